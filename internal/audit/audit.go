@@ -1,0 +1,153 @@
+// Package audit records and lists the gateway's audit trail: what the
+// system did (START, CONCH, SRVRG, …) and what applications raised through
+// the API.
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/fault"
+)
+
+// Severities of an audit entry, in their canonical (upper-case) form.
+const (
+	Success     = "SUCCESS"
+	Failure     = "FAILURE"
+	Warning     = "WARNING"
+	Information = "INFORMATION"
+)
+
+var severities = []string{Success, Failure, Warning, Information}
+
+// Sources lists every audit source code the gateway knows, in the order of
+// the API specification followed by the gateway's own additions.
+var Sources = []string{
+	"PURGE", "LOGGN", "STRMN", "SYPRG", "START", "FSTOP", "CONCH", "CONAD",
+	"SCHCH", "SCHAD", "SRVRG", "SRVUN", "SRVFL", "NHCOM", "NHDWN", "NHAVL",
+	"UPEXC", "BKEXC", "NTFDL", "NTFAD", "NTFSN", "NTFCL", "NTFST", "NTFSD",
+	"PKGIN", "PKGUP", "PKGRM", "DSPST", "DSPSD", "ESSRT", "ESSTP",
+	"USRAD", "USRCH", "USRDL", "ASTDP", "LOGFL",
+}
+
+// Store is the storage the audit trail needs.
+type Store interface {
+	InsertAudit(ctx context.Context, e db.AuditEntry) (db.AuditEntry, error)
+	ListAudit(ctx context.Context, f db.AuditFilter) ([]db.AuditEntry, int, error)
+}
+
+// Filter selects entries for List. Severity is matched case-insensitively.
+type Filter struct {
+	Source   string
+	Severity string
+	Limit    int
+	Skip     int
+}
+
+// Logger writes and reads the audit trail. It is safe for concurrent use.
+type Logger struct {
+	store Store
+	log   *slog.Logger
+}
+
+// New returns a Logger storing entries in store.
+func New(store Store, logger *slog.Logger) *Logger {
+	return &Logger{store: store, log: logger}
+}
+
+// Record writes a system entry. Details are marshalled to a JSON object; nil
+// gives {}. An invalid source or severity is a programming error and is
+// returned as an ordinary error.
+func (l *Logger) Record(ctx context.Context, source, severity string, details any) error {
+	raw, err := detailsJSON(details)
+	if err != nil {
+		return fmt.Errorf("audit %s: %w", source, err)
+	}
+	sev, err := normalise(source, severity)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	if _, err := l.store.InsertAudit(ctx, db.AuditEntry{Source: source, Severity: sev, Details: raw}); err != nil {
+		return fmt.Errorf("audit %s: %w", source, err)
+	}
+	return nil
+}
+
+// Create validates and writes an entry raised by a client. An unknown source
+// code or severity, or details that are not a JSON object, give a
+// fault.Invalid naming the offending value.
+func (l *Logger) Create(ctx context.Context, source, severity string, details map[string]any) (db.AuditEntry, error) {
+	sev, err := normalise(source, severity)
+	if err != nil {
+		return db.AuditEntry{}, err
+	}
+	raw, err := detailsJSON(details)
+	if err != nil {
+		return db.AuditEntry{}, fault.Wrap(fault.Invalid, err, "audit details are not a JSON object")
+	}
+	e, err := l.store.InsertAudit(ctx, db.AuditEntry{Source: source, Severity: sev, Details: raw})
+	if err != nil {
+		return db.AuditEntry{}, fmt.Errorf("create audit entry: %w", err)
+	}
+	return e, nil
+}
+
+// List returns the entries matching f, newest first, and the number of all
+// entries matching f. An unknown severity or source is a fault.Invalid.
+func (l *Logger) List(ctx context.Context, f Filter) ([]db.AuditEntry, int, error) {
+	q := db.AuditFilter{Source: f.Source, Limit: f.Limit, Skip: f.Skip}
+	if f.Source != "" && !slices.Contains(Sources, f.Source) {
+		return nil, 0, fault.New(fault.Invalid, "unknown audit source code %q", f.Source)
+	}
+	if f.Severity != "" {
+		sev, ok := severity(f.Severity)
+		if !ok {
+			return nil, 0, fault.New(fault.Invalid, "unknown audit severity %q: use one of %s", f.Severity, strings.Join(severities, ", "))
+		}
+		q.Severity = sev
+	}
+	entries, total, err := l.store.ListAudit(ctx, q)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list audit: %w", err)
+	}
+	return entries, total, nil
+}
+
+// normalise checks source and severity and returns the canonical severity.
+func normalise(source, sev string) (string, error) {
+	if !slices.Contains(Sources, source) {
+		return "", fault.New(fault.Invalid, "unknown audit source code %q", source)
+	}
+	s, ok := severity(sev)
+	if !ok {
+		return "", fault.New(fault.Invalid, "unknown audit severity %q: use one of %s", sev, strings.Join(severities, ", "))
+	}
+	return s, nil
+}
+
+func severity(s string) (string, bool) {
+	up := strings.ToUpper(strings.TrimSpace(s))
+	return up, slices.Contains(severities, up)
+}
+
+func detailsJSON(details any) (json.RawMessage, error) {
+	if details == nil {
+		return json.RawMessage(`{}`), nil
+	}
+	raw, err := json.Marshal(details)
+	if err != nil {
+		return nil, err
+	}
+	if string(raw) == "null" {
+		return json.RawMessage(`{}`), nil
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, fmt.Errorf("details must be a JSON object, got %s", raw)
+	}
+	return raw, nil
+}

@@ -1,0 +1,158 @@
+// Package router is the gateway's HTTP front: it normalises request paths so
+// that every path parameter is percent-decoded exactly once, gives each
+// request an id, turns panics into logged 500s, limits body sizes, answers
+// unknown routes and wrong methods with JSON, and validates every request
+// against the OpenAPI operation that chi actually chose before the generated
+// server code sees it.
+package router
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/edged/edged/internal/fault"
+)
+
+// ErrorWriter writes err to w as the gateway's JSON error body. It is the one
+// place that maps faults to HTTP statuses.
+type ErrorWriter func(w http.ResponseWriter, r *http.Request, err error)
+
+// Options configure a Router. Spec and WriteError are required.
+type Options struct {
+	// Spec is the OpenAPI document every registered route must belong to.
+	Spec *openapi3.T
+	// WriteError renders every error the router raises.
+	WriteError ErrorWriter
+	// Logger receives panics and access lines; nil discards them.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds request bodies (413 beyond); 0 means 1 MiB.
+	MaxBodyBytes int64
+	// Authenticate checks an operation's security requirement; nil
+	// accepts every request (authorisation then happens elsewhere).
+	Authenticate openapi3filter.AuthenticationFunc
+}
+
+// DefaultMaxBodyBytes is the request body limit when Options leave it unset.
+const DefaultMaxBodyBytes = 1 << 20
+
+// Router is a chi.Router whose route registrations are validated: each
+// handler registered through it is wrapped so that the request is checked
+// against the OpenAPI operation of the same method and path. Registering a
+// route the spec does not declare panics at start-up.
+type Router struct {
+	chi.Router
+	mux       *chi.Mux
+	validator *validator
+	opts      Options
+}
+
+// New returns a Router with the gateway's middleware chain installed.
+func New(opts Options) *Router {
+	if opts.MaxBodyBytes == 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	mux := chi.NewRouter()
+	rt := &Router{Router: mux, mux: mux, opts: opts, validator: newValidator(opts)}
+	mux.Use(
+		requestID,
+		recoverer(opts.Logger, opts.WriteError),
+		accessLog(opts.Logger),
+		normalisePath,
+		limitBody(opts.MaxBodyBytes, opts.WriteError),
+	)
+	mux.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		opts.WriteError(w, r, fault.New(fault.NotFound, "no such endpoint: %s %s", r.Method, r.URL.EscapedPath()))
+	})
+	mux.MethodNotAllowed(rt.methodNotAllowed)
+	return rt
+}
+
+// Group calls fn with the Router itself, so routes registered inside a group
+// by generated code are validated too. Groups carry no middleware here.
+func (rt *Router) Group(fn func(r chi.Router)) chi.Router {
+	if fn != nil {
+		fn(rt)
+	}
+	return rt
+}
+
+// Get registers a validated GET route.
+func (rt *Router) Get(pattern string, h http.HandlerFunc) { rt.MethodFunc(http.MethodGet, pattern, h) }
+
+// Post registers a validated POST route.
+func (rt *Router) Post(pattern string, h http.HandlerFunc) { rt.MethodFunc(http.MethodPost, pattern, h) }
+
+// Put registers a validated PUT route.
+func (rt *Router) Put(pattern string, h http.HandlerFunc) { rt.MethodFunc(http.MethodPut, pattern, h) }
+
+// Delete registers a validated DELETE route.
+func (rt *Router) Delete(pattern string, h http.HandlerFunc) {
+	rt.MethodFunc(http.MethodDelete, pattern, h)
+}
+
+// Patch registers a validated PATCH route.
+func (rt *Router) Patch(pattern string, h http.HandlerFunc) {
+	rt.MethodFunc(http.MethodPatch, pattern, h)
+}
+
+// MethodFunc registers a validated route for method and pattern.
+func (rt *Router) MethodFunc(method, pattern string, h http.HandlerFunc) {
+	rt.mux.MethodFunc(method, pattern, rt.validator.wrap(method, pattern, h))
+}
+
+// Method registers a validated route for method and pattern.
+func (rt *Router) Method(method, pattern string, h http.Handler) {
+	rt.MethodFunc(method, pattern, h.ServeHTTP)
+}
+
+// Unvalidated returns the underlying chi router, for routes outside the API
+// contract such as the documentation portal.
+func (rt *Router) Unvalidated() chi.Router { return rt.mux }
+
+var probeMethods = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+	http.MethodPatch, http.MethodDelete, http.MethodOptions,
+}
+
+// methodNotAllowed answers 405 with the Allow header listing the methods the
+// path does have, which a custom chi handler must compute itself.
+func (rt *Router) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	for _, m := range probeMethods {
+		if rt.mux.Match(chi.NewRouteContext(), m, path) {
+			w.Header().Add("Allow", m)
+		}
+	}
+	rt.opts.WriteError(w, r, fault.New(fault.MethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.EscapedPath()))
+}
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	operationKey
+)
+
+// RequestID returns the id of the request ctx belongs to, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// OperationID returns the OpenAPI operationId chosen for the request ctx
+// belongs to, or "" outside a routed API call.
+func OperationID(ctx context.Context) string {
+	id, _ := ctx.Value(operationKey).(string)
+	return id
+}

@@ -1,0 +1,165 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/edged/edged/internal/fault"
+)
+
+// validator checks requests against the operation their route belongs to.
+type validator struct {
+	spec       *openapi3.T
+	writeError ErrorWriter
+	opts       openapi3filter.Options
+}
+
+func newValidator(o Options) *validator {
+	opts := openapi3filter.Options{
+		// Defaults are applied by the handlers, not injected into the
+		// request: an injected limit=20 would collide with seconds=N.
+		SkipSettingDefaults: true,
+		// The strict handler binds the value the validator decoded, so
+		// the body is parsed once and exactly as it was validated.
+		KeepValidatedValue: true,
+		AuthenticationFunc: o.Authenticate,
+	}
+	if opts.AuthenticationFunc == nil {
+		opts.AuthenticationFunc = openapi3filter.NoopAuthenticationFunc
+	}
+	return &validator{spec: o.Spec, writeError: o.WriteError, opts: opts}
+}
+
+// wrap returns h guarded by validation against the operation at method and
+// pattern. It panics when the spec has no such operation: a route outside
+// the contract is a programming error found at start-up.
+func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.HandlerFunc {
+	item := v.spec.Paths.Value(pattern)
+	if item == nil {
+		panic(fmt.Sprintf("router: path %q is not in the OpenAPI spec", pattern))
+	}
+	op := item.GetOperation(method)
+	if op == nil {
+		panic(fmt.Sprintf("router: %s %s is not in the OpenAPI spec", method, pattern))
+	}
+	route := &routers.Route{Spec: v.spec, Path: pattern, PathItem: item, Method: method, Operation: op}
+	var pathNames []string
+	for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+		for _, p := range params {
+			if p.Value != nil && p.Value.In == openapi3.ParameterInPath {
+				pathNames = append(pathNames, p.Value.Name)
+			}
+		}
+	}
+	opID := op.OperationID
+	return func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(context.WithValue(r.Context(), operationKey, opID))
+		rctx := chi.RouteContext(r.Context())
+		pathParams := make(map[string]string, len(pathNames))
+		for _, name := range pathNames {
+			// chi routes on the escaped path (see normalisePath), so
+			// every value is escaped here and decoded exactly once.
+			decoded, err := url.PathUnescape(rctx.URLParam(name))
+			if err != nil {
+				v.writeError(w, r, fault.New(fault.Invalid, "path parameter %q is not valid percent-encoding", name))
+				return
+			}
+			pathParams[name] = decoded
+		}
+		opts := v.opts
+		err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+			Request: r, PathParams: pathParams, Route: route, Options: &opts,
+		})
+		if err != nil {
+			v.writeError(w, r, RequestFault(err))
+			return
+		}
+		h(w, r)
+	}
+}
+
+// RequestFault converts an error raised while validating or decoding a
+// request into a fault with a one-line message naming the offending
+// parameter or body field. kin-openapi's own texts span several lines and
+// quote the schema, so they are kept as the private cause only.
+func RequestFault(err error) error {
+	if f, ok := fault.As(err); ok {
+		return f
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return TooLarge(tooLarge.Limit)
+	}
+	var sec *openapi3filter.SecurityRequirementsError
+	if errors.As(err, &sec) {
+		for _, e := range sec.Errors {
+			if f, ok := fault.As(e); ok {
+				return f
+			}
+		}
+		return fault.Wrap(fault.Unauthorized, err, "a valid token is required")
+	}
+	var re *openapi3filter.RequestError
+	if errors.As(err, &re) {
+		switch {
+		case re.Parameter != nil:
+			return fault.Wrap(fault.Invalid, err, "%s parameter %q %s", re.Parameter.In, re.Parameter.Name, describe(re))
+		case re.RequestBody != nil:
+			return fault.Wrap(fault.Invalid, err, "request body %s", describe(re))
+		}
+		return fault.Wrap(fault.Invalid, err, "invalid request: %s", oneLine(re.Reason))
+	}
+	return fault.Wrap(fault.Invalid, err, "invalid request")
+}
+
+// describe renders the cause of a request error as the end of a sentence.
+func describe(re *openapi3filter.RequestError) string {
+	var se *openapi3.SchemaError
+	if errors.As(re.Err, &se) {
+		if p := se.JSONPointer(); len(p) > 0 {
+			return fmt.Sprintf("field %q: %s", strings.Join(p, "."), oneLine(se.Reason))
+		}
+		return "is invalid: " + oneLine(se.Reason)
+	}
+	var pe *openapi3filter.ParseError
+	if errors.As(re.Err, &pe) {
+		reason := pe.Reason
+		if reason == "" && pe.Cause != nil {
+			reason = pe.Cause.Error()
+		}
+		if re.RequestBody != nil {
+			return "is not valid JSON: " + oneLine(reason)
+		}
+		if pe.Value != nil {
+			return fmt.Sprintf("value %q is %s", fmt.Sprint(pe.Value), oneLine(reason))
+		}
+		return "is invalid: " + oneLine(reason)
+	}
+	if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
+		return "is required"
+	}
+	reason := re.Reason
+	if re.Err != nil {
+		reason = re.Err.Error()
+	}
+	return "is invalid: " + oneLine(reason)
+}
+
+// oneLine keeps the first line of s, at most 200 bytes of it.
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	s = strings.TrimSpace(s)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
