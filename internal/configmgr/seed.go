@@ -1,0 +1,273 @@
+package configmgr
+
+import (
+	"context"
+	"fmt"
+)
+
+// Keys of the categories seeded by Seed.
+const (
+	CategoryRESTAPI        = "rest_api"
+	CategoryPassword       = "password"
+	CategoryService        = "service"
+	CategoryScheduler      = "SCHEDULER"
+	CategoryServiceMonitor = "SMNTR"
+	CategoryInstallation   = "Installation"
+	CategoryPurge          = "PURGE_READ"
+	CategoryStatistics     = "STATISTICS"
+	CategoryLogging        = "LOGGING"
+	CategoryGeneral        = "General"
+	CategoryAdvanced       = "Advanced"
+	CategoryUtilities      = "Utilities"
+)
+
+// Items of category rest_api.
+const (
+	ItemEnableHTTP                = "enableHttp"
+	ItemHTTPPort                  = "httpPort"
+	ItemHTTPSPort                 = "httpsPort"
+	ItemCertificateName           = "certificateName"
+	ItemAuthentication            = "authentication"
+	ItemAuthMethod                = "authMethod"
+	ItemAuthCertificateName       = "authCertificateName"
+	ItemAllowPing                 = "allowPing"
+	ItemPasswordChange            = "passwordChange"
+	ItemAuthProviders             = "authProviders"
+	ItemDisconnectIdleUserSession = "disconnectIdleUserSession"
+)
+
+// Values of rest_api items.
+const (
+	AuthenticationMandatory = "mandatory"
+	AuthenticationOptional  = "optional"
+	AuthMethodAny           = "any"
+	AuthMethodPassword      = "password"
+	AuthMethodCertificate   = "certificate"
+)
+
+// Items of category password, and the values of its policy item.
+const (
+	ItemPasswordPolicy = "policy"
+	ItemPasswordLength = "length" // minimum password length
+
+	PolicyAny                     = "any"
+	PolicyMixedCase               = "mixed case"
+	PolicyMixedCaseNumeric        = "mixed case and numeric"
+	PolicyMixedCaseNumericSpecial = "mixed case, numeric and special"
+)
+
+// Items of category service.
+const (
+	ItemServiceName        = "name" // the instance name
+	ItemServiceDescription = "description"
+)
+
+// Items of category SCHEDULER.
+const (
+	ItemMaxRunningTasks         = "max_running_tasks"
+	ItemMaxCompletedTaskAgeDays = "max_completed_task_age_days"
+)
+
+// Items of category SMNTR (service monitor), and the values of
+// restart_failed.
+const (
+	ItemSleepInterval = "sleep_interval"
+	ItemPingTimeout   = "ping_timeout"
+	ItemMaxAttempts   = "max_attempts"
+	ItemRestartFailed = "restart_failed"
+
+	RestartAuto   = "auto"
+	RestartManual = "manual"
+)
+
+// Items of category Installation.
+const (
+	ItemMaxUpdate  = "maxUpdate"
+	ItemMaxUpgrade = "maxUpgrade"
+)
+
+// Items of category PURGE_READ, and the values of retainUnsent.
+const (
+	ItemPurgeAge           = "age"
+	ItemPurgeSize          = "size"
+	ItemRetainUnsent       = "retainUnsent"
+	ItemRetainStatsHistory = "retainStatsHistory"
+	ItemRetainAuditLog     = "retainAuditLog"
+	ItemRetainTaskHistory  = "retainTaskHistory"
+
+	RetainUnsentPurge = "purge unsent"
+	RetainUnsentAny   = "retain unsent to any destination"
+	RetainUnsentAll   = "retain unsent to all destinations"
+)
+
+// Item of category STATISTICS.
+const ItemStatisticsInterval = "interval"
+
+// Item of category LOGGING, and its values.
+const (
+	ItemLogLevel = "logLevel"
+
+	LogLevelDebug   = "debug"
+	LogLevelInfo    = "info"
+	LogLevelWarning = "warning"
+	LogLevelError   = "error"
+)
+
+// seedParents are the parent categories and their children, in seeding
+// order.
+var seedParents = []struct {
+	in       CategoryInput
+	children []string
+}{
+	{CategoryInput{Key: CategoryGeneral, Description: "General", DisplayName: "General"},
+		[]string{CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation}},
+	{CategoryInput{Key: CategoryAdvanced, Description: "Advanced", DisplayName: "Advanced"},
+		[]string{CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics}},
+	{CategoryInput{Key: CategoryUtilities, Description: "Utilities", DisplayName: "Utilities"},
+		[]string{CategoryPurge}},
+}
+
+// seedCategories returns the definitions of the seeded categories with
+// items, in seeding order.
+func seedCategories() []CategoryInput {
+	return []CategoryInput{
+		{
+			Key: CategoryService, Description: "The gateway instance", DisplayName: "Service",
+			Items: map[string]Item{
+				ItemServiceName: {Description: "The name of this gateway instance", Type: TypeString,
+					Default: "Edge Gateway", DisplayName: "Name", Order: "1", Length: "255", Mandatory: "true"},
+				ItemServiceDescription: {Description: "A description of this gateway instance", Type: TypeString,
+					Default: "Edge data gateway", DisplayName: "Description", Order: "2", Length: "1024"},
+			},
+		},
+		{
+			Key: CategoryRESTAPI, Description: "The administration REST API", DisplayName: "Admin API",
+			Items: map[string]Item{
+				ItemEnableHTTP: {Description: "Serve plain HTTP; when false, HTTPS is served", Type: TypeBoolean,
+					Default: "true", DisplayName: "Enable HTTP", Order: "1"},
+				ItemHTTPPort: {Description: "The port to accept HTTP connections on", Type: TypeInteger,
+					Default: "8081", DisplayName: "HTTP Port", Order: "2", Minimum: "1", Maximum: "65535"},
+				ItemHTTPSPort: {Description: "The port to accept HTTPS connections on", Type: TypeInteger,
+					Default: "1995", DisplayName: "HTTPS Port", Order: "3", Minimum: "1", Maximum: "65535",
+					Validity: ItemEnableHTTP + ` == "false"`},
+				ItemCertificateName: {Description: "The name of the certificate in the certificate store used for HTTPS",
+					Type: TypeString, Default: "edged", DisplayName: "Certificate Name", Order: "4",
+					Validity: ItemEnableHTTP + ` == "false"`},
+				ItemAuthentication: {Description: "Whether every call needs an authenticated user", Type: TypeEnumeration,
+					Default: AuthenticationOptional, DisplayName: "Authentication", Order: "5",
+					Options: []string{AuthenticationMandatory, AuthenticationOptional}},
+				ItemAuthMethod: {Description: "How users may authenticate", Type: TypeEnumeration,
+					Default: AuthMethodAny, DisplayName: "Authentication Method", Order: "6",
+					Options: []string{AuthMethodAny, AuthMethodPassword, AuthMethodCertificate}},
+				ItemAuthCertificateName: {Description: "The name of the certificate authority that signs user certificates",
+					Type: TypeString, Default: "ca", DisplayName: "Auth Certificate", Order: "7"},
+				ItemAllowPing: {Description: "Allow the ping call without authentication", Type: TypeBoolean,
+					Default: "true", DisplayName: "Allow Ping", Order: "8"},
+				ItemPasswordChange: {Description: "Days after which a password must be changed; 0 means never",
+					Type: TypeInteger, Default: "0", DisplayName: "Password Expiry Days", Order: "9", Minimum: "0"},
+				ItemAuthProviders: {Description: "The authentication providers", Type: TypeJSON,
+					Default: `{"providers": ["username", "ldap"]}`, DisplayName: "Auth Providers", Order: "10"},
+				ItemDisconnectIdleUserSession: {Description: "Minutes of inactivity after which a user session ends",
+					Type: TypeInteger, Default: "60", DisplayName: "Idle Session Timeout", Order: "11", Minimum: "1"},
+			},
+		},
+		{
+			Key: CategoryPassword, Description: "The password policy", DisplayName: "Password Policy",
+			Items: map[string]Item{
+				ItemPasswordPolicy: {Description: "The characters a password must contain", Type: TypeEnumeration,
+					Default: PolicyAny, DisplayName: "Policy", Order: "1",
+					Options: []string{PolicyAny, PolicyMixedCase, PolicyMixedCaseNumeric, PolicyMixedCaseNumericSpecial}},
+				ItemPasswordLength: {Description: "The minimum length of a password", Type: TypeInteger,
+					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "80"},
+			},
+		},
+		{
+			Key: CategoryInstallation, Description: "Package installation", DisplayName: "Installation",
+			Items: map[string]Item{
+				ItemMaxUpdate: {Description: "The maximum number of updates per day", Type: TypeInteger,
+					Default: "1", DisplayName: "Maximum Updates", Order: "1", Minimum: "1"},
+				ItemMaxUpgrade: {Description: "The maximum number of upgrades per day", Type: TypeInteger,
+					Default: "1", DisplayName: "Maximum Upgrades", Order: "2", Minimum: "1"},
+			},
+		},
+		{
+			Key: CategoryScheduler, Description: "The scheduler", DisplayName: "Scheduler",
+			Items: map[string]Item{
+				ItemMaxRunningTasks: {Description: "The maximum number of tasks running at once", Type: TypeInteger,
+					Default: "15", DisplayName: "Maximum Running Tasks", Order: "1", Minimum: "1"},
+				ItemMaxCompletedTaskAgeDays: {Description: "Days a finished task is kept in the task list",
+					Type: TypeInteger, Default: "30", DisplayName: "Finished Task Age (days)", Order: "2", Minimum: "1"},
+			},
+		},
+		{
+			Key: CategoryServiceMonitor, Description: "The service monitor", DisplayName: "Service Monitor",
+			Items: map[string]Item{
+				ItemSleepInterval: {Description: "Seconds between two health checks of the services", Type: TypeInteger,
+					Default: "5", DisplayName: "Health Check Interval (seconds)", Order: "1", Minimum: "1"},
+				ItemPingTimeout: {Description: "Seconds to wait for a service to answer a health check",
+					Type: TypeInteger, Default: "1", DisplayName: "Ping Timeout (seconds)", Order: "2", Minimum: "1"},
+				ItemMaxAttempts: {Description: "Failed health checks after which a service is considered failed",
+					Type: TypeInteger, Default: "15", DisplayName: "Maximum Attempts", Order: "3", Minimum: "1"},
+				ItemRestartFailed: {Description: "Whether a failed service is restarted automatically",
+					Type: TypeEnumeration, Default: RestartAuto, DisplayName: "Restart Failed", Order: "4",
+					Options: []string{RestartAuto, RestartManual}},
+			},
+		},
+		{
+			Key: CategoryLogging, Description: "Logging", DisplayName: "Logging",
+			Items: map[string]Item{
+				ItemLogLevel: {Description: "The lowest level of messages logged", Type: TypeEnumeration,
+					Default: LogLevelInfo, DisplayName: "Log Level", Order: "1",
+					Options: []string{LogLevelDebug, LogLevelInfo, LogLevelWarning, LogLevelError}},
+			},
+		},
+		{
+			Key: CategoryStatistics, Description: "Statistics collection", DisplayName: "Statistics",
+			Items: map[string]Item{
+				ItemStatisticsInterval: {Description: "Seconds between two statistics history entries",
+					Type: TypeInteger, Default: "15", DisplayName: "Collection Interval (seconds)", Order: "1", Minimum: "1"},
+			},
+		},
+		{
+			Key: CategoryPurge, Description: "Purging of readings and history", DisplayName: "Purge",
+			Items: map[string]Item{
+				ItemPurgeAge: {Description: "Hours readings are kept; older readings are purged; 0 means no purging by age",
+					Type: TypeInteger, Default: "72", DisplayName: "Age Of Data To Be Retained (hours)", Order: "1", Minimum: "0"},
+				ItemPurgeSize: {Description: "Maximum number of readings kept; 0 means no purging by size",
+					Type: TypeInteger, Default: "1000000", DisplayName: "Maximum Rows Of Data To Be Retained", Order: "2", Minimum: "0"},
+				ItemRetainUnsent: {Description: "Whether readings not yet sent north are kept", Type: TypeEnumeration,
+					Default: RetainUnsentPurge, DisplayName: "Retain Unsent Data", Order: "3",
+					Options: []string{RetainUnsentPurge, RetainUnsentAny, RetainUnsentAll}},
+				ItemRetainStatsHistory: {Description: "Days statistics history is kept", Type: TypeInteger,
+					Default: "7", DisplayName: "Statistics History Retention (days)", Order: "4", Minimum: "1"},
+				ItemRetainAuditLog: {Description: "Days audit log entries are kept", Type: TypeInteger,
+					Default: "30", DisplayName: "Audit Log Retention (days)", Order: "5", Minimum: "1"},
+				ItemRetainTaskHistory: {Description: "Days finished tasks are kept", Type: TypeInteger,
+					Default: "30", DisplayName: "Task History Retention (days)", Order: "6", Minimum: "1"},
+			},
+		},
+	}
+}
+
+// Seed creates the gateway's own categories at first start and merges
+// their definitions on every later start, each through Create: a CONAD
+// audit entry is written only for a category that is new, and values set
+// earlier are kept. It then attaches the children of the parents General,
+// Advanced and Utilities. Errors are those of Create and of storage; it
+// stops at the first. Safe for concurrent use, and idempotent.
+func (m *Manager) Seed(ctx context.Context) error {
+	for _, in := range seedCategories() {
+		if _, err := m.Create(ctx, in); err != nil {
+			return fmt.Errorf("configmgr: seed category %q: %w", in.Key, err)
+		}
+	}
+	for _, p := range seedParents {
+		if _, err := m.Create(ctx, p.in); err != nil {
+			return fmt.Errorf("configmgr: seed category %q: %w", p.in.Key, err)
+		}
+		if err := m.store.AddCategoryChildren(ctx, p.in.Key, p.children...); err != nil {
+			return fmt.Errorf("configmgr: seed children of category %q: %w", p.in.Key, err)
+		}
+	}
+	return nil
+}

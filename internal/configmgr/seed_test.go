@@ -1,0 +1,194 @@
+package configmgr
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+)
+
+// seededKeys are every category Seed creates, sorted.
+var seededKeys = []string{
+	CategoryAdvanced, CategoryGeneral, CategoryInstallation, CategoryLogging, CategoryPurge,
+	CategoryScheduler, CategoryServiceMonitor, CategoryStatistics, CategoryUtilities,
+	CategoryPassword, CategoryRESTAPI, CategoryService,
+}
+
+// mustSeed runs Seed.
+func mustSeed(t *testing.T, f *fixture) {
+	t.Helper()
+	if err := f.m.Seed(t.Context()); err != nil {
+		t.Fatalf("Seed: %v", err)
+	}
+}
+
+func TestSeedCategories(t *testing.T) {
+	f := newFixture(t)
+	mustSeed(t, f)
+	cs, err := f.m.Categories(t.Context())
+	if err != nil {
+		t.Fatalf("Categories: %v", err)
+	}
+	var keys []string
+	for _, c := range cs {
+		keys = append(keys, c.Key)
+		if c.Description == "" || c.DisplayName == "" {
+			t.Errorf("category %q lacks a description or display name", c.Key)
+		}
+		for name, it := range c.Items {
+			if it.Description == "" || it.DisplayName == "" || it.Order == "" {
+				t.Errorf("item %q of %q lacks a description, display name or order: %+v", name, c.Key, it)
+			}
+			if it.Value != it.Default {
+				t.Errorf("item %q of %q: value %q, want its default %q", name, c.Key, it.Value, it.Default)
+			}
+		}
+	}
+	if !slices.Equal(keys, seededKeys) {
+		t.Errorf("categories %q, want %q", keys, seededKeys)
+	}
+
+	var conad []string
+	for _, e := range f.audit.bySource("CONAD") {
+		var d struct{ Name string }
+		if err := json.Unmarshal([]byte(e.Details), &d); err != nil {
+			t.Fatalf("CONAD details %s: %v", e.Details, err)
+		}
+		conad = append(conad, d.Name)
+	}
+	slices.Sort(conad)
+	if !slices.Equal(conad, seededKeys) {
+		t.Errorf("CONAD written for %q, want one per seeded category", conad)
+	}
+
+	wantChildren := map[string][]string{
+		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation},
+		CategoryAdvanced:  {CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics},
+		CategoryUtilities: {CategoryPurge},
+	}
+	for parent, want := range wantChildren {
+		if got := f.store.children[parent]; !slices.Equal(got, want) {
+			t.Errorf("children of %q: %q, want %q", parent, got, want)
+		}
+		if c, _ := f.store.row(t, parent); len(c.Items) != 0 {
+			t.Errorf("parent %q has items", parent)
+		}
+	}
+}
+
+func TestSeedItems(t *testing.T) {
+	f := newFixture(t)
+	mustSeed(t, f)
+	tests := []struct {
+		name     string
+		category string
+		item     string
+		want     Item // compared on type, default, options, bounds, validity
+	}{
+		{name: "enableHttp", category: CategoryRESTAPI, item: ItemEnableHTTP, want: Item{Type: TypeBoolean, Default: "true"}},
+		{name: "httpPort", category: CategoryRESTAPI, item: ItemHTTPPort, want: Item{Type: TypeInteger, Default: "8081", Minimum: "1", Maximum: "65535"}},
+		{name: "httpsPort", category: CategoryRESTAPI, item: ItemHTTPSPort, want: Item{Type: TypeInteger, Default: "1995", Minimum: "1", Maximum: "65535", Validity: `enableHttp == "false"`}},
+		{name: "certificateName", category: CategoryRESTAPI, item: ItemCertificateName, want: Item{Type: TypeString, Default: "edged", Validity: `enableHttp == "false"`}},
+		{name: "authentication", category: CategoryRESTAPI, item: ItemAuthentication, want: Item{Type: TypeEnumeration, Default: "optional", Options: []string{"mandatory", "optional"}}},
+		{name: "authMethod", category: CategoryRESTAPI, item: ItemAuthMethod, want: Item{Type: TypeEnumeration, Default: "any", Options: []string{"any", "password", "certificate"}}},
+		{name: "authCertificateName", category: CategoryRESTAPI, item: ItemAuthCertificateName, want: Item{Type: TypeString, Default: "ca"}},
+		{name: "allowPing", category: CategoryRESTAPI, item: ItemAllowPing, want: Item{Type: TypeBoolean, Default: "true"}},
+		{name: "passwordChange", category: CategoryRESTAPI, item: ItemPasswordChange, want: Item{Type: TypeInteger, Default: "0", Minimum: "0"}},
+		{name: "authProviders", category: CategoryRESTAPI, item: ItemAuthProviders, want: Item{Type: TypeJSON, Default: `{"providers": ["username", "ldap"]}`}},
+		{name: "disconnectIdleUserSession", category: CategoryRESTAPI, item: ItemDisconnectIdleUserSession, want: Item{Type: TypeInteger, Default: "60", Minimum: "1"}},
+		{name: "password policy", category: CategoryPassword, item: ItemPasswordPolicy, want: Item{Type: TypeEnumeration, Default: "any",
+			Options: []string{"any", "mixed case", "mixed case and numeric", "mixed case, numeric and special"}}},
+		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "80"}},
+		{name: "service name", category: CategoryService, item: ItemServiceName, want: Item{Type: TypeString, Default: "Edge Gateway"}},
+		{name: "service description", category: CategoryService, item: ItemServiceDescription, want: Item{Type: TypeString, Default: "Edge data gateway"}},
+		{name: "max running tasks", category: CategoryScheduler, item: ItemMaxRunningTasks, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
+		{name: "completed task age", category: CategoryScheduler, item: ItemMaxCompletedTaskAgeDays, want: Item{Type: TypeInteger, Default: "30", Minimum: "1"}},
+		{name: "sleep interval", category: CategoryServiceMonitor, item: ItemSleepInterval, want: Item{Type: TypeInteger, Default: "5", Minimum: "1"}},
+		{name: "ping timeout", category: CategoryServiceMonitor, item: ItemPingTimeout, want: Item{Type: TypeInteger, Default: "1", Minimum: "1"}},
+		{name: "max attempts", category: CategoryServiceMonitor, item: ItemMaxAttempts, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
+		{name: "restart failed", category: CategoryServiceMonitor, item: ItemRestartFailed, want: Item{Type: TypeEnumeration, Default: "auto", Options: []string{"auto", "manual"}}},
+		{name: "max update", category: CategoryInstallation, item: ItemMaxUpdate, want: Item{Type: TypeInteger, Default: "1", Minimum: "1"}},
+		{name: "max upgrade", category: CategoryInstallation, item: ItemMaxUpgrade, want: Item{Type: TypeInteger, Default: "1", Minimum: "1"}},
+		{name: "purge age", category: CategoryPurge, item: ItemPurgeAge, want: Item{Type: TypeInteger, Default: "72", Minimum: "0"}},
+		{name: "purge size", category: CategoryPurge, item: ItemPurgeSize, want: Item{Type: TypeInteger, Default: "1000000", Minimum: "0"}},
+		{name: "retain unsent", category: CategoryPurge, item: ItemRetainUnsent, want: Item{Type: TypeEnumeration, Default: "purge unsent",
+			Options: []string{"purge unsent", "retain unsent to any destination", "retain unsent to all destinations"}}},
+		{name: "retain stats history", category: CategoryPurge, item: ItemRetainStatsHistory, want: Item{Type: TypeInteger, Default: "7", Minimum: "1"}},
+		{name: "retain audit log", category: CategoryPurge, item: ItemRetainAuditLog, want: Item{Type: TypeInteger, Default: "30", Minimum: "1"}},
+		{name: "retain task history", category: CategoryPurge, item: ItemRetainTaskHistory, want: Item{Type: TypeInteger, Default: "30", Minimum: "1"}},
+		{name: "statistics interval", category: CategoryStatistics, item: ItemStatisticsInterval, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
+		{name: "log level", category: CategoryLogging, item: ItemLogLevel, want: Item{Type: TypeEnumeration, Default: "info", Options: []string{"debug", "info", "warning", "error"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := f.m.Item(t.Context(), tt.category, tt.item)
+			if err != nil {
+				t.Fatalf("Item: %v", err)
+			}
+			if got.Type != tt.want.Type || got.Default != tt.want.Default || !slices.Equal(got.Options, tt.want.Options) ||
+				got.Minimum != tt.want.Minimum || got.Maximum != tt.want.Maximum || got.Validity != tt.want.Validity {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+
+	t.Run("rest_api has exactly the spec items", func(t *testing.T) {
+		c, err := f.m.Category(t.Context(), CategoryRESTAPI)
+		if err != nil {
+			t.Fatalf("Category: %v", err)
+		}
+		var names []string
+		for name := range c.Items {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		want := []string{"allowPing", "authCertificateName", "authMethod", "authProviders", "authentication",
+			"certificateName", "disconnectIdleUserSession", "enableHttp", "httpPort", "httpsPort", "passwordChange"}
+		if !slices.Equal(names, want) {
+			t.Errorf("items %q, want %q", names, want)
+		}
+	})
+}
+
+func TestSeedIdempotent(t *testing.T) {
+	f := newFixture(t)
+	mustSeed(t, f)
+	if _, err := f.m.SetValue(t.Context(), CategoryRESTAPI, ItemHTTPPort, "9090"); err != nil {
+		t.Fatalf("SetValue: %v", err)
+	}
+	if _, err := f.m.SetValue(t.Context(), CategoryService, ItemServiceName, "Line 4"); err != nil {
+		t.Fatalf("SetValue: %v", err)
+	}
+	f.audit.reset()
+	var notes int
+	for _, key := range seededKeys {
+		f.m.Subscribe(key, func(_ context.Context, _ Category) error { notes++; return nil })
+	}
+
+	mustSeed(t, f)
+
+	if len(f.audit.entries) != 0 {
+		t.Errorf("second seed wrote audit entries %+v", f.audit.entries)
+	}
+	if notes != 0 {
+		t.Errorf("second seed notified listeners %d times", notes)
+	}
+	tests := []struct {
+		name     string
+		category string
+		item     string
+		want     string
+	}{
+		{name: "changed port kept", category: CategoryRESTAPI, item: ItemHTTPPort, want: "9090"},
+		{name: "changed name kept", category: CategoryService, item: ItemServiceName, want: "Line 4"},
+		{name: "untouched default", category: CategoryRESTAPI, item: ItemEnableHTTP, want: "true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := f.m.Value(t.Context(), tt.category, tt.item)
+			if err != nil || v != tt.want {
+				t.Errorf("Value = %q, %v; want %q", v, err, tt.want)
+			}
+		})
+	}
+}
