@@ -154,4 +154,3 @@ func limitBody(limit int64, writeError ErrorWriter) func(http.Handler) http.Hand
 func TooLarge(limit int64) error {
 	return fault.New(fault.TooLarge, "request body is larger than the limit of %d bytes", limit)
 }
-

@@ -88,7 +88,9 @@ func (rt *Router) Group(fn func(r chi.Router)) chi.Router {
 func (rt *Router) Get(pattern string, h http.HandlerFunc) { rt.MethodFunc(http.MethodGet, pattern, h) }
 
 // Post registers a validated POST route.
-func (rt *Router) Post(pattern string, h http.HandlerFunc) { rt.MethodFunc(http.MethodPost, pattern, h) }
+func (rt *Router) Post(pattern string, h http.HandlerFunc) {
+	rt.MethodFunc(http.MethodPost, pattern, h)
+}
 
 // Put registers a validated PUT route.
 func (rt *Router) Put(pattern string, h http.HandlerFunc) { rt.MethodFunc(http.MethodPut, pattern, h) }

@@ -116,7 +116,7 @@ func RequestFault(err error) error {
 		case re.RequestBody != nil:
 			return fault.Wrap(fault.Invalid, err, "request body %s", describe(re))
 		}
-		return fault.Wrap(fault.Invalid, err, "invalid request: %s", oneLine(re.Reason))
+		return fault.Wrap(fault.Invalid, err, "invalid request: %s", OneLine(re.Reason))
 	}
 	return fault.Wrap(fault.Invalid, err, "invalid request")
 }
@@ -125,10 +125,16 @@ func RequestFault(err error) error {
 func describe(re *openapi3filter.RequestError) string {
 	var se *openapi3.SchemaError
 	if errors.As(re.Err, &se) {
-		if p := se.JSONPointer(); len(p) > 0 {
-			return fmt.Sprintf("field %q: %s", strings.Join(p, "."), oneLine(se.Reason))
+		reason := se.Reason
+		if se.SchemaField == "enum" {
+			// The allowed values are in the contract; listing dozens of
+			// them here would bury the point.
+			reason = "value is not one of the allowed values"
 		}
-		return "is invalid: " + oneLine(se.Reason)
+		if p := se.JSONPointer(); len(p) > 0 {
+			return fmt.Sprintf("field %q: %s", strings.Join(p, "."), OneLine(reason))
+		}
+		return "is invalid: " + OneLine(reason)
 	}
 	var pe *openapi3filter.ParseError
 	if errors.As(re.Err, &pe) {
@@ -137,12 +143,12 @@ func describe(re *openapi3filter.RequestError) string {
 			reason = pe.Cause.Error()
 		}
 		if re.RequestBody != nil {
-			return "is not valid JSON: " + oneLine(reason)
+			return "is not valid JSON: " + OneLine(reason)
 		}
 		if pe.Value != nil {
-			return fmt.Sprintf("value %q is %s", fmt.Sprint(pe.Value), oneLine(reason))
+			return fmt.Sprintf("value %q is %s", fmt.Sprint(pe.Value), OneLine(reason))
 		}
-		return "is invalid: " + oneLine(reason)
+		return "is invalid: " + OneLine(reason)
 	}
 	if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
 		return "is required"
@@ -151,11 +157,11 @@ func describe(re *openapi3filter.RequestError) string {
 	if re.Err != nil {
 		reason = re.Err.Error()
 	}
-	return "is invalid: " + oneLine(reason)
+	return "is invalid: " + OneLine(reason)
 }
 
-// oneLine keeps the first line of s, at most 200 bytes of it.
-func oneLine(s string) string {
+// OneLine keeps the first line of s, at most 200 bytes of it.
+func OneLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	s = strings.TrimSpace(s)
 	if len(s) > 200 {

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"testing"
+)
+
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		name     string
+		env      map[string]string
+		args     []string
+		wantData string
+		wantPort int
+		wantDB   string
+		wantSafe bool
+		wantErr  bool
+	}{
+		{name: "defaults", wantData: "./data"},
+		{name: "environment", env: map[string]string{"EDGE_DATA": "/var/edged", "EDGE_PORT": "9000", "EDGE_DB": "postgres://x", "EDGE_SAFE_MODE": "true"},
+			wantData: "/var/edged", wantPort: 9000, wantDB: "postgres://x", wantSafe: true},
+		{name: "flags win over environment", env: map[string]string{"EDGE_PORT": "9000"}, args: []string{"--port", "9100", "--data", "d"},
+			wantData: "d", wantPort: 9100},
+		{name: "bad port in environment", env: map[string]string{"EDGE_PORT": "http"}, wantErr: true},
+		{name: "port out of range", args: []string{"--port", "70000"}, wantErr: true},
+		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: true},
+		{name: "stray argument", args: []string{"serve"}, wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, k := range []string{"EDGE_DATA", "EDGE_PORT", "EDGE_DB", "EDGE_SAFE_MODE", "EDGE_LOG_LEVEL"} {
+				t.Setenv(k, tc.env[k])
+			}
+			cfg, _, err := parseFlags(tc.args)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.DataDir != tc.wantData || cfg.Port != tc.wantPort || cfg.DB != tc.wantDB || cfg.SafeMode != tc.wantSafe {
+				t.Fatalf("got %+v", cfg)
+			}
+		})
+	}
+}

@@ -1,0 +1,120 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// DefaultFile is the SQLite file name Open uses inside the data directory
+// when the DSN is empty.
+const DefaultFile = "edged.db"
+
+// DB is an open, migrated database. It is safe for concurrent use; Close it
+// once when done.
+type DB struct {
+	dialect Dialect
+	// w runs every write and every read-modify-write transaction. On SQLite
+	// it holds exactly one connection and its transactions begin IMMEDIATE.
+	w *sqlx.DB
+	// r runs plain reads. On SQLite it is a separate read-only pool (or w
+	// itself for an in-memory database); on PostgreSQL it is w.
+	r *sqlx.DB
+}
+
+// Open opens the database named by dsn, applies pending migrations and
+// returns it. The DSN forms are described in the package documentation: ""
+// selects the SQLite file <dataDir>/edged.db (creating dataDir with mode
+// 0750 if needed), "sqlite:PATH" a SQLite file, and a postgres:// or
+// postgresql:// URL or a lib/pq key=value string PostgreSQL. Open returns an
+// error for any other DSN, if the database cannot be reached, or if a
+// migration fails; nothing stays open in that case.
+func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
+	dialect, target, err := parseDSN(dsn, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	switch dialect {
+	case SQLite:
+		if dsn == "" {
+			if err := os.MkdirAll(dataDir, 0o750); err != nil {
+				return nil, fmt.Errorf("db: create data directory: %w", err)
+			}
+		}
+		return openSQLite(ctx, target)
+	default:
+		return openPostgres(ctx, target)
+	}
+}
+
+// parseDSN classifies dsn. For SQLite it returns the file path (or
+// ":memory:"), for PostgreSQL the DSN unchanged.
+func parseDSN(dsn, dataDir string) (Dialect, string, error) {
+	switch {
+	case dsn == "":
+		if dataDir == "" {
+			return "", "", errors.New("db: an empty DSN needs a data directory for " + DefaultFile)
+		}
+		return SQLite, filepath.Join(dataDir, DefaultFile), nil
+	case strings.HasPrefix(dsn, "sqlite:"):
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if p, ok := strings.CutPrefix(path, "//"); ok {
+			path = p // sqlite:///abs/file.db and sqlite://rel/file.db
+		}
+		switch {
+		case path == "":
+			return "", "", errors.New("db: sqlite DSN has no path (want sqlite:PATH)")
+		case strings.Contains(path, "?"):
+			return "", "", errors.New("db: sqlite path must not contain '?'")
+		}
+		return SQLite, path, nil
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return Postgres, dsn, nil
+	case strings.Contains(dsn, "host=") || strings.Contains(dsn, "dbname="):
+		return Postgres, dsn, nil
+	}
+	return "", "", errors.New(`db: unrecognised DSN; want "" (SQLite in the data directory), ` +
+		`"sqlite:PATH", "postgres://…", "postgresql://…" or a key=value PostgreSQL DSN with host= or dbname=`)
+}
+
+// Dialect reports which SQL database d uses.
+func (d *DB) Dialect() Dialect { return d.dialect }
+
+// Ping checks that the database answers, on every pool. It returns the
+// first driver error or the context's error.
+func (d *DB) Ping(ctx context.Context) error {
+	if err := d.w.PingContext(ctx); err != nil {
+		return fmt.Errorf("db: ping: %w", err)
+	}
+	if d.r != d.w {
+		if err := d.r.PingContext(ctx); err != nil {
+			return fmt.Errorf("db: ping readers: %w", err)
+		}
+	}
+	return nil
+}
+
+// Close closes every pool and returns the pools' close errors joined (nil
+// when all close cleanly). Callers stop using d first; any method called
+// after Close returns an error.
+func (d *DB) Close() error {
+	var errR error
+	if d.r != d.w {
+		errR = d.r.Close()
+	}
+	return errors.Join(errR, d.w.Close())
+}
+
+// closeAll closes the pools opened so far when Open fails part-way.
+func closeAll(pools ...*sqlx.DB) {
+	for _, p := range pools {
+		if p != nil {
+			_ = p.Close()
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package impl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/audit"
+)
+
+// ListAuditEntries returns audit entries newest first, filtered and paged,
+// with the count of all entries matching the filters.
+func (s *Server) ListAuditEntries(ctx context.Context, req gen.ListAuditEntriesRequestObject) (gen.ListAuditEntriesResponseObject, error) {
+	p := req.Params
+	f := audit.Filter{
+		Limit:    valueOr(p.Limit, defaultLimit),
+		Skip:     valueOr(p.Skip, defaultSkip),
+		Severity: valueOr(p.Severity, ""),
+	}
+	if p.Source != nil {
+		f.Source = string(*p.Source)
+	}
+	entries, total, err := s.audit.List(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.ListAuditEntries200JSONResponse{Audit: make([]gen.AuditEntry, 0, len(entries)), TotalCount: total}
+	for _, e := range entries {
+		we, err := auditEntryOut(e)
+		if err != nil {
+			return nil, err
+		}
+		out.Audit = append(out.Audit, we)
+	}
+	return out, nil
+}
+
+// CreateAuditEntry records an entry raised by a client.
+func (s *Server) CreateAuditEntry(ctx context.Context, req gen.CreateAuditEntryRequestObject) (gen.CreateAuditEntryResponseObject, error) {
+	b := req.Body
+	e, err := s.audit.Create(ctx, string(b.Source), b.Severity, valueOr(b.Details, nil))
+	if err != nil {
+		return nil, err
+	}
+	we, err := auditEntryOut(e)
+	if err != nil {
+		return nil, err
+	}
+	return gen.CreateAuditEntry200JSONResponse(we), nil
+}
+
+// auditEntryOut converts a stored entry to its wire form.
+func auditEntryOut(e db.AuditEntry) (gen.AuditEntry, error) {
+	details := map[string]any{}
+	if len(e.Details) > 0 {
+		if err := json.Unmarshal(e.Details, &details); err != nil {
+			return gen.AuditEntry{}, fmt.Errorf("audit entry %d: details: %w", e.ID, err)
+		}
+	}
+	return gen.AuditEntry{
+		Timestamp: e.Timestamp.UTC().Format(eventTimeLayout),
+		Source:    gen.AuditSource(e.Source),
+		Severity:  gen.AuditSeverity(e.Severity),
+		Details:   details,
+	}, nil
+}

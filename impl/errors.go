@@ -1,0 +1,97 @@
+package impl
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/router"
+)
+
+// statusByKind is the one table mapping fault kinds to HTTP statuses.
+var statusByKind = []struct {
+	kind   *fault.Kind
+	status int
+}{
+	{fault.Invalid, http.StatusBadRequest},
+	{fault.Unauthorized, http.StatusUnauthorized},
+	{fault.Forbidden, http.StatusForbidden},
+	{fault.NotFound, http.StatusNotFound},
+	{fault.MethodNotAllowed, http.StatusMethodNotAllowed},
+	{fault.Conflict, http.StatusConflict},
+	{fault.TooLarge, http.StatusRequestEntityTooLarge},
+	{fault.TooMany, http.StatusTooManyRequests},
+	{fault.NotImplemented, http.StatusNotImplemented},
+	{fault.BadGateway, http.StatusBadGateway},
+	{fault.Unavailable, http.StatusServiceUnavailable},
+}
+
+// StatusOf returns the HTTP status and the public message for err. Errors
+// that are not faults are bugs: they get 500 and a generic message, and the
+// caller must log them.
+func StatusOf(err error) (status int, message string) {
+	if f, ok := fault.As(err); ok {
+		for _, s := range statusByKind {
+			if errors.Is(err, s.kind) {
+				return s.status, f.Message
+			}
+		}
+	}
+	return http.StatusInternalServerError, "internal error"
+}
+
+// ErrorWriter returns the function that renders every error of the HTTP API
+// as {"message": "..."} with its status. Server errors are logged once, here,
+// with the request id, which the message also carries so an operator can
+// find the log line.
+func ErrorWriter(log *slog.Logger) router.ErrorWriter {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		status, msg := StatusOf(err)
+		reqID := router.RequestID(r.Context())
+		if status >= http.StatusInternalServerError && status != http.StatusNotImplemented {
+			log.ErrorContext(r.Context(), "request failed", "request_id", reqID,
+				"method", r.Method, "path", r.URL.EscapedPath(), "status", status, "error", err)
+			if status == http.StatusInternalServerError {
+				msg = "internal error; request id " + reqID
+			}
+		}
+		if f, ok := fault.As(err); ok && f.RetryAfterSeconds > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfterSeconds))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(gen.Error{Message: msg})
+	}
+}
+
+// StrictOptions returns the strict handler options that render request
+// decoding errors and handler errors through writeError.
+func StrictOptions(writeError router.ErrorWriter) gen.StrictHTTPServerOptions {
+	return gen.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeError(w, r, router.TooLarge(tooLarge.Limit))
+				return
+			}
+			writeError(w, r, fault.Wrap(fault.Invalid, err, "request body could not be decoded"))
+		},
+		ResponseErrorHandlerFunc: writeError,
+	}
+}
+
+// ParamErrorHandler renders errors of the generated parameter binding.
+func ParamErrorHandler(writeError router.ErrorWriter) func(http.ResponseWriter, *http.Request, error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		writeError(w, r, fault.Wrap(fault.Invalid, err, "%s", router.OneLine(err.Error())))
+	}
+}
+
+// notImplemented is the answer of an operation a later version builds.
+func notImplemented(op string) error {
+	return fault.New(fault.NotImplemented, "%s is not implemented yet", op)
+}
