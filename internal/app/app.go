@@ -20,6 +20,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
+	"github.com/edged/edged/internal/user"
 )
 
 // Config is what a gateway is started with.
@@ -62,6 +63,9 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	if err := store.EnsureStatistics(ctx, stats.Fixed()...); err != nil {
 		return fmt.Errorf("seed statistics: %w", err)
+	}
+	if err := user.EnsureAdmin(ctx, store, auditLog, log, cfg.DataDir, cfg.AdminPassword); err != nil {
+		return err
 	}
 
 	port := cfg.Port

@@ -1,0 +1,93 @@
+// Package user manages the gateway's users. At first start it creates the
+// admin user; there is no default password.
+package user
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// InitialPasswordFile is the file in the data directory that receives a
+// generated admin password, readable by the owner only.
+const InitialPasswordFile = "initial-admin-password"
+
+// MinPasswordLength is the shortest password the default policy accepts.
+const MinPasswordLength = 8
+
+// AdminStore is the storage EnsureAdmin needs.
+type AdminStore interface {
+	CountUsers(ctx context.Context) (int, error)
+	InsertFirstAdmin(ctx context.Context, passwordHash string) (created bool, id int64, err error)
+}
+
+// Auditor records audit entries.
+type Auditor interface {
+	Record(ctx context.Context, source, severity string, details any) error
+}
+
+// EnsureAdmin creates the admin user at first start, when no user exists.
+// Its password is password, or, when that is empty, a random one written to
+// InitialPasswordFile in dataDir (mode 0600) and logged once. A password
+// shorter than MinPasswordLength is refused. Later starts change nothing.
+func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog.Logger, dataDir, password string) error {
+	n, err := store.CountUsers(ctx)
+	if err != nil {
+		return fmt.Errorf("ensure admin: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	generated := password == ""
+	if generated {
+		password = rand.Text() // 26 base32 characters: 130 bits
+	}
+	if len(password) < MinPasswordLength {
+		return fmt.Errorf("the admin password (EDGE_ADMIN_PASSWORD) must have at least %d characters", MinPasswordLength)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return fmt.Errorf("ensure admin: hash password: %w", err)
+	}
+	created, id, err := store.InsertFirstAdmin(ctx, string(hash))
+	if err != nil {
+		return fmt.Errorf("ensure admin: %w", err)
+	}
+	if !created {
+		return nil
+	}
+	if generated {
+		path := filepath.Join(dataDir, InitialPasswordFile)
+		if err := writeSecret(path, password); err != nil {
+			return fmt.Errorf("ensure admin: %w", err)
+		}
+		log.Warn("created user admin with a generated password; change it after the first login",
+			"password", password, "file", path)
+	} else {
+		log.Info("created user admin with the password from EDGE_ADMIN_PASSWORD")
+	}
+	if err := audit.Record(ctx, "USRAD", "INFORMATION", map[string]any{
+		"userId": id, "userName": "admin", "roleId": 1, "reason": "first start",
+	}); err != nil {
+		log.Error("audit USRAD", "error", err)
+	}
+	return nil
+}
+
+// writeSecret writes s to path readable by the owner only, replacing any
+// older file.
+func writeSecret(path, s string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(path, []byte(s+"\n"), 0o600)
+}
