@@ -362,7 +362,11 @@ func (m *Manager) save(ctx context.Context, in CategoryInput, defs map[string]It
 			next = merge(old, in, defs)
 		} else {
 			before = Category{}
-			next = Category{Key: in.Key, Description: in.Description, DisplayName: in.DisplayName, Items: make(map[string]Item, len(defs))}
+			display := in.DisplayName
+			if display == "" {
+				display = in.Key // a new category is labelled by its key unless told otherwise
+			}
+			next = Category{Key: in.Key, Description: in.Description, DisplayName: display, Items: make(map[string]Item, len(defs))}
 			for name, def := range defs {
 				def.Value = def.Default
 				next.Items[name] = def

@@ -202,3 +202,32 @@ func TestRegisteringRouteOutsideSpecPanics(t *testing.T) {
 	}()
 	rt.Get("/edge/undeclared", func(http.ResponseWriter, *http.Request) {})
 }
+
+func TestBodyMustBeOneJSONValue(t *testing.T) {
+	tests := []struct {
+		name       string
+		body       string
+		wantStatus int
+	}{
+		{name: "one value", body: `{"name":"a"}`, wantStatus: 200},
+		{name: "trailing whitespace", body: "{\"name\":\"a\"}\n\t ", wantStatus: 200},
+		{name: "two documents", body: `{"name":"a"} {"name":"b"}`, wantStatus: 400},
+		{name: "trailing garbage", body: `{"name":"a"}x`, wantStatus: 400},
+		{name: "truncated", body: `{"name":`, wantStatus: 400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rt, seen := newTestRouter(t)
+			req := httptest.NewRequest("POST", "/edge/thing", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			rt.ServeHTTP(rec, req)
+			if rec.Code != tc.wantStatus {
+				t.Fatalf("status = %d, want %d; body %s", rec.Code, tc.wantStatus, rec.Body)
+			}
+			if tc.wantStatus != 200 && len(*seen) != 0 {
+				t.Fatal("handler ran for a refused body")
+			}
+		})
+	}
+}
