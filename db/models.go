@@ -58,3 +58,12 @@ type Statistic struct {
 	Description string
 	Value       int64
 }
+
+// Reading is one sensor reading as stored in the buffer.
+type Reading struct {
+	ID        int64
+	AssetCode string
+	Reading   json.RawMessage // a JSON object, as received from the sensor
+	UserTS    time.Time       // the sensor's timestamp, UTC
+	TS        time.Time       // when the gateway stored it, UTC
+}
