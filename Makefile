@@ -15,17 +15,43 @@ OAPI      := $(GO) tool oapi-codegen
 # postgres subtests included), logs and failures stay visible, so a run shows
 # which databases were exercised. With pipefail, go test's status is kept.
 TESTFILTER := { grep -v -E '^\s*=== (RUN|PAUSE|CONT|NAME)' || true; }
+# The SDKs' and the docs page's generators. Python tools live in a
+# project-local virtualenv built from tools/python/requirements.txt (pinned);
+# the TypeScript SDK's tools in clients/typescript/node_modules (npm ci).
+PYTHON    ?= python3
+PYVENV    := tools/python/.venv
+PY        := $(PYVENV)/bin/python
+PYTOOLS   := $(PYVENV)/.installed
+PYGEN     := PATH="$(CURDIR)/$(PYVENV)/bin:$$PATH" $(PYVENV)/bin/openapi-python-client generate \
+             --path openapi.yaml --config tools/python/openapi-python-client.yaml \
+             --custom-template-path tools/python/templates --meta pdm --overwrite
+TSDIR     := clients/typescript
+TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
+TSGEN     := $(TSDIR)/node_modules/.bin/openapi-typescript openapi.yaml --output
+REDOC     := internal/portal/redoc.html
+REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --output
+# What is in clients/python but not generated: the hand-written tests and
+# the leftovers of builds and test runs.
+PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean
+        conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
-generate: ## regenerate gen/ and clients/ from openapi.yaml
+generate: $(PYTOOLS) $(TSTOOLS) ## regenerate gen/, clients/ and the docs page from openapi.yaml
 	$(GO) generate ./gen ./clients/go
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
+	rm -rf "$$tmp/python/.ruff_cache"; \
+	find clients/python -mindepth 1 -maxdepth 1 ! -name tests -exec rm -rf {} +; \
+	cp -a "$$tmp/python/." clients/python/; \
+	echo "clients/python regenerated"
+	$(TSGEN) $(TSDIR)/src/schema.d.ts
+	$(REDOCGEN) $(REDOC)
 
-check-generated: ## fail if gen/ or clients/ differ from what openapi.yaml generates
+check-generated: $(PYTOOLS) $(TSTOOLS) ## fail if gen/, clients/ or the docs page differ from what openapi.yaml generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	for pair in gen/server.cfg.yaml:gen/server.gen.go clients/go/client.cfg.yaml:clients/go/client.gen.go; do \
 	  cfg=$${pair%%:*}; out=$${pair#*:}; \
@@ -33,6 +59,14 @@ check-generated: ## fail if gen/ or clients/ differ from what openapi.yaml gener
 	  $(OAPI) -config "$$tmp/cfg.yaml" openapi.yaml; \
 	  cmp -s "$$out" "$$tmp/out.go" || { echo "$$out is stale: run 'make generate' and commit"; exit 1; }; \
 	done; \
+	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
+	rm -rf "$$tmp/python/.ruff_cache"; \
+	diff -r $(PYKEEP) "$$tmp/python" clients/python > "$$tmp/diff" || { \
+	  head -40 "$$tmp/diff"; echo "clients/python is stale: run 'make generate' and commit"; exit 1; }; \
+	$(TSGEN) "$$tmp/schema.d.ts" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
+	cmp -s $(TSDIR)/src/schema.d.ts "$$tmp/schema.d.ts" || { echo "$(TSDIR)/src/schema.d.ts is stale: run 'make generate' and commit"; exit 1; }; \
+	$(REDOCGEN) "$$tmp/redoc.html" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
+	cmp -s $(REDOC) "$$tmp/redoc.html" || { echo "$(REDOC) is stale: run 'make generate' and commit"; exit 1; }; \
 	echo "generated code is current"
 
 build: ## build bin/edged (pure Go, no cgo)
@@ -41,8 +75,9 @@ build: ## build bin/edged (pure Go, no cgo)
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
 	$(BIN) --data $(DATA)
 
-test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL
+test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
+	$(MAKE) --no-print-directory test-sdk-python test-sdk-typescript test-portal
 
 test-all-databases:
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
@@ -53,6 +88,34 @@ test-all-databases:
 
 test-unit: ## unit tests, the storage suite and conformance on SQLite only (no PostgreSQL needed)
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+test-sdk-python: $(PYTOOLS) ## the Python SDK: pip install clients/python, then pytest against a gateway it starts
+	@echo "== the Python SDK (clients/python)"
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps --no-build-isolation --force-reinstall ./clients/python
+	$(PY) -m pip check --disable-pip-version-check
+	rm -rf clients/python/.pdm-build
+	$(PY) -m pytest -p no:cacheprovider -v -rs clients/python/tests
+
+test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK: tsc --strict, then node --test against a gateway it starts
+	@echo "== the TypeScript SDK (clients/typescript)"
+	cd $(TSDIR) && rm -rf dist && npm run --silent build && npm test --silent
+
+test-portal: ## the docs page in headless Chromium (skips without a chromium binary); output in test-output/portal
+	@echo "== the documentation portal in a browser"
+	EDGE_BROWSER_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v -run 'TestDocsInBrowser' ./internal/portal 2>&1 | $(TESTFILTER)
+
+tools: $(PYTOOLS) $(TSTOOLS) ## install the pinned Python and TypeScript SDK tools
+
+$(PYTOOLS): tools/python/requirements.txt
+	rm -rf $(PYVENV)
+	$(PYTHON) -m venv $(PYVENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r tools/python/requirements.txt
+	$(PY) -m pip check --disable-pip-version-check
+	touch $@
+
+$(TSTOOLS): $(TSDIR)/package-lock.json
+	cd $(TSDIR) && npm ci --no-audit --no-fund
+	touch $@
 
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
@@ -66,8 +129,8 @@ lint: lint-spec ## go vet, gofmt, golangci-lint and the OpenAPI lint
 lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml
 
-bench: ## benchmarks (see docs/benchmarks.md)
-	CGO_ENABLED=0 $(GO) test -run '^$$' -bench . -benchmem ./...
+bench: ## benchmarks on SQLite and a throwaway PostgreSQL, 1M-reading cases included (see docs/benchmarks.md)
+	EDGE_BENCH_LARGE=1 CGO_ENABLED=0 scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
 
 clean: ## remove build output
-	rm -rf bin
+	rm -rf bin $(TSDIR)/dist test-output

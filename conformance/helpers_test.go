@@ -164,7 +164,7 @@ func doRaw(t testing.TB, r rawRequest) rawResponse {
 	if err != nil {
 		t.Fatalf("%s %s: %v", r.method, r.path, err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("%s %s: read body: %v", r.method, r.path, err)

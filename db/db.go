@@ -25,6 +25,8 @@ type DB struct {
 	// r runs plain reads. On SQLite it is a separate read-only pool (or w
 	// itself for an in-memory database); on PostgreSQL it is w.
 	r *sqlx.DB
+	// inserts caches the prepared multi-row reading INSERTs of SQLite.
+	inserts insertStmts
 }
 
 // Open opens the database named by dsn, applies pending migrations and
@@ -107,7 +109,7 @@ func (d *DB) Close() error {
 	if d.r != d.w {
 		errR = d.r.Close()
 	}
-	return errors.Join(errR, d.w.Close())
+	return errors.Join(d.inserts.close(), errR, d.w.Close())
 }
 
 // closeAll closes the pools opened so far when Open fails part-way.

@@ -38,8 +38,9 @@
 //
 // Queries are written once with ? placeholders and rebound for PostgreSQL;
 // the unavoidable differences live in paired files (open_sqlite.go and
-// open_postgres.go, errors_sqlite.go and errors_postgres.go) or in small
-// switch points on the dialect (row locking, paging, migration driver).
+// open_postgres.go, errors_sqlite.go and errors_postgres.go,
+// readings_sqlite.go and readings_postgres.go) or in small switch points on
+// the dialect (row locking, paging, migration driver).
 //
 // # Errors and time
 //

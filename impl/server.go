@@ -12,9 +12,11 @@ import (
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/system"
+	"github.com/edged/edged/internal/user"
 )
 
 // Store is the storage the handlers read directly.
@@ -32,6 +34,8 @@ type Deps struct {
 	Store    Store
 	Config   *configmgr.Manager
 	Audit    *audit.Logger
+	Users    *user.Service
+	Assets   *asset.Service
 	Logger   *slog.Logger
 	Version  string
 	SafeMode bool
@@ -44,6 +48,8 @@ type Server struct {
 	store    Store
 	config   *configmgr.Manager
 	audit    *audit.Logger
+	users    *user.Service
+	assets   *asset.Service
 	log      *slog.Logger
 	instance system.Instance
 	now      func() time.Time
@@ -61,6 +67,8 @@ func New(deps Deps) *Server {
 		store:    deps.Store,
 		config:   deps.Config,
 		audit:    deps.Audit,
+		users:    deps.Users,
+		assets:   deps.Assets,
 		log:      log,
 		instance: system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
 		now:      time.Now,

@@ -1444,13 +1444,13 @@ type ScheduleStatus struct {
 // SeriesEntry Minimum, maximum and average of one bucket; `timestamp` is the start of the bucket.
 type SeriesEntry struct {
 	// Average Example: 0.55
-	Average float32 `json:"average"`
+	Average float64 `json:"average"`
 
 	// Max Example: 0.6
-	Max float32 `json:"max"`
+	Max float64 `json:"max"`
 
 	// Min Example: 0.5
-	Min float32 `json:"min"`
+	Min float64 `json:"min"`
 
 	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
 	//
@@ -1658,13 +1658,13 @@ type StatisticsRates struct {
 // SummaryValues defines model for SummaryValues.
 type SummaryValues struct {
 	// Average Example: 0.0012
-	Average float32 `json:"average"`
+	Average float64 `json:"average"`
 
 	// Max Example: 1
-	Max float32 `json:"max"`
+	Max float64 `json:"max"`
 
 	// Min Example: -1
-	Min float32 `json:"min"`
+	Min float64 `json:"min"`
 }
 
 // Task One execution of a scheduled process. `endTime` and `exitCode` are absent while it runs.
@@ -1959,7 +1959,7 @@ type GetAssetReadingsParams struct {
 	// Hours Return the readings of the last N hours. Excludes `seconds`, `minutes`, `limit` and `skip` (400).
 	Hours *Hours `form:"hours,omitempty" json:"hours,omitempty"`
 
-	// Previous Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old.
+	// Previous Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old. Without `previous` (or with 0) a window has no upper bound, so readings stamped slightly ahead of the gateway's clock are included.
 	Previous *Previous `form:"previous,omitempty" json:"previous,omitempty"`
 }
 
@@ -1980,7 +1980,7 @@ type GetAssetReadingValuesParams struct {
 	// Hours Return the readings of the last N hours. Excludes `seconds`, `minutes`, `limit` and `skip` (400).
 	Hours *Hours `form:"hours,omitempty" json:"hours,omitempty"`
 
-	// Previous Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old.
+	// Previous Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old. Without `previous` (or with 0) a window has no upper bound, so readings stamped slightly ahead of the gateway's clock are included.
 	Previous *Previous `form:"previous,omitempty" json:"previous,omitempty"`
 }
 
@@ -2001,7 +2001,7 @@ type GetAssetReadingSeriesParams struct {
 	// Hours Return the readings of the last N hours. Excludes `seconds`, `minutes`, `limit` and `skip` (400).
 	Hours *Hours `form:"hours,omitempty" json:"hours,omitempty"`
 
-	// Previous Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old.
+	// Previous Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old. Without `previous` (or with 0) a window has no upper bound, so readings stamped slightly ahead of the gateway's clock are included.
 	Previous *Previous `form:"previous,omitempty" json:"previous,omitempty"`
 
 	// Group Bucket size of the series.
@@ -2417,8 +2417,8 @@ type HttpRequestDoer interface {
 	Do(req *http.Request) (*http.Response, error)
 }
 
-// Client which conforms to the OpenAPI3 specification for this service.
-type Client struct {
+// RawClient which conforms to the OpenAPI3 specification for this service.
+type RawClient struct {
 	// The endpoint of the server conforming to this interface, with scheme,
 	// https://api.deepmap.com for example. This can contain a path relative
 	// to the server, such as https://api.deepmap.com/dev-test, and all the
@@ -2435,12 +2435,12 @@ type Client struct {
 }
 
 // ClientOption allows setting custom parameters during construction
-type ClientOption func(*Client) error
+type ClientOption func(*RawClient) error
 
-// Creates a new Client, with reasonable defaults
-func NewClient(server string, opts ...ClientOption) (*Client, error) {
+// Creates a new RawClient, with reasonable defaults
+func NewClient(server string, opts ...ClientOption) (*RawClient, error) {
 	// create a client with sane default values
-	client := Client{
+	client := RawClient{
 		Server: server,
 	}
 	// mutate client and add all optional params
@@ -2463,7 +2463,7 @@ func NewClient(server string, opts ...ClientOption) (*Client, error) {
 // WithHTTPClient allows overriding the default Doer, which is
 // automatically created using http.Client. This is useful for tests.
 func WithHTTPClient(doer HttpRequestDoer) ClientOption {
-	return func(c *Client) error {
+	return func(c *RawClient) error {
 		c.Client = doer
 		return nil
 	}
@@ -2472,7 +2472,7 @@ func WithHTTPClient(doer HttpRequestDoer) ClientOption {
 // WithRequestEditorFn allows setting up a callback function, which will be
 // called right before sending the request. This can be used to mutate the request.
 func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
-	return func(c *Client) error {
+	return func(c *RawClient) error {
 		c.RequestEditors = append(c.RequestEditors, fn)
 		return nil
 	}
@@ -2551,7 +2551,7 @@ type ClientInterface interface {
 
 	// PurgeAllReadings Purge all buffered readings
 	//
-	// Irreversibly removes the buffered readings of every asset, writes a PURGE audit entry and adds the count to the PURGED statistic.
+	// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 	//
 	// Corresponds with DELETE /edge/asset (the `PurgeAllReadings` operationId).
 	PurgeAllReadings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2572,7 +2572,7 @@ type ClientInterface interface {
 
 	// PurgeAssetReadings Purge an asset's buffered readings
 	//
-	// Irreversibly removes the buffered readings of one asset, writes a PURGE audit entry and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}`.
+	// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
 	//
 	// Corresponds with DELETE /edge/asset/{code} (the `PurgeAssetReadings` operationId).
 	PurgeAssetReadings(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2593,7 +2593,7 @@ type ClientInterface interface {
 
 	// GetAssetReadingValues Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out; an unknown asset or an empty window gives `[]`.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 	GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2639,7 +2639,7 @@ type ClientInterface interface {
 
 	// AuthenticateWithBody Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2648,7 +2648,7 @@ type ClientInterface interface {
 
 	// AuthenticateWithTextBody Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -2721,7 +2721,7 @@ type ClientInterface interface {
 
 	// LoginWithBody Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2730,7 +2730,7 @@ type ClientInterface interface {
 
 	// Login Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2739,7 +2739,7 @@ type ClientInterface interface {
 
 	// LoginWithTextBody Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -3059,7 +3059,7 @@ type ClientInterface interface {
 
 	// ChangePasswordWithBody Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3068,7 +3068,7 @@ type ClientInterface interface {
 
 	// ChangePassword Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3090,7 +3090,7 @@ type ClientInterface interface {
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/admin/user (the `CreateUser` operationId).
-func (c *Client) CreateUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateUserRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3109,7 +3109,7 @@ func (c *Client) CreateUserWithBody(ctx context.Context, contentType string, bod
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/admin/user (the `CreateUser` operationId).
-func (c *Client) CreateUser(ctx context.Context, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateUser(ctx context.Context, body CreateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateUserRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3128,7 +3128,7 @@ func (c *Client) CreateUser(ctx context.Context, body CreateUserJSONRequestBody,
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/admin/user (the `AdminUpdateUser` operationId).
-func (c *Client) AdminUpdateUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) AdminUpdateUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAdminUpdateUserRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3147,7 +3147,7 @@ func (c *Client) AdminUpdateUserWithBody(ctx context.Context, contentType string
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/admin/user (the `AdminUpdateUser` operationId).
-func (c *Client) AdminUpdateUser(ctx context.Context, body AdminUpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) AdminUpdateUser(ctx context.Context, body AdminUpdateUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAdminUpdateUserRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3164,7 +3164,7 @@ func (c *Client) AdminUpdateUser(ctx context.Context, body AdminUpdateUserJSONRe
 // Deletes the user, ending their sessions, and writes a USRDL audit entry. Admin only (403); the `admin` user (id 1) cannot be deleted (400); unknown user 404.
 //
 // Corresponds with DELETE /edge/admin/user/{user_id}/delete (the `DeleteUser` operationId).
-func (c *Client) DeleteUser(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DeleteUser(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteUserRequest(c.Server, userId)
 	if err != nil {
 		return nil, err
@@ -3183,7 +3183,7 @@ func (c *Client) DeleteUser(ctx context.Context, userId UserId, reqEditors ...Re
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/admin/{user_id} (the `AdminUpdateUserById` operationId).
-func (c *Client) AdminUpdateUserByIdWithBody(ctx context.Context, userId UserId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) AdminUpdateUserByIdWithBody(ctx context.Context, userId UserId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAdminUpdateUserByIdRequestWithBody(c.Server, userId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3202,7 +3202,7 @@ func (c *Client) AdminUpdateUserByIdWithBody(ctx context.Context, userId UserId,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/admin/{user_id} (the `AdminUpdateUserById` operationId).
-func (c *Client) AdminUpdateUserById(ctx context.Context, userId UserId, body AdminUpdateUserByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) AdminUpdateUserById(ctx context.Context, userId UserId, body AdminUpdateUserByIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAdminUpdateUserByIdRequest(c.Server, userId, body)
 	if err != nil {
 		return nil, err
@@ -3219,7 +3219,7 @@ func (c *Client) AdminUpdateUserById(ctx context.Context, userId UserId, body Ad
 // The same as `DELETE /edge/admin/user/{user_id}/delete`: deletes the user, ending their sessions, and writes USRDL. Admin only (403); the `admin` user cannot be deleted (400); unknown user 404.
 //
 // Corresponds with DELETE /edge/admin/{user_id}/delete (the `DeleteUserById` operationId).
-func (c *Client) DeleteUserById(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DeleteUserById(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteUserByIdRequest(c.Server, userId)
 	if err != nil {
 		return nil, err
@@ -3233,10 +3233,10 @@ func (c *Client) DeleteUserById(ctx context.Context, userId UserId, reqEditors .
 
 // PurgeAllReadings Purge all buffered readings
 //
-// Irreversibly removes the buffered readings of every asset, writes a PURGE audit entry and adds the count to the PURGED statistic.
+// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 //
 // Corresponds with DELETE /edge/asset (the `PurgeAllReadings` operationId).
-func (c *Client) PurgeAllReadings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) PurgeAllReadings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPurgeAllReadingsRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3253,7 +3253,7 @@ func (c *Client) PurgeAllReadings(ctx context.Context, reqEditors ...RequestEdit
 // Returns every asset with buffered readings and its reading count, sorted by asset code.
 //
 // Corresponds with GET /edge/asset (the `ListAssets` operationId).
-func (c *Client) ListAssets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListAssets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAssetsRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3270,7 +3270,7 @@ func (c *Client) ListAssets(ctx context.Context, reqEditors ...RequestEditorFn) 
 // Returns, for every asset with buffered readings, the timestamps of its oldest and newest reading, sorted by asset code.
 //
 // Corresponds with GET /edge/asset/timespan (the `ListAssetTimespans` operationId).
-func (c *Client) ListAssetTimespans(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListAssetTimespans(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAssetTimespansRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3284,10 +3284,10 @@ func (c *Client) ListAssetTimespans(ctx context.Context, reqEditors ...RequestEd
 
 // PurgeAssetReadings Purge an asset's buffered readings
 //
-// Irreversibly removes the buffered readings of one asset, writes a PURGE audit entry and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}`.
+// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
 //
 // Corresponds with DELETE /edge/asset/{code} (the `PurgeAssetReadings` operationId).
-func (c *Client) PurgeAssetReadings(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) PurgeAssetReadings(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPurgeAssetReadingsRequest(c.Server, code)
 	if err != nil {
 		return nil, err
@@ -3304,7 +3304,7 @@ func (c *Client) PurgeAssetReadings(ctx context.Context, code AssetCode, reqEdit
 // Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
 //
 // Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
-func (c *Client) GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAssetReadingsRequest(c.Server, code, params)
 	if err != nil {
 		return nil, err
@@ -3321,7 +3321,7 @@ func (c *Client) GetAssetReadings(ctx context.Context, code AssetCode, params *G
 // Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
 //
 // Corresponds with GET /edge/asset/{code}/timespan (the `GetAssetTimespan` operationId).
-func (c *Client) GetAssetTimespan(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetAssetTimespan(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAssetTimespanRequest(c.Server, code)
 	if err != nil {
 		return nil, err
@@ -3335,10 +3335,10 @@ func (c *Client) GetAssetTimespan(ctx context.Context, code AssetCode, reqEditor
 
 // GetAssetReadingValues Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out; an unknown asset or an empty window gives `[]`.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
-func (c *Client) GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAssetReadingValuesRequest(c.Server, code, reading, params)
 	if err != nil {
 		return nil, err
@@ -3355,7 +3355,7 @@ func (c *Client) GetAssetReadingValues(ctx context.Context, code AssetCode, read
 // Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
 //
 // Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
-func (c *Client) GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAssetReadingSeriesRequest(c.Server, code, reading, params)
 	if err != nil {
 		return nil, err
@@ -3372,7 +3372,7 @@ func (c *Client) GetAssetReadingSeries(ctx context.Context, code AssetCode, read
 // Returns minimum, maximum and average of the numeric values of one reading key over all buffered readings of the asset; non-numeric values are ignored. Takes no query parameters. An unknown asset, or a key without numeric values, is 404.
 //
 // Corresponds with GET /edge/asset/{code}/{reading}/summary (the `GetAssetReadingSummary` operationId).
-func (c *Client) GetAssetReadingSummary(ctx context.Context, code AssetCode, reading ReadingKey, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetAssetReadingSummary(ctx context.Context, code AssetCode, reading ReadingKey, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetAssetReadingSummaryRequest(c.Server, code, reading)
 	if err != nil {
 		return nil, err
@@ -3389,7 +3389,7 @@ func (c *Client) GetAssetReadingSummary(ctx context.Context, code AssetCode, rea
 // Returns audit entries newest first, one page at a time (`limit` default 20). `totalCount` counts every entry matching the filters, not just the page. An unknown `source` or `severity` is 400.
 //
 // Corresponds with GET /edge/audit (the `ListAuditEntries` operationId).
-func (c *Client) ListAuditEntries(ctx context.Context, params *ListAuditEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListAuditEntries(ctx context.Context, params *ListAuditEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAuditEntriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -3408,7 +3408,7 @@ func (c *Client) ListAuditEntries(ctx context.Context, params *ListAuditEntriesP
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/audit (the `CreateAuditEntry` operationId).
-func (c *Client) CreateAuditEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateAuditEntryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateAuditEntryRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3427,7 +3427,7 @@ func (c *Client) CreateAuditEntryWithBody(ctx context.Context, contentType strin
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/audit (the `CreateAuditEntry` operationId).
-func (c *Client) CreateAuditEntry(ctx context.Context, body CreateAuditEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateAuditEntry(ctx context.Context, body CreateAuditEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateAuditEntryRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3441,12 +3441,12 @@ func (c *Client) CreateAuditEntry(ctx context.Context, body CreateAuditEntryJSON
 
 // AuthenticateWithBody Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
-func (c *Client) AuthenticateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) AuthenticateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAuthenticateRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3460,12 +3460,12 @@ func (c *Client) AuthenticateWithBody(ctx context.Context, contentType string, b
 
 // AuthenticateWithTextBody Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 //
 // Takes a body of the `text/plain` content type.
 //
 // Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
-func (c *Client) AuthenticateWithTextBody(ctx context.Context, body AuthenticateTextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) AuthenticateWithTextBody(ctx context.Context, body AuthenticateTextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAuthenticateRequestWithTextBody(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3482,7 +3482,7 @@ func (c *Client) AuthenticateWithTextBody(ctx context.Context, body Authenticate
 // Returns the key, description and display name of every configuration category.
 //
 // Corresponds with GET /edge/category (the `ListCategories` operationId).
-func (c *Client) ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListCategoriesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3501,7 +3501,7 @@ func (c *Client) ListCategories(ctx context.Context, reqEditors ...RequestEditor
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/category (the `CreateCategory` operationId).
-func (c *Client) CreateCategoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateCategoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateCategoryRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3520,7 +3520,7 @@ func (c *Client) CreateCategoryWithBody(ctx context.Context, contentType string,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/category (the `CreateCategory` operationId).
-func (c *Client) CreateCategory(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateCategory(ctx context.Context, body CreateCategoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateCategoryRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3537,7 +3537,7 @@ func (c *Client) CreateCategory(ctx context.Context, body CreateCategoryJSONRequ
 // Returns every item of the category, keyed by item name. Password values read back as `****`.
 //
 // Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
-func (c *Client) GetCategory(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetCategory(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCategoryRequest(c.Server, name)
 	if err != nil {
 		return nil, err
@@ -3554,7 +3554,7 @@ func (c *Client) GetCategory(ctx context.Context, name CategoryName, reqEditors 
 // Returns one item of a category. Unknown category or item is 404.
 //
 // Corresponds with GET /edge/category/{name}/{item} (the `GetCategoryItem` operationId).
-func (c *Client) GetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCategoryItemRequest(c.Server, name, item)
 	if err != nil {
 		return nil, err
@@ -3573,7 +3573,7 @@ func (c *Client) GetCategoryItem(ctx context.Context, name CategoryName, item It
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/category/{name}/{item} (the `SetCategoryItem` operationId).
-func (c *Client) SetCategoryItemWithBody(ctx context.Context, name CategoryName, item ItemName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) SetCategoryItemWithBody(ctx context.Context, name CategoryName, item ItemName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetCategoryItemRequestWithBody(c.Server, name, item, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3592,7 +3592,7 @@ func (c *Client) SetCategoryItemWithBody(ctx context.Context, name CategoryName,
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/category/{name}/{item} (the `SetCategoryItem` operationId).
-func (c *Client) SetCategoryItem(ctx context.Context, name CategoryName, item ItemName, body SetCategoryItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) SetCategoryItem(ctx context.Context, name CategoryName, item ItemName, body SetCategoryItemJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetCategoryItemRequest(c.Server, name, item, body)
 	if err != nil {
 		return nil, err
@@ -3609,7 +3609,7 @@ func (c *Client) SetCategoryItem(ctx context.Context, name CategoryName, item It
 // Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
 //
 // Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
-func (c *Client) ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResetCategoryItemRequest(c.Server, name, item)
 	if err != nil {
 		return nil, err
@@ -3623,12 +3623,12 @@ func (c *Client) ResetCategoryItem(ctx context.Context, name CategoryName, item 
 
 // LoginWithBody Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/login (the `Login` operationId).
-func (c *Client) LoginWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) LoginWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLoginRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3642,12 +3642,12 @@ func (c *Client) LoginWithBody(ctx context.Context, contentType string, body io.
 
 // Login Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/login (the `Login` operationId).
-func (c *Client) Login(ctx context.Context, body LoginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) Login(ctx context.Context, body LoginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLoginRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3661,12 +3661,12 @@ func (c *Client) Login(ctx context.Context, body LoginJSONRequestBody, reqEditor
 
 // LoginWithTextBody Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 //
 // Takes a body of the `text/plain` content type.
 //
 // Corresponds with POST /edge/login (the `Login` operationId).
-func (c *Client) LoginWithTextBody(ctx context.Context, body LoginTextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) LoginWithTextBody(ctx context.Context, body LoginTextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLoginRequestWithTextBody(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3683,7 +3683,7 @@ func (c *Client) LoginWithTextBody(ctx context.Context, body LoginTextRequestBod
 // Ends the session of the token sent with the request; the token is invalid from then on.
 //
 // Corresponds with PUT /edge/logout (the `Logout` operationId).
-func (c *Client) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLogoutRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3700,7 +3700,7 @@ func (c *Client) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 // Returns every north service and north task with its plugin, readings sent, status and schedule.
 //
 // Corresponds with GET /edge/north (the `ListNorthServices` operationId).
-func (c *Client) ListNorthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListNorthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListNorthServicesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3717,7 +3717,7 @@ func (c *Client) ListNorthServices(ctx context.Context, reqEditors ...RequestEdi
 // Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
 //
 // Corresponds with GET /edge/ping (the `Ping` operationId).
-func (c *Client) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPingRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3736,7 +3736,7 @@ func (c *Client) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/repository (the `SetRepository` operationId).
-func (c *Client) SetRepositoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) SetRepositoryWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetRepositoryRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3755,7 +3755,7 @@ func (c *Client) SetRepositoryWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/repository (the `SetRepository` operationId).
-func (c *Client) SetRepository(ctx context.Context, body SetRepositoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) SetRepository(ctx context.Context, body SetRepositoryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetRepositoryRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3772,7 +3772,7 @@ func (c *Client) SetRepository(ctx context.Context, body SetRepositoryJSONReques
 // Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place (uptime restarts from zero; START is written again).
 //
 // Corresponds with PUT /edge/restart (the `Restart` operationId).
-func (c *Client) Restart(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) Restart(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRestartRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3789,7 +3789,7 @@ func (c *Client) Restart(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // Returns every schedule, including the STARTUP schedules of services (named after the service).
 //
 // Corresponds with GET /edge/schedule (the `ListSchedules` operationId).
-func (c *Client) ListSchedules(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListSchedules(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSchedulesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -3808,7 +3808,7 @@ func (c *Client) ListSchedules(ctx context.Context, reqEditors ...RequestEditorF
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/schedule/disable (the `DisableScheduleByName` operationId).
-func (c *Client) DisableScheduleByNameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DisableScheduleByNameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDisableScheduleByNameRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3827,7 +3827,7 @@ func (c *Client) DisableScheduleByNameWithBody(ctx context.Context, contentType 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/schedule/disable (the `DisableScheduleByName` operationId).
-func (c *Client) DisableScheduleByName(ctx context.Context, body DisableScheduleByNameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DisableScheduleByName(ctx context.Context, body DisableScheduleByNameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDisableScheduleByNameRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3846,7 +3846,7 @@ func (c *Client) DisableScheduleByName(ctx context.Context, body DisableSchedule
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/schedule/enable (the `EnableScheduleByName` operationId).
-func (c *Client) EnableScheduleByNameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) EnableScheduleByNameWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEnableScheduleByNameRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3865,7 +3865,7 @@ func (c *Client) EnableScheduleByNameWithBody(ctx context.Context, contentType s
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/schedule/enable (the `EnableScheduleByName` operationId).
-func (c *Client) EnableScheduleByName(ctx context.Context, body EnableScheduleByNameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) EnableScheduleByName(ctx context.Context, body EnableScheduleByNameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEnableScheduleByNameRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -3882,7 +3882,7 @@ func (c *Client) EnableScheduleByName(ctx context.Context, body EnableScheduleBy
 // Returns one schedule. An unknown id is 404.
 //
 // Corresponds with GET /edge/schedule/{schedule_id} (the `GetSchedule` operationId).
-func (c *Client) GetSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetScheduleRequest(c.Server, scheduleId)
 	if err != nil {
 		return nil, err
@@ -3899,7 +3899,7 @@ func (c *Client) GetSchedule(ctx context.Context, scheduleId ScheduleId, reqEdit
 // Disables the schedule and persists the flag; a service's schedule stops the service until it is enabled again, restarts included. Writes a SCHCH audit entry. Unknown id: 404.
 //
 // Corresponds with PUT /edge/schedule/{schedule_id}/disable (the `DisableSchedule` operationId).
-func (c *Client) DisableSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DisableSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDisableScheduleRequest(c.Server, scheduleId)
 	if err != nil {
 		return nil, err
@@ -3916,7 +3916,7 @@ func (c *Client) DisableSchedule(ctx context.Context, scheduleId ScheduleId, req
 // Enables the schedule and persists the flag; a service's schedule starts the service. Writes a SCHCH audit entry. Unknown id: 404.
 //
 // Corresponds with PUT /edge/schedule/{schedule_id}/enable (the `EnableSchedule` operationId).
-func (c *Client) EnableSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) EnableSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEnableScheduleRequest(c.Server, scheduleId)
 	if err != nil {
 		return nil, err
@@ -3933,7 +3933,7 @@ func (c *Client) EnableSchedule(ctx context.Context, scheduleId ScheduleId, reqE
 // Returns every registered service (running, or configured but disabled), optionally only those of one type. No match is `{"services": []}`.
 //
 // Corresponds with GET /edge/service (the `ListServices` operationId).
-func (c *Client) ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListServicesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -3952,7 +3952,7 @@ func (c *Client) ListServices(ctx context.Context, params *ListServicesParams, r
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/service (the `CreateService` operationId).
-func (c *Client) CreateServiceWithBody(ctx context.Context, params *CreateServiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateServiceParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateServiceRequestWithBody(c.Server, params, contentType, body)
 	if err != nil {
 		return nil, err
@@ -3971,7 +3971,7 @@ func (c *Client) CreateServiceWithBody(ctx context.Context, params *CreateServic
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/service (the `CreateService` operationId).
-func (c *Client) CreateService(ctx context.Context, params *CreateServiceParams, body CreateServiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CreateService(ctx context.Context, params *CreateServiceParams, body CreateServiceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateServiceRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
@@ -3988,7 +3988,7 @@ func (c *Client) CreateService(ctx context.Context, params *CreateServiceParams,
 // Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
 //
 // Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
-func (c *Client) ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAvailablePackagesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4005,7 +4005,7 @@ func (c *Client) ListAvailablePackages(ctx context.Context, reqEditors ...Reques
 // Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification, dispatcher.
 //
 // Corresponds with GET /edge/service/installed (the `ListInstalledServices` operationId).
-func (c *Client) ListInstalledServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListInstalledServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListInstalledServicesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4022,7 +4022,7 @@ func (c *Client) ListInstalledServices(ctx context.Context, reqEditors ...Reques
 // Stops the service and removes its category, schedule, plugin data and statistics registration; its buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
 //
 // Corresponds with DELETE /edge/service/{service_name} (the `DeleteService` operationId).
-func (c *Client) DeleteService(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DeleteService(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteServiceRequest(c.Server, serviceName)
 	if err != nil {
 		return nil, err
@@ -4039,7 +4039,7 @@ func (c *Client) DeleteService(ctx context.Context, serviceName ServiceName, req
 // Returns the names of the service's plugins (its own plugin and its filters) that persist data; an empty array when none does. An unknown service is 404.
 //
 // Corresponds with GET /edge/service/{service_name}/persist (the `ListPersistentPlugins` operationId).
-func (c *Client) ListPersistentPlugins(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListPersistentPlugins(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListPersistentPluginsRequest(c.Server, serviceName)
 	if err != nil {
 		return nil, err
@@ -4056,7 +4056,7 @@ func (c *Client) ListPersistentPlugins(ctx context.Context, serviceName ServiceN
 // Removes the plugin's persisted data so that it starts afresh. 404 for an unknown service or when there is no data; 409 while the service runs (its shutdown would write the data again).
 //
 // Corresponds with DELETE /edge/service/{service_name}/plugin/{plugin_name}/data (the `DeletePluginData` operationId).
-func (c *Client) DeletePluginData(ctx context.Context, serviceName ServiceName, pluginName PluginName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DeletePluginData(ctx context.Context, serviceName ServiceName, pluginName PluginName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeletePluginDataRequest(c.Server, serviceName, pluginName)
 	if err != nil {
 		return nil, err
@@ -4073,7 +4073,7 @@ func (c *Client) DeletePluginData(ctx context.Context, serviceName ServiceName, 
 // Returns the data the plugin persisted at its last shutdown (while the service runs, that of the previous shutdown). An unknown service, or no data, is 404.
 //
 // Corresponds with GET /edge/service/{service_name}/plugin/{plugin_name}/data (the `GetPluginData` operationId).
-func (c *Client) GetPluginData(ctx context.Context, serviceName ServiceName, pluginName PluginName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetPluginData(ctx context.Context, serviceName ServiceName, pluginName PluginName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPluginDataRequest(c.Server, serviceName, pluginName)
 	if err != nil {
 		return nil, err
@@ -4092,7 +4092,7 @@ func (c *Client) GetPluginData(ctx context.Context, serviceName ServiceName, plu
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /edge/service/{service_name}/plugin/{plugin_name}/data (the `SetPluginData` operationId).
-func (c *Client) SetPluginDataWithBody(ctx context.Context, serviceName ServiceName, pluginName PluginName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) SetPluginDataWithBody(ctx context.Context, serviceName ServiceName, pluginName PluginName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetPluginDataRequestWithBody(c.Server, serviceName, pluginName, contentType, body)
 	if err != nil {
 		return nil, err
@@ -4111,7 +4111,7 @@ func (c *Client) SetPluginDataWithBody(ctx context.Context, serviceName ServiceN
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /edge/service/{service_name}/plugin/{plugin_name}/data (the `SetPluginData` operationId).
-func (c *Client) SetPluginData(ctx context.Context, serviceName ServiceName, pluginName PluginName, body SetPluginDataJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) SetPluginData(ctx context.Context, serviceName ServiceName, pluginName PluginName, body SetPluginDataJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetPluginDataRequest(c.Server, serviceName, pluginName, body)
 	if err != nil {
 		return nil, err
@@ -4128,7 +4128,7 @@ func (c *Client) SetPluginData(ctx context.Context, serviceName ServiceName, plu
 // Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered readings are lost.
 //
 // Corresponds with PUT /edge/shutdown (the `Shutdown` operationId).
-func (c *Client) Shutdown(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) Shutdown(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewShutdownRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4145,7 +4145,7 @@ func (c *Client) Shutdown(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
 //
 // Corresponds with GET /edge/south (the `ListSouthServices` operationId).
-func (c *Client) ListSouthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListSouthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListSouthServicesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4162,7 +4162,7 @@ func (c *Client) ListSouthServices(ctx context.Context, reqEditors ...RequestEdi
 // Returns every counter (absolute since start), sorted by key: the fixed keys, one per north service or task (readings sent), one per asset (readings ingested) and one `<service>-Ingest` per south service.
 //
 // Corresponds with GET /edge/statistics (the `ListStatistics` operationId).
-func (c *Client) ListStatistics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListStatistics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListStatisticsRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4179,7 +4179,7 @@ func (c *Client) ListStatistics(ctx context.Context, reqEditors ...RequestEditor
 // Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`.
 //
 // Corresponds with GET /edge/statistics/history (the `GetStatisticsHistory` operationId).
-func (c *Client) GetStatisticsHistory(ctx context.Context, params *GetStatisticsHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetStatisticsHistory(ctx context.Context, params *GetStatisticsHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStatisticsHistoryRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -4196,7 +4196,7 @@ func (c *Client) GetStatisticsHistory(ctx context.Context, params *GetStatistics
 // For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas of the last `period` minutes divided by `period`. Both parameters are required (400); an unknown statistic is 404.
 //
 // Corresponds with GET /edge/statistics/rate (the `GetStatisticsRate` operationId).
-func (c *Client) GetStatisticsRate(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetStatisticsRate(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStatisticsRateRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -4213,7 +4213,7 @@ func (c *Client) GetStatisticsRate(ctx context.Context, params *GetStatisticsRat
 // Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state. No match is `{"tasks": []}`; an unknown state is 400.
 //
 // Corresponds with GET /edge/task (the `ListTasks` operationId).
-func (c *Client) ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListTasksRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -4230,7 +4230,7 @@ func (c *Client) ListTasks(ctx context.Context, params *ListTasksParams, reqEdit
 // Returns the most recent execution per task name, newest first, with the same filters and paging as the task list.
 //
 // Corresponds with GET /edge/task/latest (the `ListLatestTasks` operationId).
-func (c *Client) ListLatestTasks(ctx context.Context, params *ListLatestTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListLatestTasks(ctx context.Context, params *ListLatestTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListLatestTasksRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -4247,7 +4247,7 @@ func (c *Client) ListLatestTasks(ctx context.Context, params *ListLatestTasksPar
 // Returns one task execution. An unknown id is 404.
 //
 // Corresponds with GET /edge/task/{id} (the `GetTask` operationId).
-func (c *Client) GetTask(ctx context.Context, id TaskId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) GetTask(ctx context.Context, id TaskId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTaskRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -4264,7 +4264,7 @@ func (c *Client) GetTask(ctx context.Context, id TaskId, reqEditors ...RequestEd
 // Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not running is 409.
 //
 // Corresponds with PUT /edge/task/{id}/cancel (the `CancelTask` operationId).
-func (c *Client) CancelTask(ctx context.Context, id TaskId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) CancelTask(ctx context.Context, id TaskId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCancelTaskRequest(c.Server, id)
 	if err != nil {
 		return nil, err
@@ -4281,7 +4281,7 @@ func (c *Client) CancelTask(ctx context.Context, id TaskId, reqEditors ...Reques
 // Returns the tracked events in the order they were first tracked, optionally filtered; an omitted filter matches everything and no match is `{"track": []}`.
 //
 // Corresponds with GET /edge/track (the `ListTrackingEvents` operationId).
-func (c *Client) ListTrackingEvents(ctx context.Context, params *ListTrackingEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListTrackingEvents(ctx context.Context, params *ListTrackingEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListTrackingEventsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
@@ -4298,7 +4298,7 @@ func (c *Client) ListTrackingEvents(ctx context.Context, params *ListTrackingEve
 // Marks the event deprecated (sets `deprecatedTimestamp`), hiding an old plugin association, and writes an ASTDP audit entry. The deprecation ends by itself when the asset is tracked again. Unknown event: 404; already deprecated: 409.
 //
 // Corresponds with PUT /edge/track/service/{service_name}/asset/{asset_name}/event/{event_name} (the `DeprecateTrackingEvent` operationId).
-func (c *Client) DeprecateTrackingEvent(ctx context.Context, serviceName ServiceName, assetName string, eventName TrackingEventType, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) DeprecateTrackingEvent(ctx context.Context, serviceName ServiceName, assetName string, eventName TrackingEventType, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeprecateTrackingEventRequest(c.Server, serviceName, assetName, eventName)
 	if err != nil {
 		return nil, err
@@ -4315,7 +4315,7 @@ func (c *Client) DeprecateTrackingEvent(ctx context.Context, serviceName Service
 // Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
 //
 // Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
-func (c *Client) UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdatePackagesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4332,7 +4332,7 @@ func (c *Client) UpdatePackages(ctx context.Context, reqEditors ...RequestEditor
 // Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
 //
 // Corresponds with GET /edge/user (the `ListUsers` operationId).
-func (c *Client) ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListUsersRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4351,7 +4351,7 @@ func (c *Client) ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/user (the `UpdateOwnUser` operationId).
-func (c *Client) UpdateOwnUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) UpdateOwnUserWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateOwnUserRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
@@ -4370,7 +4370,7 @@ func (c *Client) UpdateOwnUserWithBody(ctx context.Context, contentType string, 
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/user (the `UpdateOwnUser` operationId).
-func (c *Client) UpdateOwnUser(ctx context.Context, body UpdateOwnUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) UpdateOwnUser(ctx context.Context, body UpdateOwnUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateOwnUserRequest(c.Server, body)
 	if err != nil {
 		return nil, err
@@ -4387,7 +4387,7 @@ func (c *Client) UpdateOwnUser(ctx context.Context, body UpdateOwnUserJSONReques
 // Returns the five roles. Admin only (403).
 //
 // Corresponds with GET /edge/user/role (the `ListRoles` operationId).
-func (c *Client) ListRoles(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ListRoles(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListRolesRequest(c.Server)
 	if err != nil {
 		return nil, err
@@ -4401,12 +4401,12 @@ func (c *Client) ListRoles(ctx context.Context, reqEditors ...RequestEditorFn) (
 
 // ChangePasswordWithBody Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes any type of body and a specified content type.
 //
 // Corresponds with PUT /edge/user/{user_id}/password (the `ChangePassword` operationId).
-func (c *Client) ChangePasswordWithBody(ctx context.Context, userId UserId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ChangePasswordWithBody(ctx context.Context, userId UserId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewChangePasswordRequestWithBody(c.Server, userId, contentType, body)
 	if err != nil {
 		return nil, err
@@ -4420,12 +4420,12 @@ func (c *Client) ChangePasswordWithBody(ctx context.Context, userId UserId, cont
 
 // ChangePassword Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PUT /edge/user/{user_id}/password (the `ChangePassword` operationId).
-func (c *Client) ChangePassword(ctx context.Context, userId UserId, body ChangePasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) ChangePassword(ctx context.Context, userId UserId, body ChangePasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewChangePasswordRequest(c.Server, userId, body)
 	if err != nil {
 		return nil, err
@@ -4442,7 +4442,7 @@ func (c *Client) ChangePassword(ctx context.Context, userId UserId, body ChangeP
 // Revokes every token of the user at once. Admin only (403); an unknown user is 404.
 //
 // Corresponds with PUT /edge/{user_id}/logout (the `LogoutUserSessions` operationId).
-func (c *Client) LogoutUserSessions(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *RawClient) LogoutUserSessions(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLogoutUserSessionsRequest(c.Server, userId)
 	if err != nil {
 		return nil, err
@@ -7191,7 +7191,7 @@ func NewLogoutUserSessionsRequest(server string, userId UserId) (*http.Request, 
 	return req, nil
 }
 
-func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
+func (c *RawClient) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
 			return err
@@ -7222,7 +7222,7 @@ func NewClientWithResponses(server string, opts ...ClientOption) (*ClientWithRes
 
 // WithBaseURL overrides the baseURL.
 func WithBaseURL(baseURL string) ClientOption {
-	return func(c *Client) error {
+	return func(c *RawClient) error {
 		newBaseURL, err := url.Parse(baseURL)
 		if err != nil {
 			return err
@@ -7309,7 +7309,7 @@ type ClientWithResponsesInterface interface {
 
 	// PurgeAllReadingsWithResponse Purge all buffered readings
 	//
-	// Irreversibly removes the buffered readings of every asset, writes a PURGE audit entry and adds the count to the PURGED statistic.
+	// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7336,7 +7336,7 @@ type ClientWithResponsesInterface interface {
 
 	// PurgeAssetReadingsWithResponse Purge an asset's buffered readings
 	//
-	// Irreversibly removes the buffered readings of one asset, writes a PURGE audit entry and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}`.
+	// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7363,7 +7363,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingValuesWithResponse Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out; an unknown asset or an empty window gives `[]`.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7417,7 +7417,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7426,7 +7426,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithTextBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7507,7 +7507,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7516,7 +7516,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7525,7 +7525,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithTextBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7903,7 +7903,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChangePasswordWithBodyWithResponse Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7912,7 +7912,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChangePasswordWithResponse Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12224,6 +12224,11 @@ func (r ListRolesResponse) ContentType() string {
 	return ""
 }
 
+// ChangePasswordResponse429Headers the declared response headers of an HTTP 429 response for ChangePassword
+type ChangePasswordResponse429Headers struct {
+	RetryAfter int
+}
+
 type ChangePasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12233,12 +12238,18 @@ type ChangePasswordResponse struct {
 	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ChangePasswordResponse429Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12256,6 +12267,11 @@ func (r ChangePasswordResponse) GetJSON401() *Unauthorized {
 	return r.JSON401
 }
 
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChangePasswordResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ChangePasswordResponse) GetJSON404() *NotFound {
 	return r.JSON404
@@ -12264,6 +12280,11 @@ func (r ChangePasswordResponse) GetJSON404() *NotFound {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r ChangePasswordResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ChangePasswordResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -12498,7 +12519,7 @@ func (c *ClientWithResponses) DeleteUserByIdWithResponse(ctx context.Context, us
 
 // PurgeAllReadingsWithResponse Purge all buffered readings
 //
-// Irreversibly removes the buffered readings of every asset, writes a PURGE audit entry and adds the count to the PURGED statistic.
+// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12543,7 +12564,7 @@ func (c *ClientWithResponses) ListAssetTimespansWithResponse(ctx context.Context
 
 // PurgeAssetReadingsWithResponse Purge an asset's buffered readings
 //
-// Irreversibly removes the buffered readings of one asset, writes a PURGE audit entry and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}`.
+// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12588,7 +12609,7 @@ func (c *ClientWithResponses) GetAssetTimespanWithResponse(ctx context.Context, 
 
 // GetAssetReadingValuesWithResponse Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out; an unknown asset or an empty window gives `[]`.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12678,7 +12699,7 @@ func (c *ClientWithResponses) CreateAuditEntryWithResponse(ctx context.Context, 
 
 // AuthenticateWithBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12693,7 +12714,7 @@ func (c *ClientWithResponses) AuthenticateWithBodyWithResponse(ctx context.Conte
 
 // AuthenticateWithTextBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response. A certificate that is not signed by the configured CA (`rest_api.authCertificateName`) or names no user is 401.
+// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12828,7 +12849,7 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 
 // LoginWithBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12843,7 +12864,7 @@ func (c *ClientWithResponses) LoginWithBodyWithResponse(ctx context.Context, con
 
 // LoginWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12858,7 +12879,7 @@ func (c *ClientWithResponses) LoginWithResponse(ctx context.Context, body LoginJ
 
 // LoginWithTextBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min, then 1 h (429 with `Retry-After`).
+// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13488,7 +13509,7 @@ func (c *ClientWithResponses) ListRolesWithResponse(ctx context.Context, reqEdit
 
 // ChangePasswordWithBodyWithResponse Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13503,7 +13524,7 @@ func (c *ClientWithResponses) ChangePasswordWithBodyWithResponse(ctx context.Con
 
 // ChangePasswordWithResponse Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401; a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16982,6 +17003,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.JSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16996,6 +17024,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17003,6 +17038,19 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.JSON500 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ChangePasswordResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

@@ -8,16 +8,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/impl"
+	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/auth"
+	"github.com/edged/edged/internal/certstore"
+	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
 	"github.com/edged/edged/internal/user"
@@ -68,34 +71,43 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 
-	port := cfg.Port
-	if port == 0 {
-		v, err := config.Value(ctx, configmgr.CategoryRESTAPI, configmgr.ItemHTTPPort)
-		if err != nil {
-			return fmt.Errorf("read rest_api.httpPort: %w", err)
-		}
-		if port, err = strconv.Atoi(v); err != nil {
-			return fmt.Errorf("rest_api.httpPort %q is not a port: %w", v, err)
-		}
+	authSettings, err := user.WatchConfig(ctx, config)
+	if err != nil {
+		return err
+	}
+	defer authSettings.Close()
+	certs := certstore.New(cfg.DataDir)
+	users := user.NewService(user.Options{
+		Store: store, Audit: auditLog, Settings: authSettings, CAs: certs, Logger: log,
+	})
+	authz := auth.New(users, authSettings, log)
+	tr, err := chooseTransport(ctx, config, cfg.Port)
+	if err != nil {
+		return err
+	}
+	if !tr.HTTPS && authSettings.Settings().Mandatory {
+		log.Warn("authentication is mandatory but the API is served over plain HTTP: tokens and passwords cross the network in clear; set rest_api.enableHttp to false for HTTPS")
 	}
 
 	api := impl.New(impl.Deps{
 		Store:    store,
 		Config:   config,
 		Audit:    auditLog,
+		Users:    users,
+		Assets:   asset.New(store, auditLog, clock.Real{}, log),
 		Logger:   log,
 		Version:  cfg.Version,
 		SafeMode: cfg.SafeMode,
 		Started:  started,
 	})
-	handler, err := Handler(api, log)
+	handler, err := Handler(api, log, authz.Authorize)
 	if err != nil {
 		return err
 	}
 
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(port))
+	ln, err := listen(ctx, tr, certs, log)
 	if err != nil {
-		return fmt.Errorf("listen on port %d: %w", port, err)
+		return err
 	}
 	srv := &http.Server{
 		Handler:           handler,
@@ -108,7 +120,7 @@ func Run(ctx context.Context, cfg Config) error {
 	}); err != nil {
 		log.Error("audit START", "error", err)
 	}
-	log.Info("edged listening", "address", ln.Addr().String(), "storage", store.Dialect(),
+	log.Info("edged listening", "address", ln.Addr().String(), "https", tr.HTTPS, "storage", store.Dialect(),
 		"data", cfg.DataDir, "safe_mode", cfg.SafeMode, "version", cfg.Version)
 
 	serveErr := make(chan error, 1)
@@ -134,14 +146,23 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 // Handler builds the HTTP handler of the API: the validating router with the
-// generated routes bound to api.
-func Handler(api gen.StrictServerInterface, log *slog.Logger) (http.Handler, error) {
+// generated routes bound to api, each call authorised by authorize first.
+func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error)) (http.Handler, error) {
 	spec, err := gen.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
 	}
 	writeError := impl.ErrorWriter(log)
-	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log})
+	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize})
+	specJSON, err := gen.GetSpecJSON()
+	if err != nil {
+		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
+	}
+	docs, err := portal.New(specJSON)
+	if err != nil {
+		return nil, err
+	}
+	docs.Register(rt.Unvalidated()) // /edge/docs, /edge/openapi.{yaml,json}: outside the contract, public
 	return gen.HandlerWithOptions(
 		gen.NewStrictHandlerWithOptions(api, nil, impl.StrictOptions(writeError)),
 		gen.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: impl.ParamErrorHandler(writeError)},

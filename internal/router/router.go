@@ -35,6 +35,20 @@ type Options struct {
 	// Authenticate checks an operation's security requirement; nil
 	// accepts every request (authorisation then happens elsewhere).
 	Authenticate openapi3filter.AuthenticationFunc
+	// Authorize, when set, runs for every routed operation once its path
+	// parameters are decoded and before the request is validated. It
+	// returns the context the rest of the request runs with (nil keeps
+	// the request's), e.g. one carrying the caller's identity, or an
+	// error, which is written with WriteError and ends the request.
+	Authorize func(r *http.Request, op Operation) (context.Context, error)
+}
+
+// Operation is the API operation a request was routed to.
+type Operation struct {
+	// ID is the OpenAPI operationId.
+	ID string
+	// PathParams are the path parameters by name, percent-decoded once.
+	PathParams map[string]string
 }
 
 // DefaultMaxBodyBytes is the request body limit when Options leave it unset.

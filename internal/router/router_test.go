@@ -1,9 +1,11 @@
 package router
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -227,6 +229,69 @@ func TestBodyMustBeOneJSONValue(t *testing.T) {
 			}
 			if tc.wantStatus != 200 && len(*seen) != 0 {
 				t.Fatal("handler ran for a refused body")
+			}
+		})
+	}
+}
+
+type callerKey struct{}
+
+func TestAuthorizeHook(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromData([]byte(testSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Operation
+	rt := New(Options{Spec: spec, WriteError: writeTestError,
+		Authorize: func(r *http.Request, op Operation) (context.Context, error) {
+			got = append(got, op)
+			switch r.Header.Get("X-Test") {
+			case "deny":
+				return nil, fault.New(fault.Unauthorized, "no entry")
+			case "keep":
+				return nil, nil
+			}
+			return context.WithValue(r.Context(), callerKey{}, "alice"), nil
+		}})
+	var caller any
+	rt.Get("/edge/asset/{code}", func(w http.ResponseWriter, r *http.Request) {
+		caller = r.Context().Value(callerKey{})
+		_, _ = io.WriteString(w, `{}`)
+	})
+	tests := []struct {
+		name       string
+		target     string
+		header     string
+		wantStatus int
+		wantCaller any
+		wantOp     *Operation
+	}{
+		{name: "context passed on", target: "/edge/asset/a%2Fb", wantStatus: 200, wantCaller: "alice",
+			wantOp: &Operation{ID: "getAsset", PathParams: map[string]string{"code": "a/b"}}},
+		{name: "nil context keeps the request's", target: "/edge/asset/x", header: "keep", wantStatus: 200,
+			wantOp: &Operation{ID: "getAsset", PathParams: map[string]string{"code": "x"}}},
+		{name: "refusal answered before validation", target: "/edge/asset/x?limit=0", header: "deny", wantStatus: 401,
+			wantOp: &Operation{ID: "getAsset", PathParams: map[string]string{"code": "x"}}},
+		{name: "unknown routes are not authorised", target: "/edge/nothing", header: "deny", wantStatus: 404},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, caller = nil, nil
+			req := httptest.NewRequest("GET", tc.target, nil)
+			req.Header.Set("X-Test", tc.header)
+			rec := httptest.NewRecorder()
+			rt.ServeHTTP(rec, req)
+			if rec.Code != tc.wantStatus {
+				t.Fatalf("status = %d, want %d; body %s", rec.Code, tc.wantStatus, rec.Body)
+			}
+			if caller != tc.wantCaller {
+				t.Errorf("handler saw caller %v, want %v", caller, tc.wantCaller)
+			}
+			switch {
+			case tc.wantOp == nil && len(got) != 0:
+				t.Errorf("Authorize called with %+v, want no call", got)
+			case tc.wantOp != nil && (len(got) != 1 || got[0].ID != tc.wantOp.ID || !maps.Equal(got[0].PathParams, tc.wantOp.PathParams)):
+				t.Errorf("Authorize called with %+v, want one call with %+v", got, *tc.wantOp)
 			}
 		})
 	}

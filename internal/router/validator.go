@@ -24,6 +24,7 @@ import (
 type validator struct {
 	spec       *openapi3.T
 	writeError ErrorWriter
+	authorize  func(r *http.Request, op Operation) (context.Context, error)
 	opts       openapi3filter.Options
 }
 
@@ -40,11 +41,11 @@ func newValidator(o Options) *validator {
 	if opts.AuthenticationFunc == nil {
 		opts.AuthenticationFunc = openapi3filter.NoopAuthenticationFunc
 	}
-	return &validator{spec: o.Spec, writeError: o.WriteError, opts: opts}
+	return &validator{spec: o.Spec, writeError: o.WriteError, authorize: o.Authorize, opts: opts}
 }
 
-// wrap returns h guarded by validation against the operation at method and
-// pattern. It panics when the spec has no such operation: a route outside
+// wrap returns h guarded by authorisation (Options.Authorize) and by
+// validation against the operation at method and pattern. It panics when the spec has no such operation: a route outside
 // the contract is a programming error found at start-up.
 func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.HandlerFunc {
 	item := v.spec.Paths.Value(pattern)
@@ -78,6 +79,16 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 				return
 			}
 			pathParams[name] = decoded
+		}
+		if v.authorize != nil {
+			ctx, err := v.authorize(r, Operation{ID: opID, PathParams: pathParams})
+			if err != nil {
+				v.writeError(w, r, err)
+				return
+			}
+			if ctx != nil {
+				r = r.WithContext(ctx)
+			}
 		}
 		if err := singleJSONValue(r); err != nil {
 			v.writeError(w, r, err)

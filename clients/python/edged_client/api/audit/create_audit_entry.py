@@ -1,0 +1,198 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.audit_entry import AuditEntry
+from ...models.audit_entry_create import AuditEntryCreate
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: AuditEntryCreate,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/edge/audit",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AuditEntry | Error | None:
+    if response.status_code == 200:
+        response_200 = AuditEntry.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AuditEntry | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AuditEntryCreate,
+) -> Response[AuditEntry | Error]:
+    """Add an audit entry
+
+     Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
+    upper case. An unknown source code or severity is 400.
+
+    Args:
+        body (AuditEntryCreate): An application-defined audit entry; the gateway sets the
+            timestamp.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuditEntry | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AuditEntryCreate,
+) -> AuditEntry | Error | None:
+    """Add an audit entry
+
+     Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
+    upper case. An unknown source code or severity is 400.
+
+    Args:
+        body (AuditEntryCreate): An application-defined audit entry; the gateway sets the
+            timestamp.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuditEntry | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AuditEntryCreate,
+) -> Response[AuditEntry | Error]:
+    """Add an audit entry
+
+     Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
+    upper case. An unknown source code or severity is 400.
+
+    Args:
+        body (AuditEntryCreate): An application-defined audit entry; the gateway sets the
+            timestamp.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[AuditEntry | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AuditEntryCreate,
+) -> AuditEntry | Error | None:
+    """Add an audit entry
+
+     Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
+    upper case. An unknown source code or severity is 400.
+
+    Args:
+        body (AuditEntryCreate): An application-defined audit entry; the gateway sets the
+            timestamp.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        AuditEntry | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

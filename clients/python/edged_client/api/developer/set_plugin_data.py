@@ -1,0 +1,234 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.message import Message
+from ...models.plugin_data import PluginData
+from ...types import Response
+
+
+def _get_kwargs(
+    service_name: str,
+    plugin_name: str,
+    *,
+    body: PluginData,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/edge/service/{service_name}/plugin/{plugin_name}/data".format(
+            service_name=quote(str(service_name), safe=""),
+            plugin_name=quote(str(plugin_name), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message | None:
+    if response.status_code == 200:
+        response_200 = Message.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    service_name: str,
+    plugin_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PluginData,
+) -> Response[Error | Message]:
+    """Store a plugin's persisted data
+
+     Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
+    already exists (delete it first) or while the service runs; 404 for an unknown service.
+
+    Args:
+        service_name (str):
+        plugin_name (str):
+        body (PluginData): Data a plugin persists between runs.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Message]
+    """
+
+    kwargs = _get_kwargs(
+        service_name=service_name,
+        plugin_name=plugin_name,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    service_name: str,
+    plugin_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PluginData,
+) -> Error | Message | None:
+    """Store a plugin's persisted data
+
+     Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
+    already exists (delete it first) or while the service runs; 404 for an unknown service.
+
+    Args:
+        service_name (str):
+        plugin_name (str):
+        body (PluginData): Data a plugin persists between runs.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Message
+    """
+
+    return sync_detailed(
+        service_name=service_name,
+        plugin_name=plugin_name,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    service_name: str,
+    plugin_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PluginData,
+) -> Response[Error | Message]:
+    """Store a plugin's persisted data
+
+     Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
+    already exists (delete it first) or while the service runs; 404 for an unknown service.
+
+    Args:
+        service_name (str):
+        plugin_name (str):
+        body (PluginData): Data a plugin persists between runs.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Message]
+    """
+
+    kwargs = _get_kwargs(
+        service_name=service_name,
+        plugin_name=plugin_name,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    service_name: str,
+    plugin_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PluginData,
+) -> Error | Message | None:
+    """Store a plugin's persisted data
+
+     Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
+    already exists (delete it first) or while the service runs; 404 for an unknown service.
+
+    Args:
+        service_name (str):
+        plugin_name (str):
+        body (PluginData): Data a plugin persists between runs.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Message
+    """
+
+    return (
+        await asyncio_detailed(
+            service_name=service_name,
+            plugin_name=plugin_name,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,192 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.schedule_status import ScheduleStatus
+from ...types import Response
+
+
+def _get_kwargs(
+    schedule_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/edge/schedule/{schedule_id}/disable".format(
+            schedule_id=quote(str(schedule_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ScheduleStatus | None:
+    if response.status_code == 200:
+        response_200 = ScheduleStatus.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ScheduleStatus]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    schedule_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | ScheduleStatus]:
+    """Disable a schedule
+
+     Disables the schedule and persists the flag; a service's schedule stops the service until it is
+    enabled again, restarts included. Writes a SCHCH audit entry. Unknown id: 404.
+
+    Args:
+        schedule_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ScheduleStatus]
+    """
+
+    kwargs = _get_kwargs(
+        schedule_id=schedule_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    schedule_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | ScheduleStatus | None:
+    """Disable a schedule
+
+     Disables the schedule and persists the flag; a service's schedule stops the service until it is
+    enabled again, restarts included. Writes a SCHCH audit entry. Unknown id: 404.
+
+    Args:
+        schedule_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ScheduleStatus
+    """
+
+    return sync_detailed(
+        schedule_id=schedule_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    schedule_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | ScheduleStatus]:
+    """Disable a schedule
+
+     Disables the schedule and persists the flag; a service's schedule stops the service until it is
+    enabled again, restarts included. Writes a SCHCH audit entry. Unknown id: 404.
+
+    Args:
+        schedule_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ScheduleStatus]
+    """
+
+    kwargs = _get_kwargs(
+        schedule_id=schedule_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    schedule_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | ScheduleStatus | None:
+    """Disable a schedule
+
+     Disables the schedule and persists the flag; a service's schedule stops the service until it is
+    enabled again, restarts included. Writes a SCHCH audit entry. Unknown id: 404.
+
+    Args:
+        schedule_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ScheduleStatus
+    """
+
+    return (
+        await asyncio_detailed(
+            schedule_id=schedule_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.create_service_action import CreateServiceAction
+from ...models.error import Error
+from ...models.package_install_request import PackageInstallRequest
+from ...models.service_create_request import ServiceCreateRequest
+from ...models.service_created import ServiceCreated
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: PackageInstallRequest | ServiceCreateRequest,
+    action: CreateServiceAction | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    json_action: str | Unset = UNSET
+    if not isinstance(action, Unset):
+        json_action = action.value
+
+    params["action"] = json_action
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/edge/service",
+        "params": params,
+    }
+
+    if isinstance(body, ServiceCreateRequest):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ServiceCreated | None:
+    if response.status_code == 200:
+        response_200 = ServiceCreated.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 502:
+        response_502 = Error.from_dict(response.json())
+
+        return response_502
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ServiceCreated]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PackageInstallRequest | ServiceCreateRequest,
+    action: CreateServiceAction | Unset = UNSET,
+) -> Response[Error | ServiceCreated]:
+    """Create a service or install a service package
+
+     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
+    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
+    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
+    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
+    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
+    repository unreachable.
+
+    Args:
+        action (CreateServiceAction | Unset):
+        body (PackageInstallRequest | ServiceCreateRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ServiceCreated]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        action=action,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PackageInstallRequest | ServiceCreateRequest,
+    action: CreateServiceAction | Unset = UNSET,
+) -> Error | ServiceCreated | None:
+    """Create a service or install a service package
+
+     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
+    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
+    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
+    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
+    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
+    repository unreachable.
+
+    Args:
+        action (CreateServiceAction | Unset):
+        body (PackageInstallRequest | ServiceCreateRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ServiceCreated
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        action=action,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PackageInstallRequest | ServiceCreateRequest,
+    action: CreateServiceAction | Unset = UNSET,
+) -> Response[Error | ServiceCreated]:
+    """Create a service or install a service package
+
+     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
+    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
+    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
+    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
+    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
+    repository unreachable.
+
+    Args:
+        action (CreateServiceAction | Unset):
+        body (PackageInstallRequest | ServiceCreateRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ServiceCreated]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        action=action,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PackageInstallRequest | ServiceCreateRequest,
+    action: CreateServiceAction | Unset = UNSET,
+) -> Error | ServiceCreated | None:
+    """Create a service or install a service package
+
+     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
+    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
+    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
+    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
+    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
+    repository unreachable.
+
+    Args:
+        action (CreateServiceAction | Unset):
+        body (PackageInstallRequest | ServiceCreateRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ServiceCreated
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            action=action,
+        )
+    ).parsed

@@ -1,0 +1,207 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.admin_user_update_with_id import AdminUserUpdateWithId
+from ...models.error import Error
+from ...models.user import User
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: AdminUserUpdateWithId,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/edge/admin/user",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | User | None:
+    if response.status_code == 200:
+        response_200 = User.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | User]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AdminUserUpdateWithId,
+) -> Response[Error | User]:
+    """Update a user (id in the body)
+
+     Changes the description, access method, real name or role of the user named by `user_id`; a role
+    change ends the user's sessions. Writes a USRCH audit entry. Admin only (403); unknown user 404;
+    taking the admin role from the `admin` user is 400.
+
+    Args:
+        body (AdminUserUpdateWithId): Changes to the user named by `user_id`; at least one field
+            besides it. Taking the admin role from the `admin` user is 400.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | User]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AdminUserUpdateWithId,
+) -> Error | User | None:
+    """Update a user (id in the body)
+
+     Changes the description, access method, real name or role of the user named by `user_id`; a role
+    change ends the user's sessions. Writes a USRCH audit entry. Admin only (403); unknown user 404;
+    taking the admin role from the `admin` user is 400.
+
+    Args:
+        body (AdminUserUpdateWithId): Changes to the user named by `user_id`; at least one field
+            besides it. Taking the admin role from the `admin` user is 400.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | User
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AdminUserUpdateWithId,
+) -> Response[Error | User]:
+    """Update a user (id in the body)
+
+     Changes the description, access method, real name or role of the user named by `user_id`; a role
+    change ends the user's sessions. Writes a USRCH audit entry. Admin only (403); unknown user 404;
+    taking the admin role from the `admin` user is 400.
+
+    Args:
+        body (AdminUserUpdateWithId): Changes to the user named by `user_id`; at least one field
+            besides it. Taking the admin role from the `admin` user is 400.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | User]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: AdminUserUpdateWithId,
+) -> Error | User | None:
+    """Update a user (id in the body)
+
+     Changes the description, access method, real name or role of the user named by `user_id`; a role
+    change ends the user's sessions. Writes a USRCH audit entry. Admin only (403); unknown user 404;
+    taking the admin role from the `admin` user is 400.
+
+    Args:
+        body (AdminUserUpdateWithId): Changes to the user named by `user_id`; at least one field
+            besides it. Taking the admin role from the `admin` user is 400.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | User
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,193 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .access_method import AccessMethod
+from .admin_user_update import AdminUserUpdate
+from .admin_user_update_with_id import AdminUserUpdateWithId
+from .asset_count import AssetCount
+from .asset_timespan import AssetTimespan
+from .asset_timespan_entry import AssetTimespanEntry
+from .audit_entry import AuditEntry
+from .audit_entry_create import AuditEntryCreate
+from .audit_entry_create_details import AuditEntryCreateDetails
+from .audit_entry_details import AuditEntryDetails
+from .audit_list import AuditList
+from .audit_severity import AuditSeverity
+from .audit_source import AuditSource
+from .available_packages import AvailablePackages
+from .category import Category
+from .category_create import CategoryCreate
+from .category_create_items import CategoryCreateItems
+from .category_create_value import CategoryCreateValue
+from .category_created import CategoryCreated
+from .category_created_value import CategoryCreatedValue
+from .category_list import CategoryList
+from .category_summary import CategorySummary
+from .config_item import ConfigItem
+from .config_item_definition import ConfigItemDefinition
+from .config_item_definition_mandatory import ConfigItemDefinitionMandatory
+from .config_item_definition_readonly import ConfigItemDefinitionReadonly
+from .config_item_mandatory import ConfigItemMandatory
+from .config_item_readonly import ConfigItemReadonly
+from .config_item_type import ConfigItemType
+from .config_value import ConfigValue
+from .create_service_action import CreateServiceAction
+from .error import Error
+from .get_asset_reading_series_group import GetAssetReadingSeriesGroup
+from .history_entry import HistoryEntry
+from .installed_services import InstalledServices
+from .login_request import LoginRequest
+from .login_result import LoginResult
+from .message import Message
+from .north_list import NorthList
+from .north_schedule import NorthSchedule
+from .north_service import NorthService
+from .north_service_type import NorthServiceType
+from .own_user_update import OwnUserUpdate
+from .package_install_request import PackageInstallRequest
+from .package_install_request_format import PackageInstallRequestFormat
+from .password_change import PasswordChange
+from .persistent_plugins import PersistentPlugins
+from .ping import Ping
+from .ping_health import PingHealth
+from .plugin_data import PluginData
+from .plugin_info import PluginInfo
+from .purged import Purged
+from .reading import Reading
+from .reading_reading import ReadingReading
+from .reading_summary import ReadingSummary
+from .reading_value import ReadingValue
+from .repository_request import RepositoryRequest
+from .role import Role
+from .role_list import RoleList
+from .schedule import Schedule
+from .schedule_list import ScheduleList
+from .schedule_selector import ScheduleSelector
+from .schedule_status import ScheduleStatus
+from .schedule_type import ScheduleType
+from .series_entry import SeriesEntry
+from .service_create_request import ServiceCreateRequest
+from .service_create_request_config import ServiceCreateRequestConfig
+from .service_create_request_config_additional_property import ServiceCreateRequestConfigAdditionalProperty
+from .service_create_request_enabled_type_1 import ServiceCreateRequestEnabledType1
+from .service_created import ServiceCreated
+from .service_list import ServiceList
+from .service_record import ServiceRecord
+from .service_status import ServiceStatus
+from .south_asset import SouthAsset
+from .south_list import SouthList
+from .south_service import SouthService
+from .statistic import Statistic
+from .statistics_history import StatisticsHistory
+from .statistics_rates import StatisticsRates
+from .statistics_rates_rates import StatisticsRatesRates
+from .statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty
+from .summary_values import SummaryValues
+from .task import Task
+from .task_cancelled import TaskCancelled
+from .task_list import TaskList
+from .task_state import TaskState
+from .tracking_event import TrackingEvent
+from .tracking_event_type import TrackingEventType
+from .tracking_list import TrackingList
+from .update_started import UpdateStarted
+from .user import User
+from .user_create import UserCreate
+from .user_create_access_method import UserCreateAccessMethod
+from .user_list import UserList
+
+__all__ = (
+    "AccessMethod",
+    "AdminUserUpdate",
+    "AdminUserUpdateWithId",
+    "AssetCount",
+    "AssetTimespan",
+    "AssetTimespanEntry",
+    "AuditEntry",
+    "AuditEntryCreate",
+    "AuditEntryCreateDetails",
+    "AuditEntryDetails",
+    "AuditList",
+    "AuditSeverity",
+    "AuditSource",
+    "AvailablePackages",
+    "Category",
+    "CategoryCreate",
+    "CategoryCreated",
+    "CategoryCreatedValue",
+    "CategoryCreateItems",
+    "CategoryCreateValue",
+    "CategoryList",
+    "CategorySummary",
+    "ConfigItem",
+    "ConfigItemDefinition",
+    "ConfigItemDefinitionMandatory",
+    "ConfigItemDefinitionReadonly",
+    "ConfigItemMandatory",
+    "ConfigItemReadonly",
+    "ConfigItemType",
+    "ConfigValue",
+    "CreateServiceAction",
+    "Error",
+    "GetAssetReadingSeriesGroup",
+    "HistoryEntry",
+    "InstalledServices",
+    "LoginRequest",
+    "LoginResult",
+    "Message",
+    "NorthList",
+    "NorthSchedule",
+    "NorthService",
+    "NorthServiceType",
+    "OwnUserUpdate",
+    "PackageInstallRequest",
+    "PackageInstallRequestFormat",
+    "PasswordChange",
+    "PersistentPlugins",
+    "Ping",
+    "PingHealth",
+    "PluginData",
+    "PluginInfo",
+    "Purged",
+    "Reading",
+    "ReadingReading",
+    "ReadingSummary",
+    "ReadingValue",
+    "RepositoryRequest",
+    "Role",
+    "RoleList",
+    "Schedule",
+    "ScheduleList",
+    "ScheduleSelector",
+    "ScheduleStatus",
+    "ScheduleType",
+    "SeriesEntry",
+    "ServiceCreated",
+    "ServiceCreateRequest",
+    "ServiceCreateRequestConfig",
+    "ServiceCreateRequestConfigAdditionalProperty",
+    "ServiceCreateRequestEnabledType1",
+    "ServiceList",
+    "ServiceRecord",
+    "ServiceStatus",
+    "SouthAsset",
+    "SouthList",
+    "SouthService",
+    "Statistic",
+    "StatisticsHistory",
+    "StatisticsRates",
+    "StatisticsRatesRates",
+    "StatisticsRatesRatesAdditionalProperty",
+    "SummaryValues",
+    "Task",
+    "TaskCancelled",
+    "TaskList",
+    "TaskState",
+    "TrackingEvent",
+    "TrackingEventType",
+    "TrackingList",
+    "UpdateStarted",
+    "User",
+    "UserCreate",
+    "UserCreateAccessMethod",
+    "UserList",
+)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class AccessMethod(StrEnum):
+    ANY = "any"
+    CERT = "cert"
+    PWD = "pwd"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="AssetTimespanEntry")
+
+
+@_attrs_define
+class AssetTimespanEntry:
+    """
+    Attributes:
+        asset_code (str): The asset code. Example: sinusoid.
+        oldest (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        newest (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+    """
+
+    asset_code: str
+    oldest: str
+    newest: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        asset_code = self.asset_code
+
+        oldest = self.oldest
+
+        newest = self.newest
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "asset_code": asset_code,
+                "oldest": oldest,
+                "newest": newest,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        asset_code = d.pop("asset_code")
+
+        oldest = d.pop("oldest")
+
+        newest = d.pop("newest")
+
+        asset_timespan_entry = cls(
+            asset_code=asset_code,
+            oldest=oldest,
+            newest=newest,
+        )
+
+        asset_timespan_entry.additional_properties = d
+        return asset_timespan_entry
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

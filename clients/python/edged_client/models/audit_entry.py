@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.audit_severity import AuditSeverity
+from ..models.audit_source import AuditSource
+
+if TYPE_CHECKING:
+    from ..models.audit_entry_details import AuditEntryDetails
+
+
+T = TypeVar("T", bound="AuditEntry")
+
+
+@_attrs_define
+class AuditEntry:
+    """One entry of the audit trail.
+
+    Attributes:
+        timestamp (str): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        source (AuditSource): The source code of an audit entry:
+            - `PURGE` data purging process (each purge run)
+            - `LOGGN` logging process
+            - `STRMN` streaming process
+            - `SYPRG` system purge
+            - `START` system startup
+            - `FSTOP` system shutdown
+            - `CONCH` configuration change
+            - `CONAD` configuration addition
+            - `SCHCH` schedule change (enable and disable included)
+            - `SCHAD` schedule addition
+            - `SRVRG` service registered (started)
+            - `SRVUN` service unregistered (stopped)
+            - `SRVFL` service failed
+            - `NHCOM` north process complete
+            - `NHDWN` north destination unavailable
+            - `NHAVL` north destination available
+            - `UPEXC` update complete
+            - `BKEXC` backup complete
+            - `NTFDL` notification deleted
+            - `NTFAD` notification added
+            - `NTFSN` notification sent
+            - `NTFCL` notification cleared
+            - `NTFST` notification server startup
+            - `NTFSD` notification server shutdown
+            - `PKGIN` package installation
+            - `PKGUP` package updated
+            - `PKGRM` package purged
+            - `DSPST` dispatcher startup
+            - `DSPSD` dispatcher shutdown
+            - `ESSRT` external service startup
+            - `ESSTP` external service shutdown
+            - `USRAD` user added
+            - `USRCH` user changed
+            - `USRDL` user deleted
+            - `ASTDP` asset tracking event deprecated
+            - `LOGFL` failed login
+             Example: CONCH.
+        severity (AuditSeverity): The severity of an audit entry, always upper case in responses. Example: INFORMATION.
+        details (AuditEntryDetails): Free-form JSON object describing the event; may be empty. Example: {'category':
+            'rest_api', 'item': 'httpPort', 'oldValue': '8081', 'newValue': '8082'}.
+    """
+
+    timestamp: str
+    source: AuditSource
+    severity: AuditSeverity
+    details: AuditEntryDetails
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        timestamp = self.timestamp
+
+        source = self.source.value
+
+        severity = self.severity.value
+
+        details = self.details.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "timestamp": timestamp,
+                "source": source,
+                "severity": severity,
+                "details": details,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.audit_entry_details import AuditEntryDetails  # noqa: PLC0415
+
+        d = dict(src_dict)
+        timestamp = d.pop("timestamp")
+
+        source = AuditSource(d.pop("source"))
+
+        severity = AuditSeverity(d.pop("severity"))
+
+        details = AuditEntryDetails.from_dict(d.pop("details"))
+
+        audit_entry = cls(
+            timestamp=timestamp,
+            source=source,
+            severity=severity,
+            details=details,
+        )
+
+        audit_entry.additional_properties = d
+        return audit_entry
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.audit_source import AuditSource
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.audit_entry_create_details import AuditEntryCreateDetails
+
+
+T = TypeVar("T", bound="AuditEntryCreate")
+
+
+@_attrs_define
+class AuditEntryCreate:
+    """An application-defined audit entry; the gateway sets the timestamp.
+
+    Attributes:
+        source (AuditSource): The source code of an audit entry:
+            - `PURGE` data purging process (each purge run)
+            - `LOGGN` logging process
+            - `STRMN` streaming process
+            - `SYPRG` system purge
+            - `START` system startup
+            - `FSTOP` system shutdown
+            - `CONCH` configuration change
+            - `CONAD` configuration addition
+            - `SCHCH` schedule change (enable and disable included)
+            - `SCHAD` schedule addition
+            - `SRVRG` service registered (started)
+            - `SRVUN` service unregistered (stopped)
+            - `SRVFL` service failed
+            - `NHCOM` north process complete
+            - `NHDWN` north destination unavailable
+            - `NHAVL` north destination available
+            - `UPEXC` update complete
+            - `BKEXC` backup complete
+            - `NTFDL` notification deleted
+            - `NTFAD` notification added
+            - `NTFSN` notification sent
+            - `NTFCL` notification cleared
+            - `NTFST` notification server startup
+            - `NTFSD` notification server shutdown
+            - `PKGIN` package installation
+            - `PKGUP` package updated
+            - `PKGRM` package purged
+            - `DSPST` dispatcher startup
+            - `DSPSD` dispatcher shutdown
+            - `ESSRT` external service startup
+            - `ESSTP` external service shutdown
+            - `USRAD` user added
+            - `USRCH` user changed
+            - `USRDL` user deleted
+            - `ASTDP` asset tracking event deprecated
+            - `LOGFL` failed login
+             Example: CONCH.
+        severity (str): SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
+            Example: warning.
+        details (AuditEntryCreateDetails | Unset): Free-form JSON object describing the event; `{}` when omitted.
+            Example: {'message': 'Pump 3 pressure above threshold'}.
+    """
+
+    source: AuditSource
+    severity: str
+    details: AuditEntryCreateDetails | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        source = self.source.value
+
+        severity = self.severity
+
+        details: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.details, Unset):
+            details = self.details.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "source": source,
+                "severity": severity,
+            }
+        )
+        if details is not UNSET:
+            field_dict["details"] = details
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.audit_entry_create_details import AuditEntryCreateDetails  # noqa: PLC0415
+
+        d = dict(src_dict)
+        source = AuditSource(d.pop("source"))
+
+        severity = d.pop("severity")
+
+        _details = d.pop("details", UNSET)
+        details: AuditEntryCreateDetails | Unset
+        if isinstance(_details, Unset):
+            details = UNSET
+        else:
+            details = AuditEntryCreateDetails.from_dict(_details)
+
+        audit_entry_create = cls(
+            source=source,
+            severity=severity,
+            details=details,
+        )
+
+        return audit_entry_create

@@ -1,0 +1,43 @@
+from enum import StrEnum
+
+
+class AuditSource(StrEnum):
+    ASTDP = "ASTDP"
+    BKEXC = "BKEXC"
+    CONAD = "CONAD"
+    CONCH = "CONCH"
+    DSPSD = "DSPSD"
+    DSPST = "DSPST"
+    ESSRT = "ESSRT"
+    ESSTP = "ESSTP"
+    FSTOP = "FSTOP"
+    LOGFL = "LOGFL"
+    LOGGN = "LOGGN"
+    NHAVL = "NHAVL"
+    NHCOM = "NHCOM"
+    NHDWN = "NHDWN"
+    NTFAD = "NTFAD"
+    NTFCL = "NTFCL"
+    NTFDL = "NTFDL"
+    NTFSD = "NTFSD"
+    NTFSN = "NTFSN"
+    NTFST = "NTFST"
+    PKGIN = "PKGIN"
+    PKGRM = "PKGRM"
+    PKGUP = "PKGUP"
+    PURGE = "PURGE"
+    SCHAD = "SCHAD"
+    SCHCH = "SCHCH"
+    SRVFL = "SRVFL"
+    SRVRG = "SRVRG"
+    SRVUN = "SRVUN"
+    START = "START"
+    STRMN = "STRMN"
+    SYPRG = "SYPRG"
+    UPEXC = "UPEXC"
+    USRAD = "USRAD"
+    USRCH = "USRCH"
+    USRDL = "USRDL"
+
+    def __str__(self) -> str:
+        return str(self.value)

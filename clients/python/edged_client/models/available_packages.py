@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="AvailablePackages")
+
+
+@_attrs_define
+class AvailablePackages:
+    """
+    Attributes:
+        services (list[str]): Names of installable service packages. Example: ['edged-service-notification'].
+        link (str): Link to the log of the repository interaction. Example: log/240501-10-15-42.log.
+    """
+
+    services: list[str]
+    link: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        services = self.services
+
+        link = self.link
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "services": services,
+                "link": link,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        services = cast(list[str], d.pop("services"))
+
+        link = d.pop("link")
+
+        available_packages = cls(
+            services=services,
+            link=link,
+        )
+
+        available_packages.additional_properties = d
+        return available_packages
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.category_created_value import CategoryCreatedValue
+
+
+T = TypeVar("T", bound="CategoryCreated")
+
+
+@_attrs_define
+class CategoryCreated:
+    """The stored category after a create or merge.
+
+    Attributes:
+        key (str): The unique key of the category. Example: pump.
+        description (str): What the category configures. Example: Pump station settings.
+        value (CategoryCreatedValue): The items keyed by item name, each with its current value. Example: {'interval':
+            {'description': 'Polling interval in seconds', 'type': 'integer', 'default': '10', 'value': '10'}}.
+        display_name (str | Unset): Label for display. Example: pump.
+    """
+
+    key: str
+    description: str
+    value: CategoryCreatedValue
+    display_name: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        key = self.key
+
+        description = self.description
+
+        value = self.value.to_dict()
+
+        display_name = self.display_name
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "key": key,
+                "description": description,
+                "value": value,
+            }
+        )
+        if display_name is not UNSET:
+            field_dict["displayName"] = display_name
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.category_created_value import CategoryCreatedValue  # noqa: PLC0415
+
+        d = dict(src_dict)
+        key = d.pop("key")
+
+        description = d.pop("description")
+
+        value = CategoryCreatedValue.from_dict(d.pop("value"))
+
+        display_name = d.pop("displayName", UNSET)
+
+        category_created = cls(
+            key=key,
+            description=description,
+            value=value,
+            display_name=display_name,
+        )
+
+        category_created.additional_properties = d
+        return category_created
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="ConfigValue")
+
+
+@_attrs_define
+class ConfigValue:
+    """A new value for a configuration item.
+
+    Attributes:
+        value (str): The value, always a string (serialized JSON for a JSON item). Example: 8082.
+    """
+
+    value: str
+
+    def to_dict(self) -> dict[str, Any]:
+        value = self.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "value": value,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        value = d.pop("value")
+
+        config_value = cls(
+            value=value,
+        )
+
+        return config_value

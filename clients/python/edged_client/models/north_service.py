@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.north_service_type import NorthServiceType
+from ..models.service_status import ServiceStatus
+
+if TYPE_CHECKING:
+    from ..models.north_schedule import NorthSchedule
+    from ..models.plugin_info import PluginInfo
+
+
+T = TypeVar("T", bound="NorthService")
+
+
+@_attrs_define
+class NorthService:
+    """A north service or task. A task's `status` is `running` while an execution is in progress and `shutdown` between
+    executions.
+
+        Attributes:
+            name (str):  Example: upstream.
+            type_ (NorthServiceType): Whether it runs as a service or as a scheduled task. Example: task.
+            plugin (PluginInfo):
+            sent (int): Readings sent since start (the statistic named after it). Example: 15000.
+            status (ServiceStatus): The state of a service. Example: running.
+            schedule (NorthSchedule): The schedule that runs a north service or task.
+    """
+
+    name: str
+    type_: NorthServiceType
+    plugin: PluginInfo
+    sent: int
+    status: ServiceStatus
+    schedule: NorthSchedule
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        type_ = self.type_.value
+
+        plugin = self.plugin.to_dict()
+
+        sent = self.sent
+
+        status = self.status.value
+
+        schedule = self.schedule.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+                "type": type_,
+                "plugin": plugin,
+                "sent": sent,
+                "status": status,
+                "schedule": schedule,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.north_schedule import NorthSchedule  # noqa: PLC0415
+        from ..models.plugin_info import PluginInfo  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        type_ = NorthServiceType(d.pop("type"))
+
+        plugin = PluginInfo.from_dict(d.pop("plugin"))
+
+        sent = d.pop("sent")
+
+        status = ServiceStatus(d.pop("status"))
+
+        schedule = NorthSchedule.from_dict(d.pop("schedule"))
+
+        north_service = cls(
+            name=name,
+            type_=type_,
+            plugin=plugin,
+            sent=sent,
+            status=status,
+            schedule=schedule,
+        )
+
+        north_service.additional_properties = d
+        return north_service
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.package_install_request_format import PackageInstallRequestFormat
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PackageInstallRequest")
+
+
+@_attrs_define
+class PackageInstallRequest:
+    """A service package to install from the configured repository (`?action=install`).
+
+    Attributes:
+        format_ (PackageInstallRequestFormat): Where the package comes from. Example: repository.
+        name (str): The package name. Example: edged-service-notification.
+        version (str | Unset): The version to install; the latest when omitted. Example: 1.0.0.
+    """
+
+    format_: PackageInstallRequestFormat
+    name: str
+    version: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        format_ = self.format_.value
+
+        name = self.name
+
+        version = self.version
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "format": format_,
+                "name": name,
+            }
+        )
+        if version is not UNSET:
+            field_dict["version"] = version
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        format_ = PackageInstallRequestFormat(d.pop("format"))
+
+        name = d.pop("name")
+
+        version = d.pop("version", UNSET)
+
+        package_install_request = cls(
+            format_=format_,
+            name=name,
+            version=version,
+        )
+
+        package_install_request.additional_properties = d
+        return package_install_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

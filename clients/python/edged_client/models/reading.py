@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.reading_reading import ReadingReading
+
+
+T = TypeVar("T", bound="Reading")
+
+
+@_attrs_define
+class Reading:
+    """
+    Attributes:
+        timestamp (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        reading (ReadingReading): The reading as received from the sensor. Example: {'sinusoid': 0.5878}.
+    """
+
+    timestamp: str
+    reading: ReadingReading
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        timestamp = self.timestamp
+
+        reading = self.reading.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "timestamp": timestamp,
+                "reading": reading,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.reading_reading import ReadingReading  # noqa: PLC0415
+
+        d = dict(src_dict)
+        timestamp = d.pop("timestamp")
+
+        reading = ReadingReading.from_dict(d.pop("reading"))
+
+        reading = cls(
+            timestamp=timestamp,
+            reading=reading,
+        )
+
+        reading.additional_properties = d
+        return reading
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="SeriesEntry")
+
+
+@_attrs_define
+class SeriesEntry:
+    """Minimum, maximum and average of one bucket; `timestamp` is the start of the bucket.
+
+    Attributes:
+        timestamp (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        min_ (float):  Example: 0.5.
+        max_ (float):  Example: 0.6.
+        average (float):  Example: 0.55.
+    """
+
+    timestamp: str
+    min_: float
+    max_: float
+    average: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        timestamp = self.timestamp
+
+        min_ = self.min_
+
+        max_ = self.max_
+
+        average = self.average
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "timestamp": timestamp,
+                "min": min_,
+                "max": max_,
+                "average": average,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        timestamp = d.pop("timestamp")
+
+        min_ = d.pop("min")
+
+        max_ = d.pop("max")
+
+        average = d.pop("average")
+
+        series_entry = cls(
+            timestamp=timestamp,
+            min_=min_,
+            max_=max_,
+            average=average,
+        )
+
+        series_entry.additional_properties = d
+        return series_entry
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

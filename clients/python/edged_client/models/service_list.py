@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.service_record import ServiceRecord
+
+
+T = TypeVar("T", bound="ServiceList")
+
+
+@_attrs_define
+class ServiceList:
+    """
+    Attributes:
+        services (list[ServiceRecord]):
+    """
+
+    services: list[ServiceRecord]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        services = []
+        for services_item_data in self.services:
+            services_item = services_item_data.to_dict()
+            services.append(services_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "services": services,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.service_record import ServiceRecord  # noqa: PLC0415
+
+        d = dict(src_dict)
+        services = []
+        _services = d.pop("services")
+        for services_item_data in _services:
+            services_item = ServiceRecord.from_dict(services_item_data)
+
+            services.append(services_item)
+
+        service_list = cls(
+            services=services,
+        )
+
+        service_list.additional_properties = d
+        return service_list
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.history_entry import HistoryEntry
+
+
+T = TypeVar("T", bound="StatisticsHistory")
+
+
+@_attrs_define
+class StatisticsHistory:
+    """
+    Attributes:
+        interval (int): Seconds between entries (`STATISTICS.interval`). Example: 15.
+        statistics (list[HistoryEntry]): History entries, newest first.
+    """
+
+    interval: int
+    statistics: list[HistoryEntry]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        interval = self.interval
+
+        statistics = []
+        for statistics_item_data in self.statistics:
+            statistics_item = statistics_item_data.to_dict()
+            statistics.append(statistics_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "interval": interval,
+                "statistics": statistics,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.history_entry import HistoryEntry  # noqa: PLC0415
+
+        d = dict(src_dict)
+        interval = d.pop("interval")
+
+        statistics = []
+        _statistics = d.pop("statistics")
+        for statistics_item_data in _statistics:
+            statistics_item = HistoryEntry.from_dict(statistics_item_data)
+
+            statistics.append(statistics_item)
+
+        statistics_history = cls(
+            interval=interval,
+            statistics=statistics,
+        )
+
+        statistics_history.additional_properties = d
+        return statistics_history
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

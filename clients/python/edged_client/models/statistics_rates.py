@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.statistics_rates_rates import StatisticsRatesRates
+
+
+T = TypeVar("T", bound="StatisticsRates")
+
+
+@_attrs_define
+class StatisticsRates:
+    """
+    Attributes:
+        rates (StatisticsRatesRates): Per statistic key, per period in minutes, the rate in counts per minute. Example:
+            {'READINGS': {'1': 60, '5': 59.8}}.
+    """
+
+    rates: StatisticsRatesRates
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        rates = self.rates.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "rates": rates,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.statistics_rates_rates import StatisticsRatesRates  # noqa: PLC0415
+
+        d = dict(src_dict)
+        rates = StatisticsRatesRates.from_dict(d.pop("rates"))
+
+        statistics_rates = cls(
+            rates=rates,
+        )
+
+        statistics_rates.additional_properties = d
+        return statistics_rates
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.task_state import TaskState
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="Task")
+
+
+@_attrs_define
+class Task:
+    """One execution of a scheduled process. `endTime` and `exitCode` are absent while it runs.
+
+    Attributes:
+        id (UUID): The task id (not an operating-system process id); survives restarts. Example:
+            6f7a2a61-8d0b-4c63-9d9e-5bd7a7f2e0c1.
+        name (str): The task name (the name of the schedule that started it). Example: purge.
+        process_name (str): The process behind the task. Example: purge.
+        state (TaskState): `Running`; `Complete` (ended by itself); `Cancelled` (through the API); `Interrupted` (was
+            running when the gateway stopped uncleanly). Example: Complete.
+        start_time (str): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        reason (str): Why the task failed or was cancelled; empty otherwise.
+        pid (int): The operating-system process id of the process that ran the task. Example: 4242.
+        end_time (str | Unset): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        exit_code (int | Unset): The process's exit code; absent while the task runs. Example: 0.
+    """
+
+    id: UUID
+    name: str
+    process_name: str
+    state: TaskState
+    start_time: str
+    reason: str
+    pid: int
+    end_time: str | Unset = UNSET
+    exit_code: int | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        name = self.name
+
+        process_name = self.process_name
+
+        state = self.state.value
+
+        start_time = self.start_time
+
+        reason = self.reason
+
+        pid = self.pid
+
+        end_time = self.end_time
+
+        exit_code = self.exit_code
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "processName": process_name,
+                "state": state,
+                "startTime": start_time,
+                "reason": reason,
+                "pid": pid,
+            }
+        )
+        if end_time is not UNSET:
+            field_dict["endTime"] = end_time
+        if exit_code is not UNSET:
+            field_dict["exitCode"] = exit_code
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        name = d.pop("name")
+
+        process_name = d.pop("processName")
+
+        state = TaskState(d.pop("state"))
+
+        start_time = d.pop("startTime")
+
+        reason = d.pop("reason")
+
+        pid = d.pop("pid")
+
+        end_time = d.pop("endTime", UNSET)
+
+        exit_code = d.pop("exitCode", UNSET)
+
+        task = cls(
+            id=id,
+            name=name,
+            process_name=process_name,
+            state=state,
+            start_time=start_time,
+            reason=reason,
+            pid=pid,
+            end_time=end_time,
+            exit_code=exit_code,
+        )
+
+        task.additional_properties = d
+        return task
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

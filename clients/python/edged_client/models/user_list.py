@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.user import User
+
+
+T = TypeVar("T", bound="UserList")
+
+
+@_attrs_define
+class UserList:
+    """
+    Attributes:
+        users (list[User]):
+    """
+
+    users: list[User]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        users = []
+        for users_item_data in self.users:
+            users_item = users_item_data.to_dict()
+            users.append(users_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "users": users,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.user import User  # noqa: PLC0415
+
+        d = dict(src_dict)
+        users = []
+        _users = d.pop("users")
+        for users_item_data in _users:
+            users_item = User.from_dict(users_item_data)
+
+            users.append(users_item)
+
+        user_list = cls(
+            users=users,
+        )
+
+        user_list.additional_properties = d
+        return user_list
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,626 @@
+package db
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// AssetCount is what the gateway keeps per asset next to its readings: the
+// number of buffered readings and the sensor timestamps of the oldest and
+// newest. It is maintained by every insert and every purge, so reading it
+// never counts the readings table.
+type AssetCount struct {
+	AssetCode string
+	Count     int64
+	Oldest    time.Time // UTC
+	Newest    time.Time // UTC
+}
+
+// Timespan is the sensor time range of one asset's buffered readings.
+type Timespan struct {
+	AssetCode string
+	Oldest    time.Time // UTC
+	Newest    time.Time // UTC
+}
+
+// Window selects readings of one asset, or series buckets, newest first.
+// From and To bound the sensor timestamp to [From, To); a zero time leaves
+// that side open. Limit caps the entries returned (0: no cap) after Skip
+// entries; for a series both count buckets.
+type Window struct {
+	From  time.Time
+	To    time.Time
+	Limit int
+	Skip  int
+}
+
+// ReadingValue is the value of one key of one reading.
+type ReadingValue struct {
+	UserTS time.Time       // the reading's sensor timestamp, UTC
+	Value  json.RawMessage // the key's JSON value; JSON null is "null"
+}
+
+// Summary aggregates the numeric values of one reading key.
+type Summary struct {
+	Min, Max, Average float64
+	Count             int64 // how many numeric values were aggregated
+}
+
+// Bucket is the width of a series bucket: one of BucketSecond, BucketMinute
+// or BucketHour. Buckets are aligned on the Unix epoch, in UTC.
+type Bucket time.Duration
+
+// The bucket widths a series can use.
+const (
+	BucketSecond = Bucket(time.Second)
+	BucketMinute = Bucket(time.Minute)
+	BucketHour   = Bucket(time.Hour)
+)
+
+// SeriesPoint aggregates the numeric values of one reading key within one
+// bucket.
+type SeriesPoint struct {
+	Start             time.Time // the bucket's first instant, UTC
+	Min, Max, Average float64
+	Count             int64
+}
+
+// PurgeBlock is the most readings one purge transaction deletes; a purge
+// runs as many such transactions as it needs, so ingest interleaves with it.
+const PurgeBlock = 10000
+
+// readingRow is one readings row as scanned.
+type readingRow struct {
+	ID        int64  `db:"id"`
+	AssetCode string `db:"asset_code"`
+	Reading   []byte `db:"reading"`
+	UserTS    dbTime `db:"user_ts"`
+	TS        dbTime `db:"ts"`
+}
+
+// assetCountRow is one asset_counts row as scanned.
+type assetCountRow struct {
+	AssetCode string `db:"asset_code"`
+	Count     int64  `db:"count"`
+	Oldest    dbTime `db:"oldest_user_ts"`
+	Newest    dbTime `db:"newest_user_ts"`
+}
+
+// assetDelta is what one insert adds to an asset's asset_counts row.
+type assetDelta struct {
+	code           string
+	count          int64
+	oldest, newest time.Time
+}
+
+// InsertReadings stores rs in one transaction and, in the same transaction,
+// adds them to their assets' counts and time spans. Each reading must have
+// a non-empty AssetCode and a Reading holding a JSON object (the ingest path
+// validates it; an empty Reading is stored as {}). A zero TS becomes the
+// current time and a zero UserTS the reading's TS; times are stored in UTC
+// truncated to the microsecond. IDs in rs are ignored and rs is not
+// modified. An empty rs does nothing. On SQLite the rows go in with cached
+// prepared multi-row INSERTs, on PostgreSQL with COPY. Nothing is stored
+// when an error is returned; driver errors are returned wrapped.
+//
+// It is safe to call concurrently: counts stay exact.
+func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	stamp := now()
+	rows := make([]Reading, len(rs))
+	deltas := make(map[string]*assetDelta, 4)
+	for i, r := range rs {
+		if r.AssetCode == "" {
+			return fmt.Errorf("db: insert readings: reading %d has an empty asset code", i)
+		}
+		if r.TS.IsZero() {
+			r.TS = stamp
+		} else {
+			r.TS = r.TS.UTC().Truncate(time.Microsecond)
+		}
+		if r.UserTS.IsZero() {
+			r.UserTS = r.TS
+		} else {
+			r.UserTS = r.UserTS.UTC().Truncate(time.Microsecond)
+		}
+		if len(r.Reading) == 0 {
+			r.Reading = json.RawMessage(`{}`)
+		}
+		rows[i] = r
+		a := deltas[r.AssetCode]
+		if a == nil {
+			a = &assetDelta{code: r.AssetCode, oldest: r.UserTS, newest: r.UserTS}
+			deltas[r.AssetCode] = a
+		}
+		a.count++
+		if r.UserTS.Before(a.oldest) {
+			a.oldest = r.UserTS
+		}
+		if r.UserTS.After(a.newest) {
+			a.newest = r.UserTS
+		}
+	}
+	// Asset rows are upserted in code order so that concurrent inserts lock
+	// them in the same order and cannot deadlock.
+	sorted := make([]*assetDelta, 0, len(deltas))
+	for _, a := range deltas {
+		sorted = append(sorted, a)
+	}
+	slices.SortFunc(sorted, func(a, b *assetDelta) int { return cmp.Compare(a.code, b.code) })
+
+	var plan []*sql.Stmt
+	if d.dialect == SQLite {
+		var err error
+		if plan, err = d.sqliteInsertPlan(ctx, len(rows)); err != nil {
+			return fmt.Errorf("db: insert readings: %w", err)
+		}
+	}
+	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		if d.dialect == Postgres {
+			err = postgresCopyReadings(ctx, tx, rows)
+		} else {
+			err = sqliteInsertReadings(ctx, tx, plan, rows)
+		}
+		if err != nil {
+			return err
+		}
+		return upsertAssetCounts(ctx, tx, sorted)
+	})
+	if err != nil {
+		return fmt.Errorf("db: insert readings: %w", err)
+	}
+	return nil
+}
+
+// upsertAssetCounts adds deltas to asset_counts in one statement. The CASE
+// expressions are min and max of two times in both dialects.
+func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta) error {
+	for chunk := range slices.Chunk(deltas, statRowsPerStatement) {
+		args := make([]any, 0, 4*len(chunk))
+		for _, a := range chunk {
+			args = append(args, a.code, a.count, a.oldest, a.newest)
+		}
+		q := "INSERT INTO asset_counts (asset_code, count, oldest_user_ts, newest_user_ts) VALUES " +
+			repeatJoin("(?, ?, ?, ?)", len(chunk)) + ` ON CONFLICT (asset_code) DO UPDATE SET
+			count = asset_counts.count + excluded.count,
+			oldest_user_ts = CASE WHEN asset_counts.oldest_user_ts IS NULL
+				OR excluded.oldest_user_ts < asset_counts.oldest_user_ts
+				THEN excluded.oldest_user_ts ELSE asset_counts.oldest_user_ts END,
+			newest_user_ts = CASE WHEN asset_counts.newest_user_ts IS NULL
+				OR excluded.newest_user_ts > asset_counts.newest_user_ts
+				THEN excluded.newest_user_ts ELSE asset_counts.newest_user_ts END`
+		if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
+			return fmt.Errorf("asset counts: %w", translate(err))
+		}
+	}
+	return nil
+}
+
+const assetCountColumns = "asset_code, count, oldest_user_ts, newest_user_ts"
+
+// ListAssets returns every asset with buffered readings, sorted by code
+// (bytewise), with its count and time span, from the per-asset table (the
+// readings are not counted). None is an empty, non-nil slice. Driver errors
+// are returned wrapped.
+func (d *DB) ListAssets(ctx context.Context) ([]AssetCount, error) {
+	var rows []assetCountRow
+	q := "SELECT " + assetCountColumns + " FROM asset_counts WHERE count > 0 ORDER BY asset_code"
+	if err := d.r.SelectContext(ctx, &rows, q); err != nil {
+		return nil, fmt.Errorf("db: list assets: %w", translate(err))
+	}
+	out := make([]AssetCount, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, AssetCount{AssetCode: r.AssetCode, Count: r.Count, Oldest: r.Oldest.Time, Newest: r.Newest.Time})
+	}
+	return out, nil
+}
+
+// AssetTimespan returns the sensor time span of code's buffered readings.
+// It returns an error wrapping ErrNotFound when the asset has none; driver
+// errors are returned wrapped.
+func (d *DB) AssetTimespan(ctx context.Context, code string) (Timespan, error) {
+	var r assetCountRow
+	q := d.r.Rebind("SELECT " + assetCountColumns + " FROM asset_counts WHERE asset_code = ? AND count > 0")
+	if err := d.r.GetContext(ctx, &r, q, code); err != nil {
+		return Timespan{}, fmt.Errorf("db: timespan of asset %q: %w", code, translate(err))
+	}
+	return Timespan{AssetCode: r.AssetCode, Oldest: r.Oldest.Time, Newest: r.Newest.Time}, nil
+}
+
+// AllTimespans returns the sensor time span of every asset with buffered
+// readings, sorted by code. None is an empty, non-nil slice; driver errors
+// are returned wrapped.
+func (d *DB) AllTimespans(ctx context.Context) ([]Timespan, error) {
+	assets, err := d.ListAssets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Timespan, 0, len(assets))
+	for _, a := range assets {
+		out = append(out, Timespan{AssetCode: a.AssetCode, Oldest: a.Oldest, Newest: a.Newest})
+	}
+	return out, nil
+}
+
+// windowConds returns the conditions and arguments bounding user_ts to w's
+// time range.
+func windowConds(w Window) (string, []any) {
+	var b strings.Builder
+	var args []any
+	if !w.From.IsZero() {
+		b.WriteString(" AND user_ts >= ?")
+		args = append(args, w.From.UTC())
+	}
+	if !w.To.IsZero() {
+		b.WriteString(" AND user_ts < ?")
+		args = append(args, w.To.UTC())
+	}
+	return b.String(), args
+}
+
+// AssetReadings returns code's readings in w, newest first (sensor
+// timestamp, then ID, descending). An unknown asset or an empty window is an
+// empty, non-nil slice. The query walks the (asset_code, user_ts, id) index,
+// so the latest N cost the same whatever the table holds. A negative Limit
+// or Skip is an error; driver errors are returned wrapped.
+func (d *DB) AssetReadings(ctx context.Context, code string, w Window) ([]Reading, error) {
+	q, args, err := d.assetReadingsSQL(code, w)
+	if err != nil {
+		return nil, fmt.Errorf("db: readings of asset %q: %w", code, err)
+	}
+	var rows []readingRow
+	if err := d.r.SelectContext(ctx, &rows, q, args...); err != nil {
+		return nil, fmt.Errorf("db: readings of asset %q: %w", code, translate(err))
+	}
+	out := make([]Reading, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, Reading{
+			ID: r.ID, AssetCode: r.AssetCode, Reading: json.RawMessage(r.Reading),
+			UserTS: r.UserTS.Time, TS: r.TS.Time,
+		})
+	}
+	return out, nil
+}
+
+// assetReadingsSQL returns AssetReadings' query, rebound, and its arguments.
+func (d *DB) assetReadingsSQL(code string, w Window) (string, []any, error) {
+	page, pageArgs, err := d.limitOffset(w.Limit, w.Skip)
+	if err != nil {
+		return "", nil, err
+	}
+	conds, args := windowConds(w)
+	q := d.r.Rebind(`SELECT id, asset_code, reading, user_ts, ts FROM readings
+		WHERE asset_code = ?` + conds + ` ORDER BY user_ts DESC, id DESC` + page)
+	return q, append(append([]any{code}, args...), pageArgs...), nil
+}
+
+// AssetReadingValues returns, newest first, the value of the top-level key
+// of each of code's readings in w that has the key (any JSON value, null
+// included); readings without it are left out before paging. An unknown
+// asset or key is an empty, non-nil slice. A negative Limit or Skip is an
+// error; driver errors are returned wrapped.
+func (d *DB) AssetReadingValues(ctx context.Context, code, key string, w Window) ([]ReadingValue, error) {
+	q, args, err := d.assetReadingValuesSQL(code, key, w)
+	if err != nil {
+		return nil, fmt.Errorf("db: values of %q of asset %q: %w", key, code, err)
+	}
+	var rows []struct {
+		UserTS dbTime `db:"user_ts"`
+		Value  []byte `db:"v"`
+	}
+	if err := d.r.SelectContext(ctx, &rows, q, args...); err != nil {
+		return nil, fmt.Errorf("db: values of %q of asset %q: %w", key, code, translate(err))
+	}
+	out := make([]ReadingValue, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, ReadingValue{UserTS: r.UserTS.Time, Value: json.RawMessage(r.Value)})
+	}
+	return out, nil
+}
+
+// assetReadingValuesSQL returns AssetReadingValues' query, rebound, and its
+// arguments.
+func (d *DB) assetReadingValuesSQL(code, key string, w Window) (string, []any, error) {
+	page, pageArgs, err := d.limitOffset(w.Limit, w.Skip)
+	if err != nil {
+		return "", nil, err
+	}
+	j := d.jsonSQL()
+	conds, wargs := windowConds(w)
+	q := d.r.Rebind(`SELECT user_ts, v FROM (SELECT user_ts, id, ` + j.value + ` AS v FROM readings
+		WHERE asset_code = ?` + conds + `) s WHERE v IS NOT NULL ORDER BY user_ts DESC, id DESC` + page)
+	args := append([]any{j.keyArg(key), code}, wargs...)
+	return q, append(args, pageArgs...), nil
+}
+
+// ReadingSummary returns the minimum, maximum and average of the numeric
+// values of key over all of code's readings, and how many there are; values
+// of other JSON types (strings, booleans, objects, null) are ignored. It
+// returns an error wrapping ErrNotFound when there is no numeric value (an
+// unknown asset included); driver errors are returned wrapped.
+func (d *DB) ReadingSummary(ctx context.Context, code, key string) (Summary, error) {
+	j := d.jsonSQL()
+	q := d.r.Rebind(`SELECT MIN(v) AS min, MAX(v) AS max, AVG(v) AS avg, COUNT(v) AS n FROM
+		(SELECT ` + j.number + ` AS v FROM readings WHERE asset_code = ? AND ` + j.isNumber + `) s`)
+	var row struct {
+		Min *float64 `db:"min"`
+		Max *float64 `db:"max"`
+		Avg *float64 `db:"avg"`
+		N   int64    `db:"n"`
+	}
+	if err := d.r.GetContext(ctx, &row, q, j.keyArg(key), code, j.keyArg(key)); err != nil {
+		return Summary{}, fmt.Errorf("db: summary of %q of asset %q: %w", key, code, translate(err))
+	}
+	if row.N == 0 || row.Min == nil || row.Max == nil || row.Avg == nil {
+		return Summary{}, fmt.Errorf("db: summary of %q of asset %q: no numeric values: %w", key, code, ErrNotFound)
+	}
+	return Summary{Min: *row.Min, Max: *row.Max, Average: *row.Avg, Count: row.N}, nil
+}
+
+// ReadingSeries groups the numeric values of key over code's readings in
+// w's time range into buckets of width b and returns minimum, maximum,
+// average and count per bucket, newest bucket first; w's Limit and Skip
+// count buckets, and buckets without a numeric value do not exist. An
+// unknown asset or an empty window is an empty, non-nil slice.
+//
+// With a Limit, the bucket boundary is found first by walking the index
+// (one seek per bucket), so the newest N buckets cost the same whatever
+// the asset holds; only when buckets without numeric values hide some of
+// them does it fall back to aggregating the whole range. An unknown bucket
+// width or a negative Limit or Skip is an error; driver errors are
+// returned wrapped.
+func (d *DB) ReadingSeries(ctx context.Context, code, key string, b Bucket, w Window) ([]SeriesPoint, error) {
+	fail := func(err error) ([]SeriesPoint, error) {
+		return nil, fmt.Errorf("db: series of %q of asset %q: %w", key, code, err)
+	}
+	if b != BucketSecond && b != BucketMinute && b != BucketHour {
+		return fail(fmt.Errorf("unsupported bucket width %s", time.Duration(b)))
+	}
+	page, pageArgs, err := d.limitOffset(w.Limit, w.Skip)
+	if err != nil {
+		return fail(err)
+	}
+	j := d.jsonSQL()
+	bucket := j.bucket(b)
+	var points []SeriesPoint
+	err = d.inReadTx(ctx, func(tx *sqlx.Tx) error {
+		from := w.From
+		exhausted := true
+		if w.Limit > 0 {
+			var err error
+			from, exhausted, err = seriesBoundary(ctx, tx, bucket, code, w)
+			if err != nil {
+				return err
+			}
+		}
+		aggregate := func(from time.Time) error {
+			conds, wargs := windowConds(Window{From: from, To: w.To})
+			q := tx.Rebind(`SELECT ` + bucket + ` AS start, MIN(v) AS min, MAX(v) AS max, AVG(v) AS avg, COUNT(v) AS n
+				FROM (SELECT user_ts, ` + j.number + ` AS v FROM readings
+					WHERE asset_code = ?` + conds + ` AND ` + j.isNumber + `) s
+				GROUP BY start ORDER BY start DESC` + page)
+			args := append([]any{j.keyArg(key), code}, wargs...)
+			args = append(append(args, j.keyArg(key)), pageArgs...)
+			var rows []struct {
+				Start dbTime  `db:"start"`
+				Min   float64 `db:"min"`
+				Max   float64 `db:"max"`
+				Avg   float64 `db:"avg"`
+				N     int64   `db:"n"`
+			}
+			if err := tx.SelectContext(ctx, &rows, q, args...); err != nil {
+				return translate(err)
+			}
+			points = make([]SeriesPoint, 0, len(rows))
+			for _, r := range rows {
+				points = append(points, SeriesPoint{Start: r.Start.Time, Min: r.Min, Max: r.Max, Average: r.Avg, Count: r.N})
+			}
+			return nil
+		}
+		if err := aggregate(from); err != nil {
+			return err
+		}
+		if !exhausted && len(points) < w.Limit {
+			// Some of the newest buckets hold no numeric value: the
+			// boundary is too recent, so aggregate the whole range.
+			return aggregate(w.From)
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	return points, nil
+}
+
+// seriesBoundary finds the start of the (Skip+Limit)-th newest bucket of
+// code's readings in w by walking the index from the newest reading, one
+// seek per bucket (a recursive query). exhausted reports that the asset has
+// fewer buckets in w, in which case from is w.From.
+func seriesBoundary(ctx context.Context, tx *sqlx.Tx, bucket, code string, w Window) (from time.Time, exhausted bool, err error) {
+	q, args := seriesBoundarySQL(bucket, code, w)
+	var row struct {
+		Start dbTime `db:"start"`
+		N     int    `db:"n"`
+	}
+	if err := tx.GetContext(ctx, &row, tx.Rebind(q), args...); err != nil {
+		return time.Time{}, false, fmt.Errorf("bucket boundary: %w", translate(err))
+	}
+	if row.N < w.Skip+w.Limit || !row.Start.Valid {
+		return w.From, true, nil
+	}
+	if row.Start.Time.Before(w.From) { // the oldest bucket starts before the window
+		return w.From, false, nil
+	}
+	return row.Start.Time, false, nil
+}
+
+// seriesBoundarySQL returns seriesBoundary's query, with ? placeholders,
+// and its arguments.
+func seriesBoundarySQL(bucket, code string, w Window) (string, []any) {
+	conds, wargs := windowConds(w)
+	fromCond, fromArgs := windowConds(Window{From: w.From})
+	q := `WITH RECURSIVE b (start, n) AS (
+			SELECT (SELECT ` + bucket + ` FROM readings WHERE asset_code = ?` + conds + `
+				ORDER BY user_ts DESC LIMIT 1), 1
+			UNION ALL
+			SELECT (SELECT ` + bucket + ` FROM readings WHERE asset_code = ? AND user_ts < b.start` + fromCond + `
+				ORDER BY user_ts DESC LIMIT 1), b.n + 1
+			FROM b WHERE b.start IS NOT NULL AND b.n < ?
+		)
+		SELECT MIN(start) AS start, COUNT(start) AS n FROM b`
+	args := append([]any{code}, wargs...)
+	args = append(append(args, code), fromArgs...)
+	return q, append(args, w.Skip+w.Limit)
+}
+
+// PurgeAssetReadings removes every reading of code stored when it is
+// called, oldest first, in transactions of at most PurgeBlock readings, and
+// keeps the asset's count and time span right (removing the asset's row
+// with its last reading). It returns how many readings it removed; an
+// unknown asset removes 0. Readings inserted while it runs may stay. On an
+// error the blocks already committed stay removed and their number is
+// returned with the error, wrapped.
+func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (int64, error) {
+	return d.purgeAsset(ctx, code, PurgeBlock)
+}
+
+// PurgeAllReadings removes every reading stored when it is called, asset by
+// asset, as PurgeAssetReadings does, and returns how many it removed. On an
+// error the blocks already committed stay removed and their number is
+// returned with the error, wrapped.
+func (d *DB) PurgeAllReadings(ctx context.Context) (int64, error) {
+	return d.purgeAll(ctx, PurgeBlock)
+}
+
+func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
+	maxID, err := d.maxReadingID(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("db: purge all readings: %w", err)
+	}
+	var codes []string
+	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
+		return 0, fmt.Errorf("db: purge all readings: %w", translate(err))
+	}
+	var total int64
+	for _, code := range codes {
+		n, err := d.purgeAssetUpTo(ctx, code, maxID, block)
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("db: purge all readings: %w", err)
+		}
+	}
+	return total, nil
+}
+
+func (d *DB) purgeAsset(ctx context.Context, code string, block int) (int64, error) {
+	maxID, err := d.maxReadingID(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
+	}
+	n, err := d.purgeAssetUpTo(ctx, code, maxID, block)
+	if err != nil {
+		return n, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
+	}
+	return n, nil
+}
+
+// maxReadingID returns the highest reading ID, 0 when there is none. Purges
+// remove readings up to it, so a purge ends even while ingest goes on.
+func (d *DB) maxReadingID(ctx context.Context) (int64, error) {
+	var id int64
+	if err := d.w.GetContext(ctx, &id, "SELECT COALESCE(MAX(id), 0) FROM readings"); err != nil {
+		return 0, fmt.Errorf("highest reading id: %w", translate(err))
+	}
+	return id, nil
+}
+
+// purgeAssetUpTo deletes code's readings with an ID up to maxID in blocks of
+// block rows, one transaction each.
+func (d *DB) purgeAssetUpTo(ctx context.Context, code string, maxID int64, block int) (int64, error) {
+	var total int64
+	for {
+		var n int64
+		err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			n, err = d.purgeBlock(ctx, tx, code, maxID, block)
+			return err
+		})
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n < int64(block) {
+			return total, nil
+		}
+	}
+}
+
+// purgeBlock deletes up to block of code's oldest readings with an ID up to
+// maxID and updates the asset's row. The asset's row is locked first, so an
+// insert of the same asset waits for this transaction and then adds to the
+// updated row.
+func (d *DB) purgeBlock(ctx context.Context, tx *sqlx.Tx, code string, maxID int64, block int) (int64, error) {
+	var count int64
+	q := tx.Rebind("SELECT count FROM asset_counts WHERE asset_code = ?" + d.forUpdate())
+	err := tx.GetContext(ctx, &count, q, code)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("lock asset %q: %w", code, translate(err))
+	}
+	res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM readings WHERE id IN
+		(SELECT id FROM readings WHERE asset_code = ? AND id <= ? ORDER BY user_ts, id LIMIT ?)`), code, maxID, block)
+	if err != nil {
+		return 0, fmt.Errorf("delete readings: %w", translate(err))
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("delete readings: %w", err)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if n >= count {
+		_, err = tx.ExecContext(ctx, tx.Rebind("DELETE FROM asset_counts WHERE asset_code = ?"), code)
+	} else {
+		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
+			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
+			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
+			WHERE asset_code = ?`), n, code, code, code)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("update asset %q: %w", code, translate(err))
+	}
+	return n, nil
+}
+
+// jsonSQL holds a dialect's expressions over the reading column for one
+// top-level key, each taking keyArg(key) as its one argument.
+type jsonSQL struct {
+	keyArg   func(key string) any
+	value    string // the key's JSON value as JSON text, NULL when absent
+	isNumber string // condition: the key's value is a JSON number
+	number   string // the key's value as a float (only where isNumber holds)
+	bucket   func(b Bucket) string
+}
+
+func (d *DB) jsonSQL() jsonSQL {
+	if d.dialect == Postgres {
+		return postgresJSON
+	}
+	return sqliteJSON
+}

@@ -1,0 +1,177 @@
+package auth
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/router"
+	"github.com/edged/edged/internal/user"
+)
+
+// Rule says who may call one operation (decisions §2). Authorizer.Authorize
+// is the one place that enforces it.
+type Rule struct {
+	// Roles may call the operation with a valid token.
+	Roles []user.Role
+	// Anonymous: with authentication=optional a caller without a token
+	// may call it (with the user role's rights).
+	Anonymous bool
+	// Open: no token is needed in either mode, and an invalid one is
+	// ignored (login, authenticate, the password change).
+	Open bool
+	// Ping: no token is needed while rest_api.allowPing is true.
+	Ping bool
+	// Identity: the call acts on the caller's own session or profile, so
+	// a caller without a token gets 401 even in optional mode.
+	Identity bool
+	// Self names the path parameter holding a user id that a caller other
+	// than an admin must own.
+	Self string
+	// Category, when set, returns the configuration category the call
+	// writes; the categories in AdminCategories need the admin role.
+	Category func(r *http.Request, op router.Operation) (string, error)
+}
+
+// AdminCategories are the configuration categories only admins may write.
+var AdminCategories = []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword}
+
+// Role sets of the rules.
+var (
+	everyone    = []user.Role{user.RoleAdmin, user.RoleUser, user.RoleView, user.RoleDataView, user.RoleControl}
+	viewers     = []user.Role{user.RoleAdmin, user.RoleUser, user.RoleView, user.RoleControl}
+	dataReaders = []user.Role{user.RoleAdmin, user.RoleUser, user.RoleDataView, user.RoleControl}
+	editors     = []user.Role{user.RoleAdmin, user.RoleUser, user.RoleControl}
+	admins      = []user.Role{user.RoleAdmin}
+)
+
+// The kinds of rule the table is made of.
+var (
+	// read: every GET but buffered readings; not data-view.
+	read = Rule{Roles: viewers, Anonymous: true}
+	// readData: GET /edge/asset…; not view.
+	readData = Rule{Roles: dataReaders, Anonymous: true}
+	// readStats: ping and statistics; every role.
+	readStats = Rule{Roles: everyone, Anonymous: true}
+	// write: every change but user management.
+	write = Rule{Roles: editors, Anonymous: true}
+	// writeItem: a change to the item of the category in the path.
+	writeItem = Rule{Roles: editors, Anonymous: true, Category: pathCategory}
+	// writeCategory: a category created or merged from the body.
+	writeCategory = Rule{Roles: editors, Anonymous: true, Category: bodyCategory}
+	// admin: user management and the roles list.
+	admin = Rule{Roles: admins}
+	// open: the calls that give or renew credentials.
+	open = Rule{Roles: everyone, Open: true}
+)
+
+// Rights is the access rule of every operation of openapi.yaml, by
+// operationId. An operation missing here is refused (403); a test fails
+// when the table and the contract differ.
+var Rights = map[string]Rule{
+	// Audit
+	"listAuditEntries": read,
+	"createAuditEntry": write,
+	// Configuration
+	"listCategories":    read,
+	"createCategory":    writeCategory,
+	"getCategory":       read,
+	"getCategoryItem":   read,
+	"setCategoryItem":   writeItem,
+	"resetCategoryItem": writeItem,
+	// Tasks and schedules
+	"listTasks":             read,
+	"listLatestTasks":       read,
+	"getTask":               read,
+	"cancelTask":            write,
+	"listSchedules":         read,
+	"getSchedule":           read,
+	"enableScheduleByName":  write,
+	"disableScheduleByName": write,
+	"enableSchedule":        write,
+	"disableSchedule":       write,
+	// System
+	"ping":     {Roles: everyone, Anonymous: true, Ping: true},
+	"shutdown": write,
+	"restart":  write,
+	// Statistics
+	"listStatistics":       readStats,
+	"getStatisticsHistory": readStats,
+	"getStatisticsRate":    readStats,
+	// Assets and readings
+	"listAssets":             readData,
+	"listAssetTimespans":     readData,
+	"getAssetReadings":       readData,
+	"getAssetTimespan":       readData,
+	"getAssetReadingValues":  readData,
+	"getAssetReadingSummary": readData,
+	"getAssetReadingSeries":  readData,
+	"purgeAllReadings":       write,
+	"purgeAssetReadings":     write,
+	// Services and plugins
+	"listServices":          read,
+	"createService":         write,
+	"listInstalledServices": read,
+	"listAvailablePackages": read,
+	"deleteService":         write,
+	"listSouthServices":     read,
+	"listNorthServices":     read,
+	"listPersistentPlugins": read,
+	"getPluginData":         read,
+	"setPluginData":         write,
+	"deletePluginData":      write,
+	// Asset tracking and packages
+	"listTrackingEvents":     read,
+	"deprecateTrackingEvent": write,
+	"setRepository":          write,
+	"updatePackages":         write,
+	// Users
+	"login":               open,
+	"authenticate":        open,
+	"changePassword":      {Roles: everyone, Open: true, Self: "user_id"},
+	"logout":              {Roles: everyone, Identity: true},
+	"updateOwnUser":       {Roles: viewers, Identity: true},
+	"listUsers":           read,
+	"logoutUserSessions":  admin,
+	"listRoles":           admin,
+	"createUser":          admin,
+	"adminUpdateUser":     admin,
+	"adminUpdateUserById": admin,
+	"deleteUser":          admin,
+	"deleteUserById":      admin,
+}
+
+// pathCategory is the category named by the path parameter "name".
+func pathCategory(_ *http.Request, op router.Operation) (string, error) {
+	return op.PathParams["name"], nil
+}
+
+// bodyCategory is the category key of a JSON body {"key": …}. The body is
+// read and put back for the validator and the handler. A body that is not
+// such JSON names no category: the validator refuses it next.
+func bodyCategory(r *http.Request, _ router.Operation) (string, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return "", nil
+	}
+	b, err := io.ReadAll(r.Body)
+	_ = r.Body.Close()
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return "", router.TooLarge(tooLarge.Limit)
+		}
+		return "", fault.Wrap(fault.Invalid, err, "the request body could not be read")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	var body struct {
+		Key string `json:"key"`
+	}
+	// Malformed JSON leaves Key empty; a body whose other fields have the
+	// wrong types still yields its key. The validator reports either.
+	_ = json.Unmarshal(b, &body)
+	return body.Key, nil
+}

@@ -1,0 +1,291 @@
+package user
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/certstore"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
+)
+
+// Messages of failed logins (decisions §2).
+const (
+	MsgNoMatch         = "Username or password do not match"
+	MsgPasswordExpired = "Your password has expired"
+	MsgInvalidToken    = "The token is invalid or has expired; log in again"
+)
+
+// Lockout: after LockoutThreshold consecutive failed password checks an
+// account is locked, for a longer time at each further round of failures.
+const LockoutThreshold = 5
+
+// lockoutSteps are the lock durations of the first, second and every later
+// round of LockoutThreshold failures.
+var lockoutSteps = []time.Duration{time.Minute, 15 * time.Minute, time.Hour}
+
+// LockDuration returns how long an account is locked after its failures-th
+// consecutive failure: 0 unless failures is a multiple of
+// LockoutThreshold, then 1 min, 15 min and 1 h for every later round.
+func LockDuration(failures int) time.Duration {
+	if failures <= 0 || failures%LockoutThreshold != 0 {
+		return 0
+	}
+	round := failures/LockoutThreshold - 1
+	return lockoutSteps[min(round, len(lockoutSteps)-1)]
+}
+
+// tokenBytes is the entropy of a session token: 256 bits.
+const tokenBytes = 32
+
+// dummyHash is compared against when the user does not exist, so that an
+// unknown name costs as much time as a wrong password.
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := hashPassword("not the password of anyone")
+	return h
+})
+
+// LoginResult is a new session.
+type LoginResult struct {
+	UserID int64
+	Token  string
+	Admin  bool
+}
+
+// newToken returns a random token and its hash.
+func newToken() (token, hash string) {
+	b := make([]byte, tokenBytes)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, hashToken(token)
+}
+
+// hashToken returns the stored form of token.
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// lockedFault returns the TooMany fault of a locked account, or nil.
+func lockedFault(u db.User, now time.Time) error {
+	if u.LockedUntil.IsZero() || !u.LockedUntil.After(now) {
+		return nil
+	}
+	secs := int(math.Ceil(u.LockedUntil.Sub(now).Seconds()))
+	return &fault.Fault{
+		Kind:              fault.TooMany,
+		Message:           fmt.Sprintf("Account %s is locked after repeated failed logins; retry in %d seconds", u.Username, secs),
+		RetryAfterSeconds: max(secs, 1),
+	}
+}
+
+// failedPassword counts a wrong password for u, audits LOGFL and returns
+// answer.
+func (s *Service) failedPassword(ctx context.Context, u db.User, now time.Time, answer error) error {
+	n, until, err := s.store.RecordFailedLogin(ctx, u.ID, now, LockDuration)
+	if err != nil {
+		return fmt.Errorf("user: %w", err)
+	}
+	details := map[string]any{"userName": u.Username, "reason": "wrong password", "failures": n}
+	if !until.IsZero() && until.After(now) && LockDuration(n) > 0 {
+		details["lockedUntil"] = until.UTC().Format(time.RFC3339)
+		s.log.WarnContext(ctx, "account locked after failed logins", "user", u.Username, "failures", n, "until", until)
+	}
+	s.record(ctx, AuditLoginFailed, severityFailure, details)
+	return answer
+}
+
+// refuse audits a failed login and returns the Unauthorized fault msg.
+func (s *Service) refuse(ctx context.Context, name, reason, msg string) error {
+	s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{"userName": name, "reason": reason})
+	return fault.New(fault.Unauthorized, "%s", msg)
+}
+
+// LoginPassword checks username (case-insensitive) and password and starts
+// a session. Failures are faults: Unauthorized with MsgNoMatch for an
+// unknown user or a wrong password, MsgPasswordExpired when the password is
+// older than rest_api.passwordChange days, another message when password
+// logins are disabled (authMethod certificate) or the user may log in only
+// with a certificate; TooMany with a retry time when the account is locked.
+// Every failure writes LOGFL.
+func (s *Service) LoginPassword(ctx context.Context, username, password, clientAddress string) (LoginResult, error) {
+	set := s.settings.Settings()
+	if set.AuthMethod == configmgr.AuthMethodCertificate {
+		return LoginResult{}, s.refuse(ctx, username, "password login disabled",
+			"Password login is disabled (rest_api.authMethod is certificate); log in with a client certificate")
+	}
+	u, err := s.store.GetUserByName(ctx, username)
+	if errors.Is(err, db.ErrNotFound) {
+		matches(dummyHash(), password)
+		return LoginResult{}, s.refuse(ctx, username, "unknown user", MsgNoMatch)
+	}
+	if err != nil {
+		return LoginResult{}, fmt.Errorf("user: %w", err)
+	}
+	now := s.now()
+	if err := lockedFault(u, now); err != nil {
+		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{"userName": u.Username, "reason": "account locked"})
+		return LoginResult{}, err
+	}
+	if !matches(u.PasswordHash, password) {
+		return LoginResult{}, s.failedPassword(ctx, u, now, fault.New(fault.Unauthorized, MsgNoMatch))
+	}
+	if u.AccessMethod == AccessCert {
+		return LoginResult{}, s.refuse(ctx, u.Username, "certificate only",
+			fmt.Sprintf("User %s may log in only with a client certificate", u.Username))
+	}
+	if set.PasswordMaxAge > 0 {
+		changed := u.PasswordChangedAt
+		if changed.IsZero() {
+			changed = u.CreatedAt
+		}
+		if now.Sub(changed) > set.PasswordMaxAge {
+			return LoginResult{}, s.refuse(ctx, u.Username, "password expired", MsgPasswordExpired)
+		}
+	}
+	return s.startSession(ctx, u, now, clientAddress)
+}
+
+// ParseCertificate returns the first certificate of a PEM body. Anything
+// else is a fault of kind Invalid.
+func ParseCertificate(pemText string) (*x509.Certificate, error) {
+	certs, err := certstore.ParsePEM([]byte(pemText))
+	if err != nil {
+		return nil, fault.Wrap(fault.Invalid, err, "the request body is not a PEM certificate: %v", err)
+	}
+	return certs[0], nil
+}
+
+// LoginCertificate starts a session for the user named by the common name
+// of cert, which must be signed by the certificate authority named by
+// rest_api.authCertificateName in the certificate store; intermediates may
+// complete the chain. Failures are Unauthorized faults with a message
+// saying why: certificate logins disabled (authMethod password), no such
+// authority, a certificate it did not sign or that is not valid now, no
+// user of that name, or a user who may log in only with a password. Every
+// failure writes LOGFL.
+func (s *Service) LoginCertificate(ctx context.Context, cert *x509.Certificate, intermediates []*x509.Certificate, clientAddress string) (LoginResult, error) {
+	set := s.settings.Settings()
+	name := cert.Subject.CommonName
+	if set.AuthMethod == configmgr.AuthMethodPassword {
+		return LoginResult{}, s.refuse(ctx, name, "certificate login disabled",
+			"Certificate login is disabled (rest_api.authMethod is password); log in with a username and password")
+	}
+	if s.cas == nil {
+		return LoginResult{}, s.refuse(ctx, name, "no certificate store", "Certificate login is not available")
+	}
+	roots, err := s.cas.Pool(set.AuthCertificateName)
+	if err != nil {
+		s.log.WarnContext(ctx, "certificate login: no certificate authority", "name", set.AuthCertificateName, "error", err)
+		return LoginResult{}, s.refuse(ctx, name, "no certificate authority",
+			fmt.Sprintf("Certificate login is not available: the certificate authority %q (rest_api.authCertificateName) is not in the certificate store", set.AuthCertificateName))
+	}
+	opts := x509.VerifyOptions{
+		Roots:         roots,
+		Intermediates: x509.NewCertPool(),
+		CurrentTime:   s.now(),
+		KeyUsages:     []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	for _, c := range intermediates {
+		opts.Intermediates.AddCert(c)
+	}
+	if _, err := cert.Verify(opts); err != nil {
+		return LoginResult{}, s.refuse(ctx, name, "certificate not trusted: "+err.Error(),
+			fmt.Sprintf("The certificate is not valid or not signed by the certificate authority %q", set.AuthCertificateName))
+	}
+	if name == "" {
+		return LoginResult{}, s.refuse(ctx, name, "certificate without common name", "The certificate names no user (its common name is empty)")
+	}
+	u, err := s.store.GetUserByName(ctx, name)
+	if errors.Is(err, db.ErrNotFound) {
+		return LoginResult{}, s.refuse(ctx, name, "unknown user", fmt.Sprintf("The certificate names user %q, who does not exist", name))
+	}
+	if err != nil {
+		return LoginResult{}, fmt.Errorf("user: %w", err)
+	}
+	if u.AccessMethod == AccessPassword {
+		return LoginResult{}, s.refuse(ctx, u.Username, "password only",
+			fmt.Sprintf("User %s may log in only with a username and password", u.Username))
+	}
+	return s.startSession(ctx, u, s.now(), clientAddress)
+}
+
+// startSession creates a session for u and clears its failed logins.
+// Sessions idle past the timeout are removed on the way.
+func (s *Service) startSession(ctx context.Context, u db.User, now time.Time, clientAddress string) (LoginResult, error) {
+	if _, err := s.store.DeleteIdleSessions(ctx, now.Add(-s.settings.Settings().IdleTimeout)); err != nil {
+		s.log.WarnContext(ctx, "remove idle sessions", "error", err)
+	}
+	token, hash := newToken()
+	if err := s.store.StartSession(ctx, db.Session{TokenHash: hash, UserID: u.ID, CreatedAt: now, LastSeenAt: now,
+		ClientAddress: clientAddress}); err != nil {
+		return LoginResult{}, fmt.Errorf("user: %w", err)
+	}
+	return LoginResult{UserID: u.ID, Token: token, Admin: Role(u.RoleID) == RoleAdmin}, nil
+}
+
+// Session returns the caller a token belongs to and records its activity.
+// An unknown token, or one idle for longer than
+// rest_api.disconnectIdleUserSession (its session then ends), is a fault of
+// kind Unauthorized.
+func (s *Service) Session(ctx context.Context, token string) (Principal, error) {
+	hash := hashToken(token)
+	sess, u, err := s.store.SessionUser(ctx, hash)
+	if errors.Is(err, db.ErrNotFound) {
+		return Principal{}, fault.New(fault.Unauthorized, MsgInvalidToken)
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("user: %w", err)
+	}
+	now := s.now()
+	idle := s.settings.Settings().IdleTimeout
+	elapsed := now.Sub(sess.LastSeenAt)
+	if elapsed > idle {
+		if _, err := s.store.DeleteSession(ctx, hash); err != nil {
+			s.log.WarnContext(ctx, "end idle session", "error", err)
+		}
+		return Principal{}, fault.New(fault.Unauthorized, MsgInvalidToken)
+	}
+	// Activity is recorded at most every tenth of the idle timeout, not
+	// on every request: the idle time is then exact to within 10%.
+	if elapsed >= idle/10 {
+		if err := s.store.TouchSession(ctx, hash, now); err != nil {
+			return Principal{}, fmt.Errorf("user: %w", err)
+		}
+	}
+	return Principal{UserID: u.ID, Username: u.Username, Role: Role(u.RoleID), tokenHash: hash}, nil
+}
+
+// Logout ends the caller's session.
+func (s *Service) Logout(ctx context.Context, p Principal) error {
+	if p.tokenHash == "" {
+		return fault.New(fault.Unauthorized, "log out needs the token of a session")
+	}
+	if _, err := s.store.DeleteSession(ctx, p.tokenHash); err != nil {
+		return fmt.Errorf("user: %w", err)
+	}
+	return nil
+}
+
+// LogoutUser ends every session of user id and returns how many there
+// were. An unknown user is a fault of kind NotFound.
+func (s *Service) LogoutUser(ctx context.Context, id int64) (int, error) {
+	if _, err := s.store.GetUser(ctx, id); err != nil {
+		return 0, notFound(err, id)
+	}
+	n, err := s.store.DeleteUserSessions(ctx, id)
+	if err != nil {
+		return 0, fmt.Errorf("user: %w", err)
+	}
+	return n, nil
+}

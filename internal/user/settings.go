@@ -1,0 +1,162 @@
+package user
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/edged/edged/internal/configmgr"
+)
+
+// Settings are the configuration items that govern authentication and
+// passwords, from the categories rest_api and password.
+type Settings struct {
+	// Mandatory is rest_api.authentication == "mandatory".
+	Mandatory bool
+	// AllowPing is rest_api.allowPing: ping needs no token.
+	AllowPing bool
+	// AuthMethod is rest_api.authMethod: any, password or certificate.
+	AuthMethod string
+	// AuthCertificateName is rest_api.authCertificateName: the certificate
+	// authority in the certificate store that signs user certificates.
+	AuthCertificateName string
+	// PasswordMaxAge is rest_api.passwordChange days; 0 means passwords
+	// never expire.
+	PasswordMaxAge time.Duration
+	// IdleTimeout is rest_api.disconnectIdleUserSession minutes.
+	IdleTimeout time.Duration
+	// PasswordPolicy is password.policy.
+	PasswordPolicy string
+	// PasswordMinLength is password.length.
+	PasswordMinLength int
+}
+
+// DefaultSettings are the settings of a freshly seeded gateway.
+func DefaultSettings() Settings {
+	return Settings{
+		AllowPing:           true,
+		AuthMethod:          configmgr.AuthMethodAny,
+		AuthCertificateName: "ca",
+		IdleTimeout:         60 * time.Minute,
+		PasswordPolicy:      configmgr.PolicyAny,
+		PasswordMinLength:   MinPasswordLength,
+	}
+}
+
+// SettingsSource gives the current settings.
+type SettingsSource interface {
+	Settings() Settings
+}
+
+// StaticSettings is a SettingsSource that never changes, for tests and
+// tools.
+type StaticSettings Settings
+
+// Settings returns s.
+func (s StaticSettings) Settings() Settings { return Settings(s) }
+
+// ConfigSource is the part of the configuration manager Config needs.
+type ConfigSource interface {
+	Category(ctx context.Context, key string) (configmgr.Category, error)
+	Subscribe(key string, fn func(ctx context.Context, c configmgr.Category) error) (cancel func())
+}
+
+// Config holds the current Settings, kept up to date by listening to the
+// rest_api and password categories: a change takes effect for the next
+// request, without a restart. Safe for concurrent use.
+type Config struct {
+	cur     atomic.Pointer[Settings]
+	cancels []func()
+}
+
+// WatchConfig reads the settings from src and subscribes to their
+// categories. Errors are those of reading the categories. Call Close to
+// unsubscribe.
+func WatchConfig(ctx context.Context, src ConfigSource) (*Config, error) {
+	c := &Config{}
+	s := DefaultSettings()
+	for _, key := range []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword} {
+		cat, err := src.Category(ctx, key)
+		if err != nil {
+			return nil, fmt.Errorf("user: read category %s: %w", key, err)
+		}
+		apply(&s, cat)
+	}
+	c.cur.Store(&s)
+	for _, key := range []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword} {
+		c.cancels = append(c.cancels, src.Subscribe(key, func(_ context.Context, cat configmgr.Category) error {
+			// Listeners of one category run one at a time, so this
+			// read-modify-write loses no update of that category; the
+			// CAS loop guards against the other category's listener.
+			for {
+				old := c.cur.Load()
+				next := *old
+				apply(&next, cat)
+				if c.cur.CompareAndSwap(old, &next) {
+					return nil
+				}
+			}
+		}))
+	}
+	return c, nil
+}
+
+// Settings returns the current settings.
+func (c *Config) Settings() Settings { return *c.cur.Load() }
+
+// Close ends the subscriptions.
+func (c *Config) Close() {
+	for _, cancel := range c.cancels {
+		cancel()
+	}
+}
+
+// apply copies the items of category cat that Settings holds into s. A
+// missing or unparsable value leaves the current one (values were
+// validated when written, so this only happens with a damaged store).
+func apply(s *Settings, cat configmgr.Category) {
+	val := func(item string) (string, bool) {
+		it, ok := cat.Items[item]
+		return it.Value, ok
+	}
+	integer := func(item string) (int, bool) {
+		v, ok := val(item)
+		if !ok {
+			return 0, false
+		}
+		n, err := strconv.Atoi(v)
+		return n, err == nil
+	}
+	switch cat.Key {
+	case configmgr.CategoryRESTAPI:
+		if v, ok := val(configmgr.ItemAuthentication); ok {
+			s.Mandatory = v == configmgr.AuthenticationMandatory
+		}
+		if v, ok := val(configmgr.ItemAllowPing); ok {
+			if b, err := strconv.ParseBool(v); err == nil {
+				s.AllowPing = b
+			}
+		}
+		if v, ok := val(configmgr.ItemAuthMethod); ok && v != "" {
+			s.AuthMethod = v
+		}
+		if v, ok := val(configmgr.ItemAuthCertificateName); ok {
+			s.AuthCertificateName = v
+		}
+		if n, ok := integer(configmgr.ItemPasswordChange); ok && n >= 0 {
+			s.PasswordMaxAge = time.Duration(n) * 24 * time.Hour
+		}
+		if n, ok := integer(configmgr.ItemDisconnectIdleUserSession); ok && n > 0 {
+			s.IdleTimeout = time.Duration(n) * time.Minute
+		}
+	case configmgr.CategoryPassword:
+		if v, ok := val(configmgr.ItemPasswordPolicy); ok && v != "" {
+			s.PasswordPolicy = v
+		}
+		if n, ok := integer(configmgr.ItemPasswordLength); ok && n > 0 {
+			s.PasswordMinLength = n
+		}
+	}
+}
