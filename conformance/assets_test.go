@@ -611,9 +611,7 @@ func TestAssetPurgeData(t *testing.T) {
 // TestAssetPurgeAllShape checks the answer of a purge of everything; only
 // on a gateway the suite started.
 func TestAssetPurgeAllShape(t *testing.T) {
-	if !ownGateway {
-		t.Skip("purging every asset would destroy the data of a gateway the suite did not start")
-	}
+	needOwnGateway(t, "purging every asset would destroy the data of a gateway the suite did not start")
 	r := doRaw(t, rawRequest{method: http.MethodDelete, path: "/edge/asset"})
 	wantStatus(t, "purgeAllReadings", r.status, r.body, http.StatusOK)
 	var got map[string]any

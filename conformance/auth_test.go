@@ -40,7 +40,10 @@ func TestMandatoryAuthentication(t *testing.T) {
 			{method: "GET", path: "/edge/user"},
 			{method: "PUT", path: "/edge/category/service/name", ctype: "application/json", body: strings.NewReader(`{"value":"x"}`)},
 			{method: "POST", path: "/edge/admin/user", ctype: "application/json", body: strings.NewReader(`{"username":"abc","password":"Secret-Pass-1"}`)},
+			{method: "PUT", path: "/edge/shutdown"},
+			{method: "PUT", path: "/edge/restart"},
 		} {
+			r.anonymous = true
 			resp := doRaw(t, r)
 			checkError(t, resp.status, resp.body, http.StatusUnauthorized)
 		}
@@ -50,7 +53,7 @@ func TestMandatoryAuthentication(t *testing.T) {
 		checkError(t, resp.status, resp.body, http.StatusUnauthorized)
 	})
 	t.Run("ping needs no token while allowPing", func(t *testing.T) {
-		resp, err := api(t).PingWithResponse(t.Context())
+		resp, err := apiAnonymous(t).PingWithResponse(t.Context())
 		must(t, err)
 		wantStatus(t, "ping", resp.StatusCode(), resp.Body, http.StatusOK)
 		if resp.JSON200.AuthenticationOptional {
@@ -80,6 +83,9 @@ func TestMandatoryAuthentication(t *testing.T) {
 			{method: "PUT", path: "/edge/1/logout"},
 			{method: "PUT", path: "/edge/category/service/name", ctype: "application/json", body: strings.NewReader(`{"value":"x"}`)},
 			{method: "GET", path: "/edge/asset"},
+			{method: "DELETE", path: "/edge/asset"},
+			{method: "PUT", path: "/edge/shutdown"},
+			{method: "PUT", path: "/edge/restart"},
 		} {
 			r.headers = map[string]string{"authorization": viewTok}
 			resp := doRaw(t, r)
@@ -88,7 +94,7 @@ func TestMandatoryAuthentication(t *testing.T) {
 	})
 	t.Run("the password change needs no token", func(t *testing.T) {
 		resp := doRaw(t, rawRequest{method: "PUT", path: "/edge/user/" + strconv.Itoa(viewer.UserId) + "/password", ctype: "application/json",
-			body: jsonBody(t, map[string]string{"current_password": viewerPw, "new_password": "Changed-Pass-7"})})
+			body: jsonBody(t, map[string]string{"current_password": viewerPw, "new_password": "Changed-Pass-7"}), anonymous: true})
 		wantStatus(t, "changePassword without a token", resp.status, resp.body, http.StatusOK)
 		loginUser(t, viewer.UserName, "Changed-Pass-7")
 	})
@@ -99,7 +105,7 @@ func TestMandatoryAuthentication(t *testing.T) {
 	})
 	t.Run("ping needs a token without allowPing", func(t *testing.T) {
 		changeItemAs(t, admin, "rest_api", "allowPing", "false")
-		resp := doRaw(t, rawRequest{method: "GET", path: "/edge/ping"})
+		resp := doRaw(t, rawRequest{method: "GET", path: "/edge/ping", anonymous: true})
 		checkError(t, resp.status, resp.body, http.StatusUnauthorized)
 		resp = doRaw(t, rawRequest{method: "GET", path: "/edge/ping", headers: map[string]string{"authorization": admin}})
 		wantStatus(t, "ping with a token", resp.status, resp.body, http.StatusOK)
@@ -135,6 +141,7 @@ func TestOptionalAuthentication(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.req.anonymous = true
 			resp := doRaw(t, tc.req)
 			if tc.status == http.StatusOK {
 				wantStatus(t, tc.name, resp.status, resp.body, http.StatusOK)
@@ -285,9 +292,7 @@ func wantLogin(t *testing.T, what string, status int, body []byte, uid int, admi
 // rest_api.authCertificateName) and logs in with client certificates: as a
 // PEM body over HTTP, then over HTTPS with the TLS client certificate.
 func TestCertificateLogin(t *testing.T) {
-	if !ownGateway {
-		t.Skip("needs a gateway of its own whose certificate store the test can fill; testing an external gateway (-url / EDGE_URL)")
-	}
+	needOwnGateway(t, "one whose certificate store the test can fill")
 	dataDir := filepath.Join(t.TempDir(), "data")
 	ca := newTestCA(t, "Conformance CA")
 	other := newTestCA(t, "Unknown CA")

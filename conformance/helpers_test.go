@@ -23,14 +23,25 @@ var httpClient = &http.Client{Timeout: 30 * time.Second}
 
 // checkingDoer sends requests for the SDK and flags every answer that the
 // contract forbids whatever the request: a 5xx other than 501 (a 500 is a
-// bug by definition) and an error status without a JSON body.
-type checkingDoer struct{ t testing.TB }
+// bug by definition) and an error status without a JSON body. It records
+// each call for the operation coverage and adds the suite's token to
+// requests without one, unless anonymous.
+type checkingDoer struct {
+	t         testing.TB
+	anonymous bool
+}
 
+// Do sends req.
 func (d checkingDoer) Do(req *http.Request) (*http.Response, error) {
+	track(d.t)
+	if !d.anonymous {
+		authorize(req)
+	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
+	calls.add(req, resp.StatusCode)
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
 		d.t.Errorf("%s %s answered %d; a 5xx is a gateway bug", req.Method, req.URL.RequestURI(), resp.StatusCode)
 	}
@@ -53,7 +64,21 @@ func api(t testing.TB) *edgeclient.ClientWithResponses {
 // apiAt is api for the gateway at url.
 func apiAt(t testing.TB, url string) *edgeclient.ClientWithResponses {
 	t.Helper()
+	track(t)
 	c, err := edgeclient.NewClientWithResponses(url, edgeclient.WithHTTPClient(checkingDoer{t: t}))
+	if err != nil {
+		t.Fatalf("create SDK client: %v", err)
+	}
+	return c
+}
+
+// apiAnonymous is api for requests that must go without a token: the
+// suite's own token (-token, or its admin session on a gateway whose
+// authentication is mandatory) is not added.
+func apiAnonymous(t testing.TB) *edgeclient.ClientWithResponses {
+	t.Helper()
+	track(t)
+	c, err := edgeclient.NewClientWithResponses(baseURL, edgeclient.WithHTTPClient(checkingDoer{t: t, anonymous: true}))
 	if err != nil {
 		t.Fatalf("create SDK client: %v", err)
 	}
@@ -73,6 +98,7 @@ func ptr[T any](v T) *T { return &v }
 // must fails the test when err is not nil (a transport error of the SDK).
 func must(t testing.TB, err error) {
 	t.Helper()
+	track(t)
 	if err != nil {
 		t.Fatalf("request failed: %v", err)
 	}
@@ -81,6 +107,7 @@ func must(t testing.TB, err error) {
 // wantStatus fails the test unless got is want, quoting the body.
 func wantStatus(t testing.TB, what string, got int, body []byte, want int) {
 	t.Helper()
+	track(t)
 	if got != want {
 		t.Fatalf("%s: status %d, want %d; body: %s", what, got, want, truncate(body))
 	}
@@ -98,6 +125,7 @@ func truncate(b []byte) string {
 // message.
 func checkError(t testing.TB, status int, body []byte, wantStatus int) string {
 	t.Helper()
+	track(t)
 	if status != wantStatus {
 		t.Errorf("status %d, want %d; body: %s", status, wantStatus, truncate(body))
 		return ""
@@ -142,14 +170,18 @@ type rawRequest struct {
 	body    io.Reader
 	ctype   string // Content-Type; "" sends none
 	headers map[string]string
+	// anonymous sends the request without the suite's token (see
+	// suiteToken); headers may still carry one.
+	anonymous bool
 }
 
 // doRaw sends a request through net/http, so tests can send what the SDK
 // cannot: malformed bodies, wrong methods, hand-escaped paths, headers. It
 // checks the rules every response must follow (no 5xx but 501, JSON body,
-// X-Request-Id).
+// X-Request-Id) and records the call for the operation coverage.
 func doRaw(t testing.TB, r rawRequest) rawResponse {
 	t.Helper()
+	track(t)
 	req, err := http.NewRequestWithContext(t.Context(), r.method, baseURL+r.path, r.body)
 	if err != nil {
 		t.Fatalf("build %s %s: %v", r.method, r.path, err)
@@ -160,10 +192,14 @@ func doRaw(t testing.TB, r rawRequest) rawResponse {
 	for k, v := range r.headers {
 		req.Header.Set(k, v)
 	}
+	if !r.anonymous {
+		authorize(req)
+	}
 	resp, err := httpClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", r.method, r.path, err)
 	}
+	calls.add(req, resp.StatusCode)
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {

@@ -15,9 +15,7 @@ import (
 // data directory and checks that the configuration persisted and the audit
 // trail holds START, FSTOP, START in that order.
 func TestRestartPersistence(t *testing.T) {
-	if !ownGateway {
-		t.Skip("needs a gateway binary the suite built itself; testing an external gateway (-url / EDGE_URL)")
-	}
+	needOwnGateway(t, "a binary it built, to run a second gateway")
 	dataDir := filepath.Join(t.TempDir(), "data")
 
 	gw, err := startGateway(gatewayBinary, dataDir, "")

@@ -7,16 +7,24 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-var urlFlag = flag.String("url", "", "base URL of the gateway under test (default $EDGE_URL; empty: start one)")
+var (
+	urlFlag    = flag.String("url", "", "base URL of the gateway under test (default $EDGE_URL; empty: start one)")
+	reportFlag = flag.String("report", "", "write a JSON report of the run (gateway, every test's outcome, operation coverage) to `FILE` (default $EDGE_CONFORMANCE_REPORT)")
+	tokenFlag  = flag.String("token", "", "session `token` sent with every request that carries none of its own (default $EDGE_TOKEN; "+
+		"empty: for a gateway whose authentication is mandatory, the suite logs in as admin)")
+	adminPasswordFlag = flag.String("admin-password", "", "`password` of the admin user of an external gateway (default $EDGE_ADMIN_PASSWORD)")
+)
 
 // baseURL is the gateway every test talks to.
 var baseURL string
@@ -24,6 +32,12 @@ var baseURL string
 // ownGateway is true when the suite started the gateway itself and may
 // therefore stop, restart and inspect it.
 var ownGateway bool
+
+// suiteToken is sent with every request that carries no token of its own
+// and is not marked anonymous: -token, or the admin session the suite
+// opens when the gateway under test requires authentication. Empty for a
+// gateway in the default, optional mode.
+var suiteToken string
 
 // adminPassword is the first admin's password of a gateway the suite starts.
 const adminPassword = "Conformance-Admin-1"
@@ -33,14 +47,20 @@ func TestMain(m *testing.M) {
 	os.Exit(runSuite(m))
 }
 
-func runSuite(m *testing.M) int {
-	baseURL = *urlFlag
-	if baseURL == "" {
-		baseURL = os.Getenv("EDGE_URL")
+// flagOrEnv returns the flag's value, or the environment variable's when
+// the flag is empty.
+func flagOrEnv(f *string, env string) string {
+	if *f != "" {
+		return *f
 	}
-	if baseURL != "" {
-		fmt.Printf("conformance: testing the gateway at %s\n", baseURL)
-		return m.Run()
+	return os.Getenv(env)
+}
+
+func runSuite(m *testing.M) int {
+	info := gatewayInfo{URL: strings.TrimRight(flagOrEnv(urlFlag, "EDGE_URL"), "/")}
+	if info.URL != "" {
+		fmt.Printf("conformance: testing the gateway at %s\n", info.URL)
+		return runAgainst(m, info)
 	}
 	dir, err := os.MkdirTemp("", "edged-conformance-")
 	if err != nil {
@@ -60,19 +80,68 @@ func runSuite(m *testing.M) int {
 		return 1
 	}
 	ownGateway = true
-	baseURL = gw.url
+	info = gatewayInfo{URL: gw.url, StartedBySuite: true, Storage: "sqlite"}
 	storage := "embedded SQLite"
 	if dbURL != "" {
-		storage = "PostgreSQL"
+		storage, info.Storage = "PostgreSQL", "postgresql"
 	}
-	fmt.Printf("conformance: started edged at %s on %s\n", baseURL, storage)
-	code := m.Run()
+	fmt.Printf("conformance: started edged at %s on %s\n", gw.url, storage)
+	code := runAgainst(m, info)
 	if err := gw.stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "conformance: stopping the gateway:", err)
 		code = 1
 	}
 	if code != 0 {
 		gw.dumpLog()
+	}
+	return code
+}
+
+// runAgainst runs the tests against the gateway described by info, prints
+// the operation coverage, writes the report and returns the exit code: not
+// zero when a test failed or, in a run of every test, when an operation of
+// the contract was never called.
+func runAgainst(m *testing.M, info gatewayInfo) int {
+	baseURL = info.URL
+	if u, err := url.Parse(baseURL); err == nil {
+		pathPrefix = strings.TrimRight(u.EscapedPath(), "/")
+	}
+	started := time.Now().UTC()
+	if err := openSuiteSession(); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return 1
+	}
+	info.Version = gatewayVersion()
+	idx, err := fetchSpec(baseURL)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "conformance: cannot read the contract of the gateway under test, so operation coverage cannot be measured: %v\n", err)
+		return 1
+	}
+	code := m.Run()
+	closeSuiteSession()
+
+	cov := coverageOf(idx, calls.snapshot())
+	cov.print()
+	filter := runFilter()
+	switch {
+	case len(cov.Missing) == 0:
+	case filter != "":
+		fmt.Printf("conformance: coverage is not enforced: %s selects a part of the suite\n", filter)
+	default:
+		code = 1
+	}
+	if path := flagOrEnv(reportFlag, "EDGE_CONFORMANCE_REPORT"); path != "" {
+		result := resultPass
+		if code != 0 {
+			result = resultFail
+		}
+		r := report{Gateway: info, Started: started, Finished: time.Now().UTC(), Result: result, Filter: filter,
+			Tests: testResults(), Coverage: &cov}
+		if err := writeReport(path, r); err != nil {
+			fmt.Fprintln(os.Stderr, "conformance:", err)
+			return 1
+		}
+		fmt.Printf("conformance: report written to %s\n", path)
 	}
 	return code
 }

@@ -232,35 +232,3 @@ func TestRequestID(t *testing.T) {
 		})
 	}
 }
-
-// TestUnimplementedOperations checks that an operation not implemented yet
-// answers 501 with a JSON message naming its operationId. An operation that
-// has been implemented since must answer 200 instead, and is skipped.
-func TestUnimplementedOperations(t *testing.T) {
-	cases := []struct {
-		operationID string
-		path        string
-	}{
-		{operationID: "listTasks", path: "/edge/task"},
-		{operationID: "listLatestTasks", path: "/edge/task/latest"},
-		{operationID: "listSchedules", path: "/edge/schedule"},
-		{operationID: "listStatistics", path: "/edge/statistics"},
-		{operationID: "listAssets", path: "/edge/asset"},
-		{operationID: "listServices", path: "/edge/service"},
-		{operationID: "listSouthServices", path: "/edge/south"},
-		{operationID: "listNorthServices", path: "/edge/north"},
-		{operationID: "listTrackingEvents", path: "/edge/track"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.operationID, func(t *testing.T) {
-			r := doRaw(t, rawRequest{method: http.MethodGet, path: tc.path})
-			if r.status == http.StatusOK {
-				t.Skipf("GET %s is implemented now (200)", tc.path)
-			}
-			msg := checkError(t, r.status, r.body, http.StatusNotImplemented)
-			if !strings.Contains(msg, tc.operationID) {
-				t.Errorf("message %q does not name the operation %s", msg, tc.operationID)
-			}
-		})
-	}
-}

@@ -1362,7 +1362,7 @@ type RoleList struct {
 	Roles []Role `json:"roles"`
 }
 
-// Schedule A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or daily when null), `INTERVAL` every `repeat` seconds, `MANUAL` only on request. `repeat` and `time` are 0 where they do not apply.
+// Schedule A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or daily when null), `INTERVAL` every `repeat` seconds (the first run one interval after the gateway starts, and at once when the schedule is created, enabled or changed while the gateway runs, e.g. `stats collection` following `STATISTICS.interval`), `MANUAL` only when the gateway itself starts it (no API call does). Runs that fall due while the gateway is down are not caught up; at most `SCHEDULER.max_running_tasks` tasks run at once, and a run due beyond that waits for a free slot. `repeat` and `time` are 0 where they do not apply. Disabling an INTERVAL task schedule and enabling it again therefore runs it at once (the `purge`, for example).
 type Schedule struct {
 	// Day Weekday of a TIMED schedule, 1 (Monday) to 7 (Sunday); null for every day.
 	Day *int `json:"day"`
@@ -1372,7 +1372,7 @@ type Schedule struct {
 	// Example: true
 	Enabled bool `json:"enabled"`
 
-	// Exclusive True when only one run of the schedule may be active at a time.
+	// Exclusive True when only one run of the schedule may be active at a time: a run that falls due while the previous one is still going is skipped.
 	//
 	// Example: true
 	Exclusive bool `json:"exclusive"`
@@ -1466,7 +1466,7 @@ type SeriesEntry struct {
 
 // ServiceCreateRequest A service to create. `plugin` is required for south and north services (400 without it); an unknown plugin is 404. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created.
 type ServiceCreateRequest struct {
-	// Config Initial values of plugin items, keyed by item name.
+	// Config Initial values of the service's items (the plugin's, `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 	//
 	// Example: {"dataPointsPerSec":{"value":"10"}}
 	Config *map[string]struct {
@@ -1563,6 +1563,11 @@ type ServiceRecord struct {
 	Type string `json:"type"`
 }
 
+// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+type ServiceRequest struct {
+	union json.RawMessage
+}
+
 // ServiceStatus The state of a service.
 //
 // Example: running
@@ -1575,7 +1580,7 @@ type SouthAsset struct {
 	// Example: sinusoid
 	Asset string `json:"asset"`
 
-	// Count Readings of the asset ingested by this service.
+	// Count Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
 	//
 	// Example: 1200
 	Count int `json:"count"`
@@ -1680,7 +1685,7 @@ type Task struct {
 	// Example: 2024-05-01 10:15:42.123
 	EndTime *Timestamp `json:"endTime,omitempty"`
 
-	// ExitCode The process's exit code; absent while the task runs.
+	// ExitCode 0 when the process succeeded, 1 when it failed (`reason` says why); absent while the task runs and for `Cancelled` and `Interrupted` tasks.
 	//
 	// Example: 0
 	ExitCode *int `json:"exitCode,omitempty"`
@@ -1939,6 +1944,9 @@ type InternalError = Error
 // NotFound The body of every error response.
 type NotFound = Error
 
+// NotImplemented The body of every error response.
+type NotImplemented = Error
+
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
@@ -2036,11 +2044,6 @@ type ListAuditEntriesParams struct {
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
 	Type *string `form:"type,omitempty" json:"type,omitempty"`
-}
-
-// CreateServiceJSONBody defines parameters for CreateService.
-type CreateServiceJSONBody struct {
-	union json.RawMessage
 }
 
 // CreateServiceParams defines parameters for CreateService.
@@ -2146,7 +2149,7 @@ type DisableScheduleByNameJSONRequestBody = ScheduleSelector
 type EnableScheduleByNameJSONRequestBody = ScheduleSelector
 
 // CreateServiceJSONRequestBody defines body for CreateService for application/json ContentType.
-type CreateServiceJSONRequestBody CreateServiceJSONBody
+type CreateServiceJSONRequestBody = ServiceRequest
 
 // SetPluginDataJSONRequestBody defines body for SetPluginData for application/json ContentType.
 type SetPluginDataJSONRequestBody = PluginData
@@ -2351,22 +2354,22 @@ func (t *ServiceCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsServiceCreateRequest returns the union data inside the CreateServiceJSONBody as a ServiceCreateRequest
-func (t CreateServiceJSONBody) AsServiceCreateRequest() (ServiceCreateRequest, error) {
+// AsServiceCreateRequest returns the union data inside the ServiceRequest as a ServiceCreateRequest
+func (t ServiceRequest) AsServiceCreateRequest() (ServiceCreateRequest, error) {
 	var body ServiceCreateRequest
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromServiceCreateRequest overwrites any union data inside the CreateServiceJSONBody as the provided ServiceCreateRequest
-func (t *CreateServiceJSONBody) FromServiceCreateRequest(v ServiceCreateRequest) error {
+// FromServiceCreateRequest overwrites any union data inside the ServiceRequest as the provided ServiceCreateRequest
+func (t *ServiceRequest) FromServiceCreateRequest(v ServiceCreateRequest) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeServiceCreateRequest performs a merge with any union data inside the CreateServiceJSONBody, using the provided ServiceCreateRequest
-func (t *CreateServiceJSONBody) MergeServiceCreateRequest(v ServiceCreateRequest) error {
+// MergeServiceCreateRequest performs a merge with any union data inside the ServiceRequest, using the provided ServiceCreateRequest
+func (t *ServiceRequest) MergeServiceCreateRequest(v ServiceCreateRequest) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -2377,22 +2380,22 @@ func (t *CreateServiceJSONBody) MergeServiceCreateRequest(v ServiceCreateRequest
 	return err
 }
 
-// AsPackageInstallRequest returns the union data inside the CreateServiceJSONBody as a PackageInstallRequest
-func (t CreateServiceJSONBody) AsPackageInstallRequest() (PackageInstallRequest, error) {
+// AsPackageInstallRequest returns the union data inside the ServiceRequest as a PackageInstallRequest
+func (t ServiceRequest) AsPackageInstallRequest() (PackageInstallRequest, error) {
 	var body PackageInstallRequest
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromPackageInstallRequest overwrites any union data inside the CreateServiceJSONBody as the provided PackageInstallRequest
-func (t *CreateServiceJSONBody) FromPackageInstallRequest(v PackageInstallRequest) error {
+// FromPackageInstallRequest overwrites any union data inside the ServiceRequest as the provided PackageInstallRequest
+func (t *ServiceRequest) FromPackageInstallRequest(v PackageInstallRequest) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergePackageInstallRequest performs a merge with any union data inside the CreateServiceJSONBody, using the provided PackageInstallRequest
-func (t *CreateServiceJSONBody) MergePackageInstallRequest(v PackageInstallRequest) error {
+// MergePackageInstallRequest performs a merge with any union data inside the ServiceRequest, using the provided PackageInstallRequest
+func (t *ServiceRequest) MergePackageInstallRequest(v PackageInstallRequest) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -2403,12 +2406,12 @@ func (t *CreateServiceJSONBody) MergePackageInstallRequest(v PackageInstallReque
 	return err
 }
 
-func (t CreateServiceJSONBody) MarshalJSON() ([]byte, error) {
+func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *CreateServiceJSONBody) UnmarshalJSON(b []byte) error {
+func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5119,6 +5122,8 @@ type ForbiddenJSONResponse Error
 type InternalErrorJSONResponse Error
 
 type NotFoundJSONResponse Error
+
+type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
@@ -8286,6 +8291,20 @@ func (response CreateService500JSONResponse) VisitCreateServiceResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateService501JSONResponse struct{ NotImplementedJSONResponse }
+
+func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12288,333 +12307,359 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3pchs5ljD6KghOd5iqm6QoWXKVpeiYYMmyS9O2rE+Uqrrb8lSCTJDMURJgJ5CS2W5HzN/7/77CnQeb",
-	"J/kC5wBI5MZFi12udkV008pEYj0bzvqxNRKzueCMK9k6+Nia05TOmGIp/NWXkqkjETH9R8TkKI3nKha8",
-	"ddC6mDJC9WsyEhELyJylI8ZVh3H9d0TaId0ehiSWRDKuCJUkpH/cfTkMt7qtoMU+0Nk8Ya2Dlox5JkUc",
-	"tYJWrPudUzVtBS1OZ/qt7qsVtFL29yxOWdQ6UGnGgpYcTdmM6knN6IfXjE/UtHWwu78ftGYxt3/vBC21",
-	"mMMYKo35pPXpU9A6oopNRLo4hf7rFjUyLcg1WxSnmjKpfqXzuH6q8POQU/1JZHgKxTmeM5WlnKgpIymj",
-	"Ucwnkogx/J1QqcgpmeoPu+T4wyjJIiZJKNlI8EiGAQlnMc8Ug38m8SxWIaE8IqG8juchae/1enA8sLy/",
-	"Zyxd5OuDXluFBcU8nmUzf/oxV2zCUpj/iWKz5m2OFZsR3TW5jdU0xgXZvS/u+1Sp+ZlIVf2+646W7/uK",
-	"fX6t96E6yTf0g14d4dlsyFK9xYyrNGaSKEFSOISmrYKdLWxVxMY0S1TrYLcXaEAw+9br9XrBqn18g0d2",
-	"F0gwp90AC3Cid4AE0+smsHCWZJOYN0PDHN6TmEtF+YgdwCIkS2/iEUMoGYuUUCJFpqZEpISLVE3NZwG0",
-	"HseJYqnr4on0v8OXFcrD6kEKu/11NUavgKyzlN3EIqs5usE0HisJ81Yx4ACPxC2JuRLwcE6lwk0wbxiP",
-	"dPNYkhnlC5LxWElCJyIgBnX0E336dciuN8ydtuBMt7udxqOpJs92eXDmRKgpS29jyba6rqs/Pe1dZb3e",
-	"7rO5Wc+fdnZ7IZnEN0ySpz1imuleI6oouZ0KyQhnt0wqQJqFHmdn12uZRF3yS6ymIlMktN2GpC1SIAek",
-	"t0WoXfqUSsIFyeZzlpKhyHgUEClykJeKzuYsIjKJJ1OVLAidMhpZTJhQxW7p4okko0SMrglNGYk5YEPU",
-	"BOB2QvUQ3quF8HOczp/Zonrafc1L7ITsvJ+Q/xi8PSVi+F9spDbhiaaDe0HmYDRlUZawk6geH6V5T+Ko",
-	"OLXdne+fseGzHzrfP+097ezssO87P4zG33fos17vGY2eRkPaq5+27fJXWFfz1McinVHVOmhlGbSsmTxC",
-	"0V0IogFAnyB6HPGuBNH0uglBHCBta6aIPvG7l3TVQONM/79uIrbsGG61HLSu43l1Sad1XFRvbQAUek4n",
-	"MZ8g7pvdb9xs3X8tb/VZaT2SXlB53QTyisrrCrg/G39Pd+mznc4PUW/Y2Rs9e9p5Hj1nnf1h9D39frzL",
-	"eqOdBrHkvlCu56rB4//A8itTfsuTBcxZ4q4Bb9BjN+2bOeh8Cvkq51k60e9WHa2e0kBRtcacgCvFQJwV",
-	"C8iMKo3+ZEQl68RcMi5jFd+wZEHaob6BJEyx0DSTJDyyj7YOCSU3NMkYUVOqNMRzgWcFXesHe71eI7Do",
-	"Ng2rtsPW7v6lZGkTpGRSyxlFSNmtBQLdchW9W0ooPukv5VxwiQLgjzR6hQxN/zUSXDEOsiudz5N4RPUs",
-	"t/9L6ql6S/3YmjEp6UT3fUZH13SiCeRcyFjpi46Wr+XB9vYcX8mu+bAr0sk2iyYs0ruc8ZTR0ZQOE9b6",
-	"5C/gDykbtw5a/7ad3yS38a3cPk5TYdZRI/RVpzISWRIRLhQZAg3XQNPVw/1Io3P294xJddeFA8wSd78l",
-	"QGXILJMwFtXCJ+w6GTJ1yxgnO0D/QUZ/oAWnuAICUlyiSQCLtGwW8xuaxNEhcCozY8BllBDFeMy45mZk",
-	"HLMkCrxFiJSkWcJgi44EHyfx6M4b1Hc8R6S5AKCnERHNRwhNNFddEPYhlko+8J6MzOwdOWNklKWp5m6I",
-	"6O0ow4VYnminE7F5yvRzLReaFaQZ5zGfBEgpNDyZJ1uwVS9FOoyjiPG77hVQOhrNYg7UQJ/nQjNpfaZI",
-	"+MScpdDRA+3TiCaJJjuS0ExNGVewFREZZorou0AqEkYiwSSsliaJuMWJ6A9h0SdcsZTTBIe548JtJ7DT",
-	"LCVMd0baDrIjsjfeGe0Ov2fPaS/aY/v7Ww+wAX0CLN7edYxMj/gSMUXjRBrB3l0cNYaLCcl4xFIjESId",
-	"fSJzPETacirUS32tuOuenIpcaYToYjRFD3T0NIpSJiX2K7J05B004CKs4owuEkGjCyFeU83O77gYQ2XJ",
-	"UACmjxiLJNnp7f2w//0zMlzoe//DIn5xIPIm/hGWcyHEG8oXZjryzkRtNBKZlpABV2NJ9CWQRYSONflM",
-	"2ZwBFo1pnLBIQ0zM5SFJGVxaOXnm7qwPdZZmPpvNBNsA6Mc3jHs6KXuhaQUtfes1ettz/VWnr7+q0T2Y",
-	"S3jGVZxAp96kMo7TKgg3z3p3F2C0LMU1yRJp/A92ZxzT8hjoc+CyIOWtSCMSCcABkBof4HyOUhZpwkoT",
-	"qYdR4ppxICuzWErNfnNW3QUh0fQImvLRiEn5hqmpqJEafwJibCRHzSo0aYr5IQkpX4Sk7VYkUjJiqYrH",
-	"QN23AhLOb6NCA54s9GPdKiRtrzG+gnPj+jTetSjXkvD8VsufumHrvX+1wbclyTdo9TWi6N2+nEdadtaH",
-	"FEWxXghNzlLN1lSshdExTSSrbOGU8gle7iis9pBQRRKmb9+CMxRguuSCXuv9BNgDxATuNU7FDJ6F8DA0",
-	"grYT8Gcx9yewE7Tm3p8fWxTO4NeZO4RlUFA4sDIo+NeE03gyVURO47EyTF2kdRuXMprgbbrw+RlV5O2y",
-	"zwSqRGpvGpzd4ta0d3CjArILuxKQp+QmZrcB2QOdWwf/2NdilEpFAtemERyGVR0i9D2RRDIpY8FlAcWf",
-	"emrp/ZUqafMIdVc1UPNLrKZ4e7ob7DhcQXY6XJDQXKXCOoAiQybjiEkSqweCrd1vsPVFYCtwV+bmm7cS",
-	"ZvTyBXwF0OYc7J0b5X0dLKPRM0MOVQKDdQ2ijQrdyiGN7EhNCrNhNh6zFKQ/1GkW+t7Z7a3We/lLz5dg",
-	"x27chIt4xuSc8uo+oHJ/FR4YnTh0o+gM5GGRRHf6srQK001gZ7JyDcdcocqq5kB/HT3oiX7xzfEWFay3",
-	"U1kUK7dDZaUeM0Yco0qnujFRKY0TvSfF/TS3sWbSj9JjcYiXKWMduDp7JhGCbYaWmLMbxtUhSE9DRths",
-	"ropm4o8tewkrmeoVmxWNyJzd/kyTTG/BD70fdnGPvCc7rToWJ9kNS2O1WEn89fYMbGP9IVzZ1vsMm+rh",
-	"3eGu+K4ZCvIu3By8VQTuqJYDxFHKNhcD+5x4kn0nYuOY66sOQA4A06F/kSeSecZQmPMXgKzw46eQ3E4Z",
-	"J2IWK1W6AxV0qNlsTp6Sub6VZykjdChuGFHTlMmpSKKV4FO6j10eHR0PBgF52T95fXl+HJBf+uenJ6ev",
-	"9G3g5PTl2/M3/YuTt6dg6qV8AUr0QyKV0EwBzaL6UZf0+UJN9apYIn3NeE62bmnK0XZYoVp3ANMSwFWB",
-	"rBG0XsdS1dlJ53QC1ukcUmImA2tLHsepVFXIgMb6HxrV5VorQFqXnxNNU4p/C0WTo1Us2dqw4OZpwQh9",
-	"DGRA6CgVUhKaJLCeEr/eiFl70wnMOhv3dNAIYWhPxLewu9xHxYDQ5JYupAdKGtKc3cG/UhpYbQUtA6yt",
-	"oGWgtRW0PGAt3jX9F3V3Tg+o6iePWi/N0arzP7jiHRKeXZ6/Og7RAWGepWBOnKdCC+KkzehoCk9BM7wF",
-	"H7x+++rVaahv4n5beDW4OH9zGhKpUkZnlZd/PTt/FRK5kIrNsFPzUf/8wj2XiqYqm8Obl4OLt2f5m2mm",
-	"InHL4dXR29Ojn0JQfseTDBXGRrq17/svyu8t+cNhj37SPTh9vRHM24zTYcLAhBHFEv5t3R627Ie6a/dh",
-	"sdfzn2GRVp3OJrFUIIS2YWWuk/OfL0/zdhkvthTzudfy5eu8Jaq54M3pT0dv34TWo8ccmTXOmRYvfjm1",
-	"LbQ0E3PciYzTGxonenWmYf/n13UNi80uz47/chSSDO6qxaF+/DO8GtLRdTYvzeLi5Qvo3GhcdL8R068j",
-	"+15vaOE9jaL87eC09FYyruzLo3LXo4TR1Pv4ovIxKLl9QNPNXjQ086Hu7M+vTk5DZ38Dl6kkoe70z/78",
-	"6vIsf4/7FNlX52/yVwD++ObF4EzPMYrlHKy4xanpty+Kb/0ZHQ8GGnnYB8+6oMHE7+J4MLg4q2vjd3Q5",
-	"ONeHABfFfPMvB+caSeApIoh7ro8UnvtH2R9cvDgLjfCvUjoClQLICZ65yZIRDde+2vaKexQT6FIraAG5",
-	"aQUtoC36V5MR+Lt/fqHpqSYSraAFFAF/+y/0e43f+It/a8zE38tT/H35uhW0AIvg98Uvp/Db/1k/B1hv",
-	"BS0AbP1cQzH+Qn8Al/h7ZJ4PLsyvfg+wgr+XZ/h7rseB4za/uh2cIP5e6HZwEPgL84etbgUt2Frcj5ev",
-	"i1zCLr3KHyz2GuO1rN7jkphfV3nH65hfW31SIia5C5YzOGvGm9KRbl+UlBIx2d7d6+33djo7vc7Ofmdv",
-	"t5uIeskJAbHGIekUbLhi7FBMk2ELt87c7o/7rgUG945p1PFxWe+WE3EqsyhKMmXRzE4xwJ2qEyKO3PWp",
-	"ScJeLlgdAZM60detWtMHTB3YtzOXBeSaLVDB5/yBS1K3Z+006jPn79MSc5xjq3L/ODshR1r+6he/Dlqa",
-	"ACXUuH+3Kq+xR6m3bEZ5RDWMuMc00fsm0oilrYPWfg4KGtettTdo3ZibpPvoU5DfPgvzh7tmee66GejP",
-	"RyM2V+Sni4szzf85AyCVpGYZ0MZcbu30dlsV4TKfGl5yPy0BgvzaVxbRnalTCTKCVvqeMmMpcBIlukSD",
-	"AIE7X4xT1nf2kZiBWBkCGIRoSyEhzCgk7aFQU7C14LL1ZZFH+qOhvjkeEorevDEn0BLvNltd8lZfidAK",
-	"qkn0NVuAYhNhDfrTTCDIW+Cba8bmmhTEqfMyQCej22mcMPMmXwJYxpALBjAx7IULZf0jFC1rI0qnqq+M",
-	"UlmerPRcNDZeswU4YMEt3RzPRzix9IYmRXDZ6dUAS5LAqswHeoNyb8Q6d6LypbqgmS52/suUqoJbvpND",
-	"S0SrcXUVIlWA2wq1pkOWgDugaXZIzOKdUaASk+GPXDego5f3o2gvHChUaVsF3OtpWgXVrlnDVS3j8d8z",
-	"5vsM18dFGKjZKK7EA7IvuiOkDarEBGQ5Fd8wIucMYVmMLZHYqtm3EmPTm/h+JR1r8nJGFYoDbzSz0zJZ",
-	"q9NF/ZbRphZKKn0+FPg9FoAtEyKq8BQQuOOD71isZJGqlyjz41DXnLvu9Op4aw3gFsezHSwDZ6s3K4Kj",
-	"OR/z11paMNvhIJvNaJ0qrDRdb4hl87PdLZMbSrFeJInrlHoPhGLnx4ML0j87eWisAoN3U8f3Ri3PfFF1",
-	"TV4ORbWnkyNV3cEUlEsaerrk+IZpeqhUGg8zxcDLMDTCMYQdUIIzCowvkgSxaChEwiiXhQib8rkahKvb",
-	"H/OyBmutrFw9xGVwcsE+qOYzXEvSflCo8QX1SseJYdpNgYj4Hi9Q+BUeVmmb6rrO7zKV3q9aKs3YVQst",
-	"HxokURDWMrvxw85tbUanob9oBS0w/RSv8OZNzQSM/b+6YemESeOwyiIzOKwRLlXxqGaRz/b3n+7XDmM1",
-	"6xUby4wmycbj1AKcuyLWmov97qXRVYfe/TCsDtN81Vz3su9ufeUpvUAgJPA68J3cJUtjmsT/0BetHJtL",
-	"sV4aeanSIlrroPWf73qd5+//nz80+KdEgicbgNeIcgNdRh9H1DQV2QQ9v/tnJ+vBGz4KmjZoXVnjQrdG",
-	"0SWOak0oR4KjMEPEDUsxTDLXaBRYEbocY3wleGCDkAKRlgm7obwU7IeK+p+UmpM//Ylc4ZKuWkslqxr3",
-	"cF/ecRYdRyjaYP7E+U5FEvnnr18FuVMlNtInClpwiC377rvvvgu3DpES4FFygaZGCEFT69DqEusqij7Q",
-	"dqkEVHfzaGIi9tqOyqYKfwNDqpXyjR/yIYiNCJygdZZ65SpnSvdhZYEBhyEbCRvVAXOkSR2v2+k9OKdb",
-	"Q5B9GBZ3YoXrh+Vwn5ulPTIHe/qs1/vaGdgX5k47v1Xu9NXxoo3p9HL6fGGWW395fyKJ/tZSxCiFLAKw",
-	"WGMyRYs1UBYSauYUWmikKSszrkMSWs7lmtXwLv+8zCUFIkbt1X2cCAoZO3APgpJKX4/UClonZzd7+POs",
-	"FbQuz18DCOLoRbkk77kCDbhRPy9XktR7VYFqGyEU01rUXN0qXGqJ0NAkLJT22AzmRIitCrffXQlFzYzd",
-	"haNV5wehQWJMGNxGMdTMuqVUF+r8s+o8GKfZjKLBnXGMqrduO3l0JQg0xbU1h3atWrCdTd2Sf4ql5lzO",
-	"4bJJUVb1jq4R/NDfw+0SqBOlikckyuA0BWdkJJIEb7VOBDgg4RSn8auSIZknmYSmlgRHLFGUzNGMb3os",
-	"a98/onX7BXgynR/3X5ycvhq0Dnb2g1bet75I9Hb3Or39Tm+H7PQOdvYP9va7PWCAzo32YGe/Ypzw+7ir",
-	"E6TXR91JnKBdlkUDz4ZbnEWzdRdImu3AmXWvYxOP5V3w9BwohNhDAptW0AIXFfj17LsoeaF/xEMYe+tW",
-	"/FpMYu6FUm9Afy5tRAbQaEv4qojoSGIhWEE+HaVMdc70y14aaaJrcyC4D1YaLzITBrYkPACtC+VEAyWa",
-	"BQEPa2Q8KMcMmCQKPtFv2mFprgYlX0UYuDr7FGyPRgiBdUzN9SMPYiksAb1dzeCWpWkJMqeC+XJfiwlE",
-	"8XMiM4hNGWdJUhv+BUFvTR6EENuBcXEB5O9gPLLq3NDG+BkpEaMRi7v+t9nzm7/OXi7+Onv5bPSXn/dG",
-	"f/l5h706vRnNouRvT/9jGv3yofe33ZeL0asP+9HuS/m3Vz/UzTFbFh7yRJZTM+xsFBli9w+HsRsSmIOr",
-	"O+83TXwH5Gkub9FnlEIkNloo7OUZ/HQL6cTWZGmgAL+lkkSCly6PA+MOpQ9mnopJyqS8F7c61aSq3vDg",
-	"08a1zA7Ql6G196Nj2JNxXlyRxAgyh6QZ1zIO+gZ6mQ4UldfVnUetTFS38wzkbVXIkiSJ+WAtHI03zbrU",
-	"o9HecH+829kZPx119tjeuPN8vL/f2aU7w+/Z89HTCFQGK5LK6N2dM6qaQ4Jt6gvYK7xbwnbpPTokPEsS",
-	"IwsWdtHK8vDVSHAV80xkMikKC09Lme50b5BMpLhNTXgJC7Kn4lbSDBkGxmrsHfUQQPrw+0SSUAs8GZo5",
-	"QpM2IjSOIeBrwkaZdQrxcMxkizLYF7q9dO1lFcqqIX3ZHL2O604P09KtQjFMtXfCx8KGRFsMWY2YtjE4",
-	"tdW5wJ+7pGuQmCPm1kcT7fm5qIjCMhrUY1Xkvjv7vVUxa0ELD2HVtM0xD7Cxd9euR9rYkgG47eQQgH+b",
-	"1UeOJNgbo2mpz4TK65LFQz9ZRV6N2GCUnOYczR67pXqHVQfWb283CcsuwlkhfrQhFJTRpOp/tyLEtLTM",
-	"fJi6BRjnTSNyeyJoGUFLDpKaQRoxOw/jdfbeyPfmbIf/jr6cfzIfoAtJcTMslawBkpSZ7Is4MCpr9Zg+",
-	"NOTjFSHBe14XFNic+9KMVt38Ja6gq918WCobVeTmpbezhyZLnmJSNQdBtXa6vW5vQ7nZ7LfZgnrIQHEa",
-	"I8A3hG1j+fj1EW8dnN0Wui9przOpiNSEb7xAUTjXSFnlwRNJ5iKJRwuj3hqPWZoDMyQnfOpuVDLPNpgv",
-	"hD+97QzYWovJ/cF+6G12VJW9LK299vDY7CjPQlGHz2fHb1ziwlESa87h5a0oLrOj//vx+NXJKTk6Pr84",
-	"eXly1L84hqdX/M3JyY/yH0dH/Z9nk/7tyY/9ycnlX7rd7hWHBsenL2o+Wn28ZxobpGJcIe+sUQLMXZMl",
-	"Tt7KJbJ1f1pSBhKo6QRilMoKgpize9z4venVHpHuo8Y5/oZxK7hIdNwxubaKuVPrIu58v+m31mS95Fob",
-	"WpeWbvFblLKs0TtEMcLYzrbWEqb1bp5BGMoScQXjVKoCC+qvcrmlOORKIUWPrcdYMnLKRiy+qRvbKsya",
-	"Rt/Z391dawaDNUS14QLiEQuyL5485mtUYgIi0uaC2pTRpM6oF6YsCkk89iStKZUmUCYgIZ0NWQoNQO2I",
-	"CQZBtxvfsACvxuEkZYwXtPfwRN/H9edwESip3m2DCgZNhVTN+Vb12yeygQl3erWWtHjeN6m55NJOT85u",
-	"9mCvT85unrl0XmUl4c7z3e7Osx+6O91duMyxH3oHBzub+YFIOmZv6pMZOFQ0AXwm2Wqno7/pzETEQtIW",
-	"PFmQkUhRxWfUlgHhIocZc2GSRWA1rLmKnnJVolubsNso7kLzQVf/WU5nexxNGLEJMOs0Q3MV141j77eI",
-	"g4XIc7MZbZEiG9Z0CgMci7fXZ7397m4tLqAD3EqZK09EbZrVS1YrdJC4QI/yeCSgQAuDJiJdPBIPLYrw",
-	"7BDbA6p8hbVcBljfC6pojamXKkqoTfNu2FVR31DjX1HbVZ8v0BRlrFdG/4hdP5FE3HKCYlHJVqGPd6Bv",
-	"HXykaVtvb/dTxdapR2xeG1yqq7lQVmW1r9KUZdlDlgKR6fEeEGSuoksP0nHTkhDUwGXzuPg053ozcVO6",
-	"PGycqcaMVzdFw9yqc0zzF+tnibjIE4YT6rFsJ6BLxqVIS/CU26563f0fvv+hLpxq7TQeK3O6+Nk87CKX",
-	"7IzniH0XN3zzOVipZdXw+JYzYvZ9ERR0PV7udXLNFgF4m6EjjyTm7ANinGmAydAbpplM4+Z+bJkWep97",
-	"vZ1duOFYtX7roLNTG8hW2dAK2F5eHNniC2pKZvEoFcYnKiDhX//617923rzpvHhBfvrp4M2bg8GgO4b/",
-	"wpKTZMW2udvd2X26t/+s6J9ydRV93PvU0T+79ofgz0Hh5+qqq//x7FOtL4tZ1gr3gY+1pmIHQij3OW8X",
-	"FxULGpk80RQeIOjG7GFXzrpqEi6jRQEJlm1Xxf77GMhTjzJWcXM3u2hDLmslSFbnp5ClNTelH6lk5PL8",
-	"dTVEuVoLZ3mu7oIdII03ZjEpSxhFs9RYJIm4PSQh6oVKtzPzGq2UmKGlFEINX21qZU2T+kMSCF5Lo0S8",
-	"+IwkyVMwS+PecAva+nGcMDKjnE7YDMWmqmBf1CLtbpLArl4cMBn2ML8eJtRzufUg6yfm1ituoG69kqGD",
-	"FGG4+qpAEL2J9Za8VCQbmPHgMFYpJbDLumk0m+36uQ3MalDM32nXpFi5PAtRia85ik0XQpW9Wdt7ylZA",
-	"wouTN8cvQv0y1BQA7jfklrHriC5IGNFFGOi9j2icWK/mLEn0lyenF8fnP/dfh8arJkR7U0hyDvGmf3qp",
-	"G8CVSXBLPrt5WzAI4cA0ZaSnh0AN88KmrqXzebKok3xr3P5+MRMHuxwszW1OQHZI+43gEV1sacT9nrQH",
-	"GfzlWe1wJRHqcxw8f7+ZVS7Y0DKqT+rQCvyac2BuJHPLkmtpeNiHUZLJ+GbprdYcA4xYhh2bNI6OINKU",
-	"KkKBGT6OsXbNEjkrjbVL/FwwjKyQo/8w17M8kQXLdJll2wt2KZgTS4BUjY6IYUtKdxkUrBz7mgM02aRP",
-	"qr7qlfuil6F6pZ6qXjOgZQYsXNWAWN7ouIWzOOKQtvXy4qiiLbRY9cOzp8+fr5xRk62SN2ymTcKFZLAV",
-	"tGCykHgLyVUraCFZKqffcq/X5yX+wTvTpTkss5sBECofQXPysIzuNziTmLfrsyHfXr3ck8R1vWxaA5aw",
-	"kUJn1A3EP9T/5/ZjMkQxWbOW4YLE0SFhH+hIGfpkaJO6FYYOl3Jar8py7dfR+jKEyc2gmUIVSBNpm+J9",
-	"1l2kXNyvvmjVKqmx+Ryd60CddCuzRGEOPzpMTFZ3zJAG13839aXeWJ67lV2p71lHckeVxt1bVXqt6sj2",
-	"cAfYsEF9dATXnFBLNGZFa3DJBnQ7iXzvhmU+ZgOWxkw2ZKB9s0RtoE9SY9UwG10zdYjyFlz1wLJknFJS",
-	"ZdEO29VYtKyOwTvbXnd/39vNSGRaMKrR+4I+ovDhs/W+i3l5wLW+exytkvGIpR9agduOhrPSmIuZNdZw",
-	"43B5grokRP1lWKg7qYkD1vXU51qyUEFRyltTKTJWW4eEcpLxaw6XOVM1VJK93p5XUBKdQ8KiXtilktGy",
-	"eCYxqZBripqQYcry7PHuS4iZSTX7MHmHzERdACQur8YTGntfpoRbO1bDxM7YkI1iVNRdYy/KEpcXkQgm",
-	"bLvBmhmvkasLzA8i5kqesXTARt6SGpJirHOdEAaDC1xD3CIVUHnYQ6r0iRqaBGYqQH4IgnCBXiLNQ2xr",
-	"CJvg7O24dfDuY/Ui8HHdgK/3S2V3n+8dEC7szZ+MpjSlI8wgywVJjA5OryOlMTAnOaeafRrxn86Efubb",
-	"cp2co/Hm+VaX9BMpvEpi+QUhz3njfVbPhpfWf/Qj8P7z6upDr9e5uvqw27u6+vD9+H373w+8pztjfPpd",
-	"Tcutf//DcpfHRluIDxagF2g3EZPmyuMrHETqBXUYJsAxgmLSTRMci5EchbzNpSmYaBBvF9vvBvL9u7fi",
-	"/bvL7P27C/X+3U/T9/98d8rx4Xla81A/OInfv3s5xt+j0ft3fZo/121O+ft/vnsR4QM9xNk8b6Q/+Gn6",
-	"/t0xgxG2/rChR+NSod9nFzVWpWX1KeoutBHobECi5M4vEAKqXc1f99T6cT64I3W9KGgTksacWZ6w2cW+",
-	"WPS1fpnN7oIGYdfz9Hf3vHjpsT2Q37/p7ZyNRBrdz/G/2FWN3OGlILaqDtL3HUaHmbI5kaOCb0poXDOM",
-	"6m6eCiVGIgnJVeuqFWDmwblIlUSlGrpIaOnW8/uuES2x05qp4osCBYvRg14zgohUc5KOaDIVUjUExBuN",
-	"9q9zl2mymlgSfGdTRhRNrl1aPecKXRxwr7ez+3QdnWDVj70eFmFrYE9rpmfeuBhmwxdttHXBBLIkDeuy",
-	"1Re98oyzQP/sJAA/JQ6a0dWrfVDX9IFmAaaqOTjhm38fiZQFZGA9cE499hKQFx5zAQphYsBdMOJ1zEt3",
-	"x3ycDWm7Bd8qhJW23Dtct0dLEHjZLd15IdKCttI6YGNMhh7FYF0raPneYyCcxUnZMyz/rgI7sDtQL6ah",
-	"RMyj1/s5LxUsx65jPkGT7HBh6inXKG83dqwY2YICsLLaM9L78VC0X/f1IDFfhZ7qbpwg+HlE/9GovAl3",
-	"mbPRE2my4uAJS3ILJYzhJomKvsXciJ4PxxYOYa5o+LBr3IBVwLnLJSAtC8DmoLCQ9WPlkSM61TgpPgyn",
-	"Mpat5j14DO51hwisO3G81QfcyAWtcnY9O12txWiTWMZ7cF3/BGMFuMlBQw6F+fxlPxJPrud792J4Drn8",
-	"MK/ykdTSNusEXp+iMeMKcuQMpUgyxXxv8jvnzsRO8becNrPsvr52mssfL1++PD4/fhGQFyeDo/75C/1P",
-	"dLMPnMt7QC5PB8enF/B7at+CHwmdMT/ytBSmSdqp79a+BVmDci7svbY0a0t/Gl5lvd7TUYE/wCPWOYF2",
-	"YTlrqMllsWESNr2Tm/rw3ysvrIMaaXKK1NyvC9lul0X92qpG7XBw0b84GVycHA269vOwHJywyg/GRTXU",
-	"MBoz2eYCT2txmUIalVWCRZznJfNmtnxPz6mq09Km9nGTUndFPhdPkb9cIXtWzr4SQEKWOUtjAYkXZjHP",
-	"lN4/cBnTMnPMDT5DS3xf0tLmiVo+tnawuPN+62D/efeH1VmLcem1u1bwGK0K0bX2FXTnvIOFZedO9pXO",
-	"Op+V9SVrWkUuqLxuKJ7oAsbxQuPCjI2FvUtCxqML9BPSEin7EEOBTnQbokMI4MH4cxPAXJevAHrYIFGO",
-	"hol4SS1TMzst336IkbweFicD0q0myhV3jFp3hyZFH3QRR6QNDlHcuu3xScfW2DIeJnG0dUhklt5AyrBa",
-	"F6LWs/H3dJc+2+n8EPWGnb3Rs6ed59Fz1tkfRt/T78e7rDfauZ/zDUw3T2FvGZaqJJywoSXl8PclvjZN",
-	"W7RkS1zgoXPDoYqklLvTKcrEu3u7dWeztpfPkE1j4zxc1a4u8fGhsl4WWeRQZEooiRQSm4woH7EkYZHN",
-	"Ogoqjtu4rEJvsG+namN0AKXDyi+ovB5Aw/V9Z7Bjf1puR/DMm+jJkd2D9bXmbttsNouyD8FDIUitBlxP",
-	"2pvC8mRDdfu3zEdAd16vkoB4tLX1EUCpV4kL2GXTNAaqNtQ5PDfZQg5JeGRKx4WkzXhk7aaSJeMt/dbu",
-	"EWgSCqkl9WvwfUuzuYIGGh2M7irPEZUHsEGRPZLxkb6SJYstX1V27lRedj76nw6sgpY3UqkYV96+cvYb",
-	"BFUkSbwyqGK9iIr7hVM8rQ+nuDC13Y5vamNoLzQxdTeMuf7JU4Hmca2QDg1uezVqnofVHubV55YcgnMh",
-	"xIp1kCfKfeerFmIFDqJCVWiqb5HcPHSlwZrLoqY0WT4XtZDtAkNjbhIMxbgWKMhX1oesCg1l9oSXkgYf",
-	"HGwi1jVs0DG/EUk53m3pOcomLaZvBlxr4U26qodzEkIQtlsYeOlw4EA9TYfvTlQHqbX0tLLnVbpqLul4",
-	"vYdY9qKudysg4UsovxuSdgVNsTCvbnM8QcVv28XE16sZCjQUB28FLRyhFbSwm5KPrW3VSGMaeJd+uz7v",
-	"KtCrlUwM+q7bdMwiNEAJdX3pIhc3h3R0PUlFxiNbRrUqDj4f7rK90Q7t7EfPxp099j3t/DB8Pur0oh22",
-	"O35K94b7ozuLGmeF4qRW2N7A/N0gd13KulTVfYjcOTQGeJspXxLOblhq0vfVOYBREIDeMDUV0crC1H7b",
-	"ar53P8NfPFbmTiDSBnk7Oa1otZfncgogYKfJK1W/I+0dYuKYdk0k01MTy7SXRzMFZN9qsov3no2iqHT3",
-	"J9UorJXfVFct1s1eZYb0+nFbEhQP0tvg1TFXGqDuVkQfXGD0ZJrg6teZA6y8jhXli0ohq5/EbZ5YdEYX",
-	"UAw15ockpHxhSCaAtEj91DyaZM5vIyjWGOrnhUwcOND8Vu+Hflmkh/h2VRGDTYB6RQYmmkixWRomU26g",
-	"JtnSmlmjNki0FBRzsG2GlM7V35zxbvAbwdB6LclTogR5tkcSptCdMYonsdIXgG4YkPBXhKdOeGg9GVM2",
-	"oWmUMAnWbyhAj/6LhUPxYMP3Oux3/kY7/+h1nnd/7bz/+DR4tvfpD62HyuWrkbeeb+se1r9zAldZxa6x",
-	"y/d1OljJRlkaq8VA92cEB3HNeD+rS71TydaLmQzCs7eDCwJRwttQqBoPwnvqpQxhYUCGNLXpEcMfGU1Z",
-	"StCQAp2iASXskgub/hce29S/UCXMFXOVcI1KYioP8erhCr7OU6alsaCSQfg25hKduvFVnsvkT3m+KGrj",
-	"Lp2TODVLpiMl8RYKxEBvbghI8kSSNJ5MUXOoBfsWTtiqbw5ahYnksETn8Z/ZAsuoxiYVSHHjv/sOQrC/",
-	"+w4Wr+8FUaYhkCZEvwAUdFm1yMAXYa3FyuSauOLWkmXCZdARiCR0wVIyzMZjloKLwAwU/SCiB3UO9Lor",
-	"TPE0FuktTSP8yOYZ1acXS9I/O0HCAZ5z0r+HHRCaRbFCL+TgihdqDgR5fG6eTCooOiWblGiBmXWeX0AG",
-	"Vzy3xQSlcuuBK5CNYdPGwxnBWnav+BX/t38jv8QpGM61PKyfX/GOKV43FNEiwKIBeT26QB8MZI9ph3Q+",
-	"TwxAbf+XFDzcQvlO8GRxxQlhHzTwQvg4NYkhPd6o+4/RS74GryiPdBdLcAsvdrrjs+M3RLEPirRD/bM9",
-	"T2jMw62uXsoANWgAThicE+72eiHCtSnJgAtFf1Ov8h4UwEYM0FMpp5yWdGGTU4cfr6xcfNU6IFetbrd7",
-	"1fpkigKga62e+TiGU9C9mTR+nLFIC8EfFMz2GDdbL6rSJxIOwdk6RRiQtMAczE760++ScE9vwowmmi2j",
-	"zjjmUEOExHyeKdIeUlvY6jYVutvFnAW6o1kspe5oHLMkClwoiRZqbHCFyFRHjDspFFZAs1AA/qNJPIIa",
-	"0n/PWAogMqcpnTGNMVuHelI7oevfm9IoZbB/NMHsWZo8QfOnoe7EBwx0TgVDCBbigXZ7oZtnyqTI0hGD",
-	"5/uhWR3KgbozwQklJjqGauEGIYWTsK87tMQZp/s8dMvKKaXJAak7A8W1brnzNHR0Foty6GvPDnkT/6hf",
-	"7z4PNakXGVckEaNrF26MKn3dFeCFNNMJz5lKF52+bqOxLtzv7YZ1KTQyTQVHUzpMGLTq4YaRCeNZzBnB",
-	"ElvtCeNQAMkAXEAipmicSOKFB7BUzwGxCgmErSRCRjQFu7fepb90TERT5ySym3VIqAH4jsw00cAlldrG",
-	"krDRVDAsPRPk9gqb3w5mCXFCZOAmJHVPf8+EYiRGJHLaEkSky4sj51pWp0B1tGCcYurbAyLjD7pXlLpI",
-	"O2zOuRJugYe5c5qAkJoiFdY9qWnK2Mr+TGfALQKTVtA6zyGJ132Zghyw1DM6ifnkgIRJPItV6JgmViDZ",
-	"6XZ3er1ej7RtLbXdnr6RyOt4HnoNda//+//+/8Rr2NvqEqPWgqz7VhIxcf9atIjELWgYGY0g6RzoqENY",
-	"bmjM6igeTUWWyjAgVuZIFiScp+wmFpnUwIs16oF03QrTs0S3XN2ZGQrhHte5jUuANnlXngCD3wCvAkoH",
-	"m9V32mLLCfNYAVPqPh3GKqXpglxevOz8EBBKZELl1OMJJxxnBbQBElGACMbSkYZum6QVctQy/Hceujxi",
-	"BwY4Qro91KcFNELzAS0gGi6nG2zTP+6+HIaWo4f7vT+GlTb7vT/u7oeWj/cLAh7MAPKHXPH+ChG2ndWW",
-	"JcETAOaKuHvF/ZvtUsmXtAtNY5NDE6nJFa8vdbGmuHxYEJU9GfmKe0IyOgLUCMT1wnOX9J3Az3gkr7jg",
-	"mrqITAuFQIrzBKxRLE2V25MoYfpmMsBPQ+tPQuJI3yUNNl3xZxrvBM81X1h0CJ7BtdMUIdKTFhy1DBFL",
-	"mJ42HDAK8Y0pYP/UmAG2Kt9f8fUF/MDIcGgUN8oP69IX4GEClEENapj+bRrrDTDepm7K1le4rFFAtqGl",
-	"qCsODB1lcNx6l2ZL3PKOTTzktgpFL5AZ9JJTzNUBOaO0yC70+ojgW4eGdriChzYnDZQTgcLMCMJzqFPQ",
-	"Rt+MEOSHM/3oiscY062Jp4867s8i8NtZl04bhT29/SjV4CG0YQVbXdLnTt4RKWEf5hDbi42Qju2EGoMA",
-	"dGeaigVX3ByPvqZOhWRkLLIUCbYVkOMJFynwRvJGRHb7JCbOscekBVB9YQJACTxCanxEukRDOpL+WJIZ",
-	"ozLD2UFbqAaqGMfSkwAVuqnIFADvP8k5qFbiaIv8k5wDZJF/XvF/djod+J9uglV62ju6CRwPiqvwDgCv",
-	"vVt6ZdZeB5Xk3kB5SFBYNDn9C5QRJwWJp9pP3aTIq+MLO6fKRY20fdL9v//9P5rxcWEnZo/RHzLAdFt2",
-	"TA8rYPg8+VV7T89Bj14eIyhAtvsrlyd0o8Pl41if6va+HkVTZqQT/9Qn20ccwoqJSQLFg4CeRYLJXAo3",
-	"yCpRZO9CSvEkHjEuWZ7/s9Wf09GUdXYhByfkeHPJ2m5vb7sUXkOaNvOt3H59cnR8OjiGb8Bip/K0/+R/",
-	"//v/I2DUhNypxrJpKs67BG4m6SdU9WSczuPWQetpt9c11vIpaIrMtmoI3c6MeWMu6oL2j8wlkhqYhc0w",
-	"O5ZxUNCFRiEZ6hukzKXcLR9SKbkcnPdfGM0B4ypddAmWzIc8Te293tOtQzsMQmiigW2hSUQmmb5vzeZU",
-	"w2C5kleyCDAM/7nuwB18MXQflbwYrd+FqtomFdxJ5JZ5KU0CaSAbP4poYUL2bZr3soLAZl+Z0XXUfUbn",
-	"X8oxq+kwPMC7B5zPbq/3oCPjmPURtWhO+BS09nDQur7c5LZ/pJFN8ACf7Kz+5JJbqYVF+NHT1R+9FOkw",
-	"jiLG8Yvnq784MvdW+GBnjSHO6CIRNLoQAgr26u/219kCcJDhNMEylaCLtalVDRwZMIbqMBPZOngHWmPZ",
-	"ev8paM2zOiwzPAwFHfcmIGjVMbf5wCPf+o4m8px4DmvAFg74qTFS44MvjmlJ0LV/InPdGfnFQ9Ojn1ah",
-	"qdU9wLB7vb1DonJUy8vT5elyQ3gY4gdNSAjjoB36ETERR3F1c7QgehL9lpAS7dfR14GYe6u/OBXqJUSZ",
-	"fknExMN2bCx2VQqHIlps1WDqp6DCJbc/Grz6tA13GWPoyv9VyG8Oz3NsC4hTZ7I4dZgXVJjki9ersK+C",
-	"UHo5O1tejWqcVISGzCq6VlEPZ2uwLtdhQt6Tuk3PmwAoawR6fyd08aIQnFMHlhXddasoOI2agLbVKGaL",
-	"MDZhmR4D/eBglN8bpt0bYxAkmllZCUEcbmBe+AYHRwmCncEKREm8y1qO5aPlgbvbbcQT12V6hxbtgOV9",
-	"MTb34wLcSe6BdI/OI79xx38l7rgBrq/BB32sD18cvz6+OCYrGWt4YMjyZvwTuOdaHPNBWOX9Mfcbu/x9",
-	"skvSllORKjCqLBcu81iAevQ5SVMGup1hsjA1VKRJW1nWyLmC/2hjkUro1y48BBRbGCDnBUXTNI1vYjAY",
-	"U46K4hkWQVpsQZqyYSJG15JIYb1RJoJJSLbghFaI1vaFVtIOU3Erz7HkSxgQ86eiMWdRiIohGhm2jFZi",
-	"o8osl1+r4h/UoukniQ1Ibz0iIzJ1b5q0J0uq3Hw+UL835MIiCZoOSjDlge4LdsMSfRKgxZiw2oQ1Kku5",
-	"LEAhSHdVWNUAECvp6ooADAREitSktilGwhQh4HUsVd/mVLjX2a/lqQdDHUGCnKq/Xi1gYMIHfzm4kK8I",
-	"KF6DpcFusgUCs+tlArYNUR5zCru7DDQCr+zAMvhAm4fK/R7EGMBFJBEzFhCTH8B8sTHoXJgZf0YQskM2",
-	"ZSeoramE9NQ59H19MGQPkuill3jUGpD1UZ/jp4fjkIKz1fzxPowPOs9Z3gNwQNLP8xvj1CcQ7h5+vDIF",
-	"0a5aB6T3KSRtIKsSZwTWTLHVxEB1R18BC/2tCpgPxXXNkT6RD8V83T76CVQOwC42YaRtHatyByrrP7WF",
-	"7jG+N5TnBdXgAmXuZJ7PUsY1oaYTsdUlR82OUPf1gtrr9WoQA3OjYnYAM4DBlXfvwyomvGKqjAebXeZe",
-	"63lDJugVDQfX8Xytdrjf6zR9g+exTtOf9Gmt0/DMbPpdr6cbskVbs3FNsSqXDorJgX7fhOIVUz6ZqKEO",
-	"jnduCr5Gso0Ypiiv8t21Bbsaec2lrHxSJ7eVqR0gcy4SanzPE3fJek2MRV8rWLXus/5HZIHFSTYAt5OR",
-	"vmlWliOA26i1pcftjwaUPq2+n/iUpXQLqdbIhOJieWXM3ymXdZn/bBNT5RPcTRM2VkQ/bJvYk5BnSWKr",
-	"Z2hZFP9ZLNOxDreGIDI9jF/AJdfbJlg9DrKS3tIFacfKJFodiSSJI5Y7goJobpJMep2hEN5kpSnJBiaL",
-	"2T0ozGrua4aCiLLgm+zxWWQPLJu7pgCCZVD+9cQPR/RkDdW7AxnellDcqZEav0pFNjdVZLMZBPI0Dk9i",
-	"roQp4uTeI0GFEv4KqyPipZmDd9REd2/QPzXyy7JC1KB+wRGKZ39IuOCd0hQ1VUQf5ahbornmom8me5jr",
-	"Rgz1w4pCrt6vIbugmEDv5rYNzsJhIEz9oW9BWHjrG6X7HJQuqOTKBdAgMv4H85IkxyyPTIZIwzwwGWC5",
-	"5Rv58rwPRqzwEjTkT4yc0QpaIGTUFC36PGTYL/O2sUq0Dif/Ja6DRgiGvXsokmxHWHHRm60ovbce0YZo",
-	"0VqTU+HquJrAXtBrcMzHCFwv/LZKF41IrIe3kmyx52DlTdOSSLNXn41GPubttLSmBtHHgIdX8s3jUVjz",
-	"/9u1tYCouKE22ndt7MyiWK1EwtzkoAlA8c6qR4NbqCtqXXcf3eqSUAlFEzBshjZFNBpnkMLOqBpNrbcb",
-	"ZkyDQnSK/FdmDDt6nAKihRiLjtdXqXuL1SJsvGSBOU6v5RiX8hkUsGV+kric4/bCGEuCq3A2xDrGi01a",
-	"67rXwCoH+M2n9edhdpC0B5dHR8eDQUBe9k9eX54fB+SX/vnpyekrvdMnpy/fnr/pX5y8PT2sRMdsNa7A",
-	"dF5YQ55cZ0zjJEvryoc9qq5M7xPk16khRH0EbDEuIsDvneWjLd5fsU9CgGCA7rc2gOucxhIzGXiH0onY",
-	"OOYs8m2Xh8Uksljypaz+AqOpLURjYDPmJJvPwalOFqmBh0YaTPMvlkZhOYKweKwIEDfAl4nI8hbYxG3R",
-	"Ng3ngtGr4P7gzuK3zmy/lB9rP4oA0nOorsEUj9fmQc7NEZAXpSw/5vohYq4OEBGMdyvFlCY2+wbkGShm",
-	"B7Jn6b6yqzr01K/YDtwCMKWO34kRji9eD4iJ2I8FRFNnkkWk/dPFxdkAPF8DcgsR5D5OG1ySWkTYQv2q",
-	"3/dMc/UhM8HcXNwGJtjVzINWEzIMGZHxhOcCod+fgSK18ALTCgH/R3njUzrDFEhCYvojiIyPpa3TAmmy",
-	"ojjFlAnbehi5ja905/i4CwkJDwFVZAap0shIzGaCY3xALIuxcppWLbwcSECWduz5Gf9aIukC02wvSJsL",
-	"IrPRNF8aykP5HsQKSvVCI/RaDguJGUNMn2hSm71xz2zA9lbBn/n121cvX3dJH3YEsuzMU3BvAd9m5cr2",
-	"QKQymYok0lA4EvOFKyCVb/FhDjlVuIJUiabzuZA2c4RxuwLxvhLG4GPPMkKdp7DawGuEzTzo0GTyMQny",
-	"a42350xmSa3Y8VpMJiwi8Wc2zX1mImryCbYO3r0vCB+QF9QiRRV0lnk32ySba1mPoZiN9xpzzsRyntCF",
-	"ywZu8lz4CedcKs/668WRy4DwmF5OZpRFo+SaJF4uhq/Pi692x4uC6JHfZIlAmmcUcBXHkeyDvpAoes1M",
-	"jIe9rVJX5F7TRU2MKTl6e1rOJvCWg9r7QyyVVTOhjgKzxUCaj3TCogMIe8fRIElSBGkA3Yf45pqxuZmH",
-	"yX9mbJqu0g3OMOax48EYmhQY72bdi+YOyP2koosu8QHeCHnN4Is7ZUHrkYRh2/2XEYWLo0cr5OF8q76J",
-	"v0uyD4gUId1DsSV4WqHW2x81xK70lTC0WMO5kzZMD56WEF6jsHVmE3MYPS5m7qejawgN++67776rN055",
-	"CLCZcsh+CGm5H1Vr4abYAL9etmmgC9+UpbVWjfI23QFqtz/qL1cDL2RgNKCbD9wll0Z14XiTSLHdEtOA",
-	"Pf0TxWaPKmTAHsAoDXCmZ/oNtuphqyDBxHhUS2SXe1Ca1dpofYaOKtUGy/+sL+HUBsCi5EEnNOZG864X",
-	"8ERCElu0wCmVxkNI1dfe6/X8TLrDFFKupRmGxoea7uoLZOgBdg9iBQKr39PXWBflcPT2tJgRhoQfc0qv",
-	"+wiISKKfUUTj7Bb+9cmkIZVslDIlyYzKaysb6YujFo3icWwW6GE+OHZxlkrSpu6PJ5IYfbQpsJFxyMil",
-	"v4WJbrkUNkosyYfGGUMNESZn2+s9rQmQGNSg9CMIXgBzxv/oM0tdKwmJjbL/PRKULyaeDRoI0RNzv7k7",
-	"u9v2ShDXR0kNrD7fHxClLyVAyWNuWwEmpEbHSa+MvdEnelW5l5IIzDtvMNyhdJf0G+jPoZfS8J7oe85k",
-	"BYE/Izn/wuzfJHfFm28eMfhNHLBYCOCxqUDg8A9U/M3GguMPLh0pqc9CTNr/MXh7ulVJRlxQxxbz/mPU",
-	"LC0W8Hh4k8GWxk7LZX1duDNXWJX4GD0MC7kyQAgxyefzjMuF5Fagzi6aHEFhg4lh/SJaeuir1l9FluaP",
-	"Ndkxba9aXQKp4rFsjYRqyjfMTh4JnU0/H0ubgV5Pe4dALRyQQHb29R8GYfbJTKTMviFT0t7bfU5qk9NT",
-	"L8WGsfmMEkZTL5izWzJ1OE2/dzIhSdk4k0y6NcoyvbMNvK9AvtvZCvSlGUQgavMalS0NbSzQZCo2bXXJ",
-	"kd8LTRkZTRmm5odSIM3Zr2s0qwLL+z2GYGS08YYSfQq+GRA+rwFhb3eNbJsXQryhfGHmKB/N8LDMvIBZ",
-	"fRvzjR3bvF+eNQs8GuA6hFXLLXkzcHzoNYilS19t83txIngtLuhpPFw+HwMumrY/eC6fvO+vywghJgQ3",
-	"uREaoMrRmkrLYonPvEYSVB137hZYpijIXVOxKpVUVGWm4oIpdVRvejrVfQ5M4aPHVAzBQE2mJwizL1aA",
-	"cnWZvj5DVNNKPMhwO+4Bxzzmk5Wwkc1VPGMB1uQCNg4ej1NGE6iYE5mqR2pRKkzcJadY9kgY2mEy7uci",
-	"gEu9T0zm/WJRA5vRv1TUzEvwj9Uf8m6gPiQpZt6PJbE6BBQSanI/YOnvx8v2gB6CtUDoqjjrnb475D0w",
-	"mznSMhBJ4hvGmSyA0ULqO4EHRHkZouYLgLtn19UuksYmwqWiSRIQekPjhA4TJEGoc0G/HO+rWELKejpS",
-	"mm7zZIEpS3Rntaqr83yWjyOf5QPkQtoDqa9q2eFZdSft3Q0h4kES3FV23AzwzdbYYGu0O9QA7R4mmQOU",
-	"RVyCVDuNwlvfFFjIA7E5mbN0LNKZzC+k+trFiZxmKoIwDwjo64BJnibg9woK4qlI/CLyZJ7QESNtpPe2",
-	"JIhEMe8fLBWHZHDRP7/QgKAvr4px1L3XK5tgHQ8H7qZHmGcqsK74QwC57Vffo4dskvGvivnb2Xtcdymt",
-	"tpLZmgKhbR6YyljWdgJwcHnm3kN4kpM+2ujakWvcbPH5enlwYDt5TA5sB1nmieRW8/XJf9LbQ3f67lkN",
-	"AGxHsdQstpHSvMD3hqqYrzyXVfsIKjWbwBb7KI5C0s7roZmSJ3OWylgaOWCc0AmojBA0nsh8DKnEXPpw",
-	"Y0scSUUXEl7PNXiNUiFlTqYyruKEMK5nHXmVGwZHP5UrN+Da0GPK7EPkja8vlyySudXbvjpoSH2LXdj9",
-	"/nFha6I/gpRhBxmwhI2USD+3jcyND7e9Rscku5exdBv8zV72QCKGATeNPHabhwuX6j2O1iYBiCtLFEVf",
-	"jAAAQnsUYDk6w0QBm7nF/3tgMy77GzLXIrMlr99w+WFwGYHt/qj80UO99by8nI7Oj0yLo2UOXXYKGxuO",
-	"7Yd3T/C+GTyvguRvxt9aXzCZn+8doO6OEuW9JEMj9MXKo014Jw1ywTAv6ruMiVw6FFhPyvvNI8E3Ce0R",
-	"JK07osZdJK3HlJhWAntRCPodwfrvVIB5eEFkJaQjnK2pSErZJJYKMtpY0t1OM84hR71IPcUyFGq2FGmr",
-	"UE3ehHcK6bJMqsWcdcmpwKQcEBj78aplFVFXrQPy7v2nsEHtlFsgS8Bdk4PC6bbAwhWjh3GAw9aWXiXt",
-	"gcjUdKgPKCBgiTT/PgJ/moESKZ0w/cp4Y0ARrxexnEOfaUD+97//pzFJBeSeqE9QkY+L+axeMz5R09bB",
-	"zufNWGG2d5n51W7qv0SiiioGNBhnmwIEfzF+bSEFV7UwcAXhMJ+o6QKDncwuHZCRCSv0WMMTmYdxaCZT",
-	"VuaSNpQe95W4sdoyeS5QolJobDPEFALiNRZzAWHjhySEknUmVSG7dV0/kSTWchhadWEdfzJmv7C0HGMd",
-	"OcG3bj1mBhR8dCepBnNrOEQ3hfbZn1+dnBacbmGuEaghTEhlhEZhTaG0XAiHJg/A4d86t8BMHGWykZaw",
-	"yHqT26HmpO4mhU4S+tlzvM8peo15Fh0Dh9wfZmMOyX5vt2AU5Smjo6ne36YISHPgq+hX6DbY/EN6U7AG",
-	"KleqzyPEvumPS8VopKkfABSqTq2o0UCj8HyLVMok3DMzaUyvt4mqxVA+IGAI7UCkqrWHpSaMdtKtoOWc",
-	"ww0Yo74lzwMUc9hbOEj8O5MC7+RmzrpDwHW7nsLABnQh+zHuchvcGf69CPhb/lTGIp1R1TpoFSyGZkZQ",
-	"7rxjFtDhHuNACpvvs+Ds7bhRUCuR6ALFaPTrdq4MdXjZ+vT+c6uu/LlHKzgMVGhD2IjQkX/KilQDyMrv",
-	"UK/1W64Qrr/aXWunTU3/pqLiHj2NHc6VKNwKRyjTetu5njTKtX15LcuUssapxVisipPQjJeToYM9zXtO",
-	"G9gJciOTZWUqbokS+Vst/B42sIsDzUoacsrZ1TnXg8dM51QZrKksmHP3cduEXvNJzK9tzE0iJnkGYI8v",
-	"KZYiOf0dCpH3RRCQOw2owf6WwXFNpHDQul7CkphHvj9ADuxEcLw8GU+FgLDupAvBlXAVAn4aoC9jQHjh",
-	"YhS5i1E9aJ/YQT6HY2l1sKbII7d0uxmwO1+ff0HDQtYEoI/mH7+6DAqN8XgVDS86L2H5slhJL5lC7pyC",
-	"Mho6qJprChYJk+bahcCCKbCqqXUxB4m+l+N9COGxuRiuF+PjYFwuq4rbKKmvTMgN390nhq7Wl8r0S7SI",
-	"+7j1cX0B7FuJ3BUlcvOryeZItW1UxWuRaP2F9BKpG60AopEkbagp6S6xriqpSXa7hSnWzICAdYd5Zn3I",
-	"UY5Xbi40eAlWTDq9CmU0vTnDvhlXZzinL4E660ZUlafagApmv7Q4Zzb6GyY0Vca0kAhZSCzAVKCuoRLg",
-	"SkyBzrc/4q95CP0tYUznXgVN/FAjjDn7CFmPFDjHWDk11ThlctoFzVApOtS7tNhamxhfyoVBqb3e8zyr",
-	"lmufZhZDnX8v1veBeFJoinywwTMXqQ3C6gvcxAfzSC9uh16woSA+o3kw3gKD/I4Zy8aX94fjRA0QfrfS",
-	"mw4kc9zx+gV8kSShUuUQ3a6H+wDxyzAuW6TLfbZVx2eszlbPYGklg/uixJrsIh9lOZ8wW/6NR9S6qmwK",
-	"oPcQHtYoXAOTyRMX1UdAYQohRxk9ZFCCJII6VODsg2EgUHC5wHE0YKOOuGv4A7P3nkTfZxaYr1GSNhJF",
-	"zYsgVmQLGU0dVh0uYU+1oVQlTHl4v8gykjxeDNVyjmWiXB6eY2Hixm/a5i+WckjBZX9DMpILlobhbBSm",
-	"pT+SBNgbxGcliwNjkkKNBOaeGCeZnEKN8lwvZqVhK/tiklWpqGKBxtmXg4u3ZwWLpx+hZapzzlOhr/ea",
-	"PihpTLAx78zYTKQLO1ZDgXioaCmkqqEGdiceUDlhhYCHjvRyHX+doV56+oW89WbflwR7gX1yzUgv3zia",
-	"x/pDhSgZ+JoA3+lMsS7peyE05nO9wSGNIn10NllVKpQYiSQkV62rVkDAxWAu9CWJZ0ni1HaZJKFFrybH",
-	"HT3Vz6HmhYGWOrD4m/Y1Ro0V5r9K7+SUqmuClEkVQNp0KEWSKdA3joyz4lZApEgVxpJAkWAsp/SBRfpP",
-	"aQo2sbSUlEJLTuDmUcg+sZU3x1qP+euYT5gm7OjAoluZ2gmmR6yR0DmBZiF0UdiWBhjMN+OzlAO0w61T",
-	"DBBCGd38Svv8FQKpv9UOQPOHtSC6PY2lWjfFvi0DNhPgpzViXBHzvSs+1fZqhJXLYTM6mkKZCRseG7FE",
-	"UZkn5nfzwgJ/GghHIklszjG9Azc0gdsrKlHt6LGmhm5RB6SpUGm+HT+Zdd+xYtijegRWJtmUFrq6N06M",
-	"KZ3Lv0JZS8+aNXWnuzYipMYhqhYLXooUodcl4zdwqrcbXsxZGouItE1h1C1XGRgs8VTfMLmtkqdpJ7Yz",
-	"FYAylwLdHluOGWDUp1KREIcIzaeSRPFNHJkgQ/OuS34EecHBK4ikflaXsl3OrWRZPJPbpXOs2LHUj+5I",
-	"zGa0I5lupAqbpflVYzW5IqPw77H17rvnx/0XJ6evBoH1NzOsaaUzb7BqwriXmiParTakixJwqIhvGODb",
-	"BG3sdasxXay5lJ1gP9jZh31VGsRbB63/fLfTef7+Xa/z/P137cD7Y+u7P3zmknrF02802+i9k17m/iKO",
-	"wM1uuDB7+01Zt5x8wV6uJF5avlvNt7UQyD5AikvB71jssxBdgNZNPGSXntTcccoRBpBby4YXVAgPW1rY",
-	"88Lk5dqMP+uvTumM/R9AyDWUkvoDvb/rf7Fh0dDHxE09+dXVLv1cbb/v4IFyLjeEoRLObCcavdbzAPBF",
-	"XYdFwMABsTT8l6XcYs5b4wtgcvhOwCHcVMbUHSRxnbZIr+U1TPIbEtwPCS5AetI76R2fvm9ofq5P4F8D",
-	"LVbtwkqU+bhuuHyR32wQNH+B09gc0B87dhIm1gBaXwEEfSnL49pgtT2ifMSSRhtB7uqoP3kinYYe5A6m",
-	"0N0R5QklSHgE3SVM34bqoO/QTM74oGCRNRNjiU2e10QSQae/aRh1614GrBjhYVt+8wS5dxpD2EpCHQCt",
-	"BPuUjq7XEj2gJYsIu9HzsRZukUaYLG5BblnKUOiwbWvldBC7xSxW+m6LD008rlFAYwlbzGJcEt91t8uj",
-	"gy90k5hPjmGWa8UImwXZCGFQRDfGxumXDQG8XqDZhjf+umlcxzxqmgU0XbtWf2FLLvRcVkzBnnTMbdn+",
-	"pfGCuftrw66wLxrQbJe/TCRTpo3ZgX+NCvxgcCmt3K8vXnhfoRlNXprQ7fZH+DGPoOvtj/CThxLUMtc3",
-	"NDVhWtCaRGyeshGowdrAW8P8yYUtHx9uBWQaRyaTmEgiZ/aUUoxiE4ni1+7gpD+4eHFWTK4Bnh6mdy2Q",
-	"Mh5JrPkoWTJ23p5m4+IcT8BlM0/OATM/MKzdePfksz6oZ+gvbIMCtrbu6wFVE7UFsx+JiAX63qhvkh3G",
-	"9d8RaYd0ewgB4FBOAKzBf9x9OQzBH7WW0gFBmFM1LdFIOOel+sYZ/WApwu7+/sY088KELBlrDc9JdnE2",
-	"OdQtnc2mBPQBozoQ0eyeGsBH5bEfjmV8cS0cPZhzE44XS6/vb3LY/T1yzV5Cea8aSrsWocUU6o3E0kpn",
-	"VBHBR37WdVfN1oV/2VBXG5aJt+8blko01xUzM7iMDJdnoFwyXwfk8uz4L0dICvWeJAxKFS6Nhd0w3vUS",
-	"FvA5Al1xpAFGkC+vHIgbMgUPwK8h4PxLRK3idkJKkQrYyRXp0zPJ0jW9U3TTQ7/ElKuhmecFORWKQHEJ",
-	"dMgDX4GIKtq5idltSFKRsKZqe1o0wlosjwl5kqXLxFG9xq/QLSkz+1auadNQE9bVlkgZTUzyTLQvQwW2",
-	"vHTRkCWCT6CWYpu6Avh5vThshXUc4VtNd3a2vFRql4PzUiq1Brrz9pbrWT+Sf7TpHYd6ZBfpc7eptvjp",
-	"owSK5mcHmhyoFvityESTdga2hyxElkJEgNu8ZYWgNEBva5K1lpZmHN8wIHCyS/pQVhSyry2hdufikVP4",
-	"6wGWUTuc7deXGEwU0/bXH9xH/f+QS9KyrGbFMoMEWZzd5lUiMY0XFDa0TmqjLE21xA6pRHihUFNApKit",
-	"QWnSl6QMSoVEXdI3pS1tZ+VqlVqUNN5BVE9qTGPNzrE6ZBsqXx7aOpSmMqW+VstblpK93edQVbKwkGHK",
-	"qFuCVxLSq5Q9F0k8gtxd7O8ZTTS5F5wVfI6euvK65XqdxpJD+mSkJY+U3E6FvsVqCcEwiFkmISsA6Nnh",
-	"Iwyd8avvEqiyp2UYU2VPFnhSof7nGkwFEf7Mnvymt3kNUk5V/wjhOmZeOMtHL3vkFT4dMsZr+RKE8sBW",
-	"7z4Yi3Iw+BVxqM+VCP03UhzTMEZX+3WeY0wjec0p64rCmefsRly7KzHSggJS4/W5yi8bqUxDzUw9xYEh",
-	"G/fD9QdSLJXIGOKVJuKmZuaDoFi/iVhO6Q0jjEffUofUZO2NKkwGgb8O4ouI87EFINyHGKF37zXASJbe",
-	"1Bu4qIs6gqLgriw+hPC0glaWJq2D1lSp+cH2diJGNJkKqQ5+6P2wA6Bo5lKrSAbGp1IaJ4GLWhsuCqFO",
-	"ml8OF8SDWHC4NarZvu6hVecA65cyNxJCbMtjQhAdRF8EZEY5naDrn5/aDT/El6mtQuTK93sZXV0lf8iQ",
-	"iaXOvQkWy6ZXJ3qc+zGKsQuwiqxHQGHGxshNMeeZGwINsvXqbdth6qUMlw2ZxNvltK82kwU4Q5aSM3nj",
-	"5zmiq3N4bapIBuWSdNC33wmGsNWdJFYd9SOIArMh1rUcuqSqsPGeg2m10x8rcY4ufsh4uyGixUzPnOWQ",
-	"E88YkXNahEEIlKsZ5SxLwTuuJqqSRwhbLmyEKloJ9hwydaulHIzUnjHKFQg3EQamzsDAwrGKu8tSDaIp",
-	"TRlsOAQKelPNQ1qrsx00pmCDQfIsbG4sNIgZTZ1eSTnJnH8cLl1aZeBfCvkSbdBWkHvlwvK4MkjonxI+",
-	"wX0rn0iuDq9HjZrMjejRiI+NFtzrNU9mWAVzAWWRLS0OUI+FcIlXU9cLkuRP7z/93wAAAP//",
+	"7P3rctvImTiM30oXN1um5g9SlCx5xlKltjiy7NHGlvUTpZkklnfQJJokVmA3gwYkM46r9uv/+3sL7+/C",
+	"9kreep6nu9EAAZKSJU888VQltHBo9OE5Hz+2Rmo2V1LITLcOPrbmPOUzkYkU/+prLbIjFQn4IxJ6lMbz",
+	"LFayddC6mArG4TYbqUgEbC7SkZBZR0j4O2LtkG8PQxZrpoXMGNcs5P+++3IYbnVbQUt84LN5IloHLR3L",
+	"XKs4agWtGMad82zaClqSz+AujNUKWqn4Wx6nImodZGkugpYeTcWMw6Rm/MNrISfZtHWwu78ftGaxtH/v",
+	"BK1sMcdvZGksJ61Pn4LWEc/ERKWLUxy/blEj8wS7FovyVFOhs1/5PK6fKv485FR/UjmdQnmO5yLLU8my",
+	"qWCp4FEsJ5qpMf6dcJ2xUzaFF7vs+MMoySOhWajFSMlIhwELZ7HMM4H/TOJZnIWMy4iF+jqeh6y91+vh",
+	"8eDy/paLdFGsD0dtlRYUy3iWz/zpxzITE5Hi/E8yMWve5jgTMwZDs9s4m8a0ILv35X2fZtn8TKVZ/b7D",
+	"QKv3fc0+v4Z9WJ7kG/4BVsdkPhuKFLZYyCyNhWaZYikeQtNW4c6WtioSY54nWetgtxcAIJh96/V6vWDd",
+	"Pr6hI7sPJJjTboAFPNF7QIIZ9S6wcJbkk1g2Q8Mc77NY6ozLkTjARWiR3sQjQVAyVinjTKs8mzKVMqnS",
+	"bGpeC/DpcZxkInVDPNH+e3RzifKIepCiYX9dj9FrIOssFTexymuObjCNx5nGeWcx4oCM1C2LZabw4pzr",
+	"jDbB3BEygsdjzWZcLlgu40wzPlEBM6gDV+D065AdNsydtpICnrudxqMpkGe7PDxzprKpSG9jLba6bqg/",
+	"Pu1d5b3e7rO5Wc8fd3Z7IZvEN0Kzpz1mHoNRI55xdjtVWjApboXOEGkW8J2dXe/JJOqyX+JsqvKMhXbY",
+	"kLVViuSA9bYYt0ufcs2kYvl8LlI2VLmMAqZVAfI647O5iJhO4sk0SxaMTwWPLCZMeCZu+eKJZqNEja4Z",
+	"TwWLJWJD1ATgdkL1EN6rhfBzms6fxGL5tPvAS+yE7LyfsP8cvD1lavjfYpTdhSeaAT4LMgejqYjyRJxE",
+	"9fiozX0WR+Wp7e58/0wMn/3Q+f5p72lnZ0d83/lhNP6+w5/1es949DQa8l79tO2Qv+K6mqc+VumMZ62D",
+	"Vp7jkzWTJyi6D0E0AOgTRI8j3pcgmlHvQhAHRNuaKaJP/D5LumqgcWb8X+8ituwYbrUatK7j+fKSTuu4",
+	"KGxtgBR6ziexnBDum91v3GwYv5a3+qy0HkkvuL5uAvmM6+slcH82/p7v8mc7nR+i3rCzN3r2tPM8ei46",
+	"+8Poe/79eFf0RjsNYsnnQjnMFcDj/+Dyl6b8ViYLnLOmXUPeAN9u2jdz0MUUilXO83QC99YdLUxpkPFs",
+	"gzkhV4qROGciYDOeAfqzEdeiE0stpI6z+EYkC9YOQQNJRCZC85hm4ZG9tHXIOLvhSS5YNuUZQLxUdFY4",
+	"NFzY6/UagQWeaVi1/Wzt7l9qkTZBSq5BzihDym4tEMCT6+jdSkLxCd7UcyU1CYA/8ugVMTT4a6RkJiTK",
+	"rnw+T+IRh1lu/7eGqXpL/diaCa35BMY+46NrPgECOVc6zkDRAflaH2xvz+mW7poXuyqdbItoIiLY5Vym",
+	"go+mfJiI1id/AX9Ixbh10Pq37UKT3Ka7evs4TZVZR43QtzyVkcqTiEmVsSHScACaLnzuRx6di7/lQmf3",
+	"XTjCLHP6LUMqw2a5xm9xED5x19lQZLdCSLaD9B9l9AdacEorYCjFJUACRASyWSxveBJHh8ipzIwRl0lC",
+	"VOOxkMDN2DgWSRR4i1ApS/NE4BYdKTlO4tG9N6jveI5KCwEAphEx4COMJ8BVF0x8iHWmH3hPRmb2jpwJ",
+	"NsrTFLgbIXo7ymkhlifa6URingq4DnKhWUGaSxnLSUCUAuDJXNnCrXqp0mEcRULed6+Q0vFoFkukBnCe",
+	"C2DScKZE+NRcpDjQA+3TiCcJkB3NeJ5NhcxwKyI2zDMGukCqEsEiJTSulieJuqWJwIu46BOZiVTyhD5z",
+	"z4XbQXCnRcoEDMbaDrIjtjfeGe0OvxfPeS/aE/v7Ww+wAX2GLN7qOkamJ3yJRMbjRBvB3imOgOFqwnIZ",
+	"idRIhERHn+gCD4m2nKrsJagV992TU1UYjQhdjKXogY6eR1EqtKZxVZ6OvINGXLSrOIG5zYTMxL3XMkoF",
+	"z4DUcKNiW4yK6Xtx8Qm2ENnDE0akhAjVKEeAcKjVTGRTmBQC9I1IdaxkRcErtiRSMDPckzO+SBSPLpR6",
+	"zUHEueemGM7Dhgqp30iISLOd3t4P+98/Y8NFJh6aGJY/xN7EP+JyLpR6w+XCTEffm9CPRioHrQHpV6wZ",
+	"KMYiYnwMLCUVc4GUZczjRESARbHUhywVqMhL9szp8Q8F32Y+d5sJPYMQEN8I6dnprJLXClpTwSNjyz6H",
+	"tzp9eKvGHmMME7nM4gQH9SaVS5pWSeB71ru/UAfypQQyrtL47/fHVZBR0caFCpTWtyqNAPoBCVCSfoDz",
+	"OUpFBMyGJxo+k6lrIZHUzmKtASUL8aWLgrMZEb0Ho5HQ+o3IpqpGkv4JGZSRpoF9ArmO5SELuVyErO1W",
+	"pFI2EmkWj5HjbQUsnN9GpQdksoDL8FTI2t7DdAvPTcJpvGtxCdrB/BZkcniw9d5X9+huRRsIWn1AFNjt",
+	"y3kE+gQcUhTFsBCenKXA6rMYBPQxT7RY2sIplxNSeDmu9pDxjCWC6wyNcSjUddkFvyYSJwxiIkcfp2qG",
+	"10K8GBrlwyk9s1j6E9gJWnPvz48tjmfw68wdwiooKB1YFRR81ek0nkwzpqfxODOCjkrrNi4VPCELQ+n1",
+	"M56xt6teU2QmqtW+pLilrWnv0EYFbBd3JWBP2U0sbgO2h3bIDv2xD6JllqoEVckRHoY1pxL0PdFMCw08",
+	"RZdQ/Klnqt9fa6Y3l8ieVwM1v8TZlDTK+8GOwxUSMYYLFhr1MqwDKDYUOo6EZnH2QLC1+w22fhPYCpwZ",
+	"odkakSnz9apRYg3QFhzsnfvK+zpYJkdwThyqAgabOokbjdxLhzSyX2oyIg7z8VikKBGTnbc09s5ub70t",
+	"0F96sQT77cZNuIhnQs+5XN4HcniswwPjJ8BhMj5DHUEl0b3erKzCDBPYmaxdw7HMyIxXc6C/jh70RH/z",
+	"zfEWFWy2U3kUZ26HqoZOYRxbRgnh8DDLUh4nsCfl/TQaajPpJ+mx/ImXqRAdNCd4biJGzwwtMRc3QmaH",
+	"KD0NBROzeVZ2nX9sWcW0Er6QiVnZsS7F7c88yWELfuj9sEt75F3ZadWxOC1uRBpni7XEH7ZnYB+GF1GN",
+	"3ew1ehQ+7w53zXvNUFAM4ebgrSJwR7UaII5ASb6rGNiXzJPsO5EYxxJUHYQcBKbDkj6rhecgxjn/BpAV",
+	"fvwUstupkEzN4iyr6EAlu3I+m7OnbJ4KrfNUMD5UN4Jl01ToqUqiteBT0ccuj46OB4OAveyfvL48Pw7Y",
+	"L/3z05PTV6ANnJy+fHv+pn9x8vYU3d9cLtCxcMh0poApkKsYLnVZXy7IdiAS7XsLCrJ1y1NJ/tQlqnUP",
+	"MK0A3DKQNYLW61hndb7jOZ+gx76AlFjowPrXx3Gqs2XIwIfhH4DqeqMVEK0rzomnKae/VcaTo3Us2fr1",
+	"UPO0YERxFzpgfJQqrRlPElxPhV/fiVl70wnMOhv3dNAIYeRjpbu4u9JHxYDx5JYvtAdKAGnOF+OrlAZW",
+	"W0HLAGsraBlobQUtD1jLuqZ/o07n9ICqfvJkCQSOtjz/gyvZYeHZ5fmr45CCMuZ5ii7WeapAEGdtwUdT",
+	"vIrW8i184fXbV69OQ9DE/Wfx1uDi/M1pyHSWCj5buvmXs/NXIdMLnYkZDWpe6p9fuOs642mWz/HOy8HF",
+	"27PizjTPInUr8dbR29Ojn0J0CMSTnIzoRrq19/svqvct+aPPHv0EIzgfhhHM20LyYSLQrRPFGv9tQ0G2",
+	"7IswtHuxPOr5z7hI62IQk1hnKIS2cWVukPOfL0+L53JZflLN596TL18XT5KZC++c/nT09k1oo5zMkVmH",
+	"pXnixS+n9gmQZmJJO5FLfsPjBFZnHuz//LruwfJjl2fHfz4KWY66avlTP/4Jbw356DqfV2Zx8fIFDm4s",
+	"LjBuJOB2ZO/Dhpbu8ygq7g5OK3e1kJm9eVQdepQInnovXyy9jIZ/H9DgsRcNj/lQd/anVyenofNJYhhZ",
+	"knB3+md/enV5VtynfYrsrfM3xS0Ef7rzYnAGc4xiPUfPdnlqcPdF+a4/o+PBAJBHfPA8LgAm/hDHg8HF",
+	"Wd0z/kCXg3M4BFQUi82/HJwDkuBVQhB3HY4Ur/tH2R9cvDgLjfCfpXyEJgWUEzwXnCUjANe+2fZKehQT",
+	"6VIraCG5aQUtpC3wC2QE/+6fXwA9BSLRClpIEei3/wLuA37TL/0NmEm/l6f0+/J1K2ghFuHvi19O8bf/",
+	"M1xHWG8FLQRsuA5QTL84HsIl/R6Z64ML8wv3EVbo9/KMfs/hO3jc5heewxOk3wt4Dg+CfnH+uNWtoIVb",
+	"S/vx8nWZS9ilL/MHi73Goa+X9bgkltfLvON1LK+tPSlRkyIszTnhgfGmfATPlyWlRE22d/d6+72dzk6v",
+	"s7Pf2dvtJqpeciJArAnSOkW/tho7FAMybOHWhSD4333XwiCEjnmo4+My7JYTcZZmUZZkqqKZnWJAO1Un",
+	"RBw59alJwl4tWB0hkzoBdavW9YFTR/btXIgBuxYLMvC5GOmK1O15gI35zMVAtdSc5tha0j/OTtgRyF/9",
+	"8ttBCwhQwk1IfGvpNo2oYctmXEYcYMRd5gnsm0ojkbYOWvsFKACuWw940LoxmqR76VNQaJ+l+aOuWZ07",
+	"PIb289FIzDP208XFGfB/KRBINatZBj5jlFs7vd3WknBZTI2U3E8rgKBQ+6oiunP/ZoqhBxV9MjORIifJ",
+	"VJcBCDDU+WKaMujsIzVDsTJEMAjJl8JCnFHI2kOVTdHXQssGZVFG8NIQNMdDxinCOZYMnyTdZqvL3oJK",
+	"RJ5hINHXYoGGTYI1HA+YQFA8QXeuhZgDKYhTF3lBgVe30zgR5k6xBPSMERcMcGI0ilSZjRnJeNUaUTlV",
+	"UBl1ZnlyBnMBbLwWCwxKQy3dHM9HPLH0hidlcNnp1QBLkuCqzAuwQUWEZl2IVVWpLlmmy4P/MuVZKVXB",
+	"yaEVotW4uiUiVYLbJWrNhyJBL7h57JCZxTunwFKeiv/lug86evl5FO2FA4Vl2rYE7vU0bQnVrkWDqpbL",
+	"+G+58OOo63NFDNTcKdfGA7LfdEdYG02JCcpyWXwjmJ4LgmU1tkRiq2bfKowNNvH9WjrWFPlNJhQH3uRm",
+	"51WyVmeL+mdGm1ooWRrzocDvsQBslRCxDE8BQx0f4+niTJepeoUyPw51LbjrTq+Ot9YAbvl7doBV4Gzt",
+	"ZmVwNOdj/trICmYHHOSzGa8zhVWm631i1fzscKvkhkr+G0viOqPeA6HY+fHggvXPTh4aq9Dh3TTwZ6OW",
+	"575YDtdeDUW1p1MgVd3BlIxLAD1ddnwjgB5mWRoP80xgjFpohGNMxeCMZhSYWCSNYtFQqURwqUtZR9Vz",
+	"NQhXtz/mZg3WWll5+RBXwcmF+JA1n+FGkvaDQo0vqC8NnBim3ZScSfdJgaK36LAq21Q3dKHLLI1+1crS",
+	"XFy1yPMBIEmCMMjsJja98LUZmwa80Qpa6Popq/DmTs0EjP9/ecPSidAmiFdE5uO4RlSq4lHNIp/t7z/d",
+	"r/2Mtawv+VhmPEnu/J1agHMqYq272B9eG1t16OmH4fJnmlXNTZV9p/VVp/SCgJDh7cAP/NcijXkS/x0U",
+	"rQKbK/lvgLw8AxGtddD6r3e9zvP3/78/NMSnREomdwCvEZcGuow9jmXTVOUTiobvn51sBm90KWjaoE1l",
+	"jQt4mkSXOKp1oRwpScIMUzcipdTRwqJRYkUUhk05pxjEi0IKZp8m4obLSgIkGep/yrI5++Mf2RUt6aq1",
+	"UrKqCZn35R3n0XGEoo3uT5rvVCWRf/5wKyiCKukhOFG0gmO+3XffffdduHVIlICOUipyNWJaXrYJra6w",
+	"rrLog8+ulIDqNI8mJmLVdjI2LfE3dKRaKd/EIR+i2EjAiVZnDSvPCqb0OawsMOAwFCNlM11wjjyp43U7",
+	"vQfndBsIsg/D4k6scP2wHO5Ls7RH5mBPn/V6XzsD+425084/K3f66njRnen0avp8YZZbr7w/0QzetRQx",
+	"SrGyAi7WuEzJY42UhYXAnEILjTwVVcZ1yELLudxjNbzLPy+jpGAWrVXdx4niWMWE9iComPThS62gdXJ2",
+	"s0c/z1pB6/L8NYIgfb0slxQjL0EDbdTPq40k9VFVaNomCKVSHzWq2xKXWiE0NAkLlT02H3MixNYSt99d",
+	"C0XNjN2l6C3PD1OD1JgJ1EYp/c6GpSwv1MVn1UUwTvMZJ4e7kFRpwIbtFBmnKNCU19ac7rZuwXY2dUv+",
+	"KdbAuVzAZZOhbDk6ukbwo3gPt0toTtRZPGJRjqeppGAjlSSk1ToR4ICFU5rGr5kO2TzJNT5qSXAkkoyz",
+	"ObnxzYhV6/tH8m6/wEim8+P+i5PTV4PWwc5+0CrGBkWit7vX6e13ejtsp3ews3+wt9/tIQN0YbQHO/tL",
+	"zgl/jPsGQXpj1J3ECfllRTTwfLjlWTR7d5Gk2QGcW/c6NvlYnoIHc+BYdgCL+rSCFoao4K/n3yXJi+Ij",
+	"HsLZW7fi12oSSy+9/A7059JmZCCNtoRvGREdSSwlK+ino1RknTO42UsjILq2LoR7Ya3zIjdpYCvSA8i7",
+	"UC2+UKFZmPCwQRWIas6AKSzhE/2mHdZGNajEKuKHl2efou/RCCG4jqlRP4okltISKNrVfNyyNJAgCypY",
+	"LPe1mmBlA8l0jrkp4zxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZiedf/Ont+85fZy8VfZi+f",
+	"jf78897ozz/viFenN6NZlPz16X9Oo18+9P66+3IxevVhP9p9qf/66oe6Oear0kOe6Gq5ip07ZYbY/aPP",
+	"2A0JzMHVnfebJr6D8rTUtxQzyjE7nTwUVnnGON1SibUNWRoawG+5ZpGSFeVxYMKh4GDmqZqkQuvP4lan",
+	"QKrqHQ8+bdzI7YBjGVr7eXSMRjLBi2sKO2E1lTSXeinTW6VYNWF558kqE9XtvEB5OytVjtLMvLARjsZ3",
+	"rUTV49HecH+829kZPx119sTeuPN8vL/f2eU7w+/F89HTCE0GawrtwO7OBc+aU4JtORDcK9Itcbtgjw6Z",
+	"zJPEyIKlXbSyPL41UjKLZa5ynZSFhaeV6n8wGhZYKW9TE17iguypuJU0Q4aBsRp/Rz0EsD7+PtEsBIEn",
+	"JzdHaEpphCYwBGNNxCi3QSEejpkKWgb7QreX7nm9DGXLKX35nKKO606PSvWtQzEqP3gix8qmRFsMWY+Y",
+	"9mEMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ++7s99blrAUtOoR10zbHPKCHPV27HmljSwZQ2ykg",
+	"gP42q48cSbAao3kSzoTr64rHA66sI69GbDBGTnOOZo/dUr3DqgPrt7d3Scsuw1kpf7QhFVTwZDn+bk2K",
+	"aWWZxWfqFmCCN43I7YmgVQStBEgCgzRidpHG6/y9kR/N2Q7/g2I5/2heoBCS8mZYKlkDJKkwFSnpw2Ss",
+	"hW/60FB8rwwJ3vW6pMDmeqDma8ubvyIUdH2YD1UOaVD8TVmRYmcPTeXATOisOQmqtdPtdXt3lJvNfpst",
+	"qIcMEqcpA/yOsG08H78+otYhxW1p+Ir1OtcZ00D4xgsShQuLlDUePNFsrpJ4tDDmrfFYpAUwY8HGp06j",
+	"0kUFxmIh8ultZyA2WkwRD/ZD725HtbSXlbXXHp6YHRVVKOrw+ez4jSvmOEpi4Bxe3YryMjvw34/Hr05O",
+	"2dHx+cXJy5Oj/sUxXr2Sb05OftR/Pzrq/zyb9G9PfuxPTi7/3O12ryQ+cHz6oual9cd7BtigMyEz4p01",
+	"RoC5e2RFkHfmivu6Py0pQwnUDII5SlUDQSzFZ2j83vRqjwjGqAmOvxHSCi6aAndM/bFyuaG6jDs/bvqt",
+	"dVmvUGtDG9LSLb9LUpZ1eockRhjf2dZGwjTs5hmmoawQVyhPZVlgIftVIbeUP7lWSIFvwzdWfDkVIxHf",
+	"1H3bGsyavr6zv7u70QwGG4hqwwXmI5ZkXzp5qmGZqQmKSHcX1KaCJ3VOvTAVUcjisSdpTbk2iTIBC/ls",
+	"KFJ8AM2OVHQRbbvxjQhINQ4nqRCyZL3HK6CPw+uoCFRM7/aBJQyaKp0116CFu090AxPu9Go9afG8b8qV",
+	"6ZWDnpzd7OFen5zdPHMlzqpGwp3nu92dZz90d7q7qMyJH3oHBzt3iwPRfCze1BczcKhoEvhMAdpOB97p",
+	"zFQkQtZWMlmwkUrJxGfMlgGTqoAZozDpMrAa1ryMnnpd8V9bxNwY7kLzQhf+rJb4PY4mgtmioHWWoXkW",
+	"133H6reEg6XMc7MZbZUSGwY6RQmOZe31WW+/u1uLCxQAt1bmKopzm8fqJas1NkhaoEd5PBJQooVBE5Eu",
+	"H4mHFmV4dojtAVWxwloug6zvBc94jauXZ5xxW/resKuyvaEmvqJ2qL5ckCvKeK+M/ZGGfqKZupWMxKKK",
+	"rwKOdwBahxwBbevt7X5a8nXCF5vXhkr1ci2UdZX+l2nKquohK4HIjPgZEGRU0ZUH6bhpRQhq4LJFXnxa",
+	"cL2ZuqkoD3euVGO+VzdFw9yW55gWNzavEnFRFFFn3GPZTkDXQmqVVuCp8F31uvs/fP9DXTrVxmU81tZ0",
+	"8at52EWu2BkvEPs+YfjmdfRS62XH41spmNn3RVCy9Xj16Nm1WAQYbUaBPJqZsw+YCaZBJsNvBDCZxs39",
+	"2DJPwD73eju7qOFYs37roLNTm8i2tKFLYHt5cWQbUmRTNotHqTIxUQEL//KXv/yl8+ZN58UL9tNPB2/e",
+	"HAwG3TH+F1aCJJd8m7vdnd2ne/vPyvEpV1fRx71PHfjZtT+Mfg5KP1dXXfjHs0+1sSxmWWvCBz7Wuood",
+	"CJHc56JdXFYsWmSKQlN0gGgbs4e9dNbLLuEqWpSQYNV2Lfl/HwN56lHGGm7u5xdtqO+dKZbXxSnkaY2m",
+	"9CPXgl2ev15OUV7uD7S6fnnJD5DGd2YxqUgEJ7fUWCWJuj1kIdmFKtqZuU1eSqrQUkmhxrfu6mVNk/pD",
+	"UgReK7NEvPyMJCnKUmsT3nCL1vpxnAg245JPsLhvrWBftiLt3qWAXb04YCrsUX09Kqjnauth1U+qrVfe",
+	"QHh6LUNHKcJw9XWJILCJ9Z68VCV3cOPhYawzStCQddNodtv1Cx+YtaCYv9OuKbFyeRaSER84ii0XwjOr",
+	"WVs9ZStg4cXJm+MXIdwMgQKgfsNuhbiO+IKFEV+EAex9xOPERjXnSQJvnpxeHJ//3H8dmqiakPxNoevq",
+	"06aKP6lGj4KLnMHgWq9ar69laEod5hlToIU4b7/vRaSY5Ciw7kQEDROC6FKT3bCwDQET3UmXnFbaC/QJ",
+	"DXoCHYeNuzgZXJwcDbp2liEs803/9BIWiWqfm5AdPs60SMY2GjrOWFsq1j87IUd2pITe6rJzOAo0b43x",
+	"qp9DXYykGbqkeSowAnfE88k0Y/kcq3nOlM6wHs3xi8vXx+fdGf/wq/G7/YqqZmiMFLDTZvvMXuIl+OZQ",
+	"LBQyNfSLA2iYZlipEEwnKusWZ4iOOgIImFAPVk6W/4UtKczn82TRZS+wcg6KhZJZmDAdOVzdHBnRaZGU",
+	"w/iEk0qSijEo0gZW3bm3yUQMsm1IDWEMwm/VaUA14Z+/GABG/yyCuJtMwHZY+42SEV9sAQH/nrUHOf7l",
+	"eW8JoiOy6zm69v3dvLPBHT3ksAuHVvEDCYJqZBltW29k6RMfRkmu45uV1g0EZUBHRMsyDbHFA/kIM455",
+	"xjgKRQcGkBwY6woc2yZZ1lSlszhJ2ETZBIjreD5/LN//hl2o1vr+V4RNUVZiqQ3GYWG2e6JLJKoqAVp7",
+	"TSU3mLrsLPuwiWCv6I5nKPoS9Gz4gaYQh5Pl1Icl84NX8Hyt2bPe0AQiKPWGa8BP7+u0hbM4klgF+PLi",
+	"aMn4bJHzh2dPnz9fO6Mm17ds2Exb0424aito4WSxjhtRulbQIg5Rrebmbm8umvgH7zzh5rDMbgZI73w8",
+	"L6jMKjGiITbJ3N1cqvHDH1YHJrmhV01rIIAVU2zzHbQJcicV4QhsSFoXiALDBYujQ2AYo8yQOUPisltl",
+	"yHmlRPq6oul+q7rfhjC5GTRTqBJpYm3TH9NGH1X7Z9b3hVunhDSfo4tEqVOWdJ5kVBLSiACUGGXFBjf1",
+	"lcF9XvSeXakfqMmKuKfG3VvX3XA5LvLhDrBhg/qUVwCckCkXeroBl2xAt5PID5ZZFbI4EGksdENB4zcr",
+	"rFBwkoBVw3x0LbJDEhPRcoCOShPjlGYW7ei5GgepNVl5Z9vr7u97uxmpHOSrGjcCmrdKLz7b7L1YVj+4",
+	"0XuPY6Q0Adb8Qytw29FwVoC5VKhlg6ggV3aqy0Iyh4el1q7URSfPpniuFYcn9n29Nc1Y42zrEAT7XF5L",
+	"tA2Yxrya7fX2vJ6tFGsUlt0MrjIRqBC5phpV7lEyrA1TUTQjcG9iClYK7MOUsTITdfm0RglchioafZVN",
+	"d+PUH5OKZTOAykl2903lqUpcXoJrNSLC7INRpO3eBCykavcXtpYytvblHwZCRq95JuRoAYrrcv2XQ6r/",
+	"Ars3FdRXB/QwTQ3DzGpx07usXxw5vq8KszVqDwVYmWS5ahllck2dqVhm+kykAzHydruh/MsmCpMyxKXE",
+	"0NStNRu4BJ80A2Az5NJO3yRvuZRGlRbJ5DU0V0nxdtw6ePdxWUf5uGlq4/uVaoXPkg+YVNbGxUZTnvIR",
+	"1UqWiiXG2gzrSHmMfFPPOXB2o5nwmYJrftSCE8EApZ9vdVk/0crrI1iAWVHdyXutXkJY2f3VzzX9r6ur",
+	"D71e5+rqw27v6urD9+P37f848K7ujOnqdzVPbv3HH1YH9zZ6/XywQKtCu4nObTW6G9eEQtXrEPiZgL4R",
+	"lMvLmjRwylkqVSivTMHkPXm72H430O/fvVXv313m799dZO/f/TR9/493p5Iunqc1F+HCSfz+3csx/R6N",
+	"3r/r8+I6PHMq3//j3YuILsAnzubFQ/DCT9P3744FfmHrD3eM3V2pj/icrMZ/uqoTS52uHaF1EoVd6SJg",
+	"sXSA6/jtrtqI5QdPGaiXUm3p3VgKy67uZnMot3yuX2ZzYKxB2M1yWpwKGq88tgfKcDGjnYuRSqPPS3Ep",
+	"D1UjEnnFtq0VhvX90Ohhntnq31EpCis0QUjGGDpPVaZGKgnZVeuqFVCNzblKM01mQwoGAsHby3CokXpp",
+	"0Jqp0o0SBYspVwQYQcSWq++OeDJVOmso/WB8N7/OXU3V5RKqGCWeCpbx5NoVkHRB/+UP7vV2dp9uYvVc",
+	"ztioh0XcGtzTmumZOy5b3/BFW1eg5OxbUXB41eqXpC2QdvpnJwFG5Em0/a5f7YMmYQyABQxVLqOAYbqJ",
+	"+feRSkXABjbW7NRjLwF74TEXpBCm2oFLu72OZUWtLb5zR9puwXcZwipb7h2u26OVCNyg1Pg57uHZ28EF",
+	"QxfutvlYeMA4q1OPcCsofK+S7sA4q02zgB0qJL4NDrOsjoFMuDLnqDa1A+XDMnA0lOE0Mce8ZEy26Rbk",
+	"CYKdNpSnFbT8WFEUUOOkGgdavLeEPwgh2B2qoSHUo3f3csG5tqcSDh3LCQZgHLDmZKri6bae8hT9gkJS",
+	"e4+iKL42Y9FAmLIN72x9XkDWyDYiwT2qhXjY2YfipDDWg+SKlkaqMy2gGO2x0EfjmSZNbi5GT7SppkWw",
+	"otkttoNHkwFZdBdzI8g/HJM9xLkSxNg13oHx4rnrFcihqciM+7qB51K1oLVHTohZE9z8MHzfeEKb9+Ax",
+	"ZIF7ZG7eS35Yf8CNMoW1wm/m1611Dd4lB/ozZBj/BOMMcVOiKwQbevrLfiQJp16K+CzxwSGXnx5aPZJa",
+	"2ma5RH1p11xmWFtrqFWSZ8LPQrl3zV0alH6r5XaraS8bl8f98fLly+Pz4xcBe3EyOOqfv4B/UnpO4FJl",
+	"AnZ5Ojg+vcDfU3sX48/4TPgZ65X0btZO/XSYLaw2VvBz77alWVvwaniV93pPRyX+gJdE5wSfC6vVhk0N",
+	"nDsWb4SdvGvuz2fVk3ZQo00tohprRalK9qpqAbYbWrs+zqiysHXxc07sqWE0ZrLNjeE24jKl8kvrBIu4",
+	"qGfozWz1np7zrM4cn9rLTdb7NXWgPI/Nasv7WbVqU4CFnOYijRUWbJnFMs9g/9DuDdJ3LA0+45N0v2Lz",
+	"Lgo8fWztUFP4/dbB/vPuD+urndPSa3etFGm+LI7XOtIoDPwerrSdeznSOpu8VrU+bej+uuD6uqHpqis0",
+	"QaqRK09gQim6LBQyuqA4NpBIxYcYG/tSWBsfYuIfBTGZwgd1dU5whDsU2AKYiBt6IPeKIEIbx4NeX4E9",
+	"WHYcyzbdstphKrhWMmSaLzS7nS62DsvzRkEY6DeVbZDk3guPuBwJUP/NyjG4J83nGVzBWMFqKM0ynWmy",
+	"xuLn4oi1MQ5Q2ihiOenYln9mZXG0dch0nt5gBcPaSLbWs/H3fJc/2+n8EPWGnb3Rs6ed59Fz0dkfRt/z",
+	"78e7ojfa+bzgLZxu0VHD8sFsqf6NzXSrVuNYEavVtEUrtsTlQbswLp6xlEt3kmVRe3dvt+5sNo4SG4pp",
+	"bHIZlk3gK2LEAOrqRJxFAXEGRlWKdZZGFuJsEWS0Q93GVT9HQ3xEmt0Zy9AqsvYNrq8H+ODmsVc0sD8t",
+	"tyN05k1kymHd5q4Nt222uE41BuWhEKTWTQGT9qawuvZZ3f6tijGBwestHUiANjZzIANYJ4XQkE3TGGS1",
+	"lRfCc1O86JCFR6aTZcjaQkbWea5FMt46LNHTdqXSLdwukdc2oIMxri3HjJuenyyXI9D0ksWWb8s7dzY5",
+	"Ox/4pwOroOV9qdIbsHh+6ezvkOOVJPHaHK/NErw+L7vraX1214VpNXl8U5vSfwHE1Ckuc/gpKhMXafZY",
+	"nRGVyBrr0cOaN4tmmCsOwYWgUgNNLFvn3vMtFnGGAcYqW6Kpvtv47pl0DS53ETVV7fO5qMthsHnqsTT1",
+	"zmJaC/YHrZpZ1mWqC3vCK0mDDw62LvQGgQKxvFFJNf125TnqJuOo76vdaOFNJrCHCzIjELZbGHjVufBA",
+	"PQOKH45WB6m19HRpz5fpqtH9yWqApTXKJuStgIUvsRt4yNpLaEp9wuGZ4wnZk9uuREe99aJEQ+njraBF",
+	"X2gFLRqmEqNtn2qkMQ28C+5uzrtK9GotE8Ox6zadipoNSELdXLooxM0hH11PUpXLyHZ1XhYHnw93xd5o",
+	"h3f2o2fjzp74nnd+GD4fdXrRjtgdP+V7w/3RvUWNs1KvZCts3yFGoUHuutR1lfP7mEh4aKIkbOMOzaS4",
+	"EampJloXQMhRAHojsqmK1vbJ959dbj/hFxyNx5nRCVTaIG8np0vG8tWl5QLMH2yKaoZ7rL3DTFrlrkms",
+	"fGpSK/eK5MqA7VsDeVnvuVNSJwx/spwUuvad5VWrTYvpmU9647gtCcoH6W3w+hRQAKiiueudq8/DZJrg",
+	"6teZA6yirR6Xi6W+ej+p26LO8YwvsDdzLA9ZyOXCkEwEaZX6lcKAZM5vI+wdG8L1UmEg+tD8FvYDbpbp",
+	"Id1d11PlLkC9piAcT7S6W1U40/2kpvbbhkXs7lD3LSiXhLwbUrpUEXPGu8E/CYbWW0meskyxZ3ssERnF",
+	"nEbxJM5AAeiGAQt/JXjqhIc23DQVE55GidDonh9xLUyQaelQPNjwQ0P7nb/yzt97nefdXzvvPz4Nnu19",
+	"+kProUqLA/LW820YYXOdE7nKOnZNQ76vM+1qMcrTOFsMYDwjOKhrIft5XSWwpeLhVFjFj3jBvvl0EN5V",
+	"r4KRCAM25Kmt1hr+KHgqUkb+GRyU/DJhl13YauR42VYix6aFrre0RjUqibk+JNXD9Z+epwKksWCpoPlt",
+	"LDUlBdCtorTSH4vyddxW0XBJBtwsmY8yTVooEgPY3BCR5IlmaTyZkuUQBPsWTdiabw5apYkUsMTn8Z/E",
+	"gro6x6YyUXnjv/sOK0J89x0uHvSCKAcI5AmDG4iCrsgfG/girAsgodI3V9I6yEy6FUVrsYQvRMooZh8j",
+	"D2boP0ARPahLwIChKJl7rNJbnkb0ki17DKcXa0wyR8KB4Y3a18MOGM+jOKNQ8eBKllqgBEW5gKK2XVCO",
+	"HDcVGgMz66LciQ6uZOHiCYw+nBkRN3D9+qmKgwlDJ7DW3St5Jf/t39gvcYr+eJCH4fqV7JhemkMVLQLq",
+	"YVK0xwzgYLCYVTvk83liAGr7v7WS4RbJd0omiyvJmPgAwIvVLLipU+vxRhg/piyLGrziMoIhVuAWKXYw",
+	"8NnxG5aJDxlrh/CzPU94LMOtLixlQBY0BCdK7gp3e72Q4Np0iKGFUlCw1wgU+/ETBsBUqhXwNV/YWvnh",
+	"xysrF1+1DthVq9vtXrU+mR4lFP8MMx/HeAowmqkqKoWIQAj+kOFsj2mzYVFLYxLhUFJs0hOGSAvOweyk",
+	"P/0uC/dgE2Y8AbZMNuNYYksjFst5nrH2kNs+e7epgmEXcxHAQLNYaxhoHIskClxeCgg1NjlH5VlHjTsp",
+	"9nkhb1OAQb5JPMKW9n/LRYogMucpnwnAmK1DmNRO6Mb3pjRKBe4fT6iYH5AnfPxpCIP4gEERxOgIob5g",
+	"+Nxe6OaZCq3ydCTw+n5oVkdyIAymJOPMZFdxEG4IUiQL+zCgJc403eehW1ZBKU1JWhgMDdfw5M7T0NFZ",
+	"ip8EtWeHvYl/hNu7z0Mg9SqXGUsUJQNh7ByZ9GEoxAttphOeiyxddPrwDGBduN/bDesq+uRABUdTPkwE",
+	"PtWjDWMTIfNYCkYd/9oTIbEfmwG4gEUi43GimZfDIVKYA2EVEQjb2IiNeIrudNilP3dMMGXnJLKbdci4",
+	"AfiOzoFo0JIqz8aaidFUCeqEFRT+ClvDAGeJeWYYY0oT0jDS33KVCRYTEjlrCSHS5cWRi1irM6A6WjBO",
+	"KTT1gOn4A4xKUhdrh80loMItdO+5WAzMeypTYRgpm6ZCrB3PDIbcIjAFRGxMHpF4GMv0B8KlnvFJLCcH",
+	"LEziWZyFjmlSQ6Sdbnen1+v1WNu2dtztgUair+N56D0Io/7v////Zd6Dva0uM2YtrJ1iJRFTfgJEi0jd",
+	"ooVR8AhrYKKNOsTlhsZbT+LRVOWpDgNmZQ7MVzPlKQB4R2o2jNE2n90qM7Km2GkYzHyK4J7WuU1LwGeK",
+	"oTwBht5BXoWUDjer76zFlhMWCR0EKjwdxlnK0wW7vHjZ+SFgnOmE66nHE04kzQppA9ZfQRFMpCOAblsz",
+	"GktmC/p3kfo+EgcGOEK+PYTTQhoBfAAERMPl4IFt/u+7L4eh5ejhfu/fw6Vn9nv/vrsfWj7eLwl4OAMs",
+	"Z3Ql+2tE2HZe2yWJTgCZK+HulfQ125WSL2uXHo1NSV+iJleyvvPOhuLyYUlU9mTkK+kJyeRlrxGI64Xn",
+	"Lus7gV/ISF9JJYG6qByEQiTFRT3oKNam6fZJlAjQTAb0amjDVFgcgS5psOlKPgO8U7KwfFGFJLyGaqfp",
+	"iQaTVpKsDJFIBEwbD5iE+MaK1H9sLEi9LN9fyc0F/MDIcOQUN8YPGykY0GEilGFLfJz+bRrDBpggVjdl",
+	"G4JctSgQ2wAp6koiQycZnLbeVf1Tt7Jj66C5rSLRC2WGNhYvIlcMTvNKYpf0jCm5dWhoh+u/aktkYVEo",
+	"7BNPIDzHtiltiuMIUX44g0tXMqaaAEA8fdRxf5aB3866ctok7MH2k1RDh9DGFWxhjq+Vd7DC0hxzw+kh",
+	"omM7IWAQgu4MqFhwJc3xgJo6VVqwscpTIthWQI4nUqXIG9kbFdnt01Qvyh4TCKCgMJlcjYKQmhiRLgNI",
+	"J9IfazYTXOc0O3wWmxNnQlInXIQKeFTlGQLvP9g5mlbiaIv9g50jZLF/XMl/dDod/B88Qk3D2jvwCB4P",
+	"iat4DwGvvVu5ZdZeB5Xss4HykJGwaFqMlCgjTQrr4LWfukmxV8cXdk5Lihpr+6T7f//n/wLjk8pOzB6j",
+	"/8mAqv/Zb3pYgZ8vavG192AO8PXqN4ISZLu/CnkCHjpc/R0bqt3eh68AZSY68Q842T7hEDVwTRLsZYb0",
+	"LFJCF1K4QVZNInsXOxwk8UhILYpyxK3+nI+morOLJYGx5KSrHXl7e9vleBurRpp39fbrk6Pj08ExvoMe",
+	"u6zoQsL+93/+H4ZOTSzlbDyboKh7xYRtDWJsMiwkn8etg9bTbq9rvOVTtBSZbQUI3c6Ne2Ou6vKjjowS",
+	"yQ3M4maYHcslGuhCY5A0IWROyt3yIZWzy8F5/4WxHAiZpYsu6yOKYMJ/e6/3dOvQfoYgNAFgWwCJyLUA",
+	"fWs2x2ybamPBZBFQiYDnMIA7+HLpBzLyFpUEXGXKk6h10CJd+VKbevZINn5U0cKUfLBdJ6oGAlu9Z8Y3",
+	"MfcZm3+l5DXQYbxAugeez26v96Bfpm/Wpz2TO+FT0Nqjj9aN5Sa3/SOPioy01l5vZ/0rl9JKLSKil56u",
+	"f+mlSodxFAlJbzxf/8aR0VvxhZ0NPnHGF4ni0YVS2D8c3tvfZAswQEbyhLrmoi3WVno26GLAGJtVTXTr",
+	"4B1ajXXr/aegNc/rsMzwMBJ03J2AkVfHaPOBR75BR1NFiU6HNegLR/wEjAR88MUxkATd8090YTtjv3ho",
+	"evTTOjS1tgf87F5v75BlBaoV3TKL6t0hXgzphSYkxGfID/2ImIirKdp4gSB6Ev0zISX5r6OvAzH31r9x",
+	"qrKXmAr8WyImHbZjY7FrmjpU0WKrBlM/BUtccvujwatP26jLGEdX8a9SuwW8XmBbwJw5U8Spw7xgiUm+",
+	"eL0O+5YQCpazs+W1zKdJReTIXEbXZdSjFwzWFTbMxlTl4hEEZUCg9/dCFy+5wQV1UJfjXbeKUtCoyZNb",
+	"j2K2J2wTlsE3KA4Ov/J7w7TPxhgC4GZWVkEQhxvUpqIhwNHkQRNWEEqSLms5lo+WB063uxNP3JTpHVq0",
+	"Q5b3m7G5HxcYTvIZSPfoPPIbd/xX4o53wPUN+KCP9eGL49fHF8dsLWMNDwxZvhv/RO65Ecd8EFb5+Zj7",
+	"jV3+Ptkla+upSjN0qqwWLotcgHr0OUlTgbadYbIwLZ20KXtatcipsbHbkY9FZ8qVJrH2LNtIoMi15mka",
+	"38ToMOaSDMUz6paw2MJacsNEja4108pGo0yU0FjDwQmtmATuC62sHabqVp9TB6owYObPjMdSRCEZhnhk",
+	"2DJ5iY0ps9oNchn/MKWsnyQ2z731iIzItOFqsp6saLr15UD9syEXF8nIdVCBKQ90X4gbkcBJoBVjImor",
+	"6mR5KnUJClG6W4ZVAIA4067NEcJAwLTC/MjhopIJU4aAJNZZ35Zq+Kyz3yhSDz91hHV3luP1agGD6kj4",
+	"y6GFfEVA8Ro9DXaTLRCYXa8SsG3M8phz3N1VoBF43S9WwQf5PLIi7kGNEVxUEgnjATFlB8wbdwadCzPj",
+	"LwhC9pNNRQ9qW7wRPXUBfV8fDNmDZLD0Co/aALI+wjl+ejgOqaRYzx8/h/Hh4AXLewAO6BdLpqlPMN09",
+	"/Hhl+jNetQ5Y71PI2khWNc0IvZlqq4mBwkBfAQv9ZxUwH4rrmiN9oh+K+bp99OuyHKBfbCJY2wZWFQFU",
+	"Nn5qi8Jj/GgoLwqqIQTK6GRezFIugVDzidrqsqPmQKjPjYLa6/VqEIMK2FJ1APMBgyvv3ofLmDARWRUP",
+	"7qbMvYZ5N5Zm9B4cXMfzjZ6j/d7k0Td0Hps8+hOc1iYPnplNv696eke2aFvIbihWFdJBuebQ75tQvBKZ",
+	"TyZqqIPjnXcFXyPZRoLqhC7z3Y0Fuxp5zVXJfFInt1WpHSJzIRICvhf1wHS9JcairxWsWp+z/kdkgeVJ",
+	"NgC3k5G+WVZWI4DbqI2lx+2PBpQ+rddPfMpS0UKWW/Zij7uiUe/vlMu6goL2EdN0GMNNEzHOGFxsm9yT",
+	"UOZJYruvgCxK/yy3edmEW2MSGXzGbwBU2G0TamKIxU5v+YK148zUbx2pJIkjUQSComhuald6g5EQ3uSl",
+	"qcgGpjjaZ1CY9dzXfAozyoJvsscXkT2oi/eGAgi10fnXEz8c0dM1VO8eZHhbY3OwRmr8KlX53DS1zmeY",
+	"yNP4eRbLTJkmYO4+EVTWNn15gFoiaZEYHTWB4Q36p0Z+WdUXH80v9IXy2R8yqWSnMkWgihSjHHUrNNco",
+	"+mayh4VtxFA/6kjl2o8bsouGCYpubtvkLPoMpqk/tBZEjdu+UbovQemCpRK8CBpMx38XXu3lWBSZyZhp",
+	"WCQmIyy3fCdfUffBiBVegYbiipEzWkELhYyazlJfhgz7bQLvbBKtw8l/CXXQCMG4dw9Fku0X1ih6szWt",
+	"Gzcj2pgtWutyKqmO6wnsBb/GwHzKwPXSb5fpohGJ4fNWki2PHKzVNC2JNHv1xWjkY2qnlTU1iD4GPLy+",
+	"fx6Pgovf1NYKotKG2mzfjbEzj+JsLRIWLgcgAGWdFb6GWqjrrV6nj251WZipjCfo2Axt5WlyzhCFnfFs",
+	"NLXRblQxDbsFZuy/c+PYge+UEC2kXHRSX7EhSpwtwkYlC91xsJZjWsoXMMBW+UniSplbhTHWjFbhfIh1",
+	"jJceaW0aXoOrHNA7nzafh9lB1h5cHh0dDwYBe9k/eX15fhywX/rnpyenr2CnT05fvj1/0784eXt6uJQd",
+	"s9W4AjN4aQ1FcZ0xj5M8revx9qi2MtgnrK9TQ4j6BNhqXEaA3zvLJ1+8v2KfhCDBQNtvbQLXOY81VTLw",
+	"DqUTiXEsReT7Lg/LRWSpk0zV/IVOU9vfxsBmLFk+n2NQnS5TAw+NAEyLN1ZmYTmCsHisDBD3gd8mI8tb",
+	"YBO3Jd80ngtlr2L4gzuLf3Zm+1vFsfajCCG9gOoaTPF4bZHk3JwBeVGp8mPUDxXL7MDv7cU4lTSx1Tew",
+	"zkC5OpA9S/eWXdWhZ36l5zAsgErq+IMY4fji9YCZjP1YYTZ1rkXE2j9dXJwNMPI1YLeYQe7jtMElDSLC",
+	"FtlX/bFnwNWHwiRzS3UbmGRXMw++XJBhKJiOJ7IQCP3xDBRlCy8xrZTwf1Q8fMpnVAJJaSp/hJnxsbbt",
+	"X7BMVhSnVDJhGz6jt+kWDE6Xu1iQ8BBRRedYKo2N1GymJOUHxLqcKwe0auHVQEKytGPPz8TXMs0XVGZ7",
+	"wdpSMZ2PpsXSSB4q9iDOsJ8yPkRRy2GpMGNI5RNNabM37ppN2N4qxTO/fvvq5esu6+OOYJWdeYrhLRjb",
+	"nLluQJipzKYqiQAKR2q+cH2pii0+LCBnGa6wVKIZfK60rRxhwq5QvF9KY/CxZxWhLkpY3SFqRMw86AAy",
+	"+ZgE+TXg7bnQeVIrdrxWk4mIWPyFXXNfmIiaeoKtg3fvS8IH1gW1SLEMOquim22RzY28x9gjx7tNNWdi",
+	"PU/4wlUDN3Uu/IJzrpRnvXpx5CogPGaUk/nKolFyTRKvFsPXF8VXu+NlQfTIf2SFQFpUFHBt4Ynso72Q",
+	"ZfxamBwPq61ybeuwAV0EYszZ0dvTajWBtxLN3h9inVkzE9koqFoMlvlIJyI6wLR3+hoWSYqwDKB7ke5c",
+	"CzE38zD1z4xP03XFoRnGMnY8mFKTAhPdDKMAdyDupzO+6DIf4I2Q1wy+JA5b0HokYdgO/9uIwuWvR2vk",
+	"4WKrvom/K6oPqJQg3UOxFXi6RK23PwLEro2VMLQY4NxJG2YEz0qIt0nYOrOFOYwdlyr389E1poZ99913",
+	"39U7pzwEuJtxyL6IZbkf1WrhptgAv161aaQL34yltV6N6jbdA2q3P8Kb64EXKzAa0C0+3GWXxnTheJNK",
+	"6bkVrgF7+ieZmD2qkIF7gF9pgDOY6TfYqoetkgQT01GtkF0+g9Kst0bDGTqqVJss/zMo4dwmwJLkwSc8",
+	"lsbyDgt4orGILXngsiyNh1iqr73X6/mVdIcpllxLc0qND4HuggIZeoDdw1yBwNr3QI11WQ5Hb0/LFWFY",
+	"+LGg9DBGwFQS/UwimhS3+K9PpgypFqNUZJrNuL62shEojiAaxePYLNDDfAzskiLVrM3dH080M/Zo02Aj",
+	"l1iRC97FiW65EjaZWlEPTQpBFiIqzrbXe1qTIKFrUPoRBC+EORN/9IWlrrWExGbZ/x4Jym8mng0aCNET",
+	"o9/cn91te52N67OkBtae73+QpK9MoZHHaFsBFaSmwEmvO76xJ3rNvleSCKo7bzDcoXSX9Rvoz6FX0vAz",
+	"0TcVywj8Bcn5b8z+TXFX0nyLjMFv4oDFwnPYlbsKBA7/0MTf7Cw4/uDKkbL6KsSs/Z+Dt6dbS8WIS+bY",
+	"ct1/yprl5QYeD+8y2ALstFzWt4U7d4U1iY8pwrBUKwOFEFN8vqi4XCpuhebssssRDTZUGNZvogWfvmr9",
+	"ReVpcRnIjnn2qtVlWCqe2tZobNJ8I+zkidDZ8vOxthXoYdo7DHvhoASysw9/GITZZzOVCnuHTVl7b/c5",
+	"qy1Oz70SG8bnM0oET71kzm7F1eEs/d7JhCwV41wL7daoq/TOPuC9hfLdzlYASjOKQNzWNap6GtrUoMl0",
+	"bNrqsiN/FJ4KNpoKKs2vqadzU/XrGsuqovZ+jyEYGWu8oUSfgm8OhC/rQNjb3aDa5oVSb7hcmDnqR3M8",
+	"rHIvUFXfxnpjx7bul+fNwogGVIeow7klbwaOD70HYu3KV9v6XpIpWYsLMI2Hq+djwAVo+4PX8inG/rqc",
+	"EGrCaJMboQG7HG1otCy3+Cx6JGHXcRduQW2KgiI0lbpS6Yxnuem4YFod1bueTmHMgWl89JiGIfxQk+sJ",
+	"0+zLHaBcX6avzxHVtBIPMtyOe8Axj+VkLWzk8yyeiYB6ciEbx4jHqeAJdsyJTNejbFFpTNxlp9T2SBna",
+	"YSruFyKAK73PTOX9clMDW9G/0tTMK/BP3R+KYbA/JCtX3o81szYEEhJqaj9Q6+/Hq/ZAEYK1QOi6OMNO",
+	"3x/yHpjNHIEMxJL4RkihS2C00KATeEBUtCFqVgCcnl3Xu0gbn4jUGU+SgPEbHid8mBAJIpsLxeV4b8Ua",
+	"S9bzUQZ0WyYLKlkCg9Wars6LWT6OfFZ8oBDSHsh8VcsOz5Z30upuBBEPUuBuacfNB775Ght8jXaHGqDd",
+	"wyRzgLqMS1hqp1F465sGC0UitmRzkY5VOtOFQgpql2R6mmcRKKLtl4OLt2c2sa+DrnmeYPwrGoqnKvGb",
+	"yRfjzFMFYtaBa6poU70LYzR28pkLDJqdcBALBhf98wsAFlBwMyEDw0BsjxFNcuPfRaq8/od4y5TAjVMn",
+	"QegnTEggBREbJxxkDb5wsyg6Ktr6fVJh8yHNxwJbp5hwvv7ZCZLXokkaKnYwxkzNsMO5yG6FkNQeCJMk",
+	"3e5h2y+anuuwg3zMdCuLJewTNjp3/S92e71CiLbmAcMc8bXinVpDHcLAw5GKczN/77MPQiDsuFOu2VBM",
+	"cvlVCU529p7EspLPWXDbUJi2jwemq5j1OyF+XJ4VIA6A4fCgTWExhbXSNu6vl6UHdpDHlF7sR1ZFcbnV",
+	"fH2ys/b20J2+u1YDANtRrIGINFLpF3Rfl6iUF+5rL2GXa5MUZC/FUcjaRS850y5mLlIdayNDASVEcxuB",
+	"xhNdfENnaq59uLHtoXTGFxpvzwG8RqnSuqDIuczixFJar+vF4OinatcLWhtFm5l9iLzvg2IuIl1EDNhb",
+	"Bw1lg2kIu98/Lmw/+UeQ0OxHBiIRo0ylX9q/6L6PmnJjUJfdy1i7Df7ma3wg8cxgJiCP3ebhwpXJj6ON",
+	"SQDhygoj229GABChPQqwGp1xoojN0kla98dmGuEbMtcisyWv33D5YXCZcOzzUfmjh3qbRcg5+6af1RdH",
+	"q4Lh7BTu7HS3L96/OP7d4HkdJH9znNfG0enifO8BdfeUKD9LMjRCX5x5tMnq8E4wLBoir2Iilw4FNpPy",
+	"/umR4JuE9giS1j1R4z6S1mNKTGuBvSwE/Y5g/XcqwDy8ILIW0gnONsr/G6lUsHYqRiqNWIh9bo9UKsKA",
+	"gpxD/GMrcKlTfCJYwhciZW16ekAX3Qv2b9IryFaVikmsMyw4ZLlDO82lxBYCKvXs/thH2xK9rVKzf5N9",
+	"q7QrAgof7DLreGRpLlksdRwJt7ID2DVAQHTiCLQk8ihCY2qYqBFPpkpnYcDmqcrUSCUsnGbZvOi93T87",
+	"eaLZXJHxOCz6Q/8K17DTpzV62PFD8wEbRmlGDtlV66oVUN9teFkzmSeJqe+Avu3QGoXDLjtVVAkGs7E/",
+	"XrWsBe+qdcDevf8UNtjrCrd3hSrUFD5xRkG0HMcU1h7QZ2v7/bL2QOXZdAiQHTB0f5t/H2EQlzl6uGVC",
+	"gLBz3ItYz3HMNGD/+z//t7EyChY8qa+KUnyXiqi9FnKSTVsHO1+2TIrZ3lU+f7up/xLVUZbxuiEioCkr",
+	"9RcTTBlyjI8MA9eFkIrYmiEow87s0gEbmVxWj6c+0UXuEGBU1QrO2oh3vvU7zrYs8qEompGH14qqbcp4",
+	"KLl7sDQDECypsIDBgefgcl3vQ6JmoRNuscDZjcksidhQjIHmclsEIdZmQVGXhdiL0dTgFLdu+k80i6ND",
+	"EBf6L7xWExTpOTj/+fxV0VHDUlhalyk4YfeGqhWg7xDDbGzOV4BN+ilCnIV0L3RphK6dtwnNsdTRtOjQ",
+	"IsswUiekunIX01Ro+FLotbzCugkzk2ZsCtBRkCrjGVNyJAKXerzT69HZhDP+YSBk9JpnQo4WIWvP4iSJ",
+	"TUFFM2cMk+dYmTljM4XlNHCLSfdwfkJ/9ENqU2ksU7hO4IGGDdEOGQ7liW0ULYKg+kcTThBWINZ4XU/o",
+	"rgNZA2QcY/8nKVAyG5BA4U/tsz+9OjktBfPjiUZoojOp2hEFmwD3BmhBvNQHmEhkg+ZwJo6lmoSDtu8n",
+	"BBwwUmssksim2lFstFT1Dv9DkEWdLYLgAK49J4tIxq+pyisvHAOe4QTjqOvLBwTGASrSG0C6kgRSFjC2",
+	"Dtl+b8d5VoHuawpMCkzOg1ciJXI8B//EONvKwVnXBbI+08ifYnvRzQucB323C5HBl3dLMSWFq7cpgdyQ",
+	"rnWcOHRwZP6hiz10/n3X6dQTlPzICakzwSPg4/ht8p5YsG3gtrQbZX5r6pWamTRWJ72LtdXwcGTFtDHI",
+	"bpdbt2tg8XbSraDlcmsMQSaTa1FGLZa4twiJ9HeuFZnlzJxhQORadj2lDxsMxeLxtMttdKn/RxlMtvyp",
+	"jFU64xn60L2ACzMjEL2jjllAx4dIkhXuJGI8eIzPnb6+ri6AAc9b7lgX5S8hS/CImhG9f3cm6d4GodpH",
+	"pmb0l7Zhw1s7G63nxJI4G+G3u9EBvTKxDLVFEAraBWzFoViFoK0JGzVPb7tAvUZNtq+vdZUw1oQAGh91",
+	"eRIgMUo2dCALHPW0gf0RjzU1qabqlmWquAua32EDdzgAztFQgdOuzgVqPWbxu6WPNTVRdMGRbpsoxyiJ",
+	"5bXNUEzUpKiX7rGhTKREPX+H2s/nIggqTAbUcH+r4LghUjho3ay8UwxychEBVAA7U5JEHxObFDDRnXSt",
+	"jScgfhzUCViBJ13Vg/aJ/ciXCMNf/lhTnqZbut0M3J2vL6KoYSEbAtBH849fXb2ZxuzlJZ9OG7Qso7vF",
+	"mo2TXE9RwXV5G08w1jIT1j4OdwfnP1+eWp3VxolSx0h4sVAFipg2GoxyAmzX2rBaebBzgvpnWHRtpCqE",
+	"9Y1vXXnz4nGc6yJwX6DbWcpH11ie8AZOBmNQr8UcLYCRmKdihHr8NAZcWRgFm1T6yNlIyaKqV2s0zQ3R",
+	"vTxPh7l6VWf0RnVjbVMGfO9z8qhrY0IH1goRS/G4PdJ9afRbm/Q1bdIL/erupGLboPRGjIesDEUzDWOk",
+	"I7zWREgKU4LDQFPwfIvMReaDSAYOi+4q2KeCzCNSAXgpUW48sA5lgEedGfokszOa02+BOptm1Van2oAK",
+	"Zr+AdpmN/oYJTd2RLSRiJSoLMEtQ19ANdi2m4ODbH+nXXMTxVrDbc6+LsmOmjo0SL9SK5hhnzqQ4ToWe",
+	"dtE+V6kQ4Kli1jpMNQakMii113teVFZ0z6e5xVCXpUA93shciyl0yJgnPJZbTRyJYPUFbeKDZSWVtwMW",
+	"bCiIz2gejLfgR37HjOXOloyH40QNEH6/9ssOJAvc8cZFfNEs4Trzspbq4T4g/DKMyzZqdK9t1fEZazmH",
+	"GazsZvO5KLEhuyi+sppPmC3/xiNqQ+7uCqCfITxs0LwMJ1MUr6vPgqUyco4yesiQKZYo7lBBig+GgQQ2",
+	"I88tFwCbDN1dwx+EVcQSUKgWVLNXszYRReBFmC+4RYymDqsOV7Cn2nTaCqY8fHx3FUkeL492Nccy3smH",
+	"51hUvPeb6f03KzuXoUngjmSkECwNw7lTqi68pBmyN8zRTRYHNorJBuhytGzYnhSBc3JjOQcqT8TlSKB1",
+	"yYSFiYiFR/ZiiIU5tJIsLDWumeYZfjg89Ip6aKb5ja3arbNU8BlDc3GspN4qpeequctojVNjwXEGJiBf",
+	"lRzh2KKRfrJscOKSYU5yyZ3uhwLYwWLNRonSWN4uMhwfc5KBxmWmJ5SJzup12SmFfWB7CxgpojJXOvun",
+	"SOx1IPOAVhy7mIdO7XUDf525vTD9UpMXs+8rsnvRG71haq/vCi8K46B1Uge+ycSPMs4EQGGRM2lef7CQ",
+	"xPqAQ5jql7Dy44dWBt75m/Y1pgmX5r/OQOcs2BuClKmrw9p8qFWSZ2iYtUFiQIkVxsgOF9RRn6KDPogI",
+	"/tSmu6FIKxWcQMTE2KVSqaat4nGypxe3KV7M+gDgKWPTNyNWzPowRGlbGmCw2Iwv0jvXfm6TzrmYu+7m",
+	"V9nnrxBI/a12AFpcrAXRbeMp2chubHtmYhxfKkZCZtbT4jo1tr2GmkGlD6fgoylGOdqYxUgkGddFFxs3",
+	"L+qGC0A4UkliC3TCDtzwBNV8sjbbr8dADd2iDti79yH5fvCq9kYJTUUzyvJQrnkyTSAcXPQvTgYXJ0eD",
+	"rv1cyGxIY5tTZKJh+6iviRl1ERTahkpuHbrNcN6p8Ozy/NXxr+fH/RfdVGQ8lnAw+ieafsgivtD1uYNu",
+	"UebZ+/YDfdTQ66VJNjV9WD5MJ9xVAOlfoWm15+ucutPdGHNTE69Xi7YvVUro5lrtGMTCxA+4MRdprCLW",
+	"Nm3Pt1zff4wcAaE9lrYHLhB7es7098tdgxN7bAaVsRejiFAwMsYLNO2F9LnQDKNZFN/EkUmJt/faPVfB",
+	"1wy71WU/ogDk4Blxyq/p1ts6ZHrOsfQdxe6Se8vriW2iZGx+sFn5JL4RkmW38UjYdQL6er6sJKYmSViM",
+	"2zeOuN1clfXrTuqceoKtDDU9UrMZ72gBD2WlAwMm39ivtsxdfStJfa4GEKCT01eDwIZkGn6+NnMjWDdh",
+	"2lTUnMwRG3rPjVZ5IxDnJxSXUrcaM8SGS9kJ9oOdfdzXDNCsddD6r3c7nefv3/U6z99/1w68P7a++8MX",
+	"btpbPv1GpyDsnfZ6A5XxFO0Gw4XZ22+m4NUkFPdyLQEF7r9e2AERQXzAItpK3rOdeClBjnzndMiuADoq",
+	"hkbFa87sWs43Q/ONTTZbokzCNhNmfVpITHJOmktyqFL4r0u+Ced5OhGhkYCe9XpMB3Vy0wYSUsBoMKZR",
+	"xwa5Jk4WsE+93kGvxy4vjiigh8sFU9lUpOzk9OL4/Of+64BdnLw5fgH0+U3/9LL/2s1w69DYqyo5hEa9",
+	"f6KtXSgopWKQHSqcx1HYZS9jGZOxypnSGuSyC66v14hlwBYuTIXVu8li8NYpn4n/g4RvA9cCvABwvPkb",
+	"d2z//pg0ECa/vm+5X3X3952RV63KSzBUoU3bCZCxzeJ4fD3MUSsU1hDFgc5UVbBy9wIT0WO6MVDGlelx",
+	"DgMAoJMa5R6cz5GYpTo7MAV6keT8EXYkEZkIbVEJK3s+0aVp2ueK+dbj12vchW9Y9nlYdoHiN+ykBx+g",
+	"bcPpwBH/a+Ddul1Yi5MfN60OVBYc7lAj6IKmcXdAf+xSETixBtD6CiDotwpQ2Bistsml1+hKLOK84ZVC",
+	"2CEBUmQUpk1yX6Z8ZyD2Zg/Fhzg7UpHwfIOFEzGbpiqfTK0f0tSSkNblRbTffjDWDBvWGYffHGdASnQ+",
+	"h4s7PSsHHhIyYDd2fi00S5ScUFi6c1sWs+BygRXj65Dl0MqrZG6j/E+/PAVeFzKyvVW1SMY2x5ja6OFn",
+	"KPsUU3+wh5sJBXpekyGKL/xT46M741WISRmA9slvwXGfXd0bt5Lxkld+JYqnfHS9kRyHT4rI5jQYuxmg",
+	"CcYJLditSAVJXfbZWuUSVUFlvN900eiVxtVEHnJq7lFRKWHY1fVLLkzqxTHOcqMqJmZBtoYJupwac57h",
+	"ZkOJES+B+I5mqrppXMcyapoFPtra1Ile2pILmMuaKdiTjk1+15o88CIjoGFXxG9acsUuf5X4WUnY+ZcQ",
+	"OGtTlTxS0S/dX6IZTYHrOOz2R/wxl3Do7Y/4U+SM1QoSb3hq8nHxaT9bqo1yRFhcuYhnAi35IBFM48iU",
+	"4lBJ5AIctFaj2KQc+i3tJOsPLl6cleumYfCbGR34sJCR9ti1K49CGxcXeIJR7EXdNZz5gZELTMBjMeuD",
+	"eobuHihha+tzg0Jr0nNx9iMViQCUcNB3O0LC3xFrh3x7iOVjsMsWxn38++7LYYgh+rWUDgnCnGfTCo3E",
+	"c15pJJ/xD5Yi7O7v35lmXpjcVOOXlQXJLs+mgLqVs7krAX3ARDdCNLunBvDJ4+Hn3Zr0BAtHDxbvSd+L",
+	"/czEb3LY5ycpmL3Errc1lHYjQkudhRqJpZXOjEvfa0Zkg3aKPF9b08Dm35OlwRatAVrpFxZyBYUuz9BS",
+	"Z94O2OXZ8Z+PiBRaI9nWmqIHdyxsQAv4EhUNLvFLA6owsrqhNm3IlOuvpCDJb1GegLYT65stgZ1e01Uo",
+	"1yLdMA4NHj30O6+61vJFWatTlTHsuUZ2AIwKinjGOzexuA1ZqhLR1IQadAhqUfiYkKdFukochTV+hQGI",
+	"udm3aqvHoMFoZFuupYInJu6BwjWwMXHR0XMoEoUF4BRr8yIU2rVRpqeovTm+C3RnZ8urkns5OK9UyW2g",
+	"O29vJcz6kVJGzOiEKY+cNXLuNpVW9ki588XZoSUHA8++9V5rss5QXN5C5SkmSbnNW9UfFQB6G0jWRlaa",
+	"cXwjkMDpLutjt30syLiC2p2rR+7OBB9YRe1otl9f6VJV7shUf3Af4f+xTLhlWc1GdIH1HaW4LZqnU6FR",
+	"7Pdtw1FHeZqCxI41o2Spf2nAtKptzW7qVKVinvARcMi+6fhuB6s2cQdR0oSbcZjUmMfAzqlpehsbwh/a",
+	"9uymYbvNQWF7u8+x2XppIcNUcLcEr1O6Ld2CNZKTeISlJ8Xfcp4AuVfS8QQM0HtaF+iG3MJ4rVifjUDy",
+	"SNntVIEWizU+iUHMcizsScZ4fImyCTmiCWEIw+bTIMOY5tO6xJNKbfE3YCpED8/syd9VmweQcqb6R8hg",
+	"NPMisvTo3UANJFC+DvpjlvkSZjfiVu8+GItyMPgVcagv1ePmn6RnvGGMHI8eSEGBMY3ktaCsa/rJn4sb",
+	"de1UYqIFJaQm9XmZXzZSmYZW8jDFgSEbn4frD2RYqpAxwisg4qaV/IOgWL+JWE75jSCn5zf3+1JDhmiJ",
+	"yRDw10F8GXE+thCE+5gN+O49AAzWPq51cHGXX6gk+uBt6OdcYQPXPE1aB61pls0PtrddO4ODH3o/7CAo",
+	"mrnUGpKR8WUpj5PA5sWy4aKU1Aj8crhgHsRipKIxzfZhhFZd1HZNnedYaC9z15Qcp24Kkf1suUA03Uxt",
+	"lWYqQCi0X3O+aBOsxoY1+BMsTaRmosdF8K0au1DQyAYjlGbsu/i9T5BDtt687doHe91gdEOTmHa1ML0t",
+	"7kMV5cpV+LzvF+0/lufw2jRXD4qUZKq8h2P7g1Cyat1JUjN+P1cwMBticzJwSJ6VNt6Lil4e9Mel4nwu",
+	"U9CEDhKixUJjgriDnHgmmJ7zMgxiSmzNV87yFEMN60sBImy5BDGecVcNytZ+Mg2bTfGKmeAyQ+Emolx9",
+	"LAxuC4u7LHYUTXkqimx4b6pFlv/ybAeNtTarxcztt0zNQrLUeUXqncnOPw5XF3Ppw7+UCuPa9MygCCXH",
+	"5cnMIKF/SnSF9q16IoU5vB41akr0UngoXTZWcG/UomrtMpgrbElgaXFAdiyCS1JN3ShEkj+9//T/BQAA",
+	"//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

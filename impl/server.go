@@ -15,6 +15,9 @@ import (
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/scheduler"
+	"github.com/edged/edged/internal/service"
+	"github.com/edged/edged/internal/stats"
 	"github.com/edged/edged/internal/system"
 	"github.com/edged/edged/internal/user"
 )
@@ -36,6 +39,13 @@ type Deps struct {
 	Audit    *audit.Logger
 	Users    *user.Service
 	Assets   *asset.Service
+	Services *service.Manager
+	// Tasks answers the task operations; History the statistics history
+	// and rates; Control carries shutdown and restart to the code running
+	// the gateway.
+	Tasks    *scheduler.Scheduler
+	History  *stats.History
+	Control  *system.Control
 	Logger   *slog.Logger
 	Version  string
 	SafeMode bool
@@ -50,6 +60,10 @@ type Server struct {
 	audit    *audit.Logger
 	users    *user.Service
 	assets   *asset.Service
+	services *service.Manager
+	tasks    *scheduler.Scheduler
+	history  *stats.History
+	control  *system.Control
 	log      *slog.Logger
 	instance system.Instance
 	now      func() time.Time
@@ -69,6 +83,10 @@ func New(deps Deps) *Server {
 		audit:    deps.Audit,
 		users:    deps.Users,
 		assets:   deps.Assets,
+		services: deps.Services,
+		tasks:    deps.Tasks,
+		history:  deps.History,
+		control:  deps.Control,
 		log:      log,
 		instance: system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
 		now:      time.Now,

@@ -22,6 +22,9 @@ func (s *Server) Ping(ctx context.Context, _ gen.PingRequestObject) (gen.PingRes
 		s.log.WarnContext(ctx, "storage does not answer", "error", err)
 		statuses[1] = system.StatusFailed
 	}
+	if s.services != nil { // the statuses of the started services
+		statuses = append(statuses, s.services.Statuses()...)
+	}
 	read, err := s.counter(ctx, stats.Readings)
 	if err != nil {
 		return nil, err

@@ -1356,7 +1356,7 @@ type RoleList struct {
 	Roles []Role `json:"roles"`
 }
 
-// Schedule A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or daily when null), `INTERVAL` every `repeat` seconds, `MANUAL` only on request. `repeat` and `time` are 0 where they do not apply.
+// Schedule A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or daily when null), `INTERVAL` every `repeat` seconds (the first run one interval after the gateway starts, and at once when the schedule is created, enabled or changed while the gateway runs, e.g. `stats collection` following `STATISTICS.interval`), `MANUAL` only when the gateway itself starts it (no API call does). Runs that fall due while the gateway is down are not caught up; at most `SCHEDULER.max_running_tasks` tasks run at once, and a run due beyond that waits for a free slot. `repeat` and `time` are 0 where they do not apply. Disabling an INTERVAL task schedule and enabling it again therefore runs it at once (the `purge`, for example).
 type Schedule struct {
 	// Day Weekday of a TIMED schedule, 1 (Monday) to 7 (Sunday); null for every day.
 	Day *int `json:"day"`
@@ -1366,7 +1366,7 @@ type Schedule struct {
 	// Example: true
 	Enabled bool `json:"enabled"`
 
-	// Exclusive True when only one run of the schedule may be active at a time.
+	// Exclusive True when only one run of the schedule may be active at a time: a run that falls due while the previous one is still going is skipped.
 	//
 	// Example: true
 	Exclusive bool `json:"exclusive"`
@@ -1460,7 +1460,7 @@ type SeriesEntry struct {
 
 // ServiceCreateRequest A service to create. `plugin` is required for south and north services (400 without it); an unknown plugin is 404. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created.
 type ServiceCreateRequest struct {
-	// Config Initial values of plugin items, keyed by item name.
+	// Config Initial values of the service's items (the plugin's, `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 	//
 	// Example: {"dataPointsPerSec":{"value":"10"}}
 	Config *map[string]struct {
@@ -1557,6 +1557,11 @@ type ServiceRecord struct {
 	Type string `json:"type"`
 }
 
+// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+type ServiceRequest struct {
+	union json.RawMessage
+}
+
 // ServiceStatus The state of a service.
 //
 // Example: running
@@ -1569,7 +1574,7 @@ type SouthAsset struct {
 	// Example: sinusoid
 	Asset string `json:"asset"`
 
-	// Count Readings of the asset ingested by this service.
+	// Count Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
 	//
 	// Example: 1200
 	Count int `json:"count"`
@@ -1674,7 +1679,7 @@ type Task struct {
 	// Example: 2024-05-01 10:15:42.123
 	EndTime *Timestamp `json:"endTime,omitempty"`
 
-	// ExitCode The process's exit code; absent while the task runs.
+	// ExitCode 0 when the process succeeded, 1 when it failed (`reason` says why); absent while the task runs and for `Cancelled` and `Interrupted` tasks.
 	//
 	// Example: 0
 	ExitCode *int `json:"exitCode,omitempty"`
@@ -1933,6 +1938,9 @@ type InternalError = Error
 // NotFound The body of every error response.
 type NotFound = Error
 
+// NotImplemented The body of every error response.
+type NotImplemented = Error
+
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
@@ -2030,11 +2038,6 @@ type ListAuditEntriesParams struct {
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
 	Type *string `form:"type,omitempty" json:"type,omitempty"`
-}
-
-// CreateServiceJSONBody defines parameters for CreateService.
-type CreateServiceJSONBody struct {
-	union json.RawMessage
 }
 
 // CreateServiceParams defines parameters for CreateService.
@@ -2140,7 +2143,7 @@ type DisableScheduleByNameJSONRequestBody = ScheduleSelector
 type EnableScheduleByNameJSONRequestBody = ScheduleSelector
 
 // CreateServiceJSONRequestBody defines body for CreateService for application/json ContentType.
-type CreateServiceJSONRequestBody CreateServiceJSONBody
+type CreateServiceJSONRequestBody = ServiceRequest
 
 // SetPluginDataJSONRequestBody defines body for SetPluginData for application/json ContentType.
 type SetPluginDataJSONRequestBody = PluginData
@@ -2345,22 +2348,22 @@ func (t *ServiceCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsServiceCreateRequest returns the union data inside the CreateServiceJSONBody as a ServiceCreateRequest
-func (t CreateServiceJSONBody) AsServiceCreateRequest() (ServiceCreateRequest, error) {
+// AsServiceCreateRequest returns the union data inside the ServiceRequest as a ServiceCreateRequest
+func (t ServiceRequest) AsServiceCreateRequest() (ServiceCreateRequest, error) {
 	var body ServiceCreateRequest
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromServiceCreateRequest overwrites any union data inside the CreateServiceJSONBody as the provided ServiceCreateRequest
-func (t *CreateServiceJSONBody) FromServiceCreateRequest(v ServiceCreateRequest) error {
+// FromServiceCreateRequest overwrites any union data inside the ServiceRequest as the provided ServiceCreateRequest
+func (t *ServiceRequest) FromServiceCreateRequest(v ServiceCreateRequest) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeServiceCreateRequest performs a merge with any union data inside the CreateServiceJSONBody, using the provided ServiceCreateRequest
-func (t *CreateServiceJSONBody) MergeServiceCreateRequest(v ServiceCreateRequest) error {
+// MergeServiceCreateRequest performs a merge with any union data inside the ServiceRequest, using the provided ServiceCreateRequest
+func (t *ServiceRequest) MergeServiceCreateRequest(v ServiceCreateRequest) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -2371,22 +2374,22 @@ func (t *CreateServiceJSONBody) MergeServiceCreateRequest(v ServiceCreateRequest
 	return err
 }
 
-// AsPackageInstallRequest returns the union data inside the CreateServiceJSONBody as a PackageInstallRequest
-func (t CreateServiceJSONBody) AsPackageInstallRequest() (PackageInstallRequest, error) {
+// AsPackageInstallRequest returns the union data inside the ServiceRequest as a PackageInstallRequest
+func (t ServiceRequest) AsPackageInstallRequest() (PackageInstallRequest, error) {
 	var body PackageInstallRequest
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromPackageInstallRequest overwrites any union data inside the CreateServiceJSONBody as the provided PackageInstallRequest
-func (t *CreateServiceJSONBody) FromPackageInstallRequest(v PackageInstallRequest) error {
+// FromPackageInstallRequest overwrites any union data inside the ServiceRequest as the provided PackageInstallRequest
+func (t *ServiceRequest) FromPackageInstallRequest(v PackageInstallRequest) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergePackageInstallRequest performs a merge with any union data inside the CreateServiceJSONBody, using the provided PackageInstallRequest
-func (t *CreateServiceJSONBody) MergePackageInstallRequest(v PackageInstallRequest) error {
+// MergePackageInstallRequest performs a merge with any union data inside the ServiceRequest, using the provided PackageInstallRequest
+func (t *ServiceRequest) MergePackageInstallRequest(v PackageInstallRequest) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -2397,12 +2400,12 @@ func (t *CreateServiceJSONBody) MergePackageInstallRequest(v PackageInstallReque
 	return err
 }
 
-func (t CreateServiceJSONBody) MarshalJSON() ([]byte, error) {
+func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *CreateServiceJSONBody) UnmarshalJSON(b []byte) error {
+func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -2787,7 +2790,7 @@ type ClientInterface interface {
 
 	// Restart Restart the gateway
 	//
-	// Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place (uptime restarts from zero; START is written again).
+	// Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 	//
 	// Corresponds with PUT /edge/restart (the `Restart` operationId).
 	Restart(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2858,14 +2861,14 @@ type ClientInterface interface {
 
 	// ListServices List registered services
 	//
-	// Returns every registered service (running, or configured but disabled), optionally only those of one type. No match is `{"services": []}`.
+	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
 	//
 	// Corresponds with GET /edge/service (the `ListServices` operationId).
 	ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2874,7 +2877,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2897,7 +2900,7 @@ type ClientInterface interface {
 
 	// DeleteService Delete a service
 	//
-	// Stops the service and removes its category, schedule, plugin data and statistics registration; its buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+	// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 	//
 	// Corresponds with DELETE /edge/service/{service_name} (the `DeleteService` operationId).
 	DeleteService(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2943,7 +2946,7 @@ type ClientInterface interface {
 
 	// Shutdown Shut the gateway down
 	//
-	// Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered readings are lost.
+	// Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 	//
 	// Corresponds with PUT /edge/shutdown (the `Shutdown` operationId).
 	Shutdown(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2964,28 +2967,28 @@ type ClientInterface interface {
 
 	// GetStatisticsHistory Get statistics history
 	//
-	// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`.
+	// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`. The `stats collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 	//
 	// Corresponds with GET /edge/statistics/history (the `GetStatisticsHistory` operationId).
 	GetStatisticsHistory(ctx context.Context, params *GetStatisticsHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStatisticsRate Get statistics rates
 	//
-	// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas of the last `period` minutes divided by `period`. Both parameters are required (400); an unknown statistic is 404.
+	// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas stamped within the last `period` minutes divided by `period` (0 without history). Both parameters are required (400); spaces around names are ignored and a name or period given twice counts once; an empty list is 400; an unknown statistic is 404.
 	//
 	// Corresponds with GET /edge/statistics/rate (the `GetStatisticsRate` operationId).
 	GetStatisticsRate(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTasks List tasks
 	//
-	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
 	//
 	// Corresponds with GET /edge/task (the `ListTasks` operationId).
 	ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListLatestTasks List the latest execution of each task
 	//
-	// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list.
+	// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list. The filters apply first: with `state=complete` it is each name's most recent complete execution.
 	//
 	// Corresponds with GET /edge/task/latest (the `ListLatestTasks` operationId).
 	ListLatestTasks(ctx context.Context, params *ListLatestTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2999,7 +3002,7 @@ type ClientInterface interface {
 
 	// CancelTask Cancel a running task
 	//
-	// Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not running is 409.
+	// Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended by itself before the cancellation reached it, is 409.
 	//
 	// Corresponds with PUT /edge/task/{id}/cancel (the `CancelTask` operationId).
 	CancelTask(ctx context.Context, id TaskId, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3769,7 +3772,7 @@ func (c *RawClient) SetRepository(ctx context.Context, body SetRepositoryJSONReq
 
 // Restart Restart the gateway
 //
-// Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place (uptime restarts from zero; START is written again).
+// Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 //
 // Corresponds with PUT /edge/restart (the `Restart` operationId).
 func (c *RawClient) Restart(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3930,7 +3933,7 @@ func (c *RawClient) EnableSchedule(ctx context.Context, scheduleId ScheduleId, r
 
 // ListServices List registered services
 //
-// Returns every registered service (running, or configured but disabled), optionally only those of one type. No match is `{"services": []}`.
+// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
 //
 // Corresponds with GET /edge/service (the `ListServices` operationId).
 func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3947,7 +3950,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3966,7 +3969,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4019,7 +4022,7 @@ func (c *RawClient) ListInstalledServices(ctx context.Context, reqEditors ...Req
 
 // DeleteService Delete a service
 //
-// Stops the service and removes its category, schedule, plugin data and statistics registration; its buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 //
 // Corresponds with DELETE /edge/service/{service_name} (the `DeleteService` operationId).
 func (c *RawClient) DeleteService(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4125,7 +4128,7 @@ func (c *RawClient) SetPluginData(ctx context.Context, serviceName ServiceName, 
 
 // Shutdown Shut the gateway down
 //
-// Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered readings are lost.
+// Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 //
 // Corresponds with PUT /edge/shutdown (the `Shutdown` operationId).
 func (c *RawClient) Shutdown(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4176,7 +4179,7 @@ func (c *RawClient) ListStatistics(ctx context.Context, reqEditors ...RequestEdi
 
 // GetStatisticsHistory Get statistics history
 //
-// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`.
+// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`. The `stats collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 //
 // Corresponds with GET /edge/statistics/history (the `GetStatisticsHistory` operationId).
 func (c *RawClient) GetStatisticsHistory(ctx context.Context, params *GetStatisticsHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4193,7 +4196,7 @@ func (c *RawClient) GetStatisticsHistory(ctx context.Context, params *GetStatist
 
 // GetStatisticsRate Get statistics rates
 //
-// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas of the last `period` minutes divided by `period`. Both parameters are required (400); an unknown statistic is 404.
+// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas stamped within the last `period` minutes divided by `period` (0 without history). Both parameters are required (400); spaces around names are ignored and a name or period given twice counts once; an empty list is 400; an unknown statistic is 404.
 //
 // Corresponds with GET /edge/statistics/rate (the `GetStatisticsRate` operationId).
 func (c *RawClient) GetStatisticsRate(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4210,7 +4213,7 @@ func (c *RawClient) GetStatisticsRate(ctx context.Context, params *GetStatistics
 
 // ListTasks List tasks
 //
-// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
 //
 // Corresponds with GET /edge/task (the `ListTasks` operationId).
 func (c *RawClient) ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4227,7 +4230,7 @@ func (c *RawClient) ListTasks(ctx context.Context, params *ListTasksParams, reqE
 
 // ListLatestTasks List the latest execution of each task
 //
-// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list.
+// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list. The filters apply first: with `state=complete` it is each name's most recent complete execution.
 //
 // Corresponds with GET /edge/task/latest (the `ListLatestTasks` operationId).
 func (c *RawClient) ListLatestTasks(ctx context.Context, params *ListLatestTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4261,7 +4264,7 @@ func (c *RawClient) GetTask(ctx context.Context, id TaskId, reqEditors ...Reques
 
 // CancelTask Cancel a running task
 //
-// Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not running is 409.
+// Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended by itself before the cancellation reached it, is 409.
 //
 // Corresponds with PUT /edge/task/{id}/cancel (the `CancelTask` operationId).
 func (c *RawClient) CancelTask(ctx context.Context, id TaskId, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7579,7 +7582,7 @@ type ClientWithResponsesInterface interface {
 
 	// RestartWithResponse Restart the gateway
 	//
-	// Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place (uptime restarts from zero; START is written again).
+	// Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7660,7 +7663,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListServicesWithResponse List registered services
 	//
-	// Returns every registered service (running, or configured but disabled), optionally only those of one type. No match is `{"services": []}`.
+	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7669,7 +7672,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7678,7 +7681,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7705,7 +7708,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteServiceWithResponse Delete a service
 	//
-	// Stops the service and removes its category, schedule, plugin data and statistics registration; its buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+	// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7759,7 +7762,7 @@ type ClientWithResponsesInterface interface {
 
 	// ShutdownWithResponse Shut the gateway down
 	//
-	// Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered readings are lost.
+	// Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7786,7 +7789,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetStatisticsHistoryWithResponse Get statistics history
 	//
-	// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`.
+	// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`. The `stats collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7795,7 +7798,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetStatisticsRateWithResponse Get statistics rates
 	//
-	// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas of the last `period` minutes divided by `period`. Both parameters are required (400); an unknown statistic is 404.
+	// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas stamped within the last `period` minutes divided by `period` (0 without history). Both parameters are required (400); spaces around names are ignored and a name or period given twice counts once; an empty list is 400; an unknown statistic is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7804,7 +7807,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListTasksWithResponse List tasks
 	//
-	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7813,7 +7816,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListLatestTasksWithResponse List the latest execution of each task
 	//
-	// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list.
+	// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list. The filters apply first: with `state=complete` it is each name's most recent complete execution.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7831,7 +7834,7 @@ type ClientWithResponsesInterface interface {
 
 	// CancelTaskWithResponse Cancel a running task
 	//
-	// Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not running is 409.
+	// Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended by itself before the cancellation reached it, is 409.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10551,6 +10554,8 @@ type CreateServiceResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *BadGateway
 }
@@ -10593,6 +10598,11 @@ func (r CreateServiceResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateServiceResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r CreateServiceResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
 }
 
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
@@ -12969,7 +12979,7 @@ func (c *ClientWithResponses) SetRepositoryWithResponse(ctx context.Context, bod
 
 // RestartWithResponse Restart the gateway
 //
-// Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place (uptime restarts from zero; START is written again).
+// Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13104,7 +13114,7 @@ func (c *ClientWithResponses) EnableScheduleWithResponse(ctx context.Context, sc
 
 // ListServicesWithResponse List registered services
 //
-// Returns every registered service (running, or configured but disabled), optionally only those of one type. No match is `{"services": []}`.
+// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13119,7 +13129,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13134,7 +13144,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13179,7 +13189,7 @@ func (c *ClientWithResponses) ListInstalledServicesWithResponse(ctx context.Cont
 
 // DeleteServiceWithResponse Delete a service
 //
-// Stops the service and removes its category, schedule, plugin data and statistics registration; its buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13269,7 +13279,7 @@ func (c *ClientWithResponses) SetPluginDataWithResponse(ctx context.Context, ser
 
 // ShutdownWithResponse Shut the gateway down
 //
-// Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered readings are lost.
+// Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13314,7 +13324,7 @@ func (c *ClientWithResponses) ListStatisticsWithResponse(ctx context.Context, re
 
 // GetStatisticsHistoryWithResponse Get statistics history
 //
-// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`.
+// Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`. The `stats collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13329,7 +13339,7 @@ func (c *ClientWithResponses) GetStatisticsHistoryWithResponse(ctx context.Conte
 
 // GetStatisticsRateWithResponse Get statistics rates
 //
-// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas of the last `period` minutes divided by `period`. Both parameters are required (400); an unknown statistic is 404.
+// For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas stamped within the last `period` minutes divided by `period` (0 without history). Both parameters are required (400); spaces around names are ignored and a name or period given twice counts once; an empty list is 400; an unknown statistic is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13344,7 +13354,7 @@ func (c *ClientWithResponses) GetStatisticsRateWithResponse(ctx context.Context,
 
 // ListTasksWithResponse List tasks
 //
-// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13359,7 +13369,7 @@ func (c *ClientWithResponses) ListTasksWithResponse(ctx context.Context, params 
 
 // ListLatestTasksWithResponse List the latest execution of each task
 //
-// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list.
+// Returns the most recent execution per task name, newest first, with the same filters and paging as the task list. The filters apply first: with `state=complete` it is each name's most recent complete execution.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13389,7 +13399,7 @@ func (c *ClientWithResponses) GetTaskWithResponse(ctx context.Context, id TaskId
 
 // CancelTaskWithResponse Cancel a running task
 //
-// Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not running is 409.
+// Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended by itself before the cancellation reached it, is 409.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15690,6 +15700,13 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON501 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
 		var dest BadGateway

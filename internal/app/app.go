@@ -23,6 +23,7 @@ import (
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
+	"github.com/edged/edged/internal/system"
 	"github.com/edged/edged/internal/user"
 )
 
@@ -40,9 +41,36 @@ type Config struct {
 // shutdownGrace bounds how long in-flight requests may take at stop.
 const shutdownGrace = 10 * time.Second
 
-// Run starts the gateway and blocks until ctx is cancelled, then stops it
-// cleanly (in-flight requests finish, FSTOP is audited, storage closed).
+// Run starts the gateway and blocks until ctx is cancelled or a shutdown
+// is requested through the API, then stops it cleanly (in-flight requests
+// finish, tasks are cancelled, services stopped with their buffers flushed,
+// FSTOP is audited, storage closed) and returns nil. A restart requested
+// through the API stops the gateway the same way and starts it again in
+// this process: storage re-opened, listeners re-opened, uptime from zero,
+// services in their enabled state.
 func Run(ctx context.Context, cfg Config) error {
+	for {
+		control := system.NewControl()
+		if err := run(ctx, cfg, control); err != nil {
+			return err
+		}
+		if control.Requested() != system.Restart {
+			return nil
+		}
+		select {
+		case <-ctx.Done(): // a signal during the restart ends it
+			return nil
+		default:
+		}
+		if cfg.Logger != nil {
+			cfg.Logger.Info("edged restarting")
+		}
+	}
+}
+
+// run is one run of the gateway, until ctx ends or control carries a
+// shutdown or restart request.
+func run(ctx context.Context, cfg Config, control *system.Control) error {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -89,12 +117,19 @@ func Run(ctx context.Context, cfg Config) error {
 		log.Warn("authentication is mandatory but the API is served over plain HTTP: tokens and passwords cross the network in clear; set rest_api.enableHttp to false for HTTPS")
 	}
 
+	svc := newServices(store, config, auditLog, log, cfg.SafeMode, tr.Port)
+	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
+	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	api := impl.New(impl.Deps{
 		Store:    store,
 		Config:   config,
 		Audit:    auditLog,
 		Users:    users,
 		Assets:   asset.New(store, auditLog, clock.Real{}, log),
+		Services: svc.m,
+		Tasks:    jobs.sched,
+		History:  jobs.history,
+		Control:  control,
 		Logger:   log,
 		Version:  cfg.Version,
 		SafeMode: cfg.SafeMode,
@@ -125,9 +160,19 @@ func Run(ctx context.Context, cfg Config) error {
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
+	if err := svc.start(ctx); err != nil {
+		log.Error("services not started", "error", err)
+	}
+	defer svc.stop(context.WithoutCancel(ctx)) // also when serving fails
+	if err := jobs.start(ctx); err != nil {
+		log.Error("scheduler not started", "error", err)
+	}
+	defer jobs.stop(context.WithoutCancel(ctx)) // also when serving fails
 
 	select {
 	case <-ctx.Done():
+	case a := <-control.Done():
+		log.Info("edged " + a.String() + " requested")
 	case err := <-serveErr:
 		return fmt.Errorf("serve HTTP: %w", err)
 	}
@@ -137,6 +182,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := srv.Shutdown(stopCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Warn("HTTP shutdown", "error", err)
 	}
+	jobs.stop(stopCtx)
+	svc.stop(stopCtx)
 	if err := auditLog.Record(stopCtx, "FSTOP", audit.Information, map[string]any{
 		"uptimeSeconds": int64(time.Since(started).Seconds()),
 	}); err != nil {

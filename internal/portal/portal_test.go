@@ -245,6 +245,39 @@ func TestServedSpecsAreTheEmbeddedSpec(t *testing.T) {
 	}
 }
 
+// TestServedSpecIsTheContract checks that the served spec names every
+// operation as openapi.yaml does: oapi-codegen would otherwise capitalise
+// the operationIds it embeds (see gen/server.cfg.yaml), and tools that
+// select operations by id read the served spec.
+func TestServedSpecIsTheContract(t *testing.T) {
+	contract, err := openapi3.NewLoader().LoadFromFile("../../openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served, err := openapi3.NewLoader().LoadFromData(fetch(t, http.MethodGet, newServer(t).URL+portal.JSONPath, nil).body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(doc *openapi3.T) map[string]string {
+		out := map[string]string{}
+		for path, item := range doc.Paths.Map() {
+			for method, op := range item.Operations() {
+				out[method+" "+path] = op.OperationID
+			}
+		}
+		return out
+	}
+	want, got := ids(contract), ids(served)
+	for route, id := range want {
+		if got[route] != id {
+			t.Errorf("%s: served operationId %q, openapi.yaml has %q", route, got[route], id)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("served spec has %d operations, openapi.yaml %d: run 'make generate'", len(got), len(want))
+	}
+}
+
 func TestJSONToYAML(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -172,16 +172,10 @@ func RequestFault(err error) error {
 func describe(re *openapi3filter.RequestError) string {
 	var se *openapi3.SchemaError
 	if errors.As(re.Err, &se) {
-		reason := se.Reason
-		if se.SchemaField == "enum" {
-			// The allowed values are in the contract; listing dozens of
-			// them here would bury the point.
-			reason = "value is not one of the allowed values"
+		if branch, pointer, ok := closestBranch(se); ok {
+			return describeSchemaError(branch, pointer)
 		}
-		if p := se.JSONPointer(); len(p) > 0 {
-			return fmt.Sprintf("field %q: %s", strings.Join(p, "."), OneLine(reason))
-		}
-		return "is invalid: " + OneLine(reason)
+		return describeSchemaError(se, se.JSONPointer())
 	}
 	var pe *openapi3filter.ParseError
 	if errors.As(re.Err, &pe) {
@@ -203,6 +197,21 @@ func describe(re *openapi3filter.RequestError) string {
 	reason := re.Reason
 	if re.Err != nil {
 		reason = re.Err.Error()
+	}
+	return "is invalid: " + OneLine(reason)
+}
+
+// describeSchemaError renders a schema violation at pointer as the end of
+// a sentence.
+func describeSchemaError(se *openapi3.SchemaError, pointer []string) string {
+	reason := se.Reason
+	if se.SchemaField == "enum" {
+		// The allowed values are in the contract; listing dozens of
+		// them here would bury the point.
+		reason = "value is not one of the allowed values"
+	}
+	if len(pointer) > 0 {
+		return fmt.Sprintf("field %q: %s", strings.Join(pointer, "."), OneLine(reason))
 	}
 	return "is invalid: " + OneLine(reason)
 }

@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+         * @description Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
          */
         get: operations["listTasks"];
         put?: never;
@@ -156,7 +156,7 @@ export interface paths {
         };
         /**
          * List the latest execution of each task
-         * @description Returns the most recent execution per task name, newest first, with the same filters and paging as the task list.
+         * @description Returns the most recent execution per task name, newest first, with the same filters and paging as the task list. The filters apply first: with `state=complete` it is each name's most recent complete execution.
          */
         get: operations["listLatestTasks"];
         put?: never;
@@ -197,7 +197,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel a running task
-         * @description Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not running is 409.
+         * @description Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended by itself before the cancellation reached it, is 409.
          */
         put: operations["cancelTask"];
         post?: never;
@@ -357,7 +357,7 @@ export interface paths {
         get?: never;
         /**
          * Shut the gateway down
-         * @description Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered readings are lost.
+         * @description Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
          */
         put: operations["shutdown"];
         post?: never;
@@ -377,7 +377,7 @@ export interface paths {
         get?: never;
         /**
          * Restart the gateway
-         * @description Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place (uptime restarts from zero; START is written again).
+         * @description Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
          */
         put: operations["restart"];
         post?: never;
@@ -416,7 +416,7 @@ export interface paths {
         };
         /**
          * Get statistics history
-         * @description Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`.
+         * @description Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas of every statistic over one collection interval. An empty history is `statistics: []`. The `stats collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies at once); entries are kept `PURGE_READ.retainStatsHistory` days.
          */
         get: operations["getStatisticsHistory"];
         put?: never;
@@ -436,7 +436,7 @@ export interface paths {
         };
         /**
          * Get statistics rates
-         * @description For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas of the last `period` minutes divided by `period`. Both parameters are required (400); an unknown statistic is 404.
+         * @description For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of the history deltas stamped within the last `period` minutes divided by `period` (0 without history). Both parameters are required (400); spaces around names are ignored and a name or period given twice counts once; an empty list is 400; an unknown statistic is 404.
          */
         get: operations["getStatisticsRate"];
         put?: never;
@@ -610,13 +610,13 @@ export interface paths {
         };
         /**
          * List registered services
-         * @description Returns every registered service (running, or configured but disabled), optionally only those of one type. No match is `{"services": []}`.
+         * @description Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
          */
         get: operations["listServices"];
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502 repository unreachable.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
          */
         post: operations["createService"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a service
-         * @description Stops the service and removes its category, schedule, plugin data and statistics registration; its buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+         * @description Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
          */
         delete: operations["deleteService"];
         options?: never;
@@ -1496,7 +1496,7 @@ export interface components {
             startTime: components["schemas"]["Timestamp"];
             endTime?: components["schemas"]["Timestamp"];
             /**
-             * @description The process's exit code; absent while the task runs.
+             * @description 0 when the process succeeded, 1 when it failed (`reason` says why); absent while the task runs and for `Cancelled` and `Interrupted` tasks.
              * @example 0
              */
             exitCode?: number;
@@ -1524,7 +1524,7 @@ export interface components {
             /** @example Task cancelled successfully */
             message: string;
         };
-        /** @description A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or daily when null), `INTERVAL` every `repeat` seconds, `MANUAL` only on request. `repeat` and `time` are 0 where they do not apply. */
+        /** @description A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or daily when null), `INTERVAL` every `repeat` seconds (the first run one interval after the gateway starts, and at once when the schedule is created, enabled or changed while the gateway runs, e.g. `stats collection` following `STATISTICS.interval`), `MANUAL` only when the gateway itself starts it (no API call does). Runs that fall due while the gateway is down are not caught up; at most `SCHEDULER.max_running_tasks` tasks run at once, and a run due beyond that waits for a free slot. `repeat` and `time` are 0 where they do not apply. Disabling an INTERVAL task schedule and enabling it again therefore runs it at once (the `purge`, for example). */
         Schedule: {
             /**
              * Format: uuid
@@ -1564,7 +1564,7 @@ export interface components {
              */
             day: number | null;
             /**
-             * @description True when only one run of the schedule may be active at a time.
+             * @description True when only one run of the schedule may be active at a time: a run that falls due while the previous one is still going is skipped.
              * @example true
              */
             exclusive: boolean;
@@ -1885,7 +1885,7 @@ export interface components {
         };
         SouthAsset: {
             /**
-             * @description Readings of the asset ingested by this service.
+             * @description Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
              * @example 1200
              */
             count: number;
@@ -2023,7 +2023,7 @@ export interface components {
              */
             plugin?: string;
             /**
-             * @description Initial values of plugin items, keyed by item name.
+             * @description Initial values of the service's items (the plugin's, `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
              * @example {
              *       "dataPointsPerSec": {
              *         "value": "10"
@@ -2037,6 +2037,8 @@ export interface components {
                 };
             };
         };
+        /** @description The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest. */
+        ServiceRequest: components["schemas"]["ServiceCreateRequest"] | components["schemas"]["PackageInstallRequest"];
         /** @description A service package to install from the configured repository (`?action=install`). */
         PackageInstallRequest: {
             /**
@@ -2428,6 +2430,20 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Package repository https://packages.example.org/edged is unreachable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request is valid but asks for something this version of the gateway does not do yet. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "creating a north service is not implemented yet"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -3584,7 +3600,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ServiceCreateRequest"] | components["schemas"]["PackageInstallRequest"];
+                "application/json": components["schemas"]["ServiceRequest"];
             };
         };
         responses: {
@@ -3604,6 +3620,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

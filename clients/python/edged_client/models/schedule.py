@@ -15,8 +15,12 @@ T = TypeVar("T", bound="Schedule")
 @_attrs_define
 class Schedule:
     """A schedule of the scheduler. `STARTUP` runs its process at start (services), `TIMED` at `time` (on weekday `day`, or
-    daily when null), `INTERVAL` every `repeat` seconds, `MANUAL` only on request. `repeat` and `time` are 0 where they
-    do not apply.
+    daily when null), `INTERVAL` every `repeat` seconds (the first run one interval after the gateway starts, and at
+    once when the schedule is created, enabled or changed while the gateway runs, e.g. `stats collection` following
+    `STATISTICS.interval`), `MANUAL` only when the gateway itself starts it (no API call does). Runs that fall due while
+    the gateway is down are not caught up; at most `SCHEDULER.max_running_tasks` tasks run at once, and a run due beyond
+    that waits for a free slot. `repeat` and `time` are 0 where they do not apply. Disabling an INTERVAL task schedule
+    and enabling it again therefore runs it at once (the `purge`, for example).
 
         Attributes:
             id (UUID): The schedule id. Example: 2176eb68-7303-11e7-8cf7-a6006ad3dba0.
@@ -26,7 +30,8 @@ class Schedule:
             repeat (int): Interval in seconds between runs. Example: 600.
             time (int): Time of day of a TIMED schedule, in seconds after midnight UTC. Example: 0.
             day (int | None): Weekday of a TIMED schedule, 1 (Monday) to 7 (Sunday); null for every day.
-            exclusive (bool): True when only one run of the schedule may be active at a time. Example: True.
+            exclusive (bool): True when only one run of the schedule may be active at a time: a run that falls due while the
+                previous one is still going is skipped. Example: True.
             enabled (bool): Whether the schedule runs; persisted across restarts. Example: True.
     """
 

@@ -29,8 +29,9 @@ class ServiceCreateRequest:
             enabled (bool | ServiceCreateRequestEnabledType1): Whether to start the service now and at every start; a
                 boolean or the string "true" or "false". Example: True.
             plugin (str | Unset): The plugin the service runs (south and north services). Example: sinusoid.
-            config (ServiceCreateRequestConfig | Unset): Initial values of plugin items, keyed by item name. Example:
-                {'dataPointsPerSec': {'value': '10'}}.
+            config (ServiceCreateRequestConfig | Unset): Initial values of the service's items (the plugin's,
+                `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown
+                item or the readonly `plugin` item is 400. Example: {'dataPointsPerSec': {'value': '10'}}.
     """
 
     name: str

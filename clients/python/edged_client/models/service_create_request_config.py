@@ -15,10 +15,11 @@ T = TypeVar("T", bound="ServiceCreateRequestConfig")
 
 @_attrs_define
 class ServiceCreateRequestConfig:
-    """Initial values of plugin items, keyed by item name.
+    """Initial values of the service's items (the plugin's, `bufferThreshold`, `maxSendLatency`), keyed by item name; each
+    is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 
-    Example:
-        {'dataPointsPerSec': {'value': '10'}}
+        Example:
+            {'dataPointsPerSec': {'value': '10'}}
 
     """
 

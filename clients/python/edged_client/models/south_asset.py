@@ -13,7 +13,8 @@ T = TypeVar("T", bound="SouthAsset")
 class SouthAsset:
     """
     Attributes:
-        count (int): Readings of the asset ingested by this service. Example: 1200.
+        count (int): Readings of the asset ingested: the statistic named after the asset (shared when several services
+            ingest the same asset). Example: 1200.
         asset (str): The asset code. Example: sinusoid.
     """
 

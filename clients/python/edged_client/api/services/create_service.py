@@ -88,6 +88,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
+    if response.status_code == 501:
+        response_501 = Error.from_dict(response.json())
+
+        return response_501
+
     if response.status_code == 502:
         response_502 = Error.from_dict(response.json())
 
@@ -119,15 +124,23 @@ def sync_detailed(
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
-    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
-    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
-    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
-    repository unreachable.
+    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
+    whole request, `config` included, is validated before anything is created. `id` is the new
+    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
+    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
+    reading waits at most before it is written, default 100); changing an item reconfigures the running
+    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
+    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
+    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
+    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
+    for the types north, notification and dispatcher and for `action=install`, which this version does
+    not implement yet; 502 repository unreachable.
 
     Args:
         action (CreateServiceAction | Unset):
-        body (PackageInstallRequest | ServiceCreateRequest):
+        body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
+            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,15 +171,23 @@ def sync(
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
-    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
-    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
-    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
-    repository unreachable.
+    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
+    whole request, `config` included, is validated before anything is created. `id` is the new
+    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
+    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
+    reading waits at most before it is written, default 100); changing an item reconfigures the running
+    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
+    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
+    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
+    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
+    for the types north, notification and dispatcher and for `action=install`, which this version does
+    not implement yet; 502 repository unreachable.
 
     Args:
         action (CreateServiceAction | Unset):
-        body (PackageInstallRequest | ServiceCreateRequest):
+        body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
+            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,15 +213,23 @@ async def asyncio_detailed(
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
-    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
-    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
-    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
-    repository unreachable.
+    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
+    whole request, `config` included, is validated before anything is created. `id` is the new
+    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
+    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
+    reading waits at most before it is written, default 100); changing an item reconfigures the running
+    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
+    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
+    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
+    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
+    for the types north, notification and dispatcher and for `action=install`, which this version does
+    not implement yet; 502 repository unreachable.
 
     Args:
         action (CreateServiceAction | Unset):
-        body (PackageInstallRequest | ServiceCreateRequest):
+        body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
+            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,15 +258,23 @@ async def asyncio(
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled, all or nothing; `id` is the new
-    schedule's id. With `action=install` the body is a PackageInstallRequest: starts a background
-    install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config
-    value, or no repository configured; 404 unknown plugin; 409 name taken by a service or schedule; 502
-    repository unreachable.
+    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
+    whole request, `config` included, is validated before anything is created. `id` is the new
+    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
+    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
+    reading waits at most before it is written, default 100); changing an item reconfigures the running
+    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
+    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
+    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
+    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
+    for the types north, notification and dispatcher and for `action=install`, which this version does
+    not implement yet; 502 repository unreachable.
 
     Args:
         action (CreateServiceAction | Unset):
-        body (PackageInstallRequest | ServiceCreateRequest):
+        body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
+            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -78,8 +78,10 @@ def sync_detailed(
 ) -> Response[Error | Message]:
     """Delete a service
 
-     Stops the service and removes its category, schedule, plugin data and statistics registration; its
-    buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+     Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
+    its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
+    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
+    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):
@@ -110,8 +112,10 @@ def sync(
 ) -> Error | Message | None:
     """Delete a service
 
-     Stops the service and removes its category, schedule, plugin data and statistics registration; its
-    buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+     Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
+    its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
+    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
+    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):
@@ -137,8 +141,10 @@ async def asyncio_detailed(
 ) -> Response[Error | Message]:
     """Delete a service
 
-     Stops the service and removes its category, schedule, plugin data and statistics registration; its
-    buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+     Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
+    its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
+    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
+    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):
@@ -167,8 +173,10 @@ async def asyncio(
 ) -> Error | Message | None:
     """Delete a service
 
-     Stops the service and removes its category, schedule, plugin data and statistics registration; its
-    buffered readings stay. Core and Storage cannot be deleted (400); an unknown service is 404.
+     Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
+    its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
+    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
+    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):

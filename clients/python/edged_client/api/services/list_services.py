@@ -78,8 +78,11 @@ def sync_detailed(
 ) -> Response[Error | ServiceList]:
     """List registered services
 
-     Returns every registered service (running, or configured but disabled), optionally only those of one
-    type. No match is `{"services": []}`.
+     Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
+    `Storage`) and every registered service (running, or configured but disabled), optionally only those
+    of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
+    null and status `shutdown`. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -110,8 +113,11 @@ def sync(
 ) -> Error | ServiceList | None:
     """List registered services
 
-     Returns every registered service (running, or configured but disabled), optionally only those of one
-    type. No match is `{"services": []}`.
+     Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
+    `Storage`) and every registered service (running, or configured but disabled), optionally only those
+    of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
+    null and status `shutdown`. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -137,8 +143,11 @@ async def asyncio_detailed(
 ) -> Response[Error | ServiceList]:
     """List registered services
 
-     Returns every registered service (running, or configured but disabled), optionally only those of one
-    type. No match is `{"services": []}`.
+     Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
+    `Storage`) and every registered service (running, or configured but disabled), optionally only those
+    of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
+    null and status `shutdown`. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -167,8 +176,11 @@ async def asyncio(
 ) -> Error | ServiceList | None:
     """List registered services
 
-     Returns every registered service (running, or configured but disabled), optionally only those of one
-    type. No match is `{"services": []}`.
+     Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
+    `Storage`) and every registered service (running, or configured but disabled), optionally only those
+    of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
+    null and status `shutdown`. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.

@@ -83,7 +83,9 @@ def sync_detailed(
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
-    of every statistic over one collection interval. An empty history is `statistics: []`.
+    of every statistic over one collection interval. An empty history is `statistics: []`. The `stats
+    collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies
+    at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 
     Args:
         limit (int | Unset):  Default: 20.
@@ -115,7 +117,9 @@ def sync(
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
-    of every statistic over one collection interval. An empty history is `statistics: []`.
+    of every statistic over one collection interval. An empty history is `statistics: []`. The `stats
+    collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies
+    at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 
     Args:
         limit (int | Unset):  Default: 20.
@@ -142,7 +146,9 @@ async def asyncio_detailed(
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
-    of every statistic over one collection interval. An empty history is `statistics: []`.
+    of every statistic over one collection interval. An empty history is `statistics: []`. The `stats
+    collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies
+    at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 
     Args:
         limit (int | Unset):  Default: 20.
@@ -172,7 +178,9 @@ async def asyncio(
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
-    of every statistic over one collection interval. An empty history is `statistics: []`.
+    of every statistic over one collection interval. An empty history is `statistics: []`. The `stats
+    collection` task writes one entry every `STATISTICS.interval` seconds (a change of that item applies
+    at once); entries are kept `PURGE_READ.retainStatsHistory` days.
 
     Args:
         limit (int | Unset):  Default: 20.

@@ -92,8 +92,9 @@ def sync_detailed(
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
-    the history deltas of the last `period` minutes divided by `period`. Both parameters are required
-    (400); an unknown statistic is 404.
+    the history deltas stamped within the last `period` minutes divided by `period` (0 without history).
+    Both parameters are required (400); spaces around names are ignored and a name or period given twice
+    counts once; an empty list is 400; an unknown statistic is 404.
 
     Args:
         statistics (str):  Example: READINGS,sinusoid-Ingest.
@@ -128,8 +129,9 @@ def sync(
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
-    the history deltas of the last `period` minutes divided by `period`. Both parameters are required
-    (400); an unknown statistic is 404.
+    the history deltas stamped within the last `period` minutes divided by `period` (0 without history).
+    Both parameters are required (400); spaces around names are ignored and a name or period given twice
+    counts once; an empty list is 400; an unknown statistic is 404.
 
     Args:
         statistics (str):  Example: READINGS,sinusoid-Ingest.
@@ -159,8 +161,9 @@ async def asyncio_detailed(
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
-    the history deltas of the last `period` minutes divided by `period`. Both parameters are required
-    (400); an unknown statistic is 404.
+    the history deltas stamped within the last `period` minutes divided by `period` (0 without history).
+    Both parameters are required (400); spaces around names are ignored and a name or period given twice
+    counts once; an empty list is 400; an unknown statistic is 404.
 
     Args:
         statistics (str):  Example: READINGS,sinusoid-Ingest.
@@ -193,8 +196,9 @@ async def asyncio(
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
-    the history deltas of the last `period` minutes divided by `period`. Both parameters are required
-    (400); an unknown statistic is 404.
+    the history deltas stamped within the last `period` minutes divided by `period` (0 without history).
+    Both parameters are required (400); spaces around names are ignored and a name or period given twice
+    counts once; an empty list is 400; an unknown statistic is 404.
 
     Args:
         statistics (str):  Example: READINGS,sinusoid-Ingest.

@@ -62,8 +62,11 @@ def sync_detailed(
 ) -> Response[Error | Message]:
     """Restart the gateway
 
-     Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place
-    (uptime restarts from zero; START is written again).
+     Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in
+    the same process: storage and the listeners are opened again, START is written, uptime restarts from
+    zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
+    mode). The API is unreachable for the moment between. A second shutdown or restart request while one
+    is in progress answers 200 with the message of the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -88,8 +91,11 @@ def sync(
 ) -> Error | Message | None:
     """Restart the gateway
 
-     Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place
-    (uptime restarts from zero; START is written again).
+     Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in
+    the same process: storage and the listeners are opened again, START is written, uptime restarts from
+    zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
+    mode). The API is unreachable for the moment between. A second shutdown or restart request while one
+    is in progress answers 200 with the message of the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -110,8 +116,11 @@ async def asyncio_detailed(
 ) -> Response[Error | Message]:
     """Restart the gateway
 
-     Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place
-    (uptime restarts from zero; START is written again).
+     Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in
+    the same process: storage and the listeners are opened again, START is written, uptime restarts from
+    zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
+    mode). The API is unreachable for the moment between. A second shutdown or restart request while one
+    is in progress answers 200 with the message of the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,8 +143,11 @@ async def asyncio(
 ) -> Error | Message | None:
     """Restart the gateway
 
-     Answers first, then performs the same clean shutdown and re-initialises the whole gateway in place
-    (uptime restarts from zero; START is written again).
+     Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in
+    the same process: storage and the listeners are opened again, START is written, uptime restarts from
+    zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
+    mode). The API is unreachable for the moment between. A second shutdown or restart request while one
+    is in progress answers 200 with the message of the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -62,9 +62,12 @@ def sync_detailed(
 ) -> Response[Error | Message]:
     """Shut the gateway down
 
-     Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their
-    state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered
-    readings are lost.
+     Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled
+    (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions),
+    services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
+    audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
+    lost. A second shutdown or restart request while one is in progress answers 200 with the message of
+    the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -89,9 +92,12 @@ def sync(
 ) -> Error | Message | None:
     """Shut the gateway down
 
-     Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their
-    state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered
-    readings are lost.
+     Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled
+    (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions),
+    services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
+    audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
+    lost. A second shutdown or restart request while one is in progress answers 200 with the message of
+    the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -112,9 +118,12 @@ async def asyncio_detailed(
 ) -> Response[Error | Message]:
     """Shut the gateway down
 
-     Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their
-    state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered
-    readings are lost.
+     Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled
+    (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions),
+    services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
+    audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
+    lost. A second shutdown or restart request while one is in progress answers 200 with the message of
+    the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,9 +146,12 @@ async def asyncio(
 ) -> Error | Message | None:
     """Shut the gateway down
 
-     Answers first, then shuts down cleanly: south buffers are flushed to storage, plugins persist their
-    state, an FSTOP audit entry is written and the process exits. With in-memory storage the buffered
-    readings are lost.
+     Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled
+    (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions),
+    services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
+    audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
+    lost. A second shutdown or restart request while one is in progress answers 200 with the message of
+    the one in progress.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -86,8 +86,10 @@ def sync_detailed(
 ) -> Response[Error | TaskCancelled]:
     """Cancel a running task
 
-     Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not
-    running is 409.
+     Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
+    the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes
+    longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended
+    by itself before the cancellation reached it, is 409.
 
     Args:
         id (UUID):
@@ -118,8 +120,10 @@ def sync(
 ) -> Error | TaskCancelled | None:
     """Cancel a running task
 
-     Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not
-    running is 409.
+     Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
+    the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes
+    longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended
+    by itself before the cancellation reached it, is 409.
 
     Args:
         id (UUID):
@@ -145,8 +149,10 @@ async def asyncio_detailed(
 ) -> Response[Error | TaskCancelled]:
     """Cancel a running task
 
-     Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not
-    running is 409.
+     Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
+    the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes
+    longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended
+    by itself before the cancellation reached it, is 409.
 
     Args:
         id (UUID):
@@ -175,8 +181,10 @@ async def asyncio(
 ) -> Error | TaskCancelled | None:
     """Cancel a running task
 
-     Stops the task's process and sets its state to `Cancelled`. An unknown id is 404; a task that is not
-    running is 409.
+     Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
+    the API`), then answers. The process is asked to stop and given up to 10 seconds; one that takes
+    longer is recorded cancelled anyway. An unknown id is 404; a task that is not running, or that ended
+    by itself before the cancellation reached it, is 409.
 
     Args:
         id (UUID):

@@ -91,7 +91,8 @@ def sync_detailed(
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
-    the task list.
+    the task list. The filters apply first: with `state=complete` it is each name's most recent complete
+    execution.
 
     Args:
         name (str | Unset):  Example: purge.
@@ -132,7 +133,8 @@ def sync(
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
-    the task list.
+    the task list. The filters apply first: with `state=complete` it is each name's most recent complete
+    execution.
 
     Args:
         name (str | Unset):  Example: purge.
@@ -168,7 +170,8 @@ async def asyncio_detailed(
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
-    the task list.
+    the task list. The filters apply first: with `state=complete` it is each name's most recent complete
+    execution.
 
     Args:
         name (str | Unset):  Example: purge.
@@ -207,7 +210,8 @@ async def asyncio(
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
-    the task list.
+    the task list. The filters apply first: with `state=complete` it is each name's most recent complete
+    execution.
 
     Args:
         name (str | Unset):  Example: purge.

@@ -91,7 +91,11 @@ def sync_detailed(
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
-    by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+    by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is
+    400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
+    `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
+    MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
+    are kept `PURGE_READ.retainTaskHistory` days.
 
     Args:
         name (str | Unset):  Example: purge.
@@ -132,7 +136,11 @@ def sync(
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
-    by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+    by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is
+    400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
+    `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
+    MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
+    are kept `PURGE_READ.retainTaskHistory` days.
 
     Args:
         name (str | Unset):  Example: purge.
@@ -168,7 +176,11 @@ async def asyncio_detailed(
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
-    by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+    by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is
+    400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
+    `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
+    MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
+    are kept `PURGE_READ.retainTaskHistory` days.
 
     Args:
         name (str | Unset):  Example: purge.
@@ -207,7 +219,11 @@ async def asyncio(
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
-    by name and state. No match is `{"tasks": []}`; an unknown state is 400.
+    by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is
+    400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
+    `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
+    MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
+    are kept `PURGE_READ.retainTaskHistory` days.
 
     Args:
         name (str | Unset):  Example: purge.

@@ -1,0 +1,223 @@
+package db_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/db/dbtest"
+)
+
+func TestTrackAsset(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		first := time.Date(2024, 5, 1, 10, 15, 42, 123456000, time.UTC)
+		ev := db.TrackingEvent{Asset: "bar/one", Event: db.EventIngest, Service: "http", Plugin: "http_south", Edge: "Line 4", TS: first}
+
+		steps := []struct {
+			name      string
+			deprecate bool
+			want      db.TrackOutcome
+		}{
+			{name: "first sighting creates", want: db.TrackCreated},
+			{name: "second sighting is known", want: db.TrackKnown},
+			{name: "sighting after deprecation clears it", deprecate: true, want: db.TrackUndeprecated},
+			{name: "then known again", want: db.TrackKnown},
+		}
+		for i, s := range steps {
+			t.Run(s.name, func(t *testing.T) {
+				if s.deprecate {
+					if _, err := d.DeprecateTrackingEvent(ctx, ev.Service, ev.Asset, ev.Event); err != nil {
+						t.Fatalf("DeprecateTrackingEvent: %v", err)
+					}
+				}
+				sighting := ev
+				if i > 0 { // later sightings carry another time and edge, which must not be stored
+					sighting.TS, sighting.Edge = first.Add(time.Hour), "renamed"
+				}
+				got, err := d.TrackAsset(ctx, sighting)
+				if err != nil {
+					t.Fatalf("TrackAsset: %v", err)
+				}
+				if got != s.want {
+					t.Errorf("TrackAsset = %v, want %v", got, s.want)
+				}
+				list, err := d.ListTrackingEvents(ctx, db.TrackingFilter{})
+				if err != nil || len(list) != 1 {
+					t.Fatalf("ListTrackingEvents = %+v, %v; want 1 event", list, err)
+				}
+				e := list[0]
+				if !e.DeprecatedTS.IsZero() {
+					t.Errorf("event still deprecated: %+v", e)
+				}
+				if e.Edge != "Line 4" || !e.TS.Equal(first) || e.Plugin != "http_south" || e.Asset != "bar/one" {
+					t.Errorf("event = %+v, want the first sighting's edge and time", e)
+				}
+			})
+		}
+
+		if _, err := d.TrackAsset(ctx, db.TrackingEvent{Asset: "x", Event: "Sent", Service: "s", Plugin: "p"}); err == nil {
+			t.Error("TrackAsset with an unknown event kind succeeded")
+		}
+	})
+}
+
+func TestTrackAssetConcurrent(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		var wg sync.WaitGroup
+		results := make(chan db.TrackOutcome, 8)
+		for range 8 {
+			wg.Go(func() {
+				out, err := d.TrackAsset(ctx, db.TrackingEvent{Asset: "a", Event: db.EventIngest, Service: "s", Plugin: "p"})
+				if err != nil {
+					t.Errorf("TrackAsset: %v", err)
+				}
+				results <- out
+			})
+		}
+		wg.Wait()
+		close(results)
+		created := 0
+		for r := range results {
+			if r == db.TrackCreated {
+				created++
+			}
+		}
+		list, err := d.ListTrackingEvents(ctx, db.TrackingFilter{})
+		if err != nil || len(list) != 1 {
+			t.Errorf("ListTrackingEvents = %+v, %v; want exactly 1 event", list, err)
+		}
+		if created < 1 {
+			t.Errorf("no call reported TrackCreated")
+		}
+	})
+}
+
+func TestListTrackingEvents(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		base := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+		events := []db.TrackingEvent{
+			{Asset: "a", Event: db.EventIngest, Service: "s1", Plugin: "sinusoid"},
+			{Asset: "b", Event: db.EventIngest, Service: "s1", Plugin: "sinusoid"},
+			{Asset: "a", Event: db.EventEgress, Service: "n1", Plugin: "http_north"},
+			{Asset: "a", Event: db.EventIngest, Service: "s2", Plugin: "http_south"},
+		}
+		for i, e := range events {
+			e.TS = base.Add(time.Duration(i) * time.Second)
+			if _, err := d.TrackAsset(ctx, e); err != nil {
+				t.Fatalf("TrackAsset: %v", err)
+			}
+		}
+		cases := []struct {
+			name string
+			f    db.TrackingFilter
+			want []string // service/asset/event in first-tracked order
+		}{
+			{name: "all", want: []string{"s1/a/Ingest", "s1/b/Ingest", "n1/a/Egress", "s2/a/Ingest"}},
+			{name: "asset", f: db.TrackingFilter{Asset: "a"}, want: []string{"s1/a/Ingest", "n1/a/Egress", "s2/a/Ingest"}},
+			{name: "event", f: db.TrackingFilter{Event: db.EventIngest}, want: []string{"s1/a/Ingest", "s1/b/Ingest", "s2/a/Ingest"}},
+			{name: "service", f: db.TrackingFilter{Service: "s1"}, want: []string{"s1/a/Ingest", "s1/b/Ingest"}},
+			{name: "all three", f: db.TrackingFilter{Asset: "a", Event: db.EventIngest, Service: "s2"}, want: []string{"s2/a/Ingest"}},
+			{name: "no match", f: db.TrackingFilter{Service: "nope"}, want: []string{}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				list, err := d.ListTrackingEvents(ctx, c.f)
+				if err != nil {
+					t.Fatalf("ListTrackingEvents: %v", err)
+				}
+				got := []string{}
+				for _, e := range list {
+					got = append(got, e.Service+"/"+e.Asset+"/"+e.Event)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(c.want) {
+					t.Errorf("got %v, want %v", got, c.want)
+				}
+			})
+		}
+	})
+}
+
+func TestDeprecateTrackingEvent(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		if _, err := d.TrackAsset(ctx, db.TrackingEvent{Asset: "a", Event: db.EventIngest, Service: "s", Plugin: "p"}); err != nil {
+			t.Fatalf("TrackAsset: %v", err)
+		}
+		cases := []struct {
+			name                  string
+			service, asset, event string
+			want                  error
+		}{
+			{name: "unknown service", service: "x", asset: "a", event: db.EventIngest, want: db.ErrNotFound},
+			{name: "unknown event kind for the asset", service: "s", asset: "a", event: db.EventEgress, want: db.ErrNotFound},
+			{name: "deprecate", service: "s", asset: "a", event: db.EventIngest},
+			{name: "already deprecated", service: "s", asset: "a", event: db.EventIngest, want: db.ErrConflict},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				at, err := d.DeprecateTrackingEvent(ctx, c.service, c.asset, c.event)
+				if c.want != nil {
+					if !errors.Is(err, c.want) {
+						t.Errorf("DeprecateTrackingEvent = %v, want %v", err, c.want)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("DeprecateTrackingEvent: %v", err)
+				}
+				list, err := d.ListTrackingEvents(ctx, db.TrackingFilter{Service: c.service})
+				if err != nil || len(list) != 1 || !list[0].DeprecatedTS.Equal(at) {
+					t.Errorf("after deprecation = %+v, %v; want deprecated at %v", list, err, at)
+				}
+			})
+		}
+	})
+}
+
+func TestPluginData(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		steps := []struct {
+			name string
+			run  func() error
+			want error
+			data string // expected stored data afterwards; "" means none
+		}{
+			{name: "get none", run: func() error { _, err := d.GetPluginData(ctx, "sine", "sine"); return err }, want: db.ErrNotFound},
+			{name: "delete none", run: func() error { return d.DeletePluginData(ctx, "sine", "sine") }, want: db.ErrNotFound},
+			{name: "insert", run: func() error { return d.InsertPluginData(ctx, "sine", "sine", json.RawMessage(`{"step": 1}`)) }, data: `{"step": 1}`},
+			{name: "insert again conflicts", run: func() error { return d.InsertPluginData(ctx, "sine", "sine", json.RawMessage(`{"step": 2}`)) }, want: db.ErrConflict, data: `{"step": 1}`},
+			{name: "save replaces", run: func() error { return d.SavePluginData(ctx, "sine", "sine", json.RawMessage(`[1, "two", null]`)) }, data: `[1, "two", null]`},
+			{name: "save a scalar", run: func() error { return d.SavePluginData(ctx, "sine", "sine", json.RawMessage(`42`)) }, data: `42`},
+			{name: "delete", run: func() error { return d.DeletePluginData(ctx, "sine", "sine") }},
+		}
+		for _, s := range steps {
+			t.Run(s.name, func(t *testing.T) {
+				if err := s.run(); !errors.Is(err, s.want) || (s.want == nil && err != nil) {
+					t.Fatalf("err = %v, want %v", err, s.want)
+				}
+				got, err := d.GetPluginData(ctx, "sine", "sine")
+				if s.data == "" {
+					if !errors.Is(err, db.ErrNotFound) {
+						t.Errorf("GetPluginData = %s, %v; want ErrNotFound", got, err)
+					}
+					return
+				}
+				if err != nil || !jsonEqual(t, got, []byte(s.data)) {
+					t.Errorf("GetPluginData = %s, %v; want %s", got, err, s.data)
+				}
+			})
+		}
+		// Data of another plugin instance of the same service is separate.
+		if err := d.InsertPluginData(ctx, "sine", "filter1", json.RawMessage(`{}`)); err != nil {
+			t.Errorf("InsertPluginData of another instance: %v", err)
+		}
+	})
+}

@@ -1,0 +1,350 @@
+// Package ingest is the hot path between south plugins and storage: a
+// bounded buffer per service that batches readings by size and by latency
+// and writes each batch with one InsertReadings call (one transaction),
+// acknowledgements for producers that must know their readings are
+// committed, in-memory statistics flushed periodically, and the asset
+// tracker's first sightings.
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/stats"
+)
+
+// ReadingStore is the storage readings are written to; *db.DB implements
+// it.
+type ReadingStore interface {
+	// InsertReadings stores readings in one transaction.
+	InsertReadings(ctx context.Context, readings []db.Reading) error
+}
+
+// Limits are a buffer's per-service settings.
+type Limits struct {
+	// BatchSize is the number of readings that triggers a write at once.
+	// A batch holds whole submissions, so it may exceed BatchSize by at
+	// most one submission.
+	BatchSize int
+	// MaxLatency is the longest a reading waits for its batch to fill.
+	MaxLatency time.Duration
+	// Capacity is the most readings the buffer holds, queued and being
+	// written together.
+	Capacity int
+}
+
+// DefaultLimits are the limits of a new service.
+var DefaultLimits = Limits{BatchSize: 100, MaxLatency: 100 * time.Millisecond, Capacity: 100_000}
+
+// writeTimeout bounds one InsertReadings call.
+const writeTimeout = time.Minute
+
+// Options configure a Buffer.
+type Options struct {
+	Service  string // the south service's name
+	Plugin   string // its plugin's name, for asset tracking
+	Store    ReadingStore
+	Counters *Counters
+	Tracker  *Tracker
+	Clock    clock.Clock
+	Logger   *slog.Logger
+	Limits   Limits
+}
+
+// Buffer is a south service's ingest buffer. It implements plugin.Sink and
+// is safe for concurrent use. Close it once to drain it.
+type Buffer struct {
+	o    Options
+	log  *slog.Logger
+	wake chan struct{} // cap 1: the writer has something to look at
+	done chan struct{} // closed when the writer has drained and stopped
+
+	mu       sync.Mutex // guards the fields below
+	limits   Limits
+	queue    []*entry
+	queued   int // readings in queue
+	inflight int // readings in the batch being written
+	closing  bool
+	dropping bool // Put is discarding; logged once until it takes all again
+}
+
+// entry is one Put or Submit call.
+type entry struct {
+	readings []plugin.Reading
+	at       time.Time // when it was queued
+	receipt  *receipt  // nil for Put
+}
+
+var _ plugin.Sink = (*Buffer)(nil)
+
+// New returns a running buffer; its writer goroutine stops after Close.
+func New(o Options) *Buffer {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	b := &Buffer{o: o, log: o.Logger, limits: sane(o.Limits), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go b.run()
+	return b
+}
+
+// sane replaces unusable limits by the defaults.
+func sane(l Limits) Limits {
+	if l.BatchSize < 1 {
+		l.BatchSize = DefaultLimits.BatchSize
+	}
+	if l.MaxLatency < 0 {
+		l.MaxLatency = 0
+	}
+	if l.Capacity <= 0 {
+		l.Capacity = DefaultLimits.Capacity
+	}
+	l.Capacity = max(l.Capacity, l.BatchSize)
+	return l
+}
+
+// SetLimits changes the limits; they apply to the batch being formed.
+func (b *Buffer) SetLimits(l Limits) {
+	b.mu.Lock()
+	b.limits = sane(l)
+	b.mu.Unlock()
+	b.signal()
+}
+
+func (b *Buffer) signal() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// received counts readings the service received.
+func (b *Buffer) received(n int) {
+	b.o.Counters.Add(stats.Readings, "Readings received", int64(n))
+}
+
+// discarded counts readings dropped before they were buffered.
+func (b *Buffer) discarded(n int) {
+	b.o.Counters.Add(stats.Discarded, "Readings discarded by a south service before buffering", int64(n))
+}
+
+// Put queues as many of readings as there is room for and discards (and
+// counts) the rest. After Close it discards everything.
+func (b *Buffer) Put(readings []plugin.Reading) {
+	if len(readings) == 0 {
+		return
+	}
+	b.mu.Lock()
+	room := b.limits.Capacity - b.queued - b.inflight
+	if b.closing {
+		room = 0
+	}
+	take := min(max(room, 0), len(readings))
+	if take > 0 {
+		b.enqueue(&entry{readings: readings[:take]})
+	}
+	dropped := len(readings) - take
+	startedDropping := dropped > 0 && !b.dropping
+	stoppedDropping := dropped == 0 && b.dropping
+	b.dropping = dropped > 0
+	b.mu.Unlock()
+	b.received(len(readings))
+	if dropped > 0 {
+		b.discarded(dropped)
+	}
+	switch {
+	case startedDropping:
+		b.log.Warn("ingest buffer full; readings are discarded (statistic DISCARDED) until it has room", "service", b.o.Service)
+	case stoppedDropping:
+		b.log.Info("ingest buffer has room again; readings are no longer discarded", "service", b.o.Service)
+	}
+}
+
+// Submit queues all of readings or none; see plugin.Sink.
+func (b *Buffer) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
+	r := &receipt{done: make(chan struct{})}
+	if len(readings) == 0 {
+		close(r.done)
+		return r, nil
+	}
+	b.mu.Lock()
+	switch {
+	case b.closing:
+		b.mu.Unlock()
+		return nil, plugin.ErrStopped
+	case len(readings) > b.limits.Capacity:
+		b.mu.Unlock()
+		return nil, plugin.ErrTooLarge
+	case b.queued+b.inflight+len(readings) > b.limits.Capacity:
+		b.mu.Unlock()
+		return nil, plugin.ErrBufferFull
+	}
+	b.enqueue(&entry{readings: readings, receipt: r})
+	b.mu.Unlock()
+	b.received(len(readings))
+	return r, nil
+}
+
+// enqueue appends e and wakes the writer when it must start a latency
+// timer (first entry) or write at once (batch full); b.mu is held.
+func (b *Buffer) enqueue(e *entry) {
+	e.at = b.o.Clock.Now()
+	wasEmpty := len(b.queue) == 0
+	b.queue = append(b.queue, e)
+	b.queued += len(e.readings)
+	if wasEmpty || b.queued >= b.limits.BatchSize {
+		b.signal()
+	}
+}
+
+// Close stops taking readings, writes everything queued and stops the
+// writer. It returns ctx's error if ctx ends first (the writer then keeps
+// draining in the background). Calling it again waits again.
+func (b *Buffer) Close(ctx context.Context) error {
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
+	b.signal()
+	select {
+	case <-b.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("ingest: buffer of service %q not drained: %w", b.o.Service, ctx.Err())
+	}
+}
+
+// run is the writer: it forms batches and writes them until closed and
+// drained.
+func (b *Buffer) run() {
+	defer close(b.done)
+	for {
+		batch, ok := b.next()
+		if !ok {
+			return
+		}
+		b.write(batch)
+	}
+}
+
+// next waits for a batch to be due (full, its oldest reading at the
+// latency limit, or the buffer closing) and takes it. It returns false
+// when the buffer is closed and empty.
+func (b *Buffer) next() ([]*entry, bool) {
+	b.mu.Lock()
+	for {
+		if len(b.queue) == 0 {
+			if b.closing {
+				b.mu.Unlock()
+				return nil, false
+			}
+			b.mu.Unlock()
+			<-b.wake
+			b.mu.Lock()
+			continue
+		}
+		wait := b.queue[0].at.Add(b.limits.MaxLatency).Sub(b.o.Clock.Now())
+		if b.closing || b.queued >= b.limits.BatchSize || wait <= 0 {
+			batch := b.take()
+			b.mu.Unlock()
+			return batch, true
+		}
+		b.mu.Unlock()
+		t := b.o.Clock.NewTimer(wait)
+		select {
+		case <-b.wake:
+		case <-t.C():
+		}
+		t.Stop()
+		b.mu.Lock()
+	}
+}
+
+// take removes whole entries from the queue until they hold BatchSize
+// readings (at least one entry); b.mu is held.
+func (b *Buffer) take() []*entry {
+	n, i := 0, 0
+	for i < len(b.queue) && (i == 0 || n < b.limits.BatchSize) {
+		n += len(b.queue[i].readings)
+		i++
+	}
+	batch := b.queue[:i:i]
+	b.queue = b.queue[i:]
+	b.queued -= n
+	b.inflight = n
+	return batch
+}
+
+// write stores one batch, then counts, tracks and acknowledges it.
+func (b *Buffer) write(batch []*entry) {
+	stored := b.o.Clock.Now().UTC().Truncate(time.Microsecond)
+	var rows []db.Reading
+	perAsset := map[string]int64{}
+	var assets []string
+	for _, e := range batch {
+		for _, r := range e.readings {
+			rows = append(rows, db.Reading{AssetCode: r.Asset, Reading: r.Values, UserTS: r.Timestamp, TS: stored})
+			if perAsset[r.Asset] == 0 {
+				assets = append(assets, r.Asset)
+			}
+			perAsset[r.Asset]++
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	err := b.o.Store.InsertReadings(ctx, rows)
+
+	b.mu.Lock()
+	b.inflight = 0
+	b.mu.Unlock()
+
+	if err != nil {
+		b.discarded(len(rows))
+		b.log.Error("readings not stored; discarded", "service", b.o.Service, "readings", len(rows), "error", err)
+		for _, e := range batch {
+			e.receipt.resolve(fmt.Errorf("ingest: store readings: %w", err))
+		}
+		return
+	}
+	c := b.o.Counters
+	c.Add(stats.Buffered, "Readings currently in the buffer", int64(len(rows)))
+	c.Add(stats.IngestKey(b.o.Service), "Readings ingested by service "+b.o.Service, int64(len(rows)))
+	for _, a := range assets {
+		c.Add(a, "Readings received from asset "+a, perAsset[a])
+		if err := b.o.Tracker.Track(ctx, db.EventIngest, b.o.Service, b.o.Plugin, a); err != nil {
+			b.log.Error("asset tracking failed", "service", b.o.Service, "asset", a, "error", err)
+		}
+	}
+	for _, e := range batch {
+		e.receipt.resolve(nil)
+	}
+}
+
+// receipt is the plugin.Receipt of a Submit.
+type receipt struct {
+	done chan struct{}
+	err  error
+}
+
+// resolve records the outcome; a nil receipt (a Put) ignores it.
+func (r *receipt) resolve(err error) {
+	if r == nil {
+		return
+	}
+	r.err = err
+	close(r.done)
+}
+
+// Wait implements plugin.Receipt.
+func (r *receipt) Wait(ctx context.Context) error {
+	select {
+	case <-r.done:
+		return r.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,153 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/clock"
+)
+
+// StatsStore is the storage counters are flushed to; *db.DB implements it.
+type StatsStore interface {
+	// EnsureStatistics creates the statistics that do not exist yet.
+	EnsureStatistics(ctx context.Context, stats ...db.Statistic) error
+	// AddStatistics adds deltas in one transaction, creating missing keys.
+	AddStatistics(ctx context.Context, deltas map[string]int64) error
+}
+
+// Counters accumulates statistics in memory and writes them to storage in
+// one transaction per flush, never once per reading. It is safe for
+// concurrent use.
+type Counters struct {
+	store StatsStore
+	log   *slog.Logger
+
+	mu      sync.Mutex        // guards deltas, pending and ensured
+	deltas  map[string]int64  // key → count not yet flushed
+	pending map[string]string // key → description, to create before the next add
+	ensured map[string]bool   // keys known to exist in storage
+
+	flushMu sync.Mutex // serialises flushes, so deltas reach storage in order
+}
+
+// NewCounters returns counters flushed to store; logger may be nil.
+func NewCounters(store StatsStore, logger *slog.Logger) *Counters {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Counters{store: store, log: logger, deltas: map[string]int64{},
+		pending: map[string]string{}, ensured: map[string]bool{}}
+}
+
+// Add counts n for key. description describes the statistic should key not
+// exist in storage yet.
+func (c *Counters) Add(key, description string, n int64) {
+	if n == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deltas[key] += n
+	if !c.ensured[key] {
+		if _, ok := c.pending[key]; !ok {
+			c.pending[key] = description
+		}
+	}
+}
+
+// Value returns the count of key not yet flushed.
+func (c *Counters) Value(key string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.deltas[key]
+}
+
+// Forget drops what is known and pending about key, after its statistic
+// was removed from storage (a deleted service's `<name>-Ingest`).
+func (c *Counters) Forget(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.deltas, key)
+	delete(c.pending, key)
+	delete(c.ensured, key)
+}
+
+// Flush writes the accumulated counts to storage: new statistics are
+// created with their descriptions, then every delta is added in one
+// transaction. On failure nothing is lost: the counts are kept for the next
+// flush, and the error is returned.
+func (c *Counters) Flush(ctx context.Context) error {
+	c.flushMu.Lock()
+	defer c.flushMu.Unlock()
+
+	c.mu.Lock()
+	deltas, pending := c.deltas, c.pending
+	c.deltas, c.pending = map[string]int64{}, map[string]string{}
+	c.mu.Unlock()
+	if len(deltas) == 0 && len(pending) == 0 {
+		return nil
+	}
+
+	restore := func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for k, v := range deltas {
+			c.deltas[k] += v
+		}
+		for k, d := range pending {
+			if _, ok := c.pending[k]; !ok && !c.ensured[k] {
+				c.pending[k] = d
+			}
+		}
+	}
+	if len(pending) > 0 {
+		stats := make([]db.Statistic, 0, len(pending))
+		for _, k := range slices.Sorted(maps.Keys(pending)) {
+			stats = append(stats, db.Statistic{Key: k, Description: pending[k]})
+		}
+		if err := c.store.EnsureStatistics(ctx, stats...); err != nil {
+			restore()
+			return fmt.Errorf("ingest: create statistics: %w", err)
+		}
+		c.mu.Lock()
+		for k := range pending {
+			c.ensured[k] = true
+		}
+		c.mu.Unlock()
+		pending = nil
+	}
+	if err := c.store.AddStatistics(ctx, deltas); err != nil {
+		restore()
+		return fmt.Errorf("ingest: flush statistics: %w", err)
+	}
+	return nil
+}
+
+// Run flushes every interval until ctx ends, then flushes once more with a
+// context that is not cancelled, so nothing counted is lost at shutdown.
+// Flush errors are logged; the counts are retried at the next flush.
+func (c *Counters) Run(ctx context.Context, clk clock.Clock, interval time.Duration) {
+	for {
+		t := clk.NewTimer(interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			if err := c.Flush(final); err != nil {
+				c.log.Error("final statistics flush failed; counts since the last flush are lost", "error", err)
+			}
+			return
+		case <-t.C():
+			if err := c.Flush(ctx); err != nil {
+				c.log.Warn("statistics flush failed; retrying at the next interval", "error", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package builtin lists the plugins compiled into the gateway. Adding a
+// plugin is one line here besides the plugin's own package.
+package builtin
+
+import (
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/plugin/httpsouth"
+	"github.com/edged/edged/internal/plugin/sinusoid"
+	"github.com/edged/edged/internal/plugin/systeminfo"
+)
+
+// Definitions returns the built-in plugins.
+func Definitions() []plugin.Definition {
+	return []plugin.Definition{
+		sinusoid.Definition(),
+		httpsouth.Definition(),
+		systeminfo.Definition(),
+	}
+}
+
+// Registry returns a registry of the built-in plugins.
+func Registry() *plugin.Registry {
+	r, err := plugin.NewRegistry(Definitions()...)
+	if err != nil {
+		panic(err) // the built-in list is fixed at compile time; a test guards it
+	}
+	return r
+}

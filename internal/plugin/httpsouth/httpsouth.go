@@ -1,0 +1,311 @@
+// Package httpsouth is the south plugin that receives readings over HTTP:
+// it listens on its own port and accepts `POST /<uri>` with a JSON array of
+// {timestamp, asset, readings}. It answers 200 only once the readings are
+// committed to storage, so a sender that got 200 may forget them; a
+// malformed batch is refused whole (400, nothing stored), a full ingest
+// buffer answers 503 with Retry-After, and nothing is dropped silently.
+// http_north of another gateway sends in this format.
+package httpsouth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Name is the plugin's name.
+const Name = "http_south"
+
+// Configuration items.
+const (
+	ItemPort   = "port"
+	ItemURI    = "uri"
+	ItemPrefix = "assetNamePrefix"
+)
+
+// Limits of a request.
+const (
+	// MaxBody is the largest request body accepted (413 beyond).
+	MaxBody = 8 << 20
+	// retryAfterFull is the Retry-After of a 503 for a full buffer.
+	retryAfterFull = 1
+	// retryAfterStopping is the Retry-After of a 503 while stopping.
+	retryAfterStopping = 5
+	// shutdownGrace bounds how long in-flight requests may take to finish
+	// (waiting for their commit) when the service stops.
+	shutdownGrace = 10 * time.Second
+)
+
+// Definition describes the plugin.
+func Definition() plugin.Definition {
+	return plugin.Definition{
+		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
+		Description: "Readings posted over HTTP as a JSON array of {timestamp, asset, readings}",
+		Items: map[string]configmgr.Item{
+			ItemPort: {Description: "TCP port to listen on", Type: configmgr.TypeInteger, Default: "6683",
+				DisplayName: "Port", Order: "1", Minimum: "1", Maximum: "65535"},
+			ItemURI: {Description: "Path the readings are posted to, without the leading slash", Type: configmgr.TypeString,
+				Default: "sensor-reading", DisplayName: "URI", Order: "2", Length: "255"},
+			ItemPrefix: {Description: "Prefix added to every asset name", Type: configmgr.TypeString,
+				Default: "", DisplayName: "Asset name prefix", Order: "3", Length: "255"},
+		},
+		New: newHTTPSouth,
+	}
+}
+
+// HTTPSouth is a running instance.
+type HTTPSouth struct {
+	env  plugin.Env
+	log  *slog.Logger
+	port int
+	path string // "/" + uri
+
+	mu     sync.Mutex // guards prefix and ln
+	prefix string
+	ln     net.Listener
+}
+
+func newHTTPSouth(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
+	port, err := cfg.Int(ItemPort)
+	if err != nil {
+		return nil, err
+	}
+	if port < 1 || port > 65535 {
+		return nil, fmt.Errorf("%s %d is not a TCP port", ItemPort, port)
+	}
+	log := env.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &HTTPSouth{env: env, log: log, port: port, path: "/" + strings.TrimLeft(cfg.String(ItemURI), "/"),
+		prefix: cfg.String(ItemPrefix)}, nil
+}
+
+// Reconfigure applies a new asset name prefix at once; a new port or URI
+// needs a new listener, so it asks for a restart.
+func (h *HTTPSouth) Reconfigure(cfg plugin.Config) error {
+	port, err := cfg.Int(ItemPort)
+	if err != nil {
+		return err
+	}
+	if port != h.port || "/"+strings.TrimLeft(cfg.String(ItemURI), "/") != h.path {
+		return plugin.ErrRestart
+	}
+	h.mu.Lock()
+	h.prefix = cfg.String(ItemPrefix)
+	h.mu.Unlock()
+	return nil
+}
+
+// Open binds the listening port, so the service counts as started only
+// once it accepts connections.
+func (h *HTTPSouth) Open(ctx context.Context) error {
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", ":"+strconv.Itoa(h.port))
+	if err != nil {
+		return fmt.Errorf("http_south: listen on port %d: %w", h.port, err)
+	}
+	h.mu.Lock()
+	h.ln = ln
+	h.mu.Unlock()
+	return nil
+}
+
+// Addr returns the address listened on, once Open succeeded.
+func (h *HTTPSouth) Addr() net.Addr {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ln == nil {
+		return nil
+	}
+	return h.ln.Addr()
+}
+
+// Run serves until ctx ends, then lets in-flight requests finish.
+func (h *HTTPSouth) Run(ctx context.Context, sink plugin.Sink) error {
+	h.mu.Lock()
+	ln := h.ln
+	h.mu.Unlock()
+	if ln == nil {
+		if err := h.Open(ctx); err != nil {
+			return err
+		}
+		h.mu.Lock()
+		ln = h.ln
+		h.mu.Unlock()
+	}
+	srv := &http.Server{
+		Handler:           h.Handler(sink),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("http_south: serve on port %d: %w", h.port, err)
+	case <-ctx.Done():
+	}
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(stopCtx); err != nil {
+		h.log.Warn("http_south: requests still running at shutdown", "port", h.port, "error", err)
+		_ = srv.Close()
+	}
+	return nil
+}
+
+// element is one element of a posted array.
+type element struct {
+	Timestamp *string         `json:"timestamp"`
+	Asset     *string         `json:"asset"`
+	Readings  json.RawMessage `json:"readings"`
+}
+
+// Handler returns the HTTP handler delivering posted readings to sink.
+func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != h.path {
+			writeJSON(w, http.StatusNotFound, message{Message: fmt.Sprintf("no such path %q; readings are posted to %q", r.URL.Path, h.path)})
+			return
+		}
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeJSON(w, http.StatusMethodNotAllowed, message{Message: fmt.Sprintf("method %s not allowed; use POST", r.Method)})
+			return
+		}
+		h.mu.Lock()
+		prefix := h.prefix
+		h.mu.Unlock()
+		readings, status, err := decode(http.MaxBytesReader(w, r.Body, MaxBody), prefix)
+		if err != nil {
+			writeJSON(w, status, message{Message: err.Error()})
+			return
+		}
+		receipt, err := sink.Submit(readings)
+		switch {
+		case errors.Is(err, plugin.ErrBufferFull):
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfterFull))
+			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the ingest buffer is full; nothing was stored, retry later"})
+			return
+		case errors.Is(err, plugin.ErrStopped):
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfterStopping))
+			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the service is stopping; nothing was stored, retry later"})
+			return
+		case errors.Is(err, plugin.ErrTooLarge):
+			writeJSON(w, http.StatusRequestEntityTooLarge, message{Message: fmt.Sprintf("%d readings in one request are more than the ingest buffer holds; send smaller batches", len(readings))})
+			return
+		case err != nil:
+			h.log.Error("http_south: submit readings", "error", err)
+			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the readings could not be buffered; retry later"})
+			return
+		}
+		if err := receipt.Wait(r.Context()); err != nil {
+			if r.Context().Err() != nil {
+				return // the sender went away; it will retry
+			}
+			h.log.Error("http_south: readings not stored", "readings", len(readings), "error", err)
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfterFull))
+			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the readings could not be stored; retry later"})
+			return
+		}
+		writeJSON(w, http.StatusOK, stored{Message: fmt.Sprintf("%d readings stored", len(readings)), Readings: len(readings)})
+	})
+}
+
+// decode parses and validates a posted array; any fault refuses the whole
+// request with the status to answer.
+func decode(body io.Reader, prefix string) ([]plugin.Reading, int, error) {
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds %d bytes", tooLarge.Limit)
+		}
+		return nil, http.StatusBadRequest, fmt.Errorf("request body could not be read: %w", err)
+	}
+	var posts []json.RawMessage
+	if err := json.Unmarshal(raw, &posts); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, http.StatusBadRequest, errors.New("request body must be a JSON array of {timestamp, asset, readings}")
+		}
+		return nil, http.StatusBadRequest, fmt.Errorf("request body is not valid JSON: %w", err)
+	}
+	out := make([]plugin.Reading, 0, len(posts))
+	for i, p := range posts {
+		r, err := reading(p, prefix)
+		if err != nil {
+			return nil, http.StatusBadRequest, fmt.Errorf("element %d: %w; nothing was stored", i, err)
+		}
+		out = append(out, r)
+	}
+	return out, http.StatusOK, nil
+}
+
+// reading validates one element.
+func reading(raw json.RawMessage, prefix string) (plugin.Reading, error) {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return plugin.Reading{}, errors.New("is not an object")
+	}
+	var p element
+	if err := json.Unmarshal(raw, &p); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return plugin.Reading{}, fmt.Errorf("field %q must be a string", typeErr.Field)
+		}
+		return plugin.Reading{}, err
+	}
+	switch {
+	case p.Asset == nil:
+		return plugin.Reading{}, errors.New(`field "asset" is missing`)
+	case *p.Asset == "":
+		return plugin.Reading{}, errors.New(`field "asset" is empty`)
+	case p.Timestamp == nil:
+		return plugin.Reading{}, errors.New(`field "timestamp" is missing`)
+	case p.Readings == nil:
+		return plugin.Reading{}, errors.New(`field "readings" is missing`)
+	}
+	ts, err := plugin.ParseTimestamp(*p.Timestamp)
+	if err != nil {
+		return plugin.Reading{}, fmt.Errorf(`field "timestamp": %w`, err)
+	}
+	if t := bytes.TrimSpace(p.Readings); t[0] != '{' {
+		return plugin.Reading{}, errors.New(`field "readings" must be a JSON object`)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, p.Readings); err != nil {
+		return plugin.Reading{}, fmt.Errorf(`field "readings": %w`, err)
+	}
+	return plugin.Reading{Asset: prefix + *p.Asset, Timestamp: ts, Values: compact.Bytes()}, nil
+}
+
+type message struct {
+	Message string `json:"message"`
+}
+
+type stored struct {
+	Message  string `json:"message"`
+	Readings int    `json:"readings"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,202 @@
+// Package plugin defines what a south plugin is: its configuration items,
+// a constructor from the current configuration, a Run loop that delivers
+// readings to a Sink, live reconfiguration and optional persisted state.
+// The service runtime (internal/service) supervises plugins; the ingest
+// buffer (internal/ingest) is the Sink.
+//
+// A new plugin is one file: a Definition (name, version, items, New) and a
+// type implementing South, registered in internal/plugin/builtin.
+package plugin
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/configmgr"
+)
+
+// Kinds of plugin.
+const (
+	KindSouth = "south"
+)
+
+// Reading is one reading a south plugin produces.
+type Reading struct {
+	Asset     string          // asset code; any UTF-8, a slash included
+	Timestamp time.Time       // the sensor's time, UTC
+	Values    json.RawMessage // a JSON object of reading key → value
+}
+
+// Errors of a Sink.
+var (
+	// ErrBufferFull means the ingest buffer has no room for the readings;
+	// none of them was taken. The producer may retry later.
+	ErrBufferFull = errors.New("ingest buffer full")
+	// ErrStopped means the service is stopping and takes no more readings.
+	ErrStopped = errors.New("service stopping")
+	// ErrTooLarge means more readings were submitted at once than the
+	// buffer can ever hold.
+	ErrTooLarge = errors.New("more readings than the ingest buffer holds")
+)
+
+// Receipt tells when submitted readings are committed to storage.
+type Receipt interface {
+	// Wait blocks until the readings are committed (nil), could not be
+	// stored (the storage error), or ctx ends (ctx's error).
+	Wait(ctx context.Context) error
+}
+
+// Sink is where a south plugin delivers readings. It is safe for concurrent
+// use.
+type Sink interface {
+	// Put hands readings over without waiting. Readings the buffer has no
+	// room for are discarded and counted (statistic DISCARDED): right for
+	// polled sensors, whose old values are worthless later.
+	Put(readings []Reading)
+	// Submit queues the readings as one unit, or none of them: it returns
+	// ErrBufferFull when there is no room, ErrTooLarge when there never
+	// can be, ErrStopped while the service stops. The Receipt tells when
+	// they are committed: right for pushed data whose sender retries.
+	Submit(readings []Reading) (Receipt, error)
+}
+
+// Config is the current configuration of a service: every item of its
+// category by name, with its value.
+type Config map[string]string
+
+// String returns the value of item name ("" when absent).
+func (c Config) String(name string) string { return c[name] }
+
+// Int returns the value of item name as an integer. The configuration
+// manager validated it, so an error means the plugin's definition and its
+// code disagree.
+func (c Config) Int(name string) (int, error) {
+	v, err := strconv.Atoi(c[name])
+	if err != nil {
+		return 0, fmt.Errorf("item %q = %q is not an integer", name, c[name])
+	}
+	return v, nil
+}
+
+// Env is what the runtime gives a plugin instance besides its
+// configuration.
+type Env struct {
+	Service string      // the service's name
+	Clock   clock.Clock // the only source of time a plugin may use
+	Logger  *slog.Logger
+}
+
+// South is a running instance of a south plugin.
+//
+// The runtime calls, in order: Restore (if the plugin is a Persister and
+// has data), Open (if it is an Opener), Run, then State (if a Persister)
+// after Run returns. Reconfigure may be called at any time, concurrently
+// with Run.
+type South interface {
+	// Run delivers readings to sink until ctx ends, then returns nil. An
+	// error or a panic marks the service failed; the runtime restarts it
+	// with backoff.
+	Run(ctx context.Context, sink Sink) error
+	// Reconfigure applies a changed configuration to the running
+	// instance. It returns ErrRestart when the change needs a new
+	// instance (the runtime then stops this one and starts another with
+	// cfg), or an error when cfg is unusable (logged; the old
+	// configuration stays in force).
+	Reconfigure(cfg Config) error
+}
+
+// ErrRestart is returned by Reconfigure when a change needs a new instance.
+var ErrRestart = errors.New("the change needs a restart of the plugin")
+
+// Opener is implemented by plugins that acquire resources (a listening
+// socket) before running, so that the service counts as started only once
+// they hold them.
+type Opener interface {
+	// Open acquires the plugin's resources; an error fails the start.
+	Open(ctx context.Context) error
+}
+
+// Persister is implemented by plugins that keep state between runs. The
+// state is stored when the plugin stops and handed back at its next start.
+type Persister interface {
+	// State returns the state to persist, a JSON document.
+	State() (json.RawMessage, error)
+	// Restore loads state persisted by an earlier run; an error is logged
+	// and the plugin starts afresh.
+	Restore(state json.RawMessage) error
+}
+
+// Definition describes a plugin.
+type Definition struct {
+	Name        string
+	Version     string
+	Kind        string // KindSouth or KindNorth
+	Description string
+	// Items are the plugin's configuration items, which the service's
+	// category holds with their values.
+	Items map[string]configmgr.Item
+	// Persists is true when instances implement Persister.
+	Persists bool
+	// New creates an instance of a south plugin from the current
+	// configuration.
+	New func(env Env, cfg Config) (South, error)
+	// NewNorth creates an instance of a north plugin (Kind KindNorth).
+	NewNorth func(env NorthEnv, cfg Config) (North, error)
+}
+
+// Registry holds the plugins a gateway has. It is immutable once built and
+// safe for concurrent use.
+type Registry struct {
+	defs map[string]Definition
+}
+
+// NewRegistry returns a registry of defs. It returns an error for a
+// definition without name, kind or constructor, or for two with one name.
+func NewRegistry(defs ...Definition) (*Registry, error) {
+	r := &Registry{defs: make(map[string]Definition, len(defs))}
+	for _, d := range defs {
+		switch {
+		case d.Name == "" || d.Kind == "" || (d.New == nil && d.NewNorth == nil):
+			return nil, fmt.Errorf("plugin: definition %q lacks a name, kind or constructor", d.Name)
+		case r.defs[d.Name].Name != "":
+			return nil, fmt.Errorf("plugin: %q is defined twice", d.Name)
+		}
+		r.defs[d.Name] = d
+	}
+	return r, nil
+}
+
+// Lookup returns the plugin named name.
+func (r *Registry) Lookup(name string) (Definition, bool) {
+	d, ok := r.defs[name]
+	return d, ok
+}
+
+// Kinds returns the kinds of plugin installed, sorted.
+func (r *Registry) Kinds() []string {
+	set := map[string]bool{}
+	for _, d := range r.defs {
+		set[d.Kind] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// Names returns the names of the plugins of kind, sorted.
+func (r *Registry) Names(kind string) []string {
+	var out []string
+	for _, d := range r.defs {
+		if d.Kind == kind {
+			out = append(out, d.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
