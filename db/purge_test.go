@@ -198,8 +198,12 @@ func TestPurgeReadingsWhileIngesting(t *testing.T) {
 		for err := range errs {
 			t.Fatal(err)
 		}
-		if res.Removed < 350 || res.Removed > 400 || res.UnsentRemoved != res.Removed {
-			t.Errorf("PurgeReadings removed %+v; want 350..400, all unsent", res)
+		// The run's snapshot is taken when it starts, after an unknown
+		// number of the concurrent batches: it removes at least the 350
+		// pre-existing readings over the size limit, and never goes below
+		// the limit of 50 of the 700 readings there are in the end.
+		if res.Removed < 350 || res.Removed > 650 || res.UnsentRemoved != res.Removed {
+			t.Errorf("PurgeReadings removed %+v; want 350..650, all unsent", res)
 		}
 		wantAssetsExact(t, d, countedAssets(t, d))
 		var total int64
