@@ -35,7 +35,8 @@ REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --o
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal
+        conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal \
+        test-fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -75,9 +76,9 @@ build: ## build bin/edged (pure Go, no cgo)
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
 	$(BIN) --data $(DATA)
 
-test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page
+test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
-	$(MAKE) --no-print-directory test-sdk-python test-sdk-typescript test-portal
+	$(MAKE) --no-print-directory test-sdk-python test-sdk-typescript test-portal test-fuzz
 
 test-all-databases:
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
@@ -103,6 +104,30 @@ test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK: tsc --strict, then node -
 test-portal: ## the docs page in headless Chromium (skips without a chromium binary); output in test-output/portal
 	@echo "== the documentation portal in a browser"
 	EDGE_BROWSER_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v -run 'TestDocsInBrowser' ./internal/portal 2>&1 | $(TESTFILTER)
+
+# Schemathesis (make test-fuzz) sends generated requests, valid and invalid,
+# to every operation of the contract served by a gateway it starts, and checks
+# each answer: no server error, and status, content type and body as the
+# contract documents them. Seeded, so CI runs are reproducible: a failure is
+# replayed with the same FUZZ_SEED (make test-fuzz FUZZ_SEED=… to explore).
+# FUZZ_EXAMPLES bounds the test cases per operation (the run takes about a
+# minute and a half on 2 cores).
+FUZZ_SEED     ?= 20261122
+FUZZ_EXAMPLES ?= 100
+# Left out because they would end the run itself: shutdown and restart stop
+# the gateway, logout ends the run's own session. (Ending all sessions of
+# user 1, or deleting user 1, is filtered out per request in
+# tools/python/fuzz_hooks.py; every other user id is fuzzed.)
+FUZZ_EXCLUDE  := shutdown restart logout
+# Operations that still answer 501 (createService: for the service types
+# and the action=install not built yet): their 501 is excused, every other
+# check (a 500 included) still applies. Remove each as it gets built.
+FUZZ_UNBUILT  := setRepository listAvailablePackages updatePackages createService
+
+test-fuzz: build $(PYTOOLS) ## Schemathesis against a gateway it starts (seeded; FUZZ_SEED, FUZZ_EXAMPLES)
+	@echo "== Schemathesis against the contract"
+	$(PY) tools/python/fuzz.py --binary $(BIN) --seed $(FUZZ_SEED) --max-examples $(FUZZ_EXAMPLES) \
+	  --exclude "$(FUZZ_EXCLUDE)" --unbuilt "$(FUZZ_UNBUILT)" --report-dir test-output/fuzz
 
 tools: $(PYTOOLS) $(TSTOOLS) ## install the pinned Python and TypeScript SDK tools
 

@@ -49,7 +49,8 @@
 //
 //   - gateway: url, version (from ping), startedBySuite, storage;
 //   - started, finished, result ("pass" or "fail", as the exit code),
-//     filter (the -run/-skip selection, if any);
+//     filter (the -run/-skip selection, if any), error (why no test ran,
+//     when the gateway could not be reached, logged in to or read);
 //   - counts and tests: every test and subtest with "pass", "fail" or
 //     "skip", kept by the suite itself (a cleanup records t.Failed() and
 //     t.Skipped() when the test ends; no -json needed); "unknown" marks a

@@ -106,44 +106,59 @@ func runAgainst(m *testing.M, info gatewayInfo) int {
 	if u, err := url.Parse(baseURL); err == nil {
 		pathPrefix = strings.TrimRight(u.EscapedPath(), "/")
 	}
-	started := time.Now().UTC()
+	r := report{Gateway: info, Started: time.Now().UTC(), Result: resultFail, Filter: runFilter(), Tests: []testResult{}}
 	if err := openSuiteSession(); err != nil {
-		fmt.Fprintln(os.Stderr, "conformance:", err)
-		return 1
+		return setupFailed(r, err.Error())
 	}
-	info.Version = gatewayVersion()
+	r.Gateway.Version = gatewayVersion()
 	idx, err := fetchSpec(baseURL)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "conformance: cannot read the contract of the gateway under test, so operation coverage cannot be measured: %v\n", err)
-		return 1
+		return setupFailed(r, "cannot read the contract of the gateway under test, so operation coverage cannot be measured: "+err.Error())
 	}
 	code := m.Run()
 	closeSuiteSession()
 
 	cov := coverageOf(idx, calls.snapshot())
 	cov.print()
-	filter := runFilter()
 	switch {
 	case len(cov.Missing) == 0:
-	case filter != "":
-		fmt.Printf("conformance: coverage is not enforced: %s selects a part of the suite\n", filter)
+	case r.Filter != "":
+		fmt.Printf("conformance: coverage is not enforced: %s selects a part of the suite\n", r.Filter)
 	default:
 		code = 1
 	}
-	if path := flagOrEnv(reportFlag, "EDGE_CONFORMANCE_REPORT"); path != "" {
-		result := resultPass
-		if code != 0 {
-			result = resultFail
-		}
-		r := report{Gateway: info, Started: started, Finished: time.Now().UTC(), Result: result, Filter: filter,
-			Tests: testResults(), Coverage: &cov}
-		if err := writeReport(path, r); err != nil {
-			fmt.Fprintln(os.Stderr, "conformance:", err)
-			return 1
-		}
-		fmt.Printf("conformance: report written to %s\n", path)
+	if code == 0 {
+		r.Result = resultPass
+	}
+	r.Tests, r.Coverage = testResults(), &cov
+	if !writeRequestedReport(r) {
+		return 1
 	}
 	return code
+}
+
+// setupFailed reports a run that could not start its tests.
+func setupFailed(r report, msg string) int {
+	fmt.Fprintln(os.Stderr, "conformance:", msg)
+	r.Error = msg
+	writeRequestedReport(r)
+	return 1
+}
+
+// writeRequestedReport writes r where -report (EDGE_CONFORMANCE_REPORT)
+// says, if anywhere, and reports whether that went well.
+func writeRequestedReport(r report) bool {
+	path := flagOrEnv(reportFlag, "EDGE_CONFORMANCE_REPORT")
+	if path == "" {
+		return true
+	}
+	r.Finished = time.Now().UTC()
+	if err := writeReport(path, r); err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		return false
+	}
+	fmt.Printf("conformance: report written to %s\n", path)
+	return true
 }
 
 // gatewayBinary is set once the suite has built cmd/edged.

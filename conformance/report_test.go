@@ -173,7 +173,10 @@ type report struct {
 	// -skip), else "fail".
 	Result string `json:"result"`
 	// Filter is the -run/-skip selection of the run, if any.
-	Filter   string       `json:"filter,omitempty"`
+	Filter string `json:"filter,omitempty"`
+	// Error says why no test ran (the gateway could not be reached or
+	// logged in to, or served no contract).
+	Error    string       `json:"error,omitempty"`
 	Counts   testCounts   `json:"counts"`
 	Tests    []testResult `json:"tests"`
 	Coverage *coverage    `json:"coverage"`

@@ -20,13 +20,6 @@ func TestNotImplementedYet(t *testing.T) {
 		operationID string
 		call        func() (int, []byte, error)
 	}{
-		{operationID: "listNorthServices", call: func() (int, []byte, error) {
-			r, err := admin.ListNorthServicesWithResponse(t.Context())
-			if err != nil {
-				return 0, nil, err
-			}
-			return r.StatusCode(), r.Body, nil
-		}},
 		{operationID: "setRepository", call: func() (int, []byte, error) {
 			r, err := admin.SetRepositoryWithResponse(t.Context(), edgeclient.RepositoryRequest{Url: "https://packages.example.org/edged", Version: ptr("latest")})
 			if err != nil {

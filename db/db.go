@@ -27,6 +27,8 @@ type DB struct {
 	r *sqlx.DB
 	// inserts caches the prepared multi-row reading INSERTs of SQLite.
 	inserts insertStmts
+	// fence orders the readings stream north services read (stream.go).
+	fence streamFence
 }
 
 // Open opens the database named by dsn, applies pending migrations and

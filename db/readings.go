@@ -107,8 +107,9 @@ type assetDelta struct {
 // a non-empty AssetCode and a Reading holding a JSON object (the ingest path
 // validates it; an empty Reading is stored as {}). A zero TS becomes the
 // current time and a zero UserTS the reading's TS; times are stored in UTC
-// truncated to the microsecond. IDs in rs are ignored and rs is not
-// modified. An empty rs does nothing. On SQLite the rows go in with cached
+// truncated to the microsecond; a TS below a bound already handed to a
+// north reader is raised to it (see ReadStream). IDs in rs are ignored and
+// rs is not modified. An empty rs does nothing. On SQLite the rows go in with cached
 // prepared multi-row INSERTs, on PostgreSQL with COPY. Nothing is stored
 // when an error is returned; driver errors are returned wrapped.
 //
@@ -166,6 +167,11 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
 	}
+	// Registered with the stream fence until the transaction ends, so
+	// north readers never read past readings still in flight.
+	committed := false
+	done := d.fence.enter(rows)
+	defer func() { done(committed) }()
 	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if d.dialect == Postgres {
@@ -178,6 +184,7 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 		}
 		return upsertAssetCounts(ctx, tx, sorted)
 	})
+	committed = err == nil
 	if err != nil {
 		return fmt.Errorf("db: insert readings: %w", err)
 	}

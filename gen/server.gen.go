@@ -320,6 +320,24 @@ func (e NorthServiceType) Valid() bool {
 	}
 }
 
+// Defines values for NorthTaskCreateRequestEnabled1.
+const (
+	NorthTaskCreateRequestEnabled1False NorthTaskCreateRequestEnabled1 = "false"
+	NorthTaskCreateRequestEnabled1True  NorthTaskCreateRequestEnabled1 = "true"
+)
+
+// Valid indicates whether the value is a known member of the NorthTaskCreateRequestEnabled1 enum.
+func (e NorthTaskCreateRequestEnabled1) Valid() bool {
+	switch e {
+	case NorthTaskCreateRequestEnabled1False:
+		return true
+	case NorthTaskCreateRequestEnabled1True:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PackageInstallRequestFormat.
 const (
 	Repository PackageInstallRequestFormat = "repository"
@@ -1146,6 +1164,50 @@ type NorthService struct {
 //
 // Example: task
 type NorthServiceType string
+
+// NorthTaskCreateRequest A north task to create. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created.
+type NorthTaskCreateRequest struct {
+	// Config Initial values of the plugin's items, keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
+	//
+	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
+	Config *map[string]struct {
+		// Value The item's value, as a string.
+		Value string `json:"value"`
+	} `json:"config,omitempty"`
+
+	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+	//
+	// Example: true
+	Enabled NorthTaskCreateRequest_Enabled `json:"enabled"`
+
+	// Name The task name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the task's category, schedule and statistic.
+	//
+	// Example: to-cloud
+	Name string `json:"name"`
+
+	// Plugin The north plugin the task runs.
+	//
+	// Example: http_north
+	Plugin string `json:"plugin"`
+
+	// Repeat Seconds between runs, from 1 to 31536000 (a year).
+	//
+	// Example: 30
+	Repeat int64 `json:"repeat"`
+}
+
+// NorthTaskCreateRequestEnabled0 defines model for NorthTaskCreateRequest.Enabled.0.
+type NorthTaskCreateRequestEnabled0 = bool
+
+// NorthTaskCreateRequestEnabled1 defines model for NorthTaskCreateRequest.Enabled.1.
+type NorthTaskCreateRequestEnabled1 string
+
+// NorthTaskCreateRequest_Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+//
+// Example: true
+type NorthTaskCreateRequest_Enabled struct {
+	union json.RawMessage
+}
 
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
@@ -2148,6 +2210,9 @@ type DisableScheduleByNameJSONRequestBody = ScheduleSelector
 // EnableScheduleByNameJSONRequestBody defines body for EnableScheduleByName for application/json ContentType.
 type EnableScheduleByNameJSONRequestBody = ScheduleSelector
 
+// CreateNorthTaskJSONRequestBody defines body for CreateNorthTask for application/json ContentType.
+type CreateNorthTaskJSONRequestBody = NorthTaskCreateRequest
+
 // CreateServiceJSONRequestBody defines body for CreateService for application/json ContentType.
 type CreateServiceJSONRequestBody = ServiceRequest
 
@@ -2290,6 +2355,68 @@ func (a ReadingValue) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsNorthTaskCreateRequestEnabled0 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled0
+func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled0() (NorthTaskCreateRequestEnabled0, error) {
+	var body NorthTaskCreateRequestEnabled0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNorthTaskCreateRequestEnabled0 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled0
+func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNorthTaskCreateRequestEnabled0 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled0
+func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsNorthTaskCreateRequestEnabled1 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled1
+func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled1() (NorthTaskCreateRequestEnabled1, error) {
+	var body NorthTaskCreateRequestEnabled1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNorthTaskCreateRequestEnabled1 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled1
+func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNorthTaskCreateRequestEnabled1 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled1
+func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t NorthTaskCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
@@ -2523,6 +2650,9 @@ type ServerInterface interface {
 	// EnableSchedule Enable a schedule
 	// (PUT /edge/schedule/{schedule_id}/enable)
 	EnableSchedule(w http.ResponseWriter, r *http.Request, scheduleId ScheduleId)
+	// CreateNorthTask Create a north task
+	// (POST /edge/scheduled/task)
+	CreateNorthTask(w http.ResponseWriter, r *http.Request)
 	// ListServices List registered services
 	// (GET /edge/service)
 	ListServices(w http.ResponseWriter, r *http.Request, params ListServicesParams)
@@ -2814,6 +2944,12 @@ func (_ Unimplemented) DisableSchedule(w http.ResponseWriter, r *http.Request, s
 // EnableSchedule Enable a schedule
 // (PUT /edge/schedule/{schedule_id}/enable)
 func (_ Unimplemented) EnableSchedule(w http.ResponseWriter, r *http.Request, scheduleId ScheduleId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateNorthTask Create a north task
+// (POST /edge/scheduled/task)
+func (_ Unimplemented) CreateNorthTask(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4032,6 +4168,20 @@ func (siw *ServerInterfaceWrapper) EnableSchedule(w http.ResponseWriter, r *http
 	handler.ServeHTTP(w, r)
 }
 
+// CreateNorthTask operation middleware
+func (siw *ServerInterfaceWrapper) CreateNorthTask(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateNorthTask(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListServices operation middleware
 func (siw *ServerInterfaceWrapper) ListServices(w http.ResponseWriter, r *http.Request) {
 
@@ -5043,6 +5193,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/north", wrapper.ListNorthServices)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/scheduled/task", wrapper.CreateNorthTask)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/service/{service_name}/persist", wrapper.ListPersistentPlugins)
@@ -8096,6 +8249,126 @@ func (response EnableSchedule500JSONResponse) VisitEnableScheduleResponse(w http
 	return err
 }
 
+type CreateNorthTaskRequestObject struct {
+	Body *CreateNorthTaskJSONRequestBody
+}
+
+type CreateNorthTaskResponseObject interface {
+	VisitCreateNorthTaskResponse(w http.ResponseWriter) error
+}
+
+type CreateNorthTask200JSONResponse ServiceCreated
+
+func (response CreateNorthTask200JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateNorthTask400JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateNorthTask401JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateNorthTask403JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateNorthTask404JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateNorthTask409JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateNorthTask413JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNorthTask500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListServicesRequestObject struct {
 	Params ListServicesParams
 }
@@ -10512,6 +10785,9 @@ type StrictServerInterface interface {
 	// EnableSchedule Enable a schedule
 	// (PUT /edge/schedule/{schedule_id}/enable)
 	EnableSchedule(ctx context.Context, request EnableScheduleRequestObject) (EnableScheduleResponseObject, error)
+	// CreateNorthTask Create a north task
+	// (POST /edge/scheduled/task)
+	CreateNorthTask(ctx context.Context, request CreateNorthTaskRequestObject) (CreateNorthTaskResponseObject, error)
 	// ListServices List registered services
 	// (GET /edge/service)
 	ListServices(ctx context.Context, request ListServicesRequestObject) (ListServicesResponseObject, error)
@@ -11611,6 +11887,37 @@ func (sh *strictHandler) EnableSchedule(w http.ResponseWriter, r *http.Request, 
 	}
 }
 
+// CreateNorthTask operation middleware
+func (sh *strictHandler) CreateNorthTask(w http.ResponseWriter, r *http.Request) {
+	var request CreateNorthTaskRequestObject
+
+	var body CreateNorthTaskJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateNorthTask(ctx, request.(CreateNorthTaskRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateNorthTask")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateNorthTaskResponseObject); ok {
+		if err := validResponse.VisitCreateNorthTaskResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListServices operation middleware
 func (sh *strictHandler) ListServices(w http.ResponseWriter, r *http.Request, params ListServicesParams) {
 	var request ListServicesRequestObject
@@ -12307,359 +12614,377 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rctvImTiM30oXN1um5g9SlCx5xlKltjiy7NHGlvUTpZkklnfQJJokVmA3gwYkM46r9uv/+3sL7+/C",
-	"9kreep6nu9EAAZKSJU888VQltHBo9OE5Hz+2Rmo2V1LITLcOPrbmPOUzkYkU/+prLbIjFQn4IxJ6lMbz",
-	"LFayddC6mArG4TYbqUgEbC7SkZBZR0j4O2LtkG8PQxZrpoXMGNcs5P+++3IYbnVbQUt84LN5IloHLR3L",
-	"XKs4agWtGMad82zaClqSz+AujNUKWqn4Wx6nImodZGkugpYeTcWMw6Rm/MNrISfZtHWwu78ftGaxtH/v",
-	"BK1sMcdvZGksJ61Pn4LWEc/ERKWLUxy/blEj8wS7FovyVFOhs1/5PK6fKv485FR/UjmdQnmO5yLLU8my",
-	"qWCp4FEsJ5qpMf6dcJ2xUzaFF7vs+MMoySOhWajFSMlIhwELZ7HMM4H/TOJZnIWMy4iF+jqeh6y91+vh",
-	"8eDy/paLdFGsD0dtlRYUy3iWz/zpxzITE5Hi/E8yMWve5jgTMwZDs9s4m8a0ILv35X2fZtn8TKVZ/b7D",
-	"QKv3fc0+v4Z9WJ7kG/4BVsdkPhuKFLZYyCyNhWaZYikeQtNW4c6WtioSY54nWetgtxcAIJh96/V6vWDd",
-	"Pr6hI7sPJJjTboAFPNF7QIIZ9S6wcJbkk1g2Q8Mc77NY6ozLkTjARWiR3sQjQVAyVinjTKs8mzKVMqnS",
-	"bGpeC/DpcZxkInVDPNH+e3RzifKIepCiYX9dj9FrIOssFTexymuObjCNx5nGeWcx4oCM1C2LZabw4pzr",
-	"jDbB3BEygsdjzWZcLlgu40wzPlEBM6gDV+D065AdNsydtpICnrudxqMpkGe7PDxzprKpSG9jLba6bqg/",
-	"Pu1d5b3e7rO5Wc8fd3Z7IZvEN0Kzpz1mHoNRI55xdjtVWjApboXOEGkW8J2dXe/JJOqyX+JsqvKMhXbY",
-	"kLVViuSA9bYYt0ufcs2kYvl8LlI2VLmMAqZVAfI647O5iJhO4sk0SxaMTwWPLCZMeCZu+eKJZqNEja4Z",
-	"TwWLJWJD1ATgdkL1EN6rhfBzms6fxGL5tPvAS+yE7LyfsP8cvD1lavjfYpTdhSeaAT4LMgejqYjyRJxE",
-	"9fiozX0WR+Wp7e58/0wMn/3Q+f5p72lnZ0d83/lhNP6+w5/1es949DQa8l79tO2Qv+K6mqc+VumMZ62D",
-	"Vp7jkzWTJyi6D0E0AOgTRI8j3pcgmlHvQhAHRNuaKaJP/D5LumqgcWb8X+8ituwYbrUatK7j+fKSTuu4",
-	"KGxtgBR6ziexnBDum91v3GwYv5a3+qy0HkkvuL5uAvmM6+slcH82/p7v8mc7nR+i3rCzN3r2tPM8ei46",
-	"+8Poe/79eFf0RjsNYsnnQjnMFcDj/+Dyl6b8ViYLnLOmXUPeAN9u2jdz0MUUilXO83QC99YdLUxpkPFs",
-	"gzkhV4qROGciYDOeAfqzEdeiE0stpI6z+EYkC9YOQQNJRCZC85hm4ZG9tHXIOLvhSS5YNuUZQLxUdFY4",
-	"NFzY6/UagQWeaVi1/Wzt7l9qkTZBSq5BzihDym4tEMCT6+jdSkLxCd7UcyU1CYA/8ugVMTT4a6RkJiTK",
-	"rnw+T+IRh1lu/7eGqXpL/diaCa35BMY+46NrPgECOVc6zkDRAflaH2xvz+mW7poXuyqdbItoIiLY5Vym",
-	"go+mfJiI1id/AX9Ixbh10Pq37UKT3Ka7evs4TZVZR43QtzyVkcqTiEmVsSHScACaLnzuRx6di7/lQmf3",
-	"XTjCLHP6LUMqw2a5xm9xED5x19lQZLdCSLaD9B9l9AdacEorYCjFJUACRASyWSxveBJHh8ipzIwRl0lC",
-	"VOOxkMDN2DgWSRR4i1ApS/NE4BYdKTlO4tG9N6jveI5KCwEAphEx4COMJ8BVF0x8iHWmH3hPRmb2jpwJ",
-	"NsrTFLgbIXo7ymkhlifa6URingq4DnKhWUGaSxnLSUCUAuDJXNnCrXqp0mEcRULed6+Q0vFoFkukBnCe",
-	"C2DScKZE+NRcpDjQA+3TiCcJkB3NeJ5NhcxwKyI2zDMGukCqEsEiJTSulieJuqWJwIu46BOZiVTyhD5z",
-	"z4XbQXCnRcoEDMbaDrIjtjfeGe0OvxfPeS/aE/v7Ww+wAX2GLN7qOkamJ3yJRMbjRBvB3imOgOFqwnIZ",
-	"idRIhERHn+gCD4m2nKrsJagV992TU1UYjQhdjKXogY6eR1EqtKZxVZ6OvINGXLSrOIG5zYTMxL3XMkoF",
-	"z4DUcKNiW4yK6Xtx8Qm2ENnDE0akhAjVKEeAcKjVTGRTmBQC9I1IdaxkRcErtiRSMDPckzO+SBSPLpR6",
-	"zUHEueemGM7Dhgqp30iISLOd3t4P+98/Y8NFJh6aGJY/xN7EP+JyLpR6w+XCTEffm9CPRioHrQHpV6wZ",
-	"KMYiYnwMLCUVc4GUZczjRESARbHUhywVqMhL9szp8Q8F32Y+d5sJPYMQEN8I6dnprJLXClpTwSNjyz6H",
-	"tzp9eKvGHmMME7nM4gQH9SaVS5pWSeB71ru/UAfypQQyrtL47/fHVZBR0caFCpTWtyqNAPoBCVCSfoDz",
-	"OUpFBMyGJxo+k6lrIZHUzmKtASUL8aWLgrMZEb0Ho5HQ+o3IpqpGkv4JGZSRpoF9ArmO5SELuVyErO1W",
-	"pFI2EmkWj5HjbQUsnN9GpQdksoDL8FTI2t7DdAvPTcJpvGtxCdrB/BZkcniw9d5X9+huRRsIWn1AFNjt",
-	"y3kE+gQcUhTFsBCenKXA6rMYBPQxT7RY2sIplxNSeDmu9pDxjCWC6wyNcSjUddkFvyYSJwxiIkcfp2qG",
-	"10K8GBrlwyk9s1j6E9gJWnPvz48tjmfw68wdwiooKB1YFRR81ek0nkwzpqfxODOCjkrrNi4VPCELQ+n1",
-	"M56xt6teU2QmqtW+pLilrWnv0EYFbBd3JWBP2U0sbgO2h3bIDv2xD6JllqoEVckRHoY1pxL0PdFMCw08",
-	"RZdQ/Klnqt9fa6Y3l8ieVwM1v8TZlDTK+8GOwxUSMYYLFhr1MqwDKDYUOo6EZnH2QLC1+w22fhPYCpwZ",
-	"odkakSnz9apRYg3QFhzsnfvK+zpYJkdwThyqAgabOokbjdxLhzSyX2oyIg7z8VikKBGTnbc09s5ub70t",
-	"0F96sQT77cZNuIhnQs+5XN4HcniswwPjJ8BhMj5DHUEl0b3erKzCDBPYmaxdw7HMyIxXc6C/jh70RH/z",
-	"zfEWFWy2U3kUZ26HqoZOYRxbRgnh8DDLUh4nsCfl/TQaajPpJ+mx/ImXqRAdNCd4biJGzwwtMRc3QmaH",
-	"KD0NBROzeVZ2nX9sWcW0Er6QiVnZsS7F7c88yWELfuj9sEt75F3ZadWxOC1uRBpni7XEH7ZnYB+GF1GN",
-	"3ew1ehQ+7w53zXvNUFAM4ebgrSJwR7UaII5ASb6rGNiXzJPsO5EYxxJUHYQcBKbDkj6rhecgxjn/BpAV",
-	"fvwUstupkEzN4iyr6EAlu3I+m7OnbJ4KrfNUMD5UN4Jl01ToqUqiteBT0ccuj46OB4OAveyfvL48Pw7Y",
-	"L/3z05PTV6ANnJy+fHv+pn9x8vYU3d9cLtCxcMh0poApkKsYLnVZXy7IdiAS7XsLCrJ1y1NJ/tQlqnUP",
-	"MK0A3DKQNYLW61hndb7jOZ+gx76AlFjowPrXx3Gqs2XIwIfhH4DqeqMVEK0rzomnKae/VcaTo3Us2fr1",
-	"UPO0YERxFzpgfJQqrRlPElxPhV/fiVl70wnMOhv3dNAIYeRjpbu4u9JHxYDx5JYvtAdKAGnOF+OrlAZW",
-	"W0HLAGsraBlobQUtD1jLuqZ/o07n9ICqfvJkCQSOtjz/gyvZYeHZ5fmr45CCMuZ5ii7WeapAEGdtwUdT",
-	"vIrW8i184fXbV69OQ9DE/Wfx1uDi/M1pyHSWCj5buvmXs/NXIdMLnYkZDWpe6p9fuOs642mWz/HOy8HF",
-	"27PizjTPInUr8dbR29Ojn0J0CMSTnIzoRrq19/svqvct+aPPHv0EIzgfhhHM20LyYSLQrRPFGv9tQ0G2",
-	"7IswtHuxPOr5z7hI62IQk1hnKIS2cWVukPOfL0+L53JZflLN596TL18XT5KZC++c/nT09k1oo5zMkVmH",
-	"pXnixS+n9gmQZmJJO5FLfsPjBFZnHuz//LruwfJjl2fHfz4KWY66avlTP/4Jbw356DqfV2Zx8fIFDm4s",
-	"LjBuJOB2ZO/Dhpbu8ygq7g5OK3e1kJm9eVQdepQInnovXyy9jIZ/H9DgsRcNj/lQd/anVyenofNJYhhZ",
-	"knB3+md/enV5VtynfYrsrfM3xS0Ef7rzYnAGc4xiPUfPdnlqcPdF+a4/o+PBAJBHfPA8LgAm/hDHg8HF",
-	"Wd0z/kCXg3M4BFQUi82/HJwDkuBVQhB3HY4Ur/tH2R9cvDgLjfCfpXyEJgWUEzwXnCUjANe+2fZKehQT",
-	"6VIraCG5aQUtpC3wC2QE/+6fXwA9BSLRClpIEei3/wLuA37TL/0NmEm/l6f0+/J1K2ghFuHvi19O8bf/",
-	"M1xHWG8FLQRsuA5QTL84HsIl/R6Z64ML8wv3EVbo9/KMfs/hO3jc5heewxOk3wt4Dg+CfnH+uNWtoIVb",
-	"S/vx8nWZS9ilL/MHi73Goa+X9bgkltfLvON1LK+tPSlRkyIszTnhgfGmfATPlyWlRE22d/d6+72dzk6v",
-	"s7Pf2dvtJqpeciJArAnSOkW/tho7FAMybOHWhSD4333XwiCEjnmo4+My7JYTcZZmUZZkqqKZnWJAO1Un",
-	"RBw59alJwl4tWB0hkzoBdavW9YFTR/btXIgBuxYLMvC5GOmK1O15gI35zMVAtdSc5tha0j/OTtgRyF/9",
-	"8ttBCwhQwk1IfGvpNo2oYctmXEYcYMRd5gnsm0ojkbYOWvsFKACuWw940LoxmqR76VNQaJ+l+aOuWZ07",
-	"PIb289FIzDP208XFGfB/KRBINatZBj5jlFs7vd3WknBZTI2U3E8rgKBQ+6oiunP/ZoqhBxV9MjORIifJ",
-	"VJcBCDDU+WKaMujsIzVDsTJEMAjJl8JCnFHI2kOVTdHXQssGZVFG8NIQNMdDxinCOZYMnyTdZqvL3oJK",
-	"RJ5hINHXYoGGTYI1HA+YQFA8QXeuhZgDKYhTF3lBgVe30zgR5k6xBPSMERcMcGI0ilSZjRnJeNUaUTlV",
-	"UBl1ZnlyBnMBbLwWCwxKQy3dHM9HPLH0hidlcNnp1QBLkuCqzAuwQUWEZl2IVVWpLlmmy4P/MuVZKVXB",
-	"yaEVotW4uiUiVYLbJWrNhyJBL7h57JCZxTunwFKeiv/lug86evl5FO2FA4Vl2rYE7vU0bQnVrkWDqpbL",
-	"+G+58OOo63NFDNTcKdfGA7LfdEdYG02JCcpyWXwjmJ4LgmU1tkRiq2bfKowNNvH9WjrWFPlNJhQH3uRm",
-	"51WyVmeL+mdGm1ooWRrzocDvsQBslRCxDE8BQx0f4+niTJepeoUyPw51LbjrTq+Ot9YAbvl7doBV4Gzt",
-	"ZmVwNOdj/trICmYHHOSzGa8zhVWm631i1fzscKvkhkr+G0viOqPeA6HY+fHggvXPTh4aq9Dh3TTwZ6OW",
-	"575YDtdeDUW1p1MgVd3BlIxLAD1ddnwjgB5mWRoP80xgjFpohGNMxeCMZhSYWCSNYtFQqURwqUtZR9Vz",
-	"NQhXtz/mZg3WWll5+RBXwcmF+JA1n+FGkvaDQo0vqC8NnBim3ZScSfdJgaK36LAq21Q3dKHLLI1+1crS",
-	"XFy1yPMBIEmCMMjsJja98LUZmwa80Qpa6Popq/DmTs0EjP9/ecPSidAmiFdE5uO4RlSq4lHNIp/t7z/d",
-	"r/2Mtawv+VhmPEnu/J1agHMqYq272B9eG1t16OmH4fJnmlXNTZV9p/VVp/SCgJDh7cAP/NcijXkS/x0U",
-	"rQKbK/lvgLw8AxGtddD6r3e9zvP3/78/NMSnREomdwCvEZcGuow9jmXTVOUTiobvn51sBm90KWjaoE1l",
-	"jQt4mkSXOKp1oRwpScIMUzcipdTRwqJRYkUUhk05pxjEi0IKZp8m4obLSgIkGep/yrI5++Mf2RUt6aq1",
-	"UrKqCZn35R3n0XGEoo3uT5rvVCWRf/5wKyiCKukhOFG0gmO+3XffffdduHVIlICOUipyNWJaXrYJra6w",
-	"rrLog8+ulIDqNI8mJmLVdjI2LfE3dKRaKd/EIR+i2EjAiVZnDSvPCqb0OawsMOAwFCNlM11wjjyp43U7",
-	"vQfndBsIsg/D4k6scP2wHO5Ls7RH5mBPn/V6XzsD+425084/K3f66njRnen0avp8YZZbr7w/0QzetRQx",
-	"SrGyAi7WuEzJY42UhYXAnEILjTwVVcZ1yELLudxjNbzLPy+jpGAWrVXdx4niWMWE9iComPThS62gdXJ2",
-	"s0c/z1pB6/L8NYIgfb0slxQjL0EDbdTPq40k9VFVaNomCKVSHzWq2xKXWiE0NAkLlT02H3MixNYSt99d",
-	"C0XNjN2l6C3PD1OD1JgJ1EYp/c6GpSwv1MVn1UUwTvMZJ4e7kFRpwIbtFBmnKNCU19ac7rZuwXY2dUv+",
-	"KdbAuVzAZZOhbDk6ukbwo3gPt0toTtRZPGJRjqeppGAjlSSk1ToR4ICFU5rGr5kO2TzJNT5qSXAkkoyz",
-	"ObnxzYhV6/tH8m6/wEim8+P+i5PTV4PWwc5+0CrGBkWit7vX6e13ejtsp3ews3+wt9/tIQN0YbQHO/tL",
-	"zgl/jPsGQXpj1J3ECfllRTTwfLjlWTR7d5Gk2QGcW/c6NvlYnoIHc+BYdgCL+rSCFoao4K/n3yXJi+Ij",
-	"HsLZW7fi12oSSy+9/A7059JmZCCNtoRvGREdSSwlK+ino1RknTO42UsjILq2LoR7Ya3zIjdpYCvSA8i7",
-	"UC2+UKFZmPCwQRWIas6AKSzhE/2mHdZGNajEKuKHl2efou/RCCG4jqlRP4okltISKNrVfNyyNJAgCypY",
-	"LPe1mmBlA8l0jrkp4zxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZiedf/Ont+85fZy8VfZi+f",
-	"jf78897ozz/viFenN6NZlPz16X9Oo18+9P66+3IxevVhP9p9qf/66oe6Oear0kOe6Gq5ip07ZYbY/aPP",
-	"2A0JzMHVnfebJr6D8rTUtxQzyjE7nTwUVnnGON1SibUNWRoawG+5ZpGSFeVxYMKh4GDmqZqkQuvP4lan",
-	"QKrqHQ8+bdzI7YBjGVr7eXSMRjLBi2sKO2E1lTSXeinTW6VYNWF558kqE9XtvEB5OytVjtLMvLARjsZ3",
-	"rUTV49HecH+829kZPx119sTeuPN8vL/f2eU7w+/F89HTCE0GawrtwO7OBc+aU4JtORDcK9Itcbtgjw6Z",
-	"zJPEyIKlXbSyPL41UjKLZa5ynZSFhaeV6n8wGhZYKW9TE17iguypuJU0Q4aBsRp/Rz0EsD7+PtEsBIEn",
-	"JzdHaEpphCYwBGNNxCi3QSEejpkKWgb7QreX7nm9DGXLKX35nKKO606PSvWtQzEqP3gix8qmRFsMWY+Y",
-	"9mEMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ++7s99blrAUtOoR10zbHPKCHPV27HmljSwZQ2ykg",
-	"gP42q48cSbAao3kSzoTr64rHA66sI69GbDBGTnOOZo/dUr3DqgPrt7d3Scsuw1kpf7QhFVTwZDn+bk2K",
-	"aWWZxWfqFmCCN43I7YmgVQStBEgCgzRidpHG6/y9kR/N2Q7/g2I5/2heoBCS8mZYKlkDJKkwFSnpw2Ss",
-	"hW/60FB8rwwJ3vW6pMDmeqDma8ubvyIUdH2YD1UOaVD8TVmRYmcPTeXATOisOQmqtdPtdXt3lJvNfpst",
-	"qIcMEqcpA/yOsG08H78+otYhxW1p+Ir1OtcZ00D4xgsShQuLlDUePNFsrpJ4tDDmrfFYpAUwY8HGp06j",
-	"0kUFxmIh8ultZyA2WkwRD/ZD725HtbSXlbXXHp6YHRVVKOrw+ez4jSvmOEpi4Bxe3YryMjvw34/Hr05O",
-	"2dHx+cXJy5Oj/sUxXr2Sb05OftR/Pzrq/zyb9G9PfuxPTi7/3O12ryQ+cHz6oual9cd7BtigMyEz4p01",
-	"RoC5e2RFkHfmivu6Py0pQwnUDII5SlUDQSzFZ2j83vRqjwjGqAmOvxHSCi6aAndM/bFyuaG6jDs/bvqt",
-	"dVmvUGtDG9LSLb9LUpZ1eockRhjf2dZGwjTs5hmmoawQVyhPZVlgIftVIbeUP7lWSIFvwzdWfDkVIxHf",
-	"1H3bGsyavr6zv7u70QwGG4hqwwXmI5ZkXzp5qmGZqQmKSHcX1KaCJ3VOvTAVUcjisSdpTbk2iTIBC/ls",
-	"KFJ8AM2OVHQRbbvxjQhINQ4nqRCyZL3HK6CPw+uoCFRM7/aBJQyaKp0116CFu090AxPu9Go9afG8b8qV",
-	"6ZWDnpzd7OFen5zdPHMlzqpGwp3nu92dZz90d7q7qMyJH3oHBzt3iwPRfCze1BczcKhoEvhMAdpOB97p",
-	"zFQkQtZWMlmwkUrJxGfMlgGTqoAZozDpMrAa1ryMnnpd8V9bxNwY7kLzQhf+rJb4PY4mgtmioHWWoXkW",
-	"133H6reEg6XMc7MZbZUSGwY6RQmOZe31WW+/u1uLCxQAt1bmKopzm8fqJas1NkhaoEd5PBJQooVBE5Eu",
-	"H4mHFmV4dojtAVWxwloug6zvBc94jauXZ5xxW/resKuyvaEmvqJ2qL5ckCvKeK+M/ZGGfqKZupWMxKKK",
-	"rwKOdwBahxwBbevt7X5a8nXCF5vXhkr1ci2UdZX+l2nKquohK4HIjPgZEGRU0ZUH6bhpRQhq4LJFXnxa",
-	"cL2ZuqkoD3euVGO+VzdFw9yW55gWNzavEnFRFFFn3GPZTkDXQmqVVuCp8F31uvs/fP9DXTrVxmU81tZ0",
-	"8at52EWu2BkvEPs+YfjmdfRS62XH41spmNn3RVCy9Xj16Nm1WAQYbUaBPJqZsw+YCaZBJsNvBDCZxs39",
-	"2DJPwD73eju7qOFYs37roLNTm8i2tKFLYHt5cWQbUmRTNotHqTIxUQEL//KXv/yl8+ZN58UL9tNPB2/e",
-	"HAwG3TH+F1aCJJd8m7vdnd2ne/vPyvEpV1fRx71PHfjZtT+Mfg5KP1dXXfjHs0+1sSxmWWvCBz7Wuood",
-	"CJHc56JdXFYsWmSKQlN0gGgbs4e9dNbLLuEqWpSQYNV2Lfl/HwN56lHGGm7u5xdtqO+dKZbXxSnkaY2m",
-	"9CPXgl2ev15OUV7uD7S6fnnJD5DGd2YxqUgEJ7fUWCWJuj1kIdmFKtqZuU1eSqrQUkmhxrfu6mVNk/pD",
-	"UgReK7NEvPyMJCnKUmsT3nCL1vpxnAg245JPsLhvrWBftiLt3qWAXb04YCrsUX09Kqjnauth1U+qrVfe",
-	"QHh6LUNHKcJw9XWJILCJ9Z68VCV3cOPhYawzStCQddNodtv1Cx+YtaCYv9OuKbFyeRaSER84ii0XwjOr",
-	"WVs9ZStg4cXJm+MXIdwMgQKgfsNuhbiO+IKFEV+EAex9xOPERjXnSQJvnpxeHJ//3H8dmqiakPxNoevq",
-	"06aKP6lGj4KLnMHgWq9ar69laEod5hlToIU4b7/vRaSY5Ciw7kQEDROC6FKT3bCwDQET3UmXnFbaC/QJ",
-	"DXoCHYeNuzgZXJwcDbp2liEs803/9BIWiWqfm5AdPs60SMY2GjrOWFsq1j87IUd2pITe6rJzOAo0b43x",
-	"qp9DXYykGbqkeSowAnfE88k0Y/kcq3nOlM6wHs3xi8vXx+fdGf/wq/G7/YqqZmiMFLDTZvvMXuIl+OZQ",
-	"LBQyNfSLA2iYZlipEEwnKusWZ4iOOgIImFAPVk6W/4UtKczn82TRZS+wcg6KhZJZmDAdOVzdHBnRaZGU",
-	"w/iEk0qSijEo0gZW3bm3yUQMsm1IDWEMwm/VaUA14Z+/GABG/yyCuJtMwHZY+42SEV9sAQH/nrUHOf7l",
-	"eW8JoiOy6zm69v3dvLPBHT3ksAuHVvEDCYJqZBltW29k6RMfRkmu45uV1g0EZUBHRMsyDbHFA/kIM455",
-	"xjgKRQcGkBwY6woc2yZZ1lSlszhJ2ETZBIjreD5/LN//hl2o1vr+V4RNUVZiqQ3GYWG2e6JLJKoqAVp7",
-	"TSU3mLrsLPuwiWCv6I5nKPoS9Gz4gaYQh5Pl1Icl84NX8Hyt2bPe0AQiKPWGa8BP7+u0hbM4klgF+PLi",
-	"aMn4bJHzh2dPnz9fO6Mm17ds2Exb0424aito4WSxjhtRulbQIg5Rrebmbm8umvgH7zzh5rDMbgZI73w8",
-	"L6jMKjGiITbJ3N1cqvHDH1YHJrmhV01rIIAVU2zzHbQJcicV4QhsSFoXiALDBYujQ2AYo8yQOUPisltl",
-	"yHmlRPq6oul+q7rfhjC5GTRTqBJpYm3TH9NGH1X7Z9b3hVunhDSfo4tEqVOWdJ5kVBLSiACUGGXFBjf1",
-	"lcF9XvSeXakfqMmKuKfG3VvX3XA5LvLhDrBhg/qUVwCckCkXeroBl2xAt5PID5ZZFbI4EGksdENB4zcr",
-	"rFBwkoBVw3x0LbJDEhPRcoCOShPjlGYW7ei5GgepNVl5Z9vr7u97uxmpHOSrGjcCmrdKLz7b7L1YVj+4",
-	"0XuPY6Q0Adb8Qytw29FwVoC5VKhlg6ggV3aqy0Iyh4el1q7URSfPpniuFYcn9n29Nc1Y42zrEAT7XF5L",
-	"tA2Yxrya7fX2vJ6tFGsUlt0MrjIRqBC5phpV7lEyrA1TUTQjcG9iClYK7MOUsTITdfm0RglchioafZVN",
-	"d+PUH5OKZTOAykl2903lqUpcXoJrNSLC7INRpO3eBCykavcXtpYytvblHwZCRq95JuRoAYrrcv2XQ6r/",
-	"Ars3FdRXB/QwTQ3DzGpx07usXxw5vq8KszVqDwVYmWS5ahllck2dqVhm+kykAzHydruh/MsmCpMyxKXE",
-	"0NStNRu4BJ80A2Az5NJO3yRvuZRGlRbJ5DU0V0nxdtw6ePdxWUf5uGlq4/uVaoXPkg+YVNbGxUZTnvIR",
-	"1UqWiiXG2gzrSHmMfFPPOXB2o5nwmYJrftSCE8EApZ9vdVk/0crrI1iAWVHdyXutXkJY2f3VzzX9r6ur",
-	"D71e5+rqw27v6urD9+P37f848K7ujOnqdzVPbv3HH1YH9zZ6/XywQKtCu4nObTW6G9eEQtXrEPiZgL4R",
-	"lMvLmjRwylkqVSivTMHkPXm72H430O/fvVXv313m799dZO/f/TR9/493p5Iunqc1F+HCSfz+3csx/R6N",
-	"3r/r8+I6PHMq3//j3YuILsAnzubFQ/DCT9P3744FfmHrD3eM3V2pj/icrMZ/uqoTS52uHaF1EoVd6SJg",
-	"sXSA6/jtrtqI5QdPGaiXUm3p3VgKy67uZnMot3yuX2ZzYKxB2M1yWpwKGq88tgfKcDGjnYuRSqPPS3Ep",
-	"D1UjEnnFtq0VhvX90Ohhntnq31EpCis0QUjGGDpPVaZGKgnZVeuqFVCNzblKM01mQwoGAsHby3CokXpp",
-	"0Jqp0o0SBYspVwQYQcSWq++OeDJVOmso/WB8N7/OXU3V5RKqGCWeCpbx5NoVkHRB/+UP7vV2dp9uYvVc",
-	"ztioh0XcGtzTmumZOy5b3/BFW1eg5OxbUXB41eqXpC2QdvpnJwFG5Em0/a5f7YMmYQyABQxVLqOAYbqJ",
-	"+feRSkXABjbW7NRjLwF74TEXpBCm2oFLu72OZUWtLb5zR9puwXcZwipb7h2u26OVCNyg1Pg57uHZ28EF",
-	"QxfutvlYeMA4q1OPcCsofK+S7sA4q02zgB0qJL4NDrOsjoFMuDLnqDa1A+XDMnA0lOE0Mce8ZEy26Rbk",
-	"CYKdNpSnFbT8WFEUUOOkGgdavLeEPwgh2B2qoSHUo3f3csG5tqcSDh3LCQZgHLDmZKri6bae8hT9gkJS",
-	"e4+iKL42Y9FAmLIN72x9XkDWyDYiwT2qhXjY2YfipDDWg+SKlkaqMy2gGO2x0EfjmSZNbi5GT7SppkWw",
-	"otkttoNHkwFZdBdzI8g/HJM9xLkSxNg13oHx4rnrFcihqciM+7qB51K1oLVHTohZE9z8MHzfeEKb9+Ax",
-	"ZIF7ZG7eS35Yf8CNMoW1wm/m1611Dd4lB/ozZBj/BOMMcVOiKwQbevrLfiQJp16K+CzxwSGXnx5aPZJa",
-	"2ma5RH1p11xmWFtrqFWSZ8LPQrl3zV0alH6r5XaraS8bl8f98fLly+Pz4xcBe3EyOOqfv4B/UnpO4FJl",
-	"AnZ5Ojg+vcDfU3sX48/4TPgZ65X0btZO/XSYLaw2VvBz77alWVvwaniV93pPRyX+gJdE5wSfC6vVhk0N",
-	"nDsWb4SdvGvuz2fVk3ZQo00tohprRalK9qpqAbYbWrs+zqiysHXxc07sqWE0ZrLNjeE24jKl8kvrBIu4",
-	"qGfozWz1np7zrM4cn9rLTdb7NXWgPI/Nasv7WbVqU4CFnOYijRUWbJnFMs9g/9DuDdJ3LA0+45N0v2Lz",
-	"Lgo8fWztUFP4/dbB/vPuD+urndPSa3etFGm+LI7XOtIoDPwerrSdeznSOpu8VrU+bej+uuD6uqHpqis0",
-	"QaqRK09gQim6LBQyuqA4NpBIxYcYG/tSWBsfYuIfBTGZwgd1dU5whDsU2AKYiBt6IPeKIEIbx4NeX4E9",
-	"WHYcyzbdstphKrhWMmSaLzS7nS62DsvzRkEY6DeVbZDk3guPuBwJUP/NyjG4J83nGVzBWMFqKM0ynWmy",
-	"xuLn4oi1MQ5Q2ihiOenYln9mZXG0dch0nt5gBcPaSLbWs/H3fJc/2+n8EPWGnb3Rs6ed59Fz0dkfRt/z",
-	"78e7ojfa+bzgLZxu0VHD8sFsqf6NzXSrVuNYEavVtEUrtsTlQbswLp6xlEt3kmVRe3dvt+5sNo4SG4pp",
-	"bHIZlk3gK2LEAOrqRJxFAXEGRlWKdZZGFuJsEWS0Q93GVT9HQ3xEmt0Zy9AqsvYNrq8H+ODmsVc0sD8t",
-	"tyN05k1kymHd5q4Nt222uE41BuWhEKTWTQGT9qawuvZZ3f6tijGBwestHUiANjZzIANYJ4XQkE3TGGS1",
-	"lRfCc1O86JCFR6aTZcjaQkbWea5FMt46LNHTdqXSLdwukdc2oIMxri3HjJuenyyXI9D0ksWWb8s7dzY5",
-	"Ox/4pwOroOV9qdIbsHh+6ezvkOOVJPHaHK/NErw+L7vraX1214VpNXl8U5vSfwHE1Ckuc/gpKhMXafZY",
-	"nRGVyBrr0cOaN4tmmCsOwYWgUgNNLFvn3vMtFnGGAcYqW6Kpvtv47pl0DS53ETVV7fO5qMthsHnqsTT1",
-	"zmJaC/YHrZpZ1mWqC3vCK0mDDw62LvQGgQKxvFFJNf125TnqJuOo76vdaOFNJrCHCzIjELZbGHjVufBA",
-	"PQOKH45WB6m19HRpz5fpqtH9yWqApTXKJuStgIUvsRt4yNpLaEp9wuGZ4wnZk9uuREe99aJEQ+njraBF",
-	"X2gFLRqmEqNtn2qkMQ28C+5uzrtK9GotE8Ox6zadipoNSELdXLooxM0hH11PUpXLyHZ1XhYHnw93xd5o",
-	"h3f2o2fjzp74nnd+GD4fdXrRjtgdP+V7w/3RvUWNs1KvZCts3yFGoUHuutR1lfP7mEh4aKIkbOMOzaS4",
-	"EampJloXQMhRAHojsqmK1vbJ959dbj/hFxyNx5nRCVTaIG8np0vG8tWl5QLMH2yKaoZ7rL3DTFrlrkms",
-	"fGpSK/eK5MqA7VsDeVnvuVNSJwx/spwUuvad5VWrTYvpmU9647gtCcoH6W3w+hRQAKiiueudq8/DZJrg",
-	"6teZA6yirR6Xi6W+ej+p26LO8YwvsDdzLA9ZyOXCkEwEaZX6lcKAZM5vI+wdG8L1UmEg+tD8FvYDbpbp",
-	"Id1d11PlLkC9piAcT7S6W1U40/2kpvbbhkXs7lD3LSiXhLwbUrpUEXPGu8E/CYbWW0meskyxZ3ssERnF",
-	"nEbxJM5AAeiGAQt/JXjqhIc23DQVE55GidDonh9xLUyQaelQPNjwQ0P7nb/yzt97nefdXzvvPz4Nnu19",
-	"+kProUqLA/LW820YYXOdE7nKOnZNQ76vM+1qMcrTOFsMYDwjOKhrIft5XSWwpeLhVFjFj3jBvvl0EN5V",
-	"r4KRCAM25Kmt1hr+KHgqUkb+GRyU/DJhl13YauR42VYix6aFrre0RjUqibk+JNXD9Z+epwKksWCpoPlt",
-	"LDUlBdCtorTSH4vyddxW0XBJBtwsmY8yTVooEgPY3BCR5IlmaTyZkuUQBPsWTdiabw5apYkUsMTn8Z/E",
-	"gro6x6YyUXnjv/sOK0J89x0uHvSCKAcI5AmDG4iCrsgfG/girAsgodI3V9I6yEy6FUVrsYQvRMooZh8j",
-	"D2boP0ARPahLwIChKJl7rNJbnkb0ki17DKcXa0wyR8KB4Y3a18MOGM+jOKNQ8eBKllqgBEW5gKK2XVCO",
-	"HDcVGgMz66LciQ6uZOHiCYw+nBkRN3D9+qmKgwlDJ7DW3St5Jf/t39gvcYr+eJCH4fqV7JhemkMVLQLq",
-	"YVK0xwzgYLCYVTvk83liAGr7v7WS4RbJd0omiyvJmPgAwIvVLLipU+vxRhg/piyLGrziMoIhVuAWKXYw",
-	"8NnxG5aJDxlrh/CzPU94LMOtLixlQBY0BCdK7gp3e72Q4Np0iKGFUlCw1wgU+/ETBsBUqhXwNV/YWvnh",
-	"xysrF1+1DthVq9vtXrU+mR4lFP8MMx/HeAowmqkqKoWIQAj+kOFsj2mzYVFLYxLhUFJs0hOGSAvOweyk",
-	"P/0uC/dgE2Y8AbZMNuNYYksjFst5nrH2kNs+e7epgmEXcxHAQLNYaxhoHIskClxeCgg1NjlH5VlHjTsp",
-	"9nkhb1OAQb5JPMKW9n/LRYogMucpnwnAmK1DmNRO6Mb3pjRKBe4fT6iYH5AnfPxpCIP4gEERxOgIob5g",
-	"+Nxe6OaZCq3ydCTw+n5oVkdyIAymJOPMZFdxEG4IUiQL+zCgJc403eehW1ZBKU1JWhgMDdfw5M7T0NFZ",
-	"ip8EtWeHvYl/hNu7z0Mg9SqXGUsUJQNh7ByZ9GEoxAttphOeiyxddPrwDGBduN/bDesq+uRABUdTPkwE",
-	"PtWjDWMTIfNYCkYd/9oTIbEfmwG4gEUi43GimZfDIVKYA2EVEQjb2IiNeIrudNilP3dMMGXnJLKbdci4",
-	"AfiOzoFo0JIqz8aaidFUCeqEFRT+ClvDAGeJeWYYY0oT0jDS33KVCRYTEjlrCSHS5cWRi1irM6A6WjBO",
-	"KTT1gOn4A4xKUhdrh80loMItdO+5WAzMeypTYRgpm6ZCrB3PDIbcIjAFRGxMHpF4GMv0B8KlnvFJLCcH",
-	"LEziWZyFjmlSQ6Sdbnen1+v1WNu2dtztgUair+N56D0Io/7v////Zd6Dva0uM2YtrJ1iJRFTfgJEi0jd",
-	"ooVR8AhrYKKNOsTlhsZbT+LRVOWpDgNmZQ7MVzPlKQB4R2o2jNE2n90qM7Km2GkYzHyK4J7WuU1LwGeK",
-	"oTwBht5BXoWUDjer76zFlhMWCR0EKjwdxlnK0wW7vHjZ+SFgnOmE66nHE04kzQppA9ZfQRFMpCOAblsz",
-	"GktmC/p3kfo+EgcGOEK+PYTTQhoBfAAERMPl4IFt/u+7L4eh5ejhfu/fw6Vn9nv/vrsfWj7eLwl4OAMs",
-	"Z3Ql+2tE2HZe2yWJTgCZK+HulfQ125WSL2uXHo1NSV+iJleyvvPOhuLyYUlU9mTkK+kJyeRlrxGI64Xn",
-	"Lus7gV/ISF9JJYG6qByEQiTFRT3oKNam6fZJlAjQTAb0amjDVFgcgS5psOlKPgO8U7KwfFGFJLyGaqfp",
-	"iQaTVpKsDJFIBEwbD5iE+MaK1H9sLEi9LN9fyc0F/MDIcOQUN8YPGykY0GEilGFLfJz+bRrDBpggVjdl",
-	"G4JctSgQ2wAp6koiQycZnLbeVf1Tt7Jj66C5rSLRC2WGNhYvIlcMTvNKYpf0jCm5dWhoh+u/aktkYVEo",
-	"7BNPIDzHtiltiuMIUX44g0tXMqaaAEA8fdRxf5aB3866ctok7MH2k1RDh9DGFWxhjq+Vd7DC0hxzw+kh",
-	"omM7IWAQgu4MqFhwJc3xgJo6VVqwscpTIthWQI4nUqXIG9kbFdnt01Qvyh4TCKCgMJlcjYKQmhiRLgNI",
-	"J9IfazYTXOc0O3wWmxNnQlInXIQKeFTlGQLvP9g5mlbiaIv9g50jZLF/XMl/dDod/B88Qk3D2jvwCB4P",
-	"iat4DwGvvVu5ZdZeB5Xss4HykJGwaFqMlCgjTQrr4LWfukmxV8cXdk5Lihpr+6T7f//n/wLjk8pOzB6j",
-	"/8mAqv/Zb3pYgZ8vavG192AO8PXqN4ISZLu/CnkCHjpc/R0bqt3eh68AZSY68Q842T7hEDVwTRLsZYb0",
-	"LFJCF1K4QVZNInsXOxwk8UhILYpyxK3+nI+morOLJYGx5KSrHXl7e9vleBurRpp39fbrk6Pj08ExvoMe",
-	"u6zoQsL+93/+H4ZOTSzlbDyboKh7xYRtDWJsMiwkn8etg9bTbq9rvOVTtBSZbQUI3c6Ne2Ou6vKjjowS",
-	"yQ3M4maYHcslGuhCY5A0IWROyt3yIZWzy8F5/4WxHAiZpYsu6yOKYMJ/e6/3dOvQfoYgNAFgWwCJyLUA",
-	"fWs2x2ybamPBZBFQiYDnMIA7+HLpBzLyFpUEXGXKk6h10CJd+VKbevZINn5U0cKUfLBdJ6oGAlu9Z8Y3",
-	"MfcZm3+l5DXQYbxAugeez26v96Bfpm/Wpz2TO+FT0Nqjj9aN5Sa3/SOPioy01l5vZ/0rl9JKLSKil56u",
-	"f+mlSodxFAlJbzxf/8aR0VvxhZ0NPnHGF4ni0YVS2D8c3tvfZAswQEbyhLrmoi3WVno26GLAGJtVTXTr",
-	"4B1ajXXr/aegNc/rsMzwMBJ03J2AkVfHaPOBR75BR1NFiU6HNegLR/wEjAR88MUxkATd8090YTtjv3ho",
-	"evTTOjS1tgf87F5v75BlBaoV3TKL6t0hXgzphSYkxGfID/2ImIirKdp4gSB6Ev0zISX5r6OvAzH31r9x",
-	"qrKXmAr8WyImHbZjY7FrmjpU0WKrBlM/BUtccvujwatP26jLGEdX8a9SuwW8XmBbwJw5U8Spw7xgiUm+",
-	"eL0O+5YQCpazs+W1zKdJReTIXEbXZdSjFwzWFTbMxlTl4hEEZUCg9/dCFy+5wQV1UJfjXbeKUtCoyZNb",
-	"j2K2J2wTlsE3KA4Ov/J7w7TPxhgC4GZWVkEQhxvUpqIhwNHkQRNWEEqSLms5lo+WB063uxNP3JTpHVq0",
-	"Q5b3m7G5HxcYTvIZSPfoPPIbd/xX4o53wPUN+KCP9eGL49fHF8dsLWMNDwxZvhv/RO65Ecd8EFb5+Zj7",
-	"jV3+Ptkla+upSjN0qqwWLotcgHr0OUlTgbadYbIwLZ20KXtatcipsbHbkY9FZ8qVJrH2LNtIoMi15mka",
-	"38ToMOaSDMUz6paw2MJacsNEja4108pGo0yU0FjDwQmtmATuC62sHabqVp9TB6owYObPjMdSRCEZhnhk",
-	"2DJ5iY0ps9oNchn/MKWsnyQ2z731iIzItOFqsp6saLr15UD9syEXF8nIdVCBKQ90X4gbkcBJoBVjImor",
-	"6mR5KnUJClG6W4ZVAIA4067NEcJAwLTC/MjhopIJU4aAJNZZ35Zq+Kyz3yhSDz91hHV3luP1agGD6kj4",
-	"y6GFfEVA8Ro9DXaTLRCYXa8SsG3M8phz3N1VoBF43S9WwQf5PLIi7kGNEVxUEgnjATFlB8wbdwadCzPj",
-	"LwhC9pNNRQ9qW7wRPXUBfV8fDNmDZLD0Co/aALI+wjl+ejgOqaRYzx8/h/Hh4AXLewAO6BdLpqlPMN09",
-	"/Hhl+jNetQ5Y71PI2khWNc0IvZlqq4mBwkBfAQv9ZxUwH4rrmiN9oh+K+bp99OuyHKBfbCJY2wZWFQFU",
-	"Nn5qi8Jj/GgoLwqqIQTK6GRezFIugVDzidrqsqPmQKjPjYLa6/VqEIMK2FJ1APMBgyvv3ofLmDARWRUP",
-	"7qbMvYZ5N5Zm9B4cXMfzjZ6j/d7k0Td0Hps8+hOc1iYPnplNv696eke2aFvIbihWFdJBuebQ75tQvBKZ",
-	"TyZqqIPjnXcFXyPZRoLqhC7z3Y0Fuxp5zVXJfFInt1WpHSJzIRICvhf1wHS9JcairxWsWp+z/kdkgeVJ",
-	"NgC3k5G+WVZWI4DbqI2lx+2PBpQ+rddPfMpS0UKWW/Zij7uiUe/vlMu6goL2EdN0GMNNEzHOGFxsm9yT",
-	"UOZJYruvgCxK/yy3edmEW2MSGXzGbwBU2G0TamKIxU5v+YK148zUbx2pJIkjUQSComhuald6g5EQ3uSl",
-	"qcgGpjjaZ1CY9dzXfAozyoJvsscXkT2oi/eGAgi10fnXEz8c0dM1VO8eZHhbY3OwRmr8KlX53DS1zmeY",
-	"yNP4eRbLTJkmYO4+EVTWNn15gFoiaZEYHTWB4Q36p0Z+WdUXH80v9IXy2R8yqWSnMkWgihSjHHUrNNco",
-	"+mayh4VtxFA/6kjl2o8bsouGCYpubtvkLPoMpqk/tBZEjdu+UbovQemCpRK8CBpMx38XXu3lWBSZyZhp",
-	"WCQmIyy3fCdfUffBiBVegYbiipEzWkELhYyazlJfhgz7bQLvbBKtw8l/CXXQCMG4dw9Fku0X1ih6szWt",
-	"Gzcj2pgtWutyKqmO6wnsBb/GwHzKwPXSb5fpohGJ4fNWki2PHKzVNC2JNHv1xWjkY2qnlTU1iD4GPLy+",
-	"fx6Pgovf1NYKotKG2mzfjbEzj+JsLRIWLgcgAGWdFb6GWqjrrV6nj251WZipjCfo2Axt5WlyzhCFnfFs",
-	"NLXRblQxDbsFZuy/c+PYge+UEC2kXHRSX7EhSpwtwkYlC91xsJZjWsoXMMBW+UniSplbhTHWjFbhfIh1",
-	"jJceaW0aXoOrHNA7nzafh9lB1h5cHh0dDwYBe9k/eX15fhywX/rnpyenr2CnT05fvj1/0784eXt6uJQd",
-	"s9W4AjN4aQ1FcZ0xj5M8revx9qi2MtgnrK9TQ4j6BNhqXEaA3zvLJ1+8v2KfhCDBQNtvbQLXOY81VTLw",
-	"DqUTiXEsReT7Lg/LRWSpk0zV/IVOU9vfxsBmLFk+n2NQnS5TAw+NAEyLN1ZmYTmCsHisDBD3gd8mI8tb",
-	"YBO3Jd80ngtlr2L4gzuLf3Zm+1vFsfajCCG9gOoaTPF4bZHk3JwBeVGp8mPUDxXL7MDv7cU4lTSx1Tew",
-	"zkC5OpA9S/eWXdWhZ36l5zAsgErq+IMY4fji9YCZjP1YYTZ1rkXE2j9dXJwNMPI1YLeYQe7jtMElDSLC",
-	"FtlX/bFnwNWHwiRzS3UbmGRXMw++XJBhKJiOJ7IQCP3xDBRlCy8xrZTwf1Q8fMpnVAJJaSp/hJnxsbbt",
-	"X7BMVhSnVDJhGz6jt+kWDE6Xu1iQ8BBRRedYKo2N1GymJOUHxLqcKwe0auHVQEKytGPPz8TXMs0XVGZ7",
-	"wdpSMZ2PpsXSSB4q9iDOsJ8yPkRRy2GpMGNI5RNNabM37ppN2N4qxTO/fvvq5esu6+OOYJWdeYrhLRjb",
-	"nLluQJipzKYqiQAKR2q+cH2pii0+LCBnGa6wVKIZfK60rRxhwq5QvF9KY/CxZxWhLkpY3SFqRMw86AAy",
-	"+ZgE+TXg7bnQeVIrdrxWk4mIWPyFXXNfmIiaeoKtg3fvS8IH1gW1SLEMOquim22RzY28x9gjx7tNNWdi",
-	"PU/4wlUDN3Uu/IJzrpRnvXpx5CogPGaUk/nKolFyTRKvFsPXF8VXu+NlQfTIf2SFQFpUFHBt4Ynso72Q",
-	"ZfxamBwPq61ybeuwAV0EYszZ0dvTajWBtxLN3h9inVkzE9koqFoMlvlIJyI6wLR3+hoWSYqwDKB7ke5c",
-	"CzE38zD1z4xP03XFoRnGMnY8mFKTAhPdDKMAdyDupzO+6DIf4I2Q1wy+JA5b0HokYdgO/9uIwuWvR2vk",
-	"4WKrvom/K6oPqJQg3UOxFXi6RK23PwLEro2VMLQY4NxJG2YEz0qIt0nYOrOFOYwdlyr389E1poZ99913",
-	"39U7pzwEuJtxyL6IZbkf1WrhptgAv161aaQL34yltV6N6jbdA2q3P8Kb64EXKzAa0C0+3GWXxnTheJNK",
-	"6bkVrgF7+ieZmD2qkIF7gF9pgDOY6TfYqoetkgQT01GtkF0+g9Kst0bDGTqqVJss/zMo4dwmwJLkwSc8",
-	"lsbyDgt4orGILXngsiyNh1iqr73X6/mVdIcpllxLc0qND4HuggIZeoDdw1yBwNr3QI11WQ5Hb0/LFWFY",
-	"+LGg9DBGwFQS/UwimhS3+K9PpgypFqNUZJrNuL62shEojiAaxePYLNDDfAzskiLVrM3dH080M/Zo02Aj",
-	"l1iRC97FiW65EjaZWlEPTQpBFiIqzrbXe1qTIKFrUPoRBC+EORN/9IWlrrWExGbZ/x4Jym8mng0aCNET",
-	"o9/cn91te52N67OkBtae73+QpK9MoZHHaFsBFaSmwEmvO76xJ3rNvleSCKo7bzDcoXSX9Rvoz6FX0vAz",
-	"0TcVywj8Bcn5b8z+TXFX0nyLjMFv4oDFwnPYlbsKBA7/0MTf7Cw4/uDKkbL6KsSs/Z+Dt6dbS8WIS+bY",
-	"ct1/yprl5QYeD+8y2ALstFzWt4U7d4U1iY8pwrBUKwOFEFN8vqi4XCpuhebssssRDTZUGNZvogWfvmr9",
-	"ReVpcRnIjnn2qtVlWCqe2tZobNJ8I+zkidDZ8vOxthXoYdo7DHvhoASysw9/GITZZzOVCnuHTVl7b/c5",
-	"qy1Oz70SG8bnM0oET71kzm7F1eEs/d7JhCwV41wL7daoq/TOPuC9hfLdzlYASjOKQNzWNap6GtrUoMl0",
-	"bNrqsiN/FJ4KNpoKKs2vqadzU/XrGsuqovZ+jyEYGWu8oUSfgm8OhC/rQNjb3aDa5oVSb7hcmDnqR3M8",
-	"rHIvUFXfxnpjx7bul+fNwogGVIeow7klbwaOD70HYu3KV9v6XpIpWYsLMI2Hq+djwAVo+4PX8inG/rqc",
-	"EGrCaJMboQG7HG1otCy3+Cx6JGHXcRduQW2KgiI0lbpS6Yxnuem4YFod1bueTmHMgWl89JiGIfxQk+sJ",
-	"0+zLHaBcX6avzxHVtBIPMtyOe8Axj+VkLWzk8yyeiYB6ciEbx4jHqeAJdsyJTNejbFFpTNxlp9T2SBna",
-	"YSruFyKAK73PTOX9clMDW9G/0tTMK/BP3R+KYbA/JCtX3o81szYEEhJqaj9Q6+/Hq/ZAEYK1QOi6OMNO",
-	"3x/yHpjNHIEMxJL4RkihS2C00KATeEBUtCFqVgCcnl3Xu0gbn4jUGU+SgPEbHid8mBAJIpsLxeV4b8Ua",
-	"S9bzUQZ0WyYLKlkCg9Wars6LWT6OfFZ8oBDSHsh8VcsOz5Z30upuBBEPUuBuacfNB775Ght8jXaHGqDd",
-	"wyRzgLqMS1hqp1F465sGC0UitmRzkY5VOtOFQgpql2R6mmcRKKLtl4OLt2c2sa+DrnmeYPwrGoqnKvGb",
-	"yRfjzFMFYtaBa6poU70LYzR28pkLDJqdcBALBhf98wsAFlBwMyEDw0BsjxFNcuPfRaq8/od4y5TAjVMn",
-	"QegnTEggBREbJxxkDb5wsyg6Ktr6fVJh8yHNxwJbp5hwvv7ZCZLXokkaKnYwxkzNsMO5yG6FkNQeCJMk",
-	"3e5h2y+anuuwg3zMdCuLJewTNjp3/S92e71CiLbmAcMc8bXinVpDHcLAw5GKczN/77MPQiDsuFOu2VBM",
-	"cvlVCU529p7EspLPWXDbUJi2jwemq5j1OyF+XJ4VIA6A4fCgTWExhbXSNu6vl6UHdpDHlF7sR1ZFcbnV",
-	"fH2ys/b20J2+u1YDANtRrIGINFLpF3Rfl6iUF+5rL2GXa5MUZC/FUcjaRS850y5mLlIdayNDASVEcxuB",
-	"xhNdfENnaq59uLHtoXTGFxpvzwG8RqnSuqDIuczixFJar+vF4OinatcLWhtFm5l9iLzvg2IuIl1EDNhb",
-	"Bw1lg2kIu98/Lmw/+UeQ0OxHBiIRo0ylX9q/6L6PmnJjUJfdy1i7Df7ma3wg8cxgJiCP3ebhwpXJj6ON",
-	"SQDhygoj229GABChPQqwGp1xoojN0kla98dmGuEbMtcisyWv33D5YXCZcOzzUfmjh3qbRcg5+6af1RdH",
-	"q4Lh7BTu7HS3L96/OP7d4HkdJH9znNfG0enifO8BdfeUKD9LMjRCX5x5tMnq8E4wLBoir2Iilw4FNpPy",
-	"/umR4JuE9giS1j1R4z6S1mNKTGuBvSwE/Y5g/XcqwDy8ILIW0gnONsr/G6lUsHYqRiqNWIh9bo9UKsKA",
-	"gpxD/GMrcKlTfCJYwhciZW16ekAX3Qv2b9IryFaVikmsMyw4ZLlDO82lxBYCKvXs/thH2xK9rVKzf5N9",
-	"q7QrAgof7DLreGRpLlksdRwJt7ID2DVAQHTiCLQk8ihCY2qYqBFPpkpnYcDmqcrUSCUsnGbZvOi93T87",
-	"eaLZXJHxOCz6Q/8K17DTpzV62PFD8wEbRmlGDtlV66oVUN9teFkzmSeJqe+Avu3QGoXDLjtVVAkGs7E/",
-	"XrWsBe+qdcDevf8UNtjrCrd3hSrUFD5xRkG0HMcU1h7QZ2v7/bL2QOXZdAiQHTB0f5t/H2EQlzl6uGVC",
-	"gLBz3ItYz3HMNGD/+z//t7EyChY8qa+KUnyXiqi9FnKSTVsHO1+2TIrZ3lU+f7up/xLVUZbxuiEioCkr",
-	"9RcTTBlyjI8MA9eFkIrYmiEow87s0gEbmVxWj6c+0UXuEGBU1QrO2oh3vvU7zrYs8qEompGH14qqbcp4",
-	"KLl7sDQDECypsIDBgefgcl3vQ6JmoRNuscDZjcksidhQjIHmclsEIdZmQVGXhdiL0dTgFLdu+k80i6ND",
-	"EBf6L7xWExTpOTj/+fxV0VHDUlhalyk4YfeGqhWg7xDDbGzOV4BN+ilCnIV0L3RphK6dtwnNsdTRtOjQ",
-	"IsswUiekunIX01Ro+FLotbzCugkzk2ZsCtBRkCrjGVNyJAKXerzT69HZhDP+YSBk9JpnQo4WIWvP4iSJ",
-	"TUFFM2cMk+dYmTljM4XlNHCLSfdwfkJ/9ENqU2ksU7hO4IGGDdEOGQ7liW0ULYKg+kcTThBWINZ4XU/o",
-	"rgNZA2QcY/8nKVAyG5BA4U/tsz+9OjktBfPjiUZoojOp2hEFmwD3BmhBvNQHmEhkg+ZwJo6lmoSDtu8n",
-	"BBwwUmssksim2lFstFT1Dv9DkEWdLYLgAK49J4tIxq+pyisvHAOe4QTjqOvLBwTGASrSG0C6kgRSFjC2",
-	"Dtl+b8d5VoHuawpMCkzOg1ciJXI8B//EONvKwVnXBbI+08ifYnvRzQucB323C5HBl3dLMSWFq7cpgdyQ",
-	"rnWcOHRwZP6hiz10/n3X6dQTlPzICakzwSPg4/ht8p5YsG3gtrQbZX5r6pWamTRWJ72LtdXwcGTFtDHI",
-	"bpdbt2tg8XbSraDlcmsMQSaTa1FGLZa4twiJ9HeuFZnlzJxhQORadj2lDxsMxeLxtMttdKn/RxlMtvyp",
-	"jFU64xn60L2ACzMjEL2jjllAx4dIkhXuJGI8eIzPnb6+ri6AAc9b7lgX5S8hS/CImhG9f3cm6d4GodpH",
-	"pmb0l7Zhw1s7G63nxJI4G+G3u9EBvTKxDLVFEAraBWzFoViFoK0JGzVPb7tAvUZNtq+vdZUw1oQAGh91",
-	"eRIgMUo2dCALHPW0gf0RjzU1qabqlmWquAua32EDdzgAztFQgdOuzgVqPWbxu6WPNTVRdMGRbpsoxyiJ",
-	"5bXNUEzUpKiX7rGhTKREPX+H2s/nIggqTAbUcH+r4LghUjho3ay8UwxychEBVAA7U5JEHxObFDDRnXSt",
-	"jScgfhzUCViBJ13Vg/aJ/ciXCMNf/lhTnqZbut0M3J2vL6KoYSEbAtBH849fXb2ZxuzlJZ9OG7Qso7vF",
-	"mo2TXE9RwXV5G08w1jIT1j4OdwfnP1+eWp3VxolSx0h4sVAFipg2GoxyAmzX2rBaebBzgvpnWHRtpCqE",
-	"9Y1vXXnz4nGc6yJwX6DbWcpH11ie8AZOBmNQr8UcLYCRmKdihHr8NAZcWRgFm1T6yNlIyaKqV2s0zQ3R",
-	"vTxPh7l6VWf0RnVjbVMGfO9z8qhrY0IH1goRS/G4PdJ9afRbm/Q1bdIL/erupGLboPRGjIesDEUzDWOk",
-	"I7zWREgKU4LDQFPwfIvMReaDSAYOi+4q2KeCzCNSAXgpUW48sA5lgEedGfokszOa02+BOptm1Van2oAK",
-	"Zr+AdpmN/oYJTd2RLSRiJSoLMEtQ19ANdi2m4ODbH+nXXMTxVrDbc6+LsmOmjo0SL9SK5hhnzqQ4ToWe",
-	"dtE+V6kQ4Kli1jpMNQakMii113teVFZ0z6e5xVCXpUA93shciyl0yJgnPJZbTRyJYPUFbeKDZSWVtwMW",
-	"bCiIz2gejLfgR37HjOXOloyH40QNEH6/9ssOJAvc8cZFfNEs4Trzspbq4T4g/DKMyzZqdK9t1fEZazmH",
-	"GazsZvO5KLEhuyi+sppPmC3/xiNqQ+7uCqCfITxs0LwMJ1MUr6vPgqUyco4yesiQKZYo7lBBig+GgQQ2",
-	"I88tFwCbDN1dwx+EVcQSUKgWVLNXszYRReBFmC+4RYymDqsOV7Cn2nTaCqY8fHx3FUkeL492Nccy3smH",
-	"51hUvPeb6f03KzuXoUngjmSkECwNw7lTqi68pBmyN8zRTRYHNorJBuhytGzYnhSBc3JjOQcqT8TlSKB1",
-	"yYSFiYiFR/ZiiIU5tJIsLDWumeYZfjg89Ip6aKb5ja3arbNU8BlDc3GspN4qpeequctojVNjwXEGJiBf",
-	"lRzh2KKRfrJscOKSYU5yyZ3uhwLYwWLNRonSWN4uMhwfc5KBxmWmJ5SJzup12SmFfWB7CxgpojJXOvun",
-	"SOx1IPOAVhy7mIdO7XUDf525vTD9UpMXs+8rsnvRG71haq/vCi8K46B1Uge+ycSPMs4EQGGRM2lef7CQ",
-	"xPqAQ5jql7Dy44dWBt75m/Y1pgmX5r/OQOcs2BuClKmrw9p8qFWSZ2iYtUFiQIkVxsgOF9RRn6KDPogI",
-	"/tSmu6FIKxWcQMTE2KVSqaat4nGypxe3KV7M+gDgKWPTNyNWzPowRGlbGmCw2Iwv0jvXfm6TzrmYu+7m",
-	"V9nnrxBI/a12AFpcrAXRbeMp2chubHtmYhxfKkZCZtbT4jo1tr2GmkGlD6fgoylGOdqYxUgkGddFFxs3",
-	"L+qGC0A4UkliC3TCDtzwBNV8sjbbr8dADd2iDti79yH5fvCq9kYJTUUzyvJQrnkyTSAcXPQvTgYXJ0eD",
-	"rv1cyGxIY5tTZKJh+6iviRl1ERTahkpuHbrNcN6p8Ozy/NXxr+fH/RfdVGQ8lnAw+ieafsgivtD1uYNu",
-	"UebZ+/YDfdTQ66VJNjV9WD5MJ9xVAOlfoWm15+ucutPdGHNTE69Xi7YvVUro5lrtGMTCxA+4MRdprCLW",
-	"Nm3Pt1zff4wcAaE9lrYHLhB7es7098tdgxN7bAaVsRejiFAwMsYLNO2F9LnQDKNZFN/EkUmJt/faPVfB",
-	"1wy71WU/ogDk4Blxyq/p1ts6ZHrOsfQdxe6Se8vriW2iZGx+sFn5JL4RkmW38UjYdQL6er6sJKYmSViM",
-	"2zeOuN1clfXrTuqceoKtDDU9UrMZ72gBD2WlAwMm39ivtsxdfStJfa4GEKCT01eDwIZkGn6+NnMjWDdh",
-	"2lTUnMwRG3rPjVZ5IxDnJxSXUrcaM8SGS9kJ9oOdfdzXDNCsddD6r3c7nefv3/U6z99/1w68P7a++8MX",
-	"btpbPv1GpyDsnfZ6A5XxFO0Gw4XZ22+m4NUkFPdyLQEF7r9e2AERQXzAItpK3rOdeClBjnzndMiuADoq",
-	"hkbFa87sWs43Q/ONTTZbokzCNhNmfVpITHJOmktyqFL4r0u+Ced5OhGhkYCe9XpMB3Vy0wYSUsBoMKZR",
-	"xwa5Jk4WsE+93kGvxy4vjiigh8sFU9lUpOzk9OL4/Of+64BdnLw5fgH0+U3/9LL/2s1w69DYqyo5hEa9",
-	"f6KtXSgopWKQHSqcx1HYZS9jGZOxypnSGuSyC66v14hlwBYuTIXVu8li8NYpn4n/g4RvA9cCvABwvPkb",
-	"d2z//pg0ECa/vm+5X3X3952RV63KSzBUoU3bCZCxzeJ4fD3MUSsU1hDFgc5UVbBy9wIT0WO6MVDGlelx",
-	"DgMAoJMa5R6cz5GYpTo7MAV6keT8EXYkEZkIbVEJK3s+0aVp2ueK+dbj12vchW9Y9nlYdoHiN+ykBx+g",
-	"bcPpwBH/a+Ddul1Yi5MfN60OVBYc7lAj6IKmcXdAf+xSETixBtD6CiDotwpQ2Bistsml1+hKLOK84ZVC",
-	"2CEBUmQUpk1yX6Z8ZyD2Zg/Fhzg7UpHwfIOFEzGbpiqfTK0f0tSSkNblRbTffjDWDBvWGYffHGdASnQ+",
-	"h4s7PSsHHhIyYDd2fi00S5ScUFi6c1sWs+BygRXj65Dl0MqrZG6j/E+/PAVeFzKyvVW1SMY2x5ja6OFn",
-	"KPsUU3+wh5sJBXpekyGKL/xT46M741WISRmA9slvwXGfXd0bt5Lxkld+JYqnfHS9kRyHT4rI5jQYuxmg",
-	"CcYJLditSAVJXfbZWuUSVUFlvN900eiVxtVEHnJq7lFRKWHY1fVLLkzqxTHOcqMqJmZBtoYJupwac57h",
-	"ZkOJES+B+I5mqrppXMcyapoFPtra1Ile2pILmMuaKdiTjk1+15o88CIjoGFXxG9acsUuf5X4WUnY+ZcQ",
-	"OGtTlTxS0S/dX6IZTYHrOOz2R/wxl3Do7Y/4U+SM1QoSb3hq8nHxaT9bqo1yRFhcuYhnAi35IBFM48iU",
-	"4lBJ5AIctFaj2KQc+i3tJOsPLl6cleumYfCbGR34sJCR9ti1K49CGxcXeIJR7EXdNZz5gZELTMBjMeuD",
-	"eobuHihha+tzg0Jr0nNx9iMViQCUcNB3O0LC3xFrh3x7iOVjsMsWxn38++7LYYgh+rWUDgnCnGfTCo3E",
-	"c15pJJ/xD5Yi7O7v35lmXpjcVOOXlQXJLs+mgLqVs7krAX3ARDdCNLunBvDJ4+Hn3Zr0BAtHDxbvSd+L",
-	"/czEb3LY5ycpmL3Errc1lHYjQkudhRqJpZXOjEvfa0Zkg3aKPF9b08Dm35OlwRatAVrpFxZyBYUuz9BS",
-	"Z94O2OXZ8Z+PiBRaI9nWmqIHdyxsQAv4EhUNLvFLA6owsrqhNm3IlOuvpCDJb1GegLYT65stgZ1e01Uo",
-	"1yLdMA4NHj30O6+61vJFWatTlTHsuUZ2AIwKinjGOzexuA1ZqhLR1IQadAhqUfiYkKdFukochTV+hQGI",
-	"udm3aqvHoMFoZFuupYInJu6BwjWwMXHR0XMoEoUF4BRr8yIU2rVRpqeovTm+C3RnZ8urkns5OK9UyW2g",
-	"O29vJcz6kVJGzOiEKY+cNXLuNpVW9ki588XZoSUHA8++9V5rss5QXN5C5SkmSbnNW9UfFQB6G0jWRlaa",
-	"cXwjkMDpLutjt30syLiC2p2rR+7OBB9YRe1otl9f6VJV7shUf3Af4f+xTLhlWc1GdIH1HaW4LZqnU6FR",
-	"7Pdtw1FHeZqCxI41o2Spf2nAtKptzW7qVKVinvARcMi+6fhuB6s2cQdR0oSbcZjUmMfAzqlpehsbwh/a",
-	"9uymYbvNQWF7u8+x2XppIcNUcLcEr1O6Ld2CNZKTeISlJ8Xfcp4AuVfS8QQM0HtaF+iG3MJ4rVifjUDy",
-	"SNntVIEWizU+iUHMcizsScZ4fImyCTmiCWEIw+bTIMOY5tO6xJNKbfE3YCpED8/syd9VmweQcqb6R8hg",
-	"NPMisvTo3UANJFC+DvpjlvkSZjfiVu8+GItyMPgVcagv1ePmn6RnvGGMHI8eSEGBMY3ktaCsa/rJn4sb",
-	"de1UYqIFJaQm9XmZXzZSmYZW8jDFgSEbn4frD2RYqpAxwisg4qaV/IOgWL+JWE75jSCn5zf3+1JDhmiJ",
-	"yRDw10F8GXE+thCE+5gN+O49AAzWPq51cHGXX6gk+uBt6OdcYQPXPE1aB61pls0PtrddO4ODH3o/7CAo",
-	"mrnUGpKR8WUpj5PA5sWy4aKU1Aj8crhgHsRipKIxzfZhhFZd1HZNnedYaC9z15Qcp24Kkf1suUA03Uxt",
-	"lWYqQCi0X3O+aBOsxoY1+BMsTaRmosdF8K0au1DQyAYjlGbsu/i9T5BDtt687doHe91gdEOTmHa1ML0t",
-	"7kMV5cpV+LzvF+0/lufw2jRXD4qUZKq8h2P7g1Cyat1JUjN+P1cwMBticzJwSJ6VNt6Lil4e9Mel4nwu",
-	"U9CEDhKixUJjgriDnHgmmJ7zMgxiSmzNV87yFEMN60sBImy5BDGecVcNytZ+Mg2bTfGKmeAyQ+Emolx9",
-	"LAxuC4u7LHYUTXkqimx4b6pFlv/ybAeNtTarxcztt0zNQrLUeUXqncnOPw5XF3Ppw7+UCuPa9MygCCXH",
-	"5cnMIKF/SnSF9q16IoU5vB41akr0UngoXTZWcG/UomrtMpgrbElgaXFAdiyCS1JN3ShEkj+9//T/BQAA",
-	"//8=",
+	"7L3bcttIlij6Kxnc3WGqNkhRN1dZio4JlSy7tNuWNaJU1T2Wp5AkkiRGYCYbCUhmux0xr+f9/MLZHzZf",
+	"cmKtlZlIgABJ3VztanfEjMoEkNd1v35qDdV0pqSQmW7tf2rNeMqnIhMp/utQa5EdqUjAPyKhh2k8y2Il",
+	"W/uti4lgHB6zoYpEwGYiHQqZdYSEf0esHfLNQchizbSQGeOahfyP268G4Ua3FbTERz6dJaK139KxzLWK",
+	"o1bQimHcGc8mraAl+RSewlitoJWKv+VxKqLWfpbmImjp4URMOSxqyj++EXKcTVr723t7QWsaS/vvraCV",
+	"zWc4R5bGctz6/DloHfFMjFU6P8Xx6zY1NG+wazEvLzUVOvuVz+L6peKfx1zqTyqnWyiv8VxkeSpZNhEs",
+	"FTyK5VgzNcJ/J1xn7JRN4MMuO/44TPJIaBZqMVQy0mHAwmks80zgfybxNM5CxmXEQn0dz0LW3u318Hpw",
+	"e3/LRTov9oejtkobimU8zaf+8mOZibFIcf0nmZg2H3OciSmDodltnE1i2pA9+/K5T7JsdqbSrP7cYaDl",
+	"577inN/AOSwu8i3/CLtjMp8ORApHLGSWxkKzTLEUL6HpqPBkS0cViRHPk6y1v90LABDMufV6vV6w6hzf",
+	"0pXdBxLMbTfAAt7oPSDBjHoXWDhL8nEsm6Fhhs9ZLHXG5VDs4ya0SG/ioSAoGamUcaZVnk2YSplUaTYx",
+	"nwX49ihOMpG6IZ5p/zt6uEB5RD1I0bC/rsboFZB1loqbWOU1V9efxKNM47qzGHFARuqWxTJT+OOM64wO",
+	"wTwRMoLXY82mXM5ZLuNMMz5WATOoA7/A7dchOxyYu20lBbx3O4mHEyDPdnt450xlE5HexlpsdN1Qf9rp",
+	"XeW93vbzmdnPn7a2eyEbxzdCs50eM6/BqBHPOLudKC2YFLdCZ4g0c5hna9t7M4m67Jc4m6g8Y6EdNmRt",
+	"lSI5YL0Nxu3WJ1wzqVg+m4mUDVQuo4BpVYC8zvh0JiKmk3g8yZI54xPBI4sJY56JWz5/ptkwUcNrxlPB",
+	"YonYEDUBuF1QPYT3aiH8nJbzZzFfvO1D4CV2QXbdz9j/6b87ZWrwX2KY3YUnmgEeBJn94UREeSJOonp8",
+	"1OY5i6Py0ra3vn8uBs9/6Hy/09vpbG2J7zs/DEffd/jzXu85j3aiAe/VL9sO+Svuq3npI5VOedbab+U5",
+	"vlmzeIKi+xBEA4A+QfQ44n0John1LgSxT7StmSL6xO9B0lUDjTPj/3oXsWXLcKvloHUdzxa3dFrHReFo",
+	"A6TQMz6O5Zhw35x+42HD+LW81Wel9Uh6wfV1E8hnXF8vgPvz0fd8mz/f6vwQ9Qad3eHznc6L6IXo7A2i",
+	"7/n3o23RG241iCUPhXJYK4DHv+P2F5b8TiZzXLOmU0PeAHM3nZu56GIJxS5neTqGZ6uuFpbUz3i2xpqQ",
+	"K8VInDMRsCnPAP3ZkGvRiaUWUsdZfCOSOWuHoIEkIhOheU2z8Mj+tHHAOLvhSS5YNuEZQLxUdFc4NPyw",
+	"2+s1Agu807BrO23t6V9qkTZBSq5BzihDynYtEMCbq+jdUkLxGb7UMyU1CYA/8ug1MTT411DJTEiUXfls",
+	"lsRDDqvc/C8NS/W2+qk1FVrzMYx9xofXfAwEcqZ0nIGiA/K13t/cnNEj3TUfdlU63hTRWERwyrlMBR9O",
+	"+CARrc/+Bv6QilFrv/W/NgtNcpOe6s3jNFVmHzVC3+JShipPIiZVxgZIwwFoujDdjzw6F3/Lhc7uu3GE",
+	"Web0W4ZUhk1zjXNxED7x1NlAZLdCSLaF9B9l9EfacEo7YCjFJUACRASyWSxveBJHB8ipzIoRl0lCVKOR",
+	"kMDN2CgWSRR4m1ApS/NE4BEdKTlK4uG9D+jQ8RyVFgIALCNiwEcYT4Crzpn4GOtMP/KZDM3qHTkTbJin",
+	"KXA3QvR2lNNGLE+0y4nELBXwO8iFZgdpLmUsxwFRCoAn88sGHtUrlQ7iKBLyvmeFlI5H01giNYD7nAOT",
+	"hjslwqdmIsWBHumchjxJgOxoxvNsImSGRxGxQZ4x0AVSlQgWKaFxtzxJ1C0tBD7ETZ/ITKSSJzTNPTdu",
+	"B8GTFikTMBhrO8iO2O5oa7g9+F684L1oV+ztbTzCARwyZPFW1zEyPeFLJDIeJ9oI9k5xBAxXY5bLSKRG",
+	"IiQ6+kwXeEi05VRlr0CtuO+ZnKrCaEToYixFj3T1PIpSoTWNq/J06F004qLdxQmsbSpkJu69l2EqeAak",
+	"hhsV22JUTPPFxRRsLrLHJ4xICRGqUY4A4VCrqcgmsCgE6BuR6ljJioJXHEmkYGV4Jmd8nigeXSj1hoOI",
+	"c89DMZyHDRRSv6EQkWZbvd0f9r5/zgbzTDw2MSxPxN7GP+J2LpR6y+XcLEffm9APhyoHrQHpV6wZKMYi",
+	"YnwELCUVM4GUZcTjRESARbHUBywVqMhL9tzp8Y8F32Y9d1sJvYMQEN8I6dnprJLXCloTwSNjyz6HrzqH",
+	"8FWNPcYYJnKZxQkO6i0ql7SsksD3vHd/oQ7kSwlkXKXx3++PqyCjoo0LFSitb1UaAfQDEqAk/Qj3c5SK",
+	"CJgNTzRMk6lrIZHUTmOtASUL8aWLgrMZEb0Hw6HQ+q3IJqpGkv4JGZSRpoF9ArmO5QELuZyHrO12pFI2",
+	"FGkWj5DjbQQsnN1GpRdkMoef4a2Qtb2X6RHem4TbeN/iErSD2S3I5PBi64Ov7tHTijYQtA4BUeC0L2cR",
+	"6BNwSVEUw0Z4cpYCq89iENBHPNFi4QgnXI5J4eW42wPGM5YIrjM0xqFQ12UX/JpInDCIiRx9lKop/hbi",
+	"j6FRPpzSM42lv4CtoDXz/vmpxfEOfp26S1gGBaULq4KCrzqdxuNJxvQkHmVG0FFp3cGlgidkYSh9fsYz",
+	"9m7ZZ4rMRLXalxS3dDTtLTqogG3jqQRsh93E4jZgu2iH7NA/9kC0zFKVoCo5xMuw5lSCvmeaaaGBp+gS",
+	"iu94pvq9lWZ68xPZ82qg5pc4m5BGeT/YcbhCIsZgzkKjXoZ1AMUGQseR0CzOHgm2tr/B1m8CW4EzIzRb",
+	"IzJlZq8aJVYAbcHB3rtZPtTBMjmCc+JQFTBY10ncaOReuKShnanJiDjIRyORokRMdt7S2FvbvdW2QH/r",
+	"xRbs3I2HcBFPhZ5xuXgO5PBYhQfGT4DDZHyKOoJKont9WdmFGSawK1m5h2OZkRmv5kJ/HT7qjf7mh+Nt",
+	"KljvpPIoztwJVQ2dwji2jBLC4WWWpTxO4EzK52k01GbST9JjeYpXqRAdNCd4biJG7wwsMRc3QmYHKD0N",
+	"BBPTWVZ2nX9qWcW0Er6QiWnZsS7F7c88yeEIfuj9sE1n5P2y1apjcVrciDTO5iuJPxxP374MH6Iau95n",
+	"9CpM7y53xXfNUFAM4dbg7SJwV7UcII5ASb6rGHgomSfZdyIxiiWoOgg5CEwHJX1WC89BjGv+DSAr/PQ5",
+	"ZLcTIZmaxllW0YFKduV8OmM7bJYKrfNUMD5QN4Jlk1ToiUqileBT0ccuj46O+/2AvTo8eXN5fhywXw7P",
+	"T09OX4M2cHL66t3528OLk3en6P7mco6OhQOmMwVMgVzF8FOXHco52Q5Eon1vQUG2bnkqyZ+6QLXuAaYV",
+	"gFsEskbQehPrrM53PONj9NgXkBILHVj/+ihOdbYIGfgy/Aegul5rB0Trinviacrp3yrjydEqlmz9eqh5",
+	"WjCiuAsdMD5MldaMJwnup8Kv78SsveUEZp+NZ9pvhDDysdJTPF3po2LAeHLL59oDJYA054vxVUoDq62g",
+	"ZYC1FbQMtLaClgesZV3Tf1Cnc3pAVb94sgQCR1tc//6V7LDw7PL89XFIQRmzPEUX6yxVIIiztuDDCf6K",
+	"1vIN/ODNu9evT0PQxP138VH/4vztach0lgo+XXj417Pz1yHTc52JKQ1qPjo8v3C/64ynWT7DJ6/6F+/O",
+	"iieTPIvUrcRHR+9Oj34K0SEQj3Myohvp1j4/fFl9bskfTXv0E4zgfBhGMG8LyQeJQLdOFGv8bxsKsmE/",
+	"hKHdh+VRz3/GTVoXgxjHOkMhtI07c4Oc/3x5WryXy/Kbajbz3nz1pniTzFz45PSno3dvQxvlZK7MOizN",
+	"Gy9/ObVvgDQTSzqJXPIbHiewO/Pi4c9v6l4sv3Z5dvyXo5DlqKuWp/rxz/howIfX+ayyiotXL3FwY3GB",
+	"cSMBjyP7HA609JxHUfG0f1p5qoXM7MOj6tDDRPDU+/hi4WM0/PuABq+9bHjNh7qzP78+OQ2dTxLDyJKE",
+	"u9s/+/Pry7PiOZ1TZB+dvy0eIfjTk5f9M1hjFOsZerbLS4OnL8tP/RUd9/uAPOKj53EBMPGHOO73L87q",
+	"3vEHuuyfwyWgolgc/mX/HJAEfyUEcb/DleLv/lUe9i9enoVG+M9SPkSTAsoJngvOkhGAa99seyU9iol0",
+	"qRW0kNy0ghbSFvgLZAT/fXh+AfQUiEQraCFFoL+HL+E54Df9pX8DZtLfy1P6++pNK2ghFuHfl7+c4t/D",
+	"n+F3hPVW0ELAht8BiukvjodwSX+PzO/9C/MXniOs0N/LM/p7DvPgdZu/8B7eIP29gPfwIugvrh+PuhW0",
+	"8GjpPF69KXMJu/VF/mCx1zj09aIel8TyepF3vInltbUnJWpchKU5Jzww3pQP4f2ypJSo8eb2bm+vt9XZ",
+	"6nW29jq7291E1UtOBIg1QVqn6NdWI4diQIYt3LoQBH/e9y0MQuiYlzo+LsNpORFnYRVlSaYqmtklBnRS",
+	"dULEkVOfmiTs5YLVETKpE1C3al0fuHRk386FGLBrMScDn4uRrkjdngfYmM9cDFRLzWiNrQX94+yEHYH8",
+	"dVj+OmgBAUq4CYlvLTymETUc2ZTLiAOMuJ95Auem0kikrf3WXgEKgOvWAx60bowm6T76HBTaZ2n9qGtW",
+	"1w6vof18OBSzjP10cXEG/F8KBFLNaraB7xjl1i5vu7UgXBZLIyX38xIgKNS+qoju3L+ZYuhBRZ/MVKTI",
+	"STLVZQACDHW+mJYMOvtQTVGsDBEMQvKlsBBXFLL2QGUT9LXQtkFZlBF8NADN8YBxinCOJcM3SbfZ6LJ3",
+	"oBKRZxhI9LWYo2GTYA3HAyYQFG/Qk2shZkAK4tRFXlDg1e0kToR5UmwBPWPEBQNcGI0iVWZjRjJetUZU",
+	"bhVURp1ZnpzBWgAbr8Ucg9JQSzfX8wlvLL3hSRlctno1wJIkuCvzARxQEaFZF2JVVapLluny4L9MeFZK",
+	"VXByaIVoNe5ugUiV4HaBWvOBSNALbl47YGbzzimwkKfiz1w3oaOXD6NoLx0oLNK2BXCvp2kLqHYtGlS1",
+	"XMZ/y4UfR12fK2Kg5k65Nh6Q/aYnwtpoSkxQlsviG8H0TBAsq5ElEhs151ZhbHCIH1bSsabIbzKhOPAm",
+	"NzuvkrU6W9Q/M9rUQsnCmI8Ffk8FYMuEiEV4Chjq+BhPF2e6TNUrlPlpqGvBXbd6dby1BnDL89kBloGz",
+	"tZuVwdHcj/nXWlYwO2A/n055nSmsslxvimXrs8Mtkxsq+W8sieuMeo+EYufH/Qt2eHby2FiFDu+mgR+M",
+	"Wp77YjFcezkU1d5OgVR1F1MyLgH0dNnxjQB6mGVpPMgzgTFqoRGOMRWDM1pRYGKRNIpFA6USwaUuZR1V",
+	"79UgXN35mIc1WGtl5cVLXAYnF+Jj1nyHa0najwo1vqC+MHBimHZTciY9JwWKvqLLqhxT3dCFLrMw+lUr",
+	"S3Nx1SLPB4AkCcIgs5vY9MLXZmwa8EUraKHrp6zCmyc1CzD+/8UDS8dCmyBeEZnJcY+oVMXDmk0+39vb",
+	"2audxlrWF3wsU54kd56nFuCciljrLvaH18ZWHXr6Ybg4TbOqua6y77S+6pJeEhAyfBz4gf9apDFP4r+D",
+	"olVgcyX/DZCXZyCitfZb//m+13nx4X//oSE+JVIyuQN4Dbk00GXscSybpCofUzT84dnJevBGPwVNB7Su",
+	"rHEBb5PoEke1LpQjJUmYYepGpJQ6Wlg0SqyIwrAp5xSDeFFIwezTRNxwWUmAJEP9T1k2Y3/6E7uiLV21",
+	"lkpWNSHzvrzjPDqOULTR/Unrnagk8u8fHgVFUCW9BDeKVnDMt/vuu+++CzcOiBLQVUpFrkZMy8vWodUV",
+	"1lUWffDdpRJQnebRxESs2k7GpgX+ho5UK+WbOOQDFBsJONHqrGHnWcGUHsLKAgMOAzFUNtMF18iTOl63",
+	"1Xt0TreGIPs4LO7ECtePy+G+NEt7Yg6287zX+9oZ2G/Mnbb+WbnTV8eL7kynl9PnC7PdeuX9mWbwraWI",
+	"UYqVFXCzxmVKHmukLCwE5hRaaOSpqDKuAxZazuVeq+Fd/n0ZJQWzaK3qPkoUxyomdAZBxaQPM7WC1snZ",
+	"zS79ed4KWpfnbxAEafayXFKMvAANdFA/LzeS1EdVoWmbIJRKfdSobgtcaonQ0CQsVM7YTOZEiI0Fbr+9",
+	"EoqaGbtL0VtcH6YGqRETqI1S+p0NS1ncqIvPqotgnORTTg53IanSgA3bKTJOUaAp76053W3Vhu1q6rb8",
+	"U6yBc7mAyyZD2WJ0dI3gR/Ee7pTQnKizeMiiHG9TScGGKklIq3UiwD4LJ7SMXzMdslmSa3zVkuBIJBln",
+	"M3LjmxGr1vdP5N1+iZFM58eHL09OX/db+1t7QasYGxSJ3vZup7fX6W2xrd7+1t7+7l63hwzQhdHub+0t",
+	"OCf8Me4bBOmNUXcTJ+SXFVHf8+GWV9Hs3UWSZgdwbt3r2ORjeQoerIFj2QEs6tMKWhiign89/y5JXhQf",
+	"8RjO3rodv1HjWHrp5XegP5c2IwNptCV8i4joSGIpWUHvDFORdc7gYS+NgOjauhDug5XOi9ykgS1JDyDv",
+	"QrX4QoVmYcLDGlUgqjkDprCET/SbTlgb1aASq4gTL64+Rd+jEUJwHxOjfhRJLKUtULSrmdyyNJAgCypY",
+	"bPeNGmNlA8l0jrkpozxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZi+dT/Y/ri5q/TV/O/Tl89",
+	"H/7l593hX37eEq9Pb4bTKPmPnf8ziX752PuP7Vfz4euPe9H2K/0fr3+oW2O+LD3kma6Wq9i6U2aIPT+a",
+	"xh5IYC6u7r7fNvEdlKelvqWYUY7Z6eShsMozxumWSqytydLQAH7LNYuUrCiPfRMOBRczS9U4FVo/iFud",
+	"Aqmqdzz4tHEttwOOZWjtw+gYjWSCF1cUdsJqKmku9UKmt0qxasLiyZNVJqo7eYHydlaqHKWZ+WAtHI3v",
+	"Womqx6Pdwd5ou7M12hl2dsXuqPNitLfX2eZbg+/Fi+FOhCaDFYV24HRngmfNKcG2HAieFemWeFxwRgdM",
+	"5kliZMHSKVpZHr8aKpnFMle5TsrCwk6l+h+MhgVWysfUhJe4IXsrbifNkGFgrMbfUQ8B7BD/PtMsBIEn",
+	"JzdHaEpphCYwBGNNxDC3QSEejpkKWgb7QneW7n29CGWLKX35jKKO626PSvWtQjEqP3giR8qmRFsMWY2Y",
+	"9mUMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ+27t9VblrAUtuoRVyzbX3KeXPV27HmljSwZQ2ykg",
+	"gP5tdh85kmA1RvMm3AnX1xWPB/yyirwascEYOc09mjN2W/UuqxGsL7i+ppAGT4SrB3CsBuNitLwShKQ0",
+	"hlR7EZfyTBeBNqBj55pCrtyrpHMOUlHk1rov0aKQ5onQJioLEcEzD9MCauREGn2ZArS2JmssC1ahLduM",
+	"7quZVoJafHuts7SUjkHXxTMeUGQCHMREUMWHMQe1AQ3OZuF4fl12KFkuryVyb/hepa7An5LJnIU0XejM",
+	"ONUEn0+tPE28s8LAw/3NzaGQWcqT/efPf9jZBKFYpR1bW7E2DnAt/mcIZg0bBOgxDM9uwhgXnMlNpYWz",
+	"o4ZrKinejVr77z8t8s9P65rePnwOWs3aApVL4lOxz6Syyc2gT6d8SIk8UrGEDgk3kfIYreh6xoHpGWc+",
+	"nyr4zcgqCPz2QDRr7/ZebHTZYaKVV+TKnFsRBVskYcioIKJlGSBTnWGi8qgc8VVTptA3iv7n1dXHXq9z",
+	"dfVxu3d19fH70Yf2v+17v26N6Nfvat7c+Lc/LOdCNTnlXqVat1MkuYtVjn+1KvAKle8uMktAef5bQPd2",
+	"tvZ2nvd6PdbmbC54urEgjThxKZbZ892WZ+O3395Jc7C6oaXuawkr727vUmyjTA9LVQEaEvwFTxajqlcU",
+	"Dqjsq5imbgMmJN8YUpZwpUrYO1yRMZ4UxRlcFE/kx+i3w3+jCP0/mQ8oMLB8GPYya+hVKkydYZqYXHAw",
+	"p8/ji/nK/N37vS7Vu7nKs5lt8fCXBPivDt6kelAN5lxTLKo42QNTDzYTOmtObW1tdXvd3h2tIea8zRHU",
+	"QwYZSaiuxx1h2/izf31CW5IUt6XhKz7JXGdMAyUezcnAUfgZLOF+ptlMJfFwbpwWo5FIC2DGMrw7zk6m",
+	"i7q6xUbkzm2nL9baTEHzf+jd7aoWzrKy99rLE9OjorZQHT6fHb91JXqHSQz6gFeNqLzNDvzvx+PXJ6fs",
+	"6Pj84uTVydHhxTH+eiXfnpz8qP9+dHT483R8eHvy4+H45PIv3W73SuILx6cvaz5afb1ngA06EzIjjahG",
+	"oJy5V5ak7hRSnvunJWVoVzCDYOZp1ewbS/EAO663vNorgjFqUp5uhLTqqKZwTFNVslxEri6P2s+GeWcD",
+	"kZYYK0MbqNgtf0u6sw1lCkk5NCrGxlomEjjNM0wuXKKEUvbhohpKXolCkCpPuVL1hLlhjiUzp2Io4pu6",
+	"ua0bpGn2rb3t7bVW0F9DAR/MMcu8ZNGgm6fKxJkao7R+d/V7InhSF6oRpiIKWTzy9OcJ1yb9MWAhnw5E",
+	"ii+gM4lK6aLHLr4RARk8w3EqhCz5ZPGXVtDCz1FiqjhU7QsLGDRROmuuLA5Pn+kGJtzp1cZHxLNDU4RS",
+	"Lx305OxmF8/65OzmuStcWXX9bL3Y7m49/6G71d1GE534obe/v3W36D7NR+JtfYkah4omLduUFe904JvO",
+	"VEUiZG3UHYcqtfoFOqNQvXEwY8xgugyshjUvoqdeVdLdtqYw7pjQfNCFf1YLtx9HY8Fsqec6e/8si+vm",
+	"sRoA4WCpnog5jLZKiQ0DnaK09bIW8Ly3192uxQUKa14pcxUtF8xr9ZLVCs8SbdCjPB4JKNHCoIlIl6/E",
+	"Q4syPDvE9oCq2GEtl0HW95JnvCaAh2eccavvGXZV1shqouZqhzqUcwowMCYcoz8684q6lYzEooq9A663",
+	"D1qHHAJt6+1uf16IYIEZm/eGptLFCler+rcs0pRlNaGWApEZ8QEQZHTPpRfpuGlFCGrgskW1k7TgelN1",
+	"U1Ee7lx/zMxXt0TD3BbXmBYP1q/9c1G0xmDcY9lOQCc7WAWeioiEXnfvh+9/qDOOrV2caWWlLr9Gk93k",
+	"kpPx0mvuk1xlPsfYI71o4XwnBTPnPg9KFnyvywi7FvMAY4gpPFMzc/cBM+YTZDL8RgCTaTzcTy3zBpxz",
+	"r7e1jRqOdda29jtbtWbJhQNdANvLiyPbZiibsGk8TJWJdA1Y+Ne//vWvnbdvOy9fsp9+2n/7dr/f747w",
+	"f2El9H0hYmW7u7W9s7v3vBx1eHUVfdr93IE/2/YPoz/7pT9XV134j+efa21qZlsrgsI+1QYAORAiuc/F",
+	"MLpaB2iRKcoH0gWiidxe9sJdLwb6VNGihATLjmshqucpkKceZazh5n7RLg1dGzLF8rroM2N3L4/xI9eC",
+	"XZ6/WSw8sWgPXd6VouTdTeM7s5hUJIJTsMFIJYm6PWAh2YUq2pl5TIZqqrtVKYyBX901diZN6i9JEXgt",
+	"zf3zsu6SpGg2oE3Q2i36YEdxItiUSz7Gku21gn3ZirR9l7Kk9eKAqZtKVVOpTKqrmIq1nMmpUD5AeHsl",
+	"Q0cpwnD1Vel9cIj18RmpSu4QnIGXscooQUPWLaM5GOOwcHBYC4r5d9o1hbMuz0JyzQJHsUWgeGY1a6un",
+	"bAQsvDh5e/wyhIchUADUb9itENcRn7Mw4vMwgLOPeJzYXJU8SeDLk9OL4/OfD9+EJlYyJMN86Hq1tamO",
+	"W6rRT+ziITFlwqvB7msZmgpC8Iwp0EJcDJfvFDMe0MB6xxA0TGC5KzjhhiVHhuiOuxSKoL3wzdCgJ9Bx",
+	"OLiLk/7FyVG/a1cZwjbfHp5ewiZR7XMLssPHmRbJyOa4xBlrS8UOz04oPClSQm902TlcBZq3RvirXxmj",
+	"GEkzDDTiqcC8iiHPx5OM5TOs0TxVOsMqY8cvL98cn3en/OOvJpriV1Q1Q2OkgJM2x2fOEn+COQdirpCp",
+	"YbQTgIZpcZgKwXSism5xhxh+QQABC+rBzsnyP7eF4vlslsy77CXWQ0OxUDILE6bPku+Iw9siKYd8tjBY",
+	"KkagSBtYdffeJhMxyLYhtfkyCL9RpwHVBPX/YgAYo24QxN1iArbF2m+VjPh8Awj496zdz/FfXkwOQXRE",
+	"dj1H176/W8xNcMe4JziFA6v4gQRBlQ+Ntq3XsvSJj8Mk1/HNUusGgjKgI6JlmYbYkrB8iHUkeMY4CkX7",
+	"BpAcGOsKHNvWh9ZUpbM4SdhY2bS263g2e6qIrjV7C66M6FoSDEvu6VJzo4PCbFfx21clQGuvqVR8oN5p",
+	"iz5hIthLep4air4APWtO0OQEPllMaFswP3htLFaaPesNTSCCUsfPBvz0ZqcjnMaRxNrulxdHC8Zni5w/",
+	"PN958WLlipoCmmTDYdpKncRVW0ELF4vVOYnStYIWcYhqjU73eH3RxL94F99kLsucZoD0zsfzgsosEyMa",
+	"Ik5taMXaUo0f1LY83NQNvWxZfQGsmDJW7qBNkDupCDJjA9K6QBQYzFkcHQDDGGaGzBkSl90qQ84rjS9W",
+	"tcLwG5D+NoTJraCZQpVIE2ubrsc2prTaFbm+2+cqJaT5Hl18YZ2ypPMko0K/RgSgdFcrNrilLw3Z9mKy",
+	"7U798HtWBIg0nt6qnrWL0e6Pd4ENB3RI2WLACZlyCQVrcMkGdDuJ/BDIZYHofZHGQjeUqX+7xAoFNwlY",
+	"NciH1yI7IDERLQfoqDSRq2lm0Y7eq3GQWpOVd7e97t6ed5qRykG+qnEjoHmr9OHz9b6LZXXCtb57GiOl",
+	"SZvhH1uBO46GuwLMXRmr6lzpRaBqEeToNeym3mh5NjHRpSWHJ3bzvjXxrXG2cQCCvQ2ktO3WNdvt7X4L",
+	"g32aMNhCqKQ85LZ/NgELqYfJha2Qjw3b+ce+kNEbngk5nIPi+pvHzqKjTcUy02ci7YuhH0hbX9RrHYVJ",
+	"GeJSYmjq1poNXNpmmn0NUbM+S/7igbMFmBU1+7zP6iWEf9ZgWS9M1mvlqlm7ic5tNLobV4RC1esQOE1A",
+	"cwTlouGmuAdlopb6TlSWYLJZvVNsv+/rD+/fqQ/vL/MP7y+yD+9/mnz4x/tTST+epzU/wg8n8Yf3r0b0",
+	"92j44f0hL36Hd07lh3+8fxnRDzDF2ax4CT74afLh/bHAGTb+cMeMjKX6iM/Javyny/pr1enaEVonUdiV",
+	"LgIWC8JElpq6X20eyqMngtVLqbageiyFZVd3szmUG/nXb7M5MNYg7HqZik4FjZde2yPlLZrRzsVQpdHD",
+	"EhfLQ9WIRF4LBWuFYYd+aPQgz2xPh6gUhRWaICRjDJ2lKlNDlYTsqnXVCqhy8kylmSazoU02yLWXt1Yj",
+	"9dKgNUulByUKFlMGIDCCiC3WVB/yZKJ01lDQx/hufp25StmLhbExSjwVLOPJtSsL7FK5yhPu9ra2d9ax",
+	"ei7m4dXDIh4NnmnN8swTV4PF8EVbLabk7FtSRn7Z7hekLZB2Ds9OAozIk2j7Xb3bR02t6wMLGKhcRgHD",
+	"FDXz30cqFQHr21izU4+9BOylx1yQQpgaNq6YwnUsK2ptMc8dabsF30UIqxy5d7nujJYicINS41cuCc/e",
+	"9S8YunA3zWThPuOsTj3Co6DwvUq6A+OsNs0CTqiQ+Na4zLI6BjLh0kzS2tQOlA/LwNFQXNnEHPOSMdmm",
+	"W5AnCE7aUJ5W0PJjRVFAjZNqHGjx3QL+IIRgz7+GNn9P3rPRBefaTnk4dCzHGICxz5pTZIu323rCU/QL",
+	"CklNm4pWJ9qMRQNhIQ74ZuNhAVlD214Kz6gW4uFkH4uTwliPUgGgNFKdaQHFaI+FPhnPNMnPMzF8pk2N",
+	"RIIVzW5VnkRkMiCL7nxmBPnHY7IHuFaCGLvHOzBevHe9BDk0lQ5zsxt4LtWAW3nlhJg1wc2Pw/eNJ7T5",
+	"DJ5CFrhHPv695IfVF9woU1gr/Hp+3VrX4F0qWzxAhvFvMM4QNyW6QrBNs7/tJ5Jw6qWIB4kPDrn8pP/q",
+	"ldTSNssl6gt25zLDiokDrZI8E34Wyr0rqdOg9LdaRL2a9rJ20fMfL1+9Oj4/fhmwlyf9o8Pzl/CflJ4T",
+	"uFSZgF2e9o9PL/DvqX2K8Wd8Kvw6JJWiHayd+ukwG1hDsuDn3mNLszbg0/Aq7/V2hiX+gD+Jzgm+F1Zr",
+	"yJvKZncsyQsnedfcnwd1CXBQo02FuRprRan3wbJ8atvjsl0fZ1TZ2Kr4OSf21DAas9jmdp9rcZlSUb1V",
+	"gkVcVKn1Vrb8TM95VmeOT+3PTdb7FdX9PI/Ncsv7WbUWX4Dl+WYijRWW4ZrGMs/g/NDuDdJ3LA0+45v0",
+	"vGLzLsr2fWpttfaf94LWXmt/70X3h9U9LGjrtadWijRfFMdrHWkUBn4PV9rWvRxpnXU+q1qf1nR/XXB9",
+	"3dBK25UPItXIFZ0xoRRdFgoZXVAcG0ik4mOM7doprI0PMPGPgphMOZu66lU4wh3KJgJMxA2d7XtFEKGN",
+	"40Gvr8DOWluOZZseiO0wFVwrGTLN55rdTuYbB+V1lypD4C5HQJaPuBwKUP/NzjG4J81nGfyCsYLVUJpF",
+	"OtNkjcXp4oi1MQ5Q2ihiOe7YRq5mZ3G0ccB0nt5gXdraSLbW89H3fJs/3+r8EPUGnd3h853Oi+iF6OwN",
+	"ou/596Nt0RtuPSx4y9UmIdXC8sFsoaqZzXSr1lhaEqvVdERLjsTlQbswLp6xlBc1Psqi9vbudt3drB0l",
+	"NhCT2OQyLJrAl8SIAdTViTjzAuIMjKoUq+cNLcTZ0vZoh7qNq36OhviINLszlqFVZOUXXF/38cX1Y69o",
+	"YH9Z7kTozpvIlMO69V0b7thsJZtqDMpjIUitmwIW7S1heUXLuvNbFmMCg9dbOpAArW3mQAawSgqhIZuW",
+	"0c9qKy+E56Yk3QELj0x/4pC1hYys81yLZLRxUKKn7Ur9cnhcIq9tQAdjXFuMGTednFkuh6DpJfMN35Z3",
+	"7mxydj3wnw6sgpY3U6Xja/H+wt3fIccrSeKVOV7rJXg9LLtrpz6768I0ED6+qU3pvwBi6hSXGfwp6s0X",
+	"afZYcxeVyBrr0eOaN4sWx0suwYWgUltkLEbqvvMtFnGGAcYqW6Cpvtv47pl0DS53ETXVYvW5qMthsHnq",
+	"sTRVLGPaC3Z9rppZVmWqC3vDS0mDDw622v8agQKxvFFJNf126T3qJuOo76tda+NNJrDHCzIjELZHGHg1",
+	"F/FCPQOKH45WB6m19HThzBfpqtH9yWqApTXKJuSNgIWv4iQTacjaC2g6wifwzvGY7MltV6Kj3npRoqE0",
+	"eSto0QytoEXDVGK07VuNNKaBd8HT9XlXiV6tZGI4dt2hU1GzPkmo60sXhbg54MPrcapyGdle/Yvi4IvB",
+	"ttgdbvHOXvR81NkV3/POD4MXw04v2hLbox2+O9gb3lvUOCt1wLfC9h1iFBrkrktd1w/lEBMJD0yUhG3H",
+	"pJkUNyI1NaLrAgg5CkBvRTZR0aq7PfTfXWwq5JeRjkeZ0QlU2iBvJ6cLxvLlpeUCzB9simqGZ6y9xUxa",
+	"5bZJrNwxqZW7RXJlwPasgbys99wpqROGP1lMCl35zeKu1brF9MyU3jjuSILyRXoHvDoFFACqaNl9554i",
+	"sJgmuPp16gCraJbK5XyhW+pP6raoXj/lc+y4H8sDFnI5NyQTQVqlfqUwIJmz2wg7gofwe6kwEE00u4Xz",
+	"gIdlekhPV3XKugtQrygIxxOt7lYVzvS0qqn9tmYRuzvUfQvKJSHvhpQuVcTc8XbwT4Kh9VaSHZYp9nyX",
+	"JSKjmNMoHscZKADdMGDhrwRPnfDAhpumYszTKBEa3fNDroUJMi1digcbfmjoYec/eOfvvc6L7q+dD592",
+	"gue7n//QeqyGEYC89XwbRlhf50Susopd05Af6ky7WgzzNM7mfRjPCA7qWsjDvK4S2EJLCCqs4ke8JAoD",
+	"ruEivF+9CkYiDNiAp7YGd/ij4KlIGflncFDyy4RddmF7TODPtr8EtqLF9q2mVZhkPIm5PiDVA733MP4s",
+	"FSCNBQttKm5jqSkpgB4VpZX+VJSv47aKhksy4GbLfJhp0kKRGMDhhogkzzRL4/GELIcg2LdowdZ8s98q",
+	"LaSAJT6L/yzm1Ks/NpWJygf/3XdYEeK773DzoBdEOUAgTxg8QBR0Rf5Y3xdhXQAJlb65ktZBZtKtKFqL",
+	"JXwuUkYx+xh5MEX/AYroQV0CBgxFydwjld7yNKKPbDF7uL1YY5I5Eg4Mb9S+HrbPeB7FGYWKB1ey1Niq",
+	"qI+cFrXtgnLkuKnQGJhVF+VOdHAlCxdPYPThzIi4gQ1H1VTFwYShE1jr7pW8kv/rf7Ff4hT98SAPw+9X",
+	"smM6JA9UNA+oM1XR9DiAi8FiVu2Qz2aJAajN/9JKhhsk3ymZzK8kY+IjAC9Ws+CmTq3HG2H8mLIsavCK",
+	"ywiGWIJbpNjBwGfHb1kmPmasHcKfzVnCYxludGErfbKgIThRcle43euFBNem7xdtlIKCvfbO7AjzquFN",
+	"WEq1r4nmc9sBJfx0ZeXiq9Y+u2p1u92r1mfTeYrin2HloxhvAUYzVUWlEBEIwR8zXO0xHTZsamFMIhxK",
+	"inU6fRFpwTWYk/SX32XhLhzClCfAlslmHEtsVMdiOcsz1h5w2z31NlUw7HwmAhhoGmsNA41ikUSBy0sB",
+	"ocYm56g866hRJ8XuXeRtCjDIN4mHGXz7t1ykCCIznvKpAIzZOIBFbYVufG9Jw1Tg+fGEivkBecLXd0IY",
+	"xAcMiiBGRwh1e8T3dkO3zlRoladDgb/vhWZ3JAfCYEoyzkx2FQfhhiBFsvAQBrTEmZb7InTbKiilKUkL",
+	"g6HhGt7c2gkdnaX4SVB7ttjb+Ed4vP0iBFKvcpmxRFEyEMbOkUkfhkK80GY54bnI0nnnEN4BrAv3etth",
+	"XUWfHKjgcMIHicC3enRgbCxkHkvBqI9reywkdtk0ABewSGQ8TjTzcjhECmsgrCICYdvVsSFP0Z0Op/SX",
+	"jgmm7JxE9rAOGDcA39E5EA3aUuXdWDMxnChB/Q2Dwl9haxjgKjHPDGNMaUEaRvpbrjLBYkIiZy0hRLq8",
+	"OHIRa3UGVEcLRimFpu4zHX+EUUnqYu2wuQRUuIHuPReLgXlPZSoMI2WTVIiV45nBkFsEpoBIqWg+7tV0",
+	"fcOtnvFxLMf7LEziaZyFjmlSm7utbnerh1XibcPe7R5oJPo6noXeizDq//w//x/zXuxtdJkxa2HtFCuJ",
+	"mPITIFpE6hYtjIJHWAMTbdQhbjc03noSjyYqT3UYMCtzYL6aKU8BwDtU00GMtvnsVpmRNcVOw2BmKoJ7",
+	"2ucmbQHfKYbyBBj6BnkVUjo8rENnLbacsEjoIFDh6SDOUp7O2eXFq84PAeNMJ1xPPJ5wImlVSBuw/gqK",
+	"YCIdAnTbmtFYMlvQfxep70Oxb4Aj5JsDuC2kEcAHQEA0XA5e2OR/3H41CC1HD/d6fwwX3tnr/XF7j7aG",
+	"HZLJlDJRSUQ85/TyTZG4xtqX/xtgIWDhH4H0Y5do3IRKiRzTzV0B5zAvAPnf2LfvOVINx4JfFD9Zo5ar",
+	"X4WUNMXMKpPlhxEBjt2yNsnm7FrMC5a7QaGfBAxoWsc1wQ0GQJhFjOF8AP+Ctc+Uzsap6P/7G9vT9lqI",
+	"GX4nUR7YsDLOYUn4xdvBUk9X8nCFeN/Oa/sCEnSi4EF07Ur6Wv9SrYC1S6/GptwxUdorWd9rbk1V4qCk",
+	"Rnj6w5X0FAiKQKhRFuoViy47dMqQkJG+kkoC5VU5CMzIpopa2VGsh0pKMcxOokSA1tanT0MbwsPiCPRs",
+	"Q2mu5HOgSUoWVkGqHoW/oUpuuoDCopUkC0wkEgHLxgsmBaexWvefGot1L+o+V3J95Scw8i0FDBjDkI2i",
+	"DOgyEcpYEusMl3+bxnAAJsDXLdmGZ1etLcRSQcK8kijskH5CR+8qIqpb2bE14txRkViK8lQbCzuRmwqX",
+	"eSUzBftjSm4cGLrqOo7b8mFYMAtEKUNyZtgorE0xLiHKVmfw05WMqV4CMBYfddw/y8BvV125bRKE4fhJ",
+	"4qNLaOMONjD/2cqCWH1qhnnz9BLR+C2kWAi6U6DwwZU01wMq/ERpwUYqT4mZWeUhHkugJHHWZW9VZI9P",
+	"Uy0te00gnIMyafJYCiZj4me6DCCd2GKs2VRwndPq8F0ktJmQ1PsdoQJeVXmGwPsPdo5mpzjaYP9g5whZ",
+	"7B9X8h+dTgf/D16hNpntLXgFr4dEeXyGgNferjwye6+DSvZgoDxgJEib9islykiLwhqB7R23KPb6+MKu",
+	"aUGJZW2frf3Pf/9fEAqksguz1+hPGVBlRDunhxU4fVGnsL0La4DZq3MEJch2/ypkLXjpYPk8Noy9vQez",
+	"AGUmOvEPuNlDwiFqWZ4k2L0T6VmkhC40FIOsmtSZLnZ/SOKhkFoUpZpbhzM+nIjONpZLxnKcrq7m7e1t",
+	"l+NjrKhpvtWbb06Ojk/7x/gNejOzokML+5///n8ZOnyxzLXx+rLDsxOv0LKtz4xt9YXks7i139rp9rom",
+	"kmCCVjRzrAChm7lx/cxUXe7YkVGwuYFZPAxzYrlE42VojLUmvM5pABs+pHJ22T8/fGmsKkJm6bzLDhFF",
+	"sBhCe7e3s3FgpyEITQDY5kAici1AF53OMBOp2ko3mQdUPuHFAco95uLLZTHIAF5UWXBSz0nU2m+RHeFS",
+	"m1r/SDZ+VNHclMOwHTmqxhNb2WjK1zGFGn9IpRw40GH8gfQyvJ/tXu9RZ6Y561PCydXyOWjt0qR1Y7nF",
+	"bf7IoyJbr7Xb21r9yaW0UouI6KOd1R+9UukgjiIh6YsXq784Mjo9frC1xhRnfJ4oHl0o9YanYwx62Fvn",
+	"CDB4SPKE+sSjndpWwTboYsAY2zOOdWv/PVrUdevD56A1y+uwzPAwEnTck4CRx8tYOgKPfIP+qorypQ5r",
+	"ME4A8RMwEvDBF8dAEnTvP9OFXZH94qHp0U+r0NTaZXDa3d7uAcsKVCv6QxeVzUP8MaQPmpAQ3yEf/RNi",
+	"Iu6maHEGguhJ9M+ElOTbj74OxNxd/cWpyl5hmvRviZh02Y6Nxa5NOCi2GzWY+jlY4JKbnwxefd5EXcY4",
+	"AYv/KrWiwN8LbAuYM/WKOHWYFywwyZdvVmHfAkLBdrY2rEI9EKRqiYicvIvouoh69IHBusK+25jGXbyC",
+	"oAwI9OFe6OIlfriAF+rrv+12UQqoNTmEq1HMdkFvwjKYg2IEcZbfG6Y9GGMIgJtZWQVBHG5QC4+G4E+T",
+	"I05YQShJuqzlWD5a7jvd7k48cV2md2DRDlneb8bmfpxjqM0DkO7JeeQ37vivxB3vgOtr8EEf68OXx2+O",
+	"L47ZSsYa7huyfDf+idxzLY75KKzy4Zj7jV3+Ptkla+uJSjP0wSwXLos8iXr0OUlTgbadQTI37a60KQlb",
+	"tcipkbHbkf8JHS5RkTqDhi3TZKHIQ+dpGt/E6EznkgzFU+okMd/AOnuDRA2vNdPKRuqMldBY38IJrZgg",
+	"7wutrB2m6lafU3euMGDmnxmPpYhCMgzxyLBl8qAbU2a1U+Yi/mG63WGS2BoArSdkRKZFWZP1ZElDsi8H",
+	"6g+GXNwkI9dBBaY80H0pbkQCN4FWjLGorTaU5anUJShE6W4RVgEA4ky7FlAIAwHTCnNHB/NKllAZApJY",
+	"Z4e2jMWD7n6tKEac6ghrEi3GMtYCBtXY8LdDG/mKgOINehrsIVsgMKdeJWCbmAEz43i6y0Aj8DqDLIMP",
+	"8nlkRUyIGiG4qCQSxgNiSjKYL+4MOhdmxV8QhOyUTQUhatvfET11wY5fHwzZi2Sw9QqPWgOyPsE9fn48",
+	"DqmkWM0fH8L4cPCC5T0CB/QLSdPSx1gKIPx0ZXpXXrX2We9zyNpIVjWtCL2ZaqOJgcJAXwEL/WcVMB+L",
+	"65orfaYfi/m6c/Rr1lA80Fiwtg06K4LLbGzZBoXH+JFiXoRYQ3iY0cm8eK5cAqHmY7XRZUfNQWIPjRDb",
+	"7fVqEIOK+1LlBDOBwZX3H8JFTBiLrIoHd1Pm3sC6G8tWei/2r+PZWu/Rea/z6lu6j3Ve/Qlua50Xz8yh",
+	"31c9vSNbtO111xSrCumgXI/p900oXovMJxM11MHxzruCr5FsI0E1VBf57tqCXY285iqIPquT26rUDpG5",
+	"EAkB34taabreEmPR1wpWrYfs/wlZYHmRDcDtZKRvlpXlCOAOam3pcfOTAaXPq/UTn7JUtJDFdsbY/69o",
+	"Yvw75bKu2KJ9xTRkxnDTRIwyBj+2TaBwKPMksZ1pQBal/yy3wFmHW2OCHUzjN0cq7LYJNXjEQrC3fM7a",
+	"cWZq2w5VksSRKAJBUTQ3dT29wUgIb/LSVGQDUzjuARRmNfc1U2G2XfBN9vgisgd1OF9TAKEWQ/964ocj",
+	"erqG6t2DDG9qbJzWSI1fpyqfmYbf+RSTnBqnZ7HMlGmQ5p4TQWVt07MIqCWSFonRUWMY3qB/auSX6bJu",
+	"bTNMPoUZynd/wKSSncoSgSpSjHLUrdBco+ibxR4UthFD/ahbl2vNbsguGiYourltE9doGkzhf2wtiJra",
+	"faN0X4LSBQvliRE0mI7/Lry61LEosrYxiadI2kZYbvlOvqImhhErvOIVxS9GzmgFLRQyarpufRky7LdQ",
+	"vLNJtA4n/yXUQSME49k9Fkm2M6xQ9KYr2lquR7Qxk7bW5VRSHVcT2At+jYH51eQ2vUgXjUgM01tJtjxy",
+	"sFLTtCTSnNUXo5FPqZ1W9tQg+hjw8HoiejwKfvymtlYQlQ7UZkKvjZ15FGcrkbBwOQABKOusMBtqoa7v",
+	"fJ0+utFlYaYynqBjM7RVuck5QxR2yrPhxEa7UTU57KSYsf/KjWMH5ikhWkh5+qS+YrOYOJuHjUoWuuNg",
+	"L8e0lS9ggK3yk8SVebcKY6wZ7cL5EOsYL73SWje8BnfZp28+r78Oc4Ks3b88Ojru9wP26vDkzeX5ccB+",
+	"OTw/PTl9DSd9cvrq3fnbw4uTd6cHC9kxG407MIOX9lAUHhrxOMnTuv53T2org3PC2kM1hOiQAFuNygjw",
+	"e2f55Iv3d+yTECQYaPutTeA657GmKg/epXQiMYqliHzf5UG5wC512amav9Bpanv/GNiMJctnMwyq02Vq",
+	"4KERgGnxxdIsLEcQ5k+VAeIm+G0ysrwNNnFb8k3jvVD2KoY/uLv4Z2e2v1Uc62EUIaQXUF2DKR6vLZKc",
+	"mzMgLyoVkIz6oWKZ7ft9zxinci+2MgnWGShXTrJ36b6yuzrwzK/0HoYFULkhfxAjHF+86TOTsR8rzKbO",
+	"tYhY+6eLi7M+Rr4G7BYzyH2cNrikQUTYIPuqP/YUuPpAmGRuqW4Dk+xq1sEXCzIMBNPxWBYCoT+egaJs",
+	"7iWmlRL+j4qXT/mUykMpTaWhMDM+1rY1DpYQi+KUSiZswjR6kx7B4PRzF4s1HiCq6JxKVQzVdKok5QfE",
+	"upwrB7Rq7tWHQrK0Ze/PxNcyzedUgnzO2lIxnQ8nxdZIHirOIM6w1zS+RFHLYaloZUilJU3Zt7fuN5uw",
+	"vVGKZ37z7vWrN112iCeCFThmKYa3YGxz5jolYaayKSLC2VDN5q5nV3HEBwXkLMIVlpE0g8+UtpUjTNgV",
+	"ivcLaQw+9iwj1EV5rztEjYipBx1AJp+SIL8BvD0XOk9qxY43ajwWEYu/sGvuCxNRU2uxtf/+Q0n4wJqp",
+	"FikWQWdZdLMtQLqW9xj7B3mPqR5PrGcJn7tK6abOhV+Mz5U5rVcvjlwFhKeMcjKzzBsl1yTxajF8fVF8",
+	"tSdeFkSP/FeWCKRFRQHXMp/IPtoLWcavhcnxsNoq17ZGHdBFIMacHb07rVYTeCfR7P0x1pk1M5GNgqrF",
+	"YJmPdCyifUx7p9mwgFSEJRLdh/QEyxLROkxtOOPTdB2DaIWxjB0PptSkwEQ3wyjAHYj76YzPu8wHeCPk",
+	"NYMvicMWtJ5IGLbD/zaicHn2aIU8XBzVN/F3SfUBlRKkeyi2BE8XqPXmJ4DYlbEShhYDnDtpw4zgWQnx",
+	"MQlbZ7Ywh7HjUlcDPrzG1LDvvvvuu3rnlIcAdzMO2Q+xZPmTWi3cEhvg16vEjXThm7G01qtRPaZ7QO3m",
+	"J/hyNfBidUoDusXEXXZpTBeON6mU3lviGrC3f5KJ6ZMKGXgGOEsDnMFKv8FWPWyVJJiYrmqJ7PIASrPa",
+	"Gg136KhSbbL8z6CEc5sAS5IHH/NYGss7bOCZxgK/5IHLsjQeYKm+9m6v51cZHqRYci3NKTU+BLoLCmTo",
+	"AXYPcwUCa98DNdZlORy9Oy1XhGHhp4LSwxgBU0n0M4loUtzif302JVq1GKYi02zK9bWVjUBxBNEoHsVm",
+	"gx7mY2CXFKlmbe7+8UwzY482FTNziRW54Ftc6IYrYZOpJfXQpBBkIaLibLu9nZoECV2D0k8geCHMmfij",
+	"Lyx1rSQkNsv+90hQfjPxrN9AiJ4Z/eb+7G7T6/pcnyXVt/Z8f0KSvjKFRh6jbQVUrJsCJzGEyNSCJXui",
+	"1wh9KYmgmvwGwx1Kd9lhA/058EoaPhB9U7GIwF+QnP/G7N8UdyXNt8gY/CYOWCw8h1O5q0Dg8A9N/M3O",
+	"guOPrhwpq69CzNpYoXmhGHHJHFvuiUBZs7zc3OTxXQYbgJ2Wy/q2cOeusCbxEUUYlmploBBiCvMXFZdL",
+	"xa3QnF12OaLBhgrD+g3GYOqr1l9VnhY/A9kx7161ugzL6FNLH40NrG+EXTwROluaP9a2Oj8se4thnyCU",
+	"QLb24B8GYfbYVKXCPmET1t7dfsFqC/dzr8SG8fkME8FTL5mzW3F1OEu/dzMhS8Uo10K7PeoqvbMveF+h",
+	"fLe1EYDSjCIQt3WNqp6GNjWvMt2sNrrsyB+Fp4INJ4LaFmjqd91U/brGsqqo9eFTCEbGGm8o0efgmwPh",
+	"yzoQdrfXqLZ5odRbLudmjfrJHA/L3AtU1bex3tixrfvlebMwogHVIer+bsmbgeMD74VYu/LVtr6XZErW",
+	"4gIs4/Hq+RhwAdr+6LV8irG/LieEGjM65EZowA5Qaxoty+1Pi/5RGdfXfikJKlvt4i+op1NQxKoiELXJ",
+	"mG/S9Y25n5hKnKFOzbPcdK8wbaOA05bW8Ezb12LTzN64XtNcmhA+PcmzSN3K0HggoljzQSIiZEi27blm",
+	"oemZbV9DDosMUhmYZrNUYStX4jbFuAOR3Qrhva/rXWqnsPK+aXb1lAYvnKjJpYblA8pdv1wvrq/Pwda0",
+	"Ew/i3Yl7QD+L5XglzOczAKGA+rCheIKRnBPBE+ySFJlOV9m80oy6y06p1ZUyNNF0EihEG9dSgJmOAuVm",
+	"DbZTQaWRnde4gLpaFMNgT1BW7igQa2ZtIyT81NS0oHbvT1fFgiIfa4HQde6Gk74/5D0y+zwC2Y4l8Y2Q",
+	"QpfAaK5B1/GAqGg91azYOPtBXb8qbXw9Umc8SQLGb3icAHHC6yVbEsUbeV/FmhrHDIHWYkALlmKBwWpN",
+	"cufFKp9G7iwmKITPRzLL1bL5s8WTtDopQcSjFO5bOHEzwTcfaoMP1Z5QA7R7mGQuUJdxCUsINQqlh6Zx",
+	"RJFgLtlMpCOVTnWhaIM6KZnlzKz9qn/x7swmLHYw5IAnGNeLBvCJSjwyJItxZqkC8XHfNdK0KeyFkR07",
+	"FM0EBgOPOUg3/YvD8wsAFlDcMyEDw0Bs7xRN8vDfRaq8npf4yJT2jVMn6ehnTEiUU9go4SAy8blbRdFF",
+	"09YllAqbKmk+EtgSxoQpHp6dIHktGuOhwgpjTNUUu9qT7EJtjzD5050etnqj5bnOQcjHTIe6skRE17Pd",
+	"6xXKgTV72H5Z8FnxTa0BEmHg8UjFuVm/N+2jEAg77oRrNhDjXH5VgpNdvSexLOVzFtzWVBLs64FpdWb9",
+	"aYgfl2cFiANgODxo+/K/bcMYD8VGvSzdt4M8pfRiJ1kWneZ28/XJzto7Q3f77rcaANg0ulMjlX5Jz3WJ",
+	"SnlhzPYn7Gxukp3sT3EUsnbRP9C0wZmJVMfayFBACdGMWCh/dg6dqZn24ca2vdIZn2t8PAPwGqZK64Ii",
+	"g5aYWErrdfPoH/1U7eZBe6MoOqtDevPnwyHI/EUkhH2031AOmYaw5/0jOU2eRkKzk/RFIoaZSr+039TN",
+	"j6p6Y7CaPctYuwP+5kN9JPHMYCYgjz3mwdyV/4+jtUkA4coS4+FvRgAQoT0KsBydcaGIzdJJWvfHZhrh",
+	"GzLXIrMlr99w+XFwmXDs4aj8yUO99SL/PDts4caMo2VBfnYJdw4msB/ev+j/3eB5FSR/CwiojQ/Uxf3e",
+	"A+ruKVE+SDI0Qh+2XHak3+jwTjAsmmAvYyKXDgXWk/L+6ZHgm4T2BJLWPVHjPpLWU0pMK4G9LAT9jmD9",
+	"dyrAPL4gsi6kR5sZ19frdM8t/Mv73jyRtdCizzdgPGOCDycszWXAtGtc5vzNrlqSjuVQoIM44TqD91k2",
+	"SVU+Jkc1zUbuasQlHKpNfmKWiqFKEb9ootOfjt69dUXjndnT1GanQImJkMBp4GixL9NGl51kbGj2h1ET",
+	"5IJ2iRPoCKQl2HwOrzc7OSJCV9MJo8dsZCgL6TuKEN1w3UJOTi+Oz38+fFMAdSpmgmPWHtnsQvohNEZg",
+	"zdr9o59soqCINgLqNl720R/4uhOdUC41XIaSQ1FErNdPEZiI9OxWlb7rsjfxtXBXb5l2nFmC5Q7DVEeu",
+	"lsKiiAF+g/H4muksFXzK0A+B0SxwUIWZEYaIpUnNHw7FDO6SUxcDkxJvQxSCyv4DW/2nBGuwUCEzvOdY",
+	"23qroPy+PrZRYrg1E+iPqQghHB9WrDXiCOXwmqP1ILQwruIrpnUVeYtLXcLMuZl457DLQuwSWOYXAGBR",
+	"lyFu68DGsyF0kqHLjLKPqQ42rIfCJinGw90qfIewaXNOMfTSoBJGZsSmEXgJyw6AlThVovjtBSk0Gb+m",
+	"4pO8sOt5eg/OUZ/VHBj/hUhvRMTaITYAP1KpCANG/+iTbyfcaMogxTCKCyBUd9XkPWcErQ7+CzuZf2qZ",
+	"kHNsab6/uTkE7sqT/efPf9jZ1EJqlXZSW9/9c2CYqtHrXQ2iTHWGicqxjRqemRnwV4rmgfXCtbT2d3pr",
+	"+zvcdon6PqUzN4ZD7vFod7A32u5sjXaGnV2xO+q8GO3tdbb51uB78WK4E231WoHnzTl1vIDZ/RtKGrUW",
+	"T2btfZv4kBWptDjtLdd2xt+dNePr6xVeyAYron0M6VirnMJQpYK1DasvUQ0i1PiPjcBlovOxYAmfi9TS",
+	"GEtW7AeOzJBAgbwwFWNgCyiRGP7WNvFnQUFJc3g+yLMiZC1gCtfMEzSRYjETpV1NdZiwy+wJoHQTSx1H",
+	"wu0MhShgoxg7ItCByaMIfbhhooY8mSidhQHIV5kaqoSFQFZC53o+PDt5ptlMkc86nHLJx2IqZPYr/IaN",
+	"062vxY4fmglsVooZOWRXrauWESzgY81kniSmXBbG9BUxdl12qqiwHsbqfbpqWcfhVWufvf/wOWxwExbR",
+	"dhVlpKaOnPNFosM6pizBgKbFLPpygbhkztp9lWeTAeBQwJA8mf8+wph4c/XwyERUYyPel7Ge4ZhpwP7n",
+	"v/9vY6E5rB9XX2SumJdq0r4RcpxNWvtbX7bqnDneZaGG9lD/JYrNLeJ1QyBiU5GPX0xuSsgx3SQMXFNn",
+	"6glQ4lXmlPZL6kSh6DuNAjCq6nxn7RqBfsMiH1rAjPZiRdI2ieulKBOsdAUESyqsB7XvxdUYiSkodBZr",
+	"U8N6sTcmUTdiAzECmsttTam44LEloVWK27LgesBISSk6d5FU3D//+fx10aDMUljal6nfZc+Gij8tqlxB",
+	"o1rlpwjbwGZLHU3HMy2yDHWBkHSTi0kqNMwUeh1EUSaemqotRomhnB+rCQWukstWr0d3E075x76Q0Rue",
+	"CTmch6w9jZMktlobdzrQLcdGFxmbKqxOhkdMJk8XnuSPfkBdv41DDPcJPNCwIaPiEIfyrEUUpIqg+icT",
+	"xRhWINYEe53QUweyBsg4plKOU6BkNg6SRK322Z9fn5yWciPxRiP0DJrKNxHFuAL3Fk6PWVRWqsoJ6dg2",
+	"PAlwwBjLYpFEtnIBpZpJVR9n+M+gtxywvd6WC+gCuq9N7qhXai5yzAb/iflKlRuzoRLI87AloJKUI4Vh",
+	"ZcByMFZsLjKYcrsUw1qEltUF51fwrEgGcKYNizoNyNaWqopVGwd3NQagFYLMQsD2YpmrXCfzgGl+Q5WL",
+	"HmQmYG2esURwTWgLMtYw5XqChbfiDI4ehTC4Vc/woa/jGdmD7m1jaFBcDZdYJfSEDmXNf+gCXF0Ep+vR",
+	"78mkfmys1JngEWx10WzQJNgQ/JVFG1Np36yksa7+PbRwlHroYFCyWVQkNEhTdtGtoOWywuuVbx1L4Sve",
+	"Opa5VuR4NWuGAVFAsPspTWyIIbY9olNuIxz/WxkxN/yljFQ6BYW+VQqpNSsCLSfqmA10fBpAYtmdpLlH",
+	"V/wfUw234Olp4pR5j9zX4x9Gy/mmpn9BNR2+2lprPyeWqdgcju21Lui1iVZtMAhY4AAO7lCsQtDWMxVs",
+	"ulSMRqPBob7WVcJYk+RhohDLiwDGKNnAgSwIL6cNkgaJM6aa6kTdskwVT0HJPmjgx/vAqxtqx9vduVD8",
+	"pyzbvDBZU/tvl/7ijon8G0ksr21tjUSNi04/HhvKRErU83eoaD4UQVA3NaCG51sFxzWRwkHreoVJYxC4",
+	"ihjvAtiZkiRsmujzgInuuGvNaQHx44CEyaAk0gaePFsP2id2ki+RaLk4WVOFEbd1exh4Ol9fzHjDRtYE",
+	"oE/mP351lRIb6+4sRO20QUo3anKs2SjJ9QRtCb5OAXK0sBEQ8LR//vPlqXNjmkwg6nUOHxZaV+FYMz4r",
+	"zPq0HtSwWjO7c4JKSVhI7uQsXOzLYxUc2z3dvI5rnQduBnqcpXx4bdyy0nQruxYzNLZGYpaKIZpMJjHg",
+	"yrzLXsLxkcxdyc1OtCrttKrfuFyihgRsSum39YN9Y7vxOhoLBinrxel5J1qeMSimskXUyewTOTs6Wd31",
+	"cq3X62Vp3Z/tXbRgeKVVHMlpCEykLxv1pJV90PC7h5Quqk1X6ltLVSyLzT16KYOqGG0m+hbdUg3kwnMp",
+	"JMh70bhNQ4vW4phkiSr61xkjChEkTRSwMDc50mF6DG0QQpoJkX4dFA0NsTUcmdCkAvBSotzraxXKAHM9",
+	"M4RVZme0pt8CddYtZFNdagMqmPMCImoO+hsm1HH+wt6tiSNYgFmAOg9RXoobkQAcrYMpOPjmJ/prfsTx",
+	"lsgJ54bFlSz4jv8TE9fKBKA4qyEfpUJPumjDrRTl8nRI60Ggsl5SGZTa7b0oipm79zGECTHUJdBSW2Uy",
+	"6aMNESWKMY/lRhNHIlh9SYf4aAnz5eOADRsK4jOaR+MtOMnvmLHc2QTzeJyoAcIbEC5YzXHwrgrc8cZF",
+	"fDFhkkVCfT3cB670Dg5l2rS6zzbq+Iz1rsAKljaQfChKrMkuilmW8wlz5N94RG02yF0B9AHCwxr9gnEx",
+	"Rb3o+gItVLnZUUYPGTLFEsUdKkjx0TCQwBaLcNsFwCYLfdfwB2E1yAQ0wTm1ydCsTUQReBGWstggRlOH",
+	"VQdL2FNtpZcKpjx+6mEVSZ6uxMtyjmU82I/PsahfxjefwW9W6TlDk8AdyUghWBqGc6cqMvCRZsjesHxM",
+	"Mt+3kW42d4yjSca2gQtcIARWGqOKoFwOBZrFTOigiFh4ZH8MsfSdVpKFpV6RkzzDicMDz7yiMXbdloMp",
+	"21D0RqlyjJo5/3ecGtOTs4wB+aqUr4ktGulni5YyLhmWyymFXPjhInawWLNhorSJUieOT8kY4mNsXfIm",
+	"gq/XZacUGoQd5WCkiCrL6uyfouaMA5lHtOLYzTx21Rk38NdZdgaWX+qraM59SeEZdKOvWXXG9+EXpSfR",
+	"rKoD32TiJ8BlGLVSlPMwnz9a2Gp9UCos9Uu4J3CipcGZ/qF9jRVsSutfZaBzpvc1QcqUfGRtPtAqyTNh",
+	"0seQPm349U6vhWEao/ijiOCf2jQUF2nFMA8iJprMS8VQN4rXyRFQPKboJ+u8gLeMM8KMWPFHwBClY2mA",
+	"weIwHgiA1HFoFSTa6eDuTZAMWiQbyyq59VXO+SsEUv+oHYAWP9aC6KZx8axlN7Zt6jHWMxVDITPrInLN",
+	"0dteD/ug0voecycnKnGluiKRZFwXjSMLJ5G6ESkC4VAlia2JDydwwxNU88nabGePgRq6Te2z9x9C8v3g",
+	"r9obJTQZNpSADDOQBGKSB/sXhxcn/YuTo37XTuclK3KKXjVsH/U1MaXG3cIlFm4cuMNwbrXw7PL89fGv",
+	"58eHL7upyHgs4WL0T7T8kEV8ruvLWrhNmXfv24L/ScPzFxbZ1Gdt8TKdcFcBpN97HP/rspN24m53bcxN",
+	"TaBhLdq+Uimhm+tuaRALk4PgwUyksYpYexrLPBN6w8Q3mwhQENpjaYNCgdjTe6aldu56CtprM6iM7c9N",
+	"pqgxXqBpL6TpQjOMZlF8E0cmYdU+a/dc0wwz7EaX/YgCkINnxCm/3HBv44DpGceqzBTfTe4teC8eS2xM",
+	"SeE9tnSN2fk4vhGSZbfxUNh9Avp6vqwkpr6k2P/GN46401xWkMbd1Dm14V0aI3ukplPe0QJeykoXBky+",
+	"KcBVl7mrbyWpz+cBAnRy+rof2FhSw89XZvcEqxZMh4qak7liQ++50SpvBOL8mAJq6nZjhlhzK1vBXrC1",
+	"h+eaAZq19lv/+X6r8+LD+17nxYfv2oH3j43v/tD6whlLpdtvdArC2WmvHWcZT9FuMJibs/1mCl5OQvEs",
+	"VxJQWxBiubADIkJRZr8ixqAEjeaOjHFmyv8b0agk/XhJlOQ7L7oWOD1OGBWvOftvMScRzTc2IXGBMhnX",
+	"eg80TtxITHJOmktyqFLcskvQCmd5OhahkYCe93pMB3Vy0xoSUsBoMKZRxwa5Jk7mcE693n6vxy4vjigS",
+	"ics5U5ixYGtGBOzi5O3xS6DPbw9PL70iEhsHxl5VyTM16v0zbe1CQSldh+xQ4SyOwi57FcuYjFXOlNYg",
+	"l11wfb1CLAO2cGGK/99NFoOvTvlU/DsSvjVcC/ABwPH6Xxhxb/WL/et49rRiISy+saQtYRAIEV5DiN93",
+	"1ma1YQTBUIU2bSZAxtaL4/H1sKKJCAhriOJUOaNMu8oNw0xEj2mARll5RbUYlH9IjXIvzmZIzFKd7Ztq",
+	"IEhy/mQLz4S23pmVPZ/p0jLte8V66/HrDZ7CNyx7GJZdoPgNJ+nBB2jbcDtwxf8aeLfqFFbi5Kd1C1eW",
+	"BYc7lK805V/uDuhPXcUMF7akVsk3qbQ2QGFtsNokl16jK7EIUDcFvKwTDAVIkWlXO0pgb9bCGYg5raH4",
+	"GGdHKhKeb7BwItqKT8YPaeqNSOvyItpvJ4w1wx7RxuE3wxWQEp3P4MetnpUDDwgZKG77WmiWKDmmeHrn",
+	"tixWweUcmxnVIYttnlUq7eSXMMHfhTSmhDjTIhnZPHTqXI3TUEYt5ixh22QTCvSiJrUVP/inxkd3x6uL",
+	"CNk3vwXHPbgcEB4l4yWv/FIUT/nwei05Dt8UkU3GMHYzQBOME5qzW5EKkrrsu7XKJaqCyni/6UejVxpX",
+	"E3nIqZ9eRaWEYZfXuLkwOSPHuMq1Kt2YDdk6N+hyakzWhocNZWi8zOc7mqnqlnEdy6hpFfhqa10neulI",
+	"LmAtK5Zgbzo2iWkrEtiLjICGUxG/aVkeu/1l4mcl0+hfQuCszbHySMVh6fkCzWgKXMdhNz/hH/MTDr35",
+	"Cf8UyW61gsRbnppEYnzbT/NqoxwRFr9cxFOBlnyQCCaxKXDBVBK5AAet1TA2uZJ+F2nJDvsXL8/KJX0x",
+	"+M2MDnwYS2QU7NqV0KGDiws8wSj2oiQwrnzfyAUm4LFY9X49Q3cvlLC19dCg0Jq8Ylz9UEUiACUc9N2O",
+	"kPDviLVDvjnAEkNYrxXjPv64/WpAVSFrKR0ShBnHMos+jcR7Xmokn/KPliJs7+3dmWZemKRa45eVBcku",
+	"r6aAuqWruSsBfcREN0I0e6YG8Mnj4ScMm/QEC0ePFu9J88V+SuU3OezhSQrmLIHW1FHatQgtNb1sJJZW",
+	"OvNrDNMnNminSFC2xRhs4QCyNNj6RkAr/eJTrujU5Rla6szXAbs8O/7LEZFCayTbWFGt4Y4VGWgDX6IU",
+	"wyXO1KfSKE3YQcuhA5lw/ZVUUvkt6irQcWINvAWw0ysaXuZapGvGocGrB2zGtb7F9GieClNCqih9dqoy",
+	"hu2AyQ6AUUERz3jnJha3IUtVIlh7t7fT0E6PuoI/JeRpkS4TR2GPX2EAYm7OrdpdPWgwGomiklfikusz",
+	"s3+vif5AJAqLBCrW5kUotAnC4OYtwE6p8FugO1sbXgOHy/55pYFDA915dyth1U+UMmJGJ0x54qyRc3eo",
+	"tLMnyp0v7g4tORh49q0tcJN1huLy5ipPMUnKHV4N0pRo4yaQrLWsNKP4RiCB0112GE1jU7tvCbU7V0/c",
+	"OBQmWEbtaLVfX3lbVW4WWn9xn+D/Ywcby7KajegCa4BKcevYmylAMpwIEh3RVpynKUjsWOxKllrrB0wr",
+	"DAz7OIupApcZxhTYSsUs4UPgkIfsNlVy7AZzb6LBeQtFSRNuxmFRIx4DO08UqNXtN+9ev3pzwBJF6u/Q",
+	"vokGeba7/WLjoLqRQSq420Jofw5dhRSso53EQyxPKv6W8wTIvZKOJ2CA3k5doBtyC+O1YodsCJJHym4n",
+	"ylS5tAximmPxVzLG40eUTcgRTQhD2DF+kSRMC60xrMbnSb4NYR2mQvTwzN78XbV5AClnqn+CDEazLiJL",
+	"T96o3kAC5eugP2aRL2F2Ix719qOxKAeDXxGH+lLtF3e319CML5R6y+XcHIN+CAkVwzyNs3lr//2HGsbI",
+	"8eqBFBQY00heC8qaqLHKsyVq8o26diox0YISUttWO1V+2UhlFvkorgCW2Ddk42G4/kiGpQoZI7wCIj4W",
+	"EYMjewwUO2wilhN+I8jp+c39vtArLFpgMgT8dRBfRpxPLQThQ8wGfP8BAAbrY9c6uLjLL1QSffA29HOm",
+	"0qwVUBse233HtbzY/6H3wxaCollLrSEZGV+W8jgJbF4sG8xLSY3ALwdz5kEsRioa0+whjNCqi9quqQUe",
+	"C+1l7pqy9NRxI7LTlouI08PUFvSmyolC+30JsB+VFCleALEGf4GlhdQs9LgIvlWjxX5spRX7Ln5vCnLI",
+	"1pu37YCp16hQN/QvbFebF9jiPlRRrlw+0Ju/6Ey3uIY38Y2QGLLqUpKpZCCO7Q9Cyap1N4lJg9rPFQzM",
+	"gdicDBySZ6WD96KiFwf9caGqoMsUNKGDhGix0Jgg7iAnngqmZ7wMg5gSWzPLWZ5iqGF9DUOELZcgxjPu",
+	"qkHZ2k8Dkd2ClEPFK6aCywyFm4hy9bGGvK1B77LYUTTlqSiy4b2lFln+i6vtNxYJrda9t3OZYotkqfMa",
+	"GTiTnX8drqDnwsS/lCr62vTMoAglV675H7zo3xL9QudWvZHCHF6PGjW1hSk8lH42VnBv1KLc7iKYK2xb",
+	"YWlxQHYsgktSTd0oRJI/f/j8/wcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -15,6 +15,7 @@ import (
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/scheduler"
 	"github.com/edged/edged/internal/service"
 	"github.com/edged/edged/internal/stats"
@@ -40,6 +41,8 @@ type Deps struct {
 	Users    *user.Service
 	Assets   *asset.Service
 	Services *service.Manager
+	// North lists north services and tasks and creates north tasks.
+	North *north.Runtime
 	// Tasks answers the task operations; History the statistics history
 	// and rates; Control carries shutdown and restart to the code running
 	// the gateway.
@@ -61,6 +64,7 @@ type Server struct {
 	users    *user.Service
 	assets   *asset.Service
 	services *service.Manager
+	north    *north.Runtime
 	tasks    *scheduler.Scheduler
 	history  *stats.History
 	control  *system.Control
@@ -84,6 +88,7 @@ func New(deps Deps) *Server {
 		users:    deps.Users,
 		assets:   deps.Assets,
 		services: deps.Services,
+		north:    deps.North,
 		tasks:    deps.Tasks,
 		history:  deps.History,
 		control:  deps.Control,

@@ -10,11 +10,6 @@ import (
 // answers 501 with a JSON message naming the operation. They are listed in
 // the README and disappear from this file as they are built.
 
-// ListNorthServices (GET /edge/north) is not implemented yet.
-func (s *Server) ListNorthServices(context.Context, gen.ListNorthServicesRequestObject) (gen.ListNorthServicesResponseObject, error) {
-	return nil, notImplemented("listNorthServices")
-}
-
 // SetRepository (POST /edge/repository) is not implemented yet.
 func (s *Server) SetRepository(context.Context, gen.SetRepositoryRequestObject) (gen.SetRepositoryResponseObject, error) {
 	return nil, notImplemented("setRepository")

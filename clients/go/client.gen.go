@@ -314,6 +314,24 @@ func (e NorthServiceType) Valid() bool {
 	}
 }
 
+// Defines values for NorthTaskCreateRequestEnabled1.
+const (
+	NorthTaskCreateRequestEnabled1False NorthTaskCreateRequestEnabled1 = "false"
+	NorthTaskCreateRequestEnabled1True  NorthTaskCreateRequestEnabled1 = "true"
+)
+
+// Valid indicates whether the value is a known member of the NorthTaskCreateRequestEnabled1 enum.
+func (e NorthTaskCreateRequestEnabled1) Valid() bool {
+	switch e {
+	case NorthTaskCreateRequestEnabled1False:
+		return true
+	case NorthTaskCreateRequestEnabled1True:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PackageInstallRequestFormat.
 const (
 	Repository PackageInstallRequestFormat = "repository"
@@ -1140,6 +1158,50 @@ type NorthService struct {
 //
 // Example: task
 type NorthServiceType string
+
+// NorthTaskCreateRequest A north task to create. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created.
+type NorthTaskCreateRequest struct {
+	// Config Initial values of the plugin's items, keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
+	//
+	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
+	Config *map[string]struct {
+		// Value The item's value, as a string.
+		Value string `json:"value"`
+	} `json:"config,omitempty"`
+
+	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+	//
+	// Example: true
+	Enabled NorthTaskCreateRequest_Enabled `json:"enabled"`
+
+	// Name The task name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the task's category, schedule and statistic.
+	//
+	// Example: to-cloud
+	Name string `json:"name"`
+
+	// Plugin The north plugin the task runs.
+	//
+	// Example: http_north
+	Plugin string `json:"plugin"`
+
+	// Repeat Seconds between runs, from 1 to 31536000 (a year).
+	//
+	// Example: 30
+	Repeat int64 `json:"repeat"`
+}
+
+// NorthTaskCreateRequestEnabled0 defines model for NorthTaskCreateRequest.Enabled.0.
+type NorthTaskCreateRequestEnabled0 = bool
+
+// NorthTaskCreateRequestEnabled1 defines model for NorthTaskCreateRequest.Enabled.1.
+type NorthTaskCreateRequestEnabled1 string
+
+// NorthTaskCreateRequest_Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+//
+// Example: true
+type NorthTaskCreateRequest_Enabled struct {
+	union json.RawMessage
+}
 
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
@@ -2142,6 +2204,9 @@ type DisableScheduleByNameJSONRequestBody = ScheduleSelector
 // EnableScheduleByNameJSONRequestBody defines body for EnableScheduleByName for application/json ContentType.
 type EnableScheduleByNameJSONRequestBody = ScheduleSelector
 
+// CreateNorthTaskJSONRequestBody defines body for CreateNorthTask for application/json ContentType.
+type CreateNorthTaskJSONRequestBody = NorthTaskCreateRequest
+
 // CreateServiceJSONRequestBody defines body for CreateService for application/json ContentType.
 type CreateServiceJSONRequestBody = ServiceRequest
 
@@ -2284,6 +2349,68 @@ func (a ReadingValue) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsNorthTaskCreateRequestEnabled0 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled0
+func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled0() (NorthTaskCreateRequestEnabled0, error) {
+	var body NorthTaskCreateRequestEnabled0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNorthTaskCreateRequestEnabled0 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled0
+func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNorthTaskCreateRequestEnabled0 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled0
+func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsNorthTaskCreateRequestEnabled1 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled1
+func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled1() (NorthTaskCreateRequestEnabled1, error) {
+	var body NorthTaskCreateRequestEnabled1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromNorthTaskCreateRequestEnabled1 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled1
+func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeNorthTaskCreateRequestEnabled1 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled1
+func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t NorthTaskCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
@@ -2758,7 +2885,7 @@ type ClientInterface interface {
 
 	// ListNorthServices List north services and tasks
 	//
-	// Returns every north service and north task with its plugin, readings sent, status and schedule.
+	// Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
 	//
 	// Corresponds with GET /edge/north (the `ListNorthServices` operationId).
 	ListNorthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2859,6 +2986,24 @@ type ClientInterface interface {
 	// Corresponds with PUT /edge/schedule/{schedule_id}/enable (the `EnableSchedule` operationId).
 	EnableSchedule(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateNorthTaskWithBody Create a north task
+	//
+	// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+	CreateNorthTaskWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateNorthTask Create a north task
+	//
+	// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+	CreateNorthTask(ctx context.Context, body CreateNorthTaskJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListServices List registered services
 	//
 	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
@@ -2868,7 +3013,7 @@ type ClientInterface interface {
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2877,7 +3022,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2900,7 +3045,7 @@ type ClientInterface interface {
 
 	// DeleteService Delete a service
 	//
-	// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+	// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a north service also removes its stream position and the statistic named after it; the name of a north task deletes that task (schedule, category, stream position, statistic). The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 	//
 	// Corresponds with DELETE /edge/service/{service_name} (the `DeleteService` operationId).
 	DeleteService(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3700,7 +3845,7 @@ func (c *RawClient) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (
 
 // ListNorthServices List north services and tasks
 //
-// Returns every north service and north task with its plugin, readings sent, status and schedule.
+// Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
 //
 // Corresponds with GET /edge/north (the `ListNorthServices` operationId).
 func (c *RawClient) ListNorthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3931,6 +4076,44 @@ func (c *RawClient) EnableSchedule(ctx context.Context, scheduleId ScheduleId, r
 	return c.Client.Do(req)
 }
 
+// CreateNorthTaskWithBody Create a north task
+//
+// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+func (c *RawClient) CreateNorthTaskWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateNorthTaskRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateNorthTask Create a north task
+//
+// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+func (c *RawClient) CreateNorthTask(ctx context.Context, body CreateNorthTaskJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateNorthTaskRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListServices List registered services
 //
 // Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
@@ -3950,7 +4133,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3969,7 +4152,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4022,7 +4205,7 @@ func (c *RawClient) ListInstalledServices(ctx context.Context, reqEditors ...Req
 
 // DeleteService Delete a service
 //
-// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a north service also removes its stream position and the statistic named after it; the name of a north task deletes that task (schedule, category, stream position, statistic). The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 //
 // Corresponds with DELETE /edge/service/{service_name} (the `DeleteService` operationId).
 func (c *RawClient) DeleteService(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6046,6 +6229,46 @@ func NewEnableScheduleRequest(server string, scheduleId ScheduleId) (*http.Reque
 	return req, nil
 }
 
+// NewCreateNorthTaskRequest calls the generic CreateNorthTask builder with application/json body
+func NewCreateNorthTaskRequest(server string, body CreateNorthTaskJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateNorthTaskRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateNorthTaskRequestWithBody constructs an http.Request for the CreateNorthTask method, with any body, and a specified content type
+func NewCreateNorthTaskRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/scheduled/task")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListServicesRequest constructs an http.Request for the ListServices method
 func NewListServicesRequest(server string, params *ListServicesParams) (*http.Request, error) {
 	var err error
@@ -7546,7 +7769,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListNorthServicesWithResponse List north services and tasks
 	//
-	// Returns every north service and north task with its plugin, readings sent, status and schedule.
+	// Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7661,6 +7884,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /edge/schedule/{schedule_id}/enable (the `EnableSchedule` operationId).
 	EnableScheduleWithResponse(ctx context.Context, scheduleId ScheduleId, reqEditors ...RequestEditorFn) (*EnableScheduleResponse, error)
 
+	// CreateNorthTaskWithBodyWithResponse Create a north task
+	//
+	// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+	CreateNorthTaskWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateNorthTaskResponse, error)
+
+	// CreateNorthTaskWithResponse Create a north task
+	//
+	// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+	CreateNorthTaskWithResponse(ctx context.Context, body CreateNorthTaskJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateNorthTaskResponse, error)
+
 	// ListServicesWithResponse List registered services
 	//
 	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
@@ -7672,7 +7913,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7681,7 +7922,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7708,7 +7949,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteServiceWithResponse Delete a service
 	//
-	// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+	// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a north service also removes its stream position and the statistic named after it; the name of a north task deletes that task (schedule, category, stream position, statistic). The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10466,6 +10707,96 @@ func (r EnableScheduleResponse) ContentType() string {
 	return ""
 }
 
+type CreateNorthTaskResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ServiceCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON200() *ServiceCreated {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateNorthTaskResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateNorthTaskResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateNorthTaskResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateNorthTaskResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ListServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12919,7 +13250,7 @@ func (c *ClientWithResponses) LogoutWithResponse(ctx context.Context, reqEditors
 
 // ListNorthServicesWithResponse List north services and tasks
 //
-// Returns every north service and north task with its plugin, readings sent, status and schedule.
+// Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13112,6 +13443,36 @@ func (c *ClientWithResponses) EnableScheduleWithResponse(ctx context.Context, sc
 	return ParseEnableScheduleResponse(rsp)
 }
 
+// CreateNorthTaskWithBodyWithResponse Create a north task
+//
+// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+func (c *ClientWithResponses) CreateNorthTaskWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateNorthTaskResponse, error) {
+	rsp, err := c.CreateNorthTaskWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateNorthTaskResponse(rsp)
+}
+
+// CreateNorthTaskWithResponse Create a north task
+//
+// Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/scheduled/task (the `CreateNorthTask` operationId).
+func (c *ClientWithResponses) CreateNorthTaskWithResponse(ctx context.Context, body CreateNorthTaskJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateNorthTaskResponse, error) {
+	rsp, err := c.CreateNorthTask(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateNorthTaskResponse(rsp)
+}
+
 // ListServicesWithResponse List registered services
 //
 // Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
@@ -13129,7 +13490,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13144,7 +13505,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13189,7 +13550,7 @@ func (c *ClientWithResponses) ListInstalledServicesWithResponse(ctx context.Cont
 
 // DeleteServiceWithResponse Delete a service
 //
-// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+// Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a north service also removes its stream position and the statistic named after it; the name of a north task deletes that task (schedule, category, stream position, statistic). The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15564,6 +15925,81 @@ func ParseEnableScheduleResponse(rsp *http.Response) (*EnableScheduleResponse, e
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateNorthTaskResponse parses an HTTP response from a CreateNorthTaskWithResponse call
+func ParseCreateNorthTaskResponse(rsp *http.Response) (*CreateNorthTaskResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateNorthTaskResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ServiceCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError

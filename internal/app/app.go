@@ -120,6 +120,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	svc := newServices(store, config, auditLog, log, cfg.SafeMode, tr.Port)
 	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
+	wireNorth(svc, jobs.sched)
 	api := impl.New(impl.Deps{
 		Store:    store,
 		Config:   config,
@@ -127,6 +128,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		Users:    users,
 		Assets:   asset.New(store, auditLog, clock.Real{}, log),
 		Services: svc.m,
+		North:    svc.north,
 		Tasks:    jobs.sched,
 		History:  jobs.history,
 		Control:  control,

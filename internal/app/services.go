@@ -10,6 +10,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/ingest"
+	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
 )
@@ -21,6 +22,7 @@ const statsFlushInterval = time.Second
 // services is the service runtime with its shared counters.
 type services struct {
 	m        *service.Manager
+	north    *north.Runtime
 	counters *ingest.Counters
 	log      *slog.Logger
 	stopLoop context.CancelFunc
@@ -35,11 +37,14 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 	tracker := ingest.NewTracker(store, func(ctx context.Context) (string, error) {
 		return config.Value(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	}, clk)
+	plugins := builtin.Registry()
+	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north")})
 	m := service.New(service.Options{
-		Store: store, Config: config, Audit: auditLog, Plugins: builtin.Registry(), Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port,
+		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
+		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr,
 	})
-	return &services{m: m, counters: counters, log: log}
+	return &services{m: m, north: nr, counters: counters, log: log}
 }
 
 // start flushes counters periodically from now on and starts the enabled

@@ -120,6 +120,7 @@ var Rights = map[string]Rule{
 	"deleteService":         write,
 	"listSouthServices":     read,
 	"listNorthServices":     read,
+	"createNorthTask":       write,
 	"listPersistentPlugins": read,
 	"getPluginData":         read,
 	"setPluginData":         write,

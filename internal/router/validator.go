@@ -66,6 +66,7 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 		}
 	}
 	opID := op.OperationID
+	nul := newNULCheck(item, op)
 	return func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(context.WithValue(r.Context(), operationKey, opID))
 		rctx := chi.RouteContext(r.Context())
@@ -91,6 +92,10 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 			}
 		}
 		if err := singleJSONValue(r); err != nil {
+			v.writeError(w, r, err)
+			return
+		}
+		if err := nul.check(r, pathParams); err != nil {
 			v.writeError(w, r, err)
 			return
 		}

@@ -126,6 +126,8 @@ type Options struct {
 	// schedules table (a schedule created, enabled, disabled or deleted),
 	// e.g. the scheduler's Notify.
 	SchedulesChanged func()
+	// North runs north services; nil leaves them stopped.
+	North NorthRuntime
 }
 
 // Manager runs the gateway's services. It is safe for concurrent use.
@@ -182,14 +184,14 @@ func (m *Manager) Start(ctx context.Context) error {
 		m.log.Info("safe mode: no service is started")
 		return nil
 	}
-	svcs, err := m.o.Store.ListServices(ctx, db.ServiceSouth)
+	svcs, err := m.o.Store.ListServices(ctx, "")
 	if err != nil {
 		return fmt.Errorf("service: list services: %w", err)
 	}
 	m.ops.Lock()
 	defer m.ops.Unlock()
 	for _, s := range svcs {
-		if !s.ScheduleEnabled {
+		if !s.ScheduleEnabled || (s.Type != db.ServiceSouth && !m.isNorth(s)) {
 			continue
 		}
 		if err := m.start(ctx, s); err != nil {
@@ -216,6 +218,9 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	for _, name := range names {
 		wg.Go(func() { m.stop(ctx, name) })
 	}
+	if m.o.North != nil {
+		wg.Go(func() { m.o.North.Shutdown(ctx) })
+	}
 	wg.Wait()
 }
 
@@ -232,6 +237,9 @@ func (m *Manager) Status(name string) string {
 	if r := m.runner(name); r != nil {
 		return r.getStatus()
 	}
+	if st, ok := m.northStatus(name); ok {
+		return st
+	}
 	return system.StatusShutdown
 }
 
@@ -244,7 +252,7 @@ func (m *Manager) Statuses() []string {
 	for _, r := range m.runners {
 		out = append(out, r.getStatus())
 	}
-	return out
+	return append(out, m.northStatuses()...)
 }
 
 // FlushStatistics writes the in-memory counters to storage now, so a
@@ -259,6 +267,10 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	if m.closed {
 		m.mu.Unlock()
 		return errors.New("the gateway is shutting down")
+	}
+	if m.isNorth(s) {
+		m.mu.Unlock()
+		return m.o.North.Start(ctx, s.Name, s.Plugin)
 	}
 	if m.runners[s.Name] != nil {
 		m.mu.Unlock()
@@ -305,6 +317,10 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 
 // stop stops the service name if it runs; m.ops is held.
 func (m *Manager) stop(ctx context.Context, name string) {
+	if m.northRunning(name) {
+		m.o.North.Stop(ctx, name)
+		return
+	}
 	r := m.runner(name)
 	if r == nil {
 		return

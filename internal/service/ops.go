@@ -89,7 +89,7 @@ func checkName(name string) error {
 //
 // Errors: Invalid for a bad name, type, missing plugin or a config value
 // failing its item's rules; NotImplemented for service types other than
-// south; NotFound for an unknown plugin; Conflict when a service, schedule
+// south and north; NotFound for an unknown plugin; Conflict when a service, schedule
 // or configuration category already has the name.
 func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error) {
 	if err := checkName(req.Name); err != nil {
@@ -98,7 +98,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	typ := strings.ToLower(req.Type)
 	switch typ {
 	case db.ServiceSouth:
-	case db.ServiceNorth, db.ServiceNotification, db.ServiceDispatcher:
+	case db.ServiceNorth:
+		if m.o.North == nil {
+			return Created{}, fault.New(fault.NotImplemented, "creating a %s service is not implemented yet", typ)
+		}
+	case db.ServiceNotification, db.ServiceDispatcher:
 		return Created{}, fault.New(fault.NotImplemented, "creating a %s service is not implemented yet", typ)
 	default:
 		return Created{}, fault.New(fault.Invalid, "service type %q is not one of south, north, notification, dispatcher", req.Type)
@@ -108,13 +112,16 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	}
 	def, ok := m.o.Plugins.Lookup(req.Plugin)
 	if !ok {
-		return Created{}, fault.New(fault.NotFound, "plugin %q not found; the south plugins are %s",
-			req.Plugin, strings.Join(m.o.Plugins.Names(plugin.KindSouth), ", "))
+		return Created{}, fault.New(fault.NotFound, "plugin %q not found; the %s plugins are %s",
+			req.Plugin, typ, strings.Join(m.o.Plugins.Names(typ), ", "))
 	}
 	if def.Kind != typ {
 		return Created{}, fault.New(fault.Invalid, "plugin %q is a %s plugin, not a %s plugin", req.Plugin, def.Kind, typ)
 	}
-	items := serviceItems(def)
+	items, proc := serviceItems(def), processName
+	if typ == db.ServiceNorth {
+		items, proc = northItems(def), northProcessName
+	}
 	values, err := configmgr.CheckValues(req.Name, items, req.Config)
 	if err != nil {
 		return Created{}, err
@@ -131,7 +138,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	case !errors.Is(err, fault.NotFound):
 		return Created{}, fmt.Errorf("service: %w", err)
 	}
-	sched := db.Schedule{ID: uuid.NewString(), Name: req.Name, ProcessName: processName, Type: db.ScheduleStartup,
+	sched := db.Schedule{ID: uuid.NewString(), Name: req.Name, ProcessName: proc, Type: db.ScheduleStartup,
 		Exclusive: true, Enabled: req.Enabled}
 	svc, err := m.o.Store.CreateService(ctx, db.Service{Name: req.Name, Type: typ, Plugin: def.Name}, sched)
 	if errors.Is(err, db.ErrConflict) {
@@ -140,7 +147,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err != nil {
 		return Created{}, fmt.Errorf("service: %w", err)
 	}
-	if err := m.createCategory(ctx, req.Name, def, items, values); err != nil {
+	err = m.createCategory(ctx, req.Name, def, items, values)
+	if err == nil && typ == db.ServiceNorth {
+		err = m.o.North.Prepare(ctx, req.Name)
+	}
+	if err != nil {
 		if derr := m.o.Store.DeleteService(context.WithoutCancel(ctx), req.Name, nil); derr != nil {
 			m.log.Error("service half created and not removed", "service", req.Name, "error", derr)
 		}
@@ -167,7 +178,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 func (m *Manager) createCategory(ctx context.Context, name string, def plugin.Definition, items map[string]configmgr.Item, values map[string]string) error {
 	desc := def.Description
 	if desc == "" {
-		desc = def.Name + " south service"
+		desc = def.Name + " " + def.Kind + " service"
 	}
 	if _, err := m.o.Config.Create(ctx, configmgr.CategoryInput{Key: name, Description: desc, DisplayName: name, Items: items}); err != nil {
 		return fmt.Errorf("service: create category %q: %w", name, err)
@@ -184,16 +195,22 @@ func (m *Manager) createCategory(ctx context.Context, name string, def plugin.De
 }
 
 // Delete stops the service name and removes its registration, schedule,
-// category, plugin data and `<name>-Ingest` statistic; its readings stay
-// and its tracking events are deprecated. The core and storage records
-// cannot be deleted (Invalid); an unknown name is NotFound.
+// category, plugin data and `<name>-Ingest` statistic (a north service's
+// statistic and stream position); its readings stay and its tracking
+// events are deprecated. A north task of that name is deleted likewise.
+// The core and storage records cannot be deleted (Invalid); an unknown
+// name is NotFound.
 func (m *Manager) Delete(ctx context.Context, name string) error {
 	if name == CoreName || name == StorageName {
 		return fault.New(fault.Invalid, "%q cannot be deleted", name)
 	}
 	m.ops.Lock()
 	defer m.ops.Unlock()
-	if _, err := m.getService(ctx, name); err != nil {
+	svc, err := m.getService(ctx, name)
+	if errors.Is(err, fault.NotFound) {
+		return m.deleteNorthTask(ctx, name)
+	}
+	if err != nil {
 		return err
 	}
 	m.stop(ctx, name)
@@ -201,12 +218,20 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 		m.log.Warn("statistics not flushed before deleting a service", "service", name, "error", err)
 	}
 	key := stats.IngestKey(name)
-	err := m.o.Store.DeleteService(ctx, name, []string{key})
+	if svc.Type == db.ServiceNorth {
+		key = name // a north service's statistic counts what it sent
+	}
+	err = m.o.Store.DeleteService(ctx, name, []string{key})
 	if errors.Is(err, db.ErrNotFound) {
 		return notFound(name)
 	}
 	if err != nil {
 		return fmt.Errorf("service: %w", err)
+	}
+	if m.isNorth(svc) {
+		if err := m.o.North.Removed(ctx, name); err != nil {
+			m.log.Error("north stream position not removed", "service", name, "error", err)
+		}
 	}
 	m.o.Counters.Forget(key)
 	m.o.Tracker.ForgetService(name)
@@ -476,7 +501,7 @@ func (m *Manager) pluginInstance(ctx context.Context, service, pluginName string
 
 // notRunning returns a Conflict fault while the service runs.
 func (m *Manager) notRunning(service, action string) error {
-	if m.runner(service) != nil {
+	if m.runner(service) != nil || m.northRunning(service) {
 		return fault.New(fault.Conflict, "service %q is running; disable its schedule before %s its plugin data", service, action)
 	}
 	return nil

@@ -616,7 +616,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types north, notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a service
-         * @description Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+         * @description Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a north service also removes its stream position and the statistic named after it; the name of a north task deletes that task (schedule, category, stream position, statistic). The core and storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
          */
         delete: operations["deleteService"];
         options?: never;
@@ -714,11 +714,31 @@ export interface paths {
         };
         /**
          * List north services and tasks
-         * @description Returns every north service and north task with its plugin, readings sent, status and schedule.
+         * @description Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
          */
         get: operations["listNorthServices"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/scheduled/task": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a north task
+         * @description Creates a north task: a scheduled process that, at each run, sends the readings buffered since its last run through its north plugin and ends (a task record per run, NHCOM audited with the number sent when it completes). It creates the task's category (the plugin's items with the `config` values and a readonly `plugin` item) and its INTERVAL schedule repeating every `repeat` seconds (SCHAD audited), both named after it; an enabled task runs at once and then every `repeat` seconds, never two runs at once. Like a north service it starts with the oldest buffered reading and saves its stream position only after the destination accepted a block; its statistic, named after it, counts the readings it sent. It is listed by `GET /edge/north` with type `task`, enabled and disabled through its schedule, and deleted with `DELETE /edge/service/{name}`. `id` is the schedule's id. Errors, as for creating a service: 400 invalid body, name, `repeat` or config value, or a plugin that is not a north plugin; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`).
+         */
+        post: operations["createNorthTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2027,6 +2047,44 @@ export interface components {
              * @example {
              *       "dataPointsPerSec": {
              *         "value": "10"
+             *       }
+             *     }
+             */
+            config?: {
+                [key: string]: {
+                    /** @description The item's value, as a string. */
+                    value: string;
+                };
+            };
+        };
+        /** @description A north task to create. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created. */
+        NorthTaskCreateRequest: {
+            /**
+             * @description The task name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the task's category, schedule and statistic.
+             * @example to-cloud
+             */
+            name: string;
+            /**
+             * @description The north plugin the task runs.
+             * @example http_north
+             */
+            plugin: string;
+            /**
+             * @description Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+             * @example true
+             */
+            enabled: boolean | ("true" | "false");
+            /**
+             * Format: int64
+             * @description Seconds between runs, from 1 to 31536000 (a year).
+             * @example 30
+             */
+            repeat: number;
+            /**
+             * @description Initial values of the plugin's items, keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
+             * @example {
+             *       "url": {
+             *         "value": "http://central:6683/sensor-reading"
              *       }
              *     }
              */
@@ -3751,6 +3809,57 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createNorthTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "to-cloud",
+                 *       "plugin": "http_north",
+                 *       "enabled": true,
+                 *       "repeat": 30,
+                 *       "config": {
+                 *         "url": {
+                 *           "value": "http://central:6683/sensor-reading"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["NorthTaskCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The task was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "North task to-cloud created",
+                     *       "name": "to-cloud",
+                     *       "id": "0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -4,6 +4,7 @@ package builtin
 
 import (
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/plugin/httpnorth"
 	"github.com/edged/edged/internal/plugin/httpsouth"
 	"github.com/edged/edged/internal/plugin/sinusoid"
 	"github.com/edged/edged/internal/plugin/systeminfo"
@@ -15,6 +16,7 @@ func Definitions() []plugin.Definition {
 		sinusoid.Definition(),
 		httpsouth.Definition(),
 		systeminfo.Definition(),
+		httpnorth.Definition(),
 	}
 }
 

@@ -13,7 +13,10 @@ func TestRegistry(t *testing.T) {
 	if got := r.Names(plugin.KindSouth); !slices.Equal(got, []string{"http_south", "sinusoid", "systeminfo"}) {
 		t.Errorf("south plugins = %v", got)
 	}
-	if got := r.Kinds(); !slices.Equal(got, []string{plugin.KindSouth}) {
+	if got := r.Names(plugin.KindNorth); !slices.Equal(got, []string{"http_north"}) {
+		t.Errorf("north plugins = %v", got)
+	}
+	if got := r.Kinds(); !slices.Equal(got, []string{plugin.KindNorth, plugin.KindSouth}) {
 		t.Errorf("kinds = %v", got)
 	}
 	for _, d := range Definitions() {

@@ -42,6 +42,10 @@ from .north_list import NorthList
 from .north_schedule import NorthSchedule
 from .north_service import NorthService
 from .north_service_type import NorthServiceType
+from .north_task_create_request import NorthTaskCreateRequest
+from .north_task_create_request_config import NorthTaskCreateRequestConfig
+from .north_task_create_request_config_additional_property import NorthTaskCreateRequestConfigAdditionalProperty
+from .north_task_create_request_enabled_type_1 import NorthTaskCreateRequestEnabledType1
 from .own_user_update import OwnUserUpdate
 from .package_install_request import PackageInstallRequest
 from .package_install_request_format import PackageInstallRequestFormat
@@ -138,6 +142,10 @@ __all__ = (
     "NorthSchedule",
     "NorthService",
     "NorthServiceType",
+    "NorthTaskCreateRequest",
+    "NorthTaskCreateRequestConfig",
+    "NorthTaskCreateRequestConfigAdditionalProperty",
+    "NorthTaskCreateRequestEnabledType1",
     "OwnUserUpdate",
     "PackageInstallRequest",
     "PackageInstallRequestFormat",

@@ -134,8 +134,12 @@ def sync_detailed(
     (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
     message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
     a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types north, notification and dispatcher and for `action=install`, which this version does
-    not implement yet; 502 repository unreachable.
+    for the types notification and dispatcher and for `action=install`, which this version does not
+    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
+    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -181,8 +185,12 @@ def sync(
     (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
     message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
     a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types north, notification and dispatcher and for `action=install`, which this version does
-    not implement yet; 502 repository unreachable.
+    for the types notification and dispatcher and for `action=install`, which this version does not
+    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
+    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -223,8 +231,12 @@ async def asyncio_detailed(
     (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
     message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
     a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types north, notification and dispatcher and for `action=install`, which this version does
-    not implement yet; 502 repository unreachable.
+    for the types notification and dispatcher and for `action=install`, which this version does not
+    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
+    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -268,8 +280,12 @@ async def asyncio(
     (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
     message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
     a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types north, notification and dispatcher and for `action=install`, which this version does
-    not implement yet; 502 repository unreachable.
+    for the types notification and dispatcher and for `action=install`, which this version does not
+    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
+    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

@@ -80,8 +80,10 @@ def sync_detailed(
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
     its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
-    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
-    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+    asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a
+    north service also removes its stream position and the statistic named after it; the name of a north
+    task deletes that task (schedule, category, stream position, statistic). The core and storage
+    records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):
@@ -114,8 +116,10 @@ def sync(
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
     its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
-    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
-    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+    asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a
+    north service also removes its stream position and the statistic named after it; the name of a north
+    task deletes that task (schedule, category, stream position, statistic). The core and storage
+    records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):
@@ -143,8 +147,10 @@ async def asyncio_detailed(
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
     its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
-    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
-    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+    asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a
+    north service also removes its stream position and the statistic named after it; the name of a north
+    task deletes that task (schedule, category, stream position, statistic). The core and storage
+    records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):
@@ -175,8 +181,10 @@ async def asyncio(
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
     its category, schedule, plugin data and its `<name>-Ingest` statistic; its buffered readings and the
-    asset statistics stay, and its asset tracking events are kept as deprecated history. The core and
-    storage records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
+    asset statistics stay, and its asset tracking events are kept as deprecated history. Deleting a
+    north service also removes its stream position and the statistic named after it; the name of a north
+    task deletes that task (schedule, category, stream position, statistic). The core and storage
+    records (`Edge Core`, `Edge Storage`) cannot be deleted (400); an unknown service is 404.
 
     Args:
         service_name (str):

@@ -62,7 +62,10 @@ def sync_detailed(
 ) -> Response[Error | NorthList]:
     """List north services and tasks
 
-     Returns every north service and north task with its plugin, readings sent, status and schedule.
+     Returns every north service and north task, sorted by name, with its plugin, readings sent (the
+    statistic named after it), status and schedule. A north service's status is that of its runtime
+    (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown`
+    between executions.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -87,7 +90,10 @@ def sync(
 ) -> Error | NorthList | None:
     """List north services and tasks
 
-     Returns every north service and north task with its plugin, readings sent, status and schedule.
+     Returns every north service and north task, sorted by name, with its plugin, readings sent (the
+    statistic named after it), status and schedule. A north service's status is that of its runtime
+    (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown`
+    between executions.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -108,7 +114,10 @@ async def asyncio_detailed(
 ) -> Response[Error | NorthList]:
     """List north services and tasks
 
-     Returns every north service and north task with its plugin, readings sent, status and schedule.
+     Returns every north service and north task, sorted by name, with its plugin, readings sent (the
+    statistic named after it), status and schedule. A north service's status is that of its runtime
+    (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown`
+    between executions.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,7 +140,10 @@ async def asyncio(
 ) -> Error | NorthList | None:
     """List north services and tasks
 
-     Returns every north service and north task with its plugin, readings sent, status and schedule.
+     Returns every north service and north task, sorted by name, with its plugin, readings sent (the
+    statistic named after it), status and schedule. A north service's status is that of its runtime
+    (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown`
+    between executions.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.north_task_create_request_config_additional_property import (
+        NorthTaskCreateRequestConfigAdditionalProperty,
+    )
+
+
+T = TypeVar("T", bound="NorthTaskCreateRequestConfig")
+
+
+@_attrs_define
+class NorthTaskCreateRequestConfig:
+    """Initial values of the plugin's items, keyed by item name; each is checked against its item's rules. An unknown item
+    or the readonly `plugin` item is 400.
+
+        Example:
+            {'url': {'value': 'http://central:6683/sensor-reading'}}
+
+    """
+
+    additional_properties: dict[str, NorthTaskCreateRequestConfigAdditionalProperty] = _attrs_field(
+        init=False, factory=dict
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+
+        field_dict: dict[str, Any] = {}
+        for prop_name, prop in self.additional_properties.items():
+            field_dict[prop_name] = prop.to_dict()
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.north_task_create_request_config_additional_property import (
+            NorthTaskCreateRequestConfigAdditionalProperty,  # noqa: PLC0415
+        )
+
+        d = dict(src_dict)
+        north_task_create_request_config = cls()
+
+        additional_properties = {}
+        for prop_name, prop_dict in d.items():
+            additional_property = NorthTaskCreateRequestConfigAdditionalProperty.from_dict(prop_dict)
+
+            additional_properties[prop_name] = additional_property
+
+        north_task_create_request_config.additional_properties = additional_properties
+        return north_task_create_request_config
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> NorthTaskCreateRequestConfigAdditionalProperty:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: NorthTaskCreateRequestConfigAdditionalProperty) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

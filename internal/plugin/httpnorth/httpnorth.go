@@ -1,0 +1,306 @@
+// Package httpnorth is the north plugin that sends readings to another
+// gateway's http_south: it POSTs JSON arrays of {timestamp, asset,
+// readings} to its url, at most blockSize readings per request, and counts
+// a request's readings accepted only on a 2xx answer (http_south answers
+// 200 once they are committed). While the destination is unreachable or
+// answers 5xx, 408 or 429 it retries the same request with a growing wait
+// (from retryInitial, doubling up to maxRetryInterval, or the server's
+// Retry-After when longer), writing NHDWN (WARNING) once when the
+// destination is lost and NHAVL once when it answers again. A 413 halves
+// the request; any other refusal (4xx) ends Send with an error, since
+// repeating the same request cannot succeed: the runtime marks the service
+// failed and retries later from the same stream position, so nothing is
+// skipped.
+package httpnorth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Name is the plugin's name.
+const Name = "http_north"
+
+// Configuration items.
+const (
+	ItemURL              = "url"
+	ItemBlockSize        = "blockSize"
+	ItemTimeout          = "timeout"
+	ItemMaxRetryInterval = "maxRetryInterval"
+)
+
+// Defaults of the items and fixed settings.
+const (
+	DefaultURL = "http://localhost:6683/sensor-reading"
+	// retryInitial is the first wait after a failed request.
+	retryInitial = 500 * time.Millisecond
+	// maxErrorBody bounds how much of a refusal's body is read for the
+	// error message.
+	maxErrorBody = 4 << 10
+	// timestampLayout is how timestamps are sent (UTC, as http_south and
+	// the spec read them).
+	timestampLayout = "2006-01-02 15:04:05.000000"
+)
+
+// Audit sources the plugin writes (decisions §3).
+const (
+	AuditDown      = "NHDWN"
+	AuditAvailable = "NHAVL"
+)
+
+// Definition describes the plugin.
+func Definition() plugin.Definition {
+	return plugin.Definition{
+		Name: Name, Version: "1.0.0", Kind: plugin.KindNorth,
+		Description: "Sends readings over HTTP to another gateway's http_south, as JSON arrays of {timestamp, asset, readings}",
+		Items: map[string]configmgr.Item{
+			ItemURL: {Description: "URL readings are posted to: another gateway's http_south", Type: configmgr.TypeURL,
+				Default: DefaultURL, DisplayName: "URL", Order: "1"},
+			ItemBlockSize: {Description: "Most readings sent in one request", Type: configmgr.TypeInteger,
+				Default: "500", DisplayName: "Block size", Order: "2", Minimum: "1", Maximum: "10000"},
+			ItemTimeout: {Description: "Seconds one request may take before it counts as failed", Type: configmgr.TypeInteger,
+				Default: "10", DisplayName: "Request timeout (s)", Order: "3", Minimum: "1", Maximum: "3600"},
+			ItemMaxRetryInterval: {Description: "Longest wait, in seconds, between retries while the destination is unreachable",
+				Type: configmgr.TypeInteger, Default: "30", DisplayName: "Maximum retry interval (s)", Order: "4",
+				Minimum: "1", Maximum: "3600"},
+		},
+		NewNorth: func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) {
+			return New(env, cfg, http.DefaultClient)
+		},
+	}
+}
+
+// settings is the configuration in force.
+type settings struct {
+	url      string
+	block    int
+	timeout  time.Duration
+	maxRetry time.Duration
+}
+
+// HTTPNorth is a running instance.
+type HTTPNorth struct {
+	env    plugin.NorthEnv
+	log    *slog.Logger
+	clk    clock.Clock
+	client *http.Client
+	// unit is the unit of the timeout and retry items (a second; tests
+	// shrink it).
+	unit time.Duration
+
+	mu  sync.Mutex // guards cfg
+	cfg settings
+
+	// down is true from NHDWN until NHAVL; only Send uses it, and Send
+	// is not called concurrently.
+	down bool
+}
+
+var _ plugin.North = (*HTTPNorth)(nil)
+
+// New returns an instance sending with client.
+func New(env plugin.NorthEnv, cfg plugin.Config, client *http.Client) (*HTTPNorth, error) {
+	h := &HTTPNorth{env: env, log: env.Logger, clk: env.Clock, client: client, unit: time.Second}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.clk == nil {
+		h.clk = clock.Real{}
+	}
+	if err := h.Reconfigure(cfg); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Reconfigure applies a new configuration from the next request on.
+func (h *HTTPNorth) Reconfigure(cfg plugin.Config) error {
+	var s settings
+	s.url = cfg.String(ItemURL)
+	if !strings.HasPrefix(s.url, "http://") && !strings.HasPrefix(s.url, "https://") {
+		return fmt.Errorf("%s %q is not an http or https URL", ItemURL, s.url)
+	}
+	var err error
+	if s.block, err = positive(cfg, ItemBlockSize); err != nil {
+		return err
+	}
+	timeout, err := positive(cfg, ItemTimeout)
+	if err != nil {
+		return err
+	}
+	maxRetry, err := positive(cfg, ItemMaxRetryInterval)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s.timeout, s.maxRetry = time.Duration(timeout)*h.unit, time.Duration(maxRetry)*h.unit
+	h.cfg = s
+	return nil
+}
+
+func positive(cfg plugin.Config, item string) (int, error) {
+	n, err := cfg.Int(item)
+	if err != nil {
+		return 0, err
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("%s %d is not positive", item, n)
+	}
+	return n, nil
+}
+
+func (h *HTTPNorth) settings() settings {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.cfg
+}
+
+// failure is a request that did not deliver its readings.
+type failure struct {
+	status     int           // the answer's status; 0 when there was none
+	retryAfter time.Duration // the answer's Retry-After, if any
+	err        error
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// transient reports whether the same request may succeed later: no answer
+// at all, a server error, a timeout or too many requests.
+func (f *failure) transient() bool {
+	return f.status == 0 || f.status >= 500 || f.status == http.StatusRequestTimeout || f.status == http.StatusTooManyRequests
+}
+
+// Send posts readings in requests of at most blockSize, in order, retrying
+// each until the destination accepts it. It returns early only when ctx
+// ends or the destination refuses a request for good.
+func (h *HTTPNorth) Send(ctx context.Context, readings []plugin.Reading) (int, error) {
+	sent := 0
+	limit := 0 // a smaller request size after a 413; 0: blockSize
+	attempt := 0
+	for sent < len(readings) {
+		s := h.settings()
+		n := min(s.block, len(readings)-sent)
+		if limit > 0 {
+			n = min(n, limit)
+		}
+		err := h.post(ctx, s, readings[sent:sent+n])
+		if err == nil {
+			if h.down {
+				h.down = false
+				h.log.Info("north destination available again", "url", s.url)
+				h.env.Record(ctx, AuditAvailable, "INFORMATION", map[string]any{"service": h.env.Service, "url": s.url})
+			}
+			sent += n
+			attempt = 0
+			continue
+		}
+		if ctx.Err() != nil {
+			return sent, ctx.Err()
+		}
+		var f *failure
+		if !errors.As(err, &f) {
+			return sent, err
+		}
+		if f.status == http.StatusRequestEntityTooLarge && n > 1 {
+			limit = n / 2
+			h.log.Warn("north destination refused a request as too large; sending fewer readings per request",
+				"url", s.url, "readings", limit)
+			continue
+		}
+		if !f.transient() {
+			return sent, fmt.Errorf("http_north: %s refused %d readings: %w", s.url, n, err)
+		}
+		if !h.down {
+			h.down = true
+			h.log.Warn("north destination unreachable; retrying", "url", s.url, "error", err)
+			h.env.Record(ctx, AuditDown, "WARNING", map[string]any{"service": h.env.Service, "url": s.url, "error": err.Error()})
+		}
+		wait := backoff(attempt, s.maxRetry)
+		if f.retryAfter > wait {
+			wait = min(f.retryAfter, s.maxRetry)
+		}
+		attempt++
+		t := h.clk.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return sent, ctx.Err()
+		case <-t.C():
+		}
+	}
+	return sent, nil
+}
+
+// backoff is the wait after the attempt-th consecutive failure (0-based):
+// retryInitial doubling up to limit.
+func backoff(attempt int, limit time.Duration) time.Duration {
+	d := retryInitial
+	for range attempt {
+		if d >= limit {
+			break
+		}
+		d *= 2
+	}
+	return min(d, limit)
+}
+
+// element is one element of a posted array, in http_south's format.
+type element struct {
+	Timestamp string          `json:"timestamp"`
+	Asset     string          `json:"asset"`
+	Readings  json.RawMessage `json:"readings"`
+}
+
+// post sends one request; nil means the destination accepted every
+// reading in it.
+func (h *HTTPNorth) post(ctx context.Context, s settings, rs []plugin.Reading) error {
+	body := make([]element, len(rs))
+	for i, r := range rs {
+		values := r.Values
+		if len(values) == 0 {
+			values = json.RawMessage(`{}`)
+		}
+		body[i] = element{Timestamp: r.Timestamp.UTC().Format(timestampLayout), Asset: r.Asset, Readings: values}
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("http_north: encode readings: %w", err)
+	}
+	reqCtx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, s.url, bytes.NewReader(raw))
+	if err != nil {
+		return &failure{err: fmt.Errorf("build request: %w", err), status: http.StatusBadRequest}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return &failure{err: err}
+	}
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	_ = resp.Body.Close() // read what matters; the answer's status decides
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	f := &failure{status: resp.StatusCode, err: fmt.Errorf("answered %s: %s", resp.Status, bytes.TrimSpace(msg))}
+	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+		f.retryAfter = time.Duration(secs) * h.unit
+	}
+	return f
+}
