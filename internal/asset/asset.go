@@ -246,7 +246,7 @@ func (s *Service) recordPurge(ctx context.Context, n int64, details map[string]a
 		s.log.ErrorContext(ctx, "purge: audit", "error", err, "removed", n)
 	}
 	if n > 0 {
-		if err := s.store.AddStatistics(ctx, map[string]int64{stats.Purged: n}); err != nil {
+		if err := s.store.AddStatistics(ctx, map[string]int64{stats.Purged: n, stats.Buffered: -n}); err != nil {
 			s.log.ErrorContext(ctx, "purge: add to "+stats.Purged, "error", err, "removed", n)
 		}
 	}

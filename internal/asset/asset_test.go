@@ -330,14 +330,14 @@ func TestPurge(t *testing.T) {
 		wantErr     bool
 	}{
 		{name: "asset", purged: 12, wantDetails: map[string]any{"asset": "a/b", "rowsRemoved": int64(12), "rowsRetained": int64(7)},
-			wantAdded: []map[string]int64{{stats.Purged: 12}}},
+			wantAdded: []map[string]int64{{stats.Purged: 12, stats.Buffered: -12}}},
 		{name: "unknown asset audits and adds nothing", purged: 0,
 			wantDetails: map[string]any{"asset": "a/b", "rowsRemoved": int64(0), "rowsRetained": int64(7)}},
 		{name: "all", all: true, purged: 30, wantDetails: map[string]any{"rowsRemoved": int64(30), "rowsRetained": int64(7)},
-			wantAdded: []map[string]int64{{stats.Purged: 30}}},
+			wantAdded: []map[string]int64{{stats.Purged: 30, stats.Buffered: -30}}},
 		{name: "failure part way still records what went", purged: 5, err: errors.New("lost connection"), wantErr: true,
 			wantDetails: map[string]any{"asset": "a/b", "rowsRemoved": int64(5), "rowsRetained": int64(7)},
-			wantAdded:   []map[string]int64{{stats.Purged: 5}}},
+			wantAdded:   []map[string]int64{{stats.Purged: 5, stats.Buffered: -5}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -132,7 +132,7 @@ func (p *Purger) Readings(ctx context.Context) (db.PurgeResult, error) {
 	res, err := p.o.Store.PurgeReadings(ctx, pol)
 	ctx = context.WithoutCancel(ctx) // what was removed is gone: record it
 	if res.Removed > 0 {
-		if aerr := p.o.Store.AddStatistics(ctx, map[string]int64{stats.Purged: res.Removed, stats.UnsentPurg: res.UnsentRemoved}); aerr != nil {
+		if aerr := p.o.Store.AddStatistics(ctx, map[string]int64{stats.Purged: res.Removed, stats.UnsentPurg: res.UnsentRemoved, stats.Buffered: -res.Removed}); aerr != nil {
 			p.log.Error("purge: statistics not updated", "error", aerr, "removed", res.Removed)
 		}
 	}

@@ -132,6 +132,10 @@ func TestReadings(t *testing.T) {
 			if got := statistic(t, d, stats.UnsentPurg); got != tc.wantUnsent {
 				t.Errorf("UNSNPURGED = %d, want %d", got, tc.wantUnsent)
 			}
+			// BUFFERED is what the buffer holds: a purge takes its removals off.
+			if got := statistic(t, d, stats.Buffered); got != -tc.wantRemoved {
+				t.Errorf("BUFFERED moved by %d, want %d", got, -tc.wantRemoved)
+			}
 			want := map[string]any{"rowsRemoved": float64(tc.wantRemoved), "unsentRowsRemoved": float64(tc.wantUnsent), "rowsRetained": float64(8 - tc.wantRemoved)}
 			if len(au.entries) != 1 || au.entries[0].source != "PURGE" || au.entries[0].severity != "INFORMATION" ||
 				fmt.Sprint(au.entries[0].details) != fmt.Sprint(want) {
