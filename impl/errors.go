@@ -87,8 +87,30 @@ func StrictOptions(writeError router.ErrorWriter) gen.StrictHTTPServerOptions {
 // ParamErrorHandler renders errors of the generated parameter binding.
 func ParamErrorHandler(writeError router.ErrorWriter) func(http.ResponseWriter, *http.Request, error) {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
-		writeError(w, r, fault.Wrap(fault.Invalid, err, "%s", router.OneLine(err.Error())))
+		writeError(w, r, paramFault(err))
 	}
+}
+
+// paramFault names the parameter the generated binding could not bind; the
+// binder's own text (Go type names and all) stays the private cause.
+func paramFault(err error) error {
+	var (
+		format   *gen.InvalidParamFormatError
+		required *gen.RequiredParamError
+		many     *gen.TooManyValuesForParamError
+		unmarsh  *gen.UnmarshalingParamError
+	)
+	switch {
+	case errors.As(err, &format):
+		return fault.Wrap(fault.Invalid, err, "parameter %q has an invalid value for its type", format.ParamName)
+	case errors.As(err, &required):
+		return fault.Wrap(fault.Invalid, err, "parameter %q is required", required.ParamName)
+	case errors.As(err, &many):
+		return fault.Wrap(fault.Invalid, err, "parameter %q is given more than once", many.ParamName)
+	case errors.As(err, &unmarsh):
+		return fault.Wrap(fault.Invalid, err, "parameter %q could not be read", unmarsh.ParamName)
+	}
+	return fault.Wrap(fault.Invalid, err, "%s", router.OneLine(err.Error()))
 }
 
 // notImplemented is the answer of an operation a later version builds.

@@ -276,6 +276,8 @@ func reading(raw json.RawMessage, prefix string) (plugin.Reading, error) {
 		return plugin.Reading{}, errors.New(`field "asset" is missing`)
 	case *p.Asset == "":
 		return plugin.Reading{}, errors.New(`field "asset" is empty`)
+	case strings.ContainsRune(*p.Asset, 0):
+		return plugin.Reading{}, errors.New(`field "asset" contains a NUL character, which storage cannot hold`)
 	case p.Timestamp == nil:
 		return plugin.Reading{}, errors.New(`field "timestamp" is missing`)
 	case p.Readings == nil:
@@ -292,7 +294,33 @@ func reading(raw json.RawMessage, prefix string) (plugin.Reading, error) {
 	if err := json.Compact(&compact, p.Readings); err != nil {
 		return plugin.Reading{}, fmt.Errorf(`field "readings": %w`, err)
 	}
+	if hasEscapedNUL(compact.Bytes()) {
+		return plugin.Reading{}, errors.New(`field "readings" contains a NUL character (\u0000), which storage cannot hold`)
+	}
 	return plugin.Reading{Asset: prefix + *p.Asset, Timestamp: ts, Values: compact.Bytes()}, nil
+}
+
+// hasEscapedNUL reports whether the JSON text b holds the escape \u0000 (a
+// NUL character in a key or string), which PostgreSQL cannot store. An
+// escaped backslash followed by "u0000" is ordinary text: the escape counts
+// only after an odd number of backslashes.
+func hasEscapedNUL(b []byte) bool {
+	const esc = `\u0000`
+	for i := bytes.Index(b, []byte(esc)); i >= 0; {
+		n := 0
+		for j := i; j >= 0 && b[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 1 {
+			return true
+		}
+		next := bytes.Index(b[i+1:], []byte(esc))
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 type message struct {

@@ -1,0 +1,52 @@
+package impl
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/fault"
+)
+
+func TestStatusOf(t *testing.T) {
+	tests := []struct {
+		name       string
+		err        error
+		wantStatus int
+		wantMsg    string
+	}{
+		{name: "invalid", err: fault.New(fault.Invalid, "bad %s", "x"), wantStatus: http.StatusBadRequest, wantMsg: "bad x"},
+		{name: "wrapped not found", err: errors.Join(errors.New("ctx"), fault.New(fault.NotFound, "gone")), wantStatus: http.StatusNotFound, wantMsg: "gone"},
+		{name: "not implemented", err: notImplemented("setRepository"), wantStatus: http.StatusNotImplemented, wantMsg: "setRepository is not implemented yet"},
+		{name: "plain error is a 500 with a generic message", err: errors.New("driver: secret detail"), wantStatus: http.StatusInternalServerError, wantMsg: "internal error"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			status, msg := StatusOf(tc.err)
+			if status != tc.wantStatus || msg != tc.wantMsg {
+				t.Fatalf("StatusOf = %d %q, want %d %q", status, msg, tc.wantStatus, tc.wantMsg)
+			}
+		})
+	}
+}
+
+func TestParamFaultNamesTheParameter(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{name: "bad format", err: &gen.InvalidParamFormatError{ParamName: "schedule_id", Err: errors.New("error unmarshaling 'enable' text as *uuid.UUID")}, want: `parameter "schedule_id" has an invalid value for its type`},
+		{name: "missing", err: &gen.RequiredParamError{ParamName: "statistics"}, want: `parameter "statistics" is required`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			status, msg := StatusOf(paramFault(tc.err))
+			if status != http.StatusBadRequest || msg != tc.want || strings.Contains(msg, "uuid.UUID") {
+				t.Fatalf("got %d %q, want 400 %q", status, msg, tc.want)
+			}
+		})
+	}
+}
