@@ -30,6 +30,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/backoff"
+
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
@@ -87,26 +89,11 @@ const (
 	severityFailure   = "FAILURE"
 )
 
-// Backoff is how long a failed north service waits before its next start:
-// Initial after the first failure, doubling up to Max; a run that lasted
-// ResetAfter or longer starts the sequence afresh.
-type Backoff struct {
-	Initial, Max, ResetAfter time.Duration
-}
+// Backoff is the restart backoff of north services.
+type Backoff = backoff.Policy
 
-// DefaultBackoff is the restart backoff of north services.
-var DefaultBackoff = Backoff{Initial: time.Second, Max: time.Minute, ResetAfter: time.Minute}
-
-func (b Backoff) delay(attempt int) time.Duration {
-	d := b.Initial
-	for range attempt {
-		if d >= b.Max {
-			break
-		}
-		d *= 2
-	}
-	return min(d, b.Max)
-}
+// DefaultBackoff is the restart backoff of north services unless Options say otherwise.
+var DefaultBackoff = backoff.Default
 
 // Options configure a Runtime.
 type Options struct {
@@ -166,15 +153,7 @@ func New(o Options) *Runtime {
 	if o.Poll <= 0 {
 		o.Poll = 5 * time.Second
 	}
-	if o.Backoff.Initial <= 0 {
-		o.Backoff.Initial = DefaultBackoff.Initial
-	}
-	if o.Backoff.Max <= 0 {
-		o.Backoff.Max = DefaultBackoff.Max
-	}
-	if o.Backoff.ResetAfter <= 0 {
-		o.Backoff.ResetAfter = DefaultBackoff.ResetAfter
-	}
+	o.Backoff = o.Backoff.WithDefaults()
 	if o.StopGrace <= 0 {
 		o.StopGrace = 15 * time.Second
 	}
@@ -517,7 +496,7 @@ func (r *runner) supervise(ctx context.Context) {
 		if rt.o.Clock.Now().Sub(began) >= rt.o.Backoff.ResetAfter {
 			attempt = 0
 		}
-		t := rt.o.Clock.NewTimer(rt.o.Backoff.delay(attempt))
+		t := rt.o.Clock.NewTimer(rt.o.Backoff.Delay(attempt))
 		attempt++
 		select {
 		case <-ctx.Done():

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/backoff"
+
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
@@ -77,27 +79,11 @@ const (
 	severityFailure   = "FAILURE"
 )
 
-// Backoff is how long a failed service waits before its next start:
-// Initial after the first failure, doubling up to Max; a run that lasted
-// ResetAfter or longer starts the sequence afresh.
-type Backoff struct {
-	Initial, Max, ResetAfter time.Duration
-}
+// Backoff is the restart backoff of services.
+type Backoff = backoff.Policy
 
-// DefaultBackoff is the restart backoff of services.
-var DefaultBackoff = Backoff{Initial: time.Second, Max: time.Minute, ResetAfter: time.Minute}
-
-// delay returns the wait after the attempt-th consecutive failure (0-based).
-func (b Backoff) delay(attempt int) time.Duration {
-	d := b.Initial
-	for range attempt {
-		d *= 2
-		if d >= b.Max {
-			return b.Max
-		}
-	}
-	return min(d, b.Max)
-}
+// DefaultBackoff is the restart backoff of services unless Options say otherwise.
+var DefaultBackoff = backoff.Default
 
 // Options configure a Manager.
 type Options struct {
@@ -154,15 +140,7 @@ func New(o Options) *Manager {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
-	if o.Backoff.Initial <= 0 {
-		o.Backoff.Initial = DefaultBackoff.Initial
-	}
-	if o.Backoff.Max <= 0 {
-		o.Backoff.Max = DefaultBackoff.Max
-	}
-	if o.Backoff.ResetAfter <= 0 {
-		o.Backoff.ResetAfter = DefaultBackoff.ResetAfter
-	}
+	o.Backoff = o.Backoff.WithDefaults()
 	if o.StopGrace <= 0 {
 		o.StopGrace = 15 * time.Second
 	}

@@ -145,7 +145,7 @@ func (r *runner) supervise(ctx context.Context) {
 		if m.o.Clock.Now().Sub(began) >= m.o.Backoff.ResetAfter {
 			attempt = 0
 		}
-		delay := m.o.Backoff.delay(attempt)
+		delay := m.o.Backoff.Delay(attempt)
 		attempt++
 		r.acknowledge() // the next attempt reads the configuration afresh
 		t := m.o.Clock.NewTimer(delay)

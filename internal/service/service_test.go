@@ -436,11 +436,11 @@ func TestBackoffDelays(t *testing.T) {
 	b := Backoff{Initial: time.Second, Max: 10 * time.Second}
 	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
 	for i, w := range want {
-		if got := b.delay(i); got != w {
+		if got := b.Delay(i); got != w {
 			t.Errorf("delay(%d) = %v, want %v", i, got, w)
 		}
 	}
-	if got := b.delay(200); got != 10*time.Second {
+	if got := b.Delay(200); got != 10*time.Second {
 		t.Errorf("delay(200) = %v", got)
 	}
 }
