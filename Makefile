@@ -36,7 +36,7 @@ PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-bui
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
         conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal \
-        test-fuzz
+        test-fuzz bench-system
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -162,6 +162,17 @@ lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
 
 bench: ## benchmarks on SQLite and a throwaway PostgreSQL, 1M-reading cases included (see docs/benchmarks.md)
 	EDGE_BENCH_LARGE=1 CGO_ENABLED=0 scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+# The whole-system benchmark (docs/benchmarks.md): the gateway as a process,
+# on SQLite and on a throwaway PostgreSQL, against a raw driver loop and a
+# bare net/http server measured in the same run, medians of 3 repetitions.
+# About 15 minutes; BENCH_ARGS=-short for a run of a few minutes, or any
+# flag of `bin/edged-load system -h`. Not part of make test.
+BENCH_ARGS ?=
+
+bench-system: build ## whole-system benchmark: gateway vs raw driver loop and bare net/http, SQLite and PostgreSQL (BENCH_ARGS=-short)
+	CGO_ENABLED=0 $(GO) build -o bin/edged-load ./cmd/edged-load
+	scripts/with-postgres.sh bin/edged-load system -edged $(BIN) $(BENCH_ARGS)
 
 clean: ## remove build output
 	rm -rf bin $(TSDIR)/dist test-output

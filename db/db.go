@@ -27,6 +27,8 @@ type DB struct {
 	r *sqlx.DB
 	// inserts caches the prepared multi-row reading INSERTs of SQLite.
 	inserts insertStmts
+	// prepared caches other statements of the SQLite write path.
+	prepared stmtCache
 	// fence orders the readings stream north services read (stream.go).
 	fence streamFence
 }
@@ -111,7 +113,7 @@ func (d *DB) Close() error {
 	if d.r != d.w {
 		errR = d.r.Close()
 	}
-	return errors.Join(d.inserts.close(), errR, d.w.Close())
+	return errors.Join(d.inserts.close(), d.prepared.close(), errR, d.w.Close())
 }
 
 // closeAll closes the pools opened so far when Open fails part-way.

@@ -46,7 +46,7 @@ func benchWriter(b *testing.B, d *db.DB, senders, size int) {
 	store := &countingStore{ReadingStore: d}
 	buf := New(Options{Service: "bench", Plugin: "http_south", Store: store, Counters: NewCounters(d, nil),
 		Tracker: NewTracker(d, func(context.Context) (string, error) { return "bench", nil }, clk),
-		Clock: clk, Limits: DefaultLimits})
+		Clock:   clk, Limits: DefaultLimits})
 	b.Cleanup(func() { _ = buf.Close(context.Background()) })
 	// Each sender's batches are made once; the sensor times move on with
 	// every submission, as a live sender's would.

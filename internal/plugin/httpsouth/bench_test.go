@@ -23,7 +23,7 @@ import (
 // batches of 100 by 4 concurrent senders and committed to storage (every
 // request answered 200 only after its commit), with the ingest buffer,
 // statistics and asset tracking of a real service and the default
-// settings (bufferThreshold 100, maxSendLatency 100 ms). One op is one
+// settings (group commit, bufferThreshold 1000). One op is one
 // batch. Compare with BenchmarkInsertReadings in db/ (docs/benchmarks.md).
 func BenchmarkHTTPSouthIngest(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) { benchIngest(b, dbtest.SQLite(b), ingest.DefaultLimits) })
