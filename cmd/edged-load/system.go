@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -41,6 +42,7 @@ func runSystem(ctx context.Context, args []string) error {
 	fs.IntVar(&o.small, "small", 10_000, "readings of the small asset browse is compared with")
 	fs.StringVar(&o.postgres, "postgres", os.Getenv("EDGE_TEST_PG"), "PostgreSQL DSN to create throwaway databases with (default $EDGE_TEST_PG; empty skips the PostgreSQL rows)")
 	fs.StringVar(&o.work, "work", "", "working directory (default a new temporary directory, removed at the end)")
+	only := fs.String("only", "ingest,postgres,large", "sections to run: ingest (SQLite ingest and ping), postgres, large (summary, browse, purge)")
 	short := fs.Bool("short", false, "a shorter run: 3 s windows, 1 s warm-up, a large asset of 200 000 readings")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -59,32 +61,50 @@ func runSystem(ctx context.Context, args []string) error {
 		defer func() { _ = os.RemoveAll(dir) }()
 		o.work = dir
 	}
+	sections := map[string]bool{}
+	for _, name := range strings.Split(*only, ",") {
+		switch name {
+		case "ingest", "postgres", "large":
+			sections[name] = true
+		default:
+			return fmt.Errorf("system: unknown section %q in -only", name)
+		}
+	}
 	s := &system{o: o, rows: map[string]*row{}}
 	fmt.Println(s.header("before"))
+	// Whatever happens, print what was measured.
+	defer func() {
+		fmt.Println(s.header("after"))
+		fmt.Println()
+		fmt.Print(s.table())
+		for _, n := range s.notes {
+			fmt.Println("\nfailed:", n)
+		}
+	}()
 	for rep := range o.reps {
 		fmt.Fprintf(os.Stderr, "edged-load: repetition %d of %d\n", rep+1, o.reps)
-		if err := s.sqliteIngest(ctx, rep); err != nil {
-			return err
+		if sections["ingest"] {
+			if err := s.sqliteIngest(ctx, rep); err != nil {
+				return err
+			}
 		}
-		if o.postgres != "" {
+		if sections["postgres"] && o.postgres != "" {
 			if err := s.postgresIngest(ctx, rep); err != nil {
 				return err
 			}
 		}
 	}
-	if err := s.large(ctx); err != nil {
-		return err
+	if sections["large"] {
+		return s.large(ctx)
 	}
-	fmt.Println(s.header("after"))
-	fmt.Println()
-	fmt.Print(s.table())
 	return nil
 }
 
 // system holds the figures as they are measured.
 type system struct {
-	o    systemOptions
-	rows map[string]*row
+	o     systemOptions
+	rows  map[string]*row
+	notes []string // failures that did not stop the run
 }
 
 // row is one line of the result table: a value per repetition.
@@ -93,6 +113,7 @@ type row struct {
 }
 
 func (s *system) add(key string, v float64) {
+	fmt.Fprintf(os.Stderr, "edged-load: %s = %.4g\n", key, v)
 	r := s.rows[key]
 	if r == nil {
 		r = &row{}
@@ -322,7 +343,9 @@ func (s *system) large(ctx context.Context) error {
 		} {
 			ms, err := medianGet(ctx, gw.url+q.path, 20)
 			if err != nil {
-				return err
+				// A wrong answer is a finding, not the end of the run.
+				s.notes = append(s.notes, fmt.Sprintf("repetition %d: %v", rep+1, err))
+				ms = math.NaN()
 			}
 			s.add(q.key, ms)
 		}
