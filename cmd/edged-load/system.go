@@ -426,8 +426,13 @@ func medianGet(ctx context.Context, url string, n int) (float64, error) {
 	return median(lat), nil
 }
 
+// median returns the median of v, leaving out NaN (a failed measurement);
+// NaN when nothing is left.
 func median(v []float64) float64 {
-	s := slices.Clone(v)
+	s := slices.DeleteFunc(slices.Clone(v), math.IsNaN)
+	if len(s) == 0 {
+		return math.NaN()
+	}
 	slices.Sort(s)
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
@@ -491,8 +496,8 @@ func (s *system) table() string {
 		}
 		m := median(r.values)
 		spread := ""
-		if len(r.values) > 1 && m != 0 {
-			spread = fmt.Sprintf("±%.0f%%", (slices.Max(r.values)-slices.Min(r.values))/2/m*100)
+		if ok := slices.DeleteFunc(slices.Clone(r.values), math.IsNaN); len(ok) > 1 && m != 0 {
+			spread = fmt.Sprintf("±%.0f%%", (slices.Max(ok)-slices.Min(ok))/2/m*100)
 		}
 		verdict := ""
 		if l.met != nil {
