@@ -305,8 +305,8 @@ func (s *system) createDatabase(ctx context.Context, name string) (string, error
 
 // large measures, on one gateway on SQLite holding a large and a small
 // asset: summary, latest-20 browse, series and the asset list (each the
-// median of 20 requests), then ingest while the large asset is purged
-// (seeded again before every repetition but the first).
+// median of 20 requests), then ingest while the large asset is purged;
+// every repetition but the first stores the large asset again first.
 func (s *system) large(ctx context.Context) error {
 	gw, err := startGateway(ctx, s.o.edged, filepath.Join(s.o.work, "large"), "", nil)
 	if err != nil {
@@ -333,6 +333,11 @@ func (s *system) large(ctx context.Context) error {
 		return err
 	}
 	for rep := range s.o.reps {
+		if rep > 0 { // the previous repetition purged it
+			if err := seed("big-", s.o.big, 1000); err != nil {
+				return err
+			}
+		}
 		for _, q := range []struct{ key, path string }{
 			{"summary-big", "/edge/asset/big-0/sinusoid/summary"},
 			{"summary-small", "/edge/asset/small-0/sinusoid/summary"},
@@ -351,11 +356,6 @@ func (s *system) large(ctx context.Context) error {
 		}
 		r := s.rows
 		s.add("latest-big/small", r["latest-big"].values[rep]/r["latest-small"].values[rep])
-		if rep > 0 {
-			if err := seed("big-", s.o.big, 1000); err != nil {
-				return err
-			}
-		}
 		if err := s.purge(ctx, gw, url, rep); err != nil {
 			return err
 		}
