@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -40,7 +39,17 @@ type DB struct {
 // postgresql:// URL or a lib/pq key=value string PostgreSQL. Open returns an
 // error for any other DSN, if the database cannot be reached, or if a
 // migration fails; nothing stays open in that case.
+//
+// Commits are durable at level Power; OpenDurable chooses the level.
 func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
+	return OpenDurable(ctx, dsn, dataDir, Power)
+}
+
+// OpenDurable is Open with the durability level of every commit.
+func OpenDurable(ctx context.Context, dsn, dataDir string, durability Durability) (*DB, error) {
+	if _, err := ParseDurability(string(durability)); err != nil {
+		return nil, err
+	}
 	dialect, target, err := parseDSN(dsn, dataDir)
 	if err != nil {
 		return nil, err
@@ -48,12 +57,15 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 	switch dialect {
 	case SQLite:
 		if dsn == "" {
-			if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			if err := mkdirDurable(ctx, dataDir, 0o750, durability); err != nil {
 				return nil, fmt.Errorf("db: create data directory: %w", err)
 			}
 		}
-		return openSQLite(ctx, target)
+		return openSQLite(ctx, target, durability)
 	default:
+		if target, err = durability.postgresDSN(target); err != nil {
+			return nil, err
+		}
 		return openPostgres(ctx, target)
 	}
 }

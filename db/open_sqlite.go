@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -18,19 +19,22 @@ var bindSQLiteOnce sync.Once
 // busy_timeout must come first so the pragmas after it wait for locks
 // instead of failing. Times bound as time.Time are stored as integer
 // microseconds (a Go-side convention; the schema declares INTEGER).
+// synchronous (FULL or NORMAL, by durability level) is appended per pool.
 const sqliteParams = "_pragma=busy_timeout(5000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)" +
 	"&_time_integer_format=unix_micro"
 
 // openSQLite opens path (or ":memory:") with a one-connection write pool
-// and a read-only read pool, and migrates it.
-func openSQLite(ctx context.Context, path string) (*DB, error) {
+// and a read-only read pool, and migrates it. With Power, the directory
+// holding the file is synced once the file exists, so that the file itself
+// survives a power cut (SQLite syncs the directory for its WAL file only).
+func openSQLite(ctx context.Context, path string, durability Durability) (*DB, error) {
 	bindSQLiteOnce.Do(func() { sqlx.BindDriver(sqliteDriver, sqlx.QUESTION) })
 
 	memory := path == ":memory:"
-	w, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_txlock=immediate")
+	params := sqliteParams + "&_pragma=synchronous(" + durability.sqliteSynchronous() + ")"
+	w, err := sqlx.Open(sqliteDriver, path+"?"+params+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
@@ -50,9 +54,15 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		closeAll(w)
 		return nil, err
 	}
+	if !memory && durability == Power {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			closeAll(w)
+			return nil, err
+		}
+	}
 
 	if !memory { // every connection to :memory: is a new database
-		r, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_pragma=query_only(1)")
+		r, err := sqlx.Open(sqliteDriver, path+"?"+params+"&_pragma=query_only(1)")
 		if err != nil {
 			closeAll(w)
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"testing"
+
+	"github.com/edged/edged/db"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -13,13 +15,18 @@ func TestParseFlags(t *testing.T) {
 		wantPort int
 		wantDB   string
 		wantSafe bool
+		wantDur  db.Durability
 		wantErr  bool
 	}{
-		{name: "defaults", wantData: "./data"},
+		{name: "defaults", wantData: "./data", wantDur: db.Power},
 		{name: "environment", env: map[string]string{"EDGE_DATA": "/var/edged", "EDGE_PORT": "9000", "EDGE_DB": "postgres://x", "EDGE_SAFE_MODE": "true"},
-			wantData: "/var/edged", wantPort: 9000, wantDB: "postgres://x", wantSafe: true},
+			wantData: "/var/edged", wantPort: 9000, wantDB: "postgres://x", wantSafe: true, wantDur: db.Power},
+		{name: "durability from the environment", env: map[string]string{"EDGE_DURABILITY": "process"}, wantData: "./data", wantDur: db.Process},
+		{name: "durability flag", env: map[string]string{"EDGE_DURABILITY": "process"}, args: []string{"--durability", "power"},
+			wantData: "./data", wantDur: db.Power},
+		{name: "unknown durability", args: []string{"--durability", "fsync"}, wantErr: true},
 		{name: "flags win over environment", env: map[string]string{"EDGE_PORT": "9000"}, args: []string{"--port", "9100", "--data", "d"},
-			wantData: "d", wantPort: 9100},
+			wantData: "d", wantPort: 9100, wantDur: db.Power},
 		{name: "bad port in environment", env: map[string]string{"EDGE_PORT": "http"}, wantErr: true},
 		{name: "port out of range", args: []string{"--port", "70000"}, wantErr: true},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: true},
@@ -27,7 +34,7 @@ func TestParseFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, k := range []string{"EDGE_DATA", "EDGE_PORT", "EDGE_DB", "EDGE_SAFE_MODE", "EDGE_LOG_LEVEL"} {
+			for _, k := range []string{"EDGE_DATA", "EDGE_PORT", "EDGE_DB", "EDGE_SAFE_MODE", "EDGE_LOG_LEVEL", "EDGE_DURABILITY"} {
 				t.Setenv(k, tc.env[k])
 			}
 			cfg, _, err := parseFlags(tc.args)
@@ -40,7 +47,7 @@ func TestParseFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cfg.DataDir != tc.wantData || cfg.Port != tc.wantPort || cfg.DB != tc.wantDB || cfg.SafeMode != tc.wantSafe {
+			if cfg.DataDir != tc.wantData || cfg.Port != tc.wantPort || cfg.DB != tc.wantDB || cfg.SafeMode != tc.wantSafe || cfg.Durability != tc.wantDur {
 				t.Fatalf("got %+v", cfg)
 			}
 		})

@@ -29,10 +29,13 @@ import (
 
 // Config is what a gateway is started with.
 type Config struct {
-	DataDir       string
-	DB            string // empty: SQLite in DataDir; postgres://… : PostgreSQL
-	Port          int    // 0: rest_api.httpPort
-	SafeMode      bool
+	DataDir  string
+	DB       string // empty: SQLite in DataDir; postgres://… : PostgreSQL
+	Port     int    // 0: rest_api.httpPort
+	SafeMode bool
+	// Durability is what an acknowledged commit survives (db.Power when
+	// empty).
+	Durability    db.Durability
 	AdminPassword string
 	Version       string
 	Logger        *slog.Logger
@@ -77,7 +80,11 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	}
 	started := time.Now()
 
-	store, err := db.Open(ctx, cfg.DB, cfg.DataDir)
+	durability := cfg.Durability
+	if durability == "" {
+		durability = db.Power
+	}
+	store, err := db.OpenDurable(ctx, cfg.DB, cfg.DataDir, durability)
 	if err != nil {
 		return fmt.Errorf("open storage: %w", err)
 	}

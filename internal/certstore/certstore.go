@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/edged/edged/internal/durable"
 )
 
 // Dir is the name of the store's directory inside the data directory.
@@ -212,7 +214,11 @@ func (s *Store) createSelfSigned(name string) error {
 	if err := writeNew(root, name+KeyExt, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
 		return err
 	}
-	return writeNew(root, name+CertExt, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	if err := writeNew(root, name+CertExt, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		return err
+	}
+	// Both names survive a power cut only once the directory is synced.
+	return durable.SyncDir(s.dir)
 }
 
 // writeNew creates the file path inside root with data and mode; it fails
@@ -225,6 +231,10 @@ func writeNew(root *os.Root, path string, data []byte, mode os.FileMode) error {
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close()
 		return fmt.Errorf("certstore: write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("certstore: sync %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("certstore: write %s: %w", path, err)

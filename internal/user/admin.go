@@ -5,13 +5,14 @@ package user
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/edged/edged/internal/durable"
 )
 
 // InitialPasswordFile is the file in the data directory that receives a
@@ -81,13 +82,11 @@ func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog
 }
 
 // writeSecret writes s to path readable by the owner only, replacing any
-// older file.
+// older file, durably: the password of a gateway that lost power right
+// after its first start must not be lost.
 func writeSecret(path, s string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return err
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.WriteFile(path, []byte(s+"\n"), 0o600)
+	return durable.WriteFile(path, []byte(s+"\n"), 0o600)
 }
