@@ -159,54 +159,85 @@ func memTotal() string {
 	return "unknown memory"
 }
 
-// sqliteIngest measures, on a fresh gateway on SQLite: 4 senders × 100
-// readings with the gateway's CPU time and peak RSS, the raw driver loop
-// right after, 1 × 1 and 4 × 10, and ping against a bare net/http server.
+// The durability levels measured side by side, and the raw loop's SQLite
+// synchronous setting that matches each.
+var levels = []struct{ name, synchronous string }{{"power", "FULL"}, {"process", "NORMAL"}}
+
+// sqliteIngest measures, for each durability level on a fresh gateway on
+// SQLite: 4 senders × 100 readings with the gateway's CPU time and peak
+// RSS, the raw driver loop with the matching synchronous setting right
+// after, 1 × 1, 4 × 10 and 16 × 10; then ping against a bare net/http
+// server.
 func (s *system) sqliteIngest(ctx context.Context, rep int) error {
-	dir := filepath.Join(s.o.work, fmt.Sprintf("sqlite-%d", rep))
-	gw, err := startGateway(ctx, s.o.edged, dir, "", nil)
-	if err != nil {
-		return err
+	for _, level := range levels {
+		dir := filepath.Join(s.o.work, fmt.Sprintf("sqlite-%s-%d", level.name, rep))
+		gw, err := startGateway(ctx, s.o.edged, dir, "", []string{"EDGE_DURABILITY=" + level.name})
+		if err != nil {
+			return err
+		}
+		err = s.sqliteLevel(ctx, gw, rep, level.name, level.synchronous)
+		if err == nil && level.name == "power" {
+			// Ping is measured on the default level's gateway, still up.
+			err = s.ping(ctx, gw.url+"/edge/ping")
+		}
+		gw.stop()
+		if err != nil {
+			return err
+		}
 	}
-	defer gw.stop()
+	r := s.rows
+	s.add("power/process", r["ingest@power"].values[rep]/r["ingest@process"].values[rep])
+	return nil
+}
+
+// sqliteLevel measures the ingest rows of one durability level on gw.
+func (s *system) sqliteLevel(ctx context.Context, gw *gateway, rep int, level, synchronous string) error {
 	url, err := gw.httpSouth(ctx, "load")
 	if err != nil {
 		return err
 	}
-
 	res, cpu, rss, err := s.ingest(ctx, gw, ingestLoad{URL: url, Senders: 4, Batch: 100, Assets: 10, Prefix: "load-"})
 	if err != nil {
-		return fmt.Errorf("ingest 4x100: %w", err)
+		return fmt.Errorf("ingest 4x100, %s: %w", level, err)
 	}
 	var raw Result
-	if err := child(ctx, &raw, "raw", "-sqlite", filepath.Join(s.o.work, fmt.Sprintf("raw-%d.db", rep)),
-		"-batch", "100", "-duration", s.o.duration.String(), "-warmup", s.o.warmup.String()); err != nil {
+	if err := child(ctx, &raw, "raw", "-sqlite", filepath.Join(s.o.work, fmt.Sprintf("raw-%s-%d.db", level, rep)),
+		"-synchronous", synchronous, "-batch", "100", "-duration", s.o.duration.String(), "-warmup", s.o.warmup.String()); err != nil {
 		return err
 	}
-	s.add("ingest", res.Rate)
-	s.add("raw", raw.Rate)
-	s.add("ingest/raw", res.Rate/raw.Rate)
+	at := "@" + level
+	s.add("ingest"+at, res.Rate)
+	s.add("raw"+at, raw.Rate)
+	s.add("ingest/raw"+at, res.Rate/raw.Rate)
 	gwCPU := cpu.Seconds() * 1e6 / float64(res.Ops)
 	rawCPU := raw.CPUSeconds * 1e6 / float64(raw.Ops)
-	s.add("cpu", gwCPU)
-	s.add("cpu-raw", rawCPU)
-	s.add("cpu/raw", gwCPU/rawCPU)
-	s.add("rss", float64(rss)/(1<<20))
+	s.add("cpu"+at, gwCPU)
+	s.add("cpu-raw"+at, rawCPU)
+	s.add("cpu/raw"+at, gwCPU/rawCPU)
+	s.add("rss"+at, float64(rss)/(1<<20))
 
 	for _, shape := range []struct {
 		key            string
 		senders, batch int
 		first          int64
-	}{{key: "1x1", senders: 1, batch: 1, first: 1 << 30}, {key: "4x10", senders: 4, batch: 10, first: 1 << 31}} {
+	}{
+		{key: "1x1", senders: 1, batch: 1, first: 1 << 30},
+		{key: "4x10", senders: 4, batch: 10, first: 1 << 31},
+		{key: "16x10", senders: 16, batch: 10, first: 1 << 32},
+	} {
 		res, _, _, err := s.ingest(ctx, gw, ingestLoad{URL: url, Senders: shape.senders, Batch: shape.batch, Assets: 10,
 			Prefix: "load-" + shape.key + "-", First: shape.first})
 		if err != nil {
-			return fmt.Errorf("ingest %s: %w", shape.key, err)
+			return fmt.Errorf("ingest %s, %s: %w", shape.key, level, err)
 		}
-		s.add(shape.key, res.Rate)
+		s.add(shape.key+at, res.Rate)
 	}
+	return nil
+}
 
-	ping, err := getLoad(ctx, gw.url+"/edge/ping", 32).measure(ctx, s.o.warmup, s.o.duration)
+// ping measures GET url against the bare net/http server, 32 connections.
+func (s *system) ping(ctx context.Context, url string) error {
+	ping, err := getLoad(ctx, url, 32).measure(ctx, s.o.warmup, s.o.duration)
 	if err != nil {
 		return fmt.Errorf("ping: %w", err)
 	}
@@ -450,33 +481,41 @@ type line struct {
 }
 
 func (s *system) table() string {
-	lines := []line{
-		{what: "ingest 4 senders × 100, SQLite (stored readings/s)", key: "ingest", format: "%.0f"},
-		{what: "raw driver loop, same rows, 100 per transaction (rows/s)", key: "raw", format: "%.0f"},
-		{what: "ingest ÷ raw driver loop", key: "ingest/raw", format: "%.2f", target: "≥ 0.9", met: func(m float64) bool { return m >= 0.9 }},
-		{what: "gateway CPU per stored reading (µs)", key: "cpu", format: "%.2f"},
-		{what: "raw driver loop CPU per row (µs)", key: "cpu-raw", format: "%.2f"},
-		{what: "CPU per reading, gateway ÷ raw", key: "cpu/raw", format: "%.2f", target: "≤ 1.5", met: func(m float64) bool { return m <= 1.5 }},
-		{what: "1 sender × 1 reading (readings/s)", key: "1x1", format: "%.0f", target: "≥ 3000", met: func(m float64) bool { return m >= 3000 }},
-		{what: "4 senders × 10 readings (readings/s)", key: "4x10", format: "%.0f", target: "≥ 40000", met: func(m float64) bool { return m >= 40000 }},
-		{what: "ingest 4 × 100, PostgreSQL (stored readings/s)", key: "pg", format: "%.0f"},
-		{what: "raw COPY, same rows, 100 per transaction (rows/s)", key: "pg-raw", format: "%.0f"},
-		{what: "PostgreSQL ingest ÷ raw COPY", key: "pg/raw", format: "%.2f", target: "≥ 0.85", met: func(m float64) bool { return m >= 0.85 }},
-		{what: fmt.Sprintf("purge of a %d-reading asset (s)", s.o.big), key: "purge-seconds", format: "%.2f"},
-		{what: "ingest rate during the purge ÷ before", key: "purge-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
-		{what: "slowest ingest request during the purge (ms)", key: "purge-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
-		{what: "GET /edge/ping, 32 connections (req/s)", key: "ping", format: "%.0f"},
-		{what: "bare net/http handler, same load (req/s)", key: "bare", format: "%.0f"},
-		{what: "ping ÷ bare net/http", key: "ping/bare", format: "%.2f", target: "≥ 0.5", met: func(m float64) bool { return m >= 0.5 }},
-		{what: fmt.Sprintf("summary of one datapoint, %d readings (ms)", s.o.big), key: "summary-big", format: "%.2f", target: "≤ 50", met: func(m float64) bool { return m <= 50 }},
-		{what: fmt.Sprintf("summary of one datapoint, %d readings (ms)", s.o.small), key: "summary-small", format: "%.2f"},
-		{what: fmt.Sprintf("latest-20 browse, %d readings (ms)", s.o.big), key: "latest-big", format: "%.2f"},
-		{what: fmt.Sprintf("latest-20 browse, %d readings (ms)", s.o.small), key: "latest-small", format: "%.2f"},
-		{what: "latest-20 browse, large ÷ small", key: "latest-big/small", format: "%.2f", target: "≤ 1.5", met: func(m float64) bool { return m <= 1.5 }},
-		{what: fmt.Sprintf("series, 20 buckets, %d readings (ms)", s.o.big), key: "series-big", format: "%.2f"},
-		{what: "asset list (ms)", key: "assets", format: "%.2f"},
-		{what: "gateway RSS during full-rate ingest, peak (MiB)", key: "rss", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+	var lines []line
+	for _, level := range levels {
+		at, of := "@"+level.name, ", durability "+level.name
+		lines = append(lines,
+			line{what: "ingest 4 senders × 100, SQLite (stored readings/s)" + of, key: "ingest" + at, format: "%.0f"},
+			line{what: "raw driver loop, same rows, 100 per transaction, synchronous=" + level.synchronous + " (rows/s)", key: "raw" + at, format: "%.0f"},
+			line{what: "ingest ÷ raw driver loop" + of, key: "ingest/raw" + at, format: "%.2f", target: "≥ 0.9", met: func(m float64) bool { return m >= 0.9 }},
+			line{what: "gateway CPU per stored reading (µs)" + of, key: "cpu" + at, format: "%.2f"},
+			line{what: "raw driver loop CPU per row (µs), synchronous=" + level.synchronous, key: "cpu-raw" + at, format: "%.2f"},
+			line{what: "CPU per reading, gateway ÷ raw" + of, key: "cpu/raw" + at, format: "%.2f", target: "≤ 1.5", met: func(m float64) bool { return m <= 1.5 }},
+			line{what: "1 sender × 1 reading (readings/s)" + of, key: "1x1" + at, format: "%.0f", target: "≥ 3000", met: func(m float64) bool { return m >= 3000 }},
+			line{what: "4 senders × 10 readings (readings/s)" + of, key: "4x10" + at, format: "%.0f", target: "≥ 40000", met: func(m float64) bool { return m >= 40000 }},
+			line{what: "16 senders × 10 readings (readings/s)" + of, key: "16x10" + at, format: "%.0f"},
+			line{what: "gateway RSS during full-rate ingest, peak (MiB)" + of, key: "rss" + at, format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+		)
 	}
+	lines = append(lines,
+		line{what: "ingest 4 × 100, durability power ÷ process", key: "power/process", format: "%.2f", target: "≥ 0.9", met: func(m float64) bool { return m >= 0.9 }},
+		line{what: "ingest 4 × 100, PostgreSQL (stored readings/s)", key: "pg", format: "%.0f"},
+		line{what: "raw COPY, same rows, 100 per transaction (rows/s)", key: "pg-raw", format: "%.0f"},
+		line{what: "PostgreSQL ingest ÷ raw COPY", key: "pg/raw", format: "%.2f", target: "≥ 0.85", met: func(m float64) bool { return m >= 0.85 }},
+		line{what: fmt.Sprintf("purge of a %d-reading asset (s)", s.o.big), key: "purge-seconds", format: "%.2f"},
+		line{what: "ingest rate during the purge ÷ before", key: "purge-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "slowest ingest request during the purge (ms)", key: "purge-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+		line{what: "GET /edge/ping, 32 connections (req/s)", key: "ping", format: "%.0f"},
+		line{what: "bare net/http handler, same load (req/s)", key: "bare", format: "%.0f"},
+		line{what: "ping ÷ bare net/http", key: "ping/bare", format: "%.2f", target: "≥ 0.5", met: func(m float64) bool { return m >= 0.5 }},
+		line{what: fmt.Sprintf("summary of one datapoint, %d readings (ms)", s.o.big), key: "summary-big", format: "%.2f", target: "≤ 50", met: func(m float64) bool { return m <= 50 }},
+		line{what: fmt.Sprintf("summary of one datapoint, %d readings (ms)", s.o.small), key: "summary-small", format: "%.2f"},
+		line{what: fmt.Sprintf("latest-20 browse, %d readings (ms)", s.o.big), key: "latest-big", format: "%.2f"},
+		line{what: fmt.Sprintf("latest-20 browse, %d readings (ms)", s.o.small), key: "latest-small", format: "%.2f"},
+		line{what: "latest-20 browse, large ÷ small", key: "latest-big/small", format: "%.2f", target: "≤ 1.5", met: func(m float64) bool { return m <= 1.5 }},
+		line{what: fmt.Sprintf("series, 20 buckets, %d readings (ms)", s.o.big), key: "series-big", format: "%.2f"},
+		line{what: "asset list (ms)", key: "assets", format: "%.2f"},
+	)
 	var b strings.Builder
 	b.WriteString("| what |")
 	for i := range s.o.reps {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -19,15 +20,28 @@ import (
 // concurrent producers each Submit a batch and wait for its commit before
 // the next, as http_south senders do, with the default limits. One op is
 // one submission; readings/s counts committed readings and readings/tx
-// the mean group a transaction wrote. Each case runs on SQLite and, when
+// the mean group a transaction wrote. Each case runs on SQLite (with
+// durability process, and power: every commit synced), and, when
 // EDGE_TEST_PG is set, on PostgreSQL (make bench; docs/benchmarks.md).
 func BenchmarkWriter(b *testing.B) {
 	for _, shape := range []struct{ senders, batch int }{{1, 1}, {4, 10}, {16, 10}, {4, 100}} {
 		b.Run(fmt.Sprintf("%dx%d", shape.senders, shape.batch), func(b *testing.B) {
 			b.Run("sqlite", func(b *testing.B) { benchWriter(b, dbtest.SQLite(b), shape.senders, shape.batch) })
+			b.Run("sqlite-power", func(b *testing.B) { benchWriter(b, sqlitePower(b), shape.senders, shape.batch) })
 			b.Run("postgres", func(b *testing.B) { benchWriter(b, dbtest.Postgres(b), shape.senders, shape.batch) })
 		})
 	}
+}
+
+// sqlitePower opens a SQLite database whose commits are durable against a
+// power cut (db.Power: synchronous=FULL), as a gateway's by default.
+func sqlitePower(b *testing.B) *db.DB {
+	d, err := db.OpenDurable(b.Context(), "sqlite:"+filepath.Join(b.TempDir(), db.DefaultFile), "", db.Power)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = d.Close() })
+	return d
 }
 
 // countingStore counts the transactions InsertReadings makes.

@@ -85,6 +85,11 @@ type Buffer struct {
 	inflight int // readings in the batch being written
 	closing  bool
 	dropping bool // Put is discarding; logged once until it takes all again
+	// After a write that answered waiting producers while others were
+	// queued, the next write may wait until lingerUntil for submissions
+	// to make up lingerWant queued ones (see next).
+	lingerUntil time.Time
+	lingerWant  int
 
 	// Owned by the writer goroutine: reused from one write to the next.
 	rows     []db.Reading
@@ -273,8 +278,13 @@ func (b *Buffer) next() ([]*entry, bool) {
 			b.mu.Lock()
 			continue
 		}
-		wait := b.queue[0].at.Add(b.limits.MaxLatency).Sub(b.o.Clock.Now())
-		if b.awaited > 0 || b.closing || b.queued >= b.limits.BatchSize || wait <= 0 {
+		now := b.o.Clock.Now()
+		wait := b.queue[0].at.Add(b.limits.MaxLatency).Sub(now)
+		if b.awaited > 0 && !b.closing && b.queued < b.limits.BatchSize &&
+			b.awaited < b.lingerWant && now.Before(b.lingerUntil) {
+			wait = b.lingerUntil.Sub(now) // the producers just answered may be back soon
+		} else if b.awaited > 0 || b.closing || b.queued >= b.limits.BatchSize || wait <= 0 {
+			b.lingerUntil, b.lingerWant = time.Time{}, 0
 			batch := b.take()
 			b.mu.Unlock()
 			return batch, true
@@ -319,7 +329,12 @@ func (b *Buffer) take() []*entry {
 func (b *Buffer) write(batch []*entry) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
+	began := b.o.Clock.Now()
 	err := b.store(ctx, batch)
+	took := b.o.Clock.Now().Sub(began)
+	b.mu.Lock()
+	queued := b.awaited // waiting producers queued during the write
+	b.mu.Unlock()
 	if err != nil && len(batch) > 1 && errors.Is(err, db.ErrInvalidData) {
 		b.log.Warn("storage refused a group of readings; writing its submissions one by one",
 			"service", b.o.Service, "submissions", len(batch), "error", err)
@@ -331,8 +346,24 @@ func (b *Buffer) write(batch []*entry) {
 	} else {
 		b.finish(ctx, batch, err)
 	}
+	answered := 0
+	for _, e := range batch {
+		if e.receipt != nil {
+			answered++
+		}
+	}
 	b.mu.Lock()
 	b.inflight = 0
+	// Many producers are waiting: some are queued, and this write just
+	// answered others, who typically send again within a commit's time.
+	// Letting the next write wait for them, at most as long as this commit
+	// took (and never beyond maxSendLatency), makes one commit serve them
+	// all instead of alternating half groups; it pays most where a commit
+	// costs a sync. A lone producer finds the queue empty and never waits.
+	if queued > 0 && answered > 0 && took > 0 {
+		b.lingerUntil = b.o.Clock.Now().Add(min(took, b.limits.MaxLatency))
+		b.lingerWant = queued + answered
+	}
 	b.mu.Unlock()
 }
 

@@ -612,3 +612,56 @@ func TestCountersRun(t *testing.T) {
 		t.Errorf("READINGS after the final flush = %d, want 3", got)
 	}
 }
+
+func TestWriterWaitsForTheProducersItAnswered(t *testing.T) {
+	h := newHarness(t, Limits{BatchSize: 1000, MaxLatency: time.Second, Capacity: 1000}, true)
+	first := submit(t, h.buf, readings("a", 1))
+	h.store.next(t)                     // the first write is in flight
+	h.clk.Advance(5 * time.Millisecond) // and takes 5 ms
+	queued := submit(t, h.buf, readings("b", 1))
+	h.store.gate <- nil
+	if err := first.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// Producer a, just answered, may come back: the writer waits up to
+	// the 5 ms the commit took instead of writing b alone.
+	h.clk.BlockUntil(1)
+	h.store.none(t)
+	again := submit(t, h.buf, readings("a", 1))
+	if got := len(h.store.next(t)); got != 2 {
+		t.Errorf("write of %d readings, want a's and b's together", got)
+	}
+	// Producers that do not come back delay the queued one by at most
+	// the time the commit took.
+	h.clk.Advance(3 * time.Millisecond) // the write of a and b takes 3 ms
+	third := submit(t, h.buf, readings("c", 1))
+	h.store.gate <- nil
+	for _, r := range []plugin.Receipt{queued, again} {
+		if err := r.Wait(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.clk.BlockUntil(1)
+	h.store.none(t)
+	h.clk.Advance(3 * time.Millisecond)
+	if got := len(h.store.next(t)); got != 1 {
+		t.Fatalf("write of %d readings, want c's alone", got)
+	}
+	h.store.gate <- nil
+	if err := third.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoneProducerNeverWaits(t *testing.T) {
+	h := newHarness(t, Limits{BatchSize: 1000, MaxLatency: time.Second, Capacity: 1000}, true)
+	for i := range 3 {
+		r := submit(t, h.buf, readings("a", 1))
+		h.store.next(t)
+		h.clk.Advance(5 * time.Millisecond) // a slow commit
+		h.store.gate <- nil
+		if err := r.Wait(t.Context()); err != nil {
+			t.Fatalf("submission %d: %v", i, err)
+		}
+	}
+}
