@@ -32,9 +32,8 @@ func TestAuditCreate(t *testing.T) {
 		name         string
 		source       edgeclient.AuditSource
 		severity     string
-		details      map[string]any // nil: omitted
+		details      map[string]any
 		wantSeverity edgeclient.AuditSeverity
-		wantDetails  map[string]any
 	}{
 		{
 			name:         "lower-case severity is stored upper case",
@@ -66,23 +65,17 @@ func TestAuditCreate(t *testing.T) {
 			wantSeverity: edgeclient.SUCCESS,
 		},
 		{
-			name:         "details omitted reads back as an empty object",
+			name:         "empty details read back as an empty object",
 			source:       edgeclient.STRMN,
 			severity:     "information",
+			details:      map[string]any{},
 			wantSeverity: edgeclient.INFORMATION,
-			wantDetails:  map[string]any{},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := edgeclient.AuditEntryCreate{Source: tc.source, Severity: tc.severity}
-			if tc.details != nil {
-				body.Details = ptr(tc.details)
-			}
-			wantDetails := tc.wantDetails
-			if wantDetails == nil {
-				wantDetails = tc.details
-			}
+			body := edgeclient.AuditEntryCreate{Source: tc.source, Severity: tc.severity, Details: tc.details}
+			wantDetails := tc.details
 			before := auditCount(t, tc.source)
 
 			got := createAudit(t, body)
@@ -124,8 +117,8 @@ func TestAuditCreate(t *testing.T) {
 // case-insensitively.
 func TestAuditListFilters(t *testing.T) {
 	marker := unique("conf-filter")
-	createAudit(t, edgeclient.AuditEntryCreate{Source: edgeclient.NTFCL, Severity: "FAILURE", Details: ptr(map[string]any{"marker": marker, "n": 1})})
-	createAudit(t, edgeclient.AuditEntryCreate{Source: edgeclient.NTFCL, Severity: "WARNING", Details: ptr(map[string]any{"marker": marker, "n": 2})})
+	createAudit(t, edgeclient.AuditEntryCreate{Source: edgeclient.NTFCL, Severity: "FAILURE", Details: map[string]any{"marker": marker, "n": 1}})
+	createAudit(t, edgeclient.AuditEntryCreate{Source: edgeclient.NTFCL, Severity: "WARNING", Details: map[string]any{"marker": marker, "n": 2}})
 
 	cases := []struct {
 		name         string
@@ -181,7 +174,7 @@ func TestAuditPaging(t *testing.T) {
 	source := edgeclient.ESSRT
 	marker := unique("conf-page")
 	for i := range n {
-		createAudit(t, edgeclient.AuditEntryCreate{Source: source, Severity: "information", Details: ptr(map[string]any{"marker": marker, "i": i})})
+		createAudit(t, edgeclient.AuditEntryCreate{Source: source, Severity: "information", Details: map[string]any{"marker": marker, "i": i}})
 	}
 
 	// Newest first: entry n-1 is on top.
@@ -256,6 +249,8 @@ func TestAuditCreateErrors(t *testing.T) {
 		{name: "unknown severity", body: `{"source":"LOGGN","severity":"CRITICAL","details":` + m + `}`, want: 400, names: "severity"},
 		{name: "empty severity", body: `{"source":"LOGGN","severity":"","details":` + m + `}`, want: 400, names: "severity"},
 		{name: "missing severity", body: `{"source":"LOGGN","details":` + m + `}`, want: 400, names: "severity"},
+		{name: "missing details", body: `{"source":"LOGGN","severity":"INFORMATION"}`, want: 400, names: "details"},
+		{name: "details null", body: `{"source":"LOGGN","severity":"INFORMATION","details":null}`, want: 400, names: "details"},
 		{name: "details a string", body: `{"source":"LOGGN","severity":"INFORMATION","details":"` + marker + `"}`, want: 400, names: "details"},
 		{name: "details an array", body: `{"source":"LOGGN","severity":"INFORMATION","details":["` + marker + `"]}`, want: 400, names: "details"},
 		{name: "details a number", body: `{"source":"LOGGN","severity":"INFORMATION","details":42}`, want: 400, names: "details"},

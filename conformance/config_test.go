@@ -3,9 +3,11 @@ package conformance
 import (
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	edgeclient "github.com/edged/edged/clients/go"
 )
@@ -27,7 +29,7 @@ func TestListCategories(t *testing.T) {
 	if !slices.IsSorted(keys) {
 		t.Errorf("categories are not sorted by key: %v", keys)
 	}
-	for _, seeded := range []string{"rest_api", "password", "service", "SCHEDULER", "SMNTR", "Installation", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
+	for _, seeded := range []string{"rest_api", "password", "service", "SCHEDULER", "SMNTR", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
 		t.Run(seeded, func(t *testing.T) {
 			i := slices.Index(keys, seeded)
 			if i < 0 {
@@ -64,7 +66,6 @@ func TestRestAPIDefaults(t *testing.T) {
 		{item: "authCertificateName", typ: edgeclient.String, dflt: ptr("ca")},
 		{item: "allowPing", typ: edgeclient.Boolean, dflt: ptr("true")},
 		{item: "passwordChange", typ: edgeclient.Integer, dflt: ptr("0")},
-		{item: "authProviders", typ: edgeclient.JSON, dflt: ptr(`{"providers": ["username", "ldap"]}`)},
 		{item: "disconnectIdleUserSession", typ: edgeclient.Integer, dflt: ptr("60")},
 	}
 	for _, tc := range cases {
@@ -675,11 +676,14 @@ func TestCreateCategoryInvalid(t *testing.T) {
 	}
 
 	raw := []struct {
-		name string
-		body string
+		name  string
+		body  string
+		blank string // a blank key the request names, which must not exist after it
 	}{
 		{name: "missing key", body: `{"description": "x", "items": {}}`},
 		{name: "empty key", body: `{"key": "", "description": "x"}`},
+		{name: "blank key", body: `{"key": "   ", "description": "x"}`, blank: "   "},
+		{name: "key of unicode spaces", body: `{"key": "\u00a0\u3000", "description": "x"}`, blank: "\u00a0\u3000"},
 		{name: "key too long", body: `{"key": "` + strings.Repeat("k", 256) + `", "description": "x"}`},
 		{name: "items not an object", body: `{"key": "KEY", "items": ["a"]}`},
 		{name: "item missing type", body: `{"key": "KEY", "items": {"a": {"description": "x", "default": "1"}}}`},
@@ -695,6 +699,9 @@ func TestCreateCategoryInvalid(t *testing.T) {
 			checkError(t, r.status, r.body, http.StatusBadRequest)
 			if strings.Contains(tc.body, "KEY") {
 				wantNoCategory(t, key)
+			}
+			if tc.blank != "" {
+				wantNoCategory(t, tc.blank)
 			}
 		})
 	}
@@ -817,4 +824,84 @@ func TestConfigPathDecoding(t *testing.T) {
 		r = doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/category/" + base + "-50%25/a%252Fb"})
 		checkError(t, r.status, r.body, http.StatusNotFound)
 	})
+}
+
+// TestLogLevelChangesLive changes LOGGING.logLevel and finds the effect in
+// the log of the gateway the suite started: a request is logged (at debug
+// level) only while the level lets debug lines through.
+func TestLogLevelChangesLive(t *testing.T) {
+	needOwnGateway(t, "reads the log of the gateway it started")
+	// The suite starts its gateway with --log-level debug; leave it there.
+	t.Cleanup(func() { restoreItem(t, "LOGGING", "logLevel", "debug") })
+	quiet, loud := unique("conf-quiet"), unique("conf-loud")
+
+	setItem(t, "LOGGING", "logLevel", "warning")
+	r := doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/category/" + quiet})
+	checkError(t, r.status, r.body, http.StatusNotFound)
+	setItem(t, "LOGGING", "logLevel", "debug")
+	r = doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/category/" + loud})
+	checkError(t, r.status, r.body, http.StatusNotFound)
+
+	// The access line is written before the answer leaves the gateway.
+	b, err := os.ReadFile(ownGatewayLog)
+	if err != nil {
+		t.Fatalf("read the gateway's log: %v", err)
+	}
+	if !strings.Contains(string(b), loud) {
+		t.Errorf("with logLevel debug, the request for %s is not in the log", loud)
+	}
+	if strings.Contains(string(b), quiet) {
+		t.Errorf("with logLevel warning, the request for %s was logged at debug level", quiet)
+	}
+}
+
+// TestRetiredItemsRemovedAtStart stores items that earlier versions seeded
+// and that nothing reads any more, restarts the gateway and finds them
+// gone: rest_api.authProviders, the category Installation, and
+// PURGE_READ.retainTaskHistory, whose changed value moves to
+// SCHEDULER.max_completed_task_age_days.
+func TestRetiredItemsRemovedAtStart(t *testing.T) {
+	needOwnGateway(t, "restarts the gateway")
+	admin := apiAs(t, adminToken(t))
+	ageBefore := getItem(t, "SCHEDULER", "max_completed_task_age_days")
+	if ageBefore.Default == nil || ageBefore.Value != *ageBefore.Default {
+		t.Fatalf("SCHEDULER.max_completed_task_age_days = %q, want its default on the suite's gateway", ageBefore.Value)
+	}
+	t.Cleanup(func() { restoreItem(t, "SCHEDULER", "max_completed_task_age_days", ageBefore.Value) })
+
+	earlier := []edgeclient.CategoryCreate{
+		{Key: "rest_api", Items: &map[string]edgeclient.ConfigItemDefinition{"authProviders": def(edgeclient.JSON, `{"providers": ["username", "ldap"]}`)}},
+		{Key: "PURGE_READ", Items: &map[string]edgeclient.ConfigItemDefinition{"retainTaskHistory": def(edgeclient.Integer, "30")}},
+		{Key: "Installation", Description: ptr("Package installation"),
+			Items: &map[string]edgeclient.ConfigItemDefinition{"maxUpdate": def(edgeclient.Integer, "1")}},
+	}
+	for _, in := range earlier {
+		resp, err := admin.CreateCategoryWithResponse(t.Context(), in)
+		must(t, err)
+		wantStatus(t, "createCategory "+in.Key, resp.StatusCode(), resp.Body, http.StatusOK)
+	}
+	setItem(t, "PURGE_READ", "retainTaskHistory", "45")
+
+	starts, ok := sourceCount(baseURL, edgeclient.START)
+	if !ok {
+		t.Fatal("audit not readable")
+	}
+	resp, err := admin.RestartWithResponse(t.Context())
+	must(t, err)
+	wantStatus(t, "restart", resp.StatusCode(), resp.Body, http.StatusOK)
+	eventually(t, 30*time.Second, "the restart (a new START entry)", func() bool {
+		n, ok := sourceCount(baseURL, edgeclient.START)
+		return ok && n == starts+1
+	})
+
+	if _, ok := getCategory(t, "rest_api")["authProviders"]; ok {
+		t.Error("rest_api.authProviders is still there after a start")
+	}
+	if _, ok := getCategory(t, "PURGE_READ")["retainTaskHistory"]; ok {
+		t.Error("PURGE_READ.retainTaskHistory is still there after a start")
+	}
+	wantNoCategory(t, "Installation")
+	if got := getItem(t, "SCHEDULER", "max_completed_task_age_days").Value; got != "45" {
+		t.Errorf("SCHEDULER.max_completed_task_age_days = %q, want 45, the value retainTaskHistory held", got)
+	}
 }

@@ -189,7 +189,7 @@ func TestHTTPSouthReconfigure(t *testing.T) {
 	if got := statistics(t, c)[name+"-Ingest"]; got != 3 {
 		t.Errorf("%s-Ingest = %d, want 3", name, got)
 	}
-	if r := southRecord(t, c, name); r == nil || r.Status != edgeclient.ServiceStatusRunning {
+	if r := southRecord(t, c, name); r == nil || southStatus(t, r) != string(edgeclient.ServiceStatusRunning) {
 		t.Errorf("south record after the port change = %+v", r)
 	}
 }

@@ -33,6 +33,13 @@ var baseURL string
 // therefore stop, restart and inspect it.
 var ownGateway bool
 
+// ownGatewayPID and ownGatewayLog are the process id and the log file of
+// the gateway the suite started (zero values when testing another one).
+var (
+	ownGatewayPID int
+	ownGatewayLog string
+)
+
 // suiteToken is sent with every request that carries no token of its own
 // and is not marked anonymous: -token, or the admin session the suite
 // opens when the gateway under test requires authentication. Empty for a
@@ -79,7 +86,7 @@ func runSuite(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "conformance:", err)
 		return 1
 	}
-	ownGateway = true
+	ownGateway, ownGatewayPID, ownGatewayLog = true, gw.cmd.Process.Pid, gw.logPath
 	info = gatewayInfo{URL: gw.url, StartedBySuite: true, Storage: "sqlite"}
 	storage := "embedded SQLite"
 	if dbURL != "" {

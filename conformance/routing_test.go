@@ -51,6 +51,13 @@ func TestMethodNotAllowed(t *testing.T) {
 		{method: http.MethodPost, path: "/edge/statistics", allow: []string{"GET"}},
 		{method: http.MethodDelete, path: "/edge/task", allow: []string{"GET"}},
 		{method: http.MethodGet, path: "/edge/shutdown", allow: []string{"PUT"}},
+		// A fixed path segment is never taken for a parameter of a
+		// neighbouring path (/edge/schedule/{schedule_id}, /edge/asset/{code}).
+		{method: http.MethodGet, path: "/edge/schedule/enable", allow: []string{"PUT"}},
+		{method: http.MethodGet, path: "/edge/schedule/disable", allow: []string{"PUT"}},
+		{method: http.MethodDelete, path: "/edge/asset/timespan", allow: []string{"GET"}},
+		{method: http.MethodDelete, path: "/edge/task/latest", allow: []string{"GET"}},
+		{method: http.MethodPut, path: "/edge/asset/logout", allow: []string{"GET", "DELETE"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {

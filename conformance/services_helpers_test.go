@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -89,6 +90,63 @@ func southRecord(t testing.TB, c *edgeclient.ClientWithResponses, name string) *
 		}
 	}
 	return nil
+}
+
+// unionJSON returns the JSON text of a field that holds one of several
+// types, e.g. a south record's port: `8081`, `""` or `null`.
+func unionJSON(t testing.TB, v json.Marshaler) string {
+	t.Helper()
+	b, err := v.MarshalJSON()
+	if err != nil {
+		t.Fatalf("encode a union field: %v", err)
+	}
+	return string(b)
+}
+
+// checkManagementPort checks that raw, the JSON of a record's
+// management_port, is a port number: the gateway's API port, which on a
+// gateway the suite started is the port of its URL.
+func checkManagementPort(t testing.TB, what, raw string) {
+	t.Helper()
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > 65535 {
+		t.Errorf("%s: management_port %s is not a port number", what, raw)
+		return
+	}
+	if u, err := url.Parse(baseURL); ownGateway && err == nil && u.Port() != raw {
+		t.Errorf("%s: management_port %s, want the API's port %s", what, raw, u.Port())
+	}
+}
+
+// southStatus returns the status of a south record: a service status, or
+// "" for a disabled service.
+func southStatus(t testing.TB, r *edgeclient.SouthService) string {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal([]byte(unionJSON(t, r.Status)), &s); err != nil {
+		t.Fatalf("south record status %s is not a string", unionJSON(t, r.Status))
+	}
+	return s
+}
+
+// checkDisabledSouth checks the south record of a disabled service: address,
+// both ports, protocol and status are all "" (spec §2.6).
+func checkDisabledSouth(t testing.TB, r *edgeclient.SouthService) {
+	t.Helper()
+	if r == nil {
+		t.Error("the disabled service is not in the south listing")
+		return
+	}
+	got := map[string]string{"address": jsonString(r.Address), "management_port": unionJSON(t, r.ManagementPort),
+		"service_port": unionJSON(t, r.ServicePort), "protocol": jsonString(r.Protocol), "status": unionJSON(t, r.Status)}
+	for field, v := range got {
+		if v != `""` {
+			t.Errorf("south record of disabled service %s: %s = %s, want \"\"", r.Name, field, v)
+		}
+	}
+	if r.ScheduleEnabled {
+		t.Errorf("south record of disabled service %s: schedule_enabled true", r.Name)
+	}
 }
 
 // serviceRecords lists services, optionally of one type.

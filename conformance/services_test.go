@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -174,10 +175,11 @@ func TestSouthServiceLifecycle(t *testing.T) {
 		if r == nil {
 			t.Fatal("listSouthServices lacks the service")
 		}
-		if r.Status != edgeclient.ServiceStatusRunning || !r.ScheduleEnabled || r.Plugin.Name != "http_south" || r.Plugin.Version == "" ||
-			r.Address == "" || r.ManagementPort == nil {
-			t.Errorf("south record = %+v", r)
+		if southStatus(t, r) != string(edgeclient.ServiceStatusRunning) || !r.ScheduleEnabled || r.Plugin.Name != "http_south" || r.Plugin.Version == "" ||
+			r.Address == "" || r.Protocol == "" || unionJSON(t, r.ServicePort) != "null" {
+			t.Errorf("south record = %+v (service_port %s)", r, unionJSON(t, r.ServicePort))
 		}
+		checkManagementPort(t, "south record", unionJSON(t, r.ManagementPort))
 		counts := map[string]int{}
 		for _, a := range r.Assets {
 			counts[a.Asset] = a.Count
@@ -201,13 +203,12 @@ func TestSouthServiceLifecycle(t *testing.T) {
 		if _, _, err := postIngest(ctx, host, port, "sensor-reading", readingsBody("x", 1, start)); err == nil {
 			t.Error("http_south still accepts readings after its schedule was disabled")
 		}
-		r := southRecord(t, c, name)
-		if r == nil || r.Status != edgeclient.ServiceStatusShutdown || r.ScheduleEnabled || r.Address != "" || r.Protocol != "" ||
-			r.ManagementPort != nil || r.ServicePort != nil {
-			t.Errorf("south record of a disabled service = %+v", r)
-		}
-		if rec := serviceRecord(t, c, name); rec == nil || rec.Status != edgeclient.ServiceStatusShutdown {
+		checkDisabledSouth(t, southRecord(t, c, name))
+		if rec := serviceRecord(t, c, name); rec == nil || rec.Status != edgeclient.ServiceStatusShutdown ||
+			rec.Address != "" || rec.Protocol != "" || rec.ServicePort != nil {
 			t.Errorf("service record of a disabled service = %+v", rec)
+		} else {
+			checkManagementPort(t, "service record of a disabled service", fmt.Sprint(rec.ManagementPort))
 		}
 		if got := auditCount(t, edgeclient.SCHCH); got != schchBefore+1 {
 			t.Errorf("SCHCH entries %d, want %d", got, schchBefore+1)
@@ -235,7 +236,7 @@ func TestSouthServiceLifecycle(t *testing.T) {
 		if err != nil || status != http.StatusOK {
 			t.Fatalf("post after enabling: %d %s %v", status, body, err)
 		}
-		if r := southRecord(t, c, name); r == nil || r.Status != edgeclient.ServiceStatusRunning || !r.ScheduleEnabled {
+		if r := southRecord(t, c, name); r == nil || southStatus(t, r) != string(edgeclient.ServiceStatusRunning) || !r.ScheduleEnabled {
 			t.Errorf("south record after enable = %+v", r)
 		}
 		if got := statistics(t, c)[name+"-Ingest"]; got != 301 {
@@ -378,9 +379,7 @@ func TestCreateServiceErrors(t *testing.T) {
 		body: strings.NewReader(`{"name":"` + sine + `","type":"SOUTH","plugin":"sinusoid","enabled":"false"}`)})
 	wantStatus(t, "createService with enabled \"false\"", r.status, r.body, http.StatusOK)
 	t.Cleanup(func() { _, _ = c.DeleteServiceWithResponse(t.Context(), sine) })
-	if rec := southRecord(t, c, sine); rec == nil || rec.ScheduleEnabled || rec.Status != edgeclient.ServiceStatusShutdown {
-		t.Errorf("service created with enabled \"false\" = %+v", rec)
-	}
+	checkDisabledSouth(t, southRecord(t, c, sine))
 }
 
 // TestServiceListings covers the core and storage records, the installed
@@ -394,6 +393,30 @@ func TestServiceListings(t *testing.T) {
 			t.Errorf("listServices lacks a running %s record named %s: %+v", want.typ, want.name, recs)
 		}
 	}
+	t.Run("every record has an integer management_port", func(t *testing.T) {
+		disabled := unique("conf-off")
+		createSouth(t, c, southDef{name: disabled, plugin: "sinusoid", enabled: false})
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/service"})
+		wantStatus(t, "listServices", r.status, r.body, http.StatusOK)
+		var list struct {
+			Services []map[string]json.RawMessage `json:"services"`
+		}
+		if err := json.Unmarshal(r.body, &list); err != nil {
+			t.Fatalf("listServices body: %v", err)
+		}
+		seen := map[string]bool{}
+		for _, rec := range list.Services {
+			var name string
+			_ = json.Unmarshal(rec["name"], &name)
+			seen[name] = true
+			checkManagementPort(t, "record "+name, string(rec["management_port"]))
+		}
+		for _, name := range []string{"Edge Core", "Edge Storage", disabled} {
+			if !seen[name] {
+				t.Errorf("listServices lacks %s", name)
+			}
+		}
+	})
 	if core := serviceRecords(t, c, "core"); len(core) != 1 || core[0].Type != "Core" {
 		t.Errorf("listServices?type=core = %+v", core)
 	}
@@ -495,7 +518,7 @@ func TestFailedServiceHealth(t *testing.T) {
 	if r := serviceRecord(t, c, name); r == nil || r.Status != edgeclient.ServiceStatusFailed {
 		t.Errorf("service record = %+v, want status failed", r)
 	}
-	if r := southRecord(t, c, name); r == nil || r.Status != edgeclient.ServiceStatusFailed || !r.ScheduleEnabled {
+	if r := southRecord(t, c, name); r == nil || southStatus(t, r) != string(edgeclient.ServiceStatusFailed) || !r.ScheduleEnabled {
 		t.Errorf("south record = %+v, want status failed", r)
 	}
 	if got := auditCount(t, edgeclient.SRVFL); got <= srvfl {

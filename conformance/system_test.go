@@ -141,6 +141,32 @@ func TestPingServiceName(t *testing.T) {
 	}
 }
 
+// TestPingServiceDescription changes service.description and finds it in
+// ping, then resets it.
+func TestPingServiceDescription(t *testing.T) {
+	orig := getItem(t, "service", "description")
+	t.Cleanup(func() { restoreItem(t, "service", "description", orig.Value) })
+	ping := func() string {
+		t.Helper()
+		resp, err := api(t).PingWithResponse(t.Context())
+		must(t, err)
+		wantStatus(t, "ping", resp.StatusCode(), resp.Body, http.StatusOK)
+		return resp.JSON200.ServiceDescription
+	}
+	if got := ping(); got != orig.Value {
+		t.Errorf("ping serviceDescription = %q, want service.description %q", got, orig.Value)
+	}
+	text := unique("Packaging line 4")
+	setItem(t, "service", "description", text)
+	if got := ping(); got != text {
+		t.Errorf("after setting service.description to %q, ping serviceDescription = %q", text, got)
+	}
+	reset := resetItem(t, "service", "description")
+	if got := ping(); got != reset.Value {
+		t.Errorf("after resetting service.description, ping serviceDescription = %q, want %q", got, reset.Value)
+	}
+}
+
 // ---- shutdown, restart and safe mode, on gateways the tests start ----
 
 // ownGatewayAt starts a gateway of its own on a fresh SQLite data
@@ -266,7 +292,7 @@ func TestRestartOperation(t *testing.T) {
 	t.Run("service running again", func(t *testing.T) {
 		eventually(t, 15*time.Second, "the south service running after the restart", func() bool {
 			r := southRecord(t, c, name)
-			return r != nil && r.Status == edgeclient.ServiceStatusRunning
+			return r != nil && southStatus(t, r) == string(edgeclient.ServiceStatusRunning)
 		})
 		if status, body, err := postIngest(t.Context(), host, port, "sensor-reading", readingsBody(asset, 1, time.Now())); err != nil || status != http.StatusOK {
 			t.Errorf("ingest after the restart: %d %s %v", status, body, err)
@@ -282,7 +308,7 @@ func TestShutdownOperation(t *testing.T) {
 	c := apiAt(t, gw.url)
 	marker := unique("conf-before-shutdown")
 	cr, err := c.CreateAuditEntryWithResponse(t.Context(), edgeclient.AuditEntryCreate{Source: edgeclient.LOGGN,
-		Severity: string(edgeclient.INFORMATION), Details: &map[string]any{"marker": marker}})
+		Severity: string(edgeclient.INFORMATION), Details: map[string]any{"marker": marker}})
 	must(t, err)
 	wantStatus(t, "createAuditEntry", cr.StatusCode(), cr.Body, http.StatusOK)
 

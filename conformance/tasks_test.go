@@ -359,3 +359,22 @@ func TestPurgeByAge(t *testing.T) {
 		}
 	})
 }
+
+// TestTaskPidIsTheGateway checks that a task's pid is the gateway's own
+// process id: tasks run inside the gateway process.
+func TestTaskPidIsTheGateway(t *testing.T) {
+	needOwnGateway(t, "compares with the process id of the gateway it started")
+	fastStats(t)
+	c := api(t)
+	var tasks []edgeclient.Task
+	eventually(t, 15*time.Second, "a task", func() bool {
+		tasks = listTasks(t, c, edgeclient.ListTasksParams{})
+		return len(tasks) > 0
+	})
+	tasks = append(tasks, latestTasks(t, c, edgeclient.ListLatestTasksParams{})...)
+	for _, tk := range tasks {
+		if tk.Pid != ownGatewayPID {
+			t.Errorf("task %s (%s) pid = %d, want the gateway's process id %d", tk.Id, tk.Name, tk.Pid, ownGatewayPID)
+		}
+	}
+}

@@ -170,6 +170,21 @@ func (d *DB) saveCategory(ctx context.Context, op, key string, fn func(cur Categ
 	return saved, created, nil
 }
 
+// DeleteCategory removes the category key with its parent and child links
+// (the child categories themselves stay) and reports whether it existed. A
+// missing category is not an error. Driver errors are returned wrapped.
+func (d *DB) DeleteCategory(ctx context.Context, key string) (bool, error) {
+	res, err := d.w.ExecContext(ctx, d.w.Rebind("DELETE FROM categories WHERE key = ?"), key)
+	if err != nil {
+		return false, fmt.Errorf("db: delete category %q: %w", key, translate(err))
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("db: delete category %q: %w", key, translate(err))
+	}
+	return n > 0, nil
+}
+
 // AddCategoryChildren records children as child categories of parent.
 // Children already recorded are left alone, so it is idempotent. All
 // categories named must exist: otherwise it returns an error wrapping

@@ -696,10 +696,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -840,7 +840,7 @@ type CategoryCreate struct {
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -1045,6 +1045,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1209,6 +1214,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1308,6 +1321,11 @@ type Ping struct {
 	// Example: false
 	SafeMode bool `json:"safeMode"`
 
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
+
 	// ServiceName The instance name (`service.name`).
 	//
 	// Example: Edge Gateway
@@ -1349,6 +1367,16 @@ type PluginInfo struct {
 	// Example: 1.0.0
 	Version string `json:"version"`
 }
+
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
 
 // Purged defines model for Purged.
 type Purged struct {
@@ -1591,17 +1619,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1635,6 +1663,13 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
+
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
 	// Asset The asset code.
@@ -1653,9 +1688,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1663,16 +1698,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1682,13 +1717,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1762,7 +1797,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1988,9 +2023,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2011,6 +2043,9 @@ type NotImplemented = Error
 
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
+
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
 
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
@@ -2419,6 +2454,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2539,6 +2698,68 @@ func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5264,8 +5485,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type BadGatewayJSONResponse Error
-
 type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
@@ -5279,6 +5498,15 @@ type NotFoundJSONResponse Error
 type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
+
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableJSONResponse struct {
+	Body Error
+
+	Headers ServiceUnavailableResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter int
@@ -5397,6 +5625,23 @@ func (response CreateUser500JSONResponse) VisitCreateUserResponse(w http.Respons
 	return err
 }
 
+type CreateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AdminUpdateUserRequestObject struct {
 	Body *AdminUpdateUserJSONRequestBody
 }
@@ -5503,6 +5748,23 @@ func (response AdminUpdateUser500JSONResponse) VisitAdminUpdateUserResponse(w ht
 	return err
 }
 
+type AdminUpdateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5591,6 +5853,23 @@ func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5702,6 +5981,23 @@ func (response AdminUpdateUserById500JSONResponse) VisitAdminUpdateUserByIdRespo
 	return err
 }
 
+type AdminUpdateUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserByIdRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5794,6 +6090,23 @@ func (response DeleteUserById500JSONResponse) VisitDeleteUserByIdResponse(w http
 	return err
 }
 
+type DeleteUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PurgeAllReadingsRequestObject struct {
 }
 
@@ -5853,6 +6166,23 @@ func (response PurgeAllReadings500JSONResponse) VisitPurgeAllReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PurgeAllReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5920,6 +6250,23 @@ func (response ListAssets500JSONResponse) VisitListAssetsResponse(w http.Respons
 	return err
 }
 
+type ListAssets503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAssetTimespansRequestObject struct {
 }
 
@@ -5979,6 +6326,23 @@ func (response ListAssetTimespans500JSONResponse) VisitListAssetTimespansRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAssetTimespans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6061,6 +6425,23 @@ func (response PurgeAssetReadings500JSONResponse) VisitPurgeAssetReadingsRespons
 	return err
 }
 
+type PurgeAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingsRequestObject struct {
 	Code   AssetCode `json:"code"`
 	Params GetAssetReadingsParams
@@ -6136,6 +6517,23 @@ func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6232,6 +6630,23 @@ func (response GetAssetTimespan500JSONResponse) VisitGetAssetTimespanResponse(w 
 	return err
 }
 
+type GetAssetTimespan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingValuesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6312,6 +6727,23 @@ func (response GetAssetReadingValues500JSONResponse) VisitGetAssetReadingValuesR
 	return err
 }
 
+type GetAssetReadingValues503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingSeriesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6388,6 +6820,23 @@ func (response GetAssetReadingSeries500JSONResponse) VisitGetAssetReadingSeriesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadingSeries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6485,6 +6934,23 @@ func (response GetAssetReadingSummary500JSONResponse) VisitGetAssetReadingSummar
 	return err
 }
 
+type GetAssetReadingSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAuditEntriesRequestObject struct {
 	Params ListAuditEntriesParams
 }
@@ -6559,6 +7025,23 @@ func (response ListAuditEntries500JSONResponse) VisitListAuditEntriesResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6655,6 +7138,23 @@ func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type CreateAuditEntry503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -6719,6 +7219,21 @@ func (response Authenticate413JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Authenticate429JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Authenticate500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
@@ -6729,6 +7244,23 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6792,6 +7324,23 @@ func (response ListCategories500JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6888,6 +7437,23 @@ func (response CreateCategory500JSONResponse) VisitCreateCategoryResponse(w http
 	return err
 }
 
+type CreateCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryRequestObject struct {
 	Name CategoryName `json:"name"`
 }
@@ -6976,6 +7542,23 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7069,6 +7652,23 @@ func (response GetCategoryItem500JSONResponse) VisitGetCategoryItemResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7181,6 +7781,23 @@ func (response SetCategoryItem500JSONResponse) VisitSetCategoryItemResponse(w ht
 	return err
 }
 
+type SetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetCategoryItemRequestObject struct {
 	Name CategoryName `json:"name"`
 	Item ItemName     `json:"item"`
@@ -7270,6 +7887,23 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7368,6 +8002,23 @@ func (response Login500JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	return err
 }
 
+type Login503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutRequestObject struct {
 }
 
@@ -7427,6 +8078,23 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7494,6 +8162,23 @@ func (response ListNorthServices500JSONResponse) VisitListNorthServicesResponse(
 	return err
 }
 
+type ListNorthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -7539,6 +8224,23 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7635,6 +8337,37 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	return err
 }
 
+type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
+
+func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetRepository503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RestartRequestObject struct {
 }
 
@@ -7698,6 +8431,23 @@ func (response Restart500JSONResponse) VisitRestartResponse(w http.ResponseWrite
 	return err
 }
 
+type Restart503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSchedulesRequestObject struct {
 }
 
@@ -7757,6 +8507,23 @@ func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7867,6 +8634,23 @@ func (response DisableScheduleByName500JSONResponse) VisitDisableScheduleByNameR
 	return err
 }
 
+type DisableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleByNameRequestObject struct {
 	Body *EnableScheduleByNameJSONRequestBody
 }
@@ -7973,6 +8757,23 @@ func (response EnableScheduleByName500JSONResponse) VisitEnableScheduleByNameRes
 	return err
 }
 
+type EnableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8061,6 +8862,23 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8157,6 +8975,23 @@ func (response DisableSchedule500JSONResponse) VisitDisableScheduleResponse(w ht
 	return err
 }
 
+type DisableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8245,6 +9080,23 @@ func (response EnableSchedule500JSONResponse) VisitEnableScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8369,6 +9221,23 @@ func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w ht
 	return err
 }
 
+type CreateNorthTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListServicesRequestObject struct {
 	Params ListServicesParams
 }
@@ -8443,6 +9312,23 @@ func (response ListServices500JSONResponse) VisitListServicesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListServices503JSONResponse) VisitListServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8582,16 +9468,19 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
-type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+type CreateService503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
-func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8613,20 +9502,6 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8673,16 +9548,33 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8746,6 +9638,23 @@ func (response ListInstalledServices500JSONResponse) VisitListInstalledServicesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8842,6 +9751,23 @@ func (response DeleteService500JSONResponse) VisitDeleteServiceResponse(w http.R
 	return err
 }
 
+type DeleteService503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPersistentPluginsRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 }
@@ -8930,6 +9856,23 @@ func (response ListPersistentPlugins500JSONResponse) VisitListPersistentPluginsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPersistentPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9041,6 +9984,23 @@ func (response DeletePluginData500JSONResponse) VisitDeletePluginDataResponse(w 
 	return err
 }
 
+type DeletePluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPluginDataRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 	PluginName  PluginName  `json:"plugin_name"`
@@ -9130,6 +10090,23 @@ func (response GetPluginData500JSONResponse) VisitGetPluginDataResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9256,6 +10233,23 @@ func (response SetPluginData500JSONResponse) VisitSetPluginDataResponse(w http.R
 	return err
 }
 
+type SetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ShutdownRequestObject struct {
 }
 
@@ -9315,6 +10309,23 @@ func (response Shutdown500JSONResponse) VisitShutdownResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Shutdown503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9382,6 +10393,23 @@ func (response ListSouthServices500JSONResponse) VisitListSouthServicesResponse(
 	return err
 }
 
+type ListSouthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListStatisticsRequestObject struct {
 }
 
@@ -9441,6 +10469,23 @@ func (response ListStatistics500JSONResponse) VisitListStatisticsResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStatistics503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9519,6 +10564,23 @@ func (response GetStatisticsHistory500JSONResponse) VisitGetStatisticsHistoryRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatisticsHistory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9615,6 +10677,23 @@ func (response GetStatisticsRate500JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type GetStatisticsRate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -9693,6 +10772,23 @@ func (response ListTasks500JSONResponse) VisitListTasksResponse(w http.ResponseW
 	return err
 }
 
+type ListTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListLatestTasksRequestObject struct {
 	Params ListLatestTasksParams
 }
@@ -9767,6 +10863,23 @@ func (response ListLatestTasks500JSONResponse) VisitListLatestTasksResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLatestTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9859,6 +10972,23 @@ func (response GetTask500JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9969,6 +11099,23 @@ func (response CancelTask500JSONResponse) VisitCancelTaskResponse(w http.Respons
 	return err
 }
 
+type CancelTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTrackingEventsRequestObject struct {
 	Params ListTrackingEventsParams
 }
@@ -10043,6 +11190,23 @@ func (response ListTrackingEvents500JSONResponse) VisitListTrackingEventsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrackingEvents503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10155,6 +11319,23 @@ func (response DeprecateTrackingEvent500JSONResponse) VisitDeprecateTrackingEven
 	return err
 }
 
+type DeprecateTrackingEvent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackagesRequestObject struct {
 }
 
@@ -10172,20 +11353,6 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10232,16 +11399,33 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10305,6 +11489,23 @@ func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10401,6 +11602,23 @@ func (response UpdateOwnUser500JSONResponse) VisitUpdateOwnUserResponse(w http.R
 	return err
 }
 
+type UpdateOwnUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRolesRequestObject struct {
 }
 
@@ -10460,6 +11678,23 @@ func (response ListRoles500JSONResponse) VisitListRolesResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRoles503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10586,6 +11821,23 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutUserSessionsRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -10674,6 +11926,23 @@ func (response LogoutUserSessions500JSONResponse) VisitLogoutUserSessionsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type LogoutUserSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12614,377 +13883,391 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bcttIlij6Kxnc3WGqNkhRN1dZio4JlSy7tNuWNaJU1T2Wp5AkkiRGYCYbCUhmux0xr+f9/MLZHzZf",
-	"cmKtlZlIgABJ3VztanfEjMoEkNd1v35qDdV0pqSQmW7tf2rNeMqnIhMp/utQa5EdqUjAPyKhh2k8y2Il",
-	"W/uti4lgHB6zoYpEwGYiHQqZdYSEf0esHfLNQchizbSQGeOahfyP268G4Ua3FbTERz6dJaK139KxzLWK",
-	"o1bQimHcGc8mraAl+RSewlitoJWKv+VxKqLWfpbmImjp4URMOSxqyj++EXKcTVr723t7QWsaS/vvraCV",
-	"zWc4R5bGctz6/DloHfFMjFU6P8Xx6zY1NG+wazEvLzUVOvuVz+L6peKfx1zqTyqnWyiv8VxkeSpZNhEs",
-	"FTyK5VgzNcJ/J1xn7JRN4MMuO/44TPJIaBZqMVQy0mHAwmks80zgfybxNM5CxmXEQn0dz0LW3u318Hpw",
-	"e3/LRTov9oejtkobimU8zaf+8mOZibFIcf0nmZg2H3OciSmDodltnE1i2pA9+/K5T7JsdqbSrP7cYaDl",
-	"577inN/AOSwu8i3/CLtjMp8ORApHLGSWxkKzTLEUL6HpqPBkS0cViRHPk6y1v90LABDMufV6vV6w6hzf",
-	"0pXdBxLMbTfAAt7oPSDBjHoXWDhL8nEsm6Fhhs9ZLHXG5VDs4ya0SG/ioSAoGamUcaZVnk2YSplUaTYx",
-	"nwX49ihOMpG6IZ5p/zt6uEB5RD1I0bC/rsboFZB1loqbWOU1V9efxKNM47qzGHFARuqWxTJT+OOM64wO",
-	"wTwRMoLXY82mXM5ZLuNMMz5WATOoA7/A7dchOxyYu20lBbx3O4mHEyDPdnt450xlE5HexlpsdN1Qf9rp",
-	"XeW93vbzmdnPn7a2eyEbxzdCs50eM6/BqBHPOLudKC2YFLdCZ4g0c5hna9t7M4m67Jc4m6g8Y6EdNmRt",
-	"lSI5YL0Nxu3WJ1wzqVg+m4mUDVQuo4BpVYC8zvh0JiKmk3g8yZI54xPBI4sJY56JWz5/ptkwUcNrxlPB",
-	"YonYEDUBuF1QPYT3aiH8nJbzZzFfvO1D4CV2QXbdz9j/6b87ZWrwX2KY3YUnmgEeBJn94UREeSJOonp8",
-	"1OY5i6Py0ra3vn8uBs9/6Hy/09vpbG2J7zs/DEffd/jzXu85j3aiAe/VL9sO+Svuq3npI5VOedbab+U5",
-	"vlmzeIKi+xBEA4A+QfQ44n0John1LgSxT7StmSL6xO9B0lUDjTPj/3oXsWXLcKvloHUdzxa3dFrHReFo",
-	"A6TQMz6O5Zhw35x+42HD+LW81Wel9Uh6wfV1E8hnXF8vgPvz0fd8mz/f6vwQ9Qad3eHznc6L6IXo7A2i",
-	"7/n3o23RG241iCUPhXJYK4DHv+P2F5b8TiZzXLOmU0PeAHM3nZu56GIJxS5neTqGZ6uuFpbUz3i2xpqQ",
-	"K8VInDMRsCnPAP3ZkGvRiaUWUsdZfCOSOWuHoIEkIhOheU2z8Mj+tHHAOLvhSS5YNuEZQLxUdFc4NPyw",
-	"2+s1Agu807BrO23t6V9qkTZBSq5BzihDynYtEMCbq+jdUkLxGb7UMyU1CYA/8ug1MTT411DJTEiUXfls",
-	"lsRDDqvc/C8NS/W2+qk1FVrzMYx9xofXfAwEcqZ0nIGiA/K13t/cnNEj3TUfdlU63hTRWERwyrlMBR9O",
-	"+CARrc/+Bv6QilFrv/W/NgtNcpOe6s3jNFVmHzVC3+JShipPIiZVxgZIwwFoujDdjzw6F3/Lhc7uu3GE",
-	"Web0W4ZUhk1zjXNxED7x1NlAZLdCSLaF9B9l9EfacEo7YCjFJUACRASyWSxveBJHB8ipzIoRl0lCVKOR",
-	"kMDN2CgWSRR4m1ApS/NE4BEdKTlK4uG9D+jQ8RyVFgIALCNiwEcYT4Crzpn4GOtMP/KZDM3qHTkTbJin",
-	"KXA3QvR2lNNGLE+0y4nELBXwO8iFZgdpLmUsxwFRCoAn88sGHtUrlQ7iKBLyvmeFlI5H01giNYD7nAOT",
-	"hjslwqdmIsWBHumchjxJgOxoxvNsImSGRxGxQZ4x0AVSlQgWKaFxtzxJ1C0tBD7ETZ/ITKSSJzTNPTdu",
-	"B8GTFikTMBhrO8iO2O5oa7g9+F684L1oV+ztbTzCARwyZPFW1zEyPeFLJDIeJ9oI9k5xBAxXY5bLSKRG",
-	"IiQ6+kwXeEi05VRlr0CtuO+ZnKrCaEToYixFj3T1PIpSoTWNq/J06F004qLdxQmsbSpkJu69l2EqeAak",
-	"hhsV22JUTPPFxRRsLrLHJ4xICRGqUY4A4VCrqcgmsCgE6BuR6ljJioJXHEmkYGV4Jmd8nigeXSj1hoOI",
-	"c89DMZyHDRRSv6EQkWZbvd0f9r5/zgbzTDw2MSxPxN7GP+J2LpR6y+XcLEffm9APhyoHrQHpV6wZKMYi",
-	"YnwELCUVM4GUZcTjRESARbHUBywVqMhL9tzp8Y8F32Y9d1sJvYMQEN8I6dnprJLXCloTwSNjyz6HrzqH",
-	"8FWNPcYYJnKZxQkO6i0ql7SsksD3vHd/oQ7kSwlkXKXx3++PqyCjoo0LFSitb1UaAfQDEqAk/Qj3c5SK",
-	"CJgNTzRMk6lrIZHUTmOtASUL8aWLgrMZEb0Hw6HQ+q3IJqpGkv4JGZSRpoF9ArmO5QELuZyHrO12pFI2",
-	"FGkWj5DjbQQsnN1GpRdkMoef4a2Qtb2X6RHem4TbeN/iErSD2S3I5PBi64Ov7tHTijYQtA4BUeC0L2cR",
-	"6BNwSVEUw0Z4cpYCq89iENBHPNFi4QgnXI5J4eW42wPGM5YIrjM0xqFQ12UX/JpInDCIiRx9lKop/hbi",
-	"j6FRPpzSM42lv4CtoDXz/vmpxfEOfp26S1gGBaULq4KCrzqdxuNJxvQkHmVG0FFp3cGlgidkYSh9fsYz",
-	"9m7ZZ4rMRLXalxS3dDTtLTqogG3jqQRsh93E4jZgu2iH7NA/9kC0zFKVoCo5xMuw5lSCvmeaaaGBp+gS",
-	"iu94pvq9lWZ68xPZ82qg5pc4m5BGeT/YcbhCIsZgzkKjXoZ1AMUGQseR0CzOHgm2tr/B1m8CW4EzIzRb",
-	"IzJlZq8aJVYAbcHB3rtZPtTBMjmCc+JQFTBY10ncaOReuKShnanJiDjIRyORokRMdt7S2FvbvdW2QH/r",
-	"xRbs3I2HcBFPhZ5xuXgO5PBYhQfGT4DDZHyKOoJKont9WdmFGSawK1m5h2OZkRmv5kJ/HT7qjf7mh+Nt",
-	"KljvpPIoztwJVQ2dwji2jBLC4WWWpTxO4EzK52k01GbST9JjeYpXqRAdNCd4biJG7wwsMRc3QmYHKD0N",
-	"BBPTWVZ2nX9qWcW0Er6QiWnZsS7F7c88yeEIfuj9sE1n5P2y1apjcVrciDTO5iuJPxxP374MH6Iau95n",
-	"9CpM7y53xXfNUFAM4dbg7SJwV7UcII5ASb6rGHgomSfZdyIxiiWoOgg5CEwHJX1WC89BjGv+DSAr/PQ5",
-	"ZLcTIZmaxllW0YFKduV8OmM7bJYKrfNUMD5QN4Jlk1ToiUqileBT0ccuj46O+/2AvTo8eXN5fhywXw7P",
-	"T09OX4M2cHL66t3528OLk3en6P7mco6OhQOmMwVMgVzF8FOXHco52Q5Eon1vQUG2bnkqyZ+6QLXuAaYV",
-	"gFsEskbQehPrrM53PONj9NgXkBILHVj/+ihOdbYIGfgy/Aegul5rB0Trinviacrp3yrjydEqlmz9eqh5",
-	"WjCiuAsdMD5MldaMJwnup8Kv78SsveUEZp+NZ9pvhDDysdJTPF3po2LAeHLL59oDJYA054vxVUoDq62g",
-	"ZYC1FbQMtLaClgesZV3Tf1Cnc3pAVb94sgQCR1tc//6V7LDw7PL89XFIQRmzPEUX6yxVIIiztuDDCf6K",
-	"1vIN/ODNu9evT0PQxP138VH/4vztach0lgo+XXj417Pz1yHTc52JKQ1qPjo8v3C/64ynWT7DJ6/6F+/O",
-	"iieTPIvUrcRHR+9Oj34K0SEQj3Myohvp1j4/fFl9bskfTXv0E4zgfBhGMG8LyQeJQLdOFGv8bxsKsmE/",
-	"hKHdh+VRz3/GTVoXgxjHOkMhtI07c4Oc/3x5WryXy/Kbajbz3nz1pniTzFz45PSno3dvQxvlZK7MOizN",
-	"Gy9/ObVvgDQTSzqJXPIbHiewO/Pi4c9v6l4sv3Z5dvyXo5DlqKuWp/rxz/howIfX+ayyiotXL3FwY3GB",
-	"cSMBjyP7HA609JxHUfG0f1p5qoXM7MOj6tDDRPDU+/hi4WM0/PuABq+9bHjNh7qzP78+OQ2dTxLDyJKE",
-	"u9s/+/Pry7PiOZ1TZB+dvy0eIfjTk5f9M1hjFOsZerbLS4OnL8tP/RUd9/uAPOKj53EBMPGHOO73L87q",
-	"3vEHuuyfwyWgolgc/mX/HJAEfyUEcb/DleLv/lUe9i9enoVG+M9SPkSTAsoJngvOkhGAa99seyU9iol0",
-	"qRW0kNy0ghbSFvgLZAT/fXh+AfQUiEQraCFFoL+HL+E54Df9pX8DZtLfy1P6++pNK2ghFuHfl7+c4t/D",
-	"n+F3hPVW0ELAht8BiukvjodwSX+PzO/9C/MXniOs0N/LM/p7DvPgdZu/8B7eIP29gPfwIugvrh+PuhW0",
-	"8GjpPF69KXMJu/VF/mCx1zj09aIel8TyepF3vInltbUnJWpchKU5Jzww3pQP4f2ypJSo8eb2bm+vt9XZ",
-	"6nW29jq7291E1UtOBIg1QVqn6NdWI4diQIYt3LoQBH/e9y0MQuiYlzo+LsNpORFnYRVlSaYqmtklBnRS",
-	"dULEkVOfmiTs5YLVETKpE1C3al0fuHRk386FGLBrMScDn4uRrkjdngfYmM9cDFRLzWiNrQX94+yEHYH8",
-	"dVj+OmgBAUq4CYlvLTymETUc2ZTLiAOMuJ95Auem0kikrf3WXgEKgOvWAx60bowm6T76HBTaZ2n9qGtW",
-	"1w6vof18OBSzjP10cXEG/F8KBFLNaraB7xjl1i5vu7UgXBZLIyX38xIgKNS+qoju3L+ZYuhBRZ/MVKTI",
-	"STLVZQACDHW+mJYMOvtQTVGsDBEMQvKlsBBXFLL2QGUT9LXQtkFZlBF8NADN8YBxinCOJcM3SbfZ6LJ3",
-	"oBKRZxhI9LWYo2GTYA3HAyYQFG/Qk2shZkAK4tRFXlDg1e0kToR5UmwBPWPEBQNcGI0iVWZjRjJetUZU",
-	"bhVURp1ZnpzBWgAbr8Ucg9JQSzfX8wlvLL3hSRlctno1wJIkuCvzARxQEaFZF2JVVapLluny4L9MeFZK",
-	"VXByaIVoNe5ugUiV4HaBWvOBSNALbl47YGbzzimwkKfiz1w3oaOXD6NoLx0oLNK2BXCvp2kLqHYtGlS1",
-	"XMZ/y4UfR12fK2Kg5k65Nh6Q/aYnwtpoSkxQlsviG8H0TBAsq5ElEhs151ZhbHCIH1bSsabIbzKhOPAm",
-	"NzuvkrU6W9Q/M9rUQsnCmI8Ffk8FYMuEiEV4Chjq+BhPF2e6TNUrlPlpqGvBXbd6dby1BnDL89kBloGz",
-	"tZuVwdHcj/nXWlYwO2A/n055nSmsslxvimXrs8Mtkxsq+W8sieuMeo+EYufH/Qt2eHby2FiFDu+mgR+M",
-	"Wp77YjFcezkU1d5OgVR1F1MyLgH0dNnxjQB6mGVpPMgzgTFqoRGOMRWDM1pRYGKRNIpFA6USwaUuZR1V",
-	"79UgXN35mIc1WGtl5cVLXAYnF+Jj1nyHa0najwo1vqC+MHBimHZTciY9JwWKvqLLqhxT3dCFLrMw+lUr",
-	"S3Nx1SLPB4AkCcIgs5vY9MLXZmwa8EUraKHrp6zCmyc1CzD+/8UDS8dCmyBeEZnJcY+oVMXDmk0+39vb",
-	"2audxlrWF3wsU54kd56nFuCciljrLvaH18ZWHXr6Ybg4TbOqua6y77S+6pJeEhAyfBz4gf9apDFP4r+D",
-	"olVgcyX/DZCXZyCitfZb//m+13nx4X//oSE+JVIyuQN4Dbk00GXscSybpCofUzT84dnJevBGPwVNB7Su",
-	"rHEBb5PoEke1LpQjJUmYYepGpJQ6Wlg0SqyIwrAp5xSDeFFIwezTRNxwWUmAJEP9T1k2Y3/6E7uiLV21",
-	"lkpWNSHzvrzjPDqOULTR/Unrnagk8u8fHgVFUCW9BDeKVnDMt/vuu+++CzcOiBLQVUpFrkZMy8vWodUV",
-	"1lUWffDdpRJQnebRxESs2k7GpgX+ho5UK+WbOOQDFBsJONHqrGHnWcGUHsLKAgMOAzFUNtMF18iTOl63",
-	"1Xt0TreGIPs4LO7ECtePy+G+NEt7Yg6287zX+9oZ2G/Mnbb+WbnTV8eL7kynl9PnC7PdeuX9mWbwraWI",
-	"UYqVFXCzxmVKHmukLCwE5hRaaOSpqDKuAxZazuVeq+Fd/n0ZJQWzaK3qPkoUxyomdAZBxaQPM7WC1snZ",
-	"zS79ed4KWpfnbxAEafayXFKMvAANdFA/LzeS1EdVoWmbIJRKfdSobgtcaonQ0CQsVM7YTOZEiI0Fbr+9",
-	"EoqaGbtL0VtcH6YGqRETqI1S+p0NS1ncqIvPqotgnORTTg53IanSgA3bKTJOUaAp76053W3Vhu1q6rb8",
-	"U6yBc7mAyyZD2WJ0dI3gR/Ee7pTQnKizeMiiHG9TScGGKklIq3UiwD4LJ7SMXzMdslmSa3zVkuBIJBln",
-	"M3LjmxGr1vdP5N1+iZFM58eHL09OX/db+1t7QasYGxSJ3vZup7fX6W2xrd7+1t7+7l63hwzQhdHub+0t",
-	"OCf8Me4bBOmNUXcTJ+SXFVHf8+GWV9Hs3UWSZgdwbt3r2ORjeQoerIFj2QEs6tMKWhiign89/y5JXhQf",
-	"8RjO3rodv1HjWHrp5XegP5c2IwNptCV8i4joSGIpWUHvDFORdc7gYS+NgOjauhDug5XOi9ykgS1JDyDv",
-	"QrX4QoVmYcLDGlUgqjkDprCET/SbTlgb1aASq4gTL64+Rd+jEUJwHxOjfhRJLKUtULSrmdyyNJAgCypY",
-	"bPeNGmNlA8l0jrkpozxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZi+dT/Y/ri5q/TV/O/Tl89",
-	"H/7l593hX37eEq9Pb4bTKPmPnf8ziX752PuP7Vfz4euPe9H2K/0fr3+oW2O+LD3kma6Wq9i6U2aIPT+a",
-	"xh5IYC6u7r7fNvEdlKelvqWYUY7Z6eShsMozxumWSqytydLQAH7LNYuUrCiPfRMOBRczS9U4FVo/iFud",
-	"Aqmqdzz4tHEttwOOZWjtw+gYjWSCF1cUdsJqKmku9UKmt0qxasLiyZNVJqo7eYHydlaqHKWZ+WAtHI3v",
-	"Womqx6Pdwd5ou7M12hl2dsXuqPNitLfX2eZbg+/Fi+FOhCaDFYV24HRngmfNKcG2HAieFemWeFxwRgdM",
-	"5kliZMHSKVpZHr8aKpnFMle5TsrCwk6l+h+MhgVWysfUhJe4IXsrbifNkGFgrMbfUQ8B7BD/PtMsBIEn",
-	"JzdHaEpphCYwBGNNxDC3QSEejpkKWgb7QneW7n29CGWLKX35jKKO626PSvWtQjEqP3giR8qmRFsMWY2Y",
-	"9mUMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ+27t9VblrAUtuoRVyzbX3KeXPV27HmljSwZQ2ykg",
-	"gP5tdh85kmA1RvMm3AnX1xWPB/yyirwascEYOc09mjN2W/UuqxGsL7i+ppAGT4SrB3CsBuNitLwShKQ0",
-	"hlR7EZfyTBeBNqBj55pCrtyrpHMOUlHk1rov0aKQ5onQJioLEcEzD9MCauREGn2ZArS2JmssC1ahLduM",
-	"7quZVoJafHuts7SUjkHXxTMeUGQCHMREUMWHMQe1AQ3OZuF4fl12KFkuryVyb/hepa7An5LJnIU0XejM",
-	"ONUEn0+tPE28s8LAw/3NzaGQWcqT/efPf9jZBKFYpR1bW7E2DnAt/mcIZg0bBOgxDM9uwhgXnMlNpYWz",
-	"o4ZrKinejVr77z8t8s9P65rePnwOWs3aApVL4lOxz6Syyc2gT6d8SIk8UrGEDgk3kfIYreh6xoHpGWc+",
-	"nyr4zcgqCPz2QDRr7/ZebHTZYaKVV+TKnFsRBVskYcioIKJlGSBTnWGi8qgc8VVTptA3iv7n1dXHXq9z",
-	"dfVxu3d19fH70Yf2v+17v26N6Nfvat7c+Lc/LOdCNTnlXqVat1MkuYtVjn+1KvAKle8uMktAef5bQPd2",
-	"tvZ2nvd6PdbmbC54urEgjThxKZbZ892WZ+O3395Jc7C6oaXuawkr727vUmyjTA9LVQEaEvwFTxajqlcU",
-	"Dqjsq5imbgMmJN8YUpZwpUrYO1yRMZ4UxRlcFE/kx+i3w3+jCP0/mQ8oMLB8GPYya+hVKkydYZqYXHAw",
-	"p8/ji/nK/N37vS7Vu7nKs5lt8fCXBPivDt6kelAN5lxTLKo42QNTDzYTOmtObW1tdXvd3h2tIea8zRHU",
-	"QwYZSaiuxx1h2/izf31CW5IUt6XhKz7JXGdMAyUezcnAUfgZLOF+ptlMJfFwbpwWo5FIC2DGMrw7zk6m",
-	"i7q6xUbkzm2nL9baTEHzf+jd7aoWzrKy99rLE9OjorZQHT6fHb91JXqHSQz6gFeNqLzNDvzvx+PXJ6fs",
-	"6Pj84uTVydHhxTH+eiXfnpz8qP9+dHT483R8eHvy4+H45PIv3W73SuILx6cvaz5afb1ngA06EzIjjahG",
-	"oJy5V5ak7hRSnvunJWVoVzCDYOZp1ewbS/EAO663vNorgjFqUp5uhLTqqKZwTFNVslxEri6P2s+GeWcD",
-	"kZYYK0MbqNgtf0u6sw1lCkk5NCrGxlomEjjNM0wuXKKEUvbhohpKXolCkCpPuVL1hLlhjiUzp2Io4pu6",
-	"ua0bpGn2rb3t7bVW0F9DAR/MMcu8ZNGgm6fKxJkao7R+d/V7InhSF6oRpiIKWTzy9OcJ1yb9MWAhnw5E",
-	"ii+gM4lK6aLHLr4RARk8w3EqhCz5ZPGXVtDCz1FiqjhU7QsLGDRROmuuLA5Pn+kGJtzp1cZHxLNDU4RS",
-	"Lx305OxmF8/65OzmuStcWXX9bL3Y7m49/6G71d1GE534obe/v3W36D7NR+JtfYkah4omLduUFe904JvO",
-	"VEUiZG3UHYcqtfoFOqNQvXEwY8xgugyshjUvoqdeVdLdtqYw7pjQfNCFf1YLtx9HY8Fsqec6e/8si+vm",
-	"sRoA4WCpnog5jLZKiQ0DnaK09bIW8Ly3192uxQUKa14pcxUtF8xr9ZLVCs8SbdCjPB4JKNHCoIlIl6/E",
-	"Q4syPDvE9oCq2GEtl0HW95JnvCaAh2eccavvGXZV1shqouZqhzqUcwowMCYcoz8684q6lYzEooq9A663",
-	"D1qHHAJt6+1uf16IYIEZm/eGptLFCler+rcs0pRlNaGWApEZ8QEQZHTPpRfpuGlFCGrgskW1k7TgelN1",
-	"U1Ee7lx/zMxXt0TD3BbXmBYP1q/9c1G0xmDcY9lOQCc7WAWeioiEXnfvh+9/qDOOrV2caWWlLr9Gk93k",
-	"kpPx0mvuk1xlPsfYI71o4XwnBTPnPg9KFnyvywi7FvMAY4gpPFMzc/cBM+YTZDL8RgCTaTzcTy3zBpxz",
-	"r7e1jRqOdda29jtbtWbJhQNdANvLiyPbZiibsGk8TJWJdA1Y+Ne//vWvnbdvOy9fsp9+2n/7dr/f747w",
-	"f2El9H0hYmW7u7W9s7v3vBx1eHUVfdr93IE/2/YPoz/7pT9XV134j+efa21qZlsrgsI+1QYAORAiuc/F",
-	"MLpaB2iRKcoH0gWiidxe9sJdLwb6VNGihATLjmshqucpkKceZazh5n7RLg1dGzLF8rroM2N3L4/xI9eC",
-	"XZ6/WSw8sWgPXd6VouTdTeM7s5hUJIJTsMFIJYm6PWAh2YUq2pl5TIZqqrtVKYyBX901diZN6i9JEXgt",
-	"zf3zsu6SpGg2oE3Q2i36YEdxItiUSz7Gku21gn3ZirR9l7Kk9eKAqZtKVVOpTKqrmIq1nMmpUD5AeHsl",
-	"Q0cpwnD1Vel9cIj18RmpSu4QnIGXscooQUPWLaM5GOOwcHBYC4r5d9o1hbMuz0JyzQJHsUWgeGY1a6un",
-	"bAQsvDh5e/wyhIchUADUb9itENcRn7Mw4vMwgLOPeJzYXJU8SeDLk9OL4/OfD9+EJlYyJMN86Hq1tamO",
-	"W6rRT+ziITFlwqvB7msZmgpC8Iwp0EJcDJfvFDMe0MB6xxA0TGC5KzjhhiVHhuiOuxSKoL3wzdCgJ9Bx",
-	"OLiLk/7FyVG/a1cZwjbfHp5ewiZR7XMLssPHmRbJyOa4xBlrS8UOz04oPClSQm902TlcBZq3RvirXxmj",
-	"GEkzDDTiqcC8iiHPx5OM5TOs0TxVOsMqY8cvL98cn3en/OOvJpriV1Q1Q2OkgJM2x2fOEn+COQdirpCp",
-	"YbQTgIZpcZgKwXSism5xhxh+QQABC+rBzsnyP7eF4vlslsy77CXWQ0OxUDILE6bPku+Iw9siKYd8tjBY",
-	"KkagSBtYdffeJhMxyLYhtfkyCL9RpwHVBPX/YgAYo24QxN1iArbF2m+VjPh8Awj496zdz/FfXkwOQXRE",
-	"dj1H176/W8xNcMe4JziFA6v4gQRBlQ+Ntq3XsvSJj8Mk1/HNUusGgjKgI6JlmYbYkrB8iHUkeMY4CkX7",
-	"BpAcGOsKHNvWh9ZUpbM4SdhY2bS263g2e6qIrjV7C66M6FoSDEvu6VJzo4PCbFfx21clQGuvqVR8oN5p",
-	"iz5hIthLep4air4APWtO0OQEPllMaFswP3htLFaaPesNTSCCUsfPBvz0ZqcjnMaRxNrulxdHC8Zni5w/",
-	"PN958WLlipoCmmTDYdpKncRVW0ELF4vVOYnStYIWcYhqjU73eH3RxL94F99kLsucZoD0zsfzgsosEyMa",
-	"Ik5taMXaUo0f1LY83NQNvWxZfQGsmDJW7qBNkDupCDJjA9K6QBQYzFkcHQDDGGaGzBkSl90qQ84rjS9W",
-	"tcLwG5D+NoTJraCZQpVIE2ubrsc2prTaFbm+2+cqJaT5Hl18YZ2ypPMko0K/RgSgdFcrNrilLw3Z9mKy",
-	"7U798HtWBIg0nt6qnrWL0e6Pd4ENB3RI2WLACZlyCQVrcMkGdDuJ/BDIZYHofZHGQjeUqX+7xAoFNwlY",
-	"NciH1yI7IDERLQfoqDSRq2lm0Y7eq3GQWpOVd7e97t6ed5qRykG+qnEjoHmr9OHz9b6LZXXCtb57GiOl",
-	"SZvhH1uBO46GuwLMXRmr6lzpRaBqEeToNeym3mh5NjHRpSWHJ3bzvjXxrXG2cQCCvQ2ktO3WNdvt7X4L",
-	"g32aMNhCqKQ85LZ/NgELqYfJha2Qjw3b+ce+kNEbngk5nIPi+pvHzqKjTcUy02ci7YuhH0hbX9RrHYVJ",
-	"GeJSYmjq1poNXNpmmn0NUbM+S/7igbMFmBU1+7zP6iWEf9ZgWS9M1mvlqlm7ic5tNLobV4RC1esQOE1A",
-	"cwTlouGmuAdlopb6TlSWYLJZvVNsv+/rD+/fqQ/vL/MP7y+yD+9/mnz4x/tTST+epzU/wg8n8Yf3r0b0",
-	"92j44f0hL36Hd07lh3+8fxnRDzDF2ax4CT74afLh/bHAGTb+cMeMjKX6iM/Javyny/pr1enaEVonUdiV",
-	"LgIWC8JElpq6X20eyqMngtVLqbageiyFZVd3szmUG/nXb7M5MNYg7HqZik4FjZde2yPlLZrRzsVQpdHD",
-	"EhfLQ9WIRF4LBWuFYYd+aPQgz2xPh6gUhRWaICRjDJ2lKlNDlYTsqnXVCqhy8kylmSazoU02yLWXt1Yj",
-	"9dKgNUulByUKFlMGIDCCiC3WVB/yZKJ01lDQx/hufp25StmLhbExSjwVLOPJtSsL7FK5yhPu9ra2d9ax",
-	"ei7m4dXDIh4NnmnN8swTV4PF8EVbLabk7FtSRn7Z7hekLZB2Ds9OAozIk2j7Xb3bR02t6wMLGKhcRgHD",
-	"FDXz30cqFQHr21izU4+9BOylx1yQQpgaNq6YwnUsK2ptMc8dabsF30UIqxy5d7nujJYicINS41cuCc/e",
-	"9S8YunA3zWThPuOsTj3Co6DwvUq6A+OsNs0CTqiQ+Na4zLI6BjLh0kzS2tQOlA/LwNFQXNnEHPOSMdmm",
-	"W5AnCE7aUJ5W0PJjRVFAjZNqHGjx3QL+IIRgz7+GNn9P3rPRBefaTnk4dCzHGICxz5pTZIu323rCU/QL",
-	"CklNm4pWJ9qMRQNhIQ74ZuNhAVlD214Kz6gW4uFkH4uTwliPUgGgNFKdaQHFaI+FPhnPNMnPMzF8pk2N",
-	"RIIVzW5VnkRkMiCL7nxmBPnHY7IHuFaCGLvHOzBevHe9BDk0lQ5zsxt4LtWAW3nlhJg1wc2Pw/eNJ7T5",
-	"DJ5CFrhHPv695IfVF9woU1gr/Hp+3VrX4F0qWzxAhvFvMM4QNyW6QrBNs7/tJ5Jw6qWIB4kPDrn8pP/q",
-	"ldTSNssl6gt25zLDiokDrZI8E34Wyr0rqdOg9LdaRL2a9rJ20fMfL1+9Oj4/fhmwlyf9o8Pzl/CflJ4T",
-	"uFSZgF2e9o9PL/DvqX2K8Wd8Kvw6JJWiHayd+ukwG1hDsuDn3mNLszbg0/Aq7/V2hiX+gD+Jzgm+F1Zr",
-	"yJvKZncsyQsnedfcnwd1CXBQo02FuRprRan3wbJ8atvjsl0fZ1TZ2Kr4OSf21DAas9jmdp9rcZlSUb1V",
-	"gkVcVKn1Vrb8TM95VmeOT+3PTdb7FdX9PI/Ncsv7WbUWX4Dl+WYijRWW4ZrGMs/g/NDuDdJ3LA0+45v0",
-	"vGLzLsr2fWpttfaf94LWXmt/70X3h9U9LGjrtadWijRfFMdrHWkUBn4PV9rWvRxpnXU+q1qf1nR/XXB9",
-	"3dBK25UPItXIFZ0xoRRdFgoZXVAcG0ik4mOM7doprI0PMPGPgphMOZu66lU4wh3KJgJMxA2d7XtFEKGN",
-	"40Gvr8DOWluOZZseiO0wFVwrGTLN55rdTuYbB+V1lypD4C5HQJaPuBwKUP/NzjG4J81nGfyCsYLVUJpF",
-	"OtNkjcXp4oi1MQ5Q2ihiOe7YRq5mZ3G0ccB0nt5gXdraSLbW89H3fJs/3+r8EPUGnd3h853Oi+iF6OwN",
-	"ou/596Nt0RtuPSx4y9UmIdXC8sFsoaqZzXSr1lhaEqvVdERLjsTlQbswLp6xlBc1Psqi9vbudt3drB0l",
-	"NhCT2OQyLJrAl8SIAdTViTjzAuIMjKoUq+cNLcTZ0vZoh7qNq36OhviINLszlqFVZOUXXF/38cX1Y69o",
-	"YH9Z7kTozpvIlMO69V0b7thsJZtqDMpjIUitmwIW7S1heUXLuvNbFmMCg9dbOpAArW3mQAawSgqhIZuW",
-	"0c9qKy+E56Yk3QELj0x/4pC1hYys81yLZLRxUKKn7Ur9cnhcIq9tQAdjXFuMGTednFkuh6DpJfMN35Z3",
-	"7mxydj3wnw6sgpY3U6Xja/H+wt3fIccrSeKVOV7rJXg9LLtrpz6768I0ED6+qU3pvwBi6hSXGfwp6s0X",
-	"afZYcxeVyBrr0eOaN4sWx0suwYWgUltkLEbqvvMtFnGGAcYqW6Cpvtv47pl0DS53ETXVYvW5qMthsHnq",
-	"sTRVLGPaC3Z9rppZVmWqC3vDS0mDDw622v8agQKxvFFJNf126T3qJuOo76tda+NNJrDHCzIjELZHGHg1",
-	"F/FCPQOKH45WB6m19HThzBfpqtH9yWqApTXKJuSNgIWv4iQTacjaC2g6wifwzvGY7MltV6Kj3npRoqE0",
-	"eSto0QytoEXDVGK07VuNNKaBd8HT9XlXiV6tZGI4dt2hU1GzPkmo60sXhbg54MPrcapyGdle/Yvi4IvB",
-	"ttgdbvHOXvR81NkV3/POD4MXw04v2hLbox2+O9gb3lvUOCt1wLfC9h1iFBrkrktd1w/lEBMJD0yUhG3H",
-	"pJkUNyI1NaLrAgg5CkBvRTZR0aq7PfTfXWwq5JeRjkeZ0QlU2iBvJ6cLxvLlpeUCzB9simqGZ6y9xUxa",
-	"5bZJrNwxqZW7RXJlwPasgbys99wpqROGP1lMCl35zeKu1brF9MyU3jjuSILyRXoHvDoFFACqaNl9554i",
-	"sJgmuPp16gCraJbK5XyhW+pP6raoXj/lc+y4H8sDFnI5NyQTQVqlfqUwIJmz2wg7gofwe6kwEE00u4Xz",
-	"gIdlekhPV3XKugtQrygIxxOt7lYVzvS0qqn9tmYRuzvUfQvKJSHvhpQuVcTc8XbwT4Kh9VaSHZYp9nyX",
-	"JSKjmNMoHscZKADdMGDhrwRPnfDAhpumYszTKBEa3fNDroUJMi1digcbfmjoYec/eOfvvc6L7q+dD592",
-	"gue7n//QeqyGEYC89XwbRlhf50Susopd05Af6ky7WgzzNM7mfRjPCA7qWsjDvK4S2EJLCCqs4ke8JAoD",
-	"ruEivF+9CkYiDNiAp7YGd/ij4KlIGflncFDyy4RddmF7TODPtr8EtqLF9q2mVZhkPIm5PiDVA733MP4s",
-	"FSCNBQttKm5jqSkpgB4VpZX+VJSv47aKhksy4GbLfJhp0kKRGMDhhogkzzRL4/GELIcg2LdowdZ8s98q",
-	"LaSAJT6L/yzm1Ks/NpWJygf/3XdYEeK773DzoBdEOUAgTxg8QBR0Rf5Y3xdhXQAJlb65ktZBZtKtKFqL",
-	"JXwuUkYx+xh5MEX/AYroQV0CBgxFydwjld7yNKKPbDF7uL1YY5I5Eg4Mb9S+HrbPeB7FGYWKB1ey1Niq",
-	"qI+cFrXtgnLkuKnQGJhVF+VOdHAlCxdPYPThzIi4gQ1H1VTFwYShE1jr7pW8kv/rf7Ff4hT98SAPw+9X",
-	"smM6JA9UNA+oM1XR9DiAi8FiVu2Qz2aJAajN/9JKhhsk3ymZzK8kY+IjAC9Ws+CmTq3HG2H8mLIsavCK",
-	"ywiGWIJbpNjBwGfHb1kmPmasHcKfzVnCYxludGErfbKgIThRcle43euFBNem7xdtlIKCvfbO7AjzquFN",
-	"WEq1r4nmc9sBJfx0ZeXiq9Y+u2p1u92r1mfTeYrin2HloxhvAUYzVUWlEBEIwR8zXO0xHTZsamFMIhxK",
-	"inU6fRFpwTWYk/SX32XhLhzClCfAlslmHEtsVMdiOcsz1h5w2z31NlUw7HwmAhhoGmsNA41ikUSBy0sB",
-	"ocYm56g866hRJ8XuXeRtCjDIN4mHGXz7t1ykCCIznvKpAIzZOIBFbYVufG9Jw1Tg+fGEivkBecLXd0IY",
-	"xAcMiiBGRwh1e8T3dkO3zlRoladDgb/vhWZ3JAfCYEoyzkx2FQfhhiBFsvAQBrTEmZb7InTbKiilKUkL",
-	"g6HhGt7c2gkdnaX4SVB7ttjb+Ed4vP0iBFKvcpmxRFEyEMbOkUkfhkK80GY54bnI0nnnEN4BrAv3etth",
-	"XUWfHKjgcMIHicC3enRgbCxkHkvBqI9reywkdtk0ABewSGQ8TjTzcjhECmsgrCICYdvVsSFP0Z0Op/SX",
-	"jgmm7JxE9rAOGDcA39E5EA3aUuXdWDMxnChB/Q2Dwl9haxjgKjHPDGNMaUEaRvpbrjLBYkIiZy0hRLq8",
-	"OHIRa3UGVEcLRimFpu4zHX+EUUnqYu2wuQRUuIHuPReLgXlPZSoMI2WTVIiV45nBkFsEpoBIqWg+7tV0",
-	"fcOtnvFxLMf7LEziaZyFjmlSm7utbnerh1XibcPe7R5oJPo6noXeizDq//w//x/zXuxtdJkxa2HtFCuJ",
-	"mPITIFpE6hYtjIJHWAMTbdQhbjc03noSjyYqT3UYMCtzYL6aKU8BwDtU00GMtvnsVpmRNcVOw2BmKoJ7",
-	"2ucmbQHfKYbyBBj6BnkVUjo8rENnLbacsEjoIFDh6SDOUp7O2eXFq84PAeNMJ1xPPJ5wImlVSBuw/gqK",
-	"YCIdAnTbmtFYMlvQfxep70Oxb4Aj5JsDuC2kEcAHQEA0XA5e2OR/3H41CC1HD/d6fwwX3tnr/XF7j7aG",
-	"HZLJlDJRSUQ85/TyTZG4xtqX/xtgIWDhH4H0Y5do3IRKiRzTzV0B5zAvAPnf2LfvOVINx4JfFD9Zo5ar",
-	"X4WUNMXMKpPlhxEBjt2yNsnm7FrMC5a7QaGfBAxoWsc1wQ0GQJhFjOF8AP+Ctc+Uzsap6P/7G9vT9lqI",
-	"GX4nUR7YsDLOYUn4xdvBUk9X8nCFeN/Oa/sCEnSi4EF07Ur6Wv9SrYC1S6/GptwxUdorWd9rbk1V4qCk",
-	"Rnj6w5X0FAiKQKhRFuoViy47dMqQkJG+kkoC5VU5CMzIpopa2VGsh0pKMcxOokSA1tanT0MbwsPiCPRs",
-	"Q2mu5HOgSUoWVkGqHoW/oUpuuoDCopUkC0wkEgHLxgsmBaexWvefGot1L+o+V3J95Scw8i0FDBjDkI2i",
-	"DOgyEcpYEusMl3+bxnAAJsDXLdmGZ1etLcRSQcK8kijskH5CR+8qIqpb2bE14txRkViK8lQbCzuRmwqX",
-	"eSUzBftjSm4cGLrqOo7b8mFYMAtEKUNyZtgorE0xLiHKVmfw05WMqV4CMBYfddw/y8BvV125bRKE4fhJ",
-	"4qNLaOMONjD/2cqCWH1qhnnz9BLR+C2kWAi6U6DwwZU01wMq/ERpwUYqT4mZWeUhHkugJHHWZW9VZI9P",
-	"Uy0te00gnIMyafJYCiZj4me6DCCd2GKs2VRwndPq8F0ktJmQ1PsdoQJeVXmGwPsPdo5mpzjaYP9g5whZ",
-	"7B9X8h+dTgf/D16hNpntLXgFr4dEeXyGgNferjwye6+DSvZgoDxgJEib9islykiLwhqB7R23KPb6+MKu",
-	"aUGJZW2frf3Pf/9fEAqksguz1+hPGVBlRDunhxU4fVGnsL0La4DZq3MEJch2/ypkLXjpYPk8Noy9vQez",
-	"AGUmOvEPuNlDwiFqWZ4k2L0T6VmkhC40FIOsmtSZLnZ/SOKhkFoUpZpbhzM+nIjONpZLxnKcrq7m7e1t",
-	"l+NjrKhpvtWbb06Ojk/7x/gNejOzokML+5///n8ZOnyxzLXx+rLDsxOv0LKtz4xt9YXks7i139rp9rom",
-	"kmCCVjRzrAChm7lx/cxUXe7YkVGwuYFZPAxzYrlE42VojLUmvM5pABs+pHJ22T8/fGmsKkJm6bzLDhFF",
-	"sBhCe7e3s3FgpyEITQDY5kAici1AF53OMBOp2ko3mQdUPuHFAco95uLLZTHIAF5UWXBSz0nU2m+RHeFS",
-	"m1r/SDZ+VNHclMOwHTmqxhNb2WjK1zGFGn9IpRw40GH8gfQyvJ/tXu9RZ6Y561PCydXyOWjt0qR1Y7nF",
-	"bf7IoyJbr7Xb21r9yaW0UouI6KOd1R+9UukgjiIh6YsXq784Mjo9frC1xhRnfJ4oHl0o9YanYwx62Fvn",
-	"CDB4SPKE+sSjndpWwTboYsAY2zOOdWv/PVrUdevD56A1y+uwzPAwEnTck4CRx8tYOgKPfIP+qorypQ5r",
-	"ME4A8RMwEvDBF8dAEnTvP9OFXZH94qHp0U+r0NTaZXDa3d7uAcsKVCv6QxeVzUP8MaQPmpAQ3yEf/RNi",
-	"Iu6maHEGguhJ9M+ElOTbj74OxNxd/cWpyl5hmvRviZh02Y6Nxa5NOCi2GzWY+jlY4JKbnwxefd5EXcY4",
-	"AYv/KrWiwN8LbAuYM/WKOHWYFywwyZdvVmHfAkLBdrY2rEI9EKRqiYicvIvouoh69IHBusK+25jGXbyC",
-	"oAwI9OFe6OIlfriAF+rrv+12UQqoNTmEq1HMdkFvwjKYg2IEcZbfG6Y9GGMIgJtZWQVBHG5QC4+G4E+T",
-	"I05YQShJuqzlWD5a7jvd7k48cV2md2DRDlneb8bmfpxjqM0DkO7JeeQ37vivxB3vgOtr8EEf68OXx2+O",
-	"L47ZSsYa7huyfDf+idxzLY75KKzy4Zj7jV3+Ptkla+uJSjP0wSwXLos8iXr0OUlTgbadQTI37a60KQlb",
-	"tcipkbHbkf8JHS5RkTqDhi3TZKHIQ+dpGt/E6EznkgzFU+okMd/AOnuDRA2vNdPKRuqMldBY38IJrZgg",
-	"7wutrB2m6lafU3euMGDmnxmPpYhCMgzxyLBl8qAbU2a1U+Yi/mG63WGS2BoArSdkRKZFWZP1ZElDsi8H",
-	"6g+GXNwkI9dBBaY80H0pbkQCN4FWjLGorTaU5anUJShE6W4RVgEA4ky7FlAIAwHTCnNHB/NKllAZApJY",
-	"Z4e2jMWD7n6tKEac6ghrEi3GMtYCBtXY8LdDG/mKgOINehrsIVsgMKdeJWCbmAEz43i6y0Aj8DqDLIMP",
-	"8nlkRUyIGiG4qCQSxgNiSjKYL+4MOhdmxV8QhOyUTQUhatvfET11wY5fHwzZi2Sw9QqPWgOyPsE9fn48",
-	"DqmkWM0fH8L4cPCC5T0CB/QLSdPSx1gKIPx0ZXpXXrX2We9zyNpIVjWtCL2ZaqOJgcJAXwEL/WcVMB+L",
-	"65orfaYfi/m6c/Rr1lA80Fiwtg06K4LLbGzZBoXH+JFiXoRYQ3iY0cm8eK5cAqHmY7XRZUfNQWIPjRDb",
-	"7fVqEIOK+1LlBDOBwZX3H8JFTBiLrIoHd1Pm3sC6G8tWei/2r+PZWu/Rea/z6lu6j3Ve/Qlua50Xz8yh",
-	"31c9vSNbtO111xSrCumgXI/p900oXovMJxM11MHxzruCr5FsI0E1VBf57tqCXY285iqIPquT26rUDpG5",
-	"EAkB34taabreEmPR1wpWrYfs/wlZYHmRDcDtZKRvlpXlCOAOam3pcfOTAaXPq/UTn7JUtJDFdsbY/69o",
-	"Yvw75bKu2KJ9xTRkxnDTRIwyBj+2TaBwKPMksZ1pQBal/yy3wFmHW2OCHUzjN0cq7LYJNXjEQrC3fM7a",
-	"cWZq2w5VksSRKAJBUTQ3dT29wUgIb/LSVGQDUzjuARRmNfc1U2G2XfBN9vgisgd1OF9TAKEWQ/964ocj",
-	"erqG6t2DDG9qbJzWSI1fpyqfmYbf+RSTnBqnZ7HMlGmQ5p4TQWVt07MIqCWSFonRUWMY3qB/auSX6bJu",
-	"bTNMPoUZynd/wKSSncoSgSpSjHLUrdBco+ibxR4UthFD/ahbl2vNbsguGiYourltE9doGkzhf2wtiJra",
-	"faN0X4LSBQvliRE0mI7/Lry61LEosrYxiadI2kZYbvlOvqImhhErvOIVxS9GzmgFLRQyarpufRky7LdQ",
-	"vLNJtA4n/yXUQSME49k9Fkm2M6xQ9KYr2lquR7Qxk7bW5VRSHVcT2At+jYH51eQ2vUgXjUgM01tJtjxy",
-	"sFLTtCTSnNUXo5FPqZ1W9tQg+hjw8HoiejwKfvymtlYQlQ7UZkKvjZ15FGcrkbBwOQABKOusMBtqoa7v",
-	"fJ0+utFlYaYynqBjM7RVuck5QxR2yrPhxEa7UTU57KSYsf/KjWMH5ikhWkh5+qS+YrOYOJuHjUoWuuNg",
-	"L8e0lS9ggK3yk8SVebcKY6wZ7cL5EOsYL73SWje8BnfZp28+r78Oc4Ks3b88Ojru9wP26vDkzeX5ccB+",
-	"OTw/PTl9DSd9cvrq3fnbw4uTd6cHC9kxG407MIOX9lAUHhrxOMnTuv53T2org3PC2kM1hOiQAFuNygjw",
-	"e2f55Iv3d+yTECQYaPutTeA657GmKg/epXQiMYqliHzf5UG5wC512amav9Bpanv/GNiMJctnMwyq02Vq",
-	"4KERgGnxxdIsLEcQ5k+VAeIm+G0ysrwNNnFb8k3jvVD2KoY/uLv4Z2e2v1Uc62EUIaQXUF2DKR6vLZKc",
-	"mzMgLyoVkIz6oWKZ7ft9zxinci+2MgnWGShXTrJ36b6yuzrwzK/0HoYFULkhfxAjHF+86TOTsR8rzKbO",
-	"tYhY+6eLi7M+Rr4G7BYzyH2cNrikQUTYIPuqP/YUuPpAmGRuqW4Dk+xq1sEXCzIMBNPxWBYCoT+egaJs",
-	"7iWmlRL+j4qXT/mUykMpTaWhMDM+1rY1DpYQi+KUSiZswjR6kx7B4PRzF4s1HiCq6JxKVQzVdKok5QfE",
-	"upwrB7Rq7tWHQrK0Ze/PxNcyzedUgnzO2lIxnQ8nxdZIHirOIM6w1zS+RFHLYaloZUilJU3Zt7fuN5uw",
-	"vVGKZ37z7vWrN112iCeCFThmKYa3YGxz5jolYaayKSLC2VDN5q5nV3HEBwXkLMIVlpE0g8+UtpUjTNgV",
-	"ivcLaQw+9iwj1EV5rztEjYipBx1AJp+SIL8BvD0XOk9qxY43ajwWEYu/sGvuCxNRU2uxtf/+Q0n4wJqp",
-	"FikWQWdZdLMtQLqW9xj7B3mPqR5PrGcJn7tK6abOhV+Mz5U5rVcvjlwFhKeMcjKzzBsl1yTxajF8fVF8",
-	"tSdeFkSP/FeWCKRFRQHXMp/IPtoLWcavhcnxsNoq17ZGHdBFIMacHb07rVYTeCfR7P0x1pk1M5GNgqrF",
-	"YJmPdCyifUx7p9mwgFSEJRLdh/QEyxLROkxtOOPTdB2DaIWxjB0PptSkwEQ3wyjAHYj76YzPu8wHeCPk",
-	"NYMvicMWtJ5IGLbD/zaicHn2aIU8XBzVN/F3SfUBlRKkeyi2BE8XqPXmJ4DYlbEShhYDnDtpw4zgWQnx",
-	"MQlbZ7Ywh7HjUlcDPrzG1LDvvvvuu3rnlIcAdzMO2Q+xZPmTWi3cEhvg16vEjXThm7G01qtRPaZ7QO3m",
-	"J/hyNfBidUoDusXEXXZpTBeON6mU3lviGrC3f5KJ6ZMKGXgGOEsDnMFKv8FWPWyVJJiYrmqJ7PIASrPa",
-	"Gg136KhSbbL8z6CEc5sAS5IHH/NYGss7bOCZxgK/5IHLsjQeYKm+9m6v51cZHqRYci3NKTU+BLoLCmTo",
-	"AXYPcwUCa98DNdZlORy9Oy1XhGHhp4LSwxgBU0n0M4loUtzif302JVq1GKYi02zK9bWVjUBxBNEoHsVm",
-	"gx7mY2CXFKlmbe7+8UwzY482FTNziRW54Ftc6IYrYZOpJfXQpBBkIaLibLu9nZoECV2D0k8geCHMmfij",
-	"Lyx1rSQkNsv+90hQfjPxrN9AiJ4Z/eb+7G7T6/pcnyXVt/Z8f0KSvjKFRh6jbQVUrJsCJzGEyNSCJXui",
-	"1wh9KYmgmvwGwx1Kd9lhA/058EoaPhB9U7GIwF+QnP/G7N8UdyXNt8gY/CYOWCw8h1O5q0Dg8A9N/M3O",
-	"guOPrhwpq69CzNpYoXmhGHHJHFvuiUBZs7zc3OTxXQYbgJ2Wy/q2cOeusCbxEUUYlmploBBiCvMXFZdL",
-	"xa3QnF12OaLBhgrD+g3GYOqr1l9VnhY/A9kx7161ugzL6FNLH40NrG+EXTwROluaP9a2Oj8se4thnyCU",
-	"QLb24B8GYfbYVKXCPmET1t7dfsFqC/dzr8SG8fkME8FTL5mzW3F1OEu/dzMhS8Uo10K7PeoqvbMveF+h",
-	"fLe1EYDSjCIQt3WNqp6GNjWvMt2sNrrsyB+Fp4INJ4LaFmjqd91U/brGsqqo9eFTCEbGGm8o0efgmwPh",
-	"yzoQdrfXqLZ5odRbLudmjfrJHA/L3AtU1bex3tixrfvlebMwogHVIer+bsmbgeMD74VYu/LVtr6XZErW",
-	"4gIs4/Hq+RhwAdr+6LV8irG/LieEGjM65EZowA5Qaxoty+1Pi/5RGdfXfikJKlvt4i+op1NQxKoiELXJ",
-	"mG/S9Y25n5hKnKFOzbPcdK8wbaOA05bW8Ezb12LTzN64XtNcmhA+PcmzSN3K0HggoljzQSIiZEi27blm",
-	"oemZbV9DDosMUhmYZrNUYStX4jbFuAOR3Qrhva/rXWqnsPK+aXb1lAYvnKjJpYblA8pdv1wvrq/Pwda0",
-	"Ew/i3Yl7QD+L5XglzOczAKGA+rCheIKRnBPBE+ySFJlOV9m80oy6y06p1ZUyNNF0EihEG9dSgJmOAuVm",
-	"DbZTQaWRnde4gLpaFMNgT1BW7igQa2ZtIyT81NS0oHbvT1fFgiIfa4HQde6Gk74/5D0y+zwC2Y4l8Y2Q",
-	"QpfAaK5B1/GAqGg91azYOPtBXb8qbXw9Umc8SQLGb3icAHHC6yVbEsUbeV/FmhrHDIHWYkALlmKBwWpN",
-	"cufFKp9G7iwmKITPRzLL1bL5s8WTtDopQcSjFO5bOHEzwTcfaoMP1Z5QA7R7mGQuUJdxCUsINQqlh6Zx",
-	"RJFgLtlMpCOVTnWhaIM6KZnlzKz9qn/x7swmLHYw5IAnGNeLBvCJSjwyJItxZqkC8XHfNdK0KeyFkR07",
-	"FM0EBgOPOUg3/YvD8wsAFlDcMyEDw0Bs7xRN8vDfRaq8npf4yJT2jVMn6ehnTEiUU9go4SAy8blbRdFF",
-	"09YllAqbKmk+EtgSxoQpHp6dIHktGuOhwgpjTNUUu9qT7EJtjzD5050etnqj5bnOQcjHTIe6skRE17Pd",
-	"6xXKgTV72H5Z8FnxTa0BEmHg8UjFuVm/N+2jEAg77oRrNhDjXH5VgpNdvSexLOVzFtzWVBLs64FpdWb9",
-	"aYgfl2cFiANgODxo+/K/bcMYD8VGvSzdt4M8pfRiJ1kWneZ28/XJzto7Q3f77rcaANg0ulMjlX5Jz3WJ",
-	"SnlhzPYn7Gxukp3sT3EUsnbRP9C0wZmJVMfayFBACdGMWCh/dg6dqZn24ca2vdIZn2t8PAPwGqZK64Ii",
-	"g5aYWErrdfPoH/1U7eZBe6MoOqtDevPnwyHI/EUkhH2031AOmYaw5/0jOU2eRkKzk/RFIoaZSr+039TN",
-	"j6p6Y7CaPctYuwP+5kN9JPHMYCYgjz3mwdyV/4+jtUkA4coS4+FvRgAQoT0KsBydcaGIzdJJWvfHZhrh",
-	"GzLXIrMlr99w+XFwmXDs4aj8yUO99SL/PDts4caMo2VBfnYJdw4msB/ev+j/3eB5FSR/CwiojQ/Uxf3e",
-	"A+ruKVE+SDI0Qh+2XHak3+jwTjAsmmAvYyKXDgXWk/L+6ZHgm4T2BJLWPVHjPpLWU0pMK4G9LAT9jmD9",
-	"dyrAPL4gsi6kR5sZ19frdM8t/Mv73jyRtdCizzdgPGOCDycszWXAtGtc5vzNrlqSjuVQoIM44TqD91k2",
-	"SVU+Jkc1zUbuasQlHKpNfmKWiqFKEb9ootOfjt69dUXjndnT1GanQImJkMBp4GixL9NGl51kbGj2h1ET",
-	"5IJ2iRPoCKQl2HwOrzc7OSJCV9MJo8dsZCgL6TuKEN1w3UJOTi+Oz38+fFMAdSpmgmPWHtnsQvohNEZg",
-	"zdr9o59soqCINgLqNl720R/4uhOdUC41XIaSQ1FErNdPEZiI9OxWlb7rsjfxtXBXb5l2nFmC5Q7DVEeu",
-	"lsKiiAF+g/H4muksFXzK0A+B0SxwUIWZEYaIpUnNHw7FDO6SUxcDkxJvQxSCyv4DW/2nBGuwUCEzvOdY",
-	"23qroPy+PrZRYrg1E+iPqQghHB9WrDXiCOXwmqP1ILQwruIrpnUVeYtLXcLMuZl457DLQuwSWOYXAGBR",
-	"lyFu68DGsyF0kqHLjLKPqQ42rIfCJinGw90qfIewaXNOMfTSoBJGZsSmEXgJyw6AlThVovjtBSk0Gb+m",
-	"4pO8sOt5eg/OUZ/VHBj/hUhvRMTaITYAP1KpCANG/+iTbyfcaMogxTCKCyBUd9XkPWcErQ7+CzuZf2qZ",
-	"kHNsab6/uTkE7sqT/efPf9jZ1EJqlXZSW9/9c2CYqtHrXQ2iTHWGicqxjRqemRnwV4rmgfXCtbT2d3pr",
-	"+zvcdon6PqUzN4ZD7vFod7A32u5sjXaGnV2xO+q8GO3tdbb51uB78WK4E231WoHnzTl1vIDZ/RtKGrUW",
-	"T2btfZv4kBWptDjtLdd2xt+dNePr6xVeyAYron0M6VirnMJQpYK1DasvUQ0i1PiPjcBlovOxYAmfi9TS",
-	"GEtW7AeOzJBAgbwwFWNgCyiRGP7WNvFnQUFJc3g+yLMiZC1gCtfMEzSRYjETpV1NdZiwy+wJoHQTSx1H",
-	"wu0MhShgoxg7ItCByaMIfbhhooY8mSidhQHIV5kaqoSFQFZC53o+PDt5ptlMkc86nHLJx2IqZPYr/IaN",
-	"062vxY4fmglsVooZOWRXrauWESzgY81kniSmXBbG9BUxdl12qqiwHsbqfbpqWcfhVWufvf/wOWxwExbR",
-	"dhVlpKaOnPNFosM6pizBgKbFLPpygbhkztp9lWeTAeBQwJA8mf8+wph4c/XwyERUYyPel7Ge4ZhpwP7n",
-	"v/9vY6E5rB9XX2SumJdq0r4RcpxNWvtbX7bqnDneZaGG9lD/JYrNLeJ1QyBiU5GPX0xuSsgx3SQMXFNn",
-	"6glQ4lXmlPZL6kSh6DuNAjCq6nxn7RqBfsMiH1rAjPZiRdI2ieulKBOsdAUESyqsB7XvxdUYiSkodBZr",
-	"U8N6sTcmUTdiAzECmsttTam44LEloVWK27LgesBISSk6d5FU3D//+fx10aDMUljal6nfZc+Gij8tqlxB",
-	"o1rlpwjbwGZLHU3HMy2yDHWBkHSTi0kqNMwUeh1EUSaemqotRomhnB+rCQWukstWr0d3E075x76Q0Rue",
-	"CTmch6w9jZMktlobdzrQLcdGFxmbKqxOhkdMJk8XnuSPfkBdv41DDPcJPNCwIaPiEIfyrEUUpIqg+icT",
-	"xRhWINYEe53QUweyBsg4plKOU6BkNg6SRK322Z9fn5yWciPxRiP0DJrKNxHFuAL3Fk6PWVRWqsoJ6dg2",
-	"PAlwwBjLYpFEtnIBpZpJVR9n+M+gtxywvd6WC+gCuq9N7qhXai5yzAb/iflKlRuzoRLI87AloJKUI4Vh",
-	"ZcByMFZsLjKYcrsUw1qEltUF51fwrEgGcKYNizoNyNaWqopVGwd3NQagFYLMQsD2YpmrXCfzgGl+Q5WL",
-	"HmQmYG2esURwTWgLMtYw5XqChbfiDI4ehTC4Vc/woa/jGdmD7m1jaFBcDZdYJfSEDmXNf+gCXF0Ep+vR",
-	"78mkfmys1JngEWx10WzQJNgQ/JVFG1Np36yksa7+PbRwlHroYFCyWVQkNEhTdtGtoOWywuuVbx1L4Sve",
-	"Opa5VuR4NWuGAVFAsPspTWyIIbY9olNuIxz/WxkxN/yljFQ6BYW+VQqpNSsCLSfqmA10fBpAYtmdpLlH",
-	"V/wfUw234Olp4pR5j9zX4x9Gy/mmpn9BNR2+2lprPyeWqdgcju21Lui1iVZtMAhY4AAO7lCsQtDWMxVs",
-	"ulSMRqPBob7WVcJYk+RhohDLiwDGKNnAgSwIL6cNkgaJM6aa6kTdskwVT0HJPmjgx/vAqxtqx9vduVD8",
-	"pyzbvDBZU/tvl/7ijon8G0ksr21tjUSNi04/HhvKRErU83eoaD4UQVA3NaCG51sFxzWRwkHreoVJYxC4",
-	"ihjvAtiZkiRsmujzgInuuGvNaQHx44CEyaAk0gaePFsP2id2ki+RaLk4WVOFEbd1exh4Ol9fzHjDRtYE",
-	"oE/mP351lRIb6+4sRO20QUo3anKs2SjJ9QRtCb5OAXK0sBEQ8LR//vPlqXNjmkwg6nUOHxZaV+FYMz4r",
-	"zPq0HtSwWjO7c4JKSVhI7uQsXOzLYxUc2z3dvI5rnQduBnqcpXx4bdyy0nQruxYzNLZGYpaKIZpMJjHg",
-	"yrzLXsLxkcxdyc1OtCrttKrfuFyihgRsSum39YN9Y7vxOhoLBinrxel5J1qeMSimskXUyewTOTs6Wd31",
-	"cq3X62Vp3Z/tXbRgeKVVHMlpCEykLxv1pJV90PC7h5Quqk1X6ltLVSyLzT16KYOqGG0m+hbdUg3kwnMp",
-	"JMh70bhNQ4vW4phkiSr61xkjChEkTRSwMDc50mF6DG0QQpoJkX4dFA0NsTUcmdCkAvBSotzraxXKAHM9",
-	"M4RVZme0pt8CddYtZFNdagMqmPMCImoO+hsm1HH+wt6tiSNYgFmAOg9RXoobkQAcrYMpOPjmJ/prfsTx",
-	"lsgJ54bFlSz4jv8TE9fKBKA4qyEfpUJPumjDrRTl8nRI60Ggsl5SGZTa7b0oipm79zGECTHUJdBSW2Uy",
-	"6aMNESWKMY/lRhNHIlh9SYf4aAnz5eOADRsK4jOaR+MtOMnvmLHc2QTzeJyoAcIbEC5YzXHwrgrc8cZF",
-	"fDFhkkVCfT3cB670Dg5l2rS6zzbq+Iz1rsAKljaQfChKrMkuilmW8wlz5N94RG02yF0B9AHCwxr9gnEx",
-	"Rb3o+gItVLnZUUYPGTLFEsUdKkjx0TCQwBaLcNsFwCYLfdfwB2E1yAQ0wTm1ydCsTUQReBGWstggRlOH",
-	"VQdL2FNtpZcKpjx+6mEVSZ6uxMtyjmU82I/PsahfxjefwW9W6TlDk8AdyUghWBqGc6cqMvCRZsjesHxM",
-	"Mt+3kW42d4yjSca2gQtcIARWGqOKoFwOBZrFTOigiFh4ZH8MsfSdVpKFpV6RkzzDicMDz7yiMXbdloMp",
-	"21D0RqlyjJo5/3ecGtOTs4wB+aqUr4ktGulni5YyLhmWyymFXPjhInawWLNhorSJUieOT8kY4mNsXfIm",
-	"gq/XZacUGoQd5WCkiCrL6uyfouaMA5lHtOLYzTx21Rk38NdZdgaWX+qraM59SeEZdKOvWXXG9+EXpSfR",
-	"rKoD32TiJ8BlGLVSlPMwnz9a2Gp9UCos9Uu4J3CipcGZ/qF9jRVsSutfZaBzpvc1QcqUfGRtPtAqyTNh",
-	"0seQPm349U6vhWEao/ijiOCf2jQUF2nFMA8iJprMS8VQN4rXyRFQPKboJ+u8gLeMM8KMWPFHwBClY2mA",
-	"weIwHgiA1HFoFSTa6eDuTZAMWiQbyyq59VXO+SsEUv+oHYAWP9aC6KZx8axlN7Zt6jHWMxVDITPrInLN",
-	"0dteD/ug0voecycnKnGluiKRZFwXjSMLJ5G6ESkC4VAlia2JDydwwxNU88nabGePgRq6Te2z9x9C8v3g",
-	"r9obJTQZNpSADDOQBGKSB/sXhxcn/YuTo37XTuclK3KKXjVsH/U1MaXG3cIlFm4cuMNwbrXw7PL89fGv",
-	"58eHL7upyHgs4WL0T7T8kEV8ruvLWrhNmXfv24L/ScPzFxbZ1Gdt8TKdcFcBpN97HP/rspN24m53bcxN",
-	"TaBhLdq+Uimhm+tuaRALk4PgwUyksYpYexrLPBN6w8Q3mwhQENpjaYNCgdjTe6aldu56CtprM6iM7c9N",
-	"pqgxXqBpL6TpQjOMZlF8E0cmYdU+a/dc0wwz7EaX/YgCkINnxCm/3HBv44DpGceqzBTfTe4teC8eS2xM",
-	"SeE9tnSN2fk4vhGSZbfxUNh9Avp6vqwkpr6k2P/GN46401xWkMbd1Dm14V0aI3ukplPe0QJeykoXBky+",
-	"KcBVl7mrbyWpz+cBAnRy+rof2FhSw89XZvcEqxZMh4qak7liQ++50SpvBOL8mAJq6nZjhlhzK1vBXrC1",
-	"h+eaAZq19lv/+X6r8+LD+17nxYfv2oH3j43v/tD6whlLpdtvdArC2WmvHWcZT9FuMJibs/1mCl5OQvEs",
-	"VxJQWxBiubADIkJRZr8ixqAEjeaOjHFmyv8b0agk/XhJlOQ7L7oWOD1OGBWvOftvMScRzTc2IXGBMhnX",
-	"eg80TtxITHJOmktyqFLcskvQCmd5OhahkYCe93pMB3Vy0xoSUsBoMKZRxwa5Jk7mcE693n6vxy4vjigS",
-	"ics5U5ixYGtGBOzi5O3xS6DPbw9PL70iEhsHxl5VyTM16v0zbe1CQSldh+xQ4SyOwi57FcuYjFXOlNYg",
-	"l11wfb1CLAO2cGGK/99NFoOvTvlU/DsSvjVcC/ABwPH6Xxhxb/WL/et49rRiISy+saQtYRAIEV5DiN93",
-	"1ma1YQTBUIU2bSZAxtaL4/H1sKKJCAhriOJUOaNMu8oNw0xEj2mARll5RbUYlH9IjXIvzmZIzFKd7Ztq",
-	"IEhy/mQLz4S23pmVPZ/p0jLte8V66/HrDZ7CNyx7GJZdoPgNJ+nBB2jbcDtwxf8aeLfqFFbi5Kd1C1eW",
-	"BYc7lK805V/uDuhPXcUMF7akVsk3qbQ2QGFtsNokl16jK7EIUDcFvKwTDAVIkWlXO0pgb9bCGYg5raH4",
-	"GGdHKhKeb7BwItqKT8YPaeqNSOvyItpvJ4w1wx7RxuE3wxWQEp3P4MetnpUDDwgZKG77WmiWKDmmeHrn",
-	"tixWweUcmxnVIYttnlUq7eSXMMHfhTSmhDjTIhnZPHTqXI3TUEYt5ixh22QTCvSiJrUVP/inxkd3x6uL",
-	"CNk3vwXHPbgcEB4l4yWv/FIUT/nwei05Dt8UkU3GMHYzQBOME5qzW5EKkrrsu7XKJaqCyni/6UejVxpX",
-	"E3nIqZ9eRaWEYZfXuLkwOSPHuMq1Kt2YDdk6N+hyakzWhocNZWi8zOc7mqnqlnEdy6hpFfhqa10neulI",
-	"LmAtK5Zgbzo2iWkrEtiLjICGUxG/aVkeu/1l4mcl0+hfQuCszbHySMVh6fkCzWgKXMdhNz/hH/MTDr35",
-	"Cf8UyW61gsRbnppEYnzbT/NqoxwRFr9cxFOBlnyQCCaxKXDBVBK5AAet1TA2uZJ+F2nJDvsXL8/KJX0x",
-	"+M2MDnwYS2QU7NqV0KGDiws8wSj2oiQwrnzfyAUm4LFY9X49Q3cvlLC19dCg0Jq8Ylz9UEUiACUc9N2O",
-	"kPDviLVDvjnAEkNYrxXjPv64/WpAVSFrKR0ShBnHMos+jcR7Xmokn/KPliJs7+3dmWZemKRa45eVBcku",
-	"r6aAuqWruSsBfcREN0I0e6YG8Mnj4ScMm/QEC0ePFu9J88V+SuU3OezhSQrmLIHW1FHatQgtNb1sJJZW",
-	"OvNrDNMnNminSFC2xRhs4QCyNNj6RkAr/eJTrujU5Rla6szXAbs8O/7LEZFCayTbWFGt4Y4VGWgDX6IU",
-	"wyXO1KfSKE3YQcuhA5lw/ZVUUvkt6irQcWINvAWw0ysaXuZapGvGocGrB2zGtb7F9GieClNCqih9dqoy",
-	"hu2AyQ6AUUERz3jnJha3IUtVIlh7t7fT0E6PuoI/JeRpkS4TR2GPX2EAYm7OrdpdPWgwGomiklfikusz",
-	"s3+vif5AJAqLBCrW5kUotAnC4OYtwE6p8FugO1sbXgOHy/55pYFDA915dyth1U+UMmJGJ0x54qyRc3eo",
-	"tLMnyp0v7g4tORh49q0tcJN1huLy5ipPMUnKHV4N0pRo4yaQrLWsNKP4RiCB0112GE1jU7tvCbU7V0/c",
-	"OBQmWEbtaLVfX3lbVW4WWn9xn+D/Ywcby7KajegCa4BKcevYmylAMpwIEh3RVpynKUjsWOxKllrrB0wr",
-	"DAz7OIupApcZxhTYSsUs4UPgkIfsNlVy7AZzb6LBeQtFSRNuxmFRIx4DO08UqNXtN+9ev3pzwBJF6u/Q",
-	"vokGeba7/WLjoLqRQSq420Jofw5dhRSso53EQyxPKv6W8wTIvZKOJ2CA3k5doBtyC+O1YodsCJJHym4n",
-	"ylS5tAximmPxVzLG40eUTcgRTQhD2DF+kSRMC60xrMbnSb4NYR2mQvTwzN78XbV5AClnqn+CDEazLiJL",
-	"T96o3kAC5eugP2aRL2F2Ix719qOxKAeDXxGH+lLtF3e319CML5R6y+XcHIN+CAkVwzyNs3lr//2HGsbI",
-	"8eqBFBQY00heC8qaqLHKsyVq8o26diox0YISUttWO1V+2UhlFvkorgCW2Ddk42G4/kiGpQoZI7wCIj4W",
-	"EYMjewwUO2wilhN+I8jp+c39vtArLFpgMgT8dRBfRpxPLQThQ8wGfP8BAAbrY9c6uLjLL1QSffA29HOm",
-	"0qwVUBse233HtbzY/6H3wxaCollLrSEZGV+W8jgJbF4sG8xLSY3ALwdz5kEsRioa0+whjNCqi9quqQUe",
-	"C+1l7pqy9NRxI7LTlouI08PUFvSmyolC+30JsB+VFCleALEGf4GlhdQs9LgIvlWjxX5spRX7Ln5vCnLI",
-	"1pu37YCp16hQN/QvbFebF9jiPlRRrlw+0Ju/6Ey3uIY38Y2QGLLqUpKpZCCO7Q9Cyap1N4lJg9rPFQzM",
-	"gdicDBySZ6WD96KiFwf9caGqoMsUNKGDhGix0Jgg7iAnngqmZ7wMg5gSWzPLWZ5iqGF9DUOELZcgxjPu",
-	"qkHZ2k8Dkd2ClEPFK6aCywyFm4hy9bGGvK1B77LYUTTlqSiy4b2lFln+i6vtNxYJrda9t3OZYotkqfMa",
-	"GTiTnX8drqDnwsS/lCr62vTMoAglV675H7zo3xL9QudWvZHCHF6PGjW1hSk8lH42VnBv1KLc7iKYK2xb",
-	"YWlxQHYsgktSTd0oRJI/f/j8/wcAAP//",
+	"7L3tcts4mjB6KyjtTEXql5Zlx04ndk1tuR0n7XcSx2vZ3TMTZ0NIhCSsKUBDgHY0mVTt3/P/3MLZC9sr",
+	"OYXnAUCQIiXZsTvd056qXXdEEp/P9+fn1lBOZ1IwoVVr73NrRjM6ZZpl8K8DpZg+lAkz/0iYGmZ8prkU",
+	"rb3W+YQRah6ToUxYRGYsGzKhN5gw/05IO6abg5hwRRQTmlBFYvrH7VeDuNNtRS32iU5nKWvttRQXuZI8",
+	"aUUtbsadUT1pRS1Bp+apGasVtTL295xnLGnt6SxnUUsNJ2xKzaKm9NMbJsZ60trb3t2NWlMu3L+3opae",
+	"z2AOnXExbn35ErUOqWZjmc1PYPy6TQ3tG+SKzctLzZjSH+mM1y8V/tznUn+UOd5CeY1nTOeZIHrCSMZo",
+	"wsVYETmCf6dUaXJCJubDLjn6NEzzhCkSKzaUIlFxROIpF7lm8J8pn3IdEyoSEqsrPotJe6fXg+uB7f09",
+	"Z9m82B+M2iptiAs+zafh8rnQbMwyWP+xZtPmY+aaTYkZmtxwPeG4IXf25XOfaD07lZmuP3cz0PJzX3HO",
+	"b8w5LC7yLf1kdkdEPh2wzBwxEzrjTBEtSQaX0HRUcLKlo0rYiOapbu1t9yIDCPbcer1eL1p1jm/xyu4C",
+	"Cfa2G2ABbvQOkGBHvQ0snKb5mItmaJjBc8KF0lQM2R5sQrHsmg8ZQslIZoQSJXM9ITIjQmZ6Yj+L4O0R",
+	"TzXL/BBPVPgdPlygPKwepHDYj6sxegVknWbsmsu85ur6Ez7SCtatOeCASOQN4UJL+HFGlcZDsE+YSMzr",
+	"XJEpFXOSC64VoWMZEYs65hdz+3XIbg7M37YUzLx3M+HDiSHPbntw50TqCctuuGKdrh/qT097l3mvt/1s",
+	"Zvfzp63tXkzG/Jop8rRH7Gtm1IRqSm4mUjEi2A1TGpBmbubZ2g7eTJMu+Znricw1id2wMWnLDMgB6XUI",
+	"dVufUEWEJPlsxjIykLlIIqJkAfJK0+mMJUSlfDzR6ZzQCaOJw4Qx1eyGzp8oMkzl8IrQjBEuABuSJgB3",
+	"C6qH8F4thJ/hcv7M5ou3fWB4iVuQW/cT8n/7706IHPwXG+rb8EQ7wFdBZn84YUmesuOkHh+VfU54Ul7a",
+	"9tb3z9jg2fON75/2nm5sbbHvN54PR99v0Ge93jOaPE0GtFe/bDfkR9hX89JHMptS3dpr5Tm8WbN4hKK7",
+	"EEQLgCFBDDjiXQmiHfU2BLGPtK2ZIobE76ukqwYaZ8f/eBuxZctyq+WgdcVni1s6qeOi5mgjoNAzOuZi",
+	"jLhvT7/xsM34tbw1ZKX1SHpO1VUTyGuqrhbA/dnoe7pNn21tPE96g42d4bOnGy+SF2xjd5B8T78fbbPe",
+	"cKtBLPlaKDdrNeDxH7D9hSW/E+kc1qzw1IA3mLmbzs1edLGEYpezPBubZ6uu1iypr6leY03AlTgQZ80i",
+	"MqXaoD8ZUsU2uFBMKK75NUvnpB0bDSRlmsX2NUXiQ/dTZ59Qck3TnBE9odpAvJB4VzC0+WGn12sEFvNO",
+	"w67dtLWnf6FY1gQpuTJyRhlStmuBwLy5it4tJRRfzJdqJoVCAfAHmpyxv+dMgcA6lEIzAf9JZ7OUD6lZ",
+	"5eZ/KbPUYKufW1OmFB2bseHqiFfzCCAbmeZKkwEj1MhgMDkZMH3DmCBbQAZBVG19CRf+h4yNWnutf9ss",
+	"NMhNfKo2j7JM2vUvnl+GOyAgzKQGE1hiRBQurmnKk30g2HbFANIoKMnRiAlD1MmIszSJgk3IjGR5yrpm",
+	"gYdSjFI+vPMBHXjSK7OCD5plJMSQU0JTw1zmhH3iSqt7PpOhXb3HakaGeZYZIo/w3k5y3IhjDW45CZtl",
+	"zPxuxCO7gywXgotxhAgjpHa/dOCoXslswJOEibueFSA8TaZcAFKY+5wbXmXuFPFfzlgGA93TOQ1pmhrs",
+	"U4TmesKEhqNIyCDXxIjEmUwZSSRTsFuapvIGF2I+hE0fC80yQVOc5o4bd4PASbOMMDMYaXvITsjOaGu4",
+	"PfievaC9ZIft7nbu4QAOCHA6J/Jb0RbxJWGa8lRZ+dbrTwbD5ZjkImGZFYyQnDxRBR4mcDAnUr8y0vVd",
+	"z+REFrYTRBdrMLmnq6dJkjGlcFyZZ8PgogEX3S6OzdqmTGh2570MM0a1ITXUapoOozjOx4spyJzpeyYC",
+	"wEGNWKTklOmJWQfA8DXLFJeiotoUpzDIeQrrQZDwuPdEkWAyouhcWf3P8GMF53ZK56mkybmUb6iRBu54",
+	"cJY7kYEECjlkLFFkq7fzfPf7Z2Qw1+y+CWZ5IvKW/wDbsfL1haDXlKd0kN55R30tM8OIuCJ5Mdo+yRgo",
+	"toLsOq3innbmrnVIhblUwGJrHUtTIuQNGbAhzRUDgqdql0faQBOopgOq4GEib4ThaPA7N6KuIqM8TTtd",
+	"ciIRxm6oIsMJFWOWuO3RkWGv8Zn5x8aB+Udc6FBnbCivGWr3NNdySjUfEimGzK+KCnVj+AIdUw7mMqOa",
+	"W+NyMGiNgcRaCnABCKzULsowGZUPzZWXZLDd9cUqI8xK+ZaKuQVYdWdxYTiUuVHBgAtyRVI5vGKJXXjG",
+	"Zgz404jylCWGFnOhAuB51rtn6KF2PbdbCb4DRIVfMxEYPd1t3+HucqF5CoMGi8oFLqt0c896d5eQjbAu",
+	"jDAgM/6Pu1N8I/CDwRC0UaVuZJaQRAJdBbXkHu7nMGOJEVloqgAV5RUTwLCnXCmDgYUQ3AUtxI4Irpjh",
+	"kCn1lumJrFFLfgQxx6omBj8M0+din8RUzGPS9juSGRmyTPMRyE2diMSzm6T0gkjn5mfzVkzawcv4CO5N",
+	"mNt436LCqFqzG6PgmBdbH0LdGZ9WVKuodWAQxZz2xSwxypm5pCThZiM0Pc0M09LcaDsjmiq2cIRAn8B6",
+	"QGG3+4RqkjKqNFg2QTXoknN6hVyTWcQEuXCUySn8FsOPsdXkvAY55SJcwFbUmgX//NyicAcfp/4SlkFB",
+	"6cKqoBDqoSd8PNFETfhIW5Yts7qDyxhN0VxT+vyUavJu2WcSbW61qqxgN3g07S08qIhsw6lE5Cm55uwm",
+	"IjvARjbwH7tGQdGZTEEvR2bhbNMIfU8UUUwZMUWVUPxp4PfYXenzsD+hcbQGan7meoLq+d1gx+MKCqqD",
+	"OYmtrh7XARQZMMUTpgjX9wRb24+w9U1gK/I2mWbTjpZ29qqFZwXQFhzsvZ/lQx0so1c9Rw5VAYN1Pe6N",
+	"HoOFSxq6mZossoN8NGIZ6FVoNC+NvbXdW21YDbdebMHN3XgI53zK1IyKxXNA79EqPLBOFxhG0ylomjJN",
+	"7vRlZRd2mMitZOUejoRGm2jNhX4c3uuNfvPDCTYVrXdSecK1P6Gq1ZhZL6HVa6l5meiM8tScSfk8rZ2j",
+	"mfSj9Fie4lXG2AYYpQKfm9WJB46Ys2sm9D5ITwNG2HSmy3EIn1vOvFGJBdFsWo5SEOzmJ5rm5gie955v",
+	"4xkFv2y16licYtcs43q+kvib4+m7l82HYAxZ7zN81UzvL3fFd81QUAzh1xDsIvJXtRwgDjN2ezHwQJBA",
+	"st9I2IgLo+oA5AAw7ZdMJIoF3nZY8zeArPjzlxjMOkIKZtRnPMqIUFybmrEhytposwHTBtq/ua6AYqG4",
+	"nObTGXlKZhlTKs8YoQMJ9oKMqYlMk5WgVtHdLg4Pj/r9iLw6OH5zcXYUkZ8Pzk6OT14bzeH45NW7s7cH",
+	"58fvTiDugIo5WJD2Qd9nifXRm5+65EDM0azAUhW6aQoSd0MzgY7sBQp3B5CuAOedAPINV7rOfT+jYwia",
+	"KOCLMxW5EIcRz5RehCd42fyHIRBqrb0ghSxujGYZxX9LTdPDVYzcuVZBX3XAh6EvKiJ0mEmlCE1T2E+F",
+	"y9+KxQfLiew+G8+03whr6ObGp3C6IkTgiND0hs5VAFQG5rw7LFRELdS2opYF21bUsnDbiloB2JY11PBB",
+	"naYagFf94tEKbfjg4vr3LsUGiU8vzl4fxRgXM8sz8HLPMmnEd9JmdDiBX8FT04EP3rx7/fokNvp7+C48",
+	"6p+fvT2JidIZo9OFh389PXsdEzVXmk1xUPvRwdm5/11pmul8Bk9e9c/fnRZPJrlO5I2AR4fvTg5/jMEZ",
+	"xcc5GpGtTOyeH7ysPndEE6c9/NGM4P1nVpxvMwHmSSoSknAF/+2icTruQzO0/7A86tlPsEnn3mJjrjSI",
+	"rm3YmR/k7KeLk+K9XJTflLNZ8OarN8WbaByDJyc/Hr57G7tAM3tlzmds33j584l7w8hAXOBJBIZY++LB",
+	"T2/qXiy/dnF69JfDmOSg4Zan+uHP8GhAh1f5rLKK81cvYXDteQdJmHmcuOfmQEvPaZIUT/snlaeKCe0e",
+	"HlaHHqaMZsHH5wsfg9MpBDTz2suG10KoO/3z6+OTmMzo8Aos2kJpmqbU3/7pn19fnBbP8ZwS9+jsbfEI",
+	"wB+fvOyfmjUmXM0guKC8NPP0ZflpuKKjft8gD/sUePs4mLeLIY76/fPTunfCgS76Z+YSQL0sDv+if2aQ",
+	"BH61hnf3u7lS+D28yoP++cvT2KoMOqNDMESAdBG4fx0ZMXAdGnsvRUAxgS61ohaQm1bUAtpi/hoyAv8+",
+	"ODs39NQQiVbUAoqAfw9emucGv/Ev/ttgJv69OMG/r960ohZgEfx9+fMJ/D34yfwOsN6KWgDY5ncDxfgX",
+	"xgO4xL+H9vf+uf1rngOs4N+LU/x7ZuaB67Z/zXtwg/j33LwHF4F/Yf1w1K2oBUeL5/HqTZlLuK0v8geH",
+	"vacIdmpR+0u5uFrkHW+4uHJWqFSOi8jAmVRcS/AMaJbRoXm/LDOlcry5vdPb7W1tbPU2tnY3dra7qayX",
+	"oRAQa+LkTkCmlCOPYoYMO7i1OFQWD963WDJmyYZ9aSPEZXNaXsRZWEVZkqkKaW6JEZ5UnRBx6JWuJrl8",
+	"uWB1CEzq2ChptQ4TWDqwb+++jsgVm6NZ0IepV+TvIPrAGt18GFpLznCNrQWt5fSYHBr566D8ddQyBCil",
+	"NiuhtfAYR1TmyKZUJNTAiP+ZpubcZJawrLXX2i1AweC6i76IWtdW//QffYkKnbW0ftBQq2s3r4HVfThk",
+	"M01+PD8/NfxfMABSRWq2Ae9Yldgtb7u1IFwWS0PV+MsSICiUxaqI7kMPtCTgvQdPzpRlwEm07BIDAgQ0",
+	"RY5LNpr+UE5BrIwBDGL0wJAYVhST9kDqCXhocNtGxRSJ+Whg9M19QjHInAsCb6KW0+mSd0Y5wqgEQ6Kv",
+	"2BzMoQhrMJ5hAlHxBj65YmxmSAHPfNQPxr7dTHjK7JNiC+BPQy4YwcJwFCG1i1fStGrDqNyqUR6VdjxZ",
+	"m7UYbLxic4gLBN3eXs9nuLHsmqZlcNnq1QBLmsKu7AfmgIog2boot6oqXrJnlwf/eUJ1KVvEy6EVotW4",
+	"uwUiVYLbBWpNBywFvd2+tk/s5r0rYSFVKJy5bkJPL7+Oor30oLBI2xbAvZ6mLaDaFWtQ1XLB/56zMJTd",
+	"XcA+2TInsb27a8QYw7dA4RTSWfQrP2sySKm4Im0p0rmBbc2ImtEh8whUOkwLhrfKnwqg9pseMQZi0BSE",
+	"Q82vwcqDyCFHjup0ai6iwinNrXxYSRibovnROuPxBb39tEon60xiv2Y8rIWShTHvAM/rDXxPALZMKlmE",
+	"p4iA0QCCQ7lWZTZRIfUPQ64Ldr3Vq2PWNYBbns8NsAycnSGuDI72fuy/1jKruQH7+XRK62xrleUGUyxb",
+	"nxtumSBSyWkkKa+zEt4Tip0d9c/JwenxfWMV+N2bBv5q1Aq8KIsh+MuhqPZ2CqSqu5iStcpAT5ccQfwa",
+	"1Trjg1wzCCOOrbQN6TWU4IoiGxKlQM4aSJkyKlQpk6x6rxbh6s7HPqzBWid8L17iMjg5Z5908x2uJbrf",
+	"K9SEkv/CwKll2k0Jt/gcNTL8Ci+rckx1QxfK0cLoly2d5eyyRW4mDBETJWujBIBEErr8rJHEfNGKWuCB",
+	"KtsE7JOaBdgwhMUDy8YQ2pum8oYldnLYI2hpfFizyWe7u093a6dxpvoF982Upumt56kFOK9z1nqtw+GV",
+	"NX7HgcIZL07TrLuuaz3wamR1SS8RCAk8jsIsFsUyTlP+D6O5FdhcyWk0yEu1EdFae63/fN/bePHh//yh",
+	"IUwmMTLr+uBlg3gHzgKeED3JZD7G1I6D0+P14A1/ipoOaF1Z49y8jaILT2p9ModSoDBD5DXLMB24MJGU",
+	"WBHmFGBoLoSng5ACGcUpu6aiktSKlv8ftZ6RP/2JXOKWLltLJaua/I9Q3vEuIk8o2uCFxfVOZJqE928e",
+	"RUVsJ75kbhTM6pBD+d13330Xd/aREuBVChscDamWeh1aXWFdZdEH3l0qAdVpHk1MxNkB0Hq1wN/AR+uk",
+	"fBswvw9iIwInmLGVcz9bpvQ1rCyy4DBgQ+nStmCNNK3jdVu9e+d0awiy98Pijp1wfb8c7pdmaQ/MwZ4+",
+	"6/V+6wzsG3OnrV8rd/rN8aJb0+nl9PncbrdeeX+iiPnWUcQkg2oZsFnrg0UXOFAWEhvmFDtopBmrMq59",
+	"EjvO5V+r4V3hfVklBTKjneo+SiWFyjR4BlHFR2BmakWt49PrHfzzrBW1Ls7eAAji7GW5pBh5ARrwoH5a",
+	"biSpD+4CWzlCKJZvqVHdFrjUEqGhSVionLGdzIsQnQVuv70SipoZ+5EhxX38qnaVKHQ4ddPBMrM1b1Lr",
+	"KFATeYPJgRjcw9LEeq9sPEXiPHnl1ZcNqL2aC/MJsYtLg0g0OSIM1GVMdnWBOIs34WPT6iI9J/mUYogB",
+	"E1jewgUqFfndIHGVl9+cXLrqRtxq6u7kR64Ma/WBqU2WvMUo8hrJFCNc/CmBvVNpPiRJDuAmBSNDmaao",
+	"dnsZZY/EE1zGR61iMktzBa86HpGwVFMyw8AFO2LV3/AZ/fkv4WLPjg5eHp+87rf2tnajVjG20XR62zsb",
+	"vd2N3hbZ6u1t7e7t7HZ7wKF9uPHe1u6COyYc467BosEYdTdxjJ5olvQDr3V5Fc3+bKC5bgDvyL7iNm8t",
+	"0EBtXiIGrGKlBpnZv4FHG0VDjAi5D/d23Y7fyDEXQTGHWxDIC5e5AkzEUeZFRPQ0u5TUoZ4OM6Y3Ts3D",
+	"XpYYruCKkfgPVnpXcpsutySNAt0f1YofFaIKiSFrlB6p5lbYaiYhV2o6YWV1l0p0Jky8uPoMvK1WSoJ9",
+	"TKx+VCT7lLaAUcF2csdzjYhbUMFiu2/k2EhZRi3JIYdnlKdpbZocJAc2xUxCDgzmD0ZQSIeJxNmbY5cL",
+	"acVYzNosn/rfpi+u/zp9Nf/r9NWz4V9+2hn+5act9vrkejhN0r89/b+T5OdPvb9tv5oPX3/aTbZfqb+9",
+	"fl63xnxZGs0TVa2RsnWrDBp3fjiNO5DIXlzdfb9t4jsg8EMmsovzSFN0oTjtHmKUS3X91mRpYKG/oYok",
+	"UlQ4bt8GgJmLmWVynDGlvopbnRhSVe8ZCWnjWn4RGMvS2q+jYziSDddcUU0MSvhkuVALdRWMPEPV1eLJ",
+	"o9koqTt5BgqBLpUrU8R+sBaO8tuWP+vRZGewO9re2Bo9HW7ssJ3RxovR7u7GNt0afM9eDJ8mYNNYUd3J",
+	"nO6MUd2cOu2K78BZofILx2XOaJ+IPE2tsFo6RSc1wldDKTQXucxVWhYWnlZKTprRsEBC6Zia8BI25G7F",
+	"76QZMiyM1Thk6iGAHMDfJ4rERuDJ0Q8T28I1sQ2FgegaNsxdGEyAY7Zsm8W+2J+lf18tQtli6mM+wzjr",
+	"utvD+pCrUAxrXh6LkXSp4w5DViOmexnC+OqC/s989UMoDcSFi0rFgINCVERhGT3+XJe579Zub1VuX9TC",
+	"S1i1bHvNfXw5MAbUIy13ZADUsQIC8N9294knCU6ltW+aO6HqquKSMb+sIq9WbLBWWHuP9oz9VoPLagTr",
+	"c6quMOYiEOHqARxqL/motKDuJWq1MRb8hKVAoRYbWkQz4KMQZOZfRaV4kLEiB9l/CSaPLE+ZsmE0gAiB",
+	"/RoXUCMn4ujLFKC1VW1r+nAad9modVfVuRJ1ExqUvSmodAyqLoJzH0MnzEFMGFbGGFOjNoBF3C4czq9L",
+	"DgTJxZUA7m2+l5mvKgkxSzFOF3s7UzW56XMrz9LgrCDUcm9zc8iEzmi69+zZ86ebRiiW2YYr6Fkb+bgW",
+	"/7MEs4YNGuixDM9twlo/vE1QZoU3poZrSsHejVp77z8v8s/P69oGP3yJWs3aAhYno1O21xwyRlI8JNhE",
+	"RjmY+SFmLHLRBnQqzW9WVgHgdweiSHun96LTJQepkkFJOXtuRdxvkXYikoKIlmUALTeGqcyTskWlpjZm",
+	"aLX9z8vLT73exuXlp+3e5eWn70cf2v++F/y6NcJfv6t5s/Pvf1jOhWpy74PyyH6nQHIXS2t/dCrwCpXv",
+	"NjJLhPUQICzw6dbu02e9Xo+0KZkzmnUWpBEvLnGhn+20AieE+/ZWmoPTDR11X0tYeWf90acy0+8yMNbV",
+	"hMvKTDuCYwHtiSKGShycHlu5DJRHrm3ZYsEictkKLe9BJTFnsTMHUqCZ3zy4/28nq0UrKtMENkhAync3",
+	"tynFUuYCpZoRDeUfGE0Xo+dXlJWo3GYxTd212dQLaz5awosr6Q0GMK3JqCjd4YOrkjAXox3/O2Zi/Ml+",
+	"gPGa5cNwIFxDpTNmS3rjxOgZNXOGkk0xX1mqCX6vKwTQXFDdzrZ4+EsSOVbH1GIBugYru61OV5zsvi29",
+	"rJnSiAByyrWuKGetrW6v27ulDcietz2CeshA0xBWfbklbNswg48PaEET7KY0fMVVnCtNlOE/ozmadQr3",
+	"j2NXTxSZyZQP59aXNBqxrABmqHj91FsHVVHCutiIeHqz0WdrbabgdM97t7uqhbOs7L328tj0sKg8VYfP",
+	"p0dvfTXsYcqNFhTUqipvc8P874ej18cn5PDo7Pz41fHhwfkR/Hop3h4f/6D+cXh48NN0fHBz/MPB+Pji",
+	"L91u91LAC0cnL2s+Wn29pwYblGZCox5YI0bP/CtLUrQK2VZVOA9aU+wgkGFcNXZzwb7Ceh0sr/aKah1Z",
+	"b/g1E04JVxglayvXlqtW1uXLh1lPjh8vM9HGLn60W/4WLQYuwiy2xRBRseqsZRgyp3kKSaRLVG/MMl1U",
+	"vtEXU4iP5SlXKtxmbjPHkpkzNmT8um5u5/xpmn1rd3t7rRX01zA7DOYES1IGdhy8eSwCruUYdJTbGx0m",
+	"jKZ1ETRxxpKY8FFgNTByFqa5RiSm0wHL4AVwoSlI/QY/Jb9mEZp543HGmCi5yuGXVtSCz0FOrPi53QsL",
+	"GDSRSjcX8TdPn6gGJrzRqw1b4bMDW+hWLR30+PR6B876+PT6mS+OW3V4bb3Y7m49e97d6m6DYZI97+3t",
+	"bd0u6FLREXtbX8DIo6JNv7cV/Dc2zDcbU5mw2Gb5DGXmtCpwwYFS52HGGv9UGVgta15ET/vdy6WRYs4p",
+	"iM1gwgK47di5yINfq60TULI0ambKBSM7EZbXNT/8sCTddknHI7sY6xjzazD/rE5+lIwZeY2UstbzMtO8",
+	"bh6niyFdKFXAsRfUlhmKBoZ2YsmEsj72rLfb3a7FT4yAXykHFh1X7Gv10t4KHx9uMKCGAVkq0eeoiXGU",
+	"r6QWaAL8LSOep0AB9BfbrmWHwKNfUk1rAsCopoQ6ddzy1bLCXBN1WTvUgZhjgIq1sFn13lu/jC6K8lvF",
+	"HGXuvG/UIzE0RLi3s/1lIQLKzNi8N7BkLxZqW9XTaZH4LSttthSy7IhfAVbWNLD0IlcaAFBVzBg2MBDU",
+	"CAHSdqE6OD0GsdzwY0/dshxaW/GE+W87++uZBfwGn/eeb61rJfhaq0Ah+VQE1gaJqKhAlBUSylReV7Zw",
+	"60qCdr66W7KCyOIas+LB+lW8zouOQYQG4pVXptBSW0GpImam1919/v3zOvPt2mXWVtbcC6utuU0uOZkg",
+	"Q+0u+Yn2cwjfU4s2+HeCEXvu86jkYwqaL5ErNo8gDB8jnBWxdx8RC70gENBrZgSCxsP93LJvmHPu9ba2",
+	"QRt14QStvY2tWsP5woEugO3F+aHrvqYnZMqHmbTB4hGJ//rXv/514+3bjZcvyY8/7r19u9fvd0fwv7iS",
+	"PbIQU7Xd3dp+urP7rBy4e3mZfN75smH+bLs/BP/slf5cXnbNfzz7Umv1tdtaEVf5uTZEzYMQyug+DNjX",
+	"HwHrWVEIFC8QnDjushfuejEUrYoWJSRYdlwLcWcPgTz1KOOMbHeLxwoNboHhUEuS18VHWs9QeYwfqGLk",
+	"4uzNYjGYRYu92tvc9GVa7KOuzMabYNsrxR9k/NZcNmMpoxgOM5JpKm/2SYw2vIombR+jKwVr4VWK1cBX",
+	"t43uytL6S5IIXkvTZ4PE1TQtGmAoG1Z5A1ECI54yy7inKE4uKmFli9/2bQoM10tEtgIy1j/Ggse+9jFU",
+	"ZUe3V/kAzdsrZRoQpKxgsypD1hxifQRRJtNbhA/BZawyIOGQdctoDhc6KFxwztpl/511bTG7i9MYgwcM",
+	"R3GF2ah2VhAndXUiEp8fvz16GZuHsaEAoIuSG8auEjoncULncWTOPqE8deleeZqaL49Pzo/Ofjp4E9to",
+	"3hhdR777BWICVH4E8c5F7ELWUdBNIdS+FBZpoRp7ZBSiX+C2tT76yPlvATRsboYvAuOHRVcb6467GCyj",
+	"ggDj2KKnoePm4M6P++fHh/2uW2Vstvn24OTCbNIW4mClxkLmgFk6cmliXJO2kEbCxQC6RDLV6ZIzcxVg",
+	"ihzBr2G1mmIk24CEZgxSk4Y0H080yWdQbX0qlYbKf0cvL94cnXWn9NNHG+/zEcwCsTUomZO2x2fPEn4y",
+	"cw7YXAJTg3g8Axq282vGGFGp1N3iDiFACAHCLKhndo5emrlr+UBns3TeJS9BFAexUBAHE7b9XOgqhttC",
+	"KQejCsxgGRsZLcHCqr/3NprzjWwbY/dDi/CdOiWwRgn52QIwxIUBiPvFRGSLtN9KkdB5xxDw70m7n8O/",
+	"gqgxhOgEbbCern1/S0/jLSPzzCnsO93XSBBYjdRaIdRaVln2aZjmil8vtUQBKBt0BLQs0xBX3JkOoRQL",
+	"1YSCULRnAcmDsarAsesI68yKSvM0JWPpMkOv+Gz2UDGHa7ZcXRlzuCRcGwMoSs3u9gsTayWypCoB1qab",
+	"uJaSi1ELSLCXtIK2FH0BetacoClM4XgxJ3TBAhM0pFlpoq43wBkRFBshN+BnMDse4ZQnAro0XJwfLjgK",
+	"HHI+f/b0xYuVK2oKuRMNh+mq5yJXbUUtWCxUzEVK14payCGqdXP94/VFk/DifQSevSx7mhHQuxDPCyqz",
+	"TIxoiIl2wT9rSzVh2OXygGg/9LJl9ZlhxZhTdQttAl1/RRgkGaDWZUSBwZzwZN8wjKG2ZM6SOH0jLTmv",
+	"tLBZ1dQm7Mv8bQiTX0EzhSqRJtK2zeBd1HO1WXx9E+RVSkjzPfoI2DplSeWpxuLbVgTAjHEnNvilL00q",
+	"CLIG3E7DBBFShDA1nt6qVt6L+Rj3d4ENB3SACZeGExLpU17W4JIN6HachEG6y1Il+izjTDU0nHi7xApl",
+	"btJg1SAfXjG9j2IiWA7AqWxjq4soMHyvxpntTFbB3fa6u7vBaSYyN/JVjXsFzFulD5+t9x0X1QnX+u5h",
+	"jJQ2sYt+akX+OBruymDuymhqH/ZQhFIXYbjYzdQswzbOzPXExj+XnNPtnV4P7H0SGsZ29o1g70J9rX8B",
+	"wnl3HgO1HyZQuxAqMZW/HZ5NRGLsRnTu+lfEEYmn9FOfieQN1UwM50Zx/ebR3eCAlFxodcqyPhuGod71",
+	"dfHWUZikJS4lhiZvnNnAJxZn+rcQ1x2y5F88tLsAs6LsZfBZvYTwaw3nDgK5g9beirSb6Fyn0eO6Imyt",
+	"XoeAaSKcIyoX8rf1cTBXutQVprIEm28dnGL7fV99eP9Ofnh/kX94f64/vP9x8uGf708E/niW1fxofjjm",
+	"H96/GuHfw+GH9we0+N28cyI+/PP9ywR/MFOczoqXzAc/Tj68P2IwQ+cPt8wZWqqPhJysxn+6rFNena6d",
+	"gHUShF3ho5WhplLiqKn/1WVK3XuqYr2U6poccMEcu7qdzSEkDk3bbA5itgi7Xi6tV0H50mu7p8xaO9oZ",
+	"G8os+brU2vJQNSJR0NbEWWHIAbENTvwRt11AAZwz9JS2wUBcEEVHjExlwjoQSRfbQDJrJJ1lUsuhTGOI",
+	"VoiIC1r6OJOZjtGk6FJlchVkXe4bru08LPZtrlwJlnKkRI30jIuo2TI+qEZMGMZiGEpCFvslDGk6kUo3",
+	"1NYKV/iQ4R41sRy3iuCoyVCtxwE4Srizmu3YJ758kuXHrtBTycm4JMZt2Wk1ZcdEELUpwOa82rZ8r0mn",
+	"fcN6BjIXSUQgedP+96HMWET6Lh7xJGBrEXkZMDWgTLb8lC8zcsVFRZ0u5rklT3HgvgiRlSMPLtef0VLC",
+	"0aBMhTV94tN3/XMCruNNO1m8RyipU8vgKDDEs5ISQyipTcUppzatcZllNXBV6FJ9+g/IpWXgaKiLbuPS",
+	"acmI7VJy0ANlTtpStVbUCuOJQTDmaTVWuPhuAX9Ka2oMMistLUCmMGSM68ZIsWABtzp5j0a3jBYDsIdW",
+	"qA3dTx+8la2PSncNRGFoLsYQzbJHmjPii7fbakIzcLIygV3pil5Oyo6FA0HdHfNN5+ui24aufx6cUS0a",
+	"m5O9L7HEjHUvBT9KI9XZaUAnCeSRamEy0o69ydeK0zEBFbMig0SLQkRVBIlCGQULP9iiEUaIRKGlrr0m",
+	"1lG7X8kjxE+/Z5k5eewWggmAhFqCNwqrHPqFWFAvlatcCQ2IszUB/zVy0VIiHETM3k5SuUMdjTtJN7e6",
+	"mUbhpwKzKxzftb7T2xSnqQpby86oLnv5bmKU/7peYvkqUcUDdlh6o3qqtSTHEe/6uv650FBYdaBkmmsW",
+	"ZkXdueECDop/q70WqmlYa/dG+OHi1aujs6OXEXl53D88OHtp/hPTxSKfuhWRi5P+0ck5/D1xTyHGjk5Z",
+	"WA2oUjqHtLMwPasDpWYLNhs8dvSiYz6NL/Ne7+mwRLbhJ7ZxDO/F1VYTtr7gLSt3m5O8bS7aVzUT8VCj",
+	"bJ3HGotMqUXKsqoGrrduuz6WqrKxVdqcl0ZqiLxdbHOb4bUofKm05Sp+z4ti1sHKlp/pGdV1LofM/dzk",
+	"oVhRYzPwSi33LpxWK2JGUCRzxjIuwbIx5SLX5vzAtm/EaS4sPsOb+Lxi1y+KZ35ubbX2nvWi1m5rb/dF",
+	"9/nqVje49dpTK0XTL0rJtc5CDHW/g7tw607Owo11Pqta2NZ08Z1TddXQ+N8X8UI1zJd+suEiXRIzkZxj",
+	"rJ4R79gnrg8hrxDa6A0gERUDtWxRqboacjDCLYqXGpjAeRaX3SsCJV2sEni2GXT02/L6me292o4zRpUU",
+	"MVF0rsjNZN7ZL6+7VJ8FdjkyZPmQiiFLQTiGnUMAU5bPtPkF4iGr4UKLdKbJ4gzT8YS0IdZRuEhpMd5w",
+	"DaTtznjS2Scqz66hfHVttF7r2eh7uk2fbW08T3qDjZ3hs6cbL5IXbGN3kHxPvx9ts95w6+sC1HyFIPQW",
+	"Oj6oF2oLesOm7qwbj9Z0REuOpJLKbuNk94Ig1cD8516yn0dESevIg13ZeIMgWNF94OqOgsI5q8Ru7Gzv",
+	"bNdd+NrhdQM24TYJZNF3sCS4zoByndw0L8DYAr7MoDDm0IGxa6sBhrQbrhYLVNcFlmT61qgLtpOVX1B1",
+	"1YcX1w9aw4HDZfkTQUBqon0eldf3Cfljc0WqqsE794V1tf4ds+hgCcuL1dad37LgHDN4vVUDEGhtkwZw",
+	"lVWiDQ7ZtIy+ri0vEp/ZapP7JD60zdZj0mYicVEHBuE7+yUi3a70TjCPSzS7bdDBGucWg+2d1yYXQ6MB",
+	"pvNOaIw88zY9tx7znx6solYwU6V9dfH+wt3fIjkuTfnK5Lj1MuO+Li3uaX1a3Lnthn50XVu34twwB68N",
+	"zcyfotdFUUsCymmDZlpjGbpfU2bRr33JJfjYXezxDnWG/XeL5mAh9QJNDf3tt09BbIhVYElTmeWQNXv2",
+	"6AofcGEL1HLcC7Swr5pfVpU+YO6Gl5KGEBxcp5E1Iiy4uJZpNW956T2qJkNo6ORea+NNVrL7i85DEHZH",
+	"GAXlVOFCA6tMGMdXB6m19HThzBfpqjUooCkC6seUzcWdiMSveKpZFpP2ApqO4Il552iMTuq2r0NTbxIp",
+	"0VCcvBW1cIZW1MJhKsHt7q1GGtPAu8zT9XlXiV6tZGIwdt2hY+W+Poq960sXhQw7oMOrcSZzkdhW4jXi",
+	"4IvBNtsZbtGN3eTZaGOHfU83ng9eDDd6yRbbHj2lO4Pd4Z1FDevCc7NbCf4WwR0NcteFquvFdAAZmPs2",
+	"vMS1glNEGJHcln+vi7ykIAC9ZXoik1V3exC+u9jQLKwQz0faKhoya5C305MFe/ry+okRJF42hYObZ6S9",
+	"RWw+6rbNSH1qc1J3iqzUiOw6G3pZmbpVNqwZ/ngxm3blN4u7lutWjLRTBuP4I4nKFxkc8OrcWQNQ6J2+",
+	"Uz8js5gmuPo49YBVNGqmYr7QqflHeVM0ppjSOUnlmHCxT2Iq5pZkAkjLLCyHZ0jm7CaJwdxrfi9Vv8KJ",
+	"ZjfmPMzDMj3Ep6u69N0GqFdUPaSpkrcrfWj76dUUOFyzUuMtihtG5bqnt0NKn2Nj73g7+pVgaL3p5SnR",
+	"kjzbISnTGKyb8DHXRgHoxhGJPyI8bcT7Lk43Y2OaJSlT4IofUsVsdG7pUgLYCGNqDzb+Rjf+0dt40f24",
+	"8eHz0+jZzpc/tO6rF4xB3nq+bUZYX+cErrKKXeOQH+rsxYoN84zred+MZwUHecXEQV5X7m6h2wtWpAlD",
+	"dlIJkermIoJfg5JYLI7IgGauvH78A6MZywg6fWBQdPbEXXLu2sfAz651DMTtQeto26ZQEJpyqvZR9RhI",
+	"PQFb7CxjRhqLFjrQ3HChMJsCHxW1uv5U1GikrvyIz86gdst0qBVqoUAMzOHGgCRPFMn4eILmSCPYt3DB",
+	"znyz1yotpIAlOuN/ZubavpjvsKpV+eC/+w5KaXz3HWze6AVJbiCQpsQ8ABT0lSxJPxRhfbAI1gy6FM7r",
+	"ZvPUMNyMpHTOMoLJDmDnm4JTAkT0qC5zxQyFBsaRzG5oluBHrk+FuT2uIDsfCAfEhapQD9sjNE+4xhj7",
+	"6FKUmuoVpc+zooBjVA65t2VII7vqok6Mii5F4TeKrD6srYgbuTheheUvbPw+grXqXopL8W//Rn7mGbjs",
+	"jTxsfr8UG7Y7+0Am8wibzhUN1yNzMVAIrR3T2Sy1ALX5X0qKuIPynRTp/FIQwj4Z4IUyINQWYw54oxmf",
+	"Y3pKDV5RkZghluAWKnZm4NOjt0SzT5q0Y/Nnc5ZSLuJO12yljxa0IAY23u71YoRr23MQN4rR1EFreXII",
+	"CenmTbOUassiReeuuVH8+dLJxZetPXLZ6na7l60vtqkcBo6blY843IIZzZbOFYwlRgj+pGG1R3jYZlML",
+	"YyLhkIKt08QPSQuswZ5kuPwuiXfMIUxpatgy2oy5gCaZhItZrkl7QF3n5ptMmmHnMxaZgaZcKTMQtECM",
+	"fEKPEWpcVpPM9YYcbWTQmA9dWBEU+U75EJop/j1nGYDIjGZ0ygzGdPbNorZiP36wpGHG4PxoihUrDXmC",
+	"15/GZpAQMBIyyDVWksBOs/DeTuzXmTEl82zI4Pfd2O4O5UAzmBSEEpuWRo1wg5AiSHxgBnTEeR/U4k8s",
+	"wbcUG0+hIUxuYFIB6GJgRUy4ILEN87SovukeGe4BKv+MCvMifGeh3eDyZvDQ6UqaAj+CTFx/fODdiF8f",
+	"nZsRGibjCreMJ/0i9jdSEHnX5RsM7vuwmp2tp7FnERi7alaxRd7yH8xA2y9ikkpI/ALmAeF9mF7OEuuS",
+	"MAMBXit7nPEZ09l848C8HO/js6hEHOCnUps9wBqoyGI2sGvgl5IxEzkXjGAv7PaYCehUbBEnIgnTlKeK",
+	"BEk8LLPLwWG24sAPZ+gxNj41IhS6iCL0cEHclyu1nkgGVj8zElQnJXNmCwH7kSq1T60Tkg8nOO/T2LMk",
+	"DvCSC3pNOcRnk7bhcwOzhkTeCCP/qSsywhI5VMzD5TryVDrSPaNRZ3MoAZ91C5LueoeSIc0gqsLA9V82",
+	"bPzuxnESgjeSqA2VGzKPl1h5lyvChhPJsBtuVHiYXLkOuA9IqYSwZpaZc4fd/j2XmhGOZM/bt5D0XZwf",
+	"2qQ6VWvy9tR7lGE09B5R/JMZFeVk0o6bq53FHcAdH5IDKX5lvmlG0pOMsZXj2cGAv0fWDVnqYAJ7tS04",
+	"YaunUNp2j8Qpn3Kbm1H0pd7qdrd60LLDtXff7hkdUl3xWRy8aEb93//n/yPBi71Ol1hDJJQJcrKjrbRi",
+	"hMFE3oBNmNEEyuCCVyGG7cY2aANJ0kTmmYoj4qRESM20lVgM+RjK6YCDN0XfSDuyQswxg9mpENNxn5u4",
+	"BXinGCoQOfGbyBKpXgyHdeDt+052KXKXEFRoNuA6o9mcXJy/2ngeEUpUStUk4OLHAlcFdBpKDYHQzLKh",
+	"gW5Xyh4q+TP876LKw5DtWeCI6eYgtpgKtk8j0oeUmv5x+9UgdjJYvNv7Y7zwzm7vj9u7uDXop48EfSLT",
+	"BKWEk4s3RY4maV/8HwMLEYn/aIidIYe4CZkhA8WbuzS83r5gGHZnz70XcAeKXxQ/OTOkpyTA+zKgLjah",
+	"FQJDvIBE2qhNkSs2L4SkDgbiIjCAMwSZRq9n7loQxiEw08A/I+1TqfQ4Y/3/eOM6oF8xNoPvBEhwHSeV",
+	"HpTUFbgdqGp2KQ5WKGTtvLZJq6XrRlREunYpQjvNUj2OtEuvcluFHXnKpahv/Lmm8rdfUvwCje9SBCof",
+	"BqLUqHf1qiAko1n1lYlEXQopDOWVuVFxgEMXJfwTroZSCDbUx0nKjJ7dx09jF8lFeAI8CSnNpXhmaJIU",
+	"hR0X2TL8BkYU25LZLFoKtJklLGVm2XDBqJI2NhH4U2MPgUVt9VKsr65GViNBhm5NeS6YNsLLBCiDpt+w",
+	"/JuMmwPQEgd1S3ZZelX7GLJUoxNcChBPUaPEo/fFP+WN2HDlEP1RoSIBEnAbapihYxGWeSm0NPsjUnT2",
+	"LV2dUpFQw1ZcpTyoDWeEX0tyZtC1sY2hTjFIw6fmp0vBsTSIYSwh6vh/loHfrbpy26i6mONHGR0voQ07",
+	"6ECqv5PeodDaDEpE4EtI47eAYgHoTg2Fjy6FvR5pEEsqRkYyz5CZOXWPjwVkBOoueSsTd3wKy8a5azLq",
+	"lFH/bepUwWRsGFWXGEhHtsgVmTKqclwdvAuEVjNhKO0IocK8KnMNwPtPcgaGQp50yD/JGUAW+eel+OfG",
+	"xgb8n3kFexa3t8wrcD2ofMEzALz2duWR3XsdVJKvBsp9gqqP7QpVooy4KCiH2X7qF0VeH527NS2YHUg7",
+	"ZGv/+9//Y4QCId3C3DWGU0ZYBNTNGWAFTF+U5GzvmDWY2atzRCXI9v8qZC3z0v7yeVxuQnvXzGIoM9KJ",
+	"f5qbPUAcAkWIpim0UgZ65sR91CktsipUQLvQlCblQyYUKwqztw5mdDhhG9tQHB0qz/oSsjc3N10Kj6F4",
+	"rP1Wbb45Pjw66R/BN+B/1kXjKPK///3/EnDRQ1F766cnB6fHQVl1V439S9SSMybojLf2Wk+7va6N/ZiA",
+	"3dMeq4HQzdw662ayLl3x0JpEqIVZOAx7YrkAc3Nszes2ytJrAJ0QUim56J8dvLR2MCZ0Nu+SA0ARqPvR",
+	"3uk97ey7aRBCUwNsc0MicsUiI3LOIE+s2tc8nUdYKeTFPsg99uLLFWDQZVEUFPFSz3HS2muh5edC2RYk",
+	"QDZ+kMncVn5xjYKq5i5XxGtK1zFeWw9Wpfi/ocPwA+plcD/bvd69zoxz1lc/QOfYl6i1g5PWjeUXt/kD",
+	"TYoE0dZOb2v1JxfCSS0swY+erv7olcwGPEmYwC9erP7i0Joy4IOtNaY4pfNU0uRcyjc0G0OYyu46RwDh",
+	"XoKmYKnDr9aYzWb6XBQqPjolXK14i2kWA6DN7li19t6D+0S1PnyJWrO8DkEt+0MZyT+JCLo3rVkrCii/",
+	"UX1lUeTXIxwEhQBqG2Q2qBRKckaI9O8/UYURmfwcYPjhj6sw3BnhYNqd3s4+0QWWFn3+i/r/MfwY4wdN",
+	"+AvvYEDGAyIx7KZo2mhk2OPk14TPGMiR/DZwemf1FydSv4Kk/t8oTiOceOYJpnUM/ZHJvFOD5F+iBd68",
+	"+dmi5JdN0KCss7j4r1K7G/i9QNSIeJcA45lH2miBNb98swpxF3DRbGer49T4AUMFjyUYDLCI6YtYix9Y",
+	"hC38AI1Z88UrgAUG9z7cCdOCrCMfGAV3QLb9LkqB1zYHdTV2vrXDNSGomQNjSWGWfzUk/ZbIhrDfzEAr",
+	"uOXRCtvrNMQX25IDiFCIzah8Oz4ZYvSeV0ZvxYnXZbX7DmOB0X4z5vrDHKK5vgJfH5wzP/LkR568Fk++",
+	"BZlYg/uGBCN+efTm6PyIrGTn8Z5lBrfj2sCz1+LT98Kgvx7pH5n0I5OuMGnSVhOZaXBVLZeGiwSgesw7",
+	"zjIGJrBBOrcN8JQtEl01XMqRNW+imw78UkmREwb2P9t2pajaQLOMX3OIEqEC7elT7C0z70DlzUEqh1eK",
+	"KOlC0MaSKShM46VsKCcRStmkHWfyRp1hv744IvafmnLBkhjtZzSxwgCkzzuLb7XP8SLqQh7pQZq6ihmt",
+	"B2R/tmlhk5FpSYvCXw5LviXQw/kQdM5UwDGA+pfsmqXmEsHYM2a11bZ0nglVAmAQRxfB3MAO18r3kwPw",
+	"iYiSkKQ9mFcy58rAk3KlD1y9mK8Cm7Uie2GqQ6jJtRjfWwtTWMwm3A5u5PcBT2/ADeTux8GPvbAq2fQB",
+	"ZGbiZVAVBR2KloEWOqR0EbAjRwBpMk2YdU/Zsin2i1tD3bld8S8IfW7KpqIttW04kYr72OHfFfg5GCDm",
+	"1CpMdQ2g/GxA4Mv9sXQp2GqG/jWcGgYvePQ9sOywFj4ufQyVPuLPl7b97mVrj/S+xKQNxFzhisBLLTtN",
+	"HN8M9Bvg+b9WYfpXICZYaHii7kta8FcQVrPCELExI20Xh1jEG7pwww5GTIXBg0HQYEPEoFVdgxC/XBj2",
+	"QMey0yWHzXGDXxs0uNPr1eAUljbH8id2Aotm7z/Ei0g0ZrqKQrfTed+YdTdWcg1e7F/x2Vrv4Xmv8+pb",
+	"vI91Xv3R3NY6L57aQ7+rFn9LZuyai68pBxYySblS2yONaaAxr5kOKUwNYfEc+7aQb6X4hGFt4kVuv7Yk",
+	"WiNg+mrBT+oEzSqhBDpQyLCGVBQFGFW9rcthvpMEW1+z/wdkvOVFNuCFl8webVcPhjv+jNcWdzc/Wyj8",
+	"sloXC+lZReNabCEPZcyKxvH/orzdF391r9gm+BD3nLKRhvSjto1Yj0Wepq4bmBGe8T/LbcfWkREgN9dM",
+	"EzakK4zqKTbVheSgGzonba7JjczTBBpC84QVEcmgS9i+DMFgqDU0ed8qEoktZPkVxGk1z7dTQaJu9Cjx",
+	"/CISD9zrumIPtnV7FHpuQbg9vVQ1BPMOFHxTQZ/LRkL+OpP5DCUZkU8hJbFxesKFlrafpX+OtJi0bYs5",
+	"Q2iBKgkI0xub4S3lyKzUNF3WXHMGKe9mhjLY7BMhxUZliYagYpx90q2Qa2vUsIvdL+xAlnBic0UrsXmh",
+	"C4wwGKHfdjmnOA0UDrlvtQ17kD4SyV+CSEYLldYBNIji/wi7qHBW1IqARLSiVATAcit03haVeKxEEpTM",
+	"KX6xIkoraoF8UtMk8Zeh4GHH21tbjutw8pGUL5fBregNx35f1NzNsEIzna5oYLwevYf8+Vp/YEnXXU2b",
+	"z+kV5KVUczvVIkm1griZ3snP5ZGjlaqxo672rH4x8vqQ6nRlTw0ClwWPoPttwN7Mj4969v3hON6FqyGw",
+	"NmLnCdcr8bdw6hjaUVayzWygNlNPY2oU6E6XxFpqmoLDOnZtDdD9hXR9SvVw4sIusXImtNvV5L9y6zoz",
+	"85RwNMaaJKhvQxMsrudxo1YIvlKzlyPcyi9gp65ysdT3yXAaLlcEd+EdvHXsHl9prRusBbvs4zdf1l+H",
+	"PUHS7l8cHh71+xF5dXD85uLsKCI/H5ydHJ+8Nid9fPLq3dnbg/Pjdyf7C3llncYd2MFLeyiKrI0oT/Os",
+	"rknqg9oFzTlBnbUaGnaAgC1HZQR4FDRWxFiEhxVSH6A1YCKvzZo8o1xhaZXgPjcSNuKCJaFjeb9chxy7",
+	"i1VNfeDRdu3PLFhzQfLZDKI7VZmQBBgIfbb8F0tTHz0tmT9U7pSf4NukQQYbbOLxGDgA94Ip4xDW4u/i",
+	"187if4Ox2AdJAkhSIEQNkgUcvihK0JyxfF6pMWdVLcmF3gu7SBJqK0zZSkJQF6Rcm86Bgf/KbW0/sFLj",
+	"exDugQXdwkGsNH/+pk9shQ0uofpBrlhC2j+en5/2IXo7IjdQ8SEkBxYNlRFMOmiGDseeGlliwGzxBSFv",
+	"IpucbtdBFwuoDBhRfCwKCTYczwKgngfZoKUCHYfFyyd0igX4pMLie1DJgivX0QyKNCY8wxInm2YatYmP",
+	"zOD4cxfK4e4DlqkcS8sM5XQqBabHcFVOUDVkbh5U4AOKtuXuz8aIE0Xn2ORhTtpC2nJsbmsohRVnwI3m",
+	"bV/CyPu4VBY4xuK9trDmW/+bK7DQKcXkv3n3+tWbLjmAE4GKObMMwpYgPl/7BndQWcAW/aFkKGdz3zix",
+	"OOL9AnIW4QoK9drBZ1K5Si82Eg/0kYUsnhB7ltH4ooDiLaKB2DSADkNhH5KWvzF4e8ZUntYKO2/keAwd",
+	"1n9Zin1H+ruzvUZy+7mUb6mY2zWqb0S3bQHd1t77DyVRCQphOzxchNZlkf2uqvRaIQHQaS6sqAclu7ia",
+	"pXTu21/YUjhhhVVfu7pejzr0RVIeMmDOzjJvFNHTNCjX8ruKJa29rLLEfRi+skTyLuqVuDu3TAosuVA5",
+	"02ZVOY2eKlez1FBxwzooOXx3Uq1V8k6AQ+ITV9pZ8dAEhLWooIhQNmbJHhTVwNmgPF0CJXP9h/gEip7h",
+	"OlzBTXRU+7Z0uEIuuJcYMI8wspH9ZhTDy5BXK03nXRLiipVmmyEf5X4HlQ8k9bvhv43MX549WSH4F0f1",
+	"KOc/TG0TmSGSBNi5BMUXeMTmZwPsK2NnLAcwKOLFKjtCYL+FxyhVnrqKQdbCjg1y6PAK8ji/++677+o9",
+	"jgHu3M725j6E7hcPahTyS2wA/aCpA5CURzP2fbuqqid8B4Df/Gy+XA33UHHXQn0xcZdcWMuQ54gyw/eW",
+	"+Hsc4BxrNn1QqQjOAGZpAFGz0kewvHewLIlcHG95ibD1FfRttYvBXL+nhbWlOH6iKU+oy5FHUYmOKRfW",
+	"nWI28ERBhXr0yGqd8QFULm3v9HphmfxBBhUosxwLb8SG2hv9PA5wogcpNpGzvHIdFclBh+9OylWuSPy5",
+	"4C9mjIjINPkJZUrBbuC/vtiK1YoNM6YVmVJ15YQ5o5cbWY6PuN1gQDQgvFCwTJE29f94ooh1MtgCwrmA",
+	"AoXmW1hox5fl0nJJeUjBGBrgsFblTu9pTV6RqqEGDyApAszZKLhfWExcSYNcDY9/RVr0W5Qn+w007InV",
+	"5e7OZDfx+yV5iX3npAknRHFRSzC/Wc0ywkYVGPkLgWy2qjZaermGNtMC+gssoS7Yj8YSB08NuuSggXTt",
+	"B8VhvxLzM7aI+78gJ/jGQoctk41afpHe+yiE3AMCn5kDva0Y4lEX/DbNHqCjT74mNKkvBU/aUCZ/oSJ8",
+	"ycZebiUU2X4rpZ5g9+8H6hjEdrw9dHB4H5Tzc4wwRLZUxAdEH9vPpih7X6r1Bz6Ksgsa7FpYnTvsy2mm",
+	"vmz9VeZZ8bOhWPbdy1aXQKsR7ISn2DDX/Jq5xSONpEMMF+bKdYgxy94i0F4P5J6tXfMPi2u7ZCoz5p6Q",
+	"CWnvbL8gi/1ioFJwUfvHOvKGKaNZkHndrfivvPsmuJmYZGyUK6b8HlWVVLoXgq9AqtzqRIQqrAxNXa22",
+	"qvuojT0fbRPITpcchqPQjJHhhMHBUOgu1tyCoMZ2LbFj8EOIY9bFYonYl+jRK/ToFbqLV2iZ7wersjeW",
+	"XzxyZRAD7yYEx4D+Bv03PGW0KLAfvMCVbz/gyh0KIkUtGpll3F+NMgtphi3ce32yYuzfjYdIjgneTyMg",
+	"QbvGNc3C5V7lRbNHTdVVWKgGOxb4KCBswBgVcdoAf230tNiKHtYXg6yMa7AfUJ3bxkW2F5vh76U1PFHu",
+	"NYh3oNp58bNc2BhUNcl1Im9EbN1DCVfmoBJgg2bhT+DjOMuFgJYf+BrwdWDL0qIDmWUS+q4jjyvGHTB9",
+	"w1jwvqp3lZ6Yldsre1BvKUzU5CqFCiPlFp2+cebvynHadAgBsvjLCvBlxsV4JbrkMwN9EfZbBXkKopgn",
+	"jKbQDTGxHS21D17xTVlPsKWltJTY9p8pZDHfiIbYPjTlFj+uv02lYW3Q7gZ7IRXDQO9vUu5DwxVxJiSU",
+	"1moq5phzeMgaORj1Wwu/LsgLPLt3B9pfD78/NHIsSfk1E0yVIHCujF4XwF/GZlJxbcM+6pW4E6mhr6Im",
+	"cwbFavBuA3879mBhCdntbXXJOzFk9gOui0ha2/+WFFOiyjWYQx88mqYRKZouGriyVZ7bODwXY7Ld6xnp",
+	"fMBSedOJsN0ZNjFF0cOPDGFeUHjKzIERe6W+mVzhNsCY6Pqb+N7pC2bXs+KcHkbKLyYoRP17Mr3WSkan",
+	"i7fhLAAIzvdSvzUYnatggkfHfokEbK1lLjo2tzhlQjt6cy/xAO5OGnA0oB4WZFSZfkA9t0bN4cB2ZyqK",
+	"ZwgyY9lIZlNVGFKGKaOCOBmItF/1z9+duozqDYi8oSnE8YNbZSLTgGqLYpxZJo2Mv+ebubryHIXrBtoA",
+	"zhgE/4+pkSP75wdn5wY8bzKuNROR5beuQZlCpeUfLJNBK3B4ZMvR88zLlOoJwQ6/CRml1AindO5XUTQX",
+	"d1VthYTOhYqOGPRds7HFB6fHwI1ExuhwAvRwZJPPpxJaG1spEXsLQna6Pz3op4rL8+35gO3bNrBl2ROv",
+	"x9BVr8E5s5ZrSmk+K76ptU0DDNwfcTqz6w+mvReS5MadAA8Z5+L3IqK6jQey4VKxwEHqmpqcez2yrUgd",
+	"QwbUujgtsMPAlEehdqikuYbQfMg69QpP3w3ykHKim2RZaKjfze9KwVHB8XvA8b/VwM6m1Y0becNLfK5K",
+	"tDHIeHA/fTQ/2WxM9xNPYtIuWgPbDnczlimurLxp6C8Ypwvl3s2htJypEORcR0ul6VzB45mBzGEmlSr4",
+	"QC40Tx19D7pt9Q9/rHbbwr1hCKuzEQTz58OhUcyKgCD3aK+h+j8O4c77B/TiPYwk6ibps5QNtcx+6RgA",
+	"Pz+YYhojRd1ZcuUP+DEe4NvHA1ikNnjnbmgw9z12eLI29UA0W2KS/ma0A2hBQDyWUwJYKBAC4UXDuxMC",
+	"HOGRDtTSAUeZH8nANycDiJ5fTwU+B1i7XthtYN0vXPI8WRZh65Zw65ga9+HdO+vcDhVWIcFjXMx9B+eq",
+	"AjTuALB3FIG/SpS1UirXAUV0pg4vyaKatkqIvfDYs55Y+qvHn0eR8tclGt4Rq+4iGj6kiLcST8pS278Q",
+	"mvyLSly/KslpXSRJNjVVV81uvCIftwiz2AvmSZz5HEIfIkI1YXQ4IVkuIqJ8J1QfduEL5ikuhgziJFKq",
+	"tHmf6Ekm8zHGa+BsGLUBaAhDtTFcgmRsKDNATZzo5MfDd299exVvk7ZdTDDUaMKE4W/mfKFbY6dLjjUZ",
+	"2v1B3BFGYvg0K3Bq4xJc9lcxdox+qdiX9YPQTRfRTWL8DiO7O76b1/HJ+dHZTwdvCnzI2IxRcEaiVTTG",
+	"H2JroVek3T/80SUzs6QTkYHUk0qoyn6oJ+IJ5UKZy5BiyIoklfopIpuEom9k6bsuecOvmL96Jypw7Wid",
+	"Pwxb0b9aDREDZ+g1pOAoonTG6JSAkwjiwcxBFYZcMwQXttjJcMhm4GTFfj+2yIiL1Ikq+49cFbcSrIEf",
+	"WWi4Z65coW+j6L8+ciGasDWb2wPZR7E5PiiVboUgLFFgjzaA0MJ8Da/YhpYY+VDqHWrPzeYpxF0SQ9vh",
+	"MqsxAJZ0CZAFFblgUoBOtAfaUfYgu8kFxmHMMoY6+Vs13wFsurx4iHu2qAQBShxTz2kJy/YNF/K6T/Hb",
+	"C9TANL3C0sW0MH8GihrMUV+0IbLOJZZds4S046NkzMihzFgcEfxHHx1vcacpyx2iic4Nobqt1SLwFOHq",
+	"zH/lWWr+2FSR1kTr2d7m5tAwZpruPXv2/OmmYkLJbCNz7Uy+RJYfWxuGryWn5cYwlTk0V4UzswN+xKA2",
+	"s15zLa29p721nVF+u0h9H9K3z80h92iyM9gdbW9sjZ4ON3bYzmjjxWh3d2Obbg2+Zy+GT5OtXisKXG0n",
+	"nhcQt39LSZPW4smsvW/L5lak+8O0N1S5Gf/lLDe9NUKHD20R7t94RYFQrFgR9GapzlqFZoYyY6RtpYQS",
+	"wUEaD//oRL7QBh0zktI5yxx5chTJfeApFMoiwEYzNjYcBYQZyxrbNoIzKohwbp4Pcl0EfUZEwpppms5d",
+	"ZSmpfB8QM2GXuBMAwYgLxRPmdwbyl+HALIEvJlQRmiTgm49TOaTpRCodR0Y003IoUxIbihT7kIKD0+Mn",
+	"iswkxiLEUyroGGJEPprfYlBwrDfLjR/bCVwimh05Jpety1ZEYnsCOAAReZra0ocQGVtEqnbJkT28IeS2",
+	"uNN3toUIZltjkXvFReMj71Z23MnehbkKIXWXnEgs7Aqhtp8vW86lfNnaI+8/fIkbHMhFsGxF/6qpY+q9",
+	"1BAFwTGhOcJpoUJJuUBpOiftvsz1ZGBwPyJAVu1/H0IijYU788imYXApIvKSqxmMmUXkf//7fxoLnUL9",
+	"0voip8W8WIn9DRNjPWntbf2yVU/t8S6LFHaH+ljsdLmvfZEeNcQRN9Ve+tnmwsUU0ttipI8u8JGSEnu2",
+	"B7xX0qAKs4hXogwVqEZ0kHaNDtNxBANMjVZhc1J4GzWUUtQTlEu02D3hYrwXxHlZITEq1LSCwJSCOAds",
+	"ZEgIdYUJeSFWlOR0wW7Ksvo+Qb2saOuJikD/7Kez10X3UscZcF+2CKQ7G6wguKhlRo2aZFgIwaU0OKpu",
+	"26EqpjWoPzGqY+eTjCkzUxz0Qwc1YGqLaVm9DXMMnfIX+QJbW70e3k08pZ/6TCRvqGZiOI9Je8rTlDtF",
+	"lXq174ZCUylNphJKXMIRo23Zh8uFo+8TSPi0/k7Yp+EPln1arc5S88K2hjHmAKp/srHAcQVibfDhMT49",
+	"c0ChpYvEg7zvcWbIoIsnBllk3/3LwoQIo5mdmraoi1V1LzQhuNA4A+/WjMhZmrgyLp1fg+a1T3Z7Wz5e",
+	"0HAAZbPWg/KjiWc78E9Id6xcgIuJAe4H7X+lwBRLd4QJHuFiFk0FLYqsHW98cZDegBttIatI0Nm/rbkC",
+	"7CRouDIMjotc5iqdR0TRa6z/9lWGDNKmmqSMKsQyI8oNM6omUPmQa3O0IOuZWwtMM+qKz9BidWcrSINq",
+	"bYn6KvEm9hhm/0MV4OgDgF2eXij6hsHcQmlGE7PVRcNGkwiD8FUWYmwnGbuSxr4xd7ATgHyDBwMyzKK+",
+	"oozc5Bbdilq+3kS9eUBxwULTgOIiVxJ92XbNZkDg524/pYkt7YKOgHjKbYDjfy8jXidcykhmU6ohyDaI",
+	"yLYrMspUsmE3sBHiOApgt5Lb7t00cZ+GAgeega0Aa3oAsyyIvVOmHg0Jv6MMBo/PFkgMM/aoViFs61km",
+	"Nou5mmwU1aSoJRlQVF2pKi2tSYayEajl9RpeKsjAQ7lh/qUkqIZ+JG79PmfjIev5L0zWgMVFdpffHfpa",
+	"Ui6uXH2eVI6LnnUBw9EsQzr5W4i6/oboAAqkhRY46ypErYkCHuDWqwfNjZhVRPcH8CoFipA27yAirDvu",
+	"OmtRhFw4QhEyKgmqUSCl1oP5sZvkl8iDXpysqWKR37o7DDid31W2QMMZrAl7n50N0leZbSwBthD+1DZi",
+	"vVWDuSKjNFcTsBWESogRvJmLBzFP+2c/XZx4z6zNPJtK5+8s1LDCV2jdcJCU7ZzCcbWxwsYxaDFxIeqj",
+	"/3Ox25zTiLDppn8d1jqP/Az4WGd0eGU9zcK277xiM7CvJmyWsSGYRCbcoNm8S16a40MhvVJ1IVWytNOq",
+	"QuRz1xpKK2CdD1fxPXQCWEeqtVDAL+3i9IITLc8YFVO5Thto1km8hRktzmq5Ghz0hXYeXUjvLTWd9tSq",
+	"ITgUv2xUrFY2BoXvvqaKWm16XN9ZorgoNnfv9U2qcred6DHW5x4j4uBICyn1TuRx05Kxtfg0Gq6KXrDW",
+	"YIO0TCHxLExXnurYznkdxGU7IZC+/aI5MLRZRXupkAYyJSs3v1yFbYaln1qaLPQprulbYN26NbWqS23A",
+	"Intehv7ag35EonuWNworukI+5GBtAWADHHvJrllqQHAdJIPBNz/jX/sjjLdEOjmzjLXkF/BSB4oOStpI",
+	"Hm/cpKOMqUkXTMmV0oKBiuv8ElicUEiLjTu9F0XnCv8+xIIBcvs08RuZp7YYIZo6QY4ZUy46TXwQwfwl",
+	"HuK9FaIoH4fZsCU+IXu7N44Gk/wLs7NbW4p+FfyvATkacDVazefgmgu0C8YFVLOhqkXFiXqUiXwVMBjK",
+	"Nlr3n3XquFuEfkxYwdI+zl+LTWsyqWKW5dzJHvkjZ7rvFKLbwvZXSDurqzojOBQV/mujB/pYa9/T4wCP",
+	"tCSppB6LBPtk2VbkCrH47RqcQPdF13Il5rRlW24JOjEp0kZSbDgglInpIHurQ8j9JUyxtm5TBcnuP0u2",
+	"il8PV7BpOZ+03vj755PYkunRofJbrM2vwXJySwpUSMKWzd2quJP5SBFgqlDVKZ3vuRhAl6tIwXLlWqoW",
+	"0X1QLxELMVMxZOjsQFsPS0h86H6MofankoLEpZbNk1zDxPF+YIVSkLXgqjSVTU2qUyroJGc+roBn1kLn",
+	"DYgYaVKqKsUdBqoniwZFKghUsSo1EAijZny4pCLDVCqbn4ByBqbhsE/chTrY4Mtel5xghBR0ZzUjJVjQ",
+	"W+lfRSkoDzL3aOxym7nvYlB+4N9dNSiz81J7Y3tlS+pBQWTDmsWgwrCKomwvGK5VFFqWwoRLDeV4i1I5",
+	"zppflO2wURm2xGinHMscLYYVV0OZozDWGYvuAlbFEHyIwc82YFnN2LCIl1ITeaNKeVkQ3B2k3zgK1i5C",
+	"GoM0JQNepUwlu6ymMGVzfr+EQwsmWhquG97k76zaVWnrq+yy3lmzJorYGr6kTQdKprlmNocSSHUnrH19",
+	"xSz/HPFPLDH/VBGA34xlFVeOEdTByVIqjN0pXkfXUfEYA+ycu8u8Zd1XdsSKB8sMUTqWBvAtDuMrYReb",
+	"9K0CYjedAQAbhwWG6MbqbX59lXP+fcF3eEsetosfa6F70/oT1/I0xCmfch1j4HDGhkxo548EaYgz0Pww",
+	"dHi714EGbUZCsdIk5B5PZOqLCSYs1VQVfaULj6S8ZhnA71CmqWvoYg7vmqZgokH/hJudKyT9uKk98v5D",
+	"jI5G+FUFo8Q2Qw1z/80MKMfZ5Nv++cH5cf/8+LDfddMFyb4UQ6Gt8AQKM5sSAHnmE3M7+/4wvA83Pr04",
+	"e3308ezo4GU3Y5pyYS5G/YjLj0lC56q+jo3flH331r6TN+bOHrjIwMIimxqiLl6mF5ErgPSYT7LUBhUE",
+	"E0w8YKyN9JmNoK3F+FcyQ0z1za8tTkJynXkwYxmXCWlPucg1Ux2SBUTCjG0EexvtbFgMvodMT+W+b7C7",
+	"cUsFlKbTmU3StoYnsOjGOF1sh1Ek4dc8sbni7lm755tF2WE7XfKD1BNSoAKgY1i1vtfZJ2pGobg/Zhmg",
+	"L9W8x8cC+lZjNJsrc2V3PubXTBB9Y3i03afB/MBxmnIsow4t40LDlj/NZcWr/E2dYYP/pcHfh3I6pRuK",
+	"mZd06cKMaNEUua3KPD20cNWnpBnadXzyuh+5IGkrRaxMUItWLRgPFVRXe8WWVVCr1l8zIBdjjBmr240d",
+	"Ys2tbEW70dYunKs2GNraa/3n+62NFx/e9zZefPiuHQX/6Hz3h9YvnHRXuv1GD7Q5OxW03C7jKRhuBnN7",
+	"to8egAejvnANK2mvK+OyXMQygknRI6YiPIHID6YqTSixvWusQFaSuYL8ZYzxKFru+KxfZguVNOe+Lmbk",
+	"gunNpeMuEDUbAtIzKj9shKN0leUCvfcYy+9zDONZno1ZbOWuZ70eUVGdtLaGXBYRHIwoMHIYaYqnc3NO",
+	"vd5er0cuzg8x2I6KOZGQxeMqvUTk/Pjt0UtD2t8enFwEpV86+9bWWEnxtvaVJ8rZ9CJyAwniWI8QbYjx",
+	"jCdxl7zigqOh0ZtBURrsH/549PLizdFZd0o/fXRFb5KP5r2PdMw+GnkQpUJMUqts0JbZwUgEmSYoK6uG",
+	"yPFz27TmdnKj+eqETtl/AKVdww9lPjDQv/4XVjRd/WL/is8eVoQ1i28sEI54Z6SWoAfSo2TaFLdT6ZGE",
+	"4FchhpupoZvrBbiF6mbRcssIloAHWGCnTCzLTT1tqJttUoqZrEVRKZDVUFv0L85mQD0zpfds0SCgcX9y",
+	"qBq7YoxOTn6iSst07xXrrUfNN3AKjwj6dQh6DqqCOckAPuQIb8dc8SPKrg61W3qAK9H587q1fMtCzi0q",
+	"+toCU7fHkYcusQgLW1IN6VH4vu/wm7UhchO9zo3e7iLVxFYXdH5akJOZVr6wHYOG74W/GtLZY/aJ60OZ",
+	"sMB9Xfi5XTk66yq3FY2E88oix3ETckWouvI+6RmsAM0M+cz8uNVz4u5+4avS9IopkkoxxswY71kvVkHF",
+	"HLoG1uGZa3BZ5/iyubhUEyassYVrxdKRqxgB2Y84DfrUoLERSyDVHcZ/UZPVDh/8qlHZ3/HqCmfuzceA",
+	"029ZqwxugdBSzMlS6pDR4dVagie8yRKXkWWNkgbDIIBuTm5YxlBMdO/Wqt+gLEsb24E/Ws3beg8x/gPb",
+	"5VaUbjPs8hpY5zZx7AhWuVYlLLshVwcLvIiNJR7Mw4YyVUG9hFvaAOuWccVF0rQKeLW1bohI6UjOzVpW",
+	"LMHdNLeJrSvKXhS5PQ2nwr5p2S63/WXyciXd8FFCXi4h1+ZoBlTmoPR8gdw0paDAsJuf4Y/9CYbe/Ax/",
+	"imTZWvHlLc1sGQJ4O0wTbYP0Ehe/nPMpAw+LkUMm3FbUITJNfPiOUnLIbZq2oUXWR0oFOeifvzwtF0iH",
+	"gFI7uuH+UJOnEBJ8iS08OF6gGOSjFAXWYeV7VhqxQcTFqvfqxQj/QgnRW18baF1T3gBWP5QJi8iMZUa3",
+	"32DC/Dsh7ZhuDqAEGZSwhtClP26/GmCh3FoiCbRkRqHybEhe4Z6XOi+m9JMjJtu7u7cmt+c2n9+62kVB",
+	"7curKaBu6WpuS3vvMVEWEc2dqQV89ESFtQpsopGDo3uLocb5eJiS/Sj9fdN0I3sNhkzVEem1aDR2pW6k",
+	"s7coDOM84a64e7myS9AC28WNFVUVXP0YVzQF7TGuSpsh0GE9PIwLO/3z64tTMIXaryNycXr0l0Okv84K",
+	"WeMXwEX8EqVkLmCmPhZxakIr2xYcNjWhqlLz6bEuTD3w49FCrOsCGKkVXZ5zxbI1QxvNq/tkRpW6gRoN",
+	"NGO28B1CO0sght2sQ96gCQN8VgnVdOOas5uYZDJlpL3Te9rgorpQhmU/JBQqli0Th80ef1/hsLk9cgck",
+	"eAWQrVZrKmNF6cLUFwfR9uhQXZZQCpOlEoqYStKmRY6CDc6h9i2D5ELCt0bG2+oE7Xgu+meVdjwN5Ovd",
+	"jTCrfqA0MDs6ItkDZ4Kd+UPFnT1Q7Y/i7sB+BbGMj437H8AmhVGic5lnkDPpz70G30oUedMQyrVsUyN+",
+	"zYCsqi45SKbc1jldQmPP5AM32jYTLKOxuNrfVdFvWW6uXX/nn83/hy5ojsc2OywMFaZQ79q9a8s2DScM",
+	"pV6wy+dZZvQUKdg+EYwlQGyB8kZESQhT/DTjWLXQDmOLEmZsltKhYekH5CaTYuwH82+CcX8LZFkb/EjN",
+	"okaUG/kjlWMuSPvNu9ev3uyTVKLSP3RvguxMdrZfdParGxlkjPotxO7n2NeVgoYDKR9CIWf295ymhslI",
+	"4TkRhIs+rQu7BB5lnYvkgAyNqJSRm4m0xYQdW5rmUBIbHR/wEeYlU8AwRC5yBF+kKVFMKYjUCjlhaDlZ",
+	"h5UhFT51N39bG4YBKe8WeYBcaLsupGgPnQ/tIAHT98D3tcgNIU8ajnr73hijh8HfEF/8pXoO72yvYQ84",
+	"l/ItFXN7DOobUV82zDOu56299x9q2DEFqDFUpEC2RspcEOVUjiXS4lqSfMau5ZVX55GMlOiBa9dW5dKN",
+	"BGqRe8MKzBL7luJ8HZm4J0tchQIiShr6P2YJMUd2H9h50ERnJ/SaoW/6McDiPltVJgusDfGmDlnKOPe5",
+	"BdB/AHnF7z8YWIPmBrV+SOozlaWAKAsXwzyTmW5F2AXONX/zbZP2nveebwEU27XUGu2B3eqM8jRyyflk",
+	"MC+lRxsuPZiTANghU8KawQ/MCK26zIWaRg6cqaB8gG0RgpnLiZu23AECH2auGwMWyGUq7BEDecaCZXAB",
+	"yJDCBZYWUrPQoyKKXI4W24GWVhwGcQRToN+83pXgBsyCFruqofNuu9pIxpVEw+qf5VKvwfxFY9TFNbzh",
+	"10xA7LWvi4DlXWHscBBMe6+7SUjXVWGWbmQPxOUlwZBUlw4+CO9fHPSHhQqwPkfXhqQionGmoEqFhxw+",
+	"ZUTNaBkGIbm+ZpbTPIMQ1vp6swBbPr+Saupr6LmKeQOmb4xshcV3powKDSJVggVDpuDMsg1EfCkNEIhp",
+	"xoqSHMFSi1Iji6vtN9aCrjYtcXPZwrhFh5dqtevwOnzd5oWJfy7VXneJ0VGREyF971nzYnhL+AueW/VG",
+	"Cv9BPWrUVIHHsGP82Rr/g1GLCuuLYC6hhZCjxRHa7BAuUZf2oyBJ/vLhy/8fAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

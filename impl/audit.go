@@ -40,7 +40,7 @@ func (s *Server) ListAuditEntries(ctx context.Context, req gen.ListAuditEntriesR
 // CreateAuditEntry records an entry raised by a client.
 func (s *Server) CreateAuditEntry(ctx context.Context, req gen.CreateAuditEntryRequestObject) (gen.CreateAuditEntryResponseObject, error) {
 	b := req.Body
-	e, err := s.audit.Create(ctx, string(b.Source), b.Severity, valueOr(b.Details, nil))
+	e, err := s.audit.Create(ctx, string(b.Source), b.Severity, b.Details)
 	if err != nil {
 		return nil, err
 	}

@@ -690,10 +690,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -834,7 +834,7 @@ type CategoryCreate struct {
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -1039,6 +1039,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1203,6 +1208,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1302,6 +1315,11 @@ type Ping struct {
 	// Example: false
 	SafeMode bool `json:"safeMode"`
 
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
+
 	// ServiceName The instance name (`service.name`).
 	//
 	// Example: Edge Gateway
@@ -1343,6 +1361,16 @@ type PluginInfo struct {
 	// Example: 1.0.0
 	Version string `json:"version"`
 }
+
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
 
 // Purged defines model for Purged.
 type Purged struct {
@@ -1585,17 +1613,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1629,6 +1657,13 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
+
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
 	// Asset The asset code.
@@ -1647,9 +1682,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1657,16 +1692,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1676,13 +1711,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1756,7 +1791,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1982,9 +2017,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2005,6 +2037,9 @@ type NotImplemented = Error
 
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
+
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
 
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
@@ -2413,6 +2448,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2533,6 +2692,68 @@ func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -2899,7 +3120,7 @@ type ClientInterface interface {
 
 	// SetRepositoryWithBody Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2908,7 +3129,7 @@ type ClientInterface interface {
 
 	// SetRepository Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3006,14 +3227,14 @@ type ClientInterface interface {
 
 	// ListServices List registered services
 	//
-	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 	//
 	// Corresponds with GET /edge/service (the `ListServices` operationId).
 	ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3022,7 +3243,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3031,7 +3252,7 @@ type ClientInterface interface {
 
 	// ListAvailablePackages List installable service packages
 	//
-	// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 	//
 	// Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
 	ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3098,7 +3319,7 @@ type ClientInterface interface {
 
 	// ListSouthServices List south services
 	//
-	// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+	// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 	//
 	// Corresponds with GET /edge/south (the `ListSouthServices` operationId).
 	ListSouthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3126,7 +3347,7 @@ type ClientInterface interface {
 
 	// ListTasks List tasks
 	//
-	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 	//
 	// Corresponds with GET /edge/task (the `ListTasks` operationId).
 	ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3168,7 +3389,7 @@ type ClientInterface interface {
 
 	// UpdatePackages Update all installed packages
 	//
-	// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 	//
 	// Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
 	UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3879,7 +4100,7 @@ func (c *RawClient) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 
 // SetRepositoryWithBody Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3898,7 +4119,7 @@ func (c *RawClient) SetRepositoryWithBody(ctx context.Context, contentType strin
 
 // SetRepository Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4116,7 +4337,7 @@ func (c *RawClient) CreateNorthTask(ctx context.Context, body CreateNorthTaskJSO
 
 // ListServices List registered services
 //
-// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 //
 // Corresponds with GET /edge/service (the `ListServices` operationId).
 func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4133,7 +4354,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4152,7 +4373,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4171,7 +4392,7 @@ func (c *RawClient) CreateService(ctx context.Context, params *CreateServicePara
 
 // ListAvailablePackages List installable service packages
 //
-// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 //
 // Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
 func (c *RawClient) ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4328,7 +4549,7 @@ func (c *RawClient) Shutdown(ctx context.Context, reqEditors ...RequestEditorFn)
 
 // ListSouthServices List south services
 //
-// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 //
 // Corresponds with GET /edge/south (the `ListSouthServices` operationId).
 func (c *RawClient) ListSouthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4396,7 +4617,7 @@ func (c *RawClient) GetStatisticsRate(ctx context.Context, params *GetStatistics
 
 // ListTasks List tasks
 //
-// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 //
 // Corresponds with GET /edge/task (the `ListTasks` operationId).
 func (c *RawClient) ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4498,7 +4719,7 @@ func (c *RawClient) DeprecateTrackingEvent(ctx context.Context, serviceName Serv
 
 // UpdatePackages Update all installed packages
 //
-// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 //
 // Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
 func (c *RawClient) UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7787,7 +8008,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRepositoryWithBodyWithResponse Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7796,7 +8017,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRepositoryWithResponse Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7904,7 +8125,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListServicesWithResponse List registered services
 	//
-	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7913,7 +8134,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7922,7 +8143,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7931,7 +8152,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListAvailablePackagesWithResponse List installable service packages
 	//
-	// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8012,7 +8233,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListSouthServicesWithResponse List south services
 	//
-	// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+	// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8048,7 +8269,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListTasksWithResponse List tasks
 	//
-	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8102,7 +8323,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdatePackagesWithResponse Update all installed packages
 	//
-	// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8173,6 +8394,11 @@ type ClientWithResponsesInterface interface {
 	LogoutUserSessionsWithResponse(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*LogoutUserSessionsResponse, error)
 }
 
+// CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
+type CreateUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8190,6 +8416,10 @@ type CreateUserResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8227,6 +8457,11 @@ func (r CreateUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateUserResponse) GetBody() []byte {
 	return r.Body
@@ -8256,6 +8491,11 @@ func (r CreateUserResponse) ContentType() string {
 	return ""
 }
 
+// AdminUpdateUserResponse503Headers the declared response headers of an HTTP 503 response for AdminUpdateUser
+type AdminUpdateUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type AdminUpdateUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8273,6 +8513,10 @@ type AdminUpdateUserResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminUpdateUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8310,6 +8554,11 @@ func (r AdminUpdateUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminUpdateUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r AdminUpdateUserResponse) GetBody() []byte {
 	return r.Body
@@ -8339,6 +8588,11 @@ func (r AdminUpdateUserResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserResponse503Headers the declared response headers of an HTTP 503 response for DeleteUser
+type DeleteUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8354,6 +8608,10 @@ type DeleteUserResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8386,6 +8644,11 @@ func (r DeleteUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteUserResponse) GetBody() []byte {
 	return r.Body
@@ -8415,6 +8678,11 @@ func (r DeleteUserResponse) ContentType() string {
 	return ""
 }
 
+// AdminUpdateUserByIdResponse503Headers the declared response headers of an HTTP 503 response for AdminUpdateUserById
+type AdminUpdateUserByIdResponse503Headers struct {
+	RetryAfter *int
+}
+
 type AdminUpdateUserByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8432,6 +8700,10 @@ type AdminUpdateUserByIdResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminUpdateUserByIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8469,6 +8741,11 @@ func (r AdminUpdateUserByIdResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminUpdateUserByIdResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r AdminUpdateUserByIdResponse) GetBody() []byte {
 	return r.Body
@@ -8498,6 +8775,11 @@ func (r AdminUpdateUserByIdResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserByIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteUserById
+type DeleteUserByIdResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteUserByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8513,6 +8795,10 @@ type DeleteUserByIdResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteUserByIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8545,6 +8831,11 @@ func (r DeleteUserByIdResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteUserByIdResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteUserByIdResponse) GetBody() []byte {
 	return r.Body
@@ -8574,6 +8865,11 @@ func (r DeleteUserByIdResponse) ContentType() string {
 	return ""
 }
 
+// PurgeAllReadingsResponse503Headers the declared response headers of an HTTP 503 response for PurgeAllReadings
+type PurgeAllReadingsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type PurgeAllReadingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8585,6 +8881,10 @@ type PurgeAllReadingsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PurgeAllReadingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8605,6 +8905,11 @@ func (r PurgeAllReadingsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PurgeAllReadingsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PurgeAllReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8636,6 +8941,11 @@ func (r PurgeAllReadingsResponse) ContentType() string {
 	return ""
 }
 
+// ListAssetsResponse503Headers the declared response headers of an HTTP 503 response for ListAssets
+type ListAssetsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListAssetsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8647,6 +8957,10 @@ type ListAssetsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAssetsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8667,6 +8981,11 @@ func (r ListAssetsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListAssetsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAssetsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8698,6 +9017,11 @@ func (r ListAssetsResponse) ContentType() string {
 	return ""
 }
 
+// ListAssetTimespansResponse503Headers the declared response headers of an HTTP 503 response for ListAssetTimespans
+type ListAssetTimespansResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListAssetTimespansResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8709,6 +9033,10 @@ type ListAssetTimespansResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAssetTimespansResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8729,6 +9057,11 @@ func (r ListAssetTimespansResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListAssetTimespansResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAssetTimespansResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8760,6 +9093,11 @@ func (r ListAssetTimespansResponse) ContentType() string {
 	return ""
 }
 
+// PurgeAssetReadingsResponse503Headers the declared response headers of an HTTP 503 response for PurgeAssetReadings
+type PurgeAssetReadingsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type PurgeAssetReadingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8773,6 +9111,10 @@ type PurgeAssetReadingsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PurgeAssetReadingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8798,6 +9140,11 @@ func (r PurgeAssetReadingsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PurgeAssetReadingsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PurgeAssetReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8829,6 +9176,11 @@ func (r PurgeAssetReadingsResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingsResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadings
+type GetAssetReadingsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetAssetReadingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8842,6 +9194,10 @@ type GetAssetReadingsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8867,6 +9223,11 @@ func (r GetAssetReadingsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAssetReadingsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -8898,6 +9259,11 @@ func (r GetAssetReadingsResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetTimespanResponse503Headers the declared response headers of an HTTP 503 response for GetAssetTimespan
+type GetAssetTimespanResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetAssetTimespanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8913,6 +9279,10 @@ type GetAssetTimespanResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetTimespanResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8945,6 +9315,11 @@ func (r GetAssetTimespanResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetTimespanResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetAssetTimespanResponse) GetBody() []byte {
 	return r.Body
@@ -8974,6 +9349,11 @@ func (r GetAssetTimespanResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingValuesResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingValues
+type GetAssetReadingValuesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetAssetReadingValuesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8987,6 +9367,10 @@ type GetAssetReadingValuesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingValuesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9012,6 +9396,11 @@ func (r GetAssetReadingValuesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAssetReadingValuesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingValuesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9043,6 +9432,11 @@ func (r GetAssetReadingValuesResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingSeriesResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingSeries
+type GetAssetReadingSeriesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetAssetReadingSeriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9056,6 +9450,10 @@ type GetAssetReadingSeriesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingSeriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9081,6 +9479,11 @@ func (r GetAssetReadingSeriesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAssetReadingSeriesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingSeriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9112,6 +9515,11 @@ func (r GetAssetReadingSeriesResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingSummary
+type GetAssetReadingSummaryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetAssetReadingSummaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9127,6 +9535,10 @@ type GetAssetReadingSummaryResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingSummaryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9159,6 +9571,11 @@ func (r GetAssetReadingSummaryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingSummaryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetAssetReadingSummaryResponse) GetBody() []byte {
 	return r.Body
@@ -9188,6 +9605,11 @@ func (r GetAssetReadingSummaryResponse) ContentType() string {
 	return ""
 }
 
+// ListAuditEntriesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditEntries
+type ListAuditEntriesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListAuditEntriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9201,6 +9623,10 @@ type ListAuditEntriesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAuditEntriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9226,6 +9652,11 @@ func (r ListAuditEntriesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListAuditEntriesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAuditEntriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9257,6 +9688,11 @@ func (r ListAuditEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateAuditEntryResponse503Headers the declared response headers of an HTTP 503 response for CreateAuditEntry
+type CreateAuditEntryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateAuditEntryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9272,6 +9708,10 @@ type CreateAuditEntryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateAuditEntryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9304,6 +9744,11 @@ func (r CreateAuditEntryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateAuditEntryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateAuditEntryResponse) GetBody() []byte {
 	return r.Body
@@ -9333,6 +9778,16 @@ func (r CreateAuditEntryResponse) ContentType() string {
 	return ""
 }
 
+// AuthenticateResponse429Headers the declared response headers of an HTTP 429 response for Authenticate
+type AuthenticateResponse429Headers struct {
+	RetryAfter int
+}
+
+// AuthenticateResponse503Headers the declared response headers of an HTTP 503 response for Authenticate
+type AuthenticateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type AuthenticateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9344,8 +9799,16 @@ type AuthenticateResponse struct {
 	JSON401 *Unauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AuthenticateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AuthenticateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9368,9 +9831,19 @@ func (r AuthenticateResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
 }
 
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AuthenticateResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r AuthenticateResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AuthenticateResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9402,6 +9875,11 @@ func (r AuthenticateResponse) ContentType() string {
 	return ""
 }
 
+// ListCategoriesResponse503Headers the declared response headers of an HTTP 503 response for ListCategories
+type ListCategoriesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListCategoriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9413,6 +9891,10 @@ type ListCategoriesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCategoriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9433,6 +9915,11 @@ func (r ListCategoriesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListCategoriesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCategoriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9464,6 +9951,11 @@ func (r ListCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateCategoryResponse503Headers the declared response headers of an HTTP 503 response for CreateCategory
+type CreateCategoryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateCategoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9479,6 +9971,10 @@ type CreateCategoryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCategoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9511,6 +10007,11 @@ func (r CreateCategoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCategoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateCategoryResponse) GetBody() []byte {
 	return r.Body
@@ -9540,6 +10041,11 @@ func (r CreateCategoryResponse) ContentType() string {
 	return ""
 }
 
+// GetCategoryResponse503Headers the declared response headers of an HTTP 503 response for GetCategory
+type GetCategoryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetCategoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9555,6 +10061,10 @@ type GetCategoryResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9587,6 +10097,11 @@ func (r GetCategoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCategoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetCategoryResponse) GetBody() []byte {
 	return r.Body
@@ -9616,6 +10131,11 @@ func (r GetCategoryResponse) ContentType() string {
 	return ""
 }
 
+// GetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryItem
+type GetCategoryItemResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetCategoryItemResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9631,6 +10151,10 @@ type GetCategoryItemResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryItemResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9663,6 +10187,11 @@ func (r GetCategoryItemResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCategoryItemResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetCategoryItemResponse) GetBody() []byte {
 	return r.Body
@@ -9692,6 +10221,11 @@ func (r GetCategoryItemResponse) ContentType() string {
 	return ""
 }
 
+// SetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for SetCategoryItem
+type SetCategoryItemResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetCategoryItemResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9709,6 +10243,10 @@ type SetCategoryItemResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetCategoryItemResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9746,6 +10284,11 @@ func (r SetCategoryItemResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetCategoryItemResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetCategoryItemResponse) GetBody() []byte {
 	return r.Body
@@ -9775,6 +10318,11 @@ func (r SetCategoryItemResponse) ContentType() string {
 	return ""
 }
 
+// ResetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for ResetCategoryItem
+type ResetCategoryItemResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ResetCategoryItemResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9790,6 +10338,10 @@ type ResetCategoryItemResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetCategoryItemResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9820,6 +10372,11 @@ func (r ResetCategoryItemResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ResetCategoryItemResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResetCategoryItemResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9856,6 +10413,11 @@ type LoginResponse429Headers struct {
 	RetryAfter int
 }
 
+// LoginResponse503Headers the declared response headers of an HTTP 503 response for Login
+type LoginResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LoginResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9871,8 +10433,12 @@ type LoginResponse struct {
 	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LoginResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LoginResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9905,6 +10471,11 @@ func (r LoginResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LoginResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r LoginResponse) GetBody() []byte {
 	return r.Body
@@ -9934,6 +10505,11 @@ func (r LoginResponse) ContentType() string {
 	return ""
 }
 
+// LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
+type LogoutResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LogoutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9945,6 +10521,10 @@ type LogoutResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogoutResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9965,6 +10545,11 @@ func (r LogoutResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r LogoutResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LogoutResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9996,6 +10581,11 @@ func (r LogoutResponse) ContentType() string {
 	return ""
 }
 
+// ListNorthServicesResponse503Headers the declared response headers of an HTTP 503 response for ListNorthServices
+type ListNorthServicesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListNorthServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10007,6 +10597,10 @@ type ListNorthServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListNorthServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10027,6 +10621,11 @@ func (r ListNorthServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListNorthServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListNorthServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10058,6 +10657,11 @@ func (r ListNorthServicesResponse) ContentType() string {
 	return ""
 }
 
+// PingResponse503Headers the declared response headers of an HTTP 503 response for Ping
+type PingResponse503Headers struct {
+	RetryAfter *int
+}
+
 type PingResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10067,6 +10671,10 @@ type PingResponse struct {
 	JSON401 *Unauthorized
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PingResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10082,6 +10690,11 @@ func (r PingResponse) GetJSON401() *Unauthorized {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PingResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10113,6 +10726,11 @@ func (r PingResponse) ContentType() string {
 	return ""
 }
 
+// SetRepositoryResponse503Headers the declared response headers of an HTTP 503 response for SetRepository
+type SetRepositoryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetRepositoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10128,6 +10746,12 @@ type SetRepositoryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetRepositoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10160,6 +10784,16 @@ func (r SetRepositoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r SetRepositoryResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetRepositoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetRepositoryResponse) GetBody() []byte {
 	return r.Body
@@ -10189,6 +10823,11 @@ func (r SetRepositoryResponse) ContentType() string {
 	return ""
 }
 
+// RestartResponse503Headers the declared response headers of an HTTP 503 response for Restart
+type RestartResponse503Headers struct {
+	RetryAfter *int
+}
+
 type RestartResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10200,6 +10839,10 @@ type RestartResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RestartResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10220,6 +10863,11 @@ func (r RestartResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r RestartResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RestartResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10251,6 +10899,11 @@ func (r RestartResponse) ContentType() string {
 	return ""
 }
 
+// ListSchedulesResponse503Headers the declared response headers of an HTTP 503 response for ListSchedules
+type ListSchedulesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListSchedulesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10262,6 +10915,10 @@ type ListSchedulesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSchedulesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10282,6 +10939,11 @@ func (r ListSchedulesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListSchedulesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSchedulesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10313,6 +10975,11 @@ func (r ListSchedulesResponse) ContentType() string {
 	return ""
 }
 
+// DisableScheduleByNameResponse503Headers the declared response headers of an HTTP 503 response for DisableScheduleByName
+type DisableScheduleByNameResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DisableScheduleByNameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10330,6 +10997,10 @@ type DisableScheduleByNameResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DisableScheduleByNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10367,6 +11038,11 @@ func (r DisableScheduleByNameResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DisableScheduleByNameResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DisableScheduleByNameResponse) GetBody() []byte {
 	return r.Body
@@ -10396,6 +11072,11 @@ func (r DisableScheduleByNameResponse) ContentType() string {
 	return ""
 }
 
+// EnableScheduleByNameResponse503Headers the declared response headers of an HTTP 503 response for EnableScheduleByName
+type EnableScheduleByNameResponse503Headers struct {
+	RetryAfter *int
+}
+
 type EnableScheduleByNameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10413,6 +11094,10 @@ type EnableScheduleByNameResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EnableScheduleByNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10450,6 +11135,11 @@ func (r EnableScheduleByNameResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r EnableScheduleByNameResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r EnableScheduleByNameResponse) GetBody() []byte {
 	return r.Body
@@ -10479,6 +11169,11 @@ func (r EnableScheduleByNameResponse) ContentType() string {
 	return ""
 }
 
+// GetScheduleResponse503Headers the declared response headers of an HTTP 503 response for GetSchedule
+type GetScheduleResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10494,6 +11189,10 @@ type GetScheduleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetScheduleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10526,6 +11225,11 @@ func (r GetScheduleResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetScheduleResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetScheduleResponse) GetBody() []byte {
 	return r.Body
@@ -10555,6 +11259,11 @@ func (r GetScheduleResponse) ContentType() string {
 	return ""
 }
 
+// DisableScheduleResponse503Headers the declared response headers of an HTTP 503 response for DisableSchedule
+type DisableScheduleResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DisableScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10570,6 +11279,10 @@ type DisableScheduleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DisableScheduleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10602,6 +11315,11 @@ func (r DisableScheduleResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DisableScheduleResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DisableScheduleResponse) GetBody() []byte {
 	return r.Body
@@ -10631,6 +11349,11 @@ func (r DisableScheduleResponse) ContentType() string {
 	return ""
 }
 
+// EnableScheduleResponse503Headers the declared response headers of an HTTP 503 response for EnableSchedule
+type EnableScheduleResponse503Headers struct {
+	RetryAfter *int
+}
+
 type EnableScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10646,6 +11369,10 @@ type EnableScheduleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EnableScheduleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10678,6 +11405,11 @@ func (r EnableScheduleResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r EnableScheduleResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r EnableScheduleResponse) GetBody() []byte {
 	return r.Body
@@ -10707,6 +11439,11 @@ func (r EnableScheduleResponse) ContentType() string {
 	return ""
 }
 
+// CreateNorthTaskResponse503Headers the declared response headers of an HTTP 503 response for CreateNorthTask
+type CreateNorthTaskResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateNorthTaskResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10726,6 +11463,10 @@ type CreateNorthTaskResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateNorthTaskResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10768,6 +11509,11 @@ func (r CreateNorthTaskResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateNorthTaskResponse) GetBody() []byte {
 	return r.Body
@@ -10797,6 +11543,11 @@ func (r CreateNorthTaskResponse) ContentType() string {
 	return ""
 }
 
+// ListServicesResponse503Headers the declared response headers of an HTTP 503 response for ListServices
+type ListServicesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10810,6 +11561,10 @@ type ListServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10835,6 +11590,11 @@ func (r ListServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10866,6 +11626,11 @@ func (r ListServicesResponse) ContentType() string {
 	return ""
 }
 
+// CreateServiceResponse503Headers the declared response headers of an HTTP 503 response for CreateService
+type CreateServiceResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CreateServiceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10887,8 +11652,10 @@ type CreateServiceResponse struct {
 	JSON500 *InternalError
 	// JSON501 the response for an HTTP 501 `application/json` response
 	JSON501 *NotImplemented
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateServiceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10936,9 +11703,9 @@ func (r CreateServiceResponse) GetJSON501() *NotImplemented {
 	return r.JSON501
 }
 
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r CreateServiceResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateServiceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10970,31 +11737,33 @@ func (r CreateServiceResponse) ContentType() string {
 	return ""
 }
 
+// ListAvailablePackagesResponse503Headers the declared response headers of an HTTP 503 response for ListAvailablePackages
+type ListAvailablePackagesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListAvailablePackagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AvailablePackages
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAvailablePackagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAvailablePackagesResponse) GetJSON200() *AvailablePackages {
 	return r.JSON200
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r ListAvailablePackagesResponse) GetJSON400() *BadRequest {
-	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -11012,9 +11781,14 @@ func (r ListAvailablePackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r ListAvailablePackagesResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r ListAvailablePackagesResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAvailablePackagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11046,6 +11820,11 @@ func (r ListAvailablePackagesResponse) ContentType() string {
 	return ""
 }
 
+// ListInstalledServicesResponse503Headers the declared response headers of an HTTP 503 response for ListInstalledServices
+type ListInstalledServicesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListInstalledServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11057,6 +11836,10 @@ type ListInstalledServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListInstalledServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11077,6 +11860,11 @@ func (r ListInstalledServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListInstalledServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListInstalledServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11108,6 +11896,11 @@ func (r ListInstalledServicesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteServiceResponse503Headers the declared response headers of an HTTP 503 response for DeleteService
+type DeleteServiceResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeleteServiceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11123,6 +11916,10 @@ type DeleteServiceResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteServiceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11155,6 +11952,11 @@ func (r DeleteServiceResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteServiceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteServiceResponse) GetBody() []byte {
 	return r.Body
@@ -11184,6 +11986,11 @@ func (r DeleteServiceResponse) ContentType() string {
 	return ""
 }
 
+// ListPersistentPluginsResponse503Headers the declared response headers of an HTTP 503 response for ListPersistentPlugins
+type ListPersistentPluginsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListPersistentPluginsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11199,6 +12006,10 @@ type ListPersistentPluginsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPersistentPluginsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11231,6 +12042,11 @@ func (r ListPersistentPluginsResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPersistentPluginsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ListPersistentPluginsResponse) GetBody() []byte {
 	return r.Body
@@ -11260,6 +12076,11 @@ func (r ListPersistentPluginsResponse) ContentType() string {
 	return ""
 }
 
+// DeletePluginDataResponse503Headers the declared response headers of an HTTP 503 response for DeletePluginData
+type DeletePluginDataResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeletePluginDataResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11277,6 +12098,10 @@ type DeletePluginDataResponse struct {
 	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePluginDataResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11314,6 +12139,11 @@ func (r DeletePluginDataResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeletePluginDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeletePluginDataResponse) GetBody() []byte {
 	return r.Body
@@ -11343,6 +12173,11 @@ func (r DeletePluginDataResponse) ContentType() string {
 	return ""
 }
 
+// GetPluginDataResponse503Headers the declared response headers of an HTTP 503 response for GetPluginData
+type GetPluginDataResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetPluginDataResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11358,6 +12193,10 @@ type GetPluginDataResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPluginDataResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11390,6 +12229,11 @@ func (r GetPluginDataResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPluginDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetPluginDataResponse) GetBody() []byte {
 	return r.Body
@@ -11419,6 +12263,11 @@ func (r GetPluginDataResponse) ContentType() string {
 	return ""
 }
 
+// SetPluginDataResponse503Headers the declared response headers of an HTTP 503 response for SetPluginData
+type SetPluginDataResponse503Headers struct {
+	RetryAfter *int
+}
+
 type SetPluginDataResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11438,6 +12287,10 @@ type SetPluginDataResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetPluginDataResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11480,6 +12333,11 @@ func (r SetPluginDataResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetPluginDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetPluginDataResponse) GetBody() []byte {
 	return r.Body
@@ -11509,6 +12367,11 @@ func (r SetPluginDataResponse) ContentType() string {
 	return ""
 }
 
+// ShutdownResponse503Headers the declared response headers of an HTTP 503 response for Shutdown
+type ShutdownResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ShutdownResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11520,6 +12383,10 @@ type ShutdownResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ShutdownResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11540,6 +12407,11 @@ func (r ShutdownResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ShutdownResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ShutdownResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11571,6 +12443,11 @@ func (r ShutdownResponse) ContentType() string {
 	return ""
 }
 
+// ListSouthServicesResponse503Headers the declared response headers of an HTTP 503 response for ListSouthServices
+type ListSouthServicesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListSouthServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11582,6 +12459,10 @@ type ListSouthServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSouthServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11602,6 +12483,11 @@ func (r ListSouthServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListSouthServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSouthServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11633,6 +12519,11 @@ func (r ListSouthServicesResponse) ContentType() string {
 	return ""
 }
 
+// ListStatisticsResponse503Headers the declared response headers of an HTTP 503 response for ListStatistics
+type ListStatisticsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListStatisticsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11644,6 +12535,10 @@ type ListStatisticsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListStatisticsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11664,6 +12559,11 @@ func (r ListStatisticsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListStatisticsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListStatisticsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11695,6 +12595,11 @@ func (r ListStatisticsResponse) ContentType() string {
 	return ""
 }
 
+// GetStatisticsHistoryResponse503Headers the declared response headers of an HTTP 503 response for GetStatisticsHistory
+type GetStatisticsHistoryResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetStatisticsHistoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11708,6 +12613,10 @@ type GetStatisticsHistoryResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetStatisticsHistoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11733,6 +12642,11 @@ func (r GetStatisticsHistoryResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetStatisticsHistoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetStatisticsHistoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11764,6 +12678,11 @@ func (r GetStatisticsHistoryResponse) ContentType() string {
 	return ""
 }
 
+// GetStatisticsRateResponse503Headers the declared response headers of an HTTP 503 response for GetStatisticsRate
+type GetStatisticsRateResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetStatisticsRateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11779,6 +12698,10 @@ type GetStatisticsRateResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetStatisticsRateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11811,6 +12734,11 @@ func (r GetStatisticsRateResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetStatisticsRateResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetStatisticsRateResponse) GetBody() []byte {
 	return r.Body
@@ -11840,6 +12768,11 @@ func (r GetStatisticsRateResponse) ContentType() string {
 	return ""
 }
 
+// ListTasksResponse503Headers the declared response headers of an HTTP 503 response for ListTasks
+type ListTasksResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListTasksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11853,6 +12786,10 @@ type ListTasksResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTasksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11878,6 +12815,11 @@ func (r ListTasksResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListTasksResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListTasksResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11909,6 +12851,11 @@ func (r ListTasksResponse) ContentType() string {
 	return ""
 }
 
+// ListLatestTasksResponse503Headers the declared response headers of an HTTP 503 response for ListLatestTasks
+type ListLatestTasksResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListLatestTasksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11922,6 +12869,10 @@ type ListLatestTasksResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLatestTasksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11947,6 +12898,11 @@ func (r ListLatestTasksResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListLatestTasksResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListLatestTasksResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11978,6 +12934,11 @@ func (r ListLatestTasksResponse) ContentType() string {
 	return ""
 }
 
+// GetTaskResponse503Headers the declared response headers of an HTTP 503 response for GetTask
+type GetTaskResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetTaskResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11993,6 +12954,10 @@ type GetTaskResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTaskResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12025,6 +12990,11 @@ func (r GetTaskResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetTaskResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetTaskResponse) GetBody() []byte {
 	return r.Body
@@ -12054,6 +13024,11 @@ func (r GetTaskResponse) ContentType() string {
 	return ""
 }
 
+// CancelTaskResponse503Headers the declared response headers of an HTTP 503 response for CancelTask
+type CancelTaskResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CancelTaskResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12071,6 +13046,10 @@ type CancelTaskResponse struct {
 	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelTaskResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12108,6 +13087,11 @@ func (r CancelTaskResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CancelTaskResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelTaskResponse) GetBody() []byte {
 	return r.Body
@@ -12137,6 +13121,11 @@ func (r CancelTaskResponse) ContentType() string {
 	return ""
 }
 
+// ListTrackingEventsResponse503Headers the declared response headers of an HTTP 503 response for ListTrackingEvents
+type ListTrackingEventsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListTrackingEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12150,6 +13139,10 @@ type ListTrackingEventsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTrackingEventsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12175,6 +13168,11 @@ func (r ListTrackingEventsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListTrackingEventsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListTrackingEventsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12206,6 +13204,11 @@ func (r ListTrackingEventsResponse) ContentType() string {
 	return ""
 }
 
+// DeprecateTrackingEventResponse503Headers the declared response headers of an HTTP 503 response for DeprecateTrackingEvent
+type DeprecateTrackingEventResponse503Headers struct {
+	RetryAfter *int
+}
+
 type DeprecateTrackingEventResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12223,6 +13226,10 @@ type DeprecateTrackingEventResponse struct {
 	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeprecateTrackingEventResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12260,6 +13267,11 @@ func (r DeprecateTrackingEventResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeprecateTrackingEventResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeprecateTrackingEventResponse) GetBody() []byte {
 	return r.Body
@@ -12289,31 +13301,33 @@ func (r DeprecateTrackingEventResponse) ContentType() string {
 	return ""
 }
 
+// UpdatePackagesResponse503Headers the declared response headers of an HTTP 503 response for UpdatePackages
+type UpdatePackagesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdatePackagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *UpdateStarted
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdatePackagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdatePackagesResponse) GetJSON200() *UpdateStarted {
 	return r.JSON200
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r UpdatePackagesResponse) GetJSON400() *BadRequest {
-	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -12331,9 +13345,14 @@ func (r UpdatePackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r UpdatePackagesResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r UpdatePackagesResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdatePackagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12365,6 +13384,11 @@ func (r UpdatePackagesResponse) ContentType() string {
 	return ""
 }
 
+// ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
+type ListUsersResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12376,6 +13400,10 @@ type ListUsersResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12396,6 +13424,11 @@ func (r ListUsersResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListUsersResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListUsersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12427,6 +13460,11 @@ func (r ListUsersResponse) ContentType() string {
 	return ""
 }
 
+// UpdateOwnUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateOwnUser
+type UpdateOwnUserResponse503Headers struct {
+	RetryAfter *int
+}
+
 type UpdateOwnUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12442,6 +13480,10 @@ type UpdateOwnUserResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateOwnUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12474,6 +13516,11 @@ func (r UpdateOwnUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateOwnUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateOwnUserResponse) GetBody() []byte {
 	return r.Body
@@ -12503,6 +13550,11 @@ func (r UpdateOwnUserResponse) ContentType() string {
 	return ""
 }
 
+// ListRolesResponse503Headers the declared response headers of an HTTP 503 response for ListRoles
+type ListRolesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListRolesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12514,6 +13566,10 @@ type ListRolesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListRolesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12534,6 +13590,11 @@ func (r ListRolesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListRolesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListRolesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12570,6 +13631,11 @@ type ChangePasswordResponse429Headers struct {
 	RetryAfter int
 }
 
+// ChangePasswordResponse503Headers the declared response headers of an HTTP 503 response for ChangePassword
+type ChangePasswordResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ChangePasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12589,8 +13655,12 @@ type ChangePasswordResponse struct {
 	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ChangePasswordResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ChangePasswordResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12633,6 +13703,11 @@ func (r ChangePasswordResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ChangePasswordResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ChangePasswordResponse) GetBody() []byte {
 	return r.Body
@@ -12662,6 +13737,11 @@ func (r ChangePasswordResponse) ContentType() string {
 	return ""
 }
 
+// LogoutUserSessionsResponse503Headers the declared response headers of an HTTP 503 response for LogoutUserSessions
+type LogoutUserSessionsResponse503Headers struct {
+	RetryAfter *int
+}
+
 type LogoutUserSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12677,6 +13757,10 @@ type LogoutUserSessionsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogoutUserSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12707,6 +13791,11 @@ func (r LogoutUserSessionsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r LogoutUserSessionsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LogoutUserSessionsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13280,7 +14369,7 @@ func (c *ClientWithResponses) PingWithResponse(ctx context.Context, reqEditors .
 
 // SetRepositoryWithBodyWithResponse Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13295,7 +14384,7 @@ func (c *ClientWithResponses) SetRepositoryWithBodyWithResponse(ctx context.Cont
 
 // SetRepositoryWithResponse Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13475,7 +14564,7 @@ func (c *ClientWithResponses) CreateNorthTaskWithResponse(ctx context.Context, b
 
 // ListServicesWithResponse List registered services
 //
-// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13490,7 +14579,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13505,7 +14594,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13520,7 +14609,7 @@ func (c *ClientWithResponses) CreateServiceWithResponse(ctx context.Context, par
 
 // ListAvailablePackagesWithResponse List installable service packages
 //
-// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13655,7 +14744,7 @@ func (c *ClientWithResponses) ShutdownWithResponse(ctx context.Context, reqEdito
 
 // ListSouthServicesWithResponse List south services
 //
-// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13715,7 +14804,7 @@ func (c *ClientWithResponses) GetStatisticsRateWithResponse(ctx context.Context,
 
 // ListTasksWithResponse List tasks
 //
-// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13805,7 +14894,7 @@ func (c *ClientWithResponses) DeprecateTrackingEventWithResponse(ctx context.Con
 
 // UpdatePackagesWithResponse Update all installed packages
 //
-// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13986,6 +15075,26 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14054,6 +15163,26 @@ func ParseAdminUpdateUserResponse(rsp *http.Response) (*AdminUpdateUserResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AdminUpdateUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14115,6 +15244,26 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14183,6 +15332,26 @@ func ParseAdminUpdateUserByIdResponse(rsp *http.Response) (*AdminUpdateUserByIdR
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AdminUpdateUserByIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14244,6 +15413,26 @@ func ParseDeleteUserByIdResponse(rsp *http.Response) (*DeleteUserByIdResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteUserByIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14291,6 +15480,26 @@ func ParsePurgeAllReadingsResponse(rsp *http.Response) (*PurgeAllReadingsRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PurgeAllReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14338,6 +15547,26 @@ func ParseListAssetsResponse(rsp *http.Response) (*ListAssetsResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAssetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14385,6 +15614,26 @@ func ParseListAssetTimespansResponse(rsp *http.Response) (*ListAssetTimespansRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAssetTimespansResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14439,6 +15688,26 @@ func ParsePurgeAssetReadingsResponse(rsp *http.Response) (*PurgeAssetReadingsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PurgeAssetReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14493,6 +15762,26 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14554,6 +15843,26 @@ func ParseGetAssetTimespanResponse(rsp *http.Response) (*GetAssetTimespanRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetTimespanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14608,6 +15917,26 @@ func ParseGetAssetReadingValuesResponse(rsp *http.Response) (*GetAssetReadingVal
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingValuesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14662,6 +15991,26 @@ func ParseGetAssetReadingSeriesResponse(rsp *http.Response) (*GetAssetReadingSer
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingSeriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14723,6 +16072,26 @@ func ParseGetAssetReadingSummaryResponse(rsp *http.Response) (*GetAssetReadingSu
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingSummaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14777,6 +16146,26 @@ func ParseListAuditEntriesResponse(rsp *http.Response) (*ListAuditEntriesRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAuditEntriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14838,6 +16227,26 @@ func ParseCreateAuditEntryResponse(rsp *http.Response) (*CreateAuditEntryRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateAuditEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14885,6 +16294,13 @@ func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14892,6 +16308,36 @@ func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers AuthenticateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AuthenticateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14939,6 +16385,26 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListCategoriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15000,6 +16466,26 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateCategoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15061,6 +16547,26 @@ func ParseGetCategoryResponse(rsp *http.Response) (*GetCategoryResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15122,6 +16628,26 @@ func ParseGetCategoryItemResponse(rsp *http.Response) (*GetCategoryItemResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15190,6 +16716,26 @@ func ParseSetCategoryItemResponse(rsp *http.Response) (*SetCategoryItemResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15251,6 +16797,26 @@ func ParseResetCategoryItemResponse(rsp *http.Response) (*ResetCategoryItemRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15312,6 +16878,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -15325,6 +16898,16 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15372,6 +16955,26 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15419,6 +17022,26 @@ func ParseListNorthServicesResponse(rsp *http.Response) (*ListNorthServicesRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListNorthServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15459,6 +17082,26 @@ func ParsePingResponse(rsp *http.Response) (*PingResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15520,6 +17163,33 @@ func ParseSetRepositoryResponse(rsp *http.Response) (*SetRepositoryResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON501 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetRepositoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15567,6 +17237,26 @@ func ParseRestartResponse(rsp *http.Response) (*RestartResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RestartResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15614,6 +17304,26 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSchedulesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15682,6 +17392,26 @@ func ParseDisableScheduleByNameResponse(rsp *http.Response) (*DisableScheduleByN
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DisableScheduleByNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15750,6 +17480,26 @@ func ParseEnableScheduleByNameResponse(rsp *http.Response) (*EnableScheduleByNam
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers EnableScheduleByNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15811,6 +17561,26 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15872,6 +17642,26 @@ func ParseDisableScheduleResponse(rsp *http.Response) (*DisableScheduleResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DisableScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15933,6 +17723,26 @@ func ParseEnableScheduleResponse(rsp *http.Response) (*EnableScheduleResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers EnableScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16008,6 +17818,26 @@ func ParseCreateNorthTaskResponse(rsp *http.Response) (*CreateNorthTaskResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateNorthTaskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16062,6 +17892,26 @@ func ParseListServicesResponse(rsp *http.Response) (*ListServicesResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16144,13 +17994,26 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 		}
 		response.JSON501 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON502 = &dest
+		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateServiceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16177,13 +18040,6 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		}
 		response.JSON200 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest BadRequest
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON400 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16205,13 +18061,33 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON502 = &dest
+		response.JSON501 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAvailablePackagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16259,6 +18135,26 @@ func ParseListInstalledServicesResponse(rsp *http.Response) (*ListInstalledServi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListInstalledServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16320,6 +18216,26 @@ func ParseDeleteServiceResponse(rsp *http.Response) (*DeleteServiceResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteServiceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16381,6 +18297,26 @@ func ParseListPersistentPluginsResponse(rsp *http.Response) (*ListPersistentPlug
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPersistentPluginsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16449,6 +18385,26 @@ func ParseDeletePluginDataResponse(rsp *http.Response) (*DeletePluginDataRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeletePluginDataResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16510,6 +18466,26 @@ func ParseGetPluginDataResponse(rsp *http.Response) (*GetPluginDataResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPluginDataResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16585,6 +18561,26 @@ func ParseSetPluginDataResponse(rsp *http.Response) (*SetPluginDataResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetPluginDataResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16632,6 +18628,26 @@ func ParseShutdownResponse(rsp *http.Response) (*ShutdownResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ShutdownResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16679,6 +18695,26 @@ func ParseListSouthServicesResponse(rsp *http.Response) (*ListSouthServicesRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSouthServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16726,6 +18762,26 @@ func ParseListStatisticsResponse(rsp *http.Response) (*ListStatisticsResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListStatisticsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16780,6 +18836,26 @@ func ParseGetStatisticsHistoryResponse(rsp *http.Response) (*GetStatisticsHistor
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetStatisticsHistoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16841,6 +18917,26 @@ func ParseGetStatisticsRateResponse(rsp *http.Response) (*GetStatisticsRateRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetStatisticsRateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16895,6 +18991,26 @@ func ParseListTasksResponse(rsp *http.Response) (*ListTasksResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTasksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16949,6 +19065,26 @@ func ParseListLatestTasksResponse(rsp *http.Response) (*ListLatestTasksResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListLatestTasksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17010,6 +19146,26 @@ func ParseGetTaskResponse(rsp *http.Response) (*GetTaskResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetTaskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17078,6 +19234,26 @@ func ParseCancelTaskResponse(rsp *http.Response) (*CancelTaskResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CancelTaskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17132,6 +19308,26 @@ func ParseListTrackingEventsResponse(rsp *http.Response) (*ListTrackingEventsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTrackingEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17200,6 +19396,26 @@ func ParseDeprecateTrackingEventResponse(rsp *http.Response) (*DeprecateTracking
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeprecateTrackingEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17226,13 +19442,6 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		}
 		response.JSON200 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest BadRequest
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON400 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17254,13 +19463,33 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON502 = &dest
+		response.JSON501 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdatePackagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17308,6 +19537,26 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17369,6 +19618,26 @@ func ParseUpdateOwnUserResponse(rsp *http.Response) (*UpdateOwnUserResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateOwnUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17416,6 +19685,26 @@ func ParseListRolesResponse(rsp *http.Response) (*ListRolesResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListRolesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17491,6 +19780,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -17504,6 +19800,16 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ChangePasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17565,6 +19871,26 @@ func ParseLogoutUserSessionsResponse(rsp *http.Response) (*LogoutUserSessionsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogoutUserSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
@@ -36,6 +37,13 @@ type Config struct {
 	AdminPassword string
 	Version       string
 	Logger        *slog.Logger
+	// LogLevel is the level Logger filters with; it follows
+	// LOGGING.logLevel (nil: the level is not adjustable).
+	LogLevel *slog.LevelVar
+	// LogLevelFixed keeps LogLevel as given at start (chosen on the
+	// command line) instead of setting it from LOGGING.logLevel; later
+	// changes of the item still apply.
+	LogLevelFixed bool
 }
 
 // shutdownGrace bounds how long in-flight requests may take at stop.
@@ -91,6 +99,13 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	config := configmgr.New(store, auditLog, log)
 	if err := config.Seed(ctx); err != nil {
 		return fmt.Errorf("seed configuration: %w", err)
+	}
+	if cfg.LogLevel != nil {
+		unfollow, err := logging.Follow(ctx, config, cfg.LogLevel, cfg.LogLevelFixed, log)
+		if err != nil {
+			return err
+		}
+		defer unfollow()
 	}
 	if err := store.EnsureStatistics(ctx, stats.Fixed()...); err != nil {
 		return fmt.Errorf("seed statistics: %w", err)

@@ -40,6 +40,9 @@ type Store interface {
 	UpdateCategory(ctx context.Context, key string, fn func(cur *db.Category) error) (db.Category, error)
 	// AddCategoryChildren attaches children to parent; it is idempotent.
 	AddCategoryChildren(ctx context.Context, parent string, children ...string) error
+	// DeleteCategory removes a category with its parent and child links
+	// and reports whether it existed.
+	DeleteCategory(ctx context.Context, key string) (bool, error)
 }
 
 // Auditor writes audit entries.

@@ -136,6 +136,24 @@ func (s *fakeStore) AddCategoryChildren(ctx context.Context, parent string, chil
 	return nil
 }
 
+func (s *fakeStore) DeleteCategory(ctx context.Context, key string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return false, fmt.Errorf("fake: delete: %w", s.fail)
+	}
+	if _, ok := s.rows[key]; !ok {
+		return false, nil
+	}
+	delete(s.rows, key)
+	delete(s.children, key)
+	for parent, children := range s.children {
+		s.children[parent] = slices.DeleteFunc(children, func(c string) bool { return c == key })
+	}
+	s.writes++
+	return true, nil
+}
+
 // row returns the stored items of key decoded, or ok false.
 func (s *fakeStore) row(t *testing.T, key string) (Category, bool) {
 	t.Helper()

@@ -62,6 +62,8 @@ func checkKey(key string) error {
 	switch n := utf8.RuneCountInString(key); {
 	case n == 0:
 		return invalid("category key is empty")
+	case strings.TrimSpace(key) == "":
+		return invalid("category key %q is blank", key)
 	case n > maxNameLength:
 		return invalid("category key is longer than %d characters", maxNameLength)
 	case hasControl(key):

@@ -22,21 +22,27 @@ import (
 
 var now = time.Date(2024, 5, 10, 12, 0, 0, 0, time.UTC)
 
-// purgeRead is a fake PURGE_READ category.
-type purgeRead map[string]string
+// fakeConfig holds the items the purges read: those of PURGE_READ keyed
+// by item name, and SCHEDULER.max_completed_task_age_days. Any other item
+// is not found.
+type fakeConfig map[string]string
 
-func (c purgeRead) Value(_ context.Context, key, item string) (string, error) {
+func (c fakeConfig) Value(_ context.Context, key, item string) (string, error) {
+	want := configmgr.CategoryPurge
+	if item == configmgr.ItemMaxCompletedTaskAgeDays {
+		want = configmgr.CategoryScheduler
+	}
 	v, ok := c[item]
-	if key != configmgr.CategoryPurge || !ok {
+	if key != want || !ok {
 		return "", fault.New(fault.NotFound, "no %s/%s", key, item)
 	}
 	return v, nil
 }
 
-func config(over map[string]string) purgeRead {
-	c := purgeRead{
+func config(over map[string]string) fakeConfig {
+	c := fakeConfig{
 		configmgr.ItemPurgeAge: "72", configmgr.ItemPurgeSize: "1000000", configmgr.ItemRetainUnsent: configmgr.RetainUnsentPurge,
-		configmgr.ItemRetainAuditLog: "30", configmgr.ItemRetainStatsHistory: "7", configmgr.ItemRetainTaskHistory: "30",
+		configmgr.ItemRetainAuditLog: "30", configmgr.ItemRetainStatsHistory: "7", configmgr.ItemMaxCompletedTaskAgeDays: "30",
 	}
 	for k, v := range over {
 		c[k] = v
@@ -219,6 +225,18 @@ func TestSystem(t *testing.T) {
 	if err != nil || len(left) != 2 {
 		t.Errorf("tasks left = %v, %v; want the recent one and the running one", left, err)
 	}
+
+	t.Run("finished task age follows SCHEDULER", func(t *testing.T) {
+		p := New(Options{Store: d, Config: config(map[string]string{configmgr.ItemMaxCompletedTaskAgeDays: "1"}), Audit: &fakeAudit{}, Clock: clock.NewFake(now)})
+		res, err := p.System(ctx)
+		if err != nil || res.Tasks != 1 {
+			t.Fatalf("System with max_completed_task_age_days 1 = %+v, %v; want the 2-day-old task removed", res, err)
+		}
+		left, err := d.ListTasks(ctx, db.TaskFilter{})
+		if err != nil || len(left) != 1 || left[0].Name != "long" {
+			t.Errorf("tasks left = %+v, %v; want only the running one", left, err)
+		}
+	})
 
 	t.Run("bad retention", func(t *testing.T) {
 		au := &fakeAudit{}

@@ -139,18 +139,33 @@ var probeMethods = []string{
 }
 
 // methodNotAllowed answers 405 with the Allow header listing the methods the
-// path does have, which a custom chi handler must compute itself.
+// path does have, which a custom chi handler must compute itself: those of
+// the contract's template that owns the path (see routeTable), or for a
+// route outside the contract those chi matches.
 func (rt *Router) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	path := r.URL.RawPath
 	if path == "" {
 		path = r.URL.Path
 	}
-	for _, m := range probeMethods {
-		if rt.mux.Match(chi.NewRouteContext(), m, path) {
-			w.Header().Add("Allow", m)
+	var allowed []string
+	if o := rt.validator.routes.owner(path); o != nil {
+		allowed = o.methods
+	} else {
+		for _, m := range probeMethods {
+			if rt.mux.Match(chi.NewRouteContext(), m, path) {
+				allowed = append(allowed, m)
+			}
 		}
 	}
-	rt.opts.WriteError(w, r, fault.New(fault.MethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.EscapedPath()))
+	writeNotAllowed(w, r, allowed, rt.opts.WriteError)
+}
+
+// writeNotAllowed answers 405, listing allowed in the Allow header.
+func writeNotAllowed(w http.ResponseWriter, r *http.Request, allowed []string, writeError ErrorWriter) {
+	for _, m := range allowed {
+		w.Header().Add("Allow", m)
+	}
+	writeError(w, r, fault.New(fault.MethodNotAllowed, "method %s is not allowed on %s", r.Method, r.URL.EscapedPath()))
 }
 
 type ctxKey int

@@ -23,6 +23,7 @@ import (
 // validator checks requests against the operation their route belongs to.
 type validator struct {
 	spec       *openapi3.T
+	routes     *routeTable
 	writeError ErrorWriter
 	authorize  func(r *http.Request, op Operation) (context.Context, error)
 	opts       openapi3filter.Options
@@ -41,7 +42,7 @@ func newValidator(o Options) *validator {
 	if opts.AuthenticationFunc == nil {
 		opts.AuthenticationFunc = openapi3filter.NoopAuthenticationFunc
 	}
-	return &validator{spec: o.Spec, writeError: o.WriteError, authorize: o.Authorize, opts: opts}
+	return &validator{spec: o.Spec, routes: newRouteTable(o.Spec), writeError: o.WriteError, authorize: o.Authorize, opts: opts}
 }
 
 // wrap returns h guarded by authorisation (Options.Authorize) and by
@@ -67,7 +68,16 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 	}
 	opID := op.OperationID
 	nul := newNULCheck(item, op)
+	shadowed := v.routes.shadowed(pattern)
 	return func(w http.ResponseWriter, r *http.Request) {
+		if shadowed {
+			// chi fell back to this parameter route because the literal
+			// route owning the path lacks the method (see routeTable).
+			if o := v.routes.owner(r.URL.EscapedPath()); o != nil && o.pattern != pattern {
+				writeNotAllowed(w, r, o.methods, v.writeError)
+				return
+			}
+		}
 		r = r.WithContext(context.WithValue(r.Context(), operationKey, opID))
 		rctx := chi.RouteContext(r.Context())
 		pathParams := make(map[string]string, len(pathNames))

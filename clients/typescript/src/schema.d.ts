@@ -136,7 +136,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+         * @description Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
          */
         get: operations["listTasks"];
         put?: never;
@@ -610,13 +610,13 @@ export interface paths {
         };
         /**
          * List registered services
-         * @description Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+         * @description Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
          */
         get: operations["listServices"];
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -654,7 +654,7 @@ export interface paths {
         };
         /**
          * List installable service packages
-         * @description Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+         * @description Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
          */
         get: operations["listAvailablePackages"];
         put?: never;
@@ -694,7 +694,7 @@ export interface paths {
         };
         /**
          * List south services
-         * @description Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+         * @description Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
          */
         get: operations["listSouthServices"];
         put?: never;
@@ -855,7 +855,7 @@ export interface paths {
         put?: never;
         /**
          * Configure the package repository
-         * @description Sets the package repository used by install, available and update. The repository is contacted only when used.
+         * @description Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
          */
         post: operations["setRepository"];
         delete?: never;
@@ -874,7 +874,7 @@ export interface paths {
         get?: never;
         /**
          * Update all installed packages
-         * @description Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+         * @description Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
          */
         put: operations["updatePackages"];
         post?: never;
@@ -1217,12 +1217,12 @@ export interface components {
              */
             severity: string;
             /**
-             * @description Free-form JSON object describing the event; `{}` when omitted.
+             * @description Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
              * @example {
              *       "message": "Pump 3 pressure above threshold"
              *     }
              */
-            details?: {
+            details: {
                 [key: string]: unknown;
             };
         };
@@ -1425,7 +1425,7 @@ export interface components {
          */
         CategoryCreate: {
             /**
-             * @description The unique key of the category.
+             * @description The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
              * @example pump
              */
             key: string;
@@ -1526,7 +1526,7 @@ export interface components {
              */
             reason: string;
             /**
-             * @description The operating-system process id of the process that ran the task.
+             * @description The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
              * @example 4242
              */
             pid: number;
@@ -1659,6 +1659,11 @@ export interface components {
              * @example Edge Gateway
              */
             serviceName: string;
+            /**
+             * @description The instance's description (`service.description`).
+             * @example Packaging line 4, building B
+             */
+            serviceDescription: string;
             /**
              * @description The host's name.
              * @example edge-01
@@ -1857,7 +1862,27 @@ export interface components {
          * @enum {string}
          */
         ServiceStatus: "running" | "shutdown" | "unresponsive" | "failed";
-        /** @description A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`. */
+        /**
+         * @description The empty string, which the south listing shows for the fields of a disabled service.
+         * @example
+         */
+        EmptyString: string;
+        /**
+         * @description Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+         * @example 8081
+         */
+        PortOrEmpty: number | components["schemas"]["EmptyString"];
+        /**
+         * @description Port of the service's own API; null when it has none, "" when the service is disabled.
+         * @example null
+         */
+        OptionalPortOrEmpty: (number | null) | components["schemas"]["EmptyString"];
+        /**
+         * @description The state of the service; "" when it is disabled.
+         * @example running
+         */
+        ServiceStatusOrEmpty: components["schemas"]["ServiceStatus"] | components["schemas"]["EmptyString"];
+        /** @description A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port. */
         ServiceRecord: {
             /** @example sine */
             name: string;
@@ -1872,10 +1897,10 @@ export interface components {
              */
             address: string;
             /**
-             * @description Port the core talks to the service on.
-             * @example 40123
+             * @description Port the core is managed on, the API's port (services run inside the core).
+             * @example 8081
              */
-            management_port: number | null;
+            management_port: number;
             /**
              * @description Port of the service's own API, if any.
              * @example null
@@ -1915,31 +1940,23 @@ export interface components {
              */
             asset: string;
         };
-        /** @description A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types). */
+        /** @description A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows. */
         SouthService: {
             /** @example sine */
             name: string;
             /**
-             * @description Address the service is contacted on; "" when disabled.
+             * @description Address the service is contacted on; "" when disabled or stopped.
              * @example localhost
              */
             address: string;
+            management_port: components["schemas"]["PortOrEmpty"];
+            service_port: components["schemas"]["OptionalPortOrEmpty"];
             /**
-             * @description Port the core talks to the service on; null when disabled.
-             * @example 40123
-             */
-            management_port: number | null;
-            /**
-             * @description Port of the service's own API; null when it has none or is disabled.
-             * @example null
-             */
-            service_port: number | null;
-            /**
-             * @description Protocol of the control API; "" when disabled.
+             * @description Protocol of the control API; "" when disabled or stopped.
              * @example http
              */
             protocol: string;
-            status: components["schemas"]["ServiceStatus"];
+            status: components["schemas"]["ServiceStatusOrEmpty"];
             /** @description The assets this service ingested. */
             assets: components["schemas"]["SouthAsset"][];
             plugin: components["schemas"]["PluginInfo"];
@@ -2479,21 +2496,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The package repository could not be reached. */
-        BadGateway: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "Package repository https://packages.example.org/edged is unreachable"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request is valid but asks for something this version of the gateway does not do yet. */
+        /** @description The request asks for something this version of the gateway does not build yet; the operation's description says which cases. */
         NotImplemented: {
             headers: {
                 [name: string]: unknown;
@@ -2516,6 +2519,25 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Internal server error (request id 4f1c2b7e9a0d4e55)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The gateway cannot serve the call now because its storage is unavailable (the database is down or the disk is full). Nothing was changed; retry after `Retry-After` seconds. Recovery is automatic once storage answers again. */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds after which a retry may succeed.
+                 * @example 5
+                 */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Storage is unavailable; retry in 5 seconds"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2622,6 +2644,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAuditEntry: {
@@ -2651,6 +2674,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCategories: {
@@ -2674,6 +2698,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCategory: {
@@ -2703,6 +2728,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategory: {
@@ -2734,6 +2760,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategoryItem: {
@@ -2770,6 +2797,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCategoryItem: {
@@ -2811,6 +2839,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetCategoryItem: {
@@ -2847,6 +2876,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTasks: {
@@ -2880,6 +2910,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLatestTasks: {
@@ -2913,6 +2944,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTask: {
@@ -2944,6 +2976,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelTask: {
@@ -2976,6 +3009,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSchedules: {
@@ -2999,6 +3033,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSchedule: {
@@ -3030,6 +3065,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enableScheduleByName: {
@@ -3060,6 +3096,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disableScheduleByName: {
@@ -3090,6 +3127,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enableSchedule: {
@@ -3121,6 +3159,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disableSchedule: {
@@ -3152,6 +3191,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ping: {
@@ -3174,6 +3214,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     shutdown: {
@@ -3202,6 +3243,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     restart: {
@@ -3230,6 +3272,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listStatistics: {
@@ -3253,6 +3296,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatisticsHistory: {
@@ -3280,6 +3324,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatisticsRate: {
@@ -3310,6 +3355,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAssets: {
@@ -3333,6 +3379,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     purgeAllReadings: {
@@ -3356,6 +3403,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAssetTimespans: {
@@ -3379,6 +3427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadings: {
@@ -3422,6 +3471,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     purgeAssetReadings: {
@@ -3452,6 +3502,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetTimespan: {
@@ -3483,6 +3534,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadingValues: {
@@ -3531,6 +3583,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadingSummary: {
@@ -3567,6 +3620,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadingSeries: {
@@ -3617,6 +3671,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listServices: {
@@ -3644,6 +3699,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createService: {
@@ -3679,7 +3735,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
-            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInstalledServices: {
@@ -3703,6 +3759,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAvailablePackages: {
@@ -3723,11 +3780,11 @@ export interface operations {
                     "application/json": components["schemas"]["AvailablePackages"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            502: components["responses"]["BadGateway"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteService: {
@@ -3764,6 +3821,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSouthServices: {
@@ -3787,6 +3845,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNorthServices: {
@@ -3810,6 +3869,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createNorthTask: {
@@ -3861,6 +3921,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPersistentPlugins: {
@@ -3892,6 +3953,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPluginData: {
@@ -3928,6 +3990,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setPluginData: {
@@ -3975,6 +4038,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePluginData: {
@@ -4017,6 +4081,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTrackingEvents: {
@@ -4048,6 +4113,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deprecateTrackingEvent: {
@@ -4092,6 +4158,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setRepository: {
@@ -4126,6 +4193,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePackages: {
@@ -4146,11 +4215,11 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateStarted"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            502: components["responses"]["BadGateway"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     login: {
@@ -4181,6 +4250,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authenticate: {
@@ -4208,7 +4278,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logout: {
@@ -4237,6 +4309,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logoutUserSessions: {
@@ -4273,6 +4346,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
@@ -4296,6 +4370,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateOwnUser: {
@@ -4330,6 +4405,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changePassword: {
@@ -4372,6 +4448,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoles: {
@@ -4395,6 +4472,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminUpdateUser: {
@@ -4425,6 +4503,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createUser: {
@@ -4455,6 +4534,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminUpdateUserById: {
@@ -4491,6 +4571,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUser: {
@@ -4527,6 +4608,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUserById: {
@@ -4563,6 +4645,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

@@ -27,7 +27,8 @@ class CategoryCreate:
                 in seconds', 'type': 'integer', 'default': '10'}}}
 
         Attributes:
-            key (str): The unique key of the category. Example: pump.
+            key (str): The unique key of the category; 1 to 255 characters, no control characters, not blank (only white
+                space is 400). Example: pump.
             description (str | Unset): What the category configures. Example: Pump station settings.
             display_name (str | Unset): Label for display; defaults to the key. Example: Pump station.
             items (CategoryCreateItems | Unset): Item definitions keyed by item name.
