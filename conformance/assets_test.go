@@ -130,10 +130,11 @@ func (s seeded) wire(k int) string { return s.at(k).Format(readingLayout) }
 // seedReadings ingests n readings of asset through a new http_south
 // service, sensor-stamped from ten minutes ago on a whole minute (so all of
 // them fall in one minute and one hour), and returns what it stored. The
-// service is deleted when the test ends. The test is skipped, with the
-// reason, while the gateway cannot create an http_south service (the
-// services API answers 501, or the plugin is unknown). http_south answers
-// only once the readings are committed, so they are readable at once.
+// service is deleted when the test ends. Against another implementation
+// that cannot create an http_south service yet (501, or an unknown plugin)
+// the test is skipped with the reason; the gateway the suite started must
+// build it. http_south answers only once the readings are committed, so
+// they are readable at once.
 func seedReadings(t *testing.T, asset string, n int) seeded {
 	t.Helper()
 	port := southService(t)
@@ -156,7 +157,8 @@ func seedReadings(t *testing.T, asset string, n int) seeded {
 }
 
 // southService creates an enabled http_south service on a free port for
-// the test and returns the port; it skips the test when the gateway cannot.
+// the test and returns the port; it skips the test when another
+// implementation cannot (see seedReadings).
 func southService(t *testing.T) int {
 	t.Helper()
 	port, err := freePort()
@@ -172,8 +174,11 @@ func southService(t *testing.T) int {
 	switch r.status {
 	case http.StatusOK:
 	case http.StatusNotImplemented:
-		t.Skip("createService answers 501 (not implemented yet): readings cannot be ingested through http_south, so this data case waits for it")
+		skipUnbuilt(t, "createService of an http_south service")
 	case http.StatusNotFound:
+		if ownGateway {
+			t.Fatalf("the gateway has no http_south plugin (404: %s)", truncate(r.body))
+		}
 		t.Skipf("the gateway has no http_south plugin (404: %s): readings cannot be ingested, so this data case waits for it", truncate(r.body))
 	default:
 		t.Fatalf("create http_south service: status %d; body: %s", r.status, truncate(r.body))

@@ -147,7 +147,7 @@ func TestHTTPSouthTimestampForms(t *testing.T) {
 	resp, err := c.GetAssetReadingsWithResponse(t.Context(), asset, &edgeclient.GetAssetReadingsParams{Limit: ptr(100)})
 	must(t, err)
 	if resp.StatusCode() == http.StatusNotImplemented {
-		t.Skip("getAssetReadings is not implemented by this gateway yet")
+		skipUnbuilt(t, "getAssetReadings")
 	}
 	wantStatus(t, "getAssetReadings", resp.StatusCode(), resp.Body, http.StatusOK)
 	var got []string
@@ -274,10 +274,7 @@ func TestKillDuringIngest(t *testing.T) {
 		}
 	})
 	c2 := apiAt(t, gw2.url)
-	counts, ok := assetCounts(t, c2)
-	if !ok {
-		t.Skip("listAssets is not implemented by this gateway yet, so stored readings cannot be counted through the API")
-	}
+	counts, _ := assetCounts(t, c2)
 	total := int64(0)
 	for s := range senders {
 		asset := fmt.Sprintf("%s/s%d", prefix, s)

@@ -122,6 +122,7 @@ func runAgainst(m *testing.M, info gatewayInfo) int {
 	if err != nil {
 		return setupFailed(r, "cannot read the contract of the gateway under test, so operation coverage cannot be measured: "+err.Error())
 	}
+	contract = idx
 	code := m.Run()
 	closeSuiteSession()
 
