@@ -83,6 +83,35 @@ func statistic(t *testing.T, d *db.DB, key string) int64 {
 	return s.Value
 }
 
+// TestSystemRetentionSettings changes each retention item and finds what
+// the system purge removes change with it.
+func TestSystemRetentionSettings(t *testing.T) {
+	tests := []struct {
+		name   string
+		config map[string]string
+		want   SystemResult
+	}{
+		{name: "defaults", want: SystemResult{AuditRows: 2, HistoryRows: 4, Tasks: 2}},
+		{name: "longer audit retention", config: map[string]string{configmgr.ItemRetainAuditLog: "35"},
+			want: SystemResult{AuditRows: 1, HistoryRows: 4, Tasks: 2}},
+		{name: "shorter statistics history", config: map[string]string{configmgr.ItemRetainStatsHistory: "5"},
+			want: SystemResult{AuditRows: 2, HistoryRows: 6, Tasks: 2}},
+		{name: "shorter task history (SCHEDULER)", config: map[string]string{configmgr.ItemMaxCompletedTaskAgeDays: "1"},
+			want: SystemResult{AuditRows: 2, HistoryRows: 4, Tasks: 3}},
+		{name: "longer task history (SCHEDULER)", config: map[string]string{configmgr.ItemMaxCompletedTaskAgeDays: "60"},
+			want: SystemResult{AuditRows: 2, HistoryRows: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := systemHistory(t)
+			p := New(Options{Store: d, Config: config(tt.config), Audit: &fakeAudit{}, Clock: clock.NewFake(now)})
+			if res, err := p.System(t.Context()); err != nil || res != tt.want {
+				t.Errorf("System = %+v, %v; want %+v", res, err, tt.want)
+			}
+		})
+	}
+}
+
 // readings returns n readings of asset stamped from start, a second apart.
 func readings(asset string, start time.Time, n int) []db.Reading {
 	rs := make([]db.Reading, n)
@@ -184,7 +213,11 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
-func TestSystem(t *testing.T) {
+// systemHistory stores audit entries 40, 31, 29 and 1 days old, two
+// statistics with history rows 9, 8 and 6 days old, finished tasks that
+// ended 45, 31 and 2 days ago and a task running for 90 days.
+func systemHistory(t *testing.T) *db.DB {
+	t.Helper()
 	d := dbtest.SQLite(t)
 	ctx := t.Context()
 	for _, days := range []int{40, 31, 29, 1} {
@@ -211,6 +244,12 @@ func TestSystem(t *testing.T) {
 		StartTime: now.AddDate(0, 0, -90)}); err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+func TestSystem(t *testing.T) {
+	d := systemHistory(t)
+	ctx := t.Context()
 	au := &fakeAudit{}
 	p := New(Options{Store: d, Config: config(nil), Audit: au, Clock: clock.NewFake(now)})
 	res, err := p.System(ctx)
@@ -225,18 +264,6 @@ func TestSystem(t *testing.T) {
 	if err != nil || len(left) != 2 {
 		t.Errorf("tasks left = %v, %v; want the recent one and the running one", left, err)
 	}
-
-	t.Run("finished task age follows SCHEDULER", func(t *testing.T) {
-		p := New(Options{Store: d, Config: config(map[string]string{configmgr.ItemMaxCompletedTaskAgeDays: "1"}), Audit: &fakeAudit{}, Clock: clock.NewFake(now)})
-		res, err := p.System(ctx)
-		if err != nil || res.Tasks != 1 {
-			t.Fatalf("System with max_completed_task_age_days 1 = %+v, %v; want the 2-day-old task removed", res, err)
-		}
-		left, err := d.ListTasks(ctx, db.TaskFilter{})
-		if err != nil || len(left) != 1 || left[0].Name != "long" {
-			t.Errorf("tasks left = %+v, %v; want only the running one", left, err)
-		}
-	})
 
 	t.Run("bad retention", func(t *testing.T) {
 		au := &fakeAudit{}
