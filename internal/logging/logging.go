@@ -39,19 +39,20 @@ func ParseLevel(s string) (slog.Level, error) {
 // Follow makes level follow LOGGING.logLevel: it sets level from the item
 // now, unless keep is true (the level was chosen for this run, e.g. on the
 // command line), and on every later change of the item, until the returned
-// cancel is called. Changes are logged to log. Errors are those of reading
-// the item, or a stored value that is not a level.
+// cancel is called. Changes are logged to log; a stored value that is not
+// a level (only a damaged store holds one: writes are validated) is logged
+// and leaves the level as it is. Errors are those of reading the item.
 func Follow(ctx context.Context, src ConfigSource, level *slog.LevelVar, keep bool, log *slog.Logger) (cancel func(), err error) {
 	if !keep {
 		v, err := src.Value(ctx, configmgr.CategoryLogging, configmgr.ItemLogLevel)
 		if err != nil {
 			return nil, fmt.Errorf("logging: read %s.%s: %w", configmgr.CategoryLogging, configmgr.ItemLogLevel, err)
 		}
-		l, err := ParseLevel(v)
-		if err != nil {
-			return nil, fmt.Errorf("logging: %s.%s: %w", configmgr.CategoryLogging, configmgr.ItemLogLevel, err)
+		if l, err := ParseLevel(v); err == nil {
+			level.Set(l)
+		} else {
+			log.WarnContext(ctx, "log level not changed", "error", err)
 		}
-		level.Set(l)
 	}
 	return src.Subscribe(configmgr.CategoryLogging, func(ctx context.Context, c configmgr.Category) error {
 		it, ok := c.Items[configmgr.ItemLogLevel]

@@ -149,3 +149,30 @@ func TestFollowAppliesChangesLive(t *testing.T) {
 		t.Errorf("level after cancel = %v, want it left at error", level.Level())
 	}
 }
+
+// damaged is a ConfigSource whose stored level is not a level.
+type damaged struct{}
+
+func (damaged) Value(context.Context, string, string) (string, error) { return "loud", nil }
+func (damaged) Subscribe(string, func(context.Context, configmgr.Category) error) func() {
+	return func() {}
+}
+
+func TestFollowKeepsTheLevelOnADamagedValue(t *testing.T) {
+	var (
+		level slog.LevelVar
+		out   syncBuffer
+	)
+	level.Set(slog.LevelWarn)
+	cancel, err := Follow(t.Context(), damaged{}, &level, false, slog.New(slog.NewTextHandler(&out, nil)))
+	if err != nil {
+		t.Fatalf("Follow: %v", err)
+	}
+	defer cancel()
+	if level.Level() != slog.LevelWarn {
+		t.Errorf("level = %v, want it kept at warn", level.Level())
+	}
+	if !strings.Contains(out.String(), "loud") {
+		t.Errorf("the bad value is not logged: %q", out.String())
+	}
+}
