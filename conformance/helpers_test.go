@@ -181,10 +181,28 @@ type rawRequest struct {
 // X-Request-Id) and records the call for the operation coverage.
 func doRaw(t testing.TB, r rawRequest) rawResponse {
 	t.Helper()
+	return doRawWith(t, httpClient, r)
+}
+
+// doRawWith is doRaw through client.
+func doRawWith(t testing.TB, client *http.Client, r rawRequest) rawResponse {
+	t.Helper()
 	track(t)
-	req, err := http.NewRequestWithContext(t.Context(), r.method, baseURL+r.path, r.body)
+	resp, err := sendRaw(t.Context(), client, r)
 	if err != nil {
-		t.Fatalf("build %s %s: %v", r.method, r.path, err)
+		t.Fatal(err)
+	}
+	checkRaw(t, r, resp)
+	return resp
+}
+
+// sendRaw sends r through client and records the call for the operation
+// coverage. Unlike doRaw it reports to no test, so that many requests can
+// be sent at once from goroutines; check each answer with checkRaw.
+func sendRaw(ctx context.Context, client *http.Client, r rawRequest) (rawResponse, error) {
+	req, err := http.NewRequestWithContext(ctx, r.method, baseURL+r.path, r.body)
+	if err != nil {
+		return rawResponse{}, fmt.Errorf("build %s %s: %w", r.method, r.path, err)
 	}
 	if r.ctype != "" {
 		req.Header.Set("Content-Type", r.ctype)
@@ -195,29 +213,35 @@ func doRaw(t testing.TB, r rawRequest) rawResponse {
 	if !r.anonymous {
 		authorize(req)
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", r.method, r.path, err)
+		return rawResponse{}, fmt.Errorf("%s %s: %w", r.method, r.path, err)
 	}
 	calls.add(req, resp.StatusCode)
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("%s %s: read body: %v", r.method, r.path, err)
+		return rawResponse{}, fmt.Errorf("%s %s: read body: %w", r.method, r.path, err)
 	}
-	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
-		t.Errorf("%s %s answered %d; a 5xx is a gateway bug; body: %s", r.method, r.path, resp.StatusCode, truncate(body))
+	return rawResponse{status: resp.StatusCode, header: resp.Header, body: body}, nil
+}
+
+// checkRaw checks the rules every answer must follow: no 5xx but 501, a
+// JSON body, an X-Request-Id header.
+func checkRaw(t testing.TB, r rawRequest, resp rawResponse) {
+	t.Helper()
+	if resp.status >= 500 && resp.status != http.StatusNotImplemented {
+		t.Errorf("%s %s answered %d; a 5xx is a gateway bug; body: %s", r.method, r.path, resp.status, truncate(resp.body))
 	}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	if ct := resp.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("%s %s answered Content-Type %q, want application/json", r.method, r.path, ct)
 	}
-	if !json.Valid(body) {
-		t.Errorf("%s %s answered a body that is not JSON: %s", r.method, r.path, truncate(body))
+	if !json.Valid(resp.body) {
+		t.Errorf("%s %s answered a body that is not JSON: %s", r.method, r.path, truncate(resp.body))
 	}
-	if resp.Header.Get("X-Request-Id") == "" {
+	if resp.header.Get("X-Request-Id") == "" {
 		t.Errorf("%s %s answered without an X-Request-Id header", r.method, r.path)
 	}
-	return rawResponse{status: resp.StatusCode, header: resp.Header, body: body}
 }
 
 // jsonBody returns a reader over the JSON encoding of v.
