@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"net"
@@ -101,10 +102,12 @@ func TestLockoutBurst(t *testing.T) {
 	}
 }
 
-// secondLoopbackAddress returns a loopback address other than the one
-// the suite reaches the gateway under test from, to send requests from a
-// second client address; "" when the gateway is not on this host's IPv4
-// loopback.
+// secondLoopbackAddress returns a loopback address other than the one the
+// suite reaches the gateway under test from, to send requests from a
+// second client address, or "" when the gateway is not on this host's IPv4
+// loopback. The address is drawn at random from 127.0.0.0/8, so that a run
+// is not hindered by the locks of an earlier one (a lock lasts a minute and
+// more).
 func secondLoopbackAddress() string {
 	u, err := url.Parse(baseURL)
 	if err != nil {
@@ -117,10 +120,14 @@ func secondLoopbackAddress() string {
 	if ip == nil || ip.To4() == nil || !ip.IsLoopback() {
 		return ""
 	}
-	if ip.Equal(net.IPv4(127, 0, 0, 2)) {
-		return "127.0.0.3"
+	for {
+		b := make([]byte, 3)
+		_, _ = rand.Read(b)
+		other := net.IPv4(127, b[0], b[1], 2+b[2]%250)
+		if !other.Equal(ip) {
+			return other.String()
+		}
 	}
-	return "127.0.0.2"
 }
 
 // clientFrom returns an HTTP client whose connections come from the local
@@ -135,7 +142,7 @@ func clientFrom(addr string) *http.Client {
 // checks that the suite's own address still logs in to them: an anonymous
 // client cannot lock an account, admin included, for everyone. It needs a
 // second address to send from, so it runs only against a gateway on this
-// host's IPv4 loopback (the whole of 127.0.0.0/8 reaches it on Linux).
+// host's IPv4 loopback (the whole of 127.0.0.0/8 is this host on Linux).
 func TestLockoutPerClientAddress(t *testing.T) {
 	admin := adminToken(t)
 	addr := secondLoopbackAddress()

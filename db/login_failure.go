@@ -61,16 +61,15 @@ func (d *DB) CountLoginAttempt(ctx context.Context, userID int64, clientAddress 
 		if err := tx.GetContext(ctx, &id, tx.Rebind("SELECT id FROM users WHERE id = ?"), userID); err != nil {
 			return translate(err)
 		}
-		// The row exists before it is locked, so that concurrent first
-		// attempts wait for each other instead of both inserting.
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO login_failures (user_id, client_address, failures, last_attempt_at)
-			VALUES (?, ?, 0, ?) ON CONFLICT (user_id, client_address) DO NOTHING`), userID, clientAddress, t); err != nil {
-			return translate(err)
-		}
+		// Insert the row or lock the existing one, in one statement: the
+		// attempts of one address on one account wait for each other
+		// here, and a row deleted meanwhile (a successful login, a
+		// password change) is simply inserted again.
 		var row loginFailureRow
-		q := tx.Rebind(`SELECT failures, locked_until, last_attempt_at FROM login_failures
-			WHERE user_id = ? AND client_address = ?` + d.forUpdate())
-		if err := tx.GetContext(ctx, &row, q, userID, clientAddress); err != nil {
+		q := tx.Rebind(`INSERT INTO login_failures (user_id, client_address, failures, last_attempt_at)
+			VALUES (?, ?, 0, ?) ON CONFLICT (user_id, client_address) DO UPDATE SET user_id = excluded.user_id
+			RETURNING failures, locked_until, last_attempt_at`)
+		if err := tx.GetContext(ctx, &row, q, userID, clientAddress, t); err != nil {
 			return translate(err)
 		}
 		failures, until := row.Failures, row.LockedUntil.Time

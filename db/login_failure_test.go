@@ -120,3 +120,37 @@ func TestCountLoginAttemptConcurrent(t *testing.T) {
 		}
 	})
 }
+
+// TestCountLoginAttemptWhileCleared counts attempts while other attempts of
+// the same address succeed and clear the record: an attempt that finds the
+// record deleted under it starts a new one instead of failing.
+func TestCountLoginAttemptWhileCleared(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		u := insertUser(t, d, db.NewUser{Username: "clearing", PasswordHash: "h", RoleID: 2})
+		t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+		never := db.LoginPolicy{LockFor: func(int) time.Duration { return 0 }, ForgetAfter: time.Hour}
+		const n = 40
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				for range 5 {
+					if _, errs[i] = d.CountLoginAttempt(t.Context(), u.ID, "192.0.2.10", t0, never); errs[i] != nil {
+						return
+					}
+					if i%2 == 0 {
+						if errs[i] = d.ClearLoginFailures(t.Context(), u.ID, "192.0.2.10"); errs[i] != nil {
+							return
+						}
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("attempter %d: %v", i, err)
+			}
+		}
+	})
+}

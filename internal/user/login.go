@@ -125,7 +125,9 @@ func (s *Service) checkPassword(ctx context.Context, u db.User, password, client
 		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{
 			"userName": u.Username, "reason": "account locked", "clientAddress": host,
 		})
-		return lockedFault(u.Username, a.LockedUntil, now)
+		// The retry time counts from now, not from when the attempt
+		// began: a concurrent attempt may have set the lock meanwhile.
+		return lockedFault(u.Username, a.LockedUntil, s.now())
 	}
 	if matches(u.PasswordHash, password) {
 		if err := s.store.ClearLoginFailures(ctx, u.ID, host); err != nil {
