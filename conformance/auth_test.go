@@ -289,8 +289,11 @@ func wantLogin(t *testing.T, what string, status int, body []byte, uid int, admi
 
 // TestCertificateLogin runs a gateway of its own with a certificate
 // authority in its certificate store (<data>/certs/ca.cert, the default
-// rest_api.authCertificateName) and logs in with client certificates: as a
-// PEM body over HTTP, then over HTTPS with the TLS client certificate.
+// rest_api.authCertificateName) and logs in with client certificates. A
+// certificate is public, so one sent as a PEM body proves nothing by
+// itself: over HTTP it is refused; over HTTPS the TLS client certificate
+// logs in (the handshake proves possession of its key), and a PEM body is
+// accepted only when it is that same certificate.
 func TestCertificateLogin(t *testing.T) {
 	needOwnGateway(t, "one whose certificate store the test can fill")
 	dataDir := filepath.Join(t.TempDir(), "data")
@@ -326,39 +329,17 @@ func TestCertificateLogin(t *testing.T) {
 	device := create("device-01", 4, edgeclient.UserCreateAccessMethodCert)
 	create("pwd-only", 2, edgeclient.UserCreateAccessMethodPwd)
 	deviceCert := ca.issue(t, "device-01", 24*time.Hour)
+	adminCert := ca.issue(t, "ADMIN", time.Hour)
 	plain := &http.Client{Timeout: 30 * time.Second}
 
-	t.Run("PEM body", func(t *testing.T) {
+	t.Run("a PEM body without the TLS handshake is refused", func(t *testing.T) {
 		for _, path := range []string{"/edge/login", "/edge/authenticate"} {
-			status, body := postAt(t, plain, gw.url, path, "text/plain", deviceCert.pem)
-			tok := wantLogin(t, path, status, body, device, false)
-			r, err := apiAsAt(t, gw.url, tok).ListStatisticsWithResponse(t.Context())
-			must(t, err)
-			if r.StatusCode() == http.StatusUnauthorized || r.StatusCode() == http.StatusForbidden {
-				t.Errorf("data-view token from %s: listStatistics status %d", path, r.StatusCode())
-			}
-		}
-		status, body := postAt(t, plain, gw.url, "/edge/authenticate", "text/plain", ca.issue(t, "ADMIN", time.Hour).pem)
-		wantLogin(t, "admin certificate", status, body, 1, true)
-	})
-	t.Run("refused certificates", func(t *testing.T) {
-		tests := []struct {
-			name string
-			pem  []byte
-			msg  string
-		}{
-			{name: "other authority", pem: other.issue(t, "device-01", time.Hour).pem, msg: "not signed"},
-			{name: "expired", pem: ca.issue(t, "device-01", -time.Hour).pem, msg: "not valid"},
-			{name: "unknown user", pem: ca.issue(t, "ghost", time.Hour).pem, msg: "ghost"},
-			{name: "password-only user", pem: ca.issue(t, "pwd-only", time.Hour).pem, msg: "password"},
-		}
-		for _, tc := range tests {
-			t.Run(tc.name, func(t *testing.T) {
-				status, body := postAt(t, plain, gw.url, "/edge/authenticate", "text/plain", tc.pem)
-				if msg := checkError(t, status, body, http.StatusUnauthorized); !strings.Contains(msg, tc.msg) {
-					t.Errorf("message %q does not contain %q", msg, tc.msg)
+			for name, c := range map[string]testCert{"device": deviceCert, "admin": adminCert} {
+				status, body := postAt(t, plain, gw.url, path, "text/plain", c.pem)
+				if msg := checkError(t, status, body, http.StatusUnauthorized); !strings.Contains(msg, "TLS") {
+					t.Errorf("%s with the %s certificate: message %q does not say that the TLS client certificate is needed", path, name, msg)
 				}
-			})
+			}
 		}
 		status, body := postAt(t, plain, gw.url, "/edge/authenticate", "text/plain", []byte("not PEM"))
 		checkError(t, status, body, http.StatusBadRequest)
@@ -400,15 +381,47 @@ func TestCertificateLogin(t *testing.T) {
 		for _, path := range []string{"/edge/authenticate", "/edge/login"} {
 			status, body := postAt(t, tlsClient(deviceCert.tls), hgw.url, path, "", nil)
 			wantLogin(t, path+" over TLS", status, body, device, false)
+			status, body = postAt(t, tlsClient(deviceCert.tls), hgw.url, path, "text/plain", deviceCert.pem)
+			wantLogin(t, path+" over TLS with the same certificate as PEM body", status, body, device, false)
 		}
-		status, body := postAt(t, tlsClient(), hgw.url, "/edge/authenticate", "", nil)
-		checkError(t, status, body, http.StatusUnauthorized)
-		status, body = postAt(t, tlsClient(other.issue(t, "device-01", time.Hour).tls), hgw.url, "/edge/authenticate", "", nil)
-		checkError(t, status, body, http.StatusUnauthorized)
+		status, body := postAt(t, tlsClient(adminCert.tls), hgw.url, "/edge/authenticate", "", nil)
+		wantLogin(t, "admin certificate over TLS", status, body, 1, true)
 		// Passwords work over HTTPS as well.
 		status, body = postAt(t, tlsClient(), hgw.url, "/edge/login", "application/json",
 			[]byte(`{"username":"admin","password":"`+adminPassword+`"}`))
 		wantLogin(t, "password login over HTTPS", status, body, 1, true)
+	})
+	t.Run("HTTPS with a PEM body other than the TLS client certificate", func(t *testing.T) {
+		for _, path := range []string{"/edge/login", "/edge/authenticate"} {
+			// The device's key proves nothing about the admin's
+			// certificate.
+			status, body := postAt(t, tlsClient(deviceCert.tls), hgw.url, path, "text/plain", adminCert.pem)
+			checkError(t, status, body, http.StatusUnauthorized)
+			status, body = postAt(t, tlsClient(), hgw.url, path, "text/plain", adminCert.pem)
+			checkError(t, status, body, http.StatusUnauthorized)
+		}
+	})
+	t.Run("HTTPS with refused certificates", func(t *testing.T) {
+		tests := []struct {
+			name string
+			cert testCert
+			msg  string
+		}{
+			{name: "other authority", cert: other.issue(t, "device-01", time.Hour), msg: "not signed"},
+			{name: "expired", cert: ca.issue(t, "device-01", -time.Hour), msg: "not valid"},
+			{name: "unknown user", cert: ca.issue(t, "ghost", time.Hour), msg: "ghost"},
+			{name: "password-only user", cert: ca.issue(t, "pwd-only", time.Hour), msg: "password"},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				status, body := postAt(t, tlsClient(tc.cert.tls), hgw.url, "/edge/authenticate", "", nil)
+				if msg := checkError(t, status, body, http.StatusUnauthorized); !strings.Contains(msg, tc.msg) {
+					t.Errorf("message %q does not contain %q", msg, tc.msg)
+				}
+			})
+		}
+		status, body := postAt(t, tlsClient(), hgw.url, "/edge/authenticate", "", nil)
+		checkError(t, status, body, http.StatusUnauthorized)
 	})
 }
 

@@ -26,7 +26,13 @@
 // and sends that session with every request that carries no token of its
 // own, except the requests that check what anonymous callers get. The
 // admin password is tried once at start, so a wrong one stops the run
-// before it can lock the account.
+// before it can lock the suite's address out of the account.
+//
+// TestLockoutPerClientAddress sends from a second loopback address (one
+// drawn from 127.0.0.0/8) to show that a lockout is per client address; it runs only
+// against a gateway on this host's IPv4 loopback. TestCertificateLogin
+// needs HTTPS with client certificates and a certificate authority in the
+// gateway's store, so it runs only on a gateway the suite starts.
 //
 // # Server errors and unbuilt operations
 //

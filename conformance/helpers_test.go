@@ -174,6 +174,10 @@ type rawResponse struct {
 	status int
 	header http.Header
 	body   []byte
+	// req and sent are the request as sent and a copy of its body, for
+	// checkServerStatus.
+	req  *http.Request
+	sent []byte
 }
 
 // rawRequest describes a request sent without the SDK.
@@ -195,7 +199,25 @@ type rawRequest struct {
 // operation coverage.
 func doRaw(t testing.TB, r rawRequest) rawResponse {
 	t.Helper()
+	return doRawWith(t, httpClient, r)
+}
+
+// doRawWith is doRaw through client.
+func doRawWith(t testing.TB, client *http.Client, r rawRequest) rawResponse {
+	t.Helper()
 	track(t)
+	resp, err := sendRaw(t.Context(), client, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRaw(t, r, resp)
+	return resp
+}
+
+// sendRaw sends r through client and records the call for the operation
+// coverage. Unlike doRaw it reports to no test, so that many requests can
+// be sent at once from goroutines; check each answer with checkRaw.
+func sendRaw(ctx context.Context, client *http.Client, r rawRequest) (rawResponse, error) {
 	// Keep a copy of the body for checkServerStatus. A body of known
 	// length is sent as before, with its Content-Length; any other reader
 	// (a test hiding the length) is still streamed, and copied on the way.
@@ -204,16 +226,16 @@ func doRaw(t testing.TB, r rawRequest) rawResponse {
 	switch b := r.body.(type) {
 	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
 		if _, err := sent.ReadFrom(b); err != nil {
-			t.Fatalf("read the body of %s %s: %v", r.method, r.path, err)
+			return rawResponse{}, fmt.Errorf("read the body of %s %s: %w", r.method, r.path, err)
 		}
 		reqBody = bytes.NewReader(sent.Bytes())
 	case nil:
 	default:
 		reqBody = io.TeeReader(b, &sent)
 	}
-	req, err := http.NewRequestWithContext(t.Context(), r.method, baseURL+r.path, reqBody)
+	req, err := http.NewRequestWithContext(ctx, r.method, baseURL+r.path, reqBody)
 	if err != nil {
-		t.Fatalf("build %s %s: %v", r.method, r.path, err)
+		return rawResponse{}, fmt.Errorf("build %s %s: %w", r.method, r.path, err)
 	}
 	if r.ctype != "" {
 		req.Header.Set("Content-Type", r.ctype)
@@ -224,27 +246,33 @@ func doRaw(t testing.TB, r rawRequest) rawResponse {
 	if !r.anonymous {
 		authorize(req)
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		t.Fatalf("%s %s: %v", r.method, r.path, err)
+		return rawResponse{}, fmt.Errorf("%s %s: %w", r.method, r.path, err)
 	}
 	calls.add(req, resp.StatusCode)
 	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("%s %s: read body: %v", r.method, r.path, err)
+		return rawResponse{}, fmt.Errorf("%s %s: read body: %w", r.method, r.path, err)
 	}
-	checkServerStatus(t, req, sent.Bytes(), resp.StatusCode, body)
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+	return rawResponse{status: resp.StatusCode, header: resp.Header, body: body, req: req, sent: sent.Bytes()}, nil
+}
+
+// checkRaw checks the rules every answer must follow: no 5xx but a 501 for
+// what is not built, a JSON body, an X-Request-Id header.
+func checkRaw(t testing.TB, r rawRequest, resp rawResponse) {
+	t.Helper()
+	checkServerStatus(t, resp.req, resp.sent, resp.status, resp.body)
+	if ct := resp.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("%s %s answered Content-Type %q, want application/json", r.method, r.path, ct)
 	}
-	if !json.Valid(body) {
-		t.Errorf("%s %s answered a body that is not JSON: %s", r.method, r.path, truncate(body))
+	if !json.Valid(resp.body) {
+		t.Errorf("%s %s answered a body that is not JSON: %s", r.method, r.path, truncate(resp.body))
 	}
-	if resp.Header.Get("X-Request-Id") == "" {
+	if resp.header.Get("X-Request-Id") == "" {
 		t.Errorf("%s %s answered without an X-Request-Id header", r.method, r.path)
 	}
-	return rawResponse{status: resp.StatusCode, header: resp.Header, body: body}
 }
 
 // jsonBody returns a reader over the JSON encoding of v.

@@ -525,6 +525,11 @@ func TestNorthLossAcrossKills(t *testing.T) {
 	gwB = start(dirB)
 	running[1] = gwB
 	s.await(t, 10, "after B's restart")
+	// A's north service audits NHAVL at its first delivery to the restarted
+	// B; wait for it, so that killing A below cannot come before it.
+	eventually(t, 60*time.Second, "A auditing NHAVL after B's restart", func() bool {
+		return len(northAudit(t, apiAt(t, gwA.url), edgeclient.NHAVL)) > 0
+	})
 	kill(gwA) // while the north service catches up with the backlog
 	gwA = start(dirA)
 	running[0] = gwA

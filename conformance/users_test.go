@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	edgeclient "github.com/edged/edged/clients/go"
 )
@@ -238,6 +239,15 @@ func TestLogin(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a PEM certificate body alone is refused", func(t *testing.T) {
+		// A certificate is public: without the TLS handshake that proves
+		// possession of its key it logs nobody in, whoever signed it.
+		cert := newTestCA(t, "Anyone").issue(t, "admin", time.Hour)
+		for _, path := range []string{"/edge/login", "/edge/authenticate"} {
+			resp := doRaw(t, rawRequest{method: "POST", path: path, ctype: "text/plain", body: strings.NewReader(string(cert.pem)), anonymous: true})
+			checkError(t, resp.status, resp.body, http.StatusUnauthorized)
+		}
+	})
 	t.Run("malformed PEM body", func(t *testing.T) {
 		resp := doRaw(t, rawRequest{method: "POST", path: "/edge/login", ctype: "text/plain", body: strings.NewReader("not a certificate")})
 		checkError(t, resp.status, resp.body, http.StatusBadRequest)
@@ -755,4 +765,55 @@ func TestLockout(t *testing.T) {
 	}
 	// Other users are not affected.
 	loginUser(t, "admin", adminPass())
+}
+
+// TestPasswordLength checks bcrypt's limit (decisions §2): a password is
+// at most 72 bytes of UTF-8, and a longer one is refused with 400 wherever
+// it is given, never compared by its first 72 bytes only (which would make
+// every password with the same first 72 bytes the same password).
+func TestPasswordLength(t *testing.T) {
+	admin := adminToken(t)
+	ascii72 := strings.Repeat("Long-Pass-", 7) + "12" // 72 characters, 72 bytes
+	accented := "Aa1!" + strings.Repeat("é", 34)      // 38 characters, 72 bytes
+	post := func(t *testing.T, path string, token string, body any) rawResponse {
+		t.Helper()
+		return doRaw(t, rawRequest{method: "POST", path: path, ctype: "application/json", body: jsonBody(t, body),
+			headers: map[string]string{"authorization": token}, anonymous: token == ""})
+	}
+	wantRefused := func(t *testing.T, r rawResponse) {
+		t.Helper()
+		if msg := checkError(t, r.status, r.body, http.StatusBadRequest); !strings.Contains(msg, "72") {
+			t.Errorf("message %q does not name the limit of 72 bytes", msg)
+		}
+	}
+	for _, tc := range []struct{ name, password string }{{"ASCII", ascii72}, {"two-byte characters", accented}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := post(t, "/edge/admin/user", admin, map[string]string{"username": unique("len"), "password": tc.password})
+			wantStatus(t, "createUser with a 72-byte password", r.status, r.body, http.StatusOK)
+			var u edgeclient.User
+			if err := json.Unmarshal(r.body, &u); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { deleteIfExists(t, admin, u.UserId) })
+			loginUser(t, u.UserName, tc.password)
+			longer := tc.password + "é"
+			t.Run("login with more after the 72 bytes", func(t *testing.T) {
+				wantRefused(t, post(t, "/edge/login", "", map[string]string{"username": u.UserName, "password": longer}))
+			})
+			t.Run("create with more", func(t *testing.T) {
+				wantRefused(t, post(t, "/edge/admin/user", admin, map[string]string{"username": unique("len"), "password": longer}))
+			})
+			change := func(current, next string) rawResponse {
+				return doRaw(t, rawRequest{method: "PUT", path: "/edge/user/" + strconv.Itoa(u.UserId) + "/password", ctype: "application/json",
+					body: jsonBody(t, map[string]string{"current_password": current, "new_password": next}), anonymous: true})
+			}
+			t.Run("current password with more", func(t *testing.T) {
+				wantRefused(t, change(longer, "Next-Pass-1!"))
+			})
+			t.Run("new password with more", func(t *testing.T) {
+				wantRefused(t, change(tc.password, longer))
+			})
+			loginUser(t, u.UserName, tc.password) // nothing changed, nothing locked
+		})
+	}
 }

@@ -85,6 +85,10 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	}
 	started := time.Now()
 
+	certs := certstore.New(cfg.DataDir)
+	if err := secureDataDir(cfg.DataDir, certs); err != nil {
+		return err
+	}
 	store, err := db.Open(ctx, cfg.DB, cfg.DataDir)
 	if err != nil {
 		return fmt.Errorf("open storage: %w", err)
@@ -119,7 +123,6 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	defer authSettings.Close()
-	certs := certstore.New(cfg.DataDir)
 	users := user.NewService(user.Options{
 		Store: store, Audit: auditLog, Settings: authSettings, CAs: certs, Logger: log,
 	})
@@ -161,12 +164,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := newServer(handler, log, apiTimeouts)
 	if err := auditLog.Record(ctx, "START", audit.Information, map[string]any{
 		"version": cfg.Version, "safeMode": cfg.SafeMode, "storage": string(store.Dialect()),
 	}); err != nil {

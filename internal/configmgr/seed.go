@@ -171,7 +171,7 @@ func seedCategories() []CategoryInput {
 					Default: PolicyAny, DisplayName: "Policy", Order: "1",
 					Options: []string{PolicyAny, PolicyMixedCase, PolicyMixedCaseNumeric, PolicyMixedCaseNumericSpecial}},
 				ItemPasswordLength: {Description: "The minimum length of a password", Type: TypeInteger,
-					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "80"},
+					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "72"},
 			},
 		},
 		{

@@ -98,7 +98,7 @@ func TestSeedItems(t *testing.T) {
 		{name: "disconnectIdleUserSession", category: CategoryRESTAPI, item: ItemDisconnectIdleUserSession, want: Item{Type: TypeInteger, Default: "60", Minimum: "1"}},
 		{name: "password policy", category: CategoryPassword, item: ItemPasswordPolicy, want: Item{Type: TypeEnumeration, Default: "any",
 			Options: []string{"any", "mixed case", "mixed case and numeric", "mixed case, numeric and special"}}},
-		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "80"}},
+		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "72"}},
 		{name: "service name", category: CategoryService, item: ItemServiceName, want: Item{Type: TypeString, Default: "Edge Gateway"}},
 		{name: "service description", category: CategoryService, item: ItemServiceDescription, want: Item{Type: TypeString, Default: "Edge data gateway"}},
 		{name: "max running tasks", category: CategoryScheduler, item: ItemMaxRunningTasks, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},

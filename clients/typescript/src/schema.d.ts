@@ -895,7 +895,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
          */
         post: operations["login"];
         delete?: never;
@@ -915,7 +915,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a client certificate
-         * @description The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
          */
         post: operations["authenticate"];
         delete?: never;
@@ -998,7 +998,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's password
-         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
          */
         put: operations["changePassword"];
         post?: never;
@@ -2239,12 +2239,13 @@ export interface components {
             username: string;
             /**
              * Format: password
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
              * @example s3cret-Passw0rd
              */
             password: string;
         };
         /**
-         * @description A PEM-encoded client certificate.
+         * @description A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
          * @example -----BEGIN CERTIFICATE-----
          *     MIIBszCCAVmgAwIBAgIUX...
          *     -----END CERTIFICATE-----
@@ -2318,7 +2319,7 @@ export interface components {
             username: string;
             /**
              * Format: password
-             * @description Must also satisfy the `password` category's policy and length (400).
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
              * @example s3cret-Passw0rd
              */
             password: string;
@@ -2350,12 +2351,13 @@ export interface components {
         PasswordChange: {
             /**
              * Format: password
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
              * @example s3cret-Passw0rd
              */
             current_password: string;
             /**
              * Format: password
-             * @description Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
              * @example n3w-Secret-Passw0rd
              */
             new_password: string;
@@ -2477,11 +2479,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The account is locked after repeated failed logins; retry after the given number of seconds. */
+        /** @description The client address is locked out of the account after repeated failed logins; retry after the given number of seconds. Other addresses are not affected. */
         TooManyRequests: {
             headers: {
                 /**
-                 * @description Seconds until the account is unlocked.
+                 * @description Seconds until the address may try again.
                  * @example 60
                  */
                 "Retry-After": number;
@@ -2490,7 +2492,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Account admin is locked after repeated failed logins; retry in 60 seconds"
+                 *       "message": "Account admin is locked for this client address after repeated failed logins; retry in 60 seconds"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
