@@ -759,10 +759,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -823,6 +894,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -836,6 +919,9 @@ type CategoryCreate struct {
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
+
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
 
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
@@ -877,6 +963,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -894,6 +985,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1371,7 +1467,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -2018,6 +2114,9 @@ type TooManyRequests = Error
 // Unauthorized The body of every error response.
 type Unauthorized = Error
 
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
+
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
@@ -2102,6 +2201,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2174,6 +2279,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2191,6 +2305,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2575,6 +2695,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2593,18 +2716,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -2718,7 +2862,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -2797,6 +2941,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -2833,6 +2983,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -2841,7 +3003,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2854,6 +3016,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3081,7 +3273,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3390,6 +3582,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3791,6 +4009,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -3808,8 +4054,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3850,6 +4115,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4870,8 +5274,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5081,6 +5517,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5088,6 +5530,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5163,6 +5620,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5290,6 +5750,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -6140,6 +6602,98 @@ func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w 
 	return err
 }
 
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetTimespanRequestObject struct {
 	Code AssetCode `json:"code"`
 }
@@ -6655,6 +7209,132 @@ func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -6734,6 +7414,7 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 }
 
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -6969,6 +7650,543 @@ func (response GetCategory404JSONResponse) VisitGetCategoryResponse(w http.Respo
 type GetCategory500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -10247,6 +11465,7 @@ func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -10263,6 +11482,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10710,6 +11943,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -10728,6 +11964,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -10740,6 +11982,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -11179,6 +12436,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -11345,6 +12628,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -11380,8 +12711,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -11453,6 +12786,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12472,8 +13950,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -12614,377 +14094,416 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bcttIlij6Kxnc3WGqNkhRN1dZio4JlSy7tNuWNaJU1T2Wp5AkkiRGYCYbCUhmux0xr+f9/MLZHzZf",
-	"cmKtlZlIgABJ3VztanfEjMoEkNd1v35qDdV0pqSQmW7tf2rNeMqnIhMp/utQa5EdqUjAPyKhh2k8y2Il",
-	"W/uti4lgHB6zoYpEwGYiHQqZdYSEf0esHfLNQchizbSQGeOahfyP268G4Ua3FbTERz6dJaK139KxzLWK",
-	"o1bQimHcGc8mraAl+RSewlitoJWKv+VxKqLWfpbmImjp4URMOSxqyj++EXKcTVr723t7QWsaS/vvraCV",
-	"zWc4R5bGctz6/DloHfFMjFU6P8Xx6zY1NG+wazEvLzUVOvuVz+L6peKfx1zqTyqnWyiv8VxkeSpZNhEs",
-	"FTyK5VgzNcJ/J1xn7JRN4MMuO/44TPJIaBZqMVQy0mHAwmks80zgfybxNM5CxmXEQn0dz0LW3u318Hpw",
-	"e3/LRTov9oejtkobimU8zaf+8mOZibFIcf0nmZg2H3OciSmDodltnE1i2pA9+/K5T7JsdqbSrP7cYaDl",
-	"577inN/AOSwu8i3/CLtjMp8ORApHLGSWxkKzTLEUL6HpqPBkS0cViRHPk6y1v90LABDMufV6vV6w6hzf",
-	"0pXdBxLMbTfAAt7oPSDBjHoXWDhL8nEsm6Fhhs9ZLHXG5VDs4ya0SG/ioSAoGamUcaZVnk2YSplUaTYx",
-	"nwX49ihOMpG6IZ5p/zt6uEB5RD1I0bC/rsboFZB1loqbWOU1V9efxKNM47qzGHFARuqWxTJT+OOM64wO",
-	"wTwRMoLXY82mXM5ZLuNMMz5WATOoA7/A7dchOxyYu20lBbx3O4mHEyDPdnt450xlE5HexlpsdN1Qf9rp",
-	"XeW93vbzmdnPn7a2eyEbxzdCs50eM6/BqBHPOLudKC2YFLdCZ4g0c5hna9t7M4m67Jc4m6g8Y6EdNmRt",
-	"lSI5YL0Nxu3WJ1wzqVg+m4mUDVQuo4BpVYC8zvh0JiKmk3g8yZI54xPBI4sJY56JWz5/ptkwUcNrxlPB",
-	"YonYEDUBuF1QPYT3aiH8nJbzZzFfvO1D4CV2QXbdz9j/6b87ZWrwX2KY3YUnmgEeBJn94UREeSJOonp8",
-	"1OY5i6Py0ra3vn8uBs9/6Hy/09vpbG2J7zs/DEffd/jzXu85j3aiAe/VL9sO+Svuq3npI5VOedbab+U5",
-	"vlmzeIKi+xBEA4A+QfQ44n0John1LgSxT7StmSL6xO9B0lUDjTPj/3oXsWXLcKvloHUdzxa3dFrHReFo",
-	"A6TQMz6O5Zhw35x+42HD+LW81Wel9Uh6wfV1E8hnXF8vgPvz0fd8mz/f6vwQ9Qad3eHznc6L6IXo7A2i",
-	"7/n3o23RG241iCUPhXJYK4DHv+P2F5b8TiZzXLOmU0PeAHM3nZu56GIJxS5neTqGZ6uuFpbUz3i2xpqQ",
-	"K8VInDMRsCnPAP3ZkGvRiaUWUsdZfCOSOWuHoIEkIhOheU2z8Mj+tHHAOLvhSS5YNuEZQLxUdFc4NPyw",
-	"2+s1Agu807BrO23t6V9qkTZBSq5BzihDynYtEMCbq+jdUkLxGb7UMyU1CYA/8ug1MTT411DJTEiUXfls",
-	"lsRDDqvc/C8NS/W2+qk1FVrzMYx9xofXfAwEcqZ0nIGiA/K13t/cnNEj3TUfdlU63hTRWERwyrlMBR9O",
-	"+CARrc/+Bv6QilFrv/W/NgtNcpOe6s3jNFVmHzVC3+JShipPIiZVxgZIwwFoujDdjzw6F3/Lhc7uu3GE",
-	"Web0W4ZUhk1zjXNxED7x1NlAZLdCSLaF9B9l9EfacEo7YCjFJUACRASyWSxveBJHB8ipzIoRl0lCVKOR",
-	"kMDN2CgWSRR4m1ApS/NE4BEdKTlK4uG9D+jQ8RyVFgIALCNiwEcYT4Crzpn4GOtMP/KZDM3qHTkTbJin",
-	"KXA3QvR2lNNGLE+0y4nELBXwO8iFZgdpLmUsxwFRCoAn88sGHtUrlQ7iKBLyvmeFlI5H01giNYD7nAOT",
-	"hjslwqdmIsWBHumchjxJgOxoxvNsImSGRxGxQZ4x0AVSlQgWKaFxtzxJ1C0tBD7ETZ/ITKSSJzTNPTdu",
-	"B8GTFikTMBhrO8iO2O5oa7g9+F684L1oV+ztbTzCARwyZPFW1zEyPeFLJDIeJ9oI9k5xBAxXY5bLSKRG",
-	"IiQ6+kwXeEi05VRlr0CtuO+ZnKrCaEToYixFj3T1PIpSoTWNq/J06F004qLdxQmsbSpkJu69l2EqeAak",
-	"hhsV22JUTPPFxRRsLrLHJ4xICRGqUY4A4VCrqcgmsCgE6BuR6ljJioJXHEmkYGV4Jmd8nigeXSj1hoOI",
-	"c89DMZyHDRRSv6EQkWZbvd0f9r5/zgbzTDw2MSxPxN7GP+J2LpR6y+XcLEffm9APhyoHrQHpV6wZKMYi",
-	"YnwELCUVM4GUZcTjRESARbHUBywVqMhL9tzp8Y8F32Y9d1sJvYMQEN8I6dnprJLXCloTwSNjyz6HrzqH",
-	"8FWNPcYYJnKZxQkO6i0ql7SsksD3vHd/oQ7kSwlkXKXx3++PqyCjoo0LFSitb1UaAfQDEqAk/Qj3c5SK",
-	"CJgNTzRMk6lrIZHUTmOtASUL8aWLgrMZEb0Hw6HQ+q3IJqpGkv4JGZSRpoF9ArmO5QELuZyHrO12pFI2",
-	"FGkWj5DjbQQsnN1GpRdkMoef4a2Qtb2X6RHem4TbeN/iErSD2S3I5PBi64Ov7tHTijYQtA4BUeC0L2cR",
-	"6BNwSVEUw0Z4cpYCq89iENBHPNFi4QgnXI5J4eW42wPGM5YIrjM0xqFQ12UX/JpInDCIiRx9lKop/hbi",
-	"j6FRPpzSM42lv4CtoDXz/vmpxfEOfp26S1gGBaULq4KCrzqdxuNJxvQkHmVG0FFp3cGlgidkYSh9fsYz",
-	"9m7ZZ4rMRLXalxS3dDTtLTqogG3jqQRsh93E4jZgu2iH7NA/9kC0zFKVoCo5xMuw5lSCvmeaaaGBp+gS",
-	"iu94pvq9lWZ68xPZ82qg5pc4m5BGeT/YcbhCIsZgzkKjXoZ1AMUGQseR0CzOHgm2tr/B1m8CW4EzIzRb",
-	"IzJlZq8aJVYAbcHB3rtZPtTBMjmCc+JQFTBY10ncaOReuKShnanJiDjIRyORokRMdt7S2FvbvdW2QH/r",
-	"xRbs3I2HcBFPhZ5xuXgO5PBYhQfGT4DDZHyKOoJKont9WdmFGSawK1m5h2OZkRmv5kJ/HT7qjf7mh+Nt",
-	"KljvpPIoztwJVQ2dwji2jBLC4WWWpTxO4EzK52k01GbST9JjeYpXqRAdNCd4biJG7wwsMRc3QmYHKD0N",
-	"BBPTWVZ2nX9qWcW0Er6QiWnZsS7F7c88yeEIfuj9sE1n5P2y1apjcVrciDTO5iuJPxxP374MH6Iau95n",
-	"9CpM7y53xXfNUFAM4dbg7SJwV7UcII5ASb6rGHgomSfZdyIxiiWoOgg5CEwHJX1WC89BjGv+DSAr/PQ5",
-	"ZLcTIZmaxllW0YFKduV8OmM7bJYKrfNUMD5QN4Jlk1ToiUqileBT0ccuj46O+/2AvTo8eXN5fhywXw7P",
-	"T09OX4M2cHL66t3528OLk3en6P7mco6OhQOmMwVMgVzF8FOXHco52Q5Eon1vQUG2bnkqyZ+6QLXuAaYV",
-	"gFsEskbQehPrrM53PONj9NgXkBILHVj/+ihOdbYIGfgy/Aegul5rB0Trinviacrp3yrjydEqlmz9eqh5",
-	"WjCiuAsdMD5MldaMJwnup8Kv78SsveUEZp+NZ9pvhDDysdJTPF3po2LAeHLL59oDJYA054vxVUoDq62g",
-	"ZYC1FbQMtLaClgesZV3Tf1Cnc3pAVb94sgQCR1tc//6V7LDw7PL89XFIQRmzPEUX6yxVIIiztuDDCf6K",
-	"1vIN/ODNu9evT0PQxP138VH/4vztach0lgo+XXj417Pz1yHTc52JKQ1qPjo8v3C/64ynWT7DJ6/6F+/O",
-	"iieTPIvUrcRHR+9Oj34K0SEQj3Myohvp1j4/fFl9bskfTXv0E4zgfBhGMG8LyQeJQLdOFGv8bxsKsmE/",
-	"hKHdh+VRz3/GTVoXgxjHOkMhtI07c4Oc/3x5WryXy/Kbajbz3nz1pniTzFz45PSno3dvQxvlZK7MOizN",
-	"Gy9/ObVvgDQTSzqJXPIbHiewO/Pi4c9v6l4sv3Z5dvyXo5DlqKuWp/rxz/howIfX+ayyiotXL3FwY3GB",
-	"cSMBjyP7HA609JxHUfG0f1p5qoXM7MOj6tDDRPDU+/hi4WM0/PuABq+9bHjNh7qzP78+OQ2dTxLDyJKE",
-	"u9s/+/Pry7PiOZ1TZB+dvy0eIfjTk5f9M1hjFOsZerbLS4OnL8tP/RUd9/uAPOKj53EBMPGHOO73L87q",
-	"3vEHuuyfwyWgolgc/mX/HJAEfyUEcb/DleLv/lUe9i9enoVG+M9SPkSTAsoJngvOkhGAa99seyU9iol0",
-	"qRW0kNy0ghbSFvgLZAT/fXh+AfQUiEQraCFFoL+HL+E54Df9pX8DZtLfy1P6++pNK2ghFuHfl7+c4t/D",
-	"n+F3hPVW0ELAht8BiukvjodwSX+PzO/9C/MXniOs0N/LM/p7DvPgdZu/8B7eIP29gPfwIugvrh+PuhW0",
-	"8GjpPF69KXMJu/VF/mCx1zj09aIel8TyepF3vInltbUnJWpchKU5Jzww3pQP4f2ypJSo8eb2bm+vt9XZ",
-	"6nW29jq7291E1UtOBIg1QVqn6NdWI4diQIYt3LoQBH/e9y0MQuiYlzo+LsNpORFnYRVlSaYqmtklBnRS",
-	"dULEkVOfmiTs5YLVETKpE1C3al0fuHRk386FGLBrMScDn4uRrkjdngfYmM9cDFRLzWiNrQX94+yEHYH8",
-	"dVj+OmgBAUq4CYlvLTymETUc2ZTLiAOMuJ95Auem0kikrf3WXgEKgOvWAx60bowm6T76HBTaZ2n9qGtW",
-	"1w6vof18OBSzjP10cXEG/F8KBFLNaraB7xjl1i5vu7UgXBZLIyX38xIgKNS+qoju3L+ZYuhBRZ/MVKTI",
-	"STLVZQACDHW+mJYMOvtQTVGsDBEMQvKlsBBXFLL2QGUT9LXQtkFZlBF8NADN8YBxinCOJcM3SbfZ6LJ3",
-	"oBKRZxhI9LWYo2GTYA3HAyYQFG/Qk2shZkAK4tRFXlDg1e0kToR5UmwBPWPEBQNcGI0iVWZjRjJetUZU",
-	"bhVURp1ZnpzBWgAbr8Ucg9JQSzfX8wlvLL3hSRlctno1wJIkuCvzARxQEaFZF2JVVapLluny4L9MeFZK",
-	"VXByaIVoNe5ugUiV4HaBWvOBSNALbl47YGbzzimwkKfiz1w3oaOXD6NoLx0oLNK2BXCvp2kLqHYtGlS1",
-	"XMZ/y4UfR12fK2Kg5k65Nh6Q/aYnwtpoSkxQlsviG8H0TBAsq5ElEhs151ZhbHCIH1bSsabIbzKhOPAm",
-	"NzuvkrU6W9Q/M9rUQsnCmI8Ffk8FYMuEiEV4Chjq+BhPF2e6TNUrlPlpqGvBXbd6dby1BnDL89kBloGz",
-	"tZuVwdHcj/nXWlYwO2A/n055nSmsslxvimXrs8Mtkxsq+W8sieuMeo+EYufH/Qt2eHby2FiFDu+mgR+M",
-	"Wp77YjFcezkU1d5OgVR1F1MyLgH0dNnxjQB6mGVpPMgzgTFqoRGOMRWDM1pRYGKRNIpFA6USwaUuZR1V",
-	"79UgXN35mIc1WGtl5cVLXAYnF+Jj1nyHa0najwo1vqC+MHBimHZTciY9JwWKvqLLqhxT3dCFLrMw+lUr",
-	"S3Nx1SLPB4AkCcIgs5vY9MLXZmwa8EUraKHrp6zCmyc1CzD+/8UDS8dCmyBeEZnJcY+oVMXDmk0+39vb",
-	"2audxlrWF3wsU54kd56nFuCciljrLvaH18ZWHXr6Ybg4TbOqua6y77S+6pJeEhAyfBz4gf9apDFP4r+D",
-	"olVgcyX/DZCXZyCitfZb//m+13nx4X//oSE+JVIyuQN4Dbk00GXscSybpCofUzT84dnJevBGPwVNB7Su",
-	"rHEBb5PoEke1LpQjJUmYYepGpJQ6Wlg0SqyIwrAp5xSDeFFIwezTRNxwWUmAJEP9T1k2Y3/6E7uiLV21",
-	"lkpWNSHzvrzjPDqOULTR/Unrnagk8u8fHgVFUCW9BDeKVnDMt/vuu+++CzcOiBLQVUpFrkZMy8vWodUV",
-	"1lUWffDdpRJQnebRxESs2k7GpgX+ho5UK+WbOOQDFBsJONHqrGHnWcGUHsLKAgMOAzFUNtMF18iTOl63",
-	"1Xt0TreGIPs4LO7ECtePy+G+NEt7Yg6287zX+9oZ2G/Mnbb+WbnTV8eL7kynl9PnC7PdeuX9mWbwraWI",
-	"UYqVFXCzxmVKHmukLCwE5hRaaOSpqDKuAxZazuVeq+Fd/n0ZJQWzaK3qPkoUxyomdAZBxaQPM7WC1snZ",
-	"zS79ed4KWpfnbxAEafayXFKMvAANdFA/LzeS1EdVoWmbIJRKfdSobgtcaonQ0CQsVM7YTOZEiI0Fbr+9",
-	"EoqaGbtL0VtcH6YGqRETqI1S+p0NS1ncqIvPqotgnORTTg53IanSgA3bKTJOUaAp76053W3Vhu1q6rb8",
-	"U6yBc7mAyyZD2WJ0dI3gR/Ee7pTQnKizeMiiHG9TScGGKklIq3UiwD4LJ7SMXzMdslmSa3zVkuBIJBln",
-	"M3LjmxGr1vdP5N1+iZFM58eHL09OX/db+1t7QasYGxSJ3vZup7fX6W2xrd7+1t7+7l63hwzQhdHub+0t",
-	"OCf8Me4bBOmNUXcTJ+SXFVHf8+GWV9Hs3UWSZgdwbt3r2ORjeQoerIFj2QEs6tMKWhiign89/y5JXhQf",
-	"8RjO3rodv1HjWHrp5XegP5c2IwNptCV8i4joSGIpWUHvDFORdc7gYS+NgOjauhDug5XOi9ykgS1JDyDv",
-	"QrX4QoVmYcLDGlUgqjkDprCET/SbTlgb1aASq4gTL64+Rd+jEUJwHxOjfhRJLKUtULSrmdyyNJAgCypY",
-	"bPeNGmNlA8l0jrkpozxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZi+dT/Y/ri5q/TV/O/Tl89",
-	"H/7l593hX37eEq9Pb4bTKPmPnf8ziX752PuP7Vfz4euPe9H2K/0fr3+oW2O+LD3kma6Wq9i6U2aIPT+a",
-	"xh5IYC6u7r7fNvEdlKelvqWYUY7Z6eShsMozxumWSqytydLQAH7LNYuUrCiPfRMOBRczS9U4FVo/iFud",
-	"Aqmqdzz4tHEttwOOZWjtw+gYjWSCF1cUdsJqKmku9UKmt0qxasLiyZNVJqo7eYHydlaqHKWZ+WAtHI3v",
-	"Womqx6Pdwd5ou7M12hl2dsXuqPNitLfX2eZbg+/Fi+FOhCaDFYV24HRngmfNKcG2HAieFemWeFxwRgdM",
-	"5kliZMHSKVpZHr8aKpnFMle5TsrCwk6l+h+MhgVWysfUhJe4IXsrbifNkGFgrMbfUQ8B7BD/PtMsBIEn",
-	"JzdHaEpphCYwBGNNxDC3QSEejpkKWgb7QneW7n29CGWLKX35jKKO626PSvWtQjEqP3giR8qmRFsMWY2Y",
-	"9mUMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ+27t9VblrAUtuoRVyzbX3KeXPV27HmljSwZQ2ykg",
-	"gP5tdh85kmA1RvMm3AnX1xWPB/yyirwascEYOc09mjN2W/UuqxGsL7i+ppAGT4SrB3CsBuNitLwShKQ0",
-	"hlR7EZfyTBeBNqBj55pCrtyrpHMOUlHk1rov0aKQ5onQJioLEcEzD9MCauREGn2ZArS2JmssC1ahLduM",
-	"7quZVoJafHuts7SUjkHXxTMeUGQCHMREUMWHMQe1AQ3OZuF4fl12KFkuryVyb/hepa7An5LJnIU0XejM",
-	"ONUEn0+tPE28s8LAw/3NzaGQWcqT/efPf9jZBKFYpR1bW7E2DnAt/mcIZg0bBOgxDM9uwhgXnMlNpYWz",
-	"o4ZrKinejVr77z8t8s9P65rePnwOWs3aApVL4lOxz6Syyc2gT6d8SIk8UrGEDgk3kfIYreh6xoHpGWc+",
-	"nyr4zcgqCPz2QDRr7/ZebHTZYaKVV+TKnFsRBVskYcioIKJlGSBTnWGi8qgc8VVTptA3iv7n1dXHXq9z",
-	"dfVxu3d19fH70Yf2v+17v26N6Nfvat7c+Lc/LOdCNTnlXqVat1MkuYtVjn+1KvAKle8uMktAef5bQPd2",
-	"tvZ2nvd6PdbmbC54urEgjThxKZbZ892WZ+O3395Jc7C6oaXuawkr727vUmyjTA9LVQEaEvwFTxajqlcU",
-	"Dqjsq5imbgMmJN8YUpZwpUrYO1yRMZ4UxRlcFE/kx+i3w3+jCP0/mQ8oMLB8GPYya+hVKkydYZqYXHAw",
-	"p8/ji/nK/N37vS7Vu7nKs5lt8fCXBPivDt6kelAN5lxTLKo42QNTDzYTOmtObW1tdXvd3h2tIea8zRHU",
-	"QwYZSaiuxx1h2/izf31CW5IUt6XhKz7JXGdMAyUezcnAUfgZLOF+ptlMJfFwbpwWo5FIC2DGMrw7zk6m",
-	"i7q6xUbkzm2nL9baTEHzf+jd7aoWzrKy99rLE9OjorZQHT6fHb91JXqHSQz6gFeNqLzNDvzvx+PXJ6fs",
-	"6Pj84uTVydHhxTH+eiXfnpz8qP9+dHT483R8eHvy4+H45PIv3W73SuILx6cvaz5afb1ngA06EzIjjahG",
-	"oJy5V5ak7hRSnvunJWVoVzCDYOZp1ewbS/EAO663vNorgjFqUp5uhLTqqKZwTFNVslxEri6P2s+GeWcD",
-	"kZYYK0MbqNgtf0u6sw1lCkk5NCrGxlomEjjNM0wuXKKEUvbhohpKXolCkCpPuVL1hLlhjiUzp2Io4pu6",
-	"ua0bpGn2rb3t7bVW0F9DAR/MMcu8ZNGgm6fKxJkao7R+d/V7InhSF6oRpiIKWTzy9OcJ1yb9MWAhnw5E",
-	"ii+gM4lK6aLHLr4RARk8w3EqhCz5ZPGXVtDCz1FiqjhU7QsLGDRROmuuLA5Pn+kGJtzp1cZHxLNDU4RS",
-	"Lx305OxmF8/65OzmuStcWXX9bL3Y7m49/6G71d1GE534obe/v3W36D7NR+JtfYkah4omLduUFe904JvO",
-	"VEUiZG3UHYcqtfoFOqNQvXEwY8xgugyshjUvoqdeVdLdtqYw7pjQfNCFf1YLtx9HY8Fsqec6e/8si+vm",
-	"sRoA4WCpnog5jLZKiQ0DnaK09bIW8Ly3192uxQUKa14pcxUtF8xr9ZLVCs8SbdCjPB4JKNHCoIlIl6/E",
-	"Q4syPDvE9oCq2GEtl0HW95JnvCaAh2eccavvGXZV1shqouZqhzqUcwowMCYcoz8684q6lYzEooq9A663",
-	"D1qHHAJt6+1uf16IYIEZm/eGptLFCler+rcs0pRlNaGWApEZ8QEQZHTPpRfpuGlFCGrgskW1k7TgelN1",
-	"U1Ee7lx/zMxXt0TD3BbXmBYP1q/9c1G0xmDcY9lOQCc7WAWeioiEXnfvh+9/qDOOrV2caWWlLr9Gk93k",
-	"kpPx0mvuk1xlPsfYI71o4XwnBTPnPg9KFnyvywi7FvMAY4gpPFMzc/cBM+YTZDL8RgCTaTzcTy3zBpxz",
-	"r7e1jRqOdda29jtbtWbJhQNdANvLiyPbZiibsGk8TJWJdA1Y+Ne//vWvnbdvOy9fsp9+2n/7dr/f747w",
-	"f2El9H0hYmW7u7W9s7v3vBx1eHUVfdr93IE/2/YPoz/7pT9XV134j+efa21qZlsrgsI+1QYAORAiuc/F",
-	"MLpaB2iRKcoH0gWiidxe9sJdLwb6VNGihATLjmshqucpkKceZazh5n7RLg1dGzLF8rroM2N3L4/xI9eC",
-	"XZ6/WSw8sWgPXd6VouTdTeM7s5hUJIJTsMFIJYm6PWAh2YUq2pl5TIZqqrtVKYyBX901diZN6i9JEXgt",
-	"zf3zsu6SpGg2oE3Q2i36YEdxItiUSz7Gku21gn3ZirR9l7Kk9eKAqZtKVVOpTKqrmIq1nMmpUD5AeHsl",
-	"Q0cpwnD1Vel9cIj18RmpSu4QnIGXscooQUPWLaM5GOOwcHBYC4r5d9o1hbMuz0JyzQJHsUWgeGY1a6un",
-	"bAQsvDh5e/wyhIchUADUb9itENcRn7Mw4vMwgLOPeJzYXJU8SeDLk9OL4/OfD9+EJlYyJMN86Hq1tamO",
-	"W6rRT+ziITFlwqvB7msZmgpC8Iwp0EJcDJfvFDMe0MB6xxA0TGC5KzjhhiVHhuiOuxSKoL3wzdCgJ9Bx",
-	"OLiLk/7FyVG/a1cZwjbfHp5ewiZR7XMLssPHmRbJyOa4xBlrS8UOz04oPClSQm902TlcBZq3RvirXxmj",
-	"GEkzDDTiqcC8iiHPx5OM5TOs0TxVOsMqY8cvL98cn3en/OOvJpriV1Q1Q2OkgJM2x2fOEn+COQdirpCp",
-	"YbQTgIZpcZgKwXSism5xhxh+QQABC+rBzsnyP7eF4vlslsy77CXWQ0OxUDILE6bPku+Iw9siKYd8tjBY",
-	"KkagSBtYdffeJhMxyLYhtfkyCL9RpwHVBPX/YgAYo24QxN1iArbF2m+VjPh8Awj496zdz/FfXkwOQXRE",
-	"dj1H176/W8xNcMe4JziFA6v4gQRBlQ+Ntq3XsvSJj8Mk1/HNUusGgjKgI6JlmYbYkrB8iHUkeMY4CkX7",
-	"BpAcGOsKHNvWh9ZUpbM4SdhY2bS263g2e6qIrjV7C66M6FoSDEvu6VJzo4PCbFfx21clQGuvqVR8oN5p",
-	"iz5hIthLep4air4APWtO0OQEPllMaFswP3htLFaaPesNTSCCUsfPBvz0ZqcjnMaRxNrulxdHC8Zni5w/",
-	"PN958WLlipoCmmTDYdpKncRVW0ELF4vVOYnStYIWcYhqjU73eH3RxL94F99kLsucZoD0zsfzgsosEyMa",
-	"Ik5taMXaUo0f1LY83NQNvWxZfQGsmDJW7qBNkDupCDJjA9K6QBQYzFkcHQDDGGaGzBkSl90qQ84rjS9W",
-	"tcLwG5D+NoTJraCZQpVIE2ubrsc2prTaFbm+2+cqJaT5Hl18YZ2ypPMko0K/RgSgdFcrNrilLw3Z9mKy",
-	"7U798HtWBIg0nt6qnrWL0e6Pd4ENB3RI2WLACZlyCQVrcMkGdDuJ/BDIZYHofZHGQjeUqX+7xAoFNwlY",
-	"NciH1yI7IDERLQfoqDSRq2lm0Y7eq3GQWpOVd7e97t6ed5qRykG+qnEjoHmr9OHz9b6LZXXCtb57GiOl",
-	"SZvhH1uBO46GuwLMXRmr6lzpRaBqEeToNeym3mh5NjHRpSWHJ3bzvjXxrXG2cQCCvQ2ktO3WNdvt7X4L",
-	"g32aMNhCqKQ85LZ/NgELqYfJha2Qjw3b+ce+kNEbngk5nIPi+pvHzqKjTcUy02ci7YuhH0hbX9RrHYVJ",
-	"GeJSYmjq1poNXNpmmn0NUbM+S/7igbMFmBU1+7zP6iWEf9ZgWS9M1mvlqlm7ic5tNLobV4RC1esQOE1A",
-	"cwTlouGmuAdlopb6TlSWYLJZvVNsv+/rD+/fqQ/vL/MP7y+yD+9/mnz4x/tTST+epzU/wg8n8Yf3r0b0",
-	"92j44f0hL36Hd07lh3+8fxnRDzDF2ax4CT74afLh/bHAGTb+cMeMjKX6iM/Javyny/pr1enaEVonUdiV",
-	"LgIWC8JElpq6X20eyqMngtVLqbageiyFZVd3szmUG/nXb7M5MNYg7HqZik4FjZde2yPlLZrRzsVQpdHD",
-	"EhfLQ9WIRF4LBWuFYYd+aPQgz2xPh6gUhRWaICRjDJ2lKlNDlYTsqnXVCqhy8kylmSazoU02yLWXt1Yj",
-	"9dKgNUulByUKFlMGIDCCiC3WVB/yZKJ01lDQx/hufp25StmLhbExSjwVLOPJtSsL7FK5yhPu9ra2d9ax",
-	"ei7m4dXDIh4NnmnN8swTV4PF8EVbLabk7FtSRn7Z7hekLZB2Ds9OAozIk2j7Xb3bR02t6wMLGKhcRgHD",
-	"FDXz30cqFQHr21izU4+9BOylx1yQQpgaNq6YwnUsK2ptMc8dabsF30UIqxy5d7nujJYicINS41cuCc/e",
-	"9S8YunA3zWThPuOsTj3Co6DwvUq6A+OsNs0CTqiQ+Na4zLI6BjLh0kzS2tQOlA/LwNFQXNnEHPOSMdmm",
-	"W5AnCE7aUJ5W0PJjRVFAjZNqHGjx3QL+IIRgz7+GNn9P3rPRBefaTnk4dCzHGICxz5pTZIu323rCU/QL",
-	"CklNm4pWJ9qMRQNhIQ74ZuNhAVlD214Kz6gW4uFkH4uTwliPUgGgNFKdaQHFaI+FPhnPNMnPMzF8pk2N",
-	"RIIVzW5VnkRkMiCL7nxmBPnHY7IHuFaCGLvHOzBevHe9BDk0lQ5zsxt4LtWAW3nlhJg1wc2Pw/eNJ7T5",
-	"DJ5CFrhHPv695IfVF9woU1gr/Hp+3VrX4F0qWzxAhvFvMM4QNyW6QrBNs7/tJ5Jw6qWIB4kPDrn8pP/q",
-	"ldTSNssl6gt25zLDiokDrZI8E34Wyr0rqdOg9LdaRL2a9rJ20fMfL1+9Oj4/fhmwlyf9o8Pzl/CflJ4T",
-	"uFSZgF2e9o9PL/DvqX2K8Wd8Kvw6JJWiHayd+ukwG1hDsuDn3mNLszbg0/Aq7/V2hiX+gD+Jzgm+F1Zr",
-	"yJvKZncsyQsnedfcnwd1CXBQo02FuRprRan3wbJ8atvjsl0fZ1TZ2Kr4OSf21DAas9jmdp9rcZlSUb1V",
-	"gkVcVKn1Vrb8TM95VmeOT+3PTdb7FdX9PI/Ncsv7WbUWX4Dl+WYijRWW4ZrGMs/g/NDuDdJ3LA0+45v0",
-	"vGLzLsr2fWpttfaf94LWXmt/70X3h9U9LGjrtadWijRfFMdrHWkUBn4PV9rWvRxpnXU+q1qf1nR/XXB9",
-	"3dBK25UPItXIFZ0xoRRdFgoZXVAcG0ik4mOM7doprI0PMPGPgphMOZu66lU4wh3KJgJMxA2d7XtFEKGN",
-	"40Gvr8DOWluOZZseiO0wFVwrGTLN55rdTuYbB+V1lypD4C5HQJaPuBwKUP/NzjG4J81nGfyCsYLVUJpF",
-	"OtNkjcXp4oi1MQ5Q2ihiOe7YRq5mZ3G0ccB0nt5gXdraSLbW89H3fJs/3+r8EPUGnd3h853Oi+iF6OwN",
-	"ou/596Nt0RtuPSx4y9UmIdXC8sFsoaqZzXSr1lhaEqvVdERLjsTlQbswLp6xlBc1Psqi9vbudt3drB0l",
-	"NhCT2OQyLJrAl8SIAdTViTjzAuIMjKoUq+cNLcTZ0vZoh7qNq36OhviINLszlqFVZOUXXF/38cX1Y69o",
-	"YH9Z7kTozpvIlMO69V0b7thsJZtqDMpjIUitmwIW7S1heUXLuvNbFmMCg9dbOpAArW3mQAawSgqhIZuW",
-	"0c9qKy+E56Yk3QELj0x/4pC1hYys81yLZLRxUKKn7Ur9cnhcIq9tQAdjXFuMGTednFkuh6DpJfMN35Z3",
-	"7mxydj3wnw6sgpY3U6Xja/H+wt3fIccrSeKVOV7rJXg9LLtrpz6768I0ED6+qU3pvwBi6hSXGfwp6s0X",
-	"afZYcxeVyBrr0eOaN4sWx0suwYWgUltkLEbqvvMtFnGGAcYqW6Cpvtv47pl0DS53ETXVYvW5qMthsHnq",
-	"sTRVLGPaC3Z9rppZVmWqC3vDS0mDDw622v8agQKxvFFJNf126T3qJuOo76tda+NNJrDHCzIjELZHGHg1",
-	"F/FCPQOKH45WB6m19HThzBfpqtH9yWqApTXKJuSNgIWv4iQTacjaC2g6wifwzvGY7MltV6Kj3npRoqE0",
-	"eSto0QytoEXDVGK07VuNNKaBd8HT9XlXiV6tZGI4dt2hU1GzPkmo60sXhbg54MPrcapyGdle/Yvi4IvB",
-	"ttgdbvHOXvR81NkV3/POD4MXw04v2hLbox2+O9gb3lvUOCt1wLfC9h1iFBrkrktd1w/lEBMJD0yUhG3H",
-	"pJkUNyI1NaLrAgg5CkBvRTZR0aq7PfTfXWwq5JeRjkeZ0QlU2iBvJ6cLxvLlpeUCzB9simqGZ6y9xUxa",
-	"5bZJrNwxqZW7RXJlwPasgbys99wpqROGP1lMCl35zeKu1brF9MyU3jjuSILyRXoHvDoFFACqaNl9554i",
-	"sJgmuPp16gCraJbK5XyhW+pP6raoXj/lc+y4H8sDFnI5NyQTQVqlfqUwIJmz2wg7gofwe6kwEE00u4Xz",
-	"gIdlekhPV3XKugtQrygIxxOt7lYVzvS0qqn9tmYRuzvUfQvKJSHvhpQuVcTc8XbwT4Kh9VaSHZYp9nyX",
-	"JSKjmNMoHscZKADdMGDhrwRPnfDAhpumYszTKBEa3fNDroUJMi1digcbfmjoYec/eOfvvc6L7q+dD592",
-	"gue7n//QeqyGEYC89XwbRlhf50Susopd05Af6ky7WgzzNM7mfRjPCA7qWsjDvK4S2EJLCCqs4ke8JAoD",
-	"ruEivF+9CkYiDNiAp7YGd/ij4KlIGflncFDyy4RddmF7TODPtr8EtqLF9q2mVZhkPIm5PiDVA733MP4s",
-	"FSCNBQttKm5jqSkpgB4VpZX+VJSv47aKhksy4GbLfJhp0kKRGMDhhogkzzRL4/GELIcg2LdowdZ8s98q",
-	"LaSAJT6L/yzm1Ks/NpWJygf/3XdYEeK773DzoBdEOUAgTxg8QBR0Rf5Y3xdhXQAJlb65ktZBZtKtKFqL",
-	"JXwuUkYx+xh5MEX/AYroQV0CBgxFydwjld7yNKKPbDF7uL1YY5I5Eg4Mb9S+HrbPeB7FGYWKB1ey1Niq",
-	"qI+cFrXtgnLkuKnQGJhVF+VOdHAlCxdPYPThzIi4gQ1H1VTFwYShE1jr7pW8kv/rf7Ff4hT98SAPw+9X",
-	"smM6JA9UNA+oM1XR9DiAi8FiVu2Qz2aJAajN/9JKhhsk3ymZzK8kY+IjAC9Ws+CmTq3HG2H8mLIsavCK",
-	"ywiGWIJbpNjBwGfHb1kmPmasHcKfzVnCYxludGErfbKgIThRcle43euFBNem7xdtlIKCvfbO7AjzquFN",
-	"WEq1r4nmc9sBJfx0ZeXiq9Y+u2p1u92r1mfTeYrin2HloxhvAUYzVUWlEBEIwR8zXO0xHTZsamFMIhxK",
-	"inU6fRFpwTWYk/SX32XhLhzClCfAlslmHEtsVMdiOcsz1h5w2z31NlUw7HwmAhhoGmsNA41ikUSBy0sB",
-	"ocYm56g866hRJ8XuXeRtCjDIN4mHGXz7t1ykCCIznvKpAIzZOIBFbYVufG9Jw1Tg+fGEivkBecLXd0IY",
-	"xAcMiiBGRwh1e8T3dkO3zlRoladDgb/vhWZ3JAfCYEoyzkx2FQfhhiBFsvAQBrTEmZb7InTbKiilKUkL",
-	"g6HhGt7c2gkdnaX4SVB7ttjb+Ed4vP0iBFKvcpmxRFEyEMbOkUkfhkK80GY54bnI0nnnEN4BrAv3etth",
-	"XUWfHKjgcMIHicC3enRgbCxkHkvBqI9reywkdtk0ABewSGQ8TjTzcjhECmsgrCICYdvVsSFP0Z0Op/SX",
-	"jgmm7JxE9rAOGDcA39E5EA3aUuXdWDMxnChB/Q2Dwl9haxjgKjHPDGNMaUEaRvpbrjLBYkIiZy0hRLq8",
-	"OHIRa3UGVEcLRimFpu4zHX+EUUnqYu2wuQRUuIHuPReLgXlPZSoMI2WTVIiV45nBkFsEpoBIqWg+7tV0",
-	"fcOtnvFxLMf7LEziaZyFjmlSm7utbnerh1XibcPe7R5oJPo6noXeizDq//w//x/zXuxtdJkxa2HtFCuJ",
-	"mPITIFpE6hYtjIJHWAMTbdQhbjc03noSjyYqT3UYMCtzYL6aKU8BwDtU00GMtvnsVpmRNcVOw2BmKoJ7",
-	"2ucmbQHfKYbyBBj6BnkVUjo8rENnLbacsEjoIFDh6SDOUp7O2eXFq84PAeNMJ1xPPJ5wImlVSBuw/gqK",
-	"YCIdAnTbmtFYMlvQfxep70Oxb4Aj5JsDuC2kEcAHQEA0XA5e2OR/3H41CC1HD/d6fwwX3tnr/XF7j7aG",
-	"HZLJlDJRSUQ85/TyTZG4xtqX/xtgIWDhH4H0Y5do3IRKiRzTzV0B5zAvAPnf2LfvOVINx4JfFD9Zo5ar",
-	"X4WUNMXMKpPlhxEBjt2yNsnm7FrMC5a7QaGfBAxoWsc1wQ0GQJhFjOF8AP+Ctc+Uzsap6P/7G9vT9lqI",
-	"GX4nUR7YsDLOYUn4xdvBUk9X8nCFeN/Oa/sCEnSi4EF07Ur6Wv9SrYC1S6/GptwxUdorWd9rbk1V4qCk",
-	"Rnj6w5X0FAiKQKhRFuoViy47dMqQkJG+kkoC5VU5CMzIpopa2VGsh0pKMcxOokSA1tanT0MbwsPiCPRs",
-	"Q2mu5HOgSUoWVkGqHoW/oUpuuoDCopUkC0wkEgHLxgsmBaexWvefGot1L+o+V3J95Scw8i0FDBjDkI2i",
-	"DOgyEcpYEusMl3+bxnAAJsDXLdmGZ1etLcRSQcK8kijskH5CR+8qIqpb2bE14txRkViK8lQbCzuRmwqX",
-	"eSUzBftjSm4cGLrqOo7b8mFYMAtEKUNyZtgorE0xLiHKVmfw05WMqV4CMBYfddw/y8BvV125bRKE4fhJ",
-	"4qNLaOMONjD/2cqCWH1qhnnz9BLR+C2kWAi6U6DwwZU01wMq/ERpwUYqT4mZWeUhHkugJHHWZW9VZI9P",
-	"Uy0te00gnIMyafJYCiZj4me6DCCd2GKs2VRwndPq8F0ktJmQ1PsdoQJeVXmGwPsPdo5mpzjaYP9g5whZ",
-	"7B9X8h+dTgf/D16hNpntLXgFr4dEeXyGgNferjwye6+DSvZgoDxgJEib9islykiLwhqB7R23KPb6+MKu",
-	"aUGJZW2frf3Pf/9fEAqksguz1+hPGVBlRDunhxU4fVGnsL0La4DZq3MEJch2/ypkLXjpYPk8Noy9vQez",
-	"AGUmOvEPuNlDwiFqWZ4k2L0T6VmkhC40FIOsmtSZLnZ/SOKhkFoUpZpbhzM+nIjONpZLxnKcrq7m7e1t",
-	"l+NjrKhpvtWbb06Ojk/7x/gNejOzokML+5///n8ZOnyxzLXx+rLDsxOv0LKtz4xt9YXks7i139rp9rom",
-	"kmCCVjRzrAChm7lx/cxUXe7YkVGwuYFZPAxzYrlE42VojLUmvM5pABs+pHJ22T8/fGmsKkJm6bzLDhFF",
-	"sBhCe7e3s3FgpyEITQDY5kAici1AF53OMBOp2ko3mQdUPuHFAco95uLLZTHIAF5UWXBSz0nU2m+RHeFS",
-	"m1r/SDZ+VNHclMOwHTmqxhNb2WjK1zGFGn9IpRw40GH8gfQyvJ/tXu9RZ6Y561PCydXyOWjt0qR1Y7nF",
-	"bf7IoyJbr7Xb21r9yaW0UouI6KOd1R+9UukgjiIh6YsXq784Mjo9frC1xhRnfJ4oHl0o9YanYwx62Fvn",
-	"CDB4SPKE+sSjndpWwTboYsAY2zOOdWv/PVrUdevD56A1y+uwzPAwEnTck4CRx8tYOgKPfIP+qorypQ5r",
-	"ME4A8RMwEvDBF8dAEnTvP9OFXZH94qHp0U+r0NTaZXDa3d7uAcsKVCv6QxeVzUP8MaQPmpAQ3yEf/RNi",
-	"Iu6maHEGguhJ9M+ElOTbj74OxNxd/cWpyl5hmvRviZh02Y6Nxa5NOCi2GzWY+jlY4JKbnwxefd5EXcY4",
-	"AYv/KrWiwN8LbAuYM/WKOHWYFywwyZdvVmHfAkLBdrY2rEI9EKRqiYicvIvouoh69IHBusK+25jGXbyC",
-	"oAwI9OFe6OIlfriAF+rrv+12UQqoNTmEq1HMdkFvwjKYg2IEcZbfG6Y9GGMIgJtZWQVBHG5QC4+G4E+T",
-	"I05YQShJuqzlWD5a7jvd7k48cV2md2DRDlneb8bmfpxjqM0DkO7JeeQ37vivxB3vgOtr8EEf68OXx2+O",
-	"L47ZSsYa7huyfDf+idxzLY75KKzy4Zj7jV3+Ptkla+uJSjP0wSwXLos8iXr0OUlTgbadQTI37a60KQlb",
-	"tcipkbHbkf8JHS5RkTqDhi3TZKHIQ+dpGt/E6EznkgzFU+okMd/AOnuDRA2vNdPKRuqMldBY38IJrZgg",
-	"7wutrB2m6lafU3euMGDmnxmPpYhCMgzxyLBl8qAbU2a1U+Yi/mG63WGS2BoArSdkRKZFWZP1ZElDsi8H",
-	"6g+GXNwkI9dBBaY80H0pbkQCN4FWjLGorTaU5anUJShE6W4RVgEA4ky7FlAIAwHTCnNHB/NKllAZApJY",
-	"Z4e2jMWD7n6tKEac6ghrEi3GMtYCBtXY8LdDG/mKgOINehrsIVsgMKdeJWCbmAEz43i6y0Aj8DqDLIMP",
-	"8nlkRUyIGiG4qCQSxgNiSjKYL+4MOhdmxV8QhOyUTQUhatvfET11wY5fHwzZi2Sw9QqPWgOyPsE9fn48",
-	"DqmkWM0fH8L4cPCC5T0CB/QLSdPSx1gKIPx0ZXpXXrX2We9zyNpIVjWtCL2ZaqOJgcJAXwEL/WcVMB+L",
-	"65orfaYfi/m6c/Rr1lA80Fiwtg06K4LLbGzZBoXH+JFiXoRYQ3iY0cm8eK5cAqHmY7XRZUfNQWIPjRDb",
-	"7fVqEIOK+1LlBDOBwZX3H8JFTBiLrIoHd1Pm3sC6G8tWei/2r+PZWu/Rea/z6lu6j3Ve/Qlua50Xz8yh",
-	"31c9vSNbtO111xSrCumgXI/p900oXovMJxM11MHxzruCr5FsI0E1VBf57tqCXY285iqIPquT26rUDpG5",
-	"EAkB34taabreEmPR1wpWrYfs/wlZYHmRDcDtZKRvlpXlCOAOam3pcfOTAaXPq/UTn7JUtJDFdsbY/69o",
-	"Yvw75bKu2KJ9xTRkxnDTRIwyBj+2TaBwKPMksZ1pQBal/yy3wFmHW2OCHUzjN0cq7LYJNXjEQrC3fM7a",
-	"cWZq2w5VksSRKAJBUTQ3dT29wUgIb/LSVGQDUzjuARRmNfc1U2G2XfBN9vgisgd1OF9TAKEWQ/964ocj",
-	"erqG6t2DDG9qbJzWSI1fpyqfmYbf+RSTnBqnZ7HMlGmQ5p4TQWVt07MIqCWSFonRUWMY3qB/auSX6bJu",
-	"bTNMPoUZynd/wKSSncoSgSpSjHLUrdBco+ibxR4UthFD/ahbl2vNbsguGiYourltE9doGkzhf2wtiJra",
-	"faN0X4LSBQvliRE0mI7/Lry61LEosrYxiadI2kZYbvlOvqImhhErvOIVxS9GzmgFLRQyarpufRky7LdQ",
-	"vLNJtA4n/yXUQSME49k9Fkm2M6xQ9KYr2lquR7Qxk7bW5VRSHVcT2At+jYH51eQ2vUgXjUgM01tJtjxy",
-	"sFLTtCTSnNUXo5FPqZ1W9tQg+hjw8HoiejwKfvymtlYQlQ7UZkKvjZ15FGcrkbBwOQABKOusMBtqoa7v",
-	"fJ0+utFlYaYynqBjM7RVuck5QxR2yrPhxEa7UTU57KSYsf/KjWMH5ikhWkh5+qS+YrOYOJuHjUoWuuNg",
-	"L8e0lS9ggK3yk8SVebcKY6wZ7cL5EOsYL73SWje8BnfZp28+r78Oc4Ks3b88Ojru9wP26vDkzeX5ccB+",
-	"OTw/PTl9DSd9cvrq3fnbw4uTd6cHC9kxG407MIOX9lAUHhrxOMnTuv53T2org3PC2kM1hOiQAFuNygjw",
-	"e2f55Iv3d+yTECQYaPutTeA657GmKg/epXQiMYqliHzf5UG5wC512amav9Bpanv/GNiMJctnMwyq02Vq",
-	"4KERgGnxxdIsLEcQ5k+VAeIm+G0ysrwNNnFb8k3jvVD2KoY/uLv4Z2e2v1Uc62EUIaQXUF2DKR6vLZKc",
-	"mzMgLyoVkIz6oWKZ7ft9zxinci+2MgnWGShXTrJ36b6yuzrwzK/0HoYFULkhfxAjHF+86TOTsR8rzKbO",
-	"tYhY+6eLi7M+Rr4G7BYzyH2cNrikQUTYIPuqP/YUuPpAmGRuqW4Dk+xq1sEXCzIMBNPxWBYCoT+egaJs",
-	"7iWmlRL+j4qXT/mUykMpTaWhMDM+1rY1DpYQi+KUSiZswjR6kx7B4PRzF4s1HiCq6JxKVQzVdKok5QfE",
-	"upwrB7Rq7tWHQrK0Ze/PxNcyzedUgnzO2lIxnQ8nxdZIHirOIM6w1zS+RFHLYaloZUilJU3Zt7fuN5uw",
-	"vVGKZ37z7vWrN112iCeCFThmKYa3YGxz5jolYaayKSLC2VDN5q5nV3HEBwXkLMIVlpE0g8+UtpUjTNgV",
-	"ivcLaQw+9iwj1EV5rztEjYipBx1AJp+SIL8BvD0XOk9qxY43ajwWEYu/sGvuCxNRU2uxtf/+Q0n4wJqp",
-	"FikWQWdZdLMtQLqW9xj7B3mPqR5PrGcJn7tK6abOhV+Mz5U5rVcvjlwFhKeMcjKzzBsl1yTxajF8fVF8",
-	"tSdeFkSP/FeWCKRFRQHXMp/IPtoLWcavhcnxsNoq17ZGHdBFIMacHb07rVYTeCfR7P0x1pk1M5GNgqrF",
-	"YJmPdCyifUx7p9mwgFSEJRLdh/QEyxLROkxtOOPTdB2DaIWxjB0PptSkwEQ3wyjAHYj76YzPu8wHeCPk",
-	"NYMvicMWtJ5IGLbD/zaicHn2aIU8XBzVN/F3SfUBlRKkeyi2BE8XqPXmJ4DYlbEShhYDnDtpw4zgWQnx",
-	"MQlbZ7Ywh7HjUlcDPrzG1LDvvvvuu3rnlIcAdzMO2Q+xZPmTWi3cEhvg16vEjXThm7G01qtRPaZ7QO3m",
-	"J/hyNfBidUoDusXEXXZpTBeON6mU3lviGrC3f5KJ6ZMKGXgGOEsDnMFKv8FWPWyVJJiYrmqJ7PIASrPa",
-	"Gg136KhSbbL8z6CEc5sAS5IHH/NYGss7bOCZxgK/5IHLsjQeYKm+9m6v51cZHqRYci3NKTU+BLoLCmTo",
-	"AXYPcwUCa98DNdZlORy9Oy1XhGHhp4LSwxgBU0n0M4loUtzif302JVq1GKYi02zK9bWVjUBxBNEoHsVm",
-	"gx7mY2CXFKlmbe7+8UwzY482FTNziRW54Ftc6IYrYZOpJfXQpBBkIaLibLu9nZoECV2D0k8geCHMmfij",
-	"Lyx1rSQkNsv+90hQfjPxrN9AiJ4Z/eb+7G7T6/pcnyXVt/Z8f0KSvjKFRh6jbQVUrJsCJzGEyNSCJXui",
-	"1wh9KYmgmvwGwx1Kd9lhA/058EoaPhB9U7GIwF+QnP/G7N8UdyXNt8gY/CYOWCw8h1O5q0Dg8A9N/M3O",
-	"guOPrhwpq69CzNpYoXmhGHHJHFvuiUBZs7zc3OTxXQYbgJ2Wy/q2cOeusCbxEUUYlmploBBiCvMXFZdL",
-	"xa3QnF12OaLBhgrD+g3GYOqr1l9VnhY/A9kx7161ugzL6FNLH40NrG+EXTwROluaP9a2Oj8se4thnyCU",
-	"QLb24B8GYfbYVKXCPmET1t7dfsFqC/dzr8SG8fkME8FTL5mzW3F1OEu/dzMhS8Uo10K7PeoqvbMveF+h",
-	"fLe1EYDSjCIQt3WNqp6GNjWvMt2sNrrsyB+Fp4INJ4LaFmjqd91U/brGsqqo9eFTCEbGGm8o0efgmwPh",
-	"yzoQdrfXqLZ5odRbLudmjfrJHA/L3AtU1bex3tixrfvlebMwogHVIer+bsmbgeMD74VYu/LVtr6XZErW",
-	"4gIs4/Hq+RhwAdr+6LV8irG/LieEGjM65EZowA5Qaxoty+1Pi/5RGdfXfikJKlvt4i+op1NQxKoiELXJ",
-	"mG/S9Y25n5hKnKFOzbPcdK8wbaOA05bW8Ezb12LTzN64XtNcmhA+PcmzSN3K0HggoljzQSIiZEi27blm",
-	"oemZbV9DDosMUhmYZrNUYStX4jbFuAOR3Qrhva/rXWqnsPK+aXb1lAYvnKjJpYblA8pdv1wvrq/Pwda0",
-	"Ew/i3Yl7QD+L5XglzOczAKGA+rCheIKRnBPBE+ySFJlOV9m80oy6y06p1ZUyNNF0EihEG9dSgJmOAuVm",
-	"DbZTQaWRnde4gLpaFMNgT1BW7igQa2ZtIyT81NS0oHbvT1fFgiIfa4HQde6Gk74/5D0y+zwC2Y4l8Y2Q",
-	"QpfAaK5B1/GAqGg91azYOPtBXb8qbXw9Umc8SQLGb3icAHHC6yVbEsUbeV/FmhrHDIHWYkALlmKBwWpN",
-	"cufFKp9G7iwmKITPRzLL1bL5s8WTtDopQcSjFO5bOHEzwTcfaoMP1Z5QA7R7mGQuUJdxCUsINQqlh6Zx",
-	"RJFgLtlMpCOVTnWhaIM6KZnlzKz9qn/x7swmLHYw5IAnGNeLBvCJSjwyJItxZqkC8XHfNdK0KeyFkR07",
-	"FM0EBgOPOUg3/YvD8wsAFlDcMyEDw0Bs7xRN8vDfRaq8npf4yJT2jVMn6ehnTEiUU9go4SAy8blbRdFF",
-	"09YllAqbKmk+EtgSxoQpHp6dIHktGuOhwgpjTNUUu9qT7EJtjzD5050etnqj5bnOQcjHTIe6skRE17Pd",
-	"6xXKgTV72H5Z8FnxTa0BEmHg8UjFuVm/N+2jEAg77oRrNhDjXH5VgpNdvSexLOVzFtzWVBLs64FpdWb9",
-	"aYgfl2cFiANgODxo+/K/bcMYD8VGvSzdt4M8pfRiJ1kWneZ28/XJzto7Q3f77rcaANg0ulMjlX5Jz3WJ",
-	"SnlhzPYn7Gxukp3sT3EUsnbRP9C0wZmJVMfayFBACdGMWCh/dg6dqZn24ca2vdIZn2t8PAPwGqZK64Ii",
-	"g5aYWErrdfPoH/1U7eZBe6MoOqtDevPnwyHI/EUkhH2031AOmYaw5/0jOU2eRkKzk/RFIoaZSr+039TN",
-	"j6p6Y7CaPctYuwP+5kN9JPHMYCYgjz3mwdyV/4+jtUkA4coS4+FvRgAQoT0KsBydcaGIzdJJWvfHZhrh",
-	"GzLXIrMlr99w+XFwmXDs4aj8yUO99SL/PDts4caMo2VBfnYJdw4msB/ev+j/3eB5FSR/CwiojQ/Uxf3e",
-	"A+ruKVE+SDI0Qh+2XHak3+jwTjAsmmAvYyKXDgXWk/L+6ZHgm4T2BJLWPVHjPpLWU0pMK4G9LAT9jmD9",
-	"dyrAPL4gsi6kR5sZ19frdM8t/Mv73jyRtdCizzdgPGOCDycszWXAtGtc5vzNrlqSjuVQoIM44TqD91k2",
-	"SVU+Jkc1zUbuasQlHKpNfmKWiqFKEb9ootOfjt69dUXjndnT1GanQImJkMBp4GixL9NGl51kbGj2h1ET",
-	"5IJ2iRPoCKQl2HwOrzc7OSJCV9MJo8dsZCgL6TuKEN1w3UJOTi+Oz38+fFMAdSpmgmPWHtnsQvohNEZg",
-	"zdr9o59soqCINgLqNl720R/4uhOdUC41XIaSQ1FErNdPEZiI9OxWlb7rsjfxtXBXb5l2nFmC5Q7DVEeu",
-	"lsKiiAF+g/H4muksFXzK0A+B0SxwUIWZEYaIpUnNHw7FDO6SUxcDkxJvQxSCyv4DW/2nBGuwUCEzvOdY",
-	"23qroPy+PrZRYrg1E+iPqQghHB9WrDXiCOXwmqP1ILQwruIrpnUVeYtLXcLMuZl457DLQuwSWOYXAGBR",
-	"lyFu68DGsyF0kqHLjLKPqQ42rIfCJinGw90qfIewaXNOMfTSoBJGZsSmEXgJyw6AlThVovjtBSk0Gb+m",
-	"4pO8sOt5eg/OUZ/VHBj/hUhvRMTaITYAP1KpCANG/+iTbyfcaMogxTCKCyBUd9XkPWcErQ7+CzuZf2qZ",
-	"kHNsab6/uTkE7sqT/efPf9jZ1EJqlXZSW9/9c2CYqtHrXQ2iTHWGicqxjRqemRnwV4rmgfXCtbT2d3pr",
-	"+zvcdon6PqUzN4ZD7vFod7A32u5sjXaGnV2xO+q8GO3tdbb51uB78WK4E231WoHnzTl1vIDZ/RtKGrUW",
-	"T2btfZv4kBWptDjtLdd2xt+dNePr6xVeyAYron0M6VirnMJQpYK1DasvUQ0i1PiPjcBlovOxYAmfi9TS",
-	"GEtW7AeOzJBAgbwwFWNgCyiRGP7WNvFnQUFJc3g+yLMiZC1gCtfMEzSRYjETpV1NdZiwy+wJoHQTSx1H",
-	"wu0MhShgoxg7ItCByaMIfbhhooY8mSidhQHIV5kaqoSFQFZC53o+PDt5ptlMkc86nHLJx2IqZPYr/IaN",
-	"062vxY4fmglsVooZOWRXrauWESzgY81kniSmXBbG9BUxdl12qqiwHsbqfbpqWcfhVWufvf/wOWxwExbR",
-	"dhVlpKaOnPNFosM6pizBgKbFLPpygbhkztp9lWeTAeBQwJA8mf8+wph4c/XwyERUYyPel7Ge4ZhpwP7n",
-	"v/9vY6E5rB9XX2SumJdq0r4RcpxNWvtbX7bqnDneZaGG9lD/JYrNLeJ1QyBiU5GPX0xuSsgx3SQMXFNn",
-	"6glQ4lXmlPZL6kSh6DuNAjCq6nxn7RqBfsMiH1rAjPZiRdI2ieulKBOsdAUESyqsB7XvxdUYiSkodBZr",
-	"U8N6sTcmUTdiAzECmsttTam44LEloVWK27LgesBISSk6d5FU3D//+fx10aDMUljal6nfZc+Gij8tqlxB",
-	"o1rlpwjbwGZLHU3HMy2yDHWBkHSTi0kqNMwUeh1EUSaemqotRomhnB+rCQWukstWr0d3E075x76Q0Rue",
-	"CTmch6w9jZMktlobdzrQLcdGFxmbKqxOhkdMJk8XnuSPfkBdv41DDPcJPNCwIaPiEIfyrEUUpIqg+icT",
-	"xRhWINYEe53QUweyBsg4plKOU6BkNg6SRK322Z9fn5yWciPxRiP0DJrKNxHFuAL3Fk6PWVRWqsoJ6dg2",
-	"PAlwwBjLYpFEtnIBpZpJVR9n+M+gtxywvd6WC+gCuq9N7qhXai5yzAb/iflKlRuzoRLI87AloJKUI4Vh",
-	"ZcByMFZsLjKYcrsUw1qEltUF51fwrEgGcKYNizoNyNaWqopVGwd3NQagFYLMQsD2YpmrXCfzgGl+Q5WL",
-	"HmQmYG2esURwTWgLMtYw5XqChbfiDI4ehTC4Vc/woa/jGdmD7m1jaFBcDZdYJfSEDmXNf+gCXF0Ep+vR",
-	"78mkfmys1JngEWx10WzQJNgQ/JVFG1Np36yksa7+PbRwlHroYFCyWVQkNEhTdtGtoOWywuuVbx1L4Sve",
-	"Opa5VuR4NWuGAVFAsPspTWyIIbY9olNuIxz/WxkxN/yljFQ6BYW+VQqpNSsCLSfqmA10fBpAYtmdpLlH",
-	"V/wfUw234Olp4pR5j9zX4x9Gy/mmpn9BNR2+2lprPyeWqdgcju21Lui1iVZtMAhY4AAO7lCsQtDWMxVs",
-	"ulSMRqPBob7WVcJYk+RhohDLiwDGKNnAgSwIL6cNkgaJM6aa6kTdskwVT0HJPmjgx/vAqxtqx9vduVD8",
-	"pyzbvDBZU/tvl/7ijon8G0ksr21tjUSNi04/HhvKRErU83eoaD4UQVA3NaCG51sFxzWRwkHreoVJYxC4",
-	"ihjvAtiZkiRsmujzgInuuGvNaQHx44CEyaAk0gaePFsP2id2ki+RaLk4WVOFEbd1exh4Ol9fzHjDRtYE",
-	"oE/mP351lRIb6+4sRO20QUo3anKs2SjJ9QRtCb5OAXK0sBEQ8LR//vPlqXNjmkwg6nUOHxZaV+FYMz4r",
-	"zPq0HtSwWjO7c4JKSVhI7uQsXOzLYxUc2z3dvI5rnQduBnqcpXx4bdyy0nQruxYzNLZGYpaKIZpMJjHg",
-	"yrzLXsLxkcxdyc1OtCrttKrfuFyihgRsSum39YN9Y7vxOhoLBinrxel5J1qeMSimskXUyewTOTs6Wd31",
-	"cq3X62Vp3Z/tXbRgeKVVHMlpCEykLxv1pJV90PC7h5Quqk1X6ltLVSyLzT16KYOqGG0m+hbdUg3kwnMp",
-	"JMh70bhNQ4vW4phkiSr61xkjChEkTRSwMDc50mF6DG0QQpoJkX4dFA0NsTUcmdCkAvBSotzraxXKAHM9",
-	"M4RVZme0pt8CddYtZFNdagMqmPMCImoO+hsm1HH+wt6tiSNYgFmAOg9RXoobkQAcrYMpOPjmJ/prfsTx",
-	"lsgJ54bFlSz4jv8TE9fKBKA4qyEfpUJPumjDrRTl8nRI60Ggsl5SGZTa7b0oipm79zGECTHUJdBSW2Uy",
-	"6aMNESWKMY/lRhNHIlh9SYf4aAnz5eOADRsK4jOaR+MtOMnvmLHc2QTzeJyoAcIbEC5YzXHwrgrc8cZF",
-	"fDFhkkVCfT3cB670Dg5l2rS6zzbq+Iz1rsAKljaQfChKrMkuilmW8wlz5N94RG02yF0B9AHCwxr9gnEx",
-	"Rb3o+gItVLnZUUYPGTLFEsUdKkjx0TCQwBaLcNsFwCYLfdfwB2E1yAQ0wTm1ydCsTUQReBGWstggRlOH",
-	"VQdL2FNtpZcKpjx+6mEVSZ6uxMtyjmU82I/PsahfxjefwW9W6TlDk8AdyUghWBqGc6cqMvCRZsjesHxM",
-	"Mt+3kW42d4yjSca2gQtcIARWGqOKoFwOBZrFTOigiFh4ZH8MsfSdVpKFpV6RkzzDicMDz7yiMXbdloMp",
-	"21D0RqlyjJo5/3ecGtOTs4wB+aqUr4ktGulni5YyLhmWyymFXPjhInawWLNhorSJUieOT8kY4mNsXfIm",
-	"gq/XZacUGoQd5WCkiCrL6uyfouaMA5lHtOLYzTx21Rk38NdZdgaWX+qraM59SeEZdKOvWXXG9+EXpSfR",
-	"rKoD32TiJ8BlGLVSlPMwnz9a2Gp9UCos9Uu4J3CipcGZ/qF9jRVsSutfZaBzpvc1QcqUfGRtPtAqyTNh",
-	"0seQPm349U6vhWEao/ijiOCf2jQUF2nFMA8iJprMS8VQN4rXyRFQPKboJ+u8gLeMM8KMWPFHwBClY2mA",
-	"weIwHgiA1HFoFSTa6eDuTZAMWiQbyyq59VXO+SsEUv+oHYAWP9aC6KZx8axlN7Zt6jHWMxVDITPrInLN",
-	"0dteD/ug0voecycnKnGluiKRZFwXjSMLJ5G6ESkC4VAlia2JDydwwxNU88nabGePgRq6Te2z9x9C8v3g",
-	"r9obJTQZNpSADDOQBGKSB/sXhxcn/YuTo37XTuclK3KKXjVsH/U1MaXG3cIlFm4cuMNwbrXw7PL89fGv",
-	"58eHL7upyHgs4WL0T7T8kEV8ruvLWrhNmXfv24L/ScPzFxbZ1Gdt8TKdcFcBpN97HP/rspN24m53bcxN",
-	"TaBhLdq+Uimhm+tuaRALk4PgwUyksYpYexrLPBN6w8Q3mwhQENpjaYNCgdjTe6aldu56CtprM6iM7c9N",
-	"pqgxXqBpL6TpQjOMZlF8E0cmYdU+a/dc0wwz7EaX/YgCkINnxCm/3HBv44DpGceqzBTfTe4teC8eS2xM",
-	"SeE9tnSN2fk4vhGSZbfxUNh9Avp6vqwkpr6k2P/GN46401xWkMbd1Dm14V0aI3ukplPe0QJeykoXBky+",
-	"KcBVl7mrbyWpz+cBAnRy+rof2FhSw89XZvcEqxZMh4qak7liQ++50SpvBOL8mAJq6nZjhlhzK1vBXrC1",
-	"h+eaAZq19lv/+X6r8+LD+17nxYfv2oH3j43v/tD6whlLpdtvdArC2WmvHWcZT9FuMJibs/1mCl5OQvEs",
-	"VxJQWxBiubADIkJRZr8ixqAEjeaOjHFmyv8b0agk/XhJlOQ7L7oWOD1OGBWvOftvMScRzTc2IXGBMhnX",
-	"eg80TtxITHJOmktyqFLcskvQCmd5OhahkYCe93pMB3Vy0xoSUsBoMKZRxwa5Jk7mcE693n6vxy4vjigS",
-	"ics5U5ixYGtGBOzi5O3xS6DPbw9PL70iEhsHxl5VyTM16v0zbe1CQSldh+xQ4SyOwi57FcuYjFXOlNYg",
-	"l11wfb1CLAO2cGGK/99NFoOvTvlU/DsSvjVcC/ABwPH6Xxhxb/WL/et49rRiISy+saQtYRAIEV5DiN93",
-	"1ma1YQTBUIU2bSZAxtaL4/H1sKKJCAhriOJUOaNMu8oNw0xEj2mARll5RbUYlH9IjXIvzmZIzFKd7Ztq",
-	"IEhy/mQLz4S23pmVPZ/p0jLte8V66/HrDZ7CNyx7GJZdoPgNJ+nBB2jbcDtwxf8aeLfqFFbi5Kd1C1eW",
-	"BYc7lK805V/uDuhPXcUMF7akVsk3qbQ2QGFtsNokl16jK7EIUDcFvKwTDAVIkWlXO0pgb9bCGYg5raH4",
-	"GGdHKhKeb7BwItqKT8YPaeqNSOvyItpvJ4w1wx7RxuE3wxWQEp3P4MetnpUDDwgZKG77WmiWKDmmeHrn",
-	"tixWweUcmxnVIYttnlUq7eSXMMHfhTSmhDjTIhnZPHTqXI3TUEYt5ixh22QTCvSiJrUVP/inxkd3x6uL",
-	"CNk3vwXHPbgcEB4l4yWv/FIUT/nwei05Dt8UkU3GMHYzQBOME5qzW5EKkrrsu7XKJaqCyni/6UejVxpX",
-	"E3nIqZ9eRaWEYZfXuLkwOSPHuMq1Kt2YDdk6N+hyakzWhocNZWi8zOc7mqnqlnEdy6hpFfhqa10neulI",
-	"LmAtK5Zgbzo2iWkrEtiLjICGUxG/aVkeu/1l4mcl0+hfQuCszbHySMVh6fkCzWgKXMdhNz/hH/MTDr35",
-	"Cf8UyW61gsRbnppEYnzbT/NqoxwRFr9cxFOBlnyQCCaxKXDBVBK5AAet1TA2uZJ+F2nJDvsXL8/KJX0x",
-	"+M2MDnwYS2QU7NqV0KGDiws8wSj2oiQwrnzfyAUm4LFY9X49Q3cvlLC19dCg0Jq8Ylz9UEUiACUc9N2O",
-	"kPDviLVDvjnAEkNYrxXjPv64/WpAVSFrKR0ShBnHMos+jcR7Xmokn/KPliJs7+3dmWZemKRa45eVBcku",
-	"r6aAuqWruSsBfcREN0I0e6YG8Mnj4ScMm/QEC0ePFu9J88V+SuU3OezhSQrmLIHW1FHatQgtNb1sJJZW",
-	"OvNrDNMnNminSFC2xRhs4QCyNNj6RkAr/eJTrujU5Rla6szXAbs8O/7LEZFCayTbWFGt4Y4VGWgDX6IU",
-	"wyXO1KfSKE3YQcuhA5lw/ZVUUvkt6irQcWINvAWw0ysaXuZapGvGocGrB2zGtb7F9GieClNCqih9dqoy",
-	"hu2AyQ6AUUERz3jnJha3IUtVIlh7t7fT0E6PuoI/JeRpkS4TR2GPX2EAYm7OrdpdPWgwGomiklfikusz",
-	"s3+vif5AJAqLBCrW5kUotAnC4OYtwE6p8FugO1sbXgOHy/55pYFDA915dyth1U+UMmJGJ0x54qyRc3eo",
-	"tLMnyp0v7g4tORh49q0tcJN1huLy5ipPMUnKHV4N0pRo4yaQrLWsNKP4RiCB0112GE1jU7tvCbU7V0/c",
-	"OBQmWEbtaLVfX3lbVW4WWn9xn+D/Ywcby7KajegCa4BKcevYmylAMpwIEh3RVpynKUjsWOxKllrrB0wr",
-	"DAz7OIupApcZxhTYSsUs4UPgkIfsNlVy7AZzb6LBeQtFSRNuxmFRIx4DO08UqNXtN+9ev3pzwBJF6u/Q",
-	"vokGeba7/WLjoLqRQSq420Jofw5dhRSso53EQyxPKv6W8wTIvZKOJ2CA3k5doBtyC+O1YodsCJJHym4n",
-	"ylS5tAximmPxVzLG40eUTcgRTQhD2DF+kSRMC60xrMbnSb4NYR2mQvTwzN78XbV5AClnqn+CDEazLiJL",
-	"T96o3kAC5eugP2aRL2F2Ix719qOxKAeDXxGH+lLtF3e319CML5R6y+XcHIN+CAkVwzyNs3lr//2HGsbI",
-	"8eqBFBQY00heC8qaqLHKsyVq8o26diox0YISUttWO1V+2UhlFvkorgCW2Ddk42G4/kiGpQoZI7wCIj4W",
-	"EYMjewwUO2wilhN+I8jp+c39vtArLFpgMgT8dRBfRpxPLQThQ8wGfP8BAAbrY9c6uLjLL1QSffA29HOm",
-	"0qwVUBse233HtbzY/6H3wxaCollLrSEZGV+W8jgJbF4sG8xLSY3ALwdz5kEsRioa0+whjNCqi9quqQUe",
-	"C+1l7pqy9NRxI7LTlouI08PUFvSmyolC+30JsB+VFCleALEGf4GlhdQs9LgIvlWjxX5spRX7Ln5vCnLI",
-	"1pu37YCp16hQN/QvbFebF9jiPlRRrlw+0Ju/6Ey3uIY38Y2QGLLqUpKpZCCO7Q9Cyap1N4lJg9rPFQzM",
-	"gdicDBySZ6WD96KiFwf9caGqoMsUNKGDhGix0Jgg7iAnngqmZ7wMg5gSWzPLWZ5iqGF9DUOELZcgxjPu",
-	"qkHZ2k8Dkd2ClEPFK6aCywyFm4hy9bGGvK1B77LYUTTlqSiy4b2lFln+i6vtNxYJrda9t3OZYotkqfMa",
-	"GTiTnX8drqDnwsS/lCr62vTMoAglV675H7zo3xL9QudWvZHCHF6PGjW1hSk8lH42VnBv1KLc7iKYK2xb",
-	"YWlxQHYsgktSTd0oRJI/f/j8/wcAAP//",
+	"7L3tcttIliD6KhncmTBVC1KULLnKUnRMqGTZpR1b1kpyVfdY3kKKSJI5AjPZSEAy2+2I/XUj7t8b9xXu",
+	"Ptg8yY0852QiAQIkZUnlqm53xIzKBJCf5/vzU2eopzOthMpNZ+9TZ8YzPhW5yOBfB8aI/FAnwv4jEWaY",
+	"yVkutersdS4mgnH7mA11IiI2E9lQqLwnlP13wrox37yKmTTMCJUzbljM/3X75VW80e9EHfGRT2ep6Ox1",
+	"jFSF0TLpRB1px53xfNKJOopP7VM7VifqZOKvhcxE0tnLs0JEHTOciCm3i5ryj6+FGueTzt727m7UmUrl",
+	"/r0VdfL5DObIM6nGnc+fo84hz8VYZ/MTGL9pU0N6g12LeXWpmTD5r3wmm5cKfx5yqT/pAm+husYzkReZ",
+	"YvlEsEzwRKqxYXoE/065ydkJm9gP++zo4zAtEmFYbMRQq8TEEYunUhW5gP9M5VTmMeMqYbG5lrOYdXcG",
+	"A7ge2N5fC5HNy/3BqJ3KhqSS02IaLl+qXIxFBus/zsW0/ZhlLqbMDs1uZT6RuCF39tVzn+T57FRnefO5",
+	"24GWn/uKc35tz2FxkW/4R7s7porplcjsEQuVZ1IYlmuWwSW0HRWcbOWoEjHiRZp39rYHkQUEOrfBYDCI",
+	"Vp3jG7yyL4EEuu0WWIAb/QJIoFHvAgunaTGWqh0aZvCcSWVyroZiDzZhRHYjhwKhZKQzxpnRRT5hOmNK",
+	"Z/mEPovg7ZFMc5H5IZ6Y8Dt8uEB5RDNI4bC/rsboFZB1mokbqYuGqzufyFFuYN25BBxQib5lUuUafpxx",
+	"k+Mh0BOhEvu6NGzK1ZwVSuaG8bGOGKGO/cXefhOy2wPzt62VsO/dTuRwYsmz2x7cOdP5RGS30oiNvh/q",
+	"T08Hl8VgsP1sRvv509b2IGZjeSMMezpg9JodNeE5Z7cTbQRT4laYHJBmbufZ2g7eTJM++0XmE13kLHbD",
+	"xqyrMyAHbLDBuNv6hBumNCtmM5GxK12oJGJGlyBvcj6diYSZVI4neTpnfCJ44jBhzHNxy+dPDBumenjN",
+	"eCaYVIANSRuAuwU1Q/igEcLPcDn/LuaLt31geYlbkFv3E/Y/zt+eMH31n2KY34Un0gD3gszz4UQkRSqO",
+	"k2Z8NPScyaS6tO2t75+Jq2c/9L5/Onja29oS3/d+GI6+7/Fng8EznjxNrvigedluyF9hX+1LH+lsyvPO",
+	"Xqco4M2GxSMUfQlBJAAMCWLAEb+UINKodyGI50jb2iliSPzuJV210Dga/9e7iC1bxK2Wg9a1nC1u6aSJ",
+	"i9qjjYBCz/hYqjHiPp1+62Hb8Rt5a8hKm5H0gpvrNpDPubleAPdno+/5Nn+21fshGVz1dobPnvaeJ89F",
+	"b/cq+Z5/P9oWg+FWi1hyXyi3a7Xg8T9h+wtLfqvSOazZ4KkBb7Bzt50bXXS5hHKXsyIb22errtYu6Tzn",
+	"+RprAq4kgTjnImJTnlv0Z0NuRE8qI5SRubwR6Zx1Y6uBpCIXMb1mWHzoftrYZ5zd8LQQLJ/w3EK80nhX",
+	"MLT9YWcwaAUW+07Lrt20jaf/zoisDVIKY+WMKqRsNwKBfXMVvVtKKD7bL81MK4MC4I88eYUMzf5rqFUu",
+	"FMiufDZL5ZDbVW7+p7FLDbb6qTMVxvCxHfuUD6/52BLImTYyt4qOla/N3ubmDB+ZPn3Y19l4UyRjkdhT",
+	"LlQm+HDCr1LR+Rxu4F8yMersdf7bZqlJbuJTs3mUZZr20SD0LS5lqIs0YUrn7ApouAWavp3uR56cib8W",
+	"wuRfunGAWeb1WwZUhk0LA3NxK3zCqbMrkd8KodgW0H+Q0R9owxnugIEUl1oSIBIrm0l1w1OZ7AOnohUD",
+	"LqOEqEcjoSw3YyMp0iQKNqEzlhWpgCM61GqUyuEXH9CB5zk6KwUAu4yEWT7CeGq56pyJj9Lk5oHPZEir",
+	"9+RMsGGRZZa7IaJ3kwI34niiW04iZpmwv1u5kHaQFUpJNY6QUlh4ol824Khe6uxKJolQX3pWQOl4MpUK",
+	"qIG9z7ll0vZOkfDpmchgoAc6pyFPU0t2DONFPhEqh6NI2FWRM6sLZDoVLNHCwG55mupbXIj9EDZ9rHKR",
+	"KZ7iNF+4cTcInLTImLCDsa6H7ITtjLaG21ffi+d8kOyI3d2NBziAAwYs3uk6JNMjviQi5zI1JNh7xdFi",
+	"uB6zQiUiI4kQ6egTU+Ih0pYTnb+0asWXnsmJLo1GiC5kKXqgq+dJkgljcFxdZMPgogEX3S6O7dqmQuXi",
+	"i/cyzATPLanhpGI7jJI4nyynYHORPzxhBEoIUA1yhBUOjZ6KfGIXBQB9IzIjtaopeOWRJNquDM7klM9T",
+	"zZMLrV9zK+J84aEQ52FXGqjfUIjEsK3Bzg+73z9jV/NcPDQxrE7E3sgfYTsXWr/hak7LMV9M6IdDXVit",
+	"AeiXNMwqxiJhfGRZSiZmAijLiMtUJBaLpDL7LBOgyCv2zOvxDwXftJ67rQTfAQiQN0IFdjqn5HWizkTw",
+	"hGzZZ/ar3oH9qsEeQ4aJQuUyhUGDRRUKl1UR+J4Nvlyos/KlsmRcZ/JvX46rVkYFGxcoUMbc6iyx0G+R",
+	"ACTpB7ifw0wkltnw1Nhpcn0tFJDaqTTGomQpvgCIvlOmmM10lovkjUgkv4DNf9n+AtHAfsvsQbLLyvcf",
+	"p+llx9EmP/O+1YoTtjDRwyPpE1NdnV2JkPlEZGjdUToDg1vO4dwM/trlV1Ztj1guPuabs5RLBWrw1On3",
+	"Vkrxi0VPzHAojHkj8olu0Ep+AmZPmokVRSzrk2qfxVzNY9b10KEzNhRZLkcgPWxELJ7dJpUXVDq3P9u3",
+	"YtYNXsZHgAPKQvb7DldW05rdWv3Gvtj5EKrO+LSmWUWdA0t0LOS+myVWN7MAkSTSboSnp5kVm3JplZ0R",
+	"T41YAMcJV2M0HnDY7T7jOUsFNzmcMwjIfXbBr5FdCCJyIB2NMj2F32L4MSZFziuQU6nCBWxFnVnwz08d",
+	"Dnfw69RfwjIQqlxYHY5CNfREjic5MxM5yklo1FnTwWWCp2itqXx+ynP2dtlnGk1ujZqsErd4NN0tPKiI",
+	"bcOpROwpu5HiNmI7YNPt4T92AdoznYJaPoTLcKZphL4nhhlhLH82FXL5NHB77K50edBPaBttgJpfZD5B",
+	"7fzLYMfjCoprV3MWk6oeNwEUuxJGJsIwmT8QbG1/g62vAluRN8m0W3ZyTbPXDTwrgLaUBt77WT40wTI6",
+	"1QvkhjUwWNfh3uowWLikoZupzSB7VYxGIgPtAm3mlbG3tger7arh1sstuLlbD+FCToWZcbV4Dug8WoUH",
+	"5HOBYXI+BX1Lp8kXfVnbBQ0TuZWs3MORytEk2nChvw4f9Ea/+uEEm4rWO6kikbk/obrRWJCTkBQ6bl9m",
+	"ecZlas+kep6k7beTfpTEq1O8zITogWkmcLkxfOfKEXNxI1S+D9LTlWBiOsurYQifOk7Jr4WC5GJaDVJQ",
+	"4vZnnhb2CH4Y/LCNZxT8stVpYnFG3IhM5vOVxN8ez7l72X4IJoH1PsNX7fT+cld81w4F5RB+DcEuIn9V",
+	"ywHiMBN3FwMPVCjc9xIxksqqjQA5AEz7FduAEYGzHdb8FSAr/vQ5ZrcToZieyjyv6ZMVG30xnbGnbJYJ",
+	"Y4pMMH6lbwTLJ5kwE50mK8Gnptu+Ozw8Oj+P2MuD49fvzo4i9svB2cnxySurDRyfvHx79ubg4vjtCYQS",
+	"cDUHJ80+M7m2TAHd7vanPjtQc7TDiNSEnpeSbN3yTKFveoFqfQGY1gBuEchaQeu1NHmTH37GxxD9UEKK",
+	"FCZysQojmZl8ETLgZfsfFtXNWjtAWlfeE88yjv/WOU8PV7Fk5yMFLd6BEcawmIjxYaaNYTxNYT81fn0n",
+	"Zh0sJ6J9tp+pHjdLJhYb4TzJOGkZA/hObsFjBwZ8K8eNdLZ4uI413oF2tYq7h1qN5LhAuzsJcY3evfAI",
+	"iI2Fg646AtPCy+uHYBa3m5aHuD40uZNfgKfaVtzgresntiFX7MC/1bj+84DSrL8H99VrcSPSdXZyvhLJ",
+	"z1tJHgZQ4FNAdxXyhojx9JbPTUDbLOnzjtbQxkHEsxN1iHp2og6Rz07UCahn1fgRPmgygiyeyBKschux",
+	"KCVzw6RKxMfFq4GfW8k/G3gGwLZKFrAdhSyA7VRoyU6TAuXUxDvIKLXLxYXSSO236/lFw90GhGbhevcu",
+	"VY/Fp+/OXh3FGJA2KzIIL5ll2irOrCv4cAK/gqdwAz54/fbVq5OYpXocvguPzi/O3pzEzOSZ4NOFh385",
+	"PXsVMzM3uZjioPTRwdmF/93kPMuLGTx5eX7x9rR8MinyRN8qeHT49uTwpxicoXVC5p4fvKg/d+IKTnv4",
+	"kx3B+29Jke4Kxa9SJMuJNPDfLgxuw31oh/YfVkc9+xk26dyrYixNDkpjF3bmBzn7+d1J+V6hqm/q2Sx4",
+	"8+Xr8k008cOTk58O376JXYQnXZkL1qA3Xvxy4t6w2odUeBKF4jdcpnZ39OLBz6+bXqy+9u706M+HMSvA",
+	"tlSd6sd/h0dXfHhdzGqruHj5AgYnC6kdNxH2ceKe2wOtPOdJUj49P6k9NULl7uFhfehhKngWfHyx8DE4",
+	"PUNAs6+9aHkthLrTf391fBL7eAwIoU1T7m//9N9fvTstn+M5Je7R2ZvyEYA/PnlxfmrXmEgzg6ie6tLs",
+	"0xfVp+GKjs7PLfKIj4G32YJJOMTR+fnFadM74UDvzs/sJYBhpzz8d+dnFkngV0QQ/7u9Uvg9vMqD84sX",
+	"pzEp63nGh2ACBLk+CD9wZMTCdeiyulQBQwG61Ik6QG46UQdoi/1ryQj8++DswrIbSyQ6UQcoAv49eGGf",
+	"W/zGv/hvi5n4990J/n35uhN1AIvg74tfTuDvwc/2d4D1TtQBwLa/WyjGvzAewCX+PaTfzy/or30OsIJ/",
+	"353i3zM7D1w3/bXvwQ3i3wv7HlwE/oX1w1F3og4cLZ7Hy9dVJuq2vsg+HfZSMJNZtLukUl0v8o7XUl07",
+	"+2+qx2VIrg9Asowu40P7flWzSfV4c3tnsDvY6m0Nelu7vZ3tfqqbNR0ExAYZ6wRievTIo5glww5uffhV",
+	"OO/7DgRg9eilXojL9rS8ALawiqXylV9ihCfVxIUPvbmjTSNeLgSgNH6ci2mn0Y8GSwf27cMnInYt5miQ",
+	"9/khNS05iH4h+d/Hf3b0DNfYWbAXnB6zQ6svHVS/jjqWAKWc0oE6C49xRGOPbMpVwi2M+J95as9NZ4nI",
+	"Onud3RIULK676J+oc0OWH//R56i0FlXWD7ah+trta+DvGg7FLGc/XVycWv6vBACpYQ3bgHfIGOWWt91Z",
+	"EObKpaFR6vMSIDicyDTJhGqWx67FvHaTTwwb0icRM+CVbdD9gkEDiD8O+I/9hnyTEEXpzW4EwffAAT/7",
+	"hzX2fZDc1d0UnkuQ20ShzzzPrQzKy2Na+3hmxXRW2fadEsvg8TF+uvUgJ+QNeHVjiw+KyjWDuCKIVJiK",
+	"DGSMXPeZXQcD651EYJ7yuRWyQB+LYYMxRhiwGGA1Zt0rnU8gAgERQiQg0w719Eoqkewzjnk/UjF4E61U",
+	"G332Vlk9AeKlLPO+FnNwUSEVgvGseBCVb+CTayFm9v5k5uMRMRz5diJTQU/KLUC8CMpHESlsdhSlcxdJ",
+	"mfO6XbmG78V0BiGPKK3ldi2WTl+LOYRqg72VEPcT4HJ2w9MqIdkaNJCRNIVd0Qf2gMq8habA47p5tGJ0",
+	"qQ7+y4TnlQQ+r6HU2Fnr7hagtELRFvg4vxIpxIbRa/uMNu/duwvZm+HMSyb0btAG60gKkmYubwQzM4Hn",
+	"qUcsDtYa77OxvLEPAPogljWR4GBzkGMCy2l1FVHnY2+sexQ8/qIc9SCVHKKtPM7fjyG/8PC6yJoXcLKZ",
+	"JS/Qg2vRYogplPxrIcIUqOY0TwLtO1Izjwlf9URYN18GIEjJNhrOrUZx7SGuJrZtSVtosfc4iBFyvE57",
+	"m1wfv2fcboSShTEfCvweC8CWycCL8BQxMFEB+ZC5qbKeGvt4HBZQCodbgybRsAFwq/O5AZaBs3PT1OQe",
+	"LymtbWJ2A54X0ylv8rzUJZtyimXrO+WZaPLUYPYK3EhF6t1nsSrSNKas40zrBnfSzA/K0/TtqLP3/o57",
+	"+xB17CyQiUNeyeWXQzMu26kbfJkYV0vSZ6ls8pY9EDE5Ozq/YAenxw9NPyCSrG3gexORQEFZ7nVaxJdl",
+	"twPBA0v5/uIZVQ0P4tYJH3pUat5aiaW69z6SIRR4pWGc4QSsa0QmeSr/JhL0fCPAw3/arzfqWjv4tXd+",
+	"sIqb/Jv9792BS6xaDLtcPIeSjDYBaMUabqfvs6MbYTlgnmfyqsgFJBTEpM3H4VYiChw3IK1faZ0Krkwl",
+	"RbwO30Rim+CEHjbQaafcL7+ohTHFx7wdltcyDTwo9oSWhYWBUxLT2ipp4HOkmARHcFm1Y2oaujS+LIx+",
+	"2bEk8LKDoRUWNRFcrSpJiYRlMA8ZYe0XnagDenvV5khPGhZAAYaLB5aNhaGMK5HQ5LBHsALJYcMmn+3u",
+	"Pt3tNOvmzdOcT3ma3nmeRoDzNq1mHScY3pBzLQ4MWvHiNO22sXUtM95MVV8S6UAMHkdhlmZAgHiJzbVi",
+	"BWA9yq1Q3tnr/K/3g97zD//9X1oCYBOt0juA15Argi5yILB8kulijKmLB6fH68Eb/hS1HdC60iWkWaCw",
+	"KpNGl/ihVsg5mL4RGdb5KBlBhSVjzhwWCIGMK+AHUCokFTdc1apVoGfxpzyfsT/9iV3ili47S2XphvzG",
+	"UML1HvqS4XjWYthEpwmrMaCozIDBl+yNgtsOiiN8991338Ub+0gJ8CqVxlgmqKGQr0Orayy8KuzCu0tl",
+	"3iZds42JOGsSSpcL/A0itZxeR/ko+6AoIHCCm8zYneclU7oPK4sIHK7EULu0ZFgjT5t43dbgwTndGqrL",
+	"w7C4Y6dOPSyH+61Z2iNzsKfPBoM/OgP7ytxp6/fKnf5wvOjOdHo5fXY5i83mmicGUv0cRUwyKIMFm6UY",
+	"DwyxAcrCYsucYgeNPBN1xrXPYse5/GsNvCu8L1JSoOSJM9aMUs2h5JyzJFd9kHamTtQ5Pr3ZwT/POlHn",
+	"3dnr0L1WkUvKkRegAQ/q5+VmseawbfC4IISiwtigui1wqSVCQ5uwcCft1AXpL4eidsbu6yksrg/yuPWI",
+	"CdBGsVaCCzNc3KgPAG9KkZgUU44RQkJhWSgXF1yWBwGBprq39toEqzbsVtO05Z+ksZzLZ3SssEoE0YMN",
+	"gh8GqPlTAgOyyeWQJQXcJhgpdJqiVutFgD0WT3AZv+YmZrO0MPCqI8GJSHPOZhh3RCPWnUKfMBznBYRK",
+	"nx0dvDg+eXXe2dvajTrl2FaRGGzv9Aa7vcEW2xrsbe3u7ez2B8AAfZ7O3tbugs8sHONLsyyCMZpugnzl",
+	"IjkPgk6qq2gPRwGS5gbwcSjXkpLnAwXProFDMDVUYOxEHYipg79BQApKXhjQ9RDRKU07fq3HUgW1gO5A",
+	"f965lE+g0Y7wNVloiSRWosvN02Em8t6pfTiAcARfxCsIUVjhriooZ39J/iH6k+qVsmo0CzIq1yjZVU9K",
+	"pCpgIdFvO2FDqkEtGQImXlx9Bi5xEkJgHxNSP8os2coWKoZrx9KsBFlSwXK7r/UYylApZgpIfh0VadqY",
+	"Xw4VCtoiwiF5FIsYRFCATqjEmbVjV5CBpEQsHVE99f+YPr/5y/Tl/C/Tl8+Gf/55Z/jnn7fEq5Ob4TRJ",
+	"/+Pp/5gkv3wc/Mf2y/nw1cfdZPul+Y9XPzStsViWf/rE1GuLbd0p9dSdH07jDiSii2u67zdtfAfkaWVu",
+	"MSmFQykh9Ek55RkSgSr1cNdkaeAIuOWGJVrVlMdzit+0FzPL9DgTxtyLW51YUtXsagpp41qOJhiLaO39",
+	"6BiORNHWK6pwQum7rFBmoSyPzqDE1eLJo1UmaTp5AfJ2XinzaRh9sBaOyruWDR3wZOdqd7Td2xo9HfZ2",
+	"xM6o93y0u9vb5ltX34vnw6cJmAxWVEW0pzsTPG+v3+Jqt8FZoW4Jx2XPaJ+pIk1JFqycopPl4auhVrlU",
+	"hS5MWhUWntZKNbf44NrwEjbkbsXvpB0yCMYa/B3NEMAO4O8Tw2Ir8BTo5oip7llM8UoQAiWGhYtVCnCM",
+	"yp0S9sX+LP37DelAizUDihmmSTTdHtZVXoViWCv6WI20K9jiMGQ1YrqXIQq3yXN75qsGQ2U5qVxQOUZw",
+	"lKIiCssYQiHzKvfd2h2sSoqPOngJq5ZN13yOLwe6djPSSkcGQNspIQD/TbtPPElwGqMLlow69knN42F/",
+	"WUVeSWwgIyfdI52x32pwWa1gfcHNNQaxBCJcM4BD6T4fOhjUi0alMcZC2bCUJ6aM/7I6dmEwEtC/ijrn",
+	"VSbK4h3+S7AoZEXqA7MAEQLzMC6gKX4VRl+mAK2tyZJlwSm0VZvRl2qmtTCm0F7rLS2VYzBLnMD2ICYC",
+	"y3ONuVUbMBkNFw7n12cHihXqWgH3tt/rzFdj1iqdsxini70Zp55B/KlTZGlwVhApvbe5ORQqz3i69+zZ",
+	"D083rVCss54rhN0YuLwW/yOC2cAGLfQQw3ObIOOCN7nprHR2NHBNrQQFdyzwz0/rmt4+BPl2LRWL7eM9",
+	"prSrnmL16YwPMVNYaZbiIcEmMi7Bim5m3DI9CmrgU21/I1kFgN8diGHdncHzjT47SI0OKpLSuZWhA2XW",
+	"mEpKIlqVAXLdG6a6SKoxfg01pUOj6P+6vPw4GPQuLz9uDy4vP34/+tD9t73g160R/vpdw5sb//Yvy7lQ",
+	"Q9GaoK2A3ymQ3MWWFL86FXiFyncXmSXCQkJblu493dp9+mwwGLAuZ3PBs40FacSLS1Llz3Y6gY3ffXsn",
+	"zcHpho66ryWsvL29SzWvKj2slB1qqSAkeLqYBrKiMlFtX+U0TRugHCIypCzhSrU8HXtFZDwpqz/5aKYk",
+	"TCrqxv+GKUV/og8wFLR6GO4yG+hVJqgpBE6MLjg7Z8jjy/mq/D34vamWTHtLDppt8fCXZCStDtfF4p0t",
+	"5lyq7Fme7D4V78+FydtrZ3S2+oP+4I7WEDrvJWnIp2QkwcJhd4Rt8mf/+oi2JCVuK8PXfJKFyZmxlHg0",
+	"RwNH6WcIsnRmOpXDOTktRiORlcAMPROeejuZKZsglBtRT29752KtzZQ0/4fB3a5q4Sxre2+8PDE9LIsX",
+	"NuHz6dEb309hmEqrDwTlDqvb7Nn//Xj06viEHR6dXRy/PD48uDiCXy/Vm+PjH83fDg8Pfp6OD26PfzwY",
+	"H7/7c7/fv1TwwtHJi4aPVl/vqcUGkwuVo0bUIFDO/CtLcg1LKc//05EysCvQIJAqXzf7SnWfDKtgeY1X",
+	"ZMdoyNG8EcqpowbDUqkEeLXib1OhljB9760LRFpirIxdwGa/+i3qzi6UKUblkFSMjbVMJPY0TyEbeokS",
+	"iunSi2ooeiVKQao65UrV085t51gycyaGQt40ze3cIG2zb+1ub6+1gvM1FPCrOZSxqVg08OaxjUSuxyCt",
+	"3139ngieNoVqxJlIYiZHgf484YbytSMW8+mVyOAFcCZh3wPw2MkbEaHBMx5nQqiKTxZ+6UQd+BwkpppD",
+	"1b2wgEETbfL2NjD26RPTwoR7g8b4CDk7oIrhZumgx6c3O3DWx6c3z3yV8brrZ+v5dn/r2Q/9rf42mOjE",
+	"D4O9va27RfcZPhJvmmvgeVSkOhLUA6bXs9/0pjoRMeuC7jjUmdMvwBkF6o2HGTKDmSqwEmteRE+zqv+O",
+	"6yNG7piYPujbf9a77BwlY8FcX44me/8sl03zOA0AcbBSsIwOo6szZMOWTmGdjaoW8Gyw299uxAUMa14p",
+	"c5X9sei1ZslqhWcJNxhQnoAEVGhh1Eakq1cSoEUVnj1iB0BV7rCRywDre8Fz3hDAw3POuNP3iF1VNbKG",
+	"qLnGoQ7UHAMMyIRD+qM3r+hbxVAsqtk77PWeW61DDS1tG+xsf16IYLEztu8NTKWLJTRXNdtbpCnLik4u",
+	"BSIa8R4QRLrn0ov03LQmBLVw2bKcWlZyvam+qSkPdy5wSvM1LZGY2+Ias/LB+sUFL8o+ZowHLNsL6GgH",
+	"q8FTGZEw6O/+8P0PTcaxtas/riwFGhaBdJtccjJBmtGXpNPR55QOs2DhfKsEo3OHbiz+9K7FPKpZ9CMI",
+	"I3bGYLr+iJEFBfgMvxEZ1QuUufFRimQ/7epwtpEzEpLASsk112K+0Xo/nzo0g72qwWBrG5Qk5+/t7PW2",
+	"Gi2bC3eyAPnvLg5dW8l8wqZymGkKlo1Y/Je//OUvvTdvei9esJ9+2nvzZu/8vD+C/8W16PmFoJft/tb2",
+	"053dZ9XAxcvL5NPO5579s+3+MPyzV/lzedm3//Hsc6NZjra1Iq7sU2MMkYdCFB19GKSv7wJGnbLEMQIE",
+	"WNn9DYbg0ZRAvohZFTxadlwLgUGPgX/NWOdsP18WMNPSpSvXrGgKYCPTfXWMH7kR7N3Z68ViO4sm1eVd",
+	"yCoO4kzemUtlIhUc4xVGOk317T6L0bRUU/DoMdq6sTZorRgQfHXX8Jssbb4kjeC1NI0ySGBM07K5lKG4",
+	"t1tw445kKtiUKz6GFj2NukHVELV9l9LpzRIF1XbHyu5Yyt1XdYd+E+iXqB6gfXulTACCCAkGqzIl7SE2",
+	"h3hkOr1DfAdcxiq7Bg7ZtIz2eI6D0kfijDD076xPxQLfncbo3bXcxhW+47lTzp2qsxGx+OL4zdGL2D6M",
+	"LQUAFYndCnGd8DmLEz6PI3v2CZepS3cp0tR+eXxycXT288HrmMItY7Ttx743bxdrzWYGXM0+pBKyLoKe",
+	"O6GiYrDUCc+ZtoqMDwML/WrkRI2cgw1Ag2LTfSkVPyz6QkR/3MdoBhNEgMaEnpaO24O7OD6/OD4877tV",
+	"xnabbw5O3tlNguboF+SGl7kR6cilycicdZVmB6fHGOGUaGE2+uzMXgVYyEbwa1jzpRzJMIhV4pmA1Iwh",
+	"L8aTnBUz6CMx1SaHyopHL969PjrrT/nHXykg41fQVmOyc9iTpuOjs4Sf7JxXYq6BqUHAlAUNammdCcFM",
+	"qvN+eYcQwYEAYRc0sDtH58HcNQbis1k677MXUAMSJEvFHExQX83Qlwe3hXks6Pa1g2ViZHVxglV/7120",
+	"MlvxOMa2roTwG01KVENewC8EwBC4AyDuFxOxLdZ9o1XC5xuWgH/PuucF/CsI60GITtA06Ona93cL24nu",
+	"GDplT2Hf6Y5WgsDqzKSwm7WMheLjMC2MvFlqIAFQtugIaFmlIa5sPR9C8RGeMw5C0R4BkgdjU4Nj1+ra",
+	"WbtMLtOUjbXLjLuWs9ljBYWt2Ut6ZVDYknha9HBXmlnul5a/muu/LgE6k0+tTEg2bkzYJIK9pMc9UfQF",
+	"6FlzgjY/8vFiTtyCBSNoW7bSctpsq7IiKHZ4b8HPYHY8wqlMFPSfeXdxuGC/dsj5w7Onz5+vXFFbTJRq",
+	"OUxXvBm5aifqwGKhYDNSuk7UQQ5RL9vsH68vmoQX70Ok6LLoNCOgdyGel1RmmRjRErTqojPWlmrCuLjl",
+	"Eat+6GXLOheWFWPSyx20CfRIlXFq7Aq1LisKXM2ZTPYtwxjmROaIxOW3msh5rUrEqnZdYcP5r0OY/Ara",
+	"KVSFNLEusnYflprXGsE3d3dfpYS036MPUWxSlkyR5tiMgEQAzJh1YoNf+tKo7yCs2+00jOBnZYxJ6+kd",
+	"r7i+xYD5h7vAlgM6wIQzywmZ9jkJa3DJFnQ7TsIoymWx7Ocik8K0tNJ5s8KKZbHqqhhei3wfxUSwHICv",
+	"k4Jfs9yhHb7X4GN1Jqvgbgf93d3gNBNdWPmqwRMB5q3Kh8/W+06q+oRrffc4dk7KvOEfO5E/jpa7spi7",
+	"MtzVe+PLWNcyThK7FdtlUC/cIp9QgGrFZ9rdGQzA3qehIfTGvhXsXSwm2ech3nLnWyTt40TSlkIlpjJ3",
+	"w7OJWIx91i5cF584YvGUfzwXKnnNc6GGc6u4fvXwW/DVaalycyqyczEMY3GbK8GtozBpIi4VhqZvndnA",
+	"Z35m+R8h8DZkyb957G0JZmWhx+CzZgnh9xpvG0TaBq37Deu20bmNVo/limiqZh0CpolwjqjaKIHqg2Ay",
+	"a6U3Vm0JlBAbnGL3/bn58P6t/vD+XfHh/UX+4f1Pkw9/f3+i8MezrOFH+8Ox/PD+5Qj/Hg4/vD/g5e/2",
+	"nRP14e/vXyT4g53idFa+ZD/4afLh/ZGAGTb+5Y5JHUv1kZCTNbhgl/UAbdK1E7BOgrCrfBAt1JRJHDX1",
+	"v7pUlgfPJWuWUl0TCamEY1d3szmExKFtm+2xtYSw6yU7ehVULr22B0p9pNHOxFBnyf1yH6tDNYhEQdsY",
+	"Z4VhB2F09VWRuz42SSWQK6Y4JjKGzjKd66FOY3bZuexEWJV5pjPw56apz1coTJD61iD14qANS8UHFQom",
+	"MYnQMoKELfaRGPJ0ok3eUhOIfDe/znx3gMVmABBongmW8/TaF7z22WDVCXcGW9tP17F6LqbyNcMiHA2c",
+	"acPy6Ikv40J80RWcqTj7lrTOWLb7BWnLSjsHp8cRBPUpsP2u3u2DZuedWxZwpQuVRAyy3Oi/D3UmInbu",
+	"wtVOAvYSsRcBcwEKQWVwfD2Ga6lqam05zx1puwPfRQirHXlwuf6MliJwi1ITFj+JT9+eXzBw4W7SZPEe",
+	"46xJPYKjwAjAWsYE46wxU8OeUCnxrXGZVXXMyoRLk1Ebs0NAPqwCR0tFbgpb5hVjssvYQE+QPWmiPJ2o",
+	"E4abgoAq03ooafndAv4AhEBf4pZWxI/eV9rH97puvjC0VGMIwNhj7Vm25dtdM+EZ+AWFwvZ3ZXsnQ2Ph",
+	"QFDLw36zcb+YrqFrgQln1Ajx9mQfipPasR6kiEBlpCbTAojRAQt9NJ5J+dMzMXxiqMwiwopht7pIEzQZ",
+	"oEV3PiNB/uGY7D6sFSHG7fEOjBfu3SxBDoPVx/zsBM+VMnIrrxwRsyE++mH4PnlC28/gMWSBL0jp/yL5",
+	"YfUFt8oUzgq/nl+30TV4l+IY95BhwhuUOeCmAldIBoEGwbYfScJpliLuJT545ArrBtSvpJG2OS7RXPO7",
+	"UDkUXbwyOi1yESayfHFRehwU/9br0dczZ9auH//ju5cvj86OXkTsxfH54cHZC/ufmOET+WybiL07OT86",
+	"uYC/J+4pxJ/xqQhLmdTqfrBuFmbUbEAZypKfB48dzdqwn8aXxWDwdFjhD/CT6B3De3G9HD8VR7tjVV97",
+	"kndNH7pXawkPNYaK1DVYKyoNM5alZLs+3N3mOKPaxlbFz3mxp4HR0GLbW5KvxWUqdflWCRayLHQbrGz5",
+	"mZ7xvMkcn7mf26z3KwoEBh6b5Zb303o5vwjivGcikxoqeU2lKnJ7fmD3ttK3VITP8CY+r9m8y8p/nzpb",
+	"nb1ng6iz29nbfd7/YXXjE9x646lVgtUXxfFGRxqGgX+BK23rixxpvXU+q1uf1nR/XXBz3VzLsqxAhKqR",
+	"r1tDoRR9FguVXGAcm5VIxUeZH0IqGDRqu4LcQQxiooo4TQWwYIQ7VF60MIHzLC57UAYRujge8PoK6Bm3",
+	"5Vk29X3txpngRquYGT437HYy39ivrrtSXAJ2ObJk+ZCrobDqP+0cgnuyYpbbXyBWsB5Ks0hn2qyxMJ1M",
+	"WBfiAJWLIlbjnmteTTuTycY+M0V2A6VtGyPZOs9G3/Nt/myr90MyuOrtDJ897T1Pnove7lXyPf9+tC0G",
+	"w637BW/58iaoWjg+mC8URnPJcvUyTUtitdqOaMmR+FRqH8bFc5bxskxIVdTe3tluupu1o8SuxERSLsOi",
+	"CXxJjJiFuiYRZ15CHMGozqAA39BBnKuOD3aoW1n3c7TER2T5nbEMrCIrv+Dm+hxeXD/2CgcOl+VPBO+8",
+	"jUx5rFvfteGPzRXDqcegPBSCNLop7KKDJSwvitl0fstiTOzgzZYOIEBrmzmAAaySQnDItmWc543FG+Iz",
+	"qmq3z+JD6skes65QiXOeG5GONvYr9LRbK4FuH1fIa9eiAxnXFmPGqXs9K9TQanopJXaRLe/M2+Tceux/",
+	"erCKOsFMtS7X5fsLd3+HHK80lStzvNZL8LpfdtfT5uyuC2qafnTT0lCN56XiMrN/ypL1ZaY+lO0FJbLB",
+	"evSw5s2yrfuSS/AhqNgKHuqZ+u9Ci4XMIcBY5ws0NXQb3z2TrsXlLpK2cq4hF/U5DC7VXSoqhClxL9Dp",
+	"vm5mWZXsLtwNLyUNITi4hgFrBApIdaPTegbv0ns0bcbR0Fe71sbbTGAPF2SGIOyOMArKNsKFBgaUMByt",
+	"CVIb6enCmS/SVdL90WoA1TmqJuSNiMUvZZqLLGbdBTQdwRP7ztEY7cldX+Wj2XpRoaE4eSfq4AydqIPD",
+	"1GK03VutNKaFd9mn6/OuCr1aycRg7KZDx7po5yihri9dlOLmFR9ejzNdqIT6SjeIg8+vtsXOcIv3dpNn",
+	"o96O+J73frh6PuwNki2xPXrKd652h18sapAHzM1OwvYdYhRa5K53pqmlygEkEu5TlITr6GSYEjeQz50X",
+	"mWoKIOQgAL0R+UQnq+72IHx3sS9RWIlajnLSCXTWIm+nJwvG8uXV6SLIH2yLarbPWHeLUVrlNiVWPqXU",
+	"yp0yuTJiu85AXtV77pTUaYc/XkwKXfnN4q71uvX4aMpgHH8kUfUigwNenQJqAapsRn/ntiR2MW1w9evU",
+	"A1bZYZer+UKL3Z/0bVkAf8rnLNVjJtU+i7maE8kEkNZZWGzMkszZbQK97mP7e6W2EE40u7XnYR9W6SE+",
+	"XdVs6y5AvaKmHE+NvlthOWqL1VA+bs06eHcoHRdVq0reDSl9qgjd8Xb0O8HQZivJU5Zr9myHpSLHmNNE",
+	"jmVuFYB+HLH4V4SnXrzvwk0zMeZZkgoD7vkhN4KCTCuXEsBGGBp60PsP3vvboPe8/2vvw6en0bOdz//S",
+	"eaieExZ5m/m2HWF9nRO4yip2jUN+aDLtGjEsMpnPz+14JDjoa6EOiqZiYgtdJbA2SxjxkmoIuLYXEfwa",
+	"FEESccSueObKeMc/Cp6JjKF/BgZFv0zcZxeuTQX87FpUQDdb6ABL3cYU46nkZh9VD/De2/FnmbDSWLTQ",
+	"6eJWKoNJAfiorM70p7ICHndVNHySAact82FuUAsFYmAPNwYkeWJYJscTtBxawb6DC3bmm71OZSElLPGZ",
+	"/Hdhr+2z/Q6LG1UP/rvvoCLEd9/B5q1ekBQWAnnK7ANAQV8nkJ2HIqwPIMHqOZfKOcgo3QqjtVjK5yJj",
+	"GLMPkQdT8B+AiB41JWDYoTCZe6SzW54l+JGrh29vTxpIMgfCAeGNJtTD9hgvEpljqHh0qSq9scoSy1lZ",
+	"Hi+qRo5TkceIVl2WOzHRpSpdPBHpwzmJuJELRzVYxYHC0BGsTf9SXar/9t/YLzIDf7yVh+3vl6pHTZav",
+	"dDKPsLlV2Tc5shcD9bC6MZ/NUgKozf80WsUbKN9plc4vFWPiowVeqGbBqdRtwBvt+BKzLBrwiqvEDrEE",
+	"t1CxswOfHr1hufiYs25s/2zOUi5VvNG3Wznw4A1ha9KwnANw0y5IizcsPtQqFyrvWQ0qZtLA9AtbjMhn",
+	"jzb/iIUzAqjUPvrYu7297Vnm1yuylMqSxr6cDSxqxjMjjF9S93bCcxhoWGQp69HrV5m+tdIHljQFrzCa",
+	"8+0p4EBguk60AIsEDus2sjMYxBHdCL7Hq2t3UX2Umlm5qSEkmOe0LDR4UNc1gHSZwR2EVVbZgSKLM3BK",
+	"qy1aIkBB03YYX+sEaQy1cXO3FO9s7cZwgz/ivs0egwT8ns7kWCpaE7iNqDOkL5+FbxjoYw/NheAEyoqg",
+	"+P5bfCtm3aGeTnnPiBnPqJRFf9yHb1ztmslU+rI1Qz1FKIi/i2k7czKxR2Fb1ggXBsevtBIb9kzMLRAH",
+	"jcQc1+03lGVzFqMS0ztE8aJ3YF/q4VpjOxQUb/g400aw+M89ClzsHTu/0pnIs3nvYGQ1+X0ogyRGKWRr",
+	"d+O3pxfHb0/OYzhw2B+Ni5/WZnZDo8geb+D5Lq6bAGx7sBNThGfjFnAYQ/FkM55PnhiG4rfZiGCIxu9+",
+	"AtZimtf4hn/sHYxFvO8WB3QHwc4tL0dwGjyN+wwrPhssluECrZQlHUQlAOLO0eoOaI4JofH2YBAvwGlE",
+	"iQRBV3l2CGDpDrjeTsnwuWu8FH+6dLr0ZWePXXb6/f5l5zM1vMOcCUvtRhIotx2NihkrIRIDq4bVHiGB",
+	"tpiwMCYKG1qJdRoMojgCayDqGy6/jzSETXlqqRn6maSC/phMqlmRs+4Vd02bbzNth53PBFztVBpjBxpJ",
+	"kSaRz2WzipBL6NNF3tOjXgZNA9FDHUFiQCqHuf32r4XI4Hotmk6F5bIb+3ZRW7EfP1jSMBNwfjzFGqJW",
+	"pNlHOAA0CpgJZh2A8xRBG97bif06M2F0kQ0F/L4b0+4QeAHgFOOMMjK5VYgQUhSLAYadQIfLfR77bZXS",
+	"FVXCtoOBs8u+ufU0rjIvaKq6xd7IH/eRPrJCmWI20xmWQMNXidzaoez521e3n8dWktSFylmqMdcQQnPR",
+	"Y2hfBbZraOUVKmJXvTvYjpsKhhVWyBpO+FUq4K0Bni0bC1VIJRh2mu6OhYIKewSbEUtEzmVqWJAiJjK7",
+	"BmTaKH+4hppAGSXIQnWSh+dq6RziRs8eRypxS7V3pWFiONECO7BGpTvUlUiBVUIaK4Sw44KAuP210Llg",
+	"EvHNG2MR595dHPqA2Cb/jCcbowwj3/eYkR/tqKjUsW7cXmHOUl2dlXUuIa2yKuTBPU8yIVaOR4OBMBpR",
+	"faJKWw/YK/WlhK2e8rFU4z0Wp3Iq89jL5NiIc6vf3xpAHwvXUnx7sBGx2FzLWRy8aEf9r//7/2PBi4ON",
+	"PiOruWPkoOhQdRuruST6FhwYgidQpRdcYDEyCgoGQu1roovMWI5MKg2kw1L1Gwu8Qz29kuD6s2INjmww",
+	"NcMORlMh3OM+N3ELyOT9UIF+hN9ExFgGKKcceGeUE7TLfDESVLIrmWc8m7N3Fy97P0SMM5NyMwnYx7HC",
+	"VQEZgfJOoOGJbGih21W1h6L+Av+7rKwxFHsEHDHfvHIiLBjqrf5JQrR9YZP/6/bLq9gpDPHu4F/jhXd2",
+	"B/+6TSIY9HBHS+1Epwmyp5N3r8u8WNZ9998tLEQs/lfLJaCPPWxCZ0i58eYuLZOhFyyn2Nhz73mqbo8F",
+	"vih/cnKpFxmB6ILk5ZKIIeColCC7qPqzazEvufMGRpYjMIBcEIjGWjEhQXCw8C9Y91SbfJyJ8//52nXd",
+	"vhZiBt8pUDc2nAp1UNGt4XagktylOlhhPegWjZ1LETpRpga6dqlCo+JSowPrVl6VVJAdKe2lau6Guaal",
+	"Yr9ipQjME5cqsE+gpNZgi2i2W/TZgbe1CJWYS6WVpby6sCI0sKlSdk+kGWqlxDA/TlLxzojsHD+NXYQg",
+	"k0kqPKW5VM8sTdKqdDpgcTr4DSx+1KfYLlorNPAmIhV22XDBaD9p7Sfwp9Z2AoumlUu1vm2lqqyR3dkF",
+	"aUd4mQBloObA8m8zaQ+AxFq/ZJf9UTfmIku1wuilArkIzR949F5D1beq50pQ+qNCCRZEry7UjUOlEJZ5",
+	"qax6M8yZVhv7RFenXCXcshVXnRDq8Vmpi0jODFoZdjGELgYx7NT+dKkklmOxjCVEHf/PKvC7VdduG2Vm",
+	"e/woHOIldGEHoJd5sRGK282gLAe+hDR+CygWgO7UUvjoUtH1aItYVhsb6SJDZuZsE3KsLCWReZ+90Yk7",
+	"vgbt41JlLk2uZDIUntdnFtKRLUqrMXFT4OrgXSC0Vt6bEJG8VPZVXeQAvH9nZ2DVlskG+zs7A8hif79U",
+	"f+/1evB/9hVs5Nvdsq/A9aDUD88A8LrbtUe09yaoZPcGyn2GMjc1iKpQRlwUlCDtPvWLYq+OLtyaFmxk",
+	"rBuytf/63//HCgVKu4W5awynjLDwqpszwAqYviyD2t2xa7Cz1+eIKpDt/1XKWval/eXzuCyZ7q6dxVJm",
+	"pBN/tzd7gDgEygNPU+gvDPTM238AiwhZnQYM/WlSORTKiLKYfOdgxocT0duGgu5Q7deX7b29ve1zeAwF",
+	"e+lbs/n6+PDo5PwIvoFgibzsIcX+63//vwziSaAQPwWVsIPT46AUvKsg/znq6JlQfCY7e52n/UGfApUm",
+	"YKSnY7UQulmQZ3mmm1JTD0kX5wSzcBh0YoUC30hMviCK3vUawEYIqZy9Oz87eEFGW6HybN5nB4AiUGul",
+	"uzN4urHvpkEITS2wzS2JKIywaut0BomO9Wbf6TzC6izPwTbjLr5adQf9a2URFy/1HCedvQ6aHN4Z6kYC",
+	"ZONHncyp2o7rGVQ3XLrCaVO+jqeF3K21hgWWDsMPqJfB/WwPBg86M87ZXHECPbmfo84OTto0ll/c5o88",
+	"KZOBOzuDrdWfvFNOahEJfvR09UcvdXYlk0Qo/OL56i8OSf2HD7bWmOKUz1PNkwutX/NsDDFVu+scAcQm",
+	"Kp6CiQjdYK5OP6ELgTE0kB2bzt57cNiZzofPUWdWNGEZ8TAUdPyTiKFDnYwiUUC+rf6qy+rIHmsgDAnw",
+	"02KkxYdQHLOSoH//iSndFuyXAE0Pf1qFps6EA9PuDHb2WV6iWtnBvjQex/BjjB+0ISG8gyFAj4iJsJuy",
+	"CaMVRI+T3xNSYuhQ8sdAzJ3VX5zo/CVUYfiaiImX7dkYWFe9r2ijAVM/RwtccvMT4dXnTdBlKMag/K9K",
+	"sxz4vcS2iHmrsJCZx7xogUm+eL0K+xYQym5na8Mp1FcCVS2RYAzJIrouoh5+QFhXmoJbq0SUrwAoWwT6",
+	"8EXoEuSV+Xg6uAO27XdRidenFOXVKPaGhmvDMjsHhiDDLP9omHZvjEEAbmdlNQTxuIFNhlpiy6kEBWIF",
+	"oiTqso5jhWi553W7O/HEdZnevkM7YHlfjc39OIdIvnsg3aPzyG/c8Z+JO94B19fggyHWxy+OXh9dHLGV",
+	"jDXeI7J8N/4J3HMtjvkgrPL+mPuNXf5jskvWNROd5eCDWS5clmlYzehznGUCbDtX6Zwa8hmqOF23yOkR",
+	"2e3Q/wQOl6TMzAPDFvVwKctc8CyTNxL87lyhoXiKjWrmG1DG8yrVw2vDjHaBgGMtDJTP8UIr1N8IhVbW",
+	"jTN9a86wf2AcMfpnzqUSSYyGIZ4QW0YPOpky6718F/EPsnkP0tSVGOk8IiOiJopt1pMlLRN/O1C/N+TC",
+	"Jhm6DmowFYDuC3EjUnsTYMUYi8ZiZnmRKVOBQpDuFmHVAoDMje8wBzAQMYNBF1fzWhJiFQJSafIDVyXn",
+	"Xne/VpA0THUIJc8WQ6UbAQNL+ITbwY38gYDiNXga3CE7IKBTrxOwTUiwm3E43WWgEQWNh5bBB/o88jIm",
+	"hJpK6jQR5AGhii/0xZ1B54JW/BuCkJuyrd5MY4NOpKc+lvqPB0PuIpndeo1HrQFZn+w9fn44DqmVWM0f",
+	"78P4YPCS5T0ABwzr1OPSx1BpJP50Sd11Lzt7bPA5Zl0gqwZXBN5MvdHGQO1AfwAW+nsVMB+K69KVPjEP",
+	"xXz9OYYlsTAeaCxY1wWdlcFlLrZsA8NjwkixIEKsJTyMdLIgnqtQllDzsd7os8P2ILH7RojtDAYNiIG1",
+	"w7EwC01AuPL+Q7yICWOR1/Hgbsrca7vu1qq4wYvn13K21nt43uu8+gbvY51Xf7K3tc6Lp3ToX6qe3pEt",
+	"ugbga4pVpXRQLff2j00oXok8JBMN1MHzzruCL0m2icASzYt8d9OUHcjXleuCptHVqsYYsZuzVHCTAyOu",
+	"9AiPQMJb3lr8xspBTYoKtK6JXx354L1wE5/oLb+dGMM57Jqp7fg+xjQ6UlNrXs4zwVIxypl91o0/fY6p",
+	"S6yGXU44NITc6LMLfg1hIvVQS9NAq1x7oYPKiaEPN/YLLQ1VlHfj6kfEyzYa78Nhuvbq0rCJyEQ7AXSN",
+	"5u8DQI8oQ9Ta4beQB9wtlIP0fYGCo/1msaoRFjxOaUQz4jqas7aQvrYW2KDceSrxpEnJq6M7YFNJVCxW",
+	"lnVbTbPZ1oG608J+r7BeXWQLqHuF6htQL+eW/qDWh2JPRFczvVAMqZksfMwsdoAjzTNAsX9QkdwXfnav",
+	"2DO4poyLkodSVkGsijR1XfKs4or/WW3Ht45oD8n+dpqwUWMD75SG3fI568qc6uwPdZrKRJRR46DHU43x",
+	"YDDU2NtcujVFgorY3oPCrBbVaSrI/I++KSq/iaIC97qutoKy4z+fruKJnmmgel9AhjcNNHFtpcavMl3M",
+	"UKaoie2L0zOpck3NWv1zJKisS/0TLbUE0qIglHJshyf0z0h+WaqkzKAQhp2hevf7TGnVa9AsMKEh6ddo",
+	"LlkFabH7pSGVqB92DiXZyYs/YMXEVIiuS4jFaaCc0EObTLDB7jdK91tQumihVQKABjPybyLokSFFWUEG",
+	"1NCygAzAcieMCCjrc5FYERTSKn8hOaMTdUDIaOgA+tuQ4bCd8539J004+U9hOyIhGM7uoUjyemahFdac",
+	"0ZpEu93sU1EdVxPYO5hnSCS20zcbhaKVmmbNavGb0cjfiyVmHthhAh71zRaz1BZzJ+wsEpmvRMLSP2kJ",
+	"QFVntbOBFso9oWjQRzf6LM51zlOIgohdhxA0GyGFnfJ8OHGhsVjZFro65+w/C/IC23kqiBZj/Q9UX6Fx",
+	"nczncauSBb57u5cj3Mpv4K2p85PUt5xxCqM0DHfhAw6aGC++0lk3Fg92eY7ffF5/HXSCrHv+7vDw6Pw8",
+	"Yi8Pjl+/OzuK2C8HZyfHJ6/sSR+fvHx79ubg4vjtyf5CKt1G6w5o8MoeyiKIIy7TImvqxfuotjJ7TlAH",
+	"sYEQHSBg61EVAf7RWT4G7oQ7DkkIEAxwFDVme55xabAkTHApvUSMpBJJGOiwXy32jx3/6uYviLBwfQgJ",
+	"NqVixWwGEbimSg0CNLJgWn6xNGXTE4T5Y6WL+Qm+TvpmsME2bouBLHAvmOoOzh9/F793Zvu1gt4PkgQg",
+	"vYTqBkyp8trNVI+H1PFojRDIEKSrM0GQLdSmC25sKriCWDbKgdFZUlZpiQOmEDOEDuoPOxND3yn5icFi",
+	"OWCOrrTkQJvmErb6Wo+tuPmo0UDVidoAujw288cMeMObDvexGrQ8h13HewZlMegLUuuqYp6zZ8uMSZWI",
+	"j5HTtSDcCiryEFyQEkXVVguD1SShGqsTJNjAixJsqxQmtqNQmGA7G0uA69yv9dHBK5iqDcD8G39o8AqP",
+	"dAlwlZVc2ss8XNSqyJLZREuV74W9oxnHmnau/FqtQCkVcPTOFPjKbW4/cBvhexD7iOUXw0GI4l28PmdU",
+	"lkhqKBlTGJGw7k8XF6fnkN4TsVsokxPKIiQD+IiM2samVhu5ElSxRulbKijq1sEXq05dCWbkWJWKbDge",
+	"AUU+D7LvK1WNDsuXT/gUS+xqg+V1ofyPNK69KJRhTmSGdaE27TRmEx/ZwfHnPhS8d/EdWI9rqKdTrTAJ",
+	"UppqQQCoGRvUywRxasvdHyURMcPn2MZpzrpKU/lbtzXU48ozkLn9BV/C1Ky4Uvg/xvL8VDr7jf/NVaXZ",
+	"qCRtvX776uXrPjuAE8HKvRnE8EICV+67zUI5FqqUxtlQz3x4UXAf+yXkLMIVlOKnwWfauPJYFFsOZomF",
+	"XM0Qe5YJmGXR3zuExoppAB2WWD2mIPna4u2ZMEXaqC691uMxlPX9bcXF31j4o3r1nb33HyqUFfpOOKRY",
+	"BJ1lKVyuicNafBt6sAaPseigNLOUz323KSrmFRY0960iwkQHC7HssCw7NtLZlHGWZ0KwrhHCxYi5bzc/",
+	"2Rk+bw4nMk0yoeKNPRZnWud/skpMDF5yj3aC2SeUiRHUNsMq15mwFIAqUZddLGBk6m0PzT5Z/Arqf6aW",
+	"GhwkN1wNfbPOd7lMgX3FjE81mo6mG/u0JOg9srCm+kIm/EZAIEUmsHPyovhRHtCiwajWzwmOYa92Ap7K",
+	"0DbhfPdZjAvca1wbARIuy7Uy3bOcpqEnepO5xc5cMbXUG6c/ql2FjmzeZlq5qOz2jydDNaJWVY46DF9Z",
+	"YjEp62N5+ED+Dg4tKItPYrgzp3Lj4l0tA7Rcl7PDtyf12lhvFfhlP0qTOz8IGtGx9iEUrcvGItmDIk44",
+	"G5RDTaCfgP8Qn0CRTVwHFUWmoBvfXhdXKJX0whYm2keUq2dHsWIAijkm5/M+CykbWSHcKbTZaxxoPZK1",
+	"xg3/dWw11dmTFQab8qi+2WeW1NLSGUJ6gGJL8HSBLRPTW9NiY+G8TvADNxY8Rqn61JWZI0cjtgDkw2uI",
+	"RP/uu+++a46eCBDgbt4L9yH09/pNyP8K0m8ZPtCFb968Rrd7/ZiWc5emijnnzq5e+sahhQESYyDEQbkc",
+	"1vXgyf7r//p/gC8Qp6GGC5zqOm+A0msxi3oR7BH4+0BMUI85tUiyOu3pO5daUZcmP9lZsbtBxOQIykdL",
+	"iw8jVNd3BoOwPQKs0TdqyaAabFZg1Z7YIpGVp2J8DU3/kMYIi8Wa3wofVmSylA+vjZ1rZyPyDRakIVLb",
+	"Z299WXq78SA2gGgx1AsRLM+4MlhQPkK2XK2FZ4e0XDsXCmJKYCHI7/HosOQQMc28iisQhKoEdZVQGrpQ",
+	"JFBivMpKbydQvcjtrZrZUjt+TGXx9ftyvaQYrBICLd5YmXZn8LTBYmdKEnVMUHtvOvV4fJ4ibb8Sn19F",
+	"IKnQNsABAMa3gkUoG+xs7a6zH9+G441IJHeNj+8fbCHIeMpToqVQ5768tRyQ8gukDK9ar2UMQG05UBur",
+	"y5BqUe+sqf+sG7//QP2SWCr4qBrhWQ7lcs1UKcIkLPaGgCBUHuSYWpJZC8n3FbkNGA5h5FKHMODjsqMW",
+	"RqC2DpLTMiV9fujO72trt7Wr+SbiNIYZLNh+8OqWiDn3YyXNOvgbCOvLqV97BaPcoryPSytRF36iSmw3",
+	"WekQGdMUTMNulD47yHOOcU4BogJsQ1srLFjNCXyCOX0lQ5qzz474cFIOMeHGkp2ppsxYtBx5KQJMevYd",
+	"pdlwPkyF2VtYAAyh0CSHn0MMo1scrMR/QZmvZPrmaiisIOSCGp+zbiLsRpmkSDFKCqrUbyupAk5XUr/N",
+	"T/Bfn+NmchSVxwKEC15uj6fkSdJIHh7RekDTHCTJVzMhuJ22EKgQRKtALv4whoU7Sxu/VRnwryueII1Z",
+	"YEH3EUccQi4vWGynRVMmTE1VTQOy4Rj+FAiuhH4aWuf72MIjILuL5kEHr2jDnFK7oICwNpEJpA51Mgtd",
+	"GBZJbDsBwYoyFcy6p1YTfWpGSY+B4d3Nq/2iob7Pr2dHBy9cqOWM55PS9D+k9VVpTugLCBp8b+/urujw",
+	"/ZtYitalVi23/024qteSBArAa3D0JRQAWfNa6gjJHOsoITpzqbuoelgqcCfNA+f6unpHYIw9xVP6/Ztk",
+	"aaEtaBaIffZ2vuHVKrvszN37nfEKQXElXkETTPIplDP32bs6nugsMHnuLAXW41xMH1U/hjOAWVrgzK70",
+	"G3A1A1fFtSzxqh5HH16dx2LvsNSdmzwMP5OdP3AzMD7mUlGkod3AE4NNxiF3L88zeQUdAeuG/fVt+ZHL",
+	"DJB5VBZTXDS2x59KUdCOETGdJj+jR0OJW/ivz9QJ1ohhJnJL+811YH9Xzs5u2q3xXe7/8cQwymShxpyF",
+	"gkpRYJW3C914PEv7Y+m0AHNUueA31mVXEhJXzP8fkaB8Nb/5eQshekKBJ1/O7jbx+yVKpPdYhhOiWzzX",
+	"YGvyffyhfTiWXIHiA9RyFiN6ZU7mLiWWkggoEuUw3KN0nx200J/9oHPiPdE3E4sI/BuS86/M/gPXFhzE",
+	"N3GghoVn9lTuKhB4/IMg+/Zw/aOPvuspa252zLrQCHqh53ElILobl2HL8UZEypyLi6bm/g8dtL9hsdNx",
+	"2TAa3ScMuKD0EdYmqbTkACGE3WZajYPGzpUeWhBQXk1WhEg67D/rD4imvuz8RRdZ+bMlO/TuZafPoFs/",
+	"27V7MmJY5PJGuMUjoeNDrNMiDUv18FoksOwtNpWKcrC2du0/CGF22VRnwj1hE9bd2X5O1vUzkWfzHswY",
+	"Qy/MspMHZV0MU8GzoGZ0v5Zs4GPtg5uJKRTD+D2aOr1zLwRfgXy3tQF1NUEE4q59Uj3WvwuTxREG/W/0",
+	"2WE4Cs8EG04EHAzHkputTbYbXIOABo8jGFE8PFGiz9G3EP7fNoR/Z3sNa/6F1m+4mtMazaOF/i8L8Mfm",
+	"wa1tzY5ce7EgnwR8dqAOQZt4T94IjveDF6TxXbJdGzHFtGrEBbuMh2sbROBiafuDtwwqx/5jRYfrMcND",
+	"boUGpbN8smY0KbzLjMhu5FCQrGp/ybm5DiM5sDu2zwOepcXYcg9f5QaACLMqXFcAMqQiU5E56NQ8L5C0",
+	"2wtKilRYTltZwxPjXpOUQEEe4KxQVPzDTIo80bcqptDwRBp+lYoEGJJd+BP4OM4KpaC9PL4GHBYYpCaY",
+	"ZrNMjzNhiNuU416J/FaI4H3THBNyYld+jgt/1KxRmGhZNEjlDHE/9iT+gJkPbTsJIN6feAD0M6nGK2G+",
+	"mFkQiqCRO4onUANmIniaTzCLILG8PvduMsrZ7LMTIRIIbkCaiCAViDZpqm9PAdos3GaFQGwgXXJjnwSo",
+	"avLmn6ZcJTzX2ZwUvGAYSN7BcqMyKSmxs42g8NPQOsOew2M2y0CXXSMQugRXSM34csh7YPZ5aGU7lsob",
+	"oYSpgNHcWF0nAKJMzLSROaXKNSs23n4w48NrqwOUH6EicTVnUpmcp2nE+A2XqSVOcL1oS8KM3+AraaDj",
+	"Px/mEGubzrF0ux2s0SR3Vq7yceTOcoJS+Hwgs1wjmz9dPEmnkyJEPEh/wIUTpwm+Jbe0JLe4E2qB9gCT",
+	"6AJNFZegU1GrUHqgzK3ITFCaGgLWRzqbmlLRtuqkYo4zs+7L84u3p67UaQ/8qTyFikBlWLonQ6ocZ5Zp",
+	"Kz7ugV0fqolR3Fo15F3PBJQRGnMr3ZxfHJxdBAH1ETEQRnszKA//TWQ6KjkWPKIOwjLzko55woQCOYWN",
+	"Um5FJj73q3AvZb79odK53YDhI8GmOnGFAg5Oj4G8qkzw4QQoC9XCYFM9tUIYyS5WsKKysf70dOZW7pP0",
+	"kI+BD7AuEeH1bA8GpXLgzB7EHOGz8ptGAyTAwMORijNafzDtgxAIN+6EG3YlxoX6QwlObvWBxLKUzzlw",
+	"W7dIEL0eMamGaeF63CJ+vDstQdwChseDbij/U+VX+6SlBsu5G+QxpRc3SWtFtjQtd/PHk51NcIb+9v1v",
+	"DQCwSbpTK5V+gc9NhUoFhUTcT7/an6hMovtJJjHrio98mKdzqHWC5l+RGciYhyJBKR+DGbFU/twcJtcz",
+	"E8KNi6kxOZ9D2tRsZsFrmGljSopstcTUUVrvCuXs/PCnqmOmz3BvGCntdMhg/mI4tDJ/GQnhHu21dF3G",
+	"Idx5/4hOk8eR0Nwk5yIVw1xnv7Xf1M8PqnprFrE7S2n8AX/zoT6QeEaYaZHHHfOVK9CRMZmsTQIQV5YY",
+	"D78aAQCEDijAcnSGhQI2Ky9pfTk24wjfkLkRmR15/YbLD4PLiGP3R+VPAeqtF/kX2GFLN6ZMlgX5uSXc",
+	"OZjAfXicPG54gF/gCkj+FhDQGB9oyvv9Aqj7QonyXpIhCX0yD2iT0+G9YIiqyyqZ8J1HgfWkvN89EnyT",
+	"0B5B0vpC1PgSSesxJaaVwF4Vgv6BYP0fVIB5eEFkXUhPNnNurtu9JmURstK/vBfMkzgLLfh8I8ZzJvhw",
+	"wrJCRcwIF8Dg/c2+z4qRaijAQZxyk9v3fYqO/RFnQ3c14BIM1UU/McvEUGeAXzjRyU+Hb9/43vTe7Ek1",
+	"iTFQYiKU5TT2aFORC7PRZ8c5G9L+IGoCXdA+cQIcgbgEV2inHDtGR0TsK75A9JiLDGUxfocRotThLzfs",
+	"+OTi6Ozng9clUGdiJjiUU0ObXYw/xGQENqx7fviTq+Amko0IMyKrPvr9UHfCEyqUcdUmyoj15ikiikjP",
+	"b3Xluz57La+Fv3rHtGXuCJY/DOqrWm+igxED/Abi8Q0zeSb4lIEfAqJZ7EGVZkY7hFRUHHc4FDOoEcSu",
+	"Uj28pqK0LkQhqu0/cn1DKrAGhYxVDvcsjevUaJXfsuYNbI0C/SEVIbbHB70uSRzBKpp0tAGElsZVeAWi",
+	"lpOmZHY6N1dVp89iq1/LKr+wAJb0GeA2tpwe6QyhEw1dNMoepDq4sB4Mm8QYD3+r9juATVeiCUIvCZWq",
+	"ma4hlu1bVuJVifK356jQ5Pwa29bx0q4X6D2YT9tSVxT9FyK7EQnrxkfJWLBDnYk4YviPc/TtxBttpf0g",
+	"jOLCEqq7avKBMwJXZ/+ryFL7h0LOO5M8n+1tbg4td+Xp3rNnPzzdNEIZnfUy10b+c0RM1SfNUk5trnvD",
+	"VBeQ9gtnRgP+itE8dr32Wjp7Twdr+zv8dpH6PqYzV9pDHvBk52p3tN3bGj0d9nbEzqj3fLS729vmW1ff",
+	"i+fDp8nWoBMF3pwTzwuY2z9R0qSzeDJr75viQ1bUOIRpb7lxM36rRfCVyyiGssGKaB8iHevVMNKZYF1i",
+	"9RWqgYQa/rER+RKhfCxYyuciczTGkRX3gSczKFBQZ/KxZQsgkRB/61L8WVRS0sI+vyryMmQtYhrWzFMw",
+	"kUKdXm18N2Y7YZ+5EwDpRiojE+F3BkKUZaMQO4IlWHiSgA83TvWQpxNt8jiy8lWuhzplsSUrsXc9H5we",
+	"PzFsptFnHU+54mMxFSr/1f4Wg6pBvhY3fkwTuKwUGjlml53LDgkW9mMDOb7UaAdi+soYuz470diSC2L1",
+	"Pl12nOPwsrPH3n/4HLe4Cctou6WVkqEDlfdFuiIM9jwjnBaq8FRbS6Vz1j3XRT65sjgUMSBP9N+HEBNP",
+	"V28f5b6hScReSDODMbOI/df//j+tLaqg8EFze6py3s7XLJdAx7ss1NAd6j9Fm6pFvG4JRGyr/PQL5abE",
+	"WLMxjspimNBNvMKr6JT2KupEqeiX5d9UsuB8Z90GgX7DIR9YwEh7cSJpF8X1SpTJYtnNMq6GJKao1Fmc",
+	"TS2qFuS8EiNLc7nr6iBLHlsRWpW4rQqu+wyVFGmcnoJS8fnZz2evcPGh2Q/3RR00fJ0qaL+wqHJFrWpV",
+	"mCLsApsddZRqbDUSI/IcdIEYdZOLSSaMnSm2nIX0BJCJp1ROm5QYzPlxmlDkS2xvDQZ4N/GUfzwXKnnN",
+	"c6GG85h1pzJNpdPauNeBbjnUwaIKXHTEaPL04Unh6PtY0IscYrBPywOJDZGKgxwqsBZhkCqA6p8oijGu",
+	"QSwFex3jUw+yBGQcUinHmaVkLg4SRa3u6b+/Oj6p5EbCjSbgGaSS5AnGuFruLbwes6is1JUT1LFdeBJW",
+	"YcU2jyJNXOUCTDVTujnO8Pegt+yz3cGWD+iydN9Q7mjQ7CXxzAb+CflKtRtzoRLA825EBkkfkCMFYWWW",
+	"5UCs2FzkdsrtSgxrGVrWFJxfw7MyGcCbNhzqtCBbV+k6Vm3s39UYAFYINAtZtidVoQuTziNm+A2WlL+X",
+	"mYB1ec5SwQ2iLVSyy7iZQOsLCfXrQAiztxoYPsy1nKE96IttDC2KK3GJle0hPMrSf5gSXH0Ep8vhCWXS",
+	"MDZWmVxwqFu1aDZoE2wQ/qqiDfXoppW0duT+Ai0cpB48GJBsFhUJY6Upt+hO1PFZ4c3Kt5FKhIq3kaow",
+	"Gh2vtGY7IAgIbj+ViYkYQkMNPOUuwPG/VRFzI1zKSGdTq9B3KiG1tCKr5SQ92kAvpAEolt1Jmntwxf8h",
+	"1XAHnoEmTlUhRZV/kJbzTU3/DdV0+9XWWvs5dkzF5XBsr3VBryhatcUg4IDDcnCPYjWCtp6pYNOnYrQa",
+	"DQ7MtakTxoYkD4pCrC7CMkbFrjzIWuHlpEXSQHGG+plN9C3LdfnUKtn7Lfx4z/Lqlg6Gbnc+FP8xexgu",
+	"TNaC22X6iz8m9G+kUl272hqpHpeF9wI2lIsMqec/oKJ5XwQB3ZRADc63Do5rIoWH1vVag0krcJUx3iWw",
+	"M61Q2KTo84iJ/rjvzGkR8uMIhcmoItJGgTzbDNrHbpLfItFycbK2CiN+6+4w4HT+eDHjLRtZE4A+0X/8",
+	"6lvYtNbdWYja6VopndRkadgoLcwEbAmhTmHlaOEiIOzT87Of3514NyZlAk21cw4GXei8Y418VpD16Tyo",
+	"cb1rZe8YlJK4lNzRWVjXP0oFhxsj8vJ1rCkb+RnwcZ7x4TW5Za3UzzPBrsUMjK2JmGViCCaTibS4Mu+z",
+	"F/b4UOau5WanRld2WtdvfC5RSwL2vq8/jqX+SmM7eR3JgoHKenl6wYlWZ4zKqVwbUzT7JN6OjlZ3s1zr",
+	"DUpsOvdndwcsGEFpFU9yWgIT8ctWPWlVpAp+d5/SRY3pSufOUiVVubkHL2VQF6Npom/RLQtFa+25lBLk",
+	"F9G4TaJFa3FMtESRdFMaUZAgGaSApbnJk46RTC1YbiBC0oRAvzBCA6qR8SzjZEJT2oIXdNk5WB9lLHM9",
+	"JcKq8lNc09dAnXUL2dSX2lZjFl+0RJQO+hsmtPXpdpAIHMEBzALUBYjyQtyI1MLROpgCg29+wr/0I4y3",
+	"RE44IxZXseB7/o9M3GgKQPFWQz7KhJn0wYZbK8oV6JDOg4BlvZQmlNoZPC+7TPr3IYQJMNQn0N7qIqUy",
+	"XmhDBIlizKXaaONICKsv8BAfLGG+ehx2w0RBQkbzYLwFJvkHZix3NsE8HCdqgfAWhItWcxy4qxJ3gnEB",
+	"XyhMskyob4b7yJfegaEycSN1USLCRhOfcd4Vu4JoWQLJfVFiTXZRzrKcT9CRf+MRjdkgdwXQewgPq8uL",
+	"4p2u6LV0jpWbPWUMkCHXLNXco4ISH4mBRK5YhN+uBWy00PeJPwinQVIPJehfbFgXiaLvQ7SBjKYJq/aX",
+	"sKfGSi81THn41MM6kjxeiZflHIs82A/Psai75jefwdeq9JyDSeCOZKQULInh3KmKjP3IMGBvUD4mne+5",
+	"SDeXO8bBJEMYZSIfCAGVxrAiKFdDAWYxCh0UCYsP3Y8xlL4zWrE4qLkBM8PE8X5gXjEQu+7KwVRtKGaj",
+	"UjlGz7z/W2ZkevKWMUu+auVrpEMj82TRUsYVg3I5Le1hIz+YNGyYakNR6sjxMRlDfJTOJU8RfIM+O6Hm",
+	"tUM9ndqREqwsa/LfRc0ZDzIPaMVxm3noqjN+4D9m2Rm7/LDmDKNzX1J4Btzoa1adCX34ZelJMKuaKDSZ",
+	"hAlwOUStlOU86PMHC1ttDkq1S/0t3BMw0dLgzPDQ/ogVbCrrX2Wg86b3NUGKSj6yLr8yOi1yQeljQJ82",
+	"ap1r9yiC7KNIoDtYhG0vRVYzzFsRE0zmlWKoG+Xr6AgoH2P0k3Ne2LfIGUEj1vwRdojKsbTAYHkY9wRA",
+	"bAW/ChLddPbuKUgGLJKtZZX8+mrn/AcE0vCoPYCWPzaC6Ca5eNayG8epnMo8xljPTAyFyp2LCPi4FKB4",
+	"YLTn9mADus1Y3kpyEOROTnTqS3UlIs05mPmIuHonkb4R2Gl1qNPU1cS3J3DDU1Dz0drsZpeWGvpN7bH3",
+	"H2L0/cCvJhglpgwbTEC2M6AEQsmD5xcHF8fnF8eH5303XZCsyKkdLbJ90NfElAHcCp9YuLHvD8O71eKy",
+	"eWE/EzmXyl6M+QmXH7OEz01zWQu/KXr3zpbw1/bOHjnTeWGRbd2hFy/TC3c1QPpHj+N/VXXSTvztro25",
+	"GQUaNqLtS50huqG3tUQsSA6yD2Yikzph3alURS7MRqWRsx3bypUUFGqJPb6H7McUUyf5umsjVDY5n84o",
+	"U5SMF2Dai3G6mIYxLJE3MqGEVfesO/BNM2jYjT77EQQgD8+AU2G54cHGPjMzDlWZMb4b3Vv2PTlWVtGm",
+	"8B5XuoZ2PpY3QrH81nJL2qdF38CXlUIkAvW/CY0j/jSXFaTxN3VmL2pFjOyhnk55zwj7Ul65MMvk2wJc",
+	"TZW7tvU9LfN5LAE6Pnl1HrlYUuLnK7N7olULxkMFzYmumOg9J63yRgDOjzGgpmk3NMSaW9mKdqOtXTjX",
+	"3KJZZ6/zv95v9Z5/eD/oPf/wXTcK/rHx3b90fuOMpcrttzoF7dmZyN4xokIVT8FucDWns/1mCl5OQuEs",
+	"VxJQVxBiubBjRYSyzH5NjME+82PIn+GMyv+TaFSRfoIkSvSdl10LvB4nSMVrz/5bzEkE841LSFygTORa",
+	"H1iNEzZCLeOzQqFDFeOWfYJWPCuysYhJAno2GDATNclNa0hIEcPBmAEd28o1Mp3bcxoM9gYD9u7iECOR",
+	"uJoz7LjvakZE7OL4zdELS5/fHJy8C4pIbOyTvaqWZ0rq/RPj7EJRJV0H7VDxTCZxn72USqKxypvSWuSy",
+	"C26uV4hlli1cUPH/u8li9qsTPhX/EwjfGq4F+4GF4/W/IHFv9Yvn13L2uGKhXXxrSVvEICtEBA0h/rGz",
+	"NusNIxCGarRpM7VkbL04nlAPK5uIWGENUBwrZ1RpV7VhGEX0UAM0zMorq8WA/INqlH9xNgNilpl8j6qB",
+	"AMn5kys8E7t6Z072fGIqy3Tvlettxq/XcArfsOx+WHYB4rc9yQA+rLZtb8de8T8H3q06hZU4+WndwpVV",
+	"weEO5Sup/MvdAf2xq5jBwpbUKvkmlTYGKKwNVpvo0mt1JZYB6lTAyznBQIAUufG1owT0Zi2dgZDTGouP",
+	"Mj/UiQh8g6UT0VV8Ij8k1RtRzuWFtN9NKA2DHtHk8JvBClCJLmb2x62BkwP3ERkwbvtaGJZqNcZ4eu+2",
+	"LFfB1RyaGTUhi2ueVSntFJYwgd+FIlOCzI1IRy4PHTtXwzSYUQs5S9A2mUKBnjektsIHv2t89He8uoiQ",
+	"e/NbcNy9ywHBUTJe8covRfGMD6/XkuPgTZG4ZAyym1k0gTihObsVmUCpy73bqFyCKqjJ+40/kl5Jrib0",
+	"kGM/vZpKaYddXuPmgnJGjmCVa1W6oQ25OjfgcmpN1rYPW8rQBJnPdzRTNS3jWqqkbRXwamddJ3rlSC7s",
+	"WlYswd20pMS0FQnsZUZAy6mIr1qWx21/mfhZyzT6pxA4G3OsAlJxUHm+QDPaAtdh2M1P8Id+gqE3P8Gf",
+	"MtmtUZB4wzNKJIa3wzSvLsgRcfnLhZwKsORbiWAiqcAF02niAxyM0UNJuZJhF2nFDs4vXpxWS/pC8BuN",
+	"bvkwlMgo2bUvoYMHJ0s8gSj2siQwrHyP5AIKeCxXvdfM0P0LFWzt3DcotCGvGFY/1ImIrBJu9d2eUPbf",
+	"CevGfPMKSgxBvVaI+/jX7ZdXWBWykdIBQZhxKLMY0ki456VG8in/6CjC9u7unWnmBSXVkl9WlSS7upoS",
+	"6pau5q4E9AET3RDR3JkS4KPHI0wYpvQEB0cPFu+J88kwpfKbHHb/JAU6S0trmijtWoQWm162EksnnYU1",
+	"hvETF7RTJii7YgyucABaGlx9I0srw+JTvujUu1Ow1NHXEXt3evTnQySFzki2saJawx0rMuAGfotSDO9g",
+	"pnMsjdKGHbgcPJAJN3+QSipfo64CHifUwFsAO7Oi4WVhRLZmHJp9FXRqNOzKBBsn2Z+xjVJXZ+Cs2nA1",
+	"QQUqERb1tBJ7C1qF/bSsnBkOJY33eIGTHiJ3uRFQHNq+FnjxCyX/Wojqe312yo25hTRu+w6WuipLtJ3o",
+	"nEHbYrRXQPRSwnPeu5HiNmaZTgXr7gyetrT9w+7l66g4dmRYL1nWJZS6Dnn6drNsDzy+RCdfd0mq/NkO",
+	"ivVyWkxDlk3+81Ylo2Et4Gvs1p2KNaED96+zFi3E3VqnRcZ4tvM1lRB7VcsUEIDBfwq1oyCgrbfgj1os",
+	"i6Is95b6CgwehsAwAf29r0SqoZKkZl1exstTpA6ntywJVxq+tcxpayPo8vHu/KzW5aOFOb29VXbVj5RX",
+	"RKMjOX3k1KIzf6i4s0cqsFDeHZj7IDrxW+/oNhMeBm/OdZFBJp0/vAakqTDQTcsv1jLljeSNAO5i+uwg",
+	"mUoq8LiE1ZzpR+4uaydYRiBxtX+8Gsi62lG2+eI+2f8PbY5mJC+0e1oEFIpV4pa5d6lKzXAiUL8Ah0KR",
+	"ZVatg4poSogEyB7QwIgZDdGDH2cSy7TRMFSFLROzlA+teHLAbjNtRRkazL8JXokt0DcoJpHbRY24tDJf",
+	"qsdSse7rt69evt5nqUYbydC9CV4btrP9fGO/vpGrTHC/hdj9HPsyOlBsPZVDqGEr/lrw1JJ7rTxPgCjO",
+	"p03RkMAtyLXJDtjQiqcZu51oKoXqGMS0gArB6LGBjzDllAOaIIawI/giTZkRxkDsVciTQkPTOkwF6aGT",
+	"FO9s8rEg5f05j5DmSutCsvTYqa4OEjCpC5x2i3wJUmDhqLcfjEV5GPwDcajfqkfnzvYa5pMLrd9wNadj",
+	"MPchoWJYZDKfd/bef2hgjByu3pKCEmNayWtJWVM91khQW2wpN/ra202QFlSQ2vVjqvPLViqzyEdhBXaJ",
+	"50Q27ofrD2R9rJExxCtLxMciYfbIHgLFDtqI5YTfCPSMf4vRWGgolywwGQT+JoivIs6nDoDwAaSMvv9g",
+	"AQaKqDeaCLhPQtUKAjVcfPBMZ3knwl5NrkWT74uy98Pghy0ARVpLo7cBGF+ecZlGLnmaXc0rma+WX17N",
+	"WQCxEM5Kev2BHaHTFNrfUDBeChOkd1PvAmzLkrhpq5Xm8WHmqr5jeU1hwuYV0LRMiQwuAFlDuMDKQhoW",
+	"elRGaOvRYtO+yorDOJBgCvTaN/tA3IBZ0M3StDS57NY7XLgKUFh2sFpjMpi/bF+4uIbX8kYoiGv2eetY",
+	"VxLGDgfBjOamm4TMUhMmlEZ0IC5xB4bkeeXgg9D5xUF/XCg96dNJKb4UEU0KA1UEPOTIqWBmxqswCHnT",
+	"DbOcFhnEozYXugTY8lmEPOe+ZJgrEHYl8lsr5WCFk6ngKgfhJsGCDtBowDUq8KUOQDTlmShLJgRLLUtB",
+	"LK72vLWSbL05gpuLKnKiOTfoduHtuuF1+KqvCxP/Uin77HJ4ozLfQPsOkfbF8JbwFzy3+o2UPpNm1Ggo",
+	"QI0xxPgzuUqCUcuazItgrqG3iaPFEdqxEC5RNfWjIEn+/OHz/x8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

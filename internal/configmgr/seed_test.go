@@ -96,6 +96,7 @@ func TestSeedItems(t *testing.T) {
 		{name: "passwordChange", category: CategoryRESTAPI, item: ItemPasswordChange, want: Item{Type: TypeInteger, Default: "0", Minimum: "0"}},
 		{name: "authProviders", category: CategoryRESTAPI, item: ItemAuthProviders, want: Item{Type: TypeJSON, Default: `{"providers": ["username", "ldap"]}`}},
 		{name: "disconnectIdleUserSession", category: CategoryRESTAPI, item: ItemDisconnectIdleUserSession, want: Item{Type: TypeInteger, Default: "60", Minimum: "1"}},
+		{name: "allowedOrigins", category: CategoryRESTAPI, item: ItemAllowedOrigins, want: Item{Type: TypeString}},
 		{name: "password policy", category: CategoryPassword, item: ItemPasswordPolicy, want: Item{Type: TypeEnumeration, Default: "any",
 			Options: []string{"any", "mixed case", "mixed case and numeric", "mixed case, numeric and special"}}},
 		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "80"}},
@@ -132,7 +133,7 @@ func TestSeedItems(t *testing.T) {
 		})
 	}
 
-	t.Run("rest_api has exactly the spec items", func(t *testing.T) {
+	t.Run("rest_api has exactly the spec items and the gateway's own", func(t *testing.T) {
 		c, err := f.m.Category(t.Context(), CategoryRESTAPI)
 		if err != nil {
 			t.Fatalf("Category: %v", err)
@@ -142,7 +143,7 @@ func TestSeedItems(t *testing.T) {
 			names = append(names, name)
 		}
 		slices.Sort(names)
-		want := []string{"allowPing", "authCertificateName", "authMethod", "authProviders", "authentication",
+		want := []string{"allowPing", "allowedOrigins", "authCertificateName", "authMethod", "authProviders", "authentication",
 			"certificateName", "disconnectIdleUserSession", "enableHttp", "httpPort", "httpsPort", "passwordChange"}
 		if !slices.Equal(names, want) {
 			t.Errorf("items %q, want %q", names, want)
