@@ -174,7 +174,7 @@ func pingSent(t testing.TB, c *edgeclient.ClientWithResponses) int {
 // test (on its storage, SQLite or PostgreSQL) sending to a second gateway's
 // http_south, and follows the readings, the counters, ping, asset tracking
 // and the north listing.
-func TestNorthServiceForwards(t *testing.T) {
+func testNorthServiceForwards(t *testing.T) {
 	dest, url := destinationGateway(t)
 	c := api(t)
 	feed := httpSouth(t, c)
@@ -287,7 +287,7 @@ func taskBody(t testing.TB, name, plugin string, repeat int64, config map[string
 
 // TestNorthTask creates a north task sending to a second gateway: each run
 // sends what is pending and ends as a Complete task with NHCOM audited.
-func TestNorthTask(t *testing.T) {
+func testNorthTask(t *testing.T) {
 	dest, url := destinationGateway(t)
 	c := api(t)
 	feed := httpSouth(t, c)
@@ -357,7 +357,7 @@ func TestNorthTask(t *testing.T) {
 
 // TestCreateNorthTaskErrors checks every refusal of createNorthTask and
 // that a refused create leaves nothing behind.
-func TestCreateNorthTaskErrors(t *testing.T) {
+func testCreateNorthTaskErrors(t *testing.T) {
 	c := api(t)
 	existing := unique("conf-exists")
 	createSouth(t, c, southDef{name: existing, plugin: "sinusoid", enabled: false})
@@ -457,7 +457,7 @@ func (s *sender) await(t *testing.T, n int, what string) {
 // SIGKILL and restarted, then A is killed mid-stream and restarted: every
 // reading A stored reaches B. Duplicates are allowed (at least once) and
 // counted; losses are not.
-func TestNorthLossAcrossKills(t *testing.T) {
+func testNorthLossAcrossKills(t *testing.T) {
 	if !ownGateway {
 		t.Skip("needs a gateway binary the suite built itself; testing an external gateway (-url / EDGE_URL)")
 	}

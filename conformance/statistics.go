@@ -29,7 +29,7 @@ func statisticsHistory(t testing.TB, c *edgeclient.ClientWithResponses, limit *i
 // stats collection task running every second, and checks that the history
 // holds the asset's readings as deltas and that the rates follow from
 // them.
-func TestStatisticsHistoryAndRates(t *testing.T) {
+func testStatisticsHistoryAndRates(t *testing.T) {
 	c := api(t)
 	fastStats(t)
 	eventually(t, 15*time.Second, "two history entries at the one-second interval", func() bool {
@@ -114,7 +114,7 @@ func mustAtoi(t testing.TB, s string) float64 {
 
 // TestStatisticsRateZeroWithoutHistory checks that a statistic that exists
 // but has no deltas in a period has rate 0.
-func TestStatisticsRateZeroWithoutHistory(t *testing.T) {
+func testStatisticsRateZeroWithoutHistory(t *testing.T) {
 	resp, err := api(t).GetStatisticsRateWithResponse(t.Context(), &edgeclient.GetStatisticsRateParams{Statistics: "DISCARDED", Periods: "1"})
 	must(t, err)
 	wantStatus(t, "getStatisticsRate", resp.StatusCode(), resp.Body, http.StatusOK)
@@ -124,7 +124,7 @@ func TestStatisticsRateZeroWithoutHistory(t *testing.T) {
 }
 
 // TestStatisticsErrors checks the documented errors of history and rates.
-func TestStatisticsErrors(t *testing.T) {
+func testStatisticsErrors(t *testing.T) {
 	unknown := unique("conf-no-statistic")
 	tests := []struct {
 		name   string

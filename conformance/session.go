@@ -38,8 +38,8 @@ func anonymousRefused() int {
 // openSuiteSession sets suiteToken for the gateway at baseURL and checks
 // the admin password of an external gateway once, so that a wrong one
 // stops the run instead of locking the account test after test.
-func openSuiteSession() error {
-	suiteToken = flagOrEnv(tokenFlag, "EDGE_TOKEN")
+func openSuiteSession(opts options) error {
+	suiteToken = opts.token
 	if ownGateway {
 		return nil
 	}
@@ -57,7 +57,7 @@ func openSuiteSession() error {
 	default:
 		return fmt.Errorf("GET /edge/ping answered %d: %s", status, truncate(body))
 	}
-	password := flagOrEnv(adminPasswordFlag, "EDGE_ADMIN_PASSWORD")
+	password := opts.adminPassword
 	if password == "" {
 		if authMandatory && suiteToken == "" {
 			return errors.New("the gateway under test requires authentication: pass -token (EDGE_TOKEN) or -admin-password (EDGE_ADMIN_PASSWORD)")
@@ -107,6 +107,10 @@ func gatewayVersion() string {
 	_ = json.Unmarshal(body, &ping)
 	return ping.Version
 }
+
+// externalAdminPassword is the admin password given for an external
+// gateway (-admin-password), "" when none was.
+var externalAdminPassword string
 
 // plainRequest sends a request outside any test (it is not recorded).
 func plainRequest(method, path, token string, body []byte) (int, []byte, error) {
