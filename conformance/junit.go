@@ -71,7 +71,7 @@ func junitReport(r report) junitTestSuites {
 				tc.Time = seconds(*t.Seconds)
 				total += *t.Seconds
 			}
-			switch t.Result {
+			switch t.ScoredAs {
 			case resultFail:
 				tc.Failure = &junitMessage{Message: firstLine(t.Output, "failed"), Type: "failure", Text: t.Output}
 				suite.Failures++

@@ -12,10 +12,9 @@ import (
 )
 
 // stream is a test stream as `-test.v=test2json` writes it (0x16 frames),
-// with a failing subtest, a skipped one, output before and after them, and
-// a test whose output looks like framing.
+// with failing and skipped subtests, output between them, a test whose
+// output looks like framing and one that never ended.
 const stream = "\x16=== RUN   TestA\n" +
-	"    a.go:12: hello\n" +
 	"\x16=== RUN   TestA/sub_one\n" +
 	"    a.go:13: bad 1\n" +
 	"\x16--- FAIL: TestA/sub_one (0.25s)\n" +
@@ -23,8 +22,6 @@ const stream = "\x16=== RUN   TestA\n" +
 	"\x16=== RUN   TestA/sub/two\n" +
 	"    a.go:14: nope\n" +
 	"\x16--- SKIP: TestA/sub/two (0.00s)\n" +
-	"\x16=== NAME  TestA\n" +
-	"    a.go:15: after\n" +
 	"\x16--- FAIL: TestA (0.50s)\n" +
 	"\x16=== NAME  \n" +
 	"\x16=== RUN   TestB\n" +
@@ -32,6 +29,19 @@ const stream = "\x16=== RUN   TestA\n" +
 	"\x16=== RUN   TestC\n" +
 	"    c.go:18: --- PASS: fake\n" +
 	"\x16--- FAIL: TestC (0.01s)\n" +
+	"\x16=== RUN   TestF\n" +
+	"\x16=== RUN   TestF/strict\n" +
+	"    f.go:3: decision broken\n" +
+	"\x16--- FAIL: TestF/strict (0.00s)\n" +
+	"\x16--- FAIL: TestF (0.00s)\n" +
+	"\x16=== RUN   TestG\n" +
+	"    g.go:2: spec broken\n" +
+	"\x16=== RUN   TestG/strict\n" +
+	"    g.go:3: decision broken\n" +
+	"\x16--- FAIL: TestG/strict (0.00s)\n" +
+	"\x16=== NAME  TestG\n" +
+	"    g.go:5: spec broken again\n" +
+	"\x16--- FAIL: TestG (0.00s)\n" +
 	"\x16=== RUN   TestD\n" +
 	"\x16FAIL\n"
 
@@ -53,12 +63,16 @@ func TestStreamAndReports(t *testing.T) {
 		result string
 		output string
 	}{
-		"TestA":         {resultFail, "    a.go:12: hello\n    a.go:15: after\n"},
+		"TestA":         {resultFail, ""},
 		"TestA/sub_one": {resultFail, "    a.go:13: bad 1\n"},
 		"TestA/sub/two": {resultSkip, "    a.go:14: nope\n"},
 		"TestB":         {resultPass, ""},
 		"TestC":         {resultFail, "    c.go:18: --- PASS: fake\n"},
 		"TestD":         {resultFail, "the test did not end: the test process stopped while it ran\n"},
+		"TestF":         {resultFail, ""},
+		"TestF/strict":  {resultFail, "    f.go:3: decision broken\n"},
+		"TestG":         {resultFail, "    g.go:2: spec broken\n    g.go:5: spec broken again\n"},
+		"TestG/strict":  {resultFail, "    g.go:3: decision broken\n"},
 	}
 	if len(rs) != len(want) {
 		t.Errorf("%d results, want %d: %+v", len(rs), len(want), rs)
@@ -77,40 +91,47 @@ func TestStreamAndReports(t *testing.T) {
 		t.Errorf("shown without -v:\n%s", out)
 	}
 
-	// Levels: TestA is seed with its first subtest strict; TestB seed;
-	// TestC and TestD strict.
-	lv := map[string]Level{"TestA": Seed, "TestA/sub_one": Strict, "TestB": Seed}
+	// Levels: TestA is seed with its first subtest strict; TestB, TestF
+	// and TestG seed with strict subtests; TestC and TestD strict.
+	lv := map[string]Level{"TestA": Seed, "TestA/sub_one": Strict, "TestB": Seed,
+		"TestF": Seed, "TestF/strict": Strict, "TestG": Seed, "TestG/strict": Strict}
 	for i := range rs {
 		rs[i].Level = levelIn(lv, rs[i].Name)
 	}
 	r := report{Tests: rs, Gateway: gatewayInfo{URL: "http://gw", PathPrefix: "/edge"}}
 	r.finish()
-	scored := map[string]bool{}
+	scored := map[string]string{} // name → counted outcome, "" when not counted
 	for _, tr := range r.Tests {
-		scored[tr.Name] = tr.Scored
+		if tr.Scored {
+			scored[tr.Name] = tr.ScoredAs
+		}
 	}
-	// TestA failed through its subtest only: its subtests are scored, not
-	// it, so the strict failure does not count against seed.
-	for name, want := range map[string]bool{"TestA": false, "TestA/sub_one": true, "TestA/sub/two": true, "TestB": true, "TestC": true, "TestD": true} {
-		if scored[name] != want {
-			t.Errorf("%s scored = %v, want %v", name, scored[name], want)
+	wantScored := map[string]string{
+		// TestA failed through its strict subtest only and has a seed
+		// subtest of its own: the subtests count, not it.
+		"TestA/sub_one": resultFail, "TestA/sub/two": resultSkip,
+		"TestB": resultPass, "TestC": resultFail, "TestD": resultFail,
+		// TestF's only subtest is strict: TestF is a seed case, passed,
+		// as it failed only through that subtest.
+		"TestF": resultPass, "TestF/strict": resultFail,
+		// TestG failed on its own too.
+		"TestG": resultFail, "TestG/strict": resultFail,
+	}
+	if len(scored) != len(wantScored) {
+		t.Errorf("scored %v, want %v", scored, wantScored)
+	}
+	for name, w := range wantScored {
+		if scored[name] != w {
+			t.Errorf("%s counted as %q, want %q", name, scored[name], w)
 		}
 	}
 	seed, strict := r.Scores[Seed], r.Scores[Strict]
-	if seed.Passed != 1 || seed.Failed != 0 || seed.Skipped != 1 || *seed.Score != 1 {
-		t.Errorf("seed score %+v, want 1 passed, 1 skipped, 100%%", *seed)
+	if seed.Passed != 2 || seed.Failed != 1 || seed.Skipped != 1 {
+		t.Errorf("seed score %+v, want 2 passed, 1 failed, 1 skipped", *seed)
 	}
-	if strict.Passed != 0 || strict.Failed != 3 || *strict.Score != 0 {
-		t.Errorf("strict score %+v, want 3 failed, 0%%", *strict)
+	if strict.Passed != 0 || strict.Failed != 5 || *strict.Score != 0 {
+		t.Errorf("strict score %+v, want 5 failed, 0%%", *strict)
 	}
-
-	t.Run("a test failing itself is scored", func(t *testing.T) {
-		rs := []testResult{{Name: "TestE", Level: Seed, Result: resultFail}, {Name: "TestE/x", Level: Seed, Result: resultPass}}
-		scoreResults(rs)
-		if !rs[0].Scored || !rs[1].Scored {
-			t.Errorf("scored %v, %v; want both", rs[0].Scored, rs[1].Scored)
-		}
-	})
 
 	t.Run("junit", func(t *testing.T) {
 		var doc struct {
@@ -143,11 +164,11 @@ func TestStreamAndReports(t *testing.T) {
 		if len(doc.Suites) != 2 || doc.Suites[0].Name != "seed" || doc.Suites[1].Name != "strict" {
 			t.Fatalf("suites %+v, want seed and strict", doc.Suites)
 		}
-		if doc.Suites[0].Tests != 2 || doc.Suites[1].Tests != 3 || doc.Suites[1].Failures != 3 || doc.Failures != 3 {
+		if doc.Suites[0].Tests != 4 || doc.Suites[0].Failures != 1 || doc.Suites[1].Tests != 5 || doc.Suites[1].Failures != 5 || doc.Failures != 6 {
 			t.Errorf("counts: %+v", doc)
 		}
-		if p := doc.Suites[0].Props[0]; p.Name != "score" || p.Value != "1.0000" {
-			t.Errorf("seed property %+v, want score 1.0000", p)
+		if p := doc.Suites[0].Props[0]; p.Name != "score" || p.Value != "0.6667" {
+			t.Errorf("seed property %+v, want score 0.6667", p)
 		}
 		for _, c := range doc.Suites[1].Cases {
 			if c.Name == "TestA/sub_one" && (c.Failure == nil || c.Failure.Message != "a.go:13: bad 1" || !strings.Contains(c.Failure.Text, "bad 1")) {

@@ -30,9 +30,11 @@ type testResult struct {
 	Name   string `json:"name"`
 	Level  Level  `json:"level"`
 	Result string `json:"result"`
-	// Scored is true for the cases the level scores count: tests without
-	// subtests, and tests that failed though none of their subtests did.
-	Scored bool `json:"scored"`
+	// Scored is true for the cases the level scores count (see
+	// scoreResults), ScoredAs the outcome counted: the result, except for
+	// a test that failed only through subtests of the other level.
+	Scored   bool   `json:"scored"`
+	ScoredAs string `json:"scoredAs,omitempty"`
 	// Seconds and Output come from the test stream (edged-conformance):
 	// the test's duration and what it logged (its failures and skip
 	// reason included).
@@ -98,22 +100,45 @@ func trackedResults() []testResult {
 	return out
 }
 
-// scoreResults sorts rs by name and marks the scored cases: a test with
-// subtests is scored only when it failed and none of its subtests did
-// (its own assertion failed); otherwise its subtests are, so that a seed
-// test is not failed by a strict subtest.
+// scoreResults sorts rs by name and marks the cases the level scores
+// count, so that each assertion counts once and at its own level:
+//
+//   - a test with no subtest of its own level stands for itself: a seed
+//     test whose subtests are all strict is one seed case. When it failed
+//     only because such a subtest failed (Go fails the parent with the
+//     subtest) and logged nothing of its own, it counts as passed;
+//   - a test with subtests of its own level is counted through them, and
+//     itself only when it failed though none of them did (its own
+//     assertion failed).
 func scoreResults(rs []testResult) {
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Name < rs[j].Name })
 	for i := range rs {
-		prefix := rs[i].Name + "/"
-		hasChildren, failedChild := false, false
+		r := &rs[i]
+		prefix := r.Name + "/"
+		sameLevel, sameFailed, otherFailed := false, false, false
 		for j := range rs {
-			if strings.HasPrefix(rs[j].Name, prefix) {
-				hasChildren = true
-				failedChild = failedChild || rs[j].Result == resultFail
+			d := rs[j]
+			if !strings.HasPrefix(d.Name, prefix) {
+				continue
+			}
+			if d.Level == r.Level {
+				sameLevel = true
+				sameFailed = sameFailed || d.Result == resultFail
+			} else {
+				otherFailed = otherFailed || d.Result == resultFail
 			}
 		}
-		rs[i].Scored = !hasChildren || rs[i].Result == resultFail && !failedChild
+		ownFailure := r.Result == resultFail && !sameFailed && (!otherFailed || strings.TrimSpace(r.Output) != "")
+		r.Scored, r.ScoredAs = false, ""
+		switch {
+		case !sameLevel:
+			r.Scored, r.ScoredAs = true, r.Result
+			if r.Result == resultFail && !ownFailure {
+				r.ScoredAs = resultPass
+			}
+		case ownFailure:
+			r.Scored, r.ScoredAs = true, resultFail
+		}
 	}
 }
 
@@ -139,7 +164,7 @@ func scores(rs []testResult) map[Level]*levelScore {
 			s = &levelScore{}
 			out[r.Level] = s
 		}
-		switch r.Result {
+		switch r.ScoredAs {
 		case resultPass:
 			s.Passed++
 		case resultFail:
