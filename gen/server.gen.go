@@ -759,10 +759,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -823,6 +894,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -836,6 +919,9 @@ type CategoryCreate struct {
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
+
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
 
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
@@ -877,6 +963,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -894,6 +985,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1403,7 +1499,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -2057,6 +2153,9 @@ type TooManyRequests = Error
 // Unauthorized The body of every error response.
 type Unauthorized = Error
 
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
+
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
@@ -2141,6 +2240,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2213,6 +2318,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2230,6 +2344,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2800,6 +2920,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2818,18 +2941,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -2943,7 +3087,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -3022,6 +3166,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -3058,6 +3208,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -3066,7 +3228,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3079,6 +3241,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3306,7 +3498,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3615,6 +3807,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4016,6 +4234,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -4033,8 +4279,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4075,6 +4340,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5095,8 +5499,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5306,6 +5742,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5313,6 +5755,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5388,6 +5845,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5522,6 +5982,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -6542,6 +7004,115 @@ func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w 
 	return err
 }
 
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetTimespanRequestObject struct {
 	Code AssetCode `json:"code"`
 }
@@ -7159,6 +7730,166 @@ func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -7270,6 +8001,7 @@ func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.Res
 }
 
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -7286,6 +8018,20 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategories400JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7553,6 +8299,628 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -11435,6 +12803,7 @@ func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -11451,6 +12820,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11983,6 +13366,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -12001,6 +13387,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -12013,6 +13405,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -12452,6 +13859,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -12618,6 +14051,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -12653,8 +14134,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -12726,6 +14209,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -13745,8 +15373,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -13887,401 +15517,443 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L39cttIki/6KhU8O2GyD0RRX+62FBMball264ws64hS98xaPkaRKJJYgVUcFCCZ43HE/nv/v69wz4Pt",
-	"k9yozKxCAQRISpba3dOeiF21CaA+s7Ly85efWkM1nSkpZKZb+59aM57yqchECv861FpkRyoS5h+R0MM0",
-	"nmWxkq391uVEMG4es6GKRMBmIh0KmW0Iaf4dsXbINwchizXTQmaMaxbyP22/GoSdbitoiY98OktEa7+l",
-	"Y5lrFUetoBWbdmc8m7SCluRT89S01Qpaqfh7Hqciau1naS6Clh5OxJSbQU35x1Mhx9mktb+9txe0prG0",
-	"/94KWtl8Bn1kaSzHrc+fg9YRz8RYpfMzaL9uUkN6g92IeXmoqdDZBz6L64cKfx5zqD+pHHehPMYLkeWp",
-	"ZNlEsFTwKJZjzdQI/p1wnbEzNjEfdtnxx2GSR0KzUIuhkpEOAxZOY5lnAv4ziadxFjIuIxbqm3gWsvZu",
-	"rwfbA9P7ey7SeTE/aLVVmlAs42k+9Ycfy0yMRQrjP8nEtHmZ40xMmWma3cXZJMYJ2bUvr/sky2bnKs3q",
-	"1900tHzdV6zzqVmHxUG+4R/N7JjMpwORmiUWMktjoVmmWAqb0LRUsLKlpYrEiOdJ1trf7gWGEGjder1e",
-	"L1i1jm9wyx5CCbTbDbQAO/oASqBW70ML50k+jmUzNczgOYulzrgcin2YhBbpbTwUSCUjlTLOtMqzCVMp",
-	"kyrNJvRZAG+P4iQTqWvimfa/w4cLnEfUkxQ2+2H1iV5BWeepuI1VXrN1/Uk8yjSMO4vhDMhI3bFYZgp+",
-	"nHGd4SLQEyEj83qs2ZTLOctlnGnGxypgdHTML2b36w67WTC320oK897dJB5ODHu204M9ZyqbiPQu1qLT",
-	"dU39ead3nfd6289nNJ8/b233QjaOb4VmOz1Gr5lWI55xdjdRWjAp7oTO4NDMTT9b296bSdRlv8TZROUZ",
-	"C22zIWurFNgB63UYt1OfcM2kYvlsJlI2ULmMAqZVQfI649OZiJhO4vEkS+aMTwSP7EkY80zc8fkzzYaJ",
-	"Gt4wngoWSzgNUROB2wHVU3ivlsIvcDh/EfPF3T40d4kdkB33M/a/+m/PmBr8pxhm97kTqYEvosz+cCKi",
-	"PBEnUf151PScxVF5aNtb3z8Xg+c/bHy/09vZ2NoS32/8MBx9v8Gf93rPebQTDXivfti2yQ8wr+ahj1Q6",
-	"5Vlrv5Xn8GbN4JGKHsIQiQB9hujdiA9liNTqfRhiH3lbM0f0md8XSVcNPI7a/3AfsWWLbqvlpHUTzxan",
-	"dFZ3i5qlDYBDz/g4lmM8+7T6jYtt2q+9W/2rtP6QXnJ900TyGdc3C+T+fPQ93+bPtzZ+iHqDjd3h852N",
-	"F9ELsbE3iL7n34+2RW+41SCWfCmVm7Ea8vjfMP2FIb+VyRzGrHHV4G4wfTetG210MYRilrM8HZtnq7bW",
-	"DKmf8WyNMcGtFANzzkTApjwzx58NuRYbsdRC6jiLb0UyZ+3QaCCJyERIr2kWHtmfOgeMs1ue5IJlE54Z",
-	"ipcK9wqaNj/s9nqNxGLeaZi17bZ29a+0SJsoJddGzihTynYtEZg3V/G7pYzis/lSz5TUKAD+yKML8fdc",
-	"aBBYh0pmQsJ/8tksiYfcjHLzP7UZqjfVT62p0JqPTduwdcypeQwOG5vmOmMDwbiRwaBzNhDZnRCSbQEb",
-	"BFG19dkf+L+lYtTab/2PzUKD3MSnevM4TRWNf3H9UpwBA2EmMSdBREZEieUtT+LoABg2jRhIGgUlNRoJ",
-	"aZg6G8UiiQJvEiplaZ6IrhngkZKjJB4+eIEOHetVaXEPmmFEzLBTxhNzucyZ+BjrTD/ymgxp9O5UCzbM",
-	"09QweaT3dpTjROzVYIcTiVkqzO9GPKIZpLmUsRwHeGCkyuwvHViqVyodxFEk5EPXCg48j6axhENh9nNu",
-	"7iqzp3j+1Uyk0NAjrdOQJ4k5fZrxPJsImcFSRGyQZ8yIxKlKBIuU0DBbniTqDgdiPoRJn8hMpJIn2M0D",
-	"J24bgZUWKROmMdZ2lB2x3dHWcHvwvXjBe9Gu2NvrPMICHDK46azIT6ItnpdIZDxONMm3Tn8yJ1yNWS4j",
-	"kZJghOzkmS7OYQQLc6ayV0a6fuianKnCdoLHhQwmj7T1PIpSoTW2q/J06G00nEU7ixMztqmQmXjwXIap",
-	"4JlhNZw0TXuiYuwvLrpgc5E9MhOAG9SIRVpNRTYx4wAavhWpjpWsqDbFKgzyOIHxIEm4s/dMM68zpvlc",
-	"k/5n7mMN63bO54ni0aVSp9xIAw9cOLqd2EABhxwKEWm21dv9Ye/752wwz8RjM8xyR+xN/CNMh+TrK8lv",
-	"eZzwQfLgGfUzlZqLKNYsL1o7YKkAxVayPatVPNLM7LYOuTSbCqeYrGNJwqS6YwMx5LkWwPB07fBYG3gC",
-	"z/iAa3gYqTtpbjT4PTairmajPEk6XXamkMbuuGbDCZdjEdnp8ZG5XsML84+NQ/OPsNChLsRQ3QrU7nme",
-	"qSnP4iFTcijcqLjUd+Ze4GMeg7nMqOZkXPYarTGQkKUAB4DEymlQ5pLR+dBseUkG21tfrDLCrFJvuJwT",
-	"weoHiwvDocqNCga3YKxZooY3IoLjixdPEoOKhtyLJpSKmYB7a8TjRESGR8dSe0T1vPfIVFUZRjFQlWeW",
-	"oXA7lzXGiO8AG4pvhfTMpI4+3mYTkTq2jVcT3MqjkRhmuHn3pYdcZnGCg6WZGGqAAVkSc9v0vPdwuduo",
-	"ANKIGCqN//Hwe8SoEWCGBB1X6zuVRixSsAyg7DzC7h6lIjKCEE80HHB1IySs9TTW2pzrQrTugm5DLYKD",
-	"ZzgUWr8R2UTVKDs/gfBECo9ZZyNKxPKAhVzOQ9Z2M1IpG4o0i0cgjXUCFs7uotILMpmbn81bIWt7L+Mj",
-	"2DdpduNdi0ujwM3ujNpkXmy99zVyfFpR2ILWoTl+ZrWvZpFR+cwmRVFsJsKT89RchVlsdKgRT7RYWELg",
-	"emCT4DDbA8YzlgiuM7CXgsLRZZf8Bu9iQccdpM1RqqbwWwg/hqQfOr10Gkt/AFtBa+b981OLwx58mLpN",
-	"WEYFpQ2rkoKv3Z7F40nG9CQeZSQIqLRu4VLBEzQClT4/5xl7u+wzhZa8WgVZijtcmvYWLlTAtmFVArbD",
-	"bmNxF7BduJw28B97Ru3JUpWAto9XkLV4I/U900wLbYQfXTriO543ZW+lJ4V+QpNrDdX8EmcTVPofRjvu",
-	"rKD4O5izkCwAYR1BsYHQcSQ0i7NHoq3tb7T1VWgrcJaeZoNRpqj3qt1oBdEWN9g718v7OlpGX32ON1SF",
-	"DNb14zf6IRY2aWh7arLzDvLRSKSgraEpvtT21nZvtbnWn3oxBdt34yJcxlOhZ1wurgP6pFadA3LlQDMZ",
-	"n4L+qpLoQV9WZkHNBHYkK+dwLDO0tNZs6Ifho+7oV18cb1LBeiuVR3HmVqhqixbke7TCrXmZZSmPE7Mm",
-	"5fUk60kz60fpsdzFq1SIDTB1eZ480rQHlpmLWyGzA5CeBoKJ6SwrRzd8almjSSXCJBPTcuyDFHc/8yQ3",
-	"S/BD74dtXCPvl61W3RWnxa1I42y+kvmb5enbl82HYGJZ7zN81XTvNnfFd81UUDThxuDNInBbtZwgjlJx",
-	"fzHwUDJPst+IxCiWIiLKAWI6KBletPB8+DDmr0BZ4afPIWibUklhlHJcyoBxHJueiSHK2mgJAoMJWtXj",
-	"rEKKheJynk9nbIfNjIqVp4LxgQIrRCr0RCXRSlKraG9XR0fH/X7AXh2enF5dHAfsl8OLs5Oz10ZzODl7",
-	"9fbizeHlydsziGbgcg52qQOwIoiIPP/mpy47lHM0VohE+86fgsXd8VSie3yBwz2ApCvE+SCCPI11VhcU",
-	"MONjCMUo6CsWOrCBE6M41dkiPcHL5j8Mg9BrzQU5ZLFjPE05/ltlPDladZFbhy3oq5b4MKBGB4wPU6U1",
-	"40kC86nc8ve64r3hBDTPxjXtN9IaOs/xKayu9A9wwHhyx+faIypDc87J5iuiRLWtoEVk2wpaRLetoOWR",
-	"bVlD9R/UaaoeedUPHm3b5h5cHP/+tdxg4fnVxevjEKNtZnkKvvNZqoz4ztqCDyfwK/h/OvDB6dvXr89C",
-	"o7/778Kj/uXFm7OQ6SwVfLrw8G/nF69Dpuc6E1NslD46vLh0v+uMp1k+gyev+pdvz4snkzyL1J2ER0dv",
-	"z45+CsHFFY9zNE2TTGyfH76sPrdME7s9+sm04LxyJM63hQSjJ5cRi2IN/21jfDr2Q9O0+7Dc6sXPMEnr",
-	"NBPjWGcgurZhZq6Ri5+vzor3cll+U81m3puvTos30YAGT85+Onr7JrTha7Rl1hNNb7z85cy+YWSgWOJK",
-	"eOZdevHw59O6F8uvXZ0f//UoZDlouOWufvwLPBrw4U0+q4zi8tVLaDxzdweLhHkc2edmQUvPeRQVT/tn",
-	"ladayMw+PKo2PUwET72PLxc+BleWT2jmtZcNr/lUd/6X1ydnIZvx4Q3YyaXOeJJwt/vnf3l9dV48x3WK",
-	"7KOLN8UjIH988rJ/bsYYxXoGIQvloZmnL8tP/REd9/vm8IiPng8xBqN50cRxv395XveO39BV/8JsAqiX",
-	"xeJf9S/MIYFfyZxvfzdbCr/7W3nYv3x5HpLKkKV8CIYIkC48p7JlI4aufYPwtfQ4JvClVtACdtMKWsBb",
-	"zF/DRuDfhxeXhp8aJtEKWsAR8O/hS/PcnG/8i/82JxP/Xp3h31enraAFpwj+vvzlDP4e/mx+B1pvBS0g",
-	"bPO7oWL8C+0BXeLfI/q9f0l/zXOgFfx7dY5/L0w/sN3017wHO4h/L817sBH4F8YPS90KWrC0uB6vTsu3",
-	"hJ364v1gT+85kp1e1P6SWN4s3h2nsbyxVqhEjYt4w5nScabAr5CJlA/N+2WZKVHjze3d3l5va2Ort7G1",
-	"t7G73U1UvQyFhFgTfXcGMqUauSNm2LClWzpDZfHgXUtEYxFt0Esb/lk2q+VEnIVRlCWZqpBmhxjgStUJ",
-	"EUdO6WqSy5cLVkdwSZ0YJa3W3QJDh+vbOcUDdiPmaBZ0we8V+duLaSCjmwtua6kZjrG1oLWcn7AjI38d",
-	"lr8OWoYBJZxyHVoLj7FFbZZsymXEDY24n3li1k2lkUhb+629ghTMWbcxHUHrlvRP99HnoNBZS+MHDbU6",
-	"dvMaWN2HQzHL2E+Xl+fm/pcCiFSzmmnAO6QS2+FttxaEy2JoqBp/XkIEhbJYFdFdQEOmGMQEgCdnKlK4",
-	"STLVZYYEGGiKMQ7ZaPpDNQWxMgQyCNEDw0IYUcjaA5VNwEOD0zYqpozMRwOjbx4wjqHrsWTwJmo5nS57",
-	"a5QjjHUwLPpGzMEcirQG7ZlLICjewCc3QswMK4hTF0uEEXV3kzgR9KSYAriS8RYMYGDYilSZjYLKeNWG",
-	"UdlVozzqzN7JmRmLOY03Yg7RhqDb0/Z8gh1Lb3lSJpetXg2xJAnMij4wC1SE3tbFzlVV8ZI9u9z4LxOe",
-	"lXJQnBxaYVqNs1tgUiW6XeDWfCAS0NvptQNGk3euhIUEJL/nug4dv/wyjvbSkcIib1sg93qetnDUbkSD",
-	"qpbL+O+58APk7QYcsC2zEtt7e0aMMfcWKJxSWYt+5eeMDRIub1hbyWRuaDsTTM/4ULgDVFpMIsN7ZWV5",
-	"VPtVlxjDO3gCwmEW34KVBw+HGlmu06nZiMpNaXbl/UrG2JQjgNYZd14wIoBX+WSdSey3fA5rqWShzQfQ",
-	"83oNPxKBLZNKFukpYGA0gJDTONPla6LC6p+GXRfX9Vav7rKuIdxyf7aBZeRsDXFlcqT9oX+tZVazDfbz",
-	"6ZTX2dYqw/W6WDY+29wyQaSSKcmSuM5K+EhH7OK4f8kOz08e+1SB372p4S8+Wp4XZTGwfzkV1e5Ocajq",
-	"NqZkrTLU02XHEBXHsyyNB3kmIDg5JGkbknY4wxEFFDalQc4aKJUILnUpP626r3Tg6taHHtacWit8L27i",
-	"Mjq5FB+z5j1cS3R/VKrxJf+FhhO6tJvSePE5amT4FW5WZZnqmi6Uo4XWr1tZmovrFrubCDyYKFkbJQAk",
-	"Et/lR0YS80UraIEHqmwToCc1A6AwhMUFS8cQMJwk6k5E1DnMEbS0eFgzyed7ezt7td1YU/2C+2bKk+Te",
-	"/dQSnNM5a73WfvOajN+hp3CGi900667rWg+cGlkd0kskQgaPAz83Ros05kn8D6O5Fae5kilpDi/PjIjW",
-	"2m/9n3e9jRfv/+e/NYTJREZmXZ+8KDR4YC3gEcsmqcrHmDByeH6yHr3hT0HTAq0ra1yat1F0iaNan8yR",
-	"kijMMHUrUkwyLkwkpasIMxUw4BfiZ0FIgTzlRNxyWUmVRcv/T1k2Y3/+M7vGKV23lkpWNcGxvrzjXESO",
-	"UbTBC4vjnagk8vffPAqK2E58yewomNUhM/O77777LuwcICfArZQUcg0JnNk6vLpydZVFH3h3qQRUp3k0",
-	"XSLWDoDWq4X7DXy0VsqnMPwDEBuROMGMra37mS6lL7nKAiKHgRgqmwwGY+RJ3V231Xv0m24NQfZxrrgT",
-	"K1w/7g33a19pT3yD7Tzv9X7vF9hXvp22fqu30+/uLro3n17Ony9puvXK+zPNzLeWI0YpYHDAZMkHiy5w",
-	"4CwsNJdTaKmRp6J6cR2w0N5c7rWau8vfL1JSIN/aqu6jRHHAu8E1CCo+AtNTK2idnN/u4p/nraB1dXEK",
-	"JIi9l+WSouUFasCF+nm5kaQ+uAts5UihCApTo7ot3FJLhIYmYaGyxtSZEyE6C7f99koqar7Yjw0r7uNX",
-	"taNEocOqm5aWBSHpJOQo0BN1pylniaLTyXtF8RSR9eSVR182oPZqNsyl2S4ODSLR1IgJUJcxhdYG4izu",
-	"hItNq4v0nORTjiEGQiJohg1UKrLGQeIqD785ZXXVjtjR1O3JT7E2V6sLTG2y5C1GkddIphjh4lYJ7J06",
-	"i4csyoHclBRsqJIE1W4no+yzcILD+JDpkM2SXMOr9o6IRJJxNsPABWqx6m/4hP78l7CxF8eHL0/OXvdb",
-	"+1t7Qato22g6ve3djd7eRm+LbfX2t/b2d/e6PbihXbjx/tbegjvGb+OhwaJeG3U7cYKeaBH1Pa91eRTN",
-	"/mzgubYB58i+iWVU9WJTtiMGrCL+g0rpr+fRRtEQI0Iew71dN+NTNY6lBxFxDwZ5ZTNX4BKxnHnxIDqe",
-	"vWgNy9hU6Yx9v42pvoZsry5fbfzA2oNhOp9lzzTiTXQOWKLkuJTK4gWp7wxTkW2cm356aWQuGIuW4vou",
-	"8Z3vt1f6bXJKxFuSoIGOlSpCSYVdQ8rJGlAp1awNQl/x77umvdOkFVXiPqHjxdGn4Mcl+QvmMSHNq0gj",
-	"Kk0B442pc3ubG+G54K/FdE/V2MhvRuHJITtolCdJbQIepB02RWNCdg1mJgYA/CNkZC3Zoc2yJAEZM0LL",
-	"q/4f0xe3f5u+mv9t+ur58K8/7w7/+vOWeH12O5xGyX/s/K9J9MvH3n9sv5oPX3/ci7Zf6f94/UPdGPNl",
-	"CTrPdBXTZeteuTl2/bAbuyABbVzdfr9putFAlYDMaRtBkiTonLF2A4h+LuEQrnlZgu3/jmsWKVm5y/sU",
-	"WmY2ZpaqcSq0/qJ78MwwwXqfi8911/K4QFvExb+MQ2JLFAi6Av0MIIfSXOoFHAgjKXF9s7jyaJCK6lZe",
-	"gKqRleDVNKMP1jqj8X3h2no82h3sjbY3tkY7w41dsTvaeDHa29vY5luD78WL4U4E1pIVaFRmdWeCZ81p",
-	"2RYsCNYK1WpYLrNGB0zmSUJicGkVrTwKXw2VzGKZq1wnZTFkpwKRaVpDQIfSMjWdS5iQ3RU3k2bKIBqr",
-	"cfXUUwA7hL/PNAuNKJWjhyckoJ2QgmwgbkcMcxtg450xgpmj0xe6tXTv60UqW0yqzGcYwV23e4hnueqI",
-	"IUbniRwpm5RuT8jqg2lfhgDBunSCC4fWCFBGsbTxrhjKUAihKIZjLEGclW/frb3eqqzBoIWbsGrYtM19",
-	"fNkzM9Qf2tiyAVD0CgrAf9PsI8cSrLJMb5o94fqm4uwxv6xiryQ2kH2X9pHW2E3V26xGsr7k+gajOTzh",
-	"sJ7AASvKxbt5OJ2oL4cIUApDAWAZClriKdyjEL7mXkV1e5CKIrvZfQnGlDRPhCYpEA6CZxnHAdRIoNj6",
-	"MtVqbSWejCpWly+byx6qlFfieXxTtTMylZZB18WGHmBQhlmIiQCoDoC40Ah0RQOH9euyQ8lyeSPh9jbf",
-	"q9ShYEI0VIjdhc6CVRW6P7XyNPHWCoI49zc3h0JmKU/2nz//YWfTCMUq3bAApLUxlWvdf8Qwa65BQz10",
-	"4dlJkF3FWRtVWvh5am5NJcXbUWv/3afF+/PTulbH95+DVrO2gGBqfCr2m4PRWIKLBJNIeQwOBIhGC2wc",
-	"A58q8xvJKkD8dkE0a+/2XnS67DDRyoPAo3UrIoqLhBYZFUy0LANkamOYqLyiM9Vgefr24P9zff2x19u4",
-	"vv643bu+/vj96H373/e9X7dG+Ot3NW92/v3flt9CNVn9Hpyzmymw3EUo8A9WuV6h8t1HZgkQaQECDne2",
-	"9nae93o91uZsLnjaWZBGnLgUy+z5bstzb9hv76U5WN3Qcve1hJW35Ok+V2n2NgUzYE0grkoduA8R2jPN",
-	"DJc4PD8huQyUxzgjmGUpAnbd8m36HvKZtQWaBSmOmZs8BBbcT1YLVmDeeNZNOJRv7+4D8lK+BUpoFA3A",
-	"EoIni3H5KwArKrtZdFO3bZTUQYapJXdxJXHCECYZowpQEBe2FflZHu3w3zHH48/0AUaClhfDknANl04F",
-	"QZBjx+hzNX36kk3RX1mq8X6vgxhoBoCn3hYXf0mKyOpoXQTMa7DfE5pesbIHBBWdCZ3hAVDTOMsqyllr",
-	"q9vr9u5pA6L1piWopww0DSGezD1pmwIYPvwubXNS3D3SwAHGVptbcDRH41Lh3rKX5jPNZiqJh3PylY1G",
-	"Ii2OFOCE7zjrpy6Av4s1kDt3G33x2OtQDRmt7mhlnWpJSEyPCmStOq5yfvzGYYgTIpyHxYUVB5QUlrtQ",
-	"MB/AABjGbNRWI3xenvbZhMtIT/iNYG2+mJS/VVmzDfO/H49fn5yxo+OLy5NXJ0eHl8fw67V8c3Lyo/7H",
-	"0dHhz9Px4d3Jj4fjk6u/drvdawkvHJ+9rPlo9ek/NwdcZ0JmqNrWaAYz98qSfLZCXNeVyxQNRNQIpGNX",
-	"PQOxFF9g6veGV7vftV6/0/hWSGtX0BhSTODBZeDQOnABP0XMihjLrM6hDbbtlr9FI4gNxwsJjxJ1xc5a",
-	"ti6zmueQcbvEmoApuYv2BHRcFRJxucuVNgTTt+ljSc+pGIr4tq5v6ylr6n1rb3t7rRH017CkDOYMUUE9",
-	"0xTuPOKwZ2oMatf97SgTwZO6cKMwFVHI4pFnCDGiI+YEByzk04FI4QXwN2rIkwenbnwrAmQR4TgVQpbi",
-	"CuCXVtCCz0H0rQQF2BcWTtBE6ay5joJ5+kw3yBUbvdoYn3h2aEErlzZ6cn67C2t9cn77vAC6rPCArRfb",
-	"3a3nP3S3uttgaxU/9Pb3t+4Xoar5SLypR3tyR5GwCqiIwsaG+WZjqiIRUkrUUKVWUQR/JeipjmbInqnL",
-	"xErSxuLxpO9eLg2rsx5UrMfjYxC3QxtP4P1arV6BwrK5WJJYCrYbIMKx+eHHJbnJS4pO0WDI1+fGYP5Z",
-	"7fw4Ggv2GjllrTNplsV1/Vj1EvlCCS6INqitUpQzDO9EfImyivm8t9fdrj2fmC6wUrQtit7Qa/UC7Aq3",
-	"JU7Q44YeWyrx56Dp4ihvSS3ReOe3fPAcB/Kov5h27XUId/RLnvGaaDmeccathYHu1bINoCZEtbapQznH",
-	"aB4yGpLFwhn0jHqNwmDFwmb2vG80Pjk0TLi3u/15IVzM9Ng8NzDOL6LarSqrtcj8luHALaUsavELyIqs",
-	"HUs3cqVNA+XTVGANCcmNEKCoENjh+QnI+OY+dtwtzaG6WBwJ923nYD1Lh5vgD70fttY1fHypoaOQfCoC",
-	"a4NEVMA1pYWEMlW3lSncG3aR+qvbJRJEFseYFg/Whzy7LIo2Me6JV04zQ+Nz5UgVAUa97t4P3/9QZ5Fe",
-	"G5NuJUChD01nJ7lkZbx0vockc9LnEOuoF90Kb6VgtO7zoOQ28+pfsRsxDyBnAcPBNaO9DxhRLwgE/FYY",
-	"gaBxcT+16A2zzr3e1jaotjZCorW/sVXrC1hY0AWyvbo8sgXwsgmbxsNUUWR9wMK//e1vf9t482bj5Uv2",
-	"00/7b97s9/vdEfwvrKTaLASgbXe3tnd2956Xo5yvr6NPu583zJ9t+4fhn/3Sn+vrrvmP559rDdk0rRVB",
-	"qJ9q4/kcCaGM7mKmHVgLGAQL1FTcQPBL2c1e2OvFuL3qsSgdgmXLtRCk9xSHp/7IWLvhw4LXfBuiZwvN",
-	"FMvrgknJ2VVu40euBbu6OF1Ezll0Quj9zU2HaUOPuiodb4K5shRSkcb3vmVTkQiOET4jlSTq7oCFaJas",
-	"aNL0GL1DCBxYQfaBr+4bsJYm9ZukkLyW5hp7Wb5JUtQg0RSDegeBD6M4EXRxT1GcXFTColJr2/dBY66X",
-	"iAguGsGiER3aAUUDhD168soLaN5eKdOAIEWCzap0YrOI9UFRqUruEREFm7HKgIRN1g2jOQLqsPAqWmsX",
-	"/TvtEvLf1XmI8RDmRrEodjyzVhArdXUCFl6evDl+GZqHoeEAoIuyOyFuIj5nYcTnYWDWPuJxYnPj8iQx",
-	"X56cXR5f/Hx4GlLoc4jeMFeABE8CwGSCeGfDmyFFyytP4WtfGhFteIZlSgrRz/NEU9hBYF3SQBqUyOIQ",
-	"c1yz6D0U3XEX43+0F40d0vE0fNws3OVJ//LkqN+1owzNNN8cnl2ZSRJqiSjVdjILLJKRzamLM9aWyki4",
-	"GBMYKaE7XXZhtgJMkSP41Yf2KVqiGjC2CseQ5+NJxvIZQNODiT3sH/10/PLq9PiiO+UfP1AI0wcwC4Rk",
-	"UDIrTctHawk/mT4HYq7gUoMQQ0MaVHw3FYLpRGXdYg8h5gkJwgyoZ2aOjqe5rY/BZ7Nk3mUvQRQHsVAy",
-	"SxNUAdD3fsNuoZSDgRKmsVSMjJZAtOr2vY2+ASPbhliAkg58p04JrFFCfiEChlA3IHE3mIBtsfYbJSM+",
-	"7xgG/j1r93P4lxcIhxQdoQ3W8bXv7+k8vWewoVmFA6v7GgkCoVvJCqHXssqKj8Mk1/HtUksUkLI5jnAs",
-	"yzzEImHzIeDW8IxxEIr2iZAcGesKHduivNasqLM4SdhY2TTam3g2e6owyjWr3q4Mo1wSgY4xIaV6gweF",
-	"ibUSLFOVAGtzc2xVz8VADGTYS6pxE0dfoJ41O2iKvDhZTKBdsMB41XtWmqjrDXBGBMVa1A3n0+sdl3Aa",
-	"RxJKWlxdHi04Cuzh/OH5zosXK0fUFEUoGxbTQg3jrdoKWjBYgBdGTtcKWnhDVEGG3eP1RRN/411QIW0W",
-	"rWYA/M4/5wWXWSZGNIR523imtaUaP5J0eYy3a3rZsPrCXMWYgHYPbQJdf0VkJxug1mVEgcGcxdGBuTCG",
-	"GbE5YnHZnSJ2Xqn3s6oCkF8a++swJjeCZg5VYk2sTfX4bSB3tV5/fR3qVUpI8z66oN46ZUnnSYZI5SQC",
-	"YHq9FRvc0JfmSXiJEHamfs4LK6KyGldvVTX1xRSTx9vAhgU6xOxUcxMy5bJ41rglG47bSeTHHS/L/uiL",
-	"NBa6oTrHmyVWKLOT5lQN8uGNyA5QTATLATiVKVy8CGzD92qc2dZk5e1tr7u3561mpHIjX9W4V8C8Vfrw",
-	"+XrfxbLa4VrfPY2RknLV+MdW4JajYa/MyV0ZIO7CHoro8CKyGAvKmmFQ7dI8m1BId8k53d7t9cDep6Bm",
-	"b+fACPY2epn8CxBDsvst9vxpYs8LoRJxD9r+2gQsxNJNl7bYRxiwcMo/9oWMTnkm5HBuFNevHrAODkgV",
-	"y0yfi7Qvhn70ej2I4DoKkyLmUrrQ1J01G7gs7DT7PYSq+1fyrx6tXpBZgRHqfVYvIfxWI9S92HSvurpm",
-	"7SY+12n0uK4IW6vXIaCbAPsIylUPCEwIE8tLJXQqQ6DkdG8V2+/6+v27t+r9u6v8/bvL7P27nybv//nu",
-	"TOKPF2nNj+aHk/j9u1cj/Hs0fP/ukBe/m3fO5Pt/vnsZ4Q+mi/NZ8ZL54KfJ+3fHAnro/Ns906CW6iP+",
-	"TVbjP11WVrBO147AOgnCrnQB2ABAFVlu6n61yV+Pnn1ZL6XaihCxFPa6up/NwWcOTdNsjsumA7teerBT",
-	"QeOl2/ZIycLU2oUYqjT6smzhclM1IpFXA8ZaYdgho2owbonbNqAA1hnKelMwUCyZ5iPBpioSHYikCymQ",
-	"jIyks1RlaqiSEKIVAmaDlj7MVJqFaFK02T+59hJJD8ytbT0s9HasLV5NOVKiRnrGQdRMmeouVyImzMVi",
-	"LpSILRaXGPJkonTWAETmj/Apwz1qYjnuFcFRk3RbfwZgKWHPaqZDTxzWFN3HFhWr5GRcEuO2bLWaEn4C",
-	"iNqUYHNebVt+1Dzavrl6BiqXUcAgH5X++0ilImB9G4945l1rAXvpXWrAmQiry2Gy3MSyok4X/dzzTrHk",
-	"vkiRlSX3Ntet0VLG0aBM+QBI4fnb/iUD1/EmdRbuM87q1DJYCgzxrGT5MM5qs4vK2VprbGZZDVwVulSf",
-	"0QRyaZk4GkDkKS6dl4zYNssIPVBmpYmrtYKWH08MgnGcVGOFi+8Wzk9pTI1BZqWheYfJDxmLs8ZIMW8A",
-	"91p5d4zuGS0GZA91YxtKxT553V8XlW6rrULTsRxDNMs+a07yL95u6wlPwckqJJbwKwpfaWoLGwKQIvNN",
-	"58ui24a22CCsUe0xNiv7WGKJaetRMExKLdXZaUAn8eSRKooba4fO5EvidMhAxazIIMGiEFEVQQJfRkEs",
-	"C8LBMEIkCi11tUgRdO5xJQ//fLo5q9TKY/cQTIAk9JJzoxES0g2ESL2E7bmSGvDM1gT818hFS5mwFzF7",
-	"P0nlAdAgD5Ju7rUzjcJPhWZXOL5rfaf3wdupClvL1qguIfthYpT7ul5i+SJRxRG2jyZSXdValmOZd30R",
-	"hFxmgEI70CrJM+FnRT24OgU2in+rhSmqaVhrF5L48erVq+OL45cBe3nSPzq8eGn+E9PFApe6FbCrs/7x",
-	"2SX8PbNPIcaOT4UPcFRBA2Lt1E/P6gAub3HNeo8tv+iYT8PrvNfbGZbYNvwkNk7gvbBal4PAGO8Jc25W",
-	"8r65aF9UecVRjSZQzBqLTKmezDKgBluIuF0fS1WZ2CptzkkjNUyeBttck3ktDl/CAV1138cF8rc3suVr",
-	"esGzOpdDan9u8lCsACT1vFLLvQvnVfjQABBFZyKNFVg2prHMM7N+YNs34nQs6TzDm/i8YtcvkEY/tbZa",
-	"+897QWuvtb/3ovvD6rpAOPXaVStF0y9KybXOQgx1f4C7cOtBzsKNdT6rWtjWdPFdcn1Tj51b4JKhGubQ",
-	"rChcpMtCIaNLjNUz4p34GGdHkFcINQcHkIiKgVqEk1UHiwct3APp1dAE9rM47F4RKGljlcCzLaD84ZbT",
-	"z6hQbTtMBddKhkzzuWZ3k3nnoDzuEuQMzHJk2PIRl0ORgHAMM4cApjSfZeYXiIeshgst8pkmizN0F0es",
-	"DbGO0kZKy/GGrbZNM4ujzgHTeXoLWN+10Xqt56Pv+TZ/vrXxQ9QbbOwOn+9svIheiI29QfQ9/360LXrD",
-	"rS8LUHOgR+gttPdgtgCX6AybWWfdeLSmJVqyJJVUdoqT3feCVD3zn32JPg+YVuTIg1lRvIEXrGg/sFCq",
-	"oHDOKrEbu9u723UbvnZ43UBMYkoCWfQdLAmuM6RcJzfNCzImwlcpYH0OLRnbGiRgSLuL9SKad11gSZrd",
-	"++iC7WTlF1zf9OHF9YPWsGF/WG5FkJCaeJ87yuv7hNyyWdytavDOY526Wv+OGbQ3hOX4u3Xrtyw4xzRe",
-	"b9WAA7S2SQNulVWiDTbZNIx+VotVEl4QgOYBC4+oMn3I2kJGNurAHPjOQYlJtyuFJszjEs9um+NAxrnF",
-	"YHvrtcnl0GiAybzjGyMvnE3Pjsf8pyOroOX1VKn1Xby/sPf3SI5Lknhlctx6mXFflha3U58Wd0ml449v",
-	"a3ErLs3l4LShmflTFAYpsCQAexw00xrL0OOaMovi9ks2wcXuYkF8gE523y2ag6XKFniq72+/fwpiQ6yC",
-	"iJqQo/2r2V2PFvggloS5G+NcoN5/1fyyCvpA2B1eyhp8crBlWdaIsIjlrUqqectL91E3GUJ9J/daE2+y",
-	"kj1edB6SsF3CwEOIhQ31rDJ+HF8dpdby04U1X+SrZFBAUwTgx5TNxZ2Aha/iJBNpyNoLx3QET8w7x2N0",
-	"UrcdDk29SaTEQ7HzVtDCHlpBC5upBLfbtxp5TMPdZZ6uf3eV+NXKSwzarlt0BCPso9i7vnRRyLADPrwZ",
-	"pyqXEdVdrxEHXwy2xe5wi2/sRc9HG7vie77xw+DFcKMXbYnt0Q7fHewNHyxqkAvP9k4S/D2COxrkritd",
-	"V7jqEDIwDyi8xNbN00wakZwQ7esiLzkIQG9ENlHRqr099N9drP7mg97Ho4wUDZU2yNvJ2YI9fTkkZACJ",
-	"l03h4OYZa28xykfdpozUHcpJ3S2yUgO2Z23oZWXqXtmwpvmTxWzald8szlqtC4JJXXrtuCUJyhvpLfDq",
-	"3FlDUOidflDxJzOYJrr6MHWEVVS15nK+UNb6J3VX1NqY8jlL1JjF8oCFXM6JZQJJq9TH1jMsc3YXhWDu",
-	"Nb+X0K+wo9mdWQ/zsMwP8emqkob3IepHgFvcZ7yIImUqz0DdPuwfnZywjN8IzbZZptguNgM690hQSYts",
-	"IqZsVEA28kSr++E2UrHDGnTGp0CoLEHH3o8JuJweoqnt4DfCEepNPTtmz57vskRkGBwcxeM4MwpHNwxY",
-	"+AHpdyM8sHHBqRjzNEqEBkoZci0oGri0KR4t+jG8hxv/wTf+0dt40f2w8f7TTvB89/O/tR6rnI5hFvVy",
-	"gmlhfR0XbrFV4gE2+b7OPq3FME/jbN437ZGgom6EPMzr4PUWCuYgAo4fIpQoiIw3G+H96kFwiTBgA57a",
-	"CgXhj4KnImXoZIJG0bkUdtmlrcADP9vqOxAnCHW9qYakZDyJuT5AVWegsgnYfgkXNFgo4nMXS43ZG/io",
-	"wAb7c4EJyS3cicsG4TRlPsw0ar3ADMzihnBInmmWxuMJmj+NItHCAVtz0X6rNJCClvgs/osw2/bZfIco",
-	"WuWF/+47gO747juYvNFDotxQIE+YeQBH0CFnsr4vMrvgFMQoupbWy0d5cRjexhI+FynD5AqNPHAmUlRd",
-	"g7pMGdMUGjRHKr3jaYQf2VIfZvdiDWgAwDggDlX7et8+43kUZxjTH1zLUsXDAj0+LQAjg3KIP8GeBjTq",
-	"ApdGB9ey8FMFpH9nJFIHNm5YI9wG5QsgWevutbyW/+N/sF/iFEIEjPxtfr+WG1Q6f6CieYAVAYtq+IHZ",
-	"GABea4d8NkuIoDb/UysZdg4IuzaZX0vGxEdDvAA7wgnP2ruLTfsxXm0154rLyDSx5GyhImkaPj9+wzLx",
-	"MWPt0PzZnCU8lmGna6bSR4udF3Mbbvd6IdI1FYTEiWL0tlf3nx1BArx50wylWvVJ87mtDxV+urZy+HVr",
-	"n123ut3udeszVfzDQHUz8lEMu2BaI9xfKURkhO6PGYz2GBfbTGqhTWQcSop1Kiwia4Ex0Er6w++ycNcs",
-	"wpQn5lpGG3UsoYIpi+Usz1h7wG1Z7btUmWbnMxGYhqax1qYhqE8ZuAQiI0TZLCqVZxtqtJFC1UR0mQWA",
-	"k57EQ6h0+fdcpEAiM57yqTAnpnNgBrUVuva9IQ1TAevHE0TINOwJXt8JTSM+YURskGeIXIFlgOG93dCN",
-	"MxVa5elQwO97Ic0O5U7TmJKMM0qD40a4QUqRLDw0DVrmfABq+EcR4VtajKdQUyc3NKmBdDGQI2SxZCGF",
-	"ldJR37SPzO0BJoYZl+ZF+I6o3ZzlTe+h1c2MWCcJ1MMtH0h24evjS9NCQ2exxinjSr8I3Y4UTN6WYAcD",
-	"/wGMZndrJ3RXBMbKmlFssTfxj6ah7ReYD0gETXExLFGQe2buEyjADPs0BK8zhRySdwTOu6ZlDi9Els43",
-	"Ds0L4QE+C3ymYZqBX0vlEQkZxkxsz9A1Z2Mh81gKhgXM22Mhobw0HaiARSLjcaKZl0wkUmocm9kKPX+g",
-	"4dNYrdaIVuiqCtDTBvFnFsU+UgKsj6YlQEllc0GAxK6lCgYrOUPj4QT73QndVRUDHeWS3/IY4sRZ29x/",
-	"AzOGSN1JIxfqGzZCqB4u5/5wLdsqLem+0ezTOaDrp8BxAKcBVAm9X8gCzzSRuSbVIE3jWzSBx5Jt9Zh2",
-	"yGl3E5XAtqQ2NBqIpLgv6KOdHtNYoJ6YJjQ8QG5GL5lmttk0di5AGoQ5bDdilm3wxAzDw0SPowQLCeNn",
-	"sWbDRGkRdU1Th5YocaNAHSJUffOSrgCsd4urzxbAZUMzc7iGWfjXDYqr3jiJfDaAnWzo3FyHAq+t8rux",
-	"ZmI4UQJLOgeF58/CqAB9QqorhJvDAMew+3/PVSZYnLnNArsjXhFXl0eU7KhrXRHulhulGKW+z3T80bSK",
-	"+gRrh80odGEH1tWFSkHqZVm+MC1lk1SIle1RYyAHBeQeLhXLgblSHVmY6jlADu+zEGgzdOIgFs7d6na3",
-	"elAdhlQ6tt0zur2+iWeh96Jp9b//n/+PeS/2Ol1GBmKAb7IyNiHgGKE5Undgqxc8Anhi8PaEMN2QgmmQ",
-	"dU9UnuowYFaahpRZQsgxbHaopoMYvFzZnaKWNXIS0xh1hZwP57mJU4B3iqY80Ry/CYiZ90JYrEPnd7Ey",
-	"XpFThqTC00GcpTydoxkhYJzphOuJJ+2cSBwV3GcAAQXKhUiHhrptvQIo1yDwvwv0jaHYJ+II+eYgJM4F",
-	"J9uoPv6Nxv+0/WoQWlk13Ov9KVx4Z6/3p+09nNqlkevw4puoJMIze3Z16lk92lf/09BCwMI/GeZv7gac",
-	"hEpR0MCduzYyEb1gBJvOvn3Pu0U5flH8ZDmR46wgI6TAbSnRGAJ2nCDJ2qh1shsxL4TJDgZIIzGAkwov",
-	"117P7LVkIoaAWUP/grXPlc7Gqej/71Nbxv9GiBl8J0HS7Vjp/bCk1sHuANrctTxcobi289pKw3TPXZ72",
-	"ia9dS99+tlTfZe3is5LVDaChzI943V7L+nKza+rLByVd2VOSr6WnJWOsUI1GXK89Q74gafxCRvpaKmmY",
-	"sMqNVggCS1FlIYo1XRsnUSKutEj7+Glog+3wYrJM51o+N+xJyarEAr+B3YlKjJtBK4lmzUgkgu6la4la",
-	"fGOdhz83lnlYVPCv5foafkBKHF6hZG218c4BbiYQHBSxh+HfpbFZgExho3bINpGyalLE29VIBNcSJHpU",
-	"wnHpnZSh7uSGRax0S4W6FygNbYCZQ98vDPNaZsrMjynZOSAWO+Uy4uaGsWCGAN9n9AXiPjOoFdrGaLQQ",
-	"FIhz89O1jBG9xdwx/ily/yyfAzvqym6jtmeWH9Ua3IQ2zKADaAxW4QEsvBmgeOBLyO63gHkB6U4Nsw+u",
-	"JW2PMgdLaSML5Snea1ZDjscSkjazLnujIrt8GpH97DYZDfRaOhGuuG8o0q3LDKXjDRlrNhVc5zg6K99x",
-	"lglpmO4IqcK8qvIMiPef7AJsq3HUYf9kF0BZ7J/X8p8bGxvwf+YVrJTd3jKvwPagvgrPgPDa25VHNPc6",
-	"qmRfTJQHDLVFqkVW1jdgUIBY2t5xg2Kvjy/tmBYsNazt33D//V//18gHUtmB2W30uwwQp9X26Z0K6L5A",
-	"TW3vmjGY3qt9BCXKdv8qxC7z0sHyfmz6SHvP9GI4M/KJf5qdPcQzBII0TxIo4A38zGpCqIbTYdWos3eh",
-	"blASD4XUosDObx3O+HAiNrYBvx7AgR3K793dXZfDY8D3pW/15unJ0fFZ/xi+gRCBrChXxv77v/5fBlEU",
-	"UHeAQinY4fmJh3xvAfM/By01E5LP4tZ+a6fb61J4zgRMxbSshkI3c/KnzlRdRukRWZE40SwsBq1YLsFC",
-	"H5JHggJhnTLQ8SmVs6v+xeFLMh0KmaXzLjuEIwLQLO3d3k7nwHaDFJoYYjOql/kxMNLnDFL5qtX0k3mA",
-	"YC4vDkAEoo0vg/Sgl6fAfHEC0EnU2m+hsexKU5UYYBs/qmhO4Dy2llPVQmhx1qZ8HXs/ORkr9RkMH4Yf",
-	"UEWD/dnu9R61Z+yzHqAC/Zefg9YudlrXlhvc5o88KnJ4W7u9rdWfXEkrtYgIP9pZ/dErlQ7iKBISv3ix",
-	"+osjsv7AB1trdHHO54ni0aVSpzwdQyTR3jpLABF5kidg3MSv1uiNkrGuCusH+nEsnD+dNDoBUNx5rFv7",
-	"78DjpFvvPwetWV53QOn6QxnJPQkYeqDJEhh4nN9owarAYXYHDuJ24Gibw2yOki/JGSHSvf9MF3Z39ot3",
-	"wo9+WnXCrd0Sut3t7R6wrDileGdCt65EQwg/hvhB0/mFdzBm5gkPMcymKBVqZNiT6Ld0njHWJvp9nOnd",
-	"1V+cqewV4C78Ts800om7PMEbgdFZKpp3ag7552Dhbt78REfy8yZoUORfL/6rVJEIfi8OasCcF0XEqTu0",
-	"wcLV/PJ01cFdOItmOlsdq9EPBCp4IsL4icWTvnhq8QM6sIXrpBHYoHgFToE5e+8fdNK8xDAXuwZ7wLbd",
-	"LEqx8ZQmvPp0vqHmmg6o6QPDfaGXf7VD+jUPG9J+8wVaOVvuWGEFpIYQcEKFwAOFpxmVb3tP+id63ymj",
-	"97qJ171qD+yJhYv2q12uP84h4O4LzuuT38zf7uRvd/Jad/I92MQat6/PMMKXx6fHl8ds5XUe7tNlcL9b",
-	"G+7ste7pR7mgv/zQf7ukv13SlUuatfVEpRl4rZZLw0WOVv3JO0lTASawQTKnGoWacLyrhks1IvMmeuzA",
-	"RRUVaXtg/6PKOAWwBgQMxBBYwyXa06dY/mfeAXDUQaKGN5ppZaP2xkpowA5yUjYgfvhSNmuHqbrTF1hS",
-	"MQwY/TPjsRRRiPYzHkW6QC6xFt9qKerFowupvodJYkFNWk94/VFdySYj05Iqkr/eKfmaRA/rw9A5UyFH",
-	"j+pfiluRmE0EY89Y1AKiZXkqdYmAQRxdJHNDO3GmXck/IJ+AaQV59IN5JbmxTDxJrLNDC+nzRWSzVjA0",
-	"dHUEsGmLIdG1NIV4Q/50cCJ/DHo6BTeQ3R9LP7RhVbbpYu5Mx8uoKvCKSC0jLXRIZUXsjhoBpakkEuSe",
-	"ImQb+uLeVHdJI/4Vqc922YSrU1spFbm4C7f+Q5GfpQFmVq1yqa5BlJ8MCXx+vCtdSbH6Qv+SmxoaL+7o",
-	"R7iy/XIFOPQxgLGEn66pQvJ1a5/1PoesDcxc44jAS606TTe+aeh3cOf/VoXp34CYQNTwTD+WtOC2wAcc",
-	"w2ixsWBtG5JYhB7ayMMOBk/5cYRe/GBD8CCprl60Xy4hTHasOl121BxC+KXxg7u9Xs2ZQvR5RKihDuiY",
-	"vXsfLh6isciqR+h+Ou+pGXcj2K73Yv8mnq31Hq73Oq++wf1Y59WfzG6t8+I5LfpDtfh7Xsa2/vuacmAh",
-	"k5TB9L7xmAYe81pkPoepYSzuxr4v5ZMUHwmEj1687deWRGsETAfo/KxO0KwySuADhQxrWEWBkanrbV32",
-	"5FtJsPUl83/Ci7c8yIZz4SSzb7arJzs7bo3XFnc3PxEVfl6ti/n8rKJxLVb5B6S5orb/v+jd7vB57Stm",
-	"DW4osD8RowzSs9oUvB7KPElswTYjPON/livDrSMjQDqz6cavGVgY1ROsewx5U3d8ztpxxu5UnkRQszuO",
-	"RBGRDLoElc7wGkOtocn7VpFICGv0C5jT6jufuoLc5uCbxPOrSDywr+uKPVh575vQcw/G7filrmGYD+Dg",
-	"mxpKkTYy8tepymcoych8Ctmajd2zWGaKSo6658iLWZuqABpGC1xJQpje2DRPnCMlqWm6rP7pDFACTA9l",
-	"sjlgUsmNyhANQ8U4+6hbYddk1KDBHhR2IGKcWP+SJDYndIERBiP02zZNF7sBrJXHVtuwTOw3JvlrMMlg",
-	"AQwfSIPp+B9+oZtYFPAakJNWoGsALbd8520BlkQSiYdqVPxCIkoraIF8UlPH8tfh4H5R4ntbjuvO5DdW",
-	"vlwGJ9Eblv2xuLntYYVmOl1RY3o9fg+QA7X+wJKuu5o3X0ISuFTVNE+9yFJJEDfdW/m53HKwUjW23JXW",
-	"6ldjr0+pTlfm1CBwEXl4BYq96838+E3Pfrwzjnth4QTWPth5FGcrz2/h1DG8o6xkm95AbeaOx9Qo0J0u",
-	"CzOV8QQc1qGtPIHuL+TrU54NJzbsEsFNoSJyxv4zJ9eZ6ad0RkOEcUF9G+qUxdk8bNQKwVdq5nKMU/kV",
-	"7NTVWyxxpUyshhtrhrNwDt666x5faa0brAWz7OM3n9cfB60ga/evjo6O+/2AvTo8Ob26OA7YL4cXZydn",
-	"r81Kn5y9envx5vDy5O3ZwUJeWadxBtR4aQ4FLt2Ix0me1tWxfVK7oFkngKar4WGHSNhqVD4A3wSNFTEW",
-	"/mL53Ad4DZjIa7MmL3isEWXF28+NSIxiKSLfsXxQhorHAnBVUx94tG2FOiLrWLJ8NoPoTl1mJN4JhFJo",
-	"7oulqY+Ol8yfKnfKdfB10iC9CTbd8Rg4APuCKeMQ1uL24rd+xf8OY7EPowgOSXEgag6Zd8MXoATNGcuX",
-	"FVg+UrVULAEPUd8JQDnhugZFpMsOS98mCoqqYXy1iyi5PO2zCZeRnvCbQsXl0xKSE+FwQM0a1v7p8vK8",
-	"b+GLFhFFLLbBLIUol5nSFruDYqtmaXxrBnQj5oDz4g8y1myWD5J4CKBpRoiZilQkcx+iBKFcqHmCzkPD",
-	"NjyY8jkbCDS3gJ4AASvHb3ByPKPZLYz7AFG6AOvFvI7IgwQns4jDWQ+nwtoAcMjMGhUAM6SNbOEo/dct",
-	"0BZCS0h1F1BSvoVsW8SQGQim47EsJHe/PTp42dzLgi0BkxwVL5/xKWI1Ko0LBAgesbbF9gDPM4pThHbZ",
-	"NN3oTXxkGsefu4DUzNpQnW0qopjb4H+aAdGOhn0ZUp0PfGHCY9lB3DGdIzDPUE2nSmJGUazLOb3mZph7",
-	"OI+4ppYQKayeaT7H0iVz1paqYZsCxgkvj2phcsnizIi1hBJolxEl3WK9/ZcwuyEsoWOHiGFNeK9v3G8W",
-	"xKJTyns4ffv61emBHQsQJ1bIgO1oTGHyWceyC64A3LxHKJSYeiRirpenvMhODae6EDpPaiW9UzUeG6bz",
-	"K3t+H3j57G6vkdl/qdQbLuc0Rv2VLi0CXG7tv3tfkhMBqL2ZtS9La7Ao5GvFQ0AlRB9pEaDLYj1L+NyV",
-	"ZyEcIB+R12Gd1yuRRw4h5imjBamXeaN+kiQeVs0fKpC2drPK6saR/8oStaMAa7F7TjcVmLEBMZJSyqw5",
-	"g2uLcWvYK8hF7OjtWRWo5a0Eb8zHWGfWhIn2L7zhAUEpHYtoHxBFsDeA6YsAMtN9iE8A/A3HYQFa0Uvv",
-	"yibiCGMZIyimtkmUAaU1mFYMy8cLW2d83mX+WSFRvpnyUemxVPlEKo9t/usoPOXeoxVaT7FU35ScpwF2",
-	"USkeEu90LjniC3fE5idD7CsDh+gGMEfE1UunFjzjNTxG+fDcwiWRewELOPHhDWhI33333Xf17lbv7NzP",
-	"8Gg/hOosT2oRc0NsIH2vCAiwlG82/Mf201VX+AEEv/nJfLma7gF5mKi+6LjLrsgs5m5EleJ7S5xdlnBO",
-	"MjF9UqkI1gB6aSBRM9JvZPnoZFkSuWLc5SXC1hfwt9X+FbP9jhfW4pD8zJM4cjYCFJX4mMeSfElmAs80",
-	"VDRAd3SWpfEAYFvbu72eX1ZhkAL8Zpoj6khouL2SyTz0zkQP8osCa3Y26rvLjDp6e1aG+GLhp+J+MW0E",
-	"TCXRzyhTSnEH//WZkLu1GKYCzBr6xgpzRi83slw8iq0RpGAaEFspRapZm7t/PNOMPCwEpJxLQGcE9HYz",
-	"0I7DJMvUEmxMKQRaHxGoc7e3U5NUpWu4wRNIikBzFAL4K4uJK3mQBTD5V+RFv0d5st/Aw56RLvfwS3YT",
-	"v1+SlNm3Hiq/QxQXMwVWSdIs0YqMmY8YxUfo4ncIbJxBGXQJdSeWcBesX0TMwXGDLjtsYF0HHjLuF578",
-	"VCye/V/xJvjKQgdhhKOWX+Q2fxNCHuEAX5gFva8Y4o4ueKqa3V/HHx0gNquHxGdtKBfg/Dw1HhnSHMER",
-	"ULi0fC/WNM9ynpg3OgEV7ykVmDNH1N7SvtPBucqs72GEkb4lLCIQYqiSUQHkX4IsBDdAiVV4Uk65ds8B",
-	"2q4QftyvDWsGdd36m8rT4mfDlejd61YJThhi9lwBS5KU2nHmpYJwOVdSPNP7DKtagjKtGXfVLztd9qpU",
-	"JoinlCVuhmZEGTv9SvkhgMC/PDpnM2FesBML/7rxCou4icj8F8QLUXBgJ2CCDydGGjQMmA3ECHHTdWkR",
-	"LKoyOA+HSlqL3DgXWgttZ6fyLM1lkdW+TwwCCkdqMcyz+FbYHdfol7GDj6vlkyDAkYonmf3fYlChEkTB",
-	"rT2ofGNbn6pU2Cdswtq72y/YYmmlzgF5pahLHDfTWZwkVEoVCiI4tCgqujRMBKfidvTlM43zOyjmYvZo",
-	"pNKxyjIh2fYum3jMsfgs4Tqzi92teBCdU8s7ZCFLxSg3Q7Xboav3lH3B+wpE+q1OwLhGTHJuUQKrTrU2",
-	"FoSlCrGdLjvyWwHCmwjYFQ6lAJvrYOwz7ry7lZp0pZqO4CXnYH5Ws7kzPzkGQplP9e7FGu+EwprlTyFw",
-	"kxONrqnPwTe/3ze/30P8fsu8e1h0oBFd9NiifHqhHhD7BRq6qyLmO1oOvBcMo6fqGhbNUzIla4+RGcbj",
-	"QfARpRle/ujwe0XbfxgfoBoz3J9GQoICrmsa/kvFXr3yrxnXNz4OExbkcEFuWJI1KNIQgP7a6EsjwBry",
-	"tuHdF2dgIeJZTiW6qDqjuWZLY3im7WsxiQUU0pTmkkKs9STPInUnQ3IARrE2CxVBPQgz8GfwcZjmUkJF",
-	"G3wNpDqQPBQdBzZL1RhEDrhIi3YHIrsTwntf1zvDz8zIacue1B8OHTU5wwFAp1y015XS/UO5xpsWwTss",
-	"brO88zKL5XjlcclnhvoCrMCMIniqAzYRPIH6qBHVuM2cIOPKNJ9hkVtFnJjKKxUCn6uzxKjMUrmClS3f",
-	"VClh7VVzwlJfRTMjnmjBymWWYs2skRBFwhpAKLMOTwkBhUHttfRrQ5rBd/9wov3t3PdHRlhmSXwrpNAl",
-	"Cpxro7l79JeKmdJxRoE99Wr6mdEY8zjJ2FwAFhPurRdRgaGqImJ7va0ueyuHgj6IsyJQnCpis6JLow6g",
-	"j1fqjCdJwIpyq4auCMS8XUTCbvd6RmofiETddQIs7IdljVH0cC0XUbCmDwzMLFXSjTVOA8zFtnwPgA3X",
-	"GtYvinV6Gim/6KAQ9R/JuF4rGZ0v7oa18SA5Pwo8sdc66O+2g2+hGyUWsLWWQfDE7OIUArUfMeLD7knD",
-	"GfW4B5GMLvMPgCts1BwOqfhYgQ0j2UykI5VOtReLnggumZWBWPtV//LtuQUM2IDYKp7EtmwwlD0uuLYs",
-	"2pmlysj4+66Ms0WfKZxzUOVyJiC3ZcyNHNm/PLy4NOR5l8ZZJmRA962tv6dRafmHSFVQXPDwiKotxKmT",
-	"KfUzhjW/IzZKuBFO+dyNwr6UOtBmqSDqXfORgLKCHeRUh+cncBvJVPDhBPjhiCygUwXFzklKxNKZAL7g",
-	"Vg8qB+PwXFg7XPtU8Lgse+L2GL7qNDhr7rTlV81nxTe13geggcdjThc0fq/bR2FJtt0J3CHjXP5RRFQ7",
-	"cU82XCoWWEpdU5OzrweUE2EvZDhaV+fF6TA05Y5Q21fSbCn4eCg69QpP3zbylHKi7WRZ8K+bzR9KwdHe",
-	"8jvCcb/V0M4m6caNd8NLfK5LvNFLbLE/fTA/UbKx/SmOQtYuimBTAceZSHWsSd40/PcAfD1Oubd96EzN",
-	"tE9yNqlJZ3yu4fHMUOYwVVoX90Auszix/N0rJtc/+qlaTA7nhkHK1kbg9Z8Ph0YxK0K+7KP9huIW2IRd",
-	"7x/RT/s0kqjtpC8SMcxU+mtHebj+wRTTGAts1zLWboG/RXx8/YgPOtTm3NkdGsxdCak4Wpt74DFbYpL+",
-	"arwDeIHHPJZzAhgoMALpRMOHMwJs4RsfqOUDljN/YwNfnQ3g8fxyLvDJO7XrBVZ71v0iVCOOlsVQ2yHc",
-	"O2rKfvjwwlH3OwqrDsG3yKfHDr/WBWk8gGAfKAJ/kShLUmqceRzRmjqcJGtT15dfXVfu9Kwnlv7mz883",
-	"kfK3JRo+8FQ9RDR8ShFv5TkpS23/QsfkX1Ti+k1JTusekmgz4/qm2Y1XZFwXYRb7Xj+RNZ9D6EPAeIZB",
-	"mWkuA6ZdoV8XduHwIHUshxisCXGFGHuZqnyM8RrYG0ZtwDGEptoYLsFSMVQpBpRCR2c/Hb1946oHOZs0",
-	"FenBUKOJkOZ+s2gjutNlJxkb0vwg7ggjMVwiHTi1cQg2v69oO0S/VOhQKyGk18bssxC/w9j9jitWd3J2",
-	"eXzx8+FpcR5SMRMcnJFoFQ3xh5As9Jq1+0c/2XR1CHodqGxSCVU58PVEXKFcQlyukkNRpCHVdxFQmlF2",
-	"p0rfddlpfCPc1ltRIc4sr3OLQQUrqmCfGDjDbyHJSjOdpYJPGTiJIB4MwimdIdc0EUvCtLEhlxzLWREg",
-	"jI3UCSrzDyxIYYnWwI8sM9jnWFsce6Povz62caAwNcregvyy0CwfVAIgIQhBKGhpPQotzNfwCtVrxciH",
-	"UmlcWjfKRAm7LISq2uWrxhBY1GXAFnRgI1aBOtEeSK3sQ1S2DYxDOCIMdXK7ar4D2rTIBxC8TkfJx5Ph",
-	"pVN2YG4hp/sUv71ADSzjN4jMzQvzp6eoQR/1sBwBOZdEeisi1g6Po7FgRyoVYcDwH310vIWdJhwDiCa6",
-	"NIzqvlYLz1OEozP/laeJ+UPJQK1Jls32NzeH5mLmyf7z5z/sbGohtUo3Ulut53NA9zHZMBxUYqY2honK",
-	"oXYwrBk1+AGD2sx4zba09nd6azuj3HSR+z6lbz82i9zj0e5gb7S9sTXaGW7sit3RxovR3t7GNt8afC9e",
-	"DHeirV4r8FxtZ+4uYHb+xEmj1uLKrD1vuuZWADpAt3dc2x7/5Sw3vTVCh48IY/53jhnhixUrgt6I66wF",
-	"JTRUqWBtkhJKDAd5PPyjEzgoFT4WLOFzkVr2ZDmS/cBxKJRF4BpNxdjcKCDM0NXYpgjOoGDCuXk+yLMi",
-	"6DNgCsbMk4RCjjLAsCEYbdNhl9kVAMEoljqOhJsZyF/mBoaUBAGOaZuKEiZqyJOJ0lkYGNEsU0OVsNBw",
-	"pNCFFByenzzTbKYwFiGccsnHECPywfwWgoJD3izbfkgd2FRDajlk163rVsBCWgFsgMk8SQjZEyJji0jV",
-	"LjumxRtCzpNdfWtbCKC3NQa5X2w0PnJuZXs70V6YrZAq67IzhbjFEGr76bplXcrXrX327v3nsMGBXATL",
-	"VvSvGphe56WGKIgYU9YD7BYwaMr4u8mctfsqzyYDc/YDBmyV/vsI8oKI7swjSsOIlQzYy1jPoM00YP/9",
-	"X/+3EccX4HnrMXyLfrHQwKmQ42zS2t/6dUF9aXmXRQrbRf2G5bvc177IjxriiJvQtX4hHMuQQzZTGBTA",
-	"mlBeqnQ90wLvlzSowizilCjDBaoRHaxdo8N0LMMAUyMpbFYKb6OGUop6AlRMOt2TWI73vTgvEhKDQk0r",
-	"GEwpiJOSBrkFkYwLsaIkp0txV5bVDxjqZUXVWlQE+hc/X7wuoFTtzYDzIqxPuzYTlZB+XNYyg0ZN0k8C",
-	"tSkNlqtTtV8tsgzUnxDVsctJKrTpKfTK/YMaMCW4NNLbMPfUKn+Bg1Db6vVwb8Ip/9gXMjrlmZDDecja",
-	"0zhJYquocqf23XGomUZZoS4vsxQu57d+wCCll/ydME9zP9D1SVodcfPCtoYx5kCqf6ZY4LBCsRR8eIJP",
-	"LyxRZMpG4kFm/zg1bNDGE4MscmD/RTQh/Whmq6Yt6mJV3QtNCDY0ztA7mRFjkUQWqKfzW9C8Dtheb8vF",
-	"C5obQBMugYcyG7lrB/4JOZWVDbAxMXD7QXVrJTGP0y5hhEu4mEVTORZF1o4zvlhKbzgbbamqhwCQZO9l",
-	"rgA7CRquzAUXy1zlOpkHTPNbRPj7IkMGa/OMJYJrPGUAdZxyPQFsyxhSfEHWA4DcwjSjb+IZWqwebAVp",
-	"UK2Jqa8Sb0J3wug/dEGOLgDY5un5oq8fzC11Jnhkprpo2GgSYZC+ykIMFUqikTSWRXqAnQDkG1wYkGEW",
-	"9RVt5CY76FbQcogi9eYBHUvhmwZ0LHOt0JdNYzYNwn1u51PqmHgXJOrjKreBjv+9fPA6/lBGKp3yDIJs",
-	"vYhsGpFRpqINmsCGf8ZRALuX3PboponHNBRY8vRsBQ4Twmf2Vpn6Zkj4A2UwuPNMRGIuY3fUKoxtPcvE",
-	"ZtFXk42imhS1JAOK6xtd5aU1yVAUgVoeL4JDDByVm8u/lATVUG7Hjt/lbDxluYqFzhpOcZHd5WaHvpYk",
-	"ljcWgSlR46Iko3fhZCJFPvl7iLr+iscBFEiiFljrKkWteQQcwa2H+B0bMauI7vfoVUkUISnvIGCiO+5a",
-	"a1GAt3CAImRQElQDT0qtJ/MT28mvkQe92FkTJpWbul0MWJ0/VLZAwxqsSXufrA3S4Qg3grwthD+1jVhP",
-	"anCs2SjJ9QRsBb4SYgRvYeNBzNP+xc9XZ84zS5lnU2X9nYUaVvgKyQ0HSdnWKRxW62dsnIAWExaiPvo/",
-	"F4spWo0Ia8q612Gs88D1gI+zlA9vyNMsqTrtjZiBfTUSs1QMwSQyic0xm3fZS7N8KKRXUBcSrUozrSpE",
-	"LnetAVoBcT4spr/vBCBHKlko4Jd2sXreipZ7DIquKBtuiGadyFmY0eKsl6vBHtaV9ehCem+pprrjVg3B",
-	"ofhlo2K1su4tfPclOHm16XF9a4mKZTG5R8c3qcrd1NG3WJ9HjIiDJS2k1Aexx01iY2vd02i4Kkodk8EG",
-	"eZlG5lmYrhzXocKQHTzL1CGwvoOi9jVUEUZ7qVSGMpUo13ZdddrMlX5OPFlm5zimr3Hq1sXUqg614RTR",
-	"ehn+Swv97RA9srxRWNE13kOW1hYI1jtjL8WtSAwJrnPIoPHNT/iXfoT2lkgnF3SxlvwCTupA0UEriuRx",
-	"xk0+SoWedMGUXIGc9FRc65dA0Eqp6DTu9l4UtUnc+xALBofbpYnfqTwhkEo0dYIcM+ax7DTdg0jmL3ER",
-	"Hw2IorwcZsLEfPzr7dFuNOjkX/g6u7el6Ddx/zUcjoazGqy+52Cbi2PntQtHjUJVC8SJ+iMTOBQwaCoV",
-	"t7HKizPUqbvdAvRjwgiWlin/0tO05iVV9LL8dqIl/3YzPXYK0X1p+wukndW43UgORQ2H2uiBPlZTcPzY",
-	"O0eZYoni7hRJ8ZGurcACsbjpmjOB7osu3UrCassEtwS1tjRrIys2NyDAxHTweqs7kAdLLsVa3KbKIXv8",
-	"LNnq+Xo6wKbl9yR54x//nsSiW98cKr/H6gsZWE7uyYEKSZiuuXuBO5mPNINLFVCdkvm+jQG0uYocLFd0",
-	"GHUR3Qd4iYj2zOVQoLMDbT0iYuGR/TEE7E+tJAtLFckneQYdhweeFUpD1oJFaSqbmnSnBOikZi6uIE7J",
-	"QucMiBhpUkKViu0J1M8WDYpcMkCxKuG++1EzLlxSs2GiNOUnoJyBaTjiY2xDHSj4stdlZxghBZV0TUsR",
-	"Qpbr7DcBBeVI5hGNXXYyjw0G5Rr+w6FBmZmXivnTli3Bg4LIhjXBoPywigK2FwzXOvAtS37CZQZwvAVU",
-	"jrXmF7AdFJVBEKOdcixzsBhWXA1lDvxYZwTdhVMVQvAhBj9TwLKeiWERL6Un6k6X8rIguNtLv7EcrF2E",
-	"NHppSoa8SplKNKymMGWzfr+GQws6Whqu6+/kHwztqjT1VXZZ56xZ84gQhi9r84FWSZ4JyqEEVt3xsa9v",
-	"BN2fo/ijiMw/dQDkNxNpxZVjBHVwspSAsTvF6+g6Kh5jgJ11d5m3yH1FLVY8WKaJ0rI0kG+xGF9Iu1iG",
-	"cRUR2+4MAVAcFhiiG9Hb3Pgq6/zHom9/lxxtFz/WUvcm+RPX8jSESTyNsxADh1MxFDKz/kiQhmIBmh+G",
-	"Dm/3OlCCz0goJE1C7vFEJQ5MMBJJxnVRObzwSEK5G0O/Q5UkVAAIAkZueQImGvRP2N5jjawfJ7XP3r0P",
-	"0dEIv2qvlZAy1DD33/SAchwl3/YvDy9P+pcnR/2u7c5L9uUYCk3CEyjMYsqA5IVLzO0cuMVwPtzw/Ori",
-	"9fGHi+PDl91UZDyWZmP0Tzj8kEV8rutxbNyk6N17+05OzZ49McjAwiCbSt4ubqYTkSuE9C2fZKkNygsm",
-	"mDjCWPvQpxRBW3viX6kUT6orb05nEpLrzIOZSGMVsfY0lnkmdIelHpMwbRvBnqKdzRWD7+Glp3NXGdru",
-	"OHEBnfHpjJK0yfAEFt0QuwupGc2i+DaOKFfcPmujhqNyx5E6XfajyiasOApwHH3U+l7ngOkZB3B/zDJA",
-	"X6p5j8pYUTSbhbmimY/jWyFZdmfuaJqnOfme4zSJEUYdigL6hi23msvAq9xOXZiNWhH8faSmU76hhXkp",
-	"K22YES2aIrd1+U73LVz1KWmGd52cve4HNkiapIiVCWrBqgHjooLqSltsa4eRWn8rgF2MMWasbjbUxJpT",
-	"2Qr2gq09WNfMnNDWfuv/vNvaePH+XW/jxfvv2oH3j853/9b6lZPuSrvf6IE2a6e9ourlcwqGm8Gc1vab",
-	"B+DJuC9sw0rea2FclotYRjApasRUhCcQ+cFUlTHOqHYNCWQlmcvLX8YYj6Lkjsv6FQRU0pz7upiRC6Y3",
-	"m467wNQoBKRnVH6YSIzSVZpL9N5jLL/LMQxneToWIcldz3s9poM6aW0NuSxg2BjTYOQw0lSczM069Xr7",
-	"vR67ujzCYDsu51SozyK9BOzy5M3xS8Pa3xyeXXnQL50DsjVWUrzJvvJMW5tewO4gQRzxCNGGGM7iKOyy",
-	"V7GM0dDozKAoDfaPfjp+eXV6fNGd8o8fLOhN9MG894GPxQcjD6JUiElqlQkSzA5GIqgkQllZN0SOX1LR",
-	"mvvJjearMz4V/xs47Rp+KPOBof71vyDRdPWL/Zt49rQirBl8I0A4njsjtXg1kL5Jpk1xO5UaSUh+FWa4",
-	"mRi+uV6Am69uFiW3jGAJ5wABdsrMslzslULdqAwtZrIWoFIgq6G26F6czYB7pjrbJ9Ag4HF/tkc1tGCM",
-	"Vk5+pkvDtO8V460/mqewCt8O6Jcd0EtQFcxKevShRrg7Zou/HdnVoXZLF3Dlcf60LpZvWci5B6IvAUzd",
-	"/4w8NcQiDGwJGtI34fuxw2/WpshN9Do3eruLVBNCF7R+WpCTRaYdsJ2Akv6FvxrS2UPxMc6OVCQ893Xh",
-	"57ZwdOQqJ0Qjab2yeOPYDmPNuL5xPukZjADNDPnM/LjVs+LuQeGryviN0CxRcoyZMc6zXoyCyzlUDaw7",
-	"Z7bAZZ3ji3JxecaEJGNLnGmRjCxiBGQ/YjfoU4PCRiKCVHdo/0VNVjt88Js+ym6PVyOc2Te/BZx+Tawy",
-	"2AXGSzEnS7lDyoc3awme8KaIbEYWGSXNCYMAujm7E6lAMdG+W6t+g7KsKLYDfyTNm7yHGP+B5XIrSrdp",
-	"djkG1iUljh3DKNdCwqIJWRws8CI2QjyYhw0wVR5ewj1tgHXDuIll1DQKeLW1bohIaUkuzVhWDMHudEyJ",
-	"rStgL4rcnoZVEV8VtstOf5m8XEk3/CYhL5eQa3M0PS5zWHq+wG6aUlCg2c1P8Id+gqY3P8GfIlm2Vnx5",
-	"w1OCIYC3/TTRNkgvYfHLZTwV4GExcsgkJkQdppLIhe9orYYxpWkbXkQ+Ui7ZYf/y5XkZIB0CSql1c/sD",
-	"Jk8hJDiILVy4uDhikI9SAKzDyPdJGqEg4mLU+/VihHuhdNBbXxpoXQNvAKMfqkgEbCZSo9tvCGn+HbF2",
-	"yDcHAEEGENYQuvSn7VcDBMqtZZLAS2YckGd99gr7vNR5MeUfLTPZ3tu7N7u9pHx+crXLgtuXR1NQ3dLR",
-	"3Jf3PmKiLB40u6ZE+OiJ8rEKKNHI0tGjxVBjf7Gfkv1N+vuq6Ua0DYZN1THptXg0VqVu5LP3AIaxnnAL",
-	"7l5GdvFKYNu4sQJVweLHWNAUtMdYlDbDoH08PIwLO//L66tzMIXS1wG7Oj/+6xHyX2uFrPEL4CB+DSiZ",
-	"K+ipjyBOTceKyoLDpCZcVzCfvuHC1BM/Li3Eui6QkV5R5TnXIl0ztNG8esBmXOs7wGjgqSDgO6R2EUEM",
-	"uxmHukMTBvisIp7xjdtY3IUsVYlg7d3eToOL6kqbK/spqVCLdJk4bOb4xwqHzWnJLZHgFkC2Wq2pTBTQ",
-	"hYkDB8lo6VBdVgCFKRIFIKaKtXmRo0DBOZzeModcKvjWyHhbHa8cz1X/olKOp4F9vb2TZtRPlAZGreMh",
-	"e+JMsAu3qDizJ8L+KPYO7FcQy/itcP8T2KQwSnSu8hRyJt2615y3EkfeNIxyLdvUKL4VwFZ1lx1G05hw",
-	"Tpfw2Av1xIW2TQfLeCyO9g8F+q3KxbXr9/yT+f9QBc3esc0OC8OFOeBd23cJtmk4ESj1gl0+T1Ojpygp",
-	"DpgUIgJmC5w3YFpBmOLHWYyohdQMgRKmYpbwobnSD9ldquTYNebeBOP+FsiyFPzIzaBGPDbyR6LGsbR3",
-	"wzCJQTem+gft07evX52COdT+lCiwCpi7gb7hQ2jVZa/tbr9wJXfC87d9m3IDHYWdAwBfpaFB2Pj322ww",
-	"h+C4ykoNUsHdGoX259ABV0FFgyQeAlK0+HvOE3OLKemuOohH3amL64RLkLyX7JANjSyWsruJIrRie+9N",
-	"c8DcRs8KfISJzxyOMJ5edgxfJAnTQmsIBfOvWt80s85diWz+3JLWfY0khmad3+UJkq1pXMgynzrh2lIC",
-	"5geCc23xugVKg6XefrSb19Hg7+ji/bWKGu9ur2FwuFTqDZdzWgb9ldi7GOZpnM1b++/e19z3HKjGcJHi",
-	"sDWy/oLrJ2qskNnX8vwLcatunL0A2UiJH9h6cFUxoJFBLYoHMAIzxD5xnC9jE49k6qtwQDyS5oIZ443x",
-	"KKfzsInPTvitQOf3twiOx6yFGS1cbXhu6g5L+cx9agH1H0Li8rv3htagekKto5O7VGglIYzDBknPVJq1",
-	"AiwzZ6vLubpM+z/0ftgCKqax1HoF4LrNUh4ngc3+Z4N5Kf/a3NKDOfOIHVIxyM5+aFpo1aVG1FSKiIX2",
-	"8AmoBgmmRke223KJCXyY2nIPiMArtF+EBhKZpZGv1IguJH+ApYHUDPS4CFNXo8V6o6UR+1EiXhfomK/3",
-	"VdgGU6+Gr24o7duuVqqxmGsIL1rGkvX6LyqvLo7hNL4VEoK7HfAC4sdC234jmFdft5OQD6z9NOCAFsQm",
-	"PkGTPCstvJc/sNjojwsQsy4JmGJe8aDFRvjVoqCceCqYnvEyDUL2fk0v53kKMbL1gLZAWy6Bk2fcgfRZ",
-	"SL6ByO6MbIXoPlPBZQYiVYSIJFPQCKhCicPqAIGYp6LA/PCGWmCZLI623wg2Xa2KYvsi5N2ihEwVTtvf",
-	"DgcMvdDxLyVwd5t5HRRJF8oVtzUv+ruEv+C6VXekcFDUH40amHmMa8afybvgtVpAuC+SuYIaRZYXB2gU",
-	"RLpEZd21giz58/vP/38AAAD//w==",
+	"7L3tbttItij6KgWdPYjUh5Jlx046NgYbbsdJ+0zi+Fh298xu54QlsSRxm6rSsEg7mkyA8+sC9+/FfYV7",
+	"Hmw/yUWttapYpEhJdpxO97QHGLgjkvW5vj8/tUZqNldSyEy39j+15jzlM5GJFP51qLXIjlQkzD8ioUdp",
+	"PM9iJVv7rYupYNw8ZiMViYDNRToSMusKaf4dsXbIt4YhizXTQmaMaxbyP+28GoadXitoiY98Nk9Ea7+l",
+	"Y5lrFUetoBWbcec8m7aCluQz89SM1Qpaqfh7Hqciau1naS6Clh5NxYybRc34xzdCTrJpa39nby9ozWJp",
+	"/70dtLLFHObI0lhOWp8/B60jnomJShenMH7dpkb0BrsWi/JSU6GzD3we1y8V/jzkUn9UOd5CeY3nIstT",
+	"ybKpYKngUSwnmqkx/DvhOmOnbGo+7LHjj6Mkj4RmoRYjJSMdBiycxTLPBPxnEs/iLGRcRizU1/E8ZO3d",
+	"fh+uB7b391yki2J/MGqrtKFYxrN85i8/lpmYiBTWf5KJWfMxx5mYMTM0u42zaYwbsmdfPvdpls3PVJrV",
+	"n7sZaPW5rznnN+Yclhf5ln80u2Mynw1Fao5YyCyNhWaZYilcQtNRwcmWjioSY54nWWt/px8YQKBz6/f7",
+	"/WDdOb7FK7sPJNBtN8AC3Og9IIFGvQssnCX5JJbN0DCH5yyWOuNyJPZhE1qkN/FIIJSMVco40yrPpkyl",
+	"TKo0m9JnAbw9jpNMpG6IJ9r/Dh8uUR5RD1I47If1GL0Gss5ScROrvObqBtN4nGlYdxYDDshI3bJYZgp+",
+	"nHOd4SHQEyEj83qs2YzLBctlnGnGJypghDrmF3P7dchuDszdtpLCvHc7jUdTQ57t9uDOmcqmIr2Ntej0",
+	"3FB/ftq/yvv9nWdz2s+ft3f6IZvEN0Kzp31Gr5lRI55xdjtVWjApboXOAGkWZp7tHe/NJOqxn+NsqvKM",
+	"hXbYkLVVCuSA9TuM261PuWZSsXw+FykbqlxGAdOqAHmd8dlcREwn8WSaJQvGp4JHFhMmPBO3fPFEs1Gi",
+	"RteMp4LFErAhagJwu6B6CO/XQvg5LucvYrF824eGl9gF2XU/Yf9j8O6UqeF/ilF2F55IA3wRZA5GUxHl",
+	"iTiJ6vFR03MWR+Wl7Ww/fyaGz77vPn/af9rd3hbPu9+Pxs+7/Fm//4xHT6Mh79cv2w75AfbVvPSxSmc8",
+	"a+238hzerFk8QtF9CCIBoE8QPY54X4JIo96FIA6QtjVTRJ/4fZF01UDjaPwPdxFbtolbrQat63i+vKXT",
+	"Oi5qjjYACj3nk1hOEPfp9BsP24xfy1t9VlqPpBdcXzeBfMb19RK4Pxs/5zv82Xb3+6g/7O6Onj3tvohe",
+	"iO7eMHrOn493RH+03SCWfCmUm7Ua8PifsP2lJb+TyQLWrPHUgDeYuZvOjS66WEKxy3meTsyzdVdrljTI",
+	"eLbBmoArxUCcMxGwGc8M+rMR16IbSy2kjrP4RiQL1g6NBpKITIT0mmbhkf2pc8A4u+FJLlg25ZmBeKnw",
+	"rmBo88Nuv98ILOadhl3baWtP/1KLtAlScm3kjDKk7NQCgXlzHb1bSSg+my/1XEmNAuAPPDoXf8+FBoF1",
+	"pGQmJPwnn8+TeMTNKrf+U5ulelv91JoJrfnEjA1Xx5yaxwDZ2CzXGRsKxo0MBpOzochuhZBsG8ggiKqt",
+	"z/7C/y0V49Z+679tFRrkFj7VW8dpqmj9y+eX4g4YCDOJwQQRGRElljc8iaMDINi0YgBpFJTUeCykIeps",
+	"HIskCrxNqJSleSJ6ZoFHSo6TeHTvAzp0pFelBR80y4iYIaeMJ4a5LJj4GOtMP/CZjGj1DqsFG+Vpaog8",
+	"wns7ynEjljXY5URingrzuxGPaAdpLmUsJwEijFSZ/aUDR/VKpcM4ioS871kBwvNoFktACnOfC8OrzJ0i",
+	"/qu5SGGgBzqnEU8Sg32a8TybCpnBUURsmGfMiMSpSgSLlNCwW54k6hYXYj6ETZ/ITKSSJzjNPTduB4GT",
+	"FikTZjDWdpAdsd3x9mhn+Fy84P1oV+ztdR7gAA4ZcDor8pNoi/gSiYzHiSb51ulPBsPVhOUyEikJRkhO",
+	"nugCDyM4mFOVvTLS9X3P5FQVthNEFzKYPNDV8yhKhdY4rsrTkXfRgIt2FydmbTMhM3HvvYxSwTNDajhp",
+	"mhajYpwvLqZgC5E9MBEADmrEIq1mIpuadQAM34hUx0pWVJviFIZ5nMB6ECQc7j3RzJuMab7QpP8Zfqzh",
+	"3M74IlE8ulDqDTfSwD0PjrgTGyqgkCMhIs22+7vf7z1/xoaLTDw0wSxPxN7GP8B2SL6+lPyGxwkfJvfe",
+	"0SBTqWFEsWZ5MdoBSwUotpLtWa3igXZmr3XEpblUwGKyjiUJk+qWDcWI51oAwdO1y2NtoAk840Ou4WGk",
+	"bqXhaPB7bERdzcZ5knR67FQhjN1yzUZTLicistvjY8New3Pzj+6h+UdY6FDnYqRuBGr3PM/UjGfxiCk5",
+	"Em5VXOpbwxf4hMdgLjOqORmXvUFrDCRkKcAFILByWpRhMjofmSsvyWB7m4tVRphV6i2XCwJYfW9xYTRS",
+	"uVHBgAvGmiVqdC0iQF9kPEkMKhpSL9pQKuYC+NaYx4mIDI2OpfaA6ln/gaGqsoxioSrPLEHhdi8brBHf",
+	"ATIU3wjpmUkdfLzLpiJ1ZBtZE3Dl8ViMMry8u8JDLrM4wcXSTgw0wIIsiLlreta/v9xtVABpRAyVxv+4",
+	"Px8xagSYIUHH1fpWpRGLFBwDKDsPcLtHqYiMIMQTDQiuroWEs57FWhu8LkRrII2XUufzuUozEb0VUcwv",
+	"YPP3258ntppvmTlIdlX6/uMsuWpZvulmPmBayIgtTfTwzOGJLq/OrETEAJpggJMqBZtoxuHcNP7a5kMt",
+	"ZBawTHzMtuYJjyVYKmbWBGMkaLdYdJaNRkLrtyKbqhrF8UcQREl5NDBrxLJYHrCQy0XI2g46VMpGIs3i",
+	"MUi2nYCF89uo9IJMFuZn81bI2t7L+AhwQBrI/qXFpVGG57dGBTUvtt771g18WlF+g9ahIWUGci/nkVGf",
+	"DUBEUWw2wpOz1IgVWWz00TFPtFgCR+AgYN/hsNsDxjOWCK4zOGdQ3nrsgl+jXCOIdILkPk7VDH4L4ceQ",
+	"dG2n489i6S9gO2jNvX9+anG4gw8zdwmrQKh0YVU48i0Fp/FkmjE9jccZCVUqrTu4VPAEDWqlz894xt6t",
+	"+kyhVbTW2CDFLR5NexsPKmA7cCoBe8puYnEbsF1g9F38xx5Ae6oSsJwgO7feA4S+J5ppoY0gqUvk8qnn",
+	"mdpb65Win9B8XQM1P8fZFA0o94MdhyuoSgwXLCRrSlgHUGwodBwJzeLsgWBr5xG2vglsBc5q1mx8yxTN",
+	"XrXBrQHaQhr4xc3yvg6WMe4hR25YAYNNYyIafTpLlzSyMzXZzIf5eCxS0HzRrVEae3unv9707W+92IKd",
+	"u/EQLuKZ0HMul88B/Xvr8IDcYjBMxmdgC1BJdK8vK7ugYQK7krV7OJYZWq1rLvTD6EFv9JsfjrepYLOT",
+	"yqM4cydUtesL8uNaRcG8zLKUx4k5k/J5kiWqmfSjJF6e4lUqRBfMhp5XlKwWQ0vMxY2Q2QFIT0PBxGye",
+	"lSNFPrWsAaoSrZOJWTmORIrbn3iSmyP4vv/9Dp6R98t2q47FaXEj0jhbrCX+5ngG9mXzIZirNvsMXzXT",
+	"u8td810zFBRDuDV4uwjcVa0GiKNU3F0MPJS+cN+NxDiWIiLIAWA6KBmxtPDiIWDN3wCywk+fQ9DcpZKi",
+	"x87pKAOjFoBFdS5GKGujVQ2MT+ihiLMKKBZK0lk+m7OnbG7U1TwVjA8VWHRSoacqidaCWkUTvjw6Oh4M",
+	"Avbq8OTN5flxwH4+PD89OX1tNIeT01fvzt8eXpy8O4XIEC4XYOM7AIuMiCiKwvzUY4dygYYfkWjfkVaQ",
+	"uFueSgw1WKJw9wDpCnDeCyDfxDqrC7CY8wmEtRTwFQsd2CCUcZzqbBme4GXzH4ZA6I32ghSyuDGephz/",
+	"rTKeHK1j5Nb5Dbq/BT4MTtIB46NUac14ksB+Klz+TizeW05A+2w+UzWpl2cMDsN5krndsBPwBt6CKxZc",
+	"Ukb6G6t0+XAtQ70DxWsUko+UHMeTHK3ZJPrVum39IyDm5w+67gh0gwRQPQS9vN2kOMTNocme/BI8VbZi",
+	"B29cPzGbeM0O3Fu16x94NGfzPdiv3ogbkWyyEzfNut0smiJj8Cmgu/Q5SsB4cssX2qNyhgg6D7pvGSEy",
+	"2gpaREdbQYsIaStoeXS0bDLxH9SZTpZPZAVW2Y0YlIozzWIZiY/LVwM/NzIC1nesgG0XzGAn8JkB2y3R",
+	"kt06tcsql3eQbCqXiwulkZpv13GOmrv1CM3S9e5fyS4Lzy7PXx+HGGk4z1OIG5qnyqjbrC34aAq/gu+7",
+	"Ax+8eff69WnIEjXx34VHg4vzt6ch01kq+Gzp4d/Ozl+HTC90JmY4KH10eH7hftcZT7N8Dk9eDS7enRVP",
+	"pnkWqVsJj47enR79GIJ7v0rI7PPDl9XnVsjBaY9+NCO4iARSv9tCgsPHwFAUa/hvG9/YsR+aod2H5VHP",
+	"f4JN2oABMYl1BqpmG3bmBjn/6fK0eC+X5TfVfO69+epN8SY6D+DJ6Y9H796GNnSXrsxG4dAbL38+tW8Y",
+	"nSWWeBKea4tePPzpTd2L5dcuz47/ehSyHCxS5al++As8GvLRdT6vrOLi1UsYPHOyHouEeRzZ5+ZAS895",
+	"FBVPB6eVp1rIzD48qg49SgRPvY8vlj4GN74PaOa1lw2v+VB39pfXJ6chm/PRNfgIpc54knB3+2d/eX15",
+	"VjzHc4rso/O3xSMAf3zycnBm1hjFeg7hWuWlmacvy0/9FR0PBgZ5xEcvfiIGh2ExxPFgcHFW944/0OXg",
+	"3FwCmIOKw78cnBskgV/JlWl/N1cKv/tXeTi4eHkWkoqfpXwEhkPQBryAGktGDFz7zrAr6TEUoEutoAXk",
+	"phW0gLaYv4aMwL8Pzy8MuzFEohW0gCLg38OX5rnBb/yL/zaYiX8vT/HvqzetoAVYBH9f/nwKfw9/Mr8D",
+	"rLeCFgC2+d1AMf6F8QAu8e8R/T64oL/mOcAK/r08w7/nZh64bvpr3oMbxL8X5j24CPwL64ejbgUtOFo8",
+	"j1dvykzUbn2ZfVrsPUOw08vWmiSW18u8400sr63VOFGTItZ6rnScKfCpZiLlI/N+WcdJ1GRrZ7e/19/u",
+	"bve723vd3Z1eoup1HgTEGhnrFHRANXYoZsiwhVvCobI4/0tLRBMRdemlro/L5rScALa0ipXylVtigCdV",
+	"x4WPnJGkSY9eLQSgNH6SiVmr1vsGSwf27QKCAnYtFmjGd4k/FX3Zi+ci+d8F9rbUHNfYWrIynJ2wI6Mv",
+	"HZa/DlqGACWc8rxaS49xRG2ObMZlxA2MuJ95Ys5NpZFIW/utvQIUDK7beLagdUP2IvfR56CwMZXWDxal",
+	"6trNa+AlG43EPGM/XlycGf4vBQCpZjXbgHfIhGWXt9NaEuaKpaEp6/MKIDiaxkmUClkvj12LReUmn2g2",
+	"ok8CpsGXW6P7eYN6EH/i8R/zDXk0ITzWGesIgr8AB9zs7zfY92F0VyeVfy5e0hrFtPMsMzIoL45p4+OZ",
+	"57N5adt3yhiExyf46faDnJAz+1WNLS7ML1MMIuUgvmEmUpAxMtVjZh0MbH4xAvOML4yQBfpYCBsMMS6B",
+	"hQCrIWsPVTaFuAVECBGBTDtSs2EsRXTAOCZ0xZLBm2iv6vTYO2n0BIgANMz7WizAsYVUCMYz4kFQvIFP",
+	"roWYm/uLUxdhi3Hmt9M4EfSk2AIEWKF8FJDCZkaRKrOxwRmvWqMr+J7P5hDEi9JaZtZi6PS1WEAMPlhp",
+	"CXE/AS6nNzwpE5Ltfg0ZSRLYFX1gDqhISKmLKK8aVUtGl/LgP095VsrMdBpKhZ017m4JSksUbYmP86FI",
+	"wAJLrx0w2rxzCi+l5fozr5jQOU9rrCMJSJpZfAMmXjxPNWaht9bwgE3iG/MAoA+is6MY3HIWcrRnQy2v",
+	"Imh97E5Ul7ICXhajHiYxhwgvh/NfxpBfOnhdZs1LOFnPkpfowbVoMMTkMv57LvzcNgslB2zbXNfO3p6R",
+	"wo3YBfZNqawDufJzxoYJl9esrWSyMAiYmYvgI+GwvHTjhCt3JI8Otb7pEWNkZiPEIWns1FxEhYSbW1lP",
+	"vZvS+9AZ4JAag/l4lZjXeWB+y8SiFkqWxrwHPG828AMB2CqhehmeAgY2L6BHcabLvKzCj74OTymkze1+",
+	"naxZA7jl+ewAq8DZ+n0qgpQTvTa2WdsBB/lsxutcOVVRqZhi1frOeCrqXD+Q3A7PymL0AQtlniQh5aen",
+	"StX4p+ZuUJ4k78at/V/uuLf3QcvMguHv6BxdfTk046qd2sFXyYWVcg4sievcbw9ETM6PBxfs8OzkoekH",
+	"BLQ1DfzFRMTTeFa7sZbxZdXtQAzDSkFi+YzKlgxxa6UZNS5UeSXFSmX+AMkQStCxZpzhBKytRRrzJP6H",
+	"iNABjwAP/2m+7lTNAOAy3/3eaILxP8x/7/Vt7uFy9OfyORRktA5AS+Z1M32PHUMKA8+yNB7mmYBMspDM",
+	"A6G/lYBi3DWI/0OlEsGlLhUTqMI3kdg6OKGHNXTaWgtWX9TSmOJj1gzLG9kaHhR7fFPF0sAJiWlNNVfw",
+	"OVJMgiO4rMox1Q1dWHOWRr9qGRJ41WK3U4EECsHV6KYgg/oxRWTVNV+0ghYYAspGTHpSswCKc1w+sHQC",
+	"2V1Jom5FRJPDHsGsFI9qNvlsb+/pXqte2a+fZjDjSXLneWoBzhnJ6pUmb3hN3rrQs5CFy9M0G9s2NfU4",
+	"u1d1SaRUMXgc+InMHgHiBTZXylqAOSozQnlrv/W/ful3X7z/7//WEIcbGS1lc/CiPK6hddlFLJumKp9g",
+	"du/h2clm8IY/BU0HtKl0CdkeKKzGUa2P/UhJ5BxM3YgUK8IUjKDEkjGtFLOzINkJ+AEUlUnEDZeVuibo",
+	"qvwxy+bsz39mV7ilq9ZKWbomk8mXcJ3Lv2A4jrVoNlVJxCoMKCgScfAlc6PgB4QyGt999913YecAKQFe",
+	"paT8OKi2kW1CqyssvCzswrsrZd46XbOJiVjzFEqXS/wNgsCsXkdpMQegKCBwgt9N2/g2YkpfwsoCAoeh",
+	"GCmbuQ9r5Ekdr9vuPzin20B1eRgWd2LVqYflcL82S/vKHOzps37/987AvjF32v6tcqffHS+6M51eTZ9t",
+	"6mS9ueaJhoxDSxGjFAqmwWYpaARjdoCysNAwp9BCI09FlXEdsNByLvdaDe/y74uUFCiOY40140RxKE5o",
+	"TdNlp6aZqRW0Ts5udvHPs1bQujx/4/vrSnJJMfISNOBB/bTaLFYfPQ4uHIRQVBhrVLclLrVCaGgSFu6k",
+	"ndpcgdVQ1MzYjw0pHuBXtatEocOqmxaWBZU9TMh/pafqVlOCOaW/kZOWAsAiG3pQXn3ZZN6vuTBXE2V5",
+	"aRDqrsZMgLqM9U5sYOXyTbjg97pUkmk+4xgTJSRWOLOR0EWJH5C4ystvri+y7kbsauru5MdYG9bqMl/W",
+	"mE28eMkayRRD8twpgYVbZ/GIRTmAG1hRVJKg2u1klH0WTnEZHzIdsnmSa3jV8ohIJBlnc4y0ohGrbrBP",
+	"GID0Ei72/Pjw5cnp60Frf3svaBVjG02nv7Pb7e91+9tsu7+/vbe/u9frA4d2+Uz723tLXkJ/jPtmo3hj",
+	"1N0ERQeIaOCF2ZRX0RyAAzTXDuAib65jGVXDbqg0BWbEYLEuldJfLwQHRUMMYXuIeJy6Hb9Rk1h69bzu",
+	"QCAvbWosMBFLmetMyESzl61hGZspnbHnO1iXxYDt5cWr7vesPRyli3n2RGNxsM4BS5SclHJlvSy4p6NU",
+	"ZN0zM08fYjlcaTsvvsOjO8931nrqcqqasCIDFF1p1XJyFXINOa0b1LWrpoVSqTyf3zXdnSatqJJYAhMv",
+	"rz6F8AKSv2AfU9K8ijzl0hZKNnvLzY3wXNDXYrtv1MTIb0bhySH9eJwnSW2GP9SIaIquh/RdLCMRQJVG",
+	"ISNr0Q9tSQwSkLF8R/nU/2P24uZvs1eLv81ePRv99afd0V9/2havT29Gsyj5j6f/Yxr9/LH/HzuvFqPX",
+	"H/einVf6P15/X7fGfFUG8BNdLcC3fafkX3t+OI09kIAuru6+3zZxNFAloMyN9fAkCbrjrN0A0qtKRaM3",
+	"ZJbgA7nlmkVKVnj5gGJhzcXMUzVJhdZfxAdPDRGs97L5VHcjHxuMRVT8yygkjkSR62tK1UJ9yDSXeqlo",
+	"l5GUuL5ePnk0SEV1Jy9A1chKtXA1ow82wtH4rrV1+zzaHe6Nd7rb46ej7q7YHXdfjPf2ujt8e/hcvBg9",
+	"jcBasqZ0qDndueBZcw0dW9kRzgrVajguc0YHTOZJQmJw6RStPApfjZTMYpmrXCdlMeRppZ55g/uxCS9h",
+	"Q/ZW3E6aIYNgrMbVUw8B7BD+PtEsNKJUjh6ekKoihhT7BeFkYpTbuC8Px6gmMGFf6M7SvV+TWrVctSGf",
+	"Y8pJ3e1h8fF1KIYF1U/kWNmSORZD1iOmfRkimuuc1ueutDbUnYylDdDH4JVCCEUxHKNH4qzMfbf3+uvK",
+	"EgQtvIR1y6ZrHuDLnpmhHmljSwZA0SsgAP9Nu48cSbDKsg08DVrmScXZY35ZR15JbCD7Lt0jnbHbqndZ",
+	"jWB9wfU1xu94wmE9gENhTxeG6RVVR305xGrysBSoAkixdDwFPgpRle5VVLeHqSjKp7gvwZiS5okLcgNE",
+	"8CzjuIC6WGAYfZVqtbEST0YVq8uXzWX3VcorEVy+qdoZmUrHoFf4v81BTAXUVYN6ZBqrktLC4fx67FCy",
+	"XF5L4N7me5W6kuUQ/xbidKGzYFWF7k+tPE28s4Ko8/2trZGQWcqT/WfPvn+6ZYRilXZttfjaIPCN+B8R",
+	"zBo2aKCHGJ7dBNlVnLVRpYWfp4ZrKikormWJf37a1Or43stdbCjrbR7vN4cfsgQPCTaR8hgcCBB/GNh4",
+	"Dj5T5jeSVQD47YFo1t7tv+j02GGilVevmM6tiJooMvBkVBDRsgyQqe4oUXlFZ6opvO7bg//X1dXHfr97",
+	"dfVxp3919fH5+H373/e9X7fH+Ot3NW92/v3fVnOhmrJBXu8Nt1Mguct9Wz5Y5XqNyncXmSXAUk4QYvp0",
+	"e+/ps36/z9qcLQRPO0vSiBOXYpk922157g377Z00B6sbWuq+kbDyjjzdZyrN3qVgBqyJD1epq8RIgPZE",
+	"M0MlDs9OSC4D5THOqCeGFAG7avk2fa9MrbUFmgMp0MxtHgIL7iarBWsq8nnWTUDKd7d3qSJX5gKlclcN",
+	"lasET5YTidZUxKrcZjFN3bVRFhoZplbw4kqmlwFMMkYVVcdc+Frkp6W1w3/HpLQ/0wcY+1s+DAvCNVQ6",
+	"FdQvBidGn6uZ05dsivnKUo33e10No+ZuPTTb8uGvyGlbH5+N1Y0b7PdU+rg42QPq65EJnSECqFmcZRXl",
+	"rLXd6/f6d7QB0XmvSGQ/I9MQFqy7I2xTAMOH36VtTorbB1o49BzQhguOF2hcKtxbXrbZXCXxaEG+svFY",
+	"pAVKQVOXp876qYsuLcUZyKe33YF46HOoBglXb7RyTrUgJGZHRenOOqpydvzWNXyh8r1esU9sDwWVS5G6",
+	"UDAf1BkyhNmorUb4vHgzYFMuIz3l14K1+XLVn+3KmXXN/344fn1yyo6Ozy9OXp0cHV4cw69X8u3JyQ/6",
+	"H0dHhz/NJoe3Jz8cTk4u/9rr9a4kvHB8+rLmo/XYf2YQXGdCZqja1mgGc/fKigTcQlzXFWaKBiIaBOpH",
+	"VD0DsfyStENvebX3Xev1exPfCGntChpDq6nTQ7nKe131Ij+n1YoYq6zOoQ067pW/RSOIDccLqXg46oqd",
+	"jWxd5jTPoETACmsC1hBYtieg46qQiMtTrrUhmLnNHCtmTsVIxDd1c1tPWdPs23s7OxutYLCBJWW4YFjC",
+	"3TNN4c1j05xMTUDtursdZSp4UhduFKYiClk89gwhRnTEIgYBC/lsKFJ4AfyNGgp7gFM3vhEBkohwkgoh",
+	"S3EF8EsraMHnIPpWggLsC0sYNFU6a256ZZ4+0Q1yRbdfG+MTzw9thfGVg56c3ezCWZ+c3TwrqpJXaMD2",
+	"i53e9rPve9u9HbC1iu/7+/vbd4tQ1Xws3taXk3SoSMVVqONVt2u+6c5UJEJKghup1CqK4K8EPdXBDNkz",
+	"dRlYSdpYRk/67uXKsDrrQcXmiX7DiHZo4wm8X6utxlBYNowliaVguwG2ozA//LCimMKKDqG0GPL1uTWY",
+	"f1YnP44mgr1GSlnrTJpncd08Vr1EulCqR0gX1FYpyhmGdmJBnLKK+ay/19upxU9MF1gr2hYdCum1egF2",
+	"jdsSN+hRQ48slehz0MQ4yldSCzQe/pYRz1EgD/qLbdeyQ+DRL3nGa6LleMYZtxYG4qtlG0BNiGrtUIdy",
+	"gdE8ZDQki4Uz6Bn1GoXBioXN3PnAaHxyZIhwf3fn81K4mJmxeW9gnF8um7uuB+oy8VtVaHYlZNGIXwBW",
+	"ZO1YeZFrbRoon6YCG35JboQARV1bD89OQMY3/NhRtzSHVrBxJNy3nYPNLB1ug9/3v9/e1PDxpYaOQvKp",
+	"CKwNElFRDzItJJSZuqls4c51nWm+ulsiQWR5jWnxYPOaqhdFh03GPfHKaWZofK6gVBFg1O/tff/8+zqL",
+	"9MZFb9dWQPZr39pNrjgZL63xPum79Dml3y25Fd5JwejcoUGaO71rsQgqbrQA0hasB4auP2AEwCAT8BuR",
+	"UsFTo+HZqGhyWrSVP5uNE7TKBSXzXYtFp/F+PrVoBnNV/f72DmjHNsiitd/drnUnLN3JEuRfXhzZhsfZ",
+	"lM3iUaooOD9g4d/+9re/dd++7b58yX78cf/t2/3BoDeG/4WVbJ2lGLad3vbO0929Z+VA6aur6NPu5675",
+	"s2P/MPyzX/pzddUz//Hsc60tnLa1Jo71U21IoINCFPNd2LUrUAU2xaKyOwIEuLbcDfrgUVcBYxmzSni0",
+	"6riW4vy+Bv7VY501Pd4v/s03Q3rm1EyxvC4elfxl5TF+4Fqwy/M3y9XClv0Yen9ry9Xxokc9lU62wOJZ",
+	"ispI4zsz6lQkgmOQ0Fglibo9YCFaNivKOD1GBxMWN65UM4Ov7hrzlib1l6QQvFambXsJ00lS9JzTFMZ6",
+	"C7ET4zgRxPtnKJEu63FRabSdu3SMqBeqqKUFNrTADhaumQW02UFnYPkAzdtrxSKQxUg2WpeZbQ6xPq4q",
+	"VckdgqrgMtbZoHDIumU0B1EdFo5JazCjf6c9qnZ6eRZiSIXhNrZyJ8+sIcUKbp2AhRcnb49fhuZhaCgA",
+	"qLPsVojriC9YGPFFGJizj3ic2PS6PEnMlyenF8fnPx2+CSl6OkSHmms4h5gApbxBQrQR0pDl5bUj8xU4",
+	"jbWaeIZt6Qrp0XNmU+RCYL3aABqUC+NqQblh0QEpepMehhBpL6A7JPQ0dNwc3MXJ4OLkaNCzqwzNNt8e",
+	"nl6aTVKpG1Hq5WkOWCRjm5YXZ6wtlRGSMawwUkJ3euzcXAVYM8fwq1+0qhiJev7Zrmsjnk+mGcvn0D4H",
+	"rPTh4OjH45eXb47PezP+8QNFQX0Ay0JINilz0nR8dJbwk5lzKBYKmBpEKRrQwLCxcSoE04nKesUdQtgU",
+	"AoRZUN/sHH1XC9sPjc/nyaLHXoI0D5KlZBYmqOOz70CH28K8OYy1MIOlYmwUDYJVd+9tdC8Y8TjEhuOE",
+	"8J06PbJGj/mZABii5QDE3WICts3ab5WM+KJjCPhz1h7k8C8vlg4hOkIzrqNrz+/of71jvKI5hQOrPhsJ",
+	"AsvLkyFDb2TYFR9HSa7jm5XGLABlg46AlmUaYrt18BEUO+IZ4yAU7RMgOTDWFTiep+ImVjYTQjOdxUnC",
+	"Jspm4l7H8/nXisTc2X7+TAyffd99/rT/tLu9LZ53vx+Nn3f5s37/GY+eRkO+USTmiiB2DCsp9Zc+KKy0",
+	"lXibqgRYm95ju7gvx3IgwW62tFmKvgQ9G07QFLxxspyDu2TE8bo1rrVy19vwjAhqoK4RP73Z8QhncSSh",
+	"7dblxdGSr8Ei5/fPnr54sXZFTYGIsuEwbfV55KqtoAWLhYrzSOlaQQs5RLXuvHu8uWjiX7yLS6TLotMM",
+	"gN75eF5QmVViREOkuA2J2liq8YNRV4eJu6FXLWsgDCvGHLY7aBPoPSyCQ9kQtS4jCgwXLI4ODMMYZUTm",
+	"iMRlt4rIeaUqzbouhXaaD9+MMLkVNFOoEmlibWTtLhbcN8GZFzpLJkuxgRLSfI8uLrhOWdJ5kmE3FRIB",
+	"MEPfig1u6StTLbxcCrtTP22GFYFdjad3sub6lrNUHu4CGw7oEBNcDSdkyiUCbcAlG9DtJPJDl1clkAxE",
+	"Ggvd0EHs7RorlsGqYT66FtkBiolgOQC/NEWcF7Fx+F6NP9yarLy77ff29rzTjFRu5KsaDw2Yt0ofPtvs",
+	"u1hWJ9zou69j56R0N/6xFbjjaLgrg7lrY8xd5EQRYF4EJ2tml0G96vNsSlHhJf92e7ffB3ufyjMGkT+8",
+	"CIAmFwWEoew+hq9/nfD1QqjE0glt/2wCFmJ7yQvbkCwMWDjjHwdCRm94JuRoYRTXbx7zDj5MFctMn4l0",
+	"IEZ+AHx95clNFCZFxKXE0NStNRu4RO40+z1Eu/ss+VcPeC/ArCgs631WLyH8VoPcvfB21xwnl5q1m+hc",
+	"p9FpuybyrV6HgGkCnCMod3qhekSYm15q81dZAuW3e6fY/mWg3//yTr3/5TJ//8tF9v6XH6fv//nLqcQf",
+	"z9OaH80PJ/H7X16N8e/R6P0vh7z43bxzKt//85eXEf5gpjibFy+ZD36cvv/lWMAMnX+7YybVSn3E52Q1",
+	"LthVrY/rdO0IrJMg7EoXww01rCJLTd2vNn/swRM466VU2wUnlsKyq7vZHHzi0LTN5tBuQtjNMoydChqv",
+	"vLYHyjem0c7FSKXRlyUcl4eqEYm8vlfWCsMOGXXAckfctjEJcM5SZS6eKJZM87FgMxWJDgTjhRSLRkbS",
+	"eaoyNVJJCAEPAbNxTx/mKs1CNCnaBKJce7moB4ZrWw8LvR1rW/KmHGxRIz3jImq2jA+qQReGsRiGErHl",
+	"hjojnkyVzhpqmfkr/JoRIzXhIHcKAqnJ263HAThKuLOa7dATV66K+LEtrFVyMq4Ik1t1Wk05QwEEfkqw",
+	"Oa+3LT9oKu7AsJ6hymUUMEhppf8+UqkI2MCGNJ56bC1gLz2mBpSJyn25si7Xsayo08U8d+QpFtyXIbJy",
+	"5N7lujNaSTgalCm/hlJ49m5wwcB1vEWThfuMszq1DI4Co0QriUKMs9oEpXLC1waXWVYD10U/1SdFgVxa",
+	"Bo6GzgMU2s5LRmybqIQeKHPSRNVaQcsPSQbBOE6q4cbFd0v4U1pTY5xaaWkeMvlRZ3HWGGzmLeBOJ+/Q",
+	"6I4BZwD20Nu+oZ39w3WyH9W3NHaB7bYjPAwdywlEs+yz5joBxdttPeUpOFmFxGaoRbM/TWPhQFDnyHzT",
+	"+bIAuZFtiAxnVIvG5mQfSiwxYz1IGZTSSHV2GtBJPHmkWgiOtUNn8iVxOmSgYlZkkGBZiKiKIIEvo2A5",
+	"DCqlYYRIFFrq+qVj3bqHlTx8/HR7VqmVx+4gmABI6BV4o7GqpFsIgXqpPOhaaECcrckZqJGLVhJhL+j2",
+	"bpLKPaqL3Eu6udPNNAo/FZhd4/iu9Z3epWRPVdhadUZ1Od33E6Pc1/USyxeJKg6w/YIk1VOtJTmWeNf3",
+	"UchlBoVsh1oleSb8xKp7N/rAQfFvtcdHNZNr454cP1y+enV8fvwyYC9PBkeH5y/Nf2LGWeCyvwJ2eTo4",
+	"Pr2Av6f2KcTY8ZnwayRVCgqxdupneHWgtG/BZr3Hll50zKfhVd7vPx2VyDb8JLon8F5YbXFC9RzvWCnd",
+	"nORd09m+qF2PgxpNdTVrLDKlJkSraj0ImUFXxXZ9LFVlY+u0OSeN1BB5WqydMaDQSgw225jCl0qJruP3",
+	"cVE83FvZ6jM951mdyyG1Pzd5KNbUNPW8Uqu9C2fVCqQBxLLPRRorsGzMYpln5vzAtm/E6VgSPsOb+Lxi",
+	"1y+KlX5qbbf2n/WD1l5rf+9F7/v1zaRw67WnVgrIX5aSa52FGOp+D3fh9r2chd1NPqta2DZ08V1wfV1f",
+	"frcobYZqmCuIReEiPRYKGV1grJ4R78THODuC1ETopjmEXFYM1KJSW3WV9WCEOxSLNTCB8ywvu18EStpY",
+	"JfBsC2jsue30M2rO3Q5TwbWSIdN8odntdNE5KK+7VLUGdjk2ZPmIy5FIQDiGnUMAU5rPM/MLxENWw4WW",
+	"6UyTxRmmiyPWhlhHaSOl5aSrFzoTM7ezOOocMJ2nN1AuvDZar/Vs/Jzv8Gfb3e+j/rC7O3r2tPsieiG6",
+	"e8PoOX8+3hH90faXBai5uknoLbR8MFuquOgMm1ln03i0piNacSSVbHiKk933glQ98599iT4PmFbkyINd",
+	"UbyBF6xoP7DVWEHhnFdiN3Z3dnfqLnzj8LqhmMaUBLLsO1gRXGdAuU5uWhRgTICvUigXOrJgbNuYgCHt",
+	"NtbLBcHrAkvS7M6oC7aTtV9wfT2AFzcPWsOB/WW5E0FAaqJ9DpU39wm5Y7Olu6rBOw+FdbX+HbNobwmr",
+	"S/jWnd+q4BwzeL1VAxBoY5MGcJV1og0O2bSMQVZb7iQ8pxqcByw8UuZMMhGytpCRjTowCN85KBHpdqVX",
+	"hXlcotltgw5knFsOtrdem1yOjAaYUEYcGSPPnU3Prsf8pwOroOXNVDZHeu8v3f0dkuOSJF6bHLdZZtyX",
+	"pcU9rU+Lu0j56DqWk+Obhs6XPCu0obn5U/QWKcpRQPly0ExrLEMPa8qMxDwVI56JaMUluNhdcQPiAtes",
+	"+G7ZHCxVtkRTfX/73VMQG2IVRNRUfNpnzY492toJsaSyvTHuJTOXVjW/rKueIOwNryQNPjjYzi4bRFjE",
+	"8kYl1dTnlfeomwyhvpN7o403WckeLjoPQdgeYeAVmYUL9awyfhxfHaTW0tOlM1+mq2RQQFMElKApm4s7",
+	"AQtfxUkm0pC1l9B0DE/MO8cTdFK3XSmbepNIiYbi5K2ghTO0ghYOUwlut2810pgG3mWebs67SvRqLROD",
+	"sesOHesZDlDs3Vy6KGTYIR9dT1KVy4jlMFaNOPhiuCN2R9u8uxc9G3d3xXPe/X74YtTtR9tiZ/yU7w73",
+	"RvcWNciFZ2cnCf4OwR0Nctelrut9dQgZmAcUXmJb72kmjUhORfHrIi85CEBvRTZV0bq7PfTfXW4g59fN",
+	"j8cZKRoqbZC3k9Mle/rqqpIBJF42hYObZ6y9zSgfdYcyUp9STupukZUasD1rQy8rU3fKhjXDnyxn0679",
+	"ZnnXatM6mjSlN447kqB8kd4Br8+dNQCF3ul79Y8yi2mCqw8zB1hFK3QuF0u90H9Ut0W7jhlfsERNWCwP",
+	"WMjlgkgmgLRK/fJ8hmTOb6MQzL3m91IBLZxofmvOwzws00N8uq4r4l2A+gEqNu4zXkSRMpVnoG4fDo5O",
+	"TljGr4VmOyxTbBeHAZ17LKgrRjYVMzYuqj7yRKu7lX6kfok1BR6/RpHLUvXZuxEBl9NDMLUT/EYoQr2p",
+	"56m5s2e7LBEZBgdH8STOjMLRCwMWfkD47YYHNi44FROeRonQACkjrgVFA5cuxYNFP4b3sPsfvPuPfvdF",
+	"70P3/aenwbPdz//WeqiOPIZY1MsJZoTNdVzgYuvEAxzyfZ19WotRnsbZYmDGI0FFXQt5mNdV6FvquYNF",
+	"dPwQoURBZLy5CO9Xr4qXCAM25KltchD+IHgqUoZOJhgUnUthj13YJj7ws23gA3GC0Bqc2lBKxpOY6wNU",
+	"dYYqm4Ltl0qLBkt9gG5jqTF7Ax8V5cX+XJSV5LbcicsG4bRlPso0ar1ADMzhhoAkTzRL48kUzZ9GkWjh",
+	"gq25aL9VWkgBS3we/0WYa/tsvsNCXOWD/+47KN3x3XeweaOHRLmBQJ4w8wBQ0BXfZANfZHbBKVjm6Epa",
+	"Lx/lxWF4G0v4QqQMkys00sC5SFF1DeoyZcxQaNAcq/SWpxF+ZLuFmNuLNVQDAMIBcaja1/v2Gc+jOMOY",
+	"/uBKlpomFgXo06LmZFAO8afKqQGtuqhLo4MrWfipAtK/MxKpAxs3rLHcBuULIFjr3pW8kv/tv7Gf4xRC",
+	"BIz8bX6/kl3qvj9U0SLApoJFQ/3AXAzUbmuHfD5PCKC2/lMrGXYOqPxtsriSjImPBnih7AinktgeLzbj",
+	"x8jaavCKy8gMsQK3UJE0A58dv2WZ+Jixdmj+bM0THsuw0zNbOXTgDXF+sQa2KA0+wS7IaqBZeKRkJmTW",
+	"NRpbyGIN0y9tESL/DGwOCee8GQFUKh997N7e3nYN8+vmaUKFg0NXdwgWNeepFtotqX075RkMNMrThHXp",
+	"9WGqbo20g0WHwbWNPglzCjgQmP4jJcACgsPajez2+2FAN4Lv8fLabRgk5dCWbmoElQAyWhYaWKgdJ0B6",
+	"nMIdeJ/02KEkCzdwSqOdGiJA0e1mGFeUBmkM9fe0txTubu+FcIM/4L71PoNKCV2VxpNY0prA90Utg12d",
+	"M3xDQ2tOCO6GEyjK7OL77/CtkLVHajbjXS3mPKWaI71JD76xRYams9jVFxqpGUJB+F1I21mQST/w+3UH",
+	"uDA4fqmk6Jgz0bdAHBQSc1y321CaLliISlP3CMWL7qF5qYtrDc1QUGXj41xpwcK/dinSs3tinWPnIksX",
+	"3cNxJtLwAOpViXECafXt8N3Zxcm700EIBw77o3Hx08rMdmhUEcIOnu/yugnAdvq7IYXE1m4Bh9FUOmnO",
+	"s+kTzVDc150Ahqj97kdgLbp+jW/5x+7hRIQHdnFAdxDs7PIyBKf+07DHsDK8xqom5hqwYtPHzFIJgLgB",
+	"Wvm9OP1wp98Pl+A0oIyPgjr22BGApT3garM5zRe2LV346crq7letfXbV6vV6V63P1GgUk1sMtRvHQLnN",
+	"aFRuXAoRaVg1rPYYCbTBhKUxUdhQUmzS2BXFEVgDUV9/+T2kIWzGE0PN0K8VS2iczGI5zzPWHnLbzf82",
+	"VWbYxVzA1c5irc1A0BY3cEmHRvGymZcqz7pq3E2hWSu62QNoz5DEI2iw+/dcpHC9Bk1nwnDZzoFZ1Hbo",
+	"xveWNEoFnB9PsDCvEWkOEA4AjTxmErFhnmG1GwRteG83dOtMhVZ5OhLw+15Iu0PgBYCTjDNKneVGIUJI",
+	"kSwEGLYC3QGY7j6KCN/SYjKDVl5AwRGLMPgrZLFkIYWik3iwZR8ZygNmyTmXoSVuxCEN/9/yHlp7DvI8",
+	"rBbgjg+0wfD18YUZoWEyRJ29EE/6RehupBAMqcw+RmofILPZfhqW+S40Ct9mb+MfDpC0s1zqfD5XKZbZ",
+	"w1eJU5gxgFm0faZgtPyRIkcMpCOXODaEt9ZwY2C9xHdhFzsvMIGZsIkC+ViiIFnWDAxN5wFIRhAmQzHS",
+	"5M4FAUXTHVfoLTwLfEZohoFfSy1hqZSVWc+eQSrOJkLmsRQMWAdrT4SE4pGEzQGLRMbjRDMv+1GkNDgO",
+	"sx16AQxGsMQO3UYXRN96gHwfAmZt5w4rLJiRoDI0Wwgqwu5GqtSdpuiNeDTFeZ+GTrZGVpBLfsNjSGxh",
+	"bSOwD80aInUrjSKrr9kYa4txIyEUy3VMyT/SfZaaf0FHkRTIHRSWAduH3i+UlyeacEyTLSNN4xsElViy",
+	"7T7TTuS6naoEriW1uRwoczgBlz562mf6AERDotgw8BBJKb1khtlhs9jFLNAiDKZfi3nW5YlZhtcHIo4S",
+	"FILws1izUaK0iEDeOLRAiRcF9hvqJGJe0pWmEr1CVrdNv0GKiEFvqIoHBQ3CSboG/5JYoJxdfjfWTIym",
+	"SmAb+6AIVbB1nwA+ITcf8mNggRO4/b/nKhMsztxlgaME+dPlxRFlZ+ta36ljseMU02r2mY4/mlHRAMLa",
+	"YXPZTCOhqLQo3gu54mWFCAjLNBVi7Xg0GChuAcWzlBqEwV6pdzZs9QzKrO+zEGAzdPorNgvf7vW2+9AR",
+	"i6RDttPvBCzU1/E89F40o/7X//3/Me/FfqfHyKNlhV4wClDJLqPlR+oWnIuCR1CSHdzTIQpVFP2HfGOq",
+	"8lQb6ZXUf8jxp5JehsaP1GwYg1veqAA4skZKYgajqZDy4T63cAsoELuhPFsCfhMQJ+mjTH/oHMVWKS2S",
+	"YEmoT4dxlvJ0gXbPgHGmE66nnqh1InFVwEyhZh1YQ0Q6MtBte7RAixqB/12UCxqJfQKOkG8NrboHmG3Y",
+	"iM9O+Z92Xg1Dq1yHe/0/hUvv7PX/tEPqyoWRJpHrTlUSIc6eXr7xzLTty/9uYCFg4Z8M8Te8ATehUpRy",
+	"8OaujEBGLxg22Nm373ksnOMXxU+WEjnKCgIKaCm2MgJEGBaMtY1mMnYtFoUk28GMDgQGkKE9NVJJJmIQ",
+	"sg38C9Y+UzqbpGLwP9+wEZdGkroWYg7fSVDNO9bccFiyQ8HtQHnMK3m4xtLWzmu7qxOfu3gzILp2JX2D",
+	"/0oDHWsXn5XcBFDLzvyI7PZK1rfY3tDAd1Ay7nlWvSvpmfVQwakx4dWb+yDBmUyUQkb6SippiLDKjeYJ",
+	"Akuh8kaxJrZxEiXiUot0gJ+GNjoYGZMlOlfymSFPSlYlFvgNDOX4b1i0kuiHiUQiiC9dSTQ7Nva2+XNj",
+	"a5tli+SV3NwkWbZxkHvIJmgEeJkAcGAdgOXfprE5ANIG3ZJt5nfVB4Lc1UgEVxLUCbQa4tE7KUPdyq4t",
+	"seuOChU/0FjaUBcTbSmwzCuZKbM/pmTngEjsjMuIGw5jq69CvVGjrBD1mUN/5DaGz4agvZyZn65kjOWm",
+	"DI/xscj9s4wHdtWV20ZV0xw/6lR4CW3YAZgznLYFxTvnUHYIX0Jyvw3EC0B3Zoh9cCXpepRBLKWNLJSn",
+	"yNesSS+eSMgyz3rsrYrs8dUo7VfSiXAFv6HQ3B4zkI4cMtZsJrjOcXVWvuPMKA9TopdX0ryq8gyA95/s",
+	"HJxBcdRh/2TnAFnsn1fyn91uF/5vXgFzL2tvm1fgelBZhmcAeO2dyiPaex1Usi8GygOGqir1XyzrG7Ao",
+	"KLHcfuoWxV4fX9g1LZmWWdvncP/1v/+PkQ+ksguz1+hPGWBhaTunhxUwfVHmub1r1mBmr84RlCDb/asQ",
+	"u8xLB6vnsflu7T0zi6HMSCf+aW72EHEIBGmeJCI1lMPctTObAhYRslrDEfRKS+KRkFoU/UJah3M+moru",
+	"DvTsgGrmriz57e1tj8NjKEhO3+qtNydHx6eDY/gGYpqyokUj+6///f8yCPuCXisU+8UOz068bh+2Scjn",
+	"oKXmQvJ53NpvPe31exRPOAXfFh2rgdCtnAJA5qouBf6ITFicYBYOg04sl+BSDMmFSpH7Thno+JDK2eXg",
+	"/PAl+TqEzNJFjx0CikAtqfZu/2nnwE6DEJoYYDOql/kxMNLnHHKPjdLajaUWUsdZfCOSRYDVp16ASdNe",
+	"fLmqGLqliyJVTgA6iVr7LbTUXWrqjAVk4wcVLaiamO1fV7X328KQM76Jg5KiIio9aQwdhh9QRYP72en3",
+	"H3RmnLO+og4GXHwOWrs4ad1YbnFbP/CoKDrQ2u1vr//kUlqpRUT40dP1H71S6TCOIiHxixfrvzgi0xN8",
+	"sL3BFGd8kSgeXSj1hqcTCH3c2+QIIIRY8gQsq/jVBrNR9uhlYf1Ax7NtYUKYRhgADe0nurX/C7jIdev9",
+	"56A1z+sQlNgfykjuScAwZIbMkIFH+Y0WrIrC8Q7hINAQUNsgs0ElX5IzQqR7/4kuHIXsZw/Dj35ch+HW",
+	"aArT7vZ3D1hWYCnyTJjWuWtC+DHED5rwF97BIL+viMSwm6I9spFhT6LfEj5jcGD0+8Dp3fVfnKrsFRSK",
+	"+Z3iNMKJY57gCnGO3U4Nkn8Olnjz1idCyc9boEFRQFDxX6UubPB7gagBcy4cEacOaYMl1vzyzTrEXcJF",
+	"s53tjtXohwIVPBFhwNcypi9jLX5ACFv4bRorsRSvABYY3Ht/L0zzMlldsC3cAdtxuygl81Bdg/XY+ZaG",
+	"a0JQMwfmJ8As/2pI+i2RDWG/mYFWcMuhFXZ9a8hZoTI2iFCIzah8Wz7pY/S+U0bvxIk3ZbUHFmOB0X4z",
+	"5vrDAiKEvwBfvzpnfuTJjzx5I558BzKxAff1CUb48vjN8cUxW8vOw31iBnfj2sCzN+LTD8KgvxzpH5n0",
+	"I5OuMGnW1lOVZuC1Wi0NF0ml9Zh3kqYCTGDDZEF9WTU1HqgaLtWYzJvosQMXVVTkGYP9j1p5FZWAIGAg",
+	"hqgeLtGePsN+ZYsOVHMeJmp0rZlWNsx4ooSGYmdOyoYSRb6Uzdphqm71ObaRDQNG/8x4LEUUov2MR5Eu",
+	"Si1Zi2+1/f4y6kJtgsMksVWYWl+R/VEv3SYj04rOub8elnxLoIfzYeicqYCjB/UvxY1IzCWCsWciais4",
+	"ZnkqdQmAQRxdBnMDO3GmXY9SAJ+AaQypGi4q2dhl4ElinR3aGmRfBDYbZW/AVEdQ53E5h6MWprBAmr8d",
+	"3MgfA57egBvI3o+FH7qwKtl0AX9m4lVQFXhd71aBFjqksiJ2hzoaqyQS5J6iUlz0xZ2h7oJW/CtCn52y",
+	"qRBYbXdopOIuP+QPBX4WBpg5tQpT3QAoPxkQ+PxwLF1JsZ6hfwmnhsELHv0ALNvvr4JLn0D1qPDTFXWF",
+	"v2rts/7nkLWBmGtcEXipVaeJ45uBfgc8/7cqTP8GxASChif6oaQFdwV+hUSMFpsI1rYhiUXooY087GDw",
+	"lB9H6MUPNgQPkurqRfvlEsJkJ6rTY0fNIYRfGj+42+/X4BS2y8CSWjQBodkv78NlJJqIrIpCd9N535h1",
+	"N1YH914cXMfzjd7D897k1bd4H5u8+qO5rU1ePKNDv68Wf0dmTOe+qRxYyCTl6p+PNKaBxrwWmU9hagiL",
+	"49h3hXyS4iOB9e6Xuf2WW8bmgqhVX67Foly2HkPBM5YIrjNg/zKfQVIEZQwZmjNb2cLwxghudUoZJou8",
+	"PnZRof4mPtFbbjshBgeZNZtlXIvFAQbLWipVWhjGLydinEEySTv89DmknuoKdjnl0D6502MXEOEvVTWG",
+	"V9eQOduM77B0YujWD91CC1MgJT/aokHhqo2GmOdAo5ippiIVzbSTyri2vgSAvqLkQiTGrrKBsuBuobCw",
+	"66LnHe2jTfDhaBLeRKxFPc5bcrWxVrGxxlujyDoC86ROoa1SCkDEgh4ZhC6Kh+t6m7rFEqtx/lbRpLzI",
+	"BixxGuAjPnw1Hu3OeHMEcKR7Pav15aaKZcfFfWOXVluCt8DOf1EdwjUusK+YM7imBKKCc1OSTCjzJLGd",
+	"bI2Sjv9Zbpm7iS4CdV7MNH4z5RqOHWt2yxesHWfsVuVJxEYqSeJIFJkPYLOgnmLeYGidaPLyVzQfKsL+",
+	"BcRpvW5BU0HRl+BRs/pVNCu4103VK5RYH5WrOxBuRy91DcG8BwXf0tCjvZGQv05VPkdJpqJnLE/PYpkp",
+	"6sXuniMtZm1qj2wILVAlCeHAEzM8UY6UpKaVWtUcyieZGcpgc8Ckkt0aVQjzeaJehVyT8ZQWe1DYm4lw",
+	"YmNwktic0AXGXswEattaBDgNFKF7aPMQ9s9/JJK/BpEMlroEAWgwHf/D7wAYi6LuGOjNRdkxgOWWHyRS",
+	"VJEkicQr91j8QiJKK2iBfFLT4PvXoeAIbff0UNXh5CMpXy2Dk+gNx/5Q1HwzE9gay9V4Q3rfbOIq6brr",
+	"afMdTFEkiJvp6w1gwVrVuGKh+dXI62/F6rTwbE4ee3u0O30tu9OdEDuP4mwt/hbOY0M7ykq2mQ3UZu5o",
+	"TI0C3emxMFMZTyAwJrQtudBEhnR9xrPR1IZ3Y9V3I6yrjP1nTi56M08JR0OsVYX6NjRwjbNF2KgVQkyG",
+	"2csxbuVX8IdVuVjierxZDTfWDHfhAknq2D2+0to0KBR2OcBvPm++DjpB1h5cHh0dDwYBe3V48uby/Dhg",
+	"Px+en56cvjYnfXL66t3528OLk3enB0v5q53GHdDgpT0UBXvHPE7ytK7B/1e1C5pzgpq9NTTsEAFbjcsI",
+	"8ChorInl8g/Lpz5Aa8AVV5udfc5jjdWcvPvsRmIcSxH5ASwH5R462Bm3auqDyBnbupfAOpYsn88hilyX",
+	"CYmHgdAj1n2xMsXa0ZLF18rRdBN8m3Rrb4NNPB4DlOBesDQFuNfcXfzWWfzvMOfjMIoASQqEqEGyMoff",
+	"StRkRI0NN4jF9bGhPBNWJuRp6bJngkuIjKTsMZVGRW2m0GNFIUPA2l/uzf1EY4kssNqXmmSh6XcFM3+j",
+	"JkY+/qoBYuWJmnChODb9hwufRCDxj2A9VDqRYBPXJhTPoS9IhS3LpdZjEKcslpH4GFi9EoL3oIQXgRQp",
+	"jFTKPNdYpRBKnVvJh/Wd7MO2C+lnJ/ClH7bbWQGXA7fWrw6Z3lRNsOne+KNCpn8bK+CyKBXVXEfmolLd",
+	"nQxTKpZQVl/fCqg9x3VNbbceOyx9myjozY1Zby7O9+LNgE25jPSUXxcGQT4r1dek6mjQ+pS1f7y4OBvY",
+	"opLLdd5sxal5CrHHc6VtRTWKeJ+n8Y1Z0LVYQPU9f5GxZvN8mMQjqKNrVL6ZSEWy8AvHUX13HJ6qKaMb",
+	"0JW0HQpbO5zs82fHb3FzPKPdLa37AGunAvqa17EYNRX5W27nUF/kjrWhTi4zZ1SU/SPbzTau0n/dlj/F",
+	"gl9S3VKBc1dId7my31AwHU9kYefwxyM8yhZebZJSubij4uVTPsOS/0rjAUFdtVjbnu3QFiKKUyy4t2Wm",
+	"0Vv4yAyOP/eg4Q9rQ5PvmYhiblMyaQcEO9qWGoZ2kfjClMeyY6OksFziSM1mSmKed6zLlVag/L1X+hvP",
+	"1AIiJTsyzRfYAXPB2lI1XFNgi/vjdWdTLlmcBUwqKhxtjxHtAsV5+y9hzmlYarIUYiskahvy1v1mS4t1",
+	"Stmob969fvXmoNRogPoAmOtoTCz3SccqdaCo23yHAHUx80DEEPmvKfa/MZTqXOg8qdWL36jJBHoN/LrC",
+	"/T1F9d2dDeotXSj1lssFrVF/I95FfXta+7+8L3Ey6PfVTNpXJZvaZlYbiVjQUN+vfw0FZWM9T/jCdfmk",
+	"6ox+YxfXMstPjroWix47KupIjlU6Y5xlqRCsrYWwYZr2261PZobPW6NpnESpkGFnn4WpUtmfjZYbQsiI",
+	"RjaJNQRVRtlbXrFK7PaRCkMNqCNH0c0LRsYCnBo6t7PwNdR2TgxlOIxuuBy5zuuXWZyAuBAyPlNolpx1",
+	"DmhJ0PNtaU3VhUz5jcAq9EJm9ZJicUDLxshKH004hv3KCVjZwG4TzveAhbjA/dq1ESDhsmxf+n3D4Uo9",
+	"tMx89aY8M3PJjEcmu6FSiYD4uq9ps6MjWzSZ7S5Ku3201q2WkGsRuSwlH/mvrDDgFeUVHTSiFAMOYajx",
+	"TvqZdQxwbQPcDesFmZkdvTutllZ8JyGu4WOsM+sMRE8SSn9Q8zSdiGgfagDibFBYO4Ii9+5DfALlmnEd",
+	"tp8DxrthKrxbYSxjLGOvbdmTgBKRzShGHEBhTmd80WM+HSWjmD2FJvOhBeSvZDy0w38b02F59miN/bA4",
+	"qkdz4dcpxahSRBIPO1eg+JL8QNx5QwOiQZEqZ/LcwPAYdYczW+CUHPXYI5qPrkF7/u67776rD1zycOdu",
+	"Ljz7ITSA/VX41BoeZSQTICmP3vCHjnipnvBqnlZXNW1gnUtFWAq0q0IWAOTft360HWSz//q//h/gRsTf",
+	"qLkWp74EHTAoGKQkS8k+YY6LvAbTA6d2mMMFC88urSGpKjF/MrNiJ6uAxWOwjMQGlca5pgJJfissWKNr",
+	"ypdCCfM0x8ptocE/IzOG+Boqu5CjDYvFnhUSH5bkzoSPrrWZa7cTuGZasSYC32PvXFsVs3EvLIc4AJjA",
+	"BMtSLjU2RAlQGChXYTVDGlkhExIiwWAhKGXg0WHZOWLVWRnNIOpcCuogJhV0HIugRUaZgUPfnGJv5QS6",
+	"yvFjxpyrHJupFRXMpRDou8Fy6rv9pzUGZF1QtxOC2i8mcV9PuqDQ+m8kXayjrdQdguxaciIei9aRVWR7",
+	"b5P9uL5lb0UU8wuj5n3rOCdBtnyeEBmGFi/FhWeAz/eQbZzlYSNbCRoTPK26vIxYLqvlFesIa4e/vKe2",
+	"miwRfFwO6S6GstmwshCcIhY6O4mXVgPSUyUNtoFbuA4UGoyyMHKh9KBd2Iyaa4HGDJDXVtkwFkf2/L61",
+	"8l+5mkfB6qEjfJasanjrK4SrL2Ng9faGtxDHC05eQAkPGe2inKMXegKWRa6glAdC9k/E4yQB94cdpccO",
+	"s4xjdKKH49YzYHs7cII8b05XQ9c5xI75aFoMMeXaUKyZorR/tMk52QWMpeYdqdhoMUoE9AEsLwCGkGjs",
+	"xM/JvYaLg5W4Lyitn1x+XI6EEb9sFPML1o6E2SiLKb6Tcg9L5T8LgoLTFYRz6xP81+ewnpIFxbFgv0bz",
+	"cnMANY+iWsryFS0lNM1hFH0zc4ndaQNt80G0DOTid2NEubOM82t1zPjdCkVInpYY35cIQRaXVxfoN9Oi",
+	"xRemplLcHsWxYsYMaHUMXauUyg6wUZZHsZetqBbU0dQ7o/58Hk2uozDUCLZCoaHX0TJ1bqY9WN+rhJRf",
+	"qIYFn+qx2SGvf3eLkiOmBdXWPpwfH760sdVznk0Lf8yI1lcmV76DZsY/vhFykk1b+zt7e5AFZv+9/etG",
+	"XN+V0DXc/qNI94BVjIF48AoI3od4oECwkf5Eks4mWpNKbV0C1JUMAbmTqoRzfVtFybNZn+Ep/fYt17TQ",
+	"Bgz1hE1zO48o+RXN13MLMndGSYTitSgJva7Ja1PM3GOXVRRTqWcZ3l0J5yeZmH1VWwCcAczSAKJmpY9w",
+	"+eBwWQoZiPGWv47uvz7Tzlx/YSeo8+H8RJ4Uz5HD+ITHkuKDzQaeaGaEIExMzrI0HkKj4KrrZHNvSWAT",
+	"kOIsKGrxLrszwk+F7GrGCJhKop/QZyTFLfzXZ+oVr8UoFRCyqa89D4e0ngzd7O9oc/ePJ5pRrh217s4l",
+	"lPwDv4dZaOfr+TK+lv4OMEfFYH5lvX0tDbItc/4VadHvMR5i0EDDnlAs0v2Z7BZ+v0Jhdu5kf0IMd8gU",
+	"mOQoMgpNeFhrG+u5UD/7W2ylnZFVUIqV1AWq/Vni4KhBjx02kK4DrxfzF2J+KpZx/1fkBN9Y6PD8jnAQ",
+	"j0LIwyHwuTnQu4ohDnUhC6c5tef4o2vB7ndv9vuLt//H4N1px+Ww1GSbkNkCkhyKdB0/Q2eWZzlPzBud",
+	"gLRam44DPeUNilou7SdUuDQgm1cxxppPpe5XIMSw21TJiVt1pUkmpDiUSIUn5dgklyhKhdYHGHuJDe/d",
+	"IdCirlp/U3la/GyoEr171So1sIbqLc932HBhVkCSUjvOPKWcy4WS4oneZ8NRuphj+dHCP/J8p9Njr3ic",
+	"COiBHksM44BSEmZpRpSx2y9vAWO+L47O2FyYF+zGwr92X6n0lqeRiMx/QeUIKhPTCZgAs0iWGQLMhmKM",
+	"nfp16RBsH29IjBopaSNKJ7nQWmi7O5VnaS6LPgr7RCD2zDdajPIsvhH2xm0YOy0+1ixRo2sRQaVGW+pm",
+	"hCXFzP1vs1ksKXF2e8/8w40+U6mwT9iUtXd3XpBL51xk6aJ7aN4LOwcULE9T4rqZzuIkMUfNYgDIoj8Z",
+	"nj8bJYKnmvoxwpeQxpvL7KDYi7mjsUonCmJ2dnbZ1COOxWcJ15k97F4lO8ol7HhIFlJ8U3Edusqn7Ave",
+	"VyDSb3egJjZIvdz2pawmDLVhsjDAzKFOjx35owDgTQXcCsdy2X6qn58LFO4z7jLXWDss0n/CDngPRyMx",
+	"zyAMKYFQI0PZ5oVd2BEQqoFZnzpV45kHQvd1BG5KECI29Tl4zGl6zGm6T07TqsylRE0UqvO1Wv2x7Svr",
+	"pbGCyxw0dMhLdRyTUODAe8EQeonpnbZ/rGRK1qKRWcbDNX0kSDO0/MEbPhZj/2GyvNWE4f00ApJUaTbd",
+	"MHAd3mUaZyX1yfyScX3th28ZqdCrgDFP8olhwa4gHcAfZprZFknkjEDeF2dgIeJZjlzL3G2UJ8Kw2dIa",
+	"nmj7WkxiAcVupLmkYlt6mmeRupUhJbBEsTYHFXWM/GUW/gQ+DtNcylhO7Gsg1YHkoQgd2DxVExA5gJEW",
+	"4w5FdiuE976uDwQ7NSunK/uqRQ9golUhYKUzxP2Yk/hjFT9oOgQPWdxlefgyj+VkLbrkcwN9AYNsdBTB",
+	"Ux2wqeBJNsU0qchIQJkTZKj2Ro+dChFBRBNSYoRGT+BLEnV7BoBqQD7NBSISWUY6ByTAlnPw/zzjMuKZ",
+	"ShdkrvCGgVxILGUeRwX9t0ZCFAlrWpCZc/iaTcfQ2V4Lv7a4FeSe3R9ofzv8/sgIyyyJb4QUugSBC200",
+	"dw/+UjFXOs4oableTT81GmMeJxlbCOj+hXfrZQRiGQ4Rsb3+do+9kyNBH0AtkMw6oUfXRosupmSQMjFc",
+	"sFjqjCdJwNz+AK6obX67qPKx0+9DioZI1G0nMPJ6xkeZ1aW9kYsKH2YOLDphFwy6QTnrg4IKob11rWH9",
+	"vDinryPlFxMUov4DGddrJaOz5duwNh4E5wdpiO2NDvq7neAx9bBEArY3MgiemFucQRGaB8xYtHfSgKMe",
+	"9SCQ0WX6AQ0yGzWHQ0Bd7XUJgVSisUpn2quzkwgumZWBWPvV4OLdmS0d34XoD55AwcIiYchRbVmMM0+V",
+	"kfH3wR8IdVIptrecjKTmAqocTriRIwcXh+cXXqpTQPyW0d40Ki3/EKkKCgYPjwwtok77JFPqJ0xIkAjZ",
+	"OOFGOOULtwr7UurahEsFFX00Hws2UxH07poKqJRluJFMBR9NgR5S0Sw2UwYCrJQIliIsw+9OT6V25UXJ",
+	"HmD7EHZQlT3xegxddRqcNXeSLAGfFd/Ueh8ABh6OOJ3T+r1pH4Qk2XGnwEMmufyjiKh2455suFIssJC6",
+	"aQ1Dej2gek+WIQNqXZ4V2GFgyqFQ21fSqAi/edJQ521gB/macqKdpLFMbZIUu/lDKTjaO34HOO63GtjZ",
+	"It24kTe8xOe6RBu9ol32pw/mJyo7bX+Ko5C1xUc+ypIFND1Et5FINVSJgRqGCZ8cgK/HKfd2Dp2pufZB",
+	"zsYd6owvII12PjeQOUqV1gUfyGUWJ5a+u8ANzgZHP5Z9wT2Ge8McFmsj8ObPRyOjmBUhX/bRfn2gFw1h",
+	"z/sH9NN+HUnUTjIQiRhlBo5+3SgPNz+YYhprWdizjLU74MeIj28f8UFIbfDO3tDQ1rNKWRxtTD0QzVaY",
+	"pL8Z7QBa4BGP1ZQAFgqEQDrR8P6EAEd4pAO1dMBS5kcy8M3JAKLnl1OBTx7WbhZY7Vn3i1CNOFoVQ22X",
+	"cOeoKfvhSfR146DcAtcgwWPk00OHX+sCNO4BsPcUgb9IlCUpNc48imhNHU6StWV5V7OuS4c9m4mlv3n8",
+	"eRQpf1ui4T2x6j6i4dcU8dbiSVlq+xdCk39Ries3JTltiiTRVsb1dbMbr6gYWoRZ7HvzRNZ8DqEPAeMZ",
+	"BmWmuQyYFjYEyIVduM6AOpYjDNaEuEKMvcRsT/MjzoZRG4CGMFQbwyVYKkYqxYBSmOj0x6N3bxG9RFTY",
+	"pKmzBIYaTYU0/M1WUtedHjvJ2Ij2B3FHGInhEunAqY1LsPXpirFD9EuFrlAahPTamH0W4ncYu0+dsDPN",
+	"Tk4vjs9/OnxT4EMq5oKDMxKtoiH+EJKFXrP24OhHW24Vgl4hL78cqnLg64l4QrnUttJSkYZUP0VAaUbZ",
+	"rSp912Nv4mvhrt6KCnFmaZ07DJVE4COttH3EwBl+A0lWmuksFXzGwEkE8WAQTukMuWaIWFK9fhtyydkw",
+	"UaNrKnZvI3WCyv4D266uBGvgR5YZ3HOsbUdzo+gXpeJga5S9BflloTk+6AlPQhAW2Kaj9SC0MF/DK5BP",
+	"EtVVY6Fzs8XoeiyMo9AW6bejGACLegzIgg5sxCpAJ9oDaZR9iMq2gXHYagFDndytmu8ANm1lQwheJ1Qq",
+	"11vwsezAcCGn+xS/vUANLOPX2KOZF+ZPT1HDqg4NJcfRuSTSGxGxdngcTQQ7UqkIA4b/GKDjLew01eGF",
+	"aKILQ6juarXwPEW4OvNfeZqYP5QM1Jpm2Xx/a2tkGDNP9p89+/7plhZSq7RLsATUliDClm6gyg6Z6o4S",
+	"lUPxCTgzGvADBrWZ9Zprae0/7W/sjHLbRer7NX37sTnkPo92h3vjne72+Omouyt2x90X47297g7fHj4X",
+	"L0ZPo+1+K/BcbaeOFzC7f6KkUWv5ZDbeN7G5NQWJYdpbru2Mj8V0fr81j32xYk3QG1GdzUr/qVSwNkkJ",
+	"JYKDNB7+0QlcKXA+ESzhC5Fa8mQpkv3AUSiURYCNpmJiOAoIM8Qa2xTBGRREODfPh3lWBH0GTMGaeZIs",
+	"bPV/pYVtqGwm7DF7AiAYxVLHkXA7A/nLcGBIScDyYzYVJUzUiCdTpbMwMKJZpkYqYaGhSKELKTg8O3mi",
+	"2VxhLEI445JPIEbkg/ktBAWHvFl2/JAmsKmGNHLIrlpXrYCFdAI4AFSboB6PEBlbRKr22DEd3ghynuzp",
+	"W9tCALNtsMj94qLxkXMrW+5Ed0H15HrsVGEHWwi1/XTVsi7lq9Y+++X957DBgVwEy65s/gANW52X2pYw",
+	"MpcZ4LRQ/q7ciTVZsPZA5dl0aHA/YEBW6b+PIC+I4M48ylwnvoC9jPUcxkwD9l//+/80dnSFskH13VyL",
+	"eVvfstgQHe+qSGF7qI99Ilb72pfpUUMccVO1xp+pR1eI1Z3DoCibHYMRw2fPdMD7JQ2qMIsU1V5ltBTR",
+	"wdo1OkzHEgwwNZLCZqXwNmoopain5QLdRZwXCYlBoaYVBKYUxElJg9w2yIoLsaIkp0txW5bVDxjqZbG2",
+	"qhkqAoPzn85fF23iLGfAfVEfM1dbUiWkH5e1zKBRk/STQG1Kg6XqsZwYJUyLLAP1J0R17GKaCm1mCg1H",
+	"JNUI1IAZtfsgvQ1zT63yF7gWINv9Pt5NOOMfB0JGb3gm5GgRsvYsTpLYKqrcqX23HGpXUlaoy8sshcv5",
+	"ox9gEU7yd8I+DX8g9klaHVHzwraGMeYAqn+mWOCwArEUfHiCT88tUGTKRuJBZv8kNWTQxhODLHJg/0Uw",
+	"If1oZqumLetiVd0LTQg2NA5rs2PzdJFEtlBP57egeR2wvf62ixc0HEBTXQKvg17k2A78E3IqKxdgY2KA",
+	"+92IFBK/II/THmGER7icRVNBiyJrxxlfLKQ34EZbqioSQJe8O5krwE6ChivD4GKZq1wni4BpfoMdar7I",
+	"kMHaPGOJ4BqxDIrFplxPoW9XDCm+IOtB87/CNKOv4zlarO5tBWlQrYmor+1t5TCM/kMX4OgCgG2eni/6",
+	"+sHcUmeCQ33HZcNGkwiD8FUWYmQ+MyyNVtJ63yCy3MNOAPINHgzIMMv6ijZyk110K2i5iiL15gEdS+Gb",
+	"BnQsc63Ql01rNgMCP7f7KU1MtAsS9fGU2wDH/15GvI6/lLFKZzyDIFsvIptWZJSpqEsb6Po4jgLYneS2",
+	"BzdNPKShwIKnZytwNSF8Ym+VqUdDwh8og8HhMwGJYcYO1SqEbTPLxFYxV5ONopoUtSIDiutrXaWlNclQ",
+	"FIFaXi8Whxg6KDfMv5QE1dAT267f5Wx8za7YS5M1YHGR3eV2h76WJJbXtgJToiZFKVqP4WQiRTr5e4i6",
+	"/oboAAokQQucdRWiNkQBB3CbdTONjZhVRPd78KokipCUdxAw0Zv0rLUoQC4coAgZlATVwJNS68H8xE7y",
+	"a+RBL0/WVJPKbd0eBpzOHypboOEMNoS9T9YG6frgNRZ5Wwp/ahuxntTgWLNxkusp2Ap8JcQI3sLGg5in",
+	"g/OfLk+dZ5Yyz2bK+ju9nrvOV0huOEjKtk7hsNobvHsCWkxYiPro/6wqLIVGxLUWWfE6FmsP3Az4OEv5",
+	"6Jo8zUZN4Klg12IO9tVIzFMxApPINDZotuixl+b4UEivVF1ItCrttKoQudy1htIKB64nCFazLZwA5Egl",
+	"CwX80i5OzzvR8oxBMRVlw43QrBM5CzNanPVqNdirdWU9upDee+CX8HLUqiE4FL9sVKzWxe3gd19SJ682",
+	"PW5gLVGxLDb34PVNqnI3TfQY6/OQ1eDNkRZS6r3I4xaRsY34NBquSL4qDDZIyzQSz8J05ajOOE4MRHcQ",
+	"l2lCIH0YrwJVM3mackq6l8pAJrTqO9wc2wxLPyOaLLMzXNO3wLpNa2pVl9pUvB1fNPSXDvoRiR5Y3iis",
+	"6NQczsLaEsB6OPZS3IjEgOAmSAaDb33Cv/QjjLdCOjknxlryCzipA0UHrSiSxxk3+TgVetoDU3Kl5KSn",
+	"4lq/BBatlIqwcbf/ouit7d6HWDBAbpcmfqvyhIpUoqkT5JgJj2WniQ8imL/EQ3ywQhTl4zAbJuLjs7cH",
+	"42gwyb8wO7uzpeg3wf8akKMBV4P1fA6uuUA7b1xANQpVLSpO1KNM4KqAwVCpuIlVXuBQp467YY8ORMdg",
+	"VdbRl2LThkyqmGU1d6Ijf+RMD51CdFfY/gJpZ33dbgSHNb0eB9hNwdFjD48yxRLFHRZJ8ZHYVmALsbjt",
+	"GpxA90WPuJKw2jKVWxIfIRujjaTY9UHsIHurQ8iDFUyxtm5TBckePku2il9fr2DTaj5J3viH55PUU/zR",
+	"ofI77L6QgeXkjhSokISJzd2puJP5SDNgqlDVKVns2xhAm6vIwXJFyKiL6D6ol4jVnrkcCXR2oK1HRCw8",
+	"sj+GUPtTK8lCr54NzAwThweeFUpD1oKt0lQ2NelOqaCTmru4gjglC50zIGKkSamqVGwxUD9ZNihyyaCK",
+	"VUM/fS9cUrNRojTlJ6CcgWk44mNsQx0o+LLfY6fU7X+kZjMzUoQly3X2mygF5UDmAY1ddjMPXQzKDfyH",
+	"qwZldu6XgmJ0ZSvqQUFkw4bFoPywiqJsLxiudeBblvyEywzK8Ralcqw1vyjbQVEZVGK0U45lDpbDiquh",
+	"zIEf64xFdwGrQgg+xOBnCljWczEq4qX0VN3qUl4WBHd76TeWgrWLkEYvTcmAVylTiZbVFKZszu/XcGjB",
+	"RCvDdf2b/INVuyptfZ1d1jlrNkQRquHL2nyoVZJngnIogVR3/NrX14L45zj+KCJo1Bpg83KRVlw5RlAH",
+	"J0upMHaneB1dR8VjDLCz7i7zFrmvaMSKB8sMUTqWBvAtDuMLYRciBdcCsZ3OAADFYYEhurF6m1tf5Zz/",
+	"WPDt35KD7eLHWujeIn/iRp6GMIlncRZi4HAqRkJm1h8J0lAsQPPD0OGdfgda8BkJhaRJyD2eqsQVE4xE",
+	"knGw7hKfcR5JaHdj4HekkoQaAEHAyA1PwESD/gk7e6yR9OOm9tkv70N0NMKv2hslpAw1zP03M6AcR8m3",
+	"g4vDi5PBxcnRoGen85J9OYZCk/AECrOYMQB54RJzOwfuMJwPNyxaUPdSkfFYmovRP+LyQxbxha6vY+M2",
+	"Re/e2XfyxtzZVy4ysLTIBu5Tc5lORK4A0mM+yUoblBdMMHWAsTHSpxRBW4vxr1SKmIpRAQVOQnKdeTAX",
+	"aawi1p7FMs+E7rDUIxJmbCPYU7SzYTH4HjI9nc+s6mFvnKiAzvhsTknaZHgCi26I04U0jGZRfBNHlCtu",
+	"n7VRw1G5o0idHvtBZVNWoAKgo1+1vt85YHrOobg/ZhmgL9W8R22sKJrNlrminU/iGyFZdmt4NO3TYL7n",
+	"OE1iLKMOTQF9w5Y7zVXFq9xNnZuLWhP8faRmM97VwryUlS7MiBZNkdu6zNObGt8XKWmGdp2cvh4ENkia",
+	"pIi1CWrBugXjoYLqSldse4eRWn8jgFxMMGasbjc0xIZb2Q72gu09ONfMYGhrv/W/ftnuvnj/S7/74v13",
+	"7cD7R+e7f2v9ykl3pdtv9ECbs9OBuWNEhTKeguFmuKCzffQAfDXqC9ewlvbaMi6rRSwjmBQ9YirCE4j8",
+	"YKrKGGfUu4YEspLM5eUvY4xH0XLHZf0KKlTSnPu6nJELpjebjrtE1CgEpG9UfthIjNJVmkv03mMsv8sx",
+	"DOd5OhEhyV3P+n2mgzppbQO5LGA4GNNg5DDSVJwszDn1+/v9Pru8OMJgOy4X1KjPVnoJ2MXJ2+OXhrS/",
+	"PTy99Eq/dA7I1lhJ8Sb7yhNtbXoBu4UEcaxHiDbEcB5HYY+9imWMhkZnBkVpcHD04/HLyzfH570Z//jB",
+	"Fr2JPpj3PvCJ+GDkQZQKMUmtskEqs4ORCCqJUFbWDZHjF9S05m5yo/nqlM/E/wRKu4EfynxgoH/zL0g0",
+	"Xf/i4Dqef10R1iy+sUA44p2RWrweSI+SaVPcTqVHEoJfhRhuJYZubhbg5qubRcstI1gCHmCBnTKxLDd7",
+	"pVA3akOLmaxFUSmQ1VBbdC/O50A9U53tU9EgoHF/tqga2mKMVk5+okvLtO8V661HzTdwCo8I+mUIegGq",
+	"gjlJDz7UGG/HXPEjyq4PtVt5gGvR+dOmtXzLQs4dKvpSgam748jXLrEIC1tRDelR+H7o8JuNIXILvc6N",
+	"3u4i1YSqC1o/LcjJItOusJ2Alv6FvxrS2UPxMc6OVCQ893Xh57bl6MhVThWNpPXKIsexE8aacX3tfNJz",
+	"WAGaGfK5+XG7b8Xdg8JXlfFroVmi5AQzY5xnvVgFlwvoGliHZ7bBZZ3ji3JxecaEJGNLnGmRjG3FCMh+",
+	"xGnQpwaNjUQEqe4w/ouarHb44DeNyu6O11c4s28+Bpx+y1plcAuMl2JOVlKHlI+uNxI84U0R2YwsMkoa",
+	"DIMAugW7FalAMdG+W6t+g7KsKLYDfyTNm7yHGP+B7XIrSrcZdnUNrAtKHDuGVW5UCYs2ZOtggRexscSD",
+	"edhQpsqrl3BHG2DdMq5jGTWtAl5tbRoiUjqSC7OWNUuwNx1TYuuashdFbk/DqYhvWrbLbn+VvFxJN3yU",
+	"kFdLyLU5mh6VOSw9XyI3TSkoMOzWJ/hDP8HQW5/gT5EsWyu+vOUplSGAt/000TZIL2Hxy0U8E+BhMXLI",
+	"NKaKOkwlkQvf0VqNYkrTNrSIfKRcssPBxcuzcoF0CCil0Q33h5o8hZDgSmzhwcUFikE+SlFgHVa+T9II",
+	"BREXq96vFyPcCyVEb31poHVNeQNY/UhFImBzkRrdviuk+XfE2iHfGkIJMihhDaFLf9p5NcRCubVEEmjJ",
+	"nEPlWZ+8wj2vdF7M+EdLTHb29u5Mbi8on59c7bKg9uXVFFC3cjV3pb0PmCiLiGbPlAAfPVF+rQJKNLJw",
+	"9GAx1Dhf7KdkP0p/3zTdiK7BkKk6Ir0Rjcau1I109g6FYawn3BZ3L1d28Vpg27ixoqqCrR9ji6agPcZW",
+	"aTME2q+Hh3FhZ395fXkGplD6OmCXZ8d/PUL6a62QNX4BXMSvUUrmEmYaYBGnJrSituCwqSnXlZpPj3Vh",
+	"6oEfjxZiXf9/9q6vt23bi34Vwk8O4F9/jWt0XfrkAd1eMiRIVuyhCGDaZhJisuiSkj2j6Hcf7rkkRUlU",
+	"5mHxumJ9yYMiUTR1ee/l/XNOT4zcn7A8107ZI0sb6VaEAzgSrtdMvkeXmYpvbCzSiWcBMFnxIQb4vqW6",
+	"6J1q6NEG2TcdSruYk0QFBuripVOo46XbkhKNutQfa9W+74W4ls7tgSVB9zBAH+9KtUatPa2X2XOoBbm1",
+	"tazk/3Za7RfCmkKJ8ezlq4FU2nua+FFHLBoZ8/WpCA0KgdQxmObPFnAUmq0V0eJ0Wb2e8bFCb+pNavd9",
+	"ccTgISczF2SDx920b8dz4d9v7MApKHy10YCj8nr2JQ9B9KmeOgBBBr8de54+9tRe3oMmYflHS2M2nqoa",
+	"fMsiIshE8UNMxQAvVRUGSLdGjGXTyOIruKS/iyxBafAsHQTOzxLOpve3Nx3OpgEbd7UvadYn6hX0o7Mm",
+	"PnG74E1cVP5lJwKIab4dgpwoeP3XO7lfI8kClxIfTG3RWBvXPbPfWmb7/2Sljgpg3uudgk1zL8R8vdEe",
+	"DPcJA3djTszGTi94Si3zbP9TyPCmzcCe/+af6C+o8rbewRnOapEWlgBFD/d6bK/Vo+KjEZI3tbV0mDWl",
+	"eitKpdZQttC8E+EMall/32qGtvTDeORKq7aFXJE/NRd7a8j38oPFO5EBOseBx1fISprUvdTkpBbmQZfB",
+	"NqwKjQCKJ8kYX1799OMlYubhUmEQOiLb4J+RK4waWxxn0+8jL9Pi+uo29GXhRYuzt0Do9VNDb8F3U7E8",
+	"oIKys1JLq2Rco0W4vIjoZqC9KPQKcOLqYy0LsmKmjKYORcuvcsW/MII+xS3mYkUOuxX7R+MhrYPd29QA",
+	"Zuf0Gx7i7niJLcy7V7zDE0UhnHIO9YKpqU3jd8fYSlbzwXf+y5E0ktmYnDtBR76fF6vMU3flB0ngJlJk",
+	"YPvmFpKGpZ4+m+WNMvgVGd5/ivl6Nj0iKvWLMT/L8uCXwX0h9a5WtdXVYXTx4S5j7yWkhrRIs9kGVX+j",
+	"9QvzYFjZZ3X+jdqZ32JQidVISx8E0sCuGzCooPruAWZAU7z1GufvqYlnigd3NCBvSTIwD2wxnmV3zof0",
+	"7KPcKa6Q+Fbm85yEqeueaeN9k9ss7T33aQTpn6O7/cMdyRooNrKhGhn75U2JWp9QSb81thpNmIswUBBG",
+	"8q6LNy/fnEOK/VyyqSOY28pKXUwCRIRYHlpN+mSllweRCDv6dXx8ZU4jjHL9Mxk6Ea1cAmLhiWq4f34d",
+	"XtvmIeF/2sAJwjDNyqVMReh2L8m/MvfeIKUTbE0kM9F3TS+Due+T0rZmnJYSJa/g6o18QisMaBOiZzfA",
+	"/zzu0hkFYD7GoG0DDifvb+h5+3O41DtVogMgonMwyDDGTgdh8IXcl0TTuEt7xSd+QUJ3HIaUVWvhkyaT",
+	"/qA/9HCIY6e4L4zmjabJ+XWqkRy9UcJtZVsGAfGQect1bVFInUc9hmzFLl9ZyYjkGHAbl6rak2/FEFAb",
+	"JcsKLtWaYWs2OBF4GpsI6AKHWFrVAMMkU20Ab/qzvR1EJO9S54R3eXjmhmeoi7mefo6IHt578a8tBoDQ",
+	"nj9pOnNMZECmG9OvxFd43bpfpMli5bdGhouAi9/5sk9BJaM2OP99MTcgsgq6eMJBQZZLPqzHUVglf777",
+	"/EcAAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

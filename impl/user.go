@@ -104,9 +104,10 @@ func (s *Server) LogoutUserSessions(ctx context.Context, req gen.LogoutUserSessi
 	}, nil
 }
 
-// ListUsers lists every user.
-func (s *Server) ListUsers(ctx context.Context, _ gen.ListUsersRequestObject) (gen.ListUsersResponseObject, error) {
-	users, err := s.users.List(ctx)
+// ListUsers lists every user, or the one matching the id and username
+// filters.
+func (s *Server) ListUsers(ctx context.Context, req gen.ListUsersRequestObject) (gen.ListUsersResponseObject, error) {
+	users, err := s.users.List(ctx, user.Filter{ID: valueOr(req.Params.Id, 0), Username: valueOr(req.Params.Username, "")})
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/cors"
 	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
@@ -155,7 +156,12 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		SafeMode: cfg.SafeMode,
 		Started:  started,
 	})
-	handler, err := Handler(api, log, authz.Authorize)
+	origins, err := cors.Watch(ctx, config, log)
+	if err != nil {
+		return err
+	}
+	defer origins.Close()
+	handler, err := Handler(api, log, authz.Authorize, origins.Allow)
 	if err != nil {
 		return err
 	}
@@ -208,14 +214,16 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 }
 
 // Handler builds the HTTP handler of the API: the validating router with the
-// generated routes bound to api, each call authorised by authorize first.
-func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error)) (http.Handler, error) {
+// generated routes bound to api, each call authorised by authorize first,
+// cross-origin requests decided by allowOrigin.
+func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error),
+	allowOrigin func(origin string) (string, bool)) (http.Handler, error) {
 	spec, err := gen.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
 	}
 	writeError := impl.ErrorWriter(log)
-	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize})
+	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, AllowOrigin: allowOrigin})
 	specJSON, err := gen.GetSpecJSON()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)

@@ -134,15 +134,28 @@ func notFound(err error, id int64) error {
 	return fmt.Errorf("user: %w", err)
 }
 
-// List returns every user ordered by id.
-func (s *Service) List(ctx context.Context) ([]User, error) {
+// Filter selects users for List; zero fields select everyone.
+type Filter struct {
+	// ID, when not 0, keeps only the user with this id.
+	ID int64
+	// Username, when not empty, keeps only the user of this name,
+	// compared ignoring case as user names are unique ignoring case.
+	Username string
+}
+
+// List returns the users f selects, ordered by id; none is an empty list.
+func (s *Service) List(ctx context.Context, f Filter) ([]User, error) {
 	rows, err := s.store.ListUsers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("user: %w", err)
 	}
 	out := make([]User, 0, len(rows))
-	for _, u := range rows {
-		out = append(out, userOf(u))
+	for _, r := range rows {
+		u := userOf(r)
+		if f.ID != 0 && u.ID != f.ID || f.Username != "" && !strings.EqualFold(u.Username, f.Username) {
+			continue
+		}
+		out = append(out, u)
 	}
 	return out, nil
 }

@@ -700,7 +700,7 @@ func TestUpdateAndDelete(t *testing.T) {
 		t.Errorf("audit = %v", s)
 	}
 	wantFault(t, f.svc.Delete(ctx, u.ID), fault.NotFound, "not found")
-	users, err := f.svc.List(ctx)
+	users, err := f.svc.List(ctx, Filter{})
 	if err != nil || len(users) != 1 || users[0].Username != "admin" {
 		t.Errorf("List = %+v, %v", users, err)
 	}
@@ -769,6 +769,40 @@ func (ca testCA) issue(t *testing.T, cn string, notAfter time.Time, usage x509.E
 		t.Fatal(err)
 	}
 	return cert
+}
+
+func TestListFilter(t *testing.T) {
+	f := newFixture(t)
+	op := f.create(t, "Operator.One", "Passw0rd-1", RoleUser, "any")
+	f.create(t, "viewer", "Passw0rd-2", RoleView, "any")
+	tests := []struct {
+		name   string
+		filter Filter
+		want   []string
+	}{
+		{name: "everyone", want: []string{"admin", "Operator.One", "viewer"}},
+		{name: "by id", filter: Filter{ID: op.ID}, want: []string{"Operator.One"}},
+		{name: "by name ignoring case", filter: Filter{Username: "operator.one"}, want: []string{"Operator.One"}},
+		{name: "id and name agree", filter: Filter{ID: 1, Username: "ADMIN"}, want: []string{"admin"}},
+		{name: "id and name disagree", filter: Filter{ID: 1, Username: "viewer"}, want: []string{}},
+		{name: "unknown id", filter: Filter{ID: 999}, want: []string{}},
+		{name: "unknown name", filter: Filter{Username: "nobody"}, want: []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			users, err := f.svc.List(t.Context(), tt.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, u := range users {
+				got = append(got, u.Username)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("List(%+v) = %q, want %q", tt.filter, got, tt.want)
+			}
+		})
+	}
 }
 
 func TestLoginCertificate(t *testing.T) {

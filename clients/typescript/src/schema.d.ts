@@ -28,6 +28,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/audit/logcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit source codes
+         * @description Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+         */
+        get: operations["listAuditLogCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/audit/severity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit severities
+         * @description Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+         */
+        get: operations["listAuditSeverities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/category": {
         parameters: {
             query?: never;
@@ -37,7 +77,7 @@ export interface paths {
         };
         /**
          * List configuration categories
-         * @description Returns the key, description and display name of every configuration category.
+         * @description Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
          */
         get: operations["listCategories"];
         put?: never;
@@ -64,6 +104,80 @@ export interface paths {
          * @description Returns every item of the category, keyed by item name. Password values read back as `****`.
          */
         get: operations["getCategory"];
+        /**
+         * Set several items of a category at once
+         * @description Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+         */
+        put: operations["setCategoryItems"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/children": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a category's children
+         * @description Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+         */
+        get: operations["listCategoryChildren"];
+        put?: never;
+        /**
+         * Attach child categories
+         * @description Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+         */
+        post: operations["addCategoryChildren"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/children/{child}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach a child category
+         * @description Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+         */
+        delete: operations["removeCategoryChild"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/parent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a category's parent
+         * @description Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+         */
+        get: operations["getCategoryParent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -541,6 +655,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/asset/{code}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise every reading key of an asset
+         * @description Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+         */
+        get: operations["getAssetSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/asset/{code}/{reading}": {
         parameters: {
             query?: never;
@@ -973,7 +1107,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+         * @description Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
          */
         get: operations["listUsers"];
         /**
@@ -1226,6 +1360,29 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description An audit source code and what it stands for. */
+        AuditLogCode: {
+            code: components["schemas"]["AuditSource"];
+            /** @example Configuration change */
+            description: string;
+        };
+        /** @description The audit source codes. */
+        AuditLogCodes: {
+            logCode: components["schemas"]["AuditLogCode"][];
+        };
+        /** @description An audit severity and its index. */
+        AuditSeverityLevel: {
+            /**
+             * @description SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+             * @example 4
+             */
+            index: number;
+            name: components["schemas"]["AuditSeverity"];
+        };
+        /** @description The audit severities. */
+        AuditSeverities: {
+            logSeverity: components["schemas"]["AuditSeverityLevel"][];
+        };
         /** @description A page of audit entries, newest first. */
         AuditList: {
             /**
@@ -1378,6 +1535,41 @@ export interface components {
              */
             displayName?: string;
         };
+        /**
+         * @description New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+         * @example {
+         *       "age": "48",
+         *       "size": "500000"
+         *     }
+         */
+        CategoryValues: {
+            [key: string]: string;
+        };
+        /** @description The keys of the categories to attach as children. */
+        CategoryChildrenAdd: {
+            /**
+             * @example [
+             *       "pump"
+             *     ]
+             */
+            children: string[];
+        };
+        /** @description The keys of a category's children, sorted. */
+        CategoryChildren: {
+            /**
+             * @example [
+             *       "Installation",
+             *       "password",
+             *       "rest_api",
+             *       "service"
+             *     ]
+             */
+            children: string[];
+        };
+        /** @description The parent of a category; `null` for a root. */
+        CategoryParent: {
+            parent: components["schemas"]["CategorySummary"] | null;
+        };
         CategoryList: {
             categories: components["schemas"]["CategorySummary"][];
         };
@@ -1439,6 +1631,8 @@ export interface components {
              * @example Pump station
              */
             displayName?: string;
+            /** @description The alternative spelling of `displayName`; giving both with different values is 400. */
+            display_name?: string;
             /** @description Item definitions keyed by item name. */
             items?: {
                 [key: string]: components["schemas"]["ConfigItemDefinition"];
@@ -1805,7 +1999,7 @@ export interface components {
             average: number;
         };
         /**
-         * @description One property, named after the reading key, holding its minimum, maximum and average.
+         * @description One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
          * @example {
          *       "sinusoid": {
          *         "min": -1,
@@ -2479,6 +2673,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request body's content type is neither JSON nor one taken as JSON (absent, text/plain, form-encoded). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "request content type \"application/xml\" is not supported; send application/json"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The client address is locked out of the account after repeated failed logins; retry after the given number of seconds. Other addresses are not affected. */
         TooManyRequests: {
             headers: {
@@ -2679,7 +2887,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listCategories: {
+    listAuditLogCodes: {
         parameters: {
             query?: never;
             header?: never;
@@ -2688,7 +2896,61 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All categories. */
+            /** @description The source codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogCodes"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditSeverities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The severities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSeverities"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+                 * @example true
+                 */
+                root?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2697,6 +2959,7 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -2755,6 +3018,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setCategoryItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryValues"];
+            };
+        };
+        responses: {
+            /** @description The category after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategoryChildren: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The child categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addCategoryChildren: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryChildrenAdd"];
+            };
+        };
+        responses: {
+            /** @description The keys of all children of the category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryChildren"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeCategoryChild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+                /**
+                 * @description The key of the child category.
+                 * @example PURGE_READ
+                 */
+                child: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys of the remaining children. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryChildren"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCategoryParent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryParent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3529,6 +3970,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssetTimespan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAssetSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example sinusoid
+                 */
+                code: components["parameters"]["AssetCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summaries, keyed by reading key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingSummary"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4353,7 +4826,18 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only the user with this id.
+                 * @example 2
+                 */
+                id?: number;
+                /**
+                 * @description Only the user with this name (case-insensitive).
+                 * @example operator
+                 */
+                username?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4369,6 +4853,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
