@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // DefaultFile is the SQLite file name Open uses inside the data directory
@@ -35,7 +37,8 @@ type DB struct {
 // Open opens the database named by dsn, applies pending migrations and
 // returns it. The DSN forms are described in the package documentation: ""
 // selects the SQLite file <dataDir>/edged.db (creating dataDir with mode
-// 0750 if needed), "sqlite:PATH" a SQLite file, and a postgres:// or
+// 0700 if needed, and making an existing one private to its owner),
+// "sqlite:PATH" a SQLite file (mode 0600, with its -wal and -shm files), and a postgres:// or
 // postgresql:// URL or a lib/pq key=value string PostgreSQL. Open returns an
 // error for any other DSN, if the database cannot be reached, or if a
 // migration fails; nothing stays open in that case.
@@ -57,8 +60,8 @@ func OpenDurable(ctx context.Context, dsn, dataDir string, durability Durability
 	switch dialect {
 	case SQLite:
 		if dsn == "" {
-			if err := mkdirDurable(ctx, dataDir, 0o750, durability); err != nil {
-				return nil, fmt.Errorf("db: create data directory: %w", err)
+			if err := mkdirDurable(dataDir, durability, fileperm.PrivateDir); err != nil {
+				return nil, fmt.Errorf("db: data directory %s: %w", dataDir, err)
 			}
 		}
 		return openSQLite(ctx, target, durability)

@@ -1,7 +1,6 @@
 package db
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -81,9 +80,10 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// mkdirDurable creates dir and missing parents with perm and, for Power,
-// syncs the parent of every directory it created.
-func mkdirDurable(_ context.Context, dir string, perm os.FileMode, d Durability) error {
+// mkdirDurable creates dir and its missing parents with create and, for
+// Power, syncs the parent of every directory it created, so that the new
+// directories survive a power cut.
+func mkdirDurable(dir string, d Durability, create func(dir string) error) error {
 	dir = filepath.Clean(dir)
 	var created []string
 	for p := dir; ; p = filepath.Dir(p) {
@@ -92,7 +92,7 @@ func mkdirDurable(_ context.Context, dir string, perm os.FileMode, d Durability)
 		}
 		created = append(created, p)
 	}
-	if err := os.MkdirAll(dir, perm); err != nil {
+	if err := create(dir); err != nil {
 		return err
 	}
 	if d != Power {

@@ -696,10 +696,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -759,10 +759,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -823,6 +894,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -837,10 +920,13 @@ type CategoryCreate struct {
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
+
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -877,6 +963,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -894,6 +985,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1045,6 +1141,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1074,7 +1175,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1209,6 +1312,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1242,16 +1353,18 @@ type PackageInstallRequestFormat string
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1308,6 +1421,11 @@ type Ping struct {
 	// Example: false
 	SafeMode bool `json:"safeMode"`
 
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
+
 	// ServiceName The instance name (`service.name`).
 	//
 	// Example: Edge Gateway
@@ -1350,6 +1468,16 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
+
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
@@ -1371,7 +1499,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -1591,17 +1719,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1635,6 +1763,13 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
+
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
 	// Asset The asset code.
@@ -1653,9 +1788,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1663,16 +1798,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1682,13 +1817,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1762,7 +1897,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1908,7 +2043,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -1988,9 +2123,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2012,11 +2144,17 @@ type NotImplemented = Error
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
+
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
 
 // Unauthorized The body of every error response.
 type Unauthorized = Error
+
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
 
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
@@ -2102,6 +2240,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2174,6 +2318,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2191,6 +2344,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2419,6 +2578,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2543,6 +2826,68 @@ func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// CreateUser Create a user
@@ -2575,6 +2920,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2593,18 +2941,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -2718,7 +3087,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -2797,6 +3166,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -2833,6 +3208,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -2841,7 +3228,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2854,6 +3241,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3081,7 +3498,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3390,6 +3807,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3791,6 +4234,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -3808,8 +4279,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3850,6 +4340,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4870,8 +5499,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5081,6 +5742,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5088,6 +5755,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5163,6 +5845,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5264,8 +5949,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type BadGatewayJSONResponse Error
-
 type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
@@ -5280,6 +5963,15 @@ type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableJSONResponse struct {
+	Body Error
+
+	Headers ServiceUnavailableResponseHeaders
+}
+
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter int
 }
@@ -5290,6 +5982,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -5393,6 +6087,23 @@ func (response CreateUser500JSONResponse) VisitCreateUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5503,6 +6214,23 @@ func (response AdminUpdateUser500JSONResponse) VisitAdminUpdateUserResponse(w ht
 	return err
 }
 
+type AdminUpdateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5591,6 +6319,23 @@ func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5702,6 +6447,23 @@ func (response AdminUpdateUserById500JSONResponse) VisitAdminUpdateUserByIdRespo
 	return err
 }
 
+type AdminUpdateUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserByIdRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5794,6 +6556,23 @@ func (response DeleteUserById500JSONResponse) VisitDeleteUserByIdResponse(w http
 	return err
 }
 
+type DeleteUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PurgeAllReadingsRequestObject struct {
 }
 
@@ -5853,6 +6632,23 @@ func (response PurgeAllReadings500JSONResponse) VisitPurgeAllReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PurgeAllReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5920,6 +6716,23 @@ func (response ListAssets500JSONResponse) VisitListAssetsResponse(w http.Respons
 	return err
 }
 
+type ListAssets503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAssetTimespansRequestObject struct {
 }
 
@@ -5979,6 +6792,23 @@ func (response ListAssetTimespans500JSONResponse) VisitListAssetTimespansRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAssetTimespans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6061,6 +6891,23 @@ func (response PurgeAssetReadings500JSONResponse) VisitPurgeAssetReadingsRespons
 	return err
 }
 
+type PurgeAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingsRequestObject struct {
 	Code   AssetCode `json:"code"`
 	Params GetAssetReadingsParams
@@ -6136,6 +6983,132 @@ func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6232,6 +7205,23 @@ func (response GetAssetTimespan500JSONResponse) VisitGetAssetTimespanResponse(w 
 	return err
 }
 
+type GetAssetTimespan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingValuesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6312,6 +7302,23 @@ func (response GetAssetReadingValues500JSONResponse) VisitGetAssetReadingValuesR
 	return err
 }
 
+type GetAssetReadingValues503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingSeriesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6388,6 +7395,23 @@ func (response GetAssetReadingSeries500JSONResponse) VisitGetAssetReadingSeriesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadingSeries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6485,6 +7509,23 @@ func (response GetAssetReadingSummary500JSONResponse) VisitGetAssetReadingSummar
 	return err
 }
 
+type GetAssetReadingSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAuditEntriesRequestObject struct {
 	Params ListAuditEntriesParams
 }
@@ -6559,6 +7600,23 @@ func (response ListAuditEntries500JSONResponse) VisitListAuditEntriesResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6655,6 +7713,183 @@ func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type CreateAuditEntry503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -6719,6 +7954,21 @@ func (response Authenticate413JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Authenticate429JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Authenticate500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
@@ -6733,7 +7983,25 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -6750,6 +8018,20 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategories400JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6792,6 +8074,23 @@ func (response ListCategories500JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6888,6 +8187,23 @@ func (response CreateCategory500JSONResponse) VisitCreateCategoryResponse(w http
 	return err
 }
 
+type CreateCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryRequestObject struct {
 	Name CategoryName `json:"name"`
 }
@@ -6976,6 +8292,645 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7069,6 +9024,23 @@ func (response GetCategoryItem500JSONResponse) VisitGetCategoryItemResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7181,6 +9153,23 @@ func (response SetCategoryItem500JSONResponse) VisitSetCategoryItemResponse(w ht
 	return err
 }
 
+type SetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetCategoryItemRequestObject struct {
 	Name CategoryName `json:"name"`
 	Item ItemName     `json:"item"`
@@ -7270,6 +9259,23 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7368,6 +9374,23 @@ func (response Login500JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	return err
 }
 
+type Login503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutRequestObject struct {
 }
 
@@ -7427,6 +9450,23 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7494,6 +9534,23 @@ func (response ListNorthServices500JSONResponse) VisitListNorthServicesResponse(
 	return err
 }
 
+type ListNorthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -7539,6 +9596,23 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7635,6 +9709,37 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	return err
 }
 
+type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
+
+func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetRepository503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RestartRequestObject struct {
 }
 
@@ -7698,6 +9803,23 @@ func (response Restart500JSONResponse) VisitRestartResponse(w http.ResponseWrite
 	return err
 }
 
+type Restart503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSchedulesRequestObject struct {
 }
 
@@ -7757,6 +9879,23 @@ func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7867,6 +10006,23 @@ func (response DisableScheduleByName500JSONResponse) VisitDisableScheduleByNameR
 	return err
 }
 
+type DisableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleByNameRequestObject struct {
 	Body *EnableScheduleByNameJSONRequestBody
 }
@@ -7973,6 +10129,23 @@ func (response EnableScheduleByName500JSONResponse) VisitEnableScheduleByNameRes
 	return err
 }
 
+type EnableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8061,6 +10234,23 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8157,6 +10347,23 @@ func (response DisableSchedule500JSONResponse) VisitDisableScheduleResponse(w ht
 	return err
 }
 
+type DisableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8245,6 +10452,23 @@ func (response EnableSchedule500JSONResponse) VisitEnableScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8369,6 +10593,23 @@ func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w ht
 	return err
 }
 
+type CreateNorthTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListServicesRequestObject struct {
 	Params ListServicesParams
 }
@@ -8443,6 +10684,23 @@ func (response ListServices500JSONResponse) VisitListServicesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListServices503JSONResponse) VisitListServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8582,16 +10840,19 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
-type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+type CreateService503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
-func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8613,20 +10874,6 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8673,16 +10920,33 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8746,6 +11010,23 @@ func (response ListInstalledServices500JSONResponse) VisitListInstalledServicesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8842,6 +11123,23 @@ func (response DeleteService500JSONResponse) VisitDeleteServiceResponse(w http.R
 	return err
 }
 
+type DeleteService503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPersistentPluginsRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 }
@@ -8930,6 +11228,23 @@ func (response ListPersistentPlugins500JSONResponse) VisitListPersistentPluginsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPersistentPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9041,6 +11356,23 @@ func (response DeletePluginData500JSONResponse) VisitDeletePluginDataResponse(w 
 	return err
 }
 
+type DeletePluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPluginDataRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 	PluginName  PluginName  `json:"plugin_name"`
@@ -9130,6 +11462,23 @@ func (response GetPluginData500JSONResponse) VisitGetPluginDataResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9256,6 +11605,23 @@ func (response SetPluginData500JSONResponse) VisitSetPluginDataResponse(w http.R
 	return err
 }
 
+type SetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ShutdownRequestObject struct {
 }
 
@@ -9315,6 +11681,23 @@ func (response Shutdown500JSONResponse) VisitShutdownResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Shutdown503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9382,6 +11765,23 @@ func (response ListSouthServices500JSONResponse) VisitListSouthServicesResponse(
 	return err
 }
 
+type ListSouthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListStatisticsRequestObject struct {
 }
 
@@ -9441,6 +11841,23 @@ func (response ListStatistics500JSONResponse) VisitListStatisticsResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStatistics503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9519,6 +11936,23 @@ func (response GetStatisticsHistory500JSONResponse) VisitGetStatisticsHistoryRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatisticsHistory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9615,6 +12049,23 @@ func (response GetStatisticsRate500JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type GetStatisticsRate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -9693,6 +12144,23 @@ func (response ListTasks500JSONResponse) VisitListTasksResponse(w http.ResponseW
 	return err
 }
 
+type ListTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListLatestTasksRequestObject struct {
 	Params ListLatestTasksParams
 }
@@ -9767,6 +12235,23 @@ func (response ListLatestTasks500JSONResponse) VisitListLatestTasksResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLatestTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9859,6 +12344,23 @@ func (response GetTask500JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9969,6 +12471,23 @@ func (response CancelTask500JSONResponse) VisitCancelTaskResponse(w http.Respons
 	return err
 }
 
+type CancelTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTrackingEventsRequestObject struct {
 	Params ListTrackingEventsParams
 }
@@ -10043,6 +12562,23 @@ func (response ListTrackingEvents500JSONResponse) VisitListTrackingEventsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrackingEvents503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10155,6 +12691,23 @@ func (response DeprecateTrackingEvent500JSONResponse) VisitDeprecateTrackingEven
 	return err
 }
 
+type DeprecateTrackingEvent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackagesRequestObject struct {
 }
 
@@ -10172,20 +12725,6 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10232,21 +12771,39 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -10263,6 +12820,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10305,6 +12876,23 @@ func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10401,6 +12989,23 @@ func (response UpdateOwnUser500JSONResponse) VisitUpdateOwnUserResponse(w http.R
 	return err
 }
 
+type UpdateOwnUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRolesRequestObject struct {
 }
 
@@ -10460,6 +13065,23 @@ func (response ListRoles500JSONResponse) VisitListRolesResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRoles503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10586,6 +13208,23 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutUserSessionsRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -10678,6 +13317,23 @@ func (response LogoutUserSessions500JSONResponse) VisitLogoutUserSessionsRespons
 	return err
 }
 
+type LogoutUserSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// CreateUser Create a user
@@ -10710,6 +13366,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -10728,6 +13387,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -10740,6 +13405,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -11179,6 +13859,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -11345,6 +14051,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -11380,8 +14134,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -11453,6 +14209,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12472,8 +15373,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -12614,378 +15517,444 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bcttIlij6Kxnc3WGyNkhRN1dZio4JlSy7tNuWNaJU1T2Wp5AkkiRGYCYbCUhmux0xr+f9/MLZHzZf",
-	"cmKtlZlIgABJWVJVV7U7YkZlAsjrul8/tUZqNldSyEy3Dj615jzlM5GJFP91pLXIjlUk4B+R0KM0nmex",
-	"kq2D1uVUMA6P2UhFImBzkY6EzLpCwr8j1g751jBksWZayIxxzUL+x51Xw7DTawUt8ZHP5oloHbR0LHOt",
-	"4qgVtGIYd86zaStoST6DpzBWK2il4m95nIqodZCluQhaejQVMw6LmvGPb4ScZNPWwc7+ftCaxdL+ezto",
-	"ZYs5zpGlsZy0Pn8OWsc8ExOVLs5w/LpNjcwb7EYsyktNhc5+5vO4fqn45zGX+oPK6RbKa7wQWZ5Klk0F",
-	"SwWPYjnRTI3x3wnXGTtjU/iwx04+jpI8EpqFWoyUjHQYsHAWyzwT+J9JPIuzkHEZsVDfxPOQtff6fbwe",
-	"3N7fcpEuiv3hqK3ShmIZz/KZv/xYZmIiUlz/aSZmzcccZ2LGYGh2F2fTmDZkz7587tMsm5+rNKs/dxho",
-	"9bmvOec3cA7Li3zLP8LumMxnQ5HCEQuZpbHQLFMsxUtoOio82dJRRWLM8yRrHez0AwAEc279fr8frDvH",
-	"t3RlXwIJ5rYbYAFv9AsgwYx6H1g4T/JJLJuhYY7PWSx1xuVIHOAmtEhv45EgKBmrlHGmVZ5NmUqZVGk2",
-	"NZ8F+PY4TjKRuiGeaf87erhEeUQ9SNGwP6/H6DWQdZ6K21jlNVc3mMbjTOO6sxhxQEbqjsUyU/jjnOuM",
-	"DsE8ETKC12PNZlwuWC7jTDM+UQEzqAO/wO3XITscmLttJQW8dzeNR1Mgz3Z7eOdMZVOR3sVadHpuqD/t",
-	"9q/zfn/n+dzs50/bO/2QTeJbodlun5nXYNSIZ5zdTZUWTIo7oTNEmgXMs73jvZlEPfZTnE1VnrHQDhuy",
-	"tkqRHLB+h3G79SnXTCqWz+ciZUOVyyhgWhUgrzM+m4uI6SSeTLNkwfhU8MhiwoRn4o4vnmk2StTohvFU",
-	"sFgiNkRNAG4XVA/h/VoIv6Dl/Fkslm/7CHiJXZBd9zP2fwbvzpga/pcYZffhiWaAB0HmYDQVUZ6I06ge",
-	"H7V5zuKovLSd7W+fi+Hz77rf7vZ3u9vb4tvud6Pxt13+vN9/zqPdaMj79cu2Q/6M+2pe+lilM561Dlp5",
-	"jm/WLJ6g6EsIogFAnyB6HPFLCaIZ9T4EcUC0rZki+sTvQdJVA40z4/98H7Fl23Cr1aB1E8+Xt3RWx0Xh",
-	"aAOk0HM+ieWEcN+cfuNhw/i1vNVnpfVIesn1TRPIZ1zfLIH78/G3fIc/3+5+F/WH3b3R893ui+iF6O4P",
-	"o2/5t+Md0R9tN4glD4VyWCuAx7/j9peW/E4mC1yzplND3gBzN52buehiCcUu53k6gWfrrhaWNMh4tsGa",
-	"kCvFSJwzEbAZzwD92Yhr0Y2lFlLHWXwrkgVrh6CBJCIToXlNs/DY/tQ5ZJzd8iQXLJvyDCBeKrorHBp+",
-	"2Ov3G4EF3mnYtZ229vSvtEibICXXIGeUIWWnFgjgzXX0biWh+Axf6rmSmgTA73n0mhga/GukZCYkyq58",
-	"Pk/iEYdVbv2XhqV6W/3Umgmt+QTGPuejGz4BAjlXOs5A0QH5Wh9sbc3pke6ZD3sqnWyJaCIiOOVcpoKP",
-	"pnyYiNZnfwN/SMW4ddD6X1uFJrlFT/XWSZoqs48aoW95KSOVJxGTKmNDpOEAND2Y7nseXYi/5UJnX7px",
-	"hFnm9FuGVIbNco1zcRA+8dTZUGR3Qki2jfQfZfRH2nBKO2AoxSVAAkQEslksb3kSR4fIqcyKEZdJQlTj",
-	"sZDAzdg4FkkUeJtQKUvzROARHSs5TuLRFx/QkeM5Ki0EAFhGxICPMJ4AV10w8THWmX7kMxmZ1TtyJtgo",
-	"T1PgboTo7SinjVieaJcTiXkq4HeQC80O0lzKWE4CohQAT+aXDh7VK5UO4ygS8kvPCikdj2axRGoA97kA",
-	"Jg13SoRPzUWKAz3SOY14kgDZ0Yzn2VTIDI8iYsM8Y6ALpCoRLFJC4255kqg7Wgh8iJs+lZlIJU9omi/c",
-	"uB0ET1qkTMBgrO0gO2J74+3RzvBb8YL3oz2xv995hAM4Ysjira5jZHrCl0hkPE60Eeyd4ggYriYsl5FI",
-	"jURIdPSZLvCQaMuZyl6BWvGlZ3KmCqMRoYuxFD3S1fMoSoXWNK7K05F30YiLdhensLaZkJn44r2MUsEz",
-	"IDXcqNgWo2KaLy6mYAuRPT5hREqIUI1yBAiHWs1ENoVFIUDfilTHSlYUvOJIIgUrwzM554tE8ehSqTcc",
-	"RJwvPBTDedhQIfUbCRFptt3f+27/2+dsuMjEYxPD8kTsbfw9budSqbdcLsxy9BcT+tFI5aA1IP2KNQPF",
-	"WESMj4GlpGIukLKMeZyICLAolvqQpQIVecmeOz3+seDbrOd+K6F3EALiWyE9O51V8lpBayp4ZGzZF/BV",
-	"9wi+qrHHGMNELrM4wUG9ReWSllUS+J73v1yoA/lSAhlXafz3L8dVkFHRxoUKlNZ3Ko0A+gEJUJJ+hPs5",
-	"TkUEzIYnGqbJ1I2QSGpnsdaAkoX40kPB2YyI3oPRSGj9VmRTVSNJ/4AMykjTwD6BXMfykIVcLkLWdjtS",
-	"KRuJNIvHyPE6AQvnd1HpBZks4Gd4K2Rt72V6hPcm4Tbet7gE7WB+BzI5vNj64Kt79LSiDQStI0AUOO2r",
-	"eQT6BFxSFMWwEZ6cp8DqsxgE9DFPtFg6wimXE1J4Oe72kPGMJYLrDI1xKNT12CW/IRInDGIiRx+naoa/",
-	"hfhjaJQPp/TMYukvYDtozb1/fmpxvIOfZ+4SVkFB6cKqoOCrTmfxZJoxPY3HmRF0VFp3cKngCVkYSp+f",
-	"84y9W/WZIjNRrfYlxR0dTXubDipgO3gqAdtlt7G4C9ge2iG79I99EC2zVCWoSo7wMqw5laDvmWZaaOAp",
-	"uoTiu56pfn+tmd78RPa8Gqj5Kc6mpFF+Gew4XCERY7hgoVEvwzqAYkOh40hoFmePBFs7X2HrV4GtwJkR",
-	"mq0RmTKzV40Sa4C24GDv3Swf6mCZHME5cagKGGzqJG40ci9d0sjO1GREHObjsUhRIiY7b2ns7Z3+elug",
-	"v/ViC3buxkO4jGdCz7lcPgdyeKzDA+MnwGEyPkMdQSXRF31Z2YUZJrArWbuHE5mRGa/mQn8ePeqN/uqH",
-	"420q2Oyk8ijO3AlVDZ3COLaMEsLhZZalPE7gTMrnaTTUZtJP0mN5ilepEF00J3huIkbvDC0xF7dCZoco",
-	"PQ0FE7N5Vnadf2pZxbQSvpCJWdmxLsXdjzzJ4Qi+63+3Q2fk/bLdqmNxWtyKNM4Wa4k/HM/Avgwfohq7",
-	"2Wf0KkzvLnfNd81QUAzh1uDtInBXtRogjkFJvq8YeCSZJ9l3IzGOJag6CDkITIclfVYLz0GMa/4VICv8",
-	"9Dlkd1MhmZrFWVbRgUp25Xw2Z7tsngqt81QwPlS3gmXTVOipSqK14FPRx66Oj08Gg4C9Ojp9c3VxErCf",
-	"ji7OTs9egzZwevbq3cXbo8vTd2fo/uZygY6FQ6YzBUyBXMXwU48dyQXZDkSifW9BQbbueCrJn7pEtb4A",
-	"TCsAtwxkjaD1JtZZne94zifosS8gJRY6sP71cZzqbBky8GX4D0B1vdEOiNYV98TTlNO/VcaT43Us2fr1",
-	"UPO0YERxFzpgfJQqrRlPEtxPhV/fi1l7ywnMPhvPdNAIYeRjpad4utJHxYDx5I4vtAdKAGnOF+OrlAZW",
-	"W0HLAGsraBlobQUtD1jLuqb/oE7n9ICqfvFkCQSOtrz+g2vZZeH51cXrk5CCMuZ5ii7WeapAEGdtwUdT",
-	"/BWt5R384M2716/PQtDE/Xfx0eDy4u1ZyHSWCj5bevjX84vXIdMLnYkZDWo+Orq4dL/rjKdZPscnrwaX",
-	"786LJ9M8i9SdxEfH786OfwjRIRBPcjKiG+nWPj96WX1uyR9Ne/wDjOB8GEYwbwvJh4lAt04Ua/xvGwrS",
-	"sR/C0O7D8qgXP+ImrYtBTGKdoRDaxp25QS5+vDor3stl+U01n3tvvnpTvElmLnxy9sPxu7ehjXIyV2Yd",
-	"luaNlz+d2TdAmoklnUQu+S2PE9idefHoxzd1L5Zfuzo/+ctxyHLUVctTff9nfDTko5t8XlnF5auXOLix",
-	"uMC4kYDHkX0OB1p6zqOoeDo4qzzVQmb24XF16FEieOp9fLn0MRr+fUCD1142vOZD3fmfX5+ehc4niWFk",
-	"ScLd7Z//+fXVefGczimyjy7eFo8Q/OnJy8E5rDGK9Rw92+WlwdOX5af+ik4GA0Ae8dHzuACY+EOcDAaX",
-	"53Xv+ANdDS7gElBRLA7/anABSIK/EoK43+FK8Xf/Ko8Gly/PQyP8ZykfoUkB5QTPBWfJCMC1b7a9lh7F",
-	"RLrUClpIblpBC2kL/AUygv8+urgEegpEohW0kCLQ36OX8Bzwm/7SvwEz6e/VGf199aYVtBCL8O/Ln87w",
-	"79GP8DvCeitoIWDD7wDF9BfHQ7ikv8fm98Gl+QvPEVbo79U5/b2AefC6zV94D2+Q/l7Ce3gR9BfXj0fd",
-	"Clp4tHQer96UuYTd+jJ/sNhrHPp6WY9LYnmzzDvexPLG2pMSNSnC0pwTHhhvykfwfllSStRka2evv9/f",
-	"7m73u9v73b2dXqLqJScCxJogrTP0a6uxQzEgwxZuXQiCP+/7FgYhdM1LXR+X4bSciLO0irIkUxXN7BID",
-	"Oqk6IeLYqU9NEvZqweoYmdQpqFu1rg9cOrJv50IM2I1YkIHPxUhXpG7PA2zMZy4GqqXmtMbWkv5xfsqO",
-	"Qf46Kn8dtIAAJdyExLeWHtOIGo5sxmXEAUbczzyBc1NpJNLWQWu/AAXAdesBD1q3RpN0H30OCu2ztH7U",
-	"Natrh9fQfj4aiXnGfri8PAf+LwUCqWY128B3jHJrl7fTWhIui6WRkvt5BRAUal9VRHfu30wx9KCiT2Ym",
-	"UuQkmeoxAAGGOl9MSwadfaRmKFaGCAYh+VJYiCsKWXuosin6WmjboCzKCD4aguZ4yDhFOMeS4Zuk23R6",
-	"7B2oROQZBhJ9IxZo2CRYw/GACQTFG/TkRog5kII4dZEXFHh1N40TYZ4UW0DPGHHBABdGo0iV2ZiRjFet",
-	"EZVbBZVRZ5YnZ7AWwMYbscCgNNTSzfV8whtLb3lSBpftfg2wJAnuynwAB1REaNaFWFWV6pJlujz4T1Oe",
-	"lVIVnBxaIVqNu1siUiW4XaLWfCgS9IKb1w6Z2bxzCizlqfgz103o6OXDKNpLBwrLtG0J3Otp2hKq3YgG",
-	"VS2X8d9y4cdR1+eKGKi5V66NB2S/6omwNpoSE5TlsvhWMD0XBMtqbIlEp+bcKowNDvHDWjrWFPlNJhQH",
-	"3uRm51WyVmeL+mdGm1ooWRrzscDvqQBslRCxDE8BQx0f4+niTJepeoUyPw11Lbjrdr+Ot9YAbnk+O8Aq",
-	"cLZ2szI4mvsx/9rICmYHHOSzGa8zhVWW602xan12uFVyQyX/jSVxnVHvkVDs4mRwyY7OTx8bq9Dh3TTw",
-	"g1HLc18sh2uvhqLa2ymQqu5iSsYlgJ4eO7kVQA+zLI2HeSYwRi00wjGmYnBGKwpMLJJGsWioVCK41KWs",
-	"o+q9GoSrOx/zsAZrray8fImr4ORSfMya73AjSftRocYX1JcGTgzTbkrOpOekQNFXdFmVY6obutBllka/",
-	"bmVpLq5b5PkAkCRBGGR2E5te+NqMTQO+aAUtdP2UVXjzpGYBxv+/fGDpRGgTxCsiMznuEZWqeFSzyef7",
-	"+7v7tdNYy/qSj2XGk+Te89QCnFMRa93F/vDa2KpDTz8Ml6dpVjU3Vfad1ldd0ksCQoaPAz/wX4s05kn8",
-	"d1C0Cmyu5L8B8vIMRLTWQes/3/e7Lz787z80xKdESib3AK8Rlwa6jD2OZdNU5ROKhj86P90M3uinoOmA",
-	"NpU1LuFtEl3iqNaFcqwkCTNM3YqUUkcLi0aJFVEYNuWcYhAvCimYfZqIWy4rCZBkqP8hy+bsT39i17Sl",
-	"69ZKyaomZN6Xd5xHxxGKNro/ab1TlUT+/cOjoAiqpJfgRtEKjvl233zzzTdh55AoAV2lVORqxLS8bBNa",
-	"XWFdZdEH310pAdVpHk1MxKrtZGxa4m/oSLVSvolDPkSxkYATrc4adp4VTOkhrCww4DAUI2UzXXCNPKnj",
-	"ddv9R+d0Gwiyj8PiTq1w/bgc7pdmaU/MwXaf9/u/dQb2K3On7X9W7vSb40X3ptOr6fOl2W698v5MM/jW",
-	"UsQoxcoKuFnjMiWPNVIWFgJzCi008lRUGdchCy3ncq/V8C7/voySglm0VnUfJ4pjFRM6g6Bi0oeZWkHr",
-	"9Px2j/48bwWtq4s3CII0e1kuKUZeggY6qB9XG0nqo6rQtE0QSqU+alS3JS61QmhoEhYqZ2wmcyJEZ4nb",
-	"76yFombG7lL0lteHqUFqzARqo5R+Z8NSljfq4rPqIhin+YyTw11IqjRgw3aKjFMUaMp7a053W7dhu5q6",
-	"Lf8Qa+BcLuCyyVC2HB1dI/hRvIc7JTQn6iwesSjH21RSsJFKEtJqnQhwwMIpLePnTIdsnuQaX7UkOBJJ",
-	"xtmc3PhmxKr1/RN5t19iJNPFydHL07PXg9bB9n7QKsYGRaK/s9ft73f722y7f7C9f7C33+sjA3RhtAfb",
-	"+0vOCX+MLw2C9Maou4lT8suKaOD5cMuraPbuIkmzAzi37k1s8rE8BQ/WwLHsABb1aQUtDFHBv55/lyQv",
-	"io94DGdv3Y7fqEksvfTye9CfK5uRgTTaEr5lRHQksZSsoHdHqci65/Cwn0ZAdG1dCPfBWudFbtLAVqQH",
-	"kHehWnyhQrMw4WGDKhDVnAFTWMIn+k0nrI1qUIlVxImXV5+i79EIIbiPqVE/iiSW0hYo2tVMblkaSJAF",
-	"FSy2+0ZNsLKBZDrH3JRxniS16V+Y9NYUQYi5HZQXF2BNEyEja84NbY6fkRIpG7F86v8xe3H719mrxV9n",
-	"r56P/vLj3ugvP26L12e3o1mU/Mfu/5lGP33s/8fOq8Xo9cf9aOeV/o/X39WtMV+VHvJMV8tVbN8rM8Se",
-	"H01jDyQwF1d332+b+A7K01LfUcwox+x08lBY5RnjdEsl1jZkaWgAv+OaRUpWlMeBCYeCi5mnapIKrR/E",
-	"rc6AVNU7HnzauJHbAccytPZhdIxGMsGLawo7YTWVNJd6KdNbpVg1YfnkySoT1Z28QHk7K1WO0sx8sBGO",
-	"xvetRNXn0d5wf7zT3R7vjrp7Ym/cfTHe3+/u8O3ht+LFaDdCk8GaQjtwunPBs+aUYFsOBM+KdEs8Ljij",
-	"QybzJDGyYOkUrSyPX42UzGKZq1wnZWFht1L9D0bDAivlY2rCS9yQvRW3k2bIMDBW4++ohwB2hH+faRaC",
-	"wJOTmyM0pTRCExiCsSZilNugEA/HTAUtg32hO0v3vl6GsuWUvnxOUcd1t0el+tahGJUfPJVjZVOiLYas",
-	"R0z7Mga11YXAX7hCdFisJJY2RpP8+YWoSMIyOdTjrMx9t/f763LWghZdwrplm2se0Muerl2PtLElA6jt",
-	"FBBA/za7jxxJsBqjeRPuhOubiscDfllHXo3YYIyc5h7NGbutepfVCNaXXN9QSIMnwtUDOFaDcTFaXglC",
-	"UhpDqr2IS3mmi0Ab0LFzTSFX7lXSOYepKHJr3ZdoUUjzRGgTlYWI4JmHaQE1ciKNvkoB2liTNZYFq9CW",
-	"bUZfqplWglp8e62ztJSOQdfFMx5SZAIcxFRQxYcJB7UBDc5m4Xh+PXYkWS5vJHJv+F6lrsCfksmChTRd",
-	"6Mw41QSfT608TbyzwsDDg62tkZBZypOD58+/290CoVilXVtbsTYOcCP+ZwhmDRsE6DEMz27CGBecyU2l",
-	"hbOjhmsqKd6NWwfvPy3zz0+bmt4+fA5azdoClUviM3HApLLJzaBPp3xEiTxSsYQOCTeR8hit6HrOgekZ",
-	"Zz6fKfjNyCoI/PZANGvv9V90euwo0corcmXOrYiCLZIwZFQQ0bIMkKnuKFF5VI74qilT6BtF//P6+mO/",
-	"372+/rjTv77++O34Q/vfDrxft8f06zc1b3b+7Q+ruVBNTrlXqdbtFEnucpXjn60KvEblu4/MElCe/zbQ",
-	"vd3t/d3n/X6ftTlbCJ52lqQRJy7FMnu+1/Js/Pbbe2kOVje01H0jYeXd3X2KbZTpYakqQEOCv+DJclT1",
-	"msIBlX0V09RtwITkG0PKCq5UCXuHKzLGk6I4g4viifwY/Xb4bxSh/yfzAQUGlg/DXmYNvUqFqTNME5ML",
-	"Dub0eXwxX5m/e7/XpXo3V3k2sy0f/ooA//XBm1QPqsGca4pFFSd7aOrBZkJnzamtre1ev9e/pzXEnLc5",
-	"gnrIICMJ1fW4J2wbf/bPT2hLkuKuNHzFJ5nrjGmgxOMFGTgKP4Ml3M80m6skHi2M02I8FmkBzFiGd9fZ",
-	"yXRRV7fYiNy96w7ERpspaP53/ftd1dJZVvZee3lidlzUFqrD5/OTt65E7yiJQR/wqhGVt9mF/31/8vr0",
-	"jB2fXFyevjo9Pro8wV+v5dvT0+/134+Pj36cTY7uTr8/mpxe/aXX611LfOHk7GXNR+uv9xywQWdCZqQR",
-	"1QiUc/fKitSdQspz/7SkDO0KZhDMPK2afWMpHmDH9ZZXe0UwRk3K062QVh3VFI5pqkqWi8jV5VH72TDv",
-	"bCDSCmNlaAMVe+VvSXe2oUwhKYdGxehsZCKB0zzH5MIVSihlHy6roeSVKASp8pRrVU+YG+ZYMXMqRiK+",
-	"rZvbukGaZt/e39nZaAWDDRTw4QKzzEsWDbp5qkycqQlK6/dXv6eCJ3WhGmEqopDFY09/nnJt0h8DFvLZ",
-	"UKT4AjqTqJQueuziWxGQwTOcpELIkk8Wf2kFLfwcJaaKQ9W+sIRBU6Wz5sri8PSZbmDC3X5tfEQ8PzJF",
-	"KPXKQU/Pb/fwrE/Pb5+7wpVV18/2i53e9vPvetu9HTTRie/6Bwfb94vu03ws3taXqHGoaNKyTVnxbhe+",
-	"6c5UJELWRt1xpFKrX6AzCtUbBzPGDKbLwGpY8zJ66nUl3W1rCuOOCc0HPfhntXD7STQRzJZ6rrP3z7O4",
-	"bh6rARAOluqJmMNoq5TYMNApSlsvawHP+/u9nVpcoLDmtTJX0XLBvFYvWa3xLNEGPcrjkYASLQyaiHT5",
-	"Sjy0KMOzQ2wPqIod1nIZZH0vecZrAnh4xhm3+p5hV2WNrCZqrnaoI7mgAANjwjH6ozOvqDvJSCyq2Dvg",
-	"egegdcgR0Lb+3s7npQgWmLF5b2gqXa5wta5/yzJNWVUTaiUQmREfAEFG91x5kY6bVoSgBi5bVDtJC643",
-	"U7cV5eHe9cfMfHVLNMxteY1p8WDz2j+XRWsMxj2W7QR0soNV4KmISOj39r/79rs649jGxZnWVuryazTZ",
-	"Ta44GS+95kuSq8znGHukly2c76Rg5twXQcmC73UZYTdiEWAMMYVnambuPmDGfIJMht8KYDKNh/upZd6A",
-	"c+73t3dQw7HO2tZBd7vWLLl0oEtge3V5bNsMZVM2i0epMpGuAQv/+te//rX79m335Uv2ww8Hb98eDAa9",
-	"Mf4vrIS+L0Ws7PS2d3b39p+Xow6vr6NPe5+78GfH/mH056D05/q6B//x/HOtTc1sa01Q2KfaACAHQiT3",
-	"uRhGV+sALTJF+UC6QDSR28teuuvlQJ8qWpSQYNVxLUX1PAXy1KOMNdx8WbRLQ9eGTLG8LvrM2N3LY3zP",
-	"tWBXF2+WC08s20NXd6UoeXfT+N4sJhWJ4BRsMFZJou4OWUh2oYp2Zh6ToZrqblUKY+BX942dSZP6S1IE",
-	"Xitz/7ysuyQpmg1oE7R2hz7YcZwINuOST7Bke61gX7Yi7dynLGm9OGDqplLVVCqT6iqmYi1nciqUDxDe",
-	"XsvQUYowXH1deh8cYn18RqqSewRn4GWsM0rQkHXLaA7GOCocHNaCYv6d9kzhrKvzkFyzwFFsESieWc3a",
-	"6imdgIWXp29PXobwMAQKgPoNuxPiJuILFkZ8EQZw9hGPE5urkicJfHl6dnly8ePRm9DESoZkmA9dr7Y2",
-	"1XFLNfqJXTwkpkx4Ndh9LUNTQQieMQVaiIvh8p1ixgMaWO8YgoYJLHcFJ9yw5MgQvUmPQhG0F74ZGvQE",
-	"Og4Hd3k6uDw9HvTsKkPY5tujsyvYJKp9bkF2+DjTIhnbHJc4Y22p2NH5KYUnRUroTo9dwFWgeWuMv/qV",
-	"MYqRNMNAI54KzKsY8XwyzVg+xxrNM6UzrDJ28vLqzclFb8Y//myiKX5GVTM0Rgo4aXN85izxJ5hzKBYK",
-	"mRpGOwFomBaHqRBMJyrrFXeI4RcEELCgPuycLP8LWyiez+fJosdeYj00FAslszBh+iz5jji8LZJyyGcL",
-	"g6ViDIq0gVV3720yEYNsG1KbL4PwnToNqCao/ycDwBh1gyDuFhOwbdZ+q2TEFx0g4N+y9iDHf3kxOQTR",
-	"Edn1HF379n4xN8E9457gFA6t4gcSBFU+NNq23sjSJz6OklzHtyutGwjKgI6IlmUaYkvC8hHWkeAZ4ygU",
-	"HRhAcmCsK3BsWx9aU5XO4iRhE2XT2m7i+fypIro27C24NqJrRTAsuadLzY0OC7NdxW9flQCtvaZS8YF6",
-	"py37hIlgr+h5aij6EvRsOEGTE/h0OaFtyfzgtbFYa/asNzSBCEodPxvw05udjnAWRxJru19dHi8Zny1y",
-	"fvd898WLtStqCmiSDYdpK3USV20FLVwsVuckStcKWsQhqjU63ePNRRP/4l18k7ksc5oB0jsfzwsqs0qM",
-	"aIg4taEVG0s1flDb6nBTN/SqZQ0EsGLKWLmHNkHupCLIjA1J6wJRYLhgcXQIDGOUGTJnSFx2pww5rzS+",
-	"WNcKw29A+usQJreCZgpVIk2sbboe25jSalfk+m6f65SQ5nt08YV1ypLOk4wK/RoRgNJdrdjglr4yZNuL",
-	"ybY79cPvWREg0nh663rWLke7P94FNhzQEWWLASdkyiUUbMAlG9DtNPJDIFcFog9EGgvdUKb+7QorFNwk",
-	"YNUwH92I7JDERLQcoKPSRK6mmUU7eq/GQWpNVt7d9nv7+95pRioH+arGjYDmrdKHzzf7LpbVCTf67mmM",
-	"lCZthn9sBe44Gu4KMHdtrKpzpReBqkWQo9ewm3qj5dnURJeWHJ7YzfvOxLfGWecQBHsbSGnbrWu219/7",
-	"Ggb7NGGwhVBJecht/2wCFlIPk0tbIR8btvOPAyGjNzwTcrQAxfVXj51FR5uKZabPRToQIz+Qtr6o1yYK",
-	"kzLEpcTQ1J01G7i0zTT7LUTN+iz5Fw+cLcCsqNnnfVYvIfyzBst6YbJeK1fN2k10rtPoblwTClWvQ+A0",
-	"Ac0RlIuGm+IelIla6jtRWYLJZvVOsf1+oD+8f6c+vL/KP7y/zD68/2H64R/vzyT9eJHW/Ag/nMYf3r8a",
-	"09/j0Yf3R7z4Hd45kx/+8f5lRD/AFOfz4iX44Ifph/cnAmfo/OGeGRkr9RGfk9X4T1f116rTtSO0TqKw",
-	"K10ELBaEiSw1db/aPJRHTwSrl1JtQfVYCsuu7mdzKDfyr99mc2CsQdjNMhWdChqvvLZHyls0o12IkUqj",
-	"hyUuloeqEYm8FgrWCsOO/NDoYZ7Zng5RKQorNEFIxhg6T1WmRioJ2XXruhVQ5eS5SjNNZkObbJBrL2+t",
-	"RuqlQWuWSg9KFCymDEBgBBFbrqk+4slU6ayhoI/x3fw8d5WylwtjY5R4KljGkxtXFtilcpUn3Otv7+xu",
-	"YvVczsOrh0U8GjzTmuWZJ64Gi+GLtlpMydm3ooz8qt0vSVsg7RydnwYYkSfR9rt+t4+aWjcAFjBUuYwC",
-	"hilq5r+PVSoCNrCxZmceewnYS4+5IIUwNWxcMYWbWFbU2mKee9J2C77LEFY5cu9y3RmtROAGpcavXBKe",
-	"vxtcMnThbpnJwgPGWZ16hEdB4XuVdAfGWW2aBZxQIfFtcJlldQxkwpWZpLWpHSgfloGjobiyiTnmJWOy",
-	"TbcgTxCctKE8raDlx4qigBon1TjQ4rsl/EEIwZ5/DW3+nrxnowvOtZ3ycOhYTjAA44A1p8gWb7f1lKfo",
-	"FxSSmjYVrU60GYsGwkIc8E3nYQFZI9teCs+oFuLhZB+Lk8JYj1IBoDRSnWkBxWiPhT4ZzzTJz3MxeqZN",
-	"jUSCFc3uVJ5EZDIgi+5ibgT5x2Oyh7hWghi7x3swXrx3vQI5NJUOc7MbeC7VgFt75YSYNcHNj8P3jSe0",
-	"+QyeQhb4gnz8L5If1l9wo0xhrfCb+XVrXYP3qWzxABnGv8E4Q9yU6ArBNs3+tp9IwqmXIh4kPjjk8pP+",
-	"q1dSS9ssl6gv2J3LDCsmDrVK8kz4WShfXEmdBqW/1SLq1bSXjYuef3/16tXJxcnLgL08HRwfXbyE/6T0",
-	"nMClygTs6mxwcnaJf8/sU4w/4zPh1yGpFO1g7dRPh+lgDcmCn3uPLc3qwKfhdd7v745K/AF/Et1TfC+s",
-	"1pA3lc3uWZIXTvK+uT8P6hLgoEabCnM11opS74NV+dS2x2W7Ps6osrF18XNO7KlhNGaxze0+N+IypaJ6",
-	"6wSLuKhS661s9Zle8KzOHJ/an5us92uq+3kem9WW9/NqLb4Ay/PNRRorLMM1i2Wewfmh3Ruk71gafMY3",
-	"6XnF5l2U7fvU2m4dPO8Hrf3Wwf6L3nfre1jQ1mtPrRRpviyO1zrSKAz8C1xp21/kSOtu8lnV+rSh++uS",
-	"65uGVtqufBCpRq7ojAml6LFQyOiS4thAIhUfY2zXTmFtfIiJfxTEZMrZ1FWvwhHuUTYRYCJu6GzfL4II",
-	"bRwPen0Fdtbadizb9EBsh6ngWsmQab7Q7G666ByW112qDIG7HANZPuZyJED9NzvH4J40n2fwC8YKVkNp",
-	"lulMkzUWp4sj1sY4QGmjiOWkaxu5mp3FUeeQ6Ty9xbq0tZFsrefjb/kOf77d/S7qD7t7o+e73RfRC9Hd",
-	"H0bf8m/HO6I/2n5Y8JarTUKqheWD2VJVM5vpVq2xtCJWq+mIVhyJy4N2YVw8YykvanyURe2dvZ26u9k4",
-	"SmwoprHJZVg2ga+IEQOoqxNxFgXEGRhVKVbPG1mIs6Xt0Q51F1f9HA3xEWl2byxDq8jaL7i+GeCLm8de",
-	"0cD+styJ0J03kSmHdZu7Ntyx2Uo21RiUx0KQWjcFLNpbwuqKlnXntyrGBAavt3QgAdrYzIEMYJ0UQkM2",
-	"LWOQ1VZeCC9MSbpDFh6b/sQhawsZWee5Fsm4c1iip+1K/XJ4XCKvbUAHY1xbjhk3nZxZLkeg6SWLjm/L",
-	"u3A2Obse+E8HVkHLm6nS8bV4f+nu75HjlSTx2hyvzRK8HpbdtVuf3XVpGgif3Nam9F8CMXWKyxz+FPXm",
-	"izR7rLmLSmSN9ehxzZtFi+MVl+BCUKktMhYjdd/5Fos4wwBjlS3RVN9tfP9MugaXu4iaarH6XNTlMNg8",
-	"9ViaKpYx7QW7PlfNLOsy1YW94ZWkwQcHW+1/g0CBWN6qpJp+u/IedZNx1PfVbrTxJhPY4wWZEQjbIwy8",
-	"mot4oZ4BxQ9Hq4PUWnq6dObLdNXo/mQ1wNIaZRNyJ2DhqzjJRBqy9hKajvEJvHMyIXty25XoqLdelGgo",
-	"Td4KWjRDK2jRMJUYbftWI41p4F3wdHPeVaJXa5kYjl136FTUbEAS6ubSRSFuDvnoZpKqXEa2V/+yOPhi",
-	"uCP2Rtu8ux89H3f3xLe8+93wxajbj7bFzniX7w33R18sapyXOuBbYfseMQoNcteVruuHcoSJhIcmSsK2",
-	"Y9JMiluRmhrRdQGEHAWgtyKbqmjd3R757y43FfLLSMfjzOgEKm2Qt5OzJWP56tJyAeYPNkU1wzPW3mYm",
-	"rXLHJFbumtTKvSK5MmD71kBe1nvuldQJw58uJ4Wu/WZ512rTYnpmSm8cdyRB+SK9A16fAgoAVbTsvndP",
-	"EVhME1z9PHOAVTRL5XKx1C31B3VXVK+f8QV23I/lIQu5XBiSiSCtUr9SGJDM+V2EHcFD+L1UGIgmmt/B",
-	"ecDDMj2kp+s6Zd0HqNcUhOOJVverCmd6WtXUftuwiN096r4F5ZKQ90NKlypi7ngn+CfB0HoryS7LFHu+",
-	"xxKRUcxpFE/iDBSAXhiw8GeCp254aMNNUzHhaZQIje75EdfCBJmWLsWDDT809Kj7H7z79373Re/n7odP",
-	"u8Hzvc9/aD1WwwhA3nq+DSNsrnMiV1nHrmnID3WmXS1GeRpniwGMZwQHdSPkUV5XCWypJQQVVvEjXhKF",
-	"AddwEd6vXgUjEQZsyFNbgzv8XvBUpIz8Mzgo+WXCHru0PSbwZ9tfAlvRYvtW0ypMMp7EXB+S6oHeexh/",
-	"ngqQxoKlNhV3sdSUFECPitJKfyrK13FbRcMlGXCzZT7KNGmhSAzgcENEkmeapfFkSpZDEOxbtGBrvjlo",
-	"lRZSwBKfx38WC+rVH5vKROWD/+YbrAjxzTe4edALohwgkCcMHiAKuiJ/bOCLsC6AhErfXEvrIDPpVhSt",
-	"xRK+ECmjmH2MPJih/wBF9KAuAQOGomTusUrveBrRR7aYPdxerDHJHAkHhjdqXw87YDyP4oxCxYNrWWps",
-	"VdRHTovadkE5ctxUaAzMqotyJzq4loWLJzD6cGZE3MCGo2qq4mDC0Amsde9aXsv/9b/YT3GK/niQh+H3",
-	"a9k1HZKHKloE1JmqaHocwMVgMat2yOfzxADU1n9pJcMOyXdKJotryZj4CMCL1Sy4qVPr8UYYP6Ysixq8",
-	"4jKCIVbgFil2MPD5yVuWiY8Za4fwZ2ue8FiGnR5sZUAWNAQnSu4Kd/r9kODa9P2ijVJQsNfemR1jXjW8",
-	"CUup9jXRfGE7oISfrq1cfN06YNetXq933fpsOk9R/DOsfBzjLcBopqqoFCICIfhjhqs9ocOGTS2NSYRD",
-	"SbFJpy8iLbgGc5L+8nss3INDmPEE2DLZjGOJjepYLOd5xtpDbrun3qUKhl3MRQADzWKtYaBxLJIocHkp",
-	"INTY5ByVZ1017qbYvYu8TQEG+SbxKINv/5aLFEFkzlM+E4AxnUNY1HboxveWNEoFnh9PqJgfkCd8fTeE",
-	"QXzAoAhidIRQt0d8by9060yFVnk6Evj7fmh2R3IgDKYk48xkV3EQbghSJAuPYEBLnGm5L0K3rYJSmpK0",
-	"MBgaruHN7d3Q0VmKnwS1Z5u9jb+HxzsvQiD1KpcZSxQlA2HsHJn0YSjEC22WE16ILF10j+AdwLpwv78T",
-	"1lX0yYEKjqZ8mAh8q08HxiZC5rEUjPq4tidCYpdNA3ABi0TG40QzL4dDpLAGwioiELZdHRvxFN3pcEp/",
-	"6Zpgyu5pZA/rkHED8F2dA9GgLVXejTUTo6kS1N8wKPwVtoYBrhLzzDDGlBakYaS/5SoTLCYkctYSQqSr",
-	"y2MXsVZnQHW0YJxSaOoB0/FHGJWkLtYOm0tAhR1077lYDMx7KlNhGCmbpkKsHc8MhtwiMAVESkXzca+m",
-	"6xtu9ZxPYjk5YGESz+IsdEyT2txt93rbfawSbxv27vRBI9E38Tz0XoRR/+f/+f+Y92K/02PGrIW1U6wk",
-	"YspPgGgRqTu0MAoeYQ1MtFGHuN3QeOtJPJqqPNVhwKzMgflqpjwFAO9IzYYx2uazO2VG1hQ7DYOZqQju",
-	"aZ9btAV8pxjKE2DoG+RVSOnwsI6ctdhywiKhg0CFp8M4S3m6YFeXr7rfBYwznXA99XjCqaRVIW3A+iso",
-	"gol0BNBta0ZjyWxB/12kvo/EgQGOkG8N4baQRgAfAAHRcDl4YYv/cefVMLQcPdzv/zFceme//8edfdoa",
-	"dkgmU8pUJRHxnLOrN0XiGmtf/W+AhYCFfwTSj12icRMqJXJMN3cNnMO8AOS/c2Dfc6QajgW/KH6yRi1X",
-	"vwopaYqZVSbLDyMCHLtlbZLN2Y1YFCy3Q6GfBAxoWsc1wQ0GQJhFjOF8AP+Ctc+VziapGPz7G9vT9kaI",
-	"OX4nUR7oWBnnqCT84u1gqadrebRGvG/ntX0BCTpR8CC6di19rX+lVsDapVdjU+6YKO21rO81t6EqcVhS",
-	"Izz94Vp6CgRFINQoC/WKRY8dOWVIyEhfSyWB8qocBGZkU0Wt7CjWIyWlGGWnUSJAaxvQp6EN4WFxBHq2",
-	"oTTX8jnQJCULqyBVj8LfUCU3XUBh0UqSBSYSiYBl4wWTgtNYrftPjcW6l3Wfa7m58hMY+ZYCBoxhyEZR",
-	"BnSZCGUsiXWGy79LYzgAE+DrlmzDs6vWFmKpIGFeSxR2SD+ho3cVEdWd7Noace6oSCxFeaqNhZ3ITYXL",
-	"vJaZgv0xJTuHhq66juO2fBgWzAJRypCcOTYKa1OMS4iy1Tn8dC1jqpcAjMVHHffPMvDbVVdumwRhOH6S",
-	"+OgS2riDDuY/W1kQq0/NMW+eXiIav40UC0F3BhQ+uJbmekCFnyot2FjlKTEzqzzEEwmUJM567K2K7PFp",
-	"qqVlrwmEc1AmTR5LwWRM/EyPAaQTW4w1mwmuc1odvouENhOSer8jVMCrKs8QeP/BLtDsFEcd9g92gZDF",
-	"/nEt/9HtdvH/4BVqk9nehlfwekiUx2cIeO2dyiOz9zqoZA8GykNGgrRpv1KijLQorBHY3nWLYq9PLu2a",
-	"lpRY1vbZ2v/89/8FoUAquzB7jf6UAVVGtHN6WIHTF3UK23uwBpi9OkdQgmz3r0LWgpcOV89jw9jb+zAL",
-	"UGaiE/+Amz0iHKKW5UmC3TuRnkVK6EJDMciqSZ3pYfeHJB4JqUVRqrl1NOejqejuYLlkLMfp6mre3d31",
-	"OD7GiprmW7315vT45Gxwgt+gNzMrOrSw//nv/5ehwxfLXBuvLzs6P/UKLdv6zNhWX0g+j1sHrd1ev2ci",
-	"CaZoRTPHChC6lRvXz1zV5Y4dGwWbG5jFwzAnlks0XobGWGvC65wG0PEhlbOrwcXRS2NVETJLFz12hCiC",
-	"xRDae/3dzqGdhiA0AWBbAInItQBddDbHTKRqK91kEVD5hBeHKPeYiy+XxSADeFFlwUk9p1HroEV2hCtt",
-	"av0j2fheRQtTDsN25KgaT2xloxnfxBRq/CGVcuBAh/EH0svwfnb6/UedmeasTwknV8vnoLVHk9aN5Ra3",
-	"9T2Pimy91l5/e/0nV9JKLSKij3bXf/RKpcM4ioSkL16s/+LY6PT4wfYGU5zzRaJ4dKnUG55OMOhhf5Mj",
-	"wOAhyRPqE492alsF26CLAWNszzjRrYP3aFHXrQ+fg9Y8r8Myw8NI0HFPAkYeL2PpCDzyDfqrKsqXOqzB",
-	"OAHET8BIwAdfHANJ0L3/TBd2RfaTh6bHP6xDU2uXwWn3+nuHLCtQregPXVQ2D/HHkD5oQkJ8h3z0T4iJ",
-	"uJuixRkIoqfRPxNSkm8/+m0g5t76L85U9grTpH9NxKTLdmwsdm3CQbHt1GDq52CJS259Mnj1eQt1GeME",
-	"LP6r1IoCfy+wLWDO1Cvi1GFesMQkX75Zh31LCAXb2e5YhXooSNUSETl5l9F1GfXoA4N1hX23MY27eAVB",
-	"GRDowxehi5f44QJeqK//jttFKaDW5BCuRzHbBb0Jy2AOihHEWX5vmPZgjCEAbmZlFQRxuEEtPBqCP02O",
-	"OGEFoSTpspZj+Wh54HS7e/HETZneoUU7ZHm/Gpv7foGhNg9AuifnkV+5478Sd7wHrm/AB32sD1+evDm5",
-	"PGFrGWt4YMjy/fgncs+NOOajsMqHY+5Xdvn7ZJesracqzdAHs1q4LPIk6tHnNE0F2naGycK0u9KmJGzV",
-	"IqfGxm5H/id0uERF6gwatkyThSIPnadpfBujM51LMhTPqJPEooN19oaJGt1oppWN1JkoobG+hRNaMUHe",
-	"F1pZO0zVnb6g7lxhwMw/Mx5LEYVkGOKRYcvkQTemzGqnzGX8w3S7oySxNQBaT8iITIuyJuvJioZkvxyo",
-	"PxhycZOMXAcVmPJA96W4FQncBFoxJqK22lCWp1KXoBClu2VYBQCIM+1aQCEMBEwrzB0dLipZQmUISGKd",
-	"HdkyFg+6+42iGHGqY6xJtBzLWAsYVGPD3w5t5DcEFG/Q02AP2QKBOfUqAdvCDJg5x9NdBRqB1xlkFXyQ",
-	"zyMrYkLUGMFFJZEwHhBTksF8cW/QuTQr/gVByE7ZVBCitv0d0VMX7PjbgyF7kQy2XuFRG0DWJ7jHz4/H",
-	"IZUU6/njQxgfDl6wvEfggH4haVr6BEsBhJ+uTe/K69YB638OWRvJqqYVoTdTdZoYKAz0G2Ch/6wC5mNx",
-	"XXOlz/RjMV93jn7NGooHmgjWtkFnRXCZjS3rUHiMHynmRYg1hIcZncyL58olEGo+UZ0eO24OEntohNhe",
-	"v1+DGFTclyonmAkMrrz/EC5jwkRkVTy4nzL3BtbdWLbSe3FwE883eo/Oe5NX39J9bPLqD3Bbm7x4bg79",
-	"S9XTe7JF2153Q7GqkA7K9Zh+34Titch8MlFDHRzvvC/4Gsk2ElRDdZnvbizY1chrroLoszq5rUrtEJkL",
-	"kRDwvaiVpustMRZ9rWDVesj+n5AFlhfZANxORvpqWVmNAO6gNpYetz4ZUPq8Xj/xKUtFC1luZ4z9/4om",
-	"xr9TLuuKLdpXTENmDDdNxDhj8GPbBAqHMk8S25kGZFH6z3ILnE24NSbYwTR+c6TCbptQg0csBHvHF6wd",
-	"Z6a27UglSRyJIhAURXNT19MbjITwJi9NRTYwheMeQGHWc18zFWbbBV9lj19E9qAO5xsKINRi6F9P/HBE",
-	"T9dQvS8gw1saG6c1UuPXqcrnpuF3PsMkp8bpWSwzZRqkuedEUFnb9CwCaomkRWJ01ASGN+ifGvlltqpb",
-	"2xyTT2GG8t0fMqlkt7JEoIoUoxz1KjTXKPpmsYeFbcRQP+rW5VqzG7KLhgmKbm7bxDWaBlP4H1sLoqZ2",
-	"XyndL0HpgqXyxAgaTMd/F15d6lgUWduYxFMkbSMst3wnX1ETw4gVXvGK4hcjZ7SCFgoZNV23fhky7LdQ",
-	"vLdJtA4n/yXUQSME49k9Fkm2M6xR9GZr2lpuRrQxk7bW5VRSHdcT2Et+g4H51eQ2vUwXjUgM01tJtjxy",
-	"sFbTtCTSnNUvRiOfUjut7KlB9DHg4fVE9HgU/PhVba0gKh2ozYTeGDvzKM7WImHhcgACUNZZYTbUQl3f",
-	"+Tp9tNNjYaYynqBjM7RVuck5QxR2xrPR1Ea7UTU57KSYsf/KjWMH5ikhWkh5+qS+YrOYOFuEjUoWuuNg",
-	"Lye0lV/AAFvlJ4kr824Vxlgz2oXzIdYxXnqltWl4De5yQN983nwd5gRZe3B1fHwyGATs1dHpm6uLk4D9",
-	"dHRxdnr2Gk769OzVu4u3R5en784Ol7JjOo07MIOX9lAUHhrzOMnTuv53T2org3PC2kM1hOiIAFuNywjw",
-	"e2f55Iv3d+yTECQYaPutTeC64LGmKg/epXQjMY6liHzf5WG5wC512amav9Bpanv/GNiMJcvncwyq02Vq",
-	"4KERgGnxxcosLEcQFk+VAeIm+HUysrwNNnFb8k3jvVD2KoY/uLv4Z2e2v1Yc61EUIaQXUF2DKR6vLZKc",
-	"mzMgLysVkIz6oWKZHfh9zxinci+2MgnWGShXTrJ36b6yuzr0zK/0HoYFULkhfxAjHF++GTCTsR8rzKbO",
-	"tYhY+4fLy/MBRr4G7A4zyH2cNrikQUTokH3VH3sGXH0oTDK3VHeBSXY16+DLBRmGgul4IguB0B/PQFG2",
-	"8BLTSgn/x8XLZ3xG5aGUptJQmBkfa9saB0uIRXFKJRO2YBq9RY9gcPq5h8UaDxFVdE6lKkZqNlOS8gNi",
-	"Xc6VA1q18OpDIVnatvdn4muZ5gsqQb5gbamYzkfTYmskDxVnEGfYaxpfoqjlsFS0MqTSkqbs21v3m03Y",
-	"7pTimd+8e/3qTY8d4YlgBY55iuEtGNucuU5JmKlsiohwNlLzhevZVRzxYQE5y3CFZSTN4HOlbeUIE3aF",
-	"4v1SGoOPPasIdVHe6x5RI2LmQQeQyackyG8Aby+EzpNaseONmkxExOJf2DX3CxNRU2uxdfD+Q0n4wJqp",
-	"FimWQWdVdLMtQLqR9xj7B3mPqR5PrOcJX7hK6abOhV+Mz5U5rVcvjl0FhKeMcjKzLBol1yTxajH89qL4",
-	"ak+8LIge+6+sEEiLigKuZT6RfbQXsozfCJPjYbVVrm2NOqCLQIw5O353Vq0m8E6i2ftjrDNrZiIbBVWL",
-	"wTIf6UREB5j2TrNhAakISyS6D+kJliWidZjacMan6ToG0QpjGTseTKlJgYluhlGAOxD30xlf9JgP8EbI",
-	"awZfEoctaD2RMGyH/3VE4fLs0Rp5uDiqr+LviuoDKiVI91BsBZ4uUeutTwCxa2MlDC0GOHfShhnBsxLi",
-	"YxK2zm1hDmPHpa4GfHSDqWHffPPNN/XOKQ8B7mccsh9iyfIntVq4JTbAr1eJG+nCV2NprVejekxfALVb",
-	"n+DL9cCL1SkN6BYT99iVMV043qRSem+Fa8De/mkmZk8qZOAZ4CwNcAYr/Qpb9bBVkmBiuqoVsssDKM16",
-	"azTcoaNKtcnyP4ISzm0CLEkefMJjaSzvsIFnGgv8kgcuy9J4iKX62nv9vl9leJhiybU0p9T4EOguKJCh",
-	"B9h9zBUIrH0P1FiX5XD87qxcEYaFnwpKD2METCXRjySiSXGH//XZlGjVYpSKTLMZ1zdWNgLFEUSjeByb",
-	"DXqYj4FdUqSatbn7xzPNjD3aVMzMJVbkgm9xoR1XwiZTK+qhSSHIQkTF2fb6uzUJEroGpZ9A8EKYM/FH",
-	"v7DUtZaQ2Cz73yNB+dXEs0EDIXpm9JsvZ3dbXtfn+iypgbXn+xOS9JUpNPIYbSugYt0UOIkhRKYWLNkT",
-	"vUboK0kE1eQ3GO5QuseOGujPoVfS8IHom4plBP4FyfmvzP5NcVfSfIuMwa/igMXCCziV+woEDv/QxN/s",
-	"LDj56MqRsvoqxKyNFZqXihGXzLHlngiUNcvLzU0e32XQAey0XNa3hTt3hTWJjynCsFQrA4UQU5i/qLhc",
-	"Km6F5uyyyxENNlQY1m8wBlNft/6q8rT4GciOefe61WNYRp9a+mhsYH0r7OKJ0NnS/LG21flh2dsM+wSh",
-	"BLK9D/8wCLPPZioV9gmbsvbezgtWW7ifeyU2jM9nlAieesmcvYqrw1n6vZsJWSrGuRba7VFX6Z19wfsK",
-	"5bvtTgBKM4pA3NY1qnoa2tS8ynSz6vTYsT8KTwUbTQW1LdDU77qp+nWNZVVR68OnEIyMNd5Qos/BVwfC",
-	"L+tA2NvZoNrmpVJvuVyYNeonczysci9QVd/GemMntu6X583CiAZUh6j7uyVvBo4PvRdi7cpX2/pekilZ",
-	"iwuwjMer52PABWj7o9fyKcb+bTkh1ITRITdCA3aA2tBoWW5/WvSPyri+8UtJUNlqF39BPZ2CIlYVgahN",
-	"xnyTrm/M/cRU4gx1ap7lpnuFaRsFnLa0hmfavhabZvbG9Zrm0oTw6WmeRepOhsYDEcWaDxMRIUOybc81",
-	"C03PbPsaclhkkMrANJunClu5Ercpxh2K7E4I731d71I7g5UPTLOrpzR44URNLjUsH1Du+uV6cf32HGxN",
-	"O/Eg3p24B/TzWE7Wwnw+BxAKqA8biicYyTkVPMEuSZHpdJUtKs2oe+yMWl0pQxNNJ4FCtHEtBZjpKFBu",
-	"1mA7FVQa2XmNC6irRTEM9gRl5Y4CsWbWNkLCT01NC2r3/nRVLCjysRYIXeduOOkvh7xHZp/HINuxJL4V",
-	"UugSGC006DoeEBWtp5oVG2c/qOtXpY2vR+qMJ0nA+C2PEyBOeL1kS6J4I++rWFPjmBHQWgxowVIsMFit",
-	"Se6iWOXTyJ3FBIXw+UhmuVo2f758klYnJYh4lMJ9SyduJvjqQ23wodoTaoB2D5PMBeoyLmEJoUah9Mg0",
-	"jigSzCWbi3Ss0pkuFG1QJyWznJm1Xw0u353bhMUuhhzwBON60QA+VYlHhmQxzjxVID4euEaaNoW9MLJj",
-	"h6K5wGDgCQfpZnB5dHEJwAKKeyZkYBiI7Z2iSR7+u0iV1/MSH5nSvnHqJB39jAmJcgobJxxEJr5wqyi6",
-	"aNq6hFJhUyXNxwJbwpgwxaPzUySvRWM8VFhhjJmaYVd7kl2o7REmf7rTw1ZvtDzXOQj5mOlQV5aI6Hp2",
-	"+v1CObBmD9svCz4rvqk1QCIMPB6puDDr96Z9FAJhx51yzYZiksvflOBkV+9JLCv5nAW3DZUE+3pgWp1Z",
-	"fxrix9V5AeIAGA4P2r78b9swxiPRqZelB3aQp5Re7CSrotPcbn57srP2ztDdvvutBgC2jO7USKVf0nNd",
-	"olJeGLP9CTubm2Qn+1Mchaxd9A80bXDmItWxNjIUUEI0IxbKn51DZ2qufbixba90xhcaH88BvEap0rqg",
-	"yKAlJpbSet08Bsc/VLt50N4ois7qkN78+WgEMn8RCWEfHTSUQ6Yh7Hl/T06Tp5HQ7CQDkYhRptJf2m/q",
-	"5kdVvTFYzZ5lrN0Bf/WhPpJ4ZjATkMce83Dhyv/H0cYkgHBlhfHwVyMAiNAeBViNzrhQxGbpJK0vx2Ya",
-	"4Ssy1yKzJa9fcflxcJlw7OGo/MlDvc0i/zw7bOHGjKNVQX52CfcOJrAffnnR//vB8zpI/hoQUBsfqIv7",
-	"/QKo+0KJ8kGSoRH6sOWyI/1Gh3eCYdEEexUTuXIosJmU90+PBF8ltCeQtL4QNb5E0npKiWktsJeFoN8R",
-	"rP9OBZjHF0Q2hfRoK+P6ZpPuuYV/+cCbJ7IWWvT5BoxnTPDRlKW5DJh2jcucv9lVS9KxHAl0ECdcZ/A+",
-	"y6apyifkqKbZyF2NuIRDtclPzFIxUiniF0109sPxu7euaLwze5ra7BQoMRUSOA0cLfZl6vTYacZGZn8Y",
-	"NUEuaJc4gY5AWoLN5/B6s5MjInQ1nTB6zEaGspC+owjRjusWcnp2eXLx49GbAqhTMRccs/bIZhfSD6Ex",
-	"AmvWHhz/YBMFRdQJqNt42Ud/6OtOdEK51HAZSo5EEbFeP0VgItKzO1X6rsfexDfCXb1l2nFmCZY7DFMd",
-	"uVoKiyIG+C3G42ums1TwGUM/BEazwEEVZkYYIpYmNX80EnO4S05dDExKvA1RCCr7D2z1nxKswUKFzPCe",
-	"Y23rrYLy+/rERonh1kygP6YihHB8WLHWiCOUw2uO1oPQwriKr5jWVeQtLnUJM+dm4p3DHguxS2CZXwCA",
-	"RT2GuK0DG8+G0EmGLjPKAaY62LAeCpukGA93q/AdwqbNOcXQS4NKGJkRm0bgJSw7BFbiVInitxek0GT8",
-	"hopP8sKu5+k9OEd9VnNg/BcivRURa4fYAPxYpSIMGP1jQL6dsNOUQYphFJdAqO6ryXvOCFod/Bd2Mv/U",
-	"MiHn2NL8YGtrBNyVJwfPn3+3u6WF1Crtpra+++fAMFWj17saRJnqjhKVYxs1PDMz4M8UzQPrhWtpHez2",
-	"N/Z3uO0S9X1KZ24Mh9zn0d5wf7zT3R7vjrp7Ym/cfTHe3+/u8O3ht+LFaDfa7rcCz5tz5ngBs/s3lDRq",
-	"LZ/Mxvs28SFrUmlx2juu7Yy/O2vGb69XeCEbrIn2MaRjo3IKI5UK1jasvkQ1iFDjPzqBy0TnE8ESvhCp",
-	"pTGWrNgPHJkhgQJ5YSomwBZQIjH8rW3iz4KCkubwfJhnRchawBSumSdoIsViJkq7muowYY/ZE0DpJpY6",
-	"joTbGQpRwEYxdkSgA5NHEfpww0SNeDJVOgsDkK8yNVIJC4GshM71fHR++kyzuSKfdTjjkk/ETMjsZ/gN",
-	"G6dbX4sdPzQT2KwUM3LIrlvXLSNYwMeayTxJTLksjOkrYux67ExRYT2M1ft03bKOw+vWAXv/4XPY4CYs",
-	"ou0qykhNHTnni0SHdUxZggFNi1n05QJxyYK1ByrPpkPAoYAheTL/fYwx8ebq4ZGJqMZGvC9jPccx04D9",
-	"z3//38ZCc1g/rr7IXDEv1aR9I+Qkm7YOtn/ZqnPmeFeFGtpD/ZcoNreM1w2BiE1FPn4yuSkhx3STMHBN",
-	"naknQIlXmVM6KKkThaLvNArAqKrznbVrBPqORT60gBntxYqkbRLXS1EmWOkKCJZUWA/qwIurMRJTUOgs",
-	"1qaG9WJvTaJuxIZiDDSX25pSccFjS0KrFHdlwfWQkZJSdO4iqXhw8ePF66JBmaWwtC9Tv8ueDRV/Wla5",
-	"gka1yk8RtoHNljqajmdaZBnqAiHpJpfTVGiYKSTtbqa016YFKXfKpaY7Z1iaWgeujMt2v98/8FpApsJG",
-	"GAEJ1kpJ2xkcM4awgfY4FTYA+w5k77/lIsembVgeLENBZpjrBd14OOMfB0JGb3gm5GgRsvYsTpLY6oJ+",
-	"iWHO5ipBBZwk+xlfsDseYxc2PcWyMP5mSrs49DaBWjq2xgWtBrQOAi/4d+eQWpAb7xweOjBkwxONvkXs",
-	"0jNdUcQsTvsnE1IZVtDHRJ6d0lOHPwbiOeZ1wvGD3kzvkNzXPv/z69OzUqImgleEbkpThieigFsQJYRT",
-	"qpY1p6qmZEDCxEoBQhrLXSySyJZRoLw3qeqDHv8ZlKhDtt/fdtFlwIS0SWT16t5FjvPhPzF5qnJjNm4D",
-	"GTD2J1SSErYwxg34HwauLUQGU+6UAmqLOLe6TIEK0heZCc7OYvG4AfPbUlVRvHN4X8sEmkTIRgU8OJa5",
-	"ynWyCJjmt1RG6UE2C9bmGUsE12RNAYFvlHI9xSpgcQZHjxIh3KpnhdE38ZyMU19s8GjQog3LWieBhQ5l",
-	"zX/oAlxdOKlNKPIFZD9QV+pM8Ai2umzDaJKyCP7KcpYp+29W0ljk/wtMAiiC0cGgmLWs1WgQ7eyiW0HL",
-	"pajXWwJ0LIVvBdCxzLUiL7BZMwyI0ordT2liQwyxBxOdchvh+N/KiNnxlzJW6YxnGLLpxfeaFYHKFXXN",
-	"Bro+DSAZ8V6i5aNbIR7TJmDB0zMLUBkAFAU8/mFUrq82g1/QZgBfbW+0n1PLVGxCyc5GF/TahM42WCcs",
-	"cAAHdyhWIWib2S22XF5IowXjSN/oKmGsyTgxIZHlRQBjlGzoQBaEl7MGSYPEGVPadaruQOxzT0GSPWzg",
-	"xwfAqxsK2dvdubyAp6whvTRZUy9yl4vjjomcLUksb2yhj0RNirZDHhvKRErU83eo9T4UQVBRNqCG51sF",
-	"xw2RwkHrZlVSYxC4ioDzAtiZkiRsmlD4gInepGdtewHx44CEyaAk0gaePFsP2qd2kl8i63N5sqZyJ27r",
-	"9jDwdH57AewNG9kQgD6Z//jZlW1sLAK0FELUBimdxHtUt5NcT9Gw4esUIEcLG44BTwcXP16dOZ+qSUui",
-	"xuvwYaF1FV4+o2ZjCqp154bVAt7dU1RKwkJyJ8/lcpMgq+DYVu7mdVzrInAz0OMs5aMb4yOWpnXajZij",
-	"5TcS81SM0H4zjQFXFj32Eo6PZO5KoniiVWmnVf3GJTY1ZINTfQFbzNi3/BsXqEn+JmW9OD3vRMszBsVU",
-	"tqI72aAiZ9QnF4BerfV6jTWtL7a91++Xu3Y6ktMQJUlfNupJa5uy4XcPqaNUmzs1sGazWBabe/S6ClUx",
-	"2kz0NdSmGlWG51JIkF9E47YMLdqIY5IlqmimZ4woRJA0UcDC3ORIh2l41CGENBMi/TosuitinzoyoUkF",
-	"4KVEufHYOpQB5npuCKvMzmlNvwbqbFpVp7rUBlQw5wVE1Bz0V0yo4/yF8d1YpS3ALEGdhygvxa1IAI42",
-	"wRQcfOsT/TU/4ngr5IQLw+JK7gTH/4mJa2WiYZzVkI9Toac9tOFWKoR5OqR1Z1CNMakMSu31XxSV1d37",
-	"GE+FGOqyeanHM3oIyIaIEsWEx7LTxJEIVl/SIT5a9n75OGDDhoL4jObReAtO8jtmLPc2wTweJ2qA8AaE",
-	"C9ZzHLyrAne8cRFfTMxmkd1fD/eBqwOEQ5mese6zTh2fsd4VWMHKbpYPRYkN2UUxy2o+YY78K4+oTU25",
-	"L4A+QHjYoHkxLqYoXl1fLYbKSDvK6CFDpliiuEMFKT4aBhLYyhVuuwDYZKHvGf4grAaZgCa4oJ4dmrWJ",
-	"KAIvwroaHWI0dVh1uII91ZadqWDK4+dBVpHk6erNrOZYxhf/+ByLmnd89Rn8amWnMzQJ3JOMFIKlYTj3",
-	"KmkDH2mG7A1r2SSLAxt2ZxPZOJpkbE+6wAVCYNkzKk/K5UigWczEMYqIhcf2xxDr8GklWVhqXDnNM5w4",
-	"PPTMKxoD6W1tmrINRXdKZWzU3Pm/49SYnpxlDMNDyrV0YotG+tmypYxLhrV7SiEXfmkdO1is2ShR2oTM",
-	"E8enzBDxMbYueRNO2O+xM4pTwvZ2MFJEZW519k9RAMeBzCNacexmHrsEjhv4t1kDB5ZfavJozn1FFRx0",
-	"o29YAsf34Rd1MNGsqgPfZOJn42UYtVLUFjGfP1oMbX2ELCz1l3BP4EQrI0X9Q/stltMprX+dgc6Z3jcE",
-	"KVN/krX5UKskz4TJZUP61PGLr94IwzTG8UcRwT+16W4u0ophHkRMNJmXKrN2itfJEVA8pugn67yAt4wz",
-	"woxY8UfAEKVjaYDB4jAeCIDU/mgdJNrp4O5NkAxaJBtrPLn1Vc75Nwik/lE7AC1+rAXRLePi2chubHvm",
-	"myDXkZCZdRG5Tu1tr6F+UOnDj4mcU5W4umGRSDKuiy6WhZNI3YoUgXCkksQW6IcTuOUJqvlkbbazx0AN",
-	"3aYO2PsPIfl+8FftjRKadB/KhoYZSAIxmYyDy6PL08Hl6fGgZ6fzMic5Ra8ato/6mphRF3Hhshw7h+4w",
-	"nFstPL+6eH3y88XJ0cteKjIeS7gY/QMtP2QRX+j6GhtuU+bde1vC38CdPXHa9dIim5q+LV+mE+4qgPR7",
-	"Typ4XXbSTt3tboy5qQk0rEXbVyoldHOtNg1iYaYSPJiLNFYRa89imWdCd0x8s4kABaE9ljYoFIg9vWf6",
-	"e+euwaG9NoPK2IvdpK0a4wWa9kKaLjTDaBbFt3Fksmfts3bfdfAww3Z67HsUgBw8I075tY/7nUOm5xxL",
-	"RFN8N7m34L14IrFLJoX32Do6ZueT+FZIlt3FI2H3Cejr+bKSmJqkYjMe3zjiTnNVdRx3UxfUE3hljOyx",
-	"ms14Vwt4KStdGDD5pgBXXeauvpWkPrkICNDp2etBYGNJDT9fm2oUrFswHSpqTuaKDb3nRqu8FYjzEwqo",
-	"qduNGWLDrWwH+8H2Pp5rBmjWOmj95/vt7osP7/vdFx++aQfePzrf/KH1C6dPlW6/0SkIZ6e93qBlPEW7",
-	"wXBhzvarKXg1CcWzXEtAbXWK1cIOiAhFzf+KGIMSNJo7MsaZ6UVgRKOS9ONldJLvvGih4PQ4YVS85lTE",
-	"5QRJNN/Y7MglymRc633QOHEjMck5aS7JoUpxyy5bLJzn6USERgJ63u8zHdTJTRtISAGjwZhGHRvkmjhZ",
-	"wDn1+wf9Pru6PKZIJC4XTGHGgi1gEbDL07cnL4E+vz06u/IqWnQOjb2qkvRq1Ptn2tqFglK6Dtmhwnkc",
-	"hT32KpYxGaucKa1BLrvk+maNWAZs4dJ0IrifLAZfnfGZ+HckfBu4FuADgOPNvzDi3voXBzfx/GnFQlh8",
-	"Y31dwiAQIrzuFL/vFNJq9wqCoQpt2kqAjG0Wx+PrYUVHExDWEMWpjEeZdpW7l5mIHtONjbLyitI1KP+Q",
-	"GuVenM+RmKU6OzClSZDk/MlWwQlt8TUrez7TpWXa94r11uPXGzyFr1j2MCy7RPEbTtKDD9C24Xbgiv81",
-	"8G7dKazFyU+bVtEsCw73qKVpatHcH9CfuqQaLmxF4ZSvUmltgMLGYLVFLr1GV2IRoG6qiVknGAqQItOu",
-	"kJXARrGFMxBzWkPxMc6OVSQ832DhRLTlp4wf0hQ/kdblRbTfThhrhg2rjcNvjisgJTqfw4/bfSsHHhIy",
-	"UNz2jdAsUXJC8fTObVmsgssFdlaqQxbbyatUZ8qvp4K/C2lMCXGmRTK2dQeojTZOQxm1mLOEPZxNKNCL",
-	"mtRW/OCfGh/dHa+vaGTf/Boc9+DaRHiUjJe88itRPOWjm43kOHxTRDYZw9jNAE0wTmjB7kQqSOqy79Yq",
-	"l6gKKuP9ph+NXmlcTeQhp+Z+FZUShl1dcOfS5Iyc4Co3KrtjNmSL7qDLqTFZGx421MTxMp/vaaaqW8ZN",
-	"LKOmVeCrrU2d6KUjuYS1rFmCvenYJKatSWAvMgIaTkX8qjWC7PZXiZ+VTKN/CYGzNsfKIxVHpedLNKMp",
-	"cB2H3fqEf8xPOPTWJ/xTJLvVChJveWoSifFtP82rjXJEWPxyGc8EWvJBIpjGpsAFU4krDsO1VqPY5Er6",
-	"La0lOxpcvjwv1xfG4DczOvBhLJFRsGtXz4cOLi7wBKPYi/rEuPIDIxeYgMdi1Qf1DN29UMLW1kODQmvy",
-	"inH1IxWJAJRw0He7QsK/I9YO+dYQ6x1h8ViM+/jjzqshlaispXRIEOYcaz76NBLveaWRfMY/Woqws79/",
-	"b5p5aZJqjV9WFiS7vJoC6lau5r4E9BET3QjR7JkawCePh58wbNITLBw9WrwnzRf7KZVf5bCHJymYswRa",
-	"U0dpNyK01IGzkVha6cwveEyf2KCdIkHZFmOwhQPI0mDrGwGt9ItPuaJTV+doqTNfB+zq/OQvx0QKrZGs",
-	"s6Zawz0rMtAGfolSDFc404BKozRhBy2HDmTK9W+kksqvUVeBjhML8i2BnV7TfTPXIt0wDg1ePWRzrvUd",
-	"pkfzVJgSUkXpszOVMexNTHYAjAqKeMa7t7G4C1mqEsHae/3dht5+1KL8KSFPi3SVOAp7/A0GIObm3Kqt",
-	"3oMGo5EoKnklLrk+M/v3OvoPRaLkRMNVtnkRCm2CMLh5C7BTKvwW6M52x+smcTW4qHSTaKA77+4krPqJ",
-	"UkbM6IQpT5w1cuEOlXb2RLnzxd2hJQcDz772KG6yzlBc3kLlKSZJucOrQZoSbdwCkrWRlWYc3wokcLrH",
-	"jqJZbGr3raB2F+qJu5jCBKuoHa32t1drV5U7l9Zf3Cf4/9hOx7KsZiO6wBqgUtw59mYKkIymgkRHtBXn",
-	"aQoSOxa7kqU+/wHTCgPDPs5jqsBlhjEFtlIxT/gIOOQRu0uVnLjB3JtocN5GUdKEm3FY1JjHwM4TBWp1",
-	"+82716/eHLJEkfo7sm+iQZ7t7bzoHFY3MkwFd1sI7c+hq5CCRb2TeITlScXfcp4AuVfS8QQM0NutC3RD",
-	"bmG8VuyIjUDySNndVJkql5ZBzHKNhVLQGI8fUTYhRzQhDGEn+EWSMC20xrAanyf5NoRNmArRw3N78/fV",
-	"5gGknKn+CTIYzbqILD1513wDCZSvg/6YZb6E2Y141DuPxqIcDP6GONQv1Qtyb2cDzfhSqbdcLswx6IeQ",
-	"UDHK0zhbtA7ef6hhjByvHkhBgTGN5LWgrImaqDxboSbfqhunEhMtKCG17ftT5ZeNVGaZj+IKYIkDQzYe",
-	"huuPZFiqkDHCKyDiExExOLLHQLGjJmI55beCnJ5f3e9LjcuiJSZDwF8H8WXE+dRCED7CbMD3HwBgsD52",
-	"rYOLu/xCJdEHb0M/5yrNWgH1BLKtgFz/jYPv+t9tIyiatdQakpHxZSmPk8AVhB8uSkmNwC+HC+ZBLEYq",
-	"GtPsEYzQqovarqkFHgvtZe6aGvnU/iOy05aLiNPD1Bb0psqJQvtNErA5lhQpXgCxBn+BpYXULPSkCL5V",
-	"4+XmcKUV+y5+bwpyyNabt+2Aqdc1UTc0U2xXOynY4j5UUa5cPtCbv2iTt7yGN/GtkBiy6lKSqWQgju0P",
-	"QsmqdTeJSYPazxUMzIHYnAwckmelg/eiopcH/X6pqqDLFDShg4RosdCYIO4gJ54Jpue8DIOYElszy3me",
-	"YqhhfQ1DhC2XIMYz7qpB2dpPQ5HdgZRDxStmgssMhZuIcvWxhrytQe+y2FE05akosuG9pRZZ/surHTQW",
-	"Ca3WvbdzmWKLZKnzGhk4k51/Ha6g59LEP5Uq+tr0zKAIJVeuEyG86N8S/ULnVr2Rwhxejxo1tYUpPJR+",
-	"NlZwb9Si3O4ymCvsoWFpcUB2LIJLUk3dKESSP3/4/P8HAAD//w==",
+	"7L3tcttIliD6KhncmTBZC9KULNllKTomVLJcpR1b1kpy9fSUvIUkkSQxAjPZyIRkttsR++tG3L837ivc",
+	"fbB5kht5zslEAgRIypbLVdPuiA6VCSA/z/fnh85YzRdKCml05+BDZ8FzPhdG5PCvI62FOVaJsP9IhB7n",
+	"6cKkSnYOOlczwbh9zMYqERFbiHwspOkLaf+dsG7MH49ilmqmhTSMaxbzf959OYp7g07UEe/5fJGJzkFH",
+	"p7LQKk06USe14y64mXWijuRz+9SO1Yk6ufhrkeYi6RyYvBBRR49nYs7toub8/Sshp2bWOdjd348681S6",
+	"f+9EHbNcwBwmT+W08/Fj1DnmRkxVvjyD8Zs2NaY32I1YVpeaC21+5Yu0eanw5yGX+pMq8Baqa7wQpsgl",
+	"MzPBcsGTVE41UxP4d8a1YWdsZj8csJP346xIhGaxFmMlEx1HLJ6nsjAC/jNL56mJGZcJi/VNuohZd284",
+	"hOuB7f21EPmy3B+M2qlsKJXpvJiHy0+lEVORw/pPjZi3H3NqxJzZodldamYpbsidffXcZ8YszlVums/d",
+	"DrT+3Dec8yt7DquLfM3f290xWcxHIrdHLKTJU6GZUSyHS2g7KjjZylElYsKLzHQOdoeRBQQ6t+FwOIw2",
+	"neNrvLJPgQS67RZYgBv9BEigUe8DC+dZMU1lOzQs4DlLpTZcjsUBbEKL/DYdC4SSicoZZ1oVZsZUzqTK",
+	"zYw+i+DtSZoZkfshHunwO3y4QnlEM0jhsL9uxugNkHWei9tUFQ1XdzlLJ0bDuk0KOCATdcdSaRT8uODa",
+	"4CHQEyET+3qq2ZzLJStkajTjUxUxQh37i739JmS3B+ZvW0lh37ubpeOZJc9ue3DnTJmZyO9SLXoDP9Sf",
+	"ngyvi+Fw9+mC9vOnnd1hzKbprdDsyZDRa3bUhBvO7mZKCybFndAGkGZp59nZDd7MkgH7c2pmqjAsdsPG",
+	"rKtyIAds2GPcbX3GNZOKFYuFyNlIFTKJmFYlyGvD5wuRMJ2l05nJlozPBE8cJky5EXd8+UizcabGN4zn",
+	"gqUSsCFpA3C3oGYIHzZC+AUu51/FcvW2jywvcQty637E/sflmzOmRv8hxuY+PJEG+CzIvBzPRFJk4jRp",
+	"xkdNz1maVJe2u/PsqRg9/b7/7MnwSX9nRzzrfz+ePOvzp8PhU548SUZ82LxsN+SvsK/2pU9UPuemc9Ap",
+	"CnizYfEIRZ9CEAkAQ4IYcMRPJYg06n0I4iXStnaKGBK/z5KuWmgcjf/rfcSWHeJW60HrJl2sbumsiYva",
+	"o42AQi/4NJVTxH06/dbDtuM38taQlTYj6RXXN20gb7i+WQH3p5NnfJc/3el/nwxH/b3x0yf958lz0d8f",
+	"Jc/4s8muGI53WsSSz4Vyu1YLHv8Ttr+y5DcyW8KaNZ4a8AY7d9u50UWXSyh3uSjyqX226Wrtki4NN1us",
+	"CbhSCsTZiIjNubHoz8Zci34qtZA6NemtyJasG1sNJBNGxPSaZvGx+6l3yDi75VkhmJlxYyFeKrwrGNr+",
+	"sDcctgKLfadl127axtN/q0XeBimFtnJGFVJ2G4HAvrmJ3q0lFB/tl3qhpEYB8AeeXIi/FkKDwDpW0ggJ",
+	"/8kXiywdc7vKx/+h7VKDrX7ozIXWfGrHhqtjXs1jgGxsXmjDRoJxK4PB5GwkzJ0Qku0AGQRRtfMxXPg/",
+	"5WLSOej8t8elBvkYn+rHJ3muaP2r55fjDhgIM5nFBJFYESWVtzxLk0Mg2LRiAGkUlNRkIqQl6mySiiyJ",
+	"gk2onOVFJgZ2gcdKTrJ0/MkHdORJr8pLPmiXkTBLThnPLHNZMvE+1UY/8JmMafUeqwUbF3luiTzCezcp",
+	"cCOONbjlJGKRC/u7FY9oB3khZSqnESKMVMb90oOjeqnyUZokQn7qWQHC82SeSkAKe59Ly6vsnSL+q4XI",
+	"YaAHOqcxzzKLfZrxwsyENHAUCRsVhlmROFeZYIkSGnbLs0zd4ULsh7DpU2lELnmG03zixt0gcNIiZ8IO",
+	"xroeshO2N9kZ746eied8mOyJ/f3eAxzAEQNO50R+Em0RXxJheJppkm+9/mQxXE1ZIRORk2CE5OSRLvEw",
+	"gYM5U+alla4/9UzOVGk7QXQhg8kDXT1PklxojeOqIh8HFw246HZxatc2F9KIT97LOBfcWFLDSdN0GJXi",
+	"fGk5BVsK88BEADioFYu0mgszs+sAGL4VuU6VrKk25SmMijSD9SBIeNx7pFkwGdN8qUn/s/xYw7md82Wm",
+	"eHKl1CtupYFPPDjiTmykgEKOhUg02xnufb//7CkbLY14aIJZnYi9Tn+A7ZB8/VbyW55mfJR98o4ujcot",
+	"I0o1K8rRDlkuQLGVbN9pFQ+0M3etYy7tpQIWk3Usy5hUd2wkxrzQAgieblwe6wJN4IaPuIaHibqTlqPB",
+	"76kVdTWbFFnWG7AzhTB2xzUbz7icisRtj08se40v7D/6R/YfcalDXYixuhWo3fPCqDk36ZgpORZ+VVzq",
+	"O8sX+JSnYC6zqjkZl4NBGwwkZCnABSCwclqUZTK6GNsrr8hg+9uLVVaYVeo1l0sCWP3J4sJ4rAqrggEX",
+	"TDXL1PhGJIC+yHiyFFQ0pF60oVwsBPCtCU8zkVganUodANXT4QNDVW0Z5UJVYRxB4W4vW6wR3wEylN4K",
+	"GZhJPXy8MTORe7KNrAm48mQixgYv777wUEiTZrhY2omFBliQAzF/TU+Hny53WxVAWhFD5enfPp2PWDUC",
+	"zJCg42p9p/KEJQqOAZSdB7jd41wkVhDimQYEVzdCwlnPU60tXpeiNZDGt1IXi4XKjUheiyTlV7D5T9tf",
+	"ILbab5k9SHZd+f79PLvuOL7pZz5kWsiErUz08Mzhka6uzq5EpACaYICTKgebqOFwbhp/7fKRFtJEzIj3",
+	"5vEi46kES8XcmWCsBO0Xi86y8Vho/VqYmWpQHH8CQZSURwuzVixL5SGLuVzGrOuhQ+VsLHKTTkCy7UUs",
+	"XtwllRdktrQ/27di1g1exkeAA9JC9i8dLq0yvLizKqh9sfMutG7g05ryG3WOLCmzkPt2kVj12QJEkqR2",
+	"Izw7z61YYVKrj054psUKOAIHAfsOh90eMm5YJrg2cM6gvA3YFb9BuUYQ6QTJfZKrOfwWw48x6dpex5+n",
+	"MlzATtRZBP/80OFwB7/O/SWsA6HKhdXhKLQUnKXTmWF6lk4MCVUqbzq4XPAMDWqVz8+5YW/WfabQKtpo",
+	"bJDiDo+mu4MHFbFdOJWIPWG3qbiL2B4w+j7+Yx+gPVcZWE6QnTvvAULfI8200FaQ1BVy+STwTO1v9ErR",
+	"T2i+boCaP6dmhgaUT4MdjyuoSoyWLCZrStwEUGwkdJoIzVLzQLC1+w22vgpsRd5q1m58M4pmr9vgNgBt",
+	"KQ384md51wTLGPdQIDesgcG2MRGtPp2VSxq7mdps5qNiMhE5aL7o1qiMvbM73Gz6DrdebsHN3XoIV+lc",
+	"6AWXq+eA/r1NeEBuMRjG8DnYAlSWfNKXtV3QMJFbycY9nEiDVuuGC/11/KA3+tUPJ9hUtN1JFUlq/AnV",
+	"7fqC/LhOUbAvM5PzNLNnUj1PskS1k36UxKtTvMyF6IPZMPCKktVi5Ii5uBXSHIL0NBJMzBemGinyoeMM",
+	"ULVoHSPm1TgSKe5+5llhj+D74fe7eEbBLzudJhanxa3IU7PcSPzt8Vy6l+2HYK7a7jN81U7vL3fDd+1Q",
+	"UA7h1xDsIvJXtR4gjnNxfzHwSIbCfT8Rk1SKhCAHgOmwYsTSIoiHgDV/BciKP3yMQXOXSooBu6CjjKxa",
+	"ABbVhRijrI1WNTA+oYciNTVQLJWk82K+YE/YwqqrRS4YHymw6ORCz1SWbAS1mib89vj45PIyYi+PTl+9",
+	"vTiJ2J+PLs5Oz360msPp2cs3F6+Prk7fnEFkCJdLsPEdgkVGJBRFYX8asCO5RMOPyHToSCtJ3B3PJYYa",
+	"rFC4TwDpGnB+EkC+SrVpCrBY8CmEtZTwlQoduSCUSZprswpP8LL9D0sg9FZ7QQpZ3hjPc47/VoZnx5sY",
+	"uXN+g+7vgA+Dk3TE+DhXWjOeZbCfGpe/F4sPlhPRPtvPVE2b5RmLw3CeZG637AS8gXfgigWXlJX+Jipf",
+	"PVzHUO9B8VqF5GMlJ+m0QGs2iX6NbtvwCIj5hYNuOgLdIgHUD0GvbjcrD3F7aHInvwJPta24wVvXT8wm",
+	"3bAD/1bj+i8DmrP9HtxXr8StyLbZiZ9m026WbZEx+BTQXYYcJWI8u+NLHVA5SwS9Bz20jBAZ7UQdoqOd",
+	"qEOEtBN1AjpaNZmED5pMJ6snsgar3EYsSqVGs1Qm4v3q1cDPrYyADT0rYDslM9iNQmbA9iq0ZK9J7XLK",
+	"5T0km9rl4kJppPbb9Zyj4W4DQrNyvQfXss/i87cXP57EGGm4KHKIG1rkyqrbrCv4eAa/gu+7Bx+8evPj",
+	"j2cxy9Q0fBceXV5dvD6LmTa54POVh385v/gxZnqpjZjjoPTR0cWV/10bnptiAU9eXl69OS+fzAqTqDsJ",
+	"j47fnB3/FIN7v07I3POjF/XnTsjBaY9/siP4iARSv7tCgsPHwlCSavhvF9/Ycx/aof2H1VEvfoZNuoAB",
+	"MU21AVWzCzvzg1z8/PasfK+Q1TfVYhG8+fJV+SY6D+DJ2U/Hb17HLnSXrsxF4dAbL/585t6wOksq8SQC",
+	"1xa9ePTzq6YXq6+9PT/5t+OYFWCRqk71w7/CoxEf3xSL2iquXr6AwY2X9Vgi7OPEPbcHWnnOk6R8enlW",
+	"e6qFNO7hcX3ocSZ4Hnx8tfIxuPFDQLOvvWh5LYS683/98fQsZgs+vgEfodSGZxn3t3/+rz++PS+f4zkl",
+	"7tHF6/IRgD8+eXF5bteYpHoB4VrVpdmnL6pPwxWdXF5a5BHvg/iJFByG5RAnl5dX503vhAO9vbywlwDm",
+	"oPLw315eWCSBX8mV6X63Vwq/h1d5dHn14jwmFd/kfAyGQ9AGgoAaR0YsXIfOsGsZMBSgS52oA+SmE3WA",
+	"tti/lozAv48uriy7sUSiE3WAIuDfoxf2ucVv/Iv/tpiJf9+e4d+XrzpRB7AI/r748xn8PfrZ/g6w3ok6",
+	"ANj2dwvF+BfGA7jEv8f0++UV/bXPAVbw79tz/Hth54Hrpr/2PbhB/Htl34OLwL+wfjjqTtSBo8XzePmq",
+	"ykTd1lfZp8PecwQ7vWqtyVJ5s8o7XqXyxlmNMzUtY60XSqdGgU/ViJyP7ftVHSdT08e7e8P94U5/Z9jf",
+	"2e/v7Q4y1azzICA2yFhnoAOqiUcxS4Yd3BIOVcX5XzoimYqkTy/1Q1y2p+UFsJVVrJWv/BIjPKkmLnzs",
+	"jSRtevR6IQCl8VMj5p1G7xssHdi3DwiK2I1YohnfJ/7U9OUgnovkfx/Y21ELXGNnxcpwfsqOrb50VP06",
+	"6lgClHHK8+qsPMYRtT2yOZcJtzDif+aZPTeVJyLvHHT2S1CwuO7i2aLOLdmL/Ecfo9LGVFk/WJTqa7ev",
+	"gZdsPBYLw366ujq3/F8KAFLNGrYB75AJyy1vt7MizJVLQ1PWxzVAcDxLsyQXslkeuxHL2k0+0mxMn0RM",
+	"gy+3QfcLBg0g/jTgP/Yb8mhCeKw31hEEfwYO+NnfbbHvo+S+TqrwXIKkNYpp58ZYGZSXx7T18SyK+aKy",
+	"7XtlDMLjU/x050FOyJv96sYWH+ZnFINIOYhvmIscZAyjBsyug4HNL0VgnvOlFbJAH4thgzHGJbAYYDVm",
+	"3ZEyM4hbQIQQCci0YzUfpVIkh4xjQlcqGbyJ9qregL2RVk+ACEDLvG/EEhxbSIVgPCseROUb+ORGiIW9",
+	"vzT3EbYYZ343SzNBT8otQIAVykcRKWx2FKmMiw02vG6NruF7MV9AEC9Ka8auxdLpG7GEGHyw0hLifgBc",
+	"zm95ViUkO8MGMpJlsCv6wB5QmZDSFFFeN6pWjC7Vwf8846aSmek1lBo7a93dCpRWKNoKH+cjkYEFll47",
+	"ZLR57xReScsNZ14zoXeeNlhHMpA0TXoLJl48TzVhcbDW+JBN01v7AKAPorOTFNxyDnJ0YEOtriLqvO9P",
+	"VZ+yAl6Uox5lKYcIL4/zn8eQX3h4XWXNKzjZzJJX6MGNaDHEFDL9ayHC3DYHJYdsx17X7v6+lcKt2AX2",
+	"TamcA7n2s2GjjMsb1lUyW1oENPYi+Fh4LK/cOOHKPcmjR62vesQYmdkKcUgaew0XUSPh9lY2U++29D50",
+	"BnikxmA+XifmTR6Y3zOxaISSlTE/AZ63G/iBAGydUL0KTxEDmxfQo9ToKi+r8aMvw1NKaXNn2CRrNgBu",
+	"dT43wDpwdn6fmiDlRa+tbdZuwMtiPudNrpy6qFROsW595zwXTa4fSG6HZ1Ux+pDFssiymPLTc6Ua/FML",
+	"PyjPsjeTzsEv99zbu6hjZ8Hwd3SOrr8cmnHdTt3g6+TCWjkHlqVN7rcHIiYXJ5dX7Oj89KHpBwS0tQ38",
+	"2UQk0HjWu7FW8WXd7UAMw1pBYvWMqpYMceekGTUpVXklxVpl/hDJEErQqWac4QSsq0We8iz9m0jQAY8A",
+	"D/9pv+7VzQDgMt/73mqC6d/sf+8PXe7havTn6jmUZLQJQCvmdTv9gJ1ACgM3Jk9HhRGQSRaTeSAOtxJR",
+	"jLsG8X+kVCa41JViAnX4JhLbBCf0sIFOO2vB+otaGVO8N+2wvJWt4UGxJzRVrAyckZjWVnMFnyPFJDiC",
+	"y6odU9PQpTVnZfTrjiWB1x12NxNIoBBcrW4KMmgYU0RWXftFJ+qAIaBqxKQnDQugOMfVA8unkN2VZepO",
+	"JDQ57BHMSum4YZNP9/ef7Healf3maS7nPMvuPU8jwHkjWbPSFAyvyVsXBxayeHWadmPbtqYeb/eqL4mU",
+	"KgaPozCROSBAvMTmWlkLMEcZK5R3Djr/65dh//m7//5PLXG4idVStgcvyuMaOZddwswsV8UUs3uPzk+3",
+	"gzf8KWo7oG2lS8j2QGE1TRp97MdKIudg6lbkWBGmZAQVloxppZidBclOwA+gqEwmbrms1TVBV+VPxizY",
+	"n/7ErnFL1521snRDJlMo4XqXf8lwPGvRbKayhNUYUFQm4uBL9kbBDwhlNL777rvv4t4hUgK8Skn5cVBt",
+	"w2xDq2ssvCrswrtrZd4mXbONiTjzFEqXK/wNgsCcXkdpMYegKCBwgt9Nu/g2Ykqfw8oiAoeRGCuXuQ9r",
+	"5FkTr9sZPjin20J1eRgWd+rUqYflcL81S/vCHOzJ0+Hwj87AvjJ32vm9cqc/HC+6N51eT59d6mSzueaR",
+	"hoxDRxGTHAqmwWYpaARjdoCysNgyp9hBI89FnXEdsthxLv9aA+8K74uUFCiO44w1k0xxKE7oTNNVp6ad",
+	"qRN1Ts9v9/DP007UeXvxKvTXVeSScuQVaMCD+nm9Waw5ehxcOAihqDA2qG4rXGqN0NAmLNxLO3W5Auuh",
+	"qJ2xn1hSfIlfNa4ShQ6nbjpYFlT2MCP/lZ6pO00J5pT+Rk5aCgBLXOhBdfVVk/mw4cJ8TZTVpUGou5ow",
+	"Aeoy1jtxgZWrN+GD35tSSWbFnGNMlJBY4cxFQpclfkDiqi6/vb7Iphtxq2m6k59SbVmrz3zZYDYJ4iUb",
+	"JFMMyfOnBBZubdIxSwoAN7CiqCxDtdvLKAcsnuEyfjU6Zous0PCq4xGJyAxnC4y0ohHrbrAPGID0Ai72",
+	"4uToxenZj5edg539qFOObTWd4e5ef7jfH+6wneHBzv7B3v5gCBza5zMd7OyveAnDMT41GyUYo+kmKDpA",
+	"JJdBmE11Fe0BOEBz3QA+8uYmlUk97IZKU2BGDBbrUjn9DUJwUDTEELaHiMdp2vErNU1lUM/rHgTyrUuN",
+	"BSbiKHOTCZlo9qo1zLC50oY928W6LBZs31697H/PuqNxvlyYRxqLg/UOWabktJIrG2TBPRnnwvTP7TxD",
+	"iOXwpe2C+I6A7jzb3eipK6hqwpoMUHSl1cvJ1cg15LRuUdeunhZKpfJCftd2d5q0olpiCUy8uvocwgtI",
+	"/oJ9zEjzKvOUK1uo2OwdN7fCc0lfy+2+UlMrv1mFp4D040mRZY0Z/lAjoi26HtJ3sYxEBFUahUycRT92",
+	"JTFIQMbyHdVT//f589u/zF8u/zJ/+XT8bz/vjf/t5x3x49nteJ5k//7kf8ySP78f/vvuy+X4x/f7ye5L",
+	"/e8/ft+0xmJdBvAjXS/At3Ov5F93fjiNO5CILq7pvl+3cTRQJaDMjfPwZBm645zdANKrKkWjt2SW4AO5",
+	"45olStZ4+SXFwtqLWeRqmgutP4sPnlki2OxlC6nuVj42GIuo+OdRSByJItc3lKqF+pB5IfVK0S4rKXF9",
+	"s3ryaJBKmk5egKphKrVwNaMPtsLR9L61dYc82RvtT3b7O5Mn4/6e2Jv0n0/29/u7fGf0TDwfP0nAWrKh",
+	"dKg93YXgpr2GjqvsCGeFajUclz2jQyaLLCMxuHKKTh6Fr8ZKmlQWqtBZVQx5Uqtn3uJ+bMNL2JC7Fb+T",
+	"dsggGGtw9TRDADuCv480i60oVaCHJ6aqiDHFfkE4mRgXLu4rwDGqCUzYF/uz9O83pFatVm0oFphy0nR7",
+	"WHx8E4phQfVTOVGuZI7DkM2I6V6GiOYmp/WFL60NdSdT6QL0MXilFEJRDMfokdRUue/O/nBTWYKog5ew",
+	"adl0zZf4cmBmaEba1JEBUPRKCMB/0+4TTxKcsuwCT6OOfVJz9thfNpFXEhvIvkv3SGfstxpcVitYX3F9",
+	"g/E7gXDYDOBQ2NOHYQZF1VFfjrGaPCwFqgBSLB3PgY9CVKV/FdXtUS7K8in+SzCm5EXmg9wAEQLLOC6g",
+	"KRYYRl+nWm2txJNRxenyVXPZpyrltQiu0FTtjUyVY9Br/N/2IGYC6qpBPTKNVUlp4XB+A3YkWSFvJHBv",
+	"+73KfclyiH+LcbrYW7DqQveHTpFnwVlB1PnB48djIU3Os4OnT79/8tgKxSrvu2rxjUHgW/E/IpgNbNBC",
+	"DzE8twmyq3hro8pLP08D11RSUFzLCv/8sK3V8V2Qu9hS1ts+PmgPP2QZHhJsIucpOBAg/jBy8Rx8ruxv",
+	"JKsA8LsD0ay7N3zeG7CjTKugXjGdWxk1UWbgyaQkolUZwKj+OFNFTWdqKLwe2oP/1/X1++Gwf339fnd4",
+	"ff3+2eRd918Ogl93Jvjrdw1v9v7ln9ZzoYayQUHvDb9TILmrfVt+dcr1BpXvPjJLhKWcIMT0yc7+k6fD",
+	"4ZB1OVsKnvdWpBEvLqXSPN3rBO4N9+29NAenGzrqvpWw8oY83ecqN29yMAM2xIer3FdiJEB7pJmlEkfn",
+	"pySXgfKYGuqJIUXErjuhTT8oU+tsgfZASjTzm4fAgvvJatGGinyBdROQ8s3dfarIVblApdxVS+UqwbPV",
+	"RKINFbFqt1lO03RtlIVGhqk1vLiW6WUBk4xRZdUxH76WhGlp3fhfMCntT/QBxv5WD8OBcAOVzgX1i8GJ",
+	"0edq5wwlm3K+qlQT/N5Uw6i9Ww/Ntnr4a3LaNsdnY3XjFvs9lT4uT/aQ+noYoQ0igJqnxtSUs87OYDgY",
+	"3tMGROe9JpH9nExDWLDunrBNAQy//iFtc1LcPdDCoeeAtlxwskTjUuneCrLNFipLx0vylU0mIi9RCpq6",
+	"PPHWT112aSnPQD6561+Khz6HepBw/UZr59QIQmJ+XJbubKIq5yevfcMXKt8bFPvE9lBQuRSpCwXzQZ0h",
+	"S5it2mqFz6tXl2zGZaJn/EawLl+t+rNTO7O+/d8PJz+enrHjk4ur05enx0dXJ/DrtXx9evqD/tvx8dHP",
+	"8+nR3ekPR9PTt/82GAyuJbxwcvai4aPN2H9uEVwbIQ2qtg2awcK/siYBtxTXdY2ZooGIBoH6EXXPQCo/",
+	"J+0wWF7jfTd6/V6lt0I6u4LG0Grq9FCt8t5UvSjMaXUixjqrc+yCjgfVb9EI4sLxYioejrpibytblz3N",
+	"cygRsMaagDUEVu0J6LgqJeLqlBttCHZuO8eamXMxFult09zOU9Y2+87+7u5WK7jcwpIyWjIs4R6YpvDm",
+	"sWmOUVNQu+5vR5kJnjWFG8W5SGKWTgJDiBUdsYhBxGI+H4kcXgB/o4bCHuDUTW9FhCQinuZCyEpcAfzS",
+	"iTrwOYi+taAA98IKBs2UNu1Nr+zTR7pFrugPG2N80sWRqzC+dtDT89s9OOvT89unZVXyGg3Yeb472Hn6",
+	"/WBnsAu2VvH98OBg534RqppPxOvmcpIeFam4CnW86vftN/25SkRMSXBjlTtFEfyVoKd6mCF7pq4CK0kb",
+	"q+hJ371YG1bnPKjYPDFsGNGNXTxB8Gu91RgKy5axZKkUbC/CdhT2hx/WFFNY0yGUFkO+Pr8G+8/65CfJ",
+	"VLAfkVI2OpMWJm2ax6mXSBcq9QjpgroqRznD0k4siFNVMZ8O9we7jfiJ6QIbRduyQyG91izAbnBb4gYD",
+	"ahiQpQp9jtoYR/VKGoEmwN8q4nkKFEB/ue1Gdgg8+gU3vCFajhvOuLMwEF+t2gAaQlQbhzqSS4zmIaMh",
+	"WSy8Qc+q1ygM1ixs9s4vrcYnx5YID/d2P66Ei9kZ2/cGxvnVsrmbeqCuEr91hWbXQhaN+BlgRdaOtRe5",
+	"0aaB8mkusOGX5FYIUNS19ej8FGR8y489dcsLaAWbJsJ/2zvcztLhN/j98PudbQ0fn2voKCWfmsDaIhGV",
+	"9SDzUkKZq9vaFu5d15nma7olEkRW15iXD7avqXpVdthkPBCvvGaGxucaSpUBRsPB/vfPvm+ySG9d9HZj",
+	"BeSw9q3b5JqTCdIaPyV9lz6n9LsVt8IbKRidOzRI86d3I5ZRzY0WQdqC88DQ9UeMABhkAn4rcip4ajU8",
+	"FxVNTouuCmdzcYJOuaBkvhux7LXez4cOzWCvajjc2QXt2AVZdA76O43uhJU7WYH8t1fHruGxmbF5Os4V",
+	"BedHLP7LX/7yl/7r1/0XL9hPPx28fn1weTmYwP/iWrbOSgzb7mBn98ne/tNqoPT1dfJh72Pf/tl1fxj+",
+	"Oaj8ub4e2P94+rHRFk7b2hDH+qExJNBDIYr5PuzaF6gCm2JZ2R0BAlxb/gZD8GiqgLGKWRU8WndcK3F+",
+	"XwL/mrHOmR4/Lf4tNEMG5lSjWNEUj0r+suoYP3At2NuLV6vVwlb9GPrg8WNfx4seDVQ+fQwWz0pURp7e",
+	"m1HnIhMcg4QmKsvU3SGL0bJZU8bpMTqYsLhxrZoZfHXfmLc8a74kheC1Nm07SJjOsrLnnKYw1juInZik",
+	"mSDeP0eJdFWPSyqj7d6nY0SzUEUtLbChBXaw8M0soM0OOgOrB2jf3igWgSxGstGmzGx7iM1xVbnK7hFU",
+	"BZexyQaFQzYtoz2I6qh0TDqDGf07H1C107fnMYZUWG7jKndy4wwpTnDrRSy+On198iK2D2NLAUCdZXdC",
+	"3CR8yeKEL+PInn3C08yl1xVZZr88Pbs6ufj56FVM0dMxOtR8wznEBCjlDRKii5CGLK+gHVmowGms1cQN",
+	"tqUrpcfAmU2RC5HzagNoUC6MrwXlh0UHpBhMBxhCpIOA7pjQ09Jxe3BXp5dXp8eXA7fK2G7z9dHZW7tJ",
+	"KnUjKr087QGLbOLS8lLDulJZIRnDChMldG/ALuxVgDVzAr+GRavKkajnn+u6NubFdGZYsYD2OWCljy+P",
+	"fzp58fbVycVgzt//SlFQv4JlISablD1pOj46S/jJzjkSSwVMDaIULWhg2NgkF4LpTJlBeYcQNoUAYRc0",
+	"tDtH39XS9UPji0W2HLAXIM2DZCmZgwnq+Bw60OG2MG8OYy3sYLmYWEWDYNXfexfdC1Y8jrHhOCF8r0mP",
+	"bNBj/kwADNFyAOJ+MRHbYd3XSiZ82bME/BnrXhbwryCWDiE6QTOup2vP7ul/vWe8oj2FQ6c+WwkCy8uT",
+	"IUNvZdgV78dZodPbtcYsAGWLjoCWVRriunXwMRQ74oZxEIoOCJA8GOsaHC9ycZsqlwmhmTZplrGpcpm4",
+	"N+li8aUiMXd3nj0Vo6ff9589GT7p7+yIZ/3vx5Nnff50OHzKkyfJiG8VibkmiB3DSir9pQ9LK20t3qYu",
+	"ATam97gu7quxHEiw2y1tjqKvQM+WE7QFb5yu5uCuGHGCbo0brdzNNjwrglqoa8XPYHY8wnmaSGi79fbq",
+	"eMXX4JDz+6dPnj/fuKK2QETZcpiu+jxy1U7UgcVCxXmkdJ2ogxyiXnfeP95eNAkv3scl0mXRaUZA70I8",
+	"L6nMOjGiJVLchURtLdWEwajrw8T90OuWdSksK8YctntoE+g9LIND2Qi1LisKjJYsTQ4twxgbInNE4syd",
+	"InJeq0qzqUuhm+bXr0aY/AraKVSFNLEusnYfCx6a4OwLvRWTpdhCCWm/Rx8X3KQs6SIz2E2FRADM0Hdi",
+	"g1/62lSLIJfC7TRMm2FlYFfr6Z1uuL7VLJWHu8CWAzrCBFfLCZnyiUBbcMkWdDtNwtDldQkklyJPhW7p",
+	"IPZ6gxXLYtWoGN8Ic4hiIlgOwC9NEedlbBy+1+APdyar4G6Hg/394DQTVVj5qsFDA+atyodPt/sulfUJ",
+	"t/ruy9g5Kd2Nv+9E/jha7spi7sYYcx85UQaYl8HJmrllUK/6wswoKrzi3+7uDYdg71OFYRD5w8sAaHJR",
+	"QBjK3rfw9S8Tvl4KlVg6oRueTcRibC955RqSxRGL5/z9pZDJK26EHC+t4vrVY97Bh6lSafS5yC/FOAyA",
+	"b648uY3CpIi4VBiaunNmA5/InZs/QrR7yJJ/84D3EszKwrLBZ80Swu81yD0Ib/fNcQqpWbeNzvVanbYb",
+	"It+adQiYJsI5omqnF6pHhLnplTZ/tSVQfntwit1fLvW7X96od7+8Ld79cmXe/fLT7N3ffzmT+ONF3vCj",
+	"/eE0fffLywn+PR6/++WIl7/bd87ku7//8iLBH+wU54vyJfvBT7N3v5wImKH3T/fMpFqrj4ScrMEFu671",
+	"cZOunYB1EoRd6WO4oYZV4qip/9Xljz14AmezlOq64KRSOHZ1P5tDSBzattke2k0Iu12GsVdB07XX9kD5",
+	"xjTahRirPPm8hOPqUA0iUdD3yllh2BGjDlj+iLsuJgHOWSrj44lSyTSfCDZXiehBMF5MsWhkJF3kyqix",
+	"ymIIeIiYi3v6daFyE6NJ0SUQFTrIRT20XNt5WOjtVLuSN9VgiwbpGRfRsGV8UA+6sIzFMpSErTbUGfNs",
+	"prRpqWUWrvBLRow0hIPcKwikIW+3GQfgKOHOGrZDT3y5KuLHrrBWxcm4Jkxu3Wm15QxFEPgpwea82bb8",
+	"oKm4l5b1jFQhk4hBSiv997HKRcQuXUjjWcDWIvYiYGpAmajcly/rcpPKmjpdznNPnuLAfRUia0ceXK4/",
+	"o7WEo0WZCmsoxedvLq8YuI4f02TxAeOsSS2Do8Ao0VqiEOOsMUGpmvC1xWVW1cBN0U/NSVEgl1aBo6Xz",
+	"AIW284oR2yUqoQfKnjRRtU7UCUOSQTBOs3q4cfndCv5U1tQap1ZZWoBMYdRZalqDzYIF3OvkPRrdM+AM",
+	"wB5627e0s3+4Tvbj5pbGPrDddYSHoVM5hWiWA9ZeJ6B8u6tnPAcnq5DYDLVs9qdpLBwI6hzZb3qfFyA3",
+	"dg2R4Ywa0die7EOJJXasBymDUhmpyU4DOkkgj9QLwbFu7E2+JE7HDFTMmgwSrQoRdREkCmUULIdBpTSs",
+	"EIlCS1O/dKxb97CSR4iffs8qd/LYPQQTAAm9Bm80VpX0CyFQr5QH3QgNiLMNOQMNctFaIhwE3d5PUvmE",
+	"6iKfJN3c62ZahZ8azG5wfDf6Tu9TsqcubK07o6ac7k8To/zXzRLLZ4kqHrDDgiT1U20kOY54N/dRKKSB",
+	"QrYjrbLCiDCx6pMbfeCg+Lfe46OeybV1T44f3r58eXJx8iJiL04vj48uXtj/xIyzyGd/Rezt2eXJ2RX8",
+	"PXNPIcaOz0VYI6lWUIh18zDDqwelfUs2Gzx29KJnP42vi+HwybhCtuEn0T+F9+J6ixOq53jPSun2JO+b",
+	"zvZZ7Xo81Giqq9lgkak0IVpX60FIA10Vu82xVLWNbdLmvDTSQORpsW7GiEIrMdhsawpfKSW6id+nZfHw",
+	"YGXrz/SCmyaXQ+5+bvNQbKhpGnil1nsXzusVSCOIZV+IPFVg2ZinsjD2/MC2b8XpVBI+w5v4vGbXL4uV",
+	"fujsdA6eDqPOfudg//ng+83NpHDrjadWCchflZIbnYUY6v4J7sKdT3IW9rf5rG5h29LFd8X1TXP53bK0",
+	"GaphviAWhYsMWCxkcoWxela8E+9TcwypidBNcwS5rBioRaW2mirrwQj3KBZrYQLnWV32sAyUdLFK4NkW",
+	"0Nhzx+tn1Jy7G+eCayVjpvlSs7vZsndYXXelag3scmLJ8jGXY5GBcAw7hwCmvFgY+wvEQ9bDhVbpTJvF",
+	"GaZLE9aFWEfpIqXltK+X2oi531ma9A6ZLvJbKBfeGK3XeTp5xnf5053+98lw1N8bP33Sf548F/39UfKM",
+	"P5vsiuF45/MC1HzdJPQWOj5oViouesOm6W0bj9Z2RGuOpJYNT3GyB0GQamD+cy/R5xHTihx5sCuKNwiC",
+	"Fd0HrhorKJyLWuzG3u7ebtOFbx1eNxKzlJJAVn0Ha4LrLCg3yU3LEowJ8FUO5ULHDoxdGxMwpN2lerUg",
+	"eFNgSW7ujbpgO9n4Bdc3l/Di9kFrOHC4LH8iCEhttM+j8vY+IX9srnRXPXjnobCu0b9jFx0sYX0J36bz",
+	"WxecYwdvtmoAAm1t0gCuskm0wSHblnFpGsudxBdUg/OQxcfKnokRMesKmbioA4vwvcMKke7WelXYxxWa",
+	"3bXoQMa51WB757Up5NhqgBllxJEx8sLb9Nx67H96sIo6wUxVc2Tw/srd3yM5LsvSjclx22XGfV5a3JPm",
+	"tLirnI9vUjk9uW3pfMlNqQ0t7J+yt0hZjgLKl4Nm2mAZelhTZiIWuRhzI5I1l+Bjd8UtiAtcs/K7VXOw",
+	"VGaFpob+9vunILbEKoikrfh0yJo9e3S1E1JJZXtT3Iuxl1Y3v2yqniDcDa8lDSE4uM4uW0RYpPJWZfXU",
+	"57X3qNsMoaGTe6uNt1nJHi46D0HYHWEUFJmFCw2sMmEcXxOkNtLTlTNfpatkUEBTBJSgqZqLexGLX6aZ",
+	"EXnMuitoOoEn9p2TKTqpu76UTbNJpEJDcfJO1MEZOlEHh6kFt7u3WmlMC++yT7fnXRV6tZGJwdhNh471",
+	"DC9R7N1euihl2BEf30xzVciEFTBWgzj4fLQr9sY7vL+fPJ3098Qz3v9+9HzcHyY7YnfyhO+N9sefLGqQ",
+	"C8/NThL8PYI7WuSut7qp99URZGAeUniJa72nmbQiORXFb4q85CAAvRZmppJNd3sUvrvaQC6sm59ODCka",
+	"Km+Rt7OzFXv6+qqSESRetoWD22esu8MoH3WXMlKfUE7qXpmVGrF9Z0OvKlP3yoa1w5+uZtNu/GZ112rb",
+	"Opo0ZTCOP5KoepHBAW/OnbUAhd7pT+ofZRfTBle/zj1gla3QuVyu9EL/Sd2V7TrmfMkyNWWpPGQxl0si",
+	"mQDSKg/L81mSubhLYjD32t8rBbRwosWdPQ/7sEoP8emmroj3AeoHqNh4wHgZRcpUYUDdPro8Pj1lht8I",
+	"zXaZUWwPhwGdeyKoK4aZiTmblFUfeabV/Uo/Ur/EhgKPX6LIZaX67P2IgM/pIZjajX4nFKHZ1PPE3tnT",
+	"PZYJg8HBSTpNjVU4BnHE4l8RfvvxoYsLzsWU50kmNEDKmGtB0cCVSwlgMYzhPer/O+//bdh/Pvi1/+7D",
+	"k+jp3sd/6jxURx5LLJrlBDvC9joucLFN4gEO+a7JPq3FuMhTs7y045Ggom6EPCqaKvSt9NzBIjphiFCm",
+	"IDLeXkTwa1DFS8QRG/HcNTmIfxA8FzlDJxMMis6leMCuXBMf+Nk18IE4QWgNTm0oJeNZyvUhqjojZWZg",
+	"+6XSotFKH6C7VGrM3sBHZXmxP5VlJbkrd+KzQThtmY+NRq0XiIE93BiQ5JFmeTqdofnTKhIdXLAzFx10",
+	"KgspYYkv0n8V9to+2u+wEFf14L/7Dkp3fPcdbN7qIUlhIZBnzD4AFPTFN9llKDL74BQsc3QtnZeP8uIw",
+	"vI1lfClyhskVGmngQuSoukZNmTJ2KDRoTlR+x/MEP3LdQuztpRqqAQDhgDhUHep9B4wXSWowpj+6lpWm",
+	"iWUB+rysORlVQ/ypcmpEqy7r0ujoWpZ+qoj0b0MideTihjWW26B8AQRrPbiW1/K//Tf25zSHEAErf9vf",
+	"r2Wfuu+PVLKMsKlg2VA/shcDtdu6MV8sMgKox/+hlYx7h1T+NlteS8bEewu8UHaEU0nsgBfb8VNkbQ14",
+	"xWVih1iDW6hI2oHPT14zI94b1o3tn8eLjKcy7g3sVo48eEOcX6qBLUqLT7ALshpoFh8raYQ0fauxxSzV",
+	"MP3KFiHyz8LmiHAumBFApfbR+/7d3V3fMr9+kWdUODj2dYdgUQuea6H9krp3M25goHGRZ6xPr49ydWel",
+	"HSw6DK5t9EnYU8CBwPSfKAEWEBzWbWRvOIwjuhF8j1fX7sIgKYe2clNjqARgaFloYKF2nADpaQ53EHwy",
+	"YEeSLNzAKa12aokARbfbYXxRGqQx1N/T3VK8t7Mfww3+gPvWBwwqJfRVnk5TSWsC3xe1DPZ1zvANDa05",
+	"IbgbTqAss4vvv8G3YtYdq/mc97VY8JxqjgymA/jGFRmazVNfX2is5ggF8XcxbWdJJv0o7Ncd4cLg+KWS",
+	"omfPRN8BcVBIzHHdfkN5vmQxKk39YxQv+kf2pT6uNbZDQZWN9wulBYv/rU+Rnv1T5xy7ECZf9o8mRuTx",
+	"IdSrEpMM0uq78Zvzq9M3Z5cxHDjsj8bFT2szu6FRRYh7eL6r6yYA2x3uxRQS27gFHEZT6aQFN7NHmqG4",
+	"r3sRDNH43U/AWnTzGl/z9/2jqYgP3eKA7iDYueUZBKfhk3jAsDK8xqom9hqwYtN746gEQNwlWvmDOP14",
+	"dziMV+A0ooyPkjoO2DGApTvgerM5zZeuLV384drp7tedA3bdGQwG152P1GgUk1sstZukQLntaFRuXAqR",
+	"aFg1rPYECbTFhJUxUdhQUmzT2BXFEVgDUd9w+QOkIWzOM0vN0K+VSmiczFK5KAzrjrjr5n+XKzvsciHg",
+	"auep1nYgaIsb+aRDq3i5zEtVmL6a9HNo1opu9gjaM2TpGBrs/rUQOVyvRdO5sFy2d2gXtRP78YMljXMB",
+	"58czLMxrRZpDhANAo4CZJGxUGKx2g6AN7+3Ffp250KrIxwJ+349pdwi8AHCScUaps9wqRAgpksUAw06g",
+	"OwTT3XuR4FtaTOfQygsoOGIRBn/FLJUsplB0Eg8eu0eW8oBZcsFl7IgbcUjL/x8HD509B3keVgvwxwfa",
+	"YPzjyZUdoWUyRJ39GE/6eexvpBQMqcw+RmofIrPZeRJX+S40Ct9hr9MfDpG0s0LqYrFQOZbZw1eJU9gx",
+	"gFl0Q6ZgtfyxIkcMpCNXODaEtzZwY2C9xHdhF7vPMYGZsIkC+VimIFnWDgxN5wFIxhAmQzHS5M4FAUXT",
+	"HdfoLTyLQkZoh4FfKy1hqZSVXc++RSrOpkIWqRQMWAfrToWE4pGEzRFLhOFpplmQ/ShyGhyH2YmDAAYr",
+	"WGKHbqsLom89Qr4PAbOuc4cTFuxIUBmaLQUVYfcj1epOU/RGOp7hvE9iL1sjKygkv+UpJLawrhXYR3YN",
+	"ibqTVpHVN2yCtcW4lRDK5XqmFB7pAcvtv6CjSA7kDgrLgO1DH5TKyyNNOKbJlpHn6S2CSirZzpBpL3Ld",
+	"zVQG15K7XA6UObyASx89GTJ9CKIhUWwYeISklF6yw+yyeepjFmgRFtNvxML0eWaXEfSBSJMMhSD8LNVs",
+	"nCktEpA3jhxQ4kWB/YY6idiXdK2pxKCU1V3Tb5AiUtAb6uJBSYNwkr7FvywVKGdX3001E+OZEtjGPipD",
+	"FVzdJ4BPyM2H/BhY4BRu/6+FMoKlxl8WOEqQP729OqbsbN3oO/UsdpJjWs0B0+l7OyoaQFg3bi+baSUU",
+	"lZfFeyFXvKoQAWGZ5UJsHI8GA8UtoniWSoMw2Cv1zoatnkOZ9QMWA2zGXn/FZuE7g8HOEDpikXTIdoe9",
+	"iMX6Jl3EwYt21P/8v/8/Frw47A0YebSc0AtGASrZZbX8RN2Bc1HwBEqyg3s6RqGKov+Qb8xUkWsrvZL6",
+	"Dzn+VNLL0vixmo9ScMtbFQBH1khJ7GA0FVI+3Odj3AIKxH6owJaA30TESYYo0x95R7FTSsskWBLq81Fq",
+	"cp4v0e4ZMc50xvUsELVOJa4KmCnUrANriMjHFrpdjxZoUSPwv8tyQWNxQMAR88cjp+4BZls2ErJT/s+7",
+	"L0exU67j/eE/xyvv7A//eZfUlSsrTSLXnaksQZw9e/sqMNN23/53CwsRi//ZEn/LG3ATKkcpB2/u2gpk",
+	"9IJlg70D917Awjl+Uf7kKJGnrCCggJbiKiNAhGHJWLtoJmM3YllKsj3M6EBgABk6UCOVZCIFIdvCv2Dd",
+	"c6XNNBeX//MVG3NpJakbIRbwnQTVvOfMDUcVOxTcDpTHvJZHGyxt3aKxuzrxuatXl0TXrmVo8F9roGPd",
+	"8rOKmwBq2dkfkd1ey+YW21sa+A4rxr3AqnctA7MeKjgNJrxmcx8kOJOJUshEX0slLRFWhdU8QWApVd4k",
+	"1cQ2TpNMvNUiv8RPYxcdjIzJEZ1r+dSSJyXrEgv8BoZy/DcsWkn0wyQiE8SXriWaHVt72/yptbXNqkXy",
+	"Wm5vkqzaOMg95BI0IrxMADiwDsDy7/LUHgBpg37JLvO77gNB7molgmsJ6gRaDfHovZSh7mTfldj1R4WK",
+	"H2gsXaiLibYUWOa1NMrujynZOyQSO+cy4ZbDuOqrUG/UKitEfRbQH7mL4bMxaC/n9qdrmWK5KctjQizy",
+	"/6zigVt17bZR1bTHjzoVXkIXdgDmDK9tQfHOBZQdwpeQ3O8A8QLQnVtiH11Luh5lEUtpKwsVOfI1Z9JL",
+	"pxKyzM2AvVaJO74Gpf1aehGu5DcUmjtgFtKRQ6aazQXXBa7OyXecWeVhRvTyWtpXVWEAeP/OLsAZlCY9",
+	"9nd2AZDF/n4t/97v9+H/9hUw97Lujn0FrgeVZXgGgNfdrT2ivTdBJftsoDxkqKpS/8WqvgGLghLL3Sd+",
+	"UezHkyu3phXTMuuGHO4///f/sfKBVG5h7hrDKSMsLO3mDLACpi/LPHf37Brs7PU5ogpk+3+VYpd96XD9",
+	"PC7frbtvZ7GUGenE3+3NHiEOgSDNs0zklnLYu/ZmU8AiQlZnOIJeaVk6FlKLsl9I52jBxzPR34WeHVDN",
+	"3Jclv7u7G3B4DAXJ6Vv9+NXp8cnZ5Ql8AzFNpmzRyP7zf/+/DMK+oNcKxX6xo/PToNuHaxLyMeqohZB8",
+	"kXYOOk8GwwHFE87At0XHaiH0cUEBIAvVlAJ/TCYsTjALh0EnVkhwKcbkQqXIfa8M9EJI5ezt5cXRC/J1",
+	"CGny5YAdAYpALanu3vBJ79BNgxCaWWCzqpf9MbLS5wJyj63S2k+lFlKnJr0V2TLC6lPPwaTpLr5aVQzd",
+	"0mWRKi8AnSadgw5a6t5q6owFZOMHlSypmpjrX1e397vCkHO+jYOSoiJqPWksHYYfUEWD+9kdDh90Zpyz",
+	"uaIOBlx8jDp7OGnTWH5xj3/gSVl0oLM33Nn8yVvppBaR4EdPNn/0UuWjNEmExC+eb/7imExP8MHOFlOc",
+	"82WmeHKl1CueTyH0cX+bI4AQYskzsKziV1vMRtmjb0vrBzqeXQsTwjTCAGhoP9Wdg1/ARa477z5GnUXR",
+	"hKDE/lBG8k8ihiEzZIaMAspvtWBVFo73CAeBhoDaFpktKoWSnBUi/fuPdOkoZH8OMPz4p00Y7oymMO3e",
+	"cO+QmRJLkWfCtN5dE8OPMX7Qhr/wDgb5fUEkht2U7ZGtDHua/J7wGYMDkz8GTu9t/uJMmZdQKOYPitMI",
+	"J555givEO3Z7DUj+MVrhzY8/EEp+fAwaFAUElf9V6cIGv5eIGjHvwhFp7pE2WmHNL15tQtwVXLTb2ek5",
+	"jX4kUMETCQZ8rWL6KtbiB4Swpd+mtRJL+QpggcW9d5+EaUEmqw+2hTtgu34XlWQeqmuwGTtf03BtCGrn",
+	"wPwEmOW/GpJ+TWRD2G9noDXc8miFXd9aclaojA0iFGIzKt+OT4YYfeCV0Xtx4m1Z7aHDWGC0X425/rCE",
+	"COHPwNcvzpm/8eRvPHkrnnwPMrEF9w0JRvzi5NXJ1QnbyM7jA2IG9+PawLO34tMPwqA/H+m/MelvTLrG",
+	"pFlXz1RuwGu1Xhouk0qbMe80zwWYwEbZkvqyamo8UDdcqgmZN9FjBy6qpMwzBvsftfIqKwFBwEAKUT1c",
+	"oj19jv3Klj2o5jzK1PhGM61cmPFUCQ3FzryUDSWKQimbdeNc3ekLbCMbR4z+aXgqRRKj/YwniS5LLTmL",
+	"b739/irqQm2CoyxzVZg6X5D9US/dNiPTms65vx2WfE2gh/Nh6JypgWMA9S/ErcjsJYKxZyoaKziaIpe6",
+	"AsAgjq6CuYWd1GjfoxTAJ2IaQ6pGy1o2dhV4slSbI1eD7LPAZqvsDZjqGOo8ruZwNMIUFkgLt4Mb+ceA",
+	"p1fgBnL34+CHLqxONn3An514HVRFQde7daCFDilTxu5QR2OVJYLcU1SKi764N9Rd0Yp/Q+hzU7YVAmvs",
+	"Do1U3OeH/EOBn4MBZk+txlS3AMoPFgQ+PhxLV1JsZuifw6lh8JJHPwDLDvur4NKnUD0q/nBNXeGvOwds",
+	"+DFmXSDmGlcEXmrVa+P4dqA/AM//vQrTvwMxgaDhkX4oacFfQVghEaPFpoJ1XUhiGXroIg97GDwVxhEG",
+	"8YMtwYOkugbRfoWEMNmp6g3YcXsI4efGD+4Nhw04he0ysKQWTUBo9su7eBWJpsLUUeh+Ou8ru+7W6uDB",
+	"i5c36WKr9/C8t3n1Nd7HNq/+ZG9rmxfP6dA/VYu/JzOmc99WDixlkmr1z280poXG/ChMSGEaCIvn2PeF",
+	"fJLiE4H17le5/WO/jO0FUae+3IhltWw9hoIblgmuDbB/WcwhKYIyhizNma9tYXhrBbcmpQyTRX488VGh",
+	"4SY+0Ft+OzEGB9k122XciOUhBss6KlVZGMYvZ2JiIJmkG3/4GFNPdQW7nHFon9wbsCuI8JeqHsOrG8ic",
+	"a8Z3VDkxdOvHfqGlKZCSH13RoHjdRmPMc6BR7FQzkYt22kllXDufA0BfUHIhEuNW2UJZcLdQWNh30QuO",
+	"9ptN8OFoEt5EqkUzzjtytbVWsbXG26DIegLzqEmhrVMKQMSSHlmELouH62abusMSp3H+XtGkusgWLPEa",
+	"4Dd8+GI82p/x9gjgSfdmVhvKTTXLjo/7xi6trgRviZ3/RXUI37jAvWLP4IYSiErOTUkysSyyzHWytUo6",
+	"/me1Ze42ugjUebHThM2UGzh2qtkdX7JuatidKrKEjVWWpYkoMx/AZkE9xYLB0DrR5uWvaT5UhP0ziNNm",
+	"3YKmgqIv0TfN6jfRrOBet1WvUGL9plzdg3B7eqkbCOYnUPDHGnq0txLyH3NVLFCSqekZq9OzVBpFvdj9",
+	"c6TFrEvtkS2hBaokIRx4aocnypGT1LRWq1pA+SQ7QxVsDplUst+gCmE+TzKokWsyntJiD0t7MxFObAxO",
+	"EpsXusDYi5lAXVeLAKeBInQPbR7C/vnfiORvQSSjlS5BABpMp38LOwCmoqw7BnpzWXYMYLkTBomUVSRJ",
+	"IgnKPZa/kIjSiTognzQ0+P5tKDhC2yd6qJpw8hspXy+Dk+gNx/5Q1Hw7E9gGy9VkS3rfbuKq6LqbafM9",
+	"TFEkiNvpmw1g0UbVuGah+c3I6+/F6rQMbE4Be/tmd/pSdqd7IXaRpGYj/pbOY0s7qkq2nQ3UZu5pTIMC",
+	"3Ruw2CjDMwiMiV1LLjSRIV2fczOeufBurPpuhXVl2H8U5KK381RwNMZaVahvQwPX1CzjVq0QYjLsXk5w",
+	"K7+BP6zOxTLf481puKlmuAsfSNLE7vGVzrZBobDLS/zm4/broBNk3cu3x8cnl5cRe3l0+urtxUnE/nx0",
+	"cXZ69qM96dOzl28uXh9dnb45O1zJX+217oAGr+yhLNg74WlW5E0N/r+oXdCeE9TsbaBhRwjYalJFgG+C",
+	"xoZYrvCwQuoDtAZccY3Z2Rc81VjNKbjPfiImqRRJGMByWO2hg51x66Y+iJxxrXsJrFPJisUCosh1lZAE",
+	"GAg9Yv0Xa1OsPS1ZfqkcTT/B10m3DjbYxuMxQAnuBUtTgHvN38XvncX/AXM+jpIEkKREiAYkq3L4x5ma",
+	"jqmx4RaxuCE2VGfCyoQ8r1z2XHAJkZGUPabypKzNFAesKGYIWAervbkfaSyRBVb7SpMsNP2uYeav1NTK",
+	"x180QKw6URsulMem/+HCJxFIwiPYDJVeJNjGtQnFc+gLUmGrcqnzGKQ5S2Ui3kdOr4TgPSjhRSBFCiOV",
+	"Mi80VimEUudO8mFDL/uwnVL62Y1C6Yft9dbA5aVf6xeHzGCqNtj0b/yjQmZ4G2vgsiwV1V5H5qpW3Z0M",
+	"UyqVUFZf3wmoPcd1Q223ATuqfJsp6M2NWW8+zvfq1SWbcZnoGb8pDYJ8XqmvSdXRoPUp6/50dXV+6YpK",
+	"rtZ5cxWnFjnEHi+UdhXVKOJ9kae3dkE3YgnV98JFppotilGWjqGOrlX55iIX2TIsHEf13XF4qqaMbkBf",
+	"0nYkXO1wss+fn7zGzXFDu1tZ9yHWTgX0ta9jMWoq8rfazqG5yB3rQp1cZs+oLPtHtpsdXGX4uit/igW/",
+	"pLqjAue+kO5qZb+RYDqdytLOEY5HeGSWQW2SSrm44/LlMz7Hkv9K4wFBXbVUu57t0BYiSXMsuPfYTqMf",
+	"4yM7OP48gIY/rAtNvuciSblLyaQdEOxoV2oY2kXiCzOeyp6LksJyiWM1nyuJed6prlZagfL3QelvPFMH",
+	"iJTsyDRfYgfMJetK1XJNkSvuj9dtZlyy1ERMKioc7Y4R7QLleYcvYc5pXGmyFGMrJGob8tr/5kqL9SrZ",
+	"qK/e/Pjy1WGl0QD1AbDX0ZpYHpKOdepAWbf5HgHqYh6AiCXyX1Lsf2Up1YXQRdaoF79S0yn0GvhthftP",
+	"FNX3dreot3Sl1Gsul7RG/ZV4F/Xt6Rz88q7CyaDfVztpX5ds6ppZbSViQUP9sP41FJRN9SLjS9/lk6oz",
+	"ho1dfMusMDnqRiwH7LisIzlR+ZxxZnIhWFcL4cI03bePP9gZPj4ez9IsyYWMewcszpUyf7JabgwhIxrZ",
+	"JNYQVIayt4JildjtIxeWGlBHjrKbF4yMBTg1dG5n8Y9Q2zmzlOEoueVy7DuvvzVpBuJCzPhcoVly3juk",
+	"JUHPt5U11Rcy47cCq9ALaZolxfKAVo2RtT6acAwHtRNwsoHbJpzvIYtxgQeNayNAwmW5vvQHlsNVemjZ",
+	"+ZpNeXbmihmPTHYjpTIB8XVf0mZHR7ZsM9tdVXb7zVq3XkJuROSqlHwcvrLGgFeWV/TQiFIMOIShxjvp",
+	"Z84xwLULcLesF2RmdvzmrF5a8Y2EuIb3qTbOGYieJJT+oOZpPhXJAdQAxNmgsHYCRe79h/gEyjXjOlw/",
+	"B4x3w1R4v8JUpljGXruyJxElIttRrDiAwpw2fDlgIR0lo5g7hTbzoQPkL2Q8dMN/HdNhdfZkg/2wPKpv",
+	"5sIvU4pR5YgkAXauQfEV+YG485YGRIsidc4UuIHhMeoO567AKTnqsUc0H9+A9vzdd9991xy4FODO/Vx4",
+	"7kNoAPub8KkNPMpKJkBSvnnDHzripX7C63laU9W0S+dcKsNSoF0VsgAg/6H1o+shm/3n//X/ADci/kbN",
+	"tTj1JeiBQcEiJVlKDghzfOQ1mB44tcMcLVl8/tYZkuoS8wc7K3ayilg6ActIalFpUmgqkBS2woI1+qZ8",
+	"OZQwzwus3BZb/LMyY4yvobILOdqwWOxZIfFhRe7M+PhG27n2epFvppVqIvAD9sa3VbEbD8JyiAOACUww",
+	"k3OpsSFKhMJAtQqrHdLKCkZIiASDhaCUgUeHZeeIVZsqmkHUuRTUQUwq6DiWQIuMKgOHvjnl3qoJdLXj",
+	"x4w5XznWqDUVzKUQ6LvBcup7wycNBmRdUrdTgtrPJnFfTrqg0PqvJF1soq3UHYLsWnIqvhWtI6vIzv42",
+	"+/F9y16LJOVXVs372nFOgmz5PCMyDC1eygs3gM+fINt4y8NWthI0JgRadXUZqVxVy2vWEdaNf3lHbTVZ",
+	"JvikGtJdDuWyYWUpOCUs9naSIK0GpKdaGmwLt/AdKDQYZWHkUulBu7AdtdACjRkgr62zYSyP3fl9beW/",
+	"djXfBKuHjvBZsarhra8Rrj6PgTXbG15DHC84eQElAmR0i/KOXugJWBW5okoeCNk/EY+zDNwfbpQBOzKG",
+	"Y3RigOPOM+B6O3CCvGBOX0PXO8RO+HhWDjHj2lKsuaK0f7TJedkFjKX2HanYeDnOBPQBrC4AhpBo7MTP",
+	"yb2Gi4OV+C8orZ9cflyOhRW/XBTzc9ZNhN0oSym+k3IPK+U/S4KC05WE8/EH+K+PcTMli8pjwX6N9uX2",
+	"AGqeJI2U5QtaSmiaoyT5auYSt9MW2haCaBXIxR/GiHJvGee36pjxhxWKkDytML7PEYIcLq8v0G+nRYsv",
+	"TE2luAOK48SMOdDqFLpWKWUOsVFWQLFXragO1NHUO6f+fAFNbqIw1Ai2RqGh19EqdW6nPVjfq4KUn6mG",
+	"RR+asdkjb3h3y4ojpgPV1n69ODl64WKrF9zMSn/MmNZXJVehg2bO378ScmpmnYPd/X3IAnP/3vltI67v",
+	"S+habv+bSPeAVYyBePAaCH4K8UCBYCv9iSSdbbQmlbu6BKgrWQJyL1UJ5/q6ilJgsz7HU/r9W65poS0Y",
+	"Ggib9na+oeQXNF8vHMjcGyURijeiJPS6Jq9NOfOAva2jmMoDy/DeWjg/NWL+RW0BcAYwSwuI2pV+g8sH",
+	"h8tKyECKt/xldP/NmXb2+ks7QZMP52fypASOHManPJUUH2w38EgzKwRhYrIxeTqCRsF118n23pLIJSCl",
+	"Jipr8a66M+IPpexqx4iYypKf0WckxR3810fqFa/FOBcQsqlvAg+HdJ4M3e7v6HL/j0eaUa4dte4uJJT8",
+	"A7+HXWjvy/kyvpT+DjBHxWB+Y719Iw1yLXP+K9KiP2I8xGULDXtEsUifzmQf4/drFGbvTg4nxHAHo8Ak",
+	"R5FRaMLDWttYz4X62d9hK21DVkEp1lIXqPbniIOnBgN21EK6DoNezJ+J+blYxf3fkBN8ZaEj8DvCQXwT",
+	"Qh4OgS/sgd5XDPGoC1k47ak9J+99C/awe3PYX7z7Py7fnPV8DktDtgmZLSDJoUzXCTN05oUpeGbf6EWk",
+	"1bp0HOgpb1HUcekwocKnAbm8ignWfKp0vwIhht3lSk79qmtNMiHFoUIqAinHJbkkSS60PsTYS2x47w+B",
+	"FnXd+Ysq8vJnS5Xo3etOpYE1VG95tstGS7sCkpS6qQmUci6XSopH+oCNxvlygeVHS//Is93egL3kaSag",
+	"B3oqMYwDSknYpVlRxm2/ugWM+b46PmcLYV9wG4v/rf9S5Xc8T0Ri/wsqR1CZmF7EBJhFjLEEmI3EBDv1",
+	"68ohuD7ekBg1VtJFlE4LobXQbneqMHkhyz4KB0Qg9u03WowLk94Kd+MujJ0Wn2qWqfGNSKBSoyt1M8aS",
+	"Yvb+d9g8lZQ4u7Nv/+FHn6tcuCdsxrp7u8/JpXMhTL7sH9n34t4hBcvTlLhupk2aZfaoWQoAWfYnw/Nn",
+	"40zwXFM/RvgS0ngLaQ7Lvdg7mqh8qiBmZ3ePzQLiWH6WcW3cYQ9q2VE+YSdAspjim8rr0HU+5V4IvgKR",
+	"fqcHNbFB6uWuL2U9YagLk8URZg71Buw4HAUAbybgVjiWyw5T/cJcoPiAcZ+5xrpxmf4T98B7OB6LhYEw",
+	"pAxCjSxlW5R2YU9AqAZmc+pUg2ceCN2XEbgpQYjY1MfoW07Tt5ymT8lpWpe5lKmpQnW+Uas/cX1lgzRW",
+	"cJmDhg55qZ5jEgocBi9YQi8xvdP1j5VMyUY0sst4uKaPBGmWlj94w8dy7H+YLG81ZXg/rYAkVW5mWwau",
+	"w7tM46ykPtlfDNc3YfiWlQqDChiLrJhaFuwL0gH8YaaZa5FEzgjkfakBCxE3BXIte7dJkQnLZitreKTd",
+	"aymJBRS7kReSim3pWWESdSdjSmBJUm0PKulZ+csu/BF8HOeFlKmcutdAqgPJQxE6sEWupiByACMtxx0J",
+	"cydE8L5uDgQ7syunK/uiRQ9gonUhYJUzxP3Yk/jHKn7QdggBsvjLCvBlkcrpRnQpFhb6IgbZ6CiC5zpi",
+	"M8EzM8M0qcRKQMYLMlR7Y8DOhEggogkpMUJjIPBlmbo7B0C1IJ8XAhGJLCO9QxJgqzn4f5pzmXCj8iWZ",
+	"K4JhIBcSS5mnSUn/nZEQRcKGFmT2HL5k0zF0tjfCrytuBblnnw60vx9+f2yFZZalt0IKXYHApbaaewB/",
+	"uVgonRpKWm5W08+sxlikmWFLAd2/8G6DjEAswyEStj/cGbA3cizoA6gFYpwTenxjtehySgYpE6MlS6U2",
+	"PMsi5vcHcEVt87tllY/d4RBSNESm7nqRldcNHxunSwcjlxU+7BxYdMItGHSDatYHBRVCe+tGw/pFeU5f",
+	"RsovJyhF/QcyrjdKRuert+FsPAjOD9IQOxgd9Hc3wbfUwwoJ2NnKIHhqb3EORWgeMGPR3UkLjgbUg0BG",
+	"V+kHNMhs1RyOAHV10CUEUokmKp/roM5OJrhkTgZi3ZeXV2/OXen4PkR/8AwKFpYJQ55qy3KcRa6sjH8A",
+	"/kCok0qxvdVkJLUQUOVwyq0ceXl1dHEVpDpFxG8Z7U2j0vI3kauoZPDwyNIi6rRPMqV+xIQEiZBNMm6F",
+	"U770q3Av5b5NuFRQ0UfziWBzlUDvrpmASlmWG8lc8PEM6CEVzWJzZSHASYlgKcIy/P70VO5WXpbsAbYP",
+	"YQd12ROvx9JVr8E5cyfJEvBZ+U2j9wFg4OGI0wWtP5j2QUiSG3cGPGRayH8UEdVtPJAN14oFDlK3rWFI",
+	"r0dU78kxZECtt+cldliY8ijUDZU0KsJvn7TUebt0g3xJOdFN0lqmNsvK3fxDKTg6OH4POP63Bth5TLpx",
+	"K294gc91hTYGRbvcT7/an6jstPspTWLWFe/52GRLaHqIbiORa6gSAzUMMz49BF+PV+7dHNqohQ5BzsUd",
+	"asOXkEa7WFjIHOdK65IPFNKkmaPvPnCDs8vjn6q+4AHDvWEOi7MRBPMX47FVzMqQL/fooDnQi4Zw5/0D",
+	"+mm/jCTqJrkUmRgbC0e/bZSHnx9MMa21LNxZptof8LeIj68f8UFIbfHO3dDI1bPKWZpsTT0QzdaYpL8a",
+	"7QBaEBCP9ZQAFgqEQHrR8NMJAY7wjQ400gFHmb+Rga9OBhA9P58KfAiwdrvA6sC6X4ZqpMm6GGq3hHtH",
+	"TbkPT5MvGwflF7gBCb5FPj10+LUuQeMTAPYTReDPEmVJSk1NQBGdqcNLsq4s73rW9dZjz3Zi6e8ef76J",
+	"lL8v0fATsepTRMMvKeJtxJOq1PZfCE3+i0pcvyvJaVskSR4brm/a3XhlxdAyzOIgmCdx5nMIfYgYNxiU",
+	"mRcyYlq4ECAfduE7A+pUjjFYE+IKMfYSsz3tjzgbRm0AGsJQXQyXYLkYqxwDSmGis5+O37xG9BJJaZOm",
+	"zhIYajQT0vI3V0ld9wbs1LAx7Q/ijjASwyfSgVMbl+Dq05Vjx+iXin2hNAjpdTH7LMbvMHafOmEbzU7P",
+	"rk4ufj56VeJDLhaCgzMSraIx/hCThV6z7uXxT67cKgS9Ql5+NVTlMNQT8YQKqV2lpTINqXmKiNKMzJ2q",
+	"fDdgr9Ib4a/eiQqpcbTOH4bKEvCR1to+YuAMv4UkK820yQWfM3ASQTwYhFN6Q64dIpVUr9+FXHI2ytT4",
+	"hordu0idqLb/yLWrq8Aa+JGlgXtOtetobhX9slQcbI2ytyC/LLbHBz3hSQjCAtt0tAGEluZreAXySZKm",
+	"aix0bq4Y3YDFaRK7Iv1uFAtgyYABWdCRi1gF6ER7II1yAFHZLjAOWy1gqJO/VfsdwKarbAjB64RK1XoL",
+	"IZYdWi7kdZ/yt+eogRl+gz2aeWn+DBQ1rOrQUnIcnUsivxUJ68YnyVSwY5WLOGL4j0t0vMW9tjq8EE10",
+	"ZQnVfa0WgacIV2f/q8gz+4eSgTozYxYHjx+PLWPm2cHTp98/eayF1CrvEywBtSWIcKUbqLKDUf1xpgoo",
+	"PgFnRgP+ikFtdr32WjoHT4ZbO6P8dpH6fknffmoPeciTvdH+ZLe/M3ky7u+JvUn/+WR/v7/Ld0bPxPPx",
+	"k2Rn2IkCV9uZ5wXM7Z8oadJZPZmt901sbkNBYpj2jms347diOn/cmsehWLEh6I2oznal/1QuWJekhArB",
+	"QRoP/+hFvhQ4nwqW8aXIHXlyFMl94CkUyiLARnMxtRwFhBlijV2K4IxKIlzY56PClEGfEVOwZp5lS1f9",
+	"X2nhGirbCQfMnQAIRqnUaSL8zkD+shwYUhKw/JhLRYkzNebZTGkTR1Y0M2qsMhZbihT7kIKj89NHmi0U",
+	"xiLEcy75FGJEfrW/xaDgkDfLjR/TBC7VkEaO2XXnuhOxmE4AB4BqE9TjESJjy0jVATuhwxtDzpM7fWdb",
+	"iGC2LRZ5UF40PvJuZced6C6ontyAnSnsYAuhth+uO86lfN05YL+8+xi3OJDLYNm1zR+gYav3UrsSRvYy",
+	"I5wWyt9VO7FmS9a9VIWZjSzuRwzIKv33MeQFEdzZR8Z34ovYi1QvYMw8Yv/5v/9Pa0dXKBvU3M21nLfz",
+	"NYsN0fGuixR2h/qtT8R6X/sqPWqJI26r1vhn6tEVY3XnOCrLZqdgxAjZMx3wQUWDKs0iZbVXmaxEdLBu",
+	"gw7TcwQDTI2ksDkpvIsaSiXqabVAdxnnRUJiVKppJYGpBHFS0iB3DbLSUqyoyOlS3FVl9UOGelmqnWqG",
+	"isDlxc8XP5Zt4hxnwH1RHzNfW1JlpB9XtcyoVZMMk0BdSoOj6qmcWiVMC2NA/YlRHbua5ULbmWJUaCFT",
+	"s+zLX63ozaa5KhY68v0/dobD4UH5Os+FL+7NNdNKSQpnw8zV3J7HBGpCgSZ0Z9WNvxaisKoRxJPZm+Wa",
+	"jQq9xBuP5/z9pZDJK26EHC9j1p2nWZY69bdc6cRqMSoDmwMqM3O+ZHc8NcwopmfQT6RanjzYxWGwCTBM",
+	"iBy+RUULwcv+u3eIFUHJ+QqHbpkV8XJSMYm1lIY+DHiHaf9EgclxDX0oEvIUn144CLVrx7BAKDNgL0Am",
+	"LrgZBKND9y8CUBmGVjudcVUxrCuCdP0Up4eF4rGTu8gSVzWo93tQAw/Z/nDHBy9adqSpSELQzi/xPBD+",
+	"CQmetQtwATrAim9FDllokFTqjjDBI1xN6anhaJlC5C1BDu1aELUrVR0joWXfvWwnYLRBK5rltqksVKGz",
+	"ZcQ0v8V2OZ9lVWFdblgmuEZ7D1SuzbmeQROxFPKNQfCEToSlnUjfpAs0n32ySaZFzycOs7HRlscw+g9d",
+	"gqOPRnZJg6EcHkaWS20Eh2KTq1aWNnkK4asqUclibvkrraTzrkV++gSjBQhbeDAgUK0qT9oKcW7Rnajj",
+	"y5s02yp0KkVop9CpLLRCxzqt2Q4IwoXbT2Viol1QNQBPuQtw/C9VxOuFS5mofM4NRPwG4eG0IqvZJX3a",
+	"QD/EcZQG7yVEPrid5CGtFg48A8OFL1AREnun2X2zavwDpVN4fCYgsczYo1qNsG1nJnlcztVmMKlnaK1J",
+	"x+L6RtdpaUNmFoXDVteLlSpGHsot869kZLU06Hbr9wkkX7JF98pkLVhcppr53aHjJ0vljSsHlalpWRc3",
+	"YDhG5Egn/wgh4F8RHUCbJWiBs65D1JYo4AFuu9aqqRWzylSDAF6VRBGSkiAiJgbTgTNdRciFIxQho4qg",
+	"GgVSajOYn7pJfouk7NXJ2gpk+a27w4DT+YdKXWg5gy1h74MziPqmfK0V51ZisbpWrEd9ANTprNAzMFyE",
+	"SogVvIULTrFPLy9+fnvm3cSUBjdXzvkaNAD2jktSoyFD3Hmo43qj8v4paDFxKeqjM7ausJQaEddamPJ1",
+	"rBwf+Rnwscn5+Ibc3lZNsNr7jViAsTcRi1yMwT4zSy2aLQfshT0+FNJrJSAyrSo7rStEPpGupc7DoW9Q",
+	"gjaG0iNBXl0q6wC/dMvTC060OmNUTkWpeWO0MSXe3I3mb71eDQ4Kbzn3MuQaH4b1xDy1aolUxS9bFatN",
+	"QUT43ecU7WvM1bt0ZrFUlpt78GIrdbmbJvoWePSQpentkZZS6ieRx8dExrbi02i4IvmqNNggLdNIPEvT",
+	"lac6kzSzEN1DXKYJgfRh8AyU8OR5zqkCgFQWMqFv4NH22GZZ+jnRZGnOcU1fA+u2LfBVX2pbJXl80dJf",
+	"OuhvSPTA8kZp0idbt4O1FYANcOyFuBWZBcFtkAwGf/wB/9KPMN4a6eSCGGvFSeGlDhQdtKKwIm/c5JNc",
+	"6NkATMm1+peBiuucJFhBUyrCxr3h87LRt38fAtMAuX3O+p0qMqqYiaZOkGOmPJW9Nj6IYP4CD/HBqmJU",
+	"j8NumIhPyN4ejKPBJP+F2dm9LUW/C/7XghwtuBpt5nNwzSXaBeMCqlHcbFn+ohllIl+SDIbKxW2qihKH",
+	"ek3cDRuGIDpG61KgPhebtmRS5SzruRMd+TfO9ND5TPeF7c+QdjYXEUdw2NB48hJbO3h6HOCRUSxT3GOR",
+	"FO+JbUWuKozfrsUJdF8MiCsJpy1T7SfxHlJDukiKfVPGHrK3JoQ8XMMUG4tI1ZDs4VN26/j15apHreeT",
+	"FFfw8HySGpx/c6j8AVtBGLCc3JMClZIwsbl7VZqyH2kGTBVKTGXLAxeQ6BInOViuCBl1GWoIxRux9DSX",
+	"Y4HODrT1iITFx+7HGAqRaiVZHBTXgZlh4vgwsEJpSKFwJaOqpibdq1SXUgsfV5DmZKHzBkSMNKmUuEod",
+	"BupHqwZFLhmU1Gpp7h/Ebmo2zpSmZAmUMzAnSLxPXagDRYIOB+wMw7XYWM3ndqQE66dr87uoS+VB5gGN",
+	"XW4zD12Zyg/8D1eayu48rEvF6MrWFKeCyIYtK1OFYRVlDWEwXOsotCyF2Z8GagOXdXucNb+sIUJRGVTv",
+	"tFcNrI5WY5zrcdVRGHiNFYABq2KIhMRIbIrG0wsxLuOl9Ezd6UqSGMT9BblAjoJ1y/jKIGfKglclbYqW",
+	"1RYzbc/vt3BowURrY4fDm/wHK71V2fomu6x31myJIlRQmHX5SKusMIISOoFU98JC3DeC+OckfS8S6Bob",
+	"YSd1kddcOVZQBydLpUp3r3wdXUflYwywc+4u+xa5r2jEmgfLDlE5lhbwLQ/jM2EXIgU3ArGbzgIAxWGB",
+	"Ibq1lJxfX+2c/7HgO7wlD9vlj43Q/Zj8iVt5GuIsnacmdhHTYyGN80eCNJQK0PwwxHh32IN+gFZCIWkS",
+	"EqFnKvOVDRORGQ7WXeIz3iMJvXcs/I5VllE3IggYueUZmGjQP+FmTzWSftzUAfvlXYyORvhVB6PElC6H",
+	"hQjsDCjHUSbw5dXR1enl1enx5cBNF2QecwyFJuEJFGYxZwDywmcJ9w79YXgfblz2wx7kwvBU2ovRP+Hy",
+	"Y5bwpW4uquM3Re/e23fyyt7ZF654sLLIFu7TcJleRK4B0rfklrU2qCCYYOYBY2ukzymCthHjX6ocMRWj",
+	"AkqchEw/+2Ah8lQlrDtPZWGE7rE8IBJ2bCvYU7SzZTH4HjI9Xcyd6uFunKiANny+oIxxMjyBRTfG6WIa",
+	"RrMkvU0TSlx3z7qo4ajCU6TegP2gzIyVqADoGJbQH/YOmV5w6DSAWQboS7XvUU8timZzNbdo59P0Vkhm",
+	"7iyPpn1azA8cp1mKNd2hQ2Fo2PKnua6Slr+pC3tRG4K/j9V8zvta2JdM5cKsaNEWua2rPL2tC3+ZH2dp",
+	"1+nZj5eRC5ImKWJjtly0acF4qKC60hW7Rmak1t8KIBdTjBlr2g0NseVWdqL9aGcfztVYDO0cdP7XLzv9",
+	"5+9+Gfafv/uuGwX/6H33T53fOAOwcvutHmh7djqyd4yoUMVTMNyMlnS23zwAX4z6wjVspL2upsx6EcsK",
+	"JmXDmprwBCI/mKoM44wa6ZBAVpG5gmRqjPEo+//4FGRBVVPaE3FX04PB9OZyg1eIGoWADK3KDxtJUbrK",
+	"C4nee4zl9wmP8aLIpyImuevpcMh01CStbSGXRQwHYxqMHFaaSrOlPafh8GA4ZG+vjjHYjssldQ10ZWci",
+	"dnX6+uSFJe2vj87eBnVoeodka6zlm5N95ZF2Nr2I3UG2OhZHRBtivEiTeMBepjJFQ6M3g6I0eHn808mL",
+	"t69OLgZz/v5XV4En+dW+9yufil+tPIhSISap1TZINX8wEkFlCcrKuiVy/Io66NxPbrRfnfG5+J9Aabfw",
+	"Q9kPLPRv/wWJpptfvLxJF19WhLWLb61WjnhnpZagIdM3ybQtbqfWsAnBr0YMH2eWbm4X4Baqm2X/LytY",
+	"Ah5gtZ8qsax2nqVQN+qJi5msZYUrkNVQW/QvLhZAPXNtDqiCEdC4PzlUjV1lSCcnP9KVZbr3yvU2o+Yr",
+	"OIVvCPp5CHoFqoI9yQA+1ARvx17xN5TdHGq39gA3ovOHbQsLV4Wce5QXpmpX98eRL13vERa2pjTTN+H7",
+	"ocNvtobIx+h1bvV2l6kmVOrQ+WlBThZG+yp7ghkV+qshnT0W71NzrBIRuK9LP7erjUeuciqvJJ1XFjmO",
+	"mzDVjOsb75NewArQzFAs7I87QyfuHpa+KsNvhGaZklPMjPGe9XIVXC6hhWETnrlum02OL8rF5YYJScaW",
+	"1GiRTVyFEMh+xGnQpwZdlkQCqe4w/vOGrHb44HeNyv6ON5dbc29+Czj9moXT4BYYr8ScrKUOOR/fbCV4",
+	"wpsicRlZZJS0GAYBdEt2J3KBYqJ7t1H9BmVZUWwH/kiaN3kPMf4De/fWlG477PqCXFeUOHYCq9yqLBdt",
+	"yBXlAi9ia4kH+7ClZlZQL+GeNsCmZdykMmlbBbza2TZEpHIkV3YtG5bgbjqlxNYNZS/K3J6WUxFftYaY",
+	"2/46ebmWbvhNQl4vITfmaAZU5qjyfIXctKWgwLCPP8Af+gmGfvwB/pTJso3iy2ueUxkCeDtME+2C9BKX",
+	"v1ylcwEeFiuHzFKqqMNU5otHca3VOKU0bUuLyEfKJTu6vHpxXq3WDgGlNLrl/lCTpxQSfL0vPLi0RDHI",
+	"RymrvcPKD0gaoSDictUHzWKEf6GC6J3PDbRuKG8Aqx+rRERsIXKr2/eFtP9OWDfmj0dQDw3qaUPo0j/v",
+	"vhxh1d5GIgm0ZMGhDG5IXuGe1zov5vy9Iya7+/v3JrdXlM9PrnZZUvvqakqoW7ua+9LeB0yURURzZ0qA",
+	"j56osFYBJRo5OHqwGOr/n73r+23bBsL/ipAnB/C6xjW6Ln3yhqwPyxAjnrEBRQDTNpMQk0WXtOwZRf/3",
+	"4b4jKUqiMheLmxXNSx9ciWSo493xfnwfz6filuxn7+9J243cZyA1lVLSB+lopsju1LOfAQzjM+Eeab6O",
+	"7BLxcfu6sQpVwePHeNAUjsd4lDZS0DEeHteFjX99Nx0jFOre7mfT8cWfP7P+9VHIRF6AF/EloGSmmGnC",
+	"IE5dx8pxlOOPuhe2gfn0jAuTFn7eWtS6tsTI/gvldGmlObC0kR5FOIAj4WrJTID0M/MC9rRBOvHUozdL",
+	"vsQAbLiQ561bDb1awQzHQykbcpKowEBdvLASdbz0WFSiURbqQynrz73IxsLaHbAk6BkG6ONTKZeotaf9",
+	"0jsOtSC3thQb8d1Wyd0sMzqXWW/48lVHKm1KCz/oikUjY70uFaHAZxA7BoP03QKOQnW0AlqcKjavh3yt",
+	"UKtyFdt9VxzReclJrAXZ4F4z7dvwXPjv16bjFuS/2kmHo/J6+JSXIPpUD12AIIPP156Hrz2lk3evSVj+",
+	"0dKYjKfKCt8yDwgyQfwQU9HAS5W5Lu4sHcGeqBpZXAWXcE+RJSg03qWLwNlpRCA1nVw3CKQ6bNzVrqBV",
+	"H6lX0I3OmvjI7YLXYVP5LzsSQEz17RDkRMHr/97J/RoZH7iUeK9Lg8basO+J81Yz29+TlToogHmrthI2",
+	"zb7IRsuVcmC4Dxi4a31kania4CG1zKv9pmDqdZ0OPv3NP9K/4O1bOwenO6tFWlgAod0/67C9FveSr0ZI",
+	"3pTG0GVWF/JtVki5hLKF5u1nVqOW9e+1YmhLN4xDrjRynYsF+VOjbGc0+V5usPAkMkBnuPC4CllBi7oV",
+	"ipzUXN+pwtuGRa4QQHGMHb3Lq3e/XCJm7n/KNUJHZBvcO2KBUUOL43DwYyCJmo2vJr4vCxPNTt8Codct",
+	"Db0FPwyy+R4VlI2dmhspwh7N/M+zgG4GDo5cLQAnLj+UIicrpotg6lC0/CpV/Asj6FLc2ShbkMNust29",
+	"dpDW3u6tSguQM6Tf8BJ3xwscYT692QXeyPPMSmtRLxib2jh+d4itZDXvfefPjqSRzIbk3BE68t26WGUe",
+	"uyvfSwI3kSID2za3kDRs9eDRLG+Qwa/I8H4pGu7h4ICo1O9a/yaKvdsG+0TqXS5Kozb7k/P3Nwl7LyA1",
+	"pEWqw9ap+iutn+s7zco+qfOv5Vb/FYJKrEZq+sAzGDbdgE4F1XYPsAJa4sRpnP+mJh4pHtzQgHwkycDc",
+	"scV4lNM56tKz92IruULiucznMdlbly3TxucmdVjqZ+7jCaR/hO729zcka6DYSIZqROiX1wVqfXwl/Vqb",
+	"zUmfiRE9H2JgEjt/8/LNGaTYrSWZOoK53Rih8n6giJnva036ZKXn+ywSdvTruPjKiEY4SfXPJOhElLQR",
+	"iIVjzeH++aWfts5Dwv9pPCcIwzRLG9Mmodu9IP9K3zqDFC+wtpDEQi+qXgZ922bIra04LiWKpuDqjXRC",
+	"yw9oItZp20FG3WtyK3lgPsagrQMOR/NXXMHtNVyqrSzQARDQORhkGGPHgzD4QupLomncxr3ifbchvjsO",
+	"Q4pNbeOjJpP2oD+1cIhDp7grjOaDpsj5tbKSHLWSmV2LugwC4iExy7g0KKROox5DtkKXr9iIgOTocRvn",
+	"crMj34ohoFZSFBu4VEuGrVnhRuBobAKgCxxiYWQFDBMttQK8aa920olI3qTO8XM5eOaKZ6iJuR5/joAe",
+	"3pr4jxoDgG/P71edOTrQMdOD8VfiX3jfml+kymKlj0aCi4CL3/lnl4KKRq1w/ttirsGq5XVxn4OCLJd8",
+	"WQ+jsEr+dPPpnwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

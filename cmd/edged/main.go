@@ -9,7 +9,7 @@
 //	--port N        EDGE_PORT       HTTP port for this run (default: rest_api.httpPort, 8081)
 //	--db URL        EDGE_DB         storage: empty for SQLite in the data dir, postgres://… for PostgreSQL
 //	--safe-mode     EDGE_SAFE_MODE  start only the core and storage
-//	--log-level L   EDGE_LOG_LEVEL  debug, info, warn or error (default info)
+//	--log-level L   EDGE_LOG_LEVEL  debug, info, warning or error for this run (default: LOGGING.logLevel, info)
 //	                EDGE_ADMIN_PASSWORD  password of the first admin user, at first start
 package main
 
@@ -26,6 +26,8 @@ import (
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/app"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/logging"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -44,7 +46,9 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "edged:", err)
 		return 2
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel}))
+	cfg.LogLevel = new(slog.LevelVar)
+	cfg.LogLevel.Set(logLevel)
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Logger = logger
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -75,7 +79,8 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 	fs.BoolVar(&cfg.SafeMode, "safe-mode", safe, "start only the core and storage (EDGE_SAFE_MODE)")
 	durability := fs.String("durability", envOr("EDGE_DURABILITY", string(db.Power)),
 		"what an acknowledged reading survives: power (a power cut) or process (a crash of the gateway) (EDGE_DURABILITY)")
-	level := fs.String("log-level", envOr("EDGE_LOG_LEVEL", "info"), "debug, info, warn or error (EDGE_LOG_LEVEL)")
+	level := fs.String("log-level", envOr("EDGE_LOG_LEVEL", configmgr.LogLevelInfo),
+		"debug, info, warning or error for this run, overriding LOGGING.logLevel until it is changed (EDGE_LOG_LEVEL)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return app.Config{}, 0, err
@@ -95,10 +100,14 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 		return app.Config{}, 0, fmt.Errorf("durability %q: use power or process", *durability)
 	}
 	cfg.Durability = d
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		return app.Config{}, 0, fmt.Errorf("log level %q: use debug, info, warn or error", *level)
+	lvl, err := logging.ParseLevel(*level)
+	if err != nil {
+		return app.Config{}, 0, err
 	}
+	// A level chosen for this run, by flag or environment, wins over the
+	// stored LOGGING.logLevel at start.
+	cfg.LogLevelFixed = os.Getenv("EDGE_LOG_LEVEL") != ""
+	fs.Visit(func(f *flag.Flag) { cfg.LogLevelFixed = cfg.LogLevelFixed || f.Name == "log-level" })
 	return cfg, lvl, nil
 }
 
