@@ -35,9 +35,9 @@ func TestParseFlags(t *testing.T) {
 		{name: "bad port in environment", env: map[string]string{"EDGE_PORT": "http"}, wantErr: true},
 		{name: "port out of range", args: []string{"--port", "70000"}, wantErr: true},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: true},
-		{name: "log level flag", args: []string{"--log-level", "warning"}, wantData: "./data", wantLevel: slog.LevelWarn, wantFixed: true},
-		{name: "log level flag of the default", args: []string{"--log-level", "info"}, wantData: "./data", wantFixed: true},
-		{name: "log level in environment", env: map[string]string{"EDGE_LOG_LEVEL": "debug"}, wantData: "./data", wantLevel: slog.LevelDebug, wantFixed: true},
+		{name: "log level flag", args: []string{"--log-level", "warning"}, wantData: "./data", wantDur: db.Power, wantLevel: slog.LevelWarn, wantFixed: true},
+		{name: "log level flag of the default", args: []string{"--log-level", "info"}, wantData: "./data", wantDur: db.Power, wantFixed: true},
+		{name: "log level in environment", env: map[string]string{"EDGE_LOG_LEVEL": "debug"}, wantData: "./data", wantDur: db.Power, wantLevel: slog.LevelDebug, wantFixed: true},
 		{name: "stray argument", args: []string{"serve"}, wantErr: true},
 	}
 	for _, tc := range tests {
