@@ -22,14 +22,12 @@ PYTHON    ?= python3
 PYVENV    := tools/python/.venv
 PY        := $(PYVENV)/bin/python
 PYTOOLS   := $(PYVENV)/.installed
-PYGEN     := PATH="$(CURDIR)/$(PYVENV)/bin:$$PATH" $(PYVENV)/bin/openapi-python-client generate \
-             --path openapi.yaml --config tools/python/openapi-python-client.yaml \
-             --custom-template-path tools/python/templates --meta pdm --overwrite
 TSDIR     := clients/typescript
 TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
-TSGEN     := $(TSDIR)/node_modules/.bin/openapi-typescript openapi.yaml --output
 REDOC     := internal/portal/redoc.html
-REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --output
+# What scripts/generate.sh writes from openapi.yaml.
+GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/python \
+             $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC)
 # What is in clients/python but not generated: the hand-written tests and
 # the leftovers of builds and test runs.
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
@@ -42,32 +40,17 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
 generate: $(PYTOOLS) $(TSTOOLS) ## regenerate gen/, clients/ and the docs page from openapi.yaml
-	$(GO) generate ./gen ./clients/go
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	rm -rf "$$tmp/python/.ruff_cache"; \
-	find clients/python -mindepth 1 -maxdepth 1 ! -name tests -exec rm -rf {} +; \
-	cp -a "$$tmp/python/." clients/python/; \
-	echo "clients/python regenerated"
-	$(TSGEN) $(TSDIR)/src/schema.d.ts
-	$(REDOCGEN) $(REDOC)
+	scripts/generate.sh .
+	@echo "generated from openapi.yaml"
 
 check-generated: $(PYTOOLS) $(TSTOOLS) ## fail if gen/, clients/ or the docs page differ from what openapi.yaml generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	for pair in gen/server.cfg.yaml:gen/server.gen.go clients/go/client.cfg.yaml:clients/go/client.gen.go; do \
-	  cfg=$${pair%%:*}; out=$${pair#*:}; \
-	  sed "s#^output:.*#output: $$tmp/out.go#" "$$cfg" > "$$tmp/cfg.yaml"; \
-	  $(OAPI) -config "$$tmp/cfg.yaml" openapi.yaml; \
-	  cmp -s "$$out" "$$tmp/out.go" || { echo "$$out is stale: run 'make generate' and commit"; exit 1; }; \
+	scripts/generate.sh "$$tmp"; \
+	stale=0; \
+	for f in $(GENERATED); do \
+	  diff -r $(PYKEEP) "$$tmp/$$f" "$$f" > "$$tmp/diff" 2>&1 || { head -40 "$$tmp/diff"; echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
 	done; \
-	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	rm -rf "$$tmp/python/.ruff_cache"; \
-	diff -r $(PYKEEP) "$$tmp/python" clients/python > "$$tmp/diff" || { \
-	  head -40 "$$tmp/diff"; echo "clients/python is stale: run 'make generate' and commit"; exit 1; }; \
-	$(TSGEN) "$$tmp/schema.d.ts" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	cmp -s $(TSDIR)/src/schema.d.ts "$$tmp/schema.d.ts" || { echo "$(TSDIR)/src/schema.d.ts is stale: run 'make generate' and commit"; exit 1; }; \
-	$(REDOCGEN) "$$tmp/redoc.html" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	cmp -s $(REDOC) "$$tmp/redoc.html" || { echo "$(REDOC) is stale: run 'make generate' and commit"; exit 1; }; \
+	test $$stale = 0; \
 	echo "generated code is current"
 
 build: ## build bin/edged (pure Go, no cgo)

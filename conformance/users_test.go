@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // msgNoMatch is the message of every failed password login (decisions §2).

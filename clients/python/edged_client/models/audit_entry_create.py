@@ -106,10 +106,10 @@ class AuditEntryCreate:
         else:
             details = AuditEntryCreateDetails.from_dict(_details)
 
-        audit_entry_create = cls(
+        _obj = cls(
             source=source,
             severity=severity,
             details=details,
         )
 
-        return audit_entry_create
+        return _obj

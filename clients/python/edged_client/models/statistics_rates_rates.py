@@ -37,7 +37,7 @@ class StatisticsRatesRates:
         from ..models.statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty  # noqa: PLC0415
 
         d = dict(src_dict)
-        statistics_rates_rates = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -45,8 +45,8 @@ class StatisticsRatesRates:
 
             additional_properties[prop_name] = additional_property
 
-        statistics_rates_rates.additional_properties = additional_properties
-        return statistics_rates_rates
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

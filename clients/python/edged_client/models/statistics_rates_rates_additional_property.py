@@ -23,10 +23,10 @@ class StatisticsRatesRatesAdditionalProperty:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        statistics_rates_rates_additional_property = cls()
+        _obj = cls()
 
-        statistics_rates_rates_additional_property.additional_properties = d
-        return statistics_rates_rates_additional_property
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

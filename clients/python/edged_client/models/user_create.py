@@ -86,7 +86,7 @@ class UserCreate:
 
         description = d.pop("description", UNSET)
 
-        user_create = cls(
+        _obj = cls(
             username=username,
             password=password,
             access_method=access_method,
@@ -95,4 +95,4 @@ class UserCreate:
             description=description,
         )
 
-        return user_create
+        return _obj

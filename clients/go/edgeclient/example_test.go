@@ -10,7 +10,7 @@ import (
 	"net/http/httptest"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // fakeGateway stands in for a gateway so that the examples run offline: it
