@@ -73,12 +73,9 @@ test-all-databases:
 test-unit: ## unit tests, the storage suite and conformance on SQLite only (no PostgreSQL needed)
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
-test-sdk-python: $(PYTOOLS) ## the Python SDK: pip install clients/python, then pytest against a gateway it starts
+test-sdk-python: $(PYTOOLS) ## the Python SDK as published: wheel and sdist, a fresh venv, mypy --strict, its tests and README examples against a gateway
 	@echo "== the Python SDK (clients/python)"
-	$(PY) -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps --no-build-isolation --force-reinstall ./clients/python
-	$(PY) -m pip check --disable-pip-version-check
-	rm -rf clients/python/.pdm-build
-	$(PY) -m pytest -p no:cacheprovider -v -rs clients/python/tests
+	scripts/test-sdk-python.sh
 
 test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK: tsc --strict, then node --test against a gateway it starts
 	@echo "== the TypeScript SDK (clients/typescript)"
