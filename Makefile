@@ -77,9 +77,9 @@ test-sdk-python: $(PYTOOLS) ## the Python SDK as published: wheel and sdist, a f
 	@echo "== the Python SDK (clients/python)"
 	scripts/test-sdk-python.sh
 
-test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK: tsc --strict, then node --test against a gateway it starts
+test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK as published: npm pack, a fresh consumer project, tsc --strict, its tests and README examples against a gateway
 	@echo "== the TypeScript SDK (clients/typescript)"
-	cd $(TSDIR) && rm -rf dist && npm run --silent build && npm test --silent
+	cd $(TSDIR) && npm test --silent
 
 test-portal: ## the docs page in headless Chromium (skips without a chromium binary); output in test-output/portal
 	@echo "== the documentation portal in a browser"
