@@ -33,7 +33,7 @@ GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/pytho
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec bench clean tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz
 
 help: ## list the targets
@@ -61,7 +61,7 @@ run: build ## run the gateway on port 8081 with the embedded SQLite store in ./d
 
 test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
-	$(MAKE) --no-print-directory test-sdk-python test-sdk-typescript test-portal test-fuzz
+	$(MAKE) --no-print-directory test-sdk-go test-sdk-python test-sdk-typescript test-portal test-fuzz
 
 test-all-databases:
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
@@ -72,6 +72,10 @@ test-all-databases:
 
 test-unit: ## unit tests, the storage suite and conformance on SQLite only (no PostgreSQL needed)
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+test-sdk-go: ## the Go SDK (its own module, clients/go): unit tests, and its README examples built in a consumer module and run against a gateway
+	@echo "== the Go SDK (clients/go)"
+	cd clients/go && CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
 
 test-sdk-python: $(PYTOOLS) ## the Python SDK as published: wheel and sdist, a fresh venv, mypy --strict, its tests and README examples against a gateway
 	@echo "== the Python SDK (clients/python)"
@@ -131,11 +135,13 @@ $(TSTOOLS): $(TSDIR)/package-lock.json
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
 
-lint: lint-spec ## go vet, gofmt, golangci-lint and the OpenAPI lint
+lint: lint-spec ## go vet, gofmt, golangci-lint (the gateway and the Go SDK module) and the OpenAPI lint
 	$(GO) vet ./...
+	cd clients/go && $(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
 	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(LINT) run ./...
+	cd clients/go && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
 
 lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml

@@ -29,10 +29,10 @@ var (
 // sentinelByStatus maps a status to the sentinel an *APIError with that
 // status matches.
 var sentinelByStatus = map[int]error{
-	http.StatusBadRequest:      ErrBadRequest,
-	http.StatusUnauthorized:    ErrUnauthorized,
-	http.StatusForbidden:       ErrForbidden,
-	http.StatusNotFound:        ErrNotFound,
+	http.StatusBadRequest:            ErrBadRequest,
+	http.StatusUnauthorized:          ErrUnauthorized,
+	http.StatusForbidden:             ErrForbidden,
+	http.StatusNotFound:              ErrNotFound,
 	http.StatusConflict:              ErrConflict,
 	http.StatusRequestEntityTooLarge: ErrTooLarge,
 	http.StatusTooManyRequests:       ErrTooManyRequests,

@@ -465,8 +465,8 @@ func TestRetries(t *testing.T) {
 				}
 			}
 			last := tt.steps[min(tt.wantCalls, len(tt.steps))-1].status
-			switch {
-			case last == 200:
+			switch last {
+			case 200:
 				if err != nil {
 					t.Fatalf("err = %v, want success", err)
 				}

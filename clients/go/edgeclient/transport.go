@@ -67,9 +67,9 @@ func (d retryDoer) Do(req *http.Request) (*http.Response, error) {
 			if req.GetBody == nil {
 				return resp, nil // the body cannot be sent twice
 			}
-			body, err := req.GetBody()
-			if err != nil {
-				return resp, nil
+			body, bodyErr := req.GetBody()
+			if bodyErr != nil {
+				return resp, nil //nolint:nilerr // the answer stands when its request cannot be sent again
 			}
 			req = req.Clone(req.Context())
 			req.Body = body
