@@ -51,4 +51,5 @@ cp LICENSE "$out/$tsdir/LICENSE"
 sdkgen samples -o "$tmp/docs.yaml" openapi.yaml
 mkdir -p "$out/internal/portal"
 npx --no-install redocly build-docs "$tmp/docs.yaml" --inlineBundle \
-	--output "$out/internal/portal/redoc.html" > "$tmp/redoc.log" 2>&1 || { cat "$tmp/redoc.log"; exit 1; }
+	--output "$tmp/redoc.html" > "$tmp/redoc.log" 2>&1 || { cat "$tmp/redoc.log"; exit 1; }
+sdkgen offline -o "$out/internal/portal/redoc.html" "$tmp/redoc.html"

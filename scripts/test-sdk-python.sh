@@ -2,8 +2,8 @@
 # test-sdk-python.sh: tests the Python SDK as a user gets it. It builds the
 # sdist and the wheel of clients/python, installs the wheel into a fresh
 # virtualenv outside the source tree (with pytest and mypy, pinned by
-# tools/python/requirements.txt), type-checks the SDK's tests with
-# mypy --strict there, and runs them from a copy outside the tree against a
+# tools/python/requirements.txt), type-checks the SDK's tests and the docs
+# page's Python request samples with mypy --strict there, and runs the tests from a copy outside the tree against a
 # gateway they start (or EDGE_URL): the SDK's own tests, the package checks
 # and every example of the README as published. `make test-sdk-python` runs it.
 set -euo pipefail
@@ -24,9 +24,10 @@ echo "-- install the wheel into a fresh virtualenv"
 	"$work"/dist/edged_client-*.whl pytest mypy
 "$work/venv/bin/pip" check --disable-pip-version-check
 
-echo "-- mypy --strict on the tests, against the installed package"
+echo "-- mypy --strict on the tests and the docs page's Python request samples, against the installed package"
 cp -r clients/python/tests "$work/tests"
-(cd "$work" && venv/bin/mypy --strict --no-incremental tests)
+go run ./scripts/sdkgen samples -o "$work/samples/docs.yaml" -check "$work/samples" openapi.yaml
+(cd "$work" && venv/bin/mypy --strict --no-incremental tests samples/python/samples.py)
 
 echo "-- the tests, the package checks and the README's examples"
 cd "$work"

@@ -11,6 +11,11 @@
 //	sdkgen timestamps -o OUT openapi.yaml
 //	    The TypeScript table of the fields of each operation's success body
 //	    that hold timestamps, which the TypeScript SDK converts to Date.
+//	sdkgen offline -o OUT redoc.html
+//	    The docs page as redocly builds it, made to load nothing from any
+//	    other host: Redoc's attribution logo, which it fetches from its CDN,
+//	    becomes an inline image, and the page declares an empty icon so that
+//	    the browser asks for no /favicon.ico.
 //	sdkgen samples -o OUT [-check DIR] openapi.yaml
 //	    The docs portal's copy of the contract with x-codeSamples (curl, Go,
 //	    Python, TypeScript) on every operation; with -check, the same samples
@@ -37,7 +42,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: sdkgen spec|timestamps|samples [flags] openapi.yaml")
+		return errors.New("usage: sdkgen spec|timestamps|samples|offline [flags] FILE")
 	}
 	cmd, args := args[0], args[1:]
 	fs := flag.NewFlagSet("sdkgen "+cmd, flag.ContinueOnError)
@@ -49,6 +54,9 @@ func run(args []string) error {
 	}
 	if fs.NArg() != 1 || *out == "" {
 		return fmt.Errorf("usage: sdkgen %s -o OUT openapi.yaml", cmd)
+	}
+	if cmd == "offline" {
+		return offline(fs.Arg(0), *out)
 	}
 	doc, err := load(fs.Arg(0))
 	if err != nil {
@@ -133,16 +141,6 @@ func set(m *yaml.Node, key string, v *yaml.Node) {
 		}
 	}
 	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
-}
-
-// del removes key from mapping m.
-func del(m *yaml.Node, key string) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content = append(m.Content[:i], m.Content[i+2:]...)
-			return
-		}
-	}
 }
 
 // str returns the scalar value of key in m, or "".

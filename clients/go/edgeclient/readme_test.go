@@ -17,12 +17,13 @@ import (
 // goExample is a code block of the README marked "go example".
 var goExample = regexp.MustCompile("(?ms)^```go example\n(.*?)^```$")
 
-// TestREADMEExamples builds every example of ../README.md in a module of
+// TestREADMEExamples builds every example of ../README.md, and the Go
+// request samples of the docs page (scripts/sdkgen samples), in a module of
 // its own outside the source tree, which requires this module through a
-// replace directive as a user's module would, checks it with go vet, and
-// runs it against a gateway: EDGE_URL (with EDGE_ADMIN_PASSWORD), or one
-// built from the repository (EDGE_REPO_ROOT, by default three levels up) and
-// started on a free port.
+// replace directive as a user's module would, checks them with go vet, and
+// runs the examples against a gateway: EDGE_URL (with EDGE_ADMIN_PASSWORD),
+// or one built from the repository (EDGE_REPO_ROOT, by default three levels
+// up) and started on a free port.
 func TestREADMEExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the README's examples against a gateway; not in -short mode")
@@ -45,6 +46,14 @@ func TestREADMEExamples(t *testing.T) {
 	for i, m := range examples {
 		write(t, filepath.Join(consumer, fmt.Sprintf("example%d", i+1), "main.go"), string(m[1]))
 	}
+	root := repoRoot(t)
+	samples := t.TempDir()
+	run(t, root, nil, "go", "run", "./scripts/sdkgen", "samples", "-o", filepath.Join(samples, "docs.yaml"), "-check", samples, "openapi.yaml")
+	code, err := os.ReadFile(filepath.Join(samples, "go", "samples.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(consumer, "samples", "samples.go"), string(code))
 	run(t, consumer, nil, "go", "mod", "tidy")
 	run(t, consumer, nil, "go", "vet", "./...")
 	run(t, consumer, nil, "go", "build", "-o", filepath.Join(consumer, "bin")+string(filepath.Separator), "./...")
@@ -83,14 +92,10 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 	return out.String()
 }
 
-// gatewayFor returns the gateway the examples run against and its admin
-// password: EDGE_URL, or a gateway built from the repository and started
-// for the test.
-func gatewayFor(t *testing.T) (string, string) {
+// repoRoot is the repository of the gateway: EDGE_REPO_ROOT, by default
+// three levels up.
+func repoRoot(t *testing.T) string {
 	t.Helper()
-	if url := os.Getenv("EDGE_URL"); url != "" {
-		return url, os.Getenv("EDGE_ADMIN_PASSWORD")
-	}
 	root := os.Getenv("EDGE_REPO_ROOT")
 	if root == "" {
 		root = filepath.Join("..", "..", "..")
@@ -99,6 +104,18 @@ func gatewayFor(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root
+}
+
+// gatewayFor returns the gateway the examples run against and its admin
+// password: EDGE_URL, or a gateway built from the repository and started
+// for the test.
+func gatewayFor(t *testing.T) (string, string) {
+	t.Helper()
+	if url := os.Getenv("EDGE_URL"); url != "" {
+		return url, os.Getenv("EDGE_ADMIN_PASSWORD")
+	}
+	root := repoRoot(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "edged")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/edged")

@@ -1,8 +1,9 @@
 // Tests the package as a user gets it (`npm test`, `make test-sdk-typescript`):
 // `npm pack` (which builds it, prepack), then a fresh consumer project outside
 // the source tree installs the tarball, compiles with tsc --strict the
-// README's examples (the code blocks marked `ts example`), the SDK's tests and
-// a CommonJS module that requires the package, runs the CommonJS module, and
+// README's examples (the code blocks marked `ts example`), the SDK's tests,
+// the docs page's TypeScript request samples and a CommonJS module that
+// requires the package, runs the CommonJS module, and
 // runs the tests, which run the examples, against a live gateway they start
 // (or EDGE_URL).
 import { execFileSync } from "node:child_process";
@@ -43,6 +44,11 @@ try {
   if (examples.length === 0) throw new Error("the README has no `ts example` blocks");
   examples.forEach((code, i) => writeFileSync(join(consumer, "examples", `example_${i + 1}.ts`), code));
   for (const f of readdirSync(join(pkgDir, "test"))) copyFileSync(join(pkgDir, "test", f), join(consumer, "test", f));
+  // The docs page's TypeScript request samples, compiled with the rest.
+  const samples = join(work, "samples");
+  run("go", ["run", "./scripts/sdkgen", "samples", "-o", join(samples, "docs.yaml"), "-check", samples, "openapi.yaml"], repo);
+  mkdirSync(join(consumer, "samples"));
+  copyFileSync(join(samples, "typescript", "samples.ts"), join(consumer, "samples", "samples.ts"));
   writeFileSync(join(consumer, "cjs", "require.cts"), [
     "// A CommonJS module of the consumer: the package's require entry and its types.",
     'import edged = require("@edged/client");',
@@ -57,7 +63,7 @@ try {
       target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true,
       noUncheckedIndexedAccess: true, types: ["node"], rootDir: ".", outDir: "dist", skipLibCheck: false,
     },
-    include: ["examples", "test", "cjs"],
+    include: ["examples", "test", "cjs", "samples"],
   }, null, 2));
   run(process.execPath, [join(consumer, "node_modules", "typescript", "bin", "tsc"), "-p", consumer, "--strict"], consumer);
   process.stdout.write(run(process.execPath, [join(consumer, "dist", "cjs", "require.cjs")], consumer));
