@@ -78,10 +78,10 @@ from .south_asset import SouthAsset
 from .south_list import SouthList
 from .south_service import SouthService
 from .statistic import Statistic
+from .statistic_rates import StatisticRates
 from .statistics_history import StatisticsHistory
 from .statistics_rates import StatisticsRates
 from .statistics_rates_rates import StatisticsRatesRates
-from .statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty
 from .summary_values import SummaryValues
 from .task import Task
 from .task_cancelled import TaskCancelled
@@ -175,10 +175,10 @@ __all__ = (
     "SouthList",
     "SouthService",
     "Statistic",
+    "StatisticRates",
     "StatisticsHistory",
     "StatisticsRates",
     "StatisticsRatesRates",
-    "StatisticsRatesRatesAdditionalProperty",
     "SummaryValues",
     "Task",
     "TaskCancelled",
