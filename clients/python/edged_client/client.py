@@ -5,6 +5,7 @@ The template of this module is edged's own (tools/python/templates): one
 the SDK (log-in, paged iterators) on top.
 """
 
+import os
 import random
 import ssl
 import time
@@ -103,6 +104,33 @@ class _AsyncRetryTransport(httpx.AsyncBaseTransport):
         await self._inner.aclose()
 
 
+def _tls(verify: ssl.SSLContext | str | bool, cert: str | tuple[str, str] | None) -> ssl.SSLContext | bool:
+    """The TLS configuration of the transports: httpx's own, unless a CA path or
+    a client certificate is given, which httpx 0.28 deprecates (and ignores the
+    certificate beside a CA path): then an SSL context with both."""
+    if cert is None and not isinstance(verify, str):
+        return verify
+    if isinstance(verify, ssl.SSLContext):
+        context = verify
+    elif isinstance(verify, str):
+        context = (
+            ssl.create_default_context(capath=verify)
+            if os.path.isdir(verify)
+            else ssl.create_default_context(cafile=verify)
+        )
+    elif verify:
+        context = httpx.create_ssl_context()
+    else:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    if isinstance(cert, str):
+        context.load_cert_chain(cert)
+    elif cert is not None:
+        context.load_cert_chain(*cert)
+    return context
+
+
 class Client:
     """A client of the gateway at ``base_url`` (e.g. ``"http://localhost:8081"``).
 
@@ -147,8 +175,7 @@ class Client:
         self._timeout = timeout
         self._retries = retries
         self._max_retry_wait = max_retry_wait
-        self._verify = verify
-        self._cert = cert
+        self._tls = _tls(verify, cert)
         self._headers = dict(headers or {})
         self._follow_redirects = follow_redirects
         self._httpx_args = dict(httpx_args or {})
@@ -186,9 +213,7 @@ class Client:
         timeout and retries included. Requests sent with it directly
         (``client.get_httpx_client().get("/edge/ping")``) are not checked."""
         if self._client is None:
-            transport = _RetryTransport(
-                httpx.HTTPTransport(verify=self._verify, cert=self._cert), self._retries, self._max_retry_wait
-            )
+            transport = _RetryTransport(httpx.HTTPTransport(verify=self._tls), self._retries, self._max_retry_wait)
             self._client = httpx.Client(
                 base_url=self._base_url,
                 headers=self._client_headers(),
@@ -203,7 +228,7 @@ class Client:
         """The underlying ``httpx.AsyncClient``, as `get_httpx_client`."""
         if self._async_client is None:
             transport = _AsyncRetryTransport(
-                httpx.AsyncHTTPTransport(verify=self._verify, cert=self._cert), self._retries, self._max_retry_wait
+                httpx.AsyncHTTPTransport(verify=self._tls), self._retries, self._max_retry_wait
             )
             self._async_client = httpx.AsyncClient(
                 base_url=self._base_url,

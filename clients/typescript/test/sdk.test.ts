@@ -118,6 +118,22 @@ describe("client", () => {
     }
   });
 
+  test("loginWithCertificate posts no body to /edge/authenticate and keeps the token", async () => {
+    const s = script(
+      () => json(200, { message: "Logged in successfully", uid: 7, token: "cert-alice", admin: false }),
+      () => json(200, { uptime: 1 }),
+    );
+    const c = createEdgeClient({ baseUrl: "https://gw.invalid", fetch: s.fetch });
+    const result = await c.loginWithCertificate();
+    assert.equal(result.uid, 7);
+    assert.equal(c.token, "cert-alice");
+    await c.raw.GET("/edge/ping");
+    assert.deepEqual(
+      s.seen.map((r) => [r.method, new URL(r.url).pathname, r.body, r.auth]),
+      [["POST", "/edge/authenticate", "", null], ["GET", "/edge/ping", "", "cert-alice"]],
+    );
+  });
+
   test("bounds each request by the timeout", async () => {
     assert.equal(DEFAULT_TIMEOUT_MS, 30_000);
     const hang = (async (input: Request) =>
