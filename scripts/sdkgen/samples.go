@@ -537,7 +537,22 @@ func goValue(doc, s *yaml.Node, v any, ptr bool) (string, bool) {
 					parts = append(parts, strconv.Quote(k)+": "+ev)
 				}
 				return amp(ptr) + "map[string]edgeclient." + goName(refName(ap)) + "{" + strings.Join(parts, ", ") + "}", true
-			case name == "":
+			case ap != nil && ap.Kind == yaml.MappingNode && str(ap, "type") != "" && get(ap, "enum") == nil:
+				elem := map[string]string{"string": "string", "integer": "int", "number": "float32", "boolean": "bool"}[str(ap, "type")]
+				if elem == "" || str(ap, "format") != "" {
+					return "", false
+				}
+				var parts []string
+				for _, k := range slices.Sorted(maps.Keys(m)) {
+					ev, ok := goScalar(m[k])
+					if !ok {
+						return "", false
+					}
+					parts = append(parts, strconv.Quote(k)+": "+ev)
+				}
+				return amp(ptr) + "map[string]" + elem + "{" + strings.Join(parts, ", ") + "}", true
+			case name == "" && (ap == nil || ap.Kind != yaml.MappingNode || len(ap.Content) == 0):
+				// A free-form object: map[string]interface{}.
 				return amp(ptr) + goLiteral(m), true
 			}
 			return "", false
@@ -703,44 +718,80 @@ func pySample(doc *yaml.Node, o operation, opID string, path, query []param, bod
 	module := snake(opID)
 	lines := []string{"from edged_client.api." + snake(tags.Content[0].Value) + " import " + module}
 	var args []string
-	for _, p := range path {
+	// pyArg renders a parameter as the generated function takes it, or
+	// reports that its generated type is not known here.
+	pyArg := func(p param) (string, bool) {
 		switch {
 		case str(p.schema, "format") == "uuid":
 			lines = append(lines, "from uuid import UUID")
-			args = append(args, snake(p.name)+"=UUID("+pyLiteral(p.example)+")")
-		case p.ref != "" && get(p.schema, "enum") != nil:
+			return snake(p.name) + "=UUID(" + pyLiteral(p.example) + ")", true
+		case get(p.schema, "enum") != nil && p.ref != "":
 			// An enum schema is a class of the models.
 			lines = append(lines, "from edged_client.models import "+p.ref)
-			args = append(args, snake(p.name)+"="+p.ref+"("+pyLiteral(p.example)+")")
-		default:
-			args = append(args, snake(p.name)+"="+pyLiteral(p.example))
+			return snake(p.name) + "=" + p.ref + "(" + pyLiteral(p.example) + ")", true
+		case get(p.schema, "enum") != nil, get(p.schema, "oneOf") != nil, get(p.schema, "anyOf") != nil:
+			return "", false
 		}
+		return snake(p.name) + "=" + pyLiteral(p.example), true
+	}
+	for _, p := range path {
+		a, ok := pyArg(p)
+		if !ok {
+			return pyRawSample(o, path, query, body), nil
+		}
+		args = append(args, a)
 	}
 	args = append(args, "client=client")
 	for _, q := range query {
-		args = append(args, snake(q.name)+"="+pyLiteral(q.example))
+		a, ok := pyArg(q)
+		if !ok {
+			return pyRawSample(o, path, query, body), nil
+		}
+		args = append(args, a)
 	}
 	if body != nil {
 		name := refName(body.schema)
 		rs := resolve(doc, body.schema)
-		if variants := get(rs, "oneOf"); variants != nil {
+		switch {
+		case get(rs, "oneOf") != nil:
 			m, _ := body.example.(map[string]any)
 			name = ""
-			for _, vn := range variants.Content {
+			for _, vn := range get(rs, "oneOf").Content {
 				if refName(vn) != "" && hasRequired(resolve(doc, vn), m) {
 					name = refName(vn)
 					break
 				}
 			}
+		case name == "" && (str(rs, "type") == "object" || get(rs, "properties") != nil):
+			// An inline body's model is named after its operation.
+			name = goName(opID) + "Body"
 		}
 		if name == "" {
-			return "", fmt.Errorf("body: no model")
+			return pyRawSample(o, path, query, body), nil
 		}
 		lines = append(lines, "from edged_client.models import "+name)
 		args = append(args, "body="+name+".from_dict("+pyLiteral(body.example)+")")
 	}
 	lines = append(lines, "", "result = "+module+".sync("+strings.Join(args, ", ")+")", "print(result)")
 	return strings.Join(lines, "\n"), nil
+}
+
+// pyRawSample is the Python sample of an operation whose generated types
+// the sample generator does not know: the request through the client's
+// httpx client, which sends the token and raises nothing by itself.
+func pyRawSample(o operation, path, query []param, body *bodyInfo) string {
+	args := []string{strconv.Quote(strings.ToUpper(o.method)), strconv.Quote(filledPath(o.path, path))}
+	if len(query) > 0 {
+		m := map[string]any{}
+		for _, q := range query {
+			m[q.name] = q.example
+		}
+		args = append(args, "params="+pyLiteral(m))
+	}
+	if body != nil {
+		args = append(args, "json="+pyLiteral(body.example))
+	}
+	return "response = client.get_httpx_client().request(" + strings.Join(args, ", ") + ")\nresponse.raise_for_status()\nprint(response.json())"
 }
 
 // tsLiteral renders a JSON-like value as a TypeScript expression.

@@ -51,6 +51,27 @@ paths:
         - {name: periods, in: query, required: true, schema: {type: string, example: "1,5"}}
       responses:
         "200": {description: ok, content: {application/json: {schema: {type: object}}}}
+  /edge/category/{name}:
+    put:
+      operationId: updateCategory
+      tags: [Configuration]
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}, example: rest_api}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, additionalProperties: {type: string}, example: {httpPort: "8082"}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object}}}}
+  /edge/user:
+    get:
+      operationId: listUsers
+      tags: [Users]
+      parameters:
+        - {name: order, in: query, required: true, schema: {type: string, enum: [asc, desc]}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object}}}}
   /edge/ping:
     get:
       operationId: ping
@@ -185,6 +206,10 @@ func TestSamples(t *testing.T) {
 		{op: "createService", lang: "curl", want: []string{`-d '{"config":{"rate":{"value":"2"}},"enabled":true,"name":"sine"}'`}},
 		{op: "deprecateTrackingEvent", lang: "Go", want: []string{`c.DeprecateTrackingEventWithResponse(ctx, "Ingest", &edgeclient.DeprecateTrackingEventParams{Periods: "1,5"})`}},
 		{op: "deprecateTrackingEvent", lang: "Python", want: []string{"from edged_client.api.asset_tracking import", `event_name=EventType("Ingest")`, `periods="1,5"`}},
+		{op: "updateCategory", lang: "Go", want: []string{`c.UpdateCategoryWithResponse(ctx, "rest_api", map[string]string{"httpPort": "8082"})`}},
+		{op: "updateCategory", lang: "Python", want: []string{`update_category.sync(name="rest_api", client=client, body=UpdateCategoryBody.from_dict({"httpPort": "8082"}))`}},
+		{op: "listUsers", lang: "Python", want: []string{`client.get_httpx_client().request("GET", "/edge/user", params={"order": "asc"})`}},
+		{op: "listUsers", lang: "Go", want: []string{`c.ListUsersWithResponse(ctx, &edgeclient.ListUsersParams{Order: "asc"})`}},
 		{op: "deprecateTrackingEvent", lang: "TypeScript", want: []string{`params: { path: { event_name: "Ingest" }, query: { periods: "1,5" } }`}},
 	}
 	for _, tt := range tests {
