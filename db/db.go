@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // DefaultFile is the SQLite file name Open uses inside the data directory
@@ -34,7 +35,8 @@ type DB struct {
 // Open opens the database named by dsn, applies pending migrations and
 // returns it. The DSN forms are described in the package documentation: ""
 // selects the SQLite file <dataDir>/edged.db (creating dataDir with mode
-// 0750 if needed), "sqlite:PATH" a SQLite file, and a postgres:// or
+// 0700 if needed, and making an existing one private to its owner),
+// "sqlite:PATH" a SQLite file (mode 0600, with its -wal and -shm files), and a postgres:// or
 // postgresql:// URL or a lib/pq key=value string PostgreSQL. Open returns an
 // error for any other DSN, if the database cannot be reached, or if a
 // migration fails; nothing stays open in that case.
@@ -46,8 +48,8 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 	switch dialect {
 	case SQLite:
 		if dsn == "" {
-			if err := os.MkdirAll(dataDir, 0o750); err != nil {
-				return nil, fmt.Errorf("db: create data directory: %w", err)
+			if err := fileperm.PrivateDir(dataDir); err != nil {
+				return nil, fmt.Errorf("db: data directory %s: %w", dataDir, err)
 			}
 		}
 		return openSQLite(ctx, target)

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // sqliteDriver is the database/sql driver name modernc.org/sqlite registers.
@@ -24,12 +26,29 @@ const sqliteParams = "_pragma=busy_timeout(5000)" +
 	"&_pragma=synchronous(NORMAL)" +
 	"&_time_integer_format=unix_micro"
 
+// privateFiles makes the database file path and its companions readable by
+// the owner only: it holds password and token hashes. The file is created
+// with mode 0600 before SQLite opens it, since SQLite gives the -wal, -shm
+// and -journal files it makes later the mode of the database file; files
+// an older version left with a wider mode are tightened.
+func privateFiles(path string) error {
+	if err := fileperm.CreateFile(path); err != nil {
+		return err
+	}
+	return fileperm.Tighten(path+"-wal", path+"-shm", path+"-journal")
+}
+
 // openSQLite opens path (or ":memory:") with a one-connection write pool
 // and a read-only read pool, and migrates it.
 func openSQLite(ctx context.Context, path string) (*DB, error) {
 	bindSQLiteOnce.Do(func() { sqlx.BindDriver(sqliteDriver, sqlx.QUESTION) })
 
 	memory := path == ":memory:"
+	if !memory {
+		if err := privateFiles(path); err != nil {
+			return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
+		}
+	}
 	w, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)

@@ -696,10 +696,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -759,10 +759,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -823,6 +894,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -837,10 +920,13 @@ type CategoryCreate struct {
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
+
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -877,6 +963,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -894,6 +985,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1045,6 +1141,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1074,7 +1175,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1206,6 +1309,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1239,16 +1350,18 @@ type PackageInstallRequestFormat string
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1305,6 +1418,11 @@ type Ping struct {
 	// Example: false
 	SafeMode bool `json:"safeMode"`
 
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
+
 	// ServiceName The instance name (`service.name`).
 	//
 	// Example: Edge Gateway
@@ -1347,6 +1465,16 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
+
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
@@ -1368,7 +1496,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -1593,17 +1721,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1637,6 +1765,13 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
+
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
 	// Asset The asset code.
@@ -1655,9 +1790,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1665,16 +1800,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1684,13 +1819,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1764,7 +1899,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1910,7 +2045,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -1990,9 +2125,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2014,11 +2146,17 @@ type NotImplemented = Error
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
+
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
 
 // Unauthorized The body of every error response.
 type Unauthorized = Error
+
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
 
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
@@ -2104,6 +2242,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2176,6 +2320,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2193,6 +2346,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2421,6 +2580,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2545,6 +2828,68 @@ func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// CreateUser Create a user
@@ -2577,6 +2922,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2595,18 +2943,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -2720,7 +3089,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -2799,6 +3168,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -2835,6 +3210,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -2843,7 +3230,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2856,6 +3243,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3083,7 +3500,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3392,6 +3809,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3793,6 +4236,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -3810,8 +4281,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3852,6 +4342,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4872,8 +5501,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5083,6 +5744,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5090,6 +5757,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5165,6 +5847,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5266,8 +5951,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type BadGatewayJSONResponse Error
-
 type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
@@ -5282,6 +5965,15 @@ type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableJSONResponse struct {
+	Body Error
+
+	Headers ServiceUnavailableResponseHeaders
+}
+
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter int
 }
@@ -5292,6 +5984,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -5395,6 +6089,23 @@ func (response CreateUser500JSONResponse) VisitCreateUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5505,6 +6216,23 @@ func (response AdminUpdateUser500JSONResponse) VisitAdminUpdateUserResponse(w ht
 	return err
 }
 
+type AdminUpdateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5593,6 +6321,23 @@ func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5704,6 +6449,23 @@ func (response AdminUpdateUserById500JSONResponse) VisitAdminUpdateUserByIdRespo
 	return err
 }
 
+type AdminUpdateUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserByIdRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5796,6 +6558,23 @@ func (response DeleteUserById500JSONResponse) VisitDeleteUserByIdResponse(w http
 	return err
 }
 
+type DeleteUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PurgeAllReadingsRequestObject struct {
 }
 
@@ -5855,6 +6634,23 @@ func (response PurgeAllReadings500JSONResponse) VisitPurgeAllReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PurgeAllReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5922,6 +6718,23 @@ func (response ListAssets500JSONResponse) VisitListAssetsResponse(w http.Respons
 	return err
 }
 
+type ListAssets503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAssetTimespansRequestObject struct {
 }
 
@@ -5981,6 +6794,23 @@ func (response ListAssetTimespans500JSONResponse) VisitListAssetTimespansRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAssetTimespans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6063,6 +6893,23 @@ func (response PurgeAssetReadings500JSONResponse) VisitPurgeAssetReadingsRespons
 	return err
 }
 
+type PurgeAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingsRequestObject struct {
 	Code   AssetCode `json:"code"`
 	Params GetAssetReadingsParams
@@ -6138,6 +6985,132 @@ func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6234,6 +7207,23 @@ func (response GetAssetTimespan500JSONResponse) VisitGetAssetTimespanResponse(w 
 	return err
 }
 
+type GetAssetTimespan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingValuesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6314,6 +7304,23 @@ func (response GetAssetReadingValues500JSONResponse) VisitGetAssetReadingValuesR
 	return err
 }
 
+type GetAssetReadingValues503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingSeriesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6390,6 +7397,23 @@ func (response GetAssetReadingSeries500JSONResponse) VisitGetAssetReadingSeriesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadingSeries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6487,6 +7511,23 @@ func (response GetAssetReadingSummary500JSONResponse) VisitGetAssetReadingSummar
 	return err
 }
 
+type GetAssetReadingSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAuditEntriesRequestObject struct {
 	Params ListAuditEntriesParams
 }
@@ -6561,6 +7602,23 @@ func (response ListAuditEntries500JSONResponse) VisitListAuditEntriesResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6657,6 +7715,183 @@ func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type CreateAuditEntry503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -6721,6 +7956,21 @@ func (response Authenticate413JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Authenticate429JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Authenticate500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
@@ -6735,7 +7985,25 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -6752,6 +8020,20 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategories400JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6794,6 +8076,23 @@ func (response ListCategories500JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6890,6 +8189,23 @@ func (response CreateCategory500JSONResponse) VisitCreateCategoryResponse(w http
 	return err
 }
 
+type CreateCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryRequestObject struct {
 	Name CategoryName `json:"name"`
 }
@@ -6978,6 +8294,645 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7071,6 +9026,23 @@ func (response GetCategoryItem500JSONResponse) VisitGetCategoryItemResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7183,6 +9155,23 @@ func (response SetCategoryItem500JSONResponse) VisitSetCategoryItemResponse(w ht
 	return err
 }
 
+type SetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetCategoryItemRequestObject struct {
 	Name CategoryName `json:"name"`
 	Item ItemName     `json:"item"`
@@ -7272,6 +9261,23 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7370,6 +9376,23 @@ func (response Login500JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	return err
 }
 
+type Login503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutRequestObject struct {
 }
 
@@ -7429,6 +9452,23 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7496,6 +9536,23 @@ func (response ListNorthServices500JSONResponse) VisitListNorthServicesResponse(
 	return err
 }
 
+type ListNorthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -7541,6 +9598,23 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7637,6 +9711,37 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	return err
 }
 
+type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
+
+func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetRepository503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RestartRequestObject struct {
 }
 
@@ -7700,6 +9805,23 @@ func (response Restart500JSONResponse) VisitRestartResponse(w http.ResponseWrite
 	return err
 }
 
+type Restart503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSchedulesRequestObject struct {
 }
 
@@ -7759,6 +9881,23 @@ func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7869,6 +10008,23 @@ func (response DisableScheduleByName500JSONResponse) VisitDisableScheduleByNameR
 	return err
 }
 
+type DisableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleByNameRequestObject struct {
 	Body *EnableScheduleByNameJSONRequestBody
 }
@@ -7975,6 +10131,23 @@ func (response EnableScheduleByName500JSONResponse) VisitEnableScheduleByNameRes
 	return err
 }
 
+type EnableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8063,6 +10236,23 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8159,6 +10349,23 @@ func (response DisableSchedule500JSONResponse) VisitDisableScheduleResponse(w ht
 	return err
 }
 
+type DisableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8247,6 +10454,23 @@ func (response EnableSchedule500JSONResponse) VisitEnableScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8371,6 +10595,23 @@ func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w ht
 	return err
 }
 
+type CreateNorthTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListServicesRequestObject struct {
 	Params ListServicesParams
 }
@@ -8445,6 +10686,23 @@ func (response ListServices500JSONResponse) VisitListServicesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListServices503JSONResponse) VisitListServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8584,16 +10842,19 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
-type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+type CreateService503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
-func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8615,20 +10876,6 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8675,16 +10922,33 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8748,6 +11012,23 @@ func (response ListInstalledServices500JSONResponse) VisitListInstalledServicesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8844,6 +11125,23 @@ func (response DeleteService500JSONResponse) VisitDeleteServiceResponse(w http.R
 	return err
 }
 
+type DeleteService503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPersistentPluginsRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 }
@@ -8932,6 +11230,23 @@ func (response ListPersistentPlugins500JSONResponse) VisitListPersistentPluginsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPersistentPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9043,6 +11358,23 @@ func (response DeletePluginData500JSONResponse) VisitDeletePluginDataResponse(w 
 	return err
 }
 
+type DeletePluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPluginDataRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 	PluginName  PluginName  `json:"plugin_name"`
@@ -9132,6 +11464,23 @@ func (response GetPluginData500JSONResponse) VisitGetPluginDataResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9258,6 +11607,23 @@ func (response SetPluginData500JSONResponse) VisitSetPluginDataResponse(w http.R
 	return err
 }
 
+type SetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ShutdownRequestObject struct {
 }
 
@@ -9317,6 +11683,23 @@ func (response Shutdown500JSONResponse) VisitShutdownResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Shutdown503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9384,6 +11767,23 @@ func (response ListSouthServices500JSONResponse) VisitListSouthServicesResponse(
 	return err
 }
 
+type ListSouthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListStatisticsRequestObject struct {
 }
 
@@ -9443,6 +11843,23 @@ func (response ListStatistics500JSONResponse) VisitListStatisticsResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStatistics503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9521,6 +11938,23 @@ func (response GetStatisticsHistory500JSONResponse) VisitGetStatisticsHistoryRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatisticsHistory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9617,6 +12051,23 @@ func (response GetStatisticsRate500JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type GetStatisticsRate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -9695,6 +12146,23 @@ func (response ListTasks500JSONResponse) VisitListTasksResponse(w http.ResponseW
 	return err
 }
 
+type ListTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListLatestTasksRequestObject struct {
 	Params ListLatestTasksParams
 }
@@ -9769,6 +12237,23 @@ func (response ListLatestTasks500JSONResponse) VisitListLatestTasksResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLatestTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9861,6 +12346,23 @@ func (response GetTask500JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9971,6 +12473,23 @@ func (response CancelTask500JSONResponse) VisitCancelTaskResponse(w http.Respons
 	return err
 }
 
+type CancelTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTrackingEventsRequestObject struct {
 	Params ListTrackingEventsParams
 }
@@ -10045,6 +12564,23 @@ func (response ListTrackingEvents500JSONResponse) VisitListTrackingEventsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrackingEvents503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10157,6 +12693,23 @@ func (response DeprecateTrackingEvent500JSONResponse) VisitDeprecateTrackingEven
 	return err
 }
 
+type DeprecateTrackingEvent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackagesRequestObject struct {
 }
 
@@ -10174,20 +12727,6 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10234,21 +12773,39 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -10265,6 +12822,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10307,6 +12878,23 @@ func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10403,6 +12991,23 @@ func (response UpdateOwnUser500JSONResponse) VisitUpdateOwnUserResponse(w http.R
 	return err
 }
 
+type UpdateOwnUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRolesRequestObject struct {
 }
 
@@ -10462,6 +13067,23 @@ func (response ListRoles500JSONResponse) VisitListRolesResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRoles503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10588,6 +13210,23 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutUserSessionsRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -10680,6 +13319,23 @@ func (response LogoutUserSessions500JSONResponse) VisitLogoutUserSessionsRespons
 	return err
 }
 
+type LogoutUserSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// CreateUser Create a user
@@ -10712,6 +13368,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -10730,6 +13389,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -10742,6 +13407,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -11181,6 +13861,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -11347,6 +14053,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -11382,8 +14136,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -11455,6 +14211,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12474,8 +15375,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -12616,380 +15519,445 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bcttIlij6Kxnc3WGqNkhRN5ctRceESpZd2m3LGlGq6h7LU0gSSRIjMJONBCSz3Y6Y1/N+fuHsD5sv",
-	"ObHWykwkQICkbq6uanfEjMoEkNd1v35uDdV0pqSQmW7tf27NeMqnIhMp/utQa5EdqUjAPyKhh2k8y2Il",
-	"W/uti4lgHB6zoYpEwGYiHQqZdYSEf0esHfLNQchizbSQGeOahfyP268H4Ua3FbTEJz6dJaK139KxzLWK",
-	"o1bQimHcGc8mraAl+RSewlitoJWKv+VxKqLWfpbmImjp4URMOSxqyj+9FXKcTVr723t7QWsaS/vvraCV",
-	"zWc4R5bGctz68iVoHfFMjFU6P8Xx6zY1NG+wazEvLzUVOvuFz+L6peKfx1zqjyqnWyiv8VxkeSpZNhEs",
-	"FTyK5VgzNcJ/J1xn7JRN4MMuO/40TPJIaBZqMVQy0mHAwmks80zgfybxNM5CxmXEQn0dz0LW3u318Hpw",
-	"e3/LRTov9oejtkobimU8zaf+8mOZibFIcf0nmZg2H3OciSmDodltnE1i2pA9+/K5T7JsdqbSrP7cYaDl",
-	"577inN/COSwu8h3/BLtjMp8ORApHLGSWxkKzTLEUL6HpqPBkS0cViRHPk6y1v90LABDMufV6vV6w6hzf",
-	"0ZXdBxLMbTfAAt7oPSDBjHoXWDhL8nEsm6Fhhs9ZLHXG5VDs4ya0SG/ioSAoGamUcaZVnk2YSplUaTYx",
-	"nwX49ihOMpG6IZ5p/zt6uEB5RD1I0bC/rMboFZB1loqbWOU1V9efxKNM47qzGHFARuqWxTJT+OOM64wO",
-	"wTwRMoLXY82mXM5ZLuNMMz5WATOoA7/A7dchOxyYu20lBbx3O4mHEyDPdnt450xlE5HexlpsdN1Qf9rp",
-	"XeW93vbzmdnPn7a2eyEbxzdCs50eM6/BqBHPOLudKC2YFLdCZ4g0c5hna9t7M4m67Oc4m6g8Y6EdNmRt",
-	"lSI5YL0Nxu3WJ1wzqVg+m4mUDVQuo4BpVYC8zvh0JiKmk3g8yZI54xPBI4sJY56JWz5/ptkwUcNrxlPB",
-	"YonYEDUBuF1QPYT3aiH8nJbzZzFfvO1D4CV2QXbdz9j/6b8/ZWrwX2KY3YUnmgEeBJn94UREeSJOonp8",
-	"1OY5i6Py0ra3vn8uBs9fdL7f6e10trbE950Xw9H3Hf6813vOo51owHv1y7ZD/oL7al76SKVTnrX2W3mO",
-	"b9YsnqDoPgTRAKBPED2OeF+CaEa9C0HsE21rpog+8XuQdNVA48z4v9xFbNky3Go5aF3Hs8UtndZxUTja",
-	"ACn0jI9jOSbcN6ffeNgwfi1v9VlpPZJecH3dBPIZ19cL4P589D3f5s+3Oi+i3qCzO3y+03kZvRSdvUH0",
-	"Pf9+tC16w60GseShUA5rBfD4d9z+wpLfy2SOa9Z0asgbYO6mczMXXSyh2OUsT8fwbNXVwpL6Gc/WWBNy",
-	"pRiJcyYCNuUZoD8bci06sdRC6jiLb0QyZ+0QNJBEZCI0r2kWHtmfNg4YZzc8yQXLJjwDiJeK7gqHhh92",
-	"e71GYIF3GnZtp609/Ust0iZIyTXIGWVI2a4FAnhzFb1bSii+wJd6pqQmAfAHHr0hhgb/GiqZCYmyK5/N",
-	"knjIYZWb/6Vhqd5WP7emQms+hrHP+PCaj4FAzpSOM1B0QL7W+5ubM3qku+bDrkrHmyIaiwhOOZep4MMJ",
-	"HySi9cXfwB9SMWrtt/7XZqFJbtJTvXmcpsrso0boW1zKUOVJxKTK2ABpOABNF6b7gUfn4m+50Nl9N44w",
-	"y5x+y5DKsGmucS4OwieeOhuI7FYIybaQ/qOM/kgbTmkHDKW4BEiAiEA2i+UNT+LoADmVWTHiMkmIajQS",
-	"ErgZG8UiiQJvEyplaZ4IPKIjJUdJPLz3AR06nqPSQgCAZUQM+AjjCXDVOROfYp3pRz6ToVm9I2eCDfM0",
-	"Be5GiN6OctqI5Yl2OZGYpQJ+B7nQ7CDNpYzlOCBKAfBkftnAo3qt0kEcRULe96yQ0vFoGkukBnCfc2DS",
-	"cKdE+NRMpDjQI53TkCcJkB3NeJ5NhMzwKCI2yDMGukCqEsEiJTTulieJuqWFwIe46ROZiVTyhKa558bt",
-	"IHjSImUCBmNtB9kR2x1tDbcH34uXvBftir29jUc4gEOGLN7qOkamJ3yJRMbjRBvB3imOgOFqzHIZidRI",
-	"hERHn+kCD4m2nKrsNagV9z2TU1UYjQhdjKXoka6eR1EqtKZxVZ4OvYtGXLS7OIG1TYXMxL33MkwFz4DU",
-	"cKNiW4yKab64mILNRfb4hBEpIUI1yhEgHGo1FdkEFoUAfSNSHStZUfCKI4kUrAzP5IzPE8WjC6XechBx",
-	"7nkohvOwgULqNxQi0myrt/ti7/vnbDDPxGMTw/JE7F38A27nQql3XM7NcvS9Cf1wqHLQGpB+xZqBYiwi",
-	"xkfAUlIxE0hZRjxORARYFEt9wFKBirxkz50e/1jwbdZzt5XQOwgB8Y2Qnp3OKnmtoDURPDK27HP4qnMI",
-	"X9XYY4xhIpdZnOCg3qJyScsqCXzPe/cX6kC+lEDGVRr//f64CjIq2rhQgdL6VqURQD8gAUrSj3A/R6mI",
-	"gNnwRMM0mboWEkntNNYaULIQX7ooOJsR0XswHAqt34lsomok6R+RQRlpGtgnkOtYHrCQy3nI2m5HKmVD",
-	"kWbxCDneRsDC2W1UekEmc/gZ3gpZ23uZHuG9SbiNDy0uQTuY3YJMDi+2PvrqHj2taANB6xAQBU77chaB",
-	"PgGXFEUxbIQnZymw+iwGAX3EEy0WjnDC5ZgUXo67PWA8Y4ngOkNjHAp1XXbBr4nECYOYyNFHqZribyH+",
-	"GBrlwyk901j6C9gKWjPvn59bHO/gl6m7hGVQULqwKij4qtNpPJ5kTE/iUWYEHZXWHVwqeEIWhtLnZzxj",
-	"75d9pshMVKt9SXFLR9PeooMK2DaeSsB22E0sbgO2i3bIDv1jD0TLLFUJqpJDvAxrTiXoe6aZFhp4ii6h",
-	"+I5nqt9baaY3P5E9rwZqfo6zCWmU94MdhyskYgzmLDTqZVgHUGwgdBwJzeLskWBr+xts/SqwFTgzQrM1",
-	"IlNm9qpRYgXQFhzsg5vlYx0skyM4Jw5VAYN1ncSNRu6FSxramZqMiIN8NBIpSsRk5y2NvbXdW20L9Lde",
-	"bMHO3XgIF/FU6BmXi+dADo9VeGD8BDhMxqeoI6gkuteXlV2YYQK7kpV7OJYZmfFqLvSX4aPe6K9+ON6m",
-	"gvVOKo/izJ1Q1dApjGPLKCEcXmZZyuMEzqR8nkZDbSb9JD2Wp3idCtFBc4LnJmL0zsASc3EjZHaA0tNA",
-	"MDGdZWXX+eeWVUwr4QuZmJYd61Lc/sSTHI7gRe/FNp2R98tWq47FaXEj0jibryT+cDx9+zJ8iGrsep/R",
-	"qzC9u9wV3zVDQTGEW4O3i8Bd1XKAOAIl+a5i4KFknmTficQolqDqIOQgMB2U9FktPAcxrvlXgKzw85eQ",
-	"3U6EZGoaZ1lFByrZlfPpjO2wWSq0zlPB+EDdCJZNUqEnKolWgk9FH7s8Ojru9wP2+vDk7eX5ccB+Pjw/",
-	"PTl9A9rAyenr9+fvDi9O3p+i+5vLOToWDpjOFDAFchXDT112KOdkOxCJ9r0FBdm65akkf+oC1boHmFYA",
-	"bhHIGkHrbayzOt/xjI/RY19ASix0YP3rozjV2SJk4MvwH4Dqeq0dEK0r7omnKad/q4wnR6tYsvXroeZp",
-	"wYjiLnTA+DBVWjOeJLifCr++E7P2lhOYfTaeab8RwsjHSk/xdKWPigHjyS2faw+UANKcL8ZXKQ2stoKW",
-	"AdZW0DLQ2gpaHrCWdU3/QZ3O6QFV/eLJEggcbXH9+1eyw8Kzy/M3xyEFZczyFF2ss1SBIM7agg8n+Cta",
-	"yzfwg7fv37w5DUET99/FR/2L83enIdNZKvh04eFfz87fhEzPdSamNKj56PD8wv2uM55m+QyfvO5fvD8r",
-	"nkzyLFK3Eh8dvT89+jFEh0A8zsmIbqRb+/zwVfW5JX807dGPMILzYRjBvC0kHyQC3TpRrPG/bSjIhv0Q",
-	"hnYflkc9/wk3aV0MYhzrDIXQNu7MDXL+0+Vp8V4uy2+q2cx78/Xb4k0yc+GT0x+P3r8LbZSTuTLrsDRv",
-	"vPr51L4B0kws6SRyyW94nMDuzIuHP72te7H82uXZ8V+OQpajrlqe6oc/46MBH17ns8oqLl6/wsGNxQXG",
-	"jQQ8juxzONDScx5FxdP+aeWpFjKzD4+qQw8TwVPv44uFj9Hw7wMavPaq4TUf6s7+/ObkNHQ+SQwjSxLu",
-	"bv/sz28uz4rndE6RfXT+rniE4E9PXvXPYI1RrGfo2S4vDZ6+Kj/1V3Tc7wPyiE+exwXAxB/iuN+/OKt7",
-	"xx/osn8Ol4CKYnH4l/1zQBL8lRDE/Q5Xir/7V3nYv3h1FhrhP0v5EE0KKCd4LjhLRgCufbPtlfQoJtKl",
-	"VtBCctMKWkhb4C+QEfz34fkF0FMgEq2ghRSB/h6+gueA3/SX/g2YSX8vT+nv67etoIVYhH9f/XyKfw9/",
-	"gt8R1ltBCwEbfgcopr84HsIl/T0yv/cvzF94jrBCfy/P6O85zIPXbf7Ce3iD9PcC3sOLoL+4fjzqVtDC",
-	"o6XzeP22zCXs1hf5g8Ve49DXi3pcEsvrRd7xNpbX1p6UqHERluac8MB4Uz6E98uSUqLGm9u7vb3eVmer",
-	"19na6+xudxNVLzkRINYEaZ2iX1uNHIoBGbZw60IQ/Hk/tDAIoWNe6vi4DKflRJyFVZQlmapoZpcY0EnV",
-	"CRFHTn1qkrCXC1ZHyKROQN2qdX3g0pF9OxdiwK7FnAx8Lka6InV7HmBjPnMxUC01ozW2FvSPsxN2BPLX",
-	"YfnroAUEKOEmJL618JhG1HBkUy4jDjDifuYJnJtKI5G29lt7BSgArlsPeNC6MZqk++hLUGifpfWjrlld",
-	"O7yG9vPhUMwy9uPFxRnwfykQSDWr2Qa+Y5Rbu7zt1oJwWSyNlNwvS4CgUPuqIrpz/2aKoQcVfTJTkSIn",
-	"yVSXAQgw1PliWjLo7EM1RbEyRDAIyZfCQlxRyNoDlU3Q10LbBmVRRvDRADTHA8YpwjmWDN8k3Wajy96D",
-	"SkSeYSDR12KOhk2CNRwPmEBQvEFProWYASmIUxd5QYFXt5M4EeZJsQX0jBEXDHBhNIpUmY0ZyXjVGlG5",
-	"VVAZdWZ5cgZrAWy8FnMMSkMt3VzPZ7yx9IYnZXDZ6tUAS5LgrswHcEBFhGZdiFVVqS5ZpsuD/zzhWSlV",
-	"wcmhFaLVuLsFIlWC2wVqzQciQS+4ee2Amc07p8BCnoo/c92Ejl4+jKK9cqCwSNsWwL2epi2g2rVoUNVy",
-	"Gf8tF34cdX2uiIGaO+XaeED2q54Ia6MpMUFZLotvBNMzQbCsRpZIbNScW4WxwSF+XEnHmiK/yYTiwJvc",
-	"7LxK1upsUf/MaFMLJQtjPhb4PRWALRMiFuEpYKjjYzxdnOkyVa9Q5qehrgV33erV8dYawC3PZwdYBs7W",
-	"blYGR3M/5l9rWcHsgP18OuV1prDKcr0plq3PDrdMbqjkv7EkrjPqPRKKnR/3L9jh2cljYxU6vJsGfjBq",
-	"ee6LxXDt5VBUezsFUtVdTMm4BNDTZcc3AuhhlqXxIM8ExqiFRjjGVAzOaEWBiUXSKBYNlEoEl7qUdVS9",
-	"V4NwdedjHtZgrZWVFy9xGZxciE9Z8x2uJWk/KtT4gvrCwIlh2k3JmfScFCj6ii6rckx1Qxe6zMLoV60s",
-	"zcVVizwfAJIkCIPMbmLTC1+bsWnAF62gha6fsgpvntQswPj/Fw8sHQttgnhFZCbHPaJSFQ9rNvl8b29n",
-	"r3Yaa1lf8LFMeZLceZ5agHMqYq272B9eG1t16OmH4eI0zarmusq+0/qqS3pFQMjwceAH/muRxjyJ/w6K",
-	"VoHNlfw3QF6egYjW2m/954de5+XH//2HhviUSMnkDuA15NJAl7HHsWySqnxM0fCHZyfrwRv9FDQd0Lqy",
-	"xgW8TaJLHNW6UI6UJGGGqRuRUupoYdEosSIKw6acUwziRSEFs08TccNlJQGSDPU/ZtmM/elP7Iq2dNVa",
-	"KlnVhMz78o7z6DhC0Ub3J613opLIv394FBRBlfQS3ChawTHf7rvvvvsu3DggSkBXKRW5GjEtL1uHVldY",
-	"V1n0wXeXSkB1mkcTE7FqOxmbFvgbOlKtlG/ikA9QbCTgRKuzhp1nBVN6CCsLDDgMxFDZTBdcI0/qeN1W",
-	"79E53RqC7OOwuBMrXD8uh/vaLO2JOdjO817vt87AfmXutPXPyp1+c7zoznR6OX2+MNutV96faQbfWooY",
-	"pVhZATdrXKbksUbKwkJgTqGFRp6KKuM6YKHlXO61Gt7l35dRUjCL1qruo0RxrGJCZxBUTPowUytonZzd",
-	"7NKf562gdXn+FkGQZi/LJcXIC9BAB/XTciNJfVQVmrYJQqnUR43qtsCllggNTcJC5YzNZE6E2Fjg9tsr",
-	"oaiZsbsUvcX1YWqQGjGB2iil39mwlMWNuvisugjGST7l5HAXkioN2LCdIuMUBZry3prT3VZt2K6mbss/",
-	"xho4lwu4bDKULUZH1wh+FO/hTgnNiTqLhyzK8TaVFGyokoS0WicC7LNwQsv4JdMhmyW5xlctCY5EknE2",
-	"Ize+GbFqff9M3u1XGMl0fnz46uT0Tb+1v7UXtIqxQZHobe92enud3hbb6u1v7e3v7nV7yABdGO3+1t6C",
-	"c8If475BkN4YdTdxQn5ZEfU9H255Fc3eXSRpdgDn1r2OTT6Wp+DBGjiWHcCiPq2ghSEq+Nfz75LkRfER",
-	"j+HsrdvxWzWOpZdefgf6c2kzMpBGW8K3iIiOJJaSFfTOMBVZ5wwe9tIIiK6tC+E+WOm8yE0a2JL0APIu",
-	"VIsvVGgWJjysUQWimjNgCkv4RL/phLVRDSqxijjx4upT9D0aIQT3MTHqR5HEUtoCRbuayS1LAwmyoILF",
-	"dt+qMVY2kEznmJsyypOkNv0Lk96aIggxt4Py4gKsaSJkZM25oc3xM1IiZSOWT/0/pi9v/jp9Pf/r9PXz",
-	"4V9+2h3+5act8eb0ZjiNkv/Y+T+T6OdPvf/Yfj0fvvm0F22/1v/x5kXdGvNl6SHPdLVcxdadMkPs+dE0",
-	"9kACc3F19/2uie+gPC31LcWMcsxOJw+FVZ4xTrdUYm1NloYG8FuuWaRkRXnsm3AouJhZqsap0PpB3OoU",
-	"SFW948GnjWu5HXAsQ2sfRsdoJBO8uKKwE1ZTSXOpFzK9VYpVExZPnqwyUd3JC5S3s1LlKM3MB2vhaHzX",
-	"SlQ9Hu0O9kbbna3RzrCzK3ZHnZejvb3ONt8afC9eDnciNBmsKLQDpzsTPGtOCbblQPCsSLfE44IzOmAy",
-	"TxIjC5ZO0cry+NVQySyWucp1UhYWdirV/2A0LLBSPqYmvMQN2VtxO2mGDANjNf6Oeghgh/j3mWYhCDw5",
-	"uTlCU0ojNIEhGGsihrkNCvFwzFTQMtgXurN07+tFKFtM6ctnFHVcd3tUqm8VilH5wRM5UjYl2mLIasS0",
-	"L2NQW10I/LkrRIfFSmJpYzTJn1+IiiQsk0M9zsrcd2uvtypnLWjRJaxatrnmPr3s6dr1SBtbMoDaTgEB",
-	"9G+z+8iRBKsxmjfhTri+rng84JdV5NWIDcbIae7RnLHbqndZjWB9wfU1hTR4Ilw9gGM1GBej5ZUgJKUx",
-	"pNqLuJRnugi0AR071xRy5V4lnXOQiiK31n2JFoU0T4Q2UVmICJ55mBZQIyfS6PeNFDBX76vTi4Eovo3V",
-	"WUdKS9d1MYgHFE0Ai58IqtIw5iDqo5HYmDFwz112KFkuryVyXPhepa4on5LJnIU0XehML9WknM+tPE08",
-	"TR2DBfc3N4dCZilP9p8/f7GzCYKsSju2HmJt7N5aPMsQuRrWBTdumJTdhDEIODOZSgsHRQ2nU1K8H7X2",
-	"P3xe5Hmf1zWXfQxanzo6uu4UxRyqg30JWs06ABVB4lOxz6SyKcugJad8SOk5UrGEjhG3mfIYbeN6xoGV",
-	"GRc9nyr4zUggCNL2yDRr7/ZebnTZYaKVV7rKnGwR21qkVsioII1lzp6pzjBReVSO46opPuibOv/z6upT",
-	"r9e5uvq03bu6+vT96GP73/a9X7dG9Ot3NW9u/NsflvOWmkxxr/6s2ykS0sXaxb9YxXaFIncXSSSg7P0t",
-	"oGY7W3s7z3u9HmtzNhc83ViQMZwQFMvs+W7Ls9zbb++kD1iNz9LstUSQ97d3KaFRpoqlXP+GtH3Bk8VY",
-	"6RXlACr7Kqap24AJtDfmkSW8phLMDldkTCJFyQUXmxP5kfft8N8o7v5P5gMK9ysfhr3MGoqWClM9mCYm",
-	"xxrM6XPuYr4y1/Z+r0vgbq7dbGZbPPwlYfurQzKpylODkdaUgCpO9sBUec2EzpoTVltb3V63d0cbhzlv",
-	"cwT1kEGmD6rWcUfYNl7qX57QQiTFbWn4iqcx1xnTQIlHczJbFN4DS7ifaTZTSTycG1fEaCTSApixuO6O",
-	"s37polpusRG5c9vpi7U2U9D8F727XdXCWVb2Xnt5YnpUVAyqw+ez43eu8O4wiUHK92oMlbfZgf/9cPzm",
-	"5JQdHZ9fnLw+OTq8OMZfr+S7k5Mf9N+Pjg5/mo4Pb09+OByfXP6l2+1eSXzh+PRVzUerr/cMsEFnQmak",
-	"59QYbGfulSUJOYUc6P5pSRlaC8wgmE9aNebGUjzAOustr/aKYIyaRKYbIa2SqSnI0tSKLJeGq8uO9nNc",
-	"3tvwoiUmyNCGH3bL35JGbAOUQlL5jOKwsZbhA07zDFMGl6iWlFO4qFySr6EQpMpTrlQoYW6YY8nMqRiK",
-	"+KZubuvcaJp9a297e60V9NdQqwdzzB0v2Sno5qnecKbGKM/fXameCJ7UBWCEqYhCFo88rXjCtUlqDFjI",
-	"pwOR4gvoIqICueiHi29EQGbMcJwKIUueVvylFbTwc5SYKm5S+8ICBk2UzprrhcPTZ7qBCXd6tVEP8ezQ",
-	"lJbUSwc9ObvZxbM+Obt57spRVh06Wy+3u1vPX3S3uttoeBMvevv7W3eL2dN8JN7VF55xqGiSrU2x8E4H",
-	"vulMVSRC1kbtcqhSq1+giwnVGwczxrily8BqWPMieupVhdptwwnjZAnNB134Z7Uc+3E0FswWcK6z4s+y",
-	"uG4eqwEQDpaqhJjDaKuU2DDQKUpGL2sBz3t73e1aXKBg5ZUyV9FIwbxWL1mt8BfRBj3K45GAEi0Mmoh0",
-	"+Uo8tCjDs0NsD6iKHdZyGWR9r3jGa8JyeMYZt/qeYVdljawmFq52qEM5p7ABE2lg9EdngFG3kpFYVLGI",
-	"wPX2QeuQQ6Btvd3tLwtxKTBj897QALpYt2pVV5ZFmrKs0tNSIDIjPgCCjO659CIdN60IQQ1ctqhhkhZc",
-	"b6puKsrDnauKmfnqlmiY2+Ia0+LB+hV9LoqGF4x7LNsJ6GQpq8BTEWfQ6+69+P5Fnfls7ZJLK+tv+ZWX",
-	"7CaXnIyXNHMvQyh9jiZQvWgDfS8FM+c+D0p2ea93CLsW8wAjgynoUjNz9wEz5hNkMvxGAJNpPNzPLfMG",
-	"nHOvt7WNGo51wbb2O1u1hsuFA10A28uLI9s8KJuwaTxMlYlfDVj417/+9a+dd+86r16xH3/cf/duv9/v",
-	"jvB/IWsTeWGhu5MwwLAwN1mVby0Gq2x3t7Z3dvee+zqcf8Weae7qKvq8+6UDf7btH0Z/9kt/rq668B/P",
-	"v9Ra48yBrAgS+1wbEORWRhKji2l0tQ/QllOUE6SrRw+IBZMFKFkM/KkiVAl9lp3hQpTPU6BdPbJZk8/9",
-	"ol8aujhkiuV10WjGpl8e4weuBbs8f7tYiGLRkrq8S0XJ25vGd2ZOqUgEp+CDkUoSdXvAQrIoVfQ685hM",
-	"3FSHq1IoA7+6ayxNmtRfkiLwWpoL6GXhJUnRfECbILZb9MmO4kSwKZd8jCXca1WCsv1p+y5lSusFCVNH",
-	"laqoUtlUV0EVazuTO6J8gPD2SlEA5Q8jD6xK94NDrI/XSFVyh2ANvIxV5gwasm4ZzcEZh4VrxNpezL/T",
-	"rimkdXkWkqsWeJEtCsUzq5NbDWcjYOHFybvjVyGzRB41I3YrxHXE5yyM+DwM4OwjHic2dyVPEvjy5PTi",
-	"+Pynw7ehiZ0MyaQfut5tbarrlmr0G7v4SEyh8Gqy+/qJpgIRPGMK9BcX0+U73IxHNLCeNwQNE2juClC4",
-	"YckFIrrjLoUmaC+cMzToCXQcDu7ipH9xctTv2lWGsM13h6eXsElUGN2C7PBxpkUysjkvccbaUrHDsxMK",
-	"V4qU0Btddg5XgYaxEf7qV8ooRtIMA494KjDPYsjz8SRj+QxrNk+VzrDq2PGry7fH590p//SLia74BZXU",
-	"0Jg34KTN8ZmzxJ9gzoGYK2RqGP0EoGFaHqZCMJ2orFvcIYZjEEDAgnqwc/IZzG3heD6bJfMue4X10VCg",
-	"lMzChOm75Lvw8LZIPiJ/MAyWihGo4AZW3b23ybgMUnFIbb8Mwm/U6U41Qf4/GwDGKBwEcbeYgG2x9jsl",
-	"Iz7fAAL+PWv3c/yXF6NDEB2RRdDRte/vFoMT3DEOCk7hwKqMIEFQJUSjp+u1bITi0zDJdXyz1C6CoAzo",
-	"iGhZpiG2RCwfYl0JnjGOQtG+ASQHxroCx7YVojVy6SxOEjZWNs3tOp7NnirCa81egysjvJYEx5Jju9Ts",
-	"6KAw+FViAqoSoLX0VCpAUC+1RW8yEewlPVANRV+AnjUnaHIfnywmuC0YLry2FisNpvUmKhBBqQNoA356",
-	"s9MRTuNIYq33y4ujBbO1Rc4Xz3devly5oqYAJ9lwmLZyJ3HVVtDCxWK1TqJ0raBFHKJas9M9Xl808S/e",
-	"xTuZyzKnGSC98/G8oDLLxIiGCFQblLG2VOMHuS0PP3VDL1tWXwArpgyWO2gT5Igqgs7YgLQuEAUGcxZH",
-	"B8Awhpkhc4bEZbfKkPNKI4xVrTH8hqS/DmFyK2imUCXShJp7QZ6ChS7J9d0/Vykhzffo4g3rlCWdJxkV",
-	"/jUiAKW/WrHBLX1pCLcXo2136ofjsyK0pPH0VvWwXYx+f7wLbDigQ8oeA07IlEswWINLNqDbSeSHRC4L",
-	"TO+LNBa6oWz9uyX2K7hJwKpBPrwW2YFvHALeZyJZ08yiHb1X41q1xi7vbnvdvT3vNCOVg3xV44BAw1jp",
-	"w+frfRfL6oRrffc05k2TRsM/tQJ3HA13VY3WbPAweRGb9p5qMvgpOF3cro7kX5L/aAI5bRpkY6Zx7wHp",
-	"jXbjq4J2XfRBEbFbRI56ncupSVyeTUyYbclHjG3Nb02gb5xtHIBGY6NTbd95zXZ7u9/igUU18MMGBJPu",
-	"ZvcTsJAasFzY8v7YbZ5/6gsZveWZkMM5aNm/ehAx+hNVLDN9JtK+GPoRxfUVydbR7pShhCXuq26tjcPl",
-	"nKbZ7yN82JcwvnoEcQGIRUlC77N6geefNWrYixf2OtVq1m6iXhuNftcVMWH1KhFOE9AcQbkmuqldQom2",
-	"pbYalSWYZF3vFNsf+vrjh/fq44fL/OOHi+zjhx8nH//x4VTSj+dpzY/ww0n88cPrEf09Gn78cMiL3+Gd",
-	"U/nxHx9eRfQDTHE2K16CD36cfPxwLHCGjT/cMeFkqXrl86caR/Ky9mF1poMIja0ou0sXCoz1biJLb92v",
-	"Ns3m0fPc6oVuWy8+BpHC7PdOJhSfODRtszlC2CDseomYTqOOl17bI6VlmtHOxVCl0cPyMstD1Qg6XocI",
-	"a1Rih36M+CDPbMuKqBSOFppoLGPbnaUqU0OVhOyqddUKqDD0TKWZJiuozbrItZeWVyPE06A1S6UHJQoW",
-	"U4IjMIKILZaMH/JkonTWUK/IuKJ+mblC4It1vzFcPhUs48m1q3rsZNzyhLu9re2ddYy4i2mG9bCIR4Nn",
-	"WrM888SVmDF80RbDKfkul1TJX7b7BXkM5KHDs5MAQxMlmrJX7/ZRMwf7wAIGKpdRwDADz/z3kUpFwPo2",
-	"6O7UYy8Be+UxF6QQpkSPqxVxHcuKll7Mc0fabsF3EcIqR+5drjujpQjcoKr4hVnCs/f9C4Ye6U0zWbjP",
-	"OKtTevAoKI6xkvfBOKvNN4ETKmTCdWT/kpIFUuPSRNnaHJcvH4szWGYTcsHXvGQbt3kn5NiCkzaUpxW0",
-	"/KBZFGHjpBoQW3y3gD8IIdjSsKGL4ZO3pHRRyrYRIA4dyzHGk+yz5gzg4u22nvAU3ZxCUk+qopOLNmPR",
-	"QFhnBL7ZeFhk2tB2z8IzqoV4ONnH4qQw1qMUOCiNVGcwQDHaY6FPxjNNbvdMDJ9pUwKSYEWzW5UnERkC",
-	"yEA9nxlB/vGY7AGulSDG7vEOjBfvXS9BDk2V0dzsBp5LJe5WXjkhZk2U9+PwfePYbT6Dp5AF7lFu4F7y",
-	"w+oLbpQprFNhPTd1rafzLoU7HiDD+DcYZ4ibEj072IXa3/YTSTj1UsSDxAeHXH5Ng+qV1NI2yyXq65Hn",
-	"MsOCkAOtkjwTfjrOvQvF06D0t1ojvpr/s3ZN9x8uX78+Pj9+FbBXJ/2jw/NX8J+UpxS4nKGAXZ72j08v",
-	"8O+pfYrhdHwq/DIrFVs2a6d+XtAGlsgs+Ln32NKsDfg0vMp7vZ1hiT/gT6Jzgu+F1RL5pnDbHSsOw0ne",
-	"NQnqQU0QHNRoU0CvxlpRau2wLLHctvBs14dNVTa2KhzQiT01jMYstrmb6VpcplQzcJVgERdFeL2VLT/T",
-	"c57Vlb9L7c9NNvkVxQsLB1SFWIqUzUQaK6wgNo1lnsHZoNUbJOtYGlzFGoT0HIuVxhkpTHbhtO6arS3O",
-	"V6pkGODA91mCZ3Qvih5+bm219p/3gtZea3/vZffF6g4gdLK1l1KK6F+U9mvdjhRufw/H49a93I6ddT6r",
-	"GrfWdBZecH3d0IjcFV8izcuV7DGBJ10WChldUNQfCLziU4zN7ikIkA8wwZJCvkwxoLraXzjCHYpOAkzQ",
-	"PIvL7hUhlzbqCX3kAvuSbTmJwHSQbIep4FrJkGk+1+x2Mt84KK+7VIEDdzkCqn/E5VAkiYjMzjEUKs1n",
-	"GfyCkZXVwKNFMtZk7MXp4oi1MWpS2phrOe7YNrhmZ3G0ccB0nt5gVd/auL/W89H3fJs/3+q8iHqDzu7w",
-	"+U7nZfRSdPYG0ff8+9G26A23Hhbq5mrAkOZi2Wy2UBPOZhRWK1QtiWxrOqIlR+LyzV3QG89YyotaKmVJ",
-	"fnt3u+5u1o6pG4hJbDI/Fi3sSyLqAOrqJKh5AXEGRlWKtQeHFuJsYwA0c93GVTdKQzRJmt0Zy9DosvIL",
-	"rq/7+OL6kWo0sL8sdyJ0501kymHd+p4Td2y2YlA1YuexEKTWCwKL9pawvB5o3fkti8iBwesNKUiA1rai",
-	"IANYJeTQkE3L6Ge1FS7Cc1PQ74CFR6a7c8jaQkbWe69FMto4KNHTdqX6Ozwukdc2oIOx3S1G2Js+2CyX",
-	"Q1Akk/mGbyo8dyY/ux74TwdWQcubqdIvt3h/4e7vkEuXJPHKXLqwywB0F5Pp2JSn19rf7jNdpKBpMgr2",
-	"X/1ZsxlPNTKvKbYJNT02Ey7HOR+DohzxTHRwYbAb1n6jWCiisaAyJF1k6gE7m2cTJVkIb2f008V8Jvq4",
-	"QRa+4plYM6PvCdL5durT+S5MB+njm9rqDxfAD5xqN4M/RcOBoiIDFl1GNbvGvva4BuCix/USOHIxx9QX",
-	"G6vRuu98m06cYUS5yhbYgu9Yv3vqZENQAsBMg8/aEwRc0ootaRBLU8Y0pr1g2++qIWpVUQNhb3gpdfPB",
-	"wbZ7WCOUIpY3Kqlmai+9R91kPva92WttvMlI+HhRhQTC9ggDr+gmXqhnYvKRtQ5Sa1nCwpkvsgZjHSG7",
-	"ClZhKRvZNwIWvo6TTKQhay+g6QifwDvHY7K4t101l3r7TokN0OStoEUztIIWDVMJyrdvNdKYBvYLT9dn",
-	"vyV6tZIP49h1h0717/okZK8vIBUS84APr8epymVk2i/XSLQvB9tid7jFO3vR81FnV3zPOy8GL4edXrQl",
-	"tkc7fHewN7y3tGR8hHZ2oy/cIYqjQXS81HUNcQ4xc/TAxJHYflyaSXEjUlMkvC5wkqMM905kExWtuttD",
-	"/93FrlJ+HfF4lBm1RqUNKkNyuuBOWF6FMMCE0aYwdnjG2lvM5NFum0zaHZNLu1tk0wZsz7oQytz+Tlm8",
-	"MPzJYhbwym8Wd63WrbtopvTGcUcSlC/SO+DVOb8AUEXP9js3lYHFNMHVL1MHWEW3XC7nC+1yf1S3RfuC",
-	"KZ+zRI1ZLA9YyOXckEwEaZX6ReWAZM5uI2wJH8LvpRpSNNHsFs4DHpbpIT1d1SrtLkC9onYgT7S6WwFB",
-	"09SspkzgmvUO71AiMChXD70bUrrcIHPH28E/CYbWG3p2WKbY812WiIyicqN4HGegw3TDgIW/EDx1wgMb",
-	"kJuKMU+jRGgMYBhyLUwYbulSPNjwg2cPO//BO3/vdV52f+l8/LwTPN/98ofWY3UMAeSt59swwvpqM3KV",
-	"VeyahvxYZ53WYpincTbvw3hGcFDXQh7mdUXjFnqCUA0ePyYoURi0Dhfh/eoVuwL1bcBTW4Q9/EHwVKSM",
-	"PFg4KHmujP6JTUbwZ9tgBHsRY/9e0ytOMp7EXB+Q6oHxDTD+LBUgjQULfUpuY6kpGYIeFVW4/lRUOuS2",
-	"bIpLruBmy3yYaVKkkRjA4YaIJM80S+PxhIyfINi3aMHWArXfKi2kgCU+i/8s4Nq+wHdUxKp88N99hyVA",
-	"vvsONw96QZQDBPKEwQNEQVcPkvV9EdaF2FCVpCtpXYgmv47i2VjC5yJllPegSWefiZRUyaAu8QSGouz9",
-	"kUpveRrRR7abAdxerLGqABIODAAtWQ32Gc+jOKNg+uBKllJ+ilLaaVEGMSjH1ptinoFZdVHfRgdXsnCC",
-	"BUYfzoyIG9iAXU1lO0ygPoG17l7JK/m//hf7OU4xYgHkYfj9SnZMi+yBiuYBtSYrul4HcDFY96wd8tks",
-	"MQC1+V9ayXCD5Dslk/mVZEx8AuDF8iXclDT2eCOMH1OmSg1ecRnBEEtwixQ7GPjs+B3LxKeMtUP4szlL",
-	"eCzDjS5spU9GQAQnyuYLt3u9kODaNH6jjVLYtNffmx1hIj28CUupNrbRfG5b4ISfr6xcfNXaZ1etbrd7",
-	"1fpiWo9RhDisfBTjLcBopgCtFCICIfhThqs9psOGTS2MSYRDSbFOqzciLbgGc5L+8rss3IVDmPIE2DKZ",
-	"vWOJnQpZLGd5xtoDbtvn3qYKhp3PRAADTWOtYaBRLJIocLk9INTYdDOVZx016qTYvo0cZgGGQSfxMINv",
-	"/5aLFEFkxlM+FYAxGwewqK3Qje8taZgKPD+eUN1HIE/4+k4Ig/iAQTHW6Muhdp/43m7o1pkKrfJ0KPD3",
-	"vdDsjuRAGExJxpnJKuMg3BCkSBYewoCWONNyX4ZuWwWlNNWLYTC0vcObWzuho7MUYQpqzxZ7F/8Aj7df",
-	"hkDqVS4zlihKqMLoQvJKwFCIF9osJzwXWTrvHMI7gHXhXm87rCvhlAMVHE74IBH4Vo8OjI2FzGMpGDXy",
-	"bY+FxDarBuACFomMx4lmXpaLSGENhFVEIGy/QjbkKQYcwCn9pWPCTTsnkT2sA8YNwHd0DkSDtlR5N9ZM",
-	"DCdKUIPLoHC52KIVuErMr8MoXFqQhpH+lqtMsJiQyFlLCJEuL45cTF+dDdjRglFKwbv7TMefYFSSulg7",
-	"bK75FW6gh9JFq2DuWJkKw0jZJBVi5XhmMOQWgakYU+qvgHs1bf9wq2d8HMvxPguTeBpnoWOa1Odwq9vd",
-	"6mFDAduxebsHGom+jmeh9yKM+j//z//HvBd7G11mzFpYLMdKIqbeCIgWkbpFC6PgEZZLRTN7iNsNTcAB",
-	"iUcTlac6DJiVOTDnz9QjAeAdqukgRvdCdqvMyJqiy2EwMxXBPe1zk7aA7xRDeQIMfYO8CikdHtahsxZb",
-	"TlikvBCo8HQQZylP5+zy4nXnRcA40wnXE48nnEhaFdIGLLiDIphIhwDdtrw4VlcX9N9FrYOh2DfAEfLN",
-	"AdwW0gjgAyAgGi4HL2zyP26/HoSWo4d7vT+GC+/s9f64vUdbwxbZZEqZqCQinnN6+bZI7WPty/8NsBCw",
-	"8I9A+rFNOG5CpUSO6eaugHOYF4D8b+zb9xyphmPBL4qfrFHLFSxDSppi7pnJlMSgBsduWZtkc3Yt5gXL",
-	"3aDgWAIGNK3jmuAGAyDMIsaAR4B/wdpnSmfjVPT//a1tanwtxAy/kygPbFgZ57Ak/OLtYG2vK3m4Qrxv",
-	"57WNIQk6UfAgunYlfa1/qVbA2qVXY1MZmyjtlaxvNrimKnFQUiM8/eFKegoEBVHUKAv1ikWXHTplSMhI",
-	"X0klgfKqHARmZFNFWfUo1kMlpRhmJ1EiQGvr06ehjUJicQR6tqE0V/I50CQlC6sglQvD31AlN21gYdFK",
-	"kgUmEomAZeMFk4LTWNj9T4113Rd1nyu5vvITGPmWYh6MYcjGmQZ0mQhlLIl1hsu/TWM4ABMC7ZZsA9ir",
-	"1hZiqSBhXkkUdkg/oaN3JTDVrezYooDuqEgsRXmqjZW8yE2Fy7ySmYL9MSU3DgxddS3nbb04rJAGopQh",
-	"OTPsFNemMJ0QZasz+OlKxlQgAxiLjzrun2Xgt6uu3DYJwnD8JPHRJbRxBxuYQ25lQSw3NsN6AfQS0fgt",
-	"pFgIulOg8MGVNNcDKvxEacFGKk+JmVnlIR5LoCRx1mXvVGSPT1PxNHtNIJyDMmkyfQomY0KAugwgndhi",
-	"rNlUcJ3T6vBdJLSZkNT8H6ECXlV5hsD7D3aOZqc42mD/YOcIWewfV/IfnU4H/w9eoT6p7S14Ba+HRHl8",
-	"hoDX3q48Mnuvg0r2YKA8YCRIm049JcpIi8KikO0dtyj25vjCrmlBiWVtn639z3//XxAKpLILs9foTxlQ",
-	"KUw7p4cVOH1RmLK9C2uA2atzBCXIdv8qZC146WD5PDbQv70HswBlJjrxD7jZQ8Ih6lmfJNi+FelZpIQu",
-	"NBSDrJrUmS42CknioZBaFFW9W4czPpyIzjZW1sb6q66Q6u3tbZfjYyyhar7Vm29Pjo5P+8f4zZciuBTt",
-	"K+x//vv/ZejwxYroxuvLDs9OvJrctpT3l6ClZkLyWdzab+10e90dMiBO0IpmjhUgdDM3rp+ZqsuuOzIK",
-	"Njcwi4dhTiyXaLwMjbHWRAg6DWDDh1TOLvvnh6+MVUXILJ132SGiCBaUaO/2djYO7DQEoQkA2xxIRK4F",
-	"6KLTGeZqVXspJ/OASlC8PEC5x1x8uRwIGcCLShVO6jmJWvstsiNcatMWAsnGDyqamzIgtnlL1XhiS1lR",
-	"YYdVplDjD6lUjgc6jD+QXob3s93rPerMNGd90jy5Wr4ErV2atG4st7jNH3hU5DO2dntbqz+5lFZqERF9",
-	"tLP6o9cqHcRRJCR98XL1F0dGp8cPttaY4ozPE8WjC6Xe8nSMQQ976xwBxj9JnqDdh+zUtmC6QRcDxtif",
-	"c6xb+x/Qoq5bH78ErVleh2WGh5Gg454EjDxextIReOQb9FdV1Kt1WINxAoifgJGAD744BpKge/+ZLuyK",
-	"7GcPTY9+XIWm1i6D0+72dg9YVqBa0SC8KIIf4o8hfdCEhPgO+eifEBNxN0U3PBBET6J/JqQk337020DM",
-	"3dVfnKrsNSaS/5qISZft2Fjs+sSDYrtRg6lfggUuufnZ4NWXTdRljBOw+K9S1xL8vcC2gDlTr4hTh3nB",
-	"ApN89XYV9i0gFGxna8Mq1ANBqpaIyMm7iK6LqEcfGKwr7LuNie7FKwjKgEAf74UuXu6KC3jBO2Dbbhel",
-	"mGCTZbkaxWwb/CYsgzkoRhBn+b1h2oMxhgC4mZVVEMThBnV7aQj+NFn0hBWEkqTLWo7lo+W+0+3uxBPX",
-	"ZXoHFu2Q5f1qbO6HOYbaPADpnpxHfuOO/0rc8Q64vgYf9LE+fHX89vjimK1krOG+Ict345/IPdfimI/C",
-	"Kh+Oud/Y5e+TXbK2nqg0Qx/McuGyyJOoR5+TNBVo2xkkc9MZTZsawFWLnBoZux35n9DhEhXZP2jYMl01",
-	"ikx9nqbxTYzOdC7JUDyl1iHzDaxEOEjU8FozrWykzlgJjRVAnNCKJQR8oZW1w1Td6nNq5BYGzPwz47EU",
-	"UUiGIR4ZtkwedGPKrDZVXcQ/zBg8TBJbJaH1hIzIdLNrsp4s6V339UD9wZCLm2TkOqjAlAe6r8SNSOAm",
-	"0IoxFrX1mLI8lboEhSjdLcIqAECcadfzC2EgYFph+utgXskSKkNAEuvs0Bb6eNDdrxXFiFMdYdWmxVjG",
-	"WsCgKiT+dmgjvyGgeIueBnvIFgjMqVcJ2CZmwMw4nu4y0Ai8VjDL4IN8HkXaHuAYgItKImE8IKZohfni",
-	"zqBzYVb8FUHITtlUMqO2UyLRUxfs+NuDIXuRDLZe4VFrQNZnuMcvj8chlRSr+eNDGB8OXrC8R+CAfjFu",
-	"WvoYqxmEn69Mm9Or1j7rfQlZG8mqphWhN1NtNDFQGOg3wEL/WQXMx+K65kqf6cdivu4c/ao+FA80Fqxt",
-	"g86K4DIbW7ZB4TF+pJgXIdYQHmZ0Mi+eK5dAqPlYbXTZUXOQ2EMjxHZ7vRrEoPLHVPzBTGBw5cPHcBET",
-	"xiKr4sHdlLm3sO7Gwp7ei/3reLbWe3Te67z6ju5jnVd/hNta58Uzc+j3VU/vyBZtJ+Y1xapCOihXrPp9",
-	"E4o3IvPJRA11cLzzruBrJNtIUJXZRb67tmBXI6+5GqvP6uS2KrVDZC5EQsD3opqcrrfEWPS1glXrIft/",
-	"QhZYXmQDcDsZ6ZtlZTkCuINaW3rc/GxA6ctq/cSnLBUtZLF/NTZ8LLpW/065rCtHaV8xHbgx3DQRo4zB",
-	"j20TKBzKPElsRx6QRek/y61/1uHWmGAH0/jVXQq7bUIdPbFU7i2fs3acmeq/Q5UkcSSKQFAUzU3lU28w",
-	"EsKbvDQV2cDUvnsAhVnNfc1UmG0XfJM9vors4RozrSOAUJumfz3xwxE9XUP17kGGNzV2ymukxm9Slc9M",
-	"h/d8iklOjdNT8SbqiOeeE0FlbdP3CaglkhaJ0VFjGN6gf2rkl+my9nwzTD6FGcp3f8Ckkp3KEoEqUoxy",
-	"1K3QXKPom8UeFLYRQ/2oS5nrxW/ILhomKLq5bRPXaBpM4X9sLYi6GH6jdF+D0gULBZwRNJiO/y68yt2x",
-	"KLK2MYmnSNpGWG75Tr6iJoYRK7ziFcUvRs5oBS0UMmo6l30dMuz3zLyzSbQOJ/8l1EEjBOPZPRZJtjOs",
-	"UPSmK/qYrke0MZO21uVUUh1XE9gLfo2B+dXkNr1IF41IDNNbSbY8crBS07Qk0pzVV6ORT6mdVvbUIPoY",
-	"8PD6Sno8Cn78prZWEJUO1GZCr42deRRnK5GwcDkAASjrrDAbaqHcEYoafXSjy8JMZTxBx2ZoC4uTc4Yo",
-	"7JRnw4mNdqNqcthrMmP/lRvHDsxTQrSQ8vRJfcV2OnE2DxuVLHTHwV6OaStfwQBb5SeJK4RvFcZYM9qF",
-	"8yHWMV56pbVueA3usk/ffFl/HeYEWbt/eXR03O8H7PXhydvL8+OA/Xx4fnpy+gZO+uT09fvzd4cXJ+9P",
-	"DxayYzYad2AGL+2hKDw04nGSp3UdAp/UVgbnhLWHagjRIQG2GpUR4PfO8skX7+/YJyFIMND2W5vAdc5j",
-	"TVUevEvpRGIUSxH5vsuDco1g6kNUNX+h09R2RzKwGUuWz2YYVKfL1MBDIwDT4oulWViOIMyfKgPETfDr",
-	"ZGR5G2zituSbxnuh7FUMf3B38c/ObH+tONbDKEJIL6C6BlM8XlskOTdnQF5UKiAZ9UPFMtv3O8MxTuVe",
-	"bGUSrDNQrpxk79J9ZXd14Jlf6T0MC6ByQ/4gRji+eNtnJmMfO9BrbInO2j9eXJz1MfI1YLeYQe7jtMEl",
-	"DSLCBtlX/bGnwNUHwiRzS3UbmGRXsw6+WJBhIJiOx7IQCP3xDBRlcy8xrZTwf1S8fMqnVB5KaSoNhZnx",
-	"sbbNg7CEWBSnVDJhE6bRm/QIBqefu1is8QBRRedUqmKoplMlKT8g1uVcOaBVc68+FJKlLXt/Jr6WaT6n",
-	"Kupz1paK6Xw4KbZG8lBxBnGG3bjxJYpaDktFK0MqLWnKvr1zv9mE7Y1SPPPb929ev+2yQzwRrMAxSzG8",
-	"BWObM9dLCjOVTRERzoZqNnddzYojPiggZxGusIykGXymtK0cYcKuULxfSGPwsWcZoS7Ke90hakRMPegA",
-	"MvmUBPkt4O250HlSK3a8VeOxiFj8lV1zX5mImlqLrf0PH0vCB9ZMtUixCDrLopttAdK1vMfYAsl7TPV4",
-	"Yj1L+NxVSjd1LvxifK7Mab16ceQqIDxllJOZZd4ouSaJV4vhtxfFV3viZUH0yH9liUBaVBSwF2fIPtoL",
-	"WcavhcnxsNoq17ZGHdBFIMacHb0/rVYTeC/R7P0p1pk1M5GNgqrFYJmPdCyifUx7p9mwgFSEJRLdh/QE",
-	"yxLROkxtOOPTdE2PaIWxjB0PptSkwEQ3wyjAHYj76YzPu8wHeCPkNYMvicMWtJ5IGLbD/zqicHn2aIU8",
-	"XBzVN/F3SfUBlRKkeyi2BE8XqPXmZ4DYlbEShhYDnDtpw4zgWQnxMQlbZ7Ywh7HjUlcDPrzG1LDvvvvu",
-	"u3rnlIcAdzMO2Q+xZPmTWi3cEhvg16vEjXThm7G01qtRPaZ7QO3mZ/hyNfBidUoDusXEXXZpTBeON6mU",
-	"3lviGrC3f5KJ6ZMKGXgGOEsDnMFKv8FWPWyVJJiYrmqJ7PIASrPaGg136KhSbbL8T6CEc5sAS5IHH/NY",
-	"Gss7bOCZps5U6IHLsjQeYKm+9m6v51cZHqRYci3NKTU+BLoLCmToAXYPcwUCa98DNdZlORy9Py1XhGHh",
-	"54LSwxgBU0n0E4loUtzif30xJVq1GKYi02zK9bWVjUBxBNEoHsVmgx7mY2CXFKlmbe7+8UwzY482FTNz",
-	"iRW54Ftc6IYrYZOpJfXQpBBkIaLibLu9nZoECV2D0k8geCHMmfijryx1rSQkNsv+90hQfjXxrN9AiJ4Z",
-	"/eb+7G7T64tdnyXVt/Z8f0KSvjKFRh6jbQVUrJsCJzGEyNSCJXui1yp+KYmgmvwGwx1Kd9lhA/058Eoa",
-	"PhB9U7GIwF+RnP/K7N8UdyXNt8gY/CYOWCw8h1O5q0Dg8A9N/M3OguNPrhwpq69CzNpYoXmhGHHJHFvu",
-	"iUBZs7zc3OTxXQYbgJ2Wy/q2cOeusCbxEUUYlmploBBiCvMXFZdLxa3QnF12OaLBhgrD+g3GYOqr1l9V",
-	"nhY/A9kx7161ugzL6FNLH409uG+EXTwROluaP9a2Oj8se4thnyCUQLb24B8GYfbYVKXCPmET1t7dfslq",
-	"C/dzr8SG8fkME8FTL5mzW3F1OEu/dzMhS8Uo10K7PeoqvbMveF+hfLe1EYDSjCIQt3WNqp6GNjWvMt2s",
-	"NrrsyB+Fp4INJ4LaFmhq2d1U/brGsqqo9eFTCEbGGm8o0ZfgmwPh6zoQdrfXqLZ5odQ7LudmjfrJHA/L",
-	"3AtU1bex3tixrfvlebMwogHVIWpgb8mbgeMD74VYu/LVtr6XZErW4gIs4/Hq+RhwAdr+6LV8irF/W04I",
-	"NWZ0yI3QgB2g1jRaltufFv2jMq6v/VISVLbaxV9QT6egiFVFIGqTMd+k6xtzPzGVOEOdmme56V5h2kYB",
-	"py2t4Zm2r8WmH79xvaa5NCF8epJnkbqVofFARLHmg0REyJBs53bNQtP2276GHBYZpDIwzWapwlauxG2K",
-	"cQciuxXCe1/Xu9ROYeV90+zqKQ1eOFGTSw3LB5S7frleXL89B1vTTjyIdyfuAf0sluOVMJ/PAIQC6sOG",
-	"4glGck4ET7BLUmQ6XWXzSjPqLjulVlfK0ETTSaAQbVxLAWY6CpSbNdhOBZVGdl7jAupqUQyDPUFZuaNA",
-	"rJm1jZDwU1PTgjrWP10VC4p8rAVC17kbTvr+kPfI7PMIZDuWxDdCCl0Co7kGXccDoqL1VLNi4+wHdf2q",
-	"tPH1SJ3xJAkYv+FxAsQJr5dsSRRv5H0Va2ocMwRaiwEtWIoFBqs1yZ0Xq3waubOYoBA+H8ksV8vmzxZP",
-	"0uqkBBGPUrhv4cTNBN98qA0+VHtCDdDuYZK5QF3GJSwh1CiUHprGEUWCuWQzkY5UOtWFog3qpGSWM7P2",
-	"6/7F+zObsNjBkAOeYFwvGsAnKvHIkCzGmaUKxMd910jTprAXRnbsUDQTGAw85iDd9C8Ozy8AWEBxz4QM",
-	"DAOxvVM0ycN/F6nyel7iI1PaN06dpKOfMSFRTmGjhIPIxOduFUUXTVuXUCpsqqT5SGBLGBOmeHh2guS1",
-	"aIyHCiuMMVVT7GpPsgu1PcLkT3d62OqNluc6ByEfMx3qyhIRXc92r1coB9bsYftlwWfFN7UGSISBxyMV",
-	"52b93rSPQiDsuBOu2UCMc/mbEpzs6j2JZSmfs+C2ppJgXw9MqzPrT0P8uDwrQBwAw+FB25f/bRvGeCg2",
-	"6mXpvh3kKaUXO8my6DS3m9+e7Ky9M3S3736rAYBNozs1UulX9FyXqJQXxmx/ws7mJtnJ/hRHIWsX/QNN",
-	"G5yZSHWsjQwFlBDNiIXyZ+fQmZppH25s2yud8bnGxzMAr2GqtC4oMmiJiaW0XjeP/tGP1W4etDeKorM6",
-	"pDd/PhyCzF9EQthH+w3lkGkIe94/kNPkaSQ0O0lfJGKYqfRr+03d/KiqNwar2bOMtTvgbz7URxLPDGYC",
-	"8thjHsxd+f84WpsEEK4sMR7+agQAEdqjAMvRGReK2CydpHV/bKYRviFzLTJb8voNlx8HlwnHHo7Knz3U",
-	"Wy/yz7PDFm7MOFoW5GeXcOdgAvvh/Yv+3w2eV0Hyt4CA2vhAXdzvPaDunhLlgyRDI/Rhy2VH+o0O7wTD",
-	"ogn2MiZy6VBgPSnvnx4JvkloTyBp3RM17iNpPaXEtBLYy0LQ7wjWf6cCzOMLIutCerSZcX29Tvfcwr+8",
-	"780TWQst+nwDxjMm+HDC0lwGTLvGZc7f7Kol6VgOBTqIE64zeJ9lk1TlY3JU02zkrkZcwqHa5CdmqRiq",
-	"FPGLJjr98ej9O1c03pk9TW12CpSYCAmcBo4W+zJtdNlJxoZmfxg1QS5olziBjkBags3n8HqzkyMidDWd",
-	"MHrMRoaykL6jCNEN1y3k5PTi+Pynw7cFUKdiJjhm7ZHNLqQfQmME1qzdP/rRJgqKaCOgbuNlH/2BrzvR",
-	"CeVSw2UoORRFxHr9FIGJSM9uVem7LnsbXwt39ZZpx5klWO4wTHXkaiksihjgNxiPr5nOUsGnDP0QGM0C",
-	"B1WYGWGIWJrU/OFQzOAuOXUxMCnxNkQhqOw/sNV/SrAGCxUyw3uOta23Csrvm2MbJYZbM4H+mIoQwvFh",
-	"xVojjlAOrzlaD0IL4yq+YlpXkbe41CXMnJuJdw67LMQugWV+AQAWdRnitg5sPBtCJxm6zCj7mOpgw3oo",
-	"bJJiPNytwncImzbnFEMvDSphZEZsGoGXsOwAWIlTJYrfXpJCk/FrKj7JC7uep/fgHPVZzYHxX4j0RkSs",
-	"HWID8COVijBg9I8++XbCjaYMUgyjuABCdVdN3nNG0Orgv7CT+eeWCTnHlub7m5tD4K482X/+/MXOphZS",
-	"q7ST2vruXwLDVI1e72oQZaozTFSObdTwzMyAv1A0D6wXrqW1v9Nb29/htkvU9ymduTEcco9Hu4O90XZn",
-	"a7Qz7OyK3VHn5Whvr7PNtwbfi5fDnWir1wo8b86p4wXM7t9Q0qi1eDJr79vEh6xIpcVpb7m2M/7urBm/",
-	"vV7hhWywItrHkI61yikMVSpY27D6EtUgQo3/2AhcJjofC5bwuUgtjbFkxX7gyAwJFMgLUzEGtoASieFv",
-	"bRN/FhSUNIfngzwrQtYCpnDNPEETKRYzUdrVVIcJu8yeAEo3sdRxJNzOUIgCNoqxIwIdmDyK0IcbJmrI",
-	"k4nSWRiAfJWpoUpYCGQldK7nw7OTZ5rNFPmswymXfCymQma/wG/YON36Wuz4oZnAZqWYkUN21bpqGcEC",
-	"PtZM5kliymVhTF8RY9dlp4oK62Gs3uerlnUcXrX22YePX8IGN2ERbVdRRmrqyDlfJDqsY8oSDGhazKIv",
-	"F4hL5qzdV3k2GQAOBQzJk/nvI4yJN1cPj0xENTbifRXrGY6ZBux//vv/Nhaaw/px9UXminmpJu1bIcfZ",
-	"pLW/9XWrzpnjXRZqaA/1X6LY3CJeNwQiNhX5+NnkpoQc003CwDV1pp4AJV5lTmm/pE4Uir7TKACjqs53",
-	"1q4R6Dcs8qEFzGgvViRtk7heijLBSldAsKTCelD7XlyNkZiCQmexNjWsF3tjEnUjNhAjoLnc1pSKCx5b",
-	"ElqluC0LrgeMlJSicxdJxf3zn87fFA3KLIWlfZn6XfZsqPjTosoVNKpVfoqwDWy21NF0PNMiy1AXCEk3",
-	"uZikQsNModdBFGXiqanaYpQYyvmxmlDgKrls9Xp0N+GUf+oLGb3lmZDDecja0zhJYqu1cacD3XJsdJGx",
-	"qcLqZHjEZPJ04Un+6AfU9ds4xHCfwAMNGzIqDnEoz1pEQaoIqn8yUYxhBWJNsNcJPXUga4CMYyrlOAVK",
-	"ZuMgSdRqn/35zclpKTcSbzRCz6CpfBNRjCtwb+H0mEVlpaqckI5tw5MAB4yxLBZJZCsXUKqZVPVxhv8M",
-	"essB2+ttuYAuoPva5I56peYix2zwn5ivVLkxGyqBPA9bAipJOVIYVgYsB2PF5iKDKbdLMaxFaFldcH4F",
-	"z4pkAGfasKjTgGxtqapYtXFwV2MAWiHILARsL5a5ynUyD5jmN1S56EFmAtbmGUsE14S2IGMNU64nWHgr",
-	"zuDoUQiDW/UMH/o6npE96N42hgbF1XCJVUJP6FDW/IcuwNVFcLoe/Z5M6sfGSp0JHsFWF80GTYINwV9Z",
-	"tDGV9s1KGuvq30MLR6mHDgYlm0VFQoM0ZRfdClouK7xe+daxFL7irWOZa0WOV7NmGBAFBLuf0sSGGGLb",
-	"IzrlNsLxv5URc8NfykilU1DoW6WQWrMi0HKijtlAx6cBJJbdSZp7dMX/MdVwC56eJk6Z98h9Pf5htJxv",
-	"avpXVNPhq6219nNimYrN4dhe64LemGjVBoOABQ7g4A7FKgRtPVPBpkvFaDQaHOprXSWMNUkeJgqxvAhg",
-	"jJINHMiC8HLaIGmQOGOqqU7ULctU8RSU7IMGfrwPvLqhdrzdnQvFf8qyzQuTNbX/dukv7pjIv5HE8trW",
-	"1kjUuOj047GhTKREPX+HiuZDEQR1UwNqeL5VcFwTKRy0rleYNAaBq4jxLoCdKUnCpok+D5jojrvWnBYQ",
-	"Pw5ImAxKIm3gybP1oH1iJ/kaiZaLkzVVGHFbt4eBp/Pbixlv2MiaAPTZ/McvrlJiY92dhaidNkjpRk2O",
-	"NRsluZ6gLcHXKUCOFjYCAp72z3+6PHVuTJMJRL3O4cNC6yoca8ZnhVmf1oMaVmtmd05QKQkLyZ2chYt9",
-	"eayCY7unm9dxrfPAzUCPs5QPr41bVppuZddihsbWSMxSMUSTySQGXJl32Ss4PpK5K7nZiValnVb1G5dL",
-	"1JCATSn9tn6wb2w3XkdjwSBlvTg970TLMwbFVLaIOpl9ImdHJ6u7Xq71er0srfuzvYsWDK+0iiM5DYGJ",
-	"9GWjnrSyDxp+95DSRbXpSn1rqYplsblHL2VQFaPNRN+iW6qBXHguhQR5Lxq3aWjRWhyTLFFF/zpjRCGC",
-	"pIkCFuYmRzpMj6ENQkgzIdKvg6KhIbaGIxOaVABeSpR7fa1CGWCuZ4awyuyM1vRroM66hWyqS21ABXNe",
-	"QETNQX/DhDrOX9i7NXEECzALUOchyitxIxKAo3UwBQff/Ex/zY843hI54dywuJIF3/F/YuJamQAUZzXk",
-	"o1ToSRdtuJWiXJ4OaT0IVNZLKoNSu72XRTFz9z6GMCGGugRaaqtMJn20IaJEMeax3GjiSASrr+gQHy1h",
-	"vnwcsGFDQXxG82i8BSf5HTOWO5tgHo8TNUB4A8IFqzkO3lWBO964iC8mTLJIqK+H+8CV3sGhTJtW99lG",
-	"HZ+x3hVYwdIGkg9FiTXZRTHLcj5hjvwbj6jNBrkrgD5AeFijXzAupqgXXV+ghSo3O8roIUOmWKK4QwUp",
-	"PhkGEthiEW67ANhkoe8a/iCsBpmAJjinNhmatYkoAi/CUhYbxGjqsOpgCXuqrfRSwZTHTz2sIsnTlXhZ",
-	"zrGMB/vxORb1y/jmM/jVKj1naBK4IxkpBEvDcO5URQY+0gzZG5aPSeb7NtLN5o5xNMnYNnCBC4TASmNU",
-	"EZTLoUCzmAkdFBELj+yPIZa+00qysNQrcpJnOHF44JlXNMau23IwZRuK3ihVjlEz5/+OU2N6cpYxIF+V",
-	"8jWxRSP9bNFSxiXDcjmlkAs/XMQOFms2TJQ2UerE8SkZQ3yKrUveRPD1uuyUQoOwoxyMFFFlWZ39U9Sc",
-	"cSDziFYcu5nHrjrjBv5tlp2B5Zf6KppzX1J4Bt3oa1ad8X34RelJNKvqwDeZ+AlwGUatFOU8zOePFrZa",
-	"H5QKS/0a7gmcaGlwpn9ov8UKNqX1rzLQOdP7miBlSj6yNh9oleSZMOljSJ82/Hqn18IwjVH8SUTwT20a",
-	"iou0YpgHERNN5qViqBvF6+QIKB5T9JN1XsBbxhlhRqz4I2CI0rE0wGBxGA8EQOo4tAoS7XRw9yZIBi2S",
-	"jWWV3Poq5/wbBFL/qB2AFj/WguimcfGsZTe2beox1jMVQyEz6yJyzdHbXg/7oNL6HnMnJypxpboikWRc",
-	"F40jCyeRuhEpAuFQJYmtiQ8ncMMTVPPJ2mxnj4Eauk3tsw8fQ/L94K/aGyU0GTaUgAwzkARikgf7F4cX",
-	"J/2Lk6N+107nJStyil41bB/1NTGlxt3CJRZuHLjDcG618Ozy/M3xL+fHh6+6qch4LOFi9I+0/JBFfK7r",
-	"y1q4TZl379uC/0nD8xcW2dRnbfEynXBXAaTfexz/m7KTduJud23MTU2gYS3avlYpoZvrbmkQC5OD4MFM",
-	"pLGKWHsayzwTesPEN5sIUBDaY2mDQoHY03umpXbuegraazOojO3PTaaoMV6gaS+k6UIzjGZRfBNHJmHV",
-	"Pmv3XNMMM+xGl/2AApCDZ8Qpv9xwb+OA6RnHqswU303uLXgvHktsTEnhPbZ0jdn5OL4RkmW38VDYfQL6",
-	"er6sJKa+pNj/xjeOuNNcVpDG3dQ5teFdGiN7pKZT3tECXspKFwZMvinAVZe5q28lqc/nAQJ0cvqmH9hY",
-	"UsPPV2b3BKsWTIeKmpO5YkPvudEqbwTi/JgCaup2Y4ZYcytbwV6wtYfnmgGatfZb//lhq/Py44de5+XH",
-	"79qB94+N7/7Q+soZS6Xbb3QKwtlprx1nGU/RbjCYm7P9ZgpeTkLxLFcSUFsQYrmwAyJCUWa/IsagBI3m",
-	"joxxZsr/G9GoJP14SZTkOy+6Fjg9ThgVrzn7bzEnEc03NiFxgTIZ13oPNE7cSExyTppLcqhS3LJL0Apn",
-	"eToWoZGAnvd6TAd1ctMaElLAaDCmUccGuSZO5nBOvd5+r8cuL44oEonLOVOYsWBrRgTs4uTd8Sugz+8O",
-	"Ty+9IhIbB8ZeVckzNer9M23tQkEpXYfsUOEsjsIuex3LmIxVzpTWIJddcH29QiwDtnBhiv/fTRaDr075",
-	"VPw7Er41XAvwAcDx+l8YcW/1i/3rePa0YiEsvrGkLWEQCBFeQ4jfd9ZmtWEEwVCFNm0mQMbWi+Px9bCi",
-	"iQgIa4jiVDmjTLvKDcNMRI9pgEZZeUW1GJR/SI1yL85mSMxSne2baiBIcv5kC8+Ett6ZlT2f6dIy7XvF",
-	"euvx6y2ewjcsexiWXaD4DSfpwQdo23A7cMX/Gni36hRW4uTndQtXlgWHO5SvNOVf7g7oT13FDBe2pFbJ",
-	"N6m0NkBhbbDaJJdeoyuxCFA3BbysEwwFSJFpVztKYG/WwhmIOa2h+BRnRyoSnm+wcCLaik/GD2nqjUjr",
-	"8iLabyeMNcMe0cbhN8MVkBKdz+DHrZ6VAw8IGShu+1polig5pnh657YsVsHlHJsZ1SGLbZ5VKu3klzDB",
-	"34U0poQ40yIZ2Tx06lyN01BGLeYsYdtkEwr0sia1FT/4p8ZHd8eriwjZN78Fxz24HBAeJeMlr/xSFE/5",
-	"8HotOQ7fFJFNxjB2M0ATjBOas1uRCpK67Lu1yiWqgsp4v+lHo1caVxN5yKmfXkWlhGGX17i5MDkjx7jK",
-	"tSrdmA3ZOjfocmpM1oaHDWVovMznO5qp6pZxHcuoaRX4amtdJ3rpSC5gLSuWYG86NolpKxLYi4yAhlMR",
-	"v2pZHrv9ZeJnJdPoX0LgrM2x8kjFYen5As1oClzHYTc/4x/zEw69+Rn/FMlutYLEO56aRGJ820/zaqMc",
-	"ERa/XMRTgZZ8kAgmsSlwwVQSuQAHrdUwNrmSfhdpyQ77F6/OyiV9MfjNjA58GEtkFOzaldChg4sLPMEo",
-	"9qIkMK5838gFJuCxWPV+PUN3L5SwtfXQoNCavGJc/VBFIgAlHPTdjpDw74i1Q745wBJDWK8V4z7+uP16",
-	"QFUhaykdEoQZxzKLPo3Ee15qJJ/yT5YibO/t3ZlmXpikWuOXlQXJLq+mgLqlq7krAX3ERDdCNHumBvDJ",
-	"4+EnDJv0BAtHjxbvSfPFfkrlNzns4UkK5iyB1tRR2rUILTW9bCSWVjrzawzTJzZop0hQtsUYbOEAsjTY",
-	"+kZAK/3iU67o1OUZWurM1wG7PDv+yxGRQmsk21hRreGOFRloA1+jFMMlztSn0ihN2EHLoQOZcP0bqaTy",
-	"a9RVoOPEGngLYKdXNLzMtUjXjEODVw/YjGt9i+nRPBWmhFRR+uxUZQzbAZMdAKOCIp7xzk0sbkOWqkSw",
-	"9m5vp6GdHnUFf0rI0yJdJo7CHn+DAYi5Obdqd/WgwWgkikpeiUuuz8z+vSb6A5EoLBKoWJsXodAmCIOb",
-	"twA7pcJvge5sbXgNHC7755UGDg105/2thFU/UcqIGZ0w5YmzRs7dodLOnih3vrg7tORg4Nm3tsBN1hmK",
-	"y5urPMUkKXd4NUhToo2bQLLWstKM4huBBE532WE0jU3tviXU7lw9ceNQmGAZtaPV/vbK26pys9D6i/sM",
-	"/x872FiW1WxEF1gDVIpbx95MAZLhRJDoiLbiPE1BYsdiV7LUWj9gWmFg2KdZTBW4zDCmwFYqZgkfAoc8",
-	"ZLepkmM3mHsTDc5bKEqacDMOixrxGNh5okCtbr99/+b12wOWKFJ/h/ZNNMiz3e2XGwfVjQxSwd0WQvtz",
-	"6CqkYB3tJB5ieVLxt5wnQO6VdDwBA/R26gLdkFsYrxU7ZEOQPFJ2O1GmyqVlENMci7+SMR4/omxCjmhC",
-	"GMKO8YskYVpojWE1Pk/ybQjrMBWih2f25u+qzQNIOVP9E2QwmnURWXryRvUGEihfB/0xi3wJsxvxqLcf",
-	"jUU5GPwNcaiv1X5xd3sNzfhCqXdczs0x6IeQUDHM0zibt/Y/fKxhjByvHkhBgTGN5LWgrIkaqzxboibf",
-	"qGunEhMtKCG1bbVT5ZeNVGaRj+IKYIl9QzYehuuPZFiqkDHCKyDiYxExOLLHQLHDJmI54TeCnJ7f3O8L",
-	"vcKiBSZDwF8H8WXE+dxCED7EbMAPHwFgsD52rYOLu/xCJdEHb0M/ZyrNWgG14bHdd1zLi/0XvRdbCIpm",
-	"LbWGZGR8WcrjJLB5sWwwLyU1Ar8czJkHsRipaEyzhzBCqy5qu6YWeCy0l7lrytJTx43ITlsuIk4PU1vQ",
-	"myonCu33JcB+VFKkeAHEGvwFlhZSs9DjIvhWjRb7sZVW7Lv4vSnIIVtv3rYDpl6jQt3Qv7BdbV5gi/tQ",
-	"Rbly+UBv/qIz3eIa3sY3QmLIqktJppKBOLY/CCWr1t0kJg1qP1cwMAdiczJwSJ6VDt6Lil4c9IeFqoIu",
-	"U9CEDhKixUJjgriDnHgqmJ7xMgxiSmzNLGd5iqGG9TUMEbZcghjPuKsGZWs/DUR2C1IOFa+YCi4zFG4i",
-	"ytXHGvK2Br3LYkfRlKeiyIb3llpk+S+utt9YJLRa997OZYotkqXOa2TgTHb+dbiCngsT/1yq6GvTM4Mi",
-	"lFy55n/won9L9AudW/VGCnN4PWrU1Bam8FD62VjBvVGLcruLYK6wbYWlxQHZsQguSTV1oxBJ/vLxy/8f",
-	"AAD//w==",
+	"7L3tbtvIlij6KgWdGUTqQymyYycdGxsDt+N0+0zi+NhO9+xp54RlsSRxTFVpWEU72tkBzq8L3L8X9xXu",
+	"ebB5kotaa1WxSJGS7Did7t3ZwIY7Ilmf6/vzY2ekZnMlhTS6s/exM+c5nwkjcvjXgdbCHKpE2H8kQo/y",
+	"dG5SJTt7nYupYNw+ZiOViIjNRT4S0vSFtP9OWDfmj69ilmqmhTSMaxbzf95+eRX3Bp2oIz7w2TwTnb2O",
+	"TmWhVZp0ok5qx51zM+1EHcln9qkdqxN1cvGfRZqLpLNn8kJEHT2aihm3i5rxD6+EnJhpZ297dzfqzFLp",
+	"/r0VdcxiDnOYPJWTzqdPUeeQGzFR+eIExm/a1IjeYNdiUV1qLrR5z+dp81Lhz0Mu9SdV4C1U13gmTJFL",
+	"ZqaC5YInqZxopsbw74xrw07Y1H44YEcfRlmRCM1iLUZKJjqOWDxLZWEE/GeWzlITMy4TFuvrdB6z7s5w",
+	"CNcD2/vPQuSLcn8waqeyoVSms2IWLj+VRkxEDus/NmLWfsypETNmh2a3qZmmuCF39tVznxozP1W5aT53",
+	"O9Dqc19zzq/sOSwv8jX/YHfHZDG7Erk9YiFNngrNjGI5XELbUcHJVo4qEWNeZKaztz2MLCDQuQ2Hw2G0",
+	"7hxf45XdBxLotltgAW70HpBAo94FFk6zYpLKdmiYw3OWSm24HIk92IQW+U06EgglY5UzzrQqzJSpnEmV",
+	"myl9FsHb4zQzIvdDPNLhd/hwifKIZpDCYd+vx+g1kHWai5tUFQ1Xdz5Nx0bDuk0KOCATdctSaRT8OOfa",
+	"4CHQEyET+3qq2YzLBStkajTjExUxQh37i739JmS3B+ZvW0lh37udpqOpJc9ue3DnTJmpyG9TLXoDP9Rf",
+	"ngwvi+Fw++mc9vOXre1hzCbpjdDsyZDRa3bUhBvObqdKCybFrdAGkGZh59naDt7MkgH7JTVTVRgWu2Fj",
+	"1lU5kAM27DHutj7lmknFivlc5OxKFTKJmFYlyGvDZ3ORMJ2lk6nJFoxPBU8cJky4Ebd88UizUaZG14zn",
+	"gqUSsCFpA3C3oGYIHzZC+Bku51/FYvm2DywvcQty637E/sf5mxOmrv5DjMxdeCIN8FmQeT6aiqTIxHHS",
+	"jI+anrM0qS5te+vZU3H19Pv+syfDJ/2tLfGs//1o/KzPnw6HT3nyJLniw+ZluyHfw77alz5W+Yybzl6n",
+	"KODNhsUjFN2HIBIAhgQx4Ij3JYg06l0I4jnStnaKGBK/z5KuWmgcjf/+LmLLFnGr1aB1nc6Xt3TSxEXt",
+	"0UZAoed8ksoJ4j6dfuth2/EbeWvISpuR9ILr6zaQN1xfL4H70/Ezvs2fbvW/T4ZX/Z3R0yf958lz0d+9",
+	"Sp7xZ+NtMRxttYglnwvldq0WPP4nbH9pyW9ktoA1azw14A127rZzo4sul1Ducl7kE/ts3dXaJZ0bbjZY",
+	"E3ClFIizERGbcWPRn424Fv1UaiF1atIbkS1YN7YaSCaMiOk1zeJD91Nvn3F2w7NCMDPlxkK8VHhXMLT9",
+	"YWc4bAUW+07Lrt20jaf/Vou8DVIKbeWMKqRsNwKBfXMdvVtJKD7ZL/VcSY0C4A88ORP/WQgNAutISSMk",
+	"/Cefz7N0xO0qH/+HtksNtvqxMxNa84kdG66OeTWPAbKxWaENuxKMWxkMJmdXwtwKIdkWkEEQVTufwoX/",
+	"Uy7Gnb3Of3tcapCP8al+fJTnita/fH457oCBMJNZTBCJFVFSecOzNNkHgk0rBpBGQUmNx0Jaos7GqciS",
+	"KNiEylleZGJgF3io5DhLR/c+oANPelVe8kG7jIRZcsp4ZpnLgokPqTb6gc9kRKv3WC3YqMhzS+QR3rtJ",
+	"gRtxrMEtJxHzXNjfrXhEO8gLKVM5iRBhpDLulx4c1UuVX6VJIuR9zwoQniezVAJS2PtcWF5l7xTxX81F",
+	"DgM90DmNeJZZ7NOMF2YqpIGjSNhVYZgViXOVCZYooWG3PMvULS7EfgibPpZG5JJnOM09N+4GgZMWORN2",
+	"MNb1kJ2wnfHWaPvqmXjOh8mO2N3tPcABHDDgdE7kJ9EW8SURhqeZJvnW608Ww9WEFTIROQlGSE4e6RIP",
+	"EziYE2VeWun6vmdyokrbCaILGUwe6Op5kuRCaxxXFfkouGjARbeLY7u2mZBG3Hsvo1xwY0kNJ03TYVSK",
+	"86XlFGwhzAMTAeCgVizSaibM1K4DYPhG5DpVsqbalKdwVaQZrAdBwuPeI82CyZjmC036n+XHGs7tlC8y",
+	"xZMLpV5xKw3c8+CIO7ErBRRyJESi2dZw5/vdZ0/Z1cKIhyaY1YnY6/QH2A7J128lv+Fpxq+ye+/o3Kjc",
+	"MqJUs6IcbZ/lAhRbyXadVvFAO3PXOuLSXipgMVnHsoxJdcuuxIgXWgDB043LY12gCdzwK67hYaJupeVo",
+	"8HtqRV3NxkWW9QbsRCGM3XLNRlMuJyJx2+Njy17jM/uP/oH9R1zqUGdipG4Eave8MGrGTTpiSo6EXxWX",
+	"+tbyBT7hKZjLrGpOxuVg0AYDCVkKcAEIrJwWZZmMLkb2yisy2O7mYpUVZpV6zeWCAFbfW1wYjVRhVTDg",
+	"gqlmmRpdiwTQFxlPloKKhtSLNpSLuQC+NeZpJhJLo1OpA6B6OnxgqKoto1yoKowjKNztZYM14jtAhtIb",
+	"IQMzqYePN2Yqck+2kTUBVx6Pxcjg5d0VHgpp0gwXSzux0AALciDmr+np8P5yt1UBpBUxVJ7+7f58xKoR",
+	"YIYEHVfrW5UnLFFwDKDsPMDtHuYisYIQzzQguLoWEs56lmpt8boUrYE0vpW6mM9VbkTyWiQpv4DN329/",
+	"gdhqv2X2INll5fsPs+yy4/imn3mfaSETtjTRwzOHR7q6OrsSkQJoggFOqhxsoobDuWn8tcuvtJAmYkZ8",
+	"MI/nGU8lWCpmzgRjJWi/WHSWjUZC69fCTFWD4vgTCKKkPFqYtWJZKvdZzOUiZl0PHSpnI5GbdAySbS9i",
+	"8fw2qbwgs4X92b4Vs27wMj4CHJAWsn/tcGmV4fmtVUHti513oXUDn9aU36hzYEmZhdy388SqzxYgkiS1",
+	"G+HZaW7FCpNafXTMMy2WwBE4CNh3OOx2n3HDMsG1gXMG5W3ALvg1yjWCSCdI7uNczeC3GH6MSdf2Ov4s",
+	"leECtqLOPPjnxw6HO3g/85ewCoQqF1aHo9BScJJOpobpaTo2JFSpvOngcsEzNKhVPj/lhr1Z9ZlCq2ij",
+	"sUGKWzya7hYeVMS24VQi9oTdpOI2YjvA6Pv4j12A9lxlYDlBdu68Bwh9jzTTQltBUlfI5ZPAM7W71itF",
+	"P6H5ugFqfknNFA0o94MdjyuoSlwtWEzWlLgJoNiV0GkiNEvNA8HW9jfY+iqwFXmrWbvxzSiavW6DWwO0",
+	"pTTwq5/lXRMsY9xDgdywBgabxkS0+nSWLmnkZmqzmV8V47HIQfNFt0Zl7K3t4XrTd7j1cgtu7tZDuEhn",
+	"Qs+5XD4H9O+twwNyi8Ewhs/AFqCy5F5f1nZBw0RuJWv3cCQNWq0bLvT96EFv9KsfTrCpaLOTKpLU+BOq",
+	"2/UF+XGdomBfZibnaWbPpHqeZIlqJ/0oiVeneJkL0QezYeAVJavFlSPm4kZIsw/S05VgYjY31UiRjx1n",
+	"gKpF6xgxq8aRSHH7M88KewTfD7/fxjMKftnqNLE4LW5EnprFWuJvj+fcvWw/BHPVZp/hq3Z6f7lrvmuH",
+	"gnIIv4ZgF5G/qtUAcZiLu4uBBzIU7vuJGKdSJAQ5AEz7FSOWFkE8BKz5K0BW/PFTDJq7VFIM2BkdZWTV",
+	"ArCozsUIZW20qoHxCT0UqamBYqkknRazOXvC5lZdLXLB+JUCi04u9FRlyVpQq2nCbw8Pj87PI/by4PjV",
+	"27OjiP1ycHZyfPKj1RyOT16+OXt9cHH85gQiQ7hcgI1vHywyIqEoCvvTgB3IBRp+RKZDR1pJ4m55LjHU",
+	"YInC3QOka8B5L4B8lWrTFGAx5xMIaynhKxU6ckEo4zTXZhme4GX7H5ZA6I32ghSyvDGe5xz/rQzPDtcx",
+	"cuf8Bt3fAR8GJ+mI8VGutGY8y2A/NS5/JxYfLCeifbafqZo0yzMWh+E8ydxu2Ql4A2/BFQsuKSv9jVW+",
+	"fLiOod6B4rUKyYdKjtNJgdZsEv0a3bbhERDzCwdddwS6RQKoH4Je3m5WHuLm0OROfgmealtxg7eun5hN",
+	"umYH/q3G9Z8HNGfzPbivXokbkW2yEz/Nut0s2iJj8Cmguww5SsR4dssXOqBylgh6D3poGSEy2ok6REc7",
+	"UYcIaSfqBHS0ajIJHzSZTpZPZAVWuY1YlEqNZqlMxIflq4GfWxkBG3pWwLZKZrAdhcyA7VRoyU6T2uWU",
+	"yztINrXLxYXSSO236zlHw90GhGbpevcuZZ/Fp2/PfjyKMdJwXuQQNzTPlVW3WVfw0RR+Bd93Dz549ebH",
+	"H09ilqlJ+C48Or84e30SM21ywWdLD/96evZjzPRCGzHDQemjg7ML/7s2PDfFHJ68PL94c1o+mRYmUbcS",
+	"Hh2+OTn8KQb3fp2QuecHL+rPnZCD0x7+ZEfwEQmkfneFBIePhaEk1fDfLr6x5z60Q/sPq6Oe/QybdAED",
+	"YpJqA6pmF3bmBzn7+e1J+V4hq2+q+Tx48+Wr8k10HsCTk58O37yOXeguXZmLwqE3Xvxy4t6wOksq8SQC",
+	"1xa9ePDzq6YXq6+9PT36t8OYFWCRqk71w7/Coys+ui7mtVVcvHwBgxsv67FE2MeJe24PtPKcJ0n59Pyk",
+	"9lQLadzDw/rQo0zwPPj4YuljcOOHgGZfe9HyWgh1p//64/FJzOZ8dA0+QqkNzzLub//0X398e1o+x3NK",
+	"3KOz1+UjAH988uL81K4xSfUcwrWqS7NPX1Sfhis6Oj+3yCM+BPETKTgMyyGOzs8vTpveCQd6e35mLwHM",
+	"QeXhvz0/s0gCv5Ir0/1urxR+D6/y4PzixWlMKr7J+QgMh6ANBAE1joxYuA6dYZcyYChAlzpRB8hNJ+oA",
+	"bbF/LRmBfx+cXVh2Y4lEJ+oARcC/By/sc4vf+Bf/bTET/749wb8vX3WiDmAR/H3xywn8PfjZ/g6w3ok6",
+	"ANj2dwvF+BfGA7jEv4f0+/kF/bXPAVbw79tT/Htm54Hrpr/2PbhB/Hth34OLwL+wfjjqTtSBo8XzePmq",
+	"ykTd1pfZp8PeUwQ7vWytyVJ5vcw7XqXy2lmNMzUpY63nSqdGgU/ViJyP7PtVHSdTk8fbO8Pd4VZ/a9jf",
+	"2u3vbA8y1azzICA2yFgnoAOqsUcxS4Yd3BIOVcX5XzsimYikTy/1Q1y2p+UFsKVVrJSv/BIjPKkmLnzo",
+	"jSRtevRqIQCl8WMjZp1G7xssHdi3DwiK2LVYoBnfJ/7U9OUgnovkfx/Y21FzXGNnycpweswOrb50UP06",
+	"6lgClHHK8+osPcYRtT2yGZcJtzDif+aZPTeVJyLv7HV2S1CwuO7i2aLODdmL/EefotLGVFk/WJTqa7ev",
+	"gZdsNBJzw366uDi1/F8KAFLNGrYB75AJyy1vu7MkzJVLQ1PWpxVAcDhNsyQXslkeuxaL2k0+0mxEn0RM",
+	"gy+3QfcLBg0g/jjgP/Yb8mhCeKw31hEEfwYO+NnfbbDvg+SuTqrwXIKkNYpp58ZYGZSXx7Tx8cyL2byy",
+	"7TtlDMLjY/x060FOyJv96sYWH+ZnFINIOYhvmIkcZAyjBsyug4HNL0VgnvGFFbJAH4thgzHGJbAYYDVm",
+	"3StlphC3gAghEpBpR2p2lUqR7DOOCV2pZPAm2qt6A/ZGWj0BIgAt874WC3BsIRWC8ax4EJVv4JNrIeb2",
+	"/tLcR9hinPntNM0EPSm3AAFWKB9FpLDZUaQyLjbY8Lo1uobvxWwOQbworRm7Fkunr8UCYvDBSkuI+xFw",
+	"Ob/hWZWQbA0byEiWwa7oA3tAZUJKU0R53ahaMbpUB/9lyk0lM9NrKDV21rq7JSitULQlPs6vRAYWWHpt",
+	"n9HmvVN4KS03nHnFhN552mAdyUDSNOkNmHjxPNWYxcFa4302SW/sA4A+iM5OUnDLOcjRgQ21uoqo86E/",
+	"UX3KCnhRjnqQpRwivDzOfx5DfuHhdZk1L+FkM0teogfXosUQU8j0PwsR5rY5KNlnW/a6tnd3rRRuxS6w",
+	"b0rlHMi1nw27yri8Zl0ls4VFQGMvgo+Ex/LKjROu3JE8etT6qkeMkZmtEIeksddwETUSbm9lPfVuS+9D",
+	"Z4BHagzm43Vi3uSB+T0Ti0YoWRrzHvC82cAPBGCrhOpleIoY2LyAHqVGV3lZjR99GZ5SSptbwyZZswFw",
+	"q/O5AVaBs/P71AQpL3ptbLN2A54XsxlvcuXURaVyilXrO+W5aHL9QHI7PKuK0fsslkWWxZSfnivV4J+a",
+	"+0F5lr0Zd/Z+vePe3kUdOwuGv6NzdPXl0IyrduoGXyUX1so5sCxtcr89EDE5Ozq/YAenxw9NPyCgrW3g",
+	"zyYigcaz2o21jC+rbgdiGFYKEstnVLVkiFsnzahxqcorKVYq8/tIhlCCTjXjDCdgXS3ylGfp30SCDngE",
+	"ePhP+3WvbgYAl/nO91YTTP9m/3t36HIPl6M/l8+hJKNNAFoxr9vpB+wIUhi4MXl6VRgBmWQxmQficCsR",
+	"xbhrEP+vlMoEl7pSTKAO30Rim+CEHjbQaWctWH1RS2OKD6YdljeyNTwo9oSmiqWBMxLT2mqu4HOkmARH",
+	"cFm1Y2oaurTmLI1+2bEk8LLDbqcCCRSCq9VNQQYNY4rIqmu/6EQdMARUjZj0pGEBFOe4fGD5BLK7skzd",
+	"ioQmhz2CWSkdNWzy6e7uk91Os7LfPM35jGfZnedpBDhvJGtWmoLhNXnr4sBCFi9P025s29TU4+1e9SWR",
+	"UsXgcRQmMgcEiJfYXCtrAeYoY4Xyzl7nf/067D9/99//qSUON7FayubgRXlcV85llzAzzVUxwezeg9Pj",
+	"zeANf4raDmhT6RKyPVBYTZNGH/uhksg5mLoROVaEKRlBhSVjWilmZ0GyE/ADKCqTiRsua3VN0FX5kzFz",
+	"9pe/sEvc0mVnpSzdkMkUSrje5V8yHM9aNJuqLGE1BhSViTj4kr1R8ANCGY3vvvvuu7i3j5QAr1JSfhxU",
+	"2zCb0OoaC68Ku/DuSpm3SddsYyLOPIXS5RJ/gyAwp9dRWsw+KAoInOB30y6+jZjS57CyiMDhSoyUy9yH",
+	"NfKsiddtDR+c022gujwMizt26tTDcrjfmqV9YQ725Olw+EdnYF+ZO239XrnTH44X3ZlOr6bPLnWy2Vzz",
+	"SEPGoaOISQ4F02CzFDSCMTtAWVhsmVPsoJHnos649lnsOJd/rYF3hfdFSgoUx3HGmnGmOBQndKbpqlPT",
+	"ztSJOsenNzv452kn6rw9exX66ypySTnyEjTgQf282izWHD0OLhyEUFQYG1S3JS61QmhoExbupJ26XIHV",
+	"UNTO2I8sKT7HrxpXiUKHUzcdLAsqe5iR/0pP1a2mBHNKfyMnLQWAJS70oLr6qsl82HBhvibK8tIg1F2N",
+	"mQB1GeuduMDK5Zvwwe9NqSTTYsYxJkpIrHDmIqHLEj8gcVWX315fZN2NuNU03clPqbas1We+rDGbBPGS",
+	"DZIphuT5UwILtzbpiCUFgBtYUVSWodrtZZQ9Fk9xGe+Njtk8KzS86nhEIjLD2RwjrWjEuhvsIwYgvYCL",
+	"PTs6eHF88uN5Z29rN+qUY1tNZ7i90x/u9odbbGu4t7W7t7M7GAKH9vlMe1u7S17CcIz7ZqMEYzTdBEUH",
+	"iOQ8CLOprqI9AAdorhvAR95cpzKph91QaQrMiMFiXSqnv0EIDoqGGML2EPE4TTt+pSapDOp53YFAvnWp",
+	"scBEHGVuMiETzV62hhk2U9qwZ9tYl8WC7duLl/3vWfdqlC/m5pHG4mC9fZYpOankygZZcE9GuTD9UzvP",
+	"EGI5fGm7IL4joDvPttd66gqqmrAiAxRdafVycjVyDTmtG9S1q6eFUqm8kN+13Z0mraiWWAITL68+h/AC",
+	"kr9gH1PSvMo85coWKjZ7x82t8FzS13K7r9TEym9W4Skg/XhcZFljhj/UiGiLrof0XSwjEUGVRiETZ9GP",
+	"XUkMEpCxfEf11P999vzmr7OXi7/OXj4d/dvPO6N/+3lL/HhyM5ol2b8/+R/T5JcPw3/ffrkY/fhhN9l+",
+	"qf/9x++b1lisygB+pOsF+LbulPzrzg+ncQcS0cU13ffrNo4GqgSUuXEenixDd5yzG0B6VaVo9IbMEnwg",
+	"t1yzRMkaLz+nWFh7MfNcTXKh9WfxwRNLBJu9bCHV3cjHBmMRFf88CokjUeT6mlK1UB8yL6ReKtplJSWu",
+	"r5dPHg1SSdPJC1A1TKUWrmb0wUY4mt61tu6QJztXu+Pt/tb4yai/I3bG/efj3d3+Nt+6eiaej54kYC1Z",
+	"UzrUnu5ccNNeQ8dVdoSzQrUajsue0T6TRZaRGFw5RSePwlcjJU0qC1XorCqGPKnVM29xP7bhJWzI3Yrf",
+	"STtkEIw1uHqaIYAdwN9HmsVWlCrQwxNTVcSYYr8gnEyMChf3FeAY1QQm7Iv9Wfr3G1Krlqs2FHNMOWm6",
+	"PSw+vg7FsKD6sRwrVzLHYch6xHQvQ0Rzk9P6zJfWhrqTqXQB+hi8UgqhKIZj9Ehqqtx3a3e4rixB1MFL",
+	"WLdsuuZzfDkwMzQjberIACh6JQTgv2n3iScJTll2gadRxz6pOXvsL+vIK4kNZN+le6Qz9lsNLqsVrC+4",
+	"vsb4nUA4bAZwKOzpwzCDouqoL8dYTR6WAlUAKZaO58BHIarSv4rq9lUuyvIp/kswpuRF5oPcABECyzgu",
+	"oCkWGEa/b1gMXX1oSViOugrNy94wVFm6XuGztoufCqiFBjXENFYSJQsO7HnADiQr5LUEjmu/V7kvMw4x",
+	"azFOF3urU11Q/tgp8iwwUkCk+N7jxyMhTc6zvadPv3/y2AqyKu+7Cu+Ngdsb8Swicg2sy944MSm3CbKF",
+	"eAuhykvfTAOnU1JQLMoSz/u4qaXwXdT50NfJdb8s9lUfLMhIbCnWbR/vtQcVsgyPEbaZ8xTcAhBVGLko",
+	"DT5T9jeSQACk3ZFp1t0ZPu8N2EGmVVCFmE62jIUo8+pkUpLGKmc3qj/KVFHThBrKqYdW3v91eflhOOxf",
+	"Xn7YHl5efng2ftf9l73g160x/vpdw5u9f/mn1byloRhQ0FHD7xQI6XI3lvdOZV6jyN1FEomwQBMEjj7Z",
+	"2n3ydDgcsi5nC8Hz3pKM4YWgVJqnO53AaeG+vZM+4DQ+R7M3EkHekP/6VOXmTQ7GvYaob5X7+ooEaI80",
+	"s3Tk4PSYpC1QCVNDnS6kiNhlJ7TUB8VnnYXPHkiJiH7zEC5wNwksWlNnL7BZfnpnd317l9pwVV5QKWLV",
+	"Uo9K8Gw5PWhNnavabZbTNF0b5ZaRuWkFh63lb1nAJBNTWUvMB6UlYbJZN/4XTDX7C32AEb3Vw3Ag3EDH",
+	"c0FdYHBi9KTaOUN5pZyvKqsEvzdVJmrvwUOzLR/+iky19VHXWLO4xSpPBY3Lk92nbh1GaIMIoGapMTWV",
+	"q7M1GA6Gd7Ts0HmvSE8/JYMPlqG7I2xTWML7P6TFTYrbB1o4dBLQlguOF2gyKp1WQQ7ZXGXpaEEesPFY",
+	"5CVKQauWJ96mqcveK+UZyCe3/XPx0OdQD/2t32jtnBpBSMwOy4KcTVTl9Oi1b+NCRXmDEp7Y9AnqkSJ1",
+	"oRA9qB5kCbNVRq14evHqnE25TPSUXwvW5cu1fLZqZ9a3//vh6MfjE3Z4dHZx/PL48ODiCH69lK+Pj3/Q",
+	"fzs8PPh5Njm4Pf7hYHL89t8Gg8GlhBeOTl40fLQe+08tgmsjpEGFtcGmP/evrEirLQV6XWOmaPahQaAq",
+	"RN3en8rPSSYMltd4342+vFfpjZDOWqAxYJr6N1RrtzfVJAozVZ2IscqWHLtQ4kH1WzRtuCC7mEqCowbY",
+	"28iCZU/zFBL/V9gIsDLAspUA3VGlRFydcq1lwM5t51gxcy5GIr1pmtv5v9pm39rd3t5oBecb2EeuFgwL",
+	"swcGJ7x5bIVj1AQUs7tbR6aCZ01BRHEukpil48C8YUVHLE0QsZjPrkQOL4AXUUO5DnDVpjciQhIRT3Ih",
+	"ZCVaAH7pRB34HETfmqvfvbCEQVOlTXsrK/v0kW6RK/rDxsiddH7g6oavHPT49GYHzvr49OZpWWu8RgO2",
+	"nm8Ptp5+P9gabIMFVXw/3NvbulvcqeZj8bq5SKRHRSqZQn2s+n37TX+mEhFTattI5U5RBC8k6KkeZshK",
+	"qavAStLGMnrSdy9WBss5vyi2RAzbQHRjFyUQ/FpvIIbCsmUsWSoF24mwyYT94YcVJRJW9P2kxZAHz6/B",
+	"/rM++VEyEexHpJSNLqK5SZvmceol0oVKlUG6oK7KUc6wtBPL3FRVzKfD3cF2I35iEsBa0bbsO0ivNQuw",
+	"a5yRuMGAGgZkqUKfozbGUb2SRqAJ8LeKeJ4CBdBfbruRHQKPfsENb4iB44Yz7iwMxFerNoCGwNPGoQ7k",
+	"AmN0KKyHLBbe5GfVaxQGazY4e+fnVuOTI0uEhzvbn5aCwOyM7XsDk/tyMdx1nU2Xid+q8rErIYtG/Ayw",
+	"ImvHyotca9NA+TQX2MZLcisEKOrFenB6DDK+5ceeuuUFNHhNE+G/7e1vZunwG/x++P3WpoaPzzV0lJJP",
+	"TWBtkYjKKo95KaHM1E1tC3eu1kzzNd0SCSLLa8zLB5tXSr0o+2YyHohXXjND83QNpcqwoeFg9/tn3zfZ",
+	"rDcuZbu2rnFY0dZtcsXJBMmK9/I+4OeUVLfkeHgjBaNzh7Zn/vSuxSKqOcciSEZwfhW6/ogRAINMwG9E",
+	"TmVMrYbnYp3JrdFV4Wwu+s8pF5Sidy0Wvdb7+dihGexVDYdb26Adu9CJzl5/q9HhsHQnS5D/9uLQtTE2",
+	"UzZLR7mikPuIxX/961//2n/9uv/iBfvpp73Xr/fOzwdj+F/MukikWeyvNYZau7GfrC4SLIevbQ+2tp/s",
+	"7D4N9f8QSgKT+uVl8nHnU9/+2XZ/GP7Zq/y5vBzY/3j6qdGKTgeyJq71Y2OIoF8ZKgg+DNsXrAJrZFnp",
+	"HUEJPJf+7kPAaqqIsYyTFQxcdYZLcX9fAnOb8dUZLe8XDxcaMANDrFGsaIpPJV9cdYwfuBbs7dmr5eph",
+	"yx4Qvff4sa/rRY8GKp88BltpJUojT+/M4nORCY5BQ2OVZep2n8VoE62p8fQYXVNY7LhW3Qy+umsMXJ41",
+	"X5JC8FqZxh0kUGdZ2YNOU1jrLcRSjNNMkNQwQ1l2WQNMKqNt36WDRLM4Ri0usMEFdrTwzS2g7Q66EasH",
+	"aN9eK1CBFEdS1bpMbXuIzXFWucruEGQFl7HOeoVDNi2jPajqoHRpOlMb/TsfUPXTt6cxhlhYPuUqeXLj",
+	"TDBO5OtFLL44fn30ImaOyIMizG6FuE74gsUJX8SRPfuEp5lLtyuyzH55fHJxdPbzwauYoqljdMX5BnSI",
+	"CVDaG2RLFzENWV9Be7JQ9dNYu4kbbFNXyp2Bo5wiGSLnMQfQoNwYXxvKD4uuSzGYDDCkSAcB3jGhp6Xj",
+	"9uAujs8vjg/PB26Vsd3m64OTt3aTVPpGVHp72gMW2dil6aWGdaWy4jWGGSZK6N6AndmrADvoGH4Ni1iV",
+	"I1EPQNeFbcSLydSwYg7tdMC+H58f/nT04u2ro7PBjH94T1FR78EmEZM1y540HR+dJfxk57wSCwVMDaIW",
+	"LWhgGNk4F4LpTJlBeYcQRoUAYRc0tDtHr9fC9Ufj83m2GLAXoAeATCqZgwnqAB263uG2MI8O4zjsYLkY",
+	"WxWFYNXfexcdE1awjrEBOSF8r0kDbdCAfiEAhug5AHG/mIhtse5rJRO+6FkC/ox1zwv4VxBbhxCdoAHY",
+	"07Vnd/Tc3jF+0Z7CvlO8rQSB5ebJBKI3MgmLD6Os0OnNSjMYgLJFR0DLKg1x3Tv4CIofccM4CEV7BEge",
+	"jHUNjue5uEmVy4zQTJs0y9hEuczc63Q+/1KRmdtbz56Kq6ff9589GT7pb22JZ/3vR+Nnff50OHzKkyfJ",
+	"Fd8oMnNFUDsGpFT6Te+X9t1aLE9dAmxM93Fd3ZejQJBgt9voHEVfgp4NJ2gL+zhezsldMv8E3RvX2seb",
+	"rX9WBLVQ14qfwex4hLM0kdCG6+3F4ZKXwiHn90+fPH++dkVtgYmy5TBdNXrkqp2oA4uFCvRI6TpRBzlE",
+	"vQ69f7y5aBJevI9TpMui04yA3oV4XlKZVWJES+S4C6baWKoJg1NXh437oVct61xYVow5bXfQJtDvWAaL",
+	"sivUuqwocLVgabJvGcbIEJkjEmduFZHzWpWadV0L3TTvvxph8itop1AV0gSae0meoorxzr7QWzJ2ig2U",
+	"kPZ79HHCTcqSLjKD3VVIBMCMfSc2+KWvTL0IcivcTsM0GlaGhLWe3vGa61vOWnm4C2w5oANMeLWckCmf",
+	"GLQBl2xBt+MkDGVelVByLvJU6JaOYq/X2L8sVl0Vo2th9kPjkOV9FIFeRtXhew2edGfsCu52ONjdDU4z",
+	"UYWVrxp8O2AYq3z4dLPvUlmfcKPvvoyFlNLf+IdO5I+j5a7qUdYtzrsg0tqXBVsuOoJJJeJ2fQbOipRt",
+	"CsB2mdutxRGGn5GR7Ta+LtjeB5uUkfZlxLdmbjJq2l+YKYXHV0ICujvDIZhIVWEYBEvxMqqcvDoQubPz",
+	"LY5f6OWgWaz70A33E7EYe2NeuG5qccTiGf9wLmTyihshRwurZX/14H9w1apUGn0q8nMxCjMBmstmbqLd",
+	"KaKEFe6rbp2Nw2eh5+YfI+w/lDB+88j/EhDLurnBZ80Cz+812j+I8/e9fwqpWbeNevVavddrQgCbVSKY",
+	"JsI5omojGyq3hKn3lS6GtSVQ+n5wit1fz/W7X9+od7++Ld79emHe/frT9N3ffz2R+ONZ3vCj/eE4fffr",
+	"yzH+PRy9+/WAl7/bd07ku7//+iLBH+wUp/PyJfvBT9N3vx4JmKH3T3dMFFupXoX8qcEXvaqzc5PpIAFj",
+	"K8ju0gezQ4muxNFb/6tLj3vw/NRmods1+UmtSEH7vZMJJSQObdtsj3EnhN0sgdpr1OnKa3ugdGoa7UyM",
+	"VJ58Xj51dagGQSdo6+WMSuyAUYMvf8RdF5wB5yyV8YFVqWSajwWbqUT0ICoxpqA8svnOc2XUSGUxRH5E",
+	"zAWAvZ+r3MRoIXWZVIUOUm33LV93DiN6O9Wuok816qRBGcBFNGwZH9SjTyxjsQwlYcv9gkY8myptWkq1",
+	"hSv8kqEzDXExd4qGaUhLbsYBOEq4s4bt0BNfjYv4sasbVvGZrogXXHVabclTEUTASjChrzeVP2im8bll",
+	"PVeqkEnEIGOX/vtQ5SJi5y628yRgaxF7ETA1oExUzcxXrblOZc06UM5zR57iwH0ZImtHHlyuP6OVhKNF",
+	"RQpLRMWnb84vGHjCH9Nk8R7jrEnZgqPAcNlaxhTjrDFTq5r5tonOUVHu1oWBNWeHQUBYFThaGitQjD+v",
+	"2ORdxhY61OxJE1XrRJ0wNhtE5zSrx12X3y3hT2VNrQF7laUFyBSG36WmNeouWMCdTt6j0R0j7wDsoXV/",
+	"S7f+h2vUP2ru2Owj/F3Dexg6lRMIztlj7WUQyre7espz8BkLib1ey16GmsbCgaCMk/2m93mRgiPX7xnO",
+	"qBGN7ck+lFhix3qQKi+VkZqsL6CTBPJIvc4d68begk3idMxACa3JINGyEFEXQaJQRsFqH1QpxAqRKLQ0",
+	"tYPHsnwPK3mE+On3rHInj91BMAGQ0CvwRmPRTL8QAvVK9dO10IA425A80SAXrSTCQfTx3SSVexRPuZd0",
+	"c6ebaRV+ajC7xo/f6Aq+S0WiurC16oyaktvvJ0b5r5slls8SVTxgh/VW6qfaSHIc8W5uE1FIA3V6r7TK",
+	"CiPCDLN79zHBQfFvvYVJPaVt45YjP7x9+fLo7OhFxF4cnx8enL2w/4mpd5FPg4vY25Pzo5ML+HvinkLI",
+	"IJ+JsARUzV7PunmY6taDysUlmw0eO3rRs5/Gl8Vw+GRUIdvwk+gfw3txvYMLlau8YyF4e5J3zev7rG5E",
+	"Hmo0lQ1tsMhUeiytKnohpIGmkd3m0LDaxtZpc14aaSDytFg3Y0SRohg7tzGFr1RKXcfv07I2erCy1Wd6",
+	"xk1T0c/c/dzmd1hTsrV0stWou8jZXOSpAqvFLJWFsWcDln0rKqeScBVC+/E51JBODSpnbuG47oatLc9X",
+	"qd8awcD3WULgWChLvX7sbHX2ng6jzm5nb/f54Pv1rbjwZBsvpZL4sCyEN7pWMaXgHs7VrXu5VvubfFY3",
+	"4G3oEL3g+rq5eHFZGA61PF9OjIJrBiwWMrnAyEYrPYoPqTmEFFDoRXoFOcMY1kaFyprqEsIIdyi1a2EC",
+	"51le9rAMK3WRXRAHIKAt6pZX/6i1eTfOBddKxkzzhWa300Vvv7ruSnUg2OXYUv1DLkciA9kbdg7hXnkx",
+	"N/YXiB6tB1ctk7E2gzZMlyasC5Gh0sWVy0lfL7QRM7+zNOntM13kN1BsvTG2sfN0/Ixv86db/e+T4VV/",
+	"Z/T0Sf958lz0d6+SZ/zZeFsMR1ufF87n61Ohu9KxWbNUr9LbTU1v0+i9tiNacSS1qgMUVbwXhPQG1kX3",
+	"En0eMa3Ikwi7Iq9/ENrpPnC1bEGfndciXXa2d7abLnzjYMQrMU0pZWbZNbEiFNGCcpNYtijBmABf5VBs",
+	"deTA2DWBATvdbaqXy6k3heHk5s6oC6aZtV9wfX0OL24e4ocDh8vyJ4KA1Eb7PCpv7nLyx+ZKpNVDnR4K",
+	"6xrdR3bRwRJWF0BuOr9VoUx28GajCSDQxhYT4CrrJCccsm0Z56axrEx8RhVM91l8qOyZGBGzrpCJC3uw",
+	"CN/brxDpbq3Th31codldiw5k+1tOTXBOoUKOrIKZUeYh2TrPvMnQrcf+pwerqBPMVLV2Bu8v3f0dkhCz",
+	"LF2bhBgPmAXd5SxENuP5tQ63+0iXuXsaDYDnL/5VsznPNdDNGbQ+p77hGZeTgk+g5AI3og8Ls7th3R8V",
+	"i0UyEVj7ZwCSQsROF2aqJIvt2wZ/uljMxTlskMUvuBEbpkJ+gTzIJ815kBc5H12ncnJ009L6lJtSX5zb",
+	"P2VzmbJyCdSvB929wXb2sMbeRMxzMeJGJCvgyAdrixuQeLhm5XfLBnOpzBJbCCMS7p5z2hLNYWGmxdkf",
+	"SBeew7syG6mkus0p7sXYS6sbqNYV2hDuhldStxAcXGufDWJQUnmjsnqW/Mp71G2m4jAMYKONt9kRHy4c",
+	"E0HYHWEUVBmGCw3sViGyNkFqI0tYOvNl1kAmFzTWQLWiqkG9F7H4ZZoZkcesu4SmY3hi3zmaoBu/66se",
+	"NRuNKmwAJ+9EHZyhE3VwmFo2g3urlca0sF/7dHP2W6FXa/kwjN106Fj68hwl980FpFIMv+Kj60muCpmw",
+	"AsZqkGifX22LndEW7+8mT8f9HfGM97+/ej7qD5MtsT1+wneudkf3lpbIyelmJyXkDuEvLaLjW93U/OwA",
+	"Um73KQDH9V7UTFqtgroiNEWccpDhXgszVcm6uz0I313uIBg2TkjHhnQllbeoDNnJksdhdQHSCDJt2+L/",
+	"7TPW3WKUgLxNKchPKAl5p0xDjtiu8zJUuf2d0p/t8MfL6dNrv1netdq05CpNGYzjjySqXmRwwOuTpS1A",
+	"of/+Xg3E7GLa4Or9zANW2Qufy8VSM/yf1G3Zr2XGFyxTE5bKfRZzuSCSCSCt8rCSoyWZ89skBoO4/b1S",
+	"aw0nmt/a87APq/QQn65ri3kXoH6A4p57jJdxtkwVBiwGB+eHx8fM8Guh2TYziu3gMGA2GAtqiwLy8bgs",
+	"EMozre5WJZQaZjbUAv0S9VArhYrvRgR8EhfB1Hb0O6EIzdaqJ/bOnu6wTBgMn07SSWqszjSIIxa/R/jt",
+	"x/sucjoXE54nmdAAKSOuBcVLVy4lgMUwyvmg/++8/7dh//ngff/dxyfR051P/9R5qJZMllg0ywl2hM3V",
+	"dOBi68QDHPJdk4ldi1GRp2ZxbscjQUVdC3lQNBVzXGq6hPWWwiCqTEF2gb2I4Neg4JtVF6947rpcxD8I",
+	"noucoRsOBkX3G+m70MUJfnYdnCCSEnrDUx9SyXiWcr2Pqs6VMlMwX1MV2mipEdRtKjVmreCjshLdX8oK",
+	"pNzVt/FZMJy2zEdGo+IOxMAebgxI8kizPJ1M0YJrFYkOLthZvPY6lYWUsMTn6b8Ke22f7HdYs6168N99",
+	"B7VavvsONm/1kKSwEMgzZh8ACvo6rew8FJl9+A5WxLqUzg9KiZAYAMgyvhA5wwQVjTRwLnJUXaOmDCE7",
+	"FNpkxyq/5XmCH7l2Mfb2Ug3lH4BwQKRuxUqxx3iRpAazHqJLWcnNKnsV5GV50qiaBEFFdiNadVmISEeX",
+	"svTkRaR/GxKpIxdZrbG+CmVUIFjrwaW8lP/tv7Ff0hyCKKz8bX+/lH12BJblK5UsIuwqac92lBXgm0g1",
+	"lvnrxnw+zwigHv+HVjLu7VOl5GxxKRkTHyzwQp0ZTtXTA15sx0+RtTXgFZeJHWIFbqEiaQc+PXrNjPhg",
+	"WDe2fx7PM57KuDewWznw4A2RkKkGtigtPsEuyGqgWXyopBHS9K3GFrNUw/RLW4TYSAubV4RzwYwAKrWP",
+	"PvRvb2/7lvn1izyjGtOxLzQFiwJzlfZL6t5OuYGBRkWesT69fpWrWyvtoI0KnP/oVrGngAOB9yJRAiwg",
+	"ZAWjjewMh3FEN4Lv8eraXaAoJU1XbmoEpR8MLQsNLNSPVZNxzd5B8MmAHUgy0gOntNopmNow/t8O46sQ",
+	"IY2hBq/uluKdrd0YbvAH3LfeY1Aao6/ydJJKWhO476hntC+Jh29o6M0K4e9wAmVFZnz/Db4Vs+5IzWa8",
+	"r8Wc51RkZjAZwDeuqtR0lvqCUiM1QyiIv4tpOwvySkRhw/YIFwbHL5UUPXsm+haIg0Jijuv2G8rzBYtR",
+	"aeofonjRP7Av9XGtsR0Kyqp8mCstWPxvfYqF7R87/96ZMPmifzA2Io/3oUCZGGdQR6Ebvzm9OH5zch7D",
+	"gcP+aFz8tDazGxpVhLiH57u8bgKw7eFOTEHDjVvAYTTVyppzM32kGYr7uhfBEI3f/QSsRTev8TX/0D+Y",
+	"iHjfLQ7oDoKdW55BcBo+iQcMmwhoLGPD0DLMpCUdRCUA4s7RURFkMsTbw2G8BKcR5cSU1HHADgEs3QHX",
+	"uw1qvnB9CeOPl053v+zsscvOYDC47HyiTrOY/mOp3TgFym1Ho8r0UohEw6phtUdIoC0mLI2JwoaSYpPO",
+	"viiOwBqI+obLHyANYTOeWWqGrrlUQudslsp5YVj3imPH5ojd5soOu5gLuNpZqrUdCPoiRz5x0ypeLpdY",
+	"Faavxv0cuvVipEAEacxZOoIOy/9ZiByu16LpTFgu29u3i9qK/fjBkka5gPPjGdZwtiLNPsIBoFHATBJ2",
+	"VRgsb4SgDe/txH6dudCqyEcCft+NaXcIvABwknFGKcPcKkQIKZLFAMNOoNsH090HkeBbWkxm0MsNKDhi",
+	"EYbHxSyVLKZgfRIPHrtHlvKAWXLOZeyIG3FIy/8fBw+dPQd5HpaH8McH2mD849GFHaFlMkSd3RhP+nns",
+	"b6QUDKkjA8ay7yOz2XoSV/kudIrfYq/TH/aRtLNC6mI+VznWVcRXiVPYMdAvEzIFq+WPFPmSIA27wrGx",
+	"RuUyNwbWS3wXdrH9HBO3CZso1JFlChKO7cBqTCyKjyDSh6LIySMNAoqmO67RW3gWhYzQDgO/VnoCU+0y",
+	"u55di1ScTYQsUikYsA7WnQgJdUYJmyOWCMPTTLMgP1TkNDgOsxUHMRhWsMQW7VYXxPCACPk+hBS7Ji9O",
+	"WLAjQRFxthBUr9+PVCtRTgEo6WiK8z6JvWyNrKCQ/IankPrDulZgv7JrSNSttIqsvmZjLCbHrYRQLtcz",
+	"pfBI91hu/wXNZ3Igd1BJCGwfeq9UXh5pwjFNtow8T28QVFLJtoZMe5HrdqoyuJbcZbugzOEFXProyZDp",
+	"fRANiWLDwFdISuklO8w2m6U+7IIWYTH9WsxNn2d2GUHLkDTJUAjCz1LNRpnSIgF548ABJV4U2G+o6Yx9",
+	"Sdf6jwxKWd11fQcpIgW9oS4elDQIJ+lb/MtSgXJ29d1UMzGaKksZ+eg6KqMtXKEvgE+oSQAZRLDACdz+",
+	"fxbKCJYaf1nonQX+9PbikDLcdaP717PYcY6JR3tMpx/sqGgAYd24vU6qlVBUXtZ5hnz7qkIEhGWaC7F2",
+	"PBoMFLeIQnIqveRgr9Q8HbZ6ChX591gMsBl7/RW7xW8NBltDaJ5G0iHbHvYiFuvrdB4HL9pR/+v//v9Y",
+	"8OKwN2Dk0XJCLxgFqEab1fITdQvORcETqN4PHvYYhSoKYES+MVVFrq30Suo/1EmgGm6Wxo/U7CqFyAKr",
+	"AuDIGimJHYymQsqH+3yMW0CB2A8V2BLwm4g4yRBl+gPvKHZKaZkmTEJ9fpWanOcLtHtGjDOdcT0NRK1j",
+	"iasCZgpFCsEaIvKRhW7Xzge6GQn877I+1EjsEXDE/PGVU/cAsy0bCdkp/+ftl1exU67j3eE/x0vv7A7/",
+	"eZvUlQsrTSLXnaosQZw9efsqMNN23/53CwsRi//ZEn/LG3ATKkcpB2/u0gpk9IJlg709917Awjl+Uf7k",
+	"KJGnrCCggJbiqktAkGTJWLtoJmPXYlFKsj3MeUFgABk6UCOVZCIFIdvCv2DdU6XNJBfn//MVG3FpJalr",
+	"IebwnQTVvOfMDQcVOxTcDtRDvZQHayxt3aKxvT7xuYtX50TXLmVo8F9poGPd8rOKmwCKF9ofkd1eyuYe",
+	"6xsa+PYrxr3AqncpA7MeKjgNJrxmcx+kgJOJUshEX0olLRFWhdU8QWApVd4k1cQ2jpNMvNUiP8dPYxfg",
+	"jIzJEZ1L+dSSJyXrEgv8BoZy/DcsWkn0wyQiE8SXLiWaHVvbIP2ltQvSskXyUm5ukqzaOMg95FJYIrxM",
+	"ADiwDsDyb/PUHgBpg37JLje+7gNB7molgksJ6gRaDfHovZShbmXf1VT2R4WKH2gsXSiEirYUWOalNMru",
+	"jynZ2ycSO+My4ZbDuHK7UGDWKitEfebQILuLEcAxaC+n9qdLmWJ9MctjQizy/6zigVt17bZR1bTHjzoV",
+	"XkIXdgDmDK9tQbXWOZRbwpeQ3G8B8QLQnVliH11Kuh5lEUtpKwsVOfI1Z9JLJxLy8M2AvVaJO74Gpf1S",
+	"ehGu5DcUXTxgFtKRQ6aazQTXBa7OyXecWeVhSvTyUtpXVWEAeP/OzsAZlCY99nd2BpDF/n4p/97v9+H/",
+	"9hUw97Luln0FrgeVZXgGgNfdrj2ivTdBJftsoNxnqKpSq86qvgGLgpra3Sd+UezHowu3piXTMuuGHO6/",
+	"/vf/sfKBVG5h7hrDKSOsJO7mDLACpi/rend37Brs7PU5ogpk+3+VYpd9aX/1PC4jsLtrZ7GUGenE3+3N",
+	"HiAOgSDNs0zklnLYu/ZmU8AiQlZnOIK2elk6ElKLsrVM52DOR1PR34b2LlC+3tehv729HXB4DBXo6Vv9",
+	"+NXx4dHJ+RF886nMWwGvB/uv//3/Mgj7grY8FPvFDk6Pg8Ywrp/Mp6ij5kLyedrZ6zwZDAdP0K03Bd8W",
+	"HauF0McFBYDMVVORgEMyYXGCWTgMOrFCgksxJhcqJR94ZaAXQipnb8/PDl6Qr0NIky8G7ABQBOpxdXeG",
+	"T3r7bhqE0MwCm1W97I+RlT7nkJ1tldZ+KrWQOjXpjcgWEVbweg4mTXfx1Wpq6JYuC315Aeg46ex10FL3",
+	"VlMTNSAbP6hkQVXUXKvDur3fVQLFuljrHJQUFVFrX2TpMPyAKhrcz/Zw+KAz45zNNYcw4OJT1NnBSZvG",
+	"8ot7/ANPyrIMnZ3h1vpP3kontYgEP3qy/qOXKr9Kk0RI/OL5+i8OyfQEH2xtMMUpX2SKJxdKveL5BEIf",
+	"dzc5AoiCljwDyyp+tcFslF/7trR+oOPZdbshTCMM6EQdwye6s/cruMh1592nqDMvmhCU2B/KSP5JxDBk",
+	"hsyQUUD5rRasyk4BHuEg0BBQ2yKzRaVQkrNCpH//kS4dheyXAMMPf1qH4c5oCtPuDHf2mSmxFHkmTOvd",
+	"NTH8GOMHbfgL72CQ3xdEYthN2UnbyrDHye8JnzE4MPlj4PTO+i9OlHkJpXT+oDiNcOKZJ7hCvGO314Dk",
+	"n6Il3vz4I6Hkp8egQVFAUPlflYZ98HuJqBHzLhyR5h5poyXW/OLVOsRdwkW7na2e0+ivBCp4IsGAr2VM",
+	"X8Za/IAQtvTbtNaqKV8BLLC49+5emBYk4/pgW7gDtu13UclHosoP67HzNQ3XhqB2DsxPgFn+0ZD0ayIb",
+	"wn47A63hlkcrbBDYkrNChX4QoRCbUfl2fDLE6D2vjN6JE2/KavcdxgKj/WrM9YcFRAh/Br5+cc78jSd/",
+	"48kb8eQ7kIkNuG9IMOIXR6+OLo7YWnYe7xEzuBvXBp69EZ9+EAb9+Uj/jUl/Y9I1Js26eqpyA16r1dJw",
+	"mVTajHnHeS7ABHaVLaiFr6ZOE3XDpRqTeRM9duCiSspUabD/Ue+2slYSBAykENXDJdrTZ9igbtGDetdX",
+	"mRpda6aVCzOeKKGhHJyXsqGIUyhls26cq1t9hh2H44jRPw1PpUhitJ/xJNFlMSpn8cWCUKW/eRl1obzC",
+	"QZa5OlWdL8j+qO1ym5FpRZPl3w5LvibQw/kwdM7UwDGA+hfiRmT2EsHYMxGNNS5NkUtdAWAQR5fB3MJO",
+	"arRvSgvgEzGNIVVXi1o2dhV4slSbA1el7bPAZqPsDZjqECphLudwNMIUlpALt4Mb+XPA0ytwA7n7cfBD",
+	"F1Ynmz7gz068CqqioM3hKtBCh1RZWcE1v1ZZIsg9RcXK6Is7Q90Frfg3hD43ZVuptMZG4kjFfX7Inwr8",
+	"HAwwe2o1proBUH60IPDp4Vi6kmI9Q/8cTg2Dlzz6AVh22KMGlz6BAljxx0vk3sllZ48NP8WsC8Rc44rA",
+	"S616bRzfDvQH4Pm/V2H6dyAmEDQ80g8lLfgrCGtIYrTYRLCuC0ksQw9d5GEPg6fCOMIgfrAleJBU1yDa",
+	"r5AQJjtRvQE7bA8h/Nz4wZ3hsAGnsKEIVgWjCQjNfn0XLyPRRJg6Ct1N531l191aPz148fw6nW/0Hp73",
+	"Jq++xvvY5NWf7G1t8uIpHfp9tfg7MmM6903lwFImqdZH/UZjWmjMj8KEFKaBsHiOfVfIJyk+EdgRYJnb",
+	"P/bL2FwQderLtVhUC/tjKLhhmeDaAPuXxQySIihjyNKc2cqelTdWcGtSyjBZ5McjHxUabuIjveW3E2Nw",
+	"kF2zXca1WOxjsKyjUpWFYfxyJsYGkkm68cdPMTXRV7DLKYd+2b0Bu4AIf6nqMby6gcy5JoQHlRNDt37s",
+	"F1qaAin50RUNildtNMY8BxrFTjUVuWinnVSJtvM5APQFJRciMW6VLZQFdwull30nwuBov9kEH44m4U2k",
+	"WjTjvCNXG2sVG2u8DYqsJzCPmhTaOqUARCzpkUXosry6brapOyxxGufvFU2qi2zBEq8BfsOHL8aj/Rlv",
+	"jgCedK9ntaHcVLPs+LjvSu/gADv/QXUI39rBvWLP4JoSiErOTUkysSyyzHXwtUo6/me1VfAmugjUebHT",
+	"hEVNGzh2qtktX7BuatitKrKEjVSWpYkoMx/AZkFd14LB0DrR5uWvaT5UR/4ziNN63YKmgqIv0TfN6jfR",
+	"rHwj503UK5RYvylXdyDcnl7qBoJ5Dwr+WENT/lZC/mOuijlKMjU9Y3l6LHeMzff9c6TFrEstpi2hBaok",
+	"IRx4YocnypGT1LRSq5pD+SQ7QxVs9plUst+gCmE+TzKokWsyntJi90t7MxFObIhOEpsXusDYi5lAXVeL",
+	"AKeBInQPbR46x7v5RiR/AyIZLfVRAtBgOv1b2CMxFWXdMdCby7JjAMudMEikrCJJEklQ7rH8hUSUTtQB",
+	"+aShSfpvQ8ER2u7poWrCyW+kfLUMTqI3HPtDUfPNTGBrLFfjDel9u4mrouuup813MEWRIG6nbzaARWtV",
+	"45qF5jcjr78Xq9MisDkF7O2b3elL2Z3uhNhFkpq1+Fs6jy3tqCrZdjZQm7mnMQ0KdG/AYqMMzyAwJnZd",
+	"xdBEhnR9xs1o6sK7seq7FdaVYf9RkIvezlPB0RhrVaG+DS1uU7OIW7VCiMmweznCrfwG/rA6F8t8Fzyn",
+	"4aaa4S58IEkTu8dXOpsGhcIuz/GbT5uvg06Qdc/fHh4enZ9H7OXB8au3Z0cR++Xg7OT45Ed70scnL9+c",
+	"vT64OH5zsr+Uv9pr3QENXtlDWbB3zNOsyBuaIXxZu6A9J6jZ20DDDhCw1biKAN8EjTWxXOFhhdQHaA24",
+	"4hqzs894qrGaU3Cf/USMUymSMIBlv9oGCHsH1019EDnjmhsTWKeSFfM5RJHrKiEJMBC66PovVqZYe1qy",
+	"+FI5mn6Cr5NuHWywjcdjgBLcC5amAPeav4vfO4v/A+Z8HCQJIEmJEA1IVuXwjzM1GVFvxg1icUNsqM6E",
+	"lQl5XrnsmeASIiMpe0zlSVmbKQ5YUcwQsPaWu5c/0lgiC6z2stb4St3KFcz8lZpY+fiLBohVJ2rDhfLY",
+	"9J8ufBKBJDyC9VDpRYJNXJtQPIe+IBW2Kpc6j0Gas1Qm4kPk9EoI3oMSXgRSpDBSKfNCY5VCKHXuJB82",
+	"9LIP2yqln+0olH7YTm8FXJ77tX5xyAymaoNN/8afFTLD21gBl2WpqPY6Mhe16u5kmFKphLL6+lZA7Tmu",
+	"G2q7DdhB5dtMQfdyzHrzcb4Xr87ZlMtET/l1aRDks0p9TaqOBt1bWfeni4vTc1dUcrnOm6s4Nc8h9niu",
+	"tKuoRhHv8zy9sQu6FguovhcuMtVsXlxl6Qjq6FqVbyZykS3CwnFU3x2Hp2rK6Ab0JW2vhKsdTvb506PX",
+	"uDluaHdL697H2qmAvvZ1LEZNRf6W2zk0F7ljXaiTy+wZlWX/yHazhasMX3flT7Hgl1S3VODcF9Jdrux3",
+	"JZhOJ7K0c4TjER6ZRVCbpFIu7rB8+YTPsOS/0nhAUFct1a6rPbSFSNIcC+49ttPox/jIDo4/D6DhD+tC",
+	"G/SZSFLuUjJpBwQ72pUaho6X+MKUp7LnoqSwXOJIzWZKYp53qquVVqD8fVD6G8/UASIlOzLNF9jEc8G6",
+	"UrVcU+SK++N1mymXLDURk4oKR7tjRLtAed7hS5hzGleaLMXYConahrz2v7nSYr1KNuqrNz++fLVfaTRA",
+	"fQDsdbQmloekY5U6UNZtvkOAupgFIGKJ/JcU+19ZSnUmdJE16sWv1GQCvQZ+W+H+nqL6zvYG9ZYulHrN",
+	"5YLWqL8S76K+PZ29X99VOBn0+2on7auSTV0zq41ErGuxiCr1r6GgbKrnGV/4Lp9UnTFs7OJbZoXJUddi",
+	"MWCHZR3JscpnjDOTC8G6WggXpum+ffzRzvDp8WiaZkkuZNzbY3GulPmL1XJjCBnRyCaxhqAylL0VFKvE",
+	"bh+5sNSAOnKU3bxgZCzAqaH5PIt/hNrOmaUMB8kNlyPfPP6tSTMQF2LGZwrNkrPePi0Jer4tram+kCm/",
+	"EViFXkjTLCmWB7RsjKz10YRj2KudgJMN3DbhfPdZjAvca1wbARIuy7XW37McrtJDy87XbMqzM1fMeGSy",
+	"u1IqExBf9yVtdnRkizaz3UVlt9+sdasl5EZErkrJh+ErKwx4ZXlFD40oxYBDGGq8k37mHANcuwB3y3pB",
+	"ZmaHb07qpRXfSIhr+JBq45yB6ElC6Q9qnuYTkexBDUCcDQprJ1Dk3n+IT6BcM67D9XPAeDdMhfcrTGWK",
+	"Zey1K3sSUSKyHcWKAyjMacMXAxbSUTKKuVNoMx86QP5CxkM3/NcxHVZnT9bYD8uj+mYu/DKlGFWOSBJg",
+	"5woUX5IfiDtvaEC0KFLnTIEbGB6j7nDqCpySox57RPPRNWjP33333XfNgUsB7tzNhec+hAawvwmfWsOj",
+	"rGQCJOWbN/yhI17qJ7yapzVVTTt3zqUyLAXaVSELAPIfWj+6HrLZf/1f/w9wI+Jv1FyLU1+CHhgULFKS",
+	"pWSPMMdHXoPpgVM7zKsFi0/fOkNSXWL+aGfFTlYRS8dgGUktKo0LTQWSwlZYsEbflC+HEuZ5gZXbYot/",
+	"VmaM8TVUdiFHGxaLPSskPqzInRkfXWs7104v8s20Uk0EfsDe+LYqduNBWA5xADCBCWZyLjU2RIlQGKhW",
+	"YbVDWlnBCAmRYLAQlDLw6LDsHLFqU0UziDqXgjqISQUdxxJokVFl4NA3p9xbNYGudvyYMecrxxq1ooK5",
+	"FAJ9N1hOfWf4pMGArEvqdkxQ+9kk7stJFxRa/5Wki3W0lbpDkF1LTsS3onVkFdna3WQ/vm/Za5Gk/MKq",
+	"eV87zkmQLZ9nRIahxUt54Qbw+R6yjbc8bGQrQWNCoFVXl5HKZbW8Zh1h3fjXd9RWk2WCj6sh3eVQLhtW",
+	"loJTwmJvJwnSakB6qqXBtnAL34FCg1EWRi6VHrQL21ELLdCYAfLaKhvG4tCd39dW/mtX802weugInyWr",
+	"Gt76CuHq8xhYs73hNcTxgpMXUCJARrco7+iFnoBVkSuq5IGQ/RPxOMvA/eFGGbADYzhGJwY47jwDrrcD",
+	"J8gL5vQ1dL1D7IiPpuUQU64txZopSvtHm5yXXcBYat+Rio0Wo0xAH8DqAmAIicZO/Jzca7g4WIn/gtL6",
+	"yeXH5UhY8ctFMT9n3UTYjbKU4jsp97BS/rMkKDhdSTgff4T/+hQ3U7KoPBbs12hfbg+g5knSSFm+oKWE",
+	"pjlIkq9mLnE7baFtIYhWgVz8YYwod5ZxfquOGX9YoQjJ0xLj+xwhyOHy6gL9dlq0+MLUVIo7oDhOzJgB",
+	"rU6ha5VSZh8bZQUUe9mK6kAdTb0z6s8X0OQmCkONYGsUGnodLVPndtqD9b0qSPmZalj0sRmbPfKGd7eo",
+	"OGI6UG3t/dnRwQsXWz3nZlr6Y0a0viq5Ch00M/7hlZATM+3sbe/uQhaY+/fWbxtxfVdC13L730S6B6xi",
+	"DMSD10DwPsQDBYKN9CeSdDbRmlTu6hKgrmQJyJ1UJZzr6ypKgc36FE/p92+5poW2YGggbNrb+YaSX9B8",
+	"PXcgc2eURChei5LQ65q8NuXMA/a2jmIqDyzDOyvh/NiI2Re1BcAZwCwtIGpX+g0uHxwuKyEDKd7yl9H9",
+	"12fa2esv7QRNPpyfyZMSOHIYn/BUUnyw3cAjzawQhInJxuTpFTQKrrtONveWRC4BKTVRWYt32Z0Rfyxl",
+	"VztGxFSW/Iw+Iylu4b8+Ua94LUa5gJBNfR14OKTzZOh2f0eX+3880oxy7ah1dyGh5B/4PexCe1/Ol/Gl",
+	"9HeAOSoG8xvr7WtpkGuZ849Ii/6I8RDnLTTsEcUi3Z/JPsbvVyjM3p0cTojhDkaBSY4io9CEh7W2sZ4L",
+	"9bO/xVbahqyCUqykLlDtzxEHTw0G7KCFdO0HvZg/E/NzsYz7vyEn+MpCR+B3hIP4JoQ8HAKf2QO9qxji",
+	"UReycNpTe44++BbsYffmsL9493+cvznp+RyWhmwTMltAkkOZrhNm6MwKU/DMvtGLSKt16TjQU96iqOPS",
+	"YUKFTwNyeRVjrPlU6X4FQgy7zZWc+FXXmmRCikOFVARSjktySZJcaL2PsZfY8N4fAi3qsvNXVeTlz5Yq",
+	"0buXnUoDa6je8mybXS3sCkhS6qYmUMq5XCgpHuk9djXKF3MsP1r6R55t9wbsJU8zAT3QU4lhHFBKwi7N",
+	"ijJu+9UtYMz3xeEpmwv7gttY/G/9lyq/5XkiEvtfUDmCysT0IibALGKMJcDsSoyxU7+uHILr4w2JUSMl",
+	"XUTppBBaC+12pwqTF7Lso7BHBGLXfqPFqDDpjXA37sLYafGpZpkaXYsEKjW6UjcjLClm73+LzVJJibNb",
+	"u/YffvSZyoV7wqasu7P9nFw6Z8Lki/6BfS/u7VOwPE2J62bapFlmj5qlAJBlfzI8fzbKBM819WOELyGN",
+	"t5Bmv9yLvaOxyicKYna2d9g0II7lZxnXxh32oJYd5RN2AiSLKb6pvA5d51PuheArEOm3elATG6Re7vpS",
+	"1hOGujBZHGHmUG/ADsNRAPCmAm6FY7nsMNUvzAWK9xj3mWusG5fpP3EPvIejkZgbCEPKINTIUrZ5aRf2",
+	"BIRqYDanTjV45oHQfRmBmxKEiE19ir7lNH3LabpPTtOqzKVMTRSq841a/ZHrKxuksYLLHDR0yEv1HJNQ",
+	"YD94wRJ6iemdrn+sZEo2opFdxsM1fSRIs7T8wRs+lmP/abK81YTh/bQCklS5mW4YuA7vMo2zkvpkfzFc",
+	"X4fhW1YqDCpgzLNiYlmwL0gH8IeZZq5FEjkjkPelBixE3BTItezdJkUmLJutrOGRdq+lJBZQ7EZeSCq2",
+	"paeFSdStjCmBJUm1PaikZ+Uvu/BH8HGcF1KmcuJeA6kOJA9F6MDmuZqAyAGMtBz3SphbIYL3dXMg2Ild",
+	"OV3ZFy16ABOtCgGrnCHux57En6v4QdshBMjiLyvAl3kqJ2vRpZhb6IsYZKOjCJ7riE0Fz8wU06QSKwEZ",
+	"L8hQ7Y0BOxEigYgmpMQIjYHAl2Xq9hQA1YJ8XghEJLKM9PZJgK3m4P9lxmXCjcoXZK4IhoFcSCxlniYl",
+	"/XdGQhQJG1qQ2XP4kk3H0NneCL+uuBXknt0faH8//P7QCsssS2+EFLoCgQttNfcA/nIxVzo1lLTcrKaf",
+	"WI2xSDPDFgK6f+HdBhmBWIZDJGx3uDVgb+RI0AdQC8Q4J/To2mrR5ZQMUiauFiyV2vAsi5jfH8AVtc3v",
+	"llU+todDSNEQmbrtRVZeN3xknC4djFxW+LBzYNEJt2DQDapZHxRUCO2tGw3rZ+U5fRkpv5ygFPUfyLje",
+	"KBmdLt+Gs/EgOD9IQ+xgdNDf3QTfUg8rJGBrI4Pgsb3FGRShecCMRXcnLTgaUA8CGV2lH9Ags1VzOADU",
+	"1UGXEEglGqt8poM6O5ngkjkZiHVfnl+8OXWl4/sQ/cEzKFhYJgx5qi3Lcea5sjL+HvgDoU4qxfZWk5HU",
+	"XECVwwm3cuT5xcHZRZDqFBG/ZbQ3jUrL30SuopLBwyNLi6jTPsmU+hETEiRCNs64FU75wq/CvZT7NuFS",
+	"QUUfzceCzVQCvbumAiplWW4kc8FHU6CHVDSLzZSFACclgqUIy/D701O5W3lZsgfYPoQd1GVPvB5LV70G",
+	"58ydJEvAZ+U3jd4HgIGHI05ntP5g2gchSW7cKfCQSSH/LCKq23ggG64UCxykblrDkF6PqN6TY8iAWm9P",
+	"S+ywMOVRqBsqaVSE3z5pqfN27gb5knKim6S1TG2Wlbv5Uyk4Ojh+Dzj+twbYeUy6cStveIHPdYU2BkW7",
+	"3E/v7U9Udtr9lCYx64oPfGSyBTQ9RLeRyDVUiYEahhmf7IOvxyv3bg5t1FyHIOfiDrXhC0ijnc8tZI5y",
+	"pXXJBwpp0szRdx+4wdn54U9VX/CA4d4wh8XZCIL5i9HIKmZlyJd7tNcc6EVDuPP+Af20X0YSdZOci0yM",
+	"jIWj3zbKw88PppjWWhbuLFPtD/hbxMfXj/ggpLZ4527oytWzylmabEw9EM1WmKS/Gu0AWhAQj9WUABYK",
+	"hEB60fD+hABH+EYHGumAo8zfyMBXJwOInp9PBT4GWLtZYHVg3S9DNdJkVQy1W8Kdo6bch8fJl42D8gtc",
+	"gwTfIp8eOvxal6BxD4C9pwj8WaIsSampCSiiM3V4SdaV5V3Nut567NlMLP3d4883kfL3JRreE6vuIxp+",
+	"SRFvLZ5UpbZ/IDT5B5W4fleS06ZIkjw2XF+3u/HKiqFlmMVeME/izOcQ+hAxbjAoMy9kxLRwIUA+7MJ3",
+	"BtSpHGGwJsQVYuwlZnvaH3E2jNoANIShuhguwXIxUjkGlMJEJz8dvnmN6CWS0iZNnSUw1GgqpOVvrpK6",
+	"7g3YsWEj2h/EHWEkhk+kA6c2LsHVpyvHjtEvFftCaRDS62L2WYzfYew+dcI2mh2fXByd/XzwqsSHXMwF",
+	"B2ckWkVj/CEmC71m3fPDn1y5VQh6hbz8aqjKfqgn4gkVUrtKS2UaUvMUEaUZmVtV+W7AXqXXwl+9ExVS",
+	"42idPwyVJeAjrbV9xMAZfgNJVpppkws+Y+AkgngwCKf0hlw7RCqpXr8LueTsKlOjayp27yJ1otr+I9eu",
+	"rgJr4EeWBu451a6juVX0y1JxsDXK3oL8stgeH/SEJyEIC2zT0QYQWpqv4RXIJ0maqrHQublidAMWp0ns",
+	"ivS7USyAJQMGZEFHLmIVoBPtgTTKHkRlu8A4bLWAoU7+Vu13AJuusiEErxMqVesthFi2b7mQ133K356j",
+	"Bmb4NfZo5qX5M1DUsKpDS8lxdC6J/EYkrBsfJRPBDlUu4ojhP87R8Rb32urwQjTRhSVUd7VaBJ4iXJ39",
+	"ryLP7B9KBupMjZnvPX48soyZZ3tPn37/5LEWUqu8T7AE1JYgwpVuoMoORvVHmSqg+AScGQ34HoPa7Hrt",
+	"tXT2ngw3dkb57SL1/ZK+/dQe8pAnO1e74+3+1vjJqL8jdsb95+Pd3f4237p6Jp6PniRbw04UuNpOPC9g",
+	"bv9ESZPO8slsvG9ic2sKEsO0t1y7Gb8V0/nj1jwOxYo1QW9EdTYr/adywbokJVQIDtJ4+Ecv8qXA+USw",
+	"jC9E7siTo0juA0+hUBYBNpqLieUoIMwQa+xSBGdUEuHCPr8qTBn0GTEFa+ZZtnDV/5UWrqGynXDA3AmA",
+	"YJRKnSbC7wzkL8uBISUBy4+5VJQ4UyOeTZU2cWRFM6NGKmOxpUixDyk4OD1+pNlcYSxCPOOSTyBG5L39",
+	"LQYFh7xZbvyYJnCphjRyzC47l52IxXQCOABUm6AejxAZW0aqDtgRHd4Icp7c6TvbQgSzbbDIvfKi8ZF3",
+	"KzvuRHdB9eQG7ERhB1sItf142XEu5cvOHvv13ae4xYFcBsuubP4ADVu9l9qVMLKXGeG0UP6u2ok1W7Du",
+	"uSrM9MrifsSArNJ/H0JeEMGdfWR8J76IvUj1HMbMI/Zf//v/tHZ0hbJBzd1cy3k7X7PYEB3vqkhhd6jf",
+	"+kSs9rUv06OWOOK2ao2/UI+uGKs7x1FZNjsFI0bInumA9yoaVGkWKau9ymQpooN1G3SYniMYYGokhc1J",
+	"4V3UUCpRT8sFuss4LxISo1JNKwlMJYiTkga5a5CVlmJFRU6X4rYqq+8z1MtS7VQzVATOz34++7FsE+c4",
+	"A+6L+pj52pIqI/24qmVGrZpkmATqUhocVU/lxCphWhgD6k+M6tjFNBfazhRbjkiqEagBM2r3QXob5p46",
+	"5S/yLUC2hkO8m3jGP5wLmbziRsjRImbdWZplqVNUuVf7bjnUrqSsUJ+XWQmXC0ffxyKc5O+EfVr+QOyT",
+	"tDqi5qVtDWPMAVT/QrHAcQ1iKfjwGJ+eOaAwykXiQWb/JLdk0MUTgyyy7/5FMCHDaGanpi3rYnXdC00I",
+	"LjQOa7Nj83SRJa5QT+/3oHnts93hlo8XtBxAU12CoINe4tkO/BNyKmsX4GJigPvdiBwSvyCP0x1hgke4",
+	"nEVTQ4sya8cbXxykt+BGV6o6EkCXvDuZK8BOgoYry+BSWahCZ4uIaX6DHWo+y5DButywTHCNWAbFYnOu",
+	"p9C3K4UUX5D1oPlfaZrR1+kcLVb3toK0qNZE1Nf2tvIYRv+hS3D0AcAuTy8UfcNgbqmN4FDfcdmw0SbC",
+	"IHxVhRhZzCxLo5V03rWILPewE4B8gwcDMsyyvqKt3OQW3Yk6vqJIs3lAp1KEpgGdykIr9GXTmu2AwM/d",
+	"fioTE+2CRH085S7A8b9UEa8XLmWs8hk3EGQbRGTTiqwylfRpA/0Qx1EAu5Pc9uCmiYc0FDjwDGwFviZE",
+	"SOydMvXNkPAnymDw+ExAYpmxR7UaYdvMMvG4nKvNRlFPilqRAcX1ta7T0oZkKIpAra4Xi0NceSi3zL+S",
+	"BNXSE9ut3+dsfMmu2EuTtWBxmd3ld4e+liyV164CU6YmZSnagOEYkSOd/CNEXX9FdAAFkqAFzroOURui",
+	"gAe4zbqZplbMKqP7A3hVEkVIyjuImBhMBs5aFCEXjlCEjCqCahRIqc1gfuwm+S3yoJcna6tJ5bfuDgNO",
+	"50+VLdByBhvC3kdng/R98FqLvC2FP3WtWE9qcKrZOCv0FGwFoRJiBW/h4kHs0/Ozn9+eeM8sZZ7NlPN3",
+	"Bj13va+Q3HCQlO2cwnG9N3j/GLSYuBT10f9ZV1hKjYhrLUz5OhZrj/wM+NjkfHRNnmarJvBcsGsxB/tq",
+	"Iua5GIFJZJpaNFsM2At7fCik16ouZFpVdlpXiHzuWktphX3fEwSr2ZZOAHKkkoUCfumWpxecaHXGqJyK",
+	"suFGaNZJvIUZLc56tRoc1LpyHl1I790PS3h5atUSHIpftipW6+J28LvPqZPXmB537ixRqSw39+D1Tepy",
+	"N030LdbnIavB2yMtpdR7kcfHRMY24tNouCL5qjTYIC3TSDxL05WnOuM0sxDdQ1ymCYH0YbwKVM3kec4p",
+	"6V4qC5nQqu9gc2yzLP2UaLI0p7imr4F1m9bUqi+1rXg7vmjpLx30NyR6YHmjtKJTczgHa0sAG+DYC3Ej",
+	"MguCmyAZDP74I/6lH2G8FdLJGTHWil/ASx0oOmhFkTzeuMnHudDTAZiSayUnAxXX+SWwaKVUhI07w+dl",
+	"b23/PsSCAXL7NPFbVWRUpBJNnSDHTHgqe218EMH8BR7igxWiqB6H3TARn5C9PRhHg0n+gdnZnS1Fvwv+",
+	"14IcLbgaredzcM0l2gXjAqpRqGpZcaIZZSJfBQyGysVNqooSh3pN3A17dCA6Rquyjj4XmzZkUuUsq7kT",
+	"Hfk3zvTQKUR3he3PkHbW1+1GcFjT6/Ecuyl4ehzgkVEsU9xjkRQfiG1FrhCL367FCXRfDIgrCactU7kl",
+	"8QGyMbpIin0fxB6ytyaE3F/BFBvrNtWQ7OGzZOv49eUKNq3mk+SNf3g+ST3FvzlU/oDdFwxYTu5IgUpJ",
+	"mNjcnYo72Y80A6YKVZ2yxZ6LAXS5ihwsV4SMuozug3qJWO2Zy5FAZwfaekTC4kP3Ywy1P7WSLA7q2cDM",
+	"MHG8H1ihNGQtuCpNVVOT7lUKOqm5jytIc7LQeQMiRppUqkqlDgP1o2WDIpcMqli19NMPwiU1G2VKU34C",
+	"yhmYhiM+pC7UgYIvhwN2Qt3+R2o2syMlWLJcm99FKSgPMg9o7HKbeehiUH7gP101KLvzsBQUoytbUQ8K",
+	"Ihs2LAYVhlWUZXvBcK2j0LIUJlwaKMdblspx1vyybAdFZVCJ0V41ljlaDiuuhzJHYawzFt0FrIoh+BCD",
+	"nylgWc/FqIyX0lN1qyt5WRDcHaTfOArWLUMagzQlC16VTCVaVluYsj2/38KhBROtDNcNb/JPVu2qsvV1",
+	"dlnvrNkQRaiGL+vyK62ywgjKoQRS3QtrX18L4p/j9INIoFFrhM3LRV5z5VhBHZwslcLYvfJ1dB2VjzHA",
+	"zrm77FvkvqIRax4sO0TlWFrAtzyMz4RdiBRcC8RuOgsAFIcFhujW6m1+fbVz/nPBd3hLHrbLHxuh+zH5",
+	"EzfyNMRZOktNjIHDuRgJaZw/EqShVIDmh6HD28MetOCzEgpJk5B7PFWZLyaYiMxwsO4Sn/EeSWh3Y+F3",
+	"pLKMGgBBwMgNz8BEg/4JN3uqkfTjpvbYr+9idDTCrzoYJaYMNcz9tzOgHEfJt+cXBxfH5xfHh+cDN12Q",
+	"7MsxFJqEJ1CYxYwByAufmNvb94fhfbhx2YJ6kAvDU2kvRv+Ey49Zwhe6uY6N3xS9e2ffySt7Z1+4yMDS",
+	"Ilu4T8NlehG5Bkjf8klW2qCCYIKpB4yNkT6nCNpGjH+pcsRUjAoocRKS6+yDuchTlbDuLJWFEbrH8oBI",
+	"2LGtYE/RzpbF4HvI9HQxc6qHu3GiAtrw2ZyStMnwBBbdGKeLaRjNkvQmTShX3D3rooajCk+RegP2gzJT",
+	"VqICoGNYtX7Y22d6zqG4P2YZoC/VvkdtrCiazZW5op1P0hshmbm1PJr2aTE/cJxmKZZRh6aAoWHLn+aq",
+	"4lX+ps7sRa0J/j5Usxnva2FfMpULs6JFW+S2rvL0tsb3ZUqapV3HJz+eRy5ImqSItQlq0boF46GC6kpX",
+	"7HqHkVp/I4BcTDBmrGk3NMSGW9mKdqOtXThXYzG0s9f5X79u9Z+/+3XYf/7uu24U/KP33T91fuOku8rt",
+	"t3qg7dnpyN4xokIVT8Fwc7Wgs/3mAfhi1BeuYS3tdWVcVotYVjApe8TUhCcQ+cFUZRhn1LuGBLKKzBXk",
+	"L2OMR9lyx2f9CipU0p77upyRC6Y3l467RNQoBGRoVX7YSIrSVV5I9N5jLL/PMYznRT4RMcldT4dDpqMm",
+	"aW0DuSxiOBjTYOSw0lSaLew5DYd7wyF7e3GIwXZcLqhRn6v0ErGL49dHLyxpf31w8jYo/dLbJ1tjLcWb",
+	"7CuPtLPpRewWEsSxHiHaEON5msQD9jKVKRoavRkUpcHzw5+OXrx9dXQ2mPEP713Rm+S9fe89n4j3Vh5E",
+	"qRCT1GobpDI7GImgsgRlZd0SOX5BTWvuJjfar074TPxPoLQb+KHsBxb6N/+CRNP1L55fp/MvK8LaxbcW",
+	"CEe8s1JL0APpm2TaFrdT65GE4Fcjho8zSzc3C3AL1c2y5ZYVLAEPsMBOlVhWm71SqBu1ocVM1rKoFMhq",
+	"qC36F+dzoJ65NntUNAho3F8cqsauGKOTkx/pyjLde+V6m1HzFZzCNwT9PAS9AFXBnmQAH2qMt2Ov+BvK",
+	"rg+1W3mAa9H546a1fKtCzh0q+lKBqbvjyJcusQgLW1EN6Zvw/dDhNxtD5GP0Ord6u8tUE6ou6Py0ICcL",
+	"o31hOwEt/Ut/NaSzx+JDag5VIgL3dennduXoyFVOFY2k88oix3ETpppxfe190nNYAZoZirn9cWvoxN39",
+	"0ldl+LXQLFNygpkx3rNeroLLBXQNbMIz1+CyyfFFubjcMCHJ2JIaLbKxqxgB2Y84DfrUoLGRSCDVHcZ/",
+	"3pDVDh/8rlHZ3/H6CmfuzW8Bp1+zVhncAuOVmJOV1CHno+uNBE94UyQuI4uMkhbDIIBuwW5FLlBMdO82",
+	"qt+gLCuK7cAfSfMm7yHGf2C73JrSbYddXQPrghLHjmCVG1XCog25OljgRWwt8WAftpSpCuol3NEG2LSM",
+	"61QmbauAVzubhohUjuTCrmXNEtxNp5TYuqbsRZnb03Iq4quW7XLbXyUv19INv0nIqyXkxhzNgMocVJ4v",
+	"kZu2FBQY9vFH+EM/wdCPP8KfMlm2UXx5zXMqQwBvh2miXZBe4vKXi3QmwMNi5ZBpShV1mMoSH76jtRql",
+	"lKZtaRH5SLlkB+cXL06rBdIhoJRGt9wfavKUQoIvsYUHl5YoBvkoZYF1WPkeSSMURFyueq9ZjPAv/P/s",
+	"XW1v2zYQ/iuEgQEu4L7ETbsu/eQNaT8sQ4ykwQYUAUxbTEJMFl3JsmsU/e/DPUdSlER5Dmo3K5YvBapI",
+	"1Jk63pH38jy1hd771kLrCLwBpJ+ZRA3EQuV0tn+qMvp/IvoT+XwKCDJAWKN06afhuykD5UaNJGzJQgJ5",
+	"NjSv+M5bkxdz+dkZk+GrV/c2tx9sP79NtWeVta9LU2ndVmnua3v32CjLC83NqVV8zkSFWAW20cjp0d5q",
+	"qPl9OmzJftz9PWi7kf0MZKZiRnonG82s1J129h7AMC4T7sDd68guAQW2qxurUBUcfowDTeF4jENpIwMd",
+	"4uFxXdj49/dXY4RC7dMDcTU+/es3tr8uChnJC7AQ3wNK5gpvumQQp65lZWnB8aPuZNHAfHrEhYkrP08t",
+	"al1balT8C8tzWah8x9JGuhXhAI6E64TJ9+gyU/H1TY504hMHmKz4EAN830ydtE419GiF7BsOpQufk0QF",
+	"BuriZaFQx0u3BSUaZaY/lap+3zMxlkWxBpYE3cMAfbwqVYJae5ovs+ZQC3JriVzKpyut1hORm1SJ/vGL",
+	"lx2ptCsSfKcjFo0MeW0qQoNCINwYDONnC2wUqqXl0eJ0tnx9zMcKPS/nod+3xRGdh5yILMgG95tp38bO",
+	"hX+/yTtOQe6r9To2Kq+PH/IQRJ9q2wEIOvh47Nl+7CmtvjtLwvqPlsZoPFVV+JapR5Dx6oeYigFeqkoN",
+	"kG6N6MuqkcVWcEl7F3mCzOBZOggcPQk4m64uLxqcTR0+7nydkdQH6hW0o7MlPnC74IWfVP5lBwKIqb4d",
+	"gpwoeP3Pb3J/RJIFLiXemDJHY62f98h6q7nt5+Sldgpg3uiVgk8rnolRMtcWDHeLg7swB2ZjpxdsM8ss",
+	"7f8KGd7UGdjj3/wL/QuqvIXd4HRntcgKS4Ciu3stttfsTvHRCMmbMs/pMGsy9VZkSiUwtrC8A1EY1LJ+",
+	"XmiGtrTDWOTKXC1SOaP91Eisc0N7LzuYvxMZoCMceGyFrCShbqSmTWpqbnXmfMMs1QigWJKM/tn5+3dn",
+	"iJm7S6lB6Ih8g31GzjCqb3E8Hv7ieZkm4/NL15eFF02evAVCrxUNvQU/D8V0gwrKxkxNcyX9HE3c5YlH",
+	"NwPtRapngBNXn0qZkhczmXd1KFp+GSv+hRO0KW4xEjPasOdifWcspLXze/MSwOycfsND3B0vsYR59YpT",
+	"PJGmolBFgXrB0NWG8btdfCWbebd3vnckjXTWJ+cO0JFv5WKTeeiufKcJ3ESKDGzb3ULTMNXDvXler4M/",
+	"kOP9XszXx8MdolIfjPlDZhs7DcUDmXc1K3O93PROPl5H/L2E1pAVqRZbp+mvrH5qbg0b+6jNv1Ar87cP",
+	"KrEZqdkDRxrY3AZ0Gqj29gASkIiX1uJ8m5nYUzy4YQF5SZKDuWWPsZfVOeqys3dypbhC4rHMZ5+EqUnL",
+	"tfG6iS2W+pr70oP2j9Dd/vGadA0UG9FQjfT98iZDrY+rpF+YfNkbMBehoyD05F0nb168OYIWW1miqSO4",
+	"22UudTpwEBFiuqk16ZOXnm5EoOzo17HxlRGN0Iv1z0ToRLQqAhALS1TD/fOJe22dh4T/mDtOEIZpVkXI",
+	"VIRu94z2V+bGOqRQwJogEUFPq14Gc9Mmpa1JHJYSBa/g6o14QssNmAdEz0UH/3O/SWfkgPkYg7YOOBy8",
+	"v6LnbctwplcqQweAR+dgkGGMHQ7C4AuxL4mm8SLsFR/YCXHdcRhSLmsTHzSZtAf9tYVD7DvFbWE0LzRN",
+	"m99CVZqj50oUC1nXQUA8RN4yLnMUUsdRj6FbvstXLqVHcnS4jVO1XNPeiiGg5kpmS2ypEoatmeNEYGls",
+	"PKALNsQyVxUwTCBqBXjTlvayE5G8SZ3j3mXhmSueoSbmevg5PHp468V/1hgAXHv+oOrMMZ4BmW4MvxJf",
+	"4XlrfpEqixVfGhEuAi5+58s2BRWMWuH8t9XcgMjK2eIBBwVZL/mw7kdhk/z1+us/AQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"log/slog"
 	"testing"
 )
 
@@ -13,7 +14,11 @@ func TestParseFlags(t *testing.T) {
 		wantPort int
 		wantDB   string
 		wantSafe bool
-		wantErr  bool
+		// wantLevel is the start level; wantFixed whether it was chosen
+		// for this run (LOGGING.logLevel then does not set it at start).
+		wantLevel slog.Level
+		wantFixed bool
+		wantErr   bool
 	}{
 		{name: "defaults", wantData: "./data"},
 		{name: "environment", env: map[string]string{"EDGE_DATA": "/var/edged", "EDGE_PORT": "9000", "EDGE_DB": "postgres://x", "EDGE_SAFE_MODE": "true"},
@@ -23,6 +28,9 @@ func TestParseFlags(t *testing.T) {
 		{name: "bad port in environment", env: map[string]string{"EDGE_PORT": "http"}, wantErr: true},
 		{name: "port out of range", args: []string{"--port", "70000"}, wantErr: true},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: true},
+		{name: "log level flag", args: []string{"--log-level", "warning"}, wantData: "./data", wantLevel: slog.LevelWarn, wantFixed: true},
+		{name: "log level flag of the default", args: []string{"--log-level", "info"}, wantData: "./data", wantFixed: true},
+		{name: "log level in environment", env: map[string]string{"EDGE_LOG_LEVEL": "debug"}, wantData: "./data", wantLevel: slog.LevelDebug, wantFixed: true},
 		{name: "stray argument", args: []string{"serve"}, wantErr: true},
 	}
 	for _, tc := range tests {
@@ -30,7 +38,7 @@ func TestParseFlags(t *testing.T) {
 			for _, k := range []string{"EDGE_DATA", "EDGE_PORT", "EDGE_DB", "EDGE_SAFE_MODE", "EDGE_LOG_LEVEL"} {
 				t.Setenv(k, tc.env[k])
 			}
-			cfg, _, err := parseFlags(tc.args)
+			cfg, level, err := parseFlags(tc.args)
 			if tc.wantErr {
 				if err == nil {
 					t.Fatal("no error")
@@ -42,6 +50,9 @@ func TestParseFlags(t *testing.T) {
 			}
 			if cfg.DataDir != tc.wantData || cfg.Port != tc.wantPort || cfg.DB != tc.wantDB || cfg.SafeMode != tc.wantSafe {
 				t.Fatalf("got %+v", cfg)
+			}
+			if level != tc.wantLevel || cfg.LogLevelFixed != tc.wantFixed {
+				t.Errorf("log level %v fixed %v, want %v fixed %v", level, cfg.LogLevelFixed, tc.wantLevel, tc.wantFixed)
 			}
 		})
 	}

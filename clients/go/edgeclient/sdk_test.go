@@ -353,7 +353,7 @@ func ptr[T any](v T) *T { return &v }
 func TestErrorsWithoutCheck(t *testing.T) {
 	rec := &recorder{status: 403, body: `{"message":"admin only"}`, headers: map[string]string{"X-Request-Id": "r9"}}
 	c := newClient(t, rec)
-	resp, err := c.ListUsersWithResponse(context.Background())
+	resp, err := c.ListUsersWithResponse(context.Background(), nil)
 	if resp != nil {
 		t.Errorf("a 403 returned the response %+v", resp)
 	}
@@ -367,7 +367,7 @@ func TestErrorsWithoutCheck(t *testing.T) {
 
 	// The raw client returns the answer as it came, the documented error
 	// body parsed.
-	raw, err := c.Raw.ListUsersWithResponse(context.Background())
+	raw, err := c.Raw.ListUsersWithResponse(context.Background(), nil)
 	if err != nil {
 		t.Fatalf("raw call: %v", err)
 	}

@@ -29,7 +29,8 @@ class Task:
             marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`,
             Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.
         reason (str): Why the task failed or was cancelled; empty otherwise.
-        pid (int): The operating-system process id of the process that ran the task. Example: 4242.
+        pid (int): The operating-system process id of the gateway itself: tasks run inside the gateway process, so every
+            task of one run of the gateway has the same pid. Example: 4242.
         end_time (datetime.datetime | Unset): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format
             `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go
             `edgeclient.Time`, Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.

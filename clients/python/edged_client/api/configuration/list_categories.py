@@ -6,14 +6,25 @@ import httpx
 from ... import errors
 from ...client import Client
 from ...models.category_list import CategoryList
-from ...types import Response
+from ...types import UNSET, Response
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    root: bool | None = None,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    if root is not None:
+        params["root"] = root
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/edge/category",
+        "params": params,
     }
 
     return _kwargs
@@ -42,10 +53,17 @@ def _build_response(*, client: Client, response: httpx.Response) -> Response[Cat
 def sync_detailed(
     *,
     client: Client,
+    root: bool | None = None,
 ) -> Response[CategoryList]:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -56,7 +74,9 @@ def sync_detailed(
         Response[CategoryList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        root=root,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -68,10 +88,17 @@ def sync_detailed(
 def sync(
     *,
     client: Client,
+    root: bool | None = None,
 ) -> CategoryList:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -84,16 +111,24 @@ def sync(
 
     return sync_detailed(
         client=client,
+        root=root,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: Client,
+    root: bool | None = None,
 ) -> Response[CategoryList]:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -104,7 +139,9 @@ async def asyncio_detailed(
         Response[CategoryList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        root=root,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -114,10 +151,17 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: Client,
+    root: bool | None = None,
 ) -> CategoryList:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -131,5 +175,6 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            root=root,
         )
     ).parsed

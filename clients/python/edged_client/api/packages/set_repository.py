@@ -56,8 +56,9 @@ def sync_detailed(
 ) -> Response[Message]:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -89,8 +90,9 @@ def sync(
 ) -> Message:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -117,8 +119,9 @@ async def asyncio_detailed(
 ) -> Response[Message]:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -148,8 +151,9 @@ async def asyncio(
 ) -> Message:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.

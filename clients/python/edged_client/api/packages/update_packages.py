@@ -45,9 +45,9 @@ def sync_detailed(
 ) -> Response[UpdateStarted]:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -73,9 +73,9 @@ def sync(
 ) -> UpdateStarted:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -97,9 +97,9 @@ async def asyncio_detailed(
 ) -> Response[UpdateStarted]:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -123,9 +123,9 @@ async def asyncio(
 ) -> UpdateStarted:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

@@ -82,16 +82,15 @@ def sync_detailed(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest, to start a background install
+    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
+    and for `action=install`, which this version does not build yet. A north service's category holds
+    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
+    buffered reading and then sends continuously, saving its stream position only after the destination
+    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
+    after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -134,16 +133,15 @@ def sync(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest, to start a background install
+    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
+    and for `action=install`, which this version does not build yet. A north service's category holds
+    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
+    buffered reading and then sends continuously, saving its stream position only after the destination
+    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
+    after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -181,16 +179,15 @@ async def asyncio_detailed(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest, to start a background install
+    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
+    and for `action=install`, which this version does not build yet. A north service's category holds
+    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
+    buffered reading and then sends continuously, saving its stream position only after the destination
+    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
+    after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -231,16 +228,15 @@ async def asyncio(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest, to start a background install
+    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
+    and for `action=install`, which this version does not build yet. A north service's category holds
+    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
+    buffered reading and then sends continuously, saving its stream position only after the destination
+    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
+    after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

@@ -45,8 +45,8 @@ def sync_detailed(
 ) -> Response[AvailablePackages]:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -72,8 +72,8 @@ def sync(
 ) -> AvailablePackages:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -95,8 +95,8 @@ async def asyncio_detailed(
 ) -> Response[AvailablePackages]:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -120,8 +120,8 @@ async def asyncio(
 ) -> AvailablePackages:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

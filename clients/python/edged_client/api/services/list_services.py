@@ -60,8 +60,9 @@ def sync_detailed(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -96,8 +97,9 @@ def sync(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -127,8 +129,9 @@ async def asyncio_detailed(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -161,8 +164,9 @@ async def asyncio(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.

@@ -45,8 +45,10 @@ def sync_detailed(
 ) -> Response[SouthList]:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -72,8 +74,10 @@ def sync(
 ) -> SouthList:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -95,8 +99,10 @@ async def asyncio_detailed(
 ) -> Response[SouthList]:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -120,8 +126,10 @@ async def asyncio(
 ) -> SouthList:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

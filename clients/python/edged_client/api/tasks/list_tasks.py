@@ -77,7 +77,7 @@ def sync_detailed(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -123,7 +123,7 @@ def sync(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -164,7 +164,7 @@ async def asyncio_detailed(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -208,7 +208,7 @@ async def asyncio(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.

@@ -6,14 +6,29 @@ import httpx
 from ... import errors
 from ...client import Client
 from ...models.user_list import UserList
-from ...types import Response
+from ...types import UNSET, Response
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    id: int | None = None,
+    username: str | None = None,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    if id is not None:
+        params["id"] = id
+
+    if username is not None:
+        params["username"] = username
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/edge/user",
+        "params": params,
     }
 
     return _kwargs
@@ -42,10 +57,18 @@ def _build_response(*, client: Client, response: httpx.Response) -> Response[Use
 def sync_detailed(
     *,
     client: Client,
+    id: int | None = None,
+    username: str | None = None,
 ) -> Response[UserList]:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -56,7 +79,10 @@ def sync_detailed(
         Response[UserList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        id=id,
+        username=username,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -68,10 +94,18 @@ def sync_detailed(
 def sync(
     *,
     client: Client,
+    id: int | None = None,
+    username: str | None = None,
 ) -> UserList:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -84,16 +118,26 @@ def sync(
 
     return sync_detailed(
         client=client,
+        id=id,
+        username=username,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: Client,
+    id: int | None = None,
+    username: str | None = None,
 ) -> Response[UserList]:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -104,7 +148,10 @@ async def asyncio_detailed(
         Response[UserList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        id=id,
+        username=username,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -114,10 +161,18 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: Client,
+    id: int | None = None,
+    username: str | None = None,
 ) -> UserList:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -131,5 +186,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            id=id,
+            username=username,
         )
     ).parsed
