@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // auditTimestamp is the Timestamp schema: UTC with milliseconds.
@@ -20,13 +20,22 @@ var specTimestamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\
 // createAudit posts an entry and fails the test unless it is stored.
 func createAudit(t testing.TB, body edgeclient.AuditEntryCreate) *edgeclient.AuditEntry {
 	t.Helper()
+	got, _ := createAuditRaw(t, body)
+	return got
+}
+
+// createAuditRaw is createAudit that also returns the answer as sent, for
+// checks of its timestamp's form.
+func createAuditRaw(t testing.TB, body edgeclient.AuditEntryCreate) (*edgeclient.AuditEntry, []byte) {
+	t.Helper()
 	resp, err := api(t).CreateAuditEntryWithResponse(t.Context(), body)
 	must(t, err)
 	wantStatus(t, "createAuditEntry", resp.StatusCode(), resp.Body, http.StatusOK)
 	if resp.JSON200 == nil {
 		t.Fatalf("createAuditEntry: no JSON body: %s", truncate(resp.Body))
 	}
-	return resp.JSON200
+	wantTimestamps(t, "createAuditEntry", resp.Body, specTimestamp)
+	return resp.JSON200, resp.Body
 }
 
 // TestAuditCreate posts entries and finds each, as stored, first in the list
@@ -88,7 +97,10 @@ func testAuditCreate(t *testing.T) {
 			wantDetails := tc.details
 			before := auditCount(t, tc.source)
 
-			got := createAudit(t, body)
+			got, raw := createAuditRaw(t, body)
+			strictCheck(t, "timestamp with milliseconds in the createAuditEntry answer", func(t *testing.T) {
+				wantTimestamps(t, "createAuditEntry", raw, auditTimestamp)
+			})
 			check := func(where string, e edgeclient.AuditEntry) {
 				t.Helper()
 				if e.Source != tc.source {
@@ -102,14 +114,6 @@ func testAuditCreate(t *testing.T) {
 				} else if !jsonEqual(t, e.Details, wantDetails) {
 					t.Errorf("%s: details = %s, want %s", where, jsonString(e.Details), jsonString(wantDetails))
 				}
-				if !specTimestamp.MatchString(e.Timestamp) {
-					t.Errorf("%s: timestamp %q is not YYYY-MM-DD HH:MM:SS with 0, 3 or 6 fraction digits", where, e.Timestamp)
-				}
-				strictCheck(t, "timestamp with milliseconds in "+where, func(t *testing.T) {
-					if !auditTimestamp.MatchString(e.Timestamp) {
-						t.Errorf("timestamp %q is not YYYY-MM-DD HH:MM:SS.fff", e.Timestamp)
-					}
-				})
 			}
 			check("createAuditEntry answer", *got)
 
@@ -118,7 +122,7 @@ func testAuditCreate(t *testing.T) {
 				t.Fatalf("listAuditEntries source=%s is empty after the create", tc.source)
 			}
 			check("first entry of listAuditEntries source="+string(tc.source), list.Audit[0])
-			if list.Audit[0].Timestamp != got.Timestamp {
+			if !list.Audit[0].Timestamp.Equal(got.Timestamp.Time) {
 				t.Errorf("listed timestamp %q differs from the create answer %q", list.Audit[0].Timestamp, got.Timestamp)
 			}
 			if list.TotalCount != before+1 {
@@ -172,7 +176,7 @@ func testAuditListFilters(t *testing.T) {
 				}
 			}
 			for i := 1; i < len(list.Audit); i++ {
-				if list.Audit[i-1].Timestamp < list.Audit[i].Timestamp {
+				if list.Audit[i-1].Timestamp.Before(list.Audit[i].Timestamp.Time) {
 					t.Errorf("entries %d (%s) and %d (%s) are not newest first", i-1, list.Audit[i-1].Timestamp, i, list.Audit[i].Timestamp)
 					break
 				}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // summaryKeys returns the keys of a category list.

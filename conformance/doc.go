@@ -51,7 +51,7 @@
 // accepted from another implementation, whose tests that need the missing
 // operation then skip; from the gateway the suite started it is accepted
 // only for what that gateway does not build yet, listed in unbuilt
-// (unbuilt_test.go), and fails the test otherwise, so an operation
+// (unbuilt.go), and fails the test otherwise, so an operation
 // regressing to "not implemented" cannot pass.
 //
 // # Levels

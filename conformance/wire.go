@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // TestLenientContentTypes sends JSON bodies the way real clients do without

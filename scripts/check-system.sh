@@ -3,7 +3,8 @@
 #
 # Checks that the programs `make test` needs and cannot install itself are
 # present: Go, Node 20+ with npm, Python 3.11+ with its venv module,
-# PostgreSQL's server programs and Chromium. Everything else (the root and
+# PostgreSQL's server programs, openssl (the Python SDK's certificate login
+# test makes its certificates with it) and Chromium. Everything else (the root and
 # clients/typescript npm packages, the Python virtualenv, the Go tools) is
 # installed by make from the project's lock files. Prints nothing and exits 0
 # when all is there; otherwise prints one line naming what is missing, with
@@ -36,6 +37,8 @@ pgbin=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
 if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ] || [ ! -x "$pgbin/pg_ctl" ] || [ ! -x "$pgbin/psql" ]; then
   missing+=("PostgreSQL server programs initdb, pg_ctl, psql (apt-get install postgresql, or set PGBIN)")
 fi
+
+command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openssl)")
 
 chromium=${EDGE_CHROMIUM:-}
 if [ -z "$chromium" ]; then

@@ -84,13 +84,13 @@ class AuditLogCode:
 
         description = d.pop("description")
 
-        audit_log_code = cls(
+        _obj = cls(
             code=code,
             description=description,
         )
 
-        audit_log_code.additional_properties = d
-        return audit_log_code
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -52,12 +52,12 @@ class AuditLogCodes:
 
             log_code.append(log_code_item)
 
-        audit_log_codes = cls(
+        _obj = cls(
             log_code=log_code,
         )
 
-        audit_log_codes.additional_properties = d
-        return audit_log_codes
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

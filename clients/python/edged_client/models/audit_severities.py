@@ -52,12 +52,12 @@ class AuditSeverities:
 
             log_severity.append(log_severity_item)
 
-        audit_severities = cls(
+        _obj = cls(
             log_severity=log_severity,
         )
 
-        audit_severities.additional_properties = d
-        return audit_severities
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -47,13 +47,13 @@ class AuditSeverityLevel:
 
         name = AuditSeverity(d.pop("name"))
 
-        audit_severity_level = cls(
+        _obj = cls(
             index=index,
             name=name,
         )
 
-        audit_severity_level.additional_properties = d
-        return audit_severity_level
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

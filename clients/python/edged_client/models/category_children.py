@@ -38,12 +38,12 @@ class CategoryChildren:
         d = dict(src_dict)
         children = cast(list[str], d.pop("children"))
 
-        category_children = cls(
+        _obj = cls(
             children=children,
         )
 
-        category_children.additional_properties = d
-        return category_children
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -36,8 +36,8 @@ class CategoryChildrenAdd:
         d = dict(src_dict)
         children = cast(list[str], d.pop("children"))
 
-        category_children_add = cls(
+        _obj = cls(
             children=children,
         )
 
-        return category_children_add
+        return _obj

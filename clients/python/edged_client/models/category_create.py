@@ -109,7 +109,7 @@ class CategoryCreate:
         else:
             value = CategoryCreateValue.from_dict(_value)
 
-        category_create = cls(
+        _obj = cls(
             key=key,
             description=description,
             displayName=displayName,
@@ -118,8 +118,8 @@ class CategoryCreate:
             value=value,
         )
 
-        category_create.additional_properties = d
-        return category_create
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

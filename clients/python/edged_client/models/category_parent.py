@@ -44,12 +44,12 @@ class CategoryParent:
         d = dict(src_dict)
         parent = CategorySummary.from_dict(d.pop("parent"))
 
-        category_parent = cls(
+        _obj = cls(
             parent=parent,
         )
 
-        category_parent.additional_properties = d
-        return category_parent
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -30,10 +30,10 @@ class CategoryValues:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        category_values = cls()
+        _obj = cls()
 
-        category_values.additional_properties = d
-        return category_values
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -4,9 +4,8 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.audit_severities import AuditSeverities
-from ...models.error import Error
 from ...types import Response
 
 
@@ -20,43 +19,18 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> AuditSeverities | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> AuditSeverities:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = AuditSeverities.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AuditSeverities | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[AuditSeverities]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -67,19 +41,20 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[AuditSeverities | Error]:
+    client: Client,
+) -> Response[AuditSeverities]:
     """List the audit severities
 
      Returns the four severities of audit entries with their index, the number other gateways of this API
     use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AuditSeverities | Error]
+        Response[AuditSeverities]
     """
 
     kwargs = _get_kwargs()
@@ -93,19 +68,20 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> AuditSeverities | Error | None:
+    client: Client,
+) -> AuditSeverities:
     """List the audit severities
 
      Returns the four severities of audit entries with their index, the number other gateways of this API
     use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AuditSeverities | Error
+        AuditSeverities
     """
 
     return sync_detailed(
@@ -115,19 +91,20 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[AuditSeverities | Error]:
+    client: Client,
+) -> Response[AuditSeverities]:
     """List the audit severities
 
      Returns the four severities of audit entries with their index, the number other gateways of this API
     use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AuditSeverities | Error]
+        Response[AuditSeverities]
     """
 
     kwargs = _get_kwargs()
@@ -139,19 +116,20 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> AuditSeverities | Error | None:
+    client: Client,
+) -> AuditSeverities:
     """List the audit severities
 
      Returns the four severities of audit entries with their index, the number other gateways of this API
     use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AuditSeverities | Error
+        AuditSeverities
     """
 
     return (

@@ -5,10 +5,9 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category_children import CategoryChildren
 from ...models.category_children_add import CategoryChildrenAdd
-from ...models.error import Error
 from ...types import Response
 
 
@@ -34,68 +33,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CategoryChildren | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> CategoryChildren:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = CategoryChildren.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = Error.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CategoryChildren | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[CategoryChildren]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,9 +56,9 @@ def _build_response(
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryChildrenAdd,
-) -> Response[CategoryChildren | Error]:
+) -> Response[CategoryChildren]:
     """Attach child categories
 
      Makes the named categories children of this one, all or nothing, and returns the keys of all its
@@ -123,11 +72,12 @@ def sync_detailed(
         body (CategoryChildrenAdd): The keys of the categories to attach as children.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryChildren | Error]
+        Response[CategoryChildren]
     """
 
     kwargs = _get_kwargs(
@@ -145,9 +95,9 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryChildrenAdd,
-) -> CategoryChildren | Error | None:
+) -> CategoryChildren:
     """Attach child categories
 
      Makes the named categories children of this one, all or nothing, and returns the keys of all its
@@ -161,11 +111,12 @@ def sync(
         body (CategoryChildrenAdd): The keys of the categories to attach as children.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryChildren | Error
+        CategoryChildren
     """
 
     return sync_detailed(
@@ -178,9 +129,9 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryChildrenAdd,
-) -> Response[CategoryChildren | Error]:
+) -> Response[CategoryChildren]:
     """Attach child categories
 
      Makes the named categories children of this one, all or nothing, and returns the keys of all its
@@ -194,11 +145,12 @@ async def asyncio_detailed(
         body (CategoryChildrenAdd): The keys of the categories to attach as children.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryChildren | Error]
+        Response[CategoryChildren]
     """
 
     kwargs = _get_kwargs(
@@ -214,9 +166,9 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryChildrenAdd,
-) -> CategoryChildren | Error | None:
+) -> CategoryChildren:
     """Attach child categories
 
      Makes the named categories children of this one, all or nothing, and returns the keys of all its
@@ -230,11 +182,12 @@ async def asyncio(
         body (CategoryChildrenAdd): The keys of the categories to attach as children.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryChildren | Error
+        CategoryChildren
     """
 
     return (

@@ -4,20 +4,20 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category_list import CategoryList
-from ...models.error import Error
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     *,
-    root: bool | Unset = UNSET,
+    root: bool | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["root"] = root
+    if root is not None:
+        params["root"] = root
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -30,46 +30,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CategoryList | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> CategoryList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = CategoryList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CategoryList | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[CategoryList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,9 +52,9 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    root: bool | Unset = UNSET,
-) -> Response[CategoryList | Error]:
+    client: Client,
+    root: bool | None = None,
+) -> Response[CategoryList]:
     """List configuration categories
 
      Returns the key, description and display name of every configuration category, sorted by key.
@@ -94,11 +66,12 @@ def sync_detailed(
         root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryList | Error]
+        Response[CategoryList]
     """
 
     kwargs = _get_kwargs(
@@ -114,9 +87,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    root: bool | Unset = UNSET,
-) -> CategoryList | Error | None:
+    client: Client,
+    root: bool | None = None,
+) -> CategoryList:
     """List configuration categories
 
      Returns the key, description and display name of every configuration category, sorted by key.
@@ -128,11 +101,12 @@ def sync(
         root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryList | Error
+        CategoryList
     """
 
     return sync_detailed(
@@ -143,9 +117,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    root: bool | Unset = UNSET,
-) -> Response[CategoryList | Error]:
+    client: Client,
+    root: bool | None = None,
+) -> Response[CategoryList]:
     """List configuration categories
 
      Returns the key, description and display name of every configuration category, sorted by key.
@@ -157,11 +131,12 @@ async def asyncio_detailed(
         root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryList | Error]
+        Response[CategoryList]
     """
 
     kwargs = _get_kwargs(
@@ -175,9 +150,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    root: bool | Unset = UNSET,
-) -> CategoryList | Error | None:
+    client: Client,
+    root: bool | None = None,
+) -> CategoryList:
     """List configuration categories
 
      Returns the key, description and display name of every configuration category, sorted by key.
@@ -189,11 +164,12 @@ async def asyncio(
         root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryList | Error
+        CategoryList
     """
 
     return (

@@ -5,9 +5,8 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category_list import CategoryList
-from ...models.error import Error
 from ...types import Response
 
 
@@ -25,51 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CategoryList | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> CategoryList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = CategoryList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CategoryList | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[CategoryList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -81,8 +47,8 @@ def _build_response(
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[CategoryList | Error]:
+    client: Client,
+) -> Response[CategoryList]:
     """List a category's children
 
      Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An
@@ -93,11 +59,12 @@ def sync_detailed(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryList | Error]
+        Response[CategoryList]
     """
 
     kwargs = _get_kwargs(
@@ -114,8 +81,8 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> CategoryList | Error | None:
+    client: Client,
+) -> CategoryList:
     """List a category's children
 
      Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An
@@ -126,11 +93,12 @@ def sync(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryList | Error
+        CategoryList
     """
 
     return sync_detailed(
@@ -142,8 +110,8 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[CategoryList | Error]:
+    client: Client,
+) -> Response[CategoryList]:
     """List a category's children
 
      Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An
@@ -154,11 +122,12 @@ async def asyncio_detailed(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryList | Error]
+        Response[CategoryList]
     """
 
     kwargs = _get_kwargs(
@@ -173,8 +142,8 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> CategoryList | Error | None:
+    client: Client,
+) -> CategoryList:
     """List a category's children
 
      Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An
@@ -185,11 +154,12 @@ async def asyncio(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryList | Error
+        CategoryList
     """
 
     return (

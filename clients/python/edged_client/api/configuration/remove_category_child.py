@@ -5,9 +5,8 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category_children import CategoryChildren
-from ...models.error import Error
 from ...types import Response
 
 
@@ -27,53 +26,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CategoryChildren | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> CategoryChildren:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = CategoryChildren.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CategoryChildren | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[CategoryChildren]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -86,8 +50,8 @@ def sync_detailed(
     name: str,
     child: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[CategoryChildren | Error]:
+    client: Client,
+) -> Response[CategoryChildren]:
     """Detach a child category
 
      Detaches a child from this category, which makes it a root; both categories stay. Returns the keys
@@ -99,11 +63,12 @@ def sync_detailed(
         child (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryChildren | Error]
+        Response[CategoryChildren]
     """
 
     kwargs = _get_kwargs(
@@ -122,8 +87,8 @@ def sync(
     name: str,
     child: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> CategoryChildren | Error | None:
+    client: Client,
+) -> CategoryChildren:
     """Detach a child category
 
      Detaches a child from this category, which makes it a root; both categories stay. Returns the keys
@@ -135,11 +100,12 @@ def sync(
         child (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryChildren | Error
+        CategoryChildren
     """
 
     return sync_detailed(
@@ -153,8 +119,8 @@ async def asyncio_detailed(
     name: str,
     child: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[CategoryChildren | Error]:
+    client: Client,
+) -> Response[CategoryChildren]:
     """Detach a child category
 
      Detaches a child from this category, which makes it a root; both categories stay. Returns the keys
@@ -166,11 +132,12 @@ async def asyncio_detailed(
         child (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryChildren | Error]
+        Response[CategoryChildren]
     """
 
     kwargs = _get_kwargs(
@@ -187,8 +154,8 @@ async def asyncio(
     name: str,
     child: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> CategoryChildren | Error | None:
+    client: Client,
+) -> CategoryChildren:
     """Detach a child category
 
      Detaches a child from this category, which makes it a root; both categories stay. Returns the keys
@@ -200,11 +167,12 @@ async def asyncio(
         child (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryChildren | Error
+        CategoryChildren
     """
 
     return (

@@ -5,10 +5,9 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category import Category
 from ...models.category_values import CategoryValues
-from ...models.error import Error
 from ...types import Response
 
 
@@ -34,59 +33,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Category | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Category:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Category.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = Error.from_dict(response.json())
-
-        return response_415
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Category | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Category]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,9 +56,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryValues,
-) -> Response[Category | Error]:
+) -> Response[Category]:
     """Set several items of a category at once
 
      Sets the values of the items named in the body (item name → new value, always a string), all or
@@ -117,11 +75,12 @@ def sync_detailed(
             is a string (serialized JSON for a JSON item). Example: {'age': '48', 'size': '500000'}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Category | Error]
+        Response[Category]
     """
 
     kwargs = _get_kwargs(
@@ -139,9 +98,9 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryValues,
-) -> Category | Error | None:
+) -> Category:
     """Set several items of a category at once
 
      Sets the values of the items named in the body (item name → new value, always a string), all or
@@ -158,11 +117,12 @@ def sync(
             is a string (serialized JSON for a JSON item). Example: {'age': '48', 'size': '500000'}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Category | Error
+        Category
     """
 
     return sync_detailed(
@@ -175,9 +135,9 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryValues,
-) -> Response[Category | Error]:
+) -> Response[Category]:
     """Set several items of a category at once
 
      Sets the values of the items named in the body (item name → new value, always a string), all or
@@ -194,11 +154,12 @@ async def asyncio_detailed(
             is a string (serialized JSON for a JSON item). Example: {'age': '48', 'size': '500000'}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Category | Error]
+        Response[Category]
     """
 
     kwargs = _get_kwargs(
@@ -214,9 +175,9 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryValues,
-) -> Category | Error | None:
+) -> Category:
     """Set several items of a category at once
 
      Sets the values of the items named in the body (item name → new value, always a string), all or
@@ -233,11 +194,12 @@ async def asyncio(
             is a string (serialized JSON for a JSON item). Example: {'age': '48', 'size': '500000'}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Category | Error
+        Category
     """
 
     return (

@@ -4,23 +4,24 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.user_list import UserList
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     *,
-    id: int | Unset = UNSET,
-    username: str | Unset = UNSET,
+    id: int | None = None,
+    username: str | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["id"] = id
+    if id is not None:
+        params["id"] = id
 
-    params["username"] = username
+    if username is not None:
+        params["username"] = username
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -33,44 +34,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | UserList | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> UserList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = UserList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | UserList]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[UserList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -81,10 +56,10 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    id: int | Unset = UNSET,
-    username: str | Unset = UNSET,
-) -> Response[Error | UserList]:
+    client: Client,
+    id: int | None = None,
+    username: str | None = None,
+) -> Response[UserList]:
     """List users
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
@@ -96,11 +71,12 @@ def sync_detailed(
         username (str | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | UserList]
+        Response[UserList]
     """
 
     kwargs = _get_kwargs(
@@ -117,10 +93,10 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    id: int | Unset = UNSET,
-    username: str | Unset = UNSET,
-) -> Error | UserList | None:
+    client: Client,
+    id: int | None = None,
+    username: str | None = None,
+) -> UserList:
     """List users
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
@@ -132,11 +108,12 @@ def sync(
         username (str | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | UserList
+        UserList
     """
 
     return sync_detailed(
@@ -148,10 +125,10 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    id: int | Unset = UNSET,
-    username: str | Unset = UNSET,
-) -> Response[Error | UserList]:
+    client: Client,
+    id: int | None = None,
+    username: str | None = None,
+) -> Response[UserList]:
     """List users
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
@@ -163,11 +140,12 @@ async def asyncio_detailed(
         username (str | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | UserList]
+        Response[UserList]
     """
 
     kwargs = _get_kwargs(
@@ -182,10 +160,10 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    id: int | Unset = UNSET,
-    username: str | Unset = UNSET,
-) -> Error | UserList | None:
+    client: Client,
+    id: int | None = None,
+    username: str | None = None,
+) -> UserList:
     """List users
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
@@ -197,11 +175,12 @@ async def asyncio(
         username (str | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | UserList
+        UserList
     """
 
     return (
