@@ -2,11 +2,13 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
+	"modernc.org/sqlite"
 )
 
 // sqliteDriver is the database/sql driver name modernc.org/sqlite registers.
@@ -25,12 +27,13 @@ const sqliteParams = "_pragma=busy_timeout(5000)" +
 	"&_time_integer_format=unix_micro"
 
 // openSQLite opens path (or ":memory:") with a one-connection write pool
-// and a read-only read pool, and migrates it.
+// and a read-only read pool, both guarded (guard.go), and migrates it.
 func openSQLite(ctx context.Context, path string) (*DB, error) {
 	bindSQLiteOnce.Do(func() { sqlx.BindDriver(sqliteDriver, sqlx.QUESTION) })
 
 	memory := path == ":memory:"
-	w, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_txlock=immediate")
+	wt := &tracker{writes: true}
+	w, err := openGuarded(path+"?"+sqliteParams+"&_txlock=immediate", wt)
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
@@ -45,14 +48,15 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
 
-	d := &DB{dialect: SQLite, w: w, r: w}
+	d := &DB{dialect: SQLite, w: w, r: w, wh: wt, rh: wt}
 	if err := d.migrateUp(ctx); err != nil {
 		closeAll(w)
 		return nil, err
 	}
 
 	if !memory { // every connection to :memory: is a new database
-		r, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_pragma=query_only(1)")
+		rt := &tracker{}
+		r, err := openGuarded(path+"?"+sqliteParams+"&_pragma=query_only(1)", rt)
 		if err != nil {
 			closeAll(w)
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
@@ -64,7 +68,17 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 			closeAll(r, w)
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
 		}
-		d.r = r
+		d.r, d.rh = r, rt
 	}
 	return d, nil
+}
+
+// openGuarded returns a pool of modernc SQLite connections to dsn, guarded
+// by t (guard.go). Nothing is opened before the first use.
+func openGuarded(dsn string, t *tracker) (*sqlx.DB, error) {
+	connector, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sqlx.NewDb(sql.OpenDB(&guardConnector{inner: connector, t: t}), sqliteDriver), nil
 }
