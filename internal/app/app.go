@@ -23,6 +23,7 @@ import (
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
+	"github.com/edged/edged/internal/supervisor"
 	"github.com/edged/edged/internal/system"
 	"github.com/edged/edged/internal/user"
 )
@@ -117,7 +118,12 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		log.Warn("authentication is mandatory but the API is served over plain HTTP: tokens and passwords cross the network in clear; set rest_api.enableHttp to false for HTTPS")
 	}
 
-	svc := newServices(store, config, auditLog, log, cfg.SafeMode, tr.Port)
+	monitor, err := supervisor.WatchConfig(ctx, config)
+	if err != nil {
+		return err
+	}
+	defer monitor.Close()
+	svc := newServices(store, config, auditLog, log, monitor, cfg.SafeMode, tr.Port)
 	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)

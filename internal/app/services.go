@@ -13,6 +13,7 @@ import (
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
+	"github.com/edged/edged/internal/supervisor"
 )
 
 // statsFlushInterval is how often in-memory counters reach storage (reads
@@ -31,7 +32,8 @@ type services struct {
 
 // newServices wires the service runtime over store; nothing runs until
 // start.
-func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, safeMode bool, port int) *services {
+func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, monitor supervisor.Source,
+	safeMode bool, port int) *services {
 	clk := clock.Real{}
 	counters := ingest.NewCounters(store, log)
 	tracker := ingest.NewTracker(store, func(ctx context.Context) (string, error) {
@@ -39,10 +41,10 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 	}, clk)
 	plugins := builtin.Registry()
 	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log.With("component", "north")})
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor})
 	m := service.New(service.Options{
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr,
+		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor,
 	})
 	return &services{m: m, north: nr, counters: counters, log: log}
 }

@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -36,6 +35,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/supervisor"
 	"github.com/edged/edged/internal/system"
 )
 
@@ -115,6 +115,9 @@ type Options struct {
 	// Backoff of restarts after failures; zero fields take
 	// DefaultBackoff's.
 	Backoff Backoff
+	// Monitor is the service monitor's settings (SMNTR); nil means
+	// supervisor.DefaultSettings.
+	Monitor supervisor.Source
 	// StopGrace bounds how long a service may take to stop (default
 	// 15 s); beyond it, it is reported unresponsive.
 	StopGrace time.Duration
@@ -267,7 +270,7 @@ func (rt *Runtime) Running(name string) bool { return rt.runner(name) != nil }
 // unresponsive while started, shutdown otherwise.
 func (rt *Runtime) Status(name string) string {
 	if r := rt.runner(name); r != nil {
-		return r.getStatus()
+		return r.status()
 	}
 	return system.StatusShutdown
 }
@@ -278,7 +281,7 @@ func (rt *Runtime) Statuses() []string {
 	defer rt.mu.Unlock()
 	out := make([]string, 0, len(rt.runners))
 	for _, r := range rt.runners {
-		out = append(out, r.getStatus())
+		out = append(out, r.status())
 	}
 	return out
 }
@@ -313,17 +316,18 @@ func (rt *Runtime) Start(ctx context.Context, name, pluginName string) error {
 	rt.runners[name] = r
 	base := rt.base
 	rt.mu.Unlock()
-	r.unsubscribe = rt.o.Config.Subscribe(name, r.onConfig)
 	rt.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": name, "plugin": pluginName})
 	rt.log.Info("north service starting", "service", name, "plugin", pluginName)
-	runCtx, cancel := context.WithCancel(base)
-	r.cancel = cancel
-	go r.supervise(runCtx)
+	r.sup = supervisor.Start(base, supervisor.Options{Clock: rt.o.Clock, Logger: rt.log, Backoff: rt.o.Backoff,
+		Settings: rt.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
+			rt.audit(ctx, source, severity, details)
+		}}, supervisor.Unit{Kind: "north service", Name: name, Plugin: pluginName, Run: r.runOnce})
+	r.unsubscribe = rt.o.Config.Subscribe(name, r.onConfig)
 
 	wait := rt.o.Clock.NewTimer(rt.o.StartWait)
 	defer wait.Stop()
 	select {
-	case err := <-r.started:
+	case err := <-r.sup.Started():
 		if err != nil {
 			rt.log.Warn("north service failed to start; it will be retried", "service", name, "error", err)
 		}
@@ -342,21 +346,11 @@ func (rt *Runtime) Stop(ctx context.Context, name string) {
 		return
 	}
 	r.unsubscribe()
-	r.cancel()
-	grace := rt.o.Clock.NewTimer(rt.o.StopGrace)
-	defer grace.Stop()
-	select {
-	case <-r.done:
-	case <-grace.C():
-		r.setStatus(system.StatusUnresponsive)
-		rt.log.Error("north service did not stop in time; it is unresponsive", "service", name, "grace", rt.o.StopGrace)
-		rt.audit(ctx, auditFailed, severityFailure, map[string]any{"name": name, "error": "did not stop in time"})
+	if !r.sup.Stop(ctx, rt.o.Clock.NewTimer(rt.o.StopGrace)) {
 		go func() {
-			<-r.done
+			<-r.sup.Done()
 			rt.finish(context.WithoutCancel(ctx), r)
 		}()
-		return
-	case <-ctx.Done():
 		return
 	}
 	rt.finish(ctx, r)
@@ -389,41 +383,28 @@ func (rt *Runtime) Shutdown(ctx context.Context) {
 	wg.Wait()
 }
 
-// runner supervises one started north service: a plugin instance and its
-// stream, restarted with backoff after a failure.
+// runner is one started north service: a plugin instance and its stream,
+// run and restarted by a supervisor (internal/supervisor).
 type runner struct {
 	rt   *Runtime
 	name string
 	def  plugin.Definition
 
-	cancel      context.CancelFunc // stops the supervisor
+	sup         *supervisor.Supervisor
 	unsubscribe func()
-	done        chan struct{} // closed when the supervisor has stopped
-	started     chan error    // the first attempt's outcome
 
 	mu      sync.Mutex // guards the fields below
-	status  string
 	inst    plugin.North       // the running instance; nil between runs
 	restart context.CancelFunc // ends the running instance's run for a restart
 	again   bool               // the run ended for a restart
 }
 
 func newRunner(rt *Runtime, name string, def plugin.Definition) *runner {
-	return &runner{rt: rt, name: name, def: def, done: make(chan struct{}), started: make(chan error, 1),
-		status: system.StatusRunning}
+	return &runner{rt: rt, name: name, def: def}
 }
 
-func (r *runner) getStatus() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.status
-}
-
-func (r *runner) setStatus(s string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.status = s
-}
+// status returns the service's status.
+func (r *runner) status() string { return r.sup.Status() }
 
 // onConfig applies a configuration change to the running instance, or
 // restarts it when the plugin asks for that. Between runs there is nothing
@@ -459,65 +440,11 @@ func (r *runner) onConfig(ctx context.Context, _ configmgr.Category) (err error)
 	return nil
 }
 
-// errRestart ends a run so that the next starts at once.
-var errRestart = errors.New("restart for a configuration change")
-
-// supervise runs the service until ctx ends, restarting it with backoff
-// after every failure.
-func (r *runner) supervise(ctx context.Context) {
-	defer close(r.done)
-	rt := r.rt
-	attempt := 0
-	first := true
-	started := func(err error) {
-		if first {
-			first = false
-			r.started <- err
-		}
-	}
-	defer started(nil)
-	for {
-		began := rt.o.Clock.Now()
-		err := r.runOnce(ctx, func() { started(nil) })
-		if ctx.Err() != nil {
-			return
-		}
-		if errors.Is(err, errRestart) {
-			rt.log.Info("north plugin restarted for a configuration change", "service", r.name)
-			continue
-		}
-		if err == nil {
-			err = errors.New("the plugin stopped on its own")
-		}
-		r.setStatus(system.StatusFailed)
-		rt.log.Error("north service failed", "service", r.name, "plugin", r.def.Name, "error", err)
-		rt.audit(ctx, auditFailed, severityFailure, map[string]any{"name": r.name, "plugin": r.def.Name, "error": err.Error()})
-		started(err)
-		if rt.o.Clock.Now().Sub(began) >= rt.o.Backoff.ResetAfter {
-			attempt = 0
-		}
-		t := rt.o.Clock.NewTimer(rt.o.Backoff.Delay(attempt))
-		attempt++
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C():
-		}
-	}
-}
-
-// runOnce runs one plugin instance until it fails, ctx ends (nil) or a
-// configuration change needs a new instance (errRestart). A panic is a
-// failure.
+// runOnce is the supervisor's unit: it runs one plugin instance until it
+// fails, ctx ends (nil) or a configuration change needs a new instance
+// (supervisor.ErrRestart).
 func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	rt := r.rt
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("plugin panicked: %v", p)
-			rt.log.Error("north plugin panic", "service", r.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-	}()
 	inst, err := rt.instance(ctx, r.name, r.def)
 	if err != nil {
 		return err
@@ -526,7 +453,6 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	defer cancel()
 	r.mu.Lock()
 	r.inst, r.restart, r.again = inst, cancel, false
-	r.status = system.StatusRunning
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
@@ -534,7 +460,7 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 		again := r.again
 		r.mu.Unlock()
 		if again && ctx.Err() == nil {
-			err = errRestart
+			err = supervisor.ErrRestart
 		}
 	}()
 	up()
