@@ -6,7 +6,6 @@
 package impl
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -23,19 +22,35 @@ import (
 	"github.com/edged/edged/internal/user"
 )
 
-// Store is the storage the handlers read directly.
+// Store is what the handlers ask storage directly: only its health, which
+// it keeps in memory.
 type Store interface {
-	// Ping reports whether storage answers.
-	Ping(ctx context.Context) error
-	// GetStatistic returns one counter; db.ErrNotFound when unknown.
-	GetStatistic(ctx context.Context, key string) (db.Statistic, error)
-	// NorthSentTotal sums the readings sent by every north service and task.
-	NorthSentTotal(ctx context.Context) (int64, error)
+	// Health reports whether storage was usable at the last calls.
+	Health() db.Health
+}
+
+// Totals are the statistics' values kept in memory;
+// *ingest.Counters implements it.
+type Totals interface {
+	Total(key string) int64
+}
+
+// Host gives the host's name and addresses, cached; *system.Host
+// implements it.
+type Host interface {
+	Facts() (name string, addresses []string)
 }
 
 // Deps are the collaborators of a Server.
 type Deps struct {
-	Store    Store
+	Store Store
+	// Ping's figures, each from memory: the statistics' totals, the
+	// instance name (service.name), the authentication settings and the
+	// host's facts.
+	Totals       Totals
+	InstanceName interface{ Value() string }
+	AuthSettings user.SettingsSource
+	Host         Host
 	Config   *configmgr.Manager
 	Audit    *audit.Logger
 	Users    *user.Service
@@ -59,6 +74,10 @@ type Deps struct {
 // use.
 type Server struct {
 	store    Store
+	totals   Totals
+	name     interface{ Value() string }
+	authMode user.SettingsSource
+	host     Host
 	config   *configmgr.Manager
 	audit    *audit.Logger
 	users    *user.Service
@@ -83,6 +102,10 @@ func New(deps Deps) *Server {
 	}
 	return &Server{
 		store:    deps.Store,
+		totals:   deps.Totals,
+		name:     deps.InstanceName,
+		authMode: deps.AuthSettings,
+		host:     deps.Host,
 		config:   deps.Config,
 		audit:    deps.Audit,
 		users:    deps.Users,

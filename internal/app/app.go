@@ -123,16 +123,36 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	defer monitor.Close()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		system.WatchStorage(watchCtx, store, func() time.Duration { return monitor.Settings().Interval }, clock.Real{}, log)
+	}()
+	defer func() { stopWatch(); <-watchDone }()
 	svc := newServices(store, config, auditLog, log, monitor, cfg.SafeMode, tr.Port)
-	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
+	if err := svc.load(ctx); err != nil {
+		return err
+	}
+	counted := countedStore{DB: store, counters: svc.counters}
+	jobs := newTasks(store, counted, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)
+	instanceName, err := config.Watch(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
+	if err != nil {
+		return fmt.Errorf("read the instance name: %w", err)
+	}
+	defer instanceName.Close()
 	api := impl.New(impl.Deps{
-		Store:    store,
-		Config:   config,
-		Audit:    auditLog,
-		Users:    users,
-		Assets:   asset.New(store, auditLog, clock.Real{}, log),
+		Store:        store,
+		Totals:       svc.counters,
+		InstanceName: instanceName,
+		AuthSettings: authSettings,
+		Host:         system.NewHost(),
+		Config:       config,
+		Audit:        auditLog,
+		Users:        users,
+		Assets:       asset.New(counted, auditLog, clock.Real{}, log),
 		Services: svc.m,
 		North:    svc.north,
 		Tasks:    jobs.sched,

@@ -32,7 +32,7 @@ var Sources = []string{
 	"SCHCH", "SCHAD", "SRVRG", "SRVUN", "SRVFL", "NHCOM", "NHDWN", "NHAVL",
 	"UPEXC", "BKEXC", "NTFDL", "NTFAD", "NTFSN", "NTFCL", "NTFST", "NTFSD",
 	"PKGIN", "PKGUP", "PKGRM", "DSPST", "DSPSD", "ESSRT", "ESSTP",
-	"USRAD", "USRCH", "USRDL", "ASTDP", "LOGFL",
+	"USRAD", "USRCH", "USRDL", "ASTDP", "LOGFL", "NHREJ",
 }
 
 // Store is the storage the audit trail needs.

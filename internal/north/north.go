@@ -42,6 +42,7 @@ import (
 // Store is the storage the runtime needs; *db.DB implements it.
 type Store interface {
 	StreamStore
+	SetAsideStore
 	CreateStreamPosition(ctx context.Context, name string) error
 	DeleteStreamPosition(ctx context.Context, name string) error
 	DeleteNorthTask(ctx context.Context, name string) error
@@ -64,13 +65,6 @@ type Config interface {
 // Auditor writes audit entries.
 type Auditor interface {
 	Record(ctx context.Context, source, severity string, details any) error
-}
-
-// Counters are the in-memory statistics; *ingest.Counters implements it.
-type Counters interface {
-	Counter
-	Flush(ctx context.Context) error
-	Forget(key string)
 }
 
 // Schedules creates task schedules; *scheduler.Scheduler implements it.
@@ -101,7 +95,6 @@ type Options struct {
 	Config   Config
 	Audit    Auditor
 	Plugins  *plugin.Registry
-	Counters Counters
 	Tracker  Tracker
 	Clock    clock.Clock
 	Logger   *slog.Logger
@@ -139,6 +132,10 @@ type Runtime struct {
 	schedules Schedules
 	base      context.Context // parent of every runner
 	closed    bool
+	// sent is what each north service and task sent, as its statistic
+	// holds it: loaded by Load, then kept in step with every transaction
+	// that counts readings sent, so ping reads it from memory.
+	sent map[string]int64
 }
 
 // New returns a Runtime; nothing runs until a service is started or a
@@ -163,7 +160,8 @@ func New(o Options) *Runtime {
 	if o.StartWait <= 0 {
 		o.StartWait = 10 * time.Second
 	}
-	return &Runtime{o: o, log: o.Logger, runners: map[string]*runner{}, tasks: map[string]int{}, base: context.Background()}
+	return &Runtime{o: o, log: o.Logger, runners: map[string]*runner{}, tasks: map[string]int{}, base: context.Background(),
+		sent: map[string]int64{}}
 }
 
 // SetSchedules sets the scheduler north tasks are created on (it is built
@@ -202,8 +200,9 @@ func (rt *Runtime) config(ctx context.Context, name string) (plugin.Config, erro
 }
 
 // instance creates a plugin instance for the north service or task name,
-// turning a panic into an error.
-func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definition) (inst plugin.North, err error) {
+// turning a panic into an error. destination, when set, hears whether the
+// destination accepts readings.
+func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definition, destination func(error)) (inst plugin.North, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("plugin %q panicked while starting: %v", def.Name, p)
@@ -221,6 +220,7 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 		Audit: func(ctx context.Context, source, severity string, details any) {
 			rt.audit(ctx, source, severity, details)
 		},
+		Destination: destination,
 	}
 	inst, err = def.NewNorth(env, cfg)
 	if err != nil {
@@ -229,10 +229,71 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 	return inst, nil
 }
 
-// stream returns the stream of the north service or task name.
-func (rt *Runtime) stream(name, pluginName string, out plugin.North) *Stream {
-	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Counter: rt.o.Counters,
-		Tracker: rt.o.Tracker, Block: rt.o.Block, Log: rt.log}
+// stream returns the stream of the north service or task name; wake, when
+// set, tells it set-aside readings were marked for resending.
+func (rt *Runtime) stream(name, pluginName string, out plugin.North, wake <-chan struct{}) *Stream {
+	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Tracker: rt.o.Tracker,
+		Block: rt.o.Block, Log: rt.log, Wake: wake,
+		Audit: func(ctx context.Context, source, severity string, details any) { rt.audit(ctx, source, severity, details) },
+		Sent:  func(n int64) { rt.addSent(name, n) }}
+}
+
+// Load reads what every north service and task sent so far, for SentTotal;
+// call it once, before they start.
+func (rt *Runtime) Load(ctx context.Context) error {
+	svcs, err := rt.o.Store.ListServices(ctx, db.ServiceNorth)
+	if err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	scheds, err := rt.o.Store.ListSchedules(ctx)
+	if err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	all, err := rt.o.Store.ListStatistics(ctx)
+	if err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	values := make(map[string]int64, len(all))
+	for _, st := range all {
+		values[st.Key] = st.Value
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, s := range svcs {
+		rt.sent[s.Name] = values[s.Name]
+	}
+	for _, s := range scheds {
+		if s.ProcessName == db.NorthTaskProcess {
+			rt.sent[s.Name] = values[s.Name]
+		}
+	}
+	return nil
+}
+
+// addSent counts n more readings sent by name.
+func (rt *Runtime) addSent(name string, n int64) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.sent[name] += n
+}
+
+// forget drops what name sent from SentTotal, once it is deleted.
+func (rt *Runtime) forget(name string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	delete(rt.sent, name)
+}
+
+// SentTotal returns the readings sent by every north service and task
+// together, from memory (ping's dataSent).
+func (rt *Runtime) SentTotal() int64 {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	var total int64
+	for _, n := range rt.sent {
+		total += n
+	}
+	return total
 }
 
 // Prepare registers a new north service or task's stream position
@@ -246,11 +307,14 @@ func (rt *Runtime) Prepare(ctx context.Context, name string) error {
 }
 
 // Removed forgets the north service name after its registration was
-// deleted: its stream position (so purges stop keeping readings for it)
-// and its in-memory counter.
+// deleted: its stream position (so purges stop keeping readings for it),
+// the readings it set aside and what it sent.
 func (rt *Runtime) Removed(ctx context.Context, name string) error {
-	rt.o.Counters.Forget(name)
+	rt.forget(name)
 	if err := rt.o.Store.DeleteStreamPosition(ctx, name); err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	if _, err := rt.o.Store.DeleteSetAside(ctx, name, nil); err != nil {
 		return fmt.Errorf("north: %w", err)
 	}
 	return nil
@@ -392,6 +456,7 @@ type runner struct {
 
 	sup         *supervisor.Supervisor
 	unsubscribe func()
+	wake        chan struct{} // cap 1: set-aside readings were marked for resending
 
 	mu      sync.Mutex // guards the fields below
 	inst    plugin.North       // the running instance; nil between runs
@@ -400,11 +465,30 @@ type runner struct {
 }
 
 func newRunner(rt *Runtime, name string, def plugin.Definition) *runner {
-	return &runner{rt: rt, name: name, def: def}
+	return &runner{rt: rt, name: name, def: def, wake: make(chan struct{}, 1)}
 }
 
 // status returns the service's status.
 func (r *runner) status() string { return r.sup.Status() }
+
+// destination hears from the plugin whether its destination accepts
+// readings: the service is unresponsive while it does not.
+func (r *runner) destination(err error) {
+	if err != nil {
+		r.sup.Degraded("the destination does not accept readings: " + err.Error())
+		return
+	}
+	r.sup.Degraded("")
+}
+
+// poke tells the running stream that set-aside readings were marked for
+// resending.
+func (r *runner) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
 
 // onConfig applies a configuration change to the running instance, or
 // restarts it when the plugin asks for that. Between runs there is nothing
@@ -445,7 +529,8 @@ func (r *runner) onConfig(ctx context.Context, _ configmgr.Category) (err error)
 // (supervisor.ErrRestart).
 func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	rt := r.rt
-	inst, err := rt.instance(ctx, r.name, r.def)
+	r.sup.Degraded("") // a new instance has no word on its destination yet
+	inst, err := rt.instance(ctx, r.name, r.def, r.destination)
 	if err != nil {
 		return err
 	}
@@ -464,5 +549,5 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 		}
 	}()
 	up()
-	return rt.stream(r.name, r.def.Name, inst).Run(runCtx, rt.o.Clock, rt.o.Poll)
+	return rt.stream(r.name, r.def.Name, inst, r.wake).Run(runCtx, rt.o.Clock, rt.o.Poll)
 }
