@@ -51,11 +51,11 @@ type Deps struct {
 	InstanceName interface{ Value() string }
 	AuthSettings user.SettingsSource
 	Host         Host
-	Config   *configmgr.Manager
-	Audit    *audit.Logger
-	Users    *user.Service
-	Assets   *asset.Service
-	Services *service.Manager
+	Config       *configmgr.Manager
+	Audit        *audit.Logger
+	Users        *user.Service
+	Assets       *asset.Service
+	Services     *service.Manager
 	// North lists north services and tasks and creates north tasks.
 	North *north.Runtime
 	// Tasks answers the task operations; History the statistics history

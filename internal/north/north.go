@@ -91,13 +91,13 @@ var DefaultBackoff = backoff.Default
 
 // Options configure a Runtime.
 type Options struct {
-	Store    Store
-	Config   Config
-	Audit    Auditor
-	Plugins  *plugin.Registry
-	Tracker  Tracker
-	Clock    clock.Clock
-	Logger   *slog.Logger
+	Store   Store
+	Config  Config
+	Audit   Auditor
+	Plugins *plugin.Registry
+	Tracker Tracker
+	Clock   clock.Clock
+	Logger  *slog.Logger
 	// Block is the number of readings read from storage at once (default
 	// DefaultBlock).
 	Block int
@@ -234,8 +234,10 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 func (rt *Runtime) stream(name, pluginName string, out plugin.North, wake <-chan struct{}) *Stream {
 	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Tracker: rt.o.Tracker,
 		Block: rt.o.Block, Log: rt.log, Wake: wake,
-		Audit: func(ctx context.Context, source, severity string, details any) { rt.audit(ctx, source, severity, details) },
-		Sent:  func(n int64) { rt.addSent(name, n) }}
+		Audit: func(ctx context.Context, source, severity string, details any) {
+			rt.audit(ctx, source, severity, details)
+		},
+		Sent: func(n int64) { rt.addSent(name, n) }}
 }
 
 // Load reads what every north service and task sent so far, for SentTotal;
@@ -458,7 +460,7 @@ type runner struct {
 	unsubscribe func()
 	wake        chan struct{} // cap 1: set-aside readings were marked for resending
 
-	mu      sync.Mutex // guards the fields below
+	mu      sync.Mutex         // guards the fields below
 	inst    plugin.North       // the running instance; nil between runs
 	restart context.CancelFunc // ends the running instance's run for a restart
 	again   bool               // the run ended for a restart

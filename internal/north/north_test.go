@@ -571,7 +571,7 @@ func TestRejectedReadingsAreSetAsideAndResent(t *testing.T) {
 	if err := e.rt.Start(t.Context(), "up", "fake_north"); err != nil {
 		t.Fatal(err)
 	}
-	e.waitSends(6) // 0..2 accepted, 3 refused
+	e.waitSends(6)               // 0..2 accepted, 3 refused
 	e.waitSends(2)               // 4 and 5, after 3 was set aside
 	e.rt.Stop(t.Context(), "up") // what it sent is recorded once it stopped
 	if got := e.dest.received(); !slices.Equal(got, []int{0, 1, 2, 4, 5}) {
