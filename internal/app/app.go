@@ -168,6 +168,10 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 
+	// The gateway's schedules exist before the API answers.
+	if err := jobs.seed(ctx); err != nil {
+		return err
+	}
 	ln, err := listen(ctx, tr, certs, log)
 	if err != nil {
 		return err

@@ -99,14 +99,10 @@ func (t *tasks) seed(ctx context.Context) error {
 	return nil
 }
 
-// start seeds the schedules and, unless in safe mode, starts the
-// scheduler, with the stats collection schedule following changes of
-// STATISTICS.interval. In safe mode it only marks the tasks a crash cut
-// short Interrupted.
+// start starts the scheduler unless in safe mode (seed first), with the
+// stats collection schedule following changes of STATISTICS.interval. In
+// safe mode it only marks the tasks a crash cut short Interrupted.
 func (t *tasks) start(ctx context.Context) error {
-	if err := t.seed(ctx); err != nil {
-		return err
-	}
 	if t.safeMode {
 		t.log.Info("safe mode: the scheduler is not started")
 		return t.sched.InterruptStale(ctx)
