@@ -39,9 +39,6 @@ type Config struct {
 	Logger        *slog.Logger
 }
 
-// shutdownGrace bounds how long in-flight requests may take at stop.
-const shutdownGrace = 10 * time.Second
-
 // Run starts the gateway and blocks until ctx is cancelled or a shutdown
 // is requested through the API, then stops it cleanly (in-flight requests
 // finish, tasks are cancelled, services stopped with their buffers flushed,
@@ -209,18 +206,22 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return fmt.Errorf("serve HTTP: %w", err)
 	}
 	log.Info("edged stopping")
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(stopCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Warn("HTTP shutdown", "error", err)
-	}
-	jobs.stop(stopCtx)
-	svc.stop(stopCtx)
-	if err := auditLog.Record(stopCtx, "FSTOP", audit.Information, map[string]any{
-		"uptimeSeconds": int64(time.Since(started).Seconds()),
-	}); err != nil {
-		log.Error("audit FSTOP", "error", err)
-	}
+	stopInStages(ctx, log,
+		stage{name: "API requests", budget: httpStopBudget, run: func(ctx context.Context) {
+			if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Warn("HTTP shutdown", "error", err)
+			}
+		}},
+		stage{name: "tasks", budget: tasksStopBudget, run: jobs.stop},
+		stage{name: "services", budget: servicesStopBudget, run: svc.stop},
+		stage{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
+			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{
+				"uptimeSeconds": int64(time.Since(started).Seconds()),
+			}); err != nil {
+				log.Error("audit FSTOP", "error", err)
+			}
+		}},
+	)
 	return nil
 }
 
