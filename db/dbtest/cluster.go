@@ -17,9 +17,10 @@ import (
 )
 
 // Cluster is a throwaway PostgreSQL server of one test, which the test may
-// stop and start again (an outage): initdb in a fresh directory, listening
-// on a unix socket in that directory only, durability off. It is stopped
-// and removed when the test ends.
+// stop and start again (an outage, or a crash): initdb in a fresh
+// directory, listening on a unix socket in that directory only, durable
+// against a crash of the server but not of the machine. It is stopped and
+// removed when the test ends.
 type Cluster struct {
 	bin  string // directory of initdb and pg_ctl
 	root string // the cluster's directory: data, socket, log
@@ -92,7 +93,11 @@ func (c *Cluster) data() string { return filepath.Join(c.root, "data") }
 // Start starts the server and waits until it accepts connections.
 func (c *Cluster) Start(t testing.TB) {
 	t.Helper()
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+	// A commit is acknowledged once its WAL reached the operating system
+	// (synchronous_commit on): a server that crashes (Stop "immediate")
+	// loses nothing it acknowledged. Nothing is forced to disk (fsync
+	// off): only a crash of the machine would lose data.
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses='' -c fsync=off -c full_page_writes=off",
 		c.port, c.root)
 	if out, err := c.run("pg_ctl", "-D", c.data(), "-l", filepath.Join(c.root, "server.log"), "-w", "-t", "60",
 		"-o", opts, "start"); err != nil {
