@@ -84,6 +84,7 @@ const (
 	NHAVL AuditSource = "NHAVL"
 	NHCOM AuditSource = "NHCOM"
 	NHDWN AuditSource = "NHDWN"
+	NHREJ AuditSource = "NHREJ"
 	NTFAD AuditSource = "NTFAD"
 	NTFCL AuditSource = "NTFCL"
 	NTFDL AuditSource = "NTFDL"
@@ -138,6 +139,8 @@ func (e AuditSource) Valid() bool {
 	case NHCOM:
 		return true
 	case NHDWN:
+		return true
+	case NHREJ:
 		return true
 	case NTFAD:
 		return true
@@ -683,6 +686,7 @@ type AuditEntry struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -743,6 +747,7 @@ type AuditEntryCreate struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -801,6 +806,7 @@ type AuditSeverity string
 // - `USRDL` user deleted
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
+// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 //
 // Example: CONCH
 type AuditSource string
@@ -1149,7 +1155,7 @@ type NorthService struct {
 	// Example: 15000
 	Sent int `json:"sent"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1288,7 +1294,7 @@ type Ping struct {
 	// Example: 15000
 	DataSent int `json:"dataSent"`
 
-	// Health `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
 	// Example: green
 	Health PingHealth `json:"health"`
@@ -1324,7 +1330,7 @@ type Ping struct {
 	Version string `json:"version"`
 }
 
-// PingHealth `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+// PingHealth `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 //
 // Example: green
 type PingHealth string
@@ -1614,7 +1620,7 @@ type ServiceRecord struct {
 	// ServicePort Port of the service's own API, if any.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1630,10 +1636,75 @@ type ServiceRequest struct {
 	union json.RawMessage
 }
 
-// ServiceStatus The state of a service.
+// ServiceStatus The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 //
 // Example: running
 type ServiceStatus string
+
+// SetAsideCount defines model for SetAsideCount.
+type SetAsideCount struct {
+	// Count How many set-aside readings the call concerned.
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+}
+
+// SetAsideList defines model for SetAsideList.
+type SetAsideList struct {
+	Readings []SetAsideReading `json:"readings"`
+
+	// Total How many readings this north service or task has set aside, all pages together.
+	//
+	// Example: 1
+	Total int `json:"total"`
+}
+
+// SetAsideReading A reading the destination of a north service or task refused for good, set aside.
+type SetAsideReading struct {
+	// Asset The reading's asset code.
+	//
+	// Example: line4/press
+	Asset string `json:"asset"`
+
+	// Id The entry's id, for resending or deleting it.
+	//
+	// Example: 12
+	Id int64 `json:"id"`
+
+	// Reading The reading's values.
+	//
+	// Example: {"force":11.5}
+	Reading map[string]interface{} `json:"reading"`
+
+	// ReadingId The reading's id in the buffer when it was set aside (as audited by `NHREJ`).
+	//
+	// Example: 40211
+	ReadingId int64 `json:"readingId"`
+
+	// Reason The destination's last refusal.
+	//
+	// Example: answered 400 Bad Request: {"message": "element 0: field readings must be a JSON object"}
+	Reason string `json:"reason"`
+
+	// Resend True while it is marked to be sent again.
+	//
+	// Example: false
+	Resend bool `json:"resend"`
+
+	// SetAside UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	//
+	// Example: 2024-05-01 10:15:42.123
+	SetAside Timestamp `json:"setAside"`
+
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	//
+	// Example: 2024-05-01 10:15:42.123456
+	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// SetAsideSelection Which set-aside readings to send again; without `ids`, or with none, every one.
+type SetAsideSelection struct {
+	Ids *[]int64 `json:"ids,omitempty"`
+}
 
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
@@ -1685,7 +1756,7 @@ type SouthService struct {
 	// ServicePort Port of the service's own API; null when it has none or is disabled.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1955,6 +2026,9 @@ type Limit = int
 // Minutes defines model for Minutes.
 type Minutes = int
 
+// NorthName defines model for NorthName.
+type NorthName = string
+
 // PluginName defines model for PluginName.
 type PluginName = string
 
@@ -1972,6 +2046,9 @@ type Seconds = int
 
 // ServiceName defines model for ServiceName.
 type ServiceName = string
+
+// SetAsideIds defines model for SetAsideIds.
+type SetAsideIds = []int64
 
 // Skip defines model for Skip.
 type Skip = int
@@ -2011,6 +2088,9 @@ type NotImplemented = Error
 
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
+
+// StorageUnavailable The body of every error response.
+type StorageUnavailable = Error
 
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
@@ -2100,6 +2180,21 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
+type DeleteSetAsideReadingsParams struct {
+	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+	Id *SetAsideIds `form:"id,omitempty" json:"id,omitempty"`
+}
+
+// ListSetAsideReadingsParams defines parameters for ListSetAsideReadings.
+type ListSetAsideReadingsParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
 // ListServicesParams defines parameters for ListServices.
@@ -2200,6 +2295,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginTextRequestBody defines body for Login for text/plain ContentType.
 type LoginTextRequestBody = PemCertificate
+
+// ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
+type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -2623,6 +2721,15 @@ type ServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(w http.ResponseWriter, r *http.Request)
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	// (DELETE /edge/north/{north_name}/setaside)
+	DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams)
+	// ListSetAsideReadings List the readings a north service or task set aside
+	// (GET /edge/north/{north_name}/setaside)
+	ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams)
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	// (PUT /edge/north/{north_name}/setaside/resend)
+	ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(w http.ResponseWriter, r *http.Request)
@@ -2890,6 +2997,24 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 // ListNorthServices List north services and tasks
 // (GET /edge/north)
 func (_ Unimplemented) ListNorthServices(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteSetAsideReadings Delete readings a north service or task set aside
+// (DELETE /edge/north/{north_name}/setaside)
+func (_ Unimplemented) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSetAsideReadings List the readings a north service or task set aside
+// (GET /edge/north/{north_name}/setaside)
+func (_ Unimplemented) ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResendSetAsideReadings Send readings a north service or task set aside again
+// (PUT /edge/north/{north_name}/setaside/resend)
+func (_ Unimplemented) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3997,6 +4122,129 @@ func (siw *ServerInterfaceWrapper) ListNorthServices(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListNorthServices(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteSetAsideReadingsParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "array", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteSetAsideReadings(w, r, northName, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) ListSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSetAsideReadingsParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSetAsideReadings(w, r, northName, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResendSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResendSetAsideReadings(w, r, northName)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5195,6 +5443,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/edge/north", wrapper.ListNorthServices)
 	})
 	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/north/{north_name}/setaside", wrapper.DeleteSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/north/{north_name}/setaside", wrapper.ListSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/north/{north_name}/setaside/resend", wrapper.ResendSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/scheduled/task", wrapper.CreateNorthTask)
 	})
 	r.Group(func(r chi.Router) {
@@ -5279,6 +5536,15 @@ type NotFoundJSONResponse Error
 type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
+
+type StorageUnavailableResponseHeaders struct {
+	RetryAfter int
+}
+type StorageUnavailableJSONResponse struct {
+	Body Error
+
+	Headers StorageUnavailableResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter int
@@ -7490,6 +7756,344 @@ func (response ListNorthServices500JSONResponse) VisitListNorthServicesResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Params    DeleteSetAsideReadingsParams
+}
+
+type DeleteSetAsideReadingsResponseObject interface {
+	VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type DeleteSetAsideReadings200JSONResponse SetAsideCount
+
+func (response DeleteSetAsideReadings200JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteSetAsideReadings400JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSetAsideReadings401JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSetAsideReadings403JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSetAsideReadings404JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteSetAsideReadings500JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings503JSONResponse struct{ StorageUnavailableJSONResponse }
+
+func (response DeleteSetAsideReadings503JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Params    ListSetAsideReadingsParams
+}
+
+type ListSetAsideReadingsResponseObject interface {
+	VisitListSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type ListSetAsideReadings200JSONResponse SetAsideList
+
+func (response ListSetAsideReadings200JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSetAsideReadings400JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSetAsideReadings401JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSetAsideReadings403JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSetAsideReadings404JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListSetAsideReadings500JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings503JSONResponse struct{ StorageUnavailableJSONResponse }
+
+func (response ListSetAsideReadings503JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Body      *ResendSetAsideReadingsJSONRequestBody
+}
+
+type ResendSetAsideReadingsResponseObject interface {
+	VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type ResendSetAsideReadings200JSONResponse SetAsideCount
+
+func (response ResendSetAsideReadings200JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ResendSetAsideReadings400JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ResendSetAsideReadings401JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ResendSetAsideReadings403JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ResendSetAsideReadings404JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ResendSetAsideReadings413JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ResendSetAsideReadings500JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings503JSONResponse struct{ StorageUnavailableJSONResponse }
+
+func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10758,6 +11362,15 @@ type StrictServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(ctx context.Context, request ListNorthServicesRequestObject) (ListNorthServicesResponseObject, error)
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	// (DELETE /edge/north/{north_name}/setaside)
+	DeleteSetAsideReadings(ctx context.Context, request DeleteSetAsideReadingsRequestObject) (DeleteSetAsideReadingsResponseObject, error)
+	// ListSetAsideReadings List the readings a north service or task set aside
+	// (GET /edge/north/{north_name}/setaside)
+	ListSetAsideReadings(ctx context.Context, request ListSetAsideReadingsRequestObject) (ListSetAsideReadingsResponseObject, error)
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	// (PUT /edge/north/{north_name}/setaside/resend)
+	ResendSetAsideReadings(ctx context.Context, request ResendSetAsideReadingsRequestObject) (ResendSetAsideReadingsResponseObject, error)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(ctx context.Context, request PingRequestObject) (PingResponseObject, error)
@@ -11637,6 +12250,96 @@ func (sh *strictHandler) ListNorthServices(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ListNorthServicesResponseObject); ok {
 		if err := validResponse.VisitListNorthServicesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteSetAsideReadings operation middleware
+func (sh *strictHandler) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams) {
+	var request DeleteSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSetAsideReadings(ctx, request.(DeleteSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitDeleteSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSetAsideReadings operation middleware
+func (sh *strictHandler) ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams) {
+	var request ListSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSetAsideReadings(ctx, request.(ListSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitListSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResendSetAsideReadings operation middleware
+func (sh *strictHandler) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
+	var request ResendSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+
+	var body ResendSetAsideReadingsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResendSetAsideReadings(ctx, request.(ResendSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResendSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResendSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitResendSetAsideReadingsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12614,377 +13317,410 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bcttIlij6Kxnc3WGqNkhRN1dZio4JlSy7tNuWNaJU1T2Wp5AkkiRGYCYbCUhmux0xr+f9/MLZHzZf",
-	"cmKtlZlIgABJ3VztanfEjMoEkNd1v35qDdV0pqSQmW7tf2rNeMqnIhMp/utQa5EdqUjAPyKhh2k8y2Il",
-	"W/uti4lgHB6zoYpEwGYiHQqZdYSEf0esHfLNQchizbSQGeOahfyP268G4Ua3FbTERz6dJaK139KxzLWK",
-	"o1bQimHcGc8mraAl+RSewlitoJWKv+VxKqLWfpbmImjp4URMOSxqyj++EXKcTVr723t7QWsaS/vvraCV",
-	"zWc4R5bGctz6/DloHfFMjFU6P8Xx6zY1NG+wazEvLzUVOvuVz+L6peKfx1zqTyqnWyiv8VxkeSpZNhEs",
-	"FTyK5VgzNcJ/J1xn7JRN4MMuO/44TPJIaBZqMVQy0mHAwmks80zgfybxNM5CxmXEQn0dz0LW3u318Hpw",
-	"e3/LRTov9oejtkobimU8zaf+8mOZibFIcf0nmZg2H3OciSmDodltnE1i2pA9+/K5T7JsdqbSrP7cYaDl",
-	"577inN/AOSwu8i3/CLtjMp8ORApHLGSWxkKzTLEUL6HpqPBkS0cViRHPk6y1v90LABDMufV6vV6w6hzf",
-	"0pXdBxLMbTfAAt7oPSDBjHoXWDhL8nEsm6Fhhs9ZLHXG5VDs4ya0SG/ioSAoGamUcaZVnk2YSplUaTYx",
-	"nwX49ihOMpG6IZ5p/zt6uEB5RD1I0bC/rsboFZB1loqbWOU1V9efxKNM47qzGHFARuqWxTJT+OOM64wO",
-	"wTwRMoLXY82mXM5ZLuNMMz5WATOoA7/A7dchOxyYu20lBbx3O4mHEyDPdnt450xlE5HexlpsdN1Qf9rp",
-	"XeW93vbzmdnPn7a2eyEbxzdCs50eM6/BqBHPOLudKC2YFLdCZ4g0c5hna9t7M4m67Jc4m6g8Y6EdNmRt",
-	"lSI5YL0Nxu3WJ1wzqVg+m4mUDVQuo4BpVYC8zvh0JiKmk3g8yZI54xPBI4sJY56JWz5/ptkwUcNrxlPB",
-	"YonYEDUBuF1QPYT3aiH8nJbzZzFfvO1D4CV2QXbdz9j/6b87ZWrwX2KY3YUnmgEeBJn94UREeSJOonp8",
-	"1OY5i6Py0ra3vn8uBs9/6Hy/09vpbG2J7zs/DEffd/jzXu85j3aiAe/VL9sO+Svuq3npI5VOedbab+U5",
-	"vlmzeIKi+xBEA4A+QfQ44n0John1LgSxT7StmSL6xO9B0lUDjTPj/3oXsWXLcKvloHUdzxa3dFrHReFo",
-	"A6TQMz6O5Zhw35x+42HD+LW81Wel9Uh6wfV1E8hnXF8vgPvz0fd8mz/f6vwQ9Qad3eHznc6L6IXo7A2i",
-	"7/n3o23RG241iCUPhXJYK4DHv+P2F5b8TiZzXLOmU0PeAHM3nZu56GIJxS5neTqGZ6uuFpbUz3i2xpqQ",
-	"K8VInDMRsCnPAP3ZkGvRiaUWUsdZfCOSOWuHoIEkIhOheU2z8Mj+tHHAOLvhSS5YNuEZQLxUdFc4NPyw",
-	"2+s1Agu807BrO23t6V9qkTZBSq5BzihDynYtEMCbq+jdUkLxGb7UMyU1CYA/8ug1MTT411DJTEiUXfls",
-	"lsRDDqvc/C8NS/W2+qk1FVrzMYx9xofXfAwEcqZ0nIGiA/K13t/cnNEj3TUfdlU63hTRWERwyrlMBR9O",
-	"+CARrc/+Bv6QilFrv/W/NgtNcpOe6s3jNFVmHzVC3+JShipPIiZVxgZIwwFoujDdjzw6F3/Lhc7uu3GE",
-	"Web0W4ZUhk1zjXNxED7x1NlAZLdCSLaF9B9l9EfacEo7YCjFJUACRASyWSxveBJHB8ipzIoRl0lCVKOR",
-	"kMDN2CgWSRR4m1ApS/NE4BEdKTlK4uG9D+jQ8RyVFgIALCNiwEcYT4Crzpn4GOtMP/KZDM3qHTkTbJin",
-	"KXA3QvR2lNNGLE+0y4nELBXwO8iFZgdpLmUsxwFRCoAn88sGHtUrlQ7iKBLyvmeFlI5H01giNYD7nAOT",
-	"hjslwqdmIsWBHumchjxJgOxoxvNsImSGRxGxQZ4x0AVSlQgWKaFxtzxJ1C0tBD7ETZ/ITKSSJzTNPTdu",
-	"B8GTFikTMBhrO8iO2O5oa7g9+F684L1oV+ztbTzCARwyZPFW1zEyPeFLJDIeJ9oI9k5xBAxXY5bLSKRG",
-	"IiQ6+kwXeEi05VRlr0CtuO+ZnKrCaEToYixFj3T1PIpSoTWNq/J06F004qLdxQmsbSpkJu69l2EqeAak",
-	"hhsV22JUTPPFxRRsLrLHJ4xICRGqUY4A4VCrqcgmsCgE6BuR6ljJioJXHEmkYGV4Jmd8nigeXSj1hoOI",
-	"c89DMZyHDRRSv6EQkWZbvd0f9r5/zgbzTDw2MSxPxN7GP+J2LpR6y+XcLEffm9APhyoHrQHpV6wZKMYi",
-	"YnwELCUVM4GUZcTjRESARbHUBywVqMhL9tzp8Y8F32Y9d1sJvYMQEN8I6dnprJLXCloTwSNjyz6HrzqH",
-	"8FWNPcYYJnKZxQkO6i0ql7SsksD3vHd/oQ7kSwlkXKXx3++PqyCjoo0LFSitb1UaAfQDEqAk/Qj3c5SK",
-	"CJgNTzRMk6lrIZHUTmOtASUL8aWLgrMZEb0Hw6HQ+q3IJqpGkv4JGZSRpoF9ArmO5QELuZyHrO12pFI2",
-	"FGkWj5DjbQQsnN1GpRdkMoef4a2Qtb2X6RHem4TbeN/iErSD2S3I5PBi64Ov7tHTijYQtA4BUeC0L2cR",
-	"6BNwSVEUw0Z4cpYCq89iENBHPNFi4QgnXI5J4eW42wPGM5YIrjM0xqFQ12UX/JpInDCIiRx9lKop/hbi",
-	"j6FRPpzSM42lv4CtoDXz/vmpxfEOfp26S1gGBaULq4KCrzqdxuNJxvQkHmVG0FFp3cGlgidkYSh9fsYz",
-	"9m7ZZ4rMRLXalxS3dDTtLTqogG3jqQRsh93E4jZgu2iH7NA/9kC0zFKVoCo5xMuw5lSCvmeaaaGBp+gS",
-	"iu94pvq9lWZ68xPZ82qg5pc4m5BGeT/YcbhCIsZgzkKjXoZ1AMUGQseR0CzOHgm2tr/B1m8CW4EzIzRb",
-	"IzJlZq8aJVYAbcHB3rtZPtTBMjmCc+JQFTBY10ncaOReuKShnanJiDjIRyORokRMdt7S2FvbvdW2QH/r",
-	"xRbs3I2HcBFPhZ5xuXgO5PBYhQfGT4DDZHyKOoJKont9WdmFGSawK1m5h2OZkRmv5kJ/HT7qjf7mh+Nt",
-	"KljvpPIoztwJVQ2dwji2jBLC4WWWpTxO4EzK52k01GbST9JjeYpXqRAdNCd4biJG7wwsMRc3QmYHKD0N",
-	"BBPTWVZ2nX9qWcW0Er6QiWnZsS7F7c88yeEIfuj9sE1n5P2y1apjcVrciDTO5iuJPxxP374MH6Iau95n",
-	"9CpM7y53xXfNUFAM4dbg7SJwV7UcII5ASb6rGHgomSfZdyIxiiWoOgg5CEwHJX1WC89BjGv+DSAr/PQ5",
-	"ZLcTIZmaxllW0YFKduV8OmM7bJYKrfNUMD5QN4Jlk1ToiUqileBT0ccuj46O+/2AvTo8eXN5fhywXw7P",
-	"T09OX4M2cHL66t3528OLk3en6P7mco6OhQOmMwVMgVzF8FOXHco52Q5Eon1vQUG2bnkqyZ+6QLXuAaYV",
-	"gFsEskbQehPrrM53PONj9NgXkBILHVj/+ihOdbYIGfgy/Aegul5rB0Trinviacrp3yrjydEqlmz9eqh5",
-	"WjCiuAsdMD5MldaMJwnup8Kv78SsveUEZp+NZ9pvhDDysdJTPF3po2LAeHLL59oDJYA054vxVUoDq62g",
-	"ZYC1FbQMtLaClgesZV3Tf1Cnc3pAVb94sgQCR1tc//6V7LDw7PL89XFIQRmzPEUX6yxVIIiztuDDCf6K",
-	"1vIN/ODNu9evT0PQxP138VH/4vztach0lgo+XXj417Pz1yHTc52JKQ1qPjo8v3C/64ynWT7DJ6/6F+/O",
-	"iieTPIvUrcRHR+9Oj34K0SEQj3Myohvp1j4/fFl9bskfTXv0E4zgfBhGMG8LyQeJQLdOFGv8bxsKsmE/",
-	"hKHdh+VRz3/GTVoXgxjHOkMhtI07c4Oc/3x5WryXy/Kbajbz3nz1pniTzFz45PSno3dvQxvlZK7MOizN",
-	"Gy9/ObVvgDQTSzqJXPIbHiewO/Pi4c9v6l4sv3Z5dvyXo5DlqKuWp/rxz/howIfX+ayyiotXL3FwY3GB",
-	"cSMBjyP7HA609JxHUfG0f1p5qoXM7MOj6tDDRPDU+/hi4WM0/PuABq+9bHjNh7qzP78+OQ2dTxLDyJKE",
-	"u9s/+/Pry7PiOZ1TZB+dvy0eIfjTk5f9M1hjFOsZerbLS4OnL8tP/RUd9/uAPOKj53EBMPGHOO73L87q",
-	"3vEHuuyfwyWgolgc/mX/HJAEfyUEcb/DleLv/lUe9i9enoVG+M9SPkSTAsoJngvOkhGAa99seyU9iol0",
-	"qRW0kNy0ghbSFvgLZAT/fXh+AfQUiEQraCFFoL+HL+E54Df9pX8DZtLfy1P6++pNK2ghFuHfl7+c4t/D",
-	"n+F3hPVW0ELAht8BiukvjodwSX+PzO/9C/MXniOs0N/LM/p7DvPgdZu/8B7eIP29gPfwIugvrh+PuhW0",
-	"8GjpPF69KXMJu/VF/mCx1zj09aIel8TyepF3vInltbUnJWpchKU5Jzww3pQP4f2ypJSo8eb2bm+vt9XZ",
-	"6nW29jq7291E1UtOBIg1QVqn6NdWI4diQIYt3LoQBH/e9y0MQuiYlzo+LsNpORFnYRVlSaYqmtklBnRS",
-	"dULEkVOfmiTs5YLVETKpE1C3al0fuHRk386FGLBrMScDn4uRrkjdngfYmM9cDFRLzWiNrQX94+yEHYH8",
-	"dVj+OmgBAUq4CYlvLTymETUc2ZTLiAOMuJ95Auem0kikrf3WXgEKgOvWAx60bowm6T76HBTaZ2n9qGtW",
-	"1w6vof18OBSzjP10cXEG/F8KBFLNaraB7xjl1i5vu7UgXBZLIyX38xIgKNS+qoju3L+ZYuhBRZ/MVKTI",
-	"STLVZQACDHW+mJYMOvtQTVGsDBEMQvKlsBBXFLL2QGUT9LXQtkFZlBF8NADN8YBxinCOJcM3SbfZ6LJ3",
-	"oBKRZxhI9LWYo2GTYA3HAyYQFG/Qk2shZkAK4tRFXlDg1e0kToR5UmwBPWPEBQNcGI0iVWZjRjJetUZU",
-	"bhVURp1ZnpzBWgAbr8Ucg9JQSzfX8wlvLL3hSRlctno1wJIkuCvzARxQEaFZF2JVVapLluny4L9MeFZK",
-	"VXByaIVoNe5ugUiV4HaBWvOBSNALbl47YGbzzimwkKfiz1w3oaOXD6NoLx0oLNK2BXCvp2kLqHYtGlS1",
-	"XMZ/y4UfR12fK2Kg5k65Nh6Q/aYnwtpoSkxQlsviG8H0TBAsq5ElEhs151ZhbHCIH1bSsabIbzKhOPAm",
-	"NzuvkrU6W9Q/M9rUQsnCmI8Ffk8FYMuEiEV4Chjq+BhPF2e6TNUrlPlpqGvBXbd6dby1BnDL89kBloGz",
-	"tZuVwdHcj/nXWlYwO2A/n055nSmsslxvimXrs8Mtkxsq+W8sieuMeo+EYufH/Qt2eHby2FiFDu+mgR+M",
-	"Wp77YjFcezkU1d5OgVR1F1MyLgH0dNnxjQB6mGVpPMgzgTFqoRGOMRWDM1pRYGKRNIpFA6USwaUuZR1V",
-	"79UgXN35mIc1WGtl5cVLXAYnF+Jj1nyHa0najwo1vqC+MHBimHZTciY9JwWKvqLLqhxT3dCFLrMw+lUr",
-	"S3Nx1SLPB4AkCcIgs5vY9MLXZmwa8EUraKHrp6zCmyc1CzD+/8UDS8dCmyBeEZnJcY+oVMXDmk0+39vb",
-	"2audxlrWF3wsU54kd56nFuCciljrLvaH18ZWHXr6Ybg4TbOqua6y77S+6pJeEhAyfBz4gf9apDFP4r+D",
-	"olVgcyX/DZCXZyCitfZb//m+13nx4X//oSE+JVIyuQN4Dbk00GXscSybpCofUzT84dnJevBGPwVNB7Su",
-	"rHEBb5PoEke1LpQjJUmYYepGpJQ6Wlg0SqyIwrAp5xSDeFFIwezTRNxwWUmAJEP9T1k2Y3/6E7uiLV21",
-	"lkpWNSHzvrzjPDqOULTR/Unrnagk8u8fHgVFUCW9BDeKVnDMt/vuu+++CzcOiBLQVUpFrkZMy8vWodUV",
-	"1lUWffDdpRJQnebRxESs2k7GpgX+ho5UK+WbOOQDFBsJONHqrGHnWcGUHsLKAgMOAzFUNtMF18iTOl63",
-	"1Xt0TreGIPs4LO7ECtePy+G+NEt7Yg6287zX+9oZ2G/Mnbb+WbnTV8eL7kynl9PnC7PdeuX9mWbwraWI",
-	"UYqVFXCzxmVKHmukLCwE5hRaaOSpqDKuAxZazuVeq+Fd/n0ZJQWzaK3qPkoUxyomdAZBxaQPM7WC1snZ",
-	"zS79ed4KWpfnbxAEafayXFKMvAANdFA/LzeS1EdVoWmbIJRKfdSobgtcaonQ0CQsVM7YTOZEiI0Fbr+9",
-	"EoqaGbtL0VtcH6YGqRETqI1S+p0NS1ncqIvPqotgnORTTg53IanSgA3bKTJOUaAp76053W3Vhu1q6rb8",
-	"U6yBc7mAyyZD2WJ0dI3gR/Ee7pTQnKizeMiiHG9TScGGKklIq3UiwD4LJ7SMXzMdslmSa3zVkuBIJBln",
-	"M3LjmxGr1vdP5N1+iZFM58eHL09OX/db+1t7QasYGxSJ3vZup7fX6W2xrd7+1t7+7l63hwzQhdHub+0t",
-	"OCf8Me4bBOmNUXcTJ+SXFVHf8+GWV9Hs3UWSZgdwbt3r2ORjeQoerIFj2QEs6tMKWhiign89/y5JXhQf",
-	"8RjO3rodv1HjWHrp5XegP5c2IwNptCV8i4joSGIpWUHvDFORdc7gYS+NgOjauhDug5XOi9ykgS1JDyDv",
-	"QrX4QoVmYcLDGlUgqjkDprCET/SbTlgb1aASq4gTL64+Rd+jEUJwHxOjfhRJLKUtULSrmdyyNJAgCypY",
-	"bPeNGmNlA8l0jrkpozxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZi+dT/Y/ri5q/TV/O/Tl89",
-	"H/7l593hX37eEq9Pb4bTKPmPnf8ziX752PuP7Vfz4euPe9H2K/0fr3+oW2O+LD3kma6Wq9i6U2aIPT+a",
-	"xh5IYC6u7r7fNvEdlKelvqWYUY7Z6eShsMozxumWSqytydLQAH7LNYuUrCiPfRMOBRczS9U4FVo/iFud",
-	"Aqmqdzz4tHEttwOOZWjtw+gYjWSCF1cUdsJqKmku9UKmt0qxasLiyZNVJqo7eYHydlaqHKWZ+WAtHI3v",
-	"Womqx6Pdwd5ou7M12hl2dsXuqPNitLfX2eZbg+/Fi+FOhCaDFYV24HRngmfNKcG2HAieFemWeFxwRgdM",
-	"5kliZMHSKVpZHr8aKpnFMle5TsrCwk6l+h+MhgVWysfUhJe4IXsrbifNkGFgrMbfUQ8B7BD/PtMsBIEn",
-	"JzdHaEpphCYwBGNNxDC3QSEejpkKWgb7QneW7n29CGWLKX35jKKO626PSvWtQjEqP3giR8qmRFsMWY2Y",
-	"9mUMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ+27t9VblrAUtuoRVyzbX3KeXPV27HmljSwZQ2ykg",
-	"gP5tdh85kmA1RvMm3AnX1xWPB/yyirwascEYOc09mjN2W/UuqxGsL7i+ppAGT4SrB3CsBuNitLwShKQ0",
-	"hlR7EZfyTBeBNqBj55pCrtyrpHMOUlHk1rov0aKQ5onQJioLEcEzD9MCauREGn2ZArS2JmssC1ahLduM",
-	"7quZVoJafHuts7SUjkHXxTMeUGQCHMREUMWHMQe1AQ3OZuF4fl12KFkuryVyb/hepa7An5LJnIU0XejM",
-	"ONUEn0+tPE28s8LAw/3NzaGQWcqT/efPf9jZBKFYpR1bW7E2DnAt/mcIZg0bBOgxDM9uwhgXnMlNpYWz",
-	"o4ZrKinejVr77z8t8s9P65rePnwOWs3aApVL4lOxz6Syyc2gT6d8SIk8UrGEDgk3kfIYreh6xoHpGWc+",
-	"nyr4zcgqCPz2QDRr7/ZebHTZYaKVV+TKnFsRBVskYcioIKJlGSBTnWGi8qgc8VVTptA3iv7n1dXHXq9z",
-	"dfVxu3d19fH70Yf2v+17v26N6Nfvat7c+Lc/LOdCNTnlXqVat1MkuYtVjn+1KvAKle8uMktAef5bQPd2",
-	"tvZ2nvd6PdbmbC54urEgjThxKZbZ892WZ+O3395Jc7C6oaXuawkr727vUmyjTA9LVQEaEvwFTxajqlcU",
-	"Dqjsq5imbgMmJN8YUpZwpUrYO1yRMZ4UxRlcFE/kx+i3w3+jCP0/mQ8oMLB8GPYya+hVKkydYZqYXHAw",
-	"p8/ji/nK/N37vS7Vu7nKs5lt8fCXBPivDt6kelAN5lxTLKo42QNTDzYTOmtObW1tdXvd3h2tIea8zRHU",
-	"QwYZSaiuxx1h2/izf31CW5IUt6XhKz7JXGdMAyUezcnAUfgZLOF+ptlMJfFwbpwWo5FIC2DGMrw7zk6m",
-	"i7q6xUbkzm2nL9baTEHzf+jd7aoWzrKy99rLE9OjorZQHT6fHb91JXqHSQz6gFeNqLzNDvzvx+PXJ6fs",
-	"6Pj84uTVydHhxTH+eiXfnpz8qP9+dHT483R8eHvy4+H45PIv3W73SuILx6cvaz5afb1ngA06EzIjjahG",
-	"oJy5V5ak7hRSnvunJWVoVzCDYOZp1ewbS/EAO663vNorgjFqUp5uhLTqqKZwTFNVslxEri6P2s+GeWcD",
-	"kZYYK0MbqNgtf0u6sw1lCkk5NCrGxlomEjjNM0wuXKKEUvbhohpKXolCkCpPuVL1hLlhjiUzp2Io4pu6",
-	"ua0bpGn2rb3t7bVW0F9DAR/MMcu8ZNGgm6fKxJkao7R+d/V7InhSF6oRpiIKWTzy9OcJ1yb9MWAhnw5E",
-	"ii+gM4lK6aLHLr4RARk8w3EqhCz5ZPGXVtDCz1FiqjhU7QsLGDRROmuuLA5Pn+kGJtzp1cZHxLNDU4RS",
-	"Lx305OxmF8/65OzmuStcWXX9bL3Y7m49/6G71d1GE534obe/v3W36D7NR+JtfYkah4omLduUFe904JvO",
-	"VEUiZG3UHYcqtfoFOqNQvXEwY8xgugyshjUvoqdeVdLdtqYw7pjQfNCFf1YLtx9HY8Fsqec6e/8si+vm",
-	"sRoA4WCpnog5jLZKiQ0DnaK09bIW8Ly3192uxQUKa14pcxUtF8xr9ZLVCs8SbdCjPB4JKNHCoIlIl6/E",
-	"Q4syPDvE9oCq2GEtl0HW95JnvCaAh2eccavvGXZV1shqouZqhzqUcwowMCYcoz8684q6lYzEooq9A663",
-	"D1qHHAJt6+1uf16IYIEZm/eGptLFCler+rcs0pRlNaGWApEZ8QEQZHTPpRfpuGlFCGrgskW1k7TgelN1",
-	"U1Ee7lx/zMxXt0TD3BbXmBYP1q/9c1G0xmDcY9lOQCc7WAWeioiEXnfvh+9/qDOOrV2caWWlLr9Gk93k",
-	"kpPx0mvuk1xlPsfYI71o4XwnBTPnPg9KFnyvywi7FvMAY4gpPFMzc/cBM+YTZDL8RgCTaTzcTy3zBpxz",
-	"r7e1jRqOdda29jtbtWbJhQNdANvLiyPbZiibsGk8TJWJdA1Y+Ne//vWvnbdvOy9fsp9+2n/7dr/f747w",
-	"f2El9H0hYmW7u7W9s7v3vBx1eHUVfdr93IE/2/YPoz/7pT9XV134j+efa21qZlsrgsI+1QYAORAiuc/F",
-	"MLpaB2iRKcoH0gWiidxe9sJdLwb6VNGihATLjmshqucpkKceZazh5n7RLg1dGzLF8rroM2N3L4/xI9eC",
-	"XZ6/WSw8sWgPXd6VouTdTeM7s5hUJIJTsMFIJYm6PWAh2YUq2pl5TIZqqrtVKYyBX901diZN6i9JEXgt",
-	"zf3zsu6SpGg2oE3Q2i36YEdxItiUSz7Gku21gn3ZirR9l7Kk9eKAqZtKVVOpTKqrmIq1nMmpUD5AeHsl",
-	"Q0cpwnD1Vel9cIj18RmpSu4QnIGXscooQUPWLaM5GOOwcHBYC4r5d9o1hbMuz0JyzQJHsUWgeGY1a6un",
-	"bAQsvDh5e/wyhIchUADUb9itENcRn7Mw4vMwgLOPeJzYXJU8SeDLk9OL4/OfD9+EJlYyJMN86Hq1tamO",
-	"W6rRT+ziITFlwqvB7msZmgpC8Iwp0EJcDJfvFDMe0MB6xxA0TGC5KzjhhiVHhuiOuxSKoL3wzdCgJ9Bx",
-	"OLiLk/7FyVG/a1cZwjbfHp5ewiZR7XMLssPHmRbJyOa4xBlrS8UOz04oPClSQm902TlcBZq3RvirXxmj",
-	"GEkzDDTiqcC8iiHPx5OM5TOs0TxVOsMqY8cvL98cn3en/OOvJpriV1Q1Q2OkgJM2x2fOEn+COQdirpCp",
-	"YbQTgIZpcZgKwXSism5xhxh+QQABC+rBzsnyP7eF4vlslsy77CXWQ0OxUDILE6bPku+Iw9siKYd8tjBY",
-	"KkagSBtYdffeJhMxyLYhtfkyCL9RpwHVBPX/YgAYo24QxN1iArbF2m+VjPh8Awj496zdz/FfXkwOQXRE",
-	"dj1H176/W8xNcMe4JziFA6v4gQRBlQ+Ntq3XsvSJj8Mk1/HNUusGgjKgI6JlmYbYkrB8iHUkeMY4CkX7",
-	"BpAcGOsKHNvWh9ZUpbM4SdhY2bS263g2e6qIrjV7C66M6FoSDEvu6VJzo4PCbFfx21clQGuvqVR8oN5p",
-	"iz5hIthLep4air4APWtO0OQEPllMaFswP3htLFaaPesNTSCCUsfPBvz0ZqcjnMaRxNrulxdHC8Zni5w/",
-	"PN958WLlipoCmmTDYdpKncRVW0ELF4vVOYnStYIWcYhqjU73eH3RxL94F99kLsucZoD0zsfzgsosEyMa",
-	"Ik5taMXaUo0f1LY83NQNvWxZfQGsmDJW7qBNkDupCDJjA9K6QBQYzFkcHQDDGGaGzBkSl90qQ84rjS9W",
-	"tcLwG5D+NoTJraCZQpVIE2ubrsc2prTaFbm+2+cqJaT5Hl18YZ2ypPMko0K/RgSgdFcrNrilLw3Z9mKy",
-	"7U798HtWBIg0nt6qnrWL0e6Pd4ENB3RI2WLACZlyCQVrcMkGdDuJ/BDIZYHofZHGQjeUqX+7xAoFNwlY",
-	"NciH1yI7IDERLQfoqDSRq2lm0Y7eq3GQWpOVd7e97t6ed5qRykG+qnEjoHmr9OHz9b6LZXXCtb57GiOl",
-	"SZvhH1uBO46GuwLMXRmr6lzpRaBqEeToNeym3mh5NjHRpSWHJ3bzvjXxrXG2cQCCvQ2ktO3WNdvt7X4L",
-	"g32aMNhCqKQ85LZ/NgELqYfJha2Qjw3b+ce+kNEbngk5nIPi+pvHzqKjTcUy02ci7YuhH0hbX9RrHYVJ",
-	"GeJSYmjq1poNXNpmmn0NUbM+S/7igbMFmBU1+7zP6iWEf9ZgWS9M1mvlqlm7ic5tNLobV4RC1esQOE1A",
-	"cwTlouGmuAdlopb6TlSWYLJZvVNsv+/rD+/fqQ/vL/MP7y+yD+9/mnz4x/tTST+epzU/wg8n8Yf3r0b0",
-	"92j44f0hL36Hd07lh3+8fxnRDzDF2ax4CT74afLh/bHAGTb+cMeMjKX6iM/Javyny/pr1enaEVonUdiV",
-	"LgIWC8JElpq6X20eyqMngtVLqbageiyFZVd3szmUG/nXb7M5MNYg7HqZik4FjZde2yPlLZrRzsVQpdHD",
-	"EhfLQ9WIRF4LBWuFYYd+aPQgz2xPh6gUhRWaICRjDJ2lKlNDlYTsqnXVCqhy8kylmSazoU02yLWXt1Yj",
-	"9dKgNUulByUKFlMGIDCCiC3WVB/yZKJ01lDQx/hufp25StmLhbExSjwVLOPJtSsL7FK5yhPu9ra2d9ax",
-	"ei7m4dXDIh4NnmnN8swTV4PF8EVbLabk7FtSRn7Z7hekLZB2Ds9OAozIk2j7Xb3bR02t6wMLGKhcRgHD",
-	"FDXz30cqFQHr21izU4+9BOylx1yQQpgaNq6YwnUsK2ptMc8dabsF30UIqxy5d7nujJYicINS41cuCc/e",
-	"9S8YunA3zWThPuOsTj3Co6DwvUq6A+OsNs0CTqiQ+Na4zLI6BjLh0kzS2tQOlA/LwNFQXNnEHPOSMdmm",
-	"W5AnCE7aUJ5W0PJjRVFAjZNqHGjx3QL+IIRgz7+GNn9P3rPRBefaTnk4dCzHGICxz5pTZIu323rCU/QL",
-	"CklNm4pWJ9qMRQNhIQ74ZuNhAVlD214Kz6gW4uFkH4uTwliPUgGgNFKdaQHFaI+FPhnPNMnPMzF8pk2N",
-	"RIIVzW5VnkRkMiCL7nxmBPnHY7IHuFaCGLvHOzBevHe9BDk0lQ5zsxt4LtWAW3nlhJg1wc2Pw/eNJ7T5",
-	"DJ5CFrhHPv695IfVF9woU1gr/Hp+3VrX4F0qWzxAhvFvMM4QNyW6QrBNs7/tJ5Jw6qWIB4kPDrn8pP/q",
-	"ldTSNssl6gt25zLDiokDrZI8E34Wyr0rqdOg9LdaRL2a9rJ20fMfL1+9Oj4/fhmwlyf9o8Pzl/CflJ4T",
-	"uFSZgF2e9o9PL/DvqX2K8Wd8Kvw6JJWiHayd+ukwG1hDsuDn3mNLszbg0/Aq7/V2hiX+gD+Jzgm+F1Zr",
-	"yJvKZncsyQsnedfcnwd1CXBQo02FuRprRan3wbJ8atvjsl0fZ1TZ2Kr4OSf21DAas9jmdp9rcZlSUb1V",
-	"gkVcVKn1Vrb8TM95VmeOT+3PTdb7FdX9PI/Ncsv7WbUWX4Dl+WYijRWW4ZrGMs/g/NDuDdJ3LA0+45v0",
-	"vGLzLsr2fWpttfaf94LWXmt/70X3h9U9LGjrtadWijRfFMdrHWkUBn4PV9rWvRxpnXU+q1qf1nR/XXB9",
-	"3dBK25UPItXIFZ0xoRRdFgoZXVAcG0ik4mOM7doprI0PMPGPgphMOZu66lU4wh3KJgJMxA2d7XtFEKGN",
-	"40Gvr8DOWluOZZseiO0wFVwrGTLN55rdTuYbB+V1lypD4C5HQJaPuBwKUP/NzjG4J81nGfyCsYLVUJpF",
-	"OtNkjcXp4oi1MQ5Q2ihiOe7YRq5mZ3G0ccB0nt5gXdraSLbW89H3fJs/3+r8EPUGnd3h853Oi+iF6OwN",
-	"ou/596Nt0RtuPSx4y9UmIdXC8sFsoaqZzXSr1lhaEqvVdERLjsTlQbswLp6xlBc1Psqi9vbudt3drB0l",
-	"NhCT2OQyLJrAl8SIAdTViTjzAuIMjKoUq+cNLcTZ0vZoh7qNq36OhviINLszlqFVZOUXXF/38cX1Y69o",
-	"YH9Z7kTozpvIlMO69V0b7thsJZtqDMpjIUitmwIW7S1heUXLuvNbFmMCg9dbOpAArW3mQAawSgqhIZuW",
-	"0c9qKy+E56Yk3QELj0x/4pC1hYys81yLZLRxUKKn7Ur9cnhcIq9tQAdjXFuMGTednFkuh6DpJfMN35Z3",
-	"7mxydj3wnw6sgpY3U6Xja/H+wt3fIccrSeKVOV7rJXg9LLtrpz6768I0ED6+qU3pvwBi6hSXGfwp6s0X",
-	"afZYcxeVyBrr0eOaN4sWx0suwYWgUltkLEbqvvMtFnGGAcYqW6Cpvtv47pl0DS53ETXVYvW5qMthsHnq",
-	"sTRVLGPaC3Z9rppZVmWqC3vDS0mDDw622v8agQKxvFFJNf126T3qJuOo76tda+NNJrDHCzIjELZHGHg1",
-	"F/FCPQOKH45WB6m19HThzBfpqtH9yWqApTXKJuSNgIWv4iQTacjaC2g6wifwzvGY7MltV6Kj3npRoqE0",
-	"eSto0QytoEXDVGK07VuNNKaBd8HT9XlXiV6tZGI4dt2hU1GzPkmo60sXhbg54MPrcapyGdle/Yvi4IvB",
-	"ttgdbvHOXvR81NkV3/POD4MXw04v2hLbox2+O9gb3lvUOCt1wLfC9h1iFBrkrktd1w/lEBMJD0yUhG3H",
-	"pJkUNyI1NaLrAgg5CkBvRTZR0aq7PfTfXWwq5JeRjkeZ0QlU2iBvJ6cLxvLlpeUCzB9simqGZ6y9xUxa",
-	"5bZJrNwxqZW7RXJlwPasgbys99wpqROGP1lMCl35zeKu1brF9MyU3jjuSILyRXoHvDoFFACqaNl9554i",
-	"sJgmuPp16gCraJbK5XyhW+pP6raoXj/lc+y4H8sDFnI5NyQTQVqlfqUwIJmz2wg7gofwe6kwEE00u4Xz",
-	"gIdlekhPV3XKugtQrygIxxOt7lYVzvS0qqn9tmYRuzvUfQvKJSHvhpQuVcTc8XbwT4Kh9VaSHZYp9nyX",
-	"JSKjmNMoHscZKADdMGDhrwRPnfDAhpumYszTKBEa3fNDroUJMi1digcbfmjoYec/eOfvvc6L7q+dD592",
-	"gue7n//QeqyGEYC89XwbRlhf50Susopd05Af6ky7WgzzNM7mfRjPCA7qWsjDvK4S2EJLCCqs4ke8JAoD",
-	"ruEivF+9CkYiDNiAp7YGd/ij4KlIGflncFDyy4RddmF7TODPtr8EtqLF9q2mVZhkPIm5PiDVA733MP4s",
-	"FSCNBQttKm5jqSkpgB4VpZX+VJSv47aKhksy4GbLfJhp0kKRGMDhhogkzzRL4/GELIcg2LdowdZ8s98q",
-	"LaSAJT6L/yzm1Ks/NpWJygf/3XdYEeK773DzoBdEOUAgTxg8QBR0Rf5Y3xdhXQAJlb65ktZBZtKtKFqL",
-	"JXwuUkYx+xh5MEX/AYroQV0CBgxFydwjld7yNKKPbDF7uL1YY5I5Eg4Mb9S+HrbPeB7FGYWKB1ey1Niq",
-	"qI+cFrXtgnLkuKnQGJhVF+VOdHAlCxdPYPThzIi4gQ1H1VTFwYShE1jr7pW8kv/rf7Ff4hT98SAPw+9X",
-	"smM6JA9UNA+oM1XR9DiAi8FiVu2Qz2aJAajN/9JKhhsk3ymZzK8kY+IjAC9Ws+CmTq3HG2H8mLIsavCK",
-	"ywiGWIJbpNjBwGfHb1kmPmasHcKfzVnCYxludGErfbKgIThRcle43euFBNem7xdtlIKCvfbO7AjzquFN",
-	"WEq1r4nmc9sBJfx0ZeXiq9Y+u2p1u92r1mfTeYrin2HloxhvAUYzVUWlEBEIwR8zXO0xHTZsamFMIhxK",
-	"inU6fRFpwTWYk/SX32XhLhzClCfAlslmHEtsVMdiOcsz1h5w2z31NlUw7HwmAhhoGmsNA41ikUSBy0sB",
-	"ocYm56g866hRJ8XuXeRtCjDIN4mHGXz7t1ykCCIznvKpAIzZOIBFbYVufG9Jw1Tg+fGEivkBecLXd0IY",
-	"xAcMiiBGRwh1e8T3dkO3zlRoladDgb/vhWZ3JAfCYEoyzkx2FQfhhiBFsvAQBrTEmZb7InTbKiilKUkL",
-	"g6HhGt7c2gkdnaX4SVB7ttjb+Ed4vP0iBFKvcpmxRFEyEMbOkUkfhkK80GY54bnI0nnnEN4BrAv3etth",
-	"XUWfHKjgcMIHicC3enRgbCxkHkvBqI9reywkdtk0ABewSGQ8TjTzcjhECmsgrCICYdvVsSFP0Z0Op/SX",
-	"jgmm7JxE9rAOGDcA39E5EA3aUuXdWDMxnChB/Q2Dwl9haxjgKjHPDGNMaUEaRvpbrjLBYkIiZy0hRLq8",
-	"OHIRa3UGVEcLRimFpu4zHX+EUUnqYu2wuQRUuIHuPReLgXlPZSoMI2WTVIiV45nBkFsEpoBIqWg+7tV0",
-	"fcOtnvFxLMf7LEziaZyFjmlSm7utbnerh1XibcPe7R5oJPo6noXeizDq//w//x/zXuxtdJkxa2HtFCuJ",
-	"mPITIFpE6hYtjIJHWAMTbdQhbjc03noSjyYqT3UYMCtzYL6aKU8BwDtU00GMtvnsVpmRNcVOw2BmKoJ7",
-	"2ucmbQHfKYbyBBj6BnkVUjo8rENnLbacsEjoIFDh6SDOUp7O2eXFq84PAeNMJ1xPPJ5wImlVSBuw/gqK",
-	"YCIdAnTbmtFYMlvQfxep70Oxb4Aj5JsDuC2kEcAHQEA0XA5e2OR/3H41CC1HD/d6fwwX3tnr/XF7j7aG",
-	"HZLJlDJRSUQ85/TyTZG4xtqX/xtgIWDhH4H0Y5do3IRKiRzTzV0B5zAvAPnf2LfvOVINx4JfFD9Zo5ar",
-	"X4WUNMXMKpPlhxEBjt2yNsnm7FrMC5a7QaGfBAxoWsc1wQ0GQJhFjOF8AP+Ctc+Uzsap6P/7G9vT9lqI",
-	"GX4nUR7YsDLOYUn4xdvBUk9X8nCFeN/Oa/sCEnSi4EF07Ur6Wv9SrYC1S6/GptwxUdorWd9rbk1V4qCk",
-	"Rnj6w5X0FAiKQKhRFuoViy47dMqQkJG+kkoC5VU5CMzIpopa2VGsh0pKMcxOokSA1tanT0MbwsPiCPRs",
-	"Q2mu5HOgSUoWVkGqHoW/oUpuuoDCopUkC0wkEgHLxgsmBaexWvefGot1L+o+V3J95Scw8i0FDBjDkI2i",
-	"DOgyEcpYEusMl3+bxnAAJsDXLdmGZ1etLcRSQcK8kijskH5CR+8qIqpb2bE14txRkViK8lQbCzuRmwqX",
-	"eSUzBftjSm4cGLrqOo7b8mFYMAtEKUNyZtgorE0xLiHKVmfw05WMqV4CMBYfddw/y8BvV125bRKE4fhJ",
-	"4qNLaOMONjD/2cqCWH1qhnnz9BLR+C2kWAi6U6DwwZU01wMq/ERpwUYqT4mZWeUhHkugJHHWZW9VZI9P",
-	"Uy0te00gnIMyafJYCiZj4me6DCCd2GKs2VRwndPq8F0ktJmQ1PsdoQJeVXmGwPsPdo5mpzjaYP9g5whZ",
-	"7B9X8h+dTgf/D16hNpntLXgFr4dEeXyGgNferjwye6+DSvZgoDxgJEib9islykiLwhqB7R23KPb6+MKu",
-	"aUGJZW2frf3Pf/9fEAqksguz1+hPGVBlRDunhxU4fVGnsL0La4DZq3MEJch2/ypkLXjpYPk8Noy9vQez",
-	"AGUmOvEPuNlDwiFqWZ4k2L0T6VmkhC40FIOsmtSZLnZ/SOKhkFoUpZpbhzM+nIjONpZLxnKcrq7m7e1t",
-	"l+NjrKhpvtWbb06Ojk/7x/gNejOzokML+5///n8ZOnyxzLXx+rLDsxOv0LKtz4xt9YXks7i139rp9rom",
-	"kmCCVjRzrAChm7lx/cxUXe7YkVGwuYFZPAxzYrlE42VojLUmvM5pABs+pHJ22T8/fGmsKkJm6bzLDhFF",
-	"sBhCe7e3s3FgpyEITQDY5kAici1AF53OMBOp2ko3mQdUPuHFAco95uLLZTHIAF5UWXBSz0nU2m+RHeFS",
-	"m1r/SDZ+VNHclMOwHTmqxhNb2WjK1zGFGn9IpRw40GH8gfQyvJ/tXu9RZ6Y561PCydXyOWjt0qR1Y7nF",
-	"bf7IoyJbr7Xb21r9yaW0UouI6KOd1R+9UukgjiIh6YsXq784Mjo9frC1xhRnfJ4oHl0o9YanYwx62Fvn",
-	"CDB4SPKE+sSjndpWwTboYsAY2zOOdWv/PVrUdevD56A1y+uwzPAwEnTck4CRx8tYOgKPfIP+qorypQ5r",
-	"ME4A8RMwEvDBF8dAEnTvP9OFXZH94qHp0U+r0NTaZXDa3d7uAcsKVCv6QxeVzUP8MaQPmpAQ3yEf/RNi",
-	"Iu6maHEGguhJ9M+ElOTbj74OxNxd/cWpyl5hmvRviZh02Y6Nxa5NOCi2GzWY+jlY4JKbnwxefd5EXcY4",
-	"AYv/KrWiwN8LbAuYM/WKOHWYFywwyZdvVmHfAkLBdrY2rEI9EKRqiYicvIvouoh69IHBusK+25jGXbyC",
-	"oAwI9OFe6OIlfriAF+rrv+12UQqoNTmEq1HMdkFvwjKYg2IEcZbfG6Y9GGMIgJtZWQVBHG5QC4+G4E+T",
-	"I05YQShJuqzlWD5a7jvd7k48cV2md2DRDlneb8bmfpxjqM0DkO7JeeQ37vivxB3vgOtr8EEf68OXx2+O",
-	"L47ZSsYa7huyfDf+idxzLY75KKzy4Zj7jV3+Ptkla+uJSjP0wSwXLos8iXr0OUlTgbadQTI37a60KQlb",
-	"tcipkbHbkf8JHS5RkTqDhi3TZKHIQ+dpGt/E6EznkgzFU+okMd/AOnuDRA2vNdPKRuqMldBY38IJrZgg",
-	"7wutrB2m6lafU3euMGDmnxmPpYhCMgzxyLBl8qAbU2a1U+Yi/mG63WGS2BoArSdkRKZFWZP1ZElDsi8H",
-	"6g+GXNwkI9dBBaY80H0pbkQCN4FWjLGorTaU5anUJShE6W4RVgEA4ky7FlAIAwHTCnNHB/NKllAZApJY",
-	"Z4e2jMWD7n6tKEac6ghrEi3GMtYCBtXY8LdDG/mKgOINehrsIVsgMKdeJWCbmAEz43i6y0Aj8DqDLIMP",
-	"8nlkRUyIGiG4qCQSxgNiSjKYL+4MOhdmxV8QhOyUTQUhatvfET11wY5fHwzZi2Sw9QqPWgOyPsE9fn48",
-	"DqmkWM0fH8L4cPCC5T0CB/QLSdPSx1gKIPx0ZXpXXrX2We9zyNpIVjWtCL2ZaqOJgcJAXwEL/WcVMB+L",
-	"65orfaYfi/m6c/Rr1lA80Fiwtg06K4LLbGzZBoXH+JFiXoRYQ3iY0cm8eK5cAqHmY7XRZUfNQWIPjRDb",
-	"7fVqEIOK+1LlBDOBwZX3H8JFTBiLrIoHd1Pm3sC6G8tWei/2r+PZWu/Rea/z6lu6j3Ve/Qlua50Xz8yh",
-	"31c9vSNbtO111xSrCumgXI/p900oXovMJxM11MHxzruCr5FsI0E1VBf57tqCXY285iqIPquT26rUDpG5",
-	"EAkB34taabreEmPR1wpWrYfs/wlZYHmRDcDtZKRvlpXlCOAOam3pcfOTAaXPq/UTn7JUtJDFdsbY/69o",
-	"Yvw75bKu2KJ9xTRkxnDTRIwyBj+2TaBwKPMksZ1pQBal/yy3wFmHW2OCHUzjN0cq7LYJNXjEQrC3fM7a",
-	"cWZq2w5VksSRKAJBUTQ3dT29wUgIb/LSVGQDUzjuARRmNfc1U2G2XfBN9vgisgd1OF9TAKEWQ/964ocj",
-	"erqG6t2DDG9qbJzWSI1fpyqfmYbf+RSTnBqnZ7HMlGmQ5p4TQWVt07MIqCWSFonRUWMY3qB/auSX6bJu",
-	"bTNMPoUZynd/wKSSncoSgSpSjHLUrdBco+ibxR4UthFD/ahbl2vNbsguGiYourltE9doGkzhf2wtiJra",
-	"faN0X4LSBQvliRE0mI7/Lry61LEosrYxiadI2kZYbvlOvqImhhErvOIVxS9GzmgFLRQyarpufRky7LdQ",
-	"vLNJtA4n/yXUQSME49k9Fkm2M6xQ9KYr2lquR7Qxk7bW5VRSHVcT2At+jYH51eQ2vUgXjUgM01tJtjxy",
-	"sFLTtCTSnNUXo5FPqZ1W9tQg+hjw8HoiejwKfvymtlYQlQ7UZkKvjZ15FGcrkbBwOQABKOusMBtqoa7v",
-	"fJ0+utFlYaYynqBjM7RVuck5QxR2yrPhxEa7UTU57KSYsf/KjWMH5ikhWkh5+qS+YrOYOJuHjUoWuuNg",
-	"L8e0lS9ggK3yk8SVebcKY6wZ7cL5EOsYL73SWje8BnfZp28+r78Oc4Ks3b88Ojru9wP26vDkzeX5ccB+",
-	"OTw/PTl9DSd9cvrq3fnbw4uTd6cHC9kxG407MIOX9lAUHhrxOMnTuv53T2org3PC2kM1hOiQAFuNygjw",
-	"e2f55Iv3d+yTECQYaPutTeA657GmKg/epXQiMYqliHzf5UG5wC512amav9Bpanv/GNiMJctnMwyq02Vq",
-	"4KERgGnxxdIsLEcQ5k+VAeIm+G0ysrwNNnFb8k3jvVD2KoY/uLv4Z2e2v1Uc62EUIaQXUF2DKR6vLZKc",
-	"mzMgLyoVkIz6oWKZ7ft9zxinci+2MgnWGShXTrJ36b6yuzrwzK/0HoYFULkhfxAjHF+86TOTsR8rzKbO",
-	"tYhY+6eLi7M+Rr4G7BYzyH2cNrikQUTYIPuqP/YUuPpAmGRuqW4Dk+xq1sEXCzIMBNPxWBYCoT+egaJs",
-	"7iWmlRL+j4qXT/mUykMpTaWhMDM+1rY1DpYQi+KUSiZswjR6kx7B4PRzF4s1HiCq6JxKVQzVdKok5QfE",
-	"upwrB7Rq7tWHQrK0Ze/PxNcyzedUgnzO2lIxnQ8nxdZIHirOIM6w1zS+RFHLYaloZUilJU3Zt7fuN5uw",
-	"vVGKZ37z7vWrN112iCeCFThmKYa3YGxz5jolYaayKSLC2VDN5q5nV3HEBwXkLMIVlpE0g8+UtpUjTNgV",
-	"ivcLaQw+9iwj1EV5rztEjYipBx1AJp+SIL8BvD0XOk9qxY43ajwWEYu/sGvuCxNRU2uxtf/+Q0n4wJqp",
-	"FikWQWdZdLMtQLqW9xj7B3mPqR5PrGcJn7tK6abOhV+Mz5U5rVcvjlwFhKeMcjKzzBsl1yTxajF8fVF8",
-	"tSdeFkSP/FeWCKRFRQHXMp/IPtoLWcavhcnxsNoq17ZGHdBFIMacHb07rVYTeCfR7P0x1pk1M5GNgqrF",
-	"YJmPdCyifUx7p9mwgFSEJRLdh/QEyxLROkxtOOPTdB2DaIWxjB0PptSkwEQ3wyjAHYj76YzPu8wHeCPk",
-	"NYMvicMWtJ5IGLbD/zaicHn2aIU8XBzVN/F3SfUBlRKkeyi2BE8XqPXmJ4DYlbEShhYDnDtpw4zgWQnx",
-	"MQlbZ7Ywh7HjUlcDPrzG1LDvvvvuu3rnlIcAdzMO2Q+xZPmTWi3cEhvg16vEjXThm7G01qtRPaZ7QO3m",
-	"J/hyNfBidUoDusXEXXZpTBeON6mU3lviGrC3f5KJ6ZMKGXgGOEsDnMFKv8FWPWyVJJiYrmqJ7PIASrPa",
-	"Gg136KhSbbL8z6CEc5sAS5IHH/NYGss7bOCZxgK/5IHLsjQeYKm+9m6v51cZHqRYci3NKTU+BLoLCmTo",
-	"AXYPcwUCa98DNdZlORy9Oy1XhGHhp4LSwxgBU0n0M4loUtzif302JVq1GKYi02zK9bWVjUBxBNEoHsVm",
-	"gx7mY2CXFKlmbe7+8UwzY482FTNziRW54Ftc6IYrYZOpJfXQpBBkIaLibLu9nZoECV2D0k8geCHMmfij",
-	"Lyx1rSQkNsv+90hQfjPxrN9AiJ4Z/eb+7G7T6/pcnyXVt/Z8f0KSvjKFRh6jbQVUrJsCJzGEyNSCJXui",
-	"1wh9KYmgmvwGwx1Kd9lhA/058EoaPhB9U7GIwF+QnP/G7N8UdyXNt8gY/CYOWCw8h1O5q0Dg8A9N/M3O",
-	"guOPrhwpq69CzNpYoXmhGHHJHFvuiUBZs7zc3OTxXQYbgJ2Wy/q2cOeusCbxEUUYlmploBBiCvMXFZdL",
-	"xa3QnF12OaLBhgrD+g3GYOqr1l9VnhY/A9kx7161ugzL6FNLH40NrG+EXTwROluaP9a2Oj8se4thnyCU",
-	"QLb24B8GYfbYVKXCPmET1t7dfsFqC/dzr8SG8fkME8FTL5mzW3F1OEu/dzMhS8Uo10K7PeoqvbMveF+h",
-	"fLe1EYDSjCIQt3WNqp6GNjWvMt2sNrrsyB+Fp4INJ4LaFmjqd91U/brGsqqo9eFTCEbGGm8o0efgmwPh",
-	"yzoQdrfXqLZ5odRbLudmjfrJHA/L3AtU1bex3tixrfvlebMwogHVIer+bsmbgeMD74VYu/LVtr6XZErW",
-	"4gIs4/Hq+RhwAdr+6LV8irG/LieEGjM65EZowA5Qaxoty+1Pi/5RGdfXfikJKlvt4i+op1NQxKoiELXJ",
-	"mG/S9Y25n5hKnKFOzbPcdK8wbaOA05bW8Ezb12LTzN64XtNcmhA+PcmzSN3K0HggoljzQSIiZEi27blm",
-	"oemZbV9DDosMUhmYZrNUYStX4jbFuAOR3Qrhva/rXWqnsPK+aXb1lAYvnKjJpYblA8pdv1wvrq/Pwda0",
-	"Ew/i3Yl7QD+L5XglzOczAKGA+rCheIKRnBPBE+ySFJlOV9m80oy6y06p1ZUyNNF0EihEG9dSgJmOAuVm",
-	"DbZTQaWRnde4gLpaFMNgT1BW7igQa2ZtIyT81NS0oHbvT1fFgiIfa4HQde6Gk74/5D0y+zwC2Y4l8Y2Q",
-	"QpfAaK5B1/GAqGg91azYOPtBXb8qbXw9Umc8SQLGb3icAHHC6yVbEsUbeV/FmhrHDIHWYkALlmKBwWpN",
-	"cufFKp9G7iwmKITPRzLL1bL5s8WTtDopQcSjFO5bOHEzwTcfaoMP1Z5QA7R7mGQuUJdxCUsINQqlh6Zx",
-	"RJFgLtlMpCOVTnWhaIM6KZnlzKz9qn/x7swmLHYw5IAnGNeLBvCJSjwyJItxZqkC8XHfNdK0KeyFkR07",
-	"FM0EBgOPOUg3/YvD8wsAFlDcMyEDw0Bs7xRN8vDfRaq8npf4yJT2jVMn6ehnTEiUU9go4SAy8blbRdFF",
-	"09YllAqbKmk+EtgSxoQpHp6dIHktGuOhwgpjTNUUu9qT7EJtjzD5050etnqj5bnOQcjHTIe6skRE17Pd",
-	"6xXKgTV72H5Z8FnxTa0BEmHg8UjFuVm/N+2jEAg77oRrNhDjXH5VgpNdvSexLOVzFtzWVBLs64FpdWb9",
-	"aYgfl2cFiANgODxo+/K/bcMYD8VGvSzdt4M8pfRiJ1kWneZ28/XJzto7Q3f77rcaANg0ulMjlX5Jz3WJ",
-	"SnlhzPYn7Gxukp3sT3EUsnbRP9C0wZmJVMfayFBACdGMWCh/dg6dqZn24ca2vdIZn2t8PAPwGqZK64Ii",
-	"g5aYWErrdfPoH/1U7eZBe6MoOqtDevPnwyHI/EUkhH2031AOmYaw5/0jOU2eRkKzk/RFIoaZSr+039TN",
-	"j6p6Y7CaPctYuwP+5kN9JPHMYCYgjz3mwdyV/4+jtUkA4coS4+FvRgAQoT0KsBydcaGIzdJJWvfHZhrh",
-	"GzLXIrMlr99w+XFwmXDs4aj8yUO99SL/PDts4caMo2VBfnYJdw4msB/ev+j/3eB5FSR/CwiojQ/Uxf3e",
-	"A+ruKVE+SDI0Qh+2XHak3+jwTjAsmmAvYyKXDgXWk/L+6ZHgm4T2BJLWPVHjPpLWU0pMK4G9LAT9jmD9",
-	"dyrAPL4gsi6kR5sZ19frdM8t/Mv73jyRtdCizzdgPGOCDycszWXAtGtc5vzNrlqSjuVQoIM44TqD91k2",
-	"SVU+Jkc1zUbuasQlHKpNfmKWiqFKEb9ootOfjt69dUXjndnT1GanQImJkMBp4GixL9NGl51kbGj2h1ET",
-	"5IJ2iRPoCKQl2HwOrzc7OSJCV9MJo8dsZCgL6TuKEN1w3UJOTi+Oz38+fFMAdSpmgmPWHtnsQvohNEZg",
-	"zdr9o59soqCINgLqNl720R/4uhOdUC41XIaSQ1FErNdPEZiI9OxWlb7rsjfxtXBXb5l2nFmC5Q7DVEeu",
-	"lsKiiAF+g/H4muksFXzK0A+B0SxwUIWZEYaIpUnNHw7FDO6SUxcDkxJvQxSCyv4DW/2nBGuwUCEzvOdY",
-	"23qroPy+PrZRYrg1E+iPqQghHB9WrDXiCOXwmqP1ILQwruIrpnUVeYtLXcLMuZl457DLQuwSWOYXAGBR",
-	"lyFu68DGsyF0kqHLjLKPqQ42rIfCJinGw90qfIewaXNOMfTSoBJGZsSmEXgJyw6AlThVovjtBSk0Gb+m",
-	"4pO8sOt5eg/OUZ/VHBj/hUhvRMTaITYAP1KpCANG/+iTbyfcaMogxTCKCyBUd9XkPWcErQ7+CzuZf2qZ",
-	"kHNsab6/uTkE7sqT/efPf9jZ1EJqlXZSW9/9c2CYqtHrXQ2iTHWGicqxjRqemRnwV4rmgfXCtbT2d3pr",
-	"+zvcdon6PqUzN4ZD7vFod7A32u5sjXaGnV2xO+q8GO3tdbb51uB78WK4E231WoHnzTl1vIDZ/RtKGrUW",
-	"T2btfZv4kBWptDjtLdd2xt+dNePr6xVeyAYron0M6VirnMJQpYK1DasvUQ0i1PiPjcBlovOxYAmfi9TS",
-	"GEtW7AeOzJBAgbwwFWNgCyiRGP7WNvFnQUFJc3g+yLMiZC1gCtfMEzSRYjETpV1NdZiwy+wJoHQTSx1H",
-	"wu0MhShgoxg7ItCByaMIfbhhooY8mSidhQHIV5kaqoSFQFZC53o+PDt5ptlMkc86nHLJx2IqZPYr/IaN",
-	"062vxY4fmglsVooZOWRXrauWESzgY81kniSmXBbG9BUxdl12qqiwHsbqfbpqWcfhVWufvf/wOWxwExbR",
-	"dhVlpKaOnPNFosM6pizBgKbFLPpygbhkztp9lWeTAeBQwJA8mf8+wph4c/XwyERUYyPel7Ge4ZhpwP7n",
-	"v/9vY6E5rB9XX2SumJdq0r4RcpxNWvtbX7bqnDneZaGG9lD/JYrNLeJ1QyBiU5GPX0xuSsgx3SQMXFNn",
-	"6glQ4lXmlPZL6kSh6DuNAjCq6nxn7RqBfsMiH1rAjPZiRdI2ieulKBOsdAUESyqsB7XvxdUYiSkodBZr",
-	"U8N6sTcmUTdiAzECmsttTam44LEloVWK27LgesBISSk6d5FU3D//+fx10aDMUljal6nfZc+Gij8tqlxB",
-	"o1rlpwjbwGZLHU3HMy2yDHWBkHSTi0kqNMwUeh1EUSaemqotRomhnB+rCQWukstWr0d3E075x76Q0Rue",
-	"CTmch6w9jZMktlobdzrQLcdGFxmbKqxOhkdMJk8XnuSPfkBdv41DDPcJPNCwIaPiEIfyrEUUpIqg+icT",
-	"xRhWINYEe53QUweyBsg4plKOU6BkNg6SRK322Z9fn5yWciPxRiP0DJrKNxHFuAL3Fk6PWVRWqsoJ6dg2",
-	"PAlwwBjLYpFEtnIBpZpJVR9n+M+gtxywvd6WC+gCuq9N7qhXai5yzAb/iflKlRuzoRLI87AloJKUI4Vh",
-	"ZcByMFZsLjKYcrsUw1qEltUF51fwrEgGcKYNizoNyNaWqopVGwd3NQagFYLMQsD2YpmrXCfzgGl+Q5WL",
-	"HmQmYG2esURwTWgLMtYw5XqChbfiDI4ehTC4Vc/woa/jGdmD7m1jaFBcDZdYJfSEDmXNf+gCXF0Ep+vR",
-	"78mkfmys1JngEWx10WzQJNgQ/JVFG1Np36yksa7+PbRwlHroYFCyWVQkNEhTdtGtoOWywuuVbx1L4Sve",
-	"Opa5VuR4NWuGAVFAsPspTWyIIbY9olNuIxz/WxkxN/yljFQ6BYW+VQqpNSsCLSfqmA10fBpAYtmdpLlH",
-	"V/wfUw234Olp4pR5j9zX4x9Gy/mmpn9BNR2+2lprPyeWqdgcju21Lui1iVZtMAhY4AAO7lCsQtDWMxVs",
-	"ulSMRqPBob7WVcJYk+RhohDLiwDGKNnAgSwIL6cNkgaJM6aa6kTdskwVT0HJPmjgx/vAqxtqx9vduVD8",
-	"pyzbvDBZU/tvl/7ijon8G0ksr21tjUSNi04/HhvKRErU83eoaD4UQVA3NaCG51sFxzWRwkHreoVJYxC4",
-	"ihjvAtiZkiRsmujzgInuuGvNaQHx44CEyaAk0gaePFsP2id2ki+RaLk4WVOFEbd1exh4Ol9fzHjDRtYE",
-	"oE/mP351lRIb6+4sRO20QUo3anKs2SjJ9QRtCb5OAXK0sBEQ8LR//vPlqXNjmkwg6nUOHxZaV+FYMz4r",
-	"zPq0HtSwWjO7c4JKSVhI7uQsXOzLYxUc2z3dvI5rnQduBnqcpXx4bdyy0nQruxYzNLZGYpaKIZpMJjHg",
-	"yrzLXsLxkcxdyc1OtCrttKrfuFyihgRsSum39YN9Y7vxOhoLBinrxel5J1qeMSimskXUyewTOTs6Wd31",
-	"cq3X62Vp3Z/tXbRgeKVVHMlpCEykLxv1pJV90PC7h5Quqk1X6ltLVSyLzT16KYOqGG0m+hbdUg3kwnMp",
-	"JMh70bhNQ4vW4phkiSr61xkjChEkTRSwMDc50mF6DG0QQpoJkX4dFA0NsTUcmdCkAvBSotzraxXKAHM9",
-	"M4RVZme0pt8CddYtZFNdagMqmPMCImoO+hsm1HH+wt6tiSNYgFmAOg9RXoobkQAcrYMpOPjmJ/prfsTx",
-	"lsgJ54bFlSz4jv8TE9fKBKA4qyEfpUJPumjDrRTl8nRI60Ggsl5SGZTa7b0oipm79zGECTHUJdBSW2Uy",
-	"6aMNESWKMY/lRhNHIlh9SYf4aAnz5eOADRsK4jOaR+MtOMnvmLHc2QTzeJyoAcIbEC5YzXHwrgrc8cZF",
-	"fDFhkkVCfT3cB670Dg5l2rS6zzbq+Iz1rsAKljaQfChKrMkuilmW8wlz5N94RG02yF0B9AHCwxr9gnEx",
-	"Rb3o+gItVLnZUUYPGTLFEsUdKkjx0TCQwBaLcNsFwCYLfdfwB2E1yAQ0wTm1ydCsTUQReBGWstggRlOH",
-	"VQdL2FNtpZcKpjx+6mEVSZ6uxMtyjmU82I/PsahfxjefwW9W6TlDk8AdyUghWBqGc6cqMvCRZsjesHxM",
-	"Mt+3kW42d4yjSca2gQtcIARWGqOKoFwOBZrFTOigiFh4ZH8MsfSdVpKFpV6RkzzDicMDz7yiMXbdloMp",
-	"21D0RqlyjJo5/3ecGtOTs4wB+aqUr4ktGulni5YyLhmWyymFXPjhInawWLNhorSJUieOT8kY4mNsXfIm",
-	"gq/XZacUGoQd5WCkiCrL6uyfouaMA5lHtOLYzTx21Rk38NdZdgaWX+qraM59SeEZdKOvWXXG9+EXpSfR",
-	"rKoD32TiJ8BlGLVSlPMwnz9a2Gp9UCos9Uu4J3CipcGZ/qF9jRVsSutfZaBzpvc1QcqUfGRtPtAqyTNh",
-	"0seQPm349U6vhWEao/ijiOCf2jQUF2nFMA8iJprMS8VQN4rXyRFQPKboJ+u8gLeMM8KMWPFHwBClY2mA",
-	"weIwHgiA1HFoFSTa6eDuTZAMWiQbyyq59VXO+SsEUv+oHYAWP9aC6KZx8axlN7Zt6jHWMxVDITPrInLN",
-	"0dteD/ug0voecycnKnGluiKRZFwXjSMLJ5G6ESkC4VAlia2JDydwwxNU88nabGePgRq6Te2z9x9C8v3g",
-	"r9obJTQZNpSADDOQBGKSB/sXhxcn/YuTo37XTuclK3KKXjVsH/U1MaXG3cIlFm4cuMNwbrXw7PL89fGv",
-	"58eHL7upyHgs4WL0T7T8kEV8ruvLWrhNmXfv24L/ScPzFxbZ1Gdt8TKdcFcBpN97HP/rspN24m53bcxN",
-	"TaBhLdq+Uimhm+tuaRALk4PgwUyksYpYexrLPBN6w8Q3mwhQENpjaYNCgdjTe6aldu56CtprM6iM7c9N",
-	"pqgxXqBpL6TpQjOMZlF8E0cmYdU+a/dc0wwz7EaX/YgCkINnxCm/3HBv44DpGceqzBTfTe4teC8eS2xM",
-	"SeE9tnSN2fk4vhGSZbfxUNh9Avp6vqwkpr6k2P/GN46401xWkMbd1Dm14V0aI3ukplPe0QJeykoXBky+",
-	"KcBVl7mrbyWpz+cBAnRy+rof2FhSw89XZvcEqxZMh4qak7liQ++50SpvBOL8mAJq6nZjhlhzK1vBXrC1",
-	"h+eaAZq19lv/+X6r8+LD+17nxYfv2oH3j43v/tD6whlLpdtvdArC2WmvHWcZT9FuMJibs/1mCl5OQvEs",
-	"VxJQWxBiubADIkJRZr8ixqAEjeaOjHFmyv8b0agk/XhJlOQ7L7oWOD1OGBWvOftvMScRzTc2IXGBMhnX",
-	"eg80TtxITHJOmktyqFLcskvQCmd5OhahkYCe93pMB3Vy0xoSUsBoMKZRxwa5Jk7mcE693n6vxy4vjigS",
-	"ics5U5ixYGtGBOzi5O3xS6DPbw9PL70iEhsHxl5VyTM16v0zbe1CQSldh+xQ4SyOwi57FcuYjFXOlNYg",
-	"l11wfb1CLAO2cGGK/99NFoOvTvlU/DsSvjVcC/ABwPH6Xxhxb/WL/et49rRiISy+saQtYRAIEV5DiN93",
-	"1ma1YQTBUIU2bSZAxtaL4/H1sKKJCAhriOJUOaNMu8oNw0xEj2mARll5RbUYlH9IjXIvzmZIzFKd7Ztq",
-	"IEhy/mQLz4S23pmVPZ/p0jLte8V66/HrDZ7CNyx7GJZdoPgNJ+nBB2jbcDtwxf8aeLfqFFbi5Kd1C1eW",
-	"BYc7lK805V/uDuhPXcUMF7akVsk3qbQ2QGFtsNokl16jK7EIUDcFvKwTDAVIkWlXO0pgb9bCGYg5raH4",
-	"GGdHKhKeb7BwItqKT8YPaeqNSOvyItpvJ4w1wx7RxuE3wxWQEp3P4MetnpUDDwgZKG77WmiWKDmmeHrn",
-	"tixWweUcmxnVIYttnlUq7eSXMMHfhTSmhDjTIhnZPHTqXI3TUEYt5ixh22QTCvSiJrUVP/inxkd3x6uL",
-	"CNk3vwXHPbgcEB4l4yWv/FIUT/nwei05Dt8UkU3GMHYzQBOME5qzW5EKkrrsu7XKJaqCyni/6UejVxpX",
-	"E3nIqZ9eRaWEYZfXuLkwOSPHuMq1Kt2YDdk6N+hyakzWhocNZWi8zOc7mqnqlnEdy6hpFfhqa10neulI",
-	"LmAtK5Zgbzo2iWkrEtiLjICGUxG/aVkeu/1l4mcl0+hfQuCszbHySMVh6fkCzWgKXMdhNz/hH/MTDr35",
-	"Cf8UyW61gsRbnppEYnzbT/NqoxwRFr9cxFOBlnyQCCaxKXDBVBK5AAet1TA2uZJ+F2nJDvsXL8/KJX0x",
-	"+M2MDnwYS2QU7NqV0KGDiws8wSj2oiQwrnzfyAUm4LFY9X49Q3cvlLC19dCg0Jq8Ylz9UEUiACUc9N2O",
-	"kPDviLVDvjnAEkNYrxXjPv64/WpAVSFrKR0ShBnHMos+jcR7Xmokn/KPliJs7+3dmWZemKRa45eVBcku",
-	"r6aAuqWruSsBfcREN0I0e6YG8Mnj4ScMm/QEC0ePFu9J88V+SuU3OezhSQrmLIHW1FHatQgtNb1sJJZW",
-	"OvNrDNMnNminSFC2xRhs4QCyNNj6RkAr/eJTrujU5Rla6szXAbs8O/7LEZFCayTbWFGt4Y4VGWgDX6IU",
-	"wyXO1KfSKE3YQcuhA5lw/ZVUUvkt6irQcWINvAWw0ysaXuZapGvGocGrB2zGtb7F9GieClNCqih9dqoy",
-	"hu2AyQ6AUUERz3jnJha3IUtVIlh7t7fT0E6PuoI/JeRpkS4TR2GPX2EAYm7OrdpdPWgwGomiklfikusz",
-	"s3+vif5AJAqLBCrW5kUotAnC4OYtwE6p8FugO1sbXgOHy/55pYFDA915dyth1U+UMmJGJ0x54qyRc3eo",
-	"tLMnyp0v7g4tORh49q0tcJN1huLy5ipPMUnKHV4N0pRo4yaQrLWsNKP4RiCB0112GE1jU7tvCbU7V0/c",
-	"OBQmWEbtaLVfX3lbVW4WWn9xn+D/Ywcby7KajegCa4BKcevYmylAMpwIEh3RVpynKUjsWOxKllrrB0wr",
-	"DAz7OIupApcZxhTYSsUs4UPgkIfsNlVy7AZzb6LBeQtFSRNuxmFRIx4DO08UqNXtN+9ev3pzwBJF6u/Q",
-	"vokGeba7/WLjoLqRQSq420Jofw5dhRSso53EQyxPKv6W8wTIvZKOJ2CA3k5doBtyC+O1YodsCJJHym4n",
-	"ylS5tAximmPxVzLG40eUTcgRTQhD2DF+kSRMC60xrMbnSb4NYR2mQvTwzN78XbV5AClnqn+CDEazLiJL",
-	"T96o3kAC5eugP2aRL2F2Ix719qOxKAeDXxGH+lLtF3e319CML5R6y+XcHIN+CAkVwzyNs3lr//2HGsbI",
-	"8eqBFBQY00heC8qaqLHKsyVq8o26diox0YISUttWO1V+2UhlFvkorgCW2Ddk42G4/kiGpQoZI7wCIj4W",
-	"EYMjewwUO2wilhN+I8jp+c39vtArLFpgMgT8dRBfRpxPLQThQ8wGfP8BAAbrY9c6uLjLL1QSffA29HOm",
-	"0qwVUBse233HtbzY/6H3wxaCollLrSEZGV+W8jgJbF4sG8xLSY3ALwdz5kEsRioa0+whjNCqi9quqQUe",
-	"C+1l7pqy9NRxI7LTlouI08PUFvSmyolC+30JsB+VFCleALEGf4GlhdQs9LgIvlWjxX5spRX7Ln5vCnLI",
-	"1pu37YCp16hQN/QvbFebF9jiPlRRrlw+0Ju/6Ey3uIY38Y2QGLLqUpKpZCCO7Q9Cyap1N4lJg9rPFQzM",
-	"gdicDBySZ6WD96KiFwf9caGqoMsUNKGDhGix0Jgg7iAnngqmZ7wMg5gSWzPLWZ5iqGF9DUOELZcgxjPu",
-	"qkHZ2k8Dkd2ClEPFK6aCywyFm4hy9bGGvK1B77LYUTTlqSiy4b2lFln+i6vtNxYJrda9t3OZYotkqfMa",
-	"GTiTnX8drqDnwsS/lCr62vTMoAglV675H7zo3xL9QudWvZHCHF6PGjW1hSk8lH42VnBv1KLc7iKYK2xb",
-	"YWlxQHYsgktSTd0oRJI/f/j8/wcAAP//",
+	"7L37cttIki/8KhU8O2GyD0SRurjbUkxsqGXZrR1b1hGl7pm1fBpFokhiBVZxUIBkjscR59/v/+8VvvNg",
+	"+yRfVGZWoQACJHVx38YbsaM2AdQ1K2+V+ctPrZGazZUUMtOtg0+tOU/5TGQihX8daS2yYxUJ849I6FEa",
+	"z7NYydZB63IqGDeP2UhFImBzkY6EzLaENP+OWDvk28OQxZppITPGNQv5n3ZeDcNOtxW0xEc+myeiddDS",
+	"scy1iqNW0IpNu3OeTVtBS/KZeWraagWtVPw9j1MRtQ6yNBdBS4+mYsbNoGb84xshJ9m0dbCzvx+0ZrG0",
+	"/+4HrWwxhz6yNJaT1ufPQeuYZ2Ki0sUZtF83qRG9wW7EojzUVOjsZz6P64cKf55yqD+oHHehPMYLkeWp",
+	"ZNlUsFTwKJYTzdQY/p1wnbEzNjUfdtnJx1GSR0KzUIuRkpEOAxbOYplnAv4ziWdxFjIuIxbqm3gesvZe",
+	"rwfbA9P7ey7SRTE/aLVVmlAs41k+84cfy0xMRArjP83ErHmZ40zMmGma3cXZNMYJ2bUvr/s0y+bnKs3q",
+	"1900tHrd16zzG7MOy4N8yz+a2TGZz4YiNUssZJbGQrNMsRQ2oWmpYGVLSxWJMc+TrHWw0wsMIdC69Xq9",
+	"XrBuHd/ilj2EEmi3G2gBdvQBlECt3ocWzlSaTZuJAehAjRln0rzItEhv45FgKqUfMq5vHs5jMrU1SlTe",
+	"wGOgh5/vc3z7tGsryeo8ySexbJ7zHJ6zWOqMy5E4gH2zE4cFGauUcaZVnk2LlcDPAnh7HCeZSF0Tz7T/",
+	"HT5cYraifhGw2Q1WYd2sU3Ebq7yGWgfTeJxpGHcWw7GXkbpjscwU/DjnOsNFoCdCRub1WLMZlwuWyzjT",
+	"jE9UwIhbmF8M1dTxN7NgjsCVBOq6m8ajqaEWOz0gc6ayqUjvYi06XdfUn3d713mvt/N8TvP5c3+nF7JJ",
+	"fCs02+0xes20GvGMs7up0oJJcSd0BnxiYfrp73hvJlGX/RRnU5VnLLTNhqytUuCArNdh3E59yjWTiuXz",
+	"uUjZUOUyCphWxSnXGZ/NRcR0Ek+mWbJgfCp4ZA//hGfiji+eaTZK1OiG8VSwWAIDiJrOtB1Q/aHu1R7q",
+	"CxzOX8RiebePjPi0A7Ljfsb+Y/DujKnhf4lRdh81gBp4FGUORlMR5Yk4jerPo6bnLI7KQ9vpf/tcDJ9/",
+	"t/Xtbm93q98X3259Nxp/u8Wf93rPebQbDXmvfti2yZ9hXs1DH6t0xrPWQSvP4c2awSMVPUQGEAH6MsBT",
+	"Ah4qA6jV+8iAAfK2Zo7oM79HKZQNPI7af3pWPxDZkY4jcVq3QyfIDZBZaJFtcfOq261Dloq54BnxQNK+",
+	"gYdrcStSnnTZ0RCmPBNcamZ+XBiWVpr2+/5O0N/9YH6ZJ6Cw46Tq9g5orJitUaB0iQxjmT3fa61WTECN",
+	"OcVPSY+hV3ia8oV5QWcL2BHTrvn34CaeL6/PWZ1+ZSgwgEWY80ksJ8giiUgbadK0X6t1+UpWPS+75Pqm",
+	"iTMY5WOJKzwff8t3+PP+1ndRb7i1N3q+u/UieiG29ofRt/zb8Y7ojfoNCutjmYEZqzlF/wumvzTkdzJZ",
+	"wJg1rhqIUNN307rReSiGUMxynqcT0Vp/AsyQBhnPNhgTCO8YZFgmAjbjmeGSbMS12IqlFlLHWXwrkgVr",
+	"h8Y2TUQmQnpNs/DY/tQ5ZJzd8iQXLJvyzDAGqXCvoGnzw16v10gs5p2GWdtua1f/Sou0iVJybdSxMqXs",
+	"1BKBeXOdWFjJTz+bL/VcSY2mwfc8eo1y3/xrpGQmJFg1fD5P4hE3o9z+L22G6k31U2smtOYT0/Y5H93w",
+	"ieFMc6XjzJjAxvLSB9vbc3yku/RhV6WTbRFNRGRWOZep4KMpHyYCjr2bwL+lYtw6aP2P7cLHsI1P9fZJ",
+	"miqaR41uvDyUkcqTiEmVsSEwT0M0XdPd9zy6EH/Phc4eOnGgWY/3Apdhs1xDX9zo6LDqbCiyOyEk64OY",
+	"BK73RBNOcQYMlN3EsAARGRU2lrc8iaNDkA40YjjLqEir8VhII0bYOBZJFHiTUClL80TAEh0rOU7i0YMX",
+	"6Mg3yJyeZIYRMSNuGU+MOFsw8THWmX7iNRnR6B07E2yUp6mRiHjQ21GOE7Gqgx1OJOapML8b9ZlmkOZS",
+	"xnISIKcw9ES/dGCpXql0GEeRkA9dK+B0PJrFEriB2c+F0WXMniLjU3ORQkNPtE4jniSG7WjG82wqZAZL",
+	"EbFhnjFjMqUqESxSQsNseZKoOxyI+RAmfSozkUqeYDcPnLhtBFZapEyYxljbUXbE9sb90c7wW/GC96I9",
+	"sb/feYIFOGIg4q1JSKYPnpdIZDxONNk/zr42J1xNWC4jkZLijHz0mS7OIfKWM5W9MtbXQ9fkTBXuRDwu",
+	"5EN8oq3nUZQKrbFdlacjb6PhLNpZnJqxzYTMxIPnMkoFzwyrqTppYuwvLrpgC5E9PWMETghUDXoEaMhq",
+	"JrKpGRQQ9K1IdaxkxQ4uliRSZmSwJud8kSgeXSr1hhsV54GLQpKHDRVwv5EQkWb93t53+98+Z8NFJp6a",
+	"GZY7Ym/j72E6g0ylfCKuJL/lcQKS+IEz0tgSynXX2mFpQVOBirqSwGDUnQyYMXL4hMeSJTxDA+GR0x7U",
+	"joS14WjzjA+5dgc61ixSd9LIJ08bQS9ZFBv1XbNxniTmhTGPE8PvDw1NAPHccc1GUy4nIuqyy9JER8oQ",
+	"lTdTpuRIMG+Vhnx0cwBLsmB8nBFPmcS3Qnq+Y2eFn5sOjSV3N40To13oO9PBTq9HNs5U8CSbhixFZ81U",
+	"8IhuYy5MH1tHpo8a9xr5mXAI6OriNCwjgnQ+MkRTUk33H659Gp1fqbdcLugI6AcrF6ORyo1BDzIz1ixR",
+	"oxsR0UTQOBYR7JqIDOeOJRjNYFVL9ty52J6Kp9J47jeS9Tv/gL3MZRYn0Kg3qFzisEo7+bz3qK28kkZ1",
+	"UGn8j4fLB2MXoR/fGO1a36k0MhzXMF6w3p5gf45TERkFhyfadJOpGyFBvM9irc3BKlTmLhhr1CLcZY5G",
+	"Quu3IpuqGuvtB1CKyIIz58WoCLE8ZCGXi5C13YxUykYizeIxaFmdgIXzu6j0gkwW5mfzVsja3sv4CPZN",
+	"mt143+LSWKTzO2MHmhdbH3wXAz6tWKBB68gcFLPaV/PI2LBmk6IoNhPhyXlq1MssNkbhmCdaLC0h8Dlw",
+	"snCY7SHjGUsE1xn4ycGQ6LJLfoNiVdDBBC1ynKoZ/BbCjyEZvM7QnsXSH0A/aM29f35qcdiDn2duE1ZR",
+	"QWnDqqTgm+tn8WSaMT2Nxxkp1yqtW7hU8ASdf6XPz3nG3q36TKEHt/7mStzh0rT7uFAB24FVCdguu43F",
+	"XcD2QFpt4T/2jTmTpSoB9wUKHXvTgdT3TDMttNFjdOmI73oXh/trLw3pJ3S111DNT3E2RS/Gw2jHnRVU",
+	"a4cLFpJLI6wjKDYUOo6EZnH2RLS185W2fhXaCpzrqtkDlinqveoIW0O0hQR773r5UEfLGJaSo4SqkMGm",
+	"ISuN909LmzSyPTU5rof5eCxSsMLQqV9qu7/TW+9/9qdeTMH23bgIl/FM6DmXy+uAd5HrzgFd4UEzGZ+B",
+	"XaqS6EFfVmZBzQR2JGvnABclDRv68+hJd/RXXxxvUsFmK5VHceZWqOpcF3TnTIYvNy+zLOVxYtakvJ7k",
+	"FWlm/ag9lrt4lQqxBS4s7waX4TtDy8zFrZDZIWhPQ8HEbJ6VA3k+tawzpBJMlYlZOcxHirsfeZKbJfiu",
+	"990OrpH3S79VJ+LgvizOFmuZv1megX3ZfAiuk80+w1dN925z13zXTAVFE24M3iwCt1WrCeI4FfdXA48k",
+	"8zT7rUiMY2lMHaAcIKayya+FF7sBY/4VKCv89Dlkd1MhmZrFWVaxgUp3GflsznbZPBVa56lgfKhuBcum",
+	"qdBTlURryadij10dH58MBgF7dXT65uriJGA/HV2cnZ69NtbA6dmrdxdvjy5P351BZAqXC7jMOgQngYgo",
+	"isP81GVHcoEuB5Fo/4aqYFt3PJUY6rDEtR5AphWCWyayRtJ6E+usLqxjzicYquUoJRY6sKEv4zjV2TJl",
+	"wMulu+a1M0Be93n5VjlTGU+O14lke5cMlqclIwyJ0gHjo1RpzXiSwHwq8vpewtobTkDzbFzTQSOFYfgD",
+	"PoXVlf5RDBhP7vhCe6RkKM3d//kmJdFqK2gRsbaCFlFrK2h5xFq2Nf0HdTanR1T1g0fvs5Foy+M/uJZb",
+	"LDy/unh9EmK81DxP4Vp/niqjiLO24KMp/Ao3NB344M2716/PQmOJ++/Co8HlxduzkOksFXy29PBv5xev",
+	"Q6YXOhMzbJQ+Orq4dL/rjKdZPocnrwaX786LJ9M8i9SdhEfH786OfwjhEiqe5HhxQ9qtfX70svrcsj/s",
+	"9vgH04K7NyPFvC0k+DO5jFgUa/hvG6XVsR+apt2H5VYvfoRJ2mstMYl1BkpoG2bmGrn48eqseC+X5TfV",
+	"fO69+epN8Sa6ueDJ2Q/H796GNgCRtsxektMbL386s28YbSaWuBKe55ZePPrxTd2L5deuzk/+ehyyHGzV",
+	"clff/wUeDfnoJp9XRnH56iU0Th4X024kzOPIPjcLWnrOo6h4OjirPNVCZvbhcbXpUSJ46n18ufQx+KZ9",
+	"QjOvvWx4zae687+8Pj0L3T04RHgmCXe7f/6X11fnxXNcp8g+unhbPALyxycvB+dmjFGs5xBNUR6aefqy",
+	"/NQf0clgYA6P+Ojd8sXgCS+aOBkMLs/r3vEbuhpcmE0AQ7FY/KvBhTkk8Cu54u3vZkvhd38rjwaXL89D",
+	"Uv6zlI/ApQB6gnfta9mIoWvfbUukeHHyH3WkmIpxrj1rDq6aJkrhNfwCHI6mWwzkapPac8BCY/+HAQvt",
+	"hyGLI43/1kriE0NRYedaeiwbGGMraAG/awUtYG7mr+Fj8O+ji0vD0A2XagUtYEn49+ileW4YDP7FfxvW",
+	"gH+vzvDvqzetoAXHGP6+/OkM/h79aH6Hw9YKWnCyzO/mGOFfaA8OBv49pt8Hl/TXPAdixb9X5/j3wvQD",
+	"9EZ/zXtAQvj30rwHlIB/Yfyw162gBXuL60Hjvjj5j7K4skuwLKgsG6FoFr1sUCaxvFkWYm9ieWMdW4ma",
+	"FKGrLgLFaAApH5n3yypboibbO3u9/V5/q9/b6u9v7e10E1WvwuGJqAkTPIOgDjV2Z93IA3uAXPxNKeSv",
+	"BRE4W/TSls9UzGo5XWtpFGWVqqoj2iEGuFJ12syxs+OaVP3VGt4xSMtTY/fV3sHA0DEhwJqMAbsRC/Q0",
+	"utSRivrvhT+QH88FALbUHMfYWjKEzk/ZsVEEj8pfBy3DCRNOmUKtpcfYojZLNuMy4oZG3M88Meum0kik",
+	"rYPWfkEK5szb8I+gdUsmrfvoc1CYwaXxg9FbHbt5DRz5o5GYZ+yHy8tzo4hIAUSqWc004B2ysu3wdlpL",
+	"Wm4xNLS2P68ggsL+rNoKLvYhUwzCB+ByaCZSEGmZ6jJDAgyMzxiHPOMLI9NBvw2BDEK81GEhjChk7aHK",
+	"psCDcdrGapWR+WhoTNhDxjELIpYM3kQjq9Nl74xthmERRlbciAV4WJHWoD0jjYLiDXxyI8TcsII4dWFH",
+	"GHWIF7j4pJgCXNGhOA5gYNiKVJkNmMp41S1S2VVju+rMKgeZGYs5jTdiARGZ4C6g7fkEO5be8qRMLv1e",
+	"DbEkCcyKPjALVERx18UXVq37kou83PhPU4pgdltuFeIK02qc3RKTKtHtErfmQ5GAXKbXDhlN3t1OLKXv",
+	"+T3Xdej45eM42ktHCsu8bYnc63na0lG7EQ02Yy7jv+fCz7WoT6EjqrlXCqJHZL/qimDEB09AqcziW8H0",
+	"XCAtq7FlEp2adasINrOIH9bysabsEPTlOPLG+35eZWt1TrHf8rGppZKlNp+K/L4Uga1SIpbpKWDgbIBo",
+	"mzjTZa5e4cxfhrsW0rXfq5OtNYRb7s82sIqcrQOvTI60P/SvjdxxtsFBPpvxOp9cZbheF6vGZ5tbpTdU",
+	"0oJZEtd5F5/oiF2cDC7Z0fnpU58quHlvavjRR8u7R1nOVVhNRbW7Uxyquo0pebkM9XTZCeQj8SxL42Ge",
+	"CQjQDEk5hnQtznBEAQVFaVCLhkolkM/kZyZW95UOXN360MOaU2t15eVNXEUnl+Jj1ryHG2naT0o1vqK+",
+	"1HBCQrspZx2fowGFX+FmVZaprunClllq/bqVpbm4buEVjCFJVISNzk6JGcWlH/k2zBetoAV3UGUTnp7U",
+	"DIACEZYXLJ0ITRHsIqLOMWvcGFXxqGaSz/f3d/dru7Eu/qXLnhlPknv3U0twzkSsvbf2m9fkNA89+zBc",
+	"7qbZ1NzU2HdWX3VIL5EIGTwO/KwXLdKYJ/E/jKFVnOZKjqw5vDwzKlrroPW/3/e2Xnz4n//WECgTKZnc",
+	"g7xGXBJ1kWOQZdNU5RNMBTk6P92M3vCnoGmBNtU1Ls3bqLrEUe1dzrGSqMwwdStSTC8vPBolUYQ5CBis",
+	"CxHsoKRAhnoibrmsJEnjjcEPWTZnf/4zu8YpXbdWalY1+SK+vuOulhyjaMM9LI53qpLI33/zKCiiO/El",
+	"s6Pgjoec3G+++eabsHOInAC30oZZQ+putgmvroiusuoD767UgOosjyYhYs12dDYtyTe40bVaPgXhH4La",
+	"iMQJ7m9tZp4VQukxoiwgchiKkbJpXjBGntTJun7vySXdBors04i4U6tcP62E+6VF2heWYLvPe73fuwD7",
+	"laVT/7cqnX53sujefHo1f76k6dYb7880M99ajhilgL4Ck6W7W7w6B87CQiOcQkuNeEdXElyHLLSSy71W",
+	"I7v8/SIjBVLIrek+ThQHcCdcg6Di0jc9tYLW6fntHv553gpaVxdvgASx97JeUrS8RA24UD+udpLUh3eB",
+	"axspFOGAaky3JSm1QmloUhYqa0ydORWisyTtd9ZSUbNgd/mpy+ODvDg1JnQMzD218THLE3WBYnWhlNN8",
+	"xvHmX0hEI7HxQ0W6NSg05bk153qum7AdTd2Uf4i1kVwu8rPJUbYcpl2j+GHgiVslcCfqLB6xKIfdVFKw",
+	"kUoStGqdCnDAwikO4+dMh2ye5BpetSw4EknG2RzjCajFqvf9E95yv4SQqouTo5enZ68HrYP+ftAq2jaG",
+	"RG9nb6u3v9Xrs37voL9/sLff7YEAdPG8B/39pcsJv42HRmN6bdTtxCney4po4N3hlkfRfLsLLM024K51",
+	"b2JKDPMMPMosxIhQRIxQKf317ndR88JAjae47K2b8Rs1iaWHrXAP/nNlU0OAR1vGt3wQHUssZU3o3VEq",
+	"sq1z87CXRobpWlAU98Hay4uc8tFW5Cng7UIVeaTCsyDzYgMIlGryAqGq+Ey/aYU1mQaVoEnoeHn0Kdw9",
+	"khIC85iS+VFk05SmgGG31LkVaUaDLLhgMd03agKwHhIzRrUe50lSm4cG2XdNoYyQZIIJegEA+ggZWXdu",
+	"aJMNSUvEtMjyqv/n7MXt32avFn+bvXo++uuPe6O//tgXr89uR7Mo+c/d/5hGP33s/efOq8Xo9cf9aOeV",
+	"/s/X39WNMV+Vp/JMV7Fa+vdKUbHrh93YBQlo4+r2+22T3AF9GlKBbdRDkuANhTWeIWC4hDy5oUgDB/gd",
+	"1yyqYka1BhSXZTZmnqpJKrR+lLQCmMf6iwefN2507QBtEa99HB/DliiKcg34G0AJpbnUdViUGdc3yyuP",
+	"XpmobuUF6NtZCV1OM/pgozMa3xetrsejveH+eGerP94dbe2JvfHWi/H+/tYO7w+/FS9GuxG4DNagTJnV",
+	"nQueNecmWywcWCsPutOs0SGTeZKQLlhaRavLw1cjJbNY5irXSVlZ2K2AoprWENOgtExN5xImZHfFzaSZ",
+	"MojGau476imAHcHfZ5qFRuHJ8ZojJByZkNnMfiY+ilFug0K8M0Yoe3T6QreW7n29TGXLuYX5HMOf63YP",
+	"4TzXHTGEKD2VY2Vzs+0JWX8w7csQ1FYXi3/hwCoBqSeWNlgU7/MLVRGVZbxQj7Oy9O3v99YlzwUt3IR1",
+	"w6ZtHuDLnq1df2hjywbA2ikoAP9Ns48cS7AWI71p9oTrm8qNh/llHXsltYGcnLSPtMZuqt5mNZL1Jdc3",
+	"GNLgqXD1BA5QSC5Gy4MpRaMxRGxCGMozXQTaGBs71xhy5V5Fm3OYiiLJ130JHoU0T4SmqCw4CJ57GAdQ",
+	"oydi66sMoI0tWfIsWIO27DN6qGVaCWrx/bXO01JaBl0Xz3iIkQlmIaYCoScm3JgN4HCmgcP6ddmRZLm8",
+	"kSC9zfcqdSCgSiYLFmJ3oXPjVDONPrXyNPHWCgIPD7a3R0JmKU8Onj//bnfbKMUq3bL4q7VxgBvJP2KY",
+	"NWLQUA8JPDsJci44l5tKi8uOGqmppHg3bh28/7QsPz9t6nr78DloNVsLiBXGZ+KASWWzrI09nfIRZhRJ",
+	"xRJcJJhEihgzTM+5EXp0mc9nyvxGugoQv10Qzdp7vRedLjtKtPIQ3mjdiijYIhtERgUTbcS7Xg1l6jtF",
+	"//f19cdeb+v6+uNO7/r647fjD+1/P/B+7Y/x129q3uz8+7+tlkI1ye0emrWbKbDcZfD3n60JvMbku4/O",
+	"EiDgQN/wvd3+/u7zXq/H2pwtBE87S9rIMjSq9fHbb+9lOVjb0HL3jZSVd3f3Qf0o88MSPEED0oDgyXJU",
+	"9RoEg8q8im7qJkAh+eRIWSGVKmHvZovIeVKgRLgonsiP0W+H/44R+n+mDzAwsLwYdjNr+FUqCIcXO8Yr",
+	"ONOnL+OL/sry3fu9Lue8GQmeelte/BUB/uuDNxEMrcGdS0hpxcoeEmZ0JnTWnGPb6nd73d49vSG03rQE",
+	"9ZSBThIEGLknbdN99s9f0JckxV2p+cqdZK4zpg0nHi/QwVHcM1jG/UyzuUri0YIuLcZjkRbEDFDdu85P",
+	"pgvs7WIicvduayA2mkzB87/r3W+rltayMvfazROz4wLkqO48n5+8dTDeoyQ29oAHi1Se5pb5v+9PXp+e",
+	"seOTi8vTV6fHR5cn8Ou1fHt6+r3+x/Hx0Y+zydHd6fdHk9Orv3a73WsJL5ycvaz5aP32npvToDMhM7SI",
+	"ahTKuXtlRepOoeW5f1pWBn4FagRSYKtu31iKR/hxveHVbpFpoybl6VZIa45qDMckSNUygmJdQrefDfPO",
+	"BiKtcFaGNlCxW/4WbWcbyhQSvB+aGJ2NXCRmNc8hy3GFEYppkMtmKN5KFIpUucu1pqfp2/SxoudUjER8",
+	"W9e3vQZp6r2/v7Oz0QgGGxjgwwWku5c8GrjzCMudqQlo6/c3vxGwcLn/MBWRdYboBizHo/NT8HVqPCBS",
+	"iMhY3uQK3e/tEiiiB5cXdhjWRaGTNeWacjsP0Uka8tlQpM4N4+OU5pLuBONbwdpaCBaW3ALhAVhaOCM0",
+	"wqBtHThHlp8oWoDqYliozfsMzBzuuGkKUEpx8gEkMmUsihHHWmdqDi7xeCY6duyTVAgZdtlpxsYqSdSd",
+	"dmsHp9RuXAFIecDgGwLfrEOnxF0umJG2uJYk3EmtgWZaQQuWD1TRyk21fWGJNU2VzprLOpinz3SDdrPV",
+	"qw08iedHBG2rVzZ6en67B9M7Pb997uBwq3dq/Rc73f7z77r97g74PsV3vYOD/v3CJjUfi7f1IESOx1Hi",
+	"PdHs1pb5ZmumIhGyNhjlI5Vaw41IQipvT9G/qMtcgHSeZb6n19XTsHWB6J4rpA+6kKZc0S5OoolgFkC+",
+	"7iJlbsi02bRC5lZCjKHFaKsU9RsjABCYoGxePe/td3dqmQzGi69VZot6N/Ravcq65soOJ+ixdI+3loRM",
+	"0CT9ylviHYsyPTuO6RFVMcNa8Q06xUue8ZrIKJ5xxq0hTXpA2dStCUesbepILjByg3xjZJg7v5W6kwz1",
+	"zYojyWzvwJhzcmSERm9v5/NSaJDpsXlu4INexjBbVzxrmaesQv1aSUTU4iMoiIz6lRvp1JSKdtmgvhR4",
+	"NmmhTszUbcUquzfCHPVXN0TSGpbHmBYPNkd3uizqEjHu6ULO8kEHY4WeilCPXnf/u2+/q/M6bgy/tRaL",
+	"zUfhspNcsTJe3tJDstbocwjq0suu43dSMFr3RVC6GvFKPLEbsQggOBvjXjWjvQ8Y+aVAyPBbYYRM4+J+",
+	"atEbZp17vf4OmI72Frx1sNWv9fcuLegS2V5dHtsab9mUzeJRqiiEOGDh3/72t79tvX279fIl++GHg7dv",
+	"DwaD7hj+L6zkFCyFAu10+zu7e/vPy+Gc19fRp73PW+bPjv3D8M9B6c/1ddf8x/PPtc5KmtaaaLtPtZFV",
+	"joScquVibrMCvL2AFMENhLsHu9lLe70cQVU9FqVDsGq5lsKlvsThqT8y1iP2sDCihlowmWJ5XVgfXWiU",
+	"2/iea8GuLt4sI3osO5pX17opXZun8b1FTCoSwTGKA3X7Qxaiw61i9jrVP5vaooIVxBH46r5BSWlSv0kK",
+	"yWtlUqWXzpgkRQkTTdGAd3C5PTYG14xLPoFCELWKfdk9t3Mf4Nl6dYCQcREXF4FwHSYuoHXjbU15Ac3b",
+	"awU6aBEk1dflTZpFrA98SVVyj6gX2Ix13h5ssm4YzVEuR8XNkXVN0b/TLkGjXZ2HeOdtJIqF+eKZdVlY",
+	"O6UTsPDy9O3Jy9A8DA0HAPuG3QlxE/EFCyO+CMHajXic2CSgPEnMl6dnlycXPx69CSkINcQbj9AVymwj",
+	"Ul+q4QLeBZpCLoqHsu9bGRqRNniG5q8LjvNvG+lqObDXjkAaFLHvkDyKwg9wQyS6ky7GeGgvLjak42n4",
+	"uFm4y9PB5enxoGtHGZppvj06uzKTBLPPDcg2H2daJGObPBRnrC0Vs74QcCt0uuzCbAW4Rcbwqw85UrRE",
+	"hS94KsCpMOL5ZJqxfA4o3DOlM8CRO3l59ebkojvjH3+mMJWfwdQMyftjVpqWj9YSfjJ9DsVCgVDjvk+D",
+	"s3EqBNOJyrrFHkJcCxKEGVDPzByvVBa2FACfz5NFl70ExDtQCyWzNEHV2/wbTtgt1HLIw5GZJsfGkCZa",
+	"dfveRt+70W1DLB5IB75TZwHVZEv8RAQM4UxA4m4wAeuz9lslI77oGAb+LWsPcviXF+yEFB2hw9TxtW/v",
+	"F8wU3DOgzKzCoTX8jAaB2JZkbeuNXKji4yjJdXy70rsBpGyOIxzLMg+xoL98BAAdPGMclKIDIiRHxrpC",
+	"x7buLJ5zzXQWJwmbKJsveBPP518qVG7Dwq5rQ+VWRBnjvX+pZNph4ZKsBERUNUDrr6lAaWBFxuXLdmTY",
+	"KwpOE0dfop4NO2i6XT9dzhRccj94hUrW+pPrHU1GBcVyyw3n0+sdl3AWRxLQ+68uj5e8+vZwfvd898WL",
+	"tSNqihSTDYtpsVhRqraCFgwW8FeR07WCFkqIKgqre7y5auJvvAsco82i1QyA3/nnvOAyq9SIhlBeG7Oy",
+	"sVbjRwuujuN1Ta8a1kAYUYypQPewJvCerojeY8MFsxVrhgsWR4dGYIwyYnPE4rI7Rey8UtpkXbETv/rz",
+	"r8OY3AiaOVSJNbH22L9aCZZK0teXWl5nhDTvowvcrDOWdJ5kCOVMKgDmEVu1wQ19ZSy8F+xuZ+rnNbAi",
+	"8qZx9dYVDF9OI3i6DWxYoCNMwzOSkCmXqbGBlGw4bqeRH1u6KsJ/INJY6IZCBG9XeKHMTppTNcxHNyI7",
+	"RDURPAdwA0whwWlmjx2+V3PzbF1W3t72uvv73mpGKjf6Vc01Ari3Sh8+3+y7WFY73Oi7L+OkpHwk/rEV",
+	"uOVo2CtzctcGAbsYhSICuIgexZqYZhhUcTHPphS2W7pJbu9RBTsFZUc7h0axtxGq5FyHKNS9r/HFXya+",
+	"uFAqMcG77a9NwEKsUnNpayCEAQtn/ONAyOgNz4QcLYzh+qsHJcNFm4plps9FOhAjP0K5Hi1tE4NJEXMp",
+	"CTR1Z90GLh82zX4P4ci+SP7FI5ILMivAEL3P6jWE32oUshd/7BWI1qzdxOc6jdeNa2LM6m0I6CbAPoIy",
+	"LDyhpmCKb6mySGUIlCbsrWL7/UB/eP9OfXh/lX94f5l9eP/D9MM/359J/PEirfnR/HAaf3j/aox/j0cf",
+	"3h/x4nfzzpn88M/3LyP8wXRxPi9eMh/8MP3w/kRAD51/u2eqy0p7xJdkNfenqyqo1dnaEXgnQdmVLrQY",
+	"kHYiy03drzbB58kz7Oq1VAuZH0thxdX9fA4+c2iaZnPEMR3YzVJAnQkar9y2J0oIpdYuxEil0eMyQstN",
+	"1ahEXpEM64VhR37M+TDPbNWOqBSKFlIQEjlD56nK1EglIbtuXbcChKSeqzTT6Da0WRy59hICa7RebLRm",
+	"qPigxMFiTK00giBiy2D1I55Mlc4akJLo7ubnuYMgX0Ych/D7VLCMJzcOb9nlyJU73Ov1d3Y38XouJzjW",
+	"0yIsDaxpzfDoiQO3IbloYXhKl30r8PlXzX5J2zLaztH5acDisWHRpqP1s33SnMWBEQFDlcsoYJD7R/99",
+	"rFIRsIGNNTvzxEvAXnrCBTgEgQM5lIqbWFbM2qKfe/J2S77LFFZZcm9z3RqtPMANRo0PCROevxtcMrjC",
+	"3abOwgPGWZ15BEuB4XuVPBLGWW3+ilmhQuPbYDPL5pjRCVem6NbmzIB+WCaOBtRqCubmBRtzecoHRY4r",
+	"wNSX4141ZCN0Pa4E78e6YHsY2gr+eRb6obXuVRsDaLglFuC3ASt3Kr2pCbZt06Xg4O3Z5UVXJ0LMf3b3",
+	"ata/27G1XKAEtLphiZIT8JlzaT+dwxVXPBMqz8KgmoYOVub6OF7WhvDZTHnJ3XDTFGd4SQeBvoQAluZy",
+	"TbAzls2P2Ko5dlZFCXdZiDOnOGXSXm30M665C7NEOjYzUOMxa/eZZuCpALNZsT6bxbLDcpkY+UGjoY9/",
+	"pm4gNn/GZW5WX6X2rRn/+LPRNmfzTIfupgmhElN1RwMKbDCMMQah7IEN1KbC5hVyctd91sQs5Vzh+huu",
+	"QPTYClo+zYExFSfVmOXiuyVePxDZkY4j0VBItqHq6w/qjs2MJq5FtoUVgBy5IJ5akhi5MxKpRE/D6rsF",
+	"TwvcVOlqrglrp9QQiUDjvIfGhc3ZmMCmanwrVslbm1jX4ymA2uTqKQVFVb6GnIT7l+crAvv0ymXzYh+X",
+	"FUIeWX+Tzzo85IvqtGwZKVs9KigmWaPgaS2yJk84dP1MN5a6TWIp9rbn9fAtzRejUJsPvNd4Ww7FqazD",
+	"AIptIbeuxJrWZMMuk/Vjo0WtB01X3ENjBSUI+/3ufp0niL5uctkXjccOjQjdYnjFHSNSjlfci2ssZEg1",
+	"zrFmWKei4e70+5suim6GonVE9UzbgPlxrnklcglTY0QE7s3vecRIJzhgn64tj7huHbDrlkhAz2K9A6rB",
+	"7s7iLNeAWMn9mqvXrc/1t76GKBrjAoy8Qz4+4+mNiIxkGQpMOSqY+Aa5DHgC74He9pTe9Thq+bQT0HEM",
+	"amOD3T56w3brtIq94LUlBdTd497yJ4DMqZM3hKsFC33ovO9hHOmw0GSlkiIgpYMgoKrek7JIWE52XxmW",
+	"N+MfT/HTfg/SxZbs8uUVMYbEkWV5G3PCJyze7pLjbMlsaDqWE4jTPWDNEDXF22095SmEjwmJ1VuLmoea",
+	"2sKGAAjPfNN5XNz+yNaZhTX60LSyT+VwMW09CQJXqaW6Gyjwtnqeli/mWiHwobkYPdOEUY60YkySPInw",
+	"Zgkv/hdz8vc+nS/mEMaKFGPneA//DOy7XnE4SM9yvRM9lzCY1245HswaZe9p3EMUMNe8Bl/CZfQAPKwH",
+	"uZnWb3Cj68kGa2wW/lcbQXYfZLlHuLr8HYwzOJsSImZS36D7go6wemfTo7xM7nD5oFvVLanlbVZK1BfM",
+	"yY1lHzA+1CrJM+FngT+4khE2in+rRYyqaecbFx36/urVq5OLk5cBe3k6OD66eGn+E9PjA5eqHrCrs8HJ",
+	"2SX8PbNPIU2Bz8Qqa6id+unoHcBwL+S599jyLEjzDq/zXm93VJIP8JPYOoX3wmoNJ0IWvmdJDLOS9829",
+	"f1SVLkc1mhCeay61SrXHVuEZ2WL37fpw9MrE1ulzTu2pETQ02Oa6/xtJmRKo9TrFIi6qRHgjW72mFzyr",
+	"i9pI7c9NQR5r0LW9wJ7VARrnVSzsAOCx5yKNFRies1jmmVk/CI/gGZQrxfMMb+Lziu1bwGZ/avVbB897",
+	"QWu/dbD/ovvd+hpyOPXaVSslJC6r47XxVpgt+ICIq/6D4q22Nvms6i/bMErqkuubeiD4Ar4TPegO9JEi",
+	"brssFDK6xHQHo5GKj3F2DOn+UE52CFaws5HrU7GphXsZvraf5WH3ilwTG+4NwYECKtv2ncgmP2zbliZn",
+	"mi80u5suOoflcZeQ2WCWY8OWj7kciQRcxDBziAFP83lmfoGUkmrE9TKfaXJLQXdxxNrgkZc22UxOtvRC",
+	"Z2LmZhZHnUOm8/QW6kLUJjy0no+/5Tv8eX/ru6g33NobPd/dehG9EFv7w+hb/u14R/RG/cfF+DtsQDQt",
+	"rBzMllCFrVu+inG6IqS/aYlWLInDIXLR/jxjKS8w9sqq9s7eTt3ebJxMMBTTmFJelyMlVqQS1DvCfpou",
+	"CoorLnnuuGYjS3G2tBRcV97F1XCYhjDaNLv3KYPLs7VfcH0zgBc3D9HHhv1heS6leUMsBcC52jXYPALG",
+	"LZtFkqyGKj/VAamNZjGD9oawGlG+bv1WhSKbxus9HcCANnZzgABYp4Vgk03DGGS1yGfhBd0aHrLwWJk1",
+	"yUTI2kJGNsZSi2TcOSzx03alfpB5XGKvbXMc6F5rObWQbmRZLkfG0ksWHf8a7cJdh9nxmP90ZBW0vJ7K",
+	"F2ne+0t7fw8ogCSJ10IBbIYD8DgQgN16EIDLlI9uYjk5ua2F1Lo0zNQZLnPzp6j3VCBNQc0LMCLvddHz",
+	"EPdmJOapGPFMRCs2wWUqiVuQ7Fyz4jvfY4GefKmyJZ7qRxfeH3ChITJTRE21EHwp6lJdLZxRLAlFnq5r",
+	"MrNpVTfLOkAjYXd4JWvwycFW29ognjSWtyqporSs3Efd5Bz1Q/o2mniTC+zpbkvs5QguYeBhnsOGeg4U",
+	"//qkjlJr+enSmi/zVbL90WsA0HZlF3InYOGrOMlEGrL20jEdwxPzzskE/cltB5FX770o8VDsvBW0sIdW",
+	"0MJmKql89q1GHtMgu8zTzWVXiV+tFWLQdt2iI6jwADXUzbWLQt0c8tHNJFW5jFgObdWogy+GO2Jv1Odb",
+	"+9Hz8dae+JZvfTd8MdrqRX2xM97le8P90YNVDQqUsr2Tsn2PUNYGvetK19UjPAK8iUMKprXlUDWT4lak",
+	"VKOlLs+EgwL0VmRTFa3b2yP/3eWinn4Zl3ickU2g0gZ9OzlbcpavhnYOAGai8SZdJYK1+4zQN3YIf2OX",
+	"EDj2CgyOgO1bB3nZ7rkX9odp/nQZO2TtN8uzVpuCWVOXXjtuSYLyRnoLvB4pxBAUxgA+qKafGUwTXf08",
+	"c4TlCs62uKz6JTE8x1WPmvEFS9SExfKQhVwuiGUCSavUR+o1LHN+F2EomPm9VCwRO5rfmfUwD8v8EJ+u",
+	"q1R7H6JeA8jME63uh8pMNWVrsJc3BJG+B+5yUIZkv9+hdBnFtMc7wW/khNZ7SXZZptjzPZaIDFOTongS",
+	"Z8YA6IYBC39GetoKD21WUiomPI0gLlGNIeWFcpFKm+LRhp9BdLT1n3zrH72tF92ftz582g2e733+t9ZT",
+	"FWwzh7debpsWNrc5QaqsE9fY5Ic6164WozyNs8XAtEeKg7oR8iivQ+JdKsmG+Ht+YHSiIC/PbIT3qwd0",
+	"KcKADXlqa+CE3wueipTh/Qw0ivcyYZdd2hpv8LOt72bEI8bXUqleyXgSc32Ipgfc3pv25xBJkwVLZeLu",
+	"YqkxdxQfFQicfy7go7kFW3PRMJymzEeZRisUmIFZ3BAOyTPN0ngyRc+hUexbOGDrvjlolQZS0BKfx38R",
+	"Zts+m+8QwLK88N98A8Bh33wDkzd2QZQbCuQJMw/gCDqQbTbwVVgXQIIIideyABfG2BSMMU74QqQUwwaR",
+	"BzO4PwAVPajL0zVNIebPWKV3PI3wI1tMyuxerAGLCBgHZMFo3w47wIA4zCgMrmWpsGxRnyQtsKWDcoIh",
+	"IaQHNOoCFU8H17K44gnIHs5IxQ1s1pJGsC/KVkSy1t1reS3/x/9gP8Up3Mcbfdj8fi232AmEPg1VtAiw",
+	"MqxZ21GSg0881hgE1w75fJ4QQW3/l1Yy7KB+p2SyuJaMiY+GeAH0jFOdCE82mvZjTMatOVdcRqaJFWcL",
+	"DTvT8PnJW5aJjxlrh+bP9jzhsQw7XTOVAXrQgJwQAyDc6fVCpGsK58OJYu5YMdMuOwb4HfOmGUq1rqDm",
+	"Cwu7HVYjCbvd7nXrM1V+xTQ5M/JxDLtgWiNUfylEZJTgjxmM9gQX20xqqU1kHEqKTSrtImuBMdBK+sPv",
+	"snDPLMKMJ0Yso884llAomsVynmesPeRYoDhgd6kyzS7mIjANzWKtTUMQIhm49GWj1NgcbpVnW2q8lUL1",
+	"XLxtCiAXLIlHECL791ykQCJznvKZMCemc2gG1Q9d+96QRqmA9eMJYj4b9gSv74amEZ8witQJqrYO7+2F",
+	"bpyp0CpPRwJ+3w9pdqgHmsaUZJxREj43yg1SimThkWnQMmcc7ovQTavglFQSwjQGjmvzZn83dHwW02yM",
+	"2dNnb+PvzeOdF6Fh9SqXGUsU5oxD7By69E1TcC40DacM737Iwv3eTlgH/JgbLjia8mEi4K0eLhibCJnH",
+	"UjDQh1h7IiRUuSeCC1gkMh4nmnmpviI1Y8BThQzClotmI57CdbpZpb9uUXzt1mlkF+uQcSL4LZ0bpoFT",
+	"qrwbayZGUyWwvnhQ3FdYqCsYJcARQCoSDkiblv6eq0ywGA+R85bgQbq6PHYRa3UOVMcLxilmMB0wHX80",
+	"raLWxdphM1Jo2KFAcIrFgPT4Mhc2LWXTVIi17VFjIC0CwpkrFa2CuVLVZZjqOZ/EcnLAwiSexVnohCaW",
+	"me53uxBgytqk+LKdnrFI9E08D70XTav//f/8f8x7sdfpMnJrUbkByvTh1jktI3UHHkbBI4BKBx91CNMN",
+	"6bYe1aOpylMIryWdA2ANCMXMEO9IzYYx+OazO0Uta0yxM41RV0j3OM9tnAK8UzTlKTD4Dcgq4HSwWEfO",
+	"W6z90gCUqQ8X0OkwzlKeLtjV5aut7wLGmU64nnoy4VTiqIA3AEwfqGAiHRnqtjVboGSNwP8uEJJG4oCI",
+	"I+TbQ7NbwCMg8luzkKSceWGb/2nn1TC0Ej3c7/0pXHpnv/ennX2c2qWRfuhKmaokQplzdvWmwDdg7av/",
+	"CcHGLPyTYf2QegSTUCmyY9y5ayM56AXD/jsH9j3Hqs2ywBfFT9ap5WBOgZOmkIBPYBAQEeDELWujbs5u",
+	"xKIQuR0M/URiANc6jMnsYGAYs4ghnM/Qv2Dtc6WzSSoG/+uNzSi7EWIO30nQBzpWxzkqKb+wO4AIei2P",
+	"1qj37by2LjdSJygeyNeupW/1r7QKWLv0akzlRpDTXsv6Ws8bmhKHJTPCsx+upWdAYARCjbFQb1h02ZEz",
+	"hoSM9LVU0nBelRuFGcRUUasmivVISSlG2WmUCGO1DfDT0IbwsDgydjZxmmv53PAkJQuvIIKMwm9gklMV",
+	"fjNoJdEDg7k2SsIGo4HTWC3nz43FcpZtn2u5ufETkH6LAQPkGLJRlAFuJlAZS2KdwfDv0jgTLsDXDdmG",
+	"Z1e9LShSjYZ5LUHZQfsEl94BZ6s7uWWhhN1SoVoK+lQb8D/xmgqGeS0zZebHlOwcEl+dcRlxI1Ysyixk",
+	"5RlViljOHHI52xjjEoJudW5+upYxwmoZweIfHffPMvHbUVd2GxVhs/yo8eEmtGEGHYDJsboggJTOAV4J",
+	"X0Ie3weOBaQ7Mxw+uJa0PcaEnyot2FjlKQozazzEE2k4SZx12VsV2eXTCLlqt8ko58aYpHTnQshQ/EyX",
+	"GUpHsRhrNhNc5zg6eBcYbSak4bRjpArKsgXi/Se7ALdTHHXYP9kFUBb757X859bWFvy/eQXL1Lf75hXY",
+	"HlTl4RkQXnun8ojmXkeV7NFEechQkabyhyXOiIMCKOn2rhsUe31yace0ZMSyti/W/vv//F+jFEhlB2a3",
+	"0e8yQABt26d3KqD7As66vWfGYHqv9hGUKNv9q9C1zEuHq/uxYeztfdOL4czIJ/5pdvYIz5BNcYXq+cDP",
+	"iuRpc4rosGo0Z7pQfS2JR0JqUVT0aB3N+Wgqtnagqgagtjv49bu7uy6HxwC8Tt/q7TenxydngxP4Bm4z",
+	"s6JCIvvv//P/MrjwhWoodOvLjs5PvXoctozH56Cl5kLyedw6aO12e12KJJiCF42W1VDodk5XP3NVBzFw",
+	"TAY2J5qFxaAVs0nV5Kyl8DpnAXR8SuXsanBx9JK8KpCT2WVHcEQAM6u919vtHNpukEITQ2wLwyJyLYwt",
+	"OptDJtKIa7EVSy2kjrP4ViSLAFG2XhyC3kMbX0ZPQwd4AcbltJ7TqHXQQj/ClaaSUMA2vlfRglDTbEW8",
+	"qvPEAmDO+CauULoPqVSNMXwYMxDBLoP92en1nrRn7LMeOQivWj4HrT3stK4tN7jt73lUgDq09nr99Z9c",
+	"Sau1iAg/2l3/0SuVDuMoEhK/eLH+i2Oy6eGD/gZdnPNFonh0qdQbnk4g6GF/kyWA4CHJE/D7oJ/aFkuh",
+	"40JkDOXRJ7p18B486rr14XPQmud1p4xkGOVd2ycBwxsv8nQEHvs29qsqUO7dqcEEXvNPcyIPAaqg0DGM",
+	"Jujef6YLvyL7yTumxz+sO6bWLwPd7vX2DllWHDUUfNCtK4ATwo8hftB0COEdvKP/gicRZlOUGDaK6Gn0",
+	"WzqUeLcf/T4O5t76L85U9grQdH7Ng4mb7cSYlxivokWn5qR+Dpak5PYnOleft8GWoUvA4r9KFcvg9+K0",
+	"Bcy5ekWcupMXLAnJl2/Wnb6lA2Wm0+9Yg3oo0NQSEV7yLh/X5aOHH9CpK/y7jWg/xStAyuYAfXjQcfES",
+	"P1zAC+wB23GzKAXUUg7h+iP2lpprOmWmD4wRhF7+aCft0ScGCbhZlFUOiDsbWOmtIfiTcsTxVOCRRFvW",
+	"Siz/WB442+5eMnFToXdojx2IvF9NzH2/gFCbRxy6Ly4jv0rHfyXpeI+zvoEc9E99+PLkzcnlCVsrWMMD",
+	"Ysv3k58gPTeSmE8iKh9/cr+Kyz+muGRtPVVpBncwq5XLIk+i/vicpqkA384wWVBVVO0BOvkeOTUmvx3e",
+	"P8GFS1SkzoBjizDsijx0nqbxbQyX6Vyio3iGBccWHYBjHiZqdKOZVjZSZ6KgMPdhobRCgryvtLJ2mKo7",
+	"fYFFXMOA0T8zHksRhegY4hGJZbxBJ1dmtVL98vmDdLujJLEYAK0vKIiokm2T92RF3dpfjtQfTbkwSYZX",
+	"BxWa8kj3pbgVidkJ8GJMRC3aUJanUpeoENEZl2jVYnFawDmggYBplRIGWTlLqEwBSayzIwtj8ai93yiK",
+	"EbpC+MTlWMZawkCMDX86OJHfEVG8gZsGu8iWCGjVqwxsGzJg5hxWdxVpBF4BuVX0gXceWRETosZALiqJ",
+	"BN2AECQDfXFv0rmkEf+CJGS7bAKEqK2SjPzUBTv+/mjIbiQzU6/IqA0o65PZx89PJyGVFOvl42MEHzRe",
+	"iLwnkIB+vREc+gSgAMJP11Ti/Lp1wHqfQ9YGtlpgOWZKdZoEqGnodyBCf6sK5lNJXdrSZ/qphK9bRx+z",
+	"BuOBJoK1bdBZEVxmY8s6GB7jR4p5EWIN4WFkk3nxXLk0jJpPVKfLjpuDxB4bIbbX69UcDKwBgcgJ1AGd",
+	"lfcfwuWTMBFZ9Rzcz5h7Y8bdiG7uvTi4iecbvYfrvcmrb3E/Nnn1B7Nbm7x4Tov+UPP0nmKxEXG5nlkU",
+	"2kEZj+mPzShei8xnEzXcwcnO+5IvabaRQKj9Zbm7sWJXo685BNFndXpbldvBYS5UQnPeC6w0Xe+JscfX",
+	"Klatx8z/C4rA8iAbiNvpSF89K6sPgFuojbXH7U9ESp/X2yc+Z6lYIS4MDovzkTJpLdgbsfiDSlkHtmhf",
+	"MWtwQ0HUiRhnzPzYpkDhUOZJYgsYGl0U/7NcKXETaQ0JdqYbv4Zm4bdNsA44AMHe8QVrxxlh245UksSR",
+	"KAJBLQK86dlrDJXwpluaim5AwHGP4DDrpS91Bdl2wVfd4xfRPWBfN1VAEKv/X0/9cExP13C9B7DhbQ31",
+	"dRu58etU5XPUKWQ+gySnxu5ZLDNFdXTdc2SorE2lLQ23BNYiITpqYpqn45+S/jJbVdR3Dsmnpofy3h8y",
+	"qeRWZYiGK2KMctSt8Fwy9Gmwh4VvhLgfFnUl3cmpP+CYwOjmtk1cw24ghf+prSCsffyV0/0SnC5YgicG",
+	"0mA6/ofwcKljUWRtQxJPkbQNtNzyL/kKTAxSKzzwiuIX0jNaQQuUjJrirL8MG/Yrbd/bJVp3Jv8lzEFS",
+	"gmHtnool2x7WGHqzNdXPN2PakElbe+VUMh3XM9hLfgOB+dXkNr3MF0klNt1bTbbccrDW0rQsktbqF+OR",
+	"X9I6rcypQfUh8vBKZ3syyvz41WytHFRcUJsJvfHpzKM4W3sIiysHwwDKNqvpDaxQ7hhFjT3a6bIQqobB",
+	"xWZoUbnxcgY57Ixno6mNdkM0OSi4nbH/yulix/RTOmgh5umj+QrFYuJsETYaWXAdZ+ZyglP5BRywVXmS",
+	"OJh3azDGmuEs3B1ineDFV1qbhtfALAf4zefNx0EryNqDq+Pjk8EgYK+OTt9cXZwE7Keji7PTs9dmpU/P",
+	"Xr27eHt0efru7HApO6bTOANqvDSHAnhozOMkT+vKJH9RX5lZJ8AeqmFER0jYalw+AH90kY938f6MfRYC",
+	"DAN8v7UJXBc81ojy4G3KViTGsRSRf3d5WAbYxSo7VfcXXJra2j9Em7Fk+XwOQXW6zA28YwRlVN0XK7Ow",
+	"HENYfKkMENfBr5OR5U2wSdri3TTsC2avQviD24vfurD9teJYj6IIKL2g6pqT4snaIsm5OQPysoKAROaH",
+	"imV24Nc9YxzhXiwyCeAMlJGT7F66r+ysDj33K74HYQEIN+Q3Qsrx5ZsBo4z9WEE2NdTgbP9weXk+gMjX",
+	"gN1BBrl/puksaaMidNC/6rdt6yViyrZUdwElu9I4+DIgw1AwHU9koRD67REVZQsvMa2U8H9cvHzGZwgP",
+	"pTRCQ0FmfKxtaRyAEIviFCETtk03ehsfmcbx5y6ANR7CUdE5QlWM1GymJOYHxLqcK2d41cLDhwK21Lf7",
+	"R/G1TPMFQpAvWFsqpvPRtJga6kPFGsTGGqWXMGo5LIFWhggtSbBvb91vNmG7U4pnfvPu9as3XXYEKwII",
+	"HPMUwlsgtjlzlZIgU5lARDgbqfnC1ewqlviwoJxlugIYSWp8rrRFjqCwK1Dvl9IY/NOzilEX8F73iBoR",
+	"M486DJv8kgz5jTm3F0LnSa3a8UZNJiJi8S98NfcLM1HCWmwdvP9QUj4AM9UeimXSWRXdbAFIN7o9hvpB",
+	"3mPE44n1POELh5ROOBc+GJ+DOa03L44dAsKXjHKiXhaNmmuSeFgMv78ovtoVLyuix/4rKxTSAlHAbhyx",
+	"ffAXsozfCMrxsNYq1xajzvBFw4w5O353VkUTeCfB7f0x1pl1M6GPAtFiAOYjnYjoANLesTcAkIoAItF9",
+	"iE8AlgjHQdhwdKfpKgbhCGMZOxmMqUkBRTebVox0QOmnM77oMp/gSclrJl9Uhy1pfSFl2Db/66jC5d6j",
+	"NfpwsVRf1d8V6AMqRUr3jtiKc7rErbc/GYpdGytBvNjQudM2qAXPSwiPUdk6t8Ac5MfFqgZ8dAOpYd98",
+	"88039ZdT3gG4n3PIfgiQ5V/Ua+GG2EC/HhI38IWvztLaW43qMj2Aarc/mS/XEy+gUxLpFh132RW5Lpxs",
+	"Uim+t+JqwO7+aSZmX1TJgDWAXhrozIz0K23V01ZJg4lxq1boLo/gNOu90WYPHVeqTZb/0Rjh3CbAouYB",
+	"BfDJ824m8EwDwC/ewGVZGg8Bqq+91+v5KMPDFCDX0hxT40PDd40BGXqE3YNcgcD694wZ67Icjt+dlRFh",
+	"WPip4PSmjYCpJPoRVTQp7uC/PhNEqxajVGSazbi+sbqRMRyNahSPY5qgd/IhsEuKVLM2d/94phn5owkx",
+	"M5eAyGW+hYF2HIRNplbgoUkh0EOE4Gx7vd2aBAldc6S/gOIFNEfxR7+w1rWWkdgs+z8iQ/nV1LNBAyN6",
+	"RvbNw8Xdtlf1uT5LamD9+X6HqH1lCpw8ZG0FCNaNgZMQQkRYsOhP9Aqhr2QRiMlPJ9wd6S47auA/hx6k",
+	"4SOPbyqWD/AvyM5/ZfFP4K5o+RYZg1/VAXsKL8yq3FchcOcPXPzNlwUnHx0cKatHIWZtQGheAiMuuWPL",
+	"NREwa5aXi5s8/ZVBx5xOK2V9X7i7rrAu8TFGGJawMkAJIWD+AnG5BG4F7uzylSM4bBAY1i8wZrq+bv1N",
+	"5Wnxs2E79O51q8sARh9L+mgoYH0r7OCR0Vlo/lhbdH4z7D6DOkGggfT3zT/owOyzmUqFfcKmrL2384LV",
+	"AvdzD2KD7nxGieCpl8zZrVx1OE+/tzMhS8U410K7Oeoqv7MveF+BftfvBMZoBhWIW1yj6k1DG4tXUTWr",
+	"Tpcd+63wVLDRVGDZAo31rpvQr2s8qwpLH34JxYi88cSJPgdfLxB+2QuEvZ0N0DYvlXrL5YLGqL/YxcOq",
+	"6wVE9W3EGzuxuF/ebRZENIA5hNXfLXsjOj70Xoi1g6+2+F6SKVl7Fswwng7Ph8jF8PYnx/Ip2v59XUKo",
+	"CcNFbqQGqAC1odOyXP60qB+VcX3jQ0kgbLWLv8CaTkERqwpE1EZnPqXrk7sfhUqcgU3Ns5yqV1DZKCNp",
+	"S2N4pu1rMRWzp6vXNJcUwqeneRapOxnSDUQUaz5MRAQCyZY91yykmtn2NZCwICAV0TSbpwpKuaK0Kdod",
+	"iuxOCO99XX+ldmZGPqBiV1/S4QUdNV2pAXxAueqXq8X1+7tga5qJR/FuxatEv/0J/vyMFqEWGddxtNIa",
+	"vPBgMjxizhh8WcmcY3GkKXsmliyMI6hIPBfcxoDaeiJjG+PFE9Jvk4SY7sxpq3F2CA0CkRslBAIoRLaF",
+	"XZfDwKH+QU2l4nIM+BGBsU/VHZtxuWB3xlK1OBJ+QFp9Y02uXVy9gciOzNAeDBJgGziN9BPAvoF6iUUr",
+	"ncDYaVpAtTVKVB5Z0LbNJYgdM8Eerc7HL6/3V3sTvtpgYAOsbngl+S2PE8PM6zHlCtSsBgJ2J7eeWwRr",
+	"cp4pO9/LeXY9EiB5Fks0k22CR+0w0FpBO2uiVES+Xp4hgRT8RSv8mWozEgBYErGJMhqWE45UZz4SozgS",
+	"mt2ZbyhQneul7g5YOM2y+c/wbYgRrNwF3hNns2g//qSwmIOIwA+uUra3s4NOMUgg3Ovv0r94oqToGMvu",
+	"v8QoQ3MQYzKxMlOq7libS3evZOR3pW6kDWnY7dgqPFOe3FpPvZ2RC9Qzwj8pZVrccY3jOIQ6TVBswRnt",
+	"baloMgHb//gxYHu97wK2t/PC/Fff/M+u+Z+9gP33//m/UMUoFVkai4hguPjoRo3HBNNwK1JaQxskB0vY",
+	"ZSd8NHXjKTY11uwGio25GDRQjABtqCifgVwCFSPYSuGQuAsVKqxG9m1ZfkTVdCzAUXj2w8XJf4SFhmaH",
+	"FUO5Oekjzk24DWMKz68uzQo4UbkNNZOiMLDDcxLLQZb6r4ePkClGf3q0RLln1sOXdErauTRpae9sNko1",
+	"q9URDu6ok91Y+Iin4qsgeTpB4pDYHi9K7kepoMGTa3wTpZVOItj0D+6o4Ur1LU9v7qPyorKrw2VV1ggR",
+	"eAQAF0OwAlWK1yWBERZDQRUCDdMhllVVUo0KO+PpjYhY+0kVYvDjkhVYeVtbLPQZG4oxltHCSrYId+dy",
+	"jqFK8qGjEuwiK95OcxDTlt0uSVSoYKdRwoBaWGCk10zNrE+jMPCx4cyiHlLshnOOFuoGsHid8UWJvUjF",
+	"EiUnUFQrhTtot9lS3GEzPIEgpFRwrSQB6XF4bEUM0EXnEZwfKbuG99/Ph+qZAnFkjkZ/J+jvfri3Zj8Q",
+	"CV4FPNw3+lir5C5OkvJR+VIGinfWqqfz6+32w2+3n0o8VTS1daKJaGW1Z2Qey8lab2A+N+p7gBXqkQOl",
+	"OmBTwROoHx1RDfDMJVS4MvZnWARckbeYaiwWlz6u2CKjWovlMpa2hmOlxL9X0hHrfRbNjHmiBSvXWgT+",
+	"ilEjeC3UpSrPYHMINlLGOHGslwb/TLOZmEH0Dqr58AJ31fZTQ0ssS+N5YEy1Oej+JL4gUQQna1+PjZ3i",
+	"thamaRVtXMiQgVRaBiI1W/QloUcxXbWWNdicKAjbfri78InvPI6nYnTDkvhWSKFLvr+FzsTMp++iXnjz",
+	"bbQL+qgrMq4pQFfqjCdJwIodNJSHAUCYJOZ9FWus9jsyohqykEAZMo3VxlFdFKP8MpeFRQfFjeETxVLV",
+	"3s2cL6+kNfHv419bU21hacWpg6+B7w2B73aFGqjdO0m0gbp8lgD3ufEm0TqYCw+ZZHORjlU600V0xCgR",
+	"XDJ7ncLarwaX784tytQW5InwBJKxIWpxqhKPDcminXmqRkLrA8dgLe5gERkJZaXnAjK40cQYXB5dXBpi",
+	"uUvjLBMyINlmC96SFPiHSFVQXDPAI6rHFKfueko/Y0LC5RIbJ9zo3XzhRmFfSl0xCWOwGMWbjwXU8aXc",
+	"0qPzU5QNqeCjKXCWMQFyzdTMKGB04YS1qgGxy60e1OfH4blyzyB1QPmvXmPh9uz0eoVqb2NVbJFz81nx",
+	"Ta16DjTwdKzigsbvdfskDMK2O+WaDcUkl7+r2y47ek8fWSnnLLlteLNrXw+oPr21TuF8XJ0XJG4Iw52D",
+	"tn9pS6Bb5kmnwYFnG/mS2ovtZFVKoZvN7+/CU3tr6Hbf/VZDANt04d3IpV/ic13iUl7uuf0JXE6EUGN/",
+	"gktN8ZGPsmQB6fEYsydSHWvSoQwnhNiv4sbe9qEzNdc+3dha5eSLyNR8bshrlCqtC46M3n3itF4J1sHx",
+	"D9USrDg3TH20F/9e//loZMyRIn3FPjpouNnEJux6f4+Rrl9GQ7OdoMNBpb90sLvrH+IrGjMM7VrG2i3w",
+	"V9fAE6lndDLN4bHLPFy4mo1xtDELwLOyIuLrV2MAcKA9DrD6OMNA0ax2mtbDTzO28PUw1x5my16/nuWn",
+	"Oct4xh5/lD95R2+zdE0veK7wwcfRqsxMO4T7x+zQhw+v1Hg/el5HyV8vQ2uTOnWxvw+gugdqlI/SDEnp",
+	"izOPN1kb3imGaLqs0wmv3BHYTMv7zR+CrxraF9C0Hng0HqJpfUmNaS2xl5WgPxCt/0EVmKdXRDal9Gg7",
+	"4/qm+dakACgqgh8OvH4i66GFkI2A8YwJCInLZVBEWBT3mQ7iWsdyhBEXCdcQQ8GyaaryCcaulWIezVmC",
+	"ptrcBleOVArnCzs6++H43VsXCFdENGBBPcxumQppJI1ZWiim3emy04yNaH6Q6oJ5Aw7tAkP2YAgWhKNo",
+	"O8SLiNABcUOQhE3nZSF+h2m9HVfi9fTs8uTix6M3BVFj8DjA7oHPLsQfQnICa9YeHP9g0Z1E1AnYUGXT",
+	"SmLFoW874QrlUpvNUHIkCpiB+i7szWd2p0rfddmb+EYsXUHHmWVYbjEoaLaKX45pHvwWQBQ0BdIwuIeA",
+	"+FmzUIWbcTlmxswQY3EIx9DGwQSV+Qc2ErZEa2agQmawz7G2RXKM8fv6xKb2UXwszmQxFyw0ywdlhkgd",
+	"QeA1WlqPQgvnKrxC9cZLcZJ01HDdKEk97GLWQFyWF4bAoi6Ds60Dm4QI1ImOLmrlAOJybS4W5rpiYo7b",
+	"VfMd0KYFCoN8WTpKEFgVY/gpL52yQyNKnClR/PYCDZqM32DFEF749Ty7B/qoh6IL6P5CpLciYu3wJJoI",
+	"dqxSEQYM/0ExEWGnCfYLAtouDaN6RIQQjs78V54m5g/hBLSmWTY/2N4eGenKk4Pnz7/b3dZCapVupbYo",
+	"3+eAhCrZ9Q442gbwGCELa0YNYuQ1jNdsS+tgt7fxfYebLnLfL3mZG5tF7vFob7g/3tnqj3dHW3tib7z1",
+	"Yry/v7XD+8NvxYvRbtTvtfxoprMiEM4FMI0ItWx5Ze4RxwSEtQb/DLq949r2+IfzZvQ2SDk9pto3vwWI",
+	"NV83WBOIRKxjIwzMkUoFa5OoL3ENZNTwj07g4AP5RLCEL0RqeYxlK/YDx2ZQoQBZmIqJEQugkZB8a1O4",
+	"aFBw0tw8H+ZZkWcYMAVj5gm4SAGBVmlXCM902GV2BUC7iSWEa9mZgRJlxCjEjgi4wORRBHe4YaJGPJkq",
+	"nYWB0a8yNVIJJnSE7ur56Pz0mWZzhXfW4YxLPhEzIbOfzW/hIcYwwV2LbT+kDiyUCLUcsuvWdYsUC/Ox",
+	"ZjJPEsI4h0TMIjGyy84UVkOABMtP1y17cXjdOmDvP3wOm+L8XYpkxRipAf93d5E2ztesZ4DdAvRhGdU/",
+	"WbD2QOXZdGjOUMCAPdF/HwOQAW29eURp8JCB8jLWc2gzxSyQpuoAAPpfXxmg6BcLCb0RcpJNWwf9X7ZU",
+	"AC3vqvxQu6j/EhUCls+1bgzirzV8fqIUzZBDYHCIfAZwp6GQY0lW0SodlMyJwtB3FoU5UdXLd9auUeg7",
+	"9vCBB4ysF6uStlFdL0WZBBiUnxrFbhrLyYEXV0MaU1DYLNanBkV+bgldLbJh8C7HKS5kbElpleKurLge",
+	"MjRSinLrqBUPLn68eF3kmbnIe5gXga7btUHE7mWTK2g0q3xcN5uNbrkjlanXIsvAFgjRNrmcpkKbniBt",
+	"1+X18YzNCGqXjBgEarGWUJGr1u/1cG/CGf84EDJ6wzMhR4uQtWdxksTWauNekhpUJ83YTAGkPGUalMKT",
+	"/NYPGaDm0IUYzNPIQBJDZOJQQkPhLcL4WSDVP1MUY1ihWAr2OsWnjmSJyDhkvE0w3JVaQFWrff6X16dn",
+	"JUAr2NEIbgYJrjiiBLo8lcLZMcvGStU4QRvbhieZM0DOslgkkYWbxPxpqerjDH8Ldssh2+/1XUCX4fua",
+	"AL+8+gCREzbwTwCZqeyYDZUAmXcrUkDqcOmCsRE5ECu2EJnpcqcUw1qEltUhKlTOWYHg4Fwb9ug0HLa2",
+	"VNVT1Tm8rzMAvBDoFjJiL5a5ynWyCJjmtwg3/Sg3AWvzjCWCazy2RscapVxPAS09hvRQysCAMVjHh76J",
+	"5+gPerCPocFwJSmxTukJ3ZGl/9AFuboIThe57umkfmys1JngkZnqstugSbFB+iurNlQekUbSWAzxAVY4",
+	"aD24MKDZLBsS2mhTdtCtoOWg/OqNbx1L4RveOpa5VnjxSmM2DYKCYOdT6piYIdSqxlVuAx3/e/lgdvyh",
+	"jFU6MwZ9qxRSSyMyVk60RRPY8nkAqmX30uae3PB/SjPckqdniSNcIkhfT36QlfPVTP+Fk5H6G83n1AoV",
+	"m8Oxs9EGvaZo1QaHgJeuFLsjVmFom7kKtos8qSanwZG+0VXGWJPkQVGI5UEYwSjZ0JGsUV7OGjQNVGeo",
+	"BM5U3bFMFU8ZwBDUy+MDI6sbCv7Z2blQ/C9Za2ups4azXaS/uGXC+40kljcWEDVRkyKR3RNDmUiRe/4B",
+	"Dc3HHhCwTYnUYH2r5LjhoXDUulk1mdgoXEWMd0HsTElUNin6PGCiO+lad1qA8jhAZTIoqbSBp8/Wk/ap",
+	"7eSXQMda7qwJFtZN3S4GrM7vL2a8YSIbEtAn+o+fXXmLRrDkpaidttHSyUyONRsnuZ6CL8G3KYweLWwE",
+	"hHk6uPjx6sxdY1ImECJvATaMs7qKizULecMz7m5Ql+FQTsEoCQvNHS8Ll4spWwMHC8O712Gsi8D1gI+z",
+	"lI9u6FpWUol5C+kSiXkqRuAymcbmrCy6DOCJUOeuAOolWpVmWrVvXC5RA2oe4jDaok8lFALcM/JgoLFe",
+	"rJ63ouUeg6IrW/kO3T5RkfUKXne92uo1otPYpUPhrj/be+DB8PBwHctZgyvWYCethROD7x6DN12brjSw",
+	"nqpYFpN7cvzJqhpNHX2NbqmH/uKeYXh/HrdNvGgjiYmeKAsA4pwoyJA0csDC3eRYBxWG7uCBpA6Bf2GE",
+	"BkDIQz1/dKFJJREOqlwpds2RMcL1nBirzM5xTL/G0dkUfbg61IajQOtlmCgt9NeT0IRdZCkRJIIlmCWq",
+	"8w7KS3ErEkNHm5wUaHz7E/6lH6G9DWE0nRbg5D8KcYt1V3gN+TgVetoFH24FSd2zIe0NAmKxS0VHaq/3",
+	"oqhA596HECY4oS6B9g4A9dClDz5E0CgmPJadJomEtPoSF/HJEubLy2EmTBzEFzRPJlugkz+wYLm3C+bp",
+	"JFEDhTccuGC9xIG9Ks6O1y5BTUGYZJFQX0/3gcNLhqZScRurvDgInTo5Y29XzAiCVQkkjz0SG4qLopfV",
+	"coKW/KuMqM0GuS+BPkJ5WA+9iHtaINLVA7RguS3HGb3DkCmWKB6VUNdAgAQWLMJN1xA2eui7JB+EtSAT",
+	"YwkusLapZm1kikYWAZRFBwVN3ak6XCGeapFeKifl6VMPq4fky0G8rJZYdIP99BILi5x+vTP41cpzZeAS",
+	"uCcbKRRLEjj3QpExH2kG4g3gY5LFgY10s7ljHFwyFhI4cIEQAA+PZVy4HAlwi1HooIhYeGx/BFRbrpVk",
+	"oYe5AT1Dx+Gh517RELtu4WDKPhTdKSHHqLm7/45Tcj05z5hhXxX4mtgeI/1s2VPGJQO4nFLIhR8u4oGN",
+	"jRKlReR8SDYZQ3yM7ZU8RfD1uuwMQ4PYSM1mpqUIywHp7DeBOeNI5gm9OHYyT4064xr+fcLOmOH7mDOM",
+	"1n0F8Axco2+IOuPf4Rdo1OBW1YHvMvET4DKIWingPOjzJwtbrQ9KNUP9Ja4noKOVwZn+ov0eEWxK41/n",
+	"oHOu9w1JitAoWZsPtUryTFD6GPCnjl+k5kaQ0BjHH0Vk/qkD4D1zkTZAabZLiLqd4nW8CCgeY/STvbww",
+	"b9FlBLVYuY8wTZSWpYEGi8V4JAFimeh1lGi7M3tPQTLgkWyEVXLjq6zz75BI/aV2BFr8WEui23TFs5Hf",
+	"OEziWZyFGOuZipGQmb0iAjkeCzA8MNpzp9eBEsFevQnInZyqxAOSTjIObj5irgUU9K1IgQhHKklsIUOz",
+	"Arc8ATMfvc2299hwQzepA/b+Q4h3P/Cr9loJKcMGE5BND6iBUPLg4PLo8nRweXo86NruvGRFjtGrJPbB",
+	"XhMzBnQrXGJh59AthrtWC8+vLl6f/HxxcvSym4qMx9JsjP4Bhx+yiC90PayFmxS9+9AKAl80PH9pkE3F",
+	"8Zc30yl3FUL6o8fxvy5f0k7d7m58clMKNKw9tq9UiscNb1uLgwXJQebBXKSxilh7Fss8E7pD8c0UAWqU",
+	"9ljaoFDD7PE9FD86n1nN124bHWWd8dmcMkXJeQGuvRC7C6kZzaL4No4oYdU+a/dc7ShqttNl34MC5OgZ",
+	"zpSPhNzrHDI951BKC+O78XrLg8mn8B4LXUMzxzpX2Z2RljRPc3y9u6wEIhGoaLHvHHGruQqQxu3Uhdmo",
+	"NTGyx2o241tamJey0oYZId8U4KrL0tX3ktTn8xgGdHr2ehDYWFKS52uze4J1A8ZFBcuJtpj4PSer8lbA",
+	"mZ9gQE3dbKiJDafSD/aD/j6sa2aOWeug9b/f97defHjf23rx4Zt24P2j882/tX7hjKXS7jdeCpq104HZ",
+	"YzwK5XMKfoPhgtb2qyt4NQuFtVzLQC0gxGplx6gIRW3EihqjbKEbnjHOqGYjqUYl7cdLosS786LUpLPj",
+	"BJl4zdl/yzmJ4L6xCYlLnImu1nvG4rRlKsyQ01zihSrGLbsErRDqNoWkAT3v9ZgO6vSmDTSkgGFjTION",
+	"bfSaOFmYder1Dno9dnV5bEuk2IJWFjMiYJenb09eGv789ujsygOR6BySv6qSZ1pA3JNfKCil66AfKpzH",
+	"Udhlr2IZo7PKudIa9LJLrm/WqGVGLFxSxcb76WLmqzM+E/8LGN8GVwvmA0PHm3/xGyoYZQbfCGlblIry",
+	"qnj+sbM2q1U+kYYqvGk7MWxsszge3w4rKr8aZQ2OOCJnlHlXuco7RfRQ1XrMyivQYkD/QTPKvTifAzNL",
+	"dXZAaCDAcv5sgWdCi3dmdc9nujRM+14x3vrz9QZW4espe9wpuwT126ykRx/G2ja7Y7b4X+PcrVuFtWfy",
+	"06bAlWXF4R7wlQT/cn9C/9IoZjCwFVglX7XS2gCFjclqG6/0Gq8SiwB1AvCyl2CgQIpMO+wowTLlXwZC",
+	"TmsoPsbZsYJymvZusLhEtIhPdA9JeCO2TCrlsNsOY824vnEXfnMYARrR+dz82O9ZPRALt1Hc9o3Qtiob",
+	"ZFHTtWUxCi4XUGep7rDYiuclaCcfwgR+F5JcCXGmRTK2eeiQNYXdYEYt5CyJCPJdof0XNamt8MFv+jy6",
+	"PV4PImTf/Boc92g4IFhKxku38iuPeMpHNxvpcfCmiGwyBvnNzDGBOCGqcg5al3231rgEU1DR7Tf+SHYl",
+	"XTVRcV8ZMVk1KU2zqzFuLiln5ARGuRHSDU3I4tzAlVNjsrZ52ABD42U+39NNVTeMm1hGTaOAV1ubXqKX",
+	"luTSjGXNEOxOx5SYtiaBvcgIaFgV8avC8tjpr1I/K5lG/xIKZ22OlccqjkrPl3hGU+A6NLv9Cf7QT9D0",
+	"9if4UyS7ramJC2/7aV5t0CPC4pfLeCbAk280gmlMABdMJZELcNBajWLKlTQMhS7UuGRHg8uX52VIXwh+",
+	"o9aNHAaIjEJcOwgdXLi4OCdYt9NBAsPID0gvoIDHYtQH9QLdvVA6ra3HBoXW5BXD6EcqEoExwo29uyWk",
+	"+XfE2iHfHgLEENYj1Szkf9p5NURUyFpOBwxhzgFm0eeRsM8rneQz/tFyhJ39/XvzzEtKqqV7WVmw7PJo",
+	"CqpbOZr7MtAnTHTDg2bXlAgfbzz8hGFKT7B09GTxnthf7KdUftXDHp+kQGtpeE0dp92I0WLRy0ZmabUz",
+	"H2MYP7FBO0WCsgVjsMAB6Gmw+EaGV/rgUw506uocPHX0dcCuzk/+eoys0DrJOmvQGu6JyIAT+CWgGK6g",
+	"pwFCozSdDhwOLsiU698JksqvgauAywkYeEtkp9cUvMy1SDeMQzOvHrI51/oO0qOhQj1ASBXQZ2cqY1Cp",
+	"GP0AEBUU8Yxv3cbiLmSpSgRr7/V2G8rpXWkjbb8k5WmRrlJHzRx/hwGIOa2b3WlcR8hsyVdVA04FT1xy",
+	"fUbzR5sTqkoPRaIAJFCxNi9CoSkIg9Nb5nRKBd8avtPveAUcrgYXlQIODXzn3Z00o/5CKSPUOp6UL5w1",
+	"cuEWFWf2hXLni70DTw4Enn0tC9zkncG4vIXKU0iScotXc2hKvHHbsKyNvDTj+FYAg9NddhTNYsLuW8Ht",
+	"LtQXLhxqOljF7XC0vz94W1UuFlq/cZ/M/0IFGyuymp3oAjBApbhz4o0ASEZTgaoj+IrzNDUaO4BdyVLV",
+	"fyiPzyUTH+cxInBRMwSwlYp5wkdGQh6xu1TJiWvMvQkO5z6okhRuxs2gxjw24jxRxqxuv3n3+tWbQ5Yo",
+	"NH9H9k1wyLO9nRedw+pEhqngbgqh/Tl0CCmAo53EI4AnFX/PeWLYvZJOJkCA3m5doBtIC7q1YkdsZDSP",
+	"lN1NFaFcWgExywH8FZ3x8BFmE3I4JnhC2Al8kSRMC60hrMaXSb4PYROhgvzw3O78fa15Q1LOVf8FMhhp",
+	"XMiWvniheqIEzNeB+5hluQTZjbDUO08mohwN/o4k1C9VfnFvZwPL+FKpt1wuaBn0Y1ioGOVpnC1aB+8/",
+	"1AhGDltvWEFxYhrZa8FZEzVRebbCTL5VN84kRl5QOtS21E5VXjZymWU5CiMwQxwQ23jcWX8ix1KFjeG5",
+	"Mkx8IiJmluwpjthRE7Oc8luBl55fr9+XaoVFS0IGib+O4ssH51MLSPgIsgHffzAEA/jYtRdc3OUXKgl3",
+	"8Db0c67SrBVgGR5bfceVvDj4rvddH0iRxlLrSAbBl6U8TgKbF8uGi1JSo5GXwwXzKBYiFck1e2RaaNVF",
+	"bddggcdCe5m7BEuPFTci220ZRBwfphbQG5EThfbrEkA9KilS2AAUDf4ASwOpGehJEXyrxsv12Eoj9q/4",
+	"vS7wQrbevW0bTL1ChbqhfmG7WrzAgvsgolwZPtDrv6hMtzyGN/GtkBCy6lKSETIQ2vYbwWTVup2EpEHt",
+	"5woGtCA2JwOa5Flp4b2o6OVGv19CFXSZghQ6iActFhoSxB3lxDPB9JyXaRBSYmt6Oc9TCDWsxzAE2nIJ",
+	"YjzjDg3KYj8NRXZntBwEr5gJLjNQbiLM1QcMeYtB77LYQTXlqSiy4b2hFln+y6MdNIKEVnHvbV8Etoie",
+	"Oq+QgXPZ+dvhAD2XOv6phOhr0zODIpRcueJ/5kV/l/AXXLfqjhTu8PqjUYMtjOGh+DN5wb1WC7jdZTJX",
+	"ULbC8uIA/VhIl2iaulaQJX/+8Pn/DwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -78,6 +78,7 @@ const (
 	NHAVL AuditSource = "NHAVL"
 	NHCOM AuditSource = "NHCOM"
 	NHDWN AuditSource = "NHDWN"
+	NHREJ AuditSource = "NHREJ"
 	NTFAD AuditSource = "NTFAD"
 	NTFCL AuditSource = "NTFCL"
 	NTFDL AuditSource = "NTFDL"
@@ -132,6 +133,8 @@ func (e AuditSource) Valid() bool {
 	case NHCOM:
 		return true
 	case NHDWN:
+		return true
+	case NHREJ:
 		return true
 	case NTFAD:
 		return true
@@ -677,6 +680,7 @@ type AuditEntry struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -737,6 +741,7 @@ type AuditEntryCreate struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -795,6 +800,7 @@ type AuditSeverity string
 // - `USRDL` user deleted
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
+// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 //
 // Example: CONCH
 type AuditSource string
@@ -1143,7 +1149,7 @@ type NorthService struct {
 	// Example: 15000
 	Sent int `json:"sent"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1282,7 +1288,7 @@ type Ping struct {
 	// Example: 15000
 	DataSent int `json:"dataSent"`
 
-	// Health `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
 	// Example: green
 	Health PingHealth `json:"health"`
@@ -1318,7 +1324,7 @@ type Ping struct {
 	Version string `json:"version"`
 }
 
-// PingHealth `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+// PingHealth `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 //
 // Example: green
 type PingHealth string
@@ -1608,7 +1614,7 @@ type ServiceRecord struct {
 	// ServicePort Port of the service's own API, if any.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1624,10 +1630,75 @@ type ServiceRequest struct {
 	union json.RawMessage
 }
 
-// ServiceStatus The state of a service.
+// ServiceStatus The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 //
 // Example: running
 type ServiceStatus string
+
+// SetAsideCount defines model for SetAsideCount.
+type SetAsideCount struct {
+	// Count How many set-aside readings the call concerned.
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+}
+
+// SetAsideList defines model for SetAsideList.
+type SetAsideList struct {
+	Readings []SetAsideReading `json:"readings"`
+
+	// Total How many readings this north service or task has set aside, all pages together.
+	//
+	// Example: 1
+	Total int `json:"total"`
+}
+
+// SetAsideReading A reading the destination of a north service or task refused for good, set aside.
+type SetAsideReading struct {
+	// Asset The reading's asset code.
+	//
+	// Example: line4/press
+	Asset string `json:"asset"`
+
+	// Id The entry's id, for resending or deleting it.
+	//
+	// Example: 12
+	Id int64 `json:"id"`
+
+	// Reading The reading's values.
+	//
+	// Example: {"force":11.5}
+	Reading map[string]interface{} `json:"reading"`
+
+	// ReadingId The reading's id in the buffer when it was set aside (as audited by `NHREJ`).
+	//
+	// Example: 40211
+	ReadingId int64 `json:"readingId"`
+
+	// Reason The destination's last refusal.
+	//
+	// Example: answered 400 Bad Request: {"message": "element 0: field readings must be a JSON object"}
+	Reason string `json:"reason"`
+
+	// Resend True while it is marked to be sent again.
+	//
+	// Example: false
+	Resend bool `json:"resend"`
+
+	// SetAside UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	//
+	// Example: 2024-05-01 10:15:42.123
+	SetAside Timestamp `json:"setAside"`
+
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	//
+	// Example: 2024-05-01 10:15:42.123456
+	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// SetAsideSelection Which set-aside readings to send again; without `ids`, or with none, every one.
+type SetAsideSelection struct {
+	Ids *[]int64 `json:"ids,omitempty"`
+}
 
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
@@ -1679,7 +1750,7 @@ type SouthService struct {
 	// ServicePort Port of the service's own API; null when it has none or is disabled.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1949,6 +2020,9 @@ type Limit = int
 // Minutes defines model for Minutes.
 type Minutes = int
 
+// NorthName defines model for NorthName.
+type NorthName = string
+
 // PluginName defines model for PluginName.
 type PluginName = string
 
@@ -1966,6 +2040,9 @@ type Seconds = int
 
 // ServiceName defines model for ServiceName.
 type ServiceName = string
+
+// SetAsideIds defines model for SetAsideIds.
+type SetAsideIds = []int64
 
 // Skip defines model for Skip.
 type Skip = int
@@ -2005,6 +2082,9 @@ type NotImplemented = Error
 
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
+
+// StorageUnavailable The body of every error response.
+type StorageUnavailable = Error
 
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
@@ -2094,6 +2174,21 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
+type DeleteSetAsideReadingsParams struct {
+	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+	Id *SetAsideIds `form:"id,omitempty" json:"id,omitempty"`
+}
+
+// ListSetAsideReadingsParams defines parameters for ListSetAsideReadings.
+type ListSetAsideReadingsParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
 // ListServicesParams defines parameters for ListServices.
@@ -2194,6 +2289,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginTextRequestBody defines body for Login for text/plain ContentType.
 type LoginTextRequestBody = PemCertificate
+
+// ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
+type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -2890,9 +2988,41 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/north (the `ListNorthServices` operationId).
 	ListNorthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	//
+	// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+	//
+	// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+	DeleteSetAsideReadings(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSetAsideReadings List the readings a north service or task set aside
+	//
+	// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+	//
+	// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+	ListSetAsideReadings(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendSetAsideReadingsWithBody Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadingsWithBody(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Ping Check liveness
 	//
-	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 	//
 	// Corresponds with GET /edge/ping (the `Ping` operationId).
 	Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3860,9 +3990,81 @@ func (c *RawClient) ListNorthServices(ctx context.Context, reqEditors ...Request
 	return c.Client.Do(req)
 }
 
+// DeleteSetAsideReadings Delete readings a north service or task set aside
+//
+// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+//
+// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+func (c *RawClient) DeleteSetAsideReadings(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSetAsideReadingsRequest(c.Server, northName, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSetAsideReadings List the readings a north service or task set aside
+//
+// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+//
+// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+func (c *RawClient) ListSetAsideReadings(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSetAsideReadingsRequest(c.Server, northName, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendSetAsideReadingsWithBody Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *RawClient) ResendSetAsideReadingsWithBody(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendSetAsideReadingsRequestWithBody(c.Server, northName, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendSetAsideReadings Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *RawClient) ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendSetAsideReadingsRequest(c.Server, northName, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Ping Check liveness
 //
-// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 //
 // Corresponds with GET /edge/ping (the `Ping` operationId).
 func (c *RawClient) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5926,6 +6128,187 @@ func NewListNorthServicesRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewDeleteSetAsideReadingsRequest constructs an http.Request for the DeleteSetAsideReadings method
+func NewDeleteSetAsideReadingsRequest(server string, northName NorthName, params *DeleteSetAsideReadingsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "north_name", northName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/north/%s/setaside", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Id != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "id", *params.Id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSetAsideReadingsRequest constructs an http.Request for the ListSetAsideReadings method
+func NewListSetAsideReadingsRequest(server string, northName NorthName, params *ListSetAsideReadingsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "north_name", northName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/north/%s/setaside", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Skip != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResendSetAsideReadingsRequest calls the generic ResendSetAsideReadings builder with application/json body
+func NewResendSetAsideReadingsRequest(server string, northName NorthName, body ResendSetAsideReadingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewResendSetAsideReadingsRequestWithBody(server, northName, "application/json", bodyReader)
+}
+
+// NewResendSetAsideReadingsRequestWithBody constructs an http.Request for the ResendSetAsideReadings method, with any body, and a specified content type
+func NewResendSetAsideReadingsRequestWithBody(server string, northName NorthName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "north_name", northName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/north/%s/setaside/resend", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPingRequest constructs an http.Request for the Ping method
 func NewPingRequest(server string) (*http.Request, error) {
 	var err error
@@ -7776,9 +8159,45 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /edge/north (the `ListNorthServices` operationId).
 	ListNorthServicesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNorthServicesResponse, error)
 
+	// DeleteSetAsideReadingsWithResponse Delete readings a north service or task set aside
+	//
+	// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+	DeleteSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*DeleteSetAsideReadingsResponse, error)
+
+	// ListSetAsideReadingsWithResponse List the readings a north service or task set aside
+	//
+	// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+	ListSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*ListSetAsideReadingsResponse, error)
+
+	// ResendSetAsideReadingsWithBodyWithResponse Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadingsWithBodyWithResponse(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error)
+
+	// ResendSetAsideReadingsWithResponse Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error)
+
 	// PingWithResponse Check liveness
 	//
-	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10052,6 +10471,283 @@ func (r ListNorthServicesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListNorthServicesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteSetAsideReadingsResponse503Headers the declared response headers of an HTTP 503 response for DeleteSetAsideReadings
+type DeleteSetAsideReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteSetAsideReadingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SetAsideCount
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StorageUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteSetAsideReadingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON200() *SetAsideCount {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON503() *StorageUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSetAsideReadingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSetAsideReadingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSetAsideReadingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSetAsideReadingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSetAsideReadingsResponse503Headers the declared response headers of an HTTP 503 response for ListSetAsideReadings
+type ListSetAsideReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListSetAsideReadingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SetAsideList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StorageUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSetAsideReadingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON200() *SetAsideList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON503() *StorageUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSetAsideReadingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSetAsideReadingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSetAsideReadingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSetAsideReadingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResendSetAsideReadingsResponse503Headers the declared response headers of an HTTP 503 response for ResendSetAsideReadings
+type ResendSetAsideReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ResendSetAsideReadingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SetAsideCount
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *StorageUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResendSetAsideReadingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON200() *SetAsideCount {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON503() *StorageUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResendSetAsideReadingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResendSetAsideReadingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResendSetAsideReadingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResendSetAsideReadingsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13263,9 +13959,69 @@ func (c *ClientWithResponses) ListNorthServicesWithResponse(ctx context.Context,
 	return ParseListNorthServicesResponse(rsp)
 }
 
+// DeleteSetAsideReadingsWithResponse Delete readings a north service or task set aside
+//
+// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+func (c *ClientWithResponses) DeleteSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*DeleteSetAsideReadingsResponse, error) {
+	rsp, err := c.DeleteSetAsideReadings(ctx, northName, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSetAsideReadingsResponse(rsp)
+}
+
+// ListSetAsideReadingsWithResponse List the readings a north service or task set aside
+//
+// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+func (c *ClientWithResponses) ListSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*ListSetAsideReadingsResponse, error) {
+	rsp, err := c.ListSetAsideReadings(ctx, northName, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSetAsideReadingsResponse(rsp)
+}
+
+// ResendSetAsideReadingsWithBodyWithResponse Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *ClientWithResponses) ResendSetAsideReadingsWithBodyWithResponse(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error) {
+	rsp, err := c.ResendSetAsideReadingsWithBody(ctx, northName, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendSetAsideReadingsResponse(rsp)
+}
+
+// ResendSetAsideReadingsWithResponse Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *ClientWithResponses) ResendSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error) {
+	rsp, err := c.ResendSetAsideReadings(ctx, northName, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendSetAsideReadingsResponse(rsp)
+}
+
 // PingWithResponse Check liveness
 //
-// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -15419,6 +16175,256 @@ func ParseListNorthServicesResponse(rsp *http.Response) (*ListNorthServicesRespo
 		}
 		response.JSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSetAsideReadingsResponse parses an HTTP response from a DeleteSetAsideReadingsWithResponse call
+func ParseDeleteSetAsideReadingsResponse(rsp *http.Response) (*DeleteSetAsideReadingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSetAsideReadingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SetAsideCount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StorageUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSetAsideReadingsResponse parses an HTTP response from a ListSetAsideReadingsWithResponse call
+func ParseListSetAsideReadingsResponse(rsp *http.Response) (*ListSetAsideReadingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSetAsideReadingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SetAsideList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StorageUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResendSetAsideReadingsResponse parses an HTTP response from a ResendSetAsideReadingsWithResponse call
+func ParseResendSetAsideReadingsResponse(rsp *http.Response) (*ResendSetAsideReadingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResendSetAsideReadingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SetAsideCount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StorageUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResendSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

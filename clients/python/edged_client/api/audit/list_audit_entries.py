@@ -138,6 +138,8 @@ def sync_detailed(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -216,6 +218,8 @@ def sync(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -289,6 +293,8 @@ async def asyncio_detailed(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -365,6 +371,8 @@ async def asyncio(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 

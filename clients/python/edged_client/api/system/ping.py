@@ -59,7 +59,8 @@ def sync_detailed(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -86,7 +87,8 @@ def sync(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -109,7 +111,8 @@ async def asyncio_detailed(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,7 +137,8 @@ async def asyncio(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
