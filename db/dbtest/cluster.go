@@ -51,14 +51,16 @@ func NewCluster(t testing.TB) *Cluster {
 	}
 	c := &Cluster{bin: bin, root: root, port: clusterPort}
 	t.Cleanup(func() {
-		c.stop("immediate")
+		if out, err := c.stop("immediate"); err != nil {
+			t.Errorf("dbtest: stop the cluster: %v\n%s", err, out)
+		}
 		_ = os.RemoveAll(root)
 	})
 	if os.Geteuid() == 0 {
-		if err := ensurePostgresUser(); err != nil {
+		if err := ensurePostgresUser(t.Context()); err != nil {
 			t.Fatalf("dbtest: %v", err)
 		}
-		if out, err := exec.Command("chown", "postgres:", root).CombinedOutput(); err != nil {
+		if out, err := exec.CommandContext(t.Context(), "chown", "postgres:", root).CombinedOutput(); err != nil { //nolint:gosec // root is the test's own temporary directory
 			t.Fatalf("dbtest: chown %s: %v: %s", root, err, out)
 		}
 		c.as = []string{"runuser", "-u", "postgres", "--"}
@@ -117,10 +119,16 @@ func (c *Cluster) Stop(t testing.TB, mode string) {
 }
 
 func (c *Cluster) stop(mode string) ([]byte, error) {
-	if _, err := os.Stat(filepath.Join(c.data(), "postmaster.pid")); err != nil {
+	if !isFile(filepath.Join(c.data(), "postmaster.pid")) {
 		return nil, nil // not running
 	}
 	return c.run("pg_ctl", "-D", c.data(), "-m", mode, "-w", "-t", "60", "stop")
+}
+
+// isFile reports whether path names an existing file.
+func isFile(path string) bool {
+	fi, err := os.Stat(path) //nolint:gosec // paths of the test's own cluster directory
+	return err == nil && !fi.IsDir()
 }
 
 // run runs a PostgreSQL program as the cluster's owner, from a directory
@@ -162,19 +170,20 @@ func majorOf(dir string) int {
 }
 
 func isExecutable(path string) bool {
-	fi, err := os.Stat(path)
+	fi, err := os.Stat(path) //nolint:gosec // PostgreSQL's program directories
+
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
 
 // ensurePostgresUser creates the system user postgres when it is missing.
-func ensurePostgresUser() error {
+func ensurePostgresUser(ctx context.Context) error {
 	if _, err := user.Lookup("postgres"); err == nil {
 		return nil
 	}
-	out, err := exec.Command("useradd", "--system", "--user-group", "--no-create-home",
+	out, err := exec.CommandContext(ctx, "useradd", "--system", "--user-group", "--no-create-home",
 		"--shell", "/usr/sbin/nologin", "postgres").CombinedOutput()
 	if err != nil && !strings.Contains(string(out), "already exists") {
-		return fmt.Errorf("create the postgres system user: %v: %s", err, out)
+		return fmt.Errorf("create the postgres system user: %w: %s", err, out)
 	}
 	return nil
 }

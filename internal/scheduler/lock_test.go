@@ -50,7 +50,7 @@ func TestCancelAndTriggerDoNotWaitBehindStorage(t *testing.T) {
 			p := newProc(false)
 			s.Register("work", p.run)
 			mk := func(name string, typ string) db.Schedule {
-				sc, err := store.DB.CreateSchedule(t.Context(), db.Schedule{ID: uuid.NewString(), Name: name,
+				sc, err := store.CreateSchedule(t.Context(), db.Schedule{ID: uuid.NewString(), Name: name,
 					ProcessName: "work", Type: typ, RepeatSeconds: 60, Enabled: true})
 				if err != nil {
 					t.Fatal(err)

@@ -200,7 +200,9 @@ func TestSleepIntervalPacesHealthChecks(t *testing.T) {
 			set.Interval = interval
 			c := newChecker()
 			f := start(t, set, running, c.check)
-			recv(t, f.s.Started(), "the start")
+			if err := recv(t, f.s.Started(), "the start"); err != nil {
+				t.Fatal(err)
+			}
 			for range 2 {
 				f.clk.BlockUntil(1) // the wait for the next check
 				f.clk.Advance(interval - time.Millisecond)
@@ -209,7 +211,9 @@ func TestSleepIntervalPacesHealthChecks(t *testing.T) {
 				}
 				f.clk.Advance(time.Millisecond)
 				recv(t, c.calls, "a health check")
-				recv(t, f.checked, "the check's outcome")
+				if err := recv(t, f.checked, "the check's outcome"); err != nil {
+					t.Errorf("check = %v", err)
+				}
 			}
 		})
 	}
@@ -223,7 +227,9 @@ func TestPingTimeoutMakesAServiceUnresponsive(t *testing.T) {
 			c := newChecker()
 			c.set(nil, true)
 			f := start(t, set, running, c.check)
-			recv(t, f.s.Started(), "the start")
+			if err := recv(t, f.s.Started(), "the start"); err != nil {
+				t.Fatal(err)
+			}
 			f.clk.BlockUntil(1)
 			f.clk.Advance(time.Second)
 			recv(t, c.calls, "a health check")
@@ -233,7 +239,9 @@ func TestPingTimeoutMakesAServiceUnresponsive(t *testing.T) {
 				t.Fatalf("status %s before ping_timeout %v passed", got, timeout)
 			}
 			f.clk.Advance(time.Millisecond)
-			recv(t, f.checked, "the check's outcome")
+			if err := recv(t, f.checked, "the check's outcome"); !errors.Is(err, errCheckTimeout) {
+				t.Errorf("outcome of a check slower than ping_timeout = %v", err)
+			}
 			if got := f.s.Status(); got != system.StatusUnresponsive {
 				t.Errorf("status after a check took longer than ping_timeout = %s, want unresponsive", got)
 			}
@@ -242,7 +250,9 @@ func TestPingTimeoutMakesAServiceUnresponsive(t *testing.T) {
 			f.clk.BlockUntil(1)
 			f.clk.Advance(time.Second)
 			recv(t, c.calls, "the next health check")
-			recv(t, f.checked, "the check's outcome")
+			if err := recv(t, f.checked, "the check's outcome"); err != nil {
+				t.Errorf("outcome of a passing check = %v", err)
+			}
 			if got := f.s.Status(); got != system.StatusRunning {
 				t.Errorf("status after a check passed = %s, want running", got)
 			}
@@ -251,7 +261,9 @@ func TestPingTimeoutMakesAServiceUnresponsive(t *testing.T) {
 			f.clk.BlockUntil(1)
 			f.clk.Advance(time.Second)
 			recv(t, c.calls, "a failing health check")
-			recv(t, f.checked, "the check's outcome")
+			if err := recv(t, f.checked, "the check's outcome"); err == nil {
+				t.Error("outcome of a failing check = nil")
+			}
 			if got := f.s.Status(); got != system.StatusUnresponsive {
 				t.Errorf("status after a check failed = %s, want unresponsive", got)
 			}
@@ -335,7 +347,9 @@ func TestStopGrace(t *testing.T) {
 		<-release // ignores its context
 		return nil
 	}, nil)
-	recv(t, f.s.Started(), "the start")
+	if err := recv(t, f.s.Started(), "the start"); err != nil {
+		t.Fatal(err)
+	}
 	stopped := make(chan bool, 1)
 	go func() { stopped <- f.s.Stop(context.Background(), f.clk.NewTimer(5*time.Second)) }()
 	f.clk.BlockUntil(1)
