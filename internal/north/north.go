@@ -384,10 +384,7 @@ func (rt *Runtime) Start(ctx context.Context, name, pluginName string) error {
 	rt.mu.Unlock()
 	rt.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": name, "plugin": pluginName})
 	rt.log.Info("north service starting", "service", name, "plugin", pluginName)
-	r.sup = supervisor.Start(base, supervisor.Options{Clock: rt.o.Clock, Logger: rt.log, Backoff: rt.o.Backoff,
-		Settings: rt.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
-			rt.audit(ctx, source, severity, details)
-		}}, supervisor.Unit{Kind: "north service", Name: name, Plugin: pluginName, Run: r.runOnce})
+	r.sup.Start(base)
 	r.unsubscribe = rt.o.Config.Subscribe(name, r.onConfig)
 
 	wait := rt.o.Clock.NewTimer(rt.o.StartWait)
@@ -466,8 +463,16 @@ type runner struct {
 	again   bool               // the run ended for a restart
 }
 
+// newRunner returns the runner of the north service name, its supervisor
+// made (not started): the runner's attempts tell it about the destination,
+// and the runtime reads its status once the runner is registered.
 func newRunner(rt *Runtime, name string, def plugin.Definition) *runner {
-	return &runner{rt: rt, name: name, def: def, wake: make(chan struct{}, 1)}
+	r := &runner{rt: rt, name: name, def: def, wake: make(chan struct{}, 1)}
+	r.sup = supervisor.New(supervisor.Options{Clock: rt.o.Clock, Logger: rt.log, Backoff: rt.o.Backoff,
+		Settings: rt.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
+			rt.audit(ctx, source, severity, details)
+		}}, supervisor.Unit{Kind: "north service", Name: name, Plugin: def.Name, Run: r.runOnce})
+	return r
 }
 
 // status returns the service's status.
@@ -531,7 +536,6 @@ func (r *runner) onConfig(ctx context.Context, _ configmgr.Category) (err error)
 // (supervisor.ErrRestart).
 func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	rt := r.rt
-	r.sup.Degraded("") // a new instance has no word on its destination yet
 	inst, err := rt.instance(ctx, r.name, r.def, r.destination)
 	if err != nil {
 		return err

@@ -44,26 +44,25 @@ type reconfigure struct {
 }
 
 func newRunner(m *Manager, name string, def plugin.Definition, limits ingest.Limits) *runner {
-	return &runner{
+	r := &runner{
 		m: m, name: name, def: def,
 		buf: ingest.New(ingest.Options{Service: name, Plugin: def.Name, Store: m.o.Store, Counters: m.o.Counters,
 			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits}),
 		reconfig: make(chan reconfigure),
 	}
-}
-
-// start starts supervising the plugin.
-func (r *runner) start(ctx context.Context) {
-	m := r.m
-	u := supervisor.Unit{Kind: "service", Name: r.name, Plugin: r.def.Name, Run: r.attempt}
-	if r.def.Checks {
+	u := supervisor.Unit{Kind: "service", Name: name, Plugin: def.Name, Run: r.attempt}
+	if def.Checks {
 		u.Check = r.check
 	}
-	r.sup = supervisor.Start(ctx, supervisor.Options{Clock: m.o.Clock, Logger: m.log, Backoff: m.o.Backoff,
+	r.sup = supervisor.New(supervisor.Options{Clock: m.o.Clock, Logger: m.log, Backoff: m.o.Backoff,
 		Settings: m.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
 			m.audit(ctx, source, severity, details)
 		}}, u)
+	return r
 }
+
+// start starts supervising the plugin.
+func (r *runner) start(ctx context.Context) { r.sup.Start(ctx) }
 
 // status returns the service's status.
 func (r *runner) status() string { return r.sup.Status() }

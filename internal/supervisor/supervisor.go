@@ -81,21 +81,21 @@ type Options struct {
 // Supervisor supervises one Unit from Start until Stop. Its methods are
 // safe for concurrent use.
 type Supervisor struct {
-	o    Options
-	u    Unit
-	log  *slog.Logger
-	stop context.CancelFunc
+	o   Options
+	u   Unit
+	log *slog.Logger
 
 	done    chan struct{} // closed when the supervisor has ended
 	started chan error    // the first attempt's outcome
 
-	mu       sync.Mutex // guards the fields below
-	up       bool       // an attempt runs
-	failed   bool       // the last attempt failed
-	noStore  bool       // the last attempt could not run: storage unavailable
-	checkErr error      // the last health check's failure; nil when it passed
-	degraded string     // why the unit says it is degraded; "" when it is not
-	stuck    bool       // it did not stop within its grace
+	mu       sync.Mutex         // guards the fields below
+	stop     context.CancelFunc // ends the supervision; a no-op before Start
+	up       bool               // an attempt runs
+	failed   bool               // the last attempt failed
+	noStore  bool               // the last attempt could not run: storage unavailable
+	checkErr error              // the last health check's failure; nil when it passed
+	degraded string             // why the unit says it is degraded; "" when it is not
+	stuck    bool               // it did not stop within its grace
 	idle     chan struct{}
 	idleShut bool // idle is closed
 }
@@ -103,6 +103,14 @@ type Supervisor struct {
 // Start starts supervising u in its own goroutine, until Stop; ctx's
 // values are kept, its cancellation is not.
 func Start(ctx context.Context, o Options, u Unit) *Supervisor {
+	s := New(o, u)
+	s.Start(ctx)
+	return s
+}
+
+// New returns a supervisor of u that runs nothing until Start, for a unit
+// that needs to know its supervisor before its first attempt.
+func New(o Options, u Unit) *Supervisor {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
@@ -116,14 +124,21 @@ func Start(ctx context.Context, o Options, u Unit) *Supervisor {
 	if u.Kind == "" {
 		u.Kind = "service"
 	}
-	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Supervisor{o: o, u: u, log: o.Logger, stop: cancel, done: make(chan struct{}),
+	return &Supervisor{o: o, u: u, log: o.Logger, stop: func() {}, done: make(chan struct{}),
 		started: make(chan error, 1), idle: make(chan struct{})}
+}
+
+// Start starts supervising in its own goroutine, until Stop; ctx's values
+// are kept, its cancellation is not. Call it once.
+func (s *Supervisor) Start(ctx context.Context) {
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Lock()
+	s.stop = cancel
+	s.mu.Unlock()
 	go s.supervise(runCtx)
-	if u.Check != nil {
+	if s.u.Check != nil {
 		go s.checks(runCtx)
 	}
-	return s
 }
 
 // Started receives the first attempt's outcome: nil once it runs (or the
@@ -172,7 +187,10 @@ func (s *Supervisor) Degraded(reason string) {
 // time, the service is unresponsive from then on, an SRVFL entry says so,
 // and Done tells when it finally stops.
 func (s *Supervisor) Stop(ctx context.Context, grace clock.Timer) bool {
-	s.stop()
+	s.mu.Lock()
+	stop := s.stop
+	s.mu.Unlock()
+	stop()
 	defer grace.Stop()
 	select {
 	case <-s.done:
@@ -224,6 +242,9 @@ func (s *Supervisor) supervise(ctx context.Context) {
 	for {
 		began := s.o.Clock.Now()
 		s.setIdle(false)
+		s.mu.Lock()
+		s.degraded = "" // a new attempt has no word on its work yet
+		s.mu.Unlock()
 		err := s.attempt(ctx, func() {
 			s.mu.Lock()
 			s.up, s.failed, s.noStore, s.checkErr = true, false, false, nil
