@@ -40,7 +40,12 @@ func BenchmarkPing(b *testing.B) {
 			ended <- app.Run(ctx, app.Config{DataDir: b.TempDir(), Port: port, Version: "bench",
 				AdminPassword: "Bench-Admin-1", Logger: slog.New(slog.DiscardHandler)})
 		}()
-		defer func() { stop(); <-ended }()
+		defer func() {
+			stop()
+			if err := <-ended; err != nil {
+				b.Errorf("the gateway stopped with %v", err)
+			}
+		}()
 		url := "http://127.0.0.1:" + strconv.Itoa(port) + "/edge/ping"
 		deadline := time.Now().Add(30 * time.Second)
 		for {
