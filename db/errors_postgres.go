@@ -33,3 +33,11 @@ func postgresUnavailable(err error) bool {
 	}
 	return false
 }
+
+// postgresDataException reports a data exception (SQLSTATE class 22):
+// invalid byte sequences, untranslatable characters, numbers out of range,
+// invalid JSON text.
+func postgresDataException(err error) bool {
+	e := pq.As(err)
+	return e != nil && e.Code.Class() == pqerror.ClassDataException
+}

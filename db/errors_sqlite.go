@@ -44,3 +44,13 @@ func sqliteUnavailable(err error) bool {
 	}
 	return false
 }
+
+// sqliteDataException reports a value SQLite refuses: too big, or failing
+// a CHECK or NOT NULL constraint.
+func sqliteDataException(err error) bool {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_TOOBIG, sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+		return true
+	}
+	return false
+}

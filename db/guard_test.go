@@ -52,6 +52,13 @@ func TestUnavailableClassification(t *testing.T) {
 		{name: "sqlite I/O error (extended)", err: sqliteError(t, sqlite3.SQLITE_IOERR_WRITE), want: true},
 		{name: "sqlite constraint", err: sqliteError(t, sqlite3.SQLITE_CONSTRAINT_UNIQUE), want: false},
 		{name: "sqlite interrupted", err: sqliteError(t, sqlite3.SQLITE_INTERRUPT), want: false},
+		// A value the database refuses is the data's fault (ErrInvalidData,
+		// 400), never an outage.
+		{name: "sqlite too big", err: sqliteError(t, sqlite3.SQLITE_TOOBIG), want: false},
+		{name: "sqlite check constraint", err: sqliteError(t, sqlite3.SQLITE_CONSTRAINT_CHECK), want: false},
+		{name: "sqlite not null", err: sqliteError(t, sqlite3.SQLITE_CONSTRAINT_NOTNULL), want: false},
+		{name: "postgres numeric out of range", err: &pq.Error{Code: "22003"}, want: false},
+		{name: "postgres invalid JSON", err: &pq.Error{Code: "22P02"}, want: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := db.Unavailable(tc.err); got != tc.want {

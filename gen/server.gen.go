@@ -700,10 +700,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -764,10 +764,82 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -829,6 +901,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -843,10 +927,13 @@ type CategoryCreate struct {
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
+
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -883,6 +970,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -900,6 +992,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1051,6 +1148,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1080,7 +1182,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1215,6 +1319,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1248,16 +1360,18 @@ type PackageInstallRequestFormat string
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1314,6 +1428,11 @@ type Ping struct {
 	// Example: false
 	SafeMode bool `json:"safeMode"`
 
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
+
 	// ServiceName The instance name (`service.name`).
 	//
 	// Example: Edge Gateway
@@ -1356,6 +1475,16 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
+
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
@@ -1377,7 +1506,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -1597,17 +1726,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1640,6 +1769,13 @@ type ServiceRequest struct {
 //
 // Example: running
 type ServiceStatus string
+
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
 
 // SetAsideCount defines model for SetAsideCount.
 type SetAsideCount struct {
@@ -1724,9 +1860,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1734,16 +1870,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1753,13 +1889,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1833,7 +1969,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1979,7 +2115,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -2065,9 +2201,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2089,14 +2222,17 @@ type NotImplemented = Error
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
-// StorageUnavailable The body of every error response.
-type StorageUnavailable = Error
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
 
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
 
 // Unauthorized The body of every error response.
 type Unauthorized = Error
+
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
 
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
@@ -2180,6 +2316,12 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
 }
 
 // DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
@@ -2269,6 +2411,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2286,6 +2437,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2517,6 +2674,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2641,6 +2922,68 @@ func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// CreateUser Create a user
@@ -2673,6 +3016,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2691,18 +3037,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -2825,7 +3192,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -2904,6 +3271,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -2940,6 +3313,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -2948,7 +3333,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2961,6 +3346,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3206,7 +3621,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3515,6 +3930,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3916,6 +4357,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -3933,8 +4402,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3975,6 +4463,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5118,8 +5745,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5329,6 +5988,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5336,6 +6001,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5411,6 +6091,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5521,8 +6204,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type BadGatewayJSONResponse Error
-
 type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
@@ -5537,13 +6218,13 @@ type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
-type StorageUnavailableResponseHeaders struct {
+type ServiceUnavailableResponseHeaders struct {
 	RetryAfter int
 }
-type StorageUnavailableJSONResponse struct {
+type ServiceUnavailableJSONResponse struct {
 	Body Error
 
-	Headers StorageUnavailableResponseHeaders
+	Headers ServiceUnavailableResponseHeaders
 }
 
 type TooManyRequestsResponseHeaders struct {
@@ -5556,6 +6237,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -5659,6 +6342,21 @@ func (response CreateUser500JSONResponse) VisitCreateUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5769,6 +6467,21 @@ func (response AdminUpdateUser500JSONResponse) VisitAdminUpdateUserResponse(w ht
 	return err
 }
 
+type AdminUpdateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5857,6 +6570,21 @@ func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5968,6 +6696,21 @@ func (response AdminUpdateUserById500JSONResponse) VisitAdminUpdateUserByIdRespo
 	return err
 }
 
+type AdminUpdateUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserByIdRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -6060,6 +6803,21 @@ func (response DeleteUserById500JSONResponse) VisitDeleteUserByIdResponse(w http
 	return err
 }
 
+type DeleteUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PurgeAllReadingsRequestObject struct {
 }
 
@@ -6119,6 +6877,21 @@ func (response PurgeAllReadings500JSONResponse) VisitPurgeAllReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PurgeAllReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6186,6 +6959,21 @@ func (response ListAssets500JSONResponse) VisitListAssetsResponse(w http.Respons
 	return err
 }
 
+type ListAssets503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAssetTimespansRequestObject struct {
 }
 
@@ -6245,6 +7033,21 @@ func (response ListAssetTimespans500JSONResponse) VisitListAssetTimespansRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAssetTimespans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6327,6 +7130,21 @@ func (response PurgeAssetReadings500JSONResponse) VisitPurgeAssetReadingsRespons
 	return err
 }
 
+type PurgeAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingsRequestObject struct {
 	Code   AssetCode `json:"code"`
 	Params GetAssetReadingsParams
@@ -6402,6 +7220,128 @@ func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6498,6 +7438,21 @@ func (response GetAssetTimespan500JSONResponse) VisitGetAssetTimespanResponse(w 
 	return err
 }
 
+type GetAssetTimespan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingValuesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6578,6 +7533,21 @@ func (response GetAssetReadingValues500JSONResponse) VisitGetAssetReadingValuesR
 	return err
 }
 
+type GetAssetReadingValues503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingSeriesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6654,6 +7624,21 @@ func (response GetAssetReadingSeries500JSONResponse) VisitGetAssetReadingSeriesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadingSeries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6751,6 +7736,21 @@ func (response GetAssetReadingSummary500JSONResponse) VisitGetAssetReadingSummar
 	return err
 }
 
+type GetAssetReadingSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAuditEntriesRequestObject struct {
 	Params ListAuditEntriesParams
 }
@@ -6825,6 +7825,21 @@ func (response ListAuditEntries500JSONResponse) VisitListAuditEntriesResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6921,6 +7936,177 @@ func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type CreateAuditEntry503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -6985,6 +8171,21 @@ func (response Authenticate413JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Authenticate429JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Authenticate500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
@@ -6999,7 +8200,23 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -7016,6 +8233,20 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategories400JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7058,6 +8289,21 @@ func (response ListCategories500JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7154,6 +8400,21 @@ func (response CreateCategory500JSONResponse) VisitCreateCategoryResponse(w http
 	return err
 }
 
+type CreateCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryRequestObject struct {
 	Name CategoryName `json:"name"`
 }
@@ -7242,6 +8503,633 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7335,6 +9223,21 @@ func (response GetCategoryItem500JSONResponse) VisitGetCategoryItemResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7447,6 +9350,21 @@ func (response SetCategoryItem500JSONResponse) VisitSetCategoryItemResponse(w ht
 	return err
 }
 
+type SetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetCategoryItemRequestObject struct {
 	Name CategoryName `json:"name"`
 	Item ItemName     `json:"item"`
@@ -7536,6 +9454,21 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7634,6 +9567,21 @@ func (response Login500JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	return err
 }
 
+type Login503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutRequestObject struct {
 }
 
@@ -7697,6 +9645,21 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	return err
 }
 
+type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListNorthServicesRequestObject struct {
 }
 
@@ -7756,6 +9719,21 @@ func (response ListNorthServices500JSONResponse) VisitListNorthServicesResponse(
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNorthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7853,7 +9831,7 @@ func (response DeleteSetAsideReadings500JSONResponse) VisitDeleteSetAsideReading
 	return err
 }
 
-type DeleteSetAsideReadings503JSONResponse struct{ StorageUnavailableJSONResponse }
+type DeleteSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response DeleteSetAsideReadings503JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
 
@@ -7961,7 +9939,7 @@ func (response ListSetAsideReadings500JSONResponse) VisitListSetAsideReadingsRes
 	return err
 }
 
-type ListSetAsideReadings503JSONResponse struct{ StorageUnavailableJSONResponse }
+type ListSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ListSetAsideReadings503JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
 
@@ -8083,7 +10061,7 @@ func (response ResendSetAsideReadings500JSONResponse) VisitResendSetAsideReading
 	return err
 }
 
-type ResendSetAsideReadings503JSONResponse struct{ StorageUnavailableJSONResponse }
+type ResendSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
 
@@ -8143,6 +10121,21 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8239,6 +10232,35 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	return err
 }
 
+type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
+
+func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetRepository503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RestartRequestObject struct {
 }
 
@@ -8302,6 +10324,21 @@ func (response Restart500JSONResponse) VisitRestartResponse(w http.ResponseWrite
 	return err
 }
 
+type Restart503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSchedulesRequestObject struct {
 }
 
@@ -8361,6 +10398,21 @@ func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8471,6 +10523,21 @@ func (response DisableScheduleByName500JSONResponse) VisitDisableScheduleByNameR
 	return err
 }
 
+type DisableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleByNameRequestObject struct {
 	Body *EnableScheduleByNameJSONRequestBody
 }
@@ -8577,6 +10644,21 @@ func (response EnableScheduleByName500JSONResponse) VisitEnableScheduleByNameRes
 	return err
 }
 
+type EnableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8665,6 +10747,21 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8761,6 +10858,21 @@ func (response DisableSchedule500JSONResponse) VisitDisableScheduleResponse(w ht
 	return err
 }
 
+type DisableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8849,6 +10961,21 @@ func (response EnableSchedule500JSONResponse) VisitEnableScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8973,6 +11100,21 @@ func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w ht
 	return err
 }
 
+type CreateNorthTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListServicesRequestObject struct {
 	Params ListServicesParams
 }
@@ -9047,6 +11189,21 @@ func (response ListServices500JSONResponse) VisitListServicesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListServices503JSONResponse) VisitListServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9186,16 +11343,17 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
-type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+type CreateService503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
-func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9217,20 +11375,6 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9277,16 +11421,31 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9350,6 +11509,21 @@ func (response ListInstalledServices500JSONResponse) VisitListInstalledServicesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9446,6 +11620,21 @@ func (response DeleteService500JSONResponse) VisitDeleteServiceResponse(w http.R
 	return err
 }
 
+type DeleteService503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPersistentPluginsRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 }
@@ -9534,6 +11723,21 @@ func (response ListPersistentPlugins500JSONResponse) VisitListPersistentPluginsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPersistentPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9645,6 +11849,21 @@ func (response DeletePluginData500JSONResponse) VisitDeletePluginDataResponse(w 
 	return err
 }
 
+type DeletePluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPluginDataRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 	PluginName  PluginName  `json:"plugin_name"`
@@ -9734,6 +11953,21 @@ func (response GetPluginData500JSONResponse) VisitGetPluginDataResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9860,6 +12094,21 @@ func (response SetPluginData500JSONResponse) VisitSetPluginDataResponse(w http.R
 	return err
 }
 
+type SetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ShutdownRequestObject struct {
 }
 
@@ -9919,6 +12168,21 @@ func (response Shutdown500JSONResponse) VisitShutdownResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Shutdown503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9986,6 +12250,21 @@ func (response ListSouthServices500JSONResponse) VisitListSouthServicesResponse(
 	return err
 }
 
+type ListSouthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListStatisticsRequestObject struct {
 }
 
@@ -10045,6 +12324,21 @@ func (response ListStatistics500JSONResponse) VisitListStatisticsResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStatistics503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10123,6 +12417,21 @@ func (response GetStatisticsHistory500JSONResponse) VisitGetStatisticsHistoryRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatisticsHistory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10219,6 +12528,21 @@ func (response GetStatisticsRate500JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type GetStatisticsRate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -10297,6 +12621,21 @@ func (response ListTasks500JSONResponse) VisitListTasksResponse(w http.ResponseW
 	return err
 }
 
+type ListTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListLatestTasksRequestObject struct {
 	Params ListLatestTasksParams
 }
@@ -10371,6 +12710,21 @@ func (response ListLatestTasks500JSONResponse) VisitListLatestTasksResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLatestTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10463,6 +12817,21 @@ func (response GetTask500JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10573,6 +12942,21 @@ func (response CancelTask500JSONResponse) VisitCancelTaskResponse(w http.Respons
 	return err
 }
 
+type CancelTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTrackingEventsRequestObject struct {
 	Params ListTrackingEventsParams
 }
@@ -10647,6 +13031,21 @@ func (response ListTrackingEvents500JSONResponse) VisitListTrackingEventsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrackingEvents503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10759,6 +13158,21 @@ func (response DeprecateTrackingEvent500JSONResponse) VisitDeprecateTrackingEven
 	return err
 }
 
+type DeprecateTrackingEvent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackagesRequestObject struct {
 }
 
@@ -10776,20 +13190,6 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10836,21 +13236,37 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -10867,6 +13283,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10909,6 +13339,21 @@ func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11005,6 +13450,21 @@ func (response UpdateOwnUser500JSONResponse) VisitUpdateOwnUserResponse(w http.R
 	return err
 }
 
+type UpdateOwnUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRolesRequestObject struct {
 }
 
@@ -11064,6 +13524,21 @@ func (response ListRoles500JSONResponse) VisitListRolesResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRoles503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11190,6 +13665,21 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutUserSessionsRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -11282,6 +13772,21 @@ func (response LogoutUserSessions500JSONResponse) VisitLogoutUserSessionsRespons
 	return err
 }
 
+type LogoutUserSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// CreateUser Create a user
@@ -11314,6 +13819,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -11332,6 +13840,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -11344,6 +13858,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -11792,6 +14321,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -11958,6 +14513,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -11993,8 +14596,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -12066,6 +14671,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -13175,8 +15925,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -13317,410 +16069,475 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37cttIki/8KhU8O2GyD0SRurjbUkxsqGXZrR1b1hGl7pm1fBpFokhiBVZxUIBkjscR59/v/+8VvvNg",
-	"+yRfVGZWoQACJHVx38YbsaM2AdQ1K2+V+ctPrZGazZUUMtOtg0+tOU/5TGQihX8daS2yYxUJ849I6FEa",
-	"z7NYydZB63IqGDeP2UhFImBzkY6EzLaENP+OWDvk28OQxZppITPGNQv5n3ZeDcNOtxW0xEc+myeiddDS",
-	"scy1iqNW0IpNu3OeTVtBS/KZeWraagWtVPw9j1MRtQ6yNBdBS4+mYsbNoGb84xshJ9m0dbCzvx+0ZrG0",
-	"/+4HrWwxhz6yNJaT1ufPQeuYZ2Ki0sUZtF83qRG9wW7EojzUVOjsZz6P64cKf55yqD+oHHehPMYLkeWp",
-	"ZNlUsFTwKJYTzdQY/p1wnbEzNjUfdtnJx1GSR0KzUIuRkpEOAxbOYplnAv4ziWdxFjIuIxbqm3gesvZe",
-	"rwfbA9P7ey7SRTE/aLVVmlAs41k+84cfy0xMRArjP83ErHmZ40zMmGma3cXZNMYJ2bUvr/s0y+bnKs3q",
-	"1900tHrd16zzG7MOy4N8yz+a2TGZz4YiNUssZJbGQrNMsRQ2oWmpYGVLSxWJMc+TrHWw0wsMIdC69Xq9",
-	"XrBuHd/ilj2EEmi3G2gBdvQBlECt3ocWzlSaTZuJAehAjRln0rzItEhv45FgKqUfMq5vHs5jMrU1SlTe",
-	"wGOgh5/vc3z7tGsryeo8ySexbJ7zHJ6zWOqMy5E4gH2zE4cFGauUcaZVnk2LlcDPAnh7HCeZSF0Tz7T/",
-	"HT5cYraifhGw2Q1WYd2sU3Ebq7yGWgfTeJxpGHcWw7GXkbpjscwU/DjnOsNFoCdCRub1WLMZlwuWyzjT",
-	"jE9UwIhbmF8M1dTxN7NgjsCVBOq6m8ajqaEWOz0gc6ayqUjvYi06XdfUn3d713mvt/N8TvP5c3+nF7JJ",
-	"fCs02+0xes20GvGMs7up0oJJcSd0BnxiYfrp73hvJlGX/RRnU5VnLLTNhqytUuCArNdh3E59yjWTiuXz",
-	"uUjZUOUyCphWxSnXGZ/NRcR0Ek+mWbJgfCp4ZA//hGfiji+eaTZK1OiG8VSwWAIDiJrOtB1Q/aHu1R7q",
-	"CxzOX8RiebePjPi0A7Ljfsb+Y/DujKnhf4lRdh81gBp4FGUORlMR5Yk4jerPo6bnLI7KQ9vpf/tcDJ9/",
-	"t/Xtbm93q98X3259Nxp/u8Wf93rPebQbDXmvfti2yZ9hXs1DH6t0xrPWQSvP4c2awSMVPUQGEAH6MsBT",
-	"Ah4qA6jV+8iAAfK2Zo7oM79HKZQNPI7af3pWPxDZkY4jcVq3QyfIDZBZaJFtcfOq261Dloq54BnxQNK+",
-	"gYdrcStSnnTZ0RCmPBNcamZ+XBiWVpr2+/5O0N/9YH6ZJ6Cw46Tq9g5orJitUaB0iQxjmT3fa61WTECN",
-	"OcVPSY+hV3ia8oV5QWcL2BHTrvn34CaeL6/PWZ1+ZSgwgEWY80ksJ8giiUgbadK0X6t1+UpWPS+75Pqm",
-	"iTMY5WOJKzwff8t3+PP+1ndRb7i1N3q+u/UieiG29ofRt/zb8Y7ojfoNCutjmYEZqzlF/wumvzTkdzJZ",
-	"wJg1rhqIUNN307rReSiGUMxynqcT0Vp/AsyQBhnPNhgTCO8YZFgmAjbjmeGSbMS12IqlFlLHWXwrkgVr",
-	"h8Y2TUQmQnpNs/DY/tQ5ZJzd8iQXLJvyzDAGqXCvoGnzw16v10gs5p2GWdtua1f/Sou0iVJybdSxMqXs",
-	"1BKBeXOdWFjJTz+bL/VcSY2mwfc8eo1y3/xrpGQmJFg1fD5P4hE3o9z+L22G6k31U2smtOYT0/Y5H93w",
-	"ieFMc6XjzJjAxvLSB9vbc3yku/RhV6WTbRFNRGRWOZep4KMpHyYCjr2bwL+lYtw6aP2P7cLHsI1P9fZJ",
-	"miqaR41uvDyUkcqTiEmVsSEwT0M0XdPd9zy6EH/Phc4eOnGgWY/3Apdhs1xDX9zo6LDqbCiyOyEk64OY",
-	"BK73RBNOcQYMlN3EsAARGRU2lrc8iaNDkA40YjjLqEir8VhII0bYOBZJFHiTUClL80TAEh0rOU7i0YMX",
-	"6Mg3yJyeZIYRMSNuGU+MOFsw8THWmX7iNRnR6B07E2yUp6mRiHjQ21GOE7Gqgx1OJOapML8b9ZlmkOZS",
-	"xnISIKcw9ES/dGCpXql0GEeRkA9dK+B0PJrFEriB2c+F0WXMniLjU3ORQkNPtE4jniSG7WjG82wqZAZL",
-	"EbFhnjFjMqUqESxSQsNseZKoOxyI+RAmfSozkUqeYDcPnLhtBFZapEyYxljbUXbE9sb90c7wW/GC96I9",
-	"sb/feYIFOGIg4q1JSKYPnpdIZDxONNk/zr42J1xNWC4jkZLijHz0mS7OIfKWM5W9MtbXQ9fkTBXuRDwu",
-	"5EN8oq3nUZQKrbFdlacjb6PhLNpZnJqxzYTMxIPnMkoFzwyrqTppYuwvLrpgC5E9PWMETghUDXoEaMhq",
-	"JrKpGRQQ9K1IdaxkxQ4uliRSZmSwJud8kSgeXSr1hhsV54GLQpKHDRVwv5EQkWb93t53+98+Z8NFJp6a",
-	"GZY7Ym/j72E6g0ylfCKuJL/lcQKS+IEz0tgSynXX2mFpQVOBirqSwGDUnQyYMXL4hMeSJTxDA+GR0x7U",
-	"joS14WjzjA+5dgc61ixSd9LIJ08bQS9ZFBv1XbNxniTmhTGPE8PvDw1NAPHccc1GUy4nIuqyy9JER8oQ",
-	"lTdTpuRIMG+Vhnx0cwBLsmB8nBFPmcS3Qnq+Y2eFn5sOjSV3N40To13oO9PBTq9HNs5U8CSbhixFZ81U",
-	"8IhuYy5MH1tHpo8a9xr5mXAI6OriNCwjgnQ+MkRTUk33H659Gp1fqbdcLugI6AcrF6ORyo1BDzIz1ixR",
-	"oxsR0UTQOBYR7JqIDOeOJRjNYFVL9ty52J6Kp9J47jeS9Tv/gL3MZRYn0Kg3qFzisEo7+bz3qK28kkZ1",
-	"UGn8j4fLB2MXoR/fGO1a36k0MhzXMF6w3p5gf45TERkFhyfadJOpGyFBvM9irc3BKlTmLhhr1CLcZY5G",
-	"Quu3IpuqGuvtB1CKyIIz58WoCLE8ZCGXi5C13YxUykYizeIxaFmdgIXzu6j0gkwW5mfzVsja3sv4CPZN",
-	"mt143+LSWKTzO2MHmhdbH3wXAz6tWKBB68gcFLPaV/PI2LBmk6IoNhPhyXlq1MssNkbhmCdaLC0h8Dlw",
-	"snCY7SHjGUsE1xn4ycGQ6LJLfoNiVdDBBC1ynKoZ/BbCjyEZvM7QnsXSH0A/aM29f35qcdiDn2duE1ZR",
-	"QWnDqqTgm+tn8WSaMT2Nxxkp1yqtW7hU8ASdf6XPz3nG3q36TKEHt/7mStzh0rT7uFAB24FVCdguu43F",
-	"XcD2QFpt4T/2jTmTpSoB9wUKHXvTgdT3TDMttNFjdOmI73oXh/trLw3pJ3S111DNT3E2RS/Gw2jHnRVU",
-	"a4cLFpJLI6wjKDYUOo6EZnH2RLS185W2fhXaCpzrqtkDlinqveoIW0O0hQR773r5UEfLGJaSo4SqkMGm",
-	"ISuN909LmzSyPTU5rof5eCxSsMLQqV9qu7/TW+9/9qdeTMH23bgIl/FM6DmXy+uAd5HrzgFd4UEzGZ+B",
-	"XaqS6EFfVmZBzQR2JGvnABclDRv68+hJd/RXXxxvUsFmK5VHceZWqOpcF3TnTIYvNy+zLOVxYtakvJ7k",
-	"FWlm/ag9lrt4lQqxBS4s7waX4TtDy8zFrZDZIWhPQ8HEbJ6VA3k+tawzpBJMlYlZOcxHirsfeZKbJfiu",
-	"990OrpH3S79VJ+LgvizOFmuZv1megX3ZfAiuk80+w1dN925z13zXTAVFE24M3iwCt1WrCeI4FfdXA48k",
-	"8zT7rUiMY2lMHaAcIKayya+FF7sBY/4VKCv89Dlkd1MhmZrFWVaxgUp3GflsznbZPBVa56lgfKhuBcum",
-	"qdBTlURryadij10dH58MBgF7dXT65uriJGA/HV2cnZ69NtbA6dmrdxdvjy5P351BZAqXC7jMOgQngYgo",
-	"isP81GVHcoEuB5Fo/4aqYFt3PJUY6rDEtR5AphWCWyayRtJ6E+usLqxjzicYquUoJRY6sKEv4zjV2TJl",
-	"wMulu+a1M0Be93n5VjlTGU+O14lke5cMlqclIwyJ0gHjo1RpzXiSwHwq8vpewtobTkDzbFzTQSOFYfgD",
-	"PoXVlf5RDBhP7vhCe6RkKM3d//kmJdFqK2gRsbaCFlFrK2h5xFq2Nf0HdTanR1T1g0fvs5Foy+M/uJZb",
-	"LDy/unh9EmK81DxP4Vp/niqjiLO24KMp/Ao3NB344M2716/PQmOJ++/Co8HlxduzkOksFXy29PBv5xev",
-	"Q6YXOhMzbJQ+Orq4dL/rjKdZPocnrwaX786LJ9M8i9SdhEfH786OfwjhEiqe5HhxQ9qtfX70svrcsj/s",
-	"9vgH04K7NyPFvC0k+DO5jFgUa/hvG6XVsR+apt2H5VYvfoRJ2mstMYl1BkpoG2bmGrn48eqseC+X5TfV",
-	"fO69+epN8Sa6ueDJ2Q/H796GNgCRtsxektMbL386s28YbSaWuBKe55ZePPrxTd2L5deuzk/+ehyyHGzV",
-	"clff/wUeDfnoJp9XRnH56iU0Th4X024kzOPIPjcLWnrOo6h4OjirPNVCZvbhcbXpUSJ46n18ufQx+KZ9",
-	"QjOvvWx4zae687+8Pj0L3T04RHgmCXe7f/6X11fnxXNcp8g+unhbPALyxycvB+dmjFGs5xBNUR6aefqy",
-	"/NQf0clgYA6P+Ojd8sXgCS+aOBkMLs/r3vEbuhpcmE0AQ7FY/KvBhTkk8Cu54u3vZkvhd38rjwaXL89D",
-	"Uv6zlI/ApQB6gnfta9mIoWvfbUukeHHyH3WkmIpxrj1rDq6aJkrhNfwCHI6mWwzkapPac8BCY/+HAQvt",
-	"hyGLI43/1kriE0NRYedaeiwbGGMraAG/awUtYG7mr+Fj8O+ji0vD0A2XagUtYEn49+ileW4YDP7FfxvW",
-	"gH+vzvDvqzetoAXHGP6+/OkM/h79aH6Hw9YKWnCyzO/mGOFfaA8OBv49pt8Hl/TXPAdixb9X5/j3wvQD",
-	"9EZ/zXtAQvj30rwHlIB/Yfyw162gBXuL60Hjvjj5j7K4skuwLKgsG6FoFr1sUCaxvFkWYm9ieWMdW4ma",
-	"FKGrLgLFaAApH5n3yypboibbO3u9/V5/q9/b6u9v7e10E1WvwuGJqAkTPIOgDjV2Z93IA3uAXPxNKeSv",
-	"BRE4W/TSls9UzGo5XWtpFGWVqqoj2iEGuFJ12syxs+OaVP3VGt4xSMtTY/fV3sHA0DEhwJqMAbsRC/Q0",
-	"utSRivrvhT+QH88FALbUHMfYWjKEzk/ZsVEEj8pfBy3DCRNOmUKtpcfYojZLNuMy4oZG3M88Meum0kik",
-	"rYPWfkEK5szb8I+gdUsmrfvoc1CYwaXxg9FbHbt5DRz5o5GYZ+yHy8tzo4hIAUSqWc004B2ysu3wdlpL",
-	"Wm4xNLS2P68ggsL+rNoKLvYhUwzCB+ByaCZSEGmZ6jJDAgyMzxiHPOMLI9NBvw2BDEK81GEhjChk7aHK",
-	"psCDcdrGapWR+WhoTNhDxjELIpYM3kQjq9Nl74xthmERRlbciAV4WJHWoD0jjYLiDXxyI8TcsII4dWFH",
-	"GHWIF7j4pJgCXNGhOA5gYNiKVJkNmMp41S1S2VVju+rMKgeZGYs5jTdiARGZ4C6g7fkEO5be8qRMLv1e",
-	"DbEkCcyKPjALVERx18UXVq37kou83PhPU4pgdltuFeIK02qc3RKTKtHtErfmQ5GAXKbXDhlN3t1OLKXv",
-	"+T3Xdej45eM42ktHCsu8bYnc63na0lG7EQ02Yy7jv+fCz7WoT6EjqrlXCqJHZL/qimDEB09AqcziW8H0",
-	"XCAtq7FlEp2adasINrOIH9bysabsEPTlOPLG+35eZWt1TrHf8rGppZKlNp+K/L4Uga1SIpbpKWDgbIBo",
-	"mzjTZa5e4cxfhrsW0rXfq5OtNYRb7s82sIqcrQOvTI60P/SvjdxxtsFBPpvxOp9cZbheF6vGZ5tbpTdU",
-	"0oJZEtd5F5/oiF2cDC7Z0fnpU58quHlvavjRR8u7R1nOVVhNRbW7Uxyquo0pebkM9XTZCeQj8SxL42Ge",
-	"CQjQDEk5hnQtznBEAQVFaVCLhkolkM/kZyZW95UOXN360MOaU2t15eVNXEUnl+Jj1ryHG2naT0o1vqK+",
-	"1HBCQrspZx2fowGFX+FmVZaprunClllq/bqVpbm4buEVjCFJVISNzk6JGcWlH/k2zBetoAV3UGUTnp7U",
-	"DIACEZYXLJ0ITRHsIqLOMWvcGFXxqGaSz/f3d/dru7Eu/qXLnhlPknv3U0twzkSsvbf2m9fkNA89+zBc",
-	"7qbZ1NzU2HdWX3VIL5EIGTwO/KwXLdKYJ/E/jKFVnOZKjqw5vDwzKlrroPW/3/e2Xnz4n//WECgTKZnc",
-	"g7xGXBJ1kWOQZdNU5RNMBTk6P92M3vCnoGmBNtU1Ls3bqLrEUe1dzrGSqMwwdStSTC8vPBolUYQ5CBis",
-	"CxHsoKRAhnoibrmsJEnjjcEPWTZnf/4zu8YpXbdWalY1+SK+vuOulhyjaMM9LI53qpLI33/zKCiiO/El",
-	"s6Pgjoec3G+++eabsHOInAC30oZZQ+putgmvroiusuoD767UgOosjyYhYs12dDYtyTe40bVaPgXhH4La",
-	"iMQJ7m9tZp4VQukxoiwgchiKkbJpXjBGntTJun7vySXdBors04i4U6tcP62E+6VF2heWYLvPe73fuwD7",
-	"laVT/7cqnX53sujefHo1f76k6dYb7880M99ajhilgL4Ck6W7W7w6B87CQiOcQkuNeEdXElyHLLSSy71W",
-	"I7v8/SIjBVLIrek+ThQHcCdcg6Di0jc9tYLW6fntHv553gpaVxdvgASx97JeUrS8RA24UD+udpLUh3eB",
-	"axspFOGAaky3JSm1QmloUhYqa0ydORWisyTtd9ZSUbNgd/mpy+ODvDg1JnQMzD218THLE3WBYnWhlNN8",
-	"xvHmX0hEI7HxQ0W6NSg05bk153qum7AdTd2Uf4i1kVwu8rPJUbYcpl2j+GHgiVslcCfqLB6xKIfdVFKw",
-	"kUoStGqdCnDAwikO4+dMh2ye5BpetSw4EknG2RzjCajFqvf9E95yv4SQqouTo5enZ68HrYP+ftAq2jaG",
-	"RG9nb6u3v9Xrs37voL9/sLff7YEAdPG8B/39pcsJv42HRmN6bdTtxCney4po4N3hlkfRfLsLLM024K51",
-	"b2JKDPMMPMosxIhQRIxQKf317ndR88JAjae47K2b8Rs1iaWHrXAP/nNlU0OAR1vGt3wQHUssZU3o3VEq",
-	"sq1z87CXRobpWlAU98Hay4uc8tFW5Cng7UIVeaTCsyDzYgMIlGryAqGq+Ey/aYU1mQaVoEnoeHn0Kdw9",
-	"khIC85iS+VFk05SmgGG31LkVaUaDLLhgMd03agKwHhIzRrUe50lSm4cG2XdNoYyQZIIJegEA+ggZWXdu",
-	"aJMNSUvEtMjyqv/n7MXt32avFn+bvXo++uuPe6O//tgXr89uR7Mo+c/d/5hGP33s/efOq8Xo9cf9aOeV",
-	"/s/X39WNMV+Vp/JMV7Fa+vdKUbHrh93YBQlo4+r2+22T3AF9GlKBbdRDkuANhTWeIWC4hDy5oUgDB/gd",
-	"1yyqYka1BhSXZTZmnqpJKrR+lLQCmMf6iwefN2507QBtEa99HB/DliiKcg34G0AJpbnUdViUGdc3yyuP",
-	"XpmobuUF6NtZCV1OM/pgozMa3xetrsejveH+eGerP94dbe2JvfHWi/H+/tYO7w+/FS9GuxG4DNagTJnV",
-	"nQueNecmWywcWCsPutOs0SGTeZKQLlhaRavLw1cjJbNY5irXSVlZ2K2AoprWENOgtExN5xImZHfFzaSZ",
-	"MojGau476imAHcHfZ5qFRuHJ8ZojJByZkNnMfiY+ilFug0K8M0Yoe3T6QreW7n29TGXLuYX5HMOf63YP",
-	"4TzXHTGEKD2VY2Vzs+0JWX8w7csQ1FYXi3/hwCoBqSeWNlgU7/MLVRGVZbxQj7Oy9O3v99YlzwUt3IR1",
-	"w6ZtHuDLnq1df2hjywbA2ikoAP9Ns48cS7AWI71p9oTrm8qNh/llHXsltYGcnLSPtMZuqt5mNZL1Jdc3",
-	"GNLgqXD1BA5QSC5Gy4MpRaMxRGxCGMozXQTaGBs71xhy5V5Fm3OYiiLJ130JHoU0T4SmqCw4CJ57GAdQ",
-	"oydi66sMoI0tWfIsWIO27DN6qGVaCWrx/bXO01JaBl0Xz3iIkQlmIaYCoScm3JgN4HCmgcP6ddmRZLm8",
-	"kSC9zfcqdSCgSiYLFmJ3oXPjVDONPrXyNPHWCgIPD7a3R0JmKU8Onj//bnfbKMUq3bL4q7VxgBvJP2KY",
-	"NWLQUA8JPDsJci44l5tKi8uOGqmppHg3bh28/7QsPz9t6nr78DloNVsLiBXGZ+KASWWzrI09nfIRZhRJ",
-	"xRJcJJhEihgzTM+5EXp0mc9nyvxGugoQv10Qzdp7vRedLjtKtPIQ3mjdiijYIhtERgUTbcS7Xg1l6jtF",
-	"//f19cdeb+v6+uNO7/r647fjD+1/P/B+7Y/x129q3uz8+7+tlkI1ye0emrWbKbDcZfD3n60JvMbku4/O",
-	"EiDgQN/wvd3+/u7zXq/H2pwtBE87S9rIMjSq9fHbb+9lOVjb0HL3jZSVd3f3Qf0o88MSPEED0oDgyXJU",
-	"9RoEg8q8im7qJkAh+eRIWSGVKmHvZovIeVKgRLgonsiP0W+H/44R+n+mDzAwsLwYdjNr+FUqCIcXO8Yr",
-	"ONOnL+OL/sry3fu9Lue8GQmeelte/BUB/uuDNxEMrcGdS0hpxcoeEmZ0JnTWnGPb6nd73d49vSG03rQE",
-	"9ZSBThIEGLknbdN99s9f0JckxV2p+cqdZK4zpg0nHi/QwVHcM1jG/UyzuUri0YIuLcZjkRbEDFDdu85P",
-	"pgvs7WIicvduayA2mkzB87/r3W+rltayMvfazROz4wLkqO48n5+8dTDeoyQ29oAHi1Se5pb5v+9PXp+e",
-	"seOTi8vTV6fHR5cn8Ou1fHt6+r3+x/Hx0Y+zydHd6fdHk9Orv3a73WsJL5ycvaz5aP32npvToDMhM7SI",
-	"ahTKuXtlRepOoeW5f1pWBn4FagRSYKtu31iKR/hxveHVbpFpoybl6VZIa45qDMckSNUygmJdQrefDfPO",
-	"BiKtcFaGNlCxW/4WbWcbyhQSvB+aGJ2NXCRmNc8hy3GFEYppkMtmKN5KFIpUucu1pqfp2/SxoudUjER8",
-	"W9e3vQZp6r2/v7Oz0QgGGxjgwwWku5c8GrjzCMudqQlo6/c3vxGwcLn/MBWRdYboBizHo/NT8HVqPCBS",
-	"iMhY3uQK3e/tEiiiB5cXdhjWRaGTNeWacjsP0Uka8tlQpM4N4+OU5pLuBONbwdpaCBaW3ALhAVhaOCM0",
-	"wqBtHThHlp8oWoDqYliozfsMzBzuuGkKUEpx8gEkMmUsihHHWmdqDi7xeCY6duyTVAgZdtlpxsYqSdSd",
-	"dmsHp9RuXAFIecDgGwLfrEOnxF0umJG2uJYk3EmtgWZaQQuWD1TRyk21fWGJNU2VzprLOpinz3SDdrPV",
-	"qw08iedHBG2rVzZ6en67B9M7Pb997uBwq3dq/Rc73f7z77r97g74PsV3vYOD/v3CJjUfi7f1IESOx1Hi",
-	"PdHs1pb5ZmumIhGyNhjlI5Vaw41IQipvT9G/qMtcgHSeZb6n19XTsHWB6J4rpA+6kKZc0S5OoolgFkC+",
-	"7iJlbsi02bRC5lZCjKHFaKsU9RsjABCYoGxePe/td3dqmQzGi69VZot6N/Ravcq65soOJ+ixdI+3loRM",
-	"0CT9ylviHYsyPTuO6RFVMcNa8Q06xUue8ZrIKJ5xxq0hTXpA2dStCUesbepILjByg3xjZJg7v5W6kwz1",
-	"zYojyWzvwJhzcmSERm9v5/NSaJDpsXlu4INexjBbVzxrmaesQv1aSUTU4iMoiIz6lRvp1JSKdtmgvhR4",
-	"NmmhTszUbcUquzfCHPVXN0TSGpbHmBYPNkd3uizqEjHu6ULO8kEHY4WeilCPXnf/u2+/q/M6bgy/tRaL",
-	"zUfhspNcsTJe3tJDstbocwjq0suu43dSMFr3RVC6GvFKPLEbsQggOBvjXjWjvQ8Y+aVAyPBbYYRM4+J+",
-	"atEbZp17vf4OmI72Frx1sNWv9fcuLegS2V5dHtsab9mUzeJRqiiEOGDh3/72t79tvX279fIl++GHg7dv",
-	"DwaD7hj+L6zkFCyFAu10+zu7e/vPy+Gc19fRp73PW+bPjv3D8M9B6c/1ddf8x/PPtc5KmtaaaLtPtZFV",
-	"joScquVibrMCvL2AFMENhLsHu9lLe70cQVU9FqVDsGq5lsKlvsThqT8y1iP2sDCihlowmWJ5XVgfXWiU",
-	"2/iea8GuLt4sI3osO5pX17opXZun8b1FTCoSwTGKA3X7Qxaiw61i9jrVP5vaooIVxBH46r5BSWlSv0kK",
-	"yWtlUqWXzpgkRQkTTdGAd3C5PTYG14xLPoFCELWKfdk9t3Mf4Nl6dYCQcREXF4FwHSYuoHXjbU15Ac3b",
-	"awU6aBEk1dflTZpFrA98SVVyj6gX2Ix13h5ssm4YzVEuR8XNkXVN0b/TLkGjXZ2HeOdtJIqF+eKZdVlY",
-	"O6UTsPDy9O3Jy9A8DA0HAPuG3QlxE/EFCyO+CMHajXic2CSgPEnMl6dnlycXPx69CSkINcQbj9AVymwj",
-	"Ul+q4QLeBZpCLoqHsu9bGRqRNniG5q8LjvNvG+lqObDXjkAaFLHvkDyKwg9wQyS6ky7GeGgvLjak42n4",
-	"uFm4y9PB5enxoGtHGZppvj06uzKTBLPPDcg2H2daJGObPBRnrC0Vs74QcCt0uuzCbAW4Rcbwqw85UrRE",
-	"hS94KsCpMOL5ZJqxfA4o3DOlM8CRO3l59ebkojvjH3+mMJWfwdQMyftjVpqWj9YSfjJ9DsVCgVDjvk+D",
-	"s3EqBNOJyrrFHkJcCxKEGVDPzByvVBa2FACfz5NFl70ExDtQCyWzNEHV2/wbTtgt1HLIw5GZJsfGkCZa",
-	"dfveRt+70W1DLB5IB75TZwHVZEv8RAQM4UxA4m4wAeuz9lslI77oGAb+LWsPcviXF+yEFB2hw9TxtW/v",
-	"F8wU3DOgzKzCoTX8jAaB2JZkbeuNXKji4yjJdXy70rsBpGyOIxzLMg+xoL98BAAdPGMclKIDIiRHxrpC",
-	"x7buLJ5zzXQWJwmbKJsveBPP518qVG7Dwq5rQ+VWRBnjvX+pZNph4ZKsBERUNUDrr6lAaWBFxuXLdmTY",
-	"KwpOE0dfop4NO2i6XT9dzhRccj94hUrW+pPrHU1GBcVyyw3n0+sdl3AWRxLQ+68uj5e8+vZwfvd898WL",
-	"tSNqihSTDYtpsVhRqraCFgwW8FeR07WCFkqIKgqre7y5auJvvAsco82i1QyA3/nnvOAyq9SIhlBeG7Oy",
-	"sVbjRwuujuN1Ta8a1kAYUYypQPewJvCerojeY8MFsxVrhgsWR4dGYIwyYnPE4rI7Rey8UtpkXbETv/rz",
-	"r8OY3AiaOVSJNbH22L9aCZZK0teXWl5nhDTvowvcrDOWdJ5kCOVMKgDmEVu1wQ19ZSy8F+xuZ+rnNbAi",
-	"8qZx9dYVDF9OI3i6DWxYoCNMwzOSkCmXqbGBlGw4bqeRH1u6KsJ/INJY6IZCBG9XeKHMTppTNcxHNyI7",
-	"RDURPAdwA0whwWlmjx2+V3PzbF1W3t72uvv73mpGKjf6Vc01Ari3Sh8+3+y7WFY73Oi7L+OkpHwk/rEV",
-	"uOVo2CtzctcGAbsYhSICuIgexZqYZhhUcTHPphS2W7pJbu9RBTsFZUc7h0axtxGq5FyHKNS9r/HFXya+",
-	"uFAqMcG77a9NwEKsUnNpayCEAQtn/ONAyOgNz4QcLYzh+qsHJcNFm4plps9FOhAjP0K5Hi1tE4NJEXMp",
-	"CTR1Z90GLh82zX4P4ci+SP7FI5ILMivAEL3P6jWE32oUshd/7BWI1qzdxOc6jdeNa2LM6m0I6CbAPoIy",
-	"LDyhpmCKb6mySGUIlCbsrWL7/UB/eP9OfXh/lX94f5l9eP/D9MM/359J/PEirfnR/HAaf3j/aox/j0cf",
-	"3h/x4nfzzpn88M/3LyP8wXRxPi9eMh/8MP3w/kRAD51/u2eqy0p7xJdkNfenqyqo1dnaEXgnQdmVLrQY",
-	"kHYiy03drzbB58kz7Oq1VAuZH0thxdX9fA4+c2iaZnPEMR3YzVJAnQkar9y2J0oIpdYuxEil0eMyQstN",
-	"1ahEXpEM64VhR37M+TDPbNWOqBSKFlIQEjlD56nK1EglIbtuXbcChKSeqzTT6Da0WRy59hICa7RebLRm",
-	"qPigxMFiTK00giBiy2D1I55Mlc4akJLo7ubnuYMgX0Ych/D7VLCMJzcOb9nlyJU73Ov1d3Y38XouJzjW",
-	"0yIsDaxpzfDoiQO3IbloYXhKl30r8PlXzX5J2zLaztH5acDisWHRpqP1s33SnMWBEQFDlcsoYJD7R/99",
-	"rFIRsIGNNTvzxEvAXnrCBTgEgQM5lIqbWFbM2qKfe/J2S77LFFZZcm9z3RqtPMANRo0PCROevxtcMrjC",
-	"3abOwgPGWZ15BEuB4XuVPBLGWW3+ilmhQuPbYDPL5pjRCVem6NbmzIB+WCaOBtRqCubmBRtzecoHRY4r",
-	"wNSX4141ZCN0Pa4E78e6YHsY2gr+eRb6obXuVRsDaLglFuC3ASt3Kr2pCbZt06Xg4O3Z5UVXJ0LMf3b3",
-	"ata/27G1XKAEtLphiZIT8JlzaT+dwxVXPBMqz8KgmoYOVub6OF7WhvDZTHnJ3XDTFGd4SQeBvoQAluZy",
-	"TbAzls2P2Ko5dlZFCXdZiDOnOGXSXm30M665C7NEOjYzUOMxa/eZZuCpALNZsT6bxbLDcpkY+UGjoY9/",
-	"pm4gNn/GZW5WX6X2rRn/+LPRNmfzTIfupgmhElN1RwMKbDCMMQah7IEN1KbC5hVyctd91sQs5Vzh+huu",
-	"QPTYClo+zYExFSfVmOXiuyVePxDZkY4j0VBItqHq6w/qjs2MJq5FtoUVgBy5IJ5akhi5MxKpRE/D6rsF",
-	"TwvcVOlqrglrp9QQiUDjvIfGhc3ZmMCmanwrVslbm1jX4ymA2uTqKQVFVb6GnIT7l+crAvv0ymXzYh+X",
-	"FUIeWX+Tzzo85IvqtGwZKVs9KigmWaPgaS2yJk84dP1MN5a6TWIp9rbn9fAtzRejUJsPvNd4Ww7FqazD",
-	"AIptIbeuxJrWZMMuk/Vjo0WtB01X3ENjBSUI+/3ufp0niL5uctkXjccOjQjdYnjFHSNSjlfci2ssZEg1",
-	"zrFmWKei4e70+5suim6GonVE9UzbgPlxrnklcglTY0QE7s3vecRIJzhgn64tj7huHbDrlkhAz2K9A6rB",
-	"7s7iLNeAWMn9mqvXrc/1t76GKBrjAoy8Qz4+4+mNiIxkGQpMOSqY+Aa5DHgC74He9pTe9Thq+bQT0HEM",
-	"amOD3T56w3brtIq94LUlBdTd497yJ4DMqZM3hKsFC33ovO9hHOmw0GSlkiIgpYMgoKrek7JIWE52XxmW",
-	"N+MfT/HTfg/SxZbs8uUVMYbEkWV5G3PCJyze7pLjbMlsaDqWE4jTPWDNEDXF22095SmEjwmJ1VuLmoea",
-	"2sKGAAjPfNN5XNz+yNaZhTX60LSyT+VwMW09CQJXqaW6Gyjwtnqeli/mWiHwobkYPdOEUY60YkySPInw",
-	"Zgkv/hdz8vc+nS/mEMaKFGPneA//DOy7XnE4SM9yvRM9lzCY1245HswaZe9p3EMUMNe8Bl/CZfQAPKwH",
-	"uZnWb3Cj68kGa2wW/lcbQXYfZLlHuLr8HYwzOJsSImZS36D7go6wemfTo7xM7nD5oFvVLanlbVZK1BfM",
-	"yY1lHzA+1CrJM+FngT+4khE2in+rRYyqaecbFx36/urVq5OLk5cBe3k6OD66eGn+E9PjA5eqHrCrs8HJ",
-	"2SX8PbNPIU2Bz8Qqa6id+unoHcBwL+S599jyLEjzDq/zXm93VJIP8JPYOoX3wmoNJ0IWvmdJDLOS9829",
-	"f1SVLkc1mhCeay61SrXHVuEZ2WL37fpw9MrE1ulzTu2pETQ02Oa6/xtJmRKo9TrFIi6qRHgjW72mFzyr",
-	"i9pI7c9NQR5r0LW9wJ7VARrnVSzsAOCx5yKNFRies1jmmVk/CI/gGZQrxfMMb+Lziu1bwGZ/avVbB897",
-	"QWu/dbD/ovvd+hpyOPXaVSslJC6r47XxVpgt+ICIq/6D4q22Nvms6i/bMErqkuubeiD4Ar4TPegO9JEi",
-	"brssFDK6xHQHo5GKj3F2DOn+UE52CFaws5HrU7GphXsZvraf5WH3ilwTG+4NwYECKtv2ncgmP2zbliZn",
-	"mi80u5suOoflcZeQ2WCWY8OWj7kciQRcxDBziAFP83lmfoGUkmrE9TKfaXJLQXdxxNrgkZc22UxOtvRC",
-	"Z2LmZhZHnUOm8/QW6kLUJjy0no+/5Tv8eX/ru6g33NobPd/dehG9EFv7w+hb/u14R/RG/cfF+DtsQDQt",
-	"rBzMllCFrVu+inG6IqS/aYlWLInDIXLR/jxjKS8w9sqq9s7eTt3ebJxMMBTTmFJelyMlVqQS1DvCfpou",
-	"CoorLnnuuGYjS3G2tBRcV97F1XCYhjDaNLv3KYPLs7VfcH0zgBc3D9HHhv1heS6leUMsBcC52jXYPALG",
-	"LZtFkqyGKj/VAamNZjGD9oawGlG+bv1WhSKbxus9HcCANnZzgABYp4Vgk03DGGS1yGfhBd0aHrLwWJk1",
-	"yUTI2kJGNsZSi2TcOSzx03alfpB5XGKvbXMc6F5rObWQbmRZLkfG0ksWHf8a7cJdh9nxmP90ZBW0vJ7K",
-	"F2ne+0t7fw8ogCSJ10IBbIYD8DgQgN16EIDLlI9uYjk5ua2F1Lo0zNQZLnPzp6j3VCBNQc0LMCLvddHz",
-	"EPdmJOapGPFMRCs2wWUqiVuQ7Fyz4jvfY4GefKmyJZ7qRxfeH3ChITJTRE21EHwp6lJdLZxRLAlFnq5r",
-	"MrNpVTfLOkAjYXd4JWvwycFW29ognjSWtyqporSs3Efd5Bz1Q/o2mniTC+zpbkvs5QguYeBhnsOGeg4U",
-	"//qkjlJr+enSmi/zVbL90WsA0HZlF3InYOGrOMlEGrL20jEdwxPzzskE/cltB5FX770o8VDsvBW0sIdW",
-	"0MJmKql89q1GHtMgu8zTzWVXiV+tFWLQdt2iI6jwADXUzbWLQt0c8tHNJFW5jFgObdWogy+GO2Jv1Odb",
-	"+9Hz8dae+JZvfTd8MdrqRX2xM97le8P90YNVDQqUsr2Tsn2PUNYGvetK19UjPAK8iUMKprXlUDWT4lak",
-	"VKOlLs+EgwL0VmRTFa3b2yP/3eWinn4Zl3ickU2g0gZ9OzlbcpavhnYOAGai8SZdJYK1+4zQN3YIf2OX",
-	"EDj2CgyOgO1bB3nZ7rkX9odp/nQZO2TtN8uzVpuCWVOXXjtuSYLyRnoLvB4pxBAUxgA+qKafGUwTXf08",
-	"c4TlCs62uKz6JTE8x1WPmvEFS9SExfKQhVwuiGUCSavUR+o1LHN+F2EomPm9VCwRO5rfmfUwD8v8EJ+u",
-	"q1R7H6JeA8jME63uh8pMNWVrsJc3BJG+B+5yUIZkv9+hdBnFtMc7wW/khNZ7SXZZptjzPZaIDFOTongS",
-	"Z8YA6IYBC39GetoKD21WUiomPI0gLlGNIeWFcpFKm+LRhp9BdLT1n3zrH72tF92ftz582g2e733+t9ZT",
-	"FWwzh7debpsWNrc5QaqsE9fY5Ic6164WozyNs8XAtEeKg7oR8iivQ+JdKsmG+Ht+YHSiIC/PbIT3qwd0",
-	"KcKADXlqa+CE3wueipTh/Qw0ivcyYZdd2hpv8LOt72bEI8bXUqleyXgSc32Ipgfc3pv25xBJkwVLZeLu",
-	"YqkxdxQfFQicfy7go7kFW3PRMJymzEeZRisUmIFZ3BAOyTPN0ngyRc+hUexbOGDrvjlolQZS0BKfx38R",
-	"Zts+m+8QwLK88N98A8Bh33wDkzd2QZQbCuQJMw/gCDqQbTbwVVgXQIIIideyABfG2BSMMU74QqQUwwaR",
-	"BzO4PwAVPajL0zVNIebPWKV3PI3wI1tMyuxerAGLCBgHZMFo3w47wIA4zCgMrmWpsGxRnyQtsKWDcoIh",
-	"IaQHNOoCFU8H17K44gnIHs5IxQ1s1pJGsC/KVkSy1t1reS3/x/9gP8Up3Mcbfdj8fi232AmEPg1VtAiw",
-	"MqxZ21GSg0881hgE1w75fJ4QQW3/l1Yy7KB+p2SyuJaMiY+GeAH0jFOdCE82mvZjTMatOVdcRqaJFWcL",
-	"DTvT8PnJW5aJjxlrh+bP9jzhsQw7XTOVAXrQgJwQAyDc6fVCpGsK58OJYu5YMdMuOwb4HfOmGUq1rqDm",
-	"Cwu7HVYjCbvd7nXrM1V+xTQ5M/JxDLtgWiNUfylEZJTgjxmM9gQX20xqqU1kHEqKTSrtImuBMdBK+sPv",
-	"snDPLMKMJ0Yso884llAomsVynmesPeRYoDhgd6kyzS7mIjANzWKtTUMQIhm49GWj1NgcbpVnW2q8lUL1",
-	"XLxtCiAXLIlHECL791ykQCJznvKZMCemc2gG1Q9d+96QRqmA9eMJYj4b9gSv74amEZ8witQJqrYO7+2F",
-	"bpyp0CpPRwJ+3w9pdqgHmsaUZJxREj43yg1SimThkWnQMmcc7ovQTavglFQSwjQGjmvzZn83dHwW02yM",
-	"2dNnb+PvzeOdF6Fh9SqXGUsU5oxD7By69E1TcC40DacM737Iwv3eTlgH/JgbLjia8mEi4K0eLhibCJnH",
-	"UjDQh1h7IiRUuSeCC1gkMh4nmnmpviI1Y8BThQzClotmI57CdbpZpb9uUXzt1mlkF+uQcSL4LZ0bpoFT",
-	"qrwbayZGUyWwvnhQ3FdYqCsYJcARQCoSDkiblv6eq0ywGA+R85bgQbq6PHYRa3UOVMcLxilmMB0wHX80",
-	"raLWxdphM1Jo2KFAcIrFgPT4Mhc2LWXTVIi17VFjIC0CwpkrFa2CuVLVZZjqOZ/EcnLAwiSexVnohCaW",
-	"me53uxBgytqk+LKdnrFI9E08D70XTav//f/8f8x7sdfpMnJrUbkByvTh1jktI3UHHkbBI4BKBx91CNMN",
-	"6bYe1aOpylMIryWdA2ANCMXMEO9IzYYx+OazO0Uta0yxM41RV0j3OM9tnAK8UzTlKTD4Dcgq4HSwWEfO",
-	"W6z90gCUqQ8X0OkwzlKeLtjV5aut7wLGmU64nnoy4VTiqIA3AEwfqGAiHRnqtjVboGSNwP8uEJJG4oCI",
-	"I+TbQ7NbwCMg8luzkKSceWGb/2nn1TC0Ej3c7/0pXHpnv/ennX2c2qWRfuhKmaokQplzdvWmwDdg7av/",
-	"CcHGLPyTYf2QegSTUCmyY9y5ayM56AXD/jsH9j3Hqs2ywBfFT9ap5WBOgZOmkIBPYBAQEeDELWujbs5u",
-	"xKIQuR0M/URiANc6jMnsYGAYs4ghnM/Qv2Dtc6WzSSoG/+uNzSi7EWIO30nQBzpWxzkqKb+wO4AIei2P",
-	"1qj37by2LjdSJygeyNeupW/1r7QKWLv0akzlRpDTXsv6Ws8bmhKHJTPCsx+upWdAYARCjbFQb1h02ZEz",
-	"hoSM9LVU0nBelRuFGcRUUasmivVISSlG2WmUCGO1DfDT0IbwsDgydjZxmmv53PAkJQuvIIKMwm9gklMV",
-	"fjNoJdEDg7k2SsIGo4HTWC3nz43FcpZtn2u5ufETkH6LAQPkGLJRlAFuJlAZS2KdwfDv0jgTLsDXDdmG",
-	"Z1e9LShSjYZ5LUHZQfsEl94BZ6s7uWWhhN1SoVoK+lQb8D/xmgqGeS0zZebHlOwcEl+dcRlxI1Ysyixk",
-	"5RlViljOHHI52xjjEoJudW5+upYxwmoZweIfHffPMvHbUVd2GxVhs/yo8eEmtGEGHYDJsboggJTOAV4J",
-	"X0Ie3weOBaQ7Mxw+uJa0PcaEnyot2FjlKQozazzEE2k4SZx12VsV2eXTCLlqt8ko58aYpHTnQshQ/EyX",
-	"GUpHsRhrNhNc5zg6eBcYbSak4bRjpArKsgXi/Se7ALdTHHXYP9kFUBb757X859bWFvy/eQXL1Lf75hXY",
-	"HlTl4RkQXnun8ojmXkeV7NFEechQkabyhyXOiIMCKOn2rhsUe31yace0ZMSyti/W/vv//F+jFEhlB2a3",
-	"0e8yQABt26d3KqD7As66vWfGYHqv9hGUKNv9q9C1zEuHq/uxYeztfdOL4czIJ/5pdvYIz5BNcYXq+cDP",
-	"iuRpc4rosGo0Z7pQfS2JR0JqUVT0aB3N+Wgqtnagqgagtjv49bu7uy6HxwC8Tt/q7TenxydngxP4Bm4z",
-	"s6JCIvvv//P/MrjwhWoodOvLjs5PvXoctozH56Cl5kLyedw6aO12e12KJJiCF42W1VDodk5XP3NVBzFw",
-	"TAY2J5qFxaAVs0nV5Kyl8DpnAXR8SuXsanBx9JK8KpCT2WVHcEQAM6u919vtHNpukEITQ2wLwyJyLYwt",
-	"OptDJtKIa7EVSy2kjrP4ViSLAFG2XhyC3kMbX0ZPQwd4AcbltJ7TqHXQQj/ClaaSUMA2vlfRglDTbEW8",
-	"qvPEAmDO+CauULoPqVSNMXwYMxDBLoP92en1nrRn7LMeOQivWj4HrT3stK4tN7jt73lUgDq09nr99Z9c",
-	"Sau1iAg/2l3/0SuVDuMoEhK/eLH+i2Oy6eGD/gZdnPNFonh0qdQbnk4g6GF/kyWA4CHJE/D7oJ/aFkuh",
-	"40JkDOXRJ7p18B486rr14XPQmud1p4xkGOVd2ycBwxsv8nQEHvs29qsqUO7dqcEEXvNPcyIPAaqg0DGM",
-	"Jujef6YLvyL7yTumxz+sO6bWLwPd7vX2DllWHDUUfNCtK4ATwo8hftB0COEdvKP/gicRZlOUGDaK6Gn0",
-	"WzqUeLcf/T4O5t76L85U9grQdH7Ng4mb7cSYlxivokWn5qR+Dpak5PYnOleft8GWoUvA4r9KFcvg9+K0",
-	"Bcy5ekWcupMXLAnJl2/Wnb6lA2Wm0+9Yg3oo0NQSEV7yLh/X5aOHH9CpK/y7jWg/xStAyuYAfXjQcfES",
-	"P1zAC+wB23GzKAXUUg7h+iP2lpprOmWmD4wRhF7+aCft0ScGCbhZlFUOiDsbWOmtIfiTcsTxVOCRRFvW",
-	"Siz/WB442+5eMnFToXdojx2IvF9NzH2/gFCbRxy6Ly4jv0rHfyXpeI+zvoEc9E99+PLkzcnlCVsrWMMD",
-	"Ysv3k58gPTeSmE8iKh9/cr+Kyz+muGRtPVVpBncwq5XLIk+i/vicpqkA384wWVBVVO0BOvkeOTUmvx3e",
-	"P8GFS1SkzoBjizDsijx0nqbxbQyX6Vyio3iGBccWHYBjHiZqdKOZVjZSZ6KgMPdhobRCgryvtLJ2mKo7",
-	"fYFFXMOA0T8zHksRhegY4hGJZbxBJ1dmtVL98vmDdLujJLEYAK0vKIiokm2T92RF3dpfjtQfTbkwSYZX",
-	"BxWa8kj3pbgVidkJ8GJMRC3aUJanUpeoENEZl2jVYnFawDmggYBplRIGWTlLqEwBSayzIwtj8ai93yiK",
-	"EbpC+MTlWMZawkCMDX86OJHfEVG8gZsGu8iWCGjVqwxsGzJg5hxWdxVpBF4BuVX0gXceWRETosZALiqJ",
-	"BN2AECQDfXFv0rmkEf+CJGS7bAKEqK2SjPzUBTv+/mjIbiQzU6/IqA0o65PZx89PJyGVFOvl42MEHzRe",
-	"iLwnkIB+vREc+gSgAMJP11Ti/Lp1wHqfQ9YGtlpgOWZKdZoEqGnodyBCf6sK5lNJXdrSZ/qphK9bRx+z",
-	"BuOBJoK1bdBZEVxmY8s6GB7jR4p5EWIN4WFkk3nxXLk0jJpPVKfLjpuDxB4bIbbX69UcDKwBgcgJ1AGd",
-	"lfcfwuWTMBFZ9Rzcz5h7Y8bdiG7uvTi4iecbvYfrvcmrb3E/Nnn1B7Nbm7x4Tov+UPP0nmKxEXG5nlkU",
-	"2kEZj+mPzShei8xnEzXcwcnO+5IvabaRQKj9Zbm7sWJXo685BNFndXpbldvBYS5UQnPeC6w0Xe+JscfX",
-	"Klatx8z/C4rA8iAbiNvpSF89K6sPgFuojbXH7U9ESp/X2yc+Z6lYIS4MDovzkTJpLdgbsfiDSlkHtmhf",
-	"MWtwQ0HUiRhnzPzYpkDhUOZJYgsYGl0U/7NcKXETaQ0JdqYbv4Zm4bdNsA44AMHe8QVrxxlh245UksSR",
-	"KAJBLQK86dlrDJXwpluaim5AwHGP4DDrpS91Bdl2wVfd4xfRPWBfN1VAEKv/X0/9cExP13C9B7DhbQ31",
-	"dRu58etU5XPUKWQ+gySnxu5ZLDNFdXTdc2SorE2lLQ23BNYiITpqYpqn45+S/jJbVdR3Dsmnpofy3h8y",
-	"qeRWZYiGK2KMctSt8Fwy9Gmwh4VvhLgfFnUl3cmpP+CYwOjmtk1cw24ghf+prSCsffyV0/0SnC5YgicG",
-	"0mA6/ofwcKljUWRtQxJPkbQNtNzyL/kKTAxSKzzwiuIX0jNaQQuUjJrirL8MG/Yrbd/bJVp3Jv8lzEFS",
-	"gmHtnool2x7WGHqzNdXPN2PakElbe+VUMh3XM9hLfgOB+dXkNr3MF0klNt1bTbbccrDW0rQsktbqF+OR",
-	"X9I6rcypQfUh8vBKZ3syyvz41WytHFRcUJsJvfHpzKM4W3sIiysHwwDKNqvpDaxQ7hhFjT3a6bIQqobB",
-	"xWZoUbnxcgY57Ixno6mNdkM0OSi4nbH/yulix/RTOmgh5umj+QrFYuJsETYaWXAdZ+ZyglP5BRywVXmS",
-	"OJh3azDGmuEs3B1ineDFV1qbhtfALAf4zefNx0EryNqDq+Pjk8EgYK+OTt9cXZwE7Keji7PTs9dmpU/P",
-	"Xr27eHt0efru7HApO6bTOANqvDSHAnhozOMkT+vKJH9RX5lZJ8AeqmFER0jYalw+AH90kY938f6MfRYC",
-	"DAN8v7UJXBc81ojy4G3KViTGsRSRf3d5WAbYxSo7VfcXXJra2j9Em7Fk+XwOQXW6zA28YwRlVN0XK7Ow",
-	"HENYfKkMENfBr5OR5U2wSdri3TTsC2avQviD24vfurD9teJYj6IIKL2g6pqT4snaIsm5OQPysoKAROaH",
-	"imV24Nc9YxzhXiwyCeAMlJGT7F66r+ysDj33K74HYQEIN+Q3Qsrx5ZsBo4z9WEE2NdTgbP9weXk+gMjX",
-	"gN1BBrl/puksaaMidNC/6rdt6yViyrZUdwElu9I4+DIgw1AwHU9koRD67REVZQsvMa2U8H9cvHzGZwgP",
-	"pTRCQ0FmfKxtaRyAEIviFCETtk03ehsfmcbx5y6ANR7CUdE5QlWM1GymJOYHxLqcK2d41cLDhwK21Lf7",
-	"R/G1TPMFQpAvWFsqpvPRtJga6kPFGsTGGqWXMGo5LIFWhggtSbBvb91vNmG7U4pnfvPu9as3XXYEKwII",
-	"HPMUwlsgtjlzlZIgU5lARDgbqfnC1ewqlviwoJxlugIYSWp8rrRFjqCwK1Dvl9IY/NOzilEX8F73iBoR",
-	"M486DJv8kgz5jTm3F0LnSa3a8UZNJiJi8S98NfcLM1HCWmwdvP9QUj4AM9UeimXSWRXdbAFIN7o9hvpB",
-	"3mPE44n1POELh5ROOBc+GJ+DOa03L44dAsKXjHKiXhaNmmuSeFgMv78ovtoVLyuix/4rKxTSAlHAbhyx",
-	"ffAXsozfCMrxsNYq1xajzvBFw4w5O353VkUTeCfB7f0x1pl1M6GPAtFiAOYjnYjoANLesTcAkIoAItF9",
-	"iE8AlgjHQdhwdKfpKgbhCGMZOxmMqUkBRTebVox0QOmnM77oMp/gSclrJl9Uhy1pfSFl2Db/66jC5d6j",
-	"NfpwsVRf1d8V6AMqRUr3jtiKc7rErbc/GYpdGytBvNjQudM2qAXPSwiPUdk6t8Ac5MfFqgZ8dAOpYd98",
-	"88039ZdT3gG4n3PIfgiQ5V/Ua+GG2EC/HhI38IWvztLaW43qMj2Aarc/mS/XEy+gUxLpFh132RW5Lpxs",
-	"Uim+t+JqwO7+aSZmX1TJgDWAXhrozIz0K23V01ZJg4lxq1boLo/gNOu90WYPHVeqTZb/0Rjh3CbAouYB",
-	"BfDJ824m8EwDwC/ewGVZGg8Bqq+91+v5KMPDFCDX0hxT40PDd40BGXqE3YNcgcD694wZ67Icjt+dlRFh",
-	"WPip4PSmjYCpJPoRVTQp7uC/PhNEqxajVGSazbi+sbqRMRyNahSPY5qgd/IhsEuKVLM2d/94phn5owkx",
-	"M5eAyGW+hYF2HIRNplbgoUkh0EOE4Gx7vd2aBAldc6S/gOIFNEfxR7+w1rWWkdgs+z8iQ/nV1LNBAyN6",
-	"RvbNw8Xdtlf1uT5LamD9+X6HqH1lCpw8ZG0FCNaNgZMQQkRYsOhP9Aqhr2QRiMlPJ9wd6S47auA/hx6k",
-	"4SOPbyqWD/AvyM5/ZfFP4K5o+RYZg1/VAXsKL8yq3FchcOcPXPzNlwUnHx0cKatHIWZtQGheAiMuuWPL",
-	"NREwa5aXi5s8/ZVBx5xOK2V9X7i7rrAu8TFGGJawMkAJIWD+AnG5BG4F7uzylSM4bBAY1i8wZrq+bv1N",
-	"5Wnxs2E79O51q8sARh9L+mgoYH0r7OCR0Vlo/lhbdH4z7D6DOkGggfT3zT/owOyzmUqFfcKmrL2384LV",
-	"AvdzD2KD7nxGieCpl8zZrVx1OE+/tzMhS8U410K7Oeoqv7MveF+BftfvBMZoBhWIW1yj6k1DG4tXUTWr",
-	"Tpcd+63wVLDRVGDZAo31rpvQr2s8qwpLH34JxYi88cSJPgdfLxB+2QuEvZ0N0DYvlXrL5YLGqL/YxcOq",
-	"6wVE9W3EGzuxuF/ebRZENIA5hNXfLXsjOj70Xoi1g6+2+F6SKVl7Fswwng7Ph8jF8PYnx/Ip2v59XUKo",
-	"CcNFbqQGqAC1odOyXP60qB+VcX3jQ0kgbLWLv8CaTkERqwpE1EZnPqXrk7sfhUqcgU3Ns5yqV1DZKCNp",
-	"S2N4pu1rMRWzp6vXNJcUwqeneRapOxnSDUQUaz5MRAQCyZY91yykmtn2NZCwICAV0TSbpwpKuaK0Kdod",
-	"iuxOCO99XX+ldmZGPqBiV1/S4QUdNV2pAXxAueqXq8X1+7tga5qJR/FuxatEv/0J/vyMFqEWGddxtNIa",
-	"vPBgMjxizhh8WcmcY3GkKXsmliyMI6hIPBfcxoDaeiJjG+PFE9Jvk4SY7sxpq3F2CA0CkRslBAIoRLaF",
-	"XZfDwKH+QU2l4nIM+BGBsU/VHZtxuWB3xlK1OBJ+QFp9Y02uXVy9gciOzNAeDBJgGziN9BPAvoF6iUUr",
-	"ncDYaVpAtTVKVB5Z0LbNJYgdM8Eerc7HL6/3V3sTvtpgYAOsbngl+S2PE8PM6zHlCtSsBgJ2J7eeWwRr",
-	"cp4pO9/LeXY9EiB5Fks0k22CR+0w0FpBO2uiVES+Xp4hgRT8RSv8mWozEgBYErGJMhqWE45UZz4SozgS",
-	"mt2ZbyhQneul7g5YOM2y+c/wbYgRrNwF3hNns2g//qSwmIOIwA+uUra3s4NOMUgg3Ovv0r94oqToGMvu",
-	"v8QoQ3MQYzKxMlOq7libS3evZOR3pW6kDWnY7dgqPFOe3FpPvZ2RC9Qzwj8pZVrccY3jOIQ6TVBswRnt",
-	"baloMgHb//gxYHu97wK2t/PC/Fff/M+u+Z+9gP33//m/UMUoFVkai4hguPjoRo3HBNNwK1JaQxskB0vY",
-	"ZSd8NHXjKTY11uwGio25GDRQjABtqCifgVwCFSPYSuGQuAsVKqxG9m1ZfkTVdCzAUXj2w8XJf4SFhmaH",
-	"FUO5Oekjzk24DWMKz68uzQo4UbkNNZOiMLDDcxLLQZb6r4ePkClGf3q0RLln1sOXdErauTRpae9sNko1",
-	"q9URDu6ok91Y+Iin4qsgeTpB4pDYHi9K7kepoMGTa3wTpZVOItj0D+6o4Ur1LU9v7qPyorKrw2VV1ggR",
-	"eAQAF0OwAlWK1yWBERZDQRUCDdMhllVVUo0KO+PpjYhY+0kVYvDjkhVYeVtbLPQZG4oxltHCSrYId+dy",
-	"jqFK8qGjEuwiK95OcxDTlt0uSVSoYKdRwoBaWGCk10zNrE+jMPCx4cyiHlLshnOOFuoGsHid8UWJvUjF",
-	"EiUnUFQrhTtot9lS3GEzPIEgpFRwrSQB6XF4bEUM0EXnEZwfKbuG99/Ph+qZAnFkjkZ/J+jvfri3Zj8Q",
-	"CV4FPNw3+lir5C5OkvJR+VIGinfWqqfz6+32w2+3n0o8VTS1daKJaGW1Z2Qey8lab2A+N+p7gBXqkQOl",
-	"OmBTwROoHx1RDfDMJVS4MvZnWARckbeYaiwWlz6u2CKjWovlMpa2hmOlxL9X0hHrfRbNjHmiBSvXWgT+",
-	"ilEjeC3UpSrPYHMINlLGOHGslwb/TLOZmEH0Dqr58AJ31fZTQ0ssS+N5YEy1Oej+JL4gUQQna1+PjZ3i",
-	"thamaRVtXMiQgVRaBiI1W/QloUcxXbWWNdicKAjbfri78InvPI6nYnTDkvhWSKFLvr+FzsTMp++iXnjz",
-	"bbQL+qgrMq4pQFfqjCdJwIodNJSHAUCYJOZ9FWus9jsyohqykEAZMo3VxlFdFKP8MpeFRQfFjeETxVLV",
-	"3s2cL6+kNfHv419bU21hacWpg6+B7w2B73aFGqjdO0m0gbp8lgD3ufEm0TqYCw+ZZHORjlU600V0xCgR",
-	"XDJ7ncLarwaX784tytQW5InwBJKxIWpxqhKPDcminXmqRkLrA8dgLe5gERkJZaXnAjK40cQYXB5dXBpi",
-	"uUvjLBMyINlmC96SFPiHSFVQXDPAI6rHFKfueko/Y0LC5RIbJ9zo3XzhRmFfSl0xCWOwGMWbjwXU8aXc",
-	"0qPzU5QNqeCjKXCWMQFyzdTMKGB04YS1qgGxy60e1OfH4blyzyB1QPmvXmPh9uz0eoVqb2NVbJFz81nx",
-	"Ta16DjTwdKzigsbvdfskDMK2O+WaDcUkl7+r2y47ek8fWSnnLLlteLNrXw+oPr21TuF8XJ0XJG4Iw52D",
-	"tn9pS6Bb5kmnwYFnG/mS2ovtZFVKoZvN7+/CU3tr6Hbf/VZDANt04d3IpV/ic13iUl7uuf0JXE6EUGN/",
-	"gktN8ZGPsmQB6fEYsydSHWvSoQwnhNiv4sbe9qEzNdc+3dha5eSLyNR8bshrlCqtC46M3n3itF4J1sHx",
-	"D9USrDg3TH20F/9e//loZMyRIn3FPjpouNnEJux6f4+Rrl9GQ7OdoMNBpb90sLvrH+IrGjMM7VrG2i3w",
-	"V9fAE6lndDLN4bHLPFy4mo1xtDELwLOyIuLrV2MAcKA9DrD6OMNA0ax2mtbDTzO28PUw1x5my16/nuWn",
-	"Oct4xh5/lD95R2+zdE0veK7wwcfRqsxMO4T7x+zQhw+v1Hg/el5HyV8vQ2uTOnWxvw+gugdqlI/SDEnp",
-	"izOPN1kb3imGaLqs0wmv3BHYTMv7zR+CrxraF9C0Hng0HqJpfUmNaS2xl5WgPxCt/0EVmKdXRDal9Gg7",
-	"4/qm+dakACgqgh8OvH4i66GFkI2A8YwJCInLZVBEWBT3mQ7iWsdyhBEXCdcQQ8GyaaryCcaulWIezVmC",
-	"ptrcBleOVArnCzs6++H43VsXCFdENGBBPcxumQppJI1ZWiim3emy04yNaH6Q6oJ5Aw7tAkP2YAgWhKNo",
-	"O8SLiNABcUOQhE3nZSF+h2m9HVfi9fTs8uTix6M3BVFj8DjA7oHPLsQfQnICa9YeHP9g0Z1E1AnYUGXT",
-	"SmLFoW874QrlUpvNUHIkCpiB+i7szWd2p0rfddmb+EYsXUHHmWVYbjEoaLaKX45pHvwWQBQ0BdIwuIeA",
-	"+FmzUIWbcTlmxswQY3EIx9DGwQSV+Qc2ErZEa2agQmawz7G2RXKM8fv6xKb2UXwszmQxFyw0ywdlhkgd",
-	"QeA1WlqPQgvnKrxC9cZLcZJ01HDdKEk97GLWQFyWF4bAoi6Ds60Dm4QI1ImOLmrlAOJybS4W5rpiYo7b",
-	"VfMd0KYFCoN8WTpKEFgVY/gpL52yQyNKnClR/PYCDZqM32DFEF749Ty7B/qoh6IL6P5CpLciYu3wJJoI",
-	"dqxSEQYM/0ExEWGnCfYLAtouDaN6RIQQjs78V54m5g/hBLSmWTY/2N4eGenKk4Pnz7/b3dZCapVupbYo",
-	"3+eAhCrZ9Q442gbwGCELa0YNYuQ1jNdsS+tgt7fxfYebLnLfL3mZG5tF7vFob7g/3tnqj3dHW3tib7z1",
-	"Yry/v7XD+8NvxYvRbtTvtfxoprMiEM4FMI0ItWx5Ze4RxwSEtQb/DLq949r2+IfzZvQ2SDk9pto3vwWI",
-	"NV83WBOIRKxjIwzMkUoFa5OoL3ENZNTwj07g4AP5RLCEL0RqeYxlK/YDx2ZQoQBZmIqJEQugkZB8a1O4",
-	"aFBw0tw8H+ZZkWcYMAVj5gm4SAGBVmlXCM902GV2BUC7iSWEa9mZgRJlxCjEjgi4wORRBHe4YaJGPJkq",
-	"nYWB0a8yNVIJJnSE7ur56Pz0mWZzhXfW4YxLPhEzIbOfzW/hIcYwwV2LbT+kDiyUCLUcsuvWdYsUC/Ox",
-	"ZjJPEsI4h0TMIjGyy84UVkOABMtP1y17cXjdOmDvP3wOm+L8XYpkxRipAf93d5E2ztesZ4DdAvRhGdU/",
-	"WbD2QOXZdGjOUMCAPdF/HwOQAW29eURp8JCB8jLWc2gzxSyQpuoAAPpfXxmg6BcLCb0RcpJNWwf9X7ZU",
-	"AC3vqvxQu6j/EhUCls+1bgzirzV8fqIUzZBDYHCIfAZwp6GQY0lW0SodlMyJwtB3FoU5UdXLd9auUeg7",
-	"9vCBB4ysF6uStlFdL0WZBBiUnxrFbhrLyYEXV0MaU1DYLNanBkV+bgldLbJh8C7HKS5kbElpleKurLge",
-	"MjRSinLrqBUPLn68eF3kmbnIe5gXga7btUHE7mWTK2g0q3xcN5uNbrkjlanXIsvAFgjRNrmcpkKbniBt",
-	"1+X18YzNCGqXjBgEarGWUJGr1u/1cG/CGf84EDJ6wzMhR4uQtWdxksTWauNekhpUJ83YTAGkPGUalMKT",
-	"/NYPGaDm0IUYzNPIQBJDZOJQQkPhLcL4WSDVP1MUY1ihWAr2OsWnjmSJyDhkvE0w3JVaQFWrff6X16dn",
-	"JUAr2NEIbgYJrjiiBLo8lcLZMcvGStU4QRvbhieZM0DOslgkkYWbxPxpqerjDH8Ldssh2+/1XUCX4fua",
-	"AL+8+gCREzbwTwCZqeyYDZUAmXcrUkDqcOmCsRE5ECu2EJnpcqcUw1qEltUhKlTOWYHg4Fwb9ug0HLa2",
-	"VNVT1Tm8rzMAvBDoFjJiL5a5ynWyCJjmtwg3/Sg3AWvzjCWCazy2RscapVxPAS09hvRQysCAMVjHh76J",
-	"5+gPerCPocFwJSmxTukJ3ZGl/9AFuboIThe57umkfmys1JngkZnqstugSbFB+iurNlQekUbSWAzxAVY4",
-	"aD24MKDZLBsS2mhTdtCtoOWg/OqNbx1L4RveOpa5VnjxSmM2DYKCYOdT6piYIdSqxlVuAx3/e/lgdvyh",
-	"jFU6MwZ9qxRSSyMyVk60RRPY8nkAqmX30uae3PB/SjPckqdniSNcIkhfT36QlfPVTP+Fk5H6G83n1AoV",
-	"m8Oxs9EGvaZo1QaHgJeuFLsjVmFom7kKtos8qSanwZG+0VXGWJPkQVGI5UEYwSjZ0JGsUV7OGjQNVGeo",
-	"BM5U3bFMFU8ZwBDUy+MDI6sbCv7Z2blQ/C9Za2ups4azXaS/uGXC+40kljcWEDVRkyKR3RNDmUiRe/4B",
-	"Dc3HHhCwTYnUYH2r5LjhoXDUulk1mdgoXEWMd0HsTElUNin6PGCiO+lad1qA8jhAZTIoqbSBp8/Wk/ap",
-	"7eSXQMda7qwJFtZN3S4GrM7vL2a8YSIbEtAn+o+fXXmLRrDkpaidttHSyUyONRsnuZ6CL8G3KYweLWwE",
-	"hHk6uPjx6sxdY1ImECJvATaMs7qKizULecMz7m5Ql+FQTsEoCQvNHS8Ll4spWwMHC8O712Gsi8D1gI+z",
-	"lI9u6FpWUol5C+kSiXkqRuAymcbmrCy6DOCJUOeuAOolWpVmWrVvXC5RA2oe4jDaok8lFALcM/JgoLFe",
-	"rJ63ouUeg6IrW/kO3T5RkfUKXne92uo1otPYpUPhrj/be+DB8PBwHctZgyvWYCethROD7x6DN12brjSw",
-	"nqpYFpN7cvzJqhpNHX2NbqmH/uKeYXh/HrdNvGgjiYmeKAsA4pwoyJA0csDC3eRYBxWG7uCBpA6Bf2GE",
-	"BkDIQz1/dKFJJREOqlwpds2RMcL1nBirzM5xTL/G0dkUfbg61IajQOtlmCgt9NeT0IRdZCkRJIIlmCWq",
-	"8w7KS3ErEkNHm5wUaHz7E/6lH6G9DWE0nRbg5D8KcYt1V3gN+TgVetoFH24FSd2zIe0NAmKxS0VHaq/3",
-	"oqhA596HECY4oS6B9g4A9dClDz5E0CgmPJadJomEtPoSF/HJEubLy2EmTBzEFzRPJlugkz+wYLm3C+bp",
-	"JFEDhTccuGC9xIG9Ks6O1y5BTUGYZJFQX0/3gcNLhqZScRurvDgInTo5Y29XzAiCVQkkjz0SG4qLopfV",
-	"coKW/KuMqM0GuS+BPkJ5WA+9iHtaINLVA7RguS3HGb3DkCmWKB6VUNdAgAQWLMJN1xA2eui7JB+EtSAT",
-	"YwkusLapZm1kikYWAZRFBwVN3ak6XCGeapFeKifl6VMPq4fky0G8rJZYdIP99BILi5x+vTP41cpzZeAS",
-	"uCcbKRRLEjj3QpExH2kG4g3gY5LFgY10s7ljHFwyFhI4cIEQAA+PZVy4HAlwi1HooIhYeGx/BFRbrpVk",
-	"oYe5AT1Dx+Gh517RELtu4WDKPhTdKSHHqLm7/45Tcj05z5hhXxX4mtgeI/1s2VPGJQO4nFLIhR8u4oGN",
-	"jRKlReR8SDYZQ3yM7ZU8RfD1uuwMQ4PYSM1mpqUIywHp7DeBOeNI5gm9OHYyT4064xr+fcLOmOH7mDOM",
-	"1n0F8Axco2+IOuPf4Rdo1OBW1YHvMvET4DKIWingPOjzJwtbrQ9KNUP9Ja4noKOVwZn+ov0eEWxK41/n",
-	"oHOu9w1JitAoWZsPtUryTFD6GPCnjl+k5kaQ0BjHH0Vk/qkD4D1zkTZAabZLiLqd4nW8CCgeY/STvbww",
-	"b9FlBLVYuY8wTZSWpYEGi8V4JAFimeh1lGi7M3tPQTLgkWyEVXLjq6zz75BI/aV2BFr8WEui23TFs5Hf",
-	"OEziWZyFGOuZipGQmb0iAjkeCzA8MNpzp9eBEsFevQnInZyqxAOSTjIObj5irgUU9K1IgQhHKklsIUOz",
-	"Arc8ATMfvc2299hwQzepA/b+Q4h3P/Cr9loJKcMGE5BND6iBUPLg4PLo8nRweXo86NruvGRFjtGrJPbB",
-	"XhMzBnQrXGJh59AthrtWC8+vLl6f/HxxcvSym4qMx9JsjP4Bhx+yiC90PayFmxS9+9AKAl80PH9pkE3F",
-	"8Zc30yl3FUL6o8fxvy5f0k7d7m58clMKNKw9tq9UiscNb1uLgwXJQebBXKSxilh7Fss8E7pD8c0UAWqU",
-	"9ljaoFDD7PE9FD86n1nN124bHWWd8dmcMkXJeQGuvRC7C6kZzaL4No4oYdU+a/dc7ShqttNl34MC5OgZ",
-	"zpSPhNzrHDI951BKC+O78XrLg8mn8B4LXUMzxzpX2Z2RljRPc3y9u6wEIhGoaLHvHHGruQqQxu3Uhdmo",
-	"NTGyx2o241tamJey0oYZId8U4KrL0tX3ktTn8xgGdHr2ehDYWFKS52uze4J1A8ZFBcuJtpj4PSer8lbA",
-	"mZ9gQE3dbKiJDafSD/aD/j6sa2aOWeug9b/f97defHjf23rx4Zt24P2j882/tX7hjKXS7jdeCpq104HZ",
-	"YzwK5XMKfoPhgtb2qyt4NQuFtVzLQC0gxGplx6gIRW3EihqjbKEbnjHOqGYjqUYl7cdLosS786LUpLPj",
-	"BJl4zdl/yzmJ4L6xCYlLnImu1nvG4rRlKsyQ01zihSrGLbsErRDqNoWkAT3v9ZgO6vSmDTSkgGFjTION",
-	"bfSaOFmYder1Dno9dnV5bEuk2IJWFjMiYJenb09eGv789ujsygOR6BySv6qSZ1pA3JNfKCil66AfKpzH",
-	"Udhlr2IZo7PKudIa9LJLrm/WqGVGLFxSxcb76WLmqzM+E/8LGN8GVwvmA0PHm3/xGyoYZQbfCGlblIry",
-	"qnj+sbM2q1U+kYYqvGk7MWxsszge3w4rKr8aZQ2OOCJnlHlXuco7RfRQ1XrMyivQYkD/QTPKvTifAzNL",
-	"dXZAaCDAcv5sgWdCi3dmdc9nujRM+14x3vrz9QZW4espe9wpuwT126ykRx/G2ja7Y7b4X+PcrVuFtWfy",
-	"06bAlWXF4R7wlQT/cn9C/9IoZjCwFVglX7XS2gCFjclqG6/0Gq8SiwB1AvCyl2CgQIpMO+wowTLlXwZC",
-	"TmsoPsbZsYJymvZusLhEtIhPdA9JeCO2TCrlsNsOY824vnEXfnMYARrR+dz82O9ZPRALt1Hc9o3Qtiob",
-	"ZFHTtWUxCi4XUGep7rDYiuclaCcfwgR+F5JcCXGmRTK2eeiQNYXdYEYt5CyJCPJdof0XNamt8MFv+jy6",
-	"PV4PImTf/Boc92g4IFhKxku38iuPeMpHNxvpcfCmiGwyBvnNzDGBOCGqcg5al3231rgEU1DR7Tf+SHYl",
-	"XTVRcV8ZMVk1KU2zqzFuLiln5ARGuRHSDU3I4tzAlVNjsrZ52ABD42U+39NNVTeMm1hGTaOAV1ubXqKX",
-	"luTSjGXNEOxOx5SYtiaBvcgIaFgV8avC8tjpr1I/K5lG/xIKZ22OlccqjkrPl3hGU+A6NLv9Cf7QT9D0",
-	"9if4UyS7ramJC2/7aV5t0CPC4pfLeCbAk280gmlMABdMJZELcNBajWLKlTQMhS7UuGRHg8uX52VIXwh+",
-	"o9aNHAaIjEJcOwgdXLi4OCdYt9NBAsPID0gvoIDHYtQH9QLdvVA6ra3HBoXW5BXD6EcqEoExwo29uyWk",
-	"+XfE2iHfHgLEENYj1Szkf9p5NURUyFpOBwxhzgFm0eeRsM8rneQz/tFyhJ39/XvzzEtKqqV7WVmw7PJo",
-	"CqpbOZr7MtAnTHTDg2bXlAgfbzz8hGFKT7B09GTxnthf7KdUftXDHp+kQGtpeE0dp92I0WLRy0ZmabUz",
-	"H2MYP7FBO0WCsgVjsMAB6Gmw+EaGV/rgUw506uocPHX0dcCuzk/+eoys0DrJOmvQGu6JyIAT+CWgGK6g",
-	"pwFCozSdDhwOLsiU698JksqvgauAywkYeEtkp9cUvMy1SDeMQzOvHrI51/oO0qOhQj1ASBXQZ2cqY1Cp",
-	"GP0AEBUU8Yxv3cbiLmSpSgRr7/V2G8rpXWkjbb8k5WmRrlJHzRx/hwGIOa2b3WlcR8hsyVdVA04FT1xy",
-	"fUbzR5sTqkoPRaIAJFCxNi9CoSkIg9Nb5nRKBd8avtPveAUcrgYXlQIODXzn3Z00o/5CKSPUOp6UL5w1",
-	"cuEWFWf2hXLni70DTw4Enn0tC9zkncG4vIXKU0iScotXc2hKvHHbsKyNvDTj+FYAg9NddhTNYsLuW8Ht",
-	"LtQXLhxqOljF7XC0vz94W1UuFlq/cZ/M/0IFGyuymp3oAjBApbhz4o0ASEZTgaoj+IrzNDUaO4BdyVLV",
-	"fyiPzyUTH+cxInBRMwSwlYp5wkdGQh6xu1TJiWvMvQkO5z6okhRuxs2gxjw24jxRxqxuv3n3+tWbQ5Yo",
-	"NH9H9k1wyLO9nRedw+pEhqngbgqh/Tl0CCmAo53EI4AnFX/PeWLYvZJOJkCA3m5doBtIC7q1YkdsZDSP",
-	"lN1NFaFcWgExywH8FZ3x8BFmE3I4JnhC2Al8kSRMC60hrMaXSb4PYROhgvzw3O78fa15Q1LOVf8FMhhp",
-	"XMiWvniheqIEzNeB+5hluQTZjbDUO08mohwN/o4k1C9VfnFvZwPL+FKpt1wuaBn0Y1ioGOVpnC1aB+8/",
-	"1AhGDltvWEFxYhrZa8FZEzVRebbCTL5VN84kRl5QOtS21E5VXjZymWU5CiMwQxwQ23jcWX8ix1KFjeG5",
-	"Mkx8IiJmluwpjthRE7Oc8luBl55fr9+XaoVFS0IGib+O4ssH51MLSPgIsgHffzAEA/jYtRdc3OUXKgl3",
-	"8Db0c67SrBVgGR5bfceVvDj4rvddH0iRxlLrSAbBl6U8TgKbF8uGi1JSo5GXwwXzKBYiFck1e2RaaNVF",
-	"bddggcdCe5m7BEuPFTci220ZRBwfphbQG5EThfbrEkA9KilS2AAUDf4ASwOpGehJEXyrxsv12Eoj9q/4",
-	"vS7wQrbevW0bTL1ChbqhfmG7WrzAgvsgolwZPtDrv6hMtzyGN/GtkBCy6lKSETIQ2vYbwWTVup2EpEHt",
-	"5woGtCA2JwOa5Flp4b2o6OVGv19CFXSZghQ6iActFhoSxB3lxDPB9JyXaRBSYmt6Oc9TCDWsxzAE2nIJ",
-	"YjzjDg3KYj8NRXZntBwEr5gJLjNQbiLM1QcMeYtB77LYQTXlqSiy4b2hFln+y6MdNIKEVnHvbV8Etoie",
-	"Oq+QgXPZ+dvhAD2XOv6phOhr0zODIpRcueJ/5kV/l/AXXLfqjhTu8PqjUYMtjOGh+DN5wb1WC7jdZTJX",
-	"ULbC8uIA/VhIl2iaulaQJX/+8Pn/DwAA//8=",
+	"7L37chs5kjf6Kgjubpjsr0iTuvgixcSGWpa7NWvL+iS5e2Zb/lwgCySxKgKcAko0x+OI/etEnH9PnFc4",
+	"+2DzJCeQCaBQxSqSkuV294w3YsctVhWuibwh85cfWyM5m0vBhFatg4+tOc3ojGmWwV9HSjF9LBNm/kiY",
+	"GmV8rrkUrYPW1ZQRah6TkUxYROYsGzGhu0yYvxPSjunjYUy4IooJTagiMf23nZfDuNNrRS32gc7mKWsd",
+	"tBQXuZI8aUUtbtqdUz1tRS1BZ+apaasVtTL2l5xnLGkd6CxnUUuNpmxGzaBm9MMrJiZ62jrY2d+PWjMu",
+	"3N+DqKWXc+hDZ1xMWp8+Ra1jqtlEZsszaL9uUiP7Brlhy/JQM6b0ezrn9UOFfx5yqD/KHHehPMYLpvNM",
+	"ED1lJGM04WKiiBzD3ylVmpyRqfmwR04+jNI8YYrEio2kSFQckXjGRa4Z/GfKZ1zHhIqExOqGz2PS3uv3",
+	"YXtgen/JWbYs5gettkoT4oLP8lk4fC40m7AMxn+q2ax5mblmM2KaJguupxwn5Na+vO5TrefnMtP1624a",
+	"Wr/uG9b5lVmH1UG+ph/M7IjIZ0OWmSVmQmecKaIlyWATmpYKVra0VAkb0zzVrYOdfmQIwa5bv9/vR5vW",
+	"8TVu2X0owe52Ay3Ajt6DEmyrd6GFM5npaTMxAB3IMaFEmBeJYtktHzEiM/uDpurm/jxGy+4olXkDj4Ee",
+	"3t/l+A7srq0lq/M0n3DRPOc5PCdcKE3FiB3AvrmJw4KMZUYoUTLX02Il8LMI3h7zVLPMN/FIhd/hwxVm",
+	"y+oXAZvdYhU2zTpjt1zmNdR6OeVjrWDcmsOxF4lcEC60hB/nVGlcBPuEicS8zhWZUbEkueBaETqREbHc",
+	"wvxiqKaOv5kF8wQuBVDXYspHU0MtbnpA5kTqKcsWXLFOzzf1h93+dd7v7zyZ2/n8YbDTj8mE3zJFdvvE",
+	"vmZaTaimZDGVihHBFkxp4BNL089gJ3gzTXrkZ66nMtckds3GpC0z4ICk3yHUTX1KFRGS5PM5y8hQ5iKJ",
+	"iJLFKVeazuYsISrlk6lOl4ROGU3c4Z9QzRZ0+UiRUSpHN4RmjHABDCBpOtNuQPWHul97qC9wOP/Blqu7",
+	"fWTEpxuQG/cj8sfLN2dEDv+LjfRd1ADbwGdR5uVoypI8ZadJ/XlU9jnhSXloO4OnT9jwybPu093+bncw",
+	"YE+7z0bjp136pN9/QpPdZEj79cN2Tb6HeTUPfSyzGdWtg1aew5s1g0cquo8MsAQYyoBACbivDLCt3kUG",
+	"XCJva+aIIfP7LIWygcfZ9h+e1V8yfaR4wk7rdugEuQEyC8V0l5pX/W4dkozNGdWWB1rtG3i4Yrcso2mP",
+	"HA1hyjNGhSLmx6VhaaVp/zLYiQa778wv8xQUdpxU3d4BjRWzNQqUKpEhF/rJXmu9YgJqzCl+avUY+wrN",
+	"Mro0Lyi9hB0x7Zq/L2/4fHV9zur0K0OBESzCnE64mCCLtETaSJOm/VqtK1Sy6nnZFVU3TZzBKB8rXOHJ",
+	"+CndoU8G3WdJf9jdGz3Z7T5PnrPu/jB5Sp+Od1h/NGhQWD+XGZixmlP0v2H6K0N+I9IljFnhqoEINX03",
+	"rZs9D8UQilnO82zCWptPgBnSpaZ6izGB8OYgwzSLyIxqwyXJiCrW5UIxobjmtyxdknZsbNOUaRbb1xSJ",
+	"j91PnUNCyS1Nc0b0lGrDGITEvYKmzQ97/X4jsZh3Gmbtuq1d/beKZU2UkiujjpUpZaeWCMybm8TCWn76",
+	"yXyp5lIoNA2+p8kF+0vOFJgyIyk0E/CfdD5P+YiaUT7+L2WGGkz1Y2vGlKIT0zZsXcCC4LCRWa40GTJC",
+	"jaoKnZMh0wvGBBmAtIDDD8fdD/xfMzZuHbT+5XHhW3iMT9XjkyyTdvyr65fhDAjofKk5CSwxmhwXtzTl",
+	"ySEwSTtiIGnUJ+V4zIThpmTMWZpEwSRkRrI8ZT0zwGMpxikf3XuBjkK7xKsLZhgJMVKH0NRw9SVhH7jS",
+	"6oHXZGRH7081I6M8y4xgQHpvJzlOxElQN5yEzTNmfjdapJ1BlgvBxSTCAyOkdr90YKleymzIk4SJ+64V",
+	"HHiazLiAQ2H2c2lEutlTPP9yzjJo6IHWaUTT1Jw+RWiup0xoWIqEDHNNjOWQyZSRRDIFs6VpKhc4EPMh",
+	"TPpUaJYJmmI395y4awRWmmWEmcZI21N2QvbGg9HO8Cl7TvvJHtvf7zzAAhwRkHTOMrIWAJ6XhGnKU2XN",
+	"AG9mmhMuJyQXCcus/ojs5JEqzmECC3Mm9UtjhNx3Tc5k4VXD42JdaQ+09TRJMqYUtivzbBRsNJxFN4tT",
+	"M7YZE5rdey6jjFFtWE3VV8GxP150QZZMPzATAAkKuqGcMT014wAavmWZ4lJULMBiFYY5T2E8SBL+7D1S",
+	"JOiMKLpU1kw28ljBup3TZSppciXlK2q0gXsunJVOZCiBQ44YSxQZ9Pee7T99QoZLzR6aYZY7Iq/59zAd",
+	"a4a8FfSW8pQO03vPSGmZGUHEFcmL1g5LO5Ax1GmlACYkFyIixh6gE8oFSalGXfoBpu16HFFhdhyOuHWq",
+	"pikRckGGbERzxWAg9WMnbWAYVNMhVZ5NcEUSuRBG6uUiY3Q0Ne+iCyrhRjdWZJynqXlhTHkKUoScSaTP",
+	"BVVkNKViwpJDWI4loWMjmuML80f3yPwRF2bqBRtJMHGQk8sZ1XxEpBgxP2gq1MLIFFjEQzI33RjjaDHl",
+	"afF0p9+3ZsOU0VRPY5Kh/2PKaGIvOIIh1HisrOsGh4vHgtopGHGm8pEhrpK2t39/hc6o0VK+pmJpj4q6",
+	"t6IyGsnc2Mggf7kiqRzdsAQYB4q8lIMNjXzTThDtUPMa5SlLjHTgQrk944I88d6shxLZ5WEUA5W5dqyM",
+	"urlsMUZ8B44fv2UicN176nqjpyzzAgOFIugD4zEb6fvRRy40T3GwdiaGOvwpL9HHk/5nEchbYZQbmfG/",
+	"3l+CGQMGHe7GulZqIbOEJBKWAcysB9jd44wlRgWjqTLdaHnDBKz1jCtljmuh1ANTfitUPp/LTLPkNUs4",
+	"vYLJ329+gcJsviVmIcl16fsPs/S65SS27/mQKCYSstLRw4ulR6o8OjMSxoE0wUMqZAZOa01h3RT+2qbg",
+	"B4qIZh/043lKuQAfycz5yIzu7geLF7ijEVPqNdNTWWOy/ggqsDVbDc0ahdBw1JiKZUzanjpkRkYs03wM",
+	"OnUnIvF8kZReEOnS/Gzeikk7eBkfwRkQhrJ/aVFhzPD5whi/5sXWu9Cvgk8rZnfUOjKszFDu23liDHdD",
+	"EEnCzURoep4ZhUZzYwmPaarYCjmC/AHPEoXZHhKqScqo0rDOYDb2yBW9QY2KWdYJNsM4kzP4LYYfY2vl",
+	"e+/CjItwAIOoNQ/+/NiisAfvZ34T1pFQacOqdBT6KM74ZKqJmvKxtuqczOoWLmM0RY9n6fNzqsmbdZ9J",
+	"dFvXX9exBS5Ne4ALFZEdWJWI7JJbzhYR2QMtoot/7AO1ZzIFnw0qA+56B6nvkSKKKaPCqhK73A1uS/c3",
+	"3pTan/B+oYZqfuZ6iq6b+9GOPytoxAyXJLZ+nLiOoMiQKZ4wRbh+INra+UZbX4W2Iu+va3b7aWl7r3r/",
+	"NhBtoQ384nt5V0fLGIuTozSskMG2cTqNl24rmzRyPTV564f5eMwysLnxJqPU9mCnv9npHk69mILru3ER",
+	"rviMqTkVq+uAF7CbzoG9t4RmNJ2BF0Kmyb2+rMzCNhO5kWycA9wONWzo+9GD7uhXX5xgUtF2K5UnXPsV",
+	"qt4oMHvR7gwF8zLRGeWpWZPyelofWDPrR0283MXLjLEuOCyDa2vrLxk6Zs5umdCHoD0NGWGzuS5HL31s",
+	"OddXJYJMs1k5tkmwxU80zc0SPOs/28E1Cn4ZtOpEHFwScr3cyPzN8ly6l82H4Cjb7jN81XTvN3fDd81U",
+	"UDThxxDMIvJbtZ4gjjN2dzXwSITKfTdhYy5YYikHiKnsvFEsCFiBMX8Fyoo/forBchdSsB65sEsZGbMA",
+	"fLlzNkJdG/154PbCuxGuK6RYGEnn+WxOdsncmKt5xggdSnAXZUxNZZpsJLWKJfz2+Pjk8jIiL49OX729",
+	"OInIz0cXZ6dnPxjL4fTs5ZuL10dXp2/OIHSHiiV4Fw/Bn8MSG+ZifuqRI7FEtxFLVXiFV7C4Bc0ExoKs",
+	"cLh7kHSFOO9FkK+40nURMHM6wag2T1+cqchFCY15pvQqPcHLpWv5jXNBDvlp9QJeS03T402C3F27g+3v",
+	"iA+jx1RE6CiTShGapjCfipS/k4gPhhPZeTavqZzU6zPmDMN6Wke/ESdwD7mAS2C4DDPa31hmq4vrBOod",
+	"OF6jknwsxZhPcvSjW9Wv9sI4XAIr/MJGNy2BatAAqougVqebFou4PTW5lV+hp8pUXOON47fChm+YgX+r",
+	"dvyXAc/Zfg7uq1fslqXbzMR3s2k2y6bQJXwKx12EEiUiNF3QpQq4nGGC/u4+9IxYNtqKWpaPtqKWZaSt",
+	"qBXw0bLLJHxQ5zpZXZE1p8pNxBwprhXhImEfVrcGfm4UBKTvRQEZFMJgJwqFAdkr8ZK9OrPLGZd30Gwq",
+	"m4sDtS01766XHDV7GzCale09uBZdEp+/vfjhJMZQ0HmeQcTSPJPG3CZtRkdT+BVu3Tvwwas3P/xwFpNU",
+	"TsJ34dHl1cXrs5gonTE6W3n45/OLH2KilkqzGTZqPzq6uPK/K00znc/hycvLqzfnxZNprhO5EPDo+M3Z",
+	"8Y8xBBZUGZl7fvSi+twpOdjt8Y+mBR8LYc3vNhNwm2RoKOEK/tsFoHbch6Zp/2G51YufYJIuVIFNuNJg",
+	"arZhZr6Ri5/enhXv5aL8ppzPgzdfvirexMsDeHL24/Gb17GLrbZb5uJ/7Bsvfj5zbxibhQtcieDezL54",
+	"9NOruhfLr709P/nTcUxy8EiVu/r+P+DRkI5u8nllFFcvX0Dj2ut6JGHmceKemwUtPadJUjy9PKs8VUxo",
+	"9/C42vQoZTQLPr5a+RhuBkNCM6+9aHgtpLrz//jh9Cwmczq6gQtIoTRNU+p3//w/fnh7XjzHdUrco4vX",
+	"xSMgf3zy4vLcjDHhag6BYuWhmacvyk/DEZ1cXprDwz4EkRscrhuLJk4uL6/O694JG3p7eWE2AdxBxeK/",
+	"vbwwhwR+tReh7nezpfB7uJVHl1cvzmNr4uuMjsBxCNZAEMrj2Iih6/AyzJLixckf60gxY+NcBT4bMCwm",
+	"UmJo1RKuaEy3GKPatqrvAYkN+4wjErsPY8IThX8rKfCJoai4cy0CiQaMsRW1gN+1ohYwN/Ov4WPw99HF",
+	"lZF3hku1ohawJPz36IV5bhgM/ot/G9aA/749w39fvmpFLTjG8O+Ln8/g36OfzO9w2FpRC06W+d0cI/wX",
+	"2oODgf8e298vr+y/5jkQK/779hz/vTD9AL3Zf817QEL475V5DygB/4Xxw163ohbsLa6HHffFyR/L0twt",
+	"waocd2zkHOlfrbqNUi5uVoXYKy5unPs6lZMiKn8uFdcSLnc1y+jIvF82tlI5ebyz19/vD7qDfnew393b",
+	"6aWy3vjCE1Gj7J2BMSrH/qwbeeAOkD3MZbvilxZLJizp2pe6IVMxq+U1wZVRrFX0/BAjXKk6deDYe2ua",
+	"DPr12giaBaeazVq114AwdMx1co6hiNywJd4n+Ky4iuEehLRZQ8THNrfkHMfYWnF3nJ+SY2O4HZW/jlqG",
+	"E6bUJkG2Vh5ji8os2YyKhBoa8T/T1KybzBKWtQ5a+wUpmDPvQvqi1q11XPmPPkWFs6s0fnBtVcduXoPr",
+	"utGIzTX58erq3CgiggGRKlIzDXjH+tLc8HZaK1plMTT0qX1aQwTHU54mGRP1iuENW1Z28pEiI/tJRBRc",
+	"KtcYoUGjAcWfBoLQfGOvViFC2HsNLQV/xhnwvb/bYt5HyV1vy8J1CTI6bVg/1doow7RYpq2XZ57P5qVp",
+	"3ymdFh67bIUHWSHvf6x6fXyko5YEggUh0GLGMlB2tOwRMw4CzkeOxDyjS6PtgWEYwwRjDJAgMdBqTNpD",
+	"qacgnfFAsASU65GcDblgySGhmPrHBYE30XHW6ZE3whgsEARptIgbtoQbNuRC0J7RU6LiDXxyw9jc7B/P",
+	"fJAxhtpjiBU+KaYAYWSoqEXWcjStCKldeLSmVbd45bznsznEMaPaqM1YDJ++YUtIQwB3sT24H+EsZ7c0",
+	"LTOSQb+GjaQpzMp+YBaoSF2qC6qvendL3p9y4z9PbdqO33JnKlXEWePsVqi0xNFW5DgdshQ0NvvaIbGT",
+	"97fTKznrYc9rOvS3uDVumhRUXs1vwdeM6ynHJA7GGh+SCb81D4D6IOou4XA/6ChHBc7c8iii1ofuRHZt",
+	"YsSLotWjlFMINfNn/vME8gtPr6uieeVM1ovkFX5wwxo8Qrngf8lZmAXpqOSQDMx27ezvG3PAqF3gaBXS",
+	"3WRXftZkmFJxQ9pSpEtzALXZCDpi/pSXdtyelTuyR3+0vuoSY/xpI8Uha+zUbESFhZtd2cy9mxJB8VbC",
+	"H2qMKqRVZl53FfRbZha1VLLS5j3oebuGH4jA1inVq/QUEXC+AT/iWpVlWUUefRmZUmibg36drllDuOX+",
+	"XAPryNldQFUUKa96be08dw1e5rMZrbtTqqpKRRfrxndOM1Z3B3WFKa9mR0pq9CGJRZ6msUUyyKSsuSib",
+	"+0Zpmr4Ztw5+uePc3kUt0wtmAOAt7frNsT2um6lrfJ1eWME6ISmvuwd8IGZycXJ5RY7OTx+af0BkXVPD",
+	"n81EAotn/X3a6nlZtzsQTLFWkVhdo7Ingy2cNiPHhSkvBVtrzB8iG0INmitCCXZA2oplnKb8ryzBSAAk",
+	"ePhP83Wn6gaAu/u9Z8YS5H81/73fd+mXq2Goq+tQsNE6Ai35+U33PXICmRhU64wPc80gmS627oE4nEpk",
+	"g+0VqP9DKVNIVg9hJ6r0bVlsHZ3YhzV82nkL1m/USpvsg26m5a18DQ96ekJXxUrDqVXTmgCJ8DlyTEtH",
+	"sFmVZapruvDmrLR+3TIs8LpFFlOGDArJ1dimoIOGwU3Wu2u+aEUtcASUnZj2Sc0AbMDl6oJlE0hwS1O5",
+	"YIntHCGB8hnL+Khmkk/293f3W/XGfn03lzOapnfup5bgvJOs3mgKmlf22jAOPGTxajfNzrZtXT3e71Ud",
+	"kjWqCDyOwlzugAHR4jRXAFDAHaWNUt46aP2fX/rd5+/+1782BAQnxkrZnrxsttrQ3R0mRE8zmU8wwfno",
+	"/HQ7esOfoqYF2la7hLQTVFZ5UnvZfywFSg4ib1mG2EGFICiJZMysxbQxyLoCeQDwQym7paKCgIN3pj9q",
+	"PSd/+AO5xildt9bq0jUpVaGG62MPCoHjRYsiU5kmpCKAoiIjCF8yOwoXkgC48t13330Xdw6RE+BWCpvm",
+	"B7gsehteXRHhZWUX3l2r89bZmk1CxLmnULtckW8QjebsOpufcwiGAhInXAAqF2hnhdLniLLIksOQjaQD",
+	"L4Ax0rRO1g36Dy7ptjBdHkbEnTpz6mEl3K8t0r6wBNt90u//3gXYV5ZOg9+qdPrdyaI78+n1/NnlcNa7",
+	"ax4pSH10HDHJAFoPJmujVzB4CDgLiY1wih01YpRCSXAdkthJLv9ajewK98saKYAP5Jw141RSQO50runy",
+	"pabpqRW1Ts9v9/CfJ62o9fbiVXhfV9JLipZXqAEX6qf1brH6MHa4wkEKRYOxxnRbkVJrlIYmZeFO1qlL",
+	"WlhPRc2C/cSw4kv8qnaUqHQ4c9PRMrMAmam9v1JTuVA2093m4dlLWhuJlrjQg/Loyy7zfs2GeViY1aFB",
+	"zL0cW2w2hHxxEZ6rO+Gj8OtyWqb5jGJwFhOIhedCsguUI9C4ysNvhljZtCNuNHV78iNXRrT6FJwNbpMg",
+	"cLNGM8XYQL9K4OFWmo9IkgO5gRdFpima3V5HOSDxFIfxXquYzNNcwatORiQs1ZTMMeTLtli9BvuIgUgv",
+	"YGMvTo5enJ79cNk6GOxHraJtY+n0d/a6/f1uf0AG/YPB/sHefq8PEtonVh0M9lduCcM27psWE7RRtxM2",
+	"OoAll0GYTXkUzQE4wHNdAz7y5oaLpBp2YxE2MDUH8cpkZv8NQnBQNcRYuoeIx6mb8Ss54SKANLsDg3zr",
+	"cnRBiDjOXOdCtjx71RumyUwqTZ7uIDSNIdu3Vy+7z0h7OMqWc/1IIT5a55CkUkxKSbtBOt7uKGO6e276",
+	"6UMsh0f3C+I7Ar7zdGfjTV1u4RvWpKLiVVoVUa/CriG5dgtov2p+qkULDOVd094paxVVMlyg49XRZxBe",
+	"YPUvmMfUWl5FwnRpCiWfvZPmRnku+Gsx3VdyYvQ3Y/DkkAc9ztO0FmoAwCqawvwhjxjxLCIAqmQicR79",
+	"2GFzWAUZcUTKq/6fs+e3f569XP559vLJ6E8/7Y3+9NOA/XB2O5ol6X/u/nGa/Pyh/587L5ejHz7sJzsv",
+	"1X/+8KxujPm6VORHqopBOLhTFrJbP+zGLUhkN65uv183STQwJQCPx93wpClexzm/AeR5lRDVtxSWcAey",
+	"oIokVSzU1qUNyjUbM8/kJGNKfZYcBPjy+lu2kOtudccGbVku/nkcEluyIfQbQI0BIjPLharDWNdU3ayu",
+	"PDqkkrqVZ2Bq6BJqsiL2g63OKL8rCnOfJnvD/fFOdzDeHXX32N64+3y8v9/doYPhU/Z8tJuAt2QDeqpZ",
+	"3TmjuhnMx4FbwloFkPRmjQ6JyNPUqsGlVXT6KHw1kkJzkctcpWU1ZLcC9t9w/dh0LmFCblf8TJopw9JY",
+	"zVVPPQWQI/j3kSKxUaVyvOGJLTBkTBy8FmEf2Ch3cV/BGbPo0fb0xX4t/fs1OV6r8BH5HHNf6nYPYeo3",
+	"HTGE3j8VY+mwe9wJ2Xww3csQ0Vx3aX3hQdgBepMLlymAwSuFEopqOEaPcF2WvoP9/iZ8hKiFm7Bp2Hab",
+	"L/HlwM1Qf2i5YwNg6BUUgH/b2SeeJThj2QWeRi3zpHLZY37ZxF6t2mD9u3Yf7Rr7qQab1UjWV1TdYPxO",
+	"oBzWEzhgm/owzAB+H+3lGDG3YSgAhGhj6WgGchSiKv2raG4PM1bguPgvwZmS5akPcoODEHjGcQB1scDQ",
+	"+jrTamsj3jpVnC1fdpfd1yivRHCFrmrvZCotg1pz/20WYsoA4A2A0RQCs9qBw/r1yJEgubgRIL3N9zLz",
+	"4PYQ/xZjd7H3YFWV7o+tPEuDtYKo84PHj0dM6IymB0+ePNt9bJRimXVdXYHaIPCt5J9lmDVi0FCPFXhu",
+	"Etav4r2NMivueWqkphTMxrWsyM+P23od3wVJlA3I5ubxQXP4IUlxkWASGcI7Yvxh5OI56Eya36yuAsTv",
+	"FkSR9l7/eadHjlIlA8hmu25F1ESRCiiSgok21nFZD9Ef+oP/z/X1h36/e339Yad/ff3h6fhd+98Pgl8H",
+	"Y/z1u5o3O//+r+ulUA1+UVClxc8UWO5qUaP3zrjeYPLdRWeJEFMKQkx3B/u7T/r9PmlTsmQ066xoI6uQ",
+	"/+56w317J8vB2YaOu2+lrLyxN93nMtNvMnAD1sSHy8xDQlpCewRwquTo/NTqZWA8cm2rpwgWketW6NMP",
+	"kHqdL9AsSHHM/OQhsOBuulq0ARow8G7CoXyzuAucXVkKlHC3GiC0GE1XE4k2QHNVdrPopm7bbBaadUyt",
+	"kcWVTC9DmNYZVcCf+fC1JExLa8f/jklpf7AfYOxveTEcCddw6YzZqhrYMd65mj5Dzabor6zVBL/XgSk1",
+	"13Wyva0u/pqcts3x2Qjw3OC/t+jPxcoe2gowmimNB0DOuNYV46w16PV7/Tv6gOx6r8moP7euIUTOuyNt",
+	"2wCG979L35xgiwcaOJRdUEYKjpfoXCqut4Jss7lM+Whp78rGY5YVRwrK/+x676cq6vkUayB2F91L9tDr",
+	"UA0Sru5oZZ1qSYjNjgsM0Tqucn7y2pcGsjjCAeooFhIDCFXkLjaYDwCPDGM2ZqtRPq9eXZIpFYma0htG",
+	"2nQVfmhQWbOu+b/vT344PSPHJxdXpy9Pj4+uTuDXa/H69PR79dfj46OfZpOjxen3R5PTt3/q9XrXAl44",
+	"OXtR89Hm039uDrjSTGg0bWssg7l/ZU0CbqGuq4owRQeRbQSALKo3A1x8TtphMLza/a699XvFb5lwfgWF",
+	"odW22EUZ6L4ORinMaXUqxjqvc+yCjnvlb9EJ4sLxYguRjrZiZytfl1nNc8AqWONNQDCDVX8CXlwVGnG5",
+	"y40+BNO36WNNzxkbMX5b17e7KWvqfbC/s7PVCC638KQMlwSB6gPXFO481g3ScgJm1939KAj/vtp/nLHE",
+	"ebWa8PCPzk/Baa3wgAjGEqNiWp/2fn/XQsyHWPYdgoUb7cky6igiNBwiW4npbMgy708L9dJc2GtjfstI",
+	"WzFG4pJ/Jz4AroUzQmsa2laR90iGcA9FuRMMbXboDZGZw4KapqCYBE4+gqRTTRKeIDC2lnO42+Az1nFj",
+	"n2SMibhHTjUZyzSVCxXA8ifFxhUFDw4IfGNLHpSA/Lmy8RlmlwtmBDQpb5nF63eaGjTTilqwfGBTVKIt",
+	"3AsrrGkqlW6uO2eePlINClu3Xxs8xedHDkN+baOn57d7ML3T89snBe58hbkOnu/0Bk+e9Qa9HXBis2f9",
+	"g4PB3UJ/FR2z1/WAoZ7HWfgcS7PdrvmmO5MJi2124UhmzgK3JCFksKfoKFZlLmDVuFW+Z797sTZe0V1N",
+	"Y/3SsBhJO3aBGsGv1Wp/aIUYiZ1ywchehKVOzA/fr0GpWFOX2A7GXqL6MQAASqXzk2TCyA8ogmpv6ebm",
+	"6DTb7chwS4iTdoPaMkMFzgglhDwq2+5P+vu9nVrGh3kYG22Gokiofa3eMthwH4wTDMRMwO9Lgi9qksjl",
+	"LaklmuD8lg+eZ+0B9RfTrtUzQPl5QTWtCUOkmhLqXDdWYSk7V2pif2ubOhJLDJOy3ljrCvKeUrkQBLXs",
+	"iuvS7PmlMaXFyEi3/t7Op5U4PNNj89zg1mMVGHlTGeJV5rcOSngtZdkWP4OsrBtp7UZudBah4p8xLCYn",
+	"qNGupC2cfHR+CsaTUXQKmZNDNWaeMP9t53A7F5Kf4LP+s8G2HqXP9SAVKmXFEmhQNQvEz6xQ/WbytjKF",
+	"OyN32/7qdslqeKtjzIoH26PmXhVFbgkN9FZv8qJXv3Kkisitfm//2dNnda7+rWGNN2Jch+jGbpJrVibI",
+	"F71PXrT93OY1rtzXvBGM2HWH4nt+9W7YMqrcT0aQD+Kutuz2R8QSMOgE9JZlFtLWqHYu3NzeBrVl2JsL",
+	"wHRWm82SvGHLTuP+fGzZHsxW9fuDHXA7uOiV1kF3UHtPs7InK5T/9urY1RzXUzLjo0zarIeIxH/+85//",
+	"3H39uvviBfnxx4PXrw8uL3tj+L+4kga1Ehy40xvs7O7tPylHoF9fJx/3PnXNPzvuH4L/HJT+ub7umf94",
+	"8qn2ksFOa0OA8MfaWEtPhV6z9mkCuihFU+DAIUHAnaHfwZA86qBFVk9W6RytW66VAMovcf7qT53z6d4v",
+	"sDD07wZ+ai1JXhfoay8iy218TxUjby9ercKwrV4QqYPHjz1Amn3Uk9nkMbiSS+EuGb+zoM5YyihGX6Ep",
+	"d0hidBlXvBze0tNTV+S+AhMHX901mDBL6zdJInmtzYcPMtHTtKhnqGx88AKCUsbGvkbZP0ONdNWOS0qt",
+	"7dylJki9UmWLlmDJEqxR4suVQCElvGUtL6B5e6NaBLqY1Y02pbybRawPWMtkeodoNdiMTc49bLJuGM3R",
+	"aUfFja/zRNq/s57Fs317HmOsipE2DpuVauehcopbJyLx1enrkxexeRgbDgDmLFkwdpPQJYkTuozBuZFQ",
+	"nrq8xTxNzZenZ1cnFz8dvYptWHqMN5W+ICGeBABrBw3RhZ5D+lxQcC404BSCYFGN3o5CewyiBGxISOTC",
+	"BYA0bJKRB9kqykjCzS7rTXoYm6WCSPnYHk/Dx83CXZ1eXp0eX/bcKGMzzddHZ2/NJC2GECvViTULzNKx",
+	"y3fkmrSFJM71BV6kTo9cmK0AL9gYfg3RwIqWbK1IV1dvRPPJVJN8DgWS4Pojvjz+8eTF21cnF70Z/fDe",
+	"hpe9B89CbJ19ZqXt8tm1hJ9Mn0O2lCDUaOjComScMUZUKnWv2EOIR0OCMAPqm5njpeDSVbyj83m67JEX",
+	"oM2DZimIowlbTTyMTIDdwoRE69DSpsmxMTQsrfp9b+O9jVGPYyxmbw98p86OrLFjfrYEDGGIQOJ+MBEZ",
+	"kPZrKRK67BgG/pS0L3P4KwhSRIpO0D/u+drTO15s3zEQ1KzCoTOfjQaBBQSsI0Nt5TFnH0ZprvjtWmcW",
+	"kLI5jnAsyzzE1WOhI0CRoppQUIoOLCF5MlYVOp5n7JZLl2KiiNI8TclEuhTnGz6ff6kQ153B0yds+ORZ",
+	"9+luf7c7GLCn3Wej8dMufdLvP6HJbjKkW4W4rskOwHidUu3yw8IDXQlkqmqAtXlTQN61QTLIsJs9bY6j",
+	"r1DPlh00RcWcriY3rzhxgnqcG68P6n14RgU1VNd4PoPecQlnPBFQWO3t1fHKJY47nM+e7D5/vnFETRGe",
+	"omExXX0BlKqtqAWDhZoCyOlaUQslRLWygH+8vWoSbrwP+LSbZVczAn4XnvOCy6xTIxpC8F2s2dZaTRjl",
+	"uz7+3je9bliXzIhiTA68gzWB17JF1C0ZotVlVIHhkvDk0AiMkbZszrI4vZCWnVfgfjbVoXTdvP9qjMmP",
+	"oJlDlVgTaY/Dm7So5IIzL3RWXJZsCyOkeR99wHWdsaTyVGO9HKsCIPSBUxv80NfmsARJKm6mYT4SKSLm",
+	"GlfvdMP2rab/PNwGNizQEWYOG0lIpM+w2kJKNhy30ySMCV+XmXPJMs5UQ4241xu8WOZUDfPRDdOHqCaC",
+	"5wAu/G0ofxF0iO/VBBo4l1Wwt/3e/n6wmonMjX5Vc0MD7q3Sh0+2+46Laodbffdl/Jw2j5B+aEV+ORr2",
+	"ypzcjcH7PiSliNwvor4VccPAq2tI/sZw+1LgQHvPln+XuSYQUkWLyHJ7RQHxPXvf8gK+TF5AoVQiJkU7",
+	"XJuIxFhA9MqVnIsjEs/oh0smkldUMzFaGsP1qycTwB2m5EKrc5ZdslGYWVAP6bmNwSQtcykJNLlwbgOf",
+	"IZ/p30MaQSiSf/VMgoLMCsTe4LN6DeG3mj0Q5A348ke5UKTdxOc6jZe2G0IK620I6CbCPqJyLR8L9IRJ",
+	"/6VCjpUhWOCAYBXbv1yqd7+8ke9+eZu/++VKv/vlx+m7v/1yJvDHi6zmR/PDKX/3y8sx/ns8evfLES1+",
+	"N++ciXd/++VFgj+YLs7nxUvmgx+n7345YdBD51/vmKK21h4JJVnNFey64tZ1tnYC3klQdoUPjgdwsMRx",
+	"U/+rS8x78MzYei3V1TnigjlxdTefQ8gcmqbZHDNvD+x2qdveBOVrt+2BErltaxdsJLPk8zK5y03VqERB",
+	"ZTPnhSFHxNY480vcdjEJsM4YwofxRFwQRceMzGTCOhCRGNtYNOsknWdSy5FMYwh4iIiLe3o/l5mO0aXo",
+	"MrNyFST5Hhqp7W5Y7NtcOSyhcrBFjfaMg6iZMj6oBl0YwWIESkJWKxWNaDqVSjeAxIUj/JIRIzXhIHcK",
+	"AqlJiK4/A7CUsGc107FPPA6YlccOsax0ybgmTG7dajUlY0WEj41oMB1t9i0/aI7zpRE9Q5mLJCKQK2z/",
+	"+1hmLCKXLqTxLBBrEXkRCDXgTBZHzePl3HBRMaeLfu4oUxy5r1JkZcmDzfVrtJZxNBhTIThVfP7m8orA",
+	"1fFj21l8QCipM8tgKTBKtJKBRSipzfwqZ9JtsZllM3BT9FN9thnopWXiaCjpYHMGaME+Pa7BQZETb2ue",
+	"huHVCjJoegHHg/eDADCCEdRwL0DiMILbv+rY8DDXwJYTvE/QiixkdlMT0922l5GXr8+uLnoqZWz+3t/n",
+	"Ob9yxxX+M/q0lDcu20lPqXCfzuFqjc+YzHUcVWErMOJ2Y7g4aUOUtpYBGATccHGNl4MQT27BEg1TXB9T",
+	"nzGdcZaQdXPsrAtG75EYZ27D4a3W7ILscc195CzSsZmBHI9Je0AUAQ8JmOuSDMiMiw7JRWrkjR2N/fi9",
+	"7QZSQGZU5Gb1ZebemtEP742WO5trFfsbLkSVzeTCDihyQTjClqdeunwAkgvN0yo5+WtGZ9qWshVx/Q1X",
+	"sPTYilohzYERx9NqaHzx3QqvL52fxpjK0jEKGH8YIVmeSAXS3w/gTlzCs/w7BkdeMn1kBLOvfl71r9QW",
+	"Rf9RLozkh8r/XayB6c8A4mmmqRGmI5YJnOD6i5pApd5Wg8WR1fN6nFJDWIcd5x3UV2zOxWg21Y9fs0rB",
+	"2nBVDyoDuqavKBoVdeQb8nnuXlC+CLRUa5ctiEVd1a6pj3wM+WEA/1Odliuk6uqnRsUka7RcpZhuulaA",
+	"rh8pW+91JJOKBZRywfYez+sxrJpvmaE6NVwFYOgB5D067wuUm0URVIn9rYEEWCXrz43ede5IVfG1jSUU",
+	"4R4Mevt1bjX7ddP9R9E495Bs6GP03GkREiNpU4WlvNHDaKvmljX4vf7OYLDtoqhmKHJPVI+US+wY54pW",
+	"wsAwrYwl4Cv+nibEKjoH5OO14xHXrQNy3WIpKI+kf4AYp8VZhMzhIXNArbh8161P9VfohigagyyMEEee",
+	"PqPZDUuMuBwyTNcrJNMWeUB4Au8AjvmQVxU8aYW0E9njGNXGavt9DIbt12kde8E7YBudeIdL4J8BN6xO",
+	"3lhwQVjoQ3+VEfNExYV6jjgXqElZHLyqK6osElYRP9ZaozP6wZXN7EOq5YqTY3VFjHV05Fje1pywif+t",
+	"y0NpEOM+sdSqKtg0FxMIej4gzThdxdttNaUZxOIxQZRZ4KLqt7JtYUOAM2q+6XxeHgVOxpHnu6aVfSjv",
+	"lWnrQWAISy3VXeeB6zpwW1WBmEk79pEBVvGNCRyWiqsqWvU1VT1VUejKQjg6C2VnNA/0bVlUUTVno6BU",
+	"/VQu1MM6qELVuM5Y3N5/BSSh1pwbq4L5gVhSL8Hzb6QGPLM1emCN+2ytrR7kZt3NoXUPdL97OcHutDON",
+	"PrIKzW6Ij6wNsbsLZGbVJ7dujeowle7nbfNf1zu2Psuj5Qk7BASsrmoty3HMu76OWS40FJIYKpnmmoXA",
+	"BvcutIeN4r/VGntVJIWta+J9//bly5OLkxcReXF6eXx08cL8JyI+RB59ISJvzy5Pzq7g3zP3FFIx6Iyt",
+	"M1LaWYiw0IHSGoWYDR47fgHIBfF13u/vjkpsG35i3VN4L66WGLR46nesVGRW8q5wEp9VLtNTjbK49jUX",
+	"d6UioOuw1ox9xZki7fqQ+8rENqlZXhupYfJ2sK7HyGbgYE7C1hy+BOW/Sd7zonhPMLL1a3pBdV1kSuZ+",
+	"bgpk2VBTIAheWh+Ecl6tABBByuOcZVyCPTjjItdm/SAEhGqolo7nGd7E5xWTtCgW8LE1aB086Uet/dbB",
+	"/vPes83FXHHqtatWyttc1ZJrY8owI/IeUWWDe8WUdbf5rOrG2jIS7Iqqm/ryFwW0MHrrPSCtjSrukZiJ",
+	"5ApTOox6xz5wfQwIFlDNfgjGqTdd65P2bQt3skddP6vD7hf5NC6kHQIgGRTWH3jng/X5tmO0MGOi6FKR",
+	"xXTZOSyPu4QaCbMcG7Z8TMWIpaAcw8whzj3L59r8Amkz1ajyVT7T5C2C7nhC2uD9Fy6hTky6aqk0m/mZ",
+	"8aRzSFSe3UK5ntqkjtaT8VO6Q58Mus+S/rC7N3qy232ePGfd/WHylD4d77D+aPB5eQwetxSDypwc1CuI",
+	"5/7+W3e2TVtoWqI1S1JBo7LpVAdBLlNwS+xesp9HRElrv8OsbFhqkNPiPnDVEMDgnFdCfPd29nbqNnzr",
+	"LIwhm3KbK7waYrImB6Pe6fXzdFmQcXFLtaCKjBwZuzKCcN+64Gq1IE9d/HGm73x04dpi4xdU3VzCi9vn",
+	"NmDD4bAC99G8IQgF8KvdGmwfOuSXzUHnVmO8H+rU1YYBmUEHQ1hfQqNu/dbFcJvG670acIC2dmmAVNmk",
+	"2mCTTcO41LVwg/GFvfY8JPGxNGuiWUzaTCQuONUc+M5hiUm3K7XizOMSz26b42DvxVZzMl1wTy5GxgJM",
+	"LXCCvQe88NdpbjzmPz1ZRa2gp/JNYPD+yt7fAUMhTflGDIXtABQ+Dz1htx494SqjoxsuJie3DZXnqS6s",
+	"obn5p6jtVyCyQfkgsEzvdKlzH1dmwuYZG1HNkjWb4FO82C2oC1SR4rvVm1gh9QpPDcMy745U0RDSypKm",
+	"4i+haPbi0UFscWHLZtirGW02rep+2QSyxdwOr2UNITm4yopbBOJycSvTKkLO2n1UTY7QMBZyq4k3ecke",
+	"7mbEXYTgEkZBkQfY0MArE16V1FFqLT9dWfNVvmodCuiKAAjIsru4E5H4JU81y2LSXjmmY3hi3jmZYCxj",
+	"20NJ1rtESjwUO29FLeyhFbWwmUoOpHurkcc0yC7zdHvZVeJXG4UYtF236Ignfolq7/baRaHDDunoZpLJ",
+	"XCQkh7Zq1MHnwx22NxrQ7n7yZNzdY09p99nw+ajbTwZsZ7xL94b7o3urGjbSy/VuNfg7xAA36F1vVV3t",
+	"2SMA6ji0Uciu9LUiwqjktihVXYIOBQXoNdNTmWza26Pw3dUCzmHdKj7W1tCQWYO+nZ6t+NPXo7pHgM/R",
+	"eGsuU0baA2JhS3YscMmuhS7ZK8BLIrLvfOhlY+pOoCmm+dNV0JWN36zOWm6LY2+7DNrxSxKVNzJY4M0Q",
+	"K4agMIjxXvVbzWCa6Or9zBOWLy7eoqLq7MRQHF8ub0aXJJUTwsUhialYWpYJJC2zEB7bsMz5IsFYNvN7",
+	"qTAudjRfmPUwD8v8EJ9uqkp+F6J+AMT0A0KLZCMicw3m9tHl8ekp0fSGKbJDtCR72AzY3GNmq9LpKZuR",
+	"cYG6TlMl7wa9buuV1wCsfwmQ+VL1h7sxAZ/6bWlqJ/qNcIR6V8+u2bMneyRlGnPIEj7h2hgcvTgi8Xuk",
+	"32586NLHMjahWQKBnHIMuUk2aay0KQEthqleR93/pN2/9rvPe++77z7uRk/2Pv1r66EqYhpmUa8nmBa2",
+	"t3FBim1SD7DJd3X+acVGecb18tK0ZxUVecPEUV6HkL1S8xKxFsNI8lRCAqXZiODXAOyVxREZ0swVGYu/",
+	"ZzRjGcFLJmgUL5fiHrlyRTThZ1dAE9JJICDZloEXhKacqkM0dYZST8H3a6H9o5U6nAsuFCb54qMChfYP",
+	"Baw7dah4PtKG2inTkVZo9QIzMIsbwyF5pEjGJ1N0fxpDooUDdu6ig1ZpIAUt0Tn/D2a27ZP5DvFaywv/",
+	"3XeA8PbddzB5Y4ckuaFAmhLzAI6gB78nl6HK7INTEA3zWhSg3xj3gkHZKV2yzMbHKeSBc5ah6RrVJVSb",
+	"ptChOZbZgmYJfuSq9Znd4wpAo4BxQLqSCu2+Awy2w9TP6FqUipYXBaCyAvM9KmeC2soFkR11AV+oomtR",
+	"3FNF1v7WVqWOXHqZQlQ2m1aKZK161+Ja/Mu/kJ95BiECRv82v1+LLjkBt+xQJssIi3qbtR2lOTj2ucIA",
+	"u3ZM5/PUEtTj/1JSxJ1DW34iXV4LQtgHQ7yATkdtSZpAFpv2OYq2mnNFRWKaWHO20JA0DZ+fvCaafdCk",
+	"HZt/Hs9TykXc6ZmpHHnyhnQQrkAsCnOeYBbWa6BIfCyFZkJ3jcUWE66g+5UpYni+shcXEQl7BFKpfPSh",
+	"u1gsukb4dfMstYU7Yg9PCYOa00wx5YfUXkyphoZGeZaSrn19mMmF0Xaw6AdcbeOdhFkFbAhc/z6ZAZp1",
+	"E9nr9+PI7gi+R8tjd9kyFmqltFNFIQDTFjpYbDl8oHSewR4En/TIkbAebpCUxjo1TMAmQZpmPHYh8hgb",
+	"tul2Kd4b7Mewg9/jvNUBAUCtrsz4hAs7Jrj7SlO5COFw8Q0FpfEhBxBWoChzge+/wbdi0h7J2Yx2FZvT",
+	"zELT9SY9+MZhUU5n3MNQjuQMqSD+LrbTWVqXfkQC9MgIBwbLL6RgHbMmagHMQSIzx3H7CWXZksRoNHWP",
+	"Ub3oHpmXujjW2DQFWRIf5lIxEv+pa+Nku6fuciysx3AIsKZsnAL6Ujt+c351+ubsMoYFh/nZdvHTSs+u",
+	"aTQR4g6u7+q4LYHt9PdimzlVOwVsRlmEzTnV00eKoLqvOhE0UfvdjyBaVP0YX9MP3aMJiw/d4IDvINm5",
+	"4Wkkp/5u3CNYmUkh+J3ZBgT2/KAdlwCKu0Qvf5DOGe/0+/EKnUY2Mbjgjj1yDGTpFrha7FnRpSuhEVcj",
+	"m3u93nXrky30jznQhtuNOXBu05ot9yMYSxSMGkZ7ggzanISVNlHZkAJjl5mF93ch/3I8tqHxMEpUR2AM",
+	"lvuGw+8hDyEzmhpuhvdaXNzSFKLO57km7SFNYHUissikaXY5Z7C1M66UaQhCtiOPTWEMLwfQIXPdleNu",
+	"ZjaI4DV7BOXRUj6CkP2/5CyD7TXHdMaMlO0cmkENYt9+MKRRxmD9aIr1G4xKc4h0AMcoECZFfpolbXhv",
+	"L/bjzJiSeTZi8Pt+bGeHxAsEJwglFmGFGoMIKUWQGGjYKXSH4Lr7wBJ8S7EJhLIjB8dThMFfMeGCxDZj",
+	"0aoHj90jw3nALTmnInbMzUpII/8fBw+dPwdlHoJK+eUDazD+4eTKtNDQGR6d/RhX+nnsd6RQDG2ZK0yS",
+	"OkRhM9iNy3JXmlEMyGv+/SGydpILlc/nMkM0ZnzVSgrTBgiLdigUjJU/kvYiBiLCSxIbwltrpDGIXit3",
+	"YRY7zxHnxp4mG8hHUgmYKqZhObYiio4gTMbGSNvrXFBQlN3jCr+FZ1EoCE0z8Ctqcs4tgYinZjz75lBR",
+	"MmEi54IREB2kPWECMMbtaY5IwjTlqSIBSAbLbOPYzCAOAhiMYgm7DbYg3q1HKPchYNZVznPKgmkJCoiQ",
+	"JbNFkHxLlfIkNnqDj6bY724cJDyadko5j0ZhH5oxJHIhjCGrbsgYIWip0RCK4XqhFC7pAcnMX1DRLwN2",
+	"B/iD4PtQB4Xx8kjZM2bzQGiW8VskFS7IoE+UV7kWU5nCtmQu5Rd1Dq/g2o92+0QdgmpoObZLMMGIFXjJ",
+	"NLNDZtzHLNhBmJN+w+a6S1MzjKAOG09SVILwM67IKJWKJaBvHDmixI0C/43NbTUvqUpRt16hq9s8SAZa",
+	"BAe7oaoeFDwIO+ma85dyhnp2+V2uCBtNpeGMdHQTFaEKDh4U6BMgnCCNGgY4gd3/Sy41I1z7zYKLEpRP",
+	"b6+OLYiPqr079SJ2nGH29QFR/INpFR0gpB03o6sbDUVmRR4JQAqVDSJgLNOMsY3t2cbAcItsPEupQC/M",
+	"dYqxhTDVc6jGc0BioM3Y26/g7iGDXg/ySEjbaodkp9+JSKxu+DwOXjSt/v3//v9I8GK/0yP2RsspvZil",
+	"TN29tEjkAi4XGU2gcg9cT8eoVNnoP5QbU5lnkEVjzX+AgrLIr4bHj+RsyOFa3pgA2LJCTmIas10h58N5",
+	"PsYpoELsmwp8CfhNZCVJH3X6I39RrMLqWRbdCJT6bMh1RrMl+j0jQolKqZoGqtapwFGBMAVoY/CGsGxk",
+	"qNvVSIQSkQz/u0CVHLEDSxwxfTx05h4meKmyOKX/tvNyGDvjOt7v/1u88s5+/992rLlyZbRJlLpTmSZ4",
+	"Zs/evgrctO23/wtyikj8b4b5Q9o0TEJmqOXgzl0bhcy+YMRg58C9F4hwil8UPzlO5DkrKChgpTgALYgw",
+	"LARrG91k5IYtC022gxkdSAygQwdmpBSEcVCyDf0z0j6XSk8ydvm/X7ls+BvG5vCdANO849wNRyU/FOwO",
+	"oKhfi6MNnrY2+PrhXj0UpVbOXb26tHztWoQO/7UOOtIuPitdEwB2gfkRxe21qLrWkJlu6eA7LDn3Aq/e",
+	"tQjcemjg1Ljw6t19gINjXZRMJOpaSGGYsMyN5QkKS2HyJlxZsXGapOytYtklfhq76GAUTI7pXIsnhj1J",
+	"UdVY4DdwlOPfMGgp8B4Gs2tBLl0LdDs21pb8Q2NpyVWP5LXY3iVZ9nHY6yGXoBHhZgLBgXcAhr/IuIa8",
+	"bGzUDdkBBFXvQFC6Go3gWoA5gV5DXHqvZciF6LpKDH6p0PADi6UN8OnoS4FhXgstzfyIFJ1Dy2JnVCTU",
+	"SBgH0g95+MZYsdxnDpAUbQyfjcF6OTc/XQuOqKRGxoSnyP9ZPgdu1JXdRlPTLD/aVLgJbZgBuDO8tQUY",
+	"73NAp8SXkN0PgHkB6c4Ms4+uhd0eaQ6WVEYXyjOUa86lxycCwIh0j7yWiVu+GqP9WngVrpA3NjS3Rwyl",
+	"o4TkiswYVTmOzul3lBjjYWr55bWwYCFAvH8jF3AZxJMO+Ru5AMoif7sWf+t2u/D/5hVw95L2wLwC24PG",
+	"MjwDwmvvVB7ZuddRJflsojwkaKra+udlewMGBZU42rt+UOSHkys3phXXMmmHEu7v//0/Rj8Q0g3MbWPY",
+	"ZYT1R1yfwamA7otqIO09MwbTe7WPqETZ/q9C7TIvHa7vx+W7tfdNL4YzI5/4m9nZIzxDDtSCZYZzmL0u",
+	"MGDMKbKH1TmOoFZxykdMKFaUlWsdzeloyro7UNoNit746jWLxaJH4THUrbHfqsevTo9Pzi5P4BuIadJF",
+	"iXTy9//+fwmEfUFJPhv7RY7OT4OicK6W3KeoJedM0DlvHbR2e/2ejSecwt2WXVZDoY9zGwAyl3VIScfW",
+	"hUUtzcJi2BVz2DD2CtVG7ntjoBNSKiVvLy+OXti7DkBh6JEjOCIAOdre6+92Dl03SKGpITZjepkfI6N9",
+	"ziH32BitXS4UE4prfsvSZYQgpc/Bpek2vgw+i9fSBZapV4BOk9ZBCz11b5UtoAps43uZLC3orKsfXfX3",
+	"O/zwGd3mgtJGRVRKFxo+jJgDYKLB/uz0+w/aM/ZZD7yIARefotYedlrXlh/c4+9pUmBTtfb6g82fvBVO",
+	"a2EJfrS7+aOXMhvyJGECv3i++Ytj63qCDwZbdHFOl6mkyZWUr2g2gdDH/W2WAEKIBU3Bs4pfbdGbzR59",
+	"W3g/8OLZVbqzJ82egFbU0nSiWge/wBW5ar37FLXmed0BteLPgrS4JxHBkBnrhowCzm+sYFnUF/IHDtE+",
+	"zJ/mMB8CWFOhnhgl0r//SBUXheTn4IQf/7jphDunKXS71987JLo4pSgzoVt/XRPDjzF+0HR+4R0M8vuC",
+	"hxhmY9rHnowOe5r8ls4zBgcmv48zvbf5izOpXwKe4O/0TCOdeOEZAPDIZNmpOeSfohXZ/PijPZKfHoMF",
+	"ZQOCiv8qFeuF34uDGhF/hcN45g9ttCKaX7zadHBXzqKZzqDjLPohQwOPJRjwtXrSV08tfmAPbHFv0wiC",
+	"VrwCp8CcvXf3OmlBJqsPtoU9IDt+FqVkHotrsPl0vrbNNR1Q0wfmJ0Av/2iH9GseNqT9ZgFaOVv+WGFx",
+	"4IacFQtjgwcKTzMa305Ohif6wBujd5LE24raQ3diQdB+NeH6/RIihD/jvH5xyfxNJn+TyVvJ5DuwiS2k",
+	"b8gw4hcnr06uTshGcR4fWGFwN6kNMnsrOf0gAvrzD/03If1NSFeENGmrqcw03Fqt14aLpNL6k3eaZQxc",
+	"YMN0STI2k7f2OK06LuXYujfxxg6uqJIizxj8fxaxuEACgoABDlE9VKA/fYZlbZcdKPoxTOXoRhElXZjx",
+	"RDIFYGdeywaIolDLJu04kwt1AcOFQj/4p6ZcsCRG/xlNElVALTmPL8IdFffNq0cXsAmO0tShMLW+oPg7",
+	"N30ljU4miNYy654ViFAw5d6veEq+JtHD+hC8nKmQY0D1L9gtS80mgrNnwmoRHHWeCVUiYITxXiFzB9ru",
+	"QHyBfCKiMKRquKxkY5eJJ+VKHzkMss8im62yN6ArhKRezeGopSkESAungxP556CnV3AN5PbH0Y/dsCrb",
+	"9AF/puN1VBUFxZHXkRZeSOkidkeOgdJkmjB7PWWhuOwXd6a6KzviX5H6XJdNQGArVAioTMDFfX7IPxX5",
+	"ORogZtUqQnULovxoSODTw4l0Kdhmgf45khoaL2T0A4jssAwfDn0C6FHxx2uU3sl164D0P8WkDcy8QOXW",
+	"UnaaJL5p6Hcg83+ryvRvQE2w1PBIPZS24LcgREjEaLEJI20XkliEHrrIww4GT4VxhEH8YEPwoDVdg2i/",
+	"XECY7ER2euS4OYTwc+MH9/r9mjOFVdUQUst2YI/ZL+/i1UM0Ybp6hO5m874y424szBG8eHnD51u9h+u9",
+	"zauvcT+2efVHs1vbvHhuF/2+VvwdhXFj2Y16PlPoJGX0z288poHH/MB0yGFqGIuX2HelfKvFJwxLzaxK",
+	"+8d+GNsros58uWHLMmw9hoJrkjKqNIh/kc8gKcJmDBmeM1tb6frWKG51Rhkmi/xw4qNCw0l8tG/56cQY",
+	"HGTGbIZxw5aHGCzruFRpYBi/nLKxhmSSdvzxU4zKipAwyyk12gjr9MgVRPgLWY3hVTVsztVsPiqtGF7r",
+	"x36ghSvQJj860KB43URjzHOwrZiupixjzbzTwri2PoeAvqDmYlmMG2UDZ8HZArCwL7YcLO03n+DD8STc",
+	"Ca5Y/Zl37Gprq2Jri7fGkPUM5lGdQVvlFHAQC35kDnQBHq7qferulDiL87d6TMqDbDgl3gL8dh6+mIz2",
+	"a7z9AfCse7OoDfWmimfHx31jMX8HwVuczn9QG8IXLnCvmDW4sQlEheS2STKxyNM0tmtkjHT8z86h2cO7",
+	"2CKA82K6if0O1EpsrsiCLkmba7KQeZqQkUxTnrAi88EVOTM9B42hd6Lplr9i+VgQ9s9gTpttC9sVgL5E",
+	"3yyrX8Wygn3d1rxCjfWbcXUHxu35paphmPfg4I8VyywkVi0j/yGT+Rw1mYqdsdo94UJLMsxHN0z758iL",
+	"SVtiQR7DaIErCQgHnpjmLefIrNa01qqaA3yS6aFMNodESNGtMYUwnyfpVdi1dZ7awR4W/mbLOLM8ZV5j",
+	"80oXOHsxE6jtsAiwGwChe2j30CXuzTcm+SswyWilShCQBlH8r2HxXc4K3DGwmwvYMaDlVhgkUqBIWo0k",
+	"gHssfrEqSitqgX4SIMh59LtfhYMjtd3zhqruTH5j5et1cKt6w7I/FDffzgW2wXM13pLfN7u4SrbuZt58",
+	"B1eUVcRN9/UOsGijaVzx0Pxq7PW34nVaBj6nQLx98zt9Kb/TnQ52nnC98fwWl8eGd5SNbNMbmM3U85ga",
+	"A7rTIzFU8obAmNiV5EIXGfL1GdWjqQvvRtR3o6xLTf4rt1f0pp/SGY0RqwrtbSjgyvUybrQKISbDzOUE",
+	"p/Ir3IdVpVjqa7w5C5crgrPwgSR14h5faW0bFAqzvMRvPm0/DruCpH359vj45PIyIi+PTl+9vTiJyM9H",
+	"F2enZz+YlT49e/nm4vXR1embs8OV/NVO4wxs46U5FIC9Y8rTPKsphvBl/YJmnQCzt4aHHSFhy3H5AHxT",
+	"NDbEcoWLFXIf4DVwFVebnX1BuUI0p2A/uwkbc8GSMIDlsFxDByvjVl19EDnjSvdasuaC5PM5RJGrMiMJ",
+	"TiDUiPVfrE2x9rxk+aVyNH0HXyfdOphgk4zHACXYF4SmgOs1vxe/dRH/O8z5OEoSOCTFgag5ZGUJ/ziV",
+	"k5EtbLhFLG54Gso9ITIhzUqbPWNUQGSkzR6TWVJgM8WBKIoJEtbBam3uRwohssBrXyqSha7fNcL8lZwY",
+	"/fiLBoiVO2o6C8WyqX+68EkkknAJNlOlVwm2udoE8Bz7hTVhy3qpuzHgGeEiYR8iZ1dC8B5AeFmSsgaj",
+	"hTLPFaIUAtS503xI3+s+ZFBoPztRqP2Qvc4aurz0Y/3ilBl01USb/o1/VsoMd2MNXRZQUc04MlcVdHfr",
+	"mJJcAKy+WjDAnqOqBtutR45K36YSanNj1puP8716dUmmVCRqSm8KhyCdlfA1LToalD4l7R+vrs4vHajk",
+	"Ks6bQ5yaZxB7PJfKIarZiPd5xm/NgG7YEtD3wkFyReb5MOUjwNE1Jt+MZSxdhsBxFt8dm7doyngN6CFt",
+	"h8xhh1v//PnJa5wc1XZ2K+M+ROxUOL7mdQSjtiB/q+Uc6kHuSBtwcolZowL2z/puBjjK8HUHf4qAX0Iu",
+	"LMC5B9JdRfYbMqL4RBR+jrA9e470MsAmKcHFHRcvn9EZQv5LhQsEuGpcuZrtUBYi4RkC7j023ajH+Mg0",
+	"jj/3oOAPaUOR7xlLOHUpmXYGlnaUgxqGcpH4wpRy0XFRUgiXOJKzmRSY581VGWkF4O8D6G9cU0eINtmR",
+	"KLrECphL0hayYZsiB+6P262nVBCuIyKkBY52y4h+gWK9w5cw5zQuFVmKsRSSLRvy2v/moMU6pWzUV29+",
+	"ePnqsFRowNYBMNvRmFgeso515kCB23yHAHU2C0jEMPkvqfa/Mpzqgqk8rbWLX8nJBGoN/LrK/T1V9b2d",
+	"LfCWrqR8TcXSjlF9Jdll6/a0Dn55V5JkUO+rmbWvSzZ1xay2UrGgoH6Ifw2AslzNU7r0VT4tOmNY2MWX",
+	"zAqTo27YskeOCxzJscxmhBKdMUbaijEXpum+ffzR9PDp8WjK0yRjIu4ckDiTUv/BWLkxhIwoFJOIISi1",
+	"zd4KwCqx2kfGDDewFTmKal7QMgJwKqjcTuIfANs5NZzhKLmlYuQrr7/VPAV1ISZ0JtEtOesc2iFBzbeV",
+	"MVUHMqW3DFHomdD1mmKxQKvOyEodTViGg8oKON3ATRPW95DEOMCD2rFZQsJhubr0B0bClWpomf7qXXmm",
+	"55Ibz7rshlKmDOLrvqTPzi7Zssltd1Wa7Tdv3XoNufYgl7Xk4/CVNQ68Al7RUyNqMXAhDBjv1j5zFwNU",
+	"uQB3I3pBZybHb86q0IpvBMQ1fOBKu8tAvElC7Q8wT7MJSw4AAxB7A2DtBEDu/Yf4BOCacRyungPGu2Eq",
+	"vB8hFxxh7JWDPYlsIrJpxagDqMwpTZc9EvJR6xRzq9DkPnSE/IWch675r+M6LPeebPAfFkv1zV34ZaAY",
+	"ZYaHJDida474iv5gpfOWDkRzRKqSKbgGhsdoO5w7gFN7UY81ounoBqzn77777rv6wKXg7NztCs99CAVg",
+	"fxU5tUFGGc0EWMq32/CHjniprvB6mVaHmnbpLpeKsBQoV4UiANh/6P1oe8omf/+//h+QRla+2eJa1NYl",
+	"6IBDwRxK6yk5sCfHR16D64HacpjDJYnP3zpHUlVj/mh6xUpWEeFj8Ixwc5TGubIASWEpLBijL8qXAYR5",
+	"liNyW2zOn9EZY3wNjV3I0YbBYs0KgQ9LemdKRzfK9LXXiXwxLa4sg++RN76sipl4EJZjJQC4wBjRGRUK",
+	"C6JEqAyUUVhNk0ZX0ExAJBgMBLUMXDqEnbOiWpePGUSdC2YriAkJFccSKJFRFuBQN6eYWzmBrrL8mDHn",
+	"kWO1XINgLhjDuxuEU9/r79Y4kFXB3U4t1X42i/ty2oUNrf9K2sUm3mqrQ1i/lpiwb6B11isy2N9mPr5u",
+	"2WuWcHplzLyvHefErC+fppYNQ4mXYsM1nOd76Dbe87CVrwSdCYFVXR4GF6tmecU7QtrxL+9sWU2SMjou",
+	"h3QXTblsWFEoTgmJvZ8kSKsB7amSBtsgLXwFCgVOWWi5MHrQL2xazRVDZwboa+t8GMtjt35f2/ivbM03",
+	"xeqhI3xWvGq462uUq88TYPX+htcQxwuXvHAkgsPoBuUveqEmYFnlikp5INb/iec4TeH6w7XSI0daU4xO",
+	"DM64uxlwtR2opbygT4+h6y/ETuhoWjQxpcpwrJm0af/ok/O6CzhLzTtCktFylDKoA1geADQh0NmJn9vr",
+	"NRwcjMR/YdP67ZUfFSNm1C8XxfyctBNmJkq4je+0uYcl+M+CoWB3BeN8/BH+61Ncz8miYlmwXqN5uTmA",
+	"miZJLWf5gp4S281Rknw1d4mbaQNvC0m0TOTsd+NEubOO82tVzPjdKkXInlYE3+coQe4srwfoN92ixxe6",
+	"tlDcAcdxasYMeDWHqlVS6kMslBVw7FUvqiN1dPXObH2+gCfXcRhbCLbCoaHW0Sp3buY9iO9VOpSfaYZF",
+	"H+tPsz+84d4tSxcxLUBbe39xcvTCxVbPqZ4W9zEjO74yuwovaGb0wysmJnraOtjZ34csMPf34NeNuL4r",
+	"o2vY/W8q3QOiGAPzoBUSvA/zQIVgK/vJajrbWE0yc7gEaCsZBnInUwn7+rqGUuCzPsdV+u17ru1AG05o",
+	"oGya3fl2JL+g+3ruSObORxKpeOORhFrX9tam6LlH3laPmMwCz/DeWjo/1Wz2RX0BsAbQSwOJmpF+o8sH",
+	"p8tSyADHXf4ytv/mTDuz/YWfoO4O5yd7kxJc5BA6oVzY+GAzgUeKGCUIE5O1zvgQCgVXr062vy2JXAIS",
+	"11GBxbt6nRF/LHRX00ZEZJr8hHdGgi3gvz7ZWvGKjTIGIZvqJrjhEO4mQzXfd7Sp/+ORIjbXzpbuzgVA",
+	"/sG9hxlo58vdZXwp+x1ozoLB/Mp2+0Ye5Erm/CPyot9jPMRlAw97ZGOR7i9kH+P3awxmf50cdojhDlqC",
+	"S85GRqELD7G2Ec/F1rNfYCltbb2Cgq3lLoD255iD5wY9ctTAug6DWsyfefIztnr2f0VJ8JWVjuDeERbi",
+	"mxLycAf4wizoXdUQf3QhC6c5tefkgy/BHlZvDuuLt/94+eas43NYarJNrNsCkhyKdJ0wQ2eW65ym5o1O",
+	"ZK1al44DNeXNEXVSOkyo8GlALq9ijJhPpepXoMSQRSbFxI+6UiQTUhxKrCLQclySS5JkTKlDjL3Egvd+",
+	"Eeygrlt/lnlW/Gy4kn33ulUqYA3oLU93yHBpRmA1pTbXgVFOxVIK9kgdkOEoW84RfrS4H3m60+mRl5Sn",
+	"DGqgc4FhHAAlYYZmVBk3/fIUMOb76viczJl5wU0s/lP3pcwWNEtYYv4LkCMsTEwnIgzcIlobBkyGbIyV",
+	"+lVpEVwdb0iMGknhIkonOVOKKTc7messF0UdhQPLIPbNN4qNcs1vmdtxF8ZuB88VSeXohiWA1OigbkYI",
+	"KWb2f0BmXNjE2cG++cO3PpMZc0/IlLT3dp7bK50LprNl98i8F3cObbC87RLHTZTmaWqWmnAgyKI+Ga4/",
+	"GaWMZsrWY4QvIY03F/qwmIvZo7HMJhJidnb2yDRgjsVnKVXaLXavkh3lE3aCQxbb+KZiO1RVTrkXgq9A",
+	"pR90ABMbtF7q6lJWE4ba0FkcYeZQp0eOw1aA8KYMdoUiXHaY6hfmAsUHhPrMNdKOi/SfuAO3h6MRm2sI",
+	"Q0oh1MhwtnnhF/YMxGJg1qdO1dzMA6P7Mgq3TRCyYupT9C2n6VtO031ymtZlLqVyItGcr7XqT1xd2SCN",
+	"Fa7MwUKHvFQvMe0ROAxeMIxeYHqnqx8riBS1x8gM4+GKPlpKM7z8wQs+Fm3/02R5ywnB/WkkJCEzPd0y",
+	"cB3eJQp7teaT+UVTdROGbxmtMEDAmKf5xIhgD0gH9IeZZq5Ekr2MQNnHNXiIqM5Rapm9TfKUGTFbGsMj",
+	"5V7jVi2wsRtZLizYlprmOpELEdsEloQrs1BJx+hfZuCP4OM4y4XgYuJeA60ONA9pjwOZZ3ICKgcI0qLd",
+	"IdMLxoL3VX0g2JkZud2yLwp6AB2tCwErrSHOx6zEPxf4QdMiBIfFb1b1vDz+CP+8R/+GYpoqnqz1bVwE",
+	"Vc2Cc6AJfFnB8yY8URaYlwsSc6NwZWzOqAN6s1Y9aFY23BNNLojhGiNYh0v75/oQGgyyP7Xpuotdl2Ei",
+	"IRwgPOXGjqPqpowReQQoDopM5YLMqFiSBcuYL/sVXj7WN9Z0PYKrd8n0kRnavQszuQZOE/UAFYlBZW8d",
+	"7ESBmNppWkDZHaUyT1w94e3llhuzrY25vgZSeb2/eU8eumZxUVq1gYD9ya3nFtGGSgy23EhQicH3aP4w",
+	"D7lAz40DgK0dhktiMXxgImViLz2oRgIp+IuS+PMYDXpbJTZNyEQavc7LVRTVJGEjnjBFFuYbi0ZJ1Up3",
+	"BySeaj1/D9/GiDVHPbqm5WwOtCWcFKLAsATcHDIjezs76OIFbPK9wa79i6ZSsI6xd/+LjTSa44ieZhgj",
+	"JZlckLZLuLGiv+T4inwy7a4xa0G7mNL01jlz3IysDqyI0RvSEhLrwhidZhwh1orzPrWFtJOJyP6HDxHZ",
+	"6z+LyN7Oc/NfA/M/u+Z/9iLy9//+nw7mHemMs8QWXKWjGzke27oztyyza+ggQ2AJbVSsG0+xqVyRGzbX",
+	"gVUMOhUUh0T73XB65BKoUzlvkI0kKbSvuAqR0nX8KEbfmKtHGZ/9eHHyx7hQ7tyweNIjl0yEZYkn1OEy",
+	"QHrW3//7f7yofAwAK0kcueF5ieXDacPX48+QKUb1+myJckdo0y/pYndzaVLw3jjI2Spgvicc3FEvuzVc",
+	"mtCMfRMkXwBf6/NFyd0oFZR/e9GzjdJqTyJ4Eu7dUUNswWua3dxF5UVlV8WrqqwRIvAIfIIAyWHesXhZ",
+	"WgLAFPi0DdOxLKuqpBoVdkazG5aQ9oMqxB0oxocGZOVts7YKJxH4yAX7oLE6sUcv0xmjs0NPJdiFLt7O",
+	"chGW/FuRqOAnVShhQC30npu6qcEtQJMwCEv5KgBBwfgn7zIu1A1g8UrTZYm9CElSKSYss8sdFZst2AKb",
+	"oSkkjmaMKils3WMKj52IAbrofAbnR8qu4f13c/oGpgBPzNEY7ESD3Xd31uwvWYqu6vs7cz/XKlnwNC0f",
+	"lS9loARnrXo6v4V5/BbCPEqa2ibRZGllvWdkzsVkoyMxnxv1PSKA04ccKFMRmTKa6ikCyCRMaK79FY9F",
+	"Je2RM8YSyPVCHzX66YKrsDSVi3Nw4XFFdJYzVIetAdA5tOplGZ3wDzMqEqpltrSBHEEzgBKFRd54UnjG",
+	"XfgUXpb1yAn4RsHmYGQkjXHiWW+B0jtjMwhjQzUfXqAQBWdUtczQEtEZn8NN6Rx0fyu+aKqknax7nRs7",
+	"xW8tTNMp2riQMQGptFo33mzRl6wUjxkStazBIZIDYND9PY2/nUua4ykb3ZCU3zLBVMltuFSazcKjkbG5",
+	"VFxbpLn62Iozqckw56kmSwYl25HsAhgnbzXv9wc98kaMmP0AAFy1yxwY3QBJ+S4JWLjDJeFCaZqmESlI",
+	"x5A8huAZCeygWXf6fcDVYKlcgNUoNB3pwmb2LRewrKYPRAp1A4YL3TJUh80EbUOBrrpoyItinb7M1WzR",
+	"QXE/+0ARkbXXWeeru+H8E3dxDq651Loq7whXQQff8KJKLGCwlVw/Nbs4A+TgB4SZcnvScEYD7mFJRpX5",
+	"h9I0a77udf74wqEI+C9jmc1UAI6cMiqIu7gi7ZeXV2/OXb2/LqTs0BSqTBQoL55ri6KdeSZHTKkDL49c",
+	"QnYZQUbOGZSmQIvs8uro4irAp4msKkDs3KzQ/CvLZFTcysAjw4sQd85dBKpHhAm4xiPjlBozhS79KNxL",
+	"GbENt419Z+wUOmZkJhMouD5lAG8OojRjdDQFfmiRzslMGgpwV3sQ3oO1E/3qycyNvMBZBiENtlL1whC3",
+	"x/BVbwm5GDWr5sBnxTe11gzQwMMxpws7/qDbB2FJrt0pyJBJLv5Z7hXdxAPNb61a4Ch128IT9vXIgnQ7",
+	"gQxH6+15cToMTfkj1A5v1m3lRPOkAZz/0jXyJfVE10ljbaE0LWbzT3UrrYLl94Tjf6uhncc2oKFRNrzA",
+	"56rEGwOkdfcT+AVtrTD3E9w8sw90pFOj7DEUFnOWKYD2hcITKZ0cQoCuj8hwfSgt5yokOZcsah1GWs7n",
+	"hjJHmVSqkAN4BWP5u8+2oeTy+MdyAH+P4NwQeMQFdgT956ORsRmLPD336KDh+hmbcOv9PQbXfxlN1HWC",
+	"XiFDR79uao7vH+JnGgFI3Vpy5Rf4m//m6/tv7KE2587t0NCBkGeEJ1tzDzxma+IIvxrvAF4QMI/1nAAG",
+	"im4TrxrenxFgC9/4QC0fcJz5Gxv46mwAj+fnc4GPwandLhs+CMksrmd4si7x3Q3h7uFc9sPT5AvfrLsB",
+	"bjgE3+7JHzpnXhWkcQ+CvacK/FmqrNVSuQ44onN1eE3W1VJaL7re+tOznVr6mz8/31TK35ZqeM9TdR/V",
+	"8EuqeBvPSVlr+wc6Jv+gGtdvSnPa9pAkjzVVN83XeEWZlyKQ5yDoJ3Hucwg/igjVmEmb5SIqooWKu/lh",
+	"Ph7DpZ/iYoTRQ5AMigmzCNEFQUJh/K45htBUm7pA4ZHMMAsYOjr78fjNax/UWUTnYDlQzA+bMmHkmyt/",
+	"pzo9cqrJyM4PksUwfcajH2H4KQzBFRUo2o7xXir26PYQ8OOAFkiM3yHgQseWklHk9Ozq5OKno1fFecBE",
+	"CCioB17RGH+IrYdekfbl8Y+uRg5kKgOYYjm/6DC0E3GFcqEcPHaBHVPfhbvF1wtZ+q5HXvEbthJOwbXj",
+	"dX4xbAC431wfMy0SougtIOMoGxRG4JIIYsEhB9Y7clfjv8wMMa7MVih0MV1RZf6Ri+ou0RrcIwsN+8wt",
+	"JAYa+gW+v431xpks54zEZvniqFCCsCqaXdqAQgv3NbyCCRJ1ELp23VwFgR5mwPCyqDEElvQIsAUVuTRj",
+	"oE70B9pWDiDG3GUzYn1MzE/zu2q+A9p05SgAccAepTJIZnjKDo0U8rZP8dtztMA0vWHCLB4t3J+BoYZQ",
+	"nA114vByiWW3LCHt+CSZMHIsMxZHBP+4xIu3uNNUPAmCM68Mo/qMaDccnfmvPEvNPxbBpTXVen7w+PHI",
+	"CGaaHjx58mz3sWJCyaxraQm4raUIh7dp4ThdMJqRz7BmtkHMIoDxmm1pHez2t76M8tNF7vsl7/a5WeQ+",
+	"TfaG++Od7mC8O+rusb1x9/l4f7+7QwfDp+z5aDcZ9FthZN5ZEdTpg/FGtvbT6srcISYPCGtDFSnodkGV",
+	"6/EbAvLvt1BVqFZsiMezXGe7eg0yY6RttYQSw0EeD390Il+/jU4YSemSZY49OY7kPvAcCnUREKMZmxiJ",
+	"AsqMFY1tGzUdFUw4N8+HuS4ydSMiYcw0TZeuZKNUcHMORXGWc9YjbgVAMeICohbdzED/MhIYcCQQM97h",
+	"h8SpHNF0KpWOI6OaaTmSKeY1xT6k4Oj89JEic4mxCPGMCjqBGJH35rf4EEP54DbLtR/bDhw+lG05Jtet",
+	"61ZEYrsC2ABAhKLwx3TmIr3YxRfi3kRFDKD1LUTQ2xaDPCg2Gh/5a2UnnVwEOxYB6JEzSWZUI7hr/PG6",
+	"5a6Ur1sH5Jd3n+KmXBuf4by2YucbkS6LW2oXa282M8JuoWaBYl0ujGzhmt+ydEnalzLX06E5+xEBtmr/",
+	"+xjAXCzdmUcWOwOywF5wNYc2M8zE6rXqa3cC1nPIfQuY6aLf1tdEiLbLuy692y3qt+Ke6+/aV/mRaszB",
+	"qbX1frYZ1jGW5IqjotYZBydGKJ7tAh+ULKjCLVKU6BHJSkQHadfYMB3HMMDVaA02p4W30UIpRT2tVlUr",
+	"4ryskhgVZlrBYEpBnDaLxaco8kKtKOnpgi3KuvohQbvMrAyaZmgIXF78dPFDkSbqE2dgXrb4vC8IIlNr",
+	"H5etzKjRkgyRuxwOhePqXEyMEaaY1mD+xGiOXU0zpkxPMRq0AK9VpFOUy7CRSSbzuSryTAf9fv+gnAfh",
+	"KrJRRZSUwoazIdxYZtZjDEDeYAlBxu1fcpYb0wjiyczOUkWGuVrijscz+uGSieQV1UyMljFpz3iacmf+",
+	"hokflMxlCj4HNGZmdEkWlGuiJVFTKAJbrikXzOIwzA9QTCQsg2/R0ELyMn93DrGMi718hUU3wsrKcmti",
+	"WtFSOPowFh+6/YMNTI4rx8dGQp7i0wtHoWbsGBYI+bMTDJ63bYBidOj+sgQqwtBqZzOuGoZVQ9Buv43T",
+	"w+p+4NPkLE0c1HPnt2AGHpL9/sAHLxpxpCyy5YiWSpWjDIQ/AZWrsgEuQAdE8S3LADrIZxKbJUxwCVdx",
+	"WCpntMB98Z4gd+waDmpbyOqJ7Bze1XcCThv0ohlpy0Uuc5UuI6LoLdY4/iyvCmlTTVJGFfp7oNxQRtUU",
+	"Kr9zyAy3yVcwBucnUjd8ju6ze7tkGux8K2E2Vkf3J8z+hyrI0Ucj+6SVQA8PI8uF0oxChZBVL0uTPoX0",
+	"VdaoRD4z8tWOpPWuQX+6h9MClC1cGFCoVo0nZZQ4N+hW1PKYtPW+CsUFC/0UiotcSbxYt2M2DYJy4eZT",
+	"6tjyLoB6xFVuAx3/e/ngdcKhjGU2oxoifoPwcDsiY9klXTuBbnjGURu8kxL54H6Sh/RaOPIMHBceVTRk",
+	"9s6y++bV+CdKp/DnuchY5P6oVRjbdm6Sx0VfTQ6TaobWmnQsqm5UlZfWZGbZcNjyeBFedOip3Aj/UkZW",
+	"vd195MbvE0i+4BFe7azhFBepZn52ePGTcnHjMLxTOSnQKgKBo1mGfPL3EAL+FY8DWLOWWmCtqxS15RHw",
+	"BLeVz/CGGzWrSDUI6FUKVCFtEkREWG/Sc66rCKVwhCpkVFJUo0BLrSfzU9fJr4Gkt9pZE6q5n7pbDFid",
+	"f6rUhYY12JL2PjqHKFz6rS0TsBKL1TZqPdoDYE6nuZqC4yI0QozizVxwinl6efHT2zN/TWzT4BClD3Ck",
+	"vBlWXFw6eCyqqb+hXoVOOgUrJi5UfbyMrRoshUVElWK6eB3L/UW+B3ysMzq6sdfegMeVMQ//lLB5xkbg",
+	"n5lyc8yWPQJQZqikV3A7UyVLM60aRD6RrgGc89BXlUUfQ4BYgntmoVXgl3axesGKlnuMiq5sat4IfUxJ",
+	"kSEP7m+13gwO0NLd9TLkGh+GIPCeW23AIGwwrDZCD8J3n1NpoTZX79K5xbgoJvfgCLlVvdt29C3w6MER",
+	"BmlghN6dPT62bGwrOY2OK4cz5B02yMsUMs/CdeW5zpinhqI7eJZth8D6MHgG6q7QLKMWAUBIgahzpZDw",
+	"TafNiPRzy5OFPscxfY1Tty0qe3WoTeX/8EXDf+1CfztEXwBdzRExyCFHaysEG5yxF+yWpYYEtzlk0Pjj",
+	"j/iv/RHa2xLo1+seXutA1cGhcRbOTTrOmJr2wJVcKVoSmLjukgTLnghpT+Ne/7m9KwiVIghMg8Ptc9YX",
+	"APkJ9w7o6gQ9ZkK56DTJQSTzF7iID4aKUV4OM2HLfELx9mASDTr5BxZnd/YU/SbkX8PhaDir0WY5B9tc",
+	"HLugXYujB3GzBfxF/ZGJPI48NJWxWy7z4gx16qQbVnnF4xitS4H63NO0pZAqelkvneySf5NMD53PdFfa",
+	"/gxtZzMkLZJDgdRZG8pwifU4PT8OzpGW/z97V9vbNo78vwoR/P9Ye6EmTrbd2ya4F9k07RbX7eYSB3dA",
+	"0asYi0mIyKJXlOMYxX73wzzwQbJkO9ekD6jftIgsURTJGQ5nfvMbkRuZ1dgocdtKHCuM/1yQCQpfbPOu",
+	"pNxpmbmf1B2mhvRIFcMOiJw1fdre2gTyYMmm2Eoi1RCyh0/ZbcrX47FHLd8nGVfw8PskFmfdbJPfJLFj",
+	"hZ6Te2qgYAnzNncvpil4yArcVJFiKp/vO0CiS5yU6LlyLOsBaogVN6hemCxGioId5OtRmUiP3EUkCpfW",
+	"FCKNyHXwzfji9CDyQllMoXCUUXVXk+3X2KXMxOMKdMkeOu9AJKRJjeJKOwm0Pyw6FGUhkFKrVjkwZryK",
+	"+BtHubEq8642lxOk7rSDOjASdLAt3hJcS4zMeAwtZVT0zlZfBS+VXzIP6OxyH/PQzFS+4e+Omgq+POal",
+	"EjxlS8ipENmwJjNVDKsItQHQcW2T2LMUZ39WWNAp8PY4b37gEGFUBlOx9uvA6mQR49zEVScx8JrKNqFU",
+	"pYiEJCQ2o/HsRI0CXspem5mtJYkh7i/KBXIarBfwlVHOFCyvWtoUd6sLMw3j9zkCWviipdjheCa/M+qt",
+	"2qev8sv6YM2aIsJcx6InL6zJp5XihE5U1f24etqN4v3zUt+pDP60CS6/iSo7iJp7Nb72fridQkfhZwLY",
+	"uXAX3MXhK26xEcGCJmrD0rF8w2B84tpFpODKRexeBwuAcVjoiO6kkvP9a4zz97W+41nyaztcbF3dOxxP",
+	"XCvSkOZ6rKvUIaZHqqhcPBKtIa3w5EcQ471BPxGFmkWFkDAR+trkUYWDvJLo3eV9JtQouFUlrt+RyZlW",
+	"nwAjtzJHFw3FJ9zbtSXVTx+1L969TynQiFdt1ErK6XJERABvIDuOM4HPhofD12fD10dn2+51UeaxJCg0",
+	"G094YFZjgUte+Szh/oEfDB/DTU/OT18dfzg9PnyxXapK6gImxv5G3U9FJue2nVTHfxTf+7+WtnnUnJWF",
+	"TnbsPi2T6U3kxkLaJLcs9UFFYIJrvzDWFvqSEbStEv/SlCSphAoIMomZfvDDRJXaZKI31sW0UrYvykhJ",
+	"QNtg2DPaGbYYuo82PTsdu6OHm3HWAraS4wlnjLPjCT26Kb0u5WasyPStzjhx3f3WG/h6iNxsf1v8aqrr",
+	"UE2RxDFm9x/0D4SdSCwPSVkGFEuNSr8wms1xbvGXU+3GagZ7NH8nSH4UOM01cbo/HQzq6AQ/msuYtPxM",
+	"ncJErQB/H5nxWD6xCm6qahMGpkUXctvW9/TYw9WeHwe66/XbV2eJA0mzFbEyWy5Z1WEaVDy68hS76vN8",
+	"rL9VqC6uCDPW9jXcxJqfsps8S3af4bhWIKFb+1v/ebf75Pn7d4Mnz9//2EuiP/o//t/WZ84ArM1+ZwQa",
+	"xs4mMMckCnU5RcfNxZzHdhMBeDTti9OwUvc6TpnlJhYYJqHKcMN4Mq7um6yEFFz9mA2yms0VJVMTxiMU",
+	"bfYpyIpZU7oTcRfTg9H15nKDF5QaQ0AGcOR3VZugy+W0oOg9Yfl9wmOKZQxTtrt+HgyETdqstTXsskRQ",
+	"Y8KikwOsKZ3PYZwGg/3BQJwPj1zFMFff0dHOJGL4+vfjF6Dafz98ex7x0PQP2NfYyDcPFV/Yp5eIGWar",
+	"Ezki+RDTic7SbfFSF5ocjd4NStbg2dFvxy/O3xyfbo/l3QfHwJN9gPs+yCv1AexBsgopSa3xgcz5Q0gE",
+	"k2dkK9sO5PiQyx7fz26Ep97Ksfonato14lDwAKz+9Z/4iqouQuc72cpDvcWoivbGMu3C7TSqbNPyayjD",
+	"nRz05noAt/i4GYq2g2GJckBsP3Vl6b3dWNCCoW7EXicpkzUwXKGtRqdFf+NkgtqztNU+Mxihjvu7E9XU",
+	"MUM6O/kHW+umuy/0t1003+AobAT00wR0iEcFGMlofZhLmh2Y4o3IrobaLR3AleL8cV1i4bqRcw96YWa7",
+	"ur+MPDbfI3ZsCTXTxvh+aPjN2ityh6LOndHukGrCVIcuTot2sqqsZ9lTojJxvBrT2VN1p6sjg0W0Xfg6",
+	"xLkdNx6HypleyRVHZ+oL90JthbQ3PiY9wR6Qm2E6gYu7A2fuHoRYVSVvlHW1WLF0IUfWQy9kMcfqim1y",
+	"duDM8pbAF+fiykqogp0turIqv3QMIZj9SK+hmBpWWVIZprpj+89bstrxga9alP0cr6Zbc3duAKdfkjgN",
+	"Z0HIGuZkqXYo5ehmLcMT71SZy8hipyRIGALo5mKmSkVmoru39fiNh2XD2A66yCdvjh4S/gNEvmgeuqHZ",
+	"5YRcQ04cO8ZerkXLxR/kSLkwithJ8QA/dnBmRXwJ9/QBtnXjRhdZVy/w1q11ISK1IRlCX1Z0wc205sTW",
+	"FbQXIbenY1TUF+UQc5+/zF5upBtuLOTlFnJrjmakZQ5rvy+om64UFGx25yP+x5ew6Z2P+F9Ill1Rfx/v",
+	"jtNEe2i9pOHKUI8VRljADrnWzKgjTO7Jo6S1ZqQ5TRt0EcdIZSEOz4YvTups7Qgo5dZh90dOnmAkeL4v",
+	"GjgdRIxqhHu2d+z5PlsjDCIOvd5vNyP8DTVB3/pUoHULvQH2fmQylYiJKuFs/0QV8HcmeqncuUA+NKp9",
+	"bkUq/3/v5QWx9rYqSdQlE4k0uLF6xXleGrwYyzunTPaePbu3uh1yPj+H2oug7eu9CatuaW/uq3sfMFGW",
+	"BM2NKS98ikTFXAWcaOTW0YNhqOl9Ok7J3lh/XzTdiKcB1FSbkl5LR1OJ7E49ew9iGBcJd0zzdWaXqB63",
+	"w40FVgXHH+NIU8gf41jaQEHHfHiECzv5x6vzE3SF8tOJOD85/vcR6V/nhWyJC1AnPgeVzDm+6YxInLrE",
+	"imuU40ddS9vgfNrwwrQvfhpaxLouLCO7ouT01KpyTWgj3IruAPKE64wqAcJlqgvYMyWGE/uOvVnRIQbJ",
+	"hgu1v3CqgUcDzXDclLY+JokIDMTFS6sQxwu3RRCNaaH/nKr6fdviRFo7Qy4JuIcI+kgqVYZYexgvMyNX",
+	"C8bWMlnJJ7dazVJRmlyJ3tPBTx2htHPo+FpHLGgZ+8uhCI31DGLDYK/9bIGGQhAtzxani+rnp3Ss0OPp",
+	"ON73GRzRechp6QtGg3vNsG/DcqHvN2XHKcjN2laHofLz0y95CIKpWnYAwjW4OfYsP/ZMeb07TULrH1Ma",
+	"W/2pKvBb5p5Bxi8/9KkY5EtVuSmuLIhgT4ZEFkZwSb4LdoLC4LNwENjtRwWkzs9OGwWkOva4P2YF9PqR",
+	"cgW5ddLEj5wueOoHlb7skQhiwtyhkxMBr1+9kfstVnwgKPHcTEtMrPXj3iJvtW17B3aptRyYl/pW4Z5m",
+	"t8VhNtZMhrtkgzs1j1waHl6wTC1Tb78rmnpTLwffPucf4V+s2zdhA6c7qgVaWCJDu7uXub1G14qORhi8",
+	"mZYlHGZNoQ5EoVSGyhY1byKsQSzr3UQTtSU3w8yVpZrkcgT21KGYlQZsL27M34kRoF088DBCVkKnLqUG",
+	"IzU3V7pwe8Mo1+hA4YodvTd/vHr5Bn3m7lJu0HUEewM/I0fYqk9xfLr33BeJSk/+OHN5WfiitH+ADL3c",
+	"Ncwt+NueuJgjgrIxUhelkn6MUnc59exmWIMj1yOkE1d/TmUOu5gp/FaHoOWf2sC/uAlyiFscihEY7KWY",
+	"XRumtHb73nhqkeQMw2/4EGXHSxRhkl5xjE/kubDKWsQLxltt7L9bZ68kNe9s53t70mDN+uDcI2Tkc79I",
+	"ZT52Vr5bCZREihHYxe0WVxoO9d6D7bx+DX5DG+/nKsP9dG8Nr9TQmN9lMedhsF9IvavRtNTVfGv/3fuW",
+	"/V7iqgEtEoStU/UHrZ+bK0PKvlXnn6pbc+OdSqRGavrAVTBsmgGdCmrRPMAeQBfPWON8mpp4IH9wQwOS",
+	"SMIGc0U7xoNI52GXnr2Wt4oQEhuYz0NWb80WtjaSmzZhqcvcxy1c/YeY3f7uPaw1LLHR6qqRPl/eFIj1",
+	"cUj6iSmrrYQKI7p6iL6S2P4vg192cRVzX1pDR7jdVqXUeeJLxFzMa0n6sEtfzEW02DFfh/0rh9DCVlv+",
+	"TEs5Ea1sRGLBVXMofz5zr63XIaEfS1cThGialY3LJmG2ewH2lbnkDSnuYK0jLR09DrkM5nKxQm6txzGU",
+	"KHoFoTfaA1quwTKqOm07ilH3mrWVHDEfcdDWCYej94dawYt9eKNvVYEZAJ6dg0iGse24ESJfaJtJTBq3",
+	"ca54wgPisuOwSVnVBj5KMlls9NcFHmKfKc7AaBI0DcavVWHl6LESdiLraxApHlrecjItEUjdznqMa8tn",
+	"+cpKeiZHx9t4oaoZ2FZEATVWsqjQpMqItmaMJwIuY+MJXdAglqUKxDBRVwPhzWJvzzoZyZulc9y7mJ45",
+	"1Blqcq7H0+HZwxde/K9aBQCXnp+EzBzjyzHDjfEs0RUat+aMhChWu2i01CIg8Dtd5hBU1Grg+V9c5gar",
+	"ajldnJBTkNYlHdZ9K6SS/3r/138DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

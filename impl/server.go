@@ -45,10 +45,11 @@ type Host interface {
 type Deps struct {
 	Store Store
 	// Ping's figures, each from memory: the statistics' totals, the
-	// instance name (service.name), the authentication settings and the
-	// host's facts.
+	// instance name and description (service.name, service.description),
+	// the authentication settings and the host's facts.
 	Totals       Totals
 	InstanceName interface{ Value() string }
+	InstanceDesc interface{ Value() string }
 	AuthSettings user.SettingsSource
 	Host         Host
 	Config       *configmgr.Manager
@@ -76,6 +77,7 @@ type Server struct {
 	store    Store
 	totals   Totals
 	name     interface{ Value() string }
+	desc     interface{ Value() string }
 	authMode user.SettingsSource
 	host     Host
 	config   *configmgr.Manager
@@ -104,6 +106,7 @@ func New(deps Deps) *Server {
 		store:    deps.Store,
 		totals:   deps.Totals,
 		name:     deps.InstanceName,
+		desc:     deps.InstanceDesc,
 		authMode: deps.AuthSettings,
 		host:     deps.Host,
 		config:   deps.Config,

@@ -11,10 +11,10 @@ import (
 // Ping reports liveness, counters and the instance's identity, all from
 // memory (decisions: ping never waits on storage): the statistics' totals
 // the counters keep, what north sent as the north runtime counts it, the
-// instance name and authentication mode as their configuration listeners
-// last saw them, the host's cached facts, and the health of storage and
-// of the services. Storage that is unavailable makes health red, like a
-// failed service; an unresponsive service amber.
+// instance name and description and authentication mode as their
+// configuration listeners last saw them, the host's cached facts, and the
+// health of storage and of the services. Storage that is unavailable makes
+// health red, like a failed service; an unresponsive service amber.
 func (s *Server) Ping(_ context.Context, _ gen.PingRequestObject) (gen.PingResponseObject, error) {
 	// The core answers this call, so it runs; storage runs while its
 	// last calls succeeded.
@@ -37,6 +37,7 @@ func (s *Server) Ping(_ context.Context, _ gen.PingRequestObject) (gen.PingRespo
 		DataPurged:             int(s.totals.Total(stats.Purged)),
 		AuthenticationOptional: !s.authMode.Settings().Mandatory,
 		ServiceName:            s.name.Value(),
+		ServiceDescription:     s.desc.Value(),
 		HostName:               host,
 		IpAddresses:            addresses,
 		Health:                 gen.PingHealth(system.Health(statuses)),

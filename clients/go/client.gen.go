@@ -694,10 +694,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -758,10 +758,82 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -823,6 +895,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -837,10 +921,13 @@ type CategoryCreate struct {
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
+
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -877,6 +964,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -894,6 +986,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1045,6 +1142,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1074,7 +1176,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1209,6 +1313,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1242,16 +1354,18 @@ type PackageInstallRequestFormat string
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1308,6 +1422,11 @@ type Ping struct {
 	// Example: false
 	SafeMode bool `json:"safeMode"`
 
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
+
 	// ServiceName The instance name (`service.name`).
 	//
 	// Example: Edge Gateway
@@ -1350,6 +1469,16 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
+
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
@@ -1371,7 +1500,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -1591,17 +1720,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1634,6 +1763,13 @@ type ServiceRequest struct {
 //
 // Example: running
 type ServiceStatus string
+
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
 
 // SetAsideCount defines model for SetAsideCount.
 type SetAsideCount struct {
@@ -1718,9 +1854,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1728,16 +1864,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1747,13 +1883,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1827,7 +1963,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1973,7 +2109,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -2059,9 +2195,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2083,14 +2216,17 @@ type NotImplemented = Error
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
-// StorageUnavailable The body of every error response.
-type StorageUnavailable = Error
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
 
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
 
 // Unauthorized The body of every error response.
 type Unauthorized = Error
+
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
 
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
@@ -2174,6 +2310,12 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
 }
 
 // DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
@@ -2263,6 +2405,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2280,6 +2431,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2511,6 +2668,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2631,6 +2912,68 @@ func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -2812,6 +3155,13 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetAssetSummary Summarise every reading key of an asset
+	//
+	// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+	//
+	// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+	GetAssetSummary(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetAssetTimespan Get an asset's time span
 	//
 	// Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -2865,9 +3215,23 @@ type ClientInterface interface {
 	// Corresponds with POST /edge/audit (the `CreateAuditEntry` operationId).
 	CreateAuditEntry(ctx context.Context, body CreateAuditEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListAuditLogCodes List the audit source codes
+	//
+	// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+	//
+	// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+	ListAuditLogCodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListAuditSeverities List the audit severities
+	//
+	// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+	//
+	// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+	ListAuditSeverities(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AuthenticateWithBody Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2876,7 +3240,7 @@ type ClientInterface interface {
 
 	// AuthenticateWithTextBody Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -2885,10 +3249,10 @@ type ClientInterface interface {
 
 	// ListCategories List configuration categories
 	//
-	// Returns the key, description and display name of every configuration category.
+	// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 	//
 	// Corresponds with GET /edge/category (the `ListCategories` operationId).
-	ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCategoryWithBody Create or merge a category
 	//
@@ -2914,6 +3278,63 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
 	GetCategory(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetCategoryItemsWithBody Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItemsWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetCategoryItems Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItems(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCategoryChildren List a category's children
+	//
+	// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+	ListCategoryChildren(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddCategoryChildrenWithBody Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildrenWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddCategoryChildren Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildren(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveCategoryChild Detach a child category
+	//
+	// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+	//
+	// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+	RemoveCategoryChild(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCategoryParent Get a category's parent
+	//
+	// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+	GetCategoryParent(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCategoryItem Get a configuration item
 	//
@@ -2949,7 +3370,7 @@ type ClientInterface interface {
 
 	// LoginWithBody Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2958,7 +3379,7 @@ type ClientInterface interface {
 
 	// Login Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2967,7 +3388,7 @@ type ClientInterface interface {
 
 	// LoginWithTextBody Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -3029,7 +3450,7 @@ type ClientInterface interface {
 
 	// SetRepositoryWithBody Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3038,7 +3459,7 @@ type ClientInterface interface {
 
 	// SetRepository Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3136,14 +3557,14 @@ type ClientInterface interface {
 
 	// ListServices List registered services
 	//
-	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 	//
 	// Corresponds with GET /edge/service (the `ListServices` operationId).
 	ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3152,7 +3573,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3161,7 +3582,7 @@ type ClientInterface interface {
 
 	// ListAvailablePackages List installable service packages
 	//
-	// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 	//
 	// Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
 	ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3228,7 +3649,7 @@ type ClientInterface interface {
 
 	// ListSouthServices List south services
 	//
-	// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+	// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 	//
 	// Corresponds with GET /edge/south (the `ListSouthServices` operationId).
 	ListSouthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3256,7 +3677,7 @@ type ClientInterface interface {
 
 	// ListTasks List tasks
 	//
-	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 	//
 	// Corresponds with GET /edge/task (the `ListTasks` operationId).
 	ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3298,17 +3719,17 @@ type ClientInterface interface {
 
 	// UpdatePackages Update all installed packages
 	//
-	// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 	//
 	// Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
 	UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListUsers List users
 	//
-	// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+	// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 	//
 	// Corresponds with GET /edge/user (the `ListUsers` operationId).
-	ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListUsers(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateOwnUserWithBody Change your own real name
 	//
@@ -3337,7 +3758,7 @@ type ClientInterface interface {
 
 	// ChangePasswordWithBody Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3346,7 +3767,7 @@ type ClientInterface interface {
 
 	// ChangePassword Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3594,6 +4015,23 @@ func (c *RawClient) GetAssetReadings(ctx context.Context, code AssetCode, params
 	return c.Client.Do(req)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+//
+// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+//
+// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+func (c *RawClient) GetAssetSummary(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAssetSummaryRequest(c.Server, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetAssetTimespan Get an asset's time span
 //
 // Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -3717,9 +4155,43 @@ func (c *RawClient) CreateAuditEntry(ctx context.Context, body CreateAuditEntryJ
 	return c.Client.Do(req)
 }
 
+// ListAuditLogCodes List the audit source codes
+//
+// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+//
+// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+func (c *RawClient) ListAuditLogCodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAuditLogCodesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListAuditSeverities List the audit severities
+//
+// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+//
+// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+func (c *RawClient) ListAuditSeverities(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAuditSeveritiesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AuthenticateWithBody Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3738,7 +4210,7 @@ func (c *RawClient) AuthenticateWithBody(ctx context.Context, contentType string
 
 // AuthenticateWithTextBody Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes a body of the `text/plain` content type.
 //
@@ -3757,11 +4229,11 @@ func (c *RawClient) AuthenticateWithTextBody(ctx context.Context, body Authentic
 
 // ListCategories List configuration categories
 //
-// Returns the key, description and display name of every configuration category.
+// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 //
 // Corresponds with GET /edge/category (the `ListCategories` operationId).
-func (c *RawClient) ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListCategoriesRequest(c.Server)
+func (c *RawClient) ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCategoriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3817,6 +4289,133 @@ func (c *RawClient) CreateCategory(ctx context.Context, body CreateCategoryJSONR
 // Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
 func (c *RawClient) GetCategory(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCategoryRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetCategoryItemsWithBody Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *RawClient) SetCategoryItemsWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetCategoryItemsRequestWithBody(c.Server, name, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetCategoryItems Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *RawClient) SetCategoryItems(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetCategoryItemsRequest(c.Server, name, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCategoryChildren List a category's children
+//
+// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+func (c *RawClient) ListCategoryChildren(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCategoryChildrenRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddCategoryChildrenWithBody Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *RawClient) AddCategoryChildrenWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddCategoryChildrenRequestWithBody(c.Server, name, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddCategoryChildren Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *RawClient) AddCategoryChildren(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddCategoryChildrenRequest(c.Server, name, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveCategoryChild Detach a child category
+//
+// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+//
+// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+func (c *RawClient) RemoveCategoryChild(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveCategoryChildRequest(c.Server, name, child)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCategoryParent Get a category's parent
+//
+// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+func (c *RawClient) GetCategoryParent(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCategoryParentRequest(c.Server, name)
 	if err != nil {
 		return nil, err
 	}
@@ -3901,7 +4500,7 @@ func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, it
 
 // LoginWithBody Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3920,7 +4519,7 @@ func (c *RawClient) LoginWithBody(ctx context.Context, contentType string, body 
 
 // Login Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3939,7 +4538,7 @@ func (c *RawClient) Login(ctx context.Context, body LoginJSONRequestBody, reqEdi
 
 // LoginWithTextBody Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `text/plain` content type.
 //
@@ -4081,7 +4680,7 @@ func (c *RawClient) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 
 // SetRepositoryWithBody Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4100,7 +4699,7 @@ func (c *RawClient) SetRepositoryWithBody(ctx context.Context, contentType strin
 
 // SetRepository Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4318,7 +4917,7 @@ func (c *RawClient) CreateNorthTask(ctx context.Context, body CreateNorthTaskJSO
 
 // ListServices List registered services
 //
-// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 //
 // Corresponds with GET /edge/service (the `ListServices` operationId).
 func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4335,7 +4934,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4354,7 +4953,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4373,7 +4972,7 @@ func (c *RawClient) CreateService(ctx context.Context, params *CreateServicePara
 
 // ListAvailablePackages List installable service packages
 //
-// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 //
 // Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
 func (c *RawClient) ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4530,7 +5129,7 @@ func (c *RawClient) Shutdown(ctx context.Context, reqEditors ...RequestEditorFn)
 
 // ListSouthServices List south services
 //
-// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 //
 // Corresponds with GET /edge/south (the `ListSouthServices` operationId).
 func (c *RawClient) ListSouthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4598,7 +5197,7 @@ func (c *RawClient) GetStatisticsRate(ctx context.Context, params *GetStatistics
 
 // ListTasks List tasks
 //
-// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 //
 // Corresponds with GET /edge/task (the `ListTasks` operationId).
 func (c *RawClient) ListTasks(ctx context.Context, params *ListTasksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4700,7 +5299,7 @@ func (c *RawClient) DeprecateTrackingEvent(ctx context.Context, serviceName Serv
 
 // UpdatePackages Update all installed packages
 //
-// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 //
 // Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
 func (c *RawClient) UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4717,11 +5316,11 @@ func (c *RawClient) UpdatePackages(ctx context.Context, reqEditors ...RequestEdi
 
 // ListUsers List users
 //
-// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 //
 // Corresponds with GET /edge/user (the `ListUsers` operationId).
-func (c *RawClient) ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListUsersRequest(c.Server)
+func (c *RawClient) ListUsers(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListUsersRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4789,7 +5388,7 @@ func (c *RawClient) ListRoles(ctx context.Context, reqEditors ...RequestEditorFn
 
 // ChangePasswordWithBody Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4808,7 +5407,7 @@ func (c *RawClient) ChangePasswordWithBody(ctx context.Context, userId UserId, c
 
 // ChangePassword Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5263,6 +5862,40 @@ func NewGetAssetReadingsRequest(server string, code AssetCode, params *GetAssetR
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetAssetSummaryRequest constructs an http.Request for the GetAssetSummary method
+func NewGetAssetSummaryRequest(server string, code AssetCode) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/asset/%s/summary", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -5746,6 +6379,60 @@ func NewCreateAuditEntryRequestWithBody(server string, contentType string, body 
 	return req, nil
 }
 
+// NewListAuditLogCodesRequest constructs an http.Request for the ListAuditLogCodes method
+func NewListAuditLogCodesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/audit/logcode")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListAuditSeveritiesRequest constructs an http.Request for the ListAuditSeverities method
+func NewListAuditSeveritiesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/audit/severity")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewAuthenticateRequestWithTextBody calls the generic Authenticate builder with text/plain body
 func NewAuthenticateRequestWithTextBody(server string, body AuthenticateTextRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5787,7 +6474,7 @@ func NewAuthenticateRequestWithBody(server string, contentType string, body io.R
 }
 
 // NewListCategoriesRequest constructs an http.Request for the ListCategories method
-func NewListCategoriesRequest(server string) (*http.Request, error) {
+func NewListCategoriesRequest(server string, params *ListCategoriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -5803,6 +6490,33 @@ func NewListCategoriesRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Root != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "root", *params.Root, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -5870,6 +6584,209 @@ func NewGetCategoryRequest(server string, name CategoryName) (*http.Request, err
 	}
 
 	operationPath := fmt.Sprintf("/edge/category/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetCategoryItemsRequest calls the generic SetCategoryItems builder with application/json body
+func NewSetCategoryItemsRequest(server string, name CategoryName, body SetCategoryItemsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetCategoryItemsRequestWithBody(server, name, "application/json", bodyReader)
+}
+
+// NewSetCategoryItemsRequestWithBody constructs an http.Request for the SetCategoryItems method, with any body, and a specified content type
+func NewSetCategoryItemsRequestWithBody(server string, name CategoryName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCategoryChildrenRequest constructs an http.Request for the ListCategoryChildren method
+func NewListCategoryChildrenRequest(server string, name CategoryName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/children", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddCategoryChildrenRequest calls the generic AddCategoryChildren builder with application/json body
+func NewAddCategoryChildrenRequest(server string, name CategoryName, body AddCategoryChildrenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddCategoryChildrenRequestWithBody(server, name, "application/json", bodyReader)
+}
+
+// NewAddCategoryChildrenRequestWithBody constructs an http.Request for the AddCategoryChildren method, with any body, and a specified content type
+func NewAddCategoryChildrenRequestWithBody(server string, name CategoryName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/children", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRemoveCategoryChildRequest constructs an http.Request for the RemoveCategoryChild method
+func NewRemoveCategoryChildRequest(server string, name CategoryName, child string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "child", child, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/children/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCategoryParentRequest constructs an http.Request for the GetCategoryParent method
+func NewGetCategoryParentRequest(server string, name CategoryName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/parent", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -7626,7 +8543,7 @@ func NewUpdatePackagesRequest(server string) (*http.Request, error) {
 }
 
 // NewListUsersRequest constructs an http.Request for the ListUsers method
-func NewListUsersRequest(server string) (*http.Request, error) {
+func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -7642,6 +8559,45 @@ func NewListUsersRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Id != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "id", *params.Id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Username != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "username", *params.Username, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -7961,6 +8917,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadingsWithResponse(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*GetAssetReadingsResponse, error)
 
+	// GetAssetSummaryWithResponse Summarise every reading key of an asset
+	//
+	// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+	GetAssetSummaryWithResponse(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*GetAssetSummaryResponse, error)
+
 	// GetAssetTimespanWithResponse Get an asset's time span
 	//
 	// Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -8024,9 +8989,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /edge/audit (the `CreateAuditEntry` operationId).
 	CreateAuditEntryWithResponse(ctx context.Context, body CreateAuditEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAuditEntryResponse, error)
 
+	// ListAuditLogCodesWithResponse List the audit source codes
+	//
+	// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+	ListAuditLogCodesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditLogCodesResponse, error)
+
+	// ListAuditSeveritiesWithResponse List the audit severities
+	//
+	// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+	ListAuditSeveritiesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditSeveritiesResponse, error)
+
 	// AuthenticateWithBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8035,7 +9018,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithTextBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8044,12 +9027,12 @@ type ClientWithResponsesInterface interface {
 
 	// ListCategoriesWithResponse List configuration categories
 	//
-	// Returns the key, description and display name of every configuration category.
+	// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /edge/category (the `ListCategories` operationId).
-	ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
+	ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
 
 	// CreateCategoryWithBodyWithResponse Create or merge a category
 	//
@@ -8077,6 +9060,69 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
 	GetCategoryWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*GetCategoryResponse, error)
+
+	// SetCategoryItemsWithBodyWithResponse Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItemsWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error)
+
+	// SetCategoryItemsWithResponse Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItemsWithResponse(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error)
+
+	// ListCategoryChildrenWithResponse List a category's children
+	//
+	// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+	ListCategoryChildrenWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*ListCategoryChildrenResponse, error)
+
+	// AddCategoryChildrenWithBodyWithResponse Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildrenWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error)
+
+	// AddCategoryChildrenWithResponse Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildrenWithResponse(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error)
+
+	// RemoveCategoryChildWithResponse Detach a child category
+	//
+	// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+	RemoveCategoryChildWithResponse(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*RemoveCategoryChildResponse, error)
+
+	// GetCategoryParentWithResponse Get a category's parent
+	//
+	// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+	GetCategoryParentWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*GetCategoryParentResponse, error)
 
 	// GetCategoryItemWithResponse Get a configuration item
 	//
@@ -8116,7 +9162,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8125,7 +9171,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8134,7 +9180,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithTextBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8206,7 +9252,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRepositoryWithBodyWithResponse Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8215,7 +9261,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRepositoryWithResponse Configure the package repository
 	//
-	// Sets the package repository used by install, available and update. The repository is contacted only when used.
+	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8323,7 +9369,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListServicesWithResponse List registered services
 	//
-	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+	// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8332,7 +9378,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8341,7 +9387,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8350,7 +9396,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListAvailablePackagesWithResponse List installable service packages
 	//
-	// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8431,7 +9477,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListSouthServicesWithResponse List south services
 	//
-	// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+	// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8467,7 +9513,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListTasksWithResponse List tasks
 	//
-	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+	// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8521,7 +9567,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdatePackagesWithResponse Update all installed packages
 	//
-	// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+	// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8530,12 +9576,12 @@ type ClientWithResponsesInterface interface {
 
 	// ListUsersWithResponse List users
 	//
-	// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+	// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /edge/user (the `ListUsers` operationId).
-	ListUsersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListUsersResponse, error)
+	ListUsersWithResponse(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*ListUsersResponse, error)
 
 	// UpdateOwnUserWithBodyWithResponse Change your own real name
 	//
@@ -8566,7 +9612,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChangePasswordWithBodyWithResponse Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8575,7 +9621,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChangePasswordWithResponse Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8590,6 +9636,11 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /edge/{user_id}/logout (the `LogoutUserSessions` operationId).
 	LogoutUserSessionsWithResponse(ctx context.Context, userId UserId, reqEditors ...RequestEditorFn) (*LogoutUserSessionsResponse, error)
+}
+
+// CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
+type CreateUserResponse503Headers struct {
+	RetryAfter int
 }
 
 type CreateUserResponse struct {
@@ -8609,6 +9660,10 @@ type CreateUserResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8646,6 +9701,11 @@ func (r CreateUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateUserResponse) GetBody() []byte {
 	return r.Body
@@ -8675,6 +9735,11 @@ func (r CreateUserResponse) ContentType() string {
 	return ""
 }
 
+// AdminUpdateUserResponse503Headers the declared response headers of an HTTP 503 response for AdminUpdateUser
+type AdminUpdateUserResponse503Headers struct {
+	RetryAfter int
+}
+
 type AdminUpdateUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8692,6 +9757,10 @@ type AdminUpdateUserResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminUpdateUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8729,6 +9798,11 @@ func (r AdminUpdateUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminUpdateUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r AdminUpdateUserResponse) GetBody() []byte {
 	return r.Body
@@ -8758,6 +9832,11 @@ func (r AdminUpdateUserResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserResponse503Headers the declared response headers of an HTTP 503 response for DeleteUser
+type DeleteUserResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8773,6 +9852,10 @@ type DeleteUserResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8805,6 +9888,11 @@ func (r DeleteUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteUserResponse) GetBody() []byte {
 	return r.Body
@@ -8834,6 +9922,11 @@ func (r DeleteUserResponse) ContentType() string {
 	return ""
 }
 
+// AdminUpdateUserByIdResponse503Headers the declared response headers of an HTTP 503 response for AdminUpdateUserById
+type AdminUpdateUserByIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type AdminUpdateUserByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8851,6 +9944,10 @@ type AdminUpdateUserByIdResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AdminUpdateUserByIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8888,6 +9985,11 @@ func (r AdminUpdateUserByIdResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AdminUpdateUserByIdResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r AdminUpdateUserByIdResponse) GetBody() []byte {
 	return r.Body
@@ -8917,6 +10019,11 @@ func (r AdminUpdateUserByIdResponse) ContentType() string {
 	return ""
 }
 
+// DeleteUserByIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteUserById
+type DeleteUserByIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteUserByIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8932,6 +10039,10 @@ type DeleteUserByIdResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteUserByIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -8964,6 +10075,11 @@ func (r DeleteUserByIdResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteUserByIdResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteUserByIdResponse) GetBody() []byte {
 	return r.Body
@@ -8993,6 +10109,11 @@ func (r DeleteUserByIdResponse) ContentType() string {
 	return ""
 }
 
+// PurgeAllReadingsResponse503Headers the declared response headers of an HTTP 503 response for PurgeAllReadings
+type PurgeAllReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
 type PurgeAllReadingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9004,6 +10125,10 @@ type PurgeAllReadingsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PurgeAllReadingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9024,6 +10149,11 @@ func (r PurgeAllReadingsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PurgeAllReadingsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PurgeAllReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9055,6 +10185,11 @@ func (r PurgeAllReadingsResponse) ContentType() string {
 	return ""
 }
 
+// ListAssetsResponse503Headers the declared response headers of an HTTP 503 response for ListAssets
+type ListAssetsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListAssetsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9066,6 +10201,10 @@ type ListAssetsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAssetsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9086,6 +10225,11 @@ func (r ListAssetsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListAssetsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAssetsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9117,6 +10261,11 @@ func (r ListAssetsResponse) ContentType() string {
 	return ""
 }
 
+// ListAssetTimespansResponse503Headers the declared response headers of an HTTP 503 response for ListAssetTimespans
+type ListAssetTimespansResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListAssetTimespansResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9128,6 +10277,10 @@ type ListAssetTimespansResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAssetTimespansResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9148,6 +10301,11 @@ func (r ListAssetTimespansResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListAssetTimespansResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAssetTimespansResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9179,6 +10337,11 @@ func (r ListAssetTimespansResponse) ContentType() string {
 	return ""
 }
 
+// PurgeAssetReadingsResponse503Headers the declared response headers of an HTTP 503 response for PurgeAssetReadings
+type PurgeAssetReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
 type PurgeAssetReadingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9192,6 +10355,10 @@ type PurgeAssetReadingsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PurgeAssetReadingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9217,6 +10384,11 @@ func (r PurgeAssetReadingsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PurgeAssetReadingsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PurgeAssetReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9248,6 +10420,11 @@ func (r PurgeAssetReadingsResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingsResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadings
+type GetAssetReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetAssetReadingsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9261,6 +10438,10 @@ type GetAssetReadingsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9286,6 +10467,11 @@ func (r GetAssetReadingsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAssetReadingsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9317,6 +10503,101 @@ func (r GetAssetReadingsResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetAssetSummary
+type GetAssetSummaryResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetAssetSummaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReadingSummary
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetSummaryResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON200() *ReadingSummary {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAssetSummaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAssetSummaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAssetSummaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAssetSummaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetAssetTimespanResponse503Headers the declared response headers of an HTTP 503 response for GetAssetTimespan
+type GetAssetTimespanResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetAssetTimespanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9332,6 +10613,10 @@ type GetAssetTimespanResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetTimespanResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9364,6 +10649,11 @@ func (r GetAssetTimespanResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetTimespanResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetAssetTimespanResponse) GetBody() []byte {
 	return r.Body
@@ -9393,6 +10683,11 @@ func (r GetAssetTimespanResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingValuesResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingValues
+type GetAssetReadingValuesResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetAssetReadingValuesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9406,6 +10701,10 @@ type GetAssetReadingValuesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingValuesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9431,6 +10730,11 @@ func (r GetAssetReadingValuesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAssetReadingValuesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingValuesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9462,6 +10766,11 @@ func (r GetAssetReadingValuesResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingSeriesResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingSeries
+type GetAssetReadingSeriesResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetAssetReadingSeriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9475,6 +10784,10 @@ type GetAssetReadingSeriesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingSeriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9500,6 +10813,11 @@ func (r GetAssetReadingSeriesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetAssetReadingSeriesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingSeriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9531,6 +10849,11 @@ func (r GetAssetReadingSeriesResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetReadingSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingSummary
+type GetAssetReadingSummaryResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetAssetReadingSummaryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9546,6 +10869,10 @@ type GetAssetReadingSummaryResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetReadingSummaryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9578,6 +10905,11 @@ func (r GetAssetReadingSummaryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetReadingSummaryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetAssetReadingSummaryResponse) GetBody() []byte {
 	return r.Body
@@ -9607,6 +10939,11 @@ func (r GetAssetReadingSummaryResponse) ContentType() string {
 	return ""
 }
 
+// ListAuditEntriesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditEntries
+type ListAuditEntriesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListAuditEntriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9620,6 +10957,10 @@ type ListAuditEntriesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAuditEntriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9645,6 +10986,11 @@ func (r ListAuditEntriesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListAuditEntriesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAuditEntriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9676,6 +11022,11 @@ func (r ListAuditEntriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateAuditEntryResponse503Headers the declared response headers of an HTTP 503 response for CreateAuditEntry
+type CreateAuditEntryResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateAuditEntryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9691,6 +11042,10 @@ type CreateAuditEntryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateAuditEntryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9723,6 +11078,11 @@ func (r CreateAuditEntryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateAuditEntryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateAuditEntryResponse) GetBody() []byte {
 	return r.Body
@@ -9752,6 +11112,168 @@ func (r CreateAuditEntryResponse) ContentType() string {
 	return ""
 }
 
+// ListAuditLogCodesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditLogCodes
+type ListAuditLogCodesResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListAuditLogCodesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditLogCodes
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAuditLogCodesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON200() *AuditLogCodes {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAuditLogCodesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAuditLogCodesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAuditLogCodesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAuditLogCodesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListAuditSeveritiesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditSeverities
+type ListAuditSeveritiesResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListAuditSeveritiesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditSeverities
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAuditSeveritiesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON200() *AuditSeverities {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAuditSeveritiesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAuditSeveritiesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAuditSeveritiesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAuditSeveritiesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AuthenticateResponse429Headers the declared response headers of an HTTP 429 response for Authenticate
+type AuthenticateResponse429Headers struct {
+	RetryAfter int
+}
+
+// AuthenticateResponse503Headers the declared response headers of an HTTP 503 response for Authenticate
+type AuthenticateResponse503Headers struct {
+	RetryAfter int
+}
+
 type AuthenticateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9763,8 +11285,16 @@ type AuthenticateResponse struct {
 	JSON401 *Unauthorized
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AuthenticateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AuthenticateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9787,9 +11317,19 @@ func (r AuthenticateResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
 }
 
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r AuthenticateResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r AuthenticateResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AuthenticateResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9821,22 +11361,38 @@ func (r AuthenticateResponse) ContentType() string {
 	return ""
 }
 
+// ListCategoriesResponse503Headers the declared response headers of an HTTP 503 response for ListCategories
+type ListCategoriesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListCategoriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CategoryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCategoriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListCategoriesResponse) GetJSON200() *CategoryList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCategoriesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -9852,6 +11408,11 @@ func (r ListCategoriesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListCategoriesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCategoriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -9883,6 +11444,11 @@ func (r ListCategoriesResponse) ContentType() string {
 	return ""
 }
 
+// CreateCategoryResponse503Headers the declared response headers of an HTTP 503 response for CreateCategory
+type CreateCategoryResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateCategoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9898,6 +11464,10 @@ type CreateCategoryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCategoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -9930,6 +11500,11 @@ func (r CreateCategoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCategoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateCategoryResponse) GetBody() []byte {
 	return r.Body
@@ -9959,6 +11534,11 @@ func (r CreateCategoryResponse) ContentType() string {
 	return ""
 }
 
+// GetCategoryResponse503Headers the declared response headers of an HTTP 503 response for GetCategory
+type GetCategoryResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetCategoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9974,6 +11554,10 @@ type GetCategoryResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10006,6 +11590,11 @@ func (r GetCategoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCategoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetCategoryResponse) GetBody() []byte {
 	return r.Body
@@ -10035,6 +11624,496 @@ func (r GetCategoryResponse) ContentType() string {
 	return ""
 }
 
+// SetCategoryItemsResponse503Headers the declared response headers of an HTTP 503 response for SetCategoryItems
+type SetCategoryItemsResponse503Headers struct {
+	RetryAfter int
+}
+
+type SetCategoryItemsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Category
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetCategoryItemsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON200() *Category {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetCategoryItemsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetCategoryItemsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetCategoryItemsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetCategoryItemsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCategoryChildrenResponse503Headers the declared response headers of an HTTP 503 response for ListCategoryChildren
+type ListCategoryChildrenResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListCategoryChildrenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCategoryChildrenResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON200() *CategoryList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCategoryChildrenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCategoryChildrenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCategoryChildrenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCategoryChildrenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddCategoryChildrenResponse503Headers the declared response headers of an HTTP 503 response for AddCategoryChildren
+type AddCategoryChildrenResponse503Headers struct {
+	RetryAfter int
+}
+
+type AddCategoryChildrenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryChildren
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddCategoryChildrenResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON200() *CategoryChildren {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AddCategoryChildrenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddCategoryChildrenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddCategoryChildrenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddCategoryChildrenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveCategoryChildResponse503Headers the declared response headers of an HTTP 503 response for RemoveCategoryChild
+type RemoveCategoryChildResponse503Headers struct {
+	RetryAfter int
+}
+
+type RemoveCategoryChildResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryChildren
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveCategoryChildResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON200() *CategoryChildren {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveCategoryChildResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveCategoryChildResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveCategoryChildResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveCategoryChildResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetCategoryParentResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryParent
+type GetCategoryParentResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetCategoryParentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryParent
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryParentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCategoryParentResponse) GetJSON200() *CategoryParent {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCategoryParentResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCategoryParentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCategoryParentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCategoryParentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCategoryParentResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCategoryParentResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCategoryParentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCategoryParentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCategoryParentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCategoryParentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryItem
+type GetCategoryItemResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetCategoryItemResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10050,6 +12129,10 @@ type GetCategoryItemResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryItemResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10082,6 +12165,11 @@ func (r GetCategoryItemResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCategoryItemResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetCategoryItemResponse) GetBody() []byte {
 	return r.Body
@@ -10111,6 +12199,11 @@ func (r GetCategoryItemResponse) ContentType() string {
 	return ""
 }
 
+// SetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for SetCategoryItem
+type SetCategoryItemResponse503Headers struct {
+	RetryAfter int
+}
+
 type SetCategoryItemResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10128,6 +12221,10 @@ type SetCategoryItemResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetCategoryItemResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10165,6 +12262,11 @@ func (r SetCategoryItemResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetCategoryItemResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetCategoryItemResponse) GetBody() []byte {
 	return r.Body
@@ -10194,6 +12296,11 @@ func (r SetCategoryItemResponse) ContentType() string {
 	return ""
 }
 
+// ResetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for ResetCategoryItem
+type ResetCategoryItemResponse503Headers struct {
+	RetryAfter int
+}
+
 type ResetCategoryItemResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10209,6 +12316,10 @@ type ResetCategoryItemResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetCategoryItemResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10239,6 +12350,11 @@ func (r ResetCategoryItemResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ResetCategoryItemResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResetCategoryItemResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10275,6 +12391,11 @@ type LoginResponse429Headers struct {
 	RetryAfter int
 }
 
+// LoginResponse503Headers the declared response headers of an HTTP 503 response for Login
+type LoginResponse503Headers struct {
+	RetryAfter int
+}
+
 type LoginResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10290,8 +12411,12 @@ type LoginResponse struct {
 	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LoginResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LoginResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10324,6 +12449,11 @@ func (r LoginResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LoginResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r LoginResponse) GetBody() []byte {
 	return r.Body
@@ -10353,6 +12483,11 @@ func (r LoginResponse) ContentType() string {
 	return ""
 }
 
+// LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
+type LogoutResponse503Headers struct {
+	RetryAfter int
+}
+
 type LogoutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10364,6 +12499,10 @@ type LogoutResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogoutResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10384,6 +12523,11 @@ func (r LogoutResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r LogoutResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LogoutResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10415,6 +12559,11 @@ func (r LogoutResponse) ContentType() string {
 	return ""
 }
 
+// ListNorthServicesResponse503Headers the declared response headers of an HTTP 503 response for ListNorthServices
+type ListNorthServicesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListNorthServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10426,6 +12575,10 @@ type ListNorthServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListNorthServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10446,6 +12599,11 @@ func (r ListNorthServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListNorthServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListNorthServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10498,7 +12656,7 @@ type DeleteSetAsideReadingsResponse struct {
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *StorageUnavailable
+	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *DeleteSetAsideReadingsResponse503Headers
 }
@@ -10534,7 +12692,7 @@ func (r DeleteSetAsideReadingsResponse) GetJSON500() *InternalError {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r DeleteSetAsideReadingsResponse) GetJSON503() *StorageUnavailable {
+func (r DeleteSetAsideReadingsResponse) GetJSON503() *ServiceUnavailable {
 	return r.JSON503
 }
 
@@ -10588,7 +12746,7 @@ type ListSetAsideReadingsResponse struct {
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *StorageUnavailable
+	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ListSetAsideReadingsResponse503Headers
 }
@@ -10624,7 +12782,7 @@ func (r ListSetAsideReadingsResponse) GetJSON500() *InternalError {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r ListSetAsideReadingsResponse) GetJSON503() *StorageUnavailable {
+func (r ListSetAsideReadingsResponse) GetJSON503() *ServiceUnavailable {
 	return r.JSON503
 }
 
@@ -10680,7 +12838,7 @@ type ResendSetAsideReadingsResponse struct {
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
-	JSON503 *StorageUnavailable
+	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *ResendSetAsideReadingsResponse503Headers
 }
@@ -10721,7 +12879,7 @@ func (r ResendSetAsideReadingsResponse) GetJSON500() *InternalError {
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
-func (r ResendSetAsideReadingsResponse) GetJSON503() *StorageUnavailable {
+func (r ResendSetAsideReadingsResponse) GetJSON503() *ServiceUnavailable {
 	return r.JSON503
 }
 
@@ -10754,6 +12912,11 @@ func (r ResendSetAsideReadingsResponse) ContentType() string {
 	return ""
 }
 
+// PingResponse503Headers the declared response headers of an HTTP 503 response for Ping
+type PingResponse503Headers struct {
+	RetryAfter int
+}
+
 type PingResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10763,6 +12926,10 @@ type PingResponse struct {
 	JSON401 *Unauthorized
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PingResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10778,6 +12945,11 @@ func (r PingResponse) GetJSON401() *Unauthorized {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PingResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10809,6 +12981,11 @@ func (r PingResponse) ContentType() string {
 	return ""
 }
 
+// SetRepositoryResponse503Headers the declared response headers of an HTTP 503 response for SetRepository
+type SetRepositoryResponse503Headers struct {
+	RetryAfter int
+}
+
 type SetRepositoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10824,6 +13001,12 @@ type SetRepositoryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetRepositoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10856,6 +13039,16 @@ func (r SetRepositoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r SetRepositoryResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetRepositoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetRepositoryResponse) GetBody() []byte {
 	return r.Body
@@ -10885,6 +13078,11 @@ func (r SetRepositoryResponse) ContentType() string {
 	return ""
 }
 
+// RestartResponse503Headers the declared response headers of an HTTP 503 response for Restart
+type RestartResponse503Headers struct {
+	RetryAfter int
+}
+
 type RestartResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10896,6 +13094,10 @@ type RestartResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RestartResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10916,6 +13118,11 @@ func (r RestartResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r RestartResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RestartResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -10947,6 +13154,11 @@ func (r RestartResponse) ContentType() string {
 	return ""
 }
 
+// ListSchedulesResponse503Headers the declared response headers of an HTTP 503 response for ListSchedules
+type ListSchedulesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListSchedulesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10958,6 +13170,10 @@ type ListSchedulesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSchedulesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -10978,6 +13194,11 @@ func (r ListSchedulesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListSchedulesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSchedulesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11009,6 +13230,11 @@ func (r ListSchedulesResponse) ContentType() string {
 	return ""
 }
 
+// DisableScheduleByNameResponse503Headers the declared response headers of an HTTP 503 response for DisableScheduleByName
+type DisableScheduleByNameResponse503Headers struct {
+	RetryAfter int
+}
+
 type DisableScheduleByNameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11026,6 +13252,10 @@ type DisableScheduleByNameResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DisableScheduleByNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11063,6 +13293,11 @@ func (r DisableScheduleByNameResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DisableScheduleByNameResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DisableScheduleByNameResponse) GetBody() []byte {
 	return r.Body
@@ -11092,6 +13327,11 @@ func (r DisableScheduleByNameResponse) ContentType() string {
 	return ""
 }
 
+// EnableScheduleByNameResponse503Headers the declared response headers of an HTTP 503 response for EnableScheduleByName
+type EnableScheduleByNameResponse503Headers struct {
+	RetryAfter int
+}
+
 type EnableScheduleByNameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11109,6 +13349,10 @@ type EnableScheduleByNameResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EnableScheduleByNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11146,6 +13390,11 @@ func (r EnableScheduleByNameResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r EnableScheduleByNameResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r EnableScheduleByNameResponse) GetBody() []byte {
 	return r.Body
@@ -11175,6 +13424,11 @@ func (r EnableScheduleByNameResponse) ContentType() string {
 	return ""
 }
 
+// GetScheduleResponse503Headers the declared response headers of an HTTP 503 response for GetSchedule
+type GetScheduleResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11190,6 +13444,10 @@ type GetScheduleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetScheduleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11222,6 +13480,11 @@ func (r GetScheduleResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetScheduleResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetScheduleResponse) GetBody() []byte {
 	return r.Body
@@ -11251,6 +13514,11 @@ func (r GetScheduleResponse) ContentType() string {
 	return ""
 }
 
+// DisableScheduleResponse503Headers the declared response headers of an HTTP 503 response for DisableSchedule
+type DisableScheduleResponse503Headers struct {
+	RetryAfter int
+}
+
 type DisableScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11266,6 +13534,10 @@ type DisableScheduleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DisableScheduleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11298,6 +13570,11 @@ func (r DisableScheduleResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DisableScheduleResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DisableScheduleResponse) GetBody() []byte {
 	return r.Body
@@ -11327,6 +13604,11 @@ func (r DisableScheduleResponse) ContentType() string {
 	return ""
 }
 
+// EnableScheduleResponse503Headers the declared response headers of an HTTP 503 response for EnableSchedule
+type EnableScheduleResponse503Headers struct {
+	RetryAfter int
+}
+
 type EnableScheduleResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11342,6 +13624,10 @@ type EnableScheduleResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EnableScheduleResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11374,6 +13660,11 @@ func (r EnableScheduleResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r EnableScheduleResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r EnableScheduleResponse) GetBody() []byte {
 	return r.Body
@@ -11403,6 +13694,11 @@ func (r EnableScheduleResponse) ContentType() string {
 	return ""
 }
 
+// CreateNorthTaskResponse503Headers the declared response headers of an HTTP 503 response for CreateNorthTask
+type CreateNorthTaskResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateNorthTaskResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11422,6 +13718,10 @@ type CreateNorthTaskResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateNorthTaskResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11464,6 +13764,11 @@ func (r CreateNorthTaskResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateNorthTaskResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CreateNorthTaskResponse) GetBody() []byte {
 	return r.Body
@@ -11493,6 +13798,11 @@ func (r CreateNorthTaskResponse) ContentType() string {
 	return ""
 }
 
+// ListServicesResponse503Headers the declared response headers of an HTTP 503 response for ListServices
+type ListServicesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11506,6 +13816,10 @@ type ListServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11531,6 +13845,11 @@ func (r ListServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11562,6 +13881,11 @@ func (r ListServicesResponse) ContentType() string {
 	return ""
 }
 
+// CreateServiceResponse503Headers the declared response headers of an HTTP 503 response for CreateService
+type CreateServiceResponse503Headers struct {
+	RetryAfter int
+}
+
 type CreateServiceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11583,8 +13907,10 @@ type CreateServiceResponse struct {
 	JSON500 *InternalError
 	// JSON501 the response for an HTTP 501 `application/json` response
 	JSON501 *NotImplemented
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateServiceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11632,9 +13958,9 @@ func (r CreateServiceResponse) GetJSON501() *NotImplemented {
 	return r.JSON501
 }
 
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r CreateServiceResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateServiceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11666,31 +13992,33 @@ func (r CreateServiceResponse) ContentType() string {
 	return ""
 }
 
+// ListAvailablePackagesResponse503Headers the declared response headers of an HTTP 503 response for ListAvailablePackages
+type ListAvailablePackagesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListAvailablePackagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AvailablePackages
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAvailablePackagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAvailablePackagesResponse) GetJSON200() *AvailablePackages {
 	return r.JSON200
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r ListAvailablePackagesResponse) GetJSON400() *BadRequest {
-	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -11708,9 +14036,14 @@ func (r ListAvailablePackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r ListAvailablePackagesResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r ListAvailablePackagesResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAvailablePackagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11742,6 +14075,11 @@ func (r ListAvailablePackagesResponse) ContentType() string {
 	return ""
 }
 
+// ListInstalledServicesResponse503Headers the declared response headers of an HTTP 503 response for ListInstalledServices
+type ListInstalledServicesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListInstalledServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11753,6 +14091,10 @@ type ListInstalledServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListInstalledServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11773,6 +14115,11 @@ func (r ListInstalledServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListInstalledServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListInstalledServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11804,6 +14151,11 @@ func (r ListInstalledServicesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteServiceResponse503Headers the declared response headers of an HTTP 503 response for DeleteService
+type DeleteServiceResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteServiceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11819,6 +14171,10 @@ type DeleteServiceResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteServiceResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11851,6 +14207,11 @@ func (r DeleteServiceResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteServiceResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteServiceResponse) GetBody() []byte {
 	return r.Body
@@ -11880,6 +14241,11 @@ func (r DeleteServiceResponse) ContentType() string {
 	return ""
 }
 
+// ListPersistentPluginsResponse503Headers the declared response headers of an HTTP 503 response for ListPersistentPlugins
+type ListPersistentPluginsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListPersistentPluginsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11895,6 +14261,10 @@ type ListPersistentPluginsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPersistentPluginsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11927,6 +14297,11 @@ func (r ListPersistentPluginsResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPersistentPluginsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ListPersistentPluginsResponse) GetBody() []byte {
 	return r.Body
@@ -11956,6 +14331,11 @@ func (r ListPersistentPluginsResponse) ContentType() string {
 	return ""
 }
 
+// DeletePluginDataResponse503Headers the declared response headers of an HTTP 503 response for DeletePluginData
+type DeletePluginDataResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeletePluginDataResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11973,6 +14353,10 @@ type DeletePluginDataResponse struct {
 	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeletePluginDataResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12010,6 +14394,11 @@ func (r DeletePluginDataResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeletePluginDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeletePluginDataResponse) GetBody() []byte {
 	return r.Body
@@ -12039,6 +14428,11 @@ func (r DeletePluginDataResponse) ContentType() string {
 	return ""
 }
 
+// GetPluginDataResponse503Headers the declared response headers of an HTTP 503 response for GetPluginData
+type GetPluginDataResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetPluginDataResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12054,6 +14448,10 @@ type GetPluginDataResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPluginDataResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12086,6 +14484,11 @@ func (r GetPluginDataResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPluginDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetPluginDataResponse) GetBody() []byte {
 	return r.Body
@@ -12115,6 +14518,11 @@ func (r GetPluginDataResponse) ContentType() string {
 	return ""
 }
 
+// SetPluginDataResponse503Headers the declared response headers of an HTTP 503 response for SetPluginData
+type SetPluginDataResponse503Headers struct {
+	RetryAfter int
+}
+
 type SetPluginDataResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12134,6 +14542,10 @@ type SetPluginDataResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetPluginDataResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12176,6 +14588,11 @@ func (r SetPluginDataResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetPluginDataResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r SetPluginDataResponse) GetBody() []byte {
 	return r.Body
@@ -12205,6 +14622,11 @@ func (r SetPluginDataResponse) ContentType() string {
 	return ""
 }
 
+// ShutdownResponse503Headers the declared response headers of an HTTP 503 response for Shutdown
+type ShutdownResponse503Headers struct {
+	RetryAfter int
+}
+
 type ShutdownResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12216,6 +14638,10 @@ type ShutdownResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ShutdownResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12236,6 +14662,11 @@ func (r ShutdownResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ShutdownResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ShutdownResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12267,6 +14698,11 @@ func (r ShutdownResponse) ContentType() string {
 	return ""
 }
 
+// ListSouthServicesResponse503Headers the declared response headers of an HTTP 503 response for ListSouthServices
+type ListSouthServicesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListSouthServicesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12278,6 +14714,10 @@ type ListSouthServicesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSouthServicesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12298,6 +14738,11 @@ func (r ListSouthServicesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListSouthServicesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSouthServicesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12329,6 +14774,11 @@ func (r ListSouthServicesResponse) ContentType() string {
 	return ""
 }
 
+// ListStatisticsResponse503Headers the declared response headers of an HTTP 503 response for ListStatistics
+type ListStatisticsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListStatisticsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12340,6 +14790,10 @@ type ListStatisticsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListStatisticsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12360,6 +14814,11 @@ func (r ListStatisticsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListStatisticsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListStatisticsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12391,6 +14850,11 @@ func (r ListStatisticsResponse) ContentType() string {
 	return ""
 }
 
+// GetStatisticsHistoryResponse503Headers the declared response headers of an HTTP 503 response for GetStatisticsHistory
+type GetStatisticsHistoryResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetStatisticsHistoryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12404,6 +14868,10 @@ type GetStatisticsHistoryResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetStatisticsHistoryResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12429,6 +14897,11 @@ func (r GetStatisticsHistoryResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetStatisticsHistoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetStatisticsHistoryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12460,6 +14933,11 @@ func (r GetStatisticsHistoryResponse) ContentType() string {
 	return ""
 }
 
+// GetStatisticsRateResponse503Headers the declared response headers of an HTTP 503 response for GetStatisticsRate
+type GetStatisticsRateResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetStatisticsRateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12475,6 +14953,10 @@ type GetStatisticsRateResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetStatisticsRateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12507,6 +14989,11 @@ func (r GetStatisticsRateResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetStatisticsRateResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetStatisticsRateResponse) GetBody() []byte {
 	return r.Body
@@ -12536,6 +15023,11 @@ func (r GetStatisticsRateResponse) ContentType() string {
 	return ""
 }
 
+// ListTasksResponse503Headers the declared response headers of an HTTP 503 response for ListTasks
+type ListTasksResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListTasksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12549,6 +15041,10 @@ type ListTasksResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTasksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12574,6 +15070,11 @@ func (r ListTasksResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListTasksResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListTasksResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12605,6 +15106,11 @@ func (r ListTasksResponse) ContentType() string {
 	return ""
 }
 
+// ListLatestTasksResponse503Headers the declared response headers of an HTTP 503 response for ListLatestTasks
+type ListLatestTasksResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListLatestTasksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12618,6 +15124,10 @@ type ListLatestTasksResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLatestTasksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12643,6 +15153,11 @@ func (r ListLatestTasksResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListLatestTasksResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListLatestTasksResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12674,6 +15189,11 @@ func (r ListLatestTasksResponse) ContentType() string {
 	return ""
 }
 
+// GetTaskResponse503Headers the declared response headers of an HTTP 503 response for GetTask
+type GetTaskResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetTaskResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12689,6 +15209,10 @@ type GetTaskResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTaskResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12721,6 +15245,11 @@ func (r GetTaskResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetTaskResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetTaskResponse) GetBody() []byte {
 	return r.Body
@@ -12750,6 +15279,11 @@ func (r GetTaskResponse) ContentType() string {
 	return ""
 }
 
+// CancelTaskResponse503Headers the declared response headers of an HTTP 503 response for CancelTask
+type CancelTaskResponse503Headers struct {
+	RetryAfter int
+}
+
 type CancelTaskResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12767,6 +15301,10 @@ type CancelTaskResponse struct {
 	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelTaskResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12804,6 +15342,11 @@ func (r CancelTaskResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CancelTaskResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r CancelTaskResponse) GetBody() []byte {
 	return r.Body
@@ -12833,6 +15376,11 @@ func (r CancelTaskResponse) ContentType() string {
 	return ""
 }
 
+// ListTrackingEventsResponse503Headers the declared response headers of an HTTP 503 response for ListTrackingEvents
+type ListTrackingEventsResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListTrackingEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12846,6 +15394,10 @@ type ListTrackingEventsResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTrackingEventsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12871,6 +15423,11 @@ func (r ListTrackingEventsResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListTrackingEventsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListTrackingEventsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -12902,6 +15459,11 @@ func (r ListTrackingEventsResponse) ContentType() string {
 	return ""
 }
 
+// DeprecateTrackingEventResponse503Headers the declared response headers of an HTTP 503 response for DeprecateTrackingEvent
+type DeprecateTrackingEventResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeprecateTrackingEventResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12919,6 +15481,10 @@ type DeprecateTrackingEventResponse struct {
 	JSON409 *Conflict
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeprecateTrackingEventResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12956,6 +15522,11 @@ func (r DeprecateTrackingEventResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeprecateTrackingEventResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeprecateTrackingEventResponse) GetBody() []byte {
 	return r.Body
@@ -12985,31 +15556,33 @@ func (r DeprecateTrackingEventResponse) ContentType() string {
 	return ""
 }
 
+// UpdatePackagesResponse503Headers the declared response headers of an HTTP 503 response for UpdatePackages
+type UpdatePackagesResponse503Headers struct {
+	RetryAfter int
+}
+
 type UpdatePackagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *UpdateStarted
-	// JSON400 the response for an HTTP 400 `application/json` response
-	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON502 the response for an HTTP 502 `application/json` response
-	JSON502 *BadGateway
+	// JSON501 the response for an HTTP 501 `application/json` response
+	JSON501 *NotImplemented
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdatePackagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdatePackagesResponse) GetJSON200() *UpdateStarted {
 	return r.JSON200
-}
-
-// GetJSON400 returns the response for an HTTP 400 `application/json` response
-func (r UpdatePackagesResponse) GetJSON400() *BadRequest {
-	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -13027,9 +15600,14 @@ func (r UpdatePackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
-// GetJSON502 returns the response for an HTTP 502 `application/json` response
-func (r UpdatePackagesResponse) GetJSON502() *BadGateway {
-	return r.JSON502
+// GetJSON501 returns the response for an HTTP 501 `application/json` response
+func (r UpdatePackagesResponse) GetJSON501() *NotImplemented {
+	return r.JSON501
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdatePackagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13061,22 +15639,38 @@ func (r UpdatePackagesResponse) ContentType() string {
 	return ""
 }
 
+// ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
+type ListUsersResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *UserList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListUsersResponse) GetJSON200() *UserList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListUsersResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -13092,6 +15686,11 @@ func (r ListUsersResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListUsersResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListUsersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13123,6 +15722,11 @@ func (r ListUsersResponse) ContentType() string {
 	return ""
 }
 
+// UpdateOwnUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateOwnUser
+type UpdateOwnUserResponse503Headers struct {
+	RetryAfter int
+}
+
 type UpdateOwnUserResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13138,6 +15742,10 @@ type UpdateOwnUserResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateOwnUserResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -13170,6 +15778,11 @@ func (r UpdateOwnUserResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateOwnUserResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r UpdateOwnUserResponse) GetBody() []byte {
 	return r.Body
@@ -13199,6 +15812,11 @@ func (r UpdateOwnUserResponse) ContentType() string {
 	return ""
 }
 
+// ListRolesResponse503Headers the declared response headers of an HTTP 503 response for ListRoles
+type ListRolesResponse503Headers struct {
+	RetryAfter int
+}
+
 type ListRolesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13210,6 +15828,10 @@ type ListRolesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListRolesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -13230,6 +15852,11 @@ func (r ListRolesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListRolesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListRolesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13266,6 +15893,11 @@ type ChangePasswordResponse429Headers struct {
 	RetryAfter int
 }
 
+// ChangePasswordResponse503Headers the declared response headers of an HTTP 503 response for ChangePassword
+type ChangePasswordResponse503Headers struct {
+	RetryAfter int
+}
+
 type ChangePasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13285,8 +15917,12 @@ type ChangePasswordResponse struct {
 	JSON429 *TooManyRequests
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ChangePasswordResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ChangePasswordResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -13329,6 +15965,11 @@ func (r ChangePasswordResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ChangePasswordResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r ChangePasswordResponse) GetBody() []byte {
 	return r.Body
@@ -13358,6 +15999,11 @@ func (r ChangePasswordResponse) ContentType() string {
 	return ""
 }
 
+// LogoutUserSessionsResponse503Headers the declared response headers of an HTTP 503 response for LogoutUserSessions
+type LogoutUserSessionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type LogoutUserSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13373,6 +16019,10 @@ type LogoutUserSessionsResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LogoutUserSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -13403,6 +16053,11 @@ func (r LogoutUserSessionsResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r LogoutUserSessionsResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r LogoutUserSessionsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -13629,6 +16284,21 @@ func (c *ClientWithResponses) GetAssetReadingsWithResponse(ctx context.Context, 
 	return ParseGetAssetReadingsResponse(rsp)
 }
 
+// GetAssetSummaryWithResponse Summarise every reading key of an asset
+//
+// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+func (c *ClientWithResponses) GetAssetSummaryWithResponse(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*GetAssetSummaryResponse, error) {
+	rsp, err := c.GetAssetSummary(ctx, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAssetSummaryResponse(rsp)
+}
+
 // GetAssetTimespanWithResponse Get an asset's time span
 //
 // Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -13734,9 +16404,39 @@ func (c *ClientWithResponses) CreateAuditEntryWithResponse(ctx context.Context, 
 	return ParseCreateAuditEntryResponse(rsp)
 }
 
+// ListAuditLogCodesWithResponse List the audit source codes
+//
+// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+func (c *ClientWithResponses) ListAuditLogCodesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditLogCodesResponse, error) {
+	rsp, err := c.ListAuditLogCodes(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAuditLogCodesResponse(rsp)
+}
+
+// ListAuditSeveritiesWithResponse List the audit severities
+//
+// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+func (c *ClientWithResponses) ListAuditSeveritiesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditSeveritiesResponse, error) {
+	rsp, err := c.ListAuditSeverities(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAuditSeveritiesResponse(rsp)
+}
+
 // AuthenticateWithBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13751,7 +16451,7 @@ func (c *ClientWithResponses) AuthenticateWithBodyWithResponse(ctx context.Conte
 
 // AuthenticateWithTextBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13766,13 +16466,13 @@ func (c *ClientWithResponses) AuthenticateWithTextBodyWithResponse(ctx context.C
 
 // ListCategoriesWithResponse List configuration categories
 //
-// Returns the key, description and display name of every configuration category.
+// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /edge/category (the `ListCategories` operationId).
-func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
-	rsp, err := c.ListCategories(ctx, reqEditors...)
+func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
+	rsp, err := c.ListCategories(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -13822,6 +16522,111 @@ func (c *ClientWithResponses) GetCategoryWithResponse(ctx context.Context, name 
 		return nil, err
 	}
 	return ParseGetCategoryResponse(rsp)
+}
+
+// SetCategoryItemsWithBodyWithResponse Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *ClientWithResponses) SetCategoryItemsWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error) {
+	rsp, err := c.SetCategoryItemsWithBody(ctx, name, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetCategoryItemsResponse(rsp)
+}
+
+// SetCategoryItemsWithResponse Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *ClientWithResponses) SetCategoryItemsWithResponse(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error) {
+	rsp, err := c.SetCategoryItems(ctx, name, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetCategoryItemsResponse(rsp)
+}
+
+// ListCategoryChildrenWithResponse List a category's children
+//
+// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+func (c *ClientWithResponses) ListCategoryChildrenWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*ListCategoryChildrenResponse, error) {
+	rsp, err := c.ListCategoryChildren(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCategoryChildrenResponse(rsp)
+}
+
+// AddCategoryChildrenWithBodyWithResponse Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *ClientWithResponses) AddCategoryChildrenWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error) {
+	rsp, err := c.AddCategoryChildrenWithBody(ctx, name, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddCategoryChildrenResponse(rsp)
+}
+
+// AddCategoryChildrenWithResponse Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *ClientWithResponses) AddCategoryChildrenWithResponse(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error) {
+	rsp, err := c.AddCategoryChildren(ctx, name, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddCategoryChildrenResponse(rsp)
+}
+
+// RemoveCategoryChildWithResponse Detach a child category
+//
+// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+func (c *ClientWithResponses) RemoveCategoryChildWithResponse(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*RemoveCategoryChildResponse, error) {
+	rsp, err := c.RemoveCategoryChild(ctx, name, child, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveCategoryChildResponse(rsp)
+}
+
+// GetCategoryParentWithResponse Get a category's parent
+//
+// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+func (c *ClientWithResponses) GetCategoryParentWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*GetCategoryParentResponse, error) {
+	rsp, err := c.GetCategoryParent(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCategoryParentResponse(rsp)
 }
 
 // GetCategoryItemWithResponse Get a configuration item
@@ -13886,7 +16691,7 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 
 // LoginWithBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13901,7 +16706,7 @@ func (c *ClientWithResponses) LoginWithBodyWithResponse(ctx context.Context, con
 
 // LoginWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13916,7 +16721,7 @@ func (c *ClientWithResponses) LoginWithResponse(ctx context.Context, body LoginJ
 
 // LoginWithTextBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14036,7 +16841,7 @@ func (c *ClientWithResponses) PingWithResponse(ctx context.Context, reqEditors .
 
 // SetRepositoryWithBodyWithResponse Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14051,7 +16856,7 @@ func (c *ClientWithResponses) SetRepositoryWithBodyWithResponse(ctx context.Cont
 
 // SetRepositoryWithResponse Configure the package repository
 //
-// Sets the package repository used by install, available and update. The repository is contacted only when used.
+// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14231,7 +17036,7 @@ func (c *ClientWithResponses) CreateNorthTaskWithResponse(ctx context.Context, b
 
 // ListServicesWithResponse List registered services
 //
-// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+// Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14246,7 +17051,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14261,7 +17066,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14276,7 +17081,7 @@ func (c *ClientWithResponses) CreateServiceWithResponse(ctx context.Context, par
 
 // ListAvailablePackagesWithResponse List installable service packages
 //
-// Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14411,7 +17216,7 @@ func (c *ClientWithResponses) ShutdownWithResponse(ctx context.Context, reqEdito
 
 // ListSouthServicesWithResponse List south services
 //
-// Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14471,7 +17276,7 @@ func (c *ClientWithResponses) GetStatisticsRateWithResponse(ctx context.Context,
 
 // ListTasksWithResponse List tasks
 //
-// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+// Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14561,7 +17366,7 @@ func (c *ClientWithResponses) DeprecateTrackingEventWithResponse(ctx context.Con
 
 // UpdatePackagesWithResponse Update all installed packages
 //
-// Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14576,13 +17381,13 @@ func (c *ClientWithResponses) UpdatePackagesWithResponse(ctx context.Context, re
 
 // ListUsersWithResponse List users
 //
-// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /edge/user (the `ListUsers` operationId).
-func (c *ClientWithResponses) ListUsersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListUsersResponse, error) {
-	rsp, err := c.ListUsers(ctx, reqEditors...)
+func (c *ClientWithResponses) ListUsersWithResponse(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*ListUsersResponse, error) {
+	rsp, err := c.ListUsers(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -14636,7 +17441,7 @@ func (c *ClientWithResponses) ListRolesWithResponse(ctx context.Context, reqEdit
 
 // ChangePasswordWithBodyWithResponse Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14651,7 +17456,7 @@ func (c *ClientWithResponses) ChangePasswordWithBodyWithResponse(ctx context.Con
 
 // ChangePasswordWithResponse Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14742,6 +17547,26 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14810,6 +17635,26 @@ func ParseAdminUpdateUserResponse(rsp *http.Response) (*AdminUpdateUserResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AdminUpdateUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14871,6 +17716,26 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -14939,6 +17804,26 @@ func ParseAdminUpdateUserByIdResponse(rsp *http.Response) (*AdminUpdateUserByIdR
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AdminUpdateUserByIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15000,6 +17885,26 @@ func ParseDeleteUserByIdResponse(rsp *http.Response) (*DeleteUserByIdResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteUserByIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15047,6 +17952,26 @@ func ParsePurgeAllReadingsResponse(rsp *http.Response) (*PurgeAllReadingsRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PurgeAllReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15094,6 +18019,26 @@ func ParseListAssetsResponse(rsp *http.Response) (*ListAssetsResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAssetsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15141,6 +18086,26 @@ func ParseListAssetTimespansResponse(rsp *http.Response) (*ListAssetTimespansRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAssetTimespansResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15195,6 +18160,26 @@ func ParsePurgeAssetReadingsResponse(rsp *http.Response) (*PurgeAssetReadingsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PurgeAssetReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15249,6 +18234,107 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetAssetSummaryResponse parses an HTTP response from a GetAssetSummaryWithResponse call
+func ParseGetAssetSummaryResponse(rsp *http.Response) (*GetAssetSummaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAssetSummaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReadingSummary
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetSummaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15310,6 +18396,26 @@ func ParseGetAssetTimespanResponse(rsp *http.Response) (*GetAssetTimespanRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetTimespanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15364,6 +18470,26 @@ func ParseGetAssetReadingValuesResponse(rsp *http.Response) (*GetAssetReadingVal
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingValuesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15418,6 +18544,26 @@ func ParseGetAssetReadingSeriesResponse(rsp *http.Response) (*GetAssetReadingSer
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingSeriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15479,6 +18625,26 @@ func ParseGetAssetReadingSummaryResponse(rsp *http.Response) (*GetAssetReadingSu
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetReadingSummaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15533,6 +18699,26 @@ func ParseListAuditEntriesResponse(rsp *http.Response) (*ListAuditEntriesRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAuditEntriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15594,6 +18780,160 @@ func ParseCreateAuditEntryResponse(rsp *http.Response) (*CreateAuditEntryRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateAuditEntryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListAuditLogCodesResponse parses an HTTP response from a ListAuditLogCodesWithResponse call
+func ParseListAuditLogCodesResponse(rsp *http.Response) (*ListAuditLogCodesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAuditLogCodesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditLogCodes
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAuditLogCodesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListAuditSeveritiesResponse parses an HTTP response from a ListAuditSeveritiesWithResponse call
+func ParseListAuditSeveritiesResponse(rsp *http.Response) (*ListAuditSeveritiesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAuditSeveritiesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditSeverities
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAuditSeveritiesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15641,6 +18981,13 @@ func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -15648,6 +18995,36 @@ func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers AuthenticateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AuthenticateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15674,6 +19051,13 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -15695,6 +19079,26 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListCategoriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15756,6 +19160,26 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateCategoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15817,6 +19241,466 @@ func ParseGetCategoryResponse(rsp *http.Response) (*GetCategoryResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetCategoryItemsResponse parses an HTTP response from a SetCategoryItemsWithResponse call
+func ParseSetCategoryItemsResponse(rsp *http.Response) (*SetCategoryItemsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetCategoryItemsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Category
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetCategoryItemsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCategoryChildrenResponse parses an HTTP response from a ListCategoryChildrenWithResponse call
+func ParseListCategoryChildrenResponse(rsp *http.Response) (*ListCategoryChildrenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCategoryChildrenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListCategoryChildrenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAddCategoryChildrenResponse parses an HTTP response from a AddCategoryChildrenWithResponse call
+func ParseAddCategoryChildrenResponse(rsp *http.Response) (*AddCategoryChildrenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddCategoryChildrenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryChildren
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AddCategoryChildrenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveCategoryChildResponse parses an HTTP response from a RemoveCategoryChildWithResponse call
+func ParseRemoveCategoryChildResponse(rsp *http.Response) (*RemoveCategoryChildResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveCategoryChildResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryChildren
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RemoveCategoryChildResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCategoryParentResponse parses an HTTP response from a GetCategoryParentWithResponse call
+func ParseGetCategoryParentResponse(rsp *http.Response) (*GetCategoryParentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCategoryParentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryParent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryParentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15878,6 +19762,26 @@ func ParseGetCategoryItemResponse(rsp *http.Response) (*GetCategoryItemResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -15946,6 +19850,26 @@ func ParseSetCategoryItemResponse(rsp *http.Response) (*SetCategoryItemResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16007,6 +19931,26 @@ func ParseResetCategoryItemResponse(rsp *http.Response) (*ResetCategoryItemRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16068,6 +20012,13 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -16081,6 +20032,16 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16128,6 +20089,26 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16175,6 +20156,26 @@ func ParseListNorthServicesResponse(rsp *http.Response) (*ListNorthServicesRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListNorthServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16237,7 +20238,7 @@ func ParseDeleteSetAsideReadingsResponse(rsp *http.Response) (*DeleteSetAsideRea
 		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest StorageUnavailable
+		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -16318,7 +20319,7 @@ func ParseListSetAsideReadingsResponse(rsp *http.Response) (*ListSetAsideReading
 		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest StorageUnavailable
+		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -16406,7 +20407,7 @@ func ParseResendSetAsideReadingsResponse(rsp *http.Response) (*ResendSetAsideRea
 		response.JSON500 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest StorageUnavailable
+		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -16465,6 +20466,26 @@ func ParsePingResponse(rsp *http.Response) (*PingResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16526,6 +20547,33 @@ func ParseSetRepositoryResponse(rsp *http.Response) (*SetRepositoryResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON501 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetRepositoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16573,6 +20621,26 @@ func ParseRestartResponse(rsp *http.Response) (*RestartResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RestartResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16620,6 +20688,26 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSchedulesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16688,6 +20776,26 @@ func ParseDisableScheduleByNameResponse(rsp *http.Response) (*DisableScheduleByN
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DisableScheduleByNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16756,6 +20864,26 @@ func ParseEnableScheduleByNameResponse(rsp *http.Response) (*EnableScheduleByNam
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers EnableScheduleByNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16817,6 +20945,26 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16878,6 +21026,26 @@ func ParseDisableScheduleResponse(rsp *http.Response) (*DisableScheduleResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DisableScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -16939,6 +21107,26 @@ func ParseEnableScheduleResponse(rsp *http.Response) (*EnableScheduleResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers EnableScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17014,6 +21202,26 @@ func ParseCreateNorthTaskResponse(rsp *http.Response) (*CreateNorthTaskResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateNorthTaskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17068,6 +21276,26 @@ func ParseListServicesResponse(rsp *http.Response) (*ListServicesResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17150,13 +21378,26 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 		}
 		response.JSON501 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON502 = &dest
+		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateServiceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17183,13 +21424,6 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		}
 		response.JSON200 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
-		var dest BadRequest
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON400 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17211,13 +21445,33 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON502 = &dest
+		response.JSON501 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAvailablePackagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17265,6 +21519,26 @@ func ParseListInstalledServicesResponse(rsp *http.Response) (*ListInstalledServi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListInstalledServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17326,6 +21600,26 @@ func ParseDeleteServiceResponse(rsp *http.Response) (*DeleteServiceResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteServiceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17387,6 +21681,26 @@ func ParseListPersistentPluginsResponse(rsp *http.Response) (*ListPersistentPlug
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPersistentPluginsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17455,6 +21769,26 @@ func ParseDeletePluginDataResponse(rsp *http.Response) (*DeletePluginDataRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeletePluginDataResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17516,6 +21850,26 @@ func ParseGetPluginDataResponse(rsp *http.Response) (*GetPluginDataResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPluginDataResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17591,6 +21945,26 @@ func ParseSetPluginDataResponse(rsp *http.Response) (*SetPluginDataResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetPluginDataResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17638,6 +22012,26 @@ func ParseShutdownResponse(rsp *http.Response) (*ShutdownResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ShutdownResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17685,6 +22079,26 @@ func ParseListSouthServicesResponse(rsp *http.Response) (*ListSouthServicesRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSouthServicesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17732,6 +22146,26 @@ func ParseListStatisticsResponse(rsp *http.Response) (*ListStatisticsResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListStatisticsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17786,6 +22220,26 @@ func ParseGetStatisticsHistoryResponse(rsp *http.Response) (*GetStatisticsHistor
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetStatisticsHistoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17847,6 +22301,26 @@ func ParseGetStatisticsRateResponse(rsp *http.Response) (*GetStatisticsRateRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetStatisticsRateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17901,6 +22375,26 @@ func ParseListTasksResponse(rsp *http.Response) (*ListTasksResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTasksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -17955,6 +22449,26 @@ func ParseListLatestTasksResponse(rsp *http.Response) (*ListLatestTasksResponse,
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListLatestTasksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18016,6 +22530,26 @@ func ParseGetTaskResponse(rsp *http.Response) (*GetTaskResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetTaskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18084,6 +22618,26 @@ func ParseCancelTaskResponse(rsp *http.Response) (*CancelTaskResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CancelTaskResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18138,6 +22692,26 @@ func ParseListTrackingEventsResponse(rsp *http.Response) (*ListTrackingEventsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListTrackingEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18206,6 +22780,26 @@ func ParseDeprecateTrackingEventResponse(rsp *http.Response) (*DeprecateTracking
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeprecateTrackingEventResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18227,6 +22821,80 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest UpdateStarted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
+		var dest NotImplemented
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON501 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdatePackagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListUsersResponse parses an HTTP response from a ListUsersWithResponse call
+func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListUsersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest UserList
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -18260,60 +22928,26 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
-		var dest BadGateway
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON502 = &dest
+		response.JSON503 = &dest
 
-	}
-
-	return response, nil
-}
-
-// ParseListUsersResponse parses an HTTP response from a ListUsersWithResponse call
-func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &ListUsersResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
 	}
 
 	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest UserList
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
+	case rsp.StatusCode == 503:
+		var headers ListUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
 		}
-		response.JSON200 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
-		var dest Unauthorized
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON401 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
-		var dest Forbidden
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON403 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
-		var dest InternalError
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON500 = &dest
-
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18375,6 +23009,26 @@ func ParseUpdateOwnUserResponse(rsp *http.Response) (*UpdateOwnUserResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateOwnUserResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18422,6 +23076,26 @@ func ParseListRolesResponse(rsp *http.Response) (*ListRolesResponse, error) {
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListRolesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18497,6 +23171,13 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -18510,6 +23191,16 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 			headers.RetryAfter = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ChangePasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18571,6 +23262,26 @@ func ParseLogoutUserSessionsResponse(rsp *http.Response) (*LogoutUserSessionsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers LogoutUserSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -28,6 +28,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/audit/logcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit source codes
+         * @description Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+         */
+        get: operations["listAuditLogCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/audit/severity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit severities
+         * @description Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+         */
+        get: operations["listAuditSeverities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/category": {
         parameters: {
             query?: never;
@@ -37,7 +77,7 @@ export interface paths {
         };
         /**
          * List configuration categories
-         * @description Returns the key, description and display name of every configuration category.
+         * @description Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
          */
         get: operations["listCategories"];
         put?: never;
@@ -64,6 +104,80 @@ export interface paths {
          * @description Returns every item of the category, keyed by item name. Password values read back as `****`.
          */
         get: operations["getCategory"];
+        /**
+         * Set several items of a category at once
+         * @description Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+         */
+        put: operations["setCategoryItems"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/children": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a category's children
+         * @description Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+         */
+        get: operations["listCategoryChildren"];
+        put?: never;
+        /**
+         * Attach child categories
+         * @description Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+         */
+        post: operations["addCategoryChildren"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/children/{child}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach a child category
+         * @description Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+         */
+        delete: operations["removeCategoryChild"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/parent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a category's parent
+         * @description Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+         */
+        get: operations["getCategoryParent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -136,7 +250,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `PURGE_READ.retainTaskHistory` days.
+         * @description Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered by name and state, both matched case-insensitively. No match is `{"tasks": []}`; an unknown state is 400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
          */
         get: operations["listTasks"];
         put?: never;
@@ -541,6 +655,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/asset/{code}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise every reading key of an asset
+         * @description Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+         */
+        get: operations["getAssetSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/asset/{code}/{reading}": {
         parameters: {
             query?: never;
@@ -610,13 +744,13 @@ export interface paths {
         };
         /**
          * List registered services
-         * @description Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports null and status `shutdown`. No match is `{"services": []}`.
+         * @description Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type `Storage`) and every registered service (running, or configured but disabled), optionally only those of one type. Services run inside the core: a started one has address `localhost`, protocol `http` and the API's port as `management_port`; a stopped one has `address` and `protocol` "", `service_port` null and status `shutdown`. Every record, storage included, has the API's port as `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
          */
         get: operations["listServices"];
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: starts a background install task (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not implement yet; 502 repository unreachable. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -654,7 +788,7 @@ export interface paths {
         };
         /**
          * List installable service packages
-         * @description Asks the configured package repository which service packages can be installed. No repository configured: 400 saying how to configure one; repository unreachable: 502.
+         * @description Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
          */
         get: operations["listAvailablePackages"];
         put?: never;
@@ -694,7 +828,7 @@ export interface paths {
         };
         /**
          * List south services
-         * @description Returns every south service with its assets, plugin and schedule state. A disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+         * @description Returns every south service with its assets, plugin and schedule state. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by `GET /edge/service`.
          */
         get: operations["listSouthServices"];
         put?: never;
@@ -911,7 +1045,7 @@ export interface paths {
         put?: never;
         /**
          * Configure the package repository
-         * @description Sets the package repository used by install, available and update. The repository is contacted only when used.
+         * @description Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
          */
         post: operations["setRepository"];
         delete?: never;
@@ -930,7 +1064,7 @@ export interface paths {
         get?: never;
         /**
          * Update all installed packages
-         * @description Returns at once and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable: 502.
+         * @description Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
          */
         put: operations["updatePackages"];
         post?: never;
@@ -951,7 +1085,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
          */
         post: operations["login"];
         delete?: never;
@@ -971,7 +1105,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a client certificate
-         * @description The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
          */
         post: operations["authenticate"];
         delete?: never;
@@ -1029,7 +1163,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+         * @description Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
          */
         get: operations["listUsers"];
         /**
@@ -1054,7 +1188,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's password
-         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
          */
         put: operations["changePassword"];
         post?: never;
@@ -1274,14 +1408,37 @@ export interface components {
              */
             severity: string;
             /**
-             * @description Free-form JSON object describing the event; `{}` when omitted.
+             * @description Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
              * @example {
              *       "message": "Pump 3 pressure above threshold"
              *     }
              */
-            details?: {
+            details: {
                 [key: string]: unknown;
             };
+        };
+        /** @description An audit source code and what it stands for. */
+        AuditLogCode: {
+            code: components["schemas"]["AuditSource"];
+            /** @example Configuration change */
+            description: string;
+        };
+        /** @description The audit source codes. */
+        AuditLogCodes: {
+            logCode: components["schemas"]["AuditLogCode"][];
+        };
+        /** @description An audit severity and its index. */
+        AuditSeverityLevel: {
+            /**
+             * @description SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+             * @example 4
+             */
+            index: number;
+            name: components["schemas"]["AuditSeverity"];
+        };
+        /** @description The audit severities. */
+        AuditSeverities: {
+            logSeverity: components["schemas"]["AuditSeverityLevel"][];
         };
         /** @description A page of audit entries, newest first. */
         AuditList: {
@@ -1435,6 +1592,41 @@ export interface components {
              */
             displayName?: string;
         };
+        /**
+         * @description New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+         * @example {
+         *       "age": "48",
+         *       "size": "500000"
+         *     }
+         */
+        CategoryValues: {
+            [key: string]: string;
+        };
+        /** @description The keys of the categories to attach as children. */
+        CategoryChildrenAdd: {
+            /**
+             * @example [
+             *       "pump"
+             *     ]
+             */
+            children: string[];
+        };
+        /** @description The keys of a category's children, sorted. */
+        CategoryChildren: {
+            /**
+             * @example [
+             *       "Installation",
+             *       "password",
+             *       "rest_api",
+             *       "service"
+             *     ]
+             */
+            children: string[];
+        };
+        /** @description The parent of a category; `null` for a root. */
+        CategoryParent: {
+            parent: components["schemas"]["CategorySummary"] | null;
+        };
         CategoryList: {
             categories: components["schemas"]["CategorySummary"][];
         };
@@ -1482,7 +1674,7 @@ export interface components {
          */
         CategoryCreate: {
             /**
-             * @description The unique key of the category.
+             * @description The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
              * @example pump
              */
             key: string;
@@ -1496,6 +1688,8 @@ export interface components {
              * @example Pump station
              */
             displayName?: string;
+            /** @description The alternative spelling of `displayName`; giving both with different values is 400. */
+            display_name?: string;
             /** @description Item definitions keyed by item name. */
             items?: {
                 [key: string]: components["schemas"]["ConfigItemDefinition"];
@@ -1583,7 +1777,7 @@ export interface components {
              */
             reason: string;
             /**
-             * @description The operating-system process id of the process that ran the task.
+             * @description The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
              * @example 4242
              */
             pid: number;
@@ -1716,6 +1910,11 @@ export interface components {
              * @example Edge Gateway
              */
             serviceName: string;
+            /**
+             * @description The instance's description (`service.description`).
+             * @example Packaging line 4, building B
+             */
+            serviceDescription: string;
             /**
              * @description The host's name.
              * @example edge-01
@@ -1857,7 +2056,7 @@ export interface components {
             average: number;
         };
         /**
-         * @description One property, named after the reading key, holding its minimum, maximum and average.
+         * @description One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
          * @example {
          *       "sinusoid": {
          *         "min": -1,
@@ -1914,7 +2113,27 @@ export interface components {
          * @enum {string}
          */
         ServiceStatus: "running" | "shutdown" | "unresponsive" | "failed";
-        /** @description A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`. */
+        /**
+         * @description The empty string, which the south listing shows for the fields of a disabled service.
+         * @example
+         */
+        EmptyString: string;
+        /**
+         * @description Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+         * @example 8081
+         */
+        PortOrEmpty: number | components["schemas"]["EmptyString"];
+        /**
+         * @description Port of the service's own API; null when it has none, "" when the service is disabled.
+         * @example null
+         */
+        OptionalPortOrEmpty: (number | null) | components["schemas"]["EmptyString"];
+        /**
+         * @description The state of the service; "" when it is disabled.
+         * @example running
+         */
+        ServiceStatusOrEmpty: components["schemas"]["ServiceStatus"] | components["schemas"]["EmptyString"];
+        /** @description A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port. */
         ServiceRecord: {
             /** @example sine */
             name: string;
@@ -1929,10 +2148,10 @@ export interface components {
              */
             address: string;
             /**
-             * @description Port the core talks to the service on.
-             * @example 40123
+             * @description Port the core is managed on, the API's port (services run inside the core).
+             * @example 8081
              */
-            management_port: number | null;
+            management_port: number;
             /**
              * @description Port of the service's own API, if any.
              * @example null
@@ -1972,31 +2191,23 @@ export interface components {
              */
             asset: string;
         };
-        /** @description A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types). */
+        /** @description A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows. */
         SouthService: {
             /** @example sine */
             name: string;
             /**
-             * @description Address the service is contacted on; "" when disabled.
+             * @description Address the service is contacted on; "" when disabled or stopped.
              * @example localhost
              */
             address: string;
+            management_port: components["schemas"]["PortOrEmpty"];
+            service_port: components["schemas"]["OptionalPortOrEmpty"];
             /**
-             * @description Port the core talks to the service on; null when disabled.
-             * @example 40123
-             */
-            management_port: number | null;
-            /**
-             * @description Port of the service's own API; null when it has none or is disabled.
-             * @example null
-             */
-            service_port: number | null;
-            /**
-             * @description Protocol of the control API; "" when disabled.
+             * @description Protocol of the control API; "" when disabled or stopped.
              * @example http
              */
             protocol: string;
-            status: components["schemas"]["ServiceStatus"];
+            status: components["schemas"]["ServiceStatusOrEmpty"];
             /** @description The assets this service ingested. */
             assets: components["schemas"]["SouthAsset"][];
             plugin: components["schemas"]["PluginInfo"];
@@ -2337,12 +2548,13 @@ export interface components {
             username: string;
             /**
              * Format: password
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
              * @example s3cret-Passw0rd
              */
             password: string;
         };
         /**
-         * @description A PEM-encoded client certificate.
+         * @description A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
          * @example -----BEGIN CERTIFICATE-----
          *     MIIBszCCAVmgAwIBAgIUX...
          *     -----END CERTIFICATE-----
@@ -2416,7 +2628,7 @@ export interface components {
             username: string;
             /**
              * Format: password
-             * @description Must also satisfy the `password` category's policy and length (400).
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
              * @example s3cret-Passw0rd
              */
             password: string;
@@ -2448,12 +2660,13 @@ export interface components {
         PasswordChange: {
             /**
              * Format: password
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
              * @example s3cret-Passw0rd
              */
             current_password: string;
             /**
              * Format: password
-             * @description Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
              * @example n3w-Secret-Passw0rd
              */
             new_password: string;
@@ -2575,11 +2788,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The account is locked after repeated failed logins; retry after the given number of seconds. */
+        /** @description The request body's content type is neither JSON nor one taken as JSON (absent, text/plain, form-encoded). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "request content type \"application/xml\" is not supported; send application/json"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The client address is locked out of the account after repeated failed logins; retry after the given number of seconds. Other addresses are not affected. */
         TooManyRequests: {
             headers: {
                 /**
-                 * @description Seconds until the account is unlocked.
+                 * @description Seconds until the address may try again.
                  * @example 60
                  */
                 "Retry-After": number;
@@ -2588,46 +2815,13 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Account admin is locked after repeated failed logins; retry in 60 seconds"
+                 *       "message": "Account admin is locked for this client address after repeated failed logins; retry in 60 seconds"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Storage is unavailable (the database server is down or unreachable, the disk is full or failing); nothing was changed. The gateway recovers on its own once storage is back: retry after the given number of seconds. Ping meanwhile answers 200 with `health` red. */
-        StorageUnavailable: {
-            headers: {
-                /**
-                 * @description Seconds after which a retry may succeed.
-                 * @example 5
-                 */
-                "Retry-After": number;
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "storage is unavailable; the gateway retries on its own, try again later"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The package repository could not be reached. */
-        BadGateway: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "Package repository https://packages.example.org/edged is unreachable"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request is valid but asks for something this version of the gateway does not do yet. */
+        /** @description The request asks for something this version of the gateway does not build yet; the operation's description says which cases. */
         NotImplemented: {
             headers: {
                 [name: string]: unknown;
@@ -2650,6 +2844,25 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Internal server error (request id 4f1c2b7e9a0d4e55)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The gateway cannot serve the call now because its storage is unavailable (the database server is down or unreachable, the disk is full or failing). Nothing was changed; retry after `Retry-After` seconds. Recovery is automatic once storage answers again; ping meanwhile answers 200 with `health` red. */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds after which a retry may succeed.
+                 * @example 5
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "storage is unavailable; the gateway retries on its own, try again later"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2769,6 +2982,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAuditEntry: {
@@ -2798,9 +3012,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listCategories: {
+    listAuditLogCodes: {
         parameters: {
             query?: never;
             header?: never;
@@ -2809,7 +3024,61 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All categories. */
+            /** @description The source codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogCodes"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditSeverities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The severities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSeverities"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+                 * @example true
+                 */
+                root?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2818,9 +3087,11 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCategory: {
@@ -2850,6 +3121,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategory: {
@@ -2881,6 +3153,185 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setCategoryItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryValues"];
+            };
+        };
+        responses: {
+            /** @description The category after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategoryChildren: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The child categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addCategoryChildren: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryChildrenAdd"];
+            };
+        };
+        responses: {
+            /** @description The keys of all children of the category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryChildren"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeCategoryChild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+                /**
+                 * @description The key of the child category.
+                 * @example PURGE_READ
+                 */
+                child: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys of the remaining children. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryChildren"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCategoryParent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryParent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCategoryItem: {
@@ -2917,6 +3368,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setCategoryItem: {
@@ -2958,6 +3410,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resetCategoryItem: {
@@ -2994,6 +3447,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTasks: {
@@ -3027,6 +3481,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLatestTasks: {
@@ -3060,6 +3515,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTask: {
@@ -3091,6 +3547,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelTask: {
@@ -3123,6 +3580,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSchedules: {
@@ -3146,6 +3604,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSchedule: {
@@ -3177,6 +3636,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enableScheduleByName: {
@@ -3207,6 +3667,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disableScheduleByName: {
@@ -3237,6 +3698,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enableSchedule: {
@@ -3268,6 +3730,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disableSchedule: {
@@ -3299,6 +3762,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ping: {
@@ -3321,6 +3785,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     shutdown: {
@@ -3349,6 +3814,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     restart: {
@@ -3377,6 +3843,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listStatistics: {
@@ -3400,6 +3867,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatisticsHistory: {
@@ -3427,6 +3895,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getStatisticsRate: {
@@ -3457,6 +3926,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAssets: {
@@ -3480,6 +3950,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     purgeAllReadings: {
@@ -3503,6 +3974,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAssetTimespans: {
@@ -3526,6 +3998,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadings: {
@@ -3569,6 +4042,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     purgeAssetReadings: {
@@ -3599,6 +4073,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetTimespan: {
@@ -3630,6 +4105,39 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAssetSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example sinusoid
+                 */
+                code: components["parameters"]["AssetCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summaries, keyed by reading key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadingValues: {
@@ -3678,6 +4186,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadingSummary: {
@@ -3714,6 +4223,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAssetReadingSeries: {
@@ -3764,6 +4274,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listServices: {
@@ -3791,6 +4302,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createService: {
@@ -3826,7 +4338,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
-            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInstalledServices: {
@@ -3850,6 +4362,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAvailablePackages: {
@@ -3870,11 +4383,11 @@ export interface operations {
                     "application/json": components["schemas"]["AvailablePackages"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            502: components["responses"]["BadGateway"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteService: {
@@ -3911,6 +4424,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSouthServices: {
@@ -3934,6 +4448,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listNorthServices: {
@@ -3957,6 +4472,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSetAsideReadings: {
@@ -3993,7 +4509,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteSetAsideReadings: {
@@ -4040,7 +4556,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resendSetAsideReadings: {
@@ -4091,7 +4607,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["StorageUnavailable"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createNorthTask: {
@@ -4143,6 +4659,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPersistentPlugins: {
@@ -4174,6 +4691,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPluginData: {
@@ -4210,6 +4728,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setPluginData: {
@@ -4257,6 +4776,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePluginData: {
@@ -4299,6 +4819,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTrackingEvents: {
@@ -4330,6 +4851,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deprecateTrackingEvent: {
@@ -4374,6 +4896,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setRepository: {
@@ -4408,6 +4931,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePackages: {
@@ -4428,11 +4953,11 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateStarted"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            502: components["responses"]["BadGateway"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     login: {
@@ -4463,6 +4988,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authenticate: {
@@ -4490,7 +5016,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logout: {
@@ -4519,6 +5047,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logoutUserSessions: {
@@ -4555,11 +5084,23 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only the user with this id.
+                 * @example 2
+                 */
+                id?: number;
+                /**
+                 * @description Only the user with this name (case-insensitive).
+                 * @example operator
+                 */
+                username?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4575,9 +5116,11 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateOwnUser: {
@@ -4612,6 +5155,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changePassword: {
@@ -4654,6 +5198,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRoles: {
@@ -4677,6 +5222,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminUpdateUser: {
@@ -4707,6 +5253,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createUser: {
@@ -4737,6 +5284,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminUpdateUserById: {
@@ -4773,6 +5321,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUser: {
@@ -4809,6 +5358,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteUserById: {
@@ -4845,6 +5395,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

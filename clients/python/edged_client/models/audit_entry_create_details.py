@@ -11,7 +11,7 @@ T = TypeVar("T", bound="AuditEntryCreateDetails")
 
 @_attrs_define
 class AuditEntryCreateDetails:
-    """Free-form JSON object describing the event; `{}` when omitted.
+    """Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 
     Example:
         {'message': 'Pump 3 pressure above threshold'}

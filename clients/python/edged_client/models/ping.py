@@ -22,6 +22,8 @@ class Ping:
         data_purged (int): Readings purged since start (the PURGED statistic). Example: 0.
         authentication_optional (bool): True when `rest_api.authentication` is `optional` (the default). Example: True.
         service_name (str): The instance name (`service.name`). Example: Edge Gateway.
+        service_description (str): The instance's description (`service.description`). Example: Packaging line 4,
+            building B.
         host_name (str): The host's name. Example: edge-01.
         ip_addresses (list[str]): The host's IPv4 and IPv6 addresses. Example: ['192.168.1.20', 'fe80::1'].
         health (PingHealth): `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`)
@@ -40,6 +42,7 @@ class Ping:
     data_purged: int
     authentication_optional: bool
     service_name: str
+    service_description: str
     host_name: str
     ip_addresses: list[str]
     health: PingHealth
@@ -59,6 +62,8 @@ class Ping:
         authentication_optional = self.authentication_optional
 
         service_name = self.service_name
+
+        service_description = self.service_description
 
         host_name = self.host_name
 
@@ -80,6 +85,7 @@ class Ping:
                 "dataPurged": data_purged,
                 "authenticationOptional": authentication_optional,
                 "serviceName": service_name,
+                "serviceDescription": service_description,
                 "hostName": host_name,
                 "ipAddresses": ip_addresses,
                 "health": health,
@@ -105,6 +111,8 @@ class Ping:
 
         service_name = d.pop("serviceName")
 
+        service_description = d.pop("serviceDescription")
+
         host_name = d.pop("hostName")
 
         ip_addresses = cast(list[str], d.pop("ipAddresses"))
@@ -122,6 +130,7 @@ class Ping:
             data_purged=data_purged,
             authentication_optional=authentication_optional,
             service_name=service_name,
+            service_description=service_description,
             host_name=host_name,
             ip_addresses=ip_addresses,
             health=health,

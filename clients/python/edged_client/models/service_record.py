@@ -13,15 +13,16 @@ T = TypeVar("T", bound="ServiceRecord")
 
 @_attrs_define
 class ServiceRecord:
-    """A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status
-    `shutdown`.
+    """A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "",
+    `service_port` null and status `shutdown`; `management_port` is always the API's port.
 
         Attributes:
             name (str):  Example: sine.
             type_ (str): Southbound, Northbound, Core, Storage, Notification, Dispatcher, or another installed kind.
                 Example: Southbound.
             address (str): Address the service is contacted on. Example: localhost.
-            management_port (int | None): Port the core talks to the service on. Example: 40123.
+            management_port (int): Port the core is managed on, the API's port (services run inside the core). Example:
+                8081.
             service_port (int | None): Port of the service's own API, if any.
             protocol (str): Protocol of the control API. Example: http.
             status (ServiceStatus): The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is
@@ -36,7 +37,7 @@ class ServiceRecord:
     name: str
     type_: str
     address: str
-    management_port: int | None
+    management_port: int
     service_port: int | None
     protocol: str
     status: ServiceStatus
@@ -49,7 +50,6 @@ class ServiceRecord:
 
         address = self.address
 
-        management_port: int | None
         management_port = self.management_port
 
         service_port: int | None
@@ -84,12 +84,7 @@ class ServiceRecord:
 
         address = d.pop("address")
 
-        def _parse_management_port(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        management_port = _parse_management_port(d.pop("management_port"))
+        management_port = d.pop("management_port")
 
         def _parse_service_port(data: object) -> int | None:
             if data is None:

@@ -18,22 +18,18 @@ T = TypeVar("T", bound="SouthService")
 
 @_attrs_define
 class SouthService:
-    """A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the
-    spec's empty strings would break the types).
+    """A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`,
+    `protocol` and `status` all "", as the specification shows.
 
         Attributes:
             name (str):  Example: sine.
-            address (str): Address the service is contacted on; "" when disabled. Example: localhost.
-            management_port (int | None): Port the core talks to the service on; null when disabled. Example: 40123.
-            service_port (int | None): Port of the service's own API; null when it has none or is disabled.
-            protocol (str): Protocol of the control API; "" when disabled. Example: http.
-            status (ServiceStatus): The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is
-                disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every
-                `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination
-                does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried
-                every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with
-                backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a
-                row failed, and then it stays failed until it is disabled and enabled again. Example: running.
+            address (str): Address the service is contacted on; "" when disabled or stopped. Example: localhost.
+            management_port (int | str): Port the core is managed on, the API's port (services run inside the core); "" when
+                the service is disabled. Example: 8081.
+            service_port (int | None | str): Port of the service's own API; null when it has none, "" when the service is
+                disabled.
+            protocol (str): Protocol of the control API; "" when disabled or stopped. Example: http.
+            status (ServiceStatus | str): The state of the service; "" when it is disabled. Example: running.
             assets (list[SouthAsset]): The assets this service ingested.
             plugin (PluginInfo):
             schedule_enabled (bool): Whether the service's schedule is enabled. Example: True.
@@ -41,10 +37,10 @@ class SouthService:
 
     name: str
     address: str
-    management_port: int | None
-    service_port: int | None
+    management_port: int | str
+    service_port: int | None | str
     protocol: str
-    status: ServiceStatus
+    status: ServiceStatus | str
     assets: list[SouthAsset]
     plugin: PluginInfo
     schedule_enabled: bool
@@ -55,15 +51,19 @@ class SouthService:
 
         address = self.address
 
-        management_port: int | None
+        management_port: int | str
         management_port = self.management_port
 
-        service_port: int | None
+        service_port: int | None | str
         service_port = self.service_port
 
         protocol = self.protocol
 
-        status = self.status.value
+        status: str
+        if isinstance(self.status, ServiceStatus):
+            status = self.status.value
+        else:
+            status = self.status
 
         assets = []
         for assets_item_data in self.assets:
@@ -102,23 +102,32 @@ class SouthService:
 
         address = d.pop("address")
 
-        def _parse_management_port(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
+        def _parse_management_port(data: object) -> int | str:
+            return cast(int | str, data)
 
         management_port = _parse_management_port(d.pop("management_port"))
 
-        def _parse_service_port(data: object) -> int | None:
+        def _parse_service_port(data: object) -> int | None | str:
             if data is None:
                 return data
-            return cast(int | None, data)
+            return cast(int | None | str, data)
 
         service_port = _parse_service_port(d.pop("service_port"))
 
         protocol = d.pop("protocol")
 
-        status = ServiceStatus(d.pop("status"))
+        def _parse_status(data: object) -> ServiceStatus | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_service_status_or_empty_type_0 = ServiceStatus(data)
+
+                return componentsschemas_service_status_or_empty_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ServiceStatus | str, data)
+
+        status = _parse_status(d.pop("status"))
 
         assets = []
         _assets = d.pop("assets")

@@ -26,7 +26,8 @@ class Task:
             running when the gateway stopped uncleanly). Example: Complete.
         start_time (str): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
         reason (str): Why the task failed or was cancelled; empty otherwise.
-        pid (int): The operating-system process id of the process that ran the task. Example: 4242.
+        pid (int): The operating-system process id of the gateway itself: tasks run inside the gateway process, so every
+            task of one run of the gateway has the same pid. Example: 4242.
         end_time (str | Unset): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
         exit_code (int | Unset): 0 when the process succeeded, 1 when it failed (`reason` says why); absent while the
             task runs and for `Cancelled` and `Interrupted` tasks. Example: 0.

@@ -61,6 +61,16 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
+    if response.status_code == 501:
+        response_501 = Error.from_dict(response.json())
+
+        return response_501
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -83,8 +93,9 @@ def sync_detailed(
 ) -> Response[Error | Message]:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -115,8 +126,9 @@ def sync(
 ) -> Error | Message | None:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -142,8 +154,9 @@ async def asyncio_detailed(
 ) -> Response[Error | Message]:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -172,8 +185,9 @@ async def asyncio(
 ) -> Error | Message | None:
     """Configure the package repository
 
-     Sets the package repository used by install, available and update. The repository is contacted only
-    when used.
+     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
+    install, available and update (answering 200 as below), contacting the repository only when used.
+    The request body is validated already (400).
 
     Args:
         body (RepositoryRequest): The package repository to use.

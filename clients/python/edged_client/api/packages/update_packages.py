@@ -26,11 +26,6 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
 
@@ -46,10 +41,15 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
-    if response.status_code == 502:
-        response_502 = Error.from_dict(response.json())
+    if response.status_code == 501:
+        response_501 = Error.from_dict(response.json())
 
-        return response_502
+        return response_501
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -74,9 +74,9 @@ def sync_detailed(
 ) -> Response[Error | UpdateStarted]:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,9 +101,9 @@ def sync(
 ) -> Error | UpdateStarted | None:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,9 +124,9 @@ async def asyncio_detailed(
 ) -> Response[Error | UpdateStarted]:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,9 +149,9 @@ async def asyncio(
 ) -> Error | UpdateStarted | None:
     """Update all installed packages
 
-     Returns at once and updates every installed package to the latest version in a background task
-    (PKGUP per package, UPEXC when complete). No repository configured: 400; repository unreachable:
-    502.
+     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
+    installed package to the latest version in a background task (PKGUP per package, UPEXC when
+    complete).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

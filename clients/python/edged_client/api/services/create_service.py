@@ -93,10 +93,10 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_501
 
-    if response.status_code == 502:
-        response_502 = Error.from_dict(response.json())
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
 
-        return response_502
+        return response_503
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -127,19 +127,20 @@ def sync_detailed(
     schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
     whole request, `config` included, is validated before anything is created. `id` is the new
     schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
-    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
-    reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
+    most readings one transaction groups, default 1000: readings are written as soon as the writer is
+    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
+    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
+    changing an item reconfigures the running service. With `action=install` the body is a
+    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
+    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
+    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -178,19 +179,20 @@ def sync(
     schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
     whole request, `config` included, is validated before anything is created. `id` is the new
     schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
-    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
-    reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
+    most readings one transaction groups, default 1000: readings are written as soon as the writer is
+    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
+    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
+    changing an item reconfigures the running service. With `action=install` the body is a
+    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
+    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
+    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -224,19 +226,20 @@ async def asyncio_detailed(
     schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
     whole request, `config` included, is validated before anything is created. `id` is the new
     schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
-    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
-    reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
+    most readings one transaction groups, default 1000: readings are written as soon as the writer is
+    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
+    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
+    changing an item reconfigures the running service. With `action=install` the body is a
+    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
+    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
+    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -273,19 +276,20 @@ async def asyncio(
     schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
     whole request, `config` included, is validated before anything is created. `id` is the new
     schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
-    (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
-    reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest: starts a background install task
-    (PKGIN audit entry when done) whose id is returned. Errors: 400 invalid body or config value (the
-    message names the field or item), or no repository configured; 404 unknown plugin; 409 name taken by
-    a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501
-    for the types notification and dispatcher and for `action=install`, which this version does not
-    implement yet; 502 repository unreachable. A north service's category holds its plugin's items and
-    the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
+    most readings one transaction groups, default 1000: readings are written as soon as the writer is
+    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
+    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
+    changing an item reconfigures the running service. With `action=install` the body is a
+    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
+    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
+    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):

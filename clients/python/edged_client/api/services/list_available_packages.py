@@ -28,11 +28,6 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
 
@@ -48,10 +43,15 @@ def _parse_response(
 
         return response_500
 
-    if response.status_code == 502:
-        response_502 = Error.from_dict(response.json())
+    if response.status_code == 501:
+        response_501 = Error.from_dict(response.json())
 
-        return response_502
+        return response_501
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -76,8 +76,8 @@ def sync_detailed(
 ) -> Response[AvailablePackages | Error]:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -102,8 +102,8 @@ def sync(
 ) -> AvailablePackages | Error | None:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,8 +124,8 @@ async def asyncio_detailed(
 ) -> Response[AvailablePackages | Error]:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,8 +148,8 @@ async def asyncio(
 ) -> AvailablePackages | Error | None:
     """List installable service packages
 
-     Asks the configured package repository which service packages can be installed. No repository
-    configured: 400 saying how to configure one; repository unreachable: 502.
+     Not built yet: answered 501. Once built it asks the configured package repository which service
+    packages can be installed (200 as below).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -56,6 +56,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -81,8 +86,9 @@ def sync_detailed(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -116,8 +122,9 @@ def sync(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -146,8 +153,9 @@ async def asyncio_detailed(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.
@@ -179,8 +187,9 @@ async def asyncio(
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
     `Storage`) and every registered service (running, or configured but disabled), optionally only those
     of one type. Services run inside the core: a started one has address `localhost`, protocol `http`
-    and the API's port as `management_port`; a stopped one has `address` and `protocol` "", both ports
-    null and status `shutdown`. No match is `{"services": []}`.
+    and the API's port as `management_port`; a stopped one has `address` and `protocol` "",
+    `service_port` null and status `shutdown`. Every record, storage included, has the API's port as
+    `management_port`: the core manages every service, running or not. No match is `{"services": []}`.
 
     Args:
         type_ (str | Unset):  Example: Southbound.

@@ -41,6 +41,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -62,8 +67,10 @@ def sync_detailed(
 ) -> Response[Error | SouthList]:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -88,8 +95,10 @@ def sync(
 ) -> Error | SouthList | None:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -110,8 +119,10 @@ async def asyncio_detailed(
 ) -> Response[Error | SouthList]:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,8 +145,10 @@ async def asyncio(
 ) -> Error | SouthList | None:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

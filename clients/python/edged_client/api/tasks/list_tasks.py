@@ -65,6 +65,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -95,7 +100,7 @@ def sync_detailed(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -140,7 +145,7 @@ def sync(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -180,7 +185,7 @@ async def asyncio_detailed(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -223,7 +228,7 @@ async def asyncio(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
