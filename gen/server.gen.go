@@ -84,6 +84,7 @@ const (
 	NHAVL AuditSource = "NHAVL"
 	NHCOM AuditSource = "NHCOM"
 	NHDWN AuditSource = "NHDWN"
+	NHREJ AuditSource = "NHREJ"
 	NTFAD AuditSource = "NTFAD"
 	NTFCL AuditSource = "NTFCL"
 	NTFDL AuditSource = "NTFDL"
@@ -138,6 +139,8 @@ func (e AuditSource) Valid() bool {
 	case NHCOM:
 		return true
 	case NHDWN:
+		return true
+	case NHREJ:
 		return true
 	case NTFAD:
 		return true
@@ -683,6 +686,7 @@ type AuditEntry struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -743,6 +747,7 @@ type AuditEntryCreate struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -798,6 +803,7 @@ type AuditLogCode struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -872,6 +878,7 @@ type AuditSeverityLevel struct {
 // - `USRDL` user deleted
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
+// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 //
 // Example: CONCH
 type AuditSource string
@@ -1252,7 +1259,7 @@ type NorthService struct {
 	// Example: 15000
 	Sent int `json:"sent"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1398,7 +1405,7 @@ type Ping struct {
 	// Example: 15000
 	DataSent int `json:"dataSent"`
 
-	// Health `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
 	// Example: green
 	Health PingHealth `json:"health"`
@@ -1439,7 +1446,7 @@ type Ping struct {
 	Version string `json:"version"`
 }
 
-// PingHealth `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+// PingHealth `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 //
 // Example: green
 type PingHealth string
@@ -1744,7 +1751,7 @@ type ServiceRecord struct {
 	// ServicePort Port of the service's own API, if any.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1760,7 +1767,7 @@ type ServiceRequest struct {
 	union json.RawMessage
 }
 
-// ServiceStatus The state of a service.
+// ServiceStatus The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 //
 // Example: running
 type ServiceStatus string
@@ -1770,6 +1777,71 @@ type ServiceStatus string
 // Example: running
 type ServiceStatusOrEmpty struct {
 	union json.RawMessage
+}
+
+// SetAsideCount defines model for SetAsideCount.
+type SetAsideCount struct {
+	// Count How many set-aside readings the call concerned.
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+}
+
+// SetAsideList defines model for SetAsideList.
+type SetAsideList struct {
+	Readings []SetAsideReading `json:"readings"`
+
+	// Total How many readings this north service or task has set aside, all pages together.
+	//
+	// Example: 1
+	Total int `json:"total"`
+}
+
+// SetAsideReading A reading the destination of a north service or task refused for good, set aside.
+type SetAsideReading struct {
+	// Asset The reading's asset code.
+	//
+	// Example: line4/press
+	Asset string `json:"asset"`
+
+	// Id The entry's id, for resending or deleting it.
+	//
+	// Example: 12
+	Id int64 `json:"id"`
+
+	// Reading The reading's values.
+	//
+	// Example: {"force":11.5}
+	Reading map[string]interface{} `json:"reading"`
+
+	// ReadingId The reading's id in the buffer when it was set aside (as audited by `NHREJ`).
+	//
+	// Example: 40211
+	ReadingId int64 `json:"readingId"`
+
+	// Reason The destination's last refusal.
+	//
+	// Example: answered 400 Bad Request: {"message": "element 0: field readings must be a JSON object"}
+	Reason string `json:"reason"`
+
+	// Resend True while it is marked to be sent again.
+	//
+	// Example: false
+	Resend bool `json:"resend"`
+
+	// SetAside UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	SetAside Timestamp `json:"setAside"`
+
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
+	//
+	// Example: 2024-05-01 10:15:42.123456
+	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// SetAsideSelection Which set-aside readings to send again; without `ids`, or with none, every one.
+type SetAsideSelection struct {
+	Ids *[]int64 `json:"ids,omitempty"`
 }
 
 // SouthAsset defines model for SouthAsset.
@@ -2092,6 +2164,9 @@ type Limit = int
 // Minutes defines model for Minutes.
 type Minutes = int
 
+// NorthName defines model for NorthName.
+type NorthName = string
+
 // PluginName defines model for PluginName.
 type PluginName = string
 
@@ -2109,6 +2184,9 @@ type Seconds = int
 
 // ServiceName defines model for ServiceName.
 type ServiceName = string
+
+// SetAsideIds defines model for SetAsideIds.
+type SetAsideIds = []int64
 
 // Skip defines model for Skip.
 type Skip = int
@@ -2248,6 +2326,21 @@ type ListCategoriesParams struct {
 	Root *bool `form:"root,omitempty" json:"root,omitempty"`
 }
 
+// DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
+type DeleteSetAsideReadingsParams struct {
+	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+	Id *SetAsideIds `form:"id,omitempty" json:"id,omitempty"`
+}
+
+// ListSetAsideReadingsParams defines parameters for ListSetAsideReadings.
+type ListSetAsideReadingsParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2361,6 +2454,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginTextRequestBody defines body for Login for text/plain ContentType.
 type LoginTextRequestBody = PemCertificate
+
+// ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
+type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -2994,6 +3090,15 @@ type ServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(w http.ResponseWriter, r *http.Request)
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	// (DELETE /edge/north/{north_name}/setaside)
+	DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams)
+	// ListSetAsideReadings List the readings a north service or task set aside
+	// (GET /edge/north/{north_name}/setaside)
+	ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams)
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	// (PUT /edge/north/{north_name}/setaside/resend)
+	ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(w http.ResponseWriter, r *http.Request)
@@ -3309,6 +3414,24 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 // ListNorthServices List north services and tasks
 // (GET /edge/north)
 func (_ Unimplemented) ListNorthServices(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteSetAsideReadings Delete readings a north service or task set aside
+// (DELETE /edge/north/{north_name}/setaside)
+func (_ Unimplemented) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSetAsideReadings List the readings a north service or task set aside
+// (GET /edge/north/{north_name}/setaside)
+func (_ Unimplemented) ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResendSetAsideReadings Send readings a north service or task set aside again
+// (PUT /edge/north/{north_name}/setaside/resend)
+func (_ Unimplemented) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4637,6 +4760,129 @@ func (siw *ServerInterfaceWrapper) ListNorthServices(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// DeleteSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteSetAsideReadingsParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "array", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteSetAsideReadings(w, r, northName, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) ListSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSetAsideReadingsParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSetAsideReadings(w, r, northName, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResendSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResendSetAsideReadings(w, r, northName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Ping operation middleware
 func (siw *ServerInterfaceWrapper) Ping(w http.ResponseWriter, r *http.Request) {
 
@@ -5882,6 +6128,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/edge/north", wrapper.ListNorthServices)
 	})
 	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/north/{north_name}/setaside", wrapper.DeleteSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/north/{north_name}/setaside", wrapper.ListSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/north/{north_name}/setaside/resend", wrapper.ResendSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/scheduled/task", wrapper.CreateNorthTask)
 	})
 	r.Group(func(r chi.Router) {
@@ -5966,7 +6221,7 @@ type NotImplementedJSONResponse Error
 type PayloadTooLargeJSONResponse Error
 
 type ServiceUnavailableResponseHeaders struct {
-	RetryAfter *int
+	RetryAfter int
 }
 type ServiceUnavailableJSONResponse struct {
 	Body Error
@@ -6102,9 +6357,7 @@ func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6225,9 +6478,7 @@ func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6334,9 +6585,7 @@ func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6458,9 +6707,7 @@ func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6567,9 +6814,7 @@ func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6647,9 +6892,7 @@ func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6727,9 +6970,7 @@ func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6807,9 +7048,7 @@ func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6902,9 +7141,7 @@ func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6998,9 +7235,7 @@ func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7107,9 +7342,7 @@ func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7216,9 +7449,7 @@ func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7313,9 +7544,7 @@ func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7410,9 +7639,7 @@ func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7520,9 +7747,7 @@ func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummar
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7615,9 +7840,7 @@ func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7724,9 +7947,7 @@ func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7804,9 +8025,7 @@ func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7884,9 +8103,7 @@ func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7994,9 +8211,7 @@ func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8089,9 +8304,7 @@ func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8198,9 +8411,7 @@ func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8307,9 +8518,7 @@ func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8447,9 +8656,7 @@ func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8556,9 +8763,7 @@ func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenRes
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8710,9 +8915,7 @@ func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8820,9 +9023,7 @@ func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8929,9 +9130,7 @@ func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9039,9 +9238,7 @@ func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9164,9 +9361,7 @@ func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9274,9 +9469,7 @@ func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9385,9 +9578,7 @@ func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9465,9 +9656,7 @@ func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9545,9 +9734,345 @@ func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Params    DeleteSetAsideReadingsParams
+}
+
+type DeleteSetAsideReadingsResponseObject interface {
+	VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type DeleteSetAsideReadings200JSONResponse SetAsideCount
+
+func (response DeleteSetAsideReadings200JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
 	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteSetAsideReadings400JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSetAsideReadings401JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSetAsideReadings403JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSetAsideReadings404JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteSetAsideReadings500JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteSetAsideReadings503JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Params    ListSetAsideReadingsParams
+}
+
+type ListSetAsideReadingsResponseObject interface {
+	VisitListSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type ListSetAsideReadings200JSONResponse SetAsideList
+
+func (response ListSetAsideReadings200JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSetAsideReadings400JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSetAsideReadings401JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSetAsideReadings403JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSetAsideReadings404JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListSetAsideReadings500JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSetAsideReadings503JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Body      *ResendSetAsideReadingsJSONRequestBody
+}
+
+type ResendSetAsideReadingsResponseObject interface {
+	VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type ResendSetAsideReadings200JSONResponse SetAsideCount
+
+func (response ResendSetAsideReadings200JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ResendSetAsideReadings400JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ResendSetAsideReadings401JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ResendSetAsideReadings403JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ResendSetAsideReadings404JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ResendSetAsideReadings413JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ResendSetAsideReadings500JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9611,9 +10136,7 @@ func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9734,9 +10257,7 @@ func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9814,9 +10335,7 @@ func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWrite
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9894,9 +10413,7 @@ func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10017,9 +10534,7 @@ func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10140,9 +10655,7 @@ func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameRes
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10249,9 +10762,7 @@ func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10358,9 +10869,7 @@ func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10467,9 +10976,7 @@ func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10604,9 +11111,7 @@ func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10699,9 +11204,7 @@ func (response ListServices503JSONResponse) VisitListServicesResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10851,9 +11354,7 @@ func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10945,9 +11446,7 @@ func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11025,9 +11524,7 @@ func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11134,9 +11631,7 @@ func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11243,9 +11738,7 @@ func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11367,9 +11860,7 @@ func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11477,9 +11968,7 @@ func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11616,9 +12105,7 @@ func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11696,9 +12183,7 @@ func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWri
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11776,9 +12261,7 @@ func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11856,9 +12339,7 @@ func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11951,9 +12432,7 @@ func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryRes
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12060,9 +12539,7 @@ func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12155,9 +12632,7 @@ func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12250,9 +12725,7 @@ func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12359,9 +12832,7 @@ func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12482,9 +12953,7 @@ func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12577,9 +13046,7 @@ func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12702,9 +13169,7 @@ func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEven
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12796,9 +13261,7 @@ func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12891,9 +13354,7 @@ func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13000,9 +13461,7 @@ func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13080,9 +13539,7 @@ func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13219,9 +13676,7 @@ func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13328,9 +13783,7 @@ func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13440,6 +13893,15 @@ type StrictServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(ctx context.Context, request ListNorthServicesRequestObject) (ListNorthServicesResponseObject, error)
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	// (DELETE /edge/north/{north_name}/setaside)
+	DeleteSetAsideReadings(ctx context.Context, request DeleteSetAsideReadingsRequestObject) (DeleteSetAsideReadingsResponseObject, error)
+	// ListSetAsideReadings List the readings a north service or task set aside
+	// (GET /edge/north/{north_name}/setaside)
+	ListSetAsideReadings(ctx context.Context, request ListSetAsideReadingsRequestObject) (ListSetAsideReadingsResponseObject, error)
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	// (PUT /edge/north/{north_name}/setaside/resend)
+	ResendSetAsideReadings(ctx context.Context, request ResendSetAsideReadingsRequestObject) (ResendSetAsideReadingsResponseObject, error)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(ctx context.Context, request PingRequestObject) (PingResponseObject, error)
@@ -14547,6 +15009,96 @@ func (sh *strictHandler) ListNorthServices(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// DeleteSetAsideReadings operation middleware
+func (sh *strictHandler) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams) {
+	var request DeleteSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSetAsideReadings(ctx, request.(DeleteSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitDeleteSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSetAsideReadings operation middleware
+func (sh *strictHandler) ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams) {
+	var request ListSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSetAsideReadings(ctx, request.(ListSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitListSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResendSetAsideReadings operation middleware
+func (sh *strictHandler) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
+	var request ResendSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+
+	var body ResendSetAsideReadingsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResendSetAsideReadings(ctx, request.(ResendSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResendSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResendSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitResendSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Ping operation middleware
 func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 	var request PingRequestObject
@@ -15519,447 +16071,478 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3tbttItij6KgWdvRGpD6XIjp10bAw23I7T7bMTx8d2emZ2OycsiyWJ21SVhlW0o8kEOL8ucP9e3Fe4",
-	"58H2k1zUWquKRYqUZMfpdE9ngIE7Ilmf6/vzY2ekZnMlhTS6s/exM+c5nwkjcvjXgdbCHKpE2H8kQo/y",
-	"dG5SJTt7nYupYNw+ZiOViIjNRT4S0vSFtP9OWDfmj69ilmqmhTSMaxbzf91+eRX3Bp2oIz7w2TwTnb2O",
-	"TmWhVZp0ok5qx51zM+1EHcln9qkdqxN1cvG3Is1F0tkzeSGijh5NxYzbRc34h1dCTsy0s7e9uxt1Zql0",
-	"/96KOmYxhzlMnspJ59OnqHPIjZiofHEC4zdtakRvsGuxqC41F9q85/O0eanw5yGX+pMq8BaqazwTpsgl",
-	"M1PBcsGTVE40U2P4d8a1YSdsaj8csKMPo6xIhGaxFiMlEx1HLJ6lsjAC/jNLZ6mJGZcJi/V1Oo9Zd2c4",
-	"hOuB7f2tEPmi3B+M2qlsKJXprJiFy0+lERORw/qPjZi1H3NqxIzZodltaqYpbsidffXcp8bMT1Vums/d",
-	"DrT63Nec8yt7DsuLfM0/2N0xWcyuRG6PWEiTp0Izo1gOl9B2VHCylaNKxJgXmensbQ8jCwh0bsPhcBit",
-	"O8fXeGX3gQS67RZYgBu9ByTQqHeBhdOsmKSyHRrm8JylUhsuR2IPNqFFfpOOBELJWOWMM60KM2UqZ1Ll",
-	"ZkqfRfD2OM2MyP0Qj3T4HT5cojyiGaRw2PfrMXoNZJ3m4iZVRcPVnU/TsdGwbpMCDshE3bJUGgU/zrk2",
-	"eAj0RMjEvp5qNuNywQqZGs34REWMUMf+Ym+/CdntgfnbVlLY926n6WhqybPbHtw5U2Yq8ttUi97AD/Wn",
-	"J8PLYjjcfjqn/fxpa3sYs0l6IzR7MmT0mh014Yaz26nSgklxK7QBpFnYeba2gzezZMD+nJqpKgyL3bAx",
-	"66ocyAEb9hh3W59yzaRixXwucnalCplETKsS5LXhs7lImM7SydRkC8angicOEybciFu+eKTZKFOja8Zz",
-	"wVIJ2JC0AbhbUDOEDxsh/AyX8+9isXzbB5aXuAW5dT9i/+P8zQlTV/8pRuYuPJEG+CzIPB9NRVJk4jhp",
-	"xkdNz1maVJe2vfXsqbh6+n3/2ZPhk/7WlnjW/340ftbnT4fDpzx5klzxYfOy3ZDvYV/tSx+rfMZNZ69T",
-	"FPBmw+IRiu5DEAkAQ4IYcMT7EkQa9S4E8RxpWztFDInfZ0lXLTSOxn9/F7Fli7jVatC6TufLWzpp4qL2",
-	"aCOg0HM+SeUEcZ9Ov/Ww7fiNvDVkpc1IesH1dRvIG66vl8D96fgZ3+ZPt/rfJ8Or/s7o6ZP+8+S56O9e",
-	"Jc/4s/G2GI62WsSSz4Vyu1YLHv8Ttr+05DcyW8CaNZ4a8AY7d9u50UWXSyh3OS/yiX227mrtks4NNxus",
-	"CbhSCsTZiIjNuLHoz0Zci34qtZA6NemNyBasG1sNJBNGxPSaZvGh+6m3zzi74VkhmJlyYyFeKrwrGNr+",
-	"sDMctgKLfadl127axtN/q0XeBimFtnJGFVK2G4HAvrmO3q0kFJ/sl3qupEYB8AeenIm/FUKDwDpS0ggJ",
-	"/8nn8ywdcbvKx/+p7VKDrX7szITWfGLHhqtjXs1jgGxsVmjDrgTjVgaDydmVMLdCSLYFZBBE1c6ncOH/",
-	"kotxZ6/z3x6XGuRjfKofH+W5ovUvn1+OO2AgzGQWE0RiRZRU3vAsTfaBYNOKAaRRUFLjsZCWqLNxKrIk",
-	"CjahcpYXmRjYBR4qOc7S0b0P6MCTXpWXfNAuI2GWnDKeWeayYOJDqo1+4DMZ0eo9Vgs2KvLcEnmE925S",
-	"4EYca3DLScQ8F/Z3Kx7RDvJCylROIkQYqYz7pQdH9VLlV2mSCHnfswKE58kslYAU9j4XllfZO0X8V3OR",
-	"w0APdE4jnmUW+zTjhZkKaeAoEnZVGGZF4lxlgiVKaNgtzzJ1iwuxH8Kmj6URueQZTnPPjbtB4KRFzoQd",
-	"jHU9ZCdsZ7w12r56Jp7zYbIjdnd7D3AABww4nRP5SbRFfEmE4WmmSb71+pPFcDVhhUxEToIRkpNHusTD",
-	"BA7mRJmXVrq+75mcqNJ2guhCBpMHunqeJLnQGsdVRT4KLhpw0e3i2K5tJqQR997LKBfcWFLDSdN0GJXi",
-	"fGk5BVsI88BEADioFYu0mgkztesAGL4RuU6VrKk25SlcFWkG60GQ8Lj3SLNgMqb5QpP+Z/mxhnM75YtM",
-	"8eRCqVfcSgP3PDjiTuxKAYUcCZFotjXc+X732VN2tTDioQlmdSL2Ov0BtkPy9VvJb3ia8avs3js6Nyq3",
-	"jCjVrChH22e5AMVWsl2nVTzQzty1jri0lwpYTNaxLGNS3bIrMeKFFkDwdOPyWBdoAjf8imt4mKhbaTka",
-	"/J5aUVezcZFlvQE7UQhjt1yz0ZTLiUjc9vjYstf4zP6jf2D/EZc61JkYqRuB2j0vjJpxk46YkiPhV8Wl",
-	"vrV8gU94CuYyq5qTcTkYtMFAQpYCXAACK6dFWSaji5G98ooMtru5WGWFWaVec7kggNX3FhdGI1VYFQy4",
-	"YKpZpkbXIgH0RcaTpaCiIfWiDeViLoBvjXmaicTS6FTqAKieDh8YqmrLKBeqCuMICnd72WCN+A6QofRG",
-	"yMBM6uHjjZmK3JNtZE3AlcdjMTJ4eXeFh0KaNMPF0k4sNMCCHIj5a3o6vL/cbVUAaUUMlad/vz8fsWoE",
-	"mCFBx9X6VuUJSxQcAyg7D3C7h7lIrCDEMw0Irq6FhLOepVpbvC5FayCNb6Uu5nOVG5G8FknKL2Dz99tf",
-	"ILbab5k9SHZZ+f7DLLvsOL7pZ95nWsiELU308Mzhka6uzq5EpACaYICTKgebqOFwbhp/7fIrLaSJmBEf",
-	"zON5xlMJloqZM8FYCdovFp1lo5HQ+rUwU9WgOP4EgigpjxZmrViWyn0Wc7mIWddDh8rZSOQmHYNk24tY",
-	"PL9NKi/IbGF/tm/FrBu8jI8AB6SF7F86XFpleH5rVVD7YuddaN3ApzXlN+ocWFJmIfftPLHqswWIJEnt",
-	"Rnh2mluxwqRWHx3zTIslcAQOAvYdDrvdZ9ywTHBt4JxBeRuwC36Nco0g0gmS+zhXM/gthh9j0rW9jj9L",
-	"ZbiAragzD/75scPhDt7P/CWsAqHKhdXhKLQUnKSTqWF6mo4NCVUqbzq4XPAMDWqVz0+5YW9WfabQKtpo",
-	"bJDiFo+mu4UHFbFtOJWIPWE3qbiN2A4w+j7+YxegPVcZWE6QnTvvAULfI8200FaQ1BVy+STwTO2u9UrR",
-	"T2i+boCaP6dmigaU+8GOxxVUJa4WLCZrStwEUOxK6DQRmqXmgWBr+xtsfRXYirzVrN34ZhTNXrfBrQHa",
-	"Uhr4xc/yrgmWMe6hQG5YA4NNYyJafTpLlzRyM7XZzK+K8VjkoPmiW6My9tb2cL3pO9x6uQU3d+shXKQz",
-	"oedcLp8D+vfW4QG5xWAYw2dgC1BZcq8va7ugYSK3krV7OJIGrdYNF/p+9KA3+tUPJ9hUtNlJFUlq/AnV",
-	"7fqC/LhOUbAvM5PzNLNnUj1PskS1k36UxKtTvMyF6IPZMPCKktXiyhFzcSOk2Qfp6UowMZubaqTIx44z",
-	"QNWidYyYVeNIpLj9mWeFPYLvh99v4xkFv2x1mlicFjciT81iLfG3x3PuXrYfgrlqs8/wVTu9v9w137VD",
-	"QTmEX0Owi8hf1WqAOMzF3cXAAxkK9/1EjFMpEoIcAKb9ihFLiyAeAtb8FSAr/vgpBs1dKikG7IyOMrJq",
-	"AVhU52KEsjZa1cD4hB6K1NRAsVSSTovZnD1hc6uuFrlg/EqBRScXeqqyZC2o1TTht4eHR+fnEXt5cPzq",
-	"7dlRxP58cHZyfPKj1RyOT16+OXt9cHH85gQiQ7hcgI1vHywyIqEoCvvTgB3IBRp+RKZDR1pJ4m55LjHU",
-	"YInC3QOka8B5L4B8lWrTFGAx5xMIaynhKxU6ckEo4zTXZhme4GX7H5ZA6I32ghSyvDGe5xz/rQzPDtcx",
-	"cuf8Bt3fAR8GJ+mI8VGutGY8y2A/NS5/JxYfLCeifbafqZo0yzMWh+E8ydxu2Ql4A2/BFQsuKSv9jVW+",
-	"fLiOod6B4rUKyYdKjtNJgdZsEv0a3bbhERDzCwdddwS6RQKoH4Je3m5WHuLm0OROfgmealtxg7eun5hN",
-	"umYH/q3G9Z8HNGfzPbivXokbkW2yEz/Nut0s2iJj8Cmguww5SsR4dssXOqBylgh6D3poGSEy2ok6REc7",
-	"UYcIaSfqBHS0ajIJHzSZTpZPZAVWuY1YlEqNZqlMxIflq4GfWxkBG3pWwLZKZrAdhcyA7VRoyU6T2uWU",
-	"yztINrXLxYXSSO236zlHw90GhGbpevcuZZ/Fp2/PfjyKMdJwXuQQNzTPlVW3WVfw0RR+Bd93Dz549ebH",
-	"H09ilqlJ+C48Or84e30SM21ywWdLD/96evZjzPRCGzHDQemjg7ML/7s2PDfFHJ68PL94c1o+mRYmUbcS",
-	"Hh2+OTn8KQb3fp2QuecHL+rPnZCD0x7+ZEfwEQmkfneFBIePhaEk1fDfLr6x5z60Q/sPq6Oe/QybdAED",
-	"YpJqA6pmF3bmBzn7+e1J+V4hq2+q+Tx48+Wr8k10HsCTk58O37yOXeguXZmLwqE3Xvz5xL1hdZZU4kkE",
-	"ri168eDnV00vVl97e3r0l8OYFWCRqk71w7/Doys+ui7mtVVcvHwBgxsv67FE2MeJe24PtPKcJ0n59Pyk",
-	"9lQLadzDw/rQo0zwPPj4YuljcOOHgGZfe9HyWgh1p//+4/FJzOZ8dA0+QqkNzzLub//03398e1o+x3NK",
-	"3KOz1+UjAH988uL81K4xSfUcwrWqS7NPX1Sfhis6Oj+3yCM+BPETKTgMyyGOzs8vTpveCQd6e35mLwHM",
-	"QeXhvz0/s0gCv5Ir0/1urxR+D6/y4PzixWlMKr7J+QgMh6ANBAE1joxYuA6dYZcyYChAlzpRB8hNJ+oA",
-	"bbF/LRmBfx+cXVh2Y4lEJ+oARcC/By/sc4vf+Bf/bTET/749wb8vX3WiDmAR/H3x5xP4e/Cz/R1gvRN1",
-	"ALDt7xaK8S+MB3CJfw/p9/ML+mufA6zg37en+PfMzgPXTX/te3CD+PfCvgcXgX9h/XDUnagDR4vn8fJV",
-	"lYm6rS+zT4e9pwh2etlak6Xyepl3vErltbMaZ2pSxlrPlU6NAp+qETkf2ferOk6mJo+3d4a7w63+1rC/",
-	"tdvf2R5kqlnnQUBskLFOQAdUY49ilgw7uCUcqorzv3REMhFJn17qh7hsT8sLYEurWClf+SVGeFJNXPjQ",
-	"G0na9OjVQgBK48dGzDqN3jdYOrBvHxAUsWuxQDO+T/yp6ctBPBfJ/z6wt6PmuMbOkpXh9JgdWn3poPp1",
-	"1LEEKOOU59VZeowjantkMy4TbmHE/8wze24qT0Te2evslqBgcd3Fs0WdG7IX+Y8+RaWNqbJ+sCjV125f",
-	"Ay/ZaCTmhv10cXFq+b8UAKSaNWwD3iETllvedmdJmCuXhqasTyuA4HCaZkkuZLM8di0WtZt8pNmIPomY",
-	"Bl9ug+4XDBpA/HHAf+w35NGE8FhvrCMI/gwc8LO/22DfB8ldnVThuQRJaxTTzo2xMigvj2nj45kXs3ll",
-	"23fKGITHx/jp1oOckDf71Y0tPszPKAaRchDfMBM5yBhGDZhdBwObX4rAPOMLK2SBPhbDBmOMS2AxwGrM",
-	"ulfKTCFuARFCJCDTjtTsKpUi2WccE7pSyeBNtFf1BuyNtHoCRABa5n0tFuDYQioE41nxICrfwCfXQszt",
-	"/aW5j7DFOPPbaZoJelJuAQKsUD6KSGGzo0hlXGyw4XVrdA3fi9kcgnhRWjN2LZZOX4sFxOCDlZYQ9yPg",
-	"cn7Dsyoh2Ro2kJEsg13RB/aAyoSUpojyulG1YnSpDv7nKTeVzEyvodTYWevulqC0QtGW+Di/EhlYYOm1",
-	"fUab907hpbTccOYVE3rnaYN1JANJ06Q3YOLF81RjFgdrjffZJL2xDwD6IDo7ScEt5yBHBzbU6iqizof+",
-	"RPUpK+BFOepBlnKI8PI4/3kM+YWH12XWvISTzSx5iR5cixZDTCHTvxUizG1zULLPtux1be/uWincil1g",
-	"35TKOZBrPxt2lXF5zbpKZguLgMZeBB8Jj+WVGydcuSN59Kj1VY8YIzNbIQ5JY6/hImok3N7Keurdlt6H",
-	"zgCP1BjMx+vEvMkD81smFo1QsjTmPeB5s4EfCMBWCdXL8BQxsHkBPUqNrvKyGj/6MjyllDa3hk2yZgPg",
-	"VudzA6wCZ+f3qQlSXvTa2GbtBjwvZjPe5Mqpi0rlFKvWd8pz0eT6geR2eFYVo/dZLIssiyk/PVeqwT81",
-	"94PyLHsz7uz9cse9vYs6dhYMf0fn6OrLoRlX7dQNvkourJVzYFna5H57IGJydnR+wQ5Ojx+afkBAW9vA",
-	"n01EAo1ntRtrGV9W3Q7EMKwUJJbPqGrJELdOmlHjUpVXUqxU5veRDKEEnWrGGU7AulrkKc/Sv4sEHfAI",
-	"8PCf9ute3QwALvOd760mmP7d/vfu0OUeLkd/Lp9DSUabALRiXrfTD9gRpDBwY/L0qjACMsliMg/E4VYi",
-	"inHXIP5fKZUJLnWlmEAdvonENsEJPWyg085asPqilsYUH0w7LG9ka3hQ7AlNFUsDZySmtdVcwedIMQmO",
-	"4LJqx9Q0dGnNWRr9smNJ4GWH3U4FEigEV6ubggwaxhSRVdd+0Yk6YAioGjHpScMCKM5x+cDyCWR3ZZm6",
-	"FQlNDnsEs1I6atjk093dJ7udZmW/eZrzGc+yO8/TCHDeSNasNAXDa/LWxYGFLF6ept3Ytqmpx9u96ksi",
-	"pYrB4yhMZA4IEC+xuVbWAsxRxgrlnb3O//pl2H/+7r//S0scbmK1lM3Bi/K4rpzLLmFmmqtigtm9B6fH",
-	"m8Eb/hS1HdCm0iVke6CwmiaNPvZDJZFzMHUjcqwIUzKCCkvGtFLMzoJkJ+AHUFQmEzdc1uqaoKvyJ2Pm",
-	"7E9/Ype4pcvOSlm6IZMplHC9y79kOJ61aDZVWcJqDCgqE3HwJXuj4AeEMhrffffdd3FvHykBXqWk/Dio",
-	"tmE2odU1Fl4VduHdlTJvk67ZxkSceQqlyyX+BkFgTq+jtJh9UBQQOMHvpl18GzGlz2FlEYHDlRgpl7kP",
-	"a+RZE6/bGj44p9tAdXkYFnfs1KmH5XC/Nkv7whzsydPh8PfOwL4yd9r6rXKn3x0vujOdXk2fXepks7nm",
-	"kYaMQ0cRkxwKpsFmKWgEY3aAsrDYMqfYQSPPRZ1x7bPYcS7/WgPvCu+LlBQojuOMNeNMcShO6EzTVaem",
-	"nakTdY5Pb3bwz9NO1Hl79ir011XkknLkJWjAg/p5tVmsOXocXDgIoagwNqhuS1xqhdDQJizcSTt1uQKr",
-	"oaidsR9ZUnyOXzWuEoUOp246WBZU9jAj/5WeqltNCeaU/kZOWgoAS1zoQXX1VZP5sOHCfE2U5aVBqLsa",
-	"MwHqMtY7cYGVyzfhg9+bUkmmxYxjTJSQWOHMRUKXJX5A4qouv72+yLobcatpupOfUm1Zq898WWM2CeIl",
-	"GyRTDMnzpwQWbm3SEUsKADewoqgsQ7Xbyyh7LJ7iMt4bHbN5Vmh41fGIRGSGszlGWtGIdTfYRwxAegEX",
-	"e3Z08OL45Mfzzt7WbtQpx7aaznB7pz/c7Q+32NZwb2t3b2d3MAQO7fOZ9rZ2l7yE4Rj3zUYJxmi6CYoO",
-	"EMl5EGZTXUV7AA7QXDeAj7y5TmVSD7uh0hSYEYPFulROf4MQHBQNMYTtIeJxmnb8Sk1SGdTzugOBfOtS",
-	"Y4GJOMrcZEImmr1sDTNsprRhz7axLosF27cXL/vfs+7VKF/MzSONxcF6+yxTclLJlQ2y4J6McmH6p3ae",
-	"IcRy+NJ2QXxHQHeeba/11BVUNWFFBii60url5GrkGnJaN6hrV08LpVJ5Ib9ruztNWlEtsQQmXl59DuEF",
-	"JH/BPqakeZV5ypUtVGz2jptb4bmkr+V2X6mJld+swlNA+vG4yLLGDH+oEdEWXQ/pu1hGIoIqjUImzqIf",
-	"u5IYJCBj+Y7qqf/H7PnNX2cvF3+dvXw6+svPO6O//Lwlfjy5Gc2S7D+e/I9p8ucPw//YfrkY/fhhN9l+",
-	"qf/jx++b1lisygB+pOsF+LbulPzrzg+ncQcS0cU13ffrNo4GqgSUuXEenixDd5yzG0B6VaVo9IbMEnwg",
-	"t1yzRMkaLz+nWFh7MfNcTXKh9WfxwRNLBJu9bCHV3cjHBmMRFf88CokjUeT6mlK1UB8yL6ReKtplJSWu",
-	"r5dPHg1SSdPJC1A1TKUWrmb0wUY4mt61tu6QJztXu+Pt/tb4yai/I3bG/efj3d3+Nt+6eiaej54kYC1Z",
-	"UzrUnu5ccNNeQ8dVdoSzQrUajsue0T6TRZaRGFw5RSePwlcjJU0qC1XorCqGPKnVM29xP7bhJWzI3Yrf",
-	"STtkEIw1uHqaIYAdwN9HmsVWlCrQwxNTVcSYYr8gnEyMChf3FeAY1QQm7Iv9Wfr3G1Krlqs2FHNMOWm6",
-	"PSw+vg7FsKD6sRwrVzLHYch6xHQvQ0Rzk9P6zJfWhrqTqXQB+hi8UgqhKIZj9Ehqqtx3a3e4rixB1MFL",
-	"WLdsuuZzfDkwMzQjberIACh6JQTgv2n3iScJTll2gadRxz6pOXvsL+vIK4kNZN+le6Qz9lsNLqsVrC+4",
-	"vsb4nUA4bAZwKOzpwzCDouqoL8dYTR6WAlUAKZaO58BHIarSv4rq9lUuyvIp/kswpuRF5oPcABECyzgu",
-	"oCkWGEa/b1gMXX1oSViOugrNy94wVFm6XuGztoufCqiFBjXENFYSJQsO7HnADiQr5LUEjmu/V7kvMw4x",
-	"azFOF3urU11Q/tgp8iwwUkCk+N7jxyMhTc6zvadPv3/y2AqyKu+7Cu+Ngdsb8Swicg2sy944MSm3CbKF",
-	"eAuhykvfTAOnU1JQLMoSz/u4qaXwXdT50NfJdb8s9lUfLMhIbCnWbR/vtQcVsgyPEbaZ8xTcAhBVGLko",
-	"DT5T9jeSQACk3ZFp1t0ZPu8N2EGmVVCFmE62jIUo8+pkUpLGKmc3qj/KVFHThBrKqYdW3v91eflhOOxf",
-	"Xn7YHl5efng2ftf9t73g160x/vpdw5u9f/uX1byloRhQ0FHD7xQI6XI3lvdOZV6jyN1FEomwQBMEjj7Z",
-	"2n3ydDgcsi5nC8Hz3pKM4YWgVJqnO53AaeG+vZM+4DQ+R7M3EkHekP/6VOXmTQ7GvYaob5X7+ooEaI80",
-	"s3Tk4PSYpC1QCVNDnS6kiNhlJ7TUB8VnnYXPHkiJiH7zEC5wNwksWlNnL7BZfnpnd317l9pwVV5QKWLV",
-	"Uo9K8Gw5PWhNnavabZbTNF0b5ZaRuWkFh63lb1nAJBNTWUvMB6UlYbJZN/43TDX7E32AEb3Vw3Ag3EDH",
-	"c0FdYHBi9KTaOUN5pZyvKqsEvzdVJmrvwUOzLR/+iky19VHXWLO4xSpPBY3Lk92nbh1GaIMIoGapMTWV",
-	"q7M1GA6Gd7Ts0HmvSE8/JYMPlqG7I2xTWML736XFTYrbB1o4dBLQlguOF2gyKp1WQQ7ZXGXpaEEesPFY",
-	"5CVKQauWJ96mqcveK+UZyCe3/XPx0OdQD/2t32jtnBpBSMwOy4KcTVTl9Oi1b+NCRXmDEp7Y9AnqkSJ1",
-	"oRA9qB5kCbNVRq14evHqnE25TPSUXwvW5cu1fLZqZ9a3//vh6MfjE3Z4dHZx/PL48ODiCH69lK+Pj3/Q",
-	"fz88PPh5Njm4Pf7hYHL89i+DweBSwgtHJy8aPlqP/acWwbUR0qDC2mDTn/tXVqTVlgK9rjFTNPvQIFAV",
-	"om7vT+XnJBMGy2u870Zf3qv0RkhnLdAYME39G6q125tqEoWZqk7EWGVLjl0o8aD6LZo2XJBdTCXBUQPs",
-	"bWTBsqd5Con/K2wEWBlg2UqA7qhSIq5OudYyYOe2c6yYORcjkd40ze38X22zb+1ub2+0gvMN7CNXC4aF",
-	"2QODE948tsIxagKK2d2tI1PBs6YgojgXSczScWDesKIjliaIWMxnVyKHF8CLqKFcB7hq0xsRIYmIJ7kQ",
-	"shItAL90og58DqJvzdXvXljCoKnSpr2VlX36SLfIFf1hY+ROOj9wdcNXDnp8erMDZ318evO0rDVeowFb",
-	"z7cHW0+/H2wNtsGCKr4f7u1t3S3uVPOxeN1cJNKjIpVMoT5W/b79pj9TiYgptW2kcqcoghcS9FQPM2Sl",
-	"1FVgJWljGT3puxcrg+WcXxRbIoZtILqxixIIfq03EENh2TKWLJWC7UTYZML+8MOKEgkr+n7SYsiD59dg",
-	"/1mf/CiZCPYjUspGF9HcpE3zOPUS6UKlyiBdUFflKGdY2ollbqoq5tPh7mC7ET8xCWCtaFv2HaTXmgXY",
-	"Nc5I3GBADQOyVKHPURvjqF5JI9AE+FtFPE+BAugvt93IDoFHv+CGN8TAccMZdxYG4qtVG0BD4GnjUAdy",
-	"gTE6FNZDFgtv8rPqNQqDNRucvfNzq/HJkSXCw53tT0tBYHbG9r2ByX25GO66zqbLxG9V+diVkEUjfgZY",
-	"kbVj5UWutWmgfJoLbOMluRUCFPViPTg9Bhnf8mNP3fICGrymifDf9vY3s3T4DX4//H5rU8PH5xo6Ssmn",
-	"JrC2SERllce8lFBm6qa2hTtXa6b5mm6JBJHlNeblg80rpV6UfTMZD8Qrr5mhebqGUmXY0HCw+/2z75ts",
-	"1huXsl1b1zisaOs2ueJkgmTFe3kf8HNKqltyPLyRgtG5Q9szf3rXYhHVnGMRJCM4vwpdf8QIgEEm4Dci",
-	"pzKmVsNzsc7k1uiqcDYX/eeUC0rRuxaLXuv9fOzQDPaqhsOtbdCOXehEZ6+/1ehwWLqTJch/e3Ho2hib",
-	"KZulo1xRyH3E4r/+9a9/7b9+3X/xgv30097r13vn54Mx/C9mXSTSLPbXGkOt3dhPVhcJlsPXtgdb2092",
-	"dp+G+n8IJYFJ/fIy+bjzqW//bLs/DP/sVf5cXg7sfzz91GhFpwNZE9f6sTFE0K8MFQQfhu0LVoE1sqz0",
-	"jqAEnkt/9yFgNVXEWMbJCgauOsOluL8vgbnN+OqMlveLhwsNmIEh1ihWNMWnki+uOsYPXAv29uzVcvWw",
-	"ZQ+I3nv82Nf1okcDlU8eg620EqWRp3dm8bnIBMegobHKMnW7z2K0idbUeHqMriksdlyrbgZf3TUGLs+a",
-	"L0kheK1M4w4SqLOs7EGnKaz1FmIpxmkmSGqYoSy7rAEmldG279JBolkcoxYX2OACO1r45hbQdgfdiNUD",
-	"tG+vFahAiiOpal2mtj3E5jirXGV3CLKCy1hnvcIhm5bRHlR1ULo0namN/p0PqPrp29MYQywsn3KVPLlx",
-	"Jhgn8vUiFl8cvz56ETNH5EERZrdCXCd8weKEL+LInn3C08yl2xVZZr88Prk4Ovv54FVM0dQxuuJ8AzrE",
-	"BCjtDbKli5iGrK+gPVmo+mms3cQNtqkr5c7AUU6RDJHzmANoUG6Mrw3lh0XXpRhMBhhSpIMA75jQ09Jx",
-	"e3AXx+cXx4fnA7fK2G7z9cHJW7tJKn0jKr097QGLbOzS9FLDulJZ8RrDDBMldG/AzuxVgB10DL+GRazK",
-	"kagHoOvCNuLFZGpYMYd2OmDfj88Pfzp68fbV0dlgxj+8p6io92CTiMmaZU+ajo/OEn6yc16JhQKmBlGL",
-	"FjQwjGycC8F0psygvEMIo0KAsAsa2p2j12vh+qPx+TxbDNgL0ANAJpXMwQR1gA5d73BbmEeHcRx2sFyM",
-	"rYpCsOrvvYuOCStYx9iAnBC+16SBNmhAfyYAhug5AHG/mIhtse5rJRO+6FkC/ox1zwv4VxBbhxCdoAHY",
-	"07Vnd/Tc3jF+0Z7CvlO8rQSB5ebJBKI3MgmLD6Os0OnNSjMYgLJFR0DLKg1x3Tv4CIofccM4CEV7BEge",
-	"jHUNjue5uEmVy4zQTJs0y9hEuczc63Q+/1KRmdtbz56Kq6ff9589GT7pb22JZ/3vR+Nnff50OHzKkyfJ",
-	"Fd8oMnNFUDsGpFT6Te+X9t1aLE9dAmxM93Fd3ZejQJBgt9voHEVfgp4NJ2gL+zhezsldMv8E3RvX2seb",
-	"rX9WBLVQ14qfwex4hLM0kdCG6+3F4ZKXwiHn90+fPH++dkVtgYmy5TBdNXrkqp2oA4uFCvRI6TpRBzlE",
-	"vQ69f7y5aBJevI9TpMui04yA3oV4XlKZVWJES+S4C6baWKoJg1NXh437oVct61xYVow5bXfQJtDvWAaL",
-	"sivUuqwocLVgabJvGcbIEJkjEmduFZHzWpWadV0L3TTvvxph8itop1AV0gSae0meoorxzr7QWzJ2ig2U",
-	"kPZ79HHCTcqSLjKD3VVIBMCMfSc2+KWvTL0IcivcTsM0GlaGhLWe3vGa61vOWnm4C2w5oANMeLWckCmf",
-	"GLQBl2xBt+MkDGVelVByLvJU6JaOYq/X2L8sVl0Vo2th9kPjkOV9FIFeRtXhew2edGfsCu52ONjdDU4z",
-	"UYWVrxp8O2AYq3z4dLPvUlmfcKPvvoyFlNLf+IdO5I+j5a7qUdYtzrsg0tqXBVsuOoJJJeJ2fQbOipRt",
-	"CsB2mdutxRGGn5GR7Ta+LtjeB5uUkfZlxLdmbjJq2l+YKYXHV0ICujvDIZhIVWEYBEvxMqqcvDoQubPz",
-	"LY5f6OWgWaz70A33E7EYe2NeuG5qccTiGf9wLmTyihshRwurZX/14H9w1apUGn0q8nMxCjMBmstmbqLd",
-	"KaKEFe6rbp2Nw2eh5+afI+w/lDB+9cj/EhDLurnBZ80Cz2812j+I8/e9fwqpWbeNevVavddrQgCbVSKY",
-	"JsI5omojGyq3hKn3lS6GtSVQ+n5wit1fzvW7X96od7+8Ld79cmHe/fLT9N0/fjmR+ONZ3vCj/eE4fffL",
-	"yzH+PRy9++WAl7/bd07ku3/88iLBH+wUp/PyJfvBT9N3vxwJmKH3L3dMFFupXoX8qcEXvaqzc5PpIAFj",
-	"K8ju0gezQ4muxNFb/6tLj3vw/NRmods1+UmtSEH7vZMJJSQObdtsj3EnhN0sgdpr1OnKa3ugdGoa7UyM",
-	"VJ58Xj51dagGQSdo6+WMSuyAUYMvf8RdF5wB5yyV8YFVqWSajwWbqUT0ICoxpqA8svnOc2XUSGUxRH5E",
-	"zAWAvZ+r3MRoIXWZVIUOUm33LV93DiN6O9Wuok816qRBGcBFNGwZH9SjTyxjsQwlYcv9gkY8myptWkq1",
-	"hSv8kqEzDXExd4qGaUhLbsYBOEq4s4bt0BNfjYv4sasbVvGZrogXXHVabclTEUTASjChrzeVP2im8bll",
-	"PVeqkEnEIGOX/vtQ5SJi5y628yRgaxF7ETA1oExUzcxXrblOZc06UM5zR57iwH0ZImtHHlyuP6OVhKNF",
-	"RQpLRMWnb84vGHjCH9Nk8R7jrEnZgqPAcNlaxhTjrDFTq5r5tonOUVHu1oWBNWeHQUBYFThaGitQjD+v",
-	"2ORdxhY61OxJE1XrRJ0wNhtE5zSrx12X3y3hT2VNrQF7laUFyBSG36WmNeouWMCdTt6j0R0j7wDsoXV/",
-	"S7f+h2vUP2ru2Owj/F3Dexg6lRMIztlj7WUQyre7espz8BkLib1ey16GmsbCgaCMk/2m93mRgiPX7xnO",
-	"qBGN7ck+lFhix3qQKi+VkZqsL6CTBPJIvc4d68begk3idMxACa3JINGyEFEXQaJQRsFqH1QpxAqRKLQ0",
-	"tYPHsnwPK3mE+On3rHInj91BMAGQ0CvwRmPRTL8QAvVK9dO10IA425A80SAXrSTCQfTx3SSVexRPuZd0",
-	"c6ebaRV+ajC7xo/f6Aq+S0WiurC16oyaktvvJ0b5r5slls8SVTxgh/VW6qfaSHIc8W5uE1FIA3V6r7TK",
-	"CiPCDLN79zHBQfFvvYVJPaVt45YjP7x9+fLo7OhFxF4cnx8enL2w/4mpd5FPg4vY25Pzo5ML+HvinkLI",
-	"IJ+JsARUzV7PunmY6taDysUlmw0eO3rRs5/Gl8Vw+GRUIdvwk+gfw3txvYMLlau8YyF4e5J3zev7rG5E",
-	"Hmo0lQ1tsMhUeiytKnohpIGmkd3m0LDaxtZpc14aaSDytFg3Y0SRohg7tzGFr1RKXcfv07I2erCy1Wd6",
-	"xk1T0c/c/dzmd1hTsrV0stWou8jZXOSpAqvFLJWFsWcDln0rKqeScBVC+/E51JBODSpnbuG47oatLc9X",
-	"qd8awcD3WULgWChLvX7sbHX2ng6jzm5nb/f54Pv1rbjwZBsvpZL4sCyEN7pWMaXgHs7VrXu5VvubfFY3",
-	"4G3oEL3g+rq5eHFZGA61PF9OjIJrBiwWMrnAyEYrPYoPqTmEFFDoRXoFOcMY1kaFyprqEsIIdyi1a2EC",
-	"51le9rAMK3WRXRAHIKAt6pZX/6i1eTfOBddKxkzzhWa300Vvv7ruSnUg2OXYUv1DLkciA9kbdg7hXnkx",
-	"N/YXiB6tB1ctk7E2gzZMlyasC5Gh0sWVy0lfL7QRM7+zNOntM13kN1BsvTG2sfN0/Ixv86db/e+T4VV/",
-	"Z/T0Sf958lz0d6+SZ/zZeFsMR1ufF87n61Ohu9KxWbNUr9LbTU1v0+i9tiNacSS1qgMUVbwXhPQG1kX3",
-	"En0eMa3Ikwi7Iq9/ENrpPnC1bEGfndciXXa2d7abLnzjYMQrMU0pZWbZNbEiFNGCcpNYtijBmABf5VBs",
-	"deTA2DWBATvdbaqXy6k3heHk5s6oC6aZtV9wfX0OL24e4ocDh8vyJ4KA1Eb7PCpv7nLyx+ZKpNVDnR4K",
-	"6xrdR3bRwRJWF0BuOr9VoUx28GajCSDQxhYT4CrrJCccsm0Z56axrEx8RhVM91l8qOyZGBGzrpCJC3uw",
-	"CN/brxDpbq3Th31codldiw5k+1tOTXBOoUKOrIKZUeYh2TrPvMnQrcf+pwerqBPMVLV2Bu8v3f0dkhCz",
-	"LF2bhBgPmAXd5SxENuP5tQ63+0iXuXsaDYDnL/5dsznPNdDNGbQ+p77hGZeTgk+g5AI3og8Ls7th3R8V",
-	"i0UyEVj7ZwCSQsROF2aqJIvt2wZ/uljMxTlskMUvuBEbpkJ+gTzIJ815kBc5H12ncnJ009L6lJtSX5zb",
-	"P2VzmbJyCdSvB929wXb2sMbeRMxzMeJGJCvgyAdrixuQeLhm5XfLBnOpzBJbCCMS7p5z2hLNYWGmxdkf",
-	"SBeew7syG6mkus0p7sXYS6sbqNYV2hDuhldStxAcXGufDWJQUnmjsnqW/Mp71G2m4jAMYKONt9kRHy4c",
-	"E0HYHWEUVBmGCw3sViGyNkFqI0tYOvNl1kAmFzTWQLWiqkG9F7H4ZZoZkcesu4SmY3hi3zmaoBu/66se",
-	"NRuNKmwAJ+9EHZyhE3VwmFo2g3urlca0sF/7dHP2W6FXa/kwjN106Fj68hwl980FpFIMv+Kj60muCpmw",
-	"AsZqkGifX22LndEW7+8mT8f9HfGM97+/ej7qD5MtsT1+wneudkf3lpbIyelmJyXkDuEvLaLjW93U/OwA",
-	"Um73KQDH9V7UTFqtgroiNEWccpDhXgszVcm6uz0I313uIBg2TkjHhnQllbeoDNnJksdhdQHSCDJt2+L/",
-	"7TPW3WKUgLxNKchPKAl5p0xDjtiu8zJUuf2d0p/t8MfL6dNrv1netdq05CpNGYzjjySqXmRwwOuTpS1A",
-	"of/+Xg3E7GLa4Or9zANW2Qufy8VSM/yf1G3Zr2XGFyxTE5bKfRZzuSCSCSCt8rCSoyWZ89skBoO4/b1S",
-	"aw0nmt/a87APq/QQn65ri3kXoH6A4p57jJdxtkwVBiwGB+eHx8fM8Guh2TYziu3gMGA2GAtqiwLy8bgs",
-	"EMozre5WJZQaZjbUAv0S9VArhYrvRgR8EhfB1Hb0G6EIzdaqJ/bOnu6wTBgMn07SSWqszjSIIxa/R/jt",
-	"x/sucjoXE54nmdAAKSOuBcVLVy4lgMUwyvmg/x+8//dh//ngff/dxyfR051P/9J5qJZMllg0ywl2hM3V",
-	"dOBi68QDHPJdk4ldi1GRp2ZxbscjQUVdC3lQNBVzXGq6hPWWwiCqTEF2gb2I4Neg4JtVF6947rpcxD8I",
-	"noucoRsOBkX3G+m70MUJfnYdnCCSEnrDUx9SyXiWcr2Pqs6VMlMwX1MV2mipEdRtKjVmreCjshLdn8oK",
-	"pNzVt/FZMJy2zEdGo+IOxMAebgxI8kizPJ1M0YJrFYkOLthZvPY6lYWUsMTn6b8Le22f7HdYs6168N99",
-	"B7VavvsONm/1kKSwEMgzZh8ACvo6rew8FJl9+A5WxLqUzg9KiZAYAMgyvhA5wwQVjTRwLnJUXaOmDCE7",
-	"FNpkxyq/5XmCH7l2Mfb2Ug3lH4BwQKRuxUqxx3iRpAazHqJLWcnNKnsV5GV50qiaBEFFdiNadVmISEeX",
-	"svTkRaR/GxKpIxdZrbG+CmVUIFjrwaW8lP/tv7E/pzkEUVj52/5+KfvsCCzLVypZRNhV0p7tKCvAN5Fq",
-	"LPPXjfl8nhFAPf5PrWTc26dKydniUjImPljghToznKqnB7zYjp8ia2vAKy4TO8QK3EJF0g58evSaGfHB",
-	"sG5s/zyeZzyVcW9gt3LgwRsiIVMNbFFafIJdkNVAs/hQSSOk6VuNLWaphumXtgixkRY2rwjnghkBVGof",
-	"fejf3t72LfPrF3lGNaZjX2gKFgXmKu2X1L2dcgMDjYo8Y316/SpXt1baQRsVOP/RrWJPAQcC70WiBFhA",
-	"yApGG9kZDuOIbgTf49W1u0BRSpqu3NQISj8YWhYaWKgfqybjmr2D4JMBO5BkpAdOabVTMLVh/L8dxlch",
-	"QhpDDV7dLcU7W7sx3OAPuG+9x6A0Rl/l6SSVtCZw31HPaF8SD9/Q0JsVwt/hBMqKzPj+G3wrZt2Rms14",
-	"X4s5z6nIzGAygG9cVanpLPUFpUZqhlAQfxfTdhbklYjChu0RLgyOXyopevZM9C0QB4XEHNftN5TnCxaj",
-	"0tQ/RPGif2Bf6uNaYzsUlFX5MFdasPgvfYqF7R87/96ZMPmifzA2Io/3oUCZGGdQR6Ebvzm9OH5zch7D",
-	"gcP+aFz8tDazGxpVhLiH57u8bgKw7eFOTEHDjVvAYTTVyppzM32kGYr7uhfBEI3f/QSsRTev8TX/0D+Y",
-	"iHjfLQ7oDoKdW55BcBo+iQcMmwhoLGPD0DLMpCUdRCUA4s7RURFkMsTbw2G8BKcR5cSU1HHADgEs3QHX",
-	"uw1qvnB9CeOPl053v+zsscvOYDC47HyiTrOY/mOp3TgFym1Ho8r0UohEw6phtUdIoC0mLI2JwoaSYpPO",
-	"viiOwBqI+obLHyANYTOeWWqGrrlUQudslsp5YVj3imPH5ojd5soOu5gLuNpZqrUdCPoiRz5x0ypeLpdY",
-	"Faavxv0cuvVipEAEacxZOoIOy38rRA7Xa9F0JiyX7e3bRW3FfvxgSaNcwPnxDGs4W5FmH+EA0ChgJgm7",
-	"KgyWN0LQhvd2Yr/OXGhV5CMBv+/GtDsEXgA4yTijlGFuFSKEFMligGEn0O2D6e6DSPAtLSYz6OUGFByx",
-	"CMPjYpZKFlOwPokHj90jS3nALDnnMnbEjTik5f+Pg4fOnoM8D8tD+OMDbTD+8ejCjtAyGaLObown/Tz2",
-	"N1IKhtSRAWPZ95HZbD2Jq3wXOsVvsdfpD/tI2lkhdTGfqxzrKuKrxCnsGOiXCZmC1fJHinxJkIZd4dhY",
-	"o3KZGwPrJb4Lu9h+jonbhE0U6sgyBQnHdmA1JhbFRxDpQ1Hk5JEGAUXTHdfoLTyLQkZoh4FfKz2BqXaZ",
-	"Xc+uRSrOJkIWqRQMWAfrToSEOqOEzRFLhOFpplmQHypyGhyH2YqDGAwrWGKLdqsLYnhAhHwfQopdkxcn",
-	"LNiRoIg4Wwiq1+9HqpUopwCUdDTFeZ/EXrZGVlBIfsNTSP1hXSuwX9k1JOpWWkVWX7MxFpPjVkIol+uZ",
-	"Unikeyy3/4LmMzmQO6gkBLYPvVcqL4804ZgmW0aepzcIKqlkW0Omvch1O1UZXEvusl1Q5vACLn30ZMj0",
-	"PoiGRLFh4CskpfSSHWabzVIfdkGLsJh+LeamzzO7jKBlSJpkKAThZ6lmo0xpkYC8ceCAEi8K7DfUdMa+",
-	"pGv9RwalrO66voMUkYLeUBcPShqEk/Qt/mWpQDm7+m6qmRhNlaWMfHQdldEWrtAXwCfUJIAMIljgBG7/",
-	"b4UygqXGXxZ6Z4E/vb04pAx33ej+9Sx2nGPi0R7T6Qc7KhpAWDdur5NqJRSVl3WeId++qhABYZnmQqwd",
-	"jwYDxS2ikJxKLznYKzVPh62eQkX+PRYDbMZef8Vu8VuDwdYQmqeRdMi2h72Ixfo6ncfBi3bU//q//z8W",
-	"vDjsDRh5tJzQC0YBqtFmtfxE3YJzUfAEqveDhz1GoYoCGJFvTFWRayu9kvoPdRKohpul8SM1u0ohssCq",
-	"ADiyRkpiB6OpkPLhPh/jFlAg9kMFtgT8JiJOMkSZ/sA7ip1SWqYJk1CfX6Um5/kC7Z4R40xnXE8DUetY",
-	"4qqAmUKRQrCGiHxkodu184FuRgL/u6wPNRJ7BBwxf3zl1D3AbMtGQnbK/3X75VXslOt4d/iv8dI7u8N/",
-	"3SZ15cJKk8h1pypLEGdP3r4KzLTdt//dwkLE4n+1xN/yBtyEylHKwZu7tAIZvWDZYG/PvRewcI5flD85",
-	"SuQpKwgooKW46hIQJFky1i6aydi1WJSSbA9zXhAYQIYO1EglmUhByLbwL1j3VGkzycX5/3zFRlxaSepa",
-	"iDl8J0E17zlzw0HFDgW3A/VQL+XBGktbt2hsr0987uLVOdG1Sxka/Fca6Fi3/KziJoDihfZHZLeXsrnH",
-	"+oYGvv2KcS+w6l3KwKyHCk6DCa/Z3Acp4GSiFDLRl1JJS4RVYTVPEFhKlTdJNbGN4yQTb7XIz/HT2AU4",
-	"I2NyROdSPrXkScm6xAK/gaEc/w2LVhL9MInIBPGlS4lmx9Y2SH9q7YK0bJG8lJubJKs2DnIPuRSWCC8T",
-	"AA6sA7D82zy1B0DaoF+yy42v+0CQu1qJ4FKCOoFWQzx6L2WoW9l3NZX9UaHiBxpLFwqhoi0FlnkpjbL7",
-	"Y0r29onEzrhMuOUwrtwuFJi1ygpRnzk0yO5iBHAM2sup/elSplhfzPKYEIv8P6t44FZdu21UNe3xo06F",
-	"l9CFHYA5w2tbUK11DuWW8CUk91tAvAB0Z5bYR5eSrkdZxFLaykJFjnzNmfTSiYQ8fDNgr1Xijq9Bab+U",
-	"XoQr+Q1FFw+YhXTkkKlmM8F1gatz8h1nVnmYEr28lPZVVRgA3n+wM3AGpUmP/YOdAWSxf1zKf/T7ffi/",
-	"fQXMvay7ZV+B60FlGZ4B4HW3a49o701QyT4bKPcZqqrUqrOqb8CioKZ294lfFPvx6MKtacm0zLohh/uv",
-	"//1/rHwglVuYu8Zwyggribs5A6yA6cu63t0duwY7e32OqALZ/l+l2GVf2l89j8sI7O7aWSxlRjrxD3uz",
-	"B4hDIEjzLBO5pRz2rr3ZFLCIkNUZjqCtXpaOhNSibC3TOZjz0VT0t6G9C5Sv93Xob29vBxweQwV6+lY/",
-	"fnV8eHRyfgTffCrzVsDrwf7rf/+/DMK+oC0PxX6xg9PjoDGM6yfzKeqouZB8nnb2Ok8Gw8ETdOtNwbdF",
-	"x2oh9HFBASBz1VQk4JBMWJxgFg6DTqyQ4FKMyYVKyQdeGeiFkMrZ2/Ozgxfk6xDS5IsBOwAUgXpc3Z3h",
-	"k96+mwYhNLPAZlUv+2Nkpc85ZGdbpbWfSi2kTk16I7JFhBW8noNJ0118tZoauqXLQl9eADpOOnsdtNS9",
-	"1dREDcjGDypZUBU11+qwbu93lUCxLtY6ByVFRdTaF1k6DD+gigb3sz0cPujMOGdzzSEMuPgUdXZw0qax",
-	"/OIe/8CTsixDZ2e4tf6Tt9JJLSLBj56s/+ilyq/SJBESv3i+/otDMj3BB1sbTHHKF5niyYVSr3g+gdDH",
-	"3U2OAKKgJc/AsopfbTAb5de+La0f6Hh23W4I0wgDOlHH8Inu7P0CLnLdefcp6syLJgQl9ocykn8SMQyZ",
-	"ITNkFFB+qwWrslOARzgINATUtshsUSmU5KwQ6d9/pEtHIftzgOGHP63DcGc0hWl3hjv7zJRYijwTpvXu",
-	"mhh+jPGDNvyFdzDI7wsiMeym7KRtZdjj5LeEzxgcmPw+cHpn/RcnyryEUjq/U5xGOPHME1wh3rHba0Dy",
-	"T9ESb378kVDy02PQoCggqPyvSsM++L1E1Ih5F45Ic4+00RJrfvFqHeIu4aLdzlbPafRXAhU8kWDA1zKm",
-	"L2MtfkAIW/ptWmvVlK8AFljce3cvTAuScX2wLdwB2/a7qOQjUeWH9dj5moZrQ1A7B+YnwCz/bEj6NZEN",
-	"Yb+dgdZwy6MVNghsyVmhQj+IUIjNqHw7Phli9J5XRu/EiTdltfsOY4HRfjXm+sMCIoQ/A1+/OGf+xpO/",
-	"8eSNePIdyMQG3DckGPGLo1dHF0dsLTuP94gZ3I1rA8/eiE8/CIP+fKT/xqS/Mekak2ZdPVW5Aa/Vamm4",
-	"TCptxrzjPBdgArvKFtTCV1OnibrhUo3JvIkeO3BRJWWqNNj/qHdbWSsJAgZSiOrhEu3pM2xQt+hBveur",
-	"TI2uNdPKhRlPlNBQDs5L2VDEKZSyWTfO1a0+w47DccTon4anUiQx2s94kuiyGJWz+GJBqNLfvIy6UF7h",
-	"IMtcnarOF2R/1Ha5zci0osnyr4clXxPo4XwYOmdq4BhA/QtxIzJ7iWDsmYjGGpemyKWuADCIo8tgbmEn",
-	"Ndo3pQXwiZjGkKqrRS0buwo8WarNgavS9llgs1H2Bkx1CJUwl3M4GmEKS8iF28GN/DHg6RW4gdz9OPih",
-	"C6uTTR/wZydeBVVR0OZwFWihQ6qsrOCaX6ssEeSeomJl9MWdoe6CVvwrQp+bsq1UWmMjcaTiPj/kDwV+",
-	"DgaYPbUaU90AKD9aEPj0cCxdSbGeoX8Op4bBSx79ACw77FGDS59AAaz44yVy7+Sys8eGn2LWBWKucUXg",
-	"pVa9No5vB/od8PzfqjD9GxATCBoe6YeSFvwVhDUkMVpsIljXhSSWoYcu8rCHwVNhHGEQP9gSPEiqaxDt",
-	"V0gIk52o3oAdtocQfm784M5w2IBT2FAEq4LRBIRmv7yLl5FoIkwdhe6m876y626tnx68eH6dzjd6D897",
-	"k1df431s8upP9rY2efGUDv2+WvwdmTGd+6ZyYCmTVOujfqMxLTTmR2FCCtNAWDzHvivkkxSfCOwIsMzt",
-	"H/tlbC6IOvXlWiyqhf0xFNywTHBtgP3LYgZJEZQxZGnObGXPyhsruDUpZZgs8uORjwoNN/GR3vLbiTE4",
-	"yK7ZLuNaLPYxWNZRqcrCMH45E2MDySTd+OOnmJroK9jllEO/7N6AXUCEv1T1GF7dQOZcE8KDyomhWz/2",
-	"Cy1NgZT86IoGxas2GmOeA41ip5qKXLTTTqpE2/kcAPqCkguRGLfKFsqCu4XSy74TYXC032yCD0eT8CZS",
-	"LZpx3pGrjbWKjTXeBkXWE5hHTQptnVIAIpb0yCJ0WV5dN9vUHZY4jfO3iibVRbZgidcAv+HDF+PR/ow3",
-	"RwBPutez2lBuqll2fNx3pXdwgJ3/pDqEb+3gXrFncE0JRCXnpiSZWBZZ5jr4WiUd/7PaKngTXQTqvNhp",
-	"wqKmDRw71eyWL1g3NexWFVnCRirL0kSUmQ9gs6Cua8FgaJ1o8/LXNB+qI/8ZxGm9bkFTQdGX6Jtm9ato",
-	"Vr6R8ybqFUqs35SrOxBuTy91A8G8BwV/rKEpfysh/zFXxRwlmZqesTw9ljvG5vv+OdJi1qUW05bQAlWS",
-	"EA48scMT5chJalqpVc2hfJKdoQo2+0wq2W9QhTCfJxnUyDUZT2mx+6W9mQgnNkQnic0LXWDsxUygrqtF",
-	"gNNAEbqHNg+d4918I5K/ApGMlvooAWgwnf497JGYirLuGOjNZdkxgOVOGCRSVpEkiSQo91j+QiJKJ+qA",
-	"fNLQJP3XoeAIbff0UDXh5DdSvloGJ9Ebjv2hqPlmJrA1lqvxhvS+3cRV0XXX0+Y7mKJIELfTNxvAorWq",
-	"cc1C86uR19+K1WkR2JwC9vbN7vSl7E53QuwiSc1a/C2dx5Z2VJVsOxuozdzTmAYFujdgsVGGZxAYE7uu",
-	"YmgiQ7o+42Y0deHdWPXdCuvKsP8syEVv56ngaIy1qlDfhha3qVnErVohxGTYvRzhVn4Ff1idi2W+C57T",
-	"cFPNcBc+kKSJ3eMrnU2DQmGX5/jNp83XQSfIuudvDw+Pzs8j9vLg+NXbs6OI/fng7OT45Ed70scnL9+c",
-	"vT64OH5zsr+Uv9pr3QENXtlDWbB3zNOsyBuaIXxZu6A9J6jZ20DDDhCw1biKAN8EjTWxXOFhhdQHaA24",
-	"4hqzs894qrGaU3Cf/USMUymSMIBlv9oGCHsH1019EDnjmhsTWKeSFfM5RJHrKiEJMBC66PovVqZYe1qy",
-	"+FI5mn6Cr5NuHWywjcdjgBLcC5amAPeav4vfOov/HeZ8HCQJIEmJEA1IVuXwjzM1GVFvxg1icUNsqM6E",
-	"lQl5XrnsmeASIiMpe0zlSVmbKQ5YUcwQsPaWu5c/0lgiC6z2stb4St3KFcz8lZpY+fiLBohVJ2rDhfLY",
-	"9B8ufBKBJDyC9VDpRYJNXJtQPIe+IBW2Kpc6j0Gas1Qm4kPk9EoI3oMSXgRSpDBSKfNCY5VCKHXuJB82",
-	"9LIP2yqln+0olH7YTm8FXJ77tX5xyAymaoNN/8YfFTLD21gBl2WpqPY6Mhe16u5kmFKphLL6+lZA7Tmu",
-	"G2q7DdhB5dtMQfdyzHrzcb4Xr87ZlMtET/l1aRDks0p9TaqOBt1bWfeni4vTc1dUcrnOm6s4Nc8h9niu",
-	"tKuoRhHv8zy9sQu6FguovhcuMtVsXlxl6Qjq6FqVbyZykS3CwnFU3x2Hp2rK6Ab0JW2vhKsdTvb506PX",
-	"uDluaHdL697H2qmAvvZ1LEZNRf6W2zk0F7ljXaiTy+wZlWX/yHazhasMX3flT7Hgl1S3VODcF9Jdrux3",
-	"JZhOJ7K0c4TjER6ZRVCbpFIu7rB8+YTPsOS/0nhAUFct1a6rPbSFSNIcC+49ttPox/jIDo4/D6DhD+tC",
-	"G/SZSFLuUjJpBwQ72pUaho6X+MKUp7LnoqSwXOJIzWZKYp53qquVVqD8fVD6G8/UASIlOzLNF9jEc8G6",
-	"UrVcU+SK++N1mymXLDURk4oKR7tjRLtAed7hS5hzGleaLMXYConahrz2v7nSYr1KNuqrNz++fLVfaTRA",
-	"fQDsdbQmloekY5U6UNZtvkOAupgFIGKJ/JcU+19ZSnUmdJE16sWv1GQCvQZ+XeH+nqL6zvYG9ZYulHrN",
-	"5YLWqL8S76K+PZ29X95VOBn0+2on7auSTV0zq41ErGuxiCr1r6GgbKrnGV/4Lp9UnTFs7OJbZoXJUddi",
-	"MWCHZR3JscpnjDOTC8G6WggXpum+ffzRzvDp8WiaZkkuZNzbY3GulPmT1XJjCBnRyCaxhqAylL0VFKvE",
-	"bh+5sNSAOnKU3bxgZCzAqaH5PIt/hNrOmaUMB8kNlyPfPP6tSTMQF2LGZwrNkrPePi0Jer4tram+kCm/",
-	"EViFXkjTLCmWB7RsjKz10YRj2KudgJMN3DbhfPdZjAvca1wbARIuy7XW37McrtJDy87XbMqzM1fMeGSy",
-	"u1IqExBf9yVtdnRkizaz3UVlt9+sdasl5EZErkrJh+ErKwx4ZXlFD40oxYBDGGq8k37mHANcuwB3y3pB",
-	"ZmaHb07qpRXfSIhr+JBq45yB6ElC6Q9qnuYTkexBDUCcDQprJ1Dk3n+IT6BcM67D9XPAeDdMhfcrTGWK",
-	"Zey1K3sSUSKyHcWKAyjMacMXAxbSUTKKuVNoMx86QP5CxkM3/NcxHVZnT9bYD8uj+mYu/DKlGFWOSBJg",
-	"5woUX5IfiDtvaEC0KFLnTIEbGB6j7nDqCpySox57RPPRNWjP33333XfNgUsB7tzNhec+hAawvwqfWsOj",
-	"rGQCJOWbN/yhI17qJ7yapzVVTTt3zqUyLAXaVSELAPIfWj+6HrLZf/1f/w9wI+Jv1FyLU1+CHhgULFKS",
-	"pWSPMMdHXoPpgVM7zKsFi0/fOkNSXWL+aGfFTlYRS8dgGUktKo0LTQWSwlZYsEbflC+HEuZ5gZXbYot/",
-	"VmaM8TVUdiFHGxaLPSskPqzInRkfXWs7104v8s20Uk0EfsDe+LYqduNBWA5xADCBCWZyLjU2RIlQGKhW",
-	"YbVDWlnBCAmRYLAQlDLw6LDsHLFqU0UziDqXgjqISQUdxxJokVFl4NA3p9xbNYGudvyYMecrxxq1ooK5",
-	"FAJ9N1hOfWf4pMGArEvqdkxQ+9kk7stJFxRa/5Wki3W0lbpDkF1LTsS3onVkFdna3WQ/vm/Za5Gk/MKq",
-	"eV87zkmQLZ9nRIahxUt54Qbw+R6yjbc8bGQrQWNCoFVXl5HKZbW8Zh1h3fiXd9RWk2WCj6sh3eVQLhtW",
-	"loJTwmJvJwnSakB6qqXBtnAL34FCg1EWRi6VHrQL21ELLdCYAfLaKhvG4tCd39dW/mtX802weugInyWr",
-	"Gt76CuHq8xhYs73hNcTxgpMXUCJARrco7+iFnoBVkSuq5IGQ/RPxOMvA/eFGGbADYzhGJwY47jwDrrcD",
-	"J8gL5vQ1dL1D7IiPpuUQU64txZopSvtHm5yXXcBYat+Rio0Wo0xAH8DqAmAIicZO/Jzca7g4WIn/gtL6",
-	"yeXH5UhY8ctFMT9n3UTYjbKU4jsp97BS/rMkKDhdSTgff4T/+hQ3U7KoPBbs12hfbg+g5knSSFm+oKWE",
-	"pjlIkq9mLnE7baFtIYhWgVz8bowod5Zxfq2OGb9boQjJ0xLj+xwhyOHy6gL9dlq0+MLUVIo7oDhOzJgB",
-	"rU6ha5VSZh8bZQUUe9mK6kAdTb0z6s8X0OQmCkONYGsUGnodLVPndtqD9b0qSPmZalj0sRmbPfKGd7eo",
-	"OGI6UG3t/dnRwQsXWz3nZlr6Y0a0viq5Ch00M/7hlZATM+3sbe/uQhaY+/fWrxtxfVdC13L730S6B6xi",
-	"DMSD10DwPsQDBYKN9CeSdDbRmlTu6hKgrmQJyJ1UJZzr6ypKgc36FE/pt2+5poW2YGggbNrb+YaSX9B8",
-	"PXcgc2eURChei5LQ65q8NuXMA/a2jmIqDyzDOyvh/NiI2Re1BcAZwCwtIGpX+g0uHxwuKyEDKd7yl9H9",
-	"12fa2esv7QRNPpyfyZMSOHIYn/BUUnyw3cAjzawQhInJxuTpFTQKrrtONveWRC4BKTVRWYt32Z0Rfyxl",
-	"VztGxFSW/Iw+Iylu4b8+Ua94LUa5gJBNfR14OKTzZOh2f0eX+3880oxy7ah1dyGh5B/4PexCe1/Ol/Gl",
-	"9HeAOSoG8yvr7WtpkGuZ889Ii36P8RDnLTTsEcUi3Z/JPsbvVyjM3p0cTojhDkaBSY4io9CEh7W2sZ4L",
-	"9bO/xVbahqyCUqykLlDtzxEHTw0G7KCFdO0HvZg/E/NzsYz7vyIn+MpCR+B3hIP4JoQ8HAKf2QO9qxji",
-	"UReycNpTe44++BbsYffmsL9493+cvznp+RyWhmwTMltAkkOZrhNm6MwKU/DMvtGLSKt16TjQU96iqOPS",
-	"YUKFTwNyeRVjrPlU6X4FQgy7zZWc+FXXmmRCikOFVARSjktySZJcaL2PsZfY8N4fAi3qsvNXVeTlz5Yq",
-	"0buXnUoDa6je8mybXS3sCkhS6qYmUMq5XCgpHuk9djXKF3MsP1r6R55t9wbsJU8zAT3QU4lhHFBKwi7N",
-	"ijJu+9UtYMz3xeEpmwv7gttY/Jf+S5Xf8jwRif0vqBxBZWJ6ERNgFjHGEmB2JcbYqV9XDsH18YbEqJGS",
-	"LqJ0UgithXa7U4XJC1n2UdgjArFrv9FiVJj0Rrgbd2HstPhUs0yNrkUClRpdqZsRlhSz97/FZqmkxNmt",
-	"XfsPP/pM5cI9YVPW3dl+Ti6dM2HyRf/Avhf39ilYnqbEdTNt0iyzR81SAMiyPxmePxtlguea+jHCl5DG",
-	"W0izX+7F3tFY5RMFMTvbO2waEMfys4xr4w57UMuO8gk7AZLFFN9UXoeu8yn3QvAViPRbPaiJDVIvd30p",
-	"6wlDXZgsjjBzqDdgh+EoAHhTAbfCsVx2mOoX5gLFe4z7zDXWjcv0n7gH3sPRSMwNhCFlEGpkKdu8tAt7",
-	"AkI1MJtTpxo880DovozATQlCxKY+Rd9ymr7lNN0np2lV5lKmJgrV+Uat/sj1lQ3SWMFlDho65KV6jkko",
-	"sB+8YAm9xPRO1z9WMiUb0cgu4+GaPhKkWVr+4A0fy7H/MFneasLwfloBSarcTDcMXId3mcZZSX2yvxiu",
-	"r8PwLSsVBhUw5lkxsSzYF6QD+MNMM9ciiZwRyPtSAxYibgrkWvZukyITls1W1vBIu9dSEgsodiMvJBXb",
-	"0tPCJOpWxpTAkqTaHlTSs/KXXfgj+DjOCylTOXGvgVQHkocidGDzXE1A5ABGWo57JcytEMH7ujkQ7MSu",
-	"nK7sixY9gIlWhYBVzhD3Y0/ij1X8oO0QAmTxlxXgyzyVk7XoUswt9EUMstFRBM91xKaCZ2aKaVKJlYCM",
-	"F2So9saAnQiRQEQTUmKExkDgyzJ1ewqAakE+LwQiEllGevskwFZz8P804zLhRuULMlcEw0AuJJYyT5OS",
-	"/jsjIYqEDS3I7Dl8yaZj6GxvhF9X3Apyz+4PtL8dfn9ohWWWpTdCCl2BwIW2mnsAf7mYK50aSlpuVtNP",
-	"rMZYpJlhCwHdv/Bug4xALMMhErY73BqwN3Ik6AOoBWKcE3p0bbXockoGKRNXC5ZKbXiWRczvD+CK2uZ3",
-	"yyof28MhpGiITN32IiuvGz4yTpcORi4rfNg5sOiEWzDoBtWsDwoqhPbWjYb1s/KcvoyUX05QivoPZFxv",
-	"lIxOl2/D2XgQnB+kIXYwOujvboJvqYcVErC1kUHw2N7iDIrQPGDGoruTFhwNqAeBjK7SD2iQ2ao5HADq",
-	"6qBLCKQSjVU+00GdnUxwyZwMxLovzy/enLrS8X2I/uAZFCwsE4Y81ZblOPNcWRl/D/yBUCeVYnuryUhq",
-	"LqDK4YRbOfL84uDsIkh1iojfMtqbRqXl7yJXUcng4ZGlRdRpn2RK/YgJCRIhG2fcCqd84VfhXsp9m3Cp",
-	"oKKP5mPBZiqB3l1TAZWyLDeSueCjKdBDKprFZspCgJMSwVKEZfj96ancrbws2QNsH8IO6rInXo+lq16D",
-	"c+ZOkiXgs/KbRu8DwMDDEaczWn8w7YOQJDfuFHjIpJB/FBHVbTyQDVeKBQ5SN61hSK9HVO/JMWRArben",
-	"JXZYmPIo1A2VNCrCb5+01Hk7d4N8STnRTdJapjbLyt38oRQcHRy/Bxz/WwPsPCbduJU3vMDnukIbg6Jd",
-	"7qf39icqO+1+SpOYdcUHPjLZApoeottI5BqqxEANw4xP9sHX45V7N4c2aq5DkHNxh9rwBaTRzucWMke5",
-	"0rrkA4U0aebouw/c4Oz88KeqL3jAcG+Yw+JsBMH8xWhkFbMy5Ms92msO9KIh3Hn/gH7aLyOJuknORSZG",
-	"xsLRrxvl4ecHU0xrLQt3lqn2B/wt4uPrR3wQUlu8czd05epZ5SxNNqYeiGYrTNJfjXYALQiIx2pKAAsF",
-	"QiC9aHh/QoAjfKMDjXTAUeZvZOCrkwFEz8+nAh8DrN0ssDqw7pehGmmyKobaLeHOUVPuw+Pky8ZB+QWu",
-	"QYJvkU8PHX6tS9C4B8DeUwT+LFGWpNTUBBTRmTq8JOvK8q5mXW899mwmlv7m8eebSPnbEg3viVX3EQ2/",
-	"pIi3Fk+qUts/EZr8k0pcvynJaVMkSR4brq/b3XhlxdAyzGIvmCdx5nMIfYgYNxiUmRcyYlq4ECAfduE7",
-	"A+pUjjBYE+IKMfYSsz3tjzgbRm0AGsJQXQyXYLkYqRwDSmGik58O37xG9BJJaZOmzhIYajQV0vI3V0ld",
-	"9wbs2LAR7Q/ijjASwyfSgVMbl+Dq05Vjx+iXin2hNAjpdTH7LMbvMHafOmEbzY5PLo7Ofj54VeJDLuaC",
-	"gzMSraIx/hCThV6z7vnhT67cKgS9Ql5+NVRlP9QT8YQKqV2lpTINqXmKiNKMzK2qfDdgr9Jr4a/eiQqp",
-	"cbTOH4bKEvCR1to+YuAMv4EkK820yQWfMXASQTwYhFN6Q64dIpVUr9+FXHJ2lanRNRW7d5E6UW3/kWtX",
-	"V4E18CNLA/ecatfR3Cr6Zak42Bplb0F+WWyPD3rCkxCEBbbpaAMILc3X8ArkkyRN1Vjo3FwxugGL0yR2",
-	"RfrdKBbAkgEDsqAjF7EK0In2QBplD6KyXWActlrAUCd/q/Y7gE1X2RCC1wmVqvUWQizbt1zI6z7lb89R",
-	"AzP8Gns089L8GShqWNWhpeQ4OpdEfiMS1o2PkolghyoXccTwH+foeIt7bXV4IZrowhKqu1otAk8Rrs7+",
-	"V5Fn9g8lA3Wmxsz3Hj8eWcbMs72nT79/8lgLqVXeJ1gCaksQ4Uo3UGUHo/qjTBVQfALOjAZ8j0Ftdr32",
-	"Wjp7T4YbO6P8dpH6fknffmoPeciTnavd8XZ/a/xk1N8RO+P+8/Hubn+bb109E89HT5KtYScKXG0nnhcw",
-	"t3+ipEln+WQ23jexuTUFiWHaW67djN+K6fx+ax6HYsWaoDeiOpuV/lO5YF2SEioEB2k8/KMX+VLgfCJY",
-	"xhcid+TJUST3gadQKIsAG83FxHIUEGaINXYpgjMqiXBhn18Vpgz6jJiCNfMsW7jq/0oL11DZTjhg7gRA",
-	"MEqlThPhdwbyl+XAkJKA5cdcKkqcqRHPpkqbOLKimVEjlbHYUqTYhxQcnB4/0myuMBYhnnHJJxAj8t7+",
-	"FoOCQ94sN35ME7hUQxo5Zpedy07EYjoBHACqTVCPR4iMLSNVB+yIDm8EOU/u9J1tIYLZNljkXnnR+Mi7",
-	"lR13orugenIDdqKwgy2E2n687DiX8mVnj/3y7lPc4kAug2VXNn+Ahq3eS+1KGNnLjHBaKH9X7cSaLVj3",
-	"XBVmemVxP2JAVum/DyEviODOPjK+E1/EXqR6DmPmEfuv//1/Wju6Qtmg5m6u5bydr1lsiI53VaSwO9Rv",
-	"fSJW+9qX6VFLHHFbtcY/U4+uGKs7x1FZNjsFI0bInumA9yoaVGkWKau9ymQpooN1G3SYniMYYGokhc1J",
-	"4V3UUCpRT8sFuss4LxISo1JNKwlMJYiTkga5a5CVlmJFRU6X4rYqq+8z1MtS7VQzVATOz34++7FsE+c4",
-	"A+6L+pj52pIqI/24qmVGrZpkmATqUhocVU/lxCphWhgD6k+M6tjFNBfazhSjQguZmmVf/mpFbzbJVTHX",
-	"ke//sTUcDvfK13kufHFvrplWSlI4G2au5vY8xlATCjShW6tu/K0QhVWNIJ7M3izX7KrQC7zxeMY/nAuZ",
-	"vOJGyNEiZt1ZmmWpU3/LlY6tFqMysDmgMjPjC3bLU8OMYnoK/USq5cmDXewHmwDDhMjhW1S0ELzsv3v7",
-	"WBGUnK9w6JZZES8nFZNYS2now4B3mPZPFJgc19CHIiGP8emZg1C7dgwLhDID9gJk4oKbQTDad/8iAJVh",
-	"aLXTGZcVw7oiSNdPcXpYKB47uYsscVWDer8FNXCf7Q63fPCiZUeaiiQE7fwSzwPhn5DgWbsAF6ADrPhG",
-	"5JCFBkml7ggTPMLllJ4ajpYpRN4S5NCuBVG7UtUxElr23cl2AkYbtKJZbpvKQhU6W0RM8xtsl/NZVhXW",
-	"5YZlgmu090Dl2pzrKTQRSyHfGARP6ERY2on0dTpH89m9TTItej5xmLWNtjyG0X/oEhx9NLJLGgzl8DCy",
-	"XGojOBSbXLaytMlTCF9ViUoWM8tfaSWddy3y0z2MFiBs4cGAQLWsPGkrxLlFd6KOL2/SbKvQqRShnUKn",
-	"stAKHeu0ZjsgCBduP5WJiXZB1QA85S7A8b9VEa8XLmWs8hk3EPEbhIfTiqxml/RpA/0Qx1EavJMQ+eB2",
-	"koe0WjjwDAwXvkBFSOydZvfNqvEHSqfw+ExAYpmxR7UaYdvMTPK4nKvNYFLP0FqRjsX1ta7T0obMLAqH",
-	"ra4XK1VceSi3zL+SkdXSoNut3yeQfMkW3UuTtWBxmWrmd4eOnyyV164cVKYmZV3cgOEYkSOd/D2EgH9F",
-	"dABtlqAFzroOURuigAe4zVqrplbMKlMNAnhVEkVISoKImBhMBs50FSEXjlCEjCqCahRIqc1gfuwm+TWS",
-	"spcnayuQ5bfuDgNO5w+VutByBhvC3kdnEPVN+Vorzi3FYnWtWI/6AKjTWaGnYLgIlRAreAsXnGKfnp/9",
-	"/PbEu4kpDW6mnPM1aADsHZekRkOGuPNQx/VG5f1j0GLiUtRHZ2xdYSk1Iq61MOXrWDk+8jPgY5Pz0TW5",
-	"va2aYLX3azEHY28i5rkYgX1mmlo0WwzYC3t8KKTXSkBkWlV2WleIfCJdS52Hfd+gBG0MpUeCvLpU1gF+",
-	"6ZanF5xodcaonIpS80ZoY0q8uRvN33q1GhwU3nLuZcg13g/riXlq1RKpil+2Klbrgojwu88p2teYq3fu",
-	"zGKpLDf34MVW6nI3TfQt8OghS9PbIy2l1HuRx8dExjbi02i4IvmqNNggLdNIPEvTlac64zSzEN1DXKYJ",
-	"gfRh8AyU8OR5zqkCgFQWMqFv4MHm2GZZ+inRZGlOcU1fA+s2LfBVX2pbJXl80dJfOuhvSPTA8kZp0idb",
-	"t4O1JYANcOyFuBGZBcFNkAwGf/wR/9KPMN4K6eSMGGvFSeGlDhQdtKKwIm/c5ONc6OkATMm1+peBiuuc",
-	"JFhBUyrCxp3h87LRt38fAtMAuX3O+q0qMqqYiaZOkGMmPJW9Nj6IYP4CD/HBqmJUj8NumIhPyN4ejKPB",
-	"JP/E7OzOlqLfBP9rQY4WXI3W8zm45hLtgnEB1Shutix/0YwykS9JBkPl4iZVRYlDvSbuhg1DEB2jVSlQ",
-	"n4tNGzKpcpbV3ImO/Btneuh8prvC9mdIO+uLiCM4rGk8eY6tHTw9DvDIKJYp7rFIig/EtiJXFcZv1+IE",
-	"ui8GxJWE05ap9pP4AKkhXSTFviljD9lbE0Lur2CKjUWkakj28Cm7dfz6ctWjVvNJiit4eD5JDc6/OVR+",
-	"h60gDFhO7kiBSkmY2NydKk3ZjzQDpgolprLFngtIdImTHCxXhIy6DDWE4o1YeprLkUBnB9p6RMLiQ/dj",
-	"DIVItZIsDorrwMwwcbwfWKE0pFC4klFVU5PuVapLqbmPK0hzstB5AyJGmlRKXKUOA/WjZYMilwxKarU0",
-	"9w9iNzUbZUpTsgTKGZgTJD6kLtSBIkGHA3aC4VpspGYzO1KC9dO1+U3UpfIg84DGLreZh65M5Qf+w5Wm",
-	"sjsP61IxurIVxakgsmHDylRhWEVZQxgM1zoKLUth9qeB2sBl3R5nzS9riFBUBtU77VUDq6PlGOd6XHUU",
-	"Bl5jBWDAqhgiITESm6Lx9FyMyngpPVW3upIkBnF/QS6Qo2DdMr4yyJmy4FVJm6JltcVM2/P7NRxaMNHK",
-	"2OHwJv9gpbcqW19nl/XOmg1RhAoKsy6/0iorjKCETiDVvbAQ97Ug/jlOP4gEusZG2Eld5DVXjhXUwclS",
-	"qdLdK19H11H5GAPsnLvLvkXuKxqx5sGyQ1SOpQV8y8P4TNiFSMG1QOymswBAcVhgiG4tJefXVzvnPxZ8",
-	"h7fkYbv8sRG6H5M/cSNPQ5yls9TELmJ6JKRx/kiQhlIBmh+GGG8Pe9AP0EooJE1CIvRUZb6yYSIyw8G6",
-	"S3zGeySh946F35HKMupGBAEjNzwDEw36J9zsqUbSj5vaY7+8i9HRCL/qYJSY0uWwEIGdAeU4ygQ+vzi4",
-	"OD6/OD48H7jpgsxjjqHQJDyBwixmDEBe+Czh3r4/DO/Djct+2INcGJ5KezH6J1x+zBK+0M1Fdfym6N07",
-	"+05e2Tv7whUPlhbZwn0aLtOLyDVA+pbcstIGFQQTTD1gbIz0OUXQNmL8S5UjpmJUQImTkOlnH8xFnqqE",
-	"dWepLIzQPZYHRMKObQV7ina2LAbfQ6ani5lTPdyNExXQhs/mlDFOhiew6MY4XUzDaJakN2lCievuWRc1",
-	"HFV4itQbsB+UmbISFQAdwxL6w94+03MOnQYwywB9qfY96qlF0Wyu5hbtfJLeCMnMreXRtE+L+YHjNEux",
-	"pjt0KAwNW/40V1XS8jd1Zi9qTfD3oZrNeF8L+5KpXJgVLdoit3WVp7d14S/z4yztOj758TxyQdIkRazN",
-	"lovWLRgPFVRXumLXyIzU+hsB5GKCMWNNu6EhNtzKVrQbbe3CuRqLoZ29zv/6Zav//N0vw/7zd991o+Af",
-	"ve/+pfMrZwBWbr/VA23PTkf2jhEVqngKhpurBZ3tNw/AF6O+cA1raa+rKbNaxLKCSdmwpiY8gcgPpirD",
-	"OKNGOiSQVWSuIJkaYzzK/j8+BVlQ1ZT2RNzl9GAwvbnc4CWiRiEgQ6vyw0ZSlK7yQqL3HmP5fcJjPC/y",
-	"iYhJ7no6HDIdNUlrG8hlEcPBmAYjh5Wm0mxhz2k43BsO2duLQwy243JBXQNd2ZmIXRy/PnphSfvrg5O3",
-	"QR2a3j7ZGmv55mRfeaSdTS9it5CtjsUR0YYYz9MkHrCXqUzR0OjNoCgNnh/+dPTi7aujs8GMf3jvKvAk",
-	"7+177/lEvLfyIEqFmKRW2yDV/MFIBJUlKCvrlsjxC+qgcze50X51wmfifwKl3cAPZT+w0L/5FySarn/x",
-	"/Dqdf1kR1i6+tVo54p2VWoKGTN8k07a4nVrDJgS/GjF8nFm6uVmAW6hulv2/rGAJeIDVfqrEstp5lkLd",
-	"qCcuZrKWFa5AVkNt0b84nwP1zLXZowpGQOP+5FA1dpUhnZz8SFeW6d4r19uMmq/gFL4h6Och6AWoCvYk",
-	"A/hQY7wde8XfUHZ9qN3KA1yLzh83LSxcFXLuUF6Yql3dHUe+dL1HWNiK0kzfhO+HDr/ZGCIfo9e51dtd",
-	"pppQqUPnpwU5WRjtq+wJZlTor4Z09lh8SM2hSkTgvi793K42HrnKqbySdF5Z5DhuwlQzrq+9T3oOK0Az",
-	"QzG3P24Nnbi7X/qqDL8WmmVKTjAzxnvWy1VwuYAWhk145rptNjm+KBeXGyYkGVtSo0U2dhVCIPsRp0Gf",
-	"GnRZEgmkusP4zxuy2uGD3zQq+zteX27Nvfkt4PRrFk6DW2C8EnOykjrkfHS9keAJb4rEZWSRUdJiGATQ",
-	"LdityAWKie7dRvUblGVFsR34I2ne5D3E+A/s3VtTuu2wqwtyXVDi2BGscqOyXLQhV5QLvIitJR7sw5aa",
-	"WUG9hDvaAJuWcZ3KpG0V8Gpn0xCRypFc2LWsWYK76ZQSW9eUvShze1pORXzVGmJu+6vk5Vq64TcJebWE",
-	"3JijGVCZg8rzJXLTloICwz7+CH/oJxj68Uf4UybLNoovr/9/9q63t23bCX8VwcAPcAH3n5v216WvvC3t",
-	"i2WIESfYgCKAaZtJiMmiK9pxjaLffeBzxz+SKM9B7WbF8qZAFYk6U8e7I+/ueUTJMAS4O24T7SJ6GYcr",
-	"F2oukWGxccitYkSdTOcePEoYo6eK27StLeIcqSiyweji12EVrR0FpTy69f7A5AlBgsf7oolTYYmhHyWg",
-	"vUPyY45GuIg4SH2cDiP8DZWF3vnWQusEvAGkn+qZ7GULWdq9/VNZ2P/Psu5YPJ8ADw142ihd+l///YRQ",
-	"e5NGErZkIQCDG5tXfOetyYu5+OyMSf/163ub2wvu5+dUexGsfVWaoHVbpbmv7d1joywtNDenrPiUiYqx",
-	"CrjRyOnR3mqo6X0qbsl+jP4etN2IP4M1UykjvZONJorsVjt7D2AYlwl3SPNVZJeIj9vVjQVUBYcf40BT",
-	"6DzGobRZAx3j4VFd2PC3D5dDHIXy073scnjy5y9kf90pZCIvQEJ8DyiZS7xpRCBObcuKOcrxo26FqWE+",
-	"PeLCpJWfpha1rg01Mv9AOb0ystyxtNHeiuMAOglXM2ICtJeJF7CrS6QTnzj0ZkmbGIANF/K4sauxjwaY",
-	"4XgoZXxOEhUYqIsXRqKO194WlWisCvVpJav3PcuGwpg1sCTsPQTQR6tSzlBrb+dLr+moBbm1mViKp3dK",
-	"rsdZqXOZdY9evGpJpV1awXfaYtmRIS+nIhT4DOLAoJ/eWyBQCEvLo8WpYvnmiLYVar6ax36fiyNaNzkJ",
-	"WZAN7tbTvrXIhX6/Llt2Qe6rdVoClTdHD7kJsp9q2wYIOvi47dm+7VmxvjtLQvqPlsbkeaoM+Ja5R5Dx",
-	"6oczFQ28VJnr4sbYJdgVoZGFK7gE32U9QaHxrN0IvHwSEUhdjs5rBFItPu5sXVipD9QryKOTJT5wu+C5",
-	"n1T6ZQcCiAnfDoecKHj91we5PyLjA5USb/SqRGOtn/fEequ47efWS+10gHmt7iR8mnmWDWZzxWC4Wxzc",
-	"uT4wNbx9wTazTNL+p2DqdZUOPv3Nv9h/wdu34ACnPatlrbAAQru7l7G9preStkZI3qzK0m5mdSHfZYWU",
-	"MxhbWN5eZjRqWT8vFEFb8jCMXFnKRS6mNp4aZOtS29iLB/N3IgP0EhserpAVVqhroWyQmusbVTjfMM0V",
-	"DlCYsaN7evbh/SnOzN2lXOPoyPoGfkZMMapvcTzq/+RJosbDs5Hry8KLxk/eAaGXRUNvwf/72WSDCsra",
-	"TE1KKfwcjd3lsUc3AwdHrqaAE5efViK3XkwX3tWhaPlVqvgXTpBT3Nkgm9qAvczWt5ohrZ3fm68MQM6Q",
-	"fsND1B0vsIRp9WYneCLPMyONQb1g7Grj87tdfCWZeRc73/skzeqsT84doCOf5SKTeeiufKcJ1ESKDGzT",
-	"3ULTMNX9vXler4M/kOP9XjTcR/0dTqUutP5dFBueBvNA5l1OV6VabjrHH68S/l5Aa6wVCYut1fQHq5/r",
-	"G03GPmnzz+Wd/ssfKpEZqdgDx2BYDwNaDVQzPIAEVsQRW5xvMxN7Og+uWUBaktbB3JDH2MvqHLTZ2Vtx",
-	"J6lC4rHMZ5/srbOGa6N1k1os1TX3pQPtH6C7/eOV1TVQbCSPaoTvl9cFan1cJf1Cl8tOj4gRHR+iZxI7",
-	"fvvi7UtoMcuSTB3B3S5LofKep4iZbCpN+tZLTzZZpOzo1+HzlYEdoZPqn0nQiShpIhALZs2h/vmZe22V",
-	"h4T+WDpOEIJpliamTUK3e2HjK33NDikWsCJIQtCT0Mugr5sMuRWJ41Ki6BVUvZFOaLkBy4h12rSQUXfr",
-	"3EoOmI8waKuAw9H7A1dwU4ZTdScLdAB4dA4CGcbY8SAEvpD6kmgaN3GveI8nxHXHYUixrEx81GTSHPTn",
-	"Bg6x7xTnwmhaaMoGv0YGzVFzmZmFqOogIB4SbxmuShRSp1GPoVu+y1cshUdydLiNE7lc29iKIKDmUhRL",
-	"hFQzgq2ZY0fANDYe0AUBsShlAIaJRA2AN01pR62I5HXqHPcuhmcOPEN1zPX4c3j08MaL/6gwALj2/F7o",
-	"zNGejtneGH8lukLzVv8iIYuVXhoJLgIqfqfLnIKKRg04/00112DVcra4R4eCpJe0WfejkEn+evX17wAA",
-	"AP//",
+	"7L39chs5ki/6Kgie3TDZp0iT+vCHFBMball2a8aWdSS5e2ZbPl0gCySxKgKcAko0x+OI/etG3H9v3Fe4",
+	"58HmSW4gE0ChilUkJcvt7hlvxI5brCp8JvILmb/82BrJ2VwKJrRqHXxszWlGZ0yzDP46UorpY5kw80fC",
+	"1Cjjc82laB20rqaMUPOYjGTCIjJn2YgJ3WXC/J2QdkwfD2PCFVFMaEIViem/77wcxp1eK2qxD3Q2T1nr",
+	"oKW4yJXkSStqcdPunOppK2oJOjNPTVutqJWxv+Y8Y0nrQGc5i1pqNGUzagY1ox9eMzHR09bBzv5+1Jpx",
+	"4f4eRC29nEMfOuNi0vr0KWodU80mMlueQft1kxrZN8gNW5aHmjGlf6FzXj9U+Ochh/qDzHEXymO8YDrP",
+	"BNFTRjJGEy4misgx/J1SpckZmZoPe+TkwyjNE6ZIrNhIikTFEYlnXOSawX+mfMZ1TKhISKxu+Dwm7b1+",
+	"H7YHpvfXnGXLYn7Qaqs0IS74LJ+Fw+dCswnLYPynms2al5lrNiOmabLgespxQm7ty+s+1Xp+LjNdv+6m",
+	"ofXrvmGdX5t1WB3kG/rBzI6IfDZkmVliJnTGmSJakgw2oWmpYGVLS5WwMc1T3TrY6UeGEOy69fv9frRp",
+	"Hd/glt2HEuxuN9AC7Og9KMG2ehdaOJOZnjYTA9CBHBNKhHmRKJbd8hEjMrM/aKpu7s9jtOyOUpk38Bjo",
+	"4Ze7HN+B3bW1ZHWe5hMumuc8h+eEC6WpGLED2Dc3cViQscwIJUrmelqsBH4WwdtjnmqW+SYeqfA7fLjC",
+	"bFn9ImCzW6zCplln7JbLvIZaL6d8rBWMW3M49iKRC8KFlvDjnCqNi2CfMJGY17kiMyqWJBdcK0InMiKW",
+	"W5hfDNXU8TezYJ7ApQDqWkz5aGqoxU0PyJxIPWXZgivW6fmm/rDbv877/Z0nczufPwx2+jGZ8FumyG6f",
+	"2NdMqwnVlCymUjEi2IIpDXxiafoZ7ARvpkmP/MT1VOaaxK7ZmLRlBhyQ9DuEuqlPqSJCknw+ZxkZylwk",
+	"EVGyOOVK09mcJUSlfDLV6ZLQKaOJO/wTqtmCLh8pMkrl6IbQjBEugAEkTWfaDaj+UPdrD/UFDudPbLm6",
+	"20dGfLoBuXE/In+8fHtG5PC/2EjfRQ2wDXwWZV6OpizJU3aa1J9HZZ8TnpSHtjN4+oQNnzzrPt3t73YH",
+	"A/a0+2w0ftqlT/r9JzTZTYa0Xz9s1+QvMK/moY9lNqO6ddDKc3izZvBIRfeRAZYAQxkQKAH3lQG21bvI",
+	"gEvkbc0cMWR+n6VQNvA42/7Ds/pLpo8UT9hp3Q6dIDdAZqGY7lLzqt+tQ5KxOaPa8kCrfQMPV+yWZTTt",
+	"kaMhTHnGqFDE/Lg0LK007Z8HO9Fg9735ZZ6Cwo6Tqts7oLFitkaBUiUy5EI/2WutV0xAjTnFT60eY1+h",
+	"WUaX5gWll7Ajpl3z9+UNn6+uz1mdfmUoMIJFmNMJFxNkkZZIG2nStF+rdYVKVj0vu6LqpokzGOVjhSs8",
+	"GT+lO/TJoPss6Q+7e6Mnu93nyXPW3R8mT+nT8Q7rjwYNCuvnMgMzVnOK/hdMf2XIb0W6hDErXDUQoabv",
+	"pnWz56EYQjHLeZ5NWGvzCTBDutRUbzEmEN4cZJhmEZlRbbgkGVHFulwoJhTX/JalS9KOjW2aMs1i+5oi",
+	"8bH7qXNIKLmlac6InlJtGIOQuFfQtPlhr99vJBbzTsOsXbe1q/9OsayJUnJl1LEypezUEoF5c5NYWMtP",
+	"P5kv1VwKhabB9zS5YH/NmQJTZiSFZgL+k87nKR9RM8rH/6XMUIOpfmzNmFJ0YtqGrQtYEBw2MsuVJkNG",
+	"qFFVoXMyZHrBmCADkBZw+OG4+4H/W8bGrYPW/3hc+BYe41P1+CTLpB3/6vplOAMCOl9qTgJLjCbHxS1N",
+	"eXIITNKOGEga9Uk5HjNhuCkZc5YmUTAJmZEsT1nPDPBYinHKR/deoKPQLvHqghlGQozUITQ1XH1J2Aeu",
+	"tHrgNRnZ0ftTzcgozzIjGJDe20mOE3ES1A0nYfOMmd+NFmlnkOVCcDGJ8MAIqd0vHViqlzIb8iRh4r5r",
+	"BQeeJjMu4FCY/VwakW72FM+/nLMMGnqgdRrRNDWnTxGa6ykTGpYiIcNcE2M5ZDJlJJFMwWxpmsoFDsR8",
+	"CJM+FZplgqbYzT0n7hqBlWYZYaYx0vaUnZC98WC0M3zKntN+ssf29zsPsABHBCSds4ysBYDnJWGa8lRZ",
+	"M8CbmeaEywnJRcIyqz8iO3mkinOYwMKcSf3SGCH3XZMzWXjV8LhYV9oDbT1Nkowphe3KPBsFGw1n0c3i",
+	"1IxtxoRm957LKGNUG1ZT9VVw7I8XXZAl0w/MBECCgm4oZ0xPzTiAhm9ZprgUFQuwWIVhzlMYD5KEP3uP",
+	"FAk6I4oulTWTjTxWsG7ndJlKmlxJ+ZoabeCeC2elExlK4JAjxhJFBv29Z/tPn5DhUrOHZpjljsgb/j1M",
+	"x5oh7wS9pTylw/TeM1JaZkYQcUXyorXD0g5kDHVaKYAJyYWIiLEH6IRyQVKqUZd+gGm7HkdUmB2HI26d",
+	"qmlKhFyQIRvRXDEYSP3YSRsYBtV0SJVnE1yRRC6EkXq5yBgdTc276IJKuNGNFRnnaWpeGFOeghQhZxLp",
+	"c0EVGU2pmLDkEJZjSejYiOb4wvzRPTJ/xIWZesFGEkwc5ORyRjUfESlGzA+aCrUwMgUW8ZDMTTfGOFpM",
+	"eVo83en3rdkwZTTV05hk6P+YMprYC45gCDUeK+u6weHisaB2CkacqXxkiKuk7e3fX6EzarSUb6hY2qOi",
+	"7q2ojEYyNzYyyF+uSCpHNywBxoEiL+VgQyPftBNEO9S8RnnKEiMduFBuz7ggT7w366FEdnkYxUBlrh0r",
+	"o24uW4wR34Hjx2+ZCFz3nrre6inLvMBAoQj6wHjMRvp+9JELzVMcrJ2JoQ5/ykv08aT/WQTyThjlRmb8",
+	"b/eXYMaAQYe7sa6VWsgsIYmEZQAz6wF29zhjiVHBaKpMN1reMAFrPeNKmeNaKPXAlN8Jlc/nMtMsecMS",
+	"Tq9g8vebX6Awm2+JWUhyXfr+wyy9bjmJ7Xs+JIqJhKx09PBi6ZEqj86MhHEgTfCQCpmB01pTWDeFv7Yp",
+	"+IEiotkH/XieUi7ARzJzPjKju/vB4gXuaMSUesP0VNaYrD+ACmzNVkOzRiE0HDWmYhmTtqcOmZERyzQf",
+	"g07diUg8XySlF0S6ND+bt2LSDl7GR3AGhKHsn1tUGDN8vjDGr3mx9T70q+DTitkdtY4MKzOU+26eGMPd",
+	"EESScDMRmp5nRqHR3FjCY5oqtkKOIH/As0RhtoeEapIyqjSsM5iNPXJFb1CjYpZ1gs0wzuQMfovhx9ha",
+	"+d67MOMiHMAgas2DPz+2KOzBLzO/CetIqLRhVToKfRRnfDLVRE35WFt1TmZ1C5cxmqLHs/T5OdXk7brP",
+	"JLqt66/r2AKXpj3AhYrIDqxKRHbJLWeLiOyBFtHFP/aB2jOZgs8GlQF3vYPU90gRxZRRYVWJXe4Gt6X7",
+	"G29K7U94v1BDNT9xPUXXzf1ox58VNGKGSxJbP05cR1BkyBRPmCJcPxBt7Xyjra9CW5H31zW7/bS0vVe9",
+	"fxuIttAGfva9vK+jZYzFyVEaVshg2zidxku3lU0auZ6avPXDfDxmGdjceJNRanuw09/sdA+nXkzB9d24",
+	"CFd8xtScitV1wAvYTefA3ltCM5rOwAsh0+ReX1ZmYZuJ3Eg2zgFuhxo29JfRg+7oV1+cYFLRdiuVJ1z7",
+	"FareKDB70e4MBfMy0RnlqVmT8npaH1gz60dNvNzFy4yxLjgsg2tr6y8ZOmbObpnQh6A9DRlhs7kuRy99",
+	"bDnXVyWCTLNZObZJsMWPNM3NEjzrP9vBNQp+GbTqRBxcEnK93Mj8zfJcupfNh+Ao2+4zfNV07zd3w3fN",
+	"VFA04ccQzCLyW7WeII4zdnc18EiEyn03YWMuWGIpB4ip7LxRLAhYgTF/BcqKP36KwXIXUrAeubBLGRmz",
+	"AHy5czZCXRv9eeD2wrsRriukWBhJ5/lsTnbJ3JirecYIHUpwF2VMTWWabCS1iiX87vj45PIyIi+PTl+/",
+	"uziJyE9HF2enZ6+M5XB69vLtxZujq9O3ZxC6Q8USvIuH4M9hiQ1zMT/1yJFYotuIpSq8witY3IJmAmNB",
+	"VjjcPUi6Qpz3IsjXXOm6CJg5nWBUm6cvzlTkooTGPFN6lZ7g5dK1/Ma5IIf8tHoBr6Wm6fEmQe6u3cH2",
+	"d8SH0WMqInSUSaUITVOYT0XK30nEB8OJ7Dyb11RO6vUZc4ZhPa2j34gTuIdcwCUwXIYZ7W8ss9XFdQL1",
+	"DhyvUUk+lmLMJzn60a3qV3thHC6BFX5ho5uWQDVoANVFUKvTTYtF3J6a3Mqv0FNlKq7xxvFbYcM3zMC/",
+	"VTv+y4DnbD8H99VrdsvSbWbiu9k0m2VT6BI+heMuQokSEZou6FIFXM4wQX93H3pGLBttRS3LR1tRyzLS",
+	"VtQK+GjZZRI+qHOdrK7ImlPlJmKOFNeKcJGwD6tbAz83CgLS96KADAphsBOFwoDslXjJXp3Z5YzLO2g2",
+	"lc3FgdqWmnfXS46avQ0Yzcr2HlyLLonP3128OokxFHSeZxCxNM+kMbdJm9HRFH6FW/cOfPD67atXZzFJ",
+	"5SR8Fx5dXl28OYuJ0hmjs5WHfzm/eBUTtVSazbBR+9HRxZX/XWma6XwOT15eXr09L55Mc53IhYBHx2/P",
+	"jn+IIbCgysjc86MX1edOycFuj38wLfhYCGt+t5mA2yRDQwlX8N8uALXjPjRN+w/LrV78CJN0oQpswpUG",
+	"U7MNM/ONXPz47qx4LxflN+V8Hrz58nXxJl4ewJOzH47fvoldbLXdMhf/Y9948dOZe8PYLFzgSgT3ZvbF",
+	"ox9f171Yfu3d+cmfj2OSg0eq3NX3f4JHQzq6yeeVUVy9fAGNa6/rkYSZx4l7bha09JwmSfH08qzyVDGh",
+	"3cPjatOjlNEs+Phq5WO4GQwJzbz2ouG1kOrO//Tq9Cwmczq6gQtIoTRNU+p3//xPr96dF89xnRL36OJN",
+	"8QjIH5+8uDw3Y0y4mkOgWHlo5umL8tNwRCeXl+bwsA9B5AaH68aiiZPLy6vzunfCht5dXphNAHdQsfjv",
+	"Li/MIYFf7UWo+91sKfwebuXR5dWL89ia+DqjI3AcgjUQhPI4NmLoOrwMs6R4cfLHOlLM2DhXgc8GDIuJ",
+	"lBhatYQrGtMtxqi2rep7QGLDPuOIxO7DmPBE4d9KCnxiKCruXItAogFjbEUt4HetqAXMzfxr+Bj8fXRx",
+	"ZeSd4VKtqAUsCf89emGeGwaD/+LfhjXgv+/O8N+Xr1tRC44x/PvipzP49+hH8zsctlbUgpNlfjfHCP+F",
+	"9uBg4L/H9vfLK/uveQ7Eiv++O8d/L0w/QG/2X/MekBD+e2XeA0rAf2H8sNetqAV7i+thx31x8seyNHdL",
+	"sCrHHRs5R/pXq26jlIubVSH2mosb575O5aSIyp9LxbWEy13NMjoy75eNrVROHu/s9ff7g+6g3x3sd/d2",
+	"eqmsN77wRNQoe2dgjMqxP+tGHrgDZA9z2a74ucWSCUu69qVuyFTManlNcGUUaxU9P8QIV6pOHTj23pom",
+	"g369NoJmwalms1btNSAMHXOdnGMoIjdsifcJPiuuYrgHIW3WEPGxzS05xzG2Vtwd56fk2BhuR+Wvo5bh",
+	"hCm1SZCtlcfYojJLNqMioYZG/M80Nesms4RlrYPWfkEK5sy7kL6odWsdV/6jT1Hh7CqNH1xb1bGb1+C6",
+	"bjRic01+uLo6N4qIYECkitRMA96xvjQ3vJ3WilZZDA19ap/WEMHxlKdJxkS9YnjDlpWdfKTIyH4SEQWX",
+	"yjVGaNBoQPGngSA039irVYgQ9l5DS8GfcQZ87++3mPdRctfbsnBdgoxOG9ZPtTbKMC2WaevlmeezeWna",
+	"d0qnhccuW+FBVsj7H6teHx/pqCWBYEEItJixDJQdLXvEjIOA85EjMc/o0mh7YBjGMMEYAyRIDLQak/ZQ",
+	"6ilIZzwQLAHleiRnQy5Yckgopv5xQeBNdJx1euStMAYLBEEaLeKGLeGGDbkQtGf0lKh4A5/cMDY3+8cz",
+	"H2SMofYYYoVPiilAGBkqapG1HE0rQmoXHq1p1S1eOe/5bA5xzKg2ajMWw6dv2BLSEMBdbA/uRzjL2S1N",
+	"y4xk0K9hI2kKs7IfmAUqUpfqguqr3t2S96fc+E9Tm7bjt9yZShVx1ji7FSotcbQVOU6HLAWNzb52SOzk",
+	"/e30Ss562POaDv0tbo2bJgWVV/Nb8DXjesoxiYOxxodkwm/NA6A+iLpLONwPOspRgTO3PIqo9aE7kV2b",
+	"GPGiaPUo5RRCzfyZ/zyB/MLT66poXjmT9SJ5hR/csAaPUC74X3MWZkE6KjkkA7NdO/v7xhwwahc4WoV0",
+	"N9mVnzUZplTckLYU6dIcQG02go6YP+WlHbdn5Y7s0R+tr7rEGH/aSHHIGjs1G1Fh4WZXNnPvpkRQvJXw",
+	"hxqjCmmVmdddBf2WmUUtlay0eQ963q7hByKwdUr1Kj1FBJxvwI+4VmVZVpFHX0amFNrmoF+na9YQbrk/",
+	"18A6cnYXUBVFyqteWzvPXYOX+WxG6+6UqqpS0cW68Z3TjNXdQV1hyqvZkZIafUhikadpbJEMMilrLsrm",
+	"vlGapm/HrYOf7zi391HL9IIZAHhLu35zbI/rZuoaX6cXVrBOSMrr7gEfiJlcnFxekaPz04fmHxBZ19Tw",
+	"ZzORwOJZf5+2el7W7Q4EU6xVJFbXqOzJYAunzchxYcpLwdYa84fIhlCD5opQgh2QtmIZpyn/G0swEgAJ",
+	"Hv7TfN2pugHg7n7vmbEE+d/Mf+/3Xfrlahjq6joUbLSOQEt+ftN9j5xAJgbVOuPDXDNIpouteyAOpxLZ",
+	"YHsF6v9QyhSS1UPYiSp9WxZbRyf2YQ2fdt6C9Ru10ib7oJtpeStfw4OentBVsdJwatW0JkAifI4c09IR",
+	"bFZlmeqaLrw5K61ftwwLvG6RxZQhg0JyNbYp6KBhcJP17povWlELHAFlJ6Z9UjMAG3C5umDZBBLc0lQu",
+	"WGI7R0igfMYyPqqZ5JP9/d39Vr2xX9/N5Yym6Z37qSU47ySrN5qC5pW9NowDD1m82k2zs21bV4/3e1WH",
+	"ZI0qAo+jMJc7YEC0OM0VABRwR2mjlLcOWv/75373+fv/+W8NAcGJsVK2Jy+brTZ0d4cJ0dNM5hNMcD46",
+	"P92O3vCnqGmBttUuIe0ElVWe1F72H0uBkoPIW5YhdlAhCEoiGTNrMW0Msq5AHgD8UMpuqagg4OCd6Q9a",
+	"z8kf/kCucUrXrbW6dE1KVajh+tiDQuB40aLIVKYJqQigqMgIwpfMjsKFJACufPfdd9/FnUPkBLiVwqb5",
+	"AS6L3oZXV0R4WdmFd9fqvHW2ZpMQce4p1C5X5BtEozm7zubnHIKhgMQJF4DKBdpZofQ5oiyy5DBkI+nA",
+	"C2CMNK2TdYP+g0u6LUyXhxFxp86celgJ92uLtC8swXaf9Pu/dwH2laXT4LcqnX53sujOfHo9f3Y5nPXu",
+	"mkcKUh8dR0wygNaDydroFQweAs5CYiOcYkeNGKVQElyHJHaSy79WI7vC/bJGCuADOWfNOJUUkDuda7p8",
+	"qWl6akWt0/PbPfznSStqvbt4Hd7XlfSSouUVasCF+nG9W6w+jB2ucJBC0WCsMd1WpNQapaFJWbiTdeqS",
+	"FtZTUbNgPzGs+BK/qh0lKh3O3HS0zCxAZmrvr9RULpTNdLd5ePaS1kaiJS70oDz6ssu8X7NhHhZmdWgQ",
+	"cy/HFpsNIV9chOfqTvgo/Lqclmk+oxicxQRi4bmQ7ALlCDSu8vCbIVY27YgbTd2e/MCVEa0+BWeD2yQI",
+	"3KzRTDE20K8SeLiV5iOS5EBu4EWRaYpmt9dRDkg8xWH8olVM5mmu4FUnIxKWakrmGPJlW6xeg33EQKQX",
+	"sLEXJ0cvTs9eXbYOBvtRq2jbWDr9nb1uf7/bH5BB/2Cwf7C33+uDhPaJVQeD/ZVbwrCN+6bFBG3U7YSN",
+	"DmDJZRBmUx5FcwAO8FzXgI+8ueEiqYbdWIQNTM1BvDKZ2X+DEBxUDTGW7iHicepm/FpOuAggze7AIN+5",
+	"HF0QIo4z17mQLc9e9YZpMpNKk6c7CE1jyPbd1cvuM9IejrLlXD9SiI/WOSSpFJNS0m6Qjrc7ypjunpt+",
+	"+hDL4dH9gviOgO883dl4U5db+IY1qah4lVZF1Kuwa0iu3QLar5qfatECQ3nXtHfKWkWVDBfoeHX0GYQX",
+	"WP0L5jG1lleRMF2aQsln76S5UZ4L/lpM97WcGP3NGDw55EGP8zSthRoAsIqmMH/II0Y8iwiAKplInEc/",
+	"dtgcVkFGHJHyqv/n7PntX2Yvl3+ZvXwy+vOPe6M//zhgr85uR7Mk/c/dP06Tnz70/3Pn5XL06sN+svNS",
+	"/eerZ3VjzNelIj9SVQzCwZ2ykN36YTduQSK7cXX7/aZJooEpAXg87oYnTfE6zvkNIM+rhKi+pbCEO5AF",
+	"VSSpYqG2Lm1QrtmYeSYnGVPqs+QgwJfX37KFXHerOzZoy3Lxz+OQ2JINod8AagwQmVkuVB3GuqbqZnXl",
+	"0SGV1K08A1NDl1CTFbEfbHVG+V1RmPs02Rvuj3e6g/HuqLvH9sbd5+P9/e4OHQyfsuej3QS8JRvQU83q",
+	"zhnVzWA+DtwS1iqApDdrdEhEnqZWDS6totNH4auRFJqLXOYqLashuxWw/4brx6ZzCRNyu+Jn0kwZlsZq",
+	"rnrqKYAcwb+PFImNKpXjDU9sgSFj4uC1CPvARrmL+wrOmEWPtqcv9mvp36/J8VqFj8jnmPtSt3sIU7/p",
+	"iCH0/qkYS4fd407I5oPpXoaI5rpL6wsPwg7Qm1y4TAEMXimUUFTDMXqE67L0Hez3N+EjRC3chE3Dttt8",
+	"iS8Hbob6Q8sdGwBDr6AA/NvOPvEswRnLLvA0apknlcse88sm9mrVBuvftfto19hPNdisRrK+ouoG43cC",
+	"5bCewAHb1IdhBvD7aC/HiLkNQwEgRBtLRzOQoxBV6V9Fc3uYsQLHxX8JzpQsT32QGxyEwDOOA6iLBYbW",
+	"7xsWY7c+9CSsRl2F7mXvGCoNXa25szaDnzIAZQMwM4VgqtaDA3PukSNBcnEjQOKa72XmAekhZi3G7mLv",
+	"daoqyh9beZYGTgqIFD94/HjEhM5oevDkybPdx0aRlVnX1QKoDdzeSmZZJlcjusyOWyHlJmF9Id5DKLPi",
+	"bqZG0knBbCzKisz7uK2n8H3U+tBVyU23QB2rNhakRjbglZvHB81BhSTFZYRpZgjaiFGFkYvSoDNpfrMa",
+	"CJC0WzJF2nv9550eOUqVDICY7coWsRBFgp9ICtbYWJ1lPfB+6OX939fXH/r97vX1h53+9fWHp+P37f84",
+	"CH4djPHX72re7PzHv62XLTWoREHtFT9TYKSrpYp+cSbzBkPuLppIhEhREDi6O9jffdLv90mbkiWjWWdF",
+	"x1gF8neXFu7bO9kDzuJzPHsrFeStvb8+l5l+m4FzrybqW2Ye6NES2iMASSVH56dW2wKTkGtbE0WwiFy3",
+	"Qk99gL/rPHxmQYqD6CcP4QJ308CiDYB/gc/y03sz68VdQOrKsqCEptUAjMVoupoetAFwq7KbRTd122Zz",
+	"y6y7aY2EreRvGcK0LqYC1MwHpSVhslk7/g9MNfuD/QAjesuL4Ui4ho9nzNbKwI7xJtX0GeorRX9lXSX4",
+	"vQ4iqblak+1tdfHXZKptjrpG2OYGr7zFdC5W9tDWddFMaTwAcsa1rphcrUGv3+vf0bNj13tNnvy5dfgg",
+	"Ht4daduGJfzyu/S4CbZ4oIFDMQVlpOB4iS6j4tIqyCGby5SPlvYGbDxmWXGkoKjPrvdpqqJKT7EGYnfR",
+	"vWQPvQ7V0N/qjlbWqZaE2Oy4QAat4yrnJ298wR+LDhxgiWJ5MABGRe5iQ/QAxsgwZmOMGvX06vUlmVKR",
+	"qCm9YaRNV0GFBpU165r/+/7k1ekZOT65uDp9eXp8dHUCv16LN6en36u/HR8f/TibHC1Ovz+anL77c6/X",
+	"uxbwwsnZi5qPNp/+c3PAlWZCo8Fa49Of+1fWpNUWCr2qCFN0+9hGAJ6i6u/n4nOSCYPh1e537V3ea37L",
+	"hPMWKAyYtiUsyvD1deBIYaaqUzHW+ZJjF0rcK3+Lrg0XZBdb4HO0ADtbebDMap4DAsEaHwFCFKx6CfA6",
+	"qtCIy11u9AyYvk0fa3rO2Ijx27q+3f1XU++D/Z2drUZwuYV/ZLgkCD8fOJxw57EakJYTMMzu7h1BUPfV",
+	"/uOMJc5X1YRyf3R+Cq5ohQdEMJYYFdN6qvf7uxY4PkSo7xAsx2hPllFHEXfhENlKTGdDlnkvWaiX5sJe",
+	"BvNbRtqKMRKXvDbxAXAtnBHa29C2iryfMQRxKIqYYMCyw2SIzBwW1DQFJSJw8hGkkmqS8AThrrWcw40F",
+	"n7GOG/skY0zEPXKqyVimqVyoAGw/KTauKGNwQOAbW8igBM/PlY26MLtcMCOgSXnLLAq/09SgmVbUguUD",
+	"m6ISQ+FeWGFNU6l0czU58/SRalDYuv3akCg+P3LI8GsbPT2/3YPpnZ7fPinQ5CvMdfB8pzd48qw36O2A",
+	"a5o96x8cDO4W0KvomL2phwH1PM6C4lia7XbNN92ZTFhscwZHMnMWuCUJIYM9RfevKnMBq8at8j373Yu1",
+	"UYjuwhmrkoYlRtqxC78Ifq3W8EMrxEjslAtG9iIsYGJ++H4N9sSaasN2MPZq1I8BYE0qnZ8kE0ZeoQiq",
+	"vXubm6PTbLcjwy3hSNoNassMFTgjlBDIqGy7P+nv93ZqGR9mV2y0GYrSn/a1estgwy0vTjAQMwG/Lwm+",
+	"qEkil7eklmiC81s+eJ61B9RfTLtWzwDl5wXVtCa4kGpKqHPdWIWl7FypieitbepILDH4ycZLWVeQ96XK",
+	"hSCoZVecm2bPL40pLUZGuvX3dj6tRNeZHpvnBncZq3DHm4oLrzK/dQDBaynLtvgZZGXdSGs3cqOzCBX/",
+	"jGGJOEGNdiVtOeSj81MwnoyiU8icHGos84T5bzuH27mQ/ASf9Z8NtvUofa4HqVApK5ZAg6pZ4Hhmheo3",
+	"k7eVKdwZj9v2V7dLVsNbHWNWPNgeC/eqKF1LaKC3epMX/f6VI1XEY/V7+8+ePqu7DNgarHgjcnWIWewm",
+	"uWZlgizQe13r4Oc2W3HlRuetYMSuO5TU86t3w5ZR5dYxgiwPd2Fltz8iloBBJ6C3LLNAtUa1c0Hk9r6o",
+	"LcPeXFils9ps7uMNW3Ya9+djy/ZgtqrfH+yA28HFpLQOuoPam5yVPVmh/HdXx66SuJ6SGR9l0uYyRCT+",
+	"y1/+8pfumzfdFy/IDz8cvHlzcHnZG8P/xaSNTJrEfltjQFOOfWdVlWA1LnCnN9jZ3dt/EjpWQioJ7iqu",
+	"r5OPe5+65p8d9w/Bfw5K/1xf98x/PPlUez1hF2RDwPDH2thLPzKvk/u0AV2Upilw4ZCU4ErY731IWHVQ",
+	"I6tnsnQC163hSkDllzi59efVeYPvF2gYeoYDD7eWJK8L/LWXnOU2vqeKkXcXr1dh2VavltTB48ceMM0+",
+	"6sls8hic0KXwl4zfWcRnLGUUo7HQCDwkMTqbK/4RbyPqqSt6X4GNg6/uGlyYpfWbJJG81ubHB5npaVrU",
+	"N1Q2XngBQSpjY5mj1jBDXXbVAkxKre3cpUZIvTpmi5hgCROsWeLLl0BhJbyfLS+geXujQgVanNWqNqXA",
+	"m0WsD2DLZHqH6DXYjE1uQWyybhjN0WpHxV2x82Hav7Oexbd9dx5j7IqRUw6rlWrn23IqXyci8dXpm5MX",
+	"MXFMHgxhsmDsJqFLEid0GYNbJKE8dXmMeZqaL0/Prk4ufjx6Hdsw9RjvOH2BQjwJAN4OuqULRYd0uqAA",
+	"XWj6KQTFohr9JIXeGUQg2BCRyIUiAGnYpCMPulWUlYQ7Ydab9DBWSwWR87E9noaPm4W7Or28Oj2+7LlR",
+	"xmaab47O3plJWkwhVqobaxaYpWOX/8g1aQtJnNMM/E+dHrkwWwH+szH8GqKDFS3Z2pGuzt6I5pOpJvkc",
+	"CibBxUl8efzDyYt3r08uejP64RcbbvYL+CRi6yY0K22Xz64l/GT6HLKlBKFGQ+cXJeOMMaJSqXvFHkJ8",
+	"GhKEGVDfzByvE5euAh6dz9Nlj7wAOwB0UkEcTdjq4mFMA+wWJihaV5g2TY6NiWJp1e97G298jGIdY3F7",
+	"e+A7dRZojQX0kyVgCEsEEveDiciAtN9IkdBlxzDwp6R9mcNfQdAiUnSCnnXP157e8Ur8joGhZhUOneFt",
+	"NAgsKGBdIGorXzv7MEpzxW/XusGAlM1xhGNZ5iGuPgsdAaoU1YSCUnRgCcmTsarQ8Txjt1y6lBNFlOZp",
+	"SibSpTzf8Pn8S4W87gyePmHDJ8+6T3f7u93BgD3tPhuNn3bpk37/CU12kyHdKuR1TbYARvqUapkfFr7r",
+	"SpBUVQOszaMC8q4Nr0GG3eyjcxx9hXq27KApnuZ0Ndl5xf0T1OfcePFQ7/0zKqihusbzGfSOSzjjiYBC",
+	"a++ujleuf9zhfPZk9/nzjSNqivgUDYvp6g2gVG1FLRgs1BhATteKWighqpUG/OPtVZNw430AqN0su5oR",
+	"8LvwnBdcZp0a0RCS76LUttZqwqjf9fH4vul1w7pkRhRjsuAdrAm80C2icMkQrS6jCgyXhCeHRmCMtGVz",
+	"lsXphbTsvAL/s6kupevml6/GmPwImjlUiTWB5V6wp6jkvDMvdFacnWwLI6R5H30Adp2xpPJUY/0cqwIg",
+	"FIJTG/zQ1+a0BEkrbqZhfhIpYu0aV+90w/atpgM93AY2LNARZhIbSUikz7jaQko2HLfTJIwRX5epc8ky",
+	"zlRDzbg3G/xf5lQN89EN04ehc8jIPhvaX4Qr4ns1IQrO2RXsbb+3vx+sZiJzo1/V3O2AY6z04ZPtvuOi",
+	"2uFW330ZD6nNK6QfWpFfjoa9qoavN1zeBSHsHm9tFc0Fs3XYYnNq05pceBvZ7lLiG1En+p+R6u4mvimL",
+	"wUfxFCkMRSi9Iq4zvO2HLHjMOyjFWrT3bB18mWsCUWi0CNe3tzoQErX3LUGCqdVoZATUaIfziUiM1U+v",
+	"XL28OCLxjH64ZCJ5TTUTo6Wxsr96VgVc1UoutDpn2SUbhSkW9Xik21h30nLCkvSVC+fj8On9mf7nyKcI",
+	"NYxfPaWiIMQCkDj4rF7h+a2mUQQJFL66Uy4UaTdxr07j7fWG2Mp6kwi6ibCPqFyqyOJYIaZBqU5lZQgW",
+	"FyFYxfbPl+r9z2/l+5/f5e9/vtLvf/5h+v7vP58J/PEiq/nR/HDK3//8coz/Ho/e/3xEi9/NO2fi/d9/",
+	"fpHgD6aL83nxkvngh+n7n08Y9ND5tztm4K01r0L5VHMXva52d53rIAFnK+juwmcJAPZZ4vit/9XlHT54",
+	"4m+90u3KOHGjUtj53smFEjKHpmk2Jw/YA7tdZrq3qPnabXugPHXb2gUbySz5vET1clM1ik5QuM05lcgR",
+	"sSXc/BK3XXAGrDPGMmJgFRdE0TEjM5mwDoRmxjYoz/p855nUciTTGCI/IuICwH6Zy0zH6CF1KWq5CnKY",
+	"D41cdxdG9m2uHFRSOeqkxhjAQdRMGR9Uo0+MYDECJSGrhZhGNJ1KpRsw8MIRfsnQmZq4mDtFw9Tke9ef",
+	"AVhK2LOa6dgnHubMymMHyFa6M10TL7hutZqy0iLCx0Y0mI42u8ofNIX70oieocxFEhFIhbb/fSwzFpFL",
+	"F9t5Foi1iLwIhBpwJgsT5+GAbrioeAeKfu4oUxy5r1JkZcmDzfVrtJZxNJhIIfZWfP728orATfhj21l8",
+	"QCipM7ZgKTBctpKKRiipTYErpxRuY3OUjLtNYWD1aXcQEFYmjoaKFTZ5ghbs08M2HBQp/7akaxhnriCV",
+	"qBdwPHg/iIQjGEoO1xwkDkPZ/auODQ9zDWw5wesRrchCZjc1we1te7d6+ebs6qKnUsbmv/jrSecm77i6",
+	"hkaflvLGpX3pKRXu0zncFPIZk7mOoyoqB4Yeb4ybJ20IV9cywLqACzuu8a4TAustFqRhiuuTCzKmM84S",
+	"sm6OnXVR+T0S48xtXoDVml22Aa65DyFGOjYzkOMxaQ+IIuDwASNckgGZcdEhuUiNvLGjsR//YruBXJgZ",
+	"FblZfZm5t2b0wy9Gy53NtYr9hR2C5mZyYQcUuZgiYatvL11iBMmF5mmVnPytqTN+S2mbuP6GK1h6bEWt",
+	"kObAzONpNUeg+G6F15fOT2NwaekYBYw/DBUtT6RSscAP4E5cwrP8O0aJXjJ9ZASzL+5e9ZrU1nz/QS6M",
+	"5F8SxXQXS3z6M4BwoWlqhOmIZQInuP7eKVCpt9VgcWT1vB6n1BClYsd5B/UVm3PBqk3l8desUrA2XNVj",
+	"5oCu6QumRkWZ/IbEprvXyy8iTtXaZQuCcle1a+pDQEN+GKAbVafl6sS68rBRMckaLVcppptuSaDrR8qW",
+	"sx3JpGIBpVywvcfzeoiu5ktzKL4NNxsYSQEJoM77AtV0UQRVgqBrsBFWyfpzw5id+1hVvHFjCTXGB4Pe",
+	"fp3jzX7ddJ1TNM494hx6IT13WoTESNpUYaVy9EHaosBlDX6vvzMYbLsoqhlp3RPVI+UyXMa5opWoNsyv",
+	"Ywl4gL+nCbGKzgH5eO14xHXrgFy3WArKI+kfIIRrcRYhhXrIHA4tLt9161N9RIAhisaYESPEkafPaHbD",
+	"EiMuhwzzFgvJtEVCFJ7AO2B/PuTNC09aIe1E9jhGtUHrfh+DYft1Wsde8ErbBlve4U77J4BFq5M3FjsR",
+	"FvrQX1DEPFFxoZ4j4AdqUhbmr+qKKouEVeiTtdbojH5wVUH7kHO64uRYXRFjHR05lrc1J2zif+sSchrE",
+	"uM+wtaoKNs3FBGK4D0gzDFnxdltNaQahhUwQZRa4KGqubFvYEMComm86n5dQgpNx5Pm+aWUfyntl2noQ",
+	"lMVSS3WXdOC6DtxWVZxp0o59oINVfGMCh6XiqopWfU1VT1UUurIQbc8i9RnNA31bFjRVzdkoqMQ/lQv1",
+	"sA6qUDWuMxa3918BSag158aqYH4gltRL1Qc2UgOe2Ro9sMZ9ttZWD5LU7ubQugd44b2cYHfamUYfWYVm",
+	"N4R71kYM3gURtOqTW7dGdeBS9/O2+a/rHVuf5dHyhB3iHVZXtZblOOZdX6YtFxrqZAyVTHPNQoSHe9cR",
+	"xEbx32oJwSqkxNYl/75/9/LlycXJi4i8OL08Prp4Yf4ToS8iD0MRkXdnlydnV/DvmXsKmSV0xtYZKe0s",
+	"hJroQOWQQswGjx2/AAiH+Drv93dHJbYNP7HuKbwXVysoWrj4OxZiMit5V1yNz6oG6qlGWdj+mou7Uo3T",
+	"daBzxr7iTJF2fQZBZWKb1CyvjdQweTtY12NkE4owxWJrDl+qVLBJ3vOiNlEwsvVrekF1Heh+5n5uCk/Z",
+	"UDKhiMWqcHeWkTnLuARbb8ZFrs3aQAAI1VDoHc8qZIDic6jhwjX68N3Acdw1U1vtr1Q/IYKG7zOEwOIt",
+	"Si18bA1aB0/6UWu/dbD/vPdscylcXNnaTSnlx64q4bUReJh5eo8YvMG9IvC623xW9ZJtGTd3RdVNffGQ",
+	"ApgZLwM8nK+Nwe6RmInkChNgjPbIPnB9DEghNGNGohjb11vG9eAItoU7mbuun9Vh94vsI5cAAOGiLGFJ",
+	"RAbet2Fdyu0YDdiYKLpUZDFddg7L4y6hc8Isx4brH1MxYino3jBzyArI8rk2v0CSUTUGf5WNNTmjoDue",
+	"kDZcLgiXfigmXbVUms38zHjSOSQqz26h2FFtCkzryfgp3aFPBt1nSX/Y3Rs92e0+T56z7v4weUqfjndY",
+	"fzT4vKwPjw+LUW1OzOoVvHh/va472yZ5NC3RmiWpoH7Z5LODIPMruIR2L9nPI6KkdQ/ArGxwaJAB5D5w",
+	"tSTAnp1XAqL3dvZ26jZ865yVIZtym1m9GsGyJmOl3qf203RZkHFxCbagiowcGbsijHCdu+BqtZxRXbR2",
+	"pu98dOFWZOMXVN1cwovbZ4Jgw+GwAu/UvCHGBdC/3RpsH5nkl81BFFcj4h/q1NVGGZlBB0NYX4Ckbv3W",
+	"RbybxuudJnCAtvaYgFTZpDlhk03DuNS1sI7xhb1VPSTxsTRrollM2kwkLjrWHPjOYYlJtyuV9szjEs9u",
+	"m+Ngr91WM1hd7FAuRsbATC1Ahb1mvPC3dW485j89WUWtoKfyRWPw/sre3wGrIk35RqyKuEcM6a6CVYC7",
+	"WoXTfaQKiAeFDsDLF39SZE4zBXxzRrjQ0vwXz0hKxSSnE7gep5p1YWBmNqT9SpKYJROG2Js90BQicr7U",
+	"UylIbN7W+NPVcs4uYYIkfkE12xIx4wvAZezWw2VcZXR0w8Xk5LYWpfDKyDdvL87NP0VxxwK8D+pHge1+",
+	"p2uv+zh7EzbP2IhqlqyhI5/Tx25B46GKFN+t3lULqVfEQhi4endokoagX0MzDTGhgXbhJbxDY+PC1k2x",
+	"l1fabFrVQbUJj425HV7L3UJycKU1twhV5uJWplUwpbX7qJpcxWG06FYTb/IjPtzdkbsqwiWMgiofsKGB",
+	"3yo8rHWUWisSVtZ8VTRYlws6awAttOxQ70QkfslTzbKYtFeO6RiemHdOJhjt2faoo/VOo5IYwM5bUQt7",
+	"aEUtbKaS9OreauQxDeLXPN1e/Jb41UY5DG3XLTpCz1+i5r69glSo4UM6uplkMhcJyaGtGo32+XCH7Y0G",
+	"tLufPBl399hT2n02fD7q9pMB2xnv0r3h/uje2pKNhXO9WyPkDlHSDarjO1VXfPgIkFkObZy2q32uiDBW",
+	"ha1KVpeYREGHe8P0VCab9vYofHe1gndYuIyPtbWVZNZgMqRnKzcO6wsARADI0hhXIFNG2gNicWp2LFLN",
+	"rsWq2SvQaiKy724ZytL+Tig5pvnTVZSdjd+szlpuW/LAdhm045ckKm9ksMCbMXUMQWGY570K+JrBNNHV",
+	"LzNPWL66fIuKqjsYg5V8vcQZXZJUTggXhySmYmlZJpC0zEIkdcMy54sEo/3M76XKyNjRfGHWwzws80N8",
+	"uqks/V2I+gHA9Q8ILdKxiMw1eAyOLo9PT4mmN0yRHaIl2cNmwG0wZrYsIejH4wKgn6ZK3g2l3xasr8Hi",
+	"/xL1CEqFQu7GBHyuv6Wpneg3whHqvVW7Zs+e7JGUacyyS/iEa2Mz9eKIxL8g/XbjQ5dgl7EJzRIIdZVj",
+	"yN6yaXWlTQloMUyGO+r+J+3+rd993vul+/7jbvRk79O/tR6qJKphFvV6gmlhezMdpNgm9QCbfF/nYlds",
+	"lGdcLy9Ne1ZRkTdMHOV1YOorRU8RljOMtU8lJKGajQh+DXCBjbk4pJmrMhd/z2jGMoLXcNAoXr9Zexeq",
+	"qMLProIqJNxAyDZLICNbEJpyqg7R1BlKPQX3ta0CEa0UYl1woTC5GR8VgMV/KCoAUAeD6GORqJ0yHWmF",
+	"hjswA7O4MRySR4pkfDJFD64xJFo4YOfxOmiVBlLQEp3zPzGzbZ/MdwjtW174774DSL/vvoPJGzskyQ0F",
+	"0pSYB3AEfZ0EchmqzD58B4FTr0WBD4+RQRi2ntIly2wEoUIeOGcZmq5RXSK5aQp9smOZLWiW4EeuXKPZ",
+	"Pa4AJQwYByR0lbwUBxiOiMmx0bUopfAXtcKyojxAVM6VtUUuIjvqAq9SRdeiuMmLrP2trUoduQQ8hTB8",
+	"NvEWyVr1rsW1+B//g/zEMwiiMPq3+f1adMkJeJaHMllGWNXdrO0ozeFugisMQWzHdD5PLUE9/i8lRdw5",
+	"tJVK0uW1IIR9MMQLcITUVi8KZLFpn6NoqzlXVCSmiTVnCw1J0/D5yRui2QdN2rH55/E8pVzEnZ6ZypEn",
+	"b0iY4QrEojDnCWZhvQaKxMdSaCZ011hsMeEKul+ZIiYwKHv3EpGwRyCVykcfuovFomuEXzfPUlvjJfZ4",
+	"pDAocFcpP6T2Yko1NDTKs5R07evDTC6MtoM+Krj8x2sVswrYENxe+HQP9ILZiez1+3FkdwTfo+Wxu3wi",
+	"i61T2qmiZoRpCx0sOFaECOEZ7EHwSY8cCeukB0lprFNwtWGaqGnGg1Uij7GBrW6X4r3Bfgw7+D3OWx0Q",
+	"QFDryoxPuLBjguu7NJWLEDkZ3zAaksIsSViBoiIKvv8W34pJeyRnM9pVbE4zi0XYm/TgGwc+Op1xjzs6",
+	"kjOkgvi72E5naW8lIhLAhUY4MFh+IQXrmDVRC2AOEpk5jttPKMuWJEajqXuM6kX3yLzUxbHGpinII/kw",
+	"l4qR+M9dG0ncPXX3e2HpjkPAsWXjFOC22vHb86vTt2eXMSw4zM+2i59WenZNo4kQd3B9V8dtCWynvxfb",
+	"3LLaKWAzykKqzqmePlIE1X3ViaCJ2u9+ANGi6sf4hn7oHk1YfOgGB3wHyc4NTyM59XfjHsEiXgrRDgl6",
+	"hokwrMNyCaC4S7yoCBJe451+P16h08imThfcsUeOgSzdAlerfSu6dNVW4mrsd6/Xu259ihG5FbPEDbcb",
+	"c+DcpjVbGUowligYNYz2BBm0OQkrbaKyIQVGdzNbCcIlRcjx2CYPwChRHYExWO4bDr+HPITMaGq4GV7N",
+	"cXFLU4jLn+eatIc0gdWJyCKTptnlnMHWzrhSpiEIao88vocxvBzkjMx1V467mdkggpECEaDdpHwESQ1/",
+	"zVkG22uO6YwZKds5NIMaxL79YEijjMH60RRLfRiV5hDpAI5RIEyKDD5L2vDeXuzHmTEl82zE4Pf92M4O",
+	"iRcIThBKLLIMNQYRUoogMdCwU+gOwXX3gSX4lmITCPZHDo6nCMPjYsIFiW1Op1UPHrtHhvOAW3JOReyY",
+	"m5WQRv4/Dh46fw7KPEQR88sH1mD86uTKtNDQGR6d/RhX+nnsd6RQDG1FNEwjO0RhM9iNy3JXmlEMyBv+",
+	"/SGydpILlc/nMkP4bXzVSgrTBt7LhELBWPkjae+SIGa+JLERynxVGoPotXIXZrHzHPF97GmyoY4klYBL",
+	"YxqWYyui6AgifWwUub2RBgVF2T2u8Ft4FoWC0DQDv6Im59wSCHFrxrNvDhUlEyZyLhgB0UHaEyYAjt6e",
+	"5ogkTFOeKhLAiLDMNo7NDOIgBsMolrDbYAtieECEch9Cil2RRacsmJag1gxZMlsvy7dUqWRjA1D4aIr9",
+	"7sZBSqhpp5QVahT2oRlDIhfCGLLqhowRc5gaDaEYrhdK4ZIekMz8BcUfM2B3ADgJvg91UBgvj5Q9YzZT",
+	"hmYZv0VS4YIM+kR5lWsxlSlsS+aSolHn8Aqu/Wi3T9QhqIaWY7sUHAy6gZdMMztkxn3YhR2EOek3bK67",
+	"NDXDCEr28SRFJQg/44qMUqlYAvrGkSNK3Cjw39jsX/OSqtT/6xW6us0UZaBFcLAbqupBwYOwk645fyln",
+	"qGeX3+WKsNFUGs5IRzdREW3h8GCBPgG6ChLNYYAT2P2/5lIzwrXfLLydBfn07urYAiGp2utfL2LHGean",
+	"HxDFP5hW0QFC2nEznL7RUGRWZNoALFPZIALGMs0Y29iebQwMt8iG5JRqOcNcpxh9CVM9h8JNByQG2oy9",
+	"/QruHjLo9SDThrStdkh2+p2IxOqGz+PgRdPqP/7v/48EL/Y7PWJvtJzSi3nc1F2ti0Qu4HKR0QSKPMEN",
+	"e4xKlQ1gRLkxlXkGeUbW/Ac4LQv1a3j8SM6GHCILjAmALSvkJKYx2xVyPpznY5wCKsS+qcCXgN9EVpL0",
+	"Uac/8hfFKiy0ZvGfQKnPhlxnNFui3zMilKiUqmmgap0KHBUIU8CyBm8Iy0aGul05TagmyvC/CxjRETuw",
+	"xBHTx0Nn7mEKnCqLU/rvOy+HsTOu4/3+v8cr7+z3/33HmitXRptEqTuVaYJn9uzd68BN2373PyHrisT/",
+	"bpg/JJbDJGSGWg7u3LVRyOwLRgx2Dtx7gQin+EXxk+NEnrOCggJWigMhgyDJQrC20U1Gbtiy0GQ7mPOC",
+	"xAA6dGBGSkEYByXb0D8j7XOp9CRjl//rtcMLuGFsDt8JMM07zt1wVPJDwe4AbP61ONrgaWuDrx/u1UNR",
+	"auXc1etLy9euRejwX+ugI+3is9I1AaA7mB9R3F6LqmsNmemWDr7DknMv8Opdi8CthwZOjQuv3t0HSEHW",
+	"RclEoq6FFIYJy9xYnqCwFCZvwpUVG6dJyt4pll3ip7ELcEbB5JjOtXhi2JMUVY0FfgNHOf4Ng5YC72Ew",
+	"/xjk0rVAt2NjGdI/NFYhXfVIXovtXZJlH4e9HnIpLBFuJhAceAdg+IuMa8hcx0bdkB2EUvUOBKWr0Qiu",
+	"BZgT6DXEpfdahlyIriu94ZcKDT+wWNqAl4++FBjmtdDSzI9I0Tm0LHZGRUKNhHFVGQCpwBgrlvvMAbSj",
+	"jRHAMVgv5+ana8ERhtbImPAU+T/L58CNurLbaGqa5UebCjehDTMAd4a3tgDUfw6onPgSsvsBMC8g3Zlh",
+	"9tG1sNsjzcGSyuhCeYZyzbn0+EQAXJPukTcycctXY7RfC6/CFfLGRhf3iKF0lJBckRmjKsfROf2OEmM8",
+	"TC2/vBYWTgWI9+/kAi6DeNIhfycXQFnk79fi791uF/7fvALuXtIemFdge9BYhmdAeO2dyiM79zqqJJ9N",
+	"lIcETVVbKr9sb8CgoPRKe9cPirw6uXJjWnEtk3Yo4f7x3//H6AdCuoG5bQy7jLDgjOszOBXQfVH+pb1n",
+	"xmB6r/YRlSjb/1WoXealw/X9uIzA9r7pxXBm5BN/Nzt7hGfIwX6wzHAOs9cFSo45RfawOscRlLVO+YgJ",
+	"xYoKhK2jOR1NWXcHqgBClSNfrmixWPQoPIZCRfZb9fj16fHJ2eUJfPOpyFuBWw/yj//+fwmEfUH1Rhv7",
+	"RY7OT4P6ga7s4KeoJedM0DlvHbR2e/3eLl7rTeFuyy6rodDHuQ0Amcs6LKlj68KilmZhMeyKOfQce4Vq",
+	"kw+8MdAJKZWSd5cXRy/sXQfgVPTIERwRgG1t7/V3O4euG6TQ1BCbMb3Mj5HRPueQnW2M1i4XignFNb9l",
+	"6TJCoNfn4NJ0G18G3cVr6QIP1itAp0nroIWeunfK1toFtvG9TJYWbNeVGq/6+x1gPMKnbrqgtFERlSqX",
+	"hg8jKgOYaLA/O/3+g/aMfdZDU2LAxaeotYed1rXlB/f4e5oU6F2tvf5g8yfvhNNaWIIf7W7+6KXMhjxJ",
+	"mMAvnm/+4ti6nuCDwRZdnNNlKmlyJeVrmk0g9HF/myWAKGhBU/Cs4ldb9Gbza98V3g+8eHZFEe1Jsyeg",
+	"FbU0najWwc9wRa5a7z9FrXled0Ct+LMwNu5JRDBkxroho4DzGytYFgWl/IFDPBTzpznMhwBnVagnRon0",
+	"7z9SxUUh+Sk44cc/bDrhzmkK3e719w6JLk4pykzo1l/XxPBjjB80nV94B4P8vuAhhtmY9rEno8OeJr+l",
+	"84zBgcnv40zvbf7iTOqXgLj4Oz3TSCdeeAYQRTJZdmoO+adoRTY//miP5KfHYEHZgKDiv0p1neH34qBG",
+	"xF/hMJ75QxutiOYXrzcd3JWzaKYz6DiLfsjQwGMJBnytnvTVU4sf2ANb3Ns0wsQVr8ApMGfv/b1OWpCM",
+	"64NtYQ/Ijp9FKR/JIj9sPp1vbHNNB9T0gfkJ0Ms/2yH9mocNab9ZgFbOlj9WWEe6IWfFAv3ggcLTjMa3",
+	"k5PhiT7wxuidJPG2ovbQnVgQtF9NuH6/hAjhzzivX1wyf5PJ32TyVjL5DmxiC+kbMoz4xcnrk6sTslGc",
+	"xwdWGNxNaoPM3kpOP4iA/vxD/01IfxPSFSFN2moqMw23Vuu14SKptP7knWYZAxfYMF2SjM3krT1Oq45L",
+	"ObbuTbyxgyuqpEiVBv+fxXQusJIgYIBDVA8V6E+fYR3jZQfKogxTObpRREkXZjyRTAEcnNeyAcQp1LJJ",
+	"O87kQl3AcKFYEv6pKRcsidF/RpNEFWBUzuOLgFDFffPq0QV4haM0dThVrS8o/s5NX0mjkwmitcy6ZwVm",
+	"Fky59yuekq9J9LA+BC9nKuQYUP0LdstSs4ng7JmwWoxLnWdClQgYgc5XyNzB2juYYyCfiCgMqRouK9nY",
+	"ZeJJudJHDqXts8hmq+wN6ApBu1dzOGppCiHkwungRP416Ok1XAO5/XH0YzesyjZ9wJ/peB1VRUE17HWk",
+	"hRdSBbKCOdmG0mSaMHs9ZcHK7Bd3prorO+Jfkfpcl01QaStUCMBSwMV9fsi/FPk5GiBm1SpCdQui/GhI",
+	"4NPDiXQp2GaB/jmSGhovZPQDiOywlCEOfQIAWPHHa5TeyXXrgPQ/xaQNzLzALddSdpokvmnodyDzf6vK",
+	"9G9ATbDU8Eg9lLbgtyDEkMRosQkjbReSWIQeusjDDgZPhXGEQfxgQ/CgNV2DaL9cQJjsRHZ65Lg5hPBz",
+	"4wf3+v2aM4V15xAVzHZgj9nP7+PVQzRhunqE7mbzvjbjbixdErx4ecPnW72H673Nq29wP7Z59QezW9u8",
+	"eG4X/b5W/B2FcWNhkno+U+gkZXzUbzymgce8YjrkMDWMxUvsu1K+1eIThsV4VqX9Yz+M7RVRZ77csGUZ",
+	"2B9DwTVJGVUaxL/IZ5AUYTOGDM+ZrS1tfmsUtzqjDJNFXp34qNBwEh/tW346MQYHmTGbYdyw5SEGyzou",
+	"VRoYxi+nbKwhmaQdf/wUo7IiJMxySo02wjo9cgUR/kJWY3hVDZtztaqPSiuG1/qxH2jhCrTJjw40KF43",
+	"0RjzHGwrpqspy1gz77RItK3PIaAvqLlYFuNG2cBZcLYAvewLVgdL+80n+HA8CXeCK1Z/5h272tqq2Nri",
+	"rTFkPYN5VGfQVjkFHMSCH5kDXcCrq3qfujslzuL8rR6T8iAbTom3AL+dhy8mo/0ab38APOveLGpDvani",
+	"2fFx3yC4PIpwcTr/SW0IX9rBvWLW4MYmEBWS2ybJxCJP09iukTHS8T87h2YP72KLAM6L6SYENa2R2FyR",
+	"BV2SNtdkIfM0ISOZpjxhReaDKwNneg4aQ+9E0y1/xfKxOPKfwZw22xa2KwB9ib5ZVr+KZQX7uq15hRrr",
+	"N+PqDozb80tVwzDvwcEfK5ZZSKxaRv4qk/kcNZmKnbHaPcIdD/PRDdP+OfJi0pZYssgwWuBKAsKBJ6Z5",
+	"yzkyqzWttarmAJ9keiiTzSERUnRrTCHM50l6FXZtnad2sIeFv9kyzixPmdfYvNIFzl7MBGo7LALsBkDo",
+	"Hto9dIl7841J/gpMMlqpowSkQRT/W1iemLMCdwzs5gJ2DGi5FQaJFCiSViMJ4B6LX6yK0opaoJ8ECHIe",
+	"/e5X4eBIbfe8oao7k99Y+Xod3KresOwPxc23c4Ft8FyNt+T3zS6ukq27mTffwRVlFXHTfb0DLNpoGlc8",
+	"NL8ae/2teJ2Wgc8pEG/f/E5fyu90p4OdJ1xvPL/F5bHhHWUj2/QGZjP1PKbGgO70SAy1ziEwJnZVxdBF",
+	"hnx9RvVo6sK7EfXdKOtSk//K7RW96ad0RmPEqkJ7G0rccr2MG61CiMkwcznBqfwK92FVKZb6KnjOwuWK",
+	"4Cx8IEmduMdXWtsGhcIsL/GbT9uPw64gaV++Oz4+ubyMyMuj09fvLk4i8tPRxdnp2Suz0qdnL99evDm6",
+	"On17driSv9ppnIFtvDSHArB3THmaZzXFEL6sX9CsE2D21vCwIyRsOS4fgG+KxoZYrnCxQu4DvAau4mqz",
+	"sy8oV4jmFOxnN2FjLlgSBrAclssAYe3gqqsPImdccWNL1lyQfD6HKHJVZiTBCYQquv6LtSnWnpcsv1SO",
+	"pu/g66RbBxNskvEYoAT7gtAUcL3m9+K3LuJ/hzkfR0kCh6Q4EDWHrCzhH6dyMrK1GbeIxQ1PQ7knRCak",
+	"WWmzZ4wKiIy02WMySwpspjgQRTFBwjpYrV7+SCFEFnjtRaXwlVyINcL8tZwY/fiLBoiVO2o6C8WyqX+5",
+	"8EkkknAJNlOlVwm2udoE8Bz7hTVhy3qpuzHgGeEiYR8iZ1dC8B5AeFmSsgajhTLPFaIUAtS503xI3+s+",
+	"ZFBoPztRqP2Qvc4aurz0Y/3ilBl01USb/o1/VcoMd2MNXRZQUc04MlcVdHfrmJJcAKy+WjDAnqOqBtut",
+	"R45K36YSqpdj1puP8716fUmmVCRqSm8KhyCdlfA1LToaVG8l7R+urs4vHajkKs6bQ5yaZxB7PJfKIarZ",
+	"iPd5xm/NgG7YEtD3wkFyReb5MOUjwNE1Jt+MZSxdhsBxFt8dm7doyngN6CFth8xhh1v//PnJG5wc1XZ2",
+	"K+M+ROxUOL7mdQSjtiB/q+Uc6kHuSBtwcolZowL2z/puBjjK8HUHf4qAX0IuLMC5B9JdRfYbMqL4RBR+",
+	"jrA9e470MsAmKcHFHRcvn9EZQv5LhQsEuGpcuar2UBYi4RkC7j023ajH+Mg0jj/3oOAPaUMZ9BlLOHUp",
+	"mXYGlnaUgxqGipf4wpRy0XFRUgiXOJKzmRSY581VGWkF4O8D6G9cU0eINtmRKLrEIp5L0hayYZsiB+6P",
+	"262nVBCuIyKkBY52y4h+gWK9w5cw5zQuFVmKsRSSLRvyxv/moMU6pWzU129fvXx9WCo0YOsAmO1oTCwP",
+	"Wcc6c6DAbb5DgDqbBSRimPyXVPtfG051wVSe1trFr+VkArUGfl3l/p6q+t7OFnhLV1K+oWJpx6i+kuyy",
+	"dXtaBz+/L0kyqPfVzNrXJZu6YlZbqVg3bBmV8K8BUJareUqXvsqnRWcMC7v4kllhctQNW/bIcYEjOZbZ",
+	"jFCiM8ZIWzHmwjTdt48/mh4+PR5NeZpkTMSdAxJnUuo/GCs3hpARhWISMQSlttlbAVglVvvImOEGtiJH",
+	"Uc0LWkYATgXF50n8CrCdU8MZjpJbKka+ePw7zVNQF2JCZxLdkrPOoR0S1HxbGVN1IFN6yxCFngldrykW",
+	"C7TqjKzU0YRlOKisgNMN3DRhfQ9JjAM8qB2bJSQcliutf2AkXKmGlumv3pVnei658azLbihlyiC+7kv6",
+	"7OySLZvcdlel2X7z1q3XkGsPcllLPg5fWePAK+AVPTWiFgMXwoDxbu0zdzFAlQtwN6IXdGZy/PasCq34",
+	"VkBcwweutLsMxJsk1P4A8zSbsOQAMACxNwDWTgDk3n+ITwCuGcfh6jlgvBumwvsRcsERxl452JPIJiKb",
+	"Vow6gMqc0nTZIyEftU4xtwpN7kNHyF/Ieeia/zquw3LvyQb/YbFU39yFXwaKUWZ4SILTueaIr+gPVjpv",
+	"6UA0R6QqmYJrYHiMtsO5Azi1F/VYI5qObsB6/u67776rD1wKzs7drvDch1AA9leRUxtklNFMgKV8uw1/",
+	"6IiX6gqvl2l1qGmX7nKpCEuBclUoAoD9h96Ptqds8o//6/8BaWTlmy2uRW1dgg44FMyhtJ6SA3tyfOQ1",
+	"uB6oLYc5XJL4/J1zJFU15o+mV6xkFRE+Bs8IN0dpnCsLkBSWwoIx+qJ8GUCYZzkit8Xm/BmdMcbX0NiF",
+	"HG0YLNasEPiwpHemdHSjTF97ncgX0+LKMvgeeevLqpiJB2E5VgKAC4wRnVGhsCBKhMpAGYXVNGl0Bc0E",
+	"RILBQFDLwKVD2DkrqnX5mEHUuWC2gpiQUHEsgRIZZQEOdXOKuZUT6CrLjxlzHjlWyzUI5oIxvLtBOPW9",
+	"/m6NA1kV3O3UUu1ns7gvp13Y0PqvpF1s4q22OoT1a4kJ+wZaZ70ig/1t5uPrlr1hCadXxsz72nFOzPry",
+	"aWrZMJR4KTZcw3m+h27jPQ9b+UrQmRBY1eVhcLFqlle8I6Qd//zeltUkKaPjckh30ZTLhhWF4pSQ2PtJ",
+	"grQa0J4qabAN0sJXoFDglIWWC6MH/cKm1VwxdGaAvrbOh7E8duv3tY3/ytZ8U6weOsJnxauGu75Gufo8",
+	"AVbvb3gDcbxwyQtHIjiMblD+ohdqApZVrqiUB2L9n3iO0xSuP1wrPXKkNcXoxOCMu5sBV9uBWsoL+vQY",
+	"uv5C7ISOpkUTU6oMx5pJm/aPPjmvu4Cz1LwjJBktRymDOoDlAUATAp2d+Lm9XsPBwUj8Fzat3175UTFi",
+	"Rv1yUczPSTthZqKE2/hOm3tYgv8sGAp2VzDOxx/hvz7F9ZwsKpYF6zWal5sDqGmS1HKWL+gpsd0cJclX",
+	"c5e4mTbwtpBEy0TOfjdOlDvrOL9WxYzfrVKE7GlF8H2OEuTO8nqAftMtenyhawvFHXAcp2bMgFdzqFol",
+	"pT7EQlkBx171ojpSR1fvzNbnC3hyHYexhWArHBpqHa1y52beg/hepUP5mWZY9LH+NPvDG+7dsnQR0wK0",
+	"tV8uTo5euNjqOdXT4j5mZMdXZlfhBc2MfnjNxERPWwc7+/uQBeb+Hvy6Edd3ZXQNu/9NpXtAFGNgHrRC",
+	"gvdhHqgQbGU/WU1nG6tJZg6XAG0lw0DuZCphX1/XUAp81ue4Sr99z7UdaMMJDZRNszvfjuQXdF/PHcnc",
+	"+UgiFW88klDr2t7aFD33yLvqEZNZ4BneW0vnp5rNvqgvANYAemkgUTPSb3T54HRZChnguMtfxvbfnGln",
+	"tr/wE9Td4fxob1KCixxCJ5QLGx9sJvBIEaMEYWKy1hkfQqHg6tXJ9rclkUtA4joqsHhXrzPij4XuatqI",
+	"iEyTH/HOSLAF/NcnWytesVHGIGRT3QQ3HMLdZKjm+4429X88UsTm2tnS3bkAyD+49zAD7Xy5u4wvZb8D",
+	"zVkwmF/Zbt/Ig1zJnH9GXvR7jIe4bOBhj2ws0v2F7GP8fo3B7K+Tww4x3EFLcMnZyCh04SHWNuK52Hr2",
+	"Cyylra1XULC13AXQ/hxz8NygR44aWNdhUIv5M09+xlbP/q8oCb6y0hHcO8JCfFNCHu4AX5gFvasa4o8u",
+	"ZOE0p/acfPAl2MPqzWF98fYfL9+edXwOS022iXVbQJJDka4TZujMcp3T1LzRiaxV69JxoKa8OaJOSocJ",
+	"FT4NyOVVjBHzqVT9CpQYssikmPhRV4pkQopDiVUEWo5LckmSjCl1iLGXWPDeL4Id1HXrLzLPip8NV7Lv",
+	"XrdKBawBveXpDhkuzQisptTmOjDKqVhKwR6pAzIcZcs5wo8W9yNPdzo98pLylEENdC4wjAOgJMzQjCrj",
+	"pl+eAsZ8Xx2fkzkzL7iJxX/uvpTZgmYJS8x/AXKEhYnpRISBW0Rrw4DJkI2xUr8qLYKr4w2JUSMpXETp",
+	"JGdKMeVmJ3Od5aKoo3BgGcS++UaxUa75LXM77sLY7eC5Iqkc3bAEkBod1M0IIcXM/g/IjAubODvYN3/4",
+	"1mcyY+4JmZL23s5ze6VzwXS27B6Z9+LOoQ2Wt13iuInSPE3NUhMOBFnUJ8P1J6OU0UzZeozwJaTx5kIf",
+	"FnMxezSW2URCzM7OHpkGzLH4LKVKu8XuVbKjfMJOcMhiG99UbIeqyin3QvAVqPSDDmBig9ZLXV3KasJQ",
+	"GzqLI8wc6vTIcdgKEN6Uwa5QhMsOU/3CXKD4gFCfuUbacZH+E3fg9nA0YnMNYUgphBoZzjYv/MKegVgM",
+	"zPrUqZqbeWB0X0bhtglCVkx9ir7lNH3LabpPTtO6zKVUTiSa87VW/YmrKxukscKVOVjokJfqJaY9AofB",
+	"C4bRC0zvdPVjBZGi9hiZYTxc0UdLaYaXP3jBx6Ltf5ksbzkhuD+NhCRkpqdbBq7Du0Rhr9Z8Mr9oqm7C",
+	"8C2jFQYIGPM0nxgR7AHpgP4w08yVSLKXESj7uAYPEdU5Si2zt0meMiNmS2N4pNxr3KoFNnYjy4UF21LT",
+	"XCdyIWKbwJJwZRYq6Rj9ywz8EXwcZ7kQXEzca6DVgeYh7XEg80xOQOUAQVq0O2R6wVjwvqoPBDszI7db",
+	"9kVBD6CjdSFgpTXE+ZiV+NcCP2hahOCw+M2qnpfHH+GfX9C/oZimiidrfRsXQVWz4BxoAl9W8LwJT5QF",
+	"5uWCxNwoXBmbM+qA3qxVD5qVDfdEkwtiuMYI1uHS/rk+hAaD7E9tuu5i12WYSAgHCE+5seOouiljRB4B",
+	"ioMiU7kgMyqWZMEy5st+hZeP9Y01XY/g6l0yfWSGdu/CTK6B00Q9QEViUNlbBztRIKZ2mhZQdkepzBNX",
+	"T3h7ueXGbGtjrq+BVF7vb96Th65ZXJRWbSBgf3LruUW0oRKDLTcSVGLwPZo/zEMu0HPjAGBrh+GSWAwf",
+	"mEiZ2EsPqpFACv6iJP48RoPeVolNEzKRRq/zchVFNUnYiCdMkYX5xqJRUrXS3QGJp1rPf4FvY8Saox5d",
+	"03I2B9oSTgpRYFgCbg6Zkb2dHXTxAjb53mDX/kVTKVjH2Lv/xUYazXFETzOMkZJMLkjbJdxY0V9yfEU+",
+	"mXbXmLWgXUxpeuucOW5GVgdWxOgNaQmJdWGMTjOOEGvFeZ/aQtrJRGT/w4eI7PWfRWRv57n5r4H5n13z",
+	"P3sR+cd//58O5h3pjLPEFlyloxs5Htu6M7css2voIENgCW1UrBtPsalckRs214FVDDoVFIdE+91weuQS",
+	"qFM5b5CNJCm0r7gKkdJ1/ChG35irRxmf/XBx8se4UO7csHjSI5dMhGWJJ9ThMkB61j/++/94UfkYAFaS",
+	"OHLD8xLLh9OGr8efIVOM6vXZEuWO0KZf0sXu5tKk4L11kLNVwHxPOLijXnZruDShGfsmSL4Avtbni5K7",
+	"USoo//aiZxul1Z5E8CTcu6OG2II3NLu5i8qLyq6KV1VZI0TgEfgEAZLDvGPxsrQEgCnwaRumY1lWVUk1",
+	"KuyMZjcsIe0HVYg7UIwPDcjK22ZtFU4i8JEL9kFjdWKPXqYzRmeHnkqwC128neUiLPm3IlHBT6pQwoBa",
+	"6D03dVODW4AmYRCW8lUAgoLxT95lXKgbwOKVpssSexGSpFJMWGaXOyo2W7AFNkNTSBzNGFVS2LrHFB47",
+	"EQN00fkMzo+UXcP77+b0DUwBnpijMdiJBrvv76zZX7IUXdX3d+Z+rlWy4GlaPipfykAJzlr1dH4L8/gt",
+	"hHmUNLVNosnSynrPyJyLyUZHYj436ntEAKcPOVCmIjJlNNVTBJBJmNBc+ysei0raI2eMJZDrhT5q9NMF",
+	"V2FpKhfn4MLjiugsZ6gOWwOgc2jVyzI64R9mVCRUy2xpAzmCZgAlCou88aTwjLvwKbws65ET8I2CzcHI",
+	"SBrjxLPeAqV3xmYQxoZqPrxAIQrOqGqZoSWiMz6Hm9I56P5WfNFUSTtZ9zo3dorfWpimU7RxIWMCUmm1",
+	"brzZoi9ZKR4zJGpZg0MkB8Cg+3safzuXNMdTNrohKb9lgqmS23CpNJuFRyNjc6m4tkhz9bEVZ1KTYc5T",
+	"TZYMSrYj2QUwTt5q3u8PeuStGDH7AQC4apc5MLoBkvJdErBwh0vChdI0TSNSkI4heQzBMxLYQbPu9PuA",
+	"q8FSuQCrUWg60oXN7FsuYFlNH4gU6gYMF7plqA6bCdqGAl110ZAXxTp9mavZooPifvaBIiJrr7POV3fD",
+	"+Sfu4hxcc6l1Vd4RroIOvuFFlVjAYCu5fmp2cQbIwQ8IM+X2pOGMBtzDkowq8w+ladZ83ev88YVDEfBf",
+	"xjKbqQAcOWVUEHdxRdovL6/enrt6f11I2aEpVJkoUF481xZFO/NMjphSB14euYTsMoKMnDMoTYEW2eXV",
+	"0cVVgE8TWVWA2LlZofk3lsmouJWBR4YXIe6cuwhUjwgTcI1Hxik1Zgpd+lG4lzJiG24b+87YKXTMyEwm",
+	"UHB9ygDeHERpxuhoCvzQIp2TmTQU4K72ILwHayf61ZOZG3mBswxCGmyl6oUhbo/hq94ScjFqVs2Bz4pv",
+	"aq0ZoIGHY04XdvxBtw/Ckly7U5Ahk1z8q9wruokHmt9atcBR6raFJ+zrkQXpdgIZjta78+J0GJryR6gd",
+	"3qzbyonmSQM4/6Vr5Evqia6TxtpCaVrM5l/qVloFy+8Jx/9WQzuPbUBDo2x4gc9ViTcGSOvuJ/AL2lph",
+	"7ie4eWYf6EinRtljKCzmLFMA7QuFJ1I6OYQAXR+R4fpQWs5VSHIuWdQ6jLSczw1ljjKpVCEH8ArG8nef",
+	"bUPJ5fEP5QD+HsG5IfCIC+wI+s9HI2MzFnl67tFBw/UzNuHW+3sMrv8ymqjrBL1Cho5+3dQc3z/EzzQC",
+	"kLq15Mov8Df/zdf339hDbc6d26GhAyHPCE+25h54zNbEEX413gG8IGAe6zkBDBTdJl41vD8jwBa+8YFa",
+	"PuA48zc28NXZAB7Pz+cCH4NTu102fBCSWVzP8GRd4rsbwt3DueyHp8kXvll3A9xwCL7dkz90zrwqSOMe",
+	"BHtPFfizVFmrpXIdcETn6vCarKultF50vfOnZzu19Dd/fr6plL8t1fCep+o+quGXVPE2npOy1vZPdEz+",
+	"STWu35TmtO0hSR5rqm6ar/GKMi9FIM9B0E/i3OcQfhQRqjGTNstFVEQLFXfzw3w8hks/xcUIo4cgGRQT",
+	"ZhGiC4KEwvhdcwyhqTZ1gcIjmWEWMHR09sPx2zc+qLOIzsFyoJgfNmXCyDdX/k51euRUk5GdHySLYfqM",
+	"Rz/C8FMYgisqULQd471U7NHtIeDHAS2QGL9DwIWOLSWjyOnZ1cnFj0evi/OAiRBQUA+8ojH+EFsPvSLt",
+	"y+MfXI0cyFQGMMVyftFhaCfiCuVCOXjsAjumvgt3i68XsvRdj7zmN2wlnIJrx+v8YtgAcL+5PmZaJETR",
+	"W0DGUTYojMAlEcSCQw6sd+Suxn+ZGWJcma1Q6GK6osr8IxfVXaI1uEcWGvaZW0gMNPQLfH8b640zWc4Z",
+	"ic3yxVGhBGFVNLu0AYUW7mt4BRMk6iB07bq5CgI9zIDhZVFjCCzpEWALKnJpxkCd6A+0rRxAjLnLZsT6",
+	"mJif5nfVfAe06cpRAOKAPUplkMzwlB0aKeRtn+K352iBaXrDhFk8Wrg/A0MNoTgb6sTh5RLLbllC2vFJ",
+	"MmHkWGYsjgj+cYkXb3GnqXgSBGdeGUb1GdFuODrzX3mWmn8sgktrqvX84PHjkRHMND148uTZ7mPFhJJZ",
+	"19IScFtLEQ5v08JxumA0I59hzWyDmEUA4zXb0jrY7W99GeWni9z3S97tc7PIfZrsDffHO93BeHfU3WN7",
+	"4+7z8f5+d4cOhk/Z89FuMui3wsi8syKo0wfjjWztp9WVuUNMHhDWhipS0O2CKtfjNwTk32+hqlCt2BCP",
+	"Z7nOdvUaZMZI22oJJYaDPB7+6ES+fhudMJLSJcsce3IcyX3gORTqIiBGMzYxEgWUGSsa2zZqOiqYcG6e",
+	"D3NdZOpGRMKYaZouXclGqeDmHIriLOesR9wKgGLEBUQtupmB/mUkMOBIIGa8ww+JUzmi6VQqHUdGNdNy",
+	"JFPMa4p9SMHR+ekjReYSYxHiGRV0AjEiv5jf4kMM5YPbLNd+bDtw+FC25Zhct65bEYntCmADABGKwh/T",
+	"mYv0YhdfiHsTFTGA1rcQQW9bDPKg2Gh85K+VnXRyEexYBKBHziSZUY3grvHH65a7Ur5uHZCf33+Km3Jt",
+	"fIbz2oqdb0W6LG6pXay92cwIu4WaBYp1uTCyhWt+y9IlaV/KXE+H5uxHBNiq/e9jAHOxdGceWewMyAJ7",
+	"wdUc2swwE6vXqq/dCVjPIfctYKaLfltfEyHaLu+69G63qN+Ke66/a1/lR6oxB6fW1vvJZljHWJIrjopa",
+	"ZxycGKF4tgt8ULKgCrdIUaJHJCsRHaRdY8N0HMMAV6M12JwW3kYLpRT1tFpVrYjzskpiVJhpBYMpBXHa",
+	"LBafosgLtaKkpwu2KOvqhwTtMrMyaJqhIXB58ePFqyJN1CfOwLxs8XlfEESm1j4uW5lRoyUZInc5HArH",
+	"1bmYGCNMMa3B/InRHLuaZkyZnmI0aAFeq0inKJdhI5NM5nNV5JkO+v3+QTkPwlVko4ooKYUNZ0O4scys",
+	"xxiAvMESgozbv+YsN6YRxJOZnaWKDHO1xB2PZ/TDJRPJa6qZGC1j0p7xNOXO/A0TPyiZyxR8DmjMzOiS",
+	"LCjXREuiplAEtlxTLpjFYZgfoJhIWAbfoqGF5GX+7hxiGRd7+QqLboSVleXWxLSipXD0YSw+dPsHG5gc",
+	"V46PjYQ8xacXjkLN2DEsEPJnJxg8b9sAxejQ/WUJVISh1c5mXDUMq4ag3X4bp4fV/cCnyVmaOKjnzm/B",
+	"DDwk+/2BD1404khZZMsRLZUqRxkIfwIqV2UDXIAOiOJblgF0kM8kNkuY4BKu4rBUzmiB++I9Qe7YNRzU",
+	"tpDVE9k5vKvvBJw26EUz0paLXOYqXUZE0VuscfxZXhXSppqkjCr090C5oYyqKVR+55AZbpOvYAzOT6Ru",
+	"+BzdZ/d2yTTY+VbCbKyO7k+Y/Q9VkKOPRvZJK4EeHkaWC6UZhQohq16WJn0K6ausUYl8ZuSrHUnrfYP+",
+	"dA+nBShbuDCgUK0aT8oocW7QrajlMWnrfRWKCxb6KRQXuZJ4sW7HbBoE5cLNp9Sx5V0A9Yir3AY6/o/y",
+	"weuEQxnLbEY1RPwG4eF2RMayS7p2At3wjKM2eCcl8sH9JA/ptXDkGTguPKpoyOydZffNq/EvlE7hz3OR",
+	"scj9Uaswtu3cJI+LvpocJtUMrTXpWFTdqCovrcnMsuGw5fEivOjQU7kR/qWMrHq7+8iN3yeQfMEjvNpZ",
+	"wykuUs387PDiJ+XixmF4p3JSoFUEAkezDPnk7yEE/CseB7BmLbXAWlcpassj4AluK5/hDTdqVpFqENCr",
+	"FKhC2iSIiLDepOdcVxFK4QhVyKikqEaBllpP5qeuk18DSW+1syZUcz91txiwOv9SqQsNa7Al7X10DlG4",
+	"9FtbJmAlFqtt1Hq0B8CcTnM1BcdFaIQYxZu54BTz9PLix3dn/prYpsEhSh/gSHkzrLi4dPBYVFN/Q70K",
+	"nXQKVkxcqPp4GVs1WAqLiCrFdPE6lvuLfA/4WGd0dGOvvQGPK2Me/ilh84yNwD8z5eaYLXsEoMxQSa/g",
+	"dqZKlmZaNYh8Il0DOOehryqLPoYAsQT3zEKrwC/tYvWCFS33GBVd2dS8EfqYkiJDHtzfar0ZHKClu+tl",
+	"yDU+DEHgPbfagEHYYFhthB6E7z6n0kJtrt6lc4txUUzuwRFyq3q37ehb4NGDIwzSwAi9O3t8bNnYVnIa",
+	"HVcOZ8g7bJCXKWSehevKc50xTw1Fd/As2w6B9WHwDNRdoVlGLQKAkAJR50oh4ZtOmxHp55YnC32OY/oa",
+	"p25bVPbqUJvK//3/7F17b9s4Ev8qRHCHtRdq4mTTvW2C+yObpN3ium0udnAHFLmKsZiEiCx6RTmOEex3",
+	"P3Bm+JAs2fLF6ePqf1pEliiKnBfn8Ru80chfWugNEz0DupolYtBDltbmCDbgsRNxL1JDgm2YDAbfecT/",
+	"6SKM1xLo19kezupA08GicXrnJr/Ohb7dBldypWlJcMS1QRJse5Ip4sb93iuKFYRGESSmAXO7mvUpQH5C",
+	"3AFdnWDH3HCZdZv0IJL5CS7i2lAxysthPpiET6je1qbR4CX/x+psZU/RV6H/GpijgVej5XoOttmzXTAu",
+	"4ehB3qyHv6hnmcjhyMNQubiXauJ5qFun3bDLK7JjtKgE6qnc1FJJ+bcs1k605BvNtO56plVp+wnWznJI",
+	"WiQHj9RZm8rQx36cTh4HfFQoliqelNAoQW1FFhXGfa7hCQxfbJNWEva0TNhP4gFKQzooio0GBMyaLqq3",
+	"OoY8XKAUa0GkKky2/pLdKn89H3rUYj1JeQXr15PQnHWjJr9JYMcCPCcrSiBvCZOaWwlpyjykGShVgJhK",
+	"Zwc2IdEWTnLwXFmUdZ9qCB03sF8Yz4YCgx3o6xEJi4/tRQAK51plLA7AdeDN8OL4MPBCaSihsJBRZVeT",
+	"7pbQpdTY5RXInDx0zoGImSYliCtpOVD/MO9Q5BkDSK1S58AQ8SrAbxymSovEudpsTZB4kDbVgTJBe9vs",
+	"PaZrsaEajcxICTa908VXgUvlSGaNzi77MetGpnIDf3fQVObLQ1wqRlu2AJwKMhtaIlOFaRW+NwA4rnUU",
+	"epbC6s8CGjp53B7rzfcYIpSVQVCs3XJidTSf41zNq47CxGts2wRcFUMmJGZiUzaeHouhz5fSt2qqS0Vi",
+	"kPcX1AJZCdbx+ZVBzZQhr1LZFE2rKWfarN/nCGjBixbmDoc7+Z1Bb5U+fZlf1gVrWrIIYR2zDr/SKp0U",
+	"ggo6QVR3w+5pd4L057V8EIn5U0dAfmORNwA1d0p47V1/O4aO/M+YYGfDXeYuCl/RiJUIlhmitCwN5OsX",
+	"44m0C5mCS4nYvs4QAOVhgSO6EUrOza+yzt8XfYe75GjbX6yl7h2KJ7aKNMSpHMkithnTQ5EVNh4J1pAU",
+	"cPLDFOO9XjdimZgGjZCgEPpWpUGHg7Tg4N0lPeN7FNyLHOh3qFKC1ceEkXuegosG4xP27VKj6MePOmAf",
+	"L2MMNMJVHYwSU7kcAhGYN6AdR5XA/cHR4G1/8Pa4v21fF1Qec0yFJuMJDsxixIDkhasS7h66xXAx3Pjs",
+	"4vzN6afz06OT7VwUXGZmY/RvOP2YJXym60F13EfRvf9ra5tnrVmZm2SD9qnZTGciVwhpU9yy0AcVJBPc",
+	"OsJozfQ5ZdDWcvxrlSOnYlaA50mo9DM/jEUuVcI6I5lNCqG7LA+EhBnbGPaU7WxUDN6HSk9PRvboYXec",
+	"pIAu+GhMFePkeAKPboyvi2kYzRJ5LxMqXLe/dXquHyIN291mv6ri1ndTRHYM0f173UOmxxzaQ2KVAcZS",
+	"g9YvlM1mMbfoy7F3YzE1Opq+03B+EDhNJWK67/d65ewEt5qLkLTcTp2bjVqS/H2sRiP+QgtzU1HaMGNa",
+	"NGVu67JODz1c9fVxRna9ff+mH9kkabIillbLRcsmjIsKR1faYtt9no719wLExQ3mjNV9DQ3R8lN2o5fR",
+	"7ktY18Jw6NbB1n8+7r54dfmx9+LV5Y+dKPij++Nftj5zBWBp9xsj0GbtdGT2GFmhzKfguLma0dpuIgDP",
+	"Jn1hG5bKXosps9jEMoaJ7zJcMZ6U7fvGC8YZdT8mg6xkcwXF1Jjj4Zs2uxJkQagpzYW48+XB4HqztcFz",
+	"Qo1SQHrmyG+7Npkp55MMo/eYy+8KHmNoYxiT3fVzr8d0VGettbDLIoaDMQ1ODmNNyXRm1qnXO+j12MXg",
+	"2HYMs/0dLexMxAZvfz89MaL996P3FwEOTfeQfI2VenPf8YV8ehGbQrU6giOiDzEeyyTeZq9lJtHR6Nyg",
+	"aA32j387Pbl4d3q+PeIPnywCT/LJ3PeJ34hPxh5EqxCL1CofSJg/mImg0gRtZd2QOT6gtser2Y3mqfd8",
+	"JP4JkrZFHMo8YKi//RNfUddFM/lGtHLfbzHoor2xTJvydipdtpH8KsJwJzVys12CW3jc9E3bjWEJfIBo",
+	"P2Vh6bzd0NCCUt0QvY5jJatHuAJbDU+L7sbxGKRnrosDQjACGfd3y6qxRYa0dvIPujRNe5+fbz1rvoNV",
+	"2DDo0xh0AEcFs5IBfahr3B2zxRuWXZ5qt3ABl7LzY1tg4bKRswK8MKFdrc4jz433CBNbAM20Mb7XnX7T",
+	"miJ3MOrcGO32pSYEdWjjtGAni0I7lD3BChXGq6GcPRYPsjhW0ETbhq99nNti41GonOCVbHN0gr6wL5Sa",
+	"cX3nYtJjmAG6GSZjc3G3Z83dQx+rKvid0LYXK7QupMi6nwXPZtBdsY7PDq1ZXhP4olpcXjCRkbNFFlqk",
+	"1xYhBKof8TUYU4MuSyKBUncY/1VNVTs88FWzstvj5XBr9s5NwumXBE6DXWC8lHOyUDrkfHjXyvCEO0Vi",
+	"K7LIKWk4DBLoZmwqcoFmor239vgNh2VFuR14kU7eFD3E/A/D8ln10G2GXQzINaDCsVOYZStYLvogC8oF",
+	"UcRGiAfzYwNmVoCXsKIPsG4adzJLmmYBt261TREpLcnAzGXJFOxOSypsXQJ74Wt7GlZFfFEMMfv5i+zl",
+	"SrnhxkJebCHX1mgGUuao9PucuGkqQYFhdx7hP7oEQ+88wn++WHZJ/324OywT7YD1EvsrAzkSEGExdsit",
+	"JEQdplIHHsW1VkNJZdpGFlGMlGfsqD84OSujtUNCKY1utD9g8ngjweF94cJJz2LYI9yhvcPMD8gaoSRi",
+	"P+uDejPC3VBi9K2nJlrXwBvA7IcqEREbi9yc7V+IzPydsE7Md64ADw17n2sW87/uvb5C1N5aIQmyZMwB",
+	"BjcUr7DPC4MXI/5ghcney5cri9sB1fNTqD3z0r48G091C2ezquxdY6EsMppdUyJ8jESFWAVUaGTpaG05",
+	"1Pg+GZZkb6y/L1puRNtgxFSdkG4lo7FFdqOcXQEYxkbCLdJ8Gdkl6Mdt88Y8qoLFj7GgKeiPsShtRkCH",
+	"eHiYF3b2jzcXZ+AKpacjdnF2+u9jlL/WC1kTF8BJfA4omQt4Ux9BnJrYinqUw0fdcl3BfNrgwtQTPy4t",
+	"5LrOkZFe0nJ6okXeMrXR3AruAPSEywQ7AZrL2Bewo3IIJ3YterPAQwyADWfiYO5UYx71MMPhUFK7mCRk",
+	"YEBePNcC8njNbUGKxiSTf0xE+b5tdsa1ngKWhLkHAfqQK0UCufZmvdQUXS0QW0t4wV/cSzGNWa5SwTr7",
+	"vZ8aQmkXZuKtjlhmZJgvhSIk9DMIDYO9+rMFGAqetRxanMyKn/fxWCFHk1Go9yk5ovGQUzMXiAZ3qmHf",
+	"iuWC36/yhlOQ3bWtBkPl5/0veQgyW7XoAAQ0uDn2LD72TIjerSRB+oeSxlp/qvD4lqlDkHHkBz4VBXip",
+	"IlXZjTYs2OG+kIUyuDjdZTRBpuBZcxDY7QYNpC7655UGUg067sM0M7N+plpBGh0l8TOXC567RcUveyaA",
+	"GL934OSEhNev3sj9Fjs+YCrxTE1yKKx1617DbyW1vWO0VCsH5rW8F6DT9DY7SkaSwHAXKLhz9cyt4c0L",
+	"FollnO13BVOvyu3g6/f80fwLffvGZOA0R7WMFOaA0G7vJWyv4a3AoxEEbyZ5bg6zKhOHLBMiAWELkjdi",
+	"WkEu68NYIrQlDUPIlbkYp3xo7KkjNs2Vsb1oMHcnRIB24cBDGbLcTOqaS2OkpupGZlY3DFMJDhTq2NF5",
+	"9+HN63fgM7eXUgWuI6Mb6Bk+hFFdieP+3ivXJCo++9C3dVnworh7CAi9NDWoLfjbHruaQQZlZaWucsHd",
+	"GsX2cuzQzaAHRyqHACcu/pjw1GgxlTlVB0nLP9Ul/4ISpBA3O2JDY7DnbHqrCNLa6r3RRAPIGYTf4CGs",
+	"jufAwsi97BSeSFOmhdaQLxiq2tB/10ZXopi3tvPKnjRDsy449wwV+TQvFJnPXZVvKQGLSCECO69ugdJg",
+	"qffWpnkdDX5DivdzteHe32vhlRoo9TvPZrQM+guJdzGc5LKYbR18vKzR9xyoxkgRz2yNot9L/VTdKBT2",
+	"tTL/XNyrO+dUQjFSkge2g2HVDGgUUPPmAczATLFPEudpYmJN/uCKBESWNArmBjXGWrjzqEnO3vJ7gRkS",
+	"mzSfdXZvTeZUG/JNHbOUee5xC6j/CKrbP14aWoMWG7WuGu7q5VUGuT42k36s8mIrwsaIth+i6yR28Evv",
+	"l12gYppLbegI1G2Rc5lGrkXM1axUpG+09NWMBcQO9TrkXzkyI2zV1c/UtBORQgcgFtQ1B+vnE/vach8S",
+	"/DG3PUEQplnosG0SVLtnxr5S16SQwgmWJlIz0VNfy6Cu5zvklmYcphIFr8DsjfqAlh0wD7pO64Zm1J1q",
+	"byULzIcYtGXA4eD9vlfw/BzeyXuRQQWAQ+dAkGEYOxwEwRfqdhKKxnVYKx7RgtjqOBiSF6WFD4pM5gf9",
+	"dQ6H2FWKU2I0Mpo0xq8WnnLkSDA95mUaBIiHmrecTXJIpK5HPQbaclW+vOAOydHiNl6JYmpsK4SAGgme",
+	"FWBSJQhbM4ITAbWxcYAuYBDzXHhgmGCqHvBmfrb9RkTyausc+y6CZ/Z9hqqY6+F2OPTwuRf/q9QBwJbn",
+	"R74yR7l2zObGcJfwCq5bdUd8FKueNWp6EWDyO16mEFQwqsf5nydzBV21rCyO0CmIdImHdTcKiuQ/L//8",
+	"bwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -13,6 +13,7 @@ import (
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
+	"github.com/edged/edged/internal/supervisor"
 )
 
 // statsFlushInterval is how often in-memory counters reach storage (reads
@@ -21,6 +22,7 @@ const statsFlushInterval = time.Second
 
 // services is the service runtime with its shared counters.
 type services struct {
+	store    *db.DB
 	m        *service.Manager
 	north    *north.Runtime
 	counters *ingest.Counters
@@ -31,20 +33,21 @@ type services struct {
 
 // newServices wires the service runtime over store; nothing runs until
 // start.
-func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, safeMode bool, port int) *services {
+func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, monitor supervisor.Source,
+	safeMode bool, port int) *services {
 	clk := clock.Real{}
 	counters := ingest.NewCounters(store, log)
 	tracker := ingest.NewTracker(store, func(ctx context.Context) (string, error) {
 		return config.Value(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	}, clk)
 	plugins := builtin.Registry()
-	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log.With("component", "north")})
+	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins,
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor})
 	m := service.New(service.Options{
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr,
+		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor,
 	})
-	return &services{m: m, north: nr, counters: counters, log: log}
+	return &services{store: store, m: m, north: nr, counters: counters, log: log}
 }
 
 // start flushes counters periodically from now on and starts the enabled
@@ -67,4 +70,32 @@ func (s *services) stop(ctx context.Context) {
 		s.stopLoop()
 		<-s.loopDone
 	}
+}
+
+// load reads what the counters and the north runtime keep in memory from
+// storage: the statistics' values (ping's figures) and what each north
+// service and task sent.
+func (s *services) load(ctx context.Context) error {
+	if err := s.counters.Load(ctx, s.store); err != nil {
+		return err
+	}
+	return s.north.Load(ctx)
+}
+
+// countedStore is the storage given to what adds to statistics outside the
+// in-memory counters (the purges): every addition that commits is told to
+// the counters too, so their totals, which ping reports, stay exact.
+type countedStore struct {
+	*db.DB
+	counters *ingest.Counters
+}
+
+// AddStatistics adds deltas in storage and, once committed, to the
+// counters' totals.
+func (c countedStore) AddStatistics(ctx context.Context, deltas map[string]int64) error {
+	if err := c.DB.AddStatistics(ctx, deltas); err != nil {
+		return err
+	}
+	c.counters.Committed(deltas)
+	return nil
 }

@@ -217,11 +217,11 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 	if err := m.o.Counters.Flush(ctx); err != nil {
 		m.log.Warn("statistics not flushed before deleting a service", "service", name, "error", err)
 	}
-	key := stats.IngestKey(name)
-	if svc.Type == db.ServiceNorth {
-		key = name // a north service's statistic counts what it sent
+	keys := []string{stats.IngestKey(name)}
+	if svc.Type == db.ServiceNorth { // what it sent, and what it set aside
+		keys = []string{name, db.SetAsideKey(name)}
 	}
-	err = m.o.Store.DeleteService(ctx, name, []string{key})
+	err = m.o.Store.DeleteService(ctx, name, keys)
 	if errors.Is(err, db.ErrNotFound) {
 		return notFound(name)
 	}
@@ -233,7 +233,9 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 			m.log.Error("north stream position not removed", "service", name, "error", err)
 		}
 	}
-	m.o.Counters.Forget(key)
+	for _, key := range keys {
+		m.o.Counters.Forget(key)
+	}
 	m.o.Tracker.ForgetService(name)
 	m.schedulesChanged()
 	m.log.Info("service deleted", "service", name)
