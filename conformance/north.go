@@ -530,7 +530,7 @@ func testNorthLossAcrossKills(t *testing.T) {
 		acked[i] = i
 	}
 	if lost := missingValues(acked, stored); len(lost) > 0 {
-		t.Fatalf("A lost %d acknowledged readings, e.g. %v", len(lost), lost[:min(len(lost), 10)])
+		t.Fatalf("A lost %d acknowledged readings, e.g. %v (A holds %d: %v)", len(lost), lost[:min(len(lost), 10)], len(stored), stored[:min(len(stored), 10)])
 	}
 	// A may still commit the batch in flight when the sender stopped, and
 	// forward it: B is read before A, so whatever B holds A stored.
