@@ -3,11 +3,13 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -300,7 +302,16 @@ func testRestartOperation(t *testing.T) {
 			r := southRecord(t, c, name)
 			return r != nil && southStatus(t, r) == string(edgeclient.ServiceStatusRunning)
 		})
-		if status, body, err := postIngest(t.Context(), host, port, "sensor-reading", readingsBody(asset, 1, time.Now())); err != nil || status != http.StatusOK {
+		// Running is the service's state; its listener may bind a moment
+		// later, so a refused connection is tried again.
+		var status int
+		var body []byte
+		var err error
+		eventually(t, 15*time.Second, "ingest accepted after the restart", func() bool {
+			status, body, err = postIngest(t.Context(), host, port, "sensor-reading", readingsBody(asset, 1, time.Now()))
+			return !errors.Is(err, syscall.ECONNREFUSED)
+		})
+		if err != nil || status != http.StatusOK {
 			t.Errorf("ingest after the restart: %d %s %v", status, body, err)
 		}
 	})
