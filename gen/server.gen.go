@@ -1053,6 +1053,45 @@ type Error struct {
 	Message string `json:"message"`
 }
 
+// FilterCreateRequest A filter instance to create.
+type FilterCreateRequest struct {
+	// FilterConfig Initial values of the instance's items, keyed by item name, each a string checked against its item's rules.
+	//
+	// Example: {"rules":"[{\"datapoint\": \"temp*\", \"factor\": 0.1, \"offset\": -40}]"}
+	FilterConfig *map[string]string `json:"filter_config,omitempty"`
+
+	// Name The instance's name: no control characters, no leading or trailing space; also names its category and its persisted data in a service.
+	//
+	// Example: scale1
+	Name string `json:"name"`
+
+	// Plugin The filter plugin.
+	//
+	// Example: scale
+	Plugin string `json:"plugin"`
+}
+
+// FilterInstance A filter instance.
+type FilterInstance struct {
+	// Name Example: scale1
+	Name string `json:"name"`
+
+	// Plugin The filter plugin the instance runs.
+	//
+	// Example: scale
+	Plugin string `json:"plugin"`
+
+	// Users The services whose pipelines hold the instance, sorted.
+	//
+	// Example: ["modbus1"]
+	Users []string `json:"users"`
+}
+
+// FilterInstanceList defines model for FilterInstanceList.
+type FilterInstanceList struct {
+	Filters []FilterInstance `json:"filters"`
+}
+
 // HistoryEntry The change of every statistic during one collection interval: `history_ts` plus one integer delta per statistic key.
 //
 // Example: {"PURGED":0,"READINGS":15,"history_ts":"2024-05-01 10:15:45.000","sinusoid":15}
@@ -1328,6 +1367,25 @@ type Ping struct {
 //
 // Example: green
 type PingHealth string
+
+// Pipeline defines model for Pipeline.
+type Pipeline struct {
+	// Pipeline The filter instances, in the order they run.
+	//
+	// Example: ["scale1","expr1","delta1"]
+	Pipeline []string `json:"pipeline"`
+
+	// Service Example: modbus1
+	Service string `json:"service"`
+}
+
+// PipelineRequest defines model for PipelineRequest.
+type PipelineRequest struct {
+	// Pipeline Filter instances, in the order they run.
+	//
+	// Example: ["scale1","expr1","delta1"]
+	Pipeline []string `json:"pipeline"`
+}
 
 // PluginData Data a plugin persists between runs.
 type PluginData struct {
@@ -1943,6 +2001,9 @@ type AssetCode = string
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
+// FilterName defines model for FilterName.
+type FilterName = string
+
 // Hours defines model for Hours.
 type Hours = int
 
@@ -2102,6 +2163,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// SetPipelineParams defines parameters for SetPipeline.
+type SetPipelineParams struct {
+	// Append Append the instances to the current pipeline instead of replacing it.
+	Append *bool `form:"append,omitempty" json:"append,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2194,6 +2261,12 @@ type CreateCategoryJSONRequestBody = CategoryCreate
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
+
+// CreateFilterJSONRequestBody defines body for CreateFilter for application/json ContentType.
+type CreateFilterJSONRequestBody = FilterCreateRequest
+
+// SetPipelineJSONRequestBody defines body for SetPipeline for application/json ContentType.
+type SetPipelineJSONRequestBody = PipelineRequest
 
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
@@ -2614,6 +2687,24 @@ type ServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
+	// ListFilters List the filter instances
+	// (GET /edge/filter)
+	ListFilters(w http.ResponseWriter, r *http.Request)
+	// CreateFilter Create a filter instance
+	// (POST /edge/filter)
+	CreateFilter(w http.ResponseWriter, r *http.Request)
+	// DeleteFilter Delete a filter instance
+	// (DELETE /edge/filter/{filter_name})
+	DeleteFilter(w http.ResponseWriter, r *http.Request, filterName FilterName)
+	// GetFilter Get a filter instance
+	// (GET /edge/filter/{filter_name})
+	GetFilter(w http.ResponseWriter, r *http.Request, filterName FilterName)
+	// GetPipeline Get a service's filter pipeline
+	// (GET /edge/filter/{service_name}/pipeline)
+	GetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName)
+	// SetPipeline Set or extend a service's filter pipeline
+	// (PUT /edge/filter/{service_name}/pipeline)
+	SetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName, params SetPipelineParams)
 	// Login Log in
 	// (POST /edge/login)
 	Login(w http.ResponseWriter, r *http.Request)
@@ -2872,6 +2963,42 @@ func (_ Unimplemented) SetCategoryItem(w http.ResponseWriter, r *http.Request, n
 // ResetCategoryItem Reset a configuration item
 // (DELETE /edge/category/{name}/{item}/value)
 func (_ Unimplemented) ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListFilters List the filter instances
+// (GET /edge/filter)
+func (_ Unimplemented) ListFilters(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateFilter Create a filter instance
+// (POST /edge/filter)
+func (_ Unimplemented) CreateFilter(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteFilter Delete a filter instance
+// (DELETE /edge/filter/{filter_name})
+func (_ Unimplemented) DeleteFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetFilter Get a filter instance
+// (GET /edge/filter/{filter_name})
+func (_ Unimplemented) GetFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPipeline Get a service's filter pipeline
+// (GET /edge/filter/{service_name}/pipeline)
+func (_ Unimplemented) GetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetPipeline Set or extend a service's filter pipeline
+// (PUT /edge/filter/{service_name}/pipeline)
+func (_ Unimplemented) SetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName, params SetPipelineParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3955,6 +4082,154 @@ func (siw *ServerInterfaceWrapper) ResetCategoryItem(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ResetCategoryItem(w, r, name, item)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListFilters operation middleware
+func (siw *ServerInterfaceWrapper) ListFilters(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListFilters(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateFilter operation middleware
+func (siw *ServerInterfaceWrapper) CreateFilter(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateFilter(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteFilter operation middleware
+func (siw *ServerInterfaceWrapper) DeleteFilter(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "filter_name" -------------
+	var filterName FilterName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "filter_name", chi.URLParam(r, "filter_name"), &filterName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "filter_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteFilter(w, r, filterName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetFilter operation middleware
+func (siw *ServerInterfaceWrapper) GetFilter(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "filter_name" -------------
+	var filterName FilterName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "filter_name", chi.URLParam(r, "filter_name"), &filterName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "filter_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetFilter(w, r, filterName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPipeline operation middleware
+func (siw *ServerInterfaceWrapper) GetPipeline(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "service_name" -------------
+	var serviceName ServiceName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "service_name", chi.URLParam(r, "service_name"), &serviceName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "service_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPipeline(w, r, serviceName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetPipeline operation middleware
+func (siw *ServerInterfaceWrapper) SetPipeline(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "service_name" -------------
+	var serviceName ServiceName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "service_name", chi.URLParam(r, "service_name"), &serviceName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "service_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetPipelineParams
+
+	// ------------- Optional query parameter "append" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "append", r.URL.Query(), &params.Append, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "append"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "append", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetPipeline(w, r, serviceName, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5208,6 +5483,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/service/{service_name}/plugin/{plugin_name}/data", wrapper.SetPluginData)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/filter", wrapper.ListFilters)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/filter", wrapper.CreateFilter)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/filter/{filter_name}", wrapper.DeleteFilter)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/filter/{filter_name}", wrapper.GetFilter)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/filter/{service_name}/pipeline", wrapper.GetPipeline)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/filter/{service_name}/pipeline", wrapper.SetPipeline)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/track", wrapper.ListTrackingEvents)
@@ -7263,6 +7556,587 @@ func (response ResetCategoryItem404JSONResponse) VisitResetCategoryItemResponse(
 type ResetCategoryItem500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiltersRequestObject struct {
+}
+
+type ListFiltersResponseObject interface {
+	VisitListFiltersResponse(w http.ResponseWriter) error
+}
+
+type ListFilters200JSONResponse FilterInstanceList
+
+func (response ListFilters200JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListFilters401JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListFilters403JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListFilters500JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilterRequestObject struct {
+	Body *CreateFilterJSONRequestBody
+}
+
+type CreateFilterResponseObject interface {
+	VisitCreateFilterResponse(w http.ResponseWriter) error
+}
+
+type CreateFilter200JSONResponse FilterInstance
+
+func (response CreateFilter200JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateFilter400JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateFilter401JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateFilter403JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateFilter404JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateFilter409JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateFilter413JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateFilter500JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilterRequestObject struct {
+	FilterName FilterName `json:"filter_name"`
+}
+
+type DeleteFilterResponseObject interface {
+	VisitDeleteFilterResponse(w http.ResponseWriter) error
+}
+
+type DeleteFilter200JSONResponse Message
+
+func (response DeleteFilter200JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteFilter400JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteFilter401JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteFilter403JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteFilter404JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DeleteFilter409JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteFilter500JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilterRequestObject struct {
+	FilterName FilterName `json:"filter_name"`
+}
+
+type GetFilterResponseObject interface {
+	VisitGetFilterResponse(w http.ResponseWriter) error
+}
+
+type GetFilter200JSONResponse FilterInstance
+
+func (response GetFilter200JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetFilter400JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetFilter401JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetFilter403JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetFilter404JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetFilter500JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipelineRequestObject struct {
+	ServiceName ServiceName `json:"service_name"`
+}
+
+type GetPipelineResponseObject interface {
+	VisitGetPipelineResponse(w http.ResponseWriter) error
+}
+
+type GetPipeline200JSONResponse Pipeline
+
+func (response GetPipeline200JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPipeline400JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPipeline401JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPipeline403JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPipeline404JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPipeline500JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipelineRequestObject struct {
+	ServiceName ServiceName `json:"service_name"`
+	Params      SetPipelineParams
+	Body        *SetPipelineJSONRequestBody
+}
+
+type SetPipelineResponseObject interface {
+	VisitSetPipelineResponse(w http.ResponseWriter) error
+}
+
+type SetPipeline200JSONResponse Pipeline
+
+func (response SetPipeline200JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetPipeline400JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetPipeline401JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetPipeline403JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetPipeline404JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetPipeline413JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetPipeline500JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -10749,6 +11623,24 @@ type StrictServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(ctx context.Context, request ResetCategoryItemRequestObject) (ResetCategoryItemResponseObject, error)
+	// ListFilters List the filter instances
+	// (GET /edge/filter)
+	ListFilters(ctx context.Context, request ListFiltersRequestObject) (ListFiltersResponseObject, error)
+	// CreateFilter Create a filter instance
+	// (POST /edge/filter)
+	CreateFilter(ctx context.Context, request CreateFilterRequestObject) (CreateFilterResponseObject, error)
+	// DeleteFilter Delete a filter instance
+	// (DELETE /edge/filter/{filter_name})
+	DeleteFilter(ctx context.Context, request DeleteFilterRequestObject) (DeleteFilterResponseObject, error)
+	// GetFilter Get a filter instance
+	// (GET /edge/filter/{filter_name})
+	GetFilter(ctx context.Context, request GetFilterRequestObject) (GetFilterResponseObject, error)
+	// GetPipeline Get a service's filter pipeline
+	// (GET /edge/filter/{service_name}/pipeline)
+	GetPipeline(ctx context.Context, request GetPipelineRequestObject) (GetPipelineResponseObject, error)
+	// SetPipeline Set or extend a service's filter pipeline
+	// (PUT /edge/filter/{service_name}/pipeline)
+	SetPipeline(ctx context.Context, request SetPipelineRequestObject) (SetPipelineResponseObject, error)
 	// Login Log in
 	// (POST /edge/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -11541,6 +12433,173 @@ func (sh *strictHandler) ResetCategoryItem(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ResetCategoryItemResponseObject); ok {
 		if err := validResponse.VisitResetCategoryItemResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListFilters operation middleware
+func (sh *strictHandler) ListFilters(w http.ResponseWriter, r *http.Request) {
+	var request ListFiltersRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListFilters(ctx, request.(ListFiltersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListFilters")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListFiltersResponseObject); ok {
+		if err := validResponse.VisitListFiltersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateFilter operation middleware
+func (sh *strictHandler) CreateFilter(w http.ResponseWriter, r *http.Request) {
+	var request CreateFilterRequestObject
+
+	var body CreateFilterJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateFilter(ctx, request.(CreateFilterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateFilter")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateFilterResponseObject); ok {
+		if err := validResponse.VisitCreateFilterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteFilter operation middleware
+func (sh *strictHandler) DeleteFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	var request DeleteFilterRequestObject
+
+	request.FilterName = filterName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteFilter(ctx, request.(DeleteFilterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteFilter")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteFilterResponseObject); ok {
+		if err := validResponse.VisitDeleteFilterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetFilter operation middleware
+func (sh *strictHandler) GetFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	var request GetFilterRequestObject
+
+	request.FilterName = filterName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFilter(ctx, request.(GetFilterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFilter")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetFilterResponseObject); ok {
+		if err := validResponse.VisitGetFilterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPipeline operation middleware
+func (sh *strictHandler) GetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName) {
+	var request GetPipelineRequestObject
+
+	request.ServiceName = serviceName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPipeline(ctx, request.(GetPipelineRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPipeline")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPipelineResponseObject); ok {
+		if err := validResponse.VisitGetPipelineResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetPipeline operation middleware
+func (sh *strictHandler) SetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName, params SetPipelineParams) {
+	var request SetPipelineRequestObject
+
+	request.ServiceName = serviceName
+	request.Params = params
+
+	var body SetPipelineJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetPipeline(ctx, request.(SetPipelineRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetPipeline")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetPipelineResponseObject); ok {
+		if err := validResponse.VisitSetPipelineResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -12614,377 +13673,400 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3bcttIlij6Kxnc3WGqNkhRN1dZio4JlSy7tNuWNaJU1T2Wp5AkkiRGYCYbCUhmux0xr+f9/MLZHzZf",
-	"cmKtlZlIgABJ3VztanfEjMoEkNd1v35qDdV0pqSQmW7tf2rNeMqnIhMp/utQa5EdqUjAPyKhh2k8y2Il",
-	"W/uti4lgHB6zoYpEwGYiHQqZdYSEf0esHfLNQchizbSQGeOahfyP268G4Ua3FbTERz6dJaK139KxzLWK",
-	"o1bQimHcGc8mraAl+RSewlitoJWKv+VxKqLWfpbmImjp4URMOSxqyj++EXKcTVr723t7QWsaS/vvraCV",
-	"zWc4R5bGctz6/DloHfFMjFU6P8Xx6zY1NG+wazEvLzUVOvuVz+L6peKfx1zqTyqnWyiv8VxkeSpZNhEs",
-	"FTyK5VgzNcJ/J1xn7JRN4MMuO/44TPJIaBZqMVQy0mHAwmks80zgfybxNM5CxmXEQn0dz0LW3u318Hpw",
-	"e3/LRTov9oejtkobimU8zaf+8mOZibFIcf0nmZg2H3OciSmDodltnE1i2pA9+/K5T7JsdqbSrP7cYaDl",
-	"577inN/AOSwu8i3/CLtjMp8ORApHLGSWxkKzTLEUL6HpqPBkS0cViRHPk6y1v90LABDMufV6vV6w6hzf",
-	"0pXdBxLMbTfAAt7oPSDBjHoXWDhL8nEsm6Fhhs9ZLHXG5VDs4ya0SG/ioSAoGamUcaZVnk2YSplUaTYx",
-	"nwX49ihOMpG6IZ5p/zt6uEB5RD1I0bC/rsboFZB1loqbWOU1V9efxKNM47qzGHFARuqWxTJT+OOM64wO",
-	"wTwRMoLXY82mXM5ZLuNMMz5WATOoA7/A7dchOxyYu20lBbx3O4mHEyDPdnt450xlE5HexlpsdN1Qf9rp",
-	"XeW93vbzmdnPn7a2eyEbxzdCs50eM6/BqBHPOLudKC2YFLdCZ4g0c5hna9t7M4m67Jc4m6g8Y6EdNmRt",
-	"lSI5YL0Nxu3WJ1wzqVg+m4mUDVQuo4BpVYC8zvh0JiKmk3g8yZI54xPBI4sJY56JWz5/ptkwUcNrxlPB",
-	"YonYEDUBuF1QPYT3aiH8nJbzZzFfvO1D4CV2QXbdz9j/6b87ZWrwX2KY3YUnmgEeBJn94UREeSJOonp8",
-	"1OY5i6Py0ra3vn8uBs9/6Hy/09vpbG2J7zs/DEffd/jzXu85j3aiAe/VL9sO+Svuq3npI5VOedbab+U5",
-	"vlmzeIKi+xBEA4A+QfQ44n0John1LgSxT7StmSL6xO9B0lUDjTPj/3oXsWXLcKvloHUdzxa3dFrHReFo",
-	"A6TQMz6O5Zhw35x+42HD+LW81Wel9Uh6wfV1E8hnXF8vgPvz0fd8mz/f6vwQ9Qad3eHznc6L6IXo7A2i",
-	"7/n3o23RG241iCUPhXJYK4DHv+P2F5b8TiZzXLOmU0PeAHM3nZu56GIJxS5neTqGZ6uuFpbUz3i2xpqQ",
-	"K8VInDMRsCnPAP3ZkGvRiaUWUsdZfCOSOWuHoIEkIhOheU2z8Mj+tHHAOLvhSS5YNuEZQLxUdFc4NPyw",
-	"2+s1Agu807BrO23t6V9qkTZBSq5BzihDynYtEMCbq+jdUkLxGb7UMyU1CYA/8ug1MTT411DJTEiUXfls",
-	"lsRDDqvc/C8NS/W2+qk1FVrzMYx9xofXfAwEcqZ0nIGiA/K13t/cnNEj3TUfdlU63hTRWERwyrlMBR9O",
-	"+CARrc/+Bv6QilFrv/W/NgtNcpOe6s3jNFVmHzVC3+JShipPIiZVxgZIwwFoujDdjzw6F3/Lhc7uu3GE",
-	"Web0W4ZUhk1zjXNxED7x1NlAZLdCSLaF9B9l9EfacEo7YCjFJUACRASyWSxveBJHB8ipzIoRl0lCVKOR",
-	"kMDN2CgWSRR4m1ApS/NE4BEdKTlK4uG9D+jQ8RyVFgIALCNiwEcYT4Crzpn4GOtMP/KZDM3qHTkTbJin",
-	"KXA3QvR2lNNGLE+0y4nELBXwO8iFZgdpLmUsxwFRCoAn88sGHtUrlQ7iKBLyvmeFlI5H01giNYD7nAOT",
-	"hjslwqdmIsWBHumchjxJgOxoxvNsImSGRxGxQZ4x0AVSlQgWKaFxtzxJ1C0tBD7ETZ/ITKSSJzTNPTdu",
-	"B8GTFikTMBhrO8iO2O5oa7g9+F684L1oV+ztbTzCARwyZPFW1zEyPeFLJDIeJ9oI9k5xBAxXY5bLSKRG",
-	"IiQ6+kwXeEi05VRlr0CtuO+ZnKrCaEToYixFj3T1PIpSoTWNq/J06F004qLdxQmsbSpkJu69l2EqeAak",
-	"hhsV22JUTPPFxRRsLrLHJ4xICRGqUY4A4VCrqcgmsCgE6BuR6ljJioJXHEmkYGV4Jmd8nigeXSj1hoOI",
-	"c89DMZyHDRRSv6EQkWZbvd0f9r5/zgbzTDw2MSxPxN7GP+J2LpR6y+XcLEffm9APhyoHrQHpV6wZKMYi",
-	"YnwELCUVM4GUZcTjRESARbHUBywVqMhL9tzp8Y8F32Y9d1sJvYMQEN8I6dnprJLXCloTwSNjyz6HrzqH",
-	"8FWNPcYYJnKZxQkO6i0ql7SsksD3vHd/oQ7kSwlkXKXx3++PqyCjoo0LFSitb1UaAfQDEqAk/Qj3c5SK",
-	"CJgNTzRMk6lrIZHUTmOtASUL8aWLgrMZEb0Hw6HQ+q3IJqpGkv4JGZSRpoF9ArmO5QELuZyHrO12pFI2",
-	"FGkWj5DjbQQsnN1GpRdkMoef4a2Qtb2X6RHem4TbeN/iErSD2S3I5PBi64Ov7tHTijYQtA4BUeC0L2cR",
-	"6BNwSVEUw0Z4cpYCq89iENBHPNFi4QgnXI5J4eW42wPGM5YIrjM0xqFQ12UX/JpInDCIiRx9lKop/hbi",
-	"j6FRPpzSM42lv4CtoDXz/vmpxfEOfp26S1gGBaULq4KCrzqdxuNJxvQkHmVG0FFp3cGlgidkYSh9fsYz",
-	"9m7ZZ4rMRLXalxS3dDTtLTqogG3jqQRsh93E4jZgu2iH7NA/9kC0zFKVoCo5xMuw5lSCvmeaaaGBp+gS",
-	"iu94pvq9lWZ68xPZ82qg5pc4m5BGeT/YcbhCIsZgzkKjXoZ1AMUGQseR0CzOHgm2tr/B1m8CW4EzIzRb",
-	"IzJlZq8aJVYAbcHB3rtZPtTBMjmCc+JQFTBY10ncaOReuKShnanJiDjIRyORokRMdt7S2FvbvdW2QH/r",
-	"xRbs3I2HcBFPhZ5xuXgO5PBYhQfGT4DDZHyKOoJKont9WdmFGSawK1m5h2OZkRmv5kJ/HT7qjf7mh+Nt",
-	"KljvpPIoztwJVQ2dwji2jBLC4WWWpTxO4EzK52k01GbST9JjeYpXqRAdNCd4biJG7wwsMRc3QmYHKD0N",
-	"BBPTWVZ2nX9qWcW0Er6QiWnZsS7F7c88yeEIfuj9sE1n5P2y1apjcVrciDTO5iuJPxxP374MH6Iau95n",
-	"9CpM7y53xXfNUFAM4dbg7SJwV7UcII5ASb6rGHgomSfZdyIxiiWoOgg5CEwHJX1WC89BjGv+DSAr/PQ5",
-	"ZLcTIZmaxllW0YFKduV8OmM7bJYKrfNUMD5QN4Jlk1ToiUqileBT0ccuj46O+/2AvTo8eXN5fhywXw7P",
-	"T09OX4M2cHL66t3528OLk3en6P7mco6OhQOmMwVMgVzF8FOXHco52Q5Eon1vQUG2bnkqyZ+6QLXuAaYV",
-	"gFsEskbQehPrrM53PONj9NgXkBILHVj/+ihOdbYIGfgy/Aegul5rB0Trinviacrp3yrjydEqlmz9eqh5",
-	"WjCiuAsdMD5MldaMJwnup8Kv78SsveUEZp+NZ9pvhDDysdJTPF3po2LAeHLL59oDJYA054vxVUoDq62g",
-	"ZYC1FbQMtLaClgesZV3Tf1Cnc3pAVb94sgQCR1tc//6V7LDw7PL89XFIQRmzPEUX6yxVIIiztuDDCf6K",
-	"1vIN/ODNu9evT0PQxP138VH/4vztach0lgo+XXj417Pz1yHTc52JKQ1qPjo8v3C/64ynWT7DJ6/6F+/O",
-	"iieTPIvUrcRHR+9Oj34K0SEQj3Myohvp1j4/fFl9bskfTXv0E4zgfBhGMG8LyQeJQLdOFGv8bxsKsmE/",
-	"hKHdh+VRz3/GTVoXgxjHOkMhtI07c4Oc/3x5WryXy/Kbajbz3nz1pniTzFz45PSno3dvQxvlZK7MOizN",
-	"Gy9/ObVvgDQTSzqJXPIbHiewO/Pi4c9v6l4sv3Z5dvyXo5DlqKuWp/rxz/howIfX+ayyiotXL3FwY3GB",
-	"cSMBjyP7HA609JxHUfG0f1p5qoXM7MOj6tDDRPDU+/hi4WM0/PuABq+9bHjNh7qzP78+OQ2dTxLDyJKE",
-	"u9s/+/Pry7PiOZ1TZB+dvy0eIfjTk5f9M1hjFOsZerbLS4OnL8tP/RUd9/uAPOKj53EBMPGHOO73L87q",
-	"3vEHuuyfwyWgolgc/mX/HJAEfyUEcb/DleLv/lUe9i9enoVG+M9SPkSTAsoJngvOkhGAa99seyU9iol0",
-	"qRW0kNy0ghbSFvgLZAT/fXh+AfQUiEQraCFFoL+HL+E54Df9pX8DZtLfy1P6++pNK2ghFuHfl7+c4t/D",
-	"n+F3hPVW0ELAht8BiukvjodwSX+PzO/9C/MXniOs0N/LM/p7DvPgdZu/8B7eIP29gPfwIugvrh+PuhW0",
-	"8GjpPF69KXMJu/VF/mCx1zj09aIel8TyepF3vInltbUnJWpchKU5Jzww3pQP4f2ypJSo8eb2bm+vt9XZ",
-	"6nW29jq7291E1UtOBIg1QVqn6NdWI4diQIYt3LoQBH/e9y0MQuiYlzo+LsNpORFnYRVlSaYqmtklBnRS",
-	"dULEkVOfmiTs5YLVETKpE1C3al0fuHRk386FGLBrMScDn4uRrkjdngfYmM9cDFRLzWiNrQX94+yEHYH8",
-	"dVj+OmgBAUq4CYlvLTymETUc2ZTLiAOMuJ95Auem0kikrf3WXgEKgOvWAx60bowm6T76HBTaZ2n9qGtW",
-	"1w6vof18OBSzjP10cXEG/F8KBFLNaraB7xjl1i5vu7UgXBZLIyX38xIgKNS+qoju3L+ZYuhBRZ/MVKTI",
-	"STLVZQACDHW+mJYMOvtQTVGsDBEMQvKlsBBXFLL2QGUT9LXQtkFZlBF8NADN8YBxinCOJcM3SbfZ6LJ3",
-	"oBKRZxhI9LWYo2GTYA3HAyYQFG/Qk2shZkAK4tRFXlDg1e0kToR5UmwBPWPEBQNcGI0iVWZjRjJetUZU",
-	"bhVURp1ZnpzBWgAbr8Ucg9JQSzfX8wlvLL3hSRlctno1wJIkuCvzARxQEaFZF2JVVapLluny4L9MeFZK",
-	"VXByaIVoNe5ugUiV4HaBWvOBSNALbl47YGbzzimwkKfiz1w3oaOXD6NoLx0oLNK2BXCvp2kLqHYtGlS1",
-	"XMZ/y4UfR12fK2Kg5k65Nh6Q/aYnwtpoSkxQlsviG8H0TBAsq5ElEhs151ZhbHCIH1bSsabIbzKhOPAm",
-	"NzuvkrU6W9Q/M9rUQsnCmI8Ffk8FYMuEiEV4Chjq+BhPF2e6TNUrlPlpqGvBXbd6dby1BnDL89kBloGz",
-	"tZuVwdHcj/nXWlYwO2A/n055nSmsslxvimXrs8Mtkxsq+W8sieuMeo+EYufH/Qt2eHby2FiFDu+mgR+M",
-	"Wp77YjFcezkU1d5OgVR1F1MyLgH0dNnxjQB6mGVpPMgzgTFqoRGOMRWDM1pRYGKRNIpFA6USwaUuZR1V",
-	"79UgXN35mIc1WGtl5cVLXAYnF+Jj1nyHa0najwo1vqC+MHBimHZTciY9JwWKvqLLqhxT3dCFLrMw+lUr",
-	"S3Nx1SLPB4AkCcIgs5vY9MLXZmwa8EUraKHrp6zCmyc1CzD+/8UDS8dCmyBeEZnJcY+oVMXDmk0+39vb",
-	"2audxlrWF3wsU54kd56nFuCciljrLvaH18ZWHXr6Ybg4TbOqua6y77S+6pJeEhAyfBz4gf9apDFP4r+D",
-	"olVgcyX/DZCXZyCitfZb//m+13nx4X//oSE+JVIyuQN4Dbk00GXscSybpCofUzT84dnJevBGPwVNB7Su",
-	"rHEBb5PoEke1LpQjJUmYYepGpJQ6Wlg0SqyIwrAp5xSDeFFIwezTRNxwWUmAJEP9T1k2Y3/6E7uiLV21",
-	"lkpWNSHzvrzjPDqOULTR/Unrnagk8u8fHgVFUCW9BDeKVnDMt/vuu+++CzcOiBLQVUpFrkZMy8vWodUV",
-	"1lUWffDdpRJQnebRxESs2k7GpgX+ho5UK+WbOOQDFBsJONHqrGHnWcGUHsLKAgMOAzFUNtMF18iTOl63",
-	"1Xt0TreGIPs4LO7ECtePy+G+NEt7Yg6287zX+9oZ2G/Mnbb+WbnTV8eL7kynl9PnC7PdeuX9mWbwraWI",
-	"UYqVFXCzxmVKHmukLCwE5hRaaOSpqDKuAxZazuVeq+Fd/n0ZJQWzaK3qPkoUxyomdAZBxaQPM7WC1snZ",
-	"zS79ed4KWpfnbxAEafayXFKMvAANdFA/LzeS1EdVoWmbIJRKfdSobgtcaonQ0CQsVM7YTOZEiI0Fbr+9",
-	"EoqaGbtL0VtcH6YGqRETqI1S+p0NS1ncqIvPqotgnORTTg53IanSgA3bKTJOUaAp76053W3Vhu1q6rb8",
-	"U6yBc7mAyyZD2WJ0dI3gR/Ee7pTQnKizeMiiHG9TScGGKklIq3UiwD4LJ7SMXzMdslmSa3zVkuBIJBln",
-	"M3LjmxGr1vdP5N1+iZFM58eHL09OX/db+1t7QasYGxSJ3vZup7fX6W2xrd7+1t7+7l63hwzQhdHub+0t",
-	"OCf8Me4bBOmNUXcTJ+SXFVHf8+GWV9Hs3UWSZgdwbt3r2ORjeQoerIFj2QEs6tMKWhiign89/y5JXhQf",
-	"8RjO3rodv1HjWHrp5XegP5c2IwNptCV8i4joSGIpWUHvDFORdc7gYS+NgOjauhDug5XOi9ykgS1JDyDv",
-	"QrX4QoVmYcLDGlUgqjkDprCET/SbTlgb1aASq4gTL64+Rd+jEUJwHxOjfhRJLKUtULSrmdyyNJAgCypY",
-	"bPeNGmNlA8l0jrkpozxJatO/MOmtKYIQczsoLy7AmiZCRtacG9ocPyMlUjZi+dT/Y/ri5q/TV/O/Tl89",
-	"H/7l593hX37eEq9Pb4bTKPmPnf8ziX752PuP7Vfz4euPe9H2K/0fr3+oW2O+LD3kma6Wq9i6U2aIPT+a",
-	"xh5IYC6u7r7fNvEdlKelvqWYUY7Z6eShsMozxumWSqytydLQAH7LNYuUrCiPfRMOBRczS9U4FVo/iFud",
-	"Aqmqdzz4tHEttwOOZWjtw+gYjWSCF1cUdsJqKmku9UKmt0qxasLiyZNVJqo7eYHydlaqHKWZ+WAtHI3v",
-	"Womqx6Pdwd5ou7M12hl2dsXuqPNitLfX2eZbg+/Fi+FOhCaDFYV24HRngmfNKcG2HAieFemWeFxwRgdM",
-	"5kliZMHSKVpZHr8aKpnFMle5TsrCwk6l+h+MhgVWysfUhJe4IXsrbifNkGFgrMbfUQ8B7BD/PtMsBIEn",
-	"JzdHaEpphCYwBGNNxDC3QSEejpkKWgb7QneW7n29CGWLKX35jKKO626PSvWtQjEqP3giR8qmRFsMWY2Y",
-	"9mUMaqsLgT93heiwWEksbYwm+fMLUZGEZXKox1mZ+27t9VblrAUtuoRVyzbX3KeXPV27HmljSwZQ2ykg",
-	"gP5tdh85kmA1RvMm3AnX1xWPB/yyirwascEYOc09mjN2W/UuqxGsL7i+ppAGT4SrB3CsBuNitLwShKQ0",
-	"hlR7EZfyTBeBNqBj55pCrtyrpHMOUlHk1rov0aKQ5onQJioLEcEzD9MCauREGn2ZArS2JmssC1ahLduM",
-	"7quZVoJafHuts7SUjkHXxTMeUGQCHMREUMWHMQe1AQ3OZuF4fl12KFkuryVyb/hepa7An5LJnIU0XejM",
-	"ONUEn0+tPE28s8LAw/3NzaGQWcqT/efPf9jZBKFYpR1bW7E2DnAt/mcIZg0bBOgxDM9uwhgXnMlNpYWz",
-	"o4ZrKinejVr77z8t8s9P65rePnwOWs3aApVL4lOxz6Syyc2gT6d8SIk8UrGEDgk3kfIYreh6xoHpGWc+",
-	"nyr4zcgqCPz2QDRr7/ZebHTZYaKVV+TKnFsRBVskYcioIKJlGSBTnWGi8qgc8VVTptA3iv7n1dXHXq9z",
-	"dfVxu3d19fH70Yf2v+17v26N6Nfvat7c+Lc/LOdCNTnlXqVat1MkuYtVjn+1KvAKle8uMktAef5bQPd2",
-	"tvZ2nvd6PdbmbC54urEgjThxKZbZ892WZ+O3395Jc7C6oaXuawkr727vUmyjTA9LVQEaEvwFTxajqlcU",
-	"Dqjsq5imbgMmJN8YUpZwpUrYO1yRMZ4UxRlcFE/kx+i3w3+jCP0/mQ8oMLB8GPYya+hVKkydYZqYXHAw",
-	"p8/ji/nK/N37vS7Vu7nKs5lt8fCXBPivDt6kelAN5lxTLKo42QNTDzYTOmtObW1tdXvd3h2tIea8zRHU",
-	"QwYZSaiuxx1h2/izf31CW5IUt6XhKz7JXGdMAyUezcnAUfgZLOF+ptlMJfFwbpwWo5FIC2DGMrw7zk6m",
-	"i7q6xUbkzm2nL9baTEHzf+jd7aoWzrKy99rLE9OjorZQHT6fHb91JXqHSQz6gFeNqLzNDvzvx+PXJ6fs",
-	"6Pj84uTVydHhxTH+eiXfnpz8qP9+dHT483R8eHvy4+H45PIv3W73SuILx6cvaz5afb1ngA06EzIjjahG",
-	"oJy5V5ak7hRSnvunJWVoVzCDYOZp1ewbS/EAO663vNorgjFqUp5uhLTqqKZwTFNVslxEri6P2s+GeWcD",
-	"kZYYK0MbqNgtf0u6sw1lCkk5NCrGxlomEjjNM0wuXKKEUvbhohpKXolCkCpPuVL1hLlhjiUzp2Io4pu6",
-	"ua0bpGn2rb3t7bVW0F9DAR/MMcu8ZNGgm6fKxJkao7R+d/V7InhSF6oRpiIKWTzy9OcJ1yb9MWAhnw5E",
-	"ii+gM4lK6aLHLr4RARk8w3EqhCz5ZPGXVtDCz1FiqjhU7QsLGDRROmuuLA5Pn+kGJtzp1cZHxLNDU4RS",
-	"Lx305OxmF8/65OzmuStcWXX9bL3Y7m49/6G71d1GE534obe/v3W36D7NR+JtfYkah4omLduUFe904JvO",
-	"VEUiZG3UHYcqtfoFOqNQvXEwY8xgugyshjUvoqdeVdLdtqYw7pjQfNCFf1YLtx9HY8Fsqec6e/8si+vm",
-	"sRoA4WCpnog5jLZKiQ0DnaK09bIW8Ly3192uxQUKa14pcxUtF8xr9ZLVCs8SbdCjPB4JKNHCoIlIl6/E",
-	"Q4syPDvE9oCq2GEtl0HW95JnvCaAh2eccavvGXZV1shqouZqhzqUcwowMCYcoz8684q6lYzEooq9A663",
-	"D1qHHAJt6+1uf16IYIEZm/eGptLFCler+rcs0pRlNaGWApEZ8QEQZHTPpRfpuGlFCGrgskW1k7TgelN1",
-	"U1Ee7lx/zMxXt0TD3BbXmBYP1q/9c1G0xmDcY9lOQCc7WAWeioiEXnfvh+9/qDOOrV2caWWlLr9Gk93k",
-	"kpPx0mvuk1xlPsfYI71o4XwnBTPnPg9KFnyvywi7FvMAY4gpPFMzc/cBM+YTZDL8RgCTaTzcTy3zBpxz",
-	"r7e1jRqOdda29jtbtWbJhQNdANvLiyPbZiibsGk8TJWJdA1Y+Ne//vWvnbdvOy9fsp9+2n/7dr/f747w",
-	"f2El9H0hYmW7u7W9s7v3vBx1eHUVfdr93IE/2/YPoz/7pT9XV134j+efa21qZlsrgsI+1QYAORAiuc/F",
-	"MLpaB2iRKcoH0gWiidxe9sJdLwb6VNGihATLjmshqucpkKceZazh5n7RLg1dGzLF8rroM2N3L4/xI9eC",
-	"XZ6/WSw8sWgPXd6VouTdTeM7s5hUJIJTsMFIJYm6PWAh2YUq2pl5TIZqqrtVKYyBX901diZN6i9JEXgt",
-	"zf3zsu6SpGg2oE3Q2i36YEdxItiUSz7Gku21gn3ZirR9l7Kk9eKAqZtKVVOpTKqrmIq1nMmpUD5AeHsl",
-	"Q0cpwnD1Vel9cIj18RmpSu4QnIGXscooQUPWLaM5GOOwcHBYC4r5d9o1hbMuz0JyzQJHsUWgeGY1a6un",
-	"bAQsvDh5e/wyhIchUADUb9itENcRn7Mw4vMwgLOPeJzYXJU8SeDLk9OL4/OfD9+EJlYyJMN86Hq1tamO",
-	"W6rRT+ziITFlwqvB7msZmgpC8Iwp0EJcDJfvFDMe0MB6xxA0TGC5KzjhhiVHhuiOuxSKoL3wzdCgJ9Bx",
-	"OLiLk/7FyVG/a1cZwjbfHp5ewiZR7XMLssPHmRbJyOa4xBlrS8UOz04oPClSQm902TlcBZq3RvirXxmj",
-	"GEkzDDTiqcC8iiHPx5OM5TOs0TxVOsMqY8cvL98cn3en/OOvJpriV1Q1Q2OkgJM2x2fOEn+COQdirpCp",
-	"YbQTgIZpcZgKwXSism5xhxh+QQABC+rBzsnyP7eF4vlslsy77CXWQ0OxUDILE6bPku+Iw9siKYd8tjBY",
-	"KkagSBtYdffeJhMxyLYhtfkyCL9RpwHVBPX/YgAYo24QxN1iArbF2m+VjPh8Awj496zdz/FfXkwOQXRE",
-	"dj1H176/W8xNcMe4JziFA6v4gQRBlQ+Ntq3XsvSJj8Mk1/HNUusGgjKgI6JlmYbYkrB8iHUkeMY4CkX7",
-	"BpAcGOsKHNvWh9ZUpbM4SdhY2bS263g2e6qIrjV7C66M6FoSDEvu6VJzo4PCbFfx21clQGuvqVR8oN5p",
-	"iz5hIthLep4air4APWtO0OQEPllMaFswP3htLFaaPesNTSCCUsfPBvz0ZqcjnMaRxNrulxdHC8Zni5w/",
-	"PN958WLlipoCmmTDYdpKncRVW0ELF4vVOYnStYIWcYhqjU73eH3RxL94F99kLsucZoD0zsfzgsosEyMa",
-	"Ik5taMXaUo0f1LY83NQNvWxZfQGsmDJW7qBNkDupCDJjA9K6QBQYzFkcHQDDGGaGzBkSl90qQ84rjS9W",
-	"tcLwG5D+NoTJraCZQpVIE2ubrsc2prTaFbm+2+cqJaT5Hl18YZ2ypPMko0K/RgSgdFcrNrilLw3Z9mKy",
-	"7U798HtWBIg0nt6qnrWL0e6Pd4ENB3RI2WLACZlyCQVrcMkGdDuJ/BDIZYHofZHGQjeUqX+7xAoFNwlY",
-	"NciH1yI7IDERLQfoqDSRq2lm0Y7eq3GQWpOVd7e97t6ed5qRykG+qnEjoHmr9OHz9b6LZXXCtb57GiOl",
-	"SZvhH1uBO46GuwLMXRmr6lzpRaBqEeToNeym3mh5NjHRpSWHJ3bzvjXxrXG2cQCCvQ2ktO3WNdvt7X4L",
-	"g32aMNhCqKQ85LZ/NgELqYfJha2Qjw3b+ce+kNEbngk5nIPi+pvHzqKjTcUy02ci7YuhH0hbX9RrHYVJ",
-	"GeJSYmjq1poNXNpmmn0NUbM+S/7igbMFmBU1+7zP6iWEf9ZgWS9M1mvlqlm7ic5tNLobV4RC1esQOE1A",
-	"cwTlouGmuAdlopb6TlSWYLJZvVNsv+/rD+/fqQ/vL/MP7y+yD+9/mnz4x/tTST+epzU/wg8n8Yf3r0b0",
-	"92j44f0hL36Hd07lh3+8fxnRDzDF2ax4CT74afLh/bHAGTb+cMeMjKX6iM/Javyny/pr1enaEVonUdiV",
-	"LgIWC8JElpq6X20eyqMngtVLqbageiyFZVd3szmUG/nXb7M5MNYg7HqZik4FjZde2yPlLZrRzsVQpdHD",
-	"EhfLQ9WIRF4LBWuFYYd+aPQgz2xPh6gUhRWaICRjDJ2lKlNDlYTsqnXVCqhy8kylmSazoU02yLWXt1Yj",
-	"9dKgNUulByUKFlMGIDCCiC3WVB/yZKJ01lDQx/hufp25StmLhbExSjwVLOPJtSsL7FK5yhPu9ra2d9ax",
-	"ei7m4dXDIh4NnmnN8swTV4PF8EVbLabk7FtSRn7Z7hekLZB2Ds9OAozIk2j7Xb3bR02t6wMLGKhcRgHD",
-	"FDXz30cqFQHr21izU4+9BOylx1yQQpgaNq6YwnUsK2ptMc8dabsF30UIqxy5d7nujJYicINS41cuCc/e",
-	"9S8YunA3zWThPuOsTj3Co6DwvUq6A+OsNs0CTqiQ+Na4zLI6BjLh0kzS2tQOlA/LwNFQXNnEHPOSMdmm",
-	"W5AnCE7aUJ5W0PJjRVFAjZNqHGjx3QL+IIRgz7+GNn9P3rPRBefaTnk4dCzHGICxz5pTZIu323rCU/QL",
-	"CklNm4pWJ9qMRQNhIQ74ZuNhAVlD214Kz6gW4uFkH4uTwliPUgGgNFKdaQHFaI+FPhnPNMnPMzF8pk2N",
-	"RIIVzW5VnkRkMiCL7nxmBPnHY7IHuFaCGLvHOzBevHe9BDk0lQ5zsxt4LtWAW3nlhJg1wc2Pw/eNJ7T5",
-	"DJ5CFrhHPv695IfVF9woU1gr/Hp+3VrX4F0qWzxAhvFvMM4QNyW6QrBNs7/tJ5Jw6qWIB4kPDrn8pP/q",
-	"ldTSNssl6gt25zLDiokDrZI8E34Wyr0rqdOg9LdaRL2a9rJ20fMfL1+9Oj4/fhmwlyf9o8Pzl/CflJ4T",
-	"uFSZgF2e9o9PL/DvqX2K8Wd8Kvw6JJWiHayd+ukwG1hDsuDn3mNLszbg0/Aq7/V2hiX+gD+Jzgm+F1Zr",
-	"yJvKZncsyQsnedfcnwd1CXBQo02FuRprRan3wbJ8atvjsl0fZ1TZ2Kr4OSf21DAas9jmdp9rcZlSUb1V",
-	"gkVcVKn1Vrb8TM95VmeOT+3PTdb7FdX9PI/Ncsv7WbUWX4Dl+WYijRWW4ZrGMs/g/NDuDdJ3LA0+45v0",
-	"vGLzLsr2fWpttfaf94LWXmt/70X3h9U9LGjrtadWijRfFMdrHWkUBn4PV9rWvRxpnXU+q1qf1nR/XXB9",
-	"3dBK25UPItXIFZ0xoRRdFgoZXVAcG0ik4mOM7doprI0PMPGPgphMOZu66lU4wh3KJgJMxA2d7XtFEKGN",
-	"40Gvr8DOWluOZZseiO0wFVwrGTLN55rdTuYbB+V1lypD4C5HQJaPuBwKUP/NzjG4J81nGfyCsYLVUJpF",
-	"OtNkjcXp4oi1MQ5Q2ihiOe7YRq5mZ3G0ccB0nt5gXdraSLbW89H3fJs/3+r8EPUGnd3h853Oi+iF6OwN",
-	"ou/596Nt0RtuPSx4y9UmIdXC8sFsoaqZzXSr1lhaEqvVdERLjsTlQbswLp6xlBc1Psqi9vbudt3drB0l",
-	"NhCT2OQyLJrAl8SIAdTViTjzAuIMjKoUq+cNLcTZ0vZoh7qNq36OhviINLszlqFVZOUXXF/38cX1Y69o",
-	"YH9Z7kTozpvIlMO69V0b7thsJZtqDMpjIUitmwIW7S1heUXLuvNbFmMCg9dbOpAArW3mQAawSgqhIZuW",
-	"0c9qKy+E56Yk3QELj0x/4pC1hYys81yLZLRxUKKn7Ur9cnhcIq9tQAdjXFuMGTednFkuh6DpJfMN35Z3",
-	"7mxydj3wnw6sgpY3U6Xja/H+wt3fIccrSeKVOV7rJXg9LLtrpz6768I0ED6+qU3pvwBi6hSXGfwp6s0X",
-	"afZYcxeVyBrr0eOaN4sWx0suwYWgUltkLEbqvvMtFnGGAcYqW6Cpvtv47pl0DS53ETXVYvW5qMthsHnq",
-	"sTRVLGPaC3Z9rppZVmWqC3vDS0mDDw622v8agQKxvFFJNf126T3qJuOo76tda+NNJrDHCzIjELZHGHg1",
-	"F/FCPQOKH45WB6m19HThzBfpqtH9yWqApTXKJuSNgIWv4iQTacjaC2g6wifwzvGY7MltV6Kj3npRoqE0",
-	"eSto0QytoEXDVGK07VuNNKaBd8HT9XlXiV6tZGI4dt2hU1GzPkmo60sXhbg54MPrcapyGdle/Yvi4IvB",
-	"ttgdbvHOXvR81NkV3/POD4MXw04v2hLbox2+O9gb3lvUOCt1wLfC9h1iFBrkrktd1w/lEBMJD0yUhG3H",
-	"pJkUNyI1NaLrAgg5CkBvRTZR0aq7PfTfXWwq5JeRjkeZ0QlU2iBvJ6cLxvLlpeUCzB9simqGZ6y9xUxa",
-	"5bZJrNwxqZW7RXJlwPasgbys99wpqROGP1lMCl35zeKu1brF9MyU3jjuSILyRXoHvDoFFACqaNl9554i",
-	"sJgmuPp16gCraJbK5XyhW+pP6raoXj/lc+y4H8sDFnI5NyQTQVqlfqUwIJmz2wg7gofwe6kwEE00u4Xz",
-	"gIdlekhPV3XKugtQrygIxxOt7lYVzvS0qqn9tmYRuzvUfQvKJSHvhpQuVcTc8XbwT4Kh9VaSHZYp9nyX",
-	"JSKjmNMoHscZKADdMGDhrwRPnfDAhpumYszTKBEa3fNDroUJMi1digcbfmjoYec/eOfvvc6L7q+dD592",
-	"gue7n//QeqyGEYC89XwbRlhf50Susopd05Af6ky7WgzzNM7mfRjPCA7qWsjDvK4S2EJLCCqs4ke8JAoD",
-	"ruEivF+9CkYiDNiAp7YGd/ij4KlIGflncFDyy4RddmF7TODPtr8EtqLF9q2mVZhkPIm5PiDVA733MP4s",
-	"FSCNBQttKm5jqSkpgB4VpZX+VJSv47aKhksy4GbLfJhp0kKRGMDhhogkzzRL4/GELIcg2LdowdZ8s98q",
-	"LaSAJT6L/yzm1Ks/NpWJygf/3XdYEeK773DzoBdEOUAgTxg8QBR0Rf5Y3xdhXQAJlb65ktZBZtKtKFqL",
-	"JXwuUkYx+xh5MEX/AYroQV0CBgxFydwjld7yNKKPbDF7uL1YY5I5Eg4Mb9S+HrbPeB7FGYWKB1ey1Niq",
-	"qI+cFrXtgnLkuKnQGJhVF+VOdHAlCxdPYPThzIi4gQ1H1VTFwYShE1jr7pW8kv/rf7Ff4hT98SAPw+9X",
-	"smM6JA9UNA+oM1XR9DiAi8FiVu2Qz2aJAajN/9JKhhsk3ymZzK8kY+IjAC9Ws+CmTq3HG2H8mLIsavCK",
-	"ywiGWIJbpNjBwGfHb1kmPmasHcKfzVnCYxludGErfbKgIThRcle43euFBNem7xdtlIKCvfbO7AjzquFN",
-	"WEq1r4nmc9sBJfx0ZeXiq9Y+u2p1u92r1mfTeYrin2HloxhvAUYzVUWlEBEIwR8zXO0xHTZsamFMIhxK",
-	"inU6fRFpwTWYk/SX32XhLhzClCfAlslmHEtsVMdiOcsz1h5w2z31NlUw7HwmAhhoGmsNA41ikUSBy0sB",
-	"ocYm56g866hRJ8XuXeRtCjDIN4mHGXz7t1ykCCIznvKpAIzZOIBFbYVufG9Jw1Tg+fGEivkBecLXd0IY",
-	"xAcMiiBGRwh1e8T3dkO3zlRoladDgb/vhWZ3JAfCYEoyzkx2FQfhhiBFsvAQBrTEmZb7InTbKiilKUkL",
-	"g6HhGt7c2gkdnaX4SVB7ttjb+Ed4vP0iBFKvcpmxRFEyEMbOkUkfhkK80GY54bnI0nnnEN4BrAv3etth",
-	"XUWfHKjgcMIHicC3enRgbCxkHkvBqI9reywkdtk0ABewSGQ8TjTzcjhECmsgrCICYdvVsSFP0Z0Op/SX",
-	"jgmm7JxE9rAOGDcA39E5EA3aUuXdWDMxnChB/Q2Dwl9haxjgKjHPDGNMaUEaRvpbrjLBYkIiZy0hRLq8",
-	"OHIRa3UGVEcLRimFpu4zHX+EUUnqYu2wuQRUuIHuPReLgXlPZSoMI2WTVIiV45nBkFsEpoBIqWg+7tV0",
-	"fcOtnvFxLMf7LEziaZyFjmlSm7utbnerh1XibcPe7R5oJPo6noXeizDq//w//x/zXuxtdJkxa2HtFCuJ",
-	"mPITIFpE6hYtjIJHWAMTbdQhbjc03noSjyYqT3UYMCtzYL6aKU8BwDtU00GMtvnsVpmRNcVOw2BmKoJ7",
-	"2ucmbQHfKYbyBBj6BnkVUjo8rENnLbacsEjoIFDh6SDOUp7O2eXFq84PAeNMJ1xPPJ5wImlVSBuw/gqK",
-	"YCIdAnTbmtFYMlvQfxep70Oxb4Aj5JsDuC2kEcAHQEA0XA5e2OR/3H41CC1HD/d6fwwX3tnr/XF7j7aG",
-	"HZLJlDJRSUQ85/TyTZG4xtqX/xtgIWDhH4H0Y5do3IRKiRzTzV0B5zAvAPnf2LfvOVINx4JfFD9Zo5ar",
-	"X4WUNMXMKpPlhxEBjt2yNsnm7FrMC5a7QaGfBAxoWsc1wQ0GQJhFjOF8AP+Ctc+Uzsap6P/7G9vT9lqI",
-	"GX4nUR7YsDLOYUn4xdvBUk9X8nCFeN/Oa/sCEnSi4EF07Ur6Wv9SrYC1S6/GptwxUdorWd9rbk1V4qCk",
-	"Rnj6w5X0FAiKQKhRFuoViy47dMqQkJG+kkoC5VU5CMzIpopa2VGsh0pKMcxOokSA1tanT0MbwsPiCPRs",
-	"Q2mu5HOgSUoWVkGqHoW/oUpuuoDCopUkC0wkEgHLxgsmBaexWvefGot1L+o+V3J95Scw8i0FDBjDkI2i",
-	"DOgyEcpYEusMl3+bxnAAJsDXLdmGZ1etLcRSQcK8kijskH5CR+8qIqpb2bE14txRkViK8lQbCzuRmwqX",
-	"eSUzBftjSm4cGLrqOo7b8mFYMAtEKUNyZtgorE0xLiHKVmfw05WMqV4CMBYfddw/y8BvV125bRKE4fhJ",
-	"4qNLaOMONjD/2cqCWH1qhnnz9BLR+C2kWAi6U6DwwZU01wMq/ERpwUYqT4mZWeUhHkugJHHWZW9VZI9P",
-	"Uy0te00gnIMyafJYCiZj4me6DCCd2GKs2VRwndPq8F0ktJmQ1PsdoQJeVXmGwPsPdo5mpzjaYP9g5whZ",
-	"7B9X8h+dTgf/D16hNpntLXgFr4dEeXyGgNferjwye6+DSvZgoDxgJEib9islykiLwhqB7R23KPb6+MKu",
-	"aUGJZW2frf3Pf/9fEAqksguz1+hPGVBlRDunhxU4fVGnsL0La4DZq3MEJch2/ypkLXjpYPk8Noy9vQez",
-	"AGUmOvEPuNlDwiFqWZ4k2L0T6VmkhC40FIOsmtSZLnZ/SOKhkFoUpZpbhzM+nIjONpZLxnKcrq7m7e1t",
-	"l+NjrKhpvtWbb06Ojk/7x/gNejOzokML+5///n8ZOnyxzLXx+rLDsxOv0LKtz4xt9YXks7i139rp9rom",
-	"kmCCVjRzrAChm7lx/cxUXe7YkVGwuYFZPAxzYrlE42VojLUmvM5pABs+pHJ22T8/fGmsKkJm6bzLDhFF",
-	"sBhCe7e3s3FgpyEITQDY5kAici1AF53OMBOp2ko3mQdUPuHFAco95uLLZTHIAF5UWXBSz0nU2m+RHeFS",
-	"m1r/SDZ+VNHclMOwHTmqxhNb2WjK1zGFGn9IpRw40GH8gfQyvJ/tXu9RZ6Y561PCydXyOWjt0qR1Y7nF",
-	"bf7IoyJbr7Xb21r9yaW0UouI6KOd1R+9UukgjiIh6YsXq784Mjo9frC1xhRnfJ4oHl0o9YanYwx62Fvn",
-	"CDB4SPKE+sSjndpWwTboYsAY2zOOdWv/PVrUdevD56A1y+uwzPAwEnTck4CRx8tYOgKPfIP+qorypQ5r",
-	"ME4A8RMwEvDBF8dAEnTvP9OFXZH94qHp0U+r0NTaZXDa3d7uAcsKVCv6QxeVzUP8MaQPmpAQ3yEf/RNi",
-	"Iu6maHEGguhJ9M+ElOTbj74OxNxd/cWpyl5hmvRviZh02Y6Nxa5NOCi2GzWY+jlY4JKbnwxefd5EXcY4",
-	"AYv/KrWiwN8LbAuYM/WKOHWYFywwyZdvVmHfAkLBdrY2rEI9EKRqiYicvIvouoh69IHBusK+25jGXbyC",
-	"oAwI9OFe6OIlfriAF+rrv+12UQqoNTmEq1HMdkFvwjKYg2IEcZbfG6Y9GGMIgJtZWQVBHG5QC4+G4E+T",
-	"I05YQShJuqzlWD5a7jvd7k48cV2md2DRDlneb8bmfpxjqM0DkO7JeeQ37vivxB3vgOtr8EEf68OXx2+O",
-	"L47ZSsYa7huyfDf+idxzLY75KKzy4Zj7jV3+Ptkla+uJSjP0wSwXLos8iXr0OUlTgbadQTI37a60KQlb",
-	"tcipkbHbkf8JHS5RkTqDhi3TZKHIQ+dpGt/E6EznkgzFU+okMd/AOnuDRA2vNdPKRuqMldBY38IJrZgg",
-	"7wutrB2m6lafU3euMGDmnxmPpYhCMgzxyLBl8qAbU2a1U+Yi/mG63WGS2BoArSdkRKZFWZP1ZElDsi8H",
-	"6g+GXNwkI9dBBaY80H0pbkQCN4FWjLGorTaU5anUJShE6W4RVgEA4ky7FlAIAwHTCnNHB/NKllAZApJY",
-	"Z4e2jMWD7n6tKEac6ghrEi3GMtYCBtXY8LdDG/mKgOINehrsIVsgMKdeJWCbmAEz43i6y0Aj8DqDLIMP",
-	"8nlkRUyIGiG4qCQSxgNiSjKYL+4MOhdmxV8QhOyUTQUhatvfET11wY5fHwzZi2Sw9QqPWgOyPsE9fn48",
-	"DqmkWM0fH8L4cPCC5T0CB/QLSdPSx1gKIPx0ZXpXXrX2We9zyNpIVjWtCL2ZaqOJgcJAXwEL/WcVMB+L",
-	"65orfaYfi/m6c/Rr1lA80Fiwtg06K4LLbGzZBoXH+JFiXoRYQ3iY0cm8eK5cAqHmY7XRZUfNQWIPjRDb",
-	"7fVqEIOK+1LlBDOBwZX3H8JFTBiLrIoHd1Pm3sC6G8tWei/2r+PZWu/Rea/z6lu6j3Ve/Qlua50Xz8yh",
-	"31c9vSNbtO111xSrCumgXI/p900oXovMJxM11MHxzruCr5FsI0E1VBf57tqCXY285iqIPquT26rUDpG5",
-	"EAkB34taabreEmPR1wpWrYfs/wlZYHmRDcDtZKRvlpXlCOAOam3pcfOTAaXPq/UTn7JUtJDFdsbY/69o",
-	"Yvw75bKu2KJ9xTRkxnDTRIwyBj+2TaBwKPMksZ1pQBal/yy3wFmHW2OCHUzjN0cq7LYJNXjEQrC3fM7a",
-	"cWZq2w5VksSRKAJBUTQ3dT29wUgIb/LSVGQDUzjuARRmNfc1U2G2XfBN9vgisgd1OF9TAKEWQ/964ocj",
-	"erqG6t2DDG9qbJzWSI1fpyqfmYbf+RSTnBqnZ7HMlGmQ5p4TQWVt07MIqCWSFonRUWMY3qB/auSX6bJu",
-	"bTNMPoUZynd/wKSSncoSgSpSjHLUrdBco+ibxR4UthFD/ahbl2vNbsguGiYourltE9doGkzhf2wtiJra",
-	"faN0X4LSBQvliRE0mI7/Lry61LEosrYxiadI2kZYbvlOvqImhhErvOIVxS9GzmgFLRQyarpufRky7LdQ",
-	"vLNJtA4n/yXUQSME49k9Fkm2M6xQ9KYr2lquR7Qxk7bW5VRSHVcT2At+jYH51eQ2vUgXjUgM01tJtjxy",
-	"sFLTtCTSnNUXo5FPqZ1W9tQg+hjw8HoiejwKfvymtlYQlQ7UZkKvjZ15FGcrkbBwOQABKOusMBtqoa7v",
-	"fJ0+utFlYaYynqBjM7RVuck5QxR2yrPhxEa7UTU57KSYsf/KjWMH5ikhWkh5+qS+YrOYOJuHjUoWuuNg",
-	"L8e0lS9ggK3yk8SVebcKY6wZ7cL5EOsYL73SWje8BnfZp28+r78Oc4Ks3b88Ojru9wP26vDkzeX5ccB+",
-	"OTw/PTl9DSd9cvrq3fnbw4uTd6cHC9kxG407MIOX9lAUHhrxOMnTuv53T2org3PC2kM1hOiQAFuNygjw",
-	"e2f55Iv3d+yTECQYaPutTeA657GmKg/epXQiMYqliHzf5UG5wC512amav9Bpanv/GNiMJctnMwyq02Vq",
-	"4KERgGnxxdIsLEcQ5k+VAeIm+G0ysrwNNnFb8k3jvVD2KoY/uLv4Z2e2v1Uc62EUIaQXUF2DKR6vLZKc",
-	"mzMgLyoVkIz6oWKZ7ft9zxinci+2MgnWGShXTrJ36b6yuzrwzK/0HoYFULkhfxAjHF+86TOTsR8rzKbO",
-	"tYhY+6eLi7M+Rr4G7BYzyH2cNrikQUTYIPuqP/YUuPpAmGRuqW4Dk+xq1sEXCzIMBNPxWBYCoT+egaJs",
-	"7iWmlRL+j4qXT/mUykMpTaWhMDM+1rY1DpYQi+KUSiZswjR6kx7B4PRzF4s1HiCq6JxKVQzVdKok5QfE",
-	"upwrB7Rq7tWHQrK0Ze/PxNcyzedUgnzO2lIxnQ8nxdZIHirOIM6w1zS+RFHLYaloZUilJU3Zt7fuN5uw",
-	"vVGKZ37z7vWrN112iCeCFThmKYa3YGxz5jolYaayKSLC2VDN5q5nV3HEBwXkLMIVlpE0g8+UtpUjTNgV",
-	"ivcLaQw+9iwj1EV5rztEjYipBx1AJp+SIL8BvD0XOk9qxY43ajwWEYu/sGvuCxNRU2uxtf/+Q0n4wJqp",
-	"FikWQWdZdLMtQLqW9xj7B3mPqR5PrGcJn7tK6abOhV+Mz5U5rVcvjlwFhKeMcjKzzBsl1yTxajF8fVF8",
-	"tSdeFkSP/FeWCKRFRQHXMp/IPtoLWcavhcnxsNoq17ZGHdBFIMacHb07rVYTeCfR7P0x1pk1M5GNgqrF",
-	"YJmPdCyifUx7p9mwgFSEJRLdh/QEyxLROkxtOOPTdB2DaIWxjB0PptSkwEQ3wyjAHYj76YzPu8wHeCPk",
-	"NYMvicMWtJ5IGLbD/zaicHn2aIU8XBzVN/F3SfUBlRKkeyi2BE8XqPXmJ4DYlbEShhYDnDtpw4zgWQnx",
-	"MQlbZ7Ywh7HjUlcDPrzG1LDvvvvuu3rnlIcAdzMO2Q+xZPmTWi3cEhvg16vEjXThm7G01qtRPaZ7QO3m",
-	"J/hyNfBidUoDusXEXXZpTBeON6mU3lviGrC3f5KJ6ZMKGXgGOEsDnMFKv8FWPWyVJJiYrmqJ7PIASrPa",
-	"Gg136KhSbbL8z6CEc5sAS5IHH/NYGss7bOCZxgK/5IHLsjQeYKm+9m6v51cZHqRYci3NKTU+BLoLCmTo",
-	"AXYPcwUCa98DNdZlORy9Oy1XhGHhp4LSwxgBU0n0M4loUtzif302JVq1GKYi02zK9bWVjUBxBNEoHsVm",
-	"gx7mY2CXFKlmbe7+8UwzY482FTNziRW54Ftc6IYrYZOpJfXQpBBkIaLibLu9nZoECV2D0k8geCHMmfij",
-	"Lyx1rSQkNsv+90hQfjPxrN9AiJ4Z/eb+7G7T6/pcnyXVt/Z8f0KSvjKFRh6jbQVUrJsCJzGEyNSCJXui",
-	"1wh9KYmgmvwGwx1Kd9lhA/058EoaPhB9U7GIwF+QnP/G7N8UdyXNt8gY/CYOWCw8h1O5q0Dg8A9N/M3O",
-	"guOPrhwpq69CzNpYoXmhGHHJHFvuiUBZs7zc3OTxXQYbgJ2Wy/q2cOeusCbxEUUYlmploBBiCvMXFZdL",
-	"xa3QnF12OaLBhgrD+g3GYOqr1l9VnhY/A9kx7161ugzL6FNLH40NrG+EXTwROluaP9a2Oj8se4thnyCU",
-	"QLb24B8GYfbYVKXCPmET1t7dfsFqC/dzr8SG8fkME8FTL5mzW3F1OEu/dzMhS8Uo10K7PeoqvbMveF+h",
-	"fLe1EYDSjCIQt3WNqp6GNjWvMt2sNrrsyB+Fp4INJ4LaFmjqd91U/brGsqqo9eFTCEbGGm8o0efgmwPh",
-	"yzoQdrfXqLZ5odRbLudmjfrJHA/L3AtU1bex3tixrfvlebMwogHVIer+bsmbgeMD74VYu/LVtr6XZErW",
-	"4gIs4/Hq+RhwAdr+6LV8irG/LieEGjM65EZowA5Qaxoty+1Pi/5RGdfXfikJKlvt4i+op1NQxKoiELXJ",
-	"mG/S9Y25n5hKnKFOzbPcdK8wbaOA05bW8Ezb12LTzN64XtNcmhA+PcmzSN3K0HggoljzQSIiZEi27blm",
-	"oemZbV9DDosMUhmYZrNUYStX4jbFuAOR3Qrhva/rXWqnsPK+aXb1lAYvnKjJpYblA8pdv1wvrq/Pwda0",
-	"Ew/i3Yl7QD+L5XglzOczAKGA+rCheIKRnBPBE+ySFJlOV9m80oy6y06p1ZUyNNF0EihEG9dSgJmOAuVm",
-	"DbZTQaWRnde4gLpaFMNgT1BW7igQa2ZtIyT81NS0oHbvT1fFgiIfa4HQde6Gk74/5D0y+zwC2Y4l8Y2Q",
-	"QpfAaK5B1/GAqGg91azYOPtBXb8qbXw9Umc8SQLGb3icAHHC6yVbEsUbeV/FmhrHDIHWYkALlmKBwWpN",
-	"cufFKp9G7iwmKITPRzLL1bL5s8WTtDopQcSjFO5bOHEzwTcfaoMP1Z5QA7R7mGQuUJdxCUsINQqlh6Zx",
-	"RJFgLtlMpCOVTnWhaIM6KZnlzKz9qn/x7swmLHYw5IAnGNeLBvCJSjwyJItxZqkC8XHfNdK0KeyFkR07",
-	"FM0EBgOPOUg3/YvD8wsAFlDcMyEDw0Bs7xRN8vDfRaq8npf4yJT2jVMn6ehnTEiUU9go4SAy8blbRdFF",
-	"09YllAqbKmk+EtgSxoQpHp6dIHktGuOhwgpjTNUUu9qT7EJtjzD5050etnqj5bnOQcjHTIe6skRE17Pd",
-	"6xXKgTV72H5Z8FnxTa0BEmHg8UjFuVm/N+2jEAg77oRrNhDjXH5VgpNdvSexLOVzFtzWVBLs64FpdWb9",
-	"aYgfl2cFiANgODxo+/K/bcMYD8VGvSzdt4M8pfRiJ1kWneZ28/XJzto7Q3f77rcaANg0ulMjlX5Jz3WJ",
-	"SnlhzPYn7Gxukp3sT3EUsnbRP9C0wZmJVMfayFBACdGMWCh/dg6dqZn24ca2vdIZn2t8PAPwGqZK64Ii",
-	"g5aYWErrdfPoH/1U7eZBe6MoOqtDevPnwyHI/EUkhH2031AOmYaw5/0jOU2eRkKzk/RFIoaZSr+039TN",
-	"j6p6Y7CaPctYuwP+5kN9JPHMYCYgjz3mwdyV/4+jtUkA4coS4+FvRgAQoT0KsBydcaGIzdJJWvfHZhrh",
-	"GzLXIrMlr99w+XFwmXDs4aj8yUO99SL/PDts4caMo2VBfnYJdw4msB/ev+j/3eB5FSR/CwiojQ/Uxf3e",
-	"A+ruKVE+SDI0Qh+2XHak3+jwTjAsmmAvYyKXDgXWk/L+6ZHgm4T2BJLWPVHjPpLWU0pMK4G9LAT9jmD9",
-	"dyrAPL4gsi6kR5sZ19frdM8t/Mv73jyRtdCizzdgPGOCDycszWXAtGtc5vzNrlqSjuVQoIM44TqD91k2",
-	"SVU+Jkc1zUbuasQlHKpNfmKWiqFKEb9ootOfjt69dUXjndnT1GanQImJkMBp4GixL9NGl51kbGj2h1ET",
-	"5IJ2iRPoCKQl2HwOrzc7OSJCV9MJo8dsZCgL6TuKEN1w3UJOTi+Oz38+fFMAdSpmgmPWHtnsQvohNEZg",
-	"zdr9o59soqCINgLqNl720R/4uhOdUC41XIaSQ1FErNdPEZiI9OxWlb7rsjfxtXBXb5l2nFmC5Q7DVEeu",
-	"lsKiiAF+g/H4muksFXzK0A+B0SxwUIWZEYaIpUnNHw7FDO6SUxcDkxJvQxSCyv4DW/2nBGuwUCEzvOdY",
-	"23qroPy+PrZRYrg1E+iPqQghHB9WrDXiCOXwmqP1ILQwruIrpnUVeYtLXcLMuZl457DLQuwSWOYXAGBR",
-	"lyFu68DGsyF0kqHLjLKPqQ42rIfCJinGw90qfIewaXNOMfTSoBJGZsSmEXgJyw6AlThVovjtBSk0Gb+m",
-	"4pO8sOt5eg/OUZ/VHBj/hUhvRMTaITYAP1KpCANG/+iTbyfcaMogxTCKCyBUd9XkPWcErQ7+CzuZf2qZ",
-	"kHNsab6/uTkE7sqT/efPf9jZ1EJqlXZSW9/9c2CYqtHrXQ2iTHWGicqxjRqemRnwV4rmgfXCtbT2d3pr",
-	"+zvcdon6PqUzN4ZD7vFod7A32u5sjXaGnV2xO+q8GO3tdbb51uB78WK4E231WoHnzTl1vIDZ/RtKGrUW",
-	"T2btfZv4kBWptDjtLdd2xt+dNePr6xVeyAYron0M6VirnMJQpYK1DasvUQ0i1PiPjcBlovOxYAmfi9TS",
-	"GEtW7AeOzJBAgbwwFWNgCyiRGP7WNvFnQUFJc3g+yLMiZC1gCtfMEzSRYjETpV1NdZiwy+wJoHQTSx1H",
-	"wu0MhShgoxg7ItCByaMIfbhhooY8mSidhQHIV5kaqoSFQFZC53o+PDt5ptlMkc86nHLJx2IqZPYr/IaN",
-	"062vxY4fmglsVooZOWRXrauWESzgY81kniSmXBbG9BUxdl12qqiwHsbqfbpqWcfhVWufvf/wOWxwExbR",
-	"dhVlpKaOnPNFosM6pizBgKbFLPpygbhkztp9lWeTAeBQwJA8mf8+wph4c/XwyERUYyPel7Ge4ZhpwP7n",
-	"v/9vY6E5rB9XX2SumJdq0r4RcpxNWvtbX7bqnDneZaGG9lD/JYrNLeJ1QyBiU5GPX0xuSsgx3SQMXFNn",
-	"6glQ4lXmlPZL6kSh6DuNAjCq6nxn7RqBfsMiH1rAjPZiRdI2ieulKBOsdAUESyqsB7XvxdUYiSkodBZr",
-	"U8N6sTcmUTdiAzECmsttTam44LEloVWK27LgesBISSk6d5FU3D//+fx10aDMUljal6nfZc+Gij8tqlxB",
-	"o1rlpwjbwGZLHU3HMy2yDHWBkHSTi0kqNMwUeh1EUSaemqotRomhnB+rCQWukstWr0d3E075x76Q0Rue",
-	"CTmch6w9jZMktlobdzrQLcdGFxmbKqxOhkdMJk8XnuSPfkBdv41DDPcJPNCwIaPiEIfyrEUUpIqg+icT",
-	"xRhWINYEe53QUweyBsg4plKOU6BkNg6SRK322Z9fn5yWciPxRiP0DJrKNxHFuAL3Fk6PWVRWqsoJ6dg2",
-	"PAlwwBjLYpFEtnIBpZpJVR9n+M+gtxywvd6WC+gCuq9N7qhXai5yzAb/iflKlRuzoRLI87AloJKUI4Vh",
-	"ZcByMFZsLjKYcrsUw1qEltUF51fwrEgGcKYNizoNyNaWqopVGwd3NQagFYLMQsD2YpmrXCfzgGl+Q5WL",
-	"HmQmYG2esURwTWgLMtYw5XqChbfiDI4ehTC4Vc/woa/jGdmD7m1jaFBcDZdYJfSEDmXNf+gCXF0Ep+vR",
-	"78mkfmys1JngEWx10WzQJNgQ/JVFG1Np36yksa7+PbRwlHroYFCyWVQkNEhTdtGtoOWywuuVbx1L4Sve",
-	"Opa5VuR4NWuGAVFAsPspTWyIIbY9olNuIxz/WxkxN/yljFQ6BYW+VQqpNSsCLSfqmA10fBpAYtmdpLlH",
-	"V/wfUw234Olp4pR5j9zX4x9Gy/mmpn9BNR2+2lprPyeWqdgcju21Lui1iVZtMAhY4AAO7lCsQtDWMxVs",
-	"ulSMRqPBob7WVcJYk+RhohDLiwDGKNnAgSwIL6cNkgaJM6aa6kTdskwVT0HJPmjgx/vAqxtqx9vduVD8",
-	"pyzbvDBZU/tvl/7ijon8G0ksr21tjUSNi04/HhvKRErU83eoaD4UQVA3NaCG51sFxzWRwkHreoVJYxC4",
-	"ihjvAtiZkiRsmujzgInuuGvNaQHx44CEyaAk0gaePFsP2id2ki+RaLk4WVOFEbd1exh4Ol9fzHjDRtYE",
-	"oE/mP351lRIb6+4sRO20QUo3anKs2SjJ9QRtCb5OAXK0sBEQ8LR//vPlqXNjmkwg6nUOHxZaV+FYMz4r",
-	"zPq0HtSwWjO7c4JKSVhI7uQsXOzLYxUc2z3dvI5rnQduBnqcpXx4bdyy0nQruxYzNLZGYpaKIZpMJjHg",
-	"yrzLXsLxkcxdyc1OtCrttKrfuFyihgRsSum39YN9Y7vxOhoLBinrxel5J1qeMSimskXUyewTOTs6Wd31",
-	"cq3X62Vp3Z/tXbRgeKVVHMlpCEykLxv1pJV90PC7h5Quqk1X6ltLVSyLzT16KYOqGG0m+hbdUg3kwnMp",
-	"JMh70bhNQ4vW4phkiSr61xkjChEkTRSwMDc50mF6DG0QQpoJkX4dFA0NsTUcmdCkAvBSotzraxXKAHM9",
-	"M4RVZme0pt8CddYtZFNdagMqmPMCImoO+hsm1HH+wt6tiSNYgFmAOg9RXoobkQAcrYMpOPjmJ/prfsTx",
-	"lsgJ54bFlSz4jv8TE9fKBKA4qyEfpUJPumjDrRTl8nRI60Ggsl5SGZTa7b0oipm79zGECTHUJdBSW2Uy",
-	"6aMNESWKMY/lRhNHIlh9SYf4aAnz5eOADRsK4jOaR+MtOMnvmLHc2QTzeJyoAcIbEC5YzXHwrgrc8cZF",
-	"fDFhkkVCfT3cB670Dg5l2rS6zzbq+Iz1rsAKljaQfChKrMkuilmW8wlz5N94RG02yF0B9AHCwxr9gnEx",
-	"Rb3o+gItVLnZUUYPGTLFEsUdKkjx0TCQwBaLcNsFwCYLfdfwB2E1yAQ0wTm1ydCsTUQReBGWstggRlOH",
-	"VQdL2FNtpZcKpjx+6mEVSZ6uxMtyjmU82I/PsahfxjefwW9W6TlDk8AdyUghWBqGc6cqMvCRZsjesHxM",
-	"Mt+3kW42d4yjSca2gQtcIARWGqOKoFwOBZrFTOigiFh4ZH8MsfSdVpKFpV6RkzzDicMDz7yiMXbdloMp",
-	"21D0RqlyjJo5/3ecGtOTs4wB+aqUr4ktGulni5YyLhmWyymFXPjhInawWLNhorSJUieOT8kY4mNsXfIm",
-	"gq/XZacUGoQd5WCkiCrL6uyfouaMA5lHtOLYzTx21Rk38NdZdgaWX+qraM59SeEZdKOvWXXG9+EXpSfR",
-	"rKoD32TiJ8BlGLVSlPMwnz9a2Gp9UCos9Uu4J3CipcGZ/qF9jRVsSutfZaBzpvc1QcqUfGRtPtAqyTNh",
-	"0seQPm349U6vhWEao/ijiOCf2jQUF2nFMA8iJprMS8VQN4rXyRFQPKboJ+u8gLeMM8KMWPFHwBClY2mA",
-	"weIwHgiA1HFoFSTa6eDuTZAMWiQbyyq59VXO+SsEUv+oHYAWP9aC6KZx8axlN7Zt6jHWMxVDITPrInLN",
-	"0dteD/ug0voecycnKnGluiKRZFwXjSMLJ5G6ESkC4VAlia2JDydwwxNU88nabGePgRq6Te2z9x9C8v3g",
-	"r9obJTQZNpSADDOQBGKSB/sXhxcn/YuTo37XTuclK3KKXjVsH/U1MaXG3cIlFm4cuMNwbrXw7PL89fGv",
-	"58eHL7upyHgs4WL0T7T8kEV8ruvLWrhNmXfv24L/ScPzFxbZ1Gdt8TKdcFcBpN97HP/rspN24m53bcxN",
-	"TaBhLdq+Uimhm+tuaRALk4PgwUyksYpYexrLPBN6w8Q3mwhQENpjaYNCgdjTe6aldu56CtprM6iM7c9N",
-	"pqgxXqBpL6TpQjOMZlF8E0cmYdU+a/dc0wwz7EaX/YgCkINnxCm/3HBv44DpGceqzBTfTe4teC8eS2xM",
-	"SeE9tnSN2fk4vhGSZbfxUNh9Avp6vqwkpr6k2P/GN46401xWkMbd1Dm14V0aI3ukplPe0QJeykoXBky+",
-	"KcBVl7mrbyWpz+cBAnRy+rof2FhSw89XZvcEqxZMh4qak7liQ++50SpvBOL8mAJq6nZjhlhzK1vBXrC1",
-	"h+eaAZq19lv/+X6r8+LD+17nxYfv2oH3j43v/tD6whlLpdtvdArC2WmvHWcZT9FuMJibs/1mCl5OQvEs",
-	"VxJQWxBiubADIkJRZr8ixqAEjeaOjHFmyv8b0agk/XhJlOQ7L7oWOD1OGBWvOftvMScRzTc2IXGBMhnX",
-	"eg80TtxITHJOmktyqFLcskvQCmd5OhahkYCe93pMB3Vy0xoSUsBoMKZRxwa5Jk7mcE693n6vxy4vjigS",
-	"ics5U5ixYGtGBOzi5O3xS6DPbw9PL70iEhsHxl5VyTM16v0zbe1CQSldh+xQ4SyOwi57FcuYjFXOlNYg",
-	"l11wfb1CLAO2cGGK/99NFoOvTvlU/DsSvjVcC/ABwPH6Xxhxb/WL/et49rRiISy+saQtYRAIEV5DiN93",
-	"1ma1YQTBUIU2bSZAxtaL4/H1sKKJCAhriOJUOaNMu8oNw0xEj2mARll5RbUYlH9IjXIvzmZIzFKd7Ztq",
-	"IEhy/mQLz4S23pmVPZ/p0jLte8V66/HrDZ7CNyx7GJZdoPgNJ+nBB2jbcDtwxf8aeLfqFFbi5Kd1C1eW",
-	"BYc7lK805V/uDuhPXcUMF7akVsk3qbQ2QGFtsNokl16jK7EIUDcFvKwTDAVIkWlXO0pgb9bCGYg5raH4",
-	"GGdHKhKeb7BwItqKT8YPaeqNSOvyItpvJ4w1wx7RxuE3wxWQEp3P4MetnpUDDwgZKG77WmiWKDmmeHrn",
-	"tixWweUcmxnVIYttnlUq7eSXMMHfhTSmhDjTIhnZPHTqXI3TUEYt5ixh22QTCvSiJrUVP/inxkd3x6uL",
-	"CNk3vwXHPbgcEB4l4yWv/FIUT/nwei05Dt8UkU3GMHYzQBOME5qzW5EKkrrsu7XKJaqCyni/6UejVxpX",
-	"E3nIqZ9eRaWEYZfXuLkwOSPHuMq1Kt2YDdk6N+hyakzWhocNZWi8zOc7mqnqlnEdy6hpFfhqa10neulI",
-	"LmAtK5Zgbzo2iWkrEtiLjICGUxG/aVkeu/1l4mcl0+hfQuCszbHySMVh6fkCzWgKXMdhNz/hH/MTDr35",
-	"Cf8UyW61gsRbnppEYnzbT/NqoxwRFr9cxFOBlnyQCCaxKXDBVBK5AAet1TA2uZJ+F2nJDvsXL8/KJX0x",
-	"+M2MDnwYS2QU7NqV0KGDiws8wSj2oiQwrnzfyAUm4LFY9X49Q3cvlLC19dCg0Jq8Ylz9UEUiACUc9N2O",
-	"kPDviLVDvjnAEkNYrxXjPv64/WpAVSFrKR0ShBnHMos+jcR7Xmokn/KPliJs7+3dmWZemKRa45eVBcku",
-	"r6aAuqWruSsBfcREN0I0e6YG8Mnj4ScMm/QEC0ePFu9J88V+SuU3OezhSQrmLIHW1FHatQgtNb1sJJZW",
-	"OvNrDNMnNminSFC2xRhs4QCyNNj6RkAr/eJTrujU5Rla6szXAbs8O/7LEZFCayTbWFGt4Y4VGWgDX6IU",
-	"wyXO1KfSKE3YQcuhA5lw/ZVUUvkt6irQcWINvAWw0ysaXuZapGvGocGrB2zGtb7F9GieClNCqih9dqoy",
-	"hu2AyQ6AUUERz3jnJha3IUtVIlh7t7fT0E6PuoI/JeRpkS4TR2GPX2EAYm7OrdpdPWgwGomiklfikusz",
-	"s3+vif5AJAqLBCrW5kUotAnC4OYtwE6p8FugO1sbXgOHy/55pYFDA915dyth1U+UMmJGJ0x54qyRc3eo",
-	"tLMnyp0v7g4tORh49q0tcJN1huLy5ipPMUnKHV4N0pRo4yaQrLWsNKP4RiCB0112GE1jU7tvCbU7V0/c",
-	"OBQmWEbtaLVfX3lbVW4WWn9xn+D/Ywcby7KajegCa4BKcevYmylAMpwIEh3RVpynKUjsWOxKllrrB0wr",
-	"DAz7OIupApcZxhTYSsUs4UPgkIfsNlVy7AZzb6LBeQtFSRNuxmFRIx4DO08UqNXtN+9ev3pzwBJF6u/Q",
-	"vokGeba7/WLjoLqRQSq420Jofw5dhRSso53EQyxPKv6W8wTIvZKOJ2CA3k5doBtyC+O1YodsCJJHym4n",
-	"ylS5tAximmPxVzLG40eUTcgRTQhD2DF+kSRMC60xrMbnSb4NYR2mQvTwzN78XbV5AClnqn+CDEazLiJL",
-	"T96o3kAC5eugP2aRL2F2Ix719qOxKAeDXxGH+lLtF3e319CML5R6y+XcHIN+CAkVwzyNs3lr//2HGsbI",
-	"8eqBFBQY00heC8qaqLHKsyVq8o26diox0YISUttWO1V+2UhlFvkorgCW2Ddk42G4/kiGpQoZI7wCIj4W",
-	"EYMjewwUO2wilhN+I8jp+c39vtArLFpgMgT8dRBfRpxPLQThQ8wGfP8BAAbrY9c6uLjLL1QSffA29HOm",
-	"0qwVUBse233HtbzY/6H3wxaCollLrSEZGV+W8jgJbF4sG8xLSY3ALwdz5kEsRioa0+whjNCqi9quqQUe",
-	"C+1l7pqy9NRxI7LTlouI08PUFvSmyolC+30JsB+VFCleALEGf4GlhdQs9LgIvlWjxX5spRX7Ln5vCnLI",
-	"1pu37YCp16hQN/QvbFebF9jiPlRRrlw+0Ju/6Ey3uIY38Y2QGLLqUpKpZCCO7Q9Cyap1N4lJg9rPFQzM",
-	"gdicDBySZ6WD96KiFwf9caGqoMsUNKGDhGix0Jgg7iAnngqmZ7wMg5gSWzPLWZ5iqGF9DUOELZcgxjPu",
-	"qkHZ2k8Dkd2ClEPFK6aCywyFm4hy9bGGvK1B77LYUTTlqSiy4b2lFln+i6vtNxYJrda9t3OZYotkqfMa",
-	"GTiTnX8drqDnwsS/lCr62vTMoAglV675H7zo3xL9QudWvZHCHF6PGjW1hSk8lH42VnBv1KLc7iKYK2xb",
-	"YWlxQHYsgktSTd0oRJI/f/j8/wcAAP//",
+	"7L37chs5ki/8KgienTDVp0hRN3dbiokNtSy7dcaWdUSpe2Ytny6QBZJYFQFOASWZ43HE/vv9/73Cdx5s",
+	"n+QLZAIoVLGKpG7udo8nYldtVhWuibwh85efWkM5nUnBhFat/U+tGc3olGmWwb8OlWL6SCbM/CNhapjx",
+	"meZStPZbFxNGqHlMhjJhEZmxbMiE7jBh/p2Qdkw3BzHhiigmNKGKxPRP268G8Ua3FbXYRzqdpay131Jc",
+	"5ErypBW1uGl3RvWkFbUEnZqnpq1W1MrY33OesaS1r7OcRS01nLApNYOa0o9vmBjrSWt/e28vak25cP/e",
+	"ilp6PoM+dMbFuPX5c9Q6opqNZTY/hfbrJjW0b5BrNi8PNWNK/0pnvH6o8Ocxh/qKp5plzQMdwXPChdJU",
+	"DNkzRcwQFnaistxDmrKt+hlgg7/eZSJbvd7qifwkcySn8hzOmc4zQfSEkYzRhIuxInIE/06p0uSUTMyH",
+	"XXL8cZjmCVMkVmwoRaLiiMRTLnLN4D9TPuU6JlQkJFbXfBaT9m6vB3QGs/x7zrJ5MU1otVWaEBd8mk/D",
+	"4XOh2ZhlMP4TzabN28A1m8LKk1uuJxwn5IiovPgTrWdnMtP1y28aWr7uK9b5jVmHxUG+pR/N7IjIpwOW",
+	"mSVmQmecKaIlyWATmpYKVra0VAkb0TzVrf1ts/HYMpCBJYRl6/gWt+w+lGB3u4EWYEfvQQm21bvQwlma",
+	"j7lopoYZPPeHch8moVh2w4cMqWQkM0KJkrmeEJkRITM9sZ9F8Hb9ubbf4cMFFsrqSQqbXeNEr6Css4zd",
+	"cJnXbF1/wkdawbg1hzMgEnlLuNASfpxRpXER7BMmEvM6V2RKxZzkgmtF6FhGxB4d84vZ/brDbhbM77YU",
+	"zLx3O+HDiZEzbnqw50TqCctuuWIbXd/Un3d6V3mvt/18Zufz563tXkzG/IYpstMj9jXTakI1JbcTqRgR",
+	"7JYpDYdmbvrZ2g7eTJMu+YXricw1iV2zMWnLDNgB6W0Q6qY+oYoISfLZjGVkIHORRETJguSVptMZS4hK",
+	"+Xii0zmhE0YTdxLGVLNbOn+myDCVw2tCM0a4gNOQNBG4G1A9hfdqKfwch/MXNl/c7UMjFN2A3Lifkf/V",
+	"f3dK5OA/2VDfRbjbBh5Emf3hhCV5yk6S+vOo7HPCK4Jwe+v752zw/IfO9zu9nc7WFvu+88Nw9H2HPu/1",
+	"ntNkJxnQXv2wXZO/wryahz6S2ZTq1n4rz+HNmsEjFd2HIVoCDBliIBHvyxBtq3dhiH3kbc0cMWR+D1IT",
+	"G3icbf/x1Zb+NZ8tTum0ToqapY2AQ8/omIsxnn27+o2Lbdqvla2hKK0/pBdUXTeRvKbqeoHcn4++p9v0",
+	"+Vbnh6Q36OwOn+90XiQvWGdvkHxPvx9ts96wQSt8MJWbsRry+N8w/YUhvxPpHMascNVANpi+m9bNbnQx",
+	"hGKWszwbm2erttYMqa+pXmNMIJU4MGfNIjKl2hx/MqSKdbhQTCiu+Q1L56QdG1MqZZrF9jVF4iP308YB",
+	"oeSGpjkjekK1oXghca+gafPDbq/XSCzmnYZZu25rV/9SsayJUnJl9IwypWzXEoF5cxW/W8ooPpsv1UwK",
+	"hQrgjzR5jQLN/GsohWYCdFc6m6V8SM0oN/9TmaEGU/3UmjKl6Ni0fUaH13RsGORMKq6NxWb0a7W/uTnD",
+	"R6prP+zKbLzJkjFLzCrnImN0OKGDlLU+hxP4t4yNWvut/7FZmMSb+FRtHmeZtPOoUfoWhzKUeZoQITUZ",
+	"AA83RNM13f1Ik3P295wpfd+JA80Sb6gT4DJkmivoixrlE1adDJi+ZUyQLeD/oKM/0oQznAEBLS41LIAl",
+	"Rjfj4oamPDkASWVHDGcZNUQ5GjFhpBkZcZYmUTAJmZEsTxks0ZEUo5QP771Ah17myKxQAMwwEmLkCKGp",
+	"kapzwj5ypdUjr8nQjt6zM0aGeZYZ6YYHvZ3kOBEnE91wEjbLmPnd6IV2BlkuBBfjCDmFoSf7ywYs1SuZ",
+	"DXiSMHHftQJOR5MpF8ANzH7OjZA2e4qMT85YBg090joNaZoatqMIzfWECQ1LkZBBromxBTKZMpJIpmC2",
+	"NE3lLQ7EfAiTPhGaZYKm2M09J+4agZVmGWGmMdL2lJ2Q3dHWcHvwPXtBe8ku29vbeIQFOCQg4p2tY3V6",
+	"PC8J05Snyir23nA0J1yOSS4SllmNEPnoM1WcQ+Qtp1K/MmbFfdfkVBbeLzwu1uX1SFtPkyRjSmG7Ms+G",
+	"wUbDWXSzODFjmzKh2b3nMswY1YbVUGtiuxPFsT9edEHmTD8+YwROCFQNeoRRDpWcMj0xgwKCvmGZ4lJU",
+	"DLxiSRJpRgZrckbnqaTJhZRvqFFx7rkoVvKQgQTuN2QsUWSrt/vD3vfPyWCu2WMzw3JH5C3/EaZzIeVb",
+	"KuZ2OOrejH44lLmxGoB/cUWMYcwSQkdGpGRsxoCzjChPWWJOERfqgGQMDHlBnns7/rHo247nbiPBd4AC",
+	"+A0TgZ/OGXmtqDVhNLFO+XPzVefQfFXjj7GOiVxonkKjwaBygcMqKXzPe/dX6ox+KQwblxn/x/3PqtFR",
+	"wccFBpRStzJLDPWbQwCa9CPsz1HGEiNsaKpMN1peMwGsdsqVMkeyUF+6oDjbFuEaZDhkSr1leiJrNOmf",
+	"QEBZbdqIT8OuuTggMRXzmLT9jGRGhizTfAQSbyMi8ew2Kb0g0rn52bwVk3bwMj6CfRNmN963qDDWwezW",
+	"6OTmxdaH0NzDpxVrIGodmoNiVvtylhh7wmxSknAzEZqeZUbUa24U9BFNFVtYwgkVYzR4Kcz2gFBNUkaV",
+	"BmccKHVdckGvkcUxezBBoo8yOYXfYvgxtsaHN3qmXIQD2Ipas+Cfn1oU9uDXqd+EZVRQ2rAqKYSm0ykf",
+	"TzRREz7SVtGRWd3CZYym6GEofX5GNXm37DOJbqJa60uwW1ya9hYuVES2YVUiskNuOLuNyC74ITv4jz2j",
+	"WupMpmBKDmEznDsVqe+ZIoopI1NU6YjvBK76vZVuevsT+vNqqOYXridoUd6PdvxZQRVjMCexNS/jOoIi",
+	"A6Z4whTh+pFoa/sbbf0mtBV5N0KzN0JL23vVKbGCaAsJ9t738qGOlvFGO0cJVSGDdW+7G53cC5s0dD01",
+	"OREH+WjEMtCI0c9bantru7faFxhOvZiC67txES74lKkZFYvrgBceq86BvSeAZjSdgo0g0+ReX1ZmYZuJ",
+	"3EhWzuFYaHTj1Wzor8NH3dHffHGCSUXrrVSecO1XqOroZPZiyxoh1LxMdEZ5atakvJ7WQm1m/ag9lrt4",
+	"lTHWAXdCcE1E8J2BY+bshgl9ANrTgBE2neny1fmnljNMK3EYmk3LF+uC3f5M09wswQ+9H7ZxjYJftlp1",
+	"Ik6xG5ZxPV/J/M3y9N3L5kMwY9f7DF813fvNXfFdMxUUTfgxBLOI/FYtJ4gjYyTfVQ08FCTQ7DsJG3Fh",
+	"TB2gHCCmg5I9q1hwQQxj/g0oK/70OSa3EyaInHKtKzZQya+cT2dkh8wyplSeMUIH8oYRPcmYmsg0WUk+",
+	"FXvs8ujouN+PyKvDkzeX58cR+eXw/PTk9LWxBk5OX707f3t4cfLuFK6/qZjDxcIBUVoaoYBXxeanLjkU",
+	"c/QdsFSFtwUF27qlmcD71AWudQ8yrRDcIpE1ktYbrnTd3fGMjuHGvqAUzlTk7tdHPFN6kTLgZfMf5qir",
+	"tWaAvK7YJ5plFP8tNU2PVolkd68HlqcjI4y7UBGhw0wqRWiawnwq8vpOwjoYTmTn2bim/UYKwztWfAqr",
+	"K8KjGBGa3tK5CkjJUJq/iwlNSkurrahlibUVtSy1tqJWQKxlWzN8UGdzBkRVP3j0BBqJtjj+/SvRIfHZ",
+	"5fnr4xiDMmZ5Bless0waRZy0GR1O4Ffwlm/AB2/evX59GhtLPHwXHvUvzt+exkTpjNHpwsO/nZ2/joma",
+	"K82m2Kj96PD8wv+uNM10PoMnr/oX786KJ5NcJ/JWwKOjd6dHP8VwIcDHOTrRrXbrnh++rD537A+7PfrJ",
+	"tODvMKxi3maCDlIG1zoJV/DfLhRkw31omvYflls9/xkm6a4Y2JgrDUpoG2bmGzn/+fK0eC8X5TflbBa8",
+	"+epN8Sa6ueDJ6U9H797GLsrJbpm7sLRvvPzl1L1htBkucCVyQW8oT83s7IuHP7+pe7H82uXZ8V+PYpKD",
+	"rVru6se/wKMBHV7ns8ooLl69hMatx8W0mzDzOHHPzYKWntMkKZ72TytPFRPaPTyqNj1MGc2Cjy8WPgbH",
+	"f0ho5rWXDa+FVHf2l9cnp7G/k4QwsjSlfvfP/vL68qx4juuUuEfnb4tHQP745GX/zIwx4WoGN9vloZmn",
+	"L8tPwxEd9/vm8LCPwY2LIZOwieN+/+Ks7p2wocv+udkEMBSLxb/sn5tDAr/iAfG/my2F38OtPOxfvDyL",
+	"rfKvMzoElwLoCcEVnGMjhq5Dt+2VCDgm8KVW1AJ204pawFvMX8NG4N+H5xeGnxom0YpawBHw7+FL89yc",
+	"b/yL/zYnE/9enuLfV29aUQtOEfx9+csp/D382fwOtN6KWkDY5ndDxfgX2gO6xL9H9vf+hf1rngOt4N/L",
+	"M/x7bvqB7bZ/zXuwg/j3wrwHG4F/Yfyw1K2oBUuL6/HqTVlKuKkvygd3eu2Fvlq041Iurhdlxxsurp0/",
+	"KZXjIizNX8IbwZvRoXm/rCmlcry5vdvb6211tnqdrb3O7nY3lfWaExJiTZDWKdxry5E/YoYNO7r1IQhh",
+	"v+9bEITQsS91wrNsVsurOAujKGsyVdXMDTHClapTIo68+dSkYS9XrI5ASJ0Yc6v26gOGDuLbXyFG5JrN",
+	"0cHnY6QrWndwA2zdZz4GqiVnOMbWgv1xdkKOjP51WP46ahkGlFIb299aeIwtKrNkUyoSamjE/0xTs24y",
+	"S1jW2m/tFaRgzrq7AY9aN9aS9B99jgrrszR+sDWrYzevgf98OGQzTX66uDgz8l8wIFJFaqYB71jj1g1v",
+	"u7WgXBZDQyP38xIiKMy+qorur3+1JHCDCncyU5aBJNGySwwJELD5OA7Z2OxDOQW1MgYyiPEuhcQwopi0",
+	"B1JP4K4Fp22MRZGYjwbGcjwgFCOcuSDwJto2G13yzphEeDNsWPQ1m4NjE2kN2jNCICrewCfXjM0MK+CZ",
+	"j7zAwKvbCU+ZfVJMAW7GUApGMDBsRUjtYkY0rXojKrtqTEalnUzWZizmNF6zOQSlgZVut+cT7Fh2Q9My",
+	"uWz1aoglTWFW9gOzQEWEZl2IVdWoLnmmy43/MqG6lKrg9dAK02qc3QKTKtHtAremA5bCLbh97YDYyftL",
+	"gYWEm7Dnug49v3wYR3vpSWGRty2Qez1PWzhq16zBVMsF/3vOwjjq+lwRSzV3ShoKiOw3XRHSBldiCrqc",
+	"5jeMqBlDWpYjxyQ2atatItjMIn5YyceaIr/RheLJG6/ZaZWt1fmifs/HppZKFtp8LPJ7KgJbpkQs0lNE",
+	"wMaHeDquVZmrVzjz03DXQrpu9epkaw3hlvtzDSwjZ+c3K5Oj3R/7r7W8YK7Bfj6d0jpXWGW4QRfLxuea",
+	"W6Y3VPLfSMrrnHqPdMTOj/sX5PDs5LFPFVx4NzX84KMVXF8shmsvp6La3SkOVd3GlJxLhnq65PiGGX6o",
+	"dcYHuWYQoxZb5RhSMSjBEUU2FkmBWjSQMmVUqFLWUXVf7YGrWx/7sObUOl15cROX0ckF+6ib93AtTftR",
+	"qSZU1BcaTq3QbkrOxOdoQOFXuFmVZaprurBlFlq/auksZ1ctvPkwJImKsNHZbWx6cddmfRrmi1bUgquf",
+	"sglvn9QMwN7/Ly5YNmbKBvGyxHYOcwSjig9rJvl8b29nr7Yb51lfuGOZ0jS9cz+1BOdNxNrr4rB5ZX3V",
+	"cWAfxovdNJua6xr73uqrDuklEiGBx1EY+K9YxmnK/2EMreI0V/LfzOGl2qhorf3W/3nf67z48D//rSE+",
+	"JZEivQN5Damw1GX9cURPMpmPMRr+8OxkPXrDn6KmBVpX17gwb6PqwpPaK5QjKVCZIfKGZZg6Wng0SqII",
+	"w7Ax5xSCeEFJgezTlN1QUUmAREf9T1rPyJ//TK5wSletpZpVTch8qO/4Gx3PKNpw/Ynjncg0CfffPIqK",
+	"oEp8yewoeMEh3+677777Lt44QE6AWykkXjVCWp5eh1dXRFdZ9YF3l2pAdZZHkxBxZjs6mxbkG1ykOi3f",
+	"xiEfgNqIxAleZ2Vmrguh9BBRFllyGLChdJkuMEaa1sm6rd6jS7o1FNnHEXEnTrl+XAn3pUXaE0uwnee9",
+	"3tcuwH5j6bT1e5VOX50sujOfXs6fL+x06433Z4qYbx1HTDJAVoDJ2itTvLEGzkJiI5xiR400Y1XBdUBi",
+	"J7n8azWyK9wva6RAFq0z3UeppIBigmsQVVz6pqdW1Do5u9nFP89bUevy/A2QIPZe1kuKlheoARfq5+VO",
+	"kvqoKnBtI4Ui1EeN6bYgpZYoDU3KQmWNbWdehdhYkPbbK6moWbD7FL3F8UFqkBwRBtYopt+5sJTFifr4",
+	"rLoIxkk+pXjhzgQiDbiwnSLjFBSa8tya091WTdiNpm7KCNuErskg0/dOpFCBgCluYxYXxoI2IbEsc8wt",
+	"VzlaJ6HG4nlNAEIDPChq9s55ChtOGOY+jan5HFQvyxyyPK34cD614LfWfuv9p6tWQjWdSS70VWufXLU0",
+	"m86+u2pFoDgPtczMz73ulvlBjkaKwXud3d7nD7VheaIZtKkMrrNPhHQR8EYqZHSI0V5CkhQDciFpKKMc",
+	"VC01o0N2QGiqpE1vBrekdzXDJZIiM5YprjRLMHIJFFN7WduAyrUcoyKUiP/n6upjr9e5uvq43bu6+vj9",
+	"6EP73/eDX7dG+Ot3NW9u/HutKEW0oKVgY/hKzeDXAF0ID5DFcLA9Nh+jE7tPda6tyiFZPBqLORV+ne8/",
+	"99KxIFleSYfwq7HQA6RXL4VIURZwaMZnLOWCWWsu7DAiSmbV6NX3ralMBrnaekAMQXlD3GhXb0y9z9pG",
+	"S67tsK5s9qrBuubrhvcTV8Zw8PHuK9hhkJxSY3djuJ0XUnCbozQfkiQHVicFI0OZpuhU9BbYPoknOIxf",
+	"tYoN4Sh41WnACUs1NdwhaLF6+fkJg4teQiDp+fHhy5PT1/3W/tZe1Crabu23tnvbu53eXqe3RbZ6+1t7",
+	"+7t73R7YHz6LYX9rb+FuOGzjvjHoQRt1O3GCYTEs6QchNOVRNAfXeCZtGvBRNdfcpsMGtG/GQAH1BTDV",
+	"WlELIgThbxBeg4Yvhqc9RqxN3YzfyDEX95P5ly4hDoSH0zsXeZrXSMt8bWeYMd05Mw97WWJ0XgfL4z9Y",
+	"eXec2yzcJdlZeLlbxb6pqIyQb3ZHeeD7LuvcTSusrGemEioOHS+OPoPQD2sDwjwm1vtT5BCWpoDJBrZz",
+	"Z1EYA75QQovpvpFjAJYRROWQGjjK07Q2+xZyjpskAKTWYVpyBJBSTCTuNi12KdbWSMdk8PKq/8f0xc3f",
+	"pq/mf5u+ej7868+7w7/+vMVen94Mp0n6Hzv/a5L88rH3H9uv5sPXH/eS7VfqP17/UCullmXnGS0waQx4",
+	"X52Y59YPu3ELEtmNq9vvt01qP7gzhLrFkH0K4CB4Qex8l5AmUUK4XNOigPvHW6pIIkVFT+vbaFSzMbNM",
+	"jjOm1IOMhVPDquplaMgb1xKi0JbltQ/jY9iSjR1fgasHYFZGDVoA2jAKM1XXiyuPTvGkbuUZuDt0CbhP",
+	"EfvBWmeU3xUIsEeT3cHeaLuzNdoZdnbZ7qjzYrS319mmW4Pv2YvhTgIe2xU4Z2Z1Z4zqZkQGh8YEa4Wu",
+	"PVgus0YHRORpak3x0io6Vwp8ZSwULnKZq7SsLOxUwFdNa4BvVV6mpnMJE3K74mfSTBmWxmp08noKIIfw",
+	"95kisVF4crxlji2SUWzj8iDUjw1zF5MXnDELYGhPX+zX0r+v1tH+8xkmfSzX/5cdMUR/PREj6RAp3AlZ",
+	"fTDdyxBTXJeBdO5xQAErigsXIo/hVIWqiL4KjGfiuix9t/Z6q1KGoxZuwqph223u48uBq7P+0HLHBlRh",
+	"5RoKwH/b2SeeJTiHnX3T7AlV15ULZ/PLmqakvWPyBgyssZ9qsFmNZH1B1fWC26aewAGMq3DKFAiw6IaJ",
+	"EfoWhvJMFXGONAM5ChGv/lV0+Q0yVkAb+C/BxwIOEhsUCwchuJ3DAdToiav9QWs7Eq3vxvkTyy77+zoG",
+	"13E+lZah1vV0gK4nsxCrnE7kUJBcXAuQ3uZ7mXl8VSnSOYmxu9h70av5lZ9aeZYGawVx3/ubm0MmdEbT",
+	"/efPf9jZNEqxzDoO2rY2DHst+WcZZo0YNNRjBZ6bhPW8+RsPmRV3zTVSUwr2btTaf/9pUX5+Wvfm48NS",
+	"/xqi1d3Xsxa5WCo6leY35x4xxO8WRJH2bu/FRpccFk64YN2KJIQiB04kBRMt6wBadoapzJPfswcuBAr3",
+	"M61xQBmq/NWZwCtMvrvoLBHCrGwZvreztbfzvNfrkTYlc0azjQVtxKtLXOjnu63gitV9eyfLoeqeWktZ",
+	"eXd7F6yjMj8sgbI04Kswmi4mtazAbanMq+imbgI2I8o6UpZIpUrWkdki6zwpsHF8EGUSpki143/HBKk/",
+	"2w8wLrvizrObWcOvMmZh3rFjjIAwfYYyvuivLN+D3+uQNppB9m1vi4u/JL9qdew8wvE13KZZrL5iZQ8s",
+	"HLdmSjcjC7S2ur1u747eELvedgnqKQOdJAirdEfatuFEvz6hL0mw21LzlZCQXGmiDCcezdHBUVzzOsb9",
+	"TJGZTPlwbu+MRyOWFcQMKOg73k+mCljzYiJi57bTZ2tNpuD5P/TutlULa1mZe+3mselRAe1Wd57Pjt96",
+	"hPRhyo09EIDBlafZMf/78fj1ySk5Oj6/OHl1cnR4cQy/Xom3Jyc/qn8cHR3+PB0f3p78eDg+ufxrt9u9",
+	"EvDC8enLmo9Wb++ZvdgSGi2iGoVy5l9ZkjlZaHn+n46VgV/BNgLXZ1W3LxfsAX7cYHi1W2TaqMk4vWHC",
+	"maMKo+EtqG8Zw7MOxiJMRnzn4kCXOCtjFyfeLX+LtrOLJI3ROLQmxsZaLhKzmmeQ273ECMXk70UzFG8l",
+	"CkWq3OVK09P0bfpY0nPGhozf1PXtrkGaet/a295eawT9NQzwwRxAPkoeDdx5BIbXcgza+t3N7wmjaV2k",
+	"XJyxJCZ8FNjPE6ps9nlEYjodsAxegMskRDKHgAl+wyJ0eMbjjDFRComBX1pRCz4HjakSz+JeWDhBE6l0",
+	"c2EH8/SZahDCnV7tNSufHVoMYLW00ZOzm11Y65Ozm+ceN7h69bP1Yru79fyH7lZ3G1x07Ife/v7W3YKr",
+	"FR2xt/UIYf4oWlQMW9Wh0zHfdKYyYTFpg+04lJmzL+AyCswbTzPWDabKxGpF8+LxVKsqavjbZ7yOiV1I",
+	"gflntW7GcTJmxCHt1/n7Z5rX9eMsADyDJTgnuxhtmaEYNnwKUUPKVsDz3l53u/YsYFbJSp2rqHhjX6vX",
+	"rFbcLOEEA84TsIASL4yamHR5S4JjUaZnf7ADoipmWC9l8KK/RnoGT1ZWflO+dhIEW5r/mhuTrSoxXfAD",
+	"+zjLMDU91fSux6Xw/RY74cIPVu1F4evz81u2LOvepK67dK+ebNlWqEtT+vEEXwWXwnLFZOnKgK70kmpa",
+	"E3BLNSXUOQisflM24Wui3GubOhRzDAi0Pj+7TN4fJ28FQT264iAz/KBvdg1CdrZ6u9ufFyJOTY/NcwPf",
+	"+iIi5ap6a4tCaBmG41KuY1t8AMuxzoqlJ9+rXxXibVDLCnSyrFCTpvKmYm3eGS/U9lc3RKsNLY4xKx6s",
+	"j9V3UZSyIjTQ8bxFh47TCj0VISy97t4P3/9Q501dG0xxJbJmiKnoJrlkZYJ02PskQ9vPIVZYLbrE3wlG",
+	"7LrPo9KVT1AVjFyzeQRRYphOoYjd+4hYfxtoJfSGGa2kcXE/tewbZp17va1tYFnudr+139mq9WMvLOgC",
+	"2V5eHLmygHpCpnyYSZuZEpH4b3/72986b992Xr4kP/20//btfr/fHcH/4kqq2kKI03Z3a3tnd+95OUvg",
+	"6ir5tPu5Y/5suz8E/+yX/lxddc1/PP9c64S101oRxP2pNmLMkxAaCj7nwGMTgUQr4H5xA+FOxW32wl4v",
+	"RoZVj0XpECxbroUwsKc4PPVHxnn67hce1VBlSUuS10WL24uachs/UsXI5fmbRaCoRQf68ipSpXCAjN9Z",
+	"xGQsZRSjU0YyTeXtAYnRkVgx5+1jvNlAnMwKkBV8dddgqyyt3ySZ1qiijfjmh2laFAdSNsrxFi7tRzxl",
+	"ZEoFHUOJlVpLsOx23L4LjHi9OmBxzhHlHGHNPcI51F7AW6jyApq3Vwp00CKsVF+Vjm8WsT6gJ5PpHaJ5",
+	"YDNWebGwybphNEfvHBY3Ys7lZv+ddS3Q5eVZjHf5EMRuQRupdq4YZ9huRCS+OHl7/DI2D2PDAcAgJreM",
+	"XSd0TuKEzuPIrH1CeepyS/M0NV+enF4cn/98+Ca2wbUx3uTEvrZqG3FXMwWBBT6AFlIcg5opoVmqEMCJ",
+	"aiKN2eqD/sJbVHtlHrnrVCANmwjmAaJ8s3jzxbrjLsauqCDeN7bH0/Bxs3AXJ/2Lk6N+140yNtN8e3h6",
+	"aSYJfgI/INc814qlI5eTyjVpC0kOz04wni2RTG10ybnZCvCHjuDXEMmqaEkRiEyjGYM8yCHNxxNN8hnU",
+	"VJhKpQEV9Pjl5Zvj8+6UfvzVht/8Cr6J2Hq1zErb5bNrCT+ZPgdsLkGoQXicIQ1bkjhjjKhU6m6xhxCv",
+	"gwRhBtQzM8erorkr7EJns3TeJS8BvxTUQkEcTdi6iOHNLewWajl4yW8ay9hIZszRqt/3Nt4pGN02xrKc",
+	"9sBv1FlANUl4v1gChjAtIHE/mIhskfZbKRI63zAM/HvS7ufwryCICyk6QUew52vf3y1IK7pjoJxZhYMg",
+	"58QiFVv3jFrLNcw+DtNc8Zul7jAgZXMc4ViWeYiDcKdDwH2imlBQivYtIXkyVhU6dqWKnW9TaZ6mZCxd",
+	"Gvo1n82eKgRwzVrAK0MAl0RPYzxDqRjhQeHnrQR6VDXA2pwhV+t0MYgAGfaSGuWWoy9Qz5odNEUNnCwm",
+	"oC+4H4KyUyv95PWeSaOCYoXuhvMZ9I5LOOWJgFoslxdHC7cV7nD+8HznxYuVI2qKgBMNi+mQtVGqtqIW",
+	"DBbQtJHTtaIWSogqprZ/vL5qEm68D4izm2VXMwJ+F57zgsssUyMaQpRdLM7aWk0YBbk8Ptk3vWxYfWZE",
+	"MWaY3sGawPvHIiqRDNDqMqrAYE54cmAExlBbNmdZnL6Vlp1XClWtKl0VFgz/bRiTH0EzhyqxJtJG0e6D",
+	"kHWlkHd9de5VRkjzPvqA1DpjSeWpRmB+qwIgPIVTG/zQl8b4B0H8bqZhvgYpIooaV29VjfnF9IjH28CG",
+	"BTrE7G4jCYn0GShrSMmG43aShDGzyzIX+izjTDWUlXm7xAtldtKcqkE+vGb6ANVE8BzAzbYNdc60O3b4",
+	"Xs2NunNZBXvb6+7tBauZyHwQJmMW907g3ip9+Hy977iodrjWd0/jpLR5VvRjK/LL0bBX5uSuDG72sRdF",
+	"ZHMRFYvVZs0wbC3TXE9sOHLphry92+uBv09CQd+NA6PYu8hb61yH6Nrdb3HTTxM3XSiViBvSDtcmIjHW",
+	"HLtwFW3iiMRT+rHPRPKGaiaGc2O4/ubB1nAzK7nQ6oxlfTYMI6/rQTjXMZikZS4lgSZvndvA5/lm+msI",
+	"sw5F8hePtC7IrAR8EErjRQ3h9xpdHcRVB6XXFWk38bmNxuvGFZfB9TYEdBNhH1G5yIcF48LU5VKdqMoQ",
+	"bPpzsIrt93314f07+eH9Zf7h/YX+8P6nyYd/vj8V+ON5VvOj+eGEf3j/aoR/j4Yf3h/S4nfzzqn48M/3",
+	"LxP8wXRxNiteMh/8NPnw/phBDxv/dscUnqX2SCjJau5Pl9XDrLO1E/BOgrIrfMg0AC4kJQgU86tLXHr0",
+	"zMF6LdUVQOGCOXF1N59DyByaptkcSW0P7Hqprd4E5Uu37ZESXW1r52wos+Rhma7lpmpUoqDkkfPCkMMw",
+	"ln6Qa1eDKSmF7cU2as06Q2eZ1HIo05hcta5aEVY6mMlMK3QbuuyUXAWJjjVaLzZaM1R8UOJgHFNGjSBI",
+	"yGINlCFNJ1LpBgA+e3fz68xXtlgsZAFpBRkjmqbXHsbf5/6VO9ztbW3vrOP1rIFtqaVFWBpY05rh2Sce",
+	"M83KRYfuVrrsW1L2ZdnsF7Qto+0cnp1EEMIpwPe7eraPmovZNyJgIHORRARyGu1/H8mMRaTvghNPA/ES",
+	"kZeBcAEOYTHnPPrGNRcVs7bo54683ZHvIoVVljzYXL9GSw9wg1ETIo3FZ+/6FwSucDdtZ/E+oaTOPIKl",
+	"wHjPSn4MoaQ2L8esUKHxrbGZZXPM6IRLU49rc4FAPywTR0MxBBukXgagcvk5eBNkVtpynlbUCoOLQUHl",
+	"aTVwuPhu4fwAhUCN3oayvE9eY9lHc7vKttA0F2MIwNgnzTnVxdttNaEZ3AsygUUWi9JkyraFDQFyi/lm",
+	"42EBWUNXDhLWqJbizco+liQ1bT0KZESppTrXAqjRgQh9Mplps+VnbPhMWUxjpBVFbmWeJugyQI/ufGYV",
+	"+ccTsgcwVqQYN8c7CF7Yd7XkcCiE+vS9W3ouYbau3HI8mDXhvY8j9+1NaPMaPIUucA8Ah3vpD6s3uFGn",
+	"cF749e51a68G7wKF8gAdJtxBruFsCrgKySDQIJj2E2k49VrEg9QHf7hClIjqltTyNicl6gts5EIDwvFA",
+	"yTTXLExbunflE2wU/1aLnlTzpNYuUvLj5atXx+fHLyPy8qR/dHj+0vwn5nNFPrcqIpen/ePTC/h76p5C",
+	"/BmdshC4poLyQtpZmD+1AZjPhTwPHjuetWE+ja/yXm9nWJIP8BPrnMB7cbXmi4XCuyOEvlnJuyaLPaiq",
+	"j6caZSEJa7wVpVpFyxLwXU3qdn2cUWViq+LnvNpTI2jsYJvLc68lZUoojKsUC16gygcjW76m51TXueMz",
+	"93OT934FHGRwY7Pc835WBW+MAM9xxjIuAbdtykWuzfqB39to31zY8wxv4vOKz7vAefzU2mrtP+9Frb3W",
+	"/t6L7g+ra07h1GtXrRRpvqiO116kYRj4Pa7Stu51kdZZ57Oq92nN668Lqq7rgaMLvCk0jTxKkQ2l6JKY",
+	"ieQC49iMRso+cn0EiX9QfnIAmaIYxGTxj+rgzqCFO+BsGprAfhaH3SuCCF0cD9z6MqiEueVFtq1Z3I4z",
+	"RpUUMVF0rsjtZL5xUB53CUoEZjkybPmIiiEz5r+dOQT3ZPlMm18gVrAaSrPIZ5q8sdAdT0gb4gCFiyIW",
+	"444rvG5nxpONA6Ly7AZw5Gsj2VrPR9/Tbfp8q/ND0ht0dofPdzovkhesszdIvqffj7ZZb7j1sOAtD2aD",
+	"poWTg3oBBs+lRlZBuZbEajUt0ZIl8YnzPoyLapLRAhSmrGpv727X7c3aUWIDNuE2l2HRBb4kRsxQXZ2K",
+	"My8oztKozABucegozpWiAT/ULa/eczTER2T6zqcMvCIrv6Dqug8vrh97hQ2Hw/IrgnvexKb8qVv/asMv",
+	"m4M+qsagPNYBqb2mMIMOhrAcArVu/ZbFmJjG6z0dwIDWdnOAAFilhWCTTcPo61qojvjcYhgekPhImjXR",
+	"LCZtJhJ3ea5YOto4KPHTdqXeiHlcYq9tcxysc20xZlxpOZuxhORiaCy9dL4R+vLOvU/Ojcf8pyerqBX0",
+	"VKnQXry/sPd3yPFKU74yx2u9BK+HZXft1Gd3XdiC/8c3tRgQF4aZesNlZv4U9WEKXAYAafZY+E/q3kzY",
+	"LGNDqlmyZBN8CCq7AclOFSm+Cz0WXEOAsdQLPDW8Nr57Jl3DlTtLmsB7QynqcxgcsAEXFvaU41y02bSq",
+	"m2UVtAFzO7yUNYTk4KrzrBEowMWNTKvpt0v3UTU5R8O72rUm3uQCe7wgMyRht4RRkLgPGxo4UMJwtDpK",
+	"reWnC2u+yFet7Y9eA8BiKbuQNyISYz5/TNoLxxQBEsw7x2P0J7c9pku996LEQ7Hzlqt10Ipa2EwlRtu9",
+	"1chjGmSXebq+7Crxq5VCDNquW3REweujhrq+dlGomwM6vB5nMheJrZZfow6+GGyz3eEW7ewlz0edXfY9",
+	"7fwweDHs9JIttj3aobuDveG9VQ17A+Z6t8r2HWIUGvSuS1VXv+wQEgkPbJSEK5+oiGA3LLOg4nUBhBQU",
+	"oLdMT2Syam8Pw3cXiwCGuON8pK1NILMGfTs9XXCWL8cijCB/sCmq2Twj7S1i0yq3bWLljk2t3C2SKyOy",
+	"5xzkZbvnTkmdpvmTxaTQld8szlqui75ouwza8UsSlTcyWODVKaCGoPBy9141wMxgmujq16knrKK4ORXz",
+	"hermP8nbotzBlM5JKseEiwMSUzG3LBNIWmYhtJxhmbPbJAbPrPm9hCSFHc1uzXqYh2V+iE9XVba8C1Gv",
+	"QBCE8kt3ghG0NShrwALXRD28A1BgVMYQvduh9Kkido+3o9/JCa33kuwQLcnzXZIyjTGnCR9zbQyAbhyR",
+	"+Fekp0584MJNMzamWZIyBdfzQ6qYDTItbUpAG2Fo6GHnP2jnH73Oi+6vnQ+fdqLnu5//rfVYFUbM4a2X",
+	"276A01pyG6TKKnHdVGUJ1MVhnnE975v2rOIgr5k4zOug4xZqiCCwShjxkkoIuDYbEfwaQF6xOCIDmjnQ",
+	"9vhHRjOWEbyfgUbxXibukgtXlAR+dgVJoHQ8lFu3pT0FoSmn6gBND7i9N+3PMma0sWihrsktFwqTAvBR",
+	"gcX15wLvkDoUDZ9kQO2U6VArtEKBGZjFjeGQPFMk4+MJeg6NYt/CATv3zX6rNJCCluiM/4WZbftsvkNk",
+	"ovLCf/cdIEJ89x1M3tgFSW4okKbEPMDCbw4VkvRDFdYHkCD0zZVwF2Q23QqjtUhK5ywjGLMPkQdTuD8A",
+	"FT2qS8AwTWEy90hmtzRL8CNX/cDsHleQZA6MA8IbVWiH7ROaJ1xjqHh0JUqFKAtA7awAQ4zKkeMW0jOy",
+	"oy7gTlR0JYornsjaw9qquJELR1WI4mDD0JGsVfdKXIn/8T/ILzyD+3ijD5vfr0SHHEPY/kAm8wgrSZq1",
+	"HaY5+MS5QjCrdkxns9QS1OZ/KiniDdTvpEjnV4IQ9tEQL6BZUAtsHMhG0z7HLIuac0VFYppYcrbQsDMN",
+	"nx2/JZp91KQdmz+bs5RyEW90zVT66EEDcsLkrni714uRrm2dTpwoBgUXM+2SI8irNm+aoVQL4Sg6dyVz",
+	"4k9XTi/GSovdbveq9dmWKsP4ZzPyEYddMK1ZGFrBWGKU4I8aRnuMi20mtdAmMg4p2DqVOZG1wBjsSobD",
+	"75J41yzClKZGLKPPmAsoLEu4mOWatAfUVTu/zaRpdj5jkWloypUyDY04S5PI56UYpcYl58hcd+Sok0G5",
+	"N7xtiiDIN+VDbb79e84yIJEZzeiUmROzcWAGtRX79oMhDTMG60dTRH807Ale34lNIyFhYAQxXIRgdWZ4",
+	"bzf248yYknk2ZPD7Xmxnh3qgaUwKQonNrqJGuUFKESQ+NA065ozDfRH7aRWc0mIYm8bAcW3e3NqJPZ/F",
+	"+Elj9myRt/xH83j7RWxYvcyFJqnEZCCInUOXvmkKzoWyw4nPmc7mnUPzjjl18V5vO65D9MkNFxxO6CBl",
+	"8FYPF4yMmci5YATrrrfHTEBVbEtwEUmYpjxVJMjhYJkZA54qZBCuvCwZ0gyu080q/bVjgyk7J4lbrANC",
+	"LcF3VG6YBk6p8i5XhA0nkmE94qi4r3AYBjBKyDODGFMckDIt/T2XmhGOh8h7S/AgXV4c+Yi1Ogeq5wWj",
+	"DENT94niH02rqHWRdtwMARVvwPWej8WAvKcyFzYt6UnG2Mr2bGMgLSILIFKqsgBztWUCYapndMzFeJ/E",
+	"KZ9yHXuhiXURt7rdrR6UFXAF9rd7xiJR13wWBy+aVv/7//n/SPBib6NLrFsLsFOcJmLhJ4xqkchb8DAy",
+	"mgBoKvioY5hubG/rUT2ayDxTcUSczgH5ahaewhDvUE4HHHzz+lbalhXGTpvGbFdI9zjPTZwCvFM0FSgw",
+	"+A3IKuB0sFiH3lvsJGGR0IGkQrMB1xnN5uTy4lXnh4hQolKqJoFMOBE4KuANgL8CKhjLhoa6Hcg4YKwz",
+	"/O8i9X3I9i1xxHRzYHYLeISRA0ZBtFLOvLBJ/7T9ahA7iR7v9f4UL7yz1/vT9h5O7cJIP3SlTGSaoMw5",
+	"vXxTJK6R9uX/NLQQkfhPhvVD8VyYhMyQHePOXRnJYV8w7H9j373nWbVZFvii+Mk5tTx+FXDSDDKrbJYf",
+	"RAR4cUvaqJuTazYvRO4Ghn4iMYBrHcZkdjAyjJlxCOcz9M9I+0wqPc5Y/3+/cTXorxmbwXcC9IENp+Mc",
+	"lpRf2B2AeroShyvU+3ZeW0gSqRMUD+RrVyK0+pdaBaRdepVbfGzktFeivjjhmqbEQcmMCOyHKxEYEBiB",
+	"UGMs1BsWXXLojSEmEnUlpDCcV+ZGYQYxVYCrJ1wNpRBsqE+SlBmrrY+fxi6Eh/DE2NmW01yJ54YnSVF4",
+	"BRE9Cn4Dk9yWjTWDlgI9MAlLmRk2bDAaOI3w7n9uRHdftH2uxPrGT2T1WwwYsI4hF0UZ4WYClZGUKw3D",
+	"v824WQAb4OuH7MKzq94WFKlGw7wSoOygfYJL7xER5a3oOIw4v1SoloI+1QZgJ7ymgmFeCS3N/IgUGweW",
+	"r06pSKgRKw4+DACzjCplWc4MKsu1McYlBt3qzPx0JTjiJRjBEh4d/88y8btRV3YbFWGz/Kjx4Sa0YQYb",
+	"kP/sdEFAn5pB3jy+hDx+CzgWkO7UcPjoStjtMSY81IEeyTxDYeaMBz4WhpNw3SVvZeKWTyGWltsmo5wb",
+	"Y9LmsRRCxsbPdImhdBSLXJEpoyrH0cG7wGg1E4bTjpAqzKsy10C8/yTn4HbiyQb5JzkHyiL/vBL/7HQ6",
+	"8H/mFayr2t4yr8D2oCoPz4Dw2tuVR3budVRJHkyUBwQVaVuvp8QZcVCAEdje8YMir48v3JgWjFjSDsXa",
+	"f//X/zVKgZBuYG4bwy4jREZ0fQanArovcArbu2YMpvdqH1GJsv2/Cl3LvHSwvB8Xxt7eM70Yzox84p9m",
+	"Zw/xDIFFQNMUyr0CP0skU4WFYg+rQnOmC+VCUj5kQrECqrl1OKPDCetsA1wywHF6XM3b29suhceAqGm/",
+	"VZtvTo6OT/vH8A3cZuqipA/57//6fwlc+ALMtb31JYdnJwHQssNn/hy15IwJOuOt/dZOt9e1kQQT8KLZ",
+	"ZTUUupnbq5+ZrMsdO7IGNrU0C4thVywX4LyMrbPWhtd5C2AjpFRKLvvnhy+tV4UJnc275BCOCIAhtHd7",
+	"OxsHrhuk0NQQ29ywiFwxY4tOZ5CJVK29nM4jhE94cQB6j934MiwGOsALlAWv9Zwkrf0W+hEulS0OAWzj",
+	"R5nMLRyGK+FSdZ44ZKMpXccVau9DKnDghg/DD2iXwf5s93qP2jP2WZ8Sjlctn6PWLnZa15Yf3OaPNCmy",
+	"9Vq7va3Vn1wKp7WwBD/aWf3RK5kNeJIwgV+8WP3FkbXp4YOtNbo4o/NU0uRCyjc0G0PQw946SwDBQ4Km",
+	"4PdBP7VDwbbHxZIx1PMcq9b+e/Coq9aHz1FrltedMivDUNHxTyKCN17W0xEF7NvYr7KAL/WnBuIE4Hya",
+	"E2nOQ6iOGU3Qv/9MFX5F8ktwTI9+WnVMnV8Gut3t7R4QXRy1oqB4gWwew48xftB0COEdvKN/wpMIsylq",
+	"4hlF9CT5PR1KvNtPvo6Dubv6i1OpX0Ga9G95MHGzvRjjvq68MWw3ak7q52hBSm5+sufq8ybYMvYSsPiv",
+	"UikK+L04bRHxrl7GM3/yogUh+fLNqtO3cKDMdLY2nEE9YGhqsQQveReP6+LRww/sqSv8u41p3MUrQMrm",
+	"AH2413EJEj98wAvsAdn2sygF1NocwtVHzJXNbzplpg+MEYRe/mgn7cEnBgm4WZRVDog/G1jCoyH40+aI",
+	"46nAI4m2rJNY4bHc97bdnWTiukLvwB07EHm/mZj7cQ6hNg84dE8uI79Jx38l6XiHs76GHAxPffzy+M3x",
+	"xTFZKVjjfcuW7yY/QXquJTEfRVQ+/OR+E5d/THFJ2moiMw13MMuVyyJPov74nGQZA9/OIJ3bclfKQsJW",
+	"PXJyZP12eP8EFy5JkToDji1bZKHIQ6dZxm84XKZTgY7iKVaSmG8Azt4glcNrRZR0kTpjyRTgW3ilFRLk",
+	"Q6WVtONM3qpzrM4VR8T+U1MuWBKjY4gmVizjDbp1ZVZLqy6eP0i3O0xThwHQekJBZEuUNXlPlhQk+3Kk",
+	"/mDKhUkSvDqo0FRAui/ZDUvNToAXY8xq0YZ0nglVokLQ7hZp1RAA18qXgAIaiIiSkDs6mFeyhMoUkHKl",
+	"Dx2MxYP2fq0oRujqCDCJFmMZawkDMTbC6eBEviKieAM3DW6RHRHYVa8ysE3IgJlRWN1lpBEFlUGW0Qfe",
+	"eegiJkSOgFxkmjB7A2IhGewXdyadCzviL0hCrssmQIja8nfIT32w49dHQ24jiZl6RUatQVmfzD5+fjwJ",
+	"KQVbLR8fIvig8ULkPYIEDIGkcehjgAKIP13Z2pVXrX3S+xyTNrBVhSOC20y50SRATUNfgQj9vSqYjyV1",
+	"7ZY+U48lfP06hpg1GA80ZqTtgs6K4DIXW7aB4TFhpFgQIdYQHmZtsiCeKxeGUdOx3OiSo+YgsYdGiO32",
+	"ejUHA8F9ETnBdmDPyvsP8eJJGDNdPQd3M+bemHE3wlYGL/av+Wyt93C913n1Le7HOq/+ZHZrnRfP7KLf",
+	"1zy9o1h05XXXVKsK7aCMx/THZhSvmQ7ZRA138LLzruRrNduEIYbqotxdW7Gr0dc8guizOr2tyu3gMBcq",
+	"oTnvBVaaqvfEuOPrFKvWQ+b/hCKwPMgG4vY60jfPyvID4Bdqbe1x85Mlpc+r7ZOQs1SskMVyxlD/ryhi",
+	"/AeVsh5s0b1iCzJDuGnKRpqYH9s2UDgWeZq6yjRGF8X/LJfAWUdaQ4Kd6SYsjlT4bVMs8AhAsLd0Ttpc",
+	"W2zboUxTnrAiEBRUc4vrGTSGSnjTLU1FN7DAcQ/gMKulr+0Ksu2ib7rHF9E9sML5mgoIlhj611M/PNNT",
+	"NVzvHmx4U0HhtEZu/DqT+cwW/M6nkOTU2D3hQktbIM0/R4ZK2rZmkeGWwFoEREeNTfP2+GdWf5kuq9Y2",
+	"g+RT00N57w+IkKJTGaLhihijnHQrPNca+nawB4VvxHI/rNblS7NbtguOCYxubrvENewGUvgf2wrConbf",
+	"ON2X4HTRAjwxkAZR/B8swKXmrMjahiSeImkbaLkVXvIVmBhWrQjAK4pfrJ7RilqgZNRU3foybDgsoXhn",
+	"l2jdmfyXMAetEgxr91gs2fWwwtCbrihruR7Thkza2iunkum4msFe0GsIzK8mt6lFvmhVYtO902TLLUcr",
+	"LU3HIu1afTEe+ZTWaWVODaqPJY+gJmIgo8yP38zWykHFBXWZ0GufzjzheuUhLK4cDAMo26ymN7BCfd35",
+	"Ont0o0tiLTVN4WIzdqjceDmDHHZK9XDiot0QTQ4qKWryn7m92DH9lA5ajHn6aL5CsRiu53GjkQXXcWYu",
+	"xziVL+CArcqT1MO8O4ORK4Kz8HeIdYIXX2mtG14Ds+zjN5/XH4ddQdLuXx4dHff7EXl1ePLm8vw4Ir8c",
+	"np+enL42K31y+urd+dvDi5N3pwcL2TEbjTOwjZfmUAAPjShP86yu/t2T+srMOgH2UA0jOkTClqPyAfij",
+	"i3y8iw9nHLIQYBjg+61N4DqnXCHKQ7ApnYSNuGBJeHd5UAbYxSo7VfcXXJq62j+WNrkg+WwGQXWqzA2C",
+	"Y2TItPhiaRaWZwjzp8oA8R38NhlZwQSbpC3eTcO+YPYqhD/4vfi9C9vfKo71MEmA0guqrjkpgawtkpyb",
+	"MyAvKghI1vyQXOj9sO4ZoQj34pBJAGegjJzk9tJ/5WZ1ELhf8T0IC0C4obARqxxfvOkTm7HPJWRT54ol",
+	"pP3TxcVZHyJfI3ILGeThmbZnSRkVYQP9q2HbUyPVB8wmcwt5G9lkVzsOugjIMGBE8bEoFMKwPUtFeh4k",
+	"ppUS/o+Kl0/pFOGhpEJoKMiM58qVxgEIsYRnCJmwabpRm/jINI4/dwGs8QCOisoRqmIop1MpMD+Aq3Ku",
+	"nOFV8wAfCtjSlts/G19LFJ0jBPmctIUkKh9OiqmhPlSsAddQaxpewqjluARaGSO0pIV9e+t/cwnbG6V4",
+	"5jfvXr960yWHsCKAwDHLILwFYpu1r5QEmcoWRISSoZzNfc2uYokPCspZpCuAkbSNz6RyyBE27ArU+4U0",
+	"hvD0LGPUBbzXHaJG2DSgDsMmn5IhvzHn9pypPK1VO97I8ZglhH/hq7kvzEQt1mJr//2HkvIBmKnuUCyS",
+	"zrLoZgdAutbtMdQPCh4jHg9Xs5TOPVK6xbkIwfg8zGm9eXHkERCeMsrJ9jJv1FzTNMBi+Pqi+GpXvKyI",
+	"HoWvLFFIC0QBXzIf2T74C4mm18zmeDhrlSqHUWf4omHGlBy9O62iCbwT4Pb+yJV2bib0USBaDMB8ZGOW",
+	"7EPaO/YGAFIJQCT6D/EJwBLhOCw2nL3T9BWDcIRccC+DMTUpstHNphUjHVD6KU3nXRISvFXymskX1WFH",
+	"Wk+kDLvmfxtVuNx7skIfLpbqm/q7BH1AZkjpwRFbck4XuPXmJ0OxK2MlLC82dO61DdtC4CWEx6hsnTlg",
+	"DuvHxaoGdHgNqWHffffdd/WXU8EBuJtzyH0IkOVP6rXwQ2yg3wCJG/jCN2dp7a1GdZnuQbWbn8yXq4kX",
+	"0Ckt6RYdd8mldV142SQzfG/J1YDb/RPNpk+qZMAaQC8NdGZG+o226mmrpMFw3KolussDOM1qb7TZQ8+V",
+	"apPlfzZGOHUJsKh50DHlwnrezQSeKQD4xRs4rTM+AKi+9m6vF6IMDzKAXMtyTI2PDd81BmQcEHYPcgUi",
+	"598zZqzPcjh6d1pGhCHxp4LTmzYiItPkZ1TRBLuF//psIVoVG2ZMKzKl6trpRsZwNKoRH3E7weDkQ2CX",
+	"YJkiber/8UwR64+2iJm5AEQu8y0MdMND2Gi5BA9NMIYeIgRn2+3t1CRIqJoj/QSKF9CcjT/6wlrXSkbi",
+	"suz/iAzlN1PP+g2M6Jm1b+4v7jaDqs/1WVJ9588PO0TtS0tw8lhrK0KwbgychBAiiwWL/sSgEPpSFoGY",
+	"/PaE+yPdJYcN/OcggDR84PHN2OIB/oLs/DcW/xbcFS3fImPwmzrgTuG5WZW7KgT+/OE9+Jq2Eb7sS/qF",
+	"SaoIiMnocFJc79iyei7M3JeTQPfIjM9YygVT4OgF/NNTi7Eef7pq2Qv6q9Y+ef/hc1zvDMNabk/qCcMu",
+	"TuyUm/xhFz6kwK+O+jpzW6uzCIjIrfY6vjB0Evnij2CV2KYDsjBUUu/8jGwLePq5vZrCT505FQH+LTJf",
+	"EuMzy4SxsLegg5TFBaC80UMOCJTpwjKgQXqhFCQXiLCUuMskZzMN2FBO0cU34WlSdQ+AI9dQvgNzLxN4",
+	"gIZenBzQcR2ik5Zgv9nbCevJgxIFilANoO3mHTyEroZsqXn08+Gwbycy9W7CiMS47L/iOsflIirDCYNC",
+	"Dy6rsrjrRj2YOsHqsEfdAJ8pF92bLfCegIxsfkOuGGmDM3OWuYpGE6oLFFpDrzw16xLUAzEdgKzdcEq9",
+	"lcJwxWVGj162UiqGq+WpEOAKKRG8sAJLRdqRyQz/WU9+Rle3u/kshIZHWNYu+THnqe5wUaZptU9iNaQp",
+	"gwRpJvASMC5mHZO2+UcnpQCP7H5WkVuABDcbog/CgW1EJE5YqqlpL5G3QkFYC1y8QcwV5NowTROqadzk",
+	"evWlL59C/8fGkQN4uftl7YAyr16TT2OdcqSkP5xp8PUBzVZ2p1b8VLSXzU+WxXk/7zoglgtk4NQWzwO8",
+	"4qIpFHYxx1JhmhbIr7ljEV3DazzygsO5F+zAMAt7wUKr8oBr0kZsAPOfHnLPvwUseaMJrys4yo8DuoUN",
+	"EmBfWw4V69HgturO3B8UeevOZ+7xoLrWOTvR6pvrxpMRaG5Qy+2gge5rvcoPodgnZP/f7Mla9/J6pHQ3",
+	"NwR+aR0LCzzc8lJk4puODa4ValG1WYJUI6vBea5q4VhllqBTAfTpA8gk88X0nUMI2foI0898DKhl+XUk",
+	"fuYG/ZT4M66PBvJ2M/1G17V0XZCE09yLPXs4hfex9eVXId516YkSrGMshS+zSi1767pcIHEwjwHYCWm5",
+	"7VMkoaiKA44KHTcb4AvF3Hk6mzGR/Nlo5LEHbgqdbS5IRAoGbk5ndrpxOfsU3rUVf7StL1aMkmM9LGMs",
+	"CmNiu3BRnqFWBfcr0AdCVQXxpKB0wQktqV02jwAGEZEkk7MZWE1MufewfRg0rqlf5ywXigzYSNpAUguE",
+	"hTlbpH1rTFKuoVEwbB1csy8Rj3EbUNcDd6mxafsYBWaba98WdoL1tjDa0v+CjXfJMR1O3IZnbCizRFXq",
+	"+ZltFZgefM1FQmIk2bgqqp8hnRz4FQUELheEalcRg0072ARLfO5MKWm3RK9u1dvAGysEe3naPz69QKwu",
+	"MNqBrUKhP6tPcEu9RN/yITtYwmXNJizI65rrrYDxVg5sJWwNqL7kivFFhxzBB6IC6woCmNcspUPrZGlI",
+	"P8ETVZ+6aivD28STgZQpA+SUJ4K7dsvxG5nh64ooQs0x0N/u4x7xPg4qk2kG3sW7yTqvkEHUf3P+wPFH",
+	"X6GM1BcmJG0o2rhQn7AUoV0uk4xAmrRc7/zxswg2jFBwF+9heLzPYHBR8hV+BBNFny3W6i2KMJbqXUCE",
+	"ezkLCd2eUCvOL5Dt+qr1N5lnxc9G8bTvXrW6BCrrYpV/xYa55jfMDR4ZsqvWy5Ur2GuGvUWmXEQYlLC1",
+	"Z/5hxfoemcqMuSdkQtq72y9IbS1fGqBu2zSQYcpoFuA7divZDz74P9iZmGRslCsjm+0cVfUK1L0QfAUh",
+	"H1sbkeEP4CGmrtRBNfmgDZ3FEWYhbHTJUdgKzZh3cFOonN5cELPmfgmOwdMwaBug77hz9C2n4MvmFOxu",
+	"r+GjuZDyLRVzO0b1ZLkIyzIOsNBfYwmSY1cKJEhwgSRHiJCCkq6evVk6Pghe4MpXtHT+R6Ol154FM4zH",
+	"8zZacjG8/dHh/Yu2v64bWDkmuMiN1ACK9pp39WWlHC/OzC+aquvFi/uK3RAVij8QUbtsP5SvZiHMjurc",
+	"FrQeTliSp8xI2tIYnin3GuStGWMR7zuzXNisfjXJdSJvRWx95glXdJBag8sM/Bl8HFtb1L0GEhYEpLQ0",
+	"TWaZHGdMWWlTtDtg+pax4H1VH1hwakZurfknDS+AjpZFFZTWEOcDRdm/vuiCppkEFO9XPCD6GRfjlTSf",
+	"zwwJRVB0FdUTAHeYMJrqCYYaJEbWa59JaJNIu+SUsQQQV5An2uLChWrjqwwTW2S4XL/ZFS8uZ5P+Oahl",
+	"jIWui2Yw/qBcZJgr4uwzVH5qYK7NOjyp1QZgCLVE6DJuISno/pT3yOLzyOh2JOU3TDBVIqO50mwaElHG",
+	"ZlJxbXP36g2bwi9Hh9fGBig+QkNiMEevQZpGhN5QnhrmhLchEF6K4RfBV1xhLfmhBhdVOkdfiGms1o1x",
+	"XozyafTOooNHdw3UivmzxZV0YQ2PeLm4sOK2g29pVQ137W6FGqg9OEl2A1X5LIGrtlEpPbS1pAvMWUFm",
+	"LBvJbKoKQ9uYk4I4yUzar/oX784chmEHshBpClAf2sc0eTYkinZmmTTq4z64T6kt0W+eFnH3xg6UMwb4",
+	"IGNqtJv+xeH5hSEWY7hrJiIrQFw5dYX68D9YJqNCYqGHGqv98cxrOuoZwUizhIxSalQmGsQO2JcyX6pI",
+	"SG0moOiIQZV4G2x2eHYC7FVkjA4nwFlGFu5xKqdGCbO6C/i1EQ/Sr57M3Mh9eijKMRtQWdaIcHu2e73C",
+	"OHBuDyscJd6UuW9qY5KBBh6PVZzb8QfdPgqDcO1OqCIDNs7FV6U4udEHGstSOefIbU0jwb0e2RA3l2ID",
+	"5+PyrCBxQxj+HLRD/T+4Z92o16X7rpGn1F5cJ8sS1v1svj7dWQVr6Hff/1ZDAJvWdmrk0i/xuSpxqQDZ",
+	"xP0E9/EW/8z9xBMIZKRDnc4BfAXdv3j9Zq/kUzo+KPmgfR9Ky5kK6SYyzGo4gZRyuAaDyyU6zKRSBUc2",
+	"VmLqOG1Q4Lt/9FO1wDfODRPrnQ0Z9J8Ph0bnL5Ij3aP9hgqJ2IRb7x8xj+JpNDTXSZ+lbKhl9qXvbnz/",
+	"YKo35q+7teTKL/C3a5xHUs/syTSHxy3zYO4rAvNkbRaAZ2WJ8/A3YwBwoAMOsPw4w0DhNAuvad3/NGML",
+	"3w5z7WF27PXbWX6cs4xn7OFH+VNw9NYDAwj8sEFSR7Is798N4c75he7D+9cBvhs9r6Lkb7Fv9bFvxf7e",
+	"g+ruqVE+SDO0Sh/XAW9yNrxXDF12znIhcumPwHpa3u/+EHzT0J5A07rn0biPpvWUGtNKYi8rQX8gWv+D",
+	"KjCPr4isS+nJpqbquvnWJEj59ffL+0E/ifPQwp1vRKjGXNksFxFRzAUw+PtmX0BBcYgV1YqkVGkIINaT",
+	"TOZjvKguBdiaswRNtfGe2IbNQh4ldHT609G7t76OrHd72nKtGChho//N0kKW2EaXnGibGWixo/EKukgS",
+	"XcxJLtqOXcKtK/MA0WP1+cobPhv65PTi+PznwzcFUWdsxqi2Qb8ZYM6aH2LrBFak3T/6yWEHsmQjIgOp",
+	"J5U7+oPQdsIVykWRXOxBbOq7iGz4s76Vpe+65A2/ZgsRwFw7huUXwxZMrFbHwIgBegOR4ooonTE6JXAP",
+	"AdEsZqEKN6NpgguL1jscspnZS4qFjS1KrgtRqKaPR7VBzWagTGjYZ65cCTZj/L4+dlFiMDUbWA3oRLFZ",
+	"PihiZ9URhPW0SxtQaOFchVcw283eFr88fnN8cWy7sOtmIVDiLomNfc3L8sIQWNIlcLZV5OLZgDrR0WVb",
+	"2YeYaxfWg2GTGOPhd1W65GIHQwmhl/YoaRuNLqQuotzhEQZql/OsMcOxmmLt/XqB3VOTJ17k+uP9Bctu",
+	"WELa8XEyZuRIZpDeDP/o491OvNGU2QxhFBeGUd3Vkg8uI3B05r/yLDV/LApNa6L1bH9zc2ikK033nz//",
+	"YWdTMaFk1slcydfPkRWq1q73ceFadoapzI2th2tmG/wVo3nMeM22tPZ3emvfd/jpPlG6dbAo3Cxyjya7",
+	"g73RdmdrtDPs7LLdUefFaG+vs023Bt+zF8OdZKvXioLbnFMvC4ibv8uxbi2uzNrztvEhK9A1odtvWd2/",
+	"p6zuQjdYEe1jWcdaaX9DmTHStqK+xDWQUcM/NiIPTkvHjKR0zjLHYxxbcR94NoMKBcJtsLERC6CRWPnW",
+	"tvFnUcFJc/N8kOsiZC0iEsZMU3CRAr65VL7MqumwS9wKgHbDheIJ8zMDJcqIUUxvggtMmiRwhxunckjT",
+	"iVQ6jox+peVQpiQ2bCX2V8+HZyfPFJlJvLOOp1TQMZsyoX81v8VgamifPgXtx7YDB1RlW47JVeuqZRUL",
+	"87EiIk9TW0EDYvqKGLsuOZVYa8dB+biLw+VYPkG03dIcHigt4+8i4cKaI3BghN0CsG65Zkw6J+2+zPVk",
+	"YM5QRIA92f8+gph4u/XmkY2o5lJE5CVXM2gzi8h//9f/baw9A5k99XVnin6xTN0bJsZ60trf+rKFaOzy",
+	"Lgs1dIv6L1F/ZvFcNwQiNmEd/WJzU2IK6SYx8hmoagBlgkuyyq7SfsmcKAz9EuRE9fKdtGsU+g13+MAD",
+	"Zq0Xp5K2UV0vRZlA8QtMLwX8nP0grqbACqoFCbqx2J2JS3CkrsxEgcFTVloFuy0rrgcEjRSunJ2CWnH/",
+	"/Ofz1x5BwHNYnFcFhamAUVobBipADXWBzdTn/0Hup2Jagy0Qo21yMcmYMj3FRrL45EeqydQCubt0Ucj5",
+	"cZZQ5MHdt3o93Jt4Sj/2mUjeUM3EcB6T9pSnKXdWG/U20C2F2teaTCUULIElRpenD08KWz/AXFJ7IQbz",
+	"NDLQiiFr4pSzdbvkFwxSBVL9s41ijCsUa4O9TvCpJ1lLZBTQFceZ4WQuDhJVrfbZX16fnJbgEmFHE7gZ",
+	"tGD4Cca4GunNvB2zaKxUjRO0sV14kjkDLuWfpYkDM8ZUMyHr4wx/D3bLAdnrbfmALsP3lYWTDKrPJF7Y",
+	"wD8hX6myYy5UAmTeDcsg6cOjaHEjciBWbM606XK7FMNahJbVBedXzlkpidhCktmj03DY2kJWT9XGwV2d",
+	"AeCFQLeQEXtc5DJX6Twiit44/LEHuAlIm2qSMqpcqjolw4yqCUC4cW2WHpQws6uB40Nd8xn6g+7tY2gw",
+	"XK2UWKX0xP7I2v9QBbn6CE6PIRTopGFsbJHPvOg2aMxqBvorqza2+K4dSWOp3XtY4aD14MKAZrNoSGBG",
+	"v/Kr5oFi641vZZPCneGtuMiVxItXO2bTICgIbj6lji0zJNSvchvo+N/LB3MjHMpIZlNj0LdKIbV2RMbK",
+	"STp2Ap2QB6Badidt7jdK8F7PDPdoiIUljmC8LvveyQ9r5Xwz07+gmW6+2lprPidOqLgcju21Nui1jVZt",
+	"cAgEAA/cH7EKQ1vPVbDpUzEanQaH6lpVGWNNkoeNQiwPwghGQQaeZI3yctqgaaA6YwusTeQt0bJ4SgAQ",
+	"rl4e7xtZ3VBO1s3Oh+I/ZSXHhc4aznaR/uKXCe83Ui6uHaJGKsdF8f9ADGmWIff8AxqaDz0gYJtaUoP1",
+	"rZLjmofCU+t6tcq4UbiKGO+C2Im0kDs2+jwirDvuOndahPI4QmUyKqm0UaDP1pP2ievkSyRaLnbWBDru",
+	"p+4WA1bn64sZb5jImgRUxmNbCsW/ELXTNlq6NZO5IqM0VxPwJYQ2BQI8eWyniPTPf7489deYNhMIUaxC",
+	"WM4ouFizd1aQ9eluUONqGc3OCRglcaG542XhYql+Z+Ag2JJ/HcY6j3wP9VhMNGPkms3A2ZqwWcaG4DKZ",
+	"cHNW5l0CKI2oc1dys1MlSzOt2jchDmldAjam9LuSgqGz3d46Wg8GGuvF6gUrWu4xKrpyUNjo9km8H93h",
+	"Ui21eh3884D568/2LngwaqCemgIT8ctGO+mOiGyPla7Ud54qwMOyk3t0KIOqGv0HhUx9PATUwjC8O4/b",
+	"tLxoLYmJnqhFnEnEAUcOGMCRO9Zhqxps4IF0gHWGf2GEBgD40Syj1oUmpCEvCRB86x8ZI1zPLGMV+gzH",
+	"9FscnXWBbKpDbQIOwxcB/R7f/HYSmuo4OEpEbEkHJlmluuCgvGQ3LDV0tM5JgcY3P+Ff+yO0t0RPOLci",
+	"ruTBL7AdQYgraQNQvNeQjjKmJt0VIIFVDGJ7pAr47VA9gRAmOKE+gfZW5qmF8UIfImgUY8pFIwI30upL",
+	"XMRHS5gvL4eZsOUgoaB5NNkCnXzD4n4KLO4GCm84cGugcsNeFWcnaBfOiw2TLBLq6+k+8tA70FTGbrjM",
+	"i4OwUSdn3O2KGUG0LIHkoUdiTXFR9LJcTtgl/yYjarNB7kqgD1AeVlccwz0tcJPrAVqwmKPnjMFh0JKk",
+	"kvqjINhHK0AiBxbhp2sIGz30XSsfmLMgU2MJzrFytiJtZIpQnQFqMaCgqTtVB3dCClcLJ+UJIGArh+Tp",
+	"IF6WSyx7g/34EgvRkr/dGfxmYLMaXAJ3ZCOFYmkFzp1QZMxHioB4A/iYdL7vIt1c7hhWqbInSkU+EAKQ",
+	"xhARlIohA7eYDR1kCYmP3I8xQN8pKUgcYG5Az9BxfBC4VxTErns885IPRW2UkGPkLMQ+R9eT94wZ9lWB",
+	"r+G+ptSzRU8ZFQTgckohF2G4iGuMKzJMpbJR6ijxMRmDfeTuSt5G8PW65NSW1hrK6dS0lCCyrNK/C8wZ",
+	"TzKP6MVxk3ls1Bnf8NcJO2OGH2LOELvuS4Bn4Bp9TdSZ8A6/gJ7EQmZR6DIJE+A0RK0UcB7280cLW60P",
+	"SjVD/RLXE9DR0uDMcNG+RgSb0vhXOei8631NkrKQj6RNB0qmuWY2fQz400aId3rNrNAY8Y8sMf9UEfCe",
+	"GauW3jAqJrjMS2CoG8XreBFQPMboJ3d5Yd6qrbTg7iNME6VlaaDBYjEeSIAQxrWSEl13Zu9tkAx4JBth",
+	"lfz4Kuv8FRJpuNSeQIsfa0l0017xrOU3jlM+5TrGWM+MDZnQ7ooI5DhnqqhXut3bgAIpRrZaPQhyJ13F",
+	"T4x2SzUFN59lrv6SSN6wDIhwKNPUYeKbFbihKZj56G12vXPDDf2k9sn7DzHe/cCvKmglthk2mIBsekAN",
+	"xCYP9i8OL076FydH/a7rLkhW9EVPQeyDvcam1WqnGwd+Mfy1Wnx2ef76+Nfz48OX3YxpyoXZGPUTDj8m",
+	"CZ2relgLPyn77p094W/Mnj1xpvPCIBvkQM1meuWuQkh/9Dj+1+VL2onf3bVPbmYDDWuP7SuZ4XHD29bi",
+	"YEFykHkwYxmXCWlPucg1Uxs2vtlGgELRSOGCQg2zx/dQ/Kh86jRft232KCtNpzObKWqdF+Dai7G72Daj",
+	"SMJveGITVt2zds8XzbDNbnTJj6AAeXqGMxXCDfc2DoiaUUBlxvhuvN4y7/GxMIa2De9x0DV25mN+wwSW",
+	"8XHzNMc3uMuCYlSuJH7oHPGruQyQxu/UudmoFTGyR3I6pR3FzEu6tGFGyDcFuKqydA29JPX5PIYBnZy+",
+	"7kcultTK85XZPdGqAeOiguVkt9jye2qtyhsGZ36MATV1s7FNrDmVrWgv2tqDddXmmLX2W//n/VbnxYf3",
+	"vc6LD9+1o+AfG9/9W+sLZyyVdr/xUtCsnYrMHuNRKJ9T8BsM5nZtv7mCl7NQWMuVDNQBQixXdoyKUMDs",
+	"V9QY0KAp1oyjxML/W9WopP0ESZQjW6DMQ2g5O45ZE685+28xJxHcNy4hcYEz2av1nrE4YSIc9RyoYjey",
+	"xQiCBK14lmdjFlsN6HmvR1RUpzetoSFFBBsjCmxso9fwdG7Wqdfb7/XI5cWRrR4v5kRCxoLDjIjIxcnb",
+	"45eGP789PL0MQCQ2Dqy/qpJnas37Z8r5haJSug76oeIZT+IuecUFR2eVd6U16GUXVF2vUMuMWLiw4P93",
+	"08XMV6d0yv43ML41rhbMB4aO1//CqnurX+xf89nTqoVm8I2QtniCjBIRFIT4Y2dtVgtGIA1VeNNmatjY",
+	"enE8oR1WFBExyhoccUTOKPOucsEwG9FjC6BhVl6BFgP6D5pR/sXZDJhZpvS+RQMBlvNnBzwTO7wzp3s+",
+	"U6VhuveK8dafrzewCt9O2cNO2QWo32YlA/ow1rbZHbPF/xrnbtUqrDyTn9YFriwrDneAr7TwL3cn9KdG",
+	"MYOBLcEq+aaV1gYorE1Wm3il13iVWASoWwAvdwkGCiTTymNHQbnl4DIQclpj9pHrI5mw4G6wuER0iE/2",
+	"HtLijQh35YW833XIFaHq2l/4zWAEaETnM/PjVs/pgQd4GDBu+5opkkoxxnh6f21ZjIKKORQzqjssrnhW",
+	"CdophDCB35mwrgSuFUtHYS1j2w1m1ELOEksg3xXaf1GT2gof/K7Po9/j1SBC7s1vwXEPhgOCpSS0dCu/",
+	"9IhndHi9lh4Hb7LEJWMslvm/ZRlDrcu9W2tcgiko7e23LZuLdqW9asIbcqynVzEpTbPLMW4ubM7IMYxy",
+	"LaSbotI3pGHBlVNjsrZ52ABDE2Q+39FNVTeMay6SplHAq611L9FLS3JhxrJiCG6nK7XgG/17PiOgYVXY",
+	"bwrL46a/TP2sZBr9SyictTlWAas4LD1f4BlNgevQ7OYn+GN/gqY3P8GfItmtVpF4SzObSAxvh2lebdAj",
+	"4uKXCz5l4Mk3GsGEW4ALItPEBzgoJYfc5kqGVaQFOexfvDwrQ/pC8Jtt3chhgMgoxLWH0MGF48U5gSj2",
+	"AhIYRr5v9QIb8FiMer9eoPsXSqe19dCg0Jq8Yhj9UCYsMka4sXc7TJh/J6Qd080BQAwBXivEffxp+9UA",
+	"USFrOR0whBkFmMWQR8I+L3WST+lHxxG29/buzDMvbFKtvZcVBcsuj6aguqWjuSsDfcRENzxobk0t4eON",
+	"R5gwbNMTHB09Wrwn9sfDlMpvetjDkxTsWhpeU8dp12K0WPSykVk67SzEGMZPXNBOkaDswBgccAB6Ghy+",
+	"keGVIfiUB526PANPnf06Ipdnx389QlbonGQbK9Aa7ojIgBP4ElAMl9BTH6FRmk4HDgcXZELVV4Kk8lvg",
+	"KuByAgbeAtmpFQUvc8WyNePQzKsHZEaVuoX0aJoxCyFVQJ+dSk2gHDD6ASAqKKGadm44u41JJlNG2ru9",
+	"nYZyelgV/CkpT7FsmTpq5vgVBiDmdt2q1dWjBqcRK5C8Up9cr+38gyL6A5ZKAAmUpE2LUGgbhEHtW+Z0",
+	"CgnfGr6ztREUcLjsn1cKODTwnXe3woz6iVJGbOt4Up44a+TcLyrO7Ily54u9A08OBJ59Kwvc5J3BuLy5",
+	"zDNIkvKLV3NoSrxx07Cstbw0I37DgMGpLjlMptxi9y3hdufyiQuHmg6WcTsc7dcHbyvLxULrN+6T+f9Q",
+	"wcaJrGYnOgMMUMFuvXizACTDCUPVEXzFeZYZjR3ArkSptH5ElITAsI8zjghcthkLsJWxWUqHRkIekttM",
+	"irFvzL8JDuctUCVtuBk1gxpRbsR5Ko1Z3X7z7vWrNwcklWj+Dt2b4JAnu9svNg6qExlkjPopxO7n2COk",
+	"AI52yocAT8r+ntPUsHspvEyAAL2dukA3kBb21oockqHRPDJyO5EW5dIJiGkO4K/ojIePMJuQwjHBE0KO",
+	"4Ys0JYopBWE1oUwKfQjrCBXkh2du5+9qzRuS8q76J8hgtONCtvTkheotJWC+DtzHLMolyG6Epd5+NBHl",
+	"afArklBfqvzi7vYalvGFlG+pmNtlUA9hoWyYZ1zPW/vvP9QIRgpbb1hBcWIa2WvBWVM5lrleYibfyGtv",
+	"EiMvKB1qV2qnKi8bucyiHIURmCH2Ldt42Fl/JMdShY3huTJMfMwSYpbsMY7YYROznNAbhpee367fF2qF",
+	"JQtCBom/juLLB+dTC0j4ELIB338wBAP42LUXXNTnF0oBd/Au9HMmM92KsAyPq77jS17s/9D7YQtI0Y6l",
+	"1pEMgk9nlKeRy4slg3kpqdHIy8GcBBQLkYrWNXtoWmjVRW3XYIFzpoLMXQtLjxU3EtdtGUQcH2YO0BuR",
+	"E5kK6xJAPSrBMtgAFA3hAEsDqRnocRF8K0eL9dhKIw6v+IMu8EK23r3tGsyCQoWqoX5hu1q8wIH7IKJc",
+	"GT4w6L+oTLc4hjf8hgkIWfUpyQgZCG2HjWCyat1OQtKgCnMFI7sgLicDmqS6tPBBVPRioz8uoAr6TEEb",
+	"OogHjTMFCeKecviUETWjZRqElNiaXs7yDEIN6zEMgbZ8ghjV1KNBOeynAdO3RstB8Iopo0KDcpNgrj5g",
+	"yDsMep/FDqopzViRDR8MtcjyXxxtvxEktIp77/qyYIvoqQsKGXiXXbgdHtBzoeNXeIEP7YhhQfHuZn/G",
+	"ZyzlApHcMBUTb/azUq6t7wrbq+vplxJ2sEsEjYqgdenLDJoXQ3rAX3CHqntfON7rD2ENijEGouLP1t8e",
+	"tFoA+y4eKAkFMhzXj9BjhicAjWDfCjL/zx8+//8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

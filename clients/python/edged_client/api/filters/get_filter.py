@@ -1,0 +1,187 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.filter_instance import FilterInstance
+from ...types import Response
+
+
+def _get_kwargs(
+    filter_name: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/edge/filter/{filter_name}".format(
+            filter_name=quote(str(filter_name), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | FilterInstance | None:
+    if response.status_code == 200:
+        response_200 = FilterInstance.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | FilterInstance]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    filter_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | FilterInstance]:
+    """Get a filter instance
+
+     Returns the filter instance with its plugin and users; 404 when there is none.
+
+    Args:
+        filter_name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | FilterInstance]
+    """
+
+    kwargs = _get_kwargs(
+        filter_name=filter_name,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    filter_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | FilterInstance | None:
+    """Get a filter instance
+
+     Returns the filter instance with its plugin and users; 404 when there is none.
+
+    Args:
+        filter_name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | FilterInstance
+    """
+
+    return sync_detailed(
+        filter_name=filter_name,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    filter_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Error | FilterInstance]:
+    """Get a filter instance
+
+     Returns the filter instance with its plugin and users; 404 when there is none.
+
+    Args:
+        filter_name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | FilterInstance]
+    """
+
+    kwargs = _get_kwargs(
+        filter_name=filter_name,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    filter_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Error | FilterInstance | None:
+    """Get a filter instance
+
+     Returns the filter instance with its plugin and users; 404 when there is none.
+
+    Args:
+        filter_name (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | FilterInstance
+    """
+
+    return (
+        await asyncio_detailed(
+            filter_name=filter_name,
+            client=client,
+        )
+    ).parsed

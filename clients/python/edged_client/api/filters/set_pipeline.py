@@ -1,0 +1,263 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.pipeline import Pipeline
+from ...models.pipeline_request import PipelineRequest
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    service_name: str,
+    *,
+    body: PipelineRequest,
+    append: bool | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    params["append"] = append
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/edge/filter/{service_name}/pipeline".format(
+            service_name=quote(str(service_name), safe=""),
+        ),
+        "params": params,
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Pipeline | None:
+    if response.status_code == 200:
+        response_200 = Pipeline.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Pipeline]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    service_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineRequest,
+    append: bool | Unset = UNSET,
+) -> Response[Error | Pipeline]:
+    """Set or extend a service's filter pipeline
+
+     Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
+    removes every filter), or with `append=true` adds them after the current ones. A running service
+    applies the change at once: instances it keeps run on with their state, new ones start with the
+    state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the
+    ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north
+    plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of
+    kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the
+    pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an
+    unknown service or filter instance.
+
+    Args:
+        service_name (str):
+        append (bool | Unset):  Default: False.
+        body (PipelineRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Pipeline]
+    """
+
+    kwargs = _get_kwargs(
+        service_name=service_name,
+        body=body,
+        append=append,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    service_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineRequest,
+    append: bool | Unset = UNSET,
+) -> Error | Pipeline | None:
+    """Set or extend a service's filter pipeline
+
+     Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
+    removes every filter), or with `append=true` adds them after the current ones. A running service
+    applies the change at once: instances it keeps run on with their state, new ones start with the
+    state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the
+    ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north
+    plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of
+    kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the
+    pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an
+    unknown service or filter instance.
+
+    Args:
+        service_name (str):
+        append (bool | Unset):  Default: False.
+        body (PipelineRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Pipeline
+    """
+
+    return sync_detailed(
+        service_name=service_name,
+        client=client,
+        body=body,
+        append=append,
+    ).parsed
+
+
+async def asyncio_detailed(
+    service_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineRequest,
+    append: bool | Unset = UNSET,
+) -> Response[Error | Pipeline]:
+    """Set or extend a service's filter pipeline
+
+     Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
+    removes every filter), or with `append=true` adds them after the current ones. A running service
+    applies the change at once: instances it keeps run on with their state, new ones start with the
+    state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the
+    ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north
+    plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of
+    kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the
+    pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an
+    unknown service or filter instance.
+
+    Args:
+        service_name (str):
+        append (bool | Unset):  Default: False.
+        body (PipelineRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Pipeline]
+    """
+
+    kwargs = _get_kwargs(
+        service_name=service_name,
+        body=body,
+        append=append,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    service_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: PipelineRequest,
+    append: bool | Unset = UNSET,
+) -> Error | Pipeline | None:
+    """Set or extend a service's filter pipeline
+
+     Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
+    removes every filter), or with `append=true` adds them after the current ones. A running service
+    applies the change at once: instances it keeps run on with their state, new ones start with the
+    state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the
+    ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north
+    plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of
+    kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the
+    pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an
+    unknown service or filter instance.
+
+    Args:
+        service_name (str):
+        append (bool | Unset):  Default: False.
+        body (PipelineRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Pipeline
+    """
+
+    return (
+        await asyncio_detailed(
+            service_name=service_name,
+            client=client,
+            body=body,
+            append=append,
+        )
+    ).parsed
