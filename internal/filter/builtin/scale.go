@@ -75,7 +75,7 @@ func (s *scale) Process(points []plugin.Point) []plugin.Point {
 			}
 			for _, r := range s.rules {
 				if r.datapoint.match(k) && r.asset.match(p.Asset) {
-					p.Values[k] = x*r.factor + r.offset
+					p.Values[k] = plugin.Tidy(x*r.factor + r.offset)
 					break
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/httpnorth"
 	"github.com/edged/edged/internal/plugin/httpsouth"
+	"github.com/edged/edged/internal/plugin/modbus"
 	"github.com/edged/edged/internal/plugin/sinusoid"
 	"github.com/edged/edged/internal/plugin/systeminfo"
 )
@@ -17,6 +18,7 @@ func Definitions() []plugin.Definition {
 		httpsouth.Definition(),
 		systeminfo.Definition(),
 		httpnorth.Definition(),
+		modbus.Definition(),
 	}
 }
 
