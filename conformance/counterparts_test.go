@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"bufio"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,5 +78,75 @@ func startSimulator(t *testing.T, script string, args ...string) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatalf("simulator %s not ready within a minute", script)
+	}
+}
+
+// program returns the path of a Debian program, or skips (or fails) t.
+func program(t *testing.T, name, pkg string) string {
+	t.Helper()
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	for _, dir := range []string{"/usr/sbin", "/usr/bin"} {
+		if p := filepath.Join(dir, name); fileExists(p) {
+			return p
+		}
+	}
+	absent(t, name, "apt-get install "+pkg)
+	return ""
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// startMosquitto starts Debian's MQTT broker on a free loopback port (no
+// persistence, anonymous, no limit on what it queues for an offline
+// session) and returns its port; it is killed when the test ends.
+func startMosquitto(t *testing.T) int {
+	t.Helper()
+	bin := program(t, "mosquitto", "mosquitto")
+	port, err := freePort()
+	must(t, err)
+	conf := filepath.Join(t.TempDir(), "mosquitto.conf")
+	must(t, os.WriteFile(conf, []byte(fmt.Sprintf("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"+
+		"max_queued_messages 0\nlog_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n", port)), 0o600))
+	cmd := exec.Command(bin, "-c", conf)
+	errPipe, err := cmd.StderrPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill() // it may have exited already
+		_ = cmd.Wait()         // reaped; its status says nothing about the test
+	})
+	if !waitLine(errPipe, " running", time.Minute) {
+		t.Fatal("mosquitto did not start within a minute")
+	}
+	return port
+}
+
+// waitLine reads r until a line contains want (true) or r ends or limit
+// passes (false); the rest of r is drained in the background.
+func waitLine(r io.Reader, want string, limit time.Duration) bool {
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sent := false
+		for sc.Scan() {
+			if !sent && strings.Contains(sc.Text(), want) {
+				found <- true
+				sent = true
+			}
+		}
+		if !sent {
+			found <- false
+		}
+	}()
+	select {
+	case ok := <-found:
+		return ok
+	case <-time.After(limit):
+		return false
 	}
 }

@@ -532,6 +532,7 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	if err != nil {
 		return err
 	}
+	defer closeInstance(inst, rt.log)
 	if rt.o.Filters != nil {
 		pipe, err := rt.o.Filters.Open(ctx, r.name, filter.North)
 		if err != nil {

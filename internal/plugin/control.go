@@ -22,3 +22,10 @@ type Writer interface {
 // ErrNotWritable means a write named a datapoint the plugin cannot write,
 // or a value it cannot convert for it.
 var ErrNotWritable = errors.New("datapoint not writable")
+
+// Closer is implemented by plugin instances that hold resources beyond
+// their run (a broker connection kept between Send calls); the runtime
+// calls Close once the instance is done with.
+type Closer interface {
+	Close() error
+}

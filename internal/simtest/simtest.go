@@ -221,3 +221,43 @@ func WaitLine(t testing.TB, p *Process, limit time.Duration, what string, match 
 
 // Describe formats a process for messages.
 func (p *Process) String() string { return fmt.Sprint(p.cmd.Args) }
+
+// Broker is a running mosquitto.
+type Broker struct {
+	*Process
+	Port int
+	URL  string // tcp://127.0.0.1:PORT
+}
+
+// Mosquitto starts Debian's mosquitto broker on a free loopback port
+// (anonymous access, no persistence, no limit on the messages queued for
+// an offline session, so a test sees every message it published) and
+// stops it when the test ends. extra is added to its configuration.
+func Mosquitto(t testing.TB, extra ...string) *Broker {
+	t.Helper()
+	return MosquittoOn(t, FreePort(t), extra...)
+}
+
+// MosquittoOn is Mosquitto on a given port (to restart a broker where its
+// clients expect it).
+func MosquittoOn(t testing.TB, port int, extra ...string) *Broker {
+	t.Helper()
+	bin := Program(t, "mosquitto", "install Debian's mosquitto package (apt-get install mosquitto)", "/usr/sbin")
+	conf := strings.Join(append([]string{
+		fmt.Sprintf("listener %d 127.0.0.1", port),
+		"allow_anonymous true",
+		"persistence false",
+		"max_queued_messages 0",
+		"log_dest stderr",
+		"log_type error",
+		"log_type warning",
+		"log_type notice",
+		"log_type information",
+	}, extra...), "\n") + "\n"
+	path := filepath.Join(t.TempDir(), "mosquitto.conf")
+	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := Start(t, " running", bin, "-c", path)
+	return &Broker{Process: p, Port: port, URL: fmt.Sprintf("tcp://127.0.0.1:%d", port)}
+}

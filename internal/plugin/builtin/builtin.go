@@ -7,6 +7,7 @@ import (
 	"github.com/edged/edged/internal/plugin/httpnorth"
 	"github.com/edged/edged/internal/plugin/httpsouth"
 	"github.com/edged/edged/internal/plugin/modbus"
+	"github.com/edged/edged/internal/plugin/mqtt"
 	"github.com/edged/edged/internal/plugin/sinusoid"
 	"github.com/edged/edged/internal/plugin/systeminfo"
 )
@@ -19,6 +20,8 @@ func Definitions() []plugin.Definition {
 		systeminfo.Definition(),
 		httpnorth.Definition(),
 		modbus.Definition(),
+		mqtt.SouthDefinition(),
+		mqtt.NorthDefinition(),
 	}
 }
 
