@@ -8,6 +8,7 @@ import (
 	"github.com/edged/edged/internal/plugin/httpsouth"
 	"github.com/edged/edged/internal/plugin/modbus"
 	"github.com/edged/edged/internal/plugin/mqtt"
+	"github.com/edged/edged/internal/plugin/natsnorth"
 	"github.com/edged/edged/internal/plugin/sinusoid"
 	"github.com/edged/edged/internal/plugin/systeminfo"
 )
@@ -22,6 +23,7 @@ func Definitions() []plugin.Definition {
 		modbus.Definition(),
 		mqtt.SouthDefinition(),
 		mqtt.NorthDefinition(),
+		natsnorth.Definition(),
 	}
 }
 

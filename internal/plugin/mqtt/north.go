@@ -1,14 +1,11 @@
 package mqtt
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
 	"sync"
-	"text/template"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
@@ -16,6 +13,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/plugin/format"
 )
 
 // NorthName is the north plugin's name.
@@ -28,18 +26,14 @@ const (
 	ItemRetain  = "retain"
 )
 
-// DefaultPayload is the payload template unless configured otherwise: the
-// reading as http_south takes it.
-const DefaultPayload = `{"asset": {{json .Asset}}, "timestamp": {{json .Timestamp}}, "readings": {{json .Readings}}}`
-
 // NorthDefinition describes the north plugin.
 func NorthDefinition() plugin.Definition {
 	items := connectionItems()
 	maps.Copy(items, map[string]configmgr.Item{
-		ItemTopic: {Description: "Topic template (Go text/template): {{.Asset}}, {{.Service}}, {{.Timestamp}} and {{index .Readings \"name\"}} are at hand",
+		ItemTopic: {Description: "Topic template, " + format.Help,
 			Type: configmgr.TypeString, Default: "edged/{{.Asset}}", DisplayName: "Topic", Order: "10", Mandatory: "true"},
-		ItemPayload: {Description: "Payload template (Go text/template, with the function json): the default sends {asset, timestamp, readings}",
-			Type: configmgr.TypeString, Default: DefaultPayload, DisplayName: "Payload", Order: "11", Mandatory: "true"},
+		ItemPayload: {Description: "Payload template, " + format.Help + "; the default sends {asset, timestamp, readings}",
+			Type: configmgr.TypeString, Default: format.DefaultPayload, DisplayName: "Payload", Order: "11", Mandatory: "true"},
 		ItemRetain: {Description: "Publish with the retain flag", Type: configmgr.TypeBoolean,
 			Default: "false", DisplayName: "Retain", Order: "12"},
 	})
@@ -51,23 +45,10 @@ func NorthDefinition() plugin.Definition {
 	}
 }
 
-// message is what the templates see.
-type message struct {
-	Asset     string
-	Service   string
-	Timestamp string
-	Readings  map[string]any
-}
-
-var funcs = template.FuncMap{"json": func(v any) (string, error) {
-	b, err := json.Marshal(v)
-	return string(b), err
-}}
-
 type northSettings struct {
 	conn    connection
-	topic   *template.Template
-	payload *template.Template
+	topic   *format.Template
+	payload *format.Template
 	retain  bool
 }
 
@@ -77,10 +58,10 @@ func parseNorth(cfg plugin.Config, service string) (northSettings, error) {
 	if s.conn, err = parseConnection(cfg, service); err != nil {
 		return s, err
 	}
-	if s.topic, err = template.New("topic").Funcs(funcs).Option("missingkey=error").Parse(cfg.String(ItemTopic)); err != nil {
+	if s.topic, err = format.Parse("topic", cfg.String(ItemTopic)); err != nil {
 		return s, fmt.Errorf("item %q: %w", ItemTopic, err)
 	}
-	if s.payload, err = template.New("payload").Funcs(funcs).Option("missingkey=error").Parse(cfg.String(ItemPayload)); err != nil {
+	if s.payload, err = format.Parse("payload", cfg.String(ItemPayload)); err != nil {
 		return s, fmt.Errorf("item %q: %w", ItemPayload, err)
 	}
 	s.retain = cfg.String(ItemRetain) == "true"
@@ -142,18 +123,15 @@ func (n *North) settings() northSettings {
 
 // render makes the topic and payload of r.
 func (s northSettings) render(service string, r plugin.Reading) (string, []byte, error) {
-	m := message{Asset: r.Asset, Service: service, Timestamp: r.Timestamp.UTC().Format("2006-01-02 15:04:05.000000")}
-	if err := json.Unmarshal(r.Values, &m.Readings); err != nil || m.Readings == nil {
-		m.Readings = map[string]any{}
+	topic, err := s.topic.Render(service, r)
+	if err != nil {
+		return "", nil, err
 	}
-	var topic, payload bytes.Buffer
-	if err := s.topic.Execute(&topic, m); err != nil {
-		return "", nil, fmt.Errorf("topic of a reading of %q: %w", r.Asset, err)
+	payload, err := s.payload.Render(service, r)
+	if err != nil {
+		return "", nil, err
 	}
-	if err := s.payload.Execute(&payload, m); err != nil {
-		return "", nil, fmt.Errorf("payload of a reading of %q: %w", r.Asset, err)
-	}
-	return topic.String(), payload.Bytes(), nil
+	return string(topic), payload, nil
 }
 
 // connect opens the connection if needed.
