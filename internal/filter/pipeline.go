@@ -73,13 +73,21 @@ func (p *Pipeline) Names() []string {
 	return out
 }
 
-// snapshot is the state of the persisting filters at one moment.
-type snapshot map[*stage]json.RawMessage
+// snapshot is the state of the persisting filters at one moment: their
+// state documents, or the restore functions of those that take snapshots.
+type snapshot struct {
+	states   map[*stage]json.RawMessage
+	restores []func()
+}
 
 // snapshot takes the state of every persisting filter; p.mu is held.
 func (p *Pipeline) snapshot() snapshot {
 	var snap snapshot
 	for _, s := range p.stages {
+		if sn, ok := s.inst.(plugin.Snapshotter); ok {
+			snap.restores = append(snap.restores, sn.Snapshot())
+			continue
+		}
 		per, ok := s.inst.(plugin.Persister)
 		if !ok {
 			continue
@@ -89,17 +97,20 @@ func (p *Pipeline) snapshot() snapshot {
 			p.log.Warn("filter state not taken", "service", p.service, "filter", s.name, "error", err)
 			continue
 		}
-		if snap == nil {
-			snap = snapshot{}
+		if snap.states == nil {
+			snap.states = map[*stage]json.RawMessage{}
 		}
-		snap[s] = st
+		snap.states[s] = st
 	}
 	return snap
 }
 
 // rollback restores the filters to snap; p.mu is held.
 func (p *Pipeline) rollback(snap snapshot) {
-	for s, st := range snap {
+	for _, restore := range snap.restores {
+		restore()
+	}
+	for s, st := range snap.states {
 		if err := s.inst.(plugin.Persister).Restore(st); err != nil {
 			p.log.Warn("filter state not restored", "service", p.service, "filter", s.name, "error", err)
 		}
@@ -166,9 +177,9 @@ func (p *Pipeline) dropped(n int) {
 	}
 }
 
-// transform runs readings through the pipeline; p.mu is held.
-func (p *Pipeline) transform(readings []plugin.Reading) ([]plugin.Point, []plugin.Reading, error) {
-	points := p.apply(decode(readings))
+// transform runs decoded readings through the pipeline; p.mu is held.
+func (p *Pipeline) transform(points []plugin.Point) ([]plugin.Point, []plugin.Reading, error) {
+	points = p.apply(points)
 	out, err := encode(points)
 	return points, out, err
 }
@@ -185,13 +196,14 @@ type sink struct {
 // Put filters readings and puts what is left.
 func (s *sink) Put(readings []plugin.Reading) {
 	p := s.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.stages) == 0 || len(readings) == 0 {
+	if p.Empty() || len(readings) == 0 {
 		s.next.Put(readings)
 		return
 	}
-	_, out, err := p.transform(readings)
+	points := decode(readings) // outside the lock: producers decode in parallel
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	_, out, err := p.transform(points)
 	if err != nil {
 		p.log.Error("filtered readings not encoded; discarded", "service", p.service, "error", err)
 		return
@@ -207,13 +219,14 @@ func (s *sink) Put(readings []plugin.Reading) {
 // producer's retry is filtered as if it came first.
 func (s *sink) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
 	p := s.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.stages) == 0 || len(readings) == 0 {
+	if p.Empty() || len(readings) == 0 {
 		return s.next.Submit(readings)
 	}
+	points := decode(readings) // outside the lock: producers decode in parallel
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	snap := p.snapshot()
-	_, out, err := p.transform(readings)
+	_, out, err := p.transform(points)
 	if err != nil {
 		p.rollback(snap)
 		return nil, err
@@ -249,7 +262,7 @@ func (n *northFilter) Send(ctx context.Context, readings []plugin.Reading) (int,
 		return n.out.Send(ctx, readings)
 	}
 	snap := p.snapshot()
-	points, out, err := p.transform(readings)
+	points, out, err := p.transform(decode(readings))
 	if err != nil {
 		p.rollback(snap)
 		return 0, err

@@ -58,3 +58,12 @@ type FilterDefinition struct {
 	Persists    bool
 	New         func(env FilterEnv, cfg Config) (Filter, error)
 }
+
+// Snapshotter may be implemented by a Persister filter whose state is
+// cheap to copy: the pipeline takes a snapshot before each batch it may
+// have to undo (a submission the buffer refuses, a block the destination
+// takes only in part) and calls the returned function to go back to it.
+// Without it the pipeline uses State and Restore.
+type Snapshotter interface {
+	Snapshot() (restore func())
+}

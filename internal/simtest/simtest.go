@@ -82,6 +82,9 @@ func FreePort(t testing.TB) int {
 
 // Process is a running counterpart.
 type Process struct {
+	// Stdin is the process's standard input.
+	Stdin io.WriteCloser
+
 	cmd   *exec.Cmd
 	lines chan string // stdout lines after the ready line
 	done  chan struct{}
@@ -128,7 +131,11 @@ func Start(t testing.TB, ready, name string, args ...string) *Process {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Process{cmd: cmd, lines: make(chan string, 1000), done: make(chan struct{})}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{Stdin: stdin, cmd: cmd, lines: make(chan string, 1000), done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}

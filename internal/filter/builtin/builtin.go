@@ -28,12 +28,26 @@ func Definitions() []plugin.FilterDefinition {
 
 // pattern is a compiled glob: `*` matches any run of characters (a slash
 // included, asset codes may hold one), `?` any one character; everything
-// else matches itself.
-type pattern struct{ re *regexp.Regexp }
+// else matches itself. The common shapes (`*`, a literal, `prefix*`) match
+// without a regular expression: patterns run for every datapoint.
+type pattern struct {
+	re     *regexp.Regexp // nil for the shapes below
+	any    bool           // "*"
+	prefix string         // "prefix*", or the literal when exact
+	exact  bool
+}
 
 func compilePattern(glob string) (pattern, error) {
 	if glob == "" {
 		return pattern{}, fmt.Errorf("a pattern is empty")
+	}
+	switch wild := strings.IndexAny(glob, "*?"); {
+	case glob == "*":
+		return pattern{any: true}, nil
+	case wild < 0:
+		return pattern{prefix: glob, exact: true}, nil
+	case wild == len(glob)-1 && glob[wild] == '*':
+		return pattern{prefix: glob[:wild]}, nil
 	}
 	var b strings.Builder
 	b.WriteString(`^`)
@@ -55,7 +69,17 @@ func compilePattern(glob string) (pattern, error) {
 	return pattern{re: re}, nil
 }
 
-func (p pattern) match(s string) bool { return p.re.MatchString(s) }
+func (p pattern) match(s string) bool {
+	switch {
+	case p.any:
+		return true
+	case p.re != nil:
+		return p.re.MatchString(s)
+	case p.exact:
+		return s == p.prefix
+	}
+	return strings.HasPrefix(s, p.prefix)
+}
 
 // decodeItem decodes the JSON value of item into v, strictly.
 func decodeItem(cfg plugin.Config, item string, v any) error {

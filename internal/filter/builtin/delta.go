@@ -3,6 +3,7 @@ package builtin
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"time"
@@ -94,6 +95,17 @@ func (d *delta) Process(points []plugin.Point) []plugin.Point {
 		}
 	}
 	return out
+}
+
+// Snapshot copies the last values passed on (plugin.Snapshotter); values
+// themselves are never changed in place, so a shallow copy per asset
+// suffices.
+func (d *delta) Snapshot() func() {
+	saved := make(map[string]map[string]sent, len(d.last))
+	for a, dps := range d.last {
+		saved[a] = maps.Clone(dps)
+	}
+	return func() { d.last = saved }
 }
 
 // State returns the last values passed on.

@@ -9,6 +9,7 @@ import (
 	"github.com/edged/edged/internal/plugin/modbus"
 	"github.com/edged/edged/internal/plugin/mqtt"
 	"github.com/edged/edged/internal/plugin/natsnorth"
+	"github.com/edged/edged/internal/plugin/opcua"
 	"github.com/edged/edged/internal/plugin/sinusoid"
 	"github.com/edged/edged/internal/plugin/systeminfo"
 )
@@ -24,6 +25,7 @@ func Definitions() []plugin.Definition {
 		mqtt.SouthDefinition(),
 		mqtt.NorthDefinition(),
 		natsnorth.Definition(),
+		opcua.Definition(),
 	}
 }
 
