@@ -214,12 +214,9 @@ func TestMQTTNorth(t *testing.T) {
 			if !ok {
 				t.Fatalf("mosquitto_sub ended after %d messages", len(got))
 			}
-			if strings.HasPrefix(l, probe+" ") {
-				continue
-			}
 			tp, payload, _ := strings.Cut(l, " ")
 			if tp != topic+"/"+asset {
-				t.Errorf("message on topic %q, want %q", tp, topic+"/"+asset)
+				continue // the probe, or readings of other tests (a new north service starts with the oldest buffered)
 			}
 			v, err := strconv.Atoi(payload)
 			if err != nil {

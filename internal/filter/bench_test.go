@@ -128,3 +128,64 @@ func benchPipeline(b *testing.B, d *db.DB, filters []string) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "readings/s")
 }
+
+// BenchmarkPipelineCPU measures the pipeline alone (scale → expression →
+// delta, batches of 100 readings), without storage: its CPU cost per
+// reading.
+func BenchmarkPipelineCPU(b *testing.B) {
+	d := dbtest.SQLite(b)
+	ctx := context.Background()
+	cfg := configmgr.New(d, audit.New(d, nil), nil)
+	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: builtin.Definitions(), Counters: &counter{n: map[string]int64{}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.CreateService(ctx, db.Service{Name: "cpu", Type: db.ServiceSouth, Plugin: "x"},
+		db.Schedule{ID: "00000000-0000-4000-8000-000000000008", Name: "cpu", ProcessName: "south_c", Type: db.ScheduleStartup}); err != nil {
+		b.Fatal(err)
+	}
+	var names []string
+	for _, f := range []string{"scale", "expression", "delta"} {
+		if _, err := m.Create(ctx, "cpu-"+f, f, benchConfig[f]); err != nil {
+			b.Fatal(err)
+		}
+		names = append(names, "cpu-"+f)
+	}
+	if _, err := m.SetPipeline(ctx, "cpu", names, false); err != nil {
+		b.Fatal(err)
+	}
+	pipe, err := m.Open(ctx, "cpu", filter.South)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pipe.Close(ctx)
+	sink := pipe.Sink(discard{})
+	t0 := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	batches := make([][]plugin.Reading, 64)
+	for i := range batches {
+		batches[i] = make([]plugin.Reading, 100)
+		for k := range 100 {
+			batches[i][k] = plugin.Reading{Asset: "a" + strconv.Itoa(k%10), Timestamp: t0.Add(time.Duration(i*100+k) * time.Millisecond),
+				Values: json.RawMessage(fmt.Sprintf(`{"sinusoid":%.4f,"seq":%d}`, float64(k%360)/360, i*100+k))}
+		}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := sink.Submit(batches[i%len(batches)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*100), "ns/reading")
+}
+
+// discard takes everything.
+type discard struct{}
+
+func (discard) Put([]plugin.Reading) {}
+func (discard) Submit([]plugin.Reading) (plugin.Receipt, error) {
+	return done{}, nil
+}
+
+type done struct{}
+
+func (done) Wait(context.Context) error { return nil }

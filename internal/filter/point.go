@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -114,7 +115,11 @@ func decodeFlat(raw []byte) (map[string]any, bool) {
 				j++
 			}
 			num := string(raw[i:j])
-			if n, err := strconv.ParseInt(num, 10, 64); err == nil {
+			n, err := int64(0), errNotInt
+			if !strings.ContainsAny(num, ".eE") { // a fraction or exponent: no integer (and no error to allocate)
+				n, err = strconv.ParseInt(num, 10, 64)
+			}
+			if err == nil {
 				v = n
 			} else if f, err := strconv.ParseFloat(num, 64); err == nil {
 				v = f
@@ -140,6 +145,9 @@ func decodeFlat(raw []byte) (map[string]any, bool) {
 		}
 	}
 }
+
+// errNotInt stands for a number with a fraction or an exponent.
+var errNotInt = errors.New("not an integer")
 
 // plainString reads a string without escapes starting at raw[i] (a quote)
 // and returns it and the index after its closing quote.

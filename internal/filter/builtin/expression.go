@@ -34,8 +34,12 @@ type compiled struct {
 	prog *vm.Program
 }
 
-// expression evaluates programs compiled once per configuration.
-type expression struct{ exprs []compiled }
+// expression evaluates programs compiled once per configuration, on one
+// reused VM (the pipeline runs a filter from one goroutine at a time).
+type expression struct {
+	exprs []compiled
+	vm    vm.VM
+}
 
 func (e *expression) Reconfigure(cfg plugin.Config) error {
 	var raw []struct {
@@ -66,7 +70,7 @@ func (e *expression) Reconfigure(cfg plugin.Config) error {
 func (e *expression) Process(points []plugin.Point) []plugin.Point {
 	for _, p := range points {
 		for _, c := range e.exprs {
-			v, err := expr.Run(c.prog, p.Values)
+			v, err := e.vm.Run(c.prog, p.Values)
 			if err != nil || v == nil {
 				continue // a datapoint missing, or a type mismatch: nothing to compute
 			}

@@ -1,8 +1,9 @@
 // Package mqtt holds the MQTT plugins: the south plugin `mqtt_south`,
 // which subscribes to topic filters and turns messages into readings, and
 // the north plugin `mqtt_north`, which publishes readings with QoS 1. Both
-// speak MQTT 3.1.1 through github.com/eclipse/paho.mqtt.golang, over TCP or
-// TLS, with an optional user name and password.
+// speak MQTT 3.1.1 (github.com/eclipse/paho.mqtt.golang) or MQTT 5
+// (github.com/eclipse/paho.golang, v5.go), over TCP or TLS, with an
+// optional user name and password.
 package mqtt
 
 import (
@@ -26,6 +27,7 @@ const (
 	ItemPassword = "password"
 	ItemCA       = "caCertificate"
 	ItemTimeout  = "timeout"
+	ItemProtocol = "protocolVersion"
 )
 
 // connectionItems returns the items of the connection, ordered from first.
@@ -41,6 +43,8 @@ func connectionItems() map[string]configmgr.Item {
 			Type: configmgr.TypeString, Default: "", DisplayName: "CA certificate", Order: "5"},
 		ItemTimeout: {Description: "Seconds a connection attempt or an acknowledgement may take", Type: configmgr.TypeInteger,
 			Default: "10", DisplayName: "Timeout (s)", Order: "6", Minimum: "1", Maximum: "3600"},
+		ItemProtocol: {Description: "MQTT protocol version", Type: configmgr.TypeEnumeration, Options: []string{"3.1.1", "5"},
+			Default: "3.1.1", DisplayName: "Protocol version", Order: "7"},
 	}
 }
 
@@ -52,6 +56,8 @@ type connection struct {
 	password string
 	tls      *tls.Config
 	timeout  time.Duration
+	v5       bool     // MQTT 5 (github.com/eclipse/paho.golang) instead of 3.1.1
+	url      *url.URL // the broker, as MQTT 5's client takes it
 }
 
 // parseConnection checks the connection items; service names the default
@@ -63,9 +69,12 @@ func parseConnection(cfg plugin.Config, service string) (connection, error) {
 	if err != nil || u.Host == "" || u.Port() == "" {
 		return c, fmt.Errorf("item %q = %q is not a tcp://host:port or ssl://host:port URL", ItemBroker, c.broker)
 	}
+	c.v5 = cfg.String(ItemProtocol) == "5"
+	c.url = &url.URL{Scheme: "mqtt", Host: u.Host}
 	switch u.Scheme {
 	case "tcp", "mqtt":
 	case "ssl", "tls", "mqtts":
+		c.url.Scheme = "tls"
 		c.tls = &tls.Config{MinVersion: tls.VersionTLS12, ServerName: u.Hostname()}
 		if pem := cfg.String(ItemCA); pem != "" {
 			pool := x509.NewCertPool()

@@ -159,12 +159,19 @@ func values(t *testing.T, sink *plugintest.Sink, n int) []int {
 // buffer is full: nothing is acknowledged, so neither a wait nor a stop
 // in that state loses a message.
 func TestSouthBackPressure(t *testing.T) {
+	for _, v := range []string{"3.1.1", "5"} {
+		t.Run("MQTT "+v, func(t *testing.T) { southBackPressure(t, v) })
+	}
+}
+
+func southBackPressure(t *testing.T, version string) {
 	broker := simtest.Mosquitto(t)
 	cfg := plugintest.Defaults(SouthDefinition())
 	cfg[ItemBroker] = broker.URL
 	cfg[ItemTopics] = `["plant/+/data"]`
 	cfg[ItemAssetLevel] = "1"
 	cfg[ItemClientID] = "edged-test-south"
+	cfg[ItemProtocol] = version
 	sink := &countingSink{Sink: plugintest.NewSink(1000)}
 	sink.full.Store(true)
 	stop := run(t, cfg, sink)
@@ -222,6 +229,12 @@ func waitFirst(t *testing.T, pub paho.Client, sink *countingSink) bool {
 // TestNorthPublishes sends readings through mosquitto to a subscriber,
 // across a broker restart.
 func TestNorthPublishes(t *testing.T) {
+	for _, v := range []string{"3.1.1", "5"} {
+		t.Run("MQTT "+v, func(t *testing.T) { northPublishes(t, v) })
+	}
+}
+
+func northPublishes(t *testing.T, version string) {
 	broker := simtest.Mosquitto(t)
 	sub := publisher(t, broker.URL, "test-sub")
 	got := make(chan paho.Message, 1000)
@@ -231,6 +244,7 @@ func TestNorthPublishes(t *testing.T) {
 	cfg := plugintest.Defaults(NorthDefinition())
 	cfg[ItemBroker] = broker.URL
 	cfg[ItemTopic] = `out/{{.Asset}}/{{.Service}}`
+	cfg[ItemProtocol] = version
 	n, err := NewNorth(plugin.NorthEnv{Env: plugin.Env{Service: "up"}}, cfg)
 	if err != nil {
 		t.Fatal(err)

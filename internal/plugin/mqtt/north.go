@@ -76,7 +76,8 @@ type North struct {
 
 	mu     sync.Mutex // guards s
 	s      northSettings
-	client paho.Client // connected by the first Send; used by Send only
+	client paho.Client // MQTT 3.1.1: connected by the first Send; used by Send only
+	v5     *north5     // MQTT 5: likewise
 	down   bool        // NHDWN written, NHAVL not yet
 }
 
@@ -107,7 +108,7 @@ func (n *North) Reconfigure(cfg plugin.Config) error {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if s.conn.broker != n.s.conn.broker || s.conn.clientID != n.s.conn.clientID || s.conn.username != n.s.conn.username ||
+	if s.conn.broker != n.s.conn.broker || s.conn.v5 != n.s.conn.v5 || s.conn.clientID != n.s.conn.clientID || s.conn.username != n.s.conn.username ||
 		s.conn.password != n.s.conn.password || (s.conn.tls == nil) != (n.s.conn.tls == nil) || s.conn.timeout != n.s.conn.timeout {
 		return plugin.ErrRestart
 	}
@@ -152,6 +153,7 @@ func (n *North) connect(s northSettings) error {
 
 // close disconnects; Send uses it when it gives up.
 func (n *North) close() {
+	n.close5()
 	if n.client != nil {
 		n.client.Disconnect(250)
 		n.client = nil
@@ -174,10 +176,19 @@ func (n *North) Send(ctx context.Context, readings []plugin.Reading) (int, error
 	sent, attempt := 0, 0
 	for sent < len(readings) {
 		s := n.settings()
-		err := n.connect(s)
+		var err error
+		if s.conn.v5 {
+			err = n.connect5(ctx, s)
+		} else {
+			err = n.connect(s)
+		}
 		if err == nil {
 			var k int
-			k, err = n.publish(ctx, s, readings[sent:])
+			if s.conn.v5 {
+				k, err = n.publish5(ctx, s, readings[sent:])
+			} else {
+				k, err = n.publish(ctx, s, readings[sent:])
+			}
 			sent += k
 			if err == nil {
 				if n.down {

@@ -139,11 +139,36 @@ func (p *South) Reconfigure(cfg plugin.Config) error {
 	return plugin.ErrRestart
 }
 
+// message is a received message, whichever the protocol version.
+type message struct {
+	topic   string
+	payload []byte
+	qos     byte
+	ack     func() // acknowledges it to the broker (QoS 1)
+}
+
 // pending is a QoS 1 message whose readings were submitted: it is
 // acknowledged to the broker once they are committed.
 type pending struct {
 	receipt plugin.Receipt
-	msg     paho.Message
+	msg     message
+}
+
+// acker acknowledges submitted messages in order, each once its readings
+// are committed, until acks is closed.
+func (p *South) acker(ctx context.Context, acks <-chan pending, done chan<- struct{}) {
+	defer close(done)
+	for a := range acks {
+		if err := a.receipt.Wait(ctx); err != nil {
+			// Not acknowledged: the broker delivers it again at the next
+			// connection.
+			if ctx.Err() == nil {
+				p.log.Error("mqtt message not stored; not acknowledged", "topic", a.msg.topic, "error", err)
+			}
+			continue
+		}
+		a.msg.ack()
+	}
 }
 
 // Run subscribes and ingests until ctx ends. The broker keeps the session
@@ -155,21 +180,16 @@ type pending struct {
 func (p *South) Run(ctx context.Context, sink plugin.Sink) error {
 	acks := make(chan pending, 1024)
 	ackerDone := make(chan struct{})
-	go func() {
-		defer close(ackerDone)
-		for a := range acks {
-			if err := a.receipt.Wait(ctx); err != nil {
-				// Not acknowledged: the broker delivers it again at
-				// the next connection.
-				if ctx.Err() == nil {
-					p.log.Error("mqtt message not stored; not acknowledged", "topic", a.msg.Topic(), "error", err)
-				}
-				continue
-			}
-			a.msg.Ack()
-		}
-	}()
-	handle := func(_ paho.Client, msg paho.Message) { p.handle(ctx, sink, msg, acks) }
+	go p.acker(ctx, acks, ackerDone)
+	if p.s.conn.v5 {
+		err := p.run5(ctx, sink, acks)
+		close(acks)
+		<-ackerDone
+		return err
+	}
+	handle := func(_ paho.Client, msg paho.Message) {
+		p.handle(ctx, sink, message{topic: msg.Topic(), payload: msg.Payload(), qos: msg.Qos(), ack: msg.Ack}, acks)
+	}
 	opts := p.s.conn.options().SetCleanSession(false).SetAutoAckDisabled(true).SetOrderMatters(true).
 		SetResumeSubs(true).SetDefaultPublishHandler(handle)
 	opts.SetOnConnectHandler(func(c paho.Client) {
@@ -201,23 +221,23 @@ func (p *South) Run(ctx context.Context, sink plugin.Sink) error {
 // message is Put; a QoS 1 message is submitted, waiting while the buffer
 // is full, and acknowledged by the acker once committed. A malformed
 // message is logged and acknowledged: resending it cannot help.
-func (p *South) handle(ctx context.Context, sink plugin.Sink, msg paho.Message, acks chan<- pending) {
-	readings, err := p.decode(msg.Topic(), msg.Payload(), p.clk.Now())
+func (p *South) handle(ctx context.Context, sink plugin.Sink, msg message, acks chan<- pending) {
+	readings, err := p.decode(msg.topic, msg.payload, p.clk.Now())
 	if err != nil {
 		p.mu.Lock()
 		first := !p.refused
 		p.refused = true
 		p.mu.Unlock()
 		if first {
-			p.log.Warn("mqtt message not understood; dropped (logged once until a message is accepted)", "topic", msg.Topic(), "error", err)
+			p.log.Warn("mqtt message not understood; dropped (logged once until a message is accepted)", "topic", msg.topic, "error", err)
 		}
-		msg.Ack()
+		msg.ack()
 		return
 	}
 	p.mu.Lock()
 	p.refused = false
 	p.mu.Unlock()
-	if msg.Qos() == 0 {
+	if msg.qos == 0 {
 		sink.Put(readings)
 		return
 	}
@@ -243,8 +263,8 @@ func (p *South) handle(ctx context.Context, sink plugin.Sink, msg paho.Message, 
 		case errors.Is(err, plugin.ErrStopped):
 			return
 		default:
-			p.log.Error("mqtt message refused by the buffer; dropped", "topic", msg.Topic(), "error", err)
-			msg.Ack()
+			p.log.Error("mqtt message refused by the buffer; dropped", "topic", msg.topic, "error", err)
+			msg.ack()
 			return
 		}
 	}
