@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,15 @@ func schemaVersion(t *testing.T, d *db.DB) (int64, bool) {
 	return rows[0].Version, rows[0].Dirty
 }
 
-const wantSchemaVersion = 1
+// wantSchemaVersion is the newest migration's version: the number of up
+// migrations shipped (versions are numbered from 1 without gaps).
+var wantSchemaVersion = func() int64 {
+	ups, err := filepath.Glob(filepath.Join("migrations", "sqlite", "*.up.sql"))
+	if err != nil || len(ups) == 0 {
+		panic(fmt.Sprintf("no migrations found: %v", err))
+	}
+	return int64(len(ups))
+}()
 
 func TestMigrationsAppliedAndIdempotentOnReopen(t *testing.T) {
 	dbtest.EachDSN(t, func(t *testing.T, dsn string) {
