@@ -38,8 +38,8 @@ func absent(t *testing.T, what, install string) {
 
 // startSimulator runs a simulator script of tools/sim with the
 // simulators' Python (make sim-tools) and waits until it prints READY; it
-// is killed when the test ends.
-func startSimulator(t *testing.T, script string, args ...string) {
+// is killed when the test ends. It returns the script's standard input.
+func startSimulator(t *testing.T, script string, args ...string) io.Writer {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("..", "tools", "sim"))
 	if err != nil {
@@ -51,6 +51,10 @@ func startSimulator(t *testing.T, script string, args ...string) {
 	cmd := exec.Command(filepath.Join(dir, ".venv", "bin", "python"), append([]string{filepath.Join(dir, script)}, args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +83,7 @@ func startSimulator(t *testing.T, script string, args ...string) {
 	case <-time.After(time.Minute):
 		t.Fatalf("simulator %s not ready within a minute", script)
 	}
+	return in
 }
 
 // program returns the path of a Debian program, or skips (or fails) t.
