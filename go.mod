@@ -12,8 +12,10 @@ require (
 	github.com/eclipse/paho.golang v0.23.0 // indirect
 	github.com/eclipse/paho.mqtt.golang v1.5.1 // indirect
 	github.com/expr-lang/expr v1.17.8 // indirect
+	github.com/edged/edged/clients/go v0.0.0
 	github.com/getkin/kin-openapi v0.152.0 // indirect
 	github.com/go-chi/chi/v5 v5.5.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e // indirect
 	github.com/go-openapi/jsonpointer v0.23.1 // indirect
 	github.com/go-openapi/swag/jsonname v0.26.0 // indirect
 	github.com/goburrow/serial v0.1.0 // indirect
@@ -22,6 +24,7 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gopcua/opcua v0.8.0 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/hanwen/go-fuse/v2 v2.8.0 // indirect
 	github.com/jmoiron/sqlx v1.4.0 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/lib/pq v1.12.3 // indirect
@@ -58,3 +61,5 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 	modernc.org/sqlite v1.61.1 // indirect
 )
+
+replace github.com/edged/edged/clients/go => ./clients/go

@@ -170,36 +170,19 @@ func (d *DB) saveCategory(ctx context.Context, op, key string, fn func(cur Categ
 	return saved, created, nil
 }
 
-// AddCategoryChildren records children as child categories of parent.
-// Children already recorded are left alone, so it is idempotent. All
-// categories named must exist: otherwise it returns an error wrapping
-// ErrNotFound and records none. A category cannot be its own child (an
-// error wrapping no sentinel). Driver errors are returned wrapped.
-func (d *DB) AddCategoryChildren(ctx context.Context, parent string, children ...string) error {
-	for _, c := range children {
-		if c == parent {
-			return fmt.Errorf("db: add children to category %q: a category cannot be its own child", parent)
-		}
-	}
-	if len(children) == 0 {
-		return nil
-	}
-	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-		q := tx.Rebind("INSERT INTO category_children (parent, child) VALUES (?, ?) ON CONFLICT (parent, child) DO NOTHING")
-		for _, c := range children {
-			if _, err := tx.ExecContext(ctx, q, parent, c); err != nil {
-				if isForeignKeyViolation(err) {
-					return fmt.Errorf("%w: category %q or %q", ErrNotFound, parent, c)
-				}
-				return translate(err)
-			}
-		}
-		return nil
-	})
+// DeleteCategory removes the category key with its parent and child links
+// (the child categories themselves stay) and reports whether it existed. A
+// missing category is not an error. Driver errors are returned wrapped.
+func (d *DB) DeleteCategory(ctx context.Context, key string) (bool, error) {
+	res, err := d.w.ExecContext(ctx, d.w.Rebind("DELETE FROM categories WHERE key = ?"), key)
 	if err != nil {
-		return fmt.Errorf("db: add children to category %q: %w", parent, err)
+		return false, fmt.Errorf("db: delete category %q: %w", key, translate(err))
 	}
-	return nil
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("db: delete category %q: %w", key, translate(err))
+	}
+	return n > 0, nil
 }
 
 // ListCategoryChildren returns the keys of parent's child categories,

@@ -312,6 +312,40 @@ func TestCategoryChildren(t *testing.T) {
 	})
 }
 
+func TestDeleteCategory(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		for _, k := range []string{"parent", "gone", "child", "sibling"} {
+			saveCategory(t, d, db.Category{Key: k})
+		}
+		if err := d.AddCategoryChildren(ctx, "parent", "gone", "sibling"); err != nil {
+			t.Fatalf("AddCategoryChildren: %v", err)
+		}
+		if err := d.AddCategoryChildren(ctx, "gone", "child"); err != nil {
+			t.Fatalf("AddCategoryChildren: %v", err)
+		}
+
+		existed, err := d.DeleteCategory(ctx, "gone")
+		if err != nil || !existed {
+			t.Fatalf("DeleteCategory(gone) = %v, %v; want true, nil", existed, err)
+		}
+		if _, err := d.GetCategory(ctx, "gone"); !errors.Is(err, db.ErrNotFound) {
+			t.Errorf("GetCategory(gone) after delete: %v, want ErrNotFound", err)
+		}
+		if got, err := d.ListCategoryChildren(ctx, "parent"); err != nil || !slices.Equal(got, []string{"sibling"}) {
+			t.Errorf("children of parent = %v, %v; want [sibling]: the link to the deleted category goes with it", got, err)
+		}
+		if _, err := d.GetCategory(ctx, "child"); err != nil {
+			t.Errorf("the deleted category's child is gone too: %v", err)
+		}
+
+		existed, err = d.DeleteCategory(ctx, "gone")
+		if err != nil || existed {
+			t.Errorf("DeleteCategory(gone) again = %v, %v; want false, nil", existed, err)
+		}
+	})
+}
+
 // TestUpdateCategoryConcurrent proves read-modify-write has no lost updates:
 // every increment of a counter inside Items survives.
 func TestUpdateCategoryConcurrent(t *testing.T) {

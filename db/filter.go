@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -158,11 +159,15 @@ func (d *DB) GetPipeline(ctx context.Context, service string) ([]string, error) 
 }
 
 // SetPipeline replaces the pipeline of service by filters, in order, in
-// one transaction, and keeps the category tree in step: each filter's
-// category becomes a child of the service's, and filters leaving the
-// pipeline stop being children. An unknown service or filter gives an error
-// wrapping ErrNotFound; a filter named twice an error wrapping ErrConflict;
-// then nothing changes.
+// one transaction, and keeps the category tree in step within the tree's
+// rules (one parent a category, no cycles): a filter's category that has
+// no parent becomes a child of the service's; one that already has a
+// parent (another service whose pipeline holds it, or wherever a client
+// put it) keeps it. A filter leaving the pipeline stops being the
+// service's child, and moves under another service whose pipeline still
+// holds it, if any. An unknown service or filter gives an error wrapping
+// ErrNotFound; a filter named twice an error wrapping ErrConflict; then
+// nothing changes.
 func (d *DB) SetPipeline(ctx context.Context, service string, filters []string) error {
 	for i, f := range filters {
 		if slices.Contains(filters[:i], f) {
@@ -192,6 +197,15 @@ func (d *DB) SetPipeline(ctx context.Context, service string, filters []string) 
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM filter_pipelines WHERE service = ?`), service); err != nil {
 			return translate(err)
 		}
+		ins := tx.Rebind(`INSERT INTO filter_pipelines (service, position, filter) VALUES (?, ?, ?)`)
+		for i, f := range filters {
+			if _, err := tx.ExecContext(ctx, ins, service, i, f); err != nil {
+				return translate(err)
+			}
+		}
+		if err := d.lockTree(ctx, tx); err != nil {
+			return translate(err)
+		}
 		for _, f := range old {
 			if slices.Contains(filters, f) {
 				continue
@@ -199,17 +213,24 @@ func (d *DB) SetPipeline(ctx context.Context, service string, filters []string) 
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM category_children WHERE parent = ? AND child = ?`), service, f); err != nil {
 				return translate(err)
 			}
-		}
-		ins := tx.Rebind(`INSERT INTO filter_pipelines (service, position, filter) VALUES (?, ?, ?)`)
-		child := tx.Rebind(`INSERT INTO category_children (parent, child)
-			SELECT ?, ? WHERE EXISTS (SELECT 1 FROM categories WHERE key = ?) AND EXISTS (SELECT 1 FROM categories WHERE key = ?)
-			ON CONFLICT (parent, child) DO NOTHING`)
-		for i, f := range filters {
-			if _, err := tx.ExecContext(ctx, ins, service, i, f); err != nil {
+			var others []string
+			if err := tx.SelectContext(ctx, &others,
+				tx.Rebind(`SELECT service FROM filter_pipelines WHERE filter = ? ORDER BY service`), f); err != nil {
 				return translate(err)
 			}
-			if _, err := tx.ExecContext(ctx, child, service, f, service, f); err != nil {
-				return translate(err)
+			for _, o := range others {
+				attached, err := attachFilterCategory(ctx, tx, o, f)
+				if err != nil {
+					return err
+				}
+				if attached {
+					break
+				}
+			}
+		}
+		for _, f := range filters {
+			if _, err := attachFilterCategory(ctx, tx, service, f); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -218,4 +239,36 @@ func (d *DB) SetPipeline(ctx context.Context, service string, filters []string) 
 		return fmt.Errorf("db: set pipeline of service %q: %w", service, err)
 	}
 	return nil
+}
+
+// attachFilterCategory makes the category of filter f a child of service's
+// category when both exist, f's has no parent and the link closes no
+// cycle; it reports whether f's category is now service's child. The
+// caller holds the tree lock.
+func attachFilterCategory(ctx context.Context, tx *sqlx.Tx, service, f string) (bool, error) {
+	for _, k := range []string{service, f} {
+		if err := categoryExists(ctx, tx, k); errors.Is(err, ErrNotFound) {
+			return false, nil
+		} else if err != nil {
+			return false, err
+		}
+	}
+	switch parent, ok, err := categoryParent(ctx, tx, f); {
+	case err != nil:
+		return false, err
+	case ok:
+		return parent == service, nil
+	}
+	ancestors, err := categoryAncestors(ctx, tx, service)
+	if err != nil {
+		return false, err
+	}
+	if ancestors[f] {
+		return false, nil
+	}
+	q := tx.Rebind("INSERT INTO category_children (parent, child) VALUES (?, ?)")
+	if _, err := tx.ExecContext(ctx, q, service, f); err != nil {
+		return false, translate(err)
+	}
+	return true, nil
 }

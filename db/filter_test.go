@@ -61,6 +61,10 @@ func TestFilters(t *testing.T) {
 		if err := d.SetPipeline(ctx, "other", []string{"scale1"}); err != nil {
 			t.Fatalf("SetPipeline other: %v", err)
 		}
+		// A category has one parent: scale1's stays the first service's.
+		if p, ok, err := d.CategoryParent(ctx, "scale1"); err != nil || !ok || p != "svc" {
+			t.Errorf("parent of scale1 in two pipelines = %q, %v, %v; want svc", p, ok, err)
+		}
 		f, err := d.GetFilter(ctx, "scale1")
 		if err != nil || !slices.Equal(f.Users, []string{"other", "svc"}) {
 			t.Errorf("GetFilter users = %+v, %v", f, err)
@@ -118,6 +122,21 @@ func TestFilters(t *testing.T) {
 		}
 		if err := d.DeleteFilter(ctx, "delta1"); !errors.Is(err, db.ErrNotFound) {
 			t.Errorf("DeleteFilter again = %v, want ErrNotFound", err)
+		}
+
+		// A filter leaving a pipeline moves under another service that
+		// holds it, and back again.
+		if err := d.SetPipeline(ctx, "svc", nil); err != nil {
+			t.Fatalf("SetPipeline empty: %v", err)
+		}
+		if p, ok, err := d.CategoryParent(ctx, "scale1"); err != nil || !ok || p != "other" {
+			t.Errorf("parent of scale1 after it left svc = %q, %v, %v; want other", p, ok, err)
+		}
+		if err := d.SetPipeline(ctx, "svc", []string{"scale1"}); err != nil {
+			t.Fatalf("SetPipeline again: %v", err)
+		}
+		if kids, _ := d.ListCategoryChildren(ctx, "svc"); len(kids) != 0 {
+			t.Errorf("children of svc while scale1 is other's child = %v", kids)
 		}
 
 		// Deleting a service releases its pipeline.

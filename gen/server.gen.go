@@ -605,12 +605,12 @@ type AssetCount struct {
 
 // AssetTimespan defines model for AssetTimespan.
 type AssetTimespan struct {
-	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Newest ReadingTimestamp `json:"newest"`
 
-	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Oldest ReadingTimestamp `json:"oldest"`
@@ -623,12 +623,12 @@ type AssetTimespanEntry struct {
 	// Example: sinusoid
 	AssetCode string `json:"asset_code"`
 
-	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Newest ReadingTimestamp `json:"newest"`
 
-	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Oldest ReadingTimestamp `json:"oldest"`
@@ -688,7 +688,7 @@ type AuditEntry struct {
 	// Example: CONCH
 	Source AuditSource `json:"source"`
 
-	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	Timestamp Timestamp `json:"timestamp"`
@@ -696,10 +696,10 @@ type AuditEntry struct {
 
 // AuditEntryCreate An application-defined audit entry; the gateway sets the timestamp.
 type AuditEntryCreate struct {
-	// Details Free-form JSON object describing the event; `{}` when omitted.
+	// Details Free-form JSON object describing the event; `{}` for none. Required, as the specification's body names it.
 	//
 	// Example: {"message":"Pump 3 pressure above threshold"}
-	Details *map[string]interface{} `json:"details,omitempty"`
+	Details map[string]interface{} `json:"details"`
 
 	// Severity SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
 	//
@@ -759,10 +759,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -823,6 +894,18 @@ type AvailablePackages struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -837,10 +920,13 @@ type CategoryCreate struct {
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
+
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
-	// Key The unique key of the category.
+	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
 	//
 	// Example: pump
 	Key string `json:"key"`
@@ -877,6 +963,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -894,6 +985,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1045,6 +1141,11 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
+//
+// Example:
+type EmptyString = string
+
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1096,7 +1197,7 @@ type FilterInstanceList struct {
 //
 // Example: {"PURGED":0,"READINGS":15,"history_ts":"2024-05-01 10:15:45.000","sinusoid":15}
 type HistoryEntry struct {
-	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	HistoryTs            Timestamp      `json:"history_ts"`
@@ -1113,7 +1214,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1209,10 +1312,7 @@ type NorthTaskCreateRequest struct {
 	// Config Initial values of the plugin's items, keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 	//
 	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
-	Config *map[string]struct {
-		// Value The item's value, as a string.
-		Value string `json:"value"`
-	} `json:"config,omitempty"`
+	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
 	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
 	//
@@ -1248,6 +1348,14 @@ type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
 }
 
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+type OptionalPortOrEmpty struct {
+	union json.RawMessage
+}
+
+// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
+type OptionalPortOrEmpty0 = int
+
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
 	// RealName The new real name.
@@ -1281,16 +1389,18 @@ type PackageInstallRequestFormat string
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1346,6 +1456,11 @@ type Ping struct {
 	//
 	// Example: false
 	SafeMode bool `json:"safeMode"`
+
+	// ServiceDescription The instance's description (`service.description`).
+	//
+	// Example: Packaging line 4, building B
+	ServiceDescription string `json:"serviceDescription"`
 
 	// ServiceName The instance name (`service.name`).
 	//
@@ -1408,6 +1523,16 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+//
+// Example: 8081
+type PortOrEmpty struct {
+	union json.RawMessage
+}
+
+// PortOrEmpty0 defines model for PortOrEmpty.0.
+type PortOrEmpty0 = int
+
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
@@ -1423,18 +1548,18 @@ type Reading struct {
 	// Example: {"sinusoid":0.5878}
 	Reading map[string]interface{} `json:"reading"`
 
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
 
-// ReadingTimestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+// ReadingTimestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 //
 // Example: 2024-05-01 10:15:42.123456
 type ReadingTimestamp = string
@@ -1443,7 +1568,7 @@ type ReadingTimestamp = string
 //
 // Example: {"sinusoid":0.5878,"timestamp":"2024-05-01 10:15:42.123456"}
 type ReadingValue struct {
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp            ReadingTimestamp       `json:"timestamp"`
@@ -1578,10 +1703,18 @@ type SeriesEntry struct {
 	// Min Example: 0.5
 	Min float64 `json:"min"`
 
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// ServiceConfigValue The initial value of one configuration item of a new service or task.
+type ServiceConfigValue struct {
+	// Value The item's value, as a string.
+	//
+	// Example: 10
+	Value string `json:"value"`
 }
 
 // ServiceCreateRequest A service to create. `plugin` is required for south and north services (400 without it); an unknown plugin is 404. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created.
@@ -1589,10 +1722,7 @@ type ServiceCreateRequest struct {
 	// Config Initial values of the service's items (the plugin's, `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 	//
 	// Example: {"dataPointsPerSec":{"value":"10"}}
-	Config *map[string]struct {
-		// Value The item's value, as a string.
-		Value string `json:"value"`
-	} `json:"config,omitempty"`
+	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
 	// Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
 	//
@@ -1649,17 +1779,17 @@ type ServiceList struct {
 	Services []ServiceRecord `json:"services"`
 }
 
-// ServiceRecord A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status `shutdown`.
+// ServiceRecord A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "", `service_port` null and status `shutdown`; `management_port` is always the API's port.
 type ServiceRecord struct {
 	// Address Address the service is contacted on.
 	//
 	// Example: localhost
 	Address string `json:"address"`
 
-	// ManagementPort Port the core talks to the service on.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core).
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort int `json:"management_port"`
 
 	// Name Example: sine
 	Name string `json:"name"`
@@ -1693,6 +1823,13 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
+// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+//
+// Example: running
+type ServiceStatusOrEmpty struct {
+	union json.RawMessage
+}
+
 // SouthAsset defines model for SouthAsset.
 type SouthAsset struct {
 	// Asset The asset code.
@@ -1711,9 +1848,9 @@ type SouthList struct {
 	Services []SouthService `json:"services"`
 }
 
-// SouthService A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the spec's empty strings would break the types).
+// SouthService A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status` all "", as the specification shows.
 type SouthService struct {
-	// Address Address the service is contacted on; "" when disabled.
+	// Address Address the service is contacted on; "" when disabled or stopped.
 	//
 	// Example: localhost
 	Address string `json:"address"`
@@ -1721,16 +1858,16 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core talks to the service on; null when disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 	//
-	// Example: 40123
-	ManagementPort *int `json:"management_port"`
+	// Example: 8081
+	ManagementPort PortOrEmpty `json:"management_port"`
 
 	// Name Example: sine
 	Name   string     `json:"name"`
 	Plugin PluginInfo `json:"plugin"`
 
-	// Protocol Protocol of the control API; "" when disabled.
+	// Protocol Protocol of the control API; "" when disabled or stopped.
 	//
 	// Example: http
 	Protocol string `json:"protocol"`
@@ -1740,13 +1877,13 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none or is disabled.
-	ServicePort *int `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of the service; "" when it is disabled.
 	//
 	// Example: running
-	Status ServiceStatus `json:"status"`
+	Status ServiceStatusOrEmpty `json:"status"`
 }
 
 // Statistic A counter, absolute since start.
@@ -1800,7 +1937,7 @@ type SummaryValues struct {
 
 // Task One execution of a scheduled process. `endTime` and `exitCode` are absent while it runs.
 type Task struct {
-	// EndTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// EndTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	EndTime *Timestamp `json:"endTime,omitempty"`
@@ -1820,7 +1957,7 @@ type Task struct {
 	// Example: purge
 	Name string `json:"name"`
 
-	// Pid The operating-system process id of the process that ran the task.
+	// Pid The operating-system process id of the gateway itself: tasks run inside the gateway process, so every task of one run of the gateway has the same pid.
 	//
 	// Example: 4242
 	Pid int `json:"pid"`
@@ -1835,7 +1972,7 @@ type Task struct {
 	// Example:
 	Reason string `json:"reason"`
 
-	// StartTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// StartTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	StartTime Timestamp `json:"startTime"`
@@ -1867,7 +2004,7 @@ type TaskList struct {
 // Example: Complete
 type TaskState string
 
-// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 //
 // Example: 2024-05-01 10:15:42.123
 type Timestamp = string
@@ -1904,7 +2041,7 @@ type TrackingEvent struct {
 	// Example: sine
 	Service string `json:"service"`
 
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp ReadingTimestamp `json:"timestamp"`
@@ -1966,7 +2103,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -2049,9 +2186,6 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
-// BadGateway The body of every error response.
-type BadGateway = Error
-
 // BadRequest The body of every error response.
 type BadRequest = Error
 
@@ -2073,11 +2207,17 @@ type NotImplemented = Error
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
 
+// ServiceUnavailable The body of every error response.
+type ServiceUnavailable = Error
+
 // TooManyRequests The body of every error response.
 type TooManyRequests = Error
 
 // Unauthorized The body of every error response.
 type Unauthorized = Error
+
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
 
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
@@ -2163,6 +2303,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // SetPipelineParams defines parameters for SetPipeline.
 type SetPipelineParams struct {
 	// Append Append the instances to the current pipeline instead of replacing it.
@@ -2241,6 +2387,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2258,6 +2413,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2492,6 +2653,130 @@ func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
+func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
+	var body OptionalPortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
+func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
+func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
+func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
+func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
+func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
+	var body PortOrEmpty0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
+func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
+func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
+func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
+func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
+func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
 func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
 	var body ServiceCreateRequestEnabled0
@@ -2616,6 +2901,68 @@ func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
+func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
+	var body ServiceStatus
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
+func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
+func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
+	var body EmptyString
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
+func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
+func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// CreateUser Create a user
@@ -2648,6 +2995,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2666,18 +3016,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -2809,7 +3180,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -2888,6 +3259,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -2924,6 +3301,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -2932,7 +3321,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -2945,6 +3334,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3208,7 +3627,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3517,6 +3936,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3918,6 +4363,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -3935,8 +4408,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -3977,6 +4469,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5145,8 +5776,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5356,6 +6019,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5363,6 +6032,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5438,6 +6122,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5557,8 +6244,6 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
-type BadGatewayJSONResponse Error
-
 type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
@@ -5573,6 +6258,15 @@ type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableJSONResponse struct {
+	Body Error
+
+	Headers ServiceUnavailableResponseHeaders
+}
+
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter int
 }
@@ -5583,6 +6277,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -5686,6 +6382,23 @@ func (response CreateUser500JSONResponse) VisitCreateUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5796,6 +6509,23 @@ func (response AdminUpdateUser500JSONResponse) VisitAdminUpdateUserResponse(w ht
 	return err
 }
 
+type AdminUpdateUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -5884,6 +6614,23 @@ func (response DeleteUser500JSONResponse) VisitDeleteUserResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5995,6 +6742,23 @@ func (response AdminUpdateUserById500JSONResponse) VisitAdminUpdateUserByIdRespo
 	return err
 }
 
+type AdminUpdateUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteUserByIdRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -6087,6 +6851,23 @@ func (response DeleteUserById500JSONResponse) VisitDeleteUserByIdResponse(w http
 	return err
 }
 
+type DeleteUserById503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PurgeAllReadingsRequestObject struct {
 }
 
@@ -6146,6 +6927,23 @@ func (response PurgeAllReadings500JSONResponse) VisitPurgeAllReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PurgeAllReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6213,6 +7011,23 @@ func (response ListAssets500JSONResponse) VisitListAssetsResponse(w http.Respons
 	return err
 }
 
+type ListAssets503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAssetTimespansRequestObject struct {
 }
 
@@ -6272,6 +7087,23 @@ func (response ListAssetTimespans500JSONResponse) VisitListAssetTimespansRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAssetTimespans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6354,6 +7186,23 @@ func (response PurgeAssetReadings500JSONResponse) VisitPurgeAssetReadingsRespons
 	return err
 }
 
+type PurgeAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingsRequestObject struct {
 	Code   AssetCode `json:"code"`
 	Params GetAssetReadingsParams
@@ -6429,6 +7278,132 @@ func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6525,6 +7500,23 @@ func (response GetAssetTimespan500JSONResponse) VisitGetAssetTimespanResponse(w 
 	return err
 }
 
+type GetAssetTimespan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingValuesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6605,6 +7597,23 @@ func (response GetAssetReadingValues500JSONResponse) VisitGetAssetReadingValuesR
 	return err
 }
 
+type GetAssetReadingValues503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingSeriesRequestObject struct {
 	Code    AssetCode  `json:"code"`
 	Reading ReadingKey `json:"reading"`
@@ -6681,6 +7690,23 @@ func (response GetAssetReadingSeries500JSONResponse) VisitGetAssetReadingSeriesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadingSeries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6778,6 +7804,23 @@ func (response GetAssetReadingSummary500JSONResponse) VisitGetAssetReadingSummar
 	return err
 }
 
+type GetAssetReadingSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListAuditEntriesRequestObject struct {
 	Params ListAuditEntriesParams
 }
@@ -6852,6 +7895,23 @@ func (response ListAuditEntries500JSONResponse) VisitListAuditEntriesResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6948,6 +8008,183 @@ func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type CreateAuditEntry503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -7012,6 +8249,21 @@ func (response Authenticate413JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response Authenticate429JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type Authenticate500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
@@ -7026,7 +8278,25 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 	return err
 }
 
+type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -7043,6 +8313,20 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategories400JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7085,6 +8369,23 @@ func (response ListCategories500JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7181,6 +8482,23 @@ func (response CreateCategory500JSONResponse) VisitCreateCategoryResponse(w http
 	return err
 }
 
+type CreateCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetCategoryRequestObject struct {
 	Name CategoryName `json:"name"`
 }
@@ -7269,6 +8587,645 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7362,6 +9319,23 @@ func (response GetCategoryItem500JSONResponse) VisitGetCategoryItemResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7474,6 +9448,23 @@ func (response SetCategoryItem500JSONResponse) VisitSetCategoryItemResponse(w ht
 	return err
 }
 
+type SetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResetCategoryItemRequestObject struct {
 	Name CategoryName `json:"name"`
 	Item ItemName     `json:"item"`
@@ -7567,6 +9558,23 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 	return err
 }
 
+type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListFiltersRequestObject struct {
 }
 
@@ -7626,6 +9634,23 @@ func (response ListFilters500JSONResponse) VisitListFiltersResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListFilters503JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7750,6 +9775,23 @@ func (response CreateFilter500JSONResponse) VisitCreateFilterResponse(w http.Res
 	return err
 }
 
+type CreateFilter503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateFilter503JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteFilterRequestObject struct {
 	FilterName FilterName `json:"filter_name"`
 }
@@ -7856,6 +9898,23 @@ func (response DeleteFilter500JSONResponse) VisitDeleteFilterResponse(w http.Res
 	return err
 }
 
+type DeleteFilter503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteFilter503JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetFilterRequestObject struct {
 	FilterName FilterName `json:"filter_name"`
 }
@@ -7948,6 +10007,23 @@ func (response GetFilter500JSONResponse) VisitGetFilterResponse(w http.ResponseW
 	return err
 }
 
+type GetFilter503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetFilter503JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPipelineRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 }
@@ -8036,6 +10112,23 @@ func (response GetPipeline500JSONResponse) VisitGetPipelineResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPipeline503JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8148,6 +10241,23 @@ func (response SetPipeline500JSONResponse) VisitSetPipelineResponse(w http.Respo
 	return err
 }
 
+type SetPipeline503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPipeline503JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LoginRequestObject struct {
 	JSONBody *LoginJSONRequestBody
 	TextBody *LoginTextRequestBody
@@ -8242,6 +10352,23 @@ func (response Login500JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	return err
 }
 
+type Login503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutRequestObject struct {
 }
 
@@ -8301,6 +10428,23 @@ func (response Logout500JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Logout503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8368,6 +10512,23 @@ func (response ListNorthServices500JSONResponse) VisitListNorthServicesResponse(
 	return err
 }
 
+type ListNorthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -8413,6 +10574,23 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8509,6 +10687,37 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	return err
 }
 
+type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
+
+func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetRepository503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RestartRequestObject struct {
 }
 
@@ -8572,6 +10781,23 @@ func (response Restart500JSONResponse) VisitRestartResponse(w http.ResponseWrite
 	return err
 }
 
+type Restart503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSchedulesRequestObject struct {
 }
 
@@ -8631,6 +10857,23 @@ func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8741,6 +10984,23 @@ func (response DisableScheduleByName500JSONResponse) VisitDisableScheduleByNameR
 	return err
 }
 
+type DisableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleByNameRequestObject struct {
 	Body *EnableScheduleByNameJSONRequestBody
 }
@@ -8847,6 +11107,23 @@ func (response EnableScheduleByName500JSONResponse) VisitEnableScheduleByNameRes
 	return err
 }
 
+type EnableScheduleByName503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -8935,6 +11212,23 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9031,6 +11325,23 @@ func (response DisableSchedule500JSONResponse) VisitDisableScheduleResponse(w ht
 	return err
 }
 
+type DisableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type EnableScheduleRequestObject struct {
 	ScheduleId ScheduleId `json:"schedule_id"`
 }
@@ -9119,6 +11430,23 @@ func (response EnableSchedule500JSONResponse) VisitEnableScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9243,6 +11571,23 @@ func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w ht
 	return err
 }
 
+type CreateNorthTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListServicesRequestObject struct {
 	Params ListServicesParams
 }
@@ -9317,6 +11662,23 @@ func (response ListServices500JSONResponse) VisitListServicesResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListServices503JSONResponse) VisitListServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9456,16 +11818,19 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
-type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+type CreateService503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
-func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9487,20 +11852,6 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9547,16 +11898,33 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9620,6 +11988,23 @@ func (response ListInstalledServices500JSONResponse) VisitListInstalledServicesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9716,6 +12101,23 @@ func (response DeleteService500JSONResponse) VisitDeleteServiceResponse(w http.R
 	return err
 }
 
+type DeleteService503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListPersistentPluginsRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 }
@@ -9804,6 +12206,23 @@ func (response ListPersistentPlugins500JSONResponse) VisitListPersistentPluginsR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPersistentPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9915,6 +12334,23 @@ func (response DeletePluginData500JSONResponse) VisitDeletePluginDataResponse(w 
 	return err
 }
 
+type DeletePluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPluginDataRequestObject struct {
 	ServiceName ServiceName `json:"service_name"`
 	PluginName  PluginName  `json:"plugin_name"`
@@ -10004,6 +12440,23 @@ func (response GetPluginData500JSONResponse) VisitGetPluginDataResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10130,6 +12583,23 @@ func (response SetPluginData500JSONResponse) VisitSetPluginDataResponse(w http.R
 	return err
 }
 
+type SetPluginData503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ShutdownRequestObject struct {
 }
 
@@ -10189,6 +12659,23 @@ func (response Shutdown500JSONResponse) VisitShutdownResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Shutdown503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10256,6 +12743,23 @@ func (response ListSouthServices500JSONResponse) VisitListSouthServicesResponse(
 	return err
 }
 
+type ListSouthServices503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListStatisticsRequestObject struct {
 }
 
@@ -10315,6 +12819,23 @@ func (response ListStatistics500JSONResponse) VisitListStatisticsResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListStatistics503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10393,6 +12914,23 @@ func (response GetStatisticsHistory500JSONResponse) VisitGetStatisticsHistoryRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetStatisticsHistory503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10489,6 +13027,23 @@ func (response GetStatisticsRate500JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type GetStatisticsRate503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -10567,6 +13122,23 @@ func (response ListTasks500JSONResponse) VisitListTasksResponse(w http.ResponseW
 	return err
 }
 
+type ListTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListLatestTasksRequestObject struct {
 	Params ListLatestTasksParams
 }
@@ -10641,6 +13213,23 @@ func (response ListLatestTasks500JSONResponse) VisitListLatestTasksResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLatestTasks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10733,6 +13322,23 @@ func (response GetTask500JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10843,6 +13449,23 @@ func (response CancelTask500JSONResponse) VisitCancelTaskResponse(w http.Respons
 	return err
 }
 
+type CancelTask503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTrackingEventsRequestObject struct {
 	Params ListTrackingEventsParams
 }
@@ -10917,6 +13540,23 @@ func (response ListTrackingEvents500JSONResponse) VisitListTrackingEventsRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListTrackingEvents503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11029,6 +13669,23 @@ func (response DeprecateTrackingEvent500JSONResponse) VisitDeprecateTrackingEven
 	return err
 }
 
+type DeprecateTrackingEvent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEventResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackagesRequestObject struct {
 }
 
@@ -11046,20 +13703,6 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
-
-func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11106,21 +13749,39 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
+type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
 
-func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(502)
+	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdatePackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -11137,6 +13798,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11179,6 +13854,23 @@ func (response ListUsers500JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11275,6 +13967,23 @@ func (response UpdateOwnUser500JSONResponse) VisitUpdateOwnUserResponse(w http.R
 	return err
 }
 
+type UpdateOwnUser503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListRolesRequestObject struct {
 }
 
@@ -11334,6 +14043,23 @@ func (response ListRoles500JSONResponse) VisitListRolesResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListRoles503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11460,6 +14186,23 @@ func (response ChangePassword500JSONResponse) VisitChangePasswordResponse(w http
 	return err
 }
 
+type ChangePassword503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type LogoutUserSessionsRequestObject struct {
 	UserId UserId `json:"user_id"`
 }
@@ -11552,6 +14295,23 @@ func (response LogoutUserSessions500JSONResponse) VisitLogoutUserSessionsRespons
 	return err
 }
 
+type LogoutUserSessions503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
 	// CreateUser Create a user
@@ -11584,6 +14344,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -11602,6 +14365,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -11614,6 +14383,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -12071,6 +14855,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -12237,6 +15047,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -12272,8 +15130,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -12345,6 +15205,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -13531,8 +16536,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -13673,400 +16680,469 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5ki/8KgienTDVp0hRN3dbiokNtSy7dcaWdUSpe2Ytny6QBZJYFQFOASWZ43HE/vv9/73Cdx5s",
-	"n+QLZAIoVLGKpG7udo8nYldtVhWuibwh85efWkM5nUnBhFat/U+tGc3olGmWwb8OlWL6SCbM/CNhapjx",
-	"meZStPZbFxNGqHlMhjJhEZmxbMiE7jBh/p2Qdkw3BzHhiigmNKGKxPRP268G8Ua3FbXYRzqdpay131Jc",
-	"5ErypBW1uGl3RvWkFbUEnZqnpq1W1MrY33OesaS1r7OcRS01nLApNYOa0o9vmBjrSWt/e28vak25cP/e",
-	"ilp6PoM+dMbFuPX5c9Q6opqNZTY/hfbrJjW0b5BrNi8PNWNK/0pnvH6o8Ocxh/qKp5plzQMdwXPChdJU",
-	"DNkzRcwQFnaistxDmrKt+hlgg7/eZSJbvd7qifwkcySn8hzOmc4zQfSEkYzRhIuxInIE/06p0uSUTMyH",
-	"XXL8cZjmCVMkVmwoRaLiiMRTLnLN4D9TPuU6JlQkJFbXfBaT9m6vB3QGs/x7zrJ5MU1otVWaEBd8mk/D",
-	"4XOh2ZhlMP4TzabN28A1m8LKk1uuJxwn5IiovPgTrWdnMtP1y28aWr7uK9b5jVmHxUG+pR/N7IjIpwOW",
-	"mSVmQmecKaIlyWATmpYKVra0VAkb0TzVrf1ts/HYMpCBJYRl6/gWt+w+lGB3u4EWYEfvQQm21bvQwlma",
-	"j7lopoYZPPeHch8moVh2w4cMqWQkM0KJkrmeEJkRITM9sZ9F8Hb9ubbf4cMFFsrqSQqbXeNEr6Css4zd",
-	"cJnXbF1/wkdawbg1hzMgEnlLuNASfpxRpXER7BMmEvM6V2RKxZzkgmtF6FhGxB4d84vZ/brDbhbM77YU",
-	"zLx3O+HDiZEzbnqw50TqCctuuWIbXd/Un3d6V3mvt/18Zufz563tXkzG/IYpstMj9jXTakI1JbcTqRgR",
-	"7JYpDYdmbvrZ2g7eTJMu+YXricw1iV2zMWnLDNgB6W0Q6qY+oYoISfLZjGVkIHORRETJguSVptMZS4hK",
-	"+Xii0zmhE0YTdxLGVLNbOn+myDCVw2tCM0a4gNOQNBG4G1A9hfdqKfwch/MXNl/c7UMjFN2A3Lifkf/V",
-	"f3dK5OA/2VDfRbjbBh5Emf3hhCV5yk6S+vOo7HPCK4Jwe+v752zw/IfO9zu9nc7WFvu+88Nw9H2HPu/1",
-	"ntNkJxnQXv2wXZO/wryahz6S2ZTq1n4rz+HNmsEjFd2HIVoCDBliIBHvyxBtq3dhiH3kbc0cMWR+D1IT",
-	"G3icbf/x1Zb+NZ8tTum0ToqapY2AQ8/omIsxnn27+o2Lbdqvla2hKK0/pBdUXTeRvKbqeoHcn4++p9v0",
-	"+Vbnh6Q36OwOn+90XiQvWGdvkHxPvx9ts96wQSt8MJWbsRry+N8w/YUhvxPpHMascNVANpi+m9bNbnQx",
-	"hGKWszwbm2erttYMqa+pXmNMIJU4MGfNIjKl2hx/MqSKdbhQTCiu+Q1L56QdG1MqZZrF9jVF4iP308YB",
-	"oeSGpjkjekK1oXghca+gafPDbq/XSCzmnYZZu25rV/9SsayJUnJl9IwypWzXEoF5cxW/W8ooPpsv1UwK",
-	"hQrgjzR5jQLN/GsohWYCdFc6m6V8SM0oN/9TmaEGU/3UmjKl6Ni0fUaH13RsGORMKq6NxWb0a7W/uTnD",
-	"R6prP+zKbLzJkjFLzCrnImN0OKGDlLU+hxP4t4yNWvut/7FZmMSb+FRtHmeZtPOoUfoWhzKUeZoQITUZ",
-	"AA83RNM13f1Ik3P295wpfd+JA80Sb6gT4DJkmivoixrlE1adDJi+ZUyQLeD/oKM/0oQznAEBLS41LIAl",
-	"Rjfj4oamPDkASWVHDGcZNUQ5GjFhpBkZcZYmUTAJmZEsTxks0ZEUo5QP771Ah17myKxQAMwwEmLkCKGp",
-	"kapzwj5ypdUjr8nQjt6zM0aGeZYZ6YYHvZ3kOBEnE91wEjbLmPnd6IV2BlkuBBfjCDmFoSf7ywYs1SuZ",
-	"DXiSMHHftQJOR5MpF8ANzH7OjZA2e4qMT85YBg090joNaZoatqMIzfWECQ1LkZBBromxBTKZMpJIpmC2",
-	"NE3lLQ7EfAiTPhGaZYKm2M09J+4agZVmGWGmMdL2lJ2Q3dHWcHvwPXtBe8ku29vbeIQFOCQg4p2tY3V6",
-	"PC8J05Snyir23nA0J1yOSS4SllmNEPnoM1WcQ+Qtp1K/MmbFfdfkVBbeLzwu1uX1SFtPkyRjSmG7Ms+G",
-	"wUbDWXSzODFjmzKh2b3nMswY1YbVUGtiuxPFsT9edEHmTD8+YwROCFQNeoRRDpWcMj0xgwKCvmGZ4lJU",
-	"DLxiSRJpRgZrckbnqaTJhZRvqFFx7rkoVvKQgQTuN2QsUWSrt/vD3vfPyWCu2WMzw3JH5C3/EaZzIeVb",
-	"KuZ2OOrejH44lLmxGoB/cUWMYcwSQkdGpGRsxoCzjChPWWJOERfqgGQMDHlBnns7/rHo247nbiPBd4AC",
-	"+A0TgZ/OGXmtqDVhNLFO+XPzVefQfFXjj7GOiVxonkKjwaBygcMqKXzPe/dX6ox+KQwblxn/x/3PqtFR",
-	"wccFBpRStzJLDPWbQwCa9CPsz1HGEiNsaKpMN1peMwGsdsqVMkeyUF+6oDjbFuEaZDhkSr1leiJrNOmf",
-	"QEBZbdqIT8OuuTggMRXzmLT9jGRGhizTfAQSbyMi8ew2Kb0g0rn52bwVk3bwMj6CfRNmN963qDDWwezW",
-	"6OTmxdaH0NzDpxVrIGodmoNiVvtylhh7wmxSknAzEZqeZUbUa24U9BFNFVtYwgkVYzR4Kcz2gFBNUkaV",
-	"BmccKHVdckGvkcUxezBBoo8yOYXfYvgxtsaHN3qmXIQD2Ipas+Cfn1oU9uDXqd+EZVRQ2rAqKYSm0ykf",
-	"TzRREz7SVtGRWd3CZYym6GEofX5GNXm37DOJbqJa60uwW1ya9hYuVES2YVUiskNuOLuNyC74ITv4jz2j",
-	"WupMpmBKDmEznDsVqe+ZIoopI1NU6YjvBK76vZVuevsT+vNqqOYXridoUd6PdvxZQRVjMCexNS/jOoIi",
-	"A6Z4whTh+pFoa/sbbf0mtBV5N0KzN0JL23vVKbGCaAsJ9t738qGOlvFGO0cJVSGDdW+7G53cC5s0dD01",
-	"OREH+WjEMtCI0c9bantru7faFxhOvZiC67txES74lKkZFYvrgBceq86BvSeAZjSdgo0g0+ReX1ZmYZuJ",
-	"3EhWzuFYaHTj1Wzor8NH3dHffHGCSUXrrVSecO1XqOroZPZiyxoh1LxMdEZ5atakvJ7WQm1m/ag9lrt4",
-	"lTHWAXdCcE1E8J2BY+bshgl9ANrTgBE2neny1fmnljNMK3EYmk3LF+uC3f5M09wswQ+9H7ZxjYJftlp1",
-	"Ik6xG5ZxPV/J/M3y9N3L5kMwY9f7DF813fvNXfFdMxUUTfgxBLOI/FYtJ4gjYyTfVQ08FCTQ7DsJG3Fh",
-	"TB2gHCCmg5I9q1hwQQxj/g0oK/70OSa3EyaInHKtKzZQya+cT2dkh8wyplSeMUIH8oYRPcmYmsg0WUk+",
-	"FXvs8ujouN+PyKvDkzeX58cR+eXw/PTk9LWxBk5OX707f3t4cfLuFK6/qZjDxcIBUVoaoYBXxeanLjkU",
-	"c/QdsFSFtwUF27qlmcD71AWudQ8yrRDcIpE1ktYbrnTd3fGMjuHGvqAUzlTk7tdHPFN6kTLgZfMf5qir",
-	"tWaAvK7YJ5plFP8tNU2PVolkd68HlqcjI4y7UBGhw0wqRWiawnwq8vpOwjoYTmTn2bim/UYKwztWfAqr",
-	"K8KjGBGa3tK5CkjJUJq/iwlNSkurrahlibUVtSy1tqJWQKxlWzN8UGdzBkRVP3j0BBqJtjj+/SvRIfHZ",
-	"5fnr4xiDMmZ5Bless0waRZy0GR1O4Ffwlm/AB2/evX59GhtLPHwXHvUvzt+exkTpjNHpwsO/nZ2/joma",
-	"K82m2Kj96PD8wv+uNM10PoMnr/oX786KJ5NcJ/JWwKOjd6dHP8VwIcDHOTrRrXbrnh++rD537A+7PfrJ",
-	"tODvMKxi3maCDlIG1zoJV/DfLhRkw31omvYflls9/xkm6a4Y2JgrDUpoG2bmGzn/+fK0eC8X5TflbBa8",
-	"+epN8Sa6ueDJ6U9H797GLsrJbpm7sLRvvPzl1L1htBkucCVyQW8oT83s7IuHP7+pe7H82uXZ8V+PYpKD",
-	"rVru6se/wKMBHV7ns8ooLl69hMatx8W0mzDzOHHPzYKWntMkKZ72TytPFRPaPTyqNj1MGc2Cjy8WPgbH",
-	"f0ho5rWXDa+FVHf2l9cnp7G/k4QwsjSlfvfP/vL68qx4juuUuEfnb4tHQP745GX/zIwx4WoGN9vloZmn",
-	"L8tPwxEd9/vm8LCPwY2LIZOwieN+/+Ks7p2wocv+udkEMBSLxb/sn5tDAr/iAfG/my2F38OtPOxfvDyL",
-	"rfKvMzoElwLoCcEVnGMjhq5Dt+2VCDgm8KVW1AJ204pawFvMX8NG4N+H5xeGnxom0YpawBHw7+FL89yc",
-	"b/yL/zYnE/9enuLfV29aUQtOEfx9+csp/D382fwOtN6KWkDY5ndDxfgX2gO6xL9H9vf+hf1rngOt4N/L",
-	"M/x7bvqB7bZ/zXuwg/j3wrwHG4F/Yfyw1K2oBUuL6/HqTVlKuKkvygd3eu2Fvlq041Iurhdlxxsurp0/",
-	"KZXjIizNX8IbwZvRoXm/rCmlcry5vdvb6211tnqdrb3O7nY3lfWaExJiTZDWKdxry5E/YoYNO7r1IQhh",
-	"v+9bEITQsS91wrNsVsurOAujKGsyVdXMDTHClapTIo68+dSkYS9XrI5ASJ0Yc6v26gOGDuLbXyFG5JrN",
-	"0cHnY6QrWndwA2zdZz4GqiVnOMbWgv1xdkKOjP51WP46ahkGlFIb299aeIwtKrNkUyoSamjE/0xTs24y",
-	"S1jW2m/tFaRgzrq7AY9aN9aS9B99jgrrszR+sDWrYzevgf98OGQzTX66uDgz8l8wIFJFaqYB71jj1g1v",
-	"u7WgXBZDQyP38xIiKMy+qorur3+1JHCDCncyU5aBJNGySwwJELD5OA7Z2OxDOQW1MgYyiPEuhcQwopi0",
-	"B1JP4K4Fp22MRZGYjwbGcjwgFCOcuSDwJto2G13yzphEeDNsWPQ1m4NjE2kN2jNCICrewCfXjM0MK+CZ",
-	"j7zAwKvbCU+ZfVJMAW7GUApGMDBsRUjtYkY0rXojKrtqTEalnUzWZizmNF6zOQSlgZVut+cT7Fh2Q9My",
-	"uWz1aoglTWFW9gOzQEWEZl2IVdWoLnmmy43/MqG6lKrg9dAK02qc3QKTKtHtAremA5bCLbh97YDYyftL",
-	"gYWEm7Dnug49v3wYR3vpSWGRty2Qez1PWzhq16zBVMsF/3vOwjjq+lwRSzV3ShoKiOw3XRHSBldiCrqc",
-	"5jeMqBlDWpYjxyQ2atatItjMIn5YyceaIr/RheLJG6/ZaZWt1fmifs/HppZKFtp8LPJ7KgJbpkQs0lNE",
-	"wMaHeDquVZmrVzjz03DXQrpu9epkaw3hlvtzDSwjZ+c3K5Oj3R/7r7W8YK7Bfj6d0jpXWGW4QRfLxuea",
-	"W6Y3VPLfSMrrnHqPdMTOj/sX5PDs5LFPFVx4NzX84KMVXF8shmsvp6La3SkOVd3GlJxLhnq65PiGGX6o",
-	"dcYHuWYQoxZb5RhSMSjBEUU2FkmBWjSQMmVUqFLWUXVf7YGrWx/7sObUOl15cROX0ckF+6ib93AtTftR",
-	"qSZU1BcaTq3QbkrOxOdoQOFXuFmVZaprurBlFlq/auksZ1ctvPkwJImKsNHZbWx6cddmfRrmi1bUgquf",
-	"sglvn9QMwN7/Ly5YNmbKBvGyxHYOcwSjig9rJvl8b29nr7Yb51lfuGOZ0jS9cz+1BOdNxNrr4rB5ZX3V",
-	"cWAfxovdNJua6xr73uqrDuklEiGBx1EY+K9YxmnK/2EMreI0V/LfzOGl2qhorf3W/3nf67z48D//rSE+",
-	"JZEivQN5Damw1GX9cURPMpmPMRr+8OxkPXrDn6KmBVpX17gwb6PqwpPaK5QjKVCZIfKGZZg6Wng0SqII",
-	"w7Ax5xSCeEFJgezTlN1QUUmAREf9T1rPyJ//TK5wSletpZpVTch8qO/4Gx3PKNpw/Ynjncg0CfffPIqK",
-	"oEp8yewoeMEh3+677777Lt44QE6AWykkXjVCWp5eh1dXRFdZ9YF3l2pAdZZHkxBxZjs6mxbkG1ykOi3f",
-	"xiEfgNqIxAleZ2Vmrguh9BBRFllyGLChdJkuMEaa1sm6rd6jS7o1FNnHEXEnTrl+XAn3pUXaE0uwnee9",
-	"3tcuwH5j6bT1e5VOX50sujOfXs6fL+x06433Z4qYbx1HTDJAVoDJ2itTvLEGzkJiI5xiR400Y1XBdUBi",
-	"J7n8azWyK9wva6RAFq0z3UeppIBigmsQVVz6pqdW1Do5u9nFP89bUevy/A2QIPZe1kuKlheoARfq5+VO",
-	"kvqoKnBtI4Ui1EeN6bYgpZYoDU3KQmWNbWdehdhYkPbbK6moWbD7FL3F8UFqkBwRBtYopt+5sJTFifr4",
-	"rLoIxkk+pXjhzgQiDbiwnSLjFBSa8tya091WTdiNpm7KCNuErskg0/dOpFCBgCluYxYXxoI2IbEsc8wt",
-	"VzlaJ6HG4nlNAEIDPChq9s55ChtOGOY+jan5HFQvyxyyPK34cD614LfWfuv9p6tWQjWdSS70VWufXLU0",
-	"m86+u2pFoDgPtczMz73ulvlBjkaKwXud3d7nD7VheaIZtKkMrrNPhHQR8EYqZHSI0V5CkhQDciFpKKMc",
-	"VC01o0N2QGiqpE1vBrekdzXDJZIiM5YprjRLMHIJFFN7WduAyrUcoyKUiP/n6upjr9e5uvq43bu6+vj9",
-	"6EP73/eDX7dG+Ot3NW9u/HutKEW0oKVgY/hKzeDXAF0ID5DFcLA9Nh+jE7tPda6tyiFZPBqLORV+ne8/",
-	"99KxIFleSYfwq7HQA6RXL4VIURZwaMZnLOWCWWsu7DAiSmbV6NX3ralMBrnaekAMQXlD3GhXb0y9z9pG",
-	"S67tsK5s9qrBuubrhvcTV8Zw8PHuK9hhkJxSY3djuJ0XUnCbozQfkiQHVicFI0OZpuhU9BbYPoknOIxf",
-	"tYoN4Sh41WnACUs1NdwhaLF6+fkJg4teQiDp+fHhy5PT1/3W/tZe1Crabu23tnvbu53eXqe3RbZ6+1t7",
-	"+7t73R7YHz6LYX9rb+FuOGzjvjHoQRt1O3GCYTEs6QchNOVRNAfXeCZtGvBRNdfcpsMGtG/GQAH1BTDV",
-	"WlELIgThbxBeg4Yvhqc9RqxN3YzfyDEX95P5ly4hDoSH0zsXeZrXSMt8bWeYMd05Mw97WWJ0XgfL4z9Y",
-	"eXec2yzcJdlZeLlbxb6pqIyQb3ZHeeD7LuvcTSusrGemEioOHS+OPoPQD2sDwjwm1vtT5BCWpoDJBrZz",
-	"Z1EYA75QQovpvpFjAJYRROWQGjjK07Q2+xZyjpskAKTWYVpyBJBSTCTuNi12KdbWSMdk8PKq/8f0xc3f",
-	"pq/mf5u+ej7868+7w7/+vMVen94Mp0n6Hzv/a5L88rH3H9uv5sPXH/eS7VfqP17/UCullmXnGS0waQx4",
-	"X52Y59YPu3ELEtmNq9vvt01qP7gzhLrFkH0K4CB4Qex8l5AmUUK4XNOigPvHW6pIIkVFT+vbaFSzMbNM",
-	"jjOm1IOMhVPDquplaMgb1xKi0JbltQ/jY9iSjR1fgasHYFZGDVoA2jAKM1XXiyuPTvGkbuUZuDt0CbhP",
-	"EfvBWmeU3xUIsEeT3cHeaLuzNdoZdnbZ7qjzYrS319mmW4Pv2YvhTgIe2xU4Z2Z1Z4zqZkQGh8YEa4Wu",
-	"PVgus0YHRORpak3x0io6Vwp8ZSwULnKZq7SsLOxUwFdNa4BvVV6mpnMJE3K74mfSTBmWxmp08noKIIfw",
-	"95kisVF4crxlji2SUWzj8iDUjw1zF5MXnDELYGhPX+zX0r+v1tH+8xkmfSzX/5cdMUR/PREj6RAp3AlZ",
-	"fTDdyxBTXJeBdO5xQAErigsXIo/hVIWqiL4KjGfiuix9t/Z6q1KGoxZuwqph223u48uBq7P+0HLHBlRh",
-	"5RoKwH/b2SeeJTiHnX3T7AlV15ULZ/PLmqakvWPyBgyssZ9qsFmNZH1B1fWC26aewAGMq3DKFAiw6IaJ",
-	"EfoWhvJMFXGONAM5ChGv/lV0+Q0yVkAb+C/BxwIOEhsUCwchuJ3DAdToiav9QWs7Eq3vxvkTyy77+zoG",
-	"13E+lZah1vV0gK4nsxCrnE7kUJBcXAuQ3uZ7mXl8VSnSOYmxu9h70av5lZ9aeZYGawVx3/ubm0MmdEbT",
-	"/efPf9jZNEqxzDoO2rY2DHst+WcZZo0YNNRjBZ6bhPW8+RsPmRV3zTVSUwr2btTaf/9pUX5+Wvfm48NS",
-	"/xqi1d3Xsxa5WCo6leY35x4xxO8WRJH2bu/FRpccFk64YN2KJIQiB04kBRMt6wBadoapzJPfswcuBAr3",
-	"M61xQBmq/NWZwCtMvrvoLBHCrGwZvreztbfzvNfrkTYlc0azjQVtxKtLXOjnu63gitV9eyfLoeqeWktZ",
-	"eXd7F6yjMj8sgbI04Kswmi4mtazAbanMq+imbgI2I8o6UpZIpUrWkdki6zwpsHF8EGUSpki143/HBKk/",
-	"2w8wLrvizrObWcOvMmZh3rFjjIAwfYYyvuivLN+D3+uQNppB9m1vi4u/JL9qdew8wvE13KZZrL5iZQ8s",
-	"HLdmSjcjC7S2ur1u747eELvedgnqKQOdJAirdEfatuFEvz6hL0mw21LzlZCQXGmiDCcezdHBUVzzOsb9",
-	"TJGZTPlwbu+MRyOWFcQMKOg73k+mCljzYiJi57bTZ2tNpuD5P/TutlULa1mZe+3mselRAe1Wd57Pjt96",
-	"hPRhyo09EIDBlafZMf/78fj1ySk5Oj6/OHl1cnR4cQy/Xom3Jyc/qn8cHR3+PB0f3p78eDg+ufxrt9u9",
-	"EvDC8enLmo9Wb++ZvdgSGi2iGoVy5l9ZkjlZaHn+n46VgV/BNgLXZ1W3LxfsAX7cYHi1W2TaqMk4vWHC",
-	"maMKo+EtqG8Zw7MOxiJMRnzn4kCXOCtjFyfeLX+LtrOLJI3ROLQmxsZaLhKzmmeQ273ECMXk70UzFG8l",
-	"CkWq3OVK09P0bfpY0nPGhozf1PXtrkGaet/a295eawT9NQzwwRxAPkoeDdx5BIbXcgza+t3N7wmjaV2k",
-	"XJyxJCZ8FNjPE6ps9nlEYjodsAxegMskRDKHgAl+wyJ0eMbjjDFRComBX1pRCz4HjakSz+JeWDhBE6l0",
-	"c2EH8/SZahDCnV7tNSufHVoMYLW00ZOzm11Y65Ozm+ceN7h69bP1Yru79fyH7lZ3G1x07Ife/v7W3YKr",
-	"FR2xt/UIYf4oWlQMW9Wh0zHfdKYyYTFpg+04lJmzL+AyCswbTzPWDabKxGpF8+LxVKsqavjbZ7yOiV1I",
-	"gflntW7GcTJmxCHt1/n7Z5rX9eMsADyDJTgnuxhtmaEYNnwKUUPKVsDz3l53u/YsYFbJSp2rqHhjX6vX",
-	"rFbcLOEEA84TsIASL4yamHR5S4JjUaZnf7ADoipmWC9l8KK/RnoGT1ZWflO+dhIEW5r/mhuTrSoxXfAD",
-	"+zjLMDU91fSux6Xw/RY74cIPVu1F4evz81u2LOvepK67dK+ebNlWqEtT+vEEXwWXwnLFZOnKgK70kmpa",
-	"E3BLNSXUOQisflM24Wui3GubOhRzDAi0Pj+7TN4fJ28FQT264iAz/KBvdg1CdrZ6u9ufFyJOTY/NcwPf",
-	"+iIi5ap6a4tCaBmG41KuY1t8AMuxzoqlJ9+rXxXibVDLCnSyrFCTpvKmYm3eGS/U9lc3RKsNLY4xKx6s",
-	"j9V3UZSyIjTQ8bxFh47TCj0VISy97t4P3/9Q501dG0xxJbJmiKnoJrlkZYJ02PskQ9vPIVZYLbrE3wlG",
-	"7LrPo9KVT1AVjFyzeQRRYphOoYjd+4hYfxtoJfSGGa2kcXE/tewbZp17va1tYFnudr+139mq9WMvLOgC",
-	"2V5eHLmygHpCpnyYSZuZEpH4b3/72986b992Xr4kP/20//btfr/fHcH/4kqq2kKI03Z3a3tnd+95OUvg",
-	"6ir5tPu5Y/5suz8E/+yX/lxddc1/PP9c64S101oRxP2pNmLMkxAaCj7nwGMTgUQr4H5xA+FOxW32wl4v",
-	"RoZVj0XpECxbroUwsKc4PPVHxnn67hce1VBlSUuS10WL24uachs/UsXI5fmbRaCoRQf68ipSpXCAjN9Z",
-	"xGQsZRSjU0YyTeXtAYnRkVgx5+1jvNlAnMwKkBV8dddgqyyt3ySZ1qiijfjmh2laFAdSNsrxFi7tRzxl",
-	"ZEoFHUOJlVpLsOx23L4LjHi9OmBxzhHlHGHNPcI51F7AW6jyApq3Vwp00CKsVF+Vjm8WsT6gJ5PpHaJ5",
-	"YDNWebGwybphNEfvHBY3Ys7lZv+ddS3Q5eVZjHf5EMRuQRupdq4YZ9huRCS+OHl7/DI2D2PDAcAgJreM",
-	"XSd0TuKEzuPIrH1CeepyS/M0NV+enF4cn/98+Ca2wbUx3uTEvrZqG3FXMwWBBT6AFlIcg5opoVmqEMCJ",
-	"aiKN2eqD/sJbVHtlHrnrVCANmwjmAaJ8s3jzxbrjLsauqCDeN7bH0/Bxs3AXJ/2Lk6N+140yNtN8e3h6",
-	"aSYJfgI/INc814qlI5eTyjVpC0kOz04wni2RTG10ybnZCvCHjuDXEMmqaEkRiEyjGYM8yCHNxxNN8hnU",
-	"VJhKpQEV9Pjl5Zvj8+6UfvzVht/8Cr6J2Hq1zErb5bNrCT+ZPgdsLkGoQXicIQ1bkjhjjKhU6m6xhxCv",
-	"gwRhBtQzM8erorkr7EJns3TeJS8BvxTUQkEcTdi6iOHNLewWajl4yW8ay9hIZszRqt/3Nt4pGN02xrKc",
-	"9sBv1FlANUl4v1gChjAtIHE/mIhskfZbKRI63zAM/HvS7ufwryCICyk6QUew52vf3y1IK7pjoJxZhYMg",
-	"58QiFVv3jFrLNcw+DtNc8Zul7jAgZXMc4ViWeYiDcKdDwH2imlBQivYtIXkyVhU6dqWKnW9TaZ6mZCxd",
-	"Gvo1n82eKgRwzVrAK0MAl0RPYzxDqRjhQeHnrQR6VDXA2pwhV+t0MYgAGfaSGuWWoy9Qz5odNEUNnCwm",
-	"oC+4H4KyUyv95PWeSaOCYoXuhvMZ9I5LOOWJgFoslxdHC7cV7nD+8HznxYuVI2qKgBMNi+mQtVGqtqIW",
-	"DBbQtJHTtaIWSogqprZ/vL5qEm68D4izm2VXMwJ+F57zgsssUyMaQpRdLM7aWk0YBbk8Ptk3vWxYfWZE",
-	"MWaY3sGawPvHIiqRDNDqMqrAYE54cmAExlBbNmdZnL6Vlp1XClWtKl0VFgz/bRiTH0EzhyqxJtJG0e6D",
-	"kHWlkHd9de5VRkjzPvqA1DpjSeWpRmB+qwIgPIVTG/zQl8b4B0H8bqZhvgYpIooaV29VjfnF9IjH28CG",
-	"BTrE7G4jCYn0GShrSMmG43aShDGzyzIX+izjTDWUlXm7xAtldtKcqkE+vGb6ANVE8BzAzbYNdc60O3b4",
-	"Xs2NunNZBXvb6+7tBauZyHwQJmMW907g3ip9+Hy977iodrjWd0/jpLR5VvRjK/LL0bBX5uSuDG72sRdF",
-	"ZHMRFYvVZs0wbC3TXE9sOHLphry92+uBv09CQd+NA6PYu8hb61yH6Nrdb3HTTxM3XSiViBvSDtcmIjHW",
-	"HLtwFW3iiMRT+rHPRPKGaiaGc2O4/ubB1nAzK7nQ6oxlfTYMI6/rQTjXMZikZS4lgSZvndvA5/lm+msI",
-	"sw5F8hePtC7IrAR8EErjRQ3h9xpdHcRVB6XXFWk38bmNxuvGFZfB9TYEdBNhH1G5yIcF48LU5VKdqMoQ",
-	"bPpzsIrt93314f07+eH9Zf7h/YX+8P6nyYd/vj8V+ON5VvOj+eGEf3j/aoR/j4Yf3h/S4nfzzqn48M/3",
-	"LxP8wXRxNiteMh/8NPnw/phBDxv/dscUnqX2SCjJau5Pl9XDrLO1E/BOgrIrfMg0AC4kJQgU86tLXHr0",
-	"zMF6LdUVQOGCOXF1N59DyByaptkcSW0P7Hqprd4E5Uu37ZESXW1r52wos+Rhma7lpmpUoqDkkfPCkMMw",
-	"ln6Qa1eDKSmF7cU2as06Q2eZ1HIo05hcta5aEVY6mMlMK3QbuuyUXAWJjjVaLzZaM1R8UOJgHFNGjSBI",
-	"yGINlCFNJ1LpBgA+e3fz68xXtlgsZAFpBRkjmqbXHsbf5/6VO9ztbW3vrOP1rIFtqaVFWBpY05rh2Sce",
-	"M83KRYfuVrrsW1L2ZdnsF7Qto+0cnp1EEMIpwPe7eraPmovZNyJgIHORRARyGu1/H8mMRaTvghNPA/ES",
-	"kZeBcAEOYTHnPPrGNRcVs7bo54683ZHvIoVVljzYXL9GSw9wg1ETIo3FZ+/6FwSucDdtZ/E+oaTOPIKl",
-	"wHjPSn4MoaQ2L8esUKHxrbGZZXPM6IRLU49rc4FAPywTR0MxBBukXgagcvk5eBNkVtpynlbUCoOLQUHl",
-	"aTVwuPhu4fwAhUCN3oayvE9eY9lHc7vKttA0F2MIwNgnzTnVxdttNaEZ3AsygUUWi9JkyraFDQFyi/lm",
-	"42EBWUNXDhLWqJbizco+liQ1bT0KZESppTrXAqjRgQh9Mplps+VnbPhMWUxjpBVFbmWeJugyQI/ufGYV",
-	"+ccTsgcwVqQYN8c7CF7Yd7XkcCiE+vS9W3ouYbau3HI8mDXhvY8j9+1NaPMaPIUucA8Ah3vpD6s3uFGn",
-	"cF749e51a68G7wKF8gAdJtxBruFsCrgKySDQIJj2E2k49VrEg9QHf7hClIjqltTyNicl6gts5EIDwvFA",
-	"yTTXLExbunflE2wU/1aLnlTzpNYuUvLj5atXx+fHLyPy8qR/dHj+0vwn5nNFPrcqIpen/ePTC/h76p5C",
-	"/BmdshC4poLyQtpZmD+1AZjPhTwPHjuetWE+ja/yXm9nWJIP8BPrnMB7cbXmi4XCuyOEvlnJuyaLPaiq",
-	"j6caZSEJa7wVpVpFyxLwXU3qdn2cUWViq+LnvNpTI2jsYJvLc68lZUoojKsUC16gygcjW76m51TXueMz",
-	"93OT934FHGRwY7Pc835WBW+MAM9xxjIuAbdtykWuzfqB39to31zY8wxv4vOKz7vAefzU2mrtP+9Frb3W",
-	"/t6L7g+ra07h1GtXrRRpvqiO116kYRj4Pa7Stu51kdZZ57Oq92nN668Lqq7rgaMLvCk0jTxKkQ2l6JKY",
-	"ieQC49iMRso+cn0EiX9QfnIAmaIYxGTxj+rgzqCFO+BsGprAfhaH3SuCCF0cD9z6MqiEueVFtq1Z3I4z",
-	"RpUUMVF0rsjtZL5xUB53CUoEZjkybPmIiiEz5r+dOQT3ZPlMm18gVrAaSrPIZ5q8sdAdT0gb4gCFiyIW",
-	"444rvG5nxpONA6Ly7AZw5Gsj2VrPR9/Tbfp8q/ND0ht0dofPdzovkhesszdIvqffj7ZZb7j1sOAtD2aD",
-	"poWTg3oBBs+lRlZBuZbEajUt0ZIl8YnzPoyLapLRAhSmrGpv727X7c3aUWIDNuE2l2HRBb4kRsxQXZ2K",
-	"My8oztKozABucegozpWiAT/ULa/eczTER2T6zqcMvCIrv6Dqug8vrh97hQ2Hw/IrgnvexKb8qVv/asMv",
-	"m4M+qsagPNYBqb2mMIMOhrAcArVu/ZbFmJjG6z0dwIDWdnOAAFilhWCTTcPo61qojvjcYhgekPhImjXR",
-	"LCZtJhJ3ea5YOto4KPHTdqXeiHlcYq9tcxysc20xZlxpOZuxhORiaCy9dL4R+vLOvU/Ojcf8pyerqBX0",
-	"VKnQXry/sPd3yPFKU74yx2u9BK+HZXft1Gd3XdiC/8c3tRgQF4aZesNlZv4U9WEKXAYAafZY+E/q3kzY",
-	"LGNDqlmyZBN8CCq7AclOFSm+Cz0WXEOAsdQLPDW8Nr57Jl3DlTtLmsB7QynqcxgcsAEXFvaU41y02bSq",
-	"m2UVtAFzO7yUNYTk4KrzrBEowMWNTKvpt0v3UTU5R8O72rUm3uQCe7wgMyRht4RRkLgPGxo4UMJwtDpK",
-	"reWnC2u+yFet7Y9eA8BiKbuQNyISYz5/TNoLxxQBEsw7x2P0J7c9pku996LEQ7Hzlqt10Ipa2EwlRtu9",
-	"1chjGmSXebq+7Crxq5VCDNquW3REweujhrq+dlGomwM6vB5nMheJrZZfow6+GGyz3eEW7ewlz0edXfY9",
-	"7fwweDHs9JIttj3aobuDveG9VQ17A+Z6t8r2HWIUGvSuS1VXv+wQEgkPbJSEK5+oiGA3LLOg4nUBhBQU",
-	"oLdMT2Syam8Pw3cXiwCGuON8pK1NILMGfTs9XXCWL8cijCB/sCmq2Twj7S1i0yq3bWLljk2t3C2SKyOy",
-	"5xzkZbvnTkmdpvmTxaTQld8szlqui75ouwza8UsSlTcyWODVKaCGoPBy9141wMxgmujq16knrKK4ORXz",
-	"hermP8nbotzBlM5JKseEiwMSUzG3LBNIWmYhtJxhmbPbJAbPrPm9hCSFHc1uzXqYh2V+iE9XVba8C1Gv",
-	"QBCE8kt3ghG0NShrwALXRD28A1BgVMYQvduh9Kkido+3o9/JCa33kuwQLcnzXZIyjTGnCR9zbQyAbhyR",
-	"+Fekp0584MJNMzamWZIyBdfzQ6qYDTItbUpAG2Fo6GHnP2jnH73Oi+6vnQ+fdqLnu5//rfVYFUbM4a2X",
-	"276A01pyG6TKKnHdVGUJ1MVhnnE975v2rOIgr5k4zOug4xZqiCCwShjxkkoIuDYbEfwaQF6xOCIDmjnQ",
-	"9vhHRjOWEbyfgUbxXibukgtXlAR+dgVJoHQ8lFu3pT0FoSmn6gBND7i9N+3PMma0sWihrsktFwqTAvBR",
-	"gcX15wLvkDoUDZ9kQO2U6VArtEKBGZjFjeGQPFMk4+MJeg6NYt/CATv3zX6rNJCCluiM/4WZbftsvkNk",
-	"ovLCf/cdIEJ89x1M3tgFSW4okKbEPMDCbw4VkvRDFdYHkCD0zZVwF2Q23QqjtUhK5ywjGLMPkQdTuD8A",
-	"FT2qS8AwTWEy90hmtzRL8CNX/cDsHleQZA6MA8IbVWiH7ROaJ1xjqHh0JUqFKAtA7awAQ4zKkeMW0jOy",
-	"oy7gTlR0JYornsjaw9qquJELR1WI4mDD0JGsVfdKXIn/8T/ILzyD+3ijD5vfr0SHHEPY/kAm8wgrSZq1",
-	"HaY5+MS5QjCrdkxns9QS1OZ/KiniDdTvpEjnV4IQ9tEQL6BZUAtsHMhG0z7HLIuac0VFYppYcrbQsDMN",
-	"nx2/JZp91KQdmz+bs5RyEW90zVT66EEDcsLkrni714uRrm2dTpwoBgUXM+2SI8irNm+aoVQL4Sg6dyVz",
-	"4k9XTi/GSovdbveq9dmWKsP4ZzPyEYddMK1ZGFrBWGKU4I8aRnuMi20mtdAmMg4p2DqVOZG1wBjsSobD",
-	"75J41yzClKZGLKPPmAsoLEu4mOWatAfUVTu/zaRpdj5jkWloypUyDY04S5PI56UYpcYl58hcd+Sok0G5",
-	"N7xtiiDIN+VDbb79e84yIJEZzeiUmROzcWAGtRX79oMhDTMG60dTRH807Ale34lNIyFhYAQxXIRgdWZ4",
-	"bzf248yYknk2ZPD7Xmxnh3qgaUwKQonNrqJGuUFKESQ+NA065ozDfRH7aRWc0mIYm8bAcW3e3NqJPZ/F",
-	"+Elj9myRt/xH83j7RWxYvcyFJqnEZCCInUOXvmkKzoWyw4nPmc7mnUPzjjl18V5vO65D9MkNFxxO6CBl",
-	"8FYPF4yMmci5YATrrrfHTEBVbEtwEUmYpjxVJMjhYJkZA54qZBCuvCwZ0gyu080q/bVjgyk7J4lbrANC",
-	"LcF3VG6YBk6p8i5XhA0nkmE94qi4r3AYBjBKyDODGFMckDIt/T2XmhGOh8h7S/AgXV4c+Yi1Ogeq5wWj",
-	"DENT94niH02rqHWRdtwMARVvwPWej8WAvKcyFzYt6UnG2Mr2bGMgLSILIFKqsgBztWUCYapndMzFeJ/E",
-	"KZ9yHXuhiXURt7rdrR6UFXAF9rd7xiJR13wWBy+aVv/7//n/SPBib6NLrFsLsFOcJmLhJ4xqkchb8DAy",
-	"mgBoKvioY5hubG/rUT2ayDxTcUSczgH5ahaewhDvUE4HHHzz+lbalhXGTpvGbFdI9zjPTZwCvFM0FSgw",
-	"+A3IKuB0sFiH3lvsJGGR0IGkQrMB1xnN5uTy4lXnh4hQolKqJoFMOBE4KuANgL8CKhjLhoa6Hcg4YKwz",
-	"/O8i9X3I9i1xxHRzYHYLeISRA0ZBtFLOvLBJ/7T9ahA7iR7v9f4UL7yz1/vT9h5O7cJIP3SlTGSaoMw5",
-	"vXxTJK6R9uX/NLQQkfhPhvVD8VyYhMyQHePOXRnJYV8w7H9j373nWbVZFvii+Mk5tTx+FXDSDDKrbJYf",
-	"RAR4cUvaqJuTazYvRO4Ghn4iMYBrHcZkdjAyjJlxCOcz9M9I+0wqPc5Y/3+/cTXorxmbwXcC9IENp+Mc",
-	"lpRf2B2AeroShyvU+3ZeW0gSqRMUD+RrVyK0+pdaBaRdepVbfGzktFeivjjhmqbEQcmMCOyHKxEYEBiB",
-	"UGMs1BsWXXLojSEmEnUlpDCcV+ZGYQYxVYCrJ1wNpRBsqE+SlBmrrY+fxi6Eh/DE2NmW01yJ54YnSVF4",
-	"BRE9Cn4Dk9yWjTWDlgI9MAlLmRk2bDAaOI3w7n9uRHdftH2uxPrGT2T1WwwYsI4hF0UZ4WYClZGUKw3D",
-	"v824WQAb4OuH7MKzq94WFKlGw7wSoOygfYJL7xER5a3oOIw4v1SoloI+1QZgJ7ymgmFeCS3N/IgUGweW",
-	"r06pSKgRKw4+DACzjCplWc4MKsu1McYlBt3qzPx0JTjiJRjBEh4d/88y8btRV3YbFWGz/Kjx4Sa0YQYb",
-	"kP/sdEFAn5pB3jy+hDx+CzgWkO7UcPjoStjtMSY81IEeyTxDYeaMBz4WhpNw3SVvZeKWTyGWltsmo5wb",
-	"Y9LmsRRCxsbPdImhdBSLXJEpoyrH0cG7wGg1E4bTjpAqzKsy10C8/yTn4HbiyQb5JzkHyiL/vBL/7HQ6",
-	"8H/mFayr2t4yr8D2oCoPz4Dw2tuVR3budVRJHkyUBwQVaVuvp8QZcVCAEdje8YMir48v3JgWjFjSDsXa",
-	"f//X/zVKgZBuYG4bwy4jREZ0fQanArovcArbu2YMpvdqH1GJsv2/Cl3LvHSwvB8Xxt7eM70Yzox84p9m",
-	"Zw/xDIFFQNMUyr0CP0skU4WFYg+rQnOmC+VCUj5kQrECqrl1OKPDCetsA1wywHF6XM3b29suhceAqGm/",
-	"VZtvTo6OT/vH8A3cZuqipA/57//6fwlc+ALMtb31JYdnJwHQssNn/hy15IwJOuOt/dZOt9e1kQQT8KLZ",
-	"ZTUUupnbq5+ZrMsdO7IGNrU0C4thVywX4LyMrbPWhtd5C2AjpFRKLvvnhy+tV4UJnc275BCOCIAhtHd7",
-	"OxsHrhuk0NQQ29ywiFwxY4tOZ5CJVK29nM4jhE94cQB6j934MiwGOsALlAWv9Zwkrf0W+hEulS0OAWzj",
-	"R5nMLRyGK+FSdZ44ZKMpXccVau9DKnDghg/DD2iXwf5s93qP2jP2WZ8Sjlctn6PWLnZa15Yf3OaPNCmy",
-	"9Vq7va3Vn1wKp7WwBD/aWf3RK5kNeJIwgV+8WP3FkbXp4YOtNbo4o/NU0uRCyjc0G0PQw946SwDBQ4Km",
-	"4PdBP7VDwbbHxZIx1PMcq9b+e/Coq9aHz1FrltedMivDUNHxTyKCN17W0xEF7NvYr7KAL/WnBuIE4Hya",
-	"E2nOQ6iOGU3Qv/9MFX5F8ktwTI9+WnVMnV8Gut3t7R4QXRy1oqB4gWwew48xftB0COEdvKN/wpMIsylq",
-	"4hlF9CT5PR1KvNtPvo6Dubv6i1OpX0Ga9G95MHGzvRjjvq68MWw3ak7q52hBSm5+sufq8ybYMvYSsPiv",
-	"UikK+L04bRHxrl7GM3/yogUh+fLNqtO3cKDMdLY2nEE9YGhqsQQveReP6+LRww/sqSv8u41p3MUrQMrm",
-	"AH2413EJEj98wAvsAdn2sygF1NocwtVHzJXNbzplpg+MEYRe/mgn7cEnBgm4WZRVDog/G1jCoyH40+aI",
-	"46nAI4m2rJNY4bHc97bdnWTiukLvwB07EHm/mZj7cQ6hNg84dE8uI79Jx38l6XiHs76GHAxPffzy+M3x",
-	"xTFZKVjjfcuW7yY/QXquJTEfRVQ+/OR+E5d/THFJ2moiMw13MMuVyyJPov74nGQZA9/OIJ3bclfKQsJW",
-	"PXJyZP12eP8EFy5JkToDji1bZKHIQ6dZxm84XKZTgY7iKVaSmG8Azt4glcNrRZR0kTpjyRTgW3ilFRLk",
-	"Q6WVtONM3qpzrM4VR8T+U1MuWBKjY4gmVizjDbp1ZVZLqy6eP0i3O0xThwHQekJBZEuUNXlPlhQk+3Kk",
-	"/mDKhUkSvDqo0FRAui/ZDUvNToAXY8xq0YZ0nglVokLQ7hZp1RAA18qXgAIaiIiSkDs6mFeyhMoUkHKl",
-	"Dx2MxYP2fq0oRujqCDCJFmMZawkDMTbC6eBEviKieAM3DW6RHRHYVa8ysE3IgJlRWN1lpBEFlUGW0Qfe",
-	"eegiJkSOgFxkmjB7A2IhGewXdyadCzviL0hCrssmQIja8nfIT32w49dHQ24jiZl6RUatQVmfzD5+fjwJ",
-	"KQVbLR8fIvig8ULkPYIEDIGkcehjgAKIP13Z2pVXrX3S+xyTNrBVhSOC20y50SRATUNfgQj9vSqYjyV1",
-	"7ZY+U48lfP06hpg1GA80ZqTtgs6K4DIXW7aB4TFhpFgQIdYQHmZtsiCeKxeGUdOx3OiSo+YgsYdGiO32",
-	"ejUHA8F9ETnBdmDPyvsP8eJJGDNdPQd3M+bemHE3wlYGL/av+Wyt93C913n1Le7HOq/+ZHZrnRfP7KLf",
-	"1zy9o1h05XXXVKsK7aCMx/THZhSvmQ7ZRA138LLzruRrNduEIYbqotxdW7Gr0dc8guizOr2tyu3gMBcq",
-	"oTnvBVaaqvfEuOPrFKvWQ+b/hCKwPMgG4vY60jfPyvID4Bdqbe1x85Mlpc+r7ZOQs1SskMVyxlD/ryhi",
-	"/AeVsh5s0b1iCzJDuGnKRpqYH9s2UDgWeZq6yjRGF8X/LJfAWUdaQ4Kd6SYsjlT4bVMs8AhAsLd0Ttpc",
-	"W2zboUxTnrAiEBRUc4vrGTSGSnjTLU1FN7DAcQ/gMKulr+0Ksu2ib7rHF9E9sML5mgoIlhj611M/PNNT",
-	"NVzvHmx4U0HhtEZu/DqT+cwW/M6nkOTU2D3hQktbIM0/R4ZK2rZmkeGWwFoEREeNTfP2+GdWf5kuq9Y2",
-	"g+RT00N57w+IkKJTGaLhihijnHQrPNca+nawB4VvxHI/rNblS7NbtguOCYxubrvENewGUvgf2wrConbf",
-	"ON2X4HTRAjwxkAZR/B8swKXmrMjahiSeImkbaLkVXvIVmBhWrQjAK4pfrJ7RilqgZNRU3foybDgsoXhn",
-	"l2jdmfyXMAetEgxr91gs2fWwwtCbrihruR7Thkza2iunkum4msFe0GsIzK8mt6lFvmhVYtO902TLLUcr",
-	"LU3HIu1afTEe+ZTWaWVODaqPJY+gJmIgo8yP38zWykHFBXWZ0GufzjzheuUhLK4cDAMo26ymN7BCfd35",
-	"Ont0o0tiLTVN4WIzdqjceDmDHHZK9XDiot0QTQ4qKWryn7m92DH9lA5ajHn6aL5CsRiu53GjkQXXcWYu",
-	"xziVL+CArcqT1MO8O4ORK4Kz8HeIdYIXX2mtG14Ds+zjN5/XH4ddQdLuXx4dHff7EXl1ePLm8vw4Ir8c",
-	"np+enL42K31y+urd+dvDi5N3pwcL2TEbjTOwjZfmUAAPjShP86yu/t2T+srMOgH2UA0jOkTClqPyAfij",
-	"i3y8iw9nHLIQYBjg+61N4DqnXCHKQ7ApnYSNuGBJeHd5UAbYxSo7VfcXXJq62j+WNrkg+WwGQXWqzA2C",
-	"Y2TItPhiaRaWZwjzp8oA8R38NhlZwQSbpC3eTcO+YPYqhD/4vfi9C9vfKo71MEmA0guqrjkpgawtkpyb",
-	"MyAvKghI1vyQXOj9sO4ZoQj34pBJAGegjJzk9tJ/5WZ1ELhf8T0IC0C4obARqxxfvOkTm7HPJWRT54ol",
-	"pP3TxcVZHyJfI3ILGeThmbZnSRkVYQP9q2HbUyPVB8wmcwt5G9lkVzsOugjIMGBE8bEoFMKwPUtFeh4k",
-	"ppUS/o+Kl0/pFOGhpEJoKMiM58qVxgEIsYRnCJmwabpRm/jINI4/dwGs8QCOisoRqmIop1MpMD+Aq3Ku",
-	"nOFV8wAfCtjSlts/G19LFJ0jBPmctIUkKh9OiqmhPlSsAddQaxpewqjluARaGSO0pIV9e+t/cwnbG6V4",
-	"5jfvXr960yWHsCKAwDHLILwFYpu1r5QEmcoWRISSoZzNfc2uYokPCspZpCuAkbSNz6RyyBE27ArU+4U0",
-	"hvD0LGPUBbzXHaJG2DSgDsMmn5IhvzHn9pypPK1VO97I8ZglhH/hq7kvzEQt1mJr//2HkvIBmKnuUCyS",
-	"zrLoZgdAutbtMdQPCh4jHg9Xs5TOPVK6xbkIwfg8zGm9eXHkERCeMsrJ9jJv1FzTNMBi+Pqi+GpXvKyI",
-	"HoWvLFFIC0QBXzIf2T74C4mm18zmeDhrlSqHUWf4omHGlBy9O62iCbwT4Pb+yJV2bib0USBaDMB8ZGOW",
-	"7EPaO/YGAFIJQCT6D/EJwBLhOCw2nL3T9BWDcIRccC+DMTUpstHNphUjHVD6KU3nXRISvFXymskX1WFH",
-	"Wk+kDLvmfxtVuNx7skIfLpbqm/q7BH1AZkjpwRFbck4XuPXmJ0OxK2MlLC82dO61DdtC4CWEx6hsnTlg",
-	"DuvHxaoGdHgNqWHffffdd/WXU8EBuJtzyH0IkOVP6rXwQ2yg3wCJG/jCN2dp7a1GdZnuQbWbn8yXq4kX",
-	"0Ckt6RYdd8mldV142SQzfG/J1YDb/RPNpk+qZMAaQC8NdGZG+o226mmrpMFw3KolussDOM1qb7TZQ8+V",
-	"apPlfzZGOHUJsKh50DHlwnrezQSeKQD4xRs4rTM+AKi+9m6vF6IMDzKAXMtyTI2PDd81BmQcEHYPcgUi",
-	"598zZqzPcjh6d1pGhCHxp4LTmzYiItPkZ1TRBLuF//psIVoVG2ZMKzKl6trpRsZwNKoRH3E7weDkQ2CX",
-	"YJkiber/8UwR64+2iJm5AEQu8y0MdMND2Gi5BA9NMIYeIgRn2+3t1CRIqJoj/QSKF9CcjT/6wlrXSkbi",
-	"suz/iAzlN1PP+g2M6Jm1b+4v7jaDqs/1WVJ9588PO0TtS0tw8lhrK0KwbgychBAiiwWL/sSgEPpSFoGY",
-	"/PaE+yPdJYcN/OcggDR84PHN2OIB/oLs/DcW/xbcFS3fImPwmzrgTuG5WZW7KgT+/OE9+Jq2Eb7sS/qF",
-	"SaoIiMnocFJc79iyei7M3JeTQPfIjM9YygVT4OgF/NNTi7Eef7pq2Qv6q9Y+ef/hc1zvDMNabk/qCcMu",
-	"TuyUm/xhFz6kwK+O+jpzW6uzCIjIrfY6vjB0Evnij2CV2KYDsjBUUu/8jGwLePq5vZrCT505FQH+LTJf",
-	"EuMzy4SxsLegg5TFBaC80UMOCJTpwjKgQXqhFCQXiLCUuMskZzMN2FBO0cU34WlSdQ+AI9dQvgNzLxN4",
-	"gIZenBzQcR2ik5Zgv9nbCevJgxIFilANoO3mHTyEroZsqXn08+Gwbycy9W7CiMS47L/iOsflIirDCYNC",
-	"Dy6rsrjrRj2YOsHqsEfdAJ8pF92bLfCegIxsfkOuGGmDM3OWuYpGE6oLFFpDrzw16xLUAzEdgKzdcEq9",
-	"lcJwxWVGj162UiqGq+WpEOAKKRG8sAJLRdqRyQz/WU9+Rle3u/kshIZHWNYu+THnqe5wUaZptU9iNaQp",
-	"gwRpJvASMC5mHZO2+UcnpQCP7H5WkVuABDcbog/CgW1EJE5YqqlpL5G3QkFYC1y8QcwV5NowTROqadzk",
-	"evWlL59C/8fGkQN4uftl7YAyr16TT2OdcqSkP5xp8PUBzVZ2p1b8VLSXzU+WxXk/7zoglgtk4NQWzwO8",
-	"4qIpFHYxx1JhmhbIr7ljEV3DazzygsO5F+zAMAt7wUKr8oBr0kZsAPOfHnLPvwUseaMJrys4yo8DuoUN",
-	"EmBfWw4V69HgturO3B8UeevOZ+7xoLrWOTvR6pvrxpMRaG5Qy+2gge5rvcoPodgnZP/f7Mla9/J6pHQ3",
-	"NwR+aR0LCzzc8lJk4puODa4ValG1WYJUI6vBea5q4VhllqBTAfTpA8gk88X0nUMI2foI0898DKhl+XUk",
-	"fuYG/ZT4M66PBvJ2M/1G17V0XZCE09yLPXs4hfex9eVXId516YkSrGMshS+zSi1767pcIHEwjwHYCWm5",
-	"7VMkoaiKA44KHTcb4AvF3Hk6mzGR/Nlo5LEHbgqdbS5IRAoGbk5ndrpxOfsU3rUVf7StL1aMkmM9LGMs",
-	"CmNiu3BRnqFWBfcr0AdCVQXxpKB0wQktqV02jwAGEZEkk7MZWE1MufewfRg0rqlf5ywXigzYSNpAUguE",
-	"hTlbpH1rTFKuoVEwbB1csy8Rj3EbUNcDd6mxafsYBWaba98WdoL1tjDa0v+CjXfJMR1O3IZnbCizRFXq",
-	"+ZltFZgefM1FQmIk2bgqqp8hnRz4FQUELheEalcRg0072ARLfO5MKWm3RK9u1dvAGysEe3naPz69QKwu",
-	"MNqBrUKhP6tPcEu9RN/yITtYwmXNJizI65rrrYDxVg5sJWwNqL7kivFFhxzBB6IC6woCmNcspUPrZGlI",
-	"P8ETVZ+6aivD28STgZQpA+SUJ4K7dsvxG5nh64ooQs0x0N/u4x7xPg4qk2kG3sW7yTqvkEHUf3P+wPFH",
-	"X6GM1BcmJG0o2rhQn7AUoV0uk4xAmrRc7/zxswg2jFBwF+9heLzPYHBR8hV+BBNFny3W6i2KMJbqXUCE",
-	"ezkLCd2eUCvOL5Dt+qr1N5lnxc9G8bTvXrW6BCrrYpV/xYa55jfMDR4ZsqvWy5Ur2GuGvUWmXEQYlLC1",
-	"Z/5hxfoemcqMuSdkQtq72y9IbS1fGqBu2zSQYcpoFuA7divZDz74P9iZmGRslCsjm+0cVfUK1L0QfAUh",
-	"H1sbkeEP4CGmrtRBNfmgDZ3FEWYhbHTJUdgKzZh3cFOonN5cELPmfgmOwdMwaBug77hz9C2n4MvmFOxu",
-	"r+GjuZDyLRVzO0b1ZLkIyzIOsNBfYwmSY1cKJEhwgSRHiJCCkq6evVk6Pghe4MpXtHT+R6Ol154FM4zH",
-	"8zZacjG8/dHh/Yu2v64bWDkmuMiN1ACK9pp39WWlHC/OzC+aquvFi/uK3RAVij8QUbtsP5SvZiHMjurc",
-	"FrQeTliSp8xI2tIYnin3GuStGWMR7zuzXNisfjXJdSJvRWx95glXdJBag8sM/Bl8HFtb1L0GEhYEpLQ0",
-	"TWaZHGdMWWlTtDtg+pax4H1VH1hwakZurfknDS+AjpZFFZTWEOcDRdm/vuiCppkEFO9XPCD6GRfjlTSf",
-	"zwwJRVB0FdUTAHeYMJrqCYYaJEbWa59JaJNIu+SUsQQQV5An2uLChWrjqwwTW2S4XL/ZFS8uZ5P+Oahl",
-	"jIWui2Yw/qBcZJgr4uwzVH5qYK7NOjyp1QZgCLVE6DJuISno/pT3yOLzyOh2JOU3TDBVIqO50mwaElHG",
-	"ZlJxbXP36g2bwi9Hh9fGBig+QkNiMEevQZpGhN5QnhrmhLchEF6K4RfBV1xhLfmhBhdVOkdfiGms1o1x",
-	"XozyafTOooNHdw3UivmzxZV0YQ2PeLm4sOK2g29pVQ137W6FGqg9OEl2A1X5LIGrtlEpPbS1pAvMWUFm",
-	"LBvJbKoKQ9uYk4I4yUzar/oX784chmEHshBpClAf2sc0eTYkinZmmTTq4z64T6kt0W+eFnH3xg6UMwb4",
-	"IGNqtJv+xeH5hSEWY7hrJiIrQFw5dYX68D9YJqNCYqGHGqv98cxrOuoZwUizhIxSalQmGsQO2JcyX6pI",
-	"SG0moOiIQZV4G2x2eHYC7FVkjA4nwFlGFu5xKqdGCbO6C/i1EQ/Sr57M3Mh9eijKMRtQWdaIcHu2e73C",
-	"OHBuDyscJd6UuW9qY5KBBh6PVZzb8QfdPgqDcO1OqCIDNs7FV6U4udEHGstSOefIbU0jwb0e2RA3l2ID",
-	"5+PyrCBxQxj+HLRD/T+4Z92o16X7rpGn1F5cJ8sS1v1svj7dWQVr6Hff/1ZDAJvWdmrk0i/xuSpxqQDZ",
-	"xP0E9/EW/8z9xBMIZKRDnc4BfAXdv3j9Zq/kUzo+KPmgfR9Ky5kK6SYyzGo4gZRyuAaDyyU6zKRSBUc2",
-	"VmLqOG1Q4Lt/9FO1wDfODRPrnQ0Z9J8Ph0bnL5Ij3aP9hgqJ2IRb7x8xj+JpNDTXSZ+lbKhl9qXvbnz/",
-	"YKo35q+7teTKL/C3a5xHUs/syTSHxy3zYO4rAvNkbRaAZ2WJ8/A3YwBwoAMOsPw4w0DhNAuvad3/NGML",
-	"3w5z7WF27PXbWX6cs4xn7OFH+VNw9NYDAwj8sEFSR7Is798N4c75he7D+9cBvhs9r6Lkb7Fv9bFvxf7e",
-	"g+ruqVE+SDO0Sh/XAW9yNrxXDF12znIhcumPwHpa3u/+EHzT0J5A07rn0biPpvWUGtNKYi8rQX8gWv+D",
-	"KjCPr4isS+nJpqbquvnWJEj59ffL+0E/ifPQwp1vRKjGXNksFxFRzAUw+PtmX0BBcYgV1YqkVGkIINaT",
-	"TOZjvKguBdiaswRNtfGe2IbNQh4ldHT609G7t76OrHd72nKtGChho//N0kKW2EaXnGibGWixo/EKukgS",
-	"XcxJLtqOXcKtK/MA0WP1+cobPhv65PTi+PznwzcFUWdsxqi2Qb8ZYM6aH2LrBFak3T/6yWEHsmQjIgOp",
-	"J5U7+oPQdsIVykWRXOxBbOq7iGz4s76Vpe+65A2/ZgsRwFw7huUXwxZMrFbHwIgBegOR4ooonTE6JXAP",
-	"AdEsZqEKN6NpgguL1jscspnZS4qFjS1KrgtRqKaPR7VBzWagTGjYZ65cCTZj/L4+dlFiMDUbWA3oRLFZ",
-	"PihiZ9URhPW0SxtQaOFchVcw283eFr88fnN8cWy7sOtmIVDiLomNfc3L8sIQWNIlcLZV5OLZgDrR0WVb",
-	"2YeYaxfWg2GTGOPhd1W65GIHQwmhl/YoaRuNLqQuotzhEQZql/OsMcOxmmLt/XqB3VOTJ17k+uP9Bctu",
-	"WELa8XEyZuRIZpDeDP/o491OvNGU2QxhFBeGUd3Vkg8uI3B05r/yLDV/LApNa6L1bH9zc2ikK033nz//",
-	"YWdTMaFk1slcydfPkRWq1q73ceFadoapzI2th2tmG/wVo3nMeM22tPZ3emvfd/jpPlG6dbAo3Cxyjya7",
-	"g73RdmdrtDPs7LLdUefFaG+vs023Bt+zF8OdZKvXioLbnFMvC4ibv8uxbi2uzNrztvEhK9A1odtvWd2/",
-	"p6zuQjdYEe1jWcdaaX9DmTHStqK+xDWQUcM/NiIPTkvHjKR0zjLHYxxbcR94NoMKBcJtsLERC6CRWPnW",
-	"tvFnUcFJc/N8kOsiZC0iEsZMU3CRAr65VL7MqumwS9wKgHbDheIJ8zMDJcqIUUxvggtMmiRwhxunckjT",
-	"iVQ6jox+peVQpiQ2bCX2V8+HZyfPFJlJvLOOp1TQMZsyoX81v8VgamifPgXtx7YDB1RlW47JVeuqZRUL",
-	"87EiIk9TW0EDYvqKGLsuOZVYa8dB+biLw+VYPkG03dIcHigt4+8i4cKaI3BghN0CsG65Zkw6J+2+zPVk",
-	"YM5QRIA92f8+gph4u/XmkY2o5lJE5CVXM2gzi8h//9f/baw9A5k99XVnin6xTN0bJsZ60trf+rKFaOzy",
-	"Lgs1dIv6L1F/ZvFcNwQiNmEd/WJzU2IK6SYx8hmoagBlgkuyyq7SfsmcKAz9EuRE9fKdtGsU+g13+MAD",
-	"Zq0Xp5K2UV0vRZlA8QtMLwX8nP0grqbACqoFCbqx2J2JS3CkrsxEgcFTVloFuy0rrgcEjRSunJ2CWnH/",
-	"/Ofz1x5BwHNYnFcFhamAUVobBipADXWBzdTn/0Hup2Jagy0Qo21yMcmYMj3FRrL45EeqydQCubt0Ucj5",
-	"cZZQ5MHdt3o93Jt4Sj/2mUjeUM3EcB6T9pSnKXdWG/U20C2F2teaTCUULIElRpenD08KWz/AXFJ7IQbz",
-	"NDLQiiFr4pSzdbvkFwxSBVL9s41ijCsUa4O9TvCpJ1lLZBTQFceZ4WQuDhJVrfbZX16fnJbgEmFHE7gZ",
-	"tGD4Cca4GunNvB2zaKxUjRO0sV14kjkDLuWfpYkDM8ZUMyHr4wx/D3bLAdnrbfmALsP3lYWTDKrPJF7Y",
-	"wD8hX6myYy5UAmTeDcsg6cOjaHEjciBWbM606XK7FMNahJbVBedXzlkpidhCktmj03DY2kJWT9XGwV2d",
-	"AeCFQLeQEXtc5DJX6Twiit44/LEHuAlIm2qSMqpcqjolw4yqCUC4cW2WHpQws6uB40Nd8xn6g+7tY2gw",
-	"XK2UWKX0xP7I2v9QBbn6CE6PIRTopGFsbJHPvOg2aMxqBvorqza2+K4dSWOp3XtY4aD14MKAZrNoSGBG",
-	"v/Kr5oFi641vZZPCneGtuMiVxItXO2bTICgIbj6lji0zJNSvchvo+N/LB3MjHMpIZlNj0LdKIbV2RMbK",
-	"STp2Ap2QB6Badidt7jdK8F7PDPdoiIUljmC8LvveyQ9r5Xwz07+gmW6+2lprPidOqLgcju21Nui1jVZt",
-	"cAgEAA/cH7EKQ1vPVbDpUzEanQaH6lpVGWNNkoeNQiwPwghGQQaeZI3yctqgaaA6YwusTeQt0bJ4SgAQ",
-	"rl4e7xtZ3VBO1s3Oh+I/ZSXHhc4aznaR/uKXCe83Ui6uHaJGKsdF8f9ADGmWIff8AxqaDz0gYJtaUoP1",
-	"rZLjmofCU+t6tcq4UbiKGO+C2Im0kDs2+jwirDvuOndahPI4QmUyKqm0UaDP1pP2ievkSyRaLnbWBDru",
-	"p+4WA1bn64sZb5jImgRUxmNbCsW/ELXTNlq6NZO5IqM0VxPwJYQ2BQI8eWyniPTPf7489deYNhMIUaxC",
-	"WM4ouFizd1aQ9eluUONqGc3OCRglcaG542XhYql+Z+Ag2JJ/HcY6j3wP9VhMNGPkms3A2ZqwWcaG4DKZ",
-	"cHNW5l0CKI2oc1dys1MlSzOt2jchDmldAjam9LuSgqGz3d46Wg8GGuvF6gUrWu4xKrpyUNjo9km8H93h",
-	"Ui21eh3884D568/2LngwaqCemgIT8ctGO+mOiGyPla7Ud54qwMOyk3t0KIOqGv0HhUx9PATUwjC8O4/b",
-	"tLxoLYmJnqhFnEnEAUcOGMCRO9Zhqxps4IF0gHWGf2GEBgD40Syj1oUmpCEvCRB86x8ZI1zPLGMV+gzH",
-	"9FscnXWBbKpDbQIOwxcB/R7f/HYSmuo4OEpEbEkHJlmluuCgvGQ3LDV0tM5JgcY3P+Ff+yO0t0RPOLci",
-	"ruTBL7AdQYgraQNQvNeQjjKmJt0VIIFVDGJ7pAr47VA9gRAmOKE+gfZW5qmF8UIfImgUY8pFIwI30upL",
-	"XMRHS5gvL4eZsOUgoaB5NNkCnXzD4n4KLO4GCm84cGugcsNeFWcnaBfOiw2TLBLq6+k+8tA70FTGbrjM",
-	"i4OwUSdn3O2KGUG0LIHkoUdiTXFR9LJcTtgl/yYjarNB7kqgD1AeVlccwz0tcJPrAVqwmKPnjMFh0JKk",
-	"kvqjINhHK0AiBxbhp2sIGz30XSsfmLMgU2MJzrFytiJtZIpQnQFqMaCgqTtVB3dCClcLJ+UJIGArh+Tp",
-	"IF6WSyx7g/34EgvRkr/dGfxmYLMaXAJ3ZCOFYmkFzp1QZMxHioB4A/iYdL7vIt1c7hhWqbInSkU+EAKQ",
-	"xhARlIohA7eYDR1kCYmP3I8xQN8pKUgcYG5Az9BxfBC4VxTErns885IPRW2UkGPkLMQ+R9eT94wZ9lWB",
-	"r+G+ptSzRU8ZFQTgckohF2G4iGuMKzJMpbJR6ijxMRmDfeTuSt5G8PW65NSW1hrK6dS0lCCyrNK/C8wZ",
-	"TzKP6MVxk3ls1Bnf8NcJO2OGH2LOELvuS4Bn4Bp9TdSZ8A6/gJ7EQmZR6DIJE+A0RK0UcB7280cLW60P",
-	"SjVD/RLXE9DR0uDMcNG+RgSb0vhXOei8631NkrKQj6RNB0qmuWY2fQz400aId3rNrNAY8Y8sMf9UEfCe",
-	"GauW3jAqJrjMS2CoG8XreBFQPMboJ3d5Yd6qrbTg7iNME6VlaaDBYjEeSIAQxrWSEl13Zu9tkAx4JBth",
-	"lfz4Kuv8FRJpuNSeQIsfa0l0017xrOU3jlM+5TrGWM+MDZnQ7ooI5DhnqqhXut3bgAIpRrZaPQhyJ13F",
-	"T4x2SzUFN59lrv6SSN6wDIhwKNPUYeKbFbihKZj56G12vXPDDf2k9sn7DzHe/cCvKmglthk2mIBsekAN",
-	"xCYP9i8OL076FydH/a7rLkhW9EVPQeyDvcam1WqnGwd+Mfy1Wnx2ef76+Nfz48OX3YxpyoXZGPUTDj8m",
-	"CZ2relgLPyn77p094W/Mnj1xpvPCIBvkQM1meuWuQkh/9Dj+1+VL2onf3bVPbmYDDWuP7SuZ4XHD29bi",
-	"YEFykHkwYxmXCWlPucg1Uxs2vtlGgELRSOGCQg2zx/dQ/Kh86jRft232KCtNpzObKWqdF+Dai7G72Daj",
-	"SMJveGITVt2zds8XzbDNbnTJj6AAeXqGMxXCDfc2DoiaUUBlxvhuvN4y7/GxMIa2De9x0DV25mN+wwSW",
-	"8XHzNMc3uMuCYlSuJH7oHPGruQyQxu/UudmoFTGyR3I6pR3FzEu6tGFGyDcFuKqydA29JPX5PIYBnZy+",
-	"7kcultTK85XZPdGqAeOiguVkt9jye2qtyhsGZ36MATV1s7FNrDmVrWgv2tqDddXmmLX2W//n/VbnxYf3",
-	"vc6LD9+1o+AfG9/9W+sLZyyVdr/xUtCsnYrMHuNRKJ9T8BsM5nZtv7mCl7NQWMuVDNQBQixXdoyKUMDs",
-	"V9QY0KAp1oyjxML/W9WopP0ESZQjW6DMQ2g5O45ZE685+28xJxHcNy4hcYEz2av1nrE4YSIc9RyoYjey",
-	"xQiCBK14lmdjFlsN6HmvR1RUpzetoSFFBBsjCmxso9fwdG7Wqdfb7/XI5cWRrR4v5kRCxoLDjIjIxcnb",
-	"45eGP789PL0MQCQ2Dqy/qpJnas37Z8r5haJSug76oeIZT+IuecUFR2eVd6U16GUXVF2vUMuMWLiw4P93",
-	"08XMV6d0yv43ML41rhbMB4aO1//CqnurX+xf89nTqoVm8I2QtniCjBIRFIT4Y2dtVgtGIA1VeNNmatjY",
-	"enE8oR1WFBExyhoccUTOKPOucsEwG9FjC6BhVl6BFgP6D5pR/sXZDJhZpvS+RQMBlvNnBzwTO7wzp3s+",
-	"U6VhuveK8dafrzewCt9O2cNO2QWo32YlA/ow1rbZHbPF/xrnbtUqrDyTn9YFriwrDneAr7TwL3cn9KdG",
-	"MYOBLcEq+aaV1gYorE1Wm3il13iVWASoWwAvdwkGCiTTymNHQbnl4DIQclpj9pHrI5mw4G6wuER0iE/2",
-	"HtLijQh35YW833XIFaHq2l/4zWAEaETnM/PjVs/pgQd4GDBu+5opkkoxxnh6f21ZjIKKORQzqjssrnhW",
-	"CdophDCB35mwrgSuFUtHYS1j2w1m1ELOEksg3xXaf1GT2gof/K7Po9/j1SBC7s1vwXEPhgOCpSS0dCu/",
-	"9IhndHi9lh4Hb7LEJWMslvm/ZRlDrcu9W2tcgiko7e23LZuLdqW9asIbcqynVzEpTbPLMW4ubM7IMYxy",
-	"LaSbotI3pGHBlVNjsrZ52ABDE2Q+39FNVTeMay6SplHAq611L9FLS3JhxrJiCG6nK7XgG/17PiOgYVXY",
-	"bwrL46a/TP2sZBr9SyictTlWAas4LD1f4BlNgevQ7OYn+GN/gqY3P8GfItmtVpF4SzObSAxvh2lebdAj",
-	"4uKXCz5l4Mk3GsGEW4ALItPEBzgoJYfc5kqGVaQFOexfvDwrQ/pC8Jtt3chhgMgoxLWH0MGF48U5gSj2",
-	"AhIYRr5v9QIb8FiMer9eoPsXSqe19dCg0Jq8Yhj9UCYsMka4sXc7TJh/J6Qd080BQAwBXivEffxp+9UA",
-	"USFrOR0whBkFmMWQR8I+L3WST+lHxxG29/buzDMvbFKtvZcVBcsuj6aguqWjuSsDfcRENzxobk0t4eON",
-	"R5gwbNMTHB09Wrwn9sfDlMpvetjDkxTsWhpeU8dp12K0WPSykVk67SzEGMZPXNBOkaDswBgccAB6Ghy+",
-	"keGVIfiUB526PANPnf06Ipdnx389QlbonGQbK9Aa7ojIgBP4ElAMl9BTH6FRmk4HDgcXZELVV4Kk8lvg",
-	"KuByAgbeAtmpFQUvc8WyNePQzKsHZEaVuoX0aJoxCyFVQJ+dSk2gHDD6ASAqKKGadm44u41JJlNG2ru9",
-	"nYZyelgV/CkpT7FsmTpq5vgVBiDmdt2q1dWjBqcRK5C8Up9cr+38gyL6A5ZKAAmUpE2LUGgbhEHtW+Z0",
-	"CgnfGr6ztREUcLjsn1cKODTwnXe3woz6iVJGbOt4Up44a+TcLyrO7Ily54u9A08OBJ59Kwvc5J3BuLy5",
-	"zDNIkvKLV3NoSrxx07Cstbw0I37DgMGpLjlMptxi9y3hdufyiQuHmg6WcTsc7dcHbyvLxULrN+6T+f9Q",
-	"wcaJrGYnOgMMUMFuvXizACTDCUPVEXzFeZYZjR3ArkSptH5ElITAsI8zjghcthkLsJWxWUqHRkIekttM",
-	"irFvzL8JDuctUCVtuBk1gxpRbsR5Ko1Z3X7z7vWrNwcklWj+Dt2b4JAnu9svNg6qExlkjPopxO7n2COk",
-	"AI52yocAT8r+ntPUsHspvEyAAL2dukA3kBb21oockqHRPDJyO5EW5dIJiGkO4K/ojIePMJuQwjHBE0KO",
-	"4Ys0JYopBWE1oUwKfQjrCBXkh2du5+9qzRuS8q76J8hgtONCtvTkheotJWC+DtzHLMolyG6Epd5+NBHl",
-	"afArklBfqvzi7vYalvGFlG+pmNtlUA9hoWyYZ1zPW/vvP9QIRgpbb1hBcWIa2WvBWVM5lrleYibfyGtv",
-	"EiMvKB1qV2qnKi8bucyiHIURmCH2Ldt42Fl/JMdShY3huTJMfMwSYpbsMY7YYROznNAbhpee367fF2qF",
-	"JQtCBom/juLLB+dTC0j4ELIB338wBAP42LUXXNTnF0oBd/Au9HMmM92KsAyPq77jS17s/9D7YQtI0Y6l",
-	"1pEMgk9nlKeRy4slg3kpqdHIy8GcBBQLkYrWNXtoWmjVRW3XYIFzpoLMXQtLjxU3EtdtGUQcH2YO0BuR",
-	"E5kK6xJAPSrBMtgAFA3hAEsDqRnocRF8K0eL9dhKIw6v+IMu8EK23r3tGsyCQoWqoX5hu1q8wIH7IKJc",
-	"GT4w6L+oTLc4hjf8hgkIWfUpyQgZCG2HjWCyat1OQtKgCnMFI7sgLicDmqS6tPBBVPRioz8uoAr6TEEb",
-	"OogHjTMFCeKecviUETWjZRqElNiaXs7yDEIN6zEMgbZ8ghjV1KNBOeynAdO3RstB8Iopo0KDcpNgrj5g",
-	"yDsMep/FDqopzViRDR8MtcjyXxxtvxEktIp77/qyYIvoqQsKGXiXXbgdHtBzoeNXeIEP7YhhQfHuZn/G",
-	"ZyzlApHcMBUTb/azUq6t7wrbq+vplxJ2sEsEjYqgdenLDJoXQ3rAX3CHqntfON7rD2ENijEGouLP1t8e",
-	"tFoA+y4eKAkFMhzXj9BjhicAjWDfCjL/zx8+//8BAAD//w==",
+	"7L3vcttIki/6KhU8u2GyD0hTsmS3pZjYUMtyt3ZsWUeSu2e25dMoEUUSK7CKgypI5ngcsZ9uxP16477C",
+	"PQ+2T3KjMrMKBRAgKVlud097IibcIoD6m5X/KvOXHzojNZsrKaTRnb0PnTnP+UwYkcNfB1oLc6gSYf9I",
+	"hB7l6dykSnb2OhdTwbh9zEYqERGbi3wkpOkLaf9OWDfmj69ilmqmhTSMaxbzf91+eRX3Bp2oI97z2TwT",
+	"nb2OTmWhVZp0ok5q251zM+1EHcln9qltqxN1cvG3Is1F0tkzeSGijh5NxYzbQc34+1dCTsy0s7e9uxt1",
+	"Zql0f29FHbOYQx8mT+Wk8/Fj1DnkRkxUvjiB9psmNaI32LVYVIeaC21+4fO0eajwz0MO9WWaGZG3D3QM",
+	"z1kqteFyJB5pZoewtBO15R7xTGw1zwAb/OUuE9kaDtdP5AdVIDlV53AmTJFLZqaC5YInqZxopsbwd8a1",
+	"YSdsaj8csKP3o6xIhGaxFiMlEx1HLJ6lsjAC/jNLZ6mJGZcJi/V1Oo9Zd2c4BDqDWf6tEPminCa02qlM",
+	"KJXprJiFw0+lERORw/iPjZi1b0NqxAxWnt2mZprihBwRVRd/asz8VOWmefltQ6vXfc06v7LrsDzI1/y9",
+	"nR2TxexK5HaJhTR5KjQziuWwCW1LBStbWapEjHmRmc7ett14bBnIgAhh1Tq+xi27DyXQbrfQAuzoPSiB",
+	"Wr0LLZxmxSSV7dQwh+f+UO7BJLTIb9KRQCoZq5xxplVhpkzlTKrcTOmzCN5uPtf0HT5cYqGimaSw2Q1O",
+	"9BrKOs3FTaqKhq07n6Zjo2HcJoUzIBN1y1JpFPw459rgItATIRP7eqrZjMsFK2RqNOMTFTE6OvYXu/tN",
+	"h90umN9tJYV973aajqZWzrjpwZ4zZaYiv0216A18U396MrwshsPtp3Oaz5+2tocxm6Q3QrMnQ0av2VYT",
+	"bji7nSotmBS3Qhs4NAvbz9Z28GaWDNhPqZmqwrDYNRuzrsqBHbBhj3E39SnXTCpWzOciZ1eqkEnEtCpJ",
+	"Xhs+m4uE6SydTE22YHwqeOJOwoQbccsXjzQbZWp0zXguWCrhNCRtBO4G1Ezhw0YKP8Ph/Fkslnf7wApF",
+	"NyA37kfs38/fnDB19Z9iZO4i3KmBT6LM89FUJEUmjpPm86jpOUtrgnB769lTcfX02/6zJ8Mn/a0t8az/",
+	"7Wj8rM+fDodPefIkueLD5mG7Jn+BebUPfazyGTedvU5RwJsNg0cqug9DJAIMGWIgEe/LEKnVuzDEc+Rt",
+	"7RwxZH6fpCa28Dhq/+HVlvPrdL48pZMmKWqXNgIOPeeTVE7w7NPqty62bb9RtoaitPmQXnB93Ubyhuvr",
+	"JXJ/On7Gt/nTrf63yfCqvzN6+qT/PHku+rtXyTP+bLwthqMWrfCTqdyO1ZLH/4LpLw35jcwWMGaNqway",
+	"wfbdtm600eUQylnOi3xin63bWjukc8PNBmMCqZQCczYiYjNu7PFnI65FP5VaSJ2a9EZkC9aNrSmVCSNi",
+	"ek2z+ND91NtnnN3wrBDMTLmxFC8V7hU0bX/YGQ5bicW+0zJr123j6r/VIm+jlEJbPaNKKduNRGDfXMfv",
+	"VjKKj/ZLPVdSowL4HU/OxN8KoUFhHSlphIT/5PN5lo64HeXj/9R2qMFUP3RmQms+sW3D1jFvrzI4bGxW",
+	"aMOuBONWB4PO2ZUwt0JItgVsEFTVzsdw4P+Si3Fnr/M/Hpem8GN8qh8f5bmi8S+vX44zYKDMZPYkiMSq",
+	"KKm84Vma7APDphEDSaOipMZjIS1TZ+NUZEkUTELlLC8yMbADPFRynKWjey/QgWe9Ki/loB1Gwiw7ZTyz",
+	"wmXBxPtUG/3AazKi0ftTLdioyHPL5JHeu0mBE3GiwQ0nEfNc2N+tekQzyAspUzmJ8MBIZdwvPViqlyq/",
+	"SpNEyPuuFRx4nsxSCYfC7ufCyiq7p3j+1Vzk0NADrdOIZ5k9fZrxwkyFNLAUCbsqDLMqca4ywRIlNMyW",
+	"Z5m6xYHYD2HSx9KIXPIMu7nnxF0jsNIiZ8I2xrqeshO2M94abV89E8/5MNkRu7u9B1iAAwaSzqn8pNri",
+	"eUmE4WmmSb/19pM94WrCCpmInBQjZCePdHkOE1iYE2VeWu36vmtyokonEB4X8vw80NbzJMmF1tiuKvJR",
+	"sNFwFt0sju3YZkIace+5jHLBjWU1nCxNd6JS7C8tu2ALYR6YCYAEtWqRVjNhpnYcQMM3ItepkjXTplyF",
+	"qyLNYDxIEv7sPdIs6IxpvtBk/1l5rGHdTvkiUzy5UOoVt9rAPReOpBO7UsAhR0Ikmm0Nd77dffaUXS2M",
+	"eGiGWe2IvU6/g+mQfv1W8hueZvwqu/eMzo3KrSBKNSvK1vZZLsCwlWzXWRUPNDO3rSMu7abCKSbvWJYx",
+	"qW7ZlRjxQgtgeLpxeKwLPIEbfsU1PEzUrbQSDX5Praqr2bjIst6AnSiksVuu2WjK5UQkbnp8bMVrfGb/",
+	"6B/YP+LShjoTI3Uj0LrnhVEzbtIRU3Ik/Ki41LdWLvAJT8FdZk1z8pIHjTY4SMhTgANAYuU0KCtkdDGy",
+	"W17RwXY3V6usMqvUay4XRLD63urCaKQKa4KBFEw1y9ToWiRwfFHwZCmYaMi9aEK5mAuQW2OeZiKxPDqV",
+	"OiCqp8MHpqraMMqBqsI4hsLdXDYYI74DbCi9ETJwk3r6eGOmIvdsG0UTSOXxWIwMbt5d6aGQJs1wsDQT",
+	"Sw0wIEdifpueDu+vd1sTQFoVQ+Xp3+8vR6wZAW5IsHG1vlV5whIFywDGzgPs7mEuEqsI8UzDAVfXQsJa",
+	"z1Kt7bkuVWtgjW+lLuZzlRuRvBZJyi9g8vebX6C22m+ZXUh2Wfn+/Sy77Di56XveZ1rIhC119PDC4ZGu",
+	"js6ORKRAmuCAkyoHn6jhsG4af+3yKy2kiZgR783jecZTCZ6KmXPBWA3aDxZv/UYjofVrYaaqwXD8ARRR",
+	"Mh4tzVq1LJX7LOZyEbOupw6Vs5HITToGzbYXsXh+m1RekNnC/mzfilk3eBkfwRmQlrJ/7nBpjeH5rTVB",
+	"7Yudd6F3A5/WjN+oc2BZmaXct/PEms+WIJIktRPh2Wlu1QqTWnt0zDMtlsgRJAj4dzjMdp9xwzLBtYF1",
+	"BuNtwC74Neo1glgnaO7jXM3gtxh+jMnW9jb+LJXhALaizjz480OHwx78MvObsIqEKhtWp6PQU3CSTqaG",
+	"6Wk6NqRUqbxp4XLBM3SoVT4/5Ya9WfWZQq9oo7NBiltcmu4WLlTEtmFVIvaE3aTiNmI7IOj7+McuUHuu",
+	"MvCcoDh3twdIfY8000JbRVJX2OWT4GZqd+2tFP2E7usGqvkpNVN0oNyPdvxZQVPiasFi8qbETQTFroRO",
+	"E6FZah6Itra/0tYXoa3Ie83anW9GUe91H9waoi21gZ99L++aaBkDOAqUhjUy2DS4o/VOZ2mTRq6nNp/5",
+	"VTEeixwsX7zWqLS9tT1c7/oOp15OwfXduggX6UzoOZfL64D3e+vOAV2LQTOGz8AXoLLkXl/WZkHNRG4k",
+	"a+dwJA16rRs29JfRg+7oF1+cYFLRZitVJKnxK1T36wu6x3WGgn2ZmZynmV2T6nqSJ6qd9aMmXu3iZS5E",
+	"H9yGwa0oeS2uHDMXN0KafdCergQTs7mpRop86DgHVC3syIhZNY5EitsfeVbYJfh2+O02rlHwy1anScRp",
+	"cSPy1CzWMn+7POfuZfshuKs2+wxftd37zV3zXTsVlE34MQSziPxWrSaIw1zcXQ08kKFy30/EOJUiIcoB",
+	"YtqvOLG0COIhYMxfgLLiDx9jsNylkmLAzmgpI2sWgEd1Lkaoa6NXDZxPeEORmhoplkbSaTGbsydsbs3V",
+	"IheMXynw6ORCT1WWrCW1miX89vDw6Pw8Yi8Pjl+9PTuK2E8HZyfHJ99by+H45OWbs9cHF8dvTiAyhMsF",
+	"+Pj2wSMjEoqisD8N2IFcoONHZDq8SCtZ3C3PJYYaLHG4e5B0jTjvRZCvUm2aAizmfAJhLSV9pUJHLghl",
+	"nObaLNMTvGz/wzIIvdFckEOWO8bznOPfyvDscJ0gd5ffYPs74sPgJB0xPsqV1oxnGcynJuXvJOKD4UQ0",
+	"z/Y1VZNmfcaeYVhPcrdbcQK3gbdwFQtXUlb7G6t8eXGdQL0Dx2tVkg+VHKeTAr3ZpPo1XtuGS0DCL2x0",
+	"3RLoFg2gvgh6ebpZuYibU5Nb+SV6qk3FNd46fhI26ZoZ+Lcax38e8JzN5+C+eiVuRLbJTHw362azaIuM",
+	"wadw3GUoUSLGs1u+0AGXs0zQ36CHnhFio52oQ3y0E3WIkXaiTsBHqy6T8EGT62R5RVacKjcRe6RSo1kq",
+	"E/F+eWvg51ZBwIZeFLCtUhhsR6EwYDsVXrLTZHY54/IOmk1tc3Gg1FL77nrJ0bC3AaNZ2t69S9ln8enb",
+	"s++PYow0nBc5xA3Nc2XNbdYVfDSFX+HuuwcfvHrz/fcnMcvUJHwXHp1fnL0+iZk2ueCzpYd/PT37PmZ6",
+	"oY2YYaP00cHZhf9dG56bYg5PXp5fvDktn0wLk6hbCY8O35wc/hDD9X6dkbnnBy/qz52Sg90e/mBb8BEJ",
+	"ZH53hYQLH0tDSarhv118Y899aJv2H1ZbPfsRJukCBsQk1QZMzS7MzDdy9uPbk/K9QlbfVPN58ObLV+Wb",
+	"eHkAT05+OHzzOnahu7RlLgqH3njx04l7w9osqcSVCK626MWDH181vVh97e3p0V8OY1aAR6ra1Xd/hkdX",
+	"fHRdzGujuHj5Aho3XtdjibCPE/fcLmjlOU+S8un5Se2pFtK4h4f1pkeZ4Hnw8cXSx3CNHxKafe1Fy2sh",
+	"1Z3++fvjk5jN+ega7gilNjzLuN/90z9///a0fI7rlLhHZ6/LR0D++OTF+akdY5LqOYRrVYdmn76oPg1H",
+	"dHR+bg+PeB/ET6RwYVg2cXR+fnHa9E7Y0NvzM7sJ4A4qF//t+Zk9JPArXWW63+2Wwu/hVh6cX7w4jcnE",
+	"NzkfgeMQrIEgoMaxEUvX4WXYpQwECvClTtQBdtOJOsBb7L+WjcDfB2cXVtxYJtGJOsAR8N+DF/a5Pd/4",
+	"L/5tTyb++/YE/335qhN14BTBvy9+OoF/D360vwOtd6IOELb93VIx/gvtAV3iv4f0+/kF/WufA63gv29P",
+	"8d8z2w9sN/1r34MdxH8v7HuwEfgvjB+WuhN1YGlxPV6+qgpRN/Vl8elO7ymSnV721mSpvF6WHa9See28",
+	"xpmalLHWc6VTo+BO1Yicj+z7VRsnU5PH2zvD3eFWf2vY39rt72wPMtVs8yAhNuhYJ2ADqrE/YpYNO7ql",
+	"M1RV53/uiGQikj691A/Psl0tr4AtjWKlfuWHGOFKNUnhQ+8kabOjVysBqI0fGzHrNN6+wdBBfPuAoIhd",
+	"iwW68X3iT81eDuK5SP/3gb0dNccxdpa8DKfH7NDaSwfVr6OOZUAZp4S1ztJjbFHbJZtxmXBLI/5nntl1",
+	"U3ki8s5eZ7ckBXvWXTxb1Lkhf5H/6GNU+pgq4wePUn3s9jW4JRuNxNywHy4uTq38lwKIVLOGacA75MJy",
+	"w9vuLClz5dDQlfVxBREcTtMsyYVs1seuxaK2k480G9EnEdNwl9tg+wWNBhR/HMgf+w3daEJ4rHfWEQV/",
+	"whnwvb/bYN4HyV0vqcJ1CZLWKKadG2N1UF4u08bLMy9m88q075T6CI+P8dOtB1kh7/arO1t8mJ9RDCLl",
+	"IL5hJnLQMYwaMDsOBj6/FIl5xhdWyQJ7LIYJxhiXwGKg1Zh1r5SZQtwCHgiRgE47UrOrVIpkn3FM6Eol",
+	"gzfRX9UbsDfS2gkQAWiF97VYwMUWciFoz6oHUfkGPrkWYm73L819hC3Gmd9O00zQk3IKEGCF+lFEBptt",
+	"RSrjYoMNr3uja+e9mM0hiBe1NWPHYvn0tVhADD54aengfoCznN/wrMpItoYNbCTLYFb0gV2gMiGlKaK8",
+	"7lStOF2qjf805aaSmektlJo4a53dEpVWONqSHOdXIgMPLL22z2jy/lJ4Kb847HlFh/7ytME7koGmadIb",
+	"cPHieqoxi4Oxxvtskt7YB0B9EJ2dpHAt5yhHBz7U6iiizvv+RPUpK+BF2epBlnKI8PJn/tME8gtPr8ui",
+	"eelMNovkJX5wLVocMYVM/1aIMLfNUck+27Lbtb27a7Vwq3aBf1Mqd4Fc+9mwq4zLa9ZVMlvYA2jsRvCR",
+	"8Ke8suN0Vu7IHv3R+qJLjJGZrRSHrLHXsBE1Fm53ZT33bkvvw8sAf6gxmI/XmXnTDcxvmVk0UslSm/eg",
+	"580afiACW6VUL9NTxMDnBfwoNboqy2ry6PPIlFLb3Bo26ZoNhFvtzzWwipzdvU9NkfKq18Y+a9fgeTGb",
+	"8aarnLqqVHaxanynPBdNVz+Q3A7Pqmr0PotlkWUx5afnSjXcT819ozzL3ow7ez/fcW7voo7tBcPf8XJ0",
+	"9eZQj6tm6hpfpRfW4BxYljZdvz0QMzk7Or9gB6fHD80/IKCtreFPZiKBxbP6Gmv5vKzaHYhhWKlILK9R",
+	"1ZMhbp02o8alKa+kWGnM7yMbQg061Ywz7IB1tchTnqV/FwlewCPBw3/ar3t1NwBcme98ay3B9O/2v3eH",
+	"LvdwOfpzeR1KNtpEoBX3uu1+wI4ghYEbk6dXhRGQSRaTeyAOpxJRjLsG9f9KqUxwqStgAnX6JhbbRCf0",
+	"sIFPO2/B6o1aalO8N+20vJGv4UFPT+iqWGo4IzWtDXMFnyPHJDqCzaotU1PTpTdnqfXLjmWBlx12OxXI",
+	"oJBcrW0KOmgYU0ReXftFJ+qAI6DqxKQnDQOgOMflBcsnkN2VZepWJNQ5zBHcSumoYZJPd3ef7Haajf3m",
+	"bs5nPMvu3E8jwXknWbPRFDSv6bYuDjxk8XI37c62TV093u9VHxIZVQweR2Eic8CAeHmaa7AW4I4yVinv",
+	"7HX+98/D/vN3//NfWuJwE2ulbE5elMd15a7sEmamuSommN17cHq8Gb3hT1HbAm2qXUK2ByqradJ4x36o",
+	"JEoOpm5EjogwpSCoiGRMK8XsLEh2AnkAoDKZuOGyhmuCV5U/GDNnf/oTu8QpXXZW6tINmUyhhuuv/EuB",
+	"40WLZlOVJawmgKIyEQdfsjsK94AAo/HNN998E/f2kRPgVkrKjwO0DbMJr66J8KqyC++u1HmbbM02IeLc",
+	"U6hdLsk3CAJzdh2lxeyDoYDECfdu2sW3kVD6FFEWETlciZFymfswRp41ybqt4YNLug1Ml4cRccfOnHpY",
+	"Cfdri7TPLMGePB0Of+8C7AtLp63fqnT63cmiO/Pp1fzZpU42u2seacg4dBwxyQEwDSZLQSMYswOchcVW",
+	"OMWOGnku6oJrn8VOcvnXGmRXuF9kpAA4jnPWjDPFAZzQuaarl5q2p07UOT692cF/nnaiztuzV+F9XUUv",
+	"KVteogZcqB9Xu8Wao8fhCgcpFA3GBtNtSUqtUBralIU7WacuV2A1FbUL9iPLis/xq8ZRotLhzE1Hy4Jg",
+	"DzO6v9JTdaspwZzS3+iSlgLAEhd6UB191WU+bNgwj4myPDQIdVdjJsBcRrwTF1i5vBM++L0plWRazDjG",
+	"RAmJCGcuErqE+AGNqzr8dnyRdTviRtO0JwgXi97yAFrpTrRag54sr0WXF4bAYpGaP8FNcxyqVJ4ZBuCX",
+	"wCSjdoexPwKjqQAcAMif14iiQ9wrL7Kas+1DB37r7HV+/nDZSbjhc5VKc9nZY5cdI2bzby47EWj2I6Ny",
+	"+/NwsGV/UOOxFvBef2f48V1jzkP7BV0N1HOv/SaJZZgZBZnwOU9BF4SrpH3GM618toYObj8o/HYucp1q",
+	"IxIMLgXNufEgeTTg1dh4ocj+35eX74fD/uXl++3h5eX7Z+N33X/bC37dGuOv3zS82fu3RlmPKKUrQY7x",
+	"lYbBbwD2Fh4gwo6jHtuP0THtU5PvrXZIlo/GcnKrX+f7z71yLFhe1PJS/Wos9QB4ViuhGTUBnc7TuchS",
+	"KcjcDDsMI2RCJ4hKrgq99QkhLtUNcaNdvzHN1yiUgLLxHUpts9cN1jXfNLwfUm0tG594uIYdBuHqDY4B",
+	"jIj2QgouGLVJRywpgNWBE1tlGXo9vYm4x+IpDuMXo2NLOBpedSp6IjLDLXcIWqxHIXzA+M8XIFfPjg5e",
+	"HJ98f97Z29qNOmXbnb3O9nB7pz/c7Q+32NZwb2t3b2d3MAQDyaeT7m3tLgVphG3cNxkwaKNpJyg4SyTn",
+	"QZRjdRTt8Y+eSWeB9sGuU5nUox4JGQgTEhErUeX0bxABiZY5RhA/RDhk04xfqUkq7yfz3zpkAhAeTjFu",
+	"usEjlXmZIRo2U9qwZ9sIi2XJ9u3Fy/63rHs1yhdz80gjNmNvn2VKTipQBQH/ejLKhemf2n6GEErnkUWD",
+	"8LpATj3bXhsoURBozYoEfIxkqKN51rRlgBS4o6TxfVfNjba90+SUquX1QcfLo88huovMX5jHlBxfJUxE",
+	"ZQqVK1NnTH2MQvW2nO4rNbHmcyoRnErrcZFljQArANHTJlsAPQFRfCIAyRUycReqsUMkIv8EoidVV/0/",
+	"Zs9v/jp7ufjr7OXT0V9+3Bn95cct8f3JzWiWZP/x5N+nyU/vh/+x/XIx+v79brL9Uv/H9982yr9VAAxW",
+	"v0xasxPXYy+49cNu3IJEtHFN+/26zaAATw6gjLkL9izDaAjntoXs1gpm/4a2ClxB33LNEiVrGuA5pSLY",
+	"jZnnapILrT/JDDmxTLBZOodcdyPxDG0RF/80DoktUeLQGqRwgOe1CtYSZqJVxbm+Xl55vA9ImlZegKfH",
+	"VKDINaMPNjqj6V2hzYc82bnaHW/3t8ZPRv0dsTPuPx/v7va3+dbVM/F89CQBZ/Ua5Ga7unPBTTuEmQPW",
+	"hbVCryYsl12jfSaLLCMvRGUVnTsAvrK2TyoLVeisqoY8qZWTaIn+aDuXMCG3K34m7ZRBNNag7TdTADuA",
+	"fx9pFltVqsAL9phAaWMKvYVoXjEqXNhtcMYIkp1OX+zX0r+vN7Erijlm/K22LFYdMaxncSzHyiGWuROy",
+	"/mC6lyGhpClm6MxXNgDY31S6/CiMHSyVUPSCYPBeaqrSd2t3uA4VJurgJqwbNm3zOb4ceHmbD23q2IAu",
+	"7WdLAfg3zT7xLMH5Kl3cf9SxT2p37faXDY1Uul7zphGssZ9qsFmtZH3B9fWSQ6iZwAFXuXT3lDUt0MET",
+	"YzEPGAqAsFIoM89BjkJQu38VvZ1XuSjRq/yX4L0B1wtpgXAQgotJHEBTKsZaT9MGWx86cjd0RVWGrleE",
+	"DNnBr3NBsQPJCnktQeLa71XuqzxAyHCM3cXe6V9XlD90ijwLfMSQqLP3+PFISJPzbO/p02+fPLaKrMr7",
+	"rsBGY97MRjKLmFyD6LI7TkLKTYL8cP6CRuXl1XiDpFNSUCjgksz7sOlFzbuo876vk+t+ibVYb2ylPw7h",
+	"xO/riYtckByfKfubc6dYknZLpll3Z/i8N2AHpdMuWNkyFK1Ma5ZJyRqrkt2o/ihTRfJb9tiFBY38TBsc",
+	"VpZuf3Em8xpD7i6aSIT4eBC3/2Rr98nT4XDIupwtBM97SzqGV4JSaZ7udII7Y/ftneyBujtrIxXkDYUP",
+	"narcvMnhbqUh6UblHt6WCO2RZpaPHJwek7YFJmFqqNCQFBG77IQXpQH2t7tgsQtSHkQ/eYjWupsGFq2B",
+	"OQ2ujD6+s7O+vQs0Z1UWVDAEW+AABc+WszPXwAzWdrPspmnbKLWX3E0rJGwtfdYSJrmYSihHHxOchLm+",
+	"3fjfMNP3T/QBJlTUnJ5Ewg18PBdUhAs7xkAW22eor5T9VXWV4PcmYLj2EmjU2/Lir0gUXp/0gpDxLZei",
+	"hCdfruw+FUsyQhs8AGqWmroHu7M1GA6Gd/Ts0HqvQAc5JYcPooDekbYpKuyX36XHTYrbBxo4FHLRVgqO",
+	"F+gyKmMGghTeucrS0YICEMZjkZdHCiplPfE+TV2WvirXQD657Z+Lh16HeuZFfUdr69RIQmJ2WOIhN3GV",
+	"06PXvooWYaIHCMpYcw/goJG7UIQ0gLdZxmyNUaueXrw6Z1MuEz3l14J1+TKU2lZtzfr2f98dfX98wg6P",
+	"zi6OXx4fHlwcwa+X8vXx8Xf674eHBz/OJge3x98dTI7f/mUwGFxKeOHo5EXDR+tP/yndaEqDBmuDT3/u",
+	"X1mBalAq9LomTNHtQ43AvWnd35/KT8nlDobXuN+NoRSv0hshnbdAY74Klc+pls5ogoQLgQKcirHKlxy7",
+	"TI5B9Vt0bbgY55gqMqAF2NvIg2VX8xRwV1b4CBCYZdlLgNdRpUZc7XKtZ8D2bftY0XMuRiK9aerb3X+1",
+	"9b61u7290QjON/CPXC0Y1sUIHE6481iJzKgJGGZ3945MBc+aYjjjXCQxS8eBe8OqjogME7GYz65EDi/A",
+	"LaIGtCSIlElvRIQsIp7kQshKsBb80ok68DmovrVIK/fC0gmaKm3aKwnap490i17RHzber6fzA1e2YWWj",
+	"x6c3O7DWx6c3T8tSDzUesPV8e7D19NvB1mAbPKji2+He3tbdwv41H4vXzRi9/igSYhWVEez37Tf9mUpE",
+	"TJnFI5U7QxFuIcFO9TRDXkpdJVbSNpaPJ333YmWscjV4JazC041dbEnwa71+IyrLVrBkqRRsJ8IaP/aH",
+	"71Yg1JysjaShGzw/BvtnvfOjZCLY98gpG6+I5iZt6seZl8gXKiCvtEFdlaOeYXknooxVTcynw93BduP5",
+	"xBystaptWfaVXmtWYNdcRuIEA24YsKUKf47aBEd1SxqJJji/1YPnOVBA/eW0m8UhhqI0iPngydqa6NpX",
+	"FYZ4ZftfC5YXsi7aXXiOeD/PEd8mM/yu57q8Qyi3xwXIrNug0mfs57dqWTa969906V5+tmVbh/TC3zuk",
+	"l+FwnQa1cmVAqXvBDW+IWeeGM+5cUqSIVZ1GDYkijU0dyAXG1FIYLi2T9xGrW8nQeqg5bS2TOLe7BkFl",
+	"W8Od7Y9LQdu2x/a5wR3NMnj9ukrky9JyFdz7SlZELX4CHyL32MqTv9YJhgZNLrDspuRWa1RUO/3g9BiM",
+	"QqvAeXGYF1CQPU2E/7a3v5lrzE/w2+G3W5t6yj7VM1aqyrXz26JCl6jMeanSztRNbQp3rq5A/TXtEmmu",
+	"y2PMywebI5tflHWuGQ/0cW/K431G7UiVcWbDwe63z75tuuTYGHp+bR2CEIHeTXLFygTgAve6rsLPKQl+",
+	"6abqjRSM1h3KlPrVuxaLqHabGkE0p7uIo+2PGBEwKJH8RuQEO54a7XOT6B6sq8LeXLS+s0Yppf5aLHqt",
+	"+/OhQz3YrRoOt7aB8btYm85ef6vxhmppT5Yo/+3FIcDso6I8S0e5ohS5iMV//etf/9p//br/4gX74Ye9",
+	"16/3zs8HY/hfzLrIpFnstzUGbPzYd1bXIZfjHbcHW9tPdnafhg6jkEqCO5jLy+TDzse+/Wfb/cPwn73K",
+	"P5eXA/sfTz82XrvQgqzJQ/nQGFPqR4YWpU+b8gCToFGUlVmQlOCq2+99SFhNCFbLZ7JyAlet4VKg6Oc4",
+	"uc3n1Xm57xdAGXq8A8+9Uaxoyiehy9tqG99xLdjbs1fLaJ/LV2Z67/Fjj8NJjwYqnzwG53olrCdP7yzi",
+	"c5EJjlFmY5Vl6nafxehEr/l96DHeZWJxghoaKXx116DJPGveJJU1mAKtKPsHWVbWjNUUB30LwTfjNBOk",
+	"NczQ+Fl2GSSV1rbvUvGpWR2jklRYkAorUPliVFAmD++dqwto316rUIEWR1rVOmQVu4jNgXm5yu4QlQeb",
+	"sc7diU02DaM9Cu+gvAN3vln6Ox8QWvnb0xhjciDNhZC3uXE+O6fy9SIWXxy/PnoRM8fkwXPCboW4TviC",
+	"xQlfxJFd+4SnmUuPL7LMfnl8cnF09uPBq5jC72O8u/UFY/EkQCkO0C1diD1kaQflRENfgUasRW6wrGyp",
+	"dwaRFRT6ErkQCyANymX1WI6+WbzrFoPJAGPQdJARENPxtHzcLtzF8fnF8eH5wI0yttN8fXDy1k6SoOpE",
+	"pRa3XWCRjV1afWpYVyqrXmNcaqKE7g3Ymd0KcJyP4dcQdLJsiWr2uqqpI15MpoYVcyh/BxdC8fnhD0cv",
+	"3r46OhvM+PtfKIzuF3BixeT+tCtNy0drCT/ZPq/EQoFQgzBXSxoYdzjOhWA6U2ZQ7iHE3SFB2AEN7czx",
+	"mnTh6pny+TxbDNgLsANAJ5XM0QRGM1RiNWC3MO8dA39sY7kYWxOFaNXvexdvsqxiHUMZTkYHvtdkgTZY",
+	"QD8RAUO4JZC4H0zEtlj3tZIJX/QsA3/GuucF/BUEYyJFJ3hj4Pnaszte9d8x4NWuwn6QlUblYchnpje6",
+	"QxDvR1mh05uVflMgZXsc4VhWeYirtsVHAFbIDeOgFO0RIXky1jU6nufiJlUulUYzbdIsYxPlkDSu0/n8",
+	"c4Xybm89eyqunn7bf/Zk+KS/tSWe9b8djZ/1+dPh8ClPniRXfKNQ3hVZEBjB5EeAAW08iDEJWVRdA2zM",
+	"KgTybgwbQobd7tR1HH2JejbsoC1O6HgZQ2PJ/RNUW157odLsLrYqqKW61vMZ9I5LOEsTCWUz314cLl1r",
+	"ucP57dMnz5+vHVFbJKtsWUxXPQalaifqwGChYgxyuk7UQQlRrxvjH2+umoQb7wNbabNoNSPgd+E5L7nM",
+	"KjWiJdXARd9trNWE0cyr8wx806uGdS6sKMYc9DtYE3hRXUYXsyu0uqwqcLVgabJvBcbIEJsjFmduFbHz",
+	"GqrcuirDrptfvhhj8iNo51AV1gSWe8meoorzzr7QW3J2bpIj3L6PPrC8yVjSRWawGhqpAIiw49QGP/SV",
+	"uTpBMo6baZh3xcoYwtbVO16zfctpTg+3gS0LdIAAFVYSMuUzyTaQki3H7TgJY99XZSCdizwVuqUC6Os1",
+	"/i97qq6K0bUw+6FzyMo+SlkowzDxvYbQC+fsCvZ2ONjdDVYzUcVVmK5dXgaCY6zy4dPNvktlvcONvvs8",
+	"HlLKl+TvO5Ffjpa9qoflt9z2BqH5HsZzGSQMs5DE7fqUrRUQKxSx75BWWsGMhp+AoOImvi47w0cnlakZ",
+	"ZYqAZq4z0O0RXAXzKSoxJN2d4RBcpKowDKLreJmGQLc6EOq18zXxQ+jlKGvEaeqG84lYjLWsL1z10zhi",
+	"8Yy/PxcyecWNkKOFtbK/eLYI3O2rVBp9KvJzMQpTR5phrjex7hRxwor0VbfOx+FhC3Lzz5EnEmoYv3qq",
+	"SEmIFaSXULlYVnh+q+khQWKIr9VXSM26bdyr13p7vSa2oNkkgm4i7COqFp4jeETEaqhUHa4NgfAeglXs",
+	"/nyu3/38Rr37+W3x7ucL8+7nH6bv/vHzicQfz/KGH+0Px+m7n1+O8d/D0bufD3j5u33nRL77x88vEvzB",
+	"dnE6L1+yH/wwfffzkYAeev9yx8zCleZVKJ8a7qLbDIZA9lZcBwk4W0F3lz77ARBmkgrmk/3V5VM+eEJz",
+	"s9LtivKlVqWg+d7JhRIyh7ZptidF0IHdLOPeW9Tpym17oPx7au1MjFSefFoCfrWpBkUnKMPpnErsgFFB",
+	"Tr/EXRecAesslfGReKlkmo8Fm6lE9CCMNaYoTvL5znNl1EhlMUR+RMxFDP4yV7mJ0UPqUu8KHeRm71u5",
+	"7i6M6O1UOwS+atRJgzGAg2iYMj6oR59YwWIFSsKW6/uNeDZV2rRAq4Yj/JyhMw1xMXeKhmnCx2o8A7CU",
+	"sGcN06EnHj2T5LHD+azcma4IMF21Wm3ZdhGETEtwoa93lT9oavq5FT1XqpBJxCDFm/77UOUiYucuGPgk",
+	"EGsRexEINeBMhD7qYY6uU1nzDpT93FGmOHJfpsjakgeb69doJeNoMZFCSMf49M35BYOb8MfUWbzHOGsy",
+	"tmApML66lmLHOGtM7aumSm5ic1SMu3VhYM3phBAQViWOlkJIlBRSRfpzKX54oWZXmrhaJ+qEwfygOqdZ",
+	"PVC//G7p/FTG1BqwVxlacJjC8LvUtEbdBQO408r7Y3THyDsg+wOtRRMWk/u5AbYHqu6OVHKHSMuRKlam",
+	"hNB6YdOpnEBwzh5rx80o3+7qKc/hzlhIrM1e1h7W1BY2BLhf9pvep0UK4mQiWqPGY2xX9qHUEtvWg8AC",
+	"VVpq8r6ATRLoI3VcWtaNvQeb1OmYgRFa00GiZSWiroJEoY6C8DAELWOVSFRaCOVLz8UoKJg9Vbf6YTWP",
+	"8Hz6Oavc6WN3UEyAJPSKc6MR5NoPhEi9gla+lhrwzDZE5TfoRSuZcBB9fDdN5R5oO/fSbu60M63KT41m",
+	"19zjN14F3wXCqq5srVqjJjSE+6lR/utmjeWTVBVP2CFAT31VG1mOY97NZZ0KaQBX/0qrrDAiTEm8d90x",
+	"bBT/rZccq+dAblwi7Lu3L18enR29iNiL4/PDg7MX9j8xVzPyeZMRe3tyfnRyAf+euKcQMshnIsQMq/nr",
+	"WTcPcyN7UGmgFLPBY8cvevbT+LIYDp+MKmwbfhL9Y3gvrldcI3zTOxZusSt510TQT6oe6KlGE85sg0em",
+	"UhNxFUqKkAaKPHebQ8NqE1tnzXltpIHJ02BdjxFFimLs3MYcvgKtu07ep2Utk2Bkq9f0jJsmlNjc/dx2",
+	"77AG47e8ZKtxd5GzuchTBV6LWSoLY9cGPPtWVU4lnVUI7cfnUPMhNWicuYHjuBumttxfBfA3gobvM4Tg",
+	"YqHEBv7Q2ersPR1Gnd3O3u7zwbfrS2fiyjZuSiXxYVkJb7xaxZSCe1yubt3rarW/yWd1B96GF6IXXF83",
+	"FxsokQTRyvP4cxRcM2CxkMkFRjZa7VG8T80h5AxD7fArSDLHsDZCtmsCsoQW7oDNbGkC+1ke9rAMK3WR",
+	"XRAHIKCM+ZY3/9D0ZN04F1wrGTPNF5rdThe9/eq4K3BSMMux5fqHXI5EBro3zBzCvfJibuwvED1aD65a",
+	"ZmNtDm3oLk1YFyJDpYsrl5O+XmgjZn5madLbZ7rIb6A4SmNsY+fp+Bnf5k+3+t8mw6v+zujpk/7z5Lno",
+	"714lz/iz8bYYjrY+LZzPA5rhdaUTs2YJ4NT7TU1v0+i9tiVasSQ1mAqKKt4LQnoD76J7iT6PmFZ0kwiz",
+	"olv/ILTTfeDAj8GendciXXa2d7abNnzjYMQrMU0pZWb5amJFKKIl5Sa1bFGSMRG+ygGdd+TI2BVtAz/d",
+	"baqXy580heHk5s5HF1wza7/g+vocXtw8xA8bDoflVwQJqY33+aO8+ZWTXzaHqVcPdXqoU9d4fWQHHQxh",
+	"NWJ20/qtCmWyjTc7TeAAbewxAamyTnPCJtuGcW4acYjiM4K83WfxobJrYkTMukImLuzBHvjefoVJd2uV",
+	"uezjCs/u2uNAvr/l1AR3KVTIkTUwM8o8JF/nmXcZuvHY//RkFXWCnqrezuD9pb2/QxJilqVrkxDjAQO4",
+	"gqUsRDbj+bUOp/tIl7l7Gh2A5y/+rNmc5xr45oyl0ij7X2nOMi4nBZ8ARgc3og8Ds7Nh3e8Vi0UyEQgW",
+	"NQBNIWKnCzNVksX2bYM/XSzm4hwmyOIX3IgNUyE/Qx7kk+Y8yIucj65TOTm6aSlVzk1pL87tP2UxuBLq",
+	"Bgoe+Loyn9XZm4h5LkbciGQFHflgbXEDGg/XrPxu2WEulVkSC2FEwt1zTluiOSzNtFz2B9qFl/AOlyWV",
+	"BPSd4lyM3bS6g2odMotwO7ySu4Xk4ErxbRCDksobldWz5Ffuo25zFYdhABtNvM2P+HDhmEjCbgmjAGIE",
+	"NjTwW4WHtYlSG0XC0poviwZyuaCzBuCtqg71XsRiRB6JWXfpmCKUi33naILX+F0Pk9XsNKqIAey84+oG",
+	"daIONlPLZnBvtfKYFvFrn24ufiv8aq0chrabFh2xUs9Rc99cQSrV8Cs+up7kqpAJK6CtBo32+dW22Blt",
+	"8f5u8nTc3xHPeP/bq+ej/jDZEtvjJ3znand0b22JLjld72SE3CH8pUV1fKubipUeQMrtPgXguFrJmklr",
+	"VVAZjaaIUw463GthpipZt7cH4bvLFX/DShvp2JCtpPIWkyE7WbpxWI1YG0GmbVv8v33GuluMEpC3KQX5",
+	"CSUh75RpyBHbdbcMVWl/p/Rn2/zxcvr02m+WZ602xeilLoN2/JJE1Y0MFnh9srQlKLy/v1fBTzuYNrr6",
+	"ZeYJy1ej7nBZdwfvdX5Qt2WBnxlfsExNWCr3WczlglgmkLTKQ+hPyzLnt0kMDnH7ewWcDzua39r1sA+r",
+	"/BCfritjfReifgA02D3GyzhbpgoDHoOD88PjY2b4tdBsmxnFdrAZcBuMBdXRAf14XCLKQunEO8HKUoHr",
+	"BvDYzwGgW0G2vhsT8ElcRFPb0W+EIzR7q57YPXu6wzJhMHw6SSepsTbTII5Y/AvSbz/ed5HTuZjwPMmE",
+	"BkoZcS0oXrqyKQEthlHOB/3/4P2/D/vPB7/03314Ej3d+fgvnYeq4WWZRbOe4IsvbqQngBRbpx60VUgE",
+	"9XRU5KlZnNv2SFFR10IeFE3on0tVuhBvKQyiyhRkF9iNCH4NEAKtuXjFc1cWJf5O8FzkDK/hoFG8fiN7",
+	"F8p+wc+u5BdEUo5GYm6obrhkPEu53kdT50qZKbivCbY4WqocdptKjVkr+KiELvxTCVnLHb6Nz4LhNGU+",
+	"MhoNd2AGdnFjOCSPNMvTyRQ9uNaQ6OCAncdrr1MZSElLfJ7+Wdht+2i/Q8y26sJ/8w1gtXzzDUze2iFJ",
+	"YSmQZ8w+wKKtDtiXnYcqsw/fQUSsS+nuQSkREgMAWcYXImeYoKKRB85FjqZr1JQhZJtCn+xY5bc8T/Aj",
+	"V1/I7l6qAf4BGAdE6la8FHuMF0lqMOshupSV3KyyuEVe4tlG1SQIQmWOaNQlEJGOLmV5kxeR/W1IpY5c",
+	"ZLVGfBXKqECy1oNLeSn/x/9gP6U5BFFY/dv+fin77Ag8y1cqWURYBdqu7Sgr4G4i1Qjz1435fJ4RQT3+",
+	"T61k3NsnaO1scSkZE+8t8QLODCe4/UAW2/ZTFG0N54rLxDax4myhIWkbPj16zYx4b1g3tv88nmc8lXFv",
+	"YKdy4MkbIiFTDWJR2vMEsyCvgWbxoZJGSNO3FlvMUg3dL00RYiMtbV7RmQt6BFKpffS+f3t727fCr1/k",
+	"GYGSxx5oCgYF7irth9S9nXIDDY2KPGN9ev0qV7dW20EfFVz+47UKFHqGhuD2IlECPCDkBaOJ7AyHcUQ7",
+	"gu/x6thdoCglTVd2agTQD4aGhQ4Wqp+uyblm9yD4ZMAOJDnpQVJa6xRcbRj/b5vxKETIY6ggu9uleGdr",
+	"N4Yd/A7nrfcYQGP0VZ5OUkljguu7LFO3ISQevqGhljqEv8MKlBDe+P4bfCtm3ZGazXhfiznPCWRmMBnA",
+	"Nw5VajpLPaDUSM2QCuJvYprOgm4lkNOQlhHhwGD5pZKiZ9dE3wJzUMjMcdx+Qnm+YDEaTf1DVC/6B/al",
+	"Po41tk0BrMr7udKCxX/pUyxs/9jd750Jky/6B2Mj8ngfAMrEOAMchW785vTi+M3JeQwLDvOjdvHTWs+u",
+	"aTQR4h6u7/K4icC2hzsxBQ03TgGb0YSVNedm+kgzVPd1L4ImGr/7AUSLbh7ja/6+fzAR8b4bHPAdJDs3",
+	"PIPkNHwSDxhWndAIY8PQM8ykZR3EJYDizvGiIshkiLeHw3iJTiPKiSm544AdAlm6Ba6Xp9R84QpZxh8u",
+	"ne2OldUHg8Fl5yOVJsb0H8vtxilwbtsalTKQQiQaRg2jPUIGbU/CUpuobCgpNqnEj+oIjIG4bzj8AfIQ",
+	"NuOZ5WZ4NZfKG56l9ojNC8O6VzyB1YnYba5ss4u5gK2dpVrbhsapyJLIJ25aw8vlEqvC9NW4n0N5Z4wU",
+	"iCCNOUtHxn77t0LksL32mM6ElbK9fTuordi3HwxplAtYP54h6LdVafaRDuAYBcIkYVeFQXgjJG14byf2",
+	"48yFVkU+EvD7bkyzQ+IFgpOMM0oZ5tYgQkqRLAYadgrdPrju3osE39JiMoPif8DB8RRheFzMUsliCtYn",
+	"9eCxe2Q5D7gl51zGjrmRhLTy/3Hw0PlzUOYhPIRfPrAG4++PLmwLLZ3h0dmNcaWfx35HSsWQSnhgLPs+",
+	"CputJ3FV7io7ii32Ov1uH1k7K6Qu5nOonO5fJUlh28B7mVAoWCt/pOguCdKwKxIbMSqXpTGIXpK7MIvt",
+	"55i4TaeJQh1ZpiDh2DasxiSi+AgifSiKnG6kQUHRtMc1fgvPolAQ2mbg10oRacIus+PZtYeKs4mQRSoF",
+	"A9HBuhMhAWeUTnPEEmF4mmkW5IeKnBrHZrbiIAbDKpaw22ALYnhAhHIfQopdVSCnLNiWAHWeLQQVePAt",
+	"1TDtKQAlHU2x3yex161RFBSS3/AUUn9Y1yrsV3YMibqV1pDV12yMYHLcagjlcL1QCpd0j+X2L6hWlAO7",
+	"AyQh8H3ovdJ4eaTpjGnyZeR5eoOkkkq2NWTaq1y3U5XBtuQu2wV1Dq/g0kdPhkzvg2pIHBsavkJWSi/Z",
+	"ZrbZLPVhFzQIe9Kvxdz0eWaHEdSYSZMMlSD8LNVslCktEtA3DhxR4kaB/4aqFNmXdK1gzaDU1SldRYAW",
+	"kYLdUFcPSh6EnfTt+ctSgXp29d1UMzGaKssZ+eg6KqMtHNAX0CdgEkAGEQxwArv/t0IZwVLjNwtvZ0E+",
+	"vb04pAx33Xj960XsOMfEoz2m0/e2VXSAsG7cjpNqNRSVlzjPkG9fNYiAsUxzIda2R42B4RZRSE6l+CDM",
+	"lartw1RPoYTDHouBNmNvv4K7h20NBltDqLZH2iHbHvYiFuvrdB4HL9pW//v//v9Y8OKwN2B0o+WUXnAK",
+	"EEabtfITdQuXi4InUO4BbthjVKoogBHlxlQVubbaK5n/gJNAGG6Wx4/U7CqFyAJrAmDLGjmJbYy6Qs6H",
+	"83yMU0CF2DcV+BLwm4gkyRB1+gN/UeyM0jJNmJT6/Co1Oc8X6PeMGGc643oaqFrHEkcFwhRACsEbIvKR",
+	"pW5X/wnKXwn87xIfaiT2iDhi/vjKmXtwsq0YCcUp/9ftl1exM67j3eG/xkvv7A7/dZvMlQurTaLUnaos",
+	"wTN78vZV4Kbtvv2flhYiFv+rZf5WNuAkVI5aDu7cpVXI6AUrBnt77r1AhHP8ovzJcSLPWUFBASvFoUtA",
+	"kGQpWLvoJmPXYlFqsj3MeUFiAB06MCOVZCIFJdvSv2DdU6XNJBfn/+sVG3FpNalrIebwnQTTvOfcDQcV",
+	"PxTsDuChXsqDNZ62Lvj64V49FKUk5y5enRNfu5Shw3+lg451y88q1wQAXmh/RHF7KZuL8m/o4NuvOPcC",
+	"r96lDNx6aOA0uPCa3X2QAk4uSiETfSmVtExYFdbyBIWlNHmTVJPYOE4y8VaL/Bw/jV2AMwomx3Qu5VPL",
+	"npSsayzwGzjK8W8YtJJ4D5OITJBcupTodmytm/Wn1rJZyx7JS7m5S7Lq46DrIZfCEuFmAsGBdwCGf5un",
+	"dgHIGvRDdrnx9TsQlK5WI7iUYE6g1xCX3msZ6lb2HaayXyo0/MBi6QIQKvpSYJiX0ig7P6Zkb59Y7IzL",
+	"hFsJ4+B2AWDWGivEfeZQUb2LEcAxWC+n9qdLmSK+mJUx4Snyf1bPgRt1bbfR1LTLjzYVbkIXZgDuDG9t",
+	"AVrrHOCW8CVk91vAvIB0Z5bZR5eStkfZg6W01YWKHOWac+mlEwl5+GbAXqvELV+D0X4pvQpXyhuKLh4w",
+	"S+koIVPNZoLrAkfn9DvOrPEwJX55Ke2rqjBAvP9gZ3AZlCY99g92BpTF/nEp/9Hv9+H/9hVw97Luln0F",
+	"tgeNZXgGhNfdrj2iuTdRJftkotxnaKpSbdeqvQGDAkzt7hM/KPb90YUb05JrmXVDCfff//V/rH4glRuY",
+	"28awywiRxF2fwamA7ktc7+6OHYPtvd5HVKFs/1epdtmX9lf34zICu7u2F8uZkU/8w+7sAZ4hUKR5lonc",
+	"cg67195tCqeIDqtzHEEdxiwdCalFWVqmczDno6nob0N5F4Cv9zj0t7e3Aw6PAYGevtWPXx0fHp2cH8E3",
+	"H8u8Fbj1YP/9X/8vg7AvKMtDsV/s4PQ4KAzj6sl8jDpqLiSfp529zpPBcPAEr/WmcLdFy2op9HFBASBz",
+	"1QQScEguLE40C4tBK1ZIuFKM6QqVkg+8MdALKZWzt+dnBy/orkNIky8G7ACOCOBxdXeGT3r7rhuk0MwS",
+	"mzW97I+R1T7nkJ1tjdZ+KrWQOjXpjcgWESJ4PQeXptv4KpoaXkuXQF9eATpOOnsd9NS91VR1D9jGdypZ",
+	"EIqaq41Z9/c7JFDExVp3QUlREbXyRZYPww9oosH+bA+HD9oz9tmMOYQBFx+jzg522tSWH9zj73hSwjJ0",
+	"doZb6z95K53WIhL86Mn6j16q/CpNEiHxi+frvzgk1xN8sLVBF6d8kSmeXCj1iucTCH3c3WQJIApa8gw8",
+	"q/jVBr1Rfu3b0vuBF8+u2g2dNDoBnahj+ER39n6GK3Ldefcx6syLpgNK4g91JP8kYhgyQ27IKOD81gpW",
+	"ZaUAf+Ag0BCOtj3M9iiFmpxVIv37j3R5Uch+Ck744Q/rTrhzmkK3O8OdfWbKU4oyE7r11zUx/BjjB23n",
+	"F97BIL/PeIhhNmXpdavDHie/pfOMwYHJ7+NM76z/4kSZlwCl8zs900gnXnjCVYi/2O01HPKP0ZJsfvyB",
+	"juTHx2BBUUBQ+V+Vgn3we3lQI+avcESa+0MbLYnmF6/WHdyls2ins9VzFv2VQANPJBjwtXzSl08tfkAH",
+	"try3acWqKV+BU2DP3rt7nbQgGdcH28IesG0/i0o+EiE/rD+dr6m5tgNq+8D8BOjln+2QfsnDhrTfLkBr",
+	"Z8sfKywQ2JKzQkA/eKDwNKPx7eRkeKL3vDF6J0m8qajddycWBO0XE67fLSBC+BPO62eXzF9l8leZvJFM",
+	"vgOb2ED6hgwjfnH06ujiiK0V5/EeCYO7SW2Q2RvJ6QcR0J9+6L8K6a9CuiakWVdPVW7g1mq1NlwmlTaf",
+	"vOM8F+ACu8oWVMJXU6WJuuNSjcm9iTd2cEWVlKnS4P+j2m0lVhIEDKQQ1cMl+tNnWKBu0QO866tMja41",
+	"08qFGU+U0AAH57VsAHEKtWzWjXN1q8+w4nAcMfrT8FSKJEb/GU8SXYJROY8vAkKV983LRxfgFQ6yzOFU",
+	"dT6j+KOyy21OphVFln+9U/IliR7Wh+HlTI0cA6p/IW5EZjcRnD0T0YhxaYpc6goBgzq6TOaWdlKjfVFa",
+	"IJ+IaQypulrUsrGrxJOl2hw4lLZPIpuNsjegq0NAwlzO4WikKYSQC6eDE/lj0NMruAZy++PohzaszjZ9",
+	"wJ/teBVVRUGZw1WkhRdSJbKCK36tskTQ9RSBldEXd6a6Cxrxr0h9rss2qLTGQuLIxX1+yB+K/BwNMLtq",
+	"NaG6AVF+sCTw8eFEupJivUD/FEkNjZcy+gFEdlijBoc+AQCs+MMlSu/ksrPHhh9j1gVmrnFEcEutem0S",
+	"3zb0O5D5v1Vl+jegJhA1PNIPpS34LQgxJDFabCJY14UklqGHLvKwh8FTYRxhED/YEjxIpmsQ7VdICJOd",
+	"qN6AHbaHEH5q/ODOcNhwprCgCKKCUQd0zH5+Fy8fookw9SN0N5v3lR13K3568OL5dTrf6D1c701efY37",
+	"scmrP9jd2uTFU1r0+1rxdxTGtO6b6oGlTlLFR/3KY1p4zPfChBymgbF4iX1XyictPhFYEWBZ2j/2w9hc",
+	"EXXmy7VYVIH9MRTcsExwbUD8y2IGSRGUMWR5zmxlzcobq7g1GWWYLPL9kY8KDSfxgd7y04kxOMiO2Q7j",
+	"Wiz2MVjWcanKwDB+ORNjA8kk3fjDx5iK6CuY5ZRDvezegF1AhL9U9Rhe3cDmXBHCg8qK4bV+7AdaugIp",
+	"+dGBBsWrJhpjngO1Yruaily0805Cou18CgF9Rs2FWIwbZQtnwdkC9LKvRBgs7Vef4MPxJNyJVIvmM+/Y",
+	"1cZWxcYWb4Mh6xnMoyaDts4p4CCW/Mge6BJeXTf71N0pcRbnb/WYVAfZckq8Bfj1PHw2Ge3XePMD4Fn3",
+	"elEb6k01z46P+67UDg5O5z+pDeFLO7hX7BpcUwJRKbkpSSaWRZa5Cr7WSMf/rJYK3sQWAZwX200Iatog",
+	"sVPNbvmCdVPDblWRJWyksixNRJn5AD4LqroWNIbeibZb/prlQzjyn8Cc1tsW1BWAvkRfLatfxbLyhZw3",
+	"Ma9QY/1qXN2BcXt+qRsY5j04+GMNRflbGfn3uSrmqMnU7Izl7hHuGIvv++fIi1mXSkxbRgtcSUI48MQ2",
+	"T5wjJ61ppVU1B/gk20OVbPaZVLLfYAphPk8yqLFrcp7SYPdLfzMxTiyIThqbV7rA2YuZQF2HRYDdAAjd",
+	"Q7uHznFvvjLJX4FJRkt1lIA0mE7/HtZITEWJOwZ2cwk7BrTcCYNEShRJ0kgCuMfyF1JROlEH9JOGIum/",
+	"DgdHarvnDVXTmfzKylfr4KR6w7I/FDffzAW2xnM13pDft7u4Krbuet58B1cUKeK2+2YHWLTWNK55aH41",
+	"9vpb8TotAp9TIN6++p0+l9/pTge7SFKz9vyWl8eWd1SNbNsbmM3c85gGA7o3YLFRhmcQGBO7qmLoIkO+",
+	"PuNmNHXh3Yj6bpV1Zdh/FnRFb/upnNEYsarQ3oYSt6lZxK1WIcRk2Lkc4VR+hfuwuhTLfBU8Z+GmmuEs",
+	"fCBJk7jHVzqbBoXCLM/xm4+bj4NWkHXP3x4eHp2fR+zlwfGrt2dHEfvp4Ozk+OR7u9LHJy/fnL0+uDh+",
+	"c7K/lL/aa50BNV6ZQwnYO+ZpVuQNxRA+r1/QrhNg9jbwsAMkbDWuHoCvisaaWK5wsULuA7wGruIas7PP",
+	"eKoRzSnYz34ixqkUSRjAsl8tA4S1g+uuPoicccWNiaxTyYr5HKLIdZWRBCcQquj6L1amWHtesvhcOZq+",
+	"gy+Tbh1MsE3GY4AS7AtCU8D1mt+L37qI/x3mfBwkCRyS8kA0HLKqhH+cqcmIajNuEIsbnoZqT4hMyPPK",
+	"Zs8ElxAZSdljKk9KbKY4EEUxQ8LaW65e/kgjRBZ47WWt8JW6lSuE+Ss1sfrxZw0Qq3bUdhbKZdN/uPBJ",
+	"JJJwCdZTpVcJNrnaBPAc+oJM2Kpe6m4M0pylMhHvI2dXQvAeQHgRSZHBSFDmhUaUQoA6d5oPG3rdh22V",
+	"2s92FGo/bKe3gi7P/Vg/O2UGXbXRpn/jj0qZ4W6soMsSKqodR+aihu5OjimVSoDV17cCsOe4bsB2G7CD",
+	"yreZgurlmPXm43wvXp2zKZeJnvLr0iHIZxV8TUJHg+qtrPvDxcXpuQOVXMZ5c4hT8xxij+dKO0Q1inif",
+	"5+mNHdC1WAD6XjjIVLN5cZWlI8DRtSbfTOQiW4TAcYTvjs0TmjJeA3pI2yvhsMPJP3969Bonxw3Nbmnc",
+	"+4idCsfXvo5g1ATyt1zOoRnkjnUBJ5fZNSph/8h3s4WjDF938KcI+CXVLQGceyDdZWS/K8F0OpGlnyNs",
+	"j86RWQTYJBW4uMPy5RM+Q8h/pXGBAFct1a6qPZSFSNIcAfce2270Y3xkG8efB1Dwh3WhDPpMJCl3KZk0",
+	"A6Id7aCGoeIlvjDlqey5KCmESxyp2UxJzPNOdRVpBeDvA+hvXFNHiJTsyDRfYBHPBetK1bJNkQP3x+02",
+	"Uy5ZaiImFQFHu2VEv0C53uFLmHMaV4osxVgKicqGvPa/OWixXiUb9dWb71++2q8UGqA6AHY7WhPLQ9ax",
+	"yhwocZvvEKAuZgGJWCb/OdX+V5ZTnQldZI128Ss1mUCtgV9Xub+nqr6zvQHe0oVSr7lc0Bj1F5JdVLen",
+	"s/fzu4okg3pf7ax9VbKpK2a1kYp1LRZRBf8aAGVTPc/4wlf5JHTGsLCLL5kVJkddi8WAHZY4kmOVzxhn",
+	"JheCdbUQLkzTffv4g+3h4+PRNM2SXMi4t8fiXCnzJ2vlxhAyolFMIoagMpS9FYBVYrWPXFhuQBU5ympe",
+	"0DICcGooPs/i7wHbObOc4SC54XLki8e/NWkG6kLM+EyhW3LW26chQc23pTHVBzLlNwJR6IU0zZpiuUDL",
+	"zshaHU1Yhr3aCjjdwE0T1nefxTjAvcaxESHhsFxp/T0r4So1tGx/za4823PFjUcuuyulMgHxdZ/TZ0dL",
+	"tmhz211UZvvVW7daQ248yFUt+TB8ZYUDr4RX9NSIWgxcCAPGO9ln7mKAaxfgbkUv6Mzs8M1JHVrxjYS4",
+	"hvepNu4yEG+SUPsDzNN8IpI9wADE3gBYOwGQe/8hPgG4ZhyHq+eA8W6YCu9HmMoUYey1gz2JKBHZtmLV",
+	"AVTmtOGLAQv5KDnF3Cq0uQ8dIX8m56Fr/su4Dqu9J2v8h+VSfXUXfh4oRpXjIQlO54ojvqQ/kHTe0IFo",
+	"j0hdMgXXwPAYbYdTB3BKF/VYI5qPrsF6/uabb75pDlwKzs7drvDch1AA9leRU2tklNVMgKV8vQ1/6IiX",
+	"+gqvlmlNqGnn7nKpDEuBclUoAoD9h96Prqds9t//1/8D0ojkGxXX4lSXoAcOBXsoyVOyRyfHR16D64FT",
+	"OcyrBYtP3zpHUl1j/mB7xUpWEUvH4BlJ7VEaF5oAksJSWDBGX5QvBwjzvEDkttieP6szxvgaGruQow2D",
+	"xZoVEh9W9M6Mj6617WunF/liWqkmBj9gb3xZFTvxICyHJAC4wAQzOZcaC6JEqAxUUVhtk1ZXMEJCJBgM",
+	"BLUMXDqEnSNRbarHDKLOpaAKYlJBxbEESmRUBTjUzSnnVk2gqy0/Zsx55FijViCYSyHw7gbh1HeGTxoc",
+	"yLrkbsdEtZ/M4j6fdkGh9V9Iu1jHW6k6BPm15ER8Ba0jr8jW7ibz8XXLXosk5RfWzPvScU6CfPk8IzYM",
+	"JV7KDTdwnu+h23jPw0a+EnQmBFZ1dRipXDbLa94R1o1/fkdlNVkm+Lga0l025bJhZak4JSz2fpIgrQa0",
+	"p1oabIu08BUoNDhloeXS6EG/sG210AKdGaCvrfJhLA7d+n1p47+2NV8Vq4eO8FnyquGur1CuPk2ANfsb",
+	"XkMcL1zywpEIDqMblL/ohZqAVZUrquSBkP8Tz3GWwfWHa2XADozhGJ0YnHF3M+BqO3CivKBPj6HrL8SO",
+	"+GhaNjHl2nKsmaK0f/TJed0FnKX2HanYaDHKBNQBrA4AmpDo7MTP6XoNBwcj8V9QWj9d+XE5Elb9clHM",
+	"z1k3EXaiLKX4Tso9rMB/lgwFuysZ5+MP8F8f42ZOFpXLgvUa7cvtAdQ8SRo5y2f0lFA3B0nyxdwlbqYt",
+	"vC0k0SqRi9+NE+XOOs6vVTHjd6sUIXtaEnyfogS5s7waoN92ix5f6JqguAOO49SMGfDqFKpWKWX2sVBW",
+	"wLGXvaiO1NHVO6P6fAFPbuIwVAi2xqGh1tEyd27nPYjvVTmUn2iGRR+aT7M/vOHeLSoXMR1AW/vl7Ojg",
+	"hYutnnMzLe9jRjS+KrsKL2hm/P0rISdm2tnb3t2FLDD399avG3F9V0bXsvtfVboHRDEG5sFrJHgf5oEK",
+	"wUb2E2k6m1hNKne4BGgrWQZyJ1MJ+/qyhlLgsz7FVfrte65poC0nNFA27e58PZKf0X09dyRz5yOJVLz2",
+	"SEKta7q1KXsesLf1I6bywDO8s5LOj42YfVZfAKwB9NJConakX+nywemyEjKQ4i5/Htt/faad3f7ST9B0",
+	"h/Mj3aQEFzmMT3gqKT7YTuCRZlYJwsRkY/L0CgoF169ONr8tiVwCUmqiEot3+Toj/lDqrraNiKks+RHv",
+	"jKS4hf/6SLXitRjlAkI29XVwwyHdTYZuv+/ocv/HI80o145KdxcSIP/g3sMOtPf57jI+l/0ONEdgML+y",
+	"3b6WB7mSOf+MvOj3GA9x3sLDHlEs0v2F7GP8foXB7K+Tww4x3MEocMlRZBS68BBrG/FcqJ79LZbSNuQV",
+	"lGIldwG0P8ccPDcYsIMW1rUf1GL+xJOfi+Wz/ytKgi+sdAT3jrAQX5WQhzvAZ3ZB76qG+KOLyAIbxjHh",
+	"y8yqClyOKhd4WARcWMvZJ0LOs2KSSu+91zgTTfEJ83QuslQKzaYqS6Dm+wmo3YiST5AHl5099vO7j3Hz",
+	"VdtLfOlzatXYxTFNedU9W211/niZZfUFCOjPbdQm0bIujghbQQuMmg4oCi6kWqLusQXkOanB9Fr81IU+",
+	"RYwzx/JZjM/iMhQoFtJONGZdF5prFad9BmHkUIVcBND7SrJCUqBNj7KnnH14JUZqFriE6/HpaoyHhg5H",
+	"7WzA0SAR6Q8dKOWunqRR4Q0WxfpaYhfa3f3bdwh8t5DgNqw0j5HAOGwM9CGdNGIxLvsvuM6xTxUDR/Fo",
+	"KkbXIvEVB0r/Eyru3IlzV6rdDfCRdgBv+RLbCsiIvFOFFqwL4c7znDL0wK3ki/Zbok0zSJaa8Wyscrv3",
+	"tgOQ8D1nhZDsd3FYGHKcVIA8ibrQlN8nSoQ4bcDL81SocvyzmfyscUG7aanNZdfRleKAfVekmemnskrT",
+	"eo/FesQzAXVHhMSst7icdcy69o9+xuUkWAwduQXAwC2IAqsMrBexOBGZ4ba9RN1KDX50yP4CABxAahWG",
+	"J9zwuC04Gw/wZzJYsHHkAF7a/7qGS5XNb8jioZAgUdLXW8bfc13+2sY2Sq6azvT4A3FHHwm+SeHuJQpy",
+	"ylIZseXUJQOpxsaeaI34wCD6Fo67DCyb8jnSucCbPSn2IXQBszd4XZSkhnXxNg+CGlytYP8WcPNeW7XQ",
+	"gAs8TMlPbJAB59tyNTkfrNhn03H9J637eefj+psoFLrJsYs2wMJoO1SBvlhokev9liPT6Lf/FGL/jELn",
+	"q+380A78zajwbt4a/JL8L0uSgzj4L3RNTMx3M9yXmpEVwOOSyul5eQV/yEwFGAD7gH6MZyDwm6EwGSNk",
+	"socBI0HTdDpO3aA/Zx0610fblSs9/3okHvpIlNTkrJRyuz/9cNAgVt9Teeewp2fwBGhVmCmGreamtJvJ",
+	"Obx0OsAVAFBceAy6HhHcWoe+9mTo3+qBtxkjPfl8LmRCKfeu9mPoznQps0oKcCQ7E9uNy9niZcqFM8v3",
+	"glGmBtJwrWEsmZIhdhOogXD5BX1gtcuyHARqiXC4K3oiAVjCICKW5Go+BwtRaPcetg+DxjX165wXUrMr",
+	"MVa5INfDpCyQw7q3EEVmoFEw4l1QrxWmcIWGOUw9MKFhl1qbpscoprup8W3dUqiahpgKa+f7X7BxCh2m",
+	"Dc/FSOWJJuB3k/MRuBzEDYC6qDG7TmXCYiTZuK4gPEI62fcrCkU8HcIMrSIiyfSxCZF40NYKRn2FXt2q",
+	"dzFOp0qwb0/Oj04usNwnOCiAI3NZajGpS6kzt+lI7K9g0HYTlrSEhrvHgGevxFY4AKqvuJ20O2GO4AMp",
+	"o43gCdYDnWd8RA6lFtxTPFHNSO3gXota4BMe3u3gluMLuRw2lW6M22Ngvl6W/jYuS1XOxHsjwAl7NzHp",
+	"1UCAPmvHUzt677ggL3GlwIhxl46s++/nb056HjisAeKL1EJAliox0kJYtFlhCp7ZN3oRhRI6DDSjriGk",
+	"2IdGhChWHnvNgVnVmBIMGZ3Ut7mSEz/qCqoUR1ypyv1sEFrikMWSJBda7yPgxdwezHIRaFCXnb+qIi9/",
+	"tiotvXvZ2QdkF3oCkPnPttnVwgjtHMMgdXwkJJcLJcUjvceuRvlijjXfyqSUZ9u9AXvJwd0Ku4i5syAK",
+	"7NBEXk6/OgUE2rk4PGVzYV9wE4v/0n+p8lueJyKx/wVw3YTN36MbNW6M1Vmc4ATBFSyCpWWeWzVHK7vZ",
+	"jkVPCgEXFTQ7VRirXvji1Xukxuzab7QYFSa9EW7HHXYQDT7VLFPg7leF8fUFRljHxe7/FpulktBKt3bt",
+	"H771mcqFe8KmrLuz/Zy0qzNh8kX/wL4X9/YJoYi6xHEzbdIss0vNUiBIXQCQ2bjIcP3ZKBM8R8FLXwJ2",
+	"aiHNfjkXu0djlU8UJEpv77BpoMKVn2VcG7fYgxoknUdJCw5ZTEnl5XboenCAeyH4CuKotnpQiBRuMfCU",
+	"P9JLKG1d6CyOEK6tN2CHYStAeHQJw7FGaYivGAKwxXuMe7hA1o1LzLUYLiZsv3MDCmIG+d2cjdS8DMb3",
+	"DIQKjzXj1TXc0QKj+zzSm1DZnOiOvgLJfQWSuw+Q3Cq4uExNFNqmjSbqkUwcpLrHDoU8RQiLBDBQLzHp",
+	"COwHL1hGLxFT0znirfXXeIzsMB7O7U6UZnl5yVCzxYM43su2/zABEGrCcH9aCQlsvw2jbKp2It5b218M",
+	"19fLITc1UzYqbVGgv27VpK1GRkBYLjcFSi27t0mRCStmK2N4pN1rKakFFG6QF5IqnOhpYRJ1K2O6d0pS",
+	"bRcKfQB24I/g45jcI+410OpA81B0HNg8VxNQOUCQlu1eCXMrRPC+bg4JOrEjpy37rIFB0NGqeKDKGuJ8",
+	"7Er8seKC2hYhOCx+s4LzMk/lZO1xKeaW+iIGEMCoguc6YlPBMzPFIKHEakDGKzIEeD5gJ0IkkEaOnBip",
+	"MVD4skzdngKhWpLPC4EHiTwVvX3nHqwAH/9pxmXCjcoXFCMaNIORQ5wglD3/d94GVAmXKRrW4bP6ICDD",
+	"sZF+XUURAPy7P9H+duT9oVWWWZbeCCl0hQIX2ohZSH+5mCudGkKKbTbTT6zFWKSZYQthjSna2wCGEbHP",
+	"RcJ2h1sD9kaOBH0AAOzOvc1H19aKLrtkgFN1tUDnW5ZFzM8PrzIhhJ51S2j17eEQcLFEpm57kdXXDR8Z",
+	"Z0sHLZew6rYPDPpyAwbboAq1RUgOXSiw2eRRPCvX6fNo+WUHD+6la9SMTpd3w0VTPWBgQtB6qoMOvuI9",
+	"VljA1kYexWO7izNA/n/AyCC3Jy1nNOAeRDK6yj/gnqbVcjiAo6uD0uyA3zZW+UwHxQ0ywSVzOhDrvjy/",
+	"eHPq6vX2IeWWZ1AlqkRp81xblu3Mc2V1/D24O4HidOTdryLAqbmA0lITbvXI84uDs4sAXy4iectobhqN",
+	"lr+LXEWlgMfrKa7d7RXplPoRw5DahI0zbpVTHkQ60Us5o4a7UkEZBc3Hgs1UIiiq9uD0GKSRzAUfTYEf",
+	"UqUSNlOWApyWCJ4irH3sV0/lbuRlnQQQ+xR0XtU9cXssX/UWnHN3ki6h8IbdfdOY8gE08HDM6YzGH3T7",
+	"ICzJtTsFGTIp5B9FRXUTD3TDlWqBo9RNC0fR6xGFATuBDEfr7Wl5OixN+SPUDY20ILSjpbjOuWvkc+qJ",
+	"rpPW2oBZVs7mD2Xg6GD5PeH43xpo5zHZxq2y4QU+1xXeGFRKcT9B9BDV+nQ/pQnEifORyayyJ1BY0I0/",
+	"BRBlfLJfubvyfWij5jokOQf2oA1fwM073GfzUa60LuVAIU2aOf7us2U5Oz/8oZqAN2A4NwQOcz6CoP9i",
+	"NLKGWZln7x7tNWfXUxNuvb/D5LjPo4m6Ts5FJkbG0tGve13s+wdXTCuAuFvLVPsF/npz/OVvjulQ23Pn",
+	"dujKFRHJWZpszD3wmK1wSX8x3gG8IGAeqzkBDBQYgfSq4f0ZAbbwlQ808gHHmb+ygS/OBvB4fjoX+BCc",
+	"2s3QbALvfpCpl6wCrnFDuHOquvvwOPm8yed+gGsOwdf44AePDy5J4x4Ee08V+JNUWdJSUxNwROfq8Jqs",
+	"y9ZcLbre+tOzmVr6mz8/X1XK35ZqeM9TdR/V8HOqeGvPSVVr+yc6Jv+kGtdvSnPa9JAkjw3X1+3XeAHw",
+	"hA+z2Av6SZz7HEIfIsYNBmXmhYyYFi4EyIddYJqEtWZSiOI3FFeIsZcIsWl/rKQ+2GMITXUxXIISGiCg",
+	"FDo6+eHwzWs8XiIpfdJUzhtDjSily5Wv1b0BOzaUn46DpEiMEqpgGRmjbDt2sA+uOg2E9DajZvQ8Jsfx",
+	"ycXR2Y8Hr8rzkIu54IbSMXIo9Wt/iMlDr1n3/PAHV+MOgl4BDLkaqrIf2om4QoUsIS489ltzFxElpphb",
+	"VfluwF6l12IpNyM1jtf5xVBZUubAiMRtNwbO8BvI4dFMm1zwGYNLIogHg3BK78i1TaSSiiS7kEvOrjI1",
+	"uqYKwy5Spw5iEjWmm8A9sjSwzylBWqGhX9bngalRyguA+sV2+eKoVIKwqiktbUChpfsaXsHE6SYIfFo3",
+	"VwFowOI0iV1lZNeKJbBkwIAt6MhFrAJ1oj+QWtmDqGwXGIf1rTHUye+qchAXrpwUBK/TUaqCXIenDFNo",
+	"qmgfmCxfB/rw7s/AUGtAK6ngbOfCfiUS1o2PkolghyoHkA344xwv3uJeG74GRBNdWEZ1V69FcFOEo7P/",
+	"VeSZ/YcQ2DpTY+Z7jx+PrGDm2d7Tp98+eayF1CrvEy0BtyWKcHjZlLFjVH+UqQIQv2HNqMFfMKjNjtdu",
+	"S2fvyXDjyyg/3c8E+hEsSmoXeciTnavd8XZ/a/xk1N8RO+P+8/Hubn+bb109E89HT5KtYScKrtpOvCxg",
+	"bv4O6aOzvDIbz5vE3JoqkNDtV2yRfxJskVKtWBP0Rlxns3pLKhesS1pCheEgj4c/epGvv8ongmV8IXLH",
+	"nhxHch94DoW6COJFiYmVKKDMkGjsUgRnVDLhwj6/KkwZ9BkxBWPmWbZwJZeVhptzKGq3mIsBcysAilEq",
+	"dZoIPzPQv6wExpxVLOpCqShxpkY8mypt4siqZkaNVMZiy5FiH1JwcHr8SLO5wliEeMYln0CMyC/2txgM",
+	"HONzYqH9mDpw+I7UcswuO5ediMUuZx8aAIhvFP4YGVtGqg7YES3eCHKe3OqX4FlTDI9YN8i9cqPxkb9W",
+	"dtLJJRtjEZ8BO1Fsxg2Cs8cfLjvuSnk1iF4QLLsyK/SN3Uh/S+3qRtjNjLBbqDmkRT+VVrakJr0R2YJ1",
+	"z1Vhplf27EcM2Cr99yHkBRHd2UeUhgG1Dl+keg5t5hH77//6P722dFLIFQ25b1kmouy38yUrPNDyrooU",
+	"dov6tTj36rv2ZX7UEkfcBjL4U2qmqjAsxpKacVTWKk3BiRGKZ1rgvYoFVbpFKoBN9YgO1m2wYXqOYYCr",
+	"kQw2p4V30UKpRD0tV0U1DSB9jeh8ZRAnJQ1yuaiD31X1dCluq7r6PkO7zK4MmmZoCJyf/Xj2vQfR8ZIB",
+	"51WDPyzxCzfGXwySQF1KA/fJ6ABEoIUxYP7EaI5dTHOhbU8xGrSQqRmgM1bKqLJJroq5jnzR9a3hcLhX",
+	"vs5z4Suqcs20UpLC2TBzNbfrMYZCHGAJASzB3wpRWNMI4snsznLNrgq9wB2PZ/z9uZDJK26EHC1i1p2l",
+	"WZY687cc6dhaMSoDnwMaMzO+YLc8NcwopqdQxL1aEzaYxX4wCXBMiBy+RUMLycv+3dtHlAW6fIVFt8KK",
+	"ZDmZmFUciwH7CQPeods/UWByXDs+FAl5jE/PHIXasWNYIGA72w2QiQtuBsVo3/1FBCrD0GpnMy4bhnVD",
+	"kLaf4vSwOi+igogscaUaer8FM3Cf7Q63fPCiFUeakKlH5B5Ao5xkIPwJCZ61DXABOiCKb0QOWWgeGtMu",
+	"YYJLuJzSUzujFTQMwhGlY9dyULtS1U9kb/+uvhNw2qAXzUrbVBaq0NkiYprfONDQT/CqsC43LBNcO8wV",
+	"zkY511PAXU0h3xgUT7trgZ9IX6dzdJ/d2yXTYueThFmna8X+hNF/6JIcfTSyR+8L9PAwsrwE5lj2srTC",
+	"cwB9VTUqWcysfKWRdN616E/3cFqAsoULAwrVsvGE0DTar5rHlG/2VWhCN3F+Cp3KQiu8WKcx2wZBuXDz",
+	"qXRMvAtQA3CVu0DH/1Y9eL1wKGOVz7iBiN8gPJxGZC27pE8T6IdnHLXBOymRXwipZDOvhYcwLh0XHqAi",
+	"ZPbOsvvq1fgDpVP481wiFqX+qNUY22ZuksdlX20Ok3qG1op0LK6vdZ2XNmRmUThsdbyIVHHlqdwK/0pG",
+	"VrPdfeDG7xNIPuMRXu6s5RSXqWZ+dnjxk6Xy2oFAZWpSFiMMBI4ROfLJ30MI+Bc8DmDNErXAWtcpasMj",
+	"4AluI5/hdWrVrDLVIKBXRYhxlAQRMTGYDJzrKkIpHKEKGVUU1SjQUpvJ/Nh18mskZS931laVxE/dLQas",
+	"zh8qdaFlDTakvSqI6coyP0uxWF2r1hOeoDWns0JPwXERGiEIbehRDSN2fvbj2xN/TUxpcIjfGCJoR8HF",
+	"JZnRkCHubqgJ1s8OmzD9jsGKiUtVHy9j6wZLaREhzKB/Hcv1Rr6HZhRCa71fizk4exMxz8UI/DPT1B6z",
+	"xYABKjIq6TUIiEyrykzrBlEIGd6E87Dvq8Kjj6G8kaBbXYJ1gF+65eoFK1rtMSq7cgUv0MeUeHe3Q2Rc",
+	"aQYHwFvuehlyjfebQA7bIlXxy1bD6o5YpA+Vq3fu3GKABEmTe3Cwlbre/U+Kbv6bACsvjdC7s8fHxMY2",
+	"ktPouFrGdcZCIcg8g3oljutQxaQenmWH8mpZHwbPAOotz3NOCABSWcpUgFu7+WmzIv2UeLI0pzimL3Hq",
+	"NgX4qg+1DW0TX4TyOPjm10P0GWpEOSJGLGcH3lwn2OCMvRA3IrMkuMkhg8Yff8B/6Udob4V2ckaCtXJJ",
+	"UWIpg+qgFYUVeecmH+dCTwdrQHnrlQboNJb1OUKlCALT4HD7nPVbVWSEmImuTtBjJjyVrSU6kMxf4CI+",
+	"GCpGdTnshIn5hOLtwSQadPK1WMdvrFhHy+FoOasblO2AbS6PXdAuHDWKmy3hL5qPTOQhyaCpXNykqijP",
+	"UK9JumGVdjyO0aoUqE89TRsKqbKX1dKJlvyrZHrofKa70vYnaDvrK7ciOZTVERpDGc6xnrbnx8E5Mopl",
+	"ivtTJMV7EluRQ4Xx07VnAq8vBiSVhLOWCftJvIfUkC6yYigaBSWiULw1Hcj9O5US0UuH7DMAvdfO1+dD",
+	"j1otJymu4OHlJNZE+Hqh8nuElDfgObkjByo1YRJzd0Kash9pBkIVIKayxZ4LSHSJk1iykw6jLkMNAbwR",
+	"oae5HAm87EBfj0hYfOh+jAGIVCvJ4gBcB3qGjuP9wAulIYXCFzypuJp0r4IupeZhcRT00HkHIkaaVCCu",
+	"Ul9g89GyQ5FLBpBaFRD6EPHKx25qNsqUpmQJ1DMwJ0i8T12oA0WCDgfshOqMjtRsZltKED9dm98ELpUn",
+	"mQd0drnJPDQylW/4DwdNZWce4lIx2rIV4FQQ2bAhMlUYVlFiCGNB2Cj0LIXZnwawgUvcHufNLzFEKCqD",
+	"8E571cDqaDnGuR5XHYWB14gADKcqhkhIjMSmaDw9F6MyXkpP1a2uJIlB3F+QC+Q4WLeMrwxypix5VdKm",
+	"aFhtMdN2/X6NCy3oaGXscLiTfzDorcrU1/ll/WXNhkeEAIVZl19plRVGUEInsOpeCMR9LUh+jtP3IrF/",
+	"6gjIby7qZcqsog6XLBWU7l75Ol4dlY8xwM5dd9m3GqtSuRss20RlWVrIt1yMT6RdiBRcS8SuO0sAFIcF",
+	"juhWKDk/vto6/7HoO9wlT9vlj43U/ZjuEze6aYizdJaa2EVMj4Q07j4StKFU6LIE/vawB3XorIZC2iQk",
+	"Qrsi8hiLmRkO3l2SM/5G8v9n7/p/2six+L9iRXfasEohsG1vC7ofspR2q6MtR4LupIojJmPAYjLOjifQ",
+	"CO3/fnpf7PFMPElQSdnV5pdWTDz2G9vv+fl9+TysvQP7d2TSlKsRYcDInUzRREP+CTe6tiT66aP2xZfz",
+	"ITka8akNehlyuhwBEcAIpMdxJnB/0Bt86A8+HPa33XBB5rGvo4/KE16Y1bheQH/rwE+G9+EOT85O3x9d",
+	"nB713m7nqpA6g4WxvxL5Q5HImY2D6viP4raP9p0cw5qtGfFgjsiG0yeymF5Frm2kTXLLQhtUEExw4zfG",
+	"ykyfcwRtlOPfmZw4laICSp7ETD/4YaJybRLRHutsWii7JfJASORYhzxz0c5wxFA7OvTsdOyuHm7FWQrY",
+	"Qo4nnDHOhie06A5puCF3Y0Wi73TCievutzbdcMzUS6StbfGLKW5EyQrIjiGEfnfrQNiJxEoDlGVAvlRo",
+	"xzW1OJrNYW7xl1/rO5VRoUX3ncD5geMUy4VSybBqdIKfzUVIWn6lTmGhlgR/H5rxWL6wChoVlQUD1aIp",
+	"cttWz/TQwhXPjwPZ9eHT+37HBUmzFrE0W66zjGCaVLy68hK7QmZ8rb9TKC6uKWYs9jXcxYqfstt51dl9",
+	"hfNaAIe29lv/+7L74s35l+6LN+c/tjvBH1s//q31nTMAK6vf6IGGubMdWGNihSqfouHmcsZzu/EArE36",
+	"4jIslb0OU2axigWKSVmwpqY8ocovqSCwFFxIhxWyis4VJFNfcfVZDxvoUpAVo6Y0J+LOpwej6c3lBs8J",
+	"NQ4B6cKVHz9Ek3aFJYqvuKxPkPA4nEzzazVkvet1tytsJ6atraCXdQR1JiwaOUCb0ukM5qnb3e92xdng",
+	"kILtZDbjqoEOdqYjBh8+Hr0F0f6x9+kswKHZOmBbYy3fnO0rP1hn0+uIe8xWJ3BEsiEOJzoZbot3OtNk",
+	"aPRmUNIG+4e/Hr09Oz463R7LrxcOgSe5gHYX8lpdgD5IWiElqdU+kDF/KBLBpAnpyrYhcnzAFXQepzfC",
+	"W5/kWP0bJe0Kfih4AXb/6m+warq8Yf9WT9arwgLxjWjlxHegtQQFmTaaaVPcTq1gE22/mjDcSUFurhbg",
+	"Fl43y/pfoFgiHxDaT1VYVivPcqgb18SlTNYS4Qp1Nbot+oaTCUrP3Bb7jGCEMu6fjlWHDhnS6ck/2AqZ",
+	"rl1Jb5w1j3EWNgz6bQw6wKsCzGSwP8wVrQ4s8YZll4faLZzApez8sCqwcFXJeQS8MKNdPZ5H1o33iIQt",
+	"gGbaKN9PHX6z8o7cIa9zo7e7TDVhqEPnp0U9WRXWo+wpUZjQX43p7EP1VReHJlGB+7r0cztsPHaVM7xS",
+	"5ryydOK4AbUV0t56n/QEKSAzw3QCD3e7Tt09KH1VhbxVVqQmu6bMGO9ZL6mQ2QxLGMb4zFXbjDm+OBdX",
+	"FkJlbGzRhVXplUMIwexHGoZ8alhlSSWY6o79v4lkteMLf2hW9mu8HG7NtdwEnD4ncBqugpCVmJOF0iGX",
+	"o9uVFE9sqRKXkcVGSeAwDKCbiXuVK1ITXdvo9Rsvy4ZjO+gh37zZe0jxH1S7t3bphm4XA3INOHHsCKlc",
+	"CZaLP8iBcqEXsRHiAX5swMwK8BIeaQOMkXGrs6SJCmzaWjVEpDIlA6BlCQlupTUnti6BvShzexpmRT0r",
+	"hpj7/EX6ci3dcKMhL9aQozmagZTpVX6fEzdNKSjY7c4D/sePsOudB/yvTJaNqi8fZc4wBNg6TBNto/Yy",
+	"LJ8M9FihhwX0kBvNiDrCpB48SlprRprTtEEWsY9UZqLXH7w9qaK1Y0Ap9w6nP2LylEqCx/uiidMli2E+",
+	"Son2jpTvszbCQcQl1ftxNcI3qDB661sDrSPwBkj9yCSqIyYqh7v9C5XB34loD+XOJeKhIZ42hi79fe/d",
+	"JaH2RoUkypKJRBjcULziOi90XozlVydM9l69erS4HXA+P7vas1LaV6kpd91Cah4re58wUZYYzc0pb3zy",
+	"RIVYBZxo5PbRk8VQ03g6TMneaH/Pmm7EywBiKiakV5LRVCK7Uc4+AhjGecId0nwV2SWox+3ixkpUBYcf",
+	"40BTyB7jUNpAQId4eBQXdvKv92cnaArltzvi7OTov4ckf50VMuIXICK+B5TMGY7UJxCnJrbiGuX4UTfS",
+	"1jCfNrgw8c1PU4uxrnPbyC4pOT21Kl8xtBGaojmALOE6oUqA8JjqArZNju7ELYferOgSg2DDmdqfu9XA",
+	"qyXMcNiVtt4niREYGBcvrcI4XmgWhGhMM/3bVFXbbYsTae09YklAGwLoI65UCcbaw3yZezK1oG8tkYV8",
+	"cafV/VDkJlWi/bL7U4Mr7QwIX+mKBT0jveyK0FjPIFQM9uJ3C1QUStbyaHE6K16/pGuFHk/H4bnPwRGN",
+	"l5wILegNbtfdvjXNhb7f5A23ILdqrQZF5fXL57wEwVItugDhHtxcexZfe6a8350kof2PKY1Re6oq8S1T",
+	"jyDjtx/aVAziparUZNcWWLAty0QWjuCS3ApOgszgu3AR2N0KCkid9U9rBaQazrjP9xlQvaZcQe6dJPGa",
+	"0wVP/aTSl60JIKZcOzRyYsDrH17J/TNWfKBQ4pmZ5phY6+c9wm+VY3sHTqmVDJhX+k7hmWa3RS8ZawbD",
+	"XXDAnZo1l4aHARaJZaL2LwVTb6rl4ONr/gD/Yt2+CSs4zV4tkMISEdpdW8b2Gt0ouhqh82aa53CZNZk6",
+	"EJlSCQpblLwdYQ3Gsn6daIK25G4YuTJXk1SOQJ/qifvcgO7FnfmW6AHaxQsPR8hKIOpKalBSU3OtM3c2",
+	"jFKNBhSu2NE+/vz+3THazN2j1KDpCM4GfkeOsFef4vhy740vEjU8+dx3eVk40HDrABF6mTTMLfjHnric",
+	"YQRlbaYucyX9HA3d46FHN8MaHKkeIZy4+m0qUzjFTOaPOgxa/ikW/IuHILu4RU+MQGHPxf2NYUhrd+6N",
+	"pxZBztD9hi9RdrxEFibuFUf4RpoKq6zFeMHwqA3td6uclSTmne78aEsa7FnvnFtDRj7TRSJz3Vn5bidQ",
+	"Eil6YOePW9xpONV7T3by+j34Jzp4v1cZ7pd7K1ilBsZ8lNmMp8E+k3hXo2mui1lr/8t55LyXuGtAipTM",
+	"1ij6S6mfmmtDwj4q80/Vnbn1RiUSIxV54CoY1tWARgE1rx4gBUBinyXOt4mJJ7IH1yQgsSQcMNd0YjwJ",
+	"d/aa5OyNvFMUIbEJ83nK6q3J3NFGfBNjlirPPbRw9/cwu/3LOew1LLERNdVIny9vMoz1cZH0E5MXrQ4V",
+	"RnT1EH0lsf2fuz/v4i5mWqKuIzxui1zqtONLxFzOKkn6cEpfzkSw2TFfh+0rPeihFcufiZQT0coGIBZc",
+	"NYfy5xM3bLUOCf2Yu5ogBNOsbFg2CbPdM9CvzBUfSCGBFUIihB6VuQzmar5CboXiMJQoGIKiN+IOLddh",
+	"HlSdtg3FqNv12koOmI8waKuAw8H4Za3geRqO9Z3KMAPAo3MQyDD2HXZC4AuxlcSkcRvmind4Qlx2HHYp",
+	"i8rEB0km853+ModD7DPFOTCaGE2D8mtVuXP0WAk7kdU9iBAPkVFOpjkGUsdRj3Fv+SxfWUiP5OhwGy9V",
+	"cQ+6FUFAjZXMClSpEoKtGeONgMvYeEAXVIhlrkpgmIDUEvBmntp+IyJ5vXSOG4vhmcs6Q3XM9XA5PHr4",
+	"3MDvKNoH+8lG5Y53YUATPVGpzgjAlVLxKQwor8A0+KGov9hI/6nUGnBAAJ0yB8j4ws/QMNwP9IRWqL72",
+	"pb8szoSRqgcUZk+P2dkV9FpWFJhnKIP1u5zU75D5kTiAzAK+FxL+v5///v8AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -3,6 +3,7 @@ package impl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -40,13 +41,30 @@ func (s *Server) ListSouthServices(ctx context.Context, _ gen.ListSouthServicesR
 		for _, a := range r.Assets {
 			assets = append(assets, gen.SouthAsset{Asset: a.Asset, Count: int(a.Count)})
 		}
-		out.Services = append(out.Services, gen.SouthService{Name: r.Name, Address: r.Address,
-			ManagementPort: r.ManagementPort, ServicePort: r.ServicePort, Protocol: r.Protocol,
-			Status: gen.ServiceStatus(r.Status), Assets: assets,
+		rec := gen.SouthService{Name: r.Name, Address: r.Address, Protocol: r.Protocol, Assets: assets,
 			Plugin:          gen.PluginInfo{Name: r.Plugin, Version: r.PluginVersion},
-			ScheduleEnabled: r.ScheduleEnabled})
+			ScheduleEnabled: r.ScheduleEnabled}
+		if err := southState(&rec, r.Record, r.ScheduleEnabled); err != nil {
+			return nil, err
+		}
+		out.Services = append(out.Services, rec)
 	}
 	return out, nil
+}
+
+// southState fills the fields of a south record that a disabled service
+// shows as "" (spec §2.6): address, protocol, both ports and status.
+func southState(out *gen.SouthService, r service.Record, enabled bool) error {
+	if !enabled {
+		out.Address, out.Protocol = "", ""
+		return errors.Join(out.ManagementPort.FromEmptyString(""), out.ServicePort.FromEmptyString(""),
+			out.Status.FromEmptyString(""))
+	}
+	errs := []error{out.ManagementPort.FromPortOrEmpty0(r.ManagementPort), out.Status.FromServiceStatus(gen.ServiceStatus(r.Status))}
+	if r.ServicePort != nil { // else the zero union, null
+		errs = append(errs, out.ServicePort.FromOptionalPortOrEmpty0(*r.ServicePort))
+	}
+	return errors.Join(errs...)
 }
 
 // ListInstalledServices (GET /edge/service/installed) returns the kinds of

@@ -13,8 +13,8 @@ import (
 )
 
 // Ping reports liveness, counters and the instance's identity. It reads
-// the instance name and authentication mode from configuration each time, so
-// changes show at once.
+// the instance name and description and the authentication mode from
+// configuration each time, so changes show at once.
 func (s *Server) Ping(ctx context.Context, _ gen.PingRequestObject) (gen.PingResponseObject, error) {
 	// The core answers this call, so it runs; storage runs if it answers.
 	statuses := []string{system.StatusRunning, system.StatusRunning}
@@ -37,7 +37,7 @@ func (s *Server) Ping(ctx context.Context, _ gen.PingRequestObject) (gen.PingRes
 	if err != nil {
 		return nil, fmt.Errorf("ping: readings sent: %w", err)
 	}
-	name, err := s.config.Value(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
+	instance, err := s.config.Category(ctx, configmgr.CategoryService)
 	if err != nil {
 		return nil, fmt.Errorf("ping: instance name: %w", err)
 	}
@@ -51,7 +51,8 @@ func (s *Server) Ping(ctx context.Context, _ gen.PingRequestObject) (gen.PingRes
 		DataSent:               int(sent),
 		DataPurged:             int(purged),
 		AuthenticationOptional: mode != configmgr.AuthenticationMandatory,
-		ServiceName:            name,
+		ServiceName:            instance.Items[configmgr.ItemServiceName].Value,
+		ServiceDescription:     instance.Items[configmgr.ItemServiceDescription].Value,
 		HostName:               system.HostName(),
 		IpAddresses:            system.IPAddresses(),
 		Health:                 gen.PingHealth(system.Health(statuses)),

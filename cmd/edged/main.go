@@ -9,7 +9,7 @@
 //	--port N        EDGE_PORT       HTTP port for this run (default: rest_api.httpPort, 8081)
 //	--db URL        EDGE_DB         storage: empty for SQLite in the data dir, postgres://… for PostgreSQL
 //	--safe-mode     EDGE_SAFE_MODE  start only the core and storage
-//	--log-level L   EDGE_LOG_LEVEL  debug, info, warn or error (default info)
+//	--log-level L   EDGE_LOG_LEVEL  debug, info, warning or error for this run (default: LOGGING.logLevel, info)
 //	                EDGE_ADMIN_PASSWORD  password of the first admin user, at first start
 package main
 
@@ -24,7 +24,10 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/app"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/logging"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -43,7 +46,9 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "edged:", err)
 		return 2
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel}))
+	cfg.LogLevel = new(slog.LevelVar)
+	cfg.LogLevel.Set(logLevel)
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	cfg.Logger = logger
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -72,7 +77,10 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 	fs.IntVar(&cfg.Port, "port", port, "HTTP port for this run, overriding rest_api.httpPort (EDGE_PORT)")
 	fs.StringVar(&cfg.DB, "db", os.Getenv("EDGE_DB"), "storage URL: empty for the embedded SQLite file, postgres://… for PostgreSQL (EDGE_DB)")
 	fs.BoolVar(&cfg.SafeMode, "safe-mode", safe, "start only the core and storage (EDGE_SAFE_MODE)")
-	level := fs.String("log-level", envOr("EDGE_LOG_LEVEL", "info"), "debug, info, warn or error (EDGE_LOG_LEVEL)")
+	durability := fs.String("durability", envOr("EDGE_DURABILITY", string(db.Power)),
+		"what an acknowledged reading survives: power (a power cut) or process (a crash of the gateway) (EDGE_DURABILITY)")
+	level := fs.String("log-level", envOr("EDGE_LOG_LEVEL", configmgr.LogLevelInfo),
+		"debug, info, warning or error for this run, overriding LOGGING.logLevel until it is changed (EDGE_LOG_LEVEL)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return app.Config{}, 0, err
@@ -87,10 +95,19 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 	if cfg.Port < 0 || cfg.Port > 65535 {
 		return app.Config{}, 0, fmt.Errorf("port %d is out of range 0-65535", cfg.Port)
 	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		return app.Config{}, 0, fmt.Errorf("log level %q: use debug, info, warn or error", *level)
+	d, err := db.ParseDurability(*durability)
+	if err != nil {
+		return app.Config{}, 0, fmt.Errorf("durability %q: use power or process", *durability)
 	}
+	cfg.Durability = d
+	lvl, err := logging.ParseLevel(*level)
+	if err != nil {
+		return app.Config{}, 0, err
+	}
+	// A level chosen for this run, by flag or environment, wins over the
+	// stored LOGGING.logLevel at start.
+	cfg.LogLevelFixed = os.Getenv("EDGE_LOG_LEVEL") != ""
+	fs.Visit(func(f *flag.Flag) { cfg.LogLevelFixed = cfg.LogLevelFixed || f.Name == "log-level" })
 	return cfg, lvl, nil
 }
 

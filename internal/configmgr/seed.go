@@ -2,7 +2,11 @@ package configmgr
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/fault"
 )
 
 // Keys of the categories seeded by Seed.
@@ -12,7 +16,6 @@ const (
 	CategoryService        = "service"
 	CategoryScheduler      = "SCHEDULER"
 	CategoryServiceMonitor = "SMNTR"
-	CategoryInstallation   = "Installation"
 	CategoryPurge          = "PURGE_READ"
 	CategoryStatistics     = "STATISTICS"
 	CategoryLogging        = "LOGGING"
@@ -32,8 +35,8 @@ const (
 	ItemAuthCertificateName       = "authCertificateName"
 	ItemAllowPing                 = "allowPing"
 	ItemPasswordChange            = "passwordChange"
-	ItemAuthProviders             = "authProviders"
 	ItemDisconnectIdleUserSession = "disconnectIdleUserSession"
+	ItemAllowedOrigins            = "allowedOrigins"
 )
 
 // Values of rest_api items.
@@ -80,12 +83,6 @@ const (
 	RestartManual = "manual"
 )
 
-// Items of category Installation.
-const (
-	ItemMaxUpdate  = "maxUpdate"
-	ItemMaxUpgrade = "maxUpgrade"
-)
-
 // Items of category PURGE_READ, and the values of retainUnsent.
 const (
 	ItemPurgeAge           = "age"
@@ -93,7 +90,6 @@ const (
 	ItemRetainUnsent       = "retainUnsent"
 	ItemRetainStatsHistory = "retainStatsHistory"
 	ItemRetainAuditLog     = "retainAuditLog"
-	ItemRetainTaskHistory  = "retainTaskHistory"
 
 	RetainUnsentPurge = "purge unsent"
 	RetainUnsentAny   = "retain unsent to any destination"
@@ -120,7 +116,7 @@ var seedParents = []struct {
 	children []string
 }{
 	{CategoryInput{Key: CategoryGeneral, Description: "General", DisplayName: "General"},
-		[]string{CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation}},
+		[]string{CategoryService, CategoryRESTAPI, CategoryPassword}},
 	{CategoryInput{Key: CategoryAdvanced, Description: "Advanced", DisplayName: "Advanced"},
 		[]string{CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics}},
 	{CategoryInput{Key: CategoryUtilities, Description: "Utilities", DisplayName: "Utilities"},
@@ -136,7 +132,7 @@ func seedCategories() []CategoryInput {
 			Items: map[string]Item{
 				ItemServiceName: {Description: "The name of this gateway instance", Type: TypeString,
 					Default: "Edge Gateway", DisplayName: "Name", Order: "1", Length: "255", Mandatory: "true"},
-				ItemServiceDescription: {Description: "A description of this gateway instance", Type: TypeString,
+				ItemServiceDescription: {Description: "A description of this gateway instance, reported by ping", Type: TypeString,
 					Default: "Edge data gateway", DisplayName: "Description", Order: "2", Length: "1024"},
 			},
 		},
@@ -165,10 +161,11 @@ func seedCategories() []CategoryInput {
 					Default: "true", DisplayName: "Allow Ping", Order: "8"},
 				ItemPasswordChange: {Description: "Days after which a password must be changed; 0 means never",
 					Type: TypeInteger, Default: "0", DisplayName: "Password Expiry Days", Order: "9", Minimum: "0"},
-				ItemAuthProviders: {Description: "The authentication providers", Type: TypeJSON,
-					Default: `{"providers": ["username", "ldap"]}`, DisplayName: "Auth Providers", Order: "10"},
 				ItemDisconnectIdleUserSession: {Description: "Minutes of inactivity after which a user session ends",
-					Type: TypeInteger, Default: "60", DisplayName: "Idle Session Timeout", Order: "11", Minimum: "1"},
+					Type: TypeInteger, Default: "60", DisplayName: "Idle Session Timeout", Order: "10", Minimum: "1"},
+				ItemAllowedOrigins: {Description: "Origins whose browser pages may call the API (CORS): comma-separated, " +
+					"such as https://hmi.example.com, or * for any; empty allows none",
+					Type: TypeString, DisplayName: "Allowed Origins", Order: "11"},
 			},
 		},
 		{
@@ -178,16 +175,7 @@ func seedCategories() []CategoryInput {
 					Default: PolicyAny, DisplayName: "Policy", Order: "1",
 					Options: []string{PolicyAny, PolicyMixedCase, PolicyMixedCaseNumeric, PolicyMixedCaseNumericSpecial}},
 				ItemPasswordLength: {Description: "The minimum length of a password", Type: TypeInteger,
-					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "80"},
-			},
-		},
-		{
-			Key: CategoryInstallation, Description: "Package installation", DisplayName: "Installation",
-			Items: map[string]Item{
-				ItemMaxUpdate: {Description: "The maximum number of updates per day", Type: TypeInteger,
-					Default: "1", DisplayName: "Maximum Updates", Order: "1", Minimum: "1"},
-				ItemMaxUpgrade: {Description: "The maximum number of upgrades per day", Type: TypeInteger,
-					Default: "1", DisplayName: "Maximum Upgrades", Order: "2", Minimum: "1"},
+					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "72"},
 			},
 		},
 		{
@@ -195,7 +183,7 @@ func seedCategories() []CategoryInput {
 			Items: map[string]Item{
 				ItemMaxRunningTasks: {Description: "The maximum number of tasks running at once", Type: TypeInteger,
 					Default: "15", DisplayName: "Maximum Running Tasks", Order: "1", Minimum: "1"},
-				ItemMaxCompletedTaskAgeDays: {Description: "Days a finished task is kept in the task list",
+				ItemMaxCompletedTaskAgeDays: {Description: "Days a finished task is kept in the task list; older ones are removed by the purge system task",
 					Type: TypeInteger, Default: "30", DisplayName: "Finished Task Age (days)", Order: "2", Minimum: "1"},
 			},
 		},
@@ -216,7 +204,7 @@ func seedCategories() []CategoryInput {
 		{
 			Key: CategoryLogging, Description: "Logging", DisplayName: "Logging",
 			Items: map[string]Item{
-				ItemLogLevel: {Description: "The lowest level of messages logged", Type: TypeEnumeration,
+				ItemLogLevel: {Description: "The lowest level of messages logged; a change applies at once", Type: TypeEnumeration,
 					Default: LogLevelInfo, DisplayName: "Log Level", Order: "1",
 					Options: []string{LogLevelDebug, LogLevelInfo, LogLevelWarning, LogLevelError}},
 			},
@@ -242,32 +230,174 @@ func seedCategories() []CategoryInput {
 					Default: "7", DisplayName: "Statistics History Retention (days)", Order: "4", Minimum: "1"},
 				ItemRetainAuditLog: {Description: "Days audit log entries are kept", Type: TypeInteger,
 					Default: "30", DisplayName: "Audit Log Retention (days)", Order: "5", Minimum: "1"},
-				ItemRetainTaskHistory: {Description: "Days finished tasks are kept", Type: TypeInteger,
-					Default: "30", DisplayName: "Task History Retention (days)", Order: "6", Minimum: "1"},
 			},
 		},
 	}
 }
 
+// itemRef names an item of a category.
+type itemRef struct{ category, item string }
+
+// retiredItems are items that earlier versions seeded and nothing reads any
+// more. Seeding only ever adds and merges definitions, so Seed removes
+// these explicitly from a store an earlier version seeded. An item with a
+// successor hands its value on: a value the operator changed from the
+// retired item's default is copied to the successor while the successor
+// still holds its own default, so the setting survives the upgrade.
+var retiredItems = []struct {
+	itemRef
+	successor *itemRef
+}{
+	// The gateway's own users are the only authentication provider;
+	// rest_api.authMethod chooses between password and certificate.
+	{itemRef: itemRef{CategoryRESTAPI, "authProviders"}},
+	// Finished tasks are kept for SCHEDULER.max_completed_task_age_days.
+	{itemRef: itemRef{CategoryPurge, "retainTaskHistory"},
+		successor: &itemRef{CategoryScheduler, ItemMaxCompletedTaskAgeDays}},
+}
+
+// retiredCategories are categories that earlier versions seeded and
+// nothing reads any more; Seed deletes them with their parent links.
+// Installation held limits of the package repository, which is not built.
+var retiredCategories = []string{"Installation"}
+
 // Seed creates the gateway's own categories at first start and merges
 // their definitions on every later start, each through Create: a CONAD
 // audit entry is written only for a category that is new, and values set
-// earlier are kept. It then attaches the children of the parents General,
-// Advanced and Utilities. Errors are those of Create and of storage; it
-// stops at the first. Safe for concurrent use, and idempotent.
+// earlier are kept. It then retires the items and categories earlier
+// versions seeded and this one does not (see retiredItems), and attaches the
+// seeded categories to their parents General, Advanced and Utilities: a
+// category is attached when it or its parent was created by this call and
+// it has no parent yet, so a tree that clients rearranged stays as they
+// left it, while a category added in a later version finds its place.
+// Errors are those of Create and of storage; it stops at the first. Safe
+// for concurrent use, and idempotent.
 func (m *Manager) Seed(ctx context.Context) error {
-	for _, in := range seedCategories() {
+	created := map[string]bool{}
+	seed := func(in CategoryInput) error {
+		_, err := m.store.GetCategory(ctx, in.Key)
+		switch {
+		case errors.Is(err, db.ErrNotFound):
+			created[in.Key] = true
+		case err != nil:
+			return fmt.Errorf("configmgr: seed category %q: %w", in.Key, err)
+		}
 		if _, err := m.Create(ctx, in); err != nil {
 			return fmt.Errorf("configmgr: seed category %q: %w", in.Key, err)
 		}
+		return nil
+	}
+	for _, in := range seedCategories() {
+		if err := seed(in); err != nil {
+			return err
+		}
+	}
+	for _, r := range retiredItems {
+		if err := m.retireItem(ctx, r.itemRef, r.successor); err != nil {
+			return fmt.Errorf("configmgr: retire item %s.%s: %w", r.category, r.item, err)
+		}
+	}
+	for _, key := range retiredCategories {
+		existed, err := m.store.DeleteCategory(ctx, key)
+		if err != nil {
+			return fmt.Errorf("configmgr: retire category %q: %w", key, err)
+		}
+		if existed {
+			m.log.InfoContext(ctx, "retired configuration category removed", "category", key)
+		}
 	}
 	for _, p := range seedParents {
-		if _, err := m.Create(ctx, p.in); err != nil {
-			return fmt.Errorf("configmgr: seed category %q: %w", p.in.Key, err)
+		if err := seed(p.in); err != nil {
+			return err
 		}
-		if err := m.store.AddCategoryChildren(ctx, p.in.Key, p.children...); err != nil {
+		var attach []string
+		for _, c := range p.children {
+			if !created[c] && !created[p.in.Key] {
+				continue
+			}
+			_, hasParent, err := m.store.CategoryParent(ctx, c)
+			if err != nil {
+				return fmt.Errorf("configmgr: seed parent of category %q: %w", c, err)
+			}
+			if !hasParent {
+				attach = append(attach, c)
+			}
+		}
+		if err := m.store.AddCategoryChildren(ctx, p.in.Key, attach...); err != nil {
 			return fmt.Errorf("configmgr: seed children of category %q: %w", p.in.Key, err)
 		}
 	}
 	return nil
+}
+
+// retireItem removes the item ref from storage if it is there, handing a
+// changed value on to successor (nil: none) first. Listeners of the
+// category are notified of the removal.
+func (m *Manager) retireItem(ctx context.Context, ref itemRef, successor *itemRef) error {
+	c, err := m.category(ctx, ref.category)
+	if errors.Is(err, fault.NotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	old, ok := c.Items[ref.item]
+	if !ok {
+		return nil
+	}
+	if successor != nil && old.Value != old.Default {
+		if err := m.handOn(ctx, ref, old.Value, *successor); err != nil {
+			return err
+		}
+	}
+	var seq uint64
+	row, err := m.store.UpdateCategory(ctx, ref.category, func(cur *db.Category) error {
+		c, err := decodeCategory(*cur)
+		if err != nil {
+			return err
+		}
+		delete(c.Items, ref.item)
+		enc, err := encodeCategory(c)
+		if err != nil {
+			return err
+		}
+		cur.Items = enc.Items
+		seq = m.seq.Add(1)
+		return nil
+	})
+	if err != nil {
+		return translate(err, fmt.Sprintf("retire %s/%s", ref.category, ref.item), categoryName(ref.category))
+	}
+	stored, err := decodeCategory(row)
+	if err != nil {
+		return err
+	}
+	m.log.InfoContext(ctx, "retired configuration item removed", "category", ref.category, "item", ref.item,
+		"value", maskValue(old.Type, old.Value))
+	m.notify(ctx, stored, seq)
+	return nil
+}
+
+// handOn sets successor to value, the value of the retired item ref, while
+// successor holds its default. A value the successor's rules refuse is
+// logged and dropped: the successor keeps its default.
+func (m *Manager) handOn(ctx context.Context, ref itemRef, value string, successor itemRef) error {
+	c, err := m.category(ctx, successor.category)
+	if err != nil {
+		return err
+	}
+	it, err := lookup(c, successor.item)
+	if err != nil {
+		return err
+	}
+	if it.Value != it.Default {
+		return nil // set on its own: the newer setting wins
+	}
+	_, err = m.SetValue(ctx, successor.category, successor.item, value)
+	if _, isFault := fault.As(err); isFault {
+		m.log.WarnContext(ctx, "value of a retired configuration item not carried over",
+			"from", ref.category+"."+ref.item, "to", successor.category+"."+successor.item, "value", value, "error", err)
+		return nil
+	}
+	return err
 }

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // seededKeys are every category Seed creates, sorted.
 var seededKeys = []string{
-	CategoryAdvanced, CategoryGeneral, CategoryInstallation, CategoryLogging, CategoryPurge,
+	CategoryAdvanced, CategoryGeneral, CategoryLogging, CategoryPurge,
 	CategoryScheduler, CategoryServiceMonitor, CategoryStatistics, CategoryUtilities,
 	CategoryPassword, CategoryRESTAPI, CategoryService,
 }
@@ -62,7 +63,7 @@ func TestSeedCategories(t *testing.T) {
 	}
 
 	wantChildren := map[string][]string{
-		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation},
+		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword},
 		CategoryAdvanced:  {CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics},
 		CategoryUtilities: {CategoryPurge},
 	}
@@ -94,11 +95,11 @@ func TestSeedItems(t *testing.T) {
 		{name: "authCertificateName", category: CategoryRESTAPI, item: ItemAuthCertificateName, want: Item{Type: TypeString, Default: "ca"}},
 		{name: "allowPing", category: CategoryRESTAPI, item: ItemAllowPing, want: Item{Type: TypeBoolean, Default: "true"}},
 		{name: "passwordChange", category: CategoryRESTAPI, item: ItemPasswordChange, want: Item{Type: TypeInteger, Default: "0", Minimum: "0"}},
-		{name: "authProviders", category: CategoryRESTAPI, item: ItemAuthProviders, want: Item{Type: TypeJSON, Default: `{"providers": ["username", "ldap"]}`}},
 		{name: "disconnectIdleUserSession", category: CategoryRESTAPI, item: ItemDisconnectIdleUserSession, want: Item{Type: TypeInteger, Default: "60", Minimum: "1"}},
+		{name: "allowedOrigins", category: CategoryRESTAPI, item: ItemAllowedOrigins, want: Item{Type: TypeString}},
 		{name: "password policy", category: CategoryPassword, item: ItemPasswordPolicy, want: Item{Type: TypeEnumeration, Default: "any",
 			Options: []string{"any", "mixed case", "mixed case and numeric", "mixed case, numeric and special"}}},
-		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "80"}},
+		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "72"}},
 		{name: "service name", category: CategoryService, item: ItemServiceName, want: Item{Type: TypeString, Default: "Edge Gateway"}},
 		{name: "service description", category: CategoryService, item: ItemServiceDescription, want: Item{Type: TypeString, Default: "Edge data gateway"}},
 		{name: "max running tasks", category: CategoryScheduler, item: ItemMaxRunningTasks, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
@@ -107,15 +108,12 @@ func TestSeedItems(t *testing.T) {
 		{name: "ping timeout", category: CategoryServiceMonitor, item: ItemPingTimeout, want: Item{Type: TypeInteger, Default: "1", Minimum: "1"}},
 		{name: "max attempts", category: CategoryServiceMonitor, item: ItemMaxAttempts, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
 		{name: "restart failed", category: CategoryServiceMonitor, item: ItemRestartFailed, want: Item{Type: TypeEnumeration, Default: "auto", Options: []string{"auto", "manual"}}},
-		{name: "max update", category: CategoryInstallation, item: ItemMaxUpdate, want: Item{Type: TypeInteger, Default: "1", Minimum: "1"}},
-		{name: "max upgrade", category: CategoryInstallation, item: ItemMaxUpgrade, want: Item{Type: TypeInteger, Default: "1", Minimum: "1"}},
 		{name: "purge age", category: CategoryPurge, item: ItemPurgeAge, want: Item{Type: TypeInteger, Default: "72", Minimum: "0"}},
 		{name: "purge size", category: CategoryPurge, item: ItemPurgeSize, want: Item{Type: TypeInteger, Default: "1000000", Minimum: "0"}},
 		{name: "retain unsent", category: CategoryPurge, item: ItemRetainUnsent, want: Item{Type: TypeEnumeration, Default: "purge unsent",
 			Options: []string{"purge unsent", "retain unsent to any destination", "retain unsent to all destinations"}}},
 		{name: "retain stats history", category: CategoryPurge, item: ItemRetainStatsHistory, want: Item{Type: TypeInteger, Default: "7", Minimum: "1"}},
 		{name: "retain audit log", category: CategoryPurge, item: ItemRetainAuditLog, want: Item{Type: TypeInteger, Default: "30", Minimum: "1"}},
-		{name: "retain task history", category: CategoryPurge, item: ItemRetainTaskHistory, want: Item{Type: TypeInteger, Default: "30", Minimum: "1"}},
 		{name: "statistics interval", category: CategoryStatistics, item: ItemStatisticsInterval, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
 		{name: "log level", category: CategoryLogging, item: ItemLogLevel, want: Item{Type: TypeEnumeration, Default: "info", Options: []string{"debug", "info", "warning", "error"}}},
 	}
@@ -132,7 +130,7 @@ func TestSeedItems(t *testing.T) {
 		})
 	}
 
-	t.Run("rest_api has exactly the spec items", func(t *testing.T) {
+	t.Run("rest_api has the spec items that do something", func(t *testing.T) {
 		c, err := f.m.Category(t.Context(), CategoryRESTAPI)
 		if err != nil {
 			t.Fatalf("Category: %v", err)
@@ -142,7 +140,7 @@ func TestSeedItems(t *testing.T) {
 			names = append(names, name)
 		}
 		slices.Sort(names)
-		want := []string{"allowPing", "authCertificateName", "authMethod", "authProviders", "authentication",
+		want := []string{"allowPing", "allowedOrigins", "authCertificateName", "authMethod", "authentication",
 			"certificateName", "disconnectIdleUserSession", "enableHttp", "httpPort", "httpsPort", "passwordChange"}
 		if !slices.Equal(names, want) {
 			t.Errorf("items %q, want %q", names, want)
@@ -188,6 +186,109 @@ func TestSeedIdempotent(t *testing.T) {
 			v, err := f.m.Value(t.Context(), tt.category, tt.item)
 			if err != nil || v != tt.want {
 				t.Errorf("Value = %q, %v; want %q", v, err, tt.want)
+			}
+		})
+	}
+}
+
+// seedAsEarlierVersion stores what an earlier version seeded and this one
+// retired: rest_api.authProviders, PURGE_READ.retainTaskHistory (set to
+// retainTask, "" leaves its default) and the Installation category, a
+// child of General.
+func seedAsEarlierVersion(t *testing.T, f *fixture, retainTask string) {
+	t.Helper()
+	ctx := t.Context()
+	earlier := []CategoryInput{
+		{Key: CategoryRESTAPI, Description: "The administration REST API", Items: map[string]Item{
+			"authProviders": {Description: "The authentication providers", Type: TypeJSON, Default: `{"providers": ["username", "ldap"]}`},
+		}},
+		{Key: CategoryPurge, Description: "Purging of readings and history", Items: map[string]Item{
+			"retainTaskHistory": {Description: "Days finished tasks are kept", Type: TypeInteger, Default: "30", Minimum: "1"},
+		}},
+		{Key: "Installation", Description: "Package installation", Items: map[string]Item{
+			"maxUpdate":  {Description: "The maximum number of updates per day", Type: TypeInteger, Default: "1", Minimum: "1"},
+			"maxUpgrade": {Description: "The maximum number of upgrades per day", Type: TypeInteger, Default: "1", Minimum: "1"},
+		}},
+		{Key: CategoryGeneral, Description: "General"},
+	}
+	for _, in := range earlier {
+		if _, err := f.m.Create(ctx, in); err != nil {
+			t.Fatalf("Create %s: %v", in.Key, err)
+		}
+	}
+	if retainTask != "" {
+		if _, err := f.m.SetValue(ctx, CategoryPurge, "retainTaskHistory", retainTask); err != nil {
+			t.Fatalf("SetValue: %v", err)
+		}
+	}
+	if err := f.store.AddCategoryChildren(ctx, CategoryGeneral, "Installation"); err != nil {
+		t.Fatalf("AddCategoryChildren: %v", err)
+	}
+}
+
+func TestSeedRetires(t *testing.T) {
+	tests := []struct {
+		name        string
+		retainTask  string // the earlier retainTaskHistory; "" its default
+		taskAgeDays string // SCHEDULER.max_completed_task_age_days set before the upgrade; "" its default
+		wantAge     string
+	}{
+		{name: "default value is not carried over", wantAge: "30"},
+		{name: "changed value is carried over", retainTask: "90", wantAge: "90"},
+		{name: "successor set on its own wins", retainTask: "90", taskAgeDays: "7", wantAge: "7"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			ctx := t.Context()
+			seedAsEarlierVersion(t, f, tt.retainTask)
+			if tt.taskAgeDays != "" {
+				if _, err := f.m.Create(ctx, CategoryInput{Key: CategoryScheduler, Description: "The scheduler", Items: map[string]Item{
+					ItemMaxCompletedTaskAgeDays: {Description: "d", Type: TypeInteger, Default: "30", Minimum: "1"},
+				}}); err != nil {
+					t.Fatalf("Create: %v", err)
+				}
+				if _, err := f.m.SetValue(ctx, CategoryScheduler, ItemMaxCompletedTaskAgeDays, tt.taskAgeDays); err != nil {
+					t.Fatalf("SetValue: %v", err)
+				}
+			}
+			var purgeNotes []Category
+			f.m.Subscribe(CategoryPurge, func(_ context.Context, c Category) error { purgeNotes = append(purgeNotes, c); return nil })
+
+			mustSeed(t, f)
+
+			for _, ref := range []itemRef{{CategoryRESTAPI, "authProviders"}, {CategoryPurge, "retainTaskHistory"}} {
+				if _, err := f.m.Item(ctx, ref.category, ref.item); err == nil {
+					t.Errorf("retired item %s.%s is still stored", ref.category, ref.item)
+				}
+			}
+			if _, ok := f.store.row(t, "Installation"); ok {
+				t.Error("retired category Installation is still stored")
+			}
+			if got := f.store.children[CategoryGeneral]; slices.Contains(got, "Installation") {
+				t.Errorf("children of General %q still name Installation", got)
+			}
+			if v, err := f.m.Value(ctx, CategoryScheduler, ItemMaxCompletedTaskAgeDays); err != nil || v != tt.wantAge {
+				t.Errorf("max_completed_task_age_days = %q, %v; want %q", v, err, tt.wantAge)
+			}
+			if n := len(purgeNotes); n == 0 {
+				t.Error("listeners of PURGE_READ were not told of the retired item")
+			} else if _, ok := purgeNotes[n-1].Items["retainTaskHistory"]; ok {
+				t.Error("the last PURGE_READ state listeners saw still holds the retired item")
+			}
+
+			// Seeding again finds nothing to retire and changes nothing.
+			retired := strings.Count(f.logs.String(), "retired configuration")
+			if retired != 3 {
+				t.Errorf("%d retirements logged, want 3 (two items, one category):\n%s", retired, f.logs.String())
+			}
+			f.audit.reset()
+			mustSeed(t, f)
+			if got := strings.Count(f.logs.String(), "retired configuration"); got != retired {
+				t.Errorf("a second seed retired %d more", got-retired)
+			}
+			if len(f.audit.entries) != 0 {
+				t.Errorf("a second seed wrote audit entries %+v", f.audit.entries)
 			}
 		})
 	}

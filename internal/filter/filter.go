@@ -4,8 +4,9 @@
 // before they are sent. It also owns the instances themselves: each has a
 // configuration category named after it (the plugin's items, a readonly
 // `plugin` item and `enable`), which becomes a child of the category of
-// every service whose pipeline holds it, and whose changes apply at once to
-// the running pipelines.
+// a service whose pipeline holds it (a category has one parent, see
+// db.SetPipeline), and whose changes apply at once to the running
+// pipelines.
 //
 // A filter that keeps state persists it as the plugin data of its instance
 // in the service (spec §4.7) when the pipeline stops or drops it, and gets

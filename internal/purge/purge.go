@@ -72,15 +72,15 @@ const (
 	severityFailure  = "FAILURE"
 )
 
-// intItem reads a non-negative integer item of PURGE_READ.
-func (p *Purger) intItem(ctx context.Context, item string) (int64, error) {
-	v, err := p.o.Config.Value(ctx, configmgr.CategoryPurge, item)
+// intItem reads a non-negative integer item of category.
+func (p *Purger) intItem(ctx context.Context, category, item string) (int64, error) {
+	v, err := p.o.Config.Value(ctx, category, item)
 	if err != nil {
-		return 0, fmt.Errorf("read %s.%s: %w", configmgr.CategoryPurge, item, err)
+		return 0, fmt.Errorf("read %s.%s: %w", category, item, err)
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%s.%s %q is not a non-negative integer", configmgr.CategoryPurge, item, v)
+		return 0, fmt.Errorf("%s.%s %q is not a non-negative integer", category, item, v)
 	}
 	return n, nil
 }
@@ -88,11 +88,11 @@ func (p *Purger) intItem(ctx context.Context, item string) (int64, error) {
 // policy reads PURGE_READ: age (hours, 0 = no age limit), size (rows, 0 =
 // no size limit) and retainUnsent.
 func (p *Purger) policy(ctx context.Context, now time.Time) (db.PurgePolicy, error) {
-	age, err := p.intItem(ctx, configmgr.ItemPurgeAge)
+	age, err := p.intItem(ctx, configmgr.CategoryPurge, configmgr.ItemPurgeAge)
 	if err != nil {
 		return db.PurgePolicy{}, err
 	}
-	size, err := p.intItem(ctx, configmgr.ItemPurgeSize)
+	size, err := p.intItem(ctx, configmgr.CategoryPurge, configmgr.ItemPurgeSize)
 	if err != nil {
 		return db.PurgePolicy{}, err
 	}
@@ -159,7 +159,8 @@ type SystemResult struct {
 // System is the "purge system" process: it removes the audit entries older
 // than PURGE_READ.retainAuditLog days, the statistics history older than
 // retainStatsHistory days and the finished tasks that ended more than
-// retainTaskHistory days ago, then writes one SYPRG audit entry
+// SCHEDULER.max_completed_task_age_days days ago (the scheduler owns the
+// task list), then writes one SYPRG audit entry
 // {auditRowsRemoved, statisticsHistoryRowsRemoved, tasksRemoved}. It goes
 // on past a failing part and returns the first error.
 func (p *Purger) System(ctx context.Context) (SystemResult, error) {
@@ -167,18 +168,18 @@ func (p *Purger) System(ctx context.Context) (SystemResult, error) {
 	var res SystemResult
 	var firstErr error
 	parts := []struct {
-		item string
-		del  func(context.Context, time.Time) (int64, error)
-		n    *int64
+		category, item string
+		del            func(context.Context, time.Time) (int64, error)
+		n              *int64
 	}{
-		{configmgr.ItemRetainAuditLog, p.o.Store.DeleteAudit, &res.AuditRows},
-		{configmgr.ItemRetainStatsHistory, p.o.Store.DeleteStatisticsHistory, &res.HistoryRows},
-		{configmgr.ItemRetainTaskHistory, p.o.Store.DeleteFinishedTasks, &res.Tasks},
+		{configmgr.CategoryPurge, configmgr.ItemRetainAuditLog, p.o.Store.DeleteAudit, &res.AuditRows},
+		{configmgr.CategoryPurge, configmgr.ItemRetainStatsHistory, p.o.Store.DeleteStatisticsHistory, &res.HistoryRows},
+		{configmgr.CategoryScheduler, configmgr.ItemMaxCompletedTaskAgeDays, p.o.Store.DeleteFinishedTasks, &res.Tasks},
 	}
 	for _, part := range parts {
-		days, err := p.intItem(ctx, part.item)
+		days, err := p.intItem(ctx, part.category, part.item)
 		if err == nil && days < 1 {
-			err = fmt.Errorf("%s.%s must be at least 1 day", configmgr.CategoryPurge, part.item)
+			err = fmt.Errorf("%s.%s must be at least 1 day", part.category, part.item)
 		}
 		if err == nil {
 			*part.n, err = part.del(ctx, now.AddDate(0, 0, -int(days)))

@@ -22,21 +22,27 @@ import (
 
 var now = time.Date(2024, 5, 10, 12, 0, 0, 0, time.UTC)
 
-// purgeRead is a fake PURGE_READ category.
-type purgeRead map[string]string
+// fakeConfig holds the items the purges read: those of PURGE_READ keyed
+// by item name, and SCHEDULER.max_completed_task_age_days. Any other item
+// is not found.
+type fakeConfig map[string]string
 
-func (c purgeRead) Value(_ context.Context, key, item string) (string, error) {
+func (c fakeConfig) Value(_ context.Context, key, item string) (string, error) {
+	want := configmgr.CategoryPurge
+	if item == configmgr.ItemMaxCompletedTaskAgeDays {
+		want = configmgr.CategoryScheduler
+	}
 	v, ok := c[item]
-	if key != configmgr.CategoryPurge || !ok {
+	if key != want || !ok {
 		return "", fault.New(fault.NotFound, "no %s/%s", key, item)
 	}
 	return v, nil
 }
 
-func config(over map[string]string) purgeRead {
-	c := purgeRead{
+func config(over map[string]string) fakeConfig {
+	c := fakeConfig{
 		configmgr.ItemPurgeAge: "72", configmgr.ItemPurgeSize: "1000000", configmgr.ItemRetainUnsent: configmgr.RetainUnsentPurge,
-		configmgr.ItemRetainAuditLog: "30", configmgr.ItemRetainStatsHistory: "7", configmgr.ItemRetainTaskHistory: "30",
+		configmgr.ItemRetainAuditLog: "30", configmgr.ItemRetainStatsHistory: "7", configmgr.ItemMaxCompletedTaskAgeDays: "30",
 	}
 	for k, v := range over {
 		c[k] = v
@@ -75,6 +81,35 @@ func statistic(t *testing.T, d *db.DB, key string) int64 {
 		t.Fatal(err)
 	}
 	return s.Value
+}
+
+// TestSystemRetentionSettings changes each retention item and finds what
+// the system purge removes change with it.
+func TestSystemRetentionSettings(t *testing.T) {
+	tests := []struct {
+		name   string
+		config map[string]string
+		want   SystemResult
+	}{
+		{name: "defaults", want: SystemResult{AuditRows: 2, HistoryRows: 4, Tasks: 2}},
+		{name: "longer audit retention", config: map[string]string{configmgr.ItemRetainAuditLog: "35"},
+			want: SystemResult{AuditRows: 1, HistoryRows: 4, Tasks: 2}},
+		{name: "shorter statistics history", config: map[string]string{configmgr.ItemRetainStatsHistory: "5"},
+			want: SystemResult{AuditRows: 2, HistoryRows: 6, Tasks: 2}},
+		{name: "shorter task history (SCHEDULER)", config: map[string]string{configmgr.ItemMaxCompletedTaskAgeDays: "1"},
+			want: SystemResult{AuditRows: 2, HistoryRows: 4, Tasks: 3}},
+		{name: "longer task history (SCHEDULER)", config: map[string]string{configmgr.ItemMaxCompletedTaskAgeDays: "60"},
+			want: SystemResult{AuditRows: 2, HistoryRows: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := systemHistory(t)
+			p := New(Options{Store: d, Config: config(tt.config), Audit: &fakeAudit{}, Clock: clock.NewFake(now)})
+			if res, err := p.System(t.Context()); err != nil || res != tt.want {
+				t.Errorf("System = %+v, %v; want %+v", res, err, tt.want)
+			}
+		})
+	}
 }
 
 // readings returns n readings of asset stamped from start, a second apart.
@@ -178,7 +213,11 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
-func TestSystem(t *testing.T) {
+// systemHistory stores audit entries 40, 31, 29 and 1 days old, two
+// statistics with history rows 9, 8 and 6 days old, finished tasks that
+// ended 45, 31 and 2 days ago and a task running for 90 days.
+func systemHistory(t *testing.T) *db.DB {
+	t.Helper()
 	d := dbtest.SQLite(t)
 	ctx := t.Context()
 	for _, days := range []int{40, 31, 29, 1} {
@@ -205,6 +244,12 @@ func TestSystem(t *testing.T) {
 		StartTime: now.AddDate(0, 0, -90)}); err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+func TestSystem(t *testing.T) {
+	d := systemHistory(t)
+	ctx := t.Context()
 	au := &fakeAudit{}
 	p := New(Options{Store: d, Config: config(nil), Audit: au, Clock: clock.NewFake(now)})
 	res, err := p.System(ctx)

@@ -62,7 +62,7 @@ var statusOf = []struct {
 	status int
 }{
 	{fault.Invalid, 400}, {fault.NotFound, 404}, {fault.MethodNotAllowed, 405},
-	{fault.TooLarge, 413}, {fault.Unauthorized, 401},
+	{fault.TooLarge, 413}, {fault.Unauthorized, 401}, {fault.UnsupportedMedia, 415}, {fault.Forbidden, 403},
 }
 
 // writeTestError mimics the gateway's error writer closely enough for the
@@ -114,6 +114,7 @@ func TestRouting(t *testing.T) {
 		wantStatus  int
 		wantMessage string // substring of the JSON message
 		wantSeen    string
+		wantNone    bool // no handler may run
 		wantAllow   string
 	}{
 		{name: "encoded slash is one segment", method: "GET", target: "/edge/asset/a%2Fb", wantStatus: 200, wantSeen: "getAsset:/edge/asset/a%2Fb"},
@@ -124,6 +125,10 @@ func TestRouting(t *testing.T) {
 		{name: "query not an integer", method: "GET", target: "/edge/asset/x?limit=abc", wantStatus: 400, wantMessage: `query parameter "limit"`},
 		{name: "unknown route", method: "GET", target: "/edge/nothing", wantStatus: 404, wantMessage: "no such endpoint"},
 		{name: "wrong method", method: "PUT", target: "/edge/asset/x", wantStatus: 405, wantMessage: "not allowed", wantAllow: "GET,DELETE"},
+		{name: "literal segment is never a parameter", method: "DELETE", target: "/edge/asset/timespan", wantStatus: 405, wantMessage: "not allowed", wantAllow: "GET", wantNone: true},
+		{name: "escaped literal segment is never a parameter", method: "DELETE", target: "/edge/asset/%74imespan", wantStatus: 405, wantAllow: "GET", wantNone: true},
+		{name: "wrong method on a literal segment", method: "PUT", target: "/edge/asset/timespan", wantStatus: 405, wantAllow: "GET", wantNone: true},
+		{name: "parameter route still takes other values", method: "DELETE", target: "/edge/asset/times", wantStatus: 200, wantSeen: "deleteAsset:/edge/asset/times"},
 		{name: "body ok", method: "POST", target: "/edge/thing", body: `{"name":"a"}`, header: map[string]string{"Content-Type": "application/json"}, wantStatus: 200, wantSeen: "createThing:/edge/thing"},
 		{name: "body missing field", method: "POST", target: "/edge/thing", body: `{}`, header: map[string]string{"Content-Type": "application/json"}, wantStatus: 400, wantMessage: `property "name" is missing`},
 		{name: "body unknown field", method: "POST", target: "/edge/thing", body: `{"name":"a","x":1}`, header: map[string]string{"Content-Type": "application/json"}, wantStatus: 400, wantMessage: "request body"},
@@ -158,6 +163,9 @@ func TestRouting(t *testing.T) {
 			}
 			if tc.wantSeen != "" && (len(*seen) != 1 || (*seen)[0] != tc.wantSeen) {
 				t.Errorf("handler saw %v, want %s", *seen, tc.wantSeen)
+			}
+			if tc.wantNone && len(*seen) != 0 {
+				t.Errorf("handler saw %v, want no handler to run", *seen)
 			}
 			if tc.wantAllow != "" {
 				if got := strings.Join(rec.Header().Values("Allow"), ","); got != tc.wantAllow {

@@ -247,7 +247,7 @@ type Record struct {
 	Name           string
 	Type           string // Core, Storage, Southbound, …
 	Address        string // "" when shut down
-	ManagementPort *int   // nil when shut down
+	ManagementPort int    // the API's port: the core manages every service, running or not
 	ServicePort    *int   // nil: no API of its own
 	Protocol       string // "" when shut down
 	Status         string
@@ -256,10 +256,9 @@ type Record struct {
 // record returns the record of a registered service.
 func (m *Manager) record(s db.Service) Record {
 	status := m.Status(s.Name)
-	r := Record{Name: s.Name, Type: wireType[s.Type], Status: status}
+	r := Record{Name: s.Name, Type: wireType[s.Type], ManagementPort: m.o.CorePort, Status: status}
 	if status != system.StatusShutdown {
-		port := m.o.CorePort
-		r.Address, r.ManagementPort, r.Protocol = "localhost", &port, "http"
+		r.Address, r.Protocol = "localhost", "http"
 	}
 	return r
 }
@@ -273,8 +272,8 @@ func (m *Manager) Records(ctx context.Context, typ string) ([]Record, error) {
 		storage = system.StatusFailed
 	}
 	all := []Record{
-		{Name: CoreName, Type: TypeCore, Address: "localhost", ManagementPort: &port, ServicePort: &port, Protocol: "http", Status: system.StatusRunning},
-		{Name: StorageName, Type: TypeStorage, Address: "localhost", Protocol: "", Status: storage},
+		{Name: CoreName, Type: TypeCore, Address: "localhost", ManagementPort: port, ServicePort: &port, Protocol: "http", Status: system.StatusRunning},
+		{Name: StorageName, Type: TypeStorage, Address: "localhost", ManagementPort: port, Protocol: "", Status: storage},
 	}
 	svcs, err := m.o.Store.ListServices(ctx, "")
 	if err != nil {

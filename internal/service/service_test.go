@@ -315,7 +315,7 @@ func TestCreateRunAndDelete(t *testing.T) {
 	if south.Assets[0] != (AssetCount{Asset: "a/1", Count: 2}) || south.Plugin != "fake" || south.PluginVersion != "2.0.0" || !south.ScheduleEnabled {
 		t.Errorf("south record = %+v", south)
 	}
-	if south.Address != "localhost" || south.ManagementPort == nil || *south.ManagementPort != 8081 || south.Status != system.StatusRunning {
+	if south.Address != "localhost" || south.ManagementPort != 8081 || south.Status != system.StatusRunning {
 		t.Errorf("south record connection = %+v", south.Record)
 	}
 	recs, err := e.m.Records(ctx, "")
@@ -325,6 +325,9 @@ func TestCreateRunAndDelete(t *testing.T) {
 	var names []string
 	for _, r := range recs {
 		names = append(names, r.Name+"/"+r.Type)
+		if r.ManagementPort != 8081 {
+			t.Errorf("record %s: management port %d, want the API's 8081", r.Name, r.ManagementPort)
+		}
 	}
 	if !slices.Equal(names, []string{CoreName + "/Core", StorageName + "/Storage", "bar/svc/Southbound"}) {
 		t.Errorf("records = %v", names)

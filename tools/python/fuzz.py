@@ -76,7 +76,11 @@ def main() -> int:
     p.add_argument("--max-examples", type=int, required=True, help="test cases per operation")
     p.add_argument("--workers", default="1", help="Schemathesis workers (1: the run repeats exactly)")
     p.add_argument("--exclude", default="", help="operationIds not run at all (space-separated)")
-    p.add_argument("--unbuilt", default="", help="operationIds whose 501 answer is excused (space-separated)")
+    p.add_argument(
+        "--unbuilt",
+        default="",
+        help="requests whose 501 answer is excused: operationIds, or operationId:name=value (space-separated)",
+    )
     p.add_argument("--db", default="", help="PostgreSQL URL for the gateway (default: its embedded SQLite)")
     p.add_argument("--report-dir", default="test-output/fuzz", help="JUnit report of the run")
     args = p.parse_args()

@@ -11,17 +11,25 @@ from .audit_entry_create import AuditEntryCreate
 from .audit_entry_create_details import AuditEntryCreateDetails
 from .audit_entry_details import AuditEntryDetails
 from .audit_list import AuditList
+from .audit_log_code import AuditLogCode
+from .audit_log_codes import AuditLogCodes
+from .audit_severities import AuditSeverities
 from .audit_severity import AuditSeverity
+from .audit_severity_level import AuditSeverityLevel
 from .audit_source import AuditSource
 from .available_packages import AvailablePackages
 from .category import Category
+from .category_children import CategoryChildren
+from .category_children_add import CategoryChildrenAdd
 from .category_create import CategoryCreate
 from .category_create_items import CategoryCreateItems
 from .category_create_value import CategoryCreateValue
 from .category_created import CategoryCreated
 from .category_created_value import CategoryCreatedValue
 from .category_list import CategoryList
+from .category_parent import CategoryParent
 from .category_summary import CategorySummary
+from .category_values import CategoryValues
 from .config_item import ConfigItem
 from .config_item_definition import ConfigItemDefinition
 from .config_item_definition_mandatory import ConfigItemDefinitionMandatory
@@ -48,8 +56,6 @@ from .north_service import NorthService
 from .north_service_type import NorthServiceType
 from .north_task_create_request import NorthTaskCreateRequest
 from .north_task_create_request_config import NorthTaskCreateRequestConfig
-from .north_task_create_request_config_additional_property import NorthTaskCreateRequestConfigAdditionalProperty
-from .north_task_create_request_enabled_type_1 import NorthTaskCreateRequestEnabledType1
 from .own_user_update import OwnUserUpdate
 from .package_install_request import PackageInstallRequest
 from .package_install_request_format import PackageInstallRequestFormat
@@ -75,10 +81,9 @@ from .schedule_selector import ScheduleSelector
 from .schedule_status import ScheduleStatus
 from .schedule_type import ScheduleType
 from .series_entry import SeriesEntry
+from .service_config_value import ServiceConfigValue
 from .service_create_request import ServiceCreateRequest
 from .service_create_request_config import ServiceCreateRequestConfig
-from .service_create_request_config_additional_property import ServiceCreateRequestConfigAdditionalProperty
-from .service_create_request_enabled_type_1 import ServiceCreateRequestEnabledType1
 from .service_created import ServiceCreated
 from .service_list import ServiceList
 from .service_record import ServiceRecord
@@ -87,10 +92,10 @@ from .south_asset import SouthAsset
 from .south_list import SouthList
 from .south_service import SouthService
 from .statistic import Statistic
+from .statistic_rates import StatisticRates
 from .statistics_history import StatisticsHistory
 from .statistics_rates import StatisticsRates
 from .statistics_rates_rates import StatisticsRatesRates
-from .statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty
 from .summary_values import SummaryValues
 from .task import Task
 from .task_cancelled import TaskCancelled
@@ -117,17 +122,25 @@ __all__ = (
     "AuditEntryCreateDetails",
     "AuditEntryDetails",
     "AuditList",
+    "AuditLogCode",
+    "AuditLogCodes",
+    "AuditSeverities",
     "AuditSeverity",
+    "AuditSeverityLevel",
     "AuditSource",
     "AvailablePackages",
     "Category",
+    "CategoryChildren",
+    "CategoryChildrenAdd",
     "CategoryCreate",
     "CategoryCreated",
     "CategoryCreatedValue",
     "CategoryCreateItems",
     "CategoryCreateValue",
     "CategoryList",
+    "CategoryParent",
     "CategorySummary",
+    "CategoryValues",
     "ConfigItem",
     "ConfigItemDefinition",
     "ConfigItemDefinitionMandatory",
@@ -154,8 +167,6 @@ __all__ = (
     "NorthServiceType",
     "NorthTaskCreateRequest",
     "NorthTaskCreateRequestConfig",
-    "NorthTaskCreateRequestConfigAdditionalProperty",
-    "NorthTaskCreateRequestEnabledType1",
     "OwnUserUpdate",
     "PackageInstallRequest",
     "PackageInstallRequestFormat",
@@ -181,11 +192,10 @@ __all__ = (
     "ScheduleStatus",
     "ScheduleType",
     "SeriesEntry",
+    "ServiceConfigValue",
     "ServiceCreated",
     "ServiceCreateRequest",
     "ServiceCreateRequestConfig",
-    "ServiceCreateRequestConfigAdditionalProperty",
-    "ServiceCreateRequestEnabledType1",
     "ServiceList",
     "ServiceRecord",
     "ServiceStatus",
@@ -193,10 +203,10 @@ __all__ = (
     "SouthList",
     "SouthService",
     "Statistic",
+    "StatisticRates",
     "StatisticsHistory",
     "StatisticsRates",
     "StatisticsRatesRates",
-    "StatisticsRatesRatesAdditionalProperty",
     "SummaryValues",
     "Task",
     "TaskCancelled",

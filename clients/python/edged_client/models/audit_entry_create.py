@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.audit_source import AuditSource
-from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.audit_entry_create_details import AuditEntryCreateDetails
@@ -60,22 +59,20 @@ class AuditEntryCreate:
              Example: CONCH.
         severity (str): SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
             Example: warning.
-        details (AuditEntryCreateDetails | Unset): Free-form JSON object describing the event; `{}` when omitted.
-            Example: {'message': 'Pump 3 pressure above threshold'}.
+        details (AuditEntryCreateDetails): Free-form JSON object describing the event; `{}` for none. Required, as the
+            specification's body names it. Example: {'message': 'Pump 3 pressure above threshold'}.
     """
 
     source: AuditSource
     severity: str
-    details: AuditEntryCreateDetails | Unset = UNSET
+    details: AuditEntryCreateDetails
 
     def to_dict(self) -> dict[str, Any]:
         source = self.source.value
 
         severity = self.severity
 
-        details: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.details, Unset):
-            details = self.details.to_dict()
+        details = self.details.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -83,10 +80,9 @@ class AuditEntryCreate:
             {
                 "source": source,
                 "severity": severity,
+                "details": details,
             }
         )
-        if details is not UNSET:
-            field_dict["details"] = details
 
         return field_dict
 
@@ -99,17 +95,12 @@ class AuditEntryCreate:
 
         severity = d.pop("severity")
 
-        _details = d.pop("details", UNSET)
-        details: AuditEntryCreateDetails | Unset
-        if isinstance(_details, Unset):
-            details = UNSET
-        else:
-            details = AuditEntryCreateDetails.from_dict(_details)
+        details = AuditEntryCreateDetails.from_dict(d.pop("details"))
 
-        audit_entry_create = cls(
+        _obj = cls(
             source=source,
             severity=severity,
             details=details,
         )
 
-        return audit_entry_create
+        return _obj

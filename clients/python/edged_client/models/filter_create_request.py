@@ -69,10 +69,10 @@ class FilterCreateRequest:
         else:
             filter_config = FilterCreateRequestFilterConfig.from_dict(_filter_config)
 
-        filter_create_request = cls(
+        _obj = cls(
             name=name,
             plugin=plugin,
             filter_config=filter_config,
         )
 
-        return filter_create_request
+        return _obj

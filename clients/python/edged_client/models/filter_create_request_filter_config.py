@@ -30,10 +30,10 @@ class FilterCreateRequestFilterConfig:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        filter_create_request_filter_config = cls()
+        _obj = cls()
 
-        filter_create_request_filter_config.additional_properties = d
-        return filter_create_request_filter_config
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -52,14 +52,14 @@ class FilterInstance:
 
         users = cast(list[str], d.pop("users"))
 
-        filter_instance = cls(
+        _obj = cls(
             name=name,
             plugin=plugin,
             users=users,
         )
 
-        filter_instance.additional_properties = d
-        return filter_instance
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -51,12 +51,12 @@ class FilterInstanceList:
 
             filters.append(filters_item)
 
-        filter_instance_list = cls(
+        _obj = cls(
             filters=filters,
         )
 
-        filter_instance_list.additional_properties = d
-        return filter_instance_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

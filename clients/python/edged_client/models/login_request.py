@@ -14,7 +14,7 @@ class LoginRequest:
 
     Attributes:
         username (str): The user name (case-insensitive). Example: admin.
-        password (str):  Example: s3cret-Passw0rd.
+        password (str): At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400. Example: s3cret-Passw0rd.
     """
 
     username: str
@@ -43,9 +43,9 @@ class LoginRequest:
 
         password = d.pop("password")
 
-        login_request = cls(
+        _obj = cls(
             username=username,
             password=password,
         )
 
-        return login_request
+        return _obj

@@ -22,6 +22,8 @@ class Ping:
         data_purged (int): Readings purged since start (the PURGED statistic). Example: 0.
         authentication_optional (bool): True when `rest_api.authentication` is `optional` (the default). Example: True.
         service_name (str): The instance name (`service.name`). Example: Edge Gateway.
+        service_description (str): The instance's description (`service.description`). Example: Packaging line 4,
+            building B.
         host_name (str): The host's name. Example: edge-01.
         ip_addresses (list[str]): The host's IPv4 and IPv6 addresses. Example: ['192.168.1.20', 'fe80::1'].
         health (PingHealth): `red` if a service has failed, `amber` if one is unresponsive, else `green`. Example:
@@ -37,6 +39,7 @@ class Ping:
     data_purged: int
     authentication_optional: bool
     service_name: str
+    service_description: str
     host_name: str
     ip_addresses: list[str]
     health: PingHealth
@@ -56,6 +59,8 @@ class Ping:
         authentication_optional = self.authentication_optional
 
         service_name = self.service_name
+
+        service_description = self.service_description
 
         host_name = self.host_name
 
@@ -77,6 +82,7 @@ class Ping:
                 "dataPurged": data_purged,
                 "authenticationOptional": authentication_optional,
                 "serviceName": service_name,
+                "serviceDescription": service_description,
                 "hostName": host_name,
                 "ipAddresses": ip_addresses,
                 "health": health,
@@ -102,6 +108,8 @@ class Ping:
 
         service_name = d.pop("serviceName")
 
+        service_description = d.pop("serviceDescription")
+
         host_name = d.pop("hostName")
 
         ip_addresses = cast(list[str], d.pop("ipAddresses"))
@@ -112,13 +120,14 @@ class Ping:
 
         version = d.pop("version")
 
-        ping = cls(
+        _obj = cls(
             uptime=uptime,
             data_read=data_read,
             data_sent=data_sent,
             data_purged=data_purged,
             authentication_optional=authentication_optional,
             service_name=service_name,
+            service_description=service_description,
             host_name=host_name,
             ip_addresses=ip_addresses,
             health=health,
@@ -126,8 +135,8 @@ class Ping:
             version=version,
         )
 
-        ping.additional_properties = d
-        return ping
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

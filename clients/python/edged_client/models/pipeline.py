@@ -44,13 +44,13 @@ class Pipeline:
 
         pipeline = cast(list[str], d.pop("pipeline"))
 
-        pipeline = cls(
+        _obj = cls(
             service=service,
             pipeline=pipeline,
         )
 
-        pipeline.additional_properties = d
-        return pipeline
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -35,8 +35,8 @@ class PipelineRequest:
         d = dict(src_dict)
         pipeline = cast(list[str], d.pop("pipeline"))
 
-        pipeline_request = cls(
+        _obj = cls(
             pipeline=pipeline,
         )
 
-        return pipeline_request
+        return _obj

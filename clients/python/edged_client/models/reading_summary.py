@@ -15,10 +15,11 @@ T = TypeVar("T", bound="ReadingSummary")
 
 @_attrs_define
 class ReadingSummary:
-    """One property, named after the reading key, holding its minimum, maximum and average.
+    """One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one
+    property for the summary of one key).
 
-    Example:
-        {'sinusoid': {'min': -1, 'max': 1, 'average': 0.0012}}
+        Example:
+            {'sinusoid': {'min': -1, 'max': 1, 'average': 0.0012}}
 
     """
 
@@ -37,7 +38,7 @@ class ReadingSummary:
         from ..models.summary_values import SummaryValues  # noqa: PLC0415
 
         d = dict(src_dict)
-        reading_summary = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -45,8 +46,8 @@ class ReadingSummary:
 
             additional_properties[prop_name] = additional_property
 
-        reading_summary.additional_properties = additional_properties
-        return reading_summary
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

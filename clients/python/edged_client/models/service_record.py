@@ -13,15 +13,16 @@ T = TypeVar("T", bound="ServiceRecord")
 
 @_attrs_define
 class ServiceRecord:
-    """A registered service. A configured but disabled service has `address` and `protocol` "", both ports null and status
-    `shutdown`.
+    """A registered service. A stopped service (disabled, or not started in safe mode) has `address` and `protocol` "",
+    `service_port` null and status `shutdown`; `management_port` is always the API's port.
 
         Attributes:
             name (str):  Example: sine.
             type_ (str): Southbound, Northbound, Core, Storage, Notification, Dispatcher, or another installed kind.
                 Example: Southbound.
             address (str): Address the service is contacted on. Example: localhost.
-            management_port (int | None): Port the core talks to the service on. Example: 40123.
+            management_port (int): Port the core is managed on, the API's port (services run inside the core). Example:
+                8081.
             service_port (int | None): Port of the service's own API, if any.
             protocol (str): Protocol of the control API. Example: http.
             status (ServiceStatus): The state of a service. Example: running.
@@ -30,7 +31,7 @@ class ServiceRecord:
     name: str
     type_: str
     address: str
-    management_port: int | None
+    management_port: int
     service_port: int | None
     protocol: str
     status: ServiceStatus
@@ -43,7 +44,6 @@ class ServiceRecord:
 
         address = self.address
 
-        management_port: int | None
         management_port = self.management_port
 
         service_port: int | None
@@ -78,12 +78,7 @@ class ServiceRecord:
 
         address = d.pop("address")
 
-        def _parse_management_port(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        management_port = _parse_management_port(d.pop("management_port"))
+        management_port = d.pop("management_port")
 
         def _parse_service_port(data: object) -> int | None:
             if data is None:
@@ -96,7 +91,7 @@ class ServiceRecord:
 
         status = ServiceStatus(d.pop("status"))
 
-        service_record = cls(
+        _obj = cls(
             name=name,
             type_=type_,
             address=address,
@@ -106,8 +101,8 @@ class ServiceRecord:
             status=status,
         )
 
-        service_record.additional_properties = d
-        return service_record
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

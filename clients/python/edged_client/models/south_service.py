@@ -18,16 +18,18 @@ T = TypeVar("T", bound="SouthService")
 
 @_attrs_define
 class SouthService:
-    """A south service. A disabled service has `address` and `protocol` "", both ports null and status `shutdown` (the
-    spec's empty strings would break the types).
+    """A south service. A disabled service (`schedule_enabled` false) has `address`, `management_port`, `service_port`,
+    `protocol` and `status` all "", as the specification shows.
 
         Attributes:
             name (str):  Example: sine.
-            address (str): Address the service is contacted on; "" when disabled. Example: localhost.
-            management_port (int | None): Port the core talks to the service on; null when disabled. Example: 40123.
-            service_port (int | None): Port of the service's own API; null when it has none or is disabled.
-            protocol (str): Protocol of the control API; "" when disabled. Example: http.
-            status (ServiceStatus): The state of a service. Example: running.
+            address (str): Address the service is contacted on; "" when disabled or stopped. Example: localhost.
+            management_port (int | str): Port the core is managed on, the API's port (services run inside the core); "" when
+                the service is disabled. Example: 8081.
+            service_port (int | None | str): Port of the service's own API; null when it has none, "" when the service is
+                disabled.
+            protocol (str): Protocol of the control API; "" when disabled or stopped. Example: http.
+            status (ServiceStatus | str): The state of the service; "" when it is disabled. Example: running.
             assets (list[SouthAsset]): The assets this service ingested.
             plugin (PluginInfo):
             schedule_enabled (bool): Whether the service's schedule is enabled. Example: True.
@@ -35,10 +37,10 @@ class SouthService:
 
     name: str
     address: str
-    management_port: int | None
-    service_port: int | None
+    management_port: int | str
+    service_port: int | None | str
     protocol: str
-    status: ServiceStatus
+    status: ServiceStatus | str
     assets: list[SouthAsset]
     plugin: PluginInfo
     schedule_enabled: bool
@@ -49,15 +51,19 @@ class SouthService:
 
         address = self.address
 
-        management_port: int | None
+        management_port: int | str
         management_port = self.management_port
 
-        service_port: int | None
+        service_port: int | None | str
         service_port = self.service_port
 
         protocol = self.protocol
 
-        status = self.status.value
+        status: str
+        if isinstance(self.status, ServiceStatus):
+            status = self.status.value
+        else:
+            status = self.status
 
         assets = []
         for assets_item_data in self.assets:
@@ -96,23 +102,32 @@ class SouthService:
 
         address = d.pop("address")
 
-        def _parse_management_port(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
+        def _parse_management_port(data: object) -> int | str:
+            return cast(int | str, data)
 
         management_port = _parse_management_port(d.pop("management_port"))
 
-        def _parse_service_port(data: object) -> int | None:
+        def _parse_service_port(data: object) -> int | None | str:
             if data is None:
                 return data
-            return cast(int | None, data)
+            return cast(int | None | str, data)
 
         service_port = _parse_service_port(d.pop("service_port"))
 
         protocol = d.pop("protocol")
 
-        status = ServiceStatus(d.pop("status"))
+        def _parse_status(data: object) -> ServiceStatus | str:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                componentsschemas_service_status_or_empty_type_0 = ServiceStatus(data)
+
+                return componentsschemas_service_status_or_empty_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ServiceStatus | str, data)
+
+        status = _parse_status(d.pop("status"))
 
         assets = []
         _assets = d.pop("assets")
@@ -125,7 +140,7 @@ class SouthService:
 
         schedule_enabled = d.pop("schedule_enabled")
 
-        south_service = cls(
+        _obj = cls(
             name=name,
             address=address,
             management_port=management_port,
@@ -137,8 +152,8 @@ class SouthService:
             schedule_enabled=schedule_enabled,
         )
 
-        south_service.additional_properties = d
-        return south_service
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -4,52 +4,44 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category_list import CategoryList
-from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    root: bool | None = None,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    if root is not None:
+        params["root"] = root
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/edge/category",
+        "params": params,
     }
 
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CategoryList | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> CategoryList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = CategoryList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CategoryList | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[CategoryList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -60,21 +52,31 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[CategoryList | Error]:
+    client: Client,
+    root: bool | None = None,
+) -> Response[CategoryList]:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryList | Error]
+        Response[CategoryList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        root=root,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -85,42 +87,61 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> CategoryList | Error | None:
+    client: Client,
+    root: bool | None = None,
+) -> CategoryList:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryList | Error
+        CategoryList
     """
 
     return sync_detailed(
         client=client,
+        root=root,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[CategoryList | Error]:
+    client: Client,
+    root: bool | None = None,
+) -> Response[CategoryList]:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryList | Error]
+        Response[CategoryList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        root=root,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -129,22 +150,31 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> CategoryList | Error | None:
+    client: Client,
+    root: bool | None = None,
+) -> CategoryList:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryList | Error
+        CategoryList
     """
 
     return (
         await asyncio_detailed(
             client=client,
+            root=root,
         )
     ).parsed

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.filter_create_request import FilterCreateRequest
 from ...models.filter_instance import FilterInstance
 from ...types import Response
@@ -30,56 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | FilterInstance | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> FilterInstance:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = FilterInstance.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | FilterInstance]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[FilterInstance]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,9 +51,9 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: FilterCreateRequest,
-) -> Response[Error | FilterInstance]:
+) -> Response[FilterInstance]:
     """Create a filter instance
 
      Creates a named instance of a filter plugin and its configuration category, named after it: the
@@ -110,11 +71,12 @@ def sync_detailed(
         body (FilterCreateRequest): A filter instance to create.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | FilterInstance]
+        Response[FilterInstance]
     """
 
     kwargs = _get_kwargs(
@@ -130,9 +92,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: FilterCreateRequest,
-) -> Error | FilterInstance | None:
+) -> FilterInstance:
     """Create a filter instance
 
      Creates a named instance of a filter plugin and its configuration category, named after it: the
@@ -150,11 +112,12 @@ def sync(
         body (FilterCreateRequest): A filter instance to create.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | FilterInstance
+        FilterInstance
     """
 
     return sync_detailed(
@@ -165,9 +128,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: FilterCreateRequest,
-) -> Response[Error | FilterInstance]:
+) -> Response[FilterInstance]:
     """Create a filter instance
 
      Creates a named instance of a filter plugin and its configuration category, named after it: the
@@ -185,11 +148,12 @@ async def asyncio_detailed(
         body (FilterCreateRequest): A filter instance to create.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | FilterInstance]
+        Response[FilterInstance]
     """
 
     kwargs = _get_kwargs(
@@ -203,9 +167,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: FilterCreateRequest,
-) -> Error | FilterInstance | None:
+) -> FilterInstance:
     """Create a filter instance
 
      Creates a named instance of a filter plugin and its configuration category, named after it: the
@@ -223,11 +187,12 @@ async def asyncio(
         body (FilterCreateRequest): A filter instance to create.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | FilterInstance
+        FilterInstance
     """
 
     return (

@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.filter_instance import FilterInstance
 from ...types import Response
 
@@ -25,46 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | FilterInstance | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> FilterInstance:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = FilterInstance.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | FilterInstance]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[FilterInstance]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -76,8 +47,8 @@ def _build_response(
 def sync_detailed(
     filter_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | FilterInstance]:
+    client: Client,
+) -> Response[FilterInstance]:
     """Get a filter instance
 
      Returns the filter instance with its plugin and users; 404 when there is none.
@@ -86,11 +57,12 @@ def sync_detailed(
         filter_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | FilterInstance]
+        Response[FilterInstance]
     """
 
     kwargs = _get_kwargs(
@@ -107,8 +79,8 @@ def sync_detailed(
 def sync(
     filter_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | FilterInstance | None:
+    client: Client,
+) -> FilterInstance:
     """Get a filter instance
 
      Returns the filter instance with its plugin and users; 404 when there is none.
@@ -117,11 +89,12 @@ def sync(
         filter_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | FilterInstance
+        FilterInstance
     """
 
     return sync_detailed(
@@ -133,8 +106,8 @@ def sync(
 async def asyncio_detailed(
     filter_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | FilterInstance]:
+    client: Client,
+) -> Response[FilterInstance]:
     """Get a filter instance
 
      Returns the filter instance with its plugin and users; 404 when there is none.
@@ -143,11 +116,12 @@ async def asyncio_detailed(
         filter_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | FilterInstance]
+        Response[FilterInstance]
     """
 
     kwargs = _get_kwargs(
@@ -162,8 +136,8 @@ async def asyncio_detailed(
 async def asyncio(
     filter_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | FilterInstance | None:
+    client: Client,
+) -> FilterInstance:
     """Get a filter instance
 
      Returns the filter instance with its plugin and users; 404 when there is none.
@@ -172,11 +146,12 @@ async def asyncio(
         filter_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | FilterInstance
+        FilterInstance
     """
 
     return (

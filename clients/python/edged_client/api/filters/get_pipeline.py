@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.pipeline import Pipeline
 from ...types import Response
 
@@ -25,44 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Pipeline | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Pipeline:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Pipeline.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Pipeline]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Pipeline]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -74,8 +47,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Pipeline]:
+    client: Client,
+) -> Response[Pipeline]:
     """Get a service's filter pipeline
 
      Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none.
@@ -85,11 +58,12 @@ def sync_detailed(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Pipeline]
+        Response[Pipeline]
     """
 
     kwargs = _get_kwargs(
@@ -106,8 +80,8 @@ def sync_detailed(
 def sync(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Pipeline | None:
+    client: Client,
+) -> Pipeline:
     """Get a service's filter pipeline
 
      Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none.
@@ -117,11 +91,12 @@ def sync(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Pipeline
+        Pipeline
     """
 
     return sync_detailed(
@@ -133,8 +108,8 @@ def sync(
 async def asyncio_detailed(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Pipeline]:
+    client: Client,
+) -> Response[Pipeline]:
     """Get a service's filter pipeline
 
      Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none.
@@ -144,11 +119,12 @@ async def asyncio_detailed(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Pipeline]
+        Response[Pipeline]
     """
 
     kwargs = _get_kwargs(
@@ -163,8 +139,8 @@ async def asyncio_detailed(
 async def asyncio(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Pipeline | None:
+    client: Client,
+) -> Pipeline:
     """Get a service's filter pipeline
 
      Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none.
@@ -174,11 +150,12 @@ async def asyncio(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Pipeline
+        Pipeline
     """
 
     return (

@@ -5,24 +5,24 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.pipeline import Pipeline
 from ...models.pipeline_request import PipelineRequest
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     service_name: str,
     *,
     body: PipelineRequest,
-    append: bool | Unset = UNSET,
+    append: bool | None = None,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
     params: dict[str, Any] = {}
 
-    params["append"] = append
+    if append is not None:
+        params["append"] = append
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -42,49 +42,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Pipeline | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Pipeline:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Pipeline.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Pipeline]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Pipeline]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,10 +65,10 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PipelineRequest,
-    append: bool | Unset = UNSET,
-) -> Response[Error | Pipeline]:
+    append: bool | None = None,
+) -> Response[Pipeline]:
     """Set or extend a service's filter pipeline
 
      Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
@@ -118,11 +87,12 @@ def sync_detailed(
         body (PipelineRequest):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Pipeline]
+        Response[Pipeline]
     """
 
     kwargs = _get_kwargs(
@@ -141,10 +111,10 @@ def sync_detailed(
 def sync(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PipelineRequest,
-    append: bool | Unset = UNSET,
-) -> Error | Pipeline | None:
+    append: bool | None = None,
+) -> Pipeline:
     """Set or extend a service's filter pipeline
 
      Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
@@ -163,11 +133,12 @@ def sync(
         body (PipelineRequest):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Pipeline
+        Pipeline
     """
 
     return sync_detailed(
@@ -181,10 +152,10 @@ def sync(
 async def asyncio_detailed(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PipelineRequest,
-    append: bool | Unset = UNSET,
-) -> Response[Error | Pipeline]:
+    append: bool | None = None,
+) -> Response[Pipeline]:
     """Set or extend a service's filter pipeline
 
      Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
@@ -203,11 +174,12 @@ async def asyncio_detailed(
         body (PipelineRequest):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Pipeline]
+        Response[Pipeline]
     """
 
     kwargs = _get_kwargs(
@@ -224,10 +196,10 @@ async def asyncio_detailed(
 async def asyncio(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PipelineRequest,
-    append: bool | Unset = UNSET,
-) -> Error | Pipeline | None:
+    append: bool | None = None,
+) -> Pipeline:
     """Set or extend a service's filter pipeline
 
      Sets the pipeline of a south or north service to the filter instances named, in order (an empty list
@@ -246,11 +218,12 @@ async def asyncio(
         body (PipelineRequest):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Pipeline
+        Pipeline
     """
 
     return (

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.south_list import SouthList
 from ...types import Response
 
@@ -20,34 +19,18 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SouthList | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> SouthList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = SouthList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | SouthList]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[SouthList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -58,19 +41,22 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | SouthList]:
+    client: Client,
+) -> Response[SouthList]:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | SouthList]
+        Response[SouthList]
     """
 
     kwargs = _get_kwargs()
@@ -84,19 +70,22 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | SouthList | None:
+    client: Client,
+) -> SouthList:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | SouthList
+        SouthList
     """
 
     return sync_detailed(
@@ -106,19 +95,22 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | SouthList]:
+    client: Client,
+) -> Response[SouthList]:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | SouthList]
+        Response[SouthList]
     """
 
     kwargs = _get_kwargs()
@@ -130,19 +122,22 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | SouthList | None:
+    client: Client,
+) -> SouthList:
     """List south services
 
-     Returns every south service with its assets, plugin and schedule state. A disabled service has
-    `address` and `protocol` "", both ports null and status `shutdown`.
+     Returns every south service with its assets, plugin and schedule state. A disabled service
+    (`schedule_enabled` false) has `address`, `management_port`, `service_port`, `protocol` and `status`
+    all "", as the specification shows; an enabled one that is not running (safe mode) is listed as by
+    `GET /edge/service`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | SouthList
+        SouthList
     """
 
     return (

@@ -4,29 +4,32 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.task_list import TaskList
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     *,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["name"] = name
+    if name is not None:
+        params["name"] = name
 
-    params["state"] = state
+    if state is not None:
+        params["state"] = state
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
-    params["skip"] = skip
+    if skip is not None:
+        params["skip"] = skip
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -39,39 +42,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | TaskList | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> TaskList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = TaskList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | TaskList]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[TaskList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,12 +64,12 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Response[Error | TaskList]:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> Response[TaskList]:
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
@@ -95,7 +77,7 @@ def sync_detailed(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -104,11 +86,12 @@ def sync_detailed(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TaskList]
+        Response[TaskList]
     """
 
     kwargs = _get_kwargs(
@@ -127,12 +110,12 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Error | TaskList | None:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> TaskList:
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
@@ -140,7 +123,7 @@ def sync(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -149,11 +132,12 @@ def sync(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TaskList
+        TaskList
     """
 
     return sync_detailed(
@@ -167,12 +151,12 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Response[Error | TaskList]:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> Response[TaskList]:
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
@@ -180,7 +164,7 @@ async def asyncio_detailed(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -189,11 +173,12 @@ async def asyncio_detailed(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TaskList]
+        Response[TaskList]
     """
 
     kwargs = _get_kwargs(
@@ -210,12 +195,12 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Error | TaskList | None:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> TaskList:
     """List tasks
 
      Returns task executions newest first, one page at a time (`limit` default 20), optionally filtered
@@ -223,7 +208,7 @@ async def asyncio(
     400. A task is one run of a task schedule (`purge` every 600 s, `stats collection` every
     `STATISTICS.interval` seconds, `purge system` daily at 00:00 UTC, and any other INTERVAL, TIMED or
     MANUAL schedule); tasks run inside the gateway's process, whose id is their `pid`. Finished tasks
-    are kept `PURGE_READ.retainTaskHistory` days.
+    are kept `SCHEDULER.max_completed_task_age_days` days (the `purge system` task removes older ones).
 
     Args:
         name (str | Unset):  Example: purge.
@@ -232,11 +217,12 @@ async def asyncio(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TaskList
+        TaskList
     """
 
     return (

@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.message import Message
 from ...models.password_change import PasswordChange
 from ...types import Response
@@ -34,54 +33,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Message:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
-
-        return response_429
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Message]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -93,15 +56,16 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PasswordChange,
-) -> Response[Error | Message]:
+) -> Response[Message]:
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -109,11 +73,12 @@ def sync_detailed(
         body (PasswordChange):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -131,15 +96,16 @@ def sync_detailed(
 def sync(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PasswordChange,
-) -> Error | Message | None:
+) -> Message:
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -147,11 +113,12 @@ def sync(
         body (PasswordChange):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return sync_detailed(
@@ -164,15 +131,16 @@ def sync(
 async def asyncio_detailed(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PasswordChange,
-) -> Response[Error | Message]:
+) -> Response[Message]:
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -180,11 +148,12 @@ async def asyncio_detailed(
         body (PasswordChange):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -200,15 +169,16 @@ async def asyncio_detailed(
 async def asyncio(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PasswordChange,
-) -> Error | Message | None:
+) -> Message:
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -216,11 +186,12 @@ async def asyncio(
         body (PasswordChange):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return (

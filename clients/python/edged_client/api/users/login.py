@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.login_request import LoginRequest
 from ...models.login_result import LoginResult
 from ...types import UNSET, Response, Unset
@@ -31,44 +30,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | LoginResult | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> LoginResult:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = LoginResult.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
-
-        return response_429
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | LoginResult]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[LoginResult]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,29 +52,35 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Response[Error | LoginResult]:
+) -> Response[LoginResult]:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | LoginResult]
+        Response[LoginResult]
     """
 
     kwargs = _get_kwargs(
@@ -117,29 +96,35 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Error | LoginResult | None:
+) -> LoginResult:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | LoginResult
+        LoginResult
     """
 
     return sync_detailed(
@@ -150,29 +135,35 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Response[Error | LoginResult]:
+) -> Response[LoginResult]:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | LoginResult]
+        Response[LoginResult]
     """
 
     kwargs = _get_kwargs(
@@ -186,29 +177,35 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Error | LoginResult | None:
+) -> LoginResult:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | LoginResult
+        LoginResult
     """
 
     return (
