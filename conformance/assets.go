@@ -686,6 +686,27 @@ func testAssetSummary(t *testing.T) {
 			t.Errorf("body %s, want {}", r.body)
 		}
 	})
+	t.Run("values whose sum leaves float64", func(t *testing.T) {
+		// Two readings of 1.7e308 sum past float64's range; their summary
+		// and series must still be the finite 1.7e308, never an error.
+		huge := unique("conf-sum-huge")
+		b, _ := json.Marshal([]map[string]any{
+			{"timestamp": ts, "asset": huge, "readings": map[string]any{"v": 1.7e308, "w": -math.MaxFloat64}},
+			{"timestamp": ts, "asset": huge, "readings": map[string]any{"v": 1.7e308, "w": math.MaxFloat64}},
+		})
+		postReadings(t, port, b)
+		all, err := api(t).GetAssetSummaryWithResponse(t.Context(), huge)
+		must(t, err)
+		wantStatus(t, "getAssetSummary", all.StatusCode(), all.Body, http.StatusOK)
+		if v := (*all.JSON200)["v"]; v.Min != 1.7e308 || v.Max != 1.7e308 || math.Abs(v.Average-1.7e308) > 1e296 {
+			t.Errorf("summary of v = %+v, want 1.7e308 throughout", v)
+		}
+		if w := (*all.JSON200)["w"]; w.Min != -math.MaxFloat64 || w.Max != math.MaxFloat64 || w.Average != 0 {
+			t.Errorf("summary of w = %+v, want min and max of float64 and an average of 0", w)
+		}
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(huge, "v", "series")})
+		wantStatus(t, "getAssetReadingSeries", r.status, r.body, http.StatusOK)
+	})
 	t.Run("unknown asset", func(t *testing.T) {
 		code := unique("conf-none")
 		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code, "summary")})

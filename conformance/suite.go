@@ -95,6 +95,9 @@ var suite = []suiteTest{
 	{"TestNorthTask", Strict, testNorthTask},
 	{"TestCreateNorthTaskErrors", Strict, testCreateNorthTaskErrors},
 	{"TestNorthLossAcrossKills", Strict, testNorthLossAcrossKills},
+	{"TestNorthSetsAsideRefusedReadings", Strict, testNorthSetsAsideRefusedReadings},
+	{"TestSetAsideErrors", Strict, testSetAsideErrors},
+	{"TestNorthDestinationFailureShowsInStatus", Strict, testNorthDestinationFailureShowsInStatus},
 	{"TestRestartPersistence", Strict, testRestartPersistence},
 	// Services, plugins and asset tracking
 	{"TestSouthServiceLifecycle", Strict, testSouthServiceLifecycle},

@@ -57,6 +57,9 @@ func TestNorthServiceForwards(t *testing.T)                  { runSuiteTest(t) }
 func TestNorthTask(t *testing.T)                             { runSuiteTest(t) }
 func TestCreateNorthTaskErrors(t *testing.T)                 { runSuiteTest(t) }
 func TestNorthLossAcrossKills(t *testing.T)                  { runSuiteTest(t) }
+func TestNorthSetsAsideRefusedReadings(t *testing.T)         { runSuiteTest(t) }
+func TestSetAsideErrors(t *testing.T)                        { runSuiteTest(t) }
+func TestNorthDestinationFailureShowsInStatus(t *testing.T)  { runSuiteTest(t) }
 func TestRestartPersistence(t *testing.T)                    { runSuiteTest(t) }
 func TestSouthServiceLifecycle(t *testing.T)                 { runSuiteTest(t) }
 func TestCreateServiceErrors(t *testing.T)                   { runSuiteTest(t) }

@@ -32,6 +32,9 @@ type DB struct {
 	prepared stmtCache
 	// fence orders the readings stream north services read (stream.go).
 	fence streamFence
+	// wh and rh keep the health of w and r (guard.go); the same tracker
+	// when w and r are one pool.
+	wh, rh *tracker
 }
 
 // Open opens the database named by dsn, applies pending migrations and

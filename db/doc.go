@@ -50,7 +50,12 @@
 // a reference to a row that does not exist may be ErrNotFound); it never
 // returns a zero value with a nil error for a missing row. Other errors (including CHECK violations, which mean
 // the caller did not validate its input) are returned wrapped but
-// untranslated. All times returned are in UTC with microsecond precision.
+// untranslated. An error meaning storage cannot be used right now (the
+// server down or unreachable, a broken connection, a full or failing disk,
+// a database locked beyond the busy timeout) wraps [ErrUnavailable] from
+// every method: each pool's connections are guarded (guard.go), which also
+// keeps the in-memory [DB.Health] that [DB.Probe] refreshes. All times
+// returned are in UTC with microsecond precision.
 //
 // A *DB is safe for concurrent use by multiple goroutines.
 package db

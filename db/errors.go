@@ -1,9 +1,14 @@
 package db
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"syscall"
 )
 
 // translate maps a driver error to this package's sentinels, once, at the
@@ -37,6 +42,29 @@ func isUniqueViolation(err error) bool {
 // either dialect.
 func isForeignKeyViolation(err error) bool {
 	return sqliteForeignKeyViolation(err) || postgresForeignKeyViolation(err)
+}
+
+// unavailable reports whether err means storage cannot be used right now
+// (see ErrUnavailable): a connection that could not be made or broke, a
+// server shutting down or starting up, a full or failing disk, a database
+// locked beyond the busy timeout. A cancelled or expired context is the
+// caller's doing, never an outage; nor is any error about the data or the
+// query.
+func unavailable(err error) bool {
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	case errors.Is(err, driver.ErrBadConn), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return true
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EIO), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return true
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) {
+		return true
+	}
+	return sqliteUnavailable(err) || postgresUnavailable(err)
 }
 
 // isDataException reports whether err is the database refusing a value

@@ -25,3 +25,6 @@ func (d *DB) MigrateDown(ctx context.Context) error {
 
 // MigrateUp applies every pending migration, as Open does. Tests only.
 func (d *DB) MigrateUp(ctx context.Context) error { return d.migrateUp(ctx) }
+
+// Unavailable is the guard's classification of driver errors. Tests only.
+func Unavailable(err error) bool { return unavailable(err) }

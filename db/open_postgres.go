@@ -2,19 +2,23 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq" // registers the "postgres" driver
+	"github.com/lib/pq"
 )
 
-// openPostgres opens one lib/pq pool on dsn and migrates the database.
+// openPostgres opens one lib/pq pool on dsn, guarded (guard.go), and
+// migrates the database.
 func openPostgres(ctx context.Context, dsn string) (*DB, error) {
-	p, err := sqlx.Open("postgres", dsn)
+	connector, err := pq.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("db: open postgres: %w", err)
 	}
+	t := &tracker{writes: true}
+	p := sqlx.NewDb(sql.OpenDB(&guardConnector{inner: connector, t: t}), "postgres")
 	p.SetMaxOpenConns(32)
 	p.SetMaxIdleConns(8)
 	p.SetConnMaxIdleTime(5 * time.Minute)
@@ -23,7 +27,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		return nil, fmt.Errorf("db: open postgres: %w", err)
 	}
 
-	d := &DB{dialect: Postgres, w: p, r: p}
+	d := &DB{dialect: Postgres, w: p, r: p, wh: t, rh: t}
 	if err := d.migrateUp(ctx); err != nil {
 		closeAll(p)
 		return nil, err

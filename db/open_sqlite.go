@@ -2,12 +2,14 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"runtime"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
+	"modernc.org/sqlite"
 
 	"github.com/edged/edged/internal/fileperm"
 )
@@ -40,10 +42,10 @@ func privateFiles(path string) error {
 }
 
 // openSQLite opens path (or ":memory:") with a one-connection write pool
-// and a read-only read pool, and migrates it. With Power, the directory
-// holding the file and its parent are synced once the file exists, so that
-// the file itself survives a power cut (SQLite syncs the directory for its
-// WAL file only).
+// and a read-only read pool, both guarded (guard.go), and migrates it. With
+// Power, the directory holding the file and its parent are synced once the
+// file exists, so that the file itself survives a power cut (SQLite syncs
+// the directory for its WAL file only).
 func openSQLite(ctx context.Context, path string, durability Durability) (*DB, error) {
 	bindSQLiteOnce.Do(func() { sqlx.BindDriver(sqliteDriver, sqlx.QUESTION) })
 
@@ -54,7 +56,8 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		}
 	}
 	params := sqliteParams + "&_pragma=synchronous(" + durability.sqliteSynchronous() + ")"
-	w, err := sqlx.Open(sqliteDriver, path+"?"+params+"&_txlock=immediate")
+	wt := &tracker{writes: true}
+	w, err := openGuarded(path+"?"+params+"&_txlock=immediate", wt)
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
@@ -69,7 +72,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
 
-	d := &DB{dialect: SQLite, w: w, r: w}
+	d := &DB{dialect: SQLite, w: w, r: w, wh: wt, rh: wt}
 	if err := d.migrateUp(ctx); err != nil {
 		closeAll(w)
 		return nil, err
@@ -87,7 +90,8 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 	}
 
 	if !memory { // every connection to :memory: is a new database
-		r, err := sqlx.Open(sqliteDriver, path+"?"+params+"&_pragma=query_only(1)")
+		rt := &tracker{}
+		r, err := openGuarded(path+"?"+params+"&_pragma=query_only(1)", rt)
 		if err != nil {
 			closeAll(w)
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
@@ -99,7 +103,17 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 			closeAll(r, w)
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
 		}
-		d.r = r
+		d.r, d.rh = r, rt
 	}
 	return d, nil
+}
+
+// openGuarded returns a pool of modernc SQLite connections to dsn, guarded
+// by t (guard.go). Nothing is opened before the first use.
+func openGuarded(dsn string, t *tracker) (*sqlx.DB, error) {
+	connector, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sqlx.NewDb(sql.OpenDB(&guardConnector{inner: connector, t: t}), sqliteDriver), nil
 }

@@ -400,7 +400,7 @@ func (d *DB) assetReadingValuesSQL(code, key string, w Window) (string, []any, e
 // unknown asset included); driver errors are returned wrapped.
 func (d *DB) ReadingSummary(ctx context.Context, code, key string) (Summary, error) {
 	j := d.jsonSQL()
-	q := d.r.Rebind(`SELECT MIN(v) AS min, MAX(v) AS max, AVG(v) AS avg, COUNT(v) AS n FROM
+	q := d.r.Rebind(`SELECT MIN(v) AS min, MAX(v) AS max, ` + j.average + ` AS avg, COUNT(v) AS n FROM
 		(SELECT ` + j.number + ` AS v FROM readings WHERE asset_code = ? AND ` + j.isNumber + `) s`)
 	var row struct {
 		Min *float64 `db:"min"`
@@ -455,7 +455,7 @@ func (d *DB) ReadingSeries(ctx context.Context, code, key string, b Bucket, w Wi
 		}
 		aggregate := func(from time.Time) error {
 			conds, wargs := windowConds(Window{From: from, To: w.To})
-			q := tx.Rebind(`SELECT ` + bucket + ` AS start, MIN(v) AS min, MAX(v) AS max, AVG(v) AS avg, COUNT(v) AS n
+			q := tx.Rebind(`SELECT ` + bucket + ` AS start, MIN(v) AS min, MAX(v) AS max, ` + j.average + ` AS avg, COUNT(v) AS n
 				FROM (SELECT user_ts, ` + j.number + ` AS v FROM readings
 					WHERE asset_code = ?` + conds + ` AND ` + j.isNumber + `) s
 				GROUP BY start ORDER BY start DESC` + page)
@@ -663,7 +663,11 @@ type jsonSQL struct {
 	value    string // the key's JSON value as JSON text, NULL when absent
 	isNumber string // condition: the key's value is a JSON number
 	number   string // the key's value as a float (only where isNumber holds)
-	bucket   func(b Bucket) string
+	// average is the mean of the column v as an aggregate that neither
+	// overflows nor turns into NaN, whatever finite values v holds (two
+	// values of 1.7e308 sum past float64, a mean never does).
+	average string
+	bucket  func(b Bucket) string
 }
 
 func (d *DB) jsonSQL() jsonSQL {

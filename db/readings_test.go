@@ -700,3 +700,56 @@ func TestBrowseQueriesUseTheIndex(t *testing.T) {
 		}
 	})
 }
+
+// TestReadingAggregatesAtFloat64Edges checks that summary and series stay
+// finite where sums of the values leave float64's range, and are exact at
+// its other edges.
+func TestReadingAggregatesAtFloat64Edges(t *testing.T) {
+	cases := []struct {
+		name   string
+		values []string
+		want   db.Summary
+	}{
+		{name: "two values near the maximum", values: []string{"1.7e308", "1.7e308"},
+			want: db.Summary{Min: 1.7e308, Max: 1.7e308, Average: 1.7e308, Count: 2}},
+		{name: "the largest float64", values: []string{"1.7976931348623157e308", "1.7976931348623157e308", "1.7976931348623157e308"},
+			want: db.Summary{Min: math.MaxFloat64, Max: math.MaxFloat64, Average: math.MaxFloat64, Count: 3}},
+		{name: "the largest and the lowest", values: []string{"1.7976931348623157e308", "-1.7976931348623157e308"},
+			want: db.Summary{Min: -math.MaxFloat64, Max: math.MaxFloat64, Average: 0, Count: 2}},
+		{name: "huge negatives", values: []string{"-1.7e308", "-1.7e308", "-1e308"},
+			want: db.Summary{Min: -1.7e308, Max: -1e308, Average: -4.4e308 / 3, Count: 3}},
+		{name: "the smallest positive", values: []string{"5e-324", "5e-324"},
+			want: db.Summary{Min: 5e-324, Max: 5e-324, Average: 5e-324, Count: 2}},
+	}
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		for i, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				asset := fmt.Sprintf("edge%d", i)
+				for k, v := range c.values {
+					insertReadings(t, d, reading(asset, t0.Add(time.Duration(k)*time.Millisecond), `{"v": `+v+`}`))
+				}
+				got, err := d.ReadingSummary(t.Context(), asset, "v")
+				if err != nil {
+					t.Fatalf("ReadingSummary: %v", err)
+				}
+				finite := !math.IsInf(got.Average, 0) && !math.IsNaN(got.Average)
+				if !finite || got.Count != c.want.Count || got.Min != c.want.Min || got.Max != c.want.Max || !nearRel(got.Average, c.want.Average) {
+					t.Errorf("ReadingSummary = %+v, want %+v", got, c.want)
+				}
+				points, err := d.ReadingSeries(t.Context(), asset, "v", db.BucketSecond, db.Window{})
+				if err != nil {
+					t.Fatalf("ReadingSeries: %v", err)
+				}
+				if len(points) != 1 || points[0].Count != c.want.Count || !nearRel(points[0].Average, c.want.Average) ||
+					math.IsInf(points[0].Average, 0) || math.IsNaN(points[0].Average) {
+					t.Errorf("ReadingSeries = %+v, want one bucket averaging %g", points, c.want.Average)
+				}
+			})
+		}
+	})
+}
+
+// nearRel reports whether a and b agree to 1e-12 relative to the larger.
+func nearRel(a, b float64) bool {
+	return a == b || math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
+}

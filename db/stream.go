@@ -202,17 +202,13 @@ func (d *DB) GetStreamPosition(ctx context.Context, name string) (StreamPosition
 }
 
 // SaveStreamPosition stores p as the position of name, creating it if
-// needed. A position with Sent false stores "nothing sent".
+// needed. A position with Sent false stores "nothing sent". North services
+// and tasks move their position with AdvanceStream, which counts what was
+// sent in the same transaction.
 func (d *DB) SaveStreamPosition(ctx context.Context, name string, p StreamPosition) error {
-	var ts any
-	if p.Sent {
-		ts = p.TS.UTC().Truncate(time.Microsecond)
-	}
-	q := d.w.Rebind(`INSERT INTO stream_positions (name, last_ts, last_id, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (name) DO UPDATE SET last_ts = excluded.last_ts, last_id = excluded.last_id,
-		updated_at = excluded.updated_at`)
-	if _, err := d.w.ExecContext(ctx, q, name, ts, p.ID, now()); err != nil {
-		return fmt.Errorf("db: save stream position %q: %w", name, translate(err))
+	err := d.inTx(ctx, func(tx *sqlx.Tx) error { return savePosition(ctx, tx, name, p) })
+	if err != nil {
+		return fmt.Errorf("db: save stream position %q: %w", name, err)
 	}
 	return nil
 }
@@ -228,8 +224,9 @@ func (d *DB) DeleteStreamPosition(ctx context.Context, name string) error {
 
 // DeleteNorthTask removes, in one transaction, the north task name: its
 // schedule (a schedule of process NorthTaskProcess), its configuration
-// category (with its parent and child links), its stream position and its
-// statistic; what it sent stays sent. An unknown task gives an error
+// category (with its parent and child links), its stream position, its
+// statistics (sent and set aside) and the readings it set aside; what it
+// sent stays sent. An unknown task gives an error
 // wrapping ErrNotFound and nothing is removed; so does a schedule of
 // another process.
 func (d *DB) DeleteNorthTask(ctx context.Context, name string) error {
@@ -247,6 +244,8 @@ func (d *DB) DeleteNorthTask(ctx context.Context, name string) error {
 			{`DELETE FROM categories WHERE key = ?`, name},
 			{`DELETE FROM stream_positions WHERE name = ?`, name},
 			{`DELETE FROM statistics WHERE key = ?`, name},
+			{`DELETE FROM statistics WHERE key = ?`, SetAsideKey(name)},
+			{`DELETE FROM north_set_aside WHERE name = ?`, name},
 		} {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(s.q), s.arg); err != nil {
 				return translate(err)

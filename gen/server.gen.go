@@ -84,6 +84,7 @@ const (
 	NHAVL AuditSource = "NHAVL"
 	NHCOM AuditSource = "NHCOM"
 	NHDWN AuditSource = "NHDWN"
+	NHREJ AuditSource = "NHREJ"
 	NTFAD AuditSource = "NTFAD"
 	NTFCL AuditSource = "NTFCL"
 	NTFDL AuditSource = "NTFDL"
@@ -138,6 +139,8 @@ func (e AuditSource) Valid() bool {
 	case NHCOM:
 		return true
 	case NHDWN:
+		return true
+	case NHREJ:
 		return true
 	case NTFAD:
 		return true
@@ -683,6 +686,7 @@ type AuditEntry struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -743,6 +747,7 @@ type AuditEntryCreate struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -798,6 +803,7 @@ type AuditLogCode struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -872,6 +878,7 @@ type AuditSeverityLevel struct {
 // - `USRDL` user deleted
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
+// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 //
 // Example: CONCH
 type AuditSource string
@@ -1291,7 +1298,7 @@ type NorthService struct {
 	// Example: 15000
 	Sent int `json:"sent"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1437,7 +1444,7 @@ type Ping struct {
 	// Example: 15000
 	DataSent int `json:"dataSent"`
 
-	// Health `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
 	// Example: green
 	Health PingHealth `json:"health"`
@@ -1478,7 +1485,7 @@ type Ping struct {
 	Version string `json:"version"`
 }
 
-// PingHealth `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+// PingHealth `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 //
 // Example: green
 type PingHealth string
@@ -1802,7 +1809,7 @@ type ServiceRecord struct {
 	// ServicePort Port of the service's own API, if any.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1818,7 +1825,7 @@ type ServiceRequest struct {
 	union json.RawMessage
 }
 
-// ServiceStatus The state of a service.
+// ServiceStatus The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 //
 // Example: running
 type ServiceStatus string
@@ -1828,6 +1835,71 @@ type ServiceStatus string
 // Example: running
 type ServiceStatusOrEmpty struct {
 	union json.RawMessage
+}
+
+// SetAsideCount defines model for SetAsideCount.
+type SetAsideCount struct {
+	// Count How many set-aside readings the call concerned.
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+}
+
+// SetAsideList defines model for SetAsideList.
+type SetAsideList struct {
+	Readings []SetAsideReading `json:"readings"`
+
+	// Total How many readings this north service or task has set aside, all pages together.
+	//
+	// Example: 1
+	Total int `json:"total"`
+}
+
+// SetAsideReading A reading the destination of a north service or task refused for good, set aside.
+type SetAsideReading struct {
+	// Asset The reading's asset code.
+	//
+	// Example: line4/press
+	Asset string `json:"asset"`
+
+	// Id The entry's id, for resending or deleting it.
+	//
+	// Example: 12
+	Id int64 `json:"id"`
+
+	// Reading The reading's values.
+	//
+	// Example: {"force":11.5}
+	Reading map[string]interface{} `json:"reading"`
+
+	// ReadingId The reading's id in the buffer when it was set aside (as audited by `NHREJ`).
+	//
+	// Example: 40211
+	ReadingId int64 `json:"readingId"`
+
+	// Reason The destination's last refusal.
+	//
+	// Example: answered 400 Bad Request: {"message": "element 0: field readings must be a JSON object"}
+	Reason string `json:"reason"`
+
+	// Resend True while it is marked to be sent again.
+	//
+	// Example: false
+	Resend bool `json:"resend"`
+
+	// SetAside UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	SetAside Timestamp `json:"setAside"`
+
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
+	//
+	// Example: 2024-05-01 10:15:42.123456
+	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// SetAsideSelection Which set-aside readings to send again; without `ids`, or with none, every one.
+type SetAsideSelection struct {
+	Ids *[]int64 `json:"ids,omitempty"`
 }
 
 // SouthAsset defines model for SouthAsset.
@@ -2153,6 +2225,9 @@ type Limit = int
 // Minutes defines model for Minutes.
 type Minutes = int
 
+// NorthName defines model for NorthName.
+type NorthName = string
+
 // PluginName defines model for PluginName.
 type PluginName = string
 
@@ -2170,6 +2245,9 @@ type Seconds = int
 
 // ServiceName defines model for ServiceName.
 type ServiceName = string
+
+// SetAsideIds defines model for SetAsideIds.
+type SetAsideIds = []int64
 
 // Skip defines model for Skip.
 type Skip = int
@@ -2315,6 +2393,21 @@ type SetPipelineParams struct {
 	Append *bool `form:"append,omitempty" json:"append,omitempty"`
 }
 
+// DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
+type DeleteSetAsideReadingsParams struct {
+	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+	Id *SetAsideIds `form:"id,omitempty" json:"id,omitempty"`
+}
+
+// ListSetAsideReadingsParams defines parameters for ListSetAsideReadings.
+type ListSetAsideReadingsParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2434,6 +2527,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginTextRequestBody defines body for Login for text/plain ContentType.
 type LoginTextRequestBody = PemCertificate
+
+// ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
+type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -3085,6 +3181,15 @@ type ServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(w http.ResponseWriter, r *http.Request)
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	// (DELETE /edge/north/{north_name}/setaside)
+	DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams)
+	// ListSetAsideReadings List the readings a north service or task set aside
+	// (GET /edge/north/{north_name}/setaside)
+	ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams)
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	// (PUT /edge/north/{north_name}/setaside/resend)
+	ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(w http.ResponseWriter, r *http.Request)
@@ -3436,6 +3541,24 @@ func (_ Unimplemented) Logout(w http.ResponseWriter, r *http.Request) {
 // ListNorthServices List north services and tasks
 // (GET /edge/north)
 func (_ Unimplemented) ListNorthServices(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteSetAsideReadings Delete readings a north service or task set aside
+// (DELETE /edge/north/{north_name}/setaside)
+func (_ Unimplemented) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListSetAsideReadings List the readings a north service or task set aside
+// (GET /edge/north/{north_name}/setaside)
+func (_ Unimplemented) ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ResendSetAsideReadings Send readings a north service or task set aside again
+// (PUT /edge/north/{north_name}/setaside/resend)
+func (_ Unimplemented) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4912,6 +5035,129 @@ func (siw *ServerInterfaceWrapper) ListNorthServices(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// DeleteSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params DeleteSetAsideReadingsParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "array", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteSetAsideReadings(w, r, northName, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) ListSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListSetAsideReadingsParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListSetAsideReadings(w, r, northName, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ResendSetAsideReadings operation middleware
+func (siw *ServerInterfaceWrapper) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "north_name" -------------
+	var northName NorthName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "north_name", chi.URLParam(r, "north_name"), &northName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "north_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ResendSetAsideReadings(w, r, northName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Ping operation middleware
 func (siw *ServerInterfaceWrapper) Ping(w http.ResponseWriter, r *http.Request) {
 
@@ -6157,6 +6403,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Get(options.BaseURL+"/edge/north", wrapper.ListNorthServices)
 	})
 	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/north/{north_name}/setaside", wrapper.DeleteSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/north/{north_name}/setaside", wrapper.ListSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/north/{north_name}/setaside/resend", wrapper.ResendSetAsideReadings)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/scheduled/task", wrapper.CreateNorthTask)
 	})
 	r.Group(func(r chi.Router) {
@@ -6259,7 +6514,7 @@ type NotImplementedJSONResponse Error
 type PayloadTooLargeJSONResponse Error
 
 type ServiceUnavailableResponseHeaders struct {
-	RetryAfter *int
+	RetryAfter int
 }
 type ServiceUnavailableJSONResponse struct {
 	Body Error
@@ -6395,9 +6650,7 @@ func (response CreateUser503JSONResponse) VisitCreateUserResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6518,9 +6771,7 @@ func (response AdminUpdateUser503JSONResponse) VisitAdminUpdateUserResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6627,9 +6878,7 @@ func (response DeleteUser503JSONResponse) VisitDeleteUserResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6751,9 +7000,7 @@ func (response AdminUpdateUserById503JSONResponse) VisitAdminUpdateUserByIdRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6860,9 +7107,7 @@ func (response DeleteUserById503JSONResponse) VisitDeleteUserByIdResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6940,9 +7185,7 @@ func (response PurgeAllReadings503JSONResponse) VisitPurgeAllReadingsResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7020,9 +7263,7 @@ func (response ListAssets503JSONResponse) VisitListAssetsResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7100,9 +7341,7 @@ func (response ListAssetTimespans503JSONResponse) VisitListAssetTimespansRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7195,9 +7434,7 @@ func (response PurgeAssetReadings503JSONResponse) VisitPurgeAssetReadingsRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7291,9 +7528,7 @@ func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7400,9 +7635,7 @@ func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7509,9 +7742,7 @@ func (response GetAssetTimespan503JSONResponse) VisitGetAssetTimespanResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7606,9 +7837,7 @@ func (response GetAssetReadingValues503JSONResponse) VisitGetAssetReadingValuesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7703,9 +7932,7 @@ func (response GetAssetReadingSeries503JSONResponse) VisitGetAssetReadingSeriesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7813,9 +8040,7 @@ func (response GetAssetReadingSummary503JSONResponse) VisitGetAssetReadingSummar
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7908,9 +8133,7 @@ func (response ListAuditEntries503JSONResponse) VisitListAuditEntriesResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8017,9 +8240,7 @@ func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8097,9 +8318,7 @@ func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8177,9 +8396,7 @@ func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8287,9 +8504,7 @@ func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8382,9 +8597,7 @@ func (response ListCategories503JSONResponse) VisitListCategoriesResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8491,9 +8704,7 @@ func (response CreateCategory503JSONResponse) VisitCreateCategoryResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8600,9 +8811,7 @@ func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8740,9 +8949,7 @@ func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -8849,9 +9056,7 @@ func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenRes
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9003,9 +9208,7 @@ func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9113,9 +9316,7 @@ func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildRespo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9222,9 +9423,7 @@ func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9332,9 +9531,7 @@ func (response GetCategoryItem503JSONResponse) VisitGetCategoryItemResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9457,9 +9654,7 @@ func (response SetCategoryItem503JSONResponse) VisitSetCategoryItemResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9567,9 +9762,7 @@ func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9647,9 +9840,7 @@ func (response ListFilters503JSONResponse) VisitListFiltersResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9784,9 +9975,7 @@ func (response CreateFilter503JSONResponse) VisitCreateFilterResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -9907,9 +10096,7 @@ func (response DeleteFilter503JSONResponse) VisitDeleteFilterResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10016,9 +10203,7 @@ func (response GetFilter503JSONResponse) VisitGetFilterResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10125,9 +10310,7 @@ func (response GetPipeline503JSONResponse) VisitGetPipelineResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10250,9 +10433,7 @@ func (response SetPipeline503JSONResponse) VisitSetPipelineResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10361,9 +10542,7 @@ func (response Login503JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10441,9 +10620,7 @@ func (response Logout503JSONResponse) VisitLogoutResponse(w http.ResponseWriter)
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10521,9 +10698,345 @@ func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Params    DeleteSetAsideReadingsParams
+}
+
+type DeleteSetAsideReadingsResponseObject interface {
+	VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type DeleteSetAsideReadings200JSONResponse SetAsideCount
+
+func (response DeleteSetAsideReadings200JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
 	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteSetAsideReadings400JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteSetAsideReadings401JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteSetAsideReadings403JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteSetAsideReadings404JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteSetAsideReadings500JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteSetAsideReadings503JSONResponse) VisitDeleteSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Params    ListSetAsideReadingsParams
+}
+
+type ListSetAsideReadingsResponseObject interface {
+	VisitListSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type ListSetAsideReadings200JSONResponse SetAsideList
+
+func (response ListSetAsideReadings200JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListSetAsideReadings400JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListSetAsideReadings401JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListSetAsideReadings403JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListSetAsideReadings404JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListSetAsideReadings500JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSetAsideReadings503JSONResponse) VisitListSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadingsRequestObject struct {
+	NorthName NorthName `json:"north_name"`
+	Body      *ResendSetAsideReadingsJSONRequestBody
+}
+
+type ResendSetAsideReadingsResponseObject interface {
+	VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error
+}
+
+type ResendSetAsideReadings200JSONResponse SetAsideCount
+
+func (response ResendSetAsideReadings200JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ResendSetAsideReadings400JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ResendSetAsideReadings401JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ResendSetAsideReadings403JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ResendSetAsideReadings404JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ResendSetAsideReadings413JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ResendSetAsideReadings500JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResendSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10587,9 +11100,7 @@ func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10710,9 +11221,7 @@ func (response SetRepository503JSONResponse) VisitSetRepositoryResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10790,9 +11299,7 @@ func (response Restart503JSONResponse) VisitRestartResponse(w http.ResponseWrite
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10870,9 +11377,7 @@ func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -10993,9 +11498,7 @@ func (response DisableScheduleByName503JSONResponse) VisitDisableScheduleByNameR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11116,9 +11619,7 @@ func (response EnableScheduleByName503JSONResponse) VisitEnableScheduleByNameRes
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11225,9 +11726,7 @@ func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.Respo
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11334,9 +11833,7 @@ func (response DisableSchedule503JSONResponse) VisitDisableScheduleResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11443,9 +11940,7 @@ func (response EnableSchedule503JSONResponse) VisitEnableScheduleResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11580,9 +12075,7 @@ func (response CreateNorthTask503JSONResponse) VisitCreateNorthTaskResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11675,9 +12168,7 @@ func (response ListServices503JSONResponse) VisitListServicesResponse(w http.Res
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11827,9 +12318,7 @@ func (response CreateService503JSONResponse) VisitCreateServiceResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -11921,9 +12410,7 @@ func (response ListAvailablePackages503JSONResponse) VisitListAvailablePackagesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12001,9 +12488,7 @@ func (response ListInstalledServices503JSONResponse) VisitListInstalledServicesR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12110,9 +12595,7 @@ func (response DeleteService503JSONResponse) VisitDeleteServiceResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12219,9 +12702,7 @@ func (response ListPersistentPlugins503JSONResponse) VisitListPersistentPluginsR
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12343,9 +12824,7 @@ func (response DeletePluginData503JSONResponse) VisitDeletePluginDataResponse(w 
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12453,9 +12932,7 @@ func (response GetPluginData503JSONResponse) VisitGetPluginDataResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12592,9 +13069,7 @@ func (response SetPluginData503JSONResponse) VisitSetPluginDataResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12672,9 +13147,7 @@ func (response Shutdown503JSONResponse) VisitShutdownResponse(w http.ResponseWri
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12752,9 +13225,7 @@ func (response ListSouthServices503JSONResponse) VisitListSouthServicesResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12832,9 +13303,7 @@ func (response ListStatistics503JSONResponse) VisitListStatisticsResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -12927,9 +13396,7 @@ func (response GetStatisticsHistory503JSONResponse) VisitGetStatisticsHistoryRes
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13036,9 +13503,7 @@ func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13131,9 +13596,7 @@ func (response ListTasks503JSONResponse) VisitListTasksResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13226,9 +13689,7 @@ func (response ListLatestTasks503JSONResponse) VisitListLatestTasksResponse(w ht
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13335,9 +13796,7 @@ func (response GetTask503JSONResponse) VisitGetTaskResponse(w http.ResponseWrite
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13458,9 +13917,7 @@ func (response CancelTask503JSONResponse) VisitCancelTaskResponse(w http.Respons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13553,9 +14010,7 @@ func (response ListTrackingEvents503JSONResponse) VisitListTrackingEventsRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13678,9 +14133,7 @@ func (response DeprecateTrackingEvent503JSONResponse) VisitDeprecateTrackingEven
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13772,9 +14225,7 @@ func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13867,9 +14318,7 @@ func (response ListUsers503JSONResponse) VisitListUsersResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -13976,9 +14425,7 @@ func (response UpdateOwnUser503JSONResponse) VisitUpdateOwnUserResponse(w http.R
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14056,9 +14503,7 @@ func (response ListRoles503JSONResponse) VisitListRolesResponse(w http.ResponseW
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14195,9 +14640,7 @@ func (response ChangePassword503JSONResponse) VisitChangePasswordResponse(w http
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14304,9 +14747,7 @@ func (response LogoutUserSessions503JSONResponse) VisitLogoutUserSessionsRespons
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if response.Headers.RetryAfter != nil {
-		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
-	}
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
 	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
@@ -14434,6 +14875,15 @@ type StrictServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(ctx context.Context, request ListNorthServicesRequestObject) (ListNorthServicesResponseObject, error)
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	// (DELETE /edge/north/{north_name}/setaside)
+	DeleteSetAsideReadings(ctx context.Context, request DeleteSetAsideReadingsRequestObject) (DeleteSetAsideReadingsResponseObject, error)
+	// ListSetAsideReadings List the readings a north service or task set aside
+	// (GET /edge/north/{north_name}/setaside)
+	ListSetAsideReadings(ctx context.Context, request ListSetAsideReadingsRequestObject) (ListSetAsideReadingsResponseObject, error)
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	// (PUT /edge/north/{north_name}/setaside/resend)
+	ResendSetAsideReadings(ctx context.Context, request ResendSetAsideReadingsRequestObject) (ResendSetAsideReadingsResponseObject, error)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(ctx context.Context, request PingRequestObject) (PingResponseObject, error)
@@ -15708,6 +16158,96 @@ func (sh *strictHandler) ListNorthServices(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// DeleteSetAsideReadings operation middleware
+func (sh *strictHandler) DeleteSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params DeleteSetAsideReadingsParams) {
+	var request DeleteSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteSetAsideReadings(ctx, request.(DeleteSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitDeleteSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListSetAsideReadings operation middleware
+func (sh *strictHandler) ListSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName, params ListSetAsideReadingsParams) {
+	var request ListSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListSetAsideReadings(ctx, request.(ListSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitListSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ResendSetAsideReadings operation middleware
+func (sh *strictHandler) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
+	var request ResendSetAsideReadingsRequestObject
+
+	request.NorthName = northName
+
+	var body ResendSetAsideReadingsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		if !errors.Is(err, io.EOF) {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+			return
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ResendSetAsideReadings(ctx, request.(ResendSetAsideReadingsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResendSetAsideReadings")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ResendSetAsideReadingsResponseObject); ok {
+		if err := validResponse.VisitResendSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Ping operation middleware
 func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 	var request PingRequestObject
@@ -16680,469 +17220,500 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3vcttIki/6KhU8u2GyD0hTsmS3pZjYUMtyt3ZsWUeSu2e25dMoEUUSK7CKgypI5ngcsZ9uxP16477C",
-	"PQ+2T3KjMrMKBRAgKVlud097IibcIoD6m5X/KvOXHzojNZsrKaTRnb0PnTnP+UwYkcNfB1oLc6gSYf9I",
-	"hB7l6dykSnb2OhdTwbh9zEYqERGbi3wkpOkLaf9OWDfmj69ilmqmhTSMaxbzf91+eRX3Bp2oI97z2TwT",
-	"nb2OTmWhVZp0ok5q251zM+1EHcln9qltqxN1cvG3Is1F0tkzeSGijh5NxYzbQc34+1dCTsy0s7e9uxt1",
-	"Zql0f29FHbOYQx8mT+Wk8/Fj1DnkRkxUvjiB9psmNaI32LVYVIeaC21+4fO0eajwz0MO9WWaGZG3D3QM",
-	"z1kqteFyJB5pZoewtBO15R7xTGw1zwAb/OUuE9kaDtdP5AdVIDlV53AmTJFLZqaC5YInqZxopsbwd8a1",
-	"YSdsaj8csKP3o6xIhGaxFiMlEx1HLJ6lsjAC/jNLZ6mJGZcJi/V1Oo9Zd2c4BDqDWf6tEPminCa02qlM",
-	"KJXprJiFw0+lERORw/iPjZi1b0NqxAxWnt2mZprihBwRVRd/asz8VOWmefltQ6vXfc06v7LrsDzI1/y9",
-	"nR2TxexK5HaJhTR5KjQziuWwCW1LBStbWapEjHmRmc7ett14bBnIgAhh1Tq+xi27DyXQbrfQAuzoPSiB",
-	"Wr0LLZxmxSSV7dQwh+f+UO7BJLTIb9KRQCoZq5xxplVhpkzlTKrcTOmzCN5uPtf0HT5cYqGimaSw2Q1O",
-	"9BrKOs3FTaqKhq07n6Zjo2HcJoUzIBN1y1JpFPw459rgItATIRP7eqrZjMsFK2RqNOMTFTE6OvYXu/tN",
-	"h90umN9tJYV973aajqZWzrjpwZ4zZaYiv0216A18U396MrwshsPtp3Oaz5+2tocxm6Q3QrMnQ0av2VYT",
-	"bji7nSotmBS3Qhs4NAvbz9Z28GaWDNhPqZmqwrDYNRuzrsqBHbBhj3E39SnXTCpWzOciZ1eqkEnEtCpJ",
-	"Xhs+m4uE6SydTE22YHwqeOJOwoQbccsXjzQbZWp0zXguWCrhNCRtBO4G1Ezhw0YKP8Ph/Fkslnf7wApF",
-	"NyA37kfs38/fnDB19Z9iZO4i3KmBT6LM89FUJEUmjpPm86jpOUtrgnB769lTcfX02/6zJ8Mn/a0t8az/",
-	"7Wj8rM+fDodPefIkueLD5mG7Jn+BebUPfazyGTedvU5RwJsNg0cqug9DJAIMGWIgEe/LEKnVuzDEc+Rt",
-	"7RwxZH6fpCa28Dhq/+HVlvPrdL48pZMmKWqXNgIOPeeTVE7w7NPqty62bb9RtoaitPmQXnB93Ubyhuvr",
-	"JXJ/On7Gt/nTrf63yfCqvzN6+qT/PHku+rtXyTP+bLwthqMWrfCTqdyO1ZLH/4LpLw35jcwWMGaNqway",
-	"wfbdtm600eUQylnOi3xin63bWjukc8PNBmMCqZQCczYiYjNu7PFnI65FP5VaSJ2a9EZkC9aNrSmVCSNi",
-	"ek2z+ND91NtnnN3wrBDMTLmxFC8V7hU0bX/YGQ5bicW+0zJr123j6r/VIm+jlEJbPaNKKduNRGDfXMfv",
-	"VjKKj/ZLPVdSowL4HU/OxN8KoUFhHSlphIT/5PN5lo64HeXj/9R2qMFUP3RmQms+sW3D1jFvrzI4bGxW",
-	"aMOuBONWB4PO2ZUwt0JItgVsEFTVzsdw4P+Si3Fnr/M/Hpem8GN8qh8f5bmi8S+vX44zYKDMZPYkiMSq",
-	"KKm84Vma7APDphEDSaOipMZjIS1TZ+NUZEkUTELlLC8yMbADPFRynKWjey/QgWe9Ki/loB1Gwiw7ZTyz",
-	"wmXBxPtUG/3AazKi0ftTLdioyHPL5JHeu0mBE3GiwQ0nEfNc2N+tekQzyAspUzmJ8MBIZdwvPViqlyq/",
-	"SpNEyPuuFRx4nsxSCYfC7ufCyiq7p3j+1Vzk0NADrdOIZ5k9fZrxwkyFNLAUCbsqDLMqca4ywRIlNMyW",
-	"Z5m6xYHYD2HSx9KIXPIMu7nnxF0jsNIiZ8I2xrqeshO2M94abV89E8/5MNkRu7u9B1iAAwaSzqn8pNri",
-	"eUmE4WmmSb/19pM94WrCCpmInBQjZCePdHkOE1iYE2VeWu36vmtyokonEB4X8vw80NbzJMmF1tiuKvJR",
-	"sNFwFt0sju3YZkIace+5jHLBjWU1nCxNd6JS7C8tu2ALYR6YCYAEtWqRVjNhpnYcQMM3ItepkjXTplyF",
-	"qyLNYDxIEv7sPdIs6IxpvtBk/1l5rGHdTvkiUzy5UOoVt9rAPReOpBO7UsAhR0Ikmm0Nd77dffaUXS2M",
-	"eGiGWe2IvU6/g+mQfv1W8hueZvwqu/eMzo3KrSBKNSvK1vZZLsCwlWzXWRUPNDO3rSMu7abCKSbvWJYx",
-	"qW7ZlRjxQgtgeLpxeKwLPIEbfsU1PEzUrbQSDX5Praqr2bjIst6AnSiksVuu2WjK5UQkbnp8bMVrfGb/",
-	"6B/YP+LShjoTI3Uj0LrnhVEzbtIRU3Ik/Ki41LdWLvAJT8FdZk1z8pIHjTY4SMhTgANAYuU0KCtkdDGy",
-	"W17RwXY3V6usMqvUay4XRLD63urCaKQKa4KBFEw1y9ToWiRwfFHwZCmYaMi9aEK5mAuQW2OeZiKxPDqV",
-	"OiCqp8MHpqraMMqBqsI4hsLdXDYYI74DbCi9ETJwk3r6eGOmIvdsG0UTSOXxWIwMbt5d6aGQJs1wsDQT",
-	"Sw0wIEdifpueDu+vd1sTQFoVQ+Xp3+8vR6wZAW5IsHG1vlV5whIFywDGzgPs7mEuEqsI8UzDAVfXQsJa",
-	"z1Kt7bkuVWtgjW+lLuZzlRuRvBZJyi9g8vebX6C22m+ZXUh2Wfn+/Sy77Di56XveZ1rIhC119PDC4ZGu",
-	"js6ORKRAmuCAkyoHn6jhsG4af+3yKy2kiZgR783jecZTCZ6KmXPBWA3aDxZv/UYjofVrYaaqwXD8ARRR",
-	"Mh4tzVq1LJX7LOZyEbOupw6Vs5HITToGzbYXsXh+m1RekNnC/mzfilk3eBkfwRmQlrJ/7nBpjeH5rTVB",
-	"7Yudd6F3A5/WjN+oc2BZmaXct/PEms+WIJIktRPh2Wlu1QqTWnt0zDMtlsgRJAj4dzjMdp9xwzLBtYF1",
-	"BuNtwC74Neo1glgnaO7jXM3gtxh+jMnW9jb+LJXhALaizjz480OHwx78MvObsIqEKhtWp6PQU3CSTqaG",
-	"6Wk6NqRUqbxp4XLBM3SoVT4/5Ya9WfWZQq9oo7NBiltcmu4WLlTEtmFVIvaE3aTiNmI7IOj7+McuUHuu",
-	"MvCcoDh3twdIfY8000JbRVJX2OWT4GZqd+2tFP2E7usGqvkpNVN0oNyPdvxZQVPiasFi8qbETQTFroRO",
-	"E6FZah6Itra/0tYXoa3Ie83anW9GUe91H9waoi21gZ99L++aaBkDOAqUhjUy2DS4o/VOZ2mTRq6nNp/5",
-	"VTEeixwsX7zWqLS9tT1c7/oOp15OwfXduggX6UzoOZfL64D3e+vOAV2LQTOGz8AXoLLkXl/WZkHNRG4k",
-	"a+dwJA16rRs29JfRg+7oF1+cYFLRZitVJKnxK1T36wu6x3WGgn2ZmZynmV2T6nqSJ6qd9aMmXu3iZS5E",
-	"H9yGwa0oeS2uHDMXN0KafdCergQTs7mpRop86DgHVC3syIhZNY5EitsfeVbYJfh2+O02rlHwy1anScRp",
-	"cSPy1CzWMn+7POfuZfshuKs2+wxftd37zV3zXTsVlE34MQSziPxWrSaIw1zcXQ08kKFy30/EOJUiIcoB",
-	"YtqvOLG0COIhYMxfgLLiDx9jsNylkmLAzmgpI2sWgEd1Lkaoa6NXDZxPeEORmhoplkbSaTGbsydsbs3V",
-	"IheMXynw6ORCT1WWrCW1miX89vDw6Pw8Yi8Pjl+9PTuK2E8HZyfHJ99by+H45OWbs9cHF8dvTiAyhMsF",
-	"+Pj2wSMjEoqisD8N2IFcoONHZDq8SCtZ3C3PJYYaLHG4e5B0jTjvRZCvUm2aAizmfAJhLSV9pUJHLghl",
-	"nObaLNMTvGz/wzIIvdFckEOWO8bznOPfyvDscJ0gd5ffYPs74sPgJB0xPsqV1oxnGcynJuXvJOKD4UQ0",
-	"z/Y1VZNmfcaeYVhPcrdbcQK3gbdwFQtXUlb7G6t8eXGdQL0Dx2tVkg+VHKeTAr3ZpPo1XtuGS0DCL2x0",
-	"3RLoFg2gvgh6ebpZuYibU5Nb+SV6qk3FNd46fhI26ZoZ+Lcax38e8JzN5+C+eiVuRLbJTHw362azaIuM",
-	"wadw3GUoUSLGs1u+0AGXs0zQ36CHnhFio52oQ3y0E3WIkXaiTsBHqy6T8EGT62R5RVacKjcRe6RSo1kq",
-	"E/F+eWvg51ZBwIZeFLCtUhhsR6EwYDsVXrLTZHY54/IOmk1tc3Gg1FL77nrJ0bC3AaNZ2t69S9ln8enb",
-	"s++PYow0nBc5xA3Nc2XNbdYVfDSFX+HuuwcfvHrz/fcnMcvUJHwXHp1fnL0+iZk2ueCzpYd/PT37PmZ6",
-	"oY2YYaP00cHZhf9dG56bYg5PXp5fvDktn0wLk6hbCY8O35wc/hDD9X6dkbnnBy/qz52Sg90e/mBb8BEJ",
-	"ZH53hYQLH0tDSarhv118Y899aJv2H1ZbPfsRJukCBsQk1QZMzS7MzDdy9uPbk/K9QlbfVPN58ObLV+Wb",
-	"eHkAT05+OHzzOnahu7RlLgqH3njx04l7w9osqcSVCK626MWDH181vVh97e3p0V8OY1aAR6ra1Xd/hkdX",
-	"fHRdzGujuHj5Aho3XtdjibCPE/fcLmjlOU+S8un5Se2pFtK4h4f1pkeZ4Hnw8cXSx3CNHxKafe1Fy2sh",
-	"1Z3++fvjk5jN+ega7gilNjzLuN/90z9///a0fI7rlLhHZ6/LR0D++OTF+akdY5LqOYRrVYdmn76oPg1H",
-	"dHR+bg+PeB/ET6RwYVg2cXR+fnHa9E7Y0NvzM7sJ4A4qF//t+Zk9JPArXWW63+2Wwu/hVh6cX7w4jcnE",
-	"NzkfgeMQrIEgoMaxEUvX4WXYpQwECvClTtQBdtOJOsBb7L+WjcDfB2cXVtxYJtGJOsAR8N+DF/a5Pd/4",
-	"L/5tTyb++/YE/335qhN14BTBvy9+OoF/D360vwOtd6IOELb93VIx/gvtAV3iv4f0+/kF/WufA63gv29P",
-	"8d8z2w9sN/1r34MdxH8v7HuwEfgvjB+WuhN1YGlxPV6+qgpRN/Vl8elO7ymSnV721mSpvF6WHa9See28",
-	"xpmalLHWc6VTo+BO1Yicj+z7VRsnU5PH2zvD3eFWf2vY39rt72wPMtVs8yAhNuhYJ2ADqrE/YpYNO7ql",
-	"M1RV53/uiGQikj691A/Psl0tr4AtjWKlfuWHGOFKNUnhQ+8kabOjVysBqI0fGzHrNN6+wdBBfPuAoIhd",
-	"iwW68X3iT81eDuK5SP/3gb0dNccxdpa8DKfH7NDaSwfVr6OOZUAZp4S1ztJjbFHbJZtxmXBLI/5nntl1",
-	"U3ki8s5eZ7ckBXvWXTxb1Lkhf5H/6GNU+pgq4wePUn3s9jW4JRuNxNywHy4uTq38lwKIVLOGacA75MJy",
-	"w9vuLClz5dDQlfVxBREcTtMsyYVs1seuxaK2k480G9EnEdNwl9tg+wWNBhR/HMgf+w3daEJ4rHfWEQV/",
-	"whnwvb/bYN4HyV0vqcJ1CZLWKKadG2N1UF4u08bLMy9m88q075T6CI+P8dOtB1kh7/arO1t8mJ9RDCLl",
-	"IL5hJnLQMYwaMDsOBj6/FIl5xhdWyQJ7LIYJxhiXwGKg1Zh1r5SZQtwCHgiRgE47UrOrVIpkn3FM6Eol",
-	"gzfRX9UbsDfS2gkQAWiF97VYwMUWciFoz6oHUfkGPrkWYm73L819hC3Gmd9O00zQk3IKEGCF+lFEBptt",
-	"RSrjYoMNr3uja+e9mM0hiBe1NWPHYvn0tVhADD54aengfoCznN/wrMpItoYNbCTLYFb0gV2gMiGlKaK8",
-	"7lStOF2qjf805aaSmektlJo4a53dEpVWONqSHOdXIgMPLL22z2jy/lJ4Kb847HlFh/7ytME7koGmadIb",
-	"cPHieqoxi4Oxxvtskt7YB0B9EJ2dpHAt5yhHBz7U6iiizvv+RPUpK+BF2epBlnKI8PJn/tME8gtPr8ui",
-	"eelMNovkJX5wLVocMYVM/1aIMLfNUck+27Lbtb27a7Vwq3aBf1Mqd4Fc+9mwq4zLa9ZVMlvYA2jsRvCR",
-	"8Ke8suN0Vu7IHv3R+qJLjJGZrRSHrLHXsBE1Fm53ZT33bkvvw8sAf6gxmI/XmXnTDcxvmVk0UslSm/eg",
-	"580afiACW6VUL9NTxMDnBfwoNboqy2ry6PPIlFLb3Bo26ZoNhFvtzzWwipzdvU9NkfKq18Y+a9fgeTGb",
-	"8aarnLqqVHaxanynPBdNVz+Q3A7Pqmr0PotlkWUx5afnSjXcT819ozzL3ow7ez/fcW7voo7tBcPf8XJ0",
-	"9eZQj6tm6hpfpRfW4BxYljZdvz0QMzk7Or9gB6fHD80/IKCtreFPZiKBxbP6Gmv5vKzaHYhhWKlILK9R",
-	"1ZMhbp02o8alKa+kWGnM7yMbQg061Ywz7IB1tchTnqV/FwlewCPBw3/ar3t1NwBcme98ay3B9O/2v3eH",
-	"LvdwOfpzeR1KNtpEoBX3uu1+wI4ghYEbk6dXhRGQSRaTeyAOpxJRjLsG9f9KqUxwqStgAnX6JhbbRCf0",
-	"sIFPO2/B6o1aalO8N+20vJGv4UFPT+iqWGo4IzWtDXMFnyPHJDqCzaotU1PTpTdnqfXLjmWBlx12OxXI",
-	"oJBcrW0KOmgYU0ReXftFJ+qAI6DqxKQnDQOgOMflBcsnkN2VZepWJNQ5zBHcSumoYZJPd3ef7Haajf3m",
-	"bs5nPMvu3E8jwXknWbPRFDSv6bYuDjxk8XI37c62TV093u9VHxIZVQweR2Eic8CAeHmaa7AW4I4yVinv",
-	"7HX+98/D/vN3//NfWuJwE2ulbE5elMd15a7sEmamuSommN17cHq8Gb3hT1HbAm2qXUK2ByqradJ4x36o",
-	"JEoOpm5EjogwpSCoiGRMK8XsLEh2AnkAoDKZuOGyhmuCV5U/GDNnf/oTu8QpXXZW6tINmUyhhuuv/EuB",
-	"40WLZlOVJawmgKIyEQdfsjsK94AAo/HNN998E/f2kRPgVkrKjwO0DbMJr66J8KqyC++u1HmbbM02IeLc",
-	"U6hdLsk3CAJzdh2lxeyDoYDECfdu2sW3kVD6FFEWETlciZFymfswRp41ybqt4YNLug1Ml4cRccfOnHpY",
-	"Cfdri7TPLMGePB0Of+8C7AtLp63fqnT63cmiO/Pp1fzZpU42u2seacg4dBwxyQEwDSZLQSMYswOchcVW",
-	"OMWOGnku6oJrn8VOcvnXGmRXuF9kpAA4jnPWjDPFAZzQuaarl5q2p07UOT692cF/nnaiztuzV+F9XUUv",
-	"KVteogZcqB9Xu8Wao8fhCgcpFA3GBtNtSUqtUBralIU7WacuV2A1FbUL9iPLis/xq8ZRotLhzE1Hy4Jg",
-	"DzO6v9JTdaspwZzS3+iSlgLAEhd6UB191WU+bNgwj4myPDQIdVdjJsBcRrwTF1i5vBM++L0plWRazDjG",
-	"RAmJCGcuErqE+AGNqzr8dnyRdTviRtO0JwgXi97yAFrpTrRag54sr0WXF4bAYpGaP8FNcxyqVJ4ZBuCX",
-	"wCSjdoexPwKjqQAcAMif14iiQ9wrL7Kas+1DB37r7HV+/nDZSbjhc5VKc9nZY5cdI2bzby47EWj2I6Ny",
-	"+/NwsGV/UOOxFvBef2f48V1jzkP7BV0N1HOv/SaJZZgZBZnwOU9BF4SrpH3GM618toYObj8o/HYucp1q",
-	"IxIMLgXNufEgeTTg1dh4ocj+35eX74fD/uXl++3h5eX7Z+N33X/bC37dGuOv3zS82fu3RlmPKKUrQY7x",
-	"lYbBbwD2Fh4gwo6jHtuP0THtU5PvrXZIlo/GcnKrX+f7z71yLFhe1PJS/Wos9QB4ViuhGTUBnc7TuchS",
-	"KcjcDDsMI2RCJ4hKrgq99QkhLtUNcaNdvzHN1yiUgLLxHUpts9cN1jXfNLwfUm0tG594uIYdBuHqDY4B",
-	"jIj2QgouGLVJRywpgNWBE1tlGXo9vYm4x+IpDuMXo2NLOBpedSp6IjLDLXcIWqxHIXzA+M8XIFfPjg5e",
-	"HJ98f97Z29qNOmXbnb3O9nB7pz/c7Q+32NZwb2t3b2d3MAQDyaeT7m3tLgVphG3cNxkwaKNpJyg4SyTn",
-	"QZRjdRTt8Y+eSWeB9sGuU5nUox4JGQgTEhErUeX0bxABiZY5RhA/RDhk04xfqUkq7yfz3zpkAhAeTjFu",
-	"usEjlXmZIRo2U9qwZ9sIi2XJ9u3Fy/63rHs1yhdz80gjNmNvn2VKTipQBQH/ejLKhemf2n6GEErnkUWD",
-	"8LpATj3bXhsoURBozYoEfIxkqKN51rRlgBS4o6TxfVfNjba90+SUquX1QcfLo88huovMX5jHlBxfJUxE",
-	"ZQqVK1NnTH2MQvW2nO4rNbHmcyoRnErrcZFljQArANHTJlsAPQFRfCIAyRUycReqsUMkIv8EoidVV/0/",
-	"Zs9v/jp7ufjr7OXT0V9+3Bn95cct8f3JzWiWZP/x5N+nyU/vh/+x/XIx+v79brL9Uv/H9982yr9VAAxW",
-	"v0xasxPXYy+49cNu3IJEtHFN+/26zaAATw6gjLkL9izDaAjntoXs1gpm/4a2ClxB33LNEiVrGuA5pSLY",
-	"jZnnapILrT/JDDmxTLBZOodcdyPxDG0RF/80DoktUeLQGqRwgOe1CtYSZqJVxbm+Xl55vA9ImlZegKfH",
-	"VKDINaMPNjqj6V2hzYc82bnaHW/3t8ZPRv0dsTPuPx/v7va3+dbVM/F89CQBZ/Ua5Ga7unPBTTuEmQPW",
-	"hbVCryYsl12jfSaLLCMvRGUVnTsAvrK2TyoLVeisqoY8qZWTaIn+aDuXMCG3K34m7ZRBNNag7TdTADuA",
-	"fx9pFltVqsAL9phAaWMKvYVoXjEqXNhtcMYIkp1OX+zX0r+vN7Erijlm/K22LFYdMaxncSzHyiGWuROy",
-	"/mC6lyGhpClm6MxXNgDY31S6/CiMHSyVUPSCYPBeaqrSd2t3uA4VJurgJqwbNm3zOb4ceHmbD23q2IAu",
-	"7WdLAfg3zT7xLMH5Kl3cf9SxT2p37faXDY1Uul7zphGssZ9qsFmtZH3B9fWSQ6iZwAFXuXT3lDUt0MET",
-	"YzEPGAqAsFIoM89BjkJQu38VvZ1XuSjRq/yX4L0B1wtpgXAQgotJHEBTKsZaT9MGWx86cjd0RVWGrleE",
-	"DNnBr3NBsQPJCnktQeLa71XuqzxAyHCM3cXe6V9XlD90ijwLfMSQqLP3+PFISJPzbO/p02+fPLaKrMr7",
-	"rsBGY97MRjKLmFyD6LI7TkLKTYL8cP6CRuXl1XiDpFNSUCjgksz7sOlFzbuo876vk+t+ibVYb2ylPw7h",
-	"xO/riYtckByfKfubc6dYknZLpll3Z/i8N2AHpdMuWNkyFK1Ma5ZJyRqrkt2o/ihTRfJb9tiFBY38TBsc",
-	"VpZuf3Em8xpD7i6aSIT4eBC3/2Rr98nT4XDIupwtBM97SzqGV4JSaZ7udII7Y/ftneyBujtrIxXkDYUP",
-	"narcvMnhbqUh6UblHt6WCO2RZpaPHJwek7YFJmFqqNCQFBG77IQXpQH2t7tgsQtSHkQ/eYjWupsGFq2B",
-	"OQ2ujD6+s7O+vQs0Z1UWVDAEW+AABc+WszPXwAzWdrPspmnbKLWX3E0rJGwtfdYSJrmYSihHHxOchLm+",
-	"3fjfMNP3T/QBJlTUnJ5Ewg18PBdUhAs7xkAW22eor5T9VXWV4PcmYLj2EmjU2/Lir0gUXp/0gpDxLZei",
-	"hCdfruw+FUsyQhs8AGqWmroHu7M1GA6Gd/Ts0HqvQAc5JYcPooDekbYpKuyX36XHTYrbBxo4FHLRVgqO",
-	"F+gyKmMGghTeucrS0YICEMZjkZdHCiplPfE+TV2WvirXQD657Z+Lh16HeuZFfUdr69RIQmJ2WOIhN3GV",
-	"06PXvooWYaIHCMpYcw/goJG7UIQ0gLdZxmyNUaueXrw6Z1MuEz3l14J1+TKU2lZtzfr2f98dfX98wg6P",
-	"zi6OXx4fHlwcwa+X8vXx8Xf674eHBz/OJge3x98dTI7f/mUwGFxKeOHo5EXDR+tP/yndaEqDBmuDT3/u",
-	"X1mBalAq9LomTNHtQ43AvWnd35/KT8nlDobXuN+NoRSv0hshnbdAY74Klc+pls5ogoQLgQKcirHKlxy7",
-	"TI5B9Vt0bbgY55gqMqAF2NvIg2VX8xRwV1b4CBCYZdlLgNdRpUZc7XKtZ8D2bftY0XMuRiK9aerb3X+1",
-	"9b61u7290QjON/CPXC0Y1sUIHE6481iJzKgJGGZ3945MBc+aYjjjXCQxS8eBe8OqjogME7GYz65EDi/A",
-	"LaIGtCSIlElvRIQsIp7kQshKsBb80ok68DmovrVIK/fC0gmaKm3aKwnap490i17RHzber6fzA1e2YWWj",
-	"x6c3O7DWx6c3T8tSDzUesPV8e7D19NvB1mAbPKji2+He3tbdwv41H4vXzRi9/igSYhWVEez37Tf9mUpE",
-	"TJnFI5U7QxFuIcFO9TRDXkpdJVbSNpaPJ333YmWscjV4JazC041dbEnwa71+IyrLVrBkqRRsJ8IaP/aH",
-	"71Yg1JysjaShGzw/BvtnvfOjZCLY98gpG6+I5iZt6seZl8gXKiCvtEFdlaOeYXknooxVTcynw93BduP5",
-	"xBystaptWfaVXmtWYNdcRuIEA24YsKUKf47aBEd1SxqJJji/1YPnOVBA/eW0m8UhhqI0iPngydqa6NpX",
-	"FYZ4ZftfC5YXsi7aXXiOeD/PEd8mM/yu57q8Qyi3xwXIrNug0mfs57dqWTa969906V5+tmVbh/TC3zuk",
-	"l+FwnQa1cmVAqXvBDW+IWeeGM+5cUqSIVZ1GDYkijU0dyAXG1FIYLi2T9xGrW8nQeqg5bS2TOLe7BkFl",
-	"W8Od7Y9LQdu2x/a5wR3NMnj9ukrky9JyFdz7SlZELX4CHyL32MqTv9YJhgZNLrDspuRWa1RUO/3g9BiM",
-	"QqvAeXGYF1CQPU2E/7a3v5lrzE/w2+G3W5t6yj7VM1aqyrXz26JCl6jMeanSztRNbQp3rq5A/TXtEmmu",
-	"y2PMywebI5tflHWuGQ/0cW/K431G7UiVcWbDwe63z75tuuTYGHp+bR2CEIHeTXLFygTgAve6rsLPKQl+",
-	"6abqjRSM1h3KlPrVuxaLqHabGkE0p7uIo+2PGBEwKJH8RuQEO54a7XOT6B6sq8LeXLS+s0Yppf5aLHqt",
-	"+/OhQz3YrRoOt7aB8btYm85ef6vxhmppT5Yo/+3FIcDso6I8S0e5ohS5iMV//etf/9p//br/4gX74Ye9",
-	"16/3zs8HY/hfzLrIpFnstzUGbPzYd1bXIZfjHbcHW9tPdnafhg6jkEqCO5jLy+TDzse+/Wfb/cPwn73K",
-	"P5eXA/sfTz82XrvQgqzJQ/nQGFPqR4YWpU+b8gCToFGUlVmQlOCq2+99SFhNCFbLZ7JyAlet4VKg6Oc4",
-	"uc3n1Xm57xdAGXq8A8+9Uaxoyiehy9tqG99xLdjbs1fLaJ/LV2Z67/Fjj8NJjwYqnzwG53olrCdP7yzi",
-	"c5EJjlFmY5Vl6nafxehEr/l96DHeZWJxghoaKXx116DJPGveJJU1mAKtKPsHWVbWjNUUB30LwTfjNBOk",
-	"NczQ+Fl2GSSV1rbvUvGpWR2jklRYkAorUPliVFAmD++dqwto316rUIEWR1rVOmQVu4jNgXm5yu4QlQeb",
-	"sc7diU02DaM9Cu+gvAN3vln6Ox8QWvnb0xhjciDNhZC3uXE+O6fy9SIWXxy/PnoRM8fkwXPCboW4TviC",
-	"xQlfxJFd+4SnmUuPL7LMfnl8cnF09uPBq5jC72O8u/UFY/EkQCkO0C1diD1kaQflRENfgUasRW6wrGyp",
-	"dwaRFRT6ErkQCyANymX1WI6+WbzrFoPJAGPQdJARENPxtHzcLtzF8fnF8eH5wI0yttN8fXDy1k6SoOpE",
-	"pRa3XWCRjV1afWpYVyqrXmNcaqKE7g3Ymd0KcJyP4dcQdLJsiWr2uqqpI15MpoYVcyh/BxdC8fnhD0cv",
-	"3r46OhvM+PtfKIzuF3BixeT+tCtNy0drCT/ZPq/EQoFQgzBXSxoYdzjOhWA6U2ZQ7iHE3SFB2AEN7czx",
-	"mnTh6pny+TxbDNgLsANAJ5XM0QRGM1RiNWC3MO8dA39sY7kYWxOFaNXvexdvsqxiHUMZTkYHvtdkgTZY",
-	"QD8RAUO4JZC4H0zEtlj3tZIJX/QsA3/GuucF/BUEYyJFJ3hj4Pnaszte9d8x4NWuwn6QlUblYchnpje6",
-	"QxDvR1mh05uVflMgZXsc4VhWeYirtsVHAFbIDeOgFO0RIXky1jU6nufiJlUulUYzbdIsYxPlkDSu0/n8",
-	"c4Xybm89eyqunn7bf/Zk+KS/tSWe9b8djZ/1+dPh8ClPniRXfKNQ3hVZEBjB5EeAAW08iDEJWVRdA2zM",
-	"KgTybgwbQobd7tR1HH2JejbsoC1O6HgZQ2PJ/RNUW157odLsLrYqqKW61vMZ9I5LOEsTCWUz314cLl1r",
-	"ucP57dMnz5+vHVFbJKtsWUxXPQalaifqwGChYgxyuk7UQQlRrxvjH2+umoQb7wNbabNoNSPgd+E5L7nM",
-	"KjWiJdXARd9trNWE0cyr8wx806uGdS6sKMYc9DtYE3hRXUYXsyu0uqwqcLVgabJvBcbIEJsjFmduFbHz",
-	"GqrcuirDrptfvhhj8iNo51AV1gSWe8meoorzzr7QW3J2bpIj3L6PPrC8yVjSRWawGhqpAIiw49QGP/SV",
-	"uTpBMo6baZh3xcoYwtbVO16zfctpTg+3gS0LdIAAFVYSMuUzyTaQki3H7TgJY99XZSCdizwVuqUC6Os1",
-	"/i97qq6K0bUw+6FzyMo+SlkowzDxvYbQC+fsCvZ2ONjdDVYzUcVVmK5dXgaCY6zy4dPNvktlvcONvvs8",
-	"HlLKl+TvO5Ffjpa9qoflt9z2BqH5HsZzGSQMs5DE7fqUrRUQKxSx75BWWsGMhp+AoOImvi47w0cnlakZ",
-	"ZYqAZq4z0O0RXAXzKSoxJN2d4RBcpKowDKLreJmGQLc6EOq18zXxQ+jlKGvEaeqG84lYjLWsL1z10zhi",
-	"8Yy/PxcyecWNkKOFtbK/eLYI3O2rVBp9KvJzMQpTR5phrjex7hRxwor0VbfOx+FhC3Lzz5EnEmoYv3qq",
-	"SEmIFaSXULlYVnh+q+khQWKIr9VXSM26bdyr13p7vSa2oNkkgm4i7COqFp4jeETEaqhUHa4NgfAeglXs",
-	"/nyu3/38Rr37+W3x7ucL8+7nH6bv/vHzicQfz/KGH+0Px+m7n1+O8d/D0bufD3j5u33nRL77x88vEvzB",
-	"dnE6L1+yH/wwfffzkYAeev9yx8zCleZVKJ8a7qLbDIZA9lZcBwk4W0F3lz77ARBmkgrmk/3V5VM+eEJz",
-	"s9LtivKlVqWg+d7JhRIyh7ZptidF0IHdLOPeW9Tpym17oPx7au1MjFSefFoCfrWpBkUnKMPpnErsgFFB",
-	"Tr/EXRecAesslfGReKlkmo8Fm6lE9CCMNaYoTvL5znNl1EhlMUR+RMxFDP4yV7mJ0UPqUu8KHeRm71u5",
-	"7i6M6O1UOwS+atRJgzGAg2iYMj6oR59YwWIFSsKW6/uNeDZV2rRAq4Yj/JyhMw1xMXeKhmnCx2o8A7CU",
-	"sGcN06EnHj2T5LHD+azcma4IMF21Wm3ZdhGETEtwoa93lT9oavq5FT1XqpBJxCDFm/77UOUiYucuGPgk",
-	"EGsRexEINeBMhD7qYY6uU1nzDpT93FGmOHJfpsjakgeb69doJeNoMZFCSMf49M35BYOb8MfUWbzHOGsy",
-	"tmApML66lmLHOGtM7aumSm5ic1SMu3VhYM3phBAQViWOlkJIlBRSRfpzKX54oWZXmrhaJ+qEwfygOqdZ",
-	"PVC//G7p/FTG1BqwVxlacJjC8LvUtEbdBQO408r7Y3THyDsg+wOtRRMWk/u5AbYHqu6OVHKHSMuRKlam",
-	"hNB6YdOpnEBwzh5rx80o3+7qKc/hzlhIrM1e1h7W1BY2BLhf9pvep0UK4mQiWqPGY2xX9qHUEtvWg8AC",
-	"VVpq8r6ATRLoI3VcWtaNvQeb1OmYgRFa00GiZSWiroJEoY6C8DAELWOVSFRaCOVLz8UoKJg9Vbf6YTWP",
-	"8Hz6Oavc6WN3UEyAJPSKc6MR5NoPhEi9gla+lhrwzDZE5TfoRSuZcBB9fDdN5R5oO/fSbu60M63KT41m",
-	"19zjN14F3wXCqq5srVqjJjSE+6lR/utmjeWTVBVP2CFAT31VG1mOY97NZZ0KaQBX/0qrrDAiTEm8d90x",
-	"bBT/rZccq+dAblwi7Lu3L18enR29iNiL4/PDg7MX9j8xVzPyeZMRe3tyfnRyAf+euKcQMshnIsQMq/nr",
-	"WTcPcyN7UGmgFLPBY8cvevbT+LIYDp+MKmwbfhL9Y3gvrldcI3zTOxZusSt510TQT6oe6KlGE85sg0em",
-	"UhNxFUqKkAaKPHebQ8NqE1tnzXltpIHJ02BdjxFFimLs3MYcvgKtu07ep2Utk2Bkq9f0jJsmlNjc/dx2",
-	"77AG47e8ZKtxd5GzuchTBV6LWSoLY9cGPPtWVU4lnVUI7cfnUPMhNWicuYHjuBumttxfBfA3gobvM4Tg",
-	"YqHEBv7Q2ersPR1Gnd3O3u7zwbfrS2fiyjZuSiXxYVkJb7xaxZSCe1yubt3rarW/yWd1B96GF6IXXF83",
-	"FxsokQTRyvP4cxRcM2CxkMkFRjZa7VG8T80h5AxD7fArSDLHsDZCtmsCsoQW7oDNbGkC+1ke9rAMK3WR",
-	"XRAHIKCM+ZY3/9D0ZN04F1wrGTPNF5rdThe9/eq4K3BSMMux5fqHXI5EBro3zBzCvfJibuwvED1aD65a",
-	"ZmNtDm3oLk1YFyJDpYsrl5O+XmgjZn5madLbZ7rIb6A4SmNsY+fp+Bnf5k+3+t8mw6v+zujpk/7z5Lno",
-	"714lz/iz8bYYjrY+LZzPA5rhdaUTs2YJ4NT7TU1v0+i9tiVasSQ1mAqKKt4LQnoD76J7iT6PmFZ0kwiz",
-	"olv/ILTTfeDAj8GendciXXa2d7abNnzjYMQrMU0pZWb5amJFKKIl5Sa1bFGSMRG+ygGdd+TI2BVtAz/d",
-	"baqXy580heHk5s5HF1wza7/g+vocXtw8xA8bDoflVwQJqY33+aO8+ZWTXzaHqVcPdXqoU9d4fWQHHQxh",
-	"NWJ20/qtCmWyjTc7TeAAbewxAamyTnPCJtuGcW4acYjiM4K83WfxobJrYkTMukImLuzBHvjefoVJd2uV",
-	"uezjCs/u2uNAvr/l1AR3KVTIkTUwM8o8JF/nmXcZuvHY//RkFXWCnqrezuD9pb2/QxJilqVrkxDjAQO4",
-	"gqUsRDbj+bUOp/tIl7l7Gh2A5y/+rNmc5xr45oyl0ij7X2nOMi4nBZ8ARgc3og8Ds7Nh3e8Vi0UyEQgW",
-	"NQBNIWKnCzNVksX2bYM/XSzm4hwmyOIX3IgNUyE/Qx7kk+Y8yIucj65TOTm6aSlVzk1pL87tP2UxuBLq",
-	"Bgoe+Loyn9XZm4h5LkbciGQFHflgbXEDGg/XrPxu2WEulVkSC2FEwt1zTluiOSzNtFz2B9qFl/AOlyWV",
-	"BPSd4lyM3bS6g2odMotwO7ySu4Xk4ErxbRCDksobldWz5Ffuo25zFYdhABtNvM2P+HDhmEjCbgmjAGIE",
-	"NjTwW4WHtYlSG0XC0poviwZyuaCzBuCtqg71XsRiRB6JWXfpmCKUi33naILX+F0Pk9XsNKqIAey84+oG",
-	"daIONlPLZnBvtfKYFvFrn24ufiv8aq0chrabFh2xUs9Rc99cQSrV8Cs+up7kqpAJK6CtBo32+dW22Blt",
-	"8f5u8nTc3xHPeP/bq+ej/jDZEtvjJ3znand0b22JLjld72SE3CH8pUV1fKubipUeQMrtPgXguFrJmklr",
-	"VVAZjaaIUw463GthpipZt7cH4bvLFX/DShvp2JCtpPIWkyE7WbpxWI1YG0GmbVv8v33GuluMEpC3KQX5",
-	"CSUh75RpyBHbdbcMVWl/p/Rn2/zxcvr02m+WZ602xeilLoN2/JJE1Y0MFnh9srQlKLy/v1fBTzuYNrr6",
-	"ZeYJy1ej7nBZdwfvdX5Qt2WBnxlfsExNWCr3WczlglgmkLTKQ+hPyzLnt0kMDnH7ewWcDzua39r1sA+r",
-	"/BCfritjfReifgA02D3GyzhbpgoDHoOD88PjY2b4tdBsmxnFdrAZcBuMBdXRAf14XCLKQunEO8HKUoHr",
-	"BvDYzwGgW0G2vhsT8ElcRFPb0W+EIzR7q57YPXu6wzJhMHw6SSepsTbTII5Y/AvSbz/ed5HTuZjwPMmE",
-	"BkoZcS0oXrqyKQEthlHOB/3/4P2/D/vPB7/03314Ej3d+fgvnYeq4WWZRbOe4IsvbqQngBRbpx60VUgE",
-	"9XRU5KlZnNv2SFFR10IeFE3on0tVuhBvKQyiyhRkF9iNCH4NEAKtuXjFc1cWJf5O8FzkDK/hoFG8fiN7",
-	"F8p+wc+u5BdEUo5GYm6obrhkPEu53kdT50qZKbivCbY4WqocdptKjVkr+KiELvxTCVnLHb6Nz4LhNGU+",
-	"MhoNd2AGdnFjOCSPNMvTyRQ9uNaQ6OCAncdrr1MZSElLfJ7+Wdht+2i/Q8y26sJ/8w1gtXzzDUze2iFJ",
-	"YSmQZ8w+wKKtDtiXnYcqsw/fQUSsS+nuQSkREgMAWcYXImeYoKKRB85FjqZr1JQhZJtCn+xY5bc8T/Aj",
-	"V1/I7l6qAf4BGAdE6la8FHuMF0lqMOshupSV3KyyuEVe4tlG1SQIQmWOaNQlEJGOLmV5kxeR/W1IpY5c",
-	"ZLVGfBXKqECy1oNLeSn/x/9gP6U5BFFY/dv+fin77Ag8y1cqWURYBdqu7Sgr4G4i1Qjz1435fJ4RQT3+",
-	"T61k3NsnaO1scSkZE+8t8QLODCe4/UAW2/ZTFG0N54rLxDax4myhIWkbPj16zYx4b1g3tv88nmc8lXFv",
-	"YKdy4MkbIiFTDWJR2vMEsyCvgWbxoZJGSNO3FlvMUg3dL00RYiMtbV7RmQt6BFKpffS+f3t727fCr1/k",
-	"GYGSxx5oCgYF7irth9S9nXIDDY2KPGN9ev0qV7dW20EfFVz+47UKFHqGhuD2IlECPCDkBaOJ7AyHcUQ7",
-	"gu/x6thdoCglTVd2agTQD4aGhQ4Wqp+uyblm9yD4ZMAOJDnpQVJa6xRcbRj/b5vxKETIY6ggu9uleGdr",
-	"N4Yd/A7nrfcYQGP0VZ5OUkljguu7LFO3ISQevqGhljqEv8MKlBDe+P4bfCtm3ZGazXhfiznPCWRmMBnA",
-	"Nw5VajpLPaDUSM2QCuJvYprOgm4lkNOQlhHhwGD5pZKiZ9dE3wJzUMjMcdx+Qnm+YDEaTf1DVC/6B/al",
-	"Po41tk0BrMr7udKCxX/pUyxs/9jd750Jky/6B2Mj8ngfAMrEOAMchW785vTi+M3JeQwLDvOjdvHTWs+u",
-	"aTQR4h6u7/K4icC2hzsxBQ03TgGb0YSVNedm+kgzVPd1L4ImGr/7AUSLbh7ja/6+fzAR8b4bHPAdJDs3",
-	"PIPkNHwSDxhWndAIY8PQM8ykZR3EJYDizvGiIshkiLeHw3iJTiPKiSm544AdAlm6Ba6Xp9R84QpZxh8u",
-	"ne2OldUHg8Fl5yOVJsb0H8vtxilwbtsalTKQQiQaRg2jPUIGbU/CUpuobCgpNqnEj+oIjIG4bzj8AfIQ",
-	"NuOZ5WZ4NZfKG56l9ojNC8O6VzyB1YnYba5ss4u5gK2dpVrbhsapyJLIJ25aw8vlEqvC9NW4n0N5Z4wU",
-	"iCCNOUtHxn77t0LksL32mM6ElbK9fTuordi3HwxplAtYP54h6LdVafaRDuAYBcIkYVeFQXgjJG14byf2",
-	"48yFVkU+EvD7bkyzQ+IFgpOMM0oZ5tYgQkqRLAYadgrdPrju3osE39JiMoPif8DB8RRheFzMUsliCtYn",
-	"9eCxe2Q5D7gl51zGjrmRhLTy/3Hw0PlzUOYhPIRfPrAG4++PLmwLLZ3h0dmNcaWfx35HSsWQSnhgLPs+",
-	"CputJ3FV7io7ii32Ov1uH1k7K6Qu5nOonO5fJUlh28B7mVAoWCt/pOguCdKwKxIbMSqXpTGIXpK7MIvt",
-	"55i4TaeJQh1ZpiDh2DasxiSi+AgifSiKnG6kQUHRtMc1fgvPolAQ2mbg10oRacIus+PZtYeKs4mQRSoF",
-	"A9HBuhMhAWeUTnPEEmF4mmkW5IeKnBrHZrbiIAbDKpaw22ALYnhAhHIfQopdVSCnLNiWAHWeLQQVePAt",
-	"1TDtKQAlHU2x3yex161RFBSS3/AUUn9Y1yrsV3YMibqV1pDV12yMYHLcagjlcL1QCpd0j+X2L6hWlAO7",
-	"AyQh8H3ovdJ4eaTpjGnyZeR5eoOkkkq2NWTaq1y3U5XBtuQu2wV1Dq/g0kdPhkzvg2pIHBsavkJWSi/Z",
-	"ZrbZLPVhFzQIe9Kvxdz0eWaHEdSYSZMMlSD8LNVslCktEtA3DhxR4kaB/4aqFNmXdK1gzaDU1SldRYAW",
-	"kYLdUFcPSh6EnfTt+ctSgXp29d1UMzGaKssZ+eg6KqMtHNAX0CdgEkAGEQxwArv/t0IZwVLjNwtvZ0E+",
-	"vb04pAx33Xj960XsOMfEoz2m0/e2VXSAsG7cjpNqNRSVlzjPkG9fNYiAsUxzIda2R42B4RZRSE6l+CDM",
-	"lartw1RPoYTDHouBNmNvv4K7h20NBltDqLZH2iHbHvYiFuvrdB4HL9pW//v//v9Y8OKwN2B0o+WUXnAK",
-	"EEabtfITdQuXi4InUO4BbthjVKoogBHlxlQVubbaK5n/gJNAGG6Wx4/U7CqFyAJrAmDLGjmJbYy6Qs6H",
-	"83yMU0CF2DcV+BLwm4gkyRB1+gN/UeyM0jJNmJT6/Co1Oc8X6PeMGGc643oaqFrHEkcFwhRACsEbIvKR",
-	"pW5X/wnKXwn87xIfaiT2iDhi/vjKmXtwsq0YCcUp/9ftl1exM67j3eG/xkvv7A7/dZvMlQurTaLUnaos",
-	"wTN78vZV4Kbtvv2flhYiFv+rZf5WNuAkVI5aDu7cpVXI6AUrBnt77r1AhHP8ovzJcSLPWUFBASvFoUtA",
-	"kGQpWLvoJmPXYlFqsj3MeUFiAB06MCOVZCIFJdvSv2DdU6XNJBfn/+sVG3FpNalrIebwnQTTvOfcDQcV",
-	"PxTsDuChXsqDNZ62Lvj64V49FKUk5y5enRNfu5Shw3+lg451y88q1wQAXmh/RHF7KZuL8m/o4NuvOPcC",
-	"r96lDNx6aOA0uPCa3X2QAk4uSiETfSmVtExYFdbyBIWlNHmTVJPYOE4y8VaL/Bw/jV2AMwomx3Qu5VPL",
-	"npSsayzwGzjK8W8YtJJ4D5OITJBcupTodmytm/Wn1rJZyx7JS7m5S7Lq46DrIZfCEuFmAsGBdwCGf5un",
-	"dgHIGvRDdrnx9TsQlK5WI7iUYE6g1xCX3msZ6lb2HaayXyo0/MBi6QIQKvpSYJiX0ig7P6Zkb59Y7IzL",
-	"hFsJ4+B2AWDWGivEfeZQUb2LEcAxWC+n9qdLmSK+mJUx4Snyf1bPgRt1bbfR1LTLjzYVbkIXZgDuDG9t",
-	"AVrrHOCW8CVk91vAvIB0Z5bZR5eStkfZg6W01YWKHOWac+mlEwl5+GbAXqvELV+D0X4pvQpXyhuKLh4w",
-	"S+koIVPNZoLrAkfn9DvOrPEwJX55Ke2rqjBAvP9gZ3AZlCY99g92BpTF/nEp/9Hv9+H/9hVw97Luln0F",
-	"tgeNZXgGhNfdrj2iuTdRJftkotxnaKpSbdeqvQGDAkzt7hM/KPb90YUb05JrmXVDCfff//V/rH4glRuY",
-	"28awywiRxF2fwamA7ktc7+6OHYPtvd5HVKFs/1epdtmX9lf34zICu7u2F8uZkU/8w+7sAZ4hUKR5lonc",
-	"cg67195tCqeIDqtzHEEdxiwdCalFWVqmczDno6nob0N5F4Cv9zj0t7e3Aw6PAYGevtWPXx0fHp2cH8E3",
-	"H8u8Fbj1YP/9X/8vg7AvKMtDsV/s4PQ4KAzj6sl8jDpqLiSfp529zpPBcPAEr/WmcLdFy2op9HFBASBz",
-	"1QQScEguLE40C4tBK1ZIuFKM6QqVkg+8MdALKZWzt+dnBy/orkNIky8G7ACOCOBxdXeGT3r7rhuk0MwS",
-	"mzW97I+R1T7nkJ1tjdZ+KrWQOjXpjcgWESJ4PQeXptv4KpoaXkuXQF9eATpOOnsd9NS91VR1D9jGdypZ",
-	"EIqaq41Z9/c7JFDExVp3QUlREbXyRZYPww9oosH+bA+HD9oz9tmMOYQBFx+jzg522tSWH9zj73hSwjJ0",
-	"doZb6z95K53WIhL86Mn6j16q/CpNEiHxi+frvzgk1xN8sLVBF6d8kSmeXCj1iucTCH3c3WQJIApa8gw8",
-	"q/jVBr1Rfu3b0vuBF8+u2g2dNDoBnahj+ER39n6GK3Ldefcx6syLpgNK4g91JP8kYhgyQ27IKOD81gpW",
-	"ZaUAf+Ag0BCOtj3M9iiFmpxVIv37j3R5Uch+Ck744Q/rTrhzmkK3O8OdfWbKU4oyE7r11zUx/BjjB23n",
-	"F97BIL/PeIhhNmXpdavDHie/pfOMwYHJ7+NM76z/4kSZlwCl8zs900gnXnjCVYi/2O01HPKP0ZJsfvyB",
-	"juTHx2BBUUBQ+V+Vgn3we3lQI+avcESa+0MbLYnmF6/WHdyls2ins9VzFv2VQANPJBjwtXzSl08tfkAH",
-	"try3acWqKV+BU2DP3rt7nbQgGdcH28IesG0/i0o+EiE/rD+dr6m5tgNq+8D8BOjln+2QfsnDhrTfLkBr",
-	"Z8sfKywQ2JKzQkA/eKDwNKPx7eRkeKL3vDF6J0m8qajddycWBO0XE67fLSBC+BPO62eXzF9l8leZvJFM",
-	"vgOb2ED6hgwjfnH06ujiiK0V5/EeCYO7SW2Q2RvJ6QcR0J9+6L8K6a9CuiakWVdPVW7g1mq1NlwmlTaf",
-	"vOM8F+ACu8oWVMJXU6WJuuNSjcm9iTd2cEWVlKnS4P+j2m0lVhIEDKQQ1cMl+tNnWKBu0QO866tMja41",
-	"08qFGU+U0AAH57VsAHEKtWzWjXN1q8+w4nAcMfrT8FSKJEb/GU8SXYJROY8vAkKV983LRxfgFQ6yzOFU",
-	"dT6j+KOyy21OphVFln+9U/IliR7Wh+HlTI0cA6p/IW5EZjcRnD0T0YhxaYpc6goBgzq6TOaWdlKjfVFa",
-	"IJ+IaQypulrUsrGrxJOl2hw4lLZPIpuNsjegq0NAwlzO4WikKYSQC6eDE/lj0NMruAZy++PohzaszjZ9",
-	"wJ/teBVVRUGZw1WkhRdSJbKCK36tskTQ9RSBldEXd6a6Cxrxr0h9rss2qLTGQuLIxX1+yB+K/BwNMLtq",
-	"NaG6AVF+sCTw8eFEupJivUD/FEkNjZcy+gFEdlijBoc+AQCs+MMlSu/ksrPHhh9j1gVmrnFEcEutem0S",
-	"3zb0O5D5v1Vl+jegJhA1PNIPpS34LQgxJDFabCJY14UklqGHLvKwh8FTYRxhED/YEjxIpmsQ7VdICJOd",
-	"qN6AHbaHEH5q/ODOcNhwprCgCKKCUQd0zH5+Fy8fookw9SN0N5v3lR13K3568OL5dTrf6D1c701efY37",
-	"scmrP9jd2uTFU1r0+1rxdxTGtO6b6oGlTlLFR/3KY1p4zPfChBymgbF4iX1XyictPhFYEWBZ2j/2w9hc",
-	"EXXmy7VYVIH9MRTcsExwbUD8y2IGSRGUMWR5zmxlzcobq7g1GWWYLPL9kY8KDSfxgd7y04kxOMiO2Q7j",
-	"Wiz2MVjWcanKwDB+ORNjA8kk3fjDx5iK6CuY5ZRDvezegF1AhL9U9Rhe3cDmXBHCg8qK4bV+7AdaugIp",
-	"+dGBBsWrJhpjngO1Yruaily0805Cou18CgF9Rs2FWIwbZQtnwdkC9LKvRBgs7Vef4MPxJNyJVIvmM+/Y",
-	"1cZWxcYWb4Mh6xnMoyaDts4p4CCW/Mge6BJeXTf71N0pcRbnb/WYVAfZckq8Bfj1PHw2Ge3XePMD4Fn3",
-	"elEb6k01z46P+67UDg5O5z+pDeFLO7hX7BpcUwJRKbkpSSaWRZa5Cr7WSMf/rJYK3sQWAZwX200Iatog",
-	"sVPNbvmCdVPDblWRJWyksixNRJn5AD4LqroWNIbeibZb/prlQzjyn8Cc1tsW1BWAvkRfLatfxbLyhZw3",
-	"Ma9QY/1qXN2BcXt+qRsY5j04+GMNRflbGfn3uSrmqMnU7Izl7hHuGIvv++fIi1mXSkxbRgtcSUI48MQ2",
-	"T5wjJ61ppVU1B/gk20OVbPaZVLLfYAphPk8yqLFrcp7SYPdLfzMxTiyIThqbV7rA2YuZQF2HRYDdAAjd",
-	"Q7uHznFvvjLJX4FJRkt1lIA0mE7/HtZITEWJOwZ2cwk7BrTcCYNEShRJ0kgCuMfyF1JROlEH9JOGIum/",
-	"DgdHarvnDVXTmfzKylfr4KR6w7I/FDffzAW2xnM13pDft7u4Krbuet58B1cUKeK2+2YHWLTWNK55aH41",
-	"9vpb8TotAp9TIN6++p0+l9/pTge7SFKz9vyWl8eWd1SNbNsbmM3c85gGA7o3YLFRhmcQGBO7qmLoIkO+",
-	"PuNmNHXh3Yj6bpV1Zdh/FnRFb/upnNEYsarQ3oYSt6lZxK1WIcRk2Lkc4VR+hfuwuhTLfBU8Z+GmmuEs",
-	"fCBJk7jHVzqbBoXCLM/xm4+bj4NWkHXP3x4eHp2fR+zlwfGrt2dHEfvp4Ozk+OR7u9LHJy/fnL0+uDh+",
-	"c7K/lL/aa50BNV6ZQwnYO+ZpVuQNxRA+r1/QrhNg9jbwsAMkbDWuHoCvisaaWK5wsULuA7wGruIas7PP",
-	"eKoRzSnYz34ixqkUSRjAsl8tA4S1g+uuPoicccWNiaxTyYr5HKLIdZWRBCcQquj6L1amWHtesvhcOZq+",
-	"gy+Tbh1MsE3GY4AS7AtCU8D1mt+L37qI/x3mfBwkCRyS8kA0HLKqhH+cqcmIajNuEIsbnoZqT4hMyPPK",
-	"Zs8ElxAZSdljKk9KbKY4EEUxQ8LaW65e/kgjRBZ47WWt8JW6lSuE+Ss1sfrxZw0Qq3bUdhbKZdN/uPBJ",
-	"JJJwCdZTpVcJNrnaBPAc+oJM2Kpe6m4M0pylMhHvI2dXQvAeQHgRSZHBSFDmhUaUQoA6d5oPG3rdh22V",
-	"2s92FGo/bKe3gi7P/Vg/O2UGXbXRpn/jj0qZ4W6soMsSKqodR+aihu5OjimVSoDV17cCsOe4bsB2G7CD",
-	"yreZgurlmPXm43wvXp2zKZeJnvLr0iHIZxV8TUJHg+qtrPvDxcXpuQOVXMZ5c4hT8xxij+dKO0Q1inif",
-	"5+mNHdC1WAD6XjjIVLN5cZWlI8DRtSbfTOQiW4TAcYTvjs0TmjJeA3pI2yvhsMPJP3969Bonxw3Nbmnc",
-	"+4idCsfXvo5g1ATyt1zOoRnkjnUBJ5fZNSph/8h3s4WjDF938KcI+CXVLQGceyDdZWS/K8F0OpGlnyNs",
-	"j86RWQTYJBW4uMPy5RM+Q8h/pXGBAFct1a6qPZSFSNIcAfce2270Y3xkG8efB1Dwh3WhDPpMJCl3KZk0",
-	"A6Id7aCGoeIlvjDlqey5KCmESxyp2UxJzPNOdRVpBeDvA+hvXFNHiJTsyDRfYBHPBetK1bJNkQP3x+02",
-	"Uy5ZaiImFQFHu2VEv0C53uFLmHMaV4osxVgKicqGvPa/OWixXiUb9dWb71++2q8UGqA6AHY7WhPLQ9ax",
-	"yhwocZvvEKAuZgGJWCb/OdX+V5ZTnQldZI128Ss1mUCtgV9Xub+nqr6zvQHe0oVSr7lc0Bj1F5JdVLen",
-	"s/fzu4okg3pf7ax9VbKpK2a1kYp1LRZRBf8aAGVTPc/4wlf5JHTGsLCLL5kVJkddi8WAHZY4kmOVzxhn",
-	"JheCdbUQLkzTffv4g+3h4+PRNM2SXMi4t8fiXCnzJ2vlxhAyolFMIoagMpS9FYBVYrWPXFhuQBU5ympe",
-	"0DICcGooPs/i7wHbObOc4SC54XLki8e/NWkG6kLM+EyhW3LW26chQc23pTHVBzLlNwJR6IU0zZpiuUDL",
-	"zshaHU1Yhr3aCjjdwE0T1nefxTjAvcaxESHhsFxp/T0r4So1tGx/za4823PFjUcuuyulMgHxdZ/TZ0dL",
-	"tmhz211UZvvVW7daQ248yFUt+TB8ZYUDr4RX9NSIWgxcCAPGO9ln7mKAaxfgbkUv6Mzs8M1JHVrxjYS4",
-	"hvepNu4yEG+SUPsDzNN8IpI9wADE3gBYOwGQe/8hPgG4ZhyHq+eA8W6YCu9HmMoUYey1gz2JKBHZtmLV",
-	"AVTmtOGLAQv5KDnF3Cq0uQ8dIX8m56Fr/su4Dqu9J2v8h+VSfXUXfh4oRpXjIQlO54ojvqQ/kHTe0IFo",
-	"j0hdMgXXwPAYbYdTB3BKF/VYI5qPrsF6/uabb75pDlwKzs7drvDch1AA9leRU2tklNVMgKV8vQ1/6IiX",
-	"+gqvlmlNqGnn7nKpDEuBclUoAoD9h96Prqds9t//1/8D0ojkGxXX4lSXoAcOBXsoyVOyRyfHR16D64FT",
-	"OcyrBYtP3zpHUl1j/mB7xUpWEUvH4BlJ7VEaF5oAksJSWDBGX5QvBwjzvEDkttieP6szxvgaGruQow2D",
-	"xZoVEh9W9M6Mj6617WunF/liWqkmBj9gb3xZFTvxICyHJAC4wAQzOZcaC6JEqAxUUVhtk1ZXMEJCJBgM",
-	"BLUMXDqEnSNRbarHDKLOpaAKYlJBxbEESmRUBTjUzSnnVk2gqy0/Zsx55FijViCYSyHw7gbh1HeGTxoc",
-	"yLrkbsdEtZ/M4j6fdkGh9V9Iu1jHW6k6BPm15ER8Ba0jr8jW7ibz8XXLXosk5RfWzPvScU6CfPk8IzYM",
-	"JV7KDTdwnu+h23jPw0a+EnQmBFZ1dRipXDbLa94R1o1/fkdlNVkm+Lga0l025bJhZak4JSz2fpIgrQa0",
-	"p1oabIu08BUoNDhloeXS6EG/sG210AKdGaCvrfJhLA7d+n1p47+2NV8Vq4eO8FnyquGur1CuPk2ANfsb",
-	"XkMcL1zywpEIDqMblL/ohZqAVZUrquSBkP8Tz3GWwfWHa2XADozhGJ0YnHF3M+BqO3CivKBPj6HrL8SO",
-	"+GhaNjHl2nKsmaK0f/TJed0FnKX2HanYaDHKBNQBrA4AmpDo7MTP6XoNBwcj8V9QWj9d+XE5Elb9clHM",
-	"z1k3EXaiLKX4Tso9rMB/lgwFuysZ5+MP8F8f42ZOFpXLgvUa7cvtAdQ8SRo5y2f0lFA3B0nyxdwlbqYt",
-	"vC0k0SqRi9+NE+XOOs6vVTHjd6sUIXtaEnyfogS5s7waoN92ix5f6JqguAOO49SMGfDqFKpWKWX2sVBW",
-	"wLGXvaiO1NHVO6P6fAFPbuIwVAi2xqGh1tEyd27nPYjvVTmUn2iGRR+aT7M/vOHeLSoXMR1AW/vl7Ojg",
-	"hYutnnMzLe9jRjS+KrsKL2hm/P0rISdm2tnb3t2FLDD399avG3F9V0bXsvtfVboHRDEG5sFrJHgf5oEK",
-	"wUb2E2k6m1hNKne4BGgrWQZyJ1MJ+/qyhlLgsz7FVfrte65poC0nNFA27e58PZKf0X09dyRz5yOJVLz2",
-	"SEKta7q1KXsesLf1I6bywDO8s5LOj42YfVZfAKwB9NJConakX+nywemyEjKQ4i5/Htt/faad3f7ST9B0",
-	"h/Mj3aQEFzmMT3gqKT7YTuCRZlYJwsRkY/L0CgoF169ONr8tiVwCUmqiEot3+Toj/lDqrraNiKks+RHv",
-	"jKS4hf/6SLXitRjlAkI29XVwwyHdTYZuv+/ocv/HI80o145KdxcSIP/g3sMOtPf57jI+l/0ONEdgML+y",
-	"3b6WB7mSOf+MvOj3GA9x3sLDHlEs0v2F7GP8foXB7K+Tww4x3MEocMlRZBS68BBrG/FcqJ79LZbSNuQV",
-	"lGIldwG0P8ccPDcYsIMW1rUf1GL+xJOfi+Wz/ytKgi+sdAT3jrAQX5WQhzvAZ3ZB76qG+KOLyAIbxjHh",
-	"y8yqClyOKhd4WARcWMvZJ0LOs2KSSu+91zgTTfEJ83QuslQKzaYqS6Dm+wmo3YiST5AHl5099vO7j3Hz",
-	"VdtLfOlzatXYxTFNedU9W211/niZZfUFCOjPbdQm0bIujghbQQuMmg4oCi6kWqLusQXkOanB9Fr81IU+",
-	"RYwzx/JZjM/iMhQoFtJONGZdF5prFad9BmHkUIVcBND7SrJCUqBNj7KnnH14JUZqFriE6/HpaoyHhg5H",
-	"7WzA0SAR6Q8dKOWunqRR4Q0WxfpaYhfa3f3bdwh8t5DgNqw0j5HAOGwM9CGdNGIxLvsvuM6xTxUDR/Fo",
-	"KkbXIvEVB0r/Eyru3IlzV6rdDfCRdgBv+RLbCsiIvFOFFqwL4c7znDL0wK3ki/Zbok0zSJaa8Wyscrv3",
-	"tgOQ8D1nhZDsd3FYGHKcVIA8ibrQlN8nSoQ4bcDL81SocvyzmfyscUG7aanNZdfRleKAfVekmemnskrT",
-	"eo/FesQzAXVHhMSst7icdcy69o9+xuUkWAwduQXAwC2IAqsMrBexOBGZ4ba9RN1KDX50yP4CABxAahWG",
-	"J9zwuC04Gw/wZzJYsHHkAF7a/7qGS5XNb8jioZAgUdLXW8bfc13+2sY2Sq6azvT4A3FHHwm+SeHuJQpy",
-	"ylIZseXUJQOpxsaeaI34wCD6Fo67DCyb8jnSucCbPSn2IXQBszd4XZSkhnXxNg+CGlytYP8WcPNeW7XQ",
-	"gAs8TMlPbJAB59tyNTkfrNhn03H9J637eefj+psoFLrJsYs2wMJoO1SBvlhokev9liPT6Lf/FGL/jELn",
-	"q+380A78zajwbt4a/JL8L0uSgzj4L3RNTMx3M9yXmpEVwOOSyul5eQV/yEwFGAD7gH6MZyDwm6EwGSNk",
-	"socBI0HTdDpO3aA/Zx0610fblSs9/3okHvpIlNTkrJRyuz/9cNAgVt9Teeewp2fwBGhVmCmGreamtJvJ",
-	"Obx0OsAVAFBceAy6HhHcWoe+9mTo3+qBtxkjPfl8LmRCKfeu9mPoznQps0oKcCQ7E9uNy9niZcqFM8v3",
-	"glGmBtJwrWEsmZIhdhOogXD5BX1gtcuyHARqiXC4K3oiAVjCICKW5Go+BwtRaPcetg+DxjX165wXUrMr",
-	"MVa5INfDpCyQw7q3EEVmoFEw4l1QrxWmcIWGOUw9MKFhl1qbpscoprup8W3dUqiahpgKa+f7X7BxCh2m",
-	"Dc/FSOWJJuB3k/MRuBzEDYC6qDG7TmXCYiTZuK4gPEI62fcrCkU8HcIMrSIiyfSxCZF40NYKRn2FXt2q",
-	"dzFOp0qwb0/Oj04usNwnOCiAI3NZajGpS6kzt+lI7K9g0HYTlrSEhrvHgGevxFY4AKqvuJ20O2GO4AMp",
-	"o43gCdYDnWd8RA6lFtxTPFHNSO3gXota4BMe3u3gluMLuRw2lW6M22Ngvl6W/jYuS1XOxHsjwAl7NzHp",
-	"1UCAPmvHUzt677ggL3GlwIhxl46s++/nb056HjisAeKL1EJAliox0kJYtFlhCp7ZN3oRhRI6DDSjriGk",
-	"2IdGhChWHnvNgVnVmBIMGZ3Ut7mSEz/qCqoUR1ypyv1sEFrikMWSJBda7yPgxdwezHIRaFCXnb+qIi9/",
-	"tiotvXvZ2QdkF3oCkPnPttnVwgjtHMMgdXwkJJcLJcUjvceuRvlijjXfyqSUZ9u9AXvJwd0Ku4i5syAK",
-	"7NBEXk6/OgUE2rk4PGVzYV9wE4v/0n+p8lueJyKx/wVw3YTN36MbNW6M1Vmc4ATBFSyCpWWeWzVHK7vZ",
-	"jkVPCgEXFTQ7VRirXvji1Xukxuzab7QYFSa9EW7HHXYQDT7VLFPg7leF8fUFRljHxe7/FpulktBKt3bt",
-	"H771mcqFe8KmrLuz/Zy0qzNh8kX/wL4X9/YJoYi6xHEzbdIss0vNUiBIXQCQ2bjIcP3ZKBM8R8FLXwJ2",
-	"aiHNfjkXu0djlU8UJEpv77BpoMKVn2VcG7fYgxoknUdJCw5ZTEnl5XboenCAeyH4CuKotnpQiBRuMfCU",
-	"P9JLKG1d6CyOEK6tN2CHYStAeHQJw7FGaYivGAKwxXuMe7hA1o1LzLUYLiZsv3MDCmIG+d2cjdS8DMb3",
-	"DIQKjzXj1TXc0QKj+zzSm1DZnOiOvgLJfQWSuw+Q3Cq4uExNFNqmjSbqkUwcpLrHDoU8RQiLBDBQLzHp",
-	"COwHL1hGLxFT0znirfXXeIzsMB7O7U6UZnl5yVCzxYM43su2/zABEGrCcH9aCQlsvw2jbKp2It5b218M",
-	"19fLITc1UzYqbVGgv27VpK1GRkBYLjcFSi27t0mRCStmK2N4pN1rKakFFG6QF5IqnOhpYRJ1K2O6d0pS",
-	"bRcKfQB24I/g45jcI+410OpA81B0HNg8VxNQOUCQlu1eCXMrRPC+bg4JOrEjpy37rIFB0NGqeKDKGuJ8",
-	"7Er8seKC2hYhOCx+s4LzMk/lZO1xKeaW+iIGEMCoguc6YlPBMzPFIKHEakDGKzIEeD5gJ0IkkEaOnBip",
-	"MVD4skzdngKhWpLPC4EHiTwVvX3nHqwAH/9pxmXCjcoXFCMaNIORQ5wglD3/d94GVAmXKRrW4bP6ICDD",
-	"sZF+XUURAPy7P9H+duT9oVWWWZbeCCl0hQIX2ohZSH+5mCudGkKKbTbTT6zFWKSZYQthjSna2wCGEbHP",
-	"RcJ2h1sD9kaOBH0AAOzOvc1H19aKLrtkgFN1tUDnW5ZFzM8PrzIhhJ51S2j17eEQcLFEpm57kdXXDR8Z",
-	"Z0sHLZew6rYPDPpyAwbboAq1RUgOXSiw2eRRPCvX6fNo+WUHD+6la9SMTpd3w0VTPWBgQtB6qoMOvuI9",
-	"VljA1kYexWO7izNA/n/AyCC3Jy1nNOAeRDK6yj/gnqbVcjiAo6uD0uyA3zZW+UwHxQ0ywSVzOhDrvjy/",
-	"eHPq6vX2IeWWZ1AlqkRp81xblu3Mc2V1/D24O4HidOTdryLAqbmA0lITbvXI84uDs4sAXy4iectobhqN",
-	"lr+LXEWlgMfrKa7d7RXplPoRw5DahI0zbpVTHkQ60Us5o4a7UkEZBc3Hgs1UIiiq9uD0GKSRzAUfTYEf",
-	"UqUSNlOWApyWCJ4irH3sV0/lbuRlnQQQ+xR0XtU9cXssX/UWnHN3ki6h8IbdfdOY8gE08HDM6YzGH3T7",
-	"ICzJtTsFGTIp5B9FRXUTD3TDlWqBo9RNC0fR6xGFATuBDEfr7Wl5OixN+SPUDY20ILSjpbjOuWvkc+qJ",
-	"rpPW2oBZVs7mD2Xg6GD5PeH43xpo5zHZxq2y4QU+1xXeGFRKcT9B9BDV+nQ/pQnEifORyayyJ1BY0I0/",
-	"BRBlfLJfubvyfWij5jokOQf2oA1fwM073GfzUa60LuVAIU2aOf7us2U5Oz/8oZqAN2A4NwQOcz6CoP9i",
-	"NLKGWZln7x7tNWfXUxNuvb/D5LjPo4m6Ts5FJkbG0tGve13s+wdXTCuAuFvLVPsF/npz/OVvjulQ23Pn",
-	"dujKFRHJWZpszD3wmK1wSX8x3gG8IGAeqzkBDBQYgfSq4f0ZAbbwlQ808gHHmb+ygS/OBvB4fjoX+BCc",
-	"2s3QbALvfpCpl6wCrnFDuHOquvvwOPm8yed+gGsOwdf44AePDy5J4x4Ee08V+JNUWdJSUxNwROfq8Jqs",
-	"y9ZcLbre+tOzmVr6mz8/X1XK35ZqeM9TdR/V8HOqeGvPSVVr+yc6Jv+kGtdvSnPa9JAkjw3X1+3XeAHw",
-	"hA+z2Av6SZz7HEIfIsYNBmXmhYyYFi4EyIddYJqEtWZSiOI3FFeIsZcIsWl/rKQ+2GMITXUxXIISGiCg",
-	"FDo6+eHwzWs8XiIpfdJUzhtDjSily5Wv1b0BOzaUn46DpEiMEqpgGRmjbDt2sA+uOg2E9DajZvQ8Jsfx",
-	"ycXR2Y8Hr8rzkIu54IbSMXIo9Wt/iMlDr1n3/PAHV+MOgl4BDLkaqrIf2om4QoUsIS489ltzFxElpphb",
-	"VfluwF6l12IpNyM1jtf5xVBZUubAiMRtNwbO8BvI4dFMm1zwGYNLIogHg3BK78i1TaSSiiS7kEvOrjI1",
-	"uqYKwy5Spw5iEjWmm8A9sjSwzylBWqGhX9bngalRyguA+sV2+eKoVIKwqiktbUChpfsaXsHE6SYIfFo3",
-	"VwFowOI0iV1lZNeKJbBkwIAt6MhFrAJ1oj+QWtmDqGwXGIf1rTHUye+qchAXrpwUBK/TUaqCXIenDFNo",
-	"qmgfmCxfB/rw7s/AUGtAK6ngbOfCfiUS1o2PkolghyoHkA344xwv3uJeG74GRBNdWEZ1V69FcFOEo7P/",
-	"VeSZ/YcQ2DpTY+Z7jx+PrGDm2d7Tp98+eayF1CrvEy0BtyWKcHjZlLFjVH+UqQIQv2HNqMFfMKjNjtdu",
-	"S2fvyXDjyyg/3c8E+hEsSmoXeciTnavd8XZ/a/xk1N8RO+P+8/Hubn+bb109E89HT5KtYScKrtpOvCxg",
-	"bv4O6aOzvDIbz5vE3JoqkNDtV2yRfxJskVKtWBP0Rlxns3pLKhesS1pCheEgj4c/epGvv8ongmV8IXLH",
-	"nhxHch94DoW6COJFiYmVKKDMkGjsUgRnVDLhwj6/KkwZ9BkxBWPmWbZwJZeVhptzKGq3mIsBcysAilEq",
-	"dZoIPzPQv6wExpxVLOpCqShxpkY8mypt4siqZkaNVMZiy5FiH1JwcHr8SLO5wliEeMYln0CMyC/2txgM",
-	"HONzYqH9mDpw+I7UcswuO5ediMUuZx8aAIhvFP4YGVtGqg7YES3eCHKe3OqX4FlTDI9YN8i9cqPxkb9W",
-	"dtLJJRtjEZ8BO1Fsxg2Cs8cfLjvuSnk1iF4QLLsyK/SN3Uh/S+3qRtjNjLBbqDmkRT+VVrakJr0R2YJ1",
-	"z1Vhplf27EcM2Cr99yHkBRHd2UeUhgG1Dl+keg5t5hH77//6P722dFLIFQ25b1kmouy38yUrPNDyrooU",
-	"dov6tTj36rv2ZX7UEkfcBjL4U2qmqjAsxpKacVTWKk3BiRGKZ1rgvYoFVbpFKoBN9YgO1m2wYXqOYYCr",
-	"kQw2p4V30UKpRD0tV0U1DSB9jeh8ZRAnJQ1yuaiD31X1dCluq7r6PkO7zK4MmmZoCJyf/Xj2vQfR8ZIB",
-	"51WDPyzxCzfGXwySQF1KA/fJ6ABEoIUxYP7EaI5dTHOhbU8xGrSQqRmgM1bKqLJJroq5jnzR9a3hcLhX",
-	"vs5z4Suqcs20UpLC2TBzNbfrMYZCHGAJASzB3wpRWNMI4snsznLNrgq9wB2PZ/z9uZDJK26EHC1i1p2l",
-	"WZY687cc6dhaMSoDnwMaMzO+YLc8NcwopqdQxL1aEzaYxX4wCXBMiBy+RUMLycv+3dtHlAW6fIVFt8KK",
-	"ZDmZmFUciwH7CQPeods/UWByXDs+FAl5jE/PHIXasWNYIGA72w2QiQtuBsVo3/1FBCrD0GpnMy4bhnVD",
-	"kLaf4vSwOi+igogscaUaer8FM3Cf7Q63fPCiFUeakKlH5B5Ao5xkIPwJCZ61DXABOiCKb0QOWWgeGtMu",
-	"YYJLuJzSUzujFTQMwhGlY9dyULtS1U9kb/+uvhNw2qAXzUrbVBaq0NkiYprfONDQT/CqsC43LBNcO8wV",
-	"zkY511PAXU0h3xgUT7trgZ9IX6dzdJ/d2yXTYueThFmna8X+hNF/6JIcfTSyR+8L9PAwsrwE5lj2srTC",
-	"cwB9VTUqWcysfKWRdN616E/3cFqAsoULAwrVsvGE0DTar5rHlG/2VWhCN3F+Cp3KQiu8WKcx2wZBuXDz",
-	"qXRMvAtQA3CVu0DH/1Y9eL1wKGOVz7iBiN8gPJxGZC27pE8T6IdnHLXBOymRXwipZDOvhYcwLh0XHqAi",
-	"ZPbOsvvq1fgDpVP481wiFqX+qNUY22ZuksdlX20Ok3qG1op0LK6vdZ2XNmRmUThsdbyIVHHlqdwK/0pG",
-	"VrPdfeDG7xNIPuMRXu6s5RSXqWZ+dnjxk6Xy2oFAZWpSFiMMBI4ROfLJ30MI+Bc8DmDNErXAWtcpasMj",
-	"4AluI5/hdWrVrDLVIKBXRYhxlAQRMTGYDJzrKkIpHKEKGVUU1SjQUpvJ/Nh18mskZS931laVxE/dLQas",
-	"zh8qdaFlDTakvSqI6coyP0uxWF2r1hOeoDWns0JPwXERGiEIbehRDSN2fvbj2xN/TUxpcIjfGCJoR8HF",
-	"JZnRkCHubqgJ1s8OmzD9jsGKiUtVHy9j6wZLaREhzKB/Hcv1Rr6HZhRCa71fizk4exMxz8UI/DPT1B6z",
-	"xYABKjIq6TUIiEyrykzrBlEIGd6E87Dvq8Kjj6G8kaBbXYJ1gF+65eoFK1rtMSq7cgUv0MeUeHe3Q2Rc",
-	"aQYHwFvuehlyjfebQA7bIlXxy1bD6o5YpA+Vq3fu3GKABEmTe3Cwlbre/U+Kbv6bACsvjdC7s8fHxMY2",
-	"ktPouFrGdcZCIcg8g3oljutQxaQenmWH8mpZHwbPAOotz3NOCABSWcpUgFu7+WmzIv2UeLI0pzimL3Hq",
-	"NgX4qg+1DW0TX4TyOPjm10P0GWpEOSJGLGcH3lwn2OCMvRA3IrMkuMkhg8Yff8B/6Udob4V2ckaCtXJJ",
-	"UWIpg+qgFYUVeecmH+dCTwdrQHnrlQboNJb1OUKlCALT4HD7nPVbVWSEmImuTtBjJjyVrSU6kMxf4CI+",
-	"GCpGdTnshIn5hOLtwSQadPK1WMdvrFhHy+FoOasblO2AbS6PXdAuHDWKmy3hL5qPTOQhyaCpXNykqijP",
-	"UK9JumGVdjyO0aoUqE89TRsKqbKX1dKJlvyrZHrofKa70vYnaDvrK7ciOZTVERpDGc6xnrbnx8E5Mopl",
-	"ivtTJMV7EluRQ4Xx07VnAq8vBiSVhLOWCftJvIfUkC6yYigaBSWiULw1Hcj9O5US0UuH7DMAvdfO1+dD",
-	"j1otJymu4OHlJNZE+Hqh8nuElDfgObkjByo1YRJzd0Kash9pBkIVIKayxZ4LSHSJk1iykw6jLkMNAbwR",
-	"oae5HAm87EBfj0hYfOh+jAGIVCvJ4gBcB3qGjuP9wAulIYXCFzypuJp0r4IupeZhcRT00HkHIkaaVCCu",
-	"Ul9g89GyQ5FLBpBaFRD6EPHKx25qNsqUpmQJ1DMwJ0i8T12oA0WCDgfshOqMjtRsZltKED9dm98ELpUn",
-	"mQd0drnJPDQylW/4DwdNZWce4lIx2rIV4FQQ2bAhMlUYVlFiCGNB2Cj0LIXZnwawgUvcHufNLzFEKCqD",
-	"8E571cDqaDnGuR5XHYWB14gADKcqhkhIjMSmaDw9F6MyXkpP1a2uJIlB3F+QC+Q4WLeMrwxypix5VdKm",
-	"aFhtMdN2/X6NCy3oaGXscLiTfzDorcrU1/ll/WXNhkeEAIVZl19plRVGUEInsOpeCMR9LUh+jtP3IrF/",
-	"6gjIby7qZcqsog6XLBWU7l75Ol4dlY8xwM5dd9m3GqtSuRss20RlWVrIt1yMT6RdiBRcS8SuO0sAFIcF",
-	"juhWKDk/vto6/7HoO9wlT9vlj43U/ZjuEze6aYizdJaa2EVMj4Q07j4StKFU6LIE/vawB3XorIZC2iQk",
-	"Qrsi8hiLmRkO3l2SM/5G8v9n7/p/2six+L9iRXfasEohsG1vC7ofspR2q6MtR4LupIojJmPAYjLOjifQ",
-	"CO3/fnpf7PFMPElQSdnV5pdWTDz2G9vv+fl9+TysvQP7d2TSlKsRYcDInUzRREP+CTe6tiT66aP2xZfz",
-	"ITka8akNehlyuhwBEcAIpMdxJnB/0Bt86A8+HPa33XBB5rGvo4/KE16Y1bheQH/rwE+G9+EOT85O3x9d",
-	"nB713m7nqpA6g4WxvxL5Q5HImY2D6viP4raP9p0cw5qtGfFgjsiG0yeymF5Frm2kTXLLQhtUEExw4zfG",
-	"ykyfcwRtlOPfmZw4laICSp7ETD/4YaJybRLRHutsWii7JfJASORYhzxz0c5wxFA7OvTsdOyuHm7FWQrY",
-	"Qo4nnDHOhie06A5puCF3Y0Wi73TCievutzbdcMzUS6StbfGLKW5EyQrIjiGEfnfrQNiJxEoDlGVAvlRo",
-	"xzW1OJrNYW7xl1/rO5VRoUX3ncD5geMUy4VSybBqdIKfzUVIWn6lTmGhlgR/H5rxWL6wChoVlQUD1aIp",
-	"cttWz/TQwhXPjwPZ9eHT+37HBUmzFrE0W66zjGCaVLy68hK7QmZ8rb9TKC6uKWYs9jXcxYqfstt51dl9",
-	"hfNaAIe29lv/+7L74s35l+6LN+c/tjvBH1s//q31nTMAK6vf6IGGubMdWGNihSqfouHmcsZzu/EArE36",
-	"4jIslb0OU2axigWKSVmwpqY8ocovqSCwFFxIhxWyis4VJFNfcfVZDxvoUpAVo6Y0J+LOpwej6c3lBs8J",
-	"NQ4B6cKVHz9Ek3aFJYqvuKxPkPA4nEzzazVkvet1tytsJ6atraCXdQR1JiwaOUCb0ukM5qnb3e92xdng",
-	"kILtZDbjqoEOdqYjBh8+Hr0F0f6x9+kswKHZOmBbYy3fnO0rP1hn0+uIe8xWJ3BEsiEOJzoZbot3OtNk",
-	"aPRmUNIG+4e/Hr09Oz463R7LrxcOgSe5gHYX8lpdgD5IWiElqdU+kDF/KBLBpAnpyrYhcnzAFXQepzfC",
-	"W5/kWP0bJe0Kfih4AXb/6m+warq8Yf9WT9arwgLxjWjlxHegtQQFmTaaaVPcTq1gE22/mjDcSUFurhbg",
-	"Fl43y/pfoFgiHxDaT1VYVivPcqgb18SlTNYS4Qp1Nbot+oaTCUrP3Bb7jGCEMu6fjlWHDhnS6ck/2AqZ",
-	"rl1Jb5w1j3EWNgz6bQw6wKsCzGSwP8wVrQ4s8YZll4faLZzApez8sCqwcFXJeQS8MKNdPZ5H1o33iIQt",
-	"gGbaKN9PHX6z8o7cIa9zo7e7TDVhqEPnp0U9WRXWo+wpUZjQX43p7EP1VReHJlGB+7r0cztsPHaVM7xS",
-	"5ryydOK4AbUV0t56n/QEKSAzw3QCD3e7Tt09KH1VhbxVVqQmu6bMGO9ZL6mQ2QxLGMb4zFXbjDm+OBdX",
-	"FkJlbGzRhVXplUMIwexHGoZ8alhlSSWY6o79v4lkteMLf2hW9mu8HG7NtdwEnD4ncBqugpCVmJOF0iGX",
-	"o9uVFE9sqRKXkcVGSeAwDKCbiXuVK1ITXdvo9Rsvy4ZjO+gh37zZe0jxH1S7t3bphm4XA3INOHHsCKlc",
-	"CZaLP8iBcqEXsRHiAX5swMwK8BIeaQOMkXGrs6SJCmzaWjVEpDIlA6BlCQlupTUnti6BvShzexpmRT0r",
-	"hpj7/EX6ci3dcKMhL9aQozmagZTpVX6fEzdNKSjY7c4D/sePsOudB/yvTJaNqi8fZc4wBNg6TBNto/Yy",
-	"LJ8M9FihhwX0kBvNiDrCpB48SlprRprTtEEWsY9UZqLXH7w9qaK1Y0Ap9w6nP2LylEqCx/uiidMli2E+",
-	"Son2jpTvszbCQcQl1ftxNcI3qDB661sDrSPwBkj9yCSqIyYqh7v9C5XB34loD+XOJeKhIZ42hi79fe/d",
-	"JaH2RoUkypKJRBjcULziOi90XozlVydM9l69erS4HXA+P7vas1LaV6kpd91Cah4re58wUZYYzc0pb3zy",
-	"RIVYBZxo5PbRk8VQ03g6TMneaH/Pmm7EywBiKiakV5LRVCK7Uc4+AhjGecId0nwV2SWox+3ixkpUBYcf",
-	"40BTyB7jUNpAQId4eBQXdvKv92cnaArltzvi7OTov4ckf50VMuIXICK+B5TMGY7UJxCnJrbiGuX4UTfS",
-	"1jCfNrgw8c1PU4uxrnPbyC4pOT21Kl8xtBGaojmALOE6oUqA8JjqArZNju7ELYferOgSg2DDmdqfu9XA",
-	"qyXMcNiVtt4niREYGBcvrcI4XmgWhGhMM/3bVFXbbYsTae09YklAGwLoI65UCcbaw3yZezK1oG8tkYV8",
-	"cafV/VDkJlWi/bL7U4Mr7QwIX+mKBT0jveyK0FjPIFQM9uJ3C1QUStbyaHE6K16/pGuFHk/H4bnPwRGN",
-	"l5wILegNbtfdvjXNhb7f5A23ILdqrQZF5fXL57wEwVItugDhHtxcexZfe6a8350kof2PKY1Re6oq8S1T",
-	"jyDjtx/aVAziparUZNcWWLAty0QWjuCS3ApOgszgu3AR2N0KCkid9U9rBaQazrjP9xlQvaZcQe6dJPGa",
-	"0wVP/aTSl60JIKZcOzRyYsDrH17J/TNWfKBQ4pmZ5phY6+c9wm+VY3sHTqmVDJhX+k7hmWa3RS8ZawbD",
-	"XXDAnZo1l4aHARaJZaL2LwVTb6rl4ONr/gD/Yt2+CSs4zV4tkMISEdpdW8b2Gt0ouhqh82aa53CZNZk6",
-	"EJlSCQpblLwdYQ3Gsn6daIK25G4YuTJXk1SOQJ/qifvcgO7FnfmW6AHaxQsPR8hKIOpKalBSU3OtM3c2",
-	"jFKNBhSu2NE+/vz+3THazN2j1KDpCM4GfkeOsFef4vhy740vEjU8+dx3eVk40HDrABF6mTTMLfjHnric",
-	"YQRlbaYucyX9HA3d46FHN8MaHKkeIZy4+m0qUzjFTOaPOgxa/ikW/IuHILu4RU+MQGHPxf2NYUhrd+6N",
-	"pxZBztD9hi9RdrxEFibuFUf4RpoKq6zFeMHwqA3td6uclSTmne78aEsa7FnvnFtDRj7TRSJz3Vn5bidQ",
-	"Eil6YOePW9xpONV7T3by+j34Jzp4v1cZ7pd7K1ilBsZ8lNmMp8E+k3hXo2mui1lr/8t55LyXuGtAipTM",
-	"1ij6S6mfmmtDwj4q80/Vnbn1RiUSIxV54CoY1tWARgE1rx4gBUBinyXOt4mJJ7IH1yQgsSQcMNd0YjwJ",
-	"d/aa5OyNvFMUIbEJ83nK6q3J3NFGfBNjlirPPbRw9/cwu/3LOew1LLERNdVIny9vMoz1cZH0E5MXrQ4V",
-	"RnT1EH0lsf2fuz/v4i5mWqKuIzxui1zqtONLxFzOKkn6cEpfzkSw2TFfh+0rPeihFcufiZQT0coGIBZc",
-	"NYfy5xM3bLUOCf2Yu5ogBNOsbFg2CbPdM9CvzBUfSCGBFUIihB6VuQzmar5CboXiMJQoGIKiN+IOLddh",
-	"HlSdtg3FqNv12koOmI8waKuAw8H4Za3geRqO9Z3KMAPAo3MQyDD2HXZC4AuxlcSkcRvmind4Qlx2HHYp",
-	"i8rEB0km853+ModD7DPFOTCaGE2D8mtVuXP0WAk7kdU9iBAPkVFOpjkGUsdRj3Fv+SxfWUiP5OhwGy9V",
-	"cQ+6FUFAjZXMClSpEoKtGeONgMvYeEAXVIhlrkpgmIDUEvBmntp+IyJ5vXSOG4vhmcs6Q3XM9XA5PHr4",
-	"3MDvKNoH+8lG5Y53YUATPVGpzgjAlVLxKQwor8A0+KGov9hI/6nUGnBAAJ0yB8j4ws/QMNwP9IRWqL72",
-	"pb8szoSRqgcUZk+P2dkV9FpWFJhnKIP1u5zU75D5kTiAzAK+FxL+v5///v8AAAD//w==",
+	"7L3rcts4uij6KijttSpSb0qRfMnFrqldbsfp9kzieNtO98xqZzchEZKwTAEaArSiyaRq/zpV5++p8wpn",
+	"P9h6klP4PgAEKVKSHbvTM5NVtSZtkcT1u18/tUZyNpeCCa1aB59ac5rRGdMsg7+OlGL6WCbM/JEwNcr4",
+	"XHMpWgetqykj1DwmI5mwiMxZNmJCd5kwfyekHdOnw5hwRRQTmlBFYvrvO6+HcafXilrsI53NU9Y6aCku",
+	"ciV50opa3Iw7p3railqCzsxTM1YramXsrznPWNI60FnOopYaTdmMmkXN6Mc3TEz0tHWws78ftWZcuL8H",
+	"UUsv5zCHzriYtD5/jlrHVLOJzJZnMH7dpkb2DXLDluWlZkzpX+mc1y8V/nnIpb7mqWZZ80LH8JxwoTQV",
+	"I/ZEEbOElZuoHPeIpmxQvwMc8Ne7bGTQ72/eyI8yR3Aq7+GC6TwTRE8ZyRhNuJgoIsfwd0qVJmdkaj7s",
+	"kZOPozRPmCKxYiMpEhVHJJ5xkWsG/5nyGdcxoSIhsbrh85i09/p9gDPY5V9zli2LbcKordKGuOCzfBYu",
+	"nwvNJiyD9Z9qNmu+Bq7ZDE6eLLiectyQA6Ly4U+1np/LTNcfvxlo/blvOOc35hxWF/mWfjS7IyKfDVlm",
+	"jpgJnXGmiJYkg0toOio42dJRJWxM81S3DnbMxePIAAYWENad41u8svtAgr3tBliAG70HJNhR7wILZzLT",
+	"02ZgADiQY0KJMC8SxbJbPmJEZvYHTdXN/Ymllt1RKvMGYgkzPDz6nqf5hIvmPc/huadDB3BvbuNwIGOZ",
+	"EUqUzPW0OAn8LIK360mZ/Q4frnANVn8IOOwWp7Bp1xm75TKvgdbLKR9rBevWHNBeJHJBuNASfpxTpfEQ",
+	"7BMmEvM6V2RGxZLkgmtF6ERGxFIL84uBmjr6Zg7MA7gUAF2LKR9NDbS47QGYE6mnLFtwxTo9P9QfdvvX",
+	"eb+/82xu9/OHwU4/JhN+yxTZ7RP7mhk1oZqSxVQqRgRbMKWBTizNPIOd4M006ZGfuZ7KXJPYDRuTtsyA",
+	"ApJ+h1C39SlVREiSz+csI0OZiyQiShZYrjSdzVlCVMonU50uCZ0ymjjkn1DNFnT5RJFRKkc3hGaMcAEE",
+	"IGnCabegeqTu1yL1BS7nT2y5ettHRg5wC3LrfkL+ePnujMjhf7KRvos8Ywf4Isi8HE1ZkqfsNKnHR2Wf",
+	"E17h/TuD58/Y8NmL7vPd/m53MGDPuy9G4+dd+qzff0aT3WRI+/XLdkP+CvtqXvpYZjOqWwetPIc3axaP",
+	"UHQfHmABMOQBgRBwXx5gR70LD7hE2tZMEUPi90WScQONs+M/PKm/ZPpI8YSd1t3QCVIDJBaK6S41r/rb",
+	"OiQZmzOqLQ20agTQcMVuWUbTHjkawpZnjApFzI9LQ9JK2/5lsBMNdj+YX+YpaB64qbq7AxgrdmsEKFUC",
+	"Qy70s73WesEExJhT/NTKMfYVmmV0aV5Qegk3YsY1f1/e8Pnq+ZzVyVcGAiM4hDmdcDFBEmmBtBEmzfi1",
+	"UlcoZNXTsiuqbpoogxE+VqjCs/FzukOfDbovkv6wuzd6ttt9mbxk3f1h8pw+H++w/qhBX/hiYmDWarDo",
+	"f8L2V5b8TqRLWLPCUwMWauZuOjeLD8USil3O82zCWpsxwCzpUlO9xZqAeXPgYZpFZEa1oZJkRBXrcqGY",
+	"UFzzW5YuSTs2SnbKNIvta4rEx+6nziGh5JamOSN6SrUhDELiXcHQ5oe9fr8RWMw7Dbt209ae/nvFsiZI",
+	"yZURx8qQslMLBObNTWxhLT39bL5UcykUqgbf0+SC/TVnClSZkRSaCfhPOp+nfETNKp/+pzJLDbb6qTVj",
+	"StGJGRuuLiBBgGxklitNhoxQI6rC5GTI9IIxQQbALQD5Ad39wv8tY+PWQeu/PS2MJE/xqXp6kmXSrn/1",
+	"/DLcAQGZLzWYwBIjyXFxS1OeHAKRtCsGkEZ5Uo7HTBhqSsacpUkUbEJmJMtT1jMLPJZinPLRvQ/oKNRL",
+	"vLhglpEQw3UITQ1VXxL2kSutHvhMRnb1HqsZGeVZZhgDwns7yXEjjoO65SRsnjHzu5Ei7Q6yXAguJhEi",
+	"jJDa/dKBo3otsyFPEibue1aA8DSZcQFIYe5zaVi6uVPEfzlnGQz0QOc0omlqsE8RmuspExqOIiHDXBOj",
+	"OWQyZSSRTMFuaZrKBS7EfAibPhWaZYKmOM09N+4GgZNmGWFmMNL2kJ2QvfFgtDN8zl7SfrLH9vc7D3AA",
+	"RwQ4ndOMrAaA+JIwTXmqrBrg1UyD4XJCcpGwzMqPSE6eqAIPEziYM6lfGyXkvmdyJgvzIKKLtQk+0NXT",
+	"JMmYUjiuzLNRcNGAi24Xp2ZtMyY0u/deRhmj2pCaqq2C43y8mIIsmX5gIgAcFGRDOWN6atYBMHzLMsWl",
+	"qGiAxSkMc57CehAkPO49USSYjCi6VFZNNvxYwbmd02UqaXIl5RtqpIF7HpzlTmQogUKOGEsUGfT3Xuw/",
+	"f0aGS80emmCWJyJv+fewHauGvBf0lvKUDtN770hpmRlGxBXJi9EOSzeQMZRppQAiJBciIkYfoBPKBUmp",
+	"Rln6AbbtZhxRYW4cUNwaVdOUCLkgQzaiuWKwkPq1kzYQDKrpkCpPJrgiiVwIw/VykTE6mpp30QSVcCMb",
+	"KzLO09S8MKY8BS5CziTC54IqMppSMWHJIRzHktCxYc3xhfmje2T+iAs19YKNJKg4SMnljGo+IlKMmF80",
+	"FWpheAoc4iGZm2mMcrSY8rR4utPvW7VhymiqpzHJ0P4xZTSxnppgCTUWK2u6weUiWlC7BcPOVD4ywFWS",
+	"9vbvL9AZMVrKt1QsLaqoewsqo5HMjY4M/JcrksrRDUuAcCDLSzno0Eg37QZRDzWvUZ6yxHAHLpS7My7I",
+	"M2/NeiiWXV5GsVCZa0fKqNvLFmvEdwD9+C0TgeneQ9c7PWWZZxjIFEEeGI/ZSN8PPnKheYqLtTsx0OGx",
+	"vAQfz/pfBCDvhRFuZMb/dn8OZhQYNLgb7VqphcwSkkg4BlCzHuB2jzOWGBGMpspMo+UNE3DWM66UQddC",
+	"qAei/F6ofD6XmWbJW5ZwegWbv9/+AoHZfEvMQZLr0vcfZ+l1y3FsP/MhUUwkZGWih2dLT1R5dWYljANo",
+	"goVUyAyM1prCuSn8tU3BDhQRzT7qp/OUcgE2kpmzkRnZ3S8WPdGjEVPqLdNTWaOy/ggisFVbDcwagdBQ",
+	"1JiKZUzaHjpkRkYs03wMMnUnIvF8kZReEOnS/Gzeikk7eBkfAQ4IA9m/tKgwavh8YZRf82LrQ2hXwacV",
+	"tTtqHRlSZiD3/TwxirsBiCThZiM0Pc+MQKO50YTHNFVsBRyB/4BlicJuDwnVJGVUaThnUBt75IreoETF",
+	"LOkEnWGcyRn8FsOPsdXyvXVhxkW4gEHUmgd/fmpRuINfZ/4S1oFQ6cKqcBTaKM74ZKqJmvKxtuKczOoO",
+	"LmM0RYtn6fNzqsm7dZ9JNFvXu+vYAo+mPcCDisgOnEpEdsktZ4uI7IEU0cU/9gHaM5mCzQaFAefeQeh7",
+	"oohiyoiwqkQudwNv6f5GT6n9Cf0LNVDzM9dTNN3cD3Y8rqASM1yS2Npx4jqAIkOmeMIU4fqBYGvnG2x9",
+	"FdiKvL2u2eynpZ29av3bALSFNPCLn+VDHSxjUFGO3LACBtsGHDU63VYuaeRmarLWD/PxmGWgc6MnozT2",
+	"YKe/2egebr3Ygpu78RCu+IypORWr54AO2E14YP2WMIymM7BCyDS515eVXdhhIreSjXsA71DDhf46etAb",
+	"/eqHE2wq2u6k8oRrf0JVjwKzjnanKJiXic4oT82ZlM/T2sCaST9K4uUpXmeMdcFgGbitrb1k6Ig5u2VC",
+	"H4L0NGSEzea6HL30qeVMX5VQOM1m5dgmwRY/0TQ3R/Ci/2IHzyj4ZdCqY3HgJOR6uZH4m+O5dC+bD8FQ",
+	"tt1n+KqZ3l/uhu+aoaAYwq8h2EXkr2o9QBxn7O5i4JEIhftuwsZcsMRCDgBT2XijWBCwAmv+CpAVf/oc",
+	"g+YupGA9cmGPMjJqAdhy52yEsjba88Dshb4RriugWChJ5/lsTnbJ3KirecYIHUowF2VMTWWabAS1iib8",
+	"/vj45PIyIq+PTt+8vziJyM9HF2enZz8YzeH07PW7i7dHV6fvziB0h4olWBcPwZ7DEhvmYn7qkSOxRLMR",
+	"S1XowitI3IJmAmNBVijcPUC6Apz3Asg3XOm6CJg5nWBUm4cvzlTkooTGPFN6FZ7g5ZJbfuNekEJ+XnXA",
+	"a6lperyJkTu3O+j+DvgwekxFhI4yqRShaQr7qXD5O7H4YDmR3WfzmcpJvTxjcBjO0xr6DTsBP+QCnMDg",
+	"DDPS31hmq4frGOodKF6jkHwsxZhPcrSjW9Gv1mEcHoFlfuGgm45ANUgA1UNQq9tNi0PcHprcya/AU2Ur",
+	"bvDG9VtmwzfswL9Vu/7LgOZsvwf31Rt2y9JtduKn2bSbZVPoEj4FdBchR4kITRd0qQIqZ4ig992HlhFL",
+	"RltRy9LRVtSyhLQVtQI6WjaZhA/qTCerJ7IGq9xGDEpxrQgXCfu4ejXwcyMjIH3PCsigYAY7UcgMyF6J",
+	"luzVqV1OubyDZFO5XFyoHan5dj3nqLnbgNCsXO/BteiS+Pz9xQ8nMYaCzvMMIpbmmTTqNmkzOprCr+B1",
+	"78AHb9798MNZTFI5Cd+FR5dXF2/PYqJ0xuhs5eFfzi9+iIlaKs1mOKj96Ojiyv+uNM10Pocnry+v3p0X",
+	"T6a5TuRCwKPjd2fHP8YQWFAlZO750avqcyfk4LTHP5oRfCyEVb/bTIA3ycBQwhX8twtA7bgPzdD+w/Ko",
+	"Fz/BJl2oAptwpUHVbMPO/CAXP70/K97LRflNOZ8Hb75+U7yJzgN4cvbj8bu3sYuttlfm4n/sG69+PnNv",
+	"GJ2FCzyJwG9mXzz66U3di+XX3p+f/Pk4JjlYpMpTff8neDSko5t8XlnF1etXMLj2sh5JmHmcuOfmQEvP",
+	"aZIUTy/PKk8VE9o9PK4OPUoZzYKPr1Y+Bs9gCGjmtVcNr4VQd/6nH07PYjKnoxtwQAqlaZpSf/vnf/rh",
+	"/XnxHM8pcY8u3haPAPzxyavLc7PGhKs5BIqVl2aevio/DVd0cnlpkId9DCI3OLgbiyFOLi+vzuveCQd6",
+	"f3lhLgHMQcXhv7+8MEgCv1pHqPvdXCn8Hl7l0eXVq/PYqvg6oyMwHII2EITyODJi4Dp0hllQvDj5Yx0o",
+	"Zmycq8BmA4rFREoMrVqCi8ZMizGqbSv6HpDYkM84IrH7MCY8Ufi3kgKfGIiKO9ci4GhAGFtRC+hdK2oB",
+	"cTP/GjoGfx9dXBl+Z6hUK2oBScJ/j16Z54bA4L/4tyEN+O/7M/z39ZtW1AI0hn9f/XwG/x79ZH4HZGtF",
+	"LcAs87tBI/wXxgPEwH+P7e+XV/Zf8xyAFf99f47/Xph5AN7sv+Y9ACH898q8B5CA/8L64a5bUQvuFs/D",
+	"rvvi5I9lbu6OYJWPOzJyjvCvVs1GKRc3q0zsDRc3znydykkRlT+XimsJzl3NMjoy75eVrVROnu7s9ff7",
+	"g+6g3x3sd/d2eqmsV74QI2qEvTNQRuXY47rhBw6BLDKX9YpfWiyZsKRrX+qGRMWclpcEV1axVtDzS4zw",
+	"pOrEgWNvrWlS6NdLI6gWnGo2a9W6AWHpmOvkDEMRuWFL9Cf4rLiK4h6EtFlFxMc2t+Qc19haMXecn5Jj",
+	"o7gdlb+OWoYSptRmc7ZWHuOIyhzZjIqEGhjxP9PUnJvMEpa1Dlr7BSgYnHchfVHr1hqu/Eefo8LYVVo/",
+	"mLaqazevgbtuNGJzTX68ujo3gohgAKSK1GwD3rG2NLe8ndaKVFksDW1qn9cAwfGUp0nGRL1geMOWlZt8",
+	"osjIfhIRBU7lGiU0GDSA+NOAEZpvrGsVIoS91dBC8BfggJ/9wxb7Pkru6i0LzyXI6LRh/VRrIwzT4pi2",
+	"Pp55PpuXtn2nvGB47LIVHuSEvP2xavXxkY5aEggWhECLGctA2NGyR8w6CBgfOQLzjC6NtAeKYQwbjDFA",
+	"gsQAqzFpD6WeAndGhGAJCNcjORtywZJDQjH1jwsCb6LhrNMj74RRWCAI0kgRN2wJHjakQjCekVOi4g18",
+	"csPY3Nwfz3yQMYbaY4gVPim2AGFkKKhFVnM0owipXXi0plWzeAXf89kc4phRbNRmLYZO37AlpCGAudgi",
+	"7ifA5eyWpmVCMujXkJE0hV3ZD8wBFalLdUH1VetuyfpTHvznqU3b8VfuVKUKO2vc3QqUlijaCh+nQ5aC",
+	"xGZfOyR28947vZJ8H868ZkLvxa0x06Qg8mp+C7ZmPE85JnGw1viQTPiteQDQB1F3CQf/oIMcFRhzy6uI",
+	"Wh+7E9m1iRGvilGPUk4h1Mzj/Jcx5FceXldZ8wpO1rPkFXpwwxosQrngf81ZmAXpoOSQDMx17ezvG3XA",
+	"iF1gaBXSebIrP2syTKm4IW0p0qVBQG0ugo6Yx/LSjVtcuSN59Kj1VY8Y408bIQ5JY6fmIiok3NzKZurd",
+	"lAiKXgmP1BhVSKvEvM4V9HsmFrVQsjLmPeB5u4EfCMDWCdWr8BQRML4BPeJalXlZhR89Dk8ppM1Bv07W",
+	"rAHc8nxugHXg7BxQFUHKi15bG8/dgJf5bEbrfEpVUamYYt36zmnG6nxQV5jyam6kJEYfkljkaRrbSgaZ",
+	"lDWOsrkflKbpu3Hr4Jc77u1D1DKzYAYAemnXX46dcd1O3eDr5MJKrROS8jo/4AMRk4uTyytydH760PQD",
+	"IuuaBv5iIhJoPOv9aav4su52IJhirSCxekZlSwZbOGlGjgtVXgq2Vpk/RDKEEjRXhBKcgLQVyzhN+d9Y",
+	"gpEACPDwn+brTtUMAL77vRdGE+R/M/+933fpl6thqKvnUJDROgAt2fnN9D1yApkYVOuMD3PNIJkutuaB",
+	"ONxKZIPtFYj/QylTSFYPy05U4duS2Do4sQ9r6LSzFqy/qJUx2UfdDMtb2RoeFHtCU8XKwKkV05oKEuFz",
+	"pJgWjuCyKsdUN3RhzVkZ/bplSOB1iyymDAkUgqvRTUEGDYObrHXXfNGKWmAIKBsx7ZOaBdiAy9UDyyaQ",
+	"4JamcsESOzmWBMpnLOOjmk0+29/f3W/VK/v101zOaJreeZ5agPNGsnqlKRheWbdhHFjI4tVpmo1t25p6",
+	"vN2ruiSrVBF4HIW53AEBogU2VwqggDlKG6G8ddD6X7/0uy8//Pd/awgIToyWsj142Wy1ofMdJkRPM5lP",
+	"MMH56Px0O3jDn6KmA9pWuoS0ExRWeVLr7D+WAjkHkbcsw9pBBSMosWTMrMW0Mci6An4A5YdSdktFpQIO",
+	"+kx/1HpO/vAHco1bum6tlaVrUqpCCdfHHhQMx7MWRaYyTUiFAUVFRhC+ZG4UHJJQcOW77777Lu4cIiXA",
+	"qxQ2zQ/qsuhtaHWFhZeFXXh3rcxbp2s2MRFnnkLpcoW/QTSa0+tsfs4hKAoInOAAVC7QzjKlL2FlkQWH",
+	"IRtJV7wA1kjTOl436D84p9tCdXkYFnfq1KmH5XC/NUt7ZA62+6zf/0dnYF+ZOw1+r9zpH44X3ZlOr6fP",
+	"Loez3lzzREHqo6OISQal9WCzNnoFg4eAspDYMKfYQSNGKZQY1yGJHefyr9XwrvC+rJIC9YGcsWacSgqV",
+	"O51puuzUNDO1otbp+e0e/vOsFbXeX7wJ/XUluaQYeQUa8KB+Wm8Wqw9jBxcOQigqjDWq2wqXWiM0NAkL",
+	"d9JOXdLCeihqZuwnhhRf4le1q0Shw6mbDpaZLZCZWv+VmsqFspnuNg/POmltJFriQg/Kqy+bzPs1F+bL",
+	"wqwuDWLu5djWZsOSLy7Cc/UmfBR+XU7LNJ9RDM5iAmvhuZDsosoRSFzl5TeXWNl0I241dXeCtZTRWh5U",
+	"l7oTrFaKlBZu0dWDsZWUEZq/wExzGopUnhgGZVKBSEbNBmOPAqMpg4IEkMivsJCQpV5ZnlaMbZ9a8Fvr",
+	"oPXLp+tWQjWdSy70deuAXLc0m82/u25FINmPtMzMz/3ewPwgx2PF4L3uXv/zh9rki2YHXaX860GzJ4mk",
+	"GL0FKfkZVupAV9IhoamSPm1EBd4PGwc8Z5niSrMEo1xBcq5FJF8qe30VxZBl/6/r64/9fvf6+uNO//r6",
+	"4/Pxh/b/OAh+HYzx1+9q3uz8j1pej/Vs11YAx1dqFr9FvbsQgWz5PDtjMxqd2nuqs71VkGQVNVazbP05",
+	"33/vJbQgWV5JkPWnsTIDlPRaW8RT2ZK4cz5nKRfMqpvhhGGETGgEkckwV4MvCHEpX4hb7eaLqXej2EyY",
+	"rX0olcvetFg3fN3yfuTKaDY+A3IDOQzi5msMAxia7ZkUOBiV5iOS5EDqwIgt0xStnl5FPCDxFJfxq1ax",
+	"ARwFrzoRPWGppoY6BCNWoxA+YRzoK+CrFydHr07PfrhsHQz2o1YxduugtdPf2ev297v9ARn0Dwb7B3v7",
+	"vT4oSD6v9WCwvxKkEY5x36zEYIy6m7DBWSy5DKIcy6tojn/0RDoNpA9yw0VSjXq0BY4wMxLLRcrM/htE",
+	"QKJmjqHMDxEOWbfjN3LCxf14/ntXIgGYhxOM6zx4VmReJYiazKTS5PkOVgYzYPv+6nX3BWkPR9lyrp8o",
+	"LE/ZOSSpFJNSzYSAfu2OMqa752aePoTS+eKqQXhdwKee72wMlMht9Zw1lQAwkqFa0LQiLUNtgztyGj93",
+	"Wd1oujtljVKVBEOYeHX1GUR3WfUX9jG1hq+iXkVpCyWXqVOmPkeheFts942cGPWZC6yapdQ4T9PaSi9Q",
+	"K6iJt0AZBywnFEGdYCYS51CNXWkka5/AMk7lU/+P2cvbv8xeL/8ye/1s9Oef9kZ//mnAfji7Hc2S9D92",
+	"/zhNfv7Y/4+d18vRDx/3k53X6j9+eFHL/9ZVgjDyZdKYJrm5CIQ7P5zGHUhkL67uvt82KRRgyYFyaM7B",
+	"nqYYDeHMtpBmW2posaWuAi7oBVUkqZaibl3anAhzMfNMTjKm1BepIdA9op47h1R3K/YMY1kq/mUUEkey",
+	"GUwbaspDhWIjYNW1uNBU3ayePPoDkrqTZ2Dp0aWi9YrYD7bCUX7XIvh9muwN98c73cF4d9TdY3vj7svx",
+	"/n53hw6Gz9nL0W4CxuoNxavN6c4Z1c211FxtYTiroCOIOaNDIvI0tVaI0ik6cwB8ZXQfLnKZq7QshuxW",
+	"eq00RH804SVsyN2K30kzZFgYq5H26yGAHMG/TxSJjSiVo4M9tnV5Y+KqGxL2kY1yF3Yb4Jgt3m+xL/Zn",
+	"6d9X2+gV+RxTD9drFutQDDufnIqxdKXTHIZsRkz3MiSU1MUMXfgeGFD5mAuXqIWxg4UQilYQDN7jusx9",
+	"B/v9TeVpohZewqZl22u+xJcDK2890nJHBlShPxsIwL/t7hNPEpyt0sX9Ry3zpOJrN79sqaRa95pXjeCM",
+	"/VaDy2oE6yuqblYMQvUADqWlC3NP0f0EDTwxtjyApUAdWhvKTDPgoxDU7l9Fa+cwY0UZLf8lWG/A9GKl",
+	"QECEwDGJC6hLxdhoadri6kND7pamqNLS1ZqQIbP4TSYociRILm4EcFzzvcx8PxAIGY5xutgb/auC8qdW",
+	"nqWBjRgSdQ6ePh0xoTOaHjx79mL3qRFkZdZ1rVhq82a24lmWyNWwLnPjlkm5TVg7nHfQyKxwjddwOimY",
+	"DQVc4XmftnXUfIhaH7squekWRR+rg621x2FF9fta4iIXJEdn0vzmzCkGpN2RKdLe67/s9MhRYbQLTrYI",
+	"RSvyq0VSkMbG5li/W4td2PrK77TGYGXg9lenMm9Q5O4iiURYqA/i9ncH+7vP+v0+aVOyZDTrrMgYq31U",
+	"nM/YfXsnfaBqztpKBHlnw4fOZabfZeBbqUm6kZmvs2sB7QnUqCZH56dW2gKVkGvbkkqwiFy3QkdpUP7c",
+	"OVjMgRSI6DcP0Vp3k8CiDfVWA5fR5w9m14u71Agt84JSMcOGuoSMpqvZmRvqHVZus5im7tpsaq81N63h",
+	"sJX0WQOY1sRU1JT0McFJmOvbjv8HZvr+wX6ACRUVo6cF4Ro6njHbqggnxkAWM2corxTzlWWV4Pe6CnXN",
+	"zfLsbKuHvyZReHPSC1bNb3CK2pL6xcke2rZamimNCCBnXFct2K1Br9/r39GyY897TZmSc2vwwXKkd4Rt",
+	"GxX26z+kxU2wxQMtHHrZKMMFx0s0GRUxA0EK71ymfLS0AQjjMcsKlIKearvepqmKJmnFGYjdRfeSPfQ5",
+	"VDMvqjdaOadaEGKz46Iwcx1VOT956/ut2eLsQSln7M4IdamRutgIaagiZwizUUaNeHr15pJMqUjUlN4w",
+	"0qarNd0GlTPrmv/7/uSH0zNyfHJxdfr69Pjo6gR+vRZvT0+/V387Pj76aTY5Wpx+fzQ5ff/nXq93LeCF",
+	"k7NXNR9txv5z69EUGhXWGpv+3L+ypqpBIdCrCjNFs48dBPymVXs/F1+Syx0sr/a+a0Mp3vBbJpy1QGG+",
+	"iu0gVO4eUlebLiwU4ESMdbbk2GVy9MrfomnDxTjHtu8EaoCdrSxY5jTPoQDMGhsBVohZtRKgO6qQiMtT",
+	"brQMmLnNHGtmztiI8du6uZ3/q2n2wf7OzlYruNzCPjJcEuz+ERic8OaxGZuWE1DM7m4dwZ4aq/PHGUuc",
+	"raqpycjR+SmYohUiiGAsMSKmtVTv93dt346wQUiHYDdci1lGHMWyN4dIVmI6G7LMW8lCuTQXNhaH3zLS",
+	"VoyRuGS1iQ+AauGOUN+GsVXk7YxhDZ2ihxTmi7iSOJHZw4KaoaBDD24+gkx+TRKeYLcBLefgseAz1nFr",
+	"n2SMibhHTjUZyzSVCxX0OkmKiyu6yBwQ+Mb2kSl1R+HKBr2JJCRGAJPyltkmKE5Sg2FaUQuOD3SKSgib",
+	"e2GFNE2l0s3NPM3TJ6pBYOv2awMX+PzINeZYO+jp+e0ebO/0/PZZ0cyjQlwHL3d6g2cveoPeDpim2Yv+",
+	"wcHgbvkUio7Z2/oqzJ7G2ZpkFma7XfNNdyYTFtuU7ZHMnAZuQULI4E7R/KvKVMCKcat0z373am0QeDkq",
+	"KOzw1I5d0E7wa7WFKmohhmOnXDCyF2H/KPPD92tK/5xtDFGyrlG/BqgqVZn8JJkw8gOyoFrf29ygTrPe",
+	"jgS3VMbXXlBbZijAGaaEdeTKuvuz/n5vp5bwYXLbRp2h6LxsX6vXDDZ4eXGDAZsJ6H2J8UVNHLl8JbVA",
+	"E+BvGfE8aQ+gv9h2vZyBMT418lPwpDEWyQGH8o29IRAcC5JluajKTC7uiX2cZ1g4KNX0rnhdOGeK63GR",
+	"R5suqDDG+/2tO5Ztgyi2PbrXj3Zsm0rohA1/N4mma08GpOVXVNOaZACqKaHO1mcl3LI1riYDp3aoI7HE",
+	"YGUb32yPyRvf5UIQVMsq1nBDJC7NrUG03qC/t/N5JRrezNi8N3B+rbYnaLZv4HZXueW6gv5rSZEd8Qvo",
+	"kLU7rsX8jdZF1BQzhi1dBTXiuBSRy58AbdtIxoWQkgsD2jxh/tvO4XY2R7/BF/0Xg21NkF9qcix0kAr+",
+	"NugmRd3trNAVZvK2soU798+w89XdklUJVteYFQ+2r11/VbSaJzRQdLyNBB1FFZQqAvj6vf0Xz1/UeY+2",
+	"bi6wsdNE2GPAbXLNyQRVG+7lB8TPbXWBFRfgO8GIPXdogetP74Yto4qbOoIwWefhtNcfEQvAIETSW5bZ",
+	"wvJGF3BJX9bB2JbhbC4Nwqn5tlbBDVt2Gu/nU8vOYK6q3x/sAOF3QUytg+6g1vW3cicrkP/+6hi0HhSU",
+	"Z3yUSZt7GJH4L3/5y1+6b992X70iP/548PbtweVlbwz/F5M2EmkS+2uNoftB7CerypCrgaQ7vcHO7t7+",
+	"s9ASF0JJ4Ny6vk4+7X3umn923D8E/zko/XN93TP/8exzrT/LHsiGBJ9PtcG6fmVeifNpfrpoJVfUcUVQ",
+	"ghgCf/chYNWVBlvFyRIGrjvDlQjcx8Dcenx17oP7RaaGroTAJaIlyesSdaxXvDzG91Qx8v7izWoZ1VVf",
+	"pDp4+tQXOLWPejKbPAWvRSleKuN3ZvEZSxnF8D20GhySGL0TFYOaNypodGQxVUnUxq/uGo2apfWXJNMa",
+	"VaCxj8JRmhb9iJUNMF9AVNOYp8xKDTNUflZNBklptJ279PSqF8ds0zFsOYY9xny7MWiEiA798gGatzcK",
+	"VCDFWalqU8kac4j1EY+ZTO8Q7giXscmOjEPWLaM5vPGoCC5wRm/7d9az9ejfn8cY7AT5Q7a2OtXOGOpE",
+	"vk5E4qvTtyevYuKIPFhOyIKxm4QuSZzQZQx2tITy1NUdyNPUfHl6dnVy8dPRm9jmNcToFPcNhREToNkK",
+	"yJYudwHS34OGsaGtQGERS6rRsFbInUHIio0pilzsCoCGTRL2RTKLNtAQRMB6kx4G96kg1SK26GnouDm4",
+	"q9PLq9Pjy55bZWy2+fbo7L3ZpK0ByEp93s0Bs3Ts6hVwTdpCEmdlBYNlp0cuzFWAwXUMv4bVPIuRbK9n",
+	"1xd3RPPJVJN8Dg0OwdMWXx7/ePLq/ZuTi96MfvzVxif+Ckas2NqVzUnb47NnCT+ZOYdsKYGp0dBaSsk4",
+	"Y4yoVOpecYcQ0IgAYRbUNztH//PSdayl83m67JFXoAeATCqIgwkMEykFwcBtYUEBazvVZsixUVEsrPp7",
+	"b6OL0AjWMTRaJRbhO3UaaI0G9LMFYIhjBRD3i4nIgLTfSpHQZccQ8OekfZnDX0GUK0J0gq4YT9ee3zGG",
+	"4o6RxOYUDoN0P9sAyNrM1FbOGfZxlOaK3661mwIoG3QEtCzTENdPjY6gCiTVhIJQdGAByYOxqsDxPGO3",
+	"XLocJUWU5mlKJtKVKLnh8/ljxUjvDJ4/Y8NnL7rPd/u73cGAPe++GI2fd+mzfv8ZTXaTId0qRnpNegmG",
+	"hvkVYKQgDYJ3QhJVlQBr0zUBvGvjsZBgNxt1HUVfgZ4tJ2gKwDpdLU6yYv4J+mlv9FTVm4uNCGqgrhE/",
+	"g9nxCGc8EdAY9f3V8Yq/0CHni2e7L19uXFFTiLBoOEzXHwi5aitqwWKhJxBSulbUQg5R7QzkH28vmoQX",
+	"7yOG7WXZ04yA3oV4XlCZdWJEQw6HC2vcWqoJw8TXJ3D4odct65IZVozJ/XfQJjACoAjbJkPUuowoMFwS",
+	"nhwahjHSlsxZEqcX0pLzSrm+TX2k3TS/fjXC5FfQTKFKpAk094I8RSXjnXmhs2Ls3Cb5uvkefcR+nbKk",
+	"8lRjvzsrAmDpIic2+KWvTYIKspzcTsOENlIEZzae3umG61vNH3u4C2w4oCOs/GE4IZE+RW8LLtmAbqdJ",
+	"mFSwLrXrkmWcqYYer2832L8MVg3z0Q3Th6FxyPA+mwtSxLfiezUxLc7YFdxtv7e/H5xmIvNhmAdfOAPB",
+	"MFb68Nl233FRnXCr7x7HQmoTUenHVuSPo+GuqvkODd7eIOfB10ddrb6G6V1ssTkXbk3tGpsK4UrYNFaJ",
+	"6n9BaRq38U1pLz7sq8h5KXIvFHGTYXgIVK3BRJVScE57r98HE6nMNYGwRVrkd1ivDsTQ7X3LqGFqNXwd",
+	"C2C1w/1EJMZu5Veuv20ckXhGP14ykbyhmonR0mjZXz0NB3z7kgutzll2yUZhTk59/fBttDtpKWGJ+8qF",
+	"s3H4ehCZ/udIwAkljN88B6cAxFIJnVC4WBV4fq95N0HGje/GmAtF2k3Uq9Povd4QW1CvEsE0Ec4RlVsL",
+	"2rqTWASj1Fe6sgRbSCM4xfYvl+rDL+/kh1/e5x9+udIffvlx+uHvv5wJ/PEiq/nR/HDKP/zyeoz/Ho8+",
+	"/HJEi9/NO2fiw99/eZXgD2aK83nxkvngx+mHX04YzND5tzumbK5Vr0L+VOOLblIYAt5bMh0kYGwF2V34",
+	"tBIo3ZOUimmZX12i6oNnitcL3a7tIjcihd3vnUwoIXFo2mZztolF2O1KGXiNmq+9tgcqbGBHu2AjmSVf",
+	"VtmgPFSNoBM0WnVGJXJEbMtVf8RtF5wB54zBrxiJxwVRdMzITCasA7G8sY3itDbfeSa1HMk0hsiPiLiI",
+	"wV/nMtMxWkhdTmOugqT3Q8PXncPIvs2VK21YjjqpUQZwETVbxgfV6BPDWAxDSchq48QRTadS6YaateEK",
+	"HzN0piYu5k7RMHWFx2pxAI4S7qxmO/aJL0tq+bEroFryma4JMF13Wk1pjBHhY8MazESbTeUPmvN/aVjP",
+	"UOYiiQjkztv/PpYZi8ilCwY+C9haRF4FTA0oky3r6utH3XBRsQ4U89yRpzhwX4XIypEHl+vPaC3haFCR",
+	"wlqZ8fm7yysCnvCndrL4gFBSp2zBUWB8dSV3kVBSmzNZzkHdRucoKXebwsDq8zQhIKwMHA0dpmy2TVFC",
+	"sajzcVDUiLClF8PEBAW5Z72A4sH7QSQcwdwDcHOQOMx98K86MjzMNZDlBN0jWpGFzG5qsiHa1rd6+fbs",
+	"6qKnUsbmv3r3pDOTd1wfYiNPS3nj8gT1lAr36Rw8hXzGZK7jqFrGBWPVNyZakDbkN2gZFEcBhx3X6OuE",
+	"TAxbu9kQxfXZKBnTGWcJWbfHzro0jh6Jcec2kcRKzS49Bc/cx5wjHJsdyPGYtAdEETD4gBIuyYDMuOiQ",
+	"XKSG39jV2I9/tdNA8tSMitycvszcWzP68Vcj5c7mWsXeYYelOjO5sAuKXEwRpHUrbfiivbhcaJ5Wwcl7",
+	"TZ3yW8rzxfM3VMHCYytqhTAHah5Pq0klxXcrtL6EP43BpSU0Cgh/GCpa3kilw5BfwJ2ohCf5d4wSvWT6",
+	"yDDmY5mLulZd7ufyJn+UC8P5l0Qx3cWW3B4HsLx3mhpmOmKZwA2u9zsFIvW2EiyurJ7W45YaolTsOu8g",
+	"vuJwLli1JmhfS12XbehPKTgbruqLLIGs6RucR5AcN6cT1pQJd6cQXFxfVOx93bEFQbmr0jX1IaAhPQzK",
+	"YVW35fq6u3buUbHJGilXKaabvCQw9RNl28+PZFLRgFIu2N7TeX1Nt2anORMacquNbjnG6ti2mLW03e+R",
+	"BVWCoGuKaayC9ZeGMTvzcbWa81hmEP8/6O3XGd7s103unGJw7ksUohXSU6dFCIykTRWhecI12iBtE/+y",
+	"BL/X3xkMtj0U1dwZxQPVE+VSosa5opWoNkzIZAlYgL+nCbGCzgH5dO1oBFa3ZikIj6R/gCXXC1yEnPsh",
+	"c3Xj8fiuW5/rIwIMUDTGjBgmjjR9RrMblhh2OWSY6Fpwpi0y6BAD71As9iE9LzxphbATWXSMaoPW/T0G",
+	"y/bntI68oEvbBlvewaf9M9TRq+M3ttgmHPShd1DEPFFxIZ5jhRiUpGxdyKopqswSVmvlrNVGSylItUlI",
+	"qyditKMjR/K2poRN9G9dQk4DG/cp2VZUwaG5mEAM9wFprltXvN1WU5pBaCETRJkDpmlhmMaxcCCou2u+",
+	"6XxZQgluxoHnh6aTfSjrlRnrQcpylkaqc9KB6TowW1X7QpB27AMdrOAbE0CWiqkqWrU1VS1VUWjKwvKM",
+	"trSjkTzQtmWr7Ko5GxXmbWhj8bAGqlA0rlMWt7dfAUioNXhjRTC/EAvqpW5BG6EBcbZGDqwxn63V1YMk",
+	"tbsZtO5R7fJeRrA73UyjjawCsxvCPWsjBu9SQrZqk1t3RnXVyO5nbfNf1xu2vsii5QE7LJBZPdVakuOI",
+	"d31b1Vxo6Gs1VDLNNQtLgty77y8Oiv9WW/5Wa5Bs3aL3+/evX59cnLyKyKvTy+Oji1fmP7FWSuTrlkTk",
+	"/dnlydkV/HvmnkJmCZ2xdUpKOwtrk3Sg01fBZoPHjl5AzY/4Ou/3d0clsg0/se4pvBdXOx7b/gJ3bJxo",
+	"TvKuhVi+qHu3hxpl+zzUOO5KPcnXVSk0+hVnirTrMwgqG9skZnlppIbI28W6GSObUIQpFltT+FJri038",
+	"nhe9BIOVrT/TC6rrujRk7uem8JQNPTaKWKwKdWcZmbOMS9D1Zlzk2pwNBIBQbVigxVXIAMXn0HONa7Th",
+	"u4Xjumu2tjpfqeFGBAPfZwmBxlv05vjUGrQOnvWj1n7rYP9l78Xm1vV4srWXUsqPXRXCayPwMPP0HjF4",
+	"g3tF4HW3+axqJdsybu6Kqpv6Zl9FJW90Bvj6zzYGu0diJpIrTIAx0iP7yPUxlJahGTMcxei+XjOuL45g",
+	"R7iTuuvmWV12v8g+cgkAEC7KEpZEZOBtG9ak3I5RgY2JoktFFtNl57C87lI5V9jl2FD9YypGLAXZG3YO",
+	"WQFZPtfmF0gyqsbgr5KxJmMUTMcT0gbngnDph2LSVUul2czvjCedQ6Ly7BaaE9amwLSejZ/THfps0H2R",
+	"9IfdvdGz3e7L5CXr7g+T5/T5eIf1R4Mvy/rwBYUxqs2xWb3SYMC71yu635okj6YjWnMklTJxNvnsIMj8",
+	"CpzQ7iX7eUSUtOYB2JUNDg0ygNwHrvkI6LPzSkD03s7eTt2Fb52zMmRTbjOrVyNY1mSs1NvUfp4uCzAu",
+	"nGALqsjIgbFrmgzu3AVXq+0H66K1M31n1AWvyMYvqLq5hBe3zwTBgcNlBdapeUOMC5SLd2ewfWSSPzZX",
+	"07oaEf9QWFcbZWQWHSxhfceauvNbF/FuBq83mgACbW0xAa6ySXLCIZuWcalr64DGF9arekjiY2nORLOY",
+	"tJlIXHSsQfjOYYlItyudcc3jEs1uG3SwbrfVDFYXO5SLkVEwU1ugwroZL7y3zq3H/KcHq6gVzFR2NAbv",
+	"r9z9HWpVpCnfWKsi7hGoarVSrALM1Src7hNVlHhQaAC8fPUnReY0U0A3Z4QLLc1/8YykVExyOgH3ONWs",
+	"CwszuyHtHySJWTJhWKy1B5JCRM6XeioFic3bGn+6Ws7ZJWyQxK+oZltWzHiEchm79eUyrjI6uuFicnJb",
+	"W9byyvA3ry/OzT9FM+ai2iM0HPN9HR/V2JuwecZGVLNkDRz5nD52CxIPVaT4btVXLaReYQth4OrdS5M0",
+	"BP0amGmICQ2kC8/hXfk+LmyjHeu80ubSqgaqTQX8mLvhtdQtBAfXCnuLUGUubmVaLaa09h5Vk6k4jBbd",
+	"auNNdsSH8x05VxEeYRRUooMLDexWIbLWQWotS1g581XWYE0uaKyB8rJlg3onIjEWqItJewVNseKfeedk",
+	"gtGebV+mtt5oVGIDOHnL9e1sRS0cppL06t5qpDEN7Nc83Z79lujVRj4MY9cdOvYquETJfXsBqRDDh3R0",
+	"M8lkLhKSw1g1Eu3L4Q7bGw1odz95Nu7usee0+2L4ctTtJwO2M96le8P90b2lJRsL52a3SsgdoqQbRMf3",
+	"imV1BtVcsezQxmljtXMgnUarsG3s6hKTKMhwb5meymTT3R6F71ZNL6Vw9Ckfa6sryaxBZUjPVjwO6ztG",
+	"RFCQpTGuQKaMtAfE1qnZsZVqdm2tmr2iWk1E9p2Xoczt71Qlxwx/ulplZ+M3q7uW2/bIsFMG4/gjicoX",
+	"GRzw5po6BqAwzPNeDffNYprg6teZByybdQfhE1VzMAYr+QabM7okqZwQLg5JTMXSkkwAaZmFpfcNyZwv",
+	"Eoz2M7/HIV3EieYLcx7mYZke4tP1LdPvBtQP0I3hgNAiHYvIXIPF4Ojy+PSUaHrDFNkhWpI9HAbMBmNm",
+	"+1iCfDwuOjpA6/I7tXVIIROprnnDYzSwKHWWuRsR8Ln+FqZ2ot8JRai3Vu2aO3u2R1KmMcsu4ROujc7U",
+	"iyMS/4rw240PXYJdxiY0SyDUVY4he8um1ZUuJYDFMBnuqPsftPu3fvdl79fuh0+70bO9z//WeqgeuoZY",
+	"1MsJvvn5VnICcLFN4kFTh3IQT0d5xvXy0oxnBRV5w8RRXld9f6VLLpblDGPtUwlJqOYigl+DQtJGXRzS",
+	"zLUljL9nNGMZQTccDIruN6vvQttd+Nm13IWEGwjZZglkZAtCU07VIao6Q6mnYL62bUOilc69Cy4UJjfj",
+	"o6LC9R+KlhHUlUH0sUjUbpmOtELFHYiBOdwYkOSJIhmfTNGCaxSJFi7YWbwOWqWFFLBE5/xPzFzbZ/Md",
+	"lvYtH/x330FJv+++g80bPSTJDQTSlJgHgIK+sQa5DEVmH76DhVOvRdFQACODMGw9pUuW2QhChTRwzjJU",
+	"XaO6RHIzFNpkxzJb0CzBj1x/T3N7XEGVMCAckNBVslIcYDgiJsdG16KUwl80l8uKfhJROVfWdkWJ7KqL",
+	"epUquhaFJy+y+re2InXkEvAUluGzibcI1qp3La7Ff/tv5GeeQRCFkb/N79eiS07AsjyUyTIiLMtkZs52",
+	"lObgm+AKQxDbMZ3PUwtQT/9TSRF3Dm1rm3R5LQhhHw3wQjlCattdBbzYjM+RtdXgFRWJGWINbqEiaQY+",
+	"P3lLNPuoSTs2/zydp5SLuNMzWzny4A0JM1wBWxQGn2AX1mqgSHwshWZCd43GFhOuYPqVLWICg7K+l4iE",
+	"MwKoVD762F0sFl3D/Lp5ltqmQLGvRwqLAnOV8ktqL6ZUw0CjPEtJ174+zOTCSDtoowLnP7pVzCngQOC9",
+	"8OkeaAWzG9nr9+PI3gi+R8trd/lEtrZO6aaKJiNmLDSw4FqxRAjP4A6CT3rkSFgjPXBKo52CqQ3TRM0w",
+	"vlgl0hgb2OpuKd4b7Mdwg9/jvtUBgQpqXZnxCRd2TeC+S1O5CCsn4xtGQlKYJQknULTQwfff4VsxaY/k",
+	"bEa7is1pZmsR9iY9+MYVH53OuK87OpIzhIL4u9huZ2m9EhEJyoVGuDA4fiEF65gzUQsgDhKJOa7bbyjL",
+	"liRGpal7jOJF98i81MW1xmYoyCP5OJeKkfjPXRtJ3D11/r2w18sh1LFl4xTKbbXjd+dXp+/OLmM4cNif",
+	"HRc/rczshkYVIe7g+a6u2wLYTn8vtrlltVvAYZQtqTqnevpEERT3VSeCIWq/+xFYi6pf41v6sXs0YfGh",
+	"WxzQHQQ7tzyN4NTfjXsEu74prHZI0DJMhCEdlkoAxF2ioyJIeI13+v14BU4jmzpdUMceOQawdAdcbQ+v",
+	"6NK154mrsd+9Xu+69TnGyq2YJW6o3ZgD5Taj2VZigrFEwaphtSdIoA0mrIyJwoYUGN3NbOsQlxQhx2Ob",
+	"PACrRHEE1mCpb7j8HtIQMqOpoWbomuPilqYQlz/PNWkPaQKnE5FFJs2wyzmDq51xpcxAENQe+foeRvFy",
+	"JWdkrrty3M3MBRGMFIig2k3KR5DU8NecZXC9Bk1nzHDZzqFZ1CD24wdLGmUMzo+m2BvGiDSHCAeARgEz",
+	"KTL4LGjDe3uxX2fGlMyzEYPf92O7OwReADhBKLGVZahRiBBSBIkBhp1Adwimu48swbcUm0CwP1JwxCIM",
+	"j4sJFyS2OZ1WPHjqHhnKA2bJORWxI26WQxr+/zR46Ow5yPOwipg/PtAG4x9OrswIDZMh6uzHeNIvY38j",
+	"hWBoW+hhGtkhMpvBblzmu9KsYkDe8u8PkbSTXKh8PpcZlt/GVy2nMGOgXyZkCkbLH0nrS4KY+RLHxlLm",
+	"q9wYWK/lu7CLnZdY38dikw11JKmEujRmYDm2LIqOINLHRpFbjzQIKMrecYXewrMoZIRmGPgVJTlnlsAS",
+	"t2Y9+wapKJkwkXPBCLAO0p4wAeXoLTZHJGGa8lSRoIwIy+zgOMwgDmIwjGAJtw26IIYHRMj3IaTYdeV0",
+	"woIZCZoTkSWzDdb8SJXWRzYAhY+mOO9uHKSEmnFKWaFGYB+aNSRyIYwiq27IGGsOUyMhFMv1TCk80gOS",
+	"mb+gW2gG5A4KToLtQx0UyssTZXHMZsrQLOO3CCpckEGfKC9yLaYyhWvJXFI0yhxewLUf7faJOgTR0FJs",
+	"l4KDQTfwkhlmh8y4D7uwizCYfsPmuktTs4ygxyNPUhSC8DOuyCiViiUgbxw5oMSLAvuNzf41L6lKw8he",
+	"IavbTFEGUgQHvaEqHhQ0CCfpGvxLOUM5u/wuV4SNptJQRjq6iYpoC1cPFuATSldBojkscAK3/9dcaka4",
+	"9peF3lngT++vjm0hJFXr/vUsdpxhfvoBUfyjGRUNIKQdN5fTNxKKzIpMGyjLVFaIgLBMM8Y2jmcHA8Ut",
+	"siE5pebfsNcpRl/CVs+h09cBiQE2Y6+/grmHDHo9yLQhbSsdkp1+JyKxuuHzOHjRjPpf//f/R4IX+50e",
+	"sR4tJ/RiHjd1rnWRyAU4FxlNoCsYeNhjFKpsACPyjanMM8gzsuo/lNOypX4NjR/J2ZBDZIFRAXBkhZTE",
+	"DGanQsqH+3yKW0CB2A8V2BLwm8hykj7K9EfeUazCzny2/hMI9dmQ64xmS7R7RoQSlVI1DUStU4GrAmYK",
+	"tazBGsKykYFu138V2s8y/O+ijOiIHVjgiOnToVP3MAVOldkp/fed18PYKdfxfv/f45V39vv/vmPVlSsj",
+	"TSLXnco0QZw9e/8mMNO23/93yLoi8b8b4g+J5bAJmaGUgzd3bQQy+4Jhg50D917Awil+UfzkKJGnrCCg",
+	"gJbiipBBkGTBWNtoJiM3bFlIsh3MeUFgABk6UCOlIIyDkG3gn5H2uVR6krHL//nG1Qu4YWwO3wlQzTvO",
+	"3HBUskPB7UDZ/GtxtMHS1gZbP/jVQ1Zq+dzVm0tL165FaPBfa6Aj7eKzkpsAqjuYH5HdXouqaQ2J6ZYG",
+	"vsOScS+w6l2LwKyHCk6NCa/e3AeVgqyJkolEXQspDBGWudE8QWApVN6EK8s2TpOUvVcsu8RPYxfgjIzJ",
+	"EZ1r8cyQJymqEgv8BoZy/BsWLQX6YTD/GPjStUCzY2Pf2j80tq1dtUhei+1NkmUbh3UPuRSWCC8TAA6s",
+	"A7D8RcY1ZK7joG7JroRS1QeC3NVIBNcC1Am0GuLReylDLkTXtd7wR4WKH2gsbaiXj7YUWOa10NLsj0jR",
+	"ObQkdkZFQg2HcV0ZoFKBUVYs9ZlD0Y42RgDHoL2cm5+uBccytIbHhFjk/yzjgVt15bZR1TTHjzoVXkIb",
+	"dgDmDK9tQVH/OVTlxJeQ3A+AeAHozgyxj66FvR5pEEsqIwvlGfI1Z9LjEwHlmnSPvJWJO74apf1aeBGu",
+	"4Dc2urhHDKQjh+SKzBhVOa7OyXeUGOVhaunltbDlVAB4/04uwBnEkw75O7kAyCJ/vxZ/73a78P/mFTD3",
+	"kvbAvALXg8oyPAPAa+9UHtm910El+WKgPCSoqtJ0lUjioqD1SnvXL4r8cHLl1rRiWibtkMP91//+P0Y+",
+	"ENItzF1jOGWEDWfcnAFWwPRF+5f2nlmDmb06R1SCbP9XIXaZlw7Xz+MyAtv7ZhZDmZFO/N3c7BHikCv7",
+	"wTJDOcxdF1VyDBZZZHWGI+iDnvIRE4oVHQhbR3M6mrLuDnQBhC5Hvl3RYrHoUXgMjYrst+rpm9Pjk7PL",
+	"E/jmc5G3Al4P8l//+/8lEPYF3Rtt7Bc5Oj8N+ge6toOfo5acM0HnvHXQ2u31e7vo1puCb8seq4HQp7kN",
+	"AJnLulpSx9aERS3MwmHYE3PVc6wL1SYfeGWgE0IqJe8vL45eWV8H1KnokSNAESjb2t7r73YO3TQIoakB",
+	"NqN6mR8jI33OITvbKK1dLhQTimt+y9JlhIVeX4JJ0118ueguuqWLerBeADpNWgcttNS9V7Y5M5CN72Wy",
+	"tMV2XW/6qr3fFYzH8qmbHJQ2KqLS5dLQYazKACoa3M9Ov/+gM+Oc9aUpMeDic9Taw0nrxvKLe/o9TYrq",
+	"Xa29/mDzJ++Fk1pYgh/tbv7otcyGPEmYwC9ebv7i2Jqe4IPBFlOc02UqaXIl5RuaTSD0cX+bI4AoaEFT",
+	"sKziV1vMZvNr3xfWD3Q8u6aIFtMsBrSilqYT1Tr4BVzkqvXhc9Sa53UIatmfLWPjnkQEQ2asGTIKKL/R",
+	"gmXRUMojHNZDMX8aZD6EclaFeGKESP/+E1U4CsnPAYYf/7gJw53RFKbd6+8dEl1gKfJMmNa7a2L4McYP",
+	"mvAX3sEgv0dEYtiNGR9nMjLsafJ7wmcMDkz+MXB6b/MXZ1K/hoqL/6A4jXDimWdQokgmy04Nkn+OVnjz",
+	"008WJT8/BQ3KBgQV/1Xq6wy/F4gaEe/CYTzzSButsOZXbzYh7goumu0MOk6jHzJU8FiCAV+rmL6KtfiB",
+	"RdjCb9NYJq54BbDA4N6He2FakIzrg23hDsiO30UpH8lWftiMnW/tcE0IaubA/ASY5Z8NSb8msiHsNzPQ",
+	"Cm55tMI+0g05K7bQDyIUYjMq345Phhh94JXRO3HibVntocNYYLRfjbl+v4QI4S/A10fnzN948jeevBVP",
+	"vgOZ2IL7hgQjfnXy5uTqhGxk5/GBZQZ349rAs7fi0w/CoL8c6b8x6W9MusKkSVtNZabBa7VeGi6SSusx",
+	"7zTLGJjAhumSZGwmby06rRou5diaN9FjBy6qpEiVBvufrelc1EqCgAEOUT1UoD19hn2Mlx1oizJM5ehG",
+	"ESVdmPFEMgXl4LyUDUWcQimbtONMLtQFLBeaJeGfmnLBkhjtZzRJVFGMyll8sSBU4W9eRV0or3CUpq5O",
+	"VesR2d+5mStpNDJBtJY596yomQVb7v2GWPI1gR7Oh6BzpgKOAdS/YrcsNZcIxp4Jq61xqfNMqBIAY6Hz",
+	"FTB3Ze1dmWMAn4goDKkaLivZ2GXgSbnSR65K2xeBzVbZGzAVFu1ezeGohSksIRduBzfyrwFPb8AN5O7H",
+	"wY+9sCrZ9AF/ZuJ1UBUF3bDXgRY6pIrKCgazDaTJNGHWPWWLldkv7gx1V3bFvyH0uSmbSqWtQCEUlgIq",
+	"7vND/qXAz8EAMadWYapbAOUnAwKfH46lS8E2M/Qv4dQweMGjH4Blh60McekTKIAVf7pG7p1ctw5I/3NM",
+	"2kDMi7rlWspOE8c3A/0D8PzfqzD9OxATLDQ8UQ8lLfgrCGtIYrTYhJG2C0ksQg9d5GEHg6fCOMIgfrAh",
+	"eNCqrkG0Xy4gTHYiOz1y3BxC+KXxg3v9fg1OYd85rApmJ7Bo9suHeBWJJkxXUehuOu8bs+7G1iXBi5c3",
+	"fL7Ve3je27z6Fu9jm1d/NLe1zYvn9tDvq8XfkRk3NiappzOFTFKuj/qNxjTQmB+YDilMDWHxHPuukG+l",
+	"+IRhM55Vbv/UL2N7QdSpLzdsWS7sj6HgmqSMKg3sX+QzSIqwGUOG5szWtja/NYJbnVKGySI/nPio0HAT",
+	"n+xbfjsxBgeZNZtl3LDlIQbLOipVWhjGL6dsrCGZpB1/+hyjsCIk7HJKjTTCOj1yBRH+QlZjeFUNmXO9",
+	"qo9KJ4Zu/dgvtDAF2uRHVzQoXrfRGPMc7ChmqinLWDPttJVoW18CQI8ouVgS41bZQFlwt1B62TesDo72",
+	"m03w4WgS3gRXrB7nHbnaWqvYWuOtUWQ9gXlSp9BWKQUgYkGPDEIX5dVVvU3dYYnTOH+vaFJeZAOWeA3w",
+	"Gz48Go/2Z7w9AnjSvZnVhnJTxbLj476BcfkqwgV2/pPqEL61g3vFnMGNTSAqOLdNkolFnqaxPSOjpON/",
+	"dg7NHd5FF4E6L2aasKhpDcfmiizokrS5JguZpwkZyTTlCSsyH1wbODNzMBhaJ5q8/BXNx9aR/wLitFm3",
+	"sFNB0Zfom2b1m2hWcK/bqlcosX5Tru5AuD29VDUE8x4U/KlimS2JVUvIf8hkPkdJpqJnrE6P5Y6H+eiG",
+	"af8caTFpS2xZZAgtUCUB4cATM7ylHJmVmtZqVXMon2RmKIPNIRFSdGtUIcznSXoVcm2Np3axh4W92RLO",
+	"LE+Zl9i80AXGXswEartaBDgNFKF7aPPQJd7NNyL5GxDJaKWPEoAGUfxvYXtizoq6Y6A3F2XHAJZbYZBI",
+	"UUXSSiRBucfiFyuitKIWyCdBBTlf/e43oeAIbff0UNXh5DdSvl4Gt6I3HPtDUfPtTGAbLFfjLel9s4mr",
+	"pOtups13MEVZQdxMX28AizaqxhULzW9GXn8vVqdlYHMK2Ns3u9Nj2Z3uhNh5wvVG/C2cx4Z2lJVsMxuo",
+	"zdTTmBoFutMjMfQ6h8CY2HUVQxMZ0vUZ1aOpC+/Gqu9GWJea/GduXfRmnhKOxlirCvVtaHHL9TJu1Aoh",
+	"JsPs5QS38hv4w6pcLPVd8JyGyxXBXfhAkjp2j6+0tg0KhV1e4jeft1+HPUHSvnx/fHxyeRmR10enb95f",
+	"nETk56OLs9OzH8xJn569fnfx9ujq9N3Z4Ur+aqdxB3bw0h6Kgr1jytM8q2mG8Lh2QXNOULO3hoYdIWDL",
+	"cRkBvgkaG2K5wsMKqQ/QGnDF1WZnX1CusJpTcJ/dhI25YEkYwHJYbgOEvYOrpj6InHHNjS1Yc0Hy+Ryi",
+	"yFWZkAQYCF10/RdrU6w9LVk+Vo6mn+DrpFsHG2zi8RigBPeCpSnAvebv4vfO4v8Bcz6OkgSQpECIGiQr",
+	"c/inqZyMbG/GLWJxQ2woz4SVCWlWuuwZowIiI232mMySojZTHLCimCBgHax2L3+isEQWWO1FpfGVXIg1",
+	"zPyNnBj5+FEDxMoTNeFCcWzqXy58EoEkPILNUOlFgm1cm1A8x35hVdiyXOo8BjwjXCTsY+T0SgjegxJe",
+	"FqSswmhLmecKqxRCqXMn+ZC+l33IoJB+dqJQ+iF7nTVweenX+uiQGUzVBJv+jX9VyAxvYw1cFqWimuvI",
+	"XFWqu1vDlOQCyuqrBYPac1TV1HbrkaPSt6mE7uWY9ebjfK/eXJIpFYma0pvCIEhnpfqatjoadG8l7R+v",
+	"rs4vXVHJ1TpvruLUPIPY47lUrqKajXifZ/zWLOiGLaH6XrhIrsg8H6Z8BHV0jco3YxlLl2HhOFvfHYe3",
+	"1ZTRDehL2g6Zqx1u7fPnJ29xc1Tb3a2s+xBrpwL6mtexGLUt8rfazqG+yB1pQ51cYs6oKPtnbTcDXGX4",
+	"uit/igW/hFzYAue+kO5qZb8hI4pPRGHnCMezeKSXQW2SUrm44+LlMzrDkv9S4QFBXTWuXFd7aAuR8AwL",
+	"7j0106in+MgMjj/3oOEPaUMb9BlLOHUpmXYHFnaUKzUMHS/xhSnlouOipLBc4kjOZlJgnjdX5UorUP4+",
+	"KP2NZ+oA0SY7EkWX2MRzSdpCNlxT5Ir743XrKRWE64gIaQtHu2NEu0Bx3uFLmHMal5osxdgKybYNeet/",
+	"c6XFOqVs1Dfvfnj95rDUaMD2ATDX0ZhYHpKOdepAUbf5DgHqbBaAiCHyjyn2vzGU6oKpPK3Vi9/IyQR6",
+	"Dfy2wv09RfW9nS3qLV1J+ZaKpV2j+kq8y/btaR388qHEyaDfVzNpX5ds6ppZbSVi3bBlVKp/DQVluZqn",
+	"dOm7fNrqjGFjF98yK0yOumHLHjku6kiOZTYjlOiMMdJWjLkwTfft009mhs9PR1OeJhkTceeAxJmU+g9G",
+	"y40hZEQhm8QaglLb7K2gWCV2+8iYoQa2I0fRzQtGxgKcCprPk/gHqO2cGspwlNxSMfLN499rnoK4EBM6",
+	"k2iWnHUO7ZKg59vKmqoLmdJbhlXomdD1kmJxQKvGyEofTTiGg8oJONnAbRPO95DEuMCD2rVZQMJludb6",
+	"B4bDlXpomfnqTXlm5pIZz5rshlKmDOLrHtNmZ49s2WS2uyrt9pu1br2EXIvIZSn5OHxljQGvKK/ooRGl",
+	"GHAIQ413q585xwBVLsDdsF6Qmcnxu7NqacV3AuIaPnKlnTMQPUko/UHN02zCkgOoAYizQWHtBIrc+w/x",
+	"CZRrxnW4fg4Y74ap8H6FXHAsY69c2ZPIJiKbUYw4gMKc0nTZIyEdtUYxdwpN5kMHyI9kPHTDfx3TYXn2",
+	"ZIP9sDiqb+bCxynFKDNEkgA716D4ivxgufOWBkSDIlXOFLiB4THqDueuwKl11GOPaDq6Ae35u++++64+",
+	"cCnAnbu58NyH0AD2N+FTG3iUkUyApHzzhj90xEv1hNfztLqqaZfOuVSEpUC7KmQBQP5D60fbQzb5r//r",
+	"/wFuZPmbba5FbV+CDhgUDFJaS8mBxRwfeQ2mB2rbYQ6XJD5/7wxJVYn5k5kVO1lFhI/BMsINKo1zZQsk",
+	"ha2wYI2+KV8GJcyzHCu3xQb/jMwY42uo7EKONiwWe1YIfFiSO1M6ulFmrr1O5JtpcWUJfI+8821VzMaD",
+	"sBzLAcAExojOqFDYECVCYaBchdUMaWQFzQREgsFCUMrAo8Oyc5ZV6zKaQdS5YLaDmJDQcSyBFhllBg59",
+	"c4q9lRPoKsePGXO+cqyWayqYC8bQd4Pl1Pf6uzUGZFVQt1MLtV9M4h5PurCh9V9JuthEW213CGvXEhP2",
+	"rWidtYoM9rfZj+9b9pYlnF4ZNe9rxzkxa8unqSXD0OKluHAN+HwP2cZbHraylaAxIdCqy8vgYlUtr1hH",
+	"SDv+5YNtq0lSRsflkO5iKJcNKwrBKSGxt5MEaTUgPVXSYBu4he9AocAoCyMXSg/ahc2ouWJozAB5bZ0N",
+	"Y3nszu9rK/+Vq/kmWD10hM+KVQ1vfY1w9WUMrN7e8BbieMHJCygRIKNblHf0Qk/AssgVlfJArP0T8ThN",
+	"wf3hRumRI60pRicGOO48A663A7WQF8zpa+h6h9gJHU2LIaZUGYo1kzbtH21yXnYBY6l5R0gyWo5SBn0A",
+	"ywuAIQQaO/Fz617DxcFK/Bc2rd+6/KgYMSN+uSjml6SdMLNRwm18p809LJX/LAgKTlcQzqef4L8+x/WU",
+	"LCqOBfs1mpebA6hpktRSlke0lNhpjpLkq5lL3E4baFsIomUgZ/8wRpQ7yzi/VceMf1ihCMnTCuP7EiHI",
+	"4fL6Av1mWrT4wtS2FHdAcZyYMQNazaFrlZT6EBtlBRR71YrqQB1NvTPbny+gyXUUxjaCrVBo6HW0Sp2b",
+	"aQ/W9yoh5ReqYdGnemz2yBve3bLkiGlBtbVfL06OXrnY6jnV08IfM7LrK5Or0EEzox/fMDHR09bBzv4+",
+	"ZIG5vwe/bcT1XQldw+1/E+kesIoxEA9aAcH7EA8UCLbSn6yks43WJDNXlwB1JUNA7qQq4VxfV1EKbNbn",
+	"eEq/f8u1XWgDhgbCprmdbyj5iObruQOZO6MkQvFGlIRe19ZrU8zcI++rKCazwDK8txbOTzWbPaotAM4A",
+	"ZmkAUbPSb3D54HBZChngeMuPo/tvzrQz11/YCep8OD9ZT0rgyCF0Qrmw8cFmA08UMUIQJiZrnfEhNAqu",
+	"uk6295ZELgGJ66ioxbvqzog/FbKrGSMiMk1+Qp+RYAv4r8+2V7xio4xByKa6CTwcwnkyVLO/o039H08U",
+	"sbl2tnV3LqDkH/g9zEI7j+fLeCz9HWDOFoP5jfX2jTTItcz5Z6RF/4jxEJcNNOyJjUW6P5N9it+vUZi9",
+	"OzmcEMMdtASTnI2MQhMe1trGei62n/0CW2lraxUUbC11gWp/jjh4atAjRw2k6zDoxfyFmJ+xVdz/DTnB",
+	"VxY6Ar8jHMQ3IeThEPjCHOhdxRCPulhZYMs4JnyZGFGBilHJgYdNwJnRnH0i5DzNJ1x4673CnSgbnzDn",
+	"c5ZywRSZyjSBnu9nIHZjlXxb8uC6dUB++fA5rne1vcaXHlOqxilO7ZbX+dkqp/Ovl1lWPYAA/txFbRMt",
+	"6+KIcBTUwOzQAUSBQ6oh6h5HQJrDNabX4qcu9CkilDiST2J8FhehQDETZqMxabvQXCM4HRIII4cu5Cwo",
+	"vS8FyYUNtOnY7CmnHw7ZSM4Ck3A1Pl2OEWksclRwA1DDskiPdCCUu36SWoYeLBvra4CdKef7N+/Y4ru5",
+	"ALNhaXiMBMZlY6CPlUkjEuOx/4rnHPtUMTAUj6ZsdMMS33GgsD+h4E4dO3et2t0CnyhX4C1bIVsBGFnr",
+	"VK4YaUO48zyzGXpgVvJN+w3Q8hSSpWY0HcvM3L2ZADh8x2khlve7OCwMOU5KhTwtdKEqf2ghEeK0oV6e",
+	"h0KZ4Z/14GeUC3ubBtpcdp11KfbI9zlPdZeLMkyrAxKrEU0Z9B1hArPe4mLXMWmbP7opFZPgMFTkDgAD",
+	"tyAKrLSwTkTihKWamvESuRAK7OiQ/QUFcKBSK9M0oZrGTcHZiMCPpLDg4EgBPLf/bRWXMpnfksRDI0EL",
+	"Sd+8jP/IffkrF1vLuSoy09NPljr6SPBtGnevQJATloqILScuaUg11gajFdYHBta3dNSlZ8iUz5HOGHr2",
+	"BDuE0AXM3qBVVsI1aaM3D4IaXK9g/xZQ805Tt9CACjxMy08ckADlG7ienA/W7LMOXf9J+37eGV1/F41C",
+	"t0G7aItaGE1IFciLuWKZOmxAmVq7/ZcA+yMynW+680Mb8LeDwrtZa/BLa39Z4RyWgv9q3cSW+G5X96Wi",
+	"ZAXlca3I6Wl5qf6QnjJQAA6h+jHiQGA3Q2YyxpLJvgyYZTR12HHuFv2YfejcHE0uV/v8G0o8NEoU0OS0",
+	"lOK6vxw57CLW+6m8cdjDM1gClMz1FMNWM13ozdY4vIIdYAqAUlyIBm1fEdxoh773ZGjf6oC1GSM96XzO",
+	"RGJT7l3vx9Cc6VJmpWBgSHYqtluX08WLlAunlh8Eq+Qa0nCNYiyIFGHtJhADwfkFc2C3y6IdBEqJgNwl",
+	"OdEWsIRFRCTJ5HwOGiJT7j0cHxaNZ+rPOcuFIkM2lhmzpodJ0SCHtBcQRaZhUFDiXVCvYabgQsMcpg6o",
+	"0HBLjUPbx8im21z7sRY2VE1BTIXR8/0vOLgNHbYXnrGRzBJlC7/rjI7A5MBuoaiLHJMbLhISI8jGVQHh",
+	"CcLJoT9RaOLpKszYU8RKMl0cgiW+aGupRn0JXt2ptzFOpwyw788uT86usN0nGCiAIlNRSDHcpdTpBR+x",
+	"wzUE2lzCipRQ43sMaPba2gpHAPUls5NyGOYAPuAySjOaYD/QeUpH1qDUUPcUMaq+UjuY16KG8gkPb3Zw",
+	"x/GVTA7bcjdCDRrob87S34ezVGaEfdQMjLB3Y5NeDITSZ8311E4+OipIi7pSoMQ4pyNp//Hy3VnHFw6r",
+	"KfFlxUKoLFXUSAvLos1yndPUvNGJbCihq4Gm5Q2EFPvQiLCKla+95opZVYgSLBmN1ItMiolfdamqFMW6",
+	"UiX/bBBa4iqLJUnGlDrEghdzg5jFIdhFXbf+IvOs+NmItPbd69YhVHaxT6Bk/vMdMlxqppxhGLiOj4Sk",
+	"YikFe6IOyHCULefY861ISnm+0+mR1xTMrXCLmDsLrMAsjWXF9stbwEI7V8fnZM7MC25j8Z+7r2W2oFnC",
+	"EvNfUK7b1ubvWI8a1drILI5xAuMKDsHAMs2MmKOkuWxHoic5A0eF3Z3MtREvfPPqAyvG7JtvFBvlmt8y",
+	"d+OudpBdPFcklWDul7n2/QVG2MfF3P+AzLiw1UoH++YPP/pMZsw9IVPS3tt5aaWrC6azZffIvBd3Dm2F",
+	"IjslrpsozdPUHDXhAJAqh0Jm4zzF8yejlNEMGa/9Emqn5kIfFnsxdzSW2URCovTOHpkGIlzxWUqVdofd",
+	"q5Sk81XSAiSLbVJ5cR2qGhzgXgi+gjiqQQcakYIXA7H8iVqp0taGyeIIy7V1euQ4HAUAzzphKPYoDesr",
+	"hgXY4gNCfblA0o6LmmsxOCbMvHMNAmIK+d2UjOS8CMb3BMQ2HquvV1fjowVC9zjc21Zlc6w7+lZI7lsh",
+	"ufsUkltXLi6VE4m6aa2KeiISV1Ld1w6FPEUIi4RioJ5jWhQ4DF4whF5gTU1niDfaXy0amWU8nNndQpqh",
+	"5QVBTZcPYngvxv6XCYCQE4L30whIoPttGWVT1hPRb21+0VTdrIbcVFTZqNBFAf7aZZW2HBkBYblU58i1",
+	"zN0mecoMmy2t4Ylyr3ErFthwgywXtsOJmuY6kQsRW79TwpU5KLQBmIU/gY9jax5xr4FUB5KHtOhA5pmc",
+	"gMgBjLQYd8j0grHgfVUfEnRmVm6v7FEDg2CidfFApTPE/ZiT+NeKC2o6hABZ/GVV8eXpJ/jHWskV01Tx",
+	"ZG1A6YU155VsMhAep1abqBKeKNsNkQsScyNwZWzOqOuuYy0kIFnZGhuockHi/BhNga7WMteHMGBQclOb",
+	"qbs4dbk3F7idQiw3ehxVN+XGXEdQOluRqVyQGRVLsmAZsybLpJTxVT9YU04Knt4l00dmaa4jbuvuVlwc",
+	"4DS5d5vTgDmByN462IkCNrXTdICyO0plntzdYezWDH2XmhDXT1U6728+hof2//pzpg0A7DG3nlpEG9pf",
+	"2x7vQfvrkp3WPOQCg7dc173aZbjKYYYOTKRMbIgG1QggBX1REn8eo0IPGbrQxXkijVzn+aq1dydsxBNn",
+	"67bWZKpWpjsg8VTr+a/wbYwNfqhvaWYpm6uUH24KS++zBMwcMiN7OzsYVw8NYfcGu/YvmkrBOkbf/U82",
+	"0qiOY8saiDghmVyA38QlxK2EXka+gumuUWtBupjS9NYZc9yOrAysiJEb0lL7u4VROlOIXikK3DvrU1tI",
+	"u5mI7H/8GJG9/ouI7O28NP81MP+za/5nLyL/9b//TweLvemMswQp/pCObuR4bJv9g4MCztDVaYcjtP4E",
+	"t57iUrkiN2yuA60YZKp5nk1YEYXoY2o6kbcGWf/rikOhqEvfdfQotmGdecLNl/HZjxcnfwz8FG5ZPOmR",
+	"SyaCXo+QumXtKefvr8wJeFb5FKraJ3Hkluc5lq9hEr4efwFPMaLXF3OUO/aTe8y8BreXJgHvnevzV+1S",
+	"7AEHb9Tzbow3odk3Z/VjhJ5/OSu5G6SC8F+N7lgjtFpMBEvCvSdqcJS/pdnNXUReFHZVvCrKGiYCj8Am",
+	"CHXQwd2BTUq0hK4eYNM2RMeSrKqQakTYGc1uWELaDyoQd0L/evltc7bWNR/YyAX7qMkwlaMbHySjM0Zn",
+	"hV8ap9DF21kObNqR2xWOCnZShRwGxMIihLJma+AFaGIG4C8NVPVDm3TuTcaFuAEkXmm6LJEXIUkqxYRl",
+	"9rij4rIFW+AwNIVqnRmjCkLI0S1jHjsWA3DR+QLKj5BdQ/vvZvQNVAGeGNQY7ESD3Q93luwvWYqm6vsb",
+	"c79UK1nwNC2jymMpKAGuVbHzm7v49+AuLklqm1iThZX1lpE5F5ONhsR8bsT3iEBzJKRAmYrIlNFUTzF9",
+	"KmFCc+1dPLYVXI+cMZZAgT20UaOdLnCFpalcnIMJjyvIikJx2CoAnUMXOFVqCfWHGRUJ1TJb2uzZYBjM",
+	"qaK2uZS3jLs4DHSW9ciJjdCa5OBvNcqJJ71Fa8QZm2EGGIj58AKFiCEjqmUGlojO+Bw8pXOQ/S37oqmS",
+	"drPudW70FH+1sE0naONBxgS40gpFhCt61MARKEtVSxpcG1jo0nB/S+Pvx0lzPGWjG5LyWyaYKpkNl0qz",
+	"WYgaGZtLxbVt71MfW3EmNRnmPNVkyfSBB7ugd4bXmvf7gx55J0bMfgBd81xMIh3dAEj5KQlouMMlRkyl",
+	"aUQK0IH4c6h7YDiw64e30+9DMXOWygVojULTkS50Zj9y0QvPzIGZem7B4NAt10e35Tfbe/1+fQmKi+Kc",
+	"Hsc1W0zw4KFVte6s89XbcPaJB8wmCUbnKpjgW5OOEgkYbMXXT80tzqBd4wOmc7k7acDRgHpYkFFl+gHB",
+	"tY3uXmePLwyKUHR/LLOZCjpSpowK4hxXpP368urdeccW1+1CnTSaQmvvorS+p9qiGGeeyRFT6sDzI5cY",
+	"Vi7bL+cM+oGjRnZ5dXRxFTQFiKwoQOzeLNP8G8tkVHhlMKaYKhdybB2B6gnBPOiEjFNq1BQapKfZlzJi",
+	"B24b/c7oKXTMyEwmzKZCH52fIivNGB1NgR7a9rJkJg0EONcehPewkRRJcXoycysvmlsCk7aVAsoOQ7we",
+	"Q1e9JuRi1KyYIzEtwn1Tq80ADDwccbqw6w+mfRCS5MadAg+Z5OJfxa/oNh5IfmvFAgep23b7tq9HNnfb",
+	"MWRArffnBXYYmPIo1A4960E+TkNH5Es3yGPKiW6SJhvmUZoWu/mX8kqr4Pg94PjfamDnqQ1oaOQNr/C5",
+	"KtHGoL2t+wnsgjHU8PQ/geeZfaQjnRphjyGzsGkaNusrpZPDUsCxn0NpOVchyLkKndZgpDEJgY4yqVTB",
+	"B9AFY+m7L3FGyeXxj+WqST2Ce8Nq7y6wI5g/H42MzlgUR3SPDhrczziEO+/vsaLR40iibhK0Chk4+m1j",
+	"/P38ED/T2PXNnSVX/oC/2W++vv3GIrXBO3dDQ9f5NSM82Zp6IJqtiSP8arQDaEFAPNZTAlgomk28aHh/",
+	"QoAjfKMDtXTAUeZvZOCrkwFEzy+nAp8CrN2uBHEQkhmUV0rWVRt2S7h7OJf98DR5ZM+6W+AGJPjmJ3/w",
+	"pO4CNO4BsPcUgb9IlLVSKtcBRXSmDi/JuhJb61nXe48924mlv3v8+SZS/r5Ew3ti1X1Ew8cU8TbiSVlq",
+	"+ydCk39Siet3JTltiyTJU03VTbMbL6gW6gN5DoJ5Emc+h/CjiFCNmbRZLqIiWqjwzWNtC6PNcCi9oG0y",
+	"KCbMYl8UCBIK43cNGsJQbeoChUcywyxgmOjsx+N3b31QZxGdk8+GEIQqtK/DY84XqsR1euRU26KCuEib",
+	"PlPUl1wtZ1qMHbtana6lMAT81Jc67fhCqqdnVycXPx29KfABEyFsDY1sSWL8IbYWekXal8c/Hr1ym+tE",
+	"2MGqnF90GOqJeEK5KOqS+oL99VM4L75eyNJ3PfKG37CVcAquHa3zh2EDwP3l+phpkRBFb6HwirJBYQSc",
+	"RBALDjmw3pC7Gv9ldohxZYd2ABvTVa08G9XWCAE/stBwz9zWIUdFv2iqbGO9cSfLOSOxOb44KoQgkRS2",
+	"uBBCC/M1vIIJEnV9C+25ubbNPcyA4WVWYwAs6REgCypyacYAnWgPtKMcQIy5y2YcysRW4Y2KW5WuLqnr",
+	"AQ4VBywqlTuThViGdU/KJVqxwmG1Oqs3fwaKWk2J2VJztIyZr1hC2vFJMmHkWGZQGRX+uETHW9xpKooK",
+	"wZlXhlB9QbQbrs78V56l5h9bNr811Xp+8PTpyDBmmh48e/Zi96liQsmsa2EJqK2FCNfkzJZZccFohj/D",
+	"mdkBMYsA1muupXWw29/aGeW3+0iVWkshgK2DVp8me8P98U53MN4ddffY3rj7cry/392hg+Fz9nK0mwz6",
+	"rTAy76wI6vTBeLY8a2v1ZO4QkweAdWxHahAlYNpvBWH/SQrCFmLFhng8S3W2a5ItM0baVkooERyk8fBH",
+	"J7KBwuj1T+mSZY48OYrkPvAUCmURLPLNJoajgDBjWWPbRk1HBRHOzfNhrotM3YhIWDNNUxtypKEWuRyD",
+	"KcpM2CPuBEAw4gKiFt3OQP4yHBgLjWEnXls/JE7liKZTqXQcGdFMy5FMMa8p9iEFR+enTxSZS4xFiGdU",
+	"0AnEiPxqfosPMZTPFTKD8WM7gWvKYUeOyXXruhWR2BVahAGgLxsyf0xnLtKLXXwh3k1UxAD6iudTDI/Y",
+	"tMiD4qLxkXcrO+7kItix83KPnEky+//Zu9reNnIk/VcI4w4rLTq27E3mdiwsDl7HyQaXyfgse+eAXC5N",
+	"q2mLcKupabZsC8H89wOrim+tbqk1sWPPRl8mY6lFsklWsVgvz8MrZNRLv/zvjg0pr2Y+CCqcV0J5/WwW",
+	"0kWpba69WcwEuwWiaC1eyMKcLbKStyJfsN5IzavJpZH9hIFapf8/BjAX2nfmK8LOgCqw11LPoM0SK7Ha",
+	"MMAA4CvUvp7b0/e785S0nDS9q8q77aQ+cz3/5LH2ZX2kW2twGu96v1CFdcohrz9F/WgTHzmLjmea4MPo",
+	"BuXdIhHKdj2jg/Ua7jB9qzDA1UgXNmuF9/CGEmU91XnVD4M8L8+s0Eip4JM4qYrFlSh6xoLYTi/EXWyr",
+	"Dxney8zM4NUMLwKjs3+evfVloq5wBt6rxlnhSSc6k2YEyF0Wh4I7BEFAj9SiquD6k+J17HxSCm16SvFC",
+	"C/BaAaWGYFXJC41rzq5LNZ9pX2e6PxgMDuM6CMp4A7Q8pQpKZ0O4sdLMxxWwp8JNCCpuf52LubkaQT6Z",
+	"WVmu2eVcL3DF0ym/H4kie88rUYwXKetNZZ5Le/0NCz84m6kcfA54mZnyBbvjsmKVYnpixsbDl4neYhjW",
+	"B2hRZKKE3+JFC7eX+bs/RGhMCr7CpJvDis5yumLG4KO77BfMxYdu/0aJyWlNfCgT8h1+e2Z3qBk7pgVC",
+	"/ew1Js9TG2AYDe1ftEGLMLXa3hmXL4b1iyAtP+XpGeGzQMcizyy/Zv85XAOH7NVg3yUvmuNIE53Y2BZc",
+	"w6WczkD4E1C5agtgE3TgKL4VJUAHuUpiM4UZTuEyDktNRiMIUyJ/IbFrEdReoeoS2R9u6jsBpw160cxp",
+	"K4u5mut8kTDNby3Ty1d4VViPVywXXFugXM7GJdcTIMuRUBlOxVcwBusn0jdyhu6z3+2Sabnn0wmzztZK",
+	"nYTR/2i/HV02sitaCezwMLPco6kue1laMVWx4C2yqIr51JyvNJKdTy320+9wWoCxhRMDBtXy5QnxhLWb",
+	"NUcE2Oyr0ARJa/0UWhZzrTCwTmM2DYJxYd8n6ph0F0A94iz3YB//Zyx4/XAoV6qc8goyfoP0cBqRudll",
+	"L+gFXoQyjtbgRkbkE8HLdvNaON4p77hwqKKhsrc3u61X4zsqp3Dy7CsWpRO1mmLr5ibZ8321OUzqFVor",
+	"yrG4vtF1XdpQmUXpsPF4EV700u1yc/hHFVnN9+4jO35XQPKIIrzcWYsU+1Iz93YY+MllcWORu3N17dEq",
+	"ggOnEiXqyT9CCvgTigPcZmm3wFzXd1RHEXAbrpPP8EYaM8uXGgT7VRHMPxVBJEzsXu9a11WCp3CCJmQS",
+	"GapJYKU2b/N3tpNvgaS33Fkblax7dTsZMDvfVelCyxx03Hsx88xKbualXKyeMeuJBMJcp/O5noDjIryE",
+	"IB+Fo6JI2OjsnxcfXJiYyuAQpS+kPUuCwKWFx+IVdxHqZeikd3CLSb2pj8HY+oXF34iQG8I9DmNdJK6H",
+	"ZuoIc3u38E+ZmJViDP6ZiTRitthlAGWGRnoNtzPXKnrT+oUo5HlrAudEpFhMM72KEUsyRyjHK/yk52cv",
+	"mNG4x8R3ZVlK0ceU+Qp5otFYeQ0O0NJteBlqjYdNzBTrMAhbLlYbEsg8VK3eyLrFgL6DXu7BEXLrdve/",
+	"KCXds2CY85fQzdXjHqmxTuc0Oq6WybiQ3RWVZ0Aya7UO0Vz3UZYtNY9RfZg8A1RFvCw5IQAUqkDUuSgl",
+	"fJ20mSP9lHRyUZ3imJ5C6rqisteH2kaRgg8CpzE+uRWiR0BXs5sYCbgs41Z9wwYy9lrcitxswS5CBo3v",
+	"fcF/6UNoryPQr7M9PAEWmA4WjdM7N/lVKfRkdw2TUp0ekqTRk6qGRhEkpoFwu5r1O4D8hLgDujrBjrnm",
+	"smjlVcVt/hon8cFQMeLpMC9Myic83h7sRINOtgyrz4xhtUU4WmS1A9cqLLMXu6BdwtGDvFkPf9EsMonD",
+	"kYemSnEr1dzLUL/pdEswqAojSFaVQH2tNHU8pHwvq08nmvLtyfTQ9Uyb7u2vsHbWQ9LidvBInY2pDOYO",
+	"JbTXx4EcVYrlimcRGiUcW4lFhXGva2QCwxe7dCoJe1sm7CdxD6UhPVTFwPQNvN54vDUJ5HAj/le9JGSP",
+	"wM5Xk6/HQ49afU5SXsHDn5NIZLkNqPwRgR0r8JxsqIG8JUzH3EZIU+ZHmsGhChBT+eLQJiTawkkOniuL",
+	"su5TDYFxA/nCeDEWGOxAX4/IWHpsPwSgcK5VwdIAXAd6ho7TYeCF0lBC4VhqI1eT7kfoUmoWMtqih845",
+	"EDHTJIK4klYC9Z+WHYq8YACpFTEHhohXAX7jOFdaZM7VZmuCxL20qQ6UCTrYZR8wXYuN1XRqWsqQ9E5X",
+	"zwKXym2ZB3R22Zd5aGQq1/B3B01l3jzEpWK0ZCvAqSCzoSMyVZhW4bkBwHGtk9CzFFZ/VkDo5HF7rDff",
+	"Y4hQVgZBsfbjxOpkOce5nledhInXSNsEUpVCJiRmYlM2np6Jsc+X0hN1p6MiMcj7C2qBrAbr+fzKoGbK",
+	"bK+obIqG1ZYzbebvWwS0oKOVucPhSn5n0FvRq6/zy7pgTUcRIaxj1uOXWuXzSlBBJ6jqfsiediPo/LyS",
+	"9yIzf+oEtt9MlC1Azb0Ir73vH8fQkf8aE+xsuMs81UglbiNYpoloWlq2r5+Mr9y7kCm4dhPb7swGoDws",
+	"cES3Qsm58dXm+fva3+Equb3tP2zc3XsUT+wUaUhzOZVVajOmx6KobDwSrCEp4OaHKcYHg37CCnEXECFB",
+	"IfRE5QHDQV5x8O7SOeM5Cm5FCft3rHKC1ceEkVueg4sG4xO2d6lR9eNLHbKPn1IMNMKnOmglpXI5BCIw",
+	"PaAdR5XAo/Oj83ej83fHo13bXVB5zDEVmownuDCLKYMtL1yVcH/oJsPFcNPTi7O3J5/PTo5e75ai4rIw",
+	"C6P/gcNPWcYXuhlUx70UPft7qW0etWZlaZAtp0/DYjoTubaRtsUtK31QQTLBxG2MzkJfUgZto8S/USVK",
+	"KmYFeJmESj/zxUyUUmWsN5XFvBK6z8pASZi2jWFP2c7miMHn8NDT86m9etgVJy2gKz6dUcU4OZ7Ao5ti",
+	"dyk1o1kmb2VGhev2u97A8SFSs/1d9ndVTTybIopjiO4/6A+ZnnGgh8QqA4ylBtQvlM1mMbfozZG7sboz",
+	"ZzS9p5H8IHCaS8R0fzkYxNkJbjZXIWm5lTozC7Um+ftYTaf8hRbmoSpaMGNatGVu6/hMDz1czfVxRne9",
+	"+/B2lNgkabIi1lbLJesGjJMKV1daYss+T9f6WwHq4hpzxprehpro+Cr7yatk/xXMa2UkdOdw5/8+7r/4",
+	"8dPHwYsfP/25lwR/9P/8bzvfuAIwWv3WCLSZO52YNUZRiOUUHDeXC5rbbQTg0bQvLMNa3WsxZVabWMYw",
+	"8SzDNeNJWd43XjHOiP2YDLLI5gqKqTHHw5M2uxJkQagp7YW4y+XB4HqztcFLSo1SQAbmym9Zm8yQy3mB",
+	"0XvM5XcFjynQGKZkd/0wGDCdNFlrHeyyhGFjTIOTw1hTMl+YeRoMDgcDdnF+bBnDLL+jhZ1J2Pm7n05e",
+	"G9X+09GHiwCHpj8kX2Ot3twzvpBPL2F3UK2O4IjoQ0xnMkt32RtZSHQ0OjcoWoOj43+cvL54f3K2O+X3",
+	"ny0CT/bZPPeZX4vPxh5EqxCL1GovSJg/mImg8gxtZd2SOX5OtMeb2Y3mVx/4VPw3aNoOcSjzA7P7u//i",
+	"GbEumsG3opV7vsWARXtrmbbl7dRYtnH71ZThXm70ZrcEt/C66UnbjWEJcoBoP7GydN5uILSgVDdEr+NY",
+	"yeoRrsBWw9uie3A2A+1Z6uqQEIxAx/3NimpqkSGtnfwnHQ3TPufH2yya72EWtgL6dQJ6DlcFM5PB/lBX",
+	"uDpmibciuz7VbuUErhXnL12BhWMjZwN4YUK72lxGHhvvEQa2Apppa3w/dPpN5x25h1Hn1mi3LzUhqEMb",
+	"pwU7WVTaoewJVqkwXg3l7Km4l9WxAhJtG772cW6LjUehcoJXsuToBH1hO5SacX3jYtIzGAG6GeYz8+H+",
+	"wJq7Qx+rqviN0JaLFagLKbLuR8GLBbArNsnZ0JrlDYEvqsXlFRMFOVtkpUV+ZRFCoPoRu8GYGrAsiQxK",
+	"3aH9Hxuq2uEHz1qU3Rqvh1uzT24TTp8SOA1WgfEo52Sldij5+KaT4QlPisxWZJFT0kgYJNAt2J0oBZqJ",
+	"9tnG6zdclhXlduCHdPOm6CHmfxiRL+qXbtPsakCucyocO4FRdoLloheyoFwQRWyFeDBftmBmBXgJG/oA",
+	"m4ZxI4usbRTw6E7XFJFoSs7NWNYMwa60pMLWNbAXvranZVbEk2KI2ddfZS/Xyg23FvJqC7mxRjPQMkfR",
+	"90vqpq0EBZrd+wL/0EfQ9N4X+McXy67h34enwzLRHlgvqf/kXE4FRFiMHTKRhKjDVO7Ao7jWaiypTNvo",
+	"IoqR8oIdjc5fn8Zo7ZBQSq2b0x8webyR4PC+cOKkFzHkCHdo7zDyQ7JGKInYj/qw2YxwD0SCvvO1idYN",
+	"8AYw+rHKRMJmojR3+xeiMH9nrJfyvUvAQ0Puc81S/u8Hby4RtbdRSYIumXGAwQ3VK6zzyuDFlN9bZXLw",
+	"6tXG6vac6vkp1F54bR+Pxu+6laPZVPc+YKEsCpqdU9r4GIkKsQqo0MjuowfLocb+ZFiSvbX+nrTciJbB",
+	"qKkmJd1JRyNFdque3QAYxkbCLdJ8jOwS8HHbvDGPqmDxYyxoCvpjLEqbUdAhHh7mhZ3+19uLU3CF0q8T",
+	"dnF68j/HqH+tF7IhLoCD+BZQMhfQ0whBnNrEijjK4aUmXNcwn7a4MM2bH6cWcl2XtpFeQzk916LsmNpo",
+	"HgV3AHrCZYZMgOZj5AXsqRLCiX2L3izwEgNgw4U4XLrVmJ96mOGwKaldTBIyMCAvnmsBebzmsSBFY17I",
+	"X+cifm6XnXKt7wBLwjyDAH0olSKDXHszX+oOXS0QW8t4xV/cSnGXslLlgvVeDv7SEkq7MAPvdMUyLcN4",
+	"KRQhgc8gNAwOmu8WYCh40XJocbKofniJ1wo5nU/Dc5+SI1ovOQ1jgWhwrx72rVku+P6qbLkF2VXbaTFU",
+	"fnj5lJcgs1SrLkCwB7fXntXXnjntd6tJcP9DSWOjP1V4fMvcIci47Qc+FQV4qSJXxbU2ItjjvpCFMrg4",
+	"PWVOgkLBb81FYL8fEEhdjM5qBFItZ9zPd4UZ9SPVClLrqIkfuVzwzE0qvtkjAcT4tQMnJyS8Pnsj94/I",
+	"+ICpxAs1L6Gw1s17g7xFx/aeOaU6OTCv5K2AM03vsqNsKgkMd8UBd6YemRredLBKLeNovyuYehXTwTev",
+	"+RfzX+Dtm5GB0x7VMlqYA0K7fZawvcYTgVcjCN7My9JcZlUhhqwQIgNlC5o3YVpBLuv9TCK0JTVDyJWl",
+	"mOV8bOypI3ZXKmN7UWPuSYgA7cOFhzJkuRnUFZfGSM3VtSzs2TDOJThQiLGj9/7nt2/eg8/cfpQrcB2Z",
+	"s4F+w8fQqitxfHnwoyOJSk9/Htm6LOgo7Q8BoZeGBrUF/3HALheQQVmbqctScDdHqf04dehmwMGRyzHA",
+	"iYtf5zw3p5gq3FEHSct/aUr+hUOQQtzsiI2NwV6yu4kiSGt77k3nGkDOIPwGP8LqeA4ijNLLTuAXec60",
+	"0BryBcOjNvTfdTkrUc1b23ljT5rZsy449wgV+TQuVJmPXZVvdwIWkUIEdvm4hZ0GU33wYCev24N/oIP3",
+	"W9Fwvzzo4JU6V+onXixoGvQTqXcxnpeyWuwcfvzUcN5z2DVGi3hha1X9Xuvn6lqhsm/U+WfiVt04pxKq",
+	"kUgfWAbDuhnQqqCWzQMYgRniiDTO16mJB/IH1zQgiqQ5YK7xxHgQ6Txq07MTfiswQ2Kb5vOQ7K3Z0tGG",
+	"ctMkLLHMfdmB3X8E1e0fP5m9BhQbja4a7urlVQG5PjaTfqbKaidBYkTLh+iYxA7/OvjrPuxiGktj6AiO",
+	"26rkMk8cRczlIirSN6f05YIFmx3qdci/cmRa2Gmqn2mgE5FCByAWxJqD9fOZ7TbmIcEvS8sJgjDNQoe0",
+	"SVDtXhj7Sl3RgRQOMBpIw0BPfC2DulpmyI1GHKYSBV1g9kZzQMs2WAas07qFjLpX51aywHyIQRsDDgf9",
+	"e67g5TG8l7eigAoAh86BIMPQdtgIgi80rSQUjeuwVjyhCbHVcdAkr6KJD4pMlhv9+xIOsasUp8RoFDRp",
+	"jF8t/M6RU8H0jMd7ECAeGno5nZeQSN2Megx7y1X58oo7JEeL23gpqjtjWyEE1FTwogKTKkPYmincCIjG",
+	"xgG6gEHMS+GBYYKhesCb5dGOWhHJ69Q5ti+CZ/Y8Q3XM9XA5HHr4UsdvMNsH2inGfsfbNKCZnIlcFgjg",
+	"iqX4mAZURjANritsr6mnXyKuAQsEkPgaIOWIn82D4X7AT3CF6mvv42XNQtjAeoBp9vgxBbuCVj2jwLJA",
+	"KeDvslo/QfcjSgC6BVwrqPx/+/Tb/wcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

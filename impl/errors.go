@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/router"
@@ -31,10 +32,27 @@ var statusByKind = []struct {
 	{fault.Unavailable, http.StatusServiceUnavailable},
 }
 
+// StorageRetryAfter is the Retry-After, in seconds, of a call refused
+// because storage is unavailable.
+const StorageRetryAfter = 5
+
+// classify returns err as a client sees it: an error wrapping
+// db.ErrUnavailable, whatever wraps it, becomes an Unavailable fault (503
+// with Retry-After) saying storage is unavailable; anything else is
+// returned unchanged.
+func classify(err error) error {
+	if errors.Is(err, db.ErrUnavailable) && !errors.Is(err, fault.Unavailable) {
+		return &fault.Fault{Kind: fault.Unavailable, Cause: err, RetryAfterSeconds: StorageRetryAfter,
+			Message: "storage is unavailable; the gateway retries on its own, try again later"}
+	}
+	return err
+}
+
 // StatusOf returns the HTTP status and the public message for err. Errors
 // that are not faults are bugs: they get 500 and a generic message, and the
-// caller must log them.
+// caller must log them. Storage being unavailable is 503 (see classify).
 func StatusOf(err error) (status int, message string) {
+	err = classify(err)
 	if f, ok := fault.As(err); ok {
 		for _, s := range statusByKind {
 			if errors.Is(err, s.kind) {
@@ -51,6 +69,7 @@ func StatusOf(err error) (status int, message string) {
 // find the log line.
 func ErrorWriter(log *slog.Logger) router.ErrorWriter {
 	return func(w http.ResponseWriter, r *http.Request, err error) {
+		err = classify(err)
 		status, msg := StatusOf(err)
 		reqID := router.RequestID(r.Context())
 		if status >= http.StatusInternalServerError && status != http.StatusNotImplemented {

@@ -1,11 +1,16 @@
 package impl
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/fault"
 )
@@ -22,6 +27,10 @@ func TestStatusOf(t *testing.T) {
 		{name: "unsupported media", err: fault.New(fault.UnsupportedMedia, "no xml"), wantStatus: http.StatusUnsupportedMediaType, wantMsg: "no xml"},
 		{name: "not implemented", err: notImplemented("setRepository"), wantStatus: http.StatusNotImplemented, wantMsg: "setRepository is not implemented yet"},
 		{name: "plain error is a 500 with a generic message", err: errors.New("driver: secret detail"), wantStatus: http.StatusInternalServerError, wantMsg: "internal error"},
+		{name: "storage unavailable is a 503", err: fmt.Errorf("asset: %w", fmt.Errorf("db: list assets: %w", db.ErrUnavailable)),
+			wantStatus: http.StatusServiceUnavailable, wantMsg: "storage is unavailable; the gateway retries on its own, try again later"},
+		{name: "another 503 keeps its message", err: fault.Wrap(fault.Unavailable, db.ErrUnavailable, "the scheduler is not running"),
+			wantStatus: http.StatusServiceUnavailable, wantMsg: "the scheduler is not running"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,5 +58,21 @@ func TestParamFaultNamesTheParameter(t *testing.T) {
 				t.Fatalf("got %d %q, want 400 %q", status, msg, tc.want)
 			}
 		})
+	}
+}
+
+// TestStorageUnavailableAnswer renders a storage outage as a client sees
+// it: 503, Retry-After and a message saying so, the driver's text kept out.
+func TestStorageUnavailableAnswer(t *testing.T) {
+	rec := httptest.NewRecorder()
+	cause := fmt.Errorf("db: insert audit: %w", fmt.Errorf("storage unavailable: dial unix /tmp/pg/.s.PGSQL.5432: %w", db.ErrUnavailable))
+	ErrorWriter(slog.New(slog.DiscardHandler))(rec, httptest.NewRequest(http.MethodGet, "/edge/audit", nil), cause)
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "5" {
+		t.Fatalf("answer = %d, Retry-After %q; want 503 with Retry-After 5", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	var body gen.Error
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || !strings.Contains(body.Message, "storage is unavailable") ||
+		strings.Contains(body.Message, "dial") {
+		t.Errorf("body = %s (%v)", rec.Body.Bytes(), err)
 	}
 }

@@ -6,7 +6,6 @@
 package impl
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -24,24 +23,41 @@ import (
 	"github.com/edged/edged/internal/user"
 )
 
-// Store is the storage the handlers read directly.
+// Store is what the handlers ask storage directly: only its health, which
+// it keeps in memory.
 type Store interface {
-	// Ping reports whether storage answers.
-	Ping(ctx context.Context) error
-	// GetStatistic returns one counter; db.ErrNotFound when unknown.
-	GetStatistic(ctx context.Context, key string) (db.Statistic, error)
-	// NorthSentTotal sums the readings sent by every north service and task.
-	NorthSentTotal(ctx context.Context) (int64, error)
+	// Health reports whether storage was usable at the last calls.
+	Health() db.Health
+}
+
+// Totals are the statistics' values kept in memory;
+// *ingest.Counters implements it.
+type Totals interface {
+	Total(key string) int64
+}
+
+// Host gives the host's name and addresses, cached; *system.Host
+// implements it.
+type Host interface {
+	Facts() (name string, addresses []string)
 }
 
 // Deps are the collaborators of a Server.
 type Deps struct {
-	Store    Store
-	Config   *configmgr.Manager
-	Audit    *audit.Logger
-	Users    *user.Service
-	Assets   *asset.Service
-	Services *service.Manager
+	Store Store
+	// Ping's figures, each from memory: the statistics' totals, the
+	// instance name and description (service.name, service.description),
+	// the authentication settings and the host's facts.
+	Totals       Totals
+	InstanceName interface{ Value() string }
+	InstanceDesc interface{ Value() string }
+	AuthSettings user.SettingsSource
+	Host         Host
+	Config       *configmgr.Manager
+	Audit        *audit.Logger
+	Users        *user.Service
+	Assets       *asset.Service
+	Services     *service.Manager
 	// North lists north services and tasks and creates north tasks.
 	North *north.Runtime
 	// Filters manages filter instances and pipelines.
@@ -62,6 +78,11 @@ type Deps struct {
 // use.
 type Server struct {
 	store    Store
+	totals   Totals
+	name     interface{ Value() string }
+	desc     interface{ Value() string }
+	authMode user.SettingsSource
+	host     Host
 	config   *configmgr.Manager
 	audit    *audit.Logger
 	users    *user.Service
@@ -87,6 +108,11 @@ func New(deps Deps) *Server {
 	}
 	return &Server{
 		store:    deps.Store,
+		totals:   deps.Totals,
+		name:     deps.InstanceName,
+		desc:     deps.InstanceDesc,
+		authMode: deps.AuthSettings,
+		host:     deps.Host,
 		config:   deps.Config,
 		audit:    deps.Audit,
 		users:    deps.Users,

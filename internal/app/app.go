@@ -25,6 +25,7 @@ import (
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
+	"github.com/edged/edged/internal/supervisor"
 	"github.com/edged/edged/internal/system"
 	"github.com/edged/edged/internal/user"
 )
@@ -49,9 +50,6 @@ type Config struct {
 	// changes of the item still apply.
 	LogLevelFixed bool
 }
-
-// shutdownGrace bounds how long in-flight requests may take at stop.
-const shutdownGrace = 10 * time.Second
 
 // Run starts the gateway and blocks until ctx is cancelled or a shutdown
 // is requested through the API, then stops it cleanly (in-flight requests
@@ -143,26 +141,57 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		log.Warn("authentication is mandatory but the API is served over plain HTTP: tokens and passwords cross the network in clear; set rest_api.enableHttp to false for HTTPS")
 	}
 
-	svc := newServices(store, config, auditLog, log, cfg.SafeMode, tr.Port)
-	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
+	monitor, err := supervisor.WatchConfig(ctx, config)
+	if err != nil {
+		return err
+	}
+	defer monitor.Close()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		system.WatchStorage(watchCtx, store, func() time.Duration { return monitor.Settings().Interval }, clock.Real{}, log)
+	}()
+	defer func() { stopWatch(); <-watchDone }()
+	svc := newServices(store, config, auditLog, log, monitor, cfg.SafeMode, tr.Port)
+	if err := svc.load(ctx); err != nil {
+		return err
+	}
+	counted := countedStore{DB: store, counters: svc.counters}
+	jobs := newTasks(store, counted, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)
+	instanceName, err := config.Watch(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
+	if err != nil {
+		return fmt.Errorf("read the instance name: %w", err)
+	}
+	defer instanceName.Close()
+	instanceDescription, err := config.Watch(ctx, configmgr.CategoryService, configmgr.ItemServiceDescription)
+	if err != nil {
+		return fmt.Errorf("read the instance description: %w", err)
+	}
+	defer instanceDescription.Close()
 	api := impl.New(impl.Deps{
-		Store:    store,
-		Config:   config,
-		Audit:    auditLog,
-		Users:    users,
-		Assets:   asset.New(store, auditLog, clock.Real{}, log),
-		Services: svc.m,
-		North:    svc.north,
-		Filters:  svc.filters,
-		Tasks:    jobs.sched,
-		History:  jobs.history,
-		Control:  control,
-		Logger:   log,
-		Version:  cfg.Version,
-		SafeMode: cfg.SafeMode,
-		Started:  started,
+		Store:        store,
+		Totals:       svc.counters,
+		InstanceName: instanceName,
+		InstanceDesc: instanceDescription,
+		AuthSettings: authSettings,
+		Host:         system.NewHost(),
+		Config:       config,
+		Audit:        auditLog,
+		Users:        users,
+		Assets:       asset.New(counted, auditLog, clock.Real{}, log),
+		Services:     svc.m,
+		North:        svc.north,
+		Filters:      svc.filters,
+		Tasks:        jobs.sched,
+		History:      jobs.history,
+		Control:      control,
+		Logger:       log,
+		Version:      cfg.Version,
+		SafeMode:     cfg.SafeMode,
+		Started:      started,
 	})
 	origins, err := cors.Watch(ctx, config, log)
 	if err != nil {
@@ -174,6 +203,10 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 
+	// The gateway's schedules exist before the API answers.
+	if err := jobs.seed(ctx); err != nil {
+		return err
+	}
 	ln, err := listen(ctx, tr, certs, log)
 	if err != nil {
 		return err
@@ -206,18 +239,22 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return fmt.Errorf("serve HTTP: %w", err)
 	}
 	log.Info("edged stopping")
-	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(stopCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Warn("HTTP shutdown", "error", err)
-	}
-	jobs.stop(stopCtx)
-	svc.stop(stopCtx)
-	if err := auditLog.Record(stopCtx, "FSTOP", audit.Information, map[string]any{
-		"uptimeSeconds": int64(time.Since(started).Seconds()),
-	}); err != nil {
-		log.Error("audit FSTOP", "error", err)
-	}
+	stopInStages(ctx, log,
+		stage{name: "API requests", budget: httpStopBudget, run: func(ctx context.Context) {
+			if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Warn("HTTP shutdown", "error", err)
+			}
+		}},
+		stage{name: "tasks", budget: tasksStopBudget, run: jobs.stop},
+		stage{name: "services", budget: servicesStopBudget, run: svc.stop},
+		stage{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
+			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{
+				"uptimeSeconds": int64(time.Since(started).Seconds()),
+			}); err != nil {
+				log.Error("audit FSTOP", "error", err)
+			}
+		}},
+	)
 	return nil
 }
 

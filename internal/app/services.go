@@ -15,6 +15,7 @@ import (
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
+	"github.com/edged/edged/internal/supervisor"
 )
 
 // statsFlushInterval is how often in-memory counters reach storage (reads
@@ -23,6 +24,7 @@ const statsFlushInterval = time.Second
 
 // services is the service runtime with its shared counters.
 type services struct {
+	store    *db.DB
 	m        *service.Manager
 	north    *north.Runtime
 	filters  *filter.Manager
@@ -34,7 +36,8 @@ type services struct {
 
 // newServices wires the service runtime over store; nothing runs until
 // start.
-func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, safeMode bool, port int) *services {
+func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, monitor supervisor.Source,
+	safeMode bool, port int) *services {
 	clk := clock.Real{}
 	counters := ingest.NewCounters(store, log)
 	tracker := ingest.NewTracker(store, func(ctx context.Context) (string, error) {
@@ -46,13 +49,13 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 	if err != nil {
 		panic(err) // the built-in filters are fixed at compile time; a test guards them
 	}
-	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Filters: pipelines})
+	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins,
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor, Filters: pipelines})
 	m := service.New(service.Options{
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Filters: pipelines,
+		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor, Filters: pipelines,
 	})
-	return &services{m: m, north: nr, filters: pipelines, counters: counters, log: log}
+	return &services{store: store, m: m, north: nr, filters: pipelines, counters: counters, log: log}
 }
 
 // start flushes counters periodically from now on and starts the enabled
@@ -75,4 +78,32 @@ func (s *services) stop(ctx context.Context) {
 		s.stopLoop()
 		<-s.loopDone
 	}
+}
+
+// load reads what the counters and the north runtime keep in memory from
+// storage: the statistics' values (ping's figures) and what each north
+// service and task sent.
+func (s *services) load(ctx context.Context) error {
+	if err := s.counters.Load(ctx, s.store); err != nil {
+		return err
+	}
+	return s.north.Load(ctx)
+}
+
+// countedStore is the storage given to what adds to statistics outside the
+// in-memory counters (the purges): every addition that commits is told to
+// the counters too, so their totals, which ping reports, stay exact.
+type countedStore struct {
+	*db.DB
+	counters *ingest.Counters
+}
+
+// AddStatistics adds deltas in storage and, once committed, to the
+// counters' totals.
+func (c countedStore) AddStatistics(ctx context.Context, deltas map[string]int64) error {
+	if err := c.DB.AddStatistics(ctx, deltas); err != nil {
+		return err
+	}
+	c.counters.Committed(deltas)
+	return nil
 }

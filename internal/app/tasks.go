@@ -44,16 +44,18 @@ type tasks struct {
 	unsub    func()
 }
 
-// newTasks wires the scheduler and the processes over store; flush writes
-// the in-memory ingest counters (nil: none). Nothing runs until start.
-func newTasks(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger,
+// newTasks wires the scheduler and the processes over store (the purges
+// over purgeStore, which tells the in-memory counters what they count);
+// flush writes the in-memory ingest counters (nil: none). Nothing runs
+// until start.
+func newTasks(store *db.DB, purgeStore purge.Store, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger,
 	flush func(context.Context) error, safeMode bool) *tasks {
 	clk := clock.Real{}
 	t := &tasks{
 		sched: scheduler.New(scheduler.Options{Store: store, Config: config, Audit: auditLog, Clock: clk,
 			Logger: log.With("component", "scheduler")}),
 		history: stats.NewHistory(stats.HistoryOptions{Store: store, Config: config, Clock: clk, Logger: log, Flush: flush}),
-		purger:  purge.New(purge.Options{Store: store, Config: config, Audit: auditLog, Clock: clk, Logger: log}),
+		purger:  purge.New(purge.Options{Store: purgeStore, Config: config, Audit: auditLog, Clock: clk, Logger: log}),
 		config:  config, log: log, safeMode: safeMode,
 	}
 	t.sched.Register(processPurge, func(ctx context.Context, _ scheduler.Run) error {
@@ -97,14 +99,10 @@ func (t *tasks) seed(ctx context.Context) error {
 	return nil
 }
 
-// start seeds the schedules and, unless in safe mode, starts the
-// scheduler, with the stats collection schedule following changes of
-// STATISTICS.interval. In safe mode it only marks the tasks a crash cut
-// short Interrupted.
+// start starts the scheduler unless in safe mode (seed first), with the
+// stats collection schedule following changes of STATISTICS.interval. In
+// safe mode it only marks the tasks a crash cut short Interrupted.
 func (t *tasks) start(ctx context.Context) error {
-	if err := t.seed(ctx); err != nil {
-		return err
-	}
 	if t.safeMode {
 		t.log.Info("safe mode: the scheduler is not started")
 		return t.sched.InterruptStale(ctx)

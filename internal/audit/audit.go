@@ -70,6 +70,7 @@ var Codes = []Code{
 	{"USRDL", "User deleted"},
 	{"ASTDP", "Asset tracking event deprecated"},
 	{"LOGFL", "Failed login"},
+	{"NHREJ", "North readings set aside"},
 }
 
 // Sources lists the codes of Codes, in the same order.

@@ -131,10 +131,15 @@ var Rights = map[string]Rule{
 	"listSouthServices":     read,
 	"listNorthServices":     read,
 	"createNorthTask":       write,
-	"listPersistentPlugins": read,
-	"getPluginData":         read,
-	"setPluginData":         write,
-	"deletePluginData":      write,
+	// the readings a north destination refused, kept for resending: a GET
+	// outside /edge/asset…, as decisions §2 reads
+	"listSetAsideReadings":   read,
+	"resendSetAsideReadings": write,
+	"deleteSetAsideReadings": write,
+	"listPersistentPlugins":  read,
+	"getPluginData":          read,
+	"setPluginData":          write,
+	"deletePluginData":       write,
 	// Filters: writes need an editor (admin, user or control)
 	"listFilters":  read,
 	"createFilter": write,

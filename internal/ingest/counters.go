@@ -28,10 +28,12 @@ type Counters struct {
 	store StatsStore
 	log   *slog.Logger
 
-	mu      sync.Mutex        // guards deltas, pending and ensured
-	deltas  map[string]int64  // key → count not yet flushed
-	pending map[string]string // key → description, to create before the next add
-	ensured map[string]bool   // keys known to exist in storage
+	mu       sync.Mutex        // guards deltas, flushing, stored, pending and ensured
+	deltas   map[string]int64  // key → count not yet flushed
+	flushing map[string]int64  // key → count being flushed now
+	stored   map[string]int64  // key → value in storage, from Load on (see Total)
+	pending  map[string]string // key → description, to create before the next add
+	ensured  map[string]bool   // keys known to exist in storage
 
 	flushMu sync.Mutex // serialises flushes, so deltas reach storage in order
 }
@@ -41,7 +43,7 @@ func NewCounters(store StatsStore, logger *slog.Logger) *Counters {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Counters{store: store, log: logger, deltas: map[string]int64{},
+	return &Counters{store: store, log: logger, deltas: map[string]int64{}, stored: map[string]int64{},
 		pending: map[string]string{}, ensured: map[string]bool{}}
 }
 
@@ -61,11 +63,48 @@ func (c *Counters) Add(key, description string, n int64) {
 	}
 }
 
-// Value returns the count of key not yet flushed.
+// Value returns the count of key not yet flushed (being flushed included).
 func (c *Counters) Value(key string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.deltas[key]
+	return c.deltas[key] + c.flushing[key]
+}
+
+// Load reads the statistics' values from storage, the base of Total; call
+// it once, before counting. store is *db.DB.
+func (c *Counters) Load(ctx context.Context, store interface {
+	ListStatistics(ctx context.Context) ([]db.Statistic, error)
+}) error {
+	all, err := store.ListStatistics(ctx)
+	if err != nil {
+		return fmt.Errorf("ingest: load statistics: %w", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range all {
+		c.stored[st.Key] = st.Value
+	}
+	return nil
+}
+
+// Total returns the value of statistic key, from memory: its value in
+// storage as of Load, plus what was flushed or Committed since, plus what
+// is counted and not flushed yet. Ping reads its figures this way, never
+// from storage.
+func (c *Counters) Total(key string) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stored[key] + c.deltas[key] + c.flushing[key]
+}
+
+// Committed tells the counters that deltas were added to storage by other
+// means (the purge's counts), so that Total includes them.
+func (c *Counters) Committed(deltas map[string]int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, v := range deltas {
+		c.stored[k] += v
+	}
 }
 
 // Forget drops what is known and pending about key, after its statistic
@@ -74,6 +113,7 @@ func (c *Counters) Forget(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.deltas, key)
+	delete(c.stored, key)
 	delete(c.pending, key)
 	delete(c.ensured, key)
 }
@@ -88,7 +128,7 @@ func (c *Counters) Flush(ctx context.Context) error {
 
 	c.mu.Lock()
 	deltas, pending := c.deltas, c.pending
-	c.deltas, c.pending = map[string]int64{}, map[string]string{}
+	c.deltas, c.pending, c.flushing = map[string]int64{}, map[string]string{}, deltas
 	c.mu.Unlock()
 	if len(deltas) == 0 && len(pending) == 0 {
 		return nil
@@ -97,6 +137,7 @@ func (c *Counters) Flush(ctx context.Context) error {
 	restore := func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		c.flushing = nil
 		for k, v := range deltas {
 			c.deltas[k] += v
 		}
@@ -126,6 +167,12 @@ func (c *Counters) Flush(ctx context.Context) error {
 		restore()
 		return fmt.Errorf("ingest: flush statistics: %w", err)
 	}
+	c.mu.Lock()
+	c.flushing = nil
+	for k, v := range deltas {
+		c.stored[k] += v
+	}
+	c.mu.Unlock()
 	return nil
 }
 

@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -37,12 +36,14 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/supervisor"
 	"github.com/edged/edged/internal/system"
 )
 
 // Store is the storage the runtime needs; *db.DB implements it.
 type Store interface {
 	StreamStore
+	SetAsideStore
 	CreateStreamPosition(ctx context.Context, name string) error
 	DeleteStreamPosition(ctx context.Context, name string) error
 	DeleteNorthTask(ctx context.Context, name string) error
@@ -65,13 +66,6 @@ type Config interface {
 // Auditor writes audit entries.
 type Auditor interface {
 	Record(ctx context.Context, source, severity string, details any) error
-}
-
-// Counters are the in-memory statistics; *ingest.Counters implements it.
-type Counters interface {
-	Counter
-	Flush(ctx context.Context) error
-	Forget(key string)
 }
 
 // Schedules creates task schedules; *scheduler.Scheduler implements it.
@@ -98,14 +92,13 @@ var DefaultBackoff = backoff.Default
 
 // Options configure a Runtime.
 type Options struct {
-	Store    Store
-	Config   Config
-	Audit    Auditor
-	Plugins  *plugin.Registry
-	Counters Counters
-	Tracker  Tracker
-	Clock    clock.Clock
-	Logger   *slog.Logger
+	Store   Store
+	Config  Config
+	Audit   Auditor
+	Plugins *plugin.Registry
+	Tracker Tracker
+	Clock   clock.Clock
+	Logger  *slog.Logger
 	// Block is the number of readings read from storage at once (default
 	// DefaultBlock).
 	Block int
@@ -116,6 +109,9 @@ type Options struct {
 	// Backoff of restarts after failures; zero fields take
 	// DefaultBackoff's.
 	Backoff Backoff
+	// Monitor is the service monitor's settings (SMNTR); nil means
+	// supervisor.DefaultSettings.
+	Monitor supervisor.Source
 	// StopGrace bounds how long a service may take to stop (default
 	// 15 s); beyond it, it is reported unresponsive.
 	StopGrace time.Duration
@@ -146,6 +142,10 @@ type Runtime struct {
 	schedules Schedules
 	base      context.Context // parent of every runner
 	closed    bool
+	// sent is what each north service and task sent, as its statistic
+	// holds it: loaded by Load, then kept in step with every transaction
+	// that counts readings sent, so ping reads it from memory.
+	sent map[string]int64
 }
 
 // New returns a Runtime; nothing runs until a service is started or a
@@ -170,7 +170,8 @@ func New(o Options) *Runtime {
 	if o.StartWait <= 0 {
 		o.StartWait = 10 * time.Second
 	}
-	return &Runtime{o: o, log: o.Logger, runners: map[string]*runner{}, tasks: map[string]int{}, base: context.Background()}
+	return &Runtime{o: o, log: o.Logger, runners: map[string]*runner{}, tasks: map[string]int{}, base: context.Background(),
+		sent: map[string]int64{}}
 }
 
 // SetSchedules sets the scheduler north tasks are created on (it is built
@@ -209,8 +210,9 @@ func (rt *Runtime) config(ctx context.Context, name string) (plugin.Config, erro
 }
 
 // instance creates a plugin instance for the north service or task name,
-// turning a panic into an error.
-func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definition) (inst plugin.North, err error) {
+// turning a panic into an error. destination, when set, hears whether the
+// destination accepts readings.
+func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definition, destination func(error)) (inst plugin.North, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("plugin %q panicked while starting: %v", def.Name, p)
@@ -228,6 +230,7 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 		Audit: func(ctx context.Context, source, severity string, details any) {
 			rt.audit(ctx, source, severity, details)
 		},
+		Destination: destination,
 	}
 	inst, err = def.NewNorth(env, cfg)
 	if err != nil {
@@ -236,10 +239,73 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 	return inst, nil
 }
 
-// stream returns the stream of the north service or task name.
-func (rt *Runtime) stream(name, pluginName string, out plugin.North) *Stream {
-	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Counter: rt.o.Counters,
-		Tracker: rt.o.Tracker, Block: rt.o.Block, Log: rt.log}
+// stream returns the stream of the north service or task name; wake, when
+// set, tells it set-aside readings were marked for resending.
+func (rt *Runtime) stream(name, pluginName string, out plugin.North, wake <-chan struct{}) *Stream {
+	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Tracker: rt.o.Tracker,
+		Block: rt.o.Block, Log: rt.log, Wake: wake,
+		Audit: func(ctx context.Context, source, severity string, details any) {
+			rt.audit(ctx, source, severity, details)
+		},
+		Sent: func(n int64) { rt.addSent(name, n) }}
+}
+
+// Load reads what every north service and task sent so far, for SentTotal;
+// call it once, before they start.
+func (rt *Runtime) Load(ctx context.Context) error {
+	svcs, err := rt.o.Store.ListServices(ctx, db.ServiceNorth)
+	if err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	scheds, err := rt.o.Store.ListSchedules(ctx)
+	if err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	all, err := rt.o.Store.ListStatistics(ctx)
+	if err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	values := make(map[string]int64, len(all))
+	for _, st := range all {
+		values[st.Key] = st.Value
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	for _, s := range svcs {
+		rt.sent[s.Name] = values[s.Name]
+	}
+	for _, s := range scheds {
+		if s.ProcessName == db.NorthTaskProcess {
+			rt.sent[s.Name] = values[s.Name]
+		}
+	}
+	return nil
+}
+
+// addSent counts n more readings sent by name.
+func (rt *Runtime) addSent(name string, n int64) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	rt.sent[name] += n
+}
+
+// forget drops what name sent from SentTotal, once it is deleted.
+func (rt *Runtime) forget(name string) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	delete(rt.sent, name)
+}
+
+// SentTotal returns the readings sent by every north service and task
+// together, from memory (ping's dataSent).
+func (rt *Runtime) SentTotal() int64 {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	var total int64
+	for _, n := range rt.sent {
+		total += n
+	}
+	return total
 }
 
 // Prepare registers a new north service or task's stream position
@@ -253,11 +319,14 @@ func (rt *Runtime) Prepare(ctx context.Context, name string) error {
 }
 
 // Removed forgets the north service name after its registration was
-// deleted: its stream position (so purges stop keeping readings for it)
-// and its in-memory counter.
+// deleted: its stream position (so purges stop keeping readings for it),
+// the readings it set aside and what it sent.
 func (rt *Runtime) Removed(ctx context.Context, name string) error {
-	rt.o.Counters.Forget(name)
+	rt.forget(name)
 	if err := rt.o.Store.DeleteStreamPosition(ctx, name); err != nil {
+		return fmt.Errorf("north: %w", err)
+	}
+	if _, err := rt.o.Store.DeleteSetAside(ctx, name, nil); err != nil {
 		return fmt.Errorf("north: %w", err)
 	}
 	return nil
@@ -277,7 +346,7 @@ func (rt *Runtime) Running(name string) bool { return rt.runner(name) != nil }
 // unresponsive while started, shutdown otherwise.
 func (rt *Runtime) Status(name string) string {
 	if r := rt.runner(name); r != nil {
-		return r.getStatus()
+		return r.status()
 	}
 	return system.StatusShutdown
 }
@@ -288,7 +357,7 @@ func (rt *Runtime) Statuses() []string {
 	defer rt.mu.Unlock()
 	out := make([]string, 0, len(rt.runners))
 	for _, r := range rt.runners {
-		out = append(out, r.getStatus())
+		out = append(out, r.status())
 	}
 	return out
 }
@@ -323,17 +392,15 @@ func (rt *Runtime) Start(ctx context.Context, name, pluginName string) error {
 	rt.runners[name] = r
 	base := rt.base
 	rt.mu.Unlock()
-	r.unsubscribe = rt.o.Config.Subscribe(name, r.onConfig)
 	rt.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": name, "plugin": pluginName})
 	rt.log.Info("north service starting", "service", name, "plugin", pluginName)
-	runCtx, cancel := context.WithCancel(base)
-	r.cancel = cancel
-	go r.supervise(runCtx)
+	r.sup.Start(base)
+	r.unsubscribe = rt.o.Config.Subscribe(name, r.onConfig)
 
 	wait := rt.o.Clock.NewTimer(rt.o.StartWait)
 	defer wait.Stop()
 	select {
-	case err := <-r.started:
+	case err := <-r.sup.Started():
 		if err != nil {
 			rt.log.Warn("north service failed to start; it will be retried", "service", name, "error", err)
 		}
@@ -352,21 +419,11 @@ func (rt *Runtime) Stop(ctx context.Context, name string) {
 		return
 	}
 	r.unsubscribe()
-	r.cancel()
-	grace := rt.o.Clock.NewTimer(rt.o.StopGrace)
-	defer grace.Stop()
-	select {
-	case <-r.done:
-	case <-grace.C():
-		r.setStatus(system.StatusUnresponsive)
-		rt.log.Error("north service did not stop in time; it is unresponsive", "service", name, "grace", rt.o.StopGrace)
-		rt.audit(ctx, auditFailed, severityFailure, map[string]any{"name": name, "error": "did not stop in time"})
+	if !r.sup.Stop(ctx, rt.o.Clock.NewTimer(rt.o.StopGrace)) {
 		go func() {
-			<-r.done
+			<-r.sup.Done()
 			rt.finish(context.WithoutCancel(ctx), r)
 		}()
-		return
-	case <-ctx.Done():
 		return
 	}
 	rt.finish(ctx, r)
@@ -399,40 +456,55 @@ func (rt *Runtime) Shutdown(ctx context.Context) {
 	wg.Wait()
 }
 
-// runner supervises one started north service: a plugin instance and its
-// stream, restarted with backoff after a failure.
+// runner is one started north service: a plugin instance and its stream,
+// run and restarted by a supervisor (internal/supervisor).
 type runner struct {
 	rt   *Runtime
 	name string
 	def  plugin.Definition
 
-	cancel      context.CancelFunc // stops the supervisor
+	sup         *supervisor.Supervisor
 	unsubscribe func()
-	done        chan struct{} // closed when the supervisor has stopped
-	started     chan error    // the first attempt's outcome
+	wake        chan struct{} // cap 1: set-aside readings were marked for resending
 
-	mu      sync.Mutex // guards the fields below
-	status  string
+	mu      sync.Mutex         // guards the fields below
 	inst    plugin.North       // the running instance; nil between runs
 	restart context.CancelFunc // ends the running instance's run for a restart
 	again   bool               // the run ended for a restart
 }
 
+// newRunner returns the runner of the north service name, its supervisor
+// made (not started): the runner's attempts tell it about the destination,
+// and the runtime reads its status once the runner is registered.
 func newRunner(rt *Runtime, name string, def plugin.Definition) *runner {
-	return &runner{rt: rt, name: name, def: def, done: make(chan struct{}), started: make(chan error, 1),
-		status: system.StatusRunning}
+	r := &runner{rt: rt, name: name, def: def, wake: make(chan struct{}, 1)}
+	r.sup = supervisor.New(supervisor.Options{Clock: rt.o.Clock, Logger: rt.log, Backoff: rt.o.Backoff,
+		Settings: rt.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
+			rt.audit(ctx, source, severity, details)
+		}}, supervisor.Unit{Kind: "north service", Name: name, Plugin: def.Name, Run: r.runOnce})
+	return r
 }
 
-func (r *runner) getStatus() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.status
+// status returns the service's status.
+func (r *runner) status() string { return r.sup.Status() }
+
+// destination hears from the plugin whether its destination accepts
+// readings: the service is unresponsive while it does not.
+func (r *runner) destination(err error) {
+	if err != nil {
+		r.sup.Degraded("the destination does not accept readings: " + err.Error())
+		return
+	}
+	r.sup.Degraded("")
 }
 
-func (r *runner) setStatus(s string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.status = s
+// poke tells the running stream that set-aside readings were marked for
+// resending.
+func (r *runner) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
 // onConfig applies a configuration change to the running instance, or
@@ -469,66 +541,12 @@ func (r *runner) onConfig(ctx context.Context, _ configmgr.Category) (err error)
 	return nil
 }
 
-// errRestart ends a run so that the next starts at once.
-var errRestart = errors.New("restart for a configuration change")
-
-// supervise runs the service until ctx ends, restarting it with backoff
-// after every failure.
-func (r *runner) supervise(ctx context.Context) {
-	defer close(r.done)
-	rt := r.rt
-	attempt := 0
-	first := true
-	started := func(err error) {
-		if first {
-			first = false
-			r.started <- err
-		}
-	}
-	defer started(nil)
-	for {
-		began := rt.o.Clock.Now()
-		err := r.runOnce(ctx, func() { started(nil) })
-		if ctx.Err() != nil {
-			return
-		}
-		if errors.Is(err, errRestart) {
-			rt.log.Info("north plugin restarted for a configuration change", "service", r.name)
-			continue
-		}
-		if err == nil {
-			err = errors.New("the plugin stopped on its own")
-		}
-		r.setStatus(system.StatusFailed)
-		rt.log.Error("north service failed", "service", r.name, "plugin", r.def.Name, "error", err)
-		rt.audit(ctx, auditFailed, severityFailure, map[string]any{"name": r.name, "plugin": r.def.Name, "error": err.Error()})
-		started(err)
-		if rt.o.Clock.Now().Sub(began) >= rt.o.Backoff.ResetAfter {
-			attempt = 0
-		}
-		t := rt.o.Clock.NewTimer(rt.o.Backoff.Delay(attempt))
-		attempt++
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C():
-		}
-	}
-}
-
-// runOnce runs one plugin instance until it fails, ctx ends (nil) or a
-// configuration change needs a new instance (errRestart). A panic is a
-// failure.
+// runOnce is the supervisor's unit: it runs one plugin instance until it
+// fails, ctx ends (nil) or a configuration change needs a new instance
+// (supervisor.ErrRestart).
 func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	rt := r.rt
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("plugin panicked: %v", p)
-			rt.log.Error("north plugin panic", "service", r.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-		}
-	}()
-	inst, err := rt.instance(ctx, r.name, r.def)
+	inst, err := rt.instance(ctx, r.name, r.def, r.destination)
 	if err != nil {
 		return err
 	}
@@ -545,7 +563,6 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	defer cancel()
 	r.mu.Lock()
 	r.inst, r.restart, r.again = inst, cancel, false
-	r.status = system.StatusRunning
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
@@ -553,9 +570,9 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 		again := r.again
 		r.mu.Unlock()
 		if again && ctx.Err() == nil {
-			err = errRestart
+			err = supervisor.ErrRestart
 		}
 	}()
 	up()
-	return rt.stream(r.name, r.def.Name, inst).Run(runCtx, rt.o.Clock, rt.o.Poll)
+	return rt.stream(r.name, r.def.Name, inst, r.wake).Run(runCtx, rt.o.Clock, rt.o.Poll)
 }

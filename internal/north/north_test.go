@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,6 +35,11 @@ type destination struct {
 	failing  bool  // a failure is scripted
 	sends    chan int
 	failures int
+	// reject, when set, refuses for good the readings whose "i" it
+	// returns true for.
+	reject func(i int) bool
+	// env is the environment of the last instance created.
+	env plugin.NorthEnv
 }
 
 func newDestination() *destination { return &destination{sends: make(chan int, 100)} }
@@ -74,10 +80,13 @@ func (f *fakeNorth) Send(_ context.Context, rs []plugin.Reading) (int, error) {
 		f.d.failing = false
 		f.d.failures++
 	}
-	for _, r := range rs[:n] {
+	for k, r := range rs[:n] {
 		var v struct{ I int }
 		if err := json.Unmarshal(r.Values, &v); err != nil {
 			return 0, err
+		}
+		if f.d.reject != nil && f.d.reject(v.I) {
+			return k, &plugin.RejectedError{Count: 1, Reason: fmt.Sprintf("answered 400: reading %d is invalid", v.I)}
 		}
 		f.d.got = append(f.d.got, v.I)
 	}
@@ -95,7 +104,12 @@ func fakeDefinition(d *destination) plugin.Definition {
 		Items: map[string]configmgr.Item{
 			"url": {Description: "where to", Type: configmgr.TypeString, Default: "there"},
 		},
-		NewNorth: func(plugin.NorthEnv, plugin.Config) (plugin.North, error) { return &fakeNorth{d: d}, nil },
+		NewNorth: func(env plugin.NorthEnv, _ plugin.Config) (plugin.North, error) {
+			d.mu.Lock()
+			d.env = env
+			d.mu.Unlock()
+			return &fakeNorth{d: d}, nil
+		},
 	}
 }
 
@@ -151,7 +165,7 @@ func newEnv(t *testing.T, block int) *env {
 	tracker := ingest.NewTracker(d, func(ctx context.Context) (string, error) {
 		return cfg.Value(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	}, clk)
-	rt := New(Options{Store: d, Config: cfg, Audit: auditLog, Plugins: reg, Counters: counters, Tracker: tracker,
+	rt := New(Options{Store: d, Config: cfg, Audit: auditLog, Plugins: reg, Tracker: tracker,
 		Clock: clk, Block: block})
 	sched := &schedules{d: d}
 	rt.SetSchedules(sched)
@@ -190,7 +204,7 @@ func (e *env) service(name string) {
 }
 
 func (e *env) stream(name string) *Stream {
-	return e.rt.stream(name, "fake_north", &fakeNorth{d: e.dest})
+	return e.rt.stream(name, "fake_north", &fakeNorth{d: e.dest}, nil)
 }
 
 func (e *env) statistic(key string) int64 {
@@ -539,5 +553,108 @@ func TestListAndDelete(t *testing.T) {
 	}
 	if _, err := e.db.GetStreamPosition(t.Context(), "svc"); !errors.Is(err, db.ErrNotFound) {
 		t.Errorf("position after Removed: %v", err)
+	}
+}
+
+// TestRejectedReadingsAreSetAsideAndResent: a reading the destination
+// refuses for good is set aside (kept, counted, audited with its id) and
+// the stream goes on; marked for resending, it is sent again once the
+// destination takes it, and counted sent then.
+func TestRejectedReadingsAreSetAsideAndResent(t *testing.T) {
+	e := newEnv(t, 100)
+	e.service("up")
+	e.insert(0, 6)
+	e.dest.reject = func(i int) bool { return i == 3 }
+	if err := e.rt.Load(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.rt.Start(t.Context(), "up", "fake_north"); err != nil {
+		t.Fatal(err)
+	}
+	e.waitSends(6)               // 0..2 accepted, 3 refused
+	e.waitSends(2)               // 4 and 5, after 3 was set aside
+	e.rt.Stop(t.Context(), "up") // what it sent is recorded once it stopped
+	if got := e.dest.received(); !slices.Equal(got, []int{0, 1, 2, 4, 5}) {
+		t.Errorf("received %v", got)
+	}
+	if got := e.statistic("up"); got != 5 {
+		t.Errorf("sent statistic = %d, want 5", got)
+	}
+	if got := e.statistic(db.SetAsideKey("up")); got != 1 {
+		t.Errorf("%s = %d, want 1", db.SetAsideKey("up"), got)
+	}
+	if got := e.rt.SentTotal(); got != 5 {
+		t.Errorf("SentTotal = %d, want 5", got)
+	}
+	aside, total, err := e.rt.SetAside(t.Context(), "up", 0, 0)
+	if err != nil || total != 1 || string(aside[0].Reading) != `{"i":3}` || !strings.Contains(aside[0].Reason, "400") {
+		t.Fatalf("SetAside = %+v of %d, %v", aside, total, err)
+	}
+	entries, _, err := e.db.ListAudit(t.Context(), db.AuditFilter{Source: AuditRejected})
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("NHREJ entries = %v, %v", entries, err)
+	}
+	var details struct {
+		Name     string
+		Readings []int64
+	}
+	if err := json.Unmarshal(entries[0].Details, &details); err != nil || details.Name != "up" ||
+		!slices.Equal(details.Readings, []int64{aside[0].ReadingID}) {
+		t.Errorf("NHREJ details = %s (%v)", entries[0].Details, err)
+	}
+	if n := e.auditCount("SRVFL"); n != 0 {
+		t.Errorf("SRVFL entries = %d: a refused reading is no failure", n)
+	}
+	if _, _, err := e.rt.SetAside(t.Context(), "nope", 0, 0); !errors.Is(err, fault.NotFound) {
+		t.Errorf("SetAside of an unknown service = %v, want NotFound", err)
+	}
+
+	// The destination takes it now: resend.
+	e.dest.mu.Lock()
+	e.dest.reject = nil
+	e.dest.mu.Unlock()
+	if err := e.rt.Start(t.Context(), "up", "fake_north"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.rt.Resend(t.Context(), "up", nil); err != nil || n != 1 {
+		t.Fatalf("Resend = %d, %v", n, err)
+	}
+	e.waitSends(1)
+	e.rt.Stop(t.Context(), "up") // the stream's records are written before it stops
+	if got := e.dest.received(); !slices.Equal(got, []int{0, 1, 2, 4, 5, 3}) {
+		t.Errorf("received %v, want the set-aside reading last", got)
+	}
+	if _, total, _ := e.rt.SetAside(t.Context(), "up", 0, 0); total != 0 {
+		t.Errorf("%d readings still set aside after they were delivered", total)
+	}
+	if got, want := e.statistic("up"), int64(6); got != want || e.rt.SentTotal() != want {
+		t.Errorf("sent statistic = %d, SentTotal = %d; want %d", got, e.rt.SentTotal(), want)
+	}
+}
+
+// TestServiceUnresponsiveWhileTheDestinationFails: the service's status
+// follows what the plugin reports about its destination.
+func TestServiceUnresponsiveWhileTheDestinationFails(t *testing.T) {
+	e := newEnv(t, 100)
+	e.service("up")
+	if err := e.rt.Start(t.Context(), "up", "fake_north"); err != nil {
+		t.Fatal(err)
+	}
+	e.dest.mu.Lock()
+	env := e.dest.env
+	e.dest.mu.Unlock()
+	if got := e.rt.Status("up"); got != system.StatusRunning {
+		t.Fatalf("status = %s", got)
+	}
+	env.ReportDestination(errors.New("answered 503"))
+	if got := e.rt.Status("up"); got != system.StatusUnresponsive {
+		t.Errorf("status while the destination fails = %s, want unresponsive", got)
+	}
+	if h := system.Health(e.rt.Statuses()); h != system.Amber {
+		t.Errorf("health = %s, want amber", h)
+	}
+	env.ReportDestination(nil)
+	if got := e.rt.Status("up"); got != system.StatusRunning {
+		t.Errorf("status after the destination recovered = %s, want running", got)
 	}
 }

@@ -180,7 +180,7 @@ func (rt *Runtime) DeleteTask(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("north: %w", err)
 	}
-	rt.o.Counters.Forget(name)
+	rt.forget(name)
 	rt.mu.Lock()
 	sched := rt.schedules
 	rt.mu.Unlock()
@@ -215,12 +215,12 @@ func (rt *Runtime) RunTask(ctx context.Context, task string) error {
 	if !ok || def.Kind != plugin.KindNorth {
 		return fmt.Errorf("north task %q: north plugin %q is not installed", task, name)
 	}
-	inst, err := rt.instance(ctx, task, def)
+	inst, err := rt.instance(ctx, task, def, nil)
 	if err != nil {
 		return fmt.Errorf("north task %q: %w", task, err)
 	}
 	defer closeInstance(inst, rt.log)
-	sent, err := rt.stream(task, def.Name, inst).Drain(ctx)
+	sent, err := rt.stream(task, def.Name, inst, nil).Drain(ctx)
 	if err != nil {
 		return err
 	}
@@ -242,7 +242,7 @@ type Record struct {
 }
 
 // List returns every north service and task, sorted by name, with the
-// readings each sent (the in-memory counters flushed first).
+// readings each sent (its statistic, counted with its stream position).
 func (rt *Runtime) List(ctx context.Context) ([]Record, error) {
 	svcs, err := rt.o.Store.ListServices(ctx, db.ServiceNorth)
 	if err != nil {
@@ -251,9 +251,6 @@ func (rt *Runtime) List(ctx context.Context) ([]Record, error) {
 	scheds, err := rt.o.Store.ListSchedules(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("north: %w", err)
-	}
-	if err := rt.o.Counters.Flush(ctx); err != nil {
-		rt.log.Warn("statistics not flushed for the north listing", "error", err)
 	}
 	all, err := rt.o.Store.ListStatistics(ctx)
 	if err != nil {

@@ -1,6 +1,9 @@
 package plugin
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // KindNorth is the kind of the plugins north services and tasks run.
 const KindNorth = "north"
@@ -21,10 +24,26 @@ type North interface {
 	// retrying (with its own backoff) while the destination is
 	// unreachable, and returns early when ctx ends (with ctx's error) or
 	// when retrying cannot help; the runtime then resends the rest later.
+	// When the destination refuses readings for good (they are invalid
+	// to it, whatever the number of tries), Send returns a *RejectedError
+	// for those right after the ones accepted: the runtime sets them
+	// aside and goes on with the rest.
 	Send(ctx context.Context, readings []Reading) (int, error)
 	// Reconfigure applies a changed configuration; ErrRestart asks for a
 	// new instance, another error keeps the old configuration in force.
 	Reconfigure(cfg Config) error
+}
+
+// RejectedError is the error of a Send whose destination refused readings
+// for good: the Count readings right after those Send reports accepted.
+// Reason is the destination's refusal, for the operator.
+type RejectedError struct {
+	Count  int
+	Reason string
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("the destination refused %d readings for good: %s", e.Count, e.Reason)
 }
 
 // NorthEnv is what the runtime gives a north plugin instance besides its
@@ -35,6 +54,19 @@ type NorthEnv struct {
 	// destination is lost and regained. The runtime logs a failure to
 	// write it. Nil means no audit trail (tests).
 	Audit func(ctx context.Context, source, severity string, details any)
+	// Destination tells the runtime whether the destination accepts
+	// readings: an error from when it stops (it does not answer, answers
+	// 5xx or refuses the requests themselves) until nil once it accepts
+	// them again. Meanwhile a north service is unresponsive. Nil: nobody
+	// listens (tasks and tests).
+	Destination func(err error)
+}
+
+// ReportDestination tells Destination, if set, the destination's state.
+func (e NorthEnv) ReportDestination(err error) {
+	if e.Destination != nil {
+		e.Destination(err)
+	}
 }
 
 // Record writes an audit entry through Audit, if set.

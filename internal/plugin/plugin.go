@@ -128,6 +128,16 @@ type Opener interface {
 	Open(ctx context.Context) error
 }
 
+// Checker is implemented by plugins that can tell whether they still do
+// their work: the service monitor calls Check every SMNTR.sleep_interval
+// while the plugin runs, with a context that ends after
+// SMNTR.ping_timeout. An error, or no answer in time, makes the service
+// unresponsive until a check passes again. Check may be called
+// concurrently with Run and Reconfigure.
+type Checker interface {
+	Check(ctx context.Context) error
+}
+
 // Persister is implemented by plugins that keep state between runs. The
 // state is stored when the plugin stops and handed back at its next start.
 type Persister interface {
@@ -149,6 +159,9 @@ type Definition struct {
 	Items map[string]configmgr.Item
 	// Persists is true when instances implement Persister.
 	Persists bool
+	// Checks is true when instances implement Checker; only then does
+	// the service monitor check them.
+	Checks bool
 	// New creates an instance of a south plugin from the current
 	// configuration.
 	New func(env Env, cfg Config) (South, error)

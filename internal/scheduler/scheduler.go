@@ -157,6 +157,11 @@ type Scheduler struct {
 
 	wake chan struct{} // cap 1: something changed; the loop makes a pass
 
+	// passMu serialises passes (the loop's, and a test's), so that a pass
+	// computes its next wake-up from the schedules the other applied; it
+	// is held across storage calls, which is why it is not mu.
+	passMu sync.Mutex
+
 	mu         sync.Mutex         // guards every field below
 	procs      map[string]Process // by process name
 	entries    map[string]*entry  // by schedule id
@@ -184,6 +189,7 @@ type entry struct {
 type task struct {
 	id     string
 	e      *entry
+	ctx    context.Context // the process's; cancelled with a cause
 	cancel context.CancelCauseFunc
 	done   chan struct{} // closed once its record is final
 
@@ -394,42 +400,64 @@ func (s *Scheduler) loop(ctx context.Context) {
 }
 
 // pass re-reads the schedules when due, starts every run that is due and
-// may start, and returns when the next pass is needed.
+// may start, and returns when the next pass is needed. Storage is read and
+// written outside s.mu (the schedules read, the tasks recorded), so that
+// Cancel, Trigger and the tasks' own ends never wait behind storage, e.g.
+// SQLite's single writer busy with a large ingest batch.
 func (s *Scheduler) pass(ctx context.Context) time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.passMu.Lock()
+	defer s.passMu.Unlock()
 	now := s.o.Clock.Now()
+	s.mu.Lock()
 	if s.stopped {
+		s.mu.Unlock()
 		return now.Add(s.o.Reload)
 	}
-	if s.dirty || !now.Before(s.reloadAt) {
-		s.reload(ctx, now)
+	reload := s.dirty || !now.Before(s.reloadAt)
+	if reload {
+		// A Notify from here on sets dirty again: the next pass reads
+		// what this read may have missed.
+		s.dirty = false
+		s.reloadAt = now.Add(s.o.Reload)
 	}
-	s.startDue(ctx, now)
+	s.mu.Unlock()
+
+	if reload {
+		all, err := s.o.Store.ListSchedules(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Error("scheduler: schedules not read; keeping the last known", "error", err)
+			}
+		} else {
+			s.mu.Lock()
+			s.apply(all, now)
+			s.mu.Unlock()
+		}
+	}
+
+	s.mu.Lock()
+	starts := s.dueLocked(now)
 	wakeAt := s.reloadAt
 	for _, e := range s.entries {
 		if !e.next.IsZero() && e.next.Before(wakeAt) {
 			wakeAt = e.next
 		}
 	}
+	s.mu.Unlock()
+	for _, t := range starts {
+		if _, err := s.launch(ctx, t, now); err != nil && ctx.Err() == nil {
+			s.log.Error("scheduler: task not started", "schedule", t.e.s.Name, "error", err)
+		}
+	}
 	return wakeAt
 }
 
-// reload re-reads the schedules; s.mu is held. At the first read the
-// schedules resume (an INTERVAL schedule first runs one interval after
+// apply takes in the schedules as read; s.mu is held. At the first read
+// the schedules resume (an INTERVAL schedule first runs one interval after
 // start); later, a new schedule, or one whose row changed, is armed afresh
 // (an INTERVAL schedule runs at once); a deleted one is forgotten (its
 // running tasks go on).
-func (s *Scheduler) reload(ctx context.Context, now time.Time) {
-	s.dirty = false
-	s.reloadAt = now.Add(s.o.Reload)
-	all, err := s.o.Store.ListSchedules(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Error("scheduler: schedules not read; keeping the last known", "error", err)
-		}
-		return
-	}
+func (s *Scheduler) apply(all []db.Schedule, now time.Time) {
 	seen := make(map[string]bool, len(all))
 	for _, sc := range all {
 		seen[sc.ID] = true
@@ -454,8 +482,10 @@ func (s *Scheduler) reload(ctx context.Context, now time.Time) {
 	}
 }
 
-// startDue starts the due runs, oldest due first; s.mu is held.
-func (s *Scheduler) startDue(ctx context.Context, now time.Time) {
+// dueLocked reserves the due runs that may start, oldest due first, and
+// returns their tasks, to be launched once s.mu is released; s.mu is
+// held.
+func (s *Scheduler) dueLocked(now time.Time) []*task {
 	var due []*entry
 	for _, e := range s.entries {
 		if !e.next.IsZero() && !e.next.After(now) {
@@ -468,6 +498,7 @@ func (s *Scheduler) startDue(ctx context.Context, now time.Time) {
 		}
 		return strings.Compare(a.s.Name, b.s.Name)
 	})
+	var starts []*task
 	for _, e := range due {
 		if e.s.Exclusive && e.running > 0 {
 			s.log.Debug("scheduler: exclusive schedule still running; this run is skipped", "schedule", e.s.Name)
@@ -476,32 +507,48 @@ func (s *Scheduler) startDue(ctx context.Context, now time.Time) {
 		}
 		if s.running >= s.maxRunning {
 			s.log.Debug("scheduler: max_running_tasks reached; due runs wait", "running", s.running)
-			return
+			break
 		}
-		if _, err := s.startLocked(ctx, e, now); err != nil && ctx.Err() == nil {
-			s.log.Error("scheduler: task not started", "schedule", e.s.Name, "error", err)
-		}
+		starts = append(starts, s.reserveLocked(e))
 		e.next = nextRun(e.s, e.next, now)
 	}
+	return starts
 }
 
-// startLocked records a new task of e and starts its process; s.mu is held.
-func (s *Scheduler) startLocked(ctx context.Context, e *entry, now time.Time) (string, error) {
+// reserveLocked counts a new task of e as running, so that limits and
+// exclusivity hold while it is recorded, and returns it; s.mu is held.
+// launch records and starts it.
+func (s *Scheduler) reserveLocked(e *entry) *task {
 	t := &task{id: uuid.NewString(), e: e, done: make(chan struct{})}
-	rec := db.Task{ID: t.id, Name: e.s.Name, ProcessName: e.s.ProcessName, State: db.TaskRunning,
-		StartTime: now, PID: s.o.PID}
-	if err := s.o.Store.InsertTask(ctx, rec); err != nil {
-		return "", fmt.Errorf("scheduler: record task of %q: %w", e.s.Name, err)
-	}
-	var taskCtx context.Context
-	taskCtx, t.cancel = context.WithCancelCause(s.base)
+	t.ctx, t.cancel = context.WithCancelCause(s.base)
 	s.tasks[t.id] = t
 	s.running++
 	e.running++
+	return t
+}
+
+// launch records the reserved task t and starts its process; s.mu is not
+// held. When the record cannot be written the reservation is undone.
+func (s *Scheduler) launch(ctx context.Context, t *task, now time.Time) (string, error) {
+	e := t.e
+	rec := db.Task{ID: t.id, Name: e.s.Name, ProcessName: e.s.ProcessName, State: db.TaskRunning,
+		StartTime: now, PID: s.o.PID}
+	if err := s.o.Store.InsertTask(ctx, rec); err != nil {
+		s.mu.Lock()
+		delete(s.tasks, t.id)
+		s.running--
+		e.running--
+		s.mu.Unlock()
+		t.cancel(nil)
+		close(t.done)
+		return "", fmt.Errorf("scheduler: record task of %q: %w", e.s.Name, err)
+	}
+	s.mu.Lock()
 	proc := s.procs[e.s.ProcessName]
+	s.mu.Unlock()
 	run := Run{TaskID: t.id, Schedule: e.s.Name, Process: e.s.ProcessName, Started: rec.StartTime}
 	s.log.Debug("task started", "task", t.id, "schedule", e.s.Name, "process", e.s.ProcessName)
-	go s.execute(taskCtx, t, proc, run)
+	go s.execute(t.ctx, t, proc, run)
 	return t.id, nil
 }
 
@@ -566,8 +613,8 @@ func (s *Scheduler) Trigger(ctx context.Context, id string) (string, error) {
 		return "", fmt.Errorf("scheduler: %w", err)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.stop == nil || s.stopped {
+		s.mu.Unlock()
 		return "", fault.New(fault.Unavailable, "the scheduler is not running")
 	}
 	e := s.entries[id]
@@ -576,12 +623,17 @@ func (s *Scheduler) Trigger(ctx context.Context, id string) (string, error) {
 		s.entries[id] = e
 	}
 	if e.s.Exclusive && e.running > 0 {
+		s.mu.Unlock()
 		return "", fault.New(fault.Conflict, "schedule %q is exclusive and already running", sc.Name)
 	}
 	if s.running >= s.maxRunning {
-		return "", fault.New(fault.Unavailable, "%d tasks are running, the most allowed (SCHEDULER.max_running_tasks)", s.running)
+		running := s.running
+		s.mu.Unlock()
+		return "", fault.New(fault.Unavailable, "%d tasks are running, the most allowed (SCHEDULER.max_running_tasks)", running)
 	}
-	return s.startLocked(ctx, e, s.o.Clock.Now())
+	t := s.reserveLocked(e)
+	s.mu.Unlock()
+	return s.launch(ctx, t, s.o.Clock.Now())
 }
 
 // Cancel stops the running task id through its context and records it

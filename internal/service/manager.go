@@ -28,6 +28,7 @@ import (
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/supervisor"
 	"github.com/edged/edged/internal/system"
 )
 
@@ -115,6 +116,9 @@ type Options struct {
 	SchedulesChanged func()
 	// North runs north services; nil leaves them stopped.
 	North NorthRuntime
+	// Monitor is the service monitor's settings (SMNTR): health checks,
+	// restarts of failed services; nil means supervisor.DefaultSettings.
+	Monitor supervisor.Source
 	// Filters runs the services' filter pipelines; nil runs none.
 	Filters Pipelines
 }
@@ -229,7 +233,7 @@ func (m *Manager) runner(name string) *runner {
 // unresponsive while it is started, shutdown otherwise.
 func (m *Manager) Status(name string) string {
 	if r := m.runner(name); r != nil {
-		return r.getStatus()
+		return r.status()
 	}
 	if st, ok := m.northStatus(name); ok {
 		return st
@@ -244,7 +248,7 @@ func (m *Manager) Statuses() []string {
 	defer m.mu.Unlock()
 	out := make([]string, 0, len(m.runners))
 	for _, r := range m.runners {
-		out = append(out, r.getStatus())
+		out = append(out, r.status())
 	}
 	return append(out, m.northStatuses()...)
 }
@@ -288,17 +292,15 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	m.mu.Lock()
 	m.runners[s.Name] = r
 	m.mu.Unlock()
-	r.unsubscribe = m.o.Config.Subscribe(s.Name, r.onConfig)
 	m.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": s.Name, "plugin": s.Plugin})
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
-	runCtx, cancel := context.WithCancel(base)
-	r.cancel = cancel
-	go r.supervise(runCtx)
+	r.start(base)
+	r.unsubscribe = m.o.Config.Subscribe(s.Name, r.onConfig)
 
 	wait := m.o.Clock.NewTimer(m.o.StartWait)
 	defer wait.Stop()
 	select {
-	case err := <-r.started:
+	case err := <-r.sup.Started():
 		if err != nil {
 			m.log.Warn("service failed to start; it will be retried", "service", s.Name, "error", err)
 		}
@@ -309,7 +311,9 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	return nil
 }
 
-// stop stops the service name if it runs; m.ops is held.
+// stop stops the service name if it runs; m.ops is held. A plugin that
+// does not stop within StopGrace leaves the service unresponsive; it is
+// finished (buffer drained, unregistered) whenever it stops.
 func (m *Manager) stop(ctx context.Context, name string) {
 	if m.northRunning(name) {
 		m.o.North.Stop(ctx, name)
@@ -320,21 +324,11 @@ func (m *Manager) stop(ctx context.Context, name string) {
 		return
 	}
 	r.unsubscribe()
-	r.cancel()
-	grace := m.o.Clock.NewTimer(m.o.StopGrace)
-	defer grace.Stop()
-	select {
-	case <-r.done:
-	case <-grace.C():
-		r.setStatus(system.StatusUnresponsive)
-		m.log.Error("service did not stop in time; it is unresponsive", "service", name, "grace", m.o.StopGrace)
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": name, "error": "did not stop in time"})
+	if !r.sup.Stop(ctx, m.o.Clock.NewTimer(m.o.StopGrace)) {
 		go func() { // forget it once it finally stops
-			<-r.done
+			<-r.sup.Done()
 			m.finish(context.WithoutCancel(ctx), r)
 		}()
-		return
-	case <-ctx.Done():
 		return
 	}
 	m.finish(ctx, r)

@@ -218,11 +218,12 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 	if err := m.o.Counters.Flush(ctx); err != nil {
 		m.log.Warn("statistics not flushed before deleting a service", "service", name, "error", err)
 	}
-	key := stats.IngestKey(name)
-	if svc.Type == db.ServiceNorth {
-		key = name // a north service's statistic counts what it sent
+	keys := []string{stats.IngestKey(name)}
+	if svc.Type == db.ServiceNorth { // what it sent, and what it set aside
+		keys = []string{name, db.SetAsideKey(name)}
 	}
-	err = m.o.Store.DeleteService(ctx, name, []string{key, filter.FilteredKey(name)})
+	keys = append(keys, filter.FilteredKey(name)) // the readings its pipeline dropped
+	err = m.o.Store.DeleteService(ctx, name, keys)
 	if errors.Is(err, db.ErrNotFound) {
 		return notFound(name)
 	}
@@ -234,8 +235,9 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 			m.log.Error("north stream position not removed", "service", name, "error", err)
 		}
 	}
-	m.o.Counters.Forget(key)
-	m.o.Counters.Forget(filter.FilteredKey(name))
+	for _, key := range keys {
+		m.o.Counters.Forget(key)
+	}
 	m.o.Tracker.ForgetService(name)
 	m.schedulesChanged()
 	m.log.Info("service deleted", "service", name)

@@ -12,69 +12,68 @@ import (
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/plugin"
-	"github.com/edged/edged/internal/system"
+	"github.com/edged/edged/internal/supervisor"
 )
 
-// runner supervises one started service: its plugin instance in a
-// goroutine, restarted with backoff after a failure, and its ingest buffer,
-// which outlives plugin restarts.
+// runner is one started service: its plugin instance, run and restarted
+// by a supervisor (internal/supervisor), and its ingest buffer, which
+// outlives plugin restarts.
 type runner struct {
 	m    *Manager
 	name string
 	def  plugin.Definition
 	buf  *ingest.Buffer
 
-	cancel      context.CancelFunc // stops the supervisor
-	unsubscribe func()             // ends the configuration subscription
-	done        chan struct{}      // closed when the supervisor has stopped
-	started     chan error         // receives the first attempt's outcome
-	reconfig    chan reconfigure   // configuration changes for the supervisor
+	sup         *supervisor.Supervisor
+	unsubscribe func()           // ends the configuration subscription
+	reconfig    chan reconfigure // configuration changes for the running attempt
 
 	// waiting are the acknowledgements of changes that restart the
 	// plugin; they are closed once the next instance started (or failed
 	// to). Only the supervisor's goroutine uses it.
 	waiting []chan struct{}
 
-	mu     sync.Mutex // guards status
-	status string
+	mu   sync.Mutex   // guards inst
+	inst plugin.South // the running instance; nil between attempts
 }
 
-// reconfigure is a configuration change handed to the supervisor; done is
-// closed once the plugin applied it.
+// reconfigure is a configuration change handed to the running attempt;
+// done is closed once the plugin applied it.
 type reconfigure struct {
 	cfg  plugin.Config
 	done chan struct{}
 }
 
 func newRunner(m *Manager, name string, def plugin.Definition, limits ingest.Limits) *runner {
-	return &runner{
+	r := &runner{
 		m: m, name: name, def: def,
 		buf: ingest.New(ingest.Options{Service: name, Plugin: def.Name, Store: m.o.Store, Counters: m.o.Counters,
 			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits}),
-		done:     make(chan struct{}),
-		started:  make(chan error, 1),
 		reconfig: make(chan reconfigure),
-		status:   system.StatusRunning,
 	}
+	u := supervisor.Unit{Kind: "service", Name: name, Plugin: def.Name, Run: r.attempt}
+	if def.Checks {
+		u.Check = r.check
+	}
+	r.sup = supervisor.New(supervisor.Options{Clock: m.o.Clock, Logger: m.log, Backoff: m.o.Backoff,
+		Settings: m.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
+			m.audit(ctx, source, severity, details)
+		}}, u)
+	return r
 }
 
-func (r *runner) getStatus() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.status
-}
+// start starts supervising the plugin.
+func (r *runner) start(ctx context.Context) { r.sup.Start(ctx) }
 
-func (r *runner) setStatus(s string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.status = s
-}
+// status returns the service's status.
+func (r *runner) status() string { return r.sup.Status() }
 
 // onConfig is the configuration listener: the buffer takes new limits at
-// once, the plugin its new configuration in the supervisor's goroutine. It
+// once, the plugin its new configuration in the running attempt. It
 // returns once the plugin applied the change (a restart included), so the
 // write that changed the configuration answers after it took effect; it
-// waits at most StartWait.
+// waits at most StartWait. Between attempts there is nothing to hand over:
+// the next attempt reads the configuration afresh.
 func (r *runner) onConfig(_ context.Context, c configmgr.Category) error {
 	cfg, limits := configOf(c)
 	r.buf.SetLimits(limits)
@@ -83,7 +82,7 @@ func (r *runner) onConfig(_ context.Context, c configmgr.Category) error {
 	defer t.Stop()
 	select {
 	case r.reconfig <- req:
-	case <-r.done:
+	case <-r.sup.Idle():
 		return nil
 	case <-t.C():
 		return fmt.Errorf("service %q did not take its new configuration within %v", r.name, r.m.o.StartWait)
@@ -91,7 +90,7 @@ func (r *runner) onConfig(_ context.Context, c configmgr.Category) error {
 	select {
 	case <-req.done:
 		return nil
-	case <-r.done:
+	case <-r.sup.Done():
 		return nil
 	case <-t.C():
 		return fmt.Errorf("service %q did not apply its new configuration within %v", r.name, r.m.o.StartWait)
@@ -106,63 +105,27 @@ func (r *runner) acknowledge() {
 	r.waiting = nil
 }
 
-// errRestart ends a run so the next one starts at once with the current
-// configuration.
-var errRestart = errors.New("restart for a configuration change")
+// attempt is the supervisor's unit: one run of the plugin. A change that
+// was waiting for a restart is acknowledged when the attempt fails too,
+// since the next attempt reads the configuration afresh.
+func (r *runner) attempt(ctx context.Context, up func()) error {
+	err := r.runOnce(ctx, up)
+	if !errors.Is(err, supervisor.ErrRestart) {
+		r.acknowledge()
+	}
+	return err
+}
 
-// supervise runs the plugin until ctx ends, restarting it with backoff
-// after every failure.
-func (r *runner) supervise(ctx context.Context) {
-	defer close(r.done)
-	defer r.acknowledge()
-	m := r.m
-	attempt := 0
-	first := true
-	// started reports the first attempt's outcome to the starter.
-	started := func(err error) {
-		if first {
-			first = false
-			r.started <- err
-		}
+// check is the health check of a plugin whose instances are Checkers;
+// between attempts there is nothing to check.
+func (r *runner) check(ctx context.Context) error {
+	r.mu.Lock()
+	inst := r.inst
+	r.mu.Unlock()
+	if c, ok := inst.(plugin.Checker); ok {
+		return c.Check(ctx)
 	}
-	defer started(nil) // stopped before it came up
-	for {
-		began := m.o.Clock.Now()
-		err := r.runOnce(ctx, func() { started(nil) })
-		if ctx.Err() != nil {
-			return
-		}
-		if errors.Is(err, errRestart) {
-			m.log.Info("service plugin restarted for a configuration change", "service", r.name)
-			continue
-		}
-		if err == nil {
-			err = errors.New("the plugin stopped on its own")
-		}
-		r.setStatus(system.StatusFailed)
-		m.log.Error("service failed", "service", r.name, "plugin", r.def.Name, "error", err)
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": r.name, "plugin": r.def.Name, "error": err.Error()})
-		started(err) // the starter sees the failure recorded
-		if m.o.Clock.Now().Sub(began) >= m.o.Backoff.ResetAfter {
-			attempt = 0
-		}
-		delay := m.o.Backoff.Delay(attempt)
-		attempt++
-		r.acknowledge() // the next attempt reads the configuration afresh
-		t := m.o.Clock.NewTimer(delay)
-	wait:
-		for {
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case req := <-r.reconfig:
-				close(req.done) // applies at the next attempt
-			case <-t.C():
-				break wait
-			}
-		}
-	}
+	return nil
 }
 
 // runOnce creates, starts and runs one plugin instance until it fails, ctx
@@ -202,6 +165,14 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 			return err
 		}
 	}
+	r.mu.Lock()
+	r.inst = inst
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.inst = nil
+		r.mu.Unlock()
+	}()
 	var sink plugin.Sink = r.buf
 	if m.o.Filters != nil {
 		pipe, err := m.o.Filters.Open(ctx, r.name, filter.South)
@@ -211,7 +182,6 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 		defer pipe.Close(ctx) // persists the filters' state
 		sink = pipe.Sink(r.buf)
 	}
-	r.setStatus(system.StatusRunning)
 	up()
 	r.acknowledge()
 
@@ -240,7 +210,7 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 				stopRun()
 				r.ended(<-ended)
 				r.persist(ctx, inst)
-				return errRestart
+				return supervisor.ErrRestart
 			case err != nil:
 				m.log.Error("configuration change not applied to the plugin", "service", r.name, "error", err)
 			}

@@ -78,6 +78,7 @@ const (
 	NHAVL AuditSource = "NHAVL"
 	NHCOM AuditSource = "NHCOM"
 	NHDWN AuditSource = "NHDWN"
+	NHREJ AuditSource = "NHREJ"
 	NTFAD AuditSource = "NTFAD"
 	NTFCL AuditSource = "NTFCL"
 	NTFDL AuditSource = "NTFDL"
@@ -132,6 +133,8 @@ func (e AuditSource) Valid() bool {
 	case NHCOM:
 		return true
 	case NHDWN:
+		return true
+	case NHREJ:
 		return true
 	case NTFAD:
 		return true
@@ -641,6 +644,7 @@ type AuditEntry struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -701,6 +705,7 @@ type AuditEntryCreate struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -756,6 +761,7 @@ type AuditLogCode struct {
 	// - `USRDL` user deleted
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
+	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	//
 	//
 	// Example: CONCH
@@ -830,6 +836,7 @@ type AuditSeverityLevel struct {
 // - `USRDL` user deleted
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
+// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 //
 // Example: CONCH
 type AuditSource string
@@ -1249,7 +1256,7 @@ type NorthService struct {
 	// Example: 15000
 	Sent int `json:"sent"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1382,7 +1389,7 @@ type Ping struct {
 	// Example: 15000
 	DataSent int `json:"dataSent"`
 
-	// Health `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
 	// Example: green
 	Health PingHealth `json:"health"`
@@ -1423,7 +1430,7 @@ type Ping struct {
 	Version string `json:"version"`
 }
 
-// PingHealth `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+// PingHealth `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 //
 // Example: green
 type PingHealth string
@@ -1734,7 +1741,7 @@ type ServiceRecord struct {
 	// ServicePort Port of the service's own API, if any.
 	ServicePort *int `json:"service_port"`
 
-	// Status The state of a service.
+	// Status The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
 	// Example: running
 	Status ServiceStatus `json:"status"`
@@ -1750,7 +1757,7 @@ type ServiceRequest struct {
 	union json.RawMessage
 }
 
-// ServiceStatus The state of a service.
+// ServiceStatus The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 //
 // Example: running
 type ServiceStatus string
@@ -1760,6 +1767,71 @@ type ServiceStatus string
 // Example: running
 type ServiceStatusOrEmpty struct {
 	union json.RawMessage
+}
+
+// SetAsideCount defines model for SetAsideCount.
+type SetAsideCount struct {
+	// Count How many set-aside readings the call concerned.
+	Count   int    `json:"count"`
+	Message string `json:"message"`
+}
+
+// SetAsideList defines model for SetAsideList.
+type SetAsideList struct {
+	Readings []SetAsideReading `json:"readings"`
+
+	// Total How many readings this north service or task has set aside, all pages together.
+	//
+	// Example: 1
+	Total int `json:"total"`
+}
+
+// SetAsideReading A reading the destination of a north service or task refused for good, set aside.
+type SetAsideReading struct {
+	// Asset The reading's asset code.
+	//
+	// Example: line4/press
+	Asset string `json:"asset"`
+
+	// Id The entry's id, for resending or deleting it.
+	//
+	// Example: 12
+	Id int64 `json:"id"`
+
+	// Reading The reading's values.
+	//
+	// Example: {"force":11.5}
+	Reading map[string]interface{} `json:"reading"`
+
+	// ReadingId The reading's id in the buffer when it was set aside (as audited by `NHREJ`).
+	//
+	// Example: 40211
+	ReadingId int64 `json:"readingId"`
+
+	// Reason The destination's last refusal.
+	//
+	// Example: answered 400 Bad Request: {"message": "element 0: field readings must be a JSON object"}
+	Reason string `json:"reason"`
+
+	// Resend True while it is marked to be sent again.
+	//
+	// Example: false
+	Resend bool `json:"resend"`
+
+	// SetAside UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	SetAside Timestamp `json:"setAside"`
+
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
+	//
+	// Example: 2024-05-01 10:15:42.123456
+	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// SetAsideSelection Which set-aside readings to send again; without `ids`, or with none, every one.
+type SetAsideSelection struct {
+	Ids *[]int64 `json:"ids,omitempty"`
 }
 
 // SouthAsset defines model for SouthAsset.
@@ -2085,6 +2157,9 @@ type Limit = int
 // Minutes defines model for Minutes.
 type Minutes = int
 
+// NorthName defines model for NorthName.
+type NorthName = string
+
 // PluginName defines model for PluginName.
 type PluginName = string
 
@@ -2102,6 +2177,9 @@ type Seconds = int
 
 // ServiceName defines model for ServiceName.
 type ServiceName = string
+
+// SetAsideIds defines model for SetAsideIds.
+type SetAsideIds = []int64
 
 // Skip defines model for Skip.
 type Skip = int
@@ -2247,6 +2325,21 @@ type SetPipelineParams struct {
 	Append *bool `form:"append,omitempty" json:"append,omitempty"`
 }
 
+// DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
+type DeleteSetAsideReadingsParams struct {
+	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+	Id *SetAsideIds `form:"id,omitempty" json:"id,omitempty"`
+}
+
+// ListSetAsideReadingsParams defines parameters for ListSetAsideReadings.
+type ListSetAsideReadingsParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2366,6 +2459,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginTextRequestBody defines body for Login for text/plain ContentType.
 type LoginTextRequestBody = PemCertificate
+
+// ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
+type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -3266,9 +3362,41 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/north (the `ListNorthServices` operationId).
 	ListNorthServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteSetAsideReadings Delete readings a north service or task set aside
+	//
+	// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+	//
+	// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+	DeleteSetAsideReadings(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSetAsideReadings List the readings a north service or task set aside
+	//
+	// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+	//
+	// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+	ListSetAsideReadings(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendSetAsideReadingsWithBody Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadingsWithBody(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResendSetAsideReadings Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Ping Check liveness
 	//
-	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 	//
 	// Corresponds with GET /edge/ping (the `Ping` operationId).
 	Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4558,9 +4686,81 @@ func (c *RawClient) ListNorthServices(ctx context.Context, reqEditors ...Request
 	return c.Client.Do(req)
 }
 
+// DeleteSetAsideReadings Delete readings a north service or task set aside
+//
+// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+//
+// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+func (c *RawClient) DeleteSetAsideReadings(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteSetAsideReadingsRequest(c.Server, northName, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSetAsideReadings List the readings a north service or task set aside
+//
+// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+//
+// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+func (c *RawClient) ListSetAsideReadings(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSetAsideReadingsRequest(c.Server, northName, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendSetAsideReadingsWithBody Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *RawClient) ResendSetAsideReadingsWithBody(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendSetAsideReadingsRequestWithBody(c.Server, northName, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResendSetAsideReadings Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *RawClient) ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResendSetAsideReadingsRequest(c.Server, northName, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Ping Check liveness
 //
-// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 //
 // Corresponds with GET /edge/ping (the `Ping` operationId).
 func (c *RawClient) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7185,6 +7385,187 @@ func NewListNorthServicesRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewDeleteSetAsideReadingsRequest constructs an http.Request for the DeleteSetAsideReadings method
+func NewDeleteSetAsideReadingsRequest(server string, northName NorthName, params *DeleteSetAsideReadingsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "north_name", northName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/north/%s/setaside", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Id != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "id", *params.Id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSetAsideReadingsRequest constructs an http.Request for the ListSetAsideReadings method
+func NewListSetAsideReadingsRequest(server string, northName NorthName, params *ListSetAsideReadingsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "north_name", northName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/north/%s/setaside", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Skip != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResendSetAsideReadingsRequest calls the generic ResendSetAsideReadings builder with application/json body
+func NewResendSetAsideReadingsRequest(server string, northName NorthName, body ResendSetAsideReadingsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewResendSetAsideReadingsRequestWithBody(server, northName, "application/json", bodyReader)
+}
+
+// NewResendSetAsideReadingsRequestWithBody constructs an http.Request for the ResendSetAsideReadings method, with any body, and a specified content type
+func NewResendSetAsideReadingsRequestWithBody(server string, northName NorthName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "north_name", northName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/north/%s/setaside/resend", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPingRequest constructs an http.Request for the Ping method
 func NewPingRequest(server string) (*http.Request, error) {
 	var err error
@@ -9236,9 +9617,45 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /edge/north (the `ListNorthServices` operationId).
 	ListNorthServicesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNorthServicesResponse, error)
 
+	// DeleteSetAsideReadingsWithResponse Delete readings a north service or task set aside
+	//
+	// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+	DeleteSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*DeleteSetAsideReadingsResponse, error)
+
+	// ListSetAsideReadingsWithResponse List the readings a north service or task set aside
+	//
+	// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+	ListSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*ListSetAsideReadingsResponse, error)
+
+	// ResendSetAsideReadingsWithBodyWithResponse Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadingsWithBodyWithResponse(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error)
+
+	// ResendSetAsideReadingsWithResponse Send readings a north service or task set aside again
+	//
+	// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+	ResendSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error)
+
 	// PingWithResponse Check liveness
 	//
-	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9635,7 +10052,7 @@ type ClientWithResponsesInterface interface {
 
 // CreateUserResponse503Headers the declared response headers of an HTTP 503 response for CreateUser
 type CreateUserResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CreateUserResponse struct {
@@ -9732,7 +10149,7 @@ func (r CreateUserResponse) ContentType() string {
 
 // AdminUpdateUserResponse503Headers the declared response headers of an HTTP 503 response for AdminUpdateUser
 type AdminUpdateUserResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type AdminUpdateUserResponse struct {
@@ -9829,7 +10246,7 @@ func (r AdminUpdateUserResponse) ContentType() string {
 
 // DeleteUserResponse503Headers the declared response headers of an HTTP 503 response for DeleteUser
 type DeleteUserResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DeleteUserResponse struct {
@@ -9919,7 +10336,7 @@ func (r DeleteUserResponse) ContentType() string {
 
 // AdminUpdateUserByIdResponse503Headers the declared response headers of an HTTP 503 response for AdminUpdateUserById
 type AdminUpdateUserByIdResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type AdminUpdateUserByIdResponse struct {
@@ -10016,7 +10433,7 @@ func (r AdminUpdateUserByIdResponse) ContentType() string {
 
 // DeleteUserByIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteUserById
 type DeleteUserByIdResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DeleteUserByIdResponse struct {
@@ -10106,7 +10523,7 @@ func (r DeleteUserByIdResponse) ContentType() string {
 
 // PurgeAllReadingsResponse503Headers the declared response headers of an HTTP 503 response for PurgeAllReadings
 type PurgeAllReadingsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type PurgeAllReadingsResponse struct {
@@ -10182,7 +10599,7 @@ func (r PurgeAllReadingsResponse) ContentType() string {
 
 // ListAssetsResponse503Headers the declared response headers of an HTTP 503 response for ListAssets
 type ListAssetsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListAssetsResponse struct {
@@ -10258,7 +10675,7 @@ func (r ListAssetsResponse) ContentType() string {
 
 // ListAssetTimespansResponse503Headers the declared response headers of an HTTP 503 response for ListAssetTimespans
 type ListAssetTimespansResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListAssetTimespansResponse struct {
@@ -10334,7 +10751,7 @@ func (r ListAssetTimespansResponse) ContentType() string {
 
 // PurgeAssetReadingsResponse503Headers the declared response headers of an HTTP 503 response for PurgeAssetReadings
 type PurgeAssetReadingsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type PurgeAssetReadingsResponse struct {
@@ -10417,7 +10834,7 @@ func (r PurgeAssetReadingsResponse) ContentType() string {
 
 // GetAssetReadingsResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadings
 type GetAssetReadingsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetAssetReadingsResponse struct {
@@ -10500,7 +10917,7 @@ func (r GetAssetReadingsResponse) ContentType() string {
 
 // GetAssetSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetAssetSummary
 type GetAssetSummaryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetAssetSummaryResponse struct {
@@ -10590,7 +11007,7 @@ func (r GetAssetSummaryResponse) ContentType() string {
 
 // GetAssetTimespanResponse503Headers the declared response headers of an HTTP 503 response for GetAssetTimespan
 type GetAssetTimespanResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetAssetTimespanResponse struct {
@@ -10680,7 +11097,7 @@ func (r GetAssetTimespanResponse) ContentType() string {
 
 // GetAssetReadingValuesResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingValues
 type GetAssetReadingValuesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetAssetReadingValuesResponse struct {
@@ -10763,7 +11180,7 @@ func (r GetAssetReadingValuesResponse) ContentType() string {
 
 // GetAssetReadingSeriesResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingSeries
 type GetAssetReadingSeriesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetAssetReadingSeriesResponse struct {
@@ -10846,7 +11263,7 @@ func (r GetAssetReadingSeriesResponse) ContentType() string {
 
 // GetAssetReadingSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetAssetReadingSummary
 type GetAssetReadingSummaryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetAssetReadingSummaryResponse struct {
@@ -10936,7 +11353,7 @@ func (r GetAssetReadingSummaryResponse) ContentType() string {
 
 // ListAuditEntriesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditEntries
 type ListAuditEntriesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListAuditEntriesResponse struct {
@@ -11019,7 +11436,7 @@ func (r ListAuditEntriesResponse) ContentType() string {
 
 // CreateAuditEntryResponse503Headers the declared response headers of an HTTP 503 response for CreateAuditEntry
 type CreateAuditEntryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CreateAuditEntryResponse struct {
@@ -11109,7 +11526,7 @@ func (r CreateAuditEntryResponse) ContentType() string {
 
 // ListAuditLogCodesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditLogCodes
 type ListAuditLogCodesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListAuditLogCodesResponse struct {
@@ -11185,7 +11602,7 @@ func (r ListAuditLogCodesResponse) ContentType() string {
 
 // ListAuditSeveritiesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditSeverities
 type ListAuditSeveritiesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListAuditSeveritiesResponse struct {
@@ -11266,7 +11683,7 @@ type AuthenticateResponse429Headers struct {
 
 // AuthenticateResponse503Headers the declared response headers of an HTTP 503 response for Authenticate
 type AuthenticateResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type AuthenticateResponse struct {
@@ -11358,7 +11775,7 @@ func (r AuthenticateResponse) ContentType() string {
 
 // ListCategoriesResponse503Headers the declared response headers of an HTTP 503 response for ListCategories
 type ListCategoriesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListCategoriesResponse struct {
@@ -11441,7 +11858,7 @@ func (r ListCategoriesResponse) ContentType() string {
 
 // CreateCategoryResponse503Headers the declared response headers of an HTTP 503 response for CreateCategory
 type CreateCategoryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CreateCategoryResponse struct {
@@ -11531,7 +11948,7 @@ func (r CreateCategoryResponse) ContentType() string {
 
 // GetCategoryResponse503Headers the declared response headers of an HTTP 503 response for GetCategory
 type GetCategoryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetCategoryResponse struct {
@@ -11621,7 +12038,7 @@ func (r GetCategoryResponse) ContentType() string {
 
 // SetCategoryItemsResponse503Headers the declared response headers of an HTTP 503 response for SetCategoryItems
 type SetCategoryItemsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type SetCategoryItemsResponse struct {
@@ -11725,7 +12142,7 @@ func (r SetCategoryItemsResponse) ContentType() string {
 
 // ListCategoryChildrenResponse503Headers the declared response headers of an HTTP 503 response for ListCategoryChildren
 type ListCategoryChildrenResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListCategoryChildrenResponse struct {
@@ -11815,7 +12232,7 @@ func (r ListCategoryChildrenResponse) ContentType() string {
 
 // AddCategoryChildrenResponse503Headers the declared response headers of an HTTP 503 response for AddCategoryChildren
 type AddCategoryChildrenResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type AddCategoryChildrenResponse struct {
@@ -11926,7 +12343,7 @@ func (r AddCategoryChildrenResponse) ContentType() string {
 
 // RemoveCategoryChildResponse503Headers the declared response headers of an HTTP 503 response for RemoveCategoryChild
 type RemoveCategoryChildResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type RemoveCategoryChildResponse struct {
@@ -12016,7 +12433,7 @@ func (r RemoveCategoryChildResponse) ContentType() string {
 
 // GetCategoryParentResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryParent
 type GetCategoryParentResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetCategoryParentResponse struct {
@@ -12106,7 +12523,7 @@ func (r GetCategoryParentResponse) ContentType() string {
 
 // GetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryItem
 type GetCategoryItemResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetCategoryItemResponse struct {
@@ -12196,7 +12613,7 @@ func (r GetCategoryItemResponse) ContentType() string {
 
 // SetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for SetCategoryItem
 type SetCategoryItemResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type SetCategoryItemResponse struct {
@@ -12293,7 +12710,7 @@ func (r SetCategoryItemResponse) ContentType() string {
 
 // ResetCategoryItemResponse503Headers the declared response headers of an HTTP 503 response for ResetCategoryItem
 type ResetCategoryItemResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ResetCategoryItemResponse struct {
@@ -12383,7 +12800,7 @@ func (r ResetCategoryItemResponse) ContentType() string {
 
 // ListFiltersResponse503Headers the declared response headers of an HTTP 503 response for ListFilters
 type ListFiltersResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListFiltersResponse struct {
@@ -12459,7 +12876,7 @@ func (r ListFiltersResponse) ContentType() string {
 
 // CreateFilterResponse503Headers the declared response headers of an HTTP 503 response for CreateFilter
 type CreateFilterResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CreateFilterResponse struct {
@@ -12563,7 +12980,7 @@ func (r CreateFilterResponse) ContentType() string {
 
 // DeleteFilterResponse503Headers the declared response headers of an HTTP 503 response for DeleteFilter
 type DeleteFilterResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DeleteFilterResponse struct {
@@ -12660,7 +13077,7 @@ func (r DeleteFilterResponse) ContentType() string {
 
 // GetFilterResponse503Headers the declared response headers of an HTTP 503 response for GetFilter
 type GetFilterResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetFilterResponse struct {
@@ -12750,7 +13167,7 @@ func (r GetFilterResponse) ContentType() string {
 
 // GetPipelineResponse503Headers the declared response headers of an HTTP 503 response for GetPipeline
 type GetPipelineResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetPipelineResponse struct {
@@ -12840,7 +13257,7 @@ func (r GetPipelineResponse) ContentType() string {
 
 // SetPipelineResponse503Headers the declared response headers of an HTTP 503 response for SetPipeline
 type SetPipelineResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type SetPipelineResponse struct {
@@ -12942,7 +13359,7 @@ type LoginResponse429Headers struct {
 
 // LoginResponse503Headers the declared response headers of an HTTP 503 response for Login
 type LoginResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type LoginResponse struct {
@@ -13034,7 +13451,7 @@ func (r LoginResponse) ContentType() string {
 
 // LogoutResponse503Headers the declared response headers of an HTTP 503 response for Logout
 type LogoutResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type LogoutResponse struct {
@@ -13110,7 +13527,7 @@ func (r LogoutResponse) ContentType() string {
 
 // ListNorthServicesResponse503Headers the declared response headers of an HTTP 503 response for ListNorthServices
 type ListNorthServicesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListNorthServicesResponse struct {
@@ -13184,9 +13601,286 @@ func (r ListNorthServicesResponse) ContentType() string {
 	return ""
 }
 
+// DeleteSetAsideReadingsResponse503Headers the declared response headers of an HTTP 503 response for DeleteSetAsideReadings
+type DeleteSetAsideReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteSetAsideReadingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SetAsideCount
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteSetAsideReadingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON200() *SetAsideCount {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteSetAsideReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteSetAsideReadingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteSetAsideReadingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteSetAsideReadingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteSetAsideReadingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSetAsideReadingsResponse503Headers the declared response headers of an HTTP 503 response for ListSetAsideReadings
+type ListSetAsideReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListSetAsideReadingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SetAsideList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSetAsideReadingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON200() *SetAsideList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListSetAsideReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSetAsideReadingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSetAsideReadingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSetAsideReadingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSetAsideReadingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResendSetAsideReadingsResponse503Headers the declared response headers of an HTTP 503 response for ResendSetAsideReadings
+type ResendSetAsideReadingsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ResendSetAsideReadingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SetAsideCount
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResendSetAsideReadingsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON200() *SetAsideCount {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResendSetAsideReadingsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResendSetAsideReadingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResendSetAsideReadingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResendSetAsideReadingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResendSetAsideReadingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PingResponse503Headers the declared response headers of an HTTP 503 response for Ping
 type PingResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type PingResponse struct {
@@ -13255,7 +13949,7 @@ func (r PingResponse) ContentType() string {
 
 // SetRepositoryResponse503Headers the declared response headers of an HTTP 503 response for SetRepository
 type SetRepositoryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type SetRepositoryResponse struct {
@@ -13352,7 +14046,7 @@ func (r SetRepositoryResponse) ContentType() string {
 
 // RestartResponse503Headers the declared response headers of an HTTP 503 response for Restart
 type RestartResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type RestartResponse struct {
@@ -13428,7 +14122,7 @@ func (r RestartResponse) ContentType() string {
 
 // ListSchedulesResponse503Headers the declared response headers of an HTTP 503 response for ListSchedules
 type ListSchedulesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListSchedulesResponse struct {
@@ -13504,7 +14198,7 @@ func (r ListSchedulesResponse) ContentType() string {
 
 // DisableScheduleByNameResponse503Headers the declared response headers of an HTTP 503 response for DisableScheduleByName
 type DisableScheduleByNameResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DisableScheduleByNameResponse struct {
@@ -13601,7 +14295,7 @@ func (r DisableScheduleByNameResponse) ContentType() string {
 
 // EnableScheduleByNameResponse503Headers the declared response headers of an HTTP 503 response for EnableScheduleByName
 type EnableScheduleByNameResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type EnableScheduleByNameResponse struct {
@@ -13698,7 +14392,7 @@ func (r EnableScheduleByNameResponse) ContentType() string {
 
 // GetScheduleResponse503Headers the declared response headers of an HTTP 503 response for GetSchedule
 type GetScheduleResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetScheduleResponse struct {
@@ -13788,7 +14482,7 @@ func (r GetScheduleResponse) ContentType() string {
 
 // DisableScheduleResponse503Headers the declared response headers of an HTTP 503 response for DisableSchedule
 type DisableScheduleResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DisableScheduleResponse struct {
@@ -13878,7 +14572,7 @@ func (r DisableScheduleResponse) ContentType() string {
 
 // EnableScheduleResponse503Headers the declared response headers of an HTTP 503 response for EnableSchedule
 type EnableScheduleResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type EnableScheduleResponse struct {
@@ -13968,7 +14662,7 @@ func (r EnableScheduleResponse) ContentType() string {
 
 // CreateNorthTaskResponse503Headers the declared response headers of an HTTP 503 response for CreateNorthTask
 type CreateNorthTaskResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CreateNorthTaskResponse struct {
@@ -14072,7 +14766,7 @@ func (r CreateNorthTaskResponse) ContentType() string {
 
 // ListServicesResponse503Headers the declared response headers of an HTTP 503 response for ListServices
 type ListServicesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListServicesResponse struct {
@@ -14155,7 +14849,7 @@ func (r ListServicesResponse) ContentType() string {
 
 // CreateServiceResponse503Headers the declared response headers of an HTTP 503 response for CreateService
 type CreateServiceResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CreateServiceResponse struct {
@@ -14266,7 +14960,7 @@ func (r CreateServiceResponse) ContentType() string {
 
 // ListAvailablePackagesResponse503Headers the declared response headers of an HTTP 503 response for ListAvailablePackages
 type ListAvailablePackagesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListAvailablePackagesResponse struct {
@@ -14349,7 +15043,7 @@ func (r ListAvailablePackagesResponse) ContentType() string {
 
 // ListInstalledServicesResponse503Headers the declared response headers of an HTTP 503 response for ListInstalledServices
 type ListInstalledServicesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListInstalledServicesResponse struct {
@@ -14425,7 +15119,7 @@ func (r ListInstalledServicesResponse) ContentType() string {
 
 // DeleteServiceResponse503Headers the declared response headers of an HTTP 503 response for DeleteService
 type DeleteServiceResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DeleteServiceResponse struct {
@@ -14515,7 +15209,7 @@ func (r DeleteServiceResponse) ContentType() string {
 
 // ListPersistentPluginsResponse503Headers the declared response headers of an HTTP 503 response for ListPersistentPlugins
 type ListPersistentPluginsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListPersistentPluginsResponse struct {
@@ -14605,7 +15299,7 @@ func (r ListPersistentPluginsResponse) ContentType() string {
 
 // DeletePluginDataResponse503Headers the declared response headers of an HTTP 503 response for DeletePluginData
 type DeletePluginDataResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DeletePluginDataResponse struct {
@@ -14702,7 +15396,7 @@ func (r DeletePluginDataResponse) ContentType() string {
 
 // GetPluginDataResponse503Headers the declared response headers of an HTTP 503 response for GetPluginData
 type GetPluginDataResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetPluginDataResponse struct {
@@ -14792,7 +15486,7 @@ func (r GetPluginDataResponse) ContentType() string {
 
 // SetPluginDataResponse503Headers the declared response headers of an HTTP 503 response for SetPluginData
 type SetPluginDataResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type SetPluginDataResponse struct {
@@ -14896,7 +15590,7 @@ func (r SetPluginDataResponse) ContentType() string {
 
 // ShutdownResponse503Headers the declared response headers of an HTTP 503 response for Shutdown
 type ShutdownResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ShutdownResponse struct {
@@ -14972,7 +15666,7 @@ func (r ShutdownResponse) ContentType() string {
 
 // ListSouthServicesResponse503Headers the declared response headers of an HTTP 503 response for ListSouthServices
 type ListSouthServicesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListSouthServicesResponse struct {
@@ -15048,7 +15742,7 @@ func (r ListSouthServicesResponse) ContentType() string {
 
 // ListStatisticsResponse503Headers the declared response headers of an HTTP 503 response for ListStatistics
 type ListStatisticsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListStatisticsResponse struct {
@@ -15124,7 +15818,7 @@ func (r ListStatisticsResponse) ContentType() string {
 
 // GetStatisticsHistoryResponse503Headers the declared response headers of an HTTP 503 response for GetStatisticsHistory
 type GetStatisticsHistoryResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetStatisticsHistoryResponse struct {
@@ -15207,7 +15901,7 @@ func (r GetStatisticsHistoryResponse) ContentType() string {
 
 // GetStatisticsRateResponse503Headers the declared response headers of an HTTP 503 response for GetStatisticsRate
 type GetStatisticsRateResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetStatisticsRateResponse struct {
@@ -15297,7 +15991,7 @@ func (r GetStatisticsRateResponse) ContentType() string {
 
 // ListTasksResponse503Headers the declared response headers of an HTTP 503 response for ListTasks
 type ListTasksResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListTasksResponse struct {
@@ -15380,7 +16074,7 @@ func (r ListTasksResponse) ContentType() string {
 
 // ListLatestTasksResponse503Headers the declared response headers of an HTTP 503 response for ListLatestTasks
 type ListLatestTasksResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListLatestTasksResponse struct {
@@ -15463,7 +16157,7 @@ func (r ListLatestTasksResponse) ContentType() string {
 
 // GetTaskResponse503Headers the declared response headers of an HTTP 503 response for GetTask
 type GetTaskResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type GetTaskResponse struct {
@@ -15553,7 +16247,7 @@ func (r GetTaskResponse) ContentType() string {
 
 // CancelTaskResponse503Headers the declared response headers of an HTTP 503 response for CancelTask
 type CancelTaskResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type CancelTaskResponse struct {
@@ -15650,7 +16344,7 @@ func (r CancelTaskResponse) ContentType() string {
 
 // ListTrackingEventsResponse503Headers the declared response headers of an HTTP 503 response for ListTrackingEvents
 type ListTrackingEventsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListTrackingEventsResponse struct {
@@ -15733,7 +16427,7 @@ func (r ListTrackingEventsResponse) ContentType() string {
 
 // DeprecateTrackingEventResponse503Headers the declared response headers of an HTTP 503 response for DeprecateTrackingEvent
 type DeprecateTrackingEventResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type DeprecateTrackingEventResponse struct {
@@ -15830,7 +16524,7 @@ func (r DeprecateTrackingEventResponse) ContentType() string {
 
 // UpdatePackagesResponse503Headers the declared response headers of an HTTP 503 response for UpdatePackages
 type UpdatePackagesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type UpdatePackagesResponse struct {
@@ -15913,7 +16607,7 @@ func (r UpdatePackagesResponse) ContentType() string {
 
 // ListUsersResponse503Headers the declared response headers of an HTTP 503 response for ListUsers
 type ListUsersResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListUsersResponse struct {
@@ -15996,7 +16690,7 @@ func (r ListUsersResponse) ContentType() string {
 
 // UpdateOwnUserResponse503Headers the declared response headers of an HTTP 503 response for UpdateOwnUser
 type UpdateOwnUserResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type UpdateOwnUserResponse struct {
@@ -16086,7 +16780,7 @@ func (r UpdateOwnUserResponse) ContentType() string {
 
 // ListRolesResponse503Headers the declared response headers of an HTTP 503 response for ListRoles
 type ListRolesResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ListRolesResponse struct {
@@ -16167,7 +16861,7 @@ type ChangePasswordResponse429Headers struct {
 
 // ChangePasswordResponse503Headers the declared response headers of an HTTP 503 response for ChangePassword
 type ChangePasswordResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type ChangePasswordResponse struct {
@@ -16273,7 +16967,7 @@ func (r ChangePasswordResponse) ContentType() string {
 
 // LogoutUserSessionsResponse503Headers the declared response headers of an HTTP 503 response for LogoutUserSessions
 type LogoutUserSessionsResponse503Headers struct {
-	RetryAfter *int
+	RetryAfter int
 }
 
 type LogoutUserSessionsResponse struct {
@@ -17156,9 +17850,69 @@ func (c *ClientWithResponses) ListNorthServicesWithResponse(ctx context.Context,
 	return ParseListNorthServicesResponse(rsp)
 }
 
+// DeleteSetAsideReadingsWithResponse Delete readings a north service or task set aside
+//
+// Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/north/{north_name}/setaside (the `DeleteSetAsideReadings` operationId).
+func (c *ClientWithResponses) DeleteSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *DeleteSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*DeleteSetAsideReadingsResponse, error) {
+	rsp, err := c.DeleteSetAsideReadings(ctx, northName, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteSetAsideReadingsResponse(rsp)
+}
+
+// ListSetAsideReadingsWithResponse List the readings a north service or task set aside
+//
+// Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/north/{north_name}/setaside (the `ListSetAsideReadings` operationId).
+func (c *ClientWithResponses) ListSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, params *ListSetAsideReadingsParams, reqEditors ...RequestEditorFn) (*ListSetAsideReadingsResponse, error) {
+	rsp, err := c.ListSetAsideReadings(ctx, northName, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSetAsideReadingsResponse(rsp)
+}
+
+// ResendSetAsideReadingsWithBodyWithResponse Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *ClientWithResponses) ResendSetAsideReadingsWithBodyWithResponse(ctx context.Context, northName NorthName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error) {
+	rsp, err := c.ResendSetAsideReadingsWithBody(ctx, northName, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendSetAsideReadingsResponse(rsp)
+}
+
+// ResendSetAsideReadingsWithResponse Send readings a north service or task set aside again
+//
+// Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
+func (c *ClientWithResponses) ResendSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error) {
+	rsp, err := c.ResendSetAsideReadings(ctx, northName, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResendSetAsideReadingsResponse(rsp)
+}
+
 // PingWithResponse Check liveness
 //
-// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -17893,10 +18647,10 @@ func ParseCreateUserResponse(rsp *http.Response) (*CreateUserResponse, error) {
 		var headers CreateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -17981,10 +18735,10 @@ func ParseAdminUpdateUserResponse(rsp *http.Response) (*AdminUpdateUserResponse,
 		var headers AdminUpdateUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18062,10 +18816,10 @@ func ParseDeleteUserResponse(rsp *http.Response) (*DeleteUserResponse, error) {
 		var headers DeleteUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18150,10 +18904,10 @@ func ParseAdminUpdateUserByIdResponse(rsp *http.Response) (*AdminUpdateUserByIdR
 		var headers AdminUpdateUserByIdResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18231,10 +18985,10 @@ func ParseDeleteUserByIdResponse(rsp *http.Response) (*DeleteUserByIdResponse, e
 		var headers DeleteUserByIdResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18298,10 +19052,10 @@ func ParsePurgeAllReadingsResponse(rsp *http.Response) (*PurgeAllReadingsRespons
 		var headers PurgeAllReadingsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18365,10 +19119,10 @@ func ParseListAssetsResponse(rsp *http.Response) (*ListAssetsResponse, error) {
 		var headers ListAssetsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18432,10 +19186,10 @@ func ParseListAssetTimespansResponse(rsp *http.Response) (*ListAssetTimespansRes
 		var headers ListAssetTimespansResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18506,10 +19260,10 @@ func ParsePurgeAssetReadingsResponse(rsp *http.Response) (*PurgeAssetReadingsRes
 		var headers PurgeAssetReadingsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18580,10 +19334,10 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 		var headers GetAssetReadingsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18661,10 +19415,10 @@ func ParseGetAssetSummaryResponse(rsp *http.Response) (*GetAssetSummaryResponse,
 		var headers GetAssetSummaryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18742,10 +19496,10 @@ func ParseGetAssetTimespanResponse(rsp *http.Response) (*GetAssetTimespanRespons
 		var headers GetAssetTimespanResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18816,10 +19570,10 @@ func ParseGetAssetReadingValuesResponse(rsp *http.Response) (*GetAssetReadingVal
 		var headers GetAssetReadingValuesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18890,10 +19644,10 @@ func ParseGetAssetReadingSeriesResponse(rsp *http.Response) (*GetAssetReadingSer
 		var headers GetAssetReadingSeriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -18971,10 +19725,10 @@ func ParseGetAssetReadingSummaryResponse(rsp *http.Response) (*GetAssetReadingSu
 		var headers GetAssetReadingSummaryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19045,10 +19799,10 @@ func ParseListAuditEntriesResponse(rsp *http.Response) (*ListAuditEntriesRespons
 		var headers ListAuditEntriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19126,10 +19880,10 @@ func ParseCreateAuditEntryResponse(rsp *http.Response) (*CreateAuditEntryRespons
 		var headers CreateAuditEntryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19193,10 +19947,10 @@ func ParseListAuditLogCodesResponse(rsp *http.Response) (*ListAuditLogCodesRespo
 		var headers ListAuditLogCodesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19260,10 +20014,10 @@ func ParseListAuditSeveritiesResponse(rsp *http.Response) (*ListAuditSeveritiesR
 		var headers ListAuditSeveritiesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19351,10 +20105,10 @@ func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error
 		var headers AuthenticateResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19425,10 +20179,10 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 		var headers ListCategoriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19506,10 +20260,10 @@ func ParseCreateCategoryResponse(rsp *http.Response) (*CreateCategoryResponse, e
 		var headers CreateCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19587,10 +20341,10 @@ func ParseGetCategoryResponse(rsp *http.Response) (*GetCategoryResponse, error) 
 		var headers GetCategoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19682,10 +20436,10 @@ func ParseSetCategoryItemsResponse(rsp *http.Response) (*SetCategoryItemsRespons
 		var headers SetCategoryItemsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19763,10 +20517,10 @@ func ParseListCategoryChildrenResponse(rsp *http.Response) (*ListCategoryChildre
 		var headers ListCategoryChildrenResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19865,10 +20619,10 @@ func ParseAddCategoryChildrenResponse(rsp *http.Response) (*AddCategoryChildrenR
 		var headers AddCategoryChildrenResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -19946,10 +20700,10 @@ func ParseRemoveCategoryChildResponse(rsp *http.Response) (*RemoveCategoryChildR
 		var headers RemoveCategoryChildResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20027,10 +20781,10 @@ func ParseGetCategoryParentResponse(rsp *http.Response) (*GetCategoryParentRespo
 		var headers GetCategoryParentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20108,10 +20862,10 @@ func ParseGetCategoryItemResponse(rsp *http.Response) (*GetCategoryItemResponse,
 		var headers GetCategoryItemResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20196,10 +20950,10 @@ func ParseSetCategoryItemResponse(rsp *http.Response) (*SetCategoryItemResponse,
 		var headers SetCategoryItemResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20277,10 +21031,10 @@ func ParseResetCategoryItemResponse(rsp *http.Response) (*ResetCategoryItemRespo
 		var headers ResetCategoryItemResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20344,10 +21098,10 @@ func ParseListFiltersResponse(rsp *http.Response) (*ListFiltersResponse, error) 
 		var headers ListFiltersResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20439,10 +21193,10 @@ func ParseCreateFilterResponse(rsp *http.Response) (*CreateFilterResponse, error
 		var headers CreateFilterResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20527,10 +21281,10 @@ func ParseDeleteFilterResponse(rsp *http.Response) (*DeleteFilterResponse, error
 		var headers DeleteFilterResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20608,10 +21362,10 @@ func ParseGetFilterResponse(rsp *http.Response) (*GetFilterResponse, error) {
 		var headers GetFilterResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20689,10 +21443,10 @@ func ParseGetPipelineResponse(rsp *http.Response) (*GetPipelineResponse, error) 
 		var headers GetPipelineResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20777,10 +21531,10 @@ func ParseSetPipelineResponse(rsp *http.Response) (*SetPipelineResponse, error) 
 		var headers SetPipelineResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20868,10 +21622,10 @@ func ParseLoginResponse(rsp *http.Response) (*LoginResponse, error) {
 		var headers LoginResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -20935,10 +21689,10 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 		var headers LogoutResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21002,10 +21756,260 @@ func ParseListNorthServicesResponse(rsp *http.Response) (*ListNorthServicesRespo
 		var headers ListNorthServicesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteSetAsideReadingsResponse parses an HTTP response from a DeleteSetAsideReadingsWithResponse call
+func ParseDeleteSetAsideReadingsResponse(rsp *http.Response) (*DeleteSetAsideReadingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteSetAsideReadingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SetAsideCount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSetAsideReadingsResponse parses an HTTP response from a ListSetAsideReadingsWithResponse call
+func ParseListSetAsideReadingsResponse(rsp *http.Response) (*ListSetAsideReadingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSetAsideReadingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SetAsideList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResendSetAsideReadingsResponse parses an HTTP response from a ResendSetAsideReadingsWithResponse call
+func ParseResendSetAsideReadingsResponse(rsp *http.Response) (*ResendSetAsideReadingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResendSetAsideReadingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SetAsideCount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ResendSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21062,10 +22066,10 @@ func ParsePingResponse(rsp *http.Response) (*PingResponse, error) {
 		var headers PingResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21150,10 +22154,10 @@ func ParseSetRepositoryResponse(rsp *http.Response) (*SetRepositoryResponse, err
 		var headers SetRepositoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21217,10 +22221,10 @@ func ParseRestartResponse(rsp *http.Response) (*RestartResponse, error) {
 		var headers RestartResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21284,10 +22288,10 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 		var headers ListSchedulesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21372,10 +22376,10 @@ func ParseDisableScheduleByNameResponse(rsp *http.Response) (*DisableScheduleByN
 		var headers DisableScheduleByNameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21460,10 +22464,10 @@ func ParseEnableScheduleByNameResponse(rsp *http.Response) (*EnableScheduleByNam
 		var headers EnableScheduleByNameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21541,10 +22545,10 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 		var headers GetScheduleResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21622,10 +22626,10 @@ func ParseDisableScheduleResponse(rsp *http.Response) (*DisableScheduleResponse,
 		var headers DisableScheduleResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21703,10 +22707,10 @@ func ParseEnableScheduleResponse(rsp *http.Response) (*EnableScheduleResponse, e
 		var headers EnableScheduleResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21798,10 +22802,10 @@ func ParseCreateNorthTaskResponse(rsp *http.Response) (*CreateNorthTaskResponse,
 		var headers CreateNorthTaskResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21872,10 +22876,10 @@ func ParseListServicesResponse(rsp *http.Response) (*ListServicesResponse, error
 		var headers ListServicesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -21974,10 +22978,10 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 		var headers CreateServiceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22048,10 +23052,10 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		var headers ListAvailablePackagesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22115,10 +23119,10 @@ func ParseListInstalledServicesResponse(rsp *http.Response) (*ListInstalledServi
 		var headers ListInstalledServicesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22196,10 +23200,10 @@ func ParseDeleteServiceResponse(rsp *http.Response) (*DeleteServiceResponse, err
 		var headers DeleteServiceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22277,10 +23281,10 @@ func ParseListPersistentPluginsResponse(rsp *http.Response) (*ListPersistentPlug
 		var headers ListPersistentPluginsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22365,10 +23369,10 @@ func ParseDeletePluginDataResponse(rsp *http.Response) (*DeletePluginDataRespons
 		var headers DeletePluginDataResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22446,10 +23450,10 @@ func ParseGetPluginDataResponse(rsp *http.Response) (*GetPluginDataResponse, err
 		var headers GetPluginDataResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22541,10 +23545,10 @@ func ParseSetPluginDataResponse(rsp *http.Response) (*SetPluginDataResponse, err
 		var headers SetPluginDataResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22608,10 +23612,10 @@ func ParseShutdownResponse(rsp *http.Response) (*ShutdownResponse, error) {
 		var headers ShutdownResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22675,10 +23679,10 @@ func ParseListSouthServicesResponse(rsp *http.Response) (*ListSouthServicesRespo
 		var headers ListSouthServicesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22742,10 +23746,10 @@ func ParseListStatisticsResponse(rsp *http.Response) (*ListStatisticsResponse, e
 		var headers ListStatisticsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22816,10 +23820,10 @@ func ParseGetStatisticsHistoryResponse(rsp *http.Response) (*GetStatisticsHistor
 		var headers GetStatisticsHistoryResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22897,10 +23901,10 @@ func ParseGetStatisticsRateResponse(rsp *http.Response) (*GetStatisticsRateRespo
 		var headers GetStatisticsRateResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -22971,10 +23975,10 @@ func ParseListTasksResponse(rsp *http.Response) (*ListTasksResponse, error) {
 		var headers ListTasksResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23045,10 +24049,10 @@ func ParseListLatestTasksResponse(rsp *http.Response) (*ListLatestTasksResponse,
 		var headers ListLatestTasksResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23126,10 +24130,10 @@ func ParseGetTaskResponse(rsp *http.Response) (*GetTaskResponse, error) {
 		var headers GetTaskResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23214,10 +24218,10 @@ func ParseCancelTaskResponse(rsp *http.Response) (*CancelTaskResponse, error) {
 		var headers CancelTaskResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23288,10 +24292,10 @@ func ParseListTrackingEventsResponse(rsp *http.Response) (*ListTrackingEventsRes
 		var headers ListTrackingEventsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23376,10 +24380,10 @@ func ParseDeprecateTrackingEventResponse(rsp *http.Response) (*DeprecateTracking
 		var headers DeprecateTrackingEventResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23450,10 +24454,10 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		var headers UpdatePackagesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23524,10 +24528,10 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 		var headers ListUsersResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23605,10 +24609,10 @@ func ParseUpdateOwnUserResponse(rsp *http.Response) (*UpdateOwnUserResponse, err
 		var headers UpdateOwnUserResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23672,10 +24676,10 @@ func ParseListRolesResponse(rsp *http.Response) (*ListRolesResponse, error) {
 		var headers ListRolesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23777,10 +24781,10 @@ func ParseChangePasswordResponse(rsp *http.Response) (*ChangePasswordResponse, e
 		var headers ChangePasswordResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}
@@ -23858,10 +24862,10 @@ func ParseLogoutUserSessionsResponse(rsp *http.Response) (*LogoutUserSessionsRes
 		var headers LogoutUserSessionsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
-			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			}
-			headers.RetryAfter = &value
+			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
 	}

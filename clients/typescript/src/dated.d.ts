@@ -450,7 +450,7 @@ export interface paths {
         };
         /**
          * Check liveness
-         * @description Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401).
+         * @description Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
          */
         get: operations["ping"];
         put?: never;
@@ -852,6 +852,62 @@ export interface paths {
          */
         get: operations["listNorthServices"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/north/{north_name}/setaside": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The name of a north service or north task, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example to-cloud
+                 */
+                north_name: components["parameters"]["NorthName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the readings a north service or task set aside
+         * @description Returns, oldest first, the readings the destination of the north service or task refused for good and that were set aside so that forwarding could go on. A north plugin decides what counts as refused for good: `http_north` sets a reading aside when the destination answered 400 or 422 to it (or 413 to it alone) `rejectAfter` times in a row (an item of its configuration, default 3), after halving the refused requests until the reading was alone; any other failure (no answer, 5xx, 408, 429, 401, 403, 404, …) is retried with backoff and never sets anything aside. Each reading set aside is kept as a copy (the purge does not remove it), counted in the statistic `<name>-SetAside`, and audited `NHREJ` with its reading id. Send readings again with `PUT …/setaside/resend`, remove them with `DELETE …/setaside`. An unknown north service or task is 404.
+         */
+        get: operations["listSetAsideReadings"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete readings a north service or task set aside
+         * @description Removes the readings set aside with the entry ids given in `id` (repeat the parameter for several), or all of them without it; ids that are not set-aside readings of this north service or task are ignored. Answers how many were removed. An unknown north service or task is 404.
+         */
+        delete: operations["deleteSetAsideReadings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/north/{north_name}/setaside/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The name of a north service or north task, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example to-cloud
+                 */
+                north_name: components["parameters"]["NorthName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send readings a north service or task set aside again
+         * @description Marks the readings set aside with the entry ids in `ids`, or all of them when `ids` is absent or empty, to be sent again, and answers how many are marked (ids that are not set-aside readings of this north service or task are ignored). A running north service sends them before its next block of the stream; a north task at its next run. A reading the destination accepts is removed from the set-aside readings and counted in the statistic of readings sent; one it refuses for good again stays set aside, no longer marked, with the new refusal as `reason` (and a new `NHREJ` entry). An unknown north service or task is 404.
+         */
+        put: operations["resendSetAsideReadings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1400,10 +1456,11 @@ export interface components {
          *     - `USRDL` user deleted
          *     - `ASTDP` asset tracking event deprecated
          *     - `LOGFL` failed login
+         *     - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
          * @example CONCH
          * @enum {string}
          */
-        AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL";
+        AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL" | "NHREJ";
         /**
          * @description The severity of an audit entry, always upper case in responses.
          * @example INFORMATION
@@ -1958,7 +2015,7 @@ export interface components {
              */
             ipAddresses: string[];
             /**
-             * @description `red` if a service has failed, `amber` if one is unresponsive, else `green`.
+             * @description `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
              * @example green
              * @enum {string}
              */
@@ -2137,7 +2194,7 @@ export interface components {
             purged: number;
         };
         /**
-         * @description The state of a service.
+         * @description The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
          * @example running
          * @enum {string}
          */
@@ -2289,6 +2346,64 @@ export interface components {
         };
         NorthList: {
             services: components["schemas"]["NorthService"][];
+        };
+        /** @description A reading the destination of a north service or task refused for good, set aside. */
+        SetAsideReading: {
+            /**
+             * Format: int64
+             * @description The entry's id, for resending or deleting it.
+             * @example 12
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @description The reading's id in the buffer when it was set aside (as audited by `NHREJ`).
+             * @example 40211
+             */
+            readingId: number;
+            /**
+             * @description The reading's asset code.
+             * @example line4/press
+             */
+            asset: string;
+            timestamp: components["schemas"]["ReadingTimestamp"];
+            /**
+             * @description The reading's values.
+             * @example {
+             *       "force": 11.5
+             *     }
+             */
+            reading: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The destination's last refusal.
+             * @example answered 400 Bad Request: {"message": "element 0: field readings must be a JSON object"}
+             */
+            reason: string;
+            setAside: components["schemas"]["Timestamp"];
+            /**
+             * @description True while it is marked to be sent again.
+             * @example false
+             */
+            resend: boolean;
+        };
+        SetAsideList: {
+            /**
+             * @description How many readings this north service or task has set aside, all pages together.
+             * @example 1
+             */
+            total: number;
+            readings: components["schemas"]["SetAsideReading"][];
+        };
+        /** @description Which set-aside readings to send again; without `ids`, or with none, every one. */
+        SetAsideSelection: {
+            ids?: number[];
+        };
+        SetAsideCount: {
+            message: string;
+            /** @description How many set-aside readings the call concerned. */
+            count: number;
         };
         InstalledServices: {
             /**
@@ -2888,20 +3003,20 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The gateway cannot serve the call now because its storage is unavailable (the database is down or the disk is full). Nothing was changed; retry after `Retry-After` seconds. Recovery is automatic once storage answers again. */
+        /** @description The gateway cannot serve the call now because its storage is unavailable (the database server is down or unreachable, the disk is full or failing). Nothing was changed; retry after `Retry-After` seconds. Recovery is automatic once storage answers again; ping meanwhile answers 200 with `health` red. */
         ServiceUnavailable: {
             headers: {
                 /**
                  * @description Seconds after which a retry may succeed.
                  * @example 5
                  */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "message": "Storage is unavailable; retry in 5 seconds"
+                 *       "message": "storage is unavailable; the gateway retries on its own, try again later"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2951,6 +3066,19 @@ export interface components {
          * @example 2176eb68-7303-11e7-8cf7-a6006ad3dba0
          */
         ScheduleId: string;
+        /**
+         * @description The name of a north service or north task, percent-encoded (`a/b` is sent as `a%2Fb`).
+         * @example to-cloud
+         */
+        NorthName: string;
+        /**
+         * @description Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+         * @example [
+         *       12,
+         *       13
+         *     ]
+         */
+        SetAsideIds: number[];
         /**
          * @description The service name, percent-encoded (`a/b` is sent as `a%2Fb`).
          * @example sine
@@ -4502,6 +4630,141 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSetAsideReadings: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of entries to return. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of entries to skip, for paging with `limit`. */
+                skip?: components["parameters"]["Skip"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The name of a north service or north task, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example to-cloud
+                 */
+                north_name: components["parameters"]["NorthName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the readings set aside, and how many there are. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetAsideList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSetAsideReadings: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
+                 * @example [
+                 *       12,
+                 *       13
+                 *     ]
+                 */
+                id?: components["parameters"]["SetAsideIds"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The name of a north service or north task, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example to-cloud
+                 */
+                north_name: components["parameters"]["NorthName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readings were removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "2 set-aside readings of to-cloud deleted",
+                     *       "count": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SetAsideCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendSetAsideReadings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The name of a north service or north task, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example to-cloud
+                 */
+                north_name: components["parameters"]["NorthName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         12,
+                 *         13
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SetAsideSelection"];
+            };
+        };
+        responses: {
+            /** @description The readings are marked to be sent again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "2 set-aside readings of to-cloud will be sent again",
+                     *       "count": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SetAsideCount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -10,6 +10,7 @@ export const timestampFields: { readonly [operation: string]: readonly (readonly
   "GET /edge/asset/{code}/{reading}/series": [["*", "timestamp"]],
   "GET /edge/audit": [["audit", "*", "timestamp"]],
   "POST /edge/audit": [["timestamp"]],
+  "GET /edge/north/{north_name}/setaside": [["readings", "*", "setAside"], ["readings", "*", "timestamp"]],
   "GET /edge/statistics/history": [["statistics", "*", "history_ts"]],
   "GET /edge/task": [["tasks", "*", "endTime"], ["tasks", "*", "startTime"]],
   "GET /edge/task/latest": [["tasks", "*", "endTime"], ["tasks", "*", "startTime"]],

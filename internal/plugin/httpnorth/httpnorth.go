@@ -2,15 +2,22 @@
 // gateway's http_south: it POSTs JSON arrays of {timestamp, asset,
 // readings} to its url, at most blockSize readings per request, and counts
 // a request's readings accepted only on a 2xx answer (http_south answers
-// 200 once they are committed). While the destination is unreachable or
-// answers 5xx, 408 or 429 it retries the same request with a growing wait
-// (from retryInitial, doubling up to maxRetryInterval, or the server's
-// Retry-After when longer), writing NHDWN (WARNING) once when the
-// destination is lost and NHAVL once when it answers again. A 413 halves
-// the request; any other refusal (4xx) ends Send with an error, since
-// repeating the same request cannot succeed: the runtime marks the service
-// failed and retries later from the same stream position, so nothing is
-// skipped.
+// 200 once they are committed).
+//
+// Failures are of two kinds. A refusal of the readings themselves — 400 or
+// 422 (they are invalid to the destination), or 413 for a single reading —
+// cannot be cured by waiting: the request is halved until the refused
+// reading is alone, and a reading refused rejectAfter times in a row is
+// reported rejected (plugin.RejectedError), so the runtime sets it aside
+// and forwarding goes on. Anything else — no answer, a timeout, 5xx, 408,
+// 429, or a refusal of the request as such (401, 403, 404, …: the
+// destination or its configuration is at fault, not the readings) — is a
+// destination that does not accept readings now: the same request is
+// retried with a growing wait (from retryInitial, doubling up to
+// maxRetryInterval, or the server's Retry-After when longer), NHDWN
+// (WARNING) is written once and the runtime told (the service is
+// unresponsive) until the destination accepts a request again (NHAVL). A
+// 413 for several readings halves the request.
 package httpnorth
 
 import (
@@ -41,6 +48,7 @@ const (
 	ItemBlockSize        = "blockSize"
 	ItemTimeout          = "timeout"
 	ItemMaxRetryInterval = "maxRetryInterval"
+	ItemRejectAfter      = "rejectAfter"
 )
 
 // Defaults of the items and fixed settings.
@@ -77,6 +85,9 @@ func Definition() plugin.Definition {
 			ItemMaxRetryInterval: {Description: "Longest wait, in seconds, between retries while the destination is unreachable",
 				Type: configmgr.TypeInteger, Default: "30", DisplayName: "Maximum retry interval (s)", Order: "4",
 				Minimum: "1", Maximum: "3600"},
+			ItemRejectAfter: {Description: "Times in a row the destination may refuse a reading as invalid (400, 422) before it is set aside and forwarding goes on",
+				Type: configmgr.TypeInteger, Default: "3", DisplayName: "Refusals before setting aside", Order: "5",
+				Minimum: "1", Maximum: "100"},
 		},
 		NewNorth: func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) {
 			return New(env, cfg, http.DefaultClient)
@@ -86,10 +97,11 @@ func Definition() plugin.Definition {
 
 // settings is the configuration in force.
 type settings struct {
-	url      string
-	block    int
-	timeout  time.Duration
-	maxRetry time.Duration
+	url         string
+	block       int
+	timeout     time.Duration
+	maxRetry    time.Duration
+	rejectAfter int
 }
 
 // HTTPNorth is a running instance.
@@ -146,6 +158,9 @@ func (h *HTTPNorth) Reconfigure(cfg plugin.Config) error {
 	if err != nil {
 		return err
 	}
+	if s.rejectAfter, err = positive(cfg, ItemRejectAfter); err != nil {
+		return err
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	s.timeout, s.maxRetry = time.Duration(timeout)*h.unit, time.Duration(maxRetry)*h.unit
@@ -180,19 +195,29 @@ type failure struct {
 func (f *failure) Error() string { return f.err.Error() }
 func (f *failure) Unwrap() error { return f.err }
 
-// transient reports whether the same request may succeed later: no answer
-// at all, a server error, a timeout or too many requests.
-func (f *failure) transient() bool {
-	return f.status == 0 || f.status >= 500 || f.status == http.StatusRequestTimeout || f.status == http.StatusTooManyRequests
+// rejects reports whether the destination refused the n readings of the
+// request themselves, so that sending them again as they are cannot
+// succeed: they are invalid to it (400, 422), or a single reading is too
+// large (413).
+func (f *failure) rejects(n int) bool {
+	switch f.status {
+	case http.StatusBadRequest, http.StatusUnprocessableEntity:
+		return true
+	case http.StatusRequestEntityTooLarge:
+		return n == 1
+	}
+	return false
 }
 
 // Send posts readings in requests of at most blockSize, in order, retrying
 // each until the destination accepts it. It returns early only when ctx
-// ends or the destination refuses a request for good.
+// ends, or with a *plugin.RejectedError for a reading the destination
+// refused rejectAfter times in a row.
 func (h *HTTPNorth) Send(ctx context.Context, readings []plugin.Reading) (int, error) {
 	sent := 0
-	limit := 0 // a smaller request size after a 413; 0: blockSize
-	attempt := 0
+	limit := 0   // a smaller request size after a 413 or a refusal; 0: blockSize
+	attempt := 0 // consecutive failures of the current request
+	refused := 0 // consecutive refusals of the current single reading
 	for sent < len(readings) {
 		s := h.settings()
 		n := min(s.block, len(readings)-sent)
@@ -201,13 +226,9 @@ func (h *HTTPNorth) Send(ctx context.Context, readings []plugin.Reading) (int, e
 		}
 		err := h.post(ctx, s, readings[sent:sent+n])
 		if err == nil {
-			if h.down {
-				h.down = false
-				h.log.Info("north destination available again", "url", s.url)
-				h.env.Record(ctx, AuditAvailable, "INFORMATION", map[string]any{"service": h.env.Service, "url": s.url})
-			}
+			h.available(ctx, s)
 			sent += n
-			attempt = 0
+			attempt, refused = 0, 0
 			continue
 		}
 		if ctx.Err() != nil {
@@ -217,19 +238,26 @@ func (h *HTTPNorth) Send(ctx context.Context, readings []plugin.Reading) (int, e
 		if !errors.As(err, &f) {
 			return sent, err
 		}
-		if f.status == http.StatusRequestEntityTooLarge && n > 1 {
+		switch {
+		case f.status == http.StatusRequestEntityTooLarge && n > 1:
 			limit = n / 2
 			h.log.Warn("north destination refused a request as too large; sending fewer readings per request",
 				"url", s.url, "readings", limit)
 			continue
-		}
-		if !f.transient() {
-			return sent, fmt.Errorf("http_north: %s refused %d readings: %w", s.url, n, err)
-		}
-		if !h.down {
-			h.down = true
-			h.log.Warn("north destination unreachable; retrying", "url", s.url, "error", err)
-			h.env.Record(ctx, AuditDown, "WARNING", map[string]any{"service": h.env.Service, "url": s.url, "error": err.Error()})
+		case f.rejects(n) && n > 1:
+			h.available(ctx, s)
+			limit = n / 2 // find the reading it refuses
+			h.log.Warn("north destination refused a request's readings; sending them in smaller requests to find the refused ones",
+				"url", s.url, "readings", limit, "error", err)
+			continue
+		case f.rejects(n):
+			h.available(ctx, s)
+			refused++
+			if refused >= s.rejectAfter {
+				return sent, &plugin.RejectedError{Count: 1, Reason: err.Error()}
+			}
+		default:
+			h.unavailable(ctx, s, err)
 		}
 		wait := backoff(attempt, s.maxRetry)
 		if f.retryAfter > wait {
@@ -245,6 +273,30 @@ func (h *HTTPNorth) Send(ctx context.Context, readings []plugin.Reading) (int, e
 		}
 	}
 	return sent, nil
+}
+
+// unavailable records that the destination does not accept readings:
+// NHDWN once, and the runtime told.
+func (h *HTTPNorth) unavailable(ctx context.Context, s settings, err error) {
+	if h.down {
+		return
+	}
+	h.down = true
+	h.log.Warn("north destination unreachable; retrying", "url", s.url, "error", err)
+	h.env.Record(ctx, AuditDown, "WARNING", map[string]any{"service": h.env.Service, "url": s.url, "error": err.Error()})
+	h.env.ReportDestination(fmt.Errorf("%s: %w", s.url, err))
+}
+
+// available records that the destination answers again: NHAVL once after
+// NHDWN, and the runtime told.
+func (h *HTTPNorth) available(ctx context.Context, s settings) {
+	if !h.down {
+		return
+	}
+	h.down = false
+	h.log.Info("north destination available again", "url", s.url)
+	h.env.Record(ctx, AuditAvailable, "INFORMATION", map[string]any{"service": h.env.Service, "url": s.url})
+	h.env.ReportDestination(nil)
 }
 
 // backoff is the wait after the attempt-th consecutive failure (0-based):
@@ -285,8 +337,8 @@ func (h *HTTPNorth) post(ctx context.Context, s settings, rs []plugin.Reading) e
 	reqCtx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, s.url, bytes.NewReader(raw))
-	if err != nil {
-		return &failure{err: fmt.Errorf("build request: %w", err), status: http.StatusBadRequest}
+	if err != nil { // the URL is at fault, not the readings: retried until reconfigured
+		return &failure{err: fmt.Errorf("build request: %w", err)}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := h.client.Do(req)

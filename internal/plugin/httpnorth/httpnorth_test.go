@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,6 +37,9 @@ type destination struct {
 	answers    []int
 	retryAfter string
 	hang       bool // hold each request until its client gives up
+	// refuse, when set, answers 400 to every request holding an element
+	// it refuses (before answers are consulted).
+	refuse func(element) bool
 }
 
 func newDestination(t *testing.T, answers ...int) *destination {
@@ -46,19 +51,21 @@ func newDestination(t *testing.T, answers ...int) *destination {
 }
 
 func (d *destination) serve(w http.ResponseWriter, r *http.Request) {
-	d.mu.Lock()
-	status := http.StatusOK
-	if len(d.answers) > 0 {
-		status, d.answers = d.answers[0], d.answers[1:]
-	}
-	hang, retryAfter := d.hang, d.retryAfter
-	d.hang = false
-	d.mu.Unlock()
 	raw, _ := io.ReadAll(r.Body)
 	var els []element
 	if err := json.Unmarshal(raw, &els); err != nil {
 		d.t.Errorf("body %s is not an array of elements: %v", raw, err)
 	}
+	d.mu.Lock()
+	status := http.StatusOK
+	if d.refuse != nil && slices.ContainsFunc(els, d.refuse) {
+		status = http.StatusBadRequest
+	} else if len(d.answers) > 0 {
+		status, d.answers = d.answers[0], d.answers[1:]
+	}
+	hang, retryAfter := d.hang, d.retryAfter
+	d.hang = false
+	d.mu.Unlock()
 	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		d.t.Errorf("Content-Type = %q", ct)
 	}
@@ -117,7 +124,7 @@ func readings(n int) []plugin.Reading {
 
 // setup returns an instance sending to d with the given block size, on a
 // fake clock; the timeout and retry items count milliseconds.
-func setup(t *testing.T, d *destination, block int) (*HTTPNorth, *clock.Fake, *auditLog) {
+func setup(t *testing.T, d *destination, block int, items ...string) (*HTTPNorth, *clock.Fake, *auditLog) {
 	t.Helper()
 	clk := clock.NewFake(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
 	log := &auditLog{}
@@ -126,6 +133,9 @@ func setup(t *testing.T, d *destination, block int) (*HTTPNorth, *clock.Fake, *a
 	cfg[ItemBlockSize] = strconv.Itoa(block)
 	cfg[ItemTimeout] = "5000"
 	cfg[ItemMaxRetryInterval] = "4000"
+	for i := 0; i+1 < len(items); i += 2 {
+		cfg[items[i]] = items[i+1]
+	}
 	env := plugin.NorthEnv{Env: plugin.Env{Service: "up", Clock: clk}, Audit: log.record}
 	h, err := New(env, cfg, d.srv.Client())
 	if err != nil {
@@ -277,17 +287,75 @@ func TestSendHalvesTooLargeRequests(t *testing.T) {
 	}
 }
 
-func TestSendStopsOnRefusal(t *testing.T) {
-	// The first request is accepted, the second refused for good: Send
-	// reports the accepted prefix and an error, without retrying.
-	d := newDestination(t, 200, 400)
-	h, clk, log := setup(t, d, 2)
-	n, err := h.Send(t.Context(), readings(5))
-	if n != 2 || err == nil {
-		t.Fatalf("Send = %d, %v; want 2 and an error", n, err)
+// TestSendSetsAsideARefusedReading: a request whose readings the
+// destination refuses is halved until the refused reading is alone; once
+// refused rejectAfter times in a row, Send reports what went before it
+// accepted and the reading rejected. The destination answered all along:
+// no NHDWN.
+func TestSendSetsAsideARefusedReading(t *testing.T) {
+	for _, rejectAfter := range []int{1, 3} {
+		t.Run(fmt.Sprintf("rejectAfter %d", rejectAfter), func(t *testing.T) {
+			d := newDestination(t)
+			d.refuse = func(e element) bool { return string(e.Readings) == `{"i":2}` }
+			h, clk, log := setup(t, d, 4, ItemRejectAfter, strconv.Itoa(rejectAfter))
+			out := sendAsync(t.Context(), h, readings(4))
+			var sizes []int
+			for range 3 { // 4 refused, 2 accepted, 2 refused
+				sizes = append(sizes, len(d.next(t).elements))
+			}
+			for i := range rejectAfter {
+				if p := d.next(t); len(p.elements) != 1 || p.status != http.StatusBadRequest {
+					t.Fatalf("try %d of the refused reading = %+v", i+1, p)
+				}
+				if i+1 < rejectAfter {
+					clk.BlockUntil(1)
+					clk.Advance(backoff(i, 4*time.Second))
+				}
+			}
+			r := <-out
+			var rej *plugin.RejectedError
+			if r.n != 2 || !errors.As(r.err, &rej) || rej.Count != 1 || !strings.Contains(rej.Reason, "400") {
+				t.Fatalf("Send = %d, %v; want 2 and the third reading rejected", r.n, r.err)
+			}
+			if fmt.Sprint(sizes) != "[4 2 2]" {
+				t.Errorf("request sizes = %v", sizes)
+			}
+			if got := log.list(); len(got) != 0 {
+				t.Errorf("audit = %v, want nothing: the destination answered", got)
+			}
+			if clk.Pending() != 0 {
+				t.Errorf("%d timers left", clk.Pending())
+			}
+		})
 	}
-	if clk.Pending() != 0 || len(log.list()) != 0 {
-		t.Errorf("a refusal waited (%d timers) or audited (%v)", clk.Pending(), log.list())
+}
+
+// TestSendRetriesRefusedRequests: a refusal of the request itself (here
+// 404: a wrong URL) is not the readings' fault; it is retried like an
+// unreachable destination, and the runtime hears the destination is down
+// and back.
+func TestSendRetriesRefusedRequests(t *testing.T) {
+	d := newDestination(t, http.StatusNotFound, http.StatusForbidden)
+	h, clk, log := setup(t, d, 10)
+	var states []string
+	h.env.Destination = func(err error) { states = append(states, fmt.Sprint(err != nil)) }
+	out := sendAsync(t.Context(), h, readings(3))
+	for _, wait := range []time.Duration{500 * time.Millisecond, time.Second} {
+		d.next(t)
+		clk.BlockUntil(1)
+		clk.Advance(wait)
+	}
+	if p := d.next(t); p.status != 200 || len(p.elements) != 3 {
+		t.Fatalf("final attempt = %+v", p)
+	}
+	if r := <-out; r.n != 3 || r.err != nil {
+		t.Fatalf("Send = %d, %v", r.n, r.err)
+	}
+	if got := log.list(); fmt.Sprint(got) != "[NHDWN NHAVL]" {
+		t.Errorf("audit = %v", got)
+	}
+	if fmt.Sprint(states) != "[true false]" {
+		t.Errorf("destination reports (down?) = %v, want down then up", states)
 	}
 }
 

@@ -50,7 +50,7 @@ const (
 // Definition describes the plugin.
 func Definition() plugin.Definition {
 	return plugin.Definition{
-		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
+		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth, Checks: true,
 		Description: "Readings posted over HTTP as a JSON array of {timestamp, asset, readings}",
 		Items: map[string]configmgr.Item{
 			ItemPort: {Description: "TCP port to listen on", Type: configmgr.TypeInteger, Default: "6683",

@@ -134,7 +134,8 @@ type hook struct {
 	at    func(total int64)
 }
 
-func (h *hook) Add(_, _ string, n int64) {
+// sent is the Stream's Sent callback.
+func (h *hook) sent(n int64) {
 	h.mu.Lock()
 	h.total += n
 	total := h.total
@@ -186,7 +187,7 @@ func TestClusterNodeKilled(t *testing.T) {
 			c.start(0)
 		}
 	}}
-	s := &north.Stream{Name: "up", Plugin: Name, Out: out, Store: d, Counter: h, Block: 100}
+	s := &north.Stream{Name: "up", Plugin: Name, Out: out, Store: d, Sent: h.sent, Block: 100}
 	sent, err := s.Drain(ctx)
 	if err != nil || sent != total {
 		t.Fatalf("Drain = %d, %v; want %d", sent, err, total)

@@ -88,6 +88,11 @@ from .service_created import ServiceCreated
 from .service_list import ServiceList
 from .service_record import ServiceRecord
 from .service_status import ServiceStatus
+from .set_aside_count import SetAsideCount
+from .set_aside_list import SetAsideList
+from .set_aside_reading import SetAsideReading
+from .set_aside_reading_reading import SetAsideReadingReading
+from .set_aside_selection import SetAsideSelection
 from .south_asset import SouthAsset
 from .south_list import SouthList
 from .south_service import SouthService
@@ -199,6 +204,11 @@ __all__ = (
     "ServiceList",
     "ServiceRecord",
     "ServiceStatus",
+    "SetAsideCount",
+    "SetAsideList",
+    "SetAsideReading",
+    "SetAsideReadingReading",
+    "SetAsideSelection",
     "SouthAsset",
     "SouthList",
     "SouthService",

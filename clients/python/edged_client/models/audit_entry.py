@@ -62,6 +62,8 @@ class AuditEntry:
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
+            `reason`, `resent`)
              Example: CONCH.
         severity (AuditSeverity): The severity of an audit entry, always upper case in responses. Example: INFORMATION.
         details (AuditEntryDetails): Free-form JSON object describing the event; may be empty. Example: {'category':

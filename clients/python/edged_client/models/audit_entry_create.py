@@ -56,6 +56,8 @@ class AuditEntryCreate:
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
+            `reason`, `resent`)
              Example: CONCH.
         severity (str): SUCCESS, FAILURE, WARNING or INFORMATION, in any case; stored upper case. Anything else is 400.
             Example: warning.

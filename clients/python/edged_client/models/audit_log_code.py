@@ -53,6 +53,8 @@ class AuditLogCode:
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
+            `reason`, `resent`)
              Example: CONCH.
         description (str):  Example: Configuration change.
     """

@@ -16,6 +16,7 @@ class AuditSource(StrEnum):
     NHAVL = "NHAVL"
     NHCOM = "NHCOM"
     NHDWN = "NHDWN"
+    NHREJ = "NHREJ"
     NTFAD = "NTFAD"
     NTFCL = "NTFCL"
     NTFDL = "NTFDL"

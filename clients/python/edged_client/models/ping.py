@@ -26,8 +26,11 @@ class Ping:
             building B.
         host_name (str): The host's name. Example: edge-01.
         ip_addresses (list[str]): The host's IPv4 and IPv6 addresses. Example: ['192.168.1.20', 'fe80::1'].
-        health (PingHealth): `red` if a service has failed, `amber` if one is unresponsive, else `green`. Example:
-            green.
+        health (PingHealth): `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`)
+            or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check
+            fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else
+            `green`. It follows storage and services on its own: green again once storage is back and the services
+            recovered. Example: green.
         safe_mode (bool): True when started with `--safe-mode` (only core and storage, no services or tasks). Example:
             False.
         version (str): The gateway's version. Example: 1.0.0.

@@ -120,6 +120,8 @@ def sync_detailed(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -199,6 +201,8 @@ def sync(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -273,6 +277,8 @@ async def asyncio_detailed(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -350,6 +356,8 @@ async def asyncio(
             - `USRDL` user deleted
             - `ASTDP` asset tracking event deprecated
             - `LOGFL` failed login
+            - `NHREJ` north destination refused readings for good; they are set aside (details:
+            `name`, `readings` ids, `reason`, `resent`)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 

@@ -47,7 +47,8 @@ def sync_detailed(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -75,7 +76,8 @@ def sync(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -99,7 +101,8 @@ async def asyncio_detailed(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -125,7 +128,8 @@ async def asyncio(
 
      Returns uptime, data counters, health and identity of the gateway. Needs no token while
     `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a
-    valid token is required (401).
+    valid token is required (401). Every figure comes from the gateway's memory, never from a storage
+    round trip, so ping answers also while storage is unavailable (then with `health` red).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/edged/edged/db/dbtest"
+	"github.com/edged/edged/internal/app"
+)
+
+// outageWait bounds each wait of the outage test for the gateway to reach
+// a state; reaching it is a failure.
+const outageWait = 60 * time.Second
+
+// TestStorageOutageUnderIngest runs a gateway on a throwaway PostgreSQL
+// server while four senders post to an http_south service, stops the
+// server, and starts it again. While it is down, API calls that need
+// storage answer 503 with Retry-After and a message saying storage is
+// unavailable, ping answers with a health other than green, and ingest
+// answers 503 (nothing acknowledged). Once it is back, the gateway
+// recovers on its own: ping is green again, ingest is acknowledged again,
+// and every reading acknowledged before, during and after the outage is
+// stored. The server is stopped cleanly (fast: sessions ended) and as if
+// it crashed (immediate).
+func TestStorageOutageUnderIngest(t *testing.T) {
+	for _, mode := range []string{"fast", "immediate"} {
+		t.Run(mode, func(t *testing.T) { outageUnderIngest(t, mode) })
+	}
+}
+
+func outageUnderIngest(t *testing.T, mode string) {
+	cluster := dbtest.NewCluster(t)
+	apiPort, southPort := freePort(t), freePort(t)
+	var logs syncBuffer
+	ctx, stop := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() {
+		ended <- app.Run(ctx, app.Config{DataDir: t.TempDir(), DB: cluster.DSN(), Port: apiPort, Version: "test",
+			AdminPassword: "Outage-Admin-1",
+			Logger:        slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	}()
+	t.Cleanup(func() {
+		stop()
+		select {
+		case err := <-ended:
+			if err != nil {
+				t.Errorf("the gateway stopped with %v", err)
+			}
+		case <-time.After(2 * time.Minute):
+			t.Error("the gateway did not stop")
+		}
+		if t.Failed() {
+			t.Logf("gateway log:\n%s", logs.String())
+		}
+	})
+	api := "http://127.0.0.1:" + strconv.Itoa(apiPort)
+	eventually(t, "the gateway answers ping", func() bool { return ping(t, api) != "" })
+
+	status, body := call(t, http.MethodPost, api+"/edge/service", fmt.Sprintf(`{"name": "line", "type": "south",
+		"plugin": "http_south", "enabled": true, "config": {"port": {"value": "%d"}}}`, southPort))
+	if status != http.StatusOK {
+		t.Fatalf("create the http_south service: %d %s", status, body)
+	}
+
+	const senders, batch = 4, 25
+	var acked [senders]atomic.Int64
+	var refused atomic.Int64 // 503 answers of ingest
+	senderCtx, stopSenders := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Go(func() {
+			for i := 0; senderCtx.Err() == nil; i++ {
+				code := postBatch(senderCtx, southPort, fmt.Sprintf("outage/s%d", s), batch, i)
+				switch code {
+				case http.StatusOK:
+					acked[s].Add(batch)
+				case http.StatusServiceUnavailable:
+					refused.Add(1)
+					time.Sleep(20 * time.Millisecond) // as Retry-After asks, only shorter
+				case 0: // no answer (the gateway is stopping)
+				default:
+					t.Errorf("ingest answered %d", code)
+					return
+				}
+			}
+		})
+	}
+	t.Cleanup(func() { stopSenders(); wg.Wait() })
+	total := func() int64 {
+		var n int64
+		for s := range senders {
+			n += acked[s].Load()
+		}
+		return n
+	}
+	eventually(t, "readings acknowledged before the outage", func() bool { return total() >= 40*batch })
+
+	cluster.Stop(t, mode)
+	before := total()
+	eventually(t, "ingest refused while storage is down", func() bool { return refused.Load() > 0 })
+	for _, c := range []struct{ method, path, body string }{
+		{http.MethodGet, "/edge/asset", ""},
+		{http.MethodGet, "/edge/audit", ""},
+		{http.MethodGet, "/edge/service", ""},
+		{http.MethodPut, "/edge/category/service/description", `{"value": "during the outage"}`},
+	} {
+		resp := do(t, c.method, api+c.path, c.body)
+		var msg struct{ Message string }
+		_ = json.Unmarshal(resp.body, &msg)
+		if resp.status != http.StatusServiceUnavailable || resp.header.Get("Retry-After") == "" ||
+			!strings.Contains(msg.Message, "storage is unavailable") {
+			t.Errorf("%s %s during the outage = %d, Retry-After %q, %s; want 503, Retry-After and a message saying storage is unavailable",
+				c.method, c.path, resp.status, resp.header.Get("Retry-After"), resp.body)
+		}
+	}
+	if h := ping(t, api); h == "green" || h == "" {
+		t.Errorf("ping health during the outage = %q, want other than green", h)
+	}
+	during := total()
+
+	cluster.Start(t)
+	eventually(t, "ping green again after storage came back", func() bool { return ping(t, api) == "green" })
+	after := total()
+	eventually(t, "ingest acknowledged again", func() bool { return total() >= after+40*batch })
+	stopSenders()
+	wg.Wait()
+	t.Logf("acknowledged: %d before the outage, %d by its detection, %d in all; %d batches refused with 503",
+		before, during, total(), refused.Load())
+
+	status, body = call(t, http.MethodGet, api+"/edge/asset", "")
+	if status != http.StatusOK {
+		t.Fatalf("listAssets after the outage: %d %s", status, body)
+	}
+	var assets []struct {
+		AssetCode string `json:"assetCode"`
+		Count     int64  `json:"count"`
+	}
+	if err := json.Unmarshal(body, &assets); err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]int64{}
+	for _, a := range assets {
+		stored[a.AssetCode] = a.Count
+	}
+	for s := range senders {
+		asset := fmt.Sprintf("outage/s%d", s)
+		if got, want := stored[asset], acked[s].Load(); got < want {
+			t.Errorf("%s: %d readings stored, %d acknowledged: %d lost", asset, got, want, want-got)
+		}
+	}
+}
+
+// postBatch posts batch readings of asset, numbered from i·batch, and
+// returns the status (0 when there was no answer).
+func postBatch(ctx context.Context, port int, asset string, batch, i int) int {
+	var b strings.Builder
+	b.WriteByte('[')
+	base := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i*batch) * time.Millisecond)
+	for k := range batch {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"timestamp":%q,"asset":%q,"readings":{"n":%d}}`,
+			base.Add(time.Duration(k)*time.Millisecond).Format("2006-01-02 15:04:05.000000"), asset, i*batch+k)
+	}
+	b.WriteByte(']')
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1:"+strconv.Itoa(port)+"/sensor-reading",
+		strings.NewReader(b.String()))
+	if err != nil {
+		return 0
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func do(t *testing.T, method, url, body string) answer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return answer{}
+	}
+	defer func() { _ = resp.Body.Close() }()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+func call(t *testing.T, method, url, body string) (int, []byte) {
+	t.Helper()
+	a := do(t, method, url, body)
+	return a.status, a.body
+}
+
+// ping returns ping's health, or "" when the gateway did not answer 200.
+func ping(t *testing.T, api string) string {
+	t.Helper()
+	status, body := call(t, http.MethodGet, api+"/edge/ping", "")
+	if status != http.StatusOK {
+		return ""
+	}
+	var p struct{ Health string }
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatalf("ping: %s: %v", body, err)
+	}
+	return p.Health
+}
+
+// eventually polls cond until it holds; the gateway is a separate system
+// whose state can only be observed from outside.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(outageWait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ln.Close() }()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// syncBuffer is a bytes.Buffer safe for the gateway's concurrent logging.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

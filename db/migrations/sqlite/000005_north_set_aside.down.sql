@@ -1,0 +1,1 @@
+DROP TABLE north_set_aside;
