@@ -226,6 +226,14 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 	return inst, nil
 }
 
+// closeInstance releases what an instance holds beyond its run (the
+// process of an external plugin).
+func closeInstance(inst plugin.North) {
+	if c, ok := inst.(plugin.Closer); ok {
+		_ = c.Close()
+	}
+}
+
 // stream returns the stream of the north service or task name.
 func (rt *Runtime) stream(name, pluginName string, out plugin.North) *Stream {
 	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Counter: rt.o.Counters,
@@ -522,6 +530,7 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	if err != nil {
 		return err
 	}
+	defer closeInstance(inst)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.mu.Lock()

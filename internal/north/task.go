@@ -219,6 +219,7 @@ func (rt *Runtime) RunTask(ctx context.Context, task string) error {
 	if err != nil {
 		return fmt.Errorf("north task %q: %w", task, err)
 	}
+	defer closeInstance(inst)
 	sent, err := rt.stream(task, def.Name, inst).Drain(ctx)
 	if err != nil {
 		return err

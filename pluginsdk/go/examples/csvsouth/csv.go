@@ -24,7 +24,7 @@ func Info() edgeplugin.Info {
 		Name: "csv_south", Version: Version, Kind: edgeplugin.KindSouth, Persists: true,
 		Description: "Reads the rows of a CSV file as readings at a configured rate",
 		Items: map[string]edgeplugin.Item{
-			"file":  {Description: "Path of the CSV file; its header row names the reading keys", Type: "string", Default: "", DisplayName: "File", Order: "1", Mandatory: "true"},
+			"file":  {Description: "Path of the CSV file; its header row names the reading keys", Type: "string", Default: "", DisplayName: "File", Order: "1"},
 			"asset": {Description: "Asset code of the readings", Type: "string", Default: "csv", DisplayName: "Asset", Order: "2", Mandatory: "true"},
 			"rate":  {Description: "Rows read per second", Type: "integer", Default: "1", Minimum: "1", Maximum: "10000", DisplayName: "Rate", Order: "3"},
 			"loop":  {Description: "Start over at the end of the file", Type: "boolean", Default: "true", DisplayName: "Loop", Order: "4"},
