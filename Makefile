@@ -22,6 +22,8 @@ PYTHON    ?= python3
 PYVENV    := tools/python/.venv
 PY        := $(PYVENV)/bin/python
 PYTOOLS   := $(PYVENV)/.installed
+PLUGVENV  := pluginsdk/python/.venv
+PLUGTOOLS := $(PLUGVENV)/.installed
 PYGEN     := PATH="$(CURDIR)/$(PYVENV)/bin:$$PATH" $(PYVENV)/bin/openapi-python-client generate \
              --path openapi.yaml --config tools/python/openapi-python-client.yaml \
              --custom-template-path tools/python/templates --meta pdm --overwrite
@@ -35,14 +37,15 @@ REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --o
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec packages bench clean tools test-sdk-python test-sdk-typescript test-portal \
         test-fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
-generate: $(PYTOOLS) $(TSTOOLS) ## regenerate gen/, clients/ and the docs page from openapi.yaml
+generate: $(PYTOOLS) $(TSTOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the docs page and the plugin contract's code
 	$(GO) generate ./gen ./clients/go
+	scripts/gen-proto.sh
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
 	rm -rf "$$tmp/python/.ruff_cache"; \
@@ -52,8 +55,13 @@ generate: $(PYTOOLS) $(TSTOOLS) ## regenerate gen/, clients/ and the docs page f
 	$(TSGEN) $(TSDIR)/src/schema.d.ts
 	$(REDOCGEN) $(REDOC)
 
-check-generated: $(PYTOOLS) $(TSTOOLS) ## fail if gen/, clients/ or the docs page differ from what openapi.yaml generates
+check-generated: $(PYTOOLS) $(TSTOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page or the plugin contract's code are stale
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	scripts/gen-proto.sh "$$tmp/proto"; \
+	for f in pluginsdk/go/pluginpb/plugin.pb.go pluginsdk/go/pluginpb/plugin_grpc.pb.go \
+	  pluginsdk/python/edged_plugin/pb/plugin_pb2.py pluginsdk/python/edged_plugin/pb/plugin_pb2_grpc.py; do \
+	  cmp -s "$$f" "$$tmp/proto/$$f" || { echo "$$f is stale: run 'make generate' and commit"; exit 1; }; \
+	done; \
 	for pair in gen/server.cfg.yaml:gen/server.gen.go clients/go/client.cfg.yaml:clients/go/client.gen.go; do \
 	  cfg=$${pair%%:*}; out=$${pair#*:}; \
 	  sed "s#^output:.*#output: $$tmp/out.go#" "$$cfg" > "$$tmp/cfg.yaml"; \
@@ -147,6 +155,22 @@ $(PYTOOLS): tools/python/requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r tools/python/requirements.txt
 	$(PY) -m pip check --disable-pip-version-check
 	touch $@
+
+# The plugin contract's generator (protoc from grpcio-tools) and the Python
+# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt.
+$(PLUGTOOLS): pluginsdk/python/requirements.txt
+	rm -rf $(PLUGVENV)
+	$(PYTHON) -m venv $(PLUGVENV)
+	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r pluginsdk/python/requirements.txt
+	$(PLUGVENV)/bin/python -m pip check --disable-pip-version-check
+	touch $@
+
+# KEY is an ed25519 key file (go run ./cmd/edgepkg keygen -out KEYFILE);
+# never commit one.
+REPO_DIR ?= repository
+packages: ## build this repository's plugins into the signed package repository REPO_DIR with KEY
+	@test -n "$(KEY)" || { echo "usage: make packages KEY=KEYFILE [REPO_DIR=dir] [VERSION=x.y.z]"; exit 2; }
+	$(GO) run ./cmd/edgepkg build -key "$(KEY)" -out "$(REPO_DIR)" -version "$(or $(VERSION),1.0.0)"
 
 $(TSTOOLS): $(TSDIR)/package-lock.json
 	cd $(TSDIR) && npm ci --no-audit --no-fund
