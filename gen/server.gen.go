@@ -302,6 +302,24 @@ func (e ConfigItemType) Valid() bool {
 	}
 }
 
+// Defines values for InstalledPackageType.
+const (
+	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
+	InstalledPackageTypeService InstalledPackageType = "service"
+)
+
+// Valid indicates whether the value is a known member of the InstalledPackageType enum.
+func (e InstalledPackageType) Valid() bool {
+	switch e {
+	case InstalledPackageTypePlugin:
+		return true
+	case InstalledPackageTypeService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -807,15 +825,28 @@ type AuditSource string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
-	// Link Link to the log of the repository interaction.
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
 	//
-	// Example: log/240501-10-15-42.log
+	// Example: 261123-14-31-05-1-available.log
 	Link string `json:"link"`
 
 	// Services Names of installable service packages.
 	//
 	// Example: ["edged-service-notification"]
 	Services []string `json:"services"`
+}
+
+// AvailablePlugins defines model for AvailablePlugins.
+type AvailablePlugins struct {
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-1-available.log
+	Link string `json:"link"`
+
+	// Plugins Names of installable plugin packages.
+	//
+	// Example: ["csv_south"]
+	Plugins []string `json:"plugins"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -1067,6 +1098,31 @@ type HistoryEntry struct {
 	// Example: 2024-05-01 10:15:42.123
 	HistoryTs            Timestamp      `json:"history_ts"`
 	AdditionalProperties map[string]int `json:"-"`
+}
+
+// InstalledPackage defines model for InstalledPackage.
+type InstalledPackage struct {
+	Description string `json:"description"`
+
+	// Kind The plugin kind (south, north or filter).
+	//
+	// Example: south
+	Kind *string `json:"kind,omitempty"`
+
+	// Name Example: csv_south
+	Name string               `json:"name"`
+	Type InstalledPackageType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// InstalledPackageType defines model for InstalledPackage.Type.
+type InstalledPackageType string
+
+// InstalledPackages defines model for InstalledPackages.
+type InstalledPackages struct {
+	Packages []InstalledPackage `json:"packages"`
 }
 
 // InstalledServices defines model for InstalledServices.
@@ -1605,6 +1661,16 @@ type ServiceCreated struct {
 	// Example: 0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
 	Id openapi_types.UUID `json:"id"`
 
+	// Link For an install, the path of the install task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
+	Link *string `json:"link,omitempty"`
+
+	// Log For an install, the name of its repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-3-install-csv_south.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Service sine created
 	Message string `json:"message"`
 
@@ -1904,6 +1970,16 @@ type UpdateStarted struct {
 	// Example: 9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
 	Id openapi_types.UUID `json:"id"`
 
+	// Link The path of the update task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
+	Link *string `json:"link,omitempty"`
+
+	// Log The name of the update's repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-4-update.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Package update started
 	Message string `json:"message"`
 }
@@ -2023,8 +2099,14 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
+// BadGateway The body of every error response.
+type BadGateway = Error
+
 // BadRequest The body of every error response.
 type BadRequest = Error
+
+// Busy The body of every error response.
+type Busy = Error
 
 // Conflict The body of every error response.
 type Conflict = Error
@@ -2235,6 +2317,9 @@ type LoginJSONRequestBody = LoginRequest
 
 // LoginTextRequestBody defines body for Login for text/plain ContentType.
 type LoginTextRequestBody = PemCertificate
+
+// InstallPluginJSONRequestBody defines body for InstallPlugin for application/json ContentType.
+type InstallPluginJSONRequestBody = PackageInstallRequest
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -2844,9 +2929,24 @@ type ServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(w http.ResponseWriter, r *http.Request)
+	// ListPackages List installed packages
+	// (GET /edge/package)
+	ListPackages(w http.ResponseWriter, r *http.Request)
+	// GetPackageLog Read a repository log
+	// (GET /edge/package/log/{name})
+	GetPackageLog(w http.ResponseWriter, r *http.Request, name string)
+	// RemovePackage Remove an installed package
+	// (DELETE /edge/package/{name})
+	RemovePackage(w http.ResponseWriter, r *http.Request, name string)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(w http.ResponseWriter, r *http.Request)
+	// InstallPlugin Install a plugin package
+	// (POST /edge/plugin)
+	InstallPlugin(w http.ResponseWriter, r *http.Request)
+	// ListAvailablePlugins List installable plugin packages
+	// (GET /edge/plugin/available)
+	ListAvailablePlugins(w http.ResponseWriter, r *http.Request)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(w http.ResponseWriter, r *http.Request)
@@ -3114,9 +3214,39 @@ func (_ Unimplemented) ListNorthServices(w http.ResponseWriter, r *http.Request)
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListPackages List installed packages
+// (GET /edge/package)
+func (_ Unimplemented) ListPackages(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPackageLog Read a repository log
+// (GET /edge/package/log/{name})
+func (_ Unimplemented) GetPackageLog(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemovePackage Remove an installed package
+// (DELETE /edge/package/{name})
+func (_ Unimplemented) RemovePackage(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Ping Check liveness
 // (GET /edge/ping)
 func (_ Unimplemented) Ping(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// InstallPlugin Install a plugin package
+// (POST /edge/plugin)
+func (_ Unimplemented) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAvailablePlugins List installable plugin packages
+// (GET /edge/plugin/available)
+func (_ Unimplemented) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4227,11 +4357,105 @@ func (siw *ServerInterfaceWrapper) ListNorthServices(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// ListPackages operation middleware
+func (siw *ServerInterfaceWrapper) ListPackages(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPackages(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPackageLog operation middleware
+func (siw *ServerInterfaceWrapper) GetPackageLog(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPackageLog(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemovePackage operation middleware
+func (siw *ServerInterfaceWrapper) RemovePackage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemovePackage(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Ping operation middleware
 func (siw *ServerInterfaceWrapper) Ping(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Ping(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// InstallPlugin operation middleware
+func (siw *ServerInterfaceWrapper) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.InstallPlugin(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAvailablePlugins operation middleware
+func (siw *ServerInterfaceWrapper) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAvailablePlugins(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5443,6 +5667,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/edge/update", wrapper.UpdatePackages)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/package", wrapper.ListPackages)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/package/{name}", wrapper.RemovePackage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/package/log/{name}", wrapper.GetPackageLog)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/plugin/available", wrapper.ListAvailablePlugins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/plugin", wrapper.InstallPlugin)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/login", wrapper.Login)
 	})
 	r.Group(func(r chi.Router) {
@@ -5485,7 +5724,11 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
+type BadGatewayJSONResponse Error
+
 type BadRequestJSONResponse Error
+
+type BusyJSONResponse Error
 
 type ConflictJSONResponse Error
 
@@ -8179,6 +8422,267 @@ func (response ListNorthServices503JSONResponse) VisitListNorthServicesResponse(
 	return err
 }
 
+type ListPackagesRequestObject struct {
+}
+
+type ListPackagesResponseObject interface {
+	VisitListPackagesResponse(w http.ResponseWriter) error
+}
+
+type ListPackages200JSONResponse InstalledPackages
+
+func (response ListPackages200JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPackages401JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPackages403JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListPackages500JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLogRequestObject struct {
+	Name string `json:"name"`
+}
+
+type GetPackageLogResponseObject interface {
+	VisitGetPackageLogResponse(w http.ResponseWriter) error
+}
+
+type GetPackageLog200TextResponse string
+
+func (response GetPackageLog200TextResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "text/plain")
+	w.WriteHeader(200)
+
+	_, err := w.Write([]byte(fmt.Sprint(response)))
+	return err
+}
+
+type GetPackageLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPackageLog401JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPackageLog403JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPackageLog404JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPackageLog500JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackageRequestObject struct {
+	Name string `json:"name"`
+}
+
+type RemovePackageResponseObject interface {
+	VisitRemovePackageResponse(w http.ResponseWriter) error
+}
+
+type RemovePackage200JSONResponse Message
+
+func (response RemovePackage200JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemovePackage401JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemovePackage403JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemovePackage404JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RemovePackage409JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage429JSONResponse struct{ BusyJSONResponse }
+
+func (response RemovePackage429JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemovePackage500JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemovePackage503JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -8231,6 +8735,279 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPluginRequestObject struct {
+	Body *InstallPluginJSONRequestBody
+}
+
+type InstallPluginResponseObject interface {
+	VisitInstallPluginResponse(w http.ResponseWriter) error
+}
+
+type InstallPlugin200JSONResponse ServiceCreated
+
+func (response InstallPlugin200JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InstallPlugin400JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InstallPlugin401JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InstallPlugin403JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InstallPlugin404JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin409JSONResponse struct{ ConflictJSONResponse }
+
+func (response InstallPlugin409JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response InstallPlugin413JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin429JSONResponse struct{ BusyJSONResponse }
+
+func (response InstallPlugin429JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response InstallPlugin500JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response InstallPlugin502JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response InstallPlugin503JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePluginsRequestObject struct {
+}
+
+type ListAvailablePluginsResponseObject interface {
+	VisitListAvailablePluginsResponse(w http.ResponseWriter) error
+}
+
+type ListAvailablePlugins200JSONResponse AvailablePlugins
+
+func (response ListAvailablePlugins200JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListAvailablePlugins400JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAvailablePlugins401JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAvailablePlugins403JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAvailablePlugins500JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response ListAvailablePlugins502JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePlugins503JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -8333,20 +9110,6 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9440,6 +10203,20 @@ func (response CreateService413JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
+type CreateService429JSONResponse struct{ BusyJSONResponse }
+
+func (response CreateService429JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateService500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateService500JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
@@ -9464,6 +10241,20 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9502,6 +10293,20 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -9548,16 +10353,16 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
+type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
 
-func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11357,6 +12162,20 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
+type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackages401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response UpdatePackages401JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
@@ -11385,6 +12204,20 @@ func (response UpdatePackages403JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
+type UpdatePackages429JSONResponse struct{ BusyJSONResponse }
+
+func (response UpdatePackages429JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackages500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
@@ -11399,16 +12232,16 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
+type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
 
-func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12027,9 +12860,24 @@ type StrictServerInterface interface {
 	// ListNorthServices List north services and tasks
 	// (GET /edge/north)
 	ListNorthServices(ctx context.Context, request ListNorthServicesRequestObject) (ListNorthServicesResponseObject, error)
+	// ListPackages List installed packages
+	// (GET /edge/package)
+	ListPackages(ctx context.Context, request ListPackagesRequestObject) (ListPackagesResponseObject, error)
+	// GetPackageLog Read a repository log
+	// (GET /edge/package/log/{name})
+	GetPackageLog(ctx context.Context, request GetPackageLogRequestObject) (GetPackageLogResponseObject, error)
+	// RemovePackage Remove an installed package
+	// (DELETE /edge/package/{name})
+	RemovePackage(ctx context.Context, request RemovePackageRequestObject) (RemovePackageResponseObject, error)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(ctx context.Context, request PingRequestObject) (PingResponseObject, error)
+	// InstallPlugin Install a plugin package
+	// (POST /edge/plugin)
+	InstallPlugin(ctx context.Context, request InstallPluginRequestObject) (InstallPluginResponseObject, error)
+	// ListAvailablePlugins List installable plugin packages
+	// (GET /edge/plugin/available)
+	ListAvailablePlugins(ctx context.Context, request ListAvailablePluginsRequestObject) (ListAvailablePluginsResponseObject, error)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(ctx context.Context, request SetRepositoryRequestObject) (SetRepositoryResponseObject, error)
@@ -12913,6 +13761,82 @@ func (sh *strictHandler) ListNorthServices(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// ListPackages operation middleware
+func (sh *strictHandler) ListPackages(w http.ResponseWriter, r *http.Request) {
+	var request ListPackagesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPackages(ctx, request.(ListPackagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPackages")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPackagesResponseObject); ok {
+		if err := validResponse.VisitListPackagesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPackageLog operation middleware
+func (sh *strictHandler) GetPackageLog(w http.ResponseWriter, r *http.Request, name string) {
+	var request GetPackageLogRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPackageLog(ctx, request.(GetPackageLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPackageLog")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPackageLogResponseObject); ok {
+		if err := validResponse.VisitGetPackageLogResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemovePackage operation middleware
+func (sh *strictHandler) RemovePackage(w http.ResponseWriter, r *http.Request, name string) {
+	var request RemovePackageRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemovePackage(ctx, request.(RemovePackageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemovePackage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemovePackageResponseObject); ok {
+		if err := validResponse.VisitRemovePackageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Ping operation middleware
 func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 	var request PingRequestObject
@@ -12930,6 +13854,61 @@ func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(PingResponseObject); ok {
 		if err := validResponse.VisitPingResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// InstallPlugin operation middleware
+func (sh *strictHandler) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+	var request InstallPluginRequestObject
+
+	var body InstallPluginJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.InstallPlugin(ctx, request.(InstallPluginRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InstallPlugin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(InstallPluginResponseObject); ok {
+		if err := validResponse.VisitInstallPluginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAvailablePlugins operation middleware
+func (sh *strictHandler) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+	var request ListAvailablePluginsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAvailablePlugins(ctx, request.(ListAvailablePluginsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAvailablePlugins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAvailablePluginsResponseObject); ok {
+		if err := validResponse.VisitListAvailablePluginsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -13883,391 +14862,414 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3tcts4mjB6KyjtTEXql5Zlx04ndk1tuR0n7XcSx2vZ3TMTZ0NIhCSsKUBDgHY0mVTt3/P/3MLZC9sr",
-	"OYXnAUCQIiXZsTvd056qXXdEEp/P9+fn1lBOZ1IwoVVr73NrRjM6ZZpl8K8DpZg+lAkz/0iYGmZ8prkU",
-	"rb3W+YQRah6ToUxYRGYsGzKhN5gw/05IO6abg5hwRRQTmlBFYvrH7VeDuNNtRS32iU5nKWvttRQXuZI8",
-	"aUUtbsadUT1pRS1Bp+apGasVtTL295xnLGnt6SxnUUsNJ2xKzaKm9NMbJsZ60trb3t2NWlMu3L+3opae",
-	"z2AOnXExbn35ErUOqWZjmc1PYPy6TQ3tG+SKzctLzZjSH+mM1y8V/tznUn+UOd5CeY1nTOeZIHrCSMZo",
-	"wsVYETmCf6dUaXJCJubDLjn6NEzzhCkSKzaUIlFxROIpF7lm8J8pn3IdEyoSEqsrPotJe6fXg+uB7f09",
-	"Z9m82B+M2iptiAs+zafh8rnQbMwyWP+xZtPmY+aaTYkZmtxwPeG4IXf25XOfaD07lZmuP3cz0PJzX3HO",
-	"b8w5LC7yLf1kdkdEPh2wzBwxEzrjTBEtSQaX0HRUcLKlo0rYiOapbu1t9yIDCPbcer1eL1p1jm/xyu4C",
-	"Cfa2G2ABbvQOkGBHvQ0snKb5mItmaJjBc8KF0lQM2R5sQrHsmg8ZQslIZoQSJXM9ITIjQmZ6Yj+L4O0R",
-	"TzXL/BBPVPgdPlygPKwepHDYj6sxegVknWbsmsu85ur6Ez7SCtatOeCASOQN4UJL+HFGlcZDsE+YSMzr",
-	"XJEpFXOSC64VoWMZEYs65hdz+3XIbg7M37YUzLx3M+HDiSHPbntw50TqCctuuGKdrh/qT097l3mvt/1s",
-	"Zvfzp63tXkzG/Jop8rRH7Gtm1IRqSm4mUjEi2A1TGpBmbubZ2g7eTJMu+Znricw1id2wMWnLDMgB6XUI",
-	"dVufUEWEJPlsxjIykLlIIqJkAfJK0+mMJUSlfDzR6ZzQCaOJw4Qx1eyGzp8oMkzl8IrQjBEuABuSJgB3",
-	"C6qH8F4thJ/hcv7M5ou3fWB4iVuQW/cT8n/7706IHPwXG+rb8EQ7wFdBZn84YUmesuOkHh+VfU54Ul7a",
-	"9tb3z9jg2fON75/2nm5sbbHvN54PR99v0Ge93jOaPE0GtFe/bDfkR9hX89JHMptS3dpr5Tm8WbN4hKK7",
-	"EEQLgCFBDDjiXQmiHfU2BLGPtK2ZIobE76ukqwYaZ8f/eBuxZctyq+WgdcVni1s6qeOi5mgjoNAzOuZi",
-	"jLhvT7/xsM34tbw1ZKX1SHpO1VUTyGuqrhbA/dnoe7pNn21tPE96g42d4bOnGy+SF2xjd5B8T78fbbPe",
-	"cKtBLPlaKDdrNeDxH7D9hSW/E+kc1qzw1IA3mLmbzs1edLGEYpezPBubZ6uu1iypr6leY03AlTgQZ80i",
-	"MqXaoD8ZUsU2uFBMKK75NUvnpB0bDSRlmsX2NUXiQ/dTZ59Qck3TnBE9odpAvJB4VzC0+WGn12sEFvNO",
-	"w67dtLWnf6FY1gQpuTJyRhlStmuBwLy5it4tJRRfzJdqJoVCAfAHmpyxv+dMgcA6lEIzAf9JZ7OUD6lZ",
-	"5eZ/KbPUYKufW1OmFB2bseHqiFfzCCAbmeZKkwEj1MhgMDkZMH3DmCBbQAZBVG19CRf+h4yNWnutf9ss",
-	"NMhNfKo2j7JM2vUvnl+GOyAgzKQGE1hiRBQurmnKk30g2HbFANIoKMnRiAlD1MmIszSJgk3IjGR5yrpm",
-	"gYdSjFI+vPMBHXjSK7OCD5plJMSQU0JTw1zmhH3iSqt7PpOhXb3HakaGeZYZIo/w3k5y3IhjDW45CZtl",
-	"zPxuxCO7gywXgotxhAgjpHa/dOCoXslswJOEibueFSA8TaZcAFKY+5wbXmXuFPFfzlgGA93TOQ1pmhrs",
-	"U4TmesKEhqNIyCDXxIjEmUwZSSRTsFuapvIGF2I+hE0fC80yQVOc5o4bd4PASbOMMDMYaXvITsjOaGu4",
-	"PfievaC9ZIft7nbu4QAOCHA6J/Jb0RbxJWGa8lRZ+dbrTwbD5ZjkImGZFYyQnDxRBR4mcDAnUr8y0vVd",
-	"z+REFrYTRBdrMLmnq6dJkjGlcFyZZ8PgogEX3S6OzdqmTGh2570MM0a1ITXUapoOozjOx4spyJzpeyYC",
-	"wEGNWKTklOmJWQfA8DXLFJeiotoUpzDIeQrrQZDwuPdEkWAyouhcWf3P8GMF53ZK56mkybmUb6iRBu54",
-	"cJY7kYEECjlkLFFkq7fzfPf7Z2Qw1+y+CWZ5IvKW/wDbsfL1haDXlKd0kN55R30tM8OIuCJ5Mdo+yRgo",
-	"toLsOq3innbmrnVIhblUwGJrHUtTIuQNGbAhzRUDgqdql0faQBOopgOq4GEib4ThaPA7N6KuIqM8TTtd",
-	"ciIRxm6oIsMJFWOWuO3RkWGv8Zn5x8aB+Udc6FBnbCivGWr3NNdySjUfEimGzK+KCnVj+AIdUw7mMqOa",
-	"W+NyMGiNgcRaCnABCKzULsowGZUPzZWXZLDd9cUqI8xK+ZaKuQVYdWdxYTiUuVHBgAtyRVI5vGKJXXjG",
-	"Zgz404jylCWGFnOhAuB51rtn6KF2PbdbCb4DRIVfMxEYPd1t3+HucqF5CoMGi8oFLqt0c896d5eQjbAu",
-	"jDAgM/6Pu1N8I/CDwRC0UaVuZJaQRAJdBbXkHu7nMGOJEVloqgAV5RUTwLCnXCmDgYUQ3AUtxI4Irpjh",
-	"kCn1lumJrFFLfgQxx6omBj8M0+din8RUzGPS9juSGRmyTPMRyE2diMSzm6T0gkjn5mfzVkzawcv4CO5N",
-	"mNt436LCqFqzG6PgmBdbH0LdGZ9WVKuodWAQxZz2xSwxypm5pCThZiM0Pc0M09LcaDsjmiq2cIRAn8B6",
-	"QGG3+4RqkjKqNFg2QTXoknN6hVyTWcQEuXCUySn8FsOPsdXkvAY55SJcwFbUmgX//NyicAcfp/4SlkFB",
-	"6cKqoBDqoSd8PNFETfhIW5Yts7qDyxhN0VxT+vyUavJu2WcSbW61qqxgN3g07S08qIhsw6lE5Cm55uwm",
-	"IjvARjbwH7tGQdGZTEEvR2bhbNMIfU8UUUwZMUWVUPxp4PfYXenzsD+hcbQGan7meoLq+d1gx+MKCqqD",
-	"OYmtrh7XARQZMMUTpgjX9wRb24+w9U1gK/I2mWbTjpZ29qqFZwXQFhzsvZ/lQx0so1c9Rw5VAYN1Pe6N",
-	"HoOFSxq6mZossoN8NGIZ6FVoNC+NvbXdW21YDbdebMHN3XgI53zK1IyKxXNA79EqPLBOFxhG0ylomjJN",
-	"7vRlZRd2mMitZOUejoRGm2jNhX4c3uuNfvPDCTYVrXdSecK1P6Gq1ZhZL6HVa6l5meiM8tScSfk8rZ2j",
-	"mfSj9Fie4lXG2AYYpQKfm9WJB46Ys2sm9D5ITwNG2HSmy3EIn1vOvFGJBdFsWo5SEOzmJ5rm5gie955v",
-	"4xkFv2y16licYtcs43q+kvib4+m7l82HYAxZ7zN81UzvL3fFd81QUAzh1xDsIvJXtRwgDjN2ezHwQJBA",
-	"st9I2IgLo+oA5AAw7ZdMJIoF3nZY8zeArPjzlxjMOkIKZtRnPMqIUFybmrEhytposwHTBtq/ua6AYqG4",
-	"nObTGXlKZhlTKs8YoQMJ9oKMqYlMk5WgVtHdLg4Pj/r9iLw6OH5zcXYUkZ8Pzk6OT14bzeH45NW7s7cH",
-	"58fvTiDugIo5WJD2Qd9nifXRm5+65EDM0azAUhW6aQoSd0MzgY7sBQp3B5CuAOedAPINV7rOfT+jYwia",
-	"KOCLMxW5EIcRz5RehCd42fyHIRBqrb0ghSxujGYZxX9LTdPDVYzcuVZBX3XAh6EvKiJ0mEmlCE1T2E+F",
-	"y9+KxQfLiew+G8+03whr6ObGp3C6IkTgiND0hs5VAFQG5rw7LFRELdS2opYF21bUsnDbiloB2JY11PBB",
-	"naYagFf94tEKbfjg4vr3LsUGiU8vzl4fxRgXM8sz8HLPMmnEd9JmdDiBX8FT04EP3rx7/fokNvp7+C48",
-	"6p+fvT2JidIZo9OFh389PXsdEzVXmk1xUPvRwdm5/11pmul8Bk9e9c/fnRZPJrlO5I2AR4fvTg5/jMEZ",
-	"xcc5GpGtTOyeH7ysPndEE6c9/NGM4P1nVpxvMwHmSSoSknAF/+2icTruQzO0/7A86tlPsEnn3mJjrjSI",
-	"rm3YmR/k7KeLk+K9XJTflLNZ8OarN8WbaByDJyc/Hr57G7tAM3tlzmds33j584l7w8hAXOBJBIZY++LB",
-	"T2/qXiy/dnF69JfDmOSg4Zan+uHP8GhAh1f5rLKK81cvYXDteQdJmHmcuOfmQEvPaZIUT/snlaeKCe0e",
-	"HlaHHqaMZsHH5wsfg9MpBDTz2suG10KoO/3z6+OTmMzo8Aos2kJpmqbU3/7pn19fnBbP8ZwS9+jsbfEI",
-	"wB+fvOyfmjUmXM0guKC8NPP0ZflpuKKjft8gD/sUePs4mLeLIY76/fPTunfCgS76Z+YSQL0sDv+if2aQ",
-	"BH61hnf3u7lS+D28yoP++cvT2KoMOqNDMESAdBG4fx0ZMXAdGnsvRUAxgS61ohaQm1bUAtpi/hoyAv8+",
-	"ODs39NQQiVbUAoqAfw9emucGv/Ev/ttgJv69OMG/r960ohZgEfx9+fMJ/D34yfwOsN6KWgDY5ncDxfgX",
-	"xgO4xL+H9vf+uf1rngOs4N+LU/x7ZuaB67Z/zXtwg/j33LwHF4F/Yf1w1K2oBUeL5/HqTZlLuK0v8geH",
-	"vacIdmpR+0u5uFrkHW+4uHJWqFSOi8jAmVRcS/AMaJbRoXm/LDOlcry5vdPb7W1tbPU2tnY3dra7qayX",
-	"oRAQa+LkTkCmlCOPYoYMO7i1OFQWD963WDJmyYZ9aSPEZXNaXsRZWEVZkqkKaW6JEZ5UnRBx6JWuJrl8",
-	"uWB1CEzq2ChptQ4TWDqwb+++jsgVm6NZ0IepV+TvIPrAGt18GFpLznCNrQWt5fSYHBr566D8ddQyBCil",
-	"NiuhtfAYR1TmyKZUJNTAiP+ZpubcZJawrLXX2i1AweC6i76IWtdW//QffYkKnbW0ftBQq2s3r4HVfThk",
-	"M01+PD8/NfxfMABSRWq2Ae9Yldgtb7u1IFwWS0PV+MsSICiUxaqI7kMPtCTgvQdPzpRlwEm07BIDAgQ0",
-	"RY5LNpr+UE5BrIwBDGL0wJAYVhST9kDqCXhocNtGxRSJ+Whg9M19QjHInAsCb6KW0+mSd0Y5wqgEQ6Kv",
-	"2BzMoQhrMJ5hAlHxBj65YmxmSAHPfNQPxr7dTHjK7JNiC+BPQy4YwcJwFCG1i1fStGrDqNyqUR6VdjxZ",
-	"m7UYbLxic4gLBN3eXs9nuLHsmqZlcNnq1QBLmsKu7AfmgIog2boot6oqXrJnlwf/eUJ1KVvEy6EVotW4",
-	"uwUiVYLbBWpNBywFvd2+tk/s5r0rYSFVKJy5bkJPL7+Oor30oLBI2xbAvZ6mLaDaFWtQ1XLB/56zMJTd",
-	"XcA+2TInsb27a8QYw7dA4RTSWfQrP2sySKm4Im0p0rmBbc2ImtEh8whUOkwLhrfKnwqg9pseMQZi0BSE",
-	"Q82vwcqDyCFHjup0ai6iwinNrXxYSRibovnROuPxBb39tEon60xiv2Y8rIWShTHvAM/rDXxPALZMKlmE",
-	"p4iA0QCCQ7lWZTZRIfUPQ64Ldr3Vq2PWNYBbns8NsAycnSGuDI72fuy/1jKruQH7+XRK62xrleUGUyxb",
-	"nxtumSBSyWkkKa+zEt4Tip0d9c/JwenxfWMV+N2bBv5q1Aq8KIsh+MuhqPZ2CqSqu5iStcpAT5ccQfwa",
-	"1Trjg1wzCCOOrbQN6TWU4IoiGxKlQM4aSJkyKlQpk6x6rxbh6s7HPqzBWid8L17iMjg5Z5908x2uJbrf",
-	"K9SEkv/CwKll2k0Jt/gcNTL8Ci+rckx1QxfK0cLoly2d5eyyRW4mDBETJWujBIBEErr8rJHEfNGKWuCB",
-	"KtsE7JOaBdgwhMUDy8YQ2pum8oYldnLYI2hpfFizyWe7u093a6dxpvoF982Upumt56kFOK9z1nqtw+GV",
-	"NX7HgcIZL07TrLuuaz3wamR1SS8RCAk8jsIsFsUyTlP+D6O5FdhcyWk0yEu1EdFae63/fN/bePHh//yh",
-	"IUwmMTLr+uBlg3gHzgKeED3JZD7G1I6D0+P14A1/ipoOaF1Z49y8jaILT2p9ModSoDBD5DXLMB24MJGU",
-	"WBHmFGBoLoSng5ACGcUpu6aiktSKlv8ftZ6RP/2JXOKWLltLJaua/I9Q3vEuIk8o2uCFxfVOZJqE928e",
-	"RUVsJ75kbhTM6pBD+d13330Xd/aREuBVChscDamWeh1aXWFdZdEH3l0qAdVpHk1MxNkB0Hq1wN/AR+uk",
-	"fBswvw9iIwInmLGVcz9bpvQ1rCyy4DBgQ+nStmCNNK3jdVu9e+d0awiy98Pijp1wfb8c7pdmaQ/MwZ4+",
-	"6/V+6wzsG3OnrV8rd/rN8aJb0+nl9PncbrdeeX+iiPnWUcQkg2oZsFnrg0UXOFAWEhvmFDtopBmrMq59",
-	"EjvO5V+r4V3hfVklBTKjneo+SiWFyjR4BlHFR2BmakWt49PrHfzzrBW1Ls7eAAji7GW5pBh5ARrwoH5a",
-	"biSpD+4CWzlCKJZvqVHdFrjUEqGhSVionLGdzIsQnQVuv70SipoZ+5EhxX38qnaVKHQ4ddPBMrM1b1Lr",
-	"KFATeYPJgRjcw9LEeq9sPEXiPHnl1ZcNqL2aC/MJsYtLg0g0OSIM1GVMdnWBOIs34WPT6iI9J/mUYogB",
-	"E1jewgUqFfndIHGVl9+cXLrqRtxq6u7kR64Ma/WBqU2WvMUo8hrJFCNc/CmBvVNpPiRJDuAmBSNDmaao",
-	"dnsZZY/EE1zGR61iMktzBa86HpGwVFMyw8AFO2LV3/AZ/fkv4WLPjg5eHp+87rf2tnajVjG20XR62zsb",
-	"vd2N3hbZ6u1t7e7t7HZ7wKF9uPHe1u6COyYc467BosEYdTdxjJ5olvQDr3V5Fc3+bKC5bgDvyL7iNm8t",
-	"0EBtXiIGrGKlBpnZv4FHG0VDjAi5D/d23Y7fyDEXQTGHWxDIC5e5AkzEUeZFRPQ0u5TUoZ4OM6Y3Ts3D",
-	"XpYYruCKkfgPVnpXcpsutySNAt0f1YofFaIKiSFrlB6p5lbYaiYhV2o6YWV1l0p0Jky8uPoMvK1WSoJ9",
-	"TKx+VCT7lLaAUcF2csdzjYhbUMFiu2/k2EhZRi3JIYdnlKdpbZocJAc2xUxCDgzmD0ZQSIeJxNmbY5cL",
-	"acVYzNosn/rfpi+u/zp9Nf/r9NWz4V9+2hn+5act9vrkejhN0r89/b+T5OdPvb9tv5oPX3/aTbZfqb+9",
-	"fl63xnxZGs0TVa2RsnWrDBp3fjiNO5DIXlzdfb9t4jsg8EMmsovzSFN0oTjtHmKUS3X91mRpYKG/oYok",
-	"UlQ4bt8GgJmLmWVynDGlvopbnRhSVe8ZCWnjWn4RGMvS2q+jYziSDddcUU0MSvhkuVALdRWMPEPV1eLJ",
-	"o9koqTt5BgqBLpUrU8R+sBaO8tuWP+vRZGewO9re2Bo9HW7ssJ3RxovR7u7GNt0afM9eDJ8mYNNYUd3J",
-	"nO6MUd2cOu2K78BZofILx2XOaJ+IPE2tsFo6RSc1wldDKTQXucxVWhYWnlZKTprRsEBC6Zia8BI25G7F",
-	"76QZMiyM1Thk6iGAHMDfJ4rERuDJ0Q8T28I1sQ2FgegaNsxdGEyAY7Zsm8W+2J+lf18tQtli6mM+wzjr",
-	"utvD+pCrUAxrXh6LkXSp4w5DViOmexnC+OqC/s989UMoDcSFi0rFgINCVERhGT3+XJe579Zub1VuX9TC",
-	"S1i1bHvNfXw5MAbUIy13ZADUsQIC8N9294knCU6ltW+aO6HqquKSMb+sIq9WbLBWWHuP9oz9VoPLagTr",
-	"c6quMOYiEOHqARxqL/motKDuJWq1MRb8hKVAoRYbWkQz4KMQZOZfRaV4kLEiB9l/CSaPLE+ZsmE0gAiB",
-	"/RoXUCMn4ujLFKC1VW1r+nAad9modVfVuRJ1ExqUvSmodAyqLoJzH0MnzEFMGFbGGFOjNoBF3C4czq9L",
-	"DgTJxZUA7m2+l5mvKgkxSzFOF3s7UzW56XMrz9LgrCDUcm9zc8iEzmi69+zZ86ebRiiW2YYr6Fkb+bgW",
-	"/7MEs4YNGuixDM9twlo/vE1QZoU3poZrSsHejVp77z8v8s/P69oGP3yJWs3aAhYno1O21xwyRlI8JNhE",
-	"RjmY+SFmLHLRBnQqzW9WVgHgdweiSHun96LTJQepkkFJOXtuRdxvkXYikoKIlmUALTeGqcyTskWlpjZm",
-	"aLX9z8vLT73exuXlp+3e5eWn70cf2v++F/y6NcJfv6t5s/Pvf1jOhWpy74PyyH6nQHIXS2t/dCrwCpXv",
-	"NjJLhPUQICzw6dbu02e9Xo+0KZkzmnUWpBEvLnGhn+20AieE+/ZWmoPTDR11X0tYeWf90acy0+8yMNbV",
-	"hMvKTDuCYwHtiSKGShycHlu5DJRHrm3ZYsEictkKLe9BJTFnsTMHUqCZ3zy4/28nq0UrKtMENkhAync3",
-	"tynFUuYCpZoRDeUfGE0Xo+dXlJWo3GYxTd212dQLaz5awosr6Q0GMK3JqCjd4YOrkjAXox3/O2Zi/Ml+",
-	"gPGa5cNwIFxDpTNmS3rjxOgZNXOGkk0xX1mqCX6vKwTQXFDdzrZ4+EsSOVbH1GIBugYru61OV5zsvi29",
-	"rJnSiAByyrWuKGetrW6v27ulDcietz2CeshA0xBWfbklbNswg48PaEET7KY0fMVVnCtNlOE/ozmadQr3",
-	"j2NXTxSZyZQP59aXNBqxrABmqHj91FsHVVHCutiIeHqz0WdrbabgdM97t7uqhbOs7L328tj0sKg8VYfP",
-	"p0dvfTXsYcqNFhTUqipvc8P874ej18cn5PDo7Pz41fHhwfkR/Hop3h4f/6D+cXh48NN0fHBz/MPB+Pji",
-	"L91u91LAC0cnL2s+Wn29pwYblGZCox5YI0bP/CtLUrQK2VZVOA9aU+wgkGFcNXZzwb7Ceh0sr/aKah1Z",
-	"b/g1E04JVxglayvXlqtW1uXLh1lPjh8vM9HGLn60W/4WLQYuwiy2xRBRseqsZRgyp3kKSaRLVG/MMl1U",
-	"vtEXU4iP5SlXKtxmbjPHkpkzNmT8um5u5/xpmn1rd3t7rRX01zA7DOYES1IGdhy8eSwCruUYdJTbGx0m",
-	"jKZ1ETRxxpKY8FFgNTByFqa5RiSm0wHL4AVwoSlI/QY/Jb9mEZp543HGmCi5yuGXVtSCz0FOrPi53QsL",
-	"GDSRSjcX8TdPn6gGJrzRqw1b4bMDW+hWLR30+PR6B876+PT6mS+OW3V4bb3Y7m49e97d6m6DYZI97+3t",
-	"bd0u6FLREXtbX8DIo6JNv7cV/Dc2zDcbU5mw2Gb5DGXmtCpwwYFS52HGGv9UGVgta15ET/vdy6WRYs4p",
-	"iM1gwgK47di5yINfq60TULI0ambKBSM7EZbXNT/8sCTddknHI7sY6xjzazD/rE5+lIwZeY2UstbzMtO8",
-	"bh6niyFdKFXAsRfUlhmKBoZ2YsmEsj72rLfb3a7FT4yAXykHFh1X7Gv10t4KHx9uMKCGAVkq0eeoiXGU",
-	"r6QWaAL8LSOep0AB9BfbrmWHwKNfUk1rAsCopoQ6ddzy1bLCXBN1WTvUgZhjgIq1sFn13lu/jC6K8lvF",
-	"HGXuvG/UIzE0RLi3s/1lIQLKzNi8N7BkLxZqW9XTaZH4LSttthSy7IhfAVbWNLD0IlcaAFBVzBg2MBDU",
-	"CAHSdqE6OD0GsdzwY0/dshxaW/GE+W87++uZBfwGn/eeb61rJfhaq0Ah+VQE1gaJqKhAlBUSylReV7Zw",
-	"60qCdr66W7KCyOIas+LB+lW8zouOQYQG4pVXptBSW0GpImam1919/v3zOvPt2mXWVtbcC6utuU0uOZkg",
-	"Q+0u+Yn2cwjfU4s2+HeCEXvu86jkYwqaL5ErNo8gDB8jnBWxdx8RC70gENBrZgSCxsP93LJvmHPu9ba2",
-	"QRt14QStvY2tWsP5woEugO3F+aHrvqYnZMqHmbTB4hGJ//rXv/514+3bjZcvyY8/7r19u9fvd0fwv7iS",
-	"PbIQU7Xd3dp+urP7rBy4e3mZfN75smH+bLs/BP/slf5cXnbNfzz7Umv1tdtaEVf5uTZEzYMQyug+DNjX",
-	"HwHrWVEIFC8QnDjushfuejEUrYoWJSRYdlwLcWcPgTz1KOOMbHeLxwoNboHhUEuS18VHWs9QeYwfqGLk",
-	"4uzNYjGYRYu92tvc9GVa7KOuzMabYNsrxR9k/NZcNmMpoxgOM5JpKm/2SYw2vIombR+jKwVr4VWK1cBX",
-	"t43uytL6S5IIXkvTZ4PE1TQtGmAoG1Z5A1ECI54yy7inKE4uKmFli9/2bQoM10tEtgIy1j/Ggse+9jFU",
-	"ZUe3V/kAzdsrZRoQpKxgsypD1hxifQRRJtNbhA/BZawyIOGQdctoDhc6KFxwztpl/511bTG7i9MYgwcM",
-	"R3GF2ah2VhAndXUiEp8fvz16GZuHsaEAoIuSG8auEjoncULncWTOPqE8deleeZqaL49Pzo/Ofjp4E9to",
-	"3hhdR777BWICVH4E8c5F7ELWUdBNIdS+FBZpoRp7ZBSiX+C2tT76yPlvATRsboYvAuOHRVcb6467GCyj",
-	"ggDj2KKnoePm4M6P++fHh/2uW2Vstvn24OTCbNIW4mClxkLmgFk6cmliXJO2kEbCxQC6RDLV6ZIzcxVg",
-	"ihzBr2G1mmIk24CEZgxSk4Y0H080yWdQbX0qlYbKf0cvL94cnXWn9NNHG+/zEcwCsTUomZO2x2fPEn4y",
-	"cw7YXAJTg3g8Axq282vGGFGp1N3iDiFACAHCLKhndo5emrlr+UBns3TeJS9BFAexUBAHE7b9XOgqhttC",
-	"KQejCsxgGRsZLcHCqr/3NprzjWwbY/dDi/CdOiWwRgn52QIwxIUBiPvFRGSLtN9KkdB5xxDw70m7n8O/",
-	"gqgxhOgEbbCern1/S0/jLSPzzCnsO93XSBBYjdRaIdRaVln2aZjmil8vtUQBKBt0BLQs0xBX3JkOoRQL",
-	"1YSCULRnAcmDsarAsesI68yKSvM0JWPpMkOv+Gz2UDGHa7ZcXRlzuCRcGwMoSs3u9gsTayWypCoB1qab",
-	"uJaSi1ELSLCXtIK2FH0BetacoClM4XgxJ3TBAhM0pFlpoq43wBkRFBshN+BnMDse4ZQnAro0XJwfLjgK",
-	"HHI+f/b0xYuVK2oKuRMNh+mq5yJXbUUtWCxUzEVK14payCGqdXP94/VFk/DifQSevSx7mhHQuxDPCyqz",
-	"TIxoiIl2wT9rSzVh2OXygGg/9LJl9ZlhxZhTdQttAl1/RRgkGaDWZUSBwZzwZN8wjKG2ZM6SOH0jLTmv",
-	"tLBZ1dQm7Mv8bQiTX0EzhSqRJtK2zeBd1HO1WXx9E+RVSkjzPfoI2DplSeWpxuLbVgTAjHEnNvilL00q",
-	"CLIG3E7DBBFShDA1nt6qVt6L+Rj3d4ENB3SACZeGExLpU17W4JIN6HachEG6y1Il+izjTDU0nHi7xApl",
-	"btJg1SAfXjG9j2IiWA7AqWxjq4soMHyvxpntTFbB3fa6u7vBaSYyN/JVjXsFzFulD5+t9x0X1QnX+u5h",
-	"jJQ2sYt+akX+OBruymDuymhqH/ZQhFIXYbjYzdQswzbOzPXExj+XnNPtnV4P7H0SGsZ29o1g70J9rX8B",
-	"wnl3HgO1HyZQuxAqMZW/HZ5NRGLsRnTu+lfEEYmn9FOfieQN1UwM50Zx/ebR3eCAlFxodcqyPhuGod71",
-	"dfHWUZikJS4lhiZvnNnAJxZn+rcQ1x2y5F88tLsAs6LsZfBZvYTwaw3nDgK5g9beirSb6Fyn0eO6Imyt",
-	"XoeAaSKcIyoX8rf1cTBXutQVprIEm28dnGL7fV99eP9Ofnh/kX94f64/vP9x8uGf708E/niW1fxofjjm",
-	"H96/GuHfw+GH9we0+N28cyI+/PP9ywR/MFOczoqXzAc/Tj68P2IwQ+cPt8wZWqqPhJysxn+6rFNena6d",
-	"gHUShF3ho5WhplLiqKn/1WVK3XuqYr2U6poccMEcu7qdzSEkDk3bbA5itgi7Xi6tV0H50mu7p8xaO9oZ",
-	"G8os+brU2vJQNSJR0NbEWWHIAbENTvwRt11AAZwz9JS2wUBcEEVHjExlwjoQSRfbQDJrJJ1lUsuhTGOI",
-	"VoiIC1r6OJOZjtGk6FJlchVkXe4bru08LPZtrlwJlnKkRI30jIuo2TI+qEZMGMZiGEpCFvslDGk6kUo3",
-	"1NYKV/iQ4R41sRy3iuCoyVCtxwE4Srizmu3YJ758kuXHrtBTycm4JMZt2Wk1ZcdEELUpwOa82rZ8r0mn",
-	"fcN6BjIXSUQgedP+96HMWET6Lh7xJGBrEXkZMDWgTLb8lC8zcsVFRZ0u5rklT3HgvgiRlSMPLtef0VLC",
-	"0aBMhTV94tN3/XMCruNNO1m8RyipU8vgKDDEs5ISQyipTcUppzatcZllNXBV6FJ9+g/IpWXgaKiLbuPS",
-	"acmI7VJy0ANlTtpStVbUCuOJQTDmaTVWuPhuAX9Ka2oMMistLUCmMGSM68ZIsWABtzp5j0a3jBYDsIdW",
-	"qA3dTx+8la2PSncNRGFoLsYQzbJHmjPii7fbakIzcLIygV3pil5Oyo6FA0HdHfNN5+ui24aufx6cUS0a",
-	"m5O9L7HEjHUvBT9KI9XZaUAnCeSRamEy0o69ydeK0zEBFbMig0SLQkRVBIlCGQULP9iiEUaIRKGlrr0m",
-	"1lG7X8kjxE+/Z5k5eewWggmAhFqCNwqrHPqFWFAvlatcCQ2IszUB/zVy0VIiHETM3k5SuUMdjTtJN7e6",
-	"mUbhpwKzKxzftb7T2xSnqQpby86oLnv5bmKU/7peYvkqUcUDdlh6o3qqtSTHEe/6uv650FBYdaBkmmsW",
-	"ZkXdueECDop/q70WqmlYa/dG+OHi1aujs6OXEXl53D88OHtp/hPTxSKfuhWRi5P+0ck5/D1xTyHGjk5Z",
-	"WA2oUjqHtLMwPasDpWYLNhs8dvSiYz6NL/Ne7+mwRLbhJ7ZxDO/F1VYTtr7gLSt3m5O8bS7aVzUT8VCj",
-	"bJ3HGotMqUXKsqoGrrduuz6WqrKxVdqcl0ZqiLxdbHOb4bUofKm05Sp+z4ti1sHKlp/pGdV1LofM/dzk",
-	"oVhRYzPwSi33LpxWK2JGUCRzxjIuwbIx5SLX5vzAtm/EaS4sPsOb+Lxi1y+KZ35ubbX2nvWi1m5rb/dF",
-	"9/nqVje49dpTK0XTL0rJtc5CDHW/g7tw607Owo11Pqta2NZ08Z1TddXQ+N8X8UI1zJd+suEiXRIzkZxj",
-	"rJ4R79gnrg8hrxDa6A0gERUDtWxRqboacjDCLYqXGpjAeRaX3SsCJV2sEni2GXT02/L6me292o4zRpUU",
-	"MVF0rsjNZN7ZL6+7VJ8FdjkyZPmQiiFLQTiGnUMAU5bPtPkF4iGr4UKLdKbJ4gzT8YS0IdZRuEhpMd5w",
-	"DaTtznjS2Scqz66hfHVttF7r2eh7uk2fbW08T3qDjZ3hs6cbL5IXbGN3kHxPvx9ts95w6+sC1HyFIPQW",
-	"Oj6oF2oLesOm7qwbj9Z0REuOpJLKbuNk94Ig1cD8516yn0dESevIg13ZeIMgWNF94OqOgsI5q8Ru7Gzv",
-	"bNdd+NrhdQM24TYJZNF3sCS4zoByndw0L8DYAr7MoDDm0IGxa6sBhrQbrhYLVNcFlmT61qgLtpOVX1B1",
-	"1YcX1w9aw4HDZfkTQUBqon0eldf3Cfljc0WqqsE794V1tf4ds+hgCcuL1dad37LgHDN4vVUDEGhtkwZw",
-	"lVWiDQ7ZtIy+ri0vEp/ZapP7JD60zdZj0mYicVEHBuE7+yUi3a70TjCPSzS7bdDBGucWg+2d1yYXQ6MB",
-	"pvNOaIw88zY9tx7znx6solYwU6V9dfH+wt3fIjkuTfnK5Lj1MuO+Li3uaX1a3Lnthn50XVu34twwB68N",
-	"zcyfotdFUUsCymmDZlpjGbpfU2bRr33JJfjYXezxDnWG/XeL5mAh9QJNDf3tt09BbIhVYElTmeWQNXv2",
-	"6AofcGEL1HLcC7Swr5pfVpU+YO6Gl5KGEBxcp5E1Iiy4uJZpNW956T2qJkNo6ORea+NNVrL7i85DEHZH",
-	"GAXlVOFCA6tMGMdXB6m19HThzBfpqjUooCkC6seUzcWdiMSveKpZFpP2ApqO4Il552iMTuq2r0NTbxIp",
-	"0VCcvBW1cIZW1MJhKsHt7q1GGtPAu8zT9XlXiV6tZGIwdt2hY+W+Poq960sXhQw7oMOrcSZzkdhW4jXi",
-	"4IvBNtsZbtGN3eTZaGOHfU83ng9eDDd6yRbbHj2lO4Pd4Z1FDevCc7NbCf4WwR0NcteFquvFdAAZmPs2",
-	"vMS1glNEGJHcln+vi7ykIAC9ZXoik1V3exC+u9jQLKwQz0faKhoya5C305MFe/ry+okRJF42hYObZ6S9",
-	"RWw+6rbNSH1qc1J3iqzUiOw6G3pZmbpVNqwZ/ngxm3blN4u7lutWjLRTBuP4I4nKFxkc8OrcWQNQ6J2+",
-	"Uz8js5gmuPo49YBVNGqmYr7QqflHeVM0ppjSOUnlmHCxT2Iq5pZkAkjLLCyHZ0jm7CaJwdxrfi9Vv8KJ",
-	"ZjfmPMzDMj3Ep6u69N0GqFdUPaSpkrcrfWj76dUUOFyzUuMtihtG5bqnt0NKn2Nj73g7+pVgaL3p5SnR",
-	"kjzbISnTGKyb8DHXRgHoxhGJPyI8bcT7Lk43Y2OaJSlT4IofUsVsdG7pUgLYCGNqDzb+Rjf+0dt40f24",
-	"8eHz0+jZzpc/tO6rF4xB3nq+bUZYX+cErrKKXeOQH+rsxYoN84zred+MZwUHecXEQV5X7m6h2wtWpAlD",
-	"dlIJkermIoJfg5JYLI7IgGauvH78A6MZywg6fWBQdPbEXXLu2sfAz651DMTtQeto26ZQEJpyqvZR9RhI",
-	"PQFb7CxjRhqLFjrQ3HChMJsCHxW1uv5U1GikrvyIz86gdst0qBVqoUAMzOHGgCRPFMn4eILmSCPYt3DB",
-	"znyz1yotpIAlOuN/ZubavpjvsKpV+eC/+w5KaXz3HWze6AVJbiCQpsQ8ABT0lSxJPxRhfbAI1gy6FM7r",
-	"ZvPUMNyMpHTOMoLJDmDnm4JTAkT0qC5zxQyFBsaRzG5oluBHrk+FuT2uIDsfCAfEhapQD9sjNE+4xhj7",
-	"6FKUmuoVpc+zooBjVA65t2VII7vqok6Mii5F4TeKrD6srYgbuTheheUvbPw+grXqXopL8W//Rn7mGbjs",
-	"jTxsfr8UG7Y7+0Am8wibzhUN1yNzMVAIrR3T2Sy1ALX5X0qKuIPynRTp/FIQwj4Z4IUyINQWYw54oxmf",
-	"Y3pKDV5RkZghluAWKnZm4NOjt0SzT5q0Y/Nnc5ZSLuJO12yljxa0IAY23u71YoRr23MQN4rR1EFreXII",
-	"CenmTbOUassiReeuuVH8+dLJxZetPXLZ6na7l60vtqkcBo6blY843IIZzZbOFYwlRgj+pGG1R3jYZlML",
-	"YyLhkIKt08QPSQuswZ5kuPwuiXfMIUxpatgy2oy5gCaZhItZrkl7QF3n5ptMmmHnMxaZgaZcKTMQtECM",
-	"fEKPEWpcVpPM9YYcbWTQmA9dWBEU+U75EJop/j1nGYDIjGZ0ygzGdPbNorZiP36wpGHG4PxoihUrDXmC",
-	"15/GZpAQMBIyyDVWksBOs/DeTuzXmTEl82zI4Pfd2O4O5UAzmBSEEpuWRo1wg5AiSHxgBnTEeR/U4k8s",
-	"wbcUG0+hIUxuYFIB6GJgRUy4ILEN87SovukeGe4BKv+MCvMifGeh3eDyZvDQ6UqaAj+CTFx/fODdiF8f",
-	"nZsRGibjCreMJ/0i9jdSEHnX5RsM7vuwmp2tp7FnERi7alaxRd7yH8xA2y9ikkpI/ALmAeF9mF7OEuuS",
-	"MAMBXit7nPEZ09l848C8HO/js6hEHOCnUps9wBqoyGI2sGvgl5IxEzkXjGAv7PaYCehUbBEnIgnTlKeK",
-	"BEk8LLPLwWG24sAPZ+gxNj41IhS6iCL0cEHclyu1nkgGVj8zElQnJXNmCwH7kSq1T60Tkg8nOO/T2LMk",
-	"DvCSC3pNOcRnk7bhcwOzhkTeCCP/qSsywhI5VMzD5TryVDrSPaNRZ3MoAZ91C5LueoeSIc0gqsLA9V82",
-	"bPzuxnESgjeSqA2VGzKPl1h5lyvChhPJsBtuVHiYXLkOuA9IqYSwZpaZc4fd/j2XmhGOZM/bt5D0XZwf",
-	"2qQ6VWvy9tR7lGE09B5R/JMZFeVk0o6bq53FHcAdH5IDKX5lvmlG0pOMsZXj2cGAv0fWDVnqYAJ7tS04",
-	"YaunUNp2j8Qpn3Kbm1H0pd7qdrd60LLDtXff7hkdUl3xWRy8aEb93//n/yPBi71Ol1hDJJQJcrKjrbRi",
-	"hMFE3oBNmNEEyuCCVyGG7cY2aANJ0kTmmYoj4qRESM20lVgM+RjK6YCDN0XfSDuyQswxg9mpENNxn5u4",
-	"BXinGCoQOfGbyBKpXgyHdeDt+052KXKXEFRoNuA6o9mcXJy/2ngeEUpUStUk4OLHAlcFdBpKDYHQzLKh",
-	"gW5Xyh4q+TP876LKw5DtWeCI6eYgtpgKtk8j0oeUmv5x+9UgdjJYvNv7Y7zwzm7vj9u7uDXop48EfSLT",
-	"BKWEk4s3RY4maV/8HwMLEYn/aIidIYe4CZkhA8WbuzS83r5gGHZnz70XcAeKXxQ/OTOkpyTA+zKgLjah",
-	"FQJDvIBE2qhNkSs2L4SkDgbiIjCAMwSZRq9n7loQxiEw08A/I+1TqfQ4Y/3/eOM6oF8xNoPvBEhwHSeV",
-	"HpTUFbgdqGp2KQ5WKGTtvLZJq6XrRlREunYpQjvNUj2OtEuvcluFHXnKpahv/Lmm8rdfUvwCje9SBCof",
-	"BqLUqHf1qiAko1n1lYlEXQopDOWVuVFxgEMXJfwTroZSCDbUx0nKjJ7dx09jF8lFeAI8CSnNpXhmaJIU",
-	"hR0X2TL8BkYU25LZLFoKtJklLGVm2XDBqJI2NhH4U2MPgUVt9VKsr65GViNBhm5NeS6YNsLLBCiDpt+w",
-	"/JuMmwPQEgd1S3ZZelX7GLJUoxNcChBPUaPEo/fFP+WN2HDlEP1RoSIBEnAbapihYxGWeSm0NPsjUnT2",
-	"LV2dUpFQw1ZcpTyoDWeEX0tyZtC1sY2hTjFIw6fmp0vBsTSIYSwh6vh/loHfrbpy26i6mONHGR0voQ07",
-	"6ECqv5PeodDaDEpE4EtI47eAYgHoTg2Fjy6FvR5pEEsqRkYyz5CZOXWPjwVkBOoueSsTd3wKy8a5azLq",
-	"lFH/bepUwWRsGFWXGEhHtsgVmTKqclwdvAuEVjNhKO0IocK8KnMNwPtPcgaGQp50yD/JGUAW+eel+OfG",
-	"xgb8n3kFexa3t8wrcD2ofMEzALz2duWR3XsdVJKvBsp9gqqP7QpVooy4KCiH2X7qF0VeH527NS2YHUg7",
-	"ZGv/+9//Y4QCId3C3DWGU0ZYBNTNGWAFTF+U5GzvmDWY2atzRCXI9v8qZC3z0v7yeVxuQnvXzGIoM9KJ",
-	"f5qbPUAcAkWIpim0UgZ65sR91CktsipUQLvQlCblQyYUKwqztw5mdDhhG9tQHB0qz/oSsjc3N10Kj6F4",
-	"rP1Wbb45Pjw66R/BN+B/1kXjKPK///3/EnDRQ1F766cnB6fHQVl1V439S9SSMybojLf2Wk+7va6N/ZiA",
-	"3dMeq4HQzdw662ayLl3x0JpEqIVZOAx7YrkAc3Nszes2ytJrAJ0QUim56J8dvLR2MCZ0Nu+SA0ARqPvR",
-	"3uk97ey7aRBCUwNsc0MicsUiI3LOIE+s2tc8nUdYKeTFPsg99uLLFWDQZVEUFPFSz3HS2muh5edC2RYk",
-	"QDZ+kMncVn5xjYKq5i5XxGtK1zFeWw9Wpfi/ocPwA+plcD/bvd69zoxz1lc/QOfYl6i1g5PWjeUXt/kD",
-	"TYoE0dZOb2v1JxfCSS0swY+erv7olcwGPEmYwC9erP7i0Joy4IOtNaY4pfNU0uRcyjc0G0OYyu46RwDh",
-	"XoKmYKnDr9aYzWb6XBQqPjolXK14i2kWA6DN7li19t6D+0S1PnyJWrO8DkEt+0MZyT+JCLo3rVkrCii/",
-	"UX1lUeTXIxwEhQBqG2Q2qBRKckaI9O8/UYURmfwcYPjhj6sw3BnhYNqd3s4+0QWWFn3+i/r/MfwY4wdN",
-	"+AvvYEDGAyIx7KZo2mhk2OPk14TPGMiR/DZwemf1FydSv4Kk/t8oTiOceOYJpnUM/ZHJvFOD5F+iBd68",
-	"+dmi5JdN0KCss7j4r1K7G/i9QNSIeJcA45lH2miBNb98swpxF3DRbGer49T4AUMFjyUYDLCI6YtYix9Y",
-	"hC38AI1Z88UrgAUG9z7cCdOCrCMfGAV3QLb9LkqB1zYHdTV2vrXDNSGomQNjSWGWfzUk/ZbIhrDfzEAr",
-	"uOXRCtvrNMQX25IDiFCIzah8Oz4ZYvSeV0ZvxYnXZbX7DmOB0X4z5vrDHKK5vgJfH5wzP/LkR568Fk++",
-	"BZlYg/uGBCN+efTm6PyIrGTn8Z5lBrfj2sCz1+LT98Kgvx7pH5n0I5OuMGnSVhOZaXBVLZeGiwSgesw7",
-	"zjIGJrBBOrcN8JQtEl01XMqRNW+imw78UkmREwb2P9t2pajaQLOMX3OIEqEC7elT7C0z70DlzUEqh1eK",
-	"KOlC0MaSKShM46VsKCcRStmkHWfyRp1hv744IvafmnLBkhjtZzSxwgCkzzuLb7XP8SLqQh7pQZq6ihmt",
-	"B2R/tmlhk5FpSYvCXw5LviXQw/kQdM5UwDGA+pfsmqXmEsHYM2a11bZ0nglVAmAQRxfB3MAO18r3kwPw",
-	"iYiSkKQ9mFcy58rAk3KlD1y9mK8Cm7Uie2GqQ6jJtRjfWwtTWMwm3A5u5PcBT2/ADeTux8GPvbAq2fQB",
-	"ZGbiZVAVBR2KloEWOqR0EbAjRwBpMk2YdU/Zsin2i1tD3bld8S8IfW7KpqIttW04kYr72OHfFfg5GCDm",
-	"1CpMdQ2g/GxA4Mv9sXQp2GqG/jWcGgYvePQ9sOywFj4ufQyVPuLPl7b97mVrj/S+xKQNxFzhisBLLTtN",
-	"HN8M9Bvg+b9WYfpXICZYaHii7kta8FcQVrPCELExI20Xh1jEG7pwww5GTIXBg0HQYEPEoFVdgxC/XBj2",
-	"QMey0yWHzXGDXxs0uNPr1eAUljbH8id2Aotm7z/Ei0g0ZrqKQrfTed+YdTdWcg1e7F/x2Vrv4Xmv8+pb",
-	"vI91Xv3R3NY6L57aQ7+rFn9LZuyai68pBxYySblS2yONaaAxr5kOKUwNYfEc+7aQb6X4hGFt4kVuv7Yk",
-	"WiNg+mrBT+oEzSqhBDpQyLCGVBQFGFW9rcthvpMEW1+z/wdkvOVFNuCFl8webVcPhjv+jNcWdzc/Wyj8",
-	"sloXC+lZReNabCEPZcyKxvH/orzdF391r9gm+BD3nLKRhvSjto1Yj0Wepq4bmBGe8T/LbcfWkREgN9dM",
-	"EzakK4zqKTbVheSgGzonba7JjczTBBpC84QVEcmgS9i+DMFgqDU0ed8qEoktZPkVxGk1z7dTQaJu9Cjx",
-	"/CISD9zrumIPtnV7FHpuQbg9vVQ1BPMOFHxTQZ/LRkL+OpP5DCUZkU8hJbFxesKFlrafpX+OtJi0bYs5",
-	"Q2iBKgkI0xub4S3lyKzUNF3WXHMGKe9mhjLY7BMhxUZliYagYpx90q2Qa2vUsIvdL+xAlnBic0UrsXmh",
-	"C4wwGKHfdjmnOA0UDrlvtQ17kD4SyV+CSEYLldYBNIji/wi7qHBW1IqARLSiVATAcit03haVeKxEEpTM",
-	"KX6xIkoraoF8UtMk8Zeh4GHH21tbjutw8pGUL5fBregNx35f1NzNsEIzna5oYLwevYf8+Vp/YEnXXU2b",
-	"z+kV5KVUczvVIkm1griZ3snP5ZGjlaqxo672rH4x8vqQ6nRlTw0ClwWPoPttwN7Mj4969v3hON6FqyGw",
-	"NmLnCdcr8bdw6hjaUVayzWygNlNPY2oU6E6XxFpqmoLDOnZtDdD9hXR9SvVw4sIusXImtNvV5L9y6zoz",
-	"85RwNMaaJKhvQxMsrudxo1YIvlKzlyPcyi9gp65ysdT3yXAaLlcEd+EdvHXsHl9prRusBbvs4zdf1l+H",
-	"PUHS7l8cHh71+xF5dXD85uLsKCI/H5ydHJ+8Nid9fPLq3dnbg/Pjdyf7C3llncYd2MFLeyiKrI0oT/Os",
-	"rknqg9oFzTlBnbUaGnaAgC1HZQR4FDRWxFiEhxVSH6A1YCKvzZo8o1xhaZXgPjcSNuKCJaFjeb9chxy7",
-	"i1VNfeDRdu3PLFhzQfLZDKI7VZmQBBgIfbb8F0tTHz0tmT9U7pSf4NukQQYbbOLxGDgA94Ip4xDW4u/i",
-	"187if4Ox2AdJAkhSIEQNkgUcvihK0JyxfF6pMWdVLcmF3gu7SBJqK0zZSkJQF6Rcm86Bgf/KbW0/sFLj",
-	"exDugQXdwkGsNH/+pk9shQ0uofpBrlhC2j+en5/2IXo7IjdQ8SEkBxYNlRFMOmiGDseeGlliwGzxBSFv",
-	"IpucbtdBFwuoDBhRfCwKCTYczwKgngfZoKUCHYfFyyd0igX4pMLie1DJgivX0QyKNCY8wxInm2YatYmP",
-	"zOD4cxfK4e4DlqkcS8sM5XQqBabHcFVOUDVkbh5U4AOKtuXuz8aIE0Xn2ORhTtpC2nJsbmsohRVnwI3m",
-	"bV/CyPu4VBY4xuK9trDmW/+bK7DQKcXkv3n3+tWbLjmAE4GKObMMwpYgPl/7BndQWcAW/aFkKGdz3zix",
-	"OOL9AnIW4QoK9drBZ1K5Si82Eg/0kYUsnhB7ltH4ooDiLaKB2DSADkNhH5KWvzF4e8ZUntYKO2/keAwd",
-	"1n9Zin1H+ruzvUZy+7mUb6mY2zWqb0S3bQHd1t77DyVRCQphOzxchNZlkf2uqvRaIQHQaS6sqAclu7ia",
-	"pXTu21/YUjhhhVVfu7pejzr0RVIeMmDOzjJvFNHTNCjX8ruKJa29rLLEfRi+skTyLuqVuDu3TAosuVA5",
-	"02ZVOY2eKlez1FBxwzooOXx3Uq1V8k6AQ+ITV9pZ8dAEhLWooIhQNmbJHhTVwNmgPF0CJXP9h/gEip7h",
-	"OlzBTXRU+7Z0uEIuuJcYMI8wspH9ZhTDy5BXK03nXRLiipVmmyEf5X4HlQ8k9bvhv43MX549WSH4F0f1",
-	"KOc/TG0TmSGSBNi5BMUXeMTmZwPsK2NnLAcwKOLFKjtCYL+FxyhVnrqKQdbCjg1y6PAK8ji/++677+o9",
-	"jgHu3M725j6E7hcPahTyS2wA/aCpA5CURzP2fbuqqid8B4Df/Gy+XA33UHHXQn0xcZdcWMuQ54gyw/eW",
-	"+Hsc4BxrNn1QqQjOAGZpAFGz0kewvHewLIlcHG95ibD1FfRttYvBXL+nhbWlOH6iKU+oy5FHUYmOKRfW",
-	"nWI28ERBhXr0yGqd8QFULm3v9HphmfxBBhUosxwLb8SG2hv9PA5wogcpNpGzvHIdFclBh+9OylWuSPy5",
-	"4C9mjIjINPkJZUrBbuC/vtiK1YoNM6YVmVJ15YQ5o5cbWY6PuN1gQDQgvFCwTJE29f94ooh1MtgCwrmA",
-	"AoXmW1hox5fl0nJJeUjBGBrgsFblTu9pTV6RqqEGDyApAszZKLhfWExcSYNcDY9/RVr0W5Qn+w007InV",
-	"5e7OZDfx+yV5iX3npAknRHFRSzC/Wc0ywkYVGPkLgWy2qjZaermGNtMC+gssoS7Yj8YSB08NuuSggXTt",
-	"B8VhvxLzM7aI+78gJ/jGQoctk41afpHe+yiE3AMCn5kDva0Y4lEX/DbNHqCjT74mNKkvBU/aUCZ/oSJ8",
-	"ycZebiUU2X4rpZ5g9+8H6hjEdrw9dHB4H5Tzc4wwRLZUxAdEH9vPpih7X6r1Bz6Ksgsa7FpYnTvsy2mm",
-	"vmz9VeZZ8bOhWPbdy1aXQKsR7ISn2DDX/Jq5xSONpEMMF+bKdYgxy94i0F4P5J6tXfMPi2u7ZCoz5p6Q",
-	"CWnvbL8gi/1ioFJwUfvHOvKGKaNZkHndrfivvPsmuJmYZGyUK6b8HlWVVLoXgq9AqtzqRIQqrAxNXa22",
-	"qvuojT0fbRPITpcchqPQjJHhhMHBUOgu1tyCoMZ2LbFj8EOIY9bFYonYl+jRK/ToFbqLV2iZ7wersjeW",
-	"XzxyZRAD7yYEx4D+Bv03PGW0KLAfvMCVbz/gyh0KIkUtGpll3F+NMgtphi3ce32yYuzfjYdIjgneTyMg",
-	"QbvGNc3C5V7lRbNHTdVVWKgGOxb4KCBswBgVcdoAf230tNiKHtYXg6yMa7AfUJ3bxkW2F5vh76U1PFHu",
-	"NYh3oNp58bNc2BhUNcl1Im9EbN1DCVfmoBJgg2bhT+DjOMuFgJYf+BrwdWDL0qIDmWUS+q4jjyvGHTB9",
-	"w1jwvqp3lZ6Yldsre1BvKUzU5CqFCiPlFp2+cebvynHadAgBsvjLCvBlxsV4JbrkMwN9EfZbBXkKopgn",
-	"jKbQDTGxHS21D17xTVlPsKWltJTY9p8pZDHfiIbYPjTlFj+uv02lYW3Q7gZ7IRXDQO9vUu5DwxVxJiSU",
-	"1moq5phzeMgaORj1Wwu/LsgLPLt3B9pfD78/NHIsSfk1E0yVIHCujF4XwF/GZlJxbcM+6pW4E6mhr6Im",
-	"cwbFavBuA3879mBhCdntbXXJOzFk9gOui0ha2/+WFFOiyjWYQx88mqYRKZouGriyVZ7bODwXY7Ld6xnp",
-	"fMBSedOJsN0ZNjFF0cOPDGFeUHjKzIERe6W+mVzhNsCY6Pqb+N7pC2bXs+KcHkbKLyYoRP17Mr3WSkan",
-	"i7fhLAAIzvdSvzUYnatggkfHfokEbK1lLjo2tzhlQjt6cy/xAO5OGnA0oB4WZFSZfkA9t0bN4cB2ZyqK",
-	"ZwgyY9lIZlNVGFKGKaOCOBmItF/1z9+duozqDYi8oSnE8YNbZSLTgGqLYpxZJo2Mv+ebubryHIXrBtoA",
-	"zhgE/4+pkSP75wdn5wY8bzKuNROR5beuQZlCpeUfLJNBK3B4ZMvR88zLlOoJwQ6/CRml1AindO5XUTQX",
-	"d1VthYTOhYqOGPRds7HFB6fHwI1ExuhwAvRwZJPPpxJaG1spEXsLQna6Pz3op4rL8+35gO3bNrBl2ROv",
-	"x9BVr8E5s5ZrSmk+K76ptU0DDNwfcTqz6w+mvReS5MadAA8Z5+L3IqK6jQey4VKxwEHqmpqcez2yrUgd",
-	"QwbUujgtsMPAlEehdqikuYbQfMg69QpP3w3ykHKim2RZaKjfze9KwVHB8XvA8b/VwM6m1Y0becNLfK5K",
-	"tDHIeHA/fTQ/2WxM9xNPYtIuWgPbDnczlimurLxp6C8Ypwvl3s2htJypEORcR0ul6VzB45mBzGEmlSr4",
-	"QC40Tx19D7pt9Q9/rHbbwr1hCKuzEQTz58OhUcyKgCD3aK+h+j8O4c77B/TiPYwk6ibps5QNtcx+6RgA",
-	"Pz+YYhojRd1ZcuUP+DEe4NvHA1ikNnjnbmgw9z12eLI29UA0W2KS/ma0A2hBQDyWUwJYKBAC4UXDuxMC",
-	"HOGRDtTSAUeZH8nANycDiJ5fTwU+B1i7XthtYN0vXPI8WRZh65Zw65ga9+HdO+vcDhVWIcFjXMx9B+eq",
-	"AjTuALB3FIG/SpS1UirXAUV0pg4vyaKatkqIvfDYs55Y+qvHn0eR8tclGt4Rq+4iGj6kiLcST8pS278Q",
-	"mvyLSly/KslpXSRJNjVVV81uvCIftwiz2AvmSZz5HEIfIkI1YXQ4IVkuIqJ8J1QfduEL5ikuhgziJFKq",
-	"tHmf6Ekm8zHGa+BsGLUBaAhDtTFcgmRsKDNATZzo5MfDd299exVvk7ZdTDDUaMKE4W/mfKFbY6dLjjUZ",
-	"2v1B3BFGYvg0K3Bq4xJc9lcxdox+qdiX9YPQTRfRTWL8DiO7O76b1/HJ+dHZTwdvCnzI2IxRcEaiVTTG",
-	"H2JroVek3T/80SUzs6QTkYHUk0qoyn6oJ+IJ5UKZy5BiyIoklfopIpuEom9k6bsuecOvmL96Jypw7Wid",
-	"Pwxb0b9aDREDZ+g1pOAoonTG6JSAkwjiwcxBFYZcMwQXttjJcMhm4GTFfj+2yIiL1Ikq+49cFbcSrIEf",
-	"WWi4Z65coW+j6L8+ciGasDWb2wPZR7E5PiiVboUgLFFgjzaA0MJ8Da/YhpYY+VDqHWrPzeYpxF0SQ9vh",
-	"MqsxAJZ0CZAFFblgUoBOtAfaUfYgu8kFxmHMMoY6+Vs13wFsurx4iHu2qAQBShxTz2kJy/YNF/K6T/Hb",
-	"C9TANL3C0sW0MH8GihrMUV+0IbLOJZZds4S046NkzMihzFgcEfxHHx1vcacpyx2iic4Nobqt1SLwFOHq",
-	"zH/lWWr+2FSR1kTr2d7m5tAwZpruPXv2/OmmYkLJbCNz7Uy+RJYfWxuGryWn5cYwlTk0V4UzswN+xKA2",
-	"s15zLa29p721nVF+u0h9H9K3z80h92iyM9gdbW9sjZ4ON3bYzmjjxWh3d2Obbg2+Zy+GT5OtXisKXG0n",
-	"nhcQt39LSZPW4smsvW/L5lak+8O0N1S5Gf/lLDe9NUKHD20R7t94RYFQrFgR9GapzlqFZoYyY6RtpYQS",
-	"wUEaD//oRL7QBh0zktI5yxx5chTJfeApFMoiwEYzNjYcBYQZyxrbNoIzKohwbp4Pcl0EfUZEwpppms5d",
-	"ZSmpfB8QM2GXuBMAwYgLxRPmdwbyl+HALIEvJlQRmiTgm49TOaTpRCodR0Y003IoUxIbihT7kIKD0+Mn",
-	"iswkxiLEUyroGGJEPprfYlBwrDfLjR/bCVwimh05Jpety1ZEYnsCOAAReZra0ocQGVtEqnbJkT28IeS2",
-	"uNN3toUIZltjkXvFReMj71Z23MnehbkKIXWXnEgs7Aqhtp8vW86lfNnaI+8/fIkbHMhFsGxF/6qpY+q9",
-	"1BAFwTGhOcJpoUJJuUBpOiftvsz1ZGBwPyJAVu1/H0IijYU788imYXApIvKSqxmMmUXkf//7fxoLnUL9",
-	"0voip8W8WIn9DRNjPWntbf2yVU/t8S6LFHaH+ljsdLmvfZEeNcQRN9Ve+tnmwsUU0ttipI8u8JGSEnu2",
-	"B7xX0qAKs4hXogwVqEZ0kHaNDtNxBANMjVZhc1J4GzWUUtQTlEu02D3hYrwXxHlZITEq1LSCwJSCOAds",
-	"ZEgIdYUJeSFWlOR0wW7Ksvo+Qb2saOuJikD/7Kez10X3UscZcF+2CKQ7G6wguKhlRo2aZFgIwaU0OKpu",
-	"26EqpjWoPzGqY+eTjCkzUxz0Qwc1YGqLaVm9DXMMnfIX+QJbW70e3k08pZ/6TCRvqGZiOI9Je8rTlDtF",
-	"lXq174ZCUylNphJKXMIRo23Zh8uFo+8TSPi0/k7Yp+EPln1arc5S88K2hjHmAKp/srHAcQVibfDhMT49",
-	"c0ChpYvEg7zvcWbIoIsnBllk3/3LwoQIo5mdmraoi1V1LzQhuNA4A+/WjMhZmrgyLp1fg+a1T3Z7Wz5e",
-	"0HAAZbPWg/KjiWc78E9Id6xcgIuJAe4H7X+lwBRLd4QJHuFiFk0FLYqsHW98cZDegBttIatI0Nm/rbkC",
-	"7CRouDIMjotc5iqdR0TRa6z/9lWGDNKmmqSMKsQyI8oNM6omUPmQa3O0IOuZWwtMM+qKz9BidWcrSINq",
-	"bYn6KvEm9hhm/0MV4OgDgF2eXij6hsHcQmlGE7PVRcNGkwiD8FUWYmwnGbuSxr4xd7ATgHyDBwMyzKK+",
-	"oozc5Bbdilq+3kS9eUBxwULTgOIiVxJ92XbNZkDg524/pYkt7YKOgHjKbYDjfy8jXidcykhmU6ohyDaI",
-	"yLYrMspUsmE3sBHiOApgt5Lb7t00cZ+GAgeega0Aa3oAsyyIvVOmHg0Jv6MMBo/PFkgMM/aoViFs61km",
-	"Nou5mmwU1aSoJRlQVF2pKi2tSYayEajl9RpeKsjAQ7lh/qUkqIZ+JG79PmfjIev5L0zWgMVFdpffHfpa",
-	"Ui6uXH2eVI6LnnUBw9EsQzr5W4i6/oboAAqkhRY46ypErYkCHuDWqwfNjZhVRPcH8CoFipA27yAirDvu",
-	"OmtRhFw4QhEyKgmqUSCl1oP5sZvkl8iDXpysqWKR37o7DDid31W2QMMZrAl7n50N0leZbSwBthD+1DZi",
-	"vVWDuSKjNFcTsBWESogRvJmLBzFP+2c/XZx4z6zNPJtK5+8s1LDCV2jdcJCU7ZzCcbWxwsYxaDFxIeqj",
-	"/3Ox25zTiLDppn8d1jqP/Az4WGd0eGU9zcK277xiM7CvJmyWsSGYRCbcoNm8S16a40MhvVJ1IVWytNOq",
-	"QuRz1xpKK2CdD1fxPXQCWEeqtVDAL+3i9IITLc8YFVO5Thto1km8hRktzmq5Ghz0hXYeXUjvLTWd9tSq",
-	"ITgUv2xUrFY2BoXvvqaKWm16XN9ZorgoNnfv9U2qcred6DHW5x4j4uBICyn1TuRx05Kxtfg0Gq6KXrDW",
-	"YIO0TCHxLExXnurYznkdxGU7IZC+/aI5MLRZRXupkAYyJSs3v1yFbYaln1qaLPQprulbYN26NbWqS23A",
-	"Intehv7ag35EonuWNworukI+5GBtAWADHHvJrllqQHAdJIPBNz/jX/sjjLdEOjmzjLXkF/BSB4oOStpI",
-	"Hm/cpKOMqUkXTMmV0oKBiuv8ElicUEiLjTu9F0XnCv8+xIIBcvs08RuZp7YYIZo6QY4ZUy46TXwQwfwl",
-	"HuK9FaIoH4fZsCU+IXu7N44Gk/wLs7NbW4p+FfyvATkacDVazefgmgu0C8YFVLOhqkXFiXqUiXwVMBjK",
-	"Nlr3n3XquFuEfkxYwdI+zl+LTWsyqWKW5dzJHvkjZ7rvFKLbwvZXSDurqzojOBQV/mujB/pYa9/T4wCP",
-	"tCSppB6LBPtk2VbkCrH47RqcQPdF13Il5rRlW24JOjEp0kZSbDgglInpIHurQ8j9JUyxtm5TBcnuP0u2",
-	"il8PV7BpOZ+03vj755PYkunRofJbrM2vwXJySwpUSMKWzd2quJP5SBFgqlDVKZ3vuRhAl6tIwXLlWqoW",
-	"0X1QLxELMVMxZOjsQFsPS0h86H6MofankoLEpZbNk1zDxPF+YIVSkLXgqjSVTU2qUyroJGc+roBn1kLn",
-	"DYgYaVKqKsUdBqoniwZFKghUsSo1EAijZny4pCLDVCqbn4ByBqbhsE/chTrY4Mtel5xghBR0ZzUjJVjQ",
-	"W+lfRSkoDzL3aOxym7nvYlB+4N9dNSiz81J7Y3tlS+pBQWTDmsWgwrCKomwvGK5VFFqWwoRLDeV4i1I5",
-	"zppflO2wURm2xGinHMscLYYVV0OZozDWGYvuAlbFEHyIwc82YFnN2LCIl1ITeaNKeVkQ3B2k3zgK1i5C",
-	"GoM0JQNepUwlu6ymMGVzfr+EQwsmWhquG97k76zaVWnrq+yy3lmzJorYGr6kTQdKprlmNocSSHUnrH19",
-	"xSz/HPFPLDH/VBGA34xlFVeOEdTByVIqjN0pXkfXUfEYA+ycu8u8Zd1XdsSKB8sMUTqWBvAtDuMrYReb",
-	"9K0CYjedAQAbhwWG6MbqbX59lXP+fcF3eEsetosfa6F70/oT1/I0xCmfch1j4HDGhkxo548EaYgz0Pww",
-	"dHi714EGbUZCsdIk5B5PZOqLCSYs1VQVfaULj6S8ZhnA71CmqWvoYg7vmqZgokH/hJudKyT9uKk98v5D",
-	"jI5G+FUFo8Q2Qw1z/80MKMfZ5Nv++cH5cf/8+LDfddMFyb4UQ6Gt8AQKM5sSAHnmE3M7+/4wvA83Pr04",
-	"e3308ezo4GU3Y5pyYS5G/YjLj0lC56q+jo3flH331r6TN+bOHrjIwMIimxqiLl6mF5ErgPSYT7LUBhUE",
-	"E0w8YKyN9JmNoK3F+FcyQ0z1za8tTkJynXkwYxmXCWlPucg1Ux2SBUTCjG0EexvtbFgMvodMT+W+b7C7",
-	"cUsFlKbTmU3StoYnsOjGOF1sh1Ek4dc8sbni7lm755tF2WE7XfKD1BNSoAKgY1i1vtfZJ2pGobg/Zhmg",
-	"L9W8x8cC+lZjNJsrc2V3PubXTBB9Y3i03afB/MBxmnIsow4t40LDlj/NZcWr/E2dYYP/pcHfh3I6pRuK",
-	"mZd06cKMaNEUua3KPD20cNWnpBnadXzyuh+5IGkrRaxMUItWLRgPFVRXe8WWVVCr1l8zIBdjjBmr240d",
-	"Ys2tbEW70dYunKs2GNraa/3n+62NFx/e9zZefPiuHQX/6Hz3h9YvnHRXuv1GD7Q5OxW03C7jKRhuBnN7",
-	"to8egAejvnANK2mvK+OyXMQygknRI6YiPIHID6YqTSixvWusQFaSuYL8ZYzxKFru+KxfZguVNOe+Lmbk",
-	"gunNpeMuEDUbAtIzKj9shKN0leUCvfcYy+9zDONZno1ZbOWuZ70eUVGdtLaGXBYRHIwoMHIYaYqnc3NO",
-	"vd5er0cuzg8x2I6KOZGQxeMqvUTk/Pjt0UtD2t8enFwEpV86+9bWWEnxtvaVJ8rZ9CJyAwniWI8QbYjx",
-	"jCdxl7zigqOh0ZtBURrsH/549PLizdFZd0o/fXRFb5KP5r2PdMw+GnkQpUJMUqts0JbZwUgEmSYoK6uG",
-	"yPFz27TmdnKj+eqETtl/AKVdww9lPjDQv/4XVjRd/WL/is8eVoQ1i28sEI54Z6SWoAfSo2TaFLdT6ZGE",
-	"4FchhpupoZvrBbiF6mbRcssIloAHWGCnTCzLTT1tqJttUoqZrEVRKZDVUFv0L85mQD0zpfds0SCgcX9y",
-	"qBq7YoxOTn6iSst07xXrrUfNN3AKjwj6dQh6DqqCOckAPuQIb8dc8SPKrg61W3qAK9H587q1fMtCzi0q",
-	"+toCU7fHkYcusQgLW1IN6VH4vu/wm7UhchO9zo3e7iLVxFYXdH5akJOZVr6wHYOG74W/GtLZY/aJ60OZ",
-	"sMB9Xfi5XTk66yq3FY2E88oix3ETckWouvI+6RmsAM0M+cz8uNVz4u5+4avS9IopkkoxxswY71kvVkHF",
-	"HLoG1uGZa3BZ5/iyubhUEyassYVrxdKRqxgB2Y84DfrUoLERSyDVHcZ/UZPVDh/8qlHZ3/HqCmfuzceA",
-	"029ZqwxugdBSzMlS6pDR4dVagie8yRKXkWWNkgbDIIBuTm5YxlBMdO/Wqt+gLEsb24E/Ws3beg8x/gPb",
-	"5VaUbjPs8hpY5zZx7AhWuVYlLLshVwcLvIiNJR7Mw4YyVUG9hFvaAOuWccVF0rQKeLW1bohI6UjOzVpW",
-	"LMHdNLeJrSvKXhS5PQ2nwr5p2S63/WXyciXd8FFCXi4h1+ZoBlTmoPR8gdw0paDAsJuf4Y/9CYbe/Ax/",
-	"imTZWvHlLc1sGQJ4O0wTbYP0Ehe/nPMpAw+LkUMm3FbUITJNfPiOUnLIbZq2oUXWR0oFOeifvzwtF0iH",
-	"gFI7uuH+UJOnEBJ8iS08OF6gGOSjFAXWYeV7VhqxQcTFqvfqxQj/QgnRW18baF1T3gBWP5QJi8iMZUa3",
-	"32DC/Dsh7ZhuDqAEGZSwhtClP26/GmCh3FoiCbRkRqHybEhe4Z6XOi+m9JMjJtu7u7cmt+c2n9+62kVB",
-	"7curKaBu6WpuS3vvMVEWEc2dqQV89ESFtQpsopGDo3uLocb5eJiS/Sj9fdN0I3sNhkzVEem1aDR2pW6k",
-	"s7coDOM84a64e7myS9AC28WNFVUVXP0YVzQF7TGuSpsh0GE9PIwLO/3z64tTMIXaryNycXr0l0Okv84K",
-	"WeMXwEX8EqVkLmCmPhZxakIr2xYcNjWhqlLz6bEuTD3w49FCrOsCGKkVXZ5zxbI1QxvNq/tkRpW6gRoN",
-	"NGO28B1CO0sght2sQ96gCQN8VgnVdOOas5uYZDJlpL3Te9rgorpQhmU/JBQqli0Th80ef1/hsLk9cgck",
-	"eAWQrVZrKmNF6cLUFwfR9uhQXZZQCpOlEoqYStKmRY6CDc6h9i2D5ELCt0bG2+oE7Xgu+meVdjwN5Ovd",
-	"jTCrfqA0MDs6ItkDZ4Kd+UPFnT1Q7Y/i7sB+BbGMj437H8AmhVGic5lnkDPpz70G30oUedMQyrVsUyN+",
-	"zYCsqi45SKbc1jldQmPP5AM32jYTLKOxuNrfVdFvWW6uXX/nn83/hy5ojsc2OywMFaZQ79q9a8s2DScM",
-	"pV6wy+dZZvQUKdg+EYwlQGyB8kZESQhT/DTjWLXQDmOLEmZsltKhYekH5CaTYuwH82+CcX8LZFkb/EjN",
-	"okaUG/kjlWMuSPvNu9ev3uyTVKLSP3RvguxMdrZfdParGxlkjPotxO7n2NeVgoYDKR9CIWf295ymhslI",
-	"4TkRhIs+rQu7BB5lnYvkgAyNqJSRm4m0xYQdW5rmUBIbHR/wEeYlU8AwRC5yBF+kKVFMKYjUCjlhaDlZ",
-	"h5UhFT51N39bG4YBKe8WeYBcaLsupGgPnQ/tIAHT98D3tcgNIU8ajnr73hijh8HfEF/8pXoO72yvYQ84",
-	"l/ItFXN7DOobUV82zDOu56299x9q2DEFqDFUpEC2RspcEOVUjiXS4lqSfMau5ZVX55GMlOiBa9dW5dKN",
-	"BGqRe8MKzBL7luJ8HZm4J0tchQIiShr6P2YJMUd2H9h50ERnJ/SaoW/6McDiPltVJgusDfGmDlnKOPe5",
-	"BdB/AHnF7z8YWIPmBrV+SOozlaWAKAsXwzyTmW5F2AXONX/zbZP2nveebwEU27XUGu2B3eqM8jRyyflk",
-	"MC+lRxsuPZiTANghU8KawQ/MCK26zIWaRg6cqaB8gG0RgpnLiZu23AECH2auGwMWyGUq7BEDecaCZXAB",
-	"yJDCBZYWUrPQoyKKXI4W24GWVhwGcQRToN+83pXgBsyCFruqofNuu9pIxpVEw+qf5VKvwfxFY9TFNbzh",
-	"10xA7LWvi4DlXWHscBBMe6+7SUjXVWGWbmQPxOUlwZBUlw4+CO9fHPSHhQqwPkfXhqQionGmoEqFhxw+",
-	"ZUTNaBkGIbm+ZpbTPIMQ1vp6swBbPr+Saupr6LmKeQOmb4xshcV3powKDSJVggVDpuDMsg1EfCkNEIhp",
-	"xoqSHMFSi1Iji6vtN9aCrjYtcXPZwrhFh5dqtevwOnzd5oWJfy7VXneJ0VGREyF971nzYnhL+AueW/VG",
-	"Cv9BPWrUVIHHsGP82Rr/g1GLCuuLYC6hhZCjxRHa7BAuUZf2oyBJ/vLhy/8fAAD//w==",
+	"7L3rcttImiD6Khnc6TBZC1LUzWVL0TGhkmWXtm1Zq0tV91heI0kkSYzATDYSkMx2O2L+nv/nFc4+2DzJ",
+	"ify+LxMJECApWbKrujwR0yoTQF6/+/VTa6imMyWFzHRr71NrxlM+FZlI4V8HWovsUEXC/CMSepjGsyxW",
+	"srXXupgIxs1jNlSRCNhMpEMhs66Q5t8Ra4d8YxCyWDMtZMa4ZiH/09bLQdjptYKW+Mins0S09lo6lrlW",
+	"cdQKWrEZd8azSStoST41T81YraCVir/ncSqi1l6W5iJo6eFETLlZ1JR/fC3kOJu09rZ2d4PWNJb235tB",
+	"K5vPYI4sjeW49flz0DrkmRirdH4C49dtakhvsGsxLy81FTr7wGdx/VLhz0Mu9WeV4y2U13gmsjyVLJsI",
+	"lgoexXKsmRrBvxOuM3bCJubDHjv6OEzySGgWajFUMtJhwMJpLPNMwH8m8TTOQsZlxEJ9Hc9C1t7p9+F6",
+	"YHt/z0U6L/YHo7ZKG4plPM2n/vJjmYmxSGH9x5mYNh9znIkpM0Oz2zibxLghe/blc59k2exUpVn9uZuB",
+	"lp/7inN+bc5hcZFv+EezOybz6UCk5oiFzNJYaJYplsIlNB0VnGzpqCIx4nmStfa2+oEBBDq3fr/fD1ad",
+	"4xu8svtAAt12AyzAjd4DEmjUu8DCaZKPY9kMDTN4zmKpMy6HYg82oUV6Ew8FQslIpYwzrfJswlTKpEqz",
+	"CX0WwNujOMlE6oZ4ov3v8OEC5RH1IIXDfliN0Ssg6zQVN7HKa67ufBKPMg3rzmLAARmpWxbLTMGPM64z",
+	"PAR6ImRkXo81m3I5Z7mMM834WAWMUMf8Ym6/DtnNgbnbVlKY924n8XBiyLPdHtw5U9lEpLexFp2eG+rP",
+	"2/2rvN/fejqj/fx5c6sfsnF8IzTb7jN6zYwa8Yyz24nSgklxK3QGSDM382xueW8mUY/9GmcTlWcstMOG",
+	"rK1SIAes32Hcbn3CNZOK5bOZSNlA5TIKmFYFyOuMT2ciYjqJx5MsmTM+ETyymDDmmbjl8yeaDRM1vGY8",
+	"FSyWgA1RE4DbBdVDeL8Wws9wOX8R88XbPjC8xC7IrvsJ+1/nb0+YGvynGGZ34Yk0wBdB5vlwIqI8EcdR",
+	"PT5qes7iqLy0rc0fn4rB02fdH7f7293NTfFj99lw9GOXP+33n/JoOxrwfv2y7ZAfYF/NSx+pdMqz1l4r",
+	"z+HNmsUjFN2HIBIA+gTR44j3JYg06l0I4jnStmaK6BO/L5KuGmgcjf/hLmLLJnGr5aB1Hc8Wt3RSx0XN",
+	"0QZAoWd8HMsx4j6dfuNhm/FreavPSuuR9ILr6yaQz7i+XgD3p6Mf+RZ/utl9FvUH3Z3h0+3u8+i56O4O",
+	"oh/5j6Mt0R9uNoglXwrlZq0GPP43bH9hyW9lMoc1azw14A1m7qZzo4sullDscpanY/Ns1dWaJZ1nPFtj",
+	"TcCVYiDOmQjYlGcG/dmQa9GNpRZSx1l8I5I5a4dGA0lEJkJ6TbPw0P7U2Wec3fAkFyyb8MxAvFR4VzC0",
+	"+WGn328EFvNOw67ttLWnf6lF2gQpuTZyRhlStmqBwLy5it4tJRSfzZd6pqRGAfAnHr1Chmb+NVQyExJk",
+	"Vz6bJfGQm1Vu/Kc2S/W2+qk1FVrzMdw1H17zsSGQM6XjzCg6qRjlWkR7RDjd77GMxEc88YzpeCxFxAZz",
+	"xlmW5joTkeFqrc/+Xv4tFaPWXut/bBRK5QY+1RtHaapoSzXy3+KqhipPIph6AOTcwE9gJBkj+bil5ZIW",
+	"BjJh4zL3zcMJkBiu2XDC5diw/8+BOdEz8fdc6Oy+JwrIwJzizIB8sWmuYeXcSLVwnWwgslshJNsExgLC",
+	"/wMdX4o7YCAeJoa24InE8oYncbQPN0srBiKBoqcajYQ0bJKNYpFEgbcJlbI0TwQeUa6/GNyG+uYDCu+x",
+	"ZgNh5gRJPUlE9ECHoEGZVOm1mYInRgKYszSXMpZjABzOUkMx8H5ILjjGRcBOCtUfxGKAuH2j6qVzlnDQ",
+	"Hz4HrUMlR0k8vDe4HDjWrtJCzjKXEjHDrt3SxcdYZ/qBIWRIq3dcQ7BhnqZGiEB62o5y3IgVPexyIjFL",
+	"hfndiN+0A3e6QJAN/tEvHTiqlyodxFEk5H3PChgKj6axBKJroHtuZCED4chf1EykMNADndPQQGQKEJRn",
+	"EyEzOIqIDfIMCE+qEsEiJZAo8iRRt7gQ8yFs+lhmIpU8wWnuuXE7CJy0SJkwg7G2w/OI7Yw2h1uDH8Vz",
+	"3o92xO5u5wEO4ICBJGVVSlKdkHpEIuNxokl/cvq5oXdqzHIZiZT4B7KrJ7qgSkhpT1T20mhv9z2TE1Ug",
+	"KKILGeQe6Op5FKVCaxxX5enQu2jARbuLY7O2qZCZuPdehqngmSGCnCwZFqOI28bFFGwusgcmAiChGbFb",
+	"q6lAtggwfCNSbehgWXUuTmGQxwmsB0HC4d4TzbzJmOZzTfYFI+9pOLdTPk8Ujy6Ues2NtHnPgyNezQYK",
+	"KORQiEizzf7Os90fn7LBPBMPTTDLE7E38U+wHdLfLiW/4XHCB8m9d3SeqdRwSBBm3GiW78SS7Vqt9YF2",
+	"Zq91yCVITAaLyfqaJEyqWzYQQ55rAQRP1y6PtYEm8IwPuIaHkbqVhqPB77EGJjzKk6TTYyeLopfdHh8Z",
+	"YSM8M//oHph/hIWOfiaG6kYgO+Z5pqY8i4dMyaFwq+JS3xq+wMc8BnPsRPCInBfeoDUGOLJE4QIQWDkt",
+	"yjAZnQ/NlZdk/N31xXajLCn1hss5Aay+t7gwHKrcqPjABWPNEjW8FhEtPBUzAfxpxONERIYWx1J7wPO0",
+	"/8DQw2k9d1sJvgNEJb4R0jOq29u+x93lMosTGNRbVC5xWaWbe9q/vwZmlEFphAGVxv+4P8U3CiUYpMHa",
+	"ofWtSiMWKaCroPY+wP0cpiIyIgtPNKCiuhYSGPY01tpgYKES9EDLpRHB1TccCq3fiGyiatTen0HMIdXX",
+	"4Idh+rHcZyGX85C13Y5UyoYizeIRyE2dgIWz26j0gkzm5mfzVsja3sv4CO5Nmtt41+LSqPKzW6NAmxdb",
+	"733bDD6tqO5B68Agijnty1lklH9zSVEUm43w5DQ1TCuLjTY94okWC0cI9AmsUxx2u894xhLBdQaWc1CU",
+	"euyCXyPXFISYIBeOUjWF30L4MSRLgbNQTGPpL2AzaM28f35qcbiDD1N3CcugoHRhVVDw7Rwn8XiSMT2J",
+	"RxmxbJXWHVwqeILmwNLnpzxjb5d9ptCmW2sqkeIWj6a9iQcVsC04lYBts5tY3AZsB9hIF/+xaxSULFUJ",
+	"2H2QWVjfB0LfE8200EZM0SUU3/b8arsrfWr0Exrfa6Dm1ziboPnnfrDjcAUF1cGchWQLCusAig2EjiOh",
+	"WZw9EGxtfYetbwJbgbP5NZsOM0WzVy2IK4C24GDv3Czv62AZozZy5FAVMFg3oqPRI7VwSUM7U5PFf5CP",
+	"RiIFvQqdMqWxN7f6qw33/taLLdi5Gw/hIp4KPeNy8RzQO7kKD8ipB8NkfAqapkqie31Z2QUNE9iVrNzD",
+	"kczQ5l5zoR+GD3qj3/xwvE0F651UHsWZO6GqV0KQF5r0Wm5eZlnK48ScSfk8yc7RTPpReixP8TIVogtG",
+	"Kc+nSzrxwBJzcSNktg/S00AwMZ1l5TiXTy1r3qjEGmViWo6CkeL2F57k5gie9Z9t4Rl5v2y26licFjci",
+	"jbP5SuJvjufcvmw+BGPIep/hq2Z6d7krvmuGgmIItwZvF4G7quUAcZiKu4uBB5J5kn03EqNYGlUHIAeA",
+	"ab9kItHCi+aANX8DyAo/fQ7BrCOVFEZ9xqMMGMe16ZkYoqyNNhswbaA3IM4qoFgoLqf5dMa22SwVWuep",
+	"YHygwF6QCj1RSbQS1Cq62+Xh4dH5ecBeHhy/vjw7CtivB2cnxyevjOZwfPLy7dmbg4vjtycQ18LlHCxI",
+	"+6Dvi4hiQMxPPXYg52hWEIn23YAFibvlqcRAiQUKdw+QrgDnvQDydayzuvCQGR9DUE4BX7HQgQ2hGcWp",
+	"zhbhCV42/2EIhF5rL0ghixvjacrx3yrjyeEqRm5d96CvWuDD0CodMD5MldaMJwnsp8Ll78TiveUEtM/G",
+	"Mz1vhDUMo8CncLrSR+CA8eSWz7UHVAbmnLvVV0QJaltBi8C2FbQIbltBywPbsobqP6jTVD3wql88WqEN",
+	"H1xc/96V7LLw9PLs1VGIcVezPIUoilmqjPjO2oIPJ/AreGo68MHrt69enYRGf/ffhUfnF2dvTkKms1Tw",
+	"6cLDv52evQqZnutMTHFQ+ujg7ML9rjOeZvkMnrw8v3h7WjyZ5FmkbiU8Onx7cvhzCM6oeJyn5H0Dmdg+",
+	"P3hRfW6JJk57+LMZwfnPSJxvCwnmSS4jFsUa/ttGe3Xsh2Zo92F51LNfYJPWvSXGsc5AdG3DztwgZ79c",
+	"nhTv5bL8pprNvDdfvi7eROMYPDn5+fDtm9AGMtKV2ZgEeuPFryf2DSMDxRJPwjPE0osHv7yue7H82uXp",
+	"0V8PQ5aDhlue6qe/wKMBH17ns8oqLl6+gMEzxztYJMzjyD43B1p6zqOoeHp+Unmqhczsw8Pq0MNE8NT7",
+	"+GLhY3A6+YBmXnvR8JoPdad/eXV8ErpYg9hz/drnl6fFczynyD46e1M8AvDHJy/OT80ao1jPIHilvDTz",
+	"9EX5qb+io/Nzgzzio+fti8G8XQxxdH5+cVr3jj/Q5fmZuQRQL4vDvzw/M0gCv5Lh3f5urhR+96/y4Pzi",
+	"xWlIKkOW8iEYIkC68Ny/lowYuPaNvVfSo5hAl1pBC8hNK2gBbTF/DRmBfx+cXRh6aohEK2gBRcC/By/M",
+	"c4Pf+Bf/bTAT/16e4N+Xr1tBC7AI/r749QT+HvxifgdYbwUtAGzzu4Fi/AvjAVzi30P6/fyC/prnACv4",
+	"9/IU/56ZeeC66a95D24Q/16Y9+Ai8C+sH466FbTgaPE8Xr4ucwm79UX+YLH3FMFOL2p/SSyvazg22Jkp",
+	"8FGNi8hTL7QnEykfAqq0w1dHF2xDRGOxQQC+kajxxicjGn6uRhRuPd3c3Nrubu50tze7/d3uZtcRmV6i",
+	"6oUthFhdv1AI0bS4aOi1BXBaS1mOeNcy64y69FLXR3pzrE4WWlhFWeSpSnN2iQEeaa204a4DwsN/r7cx",
+	"K1a/xmVQYH7DXbioni84erueJSd/6PTiJtVpuex7CHLEsdGja31asHKQsFyEQcCuxRwtty5TpaIieQEi",
+	"ZBd1kagtNcM1thYUy9NjdmhE5IPy10HL8IiEU2JSa+ExjqjNiU25jLgBHPczT8y5qTQSaWuvtVtcuyHH",
+	"NkAmaN2QicB99DkozAql9YMRobp28xo4RoZDMcvYzxcXp0ZEkwIgV7OabcA7ZLWwy9tqLcj/xdLQevF5",
+	"CRAU+nxVi3LRIZliEGABzrapSIHZZ6rHDAgwUOZjXPKUz420A5J/CGAQopOMhbCikLUHKpuAEw23LSIQ",
+	"LodqOoiliPYZxzyTWDJ4ExXRTo+9NforBo4YLnot5mCxRliD8QyfDoo38Mm1EDNDH+LUBWZh+OvtJE4E",
+	"PSm2AC5PFFQCWBiOIlVmQ8oyXjUzVW7V6Pc6s2JTZtZisPFazCE0GMwvdD2f4MbSG56UwWWzXwMsSYJR",
+	"fviBOaAiTr4u0LVqLSm5HMqD/zrhWSlhzKkKFRLVuLsFGlWC2+p8r/lAJGBaodf2GW3eeXsWsgX9mesm",
+	"dOTyyyjaCwcKi7RtAdzradoCql2LBm06l/Hfc+Fns9gL2Geb5iS2dneNpGmYGdgEpLJOl8rPGRskXF6z",
+	"tpLJ3MB2Jpie8aFwCFQ6TALDO6VQelD7TY8YY2V4AvJ7Ft+AIQ6RQ40s1enUXESFUZpbeb+SMDYl9KAB",
+	"zeELBmTwKp2ss1r+lvGwFkoWxrwHPK838AMB2DKpZBGeAgZ2HYjfjTNdZhMVUv845Lpg15v9OmZdA7jl",
+	"+ewAy8DZ2krL4Ej3Q/9ay/JpBzzPp1NeZ/6sLNebYtn67HDLBJFKWjNL4jpD7gOh2NnR+QU7OD1+aKyC",
+	"0Iimgb8YtTxH12IWznIoqr2dAqnqLqZkUDTQ02NHEGLIsyyNB3kmINI7JGkbMuw4wxUFFLWmQc4aKJUI",
+	"LnUpmbR6r4RwdedDD2uw1grfi5e4DE4uxMes+Q7XEt0fFGp8yX9h4ISYdlPOPT5HjQy/wsuqHFPd0IVy",
+	"tDD6VStLc3HVYrcTgYiJkrVRAijPqPDKkh3LfNEKWuAkLJtt6EnNAihSZPHA0jFEXyeJuhURTQ57BC0t",
+	"HtZs8unu7vZu7TTWm7LgYZvyJLnzPLUA53TO2sACf3hN/onQUzjDxWmaddd1jQdOjawu6QUCIYPHgZ92",
+	"pUUa8yT+h9HcCmyu2FEM8vLMiGitvdb/edfvPn//P/+tIZIpMjLr+uBFcdYD66SIWDZJVT7G7JuD0+P1",
+	"4A1/CpoOaF1Z48K8jaJLHNW6zQ6VRGGGqRuRYkWAwkRSYkWY9oHR05BBAEIKZE8l4obLSl47Omd+zrIZ",
+	"+/Of2RVu6aq1VLKqSdHx5R3nxXOEog2OclzvRCWRf//mUVCE3+JL5kbB8wFp1D/88MMPYWcfKQFepU0d",
+	"hGzrbB1aXWFdZdEH3l0qAdVpHk1MxNoB0Hq1wN/AjW6lfMpp2AexEYETPA3aRggQU/oSVhYQOAzEUNk8",
+	"Q1gjT+p43Wb/wTndGoLsw7C4YytcPyyH+9os7ZE52PbTfv/3zsC+MXfa/K1yp98dL7oznV5Ony9ou/XK",
+	"+xPNzLeWIkYpFMyBzZKbHKMUgLKw0DCn0EIjT0WVce2z0HIu91oN7/Lvi5QUKI5gVfdRojgUp8IzCCo+",
+	"AjNTK2gdn97s4J+nraB1efYaQBBnL8slxcgL0IAH9ctyI0l9/B3YyhFCsYJTjeq2wKWWCA1NwkLljGky",
+	"J0J0Frj91kooambsR4YUn+NXtatEocOqmxaWBZW9SshRoCfqFvM3Mf5KJBF5ryjkJbI+1PLqywbUfs2F",
+	"uZzlxaVBsKAaMQHqMuYj21ipxZtw4YN1wbiTfMoxCkRIrHBjY8mKggQgcZWX35z/u+pG7Grq7uTnWBvW",
+	"6mKHmyx5i4H+NZIpBiG5UwJ7p87iIYtyADclBRuqJEG128koeyyc4DI+ZDpksyTX8KrlEZFIMs5mGFtC",
+	"I1b9DZ8w5OIFXOzZ0cGL45NX5629zd2gVYxtNJ3+1k63v9vtb7LN/t7m7t7Obq8PHNpFhO9t7i64Y/wx",
+	"7hvP641RdxPHth4EhTssGv8qYuGiMSqW0dL6cuYF1gZsCihcSqUUwVitnARu7brg+IUslsILvoQjWpJM",
+	"mNmyjvhaNkqJ2OVpNnv9Xn8lrFOZHzuCUzdWGc6qp18T3jDznqxleV240ZWxAHaGpSs89+JJyitsjjQB",
+	"nmwHcCEmBh6qMQ2UWowx51jMxwAK/PViTVB1wKCuhwg8qdvxazWOpVed5g4M9NImn4GQYTn3IqF2PL0E",
+	"anp7mIqse2oe9tPISA22XpX7YKX3LaeM1yWZUOgeqxaFqmAi5HatUZ2qmh5FmOBLLU0nrEm3rQRYw8SL",
+	"q0/BG09SNOxjQvpzka9X2gIG9tPkViYzKlDBJYvtvlZjI4UbtTWHNLxRniS1ma6Q39sU9gxpbJgCHECt",
+	"NSEj648IbTozqTmYeF0+9f+YPr/52/Tl/G/Tl0+Hf/1lZ/jXXzbFq5Ob4TRK/mP7f02iXz/2/2Pr5Xz4",
+	"6uNutPVS/8erZ3VrzJdlwj3R1TJam3dKgrPnh9PYAwno4uru+02TXAIKIRQTsHFASYIuNmv9gTSDUunX",
+	"NUUe8ODccs0iJSsS2TnFcJqLmaVqnAqtv0iaOTGkqt5z5tPGtag3jEW09svoGI5EEdcrCk5Clbc0l3qh",
+	"NIqRd7m+Xjx5NCtGdScvQGHMShUtNaMP1sLR+K4VMvs82hnsjra6m6PtYXdH7Iy6z0e7u90tvjn4UTwf",
+	"bkdg81pRANCc7kzwrLn6ga0mBmeFxhE4LnNG+0zmSULKTOkUrVYBXw2VzGKZq1wnZWFyu1KV2IyGNU5K",
+	"x9SEl7AheytuJ82QQTBW47CrhwB2AH+faBYagThHP11ItadCCpWC6CsxzG2YlIdjVNmTsC90Z+ne14tQ",
+	"tij35TNMlWiOslyFYhhJeixHylZ/sBiyGjHtyxBgW5e3c+YK5EJ1r1jawHIMSClUCVSmMCIkzsrcd3O3",
+	"vyo9N2jhJaxaNl3zOb7sicb1SBtbMgDqegEB+G/afeRIwqJ8bZ5UXHbmlzUFaBKb6R7pjN1WvctqBOsL",
+	"rq8xJscT4eoBHMqnuahFrzQyWj1CrAkNS4FaSxR6xlPgoxCE6F5Fo8kgFUUZAfclmMTSPBGawqwAETz/",
+	"Bi6gRk7E0ZcpyGubYsg0Zi0yZaPnfU0rlags3+HgTIWlY9B1Eb77GFpjDmIisLjNmBu1AYtO4sLh/Hrs",
+	"QLJcXkvg3uZ7lbrCwxDTFuJ0obNDVvMTP7XyNPHOCkJx9zY2hkJmKU/2nj59tr1hhGKVdm3N59rI2LX4",
+	"HxHMGjZooIcYnt0EWceczVilhbeuhmsqKd6OWnvvPi3yz0/r2o7fe6p1Q3Fe83ivOaSQJXhIsImUx+AG",
+	"gpjCwEaj8Kkyv5GsAsBvD0Sz9k7/eafHDhKtvBqZdG5FXHiROSajgoiWZYBMdYeJyqOyxa2mfLJv1f8/",
+	"V1cf+/3u1dXHrf7V1ccfR+/b/77n/bo5wl9/qHmz8+//tpwL1ZTP8Crou50CyV3svvDBqsArVL67yCwB",
+	"ljSBsNHtzd3tp/1+n7U5mwtescUYacSJS7HMnu60PCeV/fZOmoPVDS11X0tYeUvxCqcqzd6mYMytCadW",
+	"qSsuSoD2RDNDJQ5Oj0kuA+UxzqiyvRQBu2r5nhmvGKC16JoDKdDMbR7CQ+4mqwUrikt5NmpAyre3d6mm",
+	"VOYCpbIvDRVcBE8WsytWVIap3GYxTd21kfGJzEdLeHEl8cgAJpmMiuo7Lvgu8hN42uG/Y/rOn+kDjOct",
+	"H4YF4RoqnQrq+kDFcsFzbub0JZtivrJU4/2+xFzZXHN58fCXpFitjrkuTJc1XhgqMFmc7D5V58+EzhAB",
+	"1DTOsopy5myfd7EB0XnTEdRDBpqGsHDTHWGbwlA+PKIFTYrb0vCVUIJcZ0wb/jOao1mncA9advVEs5lK",
+	"4uGcfI2jkUgLYIamCNvOOqiLLgfFRuT2bfdcrLWZgtM969/tqhbOsrL32ssT08OieFwdPp8evXENE4ZJ",
+	"bLQgr9xceZtd838/Hb06PmGHR2cXxy+PDw8ujuDXK/nm+Pgn/Y/Dw4NfpuOD2+OfDsbHl3/t9XpXEl44",
+	"OnlR89Hq6z012KAzIbPGjMKZe2VJvl4h2+oK50FrCg0CRQKqxu5Yii/J3SuWV3tFtY7O1/GNkFYJ1xhF",
+	"TcWny4Vn60pe+Flxlh8vM9GGNr64V/4WLQY2AjGkeqaoWHXWMgyZ0zyFPPAlqjcmii8q3+irK8TH8pQr",
+	"FW4zt5ljycypGIr4pm5u6xxsmn1zd2trrRWcr2F2GMwZVpX17Dh489gnIlNj0FHubnSYCJ7URViFqYhC",
+	"Fo88q4GRszBTPWAhnw5ECi+Ai1VD9QbwY8c3IkAzbzhOhZClUAr4pRW04HOQEytxEPaFBQyaKJ0193kx",
+	"T5/oBibc7deGNcWzA6pVrZcOenx6swNnfXx689TVt646vDafb/U2nz7rbfa2wDApnvX39jbvFpSr+Ui8",
+	"qa9B5lCRKmhQk5du13zTnapIhJQFNlSp1arABQdKnYMZMv7pMrASa15ET/ruxdJIQusUxH5hfg3rdmhD",
+	"KLxfq9nXKFkaNTOJpWA7AVbINj/8tCQRfklTPFoMOcbcGsw/q5MfRWPBbDOQOs/LLIvr5rG6GNKFUhEr",
+	"uqC2SlE0MLQTq56U9bGn/d3eVi1+YobESjmwaMpFr9VLeyt8fLhBjxp6ZKlEn4MmxlG+klqg8fC3jHiO",
+	"AnnQX2y7lh0Cj37BM14TIMgzzrhLt0e+WlaYa6Jya4c6kHMMYCILG6n3zvpldFGU3yrmKHPn50Y9kkND",
+	"hPs7W58XIuTMjM17A0v2Yq3FVW3/FonfsuqESyGLRvwCsKoEUNRudqUBAFXFVGBHFsmNEKCoUeHB6TGI",
+	"5YYfO+qW5tD9MI6E+7azv55ZwG3wWf/Z5rpWgi+1ChSST0VgbZCIiiJiaSGhTNVNZQt3LgZK89XdEgki",
+	"i2tMiwfrF+K7KJrKMe6JV06ZQkttBaWKmKp+b/fZj8/qzLdrV0pcWTbTL5hoN7nkZLwMxvvkr9LnEN6p",
+	"F23wb6VgdO7zoORj8vrzsWsxDyBNAyPgNaO7DxhBLwgE/EYYgaDxcD+16A1zzv3+5hZoozacoLXX3aw1",
+	"nC8c6ALYXl4c2gad2YRN42GqKJkgYOHf/va3v3XfvOm+eMF+/nnvzZu98/PeCP4vrGQXLcTcbfU2t7Z3",
+	"dp+WA7uvrqJPO5+75s+W/cPwz17pz9VVz/zH08+1Vl/a1oq420+1IYwOhFBGd2HirmgNWM+KWr54geDE",
+	"sZe9cNeLoYpVtCghwbLjWohLfAzkqUcZa2S7XzxWQ5OzTLG8Ln6WPEPlMX7iWrDLs9eLFYQWLfZ6b2PD",
+	"Fe2hRz2VjqGwUMmCk6fxnblsKhLBMRxmpJJE3e6zEG14FU2aHqMrBctZlteKX901uitN6i9JJaujRr3E",
+	"5iQpethoCru9hSiBUZwIYtxTFCcXlbCyxW/rLjXC6yUiKmKOJcyxZrkrXw6NFdDtVT5A8/ZKmQYEKRJs",
+	"VgWCmkOsjyBKVXKH8CG4jFUGJByybhnN4UIHhQvOWrvo32mP6lFenoYYPGA4iq2tyDNrBbFSVydg4cXx",
+	"m6MXoXkYGgoAuii7FeI64nMWRnweQu+4iMeJTQfMk8R8eXxycXT2y8HrkKK9Q3QduQY2iAlQvBXEOxvR",
+	"DVlpXkMUX/vSWMSHZ9jmphD9PLct+egD678F0KDcHVckyA2LrjbRG/cwWEZ7Aeghoaeh4+bgLo7PL44P",
+	"z3t2laHZ5puDk0uzSSrUIkq9wcwBi2Rk0wjjjLWlMhIuBtBFSuhOj52ZqwBT5Ah+9asZFSNRDyGeCkhd",
+	"G/J8PMlYPoOGCVOlMyjeefTi8vXRWW/KP36geJ8PYBYIyaBkTpqOj84SfjJzDsRcAVODeDwDGtQcPBWC",
+	"6URlveIOIUAIAcIsqG92jl6aue3awmezZN5jL0AUB7FQMgsT1KHUdxXDbaGUg1EFZrBUjIyWQLDq7r2N",
+	"5nwj24bYIJcQvlOnBNYoIb8SAENcGIC4W0zANln7jZIRn3cMAf+Rtc9z+JcXNYYQHaEN1tG1H+/oabxj",
+	"ZJ45hX2r+xoJAgsKkxVCr2WVFR+HSa7jm6WWKABlg46AlmUaYuuz8yGU6uEZ4yAU7REgOTDWFTi2TcOt",
+	"WVFncZKwsbKZw9fxbPZYMYdrduVeGXO4JFwbAyhK/Sr3CxNrJbKkKgHWpiPZrsOLUQtIsJvNZJaiL0DP",
+	"mhM0hSkcL+YML1hgvJ5SK03U9QY4I4Jir/wG/PRmxyOcxpGERiuXF4cLjgKLnM+ebj9/vnJFTSF3suEw",
+	"bQFs5KqtoAWLhaLXSOlaQQs5RLX0tXu8vmjiX7yLwKPLotMMgN75eF5QmWViRENMtA3+WVuq8cMulwdE",
+	"u6GXLetcGFaMOXd30CbQ9VeEQbIBal1GFBjMWRztG4YxzIjMEYnLbhWR80oXqlV9qfzW/d+GMLkVNFOo",
+	"EmlibWTtLuo5q7TUr++Tv0oJab5HFwFbpyzpPMmwfj6JAFhRwIoNbulLkwq8rAG7Uz9BhBUhTI2nd7zi",
+	"+hbzMR7uAhsO6AATcg0nZMqlvKzBJRvQ7Tjyg3SXpUqcizQWuqFnzJslVihzkwarBvnwWmT7KCaC5QCc",
+	"yhRbXUSB4Xs1zmxrsvLutt/b3fVOM1K5ka9q3Ctg3ip9+HS972JZnXCt7x7HSEmJXfxjK3DH0XBXBnNX",
+	"RlO7sIcilLoIw8WGxGYZ1Ps2zyYU/1xyTrd3+n2w9yno+dzZN4K9DfUl/wKE8+58D9R+nEDtQqjEUg9t",
+	"/2wCFmJDsQvbgiYMWDjlH8+FjF7zTMjh3Ciu3zy6GxyQKpaZPhXpuRj6od71dRPXUZgUEZcSQ1O31mzg",
+	"Es/T7PcQ1+2z5K8e2l2AWVEW1fusXkL4rYZze4HcXnd+TdnuNXSu0+hxXRG2Vq9D+En1QbkXB9VPwlzp",
+	"UmOn+pR77xTb7871+3dv1ft3l/n7dxfZ+3c/T97/892JxB/P0pofzQ/H8ft3L0f493D4/t0BL34375zI",
+	"9/989yLCH8wUp7PiJfPBz5P3744EzND5tzvmDC3VR3xOVuM/Xdbssk7XjsA6CcKudNHKUHMrstTU/Woz",
+	"pR48VbG+78HL0qICinDGolfVdZk9gdBW6n9gnmx8iqOFtgfe4zX3sLhmNV5vyZLaNxge4XluEjX+wl4N",
+	"212ap+sKSDT1bKhXA2wjmFgKKw/czajjU98mOGqOEieKuF6ystPx46V48UCpyzTamRiqNPqy3OXyUDUy",
+	"p9f6yZq52AGjJlDuiNs2YgPOGfruU7RVLJnmI8GmKhIdCFUMKVKPrNCzVGVqqJIQwkECZqPCPsxUmoVo",
+	"s7W5SLn20lr3jVhkXVj0dqxtDaRyKEqNeoKLqNkyPqiGpBjObTh2xKpxN4ka8mSidNZQ3M5f4WPG09QE",
+	"y9wpRKYmBbgeB+Ao4c5qtkNPXP0yEnhspbWSF3dJEOGy02pKPwogLFaCUX+18f5Bs3rPDXkbqFxGAYPs",
+	"WPrvQ5WKgJ3bgM8TT24I2AtPagDKRPXfXB2X61hW7BXFPHdk2hbcFyGycuTe5bozWko4GrRVv6hWePr2",
+	"3DISmizcY5zV6b1wFBhDW8k5YpzV5jqVc8fWuMyynr0qNqw+vwoE/zJwNDQmoMB/XvIS2JwndPGZkyaq",
+	"1gpafsA2aB5xUg3GLr5bwJ/Smhqj+EpL85DJj8mLs8ZQPG8Bdzp5h0Z3DMcDsId20Q0doh+93bcL+7dN",
+	"lmHoWI4hXGiPNZccKN5u6wlPwYstJHbuLPrdaRoLB4LCRuabzpeFDw5tj1E4o1o0Nif7UGKJGetBKqqU",
+	"RqozhIHS58kj1cqArB06mzrpKyEDHb4igwSLQkRVBAl8GQUra1BVDiNEotBS14IYCxk+rOTh46fbs0qt",
+	"PHYHwQRAQi/BG41lRt1CCNRL9WJXQgPibE1GRY1ctJQIeyHJd5NU7lGo5F7SzZ1uplH4qcDsisiCWuf0",
+	"Xar/VIWtZWdUlx5+PzHKfV0vsXyRqOIA269tUj3VWpJjiXd9Y41cZlDZeKBVkmfCTzu7d8cTHBT/Vpud",
+	"VPPc1m5O8tPly5dHZ0cvAvbi+Pzw4OyF+U/MxwtcblzALk/Oj04u4O+JfeqbAxqqU7F26ue/daDWc8Fm",
+	"vceWXnTMp+FV3u9vD0tkG34S3WN4L6z2eqECn3csnW9O8q7Jfl/UzcdBjaZCqzUmr1KPomVlI2z/8XZ9",
+	"sFplY6u0OSeN1BB5WmxzK/a1KHyptuwqfh8X1eS9lS0/0zOe1fl0UvtzkwtoRZFbz+233H1zWi1JG0CV",
+	"2plIYwWWjWks88ycHzhPjDgdS8JneBOfVxwnRfXaT63N1t7TftDabe3tPu89W91rCrdee2qldIVFKbnW",
+	"G4u5BPfwx27eyxvbXeezqoVtTR/qBdfX9fWYiyppqIa52loUj9NjoZDRBQZDGvFOfIyzQ0jchD6WA8j0",
+	"xUg4qtpVV6QPRrhD9WADEzjP4rL7RSSqDQaD0AEBLTU3nX5G/anbYSq4VjJkms81u53MO/vldZcK4MAu",
+	"R4YsH3I5FAkIx7BziBBL81lmfoGA02o81iKdaTLpw3RxxNoQTCptKLocd22TfdpZHHX2mc7TG6gfXxsO",
+	"2Xo6+pFv8aeb3WdRf9DdGT7d7j6Pnovu7iD6kf842hL94eaXRQC6EkzojpVeV+Ny8UZn2Mw66wb8NR3R",
+	"kiOp1AqgQOQ9LwrYM//Zl+jzgGlFnlLYFQV0eNGg9gNb2BUUzlklOGZna2er7sLXjl8ciElMWTaLzpkl",
+	"0YsGlOvkpnkBxgT4KoXKo0MLxravDRjSbmO9WCG+LnInze6MumA7WfkF19fn8OL6UYE4sL8sdyIISE20",
+	"z6Hy+k43d2zWR1WNjnoorKv175hFe0tYXg247vyWRT+ZweutGoBAa5s0gKusEm1wyKZlnGe19VvCMyrn",
+	"uc/CQ2XOJBMhawsZ2bAOg/Cd/RKRbleal5jHJZrdNuhAxrnFbAbrtcnl0GiAybzjGyPPnE3Prsf8pwOr",
+	"oOXNVGnxX7y/cPd3yD5Mknhl9uF6qYdflne4XZ93eJHy4XUsx0c3tYVBLgxzcNrQzPwpms0UxTqgXjlo",
+	"pjWWoYc1ZUZiloohz0S05BJccLS4AXGBa1Z8t2gOlipboKl+QMPdczwbgkFE1FTH2mfNjj3ayhKxpArA",
+	"Me4lM5dWNb+sqi0h7A0vJQ0+ONhWP2uEsMTyRiXVxPCl96ibDKG+k3utjTdZyR4u/BFB2B5h4NWrhQv1",
+	"rDJ+oGQdpNbS04UzX6SrZFBAUwQU6CmbizsBC19CS4yQtRfQlJplBCw8GqOTuu0K/dSbREo0FCdvBS2c",
+	"oRW0cJhK9oB9q5HGNPAu83R93lWiVyuZGIxdd+hYGvEcxd71pYtChh3w4fU4VbmMqJd/jTj4fLAldoab",
+	"vLsbPR11d8SPvPts8HzY7UebYmu0zXcGu8P7x+pcVGJzvGXcPzRnzSWvF5pTJWy4wicPHJOz08Vx7xSI",
+	"Qw5Qe2ik/9whNKZBar3Uda3kDiBBeJ+Cc2wnS82kUWioO0FdYDAH8fGNyCYqWoUZB/67i/0Y/QYG8Sgj",
+	"NU2lDdpKcrLgjVhe3jOAvOCmbAXzjLU3GaVLb1HC9DalTO8USdMB27UeiPK93ylZ2wx/vJjsvfKbxV2r",
+	"dQua0pTeOO5IgvJFege8OrXbABT69u/Vjs0spgmuPkwdYBV95rmcLzSa/1ndFn1TphyRNpb7LORyTgwH",
+	"QFqlfrVGw3Bmt1EIxnLze6k4G040uzXnYR6WuQk+XdVk9C5AvaIoJ0+0ultlTmoHWlN/c81ConeovRmU",
+	"y/LeDSldChjd8VbwG8HQesPVNssUe7rDEpFhLHkUj+PMqE+9MGDhB4Snbrhvw8hTMeZplAgNgQxDrgUF",
+	"j5cuxYMNP+T7oPsfvPuPfvd570P3/aft4OnO539rPVSrIoO89VKPGWF9jR24yiphB4d8X2dt12KYp3E2",
+	"PzfjkdilroU8yOuqMS40I8KCSX7AU6IgkcJchPerV7FNhAEb8NR2fwh/EjwVKUOXGQyKrrKwxy5sdyP4",
+	"2XY2gqhH6HxPXVYl40nM9T4qbgOVTcCSPUuFkWWDhQZJt7HUmOyDj4pScn8uSohyWx3HJQ9x2jIfZhp1",
+	"eCAG5nBDQBIjvsTjCRpzjVrUwgVb49deq7SQApb4LP6LMNf22XyHRdfKB//DD1Dp5YcfYPNGq4pyA4E8",
+	"YeYBoKArtMrOfQXAhdpgSasraX2WlEaJwXos4XORMszFASvpFFw6oOAEdYlVZig0z45UesvTCD+ybVTM",
+	"7cUaikcA4YCoWu1rsXuM51GcYQpIcCVLPUGLyvxpUV80KGeEUJXcgFZdlDHSwZUsvG4BWRMyUhACGwWt",
+	"sToLpZcgWOvelbyS/+N/sF/jFAIejDZhfr+SXXYERuaBiuYB9sw0ZztMcnBTxBrr9LVDPpslBFAb/6mV",
+	"DDso3ymZzK8kY+KjAV6oUsOpVrjHG834MWZP1eAVl5EZYgluoVpsBj49esMy8TFj7dD82ZglPJZhp2e2",
+	"co72Ry+CONzq90OEa2qZihvFWPRipz12CPUSzJtmKdWOWprPbe+t8NOVlYuvWnvsqtXr9a5an6knJuY1",
+	"mJWPYrgFMxpVdpZCREYI/pjBao/wsM2mFsZEwqGkWKcHKZIWWAOdpL/8Hgt3zCFMeWLYMlrcYwk9flks",
+	"Z3nG2gNuG8/fpsoMO5+JwAw0jbU2A0EH18DlmxmhxibdqTzrqlE3hb6i6AAMoAZ9Eg+hF+zfc5ECiMx4",
+	"yqfCYExn3yxqM3Tje0sapgLOjydYUNWQJ3h9OzSD+IARsUGeYaETbJQN7+2Ebp2p0CpPhwJ+3w1pdygH",
+	"msGUZJxR1qRRLdsIKZKFB2ZAS5z3wajwUUT4lhbjKfQryg1MagBdDEsJWSxZSEGyhOob9pHhHmAwmXFp",
+	"XoTvCNoNLm94D62ulHHgR5Ao7o4PfENGhzQjNEwWa9wynvTz0N1IQeSpojnGkO7DanY2t0PHIjDy16xi",
+	"k72JfzIDbT0PWaIgLxGYBwRHYvUDEZFDxwwEeK3pOMMzkaXz7oF5OdzHZ0GJOMBPpS6QgDVQMMhsYNfA",
+	"L2djIfNYCoat/NtjIaHROiFOwCKR8TjRzMsxEyktB4fZDD0vpqHH2LfZiFDoYAvQPwhRc7YTQKQE2EzN",
+	"SFA8l80F1al2I1VK85ILNx5OcN7t0LGkGOAll/yGxxDdztqGzw3MGiJ1K438p6/ZCCs4cTn3l2vJU+lI",
+	"94xGnc6hQ0HaK0i6bX3MhjyFmBQD13/tUvRz9zjywRtJVFfnhszjJVbejTUTw4kS2Mw7KPxztpoM3Adk",
+	"/EJQuEjNucNu/56rTLAYyZ6zDiLpu7w4pJxPXeswcNR7lGIs+R7T8UczKsrJrB02F+MLO4A7LqAJMlDL",
+	"fNOMlE1SIVaOR4MBfw/IiVtqsAN7pQ7CsNVTqLy8x8IknsaU2VK01d/s9Tb70FGGVBW21Tc6pL6OZ6H3",
+	"ohn1v/+f/495L/Y7PUZmXKhiZWVHKgRkhMFI3YJFXfAIqjSDTyaE7YYU8oIkaaLyVIcBs1IiZA5ToSBD",
+	"PoZqOojBF5XdKhpZI+aYwWgqxHTc5wZuAd4phvJETvwmICLVD+GwDpx3xMouReYXggpPB3GW8nTOLi9e",
+	"dp8FjDOdcD3xuPixxFUBnYZKWCA0i3RooNt2WoBGEwL/uyhCMhR7BBwh3xiEhKlgOTYivU+p+Z+2Xg5C",
+	"K4OFu/0/hQvv7Pb/tLWLW7sw8goS9IlKIpQSTi5fFynErH35Pw0sBCz8kyF2hhyStTNFBoo3d2V4Pb1g",
+	"GHZnz77ncQeOXxQ/WYOkoyTA+1KgLpRvDWE1TkBibdSm2LWYF0JSB8OYERjAlYRMo983dy2ZiCGs1cC/",
+	"YO1TpbNxKs7/92s25NIw6WshZvCdBAmuY6XSg5K6ArcDRfeu5MEKhayd1/YQJrpuREWka1fSt9Ms1eNY",
+	"u/RqTE0CkKdcyfq+tGsqf/slxc/T+K6kp/JhGE+NelevCkIqH6mvQkb6SippKK/KjYoDHLroMBHFeqik",
+	"FMPsOEqE0bPP8dPQxsGxOAKehJTmSj41NEnJwo6LbBl+AyMKdZQ3i1YSbWaRSIRZNlwwqqSNPS7+3Nji",
+	"YlFbvZLrq6sBaSTI0MmUZ0ORA7xMgDKWxDqD5d+msTmATOGgdsk2x7FqH0OWanSCKwniKWqUePSuNq26",
+	"lV1brdMdFSoSIAG3ocQeumVhmVcyU2Z/TMnOPtHVKZcRN2zFFnKE0oVG+CWSM4Omom0MFAtBGj41P13J",
+	"GCvXGMbio477Zxn47aort42qizl+lNHxEtqwgw5UorDSO9QBnEEFE3wJafwmUCwA3amh8MGVpOtRBrGU",
+	"Fmyk8hSZmVX34rGEfMqsx96oyB6fxqqG9pqMOmXUf0o8K5gMBaH1mIF0ZIuxZlPBdY6rg3eB0GZCOr/S",
+	"lTSvqjwD4P0nOwNDYRx12D/ZGUAW++eV/Ge324X/N69gS+32pnkFrgeVL3gGgNfeqjyivddBJftioNxn",
+	"qPpQ07ISZcRFQbXW9rZbFHt1dGHXtGB2YG2frf33f/1fIxRIZRdmr9GfMsAatXZODytg+qJibHvHrMHM",
+	"Xp0jKEG2+1cha5mX9pfPYzM72rtmFkOZkU7809zsAeIQKEI8SaDTN9AzK+6jTknIqlEB7UHPpCQeCqlF",
+	"0TegdTDjw4nobkHtfiiM7Coc397e9jg8htrG9K3eeH18eHRyfgTfgPc+K/qasf/+r/+XQYAD9FygKAd2",
+	"cHrsVf23zQI+By01E5LP4tZea7vX71HkzATsnnSsBkI3cnLWzVRdsuchmUQ4wSwcBp1YLsHcHJJ5nWJU",
+	"nQbQ8SGVs8vzs4MXZAcTMkvnPXYAKAJlado7/e3Ovp0GITQxwDY3JCLXIjAi5wyy7Kpt95N5gIVsnu+D",
+	"3EMXXy5QhC6Lot6Nk3qOo9ZeCy0/l5o65ADZ+ElFcypMZPtYVc1dtsbclK9jvCYPVqU3haHD8APqZXA/",
+	"W/3+g86Mc9YX50Dn2OegtYOT1o3lFrfxE4+K9NrWTn9z9SeX0kotIsKPtld/9FKlgziKhMQvnq/+4pBM",
+	"GfDB5hpTnPJ5onh0odRrno4hyGd3nSOAYDnJE7DU4VdrzEZ5UpeFio9OCdvKgDCNMAC6QI91a+8duE90",
+	"6/3noDXL6xCU2B/KSO5JwNC9SWatwKP8RvVVRQ1qh3AQUgOobZDZoJIvyRkh0r3/RBdGZParh+GHP6/C",
+	"cGuEg2l3+jv7LCuwFHkmTOvaU4TwY4gfNOEvvIPhLI+IxLCboqeokWGPo98SPmMgR/T7wOmd1V+cqOwl",
+	"lET4neI0woljnmBax8ApFc07NUj+OVjgzRufCCU/b4AGRc7i4r9K3Zjg9wJRA+ZcAiJOHdIGC6z5xetV",
+	"iLuAi2Y7mx2rxg8EKngiwmCARUxfxFr8gBC28AM01hwoXgEsMLj3/l6Y5uVsucAouAO25XZRClunDN7V",
+	"2PmGhmtCUDMHRuLCLP9qSPotkQ1hv5mBVnDLoRV2f2qIzqaCDX5sISrflk/6GL3nlNE7ceJ1We2+xVhg",
+	"tN+Muf40h2iuL8DXR+fM33nyd568Fk++A5lYg/v6BCN8cfT66OKIrWTn4R4xg7txbeDZa/HpB2HQX470",
+	"35n0dyZdYdKsrScqzcBVtVwaLtKn6jHvOE0FmMAGyZz6M2qqYV41XKoRmTfRTQd+qajIqAP7H3UFKmpe",
+	"8DSNb2KIEuES7elTbH0070Bh2EGihteaaWVD0MZKaCjr46RsKMbhS9msHabqVp9hO8kwYPTPjMdSRCHa",
+	"z3hEwgAUH7AW32ob7kXUhSzcgySx9UZaj8j+qKdmk5FpSQfNr4cl3xLo4XwYOmcq4OhB/QtxIxJziWDs",
+	"GYvaWmVZnkpdAmAQRxfB3MAOVn6lgAADPgHTClLcB/NK3mEZeJJYZwe22s4Xgc1akb0w1SFUNFuM762F",
+	"KSwF5G8HN/LHgKfX4Aay92Phhy6sSjZdAJmZeBlUBV4DrWWghQ6prAjYoRrDKokEuaeo6Ax9cWeou6AV",
+	"f0Xos1M2lbyp7RKLVNzFDv+hwM/CADOnVmGqawDlJwMCnx+OpSspVjP0L+HUMHjBox+AZfutGnDpY6iT",
+	"En66ou7QV6091v8csjYQc40rAi+16jRxfDPQ74Dn/1aF6d+AmEDQ8EQ/lLTgrsCvBYYhYmPB2jYOsYg3",
+	"tOGGHYyY8oMHvaDBhohBUl29EL9cGvbAx6rTY4fNcYNfGjS40+/X4BQWhsfiMTQBodm79+EiEo1FVkWh",
+	"u+m8r826G+vgei+eX8eztd7D817n1Td4H+u8+rO5rXVePKVDv68Wf0dmbHvfrykHFjJJuc7ddxrTQGNe",
+	"icynMDWExXHsu0I+SfGRwMrOi9x+bUm0RsB0tZaf1AmaVUIJdKCQYQ2pKMpX6npbl8V8Kwm2vmT/j8h4",
+	"y4tswAsnmX23XT0a7rgzXlvc3fhEUPh5tS7m07OKxuXiMbERmy0CR4r+tZj/i/J2VzrXvmLO4Jqi+RMx",
+	"yiD9qE0R66HMk8Q2qzPCM/5nuSveOjIC5Oaaafx+iYVRPcGez5AcdMvnrB1n7FblSQT9yuNIFBHJoEtQ",
+	"VwtvMNQamrxvFYmEyoB+AXFazfNpKkjUDb5LPF9F4oF7XVfswa6D34WeOxBuRy91DcG8BwXf0NCGtZGQ",
+	"v0pVPkNJRuZTSElsnJ7FMlPUbtU9R1rM2tQB0RBaoEoSwvTGZniiHClJTdNlvV9nkPJuZiiDzT6TSnYr",
+	"SzQEFePso16FXJNRgxa7X9iBiHBi70+S2JzQBUYYjNBv25xTnAYKhzy02oYtcr8Tya9BJIOFOvUAGkzH",
+	"//B70MSiqBUBiWhFqQiA5ZbvvC0q8ZBE4pXMKX4hEaUVtEA+qenh+XUouN+Q+c6W4zqc/E7Kl8vgJHrD",
+	"sT8UNbczrNBMpyv6a69H7yF/vtYfWNJ1V9PmC34NeSnV3E69SFJJEDfTW/m5PHKwUjW21JXO6quR18dU",
+	"pyt7ahC4CDy85sweezM/ftezHw7H8S5sDYG1ETuP4mwl/hZOHUM7ykq2mQ3UZu5oTI0C3emxMFMZT8Bh",
+	"HdqmEOj+Qro+5dlwYsMuse4odIPO2H/m5Doz85RwNMSaJKhvQwuxOJuHjVoh+ErNXo5wK1/BTl3lYonr",
+	"MmI13Fgz3IVz8Naxe3yltW6wFuzyHL/5vP466ARZ+/zy8PDo/DxgLw+OX1+eHQXs14Ozk+OTV+akj09e",
+	"vj17c3Bx/PZkfyGvrNO4Axq8tIeiyNqIx0me1rWYfVS7oDknqLNWQ8MOELDVqIwA3wWNFTEW/mH51Ado",
+	"DZjIa7Mmz3issbSKd5/dSIxiKSLfsbxfruKOvdmqpj7waNvmcQTWsWT5bAbRnbpMSDwMhC5l7oulqY+O",
+	"lswfK3fKTfBt0iC9DTbxeAwcgHvBlHEIa3F38Vtn8b/DWOyDKAIkKRCiBsk8Dl8UJWjOWL6o1JgjVUvF",
+	"Mtvze3AyThWmqJIQ1AUp16azYOC+slvb96zU+B6Ee2BBN38QkuYvXp8zqrARK6h+kGsRsfbPFxen5xC9",
+	"HbBbqPjgkwNCQ20Ekw6aof2xp0aWGAgqviDVbUDJ6bQOvlhAZSCYjseykGD98QgAs7mXDVoq0HFYvHzC",
+	"p1iAT2ksvgeVLGJt+8FBkcYoTrHEyYaZRm/gIzM4/tyDcrj7gGU6x9IyQzWdKonpMbEuJ6gaMjf3KvAB",
+	"Rdu090cx4kzzObbImLO2VFSOzW4NpbDiDGKjedNLGHkflsoCh1i8lwprvnG/2QILnVJM/uu3r16+7rED",
+	"OBGomDNLIWwJ4vMz1x4QKgtQ0R/Ohmo2d20niyPeLyBnEa6gUC8NPlPaVnqhSDzQRxayeHzsWUbjiwKK",
+	"d4gGElMPOgyFfUxa/trg7ZnQeVIr7LxW4zH0p/+6FPue9Hdna43k9gul3nA5pzXqb0S3qYBua+/d+5Ko",
+	"BIWwLR4uQuuyyH5bVXqtkADo0+dX1IOSXbGeJXzuauxTKRy/wqqrXV2vRx26IimPGTBHs8wbRfQk8cq1",
+	"/KFiSWsvqyxxH/qvLJG8i3ol9s6JSYElFypnUlaV1ei5tjVLDRU3rIOzw7cn1VolbyU4JD7GOrNWPDQB",
+	"YS0qKCKUjkW0B0U1cDYoTxdByVz3IT6Bome4DltwEx3VrqkfrjCWsZMYMI8woMh+M4rhZcirdcbnPebj",
+	"CkmzzZCPcr+FykeS+u3w30bmL88erRD8i6P6Luc/Tm0TlSKSeNi5BMUXeAS1QlnJKpADGBRxYhWN4Nlv",
+	"4TFKlae2YhBZ2LG9EB9eQx7nDz/88EO9x9HDnbvZ3uyH0P3iUY1CbokNoO81dQCS8t2M/dCuquoJ3wPg",
+	"Nz6ZL1fDPVTcJagvJu6xS7IMOY6oUnxvib/HAs5xJqaPKhXBGcAsDSBqVvodLB8cLEsiV4y3vETY+gL6",
+	"ttrFYK7f0cLaUhy/8CSOuM2RR1GJj3ksyZ1iNvBEQ4V69MhmWRoPoHJpe6ff98vkD1KoQJnmWHgjNNTe",
+	"6OehhxN9SLEJrOU1zoIiOejw7Um5yhULPxX8xYwRMJVEv6BMKcUt/NdnqlitxTAVmWZTrq+tMGf0ciPL",
+	"xaOYNugRDQgvlCLVrM3dP55oRk4GKiCcSyhQaL6FhXZcWa5MLSkPKYVAAxzWqtzpb9fkFekaavAIkiLA",
+	"HEXBfWUxcSUNsjU8/hVp0e9RnjxvoGFPSJe7P5PdwO+X5CWeWyeNPyGKi5kC8xtplgE2qsDIXwhko6ra",
+	"aOmNM2jSLaG/wBLqgv1oiDg4atBjBw2ka98rDvuFmJ+KRdz/ipzgGwsdVCYbtfwivfe7EPIACHxmDvSu",
+	"YohDXfDbNHuAjj66mtCsvhQ8a0OZ/IWK8CUbe7mVUED9Vko9wR7eD9QxiG15u+/gcD4o6+cYYYhsqYgP",
+	"iD7Uz6Yoe1+q9Qc+irILGuxaWJ3b78tppr5q/U3lafGzoVj07lWrx6DVCHbC02KYZ/GNsItHGsmHGC4c",
+	"a9shxix7k0F7PZB7NnfNPwjXdtlUpcI+YRPW3tl6zhb7xUCl4KL2DznyhongqZd53av4r5z7xruZkKVi",
+	"lGuh3R51lVTaF7yvQKrc7ASMa6wMzW2ttqr7qI09H6kJZKfHDv1ReCrYcCLgYDh0F2tuQVBju1bYb/kx",
+	"xDFysRAR+xx89wp99wrdxyu0zPeDVdkbyy8e2TKInncTgmNAf4P+G44yEgrsey/E2rUfsOUOJVOyFo3M",
+	"Mh6uRhlBmmELD16frBj7D+MhUmOG99MISNCucU2zcLnTe9HsMeP62i9Ugx0LXBQQNmAMijhtgL82elqo",
+	"ogf5YpCVxRnYD6D/OARxUS82w99LayjalEO8A8+sFz/NJcWg6kmeRepWhuQeimJtDioCNkitzmPNwjSX",
+	"Elp+4GvA14EtK0IHNksVdK1HHleMOxDZrRDe+7reVXpiVk5X9qjeUpioyVUKFUbKLTpd48w/lOO06RA8",
+	"ZHGX5eELNQVdy+duG4hC2zCeJKIgp14H+6CEUYgsxac8ia9FYLGqHrKoF/2jAtWx3YKbrEn9c3u1e/it",
+	"g9UibCzuwYMKdwCLUGHY8rqeNgMEiRrbFJfYrAn78RWsmYYtAQvXRYwZ1CtNYnmNoe+JGofgwLBwH9id",
+	"AGhRDWbqv7LPdvo7VU2oHsbGwoLYazVetGNAmPeMZ5Miypt6W5ftkD4LX9qsfA0DRpNIXR2pFkQTNcaM",
+	"hSSWmN2pMzHr/asZHCpWAx5BDycLSeYU1oTqAqKbDHtnXo2xBeRB4JOpGFN350Io2Genf3l19sYr0NUD",
+	"sIQKZNAQDwI13JAGaJ9bFu3oJqiYxaCsjct0PUvNO5Cn0tlnoBTD9zj8QEBkiVuzSq3Fus6mZ3ZJJ/Xb",
+	"wIO1BWtaNRvqmw8aGn9TUbEHK/1rbzv+JjVK7267v3NjnHXUyp9yPf/2BkJz+tjvtIKKqxDegN0qxpXP",
+	"jGgdYDN5MBZBitZE8ARaPUfUrjtzkbmu4/wJ9utWpGZSc73C0OS67DFqslfuX2ib91W68Xu9/LDRYzHM",
+	"iCdasHKTPYBPxEc0RdWUAzTn8JgFAJcwJxvBDmFr98eg344x43AihtcsiW+EFLokXs91JqYl+AP63Wyd",
+	"PtAlGx/R9n9HsenPBO2hNTeXRek9iw3adkydoOtpnBqSgPZfak1nFEk5FPvwv2gX4fraXMmhMqQ1Qzur",
+	"nWHIJRuIQixzSoWR3RmHHtdZF2rNix4751PBBLSqX4Q8WuMpHsRd7ZMe5R+pdMozYFqW4xdsyTGB9Yk/",
+	"kQtSAwrr5lf1NhPkrYhJtDIv3BlUL/3Xq0P/1dq6fRWut7XWtVDXxodjlMdWOaqQilVcEl7eKEZt4piG",
+	"XL06qlCr4jsiVFWNvw2YGZCBwpAlTIOmF8nQleaSiFicYtPOVA2F1p19dHU1ERhIfrYrQDLzqHaDhbma",
+	"qpK77v0LFhCq2FZWXf5F02+/ESb4Vo+6S1iBER6PaeTdLvZj0aiBntzB3K4g8KDBM1y0Q0JYgMNe8f3l",
+	"2WsS/YrffsGmrmEnwB7rw8wGsXnzQm4Z6JpmBT0W5mkSuuRALtkky2ZGJYTes+zy7LVzWmPXJ4lsNlYS",
+	"Y+WKBq77LKS+siDMhgnPhM6qDblBTklFIrgWLFNsFktMVvQWiaIwFMqD9eYyotAK6CWvRqx8LvTyX8Rc",
+	"h7URaWe+RPAYDtBiggeXE5bqtt6h2eCIB9Rvy1dSTPA95+Hhcx7s4TYQjJXkCKS+Ru/oAYn5RYFQyWYi",
+	"Nbisi2CRYSK4ZNbPw9ovzy/entqqcV3ILuIJ1CqA0NGJSjzlTRbjEGPeg4hYaw4D668LT+WpYGomoMDB",
+	"mMcyYOcXB2cXBs5u0zjLhAxI7bZN2DV6Ev4hUhUU+gY8opZ7cer8ZvoJExK8XmyU8LFmms/dKuxLqevc",
+	"gxY3pvlIQG95yp8+OD0GpVSmgg8nQJxHVGBvqqZCZtYT1mMHtgKfOz2V2pW7tC/U/sH2XfWv4fVs9fuF",
+	"KdyG7pBJAU3m7pva+DuAgYejMme0fm/aB6EtdtwJ12wgxrn8o7jh7MY9E9FS64CF1DW91fb1gMVymOS2",
+	"KRyi1uVpgR0GphwKtX1HtGdA7tSL0ud2kMeUoe0ky9Jf3W7+UE5c7R2/Axz3Ww3sbJD/v5E3vMDnukQb",
+	"vaoO9qcP5ieqOGV/iqOQtcVHPsySORSeQI+uEQM1Cb+G/u4XrosnuphDZ2qmfZALDIkcTiBBVcPjmYHM",
+	"Yaq0LvhALrM4sfTd6yh+fvhztaM47g3TdG0chDd/PhwKEeki6ck+2mvocIhD2PP+CSOVH0ektJOci0QM",
+	"M5V+dcuTnR/CTRqzYe1Zxtod8Pech28vTxJSG7yzNzSYuz7CcbQ29UA0WxJ2981oB9ACj3gspwSwUCAE",
+	"0omG9ycEOMJ3OlBLByxl/k4GvjkZQPT8cirwycPa9VKLvQjGItgmjpZlEdsl3DlvyH54/+7Bd0OFVUjw",
+	"PffnoROQdQEa9wDYe4rAXyTKkpSKITeW4ZCpw0myqKatEmIvHfasJ5b+5vHnu0j52xIN74lV9xENH1PE",
+	"W4knZantXwhN/kUlrt+U5LQukkQbGdfXzV7BouZYkUqy580TWfM5eL0DxjMm+HDC0lwGTAub5uRSS1xT",
+	"AB3LoYCg0IRrdJdnk1TlY8xJwdnIy2nQEIZqY0oIS8VQpYCaONHJz4dv37gWss4mTZ1aMZ2KIlaHFCCk",
+	"Oz12nLEh7c/GED3RRSmZdhFCZCvcFGOH6GAKXesCieG7mLXOQvwOs9c7rmP58cnF0dkvB68LfEjFTHDw",
+	"faJVNMQfQrLQa9Y+P/zZFmwTUSdgA5VNKuk4+76eiCeUSxcmVRTiqJ8ioEIb2a0qfddjrzE+qpxXFGeW",
+	"1rnDoK6F1Y4PmBzEbyj6V2ep4FMGTiLIeTMHVRhyzRCxpIKuw6GYmbvk2NOYCqnabKSgsv/AVqovwZpZ",
+	"qJAZ3HOsbTMzo+gXQR+wNapfAhVWQnN80A6OhCAsw0hH60FoYb6GVyCimWAvfHH0+ujiqBJXglHaYY+F",
+	"cRTaArB2FANgUY8BWdCBTZgF6ER7II2yBxVcbPIf5mVjOpe7VfMdwKat/ecH20FsCkVt8xKWYb6B1X2K",
+	"356jBpbxa2zPxAvzp6eowRz1hSkDci6J9EZErB0eRWPBDlUqwoDhP87R8RZ2mir5QcbUhSFUXxBxh6sz",
+	"/5WniflD5TBakyyb7W1sDA1j5sne06fPtje0kFql3dS2bP0cED92MeIUqpep7jBRuVFObXQkDPgBE/fM",
+	"es21tPa2+2s7o9x2kfo+ppM+Nofc59HOYHe01d0cbQ+7O2Jn1H0+2t3tbvHNwY/i+XA72uy3As/VduJ4",
+	"AbP7J0oatRZPZu19rxc+CNPecm1n/B46+PutmuiLFSsS+4jqrJW3NVSpYG2SEkoEB2k8/KMTuGKifCxY",
+	"wuciteTJUiT7gaNQKIsAG7X5MkaYIdbYpizVoCDCuXk+yLMisTVgCtbMk2Ruq2cr7Xqdmgl7zJ4AxRHq",
+	"OBJuZyB/YdgsfDHhmvEoAt98mKghTyZKZ2FgRLNMDVXCQkORQhdScHB6/ESzmcJYhHDKJR+LqZDZB/Nb",
+	"CAoOebPs+CFNYIvt0Mghu2pdtQIW0gngAEzmlNJG2b9FNm6PHdHhDaF+hz19a1sIYLY1FrlXXDQ+cm5l",
+	"y53oLsxVSJX12InC5jUQ7vXpqmVdyletPfbu/eewwYFcJARX9K+aXi3OSw1REDEWbQtwWqjCWm7CksxZ",
+	"+1zl2WRgcD9gQFbpvw+hWAjBnXlEpSZiJQP2ItYzGDMN2H//1/9tbOYC+Ur1jVyKebHb3INnOd2J5C/L",
+	"hraH+r2hy3Jf+yI9asiVbqov/SuFToaYrxEifYRa/9BjuMSe6YD3ShpUYRZxSpShAtWIDtau0WE6lmCA",
+	"qZEUNiuFt1FDKUU9QUsIwu5JLMd7XpwXCYlBoaYVBCbWmG4EVe8GYmRICLfNF+JCrCjJ6VLclmX1fYZ6",
+	"WZEZiYrA+dkvZ69w8b59FfdFjS7s2WCXhEUtM2jUJP1ij7Zsg6XqsRwbJUyLLAP1J0R17GKSCm1mCg1H",
+	"JNUI1IApFQwnvQ3rKFnlL3BFxDf7fbybcMo/ngsZveaZkMN5yNrTOEliq6hyp/bdcmicnbGpgkhdOGK0",
+	"LbtwOX/0fQZFrcjfCfs0/IHYJ2l1RM0L2xqmmpVTiyoQW5sUs1e6GC8r0jAoIyP5ZQA8Ju4ned+INB7F",
+	"1kZOhTqp9UYsI/ExYLk0Q5MG6eHmQmZTgA1bQKxFlAjdomhbWPsF4+7YUE1Fods7HdzWyogCm3KeKTZS",
+	"0DUlzljbU3rNqxuf4uhzuMfOrMQCBgKbPoXDio9gMIkE64NEs+nF+nOtJIFFosZEKyopAOz0L6+OTzwU",
+	"YW1qVObMMSMeQ9ow4TCW98UfXZ4QxNd0esymg2DqBGrCUpXixVMXin0t/CBjVG5tN5Tq3bdVyigYvGPv",
+	"pxgVlWCeGOiel1Kdt54XUaR2sQSn+2y3v1UKoffCMqFGsUZAYbkkuEFK5jVw4f5mrG1g0QBQVfjRbmXj",
+	"MQ1Eke06Fklk6yN3fgvqvjmkTRekasQOTeUgvb4+kSfrYLwVSFZ0X1iiDNrV53ESsbnI6qrQVEhukYvu",
+	"DHseZNfR3bZUVQLb2b+rKQxQDI2iRniKZa5yncwDpvkN9k/4IiMZa/OMJYJrJA1GTRimXE+gc0icTUTK",
+	"QI8wl+OZ/fR1PENr6L0tbA1mGxIYVonOoaPeLgOUL+DocooMXwoema0uGs2axGNkHmUBmTox00oa+y7f",
+	"wwYFsjMeDMjHi7ow5v1rd2quXmu96UnHUvhmJx3LXCuMk6A1Yw7p58DtpzSxl19nKSHAcSVht+MvZWne",
+	"quEuUZc20PVRGYX7O+kEv+kcVguenh0Ka+J+z2/9Hea3bq61+WODxVMhM5vB/42SAQt6QUBoeLpD5Qrh",
+	"XM+qtlay7LWuEuCaVEEKiS4vQtsUfCc97RVGL8P1nDyNMhGoJzwV5eIywEMnHEtn8DSLR3yYkfgQa5ui",
+	"8ESzt+fojkuHkzgTwyxPBXgmSZEz/NmKD4SySopS5YJiQyGbxVKCOohSdSFQUXUomLzEilylKEz9WXA6",
+	"LVajCnsg1t1itfwlIm0ps60s6Wk+12yibjsoezoVtJwX1yiHwrNmURRau98tlbGcyvwVaqAtTrY6mdnP",
+	"YubMXLGta+6uVzTc7vcU50dNca7SkDUpmSMX67Xdi400XiQY+ZWmZImuBEz0xj1rsA6YXwVgrzyWQSpX",
+	"U8RWBTAARuBkfzKv1lTjq8MjV97vaxSoXJxsZS1Be3xwBn+oFKeGM1gTWj9Zx8nKEm7nCzGbbYQzsN3F",
+	"mo2SXE/AwOlrt0ajEzaIzTw9P/vl8sSFk5B1CqvDmQ8LNb4IcKDYASgoZSNZwmrH2+4xqMdhoUPus2KB",
+	"hSZcqNpca5EVr8Na54GbAR9nKR9eU3iM0T+NVHAtZuAUisQsFUOw405ig5jzHnthjg+1v0o53ESr0k6r",
+	"mrZLuG2oeYtGONuK0/dcUvQHmVXhl3Zxet6JlmcMiqlsC2S0RUfOLYZuMr3cjGKEK7CACBeG0t4Bs6pX",
+	"OdLRt4aIdvyyUWNfFWyI331Je4vanN5zaz6PZbG5By88XVXoaKLvAYoPGMaLFR+5Z924O3ncIDK2FmdH",
+	"OZ04bmEJtLwXiGdh+nRUB2v56A7iMk0IpA+D7KDZDU9TPrfSuoFMJXQpdWQVtkFVYKLJMivK/Hx1rFu3",
+	"2UF1qU01JvFFQ3/poL8j0QPLGxUBslD4FwDWw7EX4kYkBgTXQTIsn/UJ/9KPMN6aBWad7OGkDhQdtKLw",
+	"Q2c156NU6EmvrtKxZ9uwmix2jZGKsLGoNOsLRRDACsjtalvcqjyhLjFoQwc5Zsxj2WnigwjmL/AQH6wM",
+	"Tvk4vNpiPnt7MI4Gk/wLs7M7myB/E/yvATkacDVYzefgmr1il8W4gGoUX1+UyalHmcC1Z4ChUnETq7zA",
+	"oU4ddwvQTgQrCJalSn4pNq3JpIpZlnMnOvLvnOmh8x7vCttfIO2sbreH4FC0Xq0veodNUB099vAoUyxR",
+	"3GGRFB+JbQU2RMBt1+AE+sV6xJWE1ZYpagBa5GtX+DzOqN45src6hNxfwhRrq8ZVkOzhU/ur+PV45eKW",
+	"80kKIXp4Pom98r976n6PTVMzsJzckQIVkjCxuTtVpDMfYdAYlqJL5ns2cNkmWHOwXBEy6iIkGRrZYIc8",
+	"LocCrIcUri4iFh7aH8OAIq1Y6BXhgplh4nDfs0JpSLWypeXKpibdKVWhUzMXsBKnZKFzBkRD+Sql8GJX",
+	"3PbJokGRSwal90qdXf1QPxfjrdkwUZoceShnYO6g+BjbGBqKGO/32AmFhA3VdGpGirDTos5+E/XrHMg8",
+	"oLHLbuahK9i5gf9wJezMzv36dYyubEkROwiZWbOCnR+vU/RTA8O1DnzLkp8lnkGftKK+l7XmF7WGKNyH",
+	"2iN0ygkYwWIuRDX/IvATNLAbGmBVCBHTmLFBWRZ6JoZFvJ2eqFtdSiaFjBQvZ9BSsHYRh+3lVhrwmtfU",
+	"1G7KrTDn9zUcWjDR0hwD/yb/YCX6SltfZZd1zpo1UYT6j7A2H2iV5JmgxG8g1R2/KeG1IP45ij9isIPG",
+	"JlAzkVZcOUZQBydLqWNhp3gdXUfFY4zctO4uCPZA9xWNWPFgQccp/1gawLc4jC+EXQhBXQnEdjoDABTg",
+	"B4boxpKTbn2Vc/5jwbd/Sw62ix9roXuD/IlreRrCJJ7GWYjZDqkYCplZfyRIQ7EAzQ/zHbb6ncAGIZE0",
+	"CQUTJipxFVAjkWQcrLvEZ5xHUt2IFOB3qJLEdto2h3fDEzDRoH/Czh5rJP24qT327n2Ijkb4VXujhJRW",
+	"iwVLzAwox1HFgPOLg4vj84vjw/Oenc6rUMAxf4OEJ1CYxZQByBeZCp19dxjOhxueXp69OvpwdnTwopeK",
+	"jMfSXIz+GZcfsojPdX3xLbcpevfOvpPX5s4euTLKwiIbuE/NZToRuQJI35PgltqgvGCCiQOMtZE+pdDs",
+	"Wox/qVLEVIwKKHASMoLNg5lIYxWx9jSWeSZ0h6UekTBjG8GewugNi8H3KB0pn1rVw944UQGd8emMKkuQ",
+	"4QksuiFOF9IwmkXxTRxRrKF91u67hgg0bKfHflLZhBWoAOjod9zqd/aZnnHouoq9l9CXat6Lx1KlpMFx",
+	"V5uPdj6Ob4Rk2a3h0bRPbNPkHKcJRMxottPvl6MT3Gkuq7jnburMXNSKrIJDNZ3yrhbmpax0YUa0aEoJ",
+	"0GWe3tQWsMijNbTr+OTVeWCj70mKWJlVG6xaMB4qqK50xcQqOKn1N9iVdCzSpt3QEGtuZTPYDTZ34Vwz",
+	"g6Gtvdb/ebfZff7+Xb/7/P0P7cD7R+eHf2t95Uzh0u03eqDN2enA3DH1+irhKRhuBnM62+8egEejvnAN",
+	"K2mvrT21XMQygknRvLsiPIHID6aqjHFGTcVJICvJXF7RBYzxKHqhu1IFgqorNSfsL5YRANObrSGwQNQo",
+	"BKRvVH7bo84sOc0leu8xScQlRoezPB2LkOSup/0+00GdtLaGXBYwHIxpMHIYaSpO5uac+v29fp9dXhwG",
+	"1FVvjo1xXHmqgF0cvzl6YUj7m4OTS69eVWefbI2VuhRF8D3Z9AJ2CwH+WEQVbYjhLI7CHnsZyxgNjc4M",
+	"itLg+eHPRy8uXx+d9ab84wdbqSv6YN77wMfig5EHUSrE0PfKBqk2GEYiqCRCWVk3tAa4oG7id5MbzVcn",
+	"fCr+N1DaNfxQ5gMD/et/QaLp6hfPr+PZ44qwZvGNXQ0Q74zU4jWn/y6ZNsXtVJrXI/hViOEGtqFaS+30",
+	"1U1HHkGwdKnkVU3TWbshZZlC3bDKJcf0+6ISHshqqC26F2czoJ6pzvao0hnQuD9bVA1tBVkrJz/RpWXa",
+	"94r11qPmaziF7wj6ZQgKrdThJD34UCO8HXPF31F2dajd0gNcic6f1i1AXhZy7lCGnKri3R1HHrsuLCxs",
+	"SQm378L3Q4ffrA2RG+h1bvR2F6kmVFTE+mlBThaZdtU4oSmi56+GOgmh+BhnhyoSnvu68HPbGprkKqcy",
+	"bNJ6ZZHj2Aljzbi+dj7pGawAzQz5zPy42bfi7n7hq8r4tdAsUXKMmTHOs16sgss5dDyvw7N9K5bXOL4o",
+	"yZtnTEgytsSZFsnIlrmBDFmcBn1qkG4pIqihAOM/rymXAB/8plHZ3fHqsoz2ze8Bp9+ywCLcAuOlmJOl",
+	"1CHlw+u1BE94U0Q2I4uMkgbDIIBuzm5FKlBMtO/Wqt+gLCuK7aAeyqh5k/cQ4z8Mysuq0m2GXV6474IS",
+	"x45glWuV76MN2Zxu8CI21g4xDxtq63mFOO5oA6xbxnUso6ZVwKutdUNESkdyYdayYgn2pmNKhV1RT6XI",
+	"7Wk4FfFNaw3a7S+Tlyvpht8l5OUScm2OpkdlDkrPF8hNUwoKDLvxCf7QTzD0xif4UyTL1oovb3hKpSrg",
+	"bT9NtA3SS1j8chFPBXhYjBwyialUE1NJ5MJ3tFbDmApvGlpEPlIu2cH5xYvTclcHCCil0Q33h2JPhZDg",
+	"ijLgwcUFikE+StEVAla+R9IIBREXq96rFyPcCyVEb31poHVN/QRY/VBFImAzkRrdviuk+XfE2iHfGEDd",
+	"RKi7D6FLf9p6OcDq3rVEEmjJjEO5bJ+8wj0vdV5M+UdLTLZ2d+9Mbi8oa59c7bKg9uXVFFC3dDV3pb0P",
+	"mCiLiGbPlAAfPVF+dQNKNLJw9GAx1Dhf7Kdkf5f+vmm6EV0DlMqpIdJr0Wjs699IZ61M6LeZQNs7eicW",
+	"alvYyipklGyrlIrrdFw9HkNwvdqYtVUxcVnhQknLL6xmqTv7RYx0rokT4GQFN0hdi28RQYHLy1O/wOVM",
+	"pHa3Abs8PfrroS08JGTUYwdUE7VcRmfKP17SnnA62yncjLa1wyYqJzOtUXE9R9fO1vPOvSoH3a9EkF8f",
+	"aMCjZE4VghY5EW7ja9T8wYM7xwtpIk+4HASmCde/l6JsX6P02Teq9oPXBvHIiyVwPOLkQMgnS1qka4af",
+	"mlf32YxrfQt1NKCmGFS9xNgcg8MnKjPrULdoZgK/YsQz3r2JxW3IUpUYTOtvN7gRL7URqx4TwrVIl6ks",
+	"Zo9/rJDlnI7cAgleAWQU1pozRVG3NHEFXDI6OjRpKCh3KxIF1bEVa/Mij4QCqDi9ZQiIVPCtkcM3O16f",
+	"t8vzs0qftwbS+PZWmlU/UqoejY5I9sjZemfuUC2rfJT6LMXdgY0R4k1/8wT899iYBSN55ypPIa/VnXsN",
+	"vpUo8oYhlGvZD0fxjQCyqnvsIJrGVOR4CY09My8/Jo01EyyjsbjaP1Q3CTry5Xf+yfwvtNe0PLbZqWSo",
+	"MIdGCvZdKq01nAjUTMB3kqep0SWVFPtMChEBsQXKGzCtIJT04yzG6qM0DBUXTcUs4UPD0g/Ybark2A3m",
+	"3gQHDAr+FKAKtfep4HyijIjffv321cvX+yxRaJgZ2jex/L6RuferGxmkgrsthPbn0NX+gk42STwEqVz8",
+	"PeeJYTJGmidOBCG923WhscCjyAHMDtjQiEopu50oqiRu2dI0h14L6JyCjzB3nAOGIXKxI/giSZgWWkM0",
+	"nc8JfevWOqwMqfCpvfm72pkMSDnX1SPkq9O6kKI9ds66hQRMsRSylhtCLjsc9daDMUYHg78jvvi1mtmv",
+	"pUFdKPWGyzkdg/5G1FcM8zTO5q29d+9r2DEHqDFUpEC2RspcEOVEjRXS4gYDzo26duYaJCMlemD7gFa5",
+	"dCOBWuTesAKzxHOiOF9GJh7IWlqhgIiShv6PRcTMkT0Edh400VmoYQ3xA9+DYB6yB3K0wNoQb+qQpYxz",
+	"n1oA/QeQ+/3uvYE1qNxd6yvmLptcSbCO2TjzmUqzVoDtRW1XUdePb+9Z/9kmQDGtpdaxAuw2S3mcBLaA",
+	"AhvMSynshksP5swDdshmIVfFgRmhVZddUtOsJRbaK/FAvacwuzyy05a7vOBD14oFWzwI7Tc4glxwKVK4",
+	"AGRI/gJLC6lZ6FER6a9Gi32mSyv2A228KTC2od7dYwdMvd7tuqGle7vaocyWrcMKreVyvN78RcftxTW8",
+	"jm+EhPh4V7sCS/DC2P4gWJqg7iYhpVr7mdQBHYjNHYMheVY6eC8FY3HQnxaq9Lo8agobRkSLhYZKIg5y",
+	"4qlgesbLMAgFEGpmOc1TCDOurwkMsOVyYHnGXZ1DW9VwILJbI1thgaSp4BLr/0dY1GUKDkcZwW/OlO+a",
+	"CbiyKd5Si3Iwi6s99yp8B8saE7m5qHgxGjS9bmWl4t72Olxt7YWJfy31ULDJ60GRt6JcU3Pzon9L+Aue",
+	"W/VGCh9PPWosdnMIWKUTmQ6ch8IVjuaJv62i9P4i6CvoV2fpc4B2PBwI9Ws3CpLpz+8///8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

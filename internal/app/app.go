@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/edged/edged/db"
@@ -21,6 +22,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/logging"
+	"github.com/edged/edged/internal/packages"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
@@ -136,7 +138,11 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)
+	pkgs := packages.New(packages.Options{Dir: filepath.Join(cfg.DataDir, "packages"), Config: config, Store: store,
+		Audit: auditLog, Plugins: svc.plugins, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
+	pkgs.Load(ctx) // before services start, so those of installed plugins find them
 	api := impl.New(impl.Deps{
+		Packages: pkgs,
 		Store:    store,
 		Config:   config,
 		Audit:    auditLog,

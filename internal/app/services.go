@@ -11,6 +11,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/north"
+	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
 )
@@ -22,6 +23,7 @@ const statsFlushInterval = time.Second
 // services is the service runtime with its shared counters.
 type services struct {
 	m        *service.Manager
+	plugins  *plugin.Registry
 	north    *north.Runtime
 	counters *ingest.Counters
 	log      *slog.Logger
@@ -44,7 +46,7 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
 		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr,
 	})
-	return &services{m: m, north: nr, counters: counters, log: log}
+	return &services{m: m, plugins: plugins, north: nr, counters: counters, log: log}
 }
 
 // start flushes counters periodically from now on and starts the enabled
@@ -67,4 +69,17 @@ func (s *services) stop(ctx context.Context) {
 		s.stopLoop()
 		<-s.loopDone
 	}
+}
+
+// restarter restarts a service by disabling and enabling its schedule, so
+// it runs the plugin the registry now holds (a package's new version).
+type restarter struct{ m *service.Manager }
+
+func (r restarter) Restart(ctx context.Context, name string) error {
+	sel := service.ScheduleSelector{Name: name}
+	if _, err := r.m.SetScheduleEnabled(ctx, sel, false); err != nil {
+		return err
+	}
+	_, err := r.m.SetScheduleEnabled(ctx, sel, true)
+	return err
 }

@@ -294,16 +294,20 @@ type Started struct {
 	Log    string // the name of its log
 }
 
-// Install starts installing package name of type typ in the background.
+// Install starts installing package name of type typ in the background,
+// at version (or, when "", the version the repository setting follows).
 // It checks what it can at once: a repository configured (400), the
 // package there (404), not installed (409), not being installed (429).
-func (m *Manager) Install(ctx context.Context, typ, name string) (Started, error) {
+func (m *Manager) Install(ctx context.Context, typ, name, version string) (Started, error) {
 	if !namePattern.MatchString(name) {
 		return Started{}, fault.New(fault.Invalid, "%q is not a package name", name)
 	}
-	repo, version, err := m.repo(ctx)
+	repo, following, err := m.repo(ctx)
 	if err != nil {
 		return Started{}, err
+	}
+	if version == "" {
+		version = following
 	}
 	if _, err := os.Stat(filepath.Join(m.o.Dir, name, manifest)); err == nil {
 		return Started{}, fault.New(fault.Conflict, "package %q is installed", name)

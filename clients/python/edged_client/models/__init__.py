@@ -14,6 +14,7 @@ from .audit_list import AuditList
 from .audit_severity import AuditSeverity
 from .audit_source import AuditSource
 from .available_packages import AvailablePackages
+from .available_plugins import AvailablePlugins
 from .category import Category
 from .category_create import CategoryCreate
 from .category_create_items import CategoryCreateItems
@@ -34,6 +35,9 @@ from .create_service_action import CreateServiceAction
 from .error import Error
 from .get_asset_reading_series_group import GetAssetReadingSeriesGroup
 from .history_entry import HistoryEntry
+from .installed_package import InstalledPackage
+from .installed_package_type import InstalledPackageType
+from .installed_packages import InstalledPackages
 from .installed_services import InstalledServices
 from .login_request import LoginRequest
 from .login_result import LoginResult
@@ -114,6 +118,7 @@ __all__ = (
     "AuditSeverity",
     "AuditSource",
     "AvailablePackages",
+    "AvailablePlugins",
     "Category",
     "CategoryCreate",
     "CategoryCreated",
@@ -134,6 +139,9 @@ __all__ = (
     "Error",
     "GetAssetReadingSeriesGroup",
     "HistoryEntry",
+    "InstalledPackage",
+    "InstalledPackages",
+    "InstalledPackageType",
     "InstalledServices",
     "LoginRequest",
     "LoginResult",

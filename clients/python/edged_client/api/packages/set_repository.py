@@ -61,11 +61,6 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_500
 
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
-
-        return response_501
-
     if response.status_code == 503:
         response_503 = Error.from_dict(response.json())
 
@@ -93,9 +88,10 @@ def sync_detailed(
 ) -> Response[Error | Message]:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -126,9 +122,10 @@ def sync(
 ) -> Error | Message | None:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -154,9 +151,10 @@ async def asyncio_detailed(
 ) -> Response[Error | Message]:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -185,9 +183,10 @@ async def asyncio(
 ) -> Error | Message | None:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.

@@ -26,6 +26,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
 
@@ -36,15 +41,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_403
 
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 500:
         response_500 = Error.from_dict(response.json())
 
         return response_500
 
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
+    if response.status_code == 502:
+        response_502 = Error.from_dict(response.json())
 
-        return response_501
+        return response_502
 
     if response.status_code == 503:
         response_503 = Error.from_dict(response.json())
@@ -74,9 +84,12 @@ def sync_detailed(
 ) -> Response[Error | UpdateStarted]:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,9 +114,12 @@ def sync(
 ) -> Error | UpdateStarted | None:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,9 +140,12 @@ async def asyncio_detailed(
 ) -> Response[Error | UpdateStarted]:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,9 +168,12 @@ async def asyncio(
 ) -> Error | UpdateStarted | None:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

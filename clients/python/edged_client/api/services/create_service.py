@@ -83,6 +83,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_413
 
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 500:
         response_500 = Error.from_dict(response.json())
 
@@ -92,6 +97,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_501 = Error.from_dict(response.json())
 
         return response_501
+
+    if response.status_code == 502:
+        response_502 = Error.from_dict(response.json())
+
+        return response_502
 
     if response.status_code == 503:
         response_503 = Error.from_dict(response.json())
@@ -130,15 +140,21 @@ def sync_detailed(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest, to start a background install
-    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
-    and for `action=install`, which this version does not build yet. A north service's category holds
-    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
-    buffered reading and then sends continuously, saving its stream position only after the destination
-    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
-    after it, counts the readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
+    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
+    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
+    the types notification and dispatcher, which this version does not build yet. A north service's
+    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
+    with the oldest buffered reading and then sends continuously, saving its stream position only after
+    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -180,15 +196,21 @@ def sync(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest, to start a background install
-    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
-    and for `action=install`, which this version does not build yet. A north service's category holds
-    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
-    buffered reading and then sends continuously, saving its stream position only after the destination
-    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
-    after it, counts the readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
+    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
+    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
+    the types notification and dispatcher, which this version does not build yet. A north service's
+    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
+    with the oldest buffered reading and then sends continuously, saving its stream position only after
+    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -225,15 +247,21 @@ async def asyncio_detailed(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest, to start a background install
-    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
-    and for `action=install`, which this version does not build yet. A north service's category holds
-    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
-    buffered reading and then sends continuously, saving its stream position only after the destination
-    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
-    after it, counts the readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
+    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
+    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
+    the types notification and dispatcher, which this version does not build yet. A north service's
+    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
+    with the oldest buffered reading and then sends continuously, saving its stream position only after
+    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -273,15 +301,21 @@ async def asyncio(
     items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold`
     (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a
     reading waits at most before it is written, default 100); changing an item reconfigures the running
-    service. With `action=install` the body is a PackageInstallRequest, to start a background install
-    task; installing is not built yet. Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher
-    and for `action=install`, which this version does not build yet. A north service's category holds
-    its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest
-    buffered reading and then sends continuously, saving its stream position only after the destination
-    accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named
-    after it, counts the readings it sent.
+    service. With `action=install` the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
+    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
+    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
+    the types notification and dispatcher, which this version does not build yet. A north service's
+    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
+    with the oldest buffered reading and then sends continuously, saving its stream position only after
+    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

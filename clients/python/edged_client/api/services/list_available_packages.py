@@ -28,6 +28,11 @@ def _parse_response(
 
         return response_200
 
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
 
@@ -43,10 +48,10 @@ def _parse_response(
 
         return response_500
 
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
+    if response.status_code == 502:
+        response_502 = Error.from_dict(response.json())
 
-        return response_501
+        return response_502
 
     if response.status_code == 503:
         response_503 = Error.from_dict(response.json())
@@ -76,8 +81,12 @@ def sync_detailed(
 ) -> Response[AvailablePackages | Error]:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -102,8 +111,12 @@ def sync(
 ) -> AvailablePackages | Error | None:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,8 +137,12 @@ async def asyncio_detailed(
 ) -> Response[AvailablePackages | Error]:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,8 +165,12 @@ async def asyncio(
 ) -> AvailablePackages | Error | None:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

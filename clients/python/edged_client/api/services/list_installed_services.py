@@ -71,8 +71,8 @@ def sync_detailed(
 ) -> Response[Error | InstalledServices]:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -97,8 +97,8 @@ def sync(
 ) -> Error | InstalledServices | None:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,8 +119,8 @@ async def asyncio_detailed(
 ) -> Response[Error | InstalledServices]:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,8 +143,8 @@ async def asyncio(
 ) -> Error | InstalledServices | None:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
