@@ -3,6 +3,7 @@ package impl
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -125,5 +126,9 @@ func (s *Server) GetPackageLog(_ context.Context, req gen.GetPackageLogRequestOb
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetPackageLog200TextResponse(b), nil
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(b) == 0 {
+		lines = []string{}
+	}
+	return gen.GetPackageLog200JSONResponse{Name: req.Name, Lines: lines}, nil
 }

@@ -1303,6 +1303,17 @@ type PackageInstallRequest struct {
 // Example: repository
 type PackageInstallRequestFormat string
 
+// PackageLog defines model for PackageLog.
+type PackageLog struct {
+	// Lines The log's lines, each a UTC time and a step.
+	//
+	// Example: ["2026-11-23T14:31:05.120Z GET https://packages.example.org/edged/index.json","2026-11-23T14:31:05.180Z index verified: 4 package versions"]
+	Lines []string `json:"lines"`
+
+	// Name Example: 261123-14-31-05-1-available.log
+	Name string `json:"name"`
+}
+
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
 	// CurrentPassword Example: s3cret-Passw0rd
@@ -3132,7 +3143,7 @@ type ClientInterface interface {
 
 	// SetCategoryItemWithBody Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3141,7 +3152,7 @@ type ClientInterface interface {
 
 	// SetCategoryItem Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3150,7 +3161,7 @@ type ClientInterface interface {
 
 	// ResetCategoryItem Reset a configuration item
 	//
-	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4068,7 +4079,7 @@ func (c *RawClient) GetCategoryItem(ctx context.Context, name CategoryName, item
 
 // SetCategoryItemWithBody Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4087,7 +4098,7 @@ func (c *RawClient) SetCategoryItemWithBody(ctx context.Context, name CategoryNa
 
 // SetCategoryItem Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4106,7 +4117,7 @@ func (c *RawClient) SetCategoryItem(ctx context.Context, name CategoryName, item
 
 // ResetCategoryItem Reset a configuration item
 //
-// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8326,7 +8337,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetCategoryItemWithBodyWithResponse Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8335,7 +8346,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetCategoryItemWithResponse Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8344,7 +8355,7 @@ type ClientWithResponsesInterface interface {
 
 	// ResetCategoryItemWithResponse Reset a configuration item
 	//
-	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -11175,6 +11186,8 @@ func (r ListPackagesResponse) ContentType() string {
 type GetPackageLogResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PackageLog
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -11183,6 +11196,11 @@ type GetPackageLogResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPackageLogResponse) GetJSON200() *PackageLog {
+	return r.JSON200
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -15144,7 +15162,7 @@ func (c *ClientWithResponses) GetCategoryItemWithResponse(ctx context.Context, n
 
 // SetCategoryItemWithBodyWithResponse Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15159,7 +15177,7 @@ func (c *ClientWithResponses) SetCategoryItemWithBodyWithResponse(ctx context.Co
 
 // SetCategoryItemWithResponse Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15174,7 +15192,7 @@ func (c *ClientWithResponses) SetCategoryItemWithResponse(ctx context.Context, n
 
 // ResetCategoryItemWithResponse Reset a configuration item
 //
-// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -18108,6 +18126,13 @@ func ParseGetPackageLogResponse(rsp *http.Response) (*GetPackageLogResponse, err
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PackageLog
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {

@@ -97,7 +97,7 @@ export interface paths {
         get: operations["getCategoryItem"];
         /**
          * Set a configuration item's value
-         * @description Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+         * @description Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
          */
         put: operations["setCategoryItem"];
         post?: never;
@@ -119,7 +119,7 @@ export interface paths {
         post?: never;
         /**
          * Reset a configuration item
-         * @description Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+         * @description Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
          */
         delete: operations["resetCategoryItem"];
         options?: never;
@@ -2136,6 +2136,18 @@ export interface components {
              * @example 261123-14-31-05-1-available.log
              */
             link: string;
+        };
+        PackageLog: {
+            /** @example 261123-14-31-05-1-available.log */
+            name: string;
+            /**
+             * @description The log's lines, each a UTC time and a step.
+             * @example [
+             *       "2026-11-23T14:31:05.120Z GET https://packages.example.org/edged/index.json",
+             *       "2026-11-23T14:31:05.180Z index verified: 4 package versions"
+             *     ]
+             */
+            lines: string[];
         };
         InstalledPackages: {
             packages: components["schemas"]["InstalledPackage"][];
@@ -4479,7 +4491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "application/json": components["schemas"]["PackageLog"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -53,6 +53,7 @@ from .north_task_create_request_enabled_type_1 import NorthTaskCreateRequestEnab
 from .own_user_update import OwnUserUpdate
 from .package_install_request import PackageInstallRequest
 from .package_install_request_format import PackageInstallRequestFormat
+from .package_log import PackageLog
 from .password_change import PasswordChange
 from .persistent_plugins import PersistentPlugins
 from .ping import Ping
@@ -157,6 +158,7 @@ __all__ = (
     "OwnUserUpdate",
     "PackageInstallRequest",
     "PackageInstallRequestFormat",
+    "PackageLog",
     "PasswordChange",
     "PersistentPlugins",
     "Ping",

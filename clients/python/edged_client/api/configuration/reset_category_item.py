@@ -87,8 +87,8 @@ def sync_detailed(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -123,8 +123,8 @@ def sync(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -154,8 +154,8 @@ async def asyncio_detailed(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -188,8 +188,8 @@ async def asyncio(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):

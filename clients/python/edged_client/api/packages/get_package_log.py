@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.package_log import PackageLog
 from ...types import Response
 
 
@@ -24,9 +25,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PackageLog | None:
     if response.status_code == 200:
-        response_200 = response.text
+        response_200 = PackageLog.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 401:
@@ -55,7 +57,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PackageLog]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -68,7 +70,7 @@ def sync_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | str]:
+) -> Response[Error | PackageLog]:
     """Read a repository log
 
      Returns the log of one interaction with the package repository, as named by the `link` or `log` of
@@ -82,7 +84,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[Error | PackageLog]
     """
 
     kwargs = _get_kwargs(
@@ -100,7 +102,7 @@ def sync(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Error | str | None:
+) -> Error | PackageLog | None:
     """Read a repository log
 
      Returns the log of one interaction with the package repository, as named by the `link` or `log` of
@@ -114,7 +116,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        Error | PackageLog
     """
 
     return sync_detailed(
@@ -127,7 +129,7 @@ async def asyncio_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | str]:
+) -> Response[Error | PackageLog]:
     """Read a repository log
 
      Returns the log of one interaction with the package repository, as named by the `link` or `log` of
@@ -141,7 +143,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[Error | PackageLog]
     """
 
     kwargs = _get_kwargs(
@@ -157,7 +159,7 @@ async def asyncio(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Error | str | None:
+) -> Error | PackageLog | None:
     """Read a repository log
 
      Returns the log of one interaction with the package repository, as named by the `link` or `log` of
@@ -171,7 +173,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        Error | PackageLog
     """
 
     return (
