@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -115,5 +116,52 @@ func TestExternalSouthPluginCrashAndRecover(t *testing.T) {
 	e.m.Shutdown(t.Context())
 	if p := processesOf(t, bin); len(p) != 0 {
 		t.Errorf("plugin processes after shutdown: %v", p)
+	}
+}
+
+// pluginPython returns the Python of the plugin SDK's virtualenv (make
+// plugin-tools), which has the SDK's packages.
+func pluginPython(t *testing.T) string {
+	t.Helper()
+	py, err := filepath.Abs("../../pluginsdk/python/.venv/bin/python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(py); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the plugin SDK's Python is not installed (make plugin-tools): %v", err)
+		}
+		t.Skip("the plugin SDK's Python is not installed: run make plugin-tools")
+	}
+	return py
+}
+
+// TestExternalPythonSouthPlugin runs the waveform example of the Python
+// SDK as a south service and sees its readings and persisted state.
+func TestExternalPythonSouthPlugin(t *testing.T) {
+	t.Setenv("EDGED_PLUGIN_PYTHON", pluginPython(t))
+	sdk, err := filepath.Abs("../../pluginsdk/python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PYTHONPATH", sdk)
+	def, err := external.Load(t.Context(), filepath.Join(sdk, "examples", "waveform", "plugin"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Name != "waveform" || def.Kind != plugin.KindSouth || !def.Persists || def.Items["shape"].Default != "sine" {
+		t.Fatalf("definition = %+v", def)
+	}
+	e := newEnv(t, []plugin.Definition{def}, nil)
+	e.create(CreateRequest{Name: "wave", Type: "south", Plugin: "waveform", Enabled: true,
+		Config: map[string]string{"asset": "wave", "rate": "100", "shape": "square", ItemMaxSendLatency: "0"}})
+	e.await("readings of the Python plugin", 0, func() bool {
+		s := southOf(t, e, "wave")
+		return len(s.Assets) == 1 && s.Assets[0].Asset == "wave" && s.Assets[0].Count > 0
+	})
+	e.m.Shutdown(t.Context())
+	data, err := e.db.GetPluginData(t.Context(), "wave", "wave")
+	if err != nil || !strings.Contains(string(data), `"samples"`) {
+		t.Errorf("persisted state = %s, %v", data, err)
 	}
 }
