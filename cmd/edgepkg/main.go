@@ -143,5 +143,58 @@ func build(root, out, version string, key ed25519.PrivateKey) error {
 		}
 		fmt.Printf("published %s %s into %s\n", pkg.Name, version, filepath.Clean(out))
 	}
+	return buildWaveform(root, out, version, key)
+}
+
+// pythonPlatforms are the platforms a Python plugin's package is listed
+// for: its archive is the same on each, and the Python running it
+// (EDGED_PLUGIN_PYTHON, default python3) must have the SDK's requirements.
+var pythonPlatforms = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"}
+
+// buildWaveform packages the Python SDK's waveform example with the SDK
+// beside it (lib/), its version set to version.
+func buildWaveform(root, out, version string, key ed25519.PrivateKey) error {
+	sdk := filepath.Join(root, "pluginsdk", "python")
+	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(sdk, filepath.FromSlash(rel))) }
+	script, err := read("examples/waveform/waveform.py")
+	if err != nil {
+		return err
+	}
+	const declared = `version = "1.0.0"`
+	if !strings.Contains(string(script), declared) {
+		return fmt.Errorf("waveform.py does not declare %s", declared)
+	}
+	script = []byte(strings.Replace(string(script), declared, fmt.Sprintf("version = %q", version), 1))
+	launcher, err := read("examples/waveform/plugin")
+	if err != nil {
+		return err
+	}
+	files := []pkgrepo.File{{Name: "plugin", Data: launcher, Exec: true}, {Name: "waveform.py", Data: script}}
+	for _, rel := range []string{"edged_plugin/__init__.py", "edged_plugin/plugin.py", "edged_plugin/pb/__init__.py",
+		"edged_plugin/pb/plugin_pb2.py", "edged_plugin/pb/plugin_pb2_grpc.py"} {
+		b, err := read(rel)
+		if err != nil {
+			return err
+		}
+		files = append(files, pkgrepo.File{Name: "lib/" + rel, Data: b})
+	}
+	pkg := pkgrepo.Package{Name: "waveform", Version: version, Type: pkgrepo.TypePlugin, Kind: "south",
+		Description: "Produces a sine, square, triangle or sawtooth wave (Python)"}
+	manifest, err := json.MarshalIndent(pkg, "", "  ")
+	if err != nil {
+		return err
+	}
+	archive, err := pkgrepo.Pack(append(files, pkgrepo.File{Name: "manifest.json", Data: manifest}))
+	if err != nil {
+		return err
+	}
+	archives := map[string][]byte{}
+	for _, p := range pythonPlatforms {
+		archives[p] = archive
+	}
+	if err := pkgrepo.Publish(out, key, pkg, archives); err != nil {
+		return err
+	}
+	fmt.Printf("published %s %s into %s\n", pkg.Name, version, filepath.Clean(out))
 	return nil
 }
