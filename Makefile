@@ -37,7 +37,7 @@ REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --o
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec packages bench clean tools test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec packages test-plugins bench clean tools test-sdk-python test-sdk-typescript test-portal \
         test-fuzz
 
 help: ## list the targets
@@ -86,9 +86,15 @@ run: build ## run the gateway on port 8081 with the embedded SQLite store in ./d
 
 test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
-	$(MAKE) --no-print-directory test-sdk-python test-sdk-typescript test-portal test-fuzz
+	$(MAKE) --no-print-directory test-plugins test-sdk-python test-sdk-typescript test-portal test-fuzz
 
-test-all-databases:
+test-plugins: $(PLUGTOOLS) ## the plugin SDKs and their example plugins: Go (its own module) and Python (pytest)
+	@echo "== the Go plugin SDK (pluginsdk/go)"
+	cd pluginsdk/go && CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
+	@echo "== the Python plugin SDK (pluginsdk/python)"
+	cd pluginsdk/python && PYTHONPATH=. .venv/bin/python -m pytest -p no:cacheprovider -v tests
+
+test-all-databases: $(PLUGTOOLS)
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
 	@echo "== unit tests and the storage suite (SQLite and PostgreSQL), conformance on SQLite"
 	CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
@@ -183,6 +189,7 @@ lint: lint-spec ## go vet, gofmt, golangci-lint and the OpenAPI lint
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
 	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(LINT) run ./...
+	cd pluginsdk/go && $(GO) vet ./...
 
 lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml
