@@ -37,7 +37,7 @@ REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --o
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec packages test-plugins bench clean tools test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec packages test-plugins plugin-tools bench clean tools test-sdk-python test-sdk-typescript test-portal \
         test-fuzz
 
 help: ## list the targets
@@ -163,6 +163,8 @@ $(PYTOOLS): tools/python/requirements.txt
 
 # The plugin contract's generator (protoc from grpcio-tools) and the Python
 # plugin SDK's packages, pinned in pluginsdk/python/requirements.txt.
+plugin-tools: $(PLUGTOOLS) ## install the plugin contract's generator and the Python plugin SDK's packages (pinned)
+
 $(PLUGTOOLS): pluginsdk/python/requirements.txt
 	rm -rf $(PLUGVENV)
 	$(PYTHON) -m venv $(PLUGVENV)
@@ -189,7 +191,7 @@ lint: lint-spec ## go vet, gofmt, golangci-lint and the OpenAPI lint
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
 	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(LINT) run ./...
-	cd pluginsdk/go && $(GO) vet ./...
+	cd pluginsdk/go && $(GO) vet ./... && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
 
 lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml

@@ -49,7 +49,7 @@ func newTestRepo(t *testing.T) *testRepo {
 // plugin package.
 func (r *testRepo) publish(t *testing.T, version string) {
 	t.Helper()
-	bin, err := external.BuildExample("..", "csvsouth", version, r.bins)
+	bin, err := external.BuildExample(t.Context(), "..", "csvsouth", version, r.bins)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@
 package main
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
@@ -101,7 +102,7 @@ func run(args []string) error {
 }
 
 func readKey(path string) (ed25519.PrivateKey, error) {
-	b, err := os.ReadFile(path)
+	b, err := os.ReadFile(path) //nolint:gosec // the key file the operator named
 	if err != nil {
 		return nil, err
 	}
@@ -118,13 +119,13 @@ func build(root, out, version string, key ed25519.PrivateKey) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }()
 	for _, p := range goPlugins {
-		bin, err := external.BuildExample(root, p.dir, version, tmp)
+		bin, err := external.BuildExample(context.Background(), root, p.dir, version, tmp)
 		if err != nil {
 			return err
 		}
-		exe, err := os.ReadFile(bin)
+		exe, err := os.ReadFile(bin) //nolint:gosec // the executable just built into our temp directory
 		if err != nil {
 			return err
 		}
@@ -155,7 +156,9 @@ var pythonPlatforms = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "da
 // beside it (lib/), its version set to version.
 func buildWaveform(root, out, version string, key ed25519.PrivateKey) error {
 	sdk := filepath.Join(root, "pluginsdk", "python")
-	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(sdk, filepath.FromSlash(rel))) }
+	read := func(rel string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(sdk, filepath.FromSlash(rel))) //nolint:gosec // fixed files of this source tree
+	}
 	script, err := read("examples/waveform/waveform.py")
 	if err != nil {
 		return err

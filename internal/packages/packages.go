@@ -144,7 +144,7 @@ func (m *Manager) List() ([]Installed, error) {
 			continue
 		}
 		dir := filepath.Join(m.o.Dir, e.Name())
-		b, err := os.ReadFile(filepath.Join(dir, manifest))
+		b, err := os.ReadFile(filepath.Join(dir, manifest)) //nolint:gosec // dir is an entry of the package directory matching namePattern
 		if err != nil {
 			continue // not a package (the log directory) or half removed
 		}
@@ -377,14 +377,14 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 		return lg.fail(err)
 	}
 	lg.printf("artifact verified")
-	if err := os.MkdirAll(m.o.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(m.o.Dir, 0o750); err != nil {
 		return lg.fail(err)
 	}
 	staging, err := os.MkdirTemp(m.o.Dir, ".staging-")
 	if err != nil {
 		return lg.fail(err)
 	}
-	defer os.RemoveAll(staging)
+	defer func() { _ = os.RemoveAll(staging) }()
 	unpacked := filepath.Join(staging, "pkg")
 	if err := pkgrepo.Unpack(data, unpacked, maxUnpacked); err != nil {
 		return lg.fail(err)
@@ -394,7 +394,7 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	if err != nil {
 		return lg.fail(err)
 	}
-	if err := os.WriteFile(filepath.Join(unpacked, manifest), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(unpacked, manifest), b, 0o600); err != nil {
 		return lg.fail(err)
 	}
 	def, err := external.Load(ctx, filepath.Join(unpacked, executable), m.log)
@@ -440,7 +440,7 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 		return fault.New(fault.TooMany, "package %q is being installed or updated", name)
 	}
 	dir := filepath.Join(m.o.Dir, name)
-	b, err := os.ReadFile(filepath.Join(dir, manifest))
+	b, err := os.ReadFile(filepath.Join(dir, manifest)) //nolint:gosec // name matched namePattern: no separator, no ".."
 	if err != nil {
 		return fault.New(fault.NotFound, "package %q is not installed", name)
 	}

@@ -72,7 +72,7 @@ func (f *fixture) set(item, value string) {
 // publish builds the CSV plugin at version and publishes it as typ.
 func (f *fixture) publish(version, typ string) pkgrepo.Package {
 	f.t.Helper()
-	bin, err := external.BuildExample("../..", "csvsouth", version, filepath.Join(f.bins))
+	bin, err := external.BuildExample(f.t.Context(), "../..", "csvsouth", version, f.bins)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func (m *Manager) Update(ctx context.Context) (Started, error) {
 	}
 	maxUpdate, err := strconv.Atoi(maxRaw)
 	if err != nil {
-		return Started{}, fmt.Errorf("Installation.%s = %q: %w", ItemMaxUpdate, maxRaw, err)
+		return Started{}, fmt.Errorf("item Installation.%s = %q: %w", ItemMaxUpdate, maxRaw, err)
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -46,7 +46,7 @@ func (m *Manager) Update(ctx context.Context) (Started, error) {
 		}
 	}
 	if n >= maxUpdate {
-		return Started{}, fault.New(fault.TooMany, "%d updates started in the last 24 hours, the most Installation.%s allows", n, ItemMaxUpdate)
+		return Started{}, fault.New(fault.TooMany, "updates started in the last 24 hours: %d, the most Installation.%s allows", n, ItemMaxUpdate)
 	}
 	id, err := m.startTask(ctx, TaskUpdate)
 	if err != nil {

@@ -3,6 +3,7 @@ package pkgrepo
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,7 +31,7 @@ func (r Repo) get(ctx context.Context, rel string, limit int64) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if resp.StatusCode != http.StatusOK {
 		return nil, &StatusError{URL: u.String(), Status: resp.StatusCode}
 	}
@@ -60,7 +61,7 @@ func (r Repo) Index(ctx context.Context) (*Index, error) {
 		return nil, err
 	}
 	sig, err := r.get(ctx, SignatureFile, 1024)
-	if se, ok := err.(*StatusError); ok && se.Status == http.StatusNotFound {
+	if se := (*StatusError)(nil); errors.As(err, &se) && se.Status == http.StatusNotFound {
 		return nil, ErrUnsigned
 	}
 	if err != nil {

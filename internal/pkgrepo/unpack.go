@@ -65,23 +65,23 @@ func Unpack(archive []byte, dir string, maxBytes int64) error {
 		}
 		entries = append(entries, entry{hdr: hdr, data: data})
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return err
 	}
 	for _, e := range entries {
 		target := filepath.Join(dir, filepath.FromSlash(path.Clean(e.hdr.Name)))
 		if e.hdr.Typeflag == tar.TypeDir {
-			if err := os.MkdirAll(target, 0o755); err != nil {
+			if err := os.MkdirAll(target, 0o750); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(target), 0o750); err != nil {
 			return err
 		}
-		mode := os.FileMode(0o644)
+		mode := os.FileMode(0o640)
 		if e.hdr.Mode&0o111 != 0 {
-			mode = 0o755
+			mode = 0o750
 		}
 		if err := os.WriteFile(target, e.data, mode); err != nil {
 			return err

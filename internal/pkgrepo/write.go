@@ -58,7 +58,7 @@ func Pack(files []File) ([]byte, error) {
 // publisher's own directory, so its index is read without verification.
 func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte) error {
 	var ix Index
-	switch b, err := os.ReadFile(filepath.Join(dir, IndexFile)); {
+	switch b, err := os.ReadFile(filepath.Join(dir, IndexFile)); { //nolint:gosec // the publisher's own repository
 	case err == nil:
 		if err := json.Unmarshal(b, &ix); err != nil {
 			return fmt.Errorf("%s: %w", IndexFile, err)
@@ -74,10 +74,10 @@ func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string]
 		}
 		data := archives[osArch]
 		rel := path.Join("packages", p.Name, p.Version, fmt.Sprintf("%s-%s-%s-%s.tar.gz", p.Name, p.Version, goos, goarch))
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), 0o755); err != nil { //nolint:gosec // public, served as it is
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil { //nolint:gosec // a repository is public, served as it is
 			return err
 		}
 		sum := sha256.Sum256(data)
@@ -96,10 +96,10 @@ func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string]
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, IndexFile), index, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, IndexFile), index, 0o644); err != nil { //nolint:gosec // public, served as it is
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, SignatureFile), Sign(key, index), 0o644)
+	return os.WriteFile(filepath.Join(dir, SignatureFile), Sign(key, index), 0o644) //nolint:gosec // public, served as it is
 }
 
 // CompareVersions compares dotted versions numerically part by part

@@ -58,7 +58,7 @@ func TestExternalSouthPluginCrashAndRecover(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("finds the plugin's process through /proc")
 	}
-	bin, err := external.BuildExample("../..", "csvsouth", "1.0.0", t.TempDir())
+	bin, err := external.BuildExample(t.Context(), "../..", "csvsouth", "1.0.0", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // TestFilterPlugin runs the scale filter example in its own process
 // through the host-side adapter.
 func TestFilterPlugin(t *testing.T) {
-	bin, err := BuildExample("../../..", "scalefilter", "1.2.3", t.TempDir())
+	bin, err := BuildExample(t.Context(), "../../..", "scalefilter", "1.2.3", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func (c *Client) Run(ctx context.Context, deliver func([]Reading)) error {
 		b, err := stream.Recv()
 		switch {
 		case ctx.Err() != nil:
-			return nil
+			return nil //nolint:nilerr // the gateway ended the run: not a failure
 		case errors.Is(err, io.EOF):
 			return errors.New("plugin Run: the plugin stopped producing readings")
 		case err != nil:
@@ -217,7 +217,7 @@ func Launch(ctx context.Context, path string, log io.Writer) (*Process, error) {
 	hc := hplugin.NewClient(&hplugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          hplugin.PluginSet{pluginName: &grpcPlugin{}},
-		Cmd:              exec.Command(path),
+		Cmd:              exec.Command(path), //nolint:noctx // the process outlives this call; Kill ends it
 		AllowedProtocols: []hplugin.Protocol{hplugin.ProtocolGRPC},
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: log, Level: hclog.Info}),
 	})

@@ -34,11 +34,10 @@ func Info() edgeplugin.Info {
 
 // CSV is the plugin.
 type CSV struct {
-	mu    sync.Mutex
-	cfg   edgeplugin.Config
-	rate  int
-	row   int // rows of data read so far (the position that persists)
-	start time.Time
+	mu   sync.Mutex
+	cfg  edgeplugin.Config
+	rate int
+	row  int // rows of data read so far (the position that persists)
 }
 
 type state struct {
@@ -89,11 +88,11 @@ func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) er
 	c.mu.Lock()
 	path := c.cfg["file"]
 	c.mu.Unlock()
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the file the service is configured to read
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	r, header, err := openCSV(f)
 	if err != nil {
 		return err

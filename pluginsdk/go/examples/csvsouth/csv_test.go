@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -83,7 +84,7 @@ func TestFileChangeRestarts(t *testing.T) {
 	if err := h.Client.Reconfigure(t.Context(), h.Config(edgeplugin.Config{"file": cfg["file"], "rate": "5"})); err != nil {
 		t.Errorf("rate change = %v, want nil", err)
 	}
-	if err := h.Client.Reconfigure(t.Context(), h.Config(edgeplugin.Config{"file": "/other.csv"})); err != edgeplugin.ErrRestart {
+	if err := h.Client.Reconfigure(t.Context(), h.Config(edgeplugin.Config{"file": "/other.csv"})); !errors.Is(err, edgeplugin.ErrRestart) {
 		t.Errorf("file change = %v, want ErrRestart", err)
 	}
 }
