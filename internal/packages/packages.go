@@ -161,6 +161,14 @@ func (m *Manager) List() ([]Installed, error) {
 // Load registers the plugins of every installed package; a package whose
 // plugin does not start is logged and skipped.
 func (m *Manager) Load(ctx context.Context) {
+	// Staging directories of installs a stop interrupted are garbage.
+	if stale, err := filepath.Glob(filepath.Join(m.o.Dir, ".staging-*")); err == nil {
+		for _, dir := range stale {
+			if err := os.RemoveAll(dir); err != nil {
+				m.log.Warn("staging directory not removed", "dir", dir, "error", err)
+			}
+		}
+	}
 	pkgs, err := m.List()
 	if err != nil {
 		m.log.Error("installed packages not read", "dir", m.o.Dir, "error", err)
@@ -319,6 +327,9 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 	ix, err := m.index(ctx, repo, lg)
 	if err != nil {
 		lg.close()
+		if errors.Is(err, pkgrepo.ErrUnsigned) || errors.Is(err, pkgrepo.ErrBadSignature) {
+			m.record(ctx, auditInstalled, "FAILURE", map[string]any{"name": name, "error": err.Error()})
+		}
 		return Started{}, err
 	}
 	p, ok := ix.Latest(name, version)

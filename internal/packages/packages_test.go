@@ -224,11 +224,18 @@ func TestInstallUpdateRemove(t *testing.T) {
 		t.Errorf("PKGUP failures %d, UPEXC failures %d", f.audits("PKGUP", "FAILURE"), f.audits("UPEXC", "FAILURE"))
 	}
 
-	// An index signed by an untrusted key is refused.
+	// An index signed by an untrusted key is refused, and an install from
+	// it audited as failed.
 	other, _, _ := ed25519.GenerateKey(nil)
 	f.set(ItemTrustedKeys, base64.StdEncoding.EncodeToString(other))
 	_, _, err = f.m.Available(ctx, pkgrepo.TypePlugin)
 	wantKind(t, "Available of a wrongly signed index", err, fault.BadGateway)
+	failures := f.audits("PKGIN", "FAILURE")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "other", "")
+	wantKind(t, "Install from a wrongly signed index", err, fault.BadGateway)
+	if n := f.audits("PKGIN", "FAILURE"); n != failures+1 {
+		t.Errorf("PKGIN failures = %d, want %d", n, failures+1)
+	}
 
 	if err := f.m.Remove(ctx, "csv_south"); err != nil {
 		t.Fatal(err)

@@ -147,14 +147,15 @@ def sync_detailed(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
-    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
-    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
-    the types notification and dispatcher, which this version does not build yet. A north service's
-    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
-    with the oldest buffered reading and then sends continuously, saving its stream position only after
-    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
-    statistic, named after it, counts the readings it sent.
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -203,14 +204,15 @@ def sync(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
-    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
-    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
-    the types notification and dispatcher, which this version does not build yet. A north service's
-    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
-    with the oldest buffered reading and then sends continuously, saving its stream position only after
-    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
-    statistic, named after it, counts the readings it sent.
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -254,14 +256,15 @@ async def asyncio_detailed(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
-    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
-    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
-    the types notification and dispatcher, which this version does not build yet. A north service's
-    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
-    with the oldest buffered reading and then sends continuously, saving its stream position only after
-    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
-    statistic, named after it, counts the readings it sent.
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -308,14 +311,15 @@ async def asyncio(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key. Errors: 400 invalid
-    body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a
-    service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for
-    the types notification and dispatcher, which this version does not build yet. A north service's
-    category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts
-    with the oldest buffered reading and then sends continuously, saving its stream position only after
-    the destination accepted a block (at least once: a crash of either side resends, never skips). Its
-    statistic, named after it, counts the readings it sent.
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this
+    version does not build yet. A north service's category holds its plugin's items and the readonly
+    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
+    continuously, saving its stream position only after the destination accepted a block (at least once:
+    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
+    sent.
 
     Args:
         action (CreateServiceAction | Unset):
