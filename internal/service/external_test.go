@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -163,5 +164,15 @@ func TestExternalPythonSouthPlugin(t *testing.T) {
 	data, err := e.db.GetPluginData(t.Context(), "wave", "wave")
 	if err != nil || !strings.Contains(string(data), `"samples"`) {
 		t.Errorf("persisted state = %s, %v", data, err)
+	}
+}
+
+func TestInstalledLeavesFiltersOut(t *testing.T) {
+	filter := plugin.Definition{Name: "f", Kind: plugin.KindFilter,
+		NewFilter: func(plugin.Env, plugin.Config) (plugin.Filter, error) { return nil, nil }}
+	ctl := newFakeCtl()
+	e := newEnv(t, []plugin.Definition{ctl.definition(), filter}, nil)
+	if got := e.m.Installed(); !slices.Equal(got, []string{"south", "storage"}) {
+		t.Errorf("Installed = %v, want [south storage]", got)
 	}
 }
