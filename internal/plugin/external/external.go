@@ -10,12 +10,12 @@
 package external
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/edged/edged/internal/configmgr"
@@ -126,16 +126,21 @@ func fromSDK(rs []edgeplugin.Reading) []plugin.Reading {
 }
 
 // logWriter returns a writer that logs each line a plugin process wrote
-// (through go-plugin's logger) at info level.
+// (go-plugin's logger writes whole lines) at info level.
 func logWriter(log *slog.Logger, path string) io.Writer {
-	pr, pw := io.Pipe()
-	go func() {
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
-		for sc.Scan() {
-			log.Info("plugin output", "plugin", path, "line", sc.Text())
+	return lineLogger{log: log, path: path}
+}
+
+type lineLogger struct {
+	log  *slog.Logger
+	path string
+}
+
+func (l lineLogger) Write(p []byte) (int, error) {
+	for line := range strings.SplitSeq(strings.TrimRight(string(p), "\n"), "\n") {
+		if line != "" {
+			l.log.Info("plugin output", "plugin", l.path, "line", line)
 		}
-		_ = pr.CloseWithError(sc.Err())
-	}()
-	return pw
+	}
+	return len(p), nil
 }

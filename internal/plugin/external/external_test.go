@@ -3,6 +3,7 @@ package external
 import (
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +60,16 @@ func TestLoadRefusesNonPlugins(t *testing.T) {
 	}
 	if _, err := Load(t.Context(), "/nonexistent/plugin", slog.New(slog.DiscardHandler)); err == nil {
 		t.Error("Load of a missing executable = nil")
+	}
+}
+
+func TestLogWriterLogsLines(t *testing.T) {
+	var buf strings.Builder
+	w := logWriter(slog.New(slog.NewTextHandler(&buf, nil)), "/p")
+	if n, err := w.Write([]byte("one\ntwo\n")); n != 8 || err != nil {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	if got := strings.Count(buf.String(), "plugin output"); got != 2 {
+		t.Errorf("logged %d lines, want 2: %s", got, buf.String())
 	}
 }
