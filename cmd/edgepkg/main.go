@@ -40,6 +40,8 @@ var goPlugins = []struct {
 		Description: "Reads the rows of a CSV file as readings at a configured rate"}},
 	{"scalefilter", pkgrepo.Package{Name: "scale_filter", Type: pkgrepo.TypePlugin, Kind: "filter",
 		Description: "Scales numeric reading values: value × factor + offset"}},
+	{"filenorth", pkgrepo.Package{Name: "file_north", Type: pkgrepo.TypePlugin, Kind: "north",
+		Description: "Appends readings to a file, one JSON object a line"}},
 }
 
 func main() {

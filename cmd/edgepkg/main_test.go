@@ -78,7 +78,7 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	names, _, err := m.Available(t.Context(), pkgrepo.TypePlugin)
-	want := []string{"csv_south", "scale_filter", "waveform"}
+	want := []string{"csv_south", "file_north", "scale_filter", "waveform"}
 	if err != nil || !slices.Equal(names, want) {
 		t.Fatalf("available = %v, %v; want %v", names, err, want)
 	}
@@ -88,7 +88,8 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 		}
 		m.Wait()
 	}
-	kinds := map[string]string{"csv_south": plugin.KindSouth, "scale_filter": plugin.KindFilter, "waveform": plugin.KindSouth}
+	kinds := map[string]string{"csv_south": plugin.KindSouth, "file_north": plugin.KindNorth, "scale_filter": plugin.KindFilter,
+		"waveform": plugin.KindSouth}
 	for name, kind := range kinds {
 		def, ok := reg.Lookup(name)
 		if !ok || def.Kind != kind || def.Version != "1.0.0" || !def.External {

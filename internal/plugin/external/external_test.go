@@ -3,6 +3,8 @@ package external
 import (
 	"encoding/json"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,5 +73,50 @@ func TestLogWriterLogsLines(t *testing.T) {
 	}
 	if got := strings.Count(buf.String(), "plugin output"); got != 2 {
 		t.Errorf("logged %d lines, want 2: %s", got, buf.String())
+	}
+}
+
+// TestNorthPlugin sends a block through the file north example in its own
+// process: the accepted count crosses the boundary exactly.
+func TestNorthPlugin(t *testing.T) {
+	bin, err := BuildExample(t.Context(), "../../..", "filenorth", "1.0.0", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := Load(t.Context(), bin, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Name != "file_north" || def.Kind != plugin.KindNorth || def.NewNorth == nil {
+		t.Fatalf("definition = %+v", def)
+	}
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	env := plugin.NorthEnv{Env: plugin.Env{Service: "n", Clock: clock.Real{}, Logger: slog.New(slog.DiscardHandler)}}
+	n, err := def.NewNorth(env, plugin.Config{"file": out, "maxBytes": "150"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	rs := []plugin.Reading{{Asset: "a", Timestamp: ts, Values: json.RawMessage(`{"v":1}`)},
+		{Asset: "a", Timestamp: ts, Values: json.RawMessage(`{"v":2}`)}, {Asset: "a", Timestamp: ts, Values: json.RawMessage(`{"v":3}`)}}
+	if sent, err := n.Send(t.Context(), rs); sent != 2 || err == nil {
+		t.Errorf("Send = %d, %v; want 2 and the file full", sent, err)
+	}
+	if b, err := os.ReadFile(out); err != nil || strings.Count(string(b), "\n") != 2 {
+		t.Errorf("file = %q, %v", b, err)
+	}
+	if err := n.Reconfigure(plugin.Config{"file": out, "maxBytes": "1000"}); err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := n.Send(t.Context(), rs[2:]); sent != 1 || err != nil {
+		t.Errorf("Send after raising the limit = %d, %v", sent, err)
+	}
+	if c, ok := n.(plugin.Closer); !ok {
+		t.Fatal("an external north instance is no Closer")
+	} else if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.Send(t.Context(), rs[:1]); err == nil {
+		t.Error("Send after Close = nil")
 	}
 }
