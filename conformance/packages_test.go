@@ -45,11 +45,11 @@ func newTestRepo(t *testing.T) *testRepo {
 	return r
 }
 
-// publish builds the CSV south example at version and publishes it as a
-// plugin package.
-func (r *testRepo) publish(t *testing.T, version string) {
+// publish builds the Go SDK's example dir (plugin name) at version and
+// publishes it as a plugin package of kind.
+func (r *testRepo) publish(t *testing.T, dir, name, kind, version string) {
 	t.Helper()
-	bin, err := external.BuildExample(t.Context(), "..", "csvsouth", version, r.bins)
+	bin, err := external.BuildExample(t.Context(), "..", dir, version, r.bins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +57,8 @@ func (r *testRepo) publish(t *testing.T, version string) {
 	must(t, err)
 	archive, err := pkgrepo.Pack([]pkgrepo.File{{Name: "plugin", Data: exe, Exec: true}})
 	must(t, err)
-	must(t, pkgrepo.Publish(r.dir, r.key, pkgrepo.Package{Name: "csv_south", Version: version, Type: pkgrepo.TypePlugin,
-		Kind: "south", Description: "Reads a CSV file"}, map[string][]byte{runtime.GOOS + "/" + runtime.GOARCH: archive}))
+	must(t, pkgrepo.Publish(r.dir, r.key, pkgrepo.Package{Name: name, Version: version, Type: pkgrepo.TypePlugin,
+		Kind: kind, Description: "An example plugin"}, map[string][]byte{runtime.GOOS + "/" + runtime.GOARCH: archive}))
 }
 
 func setInstallation(t *testing.T, c *edgeclient.ClientWithResponses, item, value string) {
@@ -143,7 +143,8 @@ func TestPackages(t *testing.T) {
 	must(t, err)
 	checkError(t, avail.StatusCode(), avail.Body, http.StatusBadGateway)
 
-	repo.publish(t, "1.0.0")
+	repo.publish(t, "csvsouth", "csv_south", "south", "1.0.0")
+	repo.publish(t, "filenorth", "file_north", "north", "1.0.0")
 	set, err = admin.SetRepositoryWithResponse(ctx, edgeclient.RepositoryRequest{Url: repo.url, Version: ptr("latest")})
 	must(t, err)
 	wantStatus(t, "setRepository", set.StatusCode(), set.Body, http.StatusOK)
@@ -235,9 +236,36 @@ func TestPackages(t *testing.T) {
 	must(t, err)
 	checkError(t, rm.StatusCode(), rm.Body, http.StatusConflict)
 
+	// A north service sends through an installed north plugin.
+	inst, err = admin.InstallPluginWithResponse(ctx, edgeclient.PackageInstallRequest{Format: edgeclient.Repository, Name: "file_north"})
+	must(t, err)
+	wantStatus(t, "installPlugin file_north", inst.StatusCode(), inst.Body, http.StatusOK)
+	if task := awaitTask(t, admin, inst.JSON200.Id); task.ExitCode == nil || *task.ExitCode != 0 {
+		t.Fatalf("install task = %+v", task)
+	}
+	out := filepath.Join(t.TempDir(), "north.jsonl")
+	var enabled edgeclient.ServiceCreateRequest_Enabled
+	must(t, enabled.FromServiceCreateRequestEnabled0(true))
+	var body edgeclient.ServiceRequest
+	must(t, body.FromServiceCreateRequest(edgeclient.ServiceCreateRequest{Name: "pkg-file", Type: "north", Plugin: ptr("file_north"),
+		Enabled: enabled, Config: northConfig(map[string]string{"file": out})}))
+	created, err := admin.CreateServiceWithResponse(ctx, nil, body)
+	must(t, err)
+	wantStatus(t, "createService pkg-file", created.StatusCode(), created.Body, http.StatusOK)
+	eventually(t, time.Minute, "readings sent through the packaged north plugin", func() bool {
+		b, err := os.ReadFile(out)
+		return err == nil && strings.Contains(string(b), `"asset":"pkg-boiler"`)
+	})
+	del, err := admin.DeleteServiceWithResponse(ctx, "pkg-file")
+	must(t, err)
+	wantStatus(t, "deleteService pkg-file", del.StatusCode(), del.Body, http.StatusOK)
+	rm, err = admin.RemovePackageWithResponse(ctx, "file_north")
+	must(t, err)
+	wantStatus(t, "removePackage file_north", rm.StatusCode(), rm.Body, http.StatusOK)
+
 	// An update moves the package to the new version and restarts the
 	// service on it.
-	repo.publish(t, "1.1.0")
+	repo.publish(t, "csvsouth", "csv_south", "south", "1.1.0")
 	up, err := admin.UpdatePackagesWithResponse(ctx)
 	must(t, err)
 	wantStatus(t, "updatePackages", up.StatusCode(), up.Body, http.StatusOK)
@@ -255,7 +283,7 @@ func TestPackages(t *testing.T) {
 	must(t, err)
 	checkError(t, up.StatusCode(), up.Body, http.StatusTooManyRequests)
 
-	del, err := admin.DeleteServiceWithResponse(ctx, "pkg-csv")
+	del, err = admin.DeleteServiceWithResponse(ctx, "pkg-csv")
 	must(t, err)
 	wantStatus(t, "deleteService", del.StatusCode(), del.Body, http.StatusOK)
 	rm, err = admin.RemovePackageWithResponse(ctx, "csv_south")
