@@ -32,18 +32,24 @@ TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
 TSGEN     := $(TSDIR)/node_modules/.bin/openapi-typescript openapi.yaml --output
 REDOC     := internal/portal/redoc.html
 REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --output
+# The root npm packages (the redocly CLI: spec lint and docs page), installed
+# by `npm ci` whenever node_modules does not hold exactly what
+# package-lock.json pins. Compared by content rather than by file times, so a
+# fresh clone, a changed lock file and a checkout that predates the install
+# are all handled.
+ROOTTOOLS := root-tools
 # What is in clients/python but not generated: the hand-written tests and
 # the leftovers of builds and test runs.
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
         conformance lint lint-spec packages test-plugins plugin-tools bench clean tools test-sdk-python test-sdk-typescript test-portal \
-        test-fuzz
+        test-fuzz check-system root-tools bench-system
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
-generate: $(PYTOOLS) $(TSTOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the docs page and the plugin contract's code
+generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the docs page and the plugin contract's code
 	$(GO) generate ./gen ./clients/go
 	scripts/gen-proto.sh
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
@@ -55,7 +61,7 @@ generate: $(PYTOOLS) $(TSTOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the d
 	$(TSGEN) $(TSDIR)/src/schema.d.ts
 	$(REDOCGEN) $(REDOC)
 
-check-generated: $(PYTOOLS) $(TSTOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page or the plugin contract's code are stale
+check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page or the plugin contract's code are stale
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	scripts/gen-proto.sh "$$tmp/proto"; \
 	for f in pluginsdk/go/pluginpb/plugin.pb.go pluginsdk/go/pluginpb/plugin_grpc.pb.go \
@@ -84,7 +90,7 @@ build: ## build bin/edged (pure Go, no cgo)
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
 	$(BIN) --data $(DATA)
 
-test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
+test: check-system check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
 	$(MAKE) --no-print-directory test-plugins test-sdk-python test-sdk-typescript test-portal test-fuzz
 
@@ -152,7 +158,17 @@ test-fuzz: build $(PYTOOLS) ## Schemathesis against gateways it starts, on SQLit
 	@echo "== Schemathesis against the contract, on PostgreSQL"
 	scripts/with-postgres.sh bash -c '$(FUZZ) --db "$$EDGE_TEST_PG" --report-dir test-output/fuzz/postgresql'
 
-tools: $(PYTOOLS) $(TSTOOLS) ## install the pinned Python and TypeScript SDK tools
+tools: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) ## install the pinned Python, TypeScript SDK and root npm tools
+
+check-system: ## fail with one line naming what make test needs and only the system can provide
+	@scripts/check-system.sh
+
+root-tools:
+	@node scripts/npm-installed.js . || { \
+	  if [ -L node_modules ]; then \
+	    echo "node_modules is a link to $$(readlink -f node_modules) that does not hold what package-lock.json pins: run 'npm ci' there (npm ci here would empty it)"; exit 1; \
+	  fi; \
+	  npm ci --no-audit --no-fund; }
 
 $(PYTOOLS): tools/python/requirements.txt
 	rm -rf $(PYVENV)
@@ -193,11 +209,22 @@ lint: lint-spec ## go vet, gofmt, golangci-lint and the OpenAPI lint
 	$(LINT) run ./...
 	cd pluginsdk/go && $(GO) vet ./... && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
 
-lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
+lint-spec: $(ROOTTOOLS) ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml
 
 bench: ## benchmarks on SQLite and a throwaway PostgreSQL, 1M-reading cases included (see docs/benchmarks.md)
 	EDGE_BENCH_LARGE=1 CGO_ENABLED=0 scripts/with-postgres.sh $(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+
+# The whole-system benchmark (docs/benchmarks.md): the gateway as a process,
+# on SQLite and on a throwaway PostgreSQL, against a raw driver loop and a
+# bare net/http server measured in the same run, medians of 3 repetitions.
+# About 15 minutes; BENCH_ARGS=-short for a run of a few minutes, or any
+# flag of `bin/edged-load system -h`. Not part of make test.
+BENCH_ARGS ?=
+
+bench-system: build ## whole-system benchmark: gateway vs raw driver loop and bare net/http, SQLite and PostgreSQL (BENCH_ARGS=-short)
+	CGO_ENABLED=0 $(GO) build -o bin/edged-load ./cmd/edged-load
+	scripts/with-postgres.sh bin/edged-load system -edged $(BIN) $(BENCH_ARGS)
 
 clean: ## remove build output
 	rm -rf bin $(TSDIR)/dist test-output

@@ -8,8 +8,10 @@ require (
 	github.com/edged/edged/pluginsdk/go v0.0.0-00010101000000-000000000000
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-chi/chi/v5 v5.5.0
+	github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e
 	github.com/golang-migrate/migrate/v4 v4.20.1
 	github.com/google/uuid v1.6.0
+	github.com/hanwen/go-fuse/v2 v2.8.0
 	github.com/jmoiron/sqlx v1.4.0
 	github.com/lib/pq v1.12.3
 	github.com/oapi-codegen/runtime v1.8.0

@@ -1,32 +1,49 @@
 // Package conformance is the black-box test suite of the edged API. It
 // drives a gateway only through the Go SDK (clients/go) and plain HTTP, so
-// it can check any gateway that claims to implement the contract:
+// it can check any gateway that claims to implement the contract. It runs
+// two ways:
 //
-//	go test ./conformance -args -url=http://gateway:8081 -admin-password=… -report=/tmp/report.json
-//	EDGE_URL=http://gateway:8081 EDGE_ADMIN_PASSWORD=… go test ./conformance
+//	edged-conformance -url http://gateway:8081 -admin-password … -report-junit r.xml -report-json r.json
+//	go test ./conformance -args -url=http://gateway:8081 -admin-password=… -report=r.json -report-junit=r.xml
 //
-// Without a URL it builds cmd/edged and starts it on a temporary data
-// directory and a free port, with the embedded SQLite store, or with the
-// PostgreSQL database named by EDGE_CONFORMANCE_DB. Tests use unique names,
-// so a gateway under test may hold other data; tests that would destroy
-// it (restart, shutdown, purging every asset, killing the process) run
-// only on a gateway the suite started, and skip otherwise.
+// The command (cmd/edged-conformance, `go install
+// github.com/edged/edged/cmd/edged-conformance@latest`) is the suite as a
+// product: it needs a URL, and its reports carry every test's duration and
+// output. Under go test, without a URL the suite builds cmd/edged and
+// starts it on a temporary data directory and a free port, with the
+// embedded SQLite store, or with the PostgreSQL database named by
+// EDGE_CONFORMANCE_DB. Tests use unique names, so a gateway under test may
+// hold other data; tests that would destroy it (restart, shutdown, purging
+// every asset, killing the process) run only on a gateway the suite
+// started, and skip otherwise.
 //
-// Flags (after -args) and their environment variables:
+// Flags of both, and their environment variables:
 //
-//	-url URL              EDGE_URL                  the gateway under test (empty: start one)
+//	-url URL              EDGE_URL                  the gateway under test (go test: empty starts one)
 //	-admin-password PW    EDGE_ADMIN_PASSWORD       password of the "admin" user of an external gateway;
 //	                                                without it the tests that need an admin skip
 //	-token TOKEN          EDGE_TOKEN                a session token sent with every request that has none
 //	                                                of its own
-//	-report FILE          EDGE_CONFORMANCE_REPORT   write a JSON report of the run
+//	-path-prefix SEGMENT  EDGE_PATH_PREFIX          the gateway's product segment in place of /edge
+//	-report-junit FILE    EDGE_CONFORMANCE_JUNIT    write a JUnit XML report
+//	-report FILE          EDGE_CONFORMANCE_REPORT   (go test) write a JSON report
+//	-report-json FILE     EDGE_CONFORMANCE_REPORT   (edged-conformance) write a JSON report
+//
+// edged-conformance also takes -run and -skip (as go test does), -level
+// seed|strict|all, -timeout, -v and -list.
 //
 // A gateway whose rest_api.authentication is mandatory is tested with
 // -token, or with -admin-password: the suite then logs in as admin once
 // and sends that session with every request that carries no token of its
 // own, except the requests that check what anonymous callers get. The
 // admin password is tried once at start, so a wrong one stops the run
-// before it can lock the account.
+// before it can lock the suite's address out of the account.
+//
+// TestLockoutPerClientAddress sends from a second loopback address (one
+// drawn from 127.0.0.0/8) to show that a lockout is per client address; it runs only
+// against a gateway on this host's IPv4 loopback. TestCertificateLogin
+// needs HTTPS with client certificates and a certificate authority in the
+// gateway's store, so it runs only on a gateway the suite starts.
 //
 // # Server errors and unbuilt operations
 //
@@ -34,8 +51,27 @@
 // accepted from another implementation, whose tests that need the missing
 // operation then skip; from the gateway the suite started it is accepted
 // only for what that gateway does not build yet, listed in unbuilt
-// (unbuilt_test.go), and fails the test otherwise, so an operation
+// (unbuilt.go), and fails the test otherwise, so an operation
 // regressing to "not implemented" cannot pass.
+//
+// # Levels
+//
+// Every test is labelled seed (what the API specification states) or strict
+// (edged's decisions where the specification is silent: status codes, error
+// bodies, defaults, limits, headers, the operations edged adds), so that
+// another implementation can be measured fairly. The list is suite in
+// suite.go; a seed test marks the subtests that check a decision with
+// strictCase, or keeps such an assertion in a strictCheck. The checks every
+// answer of a strict test must pass (no 5xx but 501, a JSON body with
+// {"message"} for errors, X-Request-Id) are not made in seed tests. The
+// levels are scored apart over their scored cases: tests without subtests,
+// and tests that failed though none of their subtests did (so a strict
+// subtest's failure never counts against its seed parent). A level's score
+// is passed / (passed + failed).
+//
+// With -path-prefix, requests to /edge/… go to SEGMENT/… and the field of
+// asset tracking events named after the segment (the specification's
+// `edge`) is read as `edge`.
 //
 // # Operation coverage
 //
@@ -47,30 +83,33 @@
 //
 //	conformance: N/M operations exercised
 //
-// with each operation's number of calls and distinct statuses, and fails
-// the run (non-zero exit) naming every operation that was never called.
-// Coverage is not enforced when -run or -skip selects a part of the suite.
+// and fails the run (non-zero exit) naming every operation that was never
+// called. Coverage is not enforced when -run, -skip or -level selects a
+// part of the suite, and not measured for an external gateway that serves
+// no contract.
 //
-// # Report
+// # Reports
 //
-// -report FILE (a path relative to the package directory, where go test
-// runs, or an absolute one) writes JSON with:
+// The JSON report holds the gateway (url, version, startedBySuite,
+// storage, pathPrefix); started, finished, result ("pass" or "fail", as
+// the exit code), filter, error (why no test ran); the seed and strict
+// scores; counts and tests: every test and subtest with its level, result,
+// whether it is scored, and, from edged-conformance, its duration and
+// output; the coverage per operation and the requests outside the
+// contract sent on purpose. The JUnit report has a test suite per level
+// with its scored cases (a failure's message is the first line the test
+// logged) and the score as a property, and a test suite "coverage" with a
+// case per operation.
 //
-//   - gateway: url, version (from ping), startedBySuite, storage;
-//   - started, finished, result ("pass" or "fail", as the exit code),
-//     filter (the -run/-skip selection, if any), error (why no test ran,
-//     when the gateway could not be reached, logged in to or read);
-//   - counts and tests: every test and subtest with "pass", "fail" or
-//     "skip", kept by the suite itself (a cleanup records t.Failed() and
-//     t.Skipped() when the test ends; no -json needed); "unknown" marks a
-//     top-level test that ended without calling any of the suite's
-//     helpers, so its outcome was not seen;
-//   - coverage: exercised, total, per operation (operationId, method,
-//     path) its calls and statuses, the operations never called, and the
-//     requests outside the contract sent on purpose (unknown paths, wrong
-//     methods).
+// Writing tests: write func testX(t *testing.T) in a .go file of this
+// package, add {"TestX", Seed or Strict, testX} to suite and
+// func TestX(t *testing.T) { runSuiteTest(t) } to suite_test.go (checked
+// by TestSuiteWrappers); call the helpers with the test's t (api, apiAs,
+// doRaw, checkError, …), which record the outcome and the calls.
 //
-// Writing tests: call the helpers with the test's t (api, apiAs, doRaw,
-// checkError, …), which also record the outcome; a test that may skip
-// before any request calls needOwnGateway or track first.
+// edged-conformance runs the tests in a child process (the same program,
+// with EDGED_CONFORMANCE_CHILD set) through the testing package with
+// -test.v=test2json, reads that test stream for every test's result,
+// duration and output, and receives the requests made and the subtests
+// marked strict through a file of events.
 package conformance

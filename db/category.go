@@ -185,38 +185,6 @@ func (d *DB) DeleteCategory(ctx context.Context, key string) (bool, error) {
 	return n > 0, nil
 }
 
-// AddCategoryChildren records children as child categories of parent.
-// Children already recorded are left alone, so it is idempotent. All
-// categories named must exist: otherwise it returns an error wrapping
-// ErrNotFound and records none. A category cannot be its own child (an
-// error wrapping no sentinel). Driver errors are returned wrapped.
-func (d *DB) AddCategoryChildren(ctx context.Context, parent string, children ...string) error {
-	for _, c := range children {
-		if c == parent {
-			return fmt.Errorf("db: add children to category %q: a category cannot be its own child", parent)
-		}
-	}
-	if len(children) == 0 {
-		return nil
-	}
-	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-		q := tx.Rebind("INSERT INTO category_children (parent, child) VALUES (?, ?) ON CONFLICT (parent, child) DO NOTHING")
-		for _, c := range children {
-			if _, err := tx.ExecContext(ctx, q, parent, c); err != nil {
-				if isForeignKeyViolation(err) {
-					return fmt.Errorf("%w: category %q or %q", ErrNotFound, parent, c)
-				}
-				return translate(err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("db: add children to category %q: %w", parent, err)
-	}
-	return nil
-}
-
 // ListCategoryChildren returns the keys of parent's child categories,
 // sorted. A parent without children gives an empty, non-nil slice; a parent
 // that does not exist gives an error wrapping ErrNotFound. Driver errors are

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // DefaultFile is the SQLite file name Open uses inside the data directory
@@ -27,6 +28,8 @@ type DB struct {
 	r *sqlx.DB
 	// inserts caches the prepared multi-row reading INSERTs of SQLite.
 	inserts insertStmts
+	// prepared caches other statements of the SQLite write path.
+	prepared stmtCache
 	// fence orders the readings stream north services read (stream.go).
 	fence streamFence
 }
@@ -34,11 +37,22 @@ type DB struct {
 // Open opens the database named by dsn, applies pending migrations and
 // returns it. The DSN forms are described in the package documentation: ""
 // selects the SQLite file <dataDir>/edged.db (creating dataDir with mode
-// 0750 if needed), "sqlite:PATH" a SQLite file, and a postgres:// or
+// 0700 if needed, and making an existing one private to its owner),
+// "sqlite:PATH" a SQLite file (mode 0600, with its -wal and -shm files), and a postgres:// or
 // postgresql:// URL or a lib/pq key=value string PostgreSQL. Open returns an
 // error for any other DSN, if the database cannot be reached, or if a
 // migration fails; nothing stays open in that case.
+//
+// Commits are durable at level Power; OpenDurable chooses the level.
 func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
+	return OpenDurable(ctx, dsn, dataDir, Power)
+}
+
+// OpenDurable is Open with the durability level of every commit.
+func OpenDurable(ctx context.Context, dsn, dataDir string, durability Durability) (*DB, error) {
+	if _, err := ParseDurability(string(durability)); err != nil {
+		return nil, err
+	}
 	dialect, target, err := parseDSN(dsn, dataDir)
 	if err != nil {
 		return nil, err
@@ -46,12 +60,15 @@ func Open(ctx context.Context, dsn, dataDir string) (*DB, error) {
 	switch dialect {
 	case SQLite:
 		if dsn == "" {
-			if err := os.MkdirAll(dataDir, 0o750); err != nil {
-				return nil, fmt.Errorf("db: create data directory: %w", err)
+			if err := mkdirDurable(dataDir, durability, fileperm.PrivateDir); err != nil {
+				return nil, fmt.Errorf("db: data directory %s: %w", dataDir, err)
 			}
 		}
-		return openSQLite(ctx, target)
+		return openSQLite(ctx, target, durability)
 	default:
+		if target, err = durability.postgresDSN(target); err != nil {
+			return nil, err
+		}
 		return openPostgres(ctx, target)
 	}
 }
@@ -111,7 +128,7 @@ func (d *DB) Close() error {
 	if d.r != d.w {
 		errR = d.r.Close()
 	}
-	return errors.Join(d.inserts.close(), errR, d.w.Close())
+	return errors.Join(d.inserts.close(), d.prepared.close(), errR, d.w.Close())
 }
 
 // closeAll closes the pools opened so far when Open fails part-way.

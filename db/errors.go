@@ -8,7 +8,8 @@ import (
 
 // translate maps a driver error to this package's sentinels, once, at the
 // boundary: no rows becomes ErrNotFound, a unique or foreign-key violation
-// ErrConflict (the driver's text is kept in the message, not in the chain).
+// ErrConflict, a value the database cannot store ErrInvalidData (the
+// driver's text is kept in the message, not in the chain).
 // Any other error, nil included, is returned unchanged.
 func translate(err error) error {
 	switch {
@@ -20,7 +21,8 @@ func translate(err error) error {
 		// Only the sentinel is wrapped: callers must not depend on driver
 		// error types, which differ between the dialects.
 		return fmt.Errorf("%w: %v", ErrConflict, err) //nolint:errorlint // see above
-
+	case isDataException(err):
+		return fmt.Errorf("%w: %v", ErrInvalidData, err) //nolint:errorlint // as for ErrConflict
 	}
 	return err
 }
@@ -35,4 +37,10 @@ func isUniqueViolation(err error) bool {
 // either dialect.
 func isForeignKeyViolation(err error) bool {
 	return sqliteForeignKeyViolation(err) || postgresForeignKeyViolation(err)
+}
+
+// isDataException reports whether err is the database refusing a value
+// itself, in either dialect.
+func isDataException(err error) bool {
+	return sqliteDataException(err) || postgresDataException(err)
 }

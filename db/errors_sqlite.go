@@ -27,3 +27,13 @@ func sqliteUniqueViolation(err error) bool {
 func sqliteForeignKeyViolation(err error) bool {
 	return sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
 }
+
+// sqliteDataException reports a value SQLite refuses: too big, or failing
+// a CHECK or NOT NULL constraint.
+func sqliteDataException(err error) bool {
+	switch sqliteCode(err) {
+	case sqlite3.SQLITE_TOOBIG, sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+		return true
+	}
+	return false
+}

@@ -14,6 +14,11 @@ var (
 	// ErrConflict means the write collides with current state, e.g. a
 	// unique key that already exists.
 	ErrConflict = errors.New("conflict")
+	// ErrInvalidData means the database refused a value it cannot store
+	// (PostgreSQL's data exceptions: invalid UTF-8, a lone surrogate in
+	// JSON, a number out of range; SQLite's too-big value or failed CHECK):
+	// retrying the same write cannot succeed, other writes are unaffected.
+	ErrInvalidData = errors.New("invalid data")
 )
 
 // Dialect names the SQL database behind a DB.

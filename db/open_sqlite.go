@@ -3,10 +3,13 @@ package db
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // sqliteDriver is the database/sql driver name modernc.org/sqlite registers.
@@ -18,19 +21,40 @@ var bindSQLiteOnce sync.Once
 // busy_timeout must come first so the pragmas after it wait for locks
 // instead of failing. Times bound as time.Time are stored as integer
 // microseconds (a Go-side convention; the schema declares INTEGER).
+// synchronous (FULL or NORMAL, by durability level) is appended per pool.
 const sqliteParams = "_pragma=busy_timeout(5000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)" +
 	"&_time_integer_format=unix_micro"
 
+// privateFiles makes the database file path and its companions readable by
+// the owner only: it holds password and token hashes. The file is created
+// with mode 0600 before SQLite opens it, since SQLite gives the -wal, -shm
+// and -journal files it makes later the mode of the database file; files
+// an older version left with a wider mode are tightened.
+func privateFiles(path string) error {
+	if err := fileperm.CreateFile(path); err != nil {
+		return err
+	}
+	return fileperm.Tighten(path+"-wal", path+"-shm", path+"-journal")
+}
+
 // openSQLite opens path (or ":memory:") with a one-connection write pool
-// and a read-only read pool, and migrates it.
-func openSQLite(ctx context.Context, path string) (*DB, error) {
+// and a read-only read pool, and migrates it. With Power, the directory
+// holding the file and its parent are synced once the file exists, so that
+// the file itself survives a power cut (SQLite syncs the directory for its
+// WAL file only).
+func openSQLite(ctx context.Context, path string, durability Durability) (*DB, error) {
 	bindSQLiteOnce.Do(func() { sqlx.BindDriver(sqliteDriver, sqlx.QUESTION) })
 
 	memory := path == ":memory:"
-	w, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_txlock=immediate")
+	if !memory {
+		if err := privateFiles(path); err != nil {
+			return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
+		}
+	}
+	params := sqliteParams + "&_pragma=synchronous(" + durability.sqliteSynchronous() + ")"
+	w, err := sqlx.Open(sqliteDriver, path+"?"+params+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
@@ -50,9 +74,20 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		closeAll(w)
 		return nil, err
 	}
+	if !memory && durability == Power {
+		// The file's name in its directory, and the directory's in its
+		// parent (the data directory may have been created just before).
+		dir := filepath.Dir(path)
+		for _, d := range []string{dir, filepath.Dir(dir)} {
+			if err := syncDir(d); err != nil {
+				closeAll(w)
+				return nil, err
+			}
+		}
+	}
 
 	if !memory { // every connection to :memory: is a new database
-		r, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_pragma=query_only(1)")
+		r, err := sqlx.Open(sqliteDriver, path+"?"+params+"&_pragma=query_only(1)")
 		if err != nil {
 			closeAll(w)
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)

@@ -47,7 +47,7 @@ func schemaVersion(t *testing.T, d *db.DB) (int64, bool) {
 	return rows[0].Version, rows[0].Dirty
 }
 
-const wantSchemaVersion = 1
+const wantSchemaVersion = 2
 
 func TestMigrationsAppliedAndIdempotentOnReopen(t *testing.T) {
 	dbtest.EachDSN(t, func(t *testing.T, dsn string) {
@@ -219,8 +219,8 @@ func TestOpenDefaultCreatesDataDir(t *testing.T) {
 	if err != nil {
 		t.Fatalf("data dir: %v", err)
 	}
-	if perm := fi.Mode().Perm(); perm&^0o750 != 0 {
-		t.Errorf("data dir mode %v, want at most 0750", perm)
+	if perm := fi.Mode().Perm(); perm != 0o700 {
+		t.Errorf("data dir mode %v, want 0700", perm)
 	}
 	if _, err := os.Stat(filepath.Join(dir, db.DefaultFile)); err != nil {
 		t.Errorf("database file: %v", err)
@@ -228,6 +228,72 @@ func TestOpenDefaultCreatesDataDir(t *testing.T) {
 	if d.Dialect() != db.SQLite {
 		t.Errorf("Dialect() = %q, want sqlite", d.Dialect())
 	}
+}
+
+// TestSQLiteFilesPrivate checks that the database and its WAL files are
+// readable by the owner only, also when the process umask would allow more,
+// and that wider modes left by an earlier version are tightened at open.
+func TestSQLiteFilesPrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(dir, db.DefaultFile)
+	companions := []string{file, file + "-wal", file + "-shm"}
+	wantModes := func(t *testing.T, what string) {
+		t.Helper()
+		for p, want := range map[string]os.FileMode{dir: 0o700, file: 0o600, file + "-wal": 0o600, file + "-shm": 0o600} {
+			fi, err := os.Stat(p)
+			if err != nil {
+				t.Errorf("%s: %v", what, err)
+				continue
+			}
+			if got := fi.Mode().Perm(); got != want {
+				t.Errorf("%s: %s has mode %v, want %v", what, filepath.Base(p), got, want)
+			}
+		}
+	}
+	write := func(t *testing.T, d *db.DB) {
+		t.Helper()
+		if _, err := d.InsertAudit(t.Context(), db.AuditEntry{Source: "START", Severity: "INFORMATION"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := db.Open(t.Context(), "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, d) // the -wal and -shm files exist while the database is open
+	wantModes(t, "new database")
+	closeDB(t, d)
+
+	// A database an older version left readable by everyone, in a
+	// directory everyone may enter.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range companions {
+		if err := os.Chmod(p, 0o644); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	d, err = db.Open(t.Context(), "", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeDB(t, d)
+	write(t, d)
+	wantModes(t, "reopened database")
+
+	t.Run("sqlite DSN", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "other.db")
+		d := open(t, "sqlite:"+path)
+		defer closeDB(t, d)
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != 0o600 {
+			t.Errorf("mode %v, want 0600", got)
+		}
+	})
 }
 
 func TestOpenErrors(t *testing.T) {

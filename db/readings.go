@@ -160,10 +160,13 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	}
 	slices.SortFunc(sorted, func(a, b *assetDelta) int { return cmp.Compare(a.code, b.code) })
 
-	var plan []*sql.Stmt
+	var plan, countsPlan []*sql.Stmt
 	if d.dialect == SQLite {
 		var err error
 		if plan, err = d.sqliteInsertPlan(ctx, len(rows)); err != nil {
+			return fmt.Errorf("db: insert readings: %w", err)
+		}
+		if countsPlan, err = d.assetCountsPlan(ctx, len(sorted)); err != nil {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
 	}
@@ -182,7 +185,7 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 		if err != nil {
 			return err
 		}
-		return upsertAssetCounts(ctx, tx, sorted)
+		return upsertAssetCounts(ctx, tx, sorted, countsPlan)
 	})
 	committed = err == nil
 	if err != nil {
@@ -191,16 +194,59 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	return nil
 }
 
-// upsertAssetCounts adds deltas to asset_counts in one statement. The CASE
-// expressions are min and max of two times in both dialects.
-func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta) error {
+// upsertAssetCounts adds deltas to asset_counts, one statement per chunk
+// of statRowsPerStatement assets, run from plan (SQLite's statements
+// prepared before the transaction, see assetCountsPlan) or, when plan is
+// nil, prepared by the driver.
+func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta, plan []*sql.Stmt) error {
+	k := 0
 	for chunk := range slices.Chunk(deltas, statRowsPerStatement) {
 		args := make([]any, 0, 4*len(chunk))
 		for _, a := range chunk {
 			args = append(args, a.code, a.count, a.oldest, a.newest)
 		}
-		q := "INSERT INTO asset_counts (asset_code, count, oldest_user_ts, newest_user_ts) VALUES " +
-			repeatJoin("(?, ?, ?, ?)", len(chunk)) + ` ON CONFLICT (asset_code) DO UPDATE SET
+		var err error
+		if plan != nil {
+			err = execInTx(ctx, tx, plan[k], args)
+		} else {
+			_, err = tx.ExecContext(ctx, tx.Rebind(assetCountsSQL(len(chunk))), args...)
+		}
+		if err != nil {
+			return fmt.Errorf("asset counts: %w", translate(err))
+		}
+		k++
+	}
+	return nil
+}
+
+// maxPreparedAssetCounts bounds the upserts kept prepared: one statement
+// per asset count up to it (a batch usually holds a few assets); larger
+// batches are prepared by the driver each time.
+const maxPreparedAssetCounts = 64
+
+// assetCountsPlan returns SQLite's prepared upserts of n assets' counts, a
+// statement per chunk as upsertAssetCounts runs them, or nil above
+// maxPreparedAssetCounts. It must run outside a write transaction.
+func (d *DB) assetCountsPlan(ctx context.Context, n int) ([]*sql.Stmt, error) {
+	if n > maxPreparedAssetCounts {
+		return nil, nil
+	}
+	var plan []*sql.Stmt
+	for ; n > 0; n -= statRowsPerStatement {
+		s, err := d.prepared.get(ctx, d.w, assetCountsSQL(min(n, statRowsPerStatement))) //nolint:sqlclosecheck // cached, closed with the DB
+		if err != nil {
+			return nil, fmt.Errorf("asset counts: %w", err)
+		}
+		plan = append(plan, s)
+	}
+	return plan, nil
+}
+
+// assetCountsSQL is the upsert of n assets' counts. The CASE expressions are
+// min and max of two times in both dialects.
+func assetCountsSQL(n int) string {
+	return "INSERT INTO asset_counts (asset_code, count, oldest_user_ts, newest_user_ts) VALUES " +
+		repeatJoin("(?, ?, ?, ?)", n) + ` ON CONFLICT (asset_code) DO UPDATE SET
 			count = asset_counts.count + excluded.count,
 			oldest_user_ts = CASE WHEN asset_counts.oldest_user_ts IS NULL
 				OR excluded.oldest_user_ts < asset_counts.oldest_user_ts
@@ -208,11 +254,6 @@ func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta) e
 			newest_user_ts = CASE WHEN asset_counts.newest_user_ts IS NULL
 				OR excluded.newest_user_ts > asset_counts.newest_user_ts
 				THEN excluded.newest_user_ts ELSE asset_counts.newest_user_ts END`
-		if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
-			return fmt.Errorf("asset counts: %w", translate(err))
-		}
-	}
-	return nil
 }
 
 const assetCountColumns = "asset_code, count, oldest_user_ts, newest_user_ts"

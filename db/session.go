@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // Session is one login session. Only a hash of its token is stored, so the
@@ -27,29 +25,19 @@ type sessionRow struct {
 	ClientAddress string `db:"client_address"`
 }
 
-// StartSession stores s (zero times mean now) and, in the same
-// transaction, clears the user's failed logins and lock: a session starts
-// only after a successful login. An unknown user or a token hash already
-// stored gives an error wrapping ErrConflict; other driver errors are
-// returned wrapped.
+// StartSession stores s (zero times mean now). An unknown user or a token
+// hash already stored gives an error wrapping ErrConflict; other driver
+// errors are returned wrapped.
 func (d *DB) StartSession(ctx context.Context, s Session) error {
 	created := stamp(s.CreatedAt)
 	seen := created
 	if !s.LastSeenAt.IsZero() {
 		seen = stamp(s.LastSeenAt)
 	}
-	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-		q := tx.Rebind(`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, client_address)
-			VALUES (?, ?, ?, ?, ?)`)
-		if _, err := tx.ExecContext(ctx, q, s.TokenHash, s.UserID, created, seen, s.ClientAddress); err != nil {
-			return translate(err)
-		}
-		q = tx.Rebind("UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = ? AND (failed_logins <> 0 OR locked_until IS NOT NULL)")
-		_, err := tx.ExecContext(ctx, q, s.UserID)
-		return translate(err)
-	})
-	if err != nil {
-		return fmt.Errorf("db: start session of user %d: %w", s.UserID, err)
+	q := d.w.Rebind(`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, client_address)
+		VALUES (?, ?, ?, ?, ?)`)
+	if _, err := d.w.ExecContext(ctx, q, s.TokenHash, s.UserID, created, seen, s.ClientAddress); err != nil {
+		return fmt.Errorf("db: start session of user %d: %w", s.UserID, translate(err))
 	}
 	return nil
 }
@@ -60,7 +48,7 @@ func (d *DB) StartSession(ctx context.Context, s Session) error {
 func (d *DB) SessionUser(ctx context.Context, tokenHash string) (Session, User, error) {
 	q := d.r.Rebind(`SELECT s.token_hash, s.user_id, s.created_at, s.last_seen_at, s.client_address,
 		u.id, u.username, u.password_hash, u.role_id, u.access_method, u.real_name, u.description,
-		u.password_changed_at, u.failed_logins, u.locked_until, u.created_at
+		u.password_changed_at, u.created_at
 		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`)
 	rows, err := d.r.QueryxContext(ctx, q, tokenHash)
 	if err != nil {
@@ -77,7 +65,7 @@ func (d *DB) SessionUser(ctx context.Context, tokenHash string) (Session, User, 
 	var u userRow
 	if err := rows.Scan(&s.TokenHash, &s.UserID, &s.CreatedAt, &s.LastSeenAt, &s.ClientAddress,
 		&u.ID, &u.Username, &u.PasswordHash, &u.RoleID, &u.AccessMethod, &u.RealName, &u.Description,
-		&u.PasswordChangedAt, &u.FailedLogins, &u.LockedUntil, &u.CreatedAt); err != nil {
+		&u.PasswordChangedAt, &u.CreatedAt); err != nil {
 		return Session{}, User{}, fmt.Errorf("db: get session: %w", translate(err))
 	}
 	if err := rows.Err(); err != nil {

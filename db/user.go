@@ -20,8 +20,7 @@ const AdminRoleID = 1
 // password is set.
 const PasswordHistoryDepth = 3
 
-// User is one user account. Zero times mean "never" (PasswordChangedAt) or
-// "not locked" (LockedUntil).
+// User is one user account. A zero PasswordChangedAt means never.
 type User struct {
 	ID                int64
 	Username          string
@@ -31,8 +30,6 @@ type User struct {
 	RealName          string
 	Description       string
 	PasswordChangedAt time.Time
-	FailedLogins      int // consecutive failed password logins
-	LockedUntil       time.Time
 	CreatedAt         time.Time
 }
 
@@ -64,8 +61,6 @@ type userRow struct {
 	RealName          string `db:"real_name"`
 	Description       string `db:"description"`
 	PasswordChangedAt dbTime `db:"password_changed_at"`
-	FailedLogins      int    `db:"failed_logins"`
-	LockedUntil       dbTime `db:"locked_until"`
 	CreatedAt         dbTime `db:"created_at"`
 }
 
@@ -73,13 +68,12 @@ func (r userRow) user() User {
 	return User{
 		ID: r.ID, Username: r.Username, PasswordHash: r.PasswordHash, RoleID: r.RoleID,
 		AccessMethod: r.AccessMethod, RealName: r.RealName, Description: r.Description,
-		PasswordChangedAt: r.PasswordChangedAt.Time, FailedLogins: r.FailedLogins,
-		LockedUntil: r.LockedUntil.Time, CreatedAt: r.CreatedAt.Time,
+		PasswordChangedAt: r.PasswordChangedAt.Time, CreatedAt: r.CreatedAt.Time,
 	}
 }
 
 const userColumns = `id, username, password_hash, role_id, access_method, real_name, description,
-	password_changed_at, failed_logins, locked_until, created_at`
+	password_changed_at, created_at`
 
 // stamp returns t in UTC truncated to the microsecond both dialects store,
 // or now() when t is zero.
@@ -286,14 +280,15 @@ func (d *DB) RecentPasswordHashes(ctx context.Context, userID int64, n int) ([]s
 
 // SetPassword stores hash as user id's password changed at at, records it
 // in the password history (keeping the newest PasswordHistoryDepth
-// entries), clears failed logins and any lock, and deletes every session of
-// the user, in one transaction. The error wraps ErrNotFound for an unknown
+// entries), forgets the user's failed logins and locks (they were guesses
+// of the old password), and deletes every session of the user, in one
+// transaction. The error wraps ErrNotFound for an unknown
 // user; driver errors are returned wrapped.
 func (d *DB) SetPassword(ctx context.Context, id int64, hash string, at time.Time) error {
 	t := stamp(at)
 	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ?, password_changed_at = ?,
-			failed_logins = 0, locked_until = NULL WHERE id = ?`), hash, t, id)
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ?, password_changed_at = ?
+			WHERE id = ?`), hash, t, id)
 		if err != nil {
 			return translate(err)
 		}
@@ -311,6 +306,9 @@ func (d *DB) SetPassword(ctx context.Context, id int64, hash string, at time.Tim
 			id, id, PasswordHistoryDepth); err != nil {
 			return translate(err)
 		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind("DELETE FROM login_failures WHERE user_id = ?"), id); err != nil {
+			return translate(err)
+		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind("DELETE FROM sessions WHERE user_id = ?"), id); err != nil {
 			return translate(err)
 		}
@@ -320,38 +318,6 @@ func (d *DB) SetPassword(ctx context.Context, id int64, hash string, at time.Tim
 		return fmt.Errorf("db: set password of user %d: %w", id, err)
 	}
 	return nil
-}
-
-// RecordFailedLogin counts one more consecutive failed login of user id at
-// at, in one transaction on the locked row. lockFor receives the new count
-// and returns how long the account is then locked (0: not locked; an
-// existing lock is kept). It returns the new count and the lock's end (zero
-// when not locked). The error wraps ErrNotFound for an unknown user; driver
-// errors are returned wrapped.
-func (d *DB) RecordFailedLogin(ctx context.Context, id int64, at time.Time, lockFor func(failures int) time.Duration) (failures int, lockedUntil time.Time, err error) {
-	t := stamp(at)
-	err = d.inTx(ctx, func(tx *sqlx.Tx) error {
-		var row userRow
-		q := tx.Rebind("SELECT " + userColumns + " FROM users WHERE id = ?" + d.forUpdate())
-		if err := tx.GetContext(ctx, &row, q, id); err != nil {
-			return translate(err)
-		}
-		failures = row.FailedLogins + 1
-		lockedUntil = row.LockedUntil.Time
-		if dur := lockFor(failures); dur > 0 {
-			lockedUntil = t.Add(dur)
-		}
-		if !lockedUntil.IsZero() && !lockedUntil.After(t) {
-			lockedUntil = time.Time{} // an expired lock is no lock
-		}
-		_, err := tx.ExecContext(ctx, tx.Rebind("UPDATE users SET failed_logins = ?, locked_until = ? WHERE id = ?"),
-			failures, nullTime(lockedUntil), id)
-		return translate(err)
-	})
-	if err != nil {
-		return 0, time.Time{}, fmt.Errorf("db: record failed login of user %d: %w", id, err)
-	}
-	return failures, lockedUntil, nil
 }
 
 // ListRoles returns the roles ordered by id. Driver errors are returned

@@ -248,7 +248,8 @@ func TestSetPassword(t *testing.T) {
 		t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		u := insertUser(t, d, db.NewUser{Username: "pw", PasswordHash: "h0", RoleID: 2, At: t0})
 		startSession(t, d, "tok-pw", u.ID)
-		if _, _, err := d.RecordFailedLogin(ctx, u.ID, t0, func(int) time.Duration { return time.Hour }); err != nil {
+		lockAtOnce := db.LoginPolicy{LockFor: func(int) time.Duration { return 24 * time.Hour }, ForgetAfter: 48 * time.Hour}
+		if _, err := d.CountLoginAttempt(ctx, u.ID, "192.0.2.7", t0, lockAtOnce); err != nil {
 			t.Fatal(err)
 		}
 		for i, h := range []string{"h1", "h2", "h3", "h4"} {
@@ -260,9 +261,12 @@ func TestSetPassword(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.PasswordHash != "h4" || !got.PasswordChangedAt.Equal(t0.Add(4*time.Hour)) ||
-			got.FailedLogins != 0 || !got.LockedUntil.IsZero() {
+		if got.PasswordHash != "h4" || !got.PasswordChangedAt.Equal(t0.Add(4*time.Hour)) {
 			t.Errorf("after SetPassword: %+v", got)
+		}
+		// The failures and the lock were forgotten.
+		if a, err := d.CountLoginAttempt(ctx, u.ID, "192.0.2.7", t0.Add(5*time.Hour), lockAtOnce); err != nil || a.Refused || a.Failures != 1 {
+			t.Errorf("attempt after SetPassword = %+v, %v; want the first failure, not refused", a, err)
 		}
 		hashes, err := d.RecentPasswordHashes(ctx, u.ID, 10)
 		if err != nil || !slices.Equal(hashes, []string{"h4", "h3", "h2"}) {
@@ -273,59 +277,6 @@ func TestSetPassword(t *testing.T) {
 		}
 		if err := d.SetPassword(ctx, 999, "x", t0); !errors.Is(err, db.ErrNotFound) {
 			t.Errorf("unknown user err = %v, want ErrNotFound", err)
-		}
-	})
-}
-
-func TestRecordFailedLogin(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		ctx := t.Context()
-		u := insertUser(t, d, db.NewUser{Username: "locky", PasswordHash: "h", RoleID: 2})
-		t0 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-		lockAt3 := func(n int) time.Duration {
-			if n == 3 {
-				return time.Minute
-			}
-			return 0
-		}
-		tests := []struct {
-			name      string
-			at        time.Time
-			wantCount int
-			wantLock  time.Time
-		}{
-			{name: "first", at: t0, wantCount: 1},
-			{name: "second", at: t0.Add(time.Second), wantCount: 2},
-			{name: "third locks", at: t0.Add(2 * time.Second), wantCount: 3, wantLock: t0.Add(2*time.Second + time.Minute)},
-			{name: "lock kept while it lasts", at: t0.Add(3 * time.Second), wantCount: 4, wantLock: t0.Add(2*time.Second + time.Minute)},
-			{name: "expired lock cleared", at: t0.Add(time.Hour), wantCount: 5},
-		}
-		for _, tc := range tests {
-			t.Run(tc.name, func(t *testing.T) {
-				n, until, err := d.RecordFailedLogin(ctx, u.ID, tc.at, lockAt3)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n != tc.wantCount || !until.Equal(tc.wantLock) {
-					t.Errorf("got %d, %v; want %d, %v", n, until, tc.wantCount, tc.wantLock)
-				}
-				cur, err := d.GetUser(ctx, u.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if cur.FailedLogins != tc.wantCount || !cur.LockedUntil.Equal(tc.wantLock) {
-					t.Errorf("stored %d, %v", cur.FailedLogins, cur.LockedUntil)
-				}
-			})
-		}
-		if _, _, err := d.RecordFailedLogin(ctx, 999, t0, lockAt3); !errors.Is(err, db.ErrNotFound) {
-			t.Errorf("unknown user err = %v, want ErrNotFound", err)
-		}
-		// A successful login (a new session) clears the count.
-		startSession(t, d, "tok-locky", u.ID)
-		cur, _ := d.GetUser(ctx, u.ID)
-		if cur.FailedLogins != 0 || !cur.LockedUntil.IsZero() {
-			t.Errorf("after StartSession: failures %d lock %v", cur.FailedLogins, cur.LockedUntil)
 		}
 	})
 }

@@ -777,10 +777,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -854,6 +925,18 @@ type AvailablePlugins struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -867,6 +950,9 @@ type CategoryCreate struct {
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
+
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
 
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
@@ -908,6 +994,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -925,6 +1016,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1135,7 +1231,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1322,16 +1420,18 @@ type PackageLog struct {
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1466,7 +1566,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -2030,7 +2130,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -2146,6 +2246,9 @@ type TooManyRequests = Error
 // Unauthorized The body of every error response.
 type Unauthorized = Error
 
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
+
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
@@ -2230,6 +2333,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2302,6 +2411,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2319,6 +2437,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -2892,6 +3016,9 @@ type ServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(w http.ResponseWriter, r *http.Request, code AssetCode, params GetAssetReadingsParams)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode)
@@ -2910,18 +3037,39 @@ type ServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(w http.ResponseWriter, r *http.Request)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(w http.ResponseWriter, r *http.Request)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(w http.ResponseWriter, r *http.Request)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
-	ListCategories(w http.ResponseWriter, r *http.Request)
+	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
 	// CreateCategory Create or merge a category
 	// (POST /edge/category)
 	CreateCategory(w http.ResponseWriter, r *http.Request)
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
@@ -3050,7 +3198,7 @@ type ServerInterface interface {
 	UpdatePackages(w http.ResponseWriter, r *http.Request)
 	// ListUsers List users
 	// (GET /edge/user)
-	ListUsers(w http.ResponseWriter, r *http.Request)
+	ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams)
 	// UpdateOwnUser Change your own real name
 	// (PUT /edge/user)
 	UpdateOwnUser(w http.ResponseWriter, r *http.Request)
@@ -3129,6 +3277,12 @@ func (_ Unimplemented) GetAssetReadings(w http.ResponseWriter, r *http.Request, 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+// (GET /edge/asset/{code}/summary)
+func (_ Unimplemented) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // GetAssetTimespan Get an asset's time span
 // (GET /edge/asset/{code}/timespan)
 func (_ Unimplemented) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
@@ -3165,6 +3319,18 @@ func (_ Unimplemented) CreateAuditEntry(w http.ResponseWriter, r *http.Request) 
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListAuditLogCodes List the audit source codes
+// (GET /edge/audit/logcode)
+func (_ Unimplemented) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAuditSeverities List the audit severities
+// (GET /edge/audit/severity)
+func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
@@ -3173,7 +3339,7 @@ func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
 
 // ListCategories List configuration categories
 // (GET /edge/category)
-func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3186,6 +3352,36 @@ func (_ Unimplemented) CreateCategory(w http.ResponseWriter, r *http.Request) {
 // GetCategory Get a category's items
 // (GET /edge/category/{name})
 func (_ Unimplemented) GetCategory(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetCategoryItems Set several items of a category at once
+// (PUT /edge/category/{name})
+func (_ Unimplemented) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListCategoryChildren List a category's children
+// (GET /edge/category/{name}/children)
+func (_ Unimplemented) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddCategoryChildren Attach child categories
+// (POST /edge/category/{name}/children)
+func (_ Unimplemented) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemoveCategoryChild Detach a child category
+// (DELETE /edge/category/{name}/children/{child})
+func (_ Unimplemented) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetCategoryParent Get a category's parent
+// (GET /edge/category/{name}/parent)
+func (_ Unimplemented) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3443,7 +3639,7 @@ func (_ Unimplemented) UpdatePackages(w http.ResponseWriter, r *http.Request) {
 
 // ListUsers List users
 // (GET /edge/user)
-func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (_ Unimplemented) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -3752,6 +3948,32 @@ func (siw *ServerInterfaceWrapper) GetAssetReadings(w http.ResponseWriter, r *ht
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetAssetReadings(w, r, code, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetAssetSummary operation middleware
+func (siw *ServerInterfaceWrapper) GetAssetSummary(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "code" -------------
+	var code AssetCode
+
+	err = runtime.BindStyledParameterWithOptions("simple", "code", chi.URLParam(r, "code"), &code, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "code", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetAssetSummary(w, r, code)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4153,6 +4375,34 @@ func (siw *ServerInterfaceWrapper) CreateAuditEntry(w http.ResponseWriter, r *ht
 	handler.ServeHTTP(w, r)
 }
 
+// ListAuditLogCodes operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditLogCodes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAuditSeverities operation middleware
+func (siw *ServerInterfaceWrapper) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAuditSeverities(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Authenticate operation middleware
 func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.Request) {
 
@@ -4170,8 +4420,27 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 // ListCategories operation middleware
 func (siw *ServerInterfaceWrapper) ListCategories(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCategoriesParams
+
+	// ------------- Optional query parameter "root" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "root", r.URL.Query(), &params.Root, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "root"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "root", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListCategories(w, r)
+		siw.Handler.ListCategories(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -4212,6 +4481,145 @@ func (siw *ServerInterfaceWrapper) GetCategory(w http.ResponseWriter, r *http.Re
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.GetCategory(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetCategoryItems operation middleware
+func (siw *ServerInterfaceWrapper) SetCategoryItems(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetCategoryItems(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) ListCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddCategoryChildren operation middleware
+func (siw *ServerInterfaceWrapper) AddCategoryChildren(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddCategoryChildren(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemoveCategoryChild operation middleware
+func (siw *ServerInterfaceWrapper) RemoveCategoryChild(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "child" -------------
+	var child string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "child", chi.URLParam(r, "child"), &child, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "child", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemoveCategoryChild(w, r, name, child)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetCategoryParent operation middleware
+func (siw *ServerInterfaceWrapper) GetCategoryParent(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name CategoryName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetCategoryParent(w, r, name)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5326,8 +5734,40 @@ func (siw *ServerInterfaceWrapper) UpdatePackages(w http.ResponseWriter, r *http
 // ListUsers operation middleware
 func (siw *ServerInterfaceWrapper) ListUsers(w http.ResponseWriter, r *http.Request) {
 
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListUsersParams
+
+	// ------------- Optional query parameter "id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "id", r.URL.Query(), &params.Id, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "id"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "id", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "username" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "username", r.URL.Query(), &params.Username, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "username"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "username", Err: err})
+		}
+		return
+	}
+
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.ListUsers(w, r)
+		siw.Handler.ListUsers(w, r, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -5537,6 +5977,12 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/audit", wrapper.CreateAuditEntry)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/logcode", wrapper.ListAuditLogCodes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
 	})
 	r.Group(func(r chi.Router) {
@@ -5544,6 +5990,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}", wrapper.GetCategory)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/category/{name}", wrapper.SetCategoryItems)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/children", wrapper.ListCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/category/{name}/children", wrapper.AddCategoryChildren)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/category/{name}/children/{child}", wrapper.RemoveCategoryChild)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/category/{name}/parent", wrapper.GetCategoryParent)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category/{name}/{item}", wrapper.GetCategoryItem)
@@ -5619,6 +6080,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/timespan", wrapper.GetAssetTimespan)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/asset/{code}/summary", wrapper.GetAssetSummary)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/asset/{code}/{reading}", wrapper.GetAssetReadingValues)
@@ -5772,6 +6236,8 @@ type TooManyRequestsJSONResponse struct {
 }
 
 type UnauthorizedJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type CreateUserRequestObject struct {
 	Body *CreateUserJSONRequestBody
@@ -6792,6 +7258,115 @@ func (response GetAssetReadings503JSONResponse) VisitGetAssetReadingsResponse(w 
 	return err
 }
 
+type GetAssetSummaryRequestObject struct {
+	Code AssetCode `json:"code"`
+}
+
+type GetAssetSummaryResponseObject interface {
+	VisitGetAssetSummaryResponse(w http.ResponseWriter) error
+}
+
+type GetAssetSummary200JSONResponse ReadingSummary
+
+func (response GetAssetSummary200JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetAssetSummary400JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetAssetSummary401JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetAssetSummary403JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetSummary404JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetAssetSummary500JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetSummary503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetAssetSummary503JSONResponse) VisitGetAssetSummaryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetTimespanRequestObject struct {
 	Code AssetCode `json:"code"`
 }
@@ -7409,6 +7984,166 @@ func (response CreateAuditEntry503JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type ListAuditLogCodesRequestObject struct {
+}
+
+type ListAuditLogCodesResponseObject interface {
+	VisitListAuditLogCodesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditLogCodes200JSONResponse AuditLogCodes
+
+func (response ListAuditLogCodes200JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditLogCodes401JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditLogCodes403JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditLogCodes500JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditLogCodes503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditLogCodes503JSONResponse) VisitListAuditLogCodesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeveritiesRequestObject struct {
+}
+
+type ListAuditSeveritiesResponseObject interface {
+	VisitListAuditSeveritiesResponse(w http.ResponseWriter) error
+}
+
+type ListAuditSeverities200JSONResponse AuditSeverities
+
+func (response ListAuditSeverities200JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAuditSeverities401JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAuditSeverities403JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAuditSeverities500JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAuditSeverities503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type AuthenticateRequestObject struct {
 	Body *AuthenticateTextRequestBody
 }
@@ -7520,6 +8255,7 @@ func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.Res
 }
 
 type ListCategoriesRequestObject struct {
+	Params ListCategoriesParams
 }
 
 type ListCategoriesResponseObject interface {
@@ -7536,6 +8272,20 @@ func (response ListCategories200JSONResponse) VisitListCategoriesResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategories400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategories400JSONResponse) VisitListCategoriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -7803,6 +8553,628 @@ func (response GetCategory500JSONResponse) VisitGetCategoryResponse(w http.Respo
 type GetCategory503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetCategory503JSONResponse) VisitGetCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItemsRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *SetCategoryItemsJSONRequestBody
+}
+
+type SetCategoryItemsResponseObject interface {
+	VisitSetCategoryItemsResponse(w http.ResponseWriter) error
+}
+
+type SetCategoryItems200JSONResponse Category
+
+func (response SetCategoryItems200JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetCategoryItems400JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetCategoryItems401JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetCategoryItems403JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetCategoryItems404JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetCategoryItems413JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItems415JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetCategoryItems500JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetCategoryItems503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetCategoryItems503JSONResponse) VisitSetCategoryItemsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type ListCategoryChildrenResponseObject interface {
+	VisitListCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type ListCategoryChildren200JSONResponse CategoryList
+
+func (response ListCategoryChildren200JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCategoryChildren400JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCategoryChildren401JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListCategoryChildren403JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListCategoryChildren404JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCategoryChildren500JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCategoryChildren503JSONResponse) VisitListCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildrenRequestObject struct {
+	Name CategoryName `json:"name"`
+	Body *AddCategoryChildrenJSONRequestBody
+}
+
+type AddCategoryChildrenResponseObject interface {
+	VisitAddCategoryChildrenResponse(w http.ResponseWriter) error
+}
+
+type AddCategoryChildren200JSONResponse CategoryChildren
+
+func (response AddCategoryChildren200JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddCategoryChildren400JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddCategoryChildren401JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddCategoryChildren403JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddCategoryChildren404JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddCategoryChildren409JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddCategoryChildren413JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddCategoryChildren415JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddCategoryChildren500JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddCategoryChildren503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddCategoryChildren503JSONResponse) VisitAddCategoryChildrenResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChildRequestObject struct {
+	Name  CategoryName `json:"name"`
+	Child string       `json:"child"`
+}
+
+type RemoveCategoryChildResponseObject interface {
+	VisitRemoveCategoryChildResponse(w http.ResponseWriter) error
+}
+
+type RemoveCategoryChild200JSONResponse CategoryChildren
+
+func (response RemoveCategoryChild200JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RemoveCategoryChild400JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemoveCategoryChild401JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemoveCategoryChild403JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemoveCategoryChild404JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemoveCategoryChild500JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemoveCategoryChild503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemoveCategoryChild503JSONResponse) VisitRemoveCategoryChildResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParentRequestObject struct {
+	Name CategoryName `json:"name"`
+}
+
+type GetCategoryParentResponseObject interface {
+	VisitGetCategoryParentResponse(w http.ResponseWriter) error
+}
+
+type GetCategoryParent200JSONResponse CategoryParent
+
+func (response GetCategoryParent200JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCategoryParent400JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCategoryParent401JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetCategoryParent403JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCategoryParent404JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCategoryParent500JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCategoryParent503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCategoryParent503JSONResponse) VisitGetCategoryParentResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -8496,6 +9868,23 @@ func (response ListPackages500JSONResponse) VisitListPackagesResponse(w http.Res
 	return err
 }
 
+type ListPackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPackages503JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetPackageLogRequestObject struct {
 	Name string `json:"name"`
 }
@@ -8570,6 +9959,23 @@ func (response GetPackageLog500JSONResponse) VisitGetPackageLogResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPackageLog503JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12278,6 +13684,7 @@ func (response UpdatePackages503JSONResponse) VisitUpdatePackagesResponse(w http
 }
 
 type ListUsersRequestObject struct {
+	Params ListUsersParams
 }
 
 type ListUsersResponseObject interface {
@@ -12294,6 +13701,20 @@ func (response ListUsers200JSONResponse) VisitListUsersResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListUsers400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListUsers400JSONResponse) VisitListUsersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12826,6 +14247,9 @@ type StrictServerInterface interface {
 	// GetAssetReadings Get an asset's readings
 	// (GET /edge/asset/{code})
 	GetAssetReadings(ctx context.Context, request GetAssetReadingsRequestObject) (GetAssetReadingsResponseObject, error)
+	// GetAssetSummary Summarise every reading key of an asset
+	// (GET /edge/asset/{code}/summary)
+	GetAssetSummary(ctx context.Context, request GetAssetSummaryRequestObject) (GetAssetSummaryResponseObject, error)
 	// GetAssetTimespan Get an asset's time span
 	// (GET /edge/asset/{code}/timespan)
 	GetAssetTimespan(ctx context.Context, request GetAssetTimespanRequestObject) (GetAssetTimespanResponseObject, error)
@@ -12844,6 +14268,12 @@ type StrictServerInterface interface {
 	// CreateAuditEntry Add an audit entry
 	// (POST /edge/audit)
 	CreateAuditEntry(ctx context.Context, request CreateAuditEntryRequestObject) (CreateAuditEntryResponseObject, error)
+	// ListAuditLogCodes List the audit source codes
+	// (GET /edge/audit/logcode)
+	ListAuditLogCodes(ctx context.Context, request ListAuditLogCodesRequestObject) (ListAuditLogCodesResponseObject, error)
+	// ListAuditSeverities List the audit severities
+	// (GET /edge/audit/severity)
+	ListAuditSeverities(ctx context.Context, request ListAuditSeveritiesRequestObject) (ListAuditSeveritiesResponseObject, error)
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
@@ -12856,6 +14286,21 @@ type StrictServerInterface interface {
 	// GetCategory Get a category's items
 	// (GET /edge/category/{name})
 	GetCategory(ctx context.Context, request GetCategoryRequestObject) (GetCategoryResponseObject, error)
+	// SetCategoryItems Set several items of a category at once
+	// (PUT /edge/category/{name})
+	SetCategoryItems(ctx context.Context, request SetCategoryItemsRequestObject) (SetCategoryItemsResponseObject, error)
+	// ListCategoryChildren List a category's children
+	// (GET /edge/category/{name}/children)
+	ListCategoryChildren(ctx context.Context, request ListCategoryChildrenRequestObject) (ListCategoryChildrenResponseObject, error)
+	// AddCategoryChildren Attach child categories
+	// (POST /edge/category/{name}/children)
+	AddCategoryChildren(ctx context.Context, request AddCategoryChildrenRequestObject) (AddCategoryChildrenResponseObject, error)
+	// RemoveCategoryChild Detach a child category
+	// (DELETE /edge/category/{name}/children/{child})
+	RemoveCategoryChild(ctx context.Context, request RemoveCategoryChildRequestObject) (RemoveCategoryChildResponseObject, error)
+	// GetCategoryParent Get a category's parent
+	// (GET /edge/category/{name}/parent)
+	GetCategoryParent(ctx context.Context, request GetCategoryParentRequestObject) (GetCategoryParentResponseObject, error)
 	// GetCategoryItem Get a configuration item
 	// (GET /edge/category/{name}/{item})
 	GetCategoryItem(ctx context.Context, request GetCategoryItemRequestObject) (GetCategoryItemResponseObject, error)
@@ -13310,6 +14755,32 @@ func (sh *strictHandler) GetAssetReadings(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// GetAssetSummary operation middleware
+func (sh *strictHandler) GetAssetSummary(w http.ResponseWriter, r *http.Request, code AssetCode) {
+	var request GetAssetSummaryRequestObject
+
+	request.Code = code
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetAssetSummary(ctx, request.(GetAssetSummaryRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetAssetSummary")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetAssetSummaryResponseObject); ok {
+		if err := validResponse.VisitGetAssetSummaryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // GetAssetTimespan operation middleware
 func (sh *strictHandler) GetAssetTimespan(w http.ResponseWriter, r *http.Request, code AssetCode) {
 	var request GetAssetTimespanRequestObject
@@ -13476,6 +14947,54 @@ func (sh *strictHandler) CreateAuditEntry(w http.ResponseWriter, r *http.Request
 	}
 }
 
+// ListAuditLogCodes operation middleware
+func (sh *strictHandler) ListAuditLogCodes(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditLogCodesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditLogCodes(ctx, request.(ListAuditLogCodesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditLogCodes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditLogCodesResponseObject); ok {
+		if err := validResponse.VisitListAuditLogCodesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAuditSeverities operation middleware
+func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Request) {
+	var request ListAuditSeveritiesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAuditSeverities(ctx, request.(ListAuditSeveritiesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAuditSeverities")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAuditSeveritiesResponseObject); ok {
+		if err := validResponse.VisitListAuditSeveritiesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Authenticate operation middleware
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
@@ -13511,8 +15030,10 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListCategories operation middleware
-func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams) {
 	var request ListCategoriesRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListCategories(ctx, request.(ListCategoriesRequestObject))
@@ -13584,6 +15105,151 @@ func (sh *strictHandler) GetCategory(w http.ResponseWriter, r *http.Request, nam
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(GetCategoryResponseObject); ok {
 		if err := validResponse.VisitGetCategoryResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetCategoryItems operation middleware
+func (sh *strictHandler) SetCategoryItems(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request SetCategoryItemsRequestObject
+
+	request.Name = name
+
+	var body SetCategoryItemsJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetCategoryItems(ctx, request.(SetCategoryItemsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetCategoryItems")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetCategoryItemsResponseObject); ok {
+		if err := validResponse.VisitSetCategoryItemsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListCategoryChildren operation middleware
+func (sh *strictHandler) ListCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request ListCategoryChildrenRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCategoryChildren(ctx, request.(ListCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitListCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddCategoryChildren operation middleware
+func (sh *strictHandler) AddCategoryChildren(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request AddCategoryChildrenRequestObject
+
+	request.Name = name
+
+	var body AddCategoryChildrenJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddCategoryChildren(ctx, request.(AddCategoryChildrenRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddCategoryChildren")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddCategoryChildrenResponseObject); ok {
+		if err := validResponse.VisitAddCategoryChildrenResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemoveCategoryChild operation middleware
+func (sh *strictHandler) RemoveCategoryChild(w http.ResponseWriter, r *http.Request, name CategoryName, child string) {
+	var request RemoveCategoryChildRequestObject
+
+	request.Name = name
+	request.Child = child
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemoveCategoryChild(ctx, request.(RemoveCategoryChildRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemoveCategoryChild")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemoveCategoryChildResponseObject); ok {
+		if err := validResponse.VisitRemoveCategoryChildResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetCategoryParent operation middleware
+func (sh *strictHandler) GetCategoryParent(w http.ResponseWriter, r *http.Request, name CategoryName) {
+	var request GetCategoryParentRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCategoryParent(ctx, request.(GetCategoryParentRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCategoryParent")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetCategoryParentResponseObject); ok {
+		if err := validResponse.VisitGetCategoryParentResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -14734,8 +16400,10 @@ func (sh *strictHandler) UpdatePackages(w http.ResponseWriter, r *http.Request) 
 }
 
 // ListUsers operation middleware
-func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request) {
+func (sh *strictHandler) ListUsers(w http.ResponseWriter, r *http.Request, params ListUsersParams) {
 	var request ListUsersRequestObject
+
+	request.Params = params
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
 		return sh.ssi.ListUsers(ctx, request.(ListUsersRequestObject))
@@ -14876,417 +16544,470 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37cttIki/8KhU8u2GyD0hRN7ctxcSGWpbdOmPLOrp0z4zlYxSJIokVWMVBAZI5Hkfsv9//3yt858H2",
-	"Sb6ozKxCAQRISpbs7mlvxI7aBFDXrKy8/vJTa6imMyWFzHRr71NrxlM+FZlI4V8HWovsUEXC/CMSepjG",
-	"syxWsrXXupgIxs1jNlSRCNhMpEMhs66Q5t8Ra4d8YxCyWDMtZMa4ZiH/962Xg7DTawUt8ZFPZ4lo7bV0",
-	"LHOt4qgVtGLT7oxnk1bQknxqnpq2WkErFX/P41RErb0szUXQ0sOJmHIzqCn/+FrIcTZp7W3t7gataSzt",
-	"vzeDVjafQR9ZGstx6/PnoHXIMzFW6fwE2q+b1JDeYNdiXh5qKnT2gc/i+qHCn4cc6s8qx10oj/FMZHkq",
-	"WTYRLBU8iuVYMzWCfydcZ+yETcyHPXb0cZjkkdAs1GKoZKTDgIXTWOaZgP9M4mmchYzLiIX6Op6FrL3T",
-	"78P2wPT+not0XswPWm2VJhTLeJpP/eHHMhNjkcL4jzMxbV7mOBNTZppmt3E2iXFCdu3L6z7JstmpSrP6",
-	"dTcNLV/3Fev82qzD4iDf8I9mdkzm04FIzRILmaWx0CxTLIVNaFoqWNnSUkVixPMka+1t9QNDCLRu/X6/",
-	"H6xaxze4ZfehBNrtBlqAHb0HJVCrd6GF0yQfx7KZGmbwnMVSZ1wOxR5MQov0Jh4KpJKRShlnWuXZhKmU",
-	"SZVmE/osgLdHcZKJ1DXxRPvf4cMFziPqSQqb/bD6RK+grNNU3MQqr9m680k8yjSMO4vhDMhI3bJYZgp+",
-	"nHGd4SLQEyEj83qs2ZTLOctlnGnGxypgdHTML2b36w67WTC320oK897tJB5ODHu204M9ZyqbiPQ21qLT",
-	"c039abt/lff7W09nNJ8/bW71QzaOb4Rm231Gr5lWI55xdjtRWjApboXO4NDMTT+bW96bSdRjv8bZROUZ",
-	"C22zIWurFNgB63cYt1OfcM2kYvlsJlI2ULmMAqZVQfI649OZiJhO4vEkS+aMTwSP7EkY80zc8vkTzYaJ",
-	"Gl4zngoWSzgNUROB2wHVU3i/lsLPcDh/FvPF3T4wd4kdkB33E/a/zt+eMDX4TzHM7nInUgNfRJnnw4mI",
-	"8kQcR/XnUdNzFkfloW1t/vhUDJ4+6/643d/ubm6KH7vPhqMfu/xpv/+UR9vRgPfrh22b/ADzah76SKVT",
-	"nrX2WnkOb9YMHqnoPgyRCNBniN6NeF+GSK3ehSGeI29r5og+8/si6aqBx1H7H+4itmzSbbWctK7j2eKU",
-	"TupuUbO0AXDoGR/Hcoxnn1a/cbFN+7V3q3+V1h/SC66vm0g+4/p6gdyfjn7kW/zpZvdZ1B90d4ZPt7vP",
-	"o+eiuzuIfuQ/jrZEf7jZIJZ8KZWbsRry+N8w/YUhv5XJHMascdXgbjB9N60bbXQxhGKWszwdm2erttYM",
-	"6Tzj2RpjglspBuaciYBNeWaOPxtyLbqx1ELqOItvRDJn7dBoIInIREivaRYe2p86+4yzG57kgmUTnhmK",
-	"lwr3Cpo2P+z0+43EYt5pmLXttnb1L7VImygl10bOKFPKVi0RmDdX8buljOKz+VLPlNQoAP7Eo1d4oZl/",
-	"DZXMhATZlc9mSTzkZpQb/6nNUL2pfmpNhdZ8DHvNh9d8bBjkTOk4M4pOKka5FtEeMU73eywj8RFXPGM6",
-	"HksRscGccZaluc5EZG611md/Lv+WilFrr/U/NgqlcgOf6o2jNFU0pRr5b3FUQ5UnEXQ9AHZu6CcwkoyR",
-	"fNzQckkDA5mwcZj75uEEWAzXbDjhcmyu/8+BWdEz8fdc6Oy+KwqHgTnFmQH7YtNcw8i5kWphO9lAZLdC",
-	"SLYJFwsI/w+0fCnOgIF4mBjegisSyxuexNE+7CyNGJgEip5qNBLSXJNsFIskCrxJqJSleSJwiXL9xeQ2",
-	"1DcfUHiPNRsI0ydI6kkiogdaBA3KpEqvTRc8MRLAnKW5lLEcA+FwlhqOgftDcsExDgJmUqj+IBYDxe0b",
-	"VS+ds4SD/vA5aB0qOUri4b3J5cBd7Sot5CyzKREz17UbuvgY60w/MIUMafTu1hBsmKepESKQn7ajHCdi",
-	"RQ87nEjMUmF+N+I3zcCtLjBkc/7olw4s1UuVDuIoEvK+awUXCo+msQSma6h7bmQhQ+F4v6iZSKGhB1qn",
-	"oaHIFCgozyZCZrAUERvkGTCeVCWCRUogU+RJom5xIOZDmPSxzEQqeYLd3HPithFYaZEyYRpjbXfOI7Yz",
-	"2hxuDX4Uz3k/2hG7u50HWIADBpKUVSlJdULuEYmMx4km/cnp54bfqTHLZSRSuj/wunqiC66EnPZEZS+N",
-	"9nbfNTlRxQHF40IGuQfaeh5FqdAa21V5OvQ2Gs6incWxGdtUyEzcey7DVPDMMEFOlgx7oui2jYsu2Fxk",
-	"D8wEQEIzYrdWU4HXItDwjUi14YNl1blYhUEeJzAeJAl39p5o5nXGNJ9rsi8YeU/Dup3yeaJ4dKHUa26k",
-	"zXsuHN3VbKCAQw6FiDTb7O882/3xKRvMM/HQDLPcEXsT/wTTIf3tUvIbHid8kNx7RueZSs0NCcKMa83e",
-	"O7Fku1ZrfaCZ2W0dcgkSkznFZH1NEibVLRuIIc+1AIana4fH2sATeMYHXMPDSN1Kc6PB77GGS3iUJ0mn",
-	"x04WRS87PT4ywkZ4Zv7RPTD/CAsd/UwM1Y3A65jnmZryLB4yJYfCjYpLfWvuBT7mMZhjJ4JH5LzwGq0x",
-	"wJElCgeAxMppUOaS0fnQbHlJxt9dX2w3ypJSb7icE8Hqe4sLw6HKjYoPt2CsWaKG1yKigadiJuB+GvE4",
-	"EZHhxbHUHvE87T8w9XAaz91Ggu8AU4lvhPSM6na377F3ucziBBr1BpVLHFZp557276+BGWVQGmFApfE/",
-	"7s/xjUIJBmmwdmh9q9KIRQr4Kqi9D7A/h6mIjMjCEw1HUV0LCRf2NNbanMBCJeiBlkstgqtvOBRavxHZ",
-	"RNWovT+DmEOqrzkf5tKP5T4LuZyHrO1mpFI2FGkWj0Bu6gQsnN1GpRdkMjc/m7dC1vZexkewb9LsxrsW",
-	"l0aVn90aBdq82Hrv22bwaUV1D1oH5qCY1b6cRUb5N5sURbGZCE9OU3NpZbHRpkc80WJhCYE/gXWKw2z3",
-	"Gc9YIrjOwHIOilKPXfBrvDUFHUyQC0epmsJvIfwYkqXAWSimsfQHsBm0Zt4/P7U47MGHqduEZVRQ2rAq",
-	"Kfh2jpN4PMmYnsSjjK5sldYtXCp4gubA0uenPGNvl32m0KZbayqR4haXpr2JCxWwLViVgG2zm1jcBmwH",
-	"rpEu/mPXKChZqhKw++BlYX0fSH1PNNNCGzFFl474tudX213pU6Of0PheQzW/xtkEzT/3ox13VlBQHcxZ",
-	"SLagsI6g2EDoOBKaxdkD0dbWd9r6JrQVOJtfs+kwU9R71YK4gmiLG+yd6+V9HS1j1EaON1SFDNaN6Gj0",
-	"SC1s0tD21GTxH+SjkUhBr0KnTKntza3+asO9P/ViCrbvxkW4iKdCz7hcXAf0Tq46B+TUg2YyPgVNUyXR",
-	"vb6szIKaCexIVs7hSGZoc6/Z0A/DB93Rb7443qSC9VYqj+LMrVDVKyHIC016LTcvsyzlcWLWpLyeZOdo",
-	"Zv0oPZa7eJkK0QWjlOfTJZ14YJm5uBEy2wfpaSCYmM6ycpzLp5Y1b1RijTIxLUfBSHH7C09yswTP+s+2",
-	"cI28XzZbdVecFjcijbP5SuZvlufcvmw+BGPIep/hq6Z7t7krvmumgqIJNwZvFoHbquUEcZiKu4uBB5J5",
-	"kn03EqNYGlUHKAeIab9kItHCi+aAMX8Dygo/fQ7BrCOVFEZ9xqUMGMex6ZkYoqyNNhswbaA3IM4qpFgo",
-	"Lqf5dMa22SwVWuepYHygwF6QCj1RSbSS1Cq62+Xh4dH5ecBeHhy/vjw7CtivB2cnxyevjOZwfPLy7dmb",
-	"g4vjtycQ18LlHCxI+6Dvi4hiQMxPPXYg52hWEIn23YAFi7vlqcRAiQUOdw+SrhDnvQjydayzuvCQGR9D",
-	"UE5BX7HQgQ2hGcWpzhbpCV42/2EYhF5rLsghix3jacrx3yrjyeGqi9y67kFftcSHoVU6YHyYKq0ZTxKY",
-	"T+WWv9MV7w0noHk2rul5I61hGAU+hdWV/gEOGE9u+Vx7RGVozrlbfUWUqLYVtIhsW0GL6LYVtDyyLWuo",
-	"/oM6TdUjr/rBoxXa3IOL49+7kl0Wnl6evToKMe5qlqcQRTFLlRHfWVvw4QR+BU9NBz54/fbVq5PQ6O/+",
-	"u/Do/OLszUnIdJYKPl14+NfTs1ch03OdiSk2Sh8dnF2433XG0yyfwZOX5xdvT4snkzyL1K2ER4dvTw5/",
-	"DsEZFY/zlLxvIBPb5wcvqs8t08RuD382LTj/GYnzbSHBPMllxKJYw3/baK+O/dA07T4st3r2C0zSurfE",
-	"ONYZiK5tmJlr5OyXy5PivVyW31Szmffmy9fFm2gcgycnPx++fRPaQEbaMhuTQG+8+PXEvmFkoFjiSniG",
-	"WHrx4JfXdS+WX7s8PfrLYchy0HDLXf30Z3g04MPrfFYZxcXLF9B45u4OFgnzOLLPzYKWnvMoKp6en1Se",
-	"aiEz+/Cw2vQwETz1Pr5Y+BicTj6hmddeNLzmU93pn18dn4Qu1iD2XL/2+eVp8RzXKbKPzt4Uj4D88cmL",
-	"81MzxijWMwheKQ/NPH1RfuqP6Oj83Bwe8dHz9sVg3i6aODo/vzite8dv6PL8zGwCqJfF4l+en5lDAr+S",
-	"4d3+brYUfve38uD84sVpSCpDlvIhGCJAuvDcv5aNGLr2jb1X0uOYwJdaQQvYTStoAW8xfw0bgX8fnF0Y",
-	"fmqYRCtoAUfAvwcvzHNzvvEv/tucTPx7eYJ/X75uBS04RfD3xa8n8PfgF/M70HoraAFhm98NFeNfaA/o",
-	"Ev8e0u/nF/TXPAdawb+Xp/j3zPQD201/zXuwg/j3wrwHG4F/Yfyw1K2gBUuL6/HydfmWsFNfvB/s6T1F",
-	"stOL2l8Sy+uaGxvszBT4qMZF5KkX2pOJlA/hqLTDV0cXbENEY7FBBL6RqPHGJyMafq5GFG493dzc2u5u",
-	"7nS3N7v93e5m1zGZXqLqhS2kWF0/UAjRtGfR8GtL4DSWshzxrmXGGXXppa5/6M2yOlloYRRlkacqzdkh",
-	"BriktdKG2w4ID/+97sasGP0am0GB+Q174aJ6vmDp7XiWrPyh04ubVKflsu8hyBHHRo+u9WnByEHCchEG",
-	"AbsWc7TcukyViorkBYiQXdRForbUDMfYWlAsT4/ZoRGRD8pfBy1zRyScEpNaC4+xRW1WbMplxA3huJ95",
-	"YtZNpZFIW3ut3WLbDTu2ATJB64ZMBO6jz0FhViiNH4wI1bGb18AxMhyKWcZ+vrg4NSKaFEC5mtVMA94h",
-	"q4Ud3lZrQf4vhobWi89LiKDQ56talIsOyRSDAAtwtk1FCpd9pnrMkAADZT7GIU/53Eg7IPmHQAYhOslY",
-	"CCMKWXugsgk40XDaIgLhcqimg1iKaJ9xzDOJJYM3URHt9Nhbo79i4Ii5Ra/FHCzWSGvQnrmng+INfHIt",
-	"xMzwhzh1gVkY/no7iRNBT4opgMsTBZUABoatSJXZkLKMV81MlV01+r3OrNiUmbGY03gt5hAaDOYX2p5P",
-	"sGPpDU/K5LLZryGWJMEoP/zALFARJ18X6Fq1lpRcDuXGf53wrJQw5lSFCotqnN0CjyrRbbW/13wgEjCt",
-	"0Gv7jCbvvD0L2YJ+z3UdOnb5ZRzthSOFRd62QO71PG3hqF2LBm06l/Hfc+Fns9gN2GebZiW2dneNpGku",
-	"M7AJSGWdLpWfMzZIuLxmbSWTuaHtTDA940PhDlBpMYkM75RC6VHtN11ijJXhCcjvWXwDhjg8HGpkuU6n",
-	"ZiMqF6XZlfcrGWNTQg8a0Nx5wYAMXuWTdVbL3/I5rKWShTbvQc/rNfxABLZMKlmkp4CBXQfid+NMl6+J",
-	"Cqt/HHZdXNeb/brLuoZwy/3ZBpaRs7WVlsmR9of+tZbl0zZ4nk+nvM78WRmu18Wy8dnmlgkilbRmlsR1",
-	"htwHOmJnR+cX7OD0+KFPFYRGNDX8xUfLc3QtZuEsp6La3SkOVd3GlAyKhnp67AhCDHmWpfEgzwREeock",
-	"bUOGHWc4ooCi1jTIWQOlEsGlLiWTVveVDlzd+tDDmlNrhe/FTVxGJxfiY9a8h2uJ7g9KNb7kv9BwQpd2",
-	"U849PkeNDL/CzaosU13ThXK00PpVK0tzcdVitxOBBxMla6MEUJ5R4ZUlO5b5ohW0wElYNtvQk5oBUKTI",
-	"4oKlY4i+ThJ1KyLqHOYIWlo8rJnk093d7d3abqw3ZcHDNuVJcud+agnO6Zy1gQV+85r8E6GncIaL3TTr",
-	"rusaD5waWR3SCyRCBo8DP+1KizTmSfwPo7kVp7liRzGHl2dGRGvttf7Pu373+fv/+W8NkUyRkVnXJy+K",
-	"sx5YJ0XEskmq8jFm3xycHq9Hb/hT0LRA68oaF+ZtFF3iqNZtdqgkCjNM3YgUEQEKE0npKsK0D4yehgwC",
-	"EFIgeyoRN1xW8trROfNzls3Yn/7ErnBKV62lklVNio4v7zgvnmMUbXCU43gnKon8/TePgiL8Fl8yOwqe",
-	"D0ij/uGHH34IO/vICXArbeogZFtn6/DqytVVFn3g3aUSUJ3m0XSJWDsAWq8W7jdwo1spn3Ia9kFsROIE",
-	"T4O2EQJ0KX3JVRYQOQzEUNk8QxgjT+ruus3+g990awiyD3PFHVvh+mFvuK99pT3yDbb9tN//vV9g3/h2",
-	"2vyt3k6/u7voznx6OX++oOnWK+9PNDPfWo4YpQCYA5MlNzlGKQBnYaG5nEJLjTwV1Ytrn4X25nKv1dxd",
-	"/n6RkgLgCFZ1HyWKAzgVrkFQ8RGYnlpB6/j0Zgf/PG0Frcuz10CC2HtZLilaXqAGXKhflhtJ6uPvwFaO",
-	"FIoITjWq28IttURoaBIWKmtMnTkRorNw22+tpKLmi/3IsOJz/Kp2lCh0WHXT0rIg2KuEHAV6om4xfxPj",
-	"r0QSkfeKQl4i60Mtj75sQO3XbJjLWV4cGgQLqhEToC5jPrKNlVrcCRc+WBeMO8mnHKNAhESEGxtLVgAS",
-	"gMRVHn5z/u+qHbGjqduTn2NtrlYXO9xkyVsM9K+RTDEIya0S2Dt1Fg9ZlAO5KSnYUCUJqt1ORtlj4QSH",
-	"8SHTIZsluYZX7R0RiSTjbIaxJdRi1d/wCUMuXsDGnh0dvDg+eXXe2tvcDVpF20bT6W/tdPu73f4m2+zv",
-	"be7u7ez2+nBDu4jwvc3dBXeM38Z943m9Nup24tjiQVC4w6LxryIWLhqjYhktxZczL7A2nKaAwqVUShGM",
-	"VeQkcGvXBccvZLEUXvAlN6JlyXQyW9YRX3uNUiJ2uZvNXr/XX0nrBPNjW3DqxirDWXX1a8IbZt6TtSyv",
-	"Czu6MhbA9rB0hOdePEl5hM2RJnAn2wZciImhh2pMA6UWY8w5gvkYQoG/XqwJqg4Y1PUQgSd1M36txrH0",
-	"0GnucIFe2uQzEDLszb3IqN2dXiI1vT1MRdY9NQ/7aWSkBotX5T5Y6X3LKeN1SSYUuseqoFCVkwi5XWug",
-	"U1XTo+gk+FJL0wpr0m0rAdbQ8eLoU/DGkxQN85iQ/lzk65WmgIH91LmVyYwKVNySxXRfq7GRwo3amkMa",
-	"3ihPktpMV8jvbQp7hjQ2TAEOAGtNyMj6I0KbzkxqDiZel1f9b9PnN3+dvpz/dfry6fAvv+wM//LLpnh1",
-	"cjOcRsnftv/XJPr1Y/9vWy/nw1cfd6Otl/pvr57VjTFflgn3RFdhtDbvlARn1w+7sQsS0MbV7febJrkE",
-	"FEIAE7BxQEmCLjZr/YE0gxL065oiD3hwbrlmkZIVieycYjjNxsxSNU6F1l8kzZwYVlXvOfN541rcG9oi",
-	"XvtlfAxboojrFYCTgPKW5lIvQKMYeZfr68WVR7NiVLfyAhTGrIRoqRl9sNYZje+KkNnn0c5gd7TV3Rxt",
-	"D7s7YmfUfT7a3e1u8c3Bj+L5cDsCm9cKAECzujPBs2b0A4smBmuFxhFYLrNG+0zmSULKTGkVrVYBXw2V",
-	"zGKZq1wnZWFyu4JKbFpDjJPSMjWdS5iQ3RU3k2bKIBqrcdjVUwA7gL9PNAuNQJyjny4k7KmQQqUg+koM",
-	"cxsm5Z0xQvak0xe6tXTv60UqW5T78hmmSjRHWa46YhhJeixHyqI/2BOy+mDalyHAti5v58wB5AK6Vyxt",
-	"YDkGpBSqBCpTGBESZ+Xbd3O3vyo9N2jhJqwaNm3zOb7sicb1hza2bADU9YIC8N80+8ixhEX52jypuOzM",
-	"L2sK0CQ20z7SGrupepvVSNYXXF9jTI4nwtUTOMCnuahFDxoZrR4hYkLDUABriULPeAr3KAQhulfRaDJI",
-	"RQEj4L4Ek1iaJ0JTmBUcBM+/gQOokROx9WUK8tqmGDKNWYtM2eh5X9NKJSrLdzg4U2FpGXRdhO8+htaY",
-	"hZgIBLcZc6M2IOgkDhzWr8cOJMvltYTb23yvUgc8DDFtIXYXOjtkNT/xUytPE2+tIBR3b2NjKGSW8mTv",
-	"6dNn2xtGKFZp12I+10bGrnX/EcOsuQYN9dCFZydB1jFnM1Zp4a2ruTWVFG9Hrb13nxbvz0/r2o7fe6p1",
-	"AzivebzXHFLIElwkmETKY3ADQUxhYKNR+FSZ30hWAeK3C6JZe6f/vNNjB4lWHkYmrVsRF15kjsmoYKJl",
-	"GSBT3WGi8qhscauBT/at+v/n6upjv9+9uvq41b+6+vjj6H37P/a8XzdH+OsPNW92/uPflt9CNfAZHoK+",
-	"mymw3MXqCx+sCrxC5buLzBIgpAmEjW5v7m4/7ff7rM3ZXPCKLcZII05cimX2dKflOanst3fSHKxuaLn7",
-	"WsLKW4pXOFVp9jYFY25NOLVKHbgoEdoTzQyXODg9JrkMlMc4I2R7KQJ21fI9Mx4YoLXomgUpjpmbPISH",
-	"3E1WC1aAS3k2ajiUb2/vgqZUvgVKsC8NCC6CJ4vZFSuQYSq7WXRTt21kfCLz0ZK7uJJ4ZAiTTEYF+o4L",
-	"vov8BJ52+B+YvvMn+gDjecuLYUm4hkungqo+EFgueM5Nn75kU/RXlmq835eYK5sxlxcXf0mK1eqY68J0",
-	"WeOFIYDJYmX3CZ0/EzrDA6CmcZZVlDNn+7yLDYjWm5ZgCWW8VuPaXK4mO2Kixk80gxcoFpezy4tDrORh",
-	"bgUj0IhZxa641d962t3c7G5tX2zu7G1v7vV3e5tb/b+xV0cXzDBZvbex4fKs6MOeSseQCxZtAOR1DzDm",
-	"gvrGnvX/RsDYNyKNR7GI9tiO22Zae323aKtFrefOKWf1rBfXt35X0GCHcFp35DgUHPThEe2aUtyWmq8E",
-	"eOQ6Y9pIBaM5GtsKp60VIp5oNlNJPJyTB3g0EmnBYqBUxbaz2eqi9kQxEbl92z0Xa02mkD+e9e92gBbW",
-	"sjL32s0T08MC0q+Oy54evXFlLIZJbHRTDwSwPM2u+b+fjl4dn7DDo7OL45fHhwcXR/DrlXxzfPyT/sfh",
-	"4cEv0/HB7fFPB+Pjy7/0er0rCS8cnbyo+Wj19p6ac6IzIbPGPM+Ze2VJFmWhceiKPIA2LmoEoBuqLohY",
-	"ii/JqCyGV7tFte7n1/GNkNY0ojG2nSDBy3DAdUAkfq6ilZKWGc5DG/XdK3+LdhwbFxoSyiyqu521zHVm",
-	"NU8hO3+JQQTT9xdNIuhBLYT6cpcrzSCmb9PHkp5TMRTxTV3f1mXb1Pvm7tbWWiM4X8MYNJgzxPr1rGu4",
-	"81i9I1Nj0BzvbgqaCJ7Uxb2FqYhCFo88W46RfhE/IGAhnw5ECi+A41sDpgZEF8Q3IkDjezhOhZClABf4",
-	"pRW04HOQ3ivRKfaFhRM0UTprrr5jnj7RDaJRt18bbBbPDghBXC9t9Pj0ZgfW+vj05qlDHa+6ITefb/U2",
-	"nz7rbfa2wFwsnvX39jbvdnlrPhJv6pHh3FEkXBMqvdPtmm+6UxWJkHLzhiq1ui44RkHVdjRDJlldJla6",
-	"mhePJ333Yml8p3XVYhU3H1m8HdrAFu/Xak48SnVG+TcyBtsJELfc/PDTEniCJaUKaTDkrnRjMP+sdn4U",
-	"jQWzJVrq/GEzIyU2a8jIF0rQYrRBbZWiaGB4J2LRlLXkp/3d3lbt+cS8lZXSeVEqjV6rl8FXeF5xgh43",
-	"9NhSiT8HTRdHeUtqicY7v+WD5ziQR/3FtGuvQ7ijX/CM14Rt8owz7kAQ8F4tmzFqYqVrmzqQcwwrI7sn",
-	"GV2cTVLdSobyW8VIaPb83CitcmiYcH9n6/NC3KLpsXlu4F9YRMBcVYxxkfktw4xcSlnU4heQVSWspXay",
-	"K80yqMCnAuvkSG6EAEXlIw9Oj0EsN/ex425pDjUp40i4bzv76xlr3ASf9Z9trmu7+VJbTSH5VATWBomo",
-	"gHZLCwllqm4qU7gzRCv1V7dLJIgsjjEtHqwPj3hRlPpj3BOvnDKF9vPKkSoi3fq93Wc/Pqszqq+NX7kS",
-	"zNSHsbSTXLIyXl7pfbKK6XMIutWLnpG3UjBa93lQ8vx5VRPZtZgHkDyDeQma0d4HjKgXzRw3wggEjYv7",
-	"qUVvmHXu9ze3QBu1QR6tve5mrTtjYUEXyNYZW0BomcbDVFGKR8DCv/71r3/tvnnTffGC/fzz3ps3e+fn",
-	"vRH8X1jJ+VqIhNzqbW5t7+w+LYfbX11Fn3Y+d82fLfuH4Z+90p+rq575j6efa23xNK0V0dCfagNLHQmh",
-	"jO6C9x2UENg0C4Rl3EBwrdnNXtjrxQDS6rEoHYJly7UQLfoYh6f+yFjT5/2i5BpKz2WK5XVRzeSvK7fx",
-	"E9eCXZ69XsR1WvSjLDfxlaJC0vjOt2wqEsExSGmkkkTd7rMQLasVTZoeo4MLQUbLY8Wv7hpzlyb1m6SS",
-	"1bG8Xrp5khSVhTQFQ99C7MYoTgRd3FMUJxeVsLLFb+suyO31EhFByyOwPCLJO1B5KHeBzsjyApq3V8o0",
-	"IEiRYLMqPNcsYn1cV6qSOwR1wWasMiBhk3XDaA7iOigco9baRf9Oe4QSenkaYkiHuVEs4iXPrBXESl2d",
-	"gIUXx2+OXoTmYWg4AOii7FaI64jPWRjxeQgV/SIeJzZJM08S8+XxycXR2S8Hr0OKwQ/RoefKCuFJAEhd",
-	"EO9snD3kCnplanztSyO0Es+w+FAh+nnOdIqcCKxXHUiDMqocdJNrFh2gojfuYQiT9tICQjqeho+bhbs4",
-	"Pr84Pjzv2VGGZppvDk4uzSQJPkeUKraZBRbJyCZ3xhlrS2UkXAxrjJTQnR47M1sBpsgR/OpjTBUtUWUn",
-	"ngpIKBzyfDzJWD6DMhZTpTOAVD16cfn66Kw35R8/UBTWBzALhGRQMitNy0drCT+ZPgdiruBSgyhJQxpU",
-	"sj0VgulEZb1iDyFsCwnCDKhvZo6+s7mtpcNns2TeYy9AFAexUDJLE1Q31nfgw26hlIOxHqaxVIyMlkC0",
-	"6va9jeZ8I9uGWLaYDnynTgmsUUJ+JQKGaD0gcTeYgG2y9hslIz7vGAb+I2uf5/AvL5YPKTpCG6zjaz/e",
-	"0f97x3hJswr7Vvc1EgTCPJMVQq9llRUfh0mu45ulliggZXMc4ViWeYhFzedDAFDiGeMgFO0RITky1hU6",
-	"tqXcrVlRZ3GSsLGy+dzX8Wz2WJGga9ZKXxkJuiSIHsNaSlVE9wsTayXepyoB1iaJ2VrQi7EkyLCbzWSW",
-	"oy9Qz5odNAWPHC9mci9YYLxKXytN1PUGOCOCGqprPJ9e77iE0ziSUP7m8uJwwVFgD+ezp9vPn68cUVMg",
-	"pGxYTAtLjrdqK2jBYAGKHDldK2jhDVEFJHeP1xdN/I13cZG0WbSaAfA7/5wXXGaZGNEQqW5DstaWavxg",
-	"2OVh6q7pZcM6F+YqxkzIO2gT6PorglPZALUuIwoM5iyO9s2FMcyIzRGLy24VsfNKbbBV1cJsNx++GWNy",
-	"I2jmUCXWxNp4tbtYdN9+Zl7oLNgb1ylL37yPLi65TlnSeZJhVQMSARDnwYoNbuhLUz28XA47Uz9thxWB",
-	"ZY2rd7xi+xazZB5uAxsW6ADTpM1NyJRLRFrjlmw4bseRHzq9LIHlXKSx0A2VfN4ssUKZnTSnapAPr0W2",
-	"j2IiWA7AqUwR70VsHr5X48y2Jitvb/u93V1vNSOVG/mqxr0C5q3Sh0/X+y6W1Q7X+u5xjJSUbsc/tgK3",
-	"HA17ZU7uyhh3F/ZQBLgXwdFYJtoMgyoS59mEotJLzun2Tr8P9j4Flbg7+0awtwHY5F+AIOud7+HzjxM+",
-	"XwiVCMDR9tcmYCGWebuwhYHCgIVT/vFcyOg1z4Qczo3i+s1j7sEBqWKZ6VORnouhH4Bfj2a5jsKkiLmU",
-	"LjR1a80GDg4gzX4P0fb+lfzVA+4LMivAar3P6iWE32qQvRde74rK5FITBkENn+s0elxXhK3V6xA+1EFQ",
-	"rpBCqFaYwV4qt1UPhOCtYvvduX7/7q16/+4yf//uInv/7ufJ+3++O5H441la86P54Th+/+7lCP8eDt+/",
-	"O+DF7+adE/n+n+9eRPiD6eJ0VrxkPvh58v7dkYAeOv92x0yupfqIf5PV+E+XlSCt07UjsE6CsCtdDDkg",
-	"oUWWm7pfbf7agyeQ1lejeFkaVEBx5whFVh2XmRMIbaWqFObJxqc4WihG4T1ecw6LY1bj9YYsqaiGuSM8",
-	"z02ixl9YQWO7S/10HaxHUyWNejXAlueJpbDywN2MOj73baKj5th94ojrpZA7HT9eei4eKKGcWjsTQ5VG",
-	"X5ZRXm6qRub0CnJZMxc7YFSayy1x20ZswDpLlbloq1gyzUeCTVUkOhCqGFKkHlmhZ6nK1FAlIYSDBMxG",
-	"hX2YqTQL0WZrM8Ry7SUb7xuxyLqw6O1YW2SqcihKjXqCg6iZMj6ohqSYm9vc2BGrxt0kasiTidJZA+Sg",
-	"P8LHjKepCZa5U4hMTYpC/RmApYQ9q5kOPXGociTwWPy7khd3SRDhstVqSgoLICxWglF/tfH+QXOtzw17",
-	"G6hcRgGDnGX670OVioCd24DPE09uCNgLT2oAzkSofA5d5zqWFXtF0c8dL21L7osUWVlyb3PdGi1lHA3a",
-	"qg91Fp6+PbcXCXUW7jHO6vReWAqMoa1kgjHOajPQyhl9a2xmWc9eFRtWn/UGgn+ZOBrKRVDgPy95CWwm",
-	"Grr4zEoTV2sFLT9gGzSPOKkGYxffLZyf0pgao/hKQ/MOkx+TF2eNoXjeAO608u4Y3TEcD8geing31O1+",
-	"9CLsLuzflr6GpmM5hnChPdYMBFG83dYTnoIXW0isp1pUIdTUFjYEcFPmm86XhQ8ObeVXWKPaY2xW9qHE",
-	"EtPWg+DclFqqM4SB0ufJI1W8RtYOnU2d9JWQgQ5fkUGCRSGiKoIEvoyCeCeElWKESBRa6gpDI7zkw0oe",
-	"/vl0c1aplcfuIJgASegl50Yj+KsbCJF6CcV3JTXgma3JqKiRi5YyYS8k+W6Syj3gY+4l3dxpZxqFnwrN",
-	"rogsqHVO3wWTqSpsLVujuqT9+4lR7ut6ieWLRBVH2D7iTHVVa1mOZd715U5ymQHe9ECrJM+En3Z27zo0",
-	"2Cj+rZagqea5rV0y5qfLly+Pzo5eBOzF8fnhwdkL85+Yjxe43LiAXZ6cH51cwN8T+9Q3BzRghrF26ue/",
-	"dQCBu7hmvceWX3TMp+FV3u9vD0tsG34S3WN4L6xW4CHY1TsWNDAreddkvy+qseSoRhP8bY3Jq1Q5ahmY",
-	"h60K364PVqtMbJU256SRGiZPg20ukL8Why8h/q667+MC498b2fI1PeNZnU8ntT83uYBWQA97br/l7pvT",
-	"KlBwANjBM5HGCiwb01jmmVk/cJ4YcTqWdJ7hTXxecZwUmMKfWputvaf9oLXb2tt93nu2ugIYTr121Urp",
-	"CotScq03FnMJ7uGP3byXN7a7zmdVC9uaPtQLrq/rUbIL7DpUwxziGcXj9FgoZHSBwZBGvBMf4+wQEjeh",
-	"uugAMn0xEo6w1OqgE6GFO2A6G5rAfhaH3S8iUW0wGIQOCCh0uun0M6oa3g5TwbWSIdN8rtntZN7ZL4+7",
-	"BEsEsxwZtnzI5VAkIBzDzCFCLM1nmfkFAk6r8ViLfKbJpA/dxRFrQzCptKHoctzVc52JqZtZHHX2mc7T",
-	"G0D1rw2HbD0d/ci3+NPN7rOoP+juDJ9ud59Hz0V3dxD9yH8cbYn+cPPLIgAdMBa6Y6VXa7oMqekMm1ln",
-	"3YC/piVasiQVrAAKRN7zooA98599iT4PmFbkKYVZUUCHFw1qP7Bwu6BwzirBMTtbO1t1G752/OJATGLK",
-	"sll0ziyJXjSkXCc3zQsyJsJXKeDBDi0Z22pDYEi7jfUibn9d5E6a3fnogu1k5RdcX5/Di+tHBWLD/rDc",
-	"iiAhNfE+d5TXd7q5ZbM+qmp01EOdulr/jhm0N4TlGM1167cs+sk0Xm/VgAO0tkkDbpVVog022TSM86wW",
-	"vyU8I5DVfRYeKrMmmQhZW8jIhnWYA9/ZLzHpdqWkjHlc4tltcxzIOLeYzWC9NrkcGg0wmXd8Y+SZs+nZ",
-	"8Zj/dGQVtLyeyuZI7/2Fvb9D9mGSxCuzD9dLPfyyvMPt+rzDi5QPr2M5PrqpBQa5MJeD04Zm5k9RAqgA",
-	"6wAUedBMayxDD2vKjMQsFUOeiWjJJrjgaHED4gLXrPhu0RwsVbbAU/2AhrvneDYEg4ioCV3cv5rd9WiR",
-	"JWJJuMwxziUzm1Y1v6zClhB2h5eyBp8cbAGmNUJYYnmjkmpi+NJ91E2GUN/JvdbEm6xkDxf+iCRslzDw",
-	"UIRhQz2rjB8oWUeptfx0Yc0X+SoZFNAUAQA9ZXNxJ2DhSyhUErL2wjGlEiYBC4/G6KRuO6CfepNIiYdi",
-	"562ghT20ghY2U8kesG818piGu8s8Xf/uKvGrlZcYtF236AhYeY5i7/rSRSHDDvjwepyqXEYsh7ZqxMHn",
-	"gy2xM9zk3d3o6ai7I37k3WeD58NuP9oUW6NtvjPYHd4/VueiEpvjDeP+oTlrDnm90JwqY8MRPnngmJyd",
-	"LrZ7p0AccoDaRSP95w6hMQ1S66WuK/B3AAnC+xScY+uLaiaNQkM1I+oCgzmIj29ENlHRqpNx4L+7WCXT",
-	"LysRjzJS01TaoK0kJwveiOWgqwHkBTdlK5hnrL3JKF16ixKmtylleqdImg7YrvVAlPf9TsnapvnjxWTv",
-	"ld8szlqtCzNLXXrtuCUJyhvpLfDq1G5DUOjbv1eRPDOYJrr6MHWEVVT/53K+UP7/Z3VbVLOZcjy0sdxn",
-	"IZdzunCApFXqozWaC2d2G4VgLDe/l8DZsKPZrVkP87B8m+DTVaVf70LUK0A5eaLV3ZA5qUhrDf7mmkCi",
-	"d8DeDMpgyXc7lC4FjPZ4K/iNnNB6w9U2yxR7usMSkWEseRSP48yoT70wYOEHpKduuG/DyFMx5mmUCA2B",
-	"DEOuBQWPlzbFow0/5Pug+zfe/Ue/+7z3ofv+03bwdOfzv7UeqoCUObz1Uo9pYX2NHW6VVcIONvm+ztqu",
-	"xTBP42x+btojsUtdC3mQ16ExLpSIQsAkP+ApUZBIYTbC+9VDbBNhwAY8tTU5wp8ET0XK0GUGjaKrLOyx",
-	"C1tzCn629aYg6nE4FLOMat9KxpOY631U3AYqm4Ale5YKI8sGC2WrbmOpMdkHHxVQcn8qIES5RcdxyUOc",
-	"psyHmUYdHpiBWdwQDokRX+LxBI25Ri1q4YCt8WuvVRpIQUt8Fv9ZmG37bL5D0LXywv/wAyC9/PADTN5o",
-	"VVFuKJAnzDyAI+iAVtm5rwC4UBuEtLqS1mdJaZQYrMcSPhcpw1wcsJJOwaUDCk5Ql1hlmkLz7EiltzyN",
-	"8CNb3MbsXqwBPAIYB0TVal+L3WM8j+IMU0CCK1mq1FrUS0gLfNGgnBFCKLkBjbqAMdLBlSy8bgFZEzJS",
-	"EAIbBa0RnYXSS5Csde9KXsn/8T/Yr3EKAQ9GmzC/X8kuOwIj80BF8wArmZq1HSY5uClijTh97ZDPZgkR",
-	"1MZ/aiXDDsp3SibzK8mY+GiIF1BqOCG4e3ejaT/G7Kmac8VlZJpYcrZQLTYNnx69YZn4mLF2aP5szBIe",
-	"y7DTM1M5R/ujF0EcbvX7IdI1FbLFiWIsejHTHjsEvATzphlKtc6Z5nNbES38dGXl4qvWHrtq9Xq9q9Zn",
-	"qlSKeQ1m5KMYdsG0RsjOUojICMEfMxjtES62mdRCm8g4lBTrVIZF1gJjoJX0h99j4Y5ZhClPzLWMFvdY",
-	"QuVlFstZnrH2gGPF34Ddpso0O5+JwDQ0jbU2DUFd3cDlmxmhxibdqTzrqlE3hWqv6AAMoDJAEg+hQu/f",
-	"c5ECicx4yqfCnJjOvhnUZuja94Y0TAWsH08QUNWwJ3h9OzSN+IQRsUGeIdAJli+H93ZCN85UaJWnQwG/",
-	"74Y0O5QDTWNKMs4oa9Kolm2kFMnCA9OgZc77YFT4KCJ8S4vxFKpI5YYmNZAuhqWELJYspCBZOuob9pG5",
-	"PcBgMuPSvAjfEbWbs7zhPbS6UsbhPoJEcbd84BsyOqRpoaGzWOOUcaWfh25HCiZPiOYYQ7oPo9nZ3A7d",
-	"FYGRv2YUm+xN/JNpaOt5yBIFeYlweUBwJKIfiIgcOqYhONealjM8E1k67x6Yl8N9fBaUmAP8VKrNCacG",
-	"AIPMBHYN/XI2FjKPpWAg17H2WEgof08HJ2CRyHicaOblmImUhoPNbIaeF9PwY6ymbUQodLAF6B+EqDlb",
-	"nyFSAmympiUAz2VzQTjVrqUKNC+5cOPhBPvdDt2VFAO95NLVCWBtc88NzBgidSuN/Kev2QgRnLic+8O1",
-	"7Km0pHtGo07nUDci7RUs3RakZkOeQkyKoeu/dCn6uXsc+eSNLKqrc8PmcRMr78aaieFECSyxHhT+OYsm",
-	"A/sBGb8QFC5Ss+4w27/nKhMsRrbnrIPI+i4vDinnU9c6DBz3HqUYS77HdPzRtIpyMmuHzWB8YQfOjgto",
-	"ggzU8r1pWsomqRAr26PG4H4PyIlbKnsEc6W6zjDVU0Be3mNhEk9jymyRrpD1Zq+32Yc6P6SqsK2+0SH1",
-	"dTwLvRdNq//9//x/zHux3+kxMuMCipWVHQkIyAiDkboFi7rgEaA0g08mhOmGFPKCLGmi8lSHAbNSImQO",
-	"E1CQYR9DNR3E4IvKbhW1rPHkmMaoKzzpOM8NnAK8UzTliZz4TUBMqh/CYh0474iVXYrMLyQVng7iLOXp",
-	"nF1evOw+CxhnOuF64t3ixxJHBXwakLBAaBbp0FC3rbQAhSYE/ncBQjIUe0QcId8YhHRSwXJsRHqfU/N/",
-	"33o5CK0MFu72/z1ceGe3/+9buzi1CyOvIEOfqCRCKeHk8nWRQszal//T0ELAwn83zM6wQ7J2pniB4s5d",
-	"mbueXjAXdmfPvufdDhy/KH6yBknHSeDuS4G7UL41hNU4AYm1UZti12JeCEkdDGNGYgBXEl4a/b7Za8lE",
-	"DGGthv4Fa58qnY1Tcf6/X7Mhl+aSvhZiBt9JkOA6Vio9KKkrsDsAunclD1YoZO28trIz8XUjKiJfu5K+",
-	"nWapHsfapVdjKhKAd8qVrK8WvKbyt19S/DyN70p6Kh+G8dSod/WqIKTykfoqZKSvpJKG86rcqDhwQxcV",
-	"JqJYD5WUYpgdR4kwevY5fhraODgWR3AnIae5kk8NT1KysOPitQy/gRGF6vybQSuJNrNIJMIMGzYYVdLG",
-	"Ghd/aixxsaitXsn11dWANBK80MmUZ0ORA9xMoDKWxDqD4d+msVmATGGjdsg2x7FqH8Mr1egEVxLEU9Qo",
-	"cekdNq26lV2L1umWChUJkIDbALGHblkY5pXMlJkfU7KzT3x1ymXEzbVigRwButAIv8RyZlDqtY2BYiFI",
-	"w6fmpysZI3KNuVj8o+P+WSZ+O+rKbqPqYpYfZXTchDbMoANIFFZ6BxzAGSCY4EvI4zeBYwHpTg2HD64k",
-	"bY8yB0tpwUYqT/Eys+pePJaQT5n12BsV2eXTiGpot8moU0b9p8Sz4pKhILQeM5SO12Ks2VRwnePo4F1g",
-	"tJmQzq90Jc2rKs+AeP/JzsBQGEcd9k92BpTF/nkl/9ntduH/zStY6Ly9aV6B7UHlC54B4bW3Ko9o7nVU",
-	"yb6YKPcZqj5USq7EGXFQgNba3naDgqpbNKYFswNr+9faf//X/zVCgVR2YHYb/S4DxKi1fXqnArovEGPb",
-	"O2YMpvdqH0GJst2/ClnLvLS/vB+b2dHeNb0Yzox84p9mZw/wDIEixJME6q8DP7PiPuqUdFg1KqA9qJmU",
-	"xEMhtSjqBrQOZnw4Ed0twO4HYGSHcHx7e9vj8BiwjelbvfH6+PDo5PwIvgHvfVZUm2P//V//L4MAB6i5",
-	"QFEO7OD02EP9t8UCPgctNROSz+LWXmu71+9R5MwE7J60rIZCN3Jy1s1UXbLnIZlEONEsLAatWC7B3ByS",
-	"eZ1iVJ0G0PEplbPL87ODF2QHEzJL5z12AEcEYGnaO/3tzr7tBik0McQ2Nywi1yIwIucMsuyMZtaNpRZS",
-	"x1l8I5J5gEA2z/dB7qGNLwMUocuiwLtxUs9x1NproeXnUlOFHGAbP6loTsBEto5V1dxlMeamfB3jNXmw",
-	"KrUpDB+GH1Avg/3Z6vcftGfssx6cA51jn4PWDnZa15Yb3MZPPCrSa1s7/c3Vn1xKK7WICD/aXv3RS5UO",
-	"4igSEr94vvqLQzJlwAeba3RxyueJ4tGFUq95OoYgn911lgCC5SRPwFKHX63RG+VJXRYqPjolbCkDOml0",
-	"AqA291i39t6B+0S33n8OWrO87oDS9YcyknsSMHRvklkr8Di/UX1VgUHtDhyE1MDRNofZHCVfkjNCpHv/",
-	"iS6MyOxX74Qf/rzqhFsjHHS709/ZZ1lxSvHOhG5deYoQfgzxg6bzC+9gOMsjHmKYTVHp1ciwx9Fv6Txj",
-	"IEf0+zjTO6u/OFHZS4BE+J2eaaQTd3mCaR0Dp1Q079Qc8s/Bwt288YmO5OcN0KDIWVz8V6kaE/xeHNSA",
-	"OZeAiFN3aIOFq/nF61UHd+EsmulsdqwaPxCo4IkIgwEWT/riqcUP6MAWfoBGzIHiFTgF5uy9v9dJ83K2",
-	"XGAU7AHbcrMoha1TBu/q0/mGmms6oKYPjMSFXv7VDum3PGxI+80XaOVsuWOF1Z8aorMJsMGPLUTl296T",
-	"/onec8ronW7ida/afXti4aL9ZpfrT3OI5vqC8/roN/P3O/n7nbzWnXwHNrHG7eszjPDF0eujiyO28joP",
-	"9+gyuNutDXf2Wvf0g1zQX37ov1/S3y/pyiXN2nqi0gxcVcul4SJ9qv7kHaepABPYIJlTfUZNGOZVw6Ua",
-	"kXkT3XTgl4qKjDqw/1FVoALzgqdpfBNDlAiXaE+fYumjeQeAYQeJGl5rppUNQRsroQHWx0nZAMbhS9ms",
-	"HabqVp9hOckwYPTPjMdSRCHaz3hEwgCAD1iLb7UM9+LRhSzcgySxeCOtR7z+qKZmk5FpSQXNr3dKviXR",
-	"w/owdM5UyNGj+hfiRiRmE8HYMxa1WGVZnkpdImAQRxfJ3NAOIr9SQIAhn4BpBSnug3kl77BMPEmsswOL",
-	"tvNFZLNWZC90dQiIZovxvbU0hVBA/nRwIn8MenoNbiC7P5Z+aMOqbNMFkJmOl1FV4BXQWkZa6JDKioAd",
-	"whhWSSTIPUWgM/TFnanugkb8FanPdtkEeVNbJRa5uIsd/kORn6UBZlatcqmuQZSfDAl8frgrXUmx+kL/",
-	"kpsaGi/u6Ae4sv1SDTj0MeCkhJ+uqDr0VWuP9T+HrA3MXOOIwEutOk03vmnod3Dn/1aF6d+AmEDU8EQ/",
-	"lLTgtsDHAsMQsbFgbRuHWMQb2nDDDkZM+cGDXtBgQ8Qgqa5eiF8uzfXAx6rTY4fNcYNfGjS40+/XnCkE",
-	"hkfwGOqAjtm79+HiIRqLrHqE7qbzvjbjbsTB9V48v45na72H673Oq29wP9Z59WezW+u8eEqLfl8t/o6X",
-	"sa19v6YcWMgkZZy77zymgce8EpnPYWoYi7ux70r5JMVHApGdF2/7tSXRGgHTYS0/qRM0q4wS+EAhwxpW",
-	"UcBX6npblz35VhJsfcn8H/HiLQ+y4Vw4yey77erRzo5b47XF3Y1PRIWfV+tiPj+raFwuHhMLsVkQOFL0",
-	"r8X8X/Rud9C59hWzBtcUzZ+IUQbpR22KWA9lniS2WJ0RnvE/y1Xx1pERIDfXdOPXSyyM6gnWfIbkoFs+",
-	"Z+04Y7cqTyKoVx5HoohIBl2Cqlp4jaHW0OR9q0gkBAP6Bcxp9Z1PXUGibvBd4vkqEg/s67piD1Yd/C70",
-	"3IFxO36paxjmPTj4hoYyrI2M/FWq8hlKMjKfQkpiY/cslpmicqvuOfJi1qYKiIbRAleSEKY3Ns0T50hJ",
-	"apouq/06g5R300OZbPaZVLJbGaJhqBhnH/Uq7JqMGjTY/cIORIwTa3+SxOaELjDCYIR+2+acYjcAHPLQ",
-	"ahuWyP3OJL8GkwwWcOqBNJiO/+HXoIlFgRUBiWgFVATQcst33hZIPCSReJA5xS8korSCFsgnNTU8vw4H",
-	"9wsy39lyXHcmv7Py5TI4id6w7A/FzW0PKzTT6Yr62uvxe8ifr/UHlnTd1bz5gl9DXko1t1MvslQSxE33",
-	"Vn4utxysVI0td6W1+mrs9THV6cqcGgQuIg+vOLN3vZkfv+vZD3fGcS8shsDaBzuP4mzl+S2cOoZ3lJVs",
-	"0xuozdzxmBoFutNjYaYynoDDOrRFIdD9hXx9yrPhxIZdIu4oVIPO2H/m5Doz/ZTOaIiYJKhvQwmxOJuH",
-	"jVoh+ErNXI5wKl/BTl29xRJXZcRquLFmOAvn4K277vGV1rrBWjDLc/zm8/rjoBVk7fPLw8Oj8/OAvTw4",
-	"fn15dhSwXw/OTo5PXpmVPj55+fbszcHF8duT/YW8sk7jDKjx0hwKkLURj5M8rSsx+6h2QbNOgLNWw8MO",
-	"kLDVqHwAvgsaK2Is/MXyuQ/wGjCR12ZNnvFYI7SKt5/dSIxiKSLfsbxfRnHH2mxVUx94tG3xOCLrWLJ8",
-	"NoPoTl1mJN4JhCpl7oulqY+Ol8wfK3fKdfBt0iC9CTbd8Rg4APuCKeMQ1uL24rd+xf8OY7EPoggOSXEg",
-	"ag6Zd8MXoATNGcsXFYw5UrVULLM9vwYn44QwRUhCgAtSxqazZOC+slPb96zU+B6EeyCgm98ISfMXr88Z",
-	"IWzECtAPci0i1v754uL0HKK3A3YLiA8+O6BjqI1g0kEztN/21MgSA0HgC1LdBpScTuPgiwAqA8F0PJaF",
-	"BOu3RwSYzb1s0BJAx2Hx8gmfIgCf0gi+B0gWsbb14ACkMYpThDjZMN3oDXxkGsefewCHuw+nTOcILTNU",
-	"06mSmB4T63KCqmFzcw+BDzjapt0/ihFnms+xRMactaUiODY7NZTCijWIjeZNL2HkfViCBQ4RvJeANd+4",
-	"3yzAQqcUk//67auXr3vsAFYEEHNmKYQtQXx+5soDArIAgf5wNlSzuSs7WSzxfkE5i3QFQL3U+Expi/RC",
-	"kXigjyxk8finZxmPLwAU7xANJKYedRgO+5i8/LU5t2dC50mtsPNajcdQn/7rcux78t+drTWS2y+UesPl",
-	"nMaovxHfJgDd1t679yVRCYCw7TlcpNZlkf0WVXqtkACo0+cj6gFkV6xnCZ87jH2CwvERVh12db0edehA",
-	"Uh4zYI56mTeK6EniwbX8oWJJazerLHEf+q8skbwLvBK753RJgSUXkDMpq8pq9FxbzFLDxc3Vwdnh25Mq",
-	"VslbCQ6Jj7HOrBUPTUCIRQUgQulYRHsAqoG9ATxdBJC57kN8AqBnOA4LuImOalfUD0cYy9hJDJhHGFBk",
-	"v2nF3GV4V+uMz3vMPyskzTZTPsr9liofSeq3zX8bmb/ce7RC8C+W6ruc/zjYJirFQ+KdziVHfOGOoFIo",
-	"K68KvAHMEXFiFbXg2W/hMUqVpxYxiCzsWF6ID68hj/OHH374od7j6J2du9ne7IdQ/eJRjUJuiA2k7xV1",
-	"AJby3Yz90K6q6grfg+A3PpkvV9M9IO4S1Rcd99glWYbcjahSfG+Jv8cSznEmpo8qFcEaQC8NJGpG+p0s",
-	"H5wsSyJXjLu8RNj6Av622sVgtt/xwloojl94Ekfc5sijqMTHPJbkTjETeKIBoR49slmWxgNALm3v9Ps+",
-	"TP4gBQTKNEfgjdBwe6Ofh96Z6EOKTWAtr3EWFMlBh29PyihXLPxU3C+mjYCpJPoFZUopbuG/PhNitRbD",
-	"VGSaTbm+tsKc0cuNLBePYpqgxzQgvFCKVLM2d/94ohk5GQhAOJcAUGi+hYF2HCxXpjx4yMDHhqS60Drj",
-	"SUKwq1IINMghduVOf7smz0jXcIdHkByBBikq7iuLjSt5ksX0+FfkTb9H+fK8gac9Id3u/pfuBn6/JE/x",
-	"3Dpt/A5RfMwUmONI0wywcAVGAkNgG6Fso+U3zqBot4R6A0u4DdanIWbhuEOPHTSwsn0PLPaBOUEqFnnB",
-	"V7wpvrFQQjDaaAUo0n+/CykPcKDPzILeVUxxRxn8Os0eoqOPDjOa1UPFszbA6C8gxpds8OVSQwHVYynV",
-	"DHt4P1HHHHR79/sOEOejsn6QEYbQlkB+QDSiejcFLH4JCxB8GGUXNdi9EL3br9tpur5q/VXlafGz4WD0",
-	"7lWrx6AUCVbK02KYZ/GNsINHnsmHGE4ca1tBxgx7k0H5PZCLNnfNP+is7bKpSoV9wiasvbP1nC3WkwEk",
-	"4QIbiBx9w0Tw1MvM7lX8W8694+1MyFIxyrXQbo66irFtX/C+AqlzsxMwrhE5mlsst6p7qY01IalIZKfH",
-	"Dv1WeCrYcCJgYThUH2suUVBj21ZYj/kxxDNywRAT+xx89xp99xrdx2u0zDeEqO2N8IxHFibR835C8Azo",
-	"d1Cfw3FGOgL73guxduUJLByiZErWHiMzjIfDMCNKM9fCg+OXFW3/YTxIasxwfxoJCco5rmk2LleCL4pB",
-	"Zlxf+0A2WNHARQlhgcagiOMG+mujJ4YQP8hXg1dZnIF9AeqTQ5AX1Woz93tpDEUZc4iH4Jn18qe5pBhV",
-	"PcmzSN3KkNxHUazNQkVwDVIp9FizMM2lhJIg+Brc63AtKzoObJYqqGqPd1zR7kBkt0J47+t6V+qJGTlt",
-	"2aN6U6GjJlcqIJCUS3i6wpp/KMdq0yJ4h8VtlndeqGjoWj55W2AUyorxJBEFO/Uq3AelE4WHpfiUJ/G1",
-	"COypqqcsqlX/qER1bKfgOmtS/9xc7Rx+62S1SBuLc/Cowi3AIlWYa3ldT5whgkSNbQpMbMaE9fqKq5ma",
-	"LREL10UMGuCZJrG8xtD4RI1DcHBYug/sTIC0CKOZ6rPss53+TlUTqqexsbAk9lqNF+0YEAY+49mkiAKn",
-	"2tdlu6R/hS8tZv6oBgxvJg0UnKgxJjwkscTkUJ2JWe9fzR5RMSrwCEpAWUIzq7Am0RcE32QHPPMgyhbO",
-	"FtKmTMWYikMXMsM+O/3zq7M3Hr5XD6gWAMygnh7EebgmDU0/tze4Y6uggRaNsjYO05U8Ne9Amktnn4HO",
-	"DN9j8wMBgSluzCq1Bu46k5+ZJa3Ub/eY1MrdNGo21DcfNNQNJ0yyB0MOtrsdfxOI07ub+u9cV2cdrfOn",
-	"XM+/vf3QrD6WS60cxVUH3pDdqnstnxnJO8Ba9GBLggyvieAJVIqOqNp35gJ7XcH6Eyz3rUgLpdp8hR3K",
-	"FeljVKOvXP7Q1v6rFPP3SgFinciimRFPtGDlGn1An3ge0VJVgyZo1uExryg83rXHyAbAQ9Tb/U/Qb8fW",
-	"cTgRw2uWxDdCCl2Svuc6E9MS/QH/bjZeH+iSCZB4+3+gVPUnovbQWqPLkvaePQ3aFlydoKdqnBqWgOZh",
-	"qmxn9Ew5FPvwv2g24frabMmhMqw1QzOs7WHIJRuIQmpzOocR7RmHEtlZF6DqRY+d86lgAirdL1IejfEU",
-	"F+Ku5kuP849UOuUZXFr2xi+uJXcJrM/8iV2QllAYP7+qc5oob0VIoxWJYc8A/PRfD8b+q1WF+yq33tZa",
-	"20JFHx/uojy2ulOFVay6JeHljaLVphvTsKtXRxVuVXxHjKpqEGjDyQzIfmHYEmZR04tkB0tzSUwsTrHm",
-	"Z6qGQuvOPnrCmhgM5E7bESCbeVSzwkJfTaDmrvj/goGEAN/Kqsu/aPbuNzoJvlGkbhNWnAjvjmm8u12o",
-	"yKLNAx29g7kdQeBRg2fXaJfCNHrF95dnr0n0K377BWvChp0AS7QPMxsD5/ULqWmga5oR9FiYp0nocgu5",
-	"ZJMsmxmVEErXssuz186njUWjJF6zsZIYalfUf91nIZWlBWE2THgmdFat5w1ySioSwbVgmWKzWGKuozdI",
-	"FIUBZw/Gm8uIIi+gFL0alcNXevTyn8Vch7UBbGe+RPAY/tGigweXE5bqtt6i2diJB9Rvy1tSdPA9ZeLh",
-	"Uybs4jYwjJXsCKS+RufpAYn5Bb6oZDORmrOsi1iSYSK4ZNYNxNovzy/enlrQuS4kJ/EEoA4g8nSiEk95",
-	"k0U7dDHvQUCtNYeBcdhFt/JUMDUTgI8w5rEM2PnFwdmFobPbNM4yIQNSu20Nd42Ohn+IVAWFvgGPqGJf",
-	"nDq3mn7ChASnGBslfKyZ5nM3CvtS6gr/oMWNaT4SUJqe0q8PTo9BKZWp4MMJMOcR4fNN1VTIzDrKeuzA",
-	"Avi51VOpHbnLGkPtH0zjVfcbbs9Wv19Yym1kD5kU0KLuvqkNzwMaeDguc0bj97p9EN5i251wzQZinMs/",
-	"ipfOTtwzES21DlhKXdOZbV8PWCyHSW5ryuHRujwtToehKXeE2r6f2jMgd+pF6XPbyGPK0LaTZdmzbjZ/",
-	"KB+v9pbfEY77rYZ2Nig8oPFueIHPdYk3eqAQ9qcP5icCrLI/xVHI2uIjH2bJHHAr0OFrxEBNwq/hv/uF",
-	"6+KJLvrQmZppn+QCwyKHE8hv1fB4ZihzmCqti3sgl1mcWP7uFSQ/P/y5WpAc54ZZvjZMwus/Hw6FiHSR",
-	"M2Uf7TUUSMQm7Hr/hIHMjyNS2k7ORSKGmUq/uuXJ9g/RKI3JtHYtY+0W+HuKxLeXJ+lQm3Nnd2gwd2WI",
-	"42ht7oHHbElU3jfjHcALPOaxnBPAQIERSCca3p8RYAvf+UAtH7Cc+Tsb+OZsAI/nl3OBT96pXS8z2Qtw",
-	"LGJx4mhZErIdwp3TiuyH9y8+fLejsOoQfE8Neuj8ZV2Qxj0I9p4i8BeJsiSlYsiNvXDI1OEkWVTTVgmx",
-	"l+70rCeW/ubPz3eR8rclGt7zVN1HNHxMEW/lOSlLbf9Cx+RfVOL6TUlO6x6SaCPj+rrZK1hAlhWZJnte",
-	"P5E1n4PXO2A8Y4IPJyzNZcC0sFlQLvPE1RTQsRwKCApNuEZ3eTZJVT7GlBXsjbyc5hhCU23MGGGpGKoU",
-	"jiZ2dPLz4ds3rgKts0lToVfMtqKI1SEFCOlOjx1nbEjzszFET3SBRNMuQogsQE7RdogOptBVPpAYvotJ",
-	"7izE7zDZveMKnh+fXByd/XLwujgPqZgJDr5PtIqG+ENIFnrN2ueHP1u8NxF1AjZQ2aSSrbPv64m4Qrl0",
-	"YVIFjkd9FwHhdGS3qvRdj73G+Khy2lGcWV7nFoOKHlYLRmDuEL+h6F+dpYJPGTiJICXOLFRhyDVNxJLw",
-	"YIdDMTN7ybEkMuGw2mSloDL/wALdl2jNDFTIDPY51rYWmlH0i6APmBrBnwBAS2iWD6rJkRCEKI60tB6F",
-	"FuZreAUimon2whdHr48ujipxJRilHfZYGEehxY+1rRgCi3oM2IIObD4tUCfaA6mVPQCAsbmBmLaN2V5u",
-	"V813QJsWOtAPtoPYFIra5qVThukIVvcpfnuOGljGr7G6Ey/Mn56iBn3U41oG5FwS6Y2IWDs8isaCHapU",
-	"hAHDf5yj4y3sNAEBQkLVhWFUXxBxh6Mz/5WniflD6BmtSZbN9jY2huZi5sne06fPtje0kFql3dRWfP0c",
-	"0H3sYsQpVC9T3WGicqOc2uhIaPAD5vWZ8Zptae1t99d2RrnpIvd9TCd9bBa5z6Odwe5oq7s52h52d8TO",
-	"qPt8tLvb3eKbgx/F8+F2tNlvBZ6r7cTdBczOnzhp1FpcmbXnvV74IHR7y7Xt8Xvo4O8XdNEXK1bk/RHX",
-	"WSuta6hSwdokJZQYDvJ4+EcncFikfCxYwucitezJciT7geNQKIvANWrzZYwwQ1djm5JYg4IJ5+b5IM+K",
-	"vNeAKRgzT5K5Bd9W2pVKNR32mF0BiiPUcSTczED+wrBZ+GLCNeNRBL75MFFDnkyUzsLAiGaZGqqEhYYj",
-	"hS6k4OD0+IlmM4WxCOGUSz4WUyGzD+a3EBQc8mbZ9kPqgOK4bMshu2pdtQIW0gpgA0zmlPFGycFFsm6P",
-	"HdHiDQHew66+tS0E0Nsag9wrNhofObeyvZ1oL8xWSJX12InC2jcQ7vXpqmVdyletPfbu/eewwYFc5AtX",
-	"9K+aUi/OSw1REDFivgXYLYC4lmu4JHPWPld5NhmYsx8wYKv034eAJUJ0Zx4REkWsZMBexHoGbaYB++//",
-	"+r+NtWAgX6m+DkzRLxar+0bJgLS8y5Kl7aJ+rwez3Ne+yI8aUqmb4Kl/pdDJEPM1QuSPUCoAShSXrmda",
-	"4L2SBlWYRZwSZbhANaKDtWt0mI5lGGBqJIXNSuFt1FBKUU9QUYJO9ySW4z0vzouExKBQ0woGE2tMNwKQ",
-	"vIEYGRbCbe2GuBArSnK6FLdlWX2foV5WZEaiInB+9svZKxy8b1/FeVGdDLs2WGRhUcsMGjVJHyvSojpY",
-	"rh7LsVHCtMgyUH9CVMcuJqnQpqfQ3IikGoEaMCW8cdLbEGbJKn+BwyDf7Pdxb8Ip/3guZPSaZ0IO5yFr",
-	"T+Mkia2iyp3ad8uh7nbGpgoidWGJ0bbswuX81vcZYF6RvxPmae4Huj5JqyNuXtjWMNWsnFpUodjapJi9",
-	"0sZ4WZHmgjIyko8S4F3ifg74jUjjUWxt5ITzSZU7YhmJjwHLpWmaNEjvbC5kNgVY7wXEWjwSoRsUTQuh",
-	"YTDujg3VVBS6vdPBLZRGFNiM9EyxkYKiK3HG2p7Sa17d+BRHn8M9dmYlFjAQ2PQpbFZ8BINJJFgfJJpN",
-	"L9afayWJLBI1Jl5RSQFgp39+dXziHRHWpjpnzhwz4jGkDdMZRnRg/NHlCUF8TafHbDoIpk6gJixVKV48",
-	"daHY18IPMkbl1hZTqe59W6WMgsE7dn+KVlEJ5omh7nkp1XnreRFFagdLdLrPdvtbpRB6LywTII41EgrL",
-	"JdENcjKv/gsvTabNCcwrgld4RiBrdmlxrWl9O9aUsGgvqNoH0MxlwzcNAZKpOxZJZNGYO78F64BZ000X",
-	"02qkFE1gk14VocgTjTA8CwQx2l4EPIPi+HmcRGwusjpMmwqHLlLXnR3QOwh1bLotVZUfd/bvajmDE4k2",
-	"VCNrxTJXuU7mAdP8Bqs1fJFNjbV5xhLBNXISo1UMU64nUKckziYiZaB2mM3xrIT6Op6h8fTeBrkGKw/J",
-	"F6sk7dAxe5cwyheO9HIGDl8KHpmpLtrYmqRpvGvK8jTVfaaRNFZ5vofJCkRtXBgQpxdVZ4QJ0G7VHBps",
-	"vaVKx1L4Viody1wrDKugMWPK6efAzafUsZeOZxkn0HElv7fjD2Vpmqu5jKIuTaDrH2XUBe6kQvymU14t",
-	"eXpmK0Tc/Z4O+ztMh91ca/LH5hRPhcxswv83yh0s+AURobnT3VGuMM71jHBr5dZe6yoDrskspAjq8iC0",
-	"zdh3wtZeYSMzt54Tv1GEAm2Gp6KMRQN36IQj0gZPs3jEhxmJD7G2GQ1PNHt7jt67dDiJMzE0ghU4Mknv",
-	"M/ezFR/oyCopSkAHxYRCNoulBO0RhfBCoCKsKei8dBU53CnMFFrwUS1iW4U9EOtuEZt/iQRcSoQrS3qa",
-	"zzWbqNsOiqpOYy2n0TWKrfCsWXKFQvJ3y3wsZz5/BUS1xc5W5z77Sc+cmS22qOlue0XD7n7PiH7UjOgq",
-	"D1mTkzl2sV6Rv9hI40U+kg9MJUt8JWCiN+5Z+3bAfNCAvXJb5lA5CBILImAIjMjJ/mRercH2qztHDizw",
-	"a8BdLna2EpnQLh+swR8qI6phDdak1k/Wz7IS8e18IcSzjXQGpr5Ys1GS6wnYQ33t1mh0wsa8mafnZ79c",
-	"nrjoEzJmIZic+bBQ44t4CAo1APwpG/gSVuvrdo9BPQ4LHXKfFQMsNOFC1eZai6x4HcY6D1wP+DhL+fCa",
-	"ommM/mmkgmsxAx9SJGapGILZdxKbgznvsRdm+VD7q4DrJlqVZlrVtF1+bgOCLtrsbOFP39FJwSJkhYVf",
-	"2sXqeSta7jEourIFl9F0HTkvGnrV9HIzihGuwAIiXNRKewessB4OpeNvDQHw+GWjxr4qNhG/+5JiGbUp",
-	"wOfW2h7LYnIPDmNdVeioo+/xjA8Y9YsAkdyzbtydPW4QG1vrZkc5nW7cwhJo715gnoXp03EdhP7RHTzL",
-	"1CGwPozJg1I6PE353ErrhjKV0KVMk1WnDTCGiSfLrEAF+uqnbt3SCdWhNkFS4ouG/9JCfz9EDyxvVATI",
-	"QuFfIFjvjL0QNyIxJLjOIUO0rU/4l36E9tbEo3Wyh5M6UHTQiqIVndWcj1KhJ7063GTPtmE1WXSPSEWn",
-	"sQCm9YUiiHeFw+2gMG5VnlDNGbShgxwz5rHsNN2DSOYvcBEfDDWnvBweFJl/vT3YjQad/AtfZ3c2Qf4m",
-	"7r+Gw9FwVoPV9xxss4eNWbQLR43C8QtUnfojE7hiD9BUKm5ilRdnqFN3uwVoJ4IRBMsyK7/0NK15SRW9",
-	"LL+daMm/30wPnSZ5V9r+AmlndfE+JIei0Gs9Rh6WXHX82DtHmWKJ4u4USfGRrq3ARhS46ZozgX6xHt1K",
-	"wmrLFGQABfm1w0mPM4JHx+ut7kDuL7kUa0HmKofs4ZEAqufr8dDllt+TFHH08PckVub/7qn7PZZkzcBy",
-	"ckcOVEjCdM3dCcDOfIQxZohcl8z3bJyzzcfmYLmiw6iLCGYoi4P19rgcCrAeUnS7iFh4aH8MAwrMYqGH",
-	"2QU9Q8fhvmeF0pCZZZHoyqYm3SmB1qmZC1iJU7LQOQOi4XwV5LzYYeE+WTQocskAqa9UN9aPDHQh4ZoN",
-	"E6XJkYdyBqYaio+xjaGhAPN+j51QBNlQTaempQjrNursNwF350jmAY1ddjIPDXjnGv7DId6Zmftwd4y2",
-	"bAnmHYTMrAl458frFNXZwHCtA9+y5CeVZ1B1rYADs9b8ApqIwn2omkKnnK8RLKZOVNM1Aj+fA2urwakK",
-	"IcAaEzwoKUPPxLCIt9MTdatLuaeQwOKlGFoO1i7Ctr1UTENe8xoI7qZUDLN+X8OhBR0tTUnwd/IPhuhX",
-	"mvoqu6xz1qx5RKhcCWvzgVZJngnKEwdW3fFLHF4Luj9H8UcMdtBYM2om0oorxwjq4GQp1T/sFK+j66h4",
-	"jJGb1t0FwR7ovqIWKx4sKFDlL0sD+RaL8YW0CyGoK4nYdmcIgAL8wBDdiFDpxldZ5z8Wffu75Gi7+LGW",
-	"ujfIn7iWpyFM4mmchZgckYqhkJn1R4I0FAvQ/DA9YqvfCWwQEkmTgK8wUYkDTI1EknGw7tI94zyS6kak",
-	"QL9DlSS2brdZvBuegIkG/RO291gj68dJ7bF370N0NMKv2mslpCxcxDcxPaAcRwAD5xcHF8fnF8eH5z3b",
-	"nQdowDHdg4QnUJjFlAHJF4kNnX23GM6HG55enr06+nB2dPCil4qMx9JsjP4Zhx+yiM91PVaXmxS9e2ff",
-	"yWuzZ48MpLIwyIbbp2YznYhcIaTvOXNLbVBeMMHEEcbahz6l0OzaE/9SpXhSMSqgOJOQQGwezEQaq4i1",
-	"p7HMM6E7LPWYhGnbCPYURm+uGHyPspfyqVU97I4TF9AZn84IiIIMT2DRDbG7kJrRLIpv4ohiDe2zdt/V",
-	"T6BmOz32k8omrDgKcBz9Al39zj7TMw41XLFUE/pSzXvxWKqUNDjuoPxo5uP4RkiW3Zo7muaJVZ2c4zSB",
-	"iBnNdvr9cnSCW81lAH1up87MRq3IKjhU0ynvamFeykobZkSLppQAXb7Tm6oIFmm3hncdn7w6D2z0PUkR",
-	"K5Nwg1UDxkUF1ZW2mK4KTmr9DdY4HYu0aTbUxJpT2Qx2g81dWNfMnNDWXuv/vNvsPn//rt99/v6HduD9",
-	"o/PDv7W+cmJxafcbPdBm7XRg9phKg5XOKRhuBnNa2+8egEfjvrANK3mvhapaLmIZwaQoBV4RnkDkB1NV",
-	"xjijEuUkkJVkLg+jAWM8isrqDtlAEBhTc37/IuoAmN4s5MACU6MQkL5R+W1JOzPkNJfovcckEZdHHc7y",
-	"dCxCkrue9vtMB3XS2hpyWcCwMabByGGkqTiZm3Xq9/f6fXZ5cRhQEb451tFxaFYBuzh+c/TCsPY3ByeX",
-	"HrxVZ59sjRUYiyL4nmx6AbuFAH/EXEUbYjiLo7DHXsYyRkOjM4OiNHh++PPRi8vXR2e9Kf/4wQJ7RR/M",
-	"ex/4WHww8iBKhRj6XpkgQYlhJIJKIpSVdUMlgQuqTX43udF8dcKn4n8Dp13DD2U+MNS//hckmq5+8fw6",
-	"nj2uCGsG31gEAc+dkVq8UvffJdOmuJ1KKXwkvwoz3MCqVWupnb666dgjCJYu87yqaTprN2Q4U6gbgmJy",
-	"zNYvgPNAVkNt0b04mwH3THW2R8BowOP+ZI9qaAFnrZz8RJeGad8rxlt/NF/DKnw/oF92QKHyOqykRx9q",
-	"hLtjtvj7kV0dard0AVce50/r4pWXhZw7oJYTiN7dz8hjw8jCwJYgvn0Xvh86/GZtitxAr3Ojt7tINSEM",
-	"EuunBTlZZNqBd0INRc9fDTgJofgYZ4cqEp77uvBzW8hNcpUTapu0Xlm8cWyHsWZcXzuf9AxGgGaGfGZ+",
-	"3OxbcXe/8FVl/Fpolig5xswY51kvRsHlHAqk152zfSuW1zi+KMmbZ0xIMrbEmRbJyKLiQIYsdoM+NUi3",
-	"FBFgKED7z2vgEuCD3/RRdnu8GsXRvvk94PRb4jHCLjBeijlZyh1SPrxeS/CEN0VkM7LIKGlOGATQzdmt",
-	"SAWKifbdWvUblGVFsR1Uchk1b/IeYvyHOfKyqnSbZpfj/F1Q4tgRjHIttD+akM3pBi9iI3aIedgAxecB",
-	"cdzRBlg3jOtYRk2jgFdb64aIlJbkwoxlxRDsTseUCrsCT6XI7WlYFfFNoQnt9JfJy5V0w+8S8nIJuTZH",
-	"0+MyB6XnC+ymKQUFmt34BH/oJ2h64xP8KZJla8WXNzwlqAp4208TbYP0Eha/XMRTAR4WI4dMYoJqYiqJ",
-	"XPiO1moYE06n4UXkI+WSHZxfvDgtF4GAgFJq3dz+APZUCAkOlAEXLi6OGOSjFEUkYOR7JI1QEHEx6r16",
-	"McK9UDrorS8NtK7BT4DRD1UkAjYTqdHtu0Kaf0esHfKNAcAsAkw/hC79+9bLAYKB1zJJ4CUzDujaPnuF",
-	"fV7qvJjyj5aZbO3u3pndXlDWPrnaZcHty6MpqG7paO7Kex8wURYPml1TInz0RPnoBpRoZOnowWKosb/Y",
-	"T8n+Lv1903Qj2gaAyqlh0mvx6HwWkUe8ls9amdCvSoG2d/ROLGBbWGQVMkq2VUrgOh2Hx2MYrgelWQui",
-	"icMKFxAwvxD8Unf2ixjpXNNNgJ0Vt0HqKoKLCPAwL0990MaZSO1sA3Z5evSXQws8JGTUYwcEoVqG0Zny",
-	"j5c0J+zOFhY3rW3tsInKyUxrVFzP0bWz9bxzL+Sg+0EE+fhAAx4lc0IIWryJcBpfA/MHF+4cN6SJPeFw",
-	"kJgmXP9eQNm+BvTZN0L7wW2DeORFCByPOTkS8tmSFuma4afm1X0241rfAo4GYIoB6iXG5pgzfKIyMw51",
-	"i2Ym8CtGPOPdm1jchixViTlp/e0GN+KlNmLVY1K4FukylcXM8Y8VspzTklsiwS2AjMJac6YocEsTB+CS",
-	"0dKhSUMB3K1IFIBpKwTnpTwSCqDi9JZhIFLBt0YO3+x4ZeEuz88qZeEaWOPbW2lG/UipetQ6HrJHztY7",
-	"c4tqr8pHwWcp9g5sjBBv+ptn4L/HOi4YyTtXeQp5rW7da85biSNvGEa5lv1wFN8IYKu6xw6iaUwgx0t4",
-	"7Jl5+TF5rOlgGY/F0f6hik/Qki/f80/mf6Eap71jm51KhgtzqLtg3yVoreFEoGYCvpM8TY0uqaTYZ1KI",
-	"CJgtcN6AaQWhpB9nMaKPUjMELpqKWcKH5ko/YLepkmPXmHsTHDAo+FOAKkD1Ez59ooyI33799tXL1/ss",
-	"UWiYGdo3Ea3fyNz71YkMUsHdFEL7c+iwv6DwTRIPQSoXf895Yi4ZI83TTQQhvdt1obFwR5EDmB2woRGV",
-	"UnY7UYQkbq+laQ6lGdA5BR9h7jiHE4aHix3BF0nCtNAaoun8m9C3bq1zlSEXPrU7f1c7kyEp57p6hHx1",
-	"GhdytMfOWbeUgCmWQtbehpDLDku99WAXo6PB39G9+LVq36+lQV0o9YbLOS2D/kbcVwzzNM7mrb1372uu",
-	"Yw5UY7hIcdgaOXPBlBM1VsiLGww4N+ramWuQjZT4gS0bWr2lGxnU4u0NIzBDPCeO82Vs4oGspRUOiEfS",
-	"8P+xiJhZsoc4nQdNfBYwrCF+4HsQzEOWTI4WrjY8N3WHpXzmPrWA+g8g9/vde0NrgNxd6yvmLptcSbCO",
-	"2TjzmUqzVoDVSG0RUle+b+9Z/9kmUDGNpdaxAtdtlvI4CSyAAhvMSyns5pYezJlH7JDNQq6KA9NCqy67",
-	"pKZYSyy0B/FApaowuzyy3ZarvOBDV4oFSzwI7ddDglxwKVLYALyQ/AGWBlIz0KMi0l+NFstSl0bsB9p4",
-	"XWBsQ727xzaYeqXedUMF+Ha1oJmFrUOE1jIcr9d/UaB7cQyv4xshIT7eYVcgBC+07TeC0AR1Owkp1drP",
-	"pA5oQWzuGDTJs9LCeykYi43+tIDS6/KoKWwYD1osNCCJOMqJp4LpGS/TIAAg1PRymqcQZlyPCQy05XJg",
-	"ecYdzqFFNRyI7NbIVgiQNBVcIv5/hKAuU3A4ygh+c6Z8V0zAwaZ4Qy3gYBZHe+4hfAfLChO5vgi8GA2a",
-	"XnGzEri33Q6Hrb3Q8a+lGgo2eT0o8laUq4FuXvR3CX/BdavuSOHjqT8ai9UcAlYpXKYD56FwwNE88adV",
-	"QO8vkr6C8naWPwdox8OGUL92rSCb/vz+8/8fAAD//w==",
+	"7L3rcttImiD6KhncmTBZC9LUzRcpOiZUsuzSti1rJbmqu0veQhJIkhiBmWwkIJntdsT+OhHn74nzCmcf",
+	"bJ7kRH7fl4kECJCULJerutwRMyoTQF6/+/VjJ1KzuZJC5rqz/7Ez5xmfiVxk8K9DrUV+pGJh/hELHWXJ",
+	"PE+U7Ox3LqeCcfOYRSoWAZuLLBIy7wtp/h2zbsgfj0KWaKaFzBnXLOT/vv1yFPYGnaAjPvDZPBWd/Y5O",
+	"ZKFVEneCTmLGnfN82gk6ks/MUzNWJ+hk4u9Fkom4s59nhQg6OpqKGTeLmvEPr4Wc5NPO/vbeXtCZJdL+",
+	"eyvo5Is5zJFniZx0Pn0KOkc8FxOVLU5h/KZNRfQGuxaL6lIzofNf+DxpXir8ecil/qAKvIXqGs9FXmSS",
+	"5VPBMsHjRE40U2P4d8p1zk7Z1Hw4YMcforSIhWahFpGSsQ4DFs4SWeQC/jNNZkkeMi5jFurrZB6y7u5w",
+	"CNcD2/t7IbJFuT8YtVPZUCKTWTHzl5/IXExEBus/ycWs/ZiTXMyYGZrdJvk0wQ3Zs6+e+zTP52cqy5vP",
+	"3Qy0+tzXnPNrcw7Li3zDP5jdMVnMRiIzRyxkniVCs1yxDC6h7ajgZCtHFYsxL9K8s789DAwg0LkNh8Nh",
+	"sO4c3+CV3QcS6LZbYAFu9B6QQKPeBRbO0mKSyHZomMNzlkidcxmJfdiEFtlNEgmEkrHKGGdaFfmUqYxJ",
+	"leVT+iyAt8dJmovMDfFI+9/hwyXKI5pBCof9ZT1Gr4Gss0zcJKpouLqLaTLONaw7TwAHZKxuWSJzBT/O",
+	"uc7xEOiJkLF5PdFsxuWCFTLJNeMTFTBCHfOLuf0mZDcH5m5bSWHeu50m0dSQZ7s9uHOm8qnIbhMtegM3",
+	"1J92hlfFcLj9ZE77+dPW9jBkk+RGaLYzZPSaGTXmOWe3U6UFk+JW6ByQZmHm2dr23kzjAfspyaeqyFlo",
+	"hw1ZV2VADtiwx7jd+pRrJhUr5nORsZEqZBwwrUqQ1zmfzUXMdJpMpnm6YHwqeGwxYcJzccsXjzSLUhVd",
+	"M54JlkjAhrgNwO2CmiF82Ajh57icP4vF8m0fGl5iF2TX/Yj9j4u3p0yN/lNE+V14Ig3wWZB5EU1FXKTi",
+	"JG7GR03PWRJXl7a99fSJGD151n+6M9zpb22Jp/1n0fhpnz8ZDp/weCce8WHzsu2Qv8C+2pc+VtmM5539",
+	"TlHAmw2LRyi6D0EkAPQJoscR70sQadS7EMQLpG3tFNEnfp8lXbXQOBr/l7uILVvErVaD1nUyX97SaRMX",
+	"NUcbAIWe80kiJ4j7dPqth23Gb+StPittRtJLrq/bQD7n+noJ3J+Mn/Jt/mSr/ywejvq70ZOd/vP4uejv",
+	"jeKn/Ol4WwyjrRax5HOh3KzVgMf/hO0vLfmtTBewZo2nBrzBzN12bnTR5RLKXc6LbGKerbtas6SLnOcb",
+	"rAm4UgLEORcBm/HcoD+LuBb9RGohdZInNyJdsG5oNJBU5CKk1zQLj+xPvQPG2Q1PC8HyKc8NxEuFdwVD",
+	"mx92h8NWYDHvtOzaTtt4+u+0yNogpdBGzqhCynYjEJg319G7lYTik/lSz5XUKAB+z+NXyNDMvyIlcyFB",
+	"duXzeZpE3Kzy8X9qs1Rvqx87M6E1n8Bd8+iaTwyBnCud5EbRycS40CLeJ8Lpfk9kLD7giedMJxMpYjZa",
+	"MM7yrNC5iA1X63zy9/JvmRh39jv/7XGpVD7Gp/rxcZYp2lKD/Le8qkgVaQxTj4CcG/gJjCRjJB+3tELS",
+	"wkAmbF3mgXk4BRLDNYumXE4M+/8UmBM9F38vhM7ve6KADMwpzgzIF5sVGlbOjVQL18lGIr8VQrItYCwg",
+	"/D/Q8WW4AwbiYWpoC55IIm94msQHcLO0YiASKHqq8VhIwybZOBFpHHibUBnLilTgERX6s8Et0je/oPCe",
+	"aDYSZk6Q1NNUxA90CBqUSZVdmyl4aiSABcsKKRM5AcDhLDMUA++H5IITXATspFT9QSwGiDswql62YCkH",
+	"/eFT0DlScpwm0b3B5dCxdpWVcpa5lJgZdu2WLj4kOtcPDCERrd5xDcGiIsuMEIH0tBsXuBEretjlxGKe",
+	"CfO7Eb9pB+50gSAb/KNfenBUL1U2SuJYyPueFTAUHs8SCUTXQPfCyEIGwpG/qLnIYKAHOqfIQGQGEFTk",
+	"UyFzOIqYjYocCE+mUsFiJZAo8jRVt7gQ8yFs+kTmIpM8xWnuuXE7CJy0yJgwg7Guw/OY7Y63ou3RU/Gc",
+	"D+NdsbfXe4ADOGQgSVmVklQnpB6xyHmSatKfnH5u6J2asELGIiP+gezqkS6pElLaU5W/NNrbfc/kVJUI",
+	"iuhCBrkHunoex5nQGsdVRRZ5Fw24aHdxYtY2EzIX995LlAmeGyLIyZJhMYq4bVJOwRYif2AiABKaEbu1",
+	"mglkiwDDNyLThg5WVefyFEZFksJ6ECQc7j3SzJuMab7QZF8w8p6Gczvji1Tx+FKp19xIm/c8OOLVbKSA",
+	"QkZCxJptDXef7T19wkaLXDw0waxOxN4k38N2SH97J/kNT1I+Su+9o4tcZYZDgjDjRrN8J5Fsz2qtD7Qz",
+	"e60RlyAxGSwm62uaMqlu2UhEvNACCJ5uXB7rAk3gOR9xDQ9jdSsNR4PfEw1MeFykaW/ATpdFL7s9PjbC",
+	"Rnhu/tE/NP8ISx39XETqRiA75kWuZjxPIqZkJNyquNS3hi/wCU/AHDsVPCbnhTdogwGOLFG4AARWTosy",
+	"TEYXkbnyioy/t7nYbpQlpd5wuSCA1fcWF6JIFUbFBy6YaJaq6FrEgL7IeNIETABIvWhDmZgL4FtjnqQi",
+	"NjQ6kdoDqifDB4aq2jLKharCCVvc7mWDNeI7QIaSGyE9M7yDj7f5VGSObCNrAq48Hosox8u7KzwUMk9S",
+	"XCztxEADLMiCmLumJ8P763VGxZRGxFBZ8o/78xGjpoKZG2woWt+qLGaxgmMAZfoBbvcoE7ERhHiqAcHV",
+	"tZBw1rNEa4PXpaIBpPGd1MV8rrJcxG9EnPBL2Pz99ueJreZbZg6SXVW+/zBLrzpOS7UzHzAtZMyWJnp4",
+	"5vBIV1dnViISAE0w8EqVgc0953BuGn/t8pEWMg9YLj7kj+cpTyRYwmbWxGckaLdYdMZGkdD6jcinqsEw",
+	"8QMIomScMDBrxLJEHrCQy0XIug46VMYikeXJGCTbXsDC+W1ceUGmC/OzeStkXe9lfAQ4IA1k/9zhctEJ",
+	"OvPbuBN0zIud9771DJ/WjCtB59CQMgO57+Yxz+HGeRwnZiM8PcuMWJEnQnf2xzzVYgkcgYOA/ZDDbg8Y",
+	"z1kquM7hnEGVHbBLfo1yjSDSCZL7OFMz+C2EH0Oy5Tgb0iyR/gK2gs7c++fHDoc7+GXmLmEVCFUurA5H",
+	"viXqNJlMc6anyTgnoUplTQeXCZ6iwbby+RnP2dtVnym0ujcas6S4xaPpbuFBBWwbTiVgO+wmEbcB2wVG",
+	"38d/7AG0ZyoFyxyyc+udQuh7pJkW2giSukIudzzP595aryf9hO6RBqj5KcmnaKC7H+w4XEFVYrRgIVnr",
+	"wiaAYiOhk1holuQPBFvb32Drq8BW4Kyy7cbdXNHsdRvvGqAtpYGf3Szvm2AZ42oK5IY1MNg05qbVZ7h0",
+	"SZGdqc0nMyrGY5GB5otus8rYW9vD9a4Vf+vlFuzcrYdwmcyEnnO5fA7oP16HB+R2hWFyPgNbgErje31Z",
+	"2wUNE9iVrN3DsczRK9Jwob9ED3qjX/1wvE0Fm51UESe5O6G630hQnIBVFMzLLM94kpozqZ4nWaLaST9K",
+	"4tUpXmZC9MFs6HndyWoxssRc3AiZH4D0NBJMzOZ5NRLpY8caoGrRYLmYVeOUpLj9kaeFOYJnw2fbeEbe",
+	"L1udJhanxY3Iknyxlvib47mwL5sPwVy12Wf4qpneXe6a79qhoBzCrcHbReCuajVAHGXi7mLgofSF+34s",
+	"xokUMUEOANNBxYilhRdvA2v+CpAVfvwUguYulRQDdk5HGRi1ACyqcxGhrI1WNTA+ob8myWugWCpJZ8Vs",
+	"znbY3KirRSYYHymw6GRCT1UarwW1mib87ujo+OIiYC8PT16/Oz8O2E+H56cnp6+M5nBy+vLt+ZvDy5O3",
+	"pxB5xOUCbHwHYJERMUXpmJ8G7FAu0PAjUu07aksSd8sziaEsSxTuHiBdA857AeTrROdNATxzPoGwqRK+",
+	"EqEDG+Q0TjKdL8MTvGz+wxAIvdFekEKWN8azjOO/Vc7To3WM3AZXgO5vgQ+D33TAeJQprRlPU9hPjcvf",
+	"icV7ywlon+1nqibN8ozBYThPMrcbdgK+0Vtw9YNLykh/Y5UtH65lqHegeK1C8pGS42RSZOQGBNGvMSzA",
+	"PwJifv6g645At0gA9UPQy9tNy0PcHJrsyS/BU20rdvDW9ROzSdbswL3VuP4Lj+Zsvgf71WtxI9JNduKm",
+	"WbebRVvkFT4FdJc+RwkYT2/5QntUzhBBF6HhW0aIjHaCDtHRTtAhQtoJOh4drZpM/AdNppPlE1mBVXYj",
+	"BqVc1MTy1cDPrYyADR0rYFslM9gOfGbAdiu0ZLdJ7bLK5R0km9rl4kJppPbbdZyj4W49QrN0vftXss/C",
+	"s3fnr45DjGSdFxnEpc0zZdRt1hU8msKv4PvuwQev3756dRqyVE38d+HRxeX5m9OQ6TwTfLb08K9n569C",
+	"phc6FzMclD46PL90v+ucZ3kxhycvLy7fnpVPpkUeq1sJj47enh79EIJ7v07I7PPDF/XnVsjBaY9+MCO4",
+	"iARSv7tCgsPHwFCcaPhvGz/bsx+aod2H1VHPf4RN2oABMUl0DqpmF3bmBjn/8d1p+V4hq2+q+dx78+Xr",
+	"8k10HsCT0x+O3r4JbWg4XZmN8qI3Xvx0at8wOksi8SQ81xa9ePjj66YXq6+9Ozv+y1HICrBIVaf6/s/w",
+	"aMSj62JeW8XlyxcweO5kPRYL8zi2z82BVp7zOC6fXpzWnmohc/vwqD50lAqeeR9fLn0Mbnwf0MxrL1pe",
+	"86Hu7M+vTk5DF72VeME09vm7s/I5nlNsH52/KR8B+OOTFxdnZo1xoucQDlhdmnn6ovrUX9HxxYVBHvHB",
+	"i59IwGFYDnF8cXF51vSOP9C7i3NzCWAOKg//3cW5QRL4lVyZ9ndzpfC7f5WHF5cvzkJS8fOMR2A4BG3A",
+	"C6ixZMTAte8Mu5IeQwG61Ak6QG46QQdoi/lryAj8+/D80rAbQyQ6QQcoAv49fGGeG/zGv/hvg5n4990p",
+	"/n35uhN0AIvg74ufTuHv4Y/md4D1TtABwDa/GyjGvzAewCX+PaLfLy7pr3kOsIJ/353h33MzD1w3/TXv",
+	"wQ3i30vzHlwE/oX1w1F3gg4cLZ7Hy9dVJmq3vsw+LfaeIdjpZWtNmsjrBgkbfGwUSq4mZSy/FyyZi4xH",
+	"gCrd8NXxJXss4ol4TAD+OFWTxx8N4/pUj9HefrK1tb3T39rt72z1h3v9rb4jMoNUNStHCLG6eaEQ9G5x",
+	"0dBrC+C0lqrc/3PHrDPu00t9H+nNsTpJbWkVKwUxt8QAj7SRXbvrgISb3+ttzMvVb3AZlOrUchcuTvIz",
+	"jt6uZ8XJHzk7VpupY7WchgrTSS5mnUYHKawcJCwXsxWwa7FAT4vL/auZNLyQO1LRXGx/R81xjZ0lQ9DZ",
+	"CTsyKu1h9eugY3hEyinVs7P0GEfU5sRmXMbcAI77mafm3FQWi6yz39krr92QYxtyGHRuyKTnPvoUlGbA",
+	"yvrB6Fdfu3kNHJlRJOY5++Hy8syIaFIA5GrWsA14h6yMdnnbnSV5u1waWhs/rQCCo2mSxpmQzSLztVjU",
+	"bvKRZhF9EjAN7vYG9dwb1INvP97WfENOZ4iQd/ZUoh2fgQJu9vcb7Pswvqsf0T8XL2+V0lp4nhs1gZfH",
+	"tPHxzIvZvLLtOyUNw+MT/HTrQU7IWWbr9jAXiZkrBsGMEIIyExmIgbkaMLMOBmbZBIF5xhdGDgaVOYQN",
+	"hhg6wkKA1ZB1RyqfQmgJIoSIQe2I1GyUSBEfMI45nYlk8CaaFHsD9lYaVQ6CNI18dS0W4HtEKgTjGQku",
+	"KN/AJ9dCzM39JZkLgsZUk9tpkgp6Um4BYuBQhA1IpzajSJXb8O2c1x0GNXwvZnOIs0aBOjdrMXT6Wiwg",
+	"DQcM6YS4HwGXsxueVgnJ1rCBjKQpRtTjB+aAypy0pqSSut27YherDv7TlOeV5GynRNaYV+vulqC0QtHq",
+	"873mI5GCkZxeO2C0eee3X8rM92deMaHzbzcYsFJQBvLkBqzweJ5qzEJvreEBmyQ35gFAHwTQxwl4Ti3k",
+	"aM/MXV1F0PnQn6g+JQa9KEc9TBMOQXgO5z+PIb9w8LrMmpdwspklL9GDa9FiKytk8vdC+OmtFkoO2Ja5",
+	"ru29PaMoGVkMTNBSWR9/7eecjVIur1lXyXRhEDA3F8Ej4bC8cuOEK3ckjw61vuoRY/BsK8Qhaew1XESN",
+	"hJtbWU+92zJ80V/jkBrjLXmdmDc5yX7LxKIRSpbGvAc8bzbwAwHYKqF6GZ4CBmZJoEdJrqu8rMaPvgxP",
+	"KaXNrWGTrNkAuNX57ACrwNm65mqClBO9NnYr2AEvitmMN3nb6qJSOcWq9Z3xTDR55zC/EW6kIkYfsFAW",
+	"aRpSiYpMqQYX4twNytP07biz//Md9/Y+6JhZMEMB/derL4dmXLVTO/gqubBW0YWlSZOH9IGIyfnxxSU7",
+	"PDt5aPoBMYdtA382EfE0ntWexmV8WXU7EGayUpBYPqOq2ULcWmlGjUtVXkmxUpk/QDKEEnSiGWc4Aetq",
+	"kSU8Tf4hYoyRQICH/zRf9+pmAIhq2H1mNMHkH+a/94Y2WXY5QHf5HEoy2gSgFQ+ImX7AjiHLhOd5loyK",
+	"XECyX0jmgdDfSkBpCBrE/5FSqeBSV+qJ1OGbSGwTnNDDBjptrQWrL2ppTPEhb4fljWwND4o9vqliaeCU",
+	"xLS2skv4HCkmwRFcVu2YmoYurTlLo191DAm86rDbqUACheBqdFNKNS/Dvsjwbr7oBB0wBFTtzPSkYQEU",
+	"irp8YNkEEvDSVN2KmCaHPYJZKYkaNvlkb29nr9Os7DdPczHjaXrneRoBzhnJmpUmb3hNDtXQs5CFy9O0",
+	"G9s2NfU4u1d9SaRUMXgc+Jn3HgHiJTbXDL9gjsqNUN7Z7/yvn4f95+//+7+1hErHRkvZHLwo1W5kvaox",
+	"y6eZKiaYgH14drIZvOFPQdsBbSpdQkIOCqtJ3BgGcaQkcg6mbkSGRaFKRlBhyZj5iwl0kI8G/AAS6FNx",
+	"w2WttBF6k3/I8zn705/YFW7pqrNSlm5INvMlXBeVUTIcx1o0m6o0ZjUGFJS5UviSuVFw1UIlne++++67",
+	"sHeAlACv0laPgII7+Sa0usbCq8IuvLtS5m3SNduYiDVPoXS5xN8gTs/qdZS5dACKAgInuEa1DUEkpvQ5",
+	"rCwgcBiJSNlSE7BGnjbxuq3hg3O6DVSXh2FxJ1adelgO92uztC/MwXaeDIe/dwb2lbnT1m+VO/3ueNGd",
+	"6fRq+myzW5vNNY80JIVaihhnUDMRNktxPRhWBZSFhYY5hRYaeSbqjOuAhZZzudcaeJd/X6SkQH0sa6wZ",
+	"p4pDfVJrmq46Nc1MnaBzcnazi3+edILOu/PXvr+uIpeUIy9BAx7Uj6vNYs0B/uDCQQhFhbFBdVviUiuE",
+	"hjZh4U7aqU3nWA1F7Yz92JDiC/yqcZUodFh108KyoMqnKfmv9FTdaqoBQBmK5KSlGL3YBn1UV181mQ8b",
+	"LsyVrVleGmQjqDEToC5jSRob+7p8Ey4/oSnbZ1rMOIatCYlFDm2welmTCiSu6vLbS8CsuxG7mqY7+SHR",
+	"hrW65KQ1ZhMvpLVBMsWoSXdKYOHWeRKxuABwAyuKSlNUu52Mss/CKS7jl1yHbJ4WGl61PCIWac7ZHIPh",
+	"aMS6G+wjxoi9gIs9Pz58cXL66qKzv7UXdMqxjaYz3N7tD/f6wy22Ndzf2tvf3RsMgUO7lLP9rb0lL6E/",
+	"xn0Thrwxmm7ixJYEo/isZXNvTSxcNsolMl5ZYti8wLqATQHFd6qMUiTqxTMhDqcp+24pTbYM21nBES1J",
+	"tuENNnKokY1SLZ7qNFuD4WC4Ftap0qMdwakb6wyI9dNviMeae082srUv3eja4CU7w8oVXngBcNUVtofG",
+	"AU+2A7iYOAMP9SAsqi6DSW1Yz9EACvz1guNQdcAo1IeIlGva8Ws1SaRXoPAODPSdzW4HIcNy7iYXA/H0",
+	"ZWtpzmZK5+zpNpZWMmTt3eXL/jPWHUXZYp4/0lhNr3fAUiUnlXR3D492okzk/TMzzxBifVz1Uy/+x+NL",
+	"T7fXenILKnyyIokbXa31iqM1HIe09A1Kn9YzuwnHfHmo7e40ac213DCYeHn1GYSfkHwO+5iSZl6WGqhs",
+	"oeLTsdKeUa5K/ltu97WaGPneKMQFVBAYF2naWKQDyry0JchABj5WggmgkK+QsfX4hLaqDSlQWIGneup/",
+	"mz2/+evs5eKvs5dPor/8uBv95cct8er0JprF6d92/sc0/unD8G/bLxfRqw978fZL/bdXz5rWWKxK4n+k",
+	"6zVat+6Uv2/PD6exBxLQxTXd95s2iQdUTahUZT2AaYruWmtXggzJSl+BDYUp8JHdcs1iJWuy3gWFs5uL",
+	"mWdqkgmtP0tOOjVEsNkL61PdjfgCjEVU/PMoJI5EySdrqplDCeGskHqp7p6RpLm+Xj55NFjGTScvQBXN",
+	"K+XSNaMPNsLR5K7l14c83h3tjbf7W+OdqL8rdsf95+O9vf423xo9Fc+jnRisaWuqS5vTnQuet5fBsqVq",
+	"4azQ7ALHZc7ogMkiTUlNqpyi1Vfgq0jJPJGFKnRaFVN3ai0vWtzTbXgJG7K34nbSDhkEYw2uwGYIYIfw",
+	"95FmoRG1C/QAhlTYNKTYQAg3FFFh4wI9HKOy8YR9oTtL935DduSyRFnMMWusPeB8HYphUP2JHCtb9cpi",
+	"yHrEtC9DrkFTUMO5674ApWMTaXNsMLipVFJQTcPooiSvct+tveG6yiJBBy9h3bLpmi/wZU/obkbaxJIB",
+	"MASUEID/pt3HjiQsS+7mSc0ZaH7ZUDQngZzukc7YbdW7rFawvuT6GuO7POGwGcChNq8L0/X6bqA9JcSG",
+	"I7AUKORJsZY8Az4KUbfuVTTHjDJRVkByX4KxLStSFwQJiOB5TnABTbHiMPoq1XtjIw8Z3aytp2pOva/R",
+	"phbh57synBGycgx6RXyEOYipgNKIUFJQY2FhWjic34AdSlbIawnc23yvMtfVAuIjQ5wudBbOutD9sVNk",
+	"qXdWkJWw//hxJGSe8XT/yZNnO4+NUKyyvm0o0pgksBH/I4LZwAYN9BDDs5sgu5uzRqus9AM2cE0lBcU9",
+	"LfHPj5tapd97SntL5wfzeL89PJWleEiwiYwn4GCC+NTAxvvwmTK/kawCwG8PRLPu7vB5b8AOU628Aux0",
+	"bmVUTZlEK+OSiFZlgFz1o1QVNZ2poTeH7y/4X1dXH4bD/tXVh+3h1dWHp+P33f/Y937dGuOv3zW82fuP",
+	"f1vNhRoqf3ntmdxOgeQut/b6xSrXa1S+u8gsAVZjgxDkna29nSfD4ZB1OVsIXrPyGGnEiUuJzJ/sdjz3",
+	"l/32TpqD1Q0tdd9IWHlLkRBnKsvfZmAmbsgfUJkrpkqA9kgzQyUOz05ILgPlMcmpbZIUAbvq+D4fr9K0",
+	"tRWbAynRzG0eAk/uJqsFa4pqetZvQMq3t3cpBFnlApWKdS3F5wRPlxPN1hS1q91mOU3TtZFZiwxTK3hx",
+	"LQfTACYZo8rCgS68MfZzGbvhf2Am45/oA4wNrx6GBeEGKp0JailGnRjAJ2/m9CWbcr6qVOP9vsIQ2t7Q",
+	"Y/nwV2Sbro/fL42iDf4dql5enuwBtX7Khc4RAdQsyfOacuasqnexAdF5r6hFQZDxWk0a01rbLJSpmoBV",
+	"TQpNcd2cvbs8wjZxhisYgUbMaxbL7eH2k/7WVn9753Jrd39na3+4N9jaHv6NvTq+ZIbI6v3Hj13KKX04",
+	"UNkE0mLjx1gZBCrkBs2DPRv+jbqu3IgsGSci3me77prp7PXd4riWtZ47Z982k1483+ZbQYMdVgK9I8Wh",
+	"sKNffpcWUyluH2jh0NpGG9lkvECTX+mU9nJE5ypNogV5uMdjkZWEDrqx7TibtC7bq5VnIHdu+xfioc+h",
+	"Htpfv9HaOTWCkJgdlTWRm2j92fEb16mN6qJ7VZSxzxKUhEaaTyG4UMDNsEuWSFAJLl9fsCmXsZ7ya8G6",
+	"fLmc2lbtzPrmf98fvzo5ZUfH55cnL0+ODi+P4dcr+ebk5Hv9j6Ojwx9nk8Pbk+8PJyfv/jIYDK4kvHB8",
+	"+qLho/U0+cygvs6FzFuz+OfulRU58qUSpWsiDprtaBAozFP31yTyc5KFveU13nejr/51ciOktfZoTIig",
+	"FjrV9hlNZeH8THQr+K3yBYQ2VWBQ/RZNUzaINqSuDKjB9zayQJrTPIPaKytsPFicZdnKg+7mUk+pTrnW",
+	"smPmNnOsmDkTkUhumua2/u222bf2trc3WsHFBvat0YJhbwzPYIg3j93ucjUBZfju1q2p4GlTkGCYiThk",
+	"ydgzTxmBHqvDBCzks5HI4AWIEtBQMQlCMZIbESCJCCeZELISDQS/dIIOfA4KSS2Ux76whEFTpfP2bpXm",
+	"6SPdIu31h42Recn80LZuWDnoydnNLpz1ydnNk7LdQ40GbD3fHmw9eTbYGmyDBVw8G+7vb91NHtF8LN40",
+	"1+l1qEhVq6hVZb9vvunPVCxCSl2NVGbVd/Aig/XAwQxZmXUVWEnaWEZP+u7FymBY69fGrsd+J55uaKOA",
+	"vF/rFU9QUDWMxYhNbDfAPj/mh+9XFJ9Z0dqbFkMeWLcG88/65MfxRDDb0rDJxTc3gm+70o90oVLolS6o",
+	"qzKUMwztxEpjVcX/yXBvsN2In5jks1bhKFsL02vNasUaZzJu0KOGHlmq0OegjXFUr6QRaDz8rSKeo0Ae",
+	"9JfbbmSHwKNf8Jw3xLjynDPuStwgX61aZhoCyxuHOpQLjMEjUy7ZkZyZVd1KhsJgze5p7vzC6OEyMkR4",
+	"uLv9aSnI08zYvjdwmSzXI1/XvHyZ+K2q4L0SsmjEzwCrWgxQ42bXWppQPs0E9pWU3AgBitqtH56dgIxv",
+	"+LGjblkBPdyTWLhveweb2Z/cBp8Nn21tao76XPNTKfnUBNYWiagstJuVEspM3dS2cOeC+TRf0y2RILK8",
+	"xqx8sHmx6suyNTbjnnjlNDN0CdRQqgwLHA72nj191uQn2Lia+NrS8n5RcbvJFSfjJSPfJ+mePqek2SVn",
+	"z1spGJ07dJ50p3ctFkHNuRlAspH1i9H1B4wAGI03NyKjStJGw7O5DORK6ip/Nhvda5ULSsG9Fote6/18",
+	"7NAM5qqGw61t0I5t6Etnv7/V6ORZupMlyHcmKJB7ZkmUKUqpCVj417/+9a/9N2/6L16wH37Yf/Nm/+Ji",
+	"MIb/hbUcu6XI0+3B1vbO7t6TanrD1VX8cfdT3/zZtn8Y/tmv/Lm6Gpj/ePKp0UNB21oTff6xMZDXQSGK",
+	"+S5ZwtWaA0tv2TIDAQIcju4GffBoqluzjFkVPFp1XEvRuV8C/5qxzhqE7xeV2NLtOVesaIoiJy9mdYzv",
+	"uRbs3fnr5cJ/y96l1YbPSqxMltyZUWciFRxDt8YqTdXtAQvR3lxTxukxuv2wanx1rfjVXSMRs7T5klS6",
+	"PnbaK3OQpmUzT03B57cQ0TJOUkG8f4YS6bIeF1dG275LK55moYp6BWGnIGwN5LoEQf8ydNFWD9C8vVYs",
+	"AlmMZKN14dDmEJuj3TKV3iHUDS5jnQ0Kh2xaRnto22HpLrYGM/p3NqAy0u/OQgx0MdzGlkTmuTWkWMGt",
+	"F7Dw8uTN8YvQPAwNBQB1lt0KcR3zBQtjvgihiXbMk9QmxRZpar48Ob08Pv/x8HVIOQ8hujldJ0/EBOiR",
+	"ABKizWuA3Eyvz6OvwGmssMZz7PdZSo9eiAHFkwQ21gBAgzLYXAU3Nyy6hcVgMsDALu2lYYSEnoaOm4O7",
+	"PLm4PDm6GNhVhmabbw5P35lNUoEqUWmSbA5YpGObTJvkrCuVEZIx2DNWQvcG7NxcBVgzx/CrX2quHIma",
+	"qdp2lhEvJtOcFXPoSwZW+vDi6IfjF+9eH58PZvzDLxSb9gtYFkKySZmTpuOjs4SfzJwjsVDA1CB21IAG",
+	"BvONMyGYTlU+KO8QgtkQIMyChmbn6FFc2EaTfD5PFwP2AqR5kCwlszCBjv9KWAPcFma7YgSMGSwTY6No",
+	"EKy6e++ie8GIxyH0R2SE8L0mPbJBj/mJABhiGAHE3WICtsW6b5SM+aJnCPhT1r0o4F9ehCNCdIxmXEfX",
+	"nt7RK37HKFJzCgdWfTYSBPbtIEOG3siwKz5EaaGTm5XGLABlg46AllUaYtsg8QhKlPGccRCK9gmQHBjr",
+	"GhzPM3GTKJu/pJnOkzRlE2Xz56+T+fxLxcdubz19IkZPnvWf7gx3+ltb4mn/WTR+2udPhsMnPN6JR3yj",
+	"+NgVqQUY7FNp3H9QWmlrUVB1CbAxKQ/AuzHCBgl2u6XNUvQl6NlwgraQmpPlzPklI47XBnetlbvZhmdE",
+	"UAN1rfjpzY5HOEtiCf0M310eLfkaLHI+e7Lz/PnaFbWFh8qWw7RtPZCrdoIOLBZaeSCl6wQd5BD1hh7u",
+	"8eaiiX/xLlqULotOMwB65+N5SWVWiREt8fs2UG1jqcYPEV4dvO+GXrWsC2FYMWae3kGbQO9hGbLLRqh1",
+	"GVFgtGBJfGAYRpQTmSMSl98qIue1WlLr2r/aaX75aoTJraCdQlVIE+sia3cR+r4JzrzQWzJZig2UkPZ7",
+	"dNHaTcqSLtIc21SRCIB1NazY4Ja+MgHGy3CxO/WTmVgZbtd6eidrrm85d+jhLrDlgA4xLd1wQqZcetYG",
+	"XLIF3U5iP6B8VVrPhcgSoVtaM75ZY8UyWDUqomuRH6CYCJYD8EtTHkAZsYjvNfjDrcnKu9vhYG/PO81Y",
+	"FUa+avDQgHmr8uGTzb5LZH3Cjb77MnZOSkLkHzqBO46WuzKYuzby30VOlGH/Zci4ZnYZIOJiZQGM1a/4",
+	"t7u7wyHY+1SRM4j84WVYOrkoIAxl91tSwZdJKiiFSix40vXPJmAh9u29tJ0ew4CFM/7hQsj4Nc+FjBZG",
+	"cf3qmQjgw1SJzPWZyC5E5KclNNeL3URhUkRcKgxN3VqzgSu/kOW/hxwEnyX/6mkIJZiV5aC9z5olhN9q",
+	"6oGXdOC6jhVSU82HBjrXa3Xarol8a9Yh/NISQbWFFlURw4oBlf6pzYUnvFPs/nyh3//8Vr3/+V3x/ufL",
+	"/P3PP0zf//PnU4k/nmcNP5ofTpL3P78c49+j6P3Ph7z83bxzKt//8+cXMf5gpjibly+ZD36Yvv/5WMAM",
+	"vX+7Y37bSn3E52QNLthVPeWbdO0YrJMg7EoXWQ+V52JLTd2vNqvvwdNqm9sVvawsKqBofCz9Vl+X2RMI",
+	"bZW2RebJ449JvNStyHu84R6W16wmmy1ZUtclwyM8z02qJp/ZYmmnT/P0XRmVtlZLzWqA7d+WSGHlgbsZ",
+	"dXzq2wZH7RkNRBE3S6x3On6yEi8eKM2eRjsXkcriz8uzrw7VIHN6HRutmYsdMurd6I64a4M+4Jylyl3A",
+	"ViKZ5mPBZioWPYh2DCnYj6zQ80zlKlJpCBElAbOBZb/MVZaHaLO1eXOF9lKwD4xYZF1Y9HaibSWwajRL",
+	"g3qCi2jYMj6oR7UYzm04dszqoTuping6VTpvKfHor/BLhuQ0xNvcKcqmIXGjGQfgKOHOGrZDT1wVPxJ4",
+	"bL3Bihd3RRziqtNqS5ULILJWglF/vfH+QTPQLwx5G6lCxgGDTG767yOViYBd2JjRU09uCNgLT2oAykRV",
+	"EF01o+tE1uwV5Tx3ZNoW3Jchsnbk3uW6M1pJOFq0Vb+0XHj29sIyEpos3GecNem9cBQYhlvLj2OcNebl",
+	"VfMcN7jMqp69LrysORcQBP8qcLQ0ZKHcAV7xEtj8PHTxmZMmqtYJOn7MN2geSVqP5y6/W8KfyppaAwEr",
+	"S/OQyQ/rS/LWaD5vAXc6eYdGd4zoA7A/1Fo0lVyyPzdU54EGrZGK7xDBGTU343eZA3ReOHQiJxAutM/a",
+	"y2OUb3f1lGfgxRYS23iXbWo1jYUDQXkv803v8yIQI9vKH86oEY3NyT6UWGLGepDqP5WRmgxhoPR58ki9",
+	"Pibrhs6mTvpKyECHr8kgwbIQURdBAl9GwSowVEHGCJEotFAxLz0Xkddbeapu9cNKHj5+uj2rzMpjdxBM",
+	"ACT0CrzRWGzXLYRAvVI1eS00IM42JGU0yEUribAX1Xw3SeUeRXXuJd3c6WZahZ8azK6JLGh0Tt+lUlVd",
+	"2Fp1Rk2lDO4nRrmvmyWWzxJVHGD7dXjqp9pIcizxbm4vU8gc6nuPtEqLXPiZa/fuf4SD4t9666N6qtzG",
+	"rYq+f/fy5fH58YuAvTi5ODo8f2H+E1P6ApdeF7B3pxfHp5fw99Q+9c0BLZXUWDfzU+h6UPG8ZLPeY0sv",
+	"eubT8KoYDneiCtmGn0T/BN4L652fqMztHRtImJO8a77gZ3Uxc1Cjqdxwg8mr0pttVYkTIXNoNtttDlar",
+	"bWydNuekkQYiT4u1MwYUu4rRfBtT+EqF5XX8Pil7KngrW32m5zxv8ulk9uc2F9CaUs+e22+1++asXpg5",
+	"gGSBucgSBZaNWSKL3JwfOE+MOJ1Iwmd4E5/XHCdlDeePna3O/pNh0Nnr7O89Hzxb32MPt954apWMh2Up",
+	"udEbi7kE9/DHbt3LG9vf5LO6hW1DH+ol19fNVcnLin6ohrk6cBSPM2ChkPElBkMa8U58SPIjyP2EJsMj",
+	"SBbGSDiqMNdUUBJGuEMNbQMTOM/ysodlJKoNBoPQAQH9jrecfoa6IeuGmeBayZBpvtDsdrroHVTXXSnW",
+	"BLscG7J8xGUkUhCOYecQIZYV89z8AgGn9XisZTrTZtKH6ZKYdSGYVNpQdDnp64XOxcztLIl7B0wX2Q10",
+	"UWgMh+w8GT/l2/zJVv9ZPBz1d6MnO/3n8XPR3xvFT/nT8bYYRlufFwHoyoWhO9bywXyp0KgzbOa9TQP+",
+	"2o5oxZHUyg1QIPK+FwXsmf/sS/R5wLQiTynsigI6vGhQ+4EtQgwK57wWHLO7vbvddOEbxy+OxDShLJtl",
+	"58yK6EUDyk1y06IEYwJ8lUGV3MiCse3uBIa020Qv90loitzJ8jujLthO1n7B9fUFvLh5VCAO7C/LnQgC",
+	"Uhvtc6i8udPNHZv1UdWjox4K6xr9O2bR3hJWV65uOr9V0U9m8GarBiDQxiYN4CrrRBscsm0ZF3ljPZnw",
+	"nErPHrDwSJkzyUXIukLGNqzDIHzvoEKku7UWPuZxhWZ3DTqQcW45m8F6bQoZGQ0wpZRDMkaeO5ueXY/5",
+	"TwdWQcebqWqO9N5fuvs7ZB+mabI2+3Cz1MPPyzvcac47vMx4dJ3IyfFNS0Ngnpfa0Nz8KVsulfU+oGo/",
+	"aKYNlqGHNWXGYp6JiOciXnEJLjha3IC4wDUrv1s2B0uVL9FUP6Dh7jmeLcEgIm6rue6zZscebXGKRFK1",
+	"6gT3kptLq5tf1pWnEPaGV5IGHxxsw6sNQlgSeaPSem75ynvUbYZQ38m90cbbrGQPF/6IIGyPMPBqK8OF",
+	"elYZP1CyCVIb6enSmS/TVTIooCkCavxUzcW9gIUvoTFMyLpLaEotYwIWHk/QSd11tYKaTSIVGoqTd4IO",
+	"ztAJOjhMLXvAvtVKY1p4l3m6Oe+q0Ku1TAzGbjp0LON5gWLv5tJFKcOOeHQ9yVQhY1bAWA3i4PPRttiN",
+	"tnh/L34y7u+Kp7z/bPQ86g/jLbE93uG7o73o/rE6l7XYHG8Z9w/N2XDJm4Xm1AkbrvDRA8fk7PZx3DsF",
+	"4pAD1B4a6T93CI1pkVrf6aaGioeQIHxAwTm2n6tm0ig01EmjKTCYg/j4RuRTFa/DjEP/3eWupH6zjWSc",
+	"k5qmshZtJT1d8kasLkUbQF5wW7aCeca6W4zSpbcpYXqHUqZ3y6TpgO1ZD0T13u+UrG2GP1lO9l77zfKu",
+	"1abFd2lKbxx3JEH1Ir0DXp/abQAKffv3akpoFtMGV7/MHGC5jrkdLuum4v3OD+q27PEz44i0iTxgIZcL",
+	"YjgA0irzq0cahjO/jUMwlpvfK/XdcKL5rTkP87DKTfDpula7dwHqBygous94GeTMVJGDseLw4ujkhOX8",
+	"Wmi2zXLFdnEYsFiMBbXSyadixsZlUVKeanW3yqTUhLeh/uiXqMFaKVl9NyLgUs4IpraD3whFaDaU7Zg7",
+	"e7LLUpFj7HqcTJLcqGuDMGDhLwi//fDAhq1nYsKzOBUaICXiWlCweuVSPFj0Q8wP+3/j/X8M+88Hv/Tf",
+	"f9wJnux++rfOQ7XxMsSiWcoyI2xuIQAutk64wiHfN1n3tYiKLMkXF2Y8EvPUtZCHRVMByaVGXVjjyQ+w",
+	"ShUkbpiL8H71isyJMGAjntnOKOH3gmciY+iig0HRNRcO2KXt/AU/265fEGUZRWKeU29jyXiacH2AiuJI",
+	"5VOwnFPl22CpedhtIjUmF+Gjsvrdn8qqp9xW43HJSpy2zKNco80AiIE53BCQxIhLyWSKxmOjhnVwwdbY",
+	"tt+pLKSEJT5P/izMtX0y32GduOrBf/cdVJb57jvYvNHi4sJAIE+ZeQAo6GrDsgtf4XChPViF60paHyml",
+	"bWJwIEv5QmQMc3800sC5yFDxD5oSucxQaA4eq+yWZzF+ZFsMmdtLNBSrAMIBUbza15r3GS/iJMeUk+BK",
+	"Vjrxll0rsrIkalDNQKHCvgGtuiybpIMrWXr5ArJe5KSQBDbqWmM1GEpnQbDWgyt5Jf/bf2M/JRkEWBjt",
+	"xfx+JfvsGIzaIxUvAuxUa842SgtwiyQaSwt2Qz6fpwRQj/9TKxn2Dqg6c7q4koyJDwZ4oSoOpzr6Hi82",
+	"4yfI2hrwisvYDLECt1ANNwOfHb9hufiQs25o/jyepzyRYW9gtnLowBuiJBMNbFEafIJdkM1Fs/BIyVzI",
+	"vG/03ZAlGqZf2iLETRrYHBHOeTMCqNQ++tC/vb3tG+bXL7KU6lqHriwWLGrOMy20W1L3dspzGCgqspT1",
+	"6fVRpm6NtIM1sSEwAD06UOUeBgLHSawE2I9wWLuR3eEwDOhG8D1eXbsNIqUU78pNRVCoIqdloXmKejwD",
+	"pCcZ3IH3yYAdSvIPAKc0ur0hApQbYIZxNZOQxlDTaHtL4e7WXgg3+D3uW+8zKOTRV1kySSStCTyH1Ife",
+	"leHDNzT0e4bQeDiBsgo0vv8W3wpZN1KzGe9rMecZlcQZTAbwja2BNZ0lrvxVpGYIBeF3IW1nQQ4RpDQk",
+	"ZQS4MDh+qaTomTPRt0AcFBJzXLfbUJYtWIhKU/8IxYv+oXmpj2sNzVBQBObDXGnBwr/0KU62f2Jdi+ci",
+	"zxb9w3EusvAAyqmJcQpVH7rh27PLk7enFyEcOOyPxsVPazPboVFFCHt4vsvrJgDbHu6GFFDcuAUcRlNl",
+	"rznPp480Q3Ff9wIYovG7H4C16OY1vuEf+ocTER7YxQHdQbCzy8sRnIY74YBh4wKNRXfMNWBBsQ+5pRIA",
+	"cRfoI/GyHMLt4TBcgtOA8mVK6jhgRwCW9oDrHSo1X9heluHHK6u7X3X22VVnMBhcdT5R92rMvTLUbpwA",
+	"5TajUTV8KUSsYdWw2mMk0AYTlsZEYUNJsUm3cBRHYA1Eff3lD5CGsBlPDTVDr2AioRs/S+S8yFl3xLEL",
+	"fMBuM2WGXcwFXO0s0doMBL3WA5cTaxQvmxisiryvxv0MOoBjkEIAPV3SJIKu7X8vRAbXa9B0JgyX7R2Y",
+	"RW2FbnxvSVEm4Px4inWjjUhzgHAAaOQxk5iNihyLMSFow3u7oVtnJrQqskjA73sh7Q6BFwBOMs4os5sb",
+	"hQghRbIQYNgKdAdg+PwgYnxLi8kM+v8BBUcswtC5kCWShRTIT+LBY/vIUB4w6s65DC1xIw5p+P9j76G1",
+	"5yDPw2IW7vhAGwxfHV+aEVomQ9TZC/Gkn4fuRkrBkLpAYJz7ATKbrZ2wyneVWcUWe5N8f4CknRVSF/O5",
+	"yrAKJL5KnMKMAcyi6zMFo+VHitxYkC1f4dgQHNzAjYH1Et+FXWw/x/x6wiYKg2SpglxuM7AaE4viEQQZ",
+	"UYQ5OcNBQNF0xzV6C88CnxGaYeDXSh9pqrRm1rNnkIqziZBFIgUD1sG6EyGhtilhc8BikfMk1cxLzhUZ",
+	"DY7DbIVe+IcRLOG2QRfEyIQA+T6EG9t2P1ZYMCNB4XK2ENQjwI1UK4tOsS9JNMV5d0InWyMrKKRrO8O6",
+	"RmAfmTXE6lYaRVZfszGWvuNGQiiX65iSf6T7LDP/gjZEGZA7qHsEtg+9XyovjzThmCZbRpYlNwgqiWRb",
+	"Q6adyHU7VSlcS2YzYVDmcAIufbQzZPoAREOi2DDwCEkpvWSG2WazxEV80CIMpl+Led7nqVmG16YkiVMU",
+	"gvCzRLMoVVrEIG8cWqDEiwL7DTW6MS/pWs+TQSmrUyqLACkiAb2hLh6UNAgn6Rv8SxOBcnb13UQzEU2V",
+	"oYw8ug7KQA9blgzgE0pHQHYRLHACt//3QuWCJbm7LHAzIX96d3lExQN0o+fZsdhxhklJ+0wnH8yoaABh",
+	"3bC9qquRUFRW1paGUgZVhQgIyzQTYu14NBgobgFFA1W6CsJepxiZCVs9gy4A+ywE2Ayd/grmHrY1GGwN",
+	"oY0eSYdse9gLWKivk3novWhG/a//+/9j3ovD3oCRP9AKvWAUoIpyRsuP1S24ZgWPoWMAOPdDFKoodhL5",
+	"xlQVmTbSK6n/UIKCKs4ZGh+p2SiBoAajAuDIGimJGYymQsqH+3yMW0CB2A3l2RLwm4A4yRBl+kPnZrdK",
+	"aZlCTEJ9NkryjGcLtHsGjDOdcj31RK0TiasCZgolFcEaIrLIQLdtIQQdlAT+d1nNKhL7BBwhfzyy6h5g",
+	"tmEjPjvl/779chRa5TrcG/57uPTO3vDft0lduTTSJHLdqUpjxNnTd689M2333X83sBCw8N8N8Te8gdxm",
+	"GUo5eHNXRiCjFwwb7O3b9zwWzvGL8idLiRxlBQEFtBRbuAPiM0vG2kUzGbsWi1KS7WE+DAIDyNCeGqkk",
+	"EwkI2Qb+BeueKZ1PMnHxP1+ziEsjSV0LMYfvJKjmPWtuOKzYoeB2oHrrlTxcY2nrgq0fnHc+KyU+d/n6",
+	"gujalfQN/isNdKxbflZxE0CpRfMjstsr2dyXf0MD30HFuOdZ9a6kZ9ZDBafBhNds7oP0cDJRChnrK6mk",
+	"IcKqMJonCCylyhsnmtjGSZyKd1pkF/hpaGOrkTFZonMlnxjypGRdYoHfwFCO/4ZFK4l+mFikgvjSlUSz",
+	"Y2vrpT+1dl5atkheyc1NklUbB7mHbHpLgJcJAAfWAVj+bZaYAyBt0C3Z5s3XfSDIXY1EcCVBnUCrIR69",
+	"kzLUrezbCtDuqFDxA42lC2Vb0ZYCy7ySuTL7Y0r2DojEzriMueEwtjgwlMM1ygpRnzk0Ve9i8HEI2suZ",
+	"+elKJlgNzfAYH4vcP6t4YFddu21UNc3xo06Fl9CFHYA5w2lbUFt2DlWx8CUk91tAvAB0Z4bYB1eSrkcZ",
+	"xFLayEJFhnzNmvSSiYQc/XzA3qjYHl+D0n4lnQhX8hsKbB4wA+nIIRPNZoLrAldn5TvOjPJgYxWupHlV",
+	"FTkA7z/ZOTiDkrjH/snOAbLYP6/kP/v9PvyfeQXMvay7ZV6B60FlGZ4B4HW3a49o701QyT4bKA8YqqrU",
+	"tLWqb8CioAJ4d8ctCvpb0pqWTMus63O4//rf/8fIB1LZhdlr9KcMsO65ndPDCpi+rELe3TVrMLPX5wgq",
+	"kO3+VYpd5qWD1fPYbMHunpnFUGakE/80N3uIOASCNE9TkRnKYe7amU0BiwhZreEIWvmlSSSkFmU7m87h",
+	"nEdT0d+GljJQbN9Vzb+9vR1weAz18ulb/fj1ydHx6cUxfAMRYXnZ15X91//+fxkEzUErIIqcY4dnJ14z",
+	"GtvD5lPQUXMh+Tzp7Hd2BsMBRWNOwbdFx2og9HFBASBz1VRA4IhMWJxgFg6DTqyQ4FIMyYVKeQ9OGej5",
+	"kMrZu4vzwxfk6xAyzxYDdggoAqXOurvDnd6BnQYhNDXAZlQv82NgpM85ZG4bpbWfSC2kTvLkRqSLAIuj",
+	"PQeTpr34atE7dEuXNdScAHQSd/Y7aKl7p6lxG5CN71W8oGJ3tr1i3d5v65bO+CYOSoqKqLVMMnQYfkAV",
+	"De5nezh80JlxzuaCTxhw8Sno7OKkTWO5xT3+nsdlyYbO7nBr/SfvpJVaRIwf7az/6KXKRkkcC4lfPF//",
+	"xRGZnuCDrQ2mOOOLVPH4UqnXPJtA4OjeJkcAAdiSp2BZxa82mI1yb9+V1g90PNsOO4RphAGdoJPzie7s",
+	"/wwuct15/ynozIsmBCX2hzKSexIwDJkhM2TgUX6jBauyr4FDOAjTBNQ2yGxQyZfkjBDp3n+kS0ch+8nD",
+	"8KMf1mG4NZrCtLvD3QOWl1iKPBOmde6aEH4M8YM2/IV3METyCyIx7KbsqW5k2JP4t4TPGBwY/z5wenf9",
+	"F6cqfwlldn6nOI1w4pgnuEKcY7fXgOSfgiXe/PgjoeSnx6BBUUBQ+V+VJoHwe4moAXMuHJFkDmmDJdb8",
+	"4vU6xF3CRbOdrZ7V6EcCFTwRY8DXMqYvYy1+QAhb+m1a69iUrwAWGNx7fy9M8/KAXbAt3AHbdruopEJR",
+	"VYj12PmGhmtDUDMHZnfALP9qSPo1kQ1hv52B1nDLoRU2JWzJ+KEiQH68Oirflk/6GL3vlNE7ceJNWe2B",
+	"xVhgtF+NuX6/gAjhz8DXL86Zv/Hkbzx5I558BzKxAff1CUb44vj18eUxW8vOw31iBnfj2sCzN+LTD8Kg",
+	"Px/pvzHpb0y6xqRZV09VloPXarU0XKbkNmPeSZYJMIGN0gW1DdbUF6NuuFRjMm+ixw5cVHGZpQ32P+o0",
+	"V9ZRgoCBBKJ6uER7+gzb6S16UGx8lKroWjOtbJjxRAkNpeKclA0Fnnwpm3XDTN3qc+xyHAaM/pnzRIo4",
+	"RPsZj2NdFqqyFl8sFlX6m5dRFyo7HKaprWHV+YLsj1o9txmZVjR2/vWw5GsCPZwPQ+dMDRw9qH8hbkRq",
+	"LhGMPRPRWP8yLzKpKwAM4ugymBvYwWriFBtgwCdgGkOqRotaLnsVeNJE54e2gttngc1G2Rsw1RFUyVzO",
+	"4WiEKSwv528HN/LHgKfX4Aay92Phhy6sTjZdwJ+ZeBVUBV5TxlWghQ6pvIzdobr1Ko0FuaeokBl9cWeo",
+	"u6QV/4rQZ6dsK6PW2LwcqbjLD/lDgZ+FAWZOrcZUNwDKjwYEPj0cS1dSrGfon8OpYfCSRz8Ay/bb/+DS",
+	"J1B7K/x4hdw7vurss+GnkHWBmGtcEXipVa+N45uBfgc8/7cqTP8GxASChkf6oaQFdwV+fUmMFpsI1rUh",
+	"iWXooY087GHwlB9H6MUPtgQPkurqRfsVEsJkJ6o3YEftIYSfGz+4Oxw24BQ2G8GCZDQBodnP78NlJJqI",
+	"vI5Cd9N5X5t1t9ZW9168uE7mG72H573Jq2/wPjZ59QdzW5u8eEaHfl8t/o7MmM59UzmwlEmqtVO/0ZgW",
+	"GvNK5D6FaSAsjmPfFfJJio8FdgtY5vaP3TI2F0St+nItFtWi/xgKnrNUcJ0D+5fFDJIiKGPI0JzZyg6b",
+	"N0Zwa1LKMFmkLPFS2cRHesttJ8TgILNms4xrsTjAYFlLpSoLw/jlVIxzSCbphh8/hdTyX8Eupxy6e/cG",
+	"7BIi/KWqx/DqBjJne0UeVk4M3fqhW2hpCqTkR1tyKVy10RDzHGgUM9VUZKKddlIR3M7nANAXlFyIxNhV",
+	"tlAW3C2UZXZNHr2j/WYTfDiahDeRaNGM85ZcbaxVbKzxNiiyjsA8alJo65QCELGkRwahy9LrutmmbrHE",
+	"apy/VTSpLrIFS5wG+A0fvhiPdme8OQI40r2e1fpyU82y4+K+sYmwLWBcYue/qA7h2j7YV8wZXFMCUcm5",
+	"KUkmlEWa2kbLRknH/6x2dN5EF4E6L2Yav9d3A8dONLvlC9ZNcnarijRmkUrTJBZl5gPYLKgjmzcYWifa",
+	"vPw1zYdK2H8GcVqvW9BUUPQl+KZZ/SqaFdzrpuoVSqzflKs7EG5HL3UDwbwHBX+sRUYlsRoJ+atMFXOU",
+	"ZGp6xvL0LJG5YqMiuha5e460mHWpe7chtECVJIQDT8zwRDkykppWalVzKJ9kZqiCzQGTSvYbVCHM54kH",
+	"NXJNxlNa7EFpbybCiX3rSWJzQhcYezETqGtrEeA0UITuoc1DF3g334jkr0Akg6UeSwAaTCf/8PsnJqKs",
+	"OwZ6c1l2DGC54weJlFUkSSLxyj2Wv5CI0gk6IJ809J//dSg4Qts9PVRNOPmNlK+WwUn0hmN/KGq+mQls",
+	"jeVqvCG9bzdxVXTd9bT5DqYoEsTN9M0GsGCtalyz0Pxq5PW3YnVaeDYnj719szt9KbvTnRC7iJN8Lf6W",
+	"zmNDO6pKtpkN1GbuaEyDAt0bsDBXOU8hMCa0Dc3QRIZ0fcbzaGrDu7FmvhHWVc7+syAXvZmngqMh1qpC",
+	"fRva3yb5ImzVCiEmw+zlGLfyK/jD6lwsdR3yrIabaIa7cIEkTeweX+lsGhQKu7zAbz5tvg46Qda9eHd0",
+	"dHxxEbCXhyev350fB+ynw/PTk9NX5qRPTl++PX9zeHny9vRgKX+117oDGryyh7Jg75gnaZE1tJL4snZB",
+	"c05Qs7eBhh0iYKtxFQG+CRprYrn8w/KpD9AacMU1Zmef80RjNSfvPvuxGCdSxH4Ay0G1AxH2Fa6b+iBy",
+	"xjY+JrBOJCvmc4gi11VC4mEgdNh1X6xMsXa0ZPGlcjTdBF8n3drbYBuPxwAluBcsTQHuNXcXv3UW/zvM",
+	"+TiMY0CSEiEakKzK4R+nahJRW8gNYnF9bKjOhJUJeVa57JngEiIjKXtMZXFZmyn0WFHIELD2lzubP9JY",
+	"Igus9pUWY2j6XcHMX6uJkY+/aIBYdaI2XCiPTf/hwicRSPwjWA+VTiTYxLUJxXPoC1Jhq3Kp9RgkGUtk",
+	"LD4EVq+E4D0o4UUgRQojlTIvNFYphFLnVvJhQyf7sK1S+tkOfOmH7fZWwOWFW+sXh0xvqjbYdG/8USHT",
+	"v40VcFmWimqvI3NZq+5OhimVSCirr28F1J7juqG224AdVr5NFXQ2x6w3F+d7+fqCTbmM9ZRflwZBPqvU",
+	"16TqaNA4lnV/uLw8u7BFJZfrvNmKU/MMYo/nStuKahTxPs+SG7Oga7GA6nv+IhPN5sUoTSKoo2tUvpnI",
+	"RLrwC8dRfXccnqopoxvQlbQdCVs7nOzzZ8dvcHM8p90trfsAa6cC+prXsRg1FflbbufQXOSOdaFOLjNn",
+	"VJb9I9vNFq7Sf92WP8WCX1LdUoFzV0h3ubLfSDCdTGRp5/DHIzzKF15tkkq5uKPy5VM+w5L/SuMBQV21",
+	"RNuO99AWIk4yLLj32EyjH+MjMzj+PICGP6wLLdJnIk64TcmkHRDsaFtqGJpt4gtTnsiejZLCcomRms2U",
+	"xDzvRFcrrUD5e6/0N56pBURKdmSaL7B/6IJ1pWq5psAW98frzqdcsiQPmFRUONoeI9oFyvP2X8Kc07DS",
+	"ZCnEVkjUNuSN+82WFutVslFfv3318vVBpdEA9QEw19GaWO6TjlXqQFm3+Q4B6mLmgYgh8l9S7H9tKNW5",
+	"0EXaqBe/VpMJ9Br4dYX7e4rqu9sb1Fu6VOoNlwtao/5KvIv69nT2f35f4WTQ76udtK9KNrXNrDYSsa7F",
+	"IqjUv4aCsomep3zhWglSdUa/sYtrmeUnR12LxYAdlXUkxyqbMc7yTAjW1ULYME37LfUbfBxNkzTOhAx7",
+	"+yzMlMr/ZLTcEEJGNLJJrCGocsre8opVYrePTBhqQB05ym5eMDIW4NTQ956Fr6C2c2oow2F8w2Xk+ta/",
+	"y5MUxIWQ8ZlCs+Ssd0BLgp5vS2uqL2TKbwRWoRcyb5YUywNaNkbWupDCMezXTsDKBnabcL4HLMQF7jeu",
+	"jQAJl2W7+u8bDlfpoWXmazblmZkrZjwy2Y2USgXE131Jmx0d2aLNbHdZ2e03a91qCbkRkatS8pH/ygoD",
+	"Xlle0UEjSjHgEIYa76SfWccA1zbA3bBekJnZ0dvTemnFtxLiGj4kOrfOQPQkofQHNU+ziYj3oQYgzgaF",
+	"tWMocu8+xCdQrhnXYfs5YLwbpsK7FSYywTL22pY9CSgR2YxixAEU5nTOFwPm01EyitlTaDMfWkD+QsZD",
+	"O/zXMR1WZ4/X2A/Lo/pmLvwypRhVhkjiYecKFF+SH4g7b2hANChS50yeGxgeo+5wZguckqMeO2zz6Bq0",
+	"5+++++675sAlD3fu5sKzH0ID2F+FT63hUUYyAZLyzRv+0BEv9RNezdOaqqZdWOdSGZYC7aqQBQD5960f",
+	"XQfZ7L/+r/8HuBHxN2quxakvQQ8MCgYpyVKyT5jjIq/B9MCpHeZowcKzd9aQVJeYP5pZsZNVwJIxWEYS",
+	"g0rjQlOBJL8VFqzRNeXLoIR5VmDlttDgn5EZQ3wNlV3I0YbFYs8KiQ8rcmfKo2tt5trtBa6ZVqKJwA/Y",
+	"W9dWxWzcC8shDgAmMMHyjEuNDVECFAaqVVjNkEZWyIWESDBYCEoZeHRYdo5YdV5FM4g6l4I6iEkFHcdi",
+	"aJFRZeDQN6fcWzWBrnb8mDHnKsfmakUFcykE+m6wnPrucKfBgKxL6nZCUPvZJO7LSRcUWv+VpIt1tJW6",
+	"Q5BdS07Et6J1ZBXZ2ttkP65v2RsRJ/zSqHlfO85JkC2fp0SGocVLeeE54PM9ZBtnedjIVoLGBE+rri4j",
+	"kctqec06wrrhz++prSZLBR9XQ7rLoWw2rCwFp5iFzk7ipdWA9FRLg23hFq4DhQajLIxcKj1oFzajFlqg",
+	"MQPktVU2jMWRPb+vrfzXruabYPXQET5LVjW89RXC1ecxsGZ7wxuI4wUnL6CEh4x2Uc7RCz0BqyJXUMkD",
+	"Ifsn4nGagvvDjjJgh3nOMTrRw3HrGbC9HThBnjenq6HrHGLHPJqWQ0y5NhRrpijtH21yTnYBY6l5RyoW",
+	"LaJUQB/A6gJgCInGTvyc3Gu4OFiJ+4LS+snlx2UkjPhlo5ifs24szEZZQvGdlHtYKf9ZEhScriScjz/C",
+	"f30KmylZUB4L9ms0L7cHUPM4bqQsX9BSQtMcxvFXM5fYnbbQNh9Eq0AufjdGlDvLOL9Wx4zfrVCE5GmJ",
+	"8X2OEGRxeXWBfjMtWnxhairF7VEcK2bMgFYn0LVKqfwAG2V5FHvZimpBHU29M+rP59HkJgpDjWBrFBp6",
+	"HS1T53bag/W9Kkj5mWpY8LEZmx3y+ne3qDhiOlBt7Zfz48MXNrZ6zvNp6Y+JaH1VcuU7aGb8w2shJ/m0",
+	"s7+9twdZYPbfW79uxPVdCV3L7X8T6R6wijEQD14DwfsQDxQINtKfSNLZRGtSma1LgLqSISB3UpVwrq+r",
+	"KHk26zM8pd++5ZoW2oKhnrBpbucbSn5B8/XcgsydURKheC1KQq9r8tqUMw/YuzqKqcyzDO+uhPOTXMy+",
+	"qC0AzgBmaQFRs9JvcPngcFkJGUjwlr+M7r8+085cf2knaPLh/EieFM+Rw/iEJ5Lig80GHmlmhCBMTM7z",
+	"LBlBo+C662Rzb0lgE5CSPChr8S67M8KPpexqxgiYSuMf0WckxS381yfqFa9FlAkI2dTXnodDWk+Gbvd3",
+	"dLn7xyPNKNeOWncXEkr+gd/DLLTX7MsIfEcG+DVOpM55mlKX4/v4Nr6UPg8wSMVhfmU9fi1Nsi10/hVp",
+	"0+8xPuKihaY9otik+zPdx/j9CgXauZf9CTH8IVdgoqNIKTTpYe1trO9C/e1vsbV2TlZCKVZSG6j+Z4mF",
+	"ow4DdthCyg683swPTAkysUwLfkVO8ZWFEs8vCQfxTUh5OIQ+Nwd6VzHFoTJk6bSn/hx/cC3a/e7Ofv/x",
+	"7v+4eHvaczkuDdkoZNaAJIgyncfP4JkVecFT80YvIK3XputAz3mDspaL+wkXLk3I5l2MsSZUpTsWCDns",
+	"NlNy4lZda6IJKRAV0uFJQTYJJo4zofUBxmZiQ3x3CLSoq85fVZGVPxsqRe9edSoNrqG6y9NtNlqYFZAk",
+	"1U1yT2nncqGkeKT32SjKFnMsT1r6T55u9wbsJU9SAT3SE4lhHlBqwizNiDp2+9UtYEz45dEZmwvzgt1Y",
+	"+Jf+S5Xd8iwWsfkvqCxBZWR6ARNgNslzQ5DZSIyxk7+uHILt8w2JU5GSNuJ0Ugithba7U0WeFbLss7BP",
+	"BGLPfKNFVOTJjbA3bsPcafGJZqmKrkUMlRxtKZwIS46Z+99is0RSYu3WnvmHG32mMmGfsCnr7m4/J5fP",
+	"ucizRf/QvBf2DiiYnqbEdTOdJ2lqjpolAJBl/zI8fxalgmea+jXCl5DmW8j8oNyLuaOxyiYKYnq2d9nU",
+	"I47lZynXuT3sQS17yiX0eEgWUvxTeR26Ho1jX/C+ApF/qwc1s0Eq5rZvZT2hqAuTAS+8jcPegB35owDg",
+	"TQXcCsdy2n4qoJ8rFO4z7jLbWDcs04PCHngXo0jMcwhTSiEUyVC2eWk3dgSEamQ2p1Y1eO6B0H0ZAZwS",
+	"iIhNfQq+5Tx9y3m6T87TqsymVE0UqvuNWv+x7TvrpbmCSx00eMhbdRyTUODAe8EQeonpn7a/rGRKNqKR",
+	"WcbDNYUkSDO0/MEbQpZj/2GywNWE4f20ApJUWT7dMLAd3mUaZyV1yvySc33th3cZqdCrkDFPi4lhwa5g",
+	"HcAfZqLZFkrkrEDel+RgQeJ5gVzL3G1cpMKw2coaHmn7WkJiAcV2ZIWkYlx6WuSxupUhJbjEiTYHFfeM",
+	"/GUW/gg+DrNCykRO7Gsg1YHkoQgd2DxTExA5gJGW445EfiuE975uDhQ7NSunK/uiRRFgolUhYpUzxP2Y",
+	"k/hjFUdoOwQPWdxlefgy59E1kKqNvHzwroEesBCIkpyyTMyVTnJMG/UwCpGl/JSnybUILFY1Q9YZvfwl",
+	"gerEbsFN1qbgu73aPfyhwGp5+x5AubNbBijD0TdNMzLwYxQPKhMKZQ4wa6Dk6jRsBc64LiswQHWiNJHX",
+	"WD4wVZMQvF92b4HdCUAl9cvH6h76gO0Od+vKdavjlzb9Wk2WjVwN4RzwZ2U0x1eL3vB20gL8qZpgUcg0",
+	"kVhAW+diPvhmrGozVvGYcQ9GzQFuiC8lrrTZl8+9TpNLaIlgLTMxSbQBR09SOWBnf351/sZr0zgAgIf6",
+	"NIkLqXJDHkDwKMkNjpiDcl0Oyrq4TFvcGt6BKNPeAQPDA3yPw48E5A+5NavMOk7agrXopH67GNYo7dOq",
+	"WaRvftGqyKe2teSDNYC3t518lU7Vv0Kw5ya67veFXnx9VDenD9lzdVRch/AG7NaxxGJu5P2AQX0gNHpm",
+	"OmBTwdN8ionrsZB5kjvTEVVDG7BTIWKIMUfdF/HQM7Glqbo9A9XAKBlZIVB1Id9U74BMhtWqSH+acRlz",
+	"Q9LISeQNA9UpsLlMEpcat8VHNMI1NIU15/AluRuidyMa2XKjUA3g/hj027GwHE1FdM3S5EZIoSsy/0Ln",
+	"YlaBP6Df7U6Rw2qhM6Lt/4EC2Z8I2kPryKjK9/sWGyA62CbT8uh6khmSgM4KFLpsbtcB/H801nB9ba7k",
+	"iCpYYUEYmiHiko1EKfA5TccoFIyzUZGkeR8TTwfsgs8EE+bEG7RXWuMZHsRdjaYe5R+rbMZzYFqW43tx",
+	"vJYJbE78iVyQblKaXH/VoAeCvDWlHqw0DXcGPax/8w2Uf8OpCr8G19ve6FpeIWV8OEZ5YtWuGqlYxyXh",
+	"5cflqG0c87CSzk1UofyOCFXdDNEFzAzIamLIEhappxfJ+pYVkohYkoE7Zp6pSGjdO0C/bBuBgaqhdgVI",
+	"Zr5s2dD6XC1I605l2SxDOWpV1eVftNzSV8IE357SdAlrMMLjMa2824UgLZtLGJSPGC3sCgIPGjyTSLcS",
+	"/jMov393/ppEv/K3H0WmEyXDXsAMHBsRgaIKvHnLWqhmBQMWFlkauqKcXLJpns+NSmj+avbu/LWrAAoe",
+	"/kQim4Woit3hEL3Xt4kWvQMW3tASwOid8lzoPKwKtJhFlIlUcC1Yrtg8kVgk1FskisLaeWYLGZPT2qau",
+	"VM+FXv6zWOiwMTDy3JcIvoRXtpzgweWElbqtd2g2JucB9dvqlZQTfCsl9fClpOzhthCMteQIpL5Wl+0h",
+	"ifll+1ao8WJwWXsFkFPBJbPOJ9Z9eXH59sz29OtDWg5PoZNEWcnFKW+yHIcY8z4EaltzGNiVK1Vi1FxA",
+	"+4kJT2TALi4Pzy+9GjQBqd2M9qbRvfEPkamg1DfgEeOaxALrzNOPmJDgimPjlE8003zhVmFfyhgN3EWL",
+	"G9N8LNhMxdBUfSqghLlRSmUmeDQF4kzVzNlMzYTMrXsOQnSwP6I7PZXZlZe1lEH7B6t63emH17M9HJZG",
+	"dhtnRiYFNMa7bxrDPgEGHo7KnNP6vWkfhLbYcadcs5GYFPKP4sSxG/dMRCutAxZSN20uQa8HVIjb8n9A",
+	"rXdnJXYYmHIo1PW9454BuaUA/4Ud5EvK0HaS1v5BaVru5g/lAtTe8TvAcb81wM5jCkpo5Q0v8Lmu0Eav",
+	"mrr96RfzE/UDsz8lcci64gOP8tTIlgKZxdyIgZqEX0N/D0rXxSNdzqFzNdc+yNmEUJ3zBdQ3m88NZEaZ",
+	"0rrkA4XMk9TSd5dRw9nF0Q/VoPwBw71hcREbnOHNX0SRELEuc/Hso/3mDDwawp739xgg/2VESjvJhUhF",
+	"lBs4+pUtT3Z+iIFpLTJqzzLR7oC/pd58fXmSkNrgnb2hkS00nrEk3ph6IJqtiAX8arQDaIFHPFZTAlgo",
+	"EALpRMP7EwIc4RsdaKQDljJ/IwNfnQwgen4+FfjoYe1mGe9eWGUZxpPEq5Lb7RLunK5mPzyJv2wCmlvg",
+	"GiT4lnL20HnxugSNewDsPUXgzxJlSUrFkBvLcMjU4SRZ2y9pNet657BnM7H0N48/30TK35ZoeE+suo9o",
+	"+CVFvLV4UpXa/oXQ5F9U4vpNSU6bIkn8OOf6ut0rWLZyKfNb9r15Yms+B693wHiO2bBZIQOmhc29cvku",
+	"o2I8FpnRZhIZYZYsJHRi0iuW4TI/4mzk5TRoCEN1MU+FZSJSGWbywkSnPxy9fWMjVEubNLX8xBwvili1",
+	"Le50b8BOchbR/mwM0SOvRmq3DCGyjQPKsUN0MIWugr3E8F0snsBC/A6LKPSoXYxmJ6eXx+c/Hr4u8SET",
+	"c8HB94lW0RB/CMlCr1n34ugH2wcHso2hYGI1R+jA1xPxhArpwqTK+jDNUwRU/yW/VZXvBuw1xkdVk52S",
+	"3NI6dxgqjYXOy8ul68aMJX5D0b86zwSfMXASQSIe5LE6Q64ZIpHUSNHmunI2SlV0TV0IbYpUUNt/gHGO",
+	"NViDZp8yh3tOqMwFKvpl0AdsjcrqQOGf0BxfGJRCEHY+o6P1ILQ0X8MrENEcN5XJtXEl1CVgwMIkDm33",
+	"RDuKAbB4wIAs6MCmCgN0oj2QRtmHdHibkYg9MDHHzN2q+Q5g07ac8IPtqoUwfSzDTAar+5S/PUcNLOfX",
+	"QprD46X501PUsNxmSy84dC6J7EbErBsexxPBjlQmwoDhPy7Q8Rb22hokQRrXpSFUnxFxh6sz/1VkqflD",
+	"VVk60zyf7z9+HBnGzNP9J0+e7TzWQmqV9QmWgNoSRNgYcQrVy1U/SlUBVUEpOhIG/AWzCc16zbV09neG",
+	"Gzuj3HaR+n5JJ31iDnnI493R3ni7vzXeifq7Ynfcfz7e2+tv863RU/E82om3hp3Ac7WdOl7A7P6Jksad",
+	"5ZPZeN+bhQ/CtLdc2xm/hQ7+fptR+WLFmmxDojqb9WRQmWBdkhIqBAdpPPyjF7gebXwiWMoXIrPkyVIk",
+	"+4GjUCiLABu1+TJGmCHW2KXU2aAkwoV5PiryMts2YArWzNN0YdsyKi1sCpuZcMDsCVAcoU5i4XYG8heG",
+	"zcIXUPidaoCEqYp4OlU6DwMjmuUqUikLDUUKXUjB4dnJI83mCmMRwhmXfCJmQua/mN9CUHDIm2XHD2kC",
+	"28mGRg7ZVeeqE7CQTgAHgDKgyPwxJblMER6wYzq8CIrN2NO3toUAZttgkfvlReMj51a23Inuggr9D9ip",
+	"YjOeYwHX8ONVx7qUrzr77Of3n8IWB3KZpbyyK+dbmXqB5ba2tLnMAKeFvgRa9BNpeEuSJzciXbDuhSry",
+	"6cjgfsCArNJ/H0FBFoI784jqX0A/pBeJnsOYWcD+63//H+CbTf05IV/Jp75lKely3s7XrAJNx7sqRdse",
+	"6rcGnqt97cv0qCWBu62Nxk8UOhlivkYYlP3MEjBi+OyZDni/okGVZpGyDY+MlyI6WLdBh+lZggGmRlLY",
+	"rBTeRQ2lEvW03DmtjPMiITEo1bSSwFR6qlG1Jm47lyelWFGR06W4rcrqBwz1sjIzEhWBi/Mfz1+V/fst",
+	"Z8B9UYN51/RDpaQfV7XMoFWT9Ktv2VoSlqoncmKUMC3yHNSfENWxy2kmtJmJYluhRJbTkWqt1tgkU8Vc",
+	"B64x69ZwONwvX+eZcF3XuGZaKUnhbFgyLDPnMYZi3aAJ3Rp14++FKIxqZLM6jew2KvQCbzyc8Q8XQsav",
+	"eS5ktAhZd5akaWLV33KlY6PFKMyWQ2Vmxhfslic5yxXTU2j0Wu0b5+3iwNsEGCZEBt+iooXgZf7dO8BW",
+	"LeR8hUM3zIp4OamYxFpKQx/mvVXznGro05ihs1+BEi9F03BLI7D5hRI8icLPZb8RGfav84vZUk/8RMbi",
+	"Q8AKaYYmddYjFEtpVgEWlgIZ2xVNp0XRtrA6DgYBskhBI0AyNDiDgK0mEgc2sz5XbKzSVN0aCOh6Grh5",
+	"9fHHJP4U7rNzKz6BtcLmcuGw4gNYb2LBhiBebXmJB1wrSdCUqgkRrlo+Ajv786uTUw9fWffl4cnrd+fH",
+	"zjY0hppxB65rIYAc/uiSliDYpzdgNjcF8zhQLZeqEryeubjwa+FHPKOmLRXTRTRduvuuyhhFpvfs/ZSj",
+	"okZuGw35edfbz8uQVrtYgtMDtjfcrsTzezGiUMdbI6CwQhLcIFm1UARqv7+ZLnddJc0rPKf6g/Zo8azp",
+	"fHvWrrFsvKgbK4hEUSwpdpkEu3si0tiWHO/9FkwV5ky3XICtEZk0VVSNeKVlvpXTMFYMpEK6XiwsBzUN",
+	"iySN2ULkTWV9auyizKN3RkkPEZp4RleqOnPoHdzVjAcYiQZdI/glslCFThcB0/wGW2p/loGPdXnOUsE1",
+	"UhLobpVxPTU4KBKoOQg6kLkcz2Spr5M5WnLvbR1sMTmRsLO2Gb8j9i57lS+h9GoCDl8KDg1plg1+baI9",
+	"8pqqcC+LmRH1aCWd9y2i/D3sZyD348GAbL+sx2PNAu1OzZU8bjab6UQK32SmE1lohTEetGbMf/0UuP1U",
+	"JvZyAy3hBDiuJRv3/KWszLk1zCju0wb6PiqjYnInfeY3nX9rwdOzobkitd9yc39vublbG23+xGDxTMjc",
+	"Vh/4SomMJb0gIDQ83aFyjXBuZhHcKNH3WtcJcEOaI4VzVxehbfkAJ2ztlwY7w/Wc+I0iFJbkxbbSXoEP",
+	"w0OnHMt+8CxPxjzKSXxItE2veKTZ2wt0JWbRNMlFZAQr8KqSEmr4sxUfCGWNCudXXSg3FLJ5IiWosiiE",
+	"lwIV1cyCySusyNXPwrSlJYfZco2ucABi3S02oFghAVey8qqSnuYLzabqtoeiqlOfqzl9rWIrPGuXXKm7",
+	"2l3SMKtp2L9CUbnlydYnYvsZ2JyZK7atAdz1ipbb/Zae/UXTs+s0ZENK5sjFRl6O68RI42VylF8lS1bo",
+	"SsDEYDKwxvaA+RUM9qtjGaRy9VBsRQMDYARO9ifzakN5wyY8cvUSf42Kn8uTrS3OaI8PzuAPWqGxcgYb",
+	"QutH6/RZW37uYinetItwZhRNMBmmhZ6CcdbXbo1GJ2wAnnl6cf7ju1MXCkPGLKxsB22anRpfBmeQqRCK",
+	"YdkonPCqGA53IrNs+C/RPwH1OCx1yANWLrDUhEtVm2st8vJ1bFsauBnwcZ7x6JpCe4z+aaSCazEHh1Ys",
+	"5pmIwAY9TQxiLgbshTk+1P5q9YVTrSo7rWvaLlm4pYjwgeuOjUat0utKkStUtQR+6Zan551odcagnIrS",
+	"jyO0o8fOpYcuPr3ajOJ1dbAhNN3d4bB34NfTdPStJRofv2zV2NcFSuJ3n9MRpjEf+cKa/hNZbu7BK3nX",
+	"FTqa6Ftw5UP2RQUrNPesG3cnj4+JjG3E2VFOJ45bWgIt7wXiWZo+HdXBOkS6h7hMEwLpwwBB6BfFs4wv",
+	"rLRuIFMJXUl7WYdtUGaZaLLMyxJFvzrWbdo9or7UtvqY+KKhv3TQ35DogeWNmgBZKvxLAOvh2AtxI1ID",
+	"gpsgGZb++oh/6UcYb8PiuE72cFIHig5aUeiks5rzcSb0dNBU/9mzbVhNFt0jUhE2llVyfaEIgm8BuV1d",
+	"jltVpNSOCW3oIMdMeCJ7bXwQwfwFHuKDlfCpHodXF81nbw/G0WCSf2F2dmcT5G+C/7UgRwuuBuv5HFyz",
+	"V6izHBdQjXIDyhI/zSgTuH4XMFQmbhJVlDjUa+Ju2K0a0TFYleb5udi0IZMqZ1nNnejIv3Gmh87ZvCts",
+	"f4a0s75DJYJD2c24uWAf9hV29NjDo1yxVHGHRVJ8ILYV2IgCt12DE+gXGxBXElZbpiAD8QHS32zR9iSn",
+	"Wu3I3poQ8mAFU2yseFdDsocvS1DHry9X6m41n6TYqYfnk9Bk+hub/F32Hc7BcnJHClRKwsTm7lRNz3yE",
+	"MWZYRi9d7Nuga5sczsFyRcioy3Bq6AyEfQ25jARYDynUXsQsPLI/hgEFZrHQKyAGM8PE4YFnhdKQJmbL",
+	"4lVNTbpXqaCn5i5gJcnIQucMiBAJWC3jl7jCvI+WDYpcMigbWOlw6lf1c/HpmkWp0uTIQzkD8x7Fh8TG",
+	"0FC0+3DATimCLFKzmRkpxuacOv9N1N5zIPOAxi67mYeuvucG/sOV3zM792vvMbqyFQX4IGRmw+p7frxO",
+	"2aAODNc68C1LfoZ7Do3nytpk1ppf1kmicB9q7dCrJo8Ey3kc9dyRwE8uwfZygFUhRHtjtglFHOu5iMp4",
+	"Oz1Vt7qSCAuxzV6+o6Vg3TKG3MsLNeC1aKgH3pYXYs7v13BowUQr8yP8m/yDlResbH2dXdY5azZEEeqd",
+	"wrp8pFVa5IKS1oFU9/wuj9eC+Oc4+YDBDhp7X81FVnPlGEEdnCyVFpC98nV0HZWPMXLTursg2APdVzRi",
+	"zYMFjbb8Y2kB3/IwPhN2IQR1LRDb6QwAUIAfGKJby2W69dXO+Y8F3/4tOdguf2yE7sfkT9zI0xCmySzJ",
+	"Q5sVEgmZ///sXf9PIzcW/1es6E5HqlkIlN0roPshZdntSuyWI0F3EuKIkzFgMRmn4wkhQv3fT++LPZ5k",
+	"JgldsnTV/NItieN5Y/s9v6+f5+KRqA1phZYflVHstZqRS0JibRLBHu5M4tFbY5XkEr27fM/4iCQ2dofz",
+	"OzBJwq3uMSPlQSbooqH4hHu6tiT66aUOxeVVjwKN+KkNZulxSTCBrcATSI9jtINOt9391Ol+Ou5su8cF",
+	"6AqSyj1YeUKDWQ0FHvmisKF55BfDx3B7ZxfnH0+uz0/a77czlUudwsbYX4j8nojl1FYDh/mX4rHPjp2c",
+	"wp6tGdVljsia26diM72KPHOQNgV8C31QQTLBnT8YKzN9xqnZlRz/wWTEqZQVUPAkVjPDFyOVaROLraFO",
+	"x7myTZEFQgLmBsWe0+jhiqFxXL00HjrTw+04SwGby+GIUTHY8YQe3R49rsfTWBHrBx1zrqH7bqvlmznw",
+	"tM1t8bPJ70TBCsiOYbewVvNI2JHENrbUN4piqTBO36YmYwtOelxBfvNb/aBSkU/gjub3pBZTPnCaYMaM",
+	"FfutVjk7wa/mIrRAv1PnsFFLqgqOzXAo31gFg/LShoFqUVcSYMt3el1Lw6IGGGTXpy8fO5HLvmctYmlF",
+	"cLSMYFpUNF15i/mqkGzWP1Cv1luV1b0NT7Hiq+xGb6Pdt7iuOXBo47Dxv8vdNwdXl603B1c/bEXBH80f",
+	"/tb4xlXOpd2vjUDD2tkI9pj7lJX4FB03/Smv7SYCsDbpi9uwVPY63KzFKhYoJkU39BnlCVV+dFXlQgru",
+	"0s4KWUnnCgAjKMejaC7vYRYUI0PVgw3MQyCg683hH8wJNU4BaYHJ7/rrAcnZOKXoPRWJ+KLu3mic3aoe",
+	"613vWi1hoyptbQW9LBI0mbDo5ABtSidTWKdW67DVEhfd44g7Ak6pqY+H1opE99Pnk/cg2j+3v1wEWFvN",
+	"I/Y1zmBqFMn37NOLxAQT/AkAlnyIvZGOe9vig041ORq9G5S0wc7xLyfvL05PzreH8vHaoYzF1zDuWt6q",
+	"a9AHSSuk1PeZF2RcM8pEMElMurKtaWvQ5fbsz9Mb4Vdf5FD9GyXtCnEo+AGc/tV/warp8oGdez1arwoL",
+	"xNd2ZCC+A60l6Pa/0Uzr8nb4uDmJSMdvRhjuUAutlczO0Nz04hEVS195Pmtpem83VjhzqhshdEqq1i9Q",
+	"/FBXI2vRDxyNUHpmNj9klDaUcf9yrNpz6LdOT/6HLZHpxhX0VrPmKa7ChkG/jkGxgzyuZHA+zA3tDmzx",
+	"hmWXp9otXMCl7Py0Knh6Wcl5BoQ6I/o9n0fWjWmLhC2An9so3y+dfrPyidyhqHNttLsoNWEMEhenRT1Z",
+	"5dYjiWJDxyBejTgJPfWo82MTqyB8XcS5Hf4nh8oZQi51UVm6cdwDtRXS3vuY9AgpIDfDeAQf7racuntU",
+	"xKpyea+sSEx6S5UxPrJeUCHTKXZrr+KzI6eWVwS+uMhb5kKl7GzRuVXJjUNBwgpZegzF1LDcUsWIoYDz",
+	"H1TAJeAP/tSs7Pd4OaSkG7lJOH1NcEjcBSFLOScLpUMmB/crKZ44UsWuIoudksBhmEA3FROVKVIT3dhK",
+	"8xuNZcO5Hdz/mSxvjh5S/gewfDprdMO0i0EHu1w4doJUrgQ9yC/karoxiliLHQJf1uACBkAcz/QBVpFx",
+	"r9O4jgoc2lg1RaS0JF2gZQkJbqc1l8IuwVMpantqVkW9Kk6ie/1F+vJMueFGQ16sIVfWaAZSpl36fk7c",
+	"1JWg4LQ7T/gPf4RT7zzhP0WxbKX68llmDFWBo8My0S3UXnrFJ109VBhhAT3kTjNUkzCJB8iT1pqBZtBQ",
+	"kEUcI5WpaHe678/KHSkwoZRnh9sfwZ4KJcGDMtDC6YLFsB6l6GiBlB+yNsJJxAXVh9VqhB9QYvTG1yZa",
+	"V+AnIPUDE6tIjFQGtv0blcLfsdjqyZ0+Yj5izwBMXfr73oc+IZNXCkmUJSOJUN+heMV9Xhi8GMpHJ0z2",
+	"3r59trjtctU+h9rTQtqXqSlO3UJqnit7X7BQlhjNrSkffIpEhegGXGjkztGL5VDT83RYkr3R/l613Ii3",
+	"AaFyKoT0SjJ6PIo5Il4pZ51OGLbIIN87RSfmsC0csgo7JbdMxuA6TY/HAwI3gNKsBNEksnpzCJhfCX5p",
+	"m0dFjvTY8k1ADytug8y3J1cx4mFenIWgjSOVubeNxMXZyX+PHfCQSuNt0c7JH1qG0RnKxwt+J3qc63IO",
+	"s+3tizszZjctmLhBoGt/76D5h5CD/hhEUIgP1JdxMmWEoPmbiF7jW2D+0MJ1aEPqxBORQ4fpTtrvBZTt",
+	"W0CfvRLaD20b5iPPQ+AEwskfoVAsWZWtmH4KQ5HZKVqhY+pICx9Tf1qQQX2T3zVdFwFFhiZC16bqcM7y",
+	"hJ8WcPfhVNr6uDFmyWDtgrQKc61hWJBGM071b2NVHrctzqS1E8T7QOwzROekHCKQNV9MDutlJuQOw/hn",
+	"LHP55kGrSU9kJgGJ0PqxJtx5AYSvZAbDzEgvh4s09tUJlbe9avsPlbmCbT1UpE7zd/tk+unheBjqZpzA",
+	"UmuIVtCCEfut2dD8jHZJ72+yGkvV7VqjRpl8t/+ahips1SIjFc/gxjRdbJqO+bw7SULnH8tOK33eqgC3",
+	"TTzKjz9+6PcyiImsEpPeWmBBRHDmYiPOspM8Cm6Z1OBvwVjbbQaNDC865zONDGvuz18nKVC9pnpOnp0k",
+	"8ZpLOs/9ojp9ai0gPsXeoSMak5L/9Lf899h5iNK9p2acYfGzX/cKfitd2ztwS63kZL7RDwrvNLst2vFQ",
+	"MxL2ggvuHAavU9WEBywSy0TtX6pdCi/54j1/gv9i/9gRKzj1kUeQwhI7hbixjL82uFNkvmKAbZxlKgWz",
+	"Ux2JVKkYhS1K3khYg/nGjyNNELU8DSPQZmqUyAHoU20xyQzoXjyZH4lROrIOOYsZ+zlwE4PEgB3Id8Mg",
+	"0ejk4s5RW6e/fvxwinEN91Fi0L0HdwP/Rg5wVl+Gur934JsVhhi0+KBe8wjhuZk0rP/4557oTzHLdWal",
+	"+pmSfo167uOeR6DDXlCJHqBtqH4bywRuMbApmTRMLP+xKkEbL0FOQxBtMQCFPROTO8N49u7eG44tAtFh",
+	"iBR/RAgGElmYuFec4C+SRFhlLeZ0hldt6GNd5a4kMe9052d7O+HM+gDqGlATmC4SmetGTnAngQp9VVp5",
+	"3eJJw6Xee7Gb15/B7+jifbYHcJ0Q5l1jPst0ystgX0m8q8E40/m0cXh5VXHfSzw1IEUKZqsV/YXUT8yt",
+	"IWFf40Z8MPfeaUhipCQPXCfdWTWgVkDNqwdIAZDYYYnzdWLihXz2MxKQWBIumFu6MV6EO9t1chaR1DGL",
+	"ZZOK9ZJdxOO5q434popZyjz31MDT30YEgssrOGuIH1/pqpEe08Ck6KN11Q4jk+WNiBr0ur68vqPl4U+t",
+	"n3bxFDMtleE9vG7zTOok8q3K+tMSkALc0v2pCA471lSxf6UNMzSqapwqWgZpZQOgEe7eRhgHsXtsudcQ",
+	"fekbAlGjEWXDrlyISJCCfmVu+EIKCSwRUkHoSVFvYm7mO7WXKA7TvYJHUIZNddDRTQjC1P2/PSrAHIOP",
+	"xdZsjz8Hnkg4wWVQ6OD5Rc/6eRpO9YNKsUrDI6gQEDTOHU5CABlVO4mF/Tas5494QVwFI04p89LCB4VA",
+	"85P+PIcV7av5OXmdGE2D8mtVcXL0UAk7kuUziDAcFU85G2eY7F6NTI1ny1diy1x6tE2HrdlX+QR0K4Lp",
+	"GiqZUheKmKCFhmgRpDF+5gNKvqWFB+8JSC1Aieap7QQ489Gi9lj+WQyhTW71oMVeCWLebYdHeJ978H9K",
+	"nTwchEJUVE/h66U5M2G4S/QJrdvsjhSRxmrWmO8pEomZ9nk28nEyD18uk/C1igYQ80ffYMdHJ58jchTS",
+	"RGTA+1lITP9+9fv/AwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -100,6 +100,20 @@ func (s *Server) GetAssetReadingSummary(ctx context.Context, req gen.GetAssetRea
 	}, nil
 }
 
+// GetAssetSummary returns minimum, maximum and average of every reading key
+// of an asset that has numeric values.
+func (s *Server) GetAssetSummary(ctx context.Context, req gen.GetAssetSummaryRequestObject) (gen.GetAssetSummaryResponseObject, error) {
+	sums, err := s.assets.Summaries(ctx, req.Code)
+	if err != nil {
+		return nil, err
+	}
+	out := make(gen.GetAssetSummary200JSONResponse, len(sums))
+	for key, sum := range sums {
+		out[key] = gen.SummaryValues{Min: sum.Min, Max: sum.Max, Average: sum.Average}
+	}
+	return out, nil
+}
+
 // GetAssetReadingSeries returns minimum, maximum and average of one
 // reading key per second, minute or hour, newest first.
 func (s *Server) GetAssetReadingSeries(ctx context.Context, req gen.GetAssetReadingSeriesRequestObject) (gen.GetAssetReadingSeriesResponseObject, error) {

@@ -51,6 +51,24 @@ func (s *Server) CreateAuditEntry(ctx context.Context, req gen.CreateAuditEntryR
 	return gen.CreateAuditEntry200JSONResponse(we), nil
 }
 
+// ListAuditLogCodes lists the audit source codes with their meaning.
+func (s *Server) ListAuditLogCodes(context.Context, gen.ListAuditLogCodesRequestObject) (gen.ListAuditLogCodesResponseObject, error) {
+	out := gen.ListAuditLogCodes200JSONResponse{LogCode: make([]gen.AuditLogCode, 0, len(audit.Codes))}
+	for _, c := range audit.Codes {
+		out.LogCode = append(out.LogCode, gen.AuditLogCode{Code: gen.AuditSource(c.Code), Description: c.Description})
+	}
+	return out, nil
+}
+
+// ListAuditSeverities lists the audit severities with their indexes.
+func (s *Server) ListAuditSeverities(context.Context, gen.ListAuditSeveritiesRequestObject) (gen.ListAuditSeveritiesResponseObject, error) {
+	out := gen.ListAuditSeverities200JSONResponse{LogSeverity: make([]gen.AuditSeverityLevel, 0, len(audit.Severities))}
+	for _, sev := range audit.Severities {
+		out.LogSeverity = append(out.LogSeverity, gen.AuditSeverityLevel{Index: sev.Index, Name: gen.AuditSeverity(sev.Name)})
+	}
+	return out, nil
+}
+
 // auditEntryOut converts a stored entry to its wire form.
 func auditEntryOut(e db.AuditEntry) (gen.AuditEntry, error) {
 	details := map[string]any{}

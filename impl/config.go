@@ -8,19 +8,37 @@ import (
 	"github.com/edged/edged/internal/fault"
 )
 
-// ListCategories lists every configuration category, sorted by key.
-func (s *Server) ListCategories(ctx context.Context, _ gen.ListCategoriesRequestObject) (gen.ListCategoriesResponseObject, error) {
-	cats, err := s.config.Categories(ctx)
+// ListCategories lists the configuration categories, sorted by key: all,
+// or with root=true the roots of the category tree, with root=false the
+// categories that have a parent.
+func (s *Server) ListCategories(ctx context.Context, req gen.ListCategoriesRequestObject) (gen.ListCategoriesResponseObject, error) {
+	var (
+		cats []configmgr.Category
+		err  error
+	)
+	if req.Params.Root != nil {
+		cats, err = s.config.TreeCategories(ctx, *req.Params.Root)
+	} else {
+		cats, err = s.config.Categories(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := gen.ListCategories200JSONResponse{Categories: make([]gen.CategorySummary, 0, len(cats))}
+	return gen.ListCategories200JSONResponse(categoryList(cats)), nil
+}
+
+// categoryList converts categories to the wire's category list.
+func categoryList(cats []configmgr.Category) gen.CategoryList {
+	out := gen.CategoryList{Categories: make([]gen.CategorySummary, 0, len(cats))}
 	for _, c := range cats {
-		out.Categories = append(out.Categories, gen.CategorySummary{
-			Key: c.Key, Description: c.Description, DisplayName: optional(c.DisplayName),
-		})
+		out.Categories = append(out.Categories, categorySummary(c))
 	}
-	return out, nil
+	return out
+}
+
+// categorySummary converts a category to its entry in a category list.
+func categorySummary(c configmgr.Category) gen.CategorySummary {
+	return gen.CategorySummary{Key: c.Key, Description: c.Description, DisplayName: optional(c.DisplayName)}
 }
 
 // GetCategory returns a category's items keyed by name.
@@ -50,6 +68,58 @@ func (s *Server) SetCategoryItem(ctx context.Context, req gen.SetCategoryItemReq
 	return gen.SetCategoryItem200JSONResponse(itemOut(it)), nil
 }
 
+// SetCategoryItems validates and stores the values of several items of a
+// category at once, all or nothing, and returns the whole category.
+func (s *Server) SetCategoryItems(ctx context.Context, req gen.SetCategoryItemsRequestObject) (gen.SetCategoryItemsResponseObject, error) {
+	c, err := s.config.SetValues(ctx, req.Name, *req.Body)
+	if err != nil {
+		return nil, err
+	}
+	return gen.SetCategoryItems200JSONResponse(itemsOut(c.Items)), nil
+}
+
+// ListCategoryChildren lists the child categories of a category.
+func (s *Server) ListCategoryChildren(ctx context.Context, req gen.ListCategoryChildrenRequestObject) (gen.ListCategoryChildrenResponseObject, error) {
+	cats, err := s.config.Children(ctx, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ListCategoryChildren200JSONResponse(categoryList(cats)), nil
+}
+
+// AddCategoryChildren attaches child categories and returns all children.
+func (s *Server) AddCategoryChildren(ctx context.Context, req gen.AddCategoryChildrenRequestObject) (gen.AddCategoryChildrenResponseObject, error) {
+	keys, err := s.config.AddChildren(ctx, req.Name, req.Body.Children)
+	if err != nil {
+		return nil, err
+	}
+	return gen.AddCategoryChildren200JSONResponse{Children: keys}, nil
+}
+
+// RemoveCategoryChild detaches a child category and returns the remaining
+// children.
+func (s *Server) RemoveCategoryChild(ctx context.Context, req gen.RemoveCategoryChildRequestObject) (gen.RemoveCategoryChildResponseObject, error) {
+	keys, err := s.config.RemoveChild(ctx, req.Name, req.Child)
+	if err != nil {
+		return nil, err
+	}
+	return gen.RemoveCategoryChild200JSONResponse{Children: keys}, nil
+}
+
+// GetCategoryParent returns a category's parent, null for a root.
+func (s *Server) GetCategoryParent(ctx context.Context, req gen.GetCategoryParentRequestObject) (gen.GetCategoryParentResponseObject, error) {
+	p, ok, err := s.config.Parent(ctx, req.Name)
+	if err != nil {
+		return nil, err
+	}
+	out := gen.GetCategoryParent200JSONResponse{}
+	if ok {
+		sum := categorySummary(p)
+		out.Parent = &sum
+	}
+	return out, nil
+}
+
 // ResetCategoryItem returns an item's value to its default.
 func (s *Server) ResetCategoryItem(ctx context.Context, req gen.ResetCategoryItemRequestObject) (gen.ResetCategoryItemResponseObject, error) {
 	it, err := s.config.ResetValue(ctx, req.Name, req.Item)
@@ -60,13 +130,21 @@ func (s *Server) ResetCategoryItem(ctx context.Context, req gen.ResetCategoryIte
 }
 
 // CreateCategory creates a category or merges the request into an existing
-// one. Item definitions may come in `items` or `value`.
+// one. Item definitions may come in `items` or `value`, the display name in
+// `displayName` or `display_name`.
 func (s *Server) CreateCategory(ctx context.Context, req gen.CreateCategoryRequestObject) (gen.CreateCategoryResponseObject, error) {
 	b := req.Body
+	display := valueOr(b.DisplayName, "")
+	if alias := valueOr(b.DisplayNameAlias, ""); alias != "" {
+		if display != "" && display != alias {
+			return nil, fault.New(fault.Invalid, "displayName %q and display_name %q differ: give one of them", display, alias)
+		}
+		display = alias
+	}
 	in := configmgr.CategoryInput{
 		Key:         b.Key,
 		Description: valueOr(b.Description, ""),
-		DisplayName: valueOr(b.DisplayName, ""),
+		DisplayName: display,
 		Items:       map[string]configmgr.Item{},
 	}
 	for _, defs := range []*map[string]gen.ConfigItemDefinition{b.Items, b.Value} {

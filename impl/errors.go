@@ -24,6 +24,7 @@ var statusByKind = []struct {
 	{fault.MethodNotAllowed, http.StatusMethodNotAllowed},
 	{fault.Conflict, http.StatusConflict},
 	{fault.TooLarge, http.StatusRequestEntityTooLarge},
+	{fault.UnsupportedMedia, http.StatusUnsupportedMediaType},
 	{fault.TooMany, http.StatusTooManyRequests},
 	{fault.NotImplemented, http.StatusNotImplemented},
 	{fault.BadGateway, http.StatusBadGateway},

@@ -13,8 +13,9 @@ import (
 // loginMessage is the message of a successful login.
 const loginMessage = "Logged in successfully"
 
-// Login exchanges a user name and password, a PEM certificate body, or
-// the connection's TLS client certificate for a session token.
+// Login exchanges a user name and password, or the connection's TLS
+// client certificate (optionally repeated as a PEM body), for a session
+// token.
 func (s *Server) Login(ctx context.Context, req gen.LoginRequestObject) (gen.LoginResponseObject, error) {
 	creds := auth.CredentialsFrom(ctx)
 	var (
@@ -35,8 +36,8 @@ func (s *Server) Login(ctx context.Context, req gen.LoginRequestObject) (gen.Log
 	return gen.Login200JSONResponse(loginResult(res)), nil
 }
 
-// Authenticate logs in with a PEM certificate body or the connection's TLS
-// client certificate.
+// Authenticate logs in with the connection's TLS client certificate,
+// optionally repeated as a PEM body.
 func (s *Server) Authenticate(ctx context.Context, req gen.AuthenticateRequestObject) (gen.AuthenticateResponseObject, error) {
 	body := ""
 	if req.Body != nil {
@@ -49,21 +50,22 @@ func (s *Server) Authenticate(ctx context.Context, req gen.AuthenticateRequestOb
 	return gen.Authenticate200JSONResponse(loginResult(res)), nil
 }
 
-// certificateLogin logs in with the PEM certificate pemText or, when it is
-// empty, the TLS client certificate of the connection.
+// certificateLogin logs in with the TLS client certificate of the
+// connection; pemText, when not empty, must be that same certificate.
 func (s *Server) certificateLogin(ctx context.Context, pemText string, creds auth.Credentials) (user.LoginResult, error) {
+	in := user.CertificateLogin{Presented: creds.PeerCertificates, ClientAddress: creds.RemoteAddr}
 	if pemText != "" {
 		cert, err := user.ParseCertificate(pemText)
 		if err != nil {
 			return user.LoginResult{}, err
 		}
-		return s.users.LoginCertificate(ctx, cert, nil, creds.RemoteAddr)
+		in.Body = cert
 	}
-	if len(creds.PeerCertificates) > 0 {
-		return s.users.LoginCertificate(ctx, creds.PeerCertificates[0], creds.PeerCertificates[1:], creds.RemoteAddr)
+	if in.Body == nil && len(in.Presented) == 0 {
+		return user.LoginResult{}, fault.New(fault.Unauthorized,
+			"No credentials: send {username, password} as JSON, or log in over HTTPS with a TLS client certificate")
 	}
-	return user.LoginResult{}, fault.New(fault.Unauthorized,
-		"No credentials: send {username, password} as JSON, a PEM client certificate as text/plain, or a TLS client certificate")
+	return s.users.LoginCertificate(ctx, in)
 }
 
 func loginResult(r user.LoginResult) gen.LoginResult {
@@ -102,9 +104,10 @@ func (s *Server) LogoutUserSessions(ctx context.Context, req gen.LogoutUserSessi
 	}, nil
 }
 
-// ListUsers lists every user.
-func (s *Server) ListUsers(ctx context.Context, _ gen.ListUsersRequestObject) (gen.ListUsersResponseObject, error) {
-	users, err := s.users.List(ctx)
+// ListUsers lists every user, or the one matching the id and username
+// filters.
+func (s *Server) ListUsers(ctx context.Context, req gen.ListUsersRequestObject) (gen.ListUsersResponseObject, error) {
+	users, err := s.users.List(ctx, user.Filter{ID: valueOr(req.Params.Id, 0), Username: valueOr(req.Params.Username, "")})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +139,8 @@ func (s *Server) UpdateOwnUser(ctx context.Context, req gen.UpdateOwnUserRequest
 
 // ChangePassword replaces a user's password after checking the current one.
 func (s *Server) ChangePassword(ctx context.Context, req gen.ChangePasswordRequestObject) (gen.ChangePasswordResponseObject, error) {
-	if err := s.users.ChangePassword(ctx, int64(req.UserId), req.Body.CurrentPassword, req.Body.NewPassword); err != nil {
+	if err := s.users.ChangePassword(ctx, int64(req.UserId), req.Body.CurrentPassword, req.Body.NewPassword,
+		auth.CredentialsFrom(ctx).RemoteAddr); err != nil {
 		return nil, err
 	}
 	return gen.ChangePassword200JSONResponse{

@@ -771,10 +771,81 @@ type AuditList struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// AuditLogCode An audit source code and what it stands for.
+type AuditLogCode struct {
+	// Code The source code of an audit entry:
+	// - `PURGE` data purging process (each purge run)
+	// - `LOGGN` logging process
+	// - `STRMN` streaming process
+	// - `SYPRG` system purge
+	// - `START` system startup
+	// - `FSTOP` system shutdown
+	// - `CONCH` configuration change
+	// - `CONAD` configuration addition
+	// - `SCHCH` schedule change (enable and disable included)
+	// - `SCHAD` schedule addition
+	// - `SRVRG` service registered (started)
+	// - `SRVUN` service unregistered (stopped)
+	// - `SRVFL` service failed
+	// - `NHCOM` north process complete
+	// - `NHDWN` north destination unavailable
+	// - `NHAVL` north destination available
+	// - `UPEXC` update complete
+	// - `BKEXC` backup complete
+	// - `NTFDL` notification deleted
+	// - `NTFAD` notification added
+	// - `NTFSN` notification sent
+	// - `NTFCL` notification cleared
+	// - `NTFST` notification server startup
+	// - `NTFSD` notification server shutdown
+	// - `PKGIN` package installation
+	// - `PKGUP` package updated
+	// - `PKGRM` package purged
+	// - `DSPST` dispatcher startup
+	// - `DSPSD` dispatcher shutdown
+	// - `ESSRT` external service startup
+	// - `ESSTP` external service shutdown
+	// - `USRAD` user added
+	// - `USRCH` user changed
+	// - `USRDL` user deleted
+	// - `ASTDP` asset tracking event deprecated
+	// - `LOGFL` failed login
+	//
+	//
+	// Example: CONCH
+	Code AuditSource `json:"code"`
+
+	// Description Example: Configuration change
+	Description string `json:"description"`
+}
+
+// AuditLogCodes The audit source codes.
+type AuditLogCodes struct {
+	LogCode []AuditLogCode `json:"logCode"`
+}
+
+// AuditSeverities The audit severities.
+type AuditSeverities struct {
+	LogSeverity []AuditSeverityLevel `json:"logSeverity"`
+}
+
 // AuditSeverity The severity of an audit entry, always upper case in responses.
 //
 // Example: INFORMATION
 type AuditSeverity string
+
+// AuditSeverityLevel An audit severity and its index.
+type AuditSeverityLevel struct {
+	// Index SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+	//
+	// Example: 4
+	Index int `json:"index"`
+
+	// Name The severity of an audit entry, always upper case in responses.
+	//
+	// Example: INFORMATION
+	Name AuditSeverity `json:"name"`
+}
 
 // AuditSource The source code of an audit entry:
 // - `PURGE` data purging process (each purge run)
@@ -848,6 +919,18 @@ type AvailablePlugins struct {
 // Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
 type Category map[string]ConfigItem
 
+// CategoryChildren The keys of a category's children, sorted.
+type CategoryChildren struct {
+	// Children Example: ["Installation","password","rest_api","service"]
+	Children []string `json:"children"`
+}
+
+// CategoryChildrenAdd The keys of the categories to attach as children.
+type CategoryChildrenAdd struct {
+	// Children Example: ["pump"]
+	Children []string `json:"children"`
+}
+
 // CategoryCreate A category to create or merge into. Item definitions may come in `items` or in `value` (both are accepted and combined; a name in both is 400). On an existing key new items are added, existing items keep their current value while their definition is updated, and items not named stay.
 //
 // Example: {"description":"Pump station settings","key":"pump","value":{"interval":{"default":"10","description":"Polling interval in seconds","type":"integer"}}}
@@ -861,6 +944,9 @@ type CategoryCreate struct {
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
+
+	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
+	DisplayNameAlias *string `json:"display_name,omitempty"`
 
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
@@ -902,6 +988,11 @@ type CategoryList struct {
 	Categories []CategorySummary `json:"categories"`
 }
 
+// CategoryParent The parent of a category; `null` for a root.
+type CategoryParent struct {
+	Parent *CategorySummary `json:"parent"`
+}
+
 // CategorySummary A category in the category list.
 type CategorySummary struct {
 	// Description What the category configures.
@@ -919,6 +1010,11 @@ type CategorySummary struct {
 	// Example: rest_api
 	Key string `json:"key"`
 }
+
+// CategoryValues New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+//
+// Example: {"age":"48","size":"500000"}
+type CategoryValues map[string]string
 
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
@@ -1129,7 +1225,9 @@ type InstalledServices struct {
 
 // LoginRequest User name and password.
 type LoginRequest struct {
-	// Password Example: s3cret-Passw0rd
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
 
 	// Username The user name (case-insensitive).
@@ -1316,16 +1414,18 @@ type PackageLog struct {
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
-	// CurrentPassword Example: s3cret-Passw0rd
+	// CurrentPassword At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
+	//
+	// Example: s3cret-Passw0rd
 	CurrentPassword string `json:"current_password"`
 
-	// NewPassword Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+	// NewPassword At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
 	//
 	// Example: n3w-Secret-Passw0rd
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate.
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -1460,7 +1560,7 @@ type Reading struct {
 	Timestamp ReadingTimestamp `json:"timestamp"`
 }
 
-// ReadingSummary One property, named after the reading key, holding its minimum, maximum and average.
+// ReadingSummary One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
 //
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
@@ -2024,7 +2124,7 @@ type UserCreate struct {
 	// Description Example: Shift operator
 	Description *string `json:"description,omitempty"`
 
-	// Password Must also satisfy the `password` category's policy and length (400).
+	// Password At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
 	//
 	// Example: s3cret-Passw0rd
 	Password string `json:"password"`
@@ -2140,6 +2240,9 @@ type TooManyRequests = Error
 // Unauthorized The body of every error response.
 type Unauthorized = Error
 
+// UnsupportedMediaType The body of every error response.
+type UnsupportedMediaType = Error
+
 // GetAssetReadingsParams defines parameters for GetAssetReadings.
 type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
@@ -2224,6 +2327,12 @@ type ListAuditEntriesParams struct {
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
 }
 
+// ListCategoriesParams defines parameters for ListCategories.
+type ListCategoriesParams struct {
+	// Root `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+	Root *bool `form:"root,omitempty" json:"root,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -2296,6 +2405,15 @@ type ListTrackingEventsParams struct {
 	Service *string `form:"service,omitempty" json:"service,omitempty"`
 }
 
+// ListUsersParams defines parameters for ListUsers.
+type ListUsersParams struct {
+	// Id Only the user with this id.
+	Id *int64 `form:"id,omitempty" json:"id,omitempty"`
+
+	// Username Only the user with this name (case-insensitive).
+	Username *string `form:"username,omitempty" json:"username,omitempty"`
+}
+
 // CreateUserJSONRequestBody defines body for CreateUser for application/json ContentType.
 type CreateUserJSONRequestBody = UserCreate
 
@@ -2313,6 +2431,12 @@ type AuthenticateTextRequestBody = PemCertificate
 
 // CreateCategoryJSONRequestBody defines body for CreateCategory for application/json ContentType.
 type CreateCategoryJSONRequestBody = CategoryCreate
+
+// SetCategoryItemsJSONRequestBody defines body for SetCategoryItems for application/json ContentType.
+type SetCategoryItemsJSONRequestBody = CategoryValues
+
+// AddCategoryChildrenJSONRequestBody defines body for AddCategoryChildren for application/json ContentType.
+type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
@@ -3031,6 +3155,13 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetAssetSummary Summarise every reading key of an asset
+	//
+	// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+	//
+	// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+	GetAssetSummary(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetAssetTimespan Get an asset's time span
 	//
 	// Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -3084,9 +3215,23 @@ type ClientInterface interface {
 	// Corresponds with POST /edge/audit (the `CreateAuditEntry` operationId).
 	CreateAuditEntry(ctx context.Context, body CreateAuditEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListAuditLogCodes List the audit source codes
+	//
+	// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+	//
+	// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+	ListAuditLogCodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListAuditSeverities List the audit severities
+	//
+	// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+	//
+	// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+	ListAuditSeverities(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AuthenticateWithBody Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3095,7 +3240,7 @@ type ClientInterface interface {
 
 	// AuthenticateWithTextBody Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -3104,10 +3249,10 @@ type ClientInterface interface {
 
 	// ListCategories List configuration categories
 	//
-	// Returns the key, description and display name of every configuration category.
+	// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 	//
 	// Corresponds with GET /edge/category (the `ListCategories` operationId).
-	ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateCategoryWithBody Create or merge a category
 	//
@@ -3133,6 +3278,63 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
 	GetCategory(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetCategoryItemsWithBody Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItemsWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetCategoryItems Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItems(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCategoryChildren List a category's children
+	//
+	// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+	ListCategoryChildren(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddCategoryChildrenWithBody Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildrenWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddCategoryChildren Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildren(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveCategoryChild Detach a child category
+	//
+	// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+	//
+	// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+	RemoveCategoryChild(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCategoryParent Get a category's parent
+	//
+	// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+	GetCategoryParent(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetCategoryItem Get a configuration item
 	//
@@ -3168,7 +3370,7 @@ type ClientInterface interface {
 
 	// LoginWithBody Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3177,7 +3379,7 @@ type ClientInterface interface {
 
 	// Login Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3186,7 +3388,7 @@ type ClientInterface interface {
 
 	// LoginWithTextBody Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -3376,7 +3578,7 @@ type ClientInterface interface {
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3385,7 +3587,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3538,10 +3740,10 @@ type ClientInterface interface {
 
 	// ListUsers List users
 	//
-	// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+	// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 	//
 	// Corresponds with GET /edge/user (the `ListUsers` operationId).
-	ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListUsers(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// UpdateOwnUserWithBody Change your own real name
 	//
@@ -3570,7 +3772,7 @@ type ClientInterface interface {
 
 	// ChangePasswordWithBody Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3579,7 +3781,7 @@ type ClientInterface interface {
 
 	// ChangePassword Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3827,6 +4029,23 @@ func (c *RawClient) GetAssetReadings(ctx context.Context, code AssetCode, params
 	return c.Client.Do(req)
 }
 
+// GetAssetSummary Summarise every reading key of an asset
+//
+// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+//
+// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+func (c *RawClient) GetAssetSummary(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAssetSummaryRequest(c.Server, code)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetAssetTimespan Get an asset's time span
 //
 // Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -3950,9 +4169,43 @@ func (c *RawClient) CreateAuditEntry(ctx context.Context, body CreateAuditEntryJ
 	return c.Client.Do(req)
 }
 
+// ListAuditLogCodes List the audit source codes
+//
+// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+//
+// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+func (c *RawClient) ListAuditLogCodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAuditLogCodesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListAuditSeverities List the audit severities
+//
+// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+//
+// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+func (c *RawClient) ListAuditSeverities(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAuditSeveritiesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AuthenticateWithBody Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3971,7 +4224,7 @@ func (c *RawClient) AuthenticateWithBody(ctx context.Context, contentType string
 
 // AuthenticateWithTextBody Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes a body of the `text/plain` content type.
 //
@@ -3990,11 +4243,11 @@ func (c *RawClient) AuthenticateWithTextBody(ctx context.Context, body Authentic
 
 // ListCategories List configuration categories
 //
-// Returns the key, description and display name of every configuration category.
+// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 //
 // Corresponds with GET /edge/category (the `ListCategories` operationId).
-func (c *RawClient) ListCategories(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListCategoriesRequest(c.Server)
+func (c *RawClient) ListCategories(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCategoriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4050,6 +4303,133 @@ func (c *RawClient) CreateCategory(ctx context.Context, body CreateCategoryJSONR
 // Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
 func (c *RawClient) GetCategory(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetCategoryRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetCategoryItemsWithBody Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *RawClient) SetCategoryItemsWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetCategoryItemsRequestWithBody(c.Server, name, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetCategoryItems Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *RawClient) SetCategoryItems(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetCategoryItemsRequest(c.Server, name, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCategoryChildren List a category's children
+//
+// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+func (c *RawClient) ListCategoryChildren(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCategoryChildrenRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddCategoryChildrenWithBody Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *RawClient) AddCategoryChildrenWithBody(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddCategoryChildrenRequestWithBody(c.Server, name, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddCategoryChildren Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *RawClient) AddCategoryChildren(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddCategoryChildrenRequest(c.Server, name, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveCategoryChild Detach a child category
+//
+// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+//
+// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+func (c *RawClient) RemoveCategoryChild(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveCategoryChildRequest(c.Server, name, child)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCategoryParent Get a category's parent
+//
+// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+func (c *RawClient) GetCategoryParent(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCategoryParentRequest(c.Server, name)
 	if err != nil {
 		return nil, err
 	}
@@ -4134,7 +4514,7 @@ func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, it
 
 // LoginWithBody Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4153,7 +4533,7 @@ func (c *RawClient) LoginWithBody(ctx context.Context, contentType string, body 
 
 // Login Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4172,7 +4552,7 @@ func (c *RawClient) Login(ctx context.Context, body LoginJSONRequestBody, reqEdi
 
 // LoginWithTextBody Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `text/plain` content type.
 //
@@ -4602,7 +4982,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4621,7 +5001,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4984,11 +5364,11 @@ func (c *RawClient) UpdatePackages(ctx context.Context, reqEditors ...RequestEdi
 
 // ListUsers List users
 //
-// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 //
 // Corresponds with GET /edge/user (the `ListUsers` operationId).
-func (c *RawClient) ListUsers(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListUsersRequest(c.Server)
+func (c *RawClient) ListUsers(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListUsersRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5056,7 +5436,7 @@ func (c *RawClient) ListRoles(ctx context.Context, reqEditors ...RequestEditorFn
 
 // ChangePasswordWithBody Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5075,7 +5455,7 @@ func (c *RawClient) ChangePasswordWithBody(ctx context.Context, userId UserId, c
 
 // ChangePassword Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5530,6 +5910,40 @@ func NewGetAssetReadingsRequest(server string, code AssetCode, params *GetAssetR
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetAssetSummaryRequest constructs an http.Request for the GetAssetSummary method
+func NewGetAssetSummaryRequest(server string, code AssetCode) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "code", code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/asset/%s/summary", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -6013,6 +6427,60 @@ func NewCreateAuditEntryRequestWithBody(server string, contentType string, body 
 	return req, nil
 }
 
+// NewListAuditLogCodesRequest constructs an http.Request for the ListAuditLogCodes method
+func NewListAuditLogCodesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/audit/logcode")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListAuditSeveritiesRequest constructs an http.Request for the ListAuditSeverities method
+func NewListAuditSeveritiesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/audit/severity")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewAuthenticateRequestWithTextBody calls the generic Authenticate builder with text/plain body
 func NewAuthenticateRequestWithTextBody(server string, body AuthenticateTextRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -6054,7 +6522,7 @@ func NewAuthenticateRequestWithBody(server string, contentType string, body io.R
 }
 
 // NewListCategoriesRequest constructs an http.Request for the ListCategories method
-func NewListCategoriesRequest(server string) (*http.Request, error) {
+func NewListCategoriesRequest(server string, params *ListCategoriesParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -6070,6 +6538,33 @@ func NewListCategoriesRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Root != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "root", *params.Root, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -6137,6 +6632,209 @@ func NewGetCategoryRequest(server string, name CategoryName) (*http.Request, err
 	}
 
 	operationPath := fmt.Sprintf("/edge/category/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetCategoryItemsRequest calls the generic SetCategoryItems builder with application/json body
+func NewSetCategoryItemsRequest(server string, name CategoryName, body SetCategoryItemsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetCategoryItemsRequestWithBody(server, name, "application/json", bodyReader)
+}
+
+// NewSetCategoryItemsRequestWithBody constructs an http.Request for the SetCategoryItems method, with any body, and a specified content type
+func NewSetCategoryItemsRequestWithBody(server string, name CategoryName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCategoryChildrenRequest constructs an http.Request for the ListCategoryChildren method
+func NewListCategoryChildrenRequest(server string, name CategoryName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/children", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddCategoryChildrenRequest calls the generic AddCategoryChildren builder with application/json body
+func NewAddCategoryChildrenRequest(server string, name CategoryName, body AddCategoryChildrenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddCategoryChildrenRequestWithBody(server, name, "application/json", bodyReader)
+}
+
+// NewAddCategoryChildrenRequestWithBody constructs an http.Request for the AddCategoryChildren method, with any body, and a specified content type
+func NewAddCategoryChildrenRequestWithBody(server string, name CategoryName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/children", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRemoveCategoryChildRequest constructs an http.Request for the RemoveCategoryChild method
+func NewRemoveCategoryChildRequest(server string, name CategoryName, child string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "child", child, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/children/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCategoryParentRequest constructs an http.Request for the GetCategoryParent method
+func NewGetCategoryParentRequest(server string, name CategoryName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/category/%s/parent", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -7874,7 +8572,7 @@ func NewUpdatePackagesRequest(server string) (*http.Request, error) {
 }
 
 // NewListUsersRequest constructs an http.Request for the ListUsers method
-func NewListUsersRequest(server string) (*http.Request, error) {
+func NewListUsersRequest(server string, params *ListUsersParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -7890,6 +8588,45 @@ func NewListUsersRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Id != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "id", *params.Id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Username != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "username", *params.Username, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -8209,6 +8946,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadingsWithResponse(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*GetAssetReadingsResponse, error)
 
+	// GetAssetSummaryWithResponse Summarise every reading key of an asset
+	//
+	// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+	GetAssetSummaryWithResponse(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*GetAssetSummaryResponse, error)
+
 	// GetAssetTimespanWithResponse Get an asset's time span
 	//
 	// Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -8272,9 +9018,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /edge/audit (the `CreateAuditEntry` operationId).
 	CreateAuditEntryWithResponse(ctx context.Context, body CreateAuditEntryJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAuditEntryResponse, error)
 
+	// ListAuditLogCodesWithResponse List the audit source codes
+	//
+	// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+	ListAuditLogCodesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditLogCodesResponse, error)
+
+	// ListAuditSeveritiesWithResponse List the audit severities
+	//
+	// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+	ListAuditSeveritiesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditSeveritiesResponse, error)
+
 	// AuthenticateWithBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8283,7 +9047,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithTextBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8292,12 +9056,12 @@ type ClientWithResponsesInterface interface {
 
 	// ListCategoriesWithResponse List configuration categories
 	//
-	// Returns the key, description and display name of every configuration category.
+	// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /edge/category (the `ListCategories` operationId).
-	ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
+	ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error)
 
 	// CreateCategoryWithBodyWithResponse Create or merge a category
 	//
@@ -8325,6 +9089,69 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /edge/category/{name} (the `GetCategory` operationId).
 	GetCategoryWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*GetCategoryResponse, error)
+
+	// SetCategoryItemsWithBodyWithResponse Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItemsWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error)
+
+	// SetCategoryItemsWithResponse Set several items of a category at once
+	//
+	// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+	SetCategoryItemsWithResponse(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error)
+
+	// ListCategoryChildrenWithResponse List a category's children
+	//
+	// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+	ListCategoryChildrenWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*ListCategoryChildrenResponse, error)
+
+	// AddCategoryChildrenWithBodyWithResponse Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildrenWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error)
+
+	// AddCategoryChildrenWithResponse Attach child categories
+	//
+	// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+	AddCategoryChildrenWithResponse(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error)
+
+	// RemoveCategoryChildWithResponse Detach a child category
+	//
+	// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+	RemoveCategoryChildWithResponse(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*RemoveCategoryChildResponse, error)
+
+	// GetCategoryParentWithResponse Get a category's parent
+	//
+	// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+	GetCategoryParentWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*GetCategoryParentResponse, error)
 
 	// GetCategoryItemWithResponse Get a configuration item
 	//
@@ -8364,7 +9191,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8373,7 +9200,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8382,7 +9209,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithTextBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8598,7 +9425,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8607,7 +9434,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8796,12 +9623,12 @@ type ClientWithResponsesInterface interface {
 
 	// ListUsersWithResponse List users
 	//
-	// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+	// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /edge/user (the `ListUsers` operationId).
-	ListUsersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListUsersResponse, error)
+	ListUsersWithResponse(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*ListUsersResponse, error)
 
 	// UpdateOwnUserWithBodyWithResponse Change your own real name
 	//
@@ -8832,7 +9659,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChangePasswordWithBodyWithResponse Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8841,7 +9668,7 @@ type ClientWithResponsesInterface interface {
 
 	// ChangePasswordWithResponse Change a user's password
 	//
-	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+	// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9723,6 +10550,96 @@ func (r GetAssetReadingsResponse) ContentType() string {
 	return ""
 }
 
+// GetAssetSummaryResponse503Headers the declared response headers of an HTTP 503 response for GetAssetSummary
+type GetAssetSummaryResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetAssetSummaryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReadingSummary
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssetSummaryResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON200() *ReadingSummary {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetAssetSummaryResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAssetSummaryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAssetSummaryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAssetSummaryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAssetSummaryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetAssetTimespanResponse503Headers the declared response headers of an HTTP 503 response for GetAssetTimespan
 type GetAssetTimespanResponse503Headers struct {
 	RetryAfter *int
@@ -10242,6 +11159,158 @@ func (r CreateAuditEntryResponse) ContentType() string {
 	return ""
 }
 
+// ListAuditLogCodesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditLogCodes
+type ListAuditLogCodesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListAuditLogCodesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditLogCodes
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAuditLogCodesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON200() *AuditLogCodes {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAuditLogCodesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAuditLogCodesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAuditLogCodesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAuditLogCodesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAuditLogCodesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListAuditSeveritiesResponse503Headers the declared response headers of an HTTP 503 response for ListAuditSeverities
+type ListAuditSeveritiesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListAuditSeveritiesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AuditSeverities
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAuditSeveritiesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON200() *AuditSeverities {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAuditSeveritiesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAuditSeveritiesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAuditSeveritiesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAuditSeveritiesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAuditSeveritiesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // AuthenticateResponse429Headers the declared response headers of an HTTP 429 response for Authenticate
 type AuthenticateResponse429Headers struct {
 	RetryAfter int
@@ -10349,6 +11418,8 @@ type ListCategoriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *CategoryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -10364,6 +11435,11 @@ type ListCategoriesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListCategoriesResponse) GetJSON200() *CategoryList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCategoriesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -10589,6 +11665,491 @@ func (r GetCategoryResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetCategoryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetCategoryItemsResponse503Headers the declared response headers of an HTTP 503 response for SetCategoryItems
+type SetCategoryItemsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetCategoryItemsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Category
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetCategoryItemsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON200() *Category {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetCategoryItemsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetCategoryItemsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetCategoryItemsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetCategoryItemsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetCategoryItemsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCategoryChildrenResponse503Headers the declared response headers of an HTTP 503 response for ListCategoryChildren
+type ListCategoryChildrenResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListCategoryChildrenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCategoryChildrenResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON200() *CategoryList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCategoryChildrenResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCategoryChildrenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCategoryChildrenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCategoryChildrenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCategoryChildrenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddCategoryChildrenResponse503Headers the declared response headers of an HTTP 503 response for AddCategoryChildren
+type AddCategoryChildrenResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AddCategoryChildrenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryChildren
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddCategoryChildrenResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON200() *CategoryChildren {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AddCategoryChildrenResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AddCategoryChildrenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddCategoryChildrenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddCategoryChildrenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddCategoryChildrenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveCategoryChildResponse503Headers the declared response headers of an HTTP 503 response for RemoveCategoryChild
+type RemoveCategoryChildResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveCategoryChildResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryChildren
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveCategoryChildResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON200() *CategoryChildren {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RemoveCategoryChildResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveCategoryChildResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveCategoryChildResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveCategoryChildResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveCategoryChildResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetCategoryParentResponse503Headers the declared response headers of an HTTP 503 response for GetCategoryParent
+type GetCategoryParentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetCategoryParentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CategoryParent
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCategoryParentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCategoryParentResponse) GetJSON200() *CategoryParent {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCategoryParentResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCategoryParentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCategoryParentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCategoryParentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCategoryParentResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCategoryParentResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCategoryParentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCategoryParentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCategoryParentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCategoryParentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -11121,6 +12682,11 @@ func (r ListNorthServicesResponse) ContentType() string {
 	return ""
 }
 
+// ListPackagesResponse503Headers the declared response headers of an HTTP 503 response for ListPackages
+type ListPackagesResponse503Headers struct {
+	RetryAfter *int
+}
+
 type ListPackagesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11132,6 +12698,10 @@ type ListPackagesResponse struct {
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPackagesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11152,6 +12722,11 @@ func (r ListPackagesResponse) GetJSON403() *Forbidden {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r ListPackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPackagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -11183,6 +12758,11 @@ func (r ListPackagesResponse) ContentType() string {
 	return ""
 }
 
+// GetPackageLogResponse503Headers the declared response headers of an HTTP 503 response for GetPackageLog
+type GetPackageLogResponse503Headers struct {
+	RetryAfter *int
+}
+
 type GetPackageLogResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -11196,6 +12776,10 @@ type GetPackageLogResponse struct {
 	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPackageLogResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -11221,6 +12805,11 @@ func (r GetPackageLogResponse) GetJSON404() *NotFound {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetPackageLogResponse) GetJSON500() *InternalError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPackageLogResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -14322,6 +15911,8 @@ type ListUsersResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *UserList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -14337,6 +15928,11 @@ type ListUsersResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListUsersResponse) GetJSON200() *UserList {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListUsersResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -14950,6 +16546,21 @@ func (c *ClientWithResponses) GetAssetReadingsWithResponse(ctx context.Context, 
 	return ParseGetAssetReadingsResponse(rsp)
 }
 
+// GetAssetSummaryWithResponse Summarise every reading key of an asset
+//
+// Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/asset/{code}/summary (the `GetAssetSummary` operationId).
+func (c *ClientWithResponses) GetAssetSummaryWithResponse(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*GetAssetSummaryResponse, error) {
+	rsp, err := c.GetAssetSummary(ctx, code, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAssetSummaryResponse(rsp)
+}
+
 // GetAssetTimespanWithResponse Get an asset's time span
 //
 // Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings is 404.
@@ -15055,9 +16666,39 @@ func (c *ClientWithResponses) CreateAuditEntryWithResponse(ctx context.Context, 
 	return ParseCreateAuditEntryResponse(rsp)
 }
 
+// ListAuditLogCodesWithResponse List the audit source codes
+//
+// Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/audit/logcode (the `ListAuditLogCodes` operationId).
+func (c *ClientWithResponses) ListAuditLogCodesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditLogCodesResponse, error) {
+	rsp, err := c.ListAuditLogCodes(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAuditLogCodesResponse(rsp)
+}
+
+// ListAuditSeveritiesWithResponse List the audit severities
+//
+// Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/audit/severity (the `ListAuditSeverities` operationId).
+func (c *ClientWithResponses) ListAuditSeveritiesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAuditSeveritiesResponse, error) {
+	rsp, err := c.ListAuditSeverities(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAuditSeveritiesResponse(rsp)
+}
+
 // AuthenticateWithBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15072,7 +16713,7 @@ func (c *ClientWithResponses) AuthenticateWithBodyWithResponse(ctx context.Conte
 
 // AuthenticateWithTextBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15087,13 +16728,13 @@ func (c *ClientWithResponses) AuthenticateWithTextBodyWithResponse(ctx context.C
 
 // ListCategoriesWithResponse List configuration categories
 //
-// Returns the key, description and display name of every configuration category.
+// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /edge/category (the `ListCategories` operationId).
-func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
-	rsp, err := c.ListCategories(ctx, reqEditors...)
+func (c *ClientWithResponses) ListCategoriesWithResponse(ctx context.Context, params *ListCategoriesParams, reqEditors ...RequestEditorFn) (*ListCategoriesResponse, error) {
+	rsp, err := c.ListCategories(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -15143,6 +16784,111 @@ func (c *ClientWithResponses) GetCategoryWithResponse(ctx context.Context, name 
 		return nil, err
 	}
 	return ParseGetCategoryResponse(rsp)
+}
+
+// SetCategoryItemsWithBodyWithResponse Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *ClientWithResponses) SetCategoryItemsWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error) {
+	rsp, err := c.SetCategoryItemsWithBody(ctx, name, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetCategoryItemsResponse(rsp)
+}
+
+// SetCategoryItemsWithResponse Set several items of a category at once
+//
+// Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/category/{name} (the `SetCategoryItems` operationId).
+func (c *ClientWithResponses) SetCategoryItemsWithResponse(ctx context.Context, name CategoryName, body SetCategoryItemsJSONRequestBody, reqEditors ...RequestEditorFn) (*SetCategoryItemsResponse, error) {
+	rsp, err := c.SetCategoryItems(ctx, name, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetCategoryItemsResponse(rsp)
+}
+
+// ListCategoryChildrenWithResponse List a category's children
+//
+// Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/category/{name}/children (the `ListCategoryChildren` operationId).
+func (c *ClientWithResponses) ListCategoryChildrenWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*ListCategoryChildrenResponse, error) {
+	rsp, err := c.ListCategoryChildren(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCategoryChildrenResponse(rsp)
+}
+
+// AddCategoryChildrenWithBodyWithResponse Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *ClientWithResponses) AddCategoryChildrenWithBodyWithResponse(ctx context.Context, name CategoryName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error) {
+	rsp, err := c.AddCategoryChildrenWithBody(ctx, name, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddCategoryChildrenResponse(rsp)
+}
+
+// AddCategoryChildrenWithResponse Attach child categories
+//
+// Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/category/{name}/children (the `AddCategoryChildren` operationId).
+func (c *ClientWithResponses) AddCategoryChildrenWithResponse(ctx context.Context, name CategoryName, body AddCategoryChildrenJSONRequestBody, reqEditors ...RequestEditorFn) (*AddCategoryChildrenResponse, error) {
+	rsp, err := c.AddCategoryChildren(ctx, name, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddCategoryChildrenResponse(rsp)
+}
+
+// RemoveCategoryChildWithResponse Detach a child category
+//
+// Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/category/{name}/children/{child} (the `RemoveCategoryChild` operationId).
+func (c *ClientWithResponses) RemoveCategoryChildWithResponse(ctx context.Context, name CategoryName, child string, reqEditors ...RequestEditorFn) (*RemoveCategoryChildResponse, error) {
+	rsp, err := c.RemoveCategoryChild(ctx, name, child, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveCategoryChildResponse(rsp)
+}
+
+// GetCategoryParentWithResponse Get a category's parent
+//
+// Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/category/{name}/parent (the `GetCategoryParent` operationId).
+func (c *ClientWithResponses) GetCategoryParentWithResponse(ctx context.Context, name CategoryName, reqEditors ...RequestEditorFn) (*GetCategoryParentResponse, error) {
+	rsp, err := c.GetCategoryParent(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCategoryParentResponse(rsp)
 }
 
 // GetCategoryItemWithResponse Get a configuration item
@@ -15207,7 +16953,7 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 
 // LoginWithBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15222,7 +16968,7 @@ func (c *ClientWithResponses) LoginWithBodyWithResponse(ctx context.Context, con
 
 // LoginWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15237,7 +16983,7 @@ func (c *ClientWithResponses) LoginWithResponse(ctx context.Context, body LoginJ
 
 // LoginWithTextBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15597,7 +17343,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15612,7 +17358,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15927,13 +17673,13 @@ func (c *ClientWithResponses) UpdatePackagesWithResponse(ctx context.Context, re
 
 // ListUsersWithResponse List users
 //
-// Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+// Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /edge/user (the `ListUsers` operationId).
-func (c *ClientWithResponses) ListUsersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListUsersResponse, error) {
-	rsp, err := c.ListUsers(ctx, reqEditors...)
+func (c *ClientWithResponses) ListUsersWithResponse(ctx context.Context, params *ListUsersParams, reqEditors ...RequestEditorFn) (*ListUsersResponse, error) {
+	rsp, err := c.ListUsers(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -15987,7 +17733,7 @@ func (c *ClientWithResponses) ListRolesWithResponse(ctx context.Context, reqEdit
 
 // ChangePasswordWithBodyWithResponse Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16002,7 +17748,7 @@ func (c *ClientWithResponses) ChangePasswordWithBodyWithResponse(ctx context.Con
 
 // ChangePasswordWithResponse Change a user's password
 //
-// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+// Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -16805,6 +18551,87 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 	return response, nil
 }
 
+// ParseGetAssetSummaryResponse parses an HTTP response from a GetAssetSummaryWithResponse call
+func ParseGetAssetSummaryResponse(rsp *http.Response) (*GetAssetSummaryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAssetSummaryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReadingSummary
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetAssetSummaryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetAssetTimespanResponse parses an HTTP response from a GetAssetTimespanWithResponse call
 func ParseGetAssetTimespanResponse(rsp *http.Response) (*GetAssetTimespanResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -17270,6 +19097,140 @@ func ParseCreateAuditEntryResponse(rsp *http.Response) (*CreateAuditEntryRespons
 	return response, nil
 }
 
+// ParseListAuditLogCodesResponse parses an HTTP response from a ListAuditLogCodesWithResponse call
+func ParseListAuditLogCodesResponse(rsp *http.Response) (*ListAuditLogCodesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAuditLogCodesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditLogCodes
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAuditLogCodesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListAuditSeveritiesResponse parses an HTTP response from a ListAuditSeveritiesWithResponse call
+func ParseListAuditSeveritiesResponse(rsp *http.Response) (*ListAuditSeveritiesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAuditSeveritiesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AuditSeverities
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAuditSeveritiesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseAuthenticateResponse parses an HTTP response from a AuthenticateWithResponse call
 func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -17381,6 +19342,13 @@ func ParseListCategoriesResponse(rsp *http.Response) (*ListCategoriesResponse, e
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
@@ -17577,6 +19545,446 @@ func ParseGetCategoryResponse(rsp *http.Response) (*GetCategoryResponse, error) 
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetCategoryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetCategoryItemsResponse parses an HTTP response from a SetCategoryItemsWithResponse call
+func ParseSetCategoryItemsResponse(rsp *http.Response) (*SetCategoryItemsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetCategoryItemsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Category
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetCategoryItemsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCategoryChildrenResponse parses an HTTP response from a ListCategoryChildrenWithResponse call
+func ParseListCategoryChildrenResponse(rsp *http.Response) (*ListCategoryChildrenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCategoryChildrenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListCategoryChildrenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAddCategoryChildrenResponse parses an HTTP response from a AddCategoryChildrenWithResponse call
+func ParseAddCategoryChildrenResponse(rsp *http.Response) (*AddCategoryChildrenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddCategoryChildrenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryChildren
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AddCategoryChildrenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveCategoryChildResponse parses an HTTP response from a RemoveCategoryChildWithResponse call
+func ParseRemoveCategoryChildResponse(rsp *http.Response) (*RemoveCategoryChildResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveCategoryChildResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryChildren
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RemoveCategoryChildResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCategoryParentResponse parses an HTTP response from a GetCategoryParentWithResponse call
+func ParseGetCategoryParentResponse(rsp *http.Response) (*GetCategoryParentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCategoryParentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CategoryParent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetCategoryParentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -18107,6 +20515,26 @@ func ParseListPackagesResponse(rsp *http.Response) (*ListPackagesResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPackagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -18161,6 +20589,26 @@ func ParseGetPackageLogResponse(rsp *http.Response) (*GetPackageLogResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPackageLogResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -20940,6 +23388,13 @@ func ParseListUsersResponse(rsp *http.Response) (*ListUsersResponse, error) {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/app"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/logging"
@@ -76,6 +77,8 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 	fs.IntVar(&cfg.Port, "port", port, "HTTP port for this run, overriding rest_api.httpPort (EDGE_PORT)")
 	fs.StringVar(&cfg.DB, "db", os.Getenv("EDGE_DB"), "storage URL: empty for the embedded SQLite file, postgres://… for PostgreSQL (EDGE_DB)")
 	fs.BoolVar(&cfg.SafeMode, "safe-mode", safe, "start only the core and storage (EDGE_SAFE_MODE)")
+	durability := fs.String("durability", envOr("EDGE_DURABILITY", string(db.Power)),
+		"what an acknowledged reading survives: power (a power cut) or process (a crash of the gateway) (EDGE_DURABILITY)")
 	level := fs.String("log-level", envOr("EDGE_LOG_LEVEL", configmgr.LogLevelInfo),
 		"debug, info, warning or error for this run, overriding LOGGING.logLevel until it is changed (EDGE_LOG_LEVEL)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -92,6 +95,11 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 	if cfg.Port < 0 || cfg.Port > 65535 {
 		return app.Config{}, 0, fmt.Errorf("port %d is out of range 0-65535", cfg.Port)
 	}
+	d, err := db.ParseDurability(*durability)
+	if err != nil {
+		return app.Config{}, 0, fmt.Errorf("durability %q: use power or process", *durability)
+	}
+	cfg.Durability = d
 	lvl, err := logging.ParseLevel(*level)
 	if err != nil {
 		return app.Config{}, 0, err

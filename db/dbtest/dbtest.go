@@ -117,7 +117,9 @@ func open(t testing.TB, dsn string) *db.DB {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 	defer cancel()
-	d, err := db.Open(ctx, dsn, "")
+	// Tests and benchmarks of storage logic do not need every commit on
+	// the platter; TestOpenDurability checks the levels themselves.
+	d, err := db.OpenDurable(ctx, dsn, "", db.Process)
 	if err != nil {
 		t.Fatalf("dbtest: open %s: %v", dsn, err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/cors"
 	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/packages"
 	"github.com/edged/edged/internal/portal"
@@ -32,10 +33,13 @@ import (
 
 // Config is what a gateway is started with.
 type Config struct {
-	DataDir       string
-	DB            string // empty: SQLite in DataDir; postgres://… : PostgreSQL
-	Port          int    // 0: rest_api.httpPort
-	SafeMode      bool
+	DataDir  string
+	DB       string // empty: SQLite in DataDir; postgres://… : PostgreSQL
+	Port     int    // 0: rest_api.httpPort
+	SafeMode bool
+	// Durability is what an acknowledged commit survives (db.Power when
+	// empty).
+	Durability    db.Durability
 	AdminPassword string
 	Version       string
 	Logger        *slog.Logger
@@ -87,7 +91,15 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	}
 	started := time.Now()
 
-	store, err := db.Open(ctx, cfg.DB, cfg.DataDir)
+	certs := certstore.New(cfg.DataDir)
+	if err := secureDataDir(cfg.DataDir, certs); err != nil {
+		return err
+	}
+	durability := cfg.Durability
+	if durability == "" {
+		durability = db.Power
+	}
+	store, err := db.OpenDurable(ctx, cfg.DB, cfg.DataDir, durability)
 	if err != nil {
 		return fmt.Errorf("open storage: %w", err)
 	}
@@ -121,7 +133,6 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	defer authSettings.Close()
-	certs := certstore.New(cfg.DataDir)
 	users := user.NewService(user.Options{
 		Store: store, Audit: auditLog, Settings: authSettings, CAs: certs, Logger: log,
 	})
@@ -158,7 +169,12 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		SafeMode: cfg.SafeMode,
 		Started:  started,
 	})
-	handler, err := Handler(api, log, authz.Authorize)
+	origins, err := cors.Watch(ctx, config, log)
+	if err != nil {
+		return err
+	}
+	defer origins.Close()
+	handler, err := Handler(api, log, authz.Authorize, origins.Allow)
 	if err != nil {
 		return err
 	}
@@ -167,12 +183,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := newServer(handler, log, apiTimeouts)
 	if err := auditLog.Record(ctx, "START", audit.Information, map[string]any{
 		"version": cfg.Version, "safeMode": cfg.SafeMode, "storage": string(store.Dialect()),
 	}); err != nil {
@@ -216,14 +227,16 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 }
 
 // Handler builds the HTTP handler of the API: the validating router with the
-// generated routes bound to api, each call authorised by authorize first.
-func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error)) (http.Handler, error) {
+// generated routes bound to api, each call authorised by authorize first,
+// cross-origin requests decided by allowOrigin.
+func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error),
+	allowOrigin func(origin string) (string, bool)) (http.Handler, error) {
 	spec, err := gen.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
 	}
 	writeError := impl.ErrorWriter(log)
-	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize})
+	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, AllowOrigin: allowOrigin})
 	specJSON, err := gen.GetSpecJSON()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)

@@ -77,9 +77,11 @@ func chooseTransport(ctx context.Context, config configValues, port int) (transp
 
 // listen opens the listener of t: plain TCP for HTTP, TLS over it for
 // HTTPS, with the server certificate from certs (created self-signed when
-// missing). TLS client certificates are requested but not required, and
-// not verified by the TLS layer: certificate logins verify them against
-// the configured authority, which may change while the gateway runs.
+// missing). TLS client certificates are requested but not required; the
+// handshake proves that the client holds the certificate's key, which is
+// what lets a certificate log in, and certificate logins verify the chain
+// against the configured authority, which may change while the gateway
+// runs.
 func listen(ctx context.Context, t transport, certs *certstore.Store, log *slog.Logger) (net.Listener, error) {
 	var cfg *tls.Config
 	if t.HTTPS {

@@ -3,6 +3,7 @@ package asset
 import (
 	"context"
 	"errors"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -28,6 +29,8 @@ type fakeStore struct {
 	readings  []db.Reading
 	values    []db.ReadingValue
 	summary   db.Summary
+	summaries map[string]db.Summary // by key, when set; else summary
+	keys      []string
 	series    []db.SeriesPoint
 	timespans map[string]db.Timespan
 	purged    int64
@@ -62,7 +65,20 @@ func (f *fakeStore) AssetReadingValues(_ context.Context, code, key string, w db
 func (f *fakeStore) ReadingSummary(_ context.Context, code, key string) (db.Summary, error) {
 	f.calls = append(f.calls, "ReadingSummary")
 	f.gotCode, f.gotKey = code, key
+	if f.summaries != nil {
+		sum, ok := f.summaries[key]
+		if !ok {
+			return db.Summary{}, db.ErrNotFound
+		}
+		return sum, f.err
+	}
 	return f.summary, f.err
+}
+
+func (f *fakeStore) NumericReadingKeys(_ context.Context, code string) ([]string, error) {
+	f.calls = append(f.calls, "NumericReadingKeys")
+	f.gotCode = code
+	return f.keys, f.err
 }
 
 func (f *fakeStore) ReadingSeries(_ context.Context, code, key string, b db.Bucket, w db.Window) ([]db.SeriesPoint, error) {
@@ -273,6 +289,44 @@ func TestSummary(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSummaries(t *testing.T) {
+	pump := map[string]db.Timespan{"pump": {AssetCode: "pump"}}
+	cases := []struct {
+		name      string
+		store     *fakeStore
+		want      map[string]db.Summary
+		wantKind  *fault.Kind
+		wantWords []string
+	}{
+		{name: "every numeric key", store: &fakeStore{timespans: pump, keys: []string{"a", "b"},
+			summaries: map[string]db.Summary{"a": {Min: 1, Max: 2, Average: 1.5, Count: 2}, "b": {Min: -1, Max: -1, Average: -1, Count: 1}}},
+			want: map[string]db.Summary{"a": {Min: 1, Max: 2, Average: 1.5, Count: 2}, "b": {Min: -1, Max: -1, Average: -1, Count: 1}}},
+		{name: "key purged meanwhile", store: &fakeStore{timespans: pump, keys: []string{"a", "gone"},
+			summaries: map[string]db.Summary{"a": {Min: 1, Max: 1, Average: 1, Count: 1}}},
+			want: map[string]db.Summary{"a": {Min: 1, Max: 1, Average: 1, Count: 1}}},
+		{name: "no numeric key", store: &fakeStore{timespans: pump, keys: []string{}}, want: map[string]db.Summary{}},
+		{name: "unknown asset", store: &fakeStore{}, wantKind: fault.NotFound, wantWords: []string{`"pump"`, "no buffered readings"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := newService(c.store, &fakeAuditor{}).Summaries(t.Context(), "pump")
+			if c.wantKind != nil {
+				wantFault(t, err, c.wantKind, c.wantWords...)
+				return
+			}
+			if err != nil || !maps.Equal(got, c.want) {
+				t.Errorf("Summaries = %+v, %v; want %+v", got, err, c.want)
+			}
+		})
+	}
+	t.Run("storage failure", func(t *testing.T) {
+		_, err := newService(&fakeStore{timespans: pump, err: errors.New("disk gone")}, &fakeAuditor{}).Summaries(t.Context(), "pump")
+		if err == nil || errors.Is(err, fault.NotFound) {
+			t.Errorf("Summaries = %v, want the storage error", err)
+		}
+	})
 }
 
 func TestSeries(t *testing.T) {

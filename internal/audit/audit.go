@@ -25,15 +25,71 @@ const (
 
 var severities = []string{Success, Failure, Warning, Information}
 
-// Sources lists every audit source code the gateway knows, in the order of
-// the API specification followed by the gateway's own additions.
-var Sources = []string{
-	"PURGE", "LOGGN", "STRMN", "SYPRG", "START", "FSTOP", "CONCH", "CONAD",
-	"SCHCH", "SCHAD", "SRVRG", "SRVUN", "SRVFL", "NHCOM", "NHDWN", "NHAVL",
-	"UPEXC", "BKEXC", "NTFDL", "NTFAD", "NTFSN", "NTFCL", "NTFST", "NTFSD",
-	"PKGIN", "PKGUP", "PKGRM", "DSPST", "DSPSD", "ESSRT", "ESSTP",
-	"USRAD", "USRCH", "USRDL", "ASTDP", "LOGFL",
+// Code is an audit source code and what it stands for.
+type Code struct {
+	Code        string
+	Description string
 }
+
+// Codes lists every audit source code the gateway knows, in the order of
+// the API specification followed by the gateway's own additions.
+var Codes = []Code{
+	{"PURGE", "Data purging process"},
+	{"LOGGN", "Logging process"},
+	{"STRMN", "Streaming process"},
+	{"SYPRG", "System purge"},
+	{"START", "System startup"},
+	{"FSTOP", "System shutdown"},
+	{"CONCH", "Configuration change"},
+	{"CONAD", "Configuration addition"},
+	{"SCHCH", "Schedule change"},
+	{"SCHAD", "Schedule addition"},
+	{"SRVRG", "Service registered"},
+	{"SRVUN", "Service unregistered"},
+	{"SRVFL", "Service fail"},
+	{"NHCOM", "North process complete"},
+	{"NHDWN", "North destination unavailable"},
+	{"NHAVL", "North destination available"},
+	{"UPEXC", "Update complete"},
+	{"BKEXC", "Backup complete"},
+	{"NTFDL", "Notification deleted"},
+	{"NTFAD", "Notification added"},
+	{"NTFSN", "Notification sent"},
+	{"NTFCL", "Notification cleared"},
+	{"NTFST", "Notification server startup"},
+	{"NTFSD", "Notification server shutdown"},
+	{"PKGIN", "Package installation"},
+	{"PKGUP", "Package updated"},
+	{"PKGRM", "Package purged"},
+	{"DSPST", "Dispatcher startup"},
+	{"DSPSD", "Dispatcher shutdown"},
+	{"ESSRT", "External service startup"},
+	{"ESSTP", "External service shutdown"},
+	{"USRAD", "User added"},
+	{"USRCH", "User changed"},
+	{"USRDL", "User deleted"},
+	{"ASTDP", "Asset tracking event deprecated"},
+	{"LOGFL", "Failed login"},
+}
+
+// Sources lists the codes of Codes, in the same order.
+var Sources = func() []string {
+	out := make([]string, len(Codes))
+	for i, c := range Codes {
+		out[i] = c.Code
+	}
+	return out
+}()
+
+// Severity is an audit severity and its index, the number other gateways
+// of this API give it.
+type Severity struct {
+	Index int
+	Name  string
+}
+
+// Severities lists the severities with their indexes.
+var Severities = []Severity{{0, Success}, {1, Failure}, {2, Warning}, {4, Information}}
 
 // Store is the storage the audit trail needs.
 type Store interface {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/fault"
 )
 
@@ -106,5 +108,39 @@ func TestRecordRejectsNonObjectDetails(t *testing.T) {
 	}
 	if err := l.Record(context.Background(), "START", Information, map[string]string{"version": "1"}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCodesFollowTheContract: the codes the gateway lists (GET
+// /edge/audit/logcode) and accepts are exactly the contract's AuditSource
+// enum, in its order, each with a description; the severities are the
+// AuditSeverity enum.
+func TestCodesFollowTheContract(t *testing.T) {
+	spec, err := gen.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enum []string
+	for _, v := range spec.Components.Schemas["AuditSource"].Value.Enum {
+		enum = append(enum, v.(string))
+	}
+	if !slices.Equal(Sources, enum) {
+		t.Errorf("Sources %q, want the contract's %q", Sources, enum)
+	}
+	for _, c := range Codes {
+		if c.Description == "" {
+			t.Errorf("code %s has no description", c.Code)
+		}
+	}
+	var sevs []string
+	for _, v := range spec.Components.Schemas["AuditSeverity"].Value.Enum {
+		sevs = append(sevs, v.(string))
+	}
+	var names []string
+	for _, s := range Severities {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, sevs) {
+		t.Errorf("Severities %q, want the contract's %q", names, sevs)
 	}
 }

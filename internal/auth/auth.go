@@ -61,7 +61,9 @@ type Credentials struct {
 	// header, "" when none.
 	Token string
 	// PeerCertificates is the TLS client certificate chain, leaf first,
-	// as presented (not verified by the TLS layer).
+	// as presented: the handshake proved that the client holds the
+	// leaf's private key, but the chain is not verified by the TLS layer
+	// (certificate logins verify it).
 	PeerCertificates []*x509.Certificate
 	// RemoteAddr is the client's network address.
 	RemoteAddr string

@@ -157,7 +157,7 @@ func pathFor(op operation, c caller) string {
 	}
 	r := strings.NewReplacer("{user_id}", strconv.Itoa(uid), "{name}", "service", "{id}", "x",
 		"{schedule_id}", "x", "{code}", "x", "{reading}", "x", "{item}", "x", "{service_name}", "x",
-		"{plugin_name}", "x", "{asset_name}", "x", "{event_name}", "x")
+		"{plugin_name}", "x", "{asset_name}", "x", "{event_name}", "x", "{child}", "x")
 	return r.Replace(op.path)
 }
 
@@ -246,6 +246,18 @@ func TestSpecialCases(t *testing.T) {
 		{name: "admin may write rest_api", mandatory: true, method: "PUT", target: "/edge/category/rest_api/httpPort", token: "tok-admin", body: item},
 		{name: "user may write another category", method: "PUT", target: "/edge/category/service/name", token: "tok-user", body: `{"value":"x"}`},
 		{name: "user may read rest_api", method: "GET", target: "/edge/category/rest_api", token: "tok-user"},
+		{name: "user may not set several rest_api items", method: "PUT", target: "/edge/category/rest_api", token: "tok-user",
+			body: `{"httpPort":"8090"}`, want: 403},
+		{name: "admin may set several rest_api items", method: "PUT", target: "/edge/category/rest_api", token: "tok-admin",
+			body: `{"httpPort":"8090"}`},
+		{name: "user may set several items of another category", method: "PUT", target: "/edge/category/service", token: "tok-user",
+			body: `{"name":"x"}`},
+		{name: "user may move rest_api in the tree", method: "POST", target: "/edge/category/Advanced/children", token: "tok-user",
+			body: `{"children":["rest_api"]}`},
+		{name: "view may not change the tree", method: "DELETE", target: "/edge/category/General/children/rest_api", token: "tok-view", want: 403},
+		{name: "view reads the tree", method: "GET", target: "/edge/category/rest_api/parent", token: "tok-view"},
+		{name: "data-view reads an asset's summary", method: "GET", target: "/edge/asset/pump/summary", token: "tok-data-view"},
+		{name: "view may not read an asset's summary", method: "GET", target: "/edge/asset/pump/summary", token: "tok-view", want: 403},
 		{name: "user may not merge into rest_api", method: "POST", target: "/edge/category", token: "tok-user",
 			body: `{"key":"rest_api","description":"d","items":{}}`, want: 403},
 		{name: "user may not merge into password anonymously", method: "POST", target: "/edge/category",

@@ -76,8 +76,10 @@ var (
 // when the table and the contract differ.
 var Rights = map[string]Rule{
 	// Audit
-	"listAuditEntries": read,
-	"createAuditEntry": write,
+	"listAuditEntries":    read,
+	"createAuditEntry":    write,
+	"listAuditLogCodes":   read,
+	"listAuditSeverities": read,
 	// Configuration
 	"listCategories":    read,
 	"createCategory":    writeCategory,
@@ -85,6 +87,13 @@ var Rights = map[string]Rule{
 	"getCategoryItem":   read,
 	"setCategoryItem":   writeItem,
 	"resetCategoryItem": writeItem,
+	"setCategoryItems":  writeItem,
+	// The category tree groups categories for display; changing it
+	// writes no item, so it is an editor's right even for rest_api.
+	"listCategoryChildren": read,
+	"addCategoryChildren":  write,
+	"removeCategoryChild":  write,
+	"getCategoryParent":    read,
 	// Tasks and schedules
 	"listTasks":             read,
 	"listLatestTasks":       read,
@@ -112,6 +121,7 @@ var Rights = map[string]Rule{
 	"getAssetReadingValues":  readData,
 	"getAssetReadingSummary": readData,
 	"getAssetReadingSeries":  readData,
+	"getAssetSummary":        readData,
 	"purgeAllReadings":       write,
 	"purgeAssetReadings":     write,
 	// Services and plugins

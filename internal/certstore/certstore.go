@@ -3,7 +3,10 @@
 // certificate,
 //
 //	<data dir>/certs/<name>.cert   one or more PEM "CERTIFICATE" blocks
-//	<data dir>/certs/<name>.key    the PEM private key of <name>.cert (mode 0600)
+//	<data dir>/certs/<name>.key    the PEM private key of <name>.cert
+//
+// The directory is private to the gateway's user (mode 0700, files 0600),
+// as the whole data directory is.
 //
 // rest_api.certificateName names the HTTPS server certificate (a
 // self-signed one is created at first use if missing) and
@@ -27,6 +30,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/edged/edged/internal/durable"
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // Dir is the name of the store's directory inside the data directory.
@@ -60,6 +66,16 @@ type Store struct {
 // a certificate is first written).
 func New(dataDir string) *Store {
 	return &Store{dir: filepath.Join(dataDir, Dir), now: time.Now}
+}
+
+// Secure makes the store's directory and the files in it readable by the
+// owner only (files an operator copied in with a wider mode included). A
+// store not created yet is no error.
+func (s *Store) Secure() error {
+	if err := fileperm.TightenDir(s.dir); err != nil {
+		return fmt.Errorf("certstore: %s: %w", s.dir, err)
+	}
+	return nil
 }
 
 // Path returns the directory of the store.
@@ -199,8 +215,8 @@ func (s *Store) createSelfSigned(name string) error {
 	if err != nil {
 		return fmt.Errorf("certstore: encode key: %w", err)
 	}
-	if err := os.MkdirAll(s.dir, 0o750); err != nil {
-		return fmt.Errorf("certstore: %w", err)
+	if err := fileperm.PrivateDir(s.dir); err != nil {
+		return fmt.Errorf("certstore: %s: %w", s.dir, err)
 	}
 	root, err := os.OpenRoot(s.dir)
 	if err != nil {
@@ -209,22 +225,30 @@ func (s *Store) createSelfSigned(name string) error {
 	defer func() { _ = root.Close() }()
 	// The key first, so a crash in between leaves no certificate without
 	// its key (which would be refused at the next start).
-	if err := writeNew(root, name+KeyExt, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+	if err := writeNew(root, name+KeyExt, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER})); err != nil {
 		return err
 	}
-	return writeNew(root, name+CertExt, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	if err := writeNew(root, name+CertExt, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})); err != nil {
+		return err
+	}
+	// Both names survive a power cut only once the directory is synced.
+	return durable.SyncDir(s.dir)
 }
 
-// writeNew creates the file path inside root with data and mode; it fails
-// if the file exists.
-func writeNew(root *os.Root, path string, data []byte, mode os.FileMode) error {
-	f, err := root.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+// writeNew creates the file path inside root with data, readable by the
+// owner only; it fails if the file exists.
+func writeNew(root *os.Root, path string, data []byte) error {
+	f, err := root.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileperm.File)
 	if err != nil {
 		return fmt.Errorf("certstore: %w", err)
 	}
 	if _, err := f.Write(data); err != nil {
 		_ = f.Close()
 		return fmt.Errorf("certstore: write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("certstore: sync %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("certstore: write %s: %w", path, err)

@@ -39,8 +39,14 @@ func TestServerCertificate(t *testing.T) {
 	if err := leaf.VerifyHostname("127.0.0.1"); err != nil {
 		t.Errorf("not valid for 127.0.0.1: %v", err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, "certs", "edged.key")); err != nil || st.Mode().Perm() != 0o600 {
-		t.Errorf("key file: %v, mode %v; want 0600", err, st.Mode().Perm())
+	for name, want := range map[string]os.FileMode{"": 0o700, "edged.key": 0o600, "edged.cert": 0o600} {
+		st, err := os.Stat(filepath.Join(dir, "certs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != want {
+			t.Errorf("certs/%s: mode %v, want %v", name, got, want)
+		}
 	}
 	again, created, err := s.ServerCertificate("edged")
 	if err != nil {
@@ -48,6 +54,35 @@ func TestServerCertificate(t *testing.T) {
 	}
 	if created || string(again.Certificate[0]) != string(cert.Certificate[0]) {
 		t.Error("a second call replaced the certificate")
+	}
+}
+
+// TestSecure checks that files an operator copied into the store, or an
+// older version wrote, with modes readable by others are made private.
+func TestSecure(t *testing.T) {
+	dir := t.TempDir()
+	s := New(dir)
+	if err := s.Secure(); err != nil {
+		t.Fatalf("Secure on a store not created yet: %v", err)
+	}
+	write(t, s.CertPath("ca"), "x")
+	if err := os.Chmod(s.CertPath("ca"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(s.Path(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Secure(); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]os.FileMode{s.Path(): 0o700, s.CertPath("ca"): 0o600} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != want {
+			t.Errorf("%s: mode %v, want %v", path, got, want)
+		}
 	}
 }
 

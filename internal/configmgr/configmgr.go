@@ -38,8 +38,8 @@ type Store interface {
 	// UpdateCategory is like SaveCategory for an existing category; the
 	// error wraps db.ErrNotFound when it is missing.
 	UpdateCategory(ctx context.Context, key string, fn func(cur *db.Category) error) (db.Category, error)
-	// AddCategoryChildren attaches children to parent; it is idempotent.
-	AddCategoryChildren(ctx context.Context, parent string, children ...string) error
+	// TreeStore holds the category tree.
+	TreeStore
 	// DeleteCategory removes a category with its parent and child links
 	// and reports whether it existed.
 	DeleteCategory(ctx context.Context, key string) (bool, error)
@@ -233,26 +233,46 @@ func (m *Manager) ResetValue(ctx context.Context, key, item string) (Item, error
 
 // change stores the value next computes from the locked current item.
 func (m *Manager) change(ctx context.Context, key, name, op string, next func(where, Item) (string, error)) (Item, error) {
+	c, err := m.changeItems(ctx, key, []string{name}, op, next)
+	if err != nil {
+		return Item{}, err
+	}
+	it, err := lookup(c, name)
+	if err != nil {
+		return Item{}, fmt.Errorf("configmgr: %s %s/%s: item missing after the write", op, key, name)
+	}
+	return it.masked(), nil
+}
+
+// changeItems stores, in one transaction, the value next computes for each
+// of the items names from the locked current category: all of them or, at
+// the first unknown item or error of next, none. After the commit it writes
+// a CONCH entry per item whose value changed and, if any did, notifies the
+// category's listeners once. It returns the stored category, unmasked.
+func (m *Manager) changeItems(ctx context.Context, key string, names []string, op string, next func(where, Item) (string, error)) (Category, error) {
 	var (
-		oldValue string
-		seq      uint64
+		old map[string]string // item name → value before the change
+		seq uint64
 	)
 	row, err := m.store.UpdateCategory(ctx, key, func(cur *db.Category) error {
 		c, err := decodeCategory(*cur)
 		if err != nil {
 			return err
 		}
-		it, err := lookup(c, name)
-		if err != nil {
-			return err
+		old = make(map[string]string, len(names))
+		for _, name := range names {
+			it, err := lookup(c, name)
+			if err != nil {
+				return err
+			}
+			v, err := next(where{category: key, item: name}, it)
+			if err != nil {
+				return err
+			}
+			old[name] = it.Value
+			it.Value = v
+			c.Items[name] = it
 		}
-		v, err := next(where{category: key, item: name}, it)
-		if err != nil {
-			return err
-		}
-		oldValue = it.Value
-		it.Value = v
-		c.Items[name] = it
 		enc, err := encodeCategory(c)
 		if err != nil {
 			return err
@@ -261,28 +281,65 @@ func (m *Manager) change(ctx context.Context, key, name, op string, next func(wh
 		seq = m.seq.Add(1)
 		return nil
 	})
+	what := key
+	if len(names) == 1 {
+		what = key + "/" + names[0]
+	}
 	if err != nil {
-		return Item{}, translate(err, fmt.Sprintf("%s %s/%s", op, key, name), categoryName(key))
+		return Category{}, translate(err, op+" "+what, categoryName(key))
 	}
 	c, err := decodeCategory(row)
 	if err != nil {
-		return Item{}, err
+		return Category{}, err
 	}
-	it, err := lookup(c, name)
-	if err != nil {
-		return Item{}, fmt.Errorf("configmgr: %s %s/%s: item missing after the write", op, key, name)
-	}
-	if it.Value != oldValue {
+	changed := false
+	for _, name := range slices.Sorted(maps.Keys(old)) {
+		it, ok := c.Items[name]
+		if !ok {
+			return Category{}, fmt.Errorf("configmgr: %s %s/%s: item missing after the write", op, key, name)
+		}
+		if it.Value == old[name] {
+			continue
+		}
+		changed = true
 		m.log.DebugContext(ctx, "configuration value changed", "category", key, "item", name)
 		m.audit(ctx, AuditCategoryChanged, conch{
 			Category: key,
 			Item:     name,
-			OldValue: maskValue(it.Type, oldValue),
+			OldValue: maskValue(it.Type, old[name]),
 			NewValue: maskValue(it.Type, it.Value),
 		})
+	}
+	if changed {
 		m.notify(ctx, c, seq)
 	}
-	return it.masked(), nil
+	return c, nil
+}
+
+// SetValues validates and stores the values of several items of category
+// key at once (item name → value), all or nothing: each as SetValue would,
+// in one transaction. Afterwards a CONCH entry is written per item whose
+// value changed and the listeners are notified once. It returns the whole
+// category, passwords masked.
+//
+// No values, an invalid value or a readonly item is a fault of kind
+// Invalid naming the item; an unknown category or item a fault of kind
+// NotFound, and then nothing was written; other errors are storage
+// failures. Safe for concurrent use.
+func (m *Manager) SetValues(ctx context.Context, key string, values map[string]string) (Category, error) {
+	if len(values) == 0 {
+		return Category{}, invalid("no item values given for category %q", key)
+	}
+	c, err := m.changeItems(ctx, key, slices.Sorted(maps.Keys(values)), "set", func(w where, it Item) (string, error) {
+		if isTrue(it.Readonly) {
+			return "", invalid("%s is read-only", w)
+		}
+		return checkValue(w, it, "value", values[w.item])
+	})
+	if err != nil {
+		return Category{}, err
+	}
+	return c.masked(), nil
 }
 
 // conch is the details of a CONCH audit entry.

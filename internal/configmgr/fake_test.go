@@ -122,17 +122,29 @@ func (s *fakeStore) AddCategoryChildren(ctx context.Context, parent string, chil
 	if s.fail != nil {
 		return fmt.Errorf("fake: children: %w", s.fail)
 	}
-	if _, ok := s.rows[parent]; !ok {
-		return fmt.Errorf("fake: category %s: %w", parent, db.ErrNotFound)
+	for _, k := range append([]string{parent}, children...) {
+		if _, ok := s.rows[k]; !ok {
+			return fmt.Errorf("fake: category %s: %w", k, db.ErrNotFound)
+		}
 	}
+	ancestors := map[string]bool{}
+	for k, ok := s.parentOf(parent); ok; k, ok = s.parentOf(k) {
+		ancestors[k] = true
+	}
+	var add []string
 	for _, c := range children {
-		if _, ok := s.rows[c]; !ok {
-			return fmt.Errorf("fake: child %s: %w", c, db.ErrNotFound)
+		if c == parent || ancestors[c] {
+			return &db.ChildConflict{Child: c, Cycle: true}
 		}
-		if !slices.Contains(s.children[parent], c) {
-			s.children[parent] = append(s.children[parent], c)
+		switch p, ok := s.parentOf(c); {
+		case ok && p == parent, slices.Contains(add, c):
+		case ok:
+			return &db.ChildConflict{Child: c, Parent: p}
+		default:
+			add = append(add, c)
 		}
 	}
+	s.children[parent] = append(s.children[parent], add...)
 	return nil
 }
 
@@ -152,6 +164,72 @@ func (s *fakeStore) DeleteCategory(ctx context.Context, key string) (bool, error
 	}
 	s.writes++
 	return true, nil
+}
+
+// parentOf returns key's parent; s.mu must be held.
+func (s *fakeStore) parentOf(key string) (string, bool) {
+	for p, cs := range s.children {
+		if slices.Contains(cs, key) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func (s *fakeStore) RemoveCategoryChild(ctx context.Context, parent, child string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return fmt.Errorf("fake: remove child: %w", s.fail)
+	}
+	i := slices.Index(s.children[parent], child)
+	if i < 0 {
+		return fmt.Errorf("fake: %s is not a child of %s: %w", child, parent, db.ErrNotFound)
+	}
+	s.children[parent] = slices.Delete(s.children[parent], i, i+1)
+	return nil
+}
+
+func (s *fakeStore) ListCategoryChildren(ctx context.Context, parent string) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return nil, fmt.Errorf("fake: children: %w", s.fail)
+	}
+	if _, ok := s.rows[parent]; !ok {
+		return nil, fmt.Errorf("fake: category %s: %w", parent, db.ErrNotFound)
+	}
+	out := slices.Clone(s.children[parent])
+	slices.Sort(out)
+	return append([]string{}, out...), nil
+}
+
+func (s *fakeStore) CategoryParent(ctx context.Context, key string) (string, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return "", false, fmt.Errorf("fake: parent: %w", s.fail)
+	}
+	if _, ok := s.rows[key]; !ok {
+		return "", false, fmt.Errorf("fake: category %s: %w", key, db.ErrNotFound)
+	}
+	p, ok := s.parentOf(key)
+	return p, ok, nil
+}
+
+func (s *fakeStore) CategoryParents(ctx context.Context) (map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return nil, fmt.Errorf("fake: parents: %w", s.fail)
+	}
+	out := map[string]string{}
+	for p, cs := range s.children {
+		for _, c := range cs {
+			out[c] = p
+		}
+	}
+	return out, nil
 }
 
 // row returns the stored items of key decoded, or ok false.

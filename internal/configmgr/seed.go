@@ -36,6 +36,7 @@ const (
 	ItemAllowPing                 = "allowPing"
 	ItemPasswordChange            = "passwordChange"
 	ItemDisconnectIdleUserSession = "disconnectIdleUserSession"
+	ItemAllowedOrigins            = "allowedOrigins"
 )
 
 // Values of rest_api items.
@@ -179,6 +180,9 @@ func seedCategories() []CategoryInput {
 					Type: TypeInteger, Default: "0", DisplayName: "Password Expiry Days", Order: "9", Minimum: "0"},
 				ItemDisconnectIdleUserSession: {Description: "Minutes of inactivity after which a user session ends",
 					Type: TypeInteger, Default: "60", DisplayName: "Idle Session Timeout", Order: "10", Minimum: "1"},
+				ItemAllowedOrigins: {Description: "Origins whose browser pages may call the API (CORS): comma-separated, " +
+					"such as https://hmi.example.com, or * for any; empty allows none",
+					Type: TypeString, DisplayName: "Allowed Origins", Order: "11"},
 			},
 		},
 		{
@@ -188,7 +192,7 @@ func seedCategories() []CategoryInput {
 					Default: PolicyAny, DisplayName: "Policy", Order: "1",
 					Options: []string{PolicyAny, PolicyMixedCase, PolicyMixedCaseNumeric, PolicyMixedCaseNumericSpecial}},
 				ItemPasswordLength: {Description: "The minimum length of a password", Type: TypeInteger,
-					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "80"},
+					Default: "8", DisplayName: "Minimum Length", Order: "2", Minimum: "8", Maximum: "72"},
 			},
 		},
 		{
@@ -279,14 +283,31 @@ var retiredCategories = []string{}
 // their definitions on every later start, each through Create: a CONAD
 // audit entry is written only for a category that is new, and values set
 // earlier are kept. It then retires the items and categories earlier
-// versions seeded and this one does not (see retiredItems), and attaches
-// the children of the parents General, Advanced and Utilities. Errors are
-// those of Create and of storage; it stops at the first. Safe for
-// concurrent use, and idempotent.
+// versions seeded and this one does not (see retiredItems), and attaches the
+// seeded categories to their parents General, Advanced and Utilities: a
+// category is attached when it or its parent was created by this call and
+// it has no parent yet, so a tree that clients rearranged stays as they
+// left it, while a category added in a later version finds its place.
+// Errors are those of Create and of storage; it stops at the first. Safe
+// for concurrent use, and idempotent.
 func (m *Manager) Seed(ctx context.Context) error {
-	for _, in := range seedCategories() {
+	created := map[string]bool{}
+	seed := func(in CategoryInput) error {
+		_, err := m.store.GetCategory(ctx, in.Key)
+		switch {
+		case errors.Is(err, db.ErrNotFound):
+			created[in.Key] = true
+		case err != nil:
+			return fmt.Errorf("configmgr: seed category %q: %w", in.Key, err)
+		}
 		if _, err := m.Create(ctx, in); err != nil {
 			return fmt.Errorf("configmgr: seed category %q: %w", in.Key, err)
+		}
+		return nil
+	}
+	for _, in := range seedCategories() {
+		if err := seed(in); err != nil {
+			return err
 		}
 	}
 	for _, r := range retiredItems {
@@ -304,10 +325,23 @@ func (m *Manager) Seed(ctx context.Context) error {
 		}
 	}
 	for _, p := range seedParents {
-		if _, err := m.Create(ctx, p.in); err != nil {
-			return fmt.Errorf("configmgr: seed category %q: %w", p.in.Key, err)
+		if err := seed(p.in); err != nil {
+			return err
 		}
-		if err := m.store.AddCategoryChildren(ctx, p.in.Key, p.children...); err != nil {
+		var attach []string
+		for _, c := range p.children {
+			if !created[c] && !created[p.in.Key] {
+				continue
+			}
+			_, hasParent, err := m.store.CategoryParent(ctx, c)
+			if err != nil {
+				return fmt.Errorf("configmgr: seed parent of category %q: %w", c, err)
+			}
+			if !hasParent {
+				attach = append(attach, c)
+			}
+		}
+		if err := m.store.AddCategoryChildren(ctx, p.in.Key, attach...); err != nil {
 			return fmt.Errorf("configmgr: seed children of category %q: %w", p.in.Key, err)
 		}
 	}

@@ -96,9 +96,10 @@ func TestSeedItems(t *testing.T) {
 		{name: "allowPing", category: CategoryRESTAPI, item: ItemAllowPing, want: Item{Type: TypeBoolean, Default: "true"}},
 		{name: "passwordChange", category: CategoryRESTAPI, item: ItemPasswordChange, want: Item{Type: TypeInteger, Default: "0", Minimum: "0"}},
 		{name: "disconnectIdleUserSession", category: CategoryRESTAPI, item: ItemDisconnectIdleUserSession, want: Item{Type: TypeInteger, Default: "60", Minimum: "1"}},
+		{name: "allowedOrigins", category: CategoryRESTAPI, item: ItemAllowedOrigins, want: Item{Type: TypeString}},
 		{name: "password policy", category: CategoryPassword, item: ItemPasswordPolicy, want: Item{Type: TypeEnumeration, Default: "any",
 			Options: []string{"any", "mixed case", "mixed case and numeric", "mixed case, numeric and special"}}},
-		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "80"}},
+		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "72"}},
 		{name: "service name", category: CategoryService, item: ItemServiceName, want: Item{Type: TypeString, Default: "Edge Gateway"}},
 		{name: "service description", category: CategoryService, item: ItemServiceDescription, want: Item{Type: TypeString, Default: "Edge data gateway"}},
 		{name: "max running tasks", category: CategoryScheduler, item: ItemMaxRunningTasks, want: Item{Type: TypeInteger, Default: "15", Minimum: "1"}},
@@ -139,7 +140,7 @@ func TestSeedItems(t *testing.T) {
 			names = append(names, name)
 		}
 		slices.Sort(names)
-		want := []string{"allowPing", "authCertificateName", "authMethod", "authentication",
+		want := []string{"allowPing", "allowedOrigins", "authCertificateName", "authMethod", "authentication",
 			"certificateName", "disconnectIdleUserSession", "enableHttp", "httpPort", "httpsPort", "passwordChange"}
 		if !slices.Equal(names, want) {
 			t.Errorf("items %q, want %q", names, want)

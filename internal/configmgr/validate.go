@@ -194,6 +194,11 @@ func quoteList(opts []string) string {
 	return strings.Join(q, ", ")
 }
 
+// reservedItemNames are the item names the category tree's paths take:
+// /edge/category/{name}/children and /edge/category/{name}/parent route
+// there, so an item of that name could not be read or set.
+var reservedItemNames = []string{"children", "parent"}
+
 // checkDefinition validates the definition of item name in category key and
 // returns it normalised: canonical type spelling, lower-case readonly and
 // mandatory, default in stored form, empty Value, nil Options when none.
@@ -206,6 +211,9 @@ func checkDefinition(key, name string, in Item) (Item, error) {
 		return Item{}, invalid("an item name in category %q is longer than %d characters", key, maxNameLength)
 	case hasControl(name):
 		return Item{}, invalid("item name %q in category %q contains a control character", name, key)
+	}
+	if slices.Contains(reservedItemNames, name) {
+		return Item{}, invalid("item name %q in category %q is reserved: /edge/category/{name}/%s addresses the category tree", name, key, name)
 	}
 
 	def := in.clone()

@@ -138,6 +138,11 @@ func TestCheckDefinition(t *testing.T) {
 		},
 		{name: "float bounds", in: Item{Type: TypeFloat, Minimum: "-0.5", Maximum: "1e3"}, want: Item{Type: TypeFloat, Minimum: "-0.5", Maximum: "1e3"}},
 		{name: "equal bounds", in: Item{Type: TypeInteger, Minimum: "4", Maximum: "4"}, want: Item{Type: TypeInteger, Minimum: "4", Maximum: "4"}},
+		{name: "reserved name children", item: "children", in: Item{Type: TypeString},
+			wantErr: `item name "children" in category "c" is reserved: /edge/category/{name}/children addresses the category tree`},
+		{name: "reserved name parent", item: "parent", in: Item{Type: TypeString},
+			wantErr: `item name "parent" in category "c" is reserved: /edge/category/{name}/parent addresses the category tree`},
+		{name: "reserved names are case-sensitive", item: "Parent", in: Item{Type: TypeString}, want: Item{Type: TypeString}},
 		{
 			name: "enumeration",
 			in:   Item{Type: TypeEnumeration, Default: "b", Options: []string{"a", "b"}},

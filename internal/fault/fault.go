@@ -28,6 +28,7 @@ var (
 	MethodNotAllowed = &Kind{"method not allowed"} // 405: known path, other method
 	Conflict         = &Kind{"conflict"}           // 409: conflicts with current state
 	TooLarge         = &Kind{"too large"}          // 413: request body too large
+	UnsupportedMedia = &Kind{"unsupported media"}  // 415: request body in a content type not taken
 	TooMany          = &Kind{"too many"}           // 429: locked out or rate limited
 	NotImplemented   = &Kind{"not implemented"}    // 501: operation not built yet
 	BadGateway       = &Kind{"bad gateway"}        // 502: an upstream could not be reached

@@ -1,13 +1,14 @@
 // Package ingest is the hot path between south plugins and storage: a
-// bounded buffer per service that batches readings by size and by latency
-// and writes each batch with one InsertReadings call (one transaction),
-// acknowledgements for producers that must know their readings are
-// committed, in-memory statistics flushed periodically, and the asset
-// tracker's first sightings.
+// bounded buffer per service whose writer commits readings in groups (one
+// InsertReadings call, one transaction, for everything that queued while
+// the previous one was being written), acknowledgements for producers that
+// must know their readings are committed, in-memory statistics flushed
+// periodically, and the asset tracker's first sightings.
 package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -26,21 +27,32 @@ type ReadingStore interface {
 	InsertReadings(ctx context.Context, readings []db.Reading) error
 }
 
-// Limits are a buffer's per-service settings.
+// Limits are a buffer's per-service settings. Both grouping settings are
+// upper bounds, never a wait imposed on readings someone waits for.
 type Limits struct {
-	// BatchSize is the number of readings that triggers a write at once.
-	// A batch holds whole submissions, so it may exceed BatchSize by at
-	// most one submission.
+	// BatchSize is the most readings one transaction groups (the
+	// service's bufferThreshold). A transaction holds whole submissions:
+	// it takes queued submissions while it holds fewer than BatchSize
+	// readings, so one submission larger than BatchSize is a transaction
+	// of its own.
 	BatchSize int
-	// MaxLatency is the longest a reading waits for its batch to fill.
+	// MaxLatency is the longest readings delivered with Put (polled
+	// plugins, which nobody waits for) are held to share a transaction
+	// (the service's maxSendLatency): they are written when BatchSize of
+	// them are queued, when the oldest has waited MaxLatency, or with the
+	// next submission someone waits for, whichever comes first. Submitted
+	// readings are never held: the writer writes them at once when it is
+	// free.
 	MaxLatency time.Duration
 	// Capacity is the most readings the buffer holds, queued and being
 	// written together.
 	Capacity int
 }
 
-// DefaultLimits are the limits of a new service.
-var DefaultLimits = Limits{BatchSize: 100, MaxLatency: 100 * time.Millisecond, Capacity: 100_000}
+// DefaultLimits are the limits of a new service. A transaction of 1 000
+// readings costs SQLite's fsync (durability "power") a few percent
+// (docs/benchmarks.md), and groups the requests of many senders.
+var DefaultLimits = Limits{BatchSize: 1000, MaxLatency: 100 * time.Millisecond, Capacity: 100_000}
 
 // writeTimeout bounds one InsertReadings call.
 const writeTimeout = time.Minute
@@ -69,9 +81,20 @@ type Buffer struct {
 	limits   Limits
 	queue    []*entry
 	queued   int // readings in queue
+	awaited  int // entries in queue whose producer waits for the commit
 	inflight int // readings in the batch being written
 	closing  bool
 	dropping bool // Put is discarding; logged once until it takes all again
+	// After a write that answered waiting producers while others were
+	// queued, the next write may wait until lingerUntil for submissions
+	// to make up lingerWant queued ones (see next).
+	lingerUntil time.Time
+	lingerWant  int
+
+	// Owned by the writer goroutine: reused from one write to the next.
+	rows     []db.Reading
+	perAsset map[string]int64
+	assets   []string
 }
 
 // entry is one Put or Submit call.
@@ -190,14 +213,19 @@ func (b *Buffer) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
 	return r, nil
 }
 
-// enqueue appends e and wakes the writer when it must start a latency
-// timer (first entry) or write at once (batch full); b.mu is held.
+// enqueue appends e and wakes the writer when it has something to do: a
+// submission someone waits for (written as soon as the writer is free), the
+// first entry (the writer starts its latency timer) or a full batch; b.mu
+// is held.
 func (b *Buffer) enqueue(e *entry) {
 	e.at = b.o.Clock.Now()
 	wasEmpty := len(b.queue) == 0
 	b.queue = append(b.queue, e)
 	b.queued += len(e.readings)
-	if wasEmpty || b.queued >= b.limits.BatchSize {
+	if e.receipt != nil {
+		b.awaited++
+	}
+	if e.receipt != nil || wasEmpty || b.queued >= b.limits.BatchSize {
 		b.signal()
 	}
 }
@@ -218,7 +246,7 @@ func (b *Buffer) Close(ctx context.Context) error {
 	}
 }
 
-// run is the writer: it forms batches and writes them until closed and
+// run is the writer: it takes groups and writes them until closed and
 // drained.
 func (b *Buffer) run() {
 	defer close(b.done)
@@ -231,9 +259,12 @@ func (b *Buffer) run() {
 	}
 }
 
-// next waits for a batch to be due (full, its oldest reading at the
-// latency limit, or the buffer closing) and takes it. It returns false
-// when the buffer is closed and empty.
+// next waits until the queue holds something due and takes it: at once
+// when a submission someone waits for is queued (this is group commit:
+// while the previous write was in flight, arrivals queued, and they go
+// together now), and for readings nobody waits for when BatchSize of them
+// are queued, the oldest has waited MaxLatency, or the buffer closes. It
+// returns false when the buffer is closed and empty.
 func (b *Buffer) next() ([]*entry, bool) {
 	b.mu.Lock()
 	for {
@@ -247,8 +278,13 @@ func (b *Buffer) next() ([]*entry, bool) {
 			b.mu.Lock()
 			continue
 		}
-		wait := b.queue[0].at.Add(b.limits.MaxLatency).Sub(b.o.Clock.Now())
-		if b.closing || b.queued >= b.limits.BatchSize || wait <= 0 {
+		now := b.o.Clock.Now()
+		wait := b.queue[0].at.Add(b.limits.MaxLatency).Sub(now)
+		if b.awaited > 0 && !b.closing && b.queued < b.limits.BatchSize &&
+			b.awaited < b.lingerWant && now.Before(b.lingerUntil) {
+			wait = b.lingerUntil.Sub(now) // the producers just answered may be back soon
+		} else if b.awaited > 0 || b.closing || b.queued >= b.limits.BatchSize || wait <= 0 {
+			b.lingerUntil, b.lingerWant = time.Time{}, 0
 			batch := b.take()
 			b.mu.Unlock()
 			return batch, true
@@ -264,62 +300,131 @@ func (b *Buffer) next() ([]*entry, bool) {
 	}
 }
 
-// take removes whole entries from the queue until they hold BatchSize
-// readings (at least one entry); b.mu is held.
+// take removes whole entries from the queue while they hold fewer than
+// BatchSize readings (at least one entry); b.mu is held.
 func (b *Buffer) take() []*entry {
 	n, i := 0, 0
 	for i < len(b.queue) && (i == 0 || n < b.limits.BatchSize) {
 		n += len(b.queue[i].readings)
+		if b.queue[i].receipt != nil {
+			b.awaited--
+		}
 		i++
 	}
 	batch := b.queue[:i:i]
 	b.queue = b.queue[i:]
+	if len(b.queue) == 0 {
+		b.queue = nil // let the taken entries go with the batch
+	}
 	b.queued -= n
 	b.inflight = n
 	return batch
 }
 
-// write stores one batch, then counts, tracks and acknowledges it.
+// write stores one group in one transaction, then counts, tracks and
+// acknowledges it. When storage refuses the group's data (a value it cannot
+// hold that validation let through), the group's entries are written again
+// one by one, so that only the offending entry fails and the others are
+// stored and acknowledged.
 func (b *Buffer) write(batch []*entry) {
-	stored := b.o.Clock.Now().UTC().Truncate(time.Microsecond)
-	var rows []db.Reading
-	perAsset := map[string]int64{}
-	var assets []string
-	for _, e := range batch {
-		for _, r := range e.readings {
-			rows = append(rows, db.Reading{AssetCode: r.Asset, Reading: r.Values, UserTS: r.Timestamp, TS: stored})
-			if perAsset[r.Asset] == 0 {
-				assets = append(assets, r.Asset)
-			}
-			perAsset[r.Asset]++
-		}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	err := b.o.Store.InsertReadings(ctx, rows)
-
+	began := b.o.Clock.Now()
+	err := b.store(ctx, batch)
+	took := b.o.Clock.Now().Sub(began)
+	b.mu.Lock()
+	queued := b.awaited // waiting producers queued during the write
+	b.mu.Unlock()
+	if err != nil && len(batch) > 1 && errors.Is(err, db.ErrInvalidData) {
+		b.log.Warn("storage refused a group of readings; writing its submissions one by one",
+			"service", b.o.Service, "submissions", len(batch), "error", err)
+		for _, e := range batch {
+			one := batch[:0:0]
+			one = append(one, e)
+			b.finish(ctx, one, b.store(ctx, one))
+		}
+	} else {
+		b.finish(ctx, batch, err)
+	}
+	answered := 0
+	for _, e := range batch {
+		if e.receipt != nil {
+			answered++
+		}
+	}
 	b.mu.Lock()
 	b.inflight = 0
+	// Many producers are waiting: some are queued, and this write just
+	// answered others, who typically send again within a commit's time.
+	// Letting the next write wait for them, at most as long as this commit
+	// took (and never beyond maxSendLatency), makes one commit serve them
+	// all instead of alternating half groups; it pays most where a commit
+	// costs a sync. A lone producer finds the queue empty and never waits.
+	if queued > 0 && answered > 0 && took > 0 {
+		b.lingerUntil = b.o.Clock.Now().Add(min(took, b.limits.MaxLatency))
+		b.lingerWant = queued + answered
+	}
 	b.mu.Unlock()
+}
 
+// store writes the readings of entries with one InsertReadings call.
+func (b *Buffer) store(ctx context.Context, entries []*entry) error {
+	stored := b.o.Clock.Now().UTC().Truncate(time.Microsecond)
+	b.rows = b.rows[:0]
+	for _, e := range entries {
+		for _, r := range e.readings {
+			b.rows = append(b.rows, db.Reading{AssetCode: r.Asset, Reading: r.Values, UserTS: r.Timestamp, TS: stored})
+		}
+	}
+	err := b.o.Store.InsertReadings(ctx, b.rows)
+	clear(b.rows) // drop the references to the readings' values
+	return err
+}
+
+// finish counts, tracks and acknowledges entries after their write ended
+// with err.
+func (b *Buffer) finish(ctx context.Context, entries []*entry, err error) {
+	n := 0
+	for _, e := range entries {
+		n += len(e.readings)
+	}
 	if err != nil {
-		b.discarded(len(rows))
-		b.log.Error("readings not stored; discarded", "service", b.o.Service, "readings", len(rows), "error", err)
-		for _, e := range batch {
-			e.receipt.resolve(fmt.Errorf("ingest: store readings: %w", err))
+		b.discarded(n)
+		outcome := fmt.Errorf("ingest: store readings: %w", err)
+		if errors.Is(err, db.ErrInvalidData) {
+			b.log.Warn("storage refused readings; discarded", "service", b.o.Service, "readings", n, "error", err)
+			outcome = fmt.Errorf("%w: %w", plugin.ErrRefused, err)
+		} else {
+			b.log.Error("readings not stored; discarded", "service", b.o.Service, "readings", n, "error", err)
+		}
+		for _, e := range entries {
+			e.receipt.resolve(outcome)
 		}
 		return
 	}
+	if b.perAsset == nil {
+		b.perAsset = map[string]int64{}
+	}
+	clear(b.perAsset)
+	b.assets = b.assets[:0]
+	for _, e := range entries {
+		for _, r := range e.readings {
+			if b.perAsset[r.Asset] == 0 {
+				b.assets = append(b.assets, r.Asset)
+			}
+			b.perAsset[r.Asset]++
+		}
+	}
 	c := b.o.Counters
-	c.Add(stats.Buffered, "Readings currently in the buffer", int64(len(rows)))
-	c.Add(stats.IngestKey(b.o.Service), "Readings ingested by service "+b.o.Service, int64(len(rows)))
-	for _, a := range assets {
-		c.Add(a, "Readings received from asset "+a, perAsset[a])
+	c.Add(stats.Buffered, "Readings currently in the buffer", int64(n))
+	c.Add(stats.IngestKey(b.o.Service), "Readings ingested by service "+b.o.Service, int64(n))
+	for _, a := range b.assets {
+		c.Add(a, "Readings received from asset "+a, b.perAsset[a])
 		if err := b.o.Tracker.Track(ctx, db.EventIngest, b.o.Service, b.o.Plugin, a); err != nil {
 			b.log.Error("asset tracking failed", "service", b.o.Service, "asset", a, "error", err)
 		}
 	}
-	for _, e := range batch {
+	for _, e := range entries {
 		e.receipt.resolve(nil)
 	}
 }

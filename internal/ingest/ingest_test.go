@@ -194,87 +194,221 @@ func pending(r plugin.Receipt) bool {
 	return errors.Is(r.Wait(ctx), context.Canceled)
 }
 
-func TestBatchBySize(t *testing.T) {
+func TestSubmissionIsWrittenAtOnce(t *testing.T) {
+	// An idle writer writes a submission at once: no latency, however
+	// long, and no batch size delays it.
+	h := newHarness(t, Limits{BatchSize: 1000, MaxLatency: time.Hour, Capacity: 10_000}, false)
+	r := submit(t, h.buf, readings("a", 1))
+	if got := len(h.store.next(t)); got != 1 {
+		t.Errorf("write of %d readings, want 1", got)
+	}
+	if err := r.Wait(t.Context()); err != nil {
+		t.Errorf("Wait: %v", err)
+	}
+}
+
+func TestGroupCommit(t *testing.T) {
 	cases := []struct {
 		name       string
 		batchSize  int
-		submits    []int // readings per Submit
-		wantWrites []int // readings per InsertReadings call, in order
-		wantLeft   int   // readings still queued, waiting for the latency
+		queued     []int // readings per submission queued while the first write is in flight
+		wantWrites []int // readings per later InsertReadings call, in order
 	}{
-		{name: "below the size waits", batchSize: 10, submits: []int{4, 4}, wantWrites: nil, wantLeft: 8},
-		{name: "reaching the size writes", batchSize: 10, submits: []int{4, 6}, wantWrites: []int{10}},
-		{name: "a batch holds whole submissions", batchSize: 10, submits: []int{6, 6}, wantWrites: []int{12}},
-		{name: "one large submission is one batch", batchSize: 10, submits: []int{25}, wantWrites: []int{25}},
-		{name: "the rest waits", batchSize: 10, submits: []int{5, 5, 5}, wantWrites: []int{10}, wantLeft: 5},
+		{name: "everything queued goes in one transaction", batchSize: 1000, queued: []int{1, 10, 100}, wantWrites: []int{111}},
+		{name: "the batch size bounds a transaction", batchSize: 10, queued: []int{4, 4, 4, 4}, wantWrites: []int{12, 4}},
+		{name: "a transaction holds whole submissions", batchSize: 10, queued: []int{6, 6}, wantWrites: []int{12}},
+		{name: "a large submission is a transaction of its own", batchSize: 10, queued: []int{25, 1}, wantWrites: []int{25, 1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, Limits{BatchSize: c.batchSize, MaxLatency: time.Hour, Capacity: 1000}, false)
+			h := newHarness(t, Limits{BatchSize: c.batchSize, MaxLatency: time.Hour, Capacity: 1000}, true)
+			first := submit(t, h.buf, readings("first", 1))
+			h.store.next(t) // in flight until the gate opens
 			var receipts []plugin.Receipt
-			for i, n := range c.submits {
+			for i, n := range c.queued {
 				receipts = append(receipts, submit(t, h.buf, readings(fmt.Sprintf("a%d", i), n)))
 			}
-			for _, want := range c.wantWrites {
+			h.store.none(t) // they wait for the write in flight
+			h.store.gate <- nil
+			if err := first.Wait(t.Context()); err != nil {
+				t.Fatalf("first: %v", err)
+			}
+			for k, want := range c.wantWrites {
 				if got := len(h.store.next(t)); got != want {
-					t.Errorf("batch of %d readings, want %d", got, want)
+					t.Errorf("transaction of %d readings, want %d", got, want)
 				}
-			}
-			if c.wantLeft > 0 {
-				h.clk.BlockUntil(1) // the writer waits for the latency limit
-			}
-			h.store.none(t)
-			// The trailing submissions holding wantLeft readings wait; the
-			// ones before them are acknowledged.
-			left, split := 0, len(receipts)
-			for split > 0 && left < c.wantLeft {
-				split--
-				left += c.submits[split]
+				if k == 0 {
+					for _, r := range receipts {
+						if !pending(r) {
+							t.Error("a submission was acknowledged before its commit")
+						}
+					}
+				}
+				h.store.gate <- nil
 			}
 			for i, r := range receipts {
-				if i < split {
-					if err := r.Wait(t.Context()); err != nil {
-						t.Errorf("submission %d: Wait = %v", i, err)
-					}
-				} else if !pending(r) {
-					t.Errorf("submission %d acknowledged, want it waiting", i)
+				if err := r.Wait(t.Context()); err != nil {
+					t.Errorf("submission %d: Wait = %v", i, err)
 				}
 			}
+			h.store.none(t)
 		})
 	}
 }
 
-func TestBatchByLatency(t *testing.T) {
+func TestPutIsHeldUpToTheLatency(t *testing.T) {
 	h := newHarness(t, Limits{BatchSize: 100, MaxLatency: 500 * time.Millisecond, Capacity: 1000}, false)
-	r := submit(t, h.buf, readings("a", 3))
+	h.buf.Put(readings("polled", 3))
 	h.clk.BlockUntil(1)
 	h.clk.Advance(200 * time.Millisecond)
-	r2 := submit(t, h.buf, readings("b", 2)) // joins the batch; the oldest reading's deadline holds
+	h.buf.Put(readings("polled", 2)) // joins the group; the oldest reading's deadline holds
 	h.clk.Advance(299 * time.Millisecond)
 	h.clk.BlockUntil(1)
 	h.store.none(t)
-	if !pending(r) || !pending(r2) {
-		t.Fatal("readings acknowledged before they were written")
-	}
 	h.clk.Advance(time.Millisecond)
 	if got := len(h.store.next(t)); got != 5 {
-		t.Errorf("batch of %d readings at the latency limit, want 5", got)
+		t.Errorf("write of %d readings at the latency limit, want 5", got)
 	}
-	for _, rc := range []plugin.Receipt{r, r2} {
-		if err := rc.Wait(t.Context()); err != nil {
-			t.Errorf("Wait: %v", err)
-		}
+}
+
+func TestPutGoesWithASubmission(t *testing.T) {
+	h := newHarness(t, Limits{BatchSize: 100, MaxLatency: time.Hour, Capacity: 1000}, false)
+	h.buf.Put(readings("polled", 3))
+	h.clk.BlockUntil(1)
+	r := submit(t, h.buf, readings("pushed", 1)) // someone waits: written at once, the held readings with it
+	if got := len(h.store.next(t)); got != 4 {
+		t.Errorf("write of %d readings, want 4", got)
+	}
+	if err := r.Wait(t.Context()); err != nil {
+		t.Errorf("Wait: %v", err)
+	}
+}
+
+func TestPutIsWrittenAtTheBatchSize(t *testing.T) {
+	h := newHarness(t, Limits{BatchSize: 10, MaxLatency: time.Hour, Capacity: 1000}, false)
+	h.buf.Put(readings("polled", 6))
+	h.clk.BlockUntil(1)
+	h.buf.Put(readings("polled", 4))
+	if got := len(h.store.next(t)); got != 10 {
+		t.Errorf("write of %d readings, want 10", got)
 	}
 }
 
 func TestSetLimitsAppliesToTheForming(t *testing.T) {
 	h := newHarness(t, Limits{BatchSize: 100, MaxLatency: time.Hour, Capacity: 1000}, false)
-	submit(t, h.buf, readings("a", 20))
+	h.buf.Put(readings("a", 20))
 	h.clk.BlockUntil(1)
 	h.buf.SetLimits(Limits{BatchSize: 10, MaxLatency: time.Hour, Capacity: 1000})
 	if got := len(h.store.next(t)); got != 20 {
-		t.Errorf("batch of %d readings after lowering the size, want 20", got)
+		t.Errorf("write of %d readings after lowering the size, want 20", got)
 	}
+}
+
+// refusingStore fails every InsertReadings call holding a reading of the
+// asset "bad" with a data error, as PostgreSQL does for a value it cannot
+// store, after the first call waited for its gate.
+type refusingStore struct {
+	*fakeReadings
+	failure error
+}
+
+func (s refusingStore) InsertReadings(ctx context.Context, rs []db.Reading) error {
+	err := s.fakeReadings.InsertReadings(ctx, rs)
+	for _, r := range rs {
+		if r.AssetCode == "bad" {
+			return s.failure
+		}
+	}
+	return err
+}
+
+func TestRefusedGroupIsRetriedOneByOne(t *testing.T) {
+	cases := []struct {
+		name      string
+		failure   error
+		wantCalls []int // readings per InsertReadings call after the gated first one
+		wantOK    []bool
+	}{
+		{name: "a data error fails only its submission", failure: fmt.Errorf("copy: %w: invalid byte sequence", db.ErrInvalidData),
+			wantCalls: []int{6, 1, 2, 3}, wantOK: []bool{true, false, true}},
+		{name: "any other error fails the group", failure: errors.New("disk full"),
+			wantCalls: []int{6}, wantOK: []bool{false, false, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := &harness{clk: clock.NewFake(epoch), store: newFakeReadings(false), stats: newFakeStats(), track: &fakeTrack{}}
+			h.counter = NewCounters(h.stats, nil)
+			h.tracker = NewTracker(h.track, func(context.Context) (string, error) { return "Line 4", nil }, h.clk)
+			gate := make(chan struct{})
+			gated := &gatedStore{next: refusingStore{fakeReadings: h.store, failure: c.failure}, gate: gate}
+			h.buf = New(Options{Service: "svc", Plugin: "http_south", Store: gated, Counters: h.counter,
+				Tracker: h.tracker, Clock: h.clk, Limits: Limits{BatchSize: 1000, MaxLatency: time.Hour, Capacity: 1000}})
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				if err := h.buf.Close(ctx); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			first := submit(t, h.buf, readings("first", 1))
+			h.store.next(t) // in flight, held by the gate
+			group := []plugin.Receipt{
+				submit(t, h.buf, readings("good", 1)),
+				submit(t, h.buf, readings("bad", 2)),
+				submit(t, h.buf, readings("other", 3)),
+			}
+			close(gate)
+			if err := first.Wait(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range c.wantCalls {
+				if got := len(h.store.next(t)); got != want {
+					t.Errorf("InsertReadings of %d readings, want %d", got, want)
+				}
+			}
+			for i, r := range group {
+				err := r.Wait(t.Context())
+				switch {
+				case c.wantOK[i] && err != nil:
+					t.Errorf("submission %d: %v, want it stored", i, err)
+				case !c.wantOK[i] && err == nil:
+					t.Errorf("submission %d stored, want an error", i)
+				}
+				if err != nil && errors.Is(err, plugin.ErrRefused) != errors.Is(c.failure, db.ErrInvalidData) {
+					t.Errorf("submission %d: %v; ErrRefused only for data errors", i, err)
+				}
+			}
+			h.store.none(t)
+			if err := h.counter.Flush(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			got := h.stats.snapshot()
+			stored, discarded := int64(1), int64(0)
+			for i, n := range []int64{1, 2, 3} {
+				if c.wantOK[i] {
+					stored += n
+				} else {
+					discarded += n
+				}
+			}
+			if got["BUFFERED"] != stored || got["DISCARDED"] != discarded || got["bad"] != 0 {
+				t.Errorf("statistics = %v, want BUFFERED %d, DISCARDED %d", got, stored, discarded)
+			}
+		})
+	}
+}
+
+// gatedStore holds the first InsertReadings call until gate closes.
+type gatedStore struct {
+	next ReadingStore
+	gate chan struct{}
+	once sync.Once
+}
+
+func (g *gatedStore) InsertReadings(ctx context.Context, rs []db.Reading) error {
+	err := g.next.InsertReadings(ctx, rs)
+	g.once.Do(func() { <-g.gate })
+	return err
 }
 
 func TestReceiptWaitsForCommit(t *testing.T) {
@@ -368,16 +502,13 @@ func TestPutTakesWhatFits(t *testing.T) {
 
 func TestCloseDrains(t *testing.T) {
 	h := newHarness(t, Limits{BatchSize: 100, MaxLatency: time.Hour, Capacity: 1000}, false)
-	r := submit(t, h.buf, readings("a", 3))
-	h.buf.Put(readings("b", 2))
+	h.buf.Put(readings("b", 2)) // held for the latency
+	h.clk.BlockUntil(1)
 	if err := h.buf.Close(t.Context()); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if got := len(h.store.next(t)); got != 5 {
-		t.Errorf("drained batch = %d readings, want 5", got)
-	}
-	if err := r.Wait(t.Context()); err != nil {
-		t.Errorf("Wait: %v", err)
+	if got := len(h.store.next(t)); got != 2 {
+		t.Errorf("drained batch = %d readings, want 2", got)
 	}
 	if _, err := h.buf.Submit(readings("a", 1)); !errors.Is(err, plugin.ErrStopped) {
 		t.Errorf("Submit after Close = %v, want ErrStopped", err)
@@ -479,5 +610,58 @@ func TestCountersRun(t *testing.T) {
 	<-done
 	if got := stats.snapshot()["READINGS"]; got != 3 {
 		t.Errorf("READINGS after the final flush = %d, want 3", got)
+	}
+}
+
+func TestWriterWaitsForTheProducersItAnswered(t *testing.T) {
+	h := newHarness(t, Limits{BatchSize: 1000, MaxLatency: time.Second, Capacity: 1000}, true)
+	first := submit(t, h.buf, readings("a", 1))
+	h.store.next(t)                     // the first write is in flight
+	h.clk.Advance(5 * time.Millisecond) // and takes 5 ms
+	queued := submit(t, h.buf, readings("b", 1))
+	h.store.gate <- nil
+	if err := first.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// Producer a, just answered, may come back: the writer waits up to
+	// the 5 ms the commit took instead of writing b alone.
+	h.clk.BlockUntil(1)
+	h.store.none(t)
+	again := submit(t, h.buf, readings("a", 1))
+	if got := len(h.store.next(t)); got != 2 {
+		t.Errorf("write of %d readings, want a's and b's together", got)
+	}
+	// Producers that do not come back delay the queued one by at most
+	// the time the commit took.
+	h.clk.Advance(3 * time.Millisecond) // the write of a and b takes 3 ms
+	third := submit(t, h.buf, readings("c", 1))
+	h.store.gate <- nil
+	for _, r := range []plugin.Receipt{queued, again} {
+		if err := r.Wait(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.clk.BlockUntil(1)
+	h.store.none(t)
+	h.clk.Advance(3 * time.Millisecond)
+	if got := len(h.store.next(t)); got != 1 {
+		t.Fatalf("write of %d readings, want c's alone", got)
+	}
+	h.store.gate <- nil
+	if err := third.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoneProducerNeverWaits(t *testing.T) {
+	h := newHarness(t, Limits{BatchSize: 1000, MaxLatency: time.Second, Capacity: 1000}, true)
+	for i := range 3 {
+		r := submit(t, h.buf, readings("a", 1))
+		h.store.next(t)
+		h.clk.Advance(5 * time.Millisecond) // a slow commit
+		h.store.gate <- nil
+		if err := r.Wait(t.Context()); err != nil {
+			t.Fatalf("submission %d: %v", i, err)
+		}
 	}
 }

@@ -46,6 +46,10 @@ var (
 	// ErrTooLarge means more readings were submitted at once than the
 	// buffer can ever hold.
 	ErrTooLarge = errors.New("more readings than the ingest buffer holds")
+	// ErrRefused, from a Receipt, means storage refused the readings'
+	// data itself (a value it cannot hold): nothing was stored, and
+	// submitting them again cannot succeed.
+	ErrRefused = errors.New("storage refused the readings")
 )
 
 // Receipt tells when submitted readings are committed to storage.

@@ -41,6 +41,10 @@ type Options struct {
 	// the request's), e.g. one carrying the caller's identity, or an
 	// error, which is written with WriteError and ends the request.
 	Authorize func(r *http.Request, op Operation) (context.Context, error)
+	// AllowOrigin decides cross-origin (CORS) requests: for a request's
+	// Origin it returns the Access-Control-Allow-Origin value ("*" or the
+	// origin) and whether the origin is allowed. Nil allows none.
+	AllowOrigin func(origin string) (value string, ok bool)
 }
 
 // Operation is the API operation a request was routed to.
@@ -80,6 +84,7 @@ func New(opts Options) *Router {
 		recoverer(opts.Logger, opts.WriteError),
 		accessLog(opts.Logger),
 		normalisePath,
+		rt.cors,
 		limitBody(opts.MaxBodyBytes, opts.WriteError),
 	)
 	mux.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -138,26 +143,30 @@ var probeMethods = []string{
 	http.MethodPatch, http.MethodDelete, http.MethodOptions,
 }
 
-// methodNotAllowed answers 405 with the Allow header listing the methods the
-// path does have, which a custom chi handler must compute itself: those of
-// the contract's template that owns the path (see routeTable), or for a
-// route outside the contract those chi matches.
-func (rt *Router) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+// methodsOf returns the methods the path of r has: those of the contract's
+// template that owns the path (see routeTable), or for a route outside the
+// contract those chi matches.
+func (rt *Router) methodsOf(r *http.Request) []string {
 	path := r.URL.RawPath
 	if path == "" {
 		path = r.URL.Path
 	}
-	var allowed []string
 	if o := rt.validator.routes.owner(path); o != nil {
-		allowed = o.methods
-	} else {
-		for _, m := range probeMethods {
-			if rt.mux.Match(chi.NewRouteContext(), m, path) {
-				allowed = append(allowed, m)
-			}
+		return o.methods
+	}
+	var out []string
+	for _, m := range probeMethods {
+		if rt.mux.Match(chi.NewRouteContext(), m, path) {
+			out = append(out, m)
 		}
 	}
-	writeNotAllowed(w, r, allowed, rt.opts.WriteError)
+	return out
+}
+
+// methodNotAllowed answers 405 with the Allow header listing the methods the
+// path does have, which a custom chi handler must compute itself.
+func (rt *Router) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	writeNotAllowed(w, r, rt.methodsOf(r), rt.opts.WriteError)
 }
 
 // writeNotAllowed answers 405, listing allowed in the Allow header.

@@ -62,7 +62,7 @@ var statusOf = []struct {
 	status int
 }{
 	{fault.Invalid, 400}, {fault.NotFound, 404}, {fault.MethodNotAllowed, 405},
-	{fault.TooLarge, 413}, {fault.Unauthorized, 401},
+	{fault.TooLarge, 413}, {fault.Unauthorized, 401}, {fault.UnsupportedMedia, 415}, {fault.Forbidden, 403},
 }
 
 // writeTestError mimics the gateway's error writer closely enough for the

@@ -1,13 +1,9 @@
 package router
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -69,6 +65,7 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 	opID := op.OperationID
 	nul := newNULCheck(item, op)
 	shadowed := v.routes.shadowed(pattern)
+	media := newBodyMedia(op)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if shadowed {
 			// chi fell back to this parameter route because the literal
@@ -101,7 +98,7 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 				r = r.WithContext(ctx)
 			}
 		}
-		if err := singleJSONValue(r); err != nil {
+		if err := media.check(r); err != nil {
 			v.writeError(w, r, err)
 			return
 		}
@@ -119,34 +116,6 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 		}
 		h(w, r)
 	}
-}
-
-// singleJSONValue refuses a JSON request body that holds anything after its
-// first value ("{} {}", trailing garbage): the body decoders stop after the
-// first value and would silently ignore the rest. The body, bounded by the
-// size limit, is read once here and put back for the validator.
-func singleJSONValue(r *http.Request) error {
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil
-	}
-	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mediaType != "application/json" {
-		return nil
-	}
-	body, err := io.ReadAll(r.Body)
-	_ = r.Body.Close()
-	if err != nil {
-		return RequestFault(err)
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if len(bytes.TrimSpace(body)) == 0 || json.Valid(body) {
-		return nil // an empty body is the validator's to judge
-	}
-	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
-		return fault.Wrap(fault.Invalid, err, "request body is not valid JSON: %s", OneLine(err.Error()))
-	}
-	return fault.New(fault.Invalid, "request body is not valid JSON")
 }
 
 // RequestFault converts an error raised while validating or decoding a

@@ -382,10 +382,10 @@ func serviceItems(def plugin.Definition) map[string]configmgr.Item {
 	}
 	items[ItemPlugin] = configmgr.Item{Description: "The plugin the service runs", Type: configmgr.TypeString,
 		Default: def.Name, DisplayName: "Plugin", Order: "0", Readonly: "true"}
-	items[ItemBufferThreshold] = configmgr.Item{Description: "Readings that make the ingest buffer write to storage at once",
+	items[ItemBufferThreshold] = configmgr.Item{Description: "Most readings written to storage in one transaction (readings that queued while the previous write was in flight go together, up to this many)",
 		Type: configmgr.TypeInteger, Default: strconv.Itoa(ingest.DefaultLimits.BatchSize), DisplayName: "Buffer threshold",
 		Order: "100", Minimum: "1", Maximum: "100000"}
-	items[ItemMaxSendLatency] = configmgr.Item{Description: "Milliseconds a reading waits at most before it is written to storage",
+	items[ItemMaxSendLatency] = configmgr.Item{Description: "Milliseconds readings of polled plugins may wait to share a transaction; readings a sender waits for are written at once",
 		Type: configmgr.TypeInteger, Default: strconv.Itoa(int(ingest.DefaultLimits.MaxLatency / time.Millisecond)),
 		DisplayName: "Maximum latency (ms)", Order: "101", Minimum: "0", Maximum: "60000"}
 	return items

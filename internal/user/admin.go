@@ -5,13 +5,12 @@ package user
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 
-	"golang.org/x/crypto/bcrypt"
+	"github.com/edged/edged/internal/durable"
+	"github.com/edged/edged/internal/fileperm"
 )
 
 // InitialPasswordFile is the file in the data directory that receives a
@@ -35,7 +34,8 @@ type Auditor interface {
 // EnsureAdmin creates the admin user at first start, when no user exists.
 // Its password is password, or, when that is empty, a random one written to
 // InitialPasswordFile in dataDir (mode 0600) and logged once. A password
-// shorter than MinPasswordLength is refused. Later starts change nothing.
+// shorter than MinPasswordLength or longer than MaxPasswordBytes is
+// refused. Later starts change nothing.
 func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog.Logger, dataDir, password string) error {
 	n, err := store.CountUsers(ctx)
 	if err != nil {
@@ -51,11 +51,14 @@ func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog
 	if len(password) < MinPasswordLength {
 		return fmt.Errorf("the admin password (EDGE_ADMIN_PASSWORD) must have at least %d characters", MinPasswordLength)
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if len(password) > MaxPasswordBytes {
+		return fmt.Errorf("the admin password (EDGE_ADMIN_PASSWORD) must have at most %d bytes (bcrypt's limit)", MaxPasswordBytes)
+	}
+	hash, err := hashPassword(password)
 	if err != nil {
 		return fmt.Errorf("ensure admin: hash password: %w", err)
 	}
-	created, id, err := store.InsertFirstAdmin(ctx, string(hash))
+	created, id, err := store.InsertFirstAdmin(ctx, hash)
 	if err != nil {
 		return fmt.Errorf("ensure admin: %w", err)
 	}
@@ -80,14 +83,12 @@ func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog
 	return nil
 }
 
-// writeSecret writes s to path readable by the owner only, replacing any
-// older file.
+// writeSecret writes s to path readable by the owner only, in a directory
+// private to the owner, replacing any older file, durably: the password of
+// a gateway that lost power right after its first start must not be lost.
 func writeSecret(path, s string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+	if err := fileperm.PrivateDir(filepath.Dir(path)); err != nil {
 		return err
 	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return os.WriteFile(path, []byte(s+"\n"), 0o600)
+	return durable.WriteFile(path, []byte(s+"\n"), fileperm.File)
 }

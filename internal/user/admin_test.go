@@ -48,6 +48,9 @@ func TestEnsureAdmin(t *testing.T) {
 		{name: "password from environment", password: "Secret-Pass-1", wantCreated: true, wantPassword: "Secret-Pass-1"},
 		{name: "generated password written to file", wantCreated: true, wantFile: true},
 		{name: "too short a password", password: "short", wantErr: true},
+		{name: "longer than bcrypt reads", password: strings.Repeat("Long-Pass-", 7) + "123", wantErr: true},
+		{name: "exactly 72 bytes", password: strings.Repeat("Long-Pass-", 7) + "12", wantCreated: true,
+			wantPassword: strings.Repeat("Long-Pass-", 7) + "12"},
 		{name: "users exist already", existing: 3, password: "Secret-Pass-1"},
 	}
 	for _, tc := range tests {
@@ -78,6 +81,9 @@ func TestEnsureAdmin(t *testing.T) {
 				}
 				if st.Mode().Perm() != 0o600 {
 					t.Errorf("file mode = %v, want 0600", st.Mode().Perm())
+				}
+				if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+					t.Errorf("data directory: %v, mode %v; want 0700", err, st.Mode().Perm())
 				}
 				want = strings.TrimSpace(string(b))
 			}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"sync"
 	"time"
 
@@ -26,17 +27,24 @@ const (
 	MsgInvalidToken    = "The token is invalid or has expired; log in again"
 )
 
-// Lockout: after LockoutThreshold consecutive failed password checks an
-// account is locked, for a longer time at each further round of failures.
+// Lockout: after LockoutThreshold consecutive failed password checks from
+// one client address, that address is locked out of the account, for a
+// longer time at each further round of failures. Other addresses are not
+// affected, so no client can lock a user out from everywhere.
 const LockoutThreshold = 5
+
+// FailureMemory is how long the failures of a client address on an account
+// are remembered after its last attempt.
+const FailureMemory = 24 * time.Hour
 
 // lockoutSteps are the lock durations of the first, second and every later
 // round of LockoutThreshold failures.
 var lockoutSteps = []time.Duration{time.Minute, 15 * time.Minute, time.Hour}
 
-// LockDuration returns how long an account is locked after its failures-th
-// consecutive failure: 0 unless failures is a multiple of
-// LockoutThreshold, then 1 min, 15 min and 1 h for every later round.
+// LockDuration returns how long an address is locked out of an account
+// after its failures-th consecutive failure: 0 unless failures is a
+// multiple of LockoutThreshold, then 1 min, 15 min and 1 h for every later
+// round.
 func LockDuration(failures int) time.Duration {
 	if failures <= 0 || failures%LockoutThreshold != 0 {
 		return 0
@@ -44,6 +52,9 @@ func LockDuration(failures int) time.Duration {
 	round := failures/LockoutThreshold - 1
 	return lockoutSteps[min(round, len(lockoutSteps)-1)]
 }
+
+// loginPolicy is the lockout rule as storage applies it.
+var loginPolicy = db.LoginPolicy{LockFor: LockDuration, ForgetAfter: FailureMemory}
 
 // tokenBytes is the entropy of a session token: 256 bits.
 const tokenBytes = 32
@@ -76,33 +87,62 @@ func hashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// lockedFault returns the TooMany fault of a locked account, or nil.
-func lockedFault(u db.User, now time.Time) error {
-	if u.LockedUntil.IsZero() || !u.LockedUntil.After(now) {
-		return nil
+// clientHost returns the host part of a client's network address
+// ("192.0.2.1:5000" → "192.0.2.1"): failures are counted per address, not
+// per connection. An address without a port is returned as it is.
+func clientHost(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
 	}
-	secs := int(math.Ceil(u.LockedUntil.Sub(now).Seconds()))
+	return addr
+}
+
+// lockedFault returns the TooMany fault of user name locked out until
+// until.
+func lockedFault(name string, until, now time.Time) error {
+	secs := max(int(math.Ceil(until.Sub(now).Seconds())), 1)
 	return &fault.Fault{
-		Kind:              fault.TooMany,
-		Message:           fmt.Sprintf("Account %s is locked after repeated failed logins; retry in %d seconds", u.Username, secs),
-		RetryAfterSeconds: max(secs, 1),
+		Kind: fault.TooMany,
+		Message: fmt.Sprintf("Account %s is locked for this client address after repeated failed logins; retry in %d seconds",
+			name, secs),
+		RetryAfterSeconds: secs,
 	}
 }
 
-// failedPassword counts a wrong password for u, audits LOGFL and returns
-// answer.
-func (s *Service) failedPassword(ctx context.Context, u db.User, now time.Time, answer error) error {
-	n, until, err := s.store.RecordFailedLogin(ctx, u.ID, now, LockDuration)
+// checkPassword checks password against u's for a caller at clientAddress.
+// The attempt is counted as a failure before the password is compared, in
+// one step with the check of the lock, so that concurrent guesses cannot
+// outrun the lockout: a locked address gets the TooMany fault without a
+// comparison; a right password then clears the count. A wrong one writes
+// LOGFL and returns mismatch.
+func (s *Service) checkPassword(ctx context.Context, u db.User, password, clientAddress string, now time.Time, mismatch error) error {
+	host := clientHost(clientAddress)
+	a, err := s.store.CountLoginAttempt(ctx, u.ID, host, now, loginPolicy)
 	if err != nil {
 		return fmt.Errorf("user: %w", err)
 	}
-	details := map[string]any{"userName": u.Username, "reason": "wrong password", "failures": n}
-	if !until.IsZero() && until.After(now) && LockDuration(n) > 0 {
-		details["lockedUntil"] = until.UTC().Format(time.RFC3339)
-		s.log.WarnContext(ctx, "account locked after failed logins", "user", u.Username, "failures", n, "until", until)
+	if a.Refused {
+		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{
+			"userName": u.Username, "reason": "account locked", "clientAddress": host,
+		})
+		// The retry time counts from now, not from when the attempt
+		// began: a concurrent attempt may have set the lock meanwhile.
+		return lockedFault(u.Username, a.LockedUntil, s.now())
+	}
+	if matches(u.PasswordHash, password) {
+		if err := s.store.ClearLoginFailures(ctx, u.ID, host); err != nil {
+			return fmt.Errorf("user: %w", err)
+		}
+		return nil
+	}
+	details := map[string]any{"userName": u.Username, "reason": "wrong password", "failures": a.Failures, "clientAddress": host}
+	if !a.LockedUntil.IsZero() { // this failure locked the address
+		details["lockedUntil"] = a.LockedUntil.UTC().Format(time.RFC3339)
+		s.log.WarnContext(ctx, "client address locked out of an account after failed logins",
+			"user", u.Username, "client", host, "failures", a.Failures, "until", a.LockedUntil)
 	}
 	s.record(ctx, AuditLoginFailed, severityFailure, details)
-	return answer
+	return mismatch
 }
 
 // refuse audits a failed login and returns the Unauthorized fault msg.
@@ -111,14 +151,19 @@ func (s *Service) refuse(ctx context.Context, name, reason, msg string) error {
 	return fault.New(fault.Unauthorized, "%s", msg)
 }
 
-// LoginPassword checks username (case-insensitive) and password and starts
-// a session. Failures are faults: Unauthorized with MsgNoMatch for an
-// unknown user or a wrong password, MsgPasswordExpired when the password is
-// older than rest_api.passwordChange days, another message when password
-// logins are disabled (authMethod certificate) or the user may log in only
-// with a certificate; TooMany with a retry time when the account is locked.
-// Every failure writes LOGFL.
+// LoginPassword checks username (case-insensitive) and password, sent from
+// clientAddress, and starts a session. Failures are faults: Invalid for a
+// password longer than MaxPasswordBytes (it cannot be anyone's);
+// Unauthorized with MsgNoMatch for an unknown user or a wrong password,
+// MsgPasswordExpired when the password is older than rest_api.passwordChange
+// days, another message when password logins are disabled (authMethod
+// certificate) or the user may log in only with a certificate; TooMany
+// with a retry time when the client address is locked out of the account.
+// Every failure but Invalid writes LOGFL.
 func (s *Service) LoginPassword(ctx context.Context, username, password, clientAddress string) (LoginResult, error) {
+	if len(password) > MaxPasswordBytes {
+		return LoginResult{}, errPasswordTooLong("the password")
+	}
 	set := s.settings.Settings()
 	if set.AuthMethod == configmgr.AuthMethodCertificate {
 		return LoginResult{}, s.refuse(ctx, username, "password login disabled",
@@ -133,12 +178,8 @@ func (s *Service) LoginPassword(ctx context.Context, username, password, clientA
 		return LoginResult{}, fmt.Errorf("user: %w", err)
 	}
 	now := s.now()
-	if err := lockedFault(u, now); err != nil {
-		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{"userName": u.Username, "reason": "account locked"})
+	if err := s.checkPassword(ctx, u, password, clientAddress, now, fault.New(fault.Unauthorized, MsgNoMatch)); err != nil {
 		return LoginResult{}, err
-	}
-	if !matches(u.PasswordHash, password) {
-		return LoginResult{}, s.failedPassword(ctx, u, now, fault.New(fault.Unauthorized, MsgNoMatch))
 	}
 	if u.AccessMethod == AccessCert {
 		return LoginResult{}, s.refuse(ctx, u.Username, "certificate only",
@@ -166,20 +207,54 @@ func ParseCertificate(pemText string) (*x509.Certificate, error) {
 	return certs[0], nil
 }
 
+// CertificateLogin is what a caller presents to log in with a certificate.
+type CertificateLogin struct {
+	// Presented is the certificate chain the client presented in the TLS
+	// handshake of the request's connection, leaf first: the handshake
+	// proved that the client holds the leaf's private key. Empty over
+	// plain HTTP or when the client sent no certificate.
+	Presented []*x509.Certificate
+	// Body is the certificate sent in the request body; nil when none.
+	Body *x509.Certificate
+	// ClientAddress is the network address of the client.
+	ClientAddress string
+}
+
 // LoginCertificate starts a session for the user named by the common name
-// of cert, which must be signed by the certificate authority named by
-// rest_api.authCertificateName in the certificate store; intermediates may
-// complete the chain. Failures are Unauthorized faults with a message
-// saying why: certificate logins disabled (authMethod password), no such
-// authority, a certificate it did not sign or that is not valid now, no
-// user of that name, or a user who may log in only with a password. Every
-// failure writes LOGFL.
-func (s *Service) LoginCertificate(ctx context.Context, cert *x509.Certificate, intermediates []*x509.Certificate, clientAddress string) (LoginResult, error) {
+// of the client certificate the request's TLS handshake presented. A
+// certificate is public, so holding a copy proves nothing: one sent in the
+// body logs in only when it is that same certificate. The certificate must
+// be signed by the certificate authority named by
+// rest_api.authCertificateName in the certificate store, intermediates of
+// the presented chain may complete the chain, and it must be valid now and
+// allow client authentication. Failures are Unauthorized faults with a
+// message saying why: certificate logins disabled (authMethod password), no
+// TLS client certificate, a body certificate other than the presented one,
+// no such authority, a certificate it did not sign or that is not valid
+// now, no user of that name, or a user who may log in only with a
+// password. Every failure writes LOGFL.
+func (s *Service) LoginCertificate(ctx context.Context, in CertificateLogin) (LoginResult, error) {
+	cert := in.Body
+	if len(in.Presented) > 0 {
+		cert = in.Presented[0]
+	}
+	var name string
+	if cert != nil {
+		name = cert.Subject.CommonName
+	}
 	set := s.settings.Settings()
-	name := cert.Subject.CommonName
 	if set.AuthMethod == configmgr.AuthMethodPassword {
 		return LoginResult{}, s.refuse(ctx, name, "certificate login disabled",
 			"Certificate login is disabled (rest_api.authMethod is password); log in with a username and password")
+	}
+	if len(in.Presented) == 0 {
+		return LoginResult{}, s.refuse(ctx, name, "no TLS client certificate",
+			"Certificate login needs the client certificate in the TLS handshake (HTTPS with a client certificate): "+
+				"a certificate in the request body alone proves nothing, since certificates are public")
+	}
+	if in.Body != nil && !in.Body.Equal(cert) {
+		return LoginResult{}, s.refuse(ctx, name, "body certificate differs from the TLS client certificate",
+			"The certificate in the request body is not the client certificate this connection presented in its TLS handshake")
 	}
 	if s.cas == nil {
 		return LoginResult{}, s.refuse(ctx, name, "no certificate store", "Certificate login is not available")
@@ -196,7 +271,7 @@ func (s *Service) LoginCertificate(ctx context.Context, cert *x509.Certificate, 
 		CurrentTime:   s.now(),
 		KeyUsages:     []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 	}
-	for _, c := range intermediates {
+	for _, c := range in.Presented[1:] {
 		opts.Intermediates.AddCert(c)
 	}
 	if _, err := cert.Verify(opts); err != nil {
@@ -217,11 +292,11 @@ func (s *Service) LoginCertificate(ctx context.Context, cert *x509.Certificate, 
 		return LoginResult{}, s.refuse(ctx, u.Username, "password only",
 			fmt.Sprintf("User %s may log in only with a username and password", u.Username))
 	}
-	return s.startSession(ctx, u, s.now(), clientAddress)
+	return s.startSession(ctx, u, s.now(), in.ClientAddress)
 }
 
-// startSession creates a session for u and clears its failed logins.
-// Sessions idle past the timeout are removed on the way.
+// startSession creates a session for u. Sessions idle past the timeout are
+// removed on the way.
 func (s *Service) startSession(ctx context.Context, u db.User, now time.Time, clientAddress string) (LoginResult, error) {
 	if _, err := s.store.DeleteIdleSessions(ctx, now.Add(-s.settings.Settings().IdleTimeout)); err != nil {
 		s.log.WarnContext(ctx, "remove idle sessions", "error", err)

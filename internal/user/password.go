@@ -10,13 +10,18 @@ import (
 	"github.com/edged/edged/internal/fault"
 )
 
-// MaxPasswordLength is the longest password accepted (bcrypt uses at most
-// 72 bytes; the contract allows 80 characters, so longer ones are refused
-// rather than silently truncated by a hash that ignores the rest).
-const MaxPasswordLength = 80
+// MaxPasswordBytes is the longest password accepted, in bytes of UTF-8:
+// bcrypt reads no further, so two passwords differing only after it would
+// be the same password. Longer ones are refused, never truncated.
+const MaxPasswordBytes = 72
 
-// maxPasswordBytes is bcrypt's input limit.
-const maxPasswordBytes = 72
+// errPasswordTooLong is the Invalid fault of a password over
+// MaxPasswordBytes.
+func errPasswordTooLong(field string) error {
+	return fault.New(fault.Invalid,
+		"%s is longer than %d bytes: passwords are at most %d bytes of UTF-8 (bcrypt's limit; a character outside ASCII takes 2 to 4 bytes)",
+		field, MaxPasswordBytes, MaxPasswordBytes)
+}
 
 // PasswordHistory is how many recent passwords (the current one included)
 // a new password must differ from.
@@ -30,11 +35,8 @@ func CheckPolicy(s Settings, password string) error {
 	if n < minLen {
 		return fault.New(fault.Invalid, "the password must be at least %d characters long (password.length)", minLen)
 	}
-	if n > MaxPasswordLength {
-		return fault.New(fault.Invalid, "the password must be at most %d characters long", MaxPasswordLength)
-	}
-	if len(password) > maxPasswordBytes {
-		return fault.New(fault.Invalid, "the password must be at most %d bytes long in UTF-8", maxPasswordBytes)
+	if len(password) > MaxPasswordBytes {
+		return errPasswordTooLong("the password")
 	}
 	var upper, lower, digit, special bool
 	for _, r := range password {
@@ -67,7 +69,8 @@ func CheckPolicy(s Settings, password string) error {
 	return nil
 }
 
-// hashPassword returns the bcrypt hash of password.
+// hashPassword returns the bcrypt hash of password, which must be at most
+// MaxPasswordBytes long (bcrypt refuses longer ones).
 func hashPassword(password string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 	if err != nil {
@@ -76,7 +79,10 @@ func hashPassword(password string) (string, error) {
 	return string(h), nil
 }
 
-// matches reports whether password is the one hash was made from.
+// matches reports whether password is the one hash was made from. A
+// password over MaxPasswordBytes never matches: bcrypt would compare only
+// its first MaxPasswordBytes bytes.
 func matches(hash, password string) bool {
-	return hash != "" && bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
+	return hash != "" && len(password) <= MaxPasswordBytes &&
+		bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
 }

@@ -45,7 +45,8 @@ type Store interface {
 	DeleteUser(ctx context.Context, id int64) error
 	RecentPasswordHashes(ctx context.Context, userID int64, n int) ([]string, error)
 	SetPassword(ctx context.Context, id int64, hash string, at time.Time) error
-	RecordFailedLogin(ctx context.Context, id int64, at time.Time, lockFor func(failures int) time.Duration) (int, time.Time, error)
+	CountLoginAttempt(ctx context.Context, userID int64, clientAddress string, at time.Time, p db.LoginPolicy) (db.LoginAttempt, error)
+	ClearLoginFailures(ctx context.Context, userID int64, clientAddress string) error
 	ListRoles(ctx context.Context) ([]db.Role, error)
 
 	StartSession(ctx context.Context, s db.Session) error
@@ -133,15 +134,28 @@ func notFound(err error, id int64) error {
 	return fmt.Errorf("user: %w", err)
 }
 
-// List returns every user ordered by id.
-func (s *Service) List(ctx context.Context) ([]User, error) {
+// Filter selects users for List; zero fields select everyone.
+type Filter struct {
+	// ID, when not 0, keeps only the user with this id.
+	ID int64
+	// Username, when not empty, keeps only the user of this name,
+	// compared ignoring case as user names are unique ignoring case.
+	Username string
+}
+
+// List returns the users f selects, ordered by id; none is an empty list.
+func (s *Service) List(ctx context.Context, f Filter) ([]User, error) {
 	rows, err := s.store.ListUsers(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("user: %w", err)
 	}
 	out := make([]User, 0, len(rows))
-	for _, u := range rows {
-		out = append(out, userOf(u))
+	for _, r := range rows {
+		u := userOf(r)
+		if f.ID != 0 && u.ID != f.ID || f.Username != "" && !strings.EqualFold(u.Username, f.Username) {
+			continue
+		}
+		out = append(out, u)
 	}
 	return out, nil
 }
@@ -337,25 +351,26 @@ func (s *Service) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-// ChangePassword replaces the password of user id after checking current.
-// It needs no session, so an expired password can be replaced. A wrong
-// current password is a fault of kind Unauthorized (and counts as a failed
-// login); a new password breaking the policy or equal to one of the last
-// PasswordHistory passwords, of kind Invalid; an unknown user, of kind
-// NotFound; a locked account, of kind TooMany. Every session of the user
-// ends; USRCH is written.
-func (s *Service) ChangePassword(ctx context.Context, id int64, current, next string) error {
+// ChangePassword replaces the password of user id after checking current,
+// sent from clientAddress. It needs no session, so an expired password can
+// be replaced. A wrong current password is a fault of kind Unauthorized
+// (and counts as a failed login of that address); a current password
+// longer than MaxPasswordBytes, a new password breaking the policy or
+// equal to one of the last PasswordHistory passwords, of kind Invalid; an
+// unknown user, of kind NotFound; an address locked out of the account, of
+// kind TooMany. Every session of the user ends; USRCH is written.
+func (s *Service) ChangePassword(ctx context.Context, id int64, current, next, clientAddress string) error {
+	if len(current) > MaxPasswordBytes {
+		return errPasswordTooLong("current_password")
+	}
 	u, err := s.store.GetUser(ctx, id)
 	if err != nil {
 		return notFound(err, id)
 	}
 	now := s.now()
-	if err := lockedFault(u, now); err != nil {
-		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{"userName": u.Username, "reason": "account locked"})
+	mismatch := fault.New(fault.Unauthorized, "the current password of user %d does not match", id)
+	if err := s.checkPassword(ctx, u, current, clientAddress, now, mismatch); err != nil {
 		return err
-	}
-	if !matches(u.PasswordHash, current) {
-		return s.failedPassword(ctx, u, now, fault.New(fault.Unauthorized, "the current password of user %d does not match", id))
 	}
 	if err := CheckPolicy(s.settings.Settings(), next); err != nil {
 		return err

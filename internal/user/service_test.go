@@ -274,43 +274,175 @@ func TestLockout(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	f.create(t, "victim", "right-password", RoleUser, "")
-	fail := func(n int) {
+	const attacker, operator = "198.51.100.7:40000", "192.0.2.1:1000"
+	fail := func(n int, addr string) {
 		t.Helper()
 		for range n {
-			_, err := f.svc.LoginPassword(ctx, "victim", "wrong", "")
+			_, err := f.svc.LoginPassword(ctx, "victim", "wrong", addr)
 			wantFault(t, err, fault.Unauthorized, MsgNoMatch)
 		}
 	}
-	locked := func(wantRetry int) {
+	login := func(addr string) {
 		t.Helper()
-		_, err := f.svc.LoginPassword(ctx, "victim", "right-password", "")
+		if _, err := f.svc.LoginPassword(ctx, "victim", "right-password", addr); err != nil {
+			t.Fatalf("login from %s: %v", addr, err)
+		}
+	}
+	locked := func(wantRetry int, addr string) {
+		t.Helper()
+		_, err := f.svc.LoginPassword(ctx, "victim", "right-password", addr)
 		wantFault(t, err, fault.TooMany, "locked")
 		if ft, _ := fault.As(err); ft.RetryAfterSeconds != wantRetry {
 			t.Errorf("Retry-After = %d, want %d", ft.RetryAfterSeconds, wantRetry)
 		}
 	}
-	fail(4)
-	f.login(t, "victim", "right-password") // success resets the count
-	fail(5)
-	locked(60)
+	fail(4, attacker)
+	login(attacker) // success resets the count
+	fail(5, attacker)
+	locked(60, attacker)
+	locked(60, "198.51.100.7:40001") // another connection from the same address
+	login(operator)                  // other addresses are not locked out
+	fail(4, operator)
+	login(operator)
 	f.clock.Advance(30 * time.Second)
-	locked(30)
+	locked(30, attacker)
 	// The password change is no way around the lock.
-	err := f.svc.ChangePassword(ctx, 2, "right-password", "another-password")
+	err := f.svc.ChangePassword(ctx, 2, "right-password", "another-password", attacker)
 	wantFault(t, err, fault.TooMany, "locked")
 	f.clock.Advance(31 * time.Second)
-	fail(5) // failures 6..10: the second round locks for 15 min
-	locked(15 * 60)
+	fail(5, attacker) // failures 6..10: the second round locks for 15 min
+	locked(15*60, attacker)
 	f.clock.Advance(15*time.Minute + time.Second)
-	fail(5) // failures 11..15: one hour
-	locked(3600)
+	fail(5, attacker) // failures 11..15: one hour
+	locked(3600, attacker)
 	f.clock.Advance(time.Hour + time.Second)
-	fail(5) // and one hour for every later round
-	locked(3600)
+	fail(5, attacker) // and one hour for every later round
+	locked(3600, attacker)
 	f.clock.Advance(time.Hour + time.Second)
-	f.login(t, "victim", "right-password")
-	fail(4)
-	f.login(t, "victim", "right-password")
+	login(attacker)
+	fail(4, attacker)
+	login(attacker)
+	t.Run("forgotten after a quiet day", func(t *testing.T) {
+		fail(4, attacker)
+		f.clock.Advance(FailureMemory + time.Second)
+		fail(4, attacker)
+		login(attacker)
+	})
+	t.Run("audited with the address", func(t *testing.T) {
+		f.audit.reset()
+		fail(5, attacker)
+		locked(60, attacker)
+		var reasons []string
+		for _, e := range f.audit.entries {
+			d := e.details.(map[string]any)
+			if d["clientAddress"] != "198.51.100.7" {
+				t.Errorf("LOGFL details %v do not name the client address", d)
+			}
+			reasons = append(reasons, d["reason"].(string))
+		}
+		if len(reasons) != 6 || reasons[4] != "wrong password" || reasons[5] != "account locked" {
+			t.Errorf("LOGFL reasons = %v", reasons)
+		}
+		if d := f.audit.entries[4].details.(map[string]any); d["lockedUntil"] == nil {
+			t.Errorf("the locking failure's details %v have no lockedUntil", d)
+		}
+	})
+}
+
+// TestLockoutConcurrent sends many wrong guesses and the right password at
+// once from one address: every attempt is counted before its password is
+// compared, so no more guesses are compared than the lockout allows.
+func TestLockoutConcurrent(t *testing.T) {
+	f := newFixture(t)
+	f.create(t, "target", "right-password", RoleUser, "")
+	const guesses = 60
+	errs := make([]error, guesses+1)
+	var wg sync.WaitGroup
+	for i := range guesses + 1 {
+		password := "wrong"
+		if i == guesses/2 {
+			password = "right-password"
+		}
+		wg.Go(func() {
+			_, errs[i] = f.svc.LoginPassword(t.Context(), "target", password, "198.51.100.9:1")
+		})
+	}
+	wg.Wait()
+	var wrong, locked int
+	for i, err := range errs {
+		switch {
+		case i == guesses/2:
+		case errors.Is(err, fault.Unauthorized):
+			wrong++
+		case errors.Is(err, fault.TooMany):
+			locked++
+		default:
+			t.Fatalf("guess %d: err = %v", i, err)
+		}
+	}
+	right := errs[guesses/2]
+	switch {
+	case right == nil:
+		// The right password cleared the count once: at most the four
+		// guesses before it and five after it were compared.
+		if wrong > 2*LockoutThreshold-1 {
+			t.Errorf("%d wrong guesses compared, want at most %d", wrong, 2*LockoutThreshold-1)
+		}
+	case errors.Is(right, fault.TooMany):
+		if wrong != LockoutThreshold {
+			t.Errorf("%d wrong guesses compared, want %d", wrong, LockoutThreshold)
+		}
+	default:
+		t.Fatalf("the right password: err = %v", right)
+	}
+	if wrong+locked != guesses {
+		t.Errorf("%d wrong and %d locked of %d guesses", wrong, locked, guesses)
+	}
+}
+
+// TestPasswordLength checks bcrypt's 72-byte limit: a longer password is
+// refused wherever one is given, never cut to its first 72 bytes.
+func TestPasswordLength(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	ascii72 := strings.Repeat("Long-Pass-", 7) + "12"
+	accented := strings.Repeat("é", 36) // 36 characters, 72 bytes
+	u := f.create(t, "longpass", ascii72, RoleUser, "")
+	f.create(t, "accented", accented, RoleUser, "")
+	f.login(t, "longpass", ascii72)
+	f.login(t, "accented", accented)
+	tests := []struct {
+		name string
+		call func() error
+	}{
+		{name: "login with more after the 72 bytes", call: func() error {
+			_, err := f.svc.LoginPassword(ctx, "longpass", ascii72+"anything", "192.0.2.1:1")
+			return err
+		}},
+		{name: "login with 37 two-byte characters", call: func() error {
+			_, err := f.svc.LoginPassword(ctx, "accented", accented+"é", "192.0.2.1:1")
+			return err
+		}},
+		{name: "create", call: func() error {
+			_, err := f.svc.Create(ctx, NewUser{Username: "toolong", Password: ascii72 + "3"})
+			return err
+		}},
+		{name: "create with 37 two-byte characters", call: func() error {
+			_, err := f.svc.Create(ctx, NewUser{Username: "toolong", Password: accented + "é"})
+			return err
+		}},
+		{name: "current password of a change", call: func() error {
+			return f.svc.ChangePassword(ctx, u.ID, ascii72+"x", "Next-Pass-1", "192.0.2.1:1")
+		}},
+		{name: "new password of a change", call: func() error {
+			return f.svc.ChangePassword(ctx, u.ID, ascii72, ascii72+"x", "192.0.2.1:1")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wantFault(t, tc.call(), fault.Invalid, "72 bytes")
+		})
+	}
 }
 
 func TestLockDuration(t *testing.T) {
@@ -340,7 +472,7 @@ func TestPasswordExpiry(t *testing.T) {
 	// A wrong password still says only that it does not match.
 	_, err = f.svc.LoginPassword(ctx, "aging", "wrong-password", "")
 	wantFault(t, err, fault.Unauthorized, MsgNoMatch)
-	if err := f.svc.ChangePassword(ctx, u.ID, "first-password", "second-password"); err != nil {
+	if err := f.svc.ChangePassword(ctx, u.ID, "first-password", "second-password", ""); err != nil {
 		t.Fatal(err)
 	}
 	f.login(t, "aging", "second-password")
@@ -356,7 +488,7 @@ func TestChangePassword(t *testing.T) {
 	tok := f.login(t, "changer", "password-0").Token
 	for i, next := range []string{"password-1", "password-2"} {
 		f.clock.Advance(time.Minute)
-		if err := f.svc.ChangePassword(ctx, u.ID, "password-"+string(rune('0'+i)), next); err != nil {
+		if err := f.svc.ChangePassword(ctx, u.ID, "password-"+string(rune('0'+i)), next, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -383,7 +515,7 @@ func TestChangePassword(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f.clock.Advance(time.Minute)
 			f.audit.reset()
-			err := f.svc.ChangePassword(ctx, tc.id, tc.current, tc.next)
+			err := f.svc.ChangePassword(ctx, tc.id, tc.current, tc.next, "192.0.2.1:1000")
 			if tc.kind == nil {
 				if err != nil {
 					t.Fatal(err)
@@ -397,14 +529,14 @@ func TestChangePassword(t *testing.T) {
 			wantFault(t, err, tc.kind, tc.msg)
 		})
 	}
-	// The wrong current password counted as a failed login.
-	cur, err := f.store.GetUser(ctx, u.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cur.FailedLogins != 0 {
-		t.Errorf("failed logins = %d after the successful login, want 0", cur.FailedLogins)
-	}
+	t.Run("a wrong current password counts as a failed login", func(t *testing.T) {
+		for range LockoutThreshold {
+			err := f.svc.ChangePassword(ctx, u.ID, "wrong-current", "password-9", "192.0.2.5:1")
+			wantFault(t, err, fault.Unauthorized, "does not match")
+		}
+		_, err := f.svc.LoginPassword(ctx, "changer", "password-0", "192.0.2.5:2")
+		wantFault(t, err, fault.TooMany, "locked")
+	})
 }
 
 func TestSessions(t *testing.T) {
@@ -568,7 +700,7 @@ func TestUpdateAndDelete(t *testing.T) {
 		t.Errorf("audit = %v", s)
 	}
 	wantFault(t, f.svc.Delete(ctx, u.ID), fault.NotFound, "not found")
-	users, err := f.svc.List(ctx)
+	users, err := f.svc.List(ctx, Filter{})
 	if err != nil || len(users) != 1 || users[0].Username != "admin" {
 		t.Errorf("List = %+v, %v", users, err)
 	}
@@ -639,6 +771,40 @@ func (ca testCA) issue(t *testing.T, cn string, notAfter time.Time, usage x509.E
 	return cert
 }
 
+func TestListFilter(t *testing.T) {
+	f := newFixture(t)
+	op := f.create(t, "Operator.One", "Passw0rd-1", RoleUser, "any")
+	f.create(t, "viewer", "Passw0rd-2", RoleView, "any")
+	tests := []struct {
+		name   string
+		filter Filter
+		want   []string
+	}{
+		{name: "everyone", want: []string{"admin", "Operator.One", "viewer"}},
+		{name: "by id", filter: Filter{ID: op.ID}, want: []string{"Operator.One"}},
+		{name: "by name ignoring case", filter: Filter{Username: "operator.one"}, want: []string{"Operator.One"}},
+		{name: "id and name agree", filter: Filter{ID: 1, Username: "ADMIN"}, want: []string{"admin"}},
+		{name: "id and name disagree", filter: Filter{ID: 1, Username: "viewer"}, want: []string{}},
+		{name: "unknown id", filter: Filter{ID: 999}, want: []string{}},
+		{name: "unknown name", filter: Filter{Username: "nobody"}, want: []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			users, err := f.svc.List(t.Context(), tt.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, u := range users {
+				got = append(got, u.Username)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("List(%+v) = %q, want %q", tt.filter, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestLoginCertificate(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
@@ -651,23 +817,35 @@ func TestLoginCertificate(t *testing.T) {
 	f.create(t, "pwdonly", "secret-pass", RoleUser, AccessPassword)
 	valid := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
-	res, err := f.svc.LoginCertificate(ctx, ca.issue(t, "DEVICE-7", valid, x509.ExtKeyUsageClientAuth), nil, "")
-	if err != nil {
-		t.Fatal(err)
+	deviceCert := ca.issue(t, "DEVICE-7", valid, x509.ExtKeyUsageClientAuth)
+	for name, in := range map[string]CertificateLogin{
+		"TLS client certificate":                   {Presented: []*x509.Certificate{deviceCert}},
+		"TLS client certificate and the same body": {Presented: []*x509.Certificate{deviceCert}, Body: deviceCert},
+	} {
+		res, err := f.svc.LoginCertificate(ctx, in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.UserID != device.ID || res.Admin || res.Token == "" {
+			t.Errorf("%s: LoginCertificate = %+v", name, res)
+		}
+		if _, err := f.svc.Session(ctx, res.Token); err != nil {
+			t.Errorf("%s: certificate session: %v", name, err)
+		}
 	}
-	if res.UserID != device.ID || res.Admin || res.Token == "" {
-		t.Errorf("LoginCertificate = %+v", res)
-	}
-	if _, err := f.svc.Session(ctx, res.Token); err != nil {
-		t.Errorf("certificate session: %v", err)
-	}
+	adminCert := ca.issue(t, "admin", valid, x509.ExtKeyUsageClientAuth)
 
 	tests := []struct {
 		name  string
 		cert  *x509.Certificate
+		body  *x509.Certificate
 		setup func(*Settings)
 		msg   string
 	}{
+		// A certificate is public: without the TLS handshake nothing
+		// shows that the caller holds its key.
+		{name: "body without a TLS client certificate", body: adminCert, msg: "TLS handshake"},
+		{name: "body other than the TLS client certificate", cert: deviceCert, body: adminCert, msg: "not the client certificate"},
 		{name: "other authority", cert: other.issue(t, "device-7", valid, x509.ExtKeyUsageClientAuth), msg: "not signed by"},
 		{name: "expired", cert: ca.issue(t, "device-7", time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), x509.ExtKeyUsageClientAuth), msg: "not valid"},
 		{name: "server certificate", cert: ca.issue(t, "device-7", valid, x509.ExtKeyUsageServerAuth), msg: "not valid"},
@@ -685,7 +863,11 @@ func TestLoginCertificate(t *testing.T) {
 				f.settings.set(tc.setup)
 			}
 			f.audit.reset()
-			_, err := f.svc.LoginCertificate(ctx, tc.cert, nil, "")
+			in := CertificateLogin{Body: tc.body}
+			if tc.cert != nil {
+				in.Presented = []*x509.Certificate{tc.cert}
+			}
+			_, err := f.svc.LoginCertificate(ctx, in)
 			wantFault(t, err, fault.Unauthorized, tc.msg)
 			if got := f.audit.sources(); !slices.Equal(got, []string{"LOGFL/FAILURE"}) {
 				t.Errorf("audit = %v", got)
@@ -693,7 +875,7 @@ func TestLoginCertificate(t *testing.T) {
 		})
 	}
 	// The certificate-only user cannot use a password.
-	_, err = f.svc.LoginPassword(ctx, "device-7", "secret-pass", "")
+	_, err := f.svc.LoginPassword(ctx, "device-7", "secret-pass", "")
 	wantFault(t, err, fault.Unauthorized, "only with a client certificate")
 
 	_, err = ParseCertificate("not pem")

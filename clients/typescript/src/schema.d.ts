@@ -28,6 +28,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/audit/logcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit source codes
+         * @description Returns every source code an audit entry may carry, with its meaning, in the order of the `AuditSource` schema: the specification's codes, then the gateway's own.
+         */
+        get: operations["listAuditLogCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/audit/severity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit severities
+         * @description Returns the four severities of audit entries with their index, the number other gateways of this API use for them (SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4).
+         */
+        get: operations["listAuditSeverities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/category": {
         parameters: {
             query?: never;
@@ -37,7 +77,7 @@ export interface paths {
         };
         /**
          * List configuration categories
-         * @description Returns the key, description and display name of every configuration category.
+         * @description Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
          */
         get: operations["listCategories"];
         put?: never;
@@ -64,6 +104,80 @@ export interface paths {
          * @description Returns every item of the category, keyed by item name. Password values read back as `****`.
          */
         get: operations["getCategory"];
+        /**
+         * Set several items of a category at once
+         * @description Sets the values of the items named in the body (item name → new value, always a string), all or nothing: every value is validated as by `PUT /edge/category/{name}/{item}` and, if any is refused (400 naming the item and the broken rule; a `readonly` item is 400 too) or names an item the category lacks (404), nothing is stored. Otherwise all values are stored in one transaction, a CONCH audit entry is written per item whose value changed, and the category's listeners are notified once. Returns the whole category as `GET /edge/category/{name}` does. Writes to `rest_api` and `password` need an admin (403).
+         */
+        put: operations["setCategoryItems"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/children": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a category's children
+         * @description Returns the child categories of a category in the category tree, sorted by key (`[]` for a leaf). An unknown category is 404. An item named `children` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+         */
+        get: operations["listCategoryChildren"];
+        put?: never;
+        /**
+         * Attach child categories
+         * @description Makes the named categories children of this one, all or nothing, and returns the keys of all its children. Attaching a category that is already a child of this one changes nothing. Each category has at most one parent and the tree has no cycles: a category that has another parent, or that is this category or one of its ancestors, is 409 (detach it first with `DELETE /edge/category/{parent}/children/{child}`). An unknown category, this one or a child, is 404.
+         */
+        post: operations["addCategoryChildren"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/children/{child}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach a child category
+         * @description Detaches a child from this category, which makes it a root; both categories stay. Returns the keys of the remaining children. An unknown category, or a category that is not a child of this one, is 404.
+         */
+        delete: operations["removeCategoryChild"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/category/{name}/parent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a category's parent
+         * @description Returns the parent of a category in the category tree, or `null` for a root. An unknown category is 404. An item named `parent` cannot be read through `/edge/category/{name}/{item}`, which is why item definitions may not use that name.
+         */
+        get: operations["getCategoryParent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -541,6 +655,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/asset/{code}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summarise every reading key of an asset
+         * @description Returns, for every reading key of the asset with at least one numeric value, its minimum, maximum and average over all buffered readings, as `GET /edge/asset/{code}/{reading}/summary` does for one key; keys without numeric values are left out (`{}` when no key has one). Takes no query parameters. An unknown asset is 404. A reading key named `summary` cannot be listed through `/edge/asset/{code}/{reading}`; its summary is here.
+         */
+        get: operations["getAssetSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/asset/{code}/{reading}": {
         parameters: {
             query?: never;
@@ -616,7 +750,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (readings that make the buffer write at once, default 100) and `maxSendLatency` (milliseconds a reading waits at most before it is written, default 100); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -995,7 +1129,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`.
+         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
          */
         post: operations["login"];
         delete?: never;
@@ -1015,7 +1149,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a client certificate
-         * @description The certificate entry point: the same as a login with a PEM certificate body, with the same response; without a body, the client certificate of the TLS connection is used (HTTPS only, where the gateway requests one). The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert`; its subject common name is the user name. Anything else is 401 with a message saying why (no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL. A PEM body proves only that the caller holds a copy of the certificate; the TLS client certificate also proves possession of its key.
+         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
          */
         post: operations["authenticate"];
         delete?: never;
@@ -1073,7 +1207,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+         * @description Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
          */
         get: operations["listUsers"];
         /**
@@ -1098,7 +1232,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's password
-         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts answer 429); a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
          */
         put: operations["changePassword"];
         post?: never;
@@ -1326,6 +1460,29 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description An audit source code and what it stands for. */
+        AuditLogCode: {
+            code: components["schemas"]["AuditSource"];
+            /** @example Configuration change */
+            description: string;
+        };
+        /** @description The audit source codes. */
+        AuditLogCodes: {
+            logCode: components["schemas"]["AuditLogCode"][];
+        };
+        /** @description An audit severity and its index. */
+        AuditSeverityLevel: {
+            /**
+             * @description SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4.
+             * @example 4
+             */
+            index: number;
+            name: components["schemas"]["AuditSeverity"];
+        };
+        /** @description The audit severities. */
+        AuditSeverities: {
+            logSeverity: components["schemas"]["AuditSeverityLevel"][];
+        };
         /** @description A page of audit entries, newest first. */
         AuditList: {
             /**
@@ -1478,6 +1635,41 @@ export interface components {
              */
             displayName?: string;
         };
+        /**
+         * @description New values of items of one category, keyed by item name; each value is a string (serialized JSON for a JSON item).
+         * @example {
+         *       "age": "48",
+         *       "size": "500000"
+         *     }
+         */
+        CategoryValues: {
+            [key: string]: string;
+        };
+        /** @description The keys of the categories to attach as children. */
+        CategoryChildrenAdd: {
+            /**
+             * @example [
+             *       "pump"
+             *     ]
+             */
+            children: string[];
+        };
+        /** @description The keys of a category's children, sorted. */
+        CategoryChildren: {
+            /**
+             * @example [
+             *       "Installation",
+             *       "password",
+             *       "rest_api",
+             *       "service"
+             *     ]
+             */
+            children: string[];
+        };
+        /** @description The parent of a category; `null` for a root. */
+        CategoryParent: {
+            parent: components["schemas"]["CategorySummary"] | null;
+        };
         CategoryList: {
             categories: components["schemas"]["CategorySummary"][];
         };
@@ -1539,6 +1731,8 @@ export interface components {
              * @example Pump station
              */
             displayName?: string;
+            /** @description The alternative spelling of `displayName`; giving both with different values is 400. */
+            display_name?: string;
             /** @description Item definitions keyed by item name. */
             items?: {
                 [key: string]: components["schemas"]["ConfigItemDefinition"];
@@ -1905,7 +2099,7 @@ export interface components {
             average: number;
         };
         /**
-         * @description One property, named after the reading key, holding its minimum, maximum and average.
+         * @description One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one property for the summary of one key).
          * @example {
          *       "sinusoid": {
          *         "min": -1,
@@ -2402,12 +2596,13 @@ export interface components {
             username: string;
             /**
              * Format: password
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
              * @example s3cret-Passw0rd
              */
             password: string;
         };
         /**
-         * @description A PEM-encoded client certificate.
+         * @description A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
          * @example -----BEGIN CERTIFICATE-----
          *     MIIBszCCAVmgAwIBAgIUX...
          *     -----END CERTIFICATE-----
@@ -2481,7 +2676,7 @@ export interface components {
             username: string;
             /**
              * Format: password
-             * @description Must also satisfy the `password` category's policy and length (400).
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so fewer of them fit); must also satisfy the `password` category's policy and length (400).
              * @example s3cret-Passw0rd
              */
             password: string;
@@ -2513,12 +2708,13 @@ export interface components {
         PasswordChange: {
             /**
              * Format: password
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400.
              * @example s3cret-Passw0rd
              */
             current_password: string;
             /**
              * Format: password
-             * @description Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
+             * @description At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy and differ from the last 3 passwords (400).
              * @example n3w-Secret-Passw0rd
              */
             new_password: string;
@@ -2640,11 +2836,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The account is locked after repeated failed logins; retry after the given number of seconds. */
+        /** @description The request body's content type is neither JSON nor one taken as JSON (absent, text/plain, form-encoded). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "request content type \"application/xml\" is not supported; send application/json"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The client address is locked out of the account after repeated failed logins; retry after the given number of seconds. Other addresses are not affected. */
         TooManyRequests: {
             headers: {
                 /**
-                 * @description Seconds until the account is unlocked.
+                 * @description Seconds until the address may try again.
                  * @example 60
                  */
                 "Retry-After": number;
@@ -2653,7 +2863,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Account admin is locked after repeated failed logins; retry in 60 seconds"
+                 *       "message": "Account admin is locked for this client address after repeated failed logins; retry in 60 seconds"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2868,7 +3078,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listCategories: {
+    listAuditLogCodes: {
         parameters: {
             query?: never;
             header?: never;
@@ -2877,7 +3087,61 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description All categories. */
+            /** @description The source codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogCodes"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditSeverities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The severities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSeverities"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true`: only the roots of the category tree; `false`: only the categories with a parent; absent: all.
+                 * @example true
+                 */
+                root?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2886,6 +3150,7 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -2944,6 +3209,184 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setCategoryItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryValues"];
+            };
+        };
+        responses: {
+            /** @description The category after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategoryChildren: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The child categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addCategoryChildren: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryChildrenAdd"];
+            };
+        };
+        responses: {
+            /** @description The keys of all children of the category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryChildren"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeCategoryChild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+                /**
+                 * @description The key of the child category.
+                 * @example PURGE_READ
+                 */
+                child: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys of the remaining children. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryChildren"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCategoryParent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The category key.
+                 * @example rest_api
+                 */
+                name: components["parameters"]["CategoryName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The parent, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryParent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3728,6 +4171,38 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAssetSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example sinusoid
+                 */
+                code: components["parameters"]["AssetCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summaries, keyed by reading key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadingSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getAssetReadingValues: {
         parameters: {
             query?: {
@@ -4438,6 +4913,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removePackage: {
@@ -4498,6 +4974,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAvailablePlugins: {
@@ -4695,7 +5172,18 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only the user with this id.
+                 * @example 2
+                 */
+                id?: number;
+                /**
+                 * @description Only the user with this name (case-insensitive).
+                 * @example operator
+                 */
+                username?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4711,6 +5199,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];

@@ -23,7 +23,7 @@ import (
 // batches of 100 by 4 concurrent senders and committed to storage (every
 // request answered 200 only after its commit), with the ingest buffer,
 // statistics and asset tracking of a real service and the default
-// settings (bufferThreshold 100, maxSendLatency 100 ms). One op is one
+// settings (group commit, bufferThreshold 1000). One op is one
 // batch. Compare with BenchmarkInsertReadings in db/ (docs/benchmarks.md).
 func BenchmarkHTTPSouthIngest(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) { benchIngest(b, dbtest.SQLite(b), ingest.DefaultLimits) })
@@ -109,10 +109,15 @@ func benchIngest(b *testing.B, d *db.DB, limits ingest.Limits) {
 // benchBody appends batch i: 100 readings of one of ten assets, shaped like
 // a sinusoid's, with sensor times increasing per asset.
 func benchBody(buf []byte, i int64, t0 time.Time) []byte {
+	return appendBatch(buf, i, t0, benchBatch)
+}
+
+// appendBatch appends batch i of n readings, as benchBody.
+func appendBatch(buf []byte, i int64, t0 time.Time, n int) []byte {
 	asset := "bench-" + strconv.FormatInt(i%benchAssets, 10)
-	base := t0.Add(time.Duration(i/benchAssets*benchBatch) * time.Millisecond)
+	base := t0.Add(time.Duration(i/benchAssets*int64(n)) * time.Millisecond)
 	buf = append(buf, '[')
-	for k := range benchBatch {
+	for k := range n {
 		if k > 0 {
 			buf = append(buf, ',')
 		}
@@ -123,7 +128,7 @@ func benchBody(buf []byte, i int64, t0 time.Time) []byte {
 		buf = append(buf, `","readings":{"sinusoid":`...)
 		buf = strconv.AppendFloat(buf, float64(k%360)/360, 'f', 4, 64)
 		buf = append(buf, `,"seq":`...)
-		buf = strconv.AppendInt(buf, i*benchBatch+int64(k), 10)
+		buf = strconv.AppendInt(buf, i*int64(n)+int64(k), 10)
 		buf = append(buf, "}}"...)
 	}
 	return append(buf, ']')

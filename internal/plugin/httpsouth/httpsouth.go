@@ -8,12 +8,10 @@
 package httpsouth
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -170,13 +168,6 @@ func (h *HTTPSouth) Run(ctx context.Context, sink plugin.Sink) error {
 	return nil
 }
 
-// element is one element of a posted array.
-type element struct {
-	Timestamp *string         `json:"timestamp"`
-	Asset     *string         `json:"asset"`
-	Readings  json.RawMessage `json:"readings"`
-}
-
 // Handler returns the HTTP handler delivering posted readings to sink.
 func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -192,7 +183,7 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 		h.mu.Lock()
 		prefix := h.prefix
 		h.mu.Unlock()
-		readings, status, err := decode(http.MaxBytesReader(w, r.Body, MaxBody), prefix)
+		readings, status, err := decode(http.MaxBytesReader(w, r.Body, MaxBody), prefix, r.ContentLength)
 		if err != nil {
 			writeJSON(w, status, message{Message: err.Error()})
 			return
@@ -219,6 +210,13 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 			if r.Context().Err() != nil {
 				return // the sender went away; it will retry
 			}
+			if errors.Is(err, plugin.ErrRefused) {
+				// Validation let through a value storage cannot hold: the
+				// same request can never succeed, so it is not a 503.
+				h.log.Warn("http_south: storage refused readings", "readings", len(readings), "error", err)
+				writeJSON(w, http.StatusBadRequest, message{Message: "storage refused a value of these readings; nothing was stored, and sending them again will not help"})
+				return
+			}
 			h.log.Error("http_south: readings not stored", "readings", len(readings), "error", err)
 			w.Header().Set("Retry-After", strconv.Itoa(retryAfterFull))
 			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the readings could not be stored; retry later"})
@@ -226,101 +224,6 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 		}
 		writeJSON(w, http.StatusOK, stored{Message: fmt.Sprintf("%d readings stored", len(readings)), Readings: len(readings)})
 	})
-}
-
-// decode parses and validates a posted array; any fault refuses the whole
-// request with the status to answer.
-func decode(body io.Reader, prefix string) ([]plugin.Reading, int, error) {
-	raw, err := io.ReadAll(body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request body exceeds %d bytes", tooLarge.Limit)
-		}
-		return nil, http.StatusBadRequest, fmt.Errorf("request body could not be read: %w", err)
-	}
-	var posts []json.RawMessage
-	if err := json.Unmarshal(raw, &posts); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return nil, http.StatusBadRequest, errors.New("request body must be a JSON array of {timestamp, asset, readings}")
-		}
-		return nil, http.StatusBadRequest, fmt.Errorf("request body is not valid JSON: %w", err)
-	}
-	out := make([]plugin.Reading, 0, len(posts))
-	for i, p := range posts {
-		r, err := reading(p, prefix)
-		if err != nil {
-			return nil, http.StatusBadRequest, fmt.Errorf("element %d: %w; nothing was stored", i, err)
-		}
-		out = append(out, r)
-	}
-	return out, http.StatusOK, nil
-}
-
-// reading validates one element.
-func reading(raw json.RawMessage, prefix string) (plugin.Reading, error) {
-	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return plugin.Reading{}, errors.New("is not an object")
-	}
-	var p element
-	if err := json.Unmarshal(raw, &p); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return plugin.Reading{}, fmt.Errorf("field %q must be a string", typeErr.Field)
-		}
-		return plugin.Reading{}, err
-	}
-	switch {
-	case p.Asset == nil:
-		return plugin.Reading{}, errors.New(`field "asset" is missing`)
-	case *p.Asset == "":
-		return plugin.Reading{}, errors.New(`field "asset" is empty`)
-	case strings.ContainsRune(*p.Asset, 0):
-		return plugin.Reading{}, errors.New(`field "asset" contains a NUL character, which storage cannot hold`)
-	case p.Timestamp == nil:
-		return plugin.Reading{}, errors.New(`field "timestamp" is missing`)
-	case p.Readings == nil:
-		return plugin.Reading{}, errors.New(`field "readings" is missing`)
-	}
-	ts, err := plugin.ParseTimestamp(*p.Timestamp)
-	if err != nil {
-		return plugin.Reading{}, fmt.Errorf(`field "timestamp": %w`, err)
-	}
-	if t := bytes.TrimSpace(p.Readings); t[0] != '{' {
-		return plugin.Reading{}, errors.New(`field "readings" must be a JSON object`)
-	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, p.Readings); err != nil {
-		return plugin.Reading{}, fmt.Errorf(`field "readings": %w`, err)
-	}
-	if hasEscapedNUL(compact.Bytes()) {
-		return plugin.Reading{}, errors.New(`field "readings" contains a NUL character (\u0000), which storage cannot hold`)
-	}
-	return plugin.Reading{Asset: prefix + *p.Asset, Timestamp: ts, Values: compact.Bytes()}, nil
-}
-
-// hasEscapedNUL reports whether the JSON text b holds the escape \u0000 (a
-// NUL character in a key or string), which PostgreSQL cannot store. An
-// escaped backslash followed by "u0000" is ordinary text: the escape counts
-// only after an odd number of backslashes.
-func hasEscapedNUL(b []byte) bool {
-	const esc = `\u0000`
-	for i := bytes.Index(b, []byte(esc)); i >= 0; {
-		n := 0
-		for j := i; j >= 0 && b[j] == '\\'; j-- {
-			n++
-		}
-		if n%2 == 1 {
-			return true
-		}
-		next := bytes.Index(b[i+1:], []byte(esc))
-		if next < 0 {
-			return false
-		}
-		i += 1 + next
-	}
-	return false
 }
 
 type message struct {

@@ -38,7 +38,7 @@ func TestDecodeRefusesNUL(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, status, err := decode(strings.NewReader(tc.body), "")
+			_, status, err := decode(strings.NewReader(tc.body), "", -1)
 			if status != 400 || err == nil || !strings.Contains(err.Error(), "NUL") {
 				t.Fatalf("decode = %d, %v; want 400 naming the NUL", status, err)
 			}

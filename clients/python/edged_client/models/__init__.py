@@ -11,18 +11,26 @@ from .audit_entry_create import AuditEntryCreate
 from .audit_entry_create_details import AuditEntryCreateDetails
 from .audit_entry_details import AuditEntryDetails
 from .audit_list import AuditList
+from .audit_log_code import AuditLogCode
+from .audit_log_codes import AuditLogCodes
+from .audit_severities import AuditSeverities
 from .audit_severity import AuditSeverity
+from .audit_severity_level import AuditSeverityLevel
 from .audit_source import AuditSource
 from .available_packages import AvailablePackages
 from .available_plugins import AvailablePlugins
 from .category import Category
+from .category_children import CategoryChildren
+from .category_children_add import CategoryChildrenAdd
 from .category_create import CategoryCreate
 from .category_create_items import CategoryCreateItems
 from .category_create_value import CategoryCreateValue
 from .category_created import CategoryCreated
 from .category_created_value import CategoryCreatedValue
 from .category_list import CategoryList
+from .category_parent import CategoryParent
 from .category_summary import CategorySummary
+from .category_values import CategoryValues
 from .config_item import ConfigItem
 from .config_item_definition import ConfigItemDefinition
 from .config_item_definition_mandatory import ConfigItemDefinitionMandatory
@@ -116,18 +124,26 @@ __all__ = (
     "AuditEntryCreateDetails",
     "AuditEntryDetails",
     "AuditList",
+    "AuditLogCode",
+    "AuditLogCodes",
+    "AuditSeverities",
     "AuditSeverity",
+    "AuditSeverityLevel",
     "AuditSource",
     "AvailablePackages",
     "AvailablePlugins",
     "Category",
+    "CategoryChildren",
+    "CategoryChildrenAdd",
     "CategoryCreate",
     "CategoryCreated",
     "CategoryCreatedValue",
     "CategoryCreateItems",
     "CategoryCreateValue",
     "CategoryList",
+    "CategoryParent",
     "CategorySummary",
+    "CategoryValues",
     "ConfigItem",
     "ConfigItemDefinition",
     "ConfigItemDefinitionMandatory",

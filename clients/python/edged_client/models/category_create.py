@@ -30,13 +30,15 @@ class CategoryCreate:
             key (str): The unique key of the category; 1 to 255 characters, no control characters, not blank (only white
                 space is 400). Example: pump.
             description (str | Unset): What the category configures. Example: Pump station settings.
-            display_name (str | Unset): Label for display; defaults to the key. Example: Pump station.
+            displayName (str | Unset): Label for display; defaults to the key. Example: Pump station.
+            display_name (str | Unset): The alternative spelling of `displayName`; giving both with different values is 400.
             items (CategoryCreateItems | Unset): Item definitions keyed by item name.
             value (CategoryCreateValue | Unset): Item definitions keyed by item name (the alternative spelling of `items`).
     """
 
     key: str
     description: str | Unset = UNSET
+    displayName: str | Unset = UNSET
     display_name: str | Unset = UNSET
     items: CategoryCreateItems | Unset = UNSET
     value: CategoryCreateValue | Unset = UNSET
@@ -46,6 +48,8 @@ class CategoryCreate:
         key = self.key
 
         description = self.description
+
+        displayName = self.displayName
 
         display_name = self.display_name
 
@@ -66,8 +70,10 @@ class CategoryCreate:
         )
         if description is not UNSET:
             field_dict["description"] = description
+        if displayName is not UNSET:
+            field_dict["displayName"] = displayName
         if display_name is not UNSET:
-            field_dict["displayName"] = display_name
+            field_dict["display_name"] = display_name
         if items is not UNSET:
             field_dict["items"] = items
         if value is not UNSET:
@@ -85,7 +91,9 @@ class CategoryCreate:
 
         description = d.pop("description", UNSET)
 
-        display_name = d.pop("displayName", UNSET)
+        displayName = d.pop("displayName", UNSET)
+
+        display_name = d.pop("display_name", UNSET)
 
         _items = d.pop("items", UNSET)
         items: CategoryCreateItems | Unset
@@ -104,6 +112,7 @@ class CategoryCreate:
         category_create = cls(
             key=key,
             description=description,
+            displayName=displayName,
             display_name=display_name,
             items=items,
             value=value,

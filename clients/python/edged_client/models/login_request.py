@@ -14,7 +14,7 @@ class LoginRequest:
 
     Attributes:
         username (str): The user name (case-insensitive). Example: admin.
-        password (str):  Example: s3cret-Passw0rd.
+        password (str): At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400. Example: s3cret-Passw0rd.
     """
 
     username: str

@@ -12,9 +12,9 @@ T = TypeVar("T", bound="PasswordChange")
 class PasswordChange:
     """
     Attributes:
-        current_password (str):  Example: s3cret-Passw0rd.
-        new_password (str): Must satisfy the `password` category's policy and differ from the last 3 passwords (400).
-            Example: n3w-Secret-Passw0rd.
+        current_password (str): At most 72 bytes of UTF-8 (bcrypt's limit); longer is 400. Example: s3cret-Passw0rd.
+        new_password (str): At most 72 bytes of UTF-8 (bcrypt's limit); must satisfy the `password` category's policy
+            and differ from the last 3 passwords (400). Example: n3w-Secret-Passw0rd.
     """
 
     current_password: str

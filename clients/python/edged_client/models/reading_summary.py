@@ -15,10 +15,11 @@ T = TypeVar("T", bound="ReadingSummary")
 
 @_attrs_define
 class ReadingSummary:
-    """One property, named after the reading key, holding its minimum, maximum and average.
+    """One property per reading key, named after it, holding the minimum, maximum and average of its numeric values (one
+    property for the summary of one key).
 
-    Example:
-        {'sinusoid': {'min': -1, 'max': 1, 'average': 0.0012}}
+        Example:
+            {'sinusoid': {'min': -1, 'max': 1, 'average': 0.0012}}
 
     """
 

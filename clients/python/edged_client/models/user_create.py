@@ -17,7 +17,9 @@ class UserCreate:
 
     Attributes:
         username (str): 3 to 64 letters, digits, `.`, `_` or `-`; unique regardless of case (409). Example: operator.
-        password (str): Must also satisfy the `password` category's policy and length (400). Example: s3cret-Passw0rd.
+        password (str): At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so
+            fewer of them fit); must also satisfy the `password` category's policy and length (400). Example: s3cret-
+            Passw0rd.
         access_method (UserCreateAccessMethod | Unset): How the user may log in; `any` (password or certificate), `pwd`
             or `cert`. Default: UserCreateAccessMethod.ANY. Example: any.
         real_name (str | Unset):  Example: Pat Operator.

@@ -7,14 +7,24 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.category_list import CategoryList
 from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    root: bool | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["root"] = root
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/edge/category",
+        "params": params,
     }
 
     return _kwargs
@@ -25,6 +35,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = CategoryList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
@@ -66,10 +81,17 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
+    root: bool | Unset = UNSET,
 ) -> Response[CategoryList | Error]:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -79,7 +101,9 @@ def sync_detailed(
         Response[CategoryList | Error]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        root=root,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -91,10 +115,17 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
+    root: bool | Unset = UNSET,
 ) -> CategoryList | Error | None:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -106,16 +137,24 @@ def sync(
 
     return sync_detailed(
         client=client,
+        root=root,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
+    root: bool | Unset = UNSET,
 ) -> Response[CategoryList | Error]:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -125,7 +164,9 @@ async def asyncio_detailed(
         Response[CategoryList | Error]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        root=root,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -135,10 +176,17 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
+    root: bool | Unset = UNSET,
 ) -> CategoryList | Error | None:
     """List configuration categories
 
-     Returns the key, description and display name of every configuration category.
+     Returns the key, description and display name of every configuration category, sorted by key.
+    Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the
+    categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities`
+    among them); `root=false` lists only the categories that have a parent.
+
+    Args:
+        root (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,5 +199,6 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            root=root,
         )
     ).parsed

@@ -104,9 +104,10 @@ def sync_detailed(
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -142,9 +143,10 @@ def sync(
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -175,9 +177,10 @@ async def asyncio_detailed(
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:
@@ -211,9 +214,10 @@ async def asyncio(
     """Change a user's password
 
      Sets a new password after checking the current one; needs no token, so an expired password can be
-    replaced. A wrong current password is 401 and counts as a failed login (LOGFL; locked accounts
-    answer 429); a new password breaking the `password` category's policy or equal to one of the last 3
-    is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
+    replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
+    an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
+    bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
+    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
     all sessions of the user and writes a USRCH audit entry.
 
     Args:

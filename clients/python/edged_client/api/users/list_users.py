@@ -7,14 +7,27 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.user_list import UserList
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    id: int | Unset = UNSET,
+    username: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["id"] = id
+
+    params["username"] = username
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/edge/user",
+        "params": params,
     }
 
     return _kwargs
@@ -25,6 +38,11 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = UserList.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
 
     if response.status_code == 401:
         response_401 = Error.from_dict(response.json())
@@ -64,10 +82,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
+    id: int | Unset = UNSET,
+    username: str | Unset = UNSET,
 ) -> Response[Error | UserList]:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -77,7 +103,10 @@ def sync_detailed(
         Response[Error | UserList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        id=id,
+        username=username,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -89,10 +118,18 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
+    id: int | Unset = UNSET,
+    username: str | Unset = UNSET,
 ) -> Error | UserList | None:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -104,16 +141,26 @@ def sync(
 
     return sync_detailed(
         client=client,
+        id=id,
+        username=username,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
+    id: int | Unset = UNSET,
+    username: str | Unset = UNSET,
 ) -> Response[Error | UserList]:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,7 +170,10 @@ async def asyncio_detailed(
         Response[Error | UserList]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        id=id,
+        username=username,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -133,10 +183,18 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
+    id: int | Unset = UNSET,
+    username: str | Unset = UNSET,
 ) -> Error | UserList | None:
     """List users
 
-     Returns every user; passwords are never returned. Not allowed to the `data-view` role (403).
+     Returns every user, or with `id` or `username` (or both) only the matching one: no match is
+    `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
+    Passwords are never returned. Not allowed to the `data-view` role (403).
+
+    Args:
+        id (int | Unset):
+        username (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,5 +207,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            id=id,
+            username=username,
         )
     ).parsed

@@ -89,14 +89,19 @@ def sync_detailed(
 ) -> Response[Error | LoginResult]:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
@@ -127,14 +132,19 @@ def sync(
 ) -> Error | LoginResult | None:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
@@ -160,14 +170,19 @@ async def asyncio_detailed(
 ) -> Response[Error | LoginResult]:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.
@@ -196,14 +211,19 @@ async def asyncio(
 ) -> Error | LoginResult | None:
     """Log in
 
-     Exchanges a user name and password (JSON), or a PEM client certificate (`text/plain`), for a session
-    token; without a body, the client certificate of the TLS connection is used (HTTPS only). A failure
-    is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit
-    entry; an expired password is 401 "Your password has expired". After 5 consecutive failures the
-    account is locked for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); a
-    successful login clears the count. `rest_api.authMethod` `certificate` refuses passwords and
-    `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`).
-    Certificates are checked as for `POST /edge/authenticate`.
+     Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
+    with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user
+    and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password
+    is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt
+    reads at most 72). Failed logins are counted per user and client address (the TCP peer address;
+    `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses
+    cannot outrun the count: after 5 consecutive failures that address is locked out of the account for
+    1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log
+    in. A successful login clears the address's count; failures are forgotten 24 h after the address's
+    last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
+    certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as
+    for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the
+    connection's own TLS client certificate.
 
     Args:
         body (LoginRequest | Unset): User name and password.

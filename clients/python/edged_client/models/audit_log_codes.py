@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.audit_log_code import AuditLogCode
+
+
+T = TypeVar("T", bound="AuditLogCodes")
+
+
+@_attrs_define
+class AuditLogCodes:
+    """The audit source codes.
+
+    Attributes:
+        log_code (list[AuditLogCode]):
+    """
+
+    log_code: list[AuditLogCode]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        log_code = []
+        for log_code_item_data in self.log_code:
+            log_code_item = log_code_item_data.to_dict()
+            log_code.append(log_code_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "logCode": log_code,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.audit_log_code import AuditLogCode  # noqa: PLC0415
+
+        d = dict(src_dict)
+        log_code = []
+        _log_code = d.pop("logCode")
+        for log_code_item_data in _log_code:
+            log_code_item = AuditLogCode.from_dict(log_code_item_data)
+
+            log_code.append(log_code_item)
+
+        audit_log_codes = cls(
+            log_code=log_code,
+        )
+
+        audit_log_codes.additional_properties = d
+        return audit_log_codes
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.audit_severity_level import AuditSeverityLevel
+
+
+T = TypeVar("T", bound="AuditSeverities")
+
+
+@_attrs_define
+class AuditSeverities:
+    """The audit severities.
+
+    Attributes:
+        log_severity (list[AuditSeverityLevel]):
+    """
+
+    log_severity: list[AuditSeverityLevel]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        log_severity = []
+        for log_severity_item_data in self.log_severity:
+            log_severity_item = log_severity_item_data.to_dict()
+            log_severity.append(log_severity_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "logSeverity": log_severity,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.audit_severity_level import AuditSeverityLevel  # noqa: PLC0415
+
+        d = dict(src_dict)
+        log_severity = []
+        _log_severity = d.pop("logSeverity")
+        for log_severity_item_data in _log_severity:
+            log_severity_item = AuditSeverityLevel.from_dict(log_severity_item_data)
+
+            log_severity.append(log_severity_item)
+
+        audit_severities = cls(
+            log_severity=log_severity,
+        )
+
+        audit_severities.additional_properties = d
+        return audit_severities
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

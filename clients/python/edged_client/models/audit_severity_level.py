@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.audit_severity import AuditSeverity
+
+T = TypeVar("T", bound="AuditSeverityLevel")
+
+
+@_attrs_define
+class AuditSeverityLevel:
+    """An audit severity and its index.
+
+    Attributes:
+        index (int): SUCCESS 0, FAILURE 1, WARNING 2, INFORMATION 4. Example: 4.
+        name (AuditSeverity): The severity of an audit entry, always upper case in responses. Example: INFORMATION.
+    """
+
+    index: int
+    name: AuditSeverity
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        index = self.index
+
+        name = self.name.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "index": index,
+                "name": name,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        index = d.pop("index")
+
+        name = AuditSeverity(d.pop("name"))
+
+        audit_severity_level = cls(
+            index=index,
+            name=name,
+        )
+
+        audit_severity_level.additional_properties = d
+        return audit_severity_level
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,706 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	edgeclient "github.com/edged/edged/clients/go"
+)
+
+// ---- asset helpers ----
+
+// readingLayout is the wire form of reading timestamps.
+const readingLayout = "2006-01-02 15:04:05.000000"
+
+// assetPath returns /edge/asset/<code> with code percent-encoded as one
+// path segment.
+func assetPath(code string, rest ...string) string {
+	p := "/edge/asset/" + url.PathEscape(code)
+	for _, r := range rest {
+		p += "/" + url.PathEscape(r)
+	}
+	return p
+}
+
+// getJSON sends a GET through doRaw, wants 200 and decodes the body into v.
+func getJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	r := doRaw(t, rawRequest{method: http.MethodGet, path: path})
+	wantStatus(t, "GET "+path, r.status, r.body, http.StatusOK)
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("GET %s: body does not decode into %T: %v; body: %s", path, v, err, truncate(r.body))
+	}
+}
+
+// listAssets lists the assets through the SDK.
+func listAssets(t testing.TB) []edgeclient.AssetCount {
+	t.Helper()
+	resp, err := api(t).ListAssetsWithResponse(t.Context())
+	must(t, err)
+	wantStatus(t, "listAssets", resp.StatusCode(), resp.Body, http.StatusOK)
+	if resp.JSON200 == nil {
+		t.Fatalf("listAssets: no JSON body: %s", truncate(resp.Body))
+	}
+	return *resp.JSON200
+}
+
+// assetCount returns the count listAssets gives code, or -1 when it is not
+// listed.
+func assetCount(t testing.TB, code string) int {
+	t.Helper()
+	for _, a := range listAssets(t) {
+		if a.AssetCode == code {
+			return a.Count
+		}
+	}
+	return -1
+}
+
+// purgeAsset purges one asset through the SDK and returns the count.
+func purgeAsset(t testing.TB, code string) int {
+	t.Helper()
+	resp, err := api(t).PurgeAssetReadingsWithResponse(t.Context(), code)
+	must(t, err)
+	wantStatus(t, "purgeAssetReadings "+code, resp.StatusCode(), resp.Body, http.StatusOK)
+	if resp.JSON200 == nil {
+		t.Fatalf("purgeAssetReadings %s: no JSON body: %s", code, truncate(resp.Body))
+	}
+	return resp.JSON200.Purged
+}
+
+// newestPurgeAudit returns the details of the newest PURGE entry whose
+// asset detail is code, or nil.
+func newestPurgeAudit(t testing.TB, code string) map[string]any {
+	t.Helper()
+	for _, e := range listAudit(t, edgeclient.ListAuditEntriesParams{Source: ptr(edgeclient.PURGE), Limit: ptr(100)}).Audit {
+		if e.Details["asset"] == code {
+			return e.Details
+		}
+	}
+	return nil
+}
+
+// dataPurged is ping's dataPurged: the PURGED statistic.
+func dataPurged(t testing.TB) int {
+	t.Helper()
+	resp, err := api(t).PingWithResponse(t.Context())
+	must(t, err)
+	wantStatus(t, "ping", resp.StatusCode(), resp.Body, http.StatusOK)
+	if resp.JSON200 == nil {
+		t.Fatalf("ping: no JSON body: %s", truncate(resp.Body))
+	}
+	return resp.JSON200.DataPurged
+}
+
+// ---- ingest through http_south ----
+
+// seeded describes readings put in by seedReadings: reading k has the
+// sensor time base + k·seedStep and the document seedDoc(k).
+type seeded struct {
+	asset string
+	base  time.Time
+	n     int
+}
+
+// seedStep is the sensor time between two seeded readings: four a second.
+const seedStep = 250 * time.Millisecond
+
+// seedDoc is the document of seeded reading k: a number, a string and a
+// nested object, so every reading path is exercised.
+func seedDoc(k int) map[string]any {
+	return map[string]any{"value": k, "label": fmt.Sprintf("r%d", k), "nested": map[string]any{"list": []any{k, "x"}}}
+}
+
+// at returns the sensor time of seeded reading k.
+func (s seeded) at(k int) time.Time { return s.base.Add(time.Duration(k) * seedStep) }
+
+// wire returns the wire timestamp of seeded reading k.
+func (s seeded) wire(k int) string { return s.at(k).Format(readingLayout) }
+
+// seedReadings ingests n readings of asset through a new http_south
+// service, sensor-stamped from ten minutes ago on a whole minute (so all of
+// them fall in one minute and one hour), and returns what it stored. The
+// service is deleted when the test ends. Against another implementation
+// that cannot create an http_south service yet (501, or an unknown plugin)
+// the test is skipped with the reason; the gateway the suite started must
+// build it. http_south answers only once the readings are committed, so
+// they are readable at once.
+func seedReadings(t *testing.T, asset string, n int) seeded {
+	t.Helper()
+	port := southService(t)
+	s := seeded{asset: asset, base: time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Minute), n: n}
+	batch := make([]map[string]any, n)
+	for k := range n {
+		// Alternate the accepted timestamp forms.
+		ts := s.wire(k)
+		if k%2 == 1 {
+			ts += "+00:00"
+		}
+		batch[k] = map[string]any{"timestamp": ts, "asset": asset, "readings": seedDoc(k)}
+	}
+	body, err := json.Marshal(batch)
+	if err != nil {
+		t.Fatalf("encode readings: %v", err)
+	}
+	postReadings(t, port, body)
+	return s
+}
+
+// southService creates an enabled http_south service on a free port for
+// the test and returns the port; it skips the test when another
+// implementation cannot (see seedReadings).
+func southService(t *testing.T) int {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		t.Fatalf("free port: %v", err)
+	}
+	name := unique("conf-south")
+	body := map[string]any{
+		"name": name, "type": "south", "plugin": "http_south", "enabled": true,
+		"config": map[string]any{"port": map[string]any{"value": fmt.Sprint(port)}},
+	}
+	r := doRaw(t, rawRequest{method: http.MethodPost, path: "/edge/service", body: jsonBody(t, body), ctype: "application/json"})
+	switch r.status {
+	case http.StatusOK:
+	case http.StatusNotImplemented:
+		skipUnbuilt(t, "createService of an http_south service")
+	case http.StatusNotFound:
+		if ownGateway {
+			t.Fatalf("the gateway has no http_south plugin (404: %s)", truncate(r.body))
+		}
+		t.Skipf("the gateway has no http_south plugin (404: %s): readings cannot be ingested, so this data case waits for it", truncate(r.body))
+	default:
+		t.Fatalf("create http_south service: status %d; body: %s", r.status, truncate(r.body))
+	}
+	t.Cleanup(func() {
+		req, err := http.NewRequest(http.MethodDelete, baseURL+"/edge/service/"+url.PathEscape(name), nil)
+		if err != nil {
+			return
+		}
+		if resp, err := httpClient.Do(req); err == nil {
+			_ = resp.Body.Close()
+		}
+	})
+	return port
+}
+
+// postReadings posts a JSON array to http_south on port, retrying while
+// the service is still starting (connection refused), and wants 200.
+func postReadings(t *testing.T, port int, body []byte) {
+	t.Helper()
+	u := fmt.Sprintf("http://127.0.0.1:%d/sensor-reading", port)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, u, bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("build request: %v", err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := httpClient.Do(req)
+		if errors.Is(err, syscall.ECONNREFUSED) && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond) // polling for the listener, not synchronising on time
+			continue
+		}
+		if err != nil {
+			t.Fatalf("POST %s: %v", u, err)
+		}
+		var msg bytes.Buffer
+		_, _ = msg.ReadFrom(resp.Body)
+		_ = resp.Body.Close()
+		wantStatus(t, "POST "+u, resp.StatusCode, msg.Bytes(), http.StatusOK)
+		return
+	}
+}
+
+// ---- cases that need no readings ----
+
+// TestAssetsUnknown checks what every read of an asset without readings
+// answers: empty lists for readings, values and series, 404 for summary and
+// timespan, {purged: 0} for a purge.
+func testAssetsUnknown(t *testing.T) {
+	code := unique("conf-none")
+	c := api(t)
+
+	list := listAssets(t)
+	if slices.ContainsFunc(list, func(a edgeclient.AssetCount) bool { return a.AssetCode == code }) {
+		t.Errorf("listAssets lists %q, which has no readings", code)
+	}
+	spans, err := c.ListAssetTimespansWithResponse(t.Context())
+	must(t, err)
+	wantStatus(t, "listAssetTimespans", spans.StatusCode(), spans.Body, http.StatusOK)
+	if spans.JSON200 == nil {
+		t.Fatalf("listAssetTimespans: no JSON array: %s", truncate(spans.Body))
+	}
+
+	empty := []struct{ name, path string }{
+		{name: "readings", path: assetPath(code)},
+		{name: "readings in a window", path: assetPath(code) + "?seconds=60"},
+		{name: "values", path: assetPath(code, "value")},
+		{name: "series", path: assetPath(code, "value", "series")},
+		{name: "series by hour", path: assetPath(code, "value", "series") + "?group=hours&limit=5"},
+	}
+	for _, e := range empty {
+		t.Run(e.name, func(t *testing.T) {
+			var got []any
+			getJSON(t, e.path, &got)
+			if got == nil || len(got) != 0 {
+				t.Errorf("GET %s = %v, want []", e.path, got)
+			}
+		})
+	}
+	notFound := []struct{ name, path string }{
+		{name: "summary", path: assetPath(code, "value", "summary")},
+		{name: "timespan", path: assetPath(code, "timespan")},
+	}
+	for _, e := range notFound {
+		t.Run(e.name, func(t *testing.T) {
+			r := doRaw(t, rawRequest{method: http.MethodGet, path: e.path})
+			if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, code) {
+				t.Errorf("404 message %q does not name the asset %q", msg, code)
+			}
+		})
+	}
+	t.Run("purge", func(t *testing.T) {
+		if n := purgeAsset(t, code); n != 0 {
+			t.Errorf("purge of an unknown asset = %d, want 0", n)
+		}
+		d := newestPurgeAudit(t, code)
+		if d == nil {
+			t.Fatalf("no PURGE audit entry names asset %q", code)
+		}
+		if d["rowsRemoved"] != float64(0) {
+			t.Errorf("PURGE details = %v, want rowsRemoved 0", d)
+		}
+	})
+}
+
+// TestAssetQueryRules checks every rule of the readings, values and series
+// query parameters: each broken one is a 400 naming the parameters.
+func testAssetQueryRules(t *testing.T) {
+	code := unique("conf-rules")
+	cases := []struct {
+		name  string
+		query string
+		words []string // what the message must name
+	}{
+		{name: "seconds with limit", query: "seconds=10&limit=5", words: []string{"seconds", "limit"}},
+		{name: "seconds with skip", query: "seconds=10&skip=1", words: []string{"seconds", "skip"}},
+		{name: "minutes with limit", query: "minutes=1&limit=5", words: []string{"minutes", "limit"}},
+		{name: "hours with skip", query: "hours=1&skip=0", words: []string{"hours", "skip"}},
+		{name: "seconds and minutes", query: "seconds=1&minutes=1", words: []string{"seconds", "minutes"}},
+		{name: "minutes and hours", query: "minutes=1&hours=1", words: []string{"minutes", "hours"}},
+		{name: "seconds and hours", query: "seconds=1&hours=1", words: []string{"seconds", "hours"}},
+		{name: "previous alone", query: "previous=5", words: []string{"previous"}},
+		{name: "previous with limit", query: "previous=5&limit=5", words: []string{"previous"}},
+		{name: "limit zero", query: "limit=0", words: []string{"limit"}},
+		{name: "limit too large", query: "limit=10001", words: []string{"limit"}},
+		{name: "limit not a number", query: "limit=ten", words: []string{"limit"}},
+		{name: "negative skip", query: "skip=-1", words: []string{"skip"}},
+		{name: "seconds zero", query: "seconds=0", words: []string{"seconds"}},
+		{name: "hours negative", query: "hours=-2", words: []string{"hours"}},
+		{name: "negative previous", query: "seconds=5&previous=-1", words: []string{"previous"}},
+	}
+	endpoints := []struct{ name, path string }{
+		{name: "readings", path: assetPath(code)},
+		{name: "values", path: assetPath(code, "value")},
+		{name: "series", path: assetPath(code, "value", "series")},
+	}
+	for _, e := range endpoints {
+		for _, c := range cases {
+			t.Run(e.name+"/"+c.name, func(t *testing.T) {
+				r := doRaw(t, rawRequest{method: http.MethodGet, path: e.path + "?" + c.query})
+				msg := checkError(t, r.status, r.body, http.StatusBadRequest)
+				for _, w := range c.words {
+					if !strings.Contains(msg, w) {
+						t.Errorf("message %q does not name %q", msg, w)
+					}
+				}
+			})
+		}
+	}
+	t.Run("series group", func(t *testing.T) {
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code, "value", "series") + "?group=days"})
+		if msg := checkError(t, r.status, r.body, http.StatusBadRequest); !strings.Contains(msg, "group") {
+			t.Errorf("message %q does not name group", msg)
+		}
+	})
+	t.Run("timestamp key", func(t *testing.T) {
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code, "timestamp")})
+		if msg := checkError(t, r.status, r.body, http.StatusBadRequest); !strings.Contains(msg, "timestamp") {
+			t.Errorf("message %q does not name the key", msg)
+		}
+	})
+	t.Run("valid combinations", func(t *testing.T) {
+		for _, q := range []string{"limit=1", "limit=10000&skip=5", "seconds=30&previous=120", "minutes=1&previous=0", "hours=2"} {
+			var got []any
+			getJSON(t, assetPath(code)+"?"+q, &got)
+		}
+	})
+}
+
+// TestAssetPathDecoding checks that asset codes are percent-decoded exactly
+// once and that "timespan" after /edge/asset/ is the literal word.
+func testAssetPathDecoding(t *testing.T) {
+	suffix := unique("")
+	cases := []struct {
+		name, escaped, code string
+	}{
+		{name: "slash", escaped: "conf%2Fa" + suffix, code: "conf/a" + suffix},
+		{name: "percent", escaped: "conf-50%25" + suffix, code: "conf-50%" + suffix},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/asset/" + c.escaped + "/timespan"})
+			msg := checkError(t, r.status, r.body, http.StatusNotFound)
+			if !strings.Contains(msg, `"`+c.code+`"`) {
+				t.Errorf("timespan of %s: message %q does not name the decoded code %q", c.escaped, msg, c.code)
+			}
+			r = doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/asset/" + c.escaped})
+			wantStatus(t, "readings of "+c.escaped, r.status, r.body, http.StatusOK)
+			r = doRaw(t, rawRequest{method: http.MethodDelete, path: "/edge/asset/" + c.escaped})
+			wantStatus(t, "purge of "+c.escaped, r.status, r.body, http.StatusOK)
+			if !jsonEqual(t, json.RawMessage(r.body), map[string]any{"purged": 0}) {
+				t.Errorf("purge of %s = %s, want {\"purged\": 0}", c.escaped, r.body)
+			}
+			if newestPurgeAudit(t, c.code) == nil {
+				t.Errorf("no PURGE audit entry names the decoded asset %q", c.code)
+			}
+		})
+	}
+	t.Run("timespan is a literal segment", func(t *testing.T) {
+		// As an asset code, limit=0 would be a 400; the literal route
+		// (listAssetTimespans) takes no parameters and answers the list.
+		var spans []edgeclient.AssetTimespanEntry
+		getJSON(t, "/edge/asset/timespan?limit=0", &spans)
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/asset/timespan/timespan"})
+		if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, `"timespan"`) {
+			t.Errorf("timespan of the asset \"timespan\": message %q does not name it", msg)
+		}
+	})
+}
+
+// ---- cases that need readings ----
+
+// readingValues returns the "value" of each wire reading.
+func readingValues(t *testing.T, rs []edgeclient.Reading) []int {
+	t.Helper()
+	out := make([]int, 0, len(rs))
+	for _, r := range rs {
+		v, ok := r.Reading["value"].(float64)
+		if !ok {
+			t.Fatalf("reading %v has no numeric value", r.Reading)
+		}
+		out = append(out, int(v))
+	}
+	return out
+}
+
+func descending(hi, lo int) []int {
+	var out []int
+	for i := hi; i >= lo; i-- {
+		out = append(out, i)
+	}
+	return out
+}
+
+// TestAssetReadingsData checks counts, order, paging, windows and the
+// wire form of readings ingested through http_south.
+func testAssetReadingsData(t *testing.T) {
+	code := unique("conf/a%b") // a slash and a percent sign in the code
+	s := seedReadings(t, code, 30)
+	t.Cleanup(func() { purgeAssetQuietly(code) })
+
+	if got := assetCount(t, code); got != 30 {
+		t.Errorf("listAssets count of %q = %d, want 30", code, got)
+	}
+	cases := []struct {
+		name   string
+		params edgeclient.GetAssetReadingsParams
+		want   []int
+	}{
+		{name: "default latest 20", want: descending(29, 10)},
+		{name: "page", params: edgeclient.GetAssetReadingsParams{Limit: ptr(5), Skip: ptr(3)}, want: descending(26, 22)},
+		{name: "skip alone", params: edgeclient.GetAssetReadingsParams{Skip: ptr(25)}, want: descending(4, 0)},
+		{name: "all", params: edgeclient.GetAssetReadingsParams{Limit: ptr(100)}, want: descending(29, 0)},
+		{name: "window holding all", params: edgeclient.GetAssetReadingsParams{Minutes: ptr(20)}, want: descending(29, 0)},
+		{name: "window in hours", params: edgeclient.GetAssetReadingsParams{Hours: ptr(1)}, want: descending(29, 0)},
+		{name: "window too recent", params: edgeclient.GetAssetReadingsParams{Minutes: ptr(5)}, want: []int{}},
+		{name: "window too old", params: edgeclient.GetAssetReadingsParams{Minutes: ptr(10), Previous: ptr(30)}, want: []int{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := api(t).GetAssetReadingsWithResponse(t.Context(), code, &c.params)
+			must(t, err)
+			wantStatus(t, "getAssetReadings", resp.StatusCode(), resp.Body, http.StatusOK)
+			if resp.JSON200 == nil {
+				t.Fatalf("getAssetReadings: no JSON array: %s", truncate(resp.Body))
+			}
+			if got := readingValues(t, *resp.JSON200); !slices.Equal(got, c.want) {
+				t.Errorf("values = %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	t.Run("wire form", func(t *testing.T) {
+		var rs []map[string]any
+		getJSON(t, assetPath(code)+"?limit=1&skip=4", &rs)
+		want := map[string]any{"timestamp": s.wire(25), "reading": seedDoc(25)}
+		if len(rs) != 1 || !jsonEqual(t, rs[0], want) {
+			t.Errorf("reading 25 = %v, want exactly %v", rs, jsonString(want))
+		}
+	})
+
+	t.Run("values of one key", func(t *testing.T) {
+		var vs []map[string]any
+		getJSON(t, assetPath(code, "value")+"?limit=3", &vs)
+		want := []map[string]any{
+			{"timestamp": s.wire(29), "value": 29}, {"timestamp": s.wire(28), "value": 28}, {"timestamp": s.wire(27), "value": 27},
+		}
+		if !jsonEqual(t, vs, want) {
+			t.Errorf("values = %v, want %v", vs, want)
+		}
+		var nested []map[string]any
+		getJSON(t, assetPath(code, "nested")+"?limit=1", &nested)
+		if want := []map[string]any{{"timestamp": s.wire(29), "nested": seedDoc(29)["nested"]}}; !jsonEqual(t, nested, want) {
+			t.Errorf("nested values = %v, want %v", nested, want)
+		}
+		var missing []map[string]any
+		getJSON(t, assetPath(code, "missing"), &missing)
+		if missing == nil || len(missing) != 0 {
+			t.Errorf("values of a missing key = %v, want []", missing)
+		}
+	})
+
+	t.Run("summary", func(t *testing.T) {
+		resp, err := api(t).GetAssetReadingSummaryWithResponse(t.Context(), code, "value")
+		must(t, err)
+		wantStatus(t, "summary", resp.StatusCode(), resp.Body, http.StatusOK)
+		want := map[string]any{"value": map[string]any{"min": 0, "max": 29, "average": 14.5}}
+		if !jsonEqual(t, json.RawMessage(resp.Body), want) {
+			t.Errorf("summary = %s, want %s", resp.Body, jsonString(want))
+		}
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code, "label", "summary")})
+		if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, "label") {
+			t.Errorf("summary of a string key: message %q does not name the key", msg)
+		}
+	})
+
+	t.Run("series", func(t *testing.T) {
+		// Four readings a second: second s holds 4s..4s+3; the last
+		// second (7) only 28 and 29.
+		s0 := func(sec int) string { return s.base.Add(time.Duration(sec) * time.Second).Format(readingLayout) }
+		sec := func(sc, lo, hi int) map[string]any {
+			return map[string]any{"timestamp": s0(sc), "min": lo, "max": hi, "average": float64(lo+hi) / 2}
+		}
+		series := func(query string) []map[string]any {
+			var got []map[string]any // fresh: decoding into used maps would merge
+			getJSON(t, assetPath(code, "value", "series")+query, &got)
+			return got
+		}
+		var want []map[string]any
+		want = append(want, sec(7, 28, 29))
+		for sc := 6; sc >= 0; sc-- {
+			want = append(want, sec(sc, 4*sc, 4*sc+3))
+		}
+		if got := series(""); !jsonEqual(t, got, want) {
+			t.Errorf("series = %v, want %v", got, want)
+		}
+		if got := series("?limit=2&skip=1"); !jsonEqual(t, got, want[1:3]) {
+			t.Errorf("series page = %v, want %v", got, want[1:3])
+		}
+		for _, g := range []struct{ group, start string }{
+			{group: "minutes", start: s0(0)},
+			{group: "hours", start: s.base.Truncate(time.Hour).Format(readingLayout)},
+		} {
+			whole := []map[string]any{{"timestamp": g.start, "min": 0, "max": 29, "average": 14.5}}
+			if got := series("?group=" + g.group); !jsonEqual(t, got, whole) {
+				t.Errorf("series by %s = %v, want %v", g.group, got, whole)
+			}
+		}
+	})
+
+	t.Run("timespan", func(t *testing.T) {
+		want := map[string]any{"oldest": s.wire(0), "newest": s.wire(29)}
+		var got map[string]any
+		getJSON(t, assetPath(code, "timespan"), &got)
+		if !jsonEqual(t, got, want) {
+			t.Errorf("timespan = %v, want %v", got, want)
+		}
+		var all []map[string]any
+		getJSON(t, "/edge/asset/timespan", &all)
+		want["asset_code"] = code
+		if !slices.ContainsFunc(all, func(e map[string]any) bool { return jsonEqual(t, e, want) }) {
+			t.Errorf("listAssetTimespans has no entry %v", want)
+		}
+	})
+}
+
+// purgeAssetQuietly removes an asset's readings after a test (t.Context is
+// over by then).
+func purgeAssetQuietly(code string) {
+	req, err := http.NewRequest(http.MethodDelete, baseURL+assetPath(code), nil)
+	if err != nil {
+		return
+	}
+	if resp, err := httpClient.Do(req); err == nil {
+		_ = resp.Body.Close()
+	}
+}
+
+// TestAssetPurgeData checks that a purge removes exactly one asset's
+// readings, audits it and adds to PURGED, and that purging everything
+// empties the buffer.
+func testAssetPurgeData(t *testing.T) {
+	gone, kept := unique("conf-purge"), unique("conf-keep")
+	seedReadings(t, gone, 12)
+	seedReadings(t, kept, 5)
+	t.Cleanup(func() { purgeAssetQuietly(kept) })
+	before := dataPurged(t)
+
+	if n := purgeAsset(t, gone); n != 12 {
+		t.Errorf("purge %s = %d, want 12", gone, n)
+	}
+	if c := assetCount(t, gone); c != -1 {
+		t.Errorf("%s is still listed (count %d) after its purge", gone, c)
+	}
+	if c := assetCount(t, kept); c != 5 {
+		t.Errorf("%s count = %d after purging another asset, want 5", kept, c)
+	}
+	var rs []any
+	getJSON(t, assetPath(gone), &rs)
+	if len(rs) != 0 {
+		t.Errorf("readings of %s after its purge = %d, want none", gone, len(rs))
+	}
+	r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone, "timespan")})
+	checkError(t, r.status, r.body, http.StatusNotFound)
+	if d := newestPurgeAudit(t, gone); d == nil || d["rowsRemoved"] != float64(12) {
+		t.Errorf("PURGE audit of %s = %v, want rowsRemoved 12", gone, d)
+	}
+	if after := dataPurged(t); after-before != 12 {
+		t.Errorf("PURGED went from %d to %d, want +12", before, after)
+	}
+	if n := purgeAsset(t, gone); n != 0 {
+		t.Errorf("second purge of %s = %d, want 0", gone, n)
+	}
+
+	t.Run("all", func(t *testing.T) {
+		if !ownGateway {
+			t.Skip("purging every asset would destroy the data of a gateway the suite did not start")
+		}
+		resp, err := api(t).PurgeAllReadingsWithResponse(t.Context())
+		must(t, err)
+		wantStatus(t, "purgeAllReadings", resp.StatusCode(), resp.Body, http.StatusOK)
+		if resp.JSON200 == nil || resp.JSON200.Purged < 5 {
+			t.Fatalf("purgeAllReadings = %s, want at least the 5 readings of %s", resp.Body, kept)
+		}
+		if c := assetCount(t, kept); c != -1 {
+			t.Errorf("%s is still listed (count %d) after purging everything", kept, c)
+		}
+		if grown := dataPurged(t) - before; grown < 12+resp.JSON200.Purged {
+			t.Errorf("PURGED grew by %d, want at least %d (both purges)", grown, 12+resp.JSON200.Purged)
+		}
+	})
+}
+
+// TestAssetPurgeAllShape checks the answer of a purge of everything; only
+// on a gateway the suite started.
+func testAssetPurgeAllShape(t *testing.T) {
+	needOwnGateway(t, "purging every asset would destroy the data of a gateway the suite did not start")
+	r := doRaw(t, rawRequest{method: http.MethodDelete, path: "/edge/asset"})
+	wantStatus(t, "purgeAllReadings", r.status, r.body, http.StatusOK)
+	var got map[string]any
+	if err := json.Unmarshal(r.body, &got); err != nil {
+		t.Fatalf("body %s: %v", r.body, err)
+	}
+	if n, ok := got["purged"].(float64); len(got) != 1 || !ok || n < 0 || n != math.Trunc(n) {
+		t.Errorf("purgeAllReadings = %s, want {\"purged\": N} with N ≥ 0", r.body)
+	}
+}
+
+// TestAssetSummary ingests readings whose keys hold numbers, strings and
+// mixtures, and reads the summary of every key at once.
+func testAssetSummary(t *testing.T) {
+	port := southService(t)
+	asset := unique("conf-sum")
+	ts := time.Now().UTC().Add(-time.Minute).Format(readingLayout)
+	docs := []map[string]any{
+		{"a": 1, "b": 10, "s": "x"},
+		{"a": 3, "b": "n/a", "summary": 5},
+		{"a": 2.5, "c": true, "nested": map[string]any{"n": 1}},
+	}
+	batch := make([]map[string]any, len(docs))
+	for i, d := range docs {
+		batch[i] = map[string]any{"timestamp": ts, "asset": asset, "readings": d}
+	}
+	body, err := json.Marshal(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	postReadings(t, port, body)
+
+	resp, err := api(t).GetAssetSummaryWithResponse(t.Context(), asset)
+	must(t, err)
+	wantStatus(t, "getAssetSummary", resp.StatusCode(), resp.Body, http.StatusOK)
+	got := *resp.JSON200
+	want := map[string]edgeclient.SummaryValues{
+		"a":       {Min: 1, Max: 3, Average: 6.5 / 3},
+		"b":       {Min: 10, Max: 10, Average: 10},
+		"summary": {Min: 5, Max: 5, Average: 5},
+	}
+	if len(got) != len(want) {
+		t.Errorf("keys %v, want exactly the numeric ones a, b, summary", slices.Sorted(maps.Keys(got)))
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok || math.Abs(g.Min-w.Min) > 1e-9 || math.Abs(g.Max-w.Max) > 1e-9 || math.Abs(g.Average-w.Average) > 1e-9 {
+			t.Errorf("summary of %s = %+v (present %v), want %+v", k, g, ok, w)
+		}
+	}
+	t.Run("agrees with the summary of one key", func(t *testing.T) {
+		one, err := api(t).GetAssetReadingSummaryWithResponse(t.Context(), asset, "a")
+		must(t, err)
+		wantStatus(t, "getAssetReadingSummary", one.StatusCode(), one.Body, http.StatusOK)
+		if (*one.JSON200)["a"] != got["a"] {
+			t.Errorf("one key: %+v, all keys: %+v", (*one.JSON200)["a"], got["a"])
+		}
+	})
+	t.Run("no numeric values", func(t *testing.T) {
+		words := unique("conf-sum-words")
+		b, _ := json.Marshal([]map[string]any{{"timestamp": ts, "asset": words, "readings": map[string]any{"w": "x"}}})
+		postReadings(t, port, b)
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(words, "summary")})
+		wantStatus(t, "getAssetSummary", r.status, r.body, http.StatusOK)
+		if strings.TrimSpace(string(r.body)) != "{}" {
+			t.Errorf("body %s, want {}", r.body)
+		}
+	})
+	t.Run("unknown asset", func(t *testing.T) {
+		code := unique("conf-none")
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code, "summary")})
+		if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, code) {
+			t.Errorf("message %q does not name the asset", msg)
+		}
+	})
+	t.Run("an asset code with a slash", func(t *testing.T) {
+		slashed := unique("conf/sum")
+		b, _ := json.Marshal([]map[string]any{{"timestamp": ts, "asset": slashed, "readings": map[string]any{"v": 4}}})
+		postReadings(t, port, b)
+		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(slashed, "summary")})
+		wantStatus(t, "getAssetSummary", r.status, r.body, http.StatusOK)
+		if !strings.Contains(string(r.body), `"v"`) {
+			t.Errorf("body %s, want the summary of v", r.body)
+		}
+	})
+}
