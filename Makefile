@@ -83,7 +83,7 @@ test: check-generated lint ## every test: unit tests, the storage suite and conf
 test-all-databases:
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
 	@echo "== unit tests and the storage suite (SQLite and PostgreSQL), conformance on SQLite"
-	CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
+	EDGE_PROMETHEUS_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
 	@echo "== conformance on PostgreSQL"
 	EDGE_CONFORMANCE_DB="$$EDGE_TEST_PG" CGO_ENABLED=0 $(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
 

@@ -58,8 +58,8 @@ func (d checkingDoer) Do(req *http.Request) (*http.Response, error) {
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		checkServerStatus(d.t, req, reqBody, resp.StatusCode, body)
 	}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		d.t.Errorf("%s %s answered Content-Type %q, want application/json", req.Method, req.URL.RequestURI(), ct)
+	if ct, want := resp.Header.Get("Content-Type"), answerType(req.URL.Path, resp.StatusCode); !strings.HasPrefix(ct, want) {
+		d.t.Errorf("%s %s answered Content-Type %q, want %s", req.Method, req.URL.RequestURI(), ct, want)
 	}
 	if resp.Header.Get("X-Request-Id") == "" {
 		d.t.Errorf("%s %s answered without an X-Request-Id header", req.Method, req.URL.RequestURI())
@@ -259,15 +259,26 @@ func sendRaw(ctx context.Context, client *http.Client, r rawRequest) (rawRespons
 	return rawResponse{status: resp.StatusCode, header: resp.Header, body: body, req: req, sent: sent.Bytes()}, nil
 }
 
+// answerType is the media type the contract gives the answer with status
+// to a request for path: JSON, but for the metrics, which are the
+// Prometheus text format.
+func answerType(path string, status int) string {
+	if path == "/edge/metrics" && status == http.StatusOK {
+		return "text/plain; version=0.0.4"
+	}
+	return "application/json"
+}
+
 // checkRaw checks the rules every answer must follow: no 5xx but a 501 for
 // what is not built, a JSON body, an X-Request-Id header.
 func checkRaw(t testing.TB, r rawRequest, resp rawResponse) {
 	t.Helper()
 	checkServerStatus(t, resp.req, resp.sent, resp.status, resp.body)
-	if ct := resp.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("%s %s answered Content-Type %q, want application/json", r.method, r.path, ct)
+	want := answerType(resp.req.URL.Path, resp.status)
+	if ct := resp.header.Get("Content-Type"); !strings.HasPrefix(ct, want) {
+		t.Errorf("%s %s answered Content-Type %q, want %s", r.method, r.path, ct, want)
 	}
-	if !json.Valid(resp.body) {
+	if want == "application/json" && !json.Valid(resp.body) {
 		t.Errorf("%s %s answered a body that is not JSON: %s", r.method, r.path, truncate(resp.body))
 	}
 	if resp.header.Get("X-Request-Id") == "" {

@@ -53,6 +53,8 @@ type Deps struct {
 	Version  string
 	SafeMode bool
 	Started  time.Time
+	// Metrics exposes the Prometheus metrics; nil answers 501.
+	Metrics Exposer
 }
 
 // Server implements gen.StrictServerInterface. It is safe for concurrent
@@ -71,6 +73,7 @@ type Server struct {
 	log      *slog.Logger
 	instance system.Instance
 	now      func() time.Time
+	metrics  Exposer
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -95,6 +98,7 @@ func New(deps Deps) *Server {
 		log:      log,
 		instance: system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
 		now:      time.Now,
+		metrics:  deps.Metrics,
 	}
 }
 

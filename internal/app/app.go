@@ -21,6 +21,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/logging"
+	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
@@ -135,7 +136,9 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		log.Warn("authentication is mandatory but the API is served over plain HTTP: tokens and passwords cross the network in clear; set rest_api.enableHttp to false for HTTPS")
 	}
 
-	svc := newServices(store, config, auditLog, log, cfg.SafeMode, tr.Port)
+	obs := metrics.New(log)
+	svc := newServices(store, config, auditLog, log, cfg.SafeMode, tr.Port, obs)
+	obs.ReadFrom(metrics.Sources{Statistics: svc.m, Services: serviceList{svc.m}, Streams: store, StorageFailures: db.Failures})
 	jobs := newTasks(store, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)
@@ -154,8 +157,9 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		Version:  cfg.Version,
 		SafeMode: cfg.SafeMode,
 		Started:  started,
+		Metrics:  obs,
 	})
-	handler, err := Handler(api, log, authz.Authorize)
+	handler, err := Handler(api, log, authz.Authorize, obs.Request)
 	if err != nil {
 		return err
 	}
@@ -209,13 +213,16 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 
 // Handler builds the HTTP handler of the API: the validating router with the
 // generated routes bound to api, each call authorised by authorize first.
-func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error)) (http.Handler, error) {
+// observe, when set, is told of every request answered (see
+// router.Options.Observe).
+func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error),
+	observe func(operation string, status int, d time.Duration)) (http.Handler, error) {
 	spec, err := gen.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
 	}
 	writeError := impl.ErrorWriter(log)
-	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize})
+	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, Observe: observe})
 	specJSON, err := gen.GetSpecJSON()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)

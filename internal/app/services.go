@@ -10,6 +10,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/ingest"
+	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
@@ -31,7 +32,7 @@ type services struct {
 
 // newServices wires the service runtime over store; nothing runs until
 // start.
-func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, safeMode bool, port int) *services {
+func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, safeMode bool, port int, obs *metrics.Metrics) *services {
 	clk := clock.Real{}
 	counters := ingest.NewCounters(store, log)
 	tracker := ingest.NewTracker(store, func(ctx context.Context) (string, error) {
@@ -39,13 +40,30 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 	}, clk)
 	plugins := builtin.Registry()
 	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log.With("component", "north")})
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), SendErrors: obs})
 	m := service.New(service.Options{
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr,
+		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Observer: obs,
 	})
 	return &services{m: m, north: nr, counters: counters, log: log}
 }
+
+// serviceList shows the services to the metrics.
+type serviceList struct{ m *service.Manager }
+
+func (l serviceList) Services(ctx context.Context) ([]metrics.Service, error) {
+	recs, err := l.m.Records(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]metrics.Service, len(recs))
+	for i, r := range recs {
+		out[i] = metrics.Service{Name: r.Name, Type: r.Type, Status: r.Status}
+	}
+	return out, nil
+}
+
+func (l serviceList) BufferDepths() map[string]int { return l.m.BufferDepths() }
 
 // start flushes counters periodically from now on and starts the enabled
 // services.

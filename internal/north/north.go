@@ -121,6 +121,8 @@ type Options struct {
 	// StartWait bounds how long starting a service waits for its plugin
 	// instance (default 10 s).
 	StartWait time.Duration
+	// SendErrors, when set, counts the failed sends of every stream.
+	SendErrors SendErrors
 }
 
 // Runtime runs north services and tasks. It is safe for concurrent use.
@@ -229,7 +231,7 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 // stream returns the stream of the north service or task name.
 func (rt *Runtime) stream(name, pluginName string, out plugin.North) *Stream {
 	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Counter: rt.o.Counters,
-		Tracker: rt.o.Tracker, Block: rt.o.Block, Log: rt.log}
+		Tracker: rt.o.Tracker, Block: rt.o.Block, Log: rt.log, Errors: rt.o.SendErrors}
 }
 
 // Prepare registers a new north service or task's stream position

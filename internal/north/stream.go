@@ -55,9 +55,16 @@ type Stream struct {
 	Tracker Tracker // nil: no tracking
 	Block   int     // readings read per block; < 1 means DefaultBlock
 	Log     Logger
+	Errors  SendErrors // nil: send errors are not counted
 
 	pos    db.StreamPosition
 	loaded bool
+}
+
+// SendErrors counts the failed sends of streams, e.g. for metrics.
+type SendErrors interface {
+	// SendFailed reports that the plugin of stream failed to send.
+	SendFailed(stream string)
 }
 
 // Logger is the part of *slog.Logger a Stream uses.
@@ -120,6 +127,9 @@ func (s *Stream) Step(ctx context.Context) (read, sent int, err error) {
 		}
 	}
 	if sendErr != nil {
+		if s.Errors != nil {
+			s.Errors.SendFailed(s.Name)
+		}
 		return len(rows), n, fmt.Errorf("north %q: send: %w", s.Name, sendErr)
 	}
 	return len(rows), n, nil

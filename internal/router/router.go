@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -41,6 +42,10 @@ type Options struct {
 	// the request's), e.g. one carrying the caller's identity, or an
 	// error, which is written with WriteError and ends the request.
 	Authorize func(r *http.Request, op Operation) (context.Context, error)
+	// Observe, when set, is told of every request answered: its
+	// operationId ("" for a route outside the contract or none), its
+	// status and how long it took.
+	Observe func(operation string, status int, d time.Duration)
 }
 
 // Operation is the API operation a request was routed to.
@@ -75,6 +80,9 @@ func New(opts Options) *Router {
 	}
 	mux := chi.NewRouter()
 	rt := &Router{Router: mux, mux: mux, opts: opts, validator: newValidator(opts)}
+	if opts.Observe != nil {
+		mux.Use(observe(opts.Observe))
+	}
 	mux.Use(
 		requestID,
 		recoverer(opts.Logger, opts.WriteError),
@@ -173,6 +181,7 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	operationKey
+	observedKey
 )
 
 // RequestID returns the id of the request ctx belongs to, or "".

@@ -114,6 +114,8 @@ type Options struct {
 	SchedulesChanged func()
 	// North runs north services; nil leaves them stopped.
 	North NorthRuntime
+	// Observer, when set, watches the writes of every ingest buffer.
+	Observer ingest.Observer
 }
 
 // Manager runs the gateway's services. It is safe for concurrent use.
@@ -231,6 +233,18 @@ func (m *Manager) Statuses() []string {
 		out = append(out, r.getStatus())
 	}
 	return append(out, m.northStatuses()...)
+}
+
+// BufferDepths returns the readings held by the ingest buffer of every
+// started south service, by service name.
+func (m *Manager) BufferDepths() map[string]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]int, len(m.runners))
+	for name, r := range m.runners {
+		out[name] = r.buf.Depth()
+	}
+	return out
 }
 
 // FlushStatistics writes the in-memory counters to storage now, so a

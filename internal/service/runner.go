@@ -49,7 +49,7 @@ func newRunner(m *Manager, name string, def plugin.Definition, limits ingest.Lim
 	return &runner{
 		m: m, name: name, def: def,
 		buf: ingest.New(ingest.Options{Service: name, Plugin: def.Name, Store: m.o.Store, Counters: m.o.Counters,
-			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits}),
+			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits, Observer: m.o.Observer}),
 		done:     make(chan struct{}),
 		started:  make(chan error, 1),
 		reconfig: make(chan reconfigure),
