@@ -22,52 +22,35 @@ PYTHON    ?= python3
 PYVENV    := tools/python/.venv
 PY        := $(PYVENV)/bin/python
 PYTOOLS   := $(PYVENV)/.installed
-PYGEN     := PATH="$(CURDIR)/$(PYVENV)/bin:$$PATH" $(PYVENV)/bin/openapi-python-client generate \
-             --path openapi.yaml --config tools/python/openapi-python-client.yaml \
-             --custom-template-path tools/python/templates --meta pdm --overwrite
 TSDIR     := clients/typescript
 TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
-TSGEN     := $(TSDIR)/node_modules/.bin/openapi-typescript openapi.yaml --output
 REDOC     := internal/portal/redoc.html
-REDOCGEN  := npx --no-install redocly build-docs openapi.yaml --inlineBundle --output
+# What scripts/generate.sh writes from openapi.yaml.
+GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/python \
+             $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC)
 # What is in clients/python but not generated: the hand-written tests and
 # the leftovers of builds and test runs.
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean tools test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec bench clean tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
 generate: $(PYTOOLS) $(TSTOOLS) ## regenerate gen/, clients/ and the docs page from openapi.yaml
-	$(GO) generate ./gen ./clients/go
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	rm -rf "$$tmp/python/.ruff_cache"; \
-	find clients/python -mindepth 1 -maxdepth 1 ! -name tests -exec rm -rf {} +; \
-	cp -a "$$tmp/python/." clients/python/; \
-	echo "clients/python regenerated"
-	$(TSGEN) $(TSDIR)/src/schema.d.ts
-	$(REDOCGEN) $(REDOC)
+	scripts/generate.sh .
+	@echo "generated from openapi.yaml"
 
 check-generated: $(PYTOOLS) $(TSTOOLS) ## fail if gen/, clients/ or the docs page differ from what openapi.yaml generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	for pair in gen/server.cfg.yaml:gen/server.gen.go clients/go/client.cfg.yaml:clients/go/client.gen.go; do \
-	  cfg=$${pair%%:*}; out=$${pair#*:}; \
-	  sed "s#^output:.*#output: $$tmp/out.go#" "$$cfg" > "$$tmp/cfg.yaml"; \
-	  $(OAPI) -config "$$tmp/cfg.yaml" openapi.yaml; \
-	  cmp -s "$$out" "$$tmp/out.go" || { echo "$$out is stale: run 'make generate' and commit"; exit 1; }; \
+	scripts/generate.sh "$$tmp"; \
+	stale=0; \
+	for f in $(GENERATED); do \
+	  diff -r $(PYKEEP) "$$tmp/$$f" "$$f" > "$$tmp/diff" 2>&1 || { head -40 "$$tmp/diff"; echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
 	done; \
-	$(PYGEN) --output-path "$$tmp/python" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	rm -rf "$$tmp/python/.ruff_cache"; \
-	diff -r $(PYKEEP) "$$tmp/python" clients/python > "$$tmp/diff" || { \
-	  head -40 "$$tmp/diff"; echo "clients/python is stale: run 'make generate' and commit"; exit 1; }; \
-	$(TSGEN) "$$tmp/schema.d.ts" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	cmp -s $(TSDIR)/src/schema.d.ts "$$tmp/schema.d.ts" || { echo "$(TSDIR)/src/schema.d.ts is stale: run 'make generate' and commit"; exit 1; }; \
-	$(REDOCGEN) "$$tmp/redoc.html" > "$$tmp/log" 2>&1 || { cat "$$tmp/log"; exit 1; }; \
-	cmp -s $(REDOC) "$$tmp/redoc.html" || { echo "$(REDOC) is stale: run 'make generate' and commit"; exit 1; }; \
+	test $$stale = 0; \
 	echo "generated code is current"
 
 build: ## build bin/edged (pure Go, no cgo)
@@ -78,7 +61,7 @@ run: build ## run the gateway on port 8081 with the embedded SQLite store in ./d
 
 test: check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
-	$(MAKE) --no-print-directory test-sdk-python test-sdk-typescript test-portal test-fuzz
+	$(MAKE) --no-print-directory test-sdk-go test-sdk-python test-sdk-typescript test-portal test-fuzz
 
 test-all-databases:
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
@@ -90,16 +73,17 @@ test-all-databases:
 test-unit: ## unit tests, the storage suite and conformance on SQLite only (no PostgreSQL needed)
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
-test-sdk-python: $(PYTOOLS) ## the Python SDK: pip install clients/python, then pytest against a gateway it starts
-	@echo "== the Python SDK (clients/python)"
-	$(PY) -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps --no-build-isolation --force-reinstall ./clients/python
-	$(PY) -m pip check --disable-pip-version-check
-	rm -rf clients/python/.pdm-build
-	$(PY) -m pytest -p no:cacheprovider -v -rs clients/python/tests
+test-sdk-go: ## the Go SDK (its own module, clients/go): unit tests, and its README examples built in a consumer module and run against a gateway
+	@echo "== the Go SDK (clients/go)"
+	cd clients/go && CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
 
-test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK: tsc --strict, then node --test against a gateway it starts
+test-sdk-python: $(PYTOOLS) ## the Python SDK as published: wheel and sdist, a fresh venv, mypy --strict, its tests and README examples against a gateway
+	@echo "== the Python SDK (clients/python)"
+	scripts/test-sdk-python.sh
+
+test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK as published: npm pack, a fresh consumer project, tsc --strict, its tests and README examples against a gateway
 	@echo "== the TypeScript SDK (clients/typescript)"
-	cd $(TSDIR) && rm -rf dist && npm run --silent build && npm test --silent
+	cd $(TSDIR) && npm test --silent
 
 test-portal: ## the docs page in headless Chromium (skips without a chromium binary); output in test-output/portal
 	@echo "== the documentation portal in a browser"
@@ -155,11 +139,13 @@ $(TSTOOLS): $(TSDIR)/package-lock.json
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
 
-lint: lint-spec ## go vet, gofmt, golangci-lint and the OpenAPI lint
+lint: lint-spec ## go vet, gofmt, golangci-lint (the gateway and the Go SDK module) and the OpenAPI lint
 	$(GO) vet ./...
+	cd clients/go && $(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
 	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(LINT) run ./...
+	cd clients/go && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
 
 lint-spec: ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // ---- asset helpers ----

@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // TestMandatoryAuthentication switches the shared gateway to mandatory

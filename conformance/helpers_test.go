@@ -8,14 +8,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // httpClient is the transport shared by the SDK clients and the raw helper.
@@ -335,7 +337,53 @@ func listAudit(t testing.TB, params edgeclient.ListAuditEntriesParams) *edgeclie
 	if resp.JSON200 == nil {
 		t.Fatalf("listAuditEntries: no JSON body: %s", truncate(resp.Body))
 	}
+	wantTimestamps(t, "listAuditEntries", resp.Body, auditTimestamp)
 	return resp.JSON200
+}
+
+// rawTimestamps returns the values of every member named key (by default
+// "timestamp") of a JSON body as sent, arrays in order: the SDK decodes
+// timestamps into edgeclient.Time, which does not keep their text.
+func rawTimestamps(t testing.TB, body []byte, key ...string) []string {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatalf("body is not JSON: %v: %s", err, truncate(body))
+	}
+	name := "timestamp"
+	if len(key) > 0 {
+		name = key[0]
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			if ts, ok := v[name].(string); ok {
+				out = append(out, ts)
+			}
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(v[k])
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
+
+// wantTimestamps fails the test unless every member named key (by default
+// "timestamp") of body matches re.
+func wantTimestamps(t testing.TB, what string, body []byte, re *regexp.Regexp, key ...string) {
+	t.Helper()
+	for _, ts := range rawTimestamps(t, body, key...) {
+		if !re.MatchString(ts) {
+			t.Errorf("%s: timestamp %q does not match %s", what, ts, re)
+		}
+	}
 }
 
 // auditCount is the totalCount of entries of one source.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // newHTTPSouth creates an enabled http_south service on a free port with
@@ -150,10 +150,7 @@ func TestHTTPSouthTimestampForms(t *testing.T) {
 		skipUnbuilt(t, "getAssetReadings")
 	}
 	wantStatus(t, "getAssetReadings", resp.StatusCode(), resp.Body, http.StatusOK)
-	var got []string
-	for _, r := range *resp.JSON200 {
-		got = append(got, r.Timestamp)
-	}
+	got := rawTimestamps(t, resp.Body)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("stored timestamps\n got %v\nwant %v", got, want)
 	}

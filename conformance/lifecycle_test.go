@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // TestRestartPersistence runs a second gateway on its own SQLite store,
@@ -120,7 +120,7 @@ func TestRestartPersistence(t *testing.T) {
 		if jsonString(sources) != jsonString(want) {
 			t.Fatalf("START/FSTOP entries newest first = %v, want %v", sources, want)
 		}
-		if seq[2].Timestamp > seq[1].Timestamp || seq[1].Timestamp > seq[0].Timestamp {
+		if seq[2].Timestamp.After(seq[1].Timestamp.Time) || seq[1].Timestamp.After(seq[0].Timestamp.Time) {
 			t.Errorf("timestamps out of order: START %s, FSTOP %s, START %s", seq[2].Timestamp, seq[1].Timestamp, seq[0].Timestamp)
 		}
 		// The change made in the first run lies between its START and FSTOP.

@@ -12,25 +12,19 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // ---- north helpers ----
 
 // northConfig builds the config member of a create body.
-func northConfig(config map[string]string) *map[string]struct {
-	Value string `json:"value"`
-} {
+func northConfig(config map[string]string) *map[string]edgeclient.ServiceConfigValue {
 	if len(config) == 0 {
 		return nil
 	}
-	cfg := map[string]struct {
-		Value string `json:"value"`
-	}{}
+	cfg := map[string]edgeclient.ServiceConfigValue{}
 	for k, v := range config {
-		cfg[k] = struct {
-			Value string `json:"value"`
-		}{Value: v}
+		cfg[k] = edgeclient.ServiceConfigValue{Value: v}
 	}
 	return &cfg
 }
@@ -53,9 +47,7 @@ func createNorth(t testing.TB, c *edgeclient.ClientWithResponses, name, url stri
 // least every second, 10 readings per request).
 func newNorth(t testing.TB, c *edgeclient.ClientWithResponses, name, url string) *edgeclient.ServiceCreated {
 	t.Helper()
-	var enabled edgeclient.ServiceCreateRequest_Enabled
-	must(t, enabled.FromServiceCreateRequestEnabled0(true))
-	req := edgeclient.ServiceCreateRequest{Name: name, Type: "north", Plugin: ptr("http_north"), Enabled: enabled,
+	req := edgeclient.ServiceCreateRequest{Name: name, Type: "north", Plugin: ptr("http_north"), Enabled: true,
 		Config: northConfig(map[string]string{"url": url, "maxRetryInterval": "1", "blockSize": "10"})}
 	var body edgeclient.ServiceRequest
 	must(t, body.FromServiceCreateRequest(req))
@@ -270,19 +262,13 @@ func readingTimestamps(t testing.TB, c *edgeclient.ClientWithResponses, asset st
 	resp, err := c.GetAssetReadingsWithResponse(t.Context(), asset, &edgeclient.GetAssetReadingsParams{Limit: ptr(10000)})
 	must(t, err)
 	wantStatus(t, "getAssetReadings", resp.StatusCode(), resp.Body, http.StatusOK)
-	out := make([]string, 0, len(*resp.JSON200))
-	for _, r := range *resp.JSON200 {
-		out = append(out, r.Timestamp)
-	}
-	return out
+	return rawTimestamps(t, resp.Body)
 }
 
 // taskBody builds a createNorthTask body.
 func taskBody(t testing.TB, name, plugin string, repeat int64, config map[string]string) edgeclient.NorthTaskCreateRequest {
 	t.Helper()
-	var enabled edgeclient.NorthTaskCreateRequest_Enabled
-	must(t, enabled.FromNorthTaskCreateRequestEnabled0(true))
-	return edgeclient.NorthTaskCreateRequest{Name: name, Plugin: plugin, Enabled: enabled, Repeat: repeat, Config: northConfig(config)}
+	return edgeclient.NorthTaskCreateRequest{Name: name, Plugin: plugin, Enabled: true, Repeat: repeat, Config: northConfig(config)}
 }
 
 // TestNorthTask creates a north task sending to a second gateway: each run

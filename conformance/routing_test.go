@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // TestUnknownRoute checks that paths outside the contract are 404 JSON.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // southDef describes a south service to create through the SDK.
@@ -28,22 +28,7 @@ type southDef struct {
 // createBody builds the SDK body of a create call.
 func createBody(t testing.TB, s southDef) edgeclient.ServiceRequest {
 	t.Helper()
-	var enabled edgeclient.ServiceCreateRequest_Enabled
-	if err := enabled.FromServiceCreateRequestEnabled0(s.enabled); err != nil {
-		t.Fatal(err)
-	}
-	req := edgeclient.ServiceCreateRequest{Name: s.name, Type: "south", Plugin: ptr(s.plugin), Enabled: enabled}
-	if len(s.config) > 0 {
-		cfg := map[string]struct {
-			Value string `json:"value"`
-		}{}
-		for k, v := range s.config {
-			cfg[k] = struct {
-				Value string `json:"value"`
-			}{Value: v}
-		}
-		req.Config = &cfg
-	}
+	req := edgeclient.ServiceCreateRequest{Name: s.name, Type: "south", Plugin: ptr(s.plugin), Enabled: s.enabled, Config: northConfig(s.config)}
 	var body edgeclient.ServiceRequest
 	if err := body.FromServiceCreateRequest(req); err != nil {
 		t.Fatal(err)
@@ -200,6 +185,7 @@ func trackingEvents(t testing.TB, c *edgeclient.ClientWithResponses, params edge
 	if resp.JSON200 == nil {
 		t.Fatalf("listTrackingEvents: no JSON body: %s", truncate(resp.Body))
 	}
+	wantTimestamps(t, "listTrackingEvents", resp.Body, readingTimestamp)
 	return resp.JSON200.Track
 }
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // statisticsHistory reads the history and fails the test unless 200.
@@ -22,6 +22,7 @@ func statisticsHistory(t testing.TB, c *edgeclient.ClientWithResponses, limit *i
 	if resp.JSON200 == nil {
 		t.Fatalf("getStatisticsHistory: no JSON body: %s", truncate(resp.Body))
 	}
+	wantTimestamps(t, "getStatisticsHistory", resp.Body, eventTime, "history_ts")
 	return *resp.JSON200
 }
 
@@ -43,10 +44,7 @@ func TestStatisticsHistoryAndRates(t *testing.T) {
 			t.Fatalf("history without limit has %d entries, want 2..20 (default limit 20)", len(h.Statistics))
 		}
 		for i, e := range h.Statistics {
-			if !eventTime.MatchString(e.HistoryTs) {
-				t.Errorf("history_ts %q is not YYYY-MM-DD HH:MM:SS.fff", e.HistoryTs)
-			}
-			if i > 0 && e.HistoryTs >= h.Statistics[i-1].HistoryTs {
+			if i > 0 && !e.HistoryTs.Before(h.Statistics[i-1].HistoryTs.Time) {
 				t.Errorf("entries are not newest first: %s after %s", e.HistoryTs, h.Statistics[i-1].HistoryTs)
 			}
 			for _, key := range []string{"READINGS", "PURGED", "BUFFERED", "DISCARDED", "UNSENT", "UNSNPURGED"} {

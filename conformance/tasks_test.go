@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // ---- task helpers ----
@@ -41,6 +41,7 @@ func listTasks(t testing.TB, c *edgeclient.ClientWithResponses, p edgeclient.Lis
 	if resp.JSON200 == nil {
 		t.Fatalf("listTasks: no JSON body: %s", truncate(resp.Body))
 	}
+	wantTaskTimes(t, "listTasks", resp.Body)
 	return resp.JSON200.Tasks
 }
 
@@ -53,6 +54,7 @@ func latestTasks(t testing.TB, c *edgeclient.ClientWithResponses, p edgeclient.L
 	if resp.JSON200 == nil {
 		t.Fatalf("listLatestTasks: no JSON body: %s", truncate(resp.Body))
 	}
+	wantTaskTimes(t, "listLatestTasks", resp.Body)
 	return resp.JSON200.Tasks
 }
 
@@ -92,11 +94,19 @@ func fastStats(t testing.TB) {
 	setItem(t, "STATISTICS", "interval", "1")
 }
 
+// wantTaskTimes fails the test unless the start and end times of the tasks
+// in body are written as the contract says.
+func wantTaskTimes(t testing.TB, what string, body []byte) {
+	t.Helper()
+	wantTimestamps(t, what, body, eventTime, "startTime")
+	wantTimestamps(t, what, body, eventTime, "endTime")
+}
+
 // checkTaskShape checks the fields of a task every answer must get right.
 func checkTaskShape(t testing.TB, tk edgeclient.Task) {
 	t.Helper()
-	if !eventTime.MatchString(tk.StartTime) {
-		t.Errorf("task %s startTime %q is not YYYY-MM-DD HH:MM:SS.fff", tk.Id, tk.StartTime)
+	if tk.StartTime.IsZero() {
+		t.Errorf("task %s has no startTime", tk.Id)
 	}
 	if tk.Pid <= 0 {
 		t.Errorf("task %s pid = %d, want the gateway's process id", tk.Id, tk.Pid)
@@ -107,7 +117,7 @@ func checkTaskShape(t testing.TB, tk edgeclient.Task) {
 			t.Errorf("running task %s has endTime %v / exitCode %v", tk.Id, tk.EndTime, tk.ExitCode)
 		}
 	case edgeclient.TaskStateComplete:
-		if tk.EndTime == nil || !eventTime.MatchString(*tk.EndTime) || *tk.EndTime < tk.StartTime {
+		if tk.EndTime == nil || tk.EndTime.Before(tk.StartTime.Time) {
 			t.Errorf("complete task %s endTime = %v, want a time at or after %s", tk.Id, tk.EndTime, tk.StartTime)
 		}
 		if tk.ExitCode == nil {
@@ -140,6 +150,7 @@ func TestStatsCollectionTask(t *testing.T) {
 		resp, err := c.GetTaskWithResponse(t.Context(), tk.Id)
 		must(t, err)
 		wantStatus(t, "getTask", resp.StatusCode(), resp.Body, http.StatusOK)
+		wantTaskTimes(t, "getTask", resp.Body)
 		if !jsonEqual(t, resp.JSON200, tk) {
 			t.Errorf("getTask = %s, the list said %s", resp.Body, jsonString(tk))
 		}
@@ -147,7 +158,7 @@ func TestStatsCollectionTask(t *testing.T) {
 
 	t.Run("latest", func(t *testing.T) {
 		got := latestTasks(t, c, edgeclient.ListLatestTasksParams{Name: ptr(name)})
-		if len(got) != 1 || got[0].Name != name || got[0].StartTime < tk.StartTime {
+		if len(got) != 1 || got[0].Name != name || got[0].StartTime.Before(tk.StartTime.Time) {
 			t.Fatalf("latest %s tasks = %s; want one, started at or after %s", name, jsonString(got), tk.StartTime)
 		}
 		checkTaskShape(t, got[0])
@@ -187,7 +198,7 @@ func TestStatsCollectionTask(t *testing.T) {
 					}
 				}
 				for i := 1; i < len(got); i++ {
-					if got[i].StartTime > got[i-1].StartTime {
+					if got[i].StartTime.After(got[i-1].StartTime.Time) {
 						t.Errorf("tasks are not newest first: %s before %s", got[i-1].StartTime, got[i].StartTime)
 					}
 				}
@@ -208,7 +219,7 @@ func TestStatsCollectionTask(t *testing.T) {
 		})
 		page := listTasks(t, c, edgeclient.ListTasksParams{Name: ptr(name), Limit: ptr(3)})
 		next := listTasks(t, c, edgeclient.ListTasksParams{Name: ptr(name), Limit: ptr(1), Skip: ptr(2)})
-		if len(next) != 1 || next[0].StartTime > page[1].StartTime {
+		if len(next) != 1 || next[0].StartTime.After(page[1].StartTime.Time) {
 			t.Errorf("limit=1&skip=2 = %s; want one task no newer than the page's second, %s", jsonString(next), page[1].StartTime)
 		}
 	})
@@ -324,7 +335,9 @@ func TestPurgeByAge(t *testing.T) {
 		if got := assetCount(t, fresh); got != 4 {
 			t.Errorf("%s holds %d readings, want all 4", fresh, got)
 		}
-		var span edgeclient.AssetTimespan
+		var span struct {
+			Oldest string `json:"oldest"` // as sent, not parsed
+		}
 		getJSON(t, assetPath(mixed, "timespan"), &span)
 		if want := now.Add(-5 * time.Minute).Format(readingLayout); span.Oldest != want {
 			t.Errorf("%s oldest reading after the purge = %s, want %s", mixed, span.Oldest, want)
@@ -335,7 +348,7 @@ func TestPurgeByAge(t *testing.T) {
 		var entry *edgeclient.AuditEntry
 		list := listAudit(t, edgeclient.ListAuditEntriesParams{Source: ptr(edgeclient.PURGE), Limit: ptr(50)})
 		for i, e := range list.Audit {
-			if e.Timestamp >= run.StartTime && e.Timestamp <= *run.EndTime {
+			if !e.Timestamp.Before(run.StartTime.Time) && !e.Timestamp.After(run.EndTime.Time) {
 				entry = &list.Audit[i]
 				break
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // TestDeprecateTrackingEvent deprecates an asset's Ingest event, checks the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // unbuiltCase is a request this version of the gateway does not build: it

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // msgNoMatch is the message of every failed password login (decisions §2).

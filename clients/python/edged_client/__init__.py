@@ -1,6 +1,6 @@
 """A client library for accessing edged — Edge Data Gateway API"""
 
-from .client import AuthenticatedClient, Client
+from .client import DEFAULT_PAGE_SIZE, DEFAULT_RETRIES, DEFAULT_TIMEOUT, AuthenticatedClient, Client, apages, pages
 from .errors import (
     ApiError,
     BadRequestError,
@@ -8,12 +8,17 @@ from .errors import (
     ForbiddenError,
     NotFoundError,
     OperationNotImplementedError,
+    PayloadTooLargeError,
+    ServiceUnavailableError,
     TooManyRequestsError,
     UnauthorizedError,
     check,
 )
 
 __all__ = (
+    "DEFAULT_PAGE_SIZE",
+    "DEFAULT_RETRIES",
+    "DEFAULT_TIMEOUT",
     "ApiError",
     "AuthenticatedClient",
     "BadRequestError",
@@ -22,7 +27,11 @@ __all__ = (
     "ForbiddenError",
     "NotFoundError",
     "OperationNotImplementedError",
+    "PayloadTooLargeError",
+    "ServiceUnavailableError",
     "TooManyRequestsError",
     "UnauthorizedError",
+    "apages",
     "check",
+    "pages",
 )

@@ -1,13 +1,17 @@
-"""Errors raised by the API functions and by `check`.
+"""Errors raised by the API functions.
 
 The template of this module is edged's own (tools/python/templates): it keeps
-the generator's `UnexpectedStatus` and adds `ApiError`, one subclass per status
-a caller usually handles, and `check`.
+the generator's `UnexpectedStatus` and adds `ApiError`, raised by every API
+function for an answer outside 2xx, with one subclass per status a caller
+usually handles.
 """
 
+import email.utils
 import json
+import time
+from collections.abc import Mapping
 from http import HTTPStatus
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from .types import Response
 
@@ -33,10 +37,25 @@ class ApiError(Exception):
     log lines quote.
     """
 
-    def __init__(self, status_code: int, message: str, request_id: str | None = None):
+    def __init__(
+        self,
+        status_code: int,
+        message: str,
+        request_id: str | None = None,
+        *,
+        retry_after: float | None = None,
+        headers: Mapping[str, str] | None = None,
+        content: bytes = b"",
+    ):
         self.status_code = status_code
         self.message = message
         self.request_id = request_id
+        #: The wait in seconds the answer's ``Retry-After`` asks for (429 after
+        #: failed logins, 503), or None.
+        self.retry_after = retry_after
+        #: The answer's headers and body.
+        self.headers: Mapping[str, str] = headers or {}
+        self.content = content
         text = f"{status_code} {_phrase(status_code)}: {message}"
         if request_id:
             text += f" (request id {request_id})"
@@ -63,12 +82,20 @@ class ConflictError(ApiError):
     """409: conflict with the current state (e.g. a name already taken)."""
 
 
+class PayloadTooLargeError(ApiError):
+    """413: the request body is too large."""
+
+
 class TooManyRequestsError(ApiError):
-    """429: account locked after failed logins."""
+    """429: account locked after failed logins (see ``retry_after``)."""
 
 
 class OperationNotImplementedError(ApiError):
     """501: the gateway does not implement this operation yet."""
+
+
+class ServiceUnavailableError(ApiError):
+    """503: the gateway's storage is unavailable (see ``retry_after``)."""
 
 
 _ERROR_BY_STATUS: dict[int, type[ApiError]] = {
@@ -77,8 +104,10 @@ _ERROR_BY_STATUS: dict[int, type[ApiError]] = {
     403: ForbiddenError,
     404: NotFoundError,
     409: ConflictError,
+    413: PayloadTooLargeError,
     429: TooManyRequestsError,
     501: OperationNotImplementedError,
+    503: ServiceUnavailableError,
 }
 
 
@@ -89,8 +118,35 @@ def _phrase(status_code: int) -> str:
         return "Unknown Status"
 
 
-def api_error(response: Response) -> ApiError:
-    """Return the `ApiError` (subclass) describing a response outside 2xx."""
+class _Answer(Protocol):
+    """What api_error reads of an answer: an httpx.Response fits."""
+
+    @property
+    def status_code(self) -> int: ...
+
+    @property
+    def content(self) -> bytes: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+
+def retry_after(value: str | None) -> float | None:
+    """Parse a ``Retry-After`` header (seconds, or an HTTP date) into seconds."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
+
+
+def api_error(response: _Answer) -> ApiError:
+    """Return the `ApiError` (subclass) describing an answer outside 2xx."""
     status = int(response.status_code)
     message = ""
     try:
@@ -102,24 +158,28 @@ def api_error(response: Response) -> ApiError:
     if not message:
         message = response.content.decode(errors="replace").strip()[:200] or _phrase(status)
     request_id = None
+    wait = None
     for name, value in response.headers.items():
         if name.lower() == "x-request-id":
             request_id = value
-    return _ERROR_BY_STATUS.get(status, ApiError)(status, message, request_id)
+        elif name.lower() == "retry-after":
+            wait = retry_after(value)
+    return _ERROR_BY_STATUS.get(status, ApiError)(
+        status, message, request_id, retry_after=wait, headers=response.headers, content=response.content
+    )
 
 
 T = TypeVar("T")
 
 
 def check(response: Response[T]) -> T:
-    """Return the parsed body of a 2xx response of a ``sync_detailed`` or
-    ``asyncio_detailed`` call; raise the `ApiError` of any other status.
+    """Return the parsed body of a ``sync_detailed`` or ``asyncio_detailed``
+    result. Those raise `ApiError` for an answer outside 2xx themselves: this
+    only unwraps the body.
 
     >>> category = check(get_category.sync_detailed("rest_api", client=client))
     """
-    if 200 <= int(response.status_code) < 300:
-        return response.parsed  # type: ignore[return-value]
-    raise api_error(response)
+    return response.parsed
 
 
 __all__ = [
@@ -129,6 +189,8 @@ __all__ = [
     "ForbiddenError",
     "NotFoundError",
     "OperationNotImplementedError",
+    "PayloadTooLargeError",
+    "ServiceUnavailableError",
     "TooManyRequestsError",
     "UnauthorizedError",
     "UnexpectedStatus",

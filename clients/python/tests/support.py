@@ -1,5 +1,6 @@
 """Helpers of the SDK tests: free ports, polling, the gateway's address."""
 
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -7,7 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+# The tests run from a copy outside the source tree (scripts/test-sdk-python.sh),
+# which names the repository, whose gateway they build, in EDGE_REPO_ROOT.
+REPO_ROOT = Path(os.environ.get("EDGE_REPO_ROOT") or Path(__file__).resolve().parents[3])
 ADMIN_PASSWORD = "Py-Sdk-Passw0rd!"
 
 T = TypeVar("T")
@@ -23,7 +26,8 @@ def free_port() -> int:
     """Return a TCP port nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def eventually(what: str, seconds: float, check: Callable[[], T | None]) -> T:

@@ -15,8 +15,9 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-// dist/test/gateway.js → the repository root is four levels up.
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
+// The tests run compiled, in a consumer project outside the source tree
+// (scripts/consumer-test.mjs), which names the repository in EDGE_REPO_ROOT.
+const repoRoot = process.env.EDGE_REPO_ROOT ?? resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
 
 /** Returns a port nothing listens on right now. */
 export function freePort(): Promise<number> {

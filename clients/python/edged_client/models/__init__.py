@@ -44,8 +44,6 @@ from .north_service import NorthService
 from .north_service_type import NorthServiceType
 from .north_task_create_request import NorthTaskCreateRequest
 from .north_task_create_request_config import NorthTaskCreateRequestConfig
-from .north_task_create_request_config_additional_property import NorthTaskCreateRequestConfigAdditionalProperty
-from .north_task_create_request_enabled_type_1 import NorthTaskCreateRequestEnabledType1
 from .own_user_update import OwnUserUpdate
 from .package_install_request import PackageInstallRequest
 from .package_install_request_format import PackageInstallRequestFormat
@@ -69,10 +67,9 @@ from .schedule_selector import ScheduleSelector
 from .schedule_status import ScheduleStatus
 from .schedule_type import ScheduleType
 from .series_entry import SeriesEntry
+from .service_config_value import ServiceConfigValue
 from .service_create_request import ServiceCreateRequest
 from .service_create_request_config import ServiceCreateRequestConfig
-from .service_create_request_config_additional_property import ServiceCreateRequestConfigAdditionalProperty
-from .service_create_request_enabled_type_1 import ServiceCreateRequestEnabledType1
 from .service_created import ServiceCreated
 from .service_list import ServiceList
 from .service_record import ServiceRecord
@@ -81,10 +78,10 @@ from .south_asset import SouthAsset
 from .south_list import SouthList
 from .south_service import SouthService
 from .statistic import Statistic
+from .statistic_rates import StatisticRates
 from .statistics_history import StatisticsHistory
 from .statistics_rates import StatisticsRates
 from .statistics_rates_rates import StatisticsRatesRates
-from .statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty
 from .summary_values import SummaryValues
 from .task import Task
 from .task_cancelled import TaskCancelled
@@ -144,8 +141,6 @@ __all__ = (
     "NorthServiceType",
     "NorthTaskCreateRequest",
     "NorthTaskCreateRequestConfig",
-    "NorthTaskCreateRequestConfigAdditionalProperty",
-    "NorthTaskCreateRequestEnabledType1",
     "OwnUserUpdate",
     "PackageInstallRequest",
     "PackageInstallRequestFormat",
@@ -169,11 +164,10 @@ __all__ = (
     "ScheduleStatus",
     "ScheduleType",
     "SeriesEntry",
+    "ServiceConfigValue",
     "ServiceCreated",
     "ServiceCreateRequest",
     "ServiceCreateRequestConfig",
-    "ServiceCreateRequestConfigAdditionalProperty",
-    "ServiceCreateRequestEnabledType1",
     "ServiceList",
     "ServiceRecord",
     "ServiceStatus",
@@ -181,10 +175,10 @@ __all__ = (
     "SouthList",
     "SouthService",
     "Statistic",
+    "StatisticRates",
     "StatisticsHistory",
     "StatisticsRates",
     "StatisticsRatesRates",
-    "StatisticsRatesRatesAdditionalProperty",
     "SummaryValues",
     "Task",
     "TaskCancelled",

@@ -70,11 +70,11 @@ class AdminUserUpdate:
 
         role_id = d.pop("role_id", UNSET)
 
-        admin_user_update = cls(
+        _obj = cls(
             description=description,
             access_method=access_method,
             real_name=real_name,
             role_id=role_id,
         )
 
-        return admin_user_update
+        return _obj

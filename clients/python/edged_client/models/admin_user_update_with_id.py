@@ -81,7 +81,7 @@ class AdminUserUpdateWithId:
 
         role_id = d.pop("role_id", UNSET)
 
-        admin_user_update_with_id = cls(
+        _obj = cls(
             user_id=user_id,
             description=description,
             access_method=access_method,
@@ -89,4 +89,4 @@ class AdminUserUpdateWithId:
             role_id=role_id,
         )
 
-        return admin_user_update_with_id
+        return _obj

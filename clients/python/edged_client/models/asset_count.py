@@ -44,13 +44,13 @@ class AssetCount:
 
         count = d.pop("count")
 
-        asset_count = cls(
+        _obj = cls(
             asset_code=asset_code,
             count=count,
         )
 
-        asset_count.additional_properties = d
-        return asset_count
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -13,18 +14,20 @@ T = TypeVar("T", bound="AssetTimespan")
 class AssetTimespan:
     """
     Attributes:
-        oldest (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
-        newest (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        oldest (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
+        newest (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
     """
 
-    oldest: str
-    newest: str
+    oldest: datetime.datetime
+    newest: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        oldest = self.oldest
+        oldest = self.oldest.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
-        newest = self.newest
+        newest = self.newest.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -40,17 +43,17 @@ class AssetTimespan:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        oldest = d.pop("oldest")
+        oldest = datetime.datetime.fromisoformat(d.pop("oldest")).replace(tzinfo=datetime.UTC)
 
-        newest = d.pop("newest")
+        newest = datetime.datetime.fromisoformat(d.pop("newest")).replace(tzinfo=datetime.UTC)
 
-        asset_timespan = cls(
+        _obj = cls(
             oldest=oldest,
             newest=newest,
         )
 
-        asset_timespan.additional_properties = d
-        return asset_timespan
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -14,21 +15,23 @@ class AssetTimespanEntry:
     """
     Attributes:
         asset_code (str): The asset code. Example: sinusoid.
-        oldest (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
-        newest (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        oldest (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
+        newest (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
     """
 
     asset_code: str
-    oldest: str
-    newest: str
+    oldest: datetime.datetime
+    newest: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         asset_code = self.asset_code
 
-        oldest = self.oldest
+        oldest = self.oldest.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
-        newest = self.newest
+        newest = self.newest.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -47,18 +50,18 @@ class AssetTimespanEntry:
         d = dict(src_dict)
         asset_code = d.pop("asset_code")
 
-        oldest = d.pop("oldest")
+        oldest = datetime.datetime.fromisoformat(d.pop("oldest")).replace(tzinfo=datetime.UTC)
 
-        newest = d.pop("newest")
+        newest = datetime.datetime.fromisoformat(d.pop("newest")).replace(tzinfo=datetime.UTC)
 
-        asset_timespan_entry = cls(
+        _obj = cls(
             asset_code=asset_code,
             oldest=oldest,
             newest=newest,
         )
 
-        asset_timespan_entry.additional_properties = d
-        return asset_timespan_entry
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -21,7 +22,9 @@ class AuditEntry:
     """One entry of the audit trail.
 
     Attributes:
-        timestamp (str): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        timestamp (datetime.datetime): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp`
+            marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`,
+            Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.
         source (AuditSource): The source code of an audit entry:
             - `PURGE` data purging process (each purge run)
             - `LOGGN` logging process
@@ -65,14 +68,14 @@ class AuditEntry:
             'rest_api', 'item': 'httpPort', 'oldValue': '8081', 'newValue': '8082'}.
     """
 
-    timestamp: str
+    timestamp: datetime.datetime
     source: AuditSource
     severity: AuditSeverity
     details: AuditEntryDetails
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        timestamp = self.timestamp
+        timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         source = self.source.value
 
@@ -98,7 +101,7 @@ class AuditEntry:
         from ..models.audit_entry_details import AuditEntryDetails  # noqa: PLC0415
 
         d = dict(src_dict)
-        timestamp = d.pop("timestamp")
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp")).replace(tzinfo=datetime.UTC)
 
         source = AuditSource(d.pop("source"))
 
@@ -106,15 +109,15 @@ class AuditEntry:
 
         details = AuditEntryDetails.from_dict(d.pop("details"))
 
-        audit_entry = cls(
+        _obj = cls(
             timestamp=timestamp,
             source=source,
             severity=severity,
             details=details,
         )
 
-        audit_entry.additional_properties = d
-        return audit_entry
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

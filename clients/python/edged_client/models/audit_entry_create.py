@@ -97,10 +97,10 @@ class AuditEntryCreate:
 
         details = AuditEntryCreateDetails.from_dict(d.pop("details"))
 
-        audit_entry_create = cls(
+        _obj = cls(
             source=source,
             severity=severity,
             details=details,
         )
 
-        return audit_entry_create
+        return _obj

@@ -30,10 +30,10 @@ class AuditEntryCreateDetails:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        audit_entry_create_details = cls()
+        _obj = cls()
 
-        audit_entry_create_details.additional_properties = d
-        return audit_entry_create_details
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

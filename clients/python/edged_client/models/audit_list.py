@@ -59,13 +59,13 @@ class AuditList:
 
             audit.append(audit_item)
 
-        audit_list = cls(
+        _obj = cls(
             total_count=total_count,
             audit=audit,
         )
 
-        audit_list.additional_properties = d
-        return audit_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

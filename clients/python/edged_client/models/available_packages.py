@@ -44,13 +44,13 @@ class AvailablePackages:
 
         link = d.pop("link")
 
-        available_packages = cls(
+        _obj = cls(
             services=services,
             link=link,
         )
 
-        available_packages.additional_properties = d
-        return available_packages
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

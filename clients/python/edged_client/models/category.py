@@ -40,7 +40,7 @@ class Category:
         from ..models.config_item import ConfigItem  # noqa: PLC0415
 
         d = dict(src_dict)
-        category = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -48,8 +48,8 @@ class Category:
 
             additional_properties[prop_name] = additional_property
 
-        category.additional_properties = additional_properties
-        return category
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -101,7 +101,7 @@ class CategoryCreate:
         else:
             value = CategoryCreateValue.from_dict(_value)
 
-        category_create = cls(
+        _obj = cls(
             key=key,
             description=description,
             display_name=display_name,
@@ -109,8 +109,8 @@ class CategoryCreate:
             value=value,
         )
 
-        category_create.additional_properties = d
-        return category_create
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -32,7 +32,7 @@ class CategoryCreateItems:
         from ..models.config_item_definition import ConfigItemDefinition  # noqa: PLC0415
 
         d = dict(src_dict)
-        category_create_items = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -40,8 +40,8 @@ class CategoryCreateItems:
 
             additional_properties[prop_name] = additional_property
 
-        category_create_items.additional_properties = additional_properties
-        return category_create_items
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -32,7 +32,7 @@ class CategoryCreateValue:
         from ..models.config_item_definition import ConfigItemDefinition  # noqa: PLC0415
 
         d = dict(src_dict)
-        category_create_value = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -40,8 +40,8 @@ class CategoryCreateValue:
 
             additional_properties[prop_name] = additional_property
 
-        category_create_value.additional_properties = additional_properties
-        return category_create_value
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -69,15 +69,15 @@ class CategoryCreated:
 
         display_name = d.pop("displayName", UNSET)
 
-        category_created = cls(
+        _obj = cls(
             key=key,
             description=description,
             value=value,
             display_name=display_name,
         )
 
-        category_created.additional_properties = d
-        return category_created
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -37,7 +37,7 @@ class CategoryCreatedValue:
         from ..models.config_item import ConfigItem  # noqa: PLC0415
 
         d = dict(src_dict)
-        category_created_value = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -45,8 +45,8 @@ class CategoryCreatedValue:
 
             additional_properties[prop_name] = additional_property
 
-        category_created_value.additional_properties = additional_properties
-        return category_created_value
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -51,12 +51,12 @@ class CategoryList:
 
             categories.append(categories_item)
 
-        category_list = cls(
+        _obj = cls(
             categories=categories,
         )
 
-        category_list.additional_properties = d
-        return category_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -55,14 +55,14 @@ class CategorySummary:
 
         display_name = d.pop("displayName", UNSET)
 
-        category_summary = cls(
+        _obj = cls(
             key=key,
             description=description,
             display_name=display_name,
         )
 
-        category_summary.additional_properties = d
-        return category_summary
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

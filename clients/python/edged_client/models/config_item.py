@@ -156,7 +156,7 @@ class ConfigItem:
         else:
             mandatory = ConfigItemMandatory(_mandatory)
 
-        config_item = cls(
+        _obj = cls(
             description=description,
             type_=type_,
             value=value,
@@ -172,8 +172,8 @@ class ConfigItem:
             mandatory=mandatory,
         )
 
-        config_item.additional_properties = d
-        return config_item
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -147,7 +147,7 @@ class ConfigItemDefinition:
         else:
             mandatory = ConfigItemDefinitionMandatory(_mandatory)
 
-        config_item_definition = cls(
+        _obj = cls(
             description=description,
             type_=type_,
             default=default,
@@ -162,8 +162,8 @@ class ConfigItemDefinition:
             mandatory=mandatory,
         )
 
-        config_item_definition.additional_properties = d
-        return config_item_definition
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -36,8 +36,8 @@ class ConfigValue:
         d = dict(src_dict)
         value = d.pop("value")
 
-        config_value = cls(
+        _obj = cls(
             value=value,
         )
 
-        return config_value
+        return _obj

@@ -38,12 +38,12 @@ class Error:
         d = dict(src_dict)
         message = d.pop("message")
 
-        error = cls(
+        _obj = cls(
             message=message,
         )
 
-        error.additional_properties = d
-        return error
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -17,14 +18,16 @@ class HistoryEntry:
         {'history_ts': '2024-05-01 10:15:45.000', 'READINGS': 15, 'PURGED': 0, 'sinusoid': 15}
 
     Attributes:
-        history_ts (str): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        history_ts (datetime.datetime): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp`
+            marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`,
+            Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.
     """
 
-    history_ts: str
+    history_ts: datetime.datetime
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        history_ts = self.history_ts
+        history_ts = self.history_ts.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -39,14 +42,14 @@ class HistoryEntry:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        history_ts = d.pop("history_ts")
+        history_ts = datetime.datetime.fromisoformat(d.pop("history_ts")).replace(tzinfo=datetime.UTC)
 
-        history_entry = cls(
+        _obj = cls(
             history_ts=history_ts,
         )
 
-        history_entry.additional_properties = d
-        return history_entry
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -38,12 +38,12 @@ class InstalledServices:
         d = dict(src_dict)
         services = cast(list[str], d.pop("services"))
 
-        installed_services = cls(
+        _obj = cls(
             services=services,
         )
 
-        installed_services.additional_properties = d
-        return installed_services
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

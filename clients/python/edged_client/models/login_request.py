@@ -43,9 +43,9 @@ class LoginRequest:
 
         password = d.pop("password")
 
-        login_request = cls(
+        _obj = cls(
             username=username,
             password=password,
         )
 
-        return login_request
+        return _obj

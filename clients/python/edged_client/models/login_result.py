@@ -59,15 +59,15 @@ class LoginResult:
 
         admin = d.pop("admin")
 
-        login_result = cls(
+        _obj = cls(
             message=message,
             uid=uid,
             token=token,
             admin=admin,
         )
 
-        login_result.additional_properties = d
-        return login_result
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -38,12 +38,12 @@ class Message:
         d = dict(src_dict)
         message = d.pop("message")
 
-        message = cls(
+        _obj = cls(
             message=message,
         )
 
-        message.additional_properties = d
-        return message
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -51,12 +51,12 @@ class NorthList:
 
             services.append(services_item)
 
-        north_list = cls(
+        _obj = cls(
             services=services,
         )
 
-        north_list.additional_properties = d
-        return north_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -60,14 +60,14 @@ class NorthSchedule:
 
         repeat = _parse_repeat(d.pop("repeat"))
 
-        north_schedule = cls(
+        _obj = cls(
             id=id,
             enabled=enabled,
             repeat=repeat,
         )
 
-        north_schedule.additional_properties = d
-        return north_schedule
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -85,7 +85,7 @@ class NorthService:
 
         schedule = NorthSchedule.from_dict(d.pop("schedule"))
 
-        north_service = cls(
+        _obj = cls(
             name=name,
             type_=type_,
             plugin=plugin,
@@ -94,8 +94,8 @@ class NorthService:
             schedule=schedule,
         )
 
-        north_service.additional_properties = d
-        return north_service
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.north_task_create_request_enabled_type_1 import NorthTaskCreateRequestEnabledType1
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -25,8 +24,8 @@ class NorthTaskCreateRequest:
             name (str): The task name: no control characters, no leading or trailing space, unique among services and
                 schedules (409). Also names the task's category, schedule and statistic. Example: to-cloud.
             plugin (str): The north plugin the task runs. Example: http_north.
-            enabled (bool | NorthTaskCreateRequestEnabledType1): Whether the task's schedule is enabled; a boolean or the
-                string "true" or "false". Example: True.
+            enabled (bool): Whether the task's schedule is enabled; a boolean or the string "true" or "false". Example:
+                True.
             repeat (int): Seconds between runs, from 1 to 31536000 (a year). Example: 30.
             config (NorthTaskCreateRequestConfig | Unset): Initial values of the plugin's items, keyed by item name; each is
                 checked against its item's rules. An unknown item or the readonly `plugin` item is 400. Example: {'url':
@@ -35,7 +34,7 @@ class NorthTaskCreateRequest:
 
     name: str
     plugin: str
-    enabled: bool | NorthTaskCreateRequestEnabledType1
+    enabled: bool
     repeat: int
     config: NorthTaskCreateRequestConfig | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -45,11 +44,7 @@ class NorthTaskCreateRequest:
 
         plugin = self.plugin
 
-        enabled: bool | str
-        if isinstance(self.enabled, NorthTaskCreateRequestEnabledType1):
-            enabled = self.enabled.value
-        else:
-            enabled = self.enabled
+        enabled = self.enabled
 
         repeat = self.repeat
 
@@ -81,18 +76,7 @@ class NorthTaskCreateRequest:
 
         plugin = d.pop("plugin")
 
-        def _parse_enabled(data: object) -> bool | NorthTaskCreateRequestEnabledType1:
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                enabled_type_1 = NorthTaskCreateRequestEnabledType1(data)
-
-                return enabled_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(bool | NorthTaskCreateRequestEnabledType1, data)
-
-        enabled = _parse_enabled(d.pop("enabled"))
+        enabled = d.pop("enabled")
 
         repeat = d.pop("repeat")
 
@@ -103,7 +87,7 @@ class NorthTaskCreateRequest:
         else:
             config = NorthTaskCreateRequestConfig.from_dict(_config)
 
-        north_task_create_request = cls(
+        _obj = cls(
             name=name,
             plugin=plugin,
             enabled=enabled,
@@ -111,8 +95,8 @@ class NorthTaskCreateRequest:
             config=config,
         )
 
-        north_task_create_request.additional_properties = d
-        return north_task_create_request
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

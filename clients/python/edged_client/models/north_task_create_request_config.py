@@ -7,9 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.north_task_create_request_config_additional_property import (
-        NorthTaskCreateRequestConfigAdditionalProperty,
-    )
+    from ..models.service_config_value import ServiceConfigValue
 
 
 T = TypeVar("T", bound="NorthTaskCreateRequestConfig")
@@ -25,9 +23,7 @@ class NorthTaskCreateRequestConfig:
 
     """
 
-    additional_properties: dict[str, NorthTaskCreateRequestConfigAdditionalProperty] = _attrs_field(
-        init=False, factory=dict
-    )
+    additional_properties: dict[str, ServiceConfigValue] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -39,30 +35,28 @@ class NorthTaskCreateRequestConfig:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.north_task_create_request_config_additional_property import (
-            NorthTaskCreateRequestConfigAdditionalProperty,  # noqa: PLC0415
-        )
+        from ..models.service_config_value import ServiceConfigValue  # noqa: PLC0415
 
         d = dict(src_dict)
-        north_task_create_request_config = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
-            additional_property = NorthTaskCreateRequestConfigAdditionalProperty.from_dict(prop_dict)
+            additional_property = ServiceConfigValue.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property
 
-        north_task_create_request_config.additional_properties = additional_properties
-        return north_task_create_request_config
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> NorthTaskCreateRequestConfigAdditionalProperty:
+    def __getitem__(self, key: str) -> ServiceConfigValue:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: NorthTaskCreateRequestConfigAdditionalProperty) -> None:
+    def __setitem__(self, key: str, value: ServiceConfigValue) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -35,8 +35,8 @@ class OwnUserUpdate:
         d = dict(src_dict)
         real_name = d.pop("real_name")
 
-        own_user_update = cls(
+        _obj = cls(
             real_name=real_name,
         )
 
-        return own_user_update
+        return _obj

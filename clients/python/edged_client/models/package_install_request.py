@@ -56,14 +56,14 @@ class PackageInstallRequest:
 
         version = d.pop("version", UNSET)
 
-        package_install_request = cls(
+        _obj = cls(
             format_=format_,
             name=name,
             version=version,
         )
 
-        package_install_request.additional_properties = d
-        return package_install_request
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -43,9 +43,9 @@ class PasswordChange:
 
         new_password = d.pop("new_password")
 
-        password_change = cls(
+        _obj = cls(
             current_password=current_password,
             new_password=new_password,
         )
 
-        return password_change
+        return _obj

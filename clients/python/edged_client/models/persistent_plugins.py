@@ -37,12 +37,12 @@ class PersistentPlugins:
         d = dict(src_dict)
         persistent = cast(list[str], d.pop("persistent"))
 
-        persistent_plugins = cls(
+        _obj = cls(
             persistent=persistent,
         )
 
-        persistent_plugins.additional_properties = d
-        return persistent_plugins
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -120,7 +120,7 @@ class Ping:
 
         version = d.pop("version")
 
-        ping = cls(
+        _obj = cls(
             uptime=uptime,
             data_read=data_read,
             data_sent=data_sent,
@@ -135,8 +135,8 @@ class Ping:
             version=version,
         )
 
-        ping.additional_properties = d
-        return ping
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

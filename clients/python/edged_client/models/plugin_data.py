@@ -38,12 +38,12 @@ class PluginData:
         d = dict(src_dict)
         data = d.pop("data")
 
-        plugin_data = cls(
+        _obj = cls(
             data=data,
         )
 
-        plugin_data.additional_properties = d
-        return plugin_data
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

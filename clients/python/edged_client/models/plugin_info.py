@@ -44,13 +44,13 @@ class PluginInfo:
 
         version = d.pop("version")
 
-        plugin_info = cls(
+        _obj = cls(
             name=name,
             version=version,
         )
 
-        plugin_info.additional_properties = d
-        return plugin_info
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

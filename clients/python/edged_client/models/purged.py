@@ -37,12 +37,12 @@ class Purged:
         d = dict(src_dict)
         purged = d.pop("purged")
 
-        purged = cls(
+        _obj = cls(
             purged=purged,
         )
 
-        purged.additional_properties = d
-        return purged
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

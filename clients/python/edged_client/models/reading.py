@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -17,16 +18,17 @@ T = TypeVar("T", bound="Reading")
 class Reading:
     """
     Attributes:
-        timestamp (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        timestamp (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
         reading (ReadingReading): The reading as received from the sensor. Example: {'sinusoid': 0.5878}.
     """
 
-    timestamp: str
+    timestamp: datetime.datetime
     reading: ReadingReading
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        timestamp = self.timestamp
+        timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         reading = self.reading.to_dict()
 
@@ -46,17 +48,17 @@ class Reading:
         from ..models.reading_reading import ReadingReading  # noqa: PLC0415
 
         d = dict(src_dict)
-        timestamp = d.pop("timestamp")
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp")).replace(tzinfo=datetime.UTC)
 
         reading = ReadingReading.from_dict(d.pop("reading"))
 
-        reading = cls(
+        _obj = cls(
             timestamp=timestamp,
             reading=reading,
         )
 
-        reading.additional_properties = d
-        return reading
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

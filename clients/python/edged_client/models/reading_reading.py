@@ -30,10 +30,10 @@ class ReadingReading:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        reading_reading = cls()
+        _obj = cls()
 
-        reading_reading.additional_properties = d
-        return reading_reading
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

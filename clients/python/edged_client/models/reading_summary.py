@@ -37,7 +37,7 @@ class ReadingSummary:
         from ..models.summary_values import SummaryValues  # noqa: PLC0415
 
         d = dict(src_dict)
-        reading_summary = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -45,8 +45,8 @@ class ReadingSummary:
 
             additional_properties[prop_name] = additional_property
 
-        reading_summary.additional_properties = additional_properties
-        return reading_summary
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

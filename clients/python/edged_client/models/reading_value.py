@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -17,14 +18,15 @@ class ReadingValue:
         {'timestamp': '2024-05-01 10:15:42.123456', 'sinusoid': 0.5878}
 
     Attributes:
-        timestamp (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        timestamp (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
     """
 
-    timestamp: str
+    timestamp: datetime.datetime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        timestamp = self.timestamp
+        timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -39,14 +41,14 @@ class ReadingValue:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        timestamp = d.pop("timestamp")
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp")).replace(tzinfo=datetime.UTC)
 
-        reading_value = cls(
+        _obj = cls(
             timestamp=timestamp,
         )
 
-        reading_value.additional_properties = d
-        return reading_value
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

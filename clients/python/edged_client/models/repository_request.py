@@ -46,9 +46,9 @@ class RepositoryRequest:
 
         version = d.pop("version", UNSET)
 
-        repository_request = cls(
+        _obj = cls(
             url=url,
             version=version,
         )
 
-        return repository_request
+        return _obj

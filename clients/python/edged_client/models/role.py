@@ -51,14 +51,14 @@ class Role:
 
         description = d.pop("description")
 
-        role = cls(
+        _obj = cls(
             id=id,
             name=name,
             description=description,
         )
 
-        role.additional_properties = d
-        return role
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

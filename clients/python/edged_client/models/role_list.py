@@ -51,12 +51,12 @@ class RoleList:
 
             roles.append(roles_item)
 
-        role_list = cls(
+        _obj = cls(
             roles=roles,
         )
 
-        role_list.additional_properties = d
-        return role_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

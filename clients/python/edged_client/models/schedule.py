@@ -110,7 +110,7 @@ class Schedule:
 
         enabled = d.pop("enabled")
 
-        schedule = cls(
+        _obj = cls(
             id=id,
             name=name,
             process_name=process_name,
@@ -122,8 +122,8 @@ class Schedule:
             enabled=enabled,
         )
 
-        schedule.additional_properties = d
-        return schedule
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

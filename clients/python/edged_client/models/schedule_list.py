@@ -51,12 +51,12 @@ class ScheduleList:
 
             schedules.append(schedules_item)
 
-        schedule_list = cls(
+        _obj = cls(
             schedules=schedules,
         )
 
-        schedule_list.additional_properties = d
-        return schedule_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -52,9 +52,9 @@ class ScheduleSelector:
         else:
             schedule_id = UUID(_schedule_id)
 
-        schedule_selector = cls(
+        _obj = cls(
             schedule_name=schedule_name,
             schedule_id=schedule_id,
         )
 
-        return schedule_selector
+        return _obj

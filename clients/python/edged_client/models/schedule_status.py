@@ -53,14 +53,14 @@ class ScheduleStatus:
 
         message = d.pop("message")
 
-        schedule_status = cls(
+        _obj = cls(
             schedule_id=schedule_id,
             status=status,
             message=message,
         )
 
-        schedule_status.additional_properties = d
-        return schedule_status
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -14,20 +15,21 @@ class SeriesEntry:
     """Minimum, maximum and average of one bucket; `timestamp` is the start of the bucket.
 
     Attributes:
-        timestamp (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        timestamp (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
         min_ (float):  Example: 0.5.
         max_ (float):  Example: 0.6.
         average (float):  Example: 0.55.
     """
 
-    timestamp: str
+    timestamp: datetime.datetime
     min_: float
     max_: float
     average: float
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        timestamp = self.timestamp
+        timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         min_ = self.min_
 
@@ -51,7 +53,7 @@ class SeriesEntry:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        timestamp = d.pop("timestamp")
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp")).replace(tzinfo=datetime.UTC)
 
         min_ = d.pop("min")
 
@@ -59,15 +61,15 @@ class SeriesEntry:
 
         average = d.pop("average")
 
-        series_entry = cls(
+        _obj = cls(
             timestamp=timestamp,
             min_=min_,
             max_=max_,
             average=average,
         )
 
-        series_entry.additional_properties = d
-        return series_entry
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

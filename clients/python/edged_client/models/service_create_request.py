@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.service_create_request_enabled_type_1 import ServiceCreateRequestEnabledType1
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -26,8 +25,8 @@ class ServiceCreateRequest:
             name (str): The service name: no control characters, no leading or trailing space, unique among services and
                 schedules (409). Also names the service's category and schedule. Example: sine.
             type_ (str): south, north, notification or dispatcher, in any case. Example: south.
-            enabled (bool | ServiceCreateRequestEnabledType1): Whether to start the service now and at every start; a
-                boolean or the string "true" or "false". Example: True.
+            enabled (bool): Whether to start the service now and at every start; a boolean or the string "true" or "false".
+                Example: True.
             plugin (str | Unset): The plugin the service runs (south and north services). Example: sinusoid.
             config (ServiceCreateRequestConfig | Unset): Initial values of the service's items (the plugin's,
                 `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown
@@ -36,7 +35,7 @@ class ServiceCreateRequest:
 
     name: str
     type_: str
-    enabled: bool | ServiceCreateRequestEnabledType1
+    enabled: bool
     plugin: str | Unset = UNSET
     config: ServiceCreateRequestConfig | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -46,11 +45,7 @@ class ServiceCreateRequest:
 
         type_ = self.type_
 
-        enabled: bool | str
-        if isinstance(self.enabled, ServiceCreateRequestEnabledType1):
-            enabled = self.enabled.value
-        else:
-            enabled = self.enabled
+        enabled = self.enabled
 
         plugin = self.plugin
 
@@ -83,18 +78,7 @@ class ServiceCreateRequest:
 
         type_ = d.pop("type")
 
-        def _parse_enabled(data: object) -> bool | ServiceCreateRequestEnabledType1:
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                enabled_type_1 = ServiceCreateRequestEnabledType1(data)
-
-                return enabled_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(bool | ServiceCreateRequestEnabledType1, data)
-
-        enabled = _parse_enabled(d.pop("enabled"))
+        enabled = d.pop("enabled")
 
         plugin = d.pop("plugin", UNSET)
 
@@ -105,7 +89,7 @@ class ServiceCreateRequest:
         else:
             config = ServiceCreateRequestConfig.from_dict(_config)
 
-        service_create_request = cls(
+        _obj = cls(
             name=name,
             type_=type_,
             enabled=enabled,
@@ -113,8 +97,8 @@ class ServiceCreateRequest:
             config=config,
         )
 
-        service_create_request.additional_properties = d
-        return service_create_request
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

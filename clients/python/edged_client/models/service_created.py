@@ -53,14 +53,14 @@ class ServiceCreated:
 
         id = UUID(d.pop("id"))
 
-        service_created = cls(
+        _obj = cls(
             message=message,
             name=name,
             id=id,
         )
 
-        service_created.additional_properties = d
-        return service_created
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -51,12 +51,12 @@ class ServiceList:
 
             services.append(services_item)
 
-        service_list = cls(
+        _obj = cls(
             services=services,
         )
 
-        service_list.additional_properties = d
-        return service_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

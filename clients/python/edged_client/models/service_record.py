@@ -91,7 +91,7 @@ class ServiceRecord:
 
         status = ServiceStatus(d.pop("status"))
 
-        service_record = cls(
+        _obj = cls(
             name=name,
             type_=type_,
             address=address,
@@ -101,8 +101,8 @@ class ServiceRecord:
             status=status,
         )
 
-        service_record.additional_properties = d
-        return service_record
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -45,13 +45,13 @@ class SouthAsset:
 
         asset = d.pop("asset")
 
-        south_asset = cls(
+        _obj = cls(
             count=count,
             asset=asset,
         )
 
-        south_asset.additional_properties = d
-        return south_asset
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -51,12 +51,12 @@ class SouthList:
 
             services.append(services_item)
 
-        south_list = cls(
+        _obj = cls(
             services=services,
         )
 
-        south_list.additional_properties = d
-        return south_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

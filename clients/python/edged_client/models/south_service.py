@@ -140,7 +140,7 @@ class SouthService:
 
         schedule_enabled = d.pop("schedule_enabled")
 
-        south_service = cls(
+        _obj = cls(
             name=name,
             address=address,
             management_port=management_port,
@@ -152,8 +152,8 @@ class SouthService:
             schedule_enabled=schedule_enabled,
         )
 
-        south_service.additional_properties = d
-        return south_service
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

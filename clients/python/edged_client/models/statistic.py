@@ -53,14 +53,14 @@ class Statistic:
 
         value = d.pop("value")
 
-        statistic = cls(
+        _obj = cls(
             key=key,
             description=description,
             value=value,
         )
 
-        statistic.additional_properties = d
-        return statistic
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

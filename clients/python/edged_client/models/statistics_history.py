@@ -58,13 +58,13 @@ class StatisticsHistory:
 
             statistics.append(statistics_item)
 
-        statistics_history = cls(
+        _obj = cls(
             interval=interval,
             statistics=statistics,
         )
 
-        statistics_history.additional_properties = d
-        return statistics_history
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -44,12 +44,12 @@ class StatisticsRates:
         d = dict(src_dict)
         rates = StatisticsRatesRates.from_dict(d.pop("rates"))
 
-        statistics_rates = cls(
+        _obj = cls(
             rates=rates,
         )
 
-        statistics_rates.additional_properties = d
-        return statistics_rates
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

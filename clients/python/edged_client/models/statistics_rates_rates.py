@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty
+    from ..models.statistic_rates import StatisticRates
 
 
 T = TypeVar("T", bound="StatisticsRatesRates")
@@ -22,7 +22,7 @@ class StatisticsRatesRates:
 
     """
 
-    additional_properties: dict[str, StatisticsRatesRatesAdditionalProperty] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, StatisticRates] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -34,28 +34,28 @@ class StatisticsRatesRates:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.statistics_rates_rates_additional_property import StatisticsRatesRatesAdditionalProperty  # noqa: PLC0415
+        from ..models.statistic_rates import StatisticRates  # noqa: PLC0415
 
         d = dict(src_dict)
-        statistics_rates_rates = cls()
+        _obj = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
-            additional_property = StatisticsRatesRatesAdditionalProperty.from_dict(prop_dict)
+            additional_property = StatisticRates.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property
 
-        statistics_rates_rates.additional_properties = additional_properties
-        return statistics_rates_rates
+        _obj.additional_properties = additional_properties
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> StatisticsRatesRatesAdditionalProperty:
+    def __getitem__(self, key: str) -> StatisticRates:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: StatisticsRatesRatesAdditionalProperty) -> None:
+    def __setitem__(self, key: str, value: StatisticRates) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -51,14 +51,14 @@ class SummaryValues:
 
         average = d.pop("average")
 
-        summary_values = cls(
+        _obj = cls(
             min_=min_,
             max_=max_,
             average=average,
         )
 
-        summary_values.additional_properties = d
-        return summary_values
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 from uuid import UUID
@@ -24,11 +25,15 @@ class Task:
         process_name (str): The process behind the task. Example: purge.
         state (TaskState): `Running`; `Complete` (ended by itself); `Cancelled` (through the API); `Interrupted` (was
             running when the gateway stopped uncleanly). Example: Complete.
-        start_time (str): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        start_time (datetime.datetime): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp`
+            marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`,
+            Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.
         reason (str): Why the task failed or was cancelled; empty otherwise.
         pid (int): The operating-system process id of the gateway itself: tasks run inside the gateway process, so every
             task of one run of the gateway has the same pid. Example: 4242.
-        end_time (str | Unset): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. Example: 2024-05-01 10:15:42.123.
+        end_time (datetime.datetime | Unset): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format
+            `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go
+            `edgeclient.Time`, Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.
         exit_code (int | Unset): 0 when the process succeeded, 1 when it failed (`reason` says why); absent while the
             task runs and for `Cancelled` and `Interrupted` tasks. Example: 0.
     """
@@ -37,10 +42,10 @@ class Task:
     name: str
     process_name: str
     state: TaskState
-    start_time: str
+    start_time: datetime.datetime
     reason: str
     pid: int
-    end_time: str | Unset = UNSET
+    end_time: datetime.datetime | Unset = UNSET
     exit_code: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -53,13 +58,15 @@ class Task:
 
         state = self.state.value
 
-        start_time = self.start_time
+        start_time = self.start_time.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         reason = self.reason
 
         pid = self.pid
 
-        end_time = self.end_time
+        end_time: str | Unset = UNSET
+        if not isinstance(self.end_time, Unset):
+            end_time = self.end_time.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         exit_code = self.exit_code
 
@@ -94,17 +101,22 @@ class Task:
 
         state = TaskState(d.pop("state"))
 
-        start_time = d.pop("startTime")
+        start_time = datetime.datetime.fromisoformat(d.pop("startTime")).replace(tzinfo=datetime.UTC)
 
         reason = d.pop("reason")
 
         pid = d.pop("pid")
 
-        end_time = d.pop("endTime", UNSET)
+        _end_time = d.pop("endTime", UNSET)
+        end_time: datetime.datetime | Unset
+        if isinstance(_end_time, Unset):
+            end_time = UNSET
+        else:
+            end_time = datetime.datetime.fromisoformat(_end_time).replace(tzinfo=datetime.UTC)
 
         exit_code = d.pop("exitCode", UNSET)
 
-        task = cls(
+        _obj = cls(
             id=id,
             name=name,
             process_name=process_name,
@@ -116,8 +128,8 @@ class Task:
             exit_code=exit_code,
         )
 
-        task.additional_properties = d
-        return task
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

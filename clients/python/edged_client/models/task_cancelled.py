@@ -45,13 +45,13 @@ class TaskCancelled:
 
         message = d.pop("message")
 
-        task_cancelled = cls(
+        _obj = cls(
             id=id,
             message=message,
         )
 
-        task_cancelled.additional_properties = d
-        return task_cancelled
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

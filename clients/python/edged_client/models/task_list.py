@@ -51,12 +51,12 @@ class TaskList:
 
             tasks.append(tasks_item)
 
-        task_list = cls(
+        _obj = cls(
             tasks=tasks,
         )
 
-        task_list.additional_properties = d
-        return task_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -22,7 +23,8 @@ class TrackingEvent:
         service (str): The service in which it was tracked. Example: sine.
         edge (str): The name of the gateway instance in which it was tracked. Example: Edge Gateway.
         plugin (str): The plugin involved. Example: sinusoid.
-        timestamp (str): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`. Example: 2024-05-01 10:15:42.123456.
+        timestamp (datetime.datetime): UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as
+            `Timestamp`). Example: 2024-05-01 10:15:42.123456.
         deprecated_timestamp (str): When the event was deprecated; "" when it is not.
     """
 
@@ -31,7 +33,7 @@ class TrackingEvent:
     service: str
     edge: str
     plugin: str
-    timestamp: str
+    timestamp: datetime.datetime
     deprecated_timestamp: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -46,7 +48,7 @@ class TrackingEvent:
 
         plugin = self.plugin
 
-        timestamp = self.timestamp
+        timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
         deprecated_timestamp = self.deprecated_timestamp
 
@@ -79,11 +81,11 @@ class TrackingEvent:
 
         plugin = d.pop("plugin")
 
-        timestamp = d.pop("timestamp")
+        timestamp = datetime.datetime.fromisoformat(d.pop("timestamp")).replace(tzinfo=datetime.UTC)
 
         deprecated_timestamp = d.pop("deprecatedTimestamp")
 
-        tracking_event = cls(
+        _obj = cls(
             asset=asset,
             event=event,
             service=service,
@@ -93,8 +95,8 @@ class TrackingEvent:
             deprecated_timestamp=deprecated_timestamp,
         )
 
-        tracking_event.additional_properties = d
-        return tracking_event
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -51,12 +51,12 @@ class TrackingList:
 
             track.append(track_item)
 
-        tracking_list = cls(
+        _obj = cls(
             track=track,
         )
 
-        tracking_list.additional_properties = d
-        return tracking_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

@@ -45,13 +45,13 @@ class UpdateStarted:
 
         id = UUID(d.pop("id"))
 
-        update_started = cls(
+        _obj = cls(
             message=message,
             id=id,
         )
 
-        update_started.additional_properties = d
-        return update_started
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

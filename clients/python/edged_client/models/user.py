@@ -76,7 +76,7 @@ class User:
 
         description = d.pop("description")
 
-        user = cls(
+        _obj = cls(
             user_id=user_id,
             user_name=user_name,
             role_id=role_id,
@@ -85,8 +85,8 @@ class User:
             description=description,
         )
 
-        user.additional_properties = d
-        return user
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

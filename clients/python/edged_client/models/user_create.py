@@ -88,7 +88,7 @@ class UserCreate:
 
         description = d.pop("description", UNSET)
 
-        user_create = cls(
+        _obj = cls(
             username=username,
             password=password,
             access_method=access_method,
@@ -97,4 +97,4 @@ class UserCreate:
             description=description,
         )
 
-        return user_create
+        return _obj

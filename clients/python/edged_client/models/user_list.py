@@ -51,12 +51,12 @@ class UserList:
 
             users.append(users_item)
 
-        user_list = cls(
+        _obj = cls(
             users=users,
         )
 
-        user_list.additional_properties = d
-        return user_list
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

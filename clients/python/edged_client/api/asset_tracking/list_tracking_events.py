@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.tracking_event_type import TrackingEventType
 from ...models.tracking_list import TrackingList
 from ...types import UNSET, Response, Unset
@@ -13,22 +12,25 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
-    asset: str | Unset = UNSET,
-    event: TrackingEventType | Unset = UNSET,
-    service: str | Unset = UNSET,
+    asset: str | None = None,
+    event: TrackingEventType | None = None,
+    service: str | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["asset"] = asset
+    if asset is not None:
+        params["asset"] = asset
 
-    json_event: str | Unset = UNSET
-    if not isinstance(event, Unset):
-        json_event = event.value
+    if event is not None:
+        json_event: str | Unset = UNSET
+        if not isinstance(event, Unset):
+            json_event = event.value
 
-    params["event"] = json_event
+        params["event"] = json_event
 
-    params["service"] = service
+    if service is not None:
+        params["service"] = service
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -41,46 +43,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | TrackingList | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> TrackingList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = TrackingList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | TrackingList]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[TrackingList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -91,11 +65,11 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    asset: str | Unset = UNSET,
-    event: TrackingEventType | Unset = UNSET,
-    service: str | Unset = UNSET,
-) -> Response[Error | TrackingList]:
+    client: Client,
+    asset: str | None = None,
+    event: TrackingEventType | None = None,
+    service: str | None = None,
+) -> Response[TrackingList]:
     """List asset tracking events
 
      Returns the tracked events in the order they were first tracked, optionally filtered; an omitted
@@ -108,11 +82,12 @@ def sync_detailed(
         service (str | Unset):  Example: sine.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TrackingList]
+        Response[TrackingList]
     """
 
     kwargs = _get_kwargs(
@@ -130,11 +105,11 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    asset: str | Unset = UNSET,
-    event: TrackingEventType | Unset = UNSET,
-    service: str | Unset = UNSET,
-) -> Error | TrackingList | None:
+    client: Client,
+    asset: str | None = None,
+    event: TrackingEventType | None = None,
+    service: str | None = None,
+) -> TrackingList:
     """List asset tracking events
 
      Returns the tracked events in the order they were first tracked, optionally filtered; an omitted
@@ -147,11 +122,12 @@ def sync(
         service (str | Unset):  Example: sine.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TrackingList
+        TrackingList
     """
 
     return sync_detailed(
@@ -164,11 +140,11 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    asset: str | Unset = UNSET,
-    event: TrackingEventType | Unset = UNSET,
-    service: str | Unset = UNSET,
-) -> Response[Error | TrackingList]:
+    client: Client,
+    asset: str | None = None,
+    event: TrackingEventType | None = None,
+    service: str | None = None,
+) -> Response[TrackingList]:
     """List asset tracking events
 
      Returns the tracked events in the order they were first tracked, optionally filtered; an omitted
@@ -181,11 +157,12 @@ async def asyncio_detailed(
         service (str | Unset):  Example: sine.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TrackingList]
+        Response[TrackingList]
     """
 
     kwargs = _get_kwargs(
@@ -201,11 +178,11 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    asset: str | Unset = UNSET,
-    event: TrackingEventType | Unset = UNSET,
-    service: str | Unset = UNSET,
-) -> Error | TrackingList | None:
+    client: Client,
+    asset: str | None = None,
+    event: TrackingEventType | None = None,
+    service: str | None = None,
+) -> TrackingList:
     """List asset tracking events
 
      Returns the tracked events in the order they were first tracked, optionally filtered; an omitted
@@ -218,11 +195,12 @@ async def asyncio(
         service (str | Unset):  Example: sine.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TrackingList
+        TrackingList
     """
 
     return (

@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.get_asset_reading_series_group import GetAssetReadingSeriesGroup
 from ...models.series_entry import SeriesEntry
 from ...types import UNSET, Response, Unset
@@ -16,34 +15,41 @@ def _get_kwargs(
     code: str,
     reading: str,
     *,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-    group: GetAssetReadingSeriesGroup | Unset = UNSET,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+    group: GetAssetReadingSeriesGroup | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
-    params["skip"] = skip
+    if skip is not None:
+        params["skip"] = skip
 
-    params["seconds"] = seconds
+    if seconds is not None:
+        params["seconds"] = seconds
 
-    params["minutes"] = minutes
+    if minutes is not None:
+        params["minutes"] = minutes
 
-    params["hours"] = hours
+    if hours is not None:
+        params["hours"] = hours
 
-    params["previous"] = previous
+    if previous is not None:
+        params["previous"] = previous
 
-    json_group: str | Unset = UNSET
-    if not isinstance(group, Unset):
-        json_group = group.value
+    if group is not None:
+        json_group: str | Unset = UNSET
+        if not isinstance(group, Unset):
+            json_group = group.value
 
-    params["group"] = json_group
+        params["group"] = json_group
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -59,9 +65,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[SeriesEntry] | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> list[SeriesEntry]:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -72,40 +78,10 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[SeriesEntry]]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[list[SeriesEntry]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,15 +94,15 @@ def sync_detailed(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-    group: GetAssetReadingSeriesGroup | Unset = UNSET,
-) -> Response[Error | list[SeriesEntry]]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+    group: GetAssetReadingSeriesGroup | None = None,
+) -> Response[list[SeriesEntry]]:
     """Get a time series of one reading key
 
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
@@ -146,11 +122,12 @@ def sync_detailed(
         group (GetAssetReadingSeriesGroup | Unset):  Default: GetAssetReadingSeriesGroup.SECONDS.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[SeriesEntry]]
+        Response[list[SeriesEntry]]
     """
 
     kwargs = _get_kwargs(
@@ -176,15 +153,15 @@ def sync(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-    group: GetAssetReadingSeriesGroup | Unset = UNSET,
-) -> Error | list[SeriesEntry] | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+    group: GetAssetReadingSeriesGroup | None = None,
+) -> list[SeriesEntry]:
     """Get a time series of one reading key
 
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
@@ -204,11 +181,12 @@ def sync(
         group (GetAssetReadingSeriesGroup | Unset):  Default: GetAssetReadingSeriesGroup.SECONDS.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[SeriesEntry]
+        list[SeriesEntry]
     """
 
     return sync_detailed(
@@ -229,15 +207,15 @@ async def asyncio_detailed(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-    group: GetAssetReadingSeriesGroup | Unset = UNSET,
-) -> Response[Error | list[SeriesEntry]]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+    group: GetAssetReadingSeriesGroup | None = None,
+) -> Response[list[SeriesEntry]]:
     """Get a time series of one reading key
 
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
@@ -257,11 +235,12 @@ async def asyncio_detailed(
         group (GetAssetReadingSeriesGroup | Unset):  Default: GetAssetReadingSeriesGroup.SECONDS.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[SeriesEntry]]
+        Response[list[SeriesEntry]]
     """
 
     kwargs = _get_kwargs(
@@ -285,15 +264,15 @@ async def asyncio(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-    group: GetAssetReadingSeriesGroup | Unset = UNSET,
-) -> Error | list[SeriesEntry] | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+    group: GetAssetReadingSeriesGroup | None = None,
+) -> list[SeriesEntry]:
     """Get a time series of one reading key
 
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
@@ -313,11 +292,12 @@ async def asyncio(
         group (GetAssetReadingSeriesGroup | Unset):  Default: GetAssetReadingSeriesGroup.SECONDS.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[SeriesEntry]
+        list[SeriesEntry]
     """
 
     return (

@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.reading_summary import ReadingSummary
 from ...types import Response
 
@@ -27,51 +26,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ReadingSummary | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ReadingSummary:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ReadingSummary.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ReadingSummary]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ReadingSummary]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,8 +50,8 @@ def sync_detailed(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | ReadingSummary]:
+    client: Client,
+) -> Response[ReadingSummary]:
     """Summarise one reading key
 
      Returns minimum, maximum and average of the numeric values of one reading key over all buffered
@@ -97,11 +63,12 @@ def sync_detailed(
         reading (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ReadingSummary]
+        Response[ReadingSummary]
     """
 
     kwargs = _get_kwargs(
@@ -120,8 +87,8 @@ def sync(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | ReadingSummary | None:
+    client: Client,
+) -> ReadingSummary:
     """Summarise one reading key
 
      Returns minimum, maximum and average of the numeric values of one reading key over all buffered
@@ -133,11 +100,12 @@ def sync(
         reading (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ReadingSummary
+        ReadingSummary
     """
 
     return sync_detailed(
@@ -151,8 +119,8 @@ async def asyncio_detailed(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | ReadingSummary]:
+    client: Client,
+) -> Response[ReadingSummary]:
     """Summarise one reading key
 
      Returns minimum, maximum and average of the numeric values of one reading key over all buffered
@@ -164,11 +132,12 @@ async def asyncio_detailed(
         reading (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ReadingSummary]
+        Response[ReadingSummary]
     """
 
     kwargs = _get_kwargs(
@@ -185,8 +154,8 @@ async def asyncio(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | ReadingSummary | None:
+    client: Client,
+) -> ReadingSummary:
     """Summarise one reading key
 
      Returns minimum, maximum and average of the numeric values of one reading key over all buffered
@@ -198,11 +167,12 @@ async def asyncio(
         reading (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ReadingSummary
+        ReadingSummary
     """
 
     return (

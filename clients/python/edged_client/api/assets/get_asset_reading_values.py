@@ -5,37 +5,42 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.reading_value import ReadingValue
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     code: str,
     reading: str,
     *,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
-    params["skip"] = skip
+    if skip is not None:
+        params["skip"] = skip
 
-    params["seconds"] = seconds
+    if seconds is not None:
+        params["seconds"] = seconds
 
-    params["minutes"] = minutes
+    if minutes is not None:
+        params["minutes"] = minutes
 
-    params["hours"] = hours
+    if hours is not None:
+        params["hours"] = hours
 
-    params["previous"] = previous
+    if previous is not None:
+        params["previous"] = previous
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -51,9 +56,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[ReadingValue] | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> list[ReadingValue]:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -64,40 +69,10 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[ReadingValue]]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[list[ReadingValue]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,14 +85,14 @@ def sync_detailed(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Response[Error | list[ReadingValue]]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> Response[list[ReadingValue]]:
     """Get the values of one reading key
 
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
@@ -138,11 +113,12 @@ def sync_detailed(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[ReadingValue]]
+        Response[list[ReadingValue]]
     """
 
     kwargs = _get_kwargs(
@@ -167,14 +143,14 @@ def sync(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Error | list[ReadingValue] | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> list[ReadingValue]:
     """Get the values of one reading key
 
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
@@ -195,11 +171,12 @@ def sync(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[ReadingValue]
+        list[ReadingValue]
     """
 
     return sync_detailed(
@@ -219,14 +196,14 @@ async def asyncio_detailed(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Response[Error | list[ReadingValue]]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> Response[list[ReadingValue]]:
     """Get the values of one reading key
 
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
@@ -247,11 +224,12 @@ async def asyncio_detailed(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[ReadingValue]]
+        Response[list[ReadingValue]]
     """
 
     kwargs = _get_kwargs(
@@ -274,14 +252,14 @@ async def asyncio(
     code: str,
     reading: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Error | list[ReadingValue] | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> list[ReadingValue]:
     """Get the values of one reading key
 
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
@@ -302,11 +280,12 @@ async def asyncio(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[ReadingValue]
+        list[ReadingValue]
     """
 
     return (

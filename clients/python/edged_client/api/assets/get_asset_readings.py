@@ -5,36 +5,41 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.reading import Reading
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     code: str,
     *,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
-    params["skip"] = skip
+    if skip is not None:
+        params["skip"] = skip
 
-    params["seconds"] = seconds
+    if seconds is not None:
+        params["seconds"] = seconds
 
-    params["minutes"] = minutes
+    if minutes is not None:
+        params["minutes"] = minutes
 
-    params["hours"] = hours
+    if hours is not None:
+        params["hours"] = hours
 
-    params["previous"] = previous
+    if previous is not None:
+        params["previous"] = previous
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -49,7 +54,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | list[Reading] | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> list[Reading]:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -60,40 +67,10 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[Reading]]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[list[Reading]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -105,14 +82,14 @@ def _build_response(
 def sync_detailed(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Response[Error | list[Reading]]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> Response[list[Reading]]:
     """Get an asset's readings
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
@@ -130,11 +107,12 @@ def sync_detailed(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[Reading]]
+        Response[list[Reading]]
     """
 
     kwargs = _get_kwargs(
@@ -157,14 +135,14 @@ def sync_detailed(
 def sync(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Error | list[Reading] | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> list[Reading]:
     """Get an asset's readings
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
@@ -182,11 +160,12 @@ def sync(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[Reading]
+        list[Reading]
     """
 
     return sync_detailed(
@@ -204,14 +183,14 @@ def sync(
 async def asyncio_detailed(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Response[Error | list[Reading]]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> Response[list[Reading]]:
     """Get an asset's readings
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
@@ -229,11 +208,12 @@ async def asyncio_detailed(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[Reading]]
+        Response[list[Reading]]
     """
 
     kwargs = _get_kwargs(
@@ -254,14 +234,14 @@ async def asyncio_detailed(
 async def asyncio(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    seconds: int | Unset = UNSET,
-    minutes: int | Unset = UNSET,
-    hours: int | Unset = UNSET,
-    previous: int | Unset = UNSET,
-) -> Error | list[Reading] | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    seconds: int | None = None,
+    minutes: int | None = None,
+    hours: int | None = None,
+    previous: int | None = None,
+) -> list[Reading]:
     """Get an asset's readings
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
@@ -279,11 +259,12 @@ async def asyncio(
         previous (int | Unset):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[Reading]
+        list[Reading]
     """
 
     return (

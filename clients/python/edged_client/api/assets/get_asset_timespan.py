@@ -5,9 +5,8 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.asset_timespan import AssetTimespan
-from ...models.error import Error
 from ...types import Response
 
 
@@ -25,51 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AssetTimespan | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> AssetTimespan:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = AssetTimespan.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AssetTimespan | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[AssetTimespan]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -81,8 +47,8 @@ def _build_response(
 def sync_detailed(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[AssetTimespan | Error]:
+    client: Client,
+) -> Response[AssetTimespan]:
     """Get an asset's time span
 
      Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings
@@ -92,11 +58,12 @@ def sync_detailed(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AssetTimespan | Error]
+        Response[AssetTimespan]
     """
 
     kwargs = _get_kwargs(
@@ -113,8 +80,8 @@ def sync_detailed(
 def sync(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> AssetTimespan | Error | None:
+    client: Client,
+) -> AssetTimespan:
     """Get an asset's time span
 
      Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings
@@ -124,11 +91,12 @@ def sync(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AssetTimespan | Error
+        AssetTimespan
     """
 
     return sync_detailed(
@@ -140,8 +108,8 @@ def sync(
 async def asyncio_detailed(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[AssetTimespan | Error]:
+    client: Client,
+) -> Response[AssetTimespan]:
     """Get an asset's time span
 
      Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings
@@ -151,11 +119,12 @@ async def asyncio_detailed(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AssetTimespan | Error]
+        Response[AssetTimespan]
     """
 
     kwargs = _get_kwargs(
@@ -170,8 +139,8 @@ async def asyncio_detailed(
 async def asyncio(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> AssetTimespan | Error | None:
+    client: Client,
+) -> AssetTimespan:
     """Get an asset's time span
 
      Returns the timestamps of the asset's oldest and newest buffered reading. An asset without readings
@@ -181,11 +150,12 @@ async def asyncio(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AssetTimespan | Error
+        AssetTimespan
     """
 
     return (

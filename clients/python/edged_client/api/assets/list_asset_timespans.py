@@ -4,9 +4,8 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.asset_timespan_entry import AssetTimespanEntry
-from ...models.error import Error
 from ...types import Response
 
 
@@ -20,9 +19,9 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[AssetTimespanEntry] | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> list[AssetTimespanEntry]:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -33,35 +32,10 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[AssetTimespanEntry]]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[list[AssetTimespanEntry]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -72,19 +46,20 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | list[AssetTimespanEntry]]:
+    client: Client,
+) -> Response[list[AssetTimespanEntry]]:
     """List the time span of every asset
 
      Returns, for every asset with buffered readings, the timestamps of its oldest and newest reading,
     sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[AssetTimespanEntry]]
+        Response[list[AssetTimespanEntry]]
     """
 
     kwargs = _get_kwargs()
@@ -98,19 +73,20 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | list[AssetTimespanEntry] | None:
+    client: Client,
+) -> list[AssetTimespanEntry]:
     """List the time span of every asset
 
      Returns, for every asset with buffered readings, the timestamps of its oldest and newest reading,
     sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[AssetTimespanEntry]
+        list[AssetTimespanEntry]
     """
 
     return sync_detailed(
@@ -120,19 +96,20 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | list[AssetTimespanEntry]]:
+    client: Client,
+) -> Response[list[AssetTimespanEntry]]:
     """List the time span of every asset
 
      Returns, for every asset with buffered readings, the timestamps of its oldest and newest reading,
     sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[AssetTimespanEntry]]
+        Response[list[AssetTimespanEntry]]
     """
 
     kwargs = _get_kwargs()
@@ -144,19 +121,20 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | list[AssetTimespanEntry] | None:
+    client: Client,
+) -> list[AssetTimespanEntry]:
     """List the time span of every asset
 
      Returns, for every asset with buffered readings, the timestamps of its oldest and newest reading,
     sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[AssetTimespanEntry]
+        list[AssetTimespanEntry]
     """
 
     return (

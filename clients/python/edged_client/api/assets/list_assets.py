@@ -4,9 +4,8 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.asset_count import AssetCount
-from ...models.error import Error
 from ...types import Response
 
 
@@ -20,9 +19,9 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[AssetCount] | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> list[AssetCount]:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -33,35 +32,10 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[AssetCount]]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[list[AssetCount]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -72,18 +46,19 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | list[AssetCount]]:
+    client: Client,
+) -> Response[list[AssetCount]]:
     """List assets
 
      Returns every asset with buffered readings and its reading count, sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[AssetCount]]
+        Response[list[AssetCount]]
     """
 
     kwargs = _get_kwargs()
@@ -97,18 +72,19 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | list[AssetCount] | None:
+    client: Client,
+) -> list[AssetCount]:
     """List assets
 
      Returns every asset with buffered readings and its reading count, sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[AssetCount]
+        list[AssetCount]
     """
 
     return sync_detailed(
@@ -118,18 +94,19 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | list[AssetCount]]:
+    client: Client,
+) -> Response[list[AssetCount]]:
     """List assets
 
      Returns every asset with buffered readings and its reading count, sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[AssetCount]]
+        Response[list[AssetCount]]
     """
 
     kwargs = _get_kwargs()
@@ -141,18 +118,19 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | list[AssetCount] | None:
+    client: Client,
+) -> list[AssetCount]:
     """List assets
 
      Returns every asset with buffered readings and its reading count, sorted by asset code.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[AssetCount]
+        list[AssetCount]
     """
 
     return (

@@ -4,10 +4,9 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.audit_entry import AuditEntry
 from ...models.audit_entry_create import AuditEntryCreate
-from ...models.error import Error
 from ...types import Response
 
 
@@ -30,49 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AuditEntry | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> AuditEntry:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = AuditEntry.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AuditEntry | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[AuditEntry]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -83,9 +51,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AuditEntryCreate,
-) -> Response[AuditEntry | Error]:
+) -> Response[AuditEntry]:
     """Add an audit entry
 
      Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
@@ -96,11 +64,12 @@ def sync_detailed(
             timestamp.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AuditEntry | Error]
+        Response[AuditEntry]
     """
 
     kwargs = _get_kwargs(
@@ -116,9 +85,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AuditEntryCreate,
-) -> AuditEntry | Error | None:
+) -> AuditEntry:
     """Add an audit entry
 
      Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
@@ -129,11 +98,12 @@ def sync(
             timestamp.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AuditEntry | Error
+        AuditEntry
     """
 
     return sync_detailed(
@@ -144,9 +114,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AuditEntryCreate,
-) -> Response[AuditEntry | Error]:
+) -> Response[AuditEntry]:
     """Add an audit entry
 
      Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
@@ -157,11 +127,12 @@ async def asyncio_detailed(
             timestamp.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AuditEntry | Error]
+        Response[AuditEntry]
     """
 
     kwargs = _get_kwargs(
@@ -175,9 +146,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AuditEntryCreate,
-) -> AuditEntry | Error | None:
+) -> AuditEntry:
     """Add an audit entry
 
      Raises an application-defined audit entry; the gateway sets the timestamp and stores the severity in
@@ -188,11 +159,12 @@ async def asyncio(
             timestamp.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AuditEntry | Error
+        AuditEntry
     """
 
     return (

@@ -4,34 +4,37 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.audit_list import AuditList
 from ...models.audit_source import AuditSource
-from ...models.error import Error
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    source: AuditSource | Unset = UNSET,
-    severity: str | Unset = UNSET,
+    limit: int | None = None,
+    skip: int | None = None,
+    source: AuditSource | None = None,
+    severity: str | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
-    params["skip"] = skip
+    if skip is not None:
+        params["skip"] = skip
 
-    json_source: str | Unset = UNSET
-    if not isinstance(source, Unset):
-        json_source = source.value
+    if source is not None:
+        json_source: str | Unset = UNSET
+        if not isinstance(source, Unset):
+            json_source = source.value
 
-    params["source"] = json_source
+        params["source"] = json_source
 
-    params["severity"] = severity
+    if severity is not None:
+        params["severity"] = severity
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -44,44 +47,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AuditList | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> AuditList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = AuditList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AuditList | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[AuditList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,12 +69,12 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    source: AuditSource | Unset = UNSET,
-    severity: str | Unset = UNSET,
-) -> Response[AuditList | Error]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    source: AuditSource | None = None,
+    severity: str | None = None,
+) -> Response[AuditList]:
     """List audit entries
 
      Returns audit entries newest first, one page at a time (`limit` default 20). `totalCount` counts
@@ -147,11 +124,12 @@ def sync_detailed(
         severity (str | Unset):  Example: failure.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AuditList | Error]
+        Response[AuditList]
     """
 
     kwargs = _get_kwargs(
@@ -170,12 +148,12 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    source: AuditSource | Unset = UNSET,
-    severity: str | Unset = UNSET,
-) -> AuditList | Error | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    source: AuditSource | None = None,
+    severity: str | None = None,
+) -> AuditList:
     """List audit entries
 
      Returns audit entries newest first, one page at a time (`limit` default 20). `totalCount` counts
@@ -225,11 +203,12 @@ def sync(
         severity (str | Unset):  Example: failure.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AuditList | Error
+        AuditList
     """
 
     return sync_detailed(
@@ -243,12 +222,12 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    source: AuditSource | Unset = UNSET,
-    severity: str | Unset = UNSET,
-) -> Response[AuditList | Error]:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    source: AuditSource | None = None,
+    severity: str | None = None,
+) -> Response[AuditList]:
     """List audit entries
 
      Returns audit entries newest first, one page at a time (`limit` default 20). `totalCount` counts
@@ -298,11 +277,12 @@ async def asyncio_detailed(
         severity (str | Unset):  Example: failure.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AuditList | Error]
+        Response[AuditList]
     """
 
     kwargs = _get_kwargs(
@@ -319,12 +299,12 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-    source: AuditSource | Unset = UNSET,
-    severity: str | Unset = UNSET,
-) -> AuditList | Error | None:
+    client: Client,
+    limit: int | None = None,
+    skip: int | None = None,
+    source: AuditSource | None = None,
+    severity: str | None = None,
+) -> AuditList:
     """List audit entries
 
      Returns audit entries newest first, one page at a time (`limit` default 20). `totalCount` counts
@@ -374,11 +354,12 @@ async def asyncio(
         severity (str | Unset):  Example: failure.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AuditList | Error
+        AuditList
     """
 
     return (

@@ -4,10 +4,9 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category_create import CategoryCreate
 from ...models.category_created import CategoryCreated
-from ...models.error import Error
 from ...types import Response
 
 
@@ -30,53 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CategoryCreated | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> CategoryCreated:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = CategoryCreated.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CategoryCreated | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[CategoryCreated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,9 +51,9 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryCreate,
-) -> Response[CategoryCreated | Error]:
+) -> Response[CategoryCreated]:
     """Create or merge a category
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
@@ -105,11 +69,12 @@ def sync_detailed(
             seconds', 'type': 'integer', 'default': '10'}}}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryCreated | Error]
+        Response[CategoryCreated]
     """
 
     kwargs = _get_kwargs(
@@ -125,9 +90,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryCreate,
-) -> CategoryCreated | Error | None:
+) -> CategoryCreated:
     """Create or merge a category
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
@@ -143,11 +108,12 @@ def sync(
             seconds', 'type': 'integer', 'default': '10'}}}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryCreated | Error
+        CategoryCreated
     """
 
     return sync_detailed(
@@ -158,9 +124,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryCreate,
-) -> Response[CategoryCreated | Error]:
+) -> Response[CategoryCreated]:
     """Create or merge a category
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
@@ -176,11 +142,12 @@ async def asyncio_detailed(
             seconds', 'type': 'integer', 'default': '10'}}}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[CategoryCreated | Error]
+        Response[CategoryCreated]
     """
 
     kwargs = _get_kwargs(
@@ -194,9 +161,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: CategoryCreate,
-) -> CategoryCreated | Error | None:
+) -> CategoryCreated:
     """Create or merge a category
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
@@ -212,11 +179,12 @@ async def asyncio(
             seconds', 'type': 'integer', 'default': '10'}}}.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        CategoryCreated | Error
+        CategoryCreated
     """
 
     return (

@@ -5,9 +5,8 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.category import Category
-from ...models.error import Error
 from ...types import Response
 
 
@@ -25,49 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Category | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Category:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Category.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Category | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Category]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,8 +47,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Category | Error]:
+    client: Client,
+) -> Response[Category]:
     """Get a category's items
 
      Returns every item of the category, keyed by item name. Password values read back as `****`.
@@ -89,11 +57,12 @@ def sync_detailed(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Category | Error]
+        Response[Category]
     """
 
     kwargs = _get_kwargs(
@@ -110,8 +79,8 @@ def sync_detailed(
 def sync(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Category | Error | None:
+    client: Client,
+) -> Category:
     """Get a category's items
 
      Returns every item of the category, keyed by item name. Password values read back as `****`.
@@ -120,11 +89,12 @@ def sync(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Category | Error
+        Category
     """
 
     return sync_detailed(
@@ -136,8 +106,8 @@ def sync(
 async def asyncio_detailed(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Category | Error]:
+    client: Client,
+) -> Response[Category]:
     """Get a category's items
 
      Returns every item of the category, keyed by item name. Password values read back as `****`.
@@ -146,11 +116,12 @@ async def asyncio_detailed(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Category | Error]
+        Response[Category]
     """
 
     kwargs = _get_kwargs(
@@ -165,8 +136,8 @@ async def asyncio_detailed(
 async def asyncio(
     name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Category | Error | None:
+    client: Client,
+) -> Category:
     """Get a category's items
 
      Returns every item of the category, keyed by item name. Password values read back as `****`.
@@ -175,11 +146,12 @@ async def asyncio(
         name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Category | Error
+        Category
     """
 
     return (

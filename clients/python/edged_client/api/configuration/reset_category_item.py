@@ -5,9 +5,8 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.config_item import ConfigItem
-from ...models.error import Error
 from ...types import Response
 
 
@@ -27,49 +26,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConfigItem | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ConfigItem:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ConfigItem.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConfigItem | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ConfigItem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,8 +50,8 @@ def sync_detailed(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[ConfigItem | Error]:
+    client: Client,
+) -> Response[ConfigItem]:
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
@@ -95,11 +63,12 @@ def sync_detailed(
         item (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[ConfigItem | Error]
+        Response[ConfigItem]
     """
 
     kwargs = _get_kwargs(
@@ -118,8 +87,8 @@ def sync(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> ConfigItem | Error | None:
+    client: Client,
+) -> ConfigItem:
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
@@ -131,11 +100,12 @@ def sync(
         item (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        ConfigItem | Error
+        ConfigItem
     """
 
     return sync_detailed(
@@ -149,8 +119,8 @@ async def asyncio_detailed(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[ConfigItem | Error]:
+    client: Client,
+) -> Response[ConfigItem]:
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
@@ -162,11 +132,12 @@ async def asyncio_detailed(
         item (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[ConfigItem | Error]
+        Response[ConfigItem]
     """
 
     kwargs = _get_kwargs(
@@ -183,8 +154,8 @@ async def asyncio(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> ConfigItem | Error | None:
+    client: Client,
+) -> ConfigItem:
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
@@ -196,11 +167,12 @@ async def asyncio(
         item (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        ConfigItem | Error
+        ConfigItem
     """
 
     return (

@@ -5,10 +5,9 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.config_item import ConfigItem
 from ...models.config_value import ConfigValue
-from ...models.error import Error
 from ...types import Response
 
 
@@ -36,54 +35,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConfigItem | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ConfigItem:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ConfigItem.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConfigItem | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ConfigItem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,9 +59,9 @@ def sync_detailed(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ConfigValue,
-) -> Response[ConfigItem | Error]:
+) -> Response[ConfigItem]:
     """Set a configuration item's value
 
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
@@ -112,11 +75,12 @@ def sync_detailed(
         body (ConfigValue): A new value for a configuration item.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[ConfigItem | Error]
+        Response[ConfigItem]
     """
 
     kwargs = _get_kwargs(
@@ -136,9 +100,9 @@ def sync(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ConfigValue,
-) -> ConfigItem | Error | None:
+) -> ConfigItem:
     """Set a configuration item's value
 
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
@@ -152,11 +116,12 @@ def sync(
         body (ConfigValue): A new value for a configuration item.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        ConfigItem | Error
+        ConfigItem
     """
 
     return sync_detailed(
@@ -171,9 +136,9 @@ async def asyncio_detailed(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ConfigValue,
-) -> Response[ConfigItem | Error]:
+) -> Response[ConfigItem]:
     """Set a configuration item's value
 
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
@@ -187,11 +152,12 @@ async def asyncio_detailed(
         body (ConfigValue): A new value for a configuration item.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[ConfigItem | Error]
+        Response[ConfigItem]
     """
 
     kwargs = _get_kwargs(
@@ -209,9 +175,9 @@ async def asyncio(
     name: str,
     item: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ConfigValue,
-) -> ConfigItem | Error | None:
+) -> ConfigItem:
     """Set a configuration item's value
 
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
@@ -225,11 +191,12 @@ async def asyncio(
         body (ConfigValue): A new value for a configuration item.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        ConfigItem | Error
+        ConfigItem
     """
 
     return (

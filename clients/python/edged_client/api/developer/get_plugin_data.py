@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.plugin_data import PluginData
 from ...types import Response
 
@@ -27,49 +26,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PluginData | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> PluginData:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = PluginData.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PluginData]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[PluginData]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,8 +50,8 @@ def sync_detailed(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | PluginData]:
+    client: Client,
+) -> Response[PluginData]:
     """Get a plugin's persisted data
 
      Returns the data the plugin persisted at its last shutdown (while the service runs, that of the
@@ -94,11 +62,12 @@ def sync_detailed(
         plugin_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | PluginData]
+        Response[PluginData]
     """
 
     kwargs = _get_kwargs(
@@ -117,8 +86,8 @@ def sync(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | PluginData | None:
+    client: Client,
+) -> PluginData:
     """Get a plugin's persisted data
 
      Returns the data the plugin persisted at its last shutdown (while the service runs, that of the
@@ -129,11 +98,12 @@ def sync(
         plugin_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | PluginData
+        PluginData
     """
 
     return sync_detailed(
@@ -147,8 +117,8 @@ async def asyncio_detailed(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | PluginData]:
+    client: Client,
+) -> Response[PluginData]:
     """Get a plugin's persisted data
 
      Returns the data the plugin persisted at its last shutdown (while the service runs, that of the
@@ -159,11 +129,12 @@ async def asyncio_detailed(
         plugin_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | PluginData]
+        Response[PluginData]
     """
 
     kwargs = _get_kwargs(
@@ -180,8 +151,8 @@ async def asyncio(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | PluginData | None:
+    client: Client,
+) -> PluginData:
     """Get a plugin's persisted data
 
      Returns the data the plugin persisted at its last shutdown (while the service runs, that of the
@@ -192,11 +163,12 @@ async def asyncio(
         plugin_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | PluginData
+        PluginData
     """
 
     return (

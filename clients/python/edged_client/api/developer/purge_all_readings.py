@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.purged import Purged
 from ...types import Response
 
@@ -20,39 +19,18 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Purged | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Purged:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Purged.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Purged]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Purged]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -63,8 +41,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Purged]:
+    client: Client,
+) -> Response[Purged]:
     """Purge all buffered readings
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
@@ -72,11 +50,12 @@ def sync_detailed(
     (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Purged]
+        Response[Purged]
     """
 
     kwargs = _get_kwargs()
@@ -90,8 +69,8 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Purged | None:
+    client: Client,
+) -> Purged:
     """Purge all buffered readings
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
@@ -99,11 +78,12 @@ def sync(
     (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Purged
+        Purged
     """
 
     return sync_detailed(
@@ -113,8 +93,8 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Purged]:
+    client: Client,
+) -> Response[Purged]:
     """Purge all buffered readings
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
@@ -122,11 +102,12 @@ async def asyncio_detailed(
     (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Purged]
+        Response[Purged]
     """
 
     kwargs = _get_kwargs()
@@ -138,8 +119,8 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Purged | None:
+    client: Client,
+) -> Purged:
     """Purge all buffered readings
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
@@ -147,11 +128,12 @@ async def asyncio(
     (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Purged
+        Purged
     """
 
     return (

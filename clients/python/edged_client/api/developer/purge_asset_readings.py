@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.purged import Purged
 from ...types import Response
 
@@ -25,44 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Purged | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Purged:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Purged.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Purged]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Purged]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -74,8 +47,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Purged]:
+    client: Client,
+) -> Response[Purged]:
     """Purge an asset's buffered readings
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
@@ -86,11 +59,12 @@ def sync_detailed(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Purged]
+        Response[Purged]
     """
 
     kwargs = _get_kwargs(
@@ -107,8 +81,8 @@ def sync_detailed(
 def sync(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Purged | None:
+    client: Client,
+) -> Purged:
     """Purge an asset's buffered readings
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
@@ -119,11 +93,12 @@ def sync(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Purged
+        Purged
     """
 
     return sync_detailed(
@@ -135,8 +110,8 @@ def sync(
 async def asyncio_detailed(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Purged]:
+    client: Client,
+) -> Response[Purged]:
     """Purge an asset's buffered readings
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
@@ -147,11 +122,12 @@ async def asyncio_detailed(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Purged]
+        Response[Purged]
     """
 
     kwargs = _get_kwargs(
@@ -166,8 +142,8 @@ async def asyncio_detailed(
 async def asyncio(
     code: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Purged | None:
+    client: Client,
+) -> Purged:
     """Purge an asset's buffered readings
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
@@ -178,11 +154,12 @@ async def asyncio(
         code (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Purged
+        Purged
     """
 
     return (

@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.message import Message
 from ...models.plugin_data import PluginData
 from ...types import Response
@@ -36,59 +35,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Message:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Message]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,9 +59,9 @@ def sync_detailed(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PluginData,
-) -> Response[Error | Message]:
+) -> Response[Message]:
     """Store a plugin's persisted data
 
      Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
@@ -115,11 +73,12 @@ def sync_detailed(
         body (PluginData): Data a plugin persists between runs.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -139,9 +98,9 @@ def sync(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PluginData,
-) -> Error | Message | None:
+) -> Message:
     """Store a plugin's persisted data
 
      Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
@@ -153,11 +112,12 @@ def sync(
         body (PluginData): Data a plugin persists between runs.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return sync_detailed(
@@ -172,9 +132,9 @@ async def asyncio_detailed(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PluginData,
-) -> Response[Error | Message]:
+) -> Response[Message]:
     """Store a plugin's persisted data
 
      Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
@@ -186,11 +146,12 @@ async def asyncio_detailed(
         body (PluginData): Data a plugin persists between runs.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -208,9 +169,9 @@ async def asyncio(
     service_name: str,
     plugin_name: str,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PluginData,
-) -> Error | Message | None:
+) -> Message:
     """Store a plugin's persisted data
 
      Stores data for the plugin to load at its next start, in the plugin's own format. 409 when data
@@ -222,11 +183,12 @@ async def asyncio(
         body (PluginData): Data a plugin persists between runs.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return (

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.message import Message
 from ...models.repository_request import RepositoryRequest
 from ...types import Response
@@ -30,54 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Message:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
-
-        return response_501
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Message]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -88,9 +51,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: RepositoryRequest,
-) -> Response[Error | Message]:
+) -> Response[Message]:
     """Configure the package repository
 
      Not built yet: a valid request is answered 501. Once built it sets the package repository used by
@@ -101,11 +64,12 @@ def sync_detailed(
         body (RepositoryRequest): The package repository to use.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -121,9 +85,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: RepositoryRequest,
-) -> Error | Message | None:
+) -> Message:
     """Configure the package repository
 
      Not built yet: a valid request is answered 501. Once built it sets the package repository used by
@@ -134,11 +98,12 @@ def sync(
         body (RepositoryRequest): The package repository to use.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return sync_detailed(
@@ -149,9 +114,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: RepositoryRequest,
-) -> Response[Error | Message]:
+) -> Response[Message]:
     """Configure the package repository
 
      Not built yet: a valid request is answered 501. Once built it sets the package repository used by
@@ -162,11 +127,12 @@ async def asyncio_detailed(
         body (RepositoryRequest): The package repository to use.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -180,9 +146,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: RepositoryRequest,
-) -> Error | Message | None:
+) -> Message:
     """Configure the package repository
 
      Not built yet: a valid request is answered 501. Once built it sets the package repository used by
@@ -193,11 +159,12 @@ async def asyncio(
         body (RepositoryRequest): The package repository to use.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return (

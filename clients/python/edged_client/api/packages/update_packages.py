@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.update_started import UpdateStarted
 from ...types import Response
 
@@ -20,46 +19,18 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | UpdateStarted | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> UpdateStarted:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = UpdateStarted.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
-
-        return response_501
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | UpdateStarted]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[UpdateStarted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -70,8 +41,8 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | UpdateStarted]:
+    client: Client,
+) -> Response[UpdateStarted]:
     """Update all installed packages
 
      Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
@@ -79,11 +50,12 @@ def sync_detailed(
     complete).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | UpdateStarted]
+        Response[UpdateStarted]
     """
 
     kwargs = _get_kwargs()
@@ -97,8 +69,8 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | UpdateStarted | None:
+    client: Client,
+) -> UpdateStarted:
     """Update all installed packages
 
      Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
@@ -106,11 +78,12 @@ def sync(
     complete).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | UpdateStarted
+        UpdateStarted
     """
 
     return sync_detailed(
@@ -120,8 +93,8 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | UpdateStarted]:
+    client: Client,
+) -> Response[UpdateStarted]:
     """Update all installed packages
 
      Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
@@ -129,11 +102,12 @@ async def asyncio_detailed(
     complete).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | UpdateStarted]
+        Response[UpdateStarted]
     """
 
     kwargs = _get_kwargs()
@@ -145,8 +119,8 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | UpdateStarted | None:
+    client: Client,
+) -> UpdateStarted:
     """Update all installed packages
 
      Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
@@ -154,11 +128,12 @@ async def asyncio(
     complete).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | UpdateStarted
+        UpdateStarted
     """
 
     return (

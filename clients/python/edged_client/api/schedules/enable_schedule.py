@@ -6,8 +6,7 @@ from uuid import UUID
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.schedule_status import ScheduleStatus
 from ...types import Response
 
@@ -26,51 +25,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ScheduleStatus | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ScheduleStatus:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ScheduleStatus.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ScheduleStatus]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ScheduleStatus]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,8 +48,8 @@ def _build_response(
 def sync_detailed(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | ScheduleStatus]:
+    client: Client,
+) -> Response[ScheduleStatus]:
     """Enable a schedule
 
      Enables the schedule and persists the flag; a service's schedule starts the service. Writes a SCHCH
@@ -93,11 +59,12 @@ def sync_detailed(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ScheduleStatus]
+        Response[ScheduleStatus]
     """
 
     kwargs = _get_kwargs(
@@ -114,8 +81,8 @@ def sync_detailed(
 def sync(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | ScheduleStatus | None:
+    client: Client,
+) -> ScheduleStatus:
     """Enable a schedule
 
      Enables the schedule and persists the flag; a service's schedule starts the service. Writes a SCHCH
@@ -125,11 +92,12 @@ def sync(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ScheduleStatus
+        ScheduleStatus
     """
 
     return sync_detailed(
@@ -141,8 +109,8 @@ def sync(
 async def asyncio_detailed(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | ScheduleStatus]:
+    client: Client,
+) -> Response[ScheduleStatus]:
     """Enable a schedule
 
      Enables the schedule and persists the flag; a service's schedule starts the service. Writes a SCHCH
@@ -152,11 +120,12 @@ async def asyncio_detailed(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ScheduleStatus]
+        Response[ScheduleStatus]
     """
 
     kwargs = _get_kwargs(
@@ -171,8 +140,8 @@ async def asyncio_detailed(
 async def asyncio(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | ScheduleStatus | None:
+    client: Client,
+) -> ScheduleStatus:
     """Enable a schedule
 
      Enables the schedule and persists the flag; a service's schedule starts the service. Writes a SCHCH
@@ -182,11 +151,12 @@ async def asyncio(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ScheduleStatus
+        ScheduleStatus
     """
 
     return (

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.schedule_selector import ScheduleSelector
 from ...models.schedule_status import ScheduleStatus
 from ...types import Response
@@ -30,56 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ScheduleStatus | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ScheduleStatus:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ScheduleStatus.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ScheduleStatus]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ScheduleStatus]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,9 +51,9 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ScheduleSelector,
-) -> Response[Error | ScheduleStatus]:
+) -> Response[ScheduleStatus]:
     """Enable a schedule by name or id
 
      Enables the schedule named by `schedule_name` or `schedule_id` (exactly one) and persists the flag;
@@ -103,11 +64,12 @@ def sync_detailed(
         body (ScheduleSelector): Names a schedule by name or by id; exactly one of the two.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ScheduleStatus]
+        Response[ScheduleStatus]
     """
 
     kwargs = _get_kwargs(
@@ -123,9 +85,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ScheduleSelector,
-) -> Error | ScheduleStatus | None:
+) -> ScheduleStatus:
     """Enable a schedule by name or id
 
      Enables the schedule named by `schedule_name` or `schedule_id` (exactly one) and persists the flag;
@@ -136,11 +98,12 @@ def sync(
         body (ScheduleSelector): Names a schedule by name or by id; exactly one of the two.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ScheduleStatus
+        ScheduleStatus
     """
 
     return sync_detailed(
@@ -151,9 +114,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ScheduleSelector,
-) -> Response[Error | ScheduleStatus]:
+) -> Response[ScheduleStatus]:
     """Enable a schedule by name or id
 
      Enables the schedule named by `schedule_name` or `schedule_id` (exactly one) and persists the flag;
@@ -164,11 +127,12 @@ async def asyncio_detailed(
         body (ScheduleSelector): Names a schedule by name or by id; exactly one of the two.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ScheduleStatus]
+        Response[ScheduleStatus]
     """
 
     kwargs = _get_kwargs(
@@ -182,9 +146,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: ScheduleSelector,
-) -> Error | ScheduleStatus | None:
+) -> ScheduleStatus:
     """Enable a schedule by name or id
 
      Enables the schedule named by `schedule_name` or `schedule_id` (exactly one) and persists the flag;
@@ -195,11 +159,12 @@ async def asyncio(
         body (ScheduleSelector): Names a schedule by name or by id; exactly one of the two.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ScheduleStatus
+        ScheduleStatus
     """
 
     return (

@@ -6,8 +6,7 @@ from uuid import UUID
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.schedule import Schedule
 from ...types import Response
 
@@ -26,49 +25,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Schedule | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Schedule:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Schedule.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Schedule]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Schedule]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,8 +48,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Schedule]:
+    client: Client,
+) -> Response[Schedule]:
     """Get a schedule
 
      Returns one schedule. An unknown id is 404.
@@ -90,11 +58,12 @@ def sync_detailed(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Schedule]
+        Response[Schedule]
     """
 
     kwargs = _get_kwargs(
@@ -111,8 +80,8 @@ def sync_detailed(
 def sync(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Schedule | None:
+    client: Client,
+) -> Schedule:
     """Get a schedule
 
      Returns one schedule. An unknown id is 404.
@@ -121,11 +90,12 @@ def sync(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Schedule
+        Schedule
     """
 
     return sync_detailed(
@@ -137,8 +107,8 @@ def sync(
 async def asyncio_detailed(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Schedule]:
+    client: Client,
+) -> Response[Schedule]:
     """Get a schedule
 
      Returns one schedule. An unknown id is 404.
@@ -147,11 +117,12 @@ async def asyncio_detailed(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Schedule]
+        Response[Schedule]
     """
 
     kwargs = _get_kwargs(
@@ -166,8 +137,8 @@ async def asyncio_detailed(
 async def asyncio(
     schedule_id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Schedule | None:
+    client: Client,
+) -> Schedule:
     """Get a schedule
 
      Returns one schedule. An unknown id is 404.
@@ -176,11 +147,12 @@ async def asyncio(
         schedule_id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Schedule
+        Schedule
     """
 
     return (

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.north_task_create_request import NorthTaskCreateRequest
 from ...models.service_created import ServiceCreated
 from ...types import Response
@@ -30,61 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ServiceCreated | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ServiceCreated:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ServiceCreated.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ServiceCreated]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ServiceCreated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -95,9 +51,9 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: NorthTaskCreateRequest,
-) -> Response[Error | ServiceCreated]:
+) -> Response[ServiceCreated]:
     """Create a north task
 
      Creates a north task: a scheduled process that, at each run, sends the readings buffered since its
@@ -119,11 +75,12 @@ def sync_detailed(
             created.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ServiceCreated]
+        Response[ServiceCreated]
     """
 
     kwargs = _get_kwargs(
@@ -139,9 +96,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: NorthTaskCreateRequest,
-) -> Error | ServiceCreated | None:
+) -> ServiceCreated:
     """Create a north task
 
      Creates a north task: a scheduled process that, at each run, sends the readings buffered since its
@@ -163,11 +120,12 @@ def sync(
             created.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ServiceCreated
+        ServiceCreated
     """
 
     return sync_detailed(
@@ -178,9 +136,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: NorthTaskCreateRequest,
-) -> Response[Error | ServiceCreated]:
+) -> Response[ServiceCreated]:
     """Create a north task
 
      Creates a north task: a scheduled process that, at each run, sends the readings buffered since its
@@ -202,11 +160,12 @@ async def asyncio_detailed(
             created.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ServiceCreated]
+        Response[ServiceCreated]
     """
 
     kwargs = _get_kwargs(
@@ -220,9 +179,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: NorthTaskCreateRequest,
-) -> Error | ServiceCreated | None:
+) -> ServiceCreated:
     """Create a north task
 
      Creates a north task: a scheduled process that, at each run, sends the readings buffered since its
@@ -244,11 +203,12 @@ async def asyncio(
             created.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ServiceCreated
+        ServiceCreated
     """
 
     return (

@@ -4,9 +4,8 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.create_service_action import CreateServiceAction
-from ...models.error import Error
 from ...models.package_install_request import PackageInstallRequest
 from ...models.service_create_request import ServiceCreateRequest
 from ...models.service_created import ServiceCreated
@@ -16,17 +15,18 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     body: PackageInstallRequest | ServiceCreateRequest,
-    action: CreateServiceAction | Unset = UNSET,
+    action: CreateServiceAction | None = None,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
     params: dict[str, Any] = {}
 
-    json_action: str | Unset = UNSET
-    if not isinstance(action, Unset):
-        json_action = action.value
+    if action is not None:
+        json_action: str | Unset = UNSET
+        if not isinstance(action, Unset):
+            json_action = action.value
 
-    params["action"] = json_action
+        params["action"] = json_action
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -47,66 +47,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ServiceCreated | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ServiceCreated:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ServiceCreated.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
-
-        return response_501
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ServiceCreated]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ServiceCreated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -117,10 +69,10 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PackageInstallRequest | ServiceCreateRequest,
-    action: CreateServiceAction | Unset = UNSET,
-) -> Response[Error | ServiceCreated]:
+    action: CreateServiceAction | None = None,
+) -> Response[ServiceCreated]:
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
@@ -146,11 +98,12 @@ def sync_detailed(
             ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ServiceCreated]
+        Response[ServiceCreated]
     """
 
     kwargs = _get_kwargs(
@@ -167,10 +120,10 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PackageInstallRequest | ServiceCreateRequest,
-    action: CreateServiceAction | Unset = UNSET,
-) -> Error | ServiceCreated | None:
+    action: CreateServiceAction | None = None,
+) -> ServiceCreated:
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
@@ -196,11 +149,12 @@ def sync(
             ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ServiceCreated
+        ServiceCreated
     """
 
     return sync_detailed(
@@ -212,10 +166,10 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PackageInstallRequest | ServiceCreateRequest,
-    action: CreateServiceAction | Unset = UNSET,
-) -> Response[Error | ServiceCreated]:
+    action: CreateServiceAction | None = None,
+) -> Response[ServiceCreated]:
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
@@ -241,11 +195,12 @@ async def asyncio_detailed(
             ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ServiceCreated]
+        Response[ServiceCreated]
     """
 
     kwargs = _get_kwargs(
@@ -260,10 +215,10 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: PackageInstallRequest | ServiceCreateRequest,
-    action: CreateServiceAction | Unset = UNSET,
-) -> Error | ServiceCreated | None:
+    action: CreateServiceAction | None = None,
+) -> ServiceCreated:
     """Create a service or install a service package
 
      Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
@@ -289,11 +244,12 @@ async def asyncio(
             ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ServiceCreated
+        ServiceCreated
     """
 
     return (

@@ -5,8 +5,7 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.message import Message
 from ...types import Response
 
@@ -25,49 +24,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> Message:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Message]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,8 +47,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Message]:
+    client: Client,
+) -> Response[Message]:
     """Delete a service
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
@@ -94,11 +62,12 @@ def sync_detailed(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -115,8 +84,8 @@ def sync_detailed(
 def sync(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Message | None:
+    client: Client,
+) -> Message:
     """Delete a service
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
@@ -130,11 +99,12 @@ def sync(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return sync_detailed(
@@ -146,8 +116,8 @@ def sync(
 async def asyncio_detailed(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | Message]:
+    client: Client,
+) -> Response[Message]:
     """Delete a service
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
@@ -161,11 +131,12 @@ async def asyncio_detailed(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[Message]
     """
 
     kwargs = _get_kwargs(
@@ -180,8 +151,8 @@ async def asyncio_detailed(
 async def asyncio(
     service_name: str,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | Message | None:
+    client: Client,
+) -> Message:
     """Delete a service
 
      Stops the service (its buffer is flushed, its plugin's state persisted, SRVUN audited) and removes
@@ -195,11 +166,12 @@ async def asyncio(
         service_name (str):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | Message
+        Message
     """
 
     return (

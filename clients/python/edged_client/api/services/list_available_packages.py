@@ -4,9 +4,8 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.available_packages import AvailablePackages
-from ...models.error import Error
 from ...types import Response
 
 
@@ -20,48 +19,18 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> AvailablePackages | Error | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> AvailablePackages:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = AvailablePackages.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 501:
-        response_501 = Error.from_dict(response.json())
-
-        return response_501
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AvailablePackages | Error]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[AvailablePackages]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -72,19 +41,20 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[AvailablePackages | Error]:
+    client: Client,
+) -> Response[AvailablePackages]:
     """List installable service packages
 
      Not built yet: answered 501. Once built it asks the configured package repository which service
     packages can be installed (200 as below).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AvailablePackages | Error]
+        Response[AvailablePackages]
     """
 
     kwargs = _get_kwargs()
@@ -98,19 +68,20 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> AvailablePackages | Error | None:
+    client: Client,
+) -> AvailablePackages:
     """List installable service packages
 
      Not built yet: answered 501. Once built it asks the configured package repository which service
     packages can be installed (200 as below).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AvailablePackages | Error
+        AvailablePackages
     """
 
     return sync_detailed(
@@ -120,19 +91,20 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[AvailablePackages | Error]:
+    client: Client,
+) -> Response[AvailablePackages]:
     """List installable service packages
 
      Not built yet: answered 501. Once built it asks the configured package repository which service
     packages can be installed (200 as below).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[AvailablePackages | Error]
+        Response[AvailablePackages]
     """
 
     kwargs = _get_kwargs()
@@ -144,19 +116,20 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> AvailablePackages | Error | None:
+    client: Client,
+) -> AvailablePackages:
     """List installable service packages
 
      Not built yet: answered 501. Once built it asks the configured package repository which service
     packages can be installed (200 as below).
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        AvailablePackages | Error
+        AvailablePackages
     """
 
     return (

@@ -4,20 +4,20 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.service_list import ServiceList
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     *,
-    type_: str | Unset = UNSET,
+    type_: str | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["type"] = type_
+    if type_ is not None:
+        params["type"] = type_
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -30,44 +30,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ServiceList | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> ServiceList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = ServiceList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ServiceList]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[ServiceList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,9 +52,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    type_: str | Unset = UNSET,
-) -> Response[Error | ServiceList]:
+    client: Client,
+    type_: str | None = None,
+) -> Response[ServiceList]:
     """List registered services
 
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
@@ -94,11 +68,12 @@ def sync_detailed(
         type_ (str | Unset):  Example: Southbound.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ServiceList]
+        Response[ServiceList]
     """
 
     kwargs = _get_kwargs(
@@ -114,9 +89,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    type_: str | Unset = UNSET,
-) -> Error | ServiceList | None:
+    client: Client,
+    type_: str | None = None,
+) -> ServiceList:
     """List registered services
 
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
@@ -130,11 +105,12 @@ def sync(
         type_ (str | Unset):  Example: Southbound.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ServiceList
+        ServiceList
     """
 
     return sync_detailed(
@@ -145,9 +121,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    type_: str | Unset = UNSET,
-) -> Response[Error | ServiceList]:
+    client: Client,
+    type_: str | None = None,
+) -> Response[ServiceList]:
     """List registered services
 
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
@@ -161,11 +137,12 @@ async def asyncio_detailed(
         type_ (str | Unset):  Example: Southbound.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | ServiceList]
+        Response[ServiceList]
     """
 
     kwargs = _get_kwargs(
@@ -179,9 +156,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    type_: str | Unset = UNSET,
-) -> Error | ServiceList | None:
+    client: Client,
+    type_: str | None = None,
+) -> ServiceList:
     """List registered services
 
      Returns the core (record `Edge Core`, type `Core`), the storage layer (`Edge Storage`, type
@@ -195,11 +172,12 @@ async def asyncio(
         type_ (str | Unset):  Example: Southbound.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | ServiceList
+        ServiceList
     """
 
     return (

@@ -4,20 +4,20 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.statistics_history import StatisticsHistory
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     *,
-    limit: int | Unset = UNSET,
+    limit: int | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -30,48 +30,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | StatisticsHistory | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> StatisticsHistory:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = StatisticsHistory.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | StatisticsHistory]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[StatisticsHistory]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,9 +52,9 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-) -> Response[Error | StatisticsHistory]:
+    client: Client,
+    limit: int | None = None,
+) -> Response[StatisticsHistory]:
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
@@ -96,11 +66,12 @@ def sync_detailed(
         limit (int | Unset):  Default: 20.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | StatisticsHistory]
+        Response[StatisticsHistory]
     """
 
     kwargs = _get_kwargs(
@@ -116,9 +87,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-) -> Error | StatisticsHistory | None:
+    client: Client,
+    limit: int | None = None,
+) -> StatisticsHistory:
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
@@ -130,11 +101,12 @@ def sync(
         limit (int | Unset):  Default: 20.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | StatisticsHistory
+        StatisticsHistory
     """
 
     return sync_detailed(
@@ -145,9 +117,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-) -> Response[Error | StatisticsHistory]:
+    client: Client,
+    limit: int | None = None,
+) -> Response[StatisticsHistory]:
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
@@ -159,11 +131,12 @@ async def asyncio_detailed(
         limit (int | Unset):  Default: 20.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | StatisticsHistory]
+        Response[StatisticsHistory]
     """
 
     kwargs = _get_kwargs(
@@ -177,9 +150,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    limit: int | Unset = UNSET,
-) -> Error | StatisticsHistory | None:
+    client: Client,
+    limit: int | None = None,
+) -> StatisticsHistory:
     """Get statistics history
 
      Returns the `limit` most recent history entries (default 20), newest first, each holding the deltas
@@ -191,11 +164,12 @@ async def asyncio(
         limit (int | Unset):  Default: 20.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | StatisticsHistory
+        StatisticsHistory
     """
 
     return (

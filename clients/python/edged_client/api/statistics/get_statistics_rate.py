@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.statistics_rates import StatisticsRates
 from ...types import UNSET, Response
 
@@ -33,53 +32,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | StatisticsRates | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> StatisticsRates:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = StatisticsRates.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | StatisticsRates]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[StatisticsRates]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,10 +54,10 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     statistics: str,
     periods: str,
-) -> Response[Error | StatisticsRates]:
+) -> Response[StatisticsRates]:
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
@@ -106,11 +70,12 @@ def sync_detailed(
         periods (str):  Example: 1,5,15.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | StatisticsRates]
+        Response[StatisticsRates]
     """
 
     kwargs = _get_kwargs(
@@ -127,10 +92,10 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     statistics: str,
     periods: str,
-) -> Error | StatisticsRates | None:
+) -> StatisticsRates:
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
@@ -143,11 +108,12 @@ def sync(
         periods (str):  Example: 1,5,15.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | StatisticsRates
+        StatisticsRates
     """
 
     return sync_detailed(
@@ -159,10 +125,10 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     statistics: str,
     periods: str,
-) -> Response[Error | StatisticsRates]:
+) -> Response[StatisticsRates]:
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
@@ -175,11 +141,12 @@ async def asyncio_detailed(
         periods (str):  Example: 1,5,15.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | StatisticsRates]
+        Response[StatisticsRates]
     """
 
     kwargs = _get_kwargs(
@@ -194,10 +161,10 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     statistics: str,
     periods: str,
-) -> Error | StatisticsRates | None:
+) -> StatisticsRates:
     """Get statistics rates
 
      For each named statistic and each period (minutes) returns the rate in counts per minute: the sum of
@@ -210,11 +177,12 @@ async def asyncio(
         periods (str):  Example: 1,5,15.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | StatisticsRates
+        StatisticsRates
     """
 
     return (

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.statistic import Statistic
 from ...types import Response
 
@@ -20,9 +19,9 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | list[Statistic] | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> list[Statistic]:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = []
         _response_200 = response.json()
@@ -33,35 +32,10 @@ def _parse_response(
 
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | list[Statistic]]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[list[Statistic]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -72,8 +46,8 @@ def _build_response(
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | list[Statistic]]:
+    client: Client,
+) -> Response[list[Statistic]]:
     """List statistics
 
      Returns every counter (absolute since start), sorted by key: the fixed keys, one per north service
@@ -81,11 +55,12 @@ def sync_detailed(
     service.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[Statistic]]
+        Response[list[Statistic]]
     """
 
     kwargs = _get_kwargs()
@@ -99,8 +74,8 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | list[Statistic] | None:
+    client: Client,
+) -> list[Statistic]:
     """List statistics
 
      Returns every counter (absolute since start), sorted by key: the fixed keys, one per north service
@@ -108,11 +83,12 @@ def sync(
     service.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[Statistic]
+        list[Statistic]
     """
 
     return sync_detailed(
@@ -122,8 +98,8 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | list[Statistic]]:
+    client: Client,
+) -> Response[list[Statistic]]:
     """List statistics
 
      Returns every counter (absolute since start), sorted by key: the fixed keys, one per north service
@@ -131,11 +107,12 @@ async def asyncio_detailed(
     service.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | list[Statistic]]
+        Response[list[Statistic]]
     """
 
     kwargs = _get_kwargs()
@@ -147,8 +124,8 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | list[Statistic] | None:
+    client: Client,
+) -> list[Statistic]:
     """List statistics
 
      Returns every counter (absolute since start), sorted by key: the fixed keys, one per north service
@@ -156,11 +133,12 @@ async def asyncio(
     service.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | list[Statistic]
+        list[Statistic]
     """
 
     return (

@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...types import Response
 
 
@@ -19,28 +18,17 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> str:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = response.text
         return response_200
 
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -51,8 +39,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | str]:
+    client: Client,
+) -> Response[str]:
     """Prometheus metrics
 
      Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a
@@ -66,11 +54,12 @@ def sync_detailed(
     `authorization.credentials`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | str]
+        Response[str]
     """
 
     kwargs = _get_kwargs()
@@ -84,8 +73,8 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | str | None:
+    client: Client,
+) -> str:
     """Prometheus metrics
 
      Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a
@@ -99,11 +88,12 @@ def sync(
     `authorization.credentials`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | str
+        str
     """
 
     return sync_detailed(
@@ -113,8 +103,8 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | str]:
+    client: Client,
+) -> Response[str]:
     """Prometheus metrics
 
      Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a
@@ -128,11 +118,12 @@ async def asyncio_detailed(
     `authorization.credentials`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | str]
+        Response[str]
     """
 
     kwargs = _get_kwargs()
@@ -144,8 +135,8 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | str | None:
+    client: Client,
+) -> str:
     """Prometheus metrics
 
      Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a
@@ -159,11 +150,12 @@ async def asyncio(
     `authorization.credentials`.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | str
+        str
     """
 
     return (

@@ -6,8 +6,7 @@ from uuid import UUID
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.task_cancelled import TaskCancelled
 from ...types import Response
 
@@ -26,56 +25,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | TaskCancelled | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> TaskCancelled:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = TaskCancelled.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
-
-        return response_409
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | TaskCancelled]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[TaskCancelled]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,8 +48,8 @@ def _build_response(
 def sync_detailed(
     id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | TaskCancelled]:
+    client: Client,
+) -> Response[TaskCancelled]:
     """Cancel a running task
 
      Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
@@ -100,11 +61,12 @@ def sync_detailed(
         id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TaskCancelled]
+        Response[TaskCancelled]
     """
 
     kwargs = _get_kwargs(
@@ -121,8 +83,8 @@ def sync_detailed(
 def sync(
     id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | TaskCancelled | None:
+    client: Client,
+) -> TaskCancelled:
     """Cancel a running task
 
      Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
@@ -134,11 +96,12 @@ def sync(
         id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TaskCancelled
+        TaskCancelled
     """
 
     return sync_detailed(
@@ -150,8 +113,8 @@ def sync(
 async def asyncio_detailed(
     id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[Error | TaskCancelled]:
+    client: Client,
+) -> Response[TaskCancelled]:
     """Cancel a running task
 
      Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
@@ -163,11 +126,12 @@ async def asyncio_detailed(
         id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TaskCancelled]
+        Response[TaskCancelled]
     """
 
     kwargs = _get_kwargs(
@@ -182,8 +146,8 @@ async def asyncio_detailed(
 async def asyncio(
     id: UUID,
     *,
-    client: AuthenticatedClient | Client,
-) -> Error | TaskCancelled | None:
+    client: Client,
+) -> TaskCancelled:
     """Cancel a running task
 
      Stops the task's process and sets its state to `Cancelled` (no `exitCode`, reason `cancelled through
@@ -195,11 +159,12 @@ async def asyncio(
         id (UUID):
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TaskCancelled
+        TaskCancelled
     """
 
     return (

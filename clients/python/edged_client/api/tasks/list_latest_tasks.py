@@ -4,29 +4,32 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.task_list import TaskList
-from ...types import UNSET, Response, Unset
+from ...types import UNSET, Response
 
 
 def _get_kwargs(
     *,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
-    params["name"] = name
+    if name is not None:
+        params["name"] = name
 
-    params["state"] = state
+    if state is not None:
+        params["state"] = state
 
-    params["limit"] = limit
+    if limit is not None:
+        params["limit"] = limit
 
-    params["skip"] = skip
+    if skip is not None:
+        params["skip"] = skip
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -39,44 +42,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | TaskList | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> TaskList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = TaskList.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | TaskList]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[TaskList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,12 +64,12 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Response[Error | TaskList]:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> Response[TaskList]:
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
@@ -106,11 +83,12 @@ def sync_detailed(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TaskList]
+        Response[TaskList]
     """
 
     kwargs = _get_kwargs(
@@ -129,12 +107,12 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Error | TaskList | None:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> TaskList:
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
@@ -148,11 +126,12 @@ def sync(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TaskList
+        TaskList
     """
 
     return sync_detailed(
@@ -166,12 +145,12 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Response[Error | TaskList]:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> Response[TaskList]:
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
@@ -185,11 +164,12 @@ async def asyncio_detailed(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | TaskList]
+        Response[TaskList]
     """
 
     kwargs = _get_kwargs(
@@ -206,12 +186,12 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-    name: str | Unset = UNSET,
-    state: str | Unset = UNSET,
-    limit: int | Unset = UNSET,
-    skip: int | Unset = UNSET,
-) -> Error | TaskList | None:
+    client: Client,
+    name: str | None = None,
+    state: str | None = None,
+    limit: int | None = None,
+    skip: int | None = None,
+) -> TaskList:
     """List the latest execution of each task
 
      Returns the most recent execution per task name, newest first, with the same filters and paging as
@@ -225,11 +205,12 @@ async def asyncio(
         skip (int | Unset):  Default: 0.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | TaskList
+        TaskList
     """
 
     return (

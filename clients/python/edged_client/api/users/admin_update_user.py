@@ -4,9 +4,8 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.admin_user_update_with_id import AdminUserUpdateWithId
-from ...models.error import Error
 from ...models.user import User
 from ...types import Response
 
@@ -30,54 +29,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | User | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> User:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = User.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | User]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[User]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -88,9 +51,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdateWithId,
-) -> Response[Error | User]:
+) -> Response[User]:
     """Update a user (id in the body)
 
      Changes the description, access method, real name or role of the user named by `user_id`; a role
@@ -102,11 +65,12 @@ def sync_detailed(
             besides it. Taking the admin role from the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | User]
+        Response[User]
     """
 
     kwargs = _get_kwargs(
@@ -122,9 +86,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdateWithId,
-) -> Error | User | None:
+) -> User:
     """Update a user (id in the body)
 
      Changes the description, access method, real name or role of the user named by `user_id`; a role
@@ -136,11 +100,12 @@ def sync(
             besides it. Taking the admin role from the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | User
+        User
     """
 
     return sync_detailed(
@@ -151,9 +116,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdateWithId,
-) -> Response[Error | User]:
+) -> Response[User]:
     """Update a user (id in the body)
 
      Changes the description, access method, real name or role of the user named by `user_id`; a role
@@ -165,11 +130,12 @@ async def asyncio_detailed(
             besides it. Taking the admin role from the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | User]
+        Response[User]
     """
 
     kwargs = _get_kwargs(
@@ -183,9 +149,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdateWithId,
-) -> Error | User | None:
+) -> User:
     """Update a user (id in the body)
 
      Changes the description, access method, real name or role of the user named by `user_id`; a role
@@ -197,11 +163,12 @@ async def asyncio(
             besides it. Taking the admin role from the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | User
+        User
     """
 
     return (

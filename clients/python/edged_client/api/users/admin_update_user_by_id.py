@@ -5,9 +5,8 @@ from urllib.parse import quote
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
+from ...client import Client
 from ...models.admin_user_update import AdminUserUpdate
-from ...models.error import Error
 from ...models.user import User
 from ...types import Response
 
@@ -34,54 +33,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | User | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> User:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = User.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-        return response_403
-
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-        return response_404
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | User]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[User]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -93,9 +56,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdate,
-) -> Response[Error | User]:
+) -> Response[User]:
     """Update a user
 
      The same as the update with `user_id` in the body: changes description, access method, real name or
@@ -108,11 +71,12 @@ def sync_detailed(
             the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | User]
+        Response[User]
     """
 
     kwargs = _get_kwargs(
@@ -130,9 +94,9 @@ def sync_detailed(
 def sync(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdate,
-) -> Error | User | None:
+) -> User:
     """Update a user
 
      The same as the update with `user_id` in the body: changes description, access method, real name or
@@ -145,11 +109,12 @@ def sync(
             the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | User
+        User
     """
 
     return sync_detailed(
@@ -162,9 +127,9 @@ def sync(
 async def asyncio_detailed(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdate,
-) -> Response[Error | User]:
+) -> Response[User]:
     """Update a user
 
      The same as the update with `user_id` in the body: changes description, access method, real name or
@@ -177,11 +142,12 @@ async def asyncio_detailed(
             the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | User]
+        Response[User]
     """
 
     kwargs = _get_kwargs(
@@ -197,9 +163,9 @@ async def asyncio_detailed(
 async def asyncio(
     user_id: int,
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: AdminUserUpdate,
-) -> Error | User | None:
+) -> User:
     """Update a user
 
      The same as the update with `user_id` in the body: changes description, access method, real name or
@@ -212,11 +178,12 @@ async def asyncio(
             the `admin` user is 400.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | User
+        User
     """
 
     return (

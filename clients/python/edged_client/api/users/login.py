@@ -4,8 +4,7 @@ from typing import Any
 import httpx
 
 from ... import errors
-from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...client import Client
 from ...models.login_request import LoginRequest
 from ...models.login_result import LoginResult
 from ...types import UNSET, Response, Unset
@@ -31,49 +30,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | LoginResult | None:
+def _parse_response(*, client: Client, response: httpx.Response) -> LoginResult:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
     if response.status_code == 200:
         response_200 = LoginResult.from_dict(response.json())
 
         return response_200
 
-    if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
-
-        return response_400
-
-    if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
-
-        return response_401
-
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-        return response_413
-
-    if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
-
-        return response_429
-
-    if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
-
-        return response_500
-
-    if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
-
-        return response_503
-
-    if client.raise_on_unexpected_status:
-        raise errors.UnexpectedStatus(response.status_code, response.content)
-    else:
-        return None
+    raise errors.UnexpectedStatus(response.status_code, response.content)
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | LoginResult]:
+def _build_response(*, client: Client, response: httpx.Response) -> Response[LoginResult]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,9 +52,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Response[Error | LoginResult]:
+) -> Response[LoginResult]:
     """Log in
 
      Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
@@ -107,11 +75,12 @@ def sync_detailed(
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | LoginResult]
+        Response[LoginResult]
     """
 
     kwargs = _get_kwargs(
@@ -127,9 +96,9 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Error | LoginResult | None:
+) -> LoginResult:
     """Log in
 
      Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
@@ -150,11 +119,12 @@ def sync(
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | LoginResult
+        LoginResult
     """
 
     return sync_detailed(
@@ -165,9 +135,9 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Response[Error | LoginResult]:
+) -> Response[LoginResult]:
     """Log in
 
      Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
@@ -188,11 +158,12 @@ async def asyncio_detailed(
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Response[Error | LoginResult]
+        Response[LoginResult]
     """
 
     kwargs = _get_kwargs(
@@ -206,9 +177,9 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
+    client: Client,
     body: LoginRequest | Unset = UNSET,
-) -> Error | LoginResult | None:
+) -> LoginResult:
     """Log in
 
      Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS
@@ -229,11 +200,12 @@ async def asyncio(
         body (LoginRequest | Unset): User name and password.
 
     Raises:
-        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
-        httpx.TimeoutException: If the request takes longer than Client.timeout.
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
 
     Returns:
-        Error | LoginResult
+        LoginResult
     """
 
     return (

@@ -314,24 +314,6 @@ func (e NorthServiceType) Valid() bool {
 	}
 }
 
-// Defines values for NorthTaskCreateRequestEnabled1.
-const (
-	NorthTaskCreateRequestEnabled1False NorthTaskCreateRequestEnabled1 = "false"
-	NorthTaskCreateRequestEnabled1True  NorthTaskCreateRequestEnabled1 = "true"
-)
-
-// Valid indicates whether the value is a known member of the NorthTaskCreateRequestEnabled1 enum.
-func (e NorthTaskCreateRequestEnabled1) Valid() bool {
-	switch e {
-	case NorthTaskCreateRequestEnabled1False:
-		return true
-	case NorthTaskCreateRequestEnabled1True:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for PackageInstallRequestFormat.
 const (
 	Repository PackageInstallRequestFormat = "repository"
@@ -386,24 +368,6 @@ func (e ScheduleType) Valid() bool {
 	case STARTUP:
 		return true
 	case TIMED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ServiceCreateRequestEnabled1.
-const (
-	ServiceCreateRequestEnabled1False ServiceCreateRequestEnabled1 = "false"
-	ServiceCreateRequestEnabled1True  ServiceCreateRequestEnabled1 = "true"
-)
-
-// Valid indicates whether the value is a known member of the ServiceCreateRequestEnabled1 enum.
-func (e ServiceCreateRequestEnabled1) Valid() bool {
-	switch e {
-	case ServiceCreateRequestEnabled1False:
-		return true
-	case ServiceCreateRequestEnabled1True:
 		return true
 	default:
 		return false
@@ -599,12 +563,12 @@ type AssetCount struct {
 
 // AssetTimespan defines model for AssetTimespan.
 type AssetTimespan struct {
-	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Newest ReadingTimestamp `json:"newest"`
 
-	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Oldest ReadingTimestamp `json:"oldest"`
@@ -617,12 +581,12 @@ type AssetTimespanEntry struct {
 	// Example: sinusoid
 	AssetCode string `json:"asset_code"`
 
-	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Newest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Newest ReadingTimestamp `json:"newest"`
 
-	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Oldest UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Oldest ReadingTimestamp `json:"oldest"`
@@ -682,7 +646,7 @@ type AuditEntry struct {
 	// Example: CONCH
 	Source AuditSource `json:"source"`
 
-	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	Timestamp Timestamp `json:"timestamp"`
@@ -1056,7 +1020,7 @@ type Error struct {
 //
 // Example: {"PURGED":0,"READINGS":15,"history_ts":"2024-05-01 10:15:45.000","sinusoid":15}
 type HistoryEntry struct {
-	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	HistoryTs            Timestamp      `json:"history_ts"`
@@ -1171,15 +1135,12 @@ type NorthTaskCreateRequest struct {
 	// Config Initial values of the plugin's items, keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 	//
 	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
-	Config *map[string]struct {
-		// Value The item's value, as a string.
-		Value string `json:"value"`
-	} `json:"config,omitempty"`
+	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
 	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
 	//
 	// Example: true
-	Enabled NorthTaskCreateRequest_Enabled `json:"enabled"`
+	Enabled bool `json:"enabled"`
 
 	// Name The task name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the task's category, schedule and statistic.
 	//
@@ -1195,19 +1156,6 @@ type NorthTaskCreateRequest struct {
 	//
 	// Example: 30
 	Repeat int64 `json:"repeat"`
-}
-
-// NorthTaskCreateRequestEnabled0 defines model for NorthTaskCreateRequest.Enabled.0.
-type NorthTaskCreateRequestEnabled0 = bool
-
-// NorthTaskCreateRequestEnabled1 defines model for NorthTaskCreateRequest.Enabled.1.
-type NorthTaskCreateRequestEnabled1 string
-
-// NorthTaskCreateRequest_Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
-//
-// Example: true
-type NorthTaskCreateRequest_Enabled struct {
-	union json.RawMessage
 }
 
 // OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
@@ -1391,7 +1339,7 @@ type Reading struct {
 	// Example: {"sinusoid":0.5878}
 	Reading map[string]interface{} `json:"reading"`
 
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp ReadingTimestamp `json:"timestamp"`
@@ -1402,16 +1350,16 @@ type Reading struct {
 // Example: {"sinusoid":{"average":0.0012,"max":1,"min":-1}}
 type ReadingSummary map[string]SummaryValues
 
-// ReadingTimestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+// ReadingTimestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 //
 // Example: 2024-05-01 10:15:42.123456
-type ReadingTimestamp = string
+type ReadingTimestamp = Time
 
 // ReadingValue The timestamp and the value of the requested reading key, as a property named after the key.
 //
 // Example: {"sinusoid":0.5878,"timestamp":"2024-05-01 10:15:42.123456"}
 type ReadingValue struct {
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp            ReadingTimestamp       `json:"timestamp"`
@@ -1546,10 +1494,18 @@ type SeriesEntry struct {
 	// Min Example: 0.5
 	Min float64 `json:"min"`
 
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp ReadingTimestamp `json:"timestamp"`
+}
+
+// ServiceConfigValue The initial value of one configuration item of a new service or task.
+type ServiceConfigValue struct {
+	// Value The item's value, as a string.
+	//
+	// Example: 10
+	Value string `json:"value"`
 }
 
 // ServiceCreateRequest A service to create. `plugin` is required for south and north services (400 without it); an unknown plugin is 404. Without `config` the plugin's defaults are used; a `config` value breaking the plugin's item rules is 400 and nothing is created.
@@ -1557,15 +1513,12 @@ type ServiceCreateRequest struct {
 	// Config Initial values of the service's items (the plugin's, `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown item or the readonly `plugin` item is 400.
 	//
 	// Example: {"dataPointsPerSec":{"value":"10"}}
-	Config *map[string]struct {
-		// Value The item's value, as a string.
-		Value string `json:"value"`
-	} `json:"config,omitempty"`
+	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
 	// Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
 	//
 	// Example: true
-	Enabled ServiceCreateRequest_Enabled `json:"enabled"`
+	Enabled bool `json:"enabled"`
 
 	// Name The service name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the service's category and schedule.
 	//
@@ -1581,19 +1534,6 @@ type ServiceCreateRequest struct {
 	//
 	// Example: south
 	Type string `json:"type"`
-}
-
-// ServiceCreateRequestEnabled0 defines model for ServiceCreateRequest.Enabled.0.
-type ServiceCreateRequestEnabled0 = bool
-
-// ServiceCreateRequestEnabled1 defines model for ServiceCreateRequest.Enabled.1.
-type ServiceCreateRequestEnabled1 string
-
-// ServiceCreateRequest_Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
-//
-// Example: true
-type ServiceCreateRequest_Enabled struct {
-	union json.RawMessage
 }
 
 // ServiceCreated defines model for ServiceCreated.
@@ -1775,7 +1715,7 @@ type SummaryValues struct {
 
 // Task One execution of a scheduled process. `endTime` and `exitCode` are absent while it runs.
 type Task struct {
-	// EndTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// EndTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	EndTime *Timestamp `json:"endTime,omitempty"`
@@ -1810,7 +1750,7 @@ type Task struct {
 	// Example:
 	Reason string `json:"reason"`
 
-	// StartTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+	// StartTime UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
 	StartTime Timestamp `json:"startTime"`
@@ -1842,10 +1782,10 @@ type TaskList struct {
 // Example: Complete
 type TaskState string
 
-// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`.
+// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 //
 // Example: 2024-05-01 10:15:42.123
-type Timestamp = string
+type Timestamp = Time
 
 // TrackingEvent That an asset passed through a service and plugin.
 type TrackingEvent struct {
@@ -1879,7 +1819,7 @@ type TrackingEvent struct {
 	// Example: sine
 	Service string `json:"service"`
 
-	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff`.
+	// Timestamp UTC time with microseconds, `YYYY-MM-DD HH:MM:SS.ffffff` (format `timestamp`, as `Timestamp`).
 	//
 	// Example: 2024-05-01 10:15:42.123456
 	Timestamp ReadingTimestamp `json:"timestamp"`
@@ -2390,68 +2330,6 @@ func (a ReadingValue) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
-// AsNorthTaskCreateRequestEnabled0 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled0
-func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled0() (NorthTaskCreateRequestEnabled0, error) {
-	var body NorthTaskCreateRequestEnabled0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromNorthTaskCreateRequestEnabled0 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled0
-func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeNorthTaskCreateRequestEnabled0 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled0
-func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsNorthTaskCreateRequestEnabled1 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled1
-func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled1() (NorthTaskCreateRequestEnabled1, error) {
-	var body NorthTaskCreateRequestEnabled1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromNorthTaskCreateRequestEnabled1 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled1
-func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeNorthTaskCreateRequestEnabled1 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled1
-func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t NorthTaskCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
 func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
 	var body OptionalPortOrEmpty0
@@ -2572,68 +2450,6 @@ func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
-func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
-	var body ServiceCreateRequestEnabled0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceCreateRequestEnabled0 overwrites any union data inside the ServiceCreateRequest_Enabled as the provided ServiceCreateRequestEnabled0
-func (t *ServiceCreateRequest_Enabled) FromServiceCreateRequestEnabled0(v ServiceCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceCreateRequestEnabled0 performs a merge with any union data inside the ServiceCreateRequest_Enabled, using the provided ServiceCreateRequestEnabled0
-func (t *ServiceCreateRequest_Enabled) MergeServiceCreateRequestEnabled0(v ServiceCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsServiceCreateRequestEnabled1 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled1
-func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled1() (ServiceCreateRequestEnabled1, error) {
-	var body ServiceCreateRequestEnabled1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceCreateRequestEnabled1 overwrites any union data inside the ServiceCreateRequest_Enabled as the provided ServiceCreateRequestEnabled1
-func (t *ServiceCreateRequest_Enabled) FromServiceCreateRequestEnabled1(v ServiceCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceCreateRequestEnabled1 performs a merge with any union data inside the ServiceCreateRequest_Enabled, using the provided ServiceCreateRequestEnabled1
-func (t *ServiceCreateRequest_Enabled) MergeServiceCreateRequestEnabled1(v ServiceCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t ServiceCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *ServiceCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

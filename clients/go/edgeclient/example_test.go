@@ -10,7 +10,7 @@ import (
 	"net/http/httptest"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // fakeGateway stands in for a gateway so that the examples run offline: it
@@ -55,7 +55,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ping, err := edgeclient.Check(c.PingWithResponse(context.Background()))
+	ping, err := c.PingWithResponse(context.Background())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func ExampleClient_Login() {
 	// user 1 admin: true token: tok-1
 }
 
-func ExampleCheck() {
+func ExampleAPIError() {
 	gw := fakeGateway()
 	defer gw.Close()
 
@@ -93,13 +93,14 @@ func ExampleCheck() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	cat, err := edgeclient.Check(c.GetCategoryWithResponse(context.Background(), "service"))
+	cat, err := c.GetCategoryWithResponse(context.Background(), "service")
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println((*cat.JSON200)["name"].Value)
 
-	_, err = edgeclient.Check(c.GetCategoryWithResponse(context.Background(), "nope"))
+	// Every answer outside 2xx is an *APIError.
+	_, err = c.GetCategoryWithResponse(context.Background(), "nope")
 	var apiErr *edgeclient.APIError
 	if errors.As(err, &apiErr) {
 		fmt.Println(apiErr.StatusCode, apiErr.Message, apiErr.RequestID)
@@ -108,5 +109,27 @@ func ExampleCheck() {
 	// Output:
 	// Line 4 gateway
 	// 404 category "nope" not found req-42
+	// true
+}
+
+func ExampleCheck() {
+	gw := fakeGateway()
+	defer gw.Close()
+
+	c, err := edgeclient.New(gw.URL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	// c.Raw returns every answer as it came: the documented error body is
+	// parsed, and Check turns the status into an error.
+	resp, err := c.Raw.GetCategoryWithResponse(context.Background(), "nope")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(resp.StatusCode(), resp.JSON404.Message)
+	_, err = edgeclient.Check(resp, err)
+	fmt.Println(errors.Is(err, edgeclient.ErrNotFound))
+	// Output:
+	// 404 category "nope" not found
 	// true
 }

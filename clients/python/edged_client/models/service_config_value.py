@@ -6,14 +6,15 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="ServiceCreateRequestConfigAdditionalProperty")
+T = TypeVar("T", bound="ServiceConfigValue")
 
 
 @_attrs_define
-class ServiceCreateRequestConfigAdditionalProperty:
-    """
+class ServiceConfigValue:
+    """The initial value of one configuration item of a new service or task.
+
     Attributes:
-        value (str): The item's value, as a string.
+        value (str): The item's value, as a string. Example: 10.
     """
 
     value: str
@@ -37,12 +38,12 @@ class ServiceCreateRequestConfigAdditionalProperty:
         d = dict(src_dict)
         value = d.pop("value")
 
-        service_create_request_config_additional_property = cls(
+        _obj = cls(
             value=value,
         )
 
-        service_create_request_config_additional_property.additional_properties = d
-        return service_create_request_config_additional_property
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:

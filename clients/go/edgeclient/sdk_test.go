@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go"
+	"github.com/edged/edged/clients/go/edgeclient"
 )
 
 // recorder is a gateway stand-in that answers every request with a fixed
@@ -55,12 +55,14 @@ func newClient(t *testing.T, h http.Handler, opts ...edgeclient.Option) *edgecli
 	return c
 }
 
+// sentinels are every sentinel error of the package.
+var sentinels = []error{
+	edgeclient.ErrBadRequest, edgeclient.ErrUnauthorized, edgeclient.ErrForbidden,
+	edgeclient.ErrNotFound, edgeclient.ErrConflict, edgeclient.ErrTooLarge, edgeclient.ErrTooManyRequests,
+	edgeclient.ErrNotImplemented, edgeclient.ErrUnavailable,
+}
+
 func TestCheck(t *testing.T) {
-	sentinels := []error{
-		edgeclient.ErrBadRequest, edgeclient.ErrUnauthorized, edgeclient.ErrForbidden,
-		edgeclient.ErrNotFound, edgeclient.ErrConflict, edgeclient.ErrTooManyRequests,
-		edgeclient.ErrNotImplemented,
-	}
 	tests := []struct {
 		name        string
 		status      int
@@ -77,7 +79,9 @@ func TestCheck(t *testing.T) {
 		{name: "403", status: 403, body: `{"message":"admin only"}`, wantErr: true, wantIs: edgeclient.ErrForbidden, wantMessage: "admin only"},
 		{name: "404 with request id", status: 404, body: `{"message":"category \"x\" not found"}`, headers: map[string]string{"X-Request-Id": "abc"}, wantErr: true, wantIs: edgeclient.ErrNotFound, wantMessage: `category "x" not found`, wantReqID: "abc"},
 		{name: "409", status: 409, body: `{"message":"name taken"}`, wantErr: true, wantIs: edgeclient.ErrConflict, wantMessage: "name taken"},
+		{name: "413", status: 413, body: `{"message":"too big"}`, wantErr: true, wantIs: edgeclient.ErrTooLarge, wantMessage: "too big"},
 		{name: "429", status: 429, body: `{"message":"locked"}`, wantErr: true, wantIs: edgeclient.ErrTooManyRequests, wantMessage: "locked"},
+		{name: "503", status: 503, body: `{"message":"storage down"}`, wantErr: true, wantIs: edgeclient.ErrUnavailable, wantMessage: "storage down"},
 		{name: "501", status: 501, body: `{"message":"login is not implemented yet"}`, wantErr: true, wantIs: edgeclient.ErrNotImplemented, wantMessage: "login is not implemented yet"},
 		{name: "500 matches no sentinel", status: 500, body: `{"message":"internal error; request id r1"}`, wantErr: true, wantMessage: "internal error; request id r1"},
 		{name: "non-JSON body is the message", status: 502, body: "upstream down\n", wantErr: true, wantMessage: "upstream down"},
@@ -87,7 +91,7 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := newClient(t, &recorder{status: tt.status, body: tt.body, headers: tt.headers})
-			resp, err := edgeclient.Check(c.PingWithResponse(context.Background()))
+			resp, err := edgeclient.Check(c.Raw.PingWithResponse(context.Background()))
 			if resp == nil {
 				t.Fatal("Check returned a nil response")
 			}
@@ -161,6 +165,8 @@ func TestNewRejectsBadInput(t *testing.T) {
 		{name: "no host", baseURL: "http://"},
 		{name: "unparsable", baseURL: "http://a b:%zz"},
 		{name: "negative timeout", baseURL: "http://localhost:8081", opts: []edgeclient.Option{edgeclient.WithTimeout(-time.Second)}},
+		{name: "negative retries", baseURL: "http://localhost:8081", opts: []edgeclient.Option{edgeclient.WithRetries(-1)}},
+		{name: "negative retry wait", baseURL: "http://localhost:8081", opts: []edgeclient.Option{edgeclient.WithMaxRetryWait(-time.Second)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -211,7 +217,7 @@ func TestToken(t *testing.T) {
 			if tt.set != nil {
 				c.SetToken(*tt.set)
 			}
-			if _, err := edgeclient.Check(c.PingWithResponse(context.Background(), tt.calls...)); err != nil {
+			if _, err := c.PingWithResponse(context.Background(), tt.calls...); err != nil {
 				t.Fatal(err)
 			}
 			if got := rec.authHeaders(); len(got) != 1 || got[0] != tt.want {
@@ -320,7 +326,7 @@ func TestTimeout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &countingDoer{}
 			c := newClient(t, hold, tt.opts(d)...)
-			_, err := edgeclient.Check(c.PingWithResponse(context.Background()))
+			_, err := c.PingWithResponse(context.Background())
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("err = %v, want context.DeadlineExceeded", err)
 			}
@@ -333,7 +339,7 @@ func TestTimeout(t *testing.T) {
 
 func TestTimeoutCoversSuccessfulCalls(t *testing.T) {
 	c := newClient(t, &recorder{status: 200, body: `{"uptime":5,"health":"green"}`}, edgeclient.WithTimeout(time.Minute))
-	resp, err := edgeclient.Check(c.PingWithResponse(context.Background()))
+	resp, err := c.PingWithResponse(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,3 +349,162 @@ func TestTimeoutCoversSuccessfulCalls(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestErrorsWithoutCheck(t *testing.T) {
+	rec := &recorder{status: 403, body: `{"message":"admin only"}`, headers: map[string]string{"X-Request-Id": "r9"}}
+	c := newClient(t, rec)
+	resp, err := c.ListUsersWithResponse(context.Background())
+	if resp != nil {
+		t.Errorf("a 403 returned the response %+v", resp)
+	}
+	var apiErr *edgeclient.APIError
+	if !errors.As(err, &apiErr) || !errors.Is(err, edgeclient.ErrForbidden) {
+		t.Fatalf("err = %v (%T), want an *APIError matching ErrForbidden", err, err)
+	}
+	if apiErr.StatusCode != 403 || apiErr.Message != "admin only" || apiErr.RequestID != "r9" || string(apiErr.Body) != rec.body {
+		t.Errorf("got %+v", apiErr)
+	}
+
+	// The raw client returns the answer as it came, the documented error
+	// body parsed.
+	raw, err := c.Raw.ListUsersWithResponse(context.Background())
+	if err != nil {
+		t.Fatalf("raw call: %v", err)
+	}
+	if raw.StatusCode() != 403 || raw.JSON403 == nil || raw.JSON403.Message != "admin only" {
+		t.Errorf("raw answer %d %+v", raw.StatusCode(), raw.JSON403)
+	}
+}
+
+// sequence answers the requests in turn with the statuses and headers of
+// its steps (the last step repeats), and records each request's method and
+// body.
+type sequence struct {
+	steps []step
+
+	mu     sync.Mutex
+	n      int
+	bodies []string
+}
+
+type step struct {
+	status     int
+	retryAfter string
+}
+
+func (s *sequence) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	st := s.steps[min(s.n, len(s.steps)-1)]
+	s.n++
+	s.bodies = append(s.bodies, r.Method+" "+string(b))
+	s.mu.Unlock()
+	if st.retryAfter != "" {
+		w.Header().Set("Retry-After", st.retryAfter)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(st.status)
+	if st.status == 200 {
+		_, _ = io.WriteString(w, `{"value":"v","type":"string","description":"d","default":""}`)
+		return
+	}
+	_, _ = io.WriteString(w, `{"message":"busy"}`)
+}
+
+func (s *sequence) requests() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.bodies...)
+}
+
+func TestRetries(t *testing.T) {
+	put := func(c *edgeclient.Client) error {
+		_, err := c.SetCategoryItemWithResponse(context.Background(), "service", "name", edgeclient.ConfigValue{Value: "x"})
+		return err
+	}
+	get := func(c *edgeclient.Client) error {
+		_, err := c.GetCategoryItemWithResponse(context.Background(), "service", "name")
+		return err
+	}
+	post := func(c *edgeclient.Client) error {
+		_, err := c.LoginWithResponse(context.Background(), edgeclient.LoginRequest{Username: "a", Password: "b"})
+		return err
+	}
+	tests := []struct {
+		name      string
+		steps     []step
+		opts      []edgeclient.Option
+		call      func(*edgeclient.Client) error
+		wantCalls int
+		wantIs    error // nil: success
+		wantWait  time.Duration
+	}{
+		{name: "503 then 200", steps: []step{{503, "0"}, {200, ""}}, call: get, wantCalls: 2},
+		{name: "429 twice then 200", steps: []step{{429, "0"}, {429, "0"}, {200, ""}}, call: get, wantCalls: 3},
+		{name: "PUT body sent again", steps: []step{{503, "0"}, {200, ""}}, call: put, wantCalls: 2},
+		{name: "gives up after the retries", steps: []step{{503, "0"}}, call: get, wantCalls: 4, wantIs: edgeclient.ErrUnavailable},
+		{name: "WithRetries(1)", steps: []step{{503, "0"}}, opts: []edgeclient.Option{edgeclient.WithRetries(1)}, call: get, wantCalls: 2, wantIs: edgeclient.ErrUnavailable},
+		{name: "WithRetries(0)", steps: []step{{503, "0"}}, opts: []edgeclient.Option{edgeclient.WithRetries(0)}, call: get, wantCalls: 1, wantIs: edgeclient.ErrUnavailable},
+		{name: "POST is not retried", steps: []step{{429, "0"}}, call: post, wantCalls: 1, wantIs: edgeclient.ErrTooManyRequests},
+		{name: "Retry-After beyond the cap", steps: []step{{429, "3600"}}, call: get, wantCalls: 1, wantIs: edgeclient.ErrTooManyRequests, wantWait: time.Hour},
+		{name: "backoff without Retry-After", steps: []step{{503, ""}, {200, ""}}, opts: []edgeclient.Option{edgeclient.WithRetries(1)}, call: get, wantCalls: 2},
+		{name: "500 is not retried", steps: []step{{500, "0"}}, call: get, wantCalls: 1, wantIs: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			seq := &sequence{steps: tt.steps}
+			c := newClient(t, seq, tt.opts...)
+			err := tt.call(c)
+			got := seq.requests()
+			if len(got) != tt.wantCalls {
+				t.Errorf("%d requests %q, want %d", len(got), got, tt.wantCalls)
+			}
+			for i, r := range got {
+				if r != got[0] {
+					t.Errorf("request %d is %q, the first was %q", i, r, got[0])
+				}
+			}
+			last := tt.steps[min(tt.wantCalls, len(tt.steps))-1].status
+			switch last {
+			case 200:
+				if err != nil {
+					t.Fatalf("err = %v, want success", err)
+				}
+			default:
+				var apiErr *edgeclient.APIError
+				if !errors.As(err, &apiErr) || apiErr.StatusCode != last {
+					t.Fatalf("err = %v, want an *APIError with status %d", err, last)
+				}
+				if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
+					t.Errorf("err = %v, want it to match %v", err, tt.wantIs)
+				}
+				if apiErr.RetryAfter != tt.wantWait {
+					t.Errorf("RetryAfter = %v, want %v", apiErr.RetryAfter, tt.wantWait)
+				}
+			}
+		})
+	}
+}
+
+func TestRetryWaitEndsWithTheContext(t *testing.T) {
+	answered := make(chan struct{})
+	var once sync.Once
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "20")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		once.Do(func() { close(answered) })
+	})
+	c := newClient(t, h)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.GetCategoryItemWithResponse(ctx, "service", "name")
+		done <- err
+	}()
+	// Once the first answer is in, the client waits 20 s before the retry.
+	<-answered
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}

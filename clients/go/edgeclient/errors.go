@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // Sentinel errors an *APIError matches with errors.Is, one per HTTP status a
@@ -19,20 +20,24 @@ var (
 	ErrForbidden       = errors.New("edged: forbidden")         // 403
 	ErrNotFound        = errors.New("edged: not found")         // 404
 	ErrConflict        = errors.New("edged: conflict")          // 409
+	ErrTooLarge        = errors.New("edged: request too large") // 413
 	ErrTooManyRequests = errors.New("edged: too many requests") // 429
 	ErrNotImplemented  = errors.New("edged: not implemented")   // 501
+	ErrUnavailable     = errors.New("edged: unavailable")       // 503
 )
 
 // sentinelByStatus maps a status to the sentinel an *APIError with that
 // status matches.
 var sentinelByStatus = map[int]error{
-	http.StatusBadRequest:      ErrBadRequest,
-	http.StatusUnauthorized:    ErrUnauthorized,
-	http.StatusForbidden:       ErrForbidden,
-	http.StatusNotFound:        ErrNotFound,
-	http.StatusConflict:        ErrConflict,
-	http.StatusTooManyRequests: ErrTooManyRequests,
-	http.StatusNotImplemented:  ErrNotImplemented,
+	http.StatusBadRequest:            ErrBadRequest,
+	http.StatusUnauthorized:          ErrUnauthorized,
+	http.StatusForbidden:             ErrForbidden,
+	http.StatusNotFound:              ErrNotFound,
+	http.StatusConflict:              ErrConflict,
+	http.StatusRequestEntityTooLarge: ErrTooLarge,
+	http.StatusTooManyRequests:       ErrTooManyRequests,
+	http.StatusNotImplemented:        ErrNotImplemented,
+	http.StatusServiceUnavailable:    ErrUnavailable,
 }
 
 // APIError is a response of the gateway with a status outside 2xx. Every
@@ -46,6 +51,13 @@ type APIError struct {
 	// RequestID is the response's X-Request-Id, which the gateway's log
 	// lines quote; empty if the response had none.
 	RequestID string
+	// RetryAfter is the wait the answer's Retry-After header asks for
+	// (429 after failed logins, 503), or zero.
+	RetryAfter time.Duration
+	// Header is the answer's header.
+	Header http.Header
+	// Body is the answer's body (its first MiB).
+	Body []byte
 }
 
 // Error renders the status, the message and the request id.
@@ -76,11 +88,12 @@ type Response interface {
 	Status() string
 }
 
-// Check turns the result of any generated XxxWithResponse call into an error
-// when the call failed or the gateway answered outside 2xx. It returns resp
-// unchanged, so a call reads
+// Check turns the result of a generated XxxWithResponse call of the raw
+// clients (Client.Raw, NewClientWithResponses) into an error when the call
+// failed or the gateway answered outside 2xx; Client's own calls need no
+// Check. It returns resp unchanged, so a call reads
 //
-//	ping, err := edgeclient.Check(c.PingWithResponse(ctx))
+//	ping, err := edgeclient.Check(c.Raw.PingWithResponse(ctx))
 //
 // A transport error is returned as is; a non-2xx answer as an *APIError.
 func Check[R Response](resp R, err error) (R, error) {
@@ -100,21 +113,35 @@ func Check[R Response](resp R, err error) (R, error) {
 // responses carry the raw body in their Body field and the *http.Response in
 // HTTPResponse; they share no method for either, hence the reflection.
 func newAPIError(resp Response) *APIError {
-	e := &APIError{StatusCode: resp.StatusCode()}
 	v := reflect.ValueOf(resp)
 	if v.Kind() == reflect.Pointer {
 		v = v.Elem()
 	}
-	var body []byte
+	var (
+		body []byte
+		hr   = &http.Response{StatusCode: resp.StatusCode(), Header: http.Header{}}
+	)
 	if v.Kind() == reflect.Struct {
 		if f := v.FieldByName("Body"); f.IsValid() && f.Type() == reflect.TypeFor[[]byte]() {
 			body = f.Bytes()
 		}
 		if f := v.FieldByName("HTTPResponse"); f.IsValid() && f.Type() == reflect.TypeFor[*http.Response]() && !f.IsNil() {
-			e.RequestID = f.Interface().(*http.Response).Header.Get("X-Request-Id")
+			hr = f.Interface().(*http.Response)
 		}
 	}
-	e.Message = messageOf(body, e.StatusCode)
+	return errorFromHTTP(hr, body)
+}
+
+// errorFromHTTP builds the *APIError of an answer outside 2xx.
+func errorFromHTTP(resp *http.Response, body []byte) *APIError {
+	e := &APIError{
+		StatusCode: resp.StatusCode,
+		RequestID:  resp.Header.Get("X-Request-Id"),
+		Header:     resp.Header,
+		Body:       body,
+		Message:    messageOf(body, resp.StatusCode),
+	}
+	e.RetryAfter, _ = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 	return e
 }
 

@@ -6,11 +6,13 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="StatisticsRatesRatesAdditionalProperty")
+T = TypeVar("T", bound="StatisticRates")
 
 
 @_attrs_define
-class StatisticsRatesRatesAdditionalProperty:
+class StatisticRates:
+    """Per period in minutes, the rate in counts per minute."""
+
     additional_properties: dict[str, float] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +25,10 @@ class StatisticsRatesRatesAdditionalProperty:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        statistics_rates_rates_additional_property = cls()
+        _obj = cls()
 
-        statistics_rates_rates_additional_property.additional_properties = d
-        return statistics_rates_rates_additional_property
+        _obj.additional_properties = d
+        return _obj
 
     @property
     def additional_keys(self) -> list[str]:
