@@ -131,7 +131,6 @@ func TestConsoleInBrowser(t *testing.T) {
 	p.eval(`document.querySelector('form.login').requestSubmit()`, nil)
 	p.waitFor("the dashboard", `document.querySelector('.health') && document.querySelector('section[aria-label=Services] table')`)
 	p.waitFor("the rates", `document.querySelector('section[aria-label=Rates] table')`)
-	screenshot(ctx, t, b, p.s, filepath.Join(out, "dashboard.png"))
 
 	// Create a sinusoid south service from the services page.
 	p.eval(`location.hash = '#/services'`, nil)
@@ -168,6 +167,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	p.set("input[name=source]", "CONCH")
 	p.waitFor("the configuration change's entry", `[...document.querySelectorAll('td')].some(td => td.textContent.includes('bufferThreshold'))`)
 	screenshot(ctx, t, b, p.s, filepath.Join(out, "audit.png"))
+
+	// The dashboard lists the new service, running.
+	p.eval(`location.hash = '#/dashboard'`, nil)
+	p.waitFor("the running service on the dashboard", `[...document.querySelectorAll('section[aria-label=Services] tr')].some(tr => tr.textContent.includes('Sine browser') && tr.textContent.includes('running'))`)
+	screenshot(ctx, t, b, p.s, filepath.Join(out, "dashboard.png"))
 
 	// At a tablet's width every page still works.
 	if err := b.call(ctx, p.s, "Emulation.setDeviceMetricsOverride",
