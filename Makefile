@@ -142,11 +142,14 @@ $(PYTOOLS): tools/python/requirements.txt
 	$(PY) -m pip check --disable-pip-version-check
 	touch $@
 
-# The console is rebuilt when its sources are newer than the bundle; without
-# Node the committed bundle (kept current by check-generated) is used.
+# make build rebuilds the console when its sources are newer than the
+# bundle and its tools are installed (make tools); it installs nothing
+# itself. Otherwise the committed bundle, kept current by check-generated,
+# is embedded as it is.
 $(CONSOLEOUT)/console.js: $(CONSOLESRC)
-	@if command -v node >/dev/null 2>&1; then $(MAKE) --no-print-directory console; \
-	else echo "node not found: using the committed console in $(CONSOLEOUT)"; fi
+	@if command -v node >/dev/null 2>&1 && [ -e $(CONSOLETOOLS) ] && [ -e $(TSTOOLS) ]; then \
+	  node $(CONSOLEDIR)/build.mjs $(CONSOLEOUT); \
+	else echo "the console's tools are not installed (make tools): embedding the committed console"; fi
 
 $(CONSOLETOOLS): $(CONSOLEDIR)/package-lock.json $(TSTOOLS)
 	cd $(CONSOLEDIR) && npm ci --no-audit --no-fund
