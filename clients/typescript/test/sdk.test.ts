@@ -196,7 +196,7 @@ describe("gateway", () => {
 
   test("an invalid audit entry is a typed 400", async () => {
     await assert.rejects(
-      edge.post("/edge/audit", { body: { source: "LOGGN", severity: "loud" } }),
+      edge.post("/edge/audit", { body: { source: "LOGGN", severity: "loud", details: {} } }),
       (e: unknown) => e instanceof EdgeApiError && e.isBadRequest && e.apiMessage.length > 0,
     );
   });
