@@ -136,7 +136,7 @@ def test_tasks_iterate(client: Client) -> None:
 
 def test_invalid_audit_entry_is_a_typed_400(client: Client) -> None:
     with pytest.raises(BadRequestError) as raised:
-        create_audit_entry.sync(client=client, body=AuditEntryCreate(source=AuditSource.LOGGN, severity="loud"))
+        create_audit_entry.sync(client=client, body=AuditEntryCreate(source=AuditSource.LOGGN, severity="loud", details=AuditEntryCreateDetails()))
     assert raised.value.message
 
 
