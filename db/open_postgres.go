@@ -28,5 +28,9 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		closeAll(p)
 		return nil, err
 	}
+	if err := d.rebuildPendingRollups(ctx); err != nil {
+		closeAll(p)
+		return nil, err
+	}
 	return d, nil
 }

@@ -50,6 +50,10 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		closeAll(w)
 		return nil, err
 	}
+	if err := d.rebuildPendingRollups(ctx); err != nil {
+		closeAll(w)
+		return nil, err
+	}
 
 	if !memory { // every connection to :memory: is a new database
 		r, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_pragma=query_only(1)")

@@ -47,7 +47,7 @@ func schemaVersion(t *testing.T, d *db.DB) (int64, bool) {
 	return rows[0].Version, rows[0].Dirty
 }
 
-const wantSchemaVersion = 1
+const wantSchemaVersion = 2
 
 func TestMigrationsAppliedAndIdempotentOnReopen(t *testing.T) {
 	dbtest.EachDSN(t, func(t *testing.T, dsn string) {

@@ -38,7 +38,7 @@ var postgresJSON = jsonSQL{
 	keyArg:   func(key string) any { return key },
 	value:    "(reading -> ?::text)",
 	isNumber: "jsonb_typeof(reading -> ?::text) = 'number'",
-	number:   "(reading ->> ?::text)::float8",
+	number:   "(reading ->> ?::text)", // text: a number beyond float8 must not fail the query
 	bucket:   postgresBucket,
 }
 
