@@ -25,3 +25,8 @@ func (d *DB) MigrateDown(ctx context.Context) error {
 
 // MigrateUp applies every pending migration, as Open does. Tests only.
 func (d *DB) MigrateUp(ctx context.Context) error { return d.migrateUp(ctx) }
+
+// MigrateTo migrates up or down to version. Tests only.
+func (d *DB) MigrateTo(ctx context.Context, version uint) error {
+	return d.withMigrate(ctx, func(m *migrate.Migrate) error { return m.Migrate(version) })
+}

@@ -30,7 +30,14 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 	bindSQLiteOnce.Do(func() { sqlx.BindDriver(sqliteDriver, sqlx.QUESTION) })
 
 	memory := path == ":memory:"
-	w, err := sqlx.Open(sqliteDriver, path+"?"+sqliteParams+"&_txlock=immediate")
+	// The write connection never checkpoints: the checkpointer does, from
+	// a read connection (checkpoint_sqlite.go). An in-memory database has
+	// no log.
+	writeParams := sqliteParams + "&_txlock=immediate"
+	if !memory {
+		writeParams += "&_pragma=wal_autocheckpoint(0)"
+	}
+	w, err := sqlx.Open(sqliteDriver, path+"?"+writeParams)
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
@@ -69,6 +76,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
 		}
 		d.r = r
+		d.ckpt = startCheckpointer(r)
 	}
 	return d, nil
 }

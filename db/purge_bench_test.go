@@ -52,8 +52,10 @@ func BenchmarkIngestDuringPurge(b *testing.B) {
 					b.ReportMetric(r.before, "readings/s-before")
 					b.ReportMetric(r.during, "readings/s-during")
 					b.ReportMetric(r.during/r.before, "ratio")
+					b.ReportMetric(float64(r.slowestBefore.Microseconds())/1000, "max-insert-ms-before")
 					b.ReportMetric(float64(r.slowest.Microseconds())/1000, "max-insert-ms")
 					b.ReportMetric(float64(r.p99.Microseconds())/1000, "p99-insert-ms")
+					b.ReportMetric(float64(r.over100ms), "inserts-over-100ms")
 					b.ReportMetric(r.purge.Seconds(), "purge-s")
 				}
 			})
@@ -64,7 +66,9 @@ func BenchmarkIngestDuringPurge(b *testing.B) {
 // ingestRun is what ingestDuringPurge measured.
 type ingestRun struct {
 	before, during float64 // readings/s
+	slowestBefore  time.Duration
 	slowest, p99   time.Duration
+	over100ms      int
 	purge          time.Duration
 	removed        int64
 }
@@ -79,9 +83,9 @@ func ingestDuringPurge(b *testing.B, d *db.DB, purge func(ctx context.Context) (
 	defer cancel()
 	var (
 		inserted atomic.Int64
-		measure  atomic.Bool
-		mu       sync.Mutex // guards lat
-		lat      []time.Duration
+		measure  atomic.Int32 // 1: before the purge, 2: during it
+		mu       sync.Mutex   // guards lat
+		lat      [3][]time.Duration
 		wg       sync.WaitGroup
 		failed   = make(chan error, writers)
 	)
@@ -102,9 +106,9 @@ func ingestDuringPurge(b *testing.B, d *db.DB, purge func(ctx context.Context) (
 				}
 				took := time.Since(start)
 				inserted.Add(size)
-				if measure.Load() {
+				if m := measure.Load(); m > 0 {
 					mu.Lock()
-					lat = append(lat, took)
+					lat[m] = append(lat[m], took)
 					mu.Unlock()
 				}
 			}
@@ -113,17 +117,18 @@ func ingestDuringPurge(b *testing.B, d *db.DB, purge func(ctx context.Context) (
 	rate := func(d time.Duration, from int64) float64 { return float64(inserted.Load()-from) / d.Seconds() }
 
 	time.Sleep(warm / 2) // let the writers reach their pace
+	measure.Store(1)
 	from, start := inserted.Load(), time.Now()
 	time.Sleep(warm)
 	var r ingestRun
 	r.before = rate(time.Since(start), from)
 
-	measure.Store(true)
+	measure.Store(2)
 	from, start = inserted.Load(), time.Now()
 	removed, err := purge(ctx)
 	r.purge = time.Since(start)
 	r.during = rate(r.purge, from)
-	measure.Store(false)
+	measure.Store(0)
 	cancel()
 	wg.Wait()
 	close(failed)
@@ -134,10 +139,20 @@ func ingestDuringPurge(b *testing.B, d *db.DB, purge func(ctx context.Context) (
 		b.Fatalf("insert: %v", err)
 	}
 	r.removed = removed
-	slices.Sort(lat)
-	if len(lat) > 0 {
-		r.slowest = lat[len(lat)-1]
-		r.p99 = lat[len(lat)*99/100]
+	for _, l := range lat[1:] {
+		slices.Sort(l)
+	}
+	if l := lat[1]; len(l) > 0 {
+		r.slowestBefore = l[len(l)-1]
+	}
+	if l := lat[2]; len(l) > 0 {
+		r.slowest = l[len(l)-1]
+		r.p99 = l[len(l)*99/100]
+		for _, x := range l {
+			if x > 100*time.Millisecond {
+				r.over100ms++
+			}
+		}
 	}
 	return r
 }

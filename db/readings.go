@@ -74,10 +74,6 @@ type SeriesPoint struct {
 	Count             int64
 }
 
-// PurgeBlock is the most readings one purge transaction deletes; a purge
-// runs as many such transactions as it needs, so ingest interleaves with it.
-const PurgeBlock = 10000
-
 // readingRow is one readings row as scanned.
 type readingRow struct {
 	ID        int64  `db:"id"`
@@ -119,6 +115,7 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	if len(rs) == 0 {
 		return nil
 	}
+	defer d.ingest.begin()()
 	stamp := now()
 	rows := make([]Reading, len(rs))
 	deltas := make(map[string]*assetDelta, 4)
@@ -554,128 +551,6 @@ func seriesBoundarySQL(bucket, code string, w Window) (string, []any) {
 	args := append([]any{code}, wargs...)
 	args = append(append(args, code), fromArgs...)
 	return q, append(args, w.Skip+w.Limit)
-}
-
-// PurgeAssetReadings removes every reading of code stored when it is
-// called, oldest first, in transactions of at most PurgeBlock readings, and
-// keeps the asset's count and time span right (removing the asset's row
-// with its last reading). It returns how many readings it removed; an
-// unknown asset removes 0. Readings inserted while it runs may stay. On an
-// error the blocks already committed stay removed and their number is
-// returned with the error, wrapped.
-func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (int64, error) {
-	return d.purgeAsset(ctx, code, PurgeBlock)
-}
-
-// PurgeAllReadings removes every reading stored when it is called, asset by
-// asset, as PurgeAssetReadings does, and returns how many it removed. On an
-// error the blocks already committed stay removed and their number is
-// returned with the error, wrapped.
-func (d *DB) PurgeAllReadings(ctx context.Context) (int64, error) {
-	return d.purgeAll(ctx, PurgeBlock)
-}
-
-func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
-	maxID, err := d.maxReadingID(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("db: purge all readings: %w", err)
-	}
-	var codes []string
-	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
-		return 0, fmt.Errorf("db: purge all readings: %w", translate(err))
-	}
-	var total int64
-	for _, code := range codes {
-		n, err := d.purgeAssetUpTo(ctx, code, maxID, block)
-		total += n
-		if err != nil {
-			return total, fmt.Errorf("db: purge all readings: %w", err)
-		}
-	}
-	return total, nil
-}
-
-func (d *DB) purgeAsset(ctx context.Context, code string, block int) (int64, error) {
-	maxID, err := d.maxReadingID(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
-	}
-	n, err := d.purgeAssetUpTo(ctx, code, maxID, block)
-	if err != nil {
-		return n, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
-	}
-	return n, nil
-}
-
-// maxReadingID returns the highest reading ID, 0 when there is none. Purges
-// remove readings up to it, so a purge ends even while ingest goes on.
-func (d *DB) maxReadingID(ctx context.Context) (int64, error) {
-	var id int64
-	if err := d.w.GetContext(ctx, &id, "SELECT COALESCE(MAX(id), 0) FROM readings"); err != nil {
-		return 0, fmt.Errorf("highest reading id: %w", translate(err))
-	}
-	return id, nil
-}
-
-// purgeAssetUpTo deletes code's readings with an ID up to maxID in blocks of
-// block rows, one transaction each.
-func (d *DB) purgeAssetUpTo(ctx context.Context, code string, maxID int64, block int) (int64, error) {
-	var total int64
-	for {
-		var n int64
-		err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-			var err error
-			n, err = d.purgeBlock(ctx, tx, code, maxID, block)
-			return err
-		})
-		if err != nil {
-			return total, err
-		}
-		total += n
-		if n < int64(block) {
-			return total, nil
-		}
-	}
-}
-
-// purgeBlock deletes up to block of code's oldest readings with an ID up to
-// maxID and updates the asset's row. The asset's row is locked first, so an
-// insert of the same asset waits for this transaction and then adds to the
-// updated row.
-func (d *DB) purgeBlock(ctx context.Context, tx *sqlx.Tx, code string, maxID int64, block int) (int64, error) {
-	var count int64
-	q := tx.Rebind("SELECT count FROM asset_counts WHERE asset_code = ?" + d.forUpdate())
-	err := tx.GetContext(ctx, &count, q, code)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("lock asset %q: %w", code, translate(err))
-	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM readings WHERE id IN
-		(SELECT id FROM readings WHERE asset_code = ? AND id <= ? ORDER BY user_ts, id LIMIT ?)`), code, maxID, block)
-	if err != nil {
-		return 0, fmt.Errorf("delete readings: %w", translate(err))
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("delete readings: %w", err)
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	if n >= count {
-		_, err = tx.ExecContext(ctx, tx.Rebind("DELETE FROM asset_counts WHERE asset_code = ?"), code)
-	} else {
-		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
-			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
-			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
-			WHERE asset_code = ?`), n, code, code, code)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("update asset %q: %w", code, translate(err))
-	}
-	return n, nil
 }
 
 // jsonSQL holds a dialect's expressions over the reading column for one

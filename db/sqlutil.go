@@ -65,6 +65,7 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", translate(err))
 	}
+	d.ckpt.wrote()
 	return nil
 }
 
