@@ -541,6 +541,60 @@ func TestAssetReadingsData(t *testing.T) {
 	})
 }
 
+// TestAssetAggregatesAtTheFloat64Edges ingests values whose sum is beyond
+// float64 (two readings of 1.7e308; the largest and the most negative
+// float64) and checks that summary and series answer 200 with the right,
+// finite figures.
+func TestAssetAggregatesAtTheFloat64Edges(t *testing.T) {
+	code := unique("conf-edges")
+	port := southService(t)
+	t.Cleanup(func() { purgeAssetQuietly(code) })
+	base := time.Now().UTC().Add(-10 * time.Minute).Truncate(time.Minute)
+	docs := []map[string]any{
+		{"big": 1.7e308, "ends": math.MaxFloat64, "tiny": 5e-324},
+		{"big": 1.7e308, "ends": -math.MaxFloat64, "tiny": 5e-324},
+	}
+	batch := make([]map[string]any, len(docs))
+	for k, doc := range docs {
+		batch[k] = map[string]any{"timestamp": base.Add(time.Duration(k) * time.Second).Format(readingLayout), "asset": code, "readings": doc}
+	}
+	body, err := json.Marshal(batch)
+	if err != nil {
+		t.Fatalf("encode readings: %v", err)
+	}
+	postReadings(t, port, body)
+
+	for _, c := range []struct {
+		key           string
+		min, max, avg float64
+	}{
+		{key: "big", min: 1.7e308, max: 1.7e308, avg: 1.7e308},
+		{key: "ends", min: -math.MaxFloat64, max: math.MaxFloat64, avg: 0},
+		{key: "tiny", min: 5e-324, max: 5e-324, avg: 5e-324},
+	} {
+		t.Run(c.key, func(t *testing.T) {
+			var sum map[string]map[string]float64
+			getJSON(t, assetPath(code, c.key, "summary"), &sum)
+			if got := sum[c.key]; got["min"] != c.min || got["max"] != c.max || got["average"] != c.avg {
+				t.Errorf("summary = %v, want min %g max %g average %g", sum, c.min, c.max, c.avg)
+			}
+			for _, group := range []string{"seconds", "minutes", "hours"} {
+				var series []map[string]any
+				getJSON(t, assetPath(code, c.key, "series")+"?group="+group, &series)
+				if len(series) == 0 {
+					t.Fatalf("series by %s is empty", group)
+				}
+				if group == "seconds" {
+					continue // one value a second: nothing summed
+				}
+				if got := series[0]; len(series) != 1 || got["min"] != c.min || got["max"] != c.max || got["average"] != c.avg {
+					t.Errorf("series by %s = %v, want one bucket of min %g max %g average %g", group, series, c.min, c.max, c.avg)
+				}
+			}
+		})
+	}
+}
+
 // purgeAssetQuietly removes an asset's readings after a test (t.Context is
 // over by then).
 func purgeAssetQuietly(code string) {

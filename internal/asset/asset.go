@@ -24,6 +24,7 @@ type Store interface {
 	AssetReadings(ctx context.Context, code string, w db.Window) ([]db.Reading, error)
 	AssetReadingValues(ctx context.Context, code, key string, w db.Window) ([]db.ReadingValue, error)
 	ReadingSummary(ctx context.Context, code, key string) (db.Summary, error)
+	AssetSummaries(ctx context.Context, code string) ([]db.DatapointSummary, error)
 	ReadingSeries(ctx context.Context, code, key string, b db.Bucket, w db.Window) ([]db.SeriesPoint, error)
 	AssetTimespan(ctx context.Context, code string) (db.Timespan, error)
 	AllTimespans(ctx context.Context) ([]db.Timespan, error)
@@ -145,6 +146,24 @@ func (s *Service) Summary(ctx context.Context, code, key string) (db.Summary, er
 		return db.Summary{}, err
 	}
 	return db.Summary{}, fault.New(fault.NotFound, "reading %q of asset %q has no numeric values", key, code)
+}
+
+// Summaries returns minimum, maximum and average of every numeric reading
+// key (datapoint) of code's readings, sorted by key; it reads the per-minute
+// rollups, so it costs little whatever the asset holds. An asset whose
+// readings hold no numeric value gives an empty list; an asset without
+// readings is a fault.NotFound.
+func (s *Service) Summaries(ctx context.Context, code string) ([]db.DatapointSummary, error) {
+	sums, err := s.store.AssetSummaries(ctx, code)
+	if err != nil {
+		return nil, fmt.Errorf("summaries of asset %q: %w", code, err)
+	}
+	if len(sums) == 0 {
+		if _, err := s.Timespan(ctx, code); err != nil {
+			return nil, err
+		}
+	}
+	return sums, nil
 }
 
 // Groups maps the series group parameter to its bucket width.

@@ -28,6 +28,7 @@ type fakeStore struct {
 	readings  []db.Reading
 	values    []db.ReadingValue
 	summary   db.Summary
+	summaries []db.DatapointSummary
 	series    []db.SeriesPoint
 	timespans map[string]db.Timespan
 	purged    int64
@@ -63,6 +64,12 @@ func (f *fakeStore) ReadingSummary(_ context.Context, code, key string) (db.Summ
 	f.calls = append(f.calls, "ReadingSummary")
 	f.gotCode, f.gotKey = code, key
 	return f.summary, f.err
+}
+
+func (f *fakeStore) AssetSummaries(_ context.Context, code string) ([]db.DatapointSummary, error) {
+	f.calls = append(f.calls, "AssetSummaries")
+	f.gotCode = code
+	return f.summaries, f.err
 }
 
 func (f *fakeStore) ReadingSeries(_ context.Context, code, key string, b db.Bucket, w db.Window) ([]db.SeriesPoint, error) {
@@ -273,6 +280,45 @@ func TestSummary(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSummaries(t *testing.T) {
+	two := []db.DatapointSummary{
+		{Datapoint: "a", Summary: db.Summary{Min: 1, Max: 2, Average: 1.5, Count: 2}},
+		{Datapoint: "b", Summary: db.Summary{Min: -1, Max: -1, Average: -1, Count: 1}},
+	}
+	readings := map[string]db.Timespan{"pump": {AssetCode: "pump"}}
+	cases := []struct {
+		name      string
+		store     *fakeStore
+		want      []db.DatapointSummary
+		wantKind  *fault.Kind
+		wantWords []string
+	}{
+		{name: "every numeric datapoint", store: &fakeStore{summaries: two, timespans: readings}, want: two},
+		{name: "readings without numbers", store: &fakeStore{summaries: []db.DatapointSummary{}, timespans: readings},
+			want: []db.DatapointSummary{}},
+		{name: "unknown asset", store: &fakeStore{summaries: []db.DatapointSummary{}},
+			wantKind: fault.NotFound, wantWords: []string{`"pump"`, "no buffered readings"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := newService(c.store, &fakeAuditor{}).Summaries(t.Context(), "pump")
+			if c.wantKind != nil {
+				wantFault(t, err, c.wantKind, c.wantWords...)
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, c.want) || c.store.gotCode != "pump" {
+				t.Errorf("Summaries = %+v, %v; want %+v", got, err, c.want)
+			}
+		})
+	}
+	t.Run("storage error is not a fault", func(t *testing.T) {
+		_, err := newService(&fakeStore{err: errors.New("disk on fire")}, &fakeAuditor{}).Summaries(t.Context(), "pump")
+		if _, ok := fault.As(err); ok || err == nil {
+			t.Errorf("Summaries with a failing store = %v, want a plain error", err)
+		}
+	})
 }
 
 func TestSeries(t *testing.T) {
