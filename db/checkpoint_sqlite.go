@@ -32,13 +32,16 @@ type checkpointer struct {
 	kick chan struct{} // buffered: a write happened
 	stop context.CancelFunc
 	done chan struct{} // closed when the loop has ended
+	// ran, when set, is told each checkpoint's outcome: the pages in the
+	// log and how many of them are in the database file now.
+	ran func(logPages, copied int, err error)
 }
 
 // startCheckpointer starts checkpointing through the read pool r until
-// close is called.
-func startCheckpointer(r *sqlx.DB) *checkpointer {
+// close is called; ran may be nil.
+func startCheckpointer(r *sqlx.DB, ran func(logPages, copied int, err error)) *checkpointer {
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &checkpointer{kick: make(chan struct{}, 1), stop: cancel, done: make(chan struct{})}
+	c := &checkpointer{kick: make(chan struct{}, 1), stop: cancel, done: make(chan struct{}), ran: ran}
 	go c.loop(ctx, r)
 	return c
 }
@@ -79,7 +82,11 @@ func (c *checkpointer) loop(ctx context.Context, r *sqlx.DB) {
 		// A failed checkpoint (the database busy or closing) leaves the
 		// pages in the log, where readers find them: the next one copies
 		// them.
-		_, _ = r.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
+		var busy, logPages, copied int
+		err := r.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &copied)
+		if c.ran != nil {
+			c.ran(logPages, copied, err)
+		}
 		select {
 		case <-ctx.Done():
 			return

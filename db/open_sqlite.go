@@ -76,7 +76,7 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
 		}
 		d.r = r
-		d.ckpt = startCheckpointer(r)
+		d.ckpt = startCheckpointer(r, nil)
 	}
 	return d, nil
 }

@@ -219,20 +219,15 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 		counts := map[string]int64{}
 		var rollups rollupSet
 		ok := true
-		rows, err := tx.QueryxContext(ctx, `SELECT asset_code, user_ts, ts, id, reading::text AS reading FROM `+name)
-		if err != nil {
-			return translate(err)
-		}
-		for rows.Next() {
+		err := eachRow(ctx, tx, `SELECT asset_code, user_ts, ts, id, reading::text AS reading FROM `+name, nil, func(rows *sqlx.Rows) error {
 			var pr partitionReading
 			if err := rows.StructScan(&pr); err != nil {
-				_ = rows.Close()
 				return translate(err)
 			}
 			if !rule.before.IsZero() && !pr.UserTS.Time.Before(rule.before) ||
 				r.retain && !r.limit.covers(pr.TS.Time, pr.ID) {
 				ok = false
-				break
+				return errStopRows
 			}
 			counts[pr.Code]++
 			res.Removed++
@@ -240,9 +235,10 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 				res.UnsentRemoved++
 			}
 			rollups.add(pr.Code, pr.UserTS.Time, pr.Doc)
-		}
-		if err := errors.Join(rows.Close(), rows.Err()); err != nil {
-			return translate(err)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if !ok {
 			return nil
@@ -339,23 +335,19 @@ func dropPartitionRollups(ctx context.Context, tx *sqlx.Tx, p partition, in []ro
 		}
 		seen[am] = true
 		from := m.Minute.Time
-		rows, err := tx.QueryxContext(ctx, `SELECT user_ts, reading::text FROM readings
+		err := eachRow(ctx, tx, `SELECT user_ts, reading::text FROM readings
 			WHERE asset_code = $1 AND user_ts >= $2 AND user_ts < $3 AND (ts < $4 OR ts >= $5)`,
-			m.Code, from, from.Add(time.Minute), p.from, p.to)
+			[]any{m.Code, from, from.Add(time.Minute), p.from, p.to}, func(rows *sqlx.Rows) error {
+				var ts dbTime
+				var doc []byte
+				if err := rows.Scan(&ts, &doc); err != nil {
+					return translate(err)
+				}
+				rest.add(m.Code, ts.Time, doc)
+				return nil
+			})
 		if err != nil {
-			return fmt.Errorf("rollups: %w", translate(err))
-		}
-		for rows.Next() {
-			var ts dbTime
-			var doc []byte
-			if err := rows.Scan(&ts, &doc); err != nil {
-				_ = rows.Close()
-				return fmt.Errorf("rollups: %w", translate(err))
-			}
-			rest.add(m.Code, ts.Time, doc)
-		}
-		if err := errors.Join(rows.Close(), rows.Err()); err != nil {
-			return fmt.Errorf("rollups: %w", translate(err))
+			return fmt.Errorf("rollups: %w", err)
 		}
 	}
 	rebuilt := map[rollupKey]agg{}

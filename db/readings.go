@@ -494,12 +494,7 @@ func (d *DB) valuesInto(ctx context.Context, tx *sqlx.Tx, code, key string, from
 	q := tx.Rebind(`SELECT user_ts, ` + j.number + ` AS v FROM readings
 		WHERE asset_code = ?` + conds + ` AND ` + j.isNumber)
 	args := append([]any{j.keyArg(key), code}, wargs...)
-	rows, err := tx.QueryxContext(ctx, q, append(args, j.keyArg(key))...)
-	if err != nil {
-		return translate(err)
-	}
-	defer func() { _ = rows.Close() }()
-	for rows.Next() {
+	return eachRow(ctx, tx, q, append(args, j.keyArg(key)), func(rows *sqlx.Rows) error {
 		var ts dbTime
 		var v jsonNumber
 		if err := rows.Scan(&ts, &v); err != nil {
@@ -508,8 +503,8 @@ func (d *DB) valuesInto(ctx context.Context, tx *sqlx.Tx, code, key string, from
 		if v.ok {
 			bs.addValue(ts.Time, v.v)
 		}
-	}
-	return translate(rows.Err())
+		return nil
+	})
 }
 
 // seriesBoundary finds the start of the (Skip+Limit)-th newest bucket of

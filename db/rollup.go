@@ -162,25 +162,18 @@ func rebuildRollups(ctx context.Context, tx *sqlx.Tx, ranges []minuteRange) erro
 	var s rollupSet
 	for _, r := range ranges {
 		from, to := time.UnixMicro(r.from).UTC(), time.UnixMicro(r.to).UTC()
-		rows, err := tx.QueryxContext(ctx, tx.Rebind(`SELECT user_ts, reading FROM readings
-			WHERE asset_code = ? AND user_ts >= ? AND user_ts < ?`), r.asset, from, to)
-		if err != nil {
-			return fmt.Errorf("rebuild rollups: %w", translate(err))
-		}
-		for rows.Next() {
+		err := eachRow(ctx, tx, tx.Rebind(`SELECT user_ts, reading FROM readings
+			WHERE asset_code = ? AND user_ts >= ? AND user_ts < ?`), []any{r.asset, from, to}, func(rows *sqlx.Rows) error {
 			var ts dbTime
 			var doc []byte
 			if err := rows.Scan(&ts, &doc); err != nil {
-				_ = rows.Close()
-				return fmt.Errorf("rebuild rollups: %w", translate(err))
+				return translate(err)
 			}
 			s.add(r.asset, ts.Time, doc)
-		}
-		if err := rows.Close(); err != nil {
-			return fmt.Errorf("rebuild rollups: %w", translate(err))
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("rebuild rollups: %w", translate(err))
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("rebuild rollups: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM reading_rollups
 			WHERE asset_code = ? AND minute >= ? AND minute < ?`), r.asset, from, to); err != nil {
@@ -312,18 +305,16 @@ func rollupBuckets(ctx context.Context, tx *sqlx.Tx, code, key string, from, to 
 		q += ` AND minute < ?`
 		args = append(args, to.UTC())
 	}
-	rows, err := tx.QueryxContext(ctx, tx.Rebind(q+` ORDER BY minute DESC`), args...)
-	if err != nil {
-		return translate(err)
-	}
-	defer func() { _ = rows.Close() }()
-	for !bs.full() && rows.Next() {
+	return eachRow(ctx, tx, tx.Rebind(q+` ORDER BY minute DESC`), args, func(rows *sqlx.Rows) error {
+		if bs.full() {
+			return errStopRows
+		}
 		var m dbTime
 		var a agg
 		if err := rows.Scan(&m, &a.count, &a.sum, &a.min, &a.max); err != nil {
 			return translate(err)
 		}
 		bs.addAgg(m.Time, a)
-	}
-	return translate(rows.Err())
+		return nil
+	})
 }
