@@ -219,7 +219,15 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 		counts := map[string]int64{}
 		var rollups rollupSet
 		ok := true
+		// Reading a day takes seconds of CPU: yield to ingest as steps do.
+		inserts, since := r.d.ingest.started.Load(), time.Now()
 		err := eachRow(ctx, tx, `SELECT asset_code, user_ts, ts, id, reading::text AS reading FROM `+name, nil, func(rows *sqlx.Rows) error {
+			if res.Removed%PurgeBlock == PurgeBlock-1 {
+				if err := r.d.yield(ctx, time.Since(since), inserts); err != nil {
+					return err
+				}
+				inserts, since = r.d.ingest.started.Load(), time.Now()
+			}
 			var pr partitionReading
 			if err := rows.StructScan(&pr); err != nil {
 				return translate(err)

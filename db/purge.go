@@ -274,16 +274,22 @@ func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, e
 	}
 }
 
-// pace sizes the next step so that it takes about purgeStepTarget, and,
-// when readings were being inserted during the step that took took, waits
-// purgeYield times as long so the inserts go first. inserts is the count
-// of inserts started before the step.
+// pace sizes the next step so that it takes about purgeStepTarget and
+// yields to ingest after the step that took took; inserts is the count of
+// inserts started before the step.
 func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) error {
 	if took > 0 {
 		next := int(float64(r.step) * float64(purgeStepTarget) / float64(took))
 		r.step = max(min(next, 2*r.step, r.maxStep), min(purgeMinStep, r.maxStep))
 	}
-	if r.d.ingest.started.Load() == inserts && r.d.ingest.inFlight.Load() == 0 {
+	return r.d.yield(ctx, took, inserts)
+}
+
+// yield waits purgeYield times took when readings were being inserted
+// during the purge work that took took (inserts is the count of inserts
+// started before it), so the inserts go first.
+func (d *DB) yield(ctx context.Context, took time.Duration, inserts int64) error {
+	if d.ingest.started.Load() == inserts && d.ingest.inFlight.Load() == 0 {
 		return nil
 	}
 	return sleep(ctx, purgeYield*took)

@@ -40,11 +40,18 @@ func benchReadings(asset string, base time.Time, from, n int) []db.Reading {
 
 // seed stores n readings of asset in batches and refreshes the planner's
 // statistics, as autovacuum would on a live PostgreSQL.
-func seed(b *testing.B, d *db.DB, asset string, n int) {
+func seed(b *testing.B, d *db.DB, asset string, n int) { seedAt(b, d, asset, n, time.Time{}) }
+
+// seedAt is seed with ingest time ts (zero: now).
+func seedAt(b *testing.B, d *db.DB, asset string, n int, ts time.Time) {
 	b.Helper()
 	const batch = 5000
 	for from := 0; from < n; from += batch {
-		if err := d.InsertReadings(b.Context(), benchReadings(asset, t0, from, min(batch, n-from))); err != nil {
+		rs := benchReadings(asset, t0, from, min(batch, n-from))
+		for i := range rs {
+			rs[i].TS = ts
+		}
+		if err := d.InsertReadings(b.Context(), rs); err != nil {
 			b.Fatalf("seed: %v", err)
 		}
 	}
