@@ -28,6 +28,8 @@ type DB struct {
 	r *sqlx.DB
 	// inserts caches the prepared multi-row reading INSERTs of SQLite.
 	inserts insertStmts
+	// rollupStmts caches the prepared rollup upserts of SQLite.
+	rollupStmts rollupStmts
 	// fence orders the readings stream north services read (stream.go).
 	fence streamFence
 	// ingest tells purges whether readings are being inserted, so they
@@ -132,7 +134,7 @@ func (d *DB) Close() error {
 	if d.r != d.w {
 		errR = d.r.Close()
 	}
-	return errors.Join(d.inserts.close(), errR, d.w.Close())
+	return errors.Join(d.inserts.close(), d.rollupStmts.close(), errR, d.w.Close())
 }
 
 // closeAll closes the pools opened so far when Open fails part-way.

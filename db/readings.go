@@ -160,10 +160,13 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 
 	rollups := rollupsOf(rows)
 
-	var plan []*sql.Stmt
+	var plan, rollupPlan []*sql.Stmt
 	if d.dialect == SQLite {
 		var err error
 		if plan, err = d.sqliteInsertPlan(ctx, len(rows)); err != nil {
+			return fmt.Errorf("db: insert readings: %w", err)
+		}
+		if rollupPlan, err = d.sqliteRollupPlan(ctx, len(rollups)); err != nil {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
 	}
@@ -185,7 +188,7 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 		if err := upsertAssetCounts(ctx, tx, sorted); err != nil {
 			return err
 		}
-		return addRollups(ctx, tx, rollups)
+		return addRollups(ctx, tx, rollups, rollupPlan)
 	})
 	committed = err == nil
 	if err != nil {

@@ -3,6 +3,7 @@ package db
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"time"
@@ -103,25 +104,44 @@ func rollupsOf(rs []Reading) []rollupRow {
 	return s.sorted()
 }
 
-// addRollups adds rows to reading_rollups in tx: counts and sums add up,
-// minimum and maximum widen. Called by InsertReadings in the batch's
-// transaction, after the asset counts, so that a purge (which locks the
-// asset's count row first) and an insert take their locks in one order.
-func addRollups(ctx context.Context, tx *sqlx.Tx, rows []rollupRow) error {
-	for chunk := range slices.Chunk(rows, rollupRowsPerStatement) {
-		args := make([]any, 0, 7*len(chunk))
-		for _, r := range chunk {
+// rollupUpsertSQL is the upsert of n rollup rows: counts and sums add up,
+// minimum and maximum widen.
+func rollupUpsertSQL(n int) string {
+	return `INSERT INTO reading_rollups (asset_code, datapoint, minute, count, scaled_sum, min, max) VALUES ` +
+		repeatJoin("(?, ?, ?, ?, ?, ?, ?)", n) + ` ON CONFLICT (asset_code, datapoint, minute) DO UPDATE SET
+		count = reading_rollups.count + excluded.count,
+		scaled_sum = reading_rollups.scaled_sum + excluded.scaled_sum,
+		min = CASE WHEN excluded.min < reading_rollups.min THEN excluded.min ELSE reading_rollups.min END,
+		max = CASE WHEN excluded.max > reading_rollups.max THEN excluded.max ELSE reading_rollups.max END`
+}
+
+// addRollups adds rows to reading_rollups in tx. InsertReadings calls it
+// in the batch's transaction, after the asset counts, so that a purge
+// (which locks the asset's count row first) and an insert take their locks
+// in one order. plan, when not nil, holds SQLite's prepared upserts for
+// len(rows) rows (sqliteRollupPlan); otherwise each chunk's statement is
+// built.
+func addRollups(ctx context.Context, tx *sqlx.Tx, rows []rollupRow, plan []*sql.Stmt) error {
+	args := make([]any, 0, 7*min(len(rows), rollupRowsPerStatement))
+	for i := 0; len(rows) > 0; i++ {
+		n := min(len(rows), rollupRowsPerStatement)
+		if plan != nil {
+			n = planSize(len(rows), sqliteRollupMaxRows)
+		}
+		args = args[:0]
+		for _, r := range rows[:n] {
 			args = append(args, r.asset, r.datapoint, time.UnixMicro(r.minute).UTC(), r.count, r.sum, r.min, r.max)
 		}
-		q := `INSERT INTO reading_rollups (asset_code, datapoint, minute, count, scaled_sum, min, max) VALUES ` +
-			repeatJoin("(?, ?, ?, ?, ?, ?, ?)", len(chunk)) + ` ON CONFLICT (asset_code, datapoint, minute) DO UPDATE SET
-			count = reading_rollups.count + excluded.count,
-			scaled_sum = reading_rollups.scaled_sum + excluded.scaled_sum,
-			min = CASE WHEN excluded.min < reading_rollups.min THEN excluded.min ELSE reading_rollups.min END,
-			max = CASE WHEN excluded.max > reading_rollups.max THEN excluded.max ELSE reading_rollups.max END`
-		if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
+		var err error
+		if plan != nil {
+			err = execInTx(ctx, tx, plan[i], args)
+		} else {
+			_, err = tx.ExecContext(ctx, tx.Rebind(rollupUpsertSQL(n)), args...)
+		}
+		if err != nil {
 			return fmt.Errorf("rollups: %w", translate(err))
 		}
+		rows = rows[n:]
 	}
 	return nil
 }
@@ -180,7 +200,7 @@ func rebuildRollups(ctx context.Context, tx *sqlx.Tx, ranges []minuteRange) erro
 			return fmt.Errorf("rebuild rollups: %w", translate(err))
 		}
 	}
-	return addRollups(ctx, tx, s.sorted())
+	return addRollups(ctx, tx, s.sorted(), nil)
 }
 
 // rebuildBatchMinutes bounds the minutes one transaction of
