@@ -67,6 +67,8 @@ func BenchmarkIngestDuringPurge(b *testing.B) {
 					b.ReportMetric(float64(r.slowest.Microseconds())/1000, "max-insert-ms")
 					b.ReportMetric(float64(r.p99.Microseconds())/1000, "p99-insert-ms")
 					b.ReportMetric(float64(r.over100ms), "inserts-over-100ms")
+					b.ReportMetric(float64(r.over100msAlone), "inserts-over-100ms-alone")
+					b.ReportMetric(float64(r.inserts), "inserts-during")
 					b.ReportMetric(r.purge.Seconds(), "purge-s")
 				}
 			})
@@ -80,6 +82,8 @@ type ingestRun struct {
 	slowestBefore  time.Duration // alone
 	slowest, p99   time.Duration
 	over100ms      int
+	over100msAlone int
+	inserts        int // during the purge
 	purge          time.Duration
 	removed        int64
 }
@@ -159,7 +163,13 @@ func ingestDuringPurge(b *testing.B, d *db.DB, purge func(ctx context.Context) (
 	}
 	if l := lat[1]; len(l) > 0 {
 		r.slowestBefore = l[len(l)-1]
+		for _, x := range l {
+			if x > 100*time.Millisecond {
+				r.over100msAlone++
+			}
+		}
 	}
+	r.inserts = len(lat[2])
 	if l := lat[2]; len(l) > 0 {
 		r.slowest = l[len(l)-1]
 		r.p99 = l[len(l)*99/100]
