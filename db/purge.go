@@ -313,12 +313,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 // are emptied by one step and their rollups simply dropped.
 func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) error {
 	cond, condArgs := r.filters()
+	// base leaves out the age limit: a step's own bound on user_ts is below
+	// it, and SQLite ranges its index scan on one upper bound only, which
+	// must then be the step's, not the limit.
+	base, baseArgs := `asset_code = ?`+cond, slices.Concat([]any{code}, condArgs)
+	where, args := base, baseArgs
 	if !before.IsZero() {
-		cond += ` AND user_ts < ?`
-		condArgs = append(condArgs, before)
+		where, args = where+` AND user_ts < ?`, slices.Concat(args, []any{before})
 	}
-	where := `asset_code = ?` + cond
-	args := slices.Concat([]any{code}, condArgs)
 	return r.run(ctx, func(tx *sqlx.Tx) (bool, error) {
 		counts, err := r.lockAssets(ctx, tx, []string{code})
 		if err != nil || counts[code] == 0 {
@@ -351,7 +353,11 @@ func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) err
 				boundArgs = []any{last.UserTS.Time, last.UserTS.Time, last.ID}
 			}
 		}
-		n, err := r.deleteReadings(ctx, tx, counts, where+bound, slices.Concat(args, boundArgs))
+		del, delArgs := where, args
+		if more {
+			del, delArgs = base+bound, slices.Concat(baseArgs, boundArgs)
+		}
+		n, err := r.deleteReadings(ctx, tx, counts, del, delArgs)
 		return more && n > 0, err
 	})
 }
