@@ -22,6 +22,10 @@ PYTHON    ?= python3
 PYVENV    := tools/python/.venv
 PY        := $(PYVENV)/bin/python
 PYTOOLS   := $(PYVENV)/.installed
+# The protocol simulators the plugin tests start (pymodbus, asyncua), in a
+# virtualenv of their own so the SDK tools' pins are not disturbed.
+SIMVENV   := tools/sim/.venv
+SIMTOOLS  := $(SIMVENV)/.installed
 TSDIR     := clients/typescript
 TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
 REDOC     := internal/portal/redoc.html
@@ -39,7 +43,7 @@ ROOTTOOLS := root-tools
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz check-system root-tools bench-system
 
 help: ## list the targets
@@ -65,16 +69,16 @@ build: ## build bin/edged (pure Go, no cgo)
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
 	$(BIN) --data $(DATA)
 
-test: check-system check-generated lint ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
+test: check-system check-generated lint $(SIMTOOLS) ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
 	$(MAKE) --no-print-directory test-sdk-go test-sdk-python test-sdk-typescript test-portal test-fuzz
 
 test-all-databases:
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
 	@echo "== unit tests and the storage suite (SQLite and PostgreSQL), conformance on SQLite"
-	CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
+	EDGE_REQUIRE_SIMULATORS=1 CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
 	@echo "== conformance on PostgreSQL"
-	EDGE_CONFORMANCE_DB="$$EDGE_TEST_PG" CGO_ENABLED=0 $(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
+	EDGE_REQUIRE_SIMULATORS=1 EDGE_CONFORMANCE_DB="$$EDGE_TEST_PG" CGO_ENABLED=0 $(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
 
 test-unit: ## unit tests, the storage suite and conformance on SQLite only (no PostgreSQL needed)
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
@@ -146,6 +150,15 @@ $(PYTOOLS): tools/python/requirements.txt
 	$(PYTHON) -m venv $(PYVENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r tools/python/requirements.txt
 	$(PY) -m pip check --disable-pip-version-check
+	touch $@
+
+sim-tools: $(SIMTOOLS) ## install the pinned protocol simulators (pymodbus, asyncua) into tools/sim/.venv
+
+$(SIMTOOLS): tools/sim/requirements.txt
+	rm -rf $(SIMVENV)
+	$(PYTHON) -m venv $(SIMVENV)
+	$(SIMVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r tools/sim/requirements.txt
+	$(SIMVENV)/bin/python -m pip check --disable-pip-version-check
 	touch $@
 
 $(TSTOOLS): $(TSDIR)/package-lock.json

@@ -15,7 +15,12 @@
 // EDGE_CONFORMANCE_DB. Tests use unique names, so a gateway under test may
 // hold other data; tests that would destroy it (restart, shutdown, purging
 // every asset, killing the process) run only on a gateway the suite
-// started, and skip otherwise.
+// started, and skip otherwise. So do the tests of the protocol plugins,
+// which start their counterparts on this machine: the pymodbus and asyncua
+// simulators (tools/sim, `make sim-tools`) and Debian's mosquitto with its
+// command-line clients. A counterpart that is not installed skips its test,
+// unless EDGE_REQUIRE_SIMULATORS is set (make test sets it), which makes it
+// a failure.
 //
 // Flags of both, and their environment variables:
 //

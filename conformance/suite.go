@@ -125,6 +125,15 @@ var suite = []suiteTest{
 	{"TestOptionalAuthentication", Strict, testOptionalAuthentication},
 	{"TestAuthMethod", Strict, testAuthMethod},
 	{"TestCertificateLogin", Strict, testCertificateLogin},
+	// Filter pipelines and the protocol plugins
+	{"TestFilterInstances", Strict, testFilterInstances},
+	{"TestPipelineErrors", Strict, testPipelineErrors},
+	{"TestSouthPipeline", Strict, testSouthPipeline},
+	{"TestNorthPipeline", Strict, testNorthPipeline},
+	{"TestModbusPipeline", Strict, testModbusPipeline},
+	{"TestMQTTKillDuringIngest", Strict, testMQTTKillDuringIngest},
+	{"TestMQTTNorth", Strict, testMQTTNorth},
+	{"TestOPCUAService", Strict, testOPCUAService},
 	// The wire
 	{"TestUnknownRoute", Strict, testUnknownRoute},
 	{"TestMethodNotAllowed", Strict, testMethodNotAllowed},

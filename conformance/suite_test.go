@@ -97,3 +97,11 @@ func TestLockoutBurst(t *testing.T)                          { runSuiteTest(t) }
 func TestLockoutPerClientAddress(t *testing.T)               { runSuiteTest(t) }
 func TestPasswordLength(t *testing.T)                        { runSuiteTest(t) }
 func TestTaskPidIsTheGateway(t *testing.T)                   { runSuiteTest(t) }
+func TestFilterInstances(t *testing.T)                       { runSuiteTest(t) }
+func TestPipelineErrors(t *testing.T)                        { runSuiteTest(t) }
+func TestSouthPipeline(t *testing.T)                         { runSuiteTest(t) }
+func TestNorthPipeline(t *testing.T)                         { runSuiteTest(t) }
+func TestModbusPipeline(t *testing.T)                        { runSuiteTest(t) }
+func TestMQTTKillDuringIngest(t *testing.T)                  { runSuiteTest(t) }
+func TestMQTTNorth(t *testing.T)                             { runSuiteTest(t) }
+func TestOPCUAService(t *testing.T)                          { runSuiteTest(t) }

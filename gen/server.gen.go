@@ -1161,6 +1161,45 @@ type Error struct {
 	Message string `json:"message"`
 }
 
+// FilterCreateRequest A filter instance to create.
+type FilterCreateRequest struct {
+	// FilterConfig Initial values of the instance's items, keyed by item name, each a string checked against its item's rules.
+	//
+	// Example: {"rules":"[{\"datapoint\": \"temp*\", \"factor\": 0.1, \"offset\": -40}]"}
+	FilterConfig *map[string]string `json:"filter_config,omitempty"`
+
+	// Name The instance's name: no control characters, no leading or trailing space; also names its category and its persisted data in a service.
+	//
+	// Example: scale1
+	Name string `json:"name"`
+
+	// Plugin The filter plugin.
+	//
+	// Example: scale
+	Plugin string `json:"plugin"`
+}
+
+// FilterInstance A filter instance.
+type FilterInstance struct {
+	// Name Example: scale1
+	Name string `json:"name"`
+
+	// Plugin The filter plugin the instance runs.
+	//
+	// Example: scale
+	Plugin string `json:"plugin"`
+
+	// Users The services whose pipelines hold the instance, sorted.
+	//
+	// Example: ["modbus1"]
+	Users []string `json:"users"`
+}
+
+// FilterInstanceList defines model for FilterInstanceList.
+type FilterInstanceList struct {
+	Filters []FilterInstance `json:"filters"`
+}
+
 // HistoryEntry The change of every statistic during one collection interval: `history_ts` plus one integer delta per statistic key.
 //
 // Example: {"PURGED":0,"READINGS":15,"history_ts":"2024-05-01 10:15:45.000","sinusoid":15}
@@ -1450,6 +1489,25 @@ type Ping struct {
 //
 // Example: green
 type PingHealth string
+
+// Pipeline defines model for Pipeline.
+type Pipeline struct {
+	// Pipeline The filter instances, in the order they run.
+	//
+	// Example: ["scale1","expr1","delta1"]
+	Pipeline []string `json:"pipeline"`
+
+	// Service Example: modbus1
+	Service string `json:"service"`
+}
+
+// PipelineRequest defines model for PipelineRequest.
+type PipelineRequest struct {
+	// Pipeline Filter instances, in the order they run.
+	//
+	// Example: ["scale1","expr1","delta1"]
+	Pipeline []string `json:"pipeline"`
+}
 
 // PluginData Data a plugin persists between runs.
 type PluginData struct {
@@ -2152,6 +2210,9 @@ type AssetCode = string
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
+// FilterName defines model for FilterName.
+type FilterName = string
+
 // Hours defines model for Hours.
 type Hours = int
 
@@ -2326,6 +2387,12 @@ type ListCategoriesParams struct {
 	Root *bool `form:"root,omitempty" json:"root,omitempty"`
 }
 
+// SetPipelineParams defines parameters for SetPipeline.
+type SetPipelineParams struct {
+	// Append Append the instances to the current pipeline instead of replacing it.
+	Append *bool `form:"append,omitempty" json:"append,omitempty"`
+}
+
 // DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
 type DeleteSetAsideReadingsParams struct {
 	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
@@ -2448,6 +2515,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
+
+// CreateFilterJSONRequestBody defines body for CreateFilter for application/json ContentType.
+type CreateFilterJSONRequestBody = FilterCreateRequest
+
+// SetPipelineJSONRequestBody defines body for SetPipeline for application/json ContentType.
+type SetPipelineJSONRequestBody = PipelineRequest
 
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
@@ -3081,6 +3154,24 @@ type ServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
+	// ListFilters List the filter instances
+	// (GET /edge/filter)
+	ListFilters(w http.ResponseWriter, r *http.Request)
+	// CreateFilter Create a filter instance
+	// (POST /edge/filter)
+	CreateFilter(w http.ResponseWriter, r *http.Request)
+	// DeleteFilter Delete a filter instance
+	// (DELETE /edge/filter/{filter_name})
+	DeleteFilter(w http.ResponseWriter, r *http.Request, filterName FilterName)
+	// GetFilter Get a filter instance
+	// (GET /edge/filter/{filter_name})
+	GetFilter(w http.ResponseWriter, r *http.Request, filterName FilterName)
+	// GetPipeline Get a service's filter pipeline
+	// (GET /edge/filter/{service_name}/pipeline)
+	GetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName)
+	// SetPipeline Set or extend a service's filter pipeline
+	// (PUT /edge/filter/{service_name}/pipeline)
+	SetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName, params SetPipelineParams)
 	// Login Log in
 	// (POST /edge/login)
 	Login(w http.ResponseWriter, r *http.Request)
@@ -3396,6 +3487,42 @@ func (_ Unimplemented) SetCategoryItem(w http.ResponseWriter, r *http.Request, n
 // ResetCategoryItem Reset a configuration item
 // (DELETE /edge/category/{name}/{item}/value)
 func (_ Unimplemented) ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListFilters List the filter instances
+// (GET /edge/filter)
+func (_ Unimplemented) ListFilters(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateFilter Create a filter instance
+// (POST /edge/filter)
+func (_ Unimplemented) CreateFilter(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteFilter Delete a filter instance
+// (DELETE /edge/filter/{filter_name})
+func (_ Unimplemented) DeleteFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetFilter Get a filter instance
+// (GET /edge/filter/{filter_name})
+func (_ Unimplemented) GetFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPipeline Get a service's filter pipeline
+// (GET /edge/filter/{service_name}/pipeline)
+func (_ Unimplemented) GetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// SetPipeline Set or extend a service's filter pipeline
+// (PUT /edge/filter/{service_name}/pipeline)
+func (_ Unimplemented) SetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName, params SetPipelineParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4709,6 +4836,154 @@ func (siw *ServerInterfaceWrapper) ResetCategoryItem(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ResetCategoryItem(w, r, name, item)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListFilters operation middleware
+func (siw *ServerInterfaceWrapper) ListFilters(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListFilters(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateFilter operation middleware
+func (siw *ServerInterfaceWrapper) CreateFilter(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateFilter(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteFilter operation middleware
+func (siw *ServerInterfaceWrapper) DeleteFilter(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "filter_name" -------------
+	var filterName FilterName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "filter_name", chi.URLParam(r, "filter_name"), &filterName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "filter_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteFilter(w, r, filterName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetFilter operation middleware
+func (siw *ServerInterfaceWrapper) GetFilter(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "filter_name" -------------
+	var filterName FilterName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "filter_name", chi.URLParam(r, "filter_name"), &filterName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "filter_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetFilter(w, r, filterName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPipeline operation middleware
+func (siw *ServerInterfaceWrapper) GetPipeline(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "service_name" -------------
+	var serviceName ServiceName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "service_name", chi.URLParam(r, "service_name"), &serviceName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "service_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPipeline(w, r, serviceName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// SetPipeline operation middleware
+func (siw *ServerInterfaceWrapper) SetPipeline(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "service_name" -------------
+	var serviceName ServiceName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "service_name", chi.URLParam(r, "service_name"), &serviceName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "service_name", Err: err})
+		return
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params SetPipelineParams
+
+	// ------------- Optional query parameter "append" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "append", r.URL.Query(), &params.Append, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "append"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "append", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.SetPipeline(w, r, serviceName, params)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6150,6 +6425,24 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/service/{service_name}/plugin/{plugin_name}/data", wrapper.SetPluginData)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/filter", wrapper.ListFilters)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/filter", wrapper.CreateFilter)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/filter/{filter_name}", wrapper.DeleteFilter)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/filter/{filter_name}", wrapper.GetFilter)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/filter/{service_name}/pipeline", wrapper.GetPipeline)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/filter/{service_name}/pipeline", wrapper.SetPipeline)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/track", wrapper.ListTrackingEvents)
@@ -9463,6 +9756,677 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFiltersRequestObject struct {
+}
+
+type ListFiltersResponseObject interface {
+	VisitListFiltersResponse(w http.ResponseWriter) error
+}
+
+type ListFilters200JSONResponse FilterInstanceList
+
+func (response ListFilters200JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListFilters401JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListFilters403JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListFilters500JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListFilters503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListFilters503JSONResponse) VisitListFiltersResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilterRequestObject struct {
+	Body *CreateFilterJSONRequestBody
+}
+
+type CreateFilterResponseObject interface {
+	VisitCreateFilterResponse(w http.ResponseWriter) error
+}
+
+type CreateFilter200JSONResponse FilterInstance
+
+func (response CreateFilter200JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateFilter400JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateFilter401JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateFilter403JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateFilter404JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateFilter409JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateFilter413JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateFilter500JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateFilter503JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilterRequestObject struct {
+	FilterName FilterName `json:"filter_name"`
+}
+
+type DeleteFilterResponseObject interface {
+	VisitDeleteFilterResponse(w http.ResponseWriter) error
+}
+
+type DeleteFilter200JSONResponse Message
+
+func (response DeleteFilter200JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteFilter400JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteFilter401JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteFilter403JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteFilter404JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DeleteFilter409JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteFilter500JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteFilter503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteFilter503JSONResponse) VisitDeleteFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilterRequestObject struct {
+	FilterName FilterName `json:"filter_name"`
+}
+
+type GetFilterResponseObject interface {
+	VisitGetFilterResponse(w http.ResponseWriter) error
+}
+
+type GetFilter200JSONResponse FilterInstance
+
+func (response GetFilter200JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetFilter400JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetFilter401JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetFilter403JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetFilter404JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetFilter500JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetFilter503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetFilter503JSONResponse) VisitGetFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipelineRequestObject struct {
+	ServiceName ServiceName `json:"service_name"`
+}
+
+type GetPipelineResponseObject interface {
+	VisitGetPipelineResponse(w http.ResponseWriter) error
+}
+
+type GetPipeline200JSONResponse Pipeline
+
+func (response GetPipeline200JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetPipeline400JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPipeline401JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPipeline403JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPipeline404JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPipeline500JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPipeline503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPipeline503JSONResponse) VisitGetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipelineRequestObject struct {
+	ServiceName ServiceName `json:"service_name"`
+	Params      SetPipelineParams
+	Body        *SetPipelineJSONRequestBody
+}
+
+type SetPipelineResponseObject interface {
+	VisitSetPipelineResponse(w http.ResponseWriter) error
+}
+
+type SetPipeline200JSONResponse Pipeline
+
+func (response SetPipeline200JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetPipeline400JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetPipeline401JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetPipeline403JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response SetPipeline404JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response SetPipeline413JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetPipeline500JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPipeline503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetPipeline503JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -13884,6 +14848,24 @@ type StrictServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(ctx context.Context, request ResetCategoryItemRequestObject) (ResetCategoryItemResponseObject, error)
+	// ListFilters List the filter instances
+	// (GET /edge/filter)
+	ListFilters(ctx context.Context, request ListFiltersRequestObject) (ListFiltersResponseObject, error)
+	// CreateFilter Create a filter instance
+	// (POST /edge/filter)
+	CreateFilter(ctx context.Context, request CreateFilterRequestObject) (CreateFilterResponseObject, error)
+	// DeleteFilter Delete a filter instance
+	// (DELETE /edge/filter/{filter_name})
+	DeleteFilter(ctx context.Context, request DeleteFilterRequestObject) (DeleteFilterResponseObject, error)
+	// GetFilter Get a filter instance
+	// (GET /edge/filter/{filter_name})
+	GetFilter(ctx context.Context, request GetFilterRequestObject) (GetFilterResponseObject, error)
+	// GetPipeline Get a service's filter pipeline
+	// (GET /edge/filter/{service_name}/pipeline)
+	GetPipeline(ctx context.Context, request GetPipelineRequestObject) (GetPipelineResponseObject, error)
+	// SetPipeline Set or extend a service's filter pipeline
+	// (PUT /edge/filter/{service_name}/pipeline)
+	SetPipeline(ctx context.Context, request SetPipelineRequestObject) (SetPipelineResponseObject, error)
 	// Login Log in
 	// (POST /edge/login)
 	Login(ctx context.Context, request LoginRequestObject) (LoginResponseObject, error)
@@ -14906,6 +15888,173 @@ func (sh *strictHandler) ResetCategoryItem(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ResetCategoryItemResponseObject); ok {
 		if err := validResponse.VisitResetCategoryItemResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListFilters operation middleware
+func (sh *strictHandler) ListFilters(w http.ResponseWriter, r *http.Request) {
+	var request ListFiltersRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListFilters(ctx, request.(ListFiltersRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListFilters")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListFiltersResponseObject); ok {
+		if err := validResponse.VisitListFiltersResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateFilter operation middleware
+func (sh *strictHandler) CreateFilter(w http.ResponseWriter, r *http.Request) {
+	var request CreateFilterRequestObject
+
+	var body CreateFilterJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateFilter(ctx, request.(CreateFilterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateFilter")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateFilterResponseObject); ok {
+		if err := validResponse.VisitCreateFilterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteFilter operation middleware
+func (sh *strictHandler) DeleteFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	var request DeleteFilterRequestObject
+
+	request.FilterName = filterName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteFilter(ctx, request.(DeleteFilterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteFilter")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteFilterResponseObject); ok {
+		if err := validResponse.VisitDeleteFilterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetFilter operation middleware
+func (sh *strictHandler) GetFilter(w http.ResponseWriter, r *http.Request, filterName FilterName) {
+	var request GetFilterRequestObject
+
+	request.FilterName = filterName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetFilter(ctx, request.(GetFilterRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetFilter")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetFilterResponseObject); ok {
+		if err := validResponse.VisitGetFilterResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPipeline operation middleware
+func (sh *strictHandler) GetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName) {
+	var request GetPipelineRequestObject
+
+	request.ServiceName = serviceName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPipeline(ctx, request.(GetPipelineRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPipeline")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPipelineResponseObject); ok {
+		if err := validResponse.VisitGetPipelineResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// SetPipeline operation middleware
+func (sh *strictHandler) SetPipeline(w http.ResponseWriter, r *http.Request, serviceName ServiceName, params SetPipelineParams) {
+	var request SetPipelineRequestObject
+
+	request.ServiceName = serviceName
+	request.Params = params
+
+	var body SetPipelineJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.SetPipeline(ctx, request.(SetPipelineRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetPipeline")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(SetPipelineResponseObject); ok {
+		if err := validResponse.VisitSetPipelineResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -16071,478 +17220,500 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L39chs5ki/6Kgie3TDZp0iT+vCHFBMball2a8aWdSS5e2ZbPl0gCySxKgKcAko0x+OI/etG3H9v3Fe4",
-	"58HmSW4gE0ChilUkJcvt7hlvxI5brCp8JvILmb/82BrJ2VwKJrRqHXxszWlGZ0yzDP46UorpY5kw80fC",
-	"1Cjjc82laB20rqaMUPOYjGTCIjJn2YgJ3WXC/J2QdkwfD2PCFVFMaEIViem/77wcxp1eK2qxD3Q2T1nr",
-	"oKW4yJXkSStqcdPunOppK2oJOjNPTVutqJWxv+Y8Y0nrQGc5i1pqNGUzagY1ox9eMzHR09bBzv5+1Jpx",
-	"4f4eRC29nEMfOuNi0vr0KWodU80mMlueQft1kxrZN8gNW5aHmjGlf6FzXj9U+Ochh/qDzHEXymO8YDrP",
-	"BNFTRjJGEy4misgx/J1SpckZmZoPe+TkwyjNE6ZIrNhIikTFEYlnXOSawX+mfMZ1TKhISKxu+Dwm7b1+",
-	"H7YHpvfXnGXLYn7Qaqs0IS74LJ+Fw+dCswnLYPynms2al5lrNiOmabLgespxQm7ty+s+1Xp+LjNdv+6m",
-	"ofXrvmGdX5t1WB3kG/rBzI6IfDZkmVliJnTGmSJakgw2oWmpYGVLS5WwMc1T3TrY6UeGEOy69fv9frRp",
-	"Hd/glt2HEuxuN9AC7Og9KMG2ehdaOJOZnjYTA9CBHBNKhHmRKJbd8hEjMrM/aKpu7s9jtOyOUpk38Bjo",
-	"4Ze7HN+B3bW1ZHWe5hMumuc8h+eEC6WpGLED2Dc3cViQscwIJUrmelqsBH4WwdtjnmqW+SYeqfA7fLjC",
-	"bFn9ImCzW6zCplln7JbLvIZaL6d8rBWMW3M49iKRC8KFlvDjnCqNi2CfMJGY17kiMyqWJBdcK0InMiKW",
-	"W5hfDNXU8TezYJ7ApQDqWkz5aGqoxU0PyJxIPWXZgivW6fmm/rDbv877/Z0nczufPwx2+jGZ8FumyG6f",
-	"2NdMqwnVlCymUjEi2IIpDXxiafoZ7ARvpkmP/MT1VOaaxK7ZmLRlBhyQ9DuEuqlPqSJCknw+ZxkZylwk",
-	"EVGyOOVK09mcJUSlfDLV6ZLQKaOJO/wTqtmCLh8pMkrl6IbQjBEugAEkTWfaDaj+UPdrD/UFDudPbLm6",
-	"20dGfLoBuXE/In+8fHtG5PC/2EjfRQ2wDXwWZV6OpizJU3aa1J9HZZ8TnpSHtjN4+oQNnzzrPt3t73YH",
-	"A/a0+2w0ftqlT/r9JzTZTYa0Xz9s1+QvMK/moY9lNqO6ddDKc3izZvBIRfeRAZYAQxkQKAH3lQG21bvI",
-	"gEvkbc0cMWR+n6VQNvA42/7Ds/pLpo8UT9hp3Q6dIDdAZqGY7lLzqt+tQ5KxOaPa8kCrfQMPV+yWZTTt",
-	"kaMhTHnGqFDE/Lg0LK007Z8HO9Fg9735ZZ6Cwo6Tqts7oLFitkaBUiUy5EI/2WutV0xAjTnFT60eY1+h",
-	"WUaX5gWll7Ajpl3z9+UNn6+uz1mdfmUoMIJFmNMJFxNkkZZIG2nStF+rdYVKVj0vu6LqpokzGOVjhSs8",
-	"GT+lO/TJoPss6Q+7e6Mnu93nyXPW3R8mT+nT8Q7rjwYNCuvnMgMzVnOK/hdMf2XIb0W6hDErXDUQoabv",
-	"pnWz56EYQjHLeZ5NWGvzCTBDutRUbzEmEN4cZJhmEZlRbbgkGVHFulwoJhTX/JalS9KOjW2aMs1i+5oi",
-	"8bH7qXNIKLmlac6InlJtGIOQuFfQtPlhr99vJBbzTsOsXbe1q/9OsayJUnJl1LEypezUEoF5c5NYWMtP",
-	"P5kv1VwKhabB9zS5YH/NmQJTZiSFZgL+k87nKR9RM8rH/6XMUIOpfmzNmFJ0YtqGrQtYEBw2MsuVJkNG",
-	"qFFVoXMyZHrBmCADkBZw+OG4+4H/W8bGrYPW/3hc+BYe41P1+CTLpB3/6vplOAMCOl9qTgJLjCbHxS1N",
-	"eXIITNKOGEga9Uk5HjNhuCkZc5YmUTAJmZEsT1nPDPBYinHKR/deoKPQLvHqghlGQozUITQ1XH1J2Aeu",
-	"tHrgNRnZ0ftTzcgozzIjGJDe20mOE3ES1A0nYfOMmd+NFmlnkOVCcDGJ8MAIqd0vHViqlzIb8iRh4r5r",
-	"BQeeJjMu4FCY/VwakW72FM+/nLMMGnqgdRrRNDWnTxGa6ykTGpYiIcNcE2M5ZDJlJJFMwWxpmsoFDsR8",
-	"CJM+FZplgqbYzT0n7hqBlWYZYaYx0vaUnZC98WC0M3zKntN+ssf29zsPsABHBCSds4ysBYDnJWGa8lRZ",
-	"M8CbmeaEywnJRcIyqz8iO3mkinOYwMKcSf3SGCH3XZMzWXjV8LhYV9oDbT1Nkowphe3KPBsFGw1n0c3i",
-	"1IxtxoRm957LKGNUG1ZT9VVw7I8XXZAl0w/MBECCgm4oZ0xPzTiAhm9ZprgUFQuwWIVhzlMYD5KEP3uP",
-	"FAk6I4oulTWTjTxWsG7ndJlKmlxJ+ZoabeCeC2elExlK4JAjxhJFBv29Z/tPn5DhUrOHZpjljsgb/j1M",
-	"x5oh7wS9pTylw/TeM1JaZkYQcUXyorXD0g5kDHVaKYAJyYWIiLEH6IRyQVKqUZd+gGm7HkdUmB2HI26d",
-	"qmlKhFyQIRvRXDEYSP3YSRsYBtV0SJVnE1yRRC6EkXq5yBgdTc276IJKuNGNFRnnaWpeGFOeghQhZxLp",
-	"c0EVGU2pmLDkEJZjSejYiOb4wvzRPTJ/xIWZesFGEkwc5ORyRjUfESlGzA+aCrUwMgUW8ZDMTTfGOFpM",
-	"eVo83en3rdkwZTTV05hk6P+YMprYC45gCDUeK+u6weHisaB2CkacqXxkiKuk7e3fX6EzarSUb6hY2qOi",
-	"7q2ojEYyNzYyyF+uSCpHNywBxoEiL+VgQyPftBNEO9S8RnnKEiMduFBuz7ggT7w366FEdnkYxUBlrh0r",
-	"o24uW4wR34Hjx2+ZCFz3nrre6inLvMBAoQj6wHjMRvp+9JELzVMcrJ2JoQ5/ykv08aT/WQTyThjlRmb8",
-	"b/eXYMaAQYe7sa6VWsgsIYmEZQAz6wF29zhjiVHBaKpMN1reMAFrPeNKmeNaKPXAlN8Jlc/nMtMsecMS",
-	"Tq9g8vebX6Awm2+JWUhyXfr+wyy9bjmJ7Xs+JIqJhKx09PBi6ZEqj86MhHEgTfCQCpmB01pTWDeFv7Yp",
-	"+IEiotkH/XieUi7ARzJzPjKju/vB4gXuaMSUesP0VNaYrD+ACmzNVkOzRiE0HDWmYhmTtqcOmZERyzQf",
-	"g07diUg8XySlF0S6ND+bt2LSDl7GR3AGhKHsn1tUGDN8vjDGr3mx9T70q+DTitkdtY4MKzOU+26eGMPd",
-	"EESScDMRmp5nRqHR3FjCY5oqtkKOIH/As0RhtoeEapIyqjSsM5iNPXJFb1CjYpZ1gs0wzuQMfovhx9ha",
-	"+d67MOMiHMAgas2DPz+2KOzBLzO/CetIqLRhVToKfRRnfDLVRE35WFt1TmZ1C5cxmqLHs/T5OdXk7brP",
-	"JLqt66/r2AKXpj3AhYrIDqxKRHbJLWeLiOyBFtHFP/aB2jOZgs8GlQF3vYPU90gRxZRRYVWJXe4Gt6X7",
-	"G29K7U94v1BDNT9xPUXXzf1ox58VNGKGSxJbP05cR1BkyBRPmCJcPxBt7Xyjra9CW5H31zW7/bS0vVe9",
-	"fxuIttAGfva9vK+jZYzFyVEaVshg2zidxku3lU0auZ6avPXDfDxmGdjceJNRanuw09/sdA+nXkzB9d24",
-	"CFd8xtScitV1wAvYTefA3ltCM5rOwAsh0+ReX1ZmYZuJ3Eg2zgFuhxo29JfRg+7oV1+cYFLRdiuVJ1z7",
-	"FareKDB70e4MBfMy0RnlqVmT8npaH1gz60dNvNzFy4yxLjgsg2tr6y8ZOmbObpnQh6A9DRlhs7kuRy99",
-	"bDnXVyWCTLNZObZJsMWPNM3NEjzrP9vBNQp+GbTqRBxcEnK93Mj8zfJcupfNh+Ao2+4zfNV07zd3w3fN",
-	"VFA04ccQzCLyW7WeII4zdnc18EiEyn03YWMuWGIpB4ip7LxRLAhYgTF/BcqKP36KwXIXUrAeubBLGRmz",
-	"AHy5czZCXRv9eeD2wrsRriukWBhJ5/lsTnbJ3JirecYIHUpwF2VMTWWabCS1iiX87vj45PIyIi+PTl+/",
-	"uziJyE9HF2enZ6+M5XB69vLtxZujq9O3ZxC6Q8USvIuH4M9hiQ1zMT/1yJFYotuIpSq8witY3IJmAmNB",
-	"VjjcPUi6Qpz3IsjXXOm6CJg5nWBUm6cvzlTkooTGPFN6lZ7g5dK1/Ma5IIf8tHoBr6Wm6fEmQe6u3cH2",
-	"d8SH0WMqInSUSaUITVOYT0XK30nEB8OJ7Dyb11RO6vUZc4ZhPa2j34gTuIdcwCUwXIYZ7W8ss9XFdQL1",
-	"DhyvUUk+lmLMJzn60a3qV3thHC6BFX5ho5uWQDVoANVFUKvTTYtF3J6a3Mqv0FNlKq7xxvFbYcM3zMC/",
-	"VTv+y4DnbD8H99VrdsvSbWbiu9k0m2VT6BI+heMuQokSEZou6FIFXM4wQX93H3pGLBttRS3LR1tRyzLS",
-	"VtQK+GjZZRI+qHOdrK7ImlPlJmKOFNeKcJGwD6tbAz83CgLS96KADAphsBOFwoDslXjJXp3Z5YzLO2g2",
-	"lc3FgdqWmnfXS46avQ0Yzcr2HlyLLonP3128OokxFHSeZxCxNM+kMbdJm9HRFH6FW/cOfPD67atXZzFJ",
-	"5SR8Fx5dXl28OYuJ0hmjs5WHfzm/eBUTtVSazbBR+9HRxZX/XWma6XwOT15eXr09L55Mc53IhYBHx2/P",
-	"jn+IIbCgysjc86MX1edOycFuj38wLfhYCGt+t5mA2yRDQwlX8N8uALXjPjRN+w/LrV78CJN0oQpswpUG",
-	"U7MNM/ONXPz47qx4LxflN+V8Hrz58nXxJl4ewJOzH47fvoldbLXdMhf/Y9948dOZe8PYLFzgSgT3ZvbF",
-	"ox9f171Yfu3d+cmfj2OSg0eq3NX3f4JHQzq6yeeVUVy9fAGNa6/rkYSZx4l7bha09JwmSfH08qzyVDGh",
-	"3cPjatOjlNEs+Phq5WO4GQwJzbz2ouG1kOrO//Tq9Cwmczq6gQtIoTRNU+p3//xPr96dF89xnRL36OJN",
-	"8QjIH5+8uDw3Y0y4mkOgWHlo5umL8tNwRCeXl+bwsA9B5AaH68aiiZPLy6vzunfCht5dXphNAHdQsfjv",
-	"Li/MIYFf7UWo+91sKfwebuXR5dWL89ia+DqjI3AcgjUQhPI4NmLoOrwMs6R4cfLHOlLM2DhXgc8GDIuJ",
-	"lBhatYQrGtMtxqi2rep7QGLDPuOIxO7DmPBE4d9KCnxiKCruXItAogFjbEUt4HetqAXMzfxr+Bj8fXRx",
-	"ZeSd4VKtqAUsCf89emGeGwaD/+LfhjXgv+/O8N+Xr1tRC44x/PvipzP49+hH8zsctlbUgpNlfjfHCP+F",
-	"9uBg4L/H9vfLK/uveQ7Eiv++O8d/L0w/QG/2X/MekBD+e2XeA0rAf2H8sNetqAV7i+thx31x8seyNHdL",
-	"sCrHHRs5R/pXq26jlIubVSH2mosb575O5aSIyp9LxbWEy13NMjoy75eNrVROHu/s9ff7g+6g3x3sd/d2",
-	"eqmsN77wRNQoe2dgjMqxP+tGHrgDZA9z2a74ucWSCUu69qVuyFTManlNcGUUaxU9P8QIV6pOHTj23pom",
-	"g369NoJmwalms1btNSAMHXOdnGMoIjdsifcJPiuuYrgHIW3WEPGxzS05xzG2Vtwd56fk2BhuR+Wvo5bh",
-	"hCm1SZCtlcfYojJLNqMioYZG/M80Nesms4RlrYPWfkEK5sy7kL6odWsdV/6jT1Hh7CqNH1xb1bGb1+C6",
-	"bjRic01+uLo6N4qIYECkitRMA96xvjQ3vJ3WilZZDA19ap/WEMHxlKdJxkS9YnjDlpWdfKTIyH4SEQWX",
-	"yjVGaNBoQPGngSA039irVYgQ9l5DS8GfcQZ87++3mPdRctfbsnBdgoxOG9ZPtTbKMC2WaevlmeezeWna",
-	"d0qnhccuW+FBVsj7H6teHx/pqCWBYEEItJixDJQdLXvEjIOA85EjMc/o0mh7YBjGMMEYAyRIDLQak/ZQ",
-	"6ilIZzwQLAHleiRnQy5Yckgopv5xQeBNdJx1euStMAYLBEEaLeKGLeGGDbkQtGf0lKh4A5/cMDY3+8cz",
-	"H2SMofYYYoVPiilAGBkqapG1HE0rQmoXHq1p1S1eOe/5bA5xzKg2ajMWw6dv2BLSEMBdbA/uRzjL2S1N",
-	"y4xk0K9hI2kKs7IfmAUqUpfqguqr3t2S96fc+E9Tm7bjt9yZShVx1ji7FSotcbQVOU6HLAWNzb52SOzk",
-	"/e30Ss562POaDv0tbo2bJgWVV/Nb8DXjesoxiYOxxodkwm/NA6A+iLpLONwPOspRgTO3PIqo9aE7kV2b",
-	"GPGiaPUo5RRCzfyZ/zyB/MLT66poXjmT9SJ5hR/csAaPUC74X3MWZkE6KjkkA7NdO/v7xhwwahc4WoV0",
-	"N9mVnzUZplTckLYU6dIcQG02go6YP+WlHbdn5Y7s0R+tr7rEGH/aSHHIGjs1G1Fh4WZXNnPvpkRQvJXw",
-	"hxqjCmmVmdddBf2WmUUtlay0eQ963q7hByKwdUr1Kj1FBJxvwI+4VmVZVpFHX0amFNrmoF+na9YQbrk/",
-	"18A6cnYXUBVFyqteWzvPXYOX+WxG6+6UqqpS0cW68Z3TjNXdQV1hyqvZkZIafUhikadpbJEMMilrLsrm",
-	"vlGapm/HrYOf7zi391HL9IIZAHhLu35zbI/rZuoaX6cXVrBOSMrr7gEfiJlcnFxekaPz04fmHxBZ19Tw",
-	"ZzORwOJZf5+2el7W7Q4EU6xVJFbXqOzJYAunzchxYcpLwdYa84fIhlCD5opQgh2QtmIZpyn/G0swEgAJ",
-	"Hv7TfN2pugHg7n7vmbEE+d/Mf+/3Xfrlahjq6joUbLSOQEt+ftN9j5xAJgbVOuPDXDNIpouteyAOpxLZ",
-	"YHsF6v9QyhSS1UPYiSp9WxZbRyf2YQ2fdt6C9Ru10ib7oJtpeStfw4OentBVsdJwatW0JkAifI4c09IR",
-	"bFZlmeqaLrw5K61ftwwLvG6RxZQhg0JyNbYp6KBhcJP17povWlELHAFlJ6Z9UjMAG3C5umDZBBLc0lQu",
-	"WGI7R0igfMYyPqqZ5JP9/d39Vr2xX9/N5Yym6Z37qSU47ySrN5qC5pW9NowDD1m82k2zs21bV4/3e1WH",
-	"ZI0qAo+jMJc7YEC0OM0VABRwR2mjlLcOWv/75373+fv/+W8NAcGJsVK2Jy+brTZ0d4cJ0dNM5hNMcD46",
-	"P92O3vCnqGmBttUuIe0ElVWe1F72H0uBkoPIW5YhdlAhCEoiGTNrMW0Msq5AHgD8UMpuqagg4OCd6Q9a",
-	"z8kf/kCucUrXrbW6dE1KVajh+tiDQuB40aLIVKYJqQigqMgIwpfMjsKFJACufPfdd9/FnUPkBLiVwqb5",
-	"AS6L3oZXV0R4WdmFd9fqvHW2ZpMQce4p1C5X5BtEozm7zubnHIKhgMQJF4DKBdpZofQ5oiyy5DBkI+nA",
-	"C2CMNK2TdYP+g0u6LUyXhxFxp86celgJ92uLtC8swXaf9Pu/dwH2laXT4LcqnX53sujOfHo9f3Y5nPXu",
-	"mkcKUh8dR0wygNaDydroFQweAs5CYiOcYkeNGKVQElyHJHaSy79WI7vC/bJGCuADOWfNOJUUkDuda7p8",
-	"qWl6akWt0/PbPfznSStqvbt4Hd7XlfSSouUVasCF+nG9W6w+jB2ucJBC0WCsMd1WpNQapaFJWbiTdeqS",
-	"FtZTUbNgPzGs+BK/qh0lKh3O3HS0zCxAZmrvr9RULpTNdLd5ePaS1kaiJS70oDz6ssu8X7NhHhZmdWgQ",
-	"cy/HFpsNIV9chOfqTvgo/Lqclmk+oxicxQRi4bmQ7ALlCDSu8vCbIVY27YgbTd2e/MCVEa0+BWeD2yQI",
-	"3KzRTDE20K8SeLiV5iOS5EBu4EWRaYpmt9dRDkg8xWH8olVM5mmu4FUnIxKWakrmGPJlW6xeg33EQKQX",
-	"sLEXJ0cvTs9eXbYOBvtRq2jbWDr9nb1uf7/bH5BB/2Cwf7C33+uDhPaJVQeD/ZVbwrCN+6bFBG3U7YSN",
-	"DmDJZRBmUx5FcwAO8FzXgI+8ueEiqYbdWIQNTM1BvDKZ2X+DEBxUDTGW7iHicepm/FpOuAggze7AIN+5",
-	"HF0QIo4z17mQLc9e9YZpMpNKk6c7CE1jyPbd1cvuM9IejrLlXD9SiI/WOSSpFJNS0m6Qjrc7ypjunpt+",
-	"+hDL4dH9gviOgO883dl4U5db+IY1qah4lVZF1Kuwa0iu3QLar5qfatECQ3nXtHfKWkWVDBfoeHX0GYQX",
-	"WP0L5jG1lleRMF2aQsln76S5UZ4L/lpM97WcGP3NGDw55EGP8zSthRoAsIqmMH/II0Y8iwiAKplInEc/",
-	"dtgcVkFGHJHyqv/n7PntX2Yvl3+ZvXwy+vOPe6M//zhgr85uR7Mk/c/dP06Tnz70/3Pn5XL06sN+svNS",
-	"/eerZ3VjzNelIj9SVQzCwZ2ykN36YTduQSK7cXX7/aZJooEpAXg87oYnTfE6zvkNIM+rhKi+pbCEO5AF",
-	"VSSpYqG2Lm1QrtmYeSYnGVPqs+QgwJfX37KFXHerOzZoy3Lxz+OQ2JINod8AagwQmVkuVB3GuqbqZnXl",
-	"0SGV1K08A1NDl1CTFbEfbHVG+V1RmPs02Rvuj3e6g/HuqLvH9sbd5+P9/e4OHQyfsuej3QS8JRvQU83q",
-	"zhnVzWA+DtwS1iqApDdrdEhEnqZWDS6totNH4auRFJqLXOYqLashuxWw/4brx6ZzCRNyu+Jn0kwZlsZq",
-	"rnrqKYAcwb+PFImNKpXjDU9sgSFj4uC1CPvARrmL+wrOmEWPtqcv9mvp36/J8VqFj8jnmPtSt3sIU7/p",
-	"iCH0/qkYS4fd407I5oPpXoaI5rpL6wsPwg7Qm1y4TAEMXimUUFTDMXqE67L0Hez3N+EjRC3chE3Dttt8",
-	"iS8Hbob6Q8sdGwBDr6AA/NvOPvEswRnLLvA0apknlcse88sm9mrVBuvftfto19hPNdisRrK+ouoG43cC",
-	"5bCewAHb1IdhBvD7aC/HiLkNQwEgRBtLRzOQoxBV6V9Fc3uYsQLHxX8JzpQsT32QGxyEwDOOA6iLBYbW",
-	"7xsWY7c+9CSsRl2F7mXvGCoNXa25szaDnzIAZQMwM4VgqtaDA3PukSNBcnEjQOKa72XmAekhZi3G7mLv",
-	"daoqyh9beZYGTgqIFD94/HjEhM5oevDkybPdx0aRlVnX1QKoDdzeSmZZJlcjusyOWyHlJmF9Id5DKLPi",
-	"bqZG0knBbCzKisz7uK2n8H3U+tBVyU23QB2rNhakRjbglZvHB81BhSTFZYRpZgjaiFGFkYvSoDNpfrMa",
-	"CJC0WzJF2nv9550eOUqVDICY7coWsRBFgp9ICtbYWJ1lPfB+6OX939fXH/r97vX1h53+9fWHp+P37f84",
-	"CH4djPHX72re7PzHv62XLTWoREHtFT9TYKSrpYp+cSbzBkPuLppIhEhREDi6O9jffdLv90mbkiWjWWdF",
-	"x1gF8neXFu7bO9kDzuJzPHsrFeStvb8+l5l+m4FzrybqW2Ye6NES2iMASSVH56dW2wKTkGtbE0WwiFy3",
-	"Qk99gL/rPHxmQYqD6CcP4QJ308CiDYB/gc/y03sz68VdQOrKsqCEptUAjMVoupoetAFwq7KbRTd122Zz",
-	"y6y7aY2EreRvGcK0LqYC1MwHpSVhslk7/g9MNfuD/QAjesuL4Ui4ho9nzNbKwI7xJtX0GeorRX9lXSX4",
-	"vQ4iqblak+1tdfHXZKptjrpG2OYGr7zFdC5W9tDWddFMaTwAcsa1rphcrUGv3+vf0bNj13tNnvy5dfgg",
-	"Ht4daduGJfzyu/S4CbZ4oIFDMQVlpOB4iS6j4tIqyCGby5SPlvYGbDxmWXGkoKjPrvdpqqJKT7EGYnfR",
-	"vWQPvQ7V0N/qjlbWqZaE2Oy4QAat4yrnJ298wR+LDhxgiWJ5MABGRe5iQ/QAxsgwZmOMGvX06vUlmVKR",
-	"qCm9YaRNV0GFBpU165r/+/7k1ekZOT65uDp9eXp8dHUCv16LN6en36u/HR8f/TibHC1Ovz+anL77c6/X",
-	"uxbwwsnZi5qPNp/+c3PAlWZCo8Fa49Of+1fWpNUWCr2qCFN0+9hGAJ6i6u/n4nOSCYPh1e537V3ea37L",
-	"hPMWKAyYtiUsyvD1deBIYaaqUzHW+ZJjF0rcK3+Lrg0XZBdb4HO0ADtbebDMap4DAsEaHwFCFKx6CfA6",
-	"qtCIy11u9AyYvk0fa3rO2Ijx27q+3f1XU++D/Z2drUZwuYV/ZLgkCD8fOJxw57EakJYTMMzu7h1BUPfV",
-	"/uOMJc5X1YRyf3R+Cq5ohQdEMJYYFdN6qvf7uxY4PkSo7xAsx2hPllFHEXfhENlKTGdDlnkvWaiX5sJe",
-	"BvNbRtqKMRKXvDbxAXAtnBHa29C2iryfMQRxKIqYYMCyw2SIzBwW1DQFJSJw8hGkkmqS8AThrrWcw40F",
-	"n7GOG/skY0zEPXKqyVimqVyoAGw/KTauKGNwQOAbW8igBM/PlY26MLtcMCOgSXnLLAq/09SgmVbUguUD",
-	"m6ISQ+FeWGFNU6l0czU58/SRalDYuv3akCg+P3LI8GsbPT2/3YPpnZ7fPinQ5CvMdfB8pzd48qw36O2A",
-	"a5o96x8cDO4W0KvomL2phwH1PM6C4lia7XbNN92ZTFhscwZHMnMWuCUJIYM9RfevKnMBq8at8j373Yu1",
-	"UYjuwhmrkoYlRtqxC78Ifq3W8EMrxEjslAtG9iIsYGJ++H4N9sSaasN2MPZq1I8BYE0qnZ8kE0ZeoQiq",
-	"vXubm6PTbLcjwy3hSNoNassMFTgjlBDIqGy7P+nv93ZqGR9mV2y0GYrSn/a1estgwy0vTjAQMwG/Lwm+",
-	"qEkil7eklmiC81s+eJ61B9RfTLtWzwDl5wXVtCa4kGpKqHPdWIWl7FypieitbepILDH4ycZLWVeQ96XK",
-	"hSCoZVecm2bPL40pLUZGuvX3dj6tRNeZHpvnBncZq3DHm4oLrzK/dQDBaynLtvgZZGXdSGs3cqOzCBX/",
-	"jGGJOEGNdiVtOeSj81MwnoyiU8icHGos84T5bzuH27mQ/ASf9Z8NtvUofa4HqVApK5ZAg6pZ4Hhmheo3",
-	"k7eVKdwZj9v2V7dLVsNbHWNWPNgeC/eqKF1LaKC3epMX/f6VI1XEY/V7+8+ePqu7DNgarHgjcnWIWewm",
-	"uWZlgizQe13r4Oc2W3HlRuetYMSuO5TU86t3w5ZR5dYxgiwPd2Fltz8iloBBJ6C3LLNAtUa1c0Hk9r6o",
-	"LcPeXFils9ps7uMNW3Ya9+djy/ZgtqrfH+yA28HFpLQOuoPam5yVPVmh/HdXx66SuJ6SGR9l0uYyRCT+",
-	"y1/+8pfumzfdFy/IDz8cvHlzcHnZG8P/xaSNTJrEfltjQFOOfWdVlWA1LnCnN9jZ3dt/EjpWQioJ7iqu",
-	"r5OPe5+65p8d9w/Bfw5K/1xf98x/PPlUez1hF2RDwPDH2thLPzKvk/u0AV2Upilw4ZCU4ErY731IWHVQ",
-	"I6tnsnQC163hSkDllzi59efVeYPvF2gYeoYDD7eWJK8L/LWXnOU2vqeKkXcXr1dh2VavltTB48ceMM0+",
-	"6sls8hic0KXwl4zfWcRnLGUUo7HQCDwkMTqbK/4RbyPqqSt6X4GNg6/uGlyYpfWbJJG81ubHB5npaVrU",
-	"N1Q2XngBQSpjY5mj1jBDXXbVAkxKre3cpUZIvTpmi5hgCROsWeLLl0BhJbyfLS+geXujQgVanNWqNqXA",
-	"m0WsD2DLZHqH6DXYjE1uQWyybhjN0WpHxV2x82Hav7Oexbd9dx5j7IqRUw6rlWrn23IqXyci8dXpm5MX",
-	"MXFMHgxhsmDsJqFLEid0GYNbJKE8dXmMeZqaL0/Prk4ufjx6Hdsw9RjvOH2BQjwJAN4OuqULRYd0uqAA",
-	"XWj6KQTFohr9JIXeGUQg2BCRyIUiAGnYpCMPulWUlYQ7Ydab9DBWSwWR87E9noaPm4W7Or28Oj2+7LlR",
-	"xmaab47O3plJWkwhVqobaxaYpWOX/8g1aQtJnNMM/E+dHrkwWwH+szH8GqKDFS3Z2pGuzt6I5pOpJvkc",
-	"CibBxUl8efzDyYt3r08uejP64RcbbvYL+CRi6yY0K22Xz64l/GT6HLKlBKFGQ+cXJeOMMaJSqXvFHkJ8",
-	"GhKEGVDfzByvE5euAh6dz9Nlj7wAOwB0UkEcTdjq4mFMA+wWJihaV5g2TY6NiWJp1e97G298jGIdY3F7",
-	"e+A7dRZojQX0kyVgCEsEEveDiciAtN9IkdBlxzDwp6R9mcNfQdAiUnSCnnXP157e8Ur8joGhZhUOneFt",
-	"NAgsKGBdIGorXzv7MEpzxW/XusGAlM1xhGNZ5iGuPgsdAaoU1YSCUnRgCcmTsarQ8Txjt1y6lBNFlOZp",
-	"SibSpTzf8Pn8S4W87gyePmHDJ8+6T3f7u93BgD3tPhuNn3bpk37/CU12kyHdKuR1TbYARvqUapkfFr7r",
-	"SpBUVQOszaMC8q4Nr0GG3eyjcxx9hXq27KApnuZ0Ndl5xf0T1OfcePFQ7/0zKqihusbzGfSOSzjjiYBC",
-	"a++ujleuf9zhfPZk9/nzjSNqivgUDYvp6g2gVG1FLRgs1BhATteKWighqpUG/OPtVZNw430AqN0su5oR",
-	"8LvwnBdcZp0a0RCS76LUttZqwqjf9fH4vul1w7pkRhRjsuAdrAm80C2icMkQrS6jCgyXhCeHRmCMtGVz",
-	"lsXphbTsvAL/s6kupevml6/GmPwImjlUiTWB5V6wp6jkvDMvdFacnWwLI6R5H30Adp2xpPJUY/0cqwIg",
-	"FIJTG/zQ1+a0BEkrbqZhfhIpYu0aV+90w/atpgM93AY2LNARZhIbSUikz7jaQko2HLfTJIwRX5epc8ky",
-	"zlRDzbg3G/xf5lQN89EN04ehc8jIPhvaX4Qr4ns1IQrO2RXsbb+3vx+sZiJzo1/V3O2AY6z04ZPtvuOi",
-	"2uFW330ZD6nNK6QfWpFfjoa9qoavN1zeBSHsHm9tFc0Fs3XYYnNq05pceBvZ7lLiG1En+p+R6u4mvimL",
-	"wUfxFCkMRSi9Iq4zvO2HLHjMOyjFWrT3bB18mWsCUWi0CNe3tzoQErX3LUGCqdVoZATUaIfziUiM1U+v",
-	"XL28OCLxjH64ZCJ5TTUTo6Wxsr96VgVc1UoutDpn2SUbhSkW9Xik21h30nLCkvSVC+fj8On9mf7nyKcI",
-	"NYxfPaWiIMQCkDj4rF7h+a2mUQQJFL66Uy4UaTdxr07j7fWG2Mp6kwi6ibCPqFyqyOJYIaZBqU5lZQgW",
-	"FyFYxfbPl+r9z2/l+5/f5e9/vtLvf/5h+v7vP58J/PEiq/nR/HDK3//8coz/Ho/e/3xEi9/NO2fi/d9/",
-	"fpHgD6aL83nxkvngh+n7n08Y9ND5tztm4K01r0L5VHMXva52d53rIAFnK+juwmcJAPZZ4vit/9XlHT54",
-	"4m+90u3KOHGjUtj53smFEjKHpmk2Jw/YA7tdZrq3qPnabXugPHXb2gUbySz5vET1clM1ik5QuM05lcgR",
-	"sSXc/BK3XXAGrDPGMmJgFRdE0TEjM5mwDoRmxjYoz/p855nUciTTGCI/IuICwH6Zy0zH6CF1KWq5CnKY",
-	"D41cdxdG9m2uHFRSOeqkxhjAQdRMGR9Uo0+MYDECJSGrhZhGNJ1KpRsw8MIRfsnQmZq4mDtFw9Tke9ef",
-	"AVhK2LOa6dgnHubMymMHyFa6M10TL7hutZqy0iLCx0Y0mI42u8ofNIX70oieocxFEhFIhbb/fSwzFpFL",
-	"F9t5Foi1iLwIhBpwJgsT5+GAbrioeAeKfu4oUxy5r1JkZcmDzfVrtJZxNJhIIfZWfP728orATfhj21l8",
-	"QCipM7ZgKTBctpKKRiipTYErpxRuY3OUjLtNYWD1aXcQEFYmjoaKFTZ5ghbs08M2HBQp/7akaxhnriCV",
-	"qBdwPHg/iIQjGEoO1xwkDkPZ/auODQ9zDWw5wesRrchCZjc1we1te7d6+ebs6qKnUsbmv/jrSecm77i6",
-	"hkaflvLGpX3pKRXu0zncFPIZk7mOoyoqB4Yeb4ybJ20IV9cywLqACzuu8a4TAustFqRhiuuTCzKmM84S",
-	"sm6OnXVR+T0S48xtXoDVml22Aa65DyFGOjYzkOMxaQ+IIuDwASNckgGZcdEhuUiNvLGjsR//YruBXJgZ",
-	"FblZfZm5t2b0wy9Gy53NtYr9hR2C5mZyYQcUuZgiYatvL11iBMmF5mmVnPytqTN+S2mbuP6GK1h6bEWt",
-	"kObAzONpNUeg+G6F15fOT2NwaekYBYw/DBUtT6RSscAP4E5cwrP8O0aJXjJ9ZASzL+5e9ZrU1nz/QS6M",
-	"5F8SxXQXS3z6M4BwoWlqhOmIZQInuP7eKVCpt9VgcWT1vB6n1BClYsd5B/UVm3PBqk3l8desUrA2XNVj",
-	"5oCu6QumRkWZ/IbEprvXyy8iTtXaZQuCcle1a+pDQEN+GKAbVafl6sS68rBRMckaLVcppptuSaDrR8qW",
-	"sx3JpGIBpVywvcfzeoiu5ktzKL4NNxsYSQEJoM77AtV0UQRVgqBrsBFWyfpzw5id+1hVvHFjCTXGB4Pe",
-	"fp3jzX7ddJ1TNM494hx6IT13WoTESNpUYaVy9EHaosBlDX6vvzMYbLsoqhlp3RPVI+UyXMa5opWoNsyv",
-	"Ywl4gL+nCbGKzgH5eO14xHXrgFy3WArKI+kfIIRrcRYhhXrIHA4tLt9161N9RIAhisaYESPEkafPaHbD",
-	"EiMuhwzzFgvJtEVCFJ7AO2B/PuTNC09aIe1E9jhGtUHrfh+DYft1Wsde8ErbBlve4U77J4BFq5M3FjsR",
-	"FvrQX1DEPFFxoZ4j4AdqUhbmr+qKKouEVeiTtdbojH5wVUH7kHO64uRYXRFjHR05lrc1J2zif+sSchrE",
-	"uM+wtaoKNs3FBGK4D0gzDFnxdltNaQahhUwQZRa4KGqubFvYEMComm86n5dQgpNx5Pm+aWUfyntl2noQ",
-	"lMVSS3WXdOC6DtxWVZxp0o59oINVfGMCh6XiqopWfU1VT1UUurIQbc8i9RnNA31bFjRVzdkoqMQ/lQv1",
-	"sA6qUDWuMxa3918BSag158aqYH4gltRL1Qc2UgOe2Ro9sMZ9ttZWD5LU7ubQugd44b2cYHfamUYfWYVm",
-	"N4R71kYM3gURtOqTW7dGdeBS9/O2+a/rHVuf5dHyhB3iHVZXtZblOOZdX6YtFxrqZAyVTHPNQoSHe9cR",
-	"xEbx32oJwSqkxNYl/75/9/LlycXJi4i8OL08Prp4Yf4ToS8iD0MRkXdnlydnV/DvmXsKmSV0xtYZKe0s",
-	"hJroQOWQQswGjx2/AAiH+Drv93dHJbYNP7HuKbwXVysoWrj4OxZiMit5V1yNz6oG6qlGWdj+mou7Uo3T",
-	"daBzxr7iTJF2fQZBZWKb1CyvjdQweTtY12NkE4owxWJrDl+qVLBJ3vOiNlEwsvVrekF1Heh+5n5uCk/Z",
-	"UDKhiMWqcHeWkTnLuARbb8ZFrs3aQAAI1VDoHc8qZIDic6jhwjX68N3Acdw1U1vtr1Q/IYKG7zOEwOIt",
-	"Si18bA1aB0/6UWu/dbD/vPdscylcXNnaTSnlx64q4bUReJh5eo8YvMG9IvC623xW9ZJtGTd3RdVNffGQ",
-	"ApgZLwM8nK+Nwe6RmInkChNgjPbIPnB9DEghNGNGohjb11vG9eAItoU7mbuun9Vh94vsI5cAAOGiLGFJ",
-	"RAbet2Fdyu0YDdiYKLpUZDFddg7L4y6hc8Isx4brH1MxYino3jBzyArI8rk2v0CSUTUGf5WNNTmjoDue",
-	"kDZcLgiXfigmXbVUms38zHjSOSQqz26h2FFtCkzryfgp3aFPBt1nSX/Y3Rs92e0+T56z7v4weUqfjndY",
-	"fzT4vKwPjw+LUW1OzOoVvHh/va472yZ5NC3RmiWpoH7Z5LODIPMruIR2L9nPI6KkdQ/ArGxwaJAB5D5w",
-	"tSTAnp1XAqL3dvZ26jZ865yVIZtym1m9GsGyJmOl3qf203RZkHFxCbagiowcGbsijHCdu+BqtZxRXbR2",
-	"pu98dOFWZOMXVN1cwovbZ4Jgw+GwAu/UvCHGBdC/3RpsH5nkl81BFFcj4h/q1NVGGZlBB0NYX4Ckbv3W",
-	"RbybxuudJnCAtvaYgFTZpDlhk03DuNS1sI7xhb1VPSTxsTRrollM2kwkLjrWHPjOYYlJtyuV9szjEs9u",
-	"m+Ngr91WM1hd7FAuRsbATC1Ahb1mvPC3dW485j89WUWtoKfyRWPw/sre3wGrIk35RqyKuEcM6a6CVYC7",
-	"WoXTfaQKiAeFDsDLF39SZE4zBXxzRrjQ0vwXz0hKxSSnE7gep5p1YWBmNqT9SpKYJROG2Js90BQicr7U",
-	"UylIbN7W+NPVcs4uYYIkfkE12xIx4wvAZezWw2VcZXR0w8Xk5LYWpfDKyDdvL87NP0VxxwK8D+pHge1+",
-	"p2uv+zh7EzbP2IhqlqyhI5/Tx25B46GKFN+t3lULqVfEQhi4endokoagX0MzDTGhgXbhJbxDY+PC1k2x",
-	"l1fabFrVQbUJj425HV7L3UJycKU1twhV5uJWplUwpbX7qJpcxWG06FYTb/IjPtzdkbsqwiWMgiofsKGB",
-	"3yo8rHWUWisSVtZ8VTRYlws6awAttOxQ70QkfslTzbKYtFeO6RiemHdOJhjt2faoo/VOo5IYwM5bUQt7",
-	"aEUtbKaS9OreauQxDeLXPN1e/Jb41UY5DG3XLTpCz1+i5r69glSo4UM6uplkMhcJyaGtGo32+XCH7Y0G",
-	"tLufPBl399hT2n02fD7q9pMB2xnv0r3h/uje2pKNhXO9WyPkDlHSDarjO1VXfPgIkFkObZy2q32uiDBW",
-	"ha1KVpeYREGHe8P0VCab9vYofHe1gndYuIyPtbWVZNZgMqRnKzcO6wsARADI0hhXIFNG2gNicWp2LFLN",
-	"rsWq2SvQaiKy724ZytL+Tig5pvnTVZSdjd+szlpuW/LAdhm045ckKm9ksMCbMXUMQWGY570K+JrBNNHV",
-	"LzNPWL66fIuKqjsYg5V8vcQZXZJUTggXhySmYmlZJpC0zEIkdcMy54sEo/3M76XKyNjRfGHWwzws80N8",
-	"uqks/V2I+gHA9Q8ILdKxiMw1eAyOLo9PT4mmN0yRHaIl2cNmwG0wZrYsIejH4wKgn6ZK3g2l3xasr8Hi",
-	"/xL1CEqFQu7GBHyuv6Wpneg3whHqvVW7Zs+e7JGUacyyS/iEa2Mz9eKIxL8g/XbjQ5dgl7EJzRIIdZVj",
-	"yN6yaXWlTQloMUyGO+r+J+3+rd993vul+/7jbvRk79O/tR6qJKphFvV6gmlhezMdpNgm9QCbfF/nYlds",
-	"lGdcLy9Ne1ZRkTdMHOV1YOorRU8RljOMtU8lJKGajQh+DXCBjbk4pJmrMhd/z2jGMoLXcNAoXr9Zexeq",
-	"qMLProIqJNxAyDZLICNbEJpyqg7R1BlKPQX3ta0CEa0UYl1woTC5GR8VgMV/KCoAUAeD6GORqJ0yHWmF",
-	"hjswA7O4MRySR4pkfDJFD64xJFo4YOfxOmiVBlLQEp3zPzGzbZ/MdwjtW174774DSL/vvoPJGzskyQ0F",
-	"0pSYB3AEfZ0EchmqzD58B4FTr0WBD4+RQRi2ntIly2wEoUIeOGcZmq5RXSK5aQp9smOZLWiW4EeuXKPZ",
-	"Pa4AJQwYByR0lbwUBxiOiMmx0bUopfAXtcKyojxAVM6VtUUuIjvqAq9SRdeiuMmLrP2trUoduQQ8hTB8",
-	"NvEWyVr1rsW1+B//g/zEMwiiMPq3+f1adMkJeJaHMllGWNXdrO0ozeFugisMQWzHdD5PLUE9/i8lRdw5",
-	"tJVK0uW1IIR9MMQLcITUVi8KZLFpn6NoqzlXVCSmiTVnCw1J0/D5yRui2QdN2rH55/E8pVzEnZ6ZypEn",
-	"b0iY4QrEojDnCWZhvQaKxMdSaCZ011hsMeEKul+ZIiYwKHv3EpGwRyCVykcfuovFomuEXzfPUlvjJfZ4",
-	"pDAocFcpP6T2Yko1NDTKs5R07evDTC6MtoM+Krj8x2sVswrYENxe+HQP9ILZiez1+3FkdwTfo+Wxu3wi",
-	"i61T2qmiZoRpCx0sOFaECOEZ7EHwSY8cCeukB0lprFNwtWGaqGnGg1Uij7GBrW6X4r3Bfgw7+D3OWx0Q",
-	"QFDryoxPuLBjguu7NJWLEDkZ3zAaksIsSViBoiIKvv8W34pJeyRnM9pVbE4zi0XYm/TgGwc+Op1xjzs6",
-	"kjOkgvi72E5naW8lIhLAhUY4MFh+IQXrmDVRC2AOEpk5jttPKMuWJEajqXuM6kX3yLzUxbHGpinII/kw",
-	"l4qR+M9dG0ncPXX3e2HpjkPAsWXjFOC22vHb86vTt2eXMSw4zM+2i59WenZNo4kQd3B9V8dtCWynvxfb",
-	"3LLaKWAzykKqzqmePlIE1X3ViaCJ2u9+ANGi6sf4hn7oHk1YfOgGB3wHyc4NTyM59XfjHsEiXgrRDgl6",
-	"hokwrMNyCaC4S7yoCBJe451+P16h08imThfcsUeOgSzdAlerfSu6dNVW4mrsd6/Xu259ihG5FbPEDbcb",
-	"c+DcpjVbGUowligYNYz2BBm0OQkrbaKyIQVGdzNbCcIlRcjx2CYPwChRHYExWO4bDr+HPITMaGq4GV7N",
-	"cXFLU4jLn+eatIc0gdWJyCKTptnlnMHWzrhSpiEIao88vocxvBzkjMx1V467mdkggpECEaDdpHwESQ1/",
-	"zVkG22uO6YwZKds5NIMaxL79YEijjMH60RRLfRiV5hDpAI5RIEyKDD5L2vDeXuzHmTEl82zE4Pf92M4O",
-	"iRcIThBKLLIMNQYRUoogMdCwU+gOwXX3gSX4lmITCPZHDo6nCMPjYsIFiW1Op1UPHrtHhvOAW3JOReyY",
-	"m5WQRv4/Dh46fw7KPEQR88sH1mD86uTKtNDQGR6d/RhX+nnsd6RQDG1FNEwjO0RhM9iNy3JXmlEMyBv+",
-	"/SGydpILlc/nMkP4bXzVSgrTBt7LhELBWPkjae+SIGa+JLERynxVGoPotXIXZrHzHPF97GmyoY4klYBL",
-	"YxqWYyui6AgifWwUub2RBgVF2T2u8Ft4FoWC0DQDv6Im59wSCHFrxrNvDhUlEyZyLhgB0UHaEyYAjt6e",
-	"5ogkTFOeKhLAiLDMNo7NDOIgBsMolrDbYAtieECEch9Cil2RRacsmJag1gxZMlsvy7dUqWRjA1D4aIr9",
-	"7sZBSqhpp5QVahT2oRlDIhfCGLLqhowRc5gaDaEYrhdK4ZIekMz8BcUfM2B3ADgJvg91UBgvj5Q9YzZT",
-	"hmYZv0VS4YIM+kR5lWsxlSlsS+aSolHn8Aqu/Wi3T9QhqIaWY7sUHAy6gZdMMztkxn3YhR2EOek3bK67",
-	"NDXDCEr28SRFJQg/44qMUqlYAvrGkSNK3Cjw39jsX/OSqtT/6xW6us0UZaBFcLAbqupBwYOwk645fyln",
-	"qGeX3+WKsNFUGs5IRzdREW3h8GCBPgG6ChLNYYAT2P2/5lIzwrXfLLydBfn07urYAiGp2utfL2LHGean",
-	"HxDFP5hW0QFC2nEznL7RUGRWZNoALFPZIALGMs0Y29iebQwMt8iG5JRqOcNcpxh9CVM9h8JNByQG2oy9",
-	"/QruHjLo9SDThrStdkh2+p2IxOqGz+PgRdPqP/7v/48EL/Y7PWJvtJzSi3nc1F2ti0Qu4HKR0QSKPMEN",
-	"e4xKlQ1gRLkxlXkGeUbW/Ac4LQv1a3j8SM6GHCILjAmALSvkJKYx2xVyPpznY5wCKsS+qcCXgN9EVpL0",
-	"Uac/8hfFKiy0ZvGfQKnPhlxnNFui3zMilKiUqmmgap0KHBUIU8CyBm8Iy0aGul05TagmyvC/CxjRETuw",
-	"xBHTx0Nn7mEKnCqLU/rvOy+HsTOu4/3+v8cr7+z3/33HmitXRptEqTuVaYJn9uzd68BN2373PyHrisT/",
-	"bpg/JJbDJGSGWg7u3LVRyOwLRgx2Dtx7gQin+EXxk+NEnrOCggJWigMhgyDJQrC20U1Gbtiy0GQ7mPOC",
-	"xAA6dGBGSkEYByXb0D8j7XOp9CRjl//rtcMLuGFsDt8JMM07zt1wVPJDwe4AbP61ONrgaWuDrx/u1UNR",
-	"auXc1etLy9euRejwX+ugI+3is9I1AaA7mB9R3F6LqmsNmemWDr7DknMv8Opdi8CthwZOjQuv3t0HSEHW",
-	"RclEoq6FFIYJy9xYnqCwFCZvwpUVG6dJyt4pll3ip7ELcEbB5JjOtXhi2JMUVY0FfgNHOf4Ng5YC72Ew",
-	"/xjk0rVAt2NjGdI/NFYhXfVIXovtXZJlH4e9HnIpLBFuJhAceAdg+IuMa8hcx0bdkB2EUvUOBKWr0Qiu",
-	"BZgT6DXEpfdahlyIriu94ZcKDT+wWNqAl4++FBjmtdDSzI9I0Tm0LHZGRUKNhHFVGQCpwBgrlvvMAbSj",
-	"jRHAMVgv5+ana8ERhtbImPAU+T/L58CNurLbaGqa5UebCjehDTMAd4a3tgDUfw6onPgSsvsBMC8g3Zlh",
-	"9tG1sNsjzcGSyuhCeYZyzbn0+EQAXJPukTcycctXY7RfC6/CFfLGRhf3iKF0lJBckRmjKsfROf2OEmM8",
-	"TC2/vBYWTgWI9+/kAi6DeNIhfycXQFnk79fi791uF/7fvALuXtIemFdge9BYhmdAeO2dyiM79zqqJJ9N",
-	"lIcETVVbKr9sb8CgoPRKe9cPirw6uXJjWnEtk3Yo4f7x3//H6AdCuoG5bQy7jLDgjOszOBXQfVH+pb1n",
-	"xmB6r/YRlSjb/1WoXealw/X9uIzA9r7pxXBm5BN/Nzt7hGfIwX6wzHAOs9cFSo45RfawOscRlLVO+YgJ",
-	"xYoKhK2jOR1NWXcHqgBClSNfrmixWPQoPIZCRfZb9fj16fHJ2eUJfPOpyFuBWw/yj//+fwmEfUH1Rhv7",
-	"RY7OT4P6ga7s4KeoJedM0DlvHbR2e/3eLl7rTeFuyy6rodDHuQ0Amcs6LKlj68KilmZhMeyKOfQce4Vq",
-	"kw+8MdAJKZWSd5cXRy/sXQfgVPTIERwRgG1t7/V3O4euG6TQ1BCbMb3Mj5HRPueQnW2M1i4XignFNb9l",
-	"6TJCoNfn4NJ0G18G3cVr6QIP1itAp0nroIWeunfK1toFtvG9TJYWbNeVGq/6+x1gPMKnbrqgtFERlSqX",
-	"hg8jKgOYaLA/O/3+g/aMfdZDU2LAxaeotYed1rXlB/f4e5oU6F2tvf5g8yfvhNNaWIIf7W7+6KXMhjxJ",
-	"mMAvnm/+4ti6nuCDwRZdnNNlKmlyJeVrmk0g9HF/myWAKGhBU/Cs4ldb9Gbza98V3g+8eHZFEe1Jsyeg",
-	"FbU0najWwc9wRa5a7z9FrXled0Ct+LMwNu5JRDBkxroho4DzGytYFgWl/IFDPBTzpznMhwBnVagnRon0",
-	"7z9SxUUh+Sk44cc/bDrhzmkK3e719w6JLk4pykzo1l/XxPBjjB80nV94B4P8vuAhhtmY9rEno8OeJr+l",
-	"84zBgcnv40zvbf7iTOqXgLj4Oz3TSCdeeAYQRTJZdmoO+adoRTY//miP5KfHYEHZgKDiv0p1neH34qBG",
-	"xF/hMJ75QxutiOYXrzcd3JWzaKYz6DiLfsjQwGMJBnytnvTVU4sf2ANb3Ns0wsQVr8ApMGfv/b1OWpCM",
-	"64NtYQ/Ijp9FKR/JIj9sPp1vbHNNB9T0gfkJ0Ms/2yH9mocNab9ZgFbOlj9WWEe6IWfFAv3ggcLTjMa3",
-	"k5PhiT7wxuidJPG2ovbQnVgQtF9NuH6/hAjhzzivX1wyf5PJ32TyVjL5DmxiC+kbMoz4xcnrk6sTslGc",
-	"xwdWGNxNaoPM3kpOP4iA/vxD/01IfxPSFSFN2moqMw23Vuu14SKptP7knWYZAxfYMF2SjM3krT1Oq45L",
-	"ObbuTbyxgyuqpEiVBv+fxXQusJIgYIBDVA8V6E+fYR3jZQfKogxTObpRREkXZjyRTAEcnNeyAcQp1LJJ",
-	"O87kQl3AcKFYEv6pKRcsidF/RpNEFWBUzuOLgFDFffPq0QV4haM0dThVrS8o/s5NX0mjkwmitcy6ZwVm",
-	"Fky59yuekq9J9LA+BC9nKuQYUP0LdstSs4ng7JmwWoxLnWdClQgYgc5XyNzB2juYYyCfiCgMqRouK9nY",
-	"ZeJJudJHDqXts8hmq+wN6ApBu1dzOGppCiHkwungRP416Ok1XAO5/XH0YzesyjZ9wJ/peB1VRUE17HWk",
-	"hRdSBbKCOdmG0mSaMHs9ZcHK7Bd3prorO+Jfkfpcl01QaStUCMBSwMV9fsi/FPk5GiBm1SpCdQui/GhI",
-	"4NPDiXQp2GaB/jmSGhovZPQDiOywlCEOfQIAWPHHa5TeyXXrgPQ/xaQNzLzALddSdpokvmnodyDzf6vK",
-	"9G9ATbDU8Eg9lLbgtyDEkMRosQkjbReSWIQeusjDDgZPhXGEQfxgQ/CgNV2DaL9cQJjsRHZ65Lg5hPBz",
-	"4wf3+v2aM4V15xAVzHZgj9nP7+PVQzRhunqE7mbzvjbjbixdErx4ecPnW72H673Nq29wP7Z59QezW9u8",
-	"eG4X/b5W/B2FcWNhkno+U+gkZXzUbzymgce8YjrkMDWMxUvsu1K+1eIThsV4VqX9Yz+M7RVRZ77csGUZ",
-	"2B9DwTVJGVUaxL/IZ5AUYTOGDM+ZrS1tfmsUtzqjDJNFXp34qNBwEh/tW346MQYHmTGbYdyw5SEGyzou",
-	"VRoYxi+nbKwhmaQdf/wUo7IiJMxySo02wjo9cgUR/kJWY3hVDZtztaqPSiuG1/qxH2jhCrTJjw40KF43",
-	"0RjzHGwrpqspy1gz77RItK3PIaAvqLlYFuNG2cBZcLYAvewLVgdL+80n+HA8CXeCK1Z/5h272tqq2Nri",
-	"rTFkPYN5VGfQVjkFHMSCH5kDXcCrq3qfujslzuL8rR6T8iAbTom3AL+dhy8mo/0ab38APOveLGpDvani",
-	"2fFx3yC4PIpwcTr/SW0IX9rBvWLW4MYmEBWS2ybJxCJP09iukTHS8T87h2YP72KLAM6L6SYENa2R2FyR",
-	"BV2SNtdkIfM0ISOZpjxhReaDKwNneg4aQ+9E0y1/xfKxOPKfwZw22xa2KwB9ib5ZVr+KZQX7uq15hRrr",
-	"N+PqDozb80tVwzDvwcEfK5ZZSKxaRv4qk/kcNZmKnbHaPcIdD/PRDdP+OfJi0pZYssgwWuBKAsKBJ6Z5",
-	"yzkyqzWttarmAJ9keiiTzSERUnRrTCHM50l6FXZtnad2sIeFv9kyzixPmdfYvNIFzl7MBGo7LALsBkDo",
-	"Hto9dIl7841J/gpMMlqpowSkQRT/W1iemLMCdwzs5gJ2DGi5FQaJFCiSViMJ4B6LX6yK0opaoJ8ECHIe",
-	"/e5X4eBIbfe8oao7k99Y+Xod3KresOwPxc23c4Ft8FyNt+T3zS6ukq27mTffwRVlFXHTfb0DLNpoGlc8",
-	"NL8ae/2teJ2Wgc8pEG/f/E5fyu90p4OdJ1xvPL/F5bHhHWUj2/QGZjP1PKbGgO70SAy1ziEwJnZVxdBF",
-	"hnx9RvVo6sK7EfXdKOtSk//K7RW96ad0RmPEqkJ7G0rccr2MG61CiMkwcznBqfwK92FVKZb6KnjOwuWK",
-	"4Cx8IEmduMdXWtsGhcIsL/GbT9uPw64gaV++Oz4+ubyMyMuj09fvLk4i8tPRxdnp2Suz0qdnL99evDm6",
-	"On17driSv9ppnIFtvDSHArB3THmaZzXFEL6sX9CsE2D21vCwIyRsOS4fgG+KxoZYrnCxQu4DvAau4mqz",
-	"sy8oV4jmFOxnN2FjLlgSBrAclssAYe3gqqsPImdccWNL1lyQfD6HKHJVZiTBCYQquv6LtSnWnpcsv1SO",
-	"pu/g66RbBxNskvEYoAT7gtAUcL3m9+K3LuJ/hzkfR0kCh6Q4EDWHrCzhH6dyMrK1GbeIxQ1PQ7knRCak",
-	"WWmzZ4wKiIy02WMySwpspjgQRTFBwjpYrV7+SCFEFnjtRaXwlVyINcL8tZwY/fiLBoiVO2o6C8WyqX+5",
-	"8EkkknAJNlOlVwm2udoE8Bz7hTVhy3qpuzHgGeEiYR8iZ1dC8B5AeFmSsgajhTLPFaIUAtS503xI3+s+",
-	"ZFBoPztRqP2Qvc4aurz0Y/3ilBl01USb/o1/VcoMd2MNXRZQUc04MlcVdHfrmJJcAKy+WjDAnqOqBtut",
-	"R45K36YSqpdj1puP8716fUmmVCRqSm8KhyCdlfA1LToaVG8l7R+urs4vHajkKs6bQ5yaZxB7PJfKIarZ",
-	"iPd5xm/NgG7YEtD3wkFyReb5MOUjwNE1Jt+MZSxdhsBxFt8dm7doyngN6CFth8xhh1v//PnJG5wc1XZ2",
-	"K+M+ROxUOL7mdQSjtiB/q+Uc6kHuSBtwcolZowL2z/puBjjK8HUHf4qAX0IuLMC5B9JdRfYbMqL4RBR+",
-	"jrA9e470MsAmKcHFHRcvn9EZQv5LhQsEuGpcuar2UBYi4RkC7j023ajH+Mg0jj/3oOAPaUMZ9BlLOHUp",
-	"mXYGlnaUgxqGipf4wpRy0XFRUgiXOJKzmRSY581VGWkF4O8D6G9cU0eINtmRKLrEIp5L0hayYZsiB+6P",
-	"262nVBCuIyKkBY52y4h+gWK9w5cw5zQuFVmKsRSSLRvyxv/moMU6pWzU129fvXx9WCo0YOsAmO1oTCwP",
-	"Wcc6c6DAbb5DgDqbBSRimPyXVPtfG051wVSe1trFr+VkArUGfl3l/p6q+t7OFnhLV1K+oWJpx6i+kuyy",
-	"dXtaBz+/L0kyqPfVzNrXJZu6YlZbqVg3bBmV8K8BUJareUqXvsqnRWcMC7v4kllhctQNW/bIcYEjOZbZ",
-	"jFCiM8ZIWzHmwjTdt48/mh4+PR5NeZpkTMSdAxJnUuo/GCs3hpARhWISMQSlttlbAVglVvvImOEGtiJH",
-	"Uc0LWkYATgXF50n8CrCdU8MZjpJbKka+ePw7zVNQF2JCZxLdkrPOoR0S1HxbGVN1IFN6yxCFngldrykW",
-	"C7TqjKzU0YRlOKisgNMN3DRhfQ9JjAM8qB2bJSQcliutf2AkXKmGlumv3pVnei658azLbihlyiC+7kv6",
-	"7OySLZvcdlel2X7z1q3XkGsPcllLPg5fWePAK+AVPTWiFgMXwoDxbu0zdzFAlQtwN6IXdGZy/PasCq34",
-	"VkBcwweutLsMxJsk1P4A8zSbsOQAMACxNwDWTgDk3n+ITwCuGcfh6jlgvBumwvsRcsERxl452JPIJiKb",
-	"Vow6gMqc0nTZIyEftU4xtwpN7kNHyF/Ieeia/zquw3LvyQb/YbFU39yFXwaKUWZ4SILTueaIr+gPVjpv",
-	"6UA0R6QqmYJrYHiMtsO5Azi1F/VYI5qObsB6/u67776rD1wKzs7drvDch1AA9leRUxtklNFMgKV8uw1/",
-	"6IiX6gqvl2l1qGmX7nKpCEuBclUoAoD9h96Ptqds8o//6/8BaWTlmy2uRW1dgg44FMyhtJ6SA3tyfOQ1",
-	"uB6oLYc5XJL4/J1zJFU15o+mV6xkFRE+Bs8IN0dpnCsLkBSWwoIx+qJ8GUCYZzkit8Xm/BmdMcbX0NiF",
-	"HG0YLNasEPiwpHemdHSjTF97ncgX0+LKMvgeeevLqpiJB2E5VgKAC4wRnVGhsCBKhMpAGYXVNGl0Bc0E",
-	"RILBQFDLwKVD2DkrqnX5mEHUuWC2gpiQUHEsgRIZZQEOdXOKuZUT6CrLjxlzHjlWyzUI5oIxvLtBOPW9",
-	"/m6NA1kV3O3UUu1ns7gvp13Y0PqvpF1s4q22OoT1a4kJ+wZaZ70ig/1t5uPrlr1hCadXxsz72nFOzPry",
-	"aWrZMJR4KTZcw3m+h27jPQ9b+UrQmRBY1eVhcLFqlle8I6Qd//zeltUkKaPjckh30ZTLhhWF4pSQ2PtJ",
-	"grQa0J4qabAN0sJXoFDglIWWC6MH/cKm1VwxdGaAvrbOh7E8duv3tY3/ytZ8U6weOsJnxauGu75Gufo8",
-	"AVbvb3gDcbxwyQtHIjiMblD+ohdqApZVrqiUB2L9n3iO0xSuP1wrPXKkNcXoxOCMu5sBV9uBWsoL+vQY",
-	"uv5C7ISOpkUTU6oMx5pJm/aPPjmvu4Cz1LwjJBktRymDOoDlAUATAp2d+Lm9XsPBwUj8Fzat3175UTFi",
-	"Rv1yUczPSTthZqKE2/hOm3tYgv8sGAp2VzDOxx/hvz7F9ZwsKpYF6zWal5sDqGmS1HKWL+gpsd0cJclX",
-	"c5e4mTbwtpBEy0TOfjdOlDvrOL9WxYzfrVKE7GlF8H2OEuTO8nqAftMtenyhawvFHXAcp2bMgFdzqFol",
-	"pT7EQlkBx171ojpSR1fvzNbnC3hyHYexhWArHBpqHa1y52beg/hepUP5mWZY9LH+NPvDG+7dsnQR0wK0",
-	"tV8uTo5euNjqOdXT4j5mZMdXZlfhBc2MfnjNxERPWwc7+/uQBeb+Hvy6Edd3ZXQNu/9NpXtAFGNgHrRC",
-	"gvdhHqgQbGU/WU1nG6tJZg6XAG0lw0DuZCphX1/XUAp81ue4Sr99z7UdaMMJDZRNszvfjuQXdF/PHcnc",
-	"+UgiFW88klDr2t7aFD33yLvqEZNZ4BneW0vnp5rNvqgvANYAemkgUTPSb3T54HRZChnguMtfxvbfnGln",
-	"tr/wE9Td4fxob1KCixxCJ5QLGx9sJvBIEaMEYWKy1hkfQqHg6tXJ9rclkUtA4joqsHhXrzPij4XuatqI",
-	"iEyTH/HOSLAF/NcnWytesVHGIGRT3QQ3HMLdZKjm+4429X88UsTm2tnS3bkAyD+49zAD7Xy5u4wvZb8D",
-	"zVkwmF/Zbt/Ig1zJnH9GXvR7jIe4bOBhj2ws0v2F7GP8fo3B7K+Tww4x3EFLcMnZyCh04SHWNuK52Hr2",
-	"Cyylra1XULC13AXQ/hxz8NygR44aWNdhUIv5M09+xlbP/q8oCb6y0hHcO8JCfFNCHu4AX5gFvasa4o8u",
-	"ZOE0p/acfPAl2MPqzWF98fYfL9+edXwOS022iXVbQJJDka4TZujMcp3T1LzRiaxV69JxoKa8OaJOSocJ",
-	"FT4NyOVVjBHzqVT9CpQYssikmPhRV4pkQopDiVUEWo5LckmSjCl1iLGXWPDeL4Id1HXrLzLPip8NV7Lv",
-	"XrdKBawBveXpDhkuzQisptTmOjDKqVhKwR6pAzIcZcs5wo8W9yNPdzo98pLylEENdC4wjAOgJMzQjCrj",
-	"pl+eAsZ8Xx2fkzkzL7iJxX/uvpTZgmYJS8x/AXKEhYnpRISBW0Rrw4DJkI2xUr8qLYKr4w2JUSMpXETp",
-	"JGdKMeVmJ3Od5aKoo3BgGcS++UaxUa75LXM77sLY7eC5Iqkc3bAEkBod1M0IIcXM/g/IjAubODvYN3/4",
-	"1mcyY+4JmZL23s5ze6VzwXS27B6Z9+LOoQ2Wt13iuInSPE3NUhMOBFnUJ8P1J6OU0UzZeozwJaTx5kIf",
-	"FnMxezSW2URCzM7OHpkGzLH4LKVKu8XuVbKjfMJOcMhiG99UbIeqyin3QvAVqPSDDmBig9ZLXV3KasJQ",
-	"GzqLI8wc6vTIcdgKEN6Uwa5QhMsOU/3CXKD4gFCfuUbacZH+E3fg9nA0YnMNYUgphBoZzjYv/MKegVgM",
-	"zPrUqZqbeWB0X0bhtglCVkx9ir7lNH3LabpPTtO6zKVUTiSa87VW/YmrKxukscKVOVjokJfqJaY9AofB",
-	"C4bRC0zvdPVjBZGi9hiZYTxc0UdLaYaXP3jBx6Ltf5ksbzkhuD+NhCRkpqdbBq7Du0Rhr9Z8Mr9oqm7C",
-	"8C2jFQYIGPM0nxgR7AHpgP4w08yVSLKXESj7uAYPEdU5Si2zt0meMiNmS2N4pNxr3KoFNnYjy4UF21LT",
-	"XCdyIWKbwJJwZRYq6Rj9ywz8EXwcZ7kQXEzca6DVgeYh7XEg80xOQOUAQVq0O2R6wVjwvqoPBDszI7db",
-	"9kVBD6CjdSFgpTXE+ZiV+NcCP2hahOCw+M2qnpfHH+GfX9C/oZimiidrfRsXQVWz4BxoAl9W8LwJT5QF",
-	"5uWCxNwoXBmbM+qA3qxVD5qVDfdEkwtiuMYI1uHS/rk+hAaD7E9tuu5i12WYSAgHCE+5seOouiljRB4B",
-	"ioMiU7kgMyqWZMEy5st+hZeP9Y01XY/g6l0yfWSGdu/CTK6B00Q9QEViUNlbBztRIKZ2mhZQdkepzBNX",
-	"T3h7ueXGbGtjrq+BVF7vb96Th65ZXJRWbSBgf3LruUW0oRKDLTcSVGLwPZo/zEMu0HPjAGBrh+GSWAwf",
-	"mEiZ2EsPqpFACv6iJP48RoPeVolNEzKRRq/zchVFNUnYiCdMkYX5xqJRUrXS3QGJp1rPf4FvY8Saox5d",
-	"03I2B9oSTgpRYFgCbg6Zkb2dHXTxAjb53mDX/kVTKVjH2Lv/xUYazXFETzOMkZJMLkjbJdxY0V9yfEU+",
-	"mXbXmLWgXUxpeuucOW5GVgdWxOgNaQmJdWGMTjOOEGvFeZ/aQtrJRGT/w4eI7PWfRWRv57n5r4H5n13z",
-	"P3sR+cd//58O5h3pjLPEFlyloxs5Htu6M7css2voIENgCW1UrBtPsalckRs214FVDDoVFIdE+91weuQS",
-	"qFM5b5CNJCm0r7gKkdJ1/ChG35irRxmf/XBx8se4UO7csHjSI5dMhGWJJ9ThMkB61j/++/94UfkYAFaS",
-	"OHLD8xLLh9OGr8efIVOM6vXZEuWO0KZf0sXu5tKk4L11kLNVwHxPOLijXnZruDShGfsmSL4Avtbni5K7",
-	"USoo//aiZxul1Z5E8CTcu6OG2II3NLu5i8qLyq6KV1VZI0TgEfgEAZLDvGPxsrQEgCnwaRumY1lWVUk1",
-	"KuyMZjcsIe0HVYg7UIwPDcjK22ZtFU4i8JEL9kFjdWKPXqYzRmeHnkqwC128neUiLPm3IlHBT6pQwoBa",
-	"6D03dVODW4AmYRCW8lUAgoLxT95lXKgbwOKVpssSexGSpFJMWGaXOyo2W7AFNkNTSBzNGFVS2LrHFB47",
-	"EQN00fkMzo+UXcP77+b0DUwBnpijMdiJBrvv76zZX7IUXdX3d+Z+rlWy4GlaPipfykAJzlr1dH4L8/gt",
-	"hHmUNLVNosnSynrPyJyLyUZHYj436ntEAKcPOVCmIjJlNNVTBJBJmNBc+ysei0raI2eMJZDrhT5q9NMF",
-	"V2FpKhfn4MLjiugsZ6gOWwOgc2jVyzI64R9mVCRUy2xpAzmCZgAlCou88aTwjLvwKbws65ET8I2CzcHI",
-	"SBrjxLPeAqV3xmYQxoZqPrxAIQrOqGqZoSWiMz6Hm9I56P5WfNFUSTtZ9zo3dorfWpimU7RxIWMCUmm1",
-	"brzZoi9ZKR4zJGpZg0MkB8Cg+3safzuXNMdTNrohKb9lgqmS23CpNJuFRyNjc6m4tkhz9bEVZ1KTYc5T",
-	"TZYMSrYj2QUwTt5q3u8PeuStGDH7AQC4apc5MLoBkvJdErBwh0vChdI0TSNSkI4heQzBMxLYQbPu9PuA",
-	"q8FSuQCrUWg60oXN7FsuYFlNH4gU6gYMF7plqA6bCdqGAl110ZAXxTp9mavZooPifvaBIiJrr7POV3fD",
-	"+Sfu4hxcc6l1Vd4RroIOvuFFlVjAYCu5fmp2cQbIwQ8IM+X2pOGMBtzDkowq8w+ladZ83ev88YVDEfBf",
-	"xjKbqQAcOWVUEHdxRdovL6/enrt6f11I2aEpVJkoUF481xZFO/NMjphSB14euYTsMoKMnDMoTYEW2eXV",
-	"0cVVgE8TWVWA2LlZofk3lsmouJWBR4YXIe6cuwhUjwgTcI1Hxik1Zgpd+lG4lzJiG24b+87YKXTMyEwm",
-	"UHB9ygDeHERpxuhoCvzQIp2TmTQU4K72ILwHayf61ZOZG3mBswxCGmyl6oUhbo/hq94ScjFqVs2Bz4pv",
-	"aq0ZoIGHY04XdvxBtw/Ckly7U5Ahk1z8q9wruokHmt9atcBR6raFJ+zrkQXpdgIZjta78+J0GJryR6gd",
-	"3qzbyonmSQM4/6Vr5Evqia6TxtpCaVrM5l/qVloFy+8Jx/9WQzuPbUBDo2x4gc9ViTcGSOvuJ/AL2lph",
-	"7ie4eWYf6EinRtljKCzmLFMA7QuFJ1I6OYQAXR+R4fpQWs5VSHIuWdQ6jLSczw1ljjKpVCEH8ArG8nef",
-	"bUPJ5fEP5QD+HsG5IfCIC+wI+s9HI2MzFnl67tFBw/UzNuHW+3sMrv8ymqjrBL1Cho5+3dQc3z/EzzQC",
-	"kLq15Mov8Df/zdf339hDbc6d26GhAyHPCE+25h54zNbEEX413gG8IGAe6zkBDBTdJl41vD8jwBa+8YFa",
-	"PuA48zc28NXZAB7Pz+cCH4NTu102fBCSWVzP8GRd4rsbwt3DueyHp8kXvll3A9xwCL7dkz90zrwqSOMe",
-	"BHtPFfizVFmrpXIdcETn6vCarKultF50vfOnZzu19Dd/fr6plL8t1fCep+o+quGXVPE2npOy1vZPdEz+",
-	"STWu35TmtO0hSR5rqm6ar/GKMi9FIM9B0E/i3OcQfhQRqjGTNstFVEQLFXfzw3w8hks/xcUIo4cgGRQT",
-	"ZhGiC4KEwvhdcwyhqTZ1gcIjmWEWMHR09sPx2zc+qLOIzsFyoJgfNmXCyDdX/k51euRUk5GdHySLYfqM",
-	"Rz/C8FMYgisqULQd471U7NHtIeDHAS2QGL9DwIWOLSWjyOnZ1cnFj0evi/OAiRBQUA+8ojH+EFsPvSLt",
-	"y+MfXI0cyFQGMMVyftFhaCfiCuVCOXjsAjumvgt3i68XsvRdj7zmN2wlnIJrx+v8YtgAcL+5PmZaJETR",
-	"W0DGUTYojMAlEcSCQw6sd+Suxn+ZGWJcma1Q6GK6osr8IxfVXaI1uEcWGvaZW0gMNPQLfH8b640zWc4Z",
-	"ic3yxVGhBGFVNLu0AYUW7mt4BRMk6iB07bq5CgI9zIDhZVFjCCzpEWALKnJpxkCd6A+0rRxAjLnLZsT6",
-	"mJif5nfVfAe06cpRAOKAPUplkMzwlB0aKeRtn+K352iBaXrDhFk8Wrg/A0MNoTgb6sTh5RLLbllC2vFJ",
-	"MmHkWGYsjgj+cYkXb3GnqXgSBGdeGUb1GdFuODrzX3mWmn8sgktrqvX84PHjkRHMND148uTZ7mPFhJJZ",
-	"19IScFtLEQ5v08JxumA0I59hzWyDmEUA4zXb0jrY7W99GeWni9z3S97tc7PIfZrsDffHO93BeHfU3WN7",
-	"4+7z8f5+d4cOhk/Z89FuMui3wsi8syKo0wfjjWztp9WVuUNMHhDWhipS0O2CKtfjNwTk32+hqlCt2BCP",
-	"Z7nOdvUaZMZI22oJJYaDPB7+6ES+fhudMJLSJcsce3IcyX3gORTqIiBGMzYxEgWUGSsa2zZqOiqYcG6e",
-	"D3NdZOpGRMKYaZouXclGqeDmHIriLOesR9wKgGLEBUQtupmB/mUkMOBIIGa8ww+JUzmi6VQqHUdGNdNy",
-	"JFPMa4p9SMHR+ekjReYSYxHiGRV0AjEiv5jf4kMM5YPbLNd+bDtw+FC25Zhct65bEYntCmADABGKwh/T",
-	"mYv0YhdfiHsTFTGA1rcQQW9bDPKg2Gh85K+VnXRyEexYBKBHziSZUY3grvHH65a7Ur5uHZCf33+Km3Jt",
-	"fIbz2oqdb0W6LG6pXay92cwIu4WaBYp1uTCyhWt+y9IlaV/KXE+H5uxHBNiq/e9jAHOxdGceWewMyAJ7",
-	"wdUc2swwE6vXqq/dCVjPIfctYKaLfltfEyHaLu+69G63qN+Ke66/a1/lR6oxB6fW1vvJZljHWJIrjopa",
-	"ZxycGKF4tgt8ULKgCrdIUaJHJCsRHaRdY8N0HMMAV6M12JwW3kYLpRT1tFpVrYjzskpiVJhpBYMpBXHa",
-	"LBafosgLtaKkpwu2KOvqhwTtMrMyaJqhIXB58ePFqyJN1CfOwLxs8XlfEESm1j4uW5lRoyUZInc5HArH",
-	"1bmYGCNMMa3B/InRHLuaZkyZnmI0aAFeq0inKJdhI5NM5nNV5JkO+v3+QTkPwlVko4ooKYUNZ0O4scys",
-	"xxiAvMESgozbv+YsN6YRxJOZnaWKDHO1xB2PZ/TDJRPJa6qZGC1j0p7xNOXO/A0TPyiZyxR8DmjMzOiS",
-	"LCjXREuiplAEtlxTLpjFYZgfoJhIWAbfoqGF5GX+7hxiGRd7+QqLboSVleXWxLSipXD0YSw+dPsHG5gc",
-	"V46PjYQ8xacXjkLN2DEsEPJnJxg8b9sAxejQ/WUJVISh1c5mXDUMq4ag3X4bp4fV/cCnyVmaOKjnzm/B",
-	"DDwk+/2BD1404khZZMsRLZUqRxkIfwIqV2UDXIAOiOJblgF0kM8kNkuY4BKu4rBUzmiB++I9Qe7YNRzU",
-	"tpDVE9k5vKvvBJw26EUz0paLXOYqXUZE0VuscfxZXhXSppqkjCr090C5oYyqKVR+55AZbpOvYAzOT6Ru",
-	"+BzdZ/d2yTTY+VbCbKyO7k+Y/Q9VkKOPRvZJK4EeHkaWC6UZhQohq16WJn0K6ausUYl8ZuSrHUnrfYP+",
-	"dA+nBShbuDCgUK0aT8oocW7QrajlMWnrfRWKCxb6KRQXuZJ4sW7HbBoE5cLNp9Sx5V0A9Yir3AY6/o/y",
-	"weuEQxnLbEY1RPwG4eF2RMayS7p2At3wjKM2eCcl8sH9JA/ptXDkGTguPKpoyOydZffNq/EvlE7hz3OR",
-	"scj9Uaswtu3cJI+LvpocJtUMrTXpWFTdqCovrcnMsuGw5fEivOjQU7kR/qWMrHq7+8iN3yeQfMEjvNpZ",
-	"wykuUs387PDiJ+XixmF4p3JSoFUEAkezDPnk7yEE/CseB7BmLbXAWlcpassj4AluK5/hDTdqVpFqENCr",
-	"FKhC2iSIiLDepOdcVxFK4QhVyKikqEaBllpP5qeuk18DSW+1syZUcz91txiwOv9SqQsNa7Al7X10DlG4",
-	"9FtbJmAlFqtt1Hq0B8CcTnM1BcdFaIQYxZu54BTz9PLix3dn/prYpsEhSh/gSHkzrLi4dPBYVFN/Q70K",
-	"nXQKVkxcqPp4GVs1WAqLiCrFdPE6lvuLfA/4WGd0dGOvvQGPK2Me/ilh84yNwD8z5eaYLXsEoMxQSa/g",
-	"dqZKlmZaNYh8Il0DOOehryqLPoYAsQT3zEKrwC/tYvWCFS33GBVd2dS8EfqYkiJDHtzfar0ZHKClu+tl",
-	"yDU+DEHgPbfagEHYYFhthB6E7z6n0kJtrt6lc4txUUzuwRFyq3q37ehb4NGDIwzSwAi9O3t8bNnYVnIa",
-	"HVcOZ8g7bJCXKWSehevKc50xTw1Fd/As2w6B9WHwDNRdoVlGLQKAkAJR50oh4ZtOmxHp55YnC32OY/oa",
-	"p25bVPbqUJvK//3/7F17b9s4Ev8qRHCHtRdq4mTTvW2C+yObpN3ium0udnAHFLmKsZiEiCx6RTmOEex3",
-	"P3Bm+JAs2fLF6ePqf1pEliiKnBfn8Ru80chfWugNEz0DupolYtBDltbmCDbgsRNxL1JDgm2YDAbfecT/",
-	"6SKM1xLo19kezupA08GicXrnJr/Ohb7dBldypWlJcMS1QRJse5Ip4sb93iuKFYRGESSmAXO7mvUpQH5C",
-	"3AFdnWDH3HCZdZv0IJL5CS7i2lAxysthPpiET6je1qbR4CX/x+psZU/RV6H/GpijgVej5XoOttmzXTAu",
-	"4ehB3qyHv6hnmcjhyMNQubiXauJ5qFun3bDLK7JjtKgE6qnc1FJJ+bcs1k605BvNtO56plVp+wnWznJI",
-	"WiQHj9RZm8rQx36cTh4HfFQoliqelNAoQW1FFhXGfa7hCQxfbJNWEva0TNhP4gFKQzooio0GBMyaLqq3",
-	"OoY8XKAUa0GkKky2/pLdKn89H3rUYj1JeQXr15PQnHWjJr9JYMcCPCcrSiBvCZOaWwlpyjykGShVgJhK",
-	"Zwc2IdEWTnLwXFmUdZ9qCB03sF8Yz4YCgx3o6xEJi4/tRQAK51plLA7AdeDN8OL4MPBCaSihsJBRZVeT",
-	"7pbQpdTY5RXInDx0zoGImSYliCtpOVD/MO9Q5BkDSK1S58AQ8SrAbxymSovEudpsTZB4kDbVgTJBe9vs",
-	"PaZrsaEajcxICTa908VXgUvlSGaNzi77MetGpnIDf3fQVObLQ1wqRlu2AJwKMhtaIlOFaRW+NwA4rnUU",
-	"epbC6s8CGjp53B7rzfcYIpSVQVCs3XJidTSf41zNq47CxGts2wRcFUMmJGZiUzaeHouhz5fSt2qqS0Vi",
-	"kPcX1AJZCdbx+ZVBzZQhr1LZFE2rKWfarN/nCGjBixbmDoc7+Z1Bb5U+fZlf1gVrWrIIYR2zDr/SKp0U",
-	"ggo6QVR3w+5pd4L057V8EIn5U0dAfmORNwA1d0p47V1/O4aO/M+YYGfDXeYuCl/RiJUIlhmitCwN5OsX",
-	"44m0C5mCS4nYvs4QAOVhgSO6EUrOza+yzt8XfYe75GjbX6yl7h2KJ7aKNMSpHMkithnTQ5EVNh4J1pAU",
-	"cPLDFOO9XjdimZgGjZCgEPpWpUGHg7Tg4N0lPeN7FNyLHOh3qFKC1ceEkXuegosG4xP27VKj6MePOmAf",
-	"L2MMNMJVHYwSU7kcAhGYN6AdR5XA/cHR4G1/8Pa4v21fF1Qec0yFJuMJDsxixIDkhasS7h66xXAx3Pjs",
-	"4vzN6afz06OT7VwUXGZmY/RvOP2YJXym60F13EfRvf9ra5tnrVmZm2SD9qnZTGciVwhpU9yy0AcVJBPc",
-	"OsJozfQ5ZdDWcvxrlSOnYlaA50mo9DM/jEUuVcI6I5lNCqG7LA+EhBnbGPaU7WxUDN6HSk9PRvboYXec",
-	"pIAu+GhMFePkeAKPboyvi2kYzRJ5LxMqXLe/dXquHyIN291mv6ri1ndTRHYM0f173UOmxxzaQ2KVAcZS",
-	"g9YvlM1mMbfoy7F3YzE1Opq+03B+EDhNJWK67/d65ewEt5qLkLTcTp2bjVqS/H2sRiP+QgtzU1HaMGNa",
-	"NGVu67JODz1c9fVxRna9ff+mH9kkabIillbLRcsmjIsKR1faYtt9no719wLExQ3mjNV9DQ3R8lN2o5fR",
-	"7ktY18Jw6NbB1n8+7r54dfmx9+LV5Y+dKPij++Nftj5zBWBp9xsj0GbtdGT2GFmhzKfguLma0dpuIgDP",
-	"Jn1hG5bKXosps9jEMoaJ7zJcMZ6U7fvGC8YZdT8mg6xkcwXF1Jjj4Zs2uxJkQagpzYW48+XB4HqztcFz",
-	"Qo1SQHrmyG+7Npkp55MMo/eYy+8KHmNoYxiT3fVzr8d0VGettbDLIoaDMQ1ODmNNyXRm1qnXO+j12MXg",
-	"2HYMs/0dLexMxAZvfz89MaL996P3FwEOTfeQfI2VenPf8YV8ehGbQrU6giOiDzEeyyTeZq9lJtHR6Nyg",
-	"aA32j387Pbl4d3q+PeIPnywCT/LJ3PeJ34hPxh5EqxCL1CofSJg/mImg0gRtZd2QOT6gtser2Y3mqfd8",
-	"JP4JkrZFHMo8YKi//RNfUddFM/lGtHLfbzHoor2xTJvydipdtpH8KsJwJzVys12CW3jc9E3bjWEJfIBo",
-	"P2Vh6bzd0NCCUt0QvY5jJatHuAJbDU+L7sbxGKRnrosDQjACGfd3y6qxRYa0dvIPujRNe5+fbz1rvoNV",
-	"2DDo0xh0AEcFs5IBfahr3B2zxRuWXZ5qt3ABl7LzY1tg4bKRswK8MKFdrc4jz433CBNbAM20Mb7XnX7T",
-	"miJ3MOrcGO32pSYEdWjjtGAni0I7lD3BChXGq6GcPRYPsjhW0ETbhq99nNti41GonOCVbHN0gr6wL5Sa",
-	"cX3nYtJjmAG6GSZjc3G3Z83dQx+rKvid0LYXK7QupMi6nwXPZtBdsY7PDq1ZXhP4olpcXjCRkbNFFlqk",
-	"1xYhBKof8TUYU4MuSyKBUncY/1VNVTs88FWzstvj5XBr9s5NwumXBE6DXWC8lHOyUDrkfHjXyvCEO0Vi",
-	"K7LIKWk4DBLoZmwqcoFmor239vgNh2VFuR14kU7eFD3E/A/D8ln10G2GXQzINaDCsVOYZStYLvogC8oF",
-	"UcRGiAfzYwNmVoCXsKIPsG4adzJLmmYBt261TREpLcnAzGXJFOxOSypsXQJ74Wt7GlZFfFEMMfv5i+zl",
-	"SrnhxkJebCHX1mgGUuao9PucuGkqQYFhdx7hP7oEQ+88wn++WHZJ/324OywT7YD1EvsrAzkSEGExdsit",
-	"JEQdplIHHsW1VkNJZdpGFlGMlGfsqD84OSujtUNCKY1utD9g8ngjweF94cJJz2LYI9yhvcPMD8gaoSRi",
-	"P+uDejPC3VBi9K2nJlrXwBvA7IcqEREbi9yc7V+IzPydsE7Md64ADw17n2sW87/uvb5C1N5aIQmyZMwB",
-	"BjcUr7DPC4MXI/5ghcney5cri9sB1fNTqD3z0r48G091C2ezquxdY6EsMppdUyJ8jESFWAVUaGTpaG05",
-	"1Pg+GZZkb6y/L1puRNtgxFSdkG4lo7FFdqOcXQEYxkbCLdJ8Gdkl6Mdt88Y8qoLFj7GgKeiPsShtRkCH",
-	"eHiYF3b2jzcXZ+AKpacjdnF2+u9jlL/WC1kTF8BJfA4omQt4Ux9BnJrYinqUw0fdcl3BfNrgwtQTPy4t",
-	"5LrOkZFe0nJ6okXeMrXR3AruAPSEywQ7AZrL2Bewo3IIJ3YterPAQwyADWfiYO5UYx71MMPhUFK7mCRk",
-	"YEBePNcC8njNbUGKxiSTf0xE+b5tdsa1ngKWhLkHAfqQK0UCufZmvdQUXS0QW0t4wV/cSzGNWa5SwTr7",
-	"vZ8aQmkXZuKtjlhmZJgvhSIk9DMIDYO9+rMFGAqetRxanMyKn/fxWCFHk1Go9yk5ovGQUzMXiAZ3qmHf",
-	"iuWC36/yhlOQ3bWtBkPl5/0veQgyW7XoAAQ0uDn2LD72TIjerSRB+oeSxlp/qvD4lqlDkHHkBz4VBXip",
-	"IlXZjTYs2OG+kIUyuDjdZTRBpuBZcxDY7QYNpC7655UGUg067sM0M7N+plpBGh0l8TOXC567RcUveyaA",
-	"GL934OSEhNev3sj9Fjs+YCrxTE1yKKx1617DbyW1vWO0VCsH5rW8F6DT9DY7SkaSwHAXKLhz9cyt4c0L",
-	"FollnO13BVOvyu3g6/f80fwLffvGZOA0R7WMFOaA0G7vJWyv4a3AoxEEbyZ5bg6zKhOHLBMiAWELkjdi",
-	"WkEu68NYIrQlDUPIlbkYp3xo7KkjNs2Vsb1oMHcnRIB24cBDGbLcTOqaS2OkpupGZlY3DFMJDhTq2NF5",
-	"9+HN63fgM7eXUgWuI6Mb6Bk+hFFdieP+3ivXJCo++9C3dVnworh7CAi9NDWoLfjbHruaQQZlZaWucsHd",
-	"GsX2cuzQzaAHRyqHACcu/pjw1GgxlTlVB0nLP9Ul/4ISpBA3O2JDY7DnbHqrCNLa6r3RRAPIGYTf4CGs",
-	"jufAwsi97BSeSFOmhdaQLxiq2tB/10ZXopi3tvPKnjRDsy449wwV+TQvFJnPXZVvKQGLSCECO69ugdJg",
-	"qffWpnkdDX5DivdzteHe32vhlRoo9TvPZrQM+guJdzGc5LKYbR18vKzR9xyoxkgRz2yNot9L/VTdKBT2",
-	"tTL/XNyrO+dUQjFSkge2g2HVDGgUUPPmAczATLFPEudpYmJN/uCKBESWNArmBjXGWrjzqEnO3vJ7gRkS",
-	"mzSfdXZvTeZUG/JNHbOUee5xC6j/CKrbP14aWoMWG7WuGu7q5VUGuT42k36s8mIrwsaIth+i6yR28Evv",
-	"l12gYppLbegI1G2Rc5lGrkXM1axUpG+09NWMBcQO9TrkXzkyI2zV1c/UtBORQgcgFtQ1B+vnE/vach8S",
-	"/DG3PUEQplnosG0SVLtnxr5S16SQwgmWJlIz0VNfy6Cu5zvklmYcphIFr8DsjfqAlh0wD7pO64Zm1J1q",
-	"byULzIcYtGXA4eD9vlfw/BzeyXuRQQWAQ+dAkGEYOxwEwRfqdhKKxnVYKx7RgtjqOBiSF6WFD4pM5gf9",
-	"dQ6H2FWKU2I0Mpo0xq8WnnLkSDA95mUaBIiHmrecTXJIpK5HPQbaclW+vOAOydHiNl6JYmpsK4SAGgme",
-	"FWBSJQhbM4ITAbWxcYAuYBDzXHhgmGCqHvBmfrb9RkTyausc+y6CZ/Z9hqqY6+F2OPTwuRf/q9QBwJbn",
-	"R74yR7l2zObGcJfwCq5bdUd8FKueNWp6EWDyO16mEFQwqsf5nydzBV21rCyO0CmIdImHdTcKiuQ/L//8",
-	"bwAAAP//",
+	"7L3rcts4uij6KijttSpSb0qRfMnFrqldbsfp9kzieNtO98xqZzchEZKwTAEaArSiyaRq/zpV5++p8wpn",
+	"P9h6klP4PgAEKVKSHbvTM5NVtSZtkcT1u18/tUZyNpeCCa1aB59ac5rRGdMsg7+OlGL6WCbM/JEwNcr4",
+	"XHMpWgetqykj1DwmI5mwiMxZNmJCd5kwfyekHdOnw5hwRRQTmlBFYvrvO6+HcafXilrsI53NU9Y6aCku",
+	"ciV50opa3Iw7p3railqCzsxTM1YramXsrznPWNI60FnOopYaTdmMmkXN6Mc3TEz0tHWws78ftWZcuL8H",
+	"UUsv5zCHzriYtD5/jlrHVLOJzJZnMH7dpkb2DXLDluWlZkzpX+mc1y8V/nnIpb7mqWZZ80LH8JxwoTQV",
+	"I/ZEEbOElZuoHPeIpmxQvwMc8Ne7bGTQ72/eyI8yR3Aq7+GC6TwTRE8ZyRhNuJgoIsfwd0qVJmdkaj7s",
+	"kZOPozRPmCKxYiMpEhVHJJ5xkWsG/5nyGdcxoSIhsbrh85i09/p9gDPY5V9zli2LbcKordKGuOCzfBYu",
+	"nwvNJiyD9Z9qNmu+Bq7ZDE6eLLiectyQA6Ly4U+1np/LTNcfvxlo/blvOOc35hxWF/mWfjS7IyKfDVlm",
+	"jpgJnXGmiJYkg0toOio42dJRJWxM81S3DnbMxePIAAYWENad41u8svtAgr3tBliAG70HJNhR7wILZzLT",
+	"02ZgADiQY0KJMC8SxbJbPmJEZvYHTdXN/Ymllt1RKvMGYgkzPDz6nqf5hIvmPc/huadDB3BvbuNwIGOZ",
+	"EUqUzPW0OAn8LIK360mZ/Q4frnANVn8IOOwWp7Bp1xm75TKvgdbLKR9rBevWHNBeJHJBuNASfpxTpfEQ",
+	"7BMmEvM6V2RGxZLkgmtF6ERGxFIL84uBmjr6Zg7MA7gUAF2LKR9NDbS47QGYE6mnLFtwxTo9P9QfdvvX",
+	"eb+/82xu9/OHwU4/JhN+yxTZ7RP7mhk1oZqSxVQqRgRbMKWBTizNPIOd4M006ZGfuZ7KXJPYDRuTtsyA",
+	"ApJ+h1C39SlVREiSz+csI0OZiyQiShZYrjSdzVlCVMonU50uCZ0ymjjkn1DNFnT5RJFRKkc3hGaMcAEE",
+	"IGnCabegeqTu1yL1BS7nT2y5ettHRg5wC3LrfkL+ePnujMjhf7KRvos8Ywf4Isi8HE1ZkqfsNKnHR2Wf",
+	"E17h/TuD58/Y8NmL7vPd/m53MGDPuy9G4+dd+qzff0aT3WRI+/XLdkP+CvtqXvpYZjOqWwetPIc3axaP",
+	"UHQfHmABMOQBgRBwXx5gR70LD7hE2tZMEUPi90WScQONs+M/PKm/ZPpI8YSd1t3QCVIDJBaK6S41r/rb",
+	"OiQZmzOqLQ20agTQcMVuWUbTHjkawpZnjApFzI9LQ9JK2/5lsBMNdj+YX+YpaB64qbq7AxgrdmsEKFUC",
+	"Qy70s73WesEExJhT/NTKMfYVmmV0aV5Qegk3YsY1f1/e8Pnq+ZzVyVcGAiM4hDmdcDFBEmmBtBEmzfi1",
+	"UlcoZNXTsiuqbpoogxE+VqjCs/FzukOfDbovkv6wuzd6ttt9mbxk3f1h8pw+H++w/qhBX/hiYmDWarDo",
+	"f8L2V5b8TqRLWLPCUwMWauZuOjeLD8USil3O82zCWpsxwCzpUlO9xZqAeXPgYZpFZEa1oZJkRBXrcqGY",
+	"UFzzW5YuSTs2SnbKNIvta4rEx+6nziGh5JamOSN6SrUhDELiXcHQ5oe9fr8RWMw7Dbt209ae/nvFsiZI",
+	"yZURx8qQslMLBObNTWxhLT39bL5UcykUqgbf0+SC/TVnClSZkRSaCfhPOp+nfETNKp/+pzJLDbb6qTVj",
+	"StGJGRuuLiBBgGxklitNhoxQI6rC5GTI9IIxQQbALQD5Ad39wv8tY+PWQeu/PS2MJE/xqXp6kmXSrn/1",
+	"/DLcAQGZLzWYwBIjyXFxS1OeHAKRtCsGkEZ5Uo7HTBhqSsacpUkUbEJmJMtT1jMLPJZinPLRvQ/oKNRL",
+	"vLhglpEQw3UITQ1VXxL2kSutHvhMRnb1HqsZGeVZZhgDwns7yXEjjoO65SRsnjHzu5Ei7Q6yXAguJhEi",
+	"jJDa/dKBo3otsyFPEibue1aA8DSZcQFIYe5zaVi6uVPEfzlnGQz0QOc0omlqsE8RmuspExqOIiHDXBOj",
+	"OWQyZSSRTMFuaZrKBS7EfAibPhWaZYKmOM09N+4GgZNmGWFmMNL2kJ2QvfFgtDN8zl7SfrLH9vc7D3AA",
+	"RwQ4ndOMrAaA+JIwTXmqrBrg1UyD4XJCcpGwzMqPSE6eqAIPEziYM6lfGyXkvmdyJgvzIKKLtQk+0NXT",
+	"JMmYUjiuzLNRcNGAi24Xp2ZtMyY0u/deRhmj2pCaqq2C43y8mIIsmX5gIgAcFGRDOWN6atYBMHzLMsWl",
+	"qGiAxSkMc57CehAkPO49USSYjCi6VFZNNvxYwbmd02UqaXIl5RtqpIF7HpzlTmQogUKOGEsUGfT3Xuw/",
+	"f0aGS80emmCWJyJv+fewHauGvBf0lvKUDtN770hpmRlGxBXJi9EOSzeQMZRppQAiJBciIkYfoBPKBUmp",
+	"Rln6AbbtZhxRYW4cUNwaVdOUCLkgQzaiuWKwkPq1kzYQDKrpkCpPJrgiiVwIw/VykTE6mpp30QSVcCMb",
+	"KzLO09S8MKY8BS5CziTC54IqMppSMWHJIRzHktCxYc3xhfmje2T+iAs19YKNJKg4SMnljGo+IlKMmF80",
+	"FWpheAoc4iGZm2mMcrSY8rR4utPvW7VhymiqpzHJ0P4xZTSxnppgCTUWK2u6weUiWlC7BcPOVD4ywFWS",
+	"9vbvL9AZMVrKt1QsLaqoewsqo5HMjY4M/JcrksrRDUuAcCDLSzno0Eg37QZRDzWvUZ6yxHAHLpS7My7I",
+	"M2/NeiiWXV5GsVCZa0fKqNvLFmvEdwD9+C0TgeneQ9c7PWWZZxjIFEEeGI/ZSN8PPnKheYqLtTsx0OGx",
+	"vAQfz/pfBCDvhRFuZMb/dn8OZhQYNLgb7VqphcwSkkg4BlCzHuB2jzOWGBGMpspMo+UNE3DWM66UQddC",
+	"qAei/F6ofD6XmWbJW5ZwegWbv9/+AoHZfEvMQZLr0vcfZ+l1y3FsP/MhUUwkZGWih2dLT1R5dWYljANo",
+	"goVUyAyM1prCuSn8tU3BDhQRzT7qp/OUcgE2kpmzkRnZ3S8WPdGjEVPqLdNTWaOy/ggisFVbDcwagdBQ",
+	"1JiKZUzaHjpkRkYs03wMMnUnIvF8kZReEOnS/Gzeikk7eBkfAQ4IA9m/tKgwavh8YZRf82LrQ2hXwacV",
+	"tTtqHRlSZiD3/TwxirsBiCThZiM0Pc+MQKO50YTHNFVsBRyB/4BlicJuDwnVJGVUaThnUBt75IreoETF",
+	"LOkEnWGcyRn8FsOPsdXyvXVhxkW4gEHUmgd/fmpRuINfZ/4S1oFQ6cKqcBTaKM74ZKqJmvKxtuKczOoO",
+	"LmM0RYtn6fNzqsm7dZ9JNFvXu+vYAo+mPcCDisgOnEpEdsktZ4uI7IEU0cU/9gHaM5mCzQaFAefeQeh7",
+	"oohiyoiwqkQudwNv6f5GT6n9Cf0LNVDzM9dTNN3cD3Y8rqASM1yS2Npx4jqAIkOmeMIU4fqBYGvnG2x9",
+	"FdiKvL2u2eynpZ29av3bALSFNPCLn+VDHSxjUFGO3LACBtsGHDU63VYuaeRmarLWD/PxmGWgc6MnozT2",
+	"YKe/2egebr3Ygpu78RCu+IypORWr54AO2E14YP2WMIymM7BCyDS515eVXdhhIreSjXsA71DDhf46etAb",
+	"/eqHE2wq2u6k8oRrf0JVjwKzjnanKJiXic4oT82ZlM/T2sCaST9K4uUpXmeMdcFgGbitrb1k6Ig5u2VC",
+	"H4L0NGSEzea6HL30qeVMX5VQOM1m5dgmwRY/0TQ3R/Ci/2IHzyj4ZdCqY3HgJOR6uZH4m+O5dC+bD8FQ",
+	"tt1n+KqZ3l/uhu+aoaAYwq8h2EXkr2o9QBxn7O5i4JEIhftuwsZcsMRCDgBT2XijWBCwAmv+CpAVf/oc",
+	"g+YupGA9cmGPMjJqAdhy52yEsjba88Dshb4RriugWChJ5/lsTnbJ3KirecYIHUowF2VMTWWabAS1iib8",
+	"/vj45PIyIq+PTt+8vziJyM9HF2enZz8YzeH07PW7i7dHV6fvziB0h4olWBcPwZ7DEhvmYn7qkSOxRLMR",
+	"S1XowitI3IJmAmNBVijcPUC6Apz3Asg3XOm6CJg5nWBUm4cvzlTkooTGPFN6FZ7g5ZJbfuNekEJ+XnXA",
+	"a6lperyJkTu3O+j+DvgwekxFhI4yqRShaQr7qXD5O7H4YDmR3WfzmcpJvTxjcBjO0xr6DTsBP+QCnMDg",
+	"DDPS31hmq4frGOodKF6jkHwsxZhPcrSjW9Gv1mEcHoFlfuGgm45ANUgA1UNQq9tNi0PcHprcya/AU2Ur",
+	"bvDG9VtmwzfswL9Vu/7LgOZsvwf31Rt2y9JtduKn2bSbZVPoEj4FdBchR4kITRd0qQIqZ4ig992HlhFL",
+	"RltRy9LRVtSyhLQVtQI6WjaZhA/qTCerJ7IGq9xGDEpxrQgXCfu4ejXwcyMjIH3PCsigYAY7UcgMyF6J",
+	"luzVqV1OubyDZFO5XFyoHan5dj3nqLnbgNCsXO/BteiS+Pz9xQ8nMYaCzvMMIpbmmTTqNmkzOprCr+B1",
+	"78AHb9798MNZTFI5Cd+FR5dXF2/PYqJ0xuhs5eFfzi9+iIlaKs1mOKj96Ojiyv+uNM10Pocnry+v3p0X",
+	"T6a5TuRCwKPjd2fHP8YQWFAlZO750avqcyfk4LTHP5oRfCyEVb/bTIA3ycBQwhX8twtA7bgPzdD+w/Ko",
+	"Fz/BJl2oAptwpUHVbMPO/CAXP70/K97LRflNOZ8Hb75+U7yJzgN4cvbj8bu3sYuttlfm4n/sG69+PnNv",
+	"GJ2FCzyJwG9mXzz66U3di+XX3p+f/Pk4JjlYpMpTff8neDSko5t8XlnF1etXMLj2sh5JmHmcuOfmQEvP",
+	"aZIUTy/PKk8VE9o9PK4OPUoZzYKPr1Y+Bs9gCGjmtVcNr4VQd/6nH07PYjKnoxtwQAqlaZpSf/vnf/rh",
+	"/XnxHM8pcY8u3haPAPzxyavLc7PGhKs5BIqVl2aevio/DVd0cnlpkId9DCI3OLgbiyFOLi+vzuveCQd6",
+	"f3lhLgHMQcXhv7+8MEgCv1pHqPvdXCn8Hl7l0eXVq/PYqvg6oyMwHII2EITyODJi4Dp0hllQvDj5Yx0o",
+	"Zmycq8BmA4rFREoMrVqCi8ZMizGqbSv6HpDYkM84IrH7MCY8Ufi3kgKfGIiKO9ci4GhAGFtRC+hdK2oB",
+	"cTP/GjoGfx9dXBl+Z6hUK2oBScJ/j16Z54bA4L/4tyEN+O/7M/z39ZtW1AI0hn9f/XwG/x79ZH4HZGtF",
+	"LcAs87tBI/wXxgPEwH+P7e+XV/Zf8xyAFf99f47/Xph5AN7sv+Y9ACH898q8B5CA/8L64a5bUQvuFs/D",
+	"rvvi5I9lbu6OYJWPOzJyjvCvVs1GKRc3q0zsDRc3znydykkRlT+XimsJzl3NMjoy75eVrVROnu7s9ff7",
+	"g+6g3x3sd/d2eqmsV74QI2qEvTNQRuXY47rhBw6BLDKX9YpfWiyZsKRrX+qGRMWclpcEV1axVtDzS4zw",
+	"pOrEgWNvrWlS6NdLI6gWnGo2a9W6AWHpmOvkDEMRuWFL9Cf4rLiK4h6EtFlFxMc2t+Qc19haMXecn5Jj",
+	"o7gdlb+OWoYSptRmc7ZWHuOIyhzZjIqEGhjxP9PUnJvMEpa1Dlr7BSgYnHchfVHr1hqu/Eefo8LYVVo/",
+	"mLaqazevgbtuNGJzTX68ujo3gohgAKSK1GwD3rG2NLe8ndaKVFksDW1qn9cAwfGUp0nGRL1geMOWlZt8",
+	"osjIfhIRBU7lGiU0GDSA+NOAEZpvrGsVIoS91dBC8BfggJ/9wxb7Pkru6i0LzyXI6LRh/VRrIwzT4pi2",
+	"Pp55PpuXtn2nvGB47LIVHuSEvP2xavXxkY5aEggWhECLGctA2NGyR8w6CBgfOQLzjC6NtAeKYQwbjDFA",
+	"gsQAqzFpD6WeAndGhGAJCNcjORtywZJDQjH1jwsCb6LhrNMj74RRWCAI0kgRN2wJHjakQjCekVOi4g18",
+	"csPY3Nwfz3yQMYbaY4gVPim2AGFkKKhFVnM0owipXXi0plWzeAXf89kc4phRbNRmLYZO37AlpCGAudgi",
+	"7ifA5eyWpmVCMujXkJE0hV3ZD8wBFalLdUH1VetuyfpTHvznqU3b8VfuVKUKO2vc3QqUlijaCh+nQ5aC",
+	"xGZfOyR28947vZJ8H868ZkLvxa0x06Qg8mp+C7ZmPE85JnGw1viQTPiteQDQB1F3CQf/oIMcFRhzy6uI",
+	"Wh+7E9m1iRGvilGPUk4h1Mzj/Jcx5FceXldZ8wpO1rPkFXpwwxosQrngf81ZmAXpoOSQDMx17ezvG3XA",
+	"iF1gaBXSebIrP2syTKm4IW0p0qVBQG0ugo6Yx/LSjVtcuSN59Kj1VY8Y408bIQ5JY6fmIiok3NzKZurd",
+	"lAiKXgmP1BhVSKvEvM4V9HsmFrVQsjLmPeB5u4EfCMDWCdWr8BQRML4BPeJalXlZhR89Dk8ppM1Bv07W",
+	"rAHc8nxugHXg7BxQFUHKi15bG8/dgJf5bEbrfEpVUamYYt36zmnG6nxQV5jyam6kJEYfkljkaRrbSgaZ",
+	"lDWOsrkflKbpu3Hr4Jc77u1D1DKzYAYAemnXX46dcd1O3eDr5MJKrROS8jo/4AMRk4uTyytydH760PQD",
+	"IuuaBv5iIhJoPOv9aav4su52IJhirSCxekZlSwZbOGlGjgtVXgq2Vpk/RDKEEjRXhBKcgLQVyzhN+d9Y",
+	"gpEACPDwn+brTtUMAL77vRdGE+R/M/+933fpl6thqKvnUJDROgAt2fnN9D1yApkYVOuMD3PNIJkutuaB",
+	"ONxKZIPtFYj/QylTSFYPy05U4duS2Do4sQ9r6LSzFqy/qJUx2UfdDMtb2RoeFHtCU8XKwKkV05oKEuFz",
+	"pJgWjuCyKsdUN3RhzVkZ/bplSOB1iyymDAkUgqvRTUEGDYObrHXXfNGKWmAIKBsx7ZOaBdiAy9UDyyaQ",
+	"4JamcsESOzmWBMpnLOOjmk0+29/f3W/VK/v101zOaJreeZ5agPNGsnqlKRheWbdhHFjI4tVpmo1t25p6",
+	"vN2ruiSrVBF4HIW53AEBogU2VwqggDlKG6G8ddD6X7/0uy8//Pd/awgIToyWsj142Wy1ofMdJkRPM5lP",
+	"MMH56Px0O3jDn6KmA9pWuoS0ExRWeVLr7D+WAjkHkbcsw9pBBSMosWTMrMW0Mci6An4A5YdSdktFpQIO",
+	"+kx/1HpO/vAHco1bum6tlaVrUqpCCdfHHhQMx7MWRaYyTUiFAUVFRhC+ZG4UHJJQcOW77777Lu4cIiXA",
+	"qxQ2zQ/qsuhtaHWFhZeFXXh3rcxbp2s2MRFnnkLpcoW/QTSa0+tsfs4hKAoInOAAVC7QzjKlL2FlkQWH",
+	"IRtJV7wA1kjTOl436D84p9tCdXkYFnfq1KmH5XC/NUt7ZA62+6zf/0dnYF+ZOw1+r9zpH44X3ZlOr6fP",
+	"Loez3lzzREHqo6OISQal9WCzNnoFg4eAspDYMKfYQSNGKZQY1yGJHefyr9XwrvC+rJIC9YGcsWacSgqV",
+	"O51puuzUNDO1otbp+e0e/vOsFbXeX7wJ/XUluaQYeQUa8KB+Wm8Wqw9jBxcOQigqjDWq2wqXWiM0NAkL",
+	"d9JOXdLCeihqZuwnhhRf4le1q0Shw6mbDpaZLZCZWv+VmsqFspnuNg/POmltJFriQg/Kqy+bzPs1F+bL",
+	"wqwuDWLu5djWZsOSLy7Cc/UmfBR+XU7LNJ9RDM5iAmvhuZDsosoRSFzl5TeXWNl0I241dXeCtZTRWh5U",
+	"l7oTrFaKlBZu0dWDsZWUEZq/wExzGopUnhgGZVKBSEbNBmOPAqMpg4IEkMivsJCQpV5ZnlaMbZ9a8Fvr",
+	"oPXLp+tWQjWdSy70deuAXLc0m82/u25FINmPtMzMz/3ewPwgx2PF4L3uXv/zh9rki2YHXaX860GzJ4mk",
+	"GL0FKfkZVupAV9IhoamSPm1EBd4PGwc8Z5niSrMEo1xBcq5FJF8qe30VxZBl/6/r64/9fvf6+uNO//r6",
+	"4/Pxh/b/OAh+HYzx1+9q3uz8j1pej/Vs11YAx1dqFr9FvbsQgWz5PDtjMxqd2nuqs71VkGQVNVazbP05",
+	"33/vJbQgWV5JkPWnsTIDlPRaW8RT2ZK4cz5nKRfMqpvhhGGETGgEkckwV4MvCHEpX4hb7eaLqXej2EyY",
+	"rX0olcvetFg3fN3yfuTKaDY+A3IDOQzi5msMAxia7ZkUOBiV5iOS5EDqwIgt0xStnl5FPCDxFJfxq1ax",
+	"ARwFrzoRPWGppoY6BCNWoxA+YRzoK+CrFydHr07PfrhsHQz2o1YxduugtdPf2ev297v9ARn0Dwb7B3v7",
+	"vT4oSD6v9WCwvxKkEY5x36zEYIy6m7DBWSy5DKIcy6tojn/0RDoNpA9yw0VSjXq0BY4wMxLLRcrM/htE",
+	"QKJmjqHMDxEOWbfjN3LCxf14/ntXIgGYhxOM6zx4VmReJYiazKTS5PkOVgYzYPv+6nX3BWkPR9lyrp8o",
+	"LE/ZOSSpFJNSzYSAfu2OMqa752aePoTS+eKqQXhdwKee72wMlMht9Zw1lQAwkqFa0LQiLUNtgztyGj93",
+	"Wd1oujtljVKVBEOYeHX1GUR3WfUX9jG1hq+iXkVpCyWXqVOmPkeheFts942cGPWZC6yapdQ4T9PaSi9Q",
+	"K6iJt0AZBywnFEGdYCYS51CNXWkka5/AMk7lU/+P2cvbv8xeL/8ye/1s9Oef9kZ//mnAfji7Hc2S9D92",
+	"/zhNfv7Y/4+d18vRDx/3k53X6j9+eFHL/9ZVgjDyZdKYJrm5CIQ7P5zGHUhkL67uvt82KRRgyYFyaM7B",
+	"nqYYDeHMtpBmW2posaWuAi7oBVUkqZaibl3anAhzMfNMTjKm1BepIdA9op47h1R3K/YMY1kq/mUUEkey",
+	"GUwbaspDhWIjYNW1uNBU3ayePPoDkrqTZ2Dp0aWi9YrYD7bCUX7XIvh9muwN98c73cF4d9TdY3vj7svx",
+	"/n53hw6Gz9nL0W4CxuoNxavN6c4Z1c211FxtYTiroCOIOaNDIvI0tVaI0ik6cwB8ZXQfLnKZq7QshuxW",
+	"eq00RH804SVsyN2K30kzZFgYq5H26yGAHMG/TxSJjSiVo4M9tnV5Y+KqGxL2kY1yF3Yb4Jgt3m+xL/Zn",
+	"6d9X2+gV+RxTD9drFutQDDufnIqxdKXTHIZsRkz3MiSU1MUMXfgeGFD5mAuXqIWxg4UQilYQDN7jusx9",
+	"B/v9TeVpohZewqZl22u+xJcDK2890nJHBlShPxsIwL/t7hNPEpyt0sX9Ry3zpOJrN79sqaRa95pXjeCM",
+	"/VaDy2oE6yuqblYMQvUADqWlC3NP0f0EDTwxtjyApUAdWhvKTDPgoxDU7l9Fa+cwY0UZLf8lWG/A9GKl",
+	"QECEwDGJC6hLxdhoadri6kND7pamqNLS1ZqQIbP4TSYociRILm4EcFzzvcx8PxAIGY5xutgb/auC8qdW",
+	"nqWBjRgSdQ6ePh0xoTOaHjx79mL3qRFkZdZ1rVhq82a24lmWyNWwLnPjlkm5TVg7nHfQyKxwjddwOimY",
+	"DQVc4XmftnXUfIhaH7squekWRR+rg621x2FF9fta4iIXJEdn0vzmzCkGpN2RKdLe67/s9MhRYbQLTrYI",
+	"RSvyq0VSkMbG5li/W4td2PrK77TGYGXg9lenMm9Q5O4iiURYqA/i9ncH+7vP+v0+aVOyZDTrrMgYq31U",
+	"nM/YfXsnfaBqztpKBHlnw4fOZabfZeBbqUm6kZmvs2sB7QnUqCZH56dW2gKVkGvbkkqwiFy3QkdpUP7c",
+	"OVjMgRSI6DcP0Vp3k8CiDfVWA5fR5w9m14u71Agt84JSMcOGuoSMpqvZmRvqHVZus5im7tpsaq81N63h",
+	"sJX0WQOY1sRU1JT0McFJmOvbjv8HZvr+wX6ACRUVo6cF4Ro6njHbqggnxkAWM2corxTzlWWV4Pe6CnXN",
+	"zfLsbKuHvyZReHPSC1bNb3CK2pL6xcke2rZamimNCCBnXFct2K1Br9/r39GyY897TZmSc2vwwXKkd4Rt",
+	"GxX26z+kxU2wxQMtHHrZKMMFx0s0GRUxA0EK71ymfLS0AQjjMcsKlIKearvepqmKJmnFGYjdRfeSPfQ5",
+	"VDMvqjdaOadaEGKz46Iwcx1VOT956/ut2eLsQSln7M4IdamRutgIaagiZwizUUaNeHr15pJMqUjUlN4w",
+	"0qarNd0GlTPrmv/7/uSH0zNyfHJxdfr69Pjo6gR+vRZvT0+/V387Pj76aTY5Wpx+fzQ5ff/nXq93LeCF",
+	"k7NXNR9txv5z69EUGhXWGpv+3L+ypqpBIdCrCjNFs48dBPymVXs/F1+Syx0sr/a+a0Mp3vBbJpy1QGG+",
+	"iu0gVO4eUlebLiwU4ESMdbbk2GVy9MrfomnDxTjHtu8EaoCdrSxY5jTPoQDMGhsBVohZtRKgO6qQiMtT",
+	"brQMmLnNHGtmztiI8du6uZ3/q2n2wf7OzlYruNzCPjJcEuz+ERic8OaxGZuWE1DM7m4dwZ4aq/PHGUuc",
+	"raqpycjR+SmYohUiiGAsMSKmtVTv93dt346wQUiHYDdci1lGHMWyN4dIVmI6G7LMW8lCuTQXNhaH3zLS",
+	"VoyRuGS1iQ+AauGOUN+GsVXk7YxhDZ2ihxTmi7iSOJHZw4KaoaBDD24+gkx+TRKeYLcBLefgseAz1nFr",
+	"n2SMibhHTjUZyzSVCxX0OkmKiyu6yBwQ+Mb2kSl1R+HKBr2JJCRGAJPyltkmKE5Sg2FaUQuOD3SKSgib",
+	"e2GFNE2l0s3NPM3TJ6pBYOv2awMX+PzINeZYO+jp+e0ebO/0/PZZ0cyjQlwHL3d6g2cveoPeDpim2Yv+",
+	"wcHgbvkUio7Z2/oqzJ7G2ZpkFma7XfNNdyYTFtuU7ZHMnAZuQULI4E7R/KvKVMCKcat0z373am0QeDkq",
+	"KOzw1I5d0E7wa7WFKmohhmOnXDCyF2H/KPPD92tK/5xtDFGyrlG/BqgqVZn8JJkw8gOyoFrf29ygTrPe",
+	"jgS3VMbXXlBbZijAGaaEdeTKuvuz/n5vp5bwYXLbRp2h6LxsX6vXDDZ4eXGDAZsJ6H2J8UVNHLl8JbVA",
+	"E+BvGfE8aQ+gv9h2vZyBMT418lPwpDEWyQGH8o29IRAcC5JluajKTC7uiX2cZ1g4KNX0rnhdOGeK63GR",
+	"R5suqDDG+/2tO5Ztgyi2PbrXj3Zsm0rohA1/N4mma08GpOVXVNOaZACqKaHO1mcl3LI1riYDp3aoI7HE",
+	"YGUb32yPyRvf5UIQVMsq1nBDJC7NrUG03qC/t/N5JRrezNi8N3B+rbYnaLZv4HZXueW6gv5rSZEd8Qvo",
+	"kLU7rsX8jdZF1BQzhi1dBTXiuBSRy58AbdtIxoWQkgsD2jxh/tvO4XY2R7/BF/0Xg21NkF9qcix0kAr+",
+	"NugmRd3trNAVZvK2soU798+w89XdklUJVteYFQ+2r11/VbSaJzRQdLyNBB1FFZQqAvj6vf0Xz1/UeY+2",
+	"bi6wsdNE2GPAbXLNyQRVG+7lB8TPbXWBFRfgO8GIPXdogetP74Yto4qbOoIwWefhtNcfEQvAIETSW5bZ",
+	"wvJGF3BJX9bB2JbhbC4Nwqn5tlbBDVt2Gu/nU8vOYK6q3x/sAOF3QUytg+6g1vW3cicrkP/+6hi0HhSU",
+	"Z3yUSZt7GJH4L3/5y1+6b992X70iP/548PbtweVlbwz/F5M2EmkS+2uNoftB7CerypCrgaQ7vcHO7t7+",
+	"s9ASF0JJ4Ny6vk4+7X3umn923D8E/zko/XN93TP/8exzrT/LHsiGBJ9PtcG6fmVeifNpfrpoJVfUcUVQ",
+	"ghgCf/chYNWVBlvFyRIGrjvDlQjcx8Dcenx17oP7RaaGroTAJaIlyesSdaxXvDzG91Qx8v7izWoZ1VVf",
+	"pDp4+tQXOLWPejKbPAWvRSleKuN3ZvEZSxnF8D20GhySGL0TFYOaNypodGQxVUnUxq/uGo2apfWXJNMa",
+	"VaCxj8JRmhb9iJUNMF9AVNOYp8xKDTNUflZNBklptJ279PSqF8ds0zFsOYY9xny7MWiEiA798gGatzcK",
+	"VCDFWalqU8kac4j1EY+ZTO8Q7giXscmOjEPWLaM5vPGoCC5wRm/7d9az9ejfn8cY7AT5Q7a2OtXOGOpE",
+	"vk5E4qvTtyevYuKIPFhOyIKxm4QuSZzQZQx2tITy1NUdyNPUfHl6dnVy8dPRm9jmNcToFPcNhREToNkK",
+	"yJYudwHS34OGsaGtQGERS6rRsFbInUHIio0pilzsCoCGTRL2RTKLNtAQRMB6kx4G96kg1SK26GnouDm4",
+	"q9PLq9Pjy55bZWy2+fbo7L3ZpK0ByEp93s0Bs3Ts6hVwTdpCEmdlBYNlp0cuzFWAwXUMv4bVPIuRbK9n",
+	"1xd3RPPJVJN8Dg0OwdMWXx7/ePLq/ZuTi96MfvzVxif+Ckas2NqVzUnb47NnCT+ZOYdsKYGp0dBaSsk4",
+	"Y4yoVOpecYcQ0IgAYRbUNztH//PSdayl83m67JFXoAeATCqIgwkMEykFwcBtYUEBazvVZsixUVEsrPp7",
+	"b6OL0AjWMTRaJRbhO3UaaI0G9LMFYIhjBRD3i4nIgLTfSpHQZccQ8OekfZnDX0GUK0J0gq4YT9ee3zGG",
+	"4o6RxOYUDoN0P9sAyNrM1FbOGfZxlOaK3661mwIoG3QEtCzTENdPjY6gCiTVhIJQdGAByYOxqsDxPGO3",
+	"XLocJUWU5mlKJtKVKLnh8/ljxUjvDJ4/Y8NnL7rPd/u73cGAPe++GI2fd+mzfv8ZTXaTId0qRnpNegmG",
+	"hvkVYKQgDYJ3QhJVlQBr0zUBvGvjsZBgNxt1HUVfgZ4tJ2gKwDpdLU6yYv4J+mlv9FTVm4uNCGqgrhE/",
+	"g9nxCGc8EdAY9f3V8Yq/0CHni2e7L19uXFFTiLBoOEzXHwi5aitqwWKhJxBSulbUQg5R7QzkH28vmoQX",
+	"7yOG7WXZ04yA3oV4XlCZdWJEQw6HC2vcWqoJw8TXJ3D4odct65IZVozJ/XfQJjACoAjbJkPUuowoMFwS",
+	"nhwahjHSlsxZEqcX0pLzSrm+TX2k3TS/fjXC5FfQTKFKpAk094I8RSXjnXmhs2Ls3Cb5uvkefcR+nbKk",
+	"8lRjvzsrAmDpIic2+KWvTYIKspzcTsOENlIEZzae3umG61vNH3u4C2w4oCOs/GE4IZE+RW8LLtmAbqdJ",
+	"mFSwLrXrkmWcqYYer2832L8MVg3z0Q3Th6FxyPA+mwtSxLfiezUxLc7YFdxtv7e/H5xmIvNhmAdfOAPB",
+	"MFb68Nl233FRnXCr7x7HQmoTUenHVuSPo+GuqvkODd7eIOfB10ddrb6G6V1ssTkXbk3tGpsK4UrYNFaJ",
+	"6n9BaRq38U1pLz7sq8h5KXIvFHGTYXgIVK3BRJVScE57r98HE6nMNYGwRVrkd1ivDsTQ7X3LqGFqNXwd",
+	"C2C1w/1EJMZu5Veuv20ckXhGP14ykbyhmonR0mjZXz0NB3z7kgutzll2yUZhTk59/fBttDtpKWGJ+8qF",
+	"s3H4ehCZ/udIwAkljN88B6cAxFIJnVC4WBV4fq95N0HGje/GmAtF2k3Uq9Povd4QW1CvEsE0Ec4RlVsL",
+	"2rqTWASj1Fe6sgRbSCM4xfYvl+rDL+/kh1/e5x9+udIffvlx+uHvv5wJ/PEiq/nR/HDKP/zyeoz/Ho8+",
+	"/HJEi9/NO2fiw99/eZXgD2aK83nxkvngx+mHX04YzND5tzumbK5Vr0L+VOOLblIYAt5bMh0kYGwF2V34",
+	"tBIo3ZOUimmZX12i6oNnitcL3a7tIjcihd3vnUwoIXFo2mZztolF2O1KGXiNmq+9tgcqbGBHu2AjmSVf",
+	"VtmgPFSNoBM0WnVGJXJEbMtVf8RtF5wB54zBrxiJxwVRdMzITCasA7G8sY3itDbfeSa1HMk0hsiPiLiI",
+	"wV/nMtMxWkhdTmOugqT3Q8PXncPIvs2VK21YjjqpUQZwETVbxgfV6BPDWAxDSchq48QRTadS6YaateEK",
+	"HzN0piYu5k7RMHWFx2pxAI4S7qxmO/aJL0tq+bEroFryma4JMF13Wk1pjBHhY8MazESbTeUPmvN/aVjP",
+	"UOYiiQjkztv/PpYZi8ilCwY+C9haRF4FTA0oky3r6utH3XBRsQ4U89yRpzhwX4XIypEHl+vPaC3haFCR",
+	"wlqZ8fm7yysCnvCndrL4gFBSp2zBUWB8dSV3kVBSmzNZzkHdRucoKXebwsDq8zQhIKwMHA0dpmy2TVFC",
+	"sajzcVDUiLClF8PEBAW5Z72A4sH7QSQcwdwDcHOQOMx98K86MjzMNZDlBN0jWpGFzG5qsiHa1rd6+fbs",
+	"6qKnUsbmv3r3pDOTd1wfYiNPS3nj8gT1lAr36Rw8hXzGZK7jqFrGBWPVNyZakDbkN2gZFEcBhx3X6OuE",
+	"TAxbu9kQxfXZKBnTGWcJWbfHzro0jh6Jcec2kcRKzS49Bc/cx5wjHJsdyPGYtAdEETD4gBIuyYDMuOiQ",
+	"XKSG39jV2I9/tdNA8tSMitycvszcWzP68Vcj5c7mWsXeYYelOjO5sAuKXEwRpHUrbfiivbhcaJ5Wwcl7",
+	"TZ3yW8rzxfM3VMHCYytqhTAHah5Pq0klxXcrtL6EP43BpSU0Cgh/GCpa3kilw5BfwJ2ohCf5d4wSvWT6",
+	"yDDmY5mLulZd7ufyJn+UC8P5l0Qx3cWW3B4HsLx3mhpmOmKZwA2u9zsFIvW2EiyurJ7W45YaolTsOu8g",
+	"vuJwLli1JmhfS12XbehPKTgbruqLLIGs6RucR5AcN6cT1pQJd6cQXFxfVOx93bEFQbmr0jX1IaAhPQzK",
+	"YVW35fq6u3buUbHJGilXKaabvCQw9RNl28+PZFLRgFIu2N7TeX1Nt2anORMacquNbjnG6ti2mLW03e+R",
+	"BVWCoGuKaayC9ZeGMTvzcbWa81hmEP8/6O3XGd7s103unGJw7ksUohXSU6dFCIykTRWhecI12iBtE/+y",
+	"BL/X3xkMtj0U1dwZxQPVE+VSosa5opWoNkzIZAlYgL+nCbGCzgH5dO1oBFa3ZikIj6R/gCXXC1yEnPsh",
+	"c3Xj8fiuW5/rIwIMUDTGjBgmjjR9RrMblhh2OWSY6Fpwpi0y6BAD71As9iE9LzxphbATWXSMaoPW/T0G",
+	"y/bntI68oEvbBlvewaf9M9TRq+M3ttgmHPShd1DEPFFxIZ5jhRiUpGxdyKopqswSVmvlrNVGSylItUlI",
+	"qyditKMjR/K2poRN9G9dQk4DG/cp2VZUwaG5mEAM9wFprltXvN1WU5pBaCETRJkDpmlhmMaxcCCou2u+",
+	"6XxZQgluxoHnh6aTfSjrlRnrQcpylkaqc9KB6TowW1X7QpB27AMdrOAbE0CWiqkqWrU1VS1VUWjKwvKM",
+	"trSjkTzQtmWr7Ko5GxXmbWhj8bAGqlA0rlMWt7dfAUioNXhjRTC/EAvqpW5BG6EBcbZGDqwxn63V1YMk",
+	"tbsZtO5R7fJeRrA73UyjjawCsxvCPWsjBu9SQrZqk1t3RnXVyO5nbfNf1xu2vsii5QE7LJBZPdVakuOI",
+	"d31b1Vxo6Gs1VDLNNQtLgty77y8Oiv9WW/5Wa5Bs3aL3+/evX59cnLyKyKvTy+Oji1fmP7FWSuTrlkTk",
+	"/dnlydkV/HvmnkJmCZ2xdUpKOwtrk3Sg01fBZoPHjl5AzY/4Ou/3d0clsg0/se4pvBdXOx7b/gJ3bJxo",
+	"TvKuhVi+qHu3hxpl+zzUOO5KPcnXVSk0+hVnirTrMwgqG9skZnlppIbI28W6GSObUIQpFltT+FJri038",
+	"nhe9BIOVrT/TC6rrujRk7uem8JQNPTaKWKwKdWcZmbOMS9D1Zlzk2pwNBIBQbVigxVXIAMXn0HONa7Th",
+	"u4Xjumu2tjpfqeFGBAPfZwmBxlv05vjUGrQOnvWj1n7rYP9l78Xm1vV4srWXUsqPXRXCayPwMPP0HjF4",
+	"g3tF4HW3+axqJdsybu6Kqpv6Zl9FJW90Bvj6zzYGu0diJpIrTIAx0iP7yPUxlJahGTMcxei+XjOuL45g",
+	"R7iTuuvmWV12v8g+cgkAEC7KEpZEZOBtG9ak3I5RgY2JoktFFtNl57C87lI5V9jl2FD9YypGLAXZG3YO",
+	"WQFZPtfmF0gyqsbgr5KxJmMUTMcT0gbngnDph2LSVUul2czvjCedQ6Ly7BaaE9amwLSejZ/THfps0H2R",
+	"9IfdvdGz3e7L5CXr7g+T5/T5eIf1R4Mvy/rwBYUxqs2xWb3SYMC71yu635okj6YjWnMklTJxNvnsIMj8",
+	"CpzQ7iX7eUSUtOYB2JUNDg0ygNwHrvkI6LPzSkD03s7eTt2Fb52zMmRTbjOrVyNY1mSs1NvUfp4uCzAu",
+	"nGALqsjIgbFrmgzu3AVXq+0H66K1M31n1AWvyMYvqLq5hBe3zwTBgcNlBdapeUOMC5SLd2ewfWSSPzZX",
+	"07oaEf9QWFcbZWQWHSxhfceauvNbF/FuBq83mgACbW0xAa6ySXLCIZuWcalr64DGF9arekjiY2nORLOY",
+	"tJlIXHSsQfjOYYlItyudcc3jEs1uG3SwbrfVDFYXO5SLkVEwU1ugwroZL7y3zq3H/KcHq6gVzFR2NAbv",
+	"r9z9HWpVpCnfWKsi7hGoarVSrALM1Src7hNVlHhQaAC8fPUnReY0U0A3Z4QLLc1/8YykVExyOgH3ONWs",
+	"CwszuyHtHySJWTJhWKy1B5JCRM6XeioFic3bGn+6Ws7ZJWyQxK+oZltWzHiEchm79eUyrjI6uuFicnJb",
+	"W9byyvA3ry/OzT9FM+ai2iM0HPN9HR/V2JuwecZGVLNkDRz5nD52CxIPVaT4btVXLaReYQth4OrdS5M0",
+	"BP0amGmICQ2kC8/hXfk+LmyjHeu80ubSqgaqTQX8mLvhtdQtBAfXCnuLUGUubmVaLaa09h5Vk6k4jBbd",
+	"auNNdsSH8x05VxEeYRRUooMLDexWIbLWQWotS1g581XWYE0uaKyB8rJlg3onIjEWqItJewVNseKfeedk",
+	"gtGebV+mtt5oVGIDOHnL9e1sRS0cppL06t5qpDEN7Nc83Z79lujVRj4MY9cdOvYquETJfXsBqRDDh3R0",
+	"M8lkLhKSw1g1Eu3L4Q7bGw1odz95Nu7usee0+2L4ctTtJwO2M96le8P90b2lJRsL52a3SsgdoqQbRMf3",
+	"imV1BtVcsezQxmljtXMgnUarsG3s6hKTKMhwb5meymTT3R6F71ZNL6Vw9Ckfa6sryaxBZUjPVjwO6ztG",
+	"RFCQpTGuQKaMtAfE1qnZsZVqdm2tmr2iWk1E9p2Xoczt71Qlxwx/ulplZ+M3q7uW2/bIsFMG4/gjicoX",
+	"GRzw5po6BqAwzPNeDffNYprg6teZByybdQfhE1VzMAYr+QabM7okqZwQLg5JTMXSkkwAaZmFpfcNyZwv",
+	"Eoz2M7/HIV3EieYLcx7mYZke4tP1LdPvBtQP0I3hgNAiHYvIXIPF4Ojy+PSUaHrDFNkhWpI9HAbMBmNm",
+	"+1iCfDwuOjpA6/I7tXVIIROprnnDYzSwKHWWuRsR8Ln+FqZ2ot8JRai3Vu2aO3u2R1KmMcsu4ROujc7U",
+	"iyMS/4rw240PXYJdxiY0SyDUVY4he8um1ZUuJYDFMBnuqPsftPu3fvdl79fuh0+70bO9z//WeqgeuoZY",
+	"1MsJvvn5VnICcLFN4kFTh3IQT0d5xvXy0oxnBRV5w8RRXld9f6VLLpblDGPtUwlJqOYigl+DQtJGXRzS",
+	"zLUljL9nNGMZQTccDIruN6vvQttd+Nm13IWEGwjZZglkZAtCU07VIao6Q6mnYL62bUOilc69Cy4UJjfj",
+	"o6LC9R+KlhHUlUH0sUjUbpmOtELFHYiBOdwYkOSJIhmfTNGCaxSJFi7YWbwOWqWFFLBE5/xPzFzbZ/Md",
+	"lvYtH/x330FJv+++g80bPSTJDQTSlJgHgIK+sQa5DEVmH76DhVOvRdFQACODMGw9pUuW2QhChTRwzjJU",
+	"XaO6RHIzFNpkxzJb0CzBj1x/T3N7XEGVMCAckNBVslIcYDgiJsdG16KUwl80l8uKfhJROVfWdkWJ7KqL",
+	"epUquhaFJy+y+re2InXkEvAUluGzibcI1qp3La7Ff/tv5GeeQRCFkb/N79eiS07AsjyUyTIiLMtkZs52",
+	"lObgm+AKQxDbMZ3PUwtQT/9TSRF3Dm1rm3R5LQhhHw3wQjlCattdBbzYjM+RtdXgFRWJGWINbqEiaQY+",
+	"P3lLNPuoSTs2/zydp5SLuNMzWzny4A0JM1wBWxQGn2AX1mqgSHwshWZCd43GFhOuYPqVLWICg7K+l4iE",
+	"MwKoVD762F0sFl3D/Lp5ltqmQLGvRwqLAnOV8ktqL6ZUw0CjPEtJ174+zOTCSDtoowLnP7pVzCngQOC9",
+	"8OkeaAWzG9nr9+PI3gi+R8trd/lEtrZO6aaKJiNmLDSw4FqxRAjP4A6CT3rkSFgjPXBKo52CqQ3TRM0w",
+	"vlgl0hgb2OpuKd4b7Mdwg9/jvtUBgQpqXZnxCRd2TeC+S1O5CCsn4xtGQlKYJQknULTQwfff4VsxaY/k",
+	"bEa7is1pZmsR9iY9+MYVH53OuK87OpIzhIL4u9huZ2m9EhEJyoVGuDA4fiEF65gzUQsgDhKJOa7bbyjL",
+	"liRGpal7jOJF98i81MW1xmYoyCP5OJeKkfjPXRtJ3D11/r2w18sh1LFl4xTKbbXjd+dXp+/OLmM4cNif",
+	"HRc/rczshkYVIe7g+a6u2wLYTn8vtrlltVvAYZQtqTqnevpEERT3VSeCIWq/+xFYi6pf41v6sXs0YfGh",
+	"WxzQHQQ7tzyN4NTfjXsEu74prHZI0DJMhCEdlkoAxF2ioyJIeI13+v14BU4jmzpdUMceOQawdAdcbQ+v",
+	"6NK154mrsd+9Xu+69TnGyq2YJW6o3ZgD5Taj2VZigrFEwaphtSdIoA0mrIyJwoYUGN3NbOsQlxQhx2Ob",
+	"PACrRHEE1mCpb7j8HtIQMqOpoWbomuPilqYQlz/PNWkPaQKnE5FFJs2wyzmDq51xpcxAENQe+foeRvFy",
+	"JWdkrrty3M3MBRGMFIig2k3KR5DU8NecZXC9Bk1nzHDZzqFZ1CD24wdLGmUMzo+m2BvGiDSHCAeARgEz",
+	"KTL4LGjDe3uxX2fGlMyzEYPf92O7OwReADhBKLGVZahRiBBSBIkBhp1Adwimu48swbcUm0CwP1JwxCIM",
+	"j4sJFyS2OZ1WPHjqHhnKA2bJORWxI26WQxr+/zR46Ow5yPOwipg/PtAG4x9OrswIDZMh6uzHeNIvY38j",
+	"hWBoW+hhGtkhMpvBblzmu9KsYkDe8u8PkbSTXKh8PpcZlt/GVy2nMGOgXyZkCkbLH0nrS4KY+RLHxlLm",
+	"q9wYWK/lu7CLnZdY38dikw11JKmEujRmYDm2LIqOINLHRpFbjzQIKMrecYXewrMoZIRmGPgVJTlnlsAS",
+	"t2Y9+wapKJkwkXPBCLAO0p4wAeXoLTZHJGGa8lSRoIwIy+zgOMwgDmIwjGAJtw26IIYHRMj3IaTYdeV0",
+	"woIZCZoTkSWzDdb8SJXWRzYAhY+mOO9uHKSEmnFKWaFGYB+aNSRyIYwiq27IGGsOUyMhFMv1TCk80gOS",
+	"mb+gW2gG5A4KToLtQx0UyssTZXHMZsrQLOO3CCpckEGfKC9yLaYyhWvJXFI0yhxewLUf7faJOgTR0FJs",
+	"l4KDQTfwkhlmh8y4D7uwizCYfsPmuktTs4ygxyNPUhSC8DOuyCiViiUgbxw5oMSLAvuNzf41L6lKw8he",
+	"IavbTFEGUgQHvaEqHhQ0CCfpGvxLOUM5u/wuV4SNptJQRjq6iYpoC1cPFuATSldBojkscAK3/9dcaka4",
+	"9peF3lngT++vjm0hJFXr/vUsdpxhfvoBUfyjGRUNIKQdN5fTNxKKzIpMGyjLVFaIgLBMM8Y2jmcHA8Ut",
+	"siE5pebfsNcpRl/CVs+h09cBiQE2Y6+/grmHDHo9yLQhbSsdkp1+JyKxuuHzOHjRjPpf//f/R4IX+50e",
+	"sR4tJ/RiHjd1rnWRyAU4FxlNoCsYeNhjFKpsACPyjanMM8gzsuo/lNOypX4NjR/J2ZBDZIFRAXBkhZTE",
+	"DGanQsqH+3yKW0CB2A8V2BLwm8hykj7K9EfeUazCzny2/hMI9dmQ64xmS7R7RoQSlVI1DUStU4GrAmYK",
+	"tazBGsKykYFu138V2s8y/O+ijOiIHVjgiOnToVP3MAVOldkp/fed18PYKdfxfv/f45V39vv/vmPVlSsj",
+	"TSLXnco0QZw9e/8mMNO23/93yLoi8b8b4g+J5bAJmaGUgzd3bQQy+4Jhg50D917Awil+UfzkKJGnrCCg",
+	"gJbiipBBkGTBWNtoJiM3bFlIsh3MeUFgABk6UCOlIIyDkG3gn5H2uVR6krHL//nG1Qu4YWwO3wlQzTvO",
+	"3HBUskPB7UDZ/GtxtMHS1gZbP/jVQ1Zq+dzVm0tL165FaPBfa6Aj7eKzkpsAqjuYH5HdXouqaQ2J6ZYG",
+	"vsOScS+w6l2LwKyHCk6NCa/e3AeVgqyJkolEXQspDBGWudE8QWApVN6EK8s2TpOUvVcsu8RPYxfgjIzJ",
+	"EZ1r8cyQJymqEgv8BoZy/BsWLQX6YTD/GPjStUCzY2Pf2j80tq1dtUhei+1NkmUbh3UPuRSWCC8TAA6s",
+	"A7D8RcY1ZK7joG7JroRS1QeC3NVIBNcC1Am0GuLReylDLkTXtd7wR4WKH2gsbaiXj7YUWOa10NLsj0jR",
+	"ObQkdkZFQg2HcV0ZoFKBUVYs9ZlD0Y42RgDHoL2cm5+uBccytIbHhFjk/yzjgVt15bZR1TTHjzoVXkIb",
+	"dgDmDK9tQVH/OVTlxJeQ3A+AeAHozgyxj66FvR5pEEsqIwvlGfI1Z9LjEwHlmnSPvJWJO74apf1aeBGu",
+	"4Dc2urhHDKQjh+SKzBhVOa7OyXeUGOVhaunltbDlVAB4/04uwBnEkw75O7kAyCJ/vxZ/73a78P/mFTD3",
+	"kvbAvALXg8oyPAPAa+9UHtm910El+WKgPCSoqtJ0lUjioqD1SnvXL4r8cHLl1rRiWibtkMP91//+P0Y+",
+	"ENItzF1jOGWEDWfcnAFWwPRF+5f2nlmDmb06R1SCbP9XIXaZlw7Xz+MyAtv7ZhZDmZFO/N3c7BHikCv7",
+	"wTJDOcxdF1VyDBZZZHWGI+iDnvIRE4oVHQhbR3M6mrLuDnQBhC5Hvl3RYrHoUXgMjYrst+rpm9Pjk7PL",
+	"E/jmc5G3Al4P8l//+/8lEPYF3Rtt7Bc5Oj8N+ge6toOfo5acM0HnvHXQ2u31e7vo1puCb8seq4HQp7kN",
+	"AJnLulpSx9aERS3MwmHYE3PVc6wL1SYfeGWgE0IqJe8vL45eWV8H1KnokSNAESjb2t7r73YO3TQIoakB",
+	"NqN6mR8jI33OITvbKK1dLhQTimt+y9JlhIVeX4JJ0118ueguuqWLerBeADpNWgcttNS9V7Y5M5CN72Wy",
+	"tMV2XW/6qr3fFYzH8qmbHJQ2KqLS5dLQYazKACoa3M9Ov/+gM+Oc9aUpMeDic9Taw0nrxvKLe/o9TYrq",
+	"Xa29/mDzJ++Fk1pYgh/tbv7otcyGPEmYwC9ebv7i2Jqe4IPBFlOc02UqaXIl5RuaTSD0cX+bI4AoaEFT",
+	"sKziV1vMZvNr3xfWD3Q8u6aIFtMsBrSilqYT1Tr4BVzkqvXhc9Sa53UIatmfLWPjnkQEQ2asGTIKKL/R",
+	"gmXRUMojHNZDMX8aZD6EclaFeGKESP/+E1U4CsnPAYYf/7gJw53RFKbd6+8dEl1gKfJMmNa7a2L4McYP",
+	"mvAX3sEgv0dEYtiNGR9nMjLsafJ7wmcMDkz+MXB6b/MXZ1K/hoqL/6A4jXDimWdQokgmy04Nkn+OVnjz",
+	"008WJT8/BQ3KBgQV/1Xq6wy/F4gaEe/CYTzzSButsOZXbzYh7goumu0MOk6jHzJU8FiCAV+rmL6KtfiB",
+	"RdjCb9NYJq54BbDA4N6He2FakIzrg23hDsiO30UpH8lWftiMnW/tcE0IaubA/ASY5Z8NSb8msiHsNzPQ",
+	"Cm55tMI+0g05K7bQDyIUYjMq345Phhh94JXRO3HibVntocNYYLRfjbl+v4QI4S/A10fnzN948jeevBVP",
+	"vgOZ2IL7hgQjfnXy5uTqhGxk5/GBZQZ349rAs7fi0w/CoL8c6b8x6W9MusKkSVtNZabBa7VeGi6SSusx",
+	"7zTLGJjAhumSZGwmby06rRou5diaN9FjBy6qpEiVBvufrelc1EqCgAEOUT1UoD19hn2Mlx1oizJM5ehG",
+	"ESVdmPFEMgXl4LyUDUWcQimbtONMLtQFLBeaJeGfmnLBkhjtZzRJVFGMyll8sSBU4W9eRV0or3CUpq5O",
+	"VesR2d+5mStpNDJBtJY596yomQVb7v2GWPI1gR7Oh6BzpgKOAdS/YrcsNZcIxp4Jq61xqfNMqBIAY6Hz",
+	"FTB3Ze1dmWMAn4goDKkaLivZ2GXgSbnSR65K2xeBzVbZGzAVFu1ezeGohSksIRduBzfyrwFPb8AN5O7H",
+	"wY+9sCrZ9AF/ZuJ1UBUF3bDXgRY6pIrKCgazDaTJNGHWPWWLldkv7gx1V3bFvyH0uSmbSqWtQCEUlgIq",
+	"7vND/qXAz8EAMadWYapbAOUnAwKfH46lS8E2M/Qv4dQweMGjH4Blh60McekTKIAVf7pG7p1ctw5I/3NM",
+	"2kDMi7rlWspOE8c3A/0D8PzfqzD9OxATLDQ8UQ8lLfgrCGtIYrTYhJG2C0ksQg9d5GEHg6fCOMIgfrAh",
+	"eNCqrkG0Xy4gTHYiOz1y3BxC+KXxg3v9fg1OYd85rApmJ7Bo9suHeBWJJkxXUehuOu8bs+7G1iXBi5c3",
+	"fL7Ve3je27z6Fu9jm1d/NLe1zYvn9tDvq8XfkRk3NiappzOFTFKuj/qNxjTQmB+YDilMDWHxHPuukG+l",
+	"+IRhM55Vbv/UL2N7QdSpLzdsWS7sj6HgmqSMKg3sX+QzSIqwGUOG5szWtja/NYJbnVKGySI/nPio0HAT",
+	"n+xbfjsxBgeZNZtl3LDlIQbLOipVWhjGL6dsrCGZpB1/+hyjsCIk7HJKjTTCOj1yBRH+QlZjeFUNmXO9",
+	"qo9KJ4Zu/dgvtDAF2uRHVzQoXrfRGPMc7ChmqinLWDPttJVoW18CQI8ouVgS41bZQFlwt1B62TesDo72",
+	"m03w4WgS3gRXrB7nHbnaWqvYWuOtUWQ9gXlSp9BWKQUgYkGPDEIX5dVVvU3dYYnTOH+vaFJeZAOWeA3w",
+	"Gz48Go/2Z7w9AnjSvZnVhnJTxbLj476BcfkqwgV2/pPqEL61g3vFnMGNTSAqOLdNkolFnqaxPSOjpON/",
+	"dg7NHd5FF4E6L2aasKhpDcfmiizokrS5JguZpwkZyTTlCSsyH1wbODNzMBhaJ5q8/BXNx9aR/wLitFm3",
+	"sFNB0Zfom2b1m2hWcK/bqlcosX5Tru5AuD29VDUE8x4U/KlimS2JVUvIf8hkPkdJpqJnrE6P5Y6H+eiG",
+	"af8caTFpS2xZZAgtUCUB4cATM7ylHJmVmtZqVXMon2RmKIPNIRFSdGtUIcznSXoVcm2Np3axh4W92RLO",
+	"LE+Zl9i80AXGXswEartaBDgNFKF7aPPQJd7NNyL5GxDJaKWPEoAGUfxvYXtizoq6Y6A3F2XHAJZbYZBI",
+	"UUXSSiRBucfiFyuitKIWyCdBBTlf/e43oeAIbff0UNXh5DdSvl4Gt6I3HPtDUfPtTGAbLFfjLel9s4mr",
+	"pOtups13MEVZQdxMX28AizaqxhULzW9GXn8vVqdlYHMK2Ns3u9Nj2Z3uhNh5wvVG/C2cx4Z2lJVsMxuo",
+	"zdTTmBoFutMjMfQ6h8CY2HUVQxMZ0vUZ1aOpC+/Gqu9GWJea/GduXfRmnhKOxlirCvVtaHHL9TJu1Aoh",
+	"JsPs5QS38hv4w6pcLPVd8JyGyxXBXfhAkjp2j6+0tg0KhV1e4jeft1+HPUHSvnx/fHxyeRmR10enb95f",
+	"nETk56OLs9OzH8xJn569fnfx9ujq9N3Z4Ur+aqdxB3bw0h6Kgr1jytM8q2mG8Lh2QXNOULO3hoYdIWDL",
+	"cRkBvgkaG2K5wsMKqQ/QGnDF1WZnX1CusJpTcJ/dhI25YEkYwHJYbgOEvYOrpj6InHHNjS1Yc0Hy+Ryi",
+	"yFWZkAQYCF10/RdrU6w9LVk+Vo6mn+DrpFsHG2zi8RigBPeCpSnAvebv4vfO4v8Bcz6OkgSQpECIGiQr",
+	"c/inqZyMbG/GLWJxQ2woz4SVCWlWuuwZowIiI232mMySojZTHLCimCBgHax2L3+isEQWWO1FpfGVXIg1",
+	"zPyNnBj5+FEDxMoTNeFCcWzqXy58EoEkPILNUOlFgm1cm1A8x35hVdiyXOo8BjwjXCTsY+T0SgjegxJe",
+	"FqSswmhLmecKqxRCqXMn+ZC+l33IoJB+dqJQ+iF7nTVweenX+uiQGUzVBJv+jX9VyAxvYw1cFqWimuvI",
+	"XFWqu1vDlOQCyuqrBYPac1TV1HbrkaPSt6mE7uWY9ebjfK/eXJIpFYma0pvCIEhnpfqatjoadG8l7R+v",
+	"rs4vXVHJ1TpvruLUPIPY47lUrqKajXifZ/zWLOiGLaH6XrhIrsg8H6Z8BHV0jco3YxlLl2HhOFvfHYe3",
+	"1ZTRDehL2g6Zqx1u7fPnJ29xc1Tb3a2s+xBrpwL6mtexGLUt8rfazqG+yB1pQ51cYs6oKPtnbTcDXGX4",
+	"uit/igW/hFzYAue+kO5qZb8hI4pPRGHnCMezeKSXQW2SUrm44+LlMzrDkv9S4QFBXTWuXFd7aAuR8AwL",
+	"7j0106in+MgMjj/3oOEPaUMb9BlLOHUpmXYHFnaUKzUMHS/xhSnlouOipLBc4kjOZlJgnjdX5UorUP4+",
+	"KP2NZ+oA0SY7EkWX2MRzSdpCNlxT5Ir743XrKRWE64gIaQtHu2NEu0Bx3uFLmHMal5osxdgKybYNeet/",
+	"c6XFOqVs1Dfvfnj95rDUaMD2ATDX0ZhYHpKOdepAUbf5DgHqbBaAiCHyjyn2vzGU6oKpPK3Vi9/IyQR6",
+	"Dfy2wv09RfW9nS3qLV1J+ZaKpV2j+kq8y/btaR388qHEyaDfVzNpX5ds6ppZbSVi3bBlVKp/DQVluZqn",
+	"dOm7fNrqjGFjF98yK0yOumHLHjku6kiOZTYjlOiMMdJWjLkwTfft009mhs9PR1OeJhkTceeAxJmU+g9G",
+	"y40hZEQhm8QaglLb7K2gWCV2+8iYoQa2I0fRzQtGxgKcCprPk/gHqO2cGspwlNxSMfLN499rnoK4EBM6",
+	"k2iWnHUO7ZKg59vKmqoLmdJbhlXomdD1kmJxQKvGyEofTTiGg8oJONnAbRPO95DEuMCD2rVZQMJludb6",
+	"B4bDlXpomfnqTXlm5pIZz5rshlKmDOLrHtNmZ49s2WS2uyrt9pu1br2EXIvIZSn5OHxljQGvKK/ooRGl",
+	"GHAIQ413q585xwBVLsDdsF6Qmcnxu7NqacV3AuIaPnKlnTMQPUko/UHN02zCkgOoAYizQWHtBIrc+w/x",
+	"CZRrxnW4fg4Y74ap8H6FXHAsY69c2ZPIJiKbUYw4gMKc0nTZIyEdtUYxdwpN5kMHyI9kPHTDfx3TYXn2",
+	"ZIP9sDiqb+bCxynFKDNEkgA716D4ivxgufOWBkSDIlXOFLiB4THqDueuwKl11GOPaDq6Ae35u++++64+",
+	"cCnAnbu58NyH0AD2N+FTG3iUkUyApHzzhj90xEv1hNfztLqqaZfOuVSEpUC7KmQBQP5D60fbQzb5r//r",
+	"/wFuZPmbba5FbV+CDhgUDFJaS8mBxRwfeQ2mB2rbYQ6XJD5/7wxJVYn5k5kVO1lFhI/BMsINKo1zZQsk",
+	"ha2wYI2+KV8GJcyzHCu3xQb/jMwY42uo7EKONiwWe1YIfFiSO1M6ulFmrr1O5JtpcWUJfI+8821VzMaD",
+	"sBzLAcAExojOqFDYECVCYaBchdUMaWQFzQREgsFCUMrAo8Oyc5ZV6zKaQdS5YLaDmJDQcSyBFhllBg59",
+	"c4q9lRPoKsePGXO+cqyWayqYC8bQd4Pl1Pf6uzUGZFVQt1MLtV9M4h5PurCh9V9JuthEW213CGvXEhP2",
+	"rWidtYoM9rfZj+9b9pYlnF4ZNe9rxzkxa8unqSXD0OKluHAN+HwP2cZbHraylaAxIdCqy8vgYlUtr1hH",
+	"SDv+5YNtq0lSRsflkO5iKJcNKwrBKSGxt5MEaTUgPVXSYBu4he9AocAoCyMXSg/ahc2ouWJozAB5bZ0N",
+	"Y3nszu9rK/+Vq/kmWD10hM+KVQ1vfY1w9WUMrN7e8BbieMHJCygRIKNblHf0Qk/AssgVlfJArP0T8ThN",
+	"wf3hRumRI60pRicGOO48A663A7WQF8zpa+h6h9gJHU2LIaZUGYo1kzbtH21yXnYBY6l5R0gyWo5SBn0A",
+	"ywuAIQQaO/Fz617DxcFK/Bc2rd+6/KgYMSN+uSjml6SdMLNRwm18p809LJX/LAgKTlcQzqef4L8+x/WU",
+	"LCqOBfs1mpebA6hpktRSlke0lNhpjpLkq5lL3E4baFsIomUgZ/8wRpQ7yzi/VceMf1ihCMnTCuP7EiHI",
+	"4fL6Av1mWrT4wtS2FHdAcZyYMQNazaFrlZT6EBtlBRR71YrqQB1NvTPbny+gyXUUxjaCrVBo6HW0Sp2b",
+	"aQ/W9yoh5ReqYdGnemz2yBve3bLkiGlBtbVfL06OXrnY6jnV08IfM7LrK5Or0EEzox/fMDHR09bBzv4+",
+	"ZIG5vwe/bcT1XQldw+1/E+kesIoxEA9aAcH7EA8UCLbSn6yks43WJDNXlwB1JUNA7qQq4VxfV1EKbNbn",
+	"eEq/f8u1XWgDhgbCprmdbyj5iObruQOZO6MkQvFGlIRe19ZrU8zcI++rKCazwDK8txbOTzWbPaotAM4A",
+	"ZmkAUbPSb3D54HBZChngeMuPo/tvzrQz11/YCep8OD9ZT0rgyCF0Qrmw8cFmA08UMUIQJiZrnfEhNAqu",
+	"uk6295ZELgGJ66ioxbvqzog/FbKrGSMiMk1+Qp+RYAv4r8+2V7xio4xByKa6CTwcwnkyVLO/o039H08U",
+	"sbl2tnV3LqDkH/g9zEI7j+fLeCz9HWDOFoP5jfX2jTTItcz5Z6RF/4jxEJcNNOyJjUW6P5N9it+vUZi9",
+	"OzmcEMMdtASTnI2MQhMe1trGei62n/0CW2lraxUUbC11gWp/jjh4atAjRw2k6zDoxfyFmJ+xVdz/DTnB",
+	"VxY6Ar8jHMQ3IeThEPjCHOhdxRCPulhZYMs4JnyZGFGBilHJgYdNwJnRnH0i5DzNJ1x4673CnSgbnzDn",
+	"c5ZywRSZyjSBnu9nIHZjlXxb8uC6dUB++fA5rne1vcaXHlOqxilO7ZbX+dkqp/Ovl1lWPYAA/txFbRMt",
+	"6+KIcBTUwOzQAUSBQ6oh6h5HQJrDNabX4qcu9CkilDiST2J8FhehQDETZqMxabvQXCM4HRIII4cu5Cwo",
+	"vS8FyYUNtOnY7CmnHw7ZSM4Ck3A1Pl2OEWksclRwA1DDskiPdCCUu36SWoYeLBvra4CdKef7N+/Y4ru5",
+	"ALNhaXiMBMZlY6CPlUkjEuOx/4rnHPtUMTAUj6ZsdMMS33GgsD+h4E4dO3et2t0CnyhX4C1bIVsBGFnr",
+	"VK4YaUO48zyzGXpgVvJN+w3Q8hSSpWY0HcvM3L2ZADh8x2khlve7OCwMOU5KhTwtdKEqf2ghEeK0oV6e",
+	"h0KZ4Z/14GeUC3ubBtpcdp11KfbI9zlPdZeLMkyrAxKrEU0Z9B1hArPe4mLXMWmbP7opFZPgMFTkDgAD",
+	"tyAKrLSwTkTihKWamvESuRAK7OiQ/QUFcKBSK9M0oZrGTcHZiMCPpLDg4EgBPLf/bRWXMpnfksRDI0EL",
+	"Sd+8jP/IffkrF1vLuSoy09NPljr6SPBtGnevQJATloqILScuaUg11gajFdYHBta3dNSlZ8iUz5HOGHr2",
+	"BDuE0AXM3qBVVsI1aaM3D4IaXK9g/xZQ805Tt9CACjxMy08ckADlG7ienA/W7LMOXf9J+37eGV1/F41C",
+	"t0G7aItaGE1IFciLuWKZOmxAmVq7/ZcA+yMynW+680Mb8LeDwrtZa/BLa39Z4RyWgv9q3cSW+G5X96Wi",
+	"ZAXlca3I6Wl5qf6QnjJQAA6h+jHiQGA3Q2YyxpLJvgyYZTR12HHuFv2YfejcHE0uV/v8G0o8NEoU0OS0",
+	"lOK6vxw57CLW+6m8cdjDM1gClMz1FMNWM13ozdY4vIIdYAqAUlyIBm1fEdxoh773ZGjf6oC1GSM96XzO",
+	"RGJT7l3vx9Cc6VJmpWBgSHYqtluX08WLlAunlh8Eq+Qa0nCNYiyIFGHtJhADwfkFc2C3y6IdBEqJgNwl",
+	"OdEWsIRFRCTJ5HwOGiJT7j0cHxaNZ+rPOcuFIkM2lhmzpodJ0SCHtBcQRaZhUFDiXVCvYabgQsMcpg6o",
+	"0HBLjUPbx8im21z7sRY2VE1BTIXR8/0vOLgNHbYXnrGRzBJlC7/rjI7A5MBuoaiLHJMbLhISI8jGVQHh",
+	"CcLJoT9RaOLpKszYU8RKMl0cgiW+aGupRn0JXt2ptzFOpwyw788uT86usN0nGCiAIlNRSDHcpdTpBR+x",
+	"wzUE2lzCipRQ43sMaPba2gpHAPUls5NyGOYAPuAySjOaYD/QeUpH1qDUUPcUMaq+UjuY16KG8gkPb3Zw",
+	"x/GVTA7bcjdCDRrob87S34ezVGaEfdQMjLB3Y5NeDITSZ8311E4+OipIi7pSoMQ4pyNp//Hy3VnHFw6r",
+	"KfFlxUKoLFXUSAvLos1yndPUvNGJbCihq4Gm5Q2EFPvQiLCKla+95opZVYgSLBmN1ItMiolfdamqFMW6",
+	"UiX/bBBa4iqLJUnGlDrEghdzg5jFIdhFXbf+IvOs+NmItPbd69YhVHaxT6Bk/vMdMlxqppxhGLiOj4Sk",
+	"YikFe6IOyHCULefY861ISnm+0+mR1xTMrXCLmDsLrMAsjWXF9stbwEI7V8fnZM7MC25j8Z+7r2W2oFnC",
+	"EvNfUK7b1ubvWI8a1drILI5xAuMKDsHAMs2MmKOkuWxHoic5A0eF3Z3MtREvfPPqAyvG7JtvFBvlmt8y",
+	"d+OudpBdPFcklWDul7n2/QVG2MfF3P+AzLiw1UoH++YPP/pMZsw9IVPS3tt5aaWrC6azZffIvBd3Dm2F",
+	"IjslrpsozdPUHDXhAJAqh0Jm4zzF8yejlNEMGa/9Emqn5kIfFnsxdzSW2URCovTOHpkGIlzxWUqVdofd",
+	"q5Sk81XSAiSLbVJ5cR2qGhzgXgi+gjiqQQcakYIXA7H8iVqp0taGyeIIy7V1euQ4HAUAzzphKPYoDesr",
+	"hgXY4gNCfblA0o6LmmsxOCbMvHMNAmIK+d2UjOS8CMb3BMQ2HquvV1fjowVC9zjc21Zlc6w7+lZI7lsh",
+	"ufsUkltXLi6VE4m6aa2KeiISV1Ld1w6FPEUIi4RioJ5jWhQ4DF4whF5gTU1niDfaXy0amWU8nNndQpqh",
+	"5QVBTZcPYngvxv6XCYCQE4L30whIoPttGWVT1hPRb21+0VTdrIbcVFTZqNBFAf7aZZW2HBkBYblU58i1",
+	"zN0mecoMmy2t4Ylyr3ErFthwgywXtsOJmuY6kQsRW79TwpU5KLQBmIU/gY9jax5xr4FUB5KHtOhA5pmc",
+	"gMgBjLQYd8j0grHgfVUfEnRmVm6v7FEDg2CidfFApTPE/ZiT+NeKC2o6hABZ/GVV8eXpJ/jHWskV01Tx",
+	"ZG1A6YU155VsMhAep1abqBKeKNsNkQsScyNwZWzOqOuuYy0kIFnZGhuockHi/BhNga7WMteHMGBQclOb",
+	"qbs4dbk3F7idQiw3ehxVN+XGXEdQOluRqVyQGRVLsmAZsybLpJTxVT9YU04Knt4l00dmaa4jbuvuVlwc",
+	"4DS5d5vTgDmByN462IkCNrXTdICyO0plntzdYezWDH2XmhDXT1U6728+hof2//pzpg0A7DG3nlpEG9pf",
+	"2x7vQfvrkp3WPOQCg7dc173aZbjKYYYOTKRMbIgG1QggBX1REn8eo0IPGbrQxXkijVzn+aq1dydsxBNn",
+	"67bWZKpWpjsg8VTr+a/wbYwNfqhvaWYpm6uUH24KS++zBMwcMiN7OzsYVw8NYfcGu/YvmkrBOkbf/U82",
+	"0qiOY8saiDghmVyA38QlxK2EXka+gumuUWtBupjS9NYZc9yOrAysiJEb0lL7u4VROlOIXikK3DvrU1tI",
+	"u5mI7H/8GJG9/ouI7O28NP81MP+za/5nLyL/9b//TweLvemMswQp/pCObuR4bJv9g4MCztDVaYcjtP4E",
+	"t57iUrkiN2yuA60YZKp5nk1YEYXoY2o6kbcGWf/rikOhqEvfdfQotmGdecLNl/HZjxcnfwz8FG5ZPOmR",
+	"SyaCXo+QumXtKefvr8wJeFb5FKraJ3Hkluc5lq9hEr4efwFPMaLXF3OUO/aTe8y8BreXJgHvnevzV+1S",
+	"7AEHb9Tzbow3odk3Z/VjhJ5/OSu5G6SC8F+N7lgjtFpMBEvCvSdqcJS/pdnNXUReFHZVvCrKGiYCj8Am",
+	"CHXQwd2BTUq0hK4eYNM2RMeSrKqQakTYGc1uWELaDyoQd0L/evltc7bWNR/YyAX7qMkwlaMbHySjM0Zn",
+	"hV8ap9DF21kObNqR2xWOCnZShRwGxMIihLJma+AFaGIG4C8NVPVDm3TuTcaFuAEkXmm6LJEXIUkqxYRl",
+	"9rij4rIFW+AwNIVqnRmjCkLI0S1jHjsWA3DR+QLKj5BdQ/vvZvQNVAGeGNQY7ESD3Q93luwvWYqm6vsb",
+	"c79UK1nwNC2jymMpKAGuVbHzm7v49+AuLklqm1iThZX1lpE5F5ONhsR8bsT3iEBzJKRAmYrIlNFUTzF9",
+	"KmFCc+1dPLYVXI+cMZZAgT20UaOdLnCFpalcnIMJjyvIikJx2CoAnUMXOFVqCfWHGRUJ1TJb2uzZYBjM",
+	"qaK2uZS3jLs4DHSW9ciJjdCa5OBvNcqJJ71Fa8QZm2EGGIj58AKFiCEjqmUGlojO+Bw8pXOQ/S37oqmS",
+	"drPudW70FH+1sE0naONBxgS40gpFhCt61MARKEtVSxpcG1jo0nB/S+Pvx0lzPGWjG5LyWyaYKpkNl0qz",
+	"WYgaGZtLxbVt71MfW3EmNRnmPNVkyfSBB7ugd4bXmvf7gx55J0bMfgBd81xMIh3dAEj5KQlouMMlRkyl",
+	"aUQK0IH4c6h7YDiw64e30+9DMXOWygVojULTkS50Zj9y0QvPzIGZem7B4NAt10e35Tfbe/1+fQmKi+Kc",
+	"Hsc1W0zw4KFVte6s89XbcPaJB8wmCUbnKpjgW5OOEgkYbMXXT80tzqBd4wOmc7k7acDRgHpYkFFl+gHB",
+	"tY3uXmePLwyKUHR/LLOZCjpSpowK4hxXpP368urdeccW1+1CnTSaQmvvorS+p9qiGGeeyRFT6sDzI5cY",
+	"Vi7bL+cM+oGjRnZ5dXRxFTQFiKwoQOzeLNP8G8tkVHhlMKaYKhdybB2B6gnBPOiEjFNq1BQapKfZlzJi",
+	"B24b/c7oKXTMyEwmzKZCH52fIivNGB1NgR7a9rJkJg0EONcehPewkRRJcXoycysvmlsCk7aVAsoOQ7we",
+	"Q1e9JuRi1KyYIzEtwn1Tq80ADDwccbqw6w+mfRCS5MadAg+Z5OJfxa/oNh5IfmvFAgep23b7tq9HNnfb",
+	"MWRArffnBXYYmPIo1A4960E+TkNH5Es3yGPKiW6SJhvmUZoWu/mX8kqr4Pg94PjfamDnqQ1oaOQNr/C5",
+	"KtHGoL2t+wnsgjHU8PQ/geeZfaQjnRphjyGzsGkaNusrpZPDUsCxn0NpOVchyLkKndZgpDEJgY4yqVTB",
+	"B9AFY+m7L3FGyeXxj+WqST2Ce8Nq7y6wI5g/H42MzlgUR3SPDhrczziEO+/vsaLR40iibhK0Chk4+m1j",
+	"/P38ED/T2PXNnSVX/oC/2W++vv3GIrXBO3dDQ9f5NSM82Zp6IJqtiSP8arQDaEFAPNZTAlgomk28aHh/",
+	"QoAjfKMDtXTAUeZvZOCrkwFEzy+nAp8CrN2uBHEQkhmUV0rWVRt2S7h7OJf98DR5ZM+6W+AGJPjmJ3/w",
+	"pO4CNO4BsPcUgb9IlLVSKtcBRXSmDi/JuhJb61nXe48924mlv3v8+SZS/r5Ew3ti1X1Ew8cU8TbiSVlq",
+	"+ydCk39Siet3JTltiyTJU03VTbMbL6gW6gN5DoJ5Emc+h/CjiFCNmbRZLqIiWqjwzWNtC6PNcCi9oG0y",
+	"KCbMYl8UCBIK43cNGsJQbeoChUcywyxgmOjsx+N3b31QZxGdk8+GEIQqtK/DY84XqsR1euRU26KCuEib",
+	"PlPUl1wtZ1qMHbtana6lMAT81Jc67fhCqqdnVycXPx29KfABEyFsDY1sSWL8IbYWekXal8c/Hr1ym+tE",
+	"2MGqnF90GOqJeEK5KOqS+oL99VM4L75eyNJ3PfKG37CVcAquHa3zh2EDwP3l+phpkRBFb6HwirJBYQSc",
+	"RBALDjmw3pC7Gv9ldohxZYd2ABvTVa08G9XWCAE/stBwz9zWIUdFv2iqbGO9cSfLOSOxOb44KoQgkRS2",
+	"uBBCC/M1vIIJEnV9C+25ubbNPcyA4WVWYwAs6REgCypyacYAnWgPtKMcQIy5y2YcysRW4Y2KW5WuLqnr",
+	"AQ4VBywqlTuThViGdU/KJVqxwmG1Oqs3fwaKWk2J2VJztIyZr1hC2vFJMmHkWGZQGRX+uETHW9xpKooK",
+	"wZlXhlB9QbQbrs78V56l5h9bNr811Xp+8PTpyDBmmh48e/Zi96liQsmsa2EJqK2FCNfkzJZZccFohj/D",
+	"mdkBMYsA1muupXWw29/aGeW3+0iVWkshgK2DVp8me8P98U53MN4ddffY3rj7cry/392hg+Fz9nK0mwz6",
+	"rTAy76wI6vTBeLY8a2v1ZO4QkweAdWxHahAlYNpvBWH/SQrCFmLFhng8S3W2a5ItM0baVkooERyk8fBH",
+	"J7KBwuj1T+mSZY48OYrkPvAUCmURLPLNJoajgDBjWWPbRk1HBRHOzfNhrotM3YhIWDNNUxtypKEWuRyD",
+	"KcpM2CPuBEAw4gKiFt3OQP4yHBgLjWEnXls/JE7liKZTqXQcGdFMy5FMMa8p9iEFR+enTxSZS4xFiGdU",
+	"0AnEiPxqfosPMZTPFTKD8WM7gWvKYUeOyXXruhWR2BVahAGgLxsyf0xnLtKLXXwh3k1UxAD6iudTDI/Y",
+	"tMiD4qLxkXcrO+7kItix83KPnEky+//Zu9reNnIk/VcI4w4rLTq27E3mdiwsDl7HyQaXyfgse+eAXC5N",
+	"q2mLcKupabZsC8H89wOrim+tbqk1sWPPRl8mY6lFsklWsVgvz8MrZNRLv/zvjg0pr2Y+CCqcV0J5/WwW",
+	"0kWpba69WcwEuwWiaC1eyMKcLbKStyJfsN5IzavJpZH9hIFapf8/BjAX2nfmK8LOgCqw11LPoM0SK7Ha",
+	"MMAA4CvUvp7b0/e785S0nDS9q8q77aQ+cz3/5LH2ZX2kW2twGu96v1CFdcohrz9F/WgTHzmLjmea4MPo",
+	"BuXdIhHKdj2jg/Ua7jB9qzDA1UgXNmuF9/CGEmU91XnVD4M8L8+s0Eip4JM4qYrFlSh6xoLYTi/EXWyr",
+	"Dxney8zM4NUMLwKjs3+evfVloq5wBt6rxlnhSSc6k2YEyF0Wh4I7BEFAj9SiquD6k+J17HxSCm16SvFC",
+	"C/BaAaWGYFXJC41rzq5LNZ9pX2e6PxgMDuM6CMp4A7Q8pQpKZ0O4sdLMxxWwp8JNCCpuf52LubkaQT6Z",
+	"WVmu2eVcL3DF0ym/H4kie88rUYwXKetNZZ5Le/0NCz84m6kcfA54mZnyBbvjsmKVYnpixsbDl4neYhjW",
+	"B2hRZKKE3+JFC7eX+bs/RGhMCr7CpJvDis5yumLG4KO77BfMxYdu/0aJyWlNfCgT8h1+e2Z3qBk7pgVC",
+	"/ew1Js9TG2AYDe1ftEGLMLXa3hmXL4b1iyAtP+XpGeGzQMcizyy/Zv85XAOH7NVg3yUvmuNIE53Y2BZc",
+	"w6WczkD4E1C5agtgE3TgKL4VJUAHuUpiM4UZTuEyDktNRiMIUyJ/IbFrEdReoeoS2R9u6jsBpw160cxp",
+	"K4u5mut8kTDNby3Ty1d4VViPVywXXFugXM7GJdcTIMuRUBlOxVcwBusn0jdyhu6z3+2Sabnn0wmzztZK",
+	"nYTR/2i/HV02sitaCezwMLPco6kue1laMVWx4C2yqIr51JyvNJKdTy320+9wWoCxhRMDBtXy5QnxhLWb",
+	"NUcE2Oyr0ARJa/0UWhZzrTCwTmM2DYJxYd8n6ph0F0A94iz3YB//Zyx4/XAoV6qc8goyfoP0cBqRudll",
+	"L+gFXoQyjtbgRkbkE8HLdvNaON4p77hwqKKhsrc3u61X4zsqp3Dy7CsWpRO1mmLr5ibZ8321OUzqFVor",
+	"yrG4vtF1XdpQmUXpsPF4EV700u1yc/hHFVnN9+4jO35XQPKIIrzcWYsU+1Iz93YY+MllcWORu3N17dEq",
+	"ggOnEiXqyT9CCvgTigPcZmm3wFzXd1RHEXAbrpPP8EYaM8uXGgT7VRHMPxVBJEzsXu9a11WCp3CCJmQS",
+	"GapJYKU2b/N3tpNvgaS33Fkblax7dTsZMDvfVelCyxx03Hsx88xKbualXKyeMeuJBMJcp/O5noDjIryE",
+	"IB+Fo6JI2OjsnxcfXJiYyuAQpS+kPUuCwKWFx+IVdxHqZeikd3CLSb2pj8HY+oXF34iQG8I9DmNdJK6H",
+	"ZuoIc3u38E+ZmJViDP6ZiTRitthlAGWGRnoNtzPXKnrT+oUo5HlrAudEpFhMM72KEUsyRyjHK/yk52cv",
+	"mNG4x8R3ZVlK0ceU+Qp5otFYeQ0O0NJteBlqjYdNzBTrMAhbLlYbEsg8VK3eyLrFgL6DXu7BEXLrdve/",
+	"KCXds2CY85fQzdXjHqmxTuc0Oq6WybiQ3RWVZ0Aya7UO0Vz3UZYtNY9RfZg8A1RFvCw5IQAUqkDUuSgl",
+	"fJ20mSP9lHRyUZ3imJ5C6rqisteH2kaRgg8CpzE+uRWiR0BXs5sYCbgs41Z9wwYy9lrcitxswS5CBo3v",
+	"fcF/6UNoryPQr7M9PAEWmA4WjdM7N/lVKfRkdw2TUp0ekqTRk6qGRhEkpoFwu5r1O4D8hLgDujrBjrnm",
+	"smjlVcVt/hon8cFQMeLpMC9Myic83h7sRINOtgyrz4xhtUU4WmS1A9cqLLMXu6BdwtGDvFkPf9EsMonD",
+	"kYemSnEr1dzLUL/pdEswqAojSFaVQH2tNHU8pHwvq08nmvLtyfTQ9Uyb7u2vsHbWQ9LidvBInY2pDOYO",
+	"JbTXx4EcVYrlimcRGiUcW4lFhXGva2QCwxe7dCoJe1sm7CdxD6UhPVTFwPQNvN54vDUJ5HAj/le9JGSP",
+	"wM5Xk6/HQ49afU5SXsHDn5NIZLkNqPwRgR0r8JxsqIG8JUzH3EZIU+ZHmsGhChBT+eLQJiTawkkOniuL",
+	"su5TDYFxA/nCeDEWGOxAX4/IWHpsPwSgcK5VwdIAXAd6ho7TYeCF0lBC4VhqI1eT7kfoUmoWMtqih845",
+	"EDHTJIK4klYC9Z+WHYq8YACpFTEHhohXAX7jOFdaZM7VZmuCxL20qQ6UCTrYZR8wXYuN1XRqWsqQ9E5X",
+	"zwKXym2ZB3R22Zd5aGQq1/B3B01l3jzEpWK0ZCvAqSCzoSMyVZhW4bkBwHGtk9CzFFZ/VkDo5HF7rDff",
+	"Y4hQVgZBsfbjxOpkOce5nledhInXSNsEUpVCJiRmYlM2np6Jsc+X0hN1p6MiMcj7C2qBrAbr+fzKoGbK",
+	"bK+obIqG1ZYzbebvWwS0oKOVucPhSn5n0FvRq6/zy7pgTUcRIaxj1uOXWuXzSlBBJ6jqfsiediPo/LyS",
+	"9yIzf+oEtt9MlC1Azb0Ir73vH8fQkf8aE+xsuMs81UglbiNYpoloWlq2r5+Mr9y7kCm4dhPb7swGoDws",
+	"cES3Qsm58dXm+fva3+Equb3tP2zc3XsUT+wUaUhzOZVVajOmx6KobDwSrCEp4OaHKcYHg37CCnEXECFB",
+	"IfRE5QHDQV5x8O7SOeM5Cm5FCft3rHKC1ceEkVueg4sG4xO2d6lR9eNLHbKPn1IMNMKnOmglpXI5BCIw",
+	"PaAdR5XAo/Oj83ej83fHo13bXVB5zDEVmownuDCLKYMtL1yVcH/oJsPFcNPTi7O3J5/PTo5e75ai4rIw",
+	"C6P/gcNPWcYXuhlUx70UPft7qW0etWZlaZAtp0/DYjoTubaRtsUtK31QQTLBxG2MzkJfUgZto8S/USVK",
+	"KmYFeJmESj/zxUyUUmWsN5XFvBK6z8pASZi2jWFP2c7miMHn8NDT86m9etgVJy2gKz6dUcU4OZ7Ao5ti",
+	"dyk1o1kmb2VGhev2u97A8SFSs/1d9ndVTTybIopjiO4/6A+ZnnGgh8QqA4ylBtQvlM1mMbfozZG7sboz",
+	"ZzS9p5H8IHCaS8R0fzkYxNkJbjZXIWm5lTozC7Um+ftYTaf8hRbmoSpaMGNatGVu6/hMDz1czfVxRne9",
+	"+/B2lNgkabIi1lbLJesGjJMKV1daYss+T9f6WwHq4hpzxprehpro+Cr7yatk/xXMa2UkdOdw5/8+7r/4",
+	"8dPHwYsfP/25lwR/9P/8bzvfuAIwWv3WCLSZO52YNUZRiOUUHDeXC5rbbQTg0bQvLMNa3WsxZVabWMYw",
+	"8SzDNeNJWd43XjHOiP2YDLLI5gqKqTHHw5M2uxJkQagp7YW4y+XB4HqztcFLSo1SQAbmym9Zm8yQy3mB",
+	"0XvM5XcFjynQGKZkd/0wGDCdNFlrHeyyhGFjTIOTw1hTMl+YeRoMDgcDdnF+bBnDLL+jhZ1J2Pm7n05e",
+	"G9X+09GHiwCHpj8kX2Ot3twzvpBPL2F3UK2O4IjoQ0xnMkt32RtZSHQ0OjcoWoOj43+cvL54f3K2O+X3",
+	"ny0CT/bZPPeZX4vPxh5EqxCL1GovSJg/mImg8gxtZd2SOX5OtMeb2Y3mVx/4VPw3aNoOcSjzA7P7u//i",
+	"GbEumsG3opV7vsWARXtrmbbl7dRYtnH71ZThXm70ZrcEt/C66UnbjWEJcoBoP7GydN5uILSgVDdEr+NY",
+	"yeoRrsBWw9uie3A2A+1Z6uqQEIxAx/3NimpqkSGtnfwnHQ3TPufH2yya72EWtgL6dQJ6DlcFM5PB/lBX",
+	"uDpmibciuz7VbuUErhXnL12BhWMjZwN4YUK72lxGHhvvEQa2Apppa3w/dPpN5x25h1Hn1mi3LzUhqEMb",
+	"pwU7WVTaoewJVqkwXg3l7Km4l9WxAhJtG772cW6LjUehcoJXsuToBH1hO5SacX3jYtIzGAG6GeYz8+H+",
+	"wJq7Qx+rqviN0JaLFagLKbLuR8GLBbArNsnZ0JrlDYEvqsXlFRMFOVtkpUV+ZRFCoPoRu8GYGrAsiQxK",
+	"3aH9Hxuq2uEHz1qU3Rqvh1uzT24TTp8SOA1WgfEo52Sldij5+KaT4QlPisxWZJFT0kgYJNAt2J0oBZqJ",
+	"9tnG6zdclhXlduCHdPOm6CHmfxiRL+qXbtPsakCucyocO4FRdoLloheyoFwQRWyFeDBftmBmBXgJG/oA",
+	"m4ZxI4usbRTw6E7XFJFoSs7NWNYMwa60pMLWNbAXvranZVbEk2KI2ddfZS/Xyg23FvJqC7mxRjPQMkfR",
+	"90vqpq0EBZrd+wL/0EfQ9N4X+McXy67h34enwzLRHlgvqf/kXE4FRFiMHTKRhKjDVO7Ao7jWaiypTNvo",
+	"IoqR8oIdjc5fn8Zo7ZBQSq2b0x8webyR4PC+cOKkFzHkCHdo7zDyQ7JGKInYj/qw2YxwD0SCvvO1idYN",
+	"8AYw+rHKRMJmojR3+xeiMH9nrJfyvUvAQ0Puc81S/u8Hby4RtbdRSYIumXGAwQ3VK6zzyuDFlN9bZXLw",
+	"6tXG6vac6vkp1F54bR+Pxu+6laPZVPc+YKEsCpqdU9r4GIkKsQqo0MjuowfLocb+ZFiSvbX+nrTciJbB",
+	"qKkmJd1JRyNFdque3QAYxkbCLdJ8jOwS8HHbvDGPqmDxYyxoCvpjLEqbUdAhHh7mhZ3+19uLU3CF0q8T",
+	"dnF68j/HqH+tF7IhLoCD+BZQMhfQ0whBnNrEijjK4aUmXNcwn7a4MM2bH6cWcl2XtpFeQzk916LsmNpo",
+	"HgV3AHrCZYZMgOZj5AXsqRLCiX2L3izwEgNgw4U4XLrVmJ96mOGwKaldTBIyMCAvnmsBebzmsSBFY17I",
+	"X+cifm6XnXKt7wBLwjyDAH0olSKDXHszX+oOXS0QW8t4xV/cSnGXslLlgvVeDv7SEkq7MAPvdMUyLcN4",
+	"KRQhgc8gNAwOmu8WYCh40XJocbKofniJ1wo5nU/Dc5+SI1ovOQ1jgWhwrx72rVku+P6qbLkF2VXbaTFU",
+	"fnj5lJcgs1SrLkCwB7fXntXXnjntd6tJcP9DSWOjP1V4fMvcIci47Qc+FQV4qSJXxbU2ItjjvpCFMrg4",
+	"PWVOgkLBb81FYL8fEEhdjM5qBFItZ9zPd4UZ9SPVClLrqIkfuVzwzE0qvtkjAcT4tQMnJyS8Pnsj94/I",
+	"+ICpxAs1L6Gw1s17g7xFx/aeOaU6OTCv5K2AM03vsqNsKgkMd8UBd6YemRredLBKLeNovyuYehXTwTev",
+	"+RfzX+Dtm5GB0x7VMlqYA0K7fZawvcYTgVcjCN7My9JcZlUhhqwQIgNlC5o3YVpBLuv9TCK0JTVDyJWl",
+	"mOV8bOypI3ZXKmN7UWPuSYgA7cOFhzJkuRnUFZfGSM3VtSzs2TDOJThQiLGj9/7nt2/eg8/cfpQrcB2Z",
+	"s4F+w8fQqitxfHnwoyOJSk9/Htm6LOgo7Q8BoZeGBrUF/3HALheQQVmbqctScDdHqf04dehmwMGRyzHA",
+	"iYtf5zw3p5gq3FEHSct/aUr+hUOQQtzsiI2NwV6yu4kiSGt77k3nGkDOIPwGP8LqeA4ijNLLTuAXec60",
+	"0BryBcOjNvTfdTkrUc1b23ljT5rZsy449wgV+TQuVJmPXZVvdwIWkUIEdvm4hZ0GU33wYCev24N/oIP3",
+	"W9Fwvzzo4JU6V+onXixoGvQTqXcxnpeyWuwcfvzUcN5z2DVGi3hha1X9Xuvn6lqhsm/U+WfiVt04pxKq",
+	"kUgfWAbDuhnQqqCWzQMYgRniiDTO16mJB/IH1zQgiqQ5YK7xxHgQ6Txq07MTfiswQ2Kb5vOQ7K3Z0tGG",
+	"ctMkLLHMfdmB3X8E1e0fP5m9BhQbja4a7urlVQG5PjaTfqbKaidBYkTLh+iYxA7/OvjrPuxiGktj6AiO",
+	"26rkMk8cRczlIirSN6f05YIFmx3qdci/cmRa2Gmqn2mgE5FCByAWxJqD9fOZ7TbmIcEvS8sJgjDNQoe0",
+	"SVDtXhj7Sl3RgRQOMBpIw0BPfC2DulpmyI1GHKYSBV1g9kZzQMs2WAas07qFjLpX51aywHyIQRsDDgf9",
+	"e67g5TG8l7eigAoAh86BIMPQdtgIgi80rSQUjeuwVjyhCbHVcdAkr6KJD4pMlhv9+xIOsasUp8RoFDRp",
+	"jF8t/M6RU8H0jMd7ECAeGno5nZeQSN2Megx7y1X58oo7JEeL23gpqjtjWyEE1FTwogKTKkPYmincCIjG",
+	"xgG6gEHMS+GBYYKhesCb5dGOWhHJ69Q5ti+CZ/Y8Q3XM9XA5HHr4UsdvMNsH2inGfsfbNKCZnIlcFgjg",
+	"iqX4mAZURjANritsr6mnXyKuAQsEkPgaIOWIn82D4X7AT3CF6mvv42XNQtjAeoBp9vgxBbuCVj2jwLJA",
+	"KeDvslo/QfcjSgC6BVwrqPx/+/Tb/wcAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -14,6 +14,7 @@ import (
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/scheduler"
 	"github.com/edged/edged/internal/service"
@@ -59,6 +60,8 @@ type Deps struct {
 	Services     *service.Manager
 	// North lists north services and tasks and creates north tasks.
 	North *north.Runtime
+	// Filters manages filter instances and pipelines.
+	Filters *filter.Manager
 	// Tasks answers the task operations; History the statistics history
 	// and rates; Control carries shutdown and restart to the code running
 	// the gateway.
@@ -86,6 +89,7 @@ type Server struct {
 	assets   *asset.Service
 	services *service.Manager
 	north    *north.Runtime
+	filters  *filter.Manager
 	tasks    *scheduler.Scheduler
 	history  *stats.History
 	control  *system.Control
@@ -115,6 +119,7 @@ func New(deps Deps) *Server {
 		assets:   deps.Assets,
 		services: deps.Services,
 		north:    deps.North,
+		filters:  deps.Filters,
 		tasks:    deps.Tasks,
 		history:  deps.History,
 		control:  deps.Control,

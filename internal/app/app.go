@@ -184,6 +184,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		Assets:       asset.New(counted, auditLog, clock.Real{}, log),
 		Services:     svc.m,
 		North:        svc.north,
+		Filters:      svc.filters,
 		Tasks:        jobs.sched,
 		History:      jobs.history,
 		Control:      control,

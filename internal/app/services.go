@@ -9,6 +9,8 @@ import (
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
+	filterplugins "github.com/edged/edged/internal/filter/builtin"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
@@ -25,6 +27,7 @@ type services struct {
 	store    *db.DB
 	m        *service.Manager
 	north    *north.Runtime
+	filters  *filter.Manager
 	counters *ingest.Counters
 	log      *slog.Logger
 	stopLoop context.CancelFunc
@@ -41,13 +44,18 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 		return config.Value(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	}, clk)
 	plugins := builtin.Registry()
+	pipelines, err := filter.New(filter.Options{Store: store, Config: config, Plugins: filterplugins.Definitions(),
+		Counters: counters, Tracker: tracker, Clock: clk, Logger: log.With("component", "filter")})
+	if err != nil {
+		panic(err) // the built-in filters are fixed at compile time; a test guards them
+	}
 	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins,
-		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor})
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor, Filters: pipelines})
 	m := service.New(service.Options{
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
-		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor,
+		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor, Filters: pipelines,
 	})
-	return &services{store: store, m: m, north: nr, counters: counters, log: log}
+	return &services{store: store, m: m, north: nr, filters: pipelines, counters: counters, log: log}
 }
 
 // start flushes counters periodically from now on and starts the enabled

@@ -140,6 +140,13 @@ var Rights = map[string]Rule{
 	"getPluginData":          read,
 	"setPluginData":          write,
 	"deletePluginData":       write,
+	// Filters: writes need an editor (admin, user or control)
+	"listFilters":  read,
+	"createFilter": write,
+	"getFilter":    read,
+	"deleteFilter": write,
+	"getPipeline":  read,
+	"setPipeline":  write,
 	// Asset tracking and packages
 	"listTrackingEvents":     read,
 	"deprecateTrackingEvent": write,

@@ -34,6 +34,7 @@ import (
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/supervisor"
 	"github.com/edged/edged/internal/system"
@@ -117,6 +118,15 @@ type Options struct {
 	// StartWait bounds how long starting a service waits for its plugin
 	// instance (default 10 s).
 	StartWait time.Duration
+	// Filters runs the north services' filter pipelines; nil runs none.
+	Filters Pipelines
+}
+
+// Pipelines runs filter pipelines; *filter.Manager implements it.
+type Pipelines interface {
+	// Open starts the pipeline of service; an error means the service
+	// must not send unfiltered.
+	Open(ctx context.Context, service string, st filter.Stage) (*filter.Pipeline, error)
 }
 
 // Runtime runs north services and tasks. It is safe for concurrent use.
@@ -539,6 +549,15 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 	inst, err := rt.instance(ctx, r.name, r.def, r.destination)
 	if err != nil {
 		return err
+	}
+	defer closeInstance(inst, rt.log)
+	if rt.o.Filters != nil {
+		pipe, err := rt.o.Filters.Open(ctx, r.name, filter.North)
+		if err != nil {
+			return fmt.Errorf("filter pipeline: %w", err)
+		}
+		defer pipe.Close(ctx) // persists the filters' state
+		inst = pipe.North(inst)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

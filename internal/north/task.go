@@ -219,6 +219,7 @@ func (rt *Runtime) RunTask(ctx context.Context, task string) error {
 	if err != nil {
 		return fmt.Errorf("north task %q: %w", task, err)
 	}
+	defer closeInstance(inst, rt.log)
 	sent, err := rt.stream(task, def.Name, inst, nil).Drain(ctx)
 	if err != nil {
 		return err

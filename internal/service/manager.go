@@ -25,6 +25,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/supervisor"
@@ -118,6 +119,21 @@ type Options struct {
 	// Monitor is the service monitor's settings (SMNTR): health checks,
 	// restarts of failed services; nil means supervisor.DefaultSettings.
 	Monitor supervisor.Source
+	// Filters runs the services' filter pipelines; nil runs none.
+	Filters Pipelines
+}
+
+// Pipelines runs services' filter pipelines; *filter.Manager implements
+// it.
+type Pipelines interface {
+	// Open starts the pipeline of service; an error means the service
+	// must not run unfiltered.
+	Open(ctx context.Context, service string, st filter.Stage) (*filter.Pipeline, error)
+	// Persistent returns the filter instances of service's pipeline that
+	// persist data.
+	Persistent(ctx context.Context, service string) ([]string, error)
+	// InPipeline reports whether service's pipeline holds the instance.
+	InPipeline(ctx context.Context, service, name string) (bool, error)
 }
 
 // Manager runs the gateway's services. It is safe for concurrent use.

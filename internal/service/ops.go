@@ -16,6 +16,7 @@ import (
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/stats"
 	"github.com/edged/edged/internal/system"
@@ -221,6 +222,7 @@ func (m *Manager) Delete(ctx context.Context, name string) error {
 	if svc.Type == db.ServiceNorth { // what it sent, and what it set aside
 		keys = []string{name, db.SetAsideKey(name)}
 	}
+	keys = append(keys, filter.FilteredKey(name)) // the readings its pipeline dropped
 	err = m.o.Store.DeleteService(ctx, name, keys)
 	if errors.Is(err, db.ErrNotFound) {
 		return notFound(name)
@@ -475,29 +477,47 @@ func (m *Manager) DeprecateTrackingEvent(ctx context.Context, service, asset, ev
 }
 
 // PersistentPlugins returns the plugin instances of the service name that
-// persist data (its own plugin, named after the service, when it does).
-// Unknown service: NotFound.
+// persist data: its own plugin, named after the service, when it does, and
+// the filter instances of its pipeline that do. Unknown service: NotFound.
 func (m *Manager) PersistentPlugins(ctx context.Context, name string) ([]string, error) {
 	s, err := m.getService(ctx, name)
 	if err != nil {
 		return nil, err
 	}
+	out := []string{}
 	if def, ok := m.o.Plugins.Lookup(s.Plugin); ok && def.Persists {
-		return []string{s.Name}, nil
+		out = append(out, s.Name)
 	}
-	return []string{}, nil
+	if m.o.Filters != nil {
+		filters, err := m.o.Filters.Persistent(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, filters...)
+	}
+	return out, nil
 }
 
 // pluginInstance checks that service exists and has the plugin instance
-// pluginName (a south plugin's instance is named after the service).
+// pluginName: its own plugin, named after the service, or a filter
+// instance of its pipeline.
 func (m *Manager) pluginInstance(ctx context.Context, service, pluginName string) error {
 	if _, err := m.getService(ctx, service); err != nil {
 		return err
 	}
-	if pluginName != service {
-		return fault.New(fault.NotFound, "service %q has no plugin instance %q; its plugin instance is named after the service", service, pluginName)
+	if pluginName == service {
+		return nil
 	}
-	return nil
+	if m.o.Filters != nil {
+		ok, err := m.o.Filters.InPipeline(ctx, service, pluginName)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+	}
+	return fault.New(fault.NotFound, "service %q has no plugin instance %q: its plugin is named after the service, its filters as in its pipeline", service, pluginName)
 }
 
 // notRunning returns a Conflict fault while the service runs.

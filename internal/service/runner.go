@@ -9,6 +9,7 @@ import (
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/supervisor"
@@ -172,6 +173,15 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 		r.inst = nil
 		r.mu.Unlock()
 	}()
+	var sink plugin.Sink = r.buf
+	if m.o.Filters != nil {
+		pipe, err := m.o.Filters.Open(ctx, r.name, filter.South)
+		if err != nil {
+			return fmt.Errorf("filter pipeline: %w", err)
+		}
+		defer pipe.Close(ctx) // persists the filters' state
+		sink = pipe.Sink(r.buf)
+	}
 	up()
 	r.acknowledge()
 
@@ -185,7 +195,7 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 				ended <- fmt.Errorf("plugin panicked: %v", p)
 			}
 		}()
-		ended <- inst.Run(runCtx, r.buf)
+		ended <- inst.Run(runCtx, sink)
 	}()
 
 	for {

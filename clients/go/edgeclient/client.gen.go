@@ -1119,6 +1119,45 @@ type Error struct {
 	Message string `json:"message"`
 }
 
+// FilterCreateRequest A filter instance to create.
+type FilterCreateRequest struct {
+	// FilterConfig Initial values of the instance's items, keyed by item name, each a string checked against its item's rules.
+	//
+	// Example: {"rules":"[{\"datapoint\": \"temp*\", \"factor\": 0.1, \"offset\": -40}]"}
+	FilterConfig *map[string]string `json:"filter_config,omitempty"`
+
+	// Name The instance's name: no control characters, no leading or trailing space; also names its category and its persisted data in a service.
+	//
+	// Example: scale1
+	Name string `json:"name"`
+
+	// Plugin The filter plugin.
+	//
+	// Example: scale
+	Plugin string `json:"plugin"`
+}
+
+// FilterInstance A filter instance.
+type FilterInstance struct {
+	// Name Example: scale1
+	Name string `json:"name"`
+
+	// Plugin The filter plugin the instance runs.
+	//
+	// Example: scale
+	Plugin string `json:"plugin"`
+
+	// Users The services whose pipelines hold the instance, sorted.
+	//
+	// Example: ["modbus1"]
+	Users []string `json:"users"`
+}
+
+// FilterInstanceList defines model for FilterInstanceList.
+type FilterInstanceList struct {
+	Filters []FilterInstance `json:"filters"`
+}
+
 // HistoryEntry The change of every statistic during one collection interval: `history_ts` plus one integer delta per statistic key.
 //
 // Example: {"PURGED":0,"READINGS":15,"history_ts":"2024-05-01 10:15:45.000","sinusoid":15}
@@ -1395,6 +1434,25 @@ type Ping struct {
 //
 // Example: green
 type PingHealth string
+
+// Pipeline defines model for Pipeline.
+type Pipeline struct {
+	// Pipeline The filter instances, in the order they run.
+	//
+	// Example: ["scale1","expr1","delta1"]
+	Pipeline []string `json:"pipeline"`
+
+	// Service Example: modbus1
+	Service string `json:"service"`
+}
+
+// PipelineRequest defines model for PipelineRequest.
+type PipelineRequest struct {
+	// Pipeline Filter instances, in the order they run.
+	//
+	// Example: ["scale1","expr1","delta1"]
+	Pipeline []string `json:"pipeline"`
+}
 
 // PluginData Data a plugin persists between runs.
 type PluginData struct {
@@ -2084,6 +2142,9 @@ type AssetCode = string
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
+// FilterName defines model for FilterName.
+type FilterName = string
+
 // Hours defines model for Hours.
 type Hours = int
 
@@ -2258,6 +2319,12 @@ type ListCategoriesParams struct {
 	Root *bool `form:"root,omitempty" json:"root,omitempty"`
 }
 
+// SetPipelineParams defines parameters for SetPipeline.
+type SetPipelineParams struct {
+	// Append Append the instances to the current pipeline instead of replacing it.
+	Append *bool `form:"append,omitempty" json:"append,omitempty"`
+}
+
 // DeleteSetAsideReadingsParams defines parameters for DeleteSetAsideReadings.
 type DeleteSetAsideReadingsParams struct {
 	// Id Entry ids of set-aside readings; repeat the parameter for several. Absent means every one.
@@ -2380,6 +2447,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
+
+// CreateFilterJSONRequestBody defines body for CreateFilter for application/json ContentType.
+type CreateFilterJSONRequestBody = FilterCreateRequest
+
+// SetPipelineJSONRequestBody defines body for SetPipeline for application/json ContentType.
+type SetPipelineJSONRequestBody = PipelineRequest
 
 // LoginJSONRequestBody defines body for Login for application/json ContentType.
 type LoginJSONRequestBody = LoginRequest
@@ -3183,6 +3256,70 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListFilters List the filter instances
+	//
+	// Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
+	//
+	// Corresponds with GET /edge/filter (the `ListFilters` operationId).
+	ListFilters(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateFilterWithBody Create a filter instance
+	//
+	// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+	CreateFilterWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateFilter Create a filter instance
+	//
+	// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+	CreateFilter(ctx context.Context, body CreateFilterJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteFilter Delete a filter instance
+	//
+	// Deletes the filter instance with its category and the state it persisted in any service. 404 when there is none; 409 while a pipeline holds it (remove it from the pipeline first).
+	//
+	// Corresponds with DELETE /edge/filter/{filter_name} (the `DeleteFilter` operationId).
+	DeleteFilter(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetFilter Get a filter instance
+	//
+	// Returns the filter instance with its plugin and users; 404 when there is none.
+	//
+	// Corresponds with GET /edge/filter/{filter_name} (the `GetFilter` operationId).
+	GetFilter(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPipeline Get a service's filter pipeline
+	//
+	// Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none. 404 for an unknown service.
+	//
+	// Corresponds with GET /edge/filter/{service_name}/pipeline (the `GetPipeline` operationId).
+	GetPipeline(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetPipelineWithBody Set or extend a service's filter pipeline
+	//
+	// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+	SetPipelineWithBody(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetPipeline Set or extend a service's filter pipeline
+	//
+	// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+	SetPipeline(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, body SetPipelineJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// LoginWithBody Log in
 	//
@@ -4304,6 +4441,150 @@ func (c *RawClient) SetCategoryItem(ctx context.Context, name CategoryName, item
 // Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResetCategoryItemRequest(c.Server, name, item)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListFilters List the filter instances
+//
+// Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
+//
+// Corresponds with GET /edge/filter (the `ListFilters` operationId).
+func (c *RawClient) ListFilters(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListFiltersRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateFilterWithBody Create a filter instance
+//
+// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+func (c *RawClient) CreateFilterWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateFilterRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateFilter Create a filter instance
+//
+// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+func (c *RawClient) CreateFilter(ctx context.Context, body CreateFilterJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateFilterRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteFilter Delete a filter instance
+//
+// Deletes the filter instance with its category and the state it persisted in any service. 404 when there is none; 409 while a pipeline holds it (remove it from the pipeline first).
+//
+// Corresponds with DELETE /edge/filter/{filter_name} (the `DeleteFilter` operationId).
+func (c *RawClient) DeleteFilter(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteFilterRequest(c.Server, filterName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetFilter Get a filter instance
+//
+// Returns the filter instance with its plugin and users; 404 when there is none.
+//
+// Corresponds with GET /edge/filter/{filter_name} (the `GetFilter` operationId).
+func (c *RawClient) GetFilter(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetFilterRequest(c.Server, filterName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPipeline Get a service's filter pipeline
+//
+// Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none. 404 for an unknown service.
+//
+// Corresponds with GET /edge/filter/{service_name}/pipeline (the `GetPipeline` operationId).
+func (c *RawClient) GetPipeline(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPipelineRequest(c.Server, serviceName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetPipelineWithBody Set or extend a service's filter pipeline
+//
+// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+func (c *RawClient) SetPipelineWithBody(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetPipelineRequestWithBody(c.Server, serviceName, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetPipeline Set or extend a service's filter pipeline
+//
+// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+func (c *RawClient) SetPipeline(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, body SetPipelineJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetPipelineRequest(c.Server, serviceName, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6756,6 +7037,249 @@ func NewResetCategoryItemRequest(server string, name CategoryName, item ItemName
 	return req, nil
 }
 
+// NewListFiltersRequest constructs an http.Request for the ListFilters method
+func NewListFiltersRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/filter")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateFilterRequest calls the generic CreateFilter builder with application/json body
+func NewCreateFilterRequest(server string, body CreateFilterJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateFilterRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateFilterRequestWithBody constructs an http.Request for the CreateFilter method, with any body, and a specified content type
+func NewCreateFilterRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/filter")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteFilterRequest constructs an http.Request for the DeleteFilter method
+func NewDeleteFilterRequest(server string, filterName FilterName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "filter_name", filterName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/filter/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetFilterRequest constructs an http.Request for the GetFilter method
+func NewGetFilterRequest(server string, filterName FilterName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "filter_name", filterName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/filter/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPipelineRequest constructs an http.Request for the GetPipeline method
+func NewGetPipelineRequest(server string, serviceName ServiceName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "service_name", serviceName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/filter/%s/pipeline", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetPipelineRequest calls the generic SetPipeline builder with application/json body
+func NewSetPipelineRequest(server string, serviceName ServiceName, params *SetPipelineParams, body SetPipelineJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetPipelineRequestWithBody(server, serviceName, params, "application/json", bodyReader)
+}
+
+// NewSetPipelineRequestWithBody constructs an http.Request for the SetPipeline method, with any body, and a specified content type
+func NewSetPipelineRequestWithBody(server string, serviceName ServiceName, params *SetPipelineParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "service_name", serviceName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/filter/%s/pipeline", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Append != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "append", *params.Append, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewLoginRequest calls the generic Login builder with application/json body
 func NewLoginRequest(server string, body LoginJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -8975,6 +9499,78 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItemWithResponse(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*ResetCategoryItemResponse, error)
+
+	// ListFiltersWithResponse List the filter instances
+	//
+	// Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/filter (the `ListFilters` operationId).
+	ListFiltersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListFiltersResponse, error)
+
+	// CreateFilterWithBodyWithResponse Create a filter instance
+	//
+	// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+	CreateFilterWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateFilterResponse, error)
+
+	// CreateFilterWithResponse Create a filter instance
+	//
+	// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+	CreateFilterWithResponse(ctx context.Context, body CreateFilterJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateFilterResponse, error)
+
+	// DeleteFilterWithResponse Delete a filter instance
+	//
+	// Deletes the filter instance with its category and the state it persisted in any service. 404 when there is none; 409 while a pipeline holds it (remove it from the pipeline first).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/filter/{filter_name} (the `DeleteFilter` operationId).
+	DeleteFilterWithResponse(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*DeleteFilterResponse, error)
+
+	// GetFilterWithResponse Get a filter instance
+	//
+	// Returns the filter instance with its plugin and users; 404 when there is none.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/filter/{filter_name} (the `GetFilter` operationId).
+	GetFilterWithResponse(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*GetFilterResponse, error)
+
+	// GetPipelineWithResponse Get a service's filter pipeline
+	//
+	// Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none. 404 for an unknown service.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/filter/{service_name}/pipeline (the `GetPipeline` operationId).
+	GetPipelineWithResponse(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*GetPipelineResponse, error)
+
+	// SetPipelineWithBodyWithResponse Set or extend a service's filter pipeline
+	//
+	// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+	SetPipelineWithBodyWithResponse(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetPipelineResponse, error)
+
+	// SetPipelineWithResponse Set or extend a service's filter pipeline
+	//
+	// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+	SetPipelineWithResponse(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, body SetPipelineJSONRequestBody, reqEditors ...RequestEditorFn) (*SetPipelineResponse, error)
 
 	// LoginWithBodyWithResponse Log in
 	//
@@ -12196,6 +12792,560 @@ func (r ResetCategoryItemResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ResetCategoryItemResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListFiltersResponse503Headers the declared response headers of an HTTP 503 response for ListFilters
+type ListFiltersResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListFiltersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FilterInstanceList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListFiltersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListFiltersResponse) GetJSON200() *FilterInstanceList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListFiltersResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListFiltersResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListFiltersResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListFiltersResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListFiltersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListFiltersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListFiltersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListFiltersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateFilterResponse503Headers the declared response headers of an HTTP 503 response for CreateFilter
+type CreateFilterResponse503Headers struct {
+	RetryAfter int
+}
+
+type CreateFilterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FilterInstance
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateFilterResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateFilterResponse) GetJSON200() *FilterInstance {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateFilterResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateFilterResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateFilterResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateFilterResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateFilterResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateFilterResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateFilterResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateFilterResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateFilterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateFilterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateFilterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateFilterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteFilterResponse503Headers the declared response headers of an HTTP 503 response for DeleteFilter
+type DeleteFilterResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteFilterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Message
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteFilterResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteFilterResponse) GetJSON200() *Message {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteFilterResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteFilterResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteFilterResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteFilterResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteFilterResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteFilterResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteFilterResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteFilterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteFilterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteFilterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteFilterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetFilterResponse503Headers the declared response headers of an HTTP 503 response for GetFilter
+type GetFilterResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetFilterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FilterInstance
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetFilterResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetFilterResponse) GetJSON200() *FilterInstance {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetFilterResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetFilterResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetFilterResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetFilterResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetFilterResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetFilterResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetFilterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetFilterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetFilterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetFilterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPipelineResponse503Headers the declared response headers of an HTTP 503 response for GetPipeline
+type GetPipelineResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetPipelineResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Pipeline
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPipelineResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPipelineResponse) GetJSON200() *Pipeline {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPipelineResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPipelineResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPipelineResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPipelineResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPipelineResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPipelineResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPipelineResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPipelineResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPipelineResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPipelineResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetPipelineResponse503Headers the declared response headers of an HTTP 503 response for SetPipeline
+type SetPipelineResponse503Headers struct {
+	RetryAfter int
+}
+
+type SetPipelineResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Pipeline
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetPipelineResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetPipelineResponse) GetJSON200() *Pipeline {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetPipelineResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetPipelineResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetPipelineResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r SetPipelineResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetPipelineResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetPipelineResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetPipelineResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetPipelineResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetPipelineResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetPipelineResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetPipelineResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16505,6 +17655,126 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 	return ParseResetCategoryItemResponse(rsp)
 }
 
+// ListFiltersWithResponse List the filter instances
+//
+// Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/filter (the `ListFilters` operationId).
+func (c *ClientWithResponses) ListFiltersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListFiltersResponse, error) {
+	rsp, err := c.ListFilters(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListFiltersResponse(rsp)
+}
+
+// CreateFilterWithBodyWithResponse Create a filter instance
+//
+// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+func (c *ClientWithResponses) CreateFilterWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateFilterResponse, error) {
+	rsp, err := c.CreateFilterWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateFilterResponse(rsp)
+}
+
+// CreateFilterWithResponse Create a filter instance
+//
+// Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/filter (the `CreateFilter` operationId).
+func (c *ClientWithResponses) CreateFilterWithResponse(ctx context.Context, body CreateFilterJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateFilterResponse, error) {
+	rsp, err := c.CreateFilter(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateFilterResponse(rsp)
+}
+
+// DeleteFilterWithResponse Delete a filter instance
+//
+// Deletes the filter instance with its category and the state it persisted in any service. 404 when there is none; 409 while a pipeline holds it (remove it from the pipeline first).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/filter/{filter_name} (the `DeleteFilter` operationId).
+func (c *ClientWithResponses) DeleteFilterWithResponse(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*DeleteFilterResponse, error) {
+	rsp, err := c.DeleteFilter(ctx, filterName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteFilterResponse(rsp)
+}
+
+// GetFilterWithResponse Get a filter instance
+//
+// Returns the filter instance with its plugin and users; 404 when there is none.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/filter/{filter_name} (the `GetFilter` operationId).
+func (c *ClientWithResponses) GetFilterWithResponse(ctx context.Context, filterName FilterName, reqEditors ...RequestEditorFn) (*GetFilterResponse, error) {
+	rsp, err := c.GetFilter(ctx, filterName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetFilterResponse(rsp)
+}
+
+// GetPipelineWithResponse Get a service's filter pipeline
+//
+// Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none. 404 for an unknown service.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/filter/{service_name}/pipeline (the `GetPipeline` operationId).
+func (c *ClientWithResponses) GetPipelineWithResponse(ctx context.Context, serviceName ServiceName, reqEditors ...RequestEditorFn) (*GetPipelineResponse, error) {
+	rsp, err := c.GetPipeline(ctx, serviceName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPipelineResponse(rsp)
+}
+
+// SetPipelineWithBodyWithResponse Set or extend a service's filter pipeline
+//
+// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+func (c *ClientWithResponses) SetPipelineWithBodyWithResponse(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetPipelineResponse, error) {
+	rsp, err := c.SetPipelineWithBody(ctx, serviceName, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetPipelineResponse(rsp)
+}
+
+// SetPipelineWithResponse Set or extend a service's filter pipeline
+//
+// Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/filter/{service_name}/pipeline (the `SetPipeline` operationId).
+func (c *ClientWithResponses) SetPipelineWithResponse(ctx context.Context, serviceName ServiceName, params *SetPipelineParams, body SetPipelineJSONRequestBody, reqEditors ...RequestEditorFn) (*SetPipelineResponse, error) {
+	rsp, err := c.SetPipeline(ctx, serviceName, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetPipelineResponse(rsp)
+}
+
 // LoginWithBodyWithResponse Log in
 //
 // Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
@@ -19759,6 +21029,506 @@ func ParseResetCategoryItemResponse(rsp *http.Response) (*ResetCategoryItemRespo
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ResetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListFiltersResponse parses an HTTP response from a ListFiltersWithResponse call
+func ParseListFiltersResponse(rsp *http.Response) (*ListFiltersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListFiltersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FilterInstanceList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListFiltersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateFilterResponse parses an HTTP response from a CreateFilterWithResponse call
+func ParseCreateFilterResponse(rsp *http.Response) (*CreateFilterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateFilterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FilterInstance
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateFilterResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteFilterResponse parses an HTTP response from a DeleteFilterWithResponse call
+func ParseDeleteFilterResponse(rsp *http.Response) (*DeleteFilterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteFilterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteFilterResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetFilterResponse parses an HTTP response from a GetFilterWithResponse call
+func ParseGetFilterResponse(rsp *http.Response) (*GetFilterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetFilterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FilterInstance
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetFilterResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPipelineResponse parses an HTTP response from a GetPipelineWithResponse call
+func ParseGetPipelineResponse(rsp *http.Response) (*GetPipelineResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPipelineResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Pipeline
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPipelineResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetPipelineResponse parses an HTTP response from a SetPipelineWithResponse call
+func ParseSetPipelineResponse(rsp *http.Response) (*SetPipelineResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetPipelineResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Pipeline
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers SetPipelineResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -994,6 +994,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the filter instances
+         * @description Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
+         */
+        get: operations["listFilters"];
+        put?: never;
+        /**
+         * Create a filter instance
+         * @description Creates a named instance of a filter plugin and its configuration category, named after it: the plugin's items, a readonly `plugin` item and `enable` (default true; false passes readings on unchanged). The category becomes a child of the category of each service whose pipeline holds the instance, and a change to one of its items applies at once to every running pipeline holding it. The whole request, `filter_config` included, is checked first: an unknown item, a value breaking its item's rules or a configuration the filter cannot use (an expression that does not compile, a malformed rule list) is 400 and nothing is created; an unknown plugin is 404; a name taken by a filter or by a configuration category (a service's included) is 409. Built-in filter plugins: `scale`, `rename`, `expression` (expr-lang expressions, compiled once per configuration), `delta`, `downsample`, `assets`, `metadata`.
+         */
+        post: operations["createFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/filter/{filter_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The filter instance's name, percent-encoded.
+                 * @example scale1
+                 */
+                filter_name: components["parameters"]["FilterName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a filter instance
+         * @description Returns the filter instance with its plugin and users; 404 when there is none.
+         */
+        get: operations["getFilter"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a filter instance
+         * @description Deletes the filter instance with its category and the state it persisted in any service. 404 when there is none; 409 while a pipeline holds it (remove it from the pipeline first).
+         */
+        delete: operations["deleteFilter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/filter/{service_name}/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The service name, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example sine
+                 */
+                service_name: components["parameters"]["ServiceName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a service's filter pipeline
+         * @description Returns the filter instances of the service's pipeline in the order they run; `[]` when it has none. 404 for an unknown service.
+         */
+        get: operations["getPipeline"];
+        /**
+         * Set or extend a service's filter pipeline
+         * @description Sets the pipeline of a south or north service to the filter instances named, in order (an empty list removes every filter), or with `append=true` adds them after the current ones. A running service applies the change at once: instances it keeps run on with their state, new ones start with the state they persisted in this service, dropped ones persist theirs. A south pipeline runs before the ingest buffer (what it drops or changes is never stored); a north pipeline runs before the north plugin (it changes what is sent, not what is stored). Each filter records asset tracking events of kind `Filter` with its plugin's name; the statistic `<service>-Filtered` counts the readings the pipeline dropped (for a north service UNSENT too). 400 when an instance is named twice; 404 for an unknown service or filter instance.
+         */
+        put: operations["setPipeline"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/track": {
         parameters: {
             query?: never;
@@ -2446,6 +2530,72 @@ export interface components {
              */
             version?: string;
         };
+        /** @description A filter instance to create. */
+        FilterCreateRequest: {
+            /**
+             * @description The instance's name: no control characters, no leading or trailing space; also names its category and its persisted data in a service.
+             * @example scale1
+             */
+            name: string;
+            /**
+             * @description The filter plugin.
+             * @example scale
+             */
+            plugin: string;
+            /**
+             * @description Initial values of the instance's items, keyed by item name, each a string checked against its item's rules.
+             * @example {
+             *       "rules": "[{\"datapoint\": \"temp*\", \"factor\": 0.1, \"offset\": -40}]"
+             *     }
+             */
+            filter_config?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A filter instance. */
+        FilterInstance: {
+            /** @example scale1 */
+            name: string;
+            /**
+             * @description The filter plugin the instance runs.
+             * @example scale
+             */
+            plugin: string;
+            /**
+             * @description The services whose pipelines hold the instance, sorted.
+             * @example [
+             *       "modbus1"
+             *     ]
+             */
+            users: string[];
+        };
+        FilterInstanceList: {
+            filters: components["schemas"]["FilterInstance"][];
+        };
+        PipelineRequest: {
+            /**
+             * @description Filter instances, in the order they run.
+             * @example [
+             *       "scale1",
+             *       "expr1",
+             *       "delta1"
+             *     ]
+             */
+            pipeline: string[];
+        };
+        Pipeline: {
+            /** @example modbus1 */
+            service: string;
+            /**
+             * @description The filter instances, in the order they run.
+             * @example [
+             *       "scale1",
+             *       "expr1",
+             *       "delta1"
+             *     ]
+             */
+            pipeline: string[];
+        };
         ServiceCreated: {
             /** @example Service sine created */
             message: string;
@@ -2934,6 +3084,11 @@ export interface components {
          * @example sine
          */
         ServiceName: string;
+        /**
+         * @description The filter instance's name, percent-encoded.
+         * @example scale1
+         */
+        FilterName: string;
         /**
          * @description The plugin instance: the service name for a south or north plugin, the filter instance's name for a filter.
          * @example sine
@@ -4822,6 +4977,204 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The filter instances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilterInstanceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FilterCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The filter instance was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilterInstance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The filter instance's name, percent-encoded.
+                 * @example scale1
+                 */
+                filter_name: components["parameters"]["FilterName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The filter instance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilterInstance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The filter instance's name, percent-encoded.
+                 * @example scale1
+                 */
+                filter_name: components["parameters"]["FilterName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The filter instance was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Filter scale1 deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The service name, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example sine
+                 */
+                service_name: components["parameters"]["ServiceName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pipeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setPipeline: {
+        parameters: {
+            query?: {
+                /** @description Append the instances to the current pipeline instead of replacing it. */
+                append?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service name, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @example sine
+                 */
+                service_name: components["parameters"]["ServiceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineRequest"];
+            };
+        };
+        responses: {
+            /** @description The pipeline as set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

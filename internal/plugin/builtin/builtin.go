@@ -6,6 +6,10 @@ import (
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/httpnorth"
 	"github.com/edged/edged/internal/plugin/httpsouth"
+	"github.com/edged/edged/internal/plugin/modbus"
+	"github.com/edged/edged/internal/plugin/mqtt"
+	"github.com/edged/edged/internal/plugin/natsnorth"
+	"github.com/edged/edged/internal/plugin/opcua"
 	"github.com/edged/edged/internal/plugin/sinusoid"
 	"github.com/edged/edged/internal/plugin/systeminfo"
 )
@@ -17,6 +21,11 @@ func Definitions() []plugin.Definition {
 		httpsouth.Definition(),
 		systeminfo.Definition(),
 		httpnorth.Definition(),
+		modbus.Definition(),
+		mqtt.SouthDefinition(),
+		mqtt.NorthDefinition(),
+		natsnorth.Definition(),
+		opcua.Definition(),
 	}
 }
 

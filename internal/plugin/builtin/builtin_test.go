@@ -10,10 +10,10 @@ import (
 
 func TestRegistry(t *testing.T) {
 	r := Registry()
-	if got := r.Names(plugin.KindSouth); !slices.Equal(got, []string{"http_south", "sinusoid", "systeminfo"}) {
+	if got := r.Names(plugin.KindSouth); !slices.Equal(got, []string{"http_south", "modbus", "mqtt_south", "opcua", "sinusoid", "systeminfo"}) {
 		t.Errorf("south plugins = %v", got)
 	}
-	if got := r.Names(plugin.KindNorth); !slices.Equal(got, []string{"http_north"}) {
+	if got := r.Names(plugin.KindNorth); !slices.Equal(got, []string{"http_north", "mqtt_north", "nats_north"}) {
 		t.Errorf("north plugins = %v", got)
 	}
 	if got := r.Kinds(); !slices.Equal(got, []string{plugin.KindNorth, plugin.KindSouth}) {

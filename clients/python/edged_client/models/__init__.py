@@ -40,6 +40,10 @@ from .config_item_type import ConfigItemType
 from .config_value import ConfigValue
 from .create_service_action import CreateServiceAction
 from .error import Error
+from .filter_create_request import FilterCreateRequest
+from .filter_create_request_filter_config import FilterCreateRequestFilterConfig
+from .filter_instance import FilterInstance
+from .filter_instance_list import FilterInstanceList
 from .get_asset_reading_series_group import GetAssetReadingSeriesGroup
 from .history_entry import HistoryEntry
 from .installed_services import InstalledServices
@@ -59,6 +63,8 @@ from .password_change import PasswordChange
 from .persistent_plugins import PersistentPlugins
 from .ping import Ping
 from .ping_health import PingHealth
+from .pipeline import Pipeline
+from .pipeline_request import PipelineRequest
 from .plugin_data import PluginData
 from .plugin_info import PluginInfo
 from .purged import Purged
@@ -150,6 +156,10 @@ __all__ = (
     "ConfigValue",
     "CreateServiceAction",
     "Error",
+    "FilterCreateRequest",
+    "FilterCreateRequestFilterConfig",
+    "FilterInstance",
+    "FilterInstanceList",
     "GetAssetReadingSeriesGroup",
     "HistoryEntry",
     "InstalledServices",
@@ -169,6 +179,8 @@ __all__ = (
     "PersistentPlugins",
     "Ping",
     "PingHealth",
+    "Pipeline",
+    "PipelineRequest",
     "PluginData",
     "PluginInfo",
     "Purged",

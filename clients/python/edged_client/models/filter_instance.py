@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="FilterInstance")
+
+
+@_attrs_define
+class FilterInstance:
+    """A filter instance.
+
+    Attributes:
+        name (str):  Example: scale1.
+        plugin (str): The filter plugin the instance runs. Example: scale.
+        users (list[str]): The services whose pipelines hold the instance, sorted. Example: ['modbus1'].
+    """
+
+    name: str
+    plugin: str
+    users: list[str]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        plugin = self.plugin
+
+        users = self.users
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+                "plugin": plugin,
+                "users": users,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        plugin = d.pop("plugin")
+
+        users = cast(list[str], d.pop("users"))
+
+        _obj = cls(
+            name=name,
+            plugin=plugin,
+            users=users,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

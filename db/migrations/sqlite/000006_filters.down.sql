@@ -1,0 +1,2 @@
+DROP TABLE filter_pipelines;
+DROP TABLE filters;

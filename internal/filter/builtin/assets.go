@@ -1,0 +1,78 @@
+package builtin
+
+import (
+	"fmt"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Items of the assets filter.
+const (
+	ItemAssetsAction   = "action"
+	ItemAssetsPatterns = "assets"
+)
+
+func assetsDefinition() plugin.FilterDefinition {
+	return plugin.FilterDefinition{
+		Name: "assets", Version: "1.0.0",
+		Description: "Passes on or drops readings by asset code pattern",
+		Items: map[string]configmgr.Item{
+			ItemAssetsAction: {Description: "include: only readings of matching assets pass; exclude: readings of matching assets are dropped",
+				Type: configmgr.TypeEnumeration, Options: []string{"include", "exclude"}, Default: "include", DisplayName: "Action", Order: "2"},
+			ItemAssetsPatterns: {Description: `Asset code patterns: ["line1/*", "pump?"]; * and ? are wildcards`,
+				Type: configmgr.TypeJSON, Default: `["*"]`, DisplayName: "Assets", Order: "3"},
+		},
+		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			a := &assets{}
+			return a, a.Reconfigure(cfg)
+		},
+	}
+}
+
+type assets struct {
+	include  bool
+	patterns []pattern
+}
+
+func (a *assets) Reconfigure(cfg plugin.Config) error {
+	var globs []string
+	if err := decodeItem(cfg, ItemAssetsPatterns, &globs); err != nil {
+		return err
+	}
+	ps := make([]pattern, 0, len(globs))
+	for _, g := range globs {
+		p, err := compilePattern(g)
+		if err != nil {
+			return fmt.Errorf("item %q: %w", ItemAssetsPatterns, err)
+		}
+		ps = append(ps, p)
+	}
+	switch cfg.String(ItemAssetsAction) {
+	case "include":
+		a.include = true
+	case "exclude":
+		a.include = false
+	default:
+		return fmt.Errorf("item %q is neither include nor exclude", ItemAssetsAction)
+	}
+	a.patterns = ps
+	return nil
+}
+
+func (a *assets) Process(points []plugin.Point) []plugin.Point {
+	out := points[:0]
+	for _, p := range points {
+		matched := false
+		for _, pat := range a.patterns {
+			if pat.match(p.Asset) {
+				matched = true
+				break
+			}
+		}
+		if matched == a.include {
+			out = append(out, p)
+		}
+	}
+	return out
+}

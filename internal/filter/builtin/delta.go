@@ -1,0 +1,134 @@
+package builtin
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"reflect"
+	"time"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Items of the delta filter.
+const (
+	ItemDeltaTolerance = "tolerance"
+	ItemDeltaMaxPeriod = "maxPeriod"
+)
+
+func deltaDefinition() plugin.FilterDefinition {
+	return plugin.FilterDefinition{
+		Name: "delta", Version: "1.0.0",
+		Description: "Passes a datapoint on only when it moved by more than a tolerance since it was last passed on, or at least every maxPeriod seconds; a reading left without datapoints is dropped",
+		Items: map[string]configmgr.Item{
+			ItemDeltaTolerance: {Description: "Smallest change of a numeric datapoint that is passed on (absolute); other values pass when they change",
+				Type: configmgr.TypeFloat, Default: "0", DisplayName: "Tolerance", Order: "2", Minimum: "0"},
+			ItemDeltaMaxPeriod: {Description: "Seconds, by the readings' timestamps, after which a datapoint is passed on even unchanged; 0: never",
+				Type: configmgr.TypeInteger, Default: "0", DisplayName: "Maximum period (s)", Order: "3", Minimum: "0"},
+		},
+		Persists: true,
+		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			d := &delta{last: map[string]map[string]sent{}}
+			return d, d.Reconfigure(cfg)
+		},
+	}
+}
+
+// sent is the last value of a datapoint passed on.
+type sent struct {
+	Value any       `json:"value"`
+	At    time.Time `json:"at"`
+}
+
+type delta struct {
+	tolerance float64
+	period    time.Duration
+	last      map[string]map[string]sent // asset → datapoint → last passed on
+}
+
+func (d *delta) Reconfigure(cfg plugin.Config) error {
+	var tol float64
+	if _, err := fmt.Sscan(cfg.String(ItemDeltaTolerance), &tol); err != nil || tol < 0 || math.IsNaN(tol) {
+		return fmt.Errorf("item %q = %q is not a non-negative number", ItemDeltaTolerance, cfg.String(ItemDeltaTolerance))
+	}
+	secs, err := cfg.Int(ItemDeltaMaxPeriod)
+	if err != nil || secs < 0 {
+		return fmt.Errorf("item %q = %q is not a non-negative integer", ItemDeltaMaxPeriod, cfg.String(ItemDeltaMaxPeriod))
+	}
+	d.tolerance, d.period = tol, time.Duration(secs)*time.Second
+	return nil
+}
+
+// moved reports whether v differs enough from the last value passed on.
+func (d *delta) moved(last sent, v any, at time.Time) bool {
+	if d.period > 0 && at.Sub(last.At) >= d.period {
+		return true
+	}
+	a, aok := filter.Number(last.Value)
+	b, bok := filter.Number(v)
+	if aok && bok {
+		return math.Abs(b-a) > d.tolerance
+	}
+	return !reflect.DeepEqual(last.Value, v)
+}
+
+func (d *delta) Process(points []plugin.Point) []plugin.Point {
+	out := points[:0]
+	for _, p := range points {
+		seen := d.last[p.Asset]
+		if seen == nil {
+			seen = map[string]sent{}
+			d.last[p.Asset] = seen
+		}
+		for k, v := range p.Values {
+			if last, ok := seen[k]; ok && !d.moved(last, v, p.Timestamp) {
+				delete(p.Values, k)
+				continue
+			}
+			seen[k] = sent{Value: v, At: p.Timestamp}
+		}
+		if len(p.Values) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Snapshot copies the last values passed on (plugin.Snapshotter); values
+// themselves are never changed in place, so a shallow copy per asset
+// suffices.
+func (d *delta) Snapshot() func() {
+	saved := make(map[string]map[string]sent, len(d.last))
+	for a, dps := range d.last {
+		saved[a] = maps.Clone(dps)
+	}
+	return func() { d.last = saved }
+}
+
+// State returns the last values passed on.
+func (d *delta) State() (json.RawMessage, error) { return json.Marshal(d.last) }
+
+// Restore loads the last values passed on.
+func (d *delta) Restore(state json.RawMessage) error {
+	var raw map[string]map[string]struct {
+		Value json.RawMessage `json:"value"`
+		At    time.Time       `json:"at"`
+	}
+	if err := json.Unmarshal(state, &raw); err != nil {
+		return fmt.Errorf("delta state: %w", err)
+	}
+	last := make(map[string]map[string]sent, len(raw))
+	for asset, dps := range raw {
+		m := make(map[string]sent, len(dps))
+		for k, s := range dps {
+			vals := filter.DecodeValues([]byte(`{"v":` + string(s.Value) + `}`))
+			m[k] = sent{Value: vals["v"], At: s.At}
+		}
+		last[asset] = m
+	}
+	d.last = last
+	return nil
+}

@@ -1,0 +1,89 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// ItemExpressions is the expression filter's list of computed datapoints.
+const ItemExpressions = "expressions"
+
+func expressionDefinition() plugin.FilterDefinition {
+	return plugin.FilterDefinition{
+		Name: "expression", Version: "1.0.0",
+		Description: "Computes datapoints from a reading's datapoints with expressions (expr-lang)",
+		Items: map[string]configmgr.Item{
+			ItemExpressions: {Description: `Datapoints to compute, in order, each from the reading's datapoints and those computed before it: [{"name": "power", "expression": "voltage * current"}]; an existing datapoint of that name is replaced. A reading lacking a datapoint an expression uses, or an expression giving nil, leaves that datapoint out`,
+				Type: configmgr.TypeJSON, Default: `[]`, DisplayName: "Expressions", Order: "2"},
+		},
+		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			e := &expression{}
+			return e, e.Reconfigure(cfg)
+		},
+	}
+}
+
+type compiled struct {
+	name string
+	prog *vm.Program
+}
+
+// expression evaluates programs compiled once per configuration, on one
+// reused VM (the pipeline runs a filter from one goroutine at a time).
+type expression struct {
+	exprs []compiled
+	vm    vm.VM
+}
+
+func (e *expression) Reconfigure(cfg plugin.Config) error {
+	var raw []struct {
+		Name       string `json:"name"`
+		Expression string `json:"expression"`
+	}
+	if err := decodeItem(cfg, ItemExpressions, &raw); err != nil {
+		return err
+	}
+	out := make([]compiled, 0, len(raw))
+	for i, r := range raw {
+		if r.Name == "" {
+			return fmt.Errorf("expression %d has no name", i+1)
+		}
+		prog, err := expr.Compile(r.Expression, expr.Env(map[string]any{}), expr.AllowUndefinedVariables())
+		if err != nil {
+			// expr's message draws the position on further lines; the
+			// first says what is wrong and where.
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			return fmt.Errorf("expression %q: %s", r.Name, first)
+		}
+		out = append(out, compiled{name: r.Name, prog: prog})
+	}
+	e.exprs = out
+	return nil
+}
+
+func (e *expression) Process(points []plugin.Point) []plugin.Point {
+	for _, p := range points {
+		for _, c := range e.exprs {
+			v, err := e.vm.Run(c.prog, p.Values)
+			if err != nil || v == nil {
+				continue // a datapoint missing, or a type mismatch: nothing to compute
+			}
+			switch x := v.(type) {
+			case int:
+				v = int64(x)
+			case float32:
+				v = float64(x)
+			case int32:
+				v = int64(x)
+			}
+			p.Values[c.name] = v
+		}
+	}
+	return points
+}

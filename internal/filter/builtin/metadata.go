@@ -1,0 +1,47 @@
+package builtin
+
+import (
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// ItemMetadata is the metadata filter's datapoints to add.
+const ItemMetadata = "metadata"
+
+func metadataDefinition() plugin.FilterDefinition {
+	return plugin.FilterDefinition{
+		Name: "metadata", Version: "1.0.0",
+		Description: "Adds constant datapoints to every reading",
+		Items: map[string]configmgr.Item{
+			ItemMetadata: {Description: `Datapoints to add: {"site": "plant 4", "line": 2}; a datapoint the reading already has keeps its value`,
+				Type: configmgr.TypeJSON, Default: `{}`, DisplayName: "Metadata", Order: "2"},
+		},
+		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			m := &metadata{}
+			return m, m.Reconfigure(cfg)
+		},
+	}
+}
+
+type metadata struct{ values map[string]any }
+
+func (m *metadata) Reconfigure(cfg plugin.Config) error {
+	var raw map[string]any
+	if err := decodeItem(cfg, ItemMetadata, &raw); err != nil {
+		return err
+	}
+	m.values = filter.DecodeValues([]byte(cfg.String(ItemMetadata)))
+	return nil
+}
+
+func (m *metadata) Process(points []plugin.Point) []plugin.Point {
+	for _, p := range points {
+		for k, v := range m.values {
+			if _, ok := p.Values[k]; !ok {
+				p.Values[k] = v
+			}
+		}
+	}
+	return points
+}

@@ -1,0 +1,69 @@
+package builtin
+
+import (
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Items of the rename filter.
+const (
+	ItemRenameAssets     = "assets"
+	ItemRenameDatapoints = "datapoints"
+)
+
+func renameDefinition() plugin.FilterDefinition {
+	return plugin.FilterDefinition{
+		Name: "rename", Version: "1.0.0",
+		Description: "Renames assets and datapoints",
+		Items: map[string]configmgr.Item{
+			ItemRenameAssets: {Description: `Asset codes to rename, old to new: {"plc1": "boiler"}`,
+				Type: configmgr.TypeJSON, Default: `{}`, DisplayName: "Assets", Order: "2"},
+			ItemRenameDatapoints: {Description: `Datapoints to rename, old to new: {"hr100": "temperature"}; a renamed datapoint replaces one of its new name`,
+				Type: configmgr.TypeJSON, Default: `{}`, DisplayName: "Datapoints", Order: "3"},
+		},
+		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			r := &rename{}
+			return r, r.Reconfigure(cfg)
+		},
+	}
+}
+
+type rename struct{ assets, datapoints map[string]string }
+
+func (r *rename) Reconfigure(cfg plugin.Config) error {
+	var assets, datapoints map[string]string
+	if err := decodeItem(cfg, ItemRenameAssets, &assets); err != nil {
+		return err
+	}
+	if err := decodeItem(cfg, ItemRenameDatapoints, &datapoints); err != nil {
+		return err
+	}
+	r.assets, r.datapoints = assets, datapoints
+	return nil
+}
+
+func (r *rename) Process(points []plugin.Point) []plugin.Point {
+	for i := range points {
+		p := &points[i]
+		if to, ok := r.assets[p.Asset]; ok {
+			p.Asset = to
+		}
+		if len(r.datapoints) == 0 {
+			continue
+		}
+		var moved map[string]any
+		for from, to := range r.datapoints {
+			if v, ok := p.Values[from]; ok && from != to {
+				if moved == nil {
+					moved = map[string]any{}
+				}
+				moved[to] = v
+				delete(p.Values, from)
+			}
+		}
+		for k, v := range moved {
+			p.Values[k] = v
+		}
+	}
+	return points
+}

@@ -1,0 +1,85 @@
+package builtin
+
+import (
+	"fmt"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/filter"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// ItemScaleRules is the scale filter's list of rules.
+const ItemScaleRules = "rules"
+
+func scaleDefinition() plugin.FilterDefinition {
+	return plugin.FilterDefinition{
+		Name: "scale", Version: "1.0.0",
+		Description: "Scales numeric datapoints: value × factor + offset, by asset and datapoint pattern",
+		Items: map[string]configmgr.Item{
+			ItemScaleRules: {Description: `Rules tried in order, the first matching a datapoint applies: [{"asset": "*", "datapoint": "temp*", "factor": 0.1, "offset": -40}]; asset defaults to "*"; * and ? are wildcards`,
+				Type: configmgr.TypeJSON, Default: `[{"datapoint": "*", "factor": 1, "offset": 0}]`, DisplayName: "Rules", Order: "2"},
+		},
+		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			s := &scale{}
+			return s, s.Reconfigure(cfg)
+		},
+	}
+}
+
+type scaleRule struct {
+	asset, datapoint pattern
+	factor, offset   float64
+}
+
+type scale struct{ rules []scaleRule }
+
+func (s *scale) Reconfigure(cfg plugin.Config) error {
+	var raw []struct {
+		Asset     string   `json:"asset"`
+		Datapoint string   `json:"datapoint"`
+		Factor    *float64 `json:"factor"`
+		Offset    float64  `json:"offset"`
+	}
+	if err := decodeItem(cfg, ItemScaleRules, &raw); err != nil {
+		return err
+	}
+	rules := make([]scaleRule, 0, len(raw))
+	for i, r := range raw {
+		if r.Asset == "" {
+			r.Asset = "*"
+		}
+		var rule scaleRule
+		var err error
+		if rule.asset, err = compilePattern(r.Asset); err != nil {
+			return fmt.Errorf("rule %d: asset %w", i+1, err)
+		}
+		if rule.datapoint, err = compilePattern(r.Datapoint); err != nil {
+			return fmt.Errorf("rule %d: datapoint %w", i+1, err)
+		}
+		rule.factor, rule.offset = 1, r.Offset
+		if r.Factor != nil {
+			rule.factor = *r.Factor
+		}
+		rules = append(rules, rule)
+	}
+	s.rules = rules
+	return nil
+}
+
+func (s *scale) Process(points []plugin.Point) []plugin.Point {
+	for _, p := range points {
+		for k, v := range p.Values {
+			x, ok := filter.Number(v)
+			if !ok {
+				continue
+			}
+			for _, r := range s.rules {
+				if r.datapoint.match(k) && r.asset.match(p.Asset) {
+					p.Values[k] = plugin.Tidy(x*r.factor + r.offset)
+					break
+				}
+			}
+		}
+	}
+	return points
+}

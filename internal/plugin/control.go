@@ -1,0 +1,31 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+)
+
+// Writer is implemented by south plugins that can write setpoints to the
+// devices they read: Modbus coils and holding registers, OPC UA nodes. The
+// control calls of the API reach a device through it.
+type Writer interface {
+	// Write sets datapoints of asset on the device: values are keyed by
+	// datapoint name, as the plugin's readings name them, and given in the
+	// units of those readings (a plugin that scales what it reads
+	// unscales what it writes). It returns once the device acknowledged
+	// every write, or with the first error: ErrNotWritable (wrapped) for
+	// a datapoint the plugin does not know or cannot write, a value it
+	// cannot convert, or the device's or transport's error.
+	Write(ctx context.Context, asset string, values map[string]any) error
+}
+
+// ErrNotWritable means a write named a datapoint the plugin cannot write,
+// or a value it cannot convert for it.
+var ErrNotWritable = errors.New("datapoint not writable")
+
+// Closer is implemented by plugin instances that hold resources beyond
+// their run (a broker connection kept between Send calls); the runtime
+// calls Close once the instance is done with.
+type Closer interface {
+	Close() error
+}

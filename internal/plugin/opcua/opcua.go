@@ -1,0 +1,634 @@
+// Package opcua is the south plugin that subscribes to OPC UA variables:
+// it connects to an endpoint (security None, or Basic256Sha256 with Sign or
+// SignAndEncrypt; anonymous or user name identity), monitors a list of node
+// ids or every variable found under a root node, and turns each data
+// change into a reading stamped with the server's source timestamp. The
+// asset is named after the node or after its parent folder. Variables can
+// be written through plugin.Writer.
+package opcua
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/big"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gopcua/opcua"
+	"github.com/gopcua/opcua/id"
+	"github.com/gopcua/opcua/ua"
+
+	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Name is the plugin's name.
+const Name = "opcua"
+
+// Configuration items.
+const (
+	ItemEndpoint       = "endpoint"
+	ItemSecurityPolicy = "securityPolicy"
+	ItemSecurityMode   = "securityMode"
+	ItemCertificate    = "certificate"
+	ItemPrivateKey     = "privateKey"
+	ItemUsername       = "username"
+	ItemPassword       = "password"
+	ItemNodes          = "nodes"
+	ItemBrowseRoot     = "browseRoot"
+	ItemInterval       = "publishingInterval"
+	ItemAssetNaming    = "assetNaming"
+	ItemAssetPrefix    = "assetPrefix"
+)
+
+// Asset naming choices.
+const (
+	NamingNode   = "node"
+	NamingParent = "parent"
+)
+
+// Definition describes the plugin.
+func Definition() plugin.Definition {
+	return plugin.Definition{
+		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
+		Description: "Subscribes to OPC UA variables; each data change becomes a reading stamped with the server's source timestamp",
+		Items: map[string]configmgr.Item{
+			ItemEndpoint: {Description: "The server's endpoint URL", Type: configmgr.TypeString,
+				Default: "opc.tcp://127.0.0.1:4840", DisplayName: "Endpoint", Order: "1", Mandatory: "true"},
+			ItemSecurityPolicy: {Description: "Security policy", Type: configmgr.TypeEnumeration, Options: []string{"None", "Basic256Sha256"},
+				Default: "None", DisplayName: "Security policy", Order: "2"},
+			ItemSecurityMode: {Description: "Message security mode (None goes with the policy None)", Type: configmgr.TypeEnumeration,
+				Options: []string{"None", "Sign", "SignAndEncrypt"}, Default: "None", DisplayName: "Security mode", Order: "3"},
+			ItemCertificate: {Description: "The gateway's client certificate (PEM) for a secure channel; empty: a self-signed one made at each start, which the server must be set to accept",
+				Type: configmgr.TypeString, Default: "", DisplayName: "Client certificate", Order: "4"},
+			ItemPrivateKey: {Description: "The client certificate's RSA private key (PEM)", Type: configmgr.TypePassword,
+				Default: "", DisplayName: "Client private key", Order: "5"},
+			ItemUsername: {Description: "User name identity; empty: anonymous", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "6"},
+			ItemPassword: {Description: "Password of the user name identity", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "7"},
+			ItemNodes: {Description: `Variables to monitor: ["ns=2;s=Plant.Temperature", "ns=2;i=1001"]`, Type: configmgr.TypeJSON,
+				Default: `[]`, DisplayName: "Nodes", Order: "8"},
+			ItemBrowseRoot: {Description: "A node under which every variable (folders and objects followed, 10 levels deep at most) is monitored too; empty: none",
+				Type: configmgr.TypeString, Default: "", DisplayName: "Browse root", Order: "9"},
+			ItemInterval: {Description: "Publishing interval of the subscription, in milliseconds", Type: configmgr.TypeInteger,
+				Default: "1000", DisplayName: "Publishing interval (ms)", Order: "10", Minimum: "10", Maximum: "3600000"},
+			ItemAssetNaming: {Description: "node: one asset per variable (its browse name), datapoint value; parent: one asset per parent node (its browse name), a datapoint per variable",
+				Type: configmgr.TypeEnumeration, Options: []string{NamingNode, NamingParent}, Default: NamingNode, DisplayName: "Asset naming", Order: "11"},
+			ItemAssetPrefix: {Description: "Prefix of every asset name", Type: configmgr.TypeString, Default: "", DisplayName: "Asset prefix", Order: "12"},
+		},
+		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
+	}
+}
+
+// settings is a checked configuration.
+type settings struct {
+	endpoint, policy, mode string
+	cert                   []byte // DER; nil: make one
+	key                    *rsa.PrivateKey
+	username, password     string
+	nodes                  []*ua.NodeID
+	root                   *ua.NodeID
+	interval               time.Duration
+	parent                 bool
+	prefix                 string
+}
+
+func parse(cfg plugin.Config) (settings, error) {
+	s := settings{endpoint: cfg.String(ItemEndpoint), policy: cfg.String(ItemSecurityPolicy), mode: cfg.String(ItemSecurityMode),
+		username: cfg.String(ItemUsername), password: cfg.String(ItemPassword), parent: cfg.String(ItemAssetNaming) == NamingParent,
+		prefix: cfg.String(ItemAssetPrefix)}
+	if !strings.HasPrefix(s.endpoint, "opc.tcp://") {
+		return s, fmt.Errorf("item %q = %q is not an opc.tcp:// URL", ItemEndpoint, s.endpoint)
+	}
+	switch {
+	case s.policy == "None" && s.mode != "None":
+		return s, fmt.Errorf("security mode %s needs the policy Basic256Sha256", s.mode)
+	case s.policy != "None" && s.mode == "None":
+		return s, fmt.Errorf("security policy %s needs the mode Sign or SignAndEncrypt", s.policy)
+	}
+	if c, k := cfg.String(ItemCertificate), cfg.String(ItemPrivateKey); c != "" || k != "" {
+		pair, err := tls.X509KeyPair([]byte(c), []byte(k))
+		if err != nil {
+			return s, fmt.Errorf("items %q and %q: %w", ItemCertificate, ItemPrivateKey, err)
+		}
+		key, ok := pair.PrivateKey.(*rsa.PrivateKey)
+		if !ok {
+			return s, fmt.Errorf("item %q is not an RSA key", ItemPrivateKey)
+		}
+		s.cert, s.key = pair.Certificate[0], key
+	}
+	var ids []string
+	if err := json.Unmarshal([]byte(cfg.String(ItemNodes)), &ids); err != nil {
+		return s, fmt.Errorf("item %q must be a JSON array of node ids: %w", ItemNodes, err)
+	}
+	for _, n := range ids {
+		nid, err := ua.ParseNodeID(n)
+		if err != nil {
+			return s, fmt.Errorf("item %q: node id %q: %w", ItemNodes, n, err)
+		}
+		s.nodes = append(s.nodes, nid)
+	}
+	if r := cfg.String(ItemBrowseRoot); r != "" {
+		nid, err := ua.ParseNodeID(r)
+		if err != nil {
+			return s, fmt.Errorf("item %q: node id %q: %w", ItemBrowseRoot, r, err)
+		}
+		s.root = nid
+	}
+	if len(s.nodes) == 0 && s.root == nil {
+		return s, fmt.Errorf("items %q and %q name no node to monitor", ItemNodes, ItemBrowseRoot)
+	}
+	ms, err := cfg.Int(ItemInterval)
+	if err != nil || ms < 1 {
+		return s, fmt.Errorf("item %q must be a positive integer", ItemInterval)
+	}
+	s.interval = time.Duration(ms) * time.Millisecond
+	return s, nil
+}
+
+// variable is a monitored node.
+type variable struct {
+	id        *ua.NodeID
+	asset     string
+	datapoint string
+	kind      ua.TypeID // of its value when last read; writes convert to it
+}
+
+// OPCUA is a running instance.
+type OPCUA struct {
+	env plugin.Env
+	log *slog.Logger
+	clk clock.Clock
+	s   settings
+
+	mu     sync.Mutex // guards client and vars
+	client *opcua.Client
+	vars   []*variable // by client handle
+}
+
+var (
+	_ plugin.South  = (*OPCUA)(nil)
+	_ plugin.Writer = (*OPCUA)(nil)
+)
+
+// New returns an instance for cfg; it connects when it runs.
+func New(env plugin.Env, cfg plugin.Config) (*OPCUA, error) {
+	s, err := parse(cfg)
+	if err != nil {
+		return nil, err
+	}
+	o := &OPCUA{env: env, log: env.Logger, clk: env.Clock, s: s}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
+	if o.clk == nil {
+		o.clk = clock.Real{}
+	}
+	return o, nil
+}
+
+// Reconfigure asks for a new instance: any change needs a new session and
+// subscription.
+func (o *OPCUA) Reconfigure(cfg plugin.Config) error {
+	if _, err := parse(cfg); err != nil {
+		return err
+	}
+	return plugin.ErrRestart
+}
+
+// selfSigned makes a client certificate for one run.
+func selfSigned(appURI string) ([]byte, *rsa.PrivateKey, error) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, nil, err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))
+	if err != nil {
+		return nil, nil, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial, Subject: pkix.Name{CommonName: "edged OPC UA client", Organization: []string{"edged"}},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(365 * 24 * time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageContentCommitment | x509.KeyUsageKeyEncipherment |
+			x509.KeyUsageDataEncipherment | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth, x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+	}
+	if u, err := url.Parse(appURI); err == nil {
+		tmpl.URIs = append(tmpl.URIs, u)
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	return der, key, err
+}
+
+// appURI is the application URI of the gateway as an OPC UA client; a
+// client certificate must carry it.
+const appURI = "urn:edged:gateway"
+
+// connect opens a session.
+func (o *OPCUA) connect(ctx context.Context) (*opcua.Client, error) {
+	s := o.s
+	eps, err := opcua.GetEndpoints(ctx, s.endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("opcua: endpoints of %s: %w", s.endpoint, err)
+	}
+	mode := ua.MessageSecurityModeFromString(s.mode)
+	ep, err := opcua.SelectEndpoint(eps, "http://opcfoundation.org/UA/SecurityPolicy#"+s.policy, mode)
+	if err != nil || ep == nil {
+		return nil, fmt.Errorf("opcua: %s offers no endpoint with policy %s and mode %s", s.endpoint, s.policy, s.mode)
+	}
+	ep.EndpointURL = s.endpoint // the server may announce a host name the gateway cannot resolve
+	auth := ua.UserTokenTypeAnonymous
+	opts := []opcua.Option{opcua.ApplicationURI(appURI), opcua.ApplicationName("edged"),
+		opcua.AutoReconnect(true), opcua.ReconnectInterval(time.Second), opcua.RequestTimeout(10 * time.Second)}
+	if s.username != "" {
+		auth = ua.UserTokenTypeUserName
+		opts = append(opts, opcua.AuthUsername(s.username, s.password))
+	} else {
+		opts = append(opts, opcua.AuthAnonymous())
+	}
+	if s.policy != "None" {
+		cert, key := s.cert, s.key
+		if cert == nil {
+			if cert, key, err = selfSigned(appURI); err != nil {
+				return nil, fmt.Errorf("opcua: client certificate: %w", err)
+			}
+		}
+		opts = append(opts, opcua.Certificate(cert), opcua.PrivateKey(key))
+	}
+	opts = append(opts, opcua.SecurityFromEndpoint(ep, auth))
+	c, err := opcua.NewClient(s.endpoint, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("opcua: %w", err)
+	}
+	if err := c.Connect(ctx); err != nil {
+		return nil, fmt.Errorf("opcua: connect to %s: %w", s.endpoint, err)
+	}
+	return c, nil
+}
+
+// name returns a node's browse name.
+func name(ctx context.Context, n *opcua.Node) (string, error) {
+	q, err := n.BrowseName(ctx)
+	if err != nil {
+		return "", err
+	}
+	return q.Name, nil
+}
+
+// parentName returns the browse name of the node that organises or holds
+// n.
+func parentName(ctx context.Context, c *opcua.Client, n *opcua.Node) (string, error) {
+	parents, err := n.ReferencedNodes(ctx, id.HierarchicalReferences, ua.BrowseDirectionInverse, ua.NodeClassAll, true)
+	if err != nil {
+		return "", err
+	}
+	if len(parents) == 0 {
+		return "", fmt.Errorf("node %s has no parent", n.ID)
+	}
+	return name(ctx, c.Node(parents[0].ID))
+}
+
+// resolve lists the variables to monitor with their assets and
+// datapoints.
+func (o *OPCUA) resolve(ctx context.Context, c *opcua.Client) ([]*variable, error) {
+	var out []*variable
+	seen := map[string]bool{}
+	add := func(n *opcua.Node, parent string) error {
+		if seen[n.ID.String()] {
+			return nil
+		}
+		seen[n.ID.String()] = true
+		bn, err := name(ctx, n)
+		if err != nil {
+			return fmt.Errorf("opcua: browse name of %s: %w", n.ID, err)
+		}
+		v := &variable{id: n.ID, asset: o.s.prefix + bn, datapoint: "value"}
+		if o.s.parent {
+			if parent == "" {
+				if parent, err = parentName(ctx, c, n); err != nil {
+					return fmt.Errorf("opcua: parent of %s: %w", n.ID, err)
+				}
+			}
+			v.asset, v.datapoint = o.s.prefix+parent, bn
+		}
+		out = append(out, v)
+		return nil
+	}
+	for _, nid := range o.s.nodes {
+		if err := add(c.Node(nid), ""); err != nil {
+			return nil, err
+		}
+	}
+	if o.s.root != nil {
+		if err := o.browse(ctx, c, c.Node(o.s.root), 0, add); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// browse calls add for every variable under n.
+func (o *OPCUA) browse(ctx context.Context, c *opcua.Client, n *opcua.Node, depth int, add func(*opcua.Node, string) error) error {
+	if depth > 10 {
+		return nil
+	}
+	here, err := name(ctx, n)
+	if err != nil {
+		return fmt.Errorf("opcua: browse name of %s: %w", n.ID, err)
+	}
+	kids, err := n.ReferencedNodes(ctx, id.HierarchicalReferences, ua.BrowseDirectionForward, ua.NodeClassObject|ua.NodeClassVariable, true)
+	if err != nil {
+		return fmt.Errorf("opcua: browse %s: %w", n.ID, err)
+	}
+	for _, k := range kids {
+		cls, err := k.NodeClass(ctx)
+		if err != nil {
+			return fmt.Errorf("opcua: class of %s: %w", k.ID, err)
+		}
+		switch cls {
+		case ua.NodeClassVariable:
+			if err := add(k, here); err != nil {
+				return err
+			}
+		case ua.NodeClassObject:
+			if err := o.browse(ctx, c, k, depth+1, add); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Run connects, subscribes and delivers readings until ctx ends. The
+// client reconnects by itself and re-creates the subscription; a failure
+// to connect or subscribe at the start ends Run with an error, so the
+// runtime retries with backoff.
+func (o *OPCUA) Run(ctx context.Context, sink plugin.Sink) error {
+	c, err := o.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = c.Close(context.WithoutCancel(ctx)) }() // the session ends either way
+	vars, err := o.resolve(ctx, c)
+	if err != nil {
+		return err
+	}
+	if len(vars) == 0 {
+		return errors.New("opcua: no variable to monitor")
+	}
+	o.mu.Lock()
+	o.client, o.vars = c, vars
+	o.mu.Unlock()
+	defer func() {
+		o.mu.Lock()
+		o.client = nil
+		o.mu.Unlock()
+	}()
+	notes := make(chan *opcua.PublishNotificationData, 256)
+	sub, err := c.Subscribe(ctx, &opcua.SubscriptionParameters{Interval: o.s.interval}, notes)
+	if err != nil {
+		return fmt.Errorf("opcua: subscribe: %w", err)
+	}
+	defer func() { _ = sub.Cancel(context.WithoutCancel(ctx)) }() // best effort; the session closes next
+	reqs := make([]*ua.MonitoredItemCreateRequest, len(vars))
+	for i, v := range vars {
+		reqs[i] = opcua.NewMonitoredItemCreateRequestWithDefaults(v.id, ua.AttributeIDValue, uint32(i)) //nolint:gosec // i < len(vars)
+		reqs[i].RequestedParameters.SamplingInterval = float64(o.s.interval) / float64(time.Millisecond)
+	}
+	res, err := sub.Monitor(ctx, ua.TimestampsToReturnBoth, reqs...)
+	if err != nil {
+		return fmt.Errorf("opcua: monitor: %w", err)
+	}
+	for i, r := range res.Results {
+		if r.StatusCode != ua.StatusOK {
+			o.log.Warn("opcua node not monitored", "node", vars[i].id.String(), "status", r.StatusCode.Error())
+		}
+	}
+	o.log.Info("opcua subscribed", "endpoint", o.s.endpoint, "variables", len(vars))
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case n := <-notes:
+			if n.Error != nil {
+				o.log.Warn("opcua subscription error", "error", n.Error)
+				continue
+			}
+			if dc, ok := n.Value.(*ua.DataChangeNotification); ok {
+				if rs := o.readings(dc); len(rs) > 0 {
+					sink.Put(rs)
+				}
+			}
+		}
+	}
+}
+
+// readings turns one data change notification into readings: the values
+// of one asset with one source timestamp form one reading.
+func (o *OPCUA) readings(dc *ua.DataChangeNotification) []plugin.Reading {
+	type key struct {
+		asset string
+		ts    time.Time
+	}
+	values := map[key]map[string]any{}
+	var order []key
+	o.mu.Lock()
+	vars := o.vars
+	o.mu.Unlock()
+	for _, item := range dc.MonitoredItems {
+		if int(item.ClientHandle) >= len(vars) || item.Value == nil || item.Value.Value == nil {
+			continue
+		}
+		if item.Value.Status != ua.StatusOK {
+			continue
+		}
+		v := vars[item.ClientHandle]
+		ts := item.Value.SourceTimestamp
+		if ts.IsZero() {
+			ts = item.Value.ServerTimestamp
+		}
+		if ts.IsZero() {
+			ts = o.clk.Now()
+		}
+		val, ok := jsonValue(item.Value.Value.Value())
+		if !ok {
+			continue
+		}
+		o.mu.Lock()
+		v.kind = item.Value.Value.Type()
+		o.mu.Unlock()
+		k := key{v.asset, ts.UTC().Truncate(time.Microsecond)}
+		if values[k] == nil {
+			values[k] = map[string]any{}
+			order = append(order, k)
+		}
+		values[k][v.datapoint] = val
+	}
+	out := make([]plugin.Reading, 0, len(order))
+	for _, k := range order {
+		raw, err := json.Marshal(values[k])
+		if err != nil {
+			continue
+		}
+		out = append(out, plugin.Reading{Asset: k.asset, Timestamp: k.ts, Values: raw})
+	}
+	return out
+}
+
+// jsonValue converts an OPC UA value to what a reading holds.
+func jsonValue(v any) (any, bool) {
+	switch x := v.(type) {
+	case bool, string, int8, int16, int32, int64, uint8, uint16, uint32, uint64:
+		return x, true
+	case float32:
+		return float64(x), !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano), true
+	case *ua.LocalizedText:
+		return x.Text, true
+	}
+	return fmt.Sprint(v), v != nil
+}
+
+// Write writes datapoints of asset to their variables, converting each
+// value to the type the variable last held.
+func (o *OPCUA) Write(ctx context.Context, asset string, values map[string]any) error {
+	o.mu.Lock()
+	c, vars := o.client, o.vars
+	o.mu.Unlock()
+	if c == nil {
+		return errors.New("opcua: not connected")
+	}
+	req := &ua.WriteRequest{}
+	for dp, val := range values {
+		var target *variable
+		for _, v := range vars {
+			if v.asset == asset && v.datapoint == dp {
+				target = v
+			}
+		}
+		if target == nil {
+			return fmt.Errorf("%w: asset %q has no datapoint %q", plugin.ErrNotWritable, asset, dp)
+		}
+		o.mu.Lock()
+		kind := target.kind
+		o.mu.Unlock()
+		variant, err := toVariant(val, kind)
+		if err != nil {
+			return fmt.Errorf("datapoint %q: %w", dp, err)
+		}
+		req.NodesToWrite = append(req.NodesToWrite, &ua.WriteValue{NodeID: target.id, AttributeID: ua.AttributeIDValue,
+			Value: &ua.DataValue{EncodingMask: ua.DataValueValue, Value: variant}})
+	}
+	res, err := c.Write(ctx, req)
+	if err != nil {
+		return fmt.Errorf("opcua: write: %w", err)
+	}
+	for i, st := range res.Results {
+		if st != ua.StatusOK {
+			return fmt.Errorf("opcua: write of %s refused: %w", req.NodesToWrite[i].NodeID, st)
+		}
+	}
+	return nil
+}
+
+// toVariant converts a value to a variant of kind (the variable's type).
+func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
+	f, isNum := number(v)
+	fail := fmt.Errorf("%w: %v does not fit the variable's type %s", plugin.ErrNotWritable, v, kind)
+	integer := func(lo, hi float64) (int64, error) {
+		if !isNum || f != math.Trunc(f) || f < lo || f > hi {
+			return 0, fail
+		}
+		return int64(f), nil
+	}
+	var out any
+	switch kind {
+	case ua.TypeIDDouble:
+		if !isNum {
+			return nil, fail
+		}
+		out = f
+	case ua.TypeIDFloat:
+		if !isNum {
+			return nil, fail
+		}
+		out = float32(f)
+	case ua.TypeIDInt16:
+		n, err := integer(math.MinInt16, math.MaxInt16)
+		if err != nil {
+			return nil, err
+		}
+		out = int16(n) //nolint:gosec // range checked by integer
+	case ua.TypeIDInt32:
+		n, err := integer(math.MinInt32, math.MaxInt32)
+		if err != nil {
+			return nil, err
+		}
+		out = int32(n) //nolint:gosec // range checked by integer
+	case ua.TypeIDInt64:
+		n, err := integer(math.MinInt64, math.MaxInt64)
+		if err != nil {
+			return nil, err
+		}
+		out = n
+	case ua.TypeIDUint16:
+		n, err := integer(0, math.MaxUint16)
+		if err != nil {
+			return nil, err
+		}
+		out = uint16(n) //nolint:gosec // range checked by integer
+	case ua.TypeIDUint32:
+		n, err := integer(0, math.MaxUint32)
+		if err != nil {
+			return nil, err
+		}
+		out = uint32(n) //nolint:gosec // range checked by integer
+	case ua.TypeIDBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fail
+		}
+		out = b
+	case ua.TypeIDString:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fail
+		}
+		out = s
+	default:
+		return nil, fmt.Errorf("%w: variables of type %s are not written", plugin.ErrNotWritable, kind)
+	}
+	return ua.NewVariant(out)
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
