@@ -52,6 +52,11 @@ func testMandatoryAuthentication(t *testing.T) {
 		resp := doRaw(t, rawRequest{method: "GET", path: "/edge/category", headers: map[string]string{"authorization": "Bearer not-a-token"}})
 		checkError(t, resp.status, resp.body, http.StatusUnauthorized)
 	})
+	t.Run("metrics need no token while allowPing", func(t *testing.T) {
+		resp, err := apiAnonymous(t).GetMetricsWithResponse(t.Context())
+		must(t, err)
+		wantStatus(t, "getMetrics", resp.StatusCode(), resp.Body, http.StatusOK)
+	})
 	t.Run("ping needs no token while allowPing", func(t *testing.T) {
 		resp, err := apiAnonymous(t).PingWithResponse(t.Context())
 		must(t, err)
@@ -109,6 +114,13 @@ func testMandatoryAuthentication(t *testing.T) {
 		checkError(t, resp.status, resp.body, http.StatusUnauthorized)
 		resp = doRaw(t, rawRequest{method: "GET", path: "/edge/ping", headers: map[string]string{"authorization": admin}})
 		wantStatus(t, "ping with a token", resp.status, resp.body, http.StatusOK)
+	})
+	t.Run("metrics need a token without allowPing", func(t *testing.T) {
+		changeItemAs(t, admin, "rest_api", "allowPing", "false")
+		resp := doRaw(t, rawRequest{method: "GET", path: "/edge/metrics", anonymous: true})
+		checkError(t, resp.status, resp.body, http.StatusUnauthorized)
+		resp = doRaw(t, rawRequest{method: "GET", path: "/edge/metrics", headers: map[string]string{"authorization": admin}})
+		wantStatus(t, "metrics with a token", resp.status, resp.body, http.StatusOK)
 	})
 }
 

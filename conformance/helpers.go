@@ -66,8 +66,8 @@ func (d checkingDoer) Do(req *http.Request) (*http.Response, error) {
 	if !isStrict(d.t) {
 		return resp, nil
 	}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		d.t.Errorf("%s %s answered Content-Type %q, want application/json", req.Method, req.URL.RequestURI(), ct)
+	if ct, want := resp.Header.Get("Content-Type"), answerType(req.URL.Path, resp.StatusCode); !strings.HasPrefix(ct, want) {
+		d.t.Errorf("%s %s answered Content-Type %q, want %s", req.Method, req.URL.RequestURI(), ct, want)
 	}
 	if resp.Header.Get("X-Request-Id") == "" {
 		d.t.Errorf("%s %s answered without an X-Request-Id header", req.Method, req.URL.RequestURI())
@@ -270,6 +270,16 @@ func sendRaw(ctx context.Context, client *http.Client, r rawRequest) (rawRespons
 	return rawResponse{status: resp.StatusCode, header: resp.Header, body: body, req: req, sent: sent.Bytes()}, nil
 }
 
+// answerType is the media type the contract gives the answer with status
+// to a request for path: JSON, but for the metrics, which are the
+// Prometheus text format.
+func answerType(path string, status int) string {
+	if strings.HasSuffix(path, "/edge/metrics") && status == http.StatusOK {
+		return "text/plain; version=0.0.4"
+	}
+	return "application/json"
+}
+
 // checkRaw checks the rules every answer must follow: a 501 only for what
 // is not built; in strict tests also no other 5xx, a JSON body and an
 // X-Request-Id header.
@@ -281,10 +291,11 @@ func checkRaw(t testing.TB, r rawRequest, resp rawResponse) {
 	if !isStrict(t) {
 		return
 	}
-	if ct := resp.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("%s %s answered Content-Type %q, want application/json", r.method, r.path, ct)
+	want := answerType(resp.req.URL.Path, resp.status)
+	if ct := resp.header.Get("Content-Type"); !strings.HasPrefix(ct, want) {
+		t.Errorf("%s %s answered Content-Type %q, want %s", r.method, r.path, ct, want)
 	}
-	if !json.Valid(resp.body) {
+	if want == "application/json" && !json.Valid(resp.body) {
 		t.Errorf("%s %s answered a body that is not JSON: %s", r.method, r.path, truncate(resp.body))
 	}
 	if resp.header.Get("X-Request-Id") == "" {

@@ -71,6 +71,7 @@ var suite = []suiteTest{
 	{"TestPingFields", Seed, testPingFields},
 	{"TestPingServiceName", Strict, testPingServiceName},
 	{"TestPingServiceDescription", Strict, testPingServiceDescription},
+	{"TestMetrics", Strict, testMetrics},
 	{"TestRestartOperation", Strict, testRestartOperation},
 	{"TestShutdownOperation", Strict, testShutdownOperation},
 	{"TestSafeMode", Strict, testSafeMode},

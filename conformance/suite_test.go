@@ -105,3 +105,4 @@ func TestModbusPipeline(t *testing.T)                        { runSuiteTest(t) }
 func TestMQTTKillDuringIngest(t *testing.T)                  { runSuiteTest(t) }
 func TestMQTTNorth(t *testing.T)                             { runSuiteTest(t) }
 func TestOPCUAService(t *testing.T)                          { runSuiteTest(t) }
+func TestMetrics(t *testing.T)                               { runSuiteTest(t) }

@@ -8,8 +8,46 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sync/atomic"
 	"syscall"
 )
+
+// failures counts the failed storage calls of this process (see
+// Failures).
+var failures struct{ unavailable, other atomic.Uint64 }
+
+// ErrorCounts are the storage calls of this process that failed, each
+// driver call counted once, since the process started; they only grow.
+type ErrorCounts struct {
+	// Unavailable counts the calls that found storage unavailable (see
+	// ErrUnavailable): what the API answers with 503.
+	Unavailable uint64
+	// Other counts the calls the database or its driver failed for any
+	// other reason: a deadline passed, a query the database refused. A
+	// missing row, a conflict, a value the database cannot store and a
+	// call the caller cancelled are answers, not failures, and are not
+	// counted.
+	Other uint64
+}
+
+// Failures returns how many storage calls of this process failed.
+func Failures() ErrorCounts {
+	return ErrorCounts{Unavailable: failures.unavailable.Load(), Other: failures.other.Load()}
+}
+
+// countFailure counts the failed driver call that returned err (see
+// ErrorCounts); outage says whether it found storage unavailable.
+func countFailure(err error, outage bool) {
+	switch {
+	case err == nil:
+	case outage:
+		failures.unavailable.Add(1)
+	case errors.Is(err, context.Canceled), errors.Is(err, driver.ErrSkip), errors.Is(err, driver.ErrRemoveArgument),
+		isUniqueViolation(err), isForeignKeyViolation(err), isDataException(err):
+	default:
+		failures.other.Add(1)
+	}
+}
 
 // translate maps a driver error to this package's sentinels, once, at the
 // boundary: no rows becomes ErrNotFound, a unique or foreign-key violation

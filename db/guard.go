@@ -66,11 +66,14 @@ type tracker struct {
 }
 
 // fail marks the pool down when err means storage is unavailable and
-// returns err classified; other errors are returned unchanged.
+// returns err classified; other errors are returned unchanged. Either way
+// a failure is counted (see Failures).
 func (t *tracker) fail(err error) error {
 	if !unavailable(err) {
+		countFailure(err, false)
 		return err
 	}
+	countFailure(err, true)
 	if t.out.Load() == nil {
 		t.out.CompareAndSwap(nil, &outage{since: time.Now().UTC(), cause: err.Error()})
 	}

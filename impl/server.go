@@ -72,6 +72,8 @@ type Deps struct {
 	Version  string
 	SafeMode bool
 	Started  time.Time
+	// Metrics exposes the Prometheus metrics; nil answers 501.
+	Metrics Exposer
 }
 
 // Server implements gen.StrictServerInterface. It is safe for concurrent
@@ -96,6 +98,7 @@ type Server struct {
 	log      *slog.Logger
 	instance system.Instance
 	now      func() time.Time
+	metrics  Exposer
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -126,6 +129,7 @@ func New(deps Deps) *Server {
 		log:      log,
 		instance: system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
 		now:      time.Now,
+		metrics:  deps.Metrics,
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/cors"
 	"github.com/edged/edged/internal/logging"
+	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
@@ -153,10 +154,13 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		system.WatchStorage(watchCtx, store, func() time.Duration { return monitor.Settings().Interval }, clock.Real{}, log)
 	}()
 	defer func() { stopWatch(); <-watchDone }()
-	svc := newServices(store, config, auditLog, log, monitor, cfg.SafeMode, tr.Port)
+	obs := metrics.New(log)
+	svc := newServices(store, config, auditLog, log, monitor, cfg.SafeMode, tr.Port, obs)
 	if err := svc.load(ctx); err != nil {
 		return err
 	}
+	obs.ReadFrom(metrics.Sources{Statistics: svc.m, Services: serviceList{svc.m}, Streams: store,
+		Storage: store, StorageErrors: db.Failures})
 	counted := countedStore{DB: store, counters: svc.counters}
 	jobs := newTasks(store, counted, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
@@ -192,13 +196,14 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		Version:      cfg.Version,
 		SafeMode:     cfg.SafeMode,
 		Started:      started,
+		Metrics:      obs,
 	})
 	origins, err := cors.Watch(ctx, config, log)
 	if err != nil {
 		return err
 	}
 	defer origins.Close()
-	handler, err := Handler(api, log, authz.Authorize, origins.Allow)
+	handler, err := Handler(api, log, authz.Authorize, origins.Allow, obs.Request)
 	if err != nil {
 		return err
 	}
@@ -260,15 +265,17 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 
 // Handler builds the HTTP handler of the API: the validating router with the
 // generated routes bound to api, each call authorised by authorize first,
-// cross-origin requests decided by allowOrigin.
+// cross-origin requests decided by allowOrigin. observe, when set, is told
+// of every request answered (see router.Options.Observe).
 func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error),
-	allowOrigin func(origin string) (string, bool)) (http.Handler, error) {
+	allowOrigin func(origin string) (string, bool), observe func(operation string, status int, d time.Duration)) (http.Handler, error) {
 	spec, err := gen.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
 	}
 	writeError := impl.ErrorWriter(log)
-	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, AllowOrigin: allowOrigin})
+	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, AllowOrigin: allowOrigin,
+		Observe: observe})
 	specJSON, err := gen.GetSpecJSON()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/edged/edged/internal/filter"
 	filterplugins "github.com/edged/edged/internal/filter/builtin"
 	"github.com/edged/edged/internal/ingest"
+	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
@@ -37,7 +38,7 @@ type services struct {
 // newServices wires the service runtime over store; nothing runs until
 // start.
 func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger, log *slog.Logger, monitor supervisor.Source,
-	safeMode bool, port int) *services {
+	safeMode bool, port int, obs *metrics.Metrics) *services {
 	clk := clock.Real{}
 	counters := ingest.NewCounters(store, log)
 	tracker := ingest.NewTracker(store, func(ctx context.Context) (string, error) {
@@ -50,13 +51,32 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 		panic(err) // the built-in filters are fixed at compile time; a test guards them
 	}
 	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins,
-		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor, Filters: pipelines})
+		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor, Filters: pipelines,
+		SendErrors: obs})
 	m := service.New(service.Options{
 		Store: store, Config: config, Audit: auditLog, Plugins: plugins, Counters: counters,
 		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor, Filters: pipelines,
+		Observer: obs,
 	})
 	return &services{store: store, m: m, north: nr, filters: pipelines, counters: counters, log: log}
 }
+
+// serviceList shows the services to the metrics.
+type serviceList struct{ m *service.Manager }
+
+func (l serviceList) Services(ctx context.Context) ([]metrics.Service, error) {
+	recs, err := l.m.Records(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]metrics.Service, len(recs))
+	for i, r := range recs {
+		out[i] = metrics.Service{Name: r.Name, Type: r.Type, Status: r.Status}
+	}
+	return out, nil
+}
+
+func (l serviceList) BufferDepths() map[string]int { return l.m.BufferDepths() }
 
 // start flushes counters periodically from now on and starts the enabled
 // services.

@@ -110,8 +110,8 @@ var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById",
 // than rest_api and password.
 func expected(c caller, mandatory bool, op operation) int {
 	switch op.id {
-	case "login", "authenticate", "changePassword", "ping":
-		return 0
+	case "login", "authenticate", "changePassword", "ping", "getMetrics":
+		return 0 // the metrics are scraped on ping's terms
 	}
 	if c.role == user.RoleNone {
 		switch {
@@ -282,6 +282,9 @@ func TestSpecialCases(t *testing.T) {
 		{name: "ping needs a token without allowPing", mandatory: true, noPing: true, method: "GET", target: "/edge/ping", want: 401},
 		{name: "ping with a token without allowPing", mandatory: true, noPing: true, method: "GET", target: "/edge/ping", token: "tok-data-view"},
 		{name: "ping open in optional mode without allowPing", noPing: true, method: "GET", target: "/edge/ping"},
+		{name: "metrics need a token without allowPing", mandatory: true, noPing: true, method: "GET", target: "/edge/metrics", want: 401},
+		{name: "metrics with a data-view token without allowPing", mandatory: true, noPing: true, method: "GET", target: "/edge/metrics", token: "tok-data-view"},
+		{name: "metrics ignore an invalid token with allowPing", mandatory: true, method: "GET", target: "/edge/metrics", token: "stale"},
 		{name: "bearer form accepted", mandatory: true, method: "GET", target: "/edge/category", token: "Bearer tok-view"},
 		{name: "data-view reads statistics history", mandatory: true, method: "GET", target: "/edge/statistics/history", token: "tok-data-view"},
 		{name: "data-view may not read configuration", method: "GET", target: "/edge/category", token: "tok-data-view", want: 403},

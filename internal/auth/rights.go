@@ -67,6 +67,9 @@ var (
 	admin = Rule{Roles: admins}
 	// open: the calls that give or renew credentials.
 	open = Rule{Roles: everyone, Open: true}
+	// scrape: ping and the Prometheus metrics; every role, and no token
+	// while rest_api.allowPing is true, so monitoring needs no session.
+	scrape = Rule{Roles: everyone, Anonymous: true, Ping: true}
 )
 
 // Rights is the access rule of every operation of openapi.yaml, by
@@ -104,9 +107,10 @@ var Rights = map[string]Rule{
 	"enableSchedule":        write,
 	"disableSchedule":       write,
 	// System
-	"ping":     {Roles: everyone, Anonymous: true, Ping: true},
-	"shutdown": write,
-	"restart":  write,
+	"ping":       scrape,
+	"getMetrics": scrape,
+	"shutdown":   write,
+	"restart":    write,
 	// Statistics
 	"listStatistics":       readStats,
 	"getStatisticsHistory": readStats,

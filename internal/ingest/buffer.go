@@ -67,6 +67,15 @@ type Options struct {
 	Clock    clock.Clock
 	Logger   *slog.Logger
 	Limits   Limits
+	// Observer, when set, is told how long each batch's write took.
+	Observer Observer
+}
+
+// Observer watches a buffer's writes, e.g. for metrics.
+type Observer interface {
+	// Committed reports one InsertReadings call of service's buffer: its
+	// duration and whether it stored the batch.
+	Committed(service string, d time.Duration, ok bool)
 }
 
 // Buffer is a south service's ingest buffer. It implements plugin.Sink and
@@ -154,6 +163,13 @@ func (b *Buffer) received(n int) {
 // discarded counts readings dropped before they were buffered.
 func (b *Buffer) discarded(n int) {
 	b.o.Counters.Add(stats.Discarded, "Readings discarded by a south service before buffering", int64(n))
+}
+
+// Depth returns the readings the buffer holds: queued and being written.
+func (b *Buffer) Depth() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.queued + b.inflight
 }
 
 // Put queues as many of readings as there is room for and discards (and
@@ -376,7 +392,11 @@ func (b *Buffer) store(ctx context.Context, entries []*entry) error {
 			b.rows = append(b.rows, db.Reading{AssetCode: r.Asset, Reading: r.Values, UserTS: r.Timestamp, TS: stored})
 		}
 	}
+	began := time.Now() // the real clock: the observer measures storage, not the plugin's time
 	err := b.o.Store.InsertReadings(ctx, b.rows)
+	if b.o.Observer != nil {
+		b.o.Observer.Committed(b.o.Service, time.Since(began), err == nil)
+	}
 	clear(b.rows) // drop the references to the readings' values
 	return err
 }

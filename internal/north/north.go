@@ -118,6 +118,8 @@ type Options struct {
 	// StartWait bounds how long starting a service waits for its plugin
 	// instance (default 10 s).
 	StartWait time.Duration
+	// SendErrors, when set, counts the failed sends of every stream.
+	SendErrors SendErrors
 	// Filters runs the north services' filter pipelines; nil runs none.
 	Filters Pipelines
 }
@@ -243,7 +245,7 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 // set, tells it set-aside readings were marked for resending.
 func (rt *Runtime) stream(name, pluginName string, out plugin.North, wake <-chan struct{}) *Stream {
 	return &Stream{Name: name, Plugin: pluginName, Out: out, Store: rt.o.Store, Tracker: rt.o.Tracker,
-		Block: rt.o.Block, Log: rt.log, Wake: wake,
+		Block: rt.o.Block, Log: rt.log, Wake: wake, Errors: rt.o.SendErrors,
 		Audit: func(ctx context.Context, source, severity string, details any) {
 			rt.audit(ctx, source, severity, details)
 		},

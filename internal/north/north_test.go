@@ -251,6 +251,11 @@ func missing(want, got []int) []int {
 	return out
 }
 
+// sendErrors counts failed sends by stream.
+type sendErrors map[string]int
+
+func (s sendErrors) SendFailed(stream string) { s[stream]++ }
+
 func TestStreamSavesThePositionOnlyAfterAcceptance(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -272,9 +277,14 @@ func TestStreamSavesThePositionOnlyAfterAcceptance(t *testing.T) {
 			e.insert(0, 10)
 			e.dest.failAfter(tc.skip, tc.take, tc.report)
 			s := e.stream("up")
+			errs := sendErrors{}
+			s.Errors = errs
 			sent, err := s.Drain(t.Context())
 			if err == nil {
 				t.Fatal("Drain succeeded through a failing destination")
+			}
+			if errs["up"] != 1 {
+				t.Errorf("send errors counted = %v, want up: 1", errs)
 			}
 			pos, perr := e.db.GetStreamPosition(t.Context(), "up")
 			if perr != nil {

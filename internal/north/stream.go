@@ -74,6 +74,8 @@ type Stream struct {
 	// Wake, when set, tells a running stream that set-aside readings were
 	// marked for resending.
 	Wake <-chan struct{}
+	// Errors, when set, counts the failed sends; nil counts none.
+	Errors SendErrors
 
 	pos     db.StreamPosition
 	loaded  bool
@@ -83,6 +85,12 @@ type Stream struct {
 // AuditRejected is the audit source of readings a north destination
 // refused for good and that were set aside.
 const AuditRejected = "NHREJ"
+
+// SendErrors counts the failed sends of streams, e.g. for metrics.
+type SendErrors interface {
+	// SendFailed reports that the plugin of stream failed to send.
+	SendFailed(stream string)
+}
 
 // Logger is the part of *slog.Logger a Stream uses.
 type Logger interface {
@@ -158,6 +166,7 @@ func (s *Stream) Step(ctx context.Context) (read, sent int, err error) {
 		return len(rows), n, nil
 	}
 	if sendErr != nil {
+		s.failed(ctx)
 		return len(rows), n, fmt.Errorf("north %q: send: %w", s.Name, sendErr)
 	}
 	return len(rows), n, nil
@@ -198,6 +207,14 @@ func (s *Stream) accepted(ctx context.Context, rows []db.Reading) error {
 		}
 	}
 	return nil
+}
+
+// failed counts a failed send, unless ctx ended: a send cut short by
+// the stream stopping is no failure of the destination.
+func (s *Stream) failed(ctx context.Context) {
+	if s.Errors != nil && ctx.Err() == nil {
+		s.Errors.SendFailed(s.Name)
+	}
 }
 
 func (s *Stream) sent(n int64) {
@@ -285,6 +302,7 @@ func (s *Stream) resend(ctx context.Context) (bool, int, error) {
 		s.rejected(ctx, readingIDs, reason, true)
 	}
 	if sendErr != nil {
+		s.failed(ctx)
 		return true, n, fmt.Errorf("north %q: resend: %w", s.Name, sendErr)
 	}
 	return true, n, nil

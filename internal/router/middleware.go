@@ -100,6 +100,27 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// observe reports every request to fn with the operation the validator
+// routed it to (it fills the slot this middleware puts in the context),
+// the status answered and the time taken.
+func observe(fn func(operation string, status int, d time.Duration)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			start := time.Now()
+			var op string
+			rec := &statusRecorder{ResponseWriter: w}
+			defer func() {
+				status := rec.status
+				if status == 0 {
+					status = http.StatusOK
+				}
+				fn(op, status, time.Since(start))
+			}()
+			next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), observedKey, &op)))
+		})
+	}
+}
+
 // accessLog writes one debug line per request.
 func accessLog(log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {

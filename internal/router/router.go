@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -45,6 +46,10 @@ type Options struct {
 	// Origin it returns the Access-Control-Allow-Origin value ("*" or the
 	// origin) and whether the origin is allowed. Nil allows none.
 	AllowOrigin func(origin string) (value string, ok bool)
+	// Observe, when set, is told of every request answered: its
+	// operationId ("" for a route outside the contract or none), its
+	// status and how long it took.
+	Observe func(operation string, status int, d time.Duration)
 }
 
 // Operation is the API operation a request was routed to.
@@ -79,6 +84,9 @@ func New(opts Options) *Router {
 	}
 	mux := chi.NewRouter()
 	rt := &Router{Router: mux, mux: mux, opts: opts, validator: newValidator(opts)}
+	if opts.Observe != nil {
+		mux.Use(observe(opts.Observe))
+	}
 	mux.Use(
 		requestID,
 		recoverer(opts.Logger, opts.WriteError),
@@ -182,6 +190,7 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	operationKey
+	observedKey
 )
 
 // RequestID returns the id of the request ctx belongs to, or "".

@@ -76,6 +76,9 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 			}
 		}
 		r = r.WithContext(context.WithValue(r.Context(), operationKey, opID))
+		if o, ok := r.Context().Value(observedKey).(*string); ok {
+			*o = opID
+		}
 		rctx := chi.RouteContext(r.Context())
 		pathParams := make(map[string]string, len(pathNames))
 		for _, name := range pathNames {

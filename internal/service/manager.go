@@ -121,6 +121,8 @@ type Options struct {
 	Monitor supervisor.Source
 	// Filters runs the services' filter pipelines; nil runs none.
 	Filters Pipelines
+	// Observer, when set, watches the writes of every ingest buffer.
+	Observer ingest.Observer
 }
 
 // Pipelines runs services' filter pipelines; *filter.Manager implements
@@ -251,6 +253,18 @@ func (m *Manager) Statuses() []string {
 		out = append(out, r.status())
 	}
 	return append(out, m.northStatuses()...)
+}
+
+// BufferDepths returns the readings held by the ingest buffer of every
+// started south service, by service name.
+func (m *Manager) BufferDepths() map[string]int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]int, len(m.runners))
+	for name, r := range m.runners {
+		out[name] = r.buf.Depth()
+	}
+	return out
 }
 
 // FlushStatistics writes the in-memory counters to storage now, so a

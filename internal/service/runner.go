@@ -48,7 +48,8 @@ func newRunner(m *Manager, name string, def plugin.Definition, limits ingest.Lim
 	r := &runner{
 		m: m, name: name, def: def,
 		buf: ingest.New(ingest.Options{Service: name, Plugin: def.Name, Store: m.o.Store, Counters: m.o.Counters,
-			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits}),
+			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits,
+			Observer: m.o.Observer}),
 		reconfig: make(chan reconfigure),
 	}
 	u := supervisor.Unit{Kind: "service", Name: name, Plugin: def.Name, Run: r.attempt}

@@ -3355,6 +3355,13 @@ type ClientInterface interface {
 	// Corresponds with PUT /edge/logout (the `Logout` operationId).
 	Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetMetrics Prometheus metrics
+	//
+	// Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a Prometheus server to scrape: readings received, stored (per south service), discarded, dropped by filter pipelines and purged; ingest buffer depth and commit latency per south service; north lag (readings not yet sent), readings sent and set aside, and send errors per north service or task; the status of every service; API requests by operation and status, with their durations; storage errors and whether storage is available. Counters count since the gateway process started, except the readings counters, which are the gateway's statistics. During a storage outage the answer is still 200, without the series read from storage. Who may scrape follows `ping`: no token is needed while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token of any role is required (401), which Prometheus sends with `authorization.credentials`.
+	//
+	// Corresponds with GET /edge/metrics (the `GetMetrics` operationId).
+	GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListNorthServices List north services and tasks
 	//
 	// Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
@@ -4659,6 +4666,23 @@ func (c *RawClient) LoginWithTextBody(ctx context.Context, body LoginTextRequest
 // Corresponds with PUT /edge/logout (the `Logout` operationId).
 func (c *RawClient) Logout(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewLogoutRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMetrics Prometheus metrics
+//
+// Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a Prometheus server to scrape: readings received, stored (per south service), discarded, dropped by filter pipelines and purged; ingest buffer depth and commit latency per south service; north lag (readings not yet sent), readings sent and set aside, and send errors per north service or task; the status of every service; API requests by operation and status, with their durations; storage errors and whether storage is available. Counters count since the gateway process started, except the readings counters, which are the gateway's statistics. During a storage outage the answer is still 200, without the series read from storage. Who may scrape follows `ping`: no token is needed while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token of any role is required (401), which Prometheus sends with `authorization.credentials`.
+//
+// Corresponds with GET /edge/metrics (the `GetMetrics` operationId).
+func (c *RawClient) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMetricsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -7358,6 +7382,33 @@ func NewLogoutRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetMetricsRequest constructs an http.Request for the GetMetrics method
+func NewGetMetricsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/metrics")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListNorthServicesRequest constructs an http.Request for the ListNorthServices method
 func NewListNorthServicesRequest(server string) (*http.Request, error) {
 	var err error
@@ -9607,6 +9658,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /edge/logout (the `Logout` operationId).
 	LogoutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*LogoutResponse, error)
+
+	// GetMetricsWithResponse Prometheus metrics
+	//
+	// Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a Prometheus server to scrape: readings received, stored (per south service), discarded, dropped by filter pipelines and purged; ingest buffer depth and commit latency per south service; north lag (readings not yet sent), readings sent and set aside, and send errors per north service or task; the status of every service; API requests by operation and status, with their durations; storage errors and whether storage is available. Counters count since the gateway process started, except the readings counters, which are the gateway's statistics. During a storage outage the answer is still 200, without the series read from storage. Who may scrape follows `ping`: no token is needed while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token of any role is required (401), which Prometheus sends with `authorization.credentials`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/metrics (the `GetMetrics` operationId).
+	GetMetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMetricsResponse, error)
 
 	// ListNorthServicesWithResponse List north services and tasks
 	//
@@ -13519,6 +13579,54 @@ func (r LogoutResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r LogoutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetMetricsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetMetricsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetMetricsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMetricsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMetricsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMetricsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMetricsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -17835,6 +17943,21 @@ func (c *ClientWithResponses) LogoutWithResponse(ctx context.Context, reqEditors
 	return ParseLogoutResponse(rsp)
 }
 
+// GetMetricsWithResponse Prometheus metrics
+//
+// Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a Prometheus server to scrape: readings received, stored (per south service), discarded, dropped by filter pipelines and purged; ingest buffer depth and commit latency per south service; north lag (readings not yet sent), readings sent and set aside, and send errors per north service or task; the status of every service; API requests by operation and status, with their durations; storage errors and whether storage is available. Counters count since the gateway process started, except the readings counters, which are the gateway's statistics. During a storage outage the answer is still 200, without the series read from storage. Who may scrape follows `ping`: no token is needed while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token of any role is required (401), which Prometheus sends with `authorization.credentials`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/metrics (the `GetMetrics` operationId).
+func (c *ClientWithResponses) GetMetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMetricsResponse, error) {
+	rsp, err := c.GetMetrics(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMetricsResponse(rsp)
+}
+
 // ListNorthServicesWithResponse List north services and tasks
 //
 // Returns every north service and north task, sorted by name, with its plugin, readings sent (the statistic named after it), status and schedule. A north service's status is that of its runtime (`shutdown` while disabled); a task's is `running` while an execution is in progress and `shutdown` between executions.
@@ -21695,6 +21818,39 @@ func ParseLogoutResponse(rsp *http.Response) (*LogoutResponse, error) {
 			headers.RetryAfter = value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetMetricsResponse parses an HTTP response from a GetMetricsWithResponse call
+func ParseGetMetricsResponse(rsp *http.Response) (*GetMetricsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMetricsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
 	}
 
 	return response, nil

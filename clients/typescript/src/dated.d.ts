@@ -461,6 +461,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Returns the gateway's metrics in the Prometheus text exposition format (version 0.0.4), for a Prometheus server to scrape: readings received, stored (per south service), discarded, dropped by filter pipelines and purged; ingest buffer depth and commit latency per south service; north lag (readings not yet sent), readings sent and set aside, and send errors per north service or task; the status of every service; API requests by operation and status, with their durations; storage errors and whether storage is available. Counters count since the gateway process started, except the readings counters, which are the gateway's statistics. During a storage outage the answer is still 200, without the series read from storage. Who may scrape follows `ping`: no token is needed while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token of any role is required (401), which Prometheus sends with `authorization.credentials`.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/shutdown": {
         parameters: {
             query?: never;
@@ -3945,6 +3965,28 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
         };
     };
     shutdown: {
