@@ -29,9 +29,16 @@ SIMTOOLS  := $(SIMVENV)/.installed
 TSDIR     := clients/typescript
 TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
 REDOC     := internal/portal/redoc.html
+# The operator console: TypeScript in web/console, bundled with the SDK and
+# uPlot by its own pinned tools (web/console/node_modules, npm ci) into
+# internal/portal/console, which the binary embeds.
+CONSOLEDIR   := web/console
+CONSOLEOUT   := internal/portal/console
+CONSOLETOOLS := $(CONSOLEDIR)/node_modules/.package-lock.json
+CONSOLESRC   := $(wildcard $(CONSOLEDIR)/src/* $(TSDIR)/src/*.ts) $(CONSOLEDIR)/index.html $(CONSOLEDIR)/build.mjs $(CONSOLEDIR)/package-lock.json
 # What scripts/generate.sh writes from openapi.yaml.
 GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/python \
-             $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC)
+             $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC) $(CONSOLEOUT)
 # The root npm packages (the redocly CLI: spec lint and docs page), installed
 # by `npm ci` whenever node_modules does not hold exactly what
 # package-lock.json pins. Compared by content rather than by file times, so a
@@ -42,18 +49,18 @@ ROOTTOOLS := root-tools
 # the leftovers of builds and test runs.
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
-.PHONY: help generate check-generated build run test test-all-databases test-unit \
+.PHONY: help generate console check-generated build run test test-all-databases test-unit \
         conformance lint lint-spec bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz check-system root-tools bench-system
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
-generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) ## regenerate gen/, clients/ and the docs page from openapi.yaml
+generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) ## regenerate gen/, clients/, the docs page and the console from openapi.yaml and web/console
 	scripts/generate.sh .
 	@echo "generated from openapi.yaml"
 
-check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) ## fail if gen/, clients/ or the docs page differ from what openapi.yaml generates
+check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) ## fail if gen/, clients/, the docs page or the console differ from what their sources generate
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	scripts/generate.sh "$$tmp"; \
 	stale=0; \
@@ -63,7 +70,10 @@ check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) ## fail if gen/, clients/ or
 	test $$stale = 0; \
 	echo "generated code is current"
 
-build: ## build bin/edged (pure Go, no cgo)
+console: $(TSTOOLS) $(CONSOLETOOLS) ## rebuild the operator console (web/console) into internal/portal/console
+	node $(CONSOLEDIR)/build.mjs $(CONSOLEOUT)
+
+build: $(CONSOLEOUT)/console.js ## build bin/edged (pure Go, no cgo), the console first when its sources changed
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/edged
 
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
@@ -95,9 +105,9 @@ test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK as published: npm pack, a 
 	@echo "== the TypeScript SDK (clients/typescript)"
 	cd $(TSDIR) && npm test --silent
 
-test-portal: ## the docs page in headless Chromium (skips without a chromium binary); output in test-output/portal
-	@echo "== the documentation portal in a browser"
-	EDGE_BROWSER_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v -run 'TestDocsInBrowser' ./internal/portal 2>&1 | $(TESTFILTER)
+test-portal: ## the docs page and the console in headless Chromium (skip without a chromium binary); output in test-output/
+	@echo "== the documentation portal and the console in a browser"
+	EDGE_BROWSER_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v -run 'TestDocsInBrowser|TestConsoleInBrowser' ./internal/portal 2>&1 | $(TESTFILTER)
 
 # Schemathesis (make test-fuzz) sends generated requests, valid and invalid,
 # to every operation of the contract served by a gateway it starts, and checks
@@ -133,7 +143,7 @@ test-fuzz: build $(PYTOOLS) ## Schemathesis against gateways it starts, on SQLit
 	@echo "== Schemathesis against the contract, on PostgreSQL"
 	scripts/with-postgres.sh bash -c '$(FUZZ) --db "$$EDGE_TEST_PG" --report-dir test-output/fuzz/postgresql'
 
-tools: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) ## install the pinned Python, TypeScript SDK and root npm tools
+tools: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) ## install the pinned Python, TypeScript SDK, root npm and console tools
 
 check-system: ## fail with one line naming what make test needs and only the system can provide
 	@scripts/check-system.sh
@@ -159,6 +169,19 @@ $(SIMTOOLS): tools/sim/requirements.txt
 	$(PYTHON) -m venv $(SIMVENV)
 	$(SIMVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r tools/sim/requirements.txt
 	$(SIMVENV)/bin/python -m pip check --disable-pip-version-check
+	touch $@
+
+# make build rebuilds the console when its sources are newer than the
+# bundle and its tools are installed (make tools); it installs nothing
+# itself. Otherwise the committed bundle, kept current by check-generated,
+# is embedded as it is.
+$(CONSOLEOUT)/console.js: $(CONSOLESRC)
+	@if command -v node >/dev/null 2>&1 && [ -e $(CONSOLETOOLS) ] && [ -e $(TSTOOLS) ]; then \
+	  node $(CONSOLEDIR)/build.mjs $(CONSOLEOUT); \
+	else echo "the console's tools are not installed (make tools): embedding the committed console"; fi
+
+$(CONSOLETOOLS): $(CONSOLEDIR)/package-lock.json $(TSTOOLS)
+	cd $(CONSOLEDIR) && npm ci --no-audit --no-fund
 	touch $@
 
 $(TSTOOLS): $(TSDIR)/package-lock.json

@@ -53,3 +53,8 @@ mkdir -p "$out/internal/portal"
 npx --no-install redocly build-docs "$tmp/docs.yaml" --inlineBundle \
 	--output "$tmp/redoc.html" > "$tmp/redoc.log" 2>&1 || { cat "$tmp/redoc.log"; exit 1; }
 sdkgen offline -o "$out/internal/portal/redoc.html" "$tmp/redoc.html"
+
+# The operator console: web/console bundled with the SDK's built package and
+# uPlot (web/console/build.mjs), for the binary to embed.
+node web/console/build.mjs "$out/internal/portal/console" > "$tmp/console.log" 2>&1 || { cat "$tmp/console.log"; exit 1; }
+tail -n 1 "$tmp/console.log"

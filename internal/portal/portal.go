@@ -1,7 +1,9 @@
 // Package portal serves the gateway's documentation: the API reference page
 // (Redoc, built offline from openapi.yaml by `make generate` and embedded in
 // the binary, loading nothing from any other host) and the contract itself as
-// YAML and JSON. These routes sit outside the API contract.
+// YAML and JSON; and the operator console (web/console, built offline the
+// same way), a browser client of the API. These routes sit outside the API
+// contract.
 package portal
 
 import (
@@ -42,9 +44,10 @@ const docsCSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-sr
 	"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
 
-// Portal holds the three documents, ready to serve.
+// Portal holds the documents and the console, ready to serve.
 type Portal struct {
 	docs, yaml, json *document
+	console          map[string]*document
 }
 
 // New prepares the portal from the contract in JSON, as the generated server
@@ -65,21 +68,26 @@ func New(specJSON []byte) (*Portal, error) {
 			"Content-Security-Policy": docsCSP,
 			"Referrer-Policy":         "no-referrer",
 		}),
-		yaml: newDocument(y, "application/yaml", nil),
-		json: newDocument(indented.Bytes(), "application/json", nil),
+		yaml:    newDocument(y, "application/yaml", nil),
+		json:    newDocument(indented.Bytes(), "application/json", nil),
+		console: consoleDocuments(),
 	}, nil
 }
 
-// Register adds GET and HEAD routes for the three documents to r, and
-// redirects /edge/docs/ to /edge/docs.
+// Register adds GET and HEAD routes for the three documents and the
+// console's files to r, and redirects /edge/docs/ and /edge/console/ to
+// the paths without the slash.
 func (p *Portal) Register(r chi.Router) {
-	for path, d := range map[string]*document{DocsPath: p.docs, YAMLPath: p.yaml, JSONPath: p.json} {
+	routes := map[string]*document{DocsPath: p.docs, YAMLPath: p.yaml, JSONPath: p.json}
+	for path, d := range p.console {
+		routes[path] = d
+	}
+	for path, d := range routes {
 		r.Method(http.MethodGet, path, d)
 		r.Method(http.MethodHead, path, d)
 	}
-	r.Get(DocsPath+"/", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, DocsPath, http.StatusMovedPermanently)
-	})
+	r.Get(DocsPath+"/", redirectTo(DocsPath))
+	r.Get(ConsolePath+"/", redirectTo(ConsolePath))
 }
 
 // document is one static resource with its strong ETag, served plain or

@@ -1,0 +1,2 @@
+// Style sheets imported for their side effect: esbuild bundles them into console.css.
+declare module "*.css";
