@@ -106,6 +106,7 @@ func outageUnderIngest(t *testing.T, mode string) {
 		return n
 	}
 	eventually(t, "readings acknowledged before the outage", func() bool { return total() >= 40*batch })
+	metricsBefore := scrape(t, api)
 
 	cluster.Stop(t, mode)
 	before := total()
@@ -128,10 +129,26 @@ func outageUnderIngest(t *testing.T, mode string) {
 	if h := ping(t, api); h == "green" || h == "" {
 		t.Errorf("ping health during the outage = %q, want other than green", h)
 	}
+	// The metrics still answer, from memory: storage down, the failed
+	// calls counted as unavailable, the 503s among the requests.
+	m := scrape(t, api)
+	if v, ok := m["edged_storage_available"]; !ok || v != 0 {
+		t.Errorf("edged_storage_available during the outage = %v (%v), want 0", v, ok)
+	}
+	unavailable := `edged_storage_errors_total{kind="unavailable"}`
+	if m[unavailable] <= metricsBefore[unavailable] {
+		t.Errorf("%s = %v during the outage, %v before: the failed calls were not counted", unavailable, m[unavailable], metricsBefore[unavailable])
+	}
+	if n := m[`edged_http_requests_total{operation="listAssets",status="503"}`]; n < 1 {
+		t.Errorf("listAssets answered 503 %v times by the metrics, want at least 1", n)
+	}
 	during := total()
 
 	cluster.Start(t)
 	eventually(t, "ping green again after storage came back", func() bool { return ping(t, api) == "green" })
+	if v := scrape(t, api)["edged_storage_available"]; v != 1 {
+		t.Errorf("edged_storage_available after the outage = %v, want 1", v)
+	}
 	after := total()
 	eventually(t, "ingest acknowledged again", func() bool { return total() >= after+40*batch })
 	stopSenders()
@@ -160,6 +177,33 @@ func outageUnderIngest(t *testing.T, mode string) {
 			t.Errorf("%s: %d readings stored, %d acknowledged: %d lost", asset, got, want, want-got)
 		}
 	}
+}
+
+// scrape reads the gateway's metrics (GET /edge/metrics) into their
+// samples, keyed by series as written, failing unless the answer is 200.
+func scrape(t *testing.T, api string) map[string]float64 {
+	t.Helper()
+	resp := do(t, http.MethodGet, api+"/edge/metrics", "")
+	if resp.status != http.StatusOK {
+		t.Fatalf("getMetrics = %d %s", resp.status, resp.body)
+	}
+	out := map[string]float64{}
+	for line := range strings.Lines(string(resp.body)) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			t.Fatalf("metrics line %q has no value", line)
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			t.Fatalf("metrics line %q: %v", line, err)
+		}
+		out[line[:i]] = v
+	}
+	return out
 }
 
 // postBatch posts batch readings of asset, numbered from i·batch, and
