@@ -104,4 +104,5 @@ func TestNorthPipeline(t *testing.T)                         { runSuiteTest(t) }
 func TestModbusPipeline(t *testing.T)                        { runSuiteTest(t) }
 func TestMQTTKillDuringIngest(t *testing.T)                  { runSuiteTest(t) }
 func TestMQTTNorth(t *testing.T)                             { runSuiteTest(t) }
+func TestNATSNorthNodeKilled(t *testing.T)                   { runSuiteTest(t) }
 func TestOPCUAService(t *testing.T)                          { runSuiteTest(t) }
