@@ -4,7 +4,8 @@
 # Checks that the programs `make test` needs and cannot install itself are
 # present: Go, Node 20+ with npm, Python 3.11+ with its venv module,
 # PostgreSQL's server programs, openssl (the Python SDK's certificate login
-# test makes its certificates with it) and Chromium. Everything else (the root and
+# test makes its certificates with it), Chromium, and the mosquitto and NATS
+# brokers with mosquitto's clients. Everything else (the root and
 # clients/typescript npm packages, the Python virtualenv, the Go tools) is
 # installed by make from the project's lock files. Prints nothing and exits 0
 # when all is there; otherwise prints one line naming what is missing, with
@@ -39,6 +40,14 @@ if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ] || [ ! -x "$pgbin/pg_ctl" ] || [ 
 fi
 
 command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openssl)")
+
+# The brokers the protocol plugins are tested against, and mosquitto's
+# command-line clients, which the conformance suite publishes and
+# subscribes with.
+for prog in mosquitto:mosquitto mosquitto_passwd:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients nats-server:nats-server; do
+  name=${prog%%:*}
+  command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || missing+=("$name (apt-get install ${prog#*:})")
+done
 
 chromium=${EDGE_CHROMIUM:-}
 if [ -z "$chromium" ]; then
