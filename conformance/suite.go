@@ -134,6 +134,7 @@ var suite = []suiteTest{
 	{"TestModbusPipeline", Strict, testModbusPipeline},
 	{"TestMQTTKillDuringIngest", Strict, testMQTTKillDuringIngest},
 	{"TestMQTTNorth", Strict, testMQTTNorth},
+	{"TestNATSNorthNodeKilled", Strict, testNATSNorthNodeKilled},
 	{"TestOPCUAService", Strict, testOPCUAService},
 	// The wire
 	{"TestUnknownRoute", Strict, testUnknownRoute},

@@ -104,5 +104,6 @@ func TestNorthPipeline(t *testing.T)                         { runSuiteTest(t) }
 func TestModbusPipeline(t *testing.T)                        { runSuiteTest(t) }
 func TestMQTTKillDuringIngest(t *testing.T)                  { runSuiteTest(t) }
 func TestMQTTNorth(t *testing.T)                             { runSuiteTest(t) }
+func TestNATSNorthNodeKilled(t *testing.T)                   { runSuiteTest(t) }
 func TestOPCUAService(t *testing.T)                          { runSuiteTest(t) }
 func TestMetrics(t *testing.T)                               { runSuiteTest(t) }

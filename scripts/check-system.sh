@@ -4,8 +4,9 @@
 # Checks that the programs `make test` needs and cannot install itself are
 # present: Go, Node 20+ with npm, Python 3.11+ with its venv module,
 # PostgreSQL's server programs, openssl (the Python SDK's certificate login
-# test makes its certificates with it), Chromium and the Prometheus server
-# (the metrics test scrapes a gateway with it). Everything else (the root and
+# test makes its certificates with it), Chromium, the mosquitto and NATS
+# brokers with mosquitto's clients, and the Prometheus server (the metrics
+# test scrapes a gateway with it). Everything else (the root and
 # clients/typescript npm packages, the Python virtualenv, the Go tools) is
 # installed by make from the project's lock files. Prints nothing and exits 0
 # when all is there; otherwise prints one line naming what is missing, with
@@ -40,7 +41,14 @@ if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ] || [ ! -x "$pgbin/pg_ctl" ] || [ 
 fi
 
 command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openssl)")
-command -v prometheus >/dev/null 2>&1 || missing+=("prometheus (apt-get install prometheus)")
+# The brokers the protocol plugins are tested against, mosquitto's
+# command-line clients, which the conformance suite publishes and
+# subscribes with, and the Prometheus server the metrics test starts.
+for prog in mosquitto:mosquitto mosquitto_passwd:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients nats-server:nats-server \
+  prometheus:prometheus; do
+  name=${prog%%:*}
+  command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || missing+=("$name (apt-get install ${prog#*:})")
+done
 
 chromium=${EDGE_CHROMIUM:-}
 if [ -z "$chromium" ]; then

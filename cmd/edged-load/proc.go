@@ -180,6 +180,49 @@ func (g *gateway) httpSouth(ctx context.Context, name string) (string, error) {
 	return "", fmt.Errorf("service %s does not listen on port %d", name, port)
 }
 
+// pipedSouth creates the filters scale, expression and delta (over the
+// load's sinusoid and seq datapoints) and an http_south service named name
+// whose pipeline they form, and returns the URL readings are posted to.
+func (g *gateway) pipedSouth(ctx context.Context, name string) (string, error) {
+	filters := []struct {
+		plugin string
+		config map[string]string
+	}{
+		{"scale", map[string]string{"rules": `[{"datapoint":"sinusoid","factor":100,"offset":5}]`}},
+		{"expression", map[string]string{"expressions": `[{"name":"double","expression":"sinusoid * 2"}]`}},
+		{"delta", map[string]string{"tolerance": "0"}},
+	}
+	var names []string
+	for _, f := range filters {
+		fname := name + "-" + f.plugin
+		body, _ := json.Marshal(map[string]any{"name": fname, "plugin": f.plugin, "filter_config": f.config})
+		if status, msg, err := post(ctx, http.DefaultClient, g.url+"/edge/filter", body); err != nil || status != http.StatusOK {
+			return "", failed("create filter "+fname, status, msg, err)
+		}
+		names = append(names, fname)
+	}
+	target, err := g.httpSouth(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	body, _ := json.Marshal(map[string]any{"pipeline": names})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, g.url+"/edge/filter/"+name+"/pipeline", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	msg, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", failed("set the pipeline of "+name, resp.StatusCode, string(msg), nil)
+	}
+	return target, nil
+}
+
 // freePort returns a loopback port that was free a moment ago.
 func freePort() (int, error) {
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")

@@ -42,7 +42,7 @@ func runSystem(ctx context.Context, args []string) error {
 	fs.IntVar(&o.small, "small", 10_000, "readings of the small asset browse is compared with")
 	fs.StringVar(&o.postgres, "postgres", os.Getenv("EDGE_TEST_PG"), "PostgreSQL DSN to create throwaway databases with (default $EDGE_TEST_PG; empty skips the PostgreSQL rows)")
 	fs.StringVar(&o.work, "work", "", "working directory (default a new temporary directory, removed at the end)")
-	only := fs.String("only", "ingest,postgres,large", "sections to run: ingest (SQLite ingest and ping), postgres, large (summary, browse, purge)")
+	only := fs.String("only", "ingest,pipeline,postgres,large", "sections to run: ingest (SQLite ingest and ping), pipeline (ingest with and without a filter pipeline), postgres, large (summary, browse, purge)")
 	short := fs.Bool("short", false, "a shorter run: 3 s windows, 1 s warm-up, a large asset of 200 000 readings")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -64,7 +64,7 @@ func runSystem(ctx context.Context, args []string) error {
 	sections := map[string]bool{}
 	for _, name := range strings.Split(*only, ",") {
 		switch name {
-		case "ingest", "postgres", "large":
+		case "ingest", "pipeline", "postgres", "large":
 			sections[name] = true
 		default:
 			return fmt.Errorf("system: unknown section %q in -only", name)
@@ -85,6 +85,11 @@ func runSystem(ctx context.Context, args []string) error {
 		fmt.Fprintf(os.Stderr, "edged-load: repetition %d of %d\n", rep+1, o.reps)
 		if sections["ingest"] {
 			if err := s.sqliteIngest(ctx, rep); err != nil {
+				return err
+			}
+		}
+		if sections["pipeline"] {
+			if err := s.pipelineIngest(ctx, rep); err != nil {
 				return err
 			}
 		}
@@ -232,6 +237,44 @@ func (s *system) sqliteLevel(ctx context.Context, gw *gateway, rep int, level, s
 		}
 		s.add(shape.key+at, res.Rate)
 	}
+	return nil
+}
+
+// pipelineIngest measures 4 senders × 100 on a fresh gateway on SQLite
+// (default durability) into two http_south services, one without a
+// pipeline and one whose readings pass scale → expression → delta (seq
+// always moves, so delta forwards every reading and both store the same
+// rows), back to back, the first one alternating between repetitions.
+func (s *system) pipelineIngest(ctx context.Context, rep int) error {
+	gw, err := startGateway(ctx, s.o.edged, filepath.Join(s.o.work, fmt.Sprintf("pipeline-%d", rep)), "", nil)
+	if err != nil {
+		return err
+	}
+	defer gw.stop()
+	plain, err := gw.httpSouth(ctx, "plain")
+	if err != nil {
+		return err
+	}
+	piped, err := gw.pipedSouth(ctx, "piped")
+	if err != nil {
+		return err
+	}
+	rates := map[string]float64{}
+	order := []string{"plain", "piped"}
+	if rep%2 == 1 {
+		order = []string{"piped", "plain"}
+	}
+	for k, which := range order {
+		url := map[string]string{"plain": plain, "piped": piped}[which]
+		res, _, _, err := s.ingest(ctx, gw, ingestLoad{URL: url, Senders: 4, Batch: 100, Assets: 10, Prefix: which + "-", First: int64(k) << 32})
+		if err != nil {
+			return fmt.Errorf("ingest 4x100, %s: %w", which, err)
+		}
+		rates[which] = res.Rate
+	}
+	s.add("pipeline-plain", rates["plain"])
+	s.add("pipeline", rates["piped"])
+	s.add("pipeline/ingest", rates["piped"]/rates["plain"])
 	return nil
 }
 
@@ -498,6 +541,9 @@ func (s *system) table() string {
 		)
 	}
 	lines = append(lines,
+		line{what: "ingest 4 × 100, SQLite, no pipeline, beside the next row (stored readings/s)", key: "pipeline-plain", format: "%.0f"},
+		line{what: "ingest 4 × 100 through scale → expression → delta (stored readings/s)", key: "pipeline", format: "%.0f"},
+		line{what: "ingest through the three-filter pipeline ÷ without", key: "pipeline/ingest", format: "%.2f", target: "≥ 0.8", met: func(m float64) bool { return m >= 0.8 }},
 		line{what: "ingest 4 × 100, durability power ÷ process", key: "power/process", format: "%.2f", target: "≥ 0.9", met: func(m float64) bool { return m >= 0.9 }},
 		line{what: "ingest 4 × 100, PostgreSQL (stored readings/s)", key: "pg", format: "%.0f"},
 		line{what: "raw COPY, same rows, 100 per transaction (rows/s)", key: "pg-raw", format: "%.0f"},

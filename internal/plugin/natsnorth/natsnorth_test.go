@@ -2,15 +2,14 @@ package natsnorth
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -22,81 +21,19 @@ import (
 	"github.com/edged/edged/internal/simtest"
 )
 
-// node is one server of the test cluster.
-type node struct {
-	opts *server.Options
-	srv  *server.Server
-}
-
-// cluster is three JetStream servers on loopback, each with its own store.
+// cluster is three JetStream servers (Debian's nats-server) on loopback.
 type cluster struct {
-	t     *testing.T
-	nodes []*node
+	*simtest.NATSCluster
+	t *testing.T
 }
 
 func newCluster(t *testing.T) *cluster {
 	t.Helper()
-	c := &cluster{t: t}
-	var routes []string
-	clusterPorts := []int{simtest.FreePort(t), simtest.FreePort(t), simtest.FreePort(t)}
-	for _, p := range clusterPorts {
-		routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", p))
-	}
-	for i := range 3 {
-		opts := &server.Options{
-			ServerName: fmt.Sprintf("n%d", i+1), Host: "127.0.0.1", Port: simtest.FreePort(t),
-			JetStream: true, StoreDir: filepath.Join(t.TempDir(), fmt.Sprintf("n%d", i+1)),
-			Cluster: server.ClusterOpts{Name: "edged-test", Host: "127.0.0.1", Port: clusterPorts[i]},
-			Routes:  server.RoutesFromStr(strings.Join(routes, ",")),
-			NoLog:   true, NoSigs: true,
-		}
-		c.nodes = append(c.nodes, &node{opts: opts})
-	}
-	for i := range c.nodes {
-		c.start(i)
-	}
-	t.Cleanup(func() {
-		for _, n := range c.nodes {
-			if n.srv != nil {
-				n.srv.Shutdown()
-				n.srv.WaitForShutdown()
-			}
-		}
-	})
-	return c
-}
-
-// start starts (or restarts, on its store) node i.
-func (c *cluster) start(i int) {
-	c.t.Helper()
-	n := c.nodes[i]
-	srv, err := server.NewServer(n.opts)
-	if err != nil {
-		c.t.Fatalf("node %d: %v", i+1, err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(30 * time.Second) {
-		c.t.Fatalf("node %d not ready", i+1)
-	}
-	n.srv = srv
-}
-
-// stop shuts node i down.
-func (c *cluster) stop(i int) {
-	n := c.nodes[i]
-	n.srv.Shutdown()
-	n.srv.WaitForShutdown()
-	n.srv = nil
+	return &cluster{NATSCluster: simtest.NATS(t, 3), t: t}
 }
 
 // urls lists the client URLs of every node.
-func (c *cluster) urls() string {
-	var out []string
-	for _, n := range c.nodes {
-		out = append(out, fmt.Sprintf("nats://127.0.0.1:%d", n.opts.Port))
-	}
-	return strings.Join(out, ",")
-}
+func (c *cluster) urls() string { return c.URLs("nats") }
 
 // stream creates the stream EDGED (subjects edged.>, three replicas) once
 // the cluster has elected its JetStream leader, and returns a client.
@@ -144,7 +81,7 @@ func (h *hook) sent(n int64) {
 }
 
 // TestClusterNodeKilled drains 3000 buffered readings through a north
-// stream into a three-node JetStream cluster, shutting one node down after
+// stream into a three-node JetStream cluster, killing one node (SIGKILL) after
 // 1000 readings were acknowledged and starting it again after 2000: the
 // stream holds every reading, duplicates only from a block that was not
 // acknowledged.
@@ -181,10 +118,10 @@ func TestClusterNodeKilled(t *testing.T) {
 		switch {
 		case !killed && sent >= 1000:
 			killed = true
-			c.stop(0) // the first server of the list: likely the one the client uses
+			c.Kill(0) // the first server of the list: likely the one the client uses
 		case killed && !restarted && sent >= 2000:
 			restarted = true
-			c.start(0)
+			c.Start(0)
 		}
 	}}
 	s := &north.Stream{Name: "up", Plugin: Name, Out: out, Store: d, Sent: h.sent, Block: 100}
@@ -249,4 +186,71 @@ func TestClusterNodeKilled(t *testing.T) {
 		t.Errorf("%d duplicates, more than one unacknowledged window (%d)", dups, window)
 	}
 	t.Logf("%d messages in the stream for %d readings (%d duplicates)", info.State.Msgs, total, dups)
+}
+
+// TestTLSAndUserPassword publishes to a server (Debian's nats-server) that
+// requires TLS and a user name and password: the right identity and the
+// server's authority deliver, a wrong password or an unknown authority
+// deliver nothing: Send keeps retrying until its context ends.
+func TestTLSAndUserPassword(t *testing.T) {
+	cert := simtest.NewServerTLS(t)
+	srv := simtest.NATS(t, 1, "--user", "edge", "--pass", "s3cret", "--tls", "--tlscert", cert.CertFile, "--tlskey", cert.KeyFile)
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM([]byte(cert.CAPEM))
+	conn, err := nats.Connect(srv.URLs("tls"), nats.UserInfo("edge", "s3cret"),
+		nats.Secure(&tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	js, err := jetstream.New(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, err := js.CreateStream(t.Context(), jetstream.StreamConfig{Name: "EDGED", Subjects: []string{"edged.>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readings := []plugin.Reading{{Asset: "pump", Timestamp: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Values: json.RawMessage(`{"i":1}`)}}
+	for _, tc := range []struct {
+		name, password, ca string
+		delivered          bool
+	}{
+		{name: "right identity and authority", password: "s3cret", ca: cert.CAPEM, delivered: true},
+		{name: "wrong password", password: "guess", ca: cert.CAPEM},
+		{name: "unknown authority", password: "s3cret", ca: simtest.NewServerTLS(t).CAPEM},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before, err := stream.Info(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := plugintest.Defaults(Definition())
+			cfg[ItemServers] = srv.URLs("tls")
+			cfg[ItemUsername] = "edge"
+			cfg[ItemPassword] = tc.password
+			cfg[ItemCA] = tc.ca
+			cfg[ItemTimeout] = "2"
+			out, err := New(plugin.NorthEnv{Env: plugin.Env{Service: "up"}}, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = out.Close() }()
+			// Send retries until its context ends while nothing is acknowledged.
+			ctx, cancel := context.WithTimeout(t.Context(), 6*time.Second)
+			defer cancel()
+			k, err := out.Send(ctx, readings)
+			after, ierr := stream.Info(t.Context())
+			if ierr != nil {
+				t.Fatal(ierr)
+			}
+			added := after.State.Msgs - before.State.Msgs
+			if tc.delivered && (k != 1 || err != nil || added != 1) {
+				t.Errorf("Send = %d, %v, %d messages added; want 1, nil, 1", k, err, added)
+			}
+			if !tc.delivered && (k != 0 || err == nil || added != 0) {
+				t.Errorf("Send = %d, %v, %d messages added; want 0, an error, 0", k, err, added)
+			}
+		})
+	}
 }
