@@ -313,7 +313,7 @@ func (d *DB) rollupSummary(ctx context.Context, code, key string) (agg, error) {
 
 // rollupBuckets adds the rollup rows of code's key with a minute in
 // [from, to) (a zero time leaves that side open) to bs, newest first,
-// and stops once bs is full.
+// and stops once bs is full (reading no more rows than that can take).
 func rollupBuckets(ctx context.Context, tx *sqlx.Tx, code, key string, from, to time.Time, bs *buckets) error {
 	q := `SELECT minute, count, scaled_sum, min, max FROM reading_rollups WHERE asset_code = ? AND datapoint = ?`
 	args := []any{code, key}
@@ -325,7 +325,16 @@ func rollupBuckets(ctx context.Context, tx *sqlx.Tx, code, key string, from, to 
 		q += ` AND minute < ?`
 		args = append(args, to.UTC())
 	}
-	return eachRow(ctx, tx, tx.Rebind(q+` ORDER BY minute DESC`), args, func(rows *sqlx.Rows) error {
+	q += ` ORDER BY minute DESC`
+	if bs.max > 0 {
+		// Enough rows for one bucket more than wanted (a bucket holds at
+		// most width/minute rows), so the query costs the same whatever
+		// the asset holds: PostgreSQL's driver fetches every row of a
+		// result before the walk can stop.
+		q += ` LIMIT ?`
+		args = append(args, int64(bs.max+1)*(bs.width/int64(time.Minute/time.Microsecond)))
+	}
+	return eachRow(ctx, tx, tx.Rebind(q), args, func(rows *sqlx.Rows) error {
 		if bs.full() {
 			return errStopRows
 		}
