@@ -689,10 +689,11 @@ func testAssetSummary(t *testing.T) {
 	t.Run("values whose sum leaves float64", func(t *testing.T) {
 		// Two readings of 1.7e308 sum past float64's range; their summary
 		// and series must still be the finite 1.7e308, never an error.
+		// The smallest positive float64 (t) is at the other edge.
 		huge := unique("conf-sum-huge")
 		b, _ := json.Marshal([]map[string]any{
-			{"timestamp": ts, "asset": huge, "readings": map[string]any{"v": 1.7e308, "w": -math.MaxFloat64}},
-			{"timestamp": ts, "asset": huge, "readings": map[string]any{"v": 1.7e308, "w": math.MaxFloat64}},
+			{"timestamp": ts, "asset": huge, "readings": map[string]any{"v": 1.7e308, "w": -math.MaxFloat64, "t": 5e-324}},
+			{"timestamp": ts, "asset": huge, "readings": map[string]any{"v": 1.7e308, "w": math.MaxFloat64, "t": 5e-324}},
 		})
 		postReadings(t, port, b)
 		all, err := api(t).GetAssetSummaryWithResponse(t.Context(), huge)
@@ -704,8 +705,32 @@ func testAssetSummary(t *testing.T) {
 		if w := (*all.JSON200)["w"]; w.Min != -math.MaxFloat64 || w.Max != math.MaxFloat64 || w.Average != 0 {
 			t.Errorf("summary of w = %+v, want min and max of float64 and an average of 0", w)
 		}
-		r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(huge, "v", "series")})
-		wantStatus(t, "getAssetReadingSeries", r.status, r.body, http.StatusOK)
+		if v := (*all.JSON200)["t"]; v.Min != 5e-324 || v.Max != 5e-324 || v.Average != 5e-324 {
+			t.Errorf("summary of t = %+v, want 5e-324 throughout", v)
+		}
+		// Seconds come from the readings, minutes and hours from the
+		// per-minute rollups: every group is one bucket with the same
+		// figures as the summary.
+		for _, key := range []string{"v", "w", "t"} {
+			one, err := api(t).GetAssetReadingSummaryWithResponse(t.Context(), huge, key)
+			must(t, err)
+			wantStatus(t, "getAssetReadingSummary", one.StatusCode(), one.Body, http.StatusOK)
+			want := (*one.JSON200)[key]
+			if want != (*all.JSON200)[key] {
+				t.Errorf("summary of %s alone = %+v, with the asset's = %+v", key, want, (*all.JSON200)[key])
+			}
+			for _, group := range []string{"seconds", "minutes", "hours"} {
+				r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(huge, key, "series") + "?group=" + group})
+				wantStatus(t, "getAssetReadingSeries", r.status, r.body, http.StatusOK)
+				var series []struct{ Min, Max, Average float64 }
+				if err := json.Unmarshal(r.body, &series); err != nil {
+					t.Fatalf("series of %s by %s: %v in %s", key, group, err, r.body)
+				}
+				if len(series) != 1 || series[0].Min != want.Min || series[0].Max != want.Max || series[0].Average != want.Average {
+					t.Errorf("series of %s by %s = %s, want one bucket of %+v", key, group, r.body, want)
+				}
+			}
+		}
 	})
 	t.Run("unknown asset", func(t *testing.T) {
 		code := unique("conf-none")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
 
@@ -28,13 +29,33 @@ type DB struct {
 	r *sqlx.DB
 	// inserts caches the prepared multi-row reading INSERTs of SQLite.
 	inserts insertStmts
-	// prepared caches other statements of the SQLite write path.
+	// prepared caches other statements of the SQLite write path (asset
+	// counts, rollup upserts).
 	prepared stmtCache
 	// fence orders the readings stream north services read (stream.go).
 	fence streamFence
 	// wh and rh keep the health of w and r (guard.go); the same tracker
 	// when w and r are one pool.
 	wh, rh *tracker
+	// ingest tells purges whether readings are being inserted, so they
+	// yield the writer (purge.go).
+	ingest ingestActivity
+	// ckpt checkpoints a SQLite file database off the write connection
+	// (checkpoint_sqlite.go); nil otherwise.
+	ckpt *checkpointer
+}
+
+// ingestActivity counts InsertReadings calls.
+type ingestActivity struct {
+	started  atomic.Int64 // calls begun
+	inFlight atomic.Int64 // calls not yet returned
+}
+
+// begin records a call; the returned function records its end.
+func (a *ingestActivity) begin() (end func()) {
+	a.started.Add(1)
+	a.inFlight.Add(1)
+	return func() { a.inFlight.Add(-1) }
 }
 
 // Open opens the database named by dsn, applies pending migrations and
@@ -127,6 +148,7 @@ func (d *DB) Ping(ctx context.Context) error {
 // when all close cleanly). Callers stop using d first; any method called
 // after Close returns an error.
 func (d *DB) Close() error {
+	d.ckpt.close()
 	var errR error
 	if d.r != d.w {
 		errR = d.r.Close()

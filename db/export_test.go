@@ -28,3 +28,8 @@ func (d *DB) MigrateUp(ctx context.Context) error { return d.migrateUp(ctx) }
 
 // Unavailable is the guard's classification of driver errors. Tests only.
 func Unavailable(err error) bool { return unavailable(err) }
+
+// MigrateTo migrates up or down to version. Tests only.
+func (d *DB) MigrateTo(ctx context.Context, version uint) error {
+	return d.withMigrate(ctx, func(m *migrate.Migrate) error { return m.Migrate(version) })
+}

@@ -32,5 +32,13 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		closeAll(p)
 		return nil, err
 	}
+	if err := d.rebuildPendingRollups(ctx); err != nil {
+		closeAll(p)
+		return nil, err
+	}
+	if err := d.ensurePartitions(ctx, now()); err != nil {
+		closeAll(p)
+		return nil, fmt.Errorf("db: open postgres: %w", err)
+	}
 	return d, nil
 }

@@ -56,8 +56,15 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		}
 	}
 	params := sqliteParams + "&_pragma=synchronous(" + durability.sqliteSynchronous() + ")"
+	// The write connection never checkpoints: the checkpointer does, from
+	// a read connection (checkpoint_sqlite.go). An in-memory database has
+	// no log.
+	writeParams := params + "&_txlock=immediate"
+	if !memory {
+		writeParams += "&_pragma=wal_autocheckpoint(0)"
+	}
 	wt := &tracker{writes: true}
-	w, err := openGuarded(path+"?"+params+"&_txlock=immediate", wt)
+	w, err := openGuarded(path+"?"+writeParams, wt)
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
 	}
@@ -74,6 +81,10 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 
 	d := &DB{dialect: SQLite, w: w, r: w, wh: wt, rh: wt}
 	if err := d.migrateUp(ctx); err != nil {
+		closeAll(w)
+		return nil, err
+	}
+	if err := d.rebuildPendingRollups(ctx); err != nil {
 		closeAll(w)
 		return nil, err
 	}
@@ -104,6 +115,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
 		}
 		d.r, d.rh = r, rt
+		d.ckpt = startCheckpointer(r, nil)
 	}
 	return d, nil
 }

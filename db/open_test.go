@@ -352,3 +352,62 @@ func TestOpenMemory(t *testing.T) {
 		t.Errorf("GetStatistic = %+v, %v; want value 3", s, err)
 	}
 }
+
+// TestMigrationKeepsReadings migrates a database that a gateway of
+// schema version 6 (before the rollups and the partitions) filled with
+// readings: they stay, with their ids, rollups are
+// built for them at the next Open, and new readings get ids above every
+// id used before, purged ones included.
+func TestMigrationKeepsReadings(t *testing.T) {
+	dbtest.EachDSN(t, func(t *testing.T, dsn string) {
+		ctx := t.Context()
+		d := open(t, dsn)
+		if err := d.MigrateTo(ctx, 6); err != nil {
+			t.Fatalf("migrate to version 6: %v", err)
+		}
+		docs := []string{`{"v": 1, "w": "x"}`, `{"v": 1.7e308}`, `{"v": 1.7e308, "u": -3}`, `{"v": 1e400}`, `{}`}
+		for i := range 300 {
+			code := []string{"m1", "m/2"}[i%2]
+			ts := t0.Add(time.Duration(i) * 7 * time.Second)
+			if err := d.ExecSQL(ctx, `INSERT INTO readings (asset_code, reading, user_ts, ts) VALUES (?, ?, ?, ?)`,
+				code, docs[i%len(docs)], ts, ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The newest ids were purged: they are not to be used again.
+		var used []int64
+		if err := d.SelectSQL(ctx, &used, `SELECT MAX(id) FROM readings`); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.ExecSQL(ctx, `DELETE FROM readings WHERE id > ?`, used[0]-10); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.ExecSQL(ctx, `INSERT INTO asset_counts (asset_code, count, oldest_user_ts, newest_user_ts)
+			SELECT asset_code, COUNT(*), MIN(user_ts), MAX(user_ts) FROM readings GROUP BY asset_code`); err != nil {
+			t.Fatal(err)
+		}
+		before := scanReadings(t, d)
+		closeDB(t, d)
+
+		d = open(t, dsn)
+		defer closeDB(t, d)
+		if v, dirty := schemaVersion(t, d); v != wantSchemaVersion || dirty {
+			t.Fatalf("after reopening: version %d dirty %v, want %d clean", v, dirty, wantSchemaVersion)
+		}
+		after := scanReadings(t, d)
+		if len(after) != 290 || len(after) != len(before) {
+			t.Fatalf("%d readings after the migration, %d before; want 290", len(after), len(before))
+		}
+		var pending []int
+		if err := d.SelectSQL(ctx, &pending, `SELECT COUNT(*) FROM rollup_rebuilds`); err != nil || pending[0] != 0 {
+			t.Errorf("rollup_rebuilds holds %v, %v; want none left", pending, err)
+		}
+		wantAssetsExact(t, d, countedAssets(t, d))
+		wantRollupsExact(t, d, db.Window{Limit: 5}, db.Window{From: t0.Add(90 * time.Second), To: t0.Add(20 * time.Minute)})
+		insertReadings(t, d, reading("m1", t0, `{"v": 2}`))
+		var maxID []int64
+		if err := d.SelectSQL(ctx, &maxID, `SELECT MAX(id) FROM readings`); err != nil || maxID[0] <= used[0] {
+			t.Errorf("a new reading got id %v, %v; want above %d, the highest id ever used", maxID, err, used[0])
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -103,207 +104,423 @@ func (d *DB) sentBounds(ctx context.Context) (all, anyPos streamPos, err error) 
 	return all, anyPos, nil
 }
 
+// PurgeBlock is the most readings one purge transaction deletes. A purge
+// runs as many short transactions (steps) as it needs, sized to take a few
+// milliseconds each (see purgeRun.pace), so ingest interleaves with it.
+const PurgeBlock = 10000
+
+// How a purge shares the database with ingest. SQLite has one writer: a
+// purge transaction makes every insert wait until it commits, so steps are
+// kept short and, while readings are being inserted, the purge waits
+// purgeYield times a step's duration after it, leaving ingest at least
+// purgeYield/(purgeYield+1) of the writer. On PostgreSQL the same pacing
+// leaves ingest the CPU. An idle gateway purges at full speed.
+const (
+	purgeFirstStep  = 2000                  // readings in a run's first step
+	purgeMinStep    = 500                   // the fewest readings a step aims at
+	purgeStepTarget = 10 * time.Millisecond // what a step should take
+	purgeYield      = 3
+)
+
 // PurgeReadings applies p to the buffered readings: first the age limit,
 // asset by asset (only assets whose oldest reading is old enough are
-// visited), then the size limit, oldest inserted first. It deletes in
-// transactions of at most PurgeBlock readings, so ingest interleaves, and
-// only readings present when it started, so it ends while ingest goes on.
-// Each block keeps the assets' counts and time spans right, locking their
-// asset_counts rows (in code order) before deleting. On an error the
-// blocks already committed stay removed and are counted in the result
-// returned with the error.
+// visited), then the size limit, oldest inserted first ((TS, ID) order).
+// On PostgreSQL it first drops whole partitions (days of ingest time) whose
+// every reading the rule removes. It deletes in short transactions of at
+// most PurgeBlock readings, paced so that ingest keeps most of the writer,
+// and only readings present when it started, so it ends while ingest goes
+// on. Each transaction keeps the assets' counts, time spans and rollups
+// right, locking their asset_counts rows (in code order) before deleting.
+// On an error the steps already committed stay removed and are counted in
+// the result returned with the error.
 func (d *DB) PurgeReadings(ctx context.Context, p PurgePolicy) (PurgeResult, error) {
 	return d.purgeReadings(ctx, p, PurgeBlock)
 }
 
 func (d *DB) purgeReadings(ctx context.Context, p PurgePolicy, block int) (PurgeResult, error) {
-	var res PurgeResult
-	fail := func(err error) (PurgeResult, error) { return res, fmt.Errorf("db: purge readings: %w", err) }
-	all, anyPos, err := d.sentBounds(ctx)
+	r, err := d.newPurgeRun(ctx, p.Retain, block)
 	if err != nil {
-		return fail(err)
+		return PurgeResult{}, fmt.Errorf("db: purge readings: %w", err)
 	}
-	// Only readings up to limit may go; ok false: none may.
-	limit := streamPos{ok: true}
-	switch p.Retain {
-	case RetainUnsentAny:
-		limit = anyPos
-	case RetainUnsentAll:
-		limit = all
-	}
-	maxID, err := d.maxReadingID(ctx)
-	if err != nil {
-		return fail(err)
-	}
-	if limit.ok && maxID > 0 {
-		pc := purgeCall{d: d, maxID: maxID, limit: limit, retain: p.Retain != RetainNone, sentAll: all, block: block, res: &res}
+	fail := func(err error) (PurgeResult, error) { return r.res, fmt.Errorf("db: purge readings: %w", err) }
+	if r.limit.ok && r.maxID > 0 {
 		if !p.Before.IsZero() {
-			if err := pc.byAge(ctx, p.Before.UTC().Truncate(time.Microsecond)); err != nil {
+			if err := r.byAge(ctx, p.Before.UTC().Truncate(time.Microsecond)); err != nil {
 				return fail(err)
 			}
 		}
 		if p.MaxRows > 0 {
-			if err := pc.bySize(ctx, p.MaxRows); err != nil {
+			if err := r.bySize(ctx, p.MaxRows); err != nil {
 				return fail(err)
 			}
 		}
 	}
-	if err := d.w.GetContext(ctx, &res.Retained, `SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM asset_counts`); err != nil {
+	if err := d.w.GetContext(ctx, &r.res.Retained, `SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM asset_counts`); err != nil {
 		return fail(fmt.Errorf("count retained readings: %w", translate(err)))
 	}
-	return res, nil
+	return r.res, nil
 }
 
-// purgeCall is one PurgeReadings run.
-type purgeCall struct {
-	d       *DB
-	maxID   int64     // readings above it arrived during the run and stay
-	limit   streamPos // readings after it are kept (when retain)
-	retain  bool
-	sentAll streamPos // readings after it are unsent to some destination
-	block   int
-	res     *PurgeResult
+// PurgeAssetReadings removes every reading of code stored when it is
+// called, oldest first, in short paced transactions of at most PurgeBlock
+// readings, and keeps the asset's count, time span and rollups right
+// (removing the asset's row with its last reading). It returns how many
+// readings it removed; an unknown asset removes 0. Readings inserted while
+// it runs may stay. On an error the steps already committed stay removed
+// and their number is returned with the error, wrapped.
+func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (int64, error) {
+	return d.purgeAsset(ctx, code, PurgeBlock)
 }
 
-// sentCond returns the condition keeping unsent readings, and its
-// arguments; empty when unsent readings may go.
-func (pc purgeCall) sentCond() (string, []any) {
-	if !pc.retain {
-		return "", nil
+// PurgeAllReadings removes every reading stored when it is called, asset by
+// asset, as PurgeAssetReadings does, and returns how many it removed. On an
+// error the steps already committed stay removed and their number is
+// returned with the error, wrapped.
+func (d *DB) PurgeAllReadings(ctx context.Context) (int64, error) {
+	return d.purgeAll(ctx, PurgeBlock)
+}
+
+func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
+	r, err := d.newPurgeRun(ctx, RetainNone, block)
+	if err != nil {
+		return 0, fmt.Errorf("db: purge all readings: %w", err)
 	}
-	return " AND (ts < ? OR (ts = ? AND id <= ?))", []any{pc.limit.ts, pc.limit.ts, pc.limit.id}
+	var codes []string
+	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
+		return 0, fmt.Errorf("db: purge all readings: %w", translate(err))
+	}
+	for _, code := range codes {
+		if err := r.asset(ctx, code, time.Time{}); err != nil {
+			return r.res.Removed, fmt.Errorf("db: purge all readings: %w", err)
+		}
+	}
+	return r.res.Removed, nil
+}
+
+func (d *DB) purgeAsset(ctx context.Context, code string, block int) (int64, error) {
+	r, err := d.newPurgeRun(ctx, RetainNone, block)
+	if err != nil {
+		return 0, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
+	}
+	if err := r.asset(ctx, code, time.Time{}); err != nil {
+		return r.res.Removed, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
+	}
+	return r.res.Removed, nil
+}
+
+// purgeRun is one purge: its bounds, its pace and what it removed.
+type purgeRun struct {
+	d     *DB
+	maxID int64 // readings above it arrived during the run and stay
+	// retain keeps the readings after limit; limit.ok false: none may go.
+	retain  bool
+	limit   streamPos
+	sentAll streamPos // readings after it are unsent to some destination
+	maxStep int       // the most readings one step deletes
+	step    int       // the readings the next step aims at
+	res     PurgeResult
+}
+
+// newPurgeRun reads the bounds of a purge: the highest reading id and,
+// for the retain mode, the north positions.
+func (d *DB) newPurgeRun(ctx context.Context, retain Retain, maxStep int) (*purgeRun, error) {
+	all, anyPos, err := d.sentBounds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &purgeRun{d: d, retain: retain != RetainNone, sentAll: all, maxStep: maxStep, step: min(purgeFirstStep, maxStep)}
+	r.limit = streamPos{ok: true}
+	switch retain {
+	case RetainUnsentAny:
+		r.limit = anyPos
+	case RetainUnsentAll:
+		r.limit = all
+	}
+	if err := d.w.GetContext(ctx, &r.maxID, "SELECT COALESCE(MAX(id), 0) FROM readings"); err != nil {
+		return nil, fmt.Errorf("highest reading id: %w", translate(err))
+	}
+	return r, nil
+}
+
+// filters returns the conditions every reading a step deletes meets (an
+// ID up to the run's highest, and sent far enough when retaining), and
+// their arguments.
+func (r *purgeRun) filters() (string, []any) {
+	q, args := ` AND id <= ?`, []any{r.maxID}
+	if r.retain {
+		q += ` AND (ts < ? OR (ts = ? AND id <= ?))`
+		args = append(args, r.limit.ts, r.limit.ts, r.limit.id)
+	}
+	return q, args
+}
+
+// run runs step until it reports nothing more to do, pacing the steps.
+func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, err error)) error {
+	for {
+		inserts := r.d.ingest.started.Load()
+		start := time.Now()
+		var more bool
+		err := r.d.inTx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			more, err = step(tx)
+			return err
+		})
+		if err != nil || !more {
+			return err
+		}
+		if err := r.pace(ctx, time.Since(start), inserts); err != nil {
+			return err
+		}
+	}
+}
+
+// pace sizes the next step so that it takes about purgeStepTarget and
+// yields to ingest after the step that took took; inserts is the count of
+// inserts started before the step.
+func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) error {
+	if took > 0 {
+		next := int(float64(r.step) * float64(purgeStepTarget) / float64(took))
+		r.step = max(min(next, 2*r.step, r.maxStep), min(purgeMinStep, r.maxStep))
+	}
+	return r.d.yield(ctx, took, inserts)
+}
+
+// yield waits purgeYield times took when readings were being inserted
+// during the purge work that took took (inserts is the count of inserts
+// started before it), so the inserts go first.
+func (d *DB) yield(ctx context.Context, took time.Duration, inserts int64) error {
+	if d.ingest.started.Load() == inserts && d.ingest.inFlight.Load() == 0 {
+		return nil
+	}
+	return sleep(ctx, purgeYield*took)
+}
+
+// sleep waits for d or until ctx is done, and then returns its error.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// asset removes code's readings (with a non-zero before, only those with a
+// sensor time before it) that the run may remove, oldest sensor time
+// first. Steps end on a minute boundary where they can, so most minutes
+// are emptied by one step and their rollups simply dropped.
+func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) error {
+	cond, condArgs := r.filters()
+	// base leaves out the age limit: a step's own bound on user_ts is below
+	// it, and SQLite ranges its index scan on one upper bound only, which
+	// must then be the step's, not the limit.
+	base, baseArgs := `asset_code = ?`+cond, slices.Concat([]any{code}, condArgs)
+	where, args := base, baseArgs
+	if !before.IsZero() {
+		where, args = where+` AND user_ts < ?`, slices.Concat(args, []any{before})
+	}
+	return r.run(ctx, func(tx *sqlx.Tx) (bool, error) {
+		counts, err := r.lockAssets(ctx, tx, []string{code})
+		if err != nil || counts[code] == 0 {
+			return false, err
+		}
+		// The step's last reading: step readings in, or none when fewer
+		// are left, and then this is the last step.
+		var last struct {
+			UserTS dbTime `db:"user_ts"`
+			ID     int64  `db:"id"`
+		}
+		q := tx.Rebind(`SELECT user_ts, id FROM readings WHERE ` + where + ` ORDER BY user_ts, id LIMIT 1 OFFSET ?`)
+		err = tx.GetContext(ctx, &last, q, slices.Concat(args, []any{r.step - 1})...)
+		bound, boundArgs, more := "", []any(nil), true
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			more = false
+		case err != nil:
+			return false, fmt.Errorf("select readings: %w", translate(err))
+		default:
+			var first dbTime
+			q := tx.Rebind(`SELECT user_ts FROM readings WHERE ` + where + ` ORDER BY user_ts, id LIMIT 1`)
+			if err := tx.GetContext(ctx, &first, q, args...); err != nil {
+				return false, fmt.Errorf("select readings: %w", translate(err))
+			}
+			if m := minuteOf(last.UserTS.Time); m > minuteOf(first.Time) {
+				bound, boundArgs = ` AND user_ts < ?`, []any{time.UnixMicro(m).UTC()}
+			} else {
+				bound = ` AND user_ts <= ? AND (user_ts < ? OR id <= ?)`
+				boundArgs = []any{last.UserTS.Time, last.UserTS.Time, last.ID}
+			}
+		}
+		del, delArgs := where, args
+		if more {
+			del, delArgs = base+bound, slices.Concat(baseArgs, boundArgs)
+		}
+		n, err := r.deleteReadings(ctx, tx, counts, del, delArgs)
+		return more && n > 0, err
+	})
 }
 
 // byAge removes, asset by asset, the readings sensor-stamped before cutoff.
-func (pc purgeCall) byAge(ctx context.Context, cutoff time.Time) error {
+func (r *purgeRun) byAge(ctx context.Context, cutoff time.Time) error {
+	if err := r.dropPartitions(ctx, partitionRule{before: cutoff}); err != nil {
+		return err
+	}
 	var codes []string
-	q := pc.d.w.Rebind(`SELECT asset_code FROM asset_counts WHERE oldest_user_ts < ? ORDER BY asset_code`)
-	if err := pc.d.w.SelectContext(ctx, &codes, q, cutoff); err != nil {
+	q := r.d.w.Rebind(`SELECT asset_code FROM asset_counts WHERE oldest_user_ts < ? ORDER BY asset_code`)
+	if err := r.d.w.SelectContext(ctx, &codes, q, cutoff); err != nil {
 		return fmt.Errorf("assets with old readings: %w", translate(err))
 	}
-	cond, condArgs := pc.sentCond()
 	for _, code := range codes {
-		for {
-			var n int64
-			err := pc.d.inTx(ctx, func(tx *sqlx.Tx) error {
-				sel := `SELECT id FROM readings WHERE asset_code = ? AND user_ts < ? AND id <= ?` + cond +
-					` ORDER BY user_ts, id LIMIT ?`
-				args := append([]any{code, cutoff, pc.maxID}, condArgs...)
-				var err error
-				n, err = pc.deleteBlock(ctx, tx, []string{code}, `id IN (`+sel+`)`, append(args, pc.block))
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if n < int64(pc.block) {
-				break
-			}
+		if err := r.asset(ctx, code, cutoff); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// bySize removes the oldest inserted readings while more than maxRows are
-// buffered.
-func (pc purgeCall) bySize(ctx context.Context, maxRows int64) error {
-	cond, condArgs := pc.sentCond()
-	for {
-		var done bool
-		err := pc.d.inTx(ctx, func(tx *sqlx.Tx) error {
-			var total int64
-			if err := tx.GetContext(ctx, &total, `SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM asset_counts`); err != nil {
-				return fmt.Errorf("count readings: %w", translate(err))
-			}
-			excess := total - maxRows
-			if excess <= 0 {
-				done = true
-				return nil
-			}
-			var cands []struct {
-				ID   int64  `db:"id"`
-				Code string `db:"asset_code"`
-			}
-			q := tx.Rebind(`SELECT id, asset_code FROM readings WHERE id <= ?` + cond + ` ORDER BY id LIMIT ?`)
-			args := append(append([]any{pc.maxID}, condArgs...), min(excess, int64(pc.block)))
-			if err := tx.SelectContext(ctx, &cands, q, args...); err != nil {
-				return fmt.Errorf("select oldest readings: %w", translate(err))
-			}
-			if len(cands) == 0 {
-				done = true
-				return nil
-			}
-			codes := make([]string, 0, 4)
-			ids := make([]any, 0, len(cands))
-			for _, c := range cands {
-				ids = append(ids, c.ID)
-				if !slices.Contains(codes, c.Code) {
-					codes = append(codes, c.Code)
-				}
-			}
-			_, err := pc.deleteBlock(ctx, tx, codes, `id IN (`+repeatJoin("?", len(ids))+`)`, ids)
-			return err
-		})
-		if err != nil || done {
-			return err
-		}
+// bySize removes the oldest inserted readings ((TS, ID) order) while more
+// than maxRows are buffered.
+func (r *purgeRun) bySize(ctx context.Context, maxRows int64) error {
+	if err := r.dropPartitions(ctx, partitionRule{maxRows: maxRows}); err != nil {
+		return err
 	}
+	cond, condArgs := r.filters()
+	where := `1 = 1` + cond
+	return r.run(ctx, func(tx *sqlx.Tx) (bool, error) {
+		var total int64
+		if err := tx.GetContext(ctx, &total, `SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM asset_counts`); err != nil {
+			return false, fmt.Errorf("count readings: %w", translate(err))
+		}
+		excess := total - maxRows
+		if excess <= 0 {
+			return false, nil
+		}
+		n := min(excess, int64(r.step))
+		var last struct {
+			TS dbTime `db:"ts"`
+			ID int64  `db:"id"`
+		}
+		q := tx.Rebind(`SELECT ts, id FROM readings WHERE ` + where + ` ORDER BY ts, id LIMIT 1 OFFSET ?`)
+		err := tx.GetContext(ctx, &last, q, slices.Concat(condArgs, []any{n - 1})...)
+		bound, boundArgs := "", []any(nil)
+		switch {
+		case errors.Is(err, sql.ErrNoRows): // fewer may go: all of them
+		case err != nil:
+			return false, fmt.Errorf("select oldest readings: %w", translate(err))
+		default:
+			bound = ` AND ts <= ? AND (ts < ? OR id <= ?)`
+			boundArgs = []any{last.TS.Time, last.TS.Time, last.ID}
+		}
+		args := slices.Concat(condArgs, boundArgs)
+		var codes []string
+		if err := tx.SelectContext(ctx, &codes, tx.Rebind(`SELECT DISTINCT asset_code FROM readings WHERE `+where+bound), args...); err != nil {
+			return false, fmt.Errorf("select oldest readings: %w", translate(err))
+		}
+		if len(codes) == 0 {
+			return false, nil
+		}
+		counts, err := r.lockAssets(ctx, tx, codes)
+		if err != nil {
+			return false, err
+		}
+		deleted, err := r.deleteReadings(ctx, tx, counts, where+bound, args)
+		return deleted > 0, err
+	})
 }
 
-// deleteBlock locks the asset_counts rows of codes in code order, deletes
-// the readings matching where (SQL of this package with its args), counts
-// them into the result and corrects the assets' rows. It returns how many
-// readings it deleted.
-func (pc purgeCall) deleteBlock(ctx context.Context, tx *sqlx.Tx, codes []string, where string, args []any) (int64, error) {
+// lockAssets locks the asset_counts rows of codes, in code order, and
+// returns their counts; an asset without a row has none.
+func (r *purgeRun) lockAssets(ctx context.Context, tx *sqlx.Tx, codes []string) (map[string]int64, error) {
 	slices.Sort(codes)
 	counts := make(map[string]int64, len(codes))
 	for _, code := range codes {
 		var count int64
-		q := tx.Rebind(`SELECT count FROM asset_counts WHERE asset_code = ?` + pc.d.forUpdate())
+		q := tx.Rebind(`SELECT count FROM asset_counts WHERE asset_code = ?` + r.d.forUpdate())
 		err := tx.GetContext(ctx, &count, q, code)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			// Purged meanwhile: its readings are gone and nothing matches.
 		case err != nil:
-			return 0, fmt.Errorf("lock asset %q: %w", code, translate(err))
+			return nil, fmt.Errorf("lock asset %q: %w", code, translate(err))
 		}
 		counts[code] = count
 	}
+	return counts, nil
+}
+
+// deleteReadings deletes the readings matching where (SQL of this package
+// with its args) and, in the same transaction, takes them off the assets'
+// counts and time spans (counts holds the locked assets' counts) and
+// rebuilds the rollups of the minutes they were in. It counts them, and
+// the unsent ones among them, into the run's result and returns how many
+// it deleted.
+func (r *purgeRun) deleteReadings(ctx context.Context, tx *sqlx.Tx, counts map[string]int64, where string, args []any) (int64, error) {
 	var gone []struct {
-		Code string `db:"asset_code"`
-		TS   dbTime `db:"ts"`
-		ID   int64  `db:"id"`
+		Code   string `db:"asset_code"`
+		UserTS dbTime `db:"user_ts"`
+		TS     dbTime `db:"ts"`
+		ID     int64  `db:"id"`
 	}
-	if err := tx.SelectContext(ctx, &gone, tx.Rebind(`DELETE FROM readings WHERE `+where+` RETURNING asset_code, ts, id`), args...); err != nil {
+	q := tx.Rebind(`DELETE FROM readings WHERE ` + where + ` RETURNING asset_code, user_ts, ts, id`)
+	if err := tx.SelectContext(ctx, &gone, q, args...); err != nil {
 		return 0, fmt.Errorf("delete readings: %w", translate(err))
 	}
-	removed := make(map[string]int64, len(codes))
+	removed := make(map[string]int64, len(counts))
+	minutes := make(map[string][]int64, len(counts))
 	var unsent int64
 	for _, g := range gone {
 		removed[g.Code]++
-		if !pc.sentAll.covers(g.TS.Time, g.ID) {
+		minutes[g.Code] = append(minutes[g.Code], minuteOf(g.UserTS.Time))
+		if !r.sentAll.covers(g.TS.Time, g.ID) {
 			unsent++
 		}
 	}
+	codes := slices.Sorted(maps.Keys(removed))
+	var unlocked []string
 	for _, code := range codes {
-		n := removed[code]
-		var err error
-		switch {
-		case n == 0:
-			continue
-		case n >= counts[code]:
-			_, err = tx.ExecContext(ctx, tx.Rebind(`DELETE FROM asset_counts WHERE asset_code = ?`), code)
-		default:
-			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
-				oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
-				newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
-				WHERE asset_code = ?`), n, code, code, code)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("update asset %q: %w", code, translate(err))
+		if _, ok := counts[code]; !ok {
+			unlocked = append(unlocked, code)
 		}
 	}
-	pc.res.Removed += int64(len(gone))
-	pc.res.UnsentRemoved += unsent
+	if len(unlocked) > 0 {
+		// Rows of another asset matched after the assets were chosen (a
+		// concurrent commit on PostgreSQL): lock and count it now.
+		more, err := r.lockAssets(ctx, tx, unlocked)
+		if err != nil {
+			return 0, err
+		}
+		maps.Copy(counts, more)
+	}
+	for _, code := range codes {
+		if err := takeOff(ctx, tx, code, removed[code], counts[code]); err != nil {
+			return 0, err
+		}
+	}
+	if err := rebuildRollups(ctx, tx, minuteRanges(minutes)); err != nil {
+		return 0, err
+	}
+	r.res.Removed += int64(len(gone))
+	r.res.UnsentRemoved += unsent
 	return int64(len(gone)), nil
+}
+
+// takeOff takes n removed readings off code's asset_counts row, which held
+// count: the row goes with the asset's last reading, else its count drops
+// and its time span is read again from the readings (two index seeks).
+func takeOff(ctx context.Context, tx *sqlx.Tx, code string, n, count int64) error {
+	var err error
+	if n >= count {
+		_, err = tx.ExecContext(ctx, tx.Rebind(`DELETE FROM asset_counts WHERE asset_code = ?`), code)
+	} else {
+		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
+			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
+			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
+			WHERE asset_code = ?`), n, code, code, code)
+	}
+	if err != nil {
+		return fmt.Errorf("update asset %q: %w", code, translate(err))
+	}
+	return nil
 }

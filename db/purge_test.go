@@ -143,6 +143,7 @@ func TestPurgeReadingsPolicies(t *testing.T) {
 					}
 				}
 				wantAssetsExact(t, d, countedAssets(t, d))
+				wantRollupsExact(t, d)
 			})
 		}
 	})
@@ -206,6 +207,7 @@ func TestPurgeReadingsWhileIngesting(t *testing.T) {
 			t.Errorf("PurgeReadings removed %+v; want 350..650, all unsent", res)
 		}
 		wantAssetsExact(t, d, countedAssets(t, d))
+		wantRollupsExact(t, d)
 		var total int64
 		for _, a := range listAssets(t, d) {
 			total += a.Count

@@ -74,10 +74,6 @@ type SeriesPoint struct {
 	Count             int64
 }
 
-// PurgeBlock is the most readings one purge transaction deletes; a purge
-// runs as many such transactions as it needs, so ingest interleaves with it.
-const PurgeBlock = 10000
-
 // readingRow is one readings row as scanned.
 type readingRow struct {
 	ID        int64  `db:"id"`
@@ -103,7 +99,8 @@ type assetDelta struct {
 }
 
 // InsertReadings stores rs in one transaction and, in the same transaction,
-// adds them to their assets' counts and time spans. Each reading must have
+// adds them to their assets' counts and time spans and their numeric
+// values to the per-minute rollups. Each reading must have
 // a non-empty AssetCode and a Reading holding a JSON object (the ingest path
 // validates it; an empty Reading is stored as {}). A zero TS becomes the
 // current time and a zero UserTS the reading's TS; times are stored in UTC
@@ -118,6 +115,7 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	if len(rs) == 0 {
 		return nil
 	}
+	defer d.ingest.begin()()
 	stamp := now()
 	rows := make([]Reading, len(rs))
 	deltas := make(map[string]*assetDelta, 4)
@@ -160,13 +158,18 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	}
 	slices.SortFunc(sorted, func(a, b *assetDelta) int { return cmp.Compare(a.code, b.code) })
 
-	var plan, countsPlan []*sql.Stmt
+	rollups := rollupsOf(rows)
+
+	var plan, countsPlan, rollupPlan []*sql.Stmt
 	if d.dialect == SQLite {
 		var err error
 		if plan, err = d.sqliteInsertPlan(ctx, len(rows)); err != nil {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
 		if countsPlan, err = d.assetCountsPlan(ctx, len(sorted)); err != nil {
+			return fmt.Errorf("db: insert readings: %w", err)
+		}
+		if rollupPlan, err = d.sqliteRollupPlan(ctx, len(rollups)); err != nil {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
 	}
@@ -185,7 +188,10 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 		if err != nil {
 			return err
 		}
-		return upsertAssetCounts(ctx, tx, sorted, countsPlan)
+		if err := upsertAssetCounts(ctx, tx, sorted, countsPlan); err != nil {
+			return err
+		}
+		return addRollups(ctx, tx, rollups, rollupPlan)
 	})
 	committed = err == nil
 	if err != nil {
@@ -395,26 +401,21 @@ func (d *DB) assetReadingValuesSQL(code, key string, w Window) (string, []any, e
 
 // ReadingSummary returns the minimum, maximum and average of the numeric
 // values of key over all of code's readings, and how many there are; values
-// of other JSON types (strings, booleans, objects, null) are ignored. It
-// returns an error wrapping ErrNotFound when there is no numeric value (an
-// unknown asset included); driver errors are returned wrapped.
+// of other JSON types (strings, booleans, objects, null) and numbers beyond
+// float64 are ignored. It reads the per-minute rollups, so its cost follows
+// the minutes the readings span, not their number; the average never
+// overflows. It returns an error wrapping ErrNotFound when there is no
+// numeric value (an unknown asset included); driver errors are returned
+// wrapped.
 func (d *DB) ReadingSummary(ctx context.Context, code, key string) (Summary, error) {
-	j := d.jsonSQL()
-	q := d.r.Rebind(`SELECT MIN(v) AS min, MAX(v) AS max, ` + j.average + ` AS avg, COUNT(v) AS n FROM
-		(SELECT ` + j.number + ` AS v FROM readings WHERE asset_code = ? AND ` + j.isNumber + `) s`)
-	var row struct {
-		Min *float64 `db:"min"`
-		Max *float64 `db:"max"`
-		Avg *float64 `db:"avg"`
-		N   int64    `db:"n"`
+	a, err := d.rollupSummary(ctx, code, key)
+	if err != nil {
+		return Summary{}, fmt.Errorf("db: summary of %q of asset %q: %w", key, code, err)
 	}
-	if err := d.r.GetContext(ctx, &row, q, j.keyArg(key), code, j.keyArg(key)); err != nil {
-		return Summary{}, fmt.Errorf("db: summary of %q of asset %q: %w", key, code, translate(err))
-	}
-	if row.N == 0 || row.Min == nil || row.Max == nil || row.Avg == nil {
+	if a.count == 0 {
 		return Summary{}, fmt.Errorf("db: summary of %q of asset %q: no numeric values: %w", key, code, ErrNotFound)
 	}
-	return Summary{Min: *row.Min, Max: *row.Max, Average: *row.Avg, Count: row.N}, nil
+	return a.summary(), nil
 }
 
 // ReadingSeries groups the numeric values of key over code's readings in
@@ -423,12 +424,15 @@ func (d *DB) ReadingSummary(ctx context.Context, code, key string) (Summary, err
 // count buckets, and buckets without a numeric value do not exist. An
 // unknown asset or an empty window is an empty, non-nil slice.
 //
-// With a Limit, the bucket boundary is found first by walking the index
-// (one seek per bucket), so the newest N buckets cost the same whatever
-// the asset holds; only when buckets without numeric values hide some of
-// them does it fall back to aggregating the whole range. An unknown bucket
-// width or a negative Limit or Skip is an error; driver errors are
-// returned wrapped.
+// Buckets of a minute or an hour come from the per-minute rollups, and
+// only the parts of the window's first and last minutes that it cuts come
+// from the readings, so their cost follows the minutes covered. Buckets of
+// a second come from the readings: with a Limit, the bucket boundary is
+// found first by walking the index (one seek per bucket), so the newest N
+// buckets cost the same whatever the asset holds; only when buckets
+// without numeric values hide some of them does it fall back to the whole
+// range. An unknown bucket width or a negative Limit or Skip is an error;
+// driver errors are returned wrapped.
 func (d *DB) ReadingSeries(ctx context.Context, code, key string, b Bucket, w Window) ([]SeriesPoint, error) {
 	fail := func(err error) ([]SeriesPoint, error) {
 		return nil, fmt.Errorf("db: series of %q of asset %q: %w", key, code, err)
@@ -436,61 +440,117 @@ func (d *DB) ReadingSeries(ctx context.Context, code, key string, b Bucket, w Wi
 	if b != BucketSecond && b != BucketMinute && b != BucketHour {
 		return fail(fmt.Errorf("unsupported bucket width %s", time.Duration(b)))
 	}
-	page, pageArgs, err := d.limitOffset(w.Limit, w.Skip)
-	if err != nil {
-		return fail(err)
+	if w.Limit < 0 || w.Skip < 0 {
+		return fail(errors.New("negative limit or skip"))
 	}
-	j := d.jsonSQL()
-	bucket := j.bucket(b)
 	var points []SeriesPoint
-	err = d.inReadTx(ctx, func(tx *sqlx.Tx) error {
-		from := w.From
-		exhausted := true
-		if w.Limit > 0 {
-			var err error
-			from, exhausted, err = seriesBoundary(ctx, tx, bucket, code, w)
-			if err != nil {
-				return err
-			}
+	err := d.inReadTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		if b == BucketSecond {
+			points, err = d.seriesFromReadings(ctx, tx, code, key, b, w)
+		} else {
+			points, err = d.seriesFromRollups(ctx, tx, code, key, b, w)
 		}
-		aggregate := func(from time.Time) error {
-			conds, wargs := windowConds(Window{From: from, To: w.To})
-			q := tx.Rebind(`SELECT ` + bucket + ` AS start, MIN(v) AS min, MAX(v) AS max, ` + j.average + ` AS avg, COUNT(v) AS n
-				FROM (SELECT user_ts, ` + j.number + ` AS v FROM readings
-					WHERE asset_code = ?` + conds + ` AND ` + j.isNumber + `) s
-				GROUP BY start ORDER BY start DESC` + page)
-			args := append([]any{j.keyArg(key), code}, wargs...)
-			args = append(append(args, j.keyArg(key)), pageArgs...)
-			var rows []struct {
-				Start dbTime  `db:"start"`
-				Min   float64 `db:"min"`
-				Max   float64 `db:"max"`
-				Avg   float64 `db:"avg"`
-				N     int64   `db:"n"`
-			}
-			if err := tx.SelectContext(ctx, &rows, q, args...); err != nil {
-				return translate(err)
-			}
-			points = make([]SeriesPoint, 0, len(rows))
-			for _, r := range rows {
-				points = append(points, SeriesPoint{Start: r.Start.Time, Min: r.Min, Max: r.Max, Average: r.Avg, Count: r.N})
-			}
-			return nil
-		}
-		if err := aggregate(from); err != nil {
-			return err
-		}
-		if !exhausted && len(points) < w.Limit {
-			// Some of the newest buckets hold no numeric value: the
-			// boundary is too recent, so aggregate the whole range.
-			return aggregate(w.From)
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return fail(err)
 	}
 	return points, nil
+}
+
+// seriesFromReadings is ReadingSeries over the readings themselves,
+// aggregated as the rollups are (agg), so that a series answers the same
+// whether its buckets come from readings or rollups.
+func (d *DB) seriesFromReadings(ctx context.Context, tx *sqlx.Tx, code, key string, b Bucket, w Window) ([]SeriesPoint, error) {
+	from := w.From
+	exhausted := true
+	if w.Limit > 0 {
+		var err error
+		from, exhausted, err = seriesBoundary(ctx, tx, d.jsonSQL().bucket(b), code, w)
+		if err != nil {
+			return nil, err
+		}
+	}
+	bs := newBuckets(b, 0)
+	if err := d.valuesInto(ctx, tx, code, key, from, w.To, bs); err != nil {
+		return nil, err
+	}
+	points := bs.points(w.Skip, w.Limit)
+	if !exhausted && len(points) < w.Limit {
+		// Some of the newest buckets hold no numeric value: the boundary
+		// is too recent, so aggregate the whole range.
+		bs = newBuckets(b, 0)
+		if err := d.valuesInto(ctx, tx, code, key, w.From, w.To, bs); err != nil {
+			return nil, err
+		}
+		points = bs.points(w.Skip, w.Limit)
+	}
+	return points, nil
+}
+
+// seriesFromRollups is ReadingSeries for buckets of a minute or more: the
+// whole minutes of the window come from the rollups, newest first until
+// enough buckets are complete, and the parts of minutes the window cuts at
+// either end from the readings.
+func (d *DB) seriesFromRollups(ctx context.Context, tx *sqlx.Tx, code, key string, b Bucket, w Window) ([]SeriesPoint, error) {
+	want := 0
+	if w.Limit > 0 {
+		want = w.Skip + w.Limit
+	}
+	bs := newBuckets(b, want)
+	// [midFrom, midTo) is the window's whole minutes; zero times are open.
+	midFrom, midTo := w.From, w.To
+	if !w.From.IsZero() {
+		if midFrom = w.From.Truncate(time.Minute); midFrom.Before(w.From) {
+			midFrom = midFrom.Add(time.Minute)
+		}
+	}
+	if !w.To.IsZero() {
+		midTo = w.To.Truncate(time.Minute)
+	}
+	if !midFrom.IsZero() && !midTo.IsZero() && !midFrom.Before(midTo) {
+		// No whole minute: the window lies within one or two minutes.
+		if err := d.valuesInto(ctx, tx, code, key, w.From, w.To, bs); err != nil {
+			return nil, err
+		}
+		return bs.points(w.Skip, w.Limit), nil
+	}
+	if midTo.Before(w.To) {
+		if err := d.valuesInto(ctx, tx, code, key, midTo, w.To, bs); err != nil {
+			return nil, err
+		}
+	}
+	if err := rollupBuckets(ctx, tx, code, key, midFrom, midTo, bs); err != nil {
+		return nil, err
+	}
+	if w.From.Before(midFrom) && !bs.full() {
+		if err := d.valuesInto(ctx, tx, code, key, w.From, midFrom, bs); err != nil {
+			return nil, err
+		}
+	}
+	return bs.points(w.Skip, w.Limit), nil
+}
+
+// valuesInto adds the numeric values of key of code's readings with a
+// sensor time in [from, to) (a zero time leaves that side open) to bs.
+func (d *DB) valuesInto(ctx context.Context, tx *sqlx.Tx, code, key string, from, to time.Time, bs *buckets) error {
+	j := d.jsonSQL()
+	conds, wargs := windowConds(Window{From: from, To: to})
+	q := tx.Rebind(`SELECT user_ts, ` + j.number + ` AS v FROM readings
+		WHERE asset_code = ?` + conds + ` AND ` + j.isNumber)
+	args := append([]any{j.keyArg(key), code}, wargs...)
+	return eachRow(ctx, tx, q, append(args, j.keyArg(key)), func(rows *sqlx.Rows) error {
+		var ts dbTime
+		var v jsonNumber
+		if err := rows.Scan(&ts, &v); err != nil {
+			return translate(err)
+		}
+		if v.ok {
+			bs.addValue(ts.Time, v.v)
+		}
+		return nil
+	})
 }
 
 // seriesBoundary finds the start of the (Skip+Limit)-th newest bucket of
@@ -534,140 +594,18 @@ func seriesBoundarySQL(bucket, code string, w Window) (string, []any) {
 	return q, append(args, w.Skip+w.Limit)
 }
 
-// PurgeAssetReadings removes every reading of code stored when it is
-// called, oldest first, in transactions of at most PurgeBlock readings, and
-// keeps the asset's count and time span right (removing the asset's row
-// with its last reading). It returns how many readings it removed; an
-// unknown asset removes 0. Readings inserted while it runs may stay. On an
-// error the blocks already committed stay removed and their number is
-// returned with the error, wrapped.
-func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (int64, error) {
-	return d.purgeAsset(ctx, code, PurgeBlock)
-}
-
-// PurgeAllReadings removes every reading stored when it is called, asset by
-// asset, as PurgeAssetReadings does, and returns how many it removed. On an
-// error the blocks already committed stay removed and their number is
-// returned with the error, wrapped.
-func (d *DB) PurgeAllReadings(ctx context.Context) (int64, error) {
-	return d.purgeAll(ctx, PurgeBlock)
-}
-
-func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
-	maxID, err := d.maxReadingID(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("db: purge all readings: %w", err)
-	}
-	var codes []string
-	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
-		return 0, fmt.Errorf("db: purge all readings: %w", translate(err))
-	}
-	var total int64
-	for _, code := range codes {
-		n, err := d.purgeAssetUpTo(ctx, code, maxID, block)
-		total += n
-		if err != nil {
-			return total, fmt.Errorf("db: purge all readings: %w", err)
-		}
-	}
-	return total, nil
-}
-
-func (d *DB) purgeAsset(ctx context.Context, code string, block int) (int64, error) {
-	maxID, err := d.maxReadingID(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
-	}
-	n, err := d.purgeAssetUpTo(ctx, code, maxID, block)
-	if err != nil {
-		return n, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
-	}
-	return n, nil
-}
-
-// maxReadingID returns the highest reading ID, 0 when there is none. Purges
-// remove readings up to it, so a purge ends even while ingest goes on.
-func (d *DB) maxReadingID(ctx context.Context) (int64, error) {
-	var id int64
-	if err := d.w.GetContext(ctx, &id, "SELECT COALESCE(MAX(id), 0) FROM readings"); err != nil {
-		return 0, fmt.Errorf("highest reading id: %w", translate(err))
-	}
-	return id, nil
-}
-
-// purgeAssetUpTo deletes code's readings with an ID up to maxID in blocks of
-// block rows, one transaction each.
-func (d *DB) purgeAssetUpTo(ctx context.Context, code string, maxID int64, block int) (int64, error) {
-	var total int64
-	for {
-		var n int64
-		err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-			var err error
-			n, err = d.purgeBlock(ctx, tx, code, maxID, block)
-			return err
-		})
-		if err != nil {
-			return total, err
-		}
-		total += n
-		if n < int64(block) {
-			return total, nil
-		}
-	}
-}
-
-// purgeBlock deletes up to block of code's oldest readings with an ID up to
-// maxID and updates the asset's row. The asset's row is locked first, so an
-// insert of the same asset waits for this transaction and then adds to the
-// updated row.
-func (d *DB) purgeBlock(ctx context.Context, tx *sqlx.Tx, code string, maxID int64, block int) (int64, error) {
-	var count int64
-	q := tx.Rebind("SELECT count FROM asset_counts WHERE asset_code = ?" + d.forUpdate())
-	err := tx.GetContext(ctx, &count, q, code)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("lock asset %q: %w", code, translate(err))
-	}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM readings WHERE id IN
-		(SELECT id FROM readings WHERE asset_code = ? AND id <= ? ORDER BY user_ts, id LIMIT ?)`), code, maxID, block)
-	if err != nil {
-		return 0, fmt.Errorf("delete readings: %w", translate(err))
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("delete readings: %w", err)
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	if n >= count {
-		_, err = tx.ExecContext(ctx, tx.Rebind("DELETE FROM asset_counts WHERE asset_code = ?"), code)
-	} else {
-		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
-			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
-			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
-			WHERE asset_code = ?`), n, code, code, code)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("update asset %q: %w", code, translate(err))
-	}
-	return n, nil
-}
-
 // jsonSQL holds a dialect's expressions over the reading column for one
 // top-level key, each taking keyArg(key) as its one argument.
 type jsonSQL struct {
 	keyArg   func(key string) any
 	value    string // the key's JSON value as JSON text, NULL when absent
 	isNumber string // condition: the key's value is a JSON number
-	number   string // the key's value as a float (only where isNumber holds)
-	// average is the mean of the column v as an aggregate that neither
-	// overflows nor turns into NaN, whatever finite values v holds (two
-	// values of 1.7e308 sum past float64, a mean never does).
-	average string
-	bucket  func(b Bucket) string
+	// number is the key's value as jsonNumber scans it (only where
+	// isNumber holds): a number beyond float64 is left out rather than
+	// failing the query. Values are aggregated in Go (agg), with sums
+	// that cannot overflow.
+	number string
+	bucket func(b Bucket) string
 }
 
 func (d *DB) jsonSQL() jsonSQL {

@@ -40,11 +40,18 @@ func benchReadings(asset string, base time.Time, from, n int) []db.Reading {
 
 // seed stores n readings of asset in batches and refreshes the planner's
 // statistics, as autovacuum would on a live PostgreSQL.
-func seed(b *testing.B, d *db.DB, asset string, n int) {
+func seed(b *testing.B, d *db.DB, asset string, n int) { seedAt(b, d, asset, n, time.Time{}) }
+
+// seedAt is seed with ingest time ts (zero: now).
+func seedAt(b *testing.B, d *db.DB, asset string, n int, ts time.Time) {
 	b.Helper()
 	const batch = 5000
 	for from := 0; from < n; from += batch {
-		if err := d.InsertReadings(b.Context(), benchReadings(asset, t0, from, min(batch, n-from))); err != nil {
+		rs := benchReadings(asset, t0, from, min(batch, n-from))
+		for i := range rs {
+			rs[i].TS = ts
+		}
+		if err := d.InsertReadings(b.Context(), rs); err != nil {
 			b.Fatalf("seed: %v", err)
 		}
 	}
@@ -133,4 +140,63 @@ func BenchmarkAggregates100k(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkRollups measures what the per-minute rollups serve, at 10
+// thousand and at 1 million readings of one asset (10 a second, so 17 and
+// 1 667 minutes): the summary of one key, the summaries of every key, a
+// series of the latest 20 minutes and one of every hour, and the asset
+// list. Each should cost about the same at both sizes. The 1-million case
+// needs EDGE_BENCH_LARGE=1.
+func BenchmarkRollups(b *testing.B) {
+	for _, n := range []int{10_000, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			if n > 100_000 && os.Getenv("EDGE_BENCH_LARGE") == "" {
+				b.Skip("set EDGE_BENCH_LARGE=1 to seed 1 million readings")
+			}
+			eachBenchDB(b, func(b *testing.B, d *db.DB) {
+				seed(b, d, "roll", n)
+				b.Run("summary", func(b *testing.B) {
+					for b.Loop() {
+						s, err := d.ReadingSummary(b.Context(), "roll", "sinusoid")
+						if err != nil || s.Count != int64(n) {
+							b.Fatalf("ReadingSummary = %+v, %v", s, err)
+						}
+					}
+				})
+				b.Run("summaries", func(b *testing.B) {
+					for b.Loop() {
+						s, err := d.AssetSummaries(b.Context(), "roll")
+						if err != nil || len(s) != 2 {
+							b.Fatalf("AssetSummaries = %+v, %v", s, err)
+						}
+					}
+				})
+				b.Run("series-minutes-20", func(b *testing.B) {
+					for b.Loop() {
+						ps, err := d.ReadingSeries(b.Context(), "roll", "sinusoid", db.BucketMinute, db.Window{Limit: 20})
+						if err != nil || len(ps) != 17 && len(ps) != 20 {
+							b.Fatalf("ReadingSeries = %d buckets, %v", len(ps), err)
+						}
+					}
+				})
+				b.Run("series-hours-all", func(b *testing.B) {
+					for b.Loop() {
+						ps, err := d.ReadingSeries(b.Context(), "roll", "sinusoid", db.BucketHour, db.Window{})
+						if err != nil || len(ps) == 0 {
+							b.Fatalf("ReadingSeries = %d buckets, %v", len(ps), err)
+						}
+					}
+				})
+				b.Run("asset-list", func(b *testing.B) {
+					for b.Loop() {
+						as, err := d.ListAssets(b.Context())
+						if err != nil || len(as) != 1 {
+							b.Fatalf("ListAssets = %v, %v", as, err)
+						}
+					}
+				})
+			})
+		})
+	}
 }

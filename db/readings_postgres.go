@@ -38,13 +38,8 @@ var postgresJSON = jsonSQL{
 	keyArg:   func(key string) any { return key },
 	value:    "(reading -> ?::text)",
 	isNumber: "jsonb_typeof(reading -> ?::text) = 'number'",
-	number:   "(reading ->> ?::text)::float8",
-	// numeric sums any number of float8 values exactly; the mean is a
-	// float8 again. The values go through text, which PostgreSQL writes
-	// with every digit a float8 needs, where a direct cast to numeric
-	// keeps 15 and may round the largest float8 past its range.
-	average: "CAST(AVG(CAST(CAST(v AS text) AS numeric)) AS double precision)",
-	bucket:  postgresBucket,
+	number:   "(reading ->> ?::text)", // text: a number beyond float8 must not fail the query
+	bucket:   postgresBucket,
 }
 
 // postgresBucket returns the start of user_ts's bucket as a timestamptz,

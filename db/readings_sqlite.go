@@ -119,13 +119,7 @@ var sqliteJSON = jsonSQL{
 	value:    "(reading -> ?)",
 	isNumber: "json_type(reading, ?) IN ('integer', 'real')",
 	number:   "json_extract(reading, ?)",
-	// SQLite sums in float64: a sum past its range is infinite (or NULL
-	// for NaN), so the mean is then taken over the values scaled by 2^-64
-	// and scaled back, which is exact for all but subnormal quotients and
-	// cannot overflow for fewer than 2^64 values.
-	average: "CASE WHEN abs(AVG(v)) <= 1.7976931348623157e308 THEN AVG(v) " +
-		"ELSE AVG(v * 5.421010862427522e-20) * 18446744073709551616.0 END",
-	bucket: sqliteBucket,
+	bucket:   sqliteBucket,
 }
 
 // sqliteKeyPath returns the JSON path of a top-level key: $."key" with the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -622,6 +623,7 @@ func TestConcurrentInsertsKeepCountsExact(t *testing.T) {
 			t.Errorf("asset counts sum to %d, want %d", total, writers*batches*size)
 		}
 		wantAssetsExact(t, d, countedAssets(t, d))
+		wantRollupsExact(t, d)
 	})
 }
 
@@ -654,6 +656,7 @@ func TestConcurrentInsertAndPurgeKeepCountsExact(t *testing.T) {
 			t.Fatalf("concurrent insert and purge: %v", err)
 		}
 		wantAssetsExact(t, d, countedAssets(t, d))
+		wantRollupsExact(t, d)
 	})
 }
 
@@ -688,14 +691,7 @@ func TestBrowseQueriesUseTheIndex(t *testing.T) {
 				if err != nil {
 					t.Fatalf("explain: %v", err)
 				}
-				if !strings.Contains(plan, "readings_asset_user_ts_idx") {
-					t.Errorf("plan does not use readings_asset_user_ts_idx:\n%s", plan)
-				}
-				for _, bad := range []string{"SCAN readings", "Seq Scan on readings", "TEMP B-TREE", "Sort"} {
-					if strings.Contains(plan, bad) {
-						t.Errorf("plan has %q (a scan or a sort):\n%s", bad, plan)
-					}
-				}
+				wantIndexPlan(t, plan, "readings_asset_user_ts_idx")
 			})
 		}
 	})
@@ -736,13 +732,25 @@ func TestReadingAggregatesAtFloat64Edges(t *testing.T) {
 				if !finite || got.Count != c.want.Count || got.Min != c.want.Min || got.Max != c.want.Max || !nearRel(got.Average, c.want.Average) {
 					t.Errorf("ReadingSummary = %+v, want %+v", got, c.want)
 				}
-				points, err := d.ReadingSeries(t.Context(), asset, "v", db.BucketSecond, db.Window{})
-				if err != nil {
-					t.Fatalf("ReadingSeries: %v", err)
+				// Seconds from the readings, minutes and hours from the
+				// rollups, whole and cut by a window.
+				windows := map[string]db.Window{
+					"all":           {},
+					"within minute": {From: t0.Add(-time.Microsecond), To: t0.Add(time.Second)},
+					"around minute": {From: t0.Add(-time.Minute - time.Second), To: t0.Add(time.Minute + time.Second)},
 				}
-				if len(points) != 1 || points[0].Count != c.want.Count || !nearRel(points[0].Average, c.want.Average) ||
-					math.IsInf(points[0].Average, 0) || math.IsNaN(points[0].Average) {
-					t.Errorf("ReadingSeries = %+v, want one bucket averaging %g", points, c.want.Average)
+				for _, b := range []db.Bucket{db.BucketSecond, db.BucketMinute, db.BucketHour} {
+					for wn, w := range windows {
+						points, err := d.ReadingSeries(t.Context(), asset, "v", b, w)
+						if err != nil {
+							t.Fatalf("ReadingSeries by %s, %s: %v", time.Duration(b), wn, err)
+						}
+						if len(points) != 1 || points[0].Count != c.want.Count || points[0].Min != c.want.Min ||
+							points[0].Max != c.want.Max || !nearRel(points[0].Average, c.want.Average) ||
+							math.IsInf(points[0].Average, 0) || math.IsNaN(points[0].Average) {
+							t.Errorf("ReadingSeries by %s, %s = %+v, want one bucket averaging %g", time.Duration(b), wn, points, c.want.Average)
+						}
+					}
 				}
 			})
 		}
@@ -752,4 +760,35 @@ func TestReadingAggregatesAtFloat64Edges(t *testing.T) {
 // nearRel reports whether a and b agree to 1e-12 relative to the larger.
 func nearRel(a, b float64) bool {
 	return a == b || math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// partitionIndexes maps an index of readings to the names PostgreSQL gives
+// its copy on each partition.
+var partitionIndexes = map[string]*regexp.Regexp{
+	"readings_asset_user_ts_idx": regexp.MustCompile(`readings_(p[0-9]{8}|default)_asset_code_user_ts_id_idx`),
+	"readings_ts_id_idx":         regexp.MustCompile(`readings_(p[0-9]{8}|default)_ts_id_idx`),
+}
+
+// sortNode matches a sort in a PostgreSQL plan (a Merge Append's "Sort
+// Key" merges sorted index scans and is no sort).
+var sortNode = regexp.MustCompile(`(^|->\s+)(Incremental )?Sort\s+\(`)
+
+// wantIndexPlan fails unless plan reads readings through index (on
+// PostgreSQL, through that index on every partition) and neither scans
+// the table nor sorts.
+func wantIndexPlan(t *testing.T, plan, index string) {
+	t.Helper()
+	if !strings.Contains(plan, index) && !partitionIndexes[index].MatchString(plan) {
+		t.Errorf("plan does not use %s:\n%s", index, plan)
+	}
+	for _, bad := range []string{"SCAN readings", "Seq Scan on readings", "TEMP B-TREE"} {
+		if strings.Contains(plan, bad) {
+			t.Errorf("plan has %q (a scan or a sort):\n%s", bad, plan)
+		}
+	}
+	for _, line := range strings.Split(plan, "\n") {
+		if sortNode.MatchString(strings.TrimSpace(line)) {
+			t.Errorf("plan sorts:\n%s", plan)
+		}
+	}
 }

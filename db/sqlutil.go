@@ -65,6 +65,7 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", translate(err))
 	}
+	d.ckpt.wrote()
 	return nil
 }
 
@@ -124,4 +125,27 @@ func jsonArg(doc []byte) string {
 		return "{}"
 	}
 	return string(doc)
+}
+
+// errStopRows ends eachRow early without an error.
+var errStopRows = errors.New("stop")
+
+// eachRow runs q on tx and calls fn for each row until fn returns an
+// error; errStopRows ends the walk with no error. Driver errors are
+// translated.
+func eachRow(ctx context.Context, tx *sqlx.Tx, q string, args []any, fn func(rows *sqlx.Rows) error) error {
+	rows, err := tx.QueryxContext(ctx, q, args...)
+	if err != nil {
+		return translate(err)
+	}
+	defer func() { _ = rows.Close() }()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			if errors.Is(err, errStopRows) {
+				return nil
+			}
+			return err
+		}
+	}
+	return translate(rows.Err())
 }

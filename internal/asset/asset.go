@@ -24,7 +24,7 @@ type Store interface {
 	AssetReadings(ctx context.Context, code string, w db.Window) ([]db.Reading, error)
 	AssetReadingValues(ctx context.Context, code, key string, w db.Window) ([]db.ReadingValue, error)
 	ReadingSummary(ctx context.Context, code, key string) (db.Summary, error)
-	NumericReadingKeys(ctx context.Context, code string) ([]string, error)
+	AssetSummaries(ctx context.Context, code string) ([]db.DatapointSummary, error)
 	ReadingSeries(ctx context.Context, code, key string, b db.Bucket, w db.Window) ([]db.SeriesPoint, error)
 	AssetTimespan(ctx context.Context, code string) (db.Timespan, error)
 	AllTimespans(ctx context.Context) ([]db.Timespan, error)
@@ -148,30 +148,24 @@ func (s *Service) Summary(ctx context.Context, code, key string) (db.Summary, er
 	return db.Summary{}, fault.New(fault.NotFound, "reading %q of asset %q has no numeric values", key, code)
 }
 
-// Summaries returns the summary of every reading key of code's readings
-// that holds a numeric value, keyed by reading key (empty when none does).
-// It takes the keys from storage and summarises each as Summary does; a key
-// whose values were purged meanwhile is left out. An unknown asset is a
-// fault.NotFound. (Per-minute rollups could answer this without reading
-// every reading; this is the one place to switch.)
+// Summaries returns minimum, maximum and average of every numeric reading
+// key (datapoint) of code's readings, keyed by reading key (empty when none
+// holds a number). It reads the per-minute rollups, so it costs little
+// whatever the asset holds. An asset without readings is a
+// fault.NotFound.
 func (s *Service) Summaries(ctx context.Context, code string) (map[string]db.Summary, error) {
-	if _, err := s.Timespan(ctx, code); err != nil {
-		return nil, err
-	}
-	keys, err := s.store.NumericReadingKeys(ctx, code)
+	sums, err := s.store.AssetSummaries(ctx, code)
 	if err != nil {
 		return nil, fmt.Errorf("summaries of asset %q: %w", code, err)
 	}
-	out := make(map[string]db.Summary, len(keys))
-	for _, k := range keys {
-		sum, err := s.store.ReadingSummary(ctx, code, k)
-		switch {
-		case errors.Is(err, db.ErrNotFound):
-			continue
-		case err != nil:
-			return nil, fmt.Errorf("summary of %q of asset %q: %w", k, code, err)
+	if len(sums) == 0 {
+		if _, err := s.Timespan(ctx, code); err != nil {
+			return nil, err
 		}
-		out[k] = sum
+	}
+	out := make(map[string]db.Summary, len(sums))
+	for _, d := range sums {
+		out[d.Datapoint] = d.Summary
 	}
 	return out, nil
 }

@@ -29,8 +29,7 @@ type fakeStore struct {
 	readings  []db.Reading
 	values    []db.ReadingValue
 	summary   db.Summary
-	summaries map[string]db.Summary // by key, when set; else summary
-	keys      []string
+	summaries []db.DatapointSummary
 	series    []db.SeriesPoint
 	timespans map[string]db.Timespan
 	purged    int64
@@ -65,20 +64,13 @@ func (f *fakeStore) AssetReadingValues(_ context.Context, code, key string, w db
 func (f *fakeStore) ReadingSummary(_ context.Context, code, key string) (db.Summary, error) {
 	f.calls = append(f.calls, "ReadingSummary")
 	f.gotCode, f.gotKey = code, key
-	if f.summaries != nil {
-		sum, ok := f.summaries[key]
-		if !ok {
-			return db.Summary{}, db.ErrNotFound
-		}
-		return sum, f.err
-	}
 	return f.summary, f.err
 }
 
-func (f *fakeStore) NumericReadingKeys(_ context.Context, code string) ([]string, error) {
-	f.calls = append(f.calls, "NumericReadingKeys")
+func (f *fakeStore) AssetSummaries(_ context.Context, code string) ([]db.DatapointSummary, error) {
+	f.calls = append(f.calls, "AssetSummaries")
 	f.gotCode = code
-	return f.keys, f.err
+	return f.summaries, f.err
 }
 
 func (f *fakeStore) ReadingSeries(_ context.Context, code, key string, b db.Bucket, w db.Window) ([]db.SeriesPoint, error) {
@@ -292,6 +284,10 @@ func TestSummary(t *testing.T) {
 }
 
 func TestSummaries(t *testing.T) {
+	two := []db.DatapointSummary{
+		{Datapoint: "a", Summary: db.Summary{Min: 1, Max: 2, Average: 1.5, Count: 2}},
+		{Datapoint: "b", Summary: db.Summary{Min: -1, Max: -1, Average: -1, Count: 1}},
+	}
 	pump := map[string]db.Timespan{"pump": {AssetCode: "pump"}}
 	cases := []struct {
 		name      string
@@ -300,14 +296,12 @@ func TestSummaries(t *testing.T) {
 		wantKind  *fault.Kind
 		wantWords []string
 	}{
-		{name: "every numeric key", store: &fakeStore{timespans: pump, keys: []string{"a", "b"},
-			summaries: map[string]db.Summary{"a": {Min: 1, Max: 2, Average: 1.5, Count: 2}, "b": {Min: -1, Max: -1, Average: -1, Count: 1}}},
+		{name: "every numeric datapoint", store: &fakeStore{summaries: two, timespans: pump},
 			want: map[string]db.Summary{"a": {Min: 1, Max: 2, Average: 1.5, Count: 2}, "b": {Min: -1, Max: -1, Average: -1, Count: 1}}},
-		{name: "key purged meanwhile", store: &fakeStore{timespans: pump, keys: []string{"a", "gone"},
-			summaries: map[string]db.Summary{"a": {Min: 1, Max: 1, Average: 1, Count: 1}}},
-			want: map[string]db.Summary{"a": {Min: 1, Max: 1, Average: 1, Count: 1}}},
-		{name: "no numeric key", store: &fakeStore{timespans: pump, keys: []string{}}, want: map[string]db.Summary{}},
-		{name: "unknown asset", store: &fakeStore{}, wantKind: fault.NotFound, wantWords: []string{`"pump"`, "no buffered readings"}},
+		{name: "readings without numbers", store: &fakeStore{summaries: []db.DatapointSummary{}, timespans: pump},
+			want: map[string]db.Summary{}},
+		{name: "unknown asset", store: &fakeStore{summaries: []db.DatapointSummary{}},
+			wantKind: fault.NotFound, wantWords: []string{`"pump"`, "no buffered readings"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -316,7 +310,7 @@ func TestSummaries(t *testing.T) {
 				wantFault(t, err, c.wantKind, c.wantWords...)
 				return
 			}
-			if err != nil || !maps.Equal(got, c.want) {
+			if err != nil || !maps.Equal(got, c.want) || c.store.gotCode != "pump" {
 				t.Errorf("Summaries = %+v, %v; want %+v", got, err, c.want)
 			}
 		})

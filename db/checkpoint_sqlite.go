@@ -1,0 +1,96 @@
+package db
+
+import (
+	"context"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// SQLite's write-ahead log is copied back into the database file by a
+// checkpoint. By default the connection that commits past 1000 log pages
+// runs it inside its COMMIT, so every so often one write transaction pays
+// for copying and syncing the pages of all the others: tens of
+// milliseconds while ingest runs alone, over 300 ms while a purge dirties
+// pages all over the file (docs/benchmarks.md). The write connection
+// therefore never checkpoints (wal_autocheckpoint=0), and the checkpointer
+// runs PASSIVE checkpoints from a read connection instead: they copy what
+// no reader still needs without taking the write lock, so writers go on
+// meanwhile, and the log is reused from its start once a checkpoint has
+// caught up.
+
+// Checkpointer pacing: at most one checkpoint per checkpointGap, a
+// checkpoint soon after writes, and one every checkpointIdle regardless
+// (for writes that did not announce themselves).
+const (
+	checkpointGap  = 20 * time.Millisecond
+	checkpointIdle = time.Second
+)
+
+// checkpointer runs the PASSIVE checkpoints of a SQLite file database.
+type checkpointer struct {
+	kick chan struct{} // buffered: a write happened
+	stop context.CancelFunc
+	done chan struct{} // closed when the loop has ended
+	// ran, when set, is told each checkpoint's outcome: the pages in the
+	// log and how many of them are in the database file now.
+	ran func(logPages, copied int, err error)
+}
+
+// startCheckpointer starts checkpointing through the read pool r until
+// close is called; ran may be nil.
+func startCheckpointer(r *sqlx.DB, ran func(logPages, copied int, err error)) *checkpointer {
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &checkpointer{kick: make(chan struct{}, 1), stop: cancel, done: make(chan struct{}), ran: ran}
+	go c.loop(ctx, r)
+	return c
+}
+
+// wrote tells the checkpointer that a transaction committed; it never
+// blocks.
+func (c *checkpointer) wrote() {
+	if c == nil {
+		return
+	}
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// close stops the loop and waits for it. Closing the last connection
+// checkpoints whatever is left.
+func (c *checkpointer) close() {
+	if c == nil {
+		return
+	}
+	c.stop()
+	<-c.done
+}
+
+func (c *checkpointer) loop(ctx context.Context, r *sqlx.DB) {
+	defer close(c.done)
+	idle := time.NewTicker(checkpointIdle)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.kick:
+		case <-idle.C:
+		}
+		// A failed checkpoint (the database busy or closing) leaves the
+		// pages in the log, where readers find them: the next one copies
+		// them.
+		var busy, logPages, copied int
+		err := r.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &copied)
+		if c.ran != nil {
+			c.ran(logPages, copied, err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(checkpointGap):
+		}
+	}
+}

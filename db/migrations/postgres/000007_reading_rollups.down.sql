@@ -1,0 +1,2 @@
+DROP TABLE rollup_rebuilds;
+DROP TABLE reading_rollups;

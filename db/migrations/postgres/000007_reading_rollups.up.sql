@@ -1,0 +1,29 @@
+-- Per-minute rollups of the readings' numeric values (see db/rollup.go).
+-- One row per asset, numeric datapoint (top-level reading key) and minute of
+-- sensor time: how many numeric values, their sum scaled by 2^-64 (so it
+-- cannot overflow), minimum and maximum. Ingest adds to it in the same
+-- transaction as the readings; purges rebuild the minutes they touch.
+CREATE TABLE reading_rollups (
+    asset_code text COLLATE "C" NOT NULL,
+    datapoint  text COLLATE "C" NOT NULL,
+    minute     timestamptz NOT NULL,
+    count      bigint      NOT NULL CHECK (count > 0),
+    scaled_sum float8      NOT NULL,
+    min        float8      NOT NULL,
+    max        float8      NOT NULL,
+    PRIMARY KEY (asset_code, datapoint, minute)
+);
+-- Purges rebuild whole minutes of an asset, every datapoint at once.
+CREATE INDEX reading_rollups_minute_idx ON reading_rollups (asset_code, minute);
+
+-- Minutes whose rollups are still to be built from the readings. This
+-- migration lists every minute holding readings; the gateway builds them
+-- when it opens the database (db.Open), so the numbers are extracted by the
+-- same code as at ingest.
+CREATE TABLE rollup_rebuilds (
+    asset_code text COLLATE "C" NOT NULL,
+    minute     timestamptz NOT NULL,
+    PRIMARY KEY (asset_code, minute)
+);
+INSERT INTO rollup_rebuilds (asset_code, minute)
+    SELECT DISTINCT asset_code, date_trunc('minute', user_ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' FROM readings;
