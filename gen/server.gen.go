@@ -305,6 +305,24 @@ func (e ConfigItemType) Valid() bool {
 	}
 }
 
+// Defines values for InstalledPackageType.
+const (
+	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
+	InstalledPackageTypeService InstalledPackageType = "service"
+)
+
+// Valid indicates whether the value is a known member of the InstalledPackageType enum.
+func (e InstalledPackageType) Valid() bool {
+	switch e {
+	case InstalledPackageTypePlugin:
+		return true
+	case InstalledPackageTypeService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -885,15 +903,28 @@ type AuditSource string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
-	// Link Link to the log of the repository interaction.
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
 	//
-	// Example: log/240501-10-15-42.log
+	// Example: 261123-14-31-05-1-available.log
 	Link string `json:"link"`
 
 	// Services Names of installable service packages.
 	//
 	// Example: ["edged-service-notification"]
 	Services []string `json:"services"`
+}
+
+// AvailablePlugins defines model for AvailablePlugins.
+type AvailablePlugins struct {
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-1-available.log
+	Link string `json:"link"`
+
+	// Plugins Names of installable plugin packages.
+	//
+	// Example: ["csv_south"]
+	Plugins []string `json:"plugins"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -1211,6 +1242,31 @@ type HistoryEntry struct {
 	AdditionalProperties map[string]int `json:"-"`
 }
 
+// InstalledPackage defines model for InstalledPackage.
+type InstalledPackage struct {
+	Description string `json:"description"`
+
+	// Kind The plugin kind (south, north or filter).
+	//
+	// Example: south
+	Kind *string `json:"kind,omitempty"`
+
+	// Name Example: csv_south
+	Name string               `json:"name"`
+	Type InstalledPackageType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// InstalledPackageType defines model for InstalledPackage.Type.
+type InstalledPackageType string
+
+// InstalledPackages defines model for InstalledPackages.
+type InstalledPackages struct {
+	Packages []InstalledPackage `json:"packages"`
+}
+
 // InstalledServices defines model for InstalledServices.
 type InstalledServices struct {
 	// Services The installed service kinds.
@@ -1393,6 +1449,17 @@ type PackageInstallRequest struct {
 //
 // Example: repository
 type PackageInstallRequestFormat string
+
+// PackageLog defines model for PackageLog.
+type PackageLog struct {
+	// Lines The log's lines, each a UTC time and a step.
+	//
+	// Example: ["2026-11-23T14:31:05.120Z GET https://packages.example.org/edged/index.json","2026-11-23T14:31:05.180Z index verified: 4 package versions"]
+	Lines []string `json:"lines"`
+
+	// Name Example: 261123-14-31-05-1-available.log
+	Name string `json:"name"`
+}
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
@@ -1772,6 +1839,16 @@ type ServiceCreated struct {
 	// Example: 0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
 	Id openapi_types.UUID `json:"id"`
 
+	// Link For an install, the path of the install task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
+	Link *string `json:"link,omitempty"`
+
+	// Log For an install, the name of its repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-3-install-csv_south.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Service sine created
 	Message string `json:"message"`
 
@@ -2136,6 +2213,16 @@ type UpdateStarted struct {
 	// Example: 9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
 	Id openapi_types.UUID `json:"id"`
 
+	// Link The path of the update task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
+	Link *string `json:"link,omitempty"`
+
+	// Log The name of the update's repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-4-update.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Package update started
 	Message string `json:"message"`
 }
@@ -2264,8 +2351,14 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
+// BadGateway The body of every error response.
+type BadGateway = Error
+
 // BadRequest The body of every error response.
 type BadRequest = Error
+
+// Busy The body of every error response.
+type Busy = Error
 
 // Conflict The body of every error response.
 type Conflict = Error
@@ -2530,6 +2623,9 @@ type LoginTextRequestBody = PemCertificate
 
 // ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
 type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
+
+// InstallPluginJSONRequestBody defines body for InstallPlugin for application/json ContentType.
+type InstallPluginJSONRequestBody = PackageInstallRequest
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -3190,9 +3286,24 @@ type ServerInterface interface {
 	// ResendSetAsideReadings Send readings a north service or task set aside again
 	// (PUT /edge/north/{north_name}/setaside/resend)
 	ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName)
+	// ListPackages List installed packages
+	// (GET /edge/package)
+	ListPackages(w http.ResponseWriter, r *http.Request)
+	// GetPackageLog Read a repository log
+	// (GET /edge/package/log/{name})
+	GetPackageLog(w http.ResponseWriter, r *http.Request, name string)
+	// RemovePackage Remove an installed package
+	// (DELETE /edge/package/{name})
+	RemovePackage(w http.ResponseWriter, r *http.Request, name string)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(w http.ResponseWriter, r *http.Request)
+	// InstallPlugin Install a plugin package
+	// (POST /edge/plugin)
+	InstallPlugin(w http.ResponseWriter, r *http.Request)
+	// ListAvailablePlugins List installable plugin packages
+	// (GET /edge/plugin/available)
+	ListAvailablePlugins(w http.ResponseWriter, r *http.Request)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(w http.ResponseWriter, r *http.Request)
@@ -3562,9 +3673,39 @@ func (_ Unimplemented) ResendSetAsideReadings(w http.ResponseWriter, r *http.Req
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListPackages List installed packages
+// (GET /edge/package)
+func (_ Unimplemented) ListPackages(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPackageLog Read a repository log
+// (GET /edge/package/log/{name})
+func (_ Unimplemented) GetPackageLog(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemovePackage Remove an installed package
+// (DELETE /edge/package/{name})
+func (_ Unimplemented) RemovePackage(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Ping Check liveness
 // (GET /edge/ping)
 func (_ Unimplemented) Ping(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// InstallPlugin Install a plugin package
+// (POST /edge/plugin)
+func (_ Unimplemented) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAvailablePlugins List installable plugin packages
+// (GET /edge/plugin/available)
+func (_ Unimplemented) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5158,11 +5299,105 @@ func (siw *ServerInterfaceWrapper) ResendSetAsideReadings(w http.ResponseWriter,
 	handler.ServeHTTP(w, r)
 }
 
+// ListPackages operation middleware
+func (siw *ServerInterfaceWrapper) ListPackages(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPackages(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPackageLog operation middleware
+func (siw *ServerInterfaceWrapper) GetPackageLog(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPackageLog(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemovePackage operation middleware
+func (siw *ServerInterfaceWrapper) RemovePackage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemovePackage(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Ping operation middleware
 func (siw *ServerInterfaceWrapper) Ping(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Ping(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// InstallPlugin operation middleware
+func (siw *ServerInterfaceWrapper) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.InstallPlugin(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAvailablePlugins operation middleware
+func (siw *ServerInterfaceWrapper) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAvailablePlugins(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6457,6 +6692,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/edge/update", wrapper.UpdatePackages)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/package", wrapper.ListPackages)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/package/{name}", wrapper.RemovePackage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/package/log/{name}", wrapper.GetPackageLog)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/plugin/available", wrapper.ListAvailablePlugins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/plugin", wrapper.InstallPlugin)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/login", wrapper.Login)
 	})
 	r.Group(func(r chi.Router) {
@@ -6499,7 +6749,11 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
+type BadGatewayJSONResponse Error
+
 type BadRequestJSONResponse Error
+
+type BusyJSONResponse Error
 
 type ConflictJSONResponse Error
 
@@ -11042,6 +11296,298 @@ func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReading
 	return err
 }
 
+type ListPackagesRequestObject struct {
+}
+
+type ListPackagesResponseObject interface {
+	VisitListPackagesResponse(w http.ResponseWriter) error
+}
+
+type ListPackages200JSONResponse InstalledPackages
+
+func (response ListPackages200JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPackages401JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPackages403JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListPackages500JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPackages503JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLogRequestObject struct {
+	Name string `json:"name"`
+}
+
+type GetPackageLogResponseObject interface {
+	VisitGetPackageLogResponse(w http.ResponseWriter) error
+}
+
+type GetPackageLog200JSONResponse PackageLog
+
+func (response GetPackageLog200JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPackageLog401JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPackageLog403JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPackageLog404JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPackageLog500JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPackageLog503JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackageRequestObject struct {
+	Name string `json:"name"`
+}
+
+type RemovePackageResponseObject interface {
+	VisitRemovePackageResponse(w http.ResponseWriter) error
+}
+
+type RemovePackage200JSONResponse Message
+
+func (response RemovePackage200JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemovePackage401JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemovePackage403JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemovePackage404JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RemovePackage409JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage429JSONResponse struct{ BusyJSONResponse }
+
+func (response RemovePackage429JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemovePackage500JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemovePackage503JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -11094,6 +11640,275 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPluginRequestObject struct {
+	Body *InstallPluginJSONRequestBody
+}
+
+type InstallPluginResponseObject interface {
+	VisitInstallPluginResponse(w http.ResponseWriter) error
+}
+
+type InstallPlugin200JSONResponse ServiceCreated
+
+func (response InstallPlugin200JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InstallPlugin400JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InstallPlugin401JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InstallPlugin403JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InstallPlugin404JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin409JSONResponse struct{ ConflictJSONResponse }
+
+func (response InstallPlugin409JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response InstallPlugin413JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin429JSONResponse struct{ BusyJSONResponse }
+
+func (response InstallPlugin429JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response InstallPlugin500JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response InstallPlugin502JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response InstallPlugin503JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePluginsRequestObject struct {
+}
+
+type ListAvailablePluginsResponseObject interface {
+	VisitListAvailablePluginsResponse(w http.ResponseWriter) error
+}
+
+type ListAvailablePlugins200JSONResponse AvailablePlugins
+
+func (response ListAvailablePlugins200JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListAvailablePlugins400JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAvailablePlugins401JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAvailablePlugins403JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAvailablePlugins500JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response ListAvailablePlugins502JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePlugins503JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -11194,20 +12009,6 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12281,6 +13082,20 @@ func (response CreateService413JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
+type CreateService429JSONResponse struct{ BusyJSONResponse }
+
+func (response CreateService429JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateService500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateService500JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
@@ -12305,6 +13120,20 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12341,6 +13170,20 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12387,16 +13230,16 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
+type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
 
-func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14160,6 +15003,20 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
+type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackages401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response UpdatePackages401JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
@@ -14188,6 +15045,20 @@ func (response UpdatePackages403JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
+type UpdatePackages429JSONResponse struct{ BusyJSONResponse }
+
+func (response UpdatePackages429JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackages500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
@@ -14202,16 +15073,16 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
+type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
 
-func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14884,9 +15755,24 @@ type StrictServerInterface interface {
 	// ResendSetAsideReadings Send readings a north service or task set aside again
 	// (PUT /edge/north/{north_name}/setaside/resend)
 	ResendSetAsideReadings(ctx context.Context, request ResendSetAsideReadingsRequestObject) (ResendSetAsideReadingsResponseObject, error)
+	// ListPackages List installed packages
+	// (GET /edge/package)
+	ListPackages(ctx context.Context, request ListPackagesRequestObject) (ListPackagesResponseObject, error)
+	// GetPackageLog Read a repository log
+	// (GET /edge/package/log/{name})
+	GetPackageLog(ctx context.Context, request GetPackageLogRequestObject) (GetPackageLogResponseObject, error)
+	// RemovePackage Remove an installed package
+	// (DELETE /edge/package/{name})
+	RemovePackage(ctx context.Context, request RemovePackageRequestObject) (RemovePackageResponseObject, error)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(ctx context.Context, request PingRequestObject) (PingResponseObject, error)
+	// InstallPlugin Install a plugin package
+	// (POST /edge/plugin)
+	InstallPlugin(ctx context.Context, request InstallPluginRequestObject) (InstallPluginResponseObject, error)
+	// ListAvailablePlugins List installable plugin packages
+	// (GET /edge/plugin/available)
+	ListAvailablePlugins(ctx context.Context, request ListAvailablePluginsRequestObject) (ListAvailablePluginsResponseObject, error)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(ctx context.Context, request SetRepositoryRequestObject) (SetRepositoryResponseObject, error)
@@ -16248,6 +17134,82 @@ func (sh *strictHandler) ResendSetAsideReadings(w http.ResponseWriter, r *http.R
 	}
 }
 
+// ListPackages operation middleware
+func (sh *strictHandler) ListPackages(w http.ResponseWriter, r *http.Request) {
+	var request ListPackagesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPackages(ctx, request.(ListPackagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPackages")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPackagesResponseObject); ok {
+		if err := validResponse.VisitListPackagesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPackageLog operation middleware
+func (sh *strictHandler) GetPackageLog(w http.ResponseWriter, r *http.Request, name string) {
+	var request GetPackageLogRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPackageLog(ctx, request.(GetPackageLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPackageLog")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPackageLogResponseObject); ok {
+		if err := validResponse.VisitGetPackageLogResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemovePackage operation middleware
+func (sh *strictHandler) RemovePackage(w http.ResponseWriter, r *http.Request, name string) {
+	var request RemovePackageRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemovePackage(ctx, request.(RemovePackageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemovePackage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemovePackageResponseObject); ok {
+		if err := validResponse.VisitRemovePackageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Ping operation middleware
 func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 	var request PingRequestObject
@@ -16265,6 +17227,61 @@ func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(PingResponseObject); ok {
 		if err := validResponse.VisitPingResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// InstallPlugin operation middleware
+func (sh *strictHandler) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+	var request InstallPluginRequestObject
+
+	var body InstallPluginJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.InstallPlugin(ctx, request.(InstallPluginRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InstallPlugin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(InstallPluginResponseObject); ok {
+		if err := validResponse.VisitInstallPluginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAvailablePlugins operation middleware
+func (sh *strictHandler) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+	var request ListAvailablePluginsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAvailablePlugins(ctx, request.(ListAvailablePluginsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAvailablePlugins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAvailablePluginsResponseObject); ok {
+		if err := validResponse.VisitListAvailablePluginsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -17220,500 +18237,526 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcts4uij6KijttSpSb0qRfMnFrqldbsfp9kzieNtO98xqZzchEZKwTAEaArSiyaRq/zpV5++p8wpn",
-	"P9h6klP4PgAEKVKSHbvTM5NVtSZtkcT1u18/tUZyNpeCCa1aB59ac5rRGdMsg7+OlGL6WCbM/JEwNcr4",
-	"XHMpWgetqykj1DwmI5mwiMxZNmJCd5kwfyekHdOnw5hwRRQTmlBFYvrvO6+HcafXilrsI53NU9Y6aCku",
-	"ciV50opa3Iw7p3railqCzsxTM1YramXsrznPWNI60FnOopYaTdmMmkXN6Mc3TEz0tHWws78ftWZcuL8H",
-	"UUsv5zCHzriYtD5/jlrHVLOJzJZnMH7dpkb2DXLDluWlZkzpX+mc1y8V/nnIpb7mqWZZ80LH8JxwoTQV",
-	"I/ZEEbOElZuoHPeIpmxQvwMc8Ne7bGTQ72/eyI8yR3Aq7+GC6TwTRE8ZyRhNuJgoIsfwd0qVJmdkaj7s",
-	"kZOPozRPmCKxYiMpEhVHJJ5xkWsG/5nyGdcxoSIhsbrh85i09/p9gDPY5V9zli2LbcKordKGuOCzfBYu",
-	"nwvNJiyD9Z9qNmu+Bq7ZDE6eLLiectyQA6Ly4U+1np/LTNcfvxlo/blvOOc35hxWF/mWfjS7IyKfDVlm",
-	"jpgJnXGmiJYkg0toOio42dJRJWxM81S3DnbMxePIAAYWENad41u8svtAgr3tBliAG70HJNhR7wILZzLT",
-	"02ZgADiQY0KJMC8SxbJbPmJEZvYHTdXN/Ymllt1RKvMGYgkzPDz6nqf5hIvmPc/huadDB3BvbuNwIGOZ",
-	"EUqUzPW0OAn8LIK360mZ/Q4frnANVn8IOOwWp7Bp1xm75TKvgdbLKR9rBevWHNBeJHJBuNASfpxTpfEQ",
-	"7BMmEvM6V2RGxZLkgmtF6ERGxFIL84uBmjr6Zg7MA7gUAF2LKR9NDbS47QGYE6mnLFtwxTo9P9QfdvvX",
-	"eb+/82xu9/OHwU4/JhN+yxTZ7RP7mhk1oZqSxVQqRgRbMKWBTizNPIOd4M006ZGfuZ7KXJPYDRuTtsyA",
-	"ApJ+h1C39SlVREiSz+csI0OZiyQiShZYrjSdzVlCVMonU50uCZ0ymjjkn1DNFnT5RJFRKkc3hGaMcAEE",
-	"IGnCabegeqTu1yL1BS7nT2y5ettHRg5wC3LrfkL+ePnujMjhf7KRvos8Ywf4Isi8HE1ZkqfsNKnHR2Wf",
-	"E17h/TuD58/Y8NmL7vPd/m53MGDPuy9G4+dd+qzff0aT3WRI+/XLdkP+CvtqXvpYZjOqWwetPIc3axaP",
-	"UHQfHmABMOQBgRBwXx5gR70LD7hE2tZMEUPi90WScQONs+M/PKm/ZPpI8YSd1t3QCVIDJBaK6S41r/rb",
-	"OiQZmzOqLQ20agTQcMVuWUbTHjkawpZnjApFzI9LQ9JK2/5lsBMNdj+YX+YpaB64qbq7AxgrdmsEKFUC",
-	"Qy70s73WesEExJhT/NTKMfYVmmV0aV5Qegk3YsY1f1/e8Pnq+ZzVyVcGAiM4hDmdcDFBEmmBtBEmzfi1",
-	"UlcoZNXTsiuqbpoogxE+VqjCs/FzukOfDbovkv6wuzd6ttt9mbxk3f1h8pw+H++w/qhBX/hiYmDWarDo",
-	"f8L2V5b8TqRLWLPCUwMWauZuOjeLD8USil3O82zCWpsxwCzpUlO9xZqAeXPgYZpFZEa1oZJkRBXrcqGY",
-	"UFzzW5YuSTs2SnbKNIvta4rEx+6nziGh5JamOSN6SrUhDELiXcHQ5oe9fr8RWMw7Dbt209ae/nvFsiZI",
-	"yZURx8qQslMLBObNTWxhLT39bL5UcykUqgbf0+SC/TVnClSZkRSaCfhPOp+nfETNKp/+pzJLDbb6qTVj",
-	"StGJGRuuLiBBgGxklitNhoxQI6rC5GTI9IIxQQbALQD5Ad39wv8tY+PWQeu/PS2MJE/xqXp6kmXSrn/1",
-	"/DLcAQGZLzWYwBIjyXFxS1OeHAKRtCsGkEZ5Uo7HTBhqSsacpUkUbEJmJMtT1jMLPJZinPLRvQ/oKNRL",
-	"vLhglpEQw3UITQ1VXxL2kSutHvhMRnb1HqsZGeVZZhgDwns7yXEjjoO65SRsnjHzu5Ei7Q6yXAguJhEi",
-	"jJDa/dKBo3otsyFPEibue1aA8DSZcQFIYe5zaVi6uVPEfzlnGQz0QOc0omlqsE8RmuspExqOIiHDXBOj",
-	"OWQyZSSRTMFuaZrKBS7EfAibPhWaZYKmOM09N+4GgZNmGWFmMNL2kJ2QvfFgtDN8zl7SfrLH9vc7D3AA",
-	"RwQ4ndOMrAaA+JIwTXmqrBrg1UyD4XJCcpGwzMqPSE6eqAIPEziYM6lfGyXkvmdyJgvzIKKLtQk+0NXT",
-	"JMmYUjiuzLNRcNGAi24Xp2ZtMyY0u/deRhmj2pCaqq2C43y8mIIsmX5gIgAcFGRDOWN6atYBMHzLMsWl",
-	"qGiAxSkMc57CehAkPO49USSYjCi6VFZNNvxYwbmd02UqaXIl5RtqpIF7HpzlTmQogUKOGEsUGfT3Xuw/",
-	"f0aGS80emmCWJyJv+fewHauGvBf0lvKUDtN770hpmRlGxBXJi9EOSzeQMZRppQAiJBciIkYfoBPKBUmp",
-	"Rln6AbbtZhxRYW4cUNwaVdOUCLkgQzaiuWKwkPq1kzYQDKrpkCpPJrgiiVwIw/VykTE6mpp30QSVcCMb",
-	"KzLO09S8MKY8BS5CziTC54IqMppSMWHJIRzHktCxYc3xhfmje2T+iAs19YKNJKg4SMnljGo+IlKMmF80",
-	"FWpheAoc4iGZm2mMcrSY8rR4utPvW7VhymiqpzHJ0P4xZTSxnppgCTUWK2u6weUiWlC7BcPOVD4ywFWS",
-	"9vbvL9AZMVrKt1QsLaqoewsqo5HMjY4M/JcrksrRDUuAcCDLSzno0Eg37QZRDzWvUZ6yxHAHLpS7My7I",
-	"M2/NeiiWXV5GsVCZa0fKqNvLFmvEdwD9+C0TgeneQ9c7PWWZZxjIFEEeGI/ZSN8PPnKheYqLtTsx0OGx",
-	"vAQfz/pfBCDvhRFuZMb/dn8OZhQYNLgb7VqphcwSkkg4BlCzHuB2jzOWGBGMpspMo+UNE3DWM66UQddC",
-	"qAei/F6ofD6XmWbJW5ZwegWbv9/+AoHZfEvMQZLr0vcfZ+l1y3FsP/MhUUwkZGWih2dLT1R5dWYljANo",
-	"goVUyAyM1prCuSn8tU3BDhQRzT7qp/OUcgE2kpmzkRnZ3S8WPdGjEVPqLdNTWaOy/ggisFVbDcwagdBQ",
-	"1JiKZUzaHjpkRkYs03wMMnUnIvF8kZReEOnS/Gzeikk7eBkfAQ4IA9m/tKgwavh8YZRf82LrQ2hXwacV",
-	"tTtqHRlSZiD3/TwxirsBiCThZiM0Pc+MQKO50YTHNFVsBRyB/4BlicJuDwnVJGVUaThnUBt75IreoETF",
-	"LOkEnWGcyRn8FsOPsdXyvXVhxkW4gEHUmgd/fmpRuINfZ/4S1oFQ6cKqcBTaKM74ZKqJmvKxtuKczOoO",
-	"LmM0RYtn6fNzqsm7dZ9JNFvXu+vYAo+mPcCDisgOnEpEdsktZ4uI7IEU0cU/9gHaM5mCzQaFAefeQeh7",
-	"oohiyoiwqkQudwNv6f5GT6n9Cf0LNVDzM9dTNN3cD3Y8rqASM1yS2Npx4jqAIkOmeMIU4fqBYGvnG2x9",
-	"FdiKvL2u2eynpZ29av3bALSFNPCLn+VDHSxjUFGO3LACBtsGHDU63VYuaeRmarLWD/PxmGWgc6MnozT2",
-	"YKe/2egebr3Ygpu78RCu+IypORWr54AO2E14YP2WMIymM7BCyDS515eVXdhhIreSjXsA71DDhf46etAb",
-	"/eqHE2wq2u6k8oRrf0JVjwKzjnanKJiXic4oT82ZlM/T2sCaST9K4uUpXmeMdcFgGbitrb1k6Ig5u2VC",
-	"H4L0NGSEzea6HL30qeVMX5VQOM1m5dgmwRY/0TQ3R/Ci/2IHzyj4ZdCqY3HgJOR6uZH4m+O5dC+bD8FQ",
-	"tt1n+KqZ3l/uhu+aoaAYwq8h2EXkr2o9QBxn7O5i4JEIhftuwsZcsMRCDgBT2XijWBCwAmv+CpAVf/oc",
-	"g+YupGA9cmGPMjJqAdhy52yEsjba88Dshb4RriugWChJ5/lsTnbJ3KirecYIHUowF2VMTWWabAS1iib8",
-	"/vj45PIyIq+PTt+8vziJyM9HF2enZz8YzeH07PW7i7dHV6fvziB0h4olWBcPwZ7DEhvmYn7qkSOxRLMR",
-	"S1XowitI3IJmAmNBVijcPUC6Apz3Asg3XOm6CJg5nWBUm4cvzlTkooTGPFN6FZ7g5ZJbfuNekEJ+XnXA",
-	"a6lperyJkTu3O+j+DvgwekxFhI4yqRShaQr7qXD5O7H4YDmR3WfzmcpJvTxjcBjO0xr6DTsBP+QCnMDg",
-	"DDPS31hmq4frGOodKF6jkHwsxZhPcrSjW9Gv1mEcHoFlfuGgm45ANUgA1UNQq9tNi0PcHprcya/AU2Ur",
-	"bvDG9VtmwzfswL9Vu/7LgOZsvwf31Rt2y9JtduKn2bSbZVPoEj4FdBchR4kITRd0qQIqZ4ig992HlhFL",
-	"RltRy9LRVtSyhLQVtQI6WjaZhA/qTCerJ7IGq9xGDEpxrQgXCfu4ejXwcyMjIH3PCsigYAY7UcgMyF6J",
-	"luzVqV1OubyDZFO5XFyoHan5dj3nqLnbgNCsXO/BteiS+Pz9xQ8nMYaCzvMMIpbmmTTqNmkzOprCr+B1",
-	"78AHb9798MNZTFI5Cd+FR5dXF2/PYqJ0xuhs5eFfzi9+iIlaKs1mOKj96Ojiyv+uNM10Pocnry+v3p0X",
-	"T6a5TuRCwKPjd2fHP8YQWFAlZO750avqcyfk4LTHP5oRfCyEVb/bTIA3ycBQwhX8twtA7bgPzdD+w/Ko",
-	"Fz/BJl2oAptwpUHVbMPO/CAXP70/K97LRflNOZ8Hb75+U7yJzgN4cvbj8bu3sYuttlfm4n/sG69+PnNv",
-	"GJ2FCzyJwG9mXzz66U3di+XX3p+f/Pk4JjlYpMpTff8neDSko5t8XlnF1etXMLj2sh5JmHmcuOfmQEvP",
-	"aZIUTy/PKk8VE9o9PK4OPUoZzYKPr1Y+Bs9gCGjmtVcNr4VQd/6nH07PYjKnoxtwQAqlaZpSf/vnf/rh",
-	"/XnxHM8pcY8u3haPAPzxyavLc7PGhKs5BIqVl2aevio/DVd0cnlpkId9DCI3OLgbiyFOLi+vzuveCQd6",
-	"f3lhLgHMQcXhv7+8MEgCv1pHqPvdXCn8Hl7l0eXVq/PYqvg6oyMwHII2EITyODJi4Dp0hllQvDj5Yx0o",
-	"Zmycq8BmA4rFREoMrVqCi8ZMizGqbSv6HpDYkM84IrH7MCY8Ufi3kgKfGIiKO9ci4GhAGFtRC+hdK2oB",
-	"cTP/GjoGfx9dXBl+Z6hUK2oBScJ/j16Z54bA4L/4tyEN+O/7M/z39ZtW1AI0hn9f/XwG/x79ZH4HZGtF",
-	"LcAs87tBI/wXxgPEwH+P7e+XV/Zf8xyAFf99f47/Xph5AN7sv+Y9ACH898q8B5CA/8L64a5bUQvuFs/D",
-	"rvvi5I9lbu6OYJWPOzJyjvCvVs1GKRc3q0zsDRc3znydykkRlT+XimsJzl3NMjoy75eVrVROnu7s9ff7",
-	"g+6g3x3sd/d2eqmsV74QI2qEvTNQRuXY47rhBw6BLDKX9YpfWiyZsKRrX+qGRMWclpcEV1axVtDzS4zw",
-	"pOrEgWNvrWlS6NdLI6gWnGo2a9W6AWHpmOvkDEMRuWFL9Cf4rLiK4h6EtFlFxMc2t+Qc19haMXecn5Jj",
-	"o7gdlb+OWoYSptRmc7ZWHuOIyhzZjIqEGhjxP9PUnJvMEpa1Dlr7BSgYnHchfVHr1hqu/Eefo8LYVVo/",
-	"mLaqazevgbtuNGJzTX68ujo3gohgAKSK1GwD3rG2NLe8ndaKVFksDW1qn9cAwfGUp0nGRL1geMOWlZt8",
-	"osjIfhIRBU7lGiU0GDSA+NOAEZpvrGsVIoS91dBC8BfggJ/9wxb7Pkru6i0LzyXI6LRh/VRrIwzT4pi2",
-	"Pp55PpuXtn2nvGB47LIVHuSEvP2xavXxkY5aEggWhECLGctA2NGyR8w6CBgfOQLzjC6NtAeKYQwbjDFA",
-	"gsQAqzFpD6WeAndGhGAJCNcjORtywZJDQjH1jwsCb6LhrNMj74RRWCAI0kgRN2wJHjakQjCekVOi4g18",
-	"csPY3Nwfz3yQMYbaY4gVPim2AGFkKKhFVnM0owipXXi0plWzeAXf89kc4phRbNRmLYZO37AlpCGAudgi",
-	"7ifA5eyWpmVCMujXkJE0hV3ZD8wBFalLdUH1VetuyfpTHvznqU3b8VfuVKUKO2vc3QqUlijaCh+nQ5aC",
-	"xGZfOyR28947vZJ8H868ZkLvxa0x06Qg8mp+C7ZmPE85JnGw1viQTPiteQDQB1F3CQf/oIMcFRhzy6uI",
-	"Wh+7E9m1iRGvilGPUk4h1Mzj/Jcx5FceXldZ8wpO1rPkFXpwwxosQrngf81ZmAXpoOSQDMx17ezvG3XA",
-	"iF1gaBXSebIrP2syTKm4IW0p0qVBQG0ugo6Yx/LSjVtcuSN59Kj1VY8Y408bIQ5JY6fmIiok3NzKZurd",
-	"lAiKXgmP1BhVSKvEvM4V9HsmFrVQsjLmPeB5u4EfCMDWCdWr8BQRML4BPeJalXlZhR89Dk8ppM1Bv07W",
-	"rAHc8nxugHXg7BxQFUHKi15bG8/dgJf5bEbrfEpVUamYYt36zmnG6nxQV5jyam6kJEYfkljkaRrbSgaZ",
-	"lDWOsrkflKbpu3Hr4Jc77u1D1DKzYAYAemnXX46dcd1O3eDr5MJKrROS8jo/4AMRk4uTyytydH760PQD",
-	"IuuaBv5iIhJoPOv9aav4su52IJhirSCxekZlSwZbOGlGjgtVXgq2Vpk/RDKEEjRXhBKcgLQVyzhN+d9Y",
-	"gpEACPDwn+brTtUMAL77vRdGE+R/M/+933fpl6thqKvnUJDROgAt2fnN9D1yApkYVOuMD3PNIJkutuaB",
-	"ONxKZIPtFYj/QylTSFYPy05U4duS2Do4sQ9r6LSzFqy/qJUx2UfdDMtb2RoeFHtCU8XKwKkV05oKEuFz",
-	"pJgWjuCyKsdUN3RhzVkZ/bplSOB1iyymDAkUgqvRTUEGDYObrHXXfNGKWmAIKBsx7ZOaBdiAy9UDyyaQ",
-	"4JamcsESOzmWBMpnLOOjmk0+29/f3W/VK/v101zOaJreeZ5agPNGsnqlKRheWbdhHFjI4tVpmo1t25p6",
-	"vN2ruiSrVBF4HIW53AEBogU2VwqggDlKG6G8ddD6X7/0uy8//Pd/awgIToyWsj142Wy1ofMdJkRPM5lP",
-	"MMH56Px0O3jDn6KmA9pWuoS0ExRWeVLr7D+WAjkHkbcsw9pBBSMosWTMrMW0Mci6An4A5YdSdktFpQIO",
-	"+kx/1HpO/vAHco1bum6tlaVrUqpCCdfHHhQMx7MWRaYyTUiFAUVFRhC+ZG4UHJJQcOW77777Lu4cIiXA",
-	"qxQ2zQ/qsuhtaHWFhZeFXXh3rcxbp2s2MRFnnkLpcoW/QTSa0+tsfs4hKAoInOAAVC7QzjKlL2FlkQWH",
-	"IRtJV7wA1kjTOl436D84p9tCdXkYFnfq1KmH5XC/NUt7ZA62+6zf/0dnYF+ZOw1+r9zpH44X3ZlOr6fP",
-	"Loez3lzzREHqo6OISQal9WCzNnoFg4eAspDYMKfYQSNGKZQY1yGJHefyr9XwrvC+rJIC9YGcsWacSgqV",
-	"O51puuzUNDO1otbp+e0e/vOsFbXeX7wJ/XUluaQYeQUa8KB+Wm8Wqw9jBxcOQigqjDWq2wqXWiM0NAkL",
-	"d9JOXdLCeihqZuwnhhRf4le1q0Shw6mbDpaZLZCZWv+VmsqFspnuNg/POmltJFriQg/Kqy+bzPs1F+bL",
-	"wqwuDWLu5djWZsOSLy7Cc/UmfBR+XU7LNJ9RDM5iAmvhuZDsosoRSFzl5TeXWNl0I241dXeCtZTRWh5U",
-	"l7oTrFaKlBZu0dWDsZWUEZq/wExzGopUnhgGZVKBSEbNBmOPAqMpg4IEkMivsJCQpV5ZnlaMbZ9a8Fvr",
-	"oPXLp+tWQjWdSy70deuAXLc0m82/u25FINmPtMzMz/3ewPwgx2PF4L3uXv/zh9rki2YHXaX860GzJ4mk",
-	"GL0FKfkZVupAV9IhoamSPm1EBd4PGwc8Z5niSrMEo1xBcq5FJF8qe30VxZBl/6/r64/9fvf6+uNO//r6",
-	"4/Pxh/b/OAh+HYzx1+9q3uz8j1pej/Vs11YAx1dqFr9FvbsQgWz5PDtjMxqd2nuqs71VkGQVNVazbP05",
-	"33/vJbQgWV5JkPWnsTIDlPRaW8RT2ZK4cz5nKRfMqpvhhGGETGgEkckwV4MvCHEpX4hb7eaLqXej2EyY",
-	"rX0olcvetFg3fN3yfuTKaDY+A3IDOQzi5msMAxia7ZkUOBiV5iOS5EDqwIgt0xStnl5FPCDxFJfxq1ax",
-	"ARwFrzoRPWGppoY6BCNWoxA+YRzoK+CrFydHr07PfrhsHQz2o1YxduugtdPf2ev297v9ARn0Dwb7B3v7",
-	"vT4oSD6v9WCwvxKkEY5x36zEYIy6m7DBWSy5DKIcy6tojn/0RDoNpA9yw0VSjXq0BY4wMxLLRcrM/htE",
-	"QKJmjqHMDxEOWbfjN3LCxf14/ntXIgGYhxOM6zx4VmReJYiazKTS5PkOVgYzYPv+6nX3BWkPR9lyrp8o",
-	"LE/ZOSSpFJNSzYSAfu2OMqa752aePoTS+eKqQXhdwKee72wMlMht9Zw1lQAwkqFa0LQiLUNtgztyGj93",
-	"Wd1oujtljVKVBEOYeHX1GUR3WfUX9jG1hq+iXkVpCyWXqVOmPkeheFts942cGPWZC6yapdQ4T9PaSi9Q",
-	"K6iJt0AZBywnFEGdYCYS51CNXWkka5/AMk7lU/+P2cvbv8xeL/8ye/1s9Oef9kZ//mnAfji7Hc2S9D92",
-	"/zhNfv7Y/4+d18vRDx/3k53X6j9+eFHL/9ZVgjDyZdKYJrm5CIQ7P5zGHUhkL67uvt82KRRgyYFyaM7B",
-	"nqYYDeHMtpBmW2posaWuAi7oBVUkqZaibl3anAhzMfNMTjKm1BepIdA9op47h1R3K/YMY1kq/mUUEkey",
-	"GUwbaspDhWIjYNW1uNBU3ayePPoDkrqTZ2Dp0aWi9YrYD7bCUX7XIvh9muwN98c73cF4d9TdY3vj7svx",
-	"/n53hw6Gz9nL0W4CxuoNxavN6c4Z1c211FxtYTiroCOIOaNDIvI0tVaI0ik6cwB8ZXQfLnKZq7QshuxW",
-	"eq00RH804SVsyN2K30kzZFgYq5H26yGAHMG/TxSJjSiVo4M9tnV5Y+KqGxL2kY1yF3Yb4Jgt3m+xL/Zn",
-	"6d9X2+gV+RxTD9drFutQDDufnIqxdKXTHIZsRkz3MiSU1MUMXfgeGFD5mAuXqIWxg4UQilYQDN7jusx9",
-	"B/v9TeVpohZewqZl22u+xJcDK2890nJHBlShPxsIwL/t7hNPEpyt0sX9Ry3zpOJrN79sqaRa95pXjeCM",
-	"/VaDy2oE6yuqblYMQvUADqWlC3NP0f0EDTwxtjyApUAdWhvKTDPgoxDU7l9Fa+cwY0UZLf8lWG/A9GKl",
-	"QECEwDGJC6hLxdhoadri6kND7pamqNLS1ZqQIbP4TSYociRILm4EcFzzvcx8PxAIGY5xutgb/auC8qdW",
-	"nqWBjRgSdQ6ePh0xoTOaHjx79mL3qRFkZdZ1rVhq82a24lmWyNWwLnPjlkm5TVg7nHfQyKxwjddwOimY",
-	"DQVc4XmftnXUfIhaH7squekWRR+rg621x2FF9fta4iIXJEdn0vzmzCkGpN2RKdLe67/s9MhRYbQLTrYI",
-	"RSvyq0VSkMbG5li/W4td2PrK77TGYGXg9lenMm9Q5O4iiURYqA/i9ncH+7vP+v0+aVOyZDTrrMgYq31U",
-	"nM/YfXsnfaBqztpKBHlnw4fOZabfZeBbqUm6kZmvs2sB7QnUqCZH56dW2gKVkGvbkkqwiFy3QkdpUP7c",
-	"OVjMgRSI6DcP0Vp3k8CiDfVWA5fR5w9m14u71Agt84JSMcOGuoSMpqvZmRvqHVZus5im7tpsaq81N63h",
-	"sJX0WQOY1sRU1JT0McFJmOvbjv8HZvr+wX6ACRUVo6cF4Ro6njHbqggnxkAWM2corxTzlWWV4Pe6CnXN",
-	"zfLsbKuHvyZReHPSC1bNb3CK2pL6xcke2rZamimNCCBnXFct2K1Br9/r39GyY897TZmSc2vwwXKkd4Rt",
-	"GxX26z+kxU2wxQMtHHrZKMMFx0s0GRUxA0EK71ymfLS0AQjjMcsKlIKearvepqmKJmnFGYjdRfeSPfQ5",
-	"VDMvqjdaOadaEGKz46Iwcx1VOT956/ut2eLsQSln7M4IdamRutgIaagiZwizUUaNeHr15pJMqUjUlN4w",
-	"0qarNd0GlTPrmv/7/uSH0zNyfHJxdfr69Pjo6gR+vRZvT0+/V387Pj76aTY5Wpx+fzQ5ff/nXq93LeCF",
-	"k7NXNR9txv5z69EUGhXWGpv+3L+ypqpBIdCrCjNFs48dBPymVXs/F1+Syx0sr/a+a0Mp3vBbJpy1QGG+",
-	"iu0gVO4eUlebLiwU4ESMdbbk2GVy9MrfomnDxTjHtu8EaoCdrSxY5jTPoQDMGhsBVohZtRKgO6qQiMtT",
-	"brQMmLnNHGtmztiI8du6uZ3/q2n2wf7OzlYruNzCPjJcEuz+ERic8OaxGZuWE1DM7m4dwZ4aq/PHGUuc",
-	"raqpycjR+SmYohUiiGAsMSKmtVTv93dt346wQUiHYDdci1lGHMWyN4dIVmI6G7LMW8lCuTQXNhaH3zLS",
-	"VoyRuGS1iQ+AauGOUN+GsVXk7YxhDZ2ihxTmi7iSOJHZw4KaoaBDD24+gkx+TRKeYLcBLefgseAz1nFr",
-	"n2SMibhHTjUZyzSVCxX0OkmKiyu6yBwQ+Mb2kSl1R+HKBr2JJCRGAJPyltkmKE5Sg2FaUQuOD3SKSgib",
-	"e2GFNE2l0s3NPM3TJ6pBYOv2awMX+PzINeZYO+jp+e0ebO/0/PZZ0cyjQlwHL3d6g2cveoPeDpim2Yv+",
-	"wcHgbvkUio7Z2/oqzJ7G2ZpkFma7XfNNdyYTFtuU7ZHMnAZuQULI4E7R/KvKVMCKcat0z373am0QeDkq",
-	"KOzw1I5d0E7wa7WFKmohhmOnXDCyF2H/KPPD92tK/5xtDFGyrlG/BqgqVZn8JJkw8gOyoFrf29ygTrPe",
-	"jgS3VMbXXlBbZijAGaaEdeTKuvuz/n5vp5bwYXLbRp2h6LxsX6vXDDZ4eXGDAZsJ6H2J8UVNHLl8JbVA",
-	"E+BvGfE8aQ+gv9h2vZyBMT418lPwpDEWyQGH8o29IRAcC5JluajKTC7uiX2cZ1g4KNX0rnhdOGeK63GR",
-	"R5suqDDG+/2tO5Ztgyi2PbrXj3Zsm0rohA1/N4mma08GpOVXVNOaZACqKaHO1mcl3LI1riYDp3aoI7HE",
-	"YGUb32yPyRvf5UIQVMsq1nBDJC7NrUG03qC/t/N5JRrezNi8N3B+rbYnaLZv4HZXueW6gv5rSZEd8Qvo",
-	"kLU7rsX8jdZF1BQzhi1dBTXiuBSRy58AbdtIxoWQkgsD2jxh/tvO4XY2R7/BF/0Xg21NkF9qcix0kAr+",
-	"NugmRd3trNAVZvK2soU798+w89XdklUJVteYFQ+2r11/VbSaJzRQdLyNBB1FFZQqAvj6vf0Xz1/UeY+2",
-	"bi6wsdNE2GPAbXLNyQRVG+7lB8TPbXWBFRfgO8GIPXdogetP74Yto4qbOoIwWefhtNcfEQvAIETSW5bZ",
-	"wvJGF3BJX9bB2JbhbC4Nwqn5tlbBDVt2Gu/nU8vOYK6q3x/sAOF3QUytg+6g1vW3cicrkP/+6hi0HhSU",
-	"Z3yUSZt7GJH4L3/5y1+6b992X70iP/548PbtweVlbwz/F5M2EmkS+2uNoftB7CerypCrgaQ7vcHO7t7+",
-	"s9ASF0JJ4Ny6vk4+7X3umn923D8E/zko/XN93TP/8exzrT/LHsiGBJ9PtcG6fmVeifNpfrpoJVfUcUVQ",
-	"ghgCf/chYNWVBlvFyRIGrjvDlQjcx8Dcenx17oP7RaaGroTAJaIlyesSdaxXvDzG91Qx8v7izWoZ1VVf",
-	"pDp4+tQXOLWPejKbPAWvRSleKuN3ZvEZSxnF8D20GhySGL0TFYOaNypodGQxVUnUxq/uGo2apfWXJNMa",
-	"VaCxj8JRmhb9iJUNMF9AVNOYp8xKDTNUflZNBklptJ279PSqF8ds0zFsOYY9xny7MWiEiA798gGatzcK",
-	"VCDFWalqU8kac4j1EY+ZTO8Q7giXscmOjEPWLaM5vPGoCC5wRm/7d9az9ejfn8cY7AT5Q7a2OtXOGOpE",
-	"vk5E4qvTtyevYuKIPFhOyIKxm4QuSZzQZQx2tITy1NUdyNPUfHl6dnVy8dPRm9jmNcToFPcNhREToNkK",
-	"yJYudwHS34OGsaGtQGERS6rRsFbInUHIio0pilzsCoCGTRL2RTKLNtAQRMB6kx4G96kg1SK26GnouDm4",
-	"q9PLq9Pjy55bZWy2+fbo7L3ZpK0ByEp93s0Bs3Ts6hVwTdpCEmdlBYNlp0cuzFWAwXUMv4bVPIuRbK9n",
-	"1xd3RPPJVJN8Dg0OwdMWXx7/ePLq/ZuTi96MfvzVxif+Ckas2NqVzUnb47NnCT+ZOYdsKYGp0dBaSsk4",
-	"Y4yoVOpecYcQ0IgAYRbUNztH//PSdayl83m67JFXoAeATCqIgwkMEykFwcBtYUEBazvVZsixUVEsrPp7",
-	"b6OL0AjWMTRaJRbhO3UaaI0G9LMFYIhjBRD3i4nIgLTfSpHQZccQ8OekfZnDX0GUK0J0gq4YT9ee3zGG",
-	"4o6RxOYUDoN0P9sAyNrM1FbOGfZxlOaK3661mwIoG3QEtCzTENdPjY6gCiTVhIJQdGAByYOxqsDxPGO3",
-	"XLocJUWU5mlKJtKVKLnh8/ljxUjvDJ4/Y8NnL7rPd/u73cGAPe++GI2fd+mzfv8ZTXaTId0qRnpNegmG",
-	"hvkVYKQgDYJ3QhJVlQBr0zUBvGvjsZBgNxt1HUVfgZ4tJ2gKwDpdLU6yYv4J+mlv9FTVm4uNCGqgrhE/",
-	"g9nxCGc8EdAY9f3V8Yq/0CHni2e7L19uXFFTiLBoOEzXHwi5aitqwWKhJxBSulbUQg5R7QzkH28vmoQX",
-	"7yOG7WXZ04yA3oV4XlCZdWJEQw6HC2vcWqoJw8TXJ3D4odct65IZVozJ/XfQJjACoAjbJkPUuowoMFwS",
-	"nhwahjHSlsxZEqcX0pLzSrm+TX2k3TS/fjXC5FfQTKFKpAk094I8RSXjnXmhs2Ls3Cb5uvkefcR+nbKk",
-	"8lRjvzsrAmDpIic2+KWvTYIKspzcTsOENlIEZzae3umG61vNH3u4C2w4oCOs/GE4IZE+RW8LLtmAbqdJ",
-	"mFSwLrXrkmWcqYYer2832L8MVg3z0Q3Th6FxyPA+mwtSxLfiezUxLc7YFdxtv7e/H5xmIvNhmAdfOAPB",
-	"MFb68Nl233FRnXCr7x7HQmoTUenHVuSPo+GuqvkODd7eIOfB10ddrb6G6V1ssTkXbk3tGpsK4UrYNFaJ",
-	"6n9BaRq38U1pLz7sq8h5KXIvFHGTYXgIVK3BRJVScE57r98HE6nMNYGwRVrkd1ivDsTQ7X3LqGFqNXwd",
-	"C2C1w/1EJMZu5Veuv20ckXhGP14ykbyhmonR0mjZXz0NB3z7kgutzll2yUZhTk59/fBttDtpKWGJ+8qF",
-	"s3H4ehCZ/udIwAkljN88B6cAxFIJnVC4WBV4fq95N0HGje/GmAtF2k3Uq9Povd4QW1CvEsE0Ec4RlVsL",
-	"2rqTWASj1Fe6sgRbSCM4xfYvl+rDL+/kh1/e5x9+udIffvlx+uHvv5wJ/PEiq/nR/HDKP/zyeoz/Ho8+",
-	"/HJEi9/NO2fiw99/eZXgD2aK83nxkvngx+mHX04YzND5tzumbK5Vr0L+VOOLblIYAt5bMh0kYGwF2V34",
-	"tBIo3ZOUimmZX12i6oNnitcL3a7tIjcihd3vnUwoIXFo2mZztolF2O1KGXiNmq+9tgcqbGBHu2AjmSVf",
-	"VtmgPFSNoBM0WnVGJXJEbMtVf8RtF5wB54zBrxiJxwVRdMzITCasA7G8sY3itDbfeSa1HMk0hsiPiLiI",
-	"wV/nMtMxWkhdTmOugqT3Q8PXncPIvs2VK21YjjqpUQZwETVbxgfV6BPDWAxDSchq48QRTadS6YaateEK",
-	"HzN0piYu5k7RMHWFx2pxAI4S7qxmO/aJL0tq+bEroFryma4JMF13Wk1pjBHhY8MazESbTeUPmvN/aVjP",
-	"UOYiiQjkztv/PpYZi8ilCwY+C9haRF4FTA0oky3r6utH3XBRsQ4U89yRpzhwX4XIypEHl+vPaC3haFCR",
-	"wlqZ8fm7yysCnvCndrL4gFBSp2zBUWB8dSV3kVBSmzNZzkHdRucoKXebwsDq8zQhIKwMHA0dpmy2TVFC",
-	"sajzcVDUiLClF8PEBAW5Z72A4sH7QSQcwdwDcHOQOMx98K86MjzMNZDlBN0jWpGFzG5qsiHa1rd6+fbs",
-	"6qKnUsbmv3r3pDOTd1wfYiNPS3nj8gT1lAr36Rw8hXzGZK7jqFrGBWPVNyZakDbkN2gZFEcBhx3X6OuE",
-	"TAxbu9kQxfXZKBnTGWcJWbfHzro0jh6Jcec2kcRKzS49Bc/cx5wjHJsdyPGYtAdEETD4gBIuyYDMuOiQ",
-	"XKSG39jV2I9/tdNA8tSMitycvszcWzP68Vcj5c7mWsXeYYelOjO5sAuKXEwRpHUrbfiivbhcaJ5Wwcl7",
-	"TZ3yW8rzxfM3VMHCYytqhTAHah5Pq0klxXcrtL6EP43BpSU0Cgh/GCpa3kilw5BfwJ2ohCf5d4wSvWT6",
-	"yDDmY5mLulZd7ufyJn+UC8P5l0Qx3cWW3B4HsLx3mhpmOmKZwA2u9zsFIvW2EiyurJ7W45YaolTsOu8g",
-	"vuJwLli1JmhfS12XbehPKTgbruqLLIGs6RucR5AcN6cT1pQJd6cQXFxfVOx93bEFQbmr0jX1IaAhPQzK",
-	"YVW35fq6u3buUbHJGilXKaabvCQw9RNl28+PZFLRgFIu2N7TeX1Nt2anORMacquNbjnG6ti2mLW03e+R",
-	"BVWCoGuKaayC9ZeGMTvzcbWa81hmEP8/6O3XGd7s103unGJw7ksUohXSU6dFCIykTRWhecI12iBtE/+y",
-	"BL/X3xkMtj0U1dwZxQPVE+VSosa5opWoNkzIZAlYgL+nCbGCzgH5dO1oBFa3ZikIj6R/gCXXC1yEnPsh",
-	"c3Xj8fiuW5/rIwIMUDTGjBgmjjR9RrMblhh2OWSY6Fpwpi0y6BAD71As9iE9LzxphbATWXSMaoPW/T0G",
-	"y/bntI68oEvbBlvewaf9M9TRq+M3ttgmHPShd1DEPFFxIZ5jhRiUpGxdyKopqswSVmvlrNVGSylItUlI",
-	"qyditKMjR/K2poRN9G9dQk4DG/cp2VZUwaG5mEAM9wFprltXvN1WU5pBaCETRJkDpmlhmMaxcCCou2u+",
-	"6XxZQgluxoHnh6aTfSjrlRnrQcpylkaqc9KB6TowW1X7QpB27AMdrOAbE0CWiqkqWrU1VS1VUWjKwvKM",
-	"trSjkTzQtmWr7Ko5GxXmbWhj8bAGqlA0rlMWt7dfAUioNXhjRTC/EAvqpW5BG6EBcbZGDqwxn63V1YMk",
-	"tbsZtO5R7fJeRrA73UyjjawCsxvCPWsjBu9SQrZqk1t3RnXVyO5nbfNf1xu2vsii5QE7LJBZPdVakuOI",
-	"d31b1Vxo6Gs1VDLNNQtLgty77y8Oiv9WW/5Wa5Bs3aL3+/evX59cnLyKyKvTy+Oji1fmP7FWSuTrlkTk",
-	"/dnlydkV/HvmnkJmCZ2xdUpKOwtrk3Sg01fBZoPHjl5AzY/4Ou/3d0clsg0/se4pvBdXOx7b/gJ3bJxo",
-	"TvKuhVi+qHu3hxpl+zzUOO5KPcnXVSk0+hVnirTrMwgqG9skZnlppIbI28W6GSObUIQpFltT+FJri038",
-	"nhe9BIOVrT/TC6rrujRk7uem8JQNPTaKWKwKdWcZmbOMS9D1Zlzk2pwNBIBQbVigxVXIAMXn0HONa7Th",
-	"u4Xjumu2tjpfqeFGBAPfZwmBxlv05vjUGrQOnvWj1n7rYP9l78Xm1vV4srWXUsqPXRXCayPwMPP0HjF4",
-	"g3tF4HW3+axqJdsybu6Kqpv6Zl9FJW90Bvj6zzYGu0diJpIrTIAx0iP7yPUxlJahGTMcxei+XjOuL45g",
-	"R7iTuuvmWV12v8g+cgkAEC7KEpZEZOBtG9ak3I5RgY2JoktFFtNl57C87lI5V9jl2FD9YypGLAXZG3YO",
-	"WQFZPtfmF0gyqsbgr5KxJmMUTMcT0gbngnDph2LSVUul2czvjCedQ6Ly7BaaE9amwLSejZ/THfps0H2R",
-	"9IfdvdGz3e7L5CXr7g+T5/T5eIf1R4Mvy/rwBYUxqs2xWb3SYMC71yu635okj6YjWnMklTJxNvnsIMj8",
-	"CpzQ7iX7eUSUtOYB2JUNDg0ygNwHrvkI6LPzSkD03s7eTt2Fb52zMmRTbjOrVyNY1mSs1NvUfp4uCzAu",
-	"nGALqsjIgbFrmgzu3AVXq+0H66K1M31n1AWvyMYvqLq5hBe3zwTBgcNlBdapeUOMC5SLd2ewfWSSPzZX",
-	"07oaEf9QWFcbZWQWHSxhfceauvNbF/FuBq83mgACbW0xAa6ySXLCIZuWcalr64DGF9arekjiY2nORLOY",
-	"tJlIXHSsQfjOYYlItyudcc3jEs1uG3SwbrfVDFYXO5SLkVEwU1ugwroZL7y3zq3H/KcHq6gVzFR2NAbv",
-	"r9z9HWpVpCnfWKsi7hGoarVSrALM1Src7hNVlHhQaAC8fPUnReY0U0A3Z4QLLc1/8YykVExyOgH3ONWs",
-	"CwszuyHtHySJWTJhWKy1B5JCRM6XeioFic3bGn+6Ws7ZJWyQxK+oZltWzHiEchm79eUyrjI6uuFicnJb",
-	"W9byyvA3ry/OzT9FM+ai2iM0HPN9HR/V2JuwecZGVLNkDRz5nD52CxIPVaT4btVXLaReYQth4OrdS5M0",
-	"BP0amGmICQ2kC8/hXfk+LmyjHeu80ubSqgaqTQX8mLvhtdQtBAfXCnuLUGUubmVaLaa09h5Vk6k4jBbd",
-	"auNNdsSH8x05VxEeYRRUooMLDexWIbLWQWotS1g581XWYE0uaKyB8rJlg3onIjEWqItJewVNseKfeedk",
-	"gtGebV+mtt5oVGIDOHnL9e1sRS0cppL06t5qpDEN7Nc83Z79lujVRj4MY9cdOvYquETJfXsBqRDDh3R0",
-	"M8lkLhKSw1g1Eu3L4Q7bGw1odz95Nu7usee0+2L4ctTtJwO2M96le8P90b2lJRsL52a3SsgdoqQbRMf3",
-	"imV1BtVcsezQxmljtXMgnUarsG3s6hKTKMhwb5meymTT3R6F71ZNL6Vw9Ckfa6sryaxBZUjPVjwO6ztG",
-	"RFCQpTGuQKaMtAfE1qnZsZVqdm2tmr2iWk1E9p2Xoczt71Qlxwx/ulplZ+M3q7uW2/bIsFMG4/gjicoX",
-	"GRzw5po6BqAwzPNeDffNYprg6teZByybdQfhE1VzMAYr+QabM7okqZwQLg5JTMXSkkwAaZmFpfcNyZwv",
-	"Eoz2M7/HIV3EieYLcx7mYZke4tP1LdPvBtQP0I3hgNAiHYvIXIPF4Ojy+PSUaHrDFNkhWpI9HAbMBmNm",
-	"+1iCfDwuOjpA6/I7tXVIIROprnnDYzSwKHWWuRsR8Ln+FqZ2ot8JRai3Vu2aO3u2R1KmMcsu4ROujc7U",
-	"iyMS/4rw240PXYJdxiY0SyDUVY4he8um1ZUuJYDFMBnuqPsftPu3fvdl79fuh0+70bO9z//WeqgeuoZY",
-	"1MsJvvn5VnICcLFN4kFTh3IQT0d5xvXy0oxnBRV5w8RRXld9f6VLLpblDGPtUwlJqOYigl+DQtJGXRzS",
-	"zLUljL9nNGMZQTccDIruN6vvQttd+Nm13IWEGwjZZglkZAtCU07VIao6Q6mnYL62bUOilc69Cy4UJjfj",
-	"o6LC9R+KlhHUlUH0sUjUbpmOtELFHYiBOdwYkOSJIhmfTNGCaxSJFi7YWbwOWqWFFLBE5/xPzFzbZ/Md",
-	"lvYtH/x330FJv+++g80bPSTJDQTSlJgHgIK+sQa5DEVmH76DhVOvRdFQACODMGw9pUuW2QhChTRwzjJU",
-	"XaO6RHIzFNpkxzJb0CzBj1x/T3N7XEGVMCAckNBVslIcYDgiJsdG16KUwl80l8uKfhJROVfWdkWJ7KqL",
-	"epUquhaFJy+y+re2InXkEvAUluGzibcI1qp3La7Ff/tv5GeeQRCFkb/N79eiS07AsjyUyTIiLMtkZs52",
-	"lObgm+AKQxDbMZ3PUwtQT/9TSRF3Dm1rm3R5LQhhHw3wQjlCattdBbzYjM+RtdXgFRWJGWINbqEiaQY+",
-	"P3lLNPuoSTs2/zydp5SLuNMzWzny4A0JM1wBWxQGn2AX1mqgSHwshWZCd43GFhOuYPqVLWICg7K+l4iE",
-	"MwKoVD762F0sFl3D/Lp5ltqmQLGvRwqLAnOV8ktqL6ZUw0CjPEtJ174+zOTCSDtoowLnP7pVzCngQOC9",
-	"8OkeaAWzG9nr9+PI3gi+R8trd/lEtrZO6aaKJiNmLDSw4FqxRAjP4A6CT3rkSFgjPXBKo52CqQ3TRM0w",
-	"vlgl0hgb2OpuKd4b7Mdwg9/jvtUBgQpqXZnxCRd2TeC+S1O5CCsn4xtGQlKYJQknULTQwfff4VsxaY/k",
-	"bEa7is1pZmsR9iY9+MYVH53OuK87OpIzhIL4u9huZ2m9EhEJyoVGuDA4fiEF65gzUQsgDhKJOa7bbyjL",
-	"liRGpal7jOJF98i81MW1xmYoyCP5OJeKkfjPXRtJ3D11/r2w18sh1LFl4xTKbbXjd+dXp+/OLmM4cNif",
-	"HRc/rczshkYVIe7g+a6u2wLYTn8vtrlltVvAYZQtqTqnevpEERT3VSeCIWq/+xFYi6pf41v6sXs0YfGh",
-	"WxzQHQQ7tzyN4NTfjXsEu74prHZI0DJMhCEdlkoAxF2ioyJIeI13+v14BU4jmzpdUMceOQawdAdcbQ+v",
-	"6NK154mrsd+9Xu+69TnGyq2YJW6o3ZgD5Taj2VZigrFEwaphtSdIoA0mrIyJwoYUGN3NbOsQlxQhx2Ob",
-	"PACrRHEE1mCpb7j8HtIQMqOpoWbomuPilqYQlz/PNWkPaQKnE5FFJs2wyzmDq51xpcxAENQe+foeRvFy",
-	"JWdkrrty3M3MBRGMFIig2k3KR5DU8NecZXC9Bk1nzHDZzqFZ1CD24wdLGmUMzo+m2BvGiDSHCAeARgEz",
-	"KTL4LGjDe3uxX2fGlMyzEYPf92O7OwReADhBKLGVZahRiBBSBIkBhp1Adwimu48swbcUm0CwP1JwxCIM",
-	"j4sJFyS2OZ1WPHjqHhnKA2bJORWxI26WQxr+/zR46Ow5yPOwipg/PtAG4x9OrswIDZMh6uzHeNIvY38j",
-	"hWBoW+hhGtkhMpvBblzmu9KsYkDe8u8PkbSTXKh8PpcZlt/GVy2nMGOgXyZkCkbLH0nrS4KY+RLHxlLm",
-	"q9wYWK/lu7CLnZdY38dikw11JKmEujRmYDm2LIqOINLHRpFbjzQIKMrecYXewrMoZIRmGPgVJTlnlsAS",
-	"t2Y9+wapKJkwkXPBCLAO0p4wAeXoLTZHJGGa8lSRoIwIy+zgOMwgDmIwjGAJtw26IIYHRMj3IaTYdeV0",
-	"woIZCZoTkSWzDdb8SJXWRzYAhY+mOO9uHKSEmnFKWaFGYB+aNSRyIYwiq27IGGsOUyMhFMv1TCk80gOS",
-	"mb+gW2gG5A4KToLtQx0UyssTZXHMZsrQLOO3CCpckEGfKC9yLaYyhWvJXFI0yhxewLUf7faJOgTR0FJs",
-	"l4KDQTfwkhlmh8y4D7uwizCYfsPmuktTs4ygxyNPUhSC8DOuyCiViiUgbxw5oMSLAvuNzf41L6lKw8he",
-	"IavbTFEGUgQHvaEqHhQ0CCfpGvxLOUM5u/wuV4SNptJQRjq6iYpoC1cPFuATSldBojkscAK3/9dcaka4",
-	"9peF3lngT++vjm0hJFXr/vUsdpxhfvoBUfyjGRUNIKQdN5fTNxKKzIpMGyjLVFaIgLBMM8Y2jmcHA8Ut",
-	"siE5pebfsNcpRl/CVs+h09cBiQE2Y6+/grmHDHo9yLQhbSsdkp1+JyKxuuHzOHjRjPpf//f/R4IX+50e",
-	"sR4tJ/RiHjd1rnWRyAU4FxlNoCsYeNhjFKpsACPyjanMM8gzsuo/lNOypX4NjR/J2ZBDZIFRAXBkhZTE",
-	"DGanQsqH+3yKW0CB2A8V2BLwm8hykj7K9EfeUazCzny2/hMI9dmQ64xmS7R7RoQSlVI1DUStU4GrAmYK",
-	"tazBGsKykYFu138V2s8y/O+ijOiIHVjgiOnToVP3MAVOldkp/fed18PYKdfxfv/f45V39vv/vmPVlSsj",
-	"TSLXnco0QZw9e/8mMNO23/93yLoi8b8b4g+J5bAJmaGUgzd3bQQy+4Jhg50D917Awil+UfzkKJGnrCCg",
-	"gJbiipBBkGTBWNtoJiM3bFlIsh3MeUFgABk6UCOlIIyDkG3gn5H2uVR6krHL//nG1Qu4YWwO3wlQzTvO",
-	"3HBUskPB7UDZ/GtxtMHS1gZbP/jVQ1Zq+dzVm0tL165FaPBfa6Aj7eKzkpsAqjuYH5HdXouqaQ2J6ZYG",
-	"vsOScS+w6l2LwKyHCk6NCa/e3AeVgqyJkolEXQspDBGWudE8QWApVN6EK8s2TpOUvVcsu8RPYxfgjIzJ",
-	"EZ1r8cyQJymqEgv8BoZy/BsWLQX6YTD/GPjStUCzY2Pf2j80tq1dtUhei+1NkmUbh3UPuRSWCC8TAA6s",
-	"A7D8RcY1ZK7joG7JroRS1QeC3NVIBNcC1Am0GuLReylDLkTXtd7wR4WKH2gsbaiXj7YUWOa10NLsj0jR",
-	"ObQkdkZFQg2HcV0ZoFKBUVYs9ZlD0Y42RgDHoL2cm5+uBccytIbHhFjk/yzjgVt15bZR1TTHjzoVXkIb",
-	"dgDmDK9tQVH/OVTlxJeQ3A+AeAHozgyxj66FvR5pEEsqIwvlGfI1Z9LjEwHlmnSPvJWJO74apf1aeBGu",
-	"4Dc2urhHDKQjh+SKzBhVOa7OyXeUGOVhaunltbDlVAB4/04uwBnEkw75O7kAyCJ/vxZ/73a78P/mFTD3",
-	"kvbAvALXg8oyPAPAa+9UHtm910El+WKgPCSoqtJ0lUjioqD1SnvXL4r8cHLl1rRiWibtkMP91//+P0Y+",
-	"ENItzF1jOGWEDWfcnAFWwPRF+5f2nlmDmb06R1SCbP9XIXaZlw7Xz+MyAtv7ZhZDmZFO/N3c7BHikCv7",
-	"wTJDOcxdF1VyDBZZZHWGI+iDnvIRE4oVHQhbR3M6mrLuDnQBhC5Hvl3RYrHoUXgMjYrst+rpm9Pjk7PL",
-	"E/jmc5G3Al4P8l//+/8lEPYF3Rtt7Bc5Oj8N+ge6toOfo5acM0HnvHXQ2u31e7vo1puCb8seq4HQp7kN",
-	"AJnLulpSx9aERS3MwmHYE3PVc6wL1SYfeGWgE0IqJe8vL45eWV8H1KnokSNAESjb2t7r73YO3TQIoakB",
-	"NqN6mR8jI33OITvbKK1dLhQTimt+y9JlhIVeX4JJ0118ueguuqWLerBeADpNWgcttNS9V7Y5M5CN72Wy",
-	"tMV2XW/6qr3fFYzH8qmbHJQ2KqLS5dLQYazKACoa3M9Ov/+gM+Oc9aUpMeDic9Taw0nrxvKLe/o9TYrq",
-	"Xa29/mDzJ++Fk1pYgh/tbv7otcyGPEmYwC9ebv7i2Jqe4IPBFlOc02UqaXIl5RuaTSD0cX+bI4AoaEFT",
-	"sKziV1vMZvNr3xfWD3Q8u6aIFtMsBrSilqYT1Tr4BVzkqvXhc9Sa53UIatmfLWPjnkQEQ2asGTIKKL/R",
-	"gmXRUMojHNZDMX8aZD6EclaFeGKESP/+E1U4CsnPAYYf/7gJw53RFKbd6+8dEl1gKfJMmNa7a2L4McYP",
-	"mvAX3sEgv0dEYtiNGR9nMjLsafJ7wmcMDkz+MXB6b/MXZ1K/hoqL/6A4jXDimWdQokgmy04Nkn+OVnjz",
-	"008WJT8/BQ3KBgQV/1Xq6wy/F4gaEe/CYTzzSButsOZXbzYh7goumu0MOk6jHzJU8FiCAV+rmL6KtfiB",
-	"RdjCb9NYJq54BbDA4N6He2FakIzrg23hDsiO30UpH8lWftiMnW/tcE0IaubA/ASY5Z8NSb8msiHsNzPQ",
-	"Cm55tMI+0g05K7bQDyIUYjMq345Phhh94JXRO3HibVntocNYYLRfjbl+v4QI4S/A10fnzN948jeevBVP",
-	"vgOZ2IL7hgQjfnXy5uTqhGxk5/GBZQZ349rAs7fi0w/CoL8c6b8x6W9MusKkSVtNZabBa7VeGi6SSusx",
-	"7zTLGJjAhumSZGwmby06rRou5diaN9FjBy6qpEiVBvufrelc1EqCgAEOUT1UoD19hn2Mlx1oizJM5ehG",
-	"ESVdmPFEMgXl4LyUDUWcQimbtONMLtQFLBeaJeGfmnLBkhjtZzRJVFGMyll8sSBU4W9eRV0or3CUpq5O",
-	"VesR2d+5mStpNDJBtJY596yomQVb7v2GWPI1gR7Oh6BzpgKOAdS/YrcsNZcIxp4Jq61xqfNMqBIAY6Hz",
-	"FTB3Ze1dmWMAn4goDKkaLivZ2GXgSbnSR65K2xeBzVbZGzAVFu1ezeGohSksIRduBzfyrwFPb8AN5O7H",
-	"wY+9sCrZ9AF/ZuJ1UBUF3bDXgRY6pIrKCgazDaTJNGHWPWWLldkv7gx1V3bFvyH0uSmbSqWtQCEUlgIq",
-	"7vND/qXAz8EAMadWYapbAOUnAwKfH46lS8E2M/Qv4dQweMGjH4Blh60McekTKIAVf7pG7p1ctw5I/3NM",
-	"2kDMi7rlWspOE8c3A/0D8PzfqzD9OxATLDQ8UQ8lLfgrCGtIYrTYhJG2C0ksQg9d5GEHg6fCOMIgfrAh",
-	"eNCqrkG0Xy4gTHYiOz1y3BxC+KXxg3v9fg1OYd85rApmJ7Bo9suHeBWJJkxXUehuOu8bs+7G1iXBi5c3",
-	"fL7Ve3je27z6Fu9jm1d/NLe1zYvn9tDvq8XfkRk3NiappzOFTFKuj/qNxjTQmB+YDilMDWHxHPuukG+l",
-	"+IRhM55Vbv/UL2N7QdSpLzdsWS7sj6HgmqSMKg3sX+QzSIqwGUOG5szWtja/NYJbnVKGySI/nPio0HAT",
-	"n+xbfjsxBgeZNZtl3LDlIQbLOipVWhjGL6dsrCGZpB1/+hyjsCIk7HJKjTTCOj1yBRH+QlZjeFUNmXO9",
-	"qo9KJ4Zu/dgvtDAF2uRHVzQoXrfRGPMc7ChmqinLWDPttJVoW18CQI8ouVgS41bZQFlwt1B62TesDo72",
-	"m03w4WgS3gRXrB7nHbnaWqvYWuOtUWQ9gXlSp9BWKQUgYkGPDEIX5dVVvU3dYYnTOH+vaFJeZAOWeA3w",
-	"Gz48Go/2Z7w9AnjSvZnVhnJTxbLj476BcfkqwgV2/pPqEL61g3vFnMGNTSAqOLdNkolFnqaxPSOjpON/",
-	"dg7NHd5FF4E6L2aasKhpDcfmiizokrS5JguZpwkZyTTlCSsyH1wbODNzMBhaJ5q8/BXNx9aR/wLitFm3",
-	"sFNB0Zfom2b1m2hWcK/bqlcosX5Tru5AuD29VDUE8x4U/KlimS2JVUvIf8hkPkdJpqJnrE6P5Y6H+eiG",
-	"af8caTFpS2xZZAgtUCUB4cATM7ylHJmVmtZqVXMon2RmKIPNIRFSdGtUIcznSXoVcm2Np3axh4W92RLO",
-	"LE+Zl9i80AXGXswEartaBDgNFKF7aPPQJd7NNyL5GxDJaKWPEoAGUfxvYXtizoq6Y6A3F2XHAJZbYZBI",
-	"UUXSSiRBucfiFyuitKIWyCdBBTlf/e43oeAIbff0UNXh5DdSvl4Gt6I3HPtDUfPtTGAbLFfjLel9s4mr",
-	"pOtups13MEVZQdxMX28AizaqxhULzW9GXn8vVqdlYHMK2Ns3u9Nj2Z3uhNh5wvVG/C2cx4Z2lJVsMxuo",
-	"zdTTmBoFutMjMfQ6h8CY2HUVQxMZ0vUZ1aOpC+/Gqu9GWJea/GduXfRmnhKOxlirCvVtaHHL9TJu1Aoh",
-	"JsPs5QS38hv4w6pcLPVd8JyGyxXBXfhAkjp2j6+0tg0KhV1e4jeft1+HPUHSvnx/fHxyeRmR10enb95f",
-	"nETk56OLs9OzH8xJn569fnfx9ujq9N3Z4Ur+aqdxB3bw0h6Kgr1jytM8q2mG8Lh2QXNOULO3hoYdIWDL",
-	"cRkBvgkaG2K5wsMKqQ/QGnDF1WZnX1CusJpTcJ/dhI25YEkYwHJYbgOEvYOrpj6InHHNjS1Yc0Hy+Ryi",
-	"yFWZkAQYCF10/RdrU6w9LVk+Vo6mn+DrpFsHG2zi8RigBPeCpSnAvebv4vfO4v8Bcz6OkgSQpECIGiQr",
-	"c/inqZyMbG/GLWJxQ2woz4SVCWlWuuwZowIiI232mMySojZTHLCimCBgHax2L3+isEQWWO1FpfGVXIg1",
-	"zPyNnBj5+FEDxMoTNeFCcWzqXy58EoEkPILNUOlFgm1cm1A8x35hVdiyXOo8BjwjXCTsY+T0SgjegxJe",
-	"FqSswmhLmecKqxRCqXMn+ZC+l33IoJB+dqJQ+iF7nTVweenX+uiQGUzVBJv+jX9VyAxvYw1cFqWimuvI",
-	"XFWqu1vDlOQCyuqrBYPac1TV1HbrkaPSt6mE7uWY9ebjfK/eXJIpFYma0pvCIEhnpfqatjoadG8l7R+v",
-	"rs4vXVHJ1TpvruLUPIPY47lUrqKajXifZ/zWLOiGLaH6XrhIrsg8H6Z8BHV0jco3YxlLl2HhOFvfHYe3",
-	"1ZTRDehL2g6Zqx1u7fPnJ29xc1Tb3a2s+xBrpwL6mtexGLUt8rfazqG+yB1pQ51cYs6oKPtnbTcDXGX4",
-	"uit/igW/hFzYAue+kO5qZb8hI4pPRGHnCMezeKSXQW2SUrm44+LlMzrDkv9S4QFBXTWuXFd7aAuR8AwL",
-	"7j0106in+MgMjj/3oOEPaUMb9BlLOHUpmXYHFnaUKzUMHS/xhSnlouOipLBc4kjOZlJgnjdX5UorUP4+",
-	"KP2NZ+oA0SY7EkWX2MRzSdpCNlxT5Ir743XrKRWE64gIaQtHu2NEu0Bx3uFLmHMal5osxdgKybYNeet/",
-	"c6XFOqVs1Dfvfnj95rDUaMD2ATDX0ZhYHpKOdepAUbf5DgHqbBaAiCHyjyn2vzGU6oKpPK3Vi9/IyQR6",
-	"Dfy2wv09RfW9nS3qLV1J+ZaKpV2j+kq8y/btaR388qHEyaDfVzNpX5ds6ppZbSVi3bBlVKp/DQVluZqn",
-	"dOm7fNrqjGFjF98yK0yOumHLHjku6kiOZTYjlOiMMdJWjLkwTfft009mhs9PR1OeJhkTceeAxJmU+g9G",
-	"y40hZEQhm8QaglLb7K2gWCV2+8iYoQa2I0fRzQtGxgKcCprPk/gHqO2cGspwlNxSMfLN499rnoK4EBM6",
-	"k2iWnHUO7ZKg59vKmqoLmdJbhlXomdD1kmJxQKvGyEofTTiGg8oJONnAbRPO95DEuMCD2rVZQMJludb6",
-	"B4bDlXpomfnqTXlm5pIZz5rshlKmDOLrHtNmZ49s2WS2uyrt9pu1br2EXIvIZSn5OHxljQGvKK/ooRGl",
-	"GHAIQ413q585xwBVLsDdsF6Qmcnxu7NqacV3AuIaPnKlnTMQPUko/UHN02zCkgOoAYizQWHtBIrc+w/x",
-	"CZRrxnW4fg4Y74ap8H6FXHAsY69c2ZPIJiKbUYw4gMKc0nTZIyEdtUYxdwpN5kMHyI9kPHTDfx3TYXn2",
-	"ZIP9sDiqb+bCxynFKDNEkgA716D4ivxgufOWBkSDIlXOFLiB4THqDueuwKl11GOPaDq6Ae35u++++64+",
-	"cCnAnbu58NyH0AD2N+FTG3iUkUyApHzzhj90xEv1hNfztLqqaZfOuVSEpUC7KmQBQP5D60fbQzb5r//r",
-	"/wFuZPmbba5FbV+CDhgUDFJaS8mBxRwfeQ2mB2rbYQ6XJD5/7wxJVYn5k5kVO1lFhI/BMsINKo1zZQsk",
-	"ha2wYI2+KV8GJcyzHCu3xQb/jMwY42uo7EKONiwWe1YIfFiSO1M6ulFmrr1O5JtpcWUJfI+8821VzMaD",
-	"sBzLAcAExojOqFDYECVCYaBchdUMaWQFzQREgsFCUMrAo8Oyc5ZV6zKaQdS5YLaDmJDQcSyBFhllBg59",
-	"c4q9lRPoKsePGXO+cqyWayqYC8bQd4Pl1Pf6uzUGZFVQt1MLtV9M4h5PurCh9V9JuthEW213CGvXEhP2",
-	"rWidtYoM9rfZj+9b9pYlnF4ZNe9rxzkxa8unqSXD0OKluHAN+HwP2cZbHraylaAxIdCqy8vgYlUtr1hH",
-	"SDv+5YNtq0lSRsflkO5iKJcNKwrBKSGxt5MEaTUgPVXSYBu4he9AocAoCyMXSg/ahc2ouWJozAB5bZ0N",
-	"Y3nszu9rK/+Vq/kmWD10hM+KVQ1vfY1w9WUMrN7e8BbieMHJCygRIKNblHf0Qk/AssgVlfJArP0T8ThN",
-	"wf3hRumRI60pRicGOO48A663A7WQF8zpa+h6h9gJHU2LIaZUGYo1kzbtH21yXnYBY6l5R0gyWo5SBn0A",
-	"ywuAIQQaO/Fz617DxcFK/Bc2rd+6/KgYMSN+uSjml6SdMLNRwm18p809LJX/LAgKTlcQzqef4L8+x/WU",
-	"LCqOBfs1mpebA6hpktRSlke0lNhpjpLkq5lL3E4baFsIomUgZ/8wRpQ7yzi/VceMf1ihCMnTCuP7EiHI",
-	"4fL6Av1mWrT4wtS2FHdAcZyYMQNazaFrlZT6EBtlBRR71YrqQB1NvTPbny+gyXUUxjaCrVBo6HW0Sp2b",
-	"aQ/W9yoh5ReqYdGnemz2yBve3bLkiGlBtbVfL06OXrnY6jnV08IfM7LrK5Or0EEzox/fMDHR09bBzv4+",
-	"ZIG5vwe/bcT1XQldw+1/E+kesIoxEA9aAcH7EA8UCLbSn6yks43WJDNXlwB1JUNA7qQq4VxfV1EKbNbn",
-	"eEq/f8u1XWgDhgbCprmdbyj5iObruQOZO6MkQvFGlIRe19ZrU8zcI++rKCazwDK8txbOTzWbPaotAM4A",
-	"ZmkAUbPSb3D54HBZChngeMuPo/tvzrQz11/YCep8OD9ZT0rgyCF0Qrmw8cFmA08UMUIQJiZrnfEhNAqu",
-	"uk6295ZELgGJ66ioxbvqzog/FbKrGSMiMk1+Qp+RYAv4r8+2V7xio4xByKa6CTwcwnkyVLO/o039H08U",
-	"sbl2tnV3LqDkH/g9zEI7j+fLeCz9HWDOFoP5jfX2jTTItcz5Z6RF/4jxEJcNNOyJjUW6P5N9it+vUZi9",
-	"OzmcEMMdtASTnI2MQhMe1trGei62n/0CW2lraxUUbC11gWp/jjh4atAjRw2k6zDoxfyFmJ+xVdz/DTnB",
-	"VxY6Ar8jHMQ3IeThEPjCHOhdxRCPulhZYMs4JnyZGFGBilHJgYdNwJnRnH0i5DzNJ1x4673CnSgbnzDn",
-	"c5ZywRSZyjSBnu9nIHZjlXxb8uC6dUB++fA5rne1vcaXHlOqxilO7ZbX+dkqp/Ovl1lWPYAA/txFbRMt",
-	"6+KIcBTUwOzQAUSBQ6oh6h5HQJrDNabX4qcu9CkilDiST2J8FhehQDETZqMxabvQXCM4HRIII4cu5Cwo",
-	"vS8FyYUNtOnY7CmnHw7ZSM4Ck3A1Pl2OEWksclRwA1DDskiPdCCUu36SWoYeLBvra4CdKef7N+/Y4ru5",
-	"ALNhaXiMBMZlY6CPlUkjEuOx/4rnHPtUMTAUj6ZsdMMS33GgsD+h4E4dO3et2t0CnyhX4C1bIVsBGFnr",
-	"VK4YaUO48zyzGXpgVvJN+w3Q8hSSpWY0HcvM3L2ZADh8x2khlve7OCwMOU5KhTwtdKEqf2ghEeK0oV6e",
-	"h0KZ4Z/14GeUC3ubBtpcdp11KfbI9zlPdZeLMkyrAxKrEU0Z9B1hArPe4mLXMWmbP7opFZPgMFTkDgAD",
-	"tyAKrLSwTkTihKWamvESuRAK7OiQ/QUFcKBSK9M0oZrGTcHZiMCPpLDg4EgBPLf/bRWXMpnfksRDI0EL",
-	"Sd+8jP/IffkrF1vLuSoy09NPljr6SPBtGnevQJATloqILScuaUg11gajFdYHBta3dNSlZ8iUz5HOGHr2",
-	"BDuE0AXM3qBVVsI1aaM3D4IaXK9g/xZQ805Tt9CACjxMy08ckADlG7ienA/W7LMOXf9J+37eGV1/F41C",
-	"t0G7aItaGE1IFciLuWKZOmxAmVq7/ZcA+yMynW+680Mb8LeDwrtZa/BLa39Z4RyWgv9q3cSW+G5X96Wi",
-	"ZAXlca3I6Wl5qf6QnjJQAA6h+jHiQGA3Q2YyxpLJvgyYZTR12HHuFv2YfejcHE0uV/v8G0o8NEoU0OS0",
-	"lOK6vxw57CLW+6m8cdjDM1gClMz1FMNWM13ozdY4vIIdYAqAUlyIBm1fEdxoh773ZGjf6oC1GSM96XzO",
-	"RGJT7l3vx9Cc6VJmpWBgSHYqtluX08WLlAunlh8Eq+Qa0nCNYiyIFGHtJhADwfkFc2C3y6IdBEqJgNwl",
-	"OdEWsIRFRCTJ5HwOGiJT7j0cHxaNZ+rPOcuFIkM2lhmzpodJ0SCHtBcQRaZhUFDiXVCvYabgQsMcpg6o",
-	"0HBLjUPbx8im21z7sRY2VE1BTIXR8/0vOLgNHbYXnrGRzBJlC7/rjI7A5MBuoaiLHJMbLhISI8jGVQHh",
-	"CcLJoT9RaOLpKszYU8RKMl0cgiW+aGupRn0JXt2ptzFOpwyw788uT86usN0nGCiAIlNRSDHcpdTpBR+x",
-	"wzUE2lzCipRQ43sMaPba2gpHAPUls5NyGOYAPuAySjOaYD/QeUpH1qDUUPcUMaq+UjuY16KG8gkPb3Zw",
-	"x/GVTA7bcjdCDRrob87S34ezVGaEfdQMjLB3Y5NeDITSZ8311E4+OipIi7pSoMQ4pyNp//Hy3VnHFw6r",
-	"KfFlxUKoLFXUSAvLos1yndPUvNGJbCihq4Gm5Q2EFPvQiLCKla+95opZVYgSLBmN1ItMiolfdamqFMW6",
-	"UiX/bBBa4iqLJUnGlDrEghdzg5jFIdhFXbf+IvOs+NmItPbd69YhVHaxT6Bk/vMdMlxqppxhGLiOj4Sk",
-	"YikFe6IOyHCULefY861ISnm+0+mR1xTMrXCLmDsLrMAsjWXF9stbwEI7V8fnZM7MC25j8Z+7r2W2oFnC",
-	"EvNfUK7b1ubvWI8a1drILI5xAuMKDsHAMs2MmKOkuWxHoic5A0eF3Z3MtREvfPPqAyvG7JtvFBvlmt8y",
-	"d+OudpBdPFcklWDul7n2/QVG2MfF3P+AzLiw1UoH++YPP/pMZsw9IVPS3tt5aaWrC6azZffIvBd3Dm2F",
-	"IjslrpsozdPUHDXhAJAqh0Jm4zzF8yejlNEMGa/9Emqn5kIfFnsxdzSW2URCovTOHpkGIlzxWUqVdofd",
-	"q5Sk81XSAiSLbVJ5cR2qGhzgXgi+gjiqQQcakYIXA7H8iVqp0taGyeIIy7V1euQ4HAUAzzphKPYoDesr",
-	"hgXY4gNCfblA0o6LmmsxOCbMvHMNAmIK+d2UjOS8CMb3BMQ2HquvV1fjowVC9zjc21Zlc6w7+lZI7lsh",
-	"ufsUkltXLi6VE4m6aa2KeiISV1Ld1w6FPEUIi4RioJ5jWhQ4DF4whF5gTU1niDfaXy0amWU8nNndQpqh",
-	"5QVBTZcPYngvxv6XCYCQE4L30whIoPttGWVT1hPRb21+0VTdrIbcVFTZqNBFAf7aZZW2HBkBYblU58i1",
-	"zN0mecoMmy2t4Ylyr3ErFthwgywXtsOJmuY6kQsRW79TwpU5KLQBmIU/gY9jax5xr4FUB5KHtOhA5pmc",
-	"gMgBjLQYd8j0grHgfVUfEnRmVm6v7FEDg2CidfFApTPE/ZiT+NeKC2o6hABZ/GVV8eXpJ/jHWskV01Tx",
-	"ZG1A6YU155VsMhAep1abqBKeKNsNkQsScyNwZWzOqOuuYy0kIFnZGhuockHi/BhNga7WMteHMGBQclOb",
-	"qbs4dbk3F7idQiw3ehxVN+XGXEdQOluRqVyQGRVLsmAZsybLpJTxVT9YU04Knt4l00dmaa4jbuvuVlwc",
-	"4DS5d5vTgDmByN462IkCNrXTdICyO0plntzdYezWDH2XmhDXT1U6728+hof2//pzpg0A7DG3nlpEG9pf",
-	"2x7vQfvrkp3WPOQCg7dc173aZbjKYYYOTKRMbIgG1QggBX1REn8eo0IPGbrQxXkijVzn+aq1dydsxBNn",
-	"67bWZKpWpjsg8VTr+a/wbYwNfqhvaWYpm6uUH24KS++zBMwcMiN7OzsYVw8NYfcGu/YvmkrBOkbf/U82",
-	"0qiOY8saiDghmVyA38QlxK2EXka+gumuUWtBupjS9NYZc9yOrAysiJEb0lL7u4VROlOIXikK3DvrU1tI",
-	"u5mI7H/8GJG9/ouI7O28NP81MP+za/5nLyL/9b//TweLvemMswQp/pCObuR4bJv9g4MCztDVaYcjtP4E",
-	"t57iUrkiN2yuA60YZKp5nk1YEYXoY2o6kbcGWf/rikOhqEvfdfQotmGdecLNl/HZjxcnfwz8FG5ZPOmR",
-	"SyaCXo+QumXtKefvr8wJeFb5FKraJ3Hkluc5lq9hEr4efwFPMaLXF3OUO/aTe8y8BreXJgHvnevzV+1S",
-	"7AEHb9Tzbow3odk3Z/VjhJ5/OSu5G6SC8F+N7lgjtFpMBEvCvSdqcJS/pdnNXUReFHZVvCrKGiYCj8Am",
-	"CHXQwd2BTUq0hK4eYNM2RMeSrKqQakTYGc1uWELaDyoQd0L/evltc7bWNR/YyAX7qMkwlaMbHySjM0Zn",
-	"hV8ap9DF21kObNqR2xWOCnZShRwGxMIihLJma+AFaGIG4C8NVPVDm3TuTcaFuAEkXmm6LJEXIUkqxYRl",
-	"9rij4rIFW+AwNIVqnRmjCkLI0S1jHjsWA3DR+QLKj5BdQ/vvZvQNVAGeGNQY7ESD3Q93luwvWYqm6vsb",
-	"c79UK1nwNC2jymMpKAGuVbHzm7v49+AuLklqm1iThZX1lpE5F5ONhsR8bsT3iEBzJKRAmYrIlNFUTzF9",
-	"KmFCc+1dPLYVXI+cMZZAgT20UaOdLnCFpalcnIMJjyvIikJx2CoAnUMXOFVqCfWHGRUJ1TJb2uzZYBjM",
-	"qaK2uZS3jLs4DHSW9ciJjdCa5OBvNcqJJ71Fa8QZm2EGGIj58AKFiCEjqmUGlojO+Bw8pXOQ/S37oqmS",
-	"drPudW70FH+1sE0naONBxgS40gpFhCt61MARKEtVSxpcG1jo0nB/S+Pvx0lzPGWjG5LyWyaYKpkNl0qz",
-	"WYgaGZtLxbVt71MfW3EmNRnmPNVkyfSBB7ugd4bXmvf7gx55J0bMfgBd81xMIh3dAEj5KQlouMMlRkyl",
-	"aUQK0IH4c6h7YDiw64e30+9DMXOWygVojULTkS50Zj9y0QvPzIGZem7B4NAt10e35Tfbe/1+fQmKi+Kc",
-	"Hsc1W0zw4KFVte6s89XbcPaJB8wmCUbnKpjgW5OOEgkYbMXXT80tzqBd4wOmc7k7acDRgHpYkFFl+gHB",
-	"tY3uXmePLwyKUHR/LLOZCjpSpowK4hxXpP368urdeccW1+1CnTSaQmvvorS+p9qiGGeeyRFT6sDzI5cY",
-	"Vi7bL+cM+oGjRnZ5dXRxFTQFiKwoQOzeLNP8G8tkVHhlMKaYKhdybB2B6gnBPOiEjFNq1BQapKfZlzJi",
-	"B24b/c7oKXTMyEwmzKZCH52fIivNGB1NgR7a9rJkJg0EONcehPewkRRJcXoycysvmlsCk7aVAsoOQ7we",
-	"Q1e9JuRi1KyYIzEtwn1Tq80ADDwccbqw6w+mfRCS5MadAg+Z5OJfxa/oNh5IfmvFAgep23b7tq9HNnfb",
-	"MWRArffnBXYYmPIo1A4960E+TkNH5Es3yGPKiW6SJhvmUZoWu/mX8kqr4Pg94PjfamDnqQ1oaOQNr/C5",
-	"KtHGoL2t+wnsgjHU8PQ/geeZfaQjnRphjyGzsGkaNusrpZPDUsCxn0NpOVchyLkKndZgpDEJgY4yqVTB",
-	"B9AFY+m7L3FGyeXxj+WqST2Ce8Nq7y6wI5g/H42MzlgUR3SPDhrczziEO+/vsaLR40iibhK0Chk4+m1j",
-	"/P38ED/T2PXNnSVX/oC/2W++vv3GIrXBO3dDQ9f5NSM82Zp6IJqtiSP8arQDaEFAPNZTAlgomk28aHh/",
-	"QoAjfKMDtXTAUeZvZOCrkwFEzy+nAp8CrN2uBHEQkhmUV0rWVRt2S7h7OJf98DR5ZM+6W+AGJPjmJ3/w",
-	"pO4CNO4BsPcUgb9IlLVSKtcBRXSmDi/JuhJb61nXe48924mlv3v8+SZS/r5Ew3ti1X1Ew8cU8TbiSVlq",
-	"+ydCk39Siet3JTltiyTJU03VTbMbL6gW6gN5DoJ5Emc+h/CjiFCNmbRZLqIiWqjwzWNtC6PNcCi9oG0y",
-	"KCbMYl8UCBIK43cNGsJQbeoChUcywyxgmOjsx+N3b31QZxGdk8+GEIQqtK/DY84XqsR1euRU26KCuEib",
-	"PlPUl1wtZ1qMHbtana6lMAT81Jc67fhCqqdnVycXPx29KfABEyFsDY1sSWL8IbYWekXal8c/Hr1ym+tE",
-	"2MGqnF90GOqJeEK5KOqS+oL99VM4L75eyNJ3PfKG37CVcAquHa3zh2EDwP3l+phpkRBFb6HwirJBYQSc",
-	"RBALDjmw3pC7Gv9ldohxZYd2ABvTVa08G9XWCAE/stBwz9zWIUdFv2iqbGO9cSfLOSOxOb44KoQgkRS2",
-	"uBBCC/M1vIIJEnV9C+25ubbNPcyA4WVWYwAs6REgCypyacYAnWgPtKMcQIy5y2YcysRW4Y2KW5WuLqnr",
-	"AQ4VBywqlTuThViGdU/KJVqxwmG1Oqs3fwaKWk2J2VJztIyZr1hC2vFJMmHkWGZQGRX+uETHW9xpKooK",
-	"wZlXhlB9QbQbrs78V56l5h9bNr811Xp+8PTpyDBmmh48e/Zi96liQsmsa2EJqK2FCNfkzJZZccFohj/D",
-	"mdkBMYsA1muupXWw29/aGeW3+0iVWkshgK2DVp8me8P98U53MN4ddffY3rj7cry/392hg+Fz9nK0mwz6",
-	"rTAy76wI6vTBeLY8a2v1ZO4QkweAdWxHahAlYNpvBWH/SQrCFmLFhng8S3W2a5ItM0baVkooERyk8fBH",
-	"J7KBwuj1T+mSZY48OYrkPvAUCmURLPLNJoajgDBjWWPbRk1HBRHOzfNhrotM3YhIWDNNUxtypKEWuRyD",
-	"KcpM2CPuBEAw4gKiFt3OQP4yHBgLjWEnXls/JE7liKZTqXQcGdFMy5FMMa8p9iEFR+enTxSZS4xFiGdU",
-	"0AnEiPxqfosPMZTPFTKD8WM7gWvKYUeOyXXruhWR2BVahAGgLxsyf0xnLtKLXXwh3k1UxAD6iudTDI/Y",
-	"tMiD4qLxkXcrO+7kItix83KPnEky+//Zu9reNnIk/VcI4w4rLTq27E3mdiwsDl7HyQaXyfgse+eAXC5N",
-	"q2mLcKupabZsC8H89wOrim+tbqk1sWPPRl8mY6lFsklWsVgvz8MrZNRLv/zvjg0pr2Y+CCqcV0J5/WwW",
-	"0kWpba69WcwEuwWiaC1eyMKcLbKStyJfsN5IzavJpZH9hIFapf8/BjAX2nfmK8LOgCqw11LPoM0SK7Ha",
-	"MMAA4CvUvp7b0/e785S0nDS9q8q77aQ+cz3/5LH2ZX2kW2twGu96v1CFdcohrz9F/WgTHzmLjmea4MPo",
-	"BuXdIhHKdj2jg/Ua7jB9qzDA1UgXNmuF9/CGEmU91XnVD4M8L8+s0Eip4JM4qYrFlSh6xoLYTi/EXWyr",
-	"Dxney8zM4NUMLwKjs3+evfVloq5wBt6rxlnhSSc6k2YEyF0Wh4I7BEFAj9SiquD6k+J17HxSCm16SvFC",
-	"C/BaAaWGYFXJC41rzq5LNZ9pX2e6PxgMDuM6CMp4A7Q8pQpKZ0O4sdLMxxWwp8JNCCpuf52LubkaQT6Z",
-	"WVmu2eVcL3DF0ym/H4kie88rUYwXKetNZZ5Le/0NCz84m6kcfA54mZnyBbvjsmKVYnpixsbDl4neYhjW",
-	"B2hRZKKE3+JFC7eX+bs/RGhMCr7CpJvDis5yumLG4KO77BfMxYdu/0aJyWlNfCgT8h1+e2Z3qBk7pgVC",
-	"/ew1Js9TG2AYDe1ftEGLMLXa3hmXL4b1iyAtP+XpGeGzQMcizyy/Zv85XAOH7NVg3yUvmuNIE53Y2BZc",
-	"w6WczkD4E1C5agtgE3TgKL4VJUAHuUpiM4UZTuEyDktNRiMIUyJ/IbFrEdReoeoS2R9u6jsBpw160cxp",
-	"K4u5mut8kTDNby3Ty1d4VViPVywXXFugXM7GJdcTIMuRUBlOxVcwBusn0jdyhu6z3+2Sabnn0wmzztZK",
-	"nYTR/2i/HV02sitaCezwMLPco6kue1laMVWx4C2yqIr51JyvNJKdTy320+9wWoCxhRMDBtXy5QnxhLWb",
-	"NUcE2Oyr0ARJa/0UWhZzrTCwTmM2DYJxYd8n6ph0F0A94iz3YB//Zyx4/XAoV6qc8goyfoP0cBqRudll",
-	"L+gFXoQyjtbgRkbkE8HLdvNaON4p77hwqKKhsrc3u61X4zsqp3Dy7CsWpRO1mmLr5ibZ8321OUzqFVor",
-	"yrG4vtF1XdpQmUXpsPF4EV700u1yc/hHFVnN9+4jO35XQPKIIrzcWYsU+1Iz93YY+MllcWORu3N17dEq",
-	"ggOnEiXqyT9CCvgTigPcZmm3wFzXd1RHEXAbrpPP8EYaM8uXGgT7VRHMPxVBJEzsXu9a11WCp3CCJmQS",
-	"GapJYKU2b/N3tpNvgaS33Fkblax7dTsZMDvfVelCyxx03Hsx88xKbualXKyeMeuJBMJcp/O5noDjIryE",
-	"IB+Fo6JI2OjsnxcfXJiYyuAQpS+kPUuCwKWFx+IVdxHqZeikd3CLSb2pj8HY+oXF34iQG8I9DmNdJK6H",
-	"ZuoIc3u38E+ZmJViDP6ZiTRitthlAGWGRnoNtzPXKnrT+oUo5HlrAudEpFhMM72KEUsyRyjHK/yk52cv",
-	"mNG4x8R3ZVlK0ceU+Qp5otFYeQ0O0NJteBlqjYdNzBTrMAhbLlYbEsg8VK3eyLrFgL6DXu7BEXLrdve/",
-	"KCXds2CY85fQzdXjHqmxTuc0Oq6WybiQ3RWVZ0Aya7UO0Vz3UZYtNY9RfZg8A1RFvCw5IQAUqkDUuSgl",
-	"fJ20mSP9lHRyUZ3imJ5C6rqisteH2kaRgg8CpzE+uRWiR0BXs5sYCbgs41Z9wwYy9lrcitxswS5CBo3v",
-	"fcF/6UNoryPQr7M9PAEWmA4WjdM7N/lVKfRkdw2TUp0ekqTRk6qGRhEkpoFwu5r1O4D8hLgDujrBjrnm",
-	"smjlVcVt/hon8cFQMeLpMC9Myic83h7sRINOtgyrz4xhtUU4WmS1A9cqLLMXu6BdwtGDvFkPf9EsMonD",
-	"kYemSnEr1dzLUL/pdEswqAojSFaVQH2tNHU8pHwvq08nmvLtyfTQ9Uyb7u2vsHbWQ9LidvBInY2pDOYO",
-	"JbTXx4EcVYrlimcRGiUcW4lFhXGva2QCwxe7dCoJe1sm7CdxD6UhPVTFwPQNvN54vDUJ5HAj/le9JGSP",
-	"wM5Xk6/HQ49afU5SXsHDn5NIZLkNqPwRgR0r8JxsqIG8JUzH3EZIU+ZHmsGhChBT+eLQJiTawkkOniuL",
-	"su5TDYFxA/nCeDEWGOxAX4/IWHpsPwSgcK5VwdIAXAd6ho7TYeCF0lBC4VhqI1eT7kfoUmoWMtqih845",
-	"EDHTJIK4klYC9Z+WHYq8YACpFTEHhohXAX7jOFdaZM7VZmuCxL20qQ6UCTrYZR8wXYuN1XRqWsqQ9E5X",
-	"zwKXym2ZB3R22Zd5aGQq1/B3B01l3jzEpWK0ZCvAqSCzoSMyVZhW4bkBwHGtk9CzFFZ/VkDo5HF7rDff",
-	"Y4hQVgZBsfbjxOpkOce5nledhInXSNsEUpVCJiRmYlM2np6Jsc+X0hN1p6MiMcj7C2qBrAbr+fzKoGbK",
-	"bK+obIqG1ZYzbebvWwS0oKOVucPhSn5n0FvRq6/zy7pgTUcRIaxj1uOXWuXzSlBBJ6jqfsiediPo/LyS",
-	"9yIzf+oEtt9MlC1Azb0Ir73vH8fQkf8aE+xsuMs81UglbiNYpoloWlq2r5+Mr9y7kCm4dhPb7swGoDws",
-	"cES3Qsm58dXm+fva3+Equb3tP2zc3XsUT+wUaUhzOZVVajOmx6KobDwSrCEp4OaHKcYHg37CCnEXECFB",
-	"IfRE5QHDQV5x8O7SOeM5Cm5FCft3rHKC1ceEkVueg4sG4xO2d6lR9eNLHbKPn1IMNMKnOmglpXI5BCIw",
-	"PaAdR5XAo/Oj83ej83fHo13bXVB5zDEVmownuDCLKYMtL1yVcH/oJsPFcNPTi7O3J5/PTo5e75ai4rIw",
-	"C6P/gcNPWcYXuhlUx70UPft7qW0etWZlaZAtp0/DYjoTubaRtsUtK31QQTLBxG2MzkJfUgZto8S/USVK",
-	"KmYFeJmESj/zxUyUUmWsN5XFvBK6z8pASZi2jWFP2c7miMHn8NDT86m9etgVJy2gKz6dUcU4OZ7Ao5ti",
-	"dyk1o1kmb2VGhev2u97A8SFSs/1d9ndVTTybIopjiO4/6A+ZnnGgh8QqA4ylBtQvlM1mMbfozZG7sboz",
-	"ZzS9p5H8IHCaS8R0fzkYxNkJbjZXIWm5lTozC7Um+ftYTaf8hRbmoSpaMGNatGVu6/hMDz1czfVxRne9",
-	"+/B2lNgkabIi1lbLJesGjJMKV1daYss+T9f6WwHq4hpzxprehpro+Cr7yatk/xXMa2UkdOdw5/8+7r/4",
-	"8dPHwYsfP/25lwR/9P/8bzvfuAIwWv3WCLSZO52YNUZRiOUUHDeXC5rbbQTg0bQvLMNa3WsxZVabWMYw",
-	"8SzDNeNJWd43XjHOiP2YDLLI5gqKqTHHw5M2uxJkQagp7YW4y+XB4HqztcFLSo1SQAbmym9Zm8yQy3mB",
-	"0XvM5XcFjynQGKZkd/0wGDCdNFlrHeyyhGFjTIOTw1hTMl+YeRoMDgcDdnF+bBnDLL+jhZ1J2Pm7n05e",
-	"G9X+09GHiwCHpj8kX2Ot3twzvpBPL2F3UK2O4IjoQ0xnMkt32RtZSHQ0OjcoWoOj43+cvL54f3K2O+X3",
-	"ny0CT/bZPPeZX4vPxh5EqxCL1GovSJg/mImg8gxtZd2SOX5OtMeb2Y3mVx/4VPw3aNoOcSjzA7P7u//i",
-	"GbEumsG3opV7vsWARXtrmbbl7dRYtnH71ZThXm70ZrcEt/C66UnbjWEJcoBoP7GydN5uILSgVDdEr+NY",
-	"yeoRrsBWw9uie3A2A+1Z6uqQEIxAx/3NimpqkSGtnfwnHQ3TPufH2yya72EWtgL6dQJ6DlcFM5PB/lBX",
-	"uDpmibciuz7VbuUErhXnL12BhWMjZwN4YUK72lxGHhvvEQa2Apppa3w/dPpN5x25h1Hn1mi3LzUhqEMb",
-	"pwU7WVTaoewJVqkwXg3l7Km4l9WxAhJtG772cW6LjUehcoJXsuToBH1hO5SacX3jYtIzGAG6GeYz8+H+",
-	"wJq7Qx+rqviN0JaLFagLKbLuR8GLBbArNsnZ0JrlDYEvqsXlFRMFOVtkpUV+ZRFCoPoRu8GYGrAsiQxK",
-	"3aH9Hxuq2uEHz1qU3Rqvh1uzT24TTp8SOA1WgfEo52Sldij5+KaT4QlPisxWZJFT0kgYJNAt2J0oBZqJ",
-	"9tnG6zdclhXlduCHdPOm6CHmfxiRL+qXbtPsakCucyocO4FRdoLloheyoFwQRWyFeDBftmBmBXgJG/oA",
-	"m4ZxI4usbRTw6E7XFJFoSs7NWNYMwa60pMLWNbAXvranZVbEk2KI2ddfZS/Xyg23FvJqC7mxRjPQMkfR",
-	"90vqpq0EBZrd+wL/0EfQ9N4X+McXy67h34enwzLRHlgvqf/kXE4FRFiMHTKRhKjDVO7Ao7jWaiypTNvo",
-	"IoqR8oIdjc5fn8Zo7ZBQSq2b0x8webyR4PC+cOKkFzHkCHdo7zDyQ7JGKInYj/qw2YxwD0SCvvO1idYN",
-	"8AYw+rHKRMJmojR3+xeiMH9nrJfyvUvAQ0Puc81S/u8Hby4RtbdRSYIumXGAwQ3VK6zzyuDFlN9bZXLw",
-	"6tXG6vac6vkp1F54bR+Pxu+6laPZVPc+YKEsCpqdU9r4GIkKsQqo0MjuowfLocb+ZFiSvbX+nrTciJbB",
-	"qKkmJd1JRyNFdque3QAYxkbCLdJ8jOwS8HHbvDGPqmDxYyxoCvpjLEqbUdAhHh7mhZ3+19uLU3CF0q8T",
-	"dnF68j/HqH+tF7IhLoCD+BZQMhfQ0whBnNrEijjK4aUmXNcwn7a4MM2bH6cWcl2XtpFeQzk916LsmNpo",
-	"HgV3AHrCZYZMgOZj5AXsqRLCiX2L3izwEgNgw4U4XLrVmJ96mOGwKaldTBIyMCAvnmsBebzmsSBFY17I",
-	"X+cifm6XnXKt7wBLwjyDAH0olSKDXHszX+oOXS0QW8t4xV/cSnGXslLlgvVeDv7SEkq7MAPvdMUyLcN4",
-	"KRQhgc8gNAwOmu8WYCh40XJocbKofniJ1wo5nU/Dc5+SI1ovOQ1jgWhwrx72rVku+P6qbLkF2VXbaTFU",
-	"fnj5lJcgs1SrLkCwB7fXntXXnjntd6tJcP9DSWOjP1V4fMvcIci47Qc+FQV4qSJXxbU2ItjjvpCFMrg4",
-	"PWVOgkLBb81FYL8fEEhdjM5qBFItZ9zPd4UZ9SPVClLrqIkfuVzwzE0qvtkjAcT4tQMnJyS8Pnsj94/I",
-	"+ICpxAs1L6Gw1s17g7xFx/aeOaU6OTCv5K2AM03vsqNsKgkMd8UBd6YemRredLBKLeNovyuYehXTwTev",
-	"+RfzX+Dtm5GB0x7VMlqYA0K7fZawvcYTgVcjCN7My9JcZlUhhqwQIgNlC5o3YVpBLuv9TCK0JTVDyJWl",
-	"mOV8bOypI3ZXKmN7UWPuSYgA7cOFhzJkuRnUFZfGSM3VtSzs2TDOJThQiLGj9/7nt2/eg8/cfpQrcB2Z",
-	"s4F+w8fQqitxfHnwoyOJSk9/Htm6LOgo7Q8BoZeGBrUF/3HALheQQVmbqctScDdHqf04dehmwMGRyzHA",
-	"iYtf5zw3p5gq3FEHSct/aUr+hUOQQtzsiI2NwV6yu4kiSGt77k3nGkDOIPwGP8LqeA4ijNLLTuAXec60",
-	"0BryBcOjNvTfdTkrUc1b23ljT5rZsy449wgV+TQuVJmPXZVvdwIWkUIEdvm4hZ0GU33wYCev24N/oIP3",
-	"W9Fwvzzo4JU6V+onXixoGvQTqXcxnpeyWuwcfvzUcN5z2DVGi3hha1X9Xuvn6lqhsm/U+WfiVt04pxKq",
-	"kUgfWAbDuhnQqqCWzQMYgRniiDTO16mJB/IH1zQgiqQ5YK7xxHgQ6Txq07MTfiswQ2Kb5vOQ7K3Z0tGG",
-	"ctMkLLHMfdmB3X8E1e0fP5m9BhQbja4a7urlVQG5PjaTfqbKaidBYkTLh+iYxA7/OvjrPuxiGktj6AiO",
-	"26rkMk8cRczlIirSN6f05YIFmx3qdci/cmRa2Gmqn2mgE5FCByAWxJqD9fOZ7TbmIcEvS8sJgjDNQoe0",
-	"SVDtXhj7Sl3RgRQOMBpIw0BPfC2DulpmyI1GHKYSBV1g9kZzQMs2WAas07qFjLpX51aywHyIQRsDDgf9",
-	"e67g5TG8l7eigAoAh86BIMPQdtgIgi80rSQUjeuwVjyhCbHVcdAkr6KJD4pMlhv9+xIOsasUp8RoFDRp",
-	"jF8t/M6RU8H0jMd7ECAeGno5nZeQSN2Megx7y1X58oo7JEeL23gpqjtjWyEE1FTwogKTKkPYmincCIjG",
-	"xgG6gEHMS+GBYYKhesCb5dGOWhHJ69Q5ti+CZ/Y8Q3XM9XA5HHr4UsdvMNsH2inGfsfbNKCZnIlcFgjg",
-	"iqX4mAZURjANritsr6mnXyKuAQsEkPgaIOWIn82D4X7AT3CF6mvv42XNQtjAeoBp9vgxBbuCVj2jwLJA",
-	"KeDvslo/QfcjSgC6BVwrqPx/+/Tb/wcAAP//",
+	"7L3pchs5uij4Kgjec8Jk3SRNavEiRccJlSy71G3LulqqutvydYJMkMyjJMBOIEWz3Y44vyZi/k7MK8x9",
+	"sPMkE/g+AIncuMhyuarbHdFFKxOJ9cO3L59aIzGbC864kq2DT605TemMKZbCX0dSMnUsIqb/iJgcpfFc",
+	"xYK3DlpXU0aofk1GImIBmbN0xLjqMq7/jkg7pI+HIYklkYwrQiUJ6b/vvByGnV4raLGPdDZPWOugJWOe",
+	"SRFHraAV637nVE1bQYvTmX6r+2oFrZT9LYtTFrUOVJqxoCVHUzajelIz+vE14xM1bR3s7O8HrVnM7d+D",
+	"oKWWcxhDpTGftD5/DlrHVLGJSJdn0H/dokamBblly+JUUybVBzqP66cKPw851ZdxoljaPNExvCcxl4ry",
+	"EXskiZ5C5SRK2z2iCRvUrwA7/LDNQgb9/vqF/CQyBKfiGi6YylJO1JSRlNEo5hNJxBj+TqhU5IxM9Yc9",
+	"cvJxlGQRkySUbCR4JMOAhLOYZ4rBP5N4FquQUB6RUN7G85C09/p9gDNY5d8yli7zZUKvrcKCYh7Pspk/",
+	"/ZgrNmEpzP9UsVnzMcSKzWDnySJW0xgXZIGouPlTpebnIlX12687Wr3va/b5td6H6iTf0I96dYRnsyFL",
+	"9RYzrtKYSaIESeEQmrYKdrawVREb0yxRrYMdffDYM4CBAYRV+/gGj+w+kGBOuwEW4ETvAQmm121g4Uyk",
+	"atoMDAAHYkwo4bohkSy9i0eMiNQ8UFTe3h9ZKtEdJSJrQJYwwsNf3/Mkm8S8ec1zeO/w0AGcm104bMhY",
+	"pIQSKTI1zXcCPwugdT0qM9/hywrVYPWbgN1usAvrVp2yu1hkNdB6OY3HSsK8VQzXnkdiQWKuBDycU6lw",
+	"E8wbxiPdPJZkRvmSZDxWktCJCIjBFvqJhpo6/KY3zAG44ABdi2k8mmposcsDMCdCTVm6iCXr9FxXf9jt",
+	"32T9/s6TuVnPHwY7/ZBM4jsmyW6fmGa614gqShZTIRnhbMGkAjyx1OMMdryWSdQjv8RqKjJFQtttSNoi",
+	"BQxI+h1C7dKnVBIuSDafs5QMRcajgEiR33Kp6GzOIiKTeDJVyZLQKaORvfwTqtiCLh9JMkrE6JbQlJGY",
+	"AwKImu60nVD9pe7XXuoLnM6f2LJ62keaD7ATsvN+RP54+faMiOF/spHahp8xHXwRZF6OpizKEnYa1d9H",
+	"ad6TuET7dwZPn7Dhk2fdp7v93e5gwJ52n43GT7v0Sb//hEa70ZD266dtu/wA62qe+likM6paB60sg5Y1",
+	"k0coug8NMADo0wCPCbgvDTC9bkMDLhG3NWNEH/l9EWfcgONM/w+P6i+ZOpJxxE7rTugEsQEiC8lUl+qm",
+	"7rQOScrmjCqDA40YAThcsjuW0qRHjoaw5BmjXBL9cKlRWmHZ7wY7wWD3vX4yT0DywEXVnR3AWL5azUDJ",
+	"AhjGXD3Za61mTICNOcVPDR9jmtA0pUvdQKolnIjuV/99eRvPq/tzVsdfaQgMYBPmdBLzCaJIA6SNMKn7",
+	"r+W6fCarHpddUXnbhBk081HBCk/GT+kOfTLoPov6w+7e6Mlu93n0nHX3h9FT+nS8w/qjBnnhi5GBnqu+",
+	"Rf8Lll+Z8lueLGHOEncNSKgeu2nfzH3Ip5Cvcp6lE9ZafwP0lC4VVRvMCYh3DDRMsYDMqNJYkoyoZN2Y",
+	"S8ZlrOI7lixJO9RCdsIUC00zScJj+6hzSCi5o0nGiJpSpREDF3hW0LV+sNfvNwKLbtOwajts7e5fS5Y2",
+	"QUomNTtWhJSdWiDQLdeRhZX49LP+Us4Flyga/EijV0j39V8jwRXjINXQ+TyJR1TP8vF/Sj1Vb6mfWjMm",
+	"JZ3AWdPRLZ1ozDQXMlZalk/ZOJMsOjD0xT2PecQ+4o4rIuMJZxEZLgklKs2kYpEm/oAB3Fr+LWXj1kHr",
+	"fzzO9SaP8a18fJKmwiyphk2uzmoksiSCoYeARzX8BJrh0wyim1rGzcSAdW6c5qF+OQUUQyUZTSmfaC7p",
+	"c6B39IL9LWNS3XdH4TJ4SB3QF5llEmZONfMPx0mGTC0Y42QA9BfQ6QNtX4orIMBFJxq34I7E/I4mcXQI",
+	"J2tmDEgCOXQxHjOu6RMZxyyJAm8RIiVpljDcokx+MbiN5N0HlHFiSYZMjwkCTZKw6IE2QYKaQaS3egia",
+	"aNK7JGnGecwnADiUpBpj4PkY9ukUJwErybVbID0AxGnCrSl7QkHM+hy0jgUfJ/Ho3uBy5Mu9jh3VhxIR",
+	"zdW4qbOPsVTygSFkZGbvqAYjoyxNNeOB+LQdZbgQy6HZ6URsnjL9XEspZgVudwEh6/tnnnRgq16KdBhH",
+	"EeP33SsgKDSaxRyQrobupWYZNYQjfRFzlkJHD7RPIw2RKUBQpqaMK9iKiAwzBYgnFQkjkWCIFGmSiAVO",
+	"RH8Iiz7liqWcJjjMPRduO4GdZilhujPSdvc8InvjwWhn+JQ9p/1oj+3vdx5gA44IcFJW8jYSJmKPiCka",
+	"J9KImU6NofGdmJCMRyw19APJ1SOZYyXEtGdCvdRC7n335EzkFxSvi9E5P9DR0yhKmZTYr8jSkXfQcBft",
+	"Kk713GaMK3bvtYxSRpVGgmVdmKG2cT4EWTL1wEgAODSQPcSMIVkEGL5jqdR4sKhhyHdhmMUJzAdBwt29",
+	"R5J4gxFJl9KoYTS/J2HfzukyETS6EuI11dzmPTfO0GoyFIAhR4xFkgz6e8/2nz4hw6ViD40wiwORN/GP",
+	"sBwj5l5zekfjhA6Te69IKpFqCgnMjOvtsHACmgZpmUlwQEJiwQOiqRKd0JgjbXqgZdsRR5QDO6WvuFHa",
+	"JwnhYkGGbEQzyWAi9XMnbUAYVNEhlQ5NxJJEYsE11cs4UFfdFlWcUSyBao+zJNENxjROgIqQsyrbZkky",
+	"HWtGJbzQf3SP9B9hrga5YCMBIjRicjGjKh4RwUfMTZpyudA0BTbxkMz1MFr4XkzjJH+70+8bsXTKaKKm",
+	"IUlRvzZlNDKWQG8KNRpRoxrE6eK1oGYJmpzJbKSBqyBN7N9fYNBimhBvKF+aqyLvzaiMRiLjytDfWJJE",
+	"jG5ZBIgDSV4Sg44G8aZZIOo5dDMaJyzS1CHm0p5ZzMkTpy19KJJdnEY+UZE5No/atWwwR2wD1y++Y9wz",
+	"DTnoequmLHUEA4ki8APjMRup+8FHxlWc4GTNSjR0uFtegI8n/S8CkGuumRuRxn+/PwXTAjIadFIyp1Iu",
+	"RBqRSMA2gBj/AKd7nLJIs2A0kXoYJW4Zh72exVLq65qLOICUr7nM5nORKha9YVFMr2Dx91ufxzDrb4ne",
+	"SHJT+P7jLLlpOfnYjnxIJOMRqQz08GTpkSzOTs+ExQCaoIHnIgWjiKKwbxKftinoGQOi2Ef1eJ7QmIMO",
+	"bmZ1sJp3d5NFT4fRiEn5hqmpqFGJ/AQssFGLaJjVDKHGqCHly5C0HXSIlIxYquIx8NSdgITzRVRowJOl",
+	"fqxbhaTtNcZXcAe4hux3LcqXraA1X0StoKUbtt77ejt8W1LrBK0jjco05F7PI6rgxGkUxXohNDlPNUOj",
+	"YiZbB2OaSFYBR6A/oLmksNpDQhVJGJUK9hmE6B65orfIUTGDOkFmGKdiBs9CeBgaLZLTXs1i7k9gELTm",
+	"3p+fWhTO4MPMHcIqECocWBmOfB3YWTyZKiKn8VgZdk6kdRuXMpqgRr3w+TlV5O2qzwSaRerNwWyBW9Me",
+	"4EYFZAd2JSC75C5mi4DsARfRxT/2AdpTkYBOEJkBaz5E6HskiWRSs7CygC53PWv8/lpLvHmE9qsaqPkl",
+	"VlNUDd4PdtxdQSFmuCSh0ROGdQBFhkzGEZMkVg8EWzvfYeubwFbg9MHNamUlzOhl7fIaoM25gXdulPd1",
+	"sIxOaxlSwxIYbOrQ1mjUrRzSyI7UZA0aZuMxS0HmRktZoe/BTn+9Ucdfer4EO3bjJlzFMybnlFf3AQ38",
+	"6+6BsYtDN4rOQAshkuheX5ZWYboJ7EzWrgGsjw0H+mH0oCf6zTfHW1Sw2U5lUazcDpUtVsw4clhBQTcm",
+	"KqVxovekuJ9GB9aM+pETLw7xMmWsCwpLzy3C6EuGFpmzO8bVIXBPQ0bYbK6K3nGfWlb1VXK1VGxW9J3j",
+	"bPEzTTK9Bc/6z3Zwj7wng1YdiQMjdKyWa5G/3p5L21h/CIqyzT7Dpnp4d7hrvmuGgrwLNwdvFYE7qtUA",
+	"cZyy7dnAI+4z992IjWPOIgM5AExF5Y1knkMUzPkbQFb46XMIkjsXnPXIhdnKQIsFoMudsxHy2qjPA7UX",
+	"WopiVQLFXEg6z2ZzskvmWlzNUkboUIC6KGVyKpJoLaiVJOHr4+OTy8uAvDw6fX19cRKQX44uzk7PXmnJ",
+	"4fTs5duLN0dXp2/PwDWM8iVoFw9Bn8Mi40alH/XIEV+i2ogl0jcR5yhuQVOOvkYVDHcPkC4B570A8nUs",
+	"VZ2H1ZxO0GvSwVfMZGC90MZxKlUVnqBxwe1j7VoQQ36uOngooWhyvI6QW7cOkP0t8KF3ogwIHaVCSkKT",
+	"BNZTovJbkXhvOoFZZ/Oeikk9P6PvMOynUfRrcgJW2QU4GYAxTHN/Y5FWN9cS1C0wXiOTfCz4OJ5kqTFA",
+	"AutX65Dgb4Ehfn6n67ZANnAA5U2Q1eUm+SZuDk125yvwVFqK7bxx/obYxGtW4FrVzv/Swzmbr8F+9Zrd",
+	"sWSTlbhh1q1m2eQah2/hunOfogSEJgu6lB6W00jQ+Yb4mhGDRltBy+DRVtAyiLQVtDw8WlSZ+C/qVCfV",
+	"HVlxq+xC9JVy/hrVo4HHjYSA9B0pIIOcGOwEPjEgewVcslcndlnhcgvOpnS4OFHTU/PpOspRc7Yeoqkc",
+	"78EN75Lw/Pri1UmIrsbzLAWPuHkqtLhN2oyOpvAUrO4d+OD121evzkKSiInfFl5dXl28OQuJVCmjs8rL",
+	"v5xfvAqJXErFZtip+ejo4so9l4qmKpvDm5eXV2/P8zfTTEViweHV8duz459CcCwoIzL7/uhF+b1lcnDY",
+	"4590D84XwojfbcbBmqRhKIol/Ns6OHfsh7pr92Gx14ufYZHWVYFNYqlA1GzDylwnFz9fn+XtMl5sKeZz",
+	"r+XL13lLNB7Am7Ofjt++Ca3vvjky619mWrz45cy20DJLzHEnPLuZaXj08+u6hsVm1+cnfz4OSQYaqeJQ",
+	"P/4JXg3p6Dabl2Zx9fIFdK4cr0cipl9H9r3e0MJ7GkX528uz0lvJuLIvj8tdjxJGU+/jq8rHYBn0AU03",
+	"e9HQzIe68z+9Oj0Lnd9Y7Lnx2PfX5/l73KfIvrp4k78C8Mc3Ly7P9RyjWM7BEbE4Nf32RfGtP6OTy0t9",
+	"edhHz3MjBnNj3sXJ5eXVeV0bv6Prywt9CKAOyjf/+vJCXxJ4agyh9rk+UnjuH+XR5dWL89CI+CqlI1Ac",
+	"gjTgufJYNKLh2jeGGVC8OPljHSgah8HcF10LFhMh0NFsCSYaPSz6QLcN63tAQo0+w4CE9sOQxJHEv6Xg",
+	"+EZDVNi54R5FA8TYClqA71pBC5Cb/tV4DP4+urjS9E5jqVbQApSEv0cv9HuNYPAX/9aoAX+vz/D35etW",
+	"0IJrDL8vfjmD36Of9XO4bK2gBTdLP9fXCH+hP7gY+Htsnl9emV/9HoAVf6/P8fdCjwPwZn51OwAh/L3S",
+	"7QAS8BfmD2fdClpwtrgfZt4XJ38sUnO7BVU6btHIOcK/rKqNkpjf1rD6JnoLgg7EJI/68PxFFUvpCECk",
+	"Hb46uSKPWTRhj81Ne5yIyeNPGgQ+l735d54MBju73cFed3fQ7e93B12H7XqJqJfS8OrI+omCG75FCppw",
+	"2Jtm5lIUQN619DyjrmnU9bGP3lbHMlZmsZIjdFMMcEtr+QZ3HBCa9Xs9jXk++w0OwwTFNZyFcxX9gq23",
+	"81mx88dOodakc1nNMKLkdqrYrFVrqYWZY7ij1d0F5JYt0eTjAmNLuhXP69DIii68oSXmOMdWRSN1fkqO",
+	"tWx9VPw6aGlilVAT0N2qvMYepd6xGeUR1YDjHtNE75tII5a2Dlr7+bFrtGy9LoPWndEtuo8+B7k+sjB/",
+	"0D6W566bgUV1NGJzRX66ujrXvCJnALmS1CwD2hh1p53eTqvC+OdTQ7Xn5xVAcDyNkyhlvJ53v2XL0kk+",
+	"kmRkPgmIBLt/jZ7A69SDb9/lWH9jrN8QJOAUuwZ3fMEVcKO/32DdR9G2Bk1/X7ygbhPZQ5XS8grNt2nj",
+	"7Zlns3lh2VulBoDXNmDpQXbIqYjLijnnjKoEAX9O8IWZsRT4USV6RM+DgH44RmCe0aVmyEF2D2GBIfqw",
+	"kBBgNSTtoVBTYKDwQrAI5J+RmA1jzqJDQjH6N+YEWqJus9Mjb7mWKcFPVTN6t2wJRlDEQtCfZiWDvAW+",
+	"uWVsrs8vTp0fOEbboBccvsmXAJ5+yEsHRrjXvXChrAe7omXLRem+Z7M5uJojZ6/0XDSevmVLiEQCjb65",
+	"uJ/gLqd3NCkikkG/Bo0kCQYV4Ad6g/Loxbq4mrICvqCgK3b+y9RE7rkjt9JsiXg1rq4CpQWMVh7vNR2y",
+	"BJhq0+yQmMU7B4JK/g1/5BUDOkN7jSYtAalExXdgDsD9FGMSenMND8kkvtMvAPrAMTKKwYRrIUd6+vbi",
+	"LILWx+5EdE1s1Iu816MkpuAN6O78lxHkFw5eq6S5cifrSXIFH9yyBqVdxuO/ZcwPhLZQckgG+rh29ve1",
+	"xKZ5MdCFc2GdDUqPFRkmlN+StuDJUl9ApQ+Cjpi75YUTN3dlS/TortY33WJ0EW6EOESNnZqDKKFwfSrr",
+	"sXdTLDgajtylRsdPWkbmdda63zKyqIWSSp/3gOfNOn4gAFvFVFfhKSCgHwV8FCtZpGUlevR1aErObQ76",
+	"dbxmDeAWx7MdrAJnayMsMVKO9drYvmE7vMxmM1pn9iuzSvkQq+Z3TlNWZybEEE84kQIbfUhCniVJaJKZ",
+	"pELU2DLnrlOaJG/HrYN3W67tfdDSo2CQBhrSVx+OGXHVSm3nq/jCUrojksR1ptoHQiYXJ5dX5Oj89KHx",
+	"Bzg/NnX8xUjEk3hWmzyr92XV6YC/y0pGorpHRbUFW1huRoxzUV5wtlKYP0Q0hBx0LAklOABpS5bGNIn/",
+	"ziJ01kCAh3/qrztlNQC4V+w905Jg/Hf97/2+jReuegpX9yFHo3UAWjDF6OF75ASCZahSaTzMFIN4x9Co",
+	"B0J/KYGJh5DA/g+FSCBfhZ95pgzfBsXWwYl5WYOnrbZg9UFV+mQfVTMsb6RreNDb46sqKh0nhk1rykmG",
+	"7xFjGjiCwyptU13XuTan0vtNS6PAmxZZTBkiKARXLZuaaPvc/8wo4PUXraAFioCintm8qZmA8Ymtblg6",
+	"gRjEJBELFpnBMStYNmNpPKpZ5JP9/d39Vr2wXz/M5Ywmydbj1AKcU5LVC01e99JYdkNPQxZWh2lWtm2q",
+	"6nF6r/KUjFBF4HXgJx/wEBDNb3NJ8QvqKKWZ8tZB63+/63efv/+f/9bgsx1pKWVz8DIBhUNr3o2ImqYi",
+	"m2AM+tH56Wbwho+Cpg3alLuEyCBkVuOo1h/jWHCkHETcsRTTh+WEoECSMfgZI/sgMA7oAeQQSNgd5aUk",
+	"WGjW/kmpOfnDH8gNLummtZKXrol68zlc5x6SExxHWiSZiiQiJQIU5EFb2EifKNiMIefSDz/88EPYOURM",
+	"gEdpE2hAaia1Ca4ukfAiswttV/K8dbJmExGx6inkLiv0DRwGrVxnQqgOQVBA4AQbrbS+kIYofQkpCww4",
+	"DNlI2GwbMEea1NG6Qf/BKd0GosvDkLhTK049LIX7tUnaV6Zgu0/6/d87AfvG1GnwW6VOvztatDWeXo2f",
+	"bZhtvbrmkYToVIsRoxSya8JijYMR+ncBZiGhJk6hhUZ0JCkQrkMSWsrlmtXQLv+8jJACKcKssmacCArJ",
+	"e61qumjU1CO1gtbp+d0e/jxpBa3ri9e+va7Al+Q9V6ABN+rn1Wqx+kgDMOEghKLAWCO6VajUCqahiVnY",
+	"Sjq1cSWroaiZsJ9oVHyJX9XOEpkOK25aWGYmR25i7FdyKhbSJCMwoZLGSGucBSPr9FGcfVFl3q85MJe5",
+	"pzo1CIsQY5OeEbPyWCfc6km4QIm6sKNpNqPoP8c4psO0XvN5Wi7guIrTb86Cs+5E7GzqzgTTqaO23EuH",
+	"thWslvIU52bR6saYZOoIzV+gpjn1WSqHDL1MyYAkg2aFsbsCoymDnBGQa0FirieDvdIsKSnbPrXgWeug",
+	"9e7TTSuiis5FzNVN64DctBSbzX+4aQXA2Y+USPXjfm+gH4jxWDJo193rf35fGx/TbKArZYA+aLYkkQQd",
+	"7CBrQorJVNCUdEhoIoWL7JGe9cO4as9ZKmPImweOyMA5114kly1/dSJVn2T/75ubj/1+9+bm407/5ubj",
+	"0/H79n8ceE8HY3z6Q03Lzn/8W7Pn0coiANikZvIbpLz0L5DJoGlGbL5Gp+ac6nRvpUtSvRrVQGi3z/df",
+	"e+FakDQrxTC73aiMAFnXVubxlSYr9jyesyTmzIib/oC+h4yvBBHRMJODL3BxKR6Ine36g6k3o5hgpY1t",
+	"KKXDXjdZ233d9H6KpZZsXJDqGnTohTbUKAbQe94RKTAwShWPSJQBqgMltkgS1Ho6EfGAhFOcxgclQw04",
+	"EppaFj1iiaIaO3g9lr0QPqGr7gugqxcnRy9Oz15dtg4G+0Er77t10Nrp7+x1+/vd/oAM+geD/YO9/V4f",
+	"BCQXenww2K84afh93Ddw1Ouj7iRObVJK4x5bBZOSVF61icQ8WlkLQDcgbWBmAuNcLVJzX8tZrsENsi4K",
+	"u4Ilcq/JFQKJ5Yitd1kNMvOUT5gNrjjMoNfv9VsbYkrbg9P2rLPflHe/xh127r3Z6JpWTnSt76gdYeUM",
+	"Lz3/4+IMmz2THRFPPO4U4KHsA2tylGFwM2YU1oACv55vMmpuMBrhIRyV61b8Wkxifj+e8NpmOQHmwgpO",
+	"dRZeI1JVCaYiMyEVebqDyf00Wru+etl9RtrDUbqcq0cS87l2Dkki+KSQ9sS7R7ujlKnuuR6nD66WLv+2",
+	"537p8TFPd9Y60mQmAdaKZB7o6VLOeV2645CeZEtOxI1dFEebzk4apWUpRhgGrs4+Be8/ox6BdUyNYjRP",
+	"OVNYQsGkboXtz4Ev/uTLfS0mExaBPjKDTDLjLElqkzVBuq8m3gMysWBGsABSyTMeWYN7aLObGf0VZmIr",
+	"7vpfZ8/v/jJ7ufzL7OWT0Z9/3hv9+ecBe3V2N5pFyV93/ziNfvnY/+vOy+Xo1cf9aOel/OurZ7X80apk",
+	"Llr+iBojndfncbH7h8PYDQnMwdWd95smgRM0fZDR0DpgJAl6y1i1PkTKF2oebSjLgovCgkoSlasVtC5N",
+	"WJM+mHkqJimT8ovEVCgwVM+9+Vh3I7oAfRks/mUYEnsyQYhryo5AEnvNgNdVQVJU3lZ3Hu1FUd3OM9AE",
+	"qkJdE0nMBxvd0XjbOil9Gu0N98c73cF4d9TdY3vj7vPx/n53hw6GT9nz0W4Exow19Q307s4ZVc3pEG2y",
+	"dNgrr2iU3qNDwrMkMVqqwi5adRF8pWXjmGcik0mRTd0tleNq8A5qupewIHsqbiXNkGFgrEYarIcAcgS/",
+	"jyQJNaudoQNGaFJrh8QmKCXsIxtl1i3bu2Omvou5faHbS9debiJ3ZnOMHl4tea66YhjTdMrHwmY/tDdk",
+	"/cW0jSHUq86n7MKVSYLk5TG3sZboW5oLKaglQ+fOWBWp72C/vy7DVNDCQ1g3bXPMl9jYY7rrL21s0YDM",
+	"9SuQpB7+NquPHEqocu76TckXQz/ZkDU3DLkTnWGP3VK9w2oE6ysqbysKw3oAh+zwuTowL5CFCsAQq+LA",
+	"VCCVtHF1pynQUQh6cE1RGz5MWZ4Jz30J2j1QzRkuEC6CZ7jGCdSF6qzVRG5w9L6if0NVZWHqcoVLmZ78",
+	"OhUlOeIk47ccKK7+XqSuZBS4lIc4XOiMQmVG+VMrSxPPhgCBXAePH48YVylNDp48ebb7WDOyIu3aal21",
+	"cVUb0SyD5GpIlz5xQ6TsIoye1hnwRJq7TtRQOsGZcRWt0LxPmxry3getj10Z3XbzvK3lzlbqa7Eown01",
+	"tYF1oqQzoZ9ZdZsGabtlkrT3+s87PXKUK3W9nc1dFfMUCTzKUWNj/cTfrEbXr47oVlqj0NRw+8GKzGsE",
+	"uW04kQBzbUJcx+5gf/dJv98nbUqWjJZ0N5rHqJbasj4F9tut5IGyunMjFuStcS87F6l6m4LtrSYoS6Qu",
+	"VbYBtEeQZp4cnZ8abgtEwliZqoWcBeSm5RvSvQoG1gCnNyS/iG7x4M23HQcWrEmZ7JkUP7/Xq15sk+a3",
+	"SAsK+UgbUosymlSjd9ekLC2dZj5M3bEZZZVRN62gsKXAdg2YRsWUp4V1PuORHyDeDv8Dw8P/YD7AgJuS",
+	"UtyAcA0eT5mpZmcq/ICjkx7T51fy8Yq8ivd8hXqzuVBUdfNXhPCvD4rKVZ01RnNTFSPf2UNTeVExqfAC",
+	"iFmsyhYOpyvdRrNj9ntFpiEDGa/FpDZXQJPeMRET0JVxJp3t8/rqGKu0aqpAiVRsXtJD7vR3nnQHg+7O",
+	"7tVg72B3cNDf7w12+n8lr06uiEay8uDxYxfHbz7siXQCuQaix5j3CfKfB/WdPev/1VTzumNpPI5ZdED2",
+	"3DGbvZfbOcdWZZmtUxrUo17c3/pTQTUc5nneEuMYX84Pv0s9KGeLB5o4lEyTmjcZL1GRl3v6eIH3c5HE",
+	"o6VxGxqPWZojOiiGuus0zTKvbprvAd9ddC/ZQ+9DOV6qfKKlfaoFITY7zjPe1+H685M3rlCqqXrh5cjH",
+	"+n2Q8B9xvolrgPScmlySGMvHXL2+JFPKIzmlt4y0aTVZ5qC0Z139vx9PXp2ekeOTi6vTl6fHR1cn8PSG",
+	"vzk9/VH+/fj46OfZ5Ghx+uPR5PT6z71e74ZDg5OzFzUfrcfJ58YPgavG1Chz12RF4pFczJIlFgeVcaYT",
+	"8HYoW2Fi/iUZGLzp1Z53rQPU6/iOcavDkRhlZkqzFcsy1SX99NN7WMZvlYY/tPFXveK3qHCykQmhKeiD",
+	"cnlnI72i3s1zyKy1QnODqbequhs0IudySnHItfoaPbYeY8XIKRux+K5ubGu1bhp9sL+zs9EMLjfQWg2X",
+	"BMsqeWpAPHmsoqrEBMTl7XVWWKyoOn6YsshqEJuqNx2dn4KBQOIF4YxFmvE39oP9/q4piORXXupggUV7",
+	"s7SQgPnEDhGthHQ2ZKnTXfrSQsaNB118x0hbMkbCgi4tPACshStCLQj0LQOn/fWTk+XF+TDKy+YaC/Qa",
+	"FlR3BaXPcPGmoiiJYqw1KpWYgx0pnrGOnfskZYyHPXKqyFgkiVhIr4hUlB9cXp7rgMA3pkBXoexULI2r",
+	"Ko98ZAQwKe6YqS5l+WfophW0YPtA0is5ntoGFdQ0FVI1V+HWbx/JBja62691N4rnR7bi0cpOT8/v9mB5",
+	"p+d3T/IqSSXkOni+0xs8edYb9HbAYMCe9Q8OBtsxepKO2Zv69PYOx5lkjwZmu139TXcmIhaaRAsjkVq9",
+	"iAEJLrwzRaW8LGIBw8ZV8Z757sXK0I2iL59fOq8dWlc772k5PxdKAJpia36U7AVYmE8/+HFFqrSztY6F",
+	"xmDt5gDp+kqDn0QTRmwN4jqL6FxfnWZtCiLcQn50c0BtkSIDp4kSJugsalSe9Pd7O7WID0NS10pyZsRH",
+	"rtJhvby2xvaOC/TIjIfvC4QvaKLIxSOpBRrv/hYvnkPtHvTny67nM9Azr4Z/8t40ehBa4JCBta9D+AZm",
+	"ekwzXuaZrLci+zhPMd1Xoui29zo3meXHY/0F1x2Q59xk17dqWzZ1bdl0615+tW1bl/jKr9S/jjVduTPA",
+	"Lb+gitaE8FBFCXUZ/JDDLepIa+Lmars64ksMMTBRCWabnElELDhBsaxko9BI4lKfGvjYDvp7O58rMSx6",
+	"xOa1gUmyWvelWeuEy61Sy1WVUlaiItPjF+Chko9d7WLX6nxRUkwZVg7nVLPjggc26gmkbc0Z50xKxjVo",
+	"xxFz33YON9MEuwU+6z8bbKoY/lJFcC6DlO5vg2ySFzRIc1lhJu5KS9i6MJEZr+6UjEhQnWOav9i8KMiV",
+	"MfhBcWFP0HE6EjTfla5U7nbb7+0/e/qszqa3cdWWtSV8/OItdpErdsbLtXIv6yx+bnKCVAyzbzkjZt+h",
+	"trjbvVu2DErOAwE4t1u7szn+gBgARjXqHUtNxQ4tC9hQTWP2bQt/NBu8ZMV8k2Hkli07jefzqWVG0EfV",
+	"7w92APFb17LWQXdQa5CtnEkF8p0yGBjlWTxKhYkYDkj4l7/85S/dN2+6L16Qn346ePPm4PKyN4b/haSN",
+	"SJqE7lhDKCsTusEqCWYr7t87vcHO7t7+E18T50OJZ3K8uYk+7X3u6p8d+0Pw56Dwc3PT0/948rnWymg2",
+	"ZE1Y3qdaF3s3MyfEueBcldfozBNkIyiBZ4c7ex+w6hL6Ve9k4Qau2sOK3/zXuLn199Uade7nL+wbeDxD",
+	"lRIkqwuvM74KxT5+pJKR64vX1YzIVQvxauNFwYstjbcm8SlLGEWnStQaHJIQbUYlhZpTKig0LzJZSq+A",
+	"X23rI5wm9YckkvVRDV7+pyTJC71LExayAF+zcZwwwzXMUPipqgyiQm872xRLrGfHTDVHrOWIxRtdHUeo",
+	"MItuFsUN1K3XMlTAxRmual2ggt7Eej/UVCRbOKHCYazTI2OXddNodjo9yl0+rNLb/J32TKGP6/MQXdAg",
+	"6s8UraDKKkMty9cJSHh1+ubkRUgskgfNCVkwdhvRJQkjugxBjxbROLHZQrIk0V+enl2dXPx89Do00Ugh",
+	"uiq4Su14E6CKFfCWNuIIklZ4lbh9XYHE1LNUoWIt5zs9RyLj6RVYjyIADRPa71Lb5vX1wbWD9SY9dLmU",
+	"XoBUaK6nxuN6465OL69Ojy97dpahXuabo7NrvUiTudNMyHYfK8mSsc0yEivS5oJYLSsoLDs9cqGPAhSu",
+	"Y3jq5+DNezJF9G3B8RHNJlNFsjlUjgVLW3h5/NPJi+vXJxe9Gf34wXiNfgAlVmj0ynqnzfaZvYRHeswh",
+	"WwogatTXllIyThkjMhGql58huJkiQOgJ9fXK0StgaUuB0/k8WfbIC5ADgCflxMIEOu8UXJPgtDANiNGd",
+	"Kt3lWIsoBlbdubfRRKgZ6xAqWBNz4Tt1EmiNBPSLAWDwLgYQd5MJyIC03wge0WVHI/CnpH2ZwV+e7zFC",
+	"dISmGIfXnm7p2bKlf7fehUMvSNdUVjM6M7mRcYZ9HCWZjO9W6k0BlPV1hGtZxCG2UCUdQe5WqggFpujA",
+	"AJIDY1mC43nK7mJhIwslkSpOEjIRNrHQbTyffy3P9Z3B0yds+ORZ9+luf7c7GLCn3Wej8dMufdLvP6HR",
+	"bjSkG3murwj6QYc9NwP036SeS5WPosocYG2QNYB3rZccIuxmpa7F6BXo2XCAJre402pKoYr6x3X/ZL2l",
+	"ql5drFlQDXWN99MbHbdwFkccKk5fXx1X7IX2cj57svv8+doZNTlu84bNtIXXkKq2ghZMFoqtIaZrBS2k",
+	"EOWSa+715qyJf/DOj9scltnNAPCdf89zLLOKjWiIrLHOphtzNb7z/uqwGtf1qmldMk2KMSXHFtIEegDk",
+	"zvRkiFKXZgWGSxJHh5pgjJRBcwbFqYUw6LyUZHNdgX47zIdvhpjcDJoxVAE1geSeo6egoLzTDToVZecm",
+	"KROaz9HFUdQJSzJLFBYSNSwAJhyzbIOb+srQNC/2zK7UDzMkucts4+6drjm+alTfwx1gwwYdYb4eTQmJ",
+	"cIGTG1DJhut2GvmhHqsC7i5ZGjPZUDz7zRr9l75Vw2x0y9ShrxzStM9E6ORex9iuxqfFKru8s+339ve9",
+	"3YxENvSzV+TGQFCMFT58stl3MS8PuNF3X0dDasKD6cdW4Laj4azKUSgN1l4vEsVlNa7mTMSgO7ZYH6G4",
+	"IuOUCVCxiacac7v1vyChlF34umAk5/aVRyLlETGS2MHQPQRyTWH4UME5p73X74OKVGSKgNsizaNujFUH",
+	"fOj2vsc5MVkNKsC0dW1/PQEJh9l4zNIrWzg8DEg4ox8vGY9eU8X4aKml7G8eHAW2fRFzJc9ZeslGfqRU",
+	"fdb/TaQ7YTBhgfqKhdVxuCwuqfrnCIvyOYxfPTIqB8RC4iufuagyPL/VaCgvDsqVuc24NMllarBXp9F6",
+	"vca3oF4k8nPYBMWarSZbLKYmKRTsr89w4+1i+92lfP/urXj/7jp7/+5KvX/30/T9P96dcXx4kdY81A9O",
+	"4/fvXo7x93j0/t0RzZ/rNmf8/T/evYjwgR7ifJ430h/8NH3/7oTBCJ1/2zKQdqV45dOnGlt0k8Dg0d6C",
+	"6iACZSvw7twF+0DCraiQAk8/teHDDx6/X1+W8mVhUoEJEMIUv+V56TUBD1ooT6nfPP4UR5WqlN7rDddQ",
+	"nbOYbDZlbqprairiGaISMfnCUpq7XTNO1+VraiqpWS/V2ILBsebZDEBtpaPysW8THDUHWRmMuFkGD6ey",
+	"iFfeiwfK52F6u2AjkUZfltCj2FUNJ+mVCLdaO3JETLFwt8Vt6/0C+4zexejqGHMi6ZiRmYhYB5ylQ+Mm",
+	"a5Tq81QoMRJJCK41AbEumR/mIlUhqqBtKG8mvVwPh5pxshY50zqWNuNr0a2nRtrCSdQsGV+U3Xs05dYU",
+	"OyJlH6ZEjGgyFVI1pPL2Z/g1fZNqHI+2cjeqy8dYewdgK+HMapZj3rhszYbhsXmlC0bpFR68q3arKXo3",
+	"IPFY01490HpbxIOmurjU6G0oMh4FBFJGmH8fi5QF5NJ6W595fENAXnhcA2Amk+3apU27jXlJ/ZKPsyXR",
+	"tuBehcjSlnuH6/ZoJeJokEH9FMLh+dtLS0jMYOEBoaROmoWtQAf2UsguoaQ2VLgYer2JUFeQntf52dWH",
+	"J4PHXRE4GgrvmXCmPLNsnt7mIE+NYjLS+pEfEoL7eh7Gg/aeqyHB4A6wI5HQDy5xTS0aHmYK0HKE9icl",
+	"yUKktzXhJm1jvL58c3Z10ZMJY/MPzv5r7RAdW0FfCyxC3NpATDWl3H46B1NsPGMiU2FQzl6EwQBrI1lI",
+	"GwJIlPByAoFFNFZoTIZQF5PSXiPF1eE+KVNpzCKyao2dVXEyPRLiyk2kjhFLbPwP7rlz6kc41isQ4zFp",
+	"D4gkoFEDLYcgAzKLeYdkPNH0xszGfPzBDAPRaTPKM737IrWtZvTjBy1GzOZKhs4iihmMU7EwEwqs0xZk",
+	"M5BK00VzcBlXcVIGJ2eWttqFQng77r/GCgYeW0HLhzmQo+OkHLWTf1fB9YX70+i9W7hGHuL3fXGLCykV",
+	"XnMT2ApLOJS/pRvuJVNHmjAfi4zXVTC0j4uL/EksNOVfEslUlwJhd3cAqx4kiSamI5ZyXOBqw57HUm/K",
+	"weLM6nE9LqnBDcjMcwv2Fbuz3sA1URFKqLpwTrdL3t7Esj63GPCakikCuxlA9OGcTlhTqOFWPs44vyBf",
+	"+6pt87yeq9w1dT62Pj70ssCVl5WycSaN6nYiRBTki6zhcqVkqskMBUM/kgQakZGIShJQEnO293hen8qw",
+	"2SuBcQXB61p4H2PRAJPjX0BqZWZqcpe8zGtyyFTB+kv9xK1+vpzkfixSCLAY9PbrNJvm6yZ7Wd557DJz",
+	"oprXYaeFD4ykTSWhWRQrVPKGZz9dnPyxJFDv9XcGg003RTYXjHJA9UjamLNxJmnJbRAjXlkEKvYfaUQM",
+	"o3NAPt1YHIFJ/1kCzCPpH2AlivwuQlKDIbPlNHD7blqf610uNFA0OuVoIo44fUbTWxZpcjlkGEmcU6YN",
+	"QhTxBm6RQ/shTVtx1PJhJzDXMaiNCnDn6E3b7dMq9II+A8abdQungV8gfWQdvTE5ZmGjD50FKIwjGebs",
+	"OSZGQk7KpEMt6/qKJKGaImqlNFqI8aqN8qruiJaOjizK2xgTNuG/VRFPDWTcxbwbVgW7jvkEnOQPSHO6",
+	"xrx1W05pCr6bjBOpN5gmueYf+8KOIN20/qbzZRE7uBgLnu+bdvahtFe6rwfJRlvoqc4KCrYBT21VLpdD",
+	"2qHzJDGMb0jgspRUVUFV11TWVAW+KguzkpqMpprzQN2WSS4t52yU2w+gus/DKqh81rhOWNxcfwUgIVfc",
+	"G8OCuYkYUC8UUVsLDXhna/jAGvXZSlndiwLcTqF1jySv91KCbXUyjTqyEsyu8aetdcncJnNyWSe3ao/q",
+	"kvDdT9vmvq5XbH2RRssBtp8XtryrtSjHIu/6atMZV1DubyhFkinm51y5dzl07BR/y5XQy0leNq5c/uP1",
+	"y5cnFycvAvLi9PL46OKF/icmowlcYpiAXJ9dnpxdwe+ZfetbjZqElHbqJ3/pQAHEnMx6ry2+gKQq4U3W",
+	"7++OCmgbHrHuKbQLy4XgTdmVLevJ6p3cNtPN2iLtqwq8OqiRpvxNjWXU1hZdm5xTy1cxk6RdH6JRWtg6",
+	"NstxIzVI3kzWjhiYiC2MYdkYwxcq/qyj93FeYtWb2eo9vaCqrjhJah83+f+sKT2UO7uVsDtLyZylsQBZ",
+	"bxbzTOm9AQ8bqjQJNHcVQmzxPZSijBXq8O3Ecd41S6uOV6hDFEDH95mCJ/HmJYs+tQatgyf9oLXfOth/",
+	"3ntWw1qXo7Rg4rWHUghArjLhtS6OGNp7DyfHwb1cHLubfFbWkm3omHhF5W19DcQ8gT0aA1zac+Pk3iMh",
+	"49EVRhhp7pF9jNUx5O6hKdMURcu+TjKuzz5hethK3LXjVKfdz8O7bIQF+OOyiEUBGTjdhlEpt0MUYEMi",
+	"6VKSxXTZOSzOu5DFGFY51lj/mPIRS4D3hpVD2EWazZV+AlFc5SCHKhprUkbBcHFE2mBc4Da+k0+6cikV",
+	"m7mVxVHnkMgsvYOarbUxRq0n46d0hz4ZdJ9F/WF3b/Rkt/s8es66+8PoKX063mH90eDLwmpcHm10G7Rk",
+	"VlXqajjzekn2WxFF07RFK7aklIfPRPcdeKF1nhHaNjKfB0QKox6AVRnvWy/Eyn5ga+6APDsveZzv7ezt",
+	"1B34xkFBQzaNTeh61UVoRUhQvU7tl+kyB+PcCLagkowsGNta8mDOXcSyWpW1zh0+VVtfXbCKrP2CyttL",
+	"aLh5qA127E/L007NG3xcoEqC3YPNXb/ctllPqXLIwUPdulovIz1pbwqrCzXV7d+qkALdeb3SBC7QxhoT",
+	"oCrrOCfssmkal6o20Wp4YayqhyQ8FnpPFAtJm/HIuh/rC985LCDpdqlguH5dwNltfR2M2a0aImx9hzI+",
+	"0gJmYjKAGDPjhbPW2fnofzqwClreSEVDo9e+cvZbJANJknhtMpCwRyBtWCUbCKirpb/cRzLPoSFRAXj5",
+	"4k+SzGkqAW/OSMyV0P+KU5JQPsnoBMzjVLEuTEyvhrRfCRKyaMIwG24POIWAnC/VVHAS6tYKH10t5+wS",
+	"FkjCF1SxDVOSfIV8JLv1+UiuUjq6jfnk5K42b+iVpm9OXpzrn7xGfZ5OE+rsuXK3X1XZG7F5ykZUsWgF",
+	"HLmgSXYHHA+VJP+uaqvmQlXIgu8ZvH3ulwavag0zDU63HnfhKLzNjxhzU1/KGK+UPrSygmpdhkRmT3gl",
+	"dvPBAQrsb+YLHvM7kZSzVa08R9mkKva9RTdaeJMe8eFsR9ZUhFsYeKn+4EA9vZV/WesgtZYkVPa8ShqM",
+	"ygWVNZC/t6hQ7wQkxAyAIWlXrqkp8hqQ8GSC3p5tlwe4XmlUIAM4eMuWM24FLeymFFVsWzXimAbyq99u",
+	"Tn4L+GotHYa+6zYdS3RcIue+OYOUs+FDOrqdpCLjEcmgrxqO9vlwh+2NBrS7Hz0Zd/fYU9p9Nnw+6vaj",
+	"AdsZ79K94f7o/k7vVyUnd28a9/dx33DKm/m4lxEbzvDRAzu373Wx36082o0nod00I8Jt4WPewHhfS5bW",
+	"qaMzydJD4+WOyfiB8GiZzNS+rIubo8ABv2FqKqJ1N+PIb1tWXBWc+afxWBlJs65gDIgXyVnFXrO6zEwA",
+	"+YIavTJEwkh7QEwapR2TSGnXpFLay5MpBWTf2miK575VEifd/Wk1CdTab6qrFpsW1jFDev24LQmKB+lt",
+	"8PqUTxqg0El2S5eCIwjk0ZNpgqsPMwdYJigUnE/KynR09XJVeWcUL23MD0lI+dIQHABpkfqVITTBmS8i",
+	"9JXUz0OfquBA84XeD/2ySE3wbQ33d2+gfoBiIQeE5tGCRGQK9C1Hl8enp0TRWybJDlGC7GE3oHQZM1P8",
+	"FqSLcV5whCZSbFd1JIFAubraIl+jvkqhHNV2SMClojAwtRP8RjBCva5vV5/Zkz2SMIVBoFE8iZWWOHth",
+	"QMIPCL/d8NDGf6ZsQtMIHIXFGIILTdRn4VA8WPRjNY+6f6Xdv/e7z3sfuu8/7QZP9j7/W+uhCm9rZFHP",
+	"ZekeNldyABVbx1xhl+/rDBSSjbI0VstL3Z9h88Qt40dZXXGISmltzBrrRyokAmKk9UF4T70851rYHtLU",
+	"1jINf2Q0ZSlBIyZ0isZLoy2AWt3w2NbphnAlcHhnESQM4IQmMZWHKCgOhZqC8t9UtQkq5b4XMZcYe4+v",
+	"8gTsf8grmlCbpdN5clGzZDpSEtUegAz05oZwSTS7FE+mqP/WYlgLJ2z1hQetwkRyWKLz+E9MH9tn/R1m",
+	"ni5u/A8/QMbJH36AxWspLso0BNKE6BdwBV3dF3LpCxzO+Qnz+t7wvN4F+lWh039Clyw1/pcSceCcpSj4",
+	"B3V5DnRXqNEei3RB0wg/skWB9enFEpLYAeKAcLiCjucAnTkxdju44YUME3lFyjQvdxIUQ7lN0Z7AzDpP",
+	"pyqDG57bQQOjvVBGIAls+KLELJEmLhzBWvZu+A3/H/+D/BKn4IKipRf9/IZ3yQno5YciWgaEpalI9d6O",
+	"kgwsO7FEB852SOfzxADU4/+UgoedQ1N5KVnecELYRw28kC2Tmhp5Hi3W/cdI2mruFeWR7mLF3UIxXHd8",
+	"fvKGKPZRkXaofx7PExrzsNPTSzly4A3hRrEEssj1fYJVGJ2LJOGx4Ipx1dXybkhiCcNXlojhH9JYrgLi",
+	"jwigUvroY3exWHQ18etmaWJqVoUuXS5MCpR90k2pvZhSBR2NsjQhXdN8mIqF5nZQwweuE2iUggp20BHY",
+	"flywDOoQzUL2+v0wMCeC7Whx7jYay6R+KpxUXgNH94XqKZwrZrCJUzgD75MeOeLGxAGUUsv2oKjEIFvd",
+	"jculijjGuAXbUwr3BvshnOCPuG55QCDBX1ek8STmZk5g/EwSsfATe2MLzSFJjDGFHcgrPGH7t9gqJO2R",
+	"mM1oV7I5TU2qzN6kB9/Y3LjTWezS4o7EDKEg/CE0y1kam05AvGy2AU4Mtp8Lzjp6T+QCkINAZI7zdgtK",
+	"0yUJUWjqHiN70T3Sjbo411B3BVE4H+dCMhL+uWv8sLun1jrqlyI6hDTLbJxANrh2+Pb86vTt2WUIGw7r",
+	"M/3ip6WRbdcoIoQd3N/qvA2A7fT3QhOZV7sE7EaajL9zqqaPJEF2X3YC6KL2u5+AtMj6Ob6hH7tHExYe",
+	"2skB3kGws9NTCE793bBHsCihxGScBPXqhGvUYbAEQNwlmnm8cOFwp98PK3AamMDzHDv2yDGApd1gm4kG",
+	"qicpzV0vbfWosOw53+v1blqfQ0wsjEkMNLYbx4C5dW+m0h1nLJIwa5jtCSJofRMqfSKzITj6xjNT2caG",
+	"lIjx2IRewCyRHYE5GOzrT7+HOITMaKKxGRo2Y35HE4hqmGeKtIc0gt0JyCIVutvlnMHRzmIpdUcQEhC4",
+	"9DNa8LIZkUSmumLcTfUBEfSzCCAZUxKPICTkbxlL4Xj1NZ0xTWU7h3pSg9D1701plDLYP5pg6SLN0hwi",
+	"HMA18ohJHv9oQBva7YVunimTIktHDJ7vh2Z1CLwAcJxQYhIfUS0QIaRwEgIMW4buEBSfH1mErSSbQKgE",
+	"YnC8RehcGJKYk9BExBr24LF9pTEPKHXnlIcWuRkKqen/Y++l1ecgzcMkd277QBoMX51c6R4aBsOrsx/i",
+	"Tj8P3YnkjKGp8IhBeIdIbAa7YZHuCj2LAXkT/3iIqJ1kXGbzuUgxOzw2NZRC94FWLZ8oaCl/JIwlDiIO",
+	"ChQbM+1XqTGQXkN3YRU7zzH9lLlNxlGUJALSJumOxdiQKDoCPynjg2/s+cCgSHPGJXwL7wKfEOpu4Cly",
+	"clYtgRmY9Xz29aWiZMJ4FnNGgHSQ9oRxqJZgbnNAIqZonEjiZblhqekcuxmEngeLZizhtEEWROeKAOk+",
+	"OGTbUr6WWdA9Qe0ssmSm/p/rqVSZy7jvxKMpjrsbegG1up9CTK1m2Id6DpFYcC3IylsyxpTYVHMI+XQd",
+	"UfK39ICk+i8oMZwCuoN8qKD7kAe58PJImjtm4oxomsZ3CCoxJ4M+kY7lWkxFAseS2pBy5Dkcg2s+2u0T",
+	"eQisocHYNoAJXZagke5mh8xi57RiJqFv+i2bqy5N9DS8EqRxlCAThJ/FkowSIVkE/MaRBUo8KNDfmNhp",
+	"3UiW6pn2cl7dxNky4CJikBvK7EGOg3CQrr5/ScyQzy62jSVho6nQmJGOboPcV8WmKwb4hMxqEKYPE5zA",
+	"6f8tE4qRWLnDQts20Kfrq2OTp0vWGs8diR2nGN1/QGT8UfeKChDSDpurPWgORaR5nBJkDSsKRIBYpilj",
+	"a/sznYHgFhiHJptmBKUt3dcUfVdhqedQiO6AhACboZNfQd1DBr0exCmRtuEOyU6/E5BQ3sbz0Guoe/3v",
+	"//v/I17DfqdHjD3QMr0YBU+tYwKPxAJMs4xGULQO/BNCZKqM+yfSjanIUojSMuI/ZHszmag1jh+J2TAG",
+	"vwwtAmDPEjGJ7swMhZgP1/kYl4AMsevK0yXgN4GhJH3k6Y+cmV36hSNNejJg6tNhrFKaLlHvGRBKZELl",
+	"1GO1TjnOCogppFoHbQhLRxq6bXlgqI7M8N95ltsROzDAEdLHQyvuYQChLJJT+u87L4ehFa7D/f6/h5U2",
+	"+/1/3zHiypXmJpHqTkUS4Z09u37tqWnb1/8TYtZI+O8a+UNYPprNUuRy8ORuNENmGmgy2Dmw7TwSTvGL",
+	"/JHFRA6zAoMCUorNkQcupjlhbaOajNyyZc7JdjBiCIEBeGhPjBScsBiYbA3/jLTPhVSTlF3+r9c228It",
+	"Y3P4joNo3rHqhqOCHgpOB6o63PCjNZq2Nuj6wXjnk1JD565eXxq8dsN9hf9KBR1p558VzASQG0M/RHJ7",
+	"w8uqNUSmGyr4DgvKPU+rd8M9tR4KODUqvHp1H+RZMipKxiN5wwXXSFhkWvIEhiUXeaNYGrJxGiXsWrL0",
+	"Ej8NrXs4EiaLdG74E42eBC9zLPAMFOX4N0xacLTDYPQ20KUbjmrHxrLKf2isqlzVSN7wzVWSRR2HMQ/Z",
+	"AKAADxMADrQDMP1FGiuI+8dO7ZRtAqqyDQSpq+YIbjiIE6g1xK13XIZY8K6tDOO2CgU/kFjaUM4BdSkw",
+	"zRuuhF4fEbxzaFDsjPKIagpji4ZAngctrBjsM4eUJ230nw5BejnXj254jFmSNY3xb5H7s3gP7KxLp42i",
+	"pt5+lKnwENqwAlBnOGkLak7MIWksNkJ0PwDkBaA708g+uOHmeIS+WEJqXihLka5ZlV484ZDsSvXIGxHZ",
+	"7asR2m+4Y+FyemN8s3tEQzpSyFiSGaMyw9lZ/o4SLTxYX4UbbpLRAPD+g1yAMSiOOuQf5AIgi/zjhv+j",
+	"2+3C/3UTUPeS9kA3geNBYRneAeC1d0qvzNrroJJ8MVAeEhRVaVJFkjgpqAzU3nWTIq9OruycKqpl0vYp",
+	"3H//1//R/AEXdmL2GP0hA6yHZMf0bgUMn1cnau/pOejRy2MEBch2f+Vsl250uHocG0/Z3tejaMyMeOIf",
+	"+mSP8A7ZpCks1ZhDn3WeY0jfInNZreIIyvQn8YhxyfICma2jOR1NWXcHilRCES5XTWuxWPQovIY6WuZb",
+	"+fj16fHJ2eUJfPM5j/oBqwf57//6fwk4zUFxUeM5R47OT73ylrYq5uegJeaM03ncOmjt9vq9XTTrTcG2",
+	"ZbZVQ+jjzDiAzEVdJq5jo8KiBmZhM8yO2dxDxoRqQjecMNDxIZWS68uLoxfG1gFZPnrkCK4IZBVu7/V3",
+	"O4d2GITQRAObFr30w0Bzn3OIbddCazfmknEZq/iOJcsA8xA/B5WmPfhiTmg0S+fpih0DdBq1DlqoqbuW",
+	"pnY4oI0fRbQ0uaCV8UQs6/ttPQPM7rvOQGm8IkpFWDUexpwWIKLB+ez0+w86Mo5ZnzkVHS4+B609HLSu",
+	"Lze5xz/SKM991trrD9Z/cs0t18Ii/Gh3/UcvRTqMo4hx/OL5+i+OjeoJPhhsMMQ5XSaCRldCvKbpBBxH",
+	"9zfZAvAh5zQBzSp+tcFoJjr5Otd+oOHZ1uw0N83cgFbQUnQiWwfvwEQuW+8/B615VndBDfkzSYDsm4Cg",
+	"y4xRQwYe5tdSsMjrnbkLh9lk9J/6Mh9CMrCcPdFMpGv/SOaGQvKLd8OPf1p3w63SFIbd6+8dEpXfUqSZ",
+	"MKwz14TwMMQPmu4vtEEXya94iWE1un8cSfOwp9Fv6T6jc2D0+7jTe+u/OBPqJeSr/J3eaYQTRzy9BE8i",
+	"WnZqLvnnoEKbH38yV/LzY5CgjENQ/q9C2XF4nl/UgDgTDotTd2mDCml+8Xrdxa3cRb2cQcdK9EOGAh6L",
+	"0OGretOrtxY/MBc2t9s0JtnLm8At0Hfv/b1umhfK7Jxt4QzIjltFIZrL5M1YfzvfmO6aLqgeA6M7YJR/",
+	"tkv6LS8bwn4zAS3dLXetsMx5Q8SPSZPk+6uj8G3ppH+jD5wwuhUl3pTUHtobC4T2mxHXH5fgIfwF9/Wr",
+	"U+bvNPk7Td6IJm+BJjagvj7CCF+cvD65OiFryXl4YIjBdlQbaPZGdPpBCPSXX/rvRPo7kS4RadKWU5Eq",
+	"sFqt5obzkNz6m3eapgxUYMNkSVI2E3fmOlUVl2Js1JtosQMTVZQHmoP+z2TEzjNNgcNADF49lKM+fYZl",
+	"tpcdqNozTMToVhIprJvxRDAJyfQclw0psHwum7TDVCzkBUwXannhn4rGnEUh6s9oFMk8lZfV+GI6rdze",
+	"XL26kJziKElslq/WVyR/53qsqFHJBN5aet/TPOMYLLn3K96Sbwn0sD8EjTMlcPSg/gW7Y4k+RFD2TFht",
+	"hlCVpVwWABjTxFfA3BYFsEmiAXwCItGlargsxbIXgSeJpTqyOe6+CGw2it6AoTDleTWGoxamMAGfvxxc",
+	"yL8GPL0GM5A9Hws/5sDKaNM5/OmBV0FV4BVrXwVaaJDK81LYAlAiiZgxT5lUb+aLraHuysz4V4Q+O2RT",
+	"orkKFEJaLsDiLj7kXwr8LAwQvWsloroBUH7SIPD54Ui64Gw9Qf8SSg2d5zT6AUi2X2kTpz6B9GHhpxuk",
+	"3tFN64D0P4ekDcg8z/quhOg0UXzd0e+A5v9WmenfAJtgoOGRfChuwR2Bn4ETvcUmjLStS2Luemg9Dzvo",
+	"POX7EXr+gw3Og0Z09bz9Mg5ushPR6ZHjZhfCL/Uf3Ov3a+4UVu3DnGpmAHPN3r0Pq5dowlT5Cm0n877W",
+	"824s/OI1vLyN5xu1w/3epOkbPI9Nmv6kT2uThudm0+8rxW9JjBvLutTjmZwnKWaX/Y5jGnDMK6Z8DFOD",
+	"WBzF3hbyDRcfMSxlVKX2j900NmdErfhyy5bFsgjoCq5IwqhUQP55NoOgCBMxpHHObGXl/TvNuNUJZRgs",
+	"kqd4KSzik2nllhOic5Ces57GLVseorOsxVKFiaH/csLGCoJJ2uGnzyEyK1zAKqdUcyOs0yNX4OHPRdmH",
+	"V9agOVtK/aiwY2jWD91Ec1WgCX60KZfCVQsNMc7B9KKHmrKUNeNOk8e39SUA9BU5F4Ni7CwbMAuuFhJX",
+	"u3rq3tZ+1wk+HE7Ck4glq7/zFl1tLFVsLPHWCLIOwTyqE2jLmAIuYo6P9IXOk9PLep26vSVW4vytXpPi",
+	"JBtuiZMAv9+Hr0aj3R5vfgEc6l5Pan2+qaTZcX7fQLhcDub8dv6TyhCuMIZtovfg1gQQ5ZTbBMmEPEuS",
+	"0OyRFtLxn51DfYbbyCKQ50UP46eEraHYsSQLuiTtWJGFyJKIjESSxBHLIx9sET09stcZaiearPwlycdk",
+	"4f8C5LRetjBDQdKX4Ltk9atIVnCum4pXyLF+F662QNwOX8oahHkPDP5YstSkxKpF5K9Skc2RkynJGdXh",
+	"MVn0MBvdMuXeIy4mbYEFnzSiBazEwR14ors3mCM1XNNKqWoO6ZP0CEWwOSRc8G6NKITxPFGvhK6N8tRM",
+	"9jDXNxvEmWYJcxybY7pA2YuRQG2biwCHgSR0D60eusSz+Y4kfwUkGVSqUAFoEBn/3S/uHLM87xjIzXna",
+	"MYDllu8kkmeRNByJl+4xf2JYlFbQAv7EyyDnst/9Khgcoe2eFqq6O/kdla/mwQ3rDdv+UNh8MxXYGs3V",
+	"eEN836ziKsi663HzFqoow4jr4esVYMFa0bikofnV0OtvReu09HROHnn7rnf6WnqnrS52FsVq7f3Njcca",
+	"dxSFbD0aiM3U4ZgaAbrTIyFUigfHmNDWZEMVGeL1GVWjqXXvxpz5mlkXivxnZkz0epzCHQ0xVxXK21Ag",
+	"OFbLsFEqBJ8MvZYTXMqvYA8rU7HE1RC0Em4sCa7COZLUkXts0trUKRRWeYnffN58HmYHSfvy+vj45PIy",
+	"IC+PTl9fX5wE5Jeji7PTs1d6p0/PXr69eHN0dfr27LASv9ppXIHpvLCGPGHvmMZJltaUkvi6ekG9T5Cz",
+	"twaHHSFgi3HxAnxnNNb4cvmb5WMfwDVgiquNzr6gscRsTt55diM2jjmLfAeWw2IRJay8XFb1geeMLQ1t",
+	"wDrmJJvPwYtcFhGJdwOhBrH7YmWItcMly68Vo+kG+Dbh1t4Cm2g8OijBuWBqCjCvubP4rZP432HMx1EU",
+	"wSXJL0TNJStS+MeJmIxMZcsNfHH921AcCTMT0rRw2DNGOXhGmugxkUZ5bqbQI0UhQcA6qNZ+fyQxRRZo",
+	"7XmpbJhY8BXE/LWYaP74qzqIFQdqugv5tsl/OfdJBBJ/C9ZDpWMJNjFtQvIc84URYYt8qbUYxCmJecQ+",
+	"BlauBOc9SOFlQMoIjCaVeSYxSyGkOrecD+k73ocMcu5nJ/C5H7LXWQGXl26uXx0yvaGaYNO1+FeFTP80",
+	"VsBlniqqOY/MVSm7u1FMiZhDWn25YJB7jsqa3G49clT4NhFQ+x2j3pyf79XrSzKlPJJTepsrBOmskF/T",
+	"ZEeD2rek/dPV1fmlTSpZzfNmM07NU/A9ngtpM6oZj/d5Gt/pCd2yJWTf8ycZSzLPhkk8gjy6WuSbsZQl",
+	"Sz9xnMnvjt2bbMpoBnQpbYfM5g43+vnzkze4OKrM6irzPsTcqXB9dXNMRm2S/FXLOdQnuSNtyJNL9B7l",
+	"af+M7maAs/Sb2/SnmPCLi4VJcO4S6VYz+w0ZkfGE53oOvz9zj9TSy01SSBd3nDc+ozNM+S8kbhDkVYsl",
+	"CTHbHpSFiOIUE+491sPIx/hKd46Pe1Dwh7ShiPyMRTG1IZlmBQZ2pE01DPVCscGUxrxjvaQwXeJIzGaC",
+	"Y5x3LIuZViD9vZf6G/fUAqIJdiSSLrEE6pK0uWg4psAm98fjVlPKSawCwoVJHG23EfUC+X77jTDmNCwU",
+	"WQqxFJIpG/LGPbOpxTqFaNTXb1+9fH1YKDRg6gDo42gMLPdRxypxIM/bvIWDOpt5IKKR/Ndk+19rTHXB",
+	"ZJbUysWvxWQCtQZ+Xeb+nqz63s4G+ZauhHhD+dLMUX4j2mXq9rQO3r0vUDKo99WM2lcFm9piVhuxWLds",
+	"GRTyX0NC2VjOE7p0pQRNdka/sIsrmeUHR92yZY8c53kkxyKdEUpUyhhpS8asm6b91tQbfDyaxkmUMh52",
+	"DkiYCqH+oKXcEFxGJJJJzCEolIne8pJVYrWPlGlsYCpy5NW8oGdMwCmhdD8JX0Fu50RjhqPojvKRK71/",
+	"reIE2IWQ0JlAteSsc2imBDXfKnMqT2RK7xhmoWdc1XOK+QZVlZGlKqSwDQelHbC8gV0m7O8hCXGCB7Vz",
+	"M4CE0zo05V0ONIUr1NDS49Wr8vTIBTWeUdkNhUgY+Nd9TZ2d2bJlk9ruqrDa79q61Rxy7UUucsnHfpMV",
+	"Crw8vaKDRuRiwCAMOd6NfGYNA1RaB3dNeoFnJsdvz8qpFd9y8Gv4GEtljYFoSULuD3KephMWHUAOQBwN",
+	"EmtHkOTefYhvIF0zzsPWc0B/NwyFdzOMeYxp7KVNexKYQGTdi2YHkJmTii57xMejRilmd6FJfWgB+Ssp",
+	"D23330Z1WBw9WqM/zLfqu7rw66RiFCleEu92rrjiFf7BUOcNFYj6ipQpk2cGhtcoO5zbBKfGUI8Vtuno",
+	"FqTnH3744Yd6xyXv7mxnwrMfQgHYX4VOraFRmjMBlPLdGv7QHi/lHV5N0+qypl1a41LulgLlqpAEAPr3",
+	"tR9tB9nkv/+v/weokaFvprgWNXUJOqBQ0JfSaEoOzM1xntegeqCmHOZwScLza6tIKnPMn/SoWMkqIPEY",
+	"NCOxvkrjTJoESX4pLJijK8qXQgrzNMPMbaG+f5pnDLEZCrsQow2TxZoVHF8W+M6Ejm6lHmuvE7hiWrE0",
+	"CL5H3rqyKnrhnluOoQCgAmNEpZRLLIgSIDNQzMKqu9S8gmIcPMFgIshl4NZh2jlDqlXxmoHXOWemghgX",
+	"UHEsghIZRQIOdXPytRUD6ErbjxFzLnOsEisymHPG0HaD6dT3+rs1CmSZY7dTA7VfjOK+HndhXOu/EXex",
+	"Drea6hBGr8Un7HvSOqMVGexvsh5Xt+wNi2J6pcW8b+3nxIwunyYGDUOJl/zAFdzne/A2TvOwka4ElQme",
+	"VF2cRsyrYnlJO0La4bv3pqwmSRgdF126865sNCzPGaeIhE5P4oXVAPdUCoNtoBauAoUEpSz0nAs9qBfW",
+	"vWaSoTID+LVVOozlsd2/by38l47mO2P10B4+Fa0anvoK5urLCFi9vuEN+PGCkReuhHcZ7aScoRdqAhZZ",
+	"rqAQB2L0n3iPkwTMH7aXHjlSiqJ3onfHrWXA1nagBvK8MV0OXWcQO6Gjad7FlEqNsWbChP2jTs7xLqAs",
+	"1W24IKPlKGFQB7A4AeiCo7ITPzfmNZwczMR9YcL6jcmP8hHT7Jf1Yn5O2hHTCyWx8e80sYeF9J85QsHh",
+	"csT5+BP863NYj8mCfFuwXqNu3OxATaOoFrN8RU2JGeYoir6ZusSutAG3+SBaBHL2u1GibM3j/FoVM363",
+	"TBGipwrh+xImyN7l1Qn69bCo8YWhTSpuD+NYNmMGuDqGqlVCqEMslOVh7KoW1YI6qnpnpj6fh5PrMIwp",
+	"BFvC0FDrqIqdm3EP5vcqXMovFMOCT/W32V1e/+yWBUNMC7Ktfbg4OXphfavnVE1ze8zIzK+IrnwDzYx+",
+	"fM34RE1bBzv7+xAFZv8e/Loe19siuobT/87SPWAWY0AetASC90EeyBBsJD8ZTmcTqUmkNi8BykoagWwl",
+	"KuFY31ZQ8nTW57hLv33NtZloww31mE19Ot+v5FdUX88tyGx9JRGK115JqHVtrDb5yD1yXb5iIvU0w3sr",
+	"4fxUsdlX1QXAHsAoDSCqZ/odLh8cLgsuAzGe8teR/ddH2unjz/UEdTacn40lxTPkEDqhMTf+wXoBjyTR",
+	"TBAGJiuVxkMoFFw2nWxuLQlsAFKsgjwXb9WcEX7KeVfdR0BEEv2MNiPOFvCvz6ZWvGSjlIHLprz1LBzc",
+	"WjJks72jTd0fjyQxsXamdHfGIeUf2D30RDv1tozAN2SAXeOUS0WTxFQ5vo9t42vJ8wCDJjnMryzHr8VJ",
+	"toTOPyNu+j36R1w24LRHxjfp/kT3MX6/QoB25mV/QHR/UAJUdMZTClV6mHsb87uY+vYLLK2tjJaQs5XY",
+	"BrL/WWThsEOPHDWgskOvNvMDY4KUVXHBr0gpvjFT4tklYSO+MykPd6Ev9IZuy6a4q4yZBzb0c8LGRLMS",
+	"lI8KBj4sEs60ZO0CJedJNom50+5LXIk0/gvzeM6SmDNJpiKJoCb8GbDlmEXfpES4aR2Qd+8/h/WmuJfY",
+	"6Gty3TjEqVnyKjtcaXf+9SLPyhvgwZ89qE28aa2fEfaCEprp2oMoMFg1eOVjD4hzYoXht/ipdY0KCCWW",
+	"BJAQ34W5q1DIuF5oSNrWdVczUocE3MyhSjnzUvMLTjJuHHE6JrrKyo9DNhIzT2Vc9l8XY7w05nKU7gZc",
+	"DUMy3aUDpt3Wm1TCt3AZX2AN7Exa3wDdxiTnzTioFQvdo6cwThsdgQyPGpAQt/0D7nPoQslAkTyastEt",
+	"i1xFglw/hYw9teTdlnK3E3wkbQK4tIK2PDAy2qtMMtIGd+h5aiL4QO3kivproI0TCKaa0WQsUn32egCg",
+	"+B0rpRhewPppoUtyVEj0aaALRf1DA4ngxw359BwUihT/rAc/LXyY09TQZqPvjMmxR37M4kR1Y16EaXlA",
+	"QjmiCYO6JIxjVFyYrzokbf1HN6F84m2GDOwGoGMXeIkVJtYJSBixRFHdXyQWXIKeHaLDIEEOZHJlikZU",
+	"0bDJeRsv8FcSYLBzxACO2v+6gkwRzW+I4qHQoIGk71bI33Pd/tLB1lKuEs/0+JPBjs5TfJPC3hUIssxS",
+	"7tFl2SUFochK32iJ+YOB9C0tdulpNOViqFOGlj/ODsG1AaM7aJmUxIq00doHTg+2lrBrBdi801RN1MMC",
+	"D1MSFDskgPkGtmbngxUDrbuu/6R1Qbe+rr+JQqKbXLtgg1wZTZfK4xczyVJ52HBlavX6XwLsX5HofJed",
+	"H1rBvxkUbqetwS+N/qVCOQwG/2DMyAb5bpYXpiRkeelzDcvpcHkhP5GaMhAADiE7Mt4BT4+GxGSMKZVd",
+	"mjBDaOpux7md9NesU2fHaDLJmvffr8RDX4kcmqyUkh/3l18OM4nVdiynLHbwDJoAKTI1RbfWVOVys1EW",
+	"V24HqAIgVRdeg7bLGK6lQ1eb0tdvdUD7jJ6gdD5nPDIh+bY2pK/OtCG1gjNQLFsR287LyuJ5SIYVyw+8",
+	"WcYKwnS1YMyJ4H5uJ2ADwTgGY2A1zLxcBHKJcLkLfKJJcAmTCEiUivkcJEQmbTvsHyaNe+r2Oc24JEM2",
+	"FikzqodJXkCHtBfgZaagUxDirdOvJqZgYsMYpw6I0HBKjV2b10im27FyfS2MK5sEnwst57sn2LlxLTYH",
+	"nrKRSCNpEsOrlI5A5cDuIOmLGJPbmEckRJANywzCI4STQ7ejUOTTZqAxu4iZZrrYBYtcUtdCDvsCvNpd",
+	"b6MfTxFgr88uT86usBwoKCgAI1OeczGxDblTi3jEDlcgaH0IFS6hxhbp4eyVuReOAOoLaidpb5gFeI/K",
+	"SMVohPVC5wkdGYVSQ15UvFH1mdxBvRY0pFd4eLWD3Y5vpHLYlLoRqq+B+m48/W0YT0VK2EfFQAm7HZl0",
+	"bCCkRmvOt3by0WJBmuedAiHG2iFJ+4+Xb886LrFYTQowwxZC5qk8h5qfNm2WqYwmukUnMK6GNkeaErfg",
+	"cuxcJ/wsVy43m012VUJKMGVUUi9SwSdu1oWsUxTzThXstZ7ric08FkUpk/IQE2LM9cXMN8FM6qb1F5Gl",
+	"+WPN0pq2N61DyPxi3kBK/ac7ZLhUTFrFMFAd5ylJ+VJw9kgekOEoXc6xJlwetPJ0p9MjLymoW+EUMbYW",
+	"SIGeGkvz5ReXgIl4ro7PyZzpBnZh4Z+7L0W6oGnEIv0vSOdtcvd3jEWNKqV5Fks4gXB5m6BhmaaazZFC",
+	"H7ZF0ZOMgaHCrE5kSrMXrrj1gWFj9vU3ko0yFd8xe+I2t5CZfCxJIkDdLzLl6g+MsM6LPv8BmcXcZDMd",
+	"7Os/XO8zkTL7hkxJe2/nueGuLphKl90j3S7sHJoMRmZInDeRKk4SvdUkBoCUGSQ6G2cJ7j8ZJYymSHjN",
+	"l5BbNePqMF+LPqOxSCcCAql39sjUY+HyzxIqld3sXillncui5l2y0ASd58chyyHQtoH3FfhZDTpQqBSs",
+	"GHjLH8lKFrc2DAYOCIso7PTIsd8LAJ4xwlCsYernX/QTtIUHhLp0gqQd5jnZQjBM6HHnChjEBOK/KRmJ",
+	"ee6s7xCIKUxWn8+uxkYLiO7rUG+Ttc2S7uB7ornviebuk2huVTq5REwEyqa1IuoJj2zKdZdbFOIYwW0S",
+	"koU6immuwKHXQCN6jjk3rSJeS3+110hP4+HU7gbSNC7PEWqyfBDFe973v4wDhJgQPJ9GQALZb0Mvm6Kc",
+	"iHZr/URReVt1uSmJskEuiwL8tYsibdEzAtx2qcqQaumzjbKEaTJbmMMjaZvFhi0w7gZpxk0FFDnNVCQW",
+	"PDR2pyiWeqNQB6An/gg+Do16xDYDrg44D2GuA5mnYgIsBxDSvN8hUwvGvPay3iXoTM/cHNlXdQyCgVb5",
+	"AxX2ENejd+Jfyy+oaRO8y+IOq3xfHn+CH6Mll0xRGUcrHUwvjDqvoJMB9zhZLbJK4kiaaokxJ2GsGa6U",
+	"zRm11XeMhgQ4K5ODA0UuCKwfoyrQ5mKO1SF06KXkVHroLg5drN0FZif/lms5jsrbYuGuI0itLclULMiM",
+	"8iVZsJQZlWVUiAir76wpZgV375KpIz01WzG3tb0WFzs4je5dBtUjTsCytw52Ao9M7TRtoOiOEpFF2xuM",
+	"7ZyhLlPTxXVDFfb7u43hoe2/bp9pAwC7m1uPLYI15bFNDXivPHZBT6tfxhydt2xVvtpp2MxiGg9MhIiM",
+	"iwZVCCA5fpECH49RoIcIXqjyPBGar3N01ei7IzaKI6vrNtpkKivDHZBwqtT8A3wbYgEg6kqeGcxmM+n7",
+	"i8LU/CwCNYdIyd7ODvrZQ8HYvcGu+YsmgrOOlnf/k40UiuNY0gY8TkgqFmA3sQFzFdfLwGU43dViLXAX",
+	"U5rcWWWOXZHhgSXRfENSKI+30EJnAt4reQJ8q31qc2EWE5D9jx8Dstd/FpC9nef6XwP9n139n72A/Pd/",
+	"/Z8OJoNTacwixPhDOroV4zGyUmiggD20edxhC409wc4nP9RYkls2V55UDDzVPEsnLPdCdD41ncBpg4z9",
+	"tWJQyPPWdy0+Co1bZxbF+svw7KeLkz96dgo7rTjqkUvGvVqQENpl9Cnn11d6BxypfAxZ76MwsNNzFMvl",
+	"OPGbh19AUzTr9cUUZct6c18zrsGupYnBe2vrAJarGDvAwRN1tBv9TWj63Vj9NVzPv5yUbAepwPyXvTtW",
+	"MK3mJoIm4d4DNRjK39D0dhuWF5ldGVZZWU1E4BXoBCFPOpg7sIiJElD1A3TaGukYlFVmUjULO6PpLYtI",
+	"+0EZ4o5vXy+21ntrTPOejpyzj4oMEzG6dU4yKmV0ltulcQiVt04zINMW3VYoKuhJJVIYYAtzF8qapYEV",
+	"oIkYgL3UE9UPTVC6Uxnn7AageKnosoBeuCCJ4BOWmu0O8sPmbIHd0ASyeaaMSnAhR7OMfm1JDMBF5wsw",
+	"P0J2De7fTunriQJxpK/GYCcY7L7fmrO/ZAmqqu+vzP1SqWQRJ0nxqnwtAcW7a+Xb+d1c/FswFxc4tXWk",
+	"ycDKas3InI5uAQ43SjoDbSV6cSSJj65SNhcyVljFxNM1GtnEfUqT+JYFVt9Yz/idm8ZfU912apfgBmuK",
+	"N3VrtWv4l1K4VZfvAZTbuypAPU7EZNOs9xp+EjGxVeuh6hYmsc5JkOm2AGdU5gXBoFhmEvNbrGadiEkI",
+	"Dn52bYFdCXpvQxYBy2zU+kI15iEyi34tJlWBpCa7GPysTC72zZKJeStpAP5ETLBGOTgOzcEXj8173+WH",
+	"pthpGoEuxcKo3sAN78untXE/vja6ci0RrHnKJrHU4OjZcA7J+Z9eXUDpNaMQ8EJ9Ypfhz3VZDPixyBx4",
+	"SC8Ioo3T9J3FTbTPIQGXDPgeux8yUDa4OYvU5vFoyh1oduq3e8Nq7aBm1mQk7z6gE6xh6x8sBMmedi4x",
+	"9P65ov428QL4MZPLb3/VQQNmHWz9q7juwmuwW0cSs7mKZywgUK4SZb5UBmTKaKKmGLAeMa5i5ZxqTHHe",
+	"HjljLIKUx+gVgPfQcz5KErE4B6NpLCEOHRWQRuXaObSu6oUinX+YUR5RjdJMzhKvG4xip6bcp/NFsPcR",
+	"3ZN65MT4xE8y8HCbaZHUco95seoZm2HMPShWoQEFH20g/hquiErjOfimzUHbahQGNJHCLNY2jyXJ8gOE",
+	"ZVrVJm5kSEAPUMFBcERf1VWXN5JcW5gf6mbd/3L/dtxijqdsdEuS+I5xJguG2qVUbFa4GkBamj1Zj4ol",
+	"gQ3Z+Q/kFf9gLmJovU+LoseBvagQHmHLztDR7QShylc+mZCKQ5PvYMqcyuLY1HoNvCQQ4Fg4ZDkv6szT",
+	"WtYhlAxtiD4ERl3SGSNM73iNy4GZ4zluxBcoPcYinVEF9NQyI17GW0ufNqdLBpMZsekbubgbyFtTFM0y",
+	"+igNK5p+j8/9ym55X0qQdzY6lleIGR+Ohp9aibCEKtYRcGj8OO+1iZgfFQofGayQf2cQVVlD0oabGRjt",
+	"jkZLxcweqAFPM26QWJyCD+08FSMmZecQnembEAzU17czQDTzdQvsl8dquLQ5ma5ojEzoUFGq+ictTPqN",
+	"boKv6qk7hDU3wqMxjbQ7j7+saHIIWPOHSzuDwIMGT1vTLiTK6+XfX1+8Nlxp/uxnlkKaG7Cfc6VZBOc9",
+	"4MYF93QQg/UMeiTM0iR05espJ1Ol5lpa1b+SXF+8dv5ZEJYRcySzEAoDXhG2TFvnkIR3ZgrgqZhQxaQK",
+	"i7w2pixKWcKohJjTecwxc5I3SeTSpXOnz7iJv3ZJ3ov7Yhr/iS1lWBu2d+FzBF/DlT4f4MH5hJVit7dp",
+	"1p/kAUXv4pHkA3wvuvrweXTs5jYgjLXoCLi+Rj976wiZe3JBNUR9l2UejjZKGOXEegyT9svLq7fnHVP1",
+	"qAsJ7GkSS+bXPHTCG8/7MYT5wImllqAV6ymKOeMssqbwy6ujiyuvWmNgNALErM3Izn9nqQhyeQODuam0",
+	"sd7GA1s+IpiALiLjhE4kkdTLC2QapcR03EZlIJF0zMhMRMzkoDs6P0WJOmV0NAXkPDbxgjMxY1xZn2qI",
+	"q2IjwaN890RqZ+7qTqOsblI0Fj218Xh2+v1c/2+DA422A+0E7ptaMzLAwMNhmQszf2/YB8Ettt8plWTI",
+	"Jhn/V7Ev2YV7CqCV2gELqRvGPdjmgUmaZ+k/XK3r8/x2aJhyV6jthzR4uu1Og4+a7eRr8tB2kCbnsaMk",
+	"yVfzL2WdlN72O8Bxz2pg57GJJGmkDS/wvSzgxly1E9pH4JCFtkb3CFz+2Uc6UonmLRkSC5Mfw6TbSejk",
+	"sBDp7caQSsylD3K2dIrx1FGY/YGOUiFlTgfQ99Xgd5d7npLL45+K6at7/z97V9vctq2l/wpGszuV7tCy",
+	"7CS9N9LsB1/HaT2bplm/3O5MbzaERdjimCJUgrStyfS/7+C8AKBESnJsx2mrL00tUQCIl4ODg/M8j8B3",
+	"Qxk+RtQE9VfjsVKJ8aoV/NWwJe8fi+D+/idSST+NS8mVYDqOnUdfOfLE9QNwqVWOn/syNa6Dt4kzz+9P",
+	"0qK2645HiBJQQJAl2dh64DJbAeB8NtsBtiAwHqstATQUb0+ca/jlhgBL2NqBRjvAlnlrBp7dDODyfLgV",
+	"+Bys2s20oQIsbMBrnaySgeIm3B9HRz88Tp4Y0sANXLMItgCFR2fT81PjCybsF7rAD3JlyUvFbCDecCjU",
+	"4TxZ5jZfvXWdu9WzmVv6za+frUv5bbmGX7iqvsQ1fEoXb+06qXttf6Jl8if1uL4pz2nTRZLsltJct98K",
+	"BjItDkE1DOpJOHwOt96RkCVSmBVVHnmYlgdFIKmoPc2kwHlZEgsXMpWhYC2gs0LgtF2GUFRXMkJ7rAuk",
+	"X4OK3v94+PNPDk3rYVHV9ALQv3npkmnHlCBken1xXJKag3E5RN8FzPzdZR0ZX3bMIimgemKIAK9ZY6bn",
+	"FGyO358dnfzr4J1fD8hAQeSlxRyuSJUsY4rQG9E9Pfzx4A2/XC9CafE6scsoPCdiD1W5F4RxSorNVXAy",
+	"X3mra7/ri3eYH1XHsaQl2zrXGYS8d4PrwOp5Ioy8ocRkROMJuCQCED6Qj7lA7jLwzr4hAvpGVACB6RYl",
+	"f6JGclbbUJWXMM4pCcLhQd8nfRDIHt9kPlMitt0XR94JyhMfiwtnqA9fwyPITFEHW9fzSjCBPO4j9Uha",
+	"32rsBEv6AsyCiZjfDWYnxgOplCGA+5lG6kInJH8U+VHVLAiDU5NE42kp1SXjw1WGIIu6Ng5mmi/K4rjw",
+	"Z3BQa9D2qanWF8r+SiWiGx8lV0oc6gIkaeCPU7x4i3ttajSAij2zhuoBGXfYOvt/VZHZf0i/sDMpy9lw",
+	"d3dsN2aZDb///h8vdo3KjS52aC6BtaUZwenrlKrHKEC7P1N2ZMfTN0B77bB0hi8GG19Gudd9IomcGvay",
+	"M+wMZPLy4tXl/s7e5Yvxzkv18nLn9eWrVzv7cu/i7+r1+EWyN+iEkMj3Hk3rUJCki9NZ7pl7gCE3SR+E",
+	"ardKPH8SJR7vVqwBQpLV2QisNtaFEl3yEmoGB208/NGLCKGNt/6ZnKuCzRNbJP6Bs1Doi6C6GkF5rDND",
+	"W2OX4OqRN8KV/f6iKj1FWiQ0tFlmGWU4lSACR+g6W2FfcA9QHiHARfnNwP/CtFn4xUQaR9waZ3oss4k2",
+	"ZRxZ16zUY50hoUzsUgoOPhx/Z8RMYy5CPJW5vFJTlZef7GfxCDP6mUEeyo+pAsrj4pJj8e/OvzuRiFnh",
+	"AgoAwXzc/JFHzvO6McwAxybyUAAnNTfB9Ih1jRz6gcav3LUy705MHQDaAaA2KaayHE9YcZKvlFdLTgbU",
+	"cis51H+2A+luqZnkwA5mhNWqRIylUTtpbveWtExvVDYX3VNdlZMLu/YjAWaV/v8QWHRp3tmviLQU6Hfe",
+	"pGYGZRZIgdNGvg5QqtD6Osvf8fVay/5sEEfq3lW8etypf9KM0ke7a1+2R6aV/KTxrPcLpU7GiNeI0T4C",
+	"hXAKQYxwe6YOHtZOUD4sUpM3W8zoEN2GM0yPDQaEGunAxl54F08otaynCMlMCpZ5HAZ5Xl7SslHL8oY0",
+	"8xOmD3HcUF4qsu6n5+q27quPBJ7LPGgTDwKnJ/86+cHzcznGEnivBbFQr/a5sVppQJnOBKDSSTeAbIdR",
+	"ZQnHnxiPY2eTQhlbE+W2Aq95oGWqRFnI3BCe+6rQ1cx4gq+9wWAwrBNQUMYbyBRonVM6G/K8F7Y/LgvF",
+	"RKVAdfZbpSp7NGLAqfXdLiozxxGPp/LuVOXJO1mqfDyPRXeaZlnKx9+QcUOKmUYgHx5mpnIubmVailIL",
+	"M7Ftk+HL1N5iFBIzGAU5uva3eNDC6WX/7o1Qk4QuX6HT7WZFezkdMeuqL33xC0Ly6jinheXTiNAZ1mZJ",
+	"gB61u6V12EIOh8CjCGH2N6pIL1MO2BNDkkmvcqChSdRdJKrcFk3H2cBQLMGsIuQ9Ax8b12fsGkWvhZTG",
+	"mARIOEEONLiAAFPAJhGD/kstLnWW6VvgowtO4PbR3c9p8ns8FCfsPkG0grFcWKy6g+hNosQA3Ku9AHgg",
+	"jc5pNmX6Ko6a8Ajiw3//cPw+WK+i+/bg+N35yZGLDV0C0f/I6caiFDGy/zNoCZJ9en3B2BTEceCxPNe1",
+	"5PXC5YVfqzDjGU/auRamCpSAuZu7uhCUmd7j8fGl4olcZnYyz2uQ8P3XPqWVG0vzdCReDfZr+fxBjqgu",
+	"UKnXThRR5TRv0KzyLIJjf/gyXelI/uwjsiTRCO5a7Gvq3x7HNZaDF4vBCjJRlEtqJyCroKkswaaqae9b",
+	"CFXYPt1zCbbWZYKginPSOHDk/DTMFQOvkIbXswleVGmWiLkqm7iYF7aLmowRCUD7hdC0Z3Rzvbg59Eb3",
+	"DePBisSArnX80rzSlcnmkTDyhtWeHxDgE11ZikxJw2JZUowLaSYgmJ0COyQRMEEbOGRprtMZRnK/ODrY",
+	"EnIiZ2ed2x87Y+/Qq3JpSa824KGi0nLAr1VXCUmvas59Xk2tq0ct6XxsceW/IH4Gfj92DPj2y+d4pFMw",
+	"rtcouPa5JWxmSJaKQ2YmzSujMceD2oz4198j9z61igNsIBtOmMcLYONe2JSVmFu7GSU79AI74VLGg8m9",
+	"zjPfNP7Wac/7GJpTFtpic/9o2Ny9jV7+2K7iqcpLZh94JiCjtxeeFc0RPy0azs0ighsBfa/NogFugDlS",
+	"One9EYbpA5yzNfQBO7vrOfcbXaga/6XnHgFyWImMJLIo00s5Lsl9SE3Ar/HzKV4lFuNJWqqxdazgVpUO",
+	"oXZ/ZveBlqw9woWsC/6FYjFL8xyOsuiEe4eK6Lyg8tpW5Ki9ELa0dGG2TB8WB3qGKz3gGiqv7ukZOQdK",
+	"0R66qu74XMf0tbqt8F2752orvycMsw7D/gp8d8uVrQdihwhsKewQs2qjG17VMrpbePaTwrMXbciGlsyZ",
+	"i41uOa5T6417cFRI4JXX7EokVP+qz8H2SIQMBsN6WXZROT4UZjSwE4ymE39kH21gXmxaR47K8WvItCxX",
+	"tpY3krsP+uAvSh5Z64MNZ2td1nwVM97pUr5pF+cZKAynRlxmlZlAcDY83aLYsdM5jsTpyb/O37tUGApm",
+	"IekeiBS4Y7xPzmDtBVlKl4WzzMt/DMfj2J8hR8I3UCV1imcIf4HwsHsc2jqPXA3NusTWK2BtgUTNCjWG",
+	"GPQktQtz3hegk4GnvwVRqMzo2psunrQdWLhF+QljdphKf1mnw8YxI9YS+KTrey/o0XqNka+K4MdjjKMn",
+	"ngyMNJpXhlECKU5Ooem+HAx6oybZ43UCNy0n9nuqkz8WHvmUQ/+gDU0v9+jya4sHOqpom1z56PI1Mohu",
+	"3N887pIZ22hnRz+dSexdJJD3XjCePvTprA7yEJkermXWfbemDxMEQQdfFoWcs7eeo6RJDfaybrUBAzTZ",
+	"5Lz0FEVffdVtKvm52NQ26k580Npf6ujtInoC6Y7AgfQH/qUJG6yxN+pGZXYKbrLIkPrrM/5LH0J5G/L2",
+	"Ot/DeR3oOrDUk4+ay8tCmUl/jUw/n2TxeiTXtBo9gW/oFEHyLSxux8txC3pScLeKMXTwY65kmvfa9kGc",
+	"5m+wEx+NwqfeHQEvWri9PdqOBpX8ibeze4cgv4n9r2VxtKzVaP0+B8McEHX6ckmkBbABnuKneclETqQU",
+	"iirUTaorv4Z6TbtbhHEiaEG0Cub50NW04Sbla1m9O1GXb3emx8Zs3nduP8DbWa93htPBy0A1E/aVulDG",
+	"2+NgHZVaZFomNakj2LYizihwr2vXBN6L9WlXUnxapiQDdQfwN+aTT0lhsYfbW9OCHK3YFBsZ7xYW2ePT",
+	"Eiyur6ejulu9T1Lu1OPvk/bQvd0m/5iqQSVETu5pgbwnTNvcvdj07I8wxwxp9LL5kJOuGRwuIXLFEp4+",
+	"nRrknCGUNZb5WEH0kFLtVSLiQ/4QVCil0bmIAwIxqBkqjkdBFMoATIxp8eqhJtOrMejpmUtYSQuK0LkA",
+	"ImQC1mn8UkfM+91yQFHmAmgDQ2hujdUvoKofZ9qoxIXaGPeo7lLOoaFs90FfvKcMsrGeTm1JwCSRaVN+",
+	"E9x7bso8YrCLX+ax2fdcwX85+j375iH3nqAhW0HABykzG7Lvhfk6XngWAtcmCiNLIcK9VHYCe24yjuZ7",
+	"niRK9yHViV4dPBIt4zgWsSNRCC6BjE5cVTFkeyPahDKOzUyNfb6dmehbUwPCQm5zgHdkC9b1OeQBLtRO",
+	"r3kDH3gbLsT239e40IKKVuIjwpH8i9EL1l59XVzWXdZsuERI1kV05YXRWVUqAq2Dqbabki4IUHytaP+8",
+	"TO8w2cGgLNdMFS0qgN2aGGjPP45XR/5rzNzk6y5I9sDrKypx4QYLNMDCbmmZvr4zHjh3IQV17STm6uwE",
+	"oAQ/CES30mW69i30819rfoej5Oa2/7Bxdu/SfeJGNw1xlk7TMmZUyFjlJd9HgjeUKjj5IYxif9CLOAmJ",
+	"vEkge5joLJDPzUoJ0V3aZ7wA7o0qYP6OdUaarZiRciMzCNHg/QTXnho0/fhSQ/HrxxgvGuFTE5QSEyQY",
+	"yVZsDejHEdvB6dnB2fHp2fHhaZ+rC9gVJMI9yHmCA7OaCpjyHtjQG7nOcHe48Yfzkx+OPp0cHbzpF6qU",
+	"aW4HxvyIzY9FIuemmTjMvRQ9+6W66U+Ky1tqZMvu0zCYzkVemEhbAN/KGFSQTDBxE2PjRV9Qanbjin+r",
+	"C1ypmBXg1ySgme0XM1WkOhHdaZpXpTI9UQRGwpZtHXtKo7dbDD5H6KVqykcPHnGyAqaU0xmxYlDgCSK6",
+	"MVYXUzFGJOlNmlCuIX/XHTgxByq21xf/1OVE+KUAyzEUMhv0RsLM5BhWKuhG4V1qoCtO6XLMK0hvfpXe",
+	"qFyUt3aPpvdEiSl3cZpBxowRLweDenaC681VbIFupE7sQK1BFRzq6VTuGGUfKmsDZl2LNkiAqe/pbWqL",
+	"HgNsbdfx+x9OI86+Jy9iLSI4Wtdg7FQ4utIQ01Yh6Vh/gzKyV6poexsqYsNX2YteRXuvoF9Lu0I7w87/",
+	"/bq38/rjr4Od1x//1o2CP3p/+4/OV0Y510a/9Qba9p2J7BiTTlltnULg5mJOfbu9AXgy6wvDsNb2Mm/W",
+	"ahfLOibqTo0riGQtOE/g8kOoqhRSgHxElx2yms8VEEZgjgfODzBhTLOgiBmqnWxgmQIBQm/Mf7Bk1CgF",
+	"ZGCP/KyvZ5tcVDne3iNIxIG641lVXKmY/K7vBwNhoiZvbQO/LBJYmDAQ5LDeVJrNbT8NBsPBQJyfHUak",
+	"CDhHUR9HrRWJs+Ofjt5Y0/7TwfvzgGurN6JY4wKnhk++p5heJG4hwR8JYDGGGM/SJO6Lt2meYqDRhUHR",
+	"Gzw9/PHozfm7o5P+VN59Ypax5JN97pO8Up+sP4heIaa+L7wg8ZphJoLOEvSVTYuswZmt/d5+o/3VezlV",
+	"/wOWdoN7KPsDO/s3/wW5pusfPL1OZ0/rwtrGtyoy4LqzXovtya1nuiZvh6YbW0ScfgvGcBcltDY6dobH",
+	"TWcewbF0yPPFk6aLdgPCmVLdkKFTIlrfs/iBr4anRffgbAbWszDlkFjawMb9Fy/VmNlv2U/+ztSayc/5",
+	"9jYvzXfQC9sF+rAFCuL20JPB/NCXODp2iLdLdn2q3coOXLucP29Knl53cu5BoU6MfvdfI0/NaQsNW0E/",
+	"t3W+Hzv9ZuMZuYu3zq233R5qQhwkfE8LfrIqjWMSBUHH4L4aeBJidZeWhzpRwfW1v+dm/k+6KicKuZxv",
+	"ZXHH4QpTI6S5dnfSM2gBhhmqmf1wb8Du7sjfVZXyWhmR6fwKkTHuZt23QuZzEJJvWmcjdssbLr4I5C1L",
+	"oXIKtqSlUdklsyABQharwTs1gFuqBDgUoPzXDXQJ8INveim7MV5PKclPbhNOn5McEkZByFrOyUrrUMjx",
+	"9UaOJzypEkZkUVDSrjBIoJuLW1UodBP52cbjNxyWNeV2kP4znrzp9hDzP+ySzxcP3bbY1aSDZwQcO4JW",
+	"bkQ9SC/EmG64RWzlDrFftvACBkQc94wBNjXjOs2TtlbAo51NU0RqXXJm27KmCTzSKUFh1/CpeGxPS6+o",
+	"Z+VJ5Ndf5S8vwA23HvJqD7kRoxlYmYPa90vmpg2CAsXufoZ/6CMoevcz/OPBso3uy0+yIKoKeDqEiXbB",
+	"e4n9J2fpVMENi/VDJilRNQmdOYI8aYwep0Qaam0R3ZHKXBycnr35UFekgIRSKt3u/kD25J0ER8qAHZf6",
+	"JQZ4FK9oAS0fkjdCScS+1cNmN8I9UFvonYcmWjfwJ0DrxzpRkZipwp7td1Ru/05EN5a7F8D5CJoBkLr0",
+	"n/tvL5CZvNFIgi2ZSaD6Ds0rjPPKy4upvGNjsv/q1b3N7Rmh9umqPffWvt4aP+tWtua+tvcRgbK40LhP",
+	"aeLjTVTIbkBAI55Hj5ZDjfWlISR76/09K9yIhgGochqM9EY2upoldCPeaGfZJwwlMjD2jrcTS9wWzKxC",
+	"QcmuLohcp+f4eKzBDag0G0k0sVnxEgPmA8kvTW/kc6QrQzsBVuZ3g8LJk6sE+DDPP4SkjTNV8NtG4vzD",
+	"0f8eMvGQypO+OCgxHlqn0ZnKu3N6J6yOVc5tafsvxURXFKa1R9zgouvl/uveFzEHfRlFUMgPdCGTbE4M",
+	"Qcs7Eb7G1+D8wY47xQFpM0/YHJxME2n+KKRsX4P67JnYfnDYIB95mQInME5uCoVmyahiw/RT+ygsdryt",
+	"SBNUpLUfoz6ttUEXupz0WEVA4UETqGtzNVw6edqferr7sKjUuHtjyJIB7II0CnKt7WNBGk2Vp79Vqv5c",
+	"X3yQxtwC3wdwnwE7J+YQWVvzXpe2v/QthsPg/jORpdy5SdVtLAqdWYsweNFy3XluG77RMdiWDO2l66IU",
+	"dHVC522/+fwHzpxfto4qMs3L71/i0S+dVtPQN6MEltaDaENb4Ma+u3g1v+Bd4vvrouWkyqPWaXEmv3/5",
+	"nAdVO1SrDqkwB7dH09VH04rmO1sSnP8AO22MeStPbps5lh83/SDupYETWWU6vzJ2CQKDM4GNKMtO0lN2",
+	"l8k1/NYe1vZ6gZDh+enJgpBhy/75821uW/1EeE4qHS3xE0M6T1ynsj/1JCQ+fuwgEA1Jyd/8Lv9HVB7C",
+	"dO+5rgoAP7t+b1hvtW171+5SGwWZL9MbBXua6YuDZJoSE/aKDe7EPvyUrqatYJVZxtb+peRSqMtXj/ln",
+	"+1/Qj52Rg9N+82itsASlEH6W+NfGE4XHV7hgq4pC5fbYqUYiVyoBYwuWNxJGQ77x3SxFiloqhhhoCzXL",
+	"5Nj6UwfittDW96LC3JNwS4enQ8piBj0HEjHItD0H0t4wzlIIcpFyVPfdzz+8fQf3GvxRpiG8Z/cG+o0c",
+	"Q6kOhvpy/7UTKww5aKGiuDcCem5qGuA//r4vLuaQ5brQUxeFkq6PYv44dgx0oAWVpWM4G6rfKpnZXcye",
+	"KalpkFj+oilBGzZBSkMQB2JsHfZC3E408dnzvjetDBDRwRUp/AgZDCQsYVy94gh+kWXCKGMgpzPcasMY",
+	"6yZ7JZp59p3vHe20c9ZdoD4BawK1C03mUzMn8ExAoK/KG7dbmGnQ1fuPtvO6OfgH2njvHQF8SgrzM61/",
+	"kvmcusE8k3lX46pIy3ln+OvHhv1ewqyxVsQvtlbT761+pq80GvuWMOKNvnZBQzQjNXvASrqLbkCrgVp2",
+	"D6AFtomnZHEeZiYeKWa/YAFxSdoN5gp3jEdZnQdtdhaY1CGLZZuK9Zgq4snS1obrpmmx1Nfc5w7M/gNg",
+	"IPj1o51rwB/fGKqRjtNA5xCjZbTDTBdlJ0KBXtbldYqWw38M/rEHs5ja0ni9B9ttWcg0i5xU2cW8RqRg",
+	"d+mLuQgmO2CqKL5yYEvoNGGcGiSDUmUCohFSb0OOg4SrrWsN4ZdOEAiFRpQJVbmAkSC3/pW+pA0pbGCt",
+	"IQ0NPfJ4E325rNRea3GY7hVUgRk2zZeOXKA1pvz/ZuTJHIOPRXdR44/JE5EnuE4KHdTvNeuX2/AuvVE5",
+	"oDQcgwoSQUPZYSFIkNE0kgDsNyGeP6IOYQQjFCnLWscHQKDlQv+5xBXt0PyUvI4LLbXOr1F+5qRTJcxM",
+	"1ucg0HA01PKhKiDZvZmZGuaWQ2LLUjq2TebWvFDlrfWtkKZrqmSOKhQJUgtN4USQJ/CZu1BykhaOvCdo",
+	"qiclWm7tacAzH62Sx3J1EYU2htUDib0axTwPh2N4X6r4LWZkQTn52M94TtWapTOVpTmS7CJdAqZqFTUq",
+	"DVcVltdU0y81zRAma4g8Tgs6Mi9puYfzAT/BEVoce3+n2bwIl9VLIrEg1GcidyPniNJlFr6Vl5pYXmQa",
+	"tCV5J4gwJIkFYajAlYIbwu8ff///AAAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -132,8 +132,3 @@ func paramFault(err error) error {
 	}
 	return fault.Wrap(fault.Invalid, err, "%s", router.OneLine(err.Error()))
 }
-
-// notImplemented is the answer of an operation a later version builds.
-func notImplemented(op string) error {
-	return fault.New(fault.NotImplemented, "%s is not implemented yet", op)
-}

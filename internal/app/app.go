@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/edged/edged/db"
@@ -22,6 +23,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/cors"
 	"github.com/edged/edged/internal/logging"
+	"github.com/edged/edged/internal/packages"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
@@ -171,7 +173,11 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return fmt.Errorf("read the instance description: %w", err)
 	}
 	defer instanceDescription.Close()
+	pkgs := packages.New(packages.Options{Dir: filepath.Join(cfg.DataDir, "packages"), Config: config, Store: store,
+		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
+	pkgs.Load(ctx) // before services start, so those of installed plugins find them
 	api := impl.New(impl.Deps{
+		Packages:     pkgs,
 		Store:        store,
 		Totals:       svc.counters,
 		InstanceName: instanceName,
