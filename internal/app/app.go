@@ -252,6 +252,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 			}
 		}},
 		stage{name: "tasks", budget: tasksStopBudget, run: jobs.stop},
+		stage{name: "package installs", budget: tasksStopBudget, run: pkgs.Stop},
 		stage{name: "services", budget: servicesStopBudget, run: svc.stop},
 		stage{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
 			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{

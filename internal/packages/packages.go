@@ -63,6 +63,9 @@ const (
 	manifest    = "manifest.json"
 )
 
+// indexWait bounds the fetch of a repository's index and signature.
+const indexWait = 20 * time.Second
+
 // namePattern is what a package name may be: it names a directory.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 
@@ -136,6 +139,22 @@ func New(o Options) *Manager {
 
 // Wait waits for the background work to end (tests, shutdown).
 func (m *Manager) Wait() { m.wg.Wait() }
+
+// Stop waits for installs and updates in progress to end, at most until
+// ctx ends (the gateway's stop budget); what is cut short is logged, and
+// its staging directory is cleared at the next start.
+func (m *Manager) Stop(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		m.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		m.log.Warn("package installs or updates still running at stop")
+	}
+}
 
 // Installed is an installed package.
 type Installed struct {
@@ -270,7 +289,11 @@ func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 // index fetches the verified index, logging to lg; errors are faults.
 func (m *Manager) index(ctx context.Context, repo pkgrepo.Repo, lg *interactionLog) (*pkgrepo.Index, error) {
 	lg.printf("GET %s", repo.URL.JoinPath(pkgrepo.IndexFile))
-	ix, err := repo.Index(ctx)
+	// The index is fetched while an API call waits for it: a repository
+	// that does not answer must not hold the call for the download timeout.
+	ictx, cancel := context.WithTimeout(ctx, indexWait)
+	defer cancel()
+	ix, err := repo.Index(ictx)
 	if err != nil {
 		lg.printf("refused: %v", err)
 		if errors.Is(err, pkgrepo.ErrUnsigned) || errors.Is(err, pkgrepo.ErrBadSignature) {
