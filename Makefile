@@ -26,6 +26,10 @@ PYTOOLS   := $(PYVENV)/.installed
 # virtualenv of their own so the SDK tools' pins are not disturbed.
 SIMVENV   := tools/sim/.venv
 SIMTOOLS  := $(SIMVENV)/.installed
+# The plugin contract's generator (protoc from grpcio-tools) and the Python
+# plugin SDK's packages, in a virtualenv of their own.
+PLUGVENV  := pluginsdk/python/.venv
+PLUGTOOLS := $(PLUGVENV)/.installed
 TSDIR     := clients/typescript
 TSTOOLS   := $(TSDIR)/node_modules/.package-lock.json
 REDOC     := internal/portal/redoc.html
@@ -50,22 +54,28 @@ ROOTTOOLS := root-tools
 PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate console check-generated build run test test-all-databases test-unit \
-        conformance lint lint-spec bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz check-system root-tools bench-system
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
-generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) ## regenerate gen/, clients/, the docs page and the console from openapi.yaml and web/console
+generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the docs page and the console from openapi.yaml and web/console, and the plugin contract's code from proto/
 	scripts/generate.sh .
-	@echo "generated from openapi.yaml"
+	scripts/gen-proto.sh
+	@echo "generated from openapi.yaml and proto/"
 
-check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) ## fail if gen/, clients/, the docs page or the console differ from what their sources generate
+check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page, the console or the plugin contract's code differ from what their sources generate
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	scripts/generate.sh "$$tmp"; \
 	stale=0; \
 	for f in $(GENERATED); do \
 	  diff -r $(PYKEEP) "$$tmp/$$f" "$$f" > "$$tmp/diff" 2>&1 || { head -40 "$$tmp/diff"; echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
+	done; \
+	scripts/gen-proto.sh "$$tmp/proto"; \
+	for f in pluginsdk/go/pluginpb/plugin.pb.go pluginsdk/go/pluginpb/plugin_grpc.pb.go \
+	  pluginsdk/python/edged_plugin/pb/plugin_pb2.py pluginsdk/python/edged_plugin/pb/plugin_pb2_grpc.py; do \
+	  cmp -s "$$f" "$$tmp/proto/$$f" || { echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
 	done; \
 	test $$stale = 0; \
 	echo "generated code is current"
@@ -81,9 +91,15 @@ run: build ## run the gateway on port 8081 with the embedded SQLite store in ./d
 
 test: check-system check-generated lint $(SIMTOOLS) ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
-	$(MAKE) --no-print-directory test-sdk-go test-sdk-python test-sdk-typescript test-portal test-fuzz
+	$(MAKE) --no-print-directory test-sdk-go test-plugins test-sdk-python test-sdk-typescript test-portal test-fuzz
 
-test-all-databases:
+test-plugins: $(PLUGTOOLS) ## the plugin SDKs and their example plugins: Go (its own module) and Python (pytest)
+	@echo "== the Go plugin SDK (pluginsdk/go)"
+	cd pluginsdk/go && CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
+	@echo "== the Python plugin SDK (pluginsdk/python)"
+	cd pluginsdk/python && PYTHONPATH=. .venv/bin/python -m pytest -p no:cacheprovider -v tests
+
+test-all-databases: $(PLUGTOOLS)
 	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
 	@echo "== unit tests and the storage suite (SQLite and PostgreSQL), conformance on SQLite"
 	EDGE_REQUIRE_SIMULATORS=1 CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
@@ -131,8 +147,7 @@ FUZZ_EXCLUDE  := shutdown restart logout
 # documents these 501s, so only the server-error check needs excusing, and
 # only for these requests; every other check applies to them, and nothing is
 # excused for anything else. Remove each as it gets built.
-FUZZ_UNBUILT  := setRepository listAvailablePackages updatePackages \
-                 createService:action=install createService:type=notification createService:type=dispatcher
+FUZZ_UNBUILT  := createService:type=notification createService:type=dispatcher
 
 FUZZ          = $(PY) tools/python/fuzz.py --binary $(BIN) --seed $(FUZZ_SEED) --max-examples $(FUZZ_EXAMPLES) \
                 --exclude "$(FUZZ_EXCLUDE)" --unbuilt "$(FUZZ_UNBUILT)"
@@ -184,6 +199,24 @@ $(CONSOLETOOLS): $(CONSOLEDIR)/package-lock.json $(TSTOOLS)
 	cd $(CONSOLEDIR) && npm ci --no-audit --no-fund
 	touch $@
 
+# The plugin contract's generator (protoc from grpcio-tools) and the Python
+# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt.
+plugin-tools: $(PLUGTOOLS) ## install the plugin contract's generator and the Python plugin SDK's packages (pinned)
+
+$(PLUGTOOLS): pluginsdk/python/requirements.txt
+	rm -rf $(PLUGVENV)
+	$(PYTHON) -m venv $(PLUGVENV)
+	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r pluginsdk/python/requirements.txt
+	$(PLUGVENV)/bin/python -m pip check --disable-pip-version-check
+	touch $@
+
+# KEY is an ed25519 key file (go run ./cmd/edgepkg keygen -out KEYFILE);
+# never commit one.
+REPO_DIR ?= repository
+packages: ## build this repository's plugins into the signed package repository REPO_DIR with KEY
+	@test -n "$(KEY)" || { echo "usage: make packages KEY=KEYFILE [REPO_DIR=dir] [VERSION=x.y.z]"; exit 2; }
+	$(GO) run ./cmd/edgepkg build -key "$(KEY)" -out "$(REPO_DIR)" -version "$(or $(VERSION),1.0.0)"
+
 $(TSTOOLS): $(TSDIR)/package-lock.json
 	cd $(TSDIR) && npm ci --no-audit --no-fund
 	touch $@
@@ -198,6 +231,7 @@ lint: lint-spec ## go vet, gofmt, golangci-lint (the gateway and the Go SDK modu
 	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
 	$(LINT) run ./...
 	cd clients/go && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
+	cd pluginsdk/go && $(GO) vet ./... && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
 
 lint-spec: $(ROOTTOOLS) ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml

@@ -880,7 +880,7 @@ func testLogLevelChangesLive(t *testing.T) {
 
 // TestRetiredItemsRemovedAtStart stores items that earlier versions seeded
 // and that nothing reads any more, restarts the gateway and finds them
-// gone: rest_api.authProviders, the category Installation, and
+// gone: rest_api.authProviders, Installation.maxUpgrade, and
 // PURGE_READ.retainTaskHistory, whose changed value moves to
 // SCHEDULER.max_completed_task_age_days.
 func testRetiredItemsRemovedAtStart(t *testing.T) {
@@ -896,7 +896,7 @@ func testRetiredItemsRemovedAtStart(t *testing.T) {
 		{Key: "rest_api", Items: &map[string]edgeclient.ConfigItemDefinition{"authProviders": def(edgeclient.JSON, `{"providers": ["username", "ldap"]}`)}},
 		{Key: "PURGE_READ", Items: &map[string]edgeclient.ConfigItemDefinition{"retainTaskHistory": def(edgeclient.Integer, "30")}},
 		{Key: "Installation", Description: ptr("Package installation"),
-			Items: &map[string]edgeclient.ConfigItemDefinition{"maxUpdate": def(edgeclient.Integer, "1")}},
+			Items: &map[string]edgeclient.ConfigItemDefinition{"maxUpgrade": def(edgeclient.Integer, "1")}},
 	}
 	for _, in := range earlier {
 		resp, err := admin.CreateCategoryWithResponse(t.Context(), in)
@@ -923,7 +923,13 @@ func testRetiredItemsRemovedAtStart(t *testing.T) {
 	if _, ok := getCategory(t, "PURGE_READ")["retainTaskHistory"]; ok {
 		t.Error("PURGE_READ.retainTaskHistory is still there after a start")
 	}
-	wantNoCategory(t, "Installation")
+	installation := getCategory(t, "Installation")
+	if _, ok := installation["maxUpgrade"]; ok {
+		t.Error("Installation.maxUpgrade is still there after a start")
+	}
+	if _, ok := installation["trustedKeys"]; !ok {
+		t.Error("Installation lost its trustedKeys item")
+	}
 	if got := getItem(t, "SCHEDULER", "max_completed_task_age_days").Value; got != "45" {
 		t.Errorf("SCHEDULER.max_completed_task_age_days = %q, want 45, the value retainTaskHistory held", got)
 	}

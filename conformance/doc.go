@@ -18,7 +18,11 @@
 // started, and skip otherwise. So do the tests of the protocol plugins,
 // which start their counterparts on this machine: the pymodbus and asyncua
 // simulators (tools/sim, `make sim-tools`) and Debian's mosquitto with its
-// command-line clients. A counterpart that is not installed skips its test,
+// command-line clients. So do the package tests, which build this tree's
+// plugins into a signed repository (`make packages`), serve it on the
+// loopback interface and run its Python plugin on the plugin SDK's Python
+// (`make plugin-tools`; the suite's gateway gets it as
+// EDGED_PLUGIN_PYTHON). A counterpart that is not installed skips its test,
 // unless EDGE_REQUIRE_SIMULATORS is set (make test sets it), which makes it
 // a failure.
 //

@@ -14,6 +14,23 @@ import (
 	"time"
 )
 
+// pluginPythonEnv names the Python that runs Python plugins (the
+// launcher of a Python plugin package reads it).
+const pluginPythonEnv = "EDGED_PLUGIN_PYTHON"
+
+// pluginPython returns the plugin SDK's Python, if make plugin-tools has
+// installed it.
+func pluginPython() (string, bool) {
+	venv, err := filepath.Abs(filepath.Join("..", "pluginsdk", "python", ".venv"))
+	if err != nil {
+		return "", false
+	}
+	if _, err := os.Stat(filepath.Join(venv, ".installed")); err != nil {
+		return "", false
+	}
+	return filepath.Join(venv, "bin", "python"), true
+}
+
 // gatewayBinary is set once the suite has built cmd/edged.
 var gatewayBinary string
 
@@ -55,6 +72,11 @@ func startGateway(bin, dataDir, dbURL string) (*gateway, error) {
 	defer func() { _ = logFile.Close() }()
 	cmd := exec.Command(bin, "--data", dataDir, "--port", strconv.Itoa(port), "--db", dbURL, "--log-level", "debug")
 	cmd.Env = append(os.Environ(), "EDGE_ADMIN_PASSWORD="+adminPassword)
+	if py, ok := pluginPython(); ok && os.Getenv(pluginPythonEnv) == "" {
+		// Python plugins installed from packages run on the plugin
+		// SDK's Python (make plugin-tools), as an operator would set it.
+		cmd.Env = append(cmd.Env, pluginPythonEnv+"="+py)
+	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start edged: %w", err)

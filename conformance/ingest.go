@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -286,8 +288,18 @@ func testKillDuringIngest(t *testing.T) {
 	}
 	t.Logf("%d readings acknowledged before SIGKILL, all stored", total)
 
-	// The service came back with the gateway and ingests again.
-	if status, body, err := postIngest(t.Context(), host, port, "sensor-reading", readingsBody(prefix+"/after", 1, time.Now())); err != nil || status != 200 {
+	// The service came back with the gateway and ingests again. The
+	// gateway answers ping before the service's listener binds, so a
+	// refused connection is tried again.
+	var (
+		status int
+		body   []byte
+	)
+	eventually(t, 15*time.Second, "ingest accepted after the restart", func() bool {
+		status, body, err = postIngest(t.Context(), host, port, "sensor-reading", readingsBody(prefix+"/after", 1, time.Now()))
+		return !errors.Is(err, syscall.ECONNREFUSED)
+	})
+	if err != nil || status != 200 {
 		t.Errorf("post after the restart: %d %s %v", status, body, err)
 	}
 }

@@ -335,7 +335,6 @@ func testCreateServiceErrors(t *testing.T) {
 		{name: "north config value not a URL", body: `{"name":"` + fresh + `","type":"north","plugin":"http_north","enabled":true,"config":{"url":{"value":"nowhere"}}}`, status: 400, contains: "url"},
 		{name: "notification not implemented", body: `{"name":"` + fresh + `","type":"Notification","enabled":true}`, status: 501, contains: "notification"},
 		{name: "dispatcher not implemented", body: `{"name":"` + fresh + `","type":"DISPATCHER","enabled":"true"}`, status: 501, contains: "dispatcher"},
-		{name: "install not implemented", query: "?action=install", body: `{"format":"repository","name":"edged-service-notification"}`, status: 501, contains: "install"},
 		{name: "install body without action", body: `{"format":"repository","name":"` + fresh + `"}`, status: 400, contains: "type"},
 		{name: "name of a service", body: `{"name":"` + existing + `","type":"south","plugin":"sinusoid","enabled":false}`, status: 409, contains: existing},
 		{name: "name of a category", body: `{"name":"rest_api","type":"south","plugin":"sinusoid","enabled":false}`, status: 409, contains: "rest_api"},

@@ -109,7 +109,9 @@ var suite = []suiteTest{
 	{"TestPluginData", Strict, testPluginData},
 	{"TestPluginDataErrors", Strict, testPluginDataErrors},
 	{"TestDeprecateTrackingEvent", Strict, testDeprecateTrackingEvent},
-	{"TestNotImplementedYet", Strict, testNotImplementedYet},
+	// Packages
+	{"TestPackages", Strict, testPackages},
+	{"TestPackageRepository", Strict, testPackageRepository},
 	// Users and authentication
 	{"TestLogin", Seed, testLogin},
 	{"TestUserManagement", Seed, testUserManagement},

@@ -69,7 +69,8 @@ func TestFailedServiceHealth(t *testing.T)                   { runSuiteTest(t) }
 func TestPluginData(t *testing.T)                            { runSuiteTest(t) }
 func TestPluginDataErrors(t *testing.T)                      { runSuiteTest(t) }
 func TestDeprecateTrackingEvent(t *testing.T)                { runSuiteTest(t) }
-func TestNotImplementedYet(t *testing.T)                     { runSuiteTest(t) }
+func TestPackages(t *testing.T)                              { runSuiteTest(t) }
+func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }
 func TestLogin(t *testing.T)                                 { runSuiteTest(t) }
 func TestUserManagement(t *testing.T)                        { runSuiteTest(t) }
 func TestUserFilters(t *testing.T)                           { runSuiteTest(t) }

@@ -28,13 +28,13 @@ func TestUnbuiltMatching(t *testing.T) {
 		body   string
 		want   bool
 	}{
-		{name: "unbuilt operation", method: http.MethodPost, target: "/edge/repository", body: `{"url":"http://x"}`, want: true},
+		{name: "built package operation", method: http.MethodPost, target: "/edge/repository", body: `{"url":"http://x"}`},
 		{name: "built operation", method: http.MethodGet, target: "/edge/asset"},
 		{name: "south service", method: http.MethodPost, target: "/edge/service", body: `{"name":"s","type":"south","plugin":"sinusoid","enabled":true}`},
 		{name: "north service", method: http.MethodPost, target: "/edge/service", body: `{"name":"n","type":"North","plugin":"http_north","enabled":true}`},
 		{name: "notification service", method: http.MethodPost, target: "/edge/service", body: `{"name":"n","type":"Notification","enabled":true}`, want: true},
 		{name: "dispatcher service", method: http.MethodPost, target: "/edge/service", body: `{"name":"d","type":"DISPATCHER","enabled":true}`, want: true},
-		{name: "install", method: http.MethodPost, target: "/edge/service?action=install", body: `{"format":"repository","name":"p"}`, want: true},
+		{name: "install", method: http.MethodPost, target: "/edge/service?action=install", body: `{"format":"repository","name":"p"}`},
 		{name: "service type not a string", method: http.MethodPost, target: "/edge/service", body: `{"type":5}`},
 		{name: "body not JSON", method: http.MethodPost, target: "/edge/service", body: `{"type":`},
 		{name: "listing services", method: http.MethodGet, target: "/edge/service?action=install"},

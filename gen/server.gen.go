@@ -305,6 +305,24 @@ func (e ConfigItemType) Valid() bool {
 	}
 }
 
+// Defines values for InstalledPackageType.
+const (
+	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
+	InstalledPackageTypeService InstalledPackageType = "service"
+)
+
+// Valid indicates whether the value is a known member of the InstalledPackageType enum.
+func (e InstalledPackageType) Valid() bool {
+	switch e {
+	case InstalledPackageTypePlugin:
+		return true
+	case InstalledPackageTypeService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -885,15 +903,28 @@ type AuditSource string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
-	// Link Link to the log of the repository interaction.
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
 	//
-	// Example: log/240501-10-15-42.log
+	// Example: 261123-14-31-05-1-available.log
 	Link string `json:"link"`
 
 	// Services Names of installable service packages.
 	//
 	// Example: ["edged-service-notification"]
 	Services []string `json:"services"`
+}
+
+// AvailablePlugins defines model for AvailablePlugins.
+type AvailablePlugins struct {
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-1-available.log
+	Link string `json:"link"`
+
+	// Plugins Names of installable plugin packages.
+	//
+	// Example: ["csv_south"]
+	Plugins []string `json:"plugins"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -1211,6 +1242,31 @@ type HistoryEntry struct {
 	AdditionalProperties map[string]int `json:"-"`
 }
 
+// InstalledPackage defines model for InstalledPackage.
+type InstalledPackage struct {
+	Description string `json:"description"`
+
+	// Kind The plugin kind (south, north or filter).
+	//
+	// Example: south
+	Kind *string `json:"kind,omitempty"`
+
+	// Name Example: csv_south
+	Name string               `json:"name"`
+	Type InstalledPackageType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// InstalledPackageType defines model for InstalledPackage.Type.
+type InstalledPackageType string
+
+// InstalledPackages defines model for InstalledPackages.
+type InstalledPackages struct {
+	Packages []InstalledPackage `json:"packages"`
+}
+
 // InstalledServices defines model for InstalledServices.
 type InstalledServices struct {
 	// Services The installed service kinds.
@@ -1393,6 +1449,17 @@ type PackageInstallRequest struct {
 //
 // Example: repository
 type PackageInstallRequestFormat string
+
+// PackageLog defines model for PackageLog.
+type PackageLog struct {
+	// Lines The log's lines, each a UTC time and a step.
+	//
+	// Example: ["2026-11-23T14:31:05.120Z GET https://packages.example.org/edged/index.json","2026-11-23T14:31:05.180Z index verified: 4 package versions"]
+	Lines []string `json:"lines"`
+
+	// Name Example: 261123-14-31-05-1-available.log
+	Name string `json:"name"`
+}
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
@@ -1772,6 +1839,16 @@ type ServiceCreated struct {
 	// Example: 0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
 	Id openapi_types.UUID `json:"id"`
 
+	// Link For an install, the path of the install task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
+	Link *string `json:"link,omitempty"`
+
+	// Log For an install, the name of its repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-3-install-csv_south.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Service sine created
 	Message string `json:"message"`
 
@@ -2136,6 +2213,16 @@ type UpdateStarted struct {
 	// Example: 9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
 	Id openapi_types.UUID `json:"id"`
 
+	// Link The path of the update task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
+	Link *string `json:"link,omitempty"`
+
+	// Log The name of the update's repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-4-update.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Package update started
 	Message string `json:"message"`
 }
@@ -2264,8 +2351,14 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
+// BadGateway The body of every error response.
+type BadGateway = Error
+
 // BadRequest The body of every error response.
 type BadRequest = Error
+
+// Busy The body of every error response.
+type Busy = Error
 
 // Conflict The body of every error response.
 type Conflict = Error
@@ -2530,6 +2623,9 @@ type LoginTextRequestBody = PemCertificate
 
 // ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
 type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
+
+// InstallPluginJSONRequestBody defines body for InstallPlugin for application/json ContentType.
+type InstallPluginJSONRequestBody = PackageInstallRequest
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -3193,9 +3289,24 @@ type ServerInterface interface {
 	// ResendSetAsideReadings Send readings a north service or task set aside again
 	// (PUT /edge/north/{north_name}/setaside/resend)
 	ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName)
+	// ListPackages List installed packages
+	// (GET /edge/package)
+	ListPackages(w http.ResponseWriter, r *http.Request)
+	// GetPackageLog Read a repository log
+	// (GET /edge/package/log/{name})
+	GetPackageLog(w http.ResponseWriter, r *http.Request, name string)
+	// RemovePackage Remove an installed package
+	// (DELETE /edge/package/{name})
+	RemovePackage(w http.ResponseWriter, r *http.Request, name string)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(w http.ResponseWriter, r *http.Request)
+	// InstallPlugin Install a plugin package
+	// (POST /edge/plugin)
+	InstallPlugin(w http.ResponseWriter, r *http.Request)
+	// ListAvailablePlugins List installable plugin packages
+	// (GET /edge/plugin/available)
+	ListAvailablePlugins(w http.ResponseWriter, r *http.Request)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(w http.ResponseWriter, r *http.Request)
@@ -3571,9 +3682,39 @@ func (_ Unimplemented) ResendSetAsideReadings(w http.ResponseWriter, r *http.Req
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ListPackages List installed packages
+// (GET /edge/package)
+func (_ Unimplemented) ListPackages(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetPackageLog Read a repository log
+// (GET /edge/package/log/{name})
+func (_ Unimplemented) GetPackageLog(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RemovePackage Remove an installed package
+// (DELETE /edge/package/{name})
+func (_ Unimplemented) RemovePackage(w http.ResponseWriter, r *http.Request, name string) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // Ping Check liveness
 // (GET /edge/ping)
 func (_ Unimplemented) Ping(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// InstallPlugin Install a plugin package
+// (POST /edge/plugin)
+func (_ Unimplemented) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListAvailablePlugins List installable plugin packages
+// (GET /edge/plugin/available)
+func (_ Unimplemented) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5181,11 +5322,105 @@ func (siw *ServerInterfaceWrapper) ResendSetAsideReadings(w http.ResponseWriter,
 	handler.ServeHTTP(w, r)
 }
 
+// ListPackages operation middleware
+func (siw *ServerInterfaceWrapper) ListPackages(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListPackages(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetPackageLog operation middleware
+func (siw *ServerInterfaceWrapper) GetPackageLog(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetPackageLog(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RemovePackage operation middleware
+func (siw *ServerInterfaceWrapper) RemovePackage(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "name" -------------
+	var name string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "name", chi.URLParam(r, "name"), &name, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RemovePackage(w, r, name)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // Ping operation middleware
 func (siw *ServerInterfaceWrapper) Ping(w http.ResponseWriter, r *http.Request) {
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Ping(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// InstallPlugin operation middleware
+func (siw *ServerInterfaceWrapper) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.InstallPlugin(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListAvailablePlugins operation middleware
+func (siw *ServerInterfaceWrapper) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListAvailablePlugins(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6483,6 +6718,21 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/edge/update", wrapper.UpdatePackages)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/package", wrapper.ListPackages)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/package/{name}", wrapper.RemovePackage)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/package/log/{name}", wrapper.GetPackageLog)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/plugin/available", wrapper.ListAvailablePlugins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/plugin", wrapper.InstallPlugin)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/login", wrapper.Login)
 	})
 	r.Group(func(r chi.Router) {
@@ -6525,7 +6775,11 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	return r
 }
 
+type BadGatewayJSONResponse Error
+
 type BadRequestJSONResponse Error
+
+type BusyJSONResponse Error
 
 type ConflictJSONResponse Error
 
@@ -11114,6 +11368,298 @@ func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReading
 	return err
 }
 
+type ListPackagesRequestObject struct {
+}
+
+type ListPackagesResponseObject interface {
+	VisitListPackagesResponse(w http.ResponseWriter) error
+}
+
+type ListPackages200JSONResponse InstalledPackages
+
+func (response ListPackages200JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListPackages401JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListPackages403JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListPackages500JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListPackages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListPackages503JSONResponse) VisitListPackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLogRequestObject struct {
+	Name string `json:"name"`
+}
+
+type GetPackageLogResponseObject interface {
+	VisitGetPackageLogResponse(w http.ResponseWriter) error
+}
+
+type GetPackageLog200JSONResponse PackageLog
+
+func (response GetPackageLog200JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetPackageLog401JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetPackageLog403JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetPackageLog404JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetPackageLog500JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetPackageLog503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetPackageLog503JSONResponse) VisitGetPackageLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackageRequestObject struct {
+	Name string `json:"name"`
+}
+
+type RemovePackageResponseObject interface {
+	VisitRemovePackageResponse(w http.ResponseWriter) error
+}
+
+type RemovePackage200JSONResponse Message
+
+func (response RemovePackage200JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RemovePackage401JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RemovePackage403JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RemovePackage404JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RemovePackage409JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage429JSONResponse struct{ BusyJSONResponse }
+
+func (response RemovePackage429JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RemovePackage500JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RemovePackage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RemovePackage503JSONResponse) VisitRemovePackageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PingRequestObject struct {
 }
 
@@ -11166,6 +11712,275 @@ func (response Ping500JSONResponse) VisitPingResponse(w http.ResponseWriter) err
 type Ping503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Ping503JSONResponse) VisitPingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPluginRequestObject struct {
+	Body *InstallPluginJSONRequestBody
+}
+
+type InstallPluginResponseObject interface {
+	VisitInstallPluginResponse(w http.ResponseWriter) error
+}
+
+type InstallPlugin200JSONResponse ServiceCreated
+
+func (response InstallPlugin200JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response InstallPlugin400JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response InstallPlugin401JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response InstallPlugin403JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response InstallPlugin404JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin409JSONResponse struct{ ConflictJSONResponse }
+
+func (response InstallPlugin409JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response InstallPlugin413JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin429JSONResponse struct{ BusyJSONResponse }
+
+func (response InstallPlugin429JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response InstallPlugin500JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response InstallPlugin502JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type InstallPlugin503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response InstallPlugin503JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePluginsRequestObject struct {
+}
+
+type ListAvailablePluginsResponseObject interface {
+	VisitListAvailablePluginsResponse(w http.ResponseWriter) error
+}
+
+type ListAvailablePlugins200JSONResponse AvailablePlugins
+
+func (response ListAvailablePlugins200JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListAvailablePlugins400JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListAvailablePlugins401JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListAvailablePlugins403JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListAvailablePlugins500JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response ListAvailablePlugins502JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListAvailablePlugins503JSONResponse) VisitListAvailablePluginsResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -11266,20 +12081,6 @@ func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type SetRepository501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response SetRepository501JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12353,6 +13154,20 @@ func (response CreateService413JSONResponse) VisitCreateServiceResponse(w http.R
 	return err
 }
 
+type CreateService429JSONResponse struct{ BusyJSONResponse }
+
+func (response CreateService429JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateService500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateService500JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
@@ -12377,6 +13192,20 @@ func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(501)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateService502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response CreateService502JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12413,6 +13242,20 @@ func (response ListAvailablePackages200JSONResponse) VisitListAvailablePackagesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListAvailablePackages400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListAvailablePackages400JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -12459,16 +13302,16 @@ func (response ListAvailablePackages500JSONResponse) VisitListAvailablePackagesR
 	return err
 }
 
-type ListAvailablePackages501JSONResponse struct{ NotImplementedJSONResponse }
+type ListAvailablePackages502JSONResponse struct{ BadGatewayJSONResponse }
 
-func (response ListAvailablePackages501JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
+func (response ListAvailablePackages502JSONResponse) VisitListAvailablePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14232,6 +15075,20 @@ func (response UpdatePackages200JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
+type UpdatePackages400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdatePackages400JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackages401JSONResponse struct{ UnauthorizedJSONResponse }
 
 func (response UpdatePackages401JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
@@ -14260,6 +15117,20 @@ func (response UpdatePackages403JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
+type UpdatePackages429JSONResponse struct{ BusyJSONResponse }
+
+func (response UpdatePackages429JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdatePackages500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
@@ -14274,16 +15145,16 @@ func (response UpdatePackages500JSONResponse) VisitUpdatePackagesResponse(w http
 	return err
 }
 
-type UpdatePackages501JSONResponse struct{ NotImplementedJSONResponse }
+type UpdatePackages502JSONResponse struct{ BadGatewayJSONResponse }
 
-func (response UpdatePackages501JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
+func (response UpdatePackages502JSONResponse) VisitUpdatePackagesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
+	w.WriteHeader(502)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14959,9 +15830,24 @@ type StrictServerInterface interface {
 	// ResendSetAsideReadings Send readings a north service or task set aside again
 	// (PUT /edge/north/{north_name}/setaside/resend)
 	ResendSetAsideReadings(ctx context.Context, request ResendSetAsideReadingsRequestObject) (ResendSetAsideReadingsResponseObject, error)
+	// ListPackages List installed packages
+	// (GET /edge/package)
+	ListPackages(ctx context.Context, request ListPackagesRequestObject) (ListPackagesResponseObject, error)
+	// GetPackageLog Read a repository log
+	// (GET /edge/package/log/{name})
+	GetPackageLog(ctx context.Context, request GetPackageLogRequestObject) (GetPackageLogResponseObject, error)
+	// RemovePackage Remove an installed package
+	// (DELETE /edge/package/{name})
+	RemovePackage(ctx context.Context, request RemovePackageRequestObject) (RemovePackageResponseObject, error)
 	// Ping Check liveness
 	// (GET /edge/ping)
 	Ping(ctx context.Context, request PingRequestObject) (PingResponseObject, error)
+	// InstallPlugin Install a plugin package
+	// (POST /edge/plugin)
+	InstallPlugin(ctx context.Context, request InstallPluginRequestObject) (InstallPluginResponseObject, error)
+	// ListAvailablePlugins List installable plugin packages
+	// (GET /edge/plugin/available)
+	ListAvailablePlugins(ctx context.Context, request ListAvailablePluginsRequestObject) (ListAvailablePluginsResponseObject, error)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(ctx context.Context, request SetRepositoryRequestObject) (SetRepositoryResponseObject, error)
@@ -16347,6 +17233,82 @@ func (sh *strictHandler) ResendSetAsideReadings(w http.ResponseWriter, r *http.R
 	}
 }
 
+// ListPackages operation middleware
+func (sh *strictHandler) ListPackages(w http.ResponseWriter, r *http.Request) {
+	var request ListPackagesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListPackages(ctx, request.(ListPackagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListPackages")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListPackagesResponseObject); ok {
+		if err := validResponse.VisitListPackagesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetPackageLog operation middleware
+func (sh *strictHandler) GetPackageLog(w http.ResponseWriter, r *http.Request, name string) {
+	var request GetPackageLogRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetPackageLog(ctx, request.(GetPackageLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetPackageLog")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetPackageLogResponseObject); ok {
+		if err := validResponse.VisitGetPackageLogResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RemovePackage operation middleware
+func (sh *strictHandler) RemovePackage(w http.ResponseWriter, r *http.Request, name string) {
+	var request RemovePackageRequestObject
+
+	request.Name = name
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RemovePackage(ctx, request.(RemovePackageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RemovePackage")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RemovePackageResponseObject); ok {
+		if err := validResponse.VisitRemovePackageResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // Ping operation middleware
 func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 	var request PingRequestObject
@@ -16364,6 +17326,61 @@ func (sh *strictHandler) Ping(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(PingResponseObject); ok {
 		if err := validResponse.VisitPingResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// InstallPlugin operation middleware
+func (sh *strictHandler) InstallPlugin(w http.ResponseWriter, r *http.Request) {
+	var request InstallPluginRequestObject
+
+	var body InstallPluginJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.InstallPlugin(ctx, request.(InstallPluginRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "InstallPlugin")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(InstallPluginResponseObject); ok {
+		if err := validResponse.VisitInstallPluginResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListAvailablePlugins operation middleware
+func (sh *strictHandler) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+	var request ListAvailablePluginsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListAvailablePlugins(ctx, request.(ListAvailablePluginsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListAvailablePlugins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListAvailablePluginsResponseObject); ok {
+		if err := validResponse.VisitListAvailablePluginsResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -17319,507 +18336,534 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcts4uij6KijttSpSb0qRfEk6dk3tcjtOt2cSx9t2umdWnN2EREjCMgVoCNCKJpOq/etUnb+nziuc",
-	"/WDrSU7h+wAQpEhJduxOz0xW1Rp3RBLX73791BrJ2VwKJrRqHXxqzWlGZ0yzDP51pBTTxzJh5h8JU6OM",
-	"zzWXonXQupoyQs1jMpIJi8icZSMmdJcJ8++EtGP6dBgTrohiQhOqSEz/fefVMO70WlGLfaSzecpaBy3F",
-	"Ra4kT1pRi5tx51RPW1FL0Jl5asZqRa2M/TXnGUtaBzrLWdRSoymbUbOoGf34momJnrYOdvb3o9aMC/fv",
-	"QdTSyznMoTMuJq3Pn6PWMdVsIrPlGYxft6mRfYPcsGV5qRlT+lc65/VLhT8PudRXPNUsa17oGJ4TLpSm",
-	"YsSeKGKWsHITleMe0ZQN6neAA/56l40M+v3NG/lJ5ghO5T1cMJ1ngugpIxmjCRcTReQY/p1SpckZmZoP",
-	"e+Tk4yjNE6ZIrNhIikTFEYlnXOSawX+mfMZ1TKhISKxu+Dwm7b1+H+AMdvnXnGXLYpswaqu0IS74LJ+F",
-	"y+dCswnLYP2nms2ar4FrNoOTJwuupxw35ICofPhTrefnMtP1x28GWn/uG875tTmH1UW+oR/N7ojIZ0OW",
-	"mSNmQmecKaIlyeASmo4KTrZ0VAkb0zzVrYMdc/E4MoCBBYR15/gGr+w+kGBvuwEW4EbvAQl21LvAwpnM",
-	"9LQZGAAO5JhQIsyLRLHslo8YkZn9QVN1c39iqWV3lMq8gVjCDA+PvudpPuGiec9zeO7p0AHcm9s4HMhY",
-	"ZoQSJXM9LU4CP4vg7XpSZr/Dhytcg9UfAg67xSls2nXGbrnMa6D1csrHWsG6NQe0F4lcEC60hB/nVGk8",
-	"BPuEicS8zhWZUbEkueBaETqREbHUwvxioKaOvpkD8wAuBUDXYspHUwMtbnsA5kTqKcsWXLFOzw/1h93+",
-	"dd7v7zyb2/38YbDTj8mE3zJFdvvEvmZGTaimZDGVihHBFkxpoBNLM89gJ3gzTXrkF66nMtckdsPGpC0z",
-	"oICk3yHUbX1KFRGS5PM5y8hQ5iKJiJIFlitNZ3OWEJXyyVSnS0KnjCYO+SdUswVdPlFklMrRDaEZI1wA",
-	"AUiacNotqB6p+7VIfYHL+RNbrt72kZED3ILcup+QP16+PSNy+J9spO8iz9gBvggyL0dTluQpO03q8VHZ",
-	"54RXeP/O4PkzNnz2fff5bn+3Oxiw593vR+PnXfqs339Gk91kSPv1y3ZD/gr7al76WGYzqlsHrTyHN2sW",
-	"j1B0Hx5gATDkAYEQcF8eYEe9Cw+4RNrWTBFD4vdFknEDjbPjPzypv2T6SPGEndbd0AlSAyQWiukuNa/6",
-	"2zokGZszqi0NtGoE0HDFbllG0x45GsKWZ4wKRcyPS0PSStt+P9iJBrsfzC/zFDQP3FTd3QGMFbs1ApQq",
-	"gSEX+tlea71gAmLMKX5q5Rj7Cs0yujQvKL2EGzHjmn9f3vD56vmc1clXBgIjOIQ5nXAxQRJpgbQRJs34",
-	"tVJXKGTV07Irqm6aKIMRPlaowrPxc7pDnw263yf9YXdv9Gy3+yJ5wbr7w+Q5fT7eYf1Rg77wxcTArNVg",
-	"0f+E7a8s+a1Il7BmhacGLNTM3XRuFh+KJRS7nOfZhLU2Y4BZ0qWmeos1AfPmwMM0i8iMakMlyYgq1uVC",
-	"MaG45rcsXZJ2bJTslGkW29cUiY/dT51DQsktTXNG9JRqQxiExLuCoc0Pe/1+I7CYdxp27aatPf13imVN",
-	"kJIrI46VIWWnFgjMm5vYwlp6+tl8qeZSKFQNfqDJBftrzhSoMiMpNBPwn3Q+T/mImlU+/U9llhps9VNr",
-	"xpSiEzM2XF1AggDZyCxXmgwZoUZUhcnJkOkFY4IMgFsA8gO6+4X/W8bGrYPWf3taGEme4lP19CTLpF3/",
-	"6vlluAMCMl9qMIElRpLj4pamPDkEImlXDCCN8qQcj5kw1JSMOUuTKNiEzEiWp6xnFngsxTjlo3sf0FGo",
-	"l3hxwSwjIYbrEJoaqr4k7CNXWj3wmYzs6j1WMzLKs8wwBoT3dpLjRhwHdctJ2Dxj5ncjRdodZLkQXEwi",
-	"RBghtfulA0f1SmZDniRM3PesAOFpMuMCkMLc59KwdHOniP9yzjIY6IHOaUTT1GCfIjTXUyY0HEVChrkm",
-	"RnPIZMpIIpmC3dI0lQtciPkQNn0qNMsETXGae27cDQInzTLCzGCk7SE7IXvjwWhn+Jy9oP1kj+3vdx7g",
-	"AI4IcDqnGVkNAPElYZryVFk1wKuZBsPlhOQiYZmVH5GcPFEFHiZwMGdSvzJKyH3P5EwW5kFEF2sTfKCr",
-	"p0mSMaVwXJlno+CiARfdLk7N2mZMaHbvvYwyRrUhNVVbBcf5eDEFWTL9wEQAOCjIhnLG9NSsA2D4lmWK",
-	"S1HRAItTGOY8hfUgSHjce6JIMBlRdKmsmmz4sYJzO6fLVNLkSsrX1EgD9zw4y53IUAKFHDGWKDLo732/",
-	"//wZGS41e2iCWZ6IvOE/wHasGvJO0FvKUzpM770jpWVmGBFXJC9GOyzdQMZQppUCiJBciIgYfYBOKBck",
-	"pRpl6QfYtptxRIW5cUBxa1RNUyLkggzZiOaKwULq107aQDCopkOqPJngiiRyIQzXy0XG6Ghq3kUTVMKN",
-	"bKzIOE9T88KY8hS4CDmTCJ8LqshoSsWEJYdwHEtCx4Y1xxfmH90j84+4UFMv2EiCioOUXM6o5iMixYj5",
-	"RVOhFoanwCEekrmZxihHiylPi6c7/b5VG6aMpnoakwztH1NGE+upCZZQY7GyphtcLqIFtVsw7EzlIwNc",
-	"JWlv//4CnRGjpXxDxdKiirq3oDIaydzoyMB/uSKpHN2wBAgHsryUgw6NdNNuEPVQ8xrlKUsMd+BCuTvj",
-	"gjzz1qyHYtnlZRQLlbl2pIy6vWyxRnwH0I/fMhGY7j10vdVTlnmGgUwR5IHxmI30/eAjF5qnuFi7EwMd",
-	"HstL8PGs/0UA8k4Y4UZm/G/352BGgUGDu9GulVrILCGJhGMANesBbvc4Y4kRwWiqzDRa3jABZz3jShl0",
-	"LYR6IMrvhMrnc5lplrxhCadXsPn77S8QmM23xBwkuS59/3GWXrccx/YzHxLFREJWJnp4tvRElVdnVsI4",
-	"gCZYSIXMwGitKZybwl/bFOxAEdHso346TykXYCOZORuZkd39YtETPRoxpd4wPZU1KutPIAJbtdXArBEI",
-	"DUWNqVjGpO2hQ2ZkxDLNxyBTdyISzxdJ6QWRLs3P5q2YtIOX8RHggDCQ/b5FhVHD5wuj/JoXWx9Cuwo+",
-	"rajdUevIkDIDue/miVHcDUAkCTcboel5ZgQazY0mPKapYivgCPwHLEsUdntIqCYpo0rDOYPa2CNX9AYl",
-	"KmZJJ+gM40zO4LcYfoytlu+tCzMuwgUMotY8+OenFoU7+HXmL2EdCJUurApHoY3ijE+mmqgpH2srzsms",
-	"7uAyRlO0eJY+P6eavF33mUSzdb27ji3waNoDPKiI7MCpRGSX3HK2iMgeSBFd/Mc+QHsmU7DZoDDg3DsI",
-	"fU8UUUwZEVaVyOVu4C3d3+gptT+hf6EGan7heoqmm/vBjscVVGKGSxJbO05cB1BkyBRPmCJcPxBs7XyD",
-	"ra8CW5G31zWb/bS0s1etfxuAtpAG3vtZPtTBMgYV5cgNK2CwbcBRo9Nt5ZJGbqYma/0wH49ZBjo3ejJK",
-	"Yw92+puN7uHWiy24uRsP4YrPmJpTsXoO6IDdhAfWbwnDaDoDK4RMk3t9WdmFHSZyK9m4B/AONVzor6MH",
-	"vdGvfjjBpqLtTipPuPYnVPUoMOtod4qCeZnojPLUnEn5PK0NrJn0oyRenuJVxlgXDJaB29raS4aOmLNb",
-	"JvQhSE9DRthsrsvRS59azvRVCYXTbFaObRJs8TNNc3ME3/e/38EzCn4ZtOpYHDgJuV5uJP7meC7dy+ZD",
-	"MJRt9xm+aqb3l7vhu2YoKIbwawh2EfmrWg8Qxxm7uxh4JELhvpuwMRcssZADwFQ23igWBKzAmr8CZMWf",
-	"PseguQspWI9c2KOMjFoAttw5G6GsjfY8MHuhb4TrCigWStJ5PpuTXTI36mqeMUKHEsxFGVNTmSYbQa2i",
-	"Cb87Pj65vIzIq6PT1+8uTiLyy9HF2enZj0ZzOD179fbizdHV6dszCN2hYgnWxUOw57DEhrmYn3rkSCzR",
-	"bMRSFbrwChK3oJnAWJAVCncPkK4A570A8jVXui4CZk4nGNXm4YszFbkooTHPlF6FJ3i55JbfuBekkJ9X",
-	"HfBaapoeb2Lkzu0Our8DPoweUxGho0wqRWiawn4qXP5OLD5YTmT32XymclIvzxgchvO0hn7DTsAPuQAn",
-	"MDjDjPQ3ltnq4TqGegeK1ygkH0sx5pMc7ehW9Kt1GIdHYJlfOOimI1ANEkD1ENTqdtPiELeHJnfyK/BU",
-	"2YobvHH9ltnwDTvwb9Wu/zKgOdvvwX31mt2ydJud+Gk27WbZFLqETwHdRchRIkLTBV2qgMoZIuh996Fl",
-	"xJLRVtSydLQVtSwhbUWtgI6WTSbhgzrTyeqJrMEqtxGDUlwrwkXCPq5eDfzcyAhI37MCMiiYwU4UMgOy",
-	"V6Ile3Vql1Mu7yDZVC4XF2pHar5dzzlq7jYgNCvXe3AtuiQ+f3fx40mMoaDzPIOIpXkmjbpN2oyOpvAr",
-	"eN078MHrtz/+eBaTVE7Cd+HR5dXFm7OYKJ0xOlt5+Jfzix9jopZKsxkOaj86urjyvytNM53P4cmry6u3",
-	"58WTaa4TuRDw6Pjt2fFPMQQWVAmZe370svrcCTk47fFPZgQfC2HV7zYT4E0yMJRwBf/tAlA77kMztP+w",
-	"POrFz7BJF6rAJlxpUDXbsDM/yMXP786K93JRflPO58Gbr14Xb6LzAJ6c/XT89k3sYqvtlbn4H/vGy1/O",
-	"3BtGZ+ECTyLwm9kXj35+Xfdi+bV35yd/Po5JDhap8lQ//AkeDenoJp9XVnH16iUMrr2sRxJmHifuuTnQ",
-	"0nOaJMXTy7PKU8WEdg+Pq0OPUkaz4OOrlY/BMxgCmnntZcNrIdSd/+nH07OYzOnoBhyQQmmaptTf/vmf",
-	"fnx3XjzHc0rco4s3xSMAf3zy8vLcrDHhag6BYuWlmacvy0/DFZ1cXhrkYR+DyA0O7sZiiJPLy6vzunfC",
-	"gd5dXphLAHNQcfjvLi8MksCv1hHqfjdXCr+HV3l0efXyPLYqvs7oCAyHoA0EoTyOjBi4Dp1hFhQvTv5Y",
-	"B4oZG+cqsNmAYjGREkOrluCiMdNijGrbir4HJDbkM45I7D6MCU8U/ltJgU8MRMWdaxFwNCCMragF9K4V",
-	"tYC4mb+GjsG/jy6uDL8zVKoVtYAk4d+jl+a5ITD4F/9tSAP+fXeGf1+9bkUtQGP4+/KXM/h79LP5HZCt",
-	"FbUAs8zvBo3wL4wHiIF/j+3vl1f2r3kOwIp/353j3wszD8Cb/WveAxDCv1fmPYAE/Avrh7tuRS24WzwP",
-	"u+6Lkz+Wubk7glU+7sjIOcK/WjUbpVzcrDKx11zcOPN1KidFVP5cKq4lOHc1y+jIvF9WtlI5ebqz19/v",
-	"D7qDfnew393b6aWyXvlCjKgR9s5AGZVjj+uGHzgEsshc1ivet1gyYUnXvtQNiYo5LS8JrqxiraDnlxjh",
-	"SdWJA8feWtOk0K+XRlAtONVs1qp1A8LSMdfJGYYicsOW6E/wWXEVxT0IabOKiI9tbsk5rrG1Yu44PyXH",
-	"RnE7Kn8dtQwlTKnN5mytPMYRlTmyGRUJNTDif6apOTeZJSxrHbT2C1AwOO9C+qLWrTVc+Y8+R4Wxq7R+",
-	"MG1V125eA3fdaMTmmvx0dXVuBBHBAEgVqdkGvGNtaW55O60VqbJYGtrUPq8BguMpT5OMiXrB8IYtKzf5",
-	"RJGR/SQiCpzKNUpoMGgA8acBIzTfWNcqRAh7q6GF4C/AAT/7hy32fZTc1VsWnkuQ0WnD+qnWRhimxTFt",
-	"fTzzfDYvbftOecHw2GUrPMgJeftj1erjIx21JBAsCIEWM5aBsKNlj5h1EDA+cgTmGV0aaQ8Uwxg2GGOA",
-	"BIkBVmPSHko9Be6MCMESEK5HcjbkgiWHhGLqHxcE3kTDWadH3gqjsEAQpJEibtgSPGxIhWA8I6dExRv4",
-	"5Iaxubk/nvkgYwy1xxArfFJsAcLIUFCLrOZoRhFSu/BoTatm8Qq+57M5xDGj2KjNWgydvmFLSEMAc7FF",
-	"3E+Ay9ktTcuEZNCvISNpCruyH5gDKlKX6oLqq9bdkvWnPPgvU5u246/cqUoVdta4uxUoLVG0FT5OhywF",
-	"ic2+dkjs5r13eiX5Ppx5zYTei1tjpklB5NX8FmzNeJ5yTOJgrfEhmfBb8wCgD6LuEg7+QQc5KjDmllcR",
-	"tT52J7JrEyNeFqMepZxCqJnH+S9jyC89vK6y5hWcrGfJK/TghjVYhHLB/5qzMAvSQckhGZjr2tnfN+qA",
-	"EbvA0Cqk82RXftZkmFJxQ9pSpEuDgNpcBB0xj+WlG7e4ckfy6FHrqx4xxp82QhySxk7NRVRIuLmVzdS7",
-	"KREUvRIeqTGqkFaJeZ0r6PdMLGqhZGXMe8DzdgM/EICtE6pX4SkiYHwDesS1KvOyCj96HJ5SSJuDfp2s",
-	"WQO45fncAOvA2TmgKoKUF722Np67AS/z2YzW+ZSqolIxxbr1ndOM1fmgrjDl1dxISYw+JLHI0zS2lQwy",
-	"KWscZXM/KE3Tt+PWwfs77u1D1DKzYAYAemnXX46dcd1O3eDr5MJKrROS8jo/4AMRk4uTyytydH760PQD",
-	"IuuaBv5iIhJoPOv9aav4su52IJhirSCxekZlSwZbOGlGjgtVXgq2Vpk/RDKEEjRXhBKcgLQVyzhN+d9Y",
-	"gpEACPDwn+brTtUMAL77ve+NJsj/Zv57v+/SL1fDUFfPoSCjdQBasvOb6XvkBDIxqNYZH+aaQTJdbM0D",
-	"cbiVyAbbKxD/h1KmkKwelp2owrclsXVwYh/W0GlnLVh/UStjso+6GZa3sjU8KPaEpoqVgVMrpjUVJMLn",
-	"SDEtHMFlVY6pbujCmrMy+nXLkMDrFllMGRIoBFejm4IMGgY3Weuu+aIVtcAQUDZi2ic1C7ABl6sHlk0g",
-	"wS1N5YIldnIsCZTPWMZHNZt8tr+/u9+qV/brp7mc0TS98zy1AOeNZPVKUzC8sm7DOLCQxavTNBvbtjX1",
-	"eLtXdUlWqSLwOApzuQMCRAtsrhRAAXOUNkJ566D1v973uy8+/Pd/awgIToyWsj142Wy1ofMdJkRPM5lP",
-	"MMH56Px0O3jDn6KmA9pWuoS0ExRWeVLr7D+WAjkHkbcsw9pBBSMosWTMrMW0Mci6An4A5YdSdktFpQIO",
-	"+kx/0npO/vAHco1bum6tlaVrUqpCCdfHHhQMx7MWRaYyTUiFAUVFRhC+ZG4UHJJQcOW77777Lu4cIiXA",
-	"qxQ2zQ/qsuhtaHWFhZeFXXh3rcxbp2s2MRFnnkLpcoW/QTSa0+tsfs4hKAoInOAAVC7QzjKlL2FlkQWH",
-	"IRtJV7wA1kjTOl436D84p9tCdXkYFnfq1KmH5XC/NUt7ZA62+6zf/0dnYF+ZOw1+r9zpH44X3ZlOr6fP",
-	"Loez3lzzREHqo6OISQal9WCzNnoFg4eAspDYMKfYQSNGKZQY1yGJHefyr9XwrvC+rJIC9YGcsWacSgqV",
-	"O51puuzUNDO1otbp+e0e/nnWilrvLl6H/rqSXFKMvAINeFA/rzeL1YexgwsHIRQVxhrVbYVLrREamoSF",
-	"O2mnLmlhPRQ1M/YTQ4ov8avaVaLQ4dRNB8vMFshMrf9KTeVC2Ux3m4dnnbQ2Ei1xoQfl1ZdN5v2aC/Nl",
-	"YVaXBjH3cmxrs2HJFxfhuXoTPgq/Lqdlms8oBmcxgbXwXEh2UeUIJK7y8ptLrGy6EbeaujvBWspoLQ+q",
-	"S90JVitFSgu36OrB2ErKCM1fYKY5DUUqTwyDMqlAJKNmg7FHgdGUQUECSORXWEjIUq8sTyvGtk8t+K11",
-	"0Hr/6bqVUE3nkgt93Tog1y3NZvPvrlsRSPYjLTPzc783MD/I8VgxeK+71//8oTb5otlBVyn/etDsSSIp",
-	"Rm9BSn6GlTrQlXRIaKqkTxtRgffDxgHPWaa40izBKFeQnGsRyZfKXl9FMWTZ/+v6+mO/372+/rjTv77+",
-	"+Hz8of0/DoJfB2P89buaNzv/o5bXYz3btRXA8ZWaxW9R7y5EIFs+z87YjEan9p7qbG8VJFlFjdUsW3/O",
-	"9997CS1IllcSZP1prMwAJb3WFvFUtiTunM9ZygWz6mY4YRghExpBZDLM1eALQlzKF+JWu/li6t0oNhNm",
-	"ax9K5bI3LdYNX7e8n7gymo3PgNxADoO4+RrDAIZmeyYFDkal+YgkOZA6MGLLNEWrp1cRD0g8xWX8qlVs",
-	"AEfBq05ET1iqqaEOwYjVKIRPGAf6EvjqxcnRy9OzHy9bB4P9qFWM3Tpo7fR39rr9/W5/QAb9g8H+wd5+",
-	"rw8Kks9rPRjsrwRphGPcNysxGKPuJmxwFksugyjH8iqa4x89kU4D6YPccJFUox5tgSPMjMRykTKzf4MI",
-	"SNTMMZT5IcIh63b8Wk64uB/Pf+dKJADzcIJxnQfPisyrBFGTmVSaPN/BymAGbN9dvep+T9rDUbac6ycK",
-	"y1N2DkkqxaRUMyGgX7ujjOnuuZmnD6F0vrhqEF4X8KnnOxsDJXJbPWdNJQCMZKgWNK1Iy1Db4I6cxs9d",
-	"Vjea7k5Zo1QlwRAmXl19BtFdVv2FfUyt4auoV1HaQsll6pSpz1Eo3hbbfS0nRn3mAqtmKTXO07S20gvU",
-	"CmriLVDGAcsJRVAnmInEOVRjVxrJ2iewjFP51P9j9uL2L7NXy7/MXj0b/fnnvdGffx6wH89uR7Mk/Y/d",
-	"P06TXz72/2Pn1XL048f9ZOeV+o8fv6/lf+sqQRj5MmlMk9xcBMKdH07jDiSyF1d332+aFAqw5EA5NOdg",
-	"T1OMhnBmW0izLTW02FJXARf0giqSVEtRty5tToS5mHkmJxlT6ovUEOgeUc+dQ6q7FXuGsSwV/zIKiSPZ",
-	"DKYNNeWhQrERsOpaXGiqblZPHv0BSd3JM7D06FLRekXsB1vhKL9rEfw+TfaG++Od7mC8O+rusb1x98V4",
-	"f7+7QwfD5+zFaDcBY/WG4tXmdOeM6uZaaq62MJxV0BHEnNEhEXmaWitE6RSdOQC+MroPF7nMVVoWQ3Yr",
-	"vVYaoj+a8BI25G7F76QZMiyM1Uj79RBAjuDvE0ViI0rl6GCPbV3emLjqhoR9ZKPchd0GOGaL91vsi/1Z",
-	"+vfVNnpFPsfUw/WaxToUw84np2IsXek0hyGbEdO9DAkldTFDF74HBlQ+5sIlamHsYCGEohUEg/e4LnPf",
-	"wX5/U3maqIWXsGnZ9pov8eXAyluPtNyRAVXozwYC8N9294knCc5W6eL+o5Z5UvG1m1+2VFKte82rRnDG",
-	"fqvBZTWC9RVVNysGoXoAh9LShbmn6H6CBp4YWx7AUqAOrQ1lphnwUQhq96+itXOYsaKMlv8SrDdgerFS",
-	"ICBC4JjEBdSlYmy0NG1x9aEhd0tTVGnpak3IkFn8JhMUORIkFzcCOK75Xma+HwiEDMc4XeyN/lVB+VMr",
-	"z9LARgyJOgdPn46Y0BlND549+373qRFkZdZ1rVhq82a24lmWyNWwLnPjlkm5TVg7nHfQyKxwjddwOimY",
-	"DQVc4XmftnXUfIhaH7squekWRR+rg621x2FF9fta4iIXJEdn0vzmzCkGpN2RKdLe67/o9MhRYbQLTrYI",
-	"RSvyq0VSkMbG5li/W4td2PrK77TGYGXg9lenMm9Q5O4iiURYqA/i9ncH+7vP+v0+aVOyZDTrrMgYq31U",
-	"nM/YfXsnfaBqztpKBHlrw4fOZabfZuBbqUm6kZmvs2sB7QnUqCZH56dW2gKVkGvbkkqwiFy3QkdpUP7c",
-	"OVjMgRSI6DcP0Vp3k8CiDfVWA5fR5w9m14u71Agt84JSMcOGuoSMpqvZmRvqHVZus5im7tpsaq81N63h",
-	"sJX0WQOY1sRU1JT0McFJmOvbjv8HZvr+wX6ACRUVo6cF4Ro6njHbqggnxkAWM2corxTzlWWV4Pe6CnXN",
-	"zfLsbKuHvyZReHPSC1bNb3CK2pL6xcke2rZamimNCCBnXFct2K1Br9/r39GyY897TZmSc2vwwXKkd4Rt",
-	"GxX26z+kxU2wxQMtHHrZKMMFx0s0GRUxA0EK71ymfLS0AQjjMcsKlIKearvepqmKJmnFGYjdRfeSPfQ5",
-	"VDMvqjdaOadaEGKz46Iwcx1VOT954/ut2eLsQSln7M4IdamRutgIaagiZwizUUaNeHr1+pJMqUjUlN4w",
-	"0qarNd0GlTPrmv/74eTH0zNyfHJxdfrq9Pjo6gR+vRZvTk9/UH87Pj76eTY5Wpz+cDQ5fffnXq93LeCF",
-	"k7OXNR9txv5z69EUGhXWGpv+3L+ypqpBIdCrCjNFs48dBPymVXs/F1+Syx0sr/a+a0MpXvNbJpy1QGG+",
-	"iu0gVO4eUlebLiwU4ESMdbbk2GVy9MrfomnDxTjHtu8EaoCdrSxY5jTPoQDMGhsBVohZtRKgO6qQiMtT",
-	"brQMmLnNHGtmztiI8du6uZ3/q2n2wf7OzlYruNzCPjJcEuz+ERic8OaxGZuWE1DM7m4dwZ4aq/PHGUuc",
-	"raqpycjR+SmYohUiiGAsMSKmtVTv93dt346wQUiHYDdci1lGHMWyN4dIVmI6G7LMW8lCuTQXNhaH3zLS",
-	"VoyRuGS1iQ+AauGOUN+GsVXk7YxhDZ2ihxTmi7iSOJHZw4KaoaBDD24+gkx+TRKeYLcBLefgseAz1nFr",
-	"n2SMibhHTjUZyzSVCxX0OkmKiyu6yBwQ+Mb2kSl1R+HKBr2JJCRGAJPyltkmKE5Sg2FaUQuOD3SKSgib",
-	"e2GFNE2l0s3NPM3TJ6pBYOv2awMX+PzINeZYO+jp+e0ebO/0/PZZ0cyjQlwHL3Z6g2ff9wa9HTBNs+/7",
-	"BweDu+VTKDpmb+qrMHsaZ2uSWZjtds033ZlMWGxTtkcycxq4BQkhgztF868qUwErxq3SPfvdy7VB4OWo",
-	"oLDDUzt2QTvBr9UWqqiFGI6dcsHIXoT9o8wPP6wp/XO2MUTJukb9GqCqVGXyk2TCyI/Igmp9b3ODOs16",
-	"OxLcUhlfe0FtmaEAZ5gS1pEr6+7P+vu9nVrCh8ltG3WGovOyfa1eM9jg5cUNBmwmoPclxhc1ceTyldQC",
-	"TYC/ZcTzpD2A/mLb9XIGxvjUyE/Bk8ZYJAccyjf2hkBwLEiW5aIqM7m4J/ZxnmHhoFTTu+J14ZwprsdF",
-	"Hm26oMIY7/e37li2DaLY9uhePdqxbSqhEzb83SSarj0ZkJZfUk1rkgGopoQ6W5+VcMvWuJoMnNqhjsQS",
-	"g5VtfLM9Jm98lwtBUC2rWMMNkbg0twbReoP+3s7nlWh4M2Pz3sD5tdqeoNm+gdtd5ZbrCvqvJUV2xC+g",
-	"Q9buuBbzN1oXUVPMGLZ0FdSI41JELn8CtG0jGRdCSi4MaPOE+W87h9vZHP0Gv+9/P9jWBPmlJsdCB6ng",
-	"b4NuUtTdzgpdYSZvK1u4c/8MO1/dLVmVYHWNWfFg+9r1V0WreUIDRcfbSNBRVEGpIoCv39v//vn3dd6j",
-	"rZsLbOw0EfYYcJtcczJB1YZ7+QHxc1tdYMUF+FYwYs8dWuD607thy6jipo4gTNZ5OO31R8QCMAiR9JZl",
-	"trC80QVc0pd1MLZlOJtLg3Bqvq1VcMOWncb7+dSyM5ir6vcHO0D4XRBT66A7qHX9rdzJCuS/uzoGrQcF",
-	"5RkfZdLmHkYk/stf/vKX7ps33ZcvyU8/Hbx5c3B52RvD/8WkjUSaxP5aY+h+EPvJqjLkaiDpTm+ws7u3",
-	"/yy0xIVQEji3rq+TT3ufu+bPjvtD8M9B6c/1dc/8x7PPtf4seyAbEnw+1Qbr+pV5Jc6n+emilVxRxxVB",
-	"CWII/N2HgFVXGmwVJ0sYuO4MVyJwHwNz6/HVuQ/uF5kauhICl4iWJK9L1LFe8fIYP1DFyLuL16tlVFd9",
-	"kerg6VNf4NQ+6sls8hS8FqV4qYzfmcVnLGUUw/fQanBIYvROVAxq3qig0ZHFVCVRG7+6azRqltZfkkxr",
-	"VIHGPgpHaVr0I1Y2wHwBUU1jnjIrNcxQ+Vk1GSSl0Xbu0tOrXhyzTcew5Rj2GPPtxqARIjr0ywdo3t4o",
-	"UIEUZ6WqTSVrzCHWRzxmMr1DuCNcxiY7Mg5Zt4zm8MajIrjAGb3tv7OerUf/7jzGYCfIH7K11al2xlAn",
-	"8nUiEl+dvjl5GRNH5MFyQhaM3SR0SeKELmOwoyWUp67uQJ6m5svTs6uTi5+PXsc2ryFGp7hvKIyYAM1W",
-	"QLZ0uQuQ/h40jA1tBQqLWFKNhrVC7gxCVmxMUeRiVwA0bJKwL5JZtIGGIALWm/QwuE8FqRaxRU9Dx83B",
-	"XZ1eXp0eX/bcKmOzzTdHZ+/MJm0NQFbq824OmKVjV6+Aa9IWkjgrKxgsOz1yYa4CDK5j+DWs5lmMZHs9",
-	"u764I5pPpprkc2hwCJ62+PL4p5OX716fXPRm9OOvNj7xVzBixdaubE7aHp89S/jJzDlkSwlMjYbWUkrG",
-	"GWNEpVL3ijuEgEYECLOgvtk5+p+XrmMtnc/TZY+8BD0AZFJBHExgmEgpCAZuCwsKWNupNkOOjYpiYdXf",
-	"extdhEawjqHRKrEI36nTQGs0oF8sAEMcK4C4X0xEBqT9RoqELjuGgD8n7csc/hVEuSJEJ+iK8XTt+R1j",
-	"KO4YSWxO4TBI97MNgKzNTG3lnGEfR2mu+O1auymAskFHQMsyDXH91OgIqkBSTSgIRQcWkDwYqwoczzN2",
-	"y6XLUVJEaZ6mZCJdiZIbPp8/Voz0zuD5MzZ89n33+W5/tzsYsOfd70fj5136rN9/RpPdZEi3ipFek16C",
-	"oWF+BRgpSIPgnZBEVSXA2nRNAO/aeCwk2M1GXUfRV6BnywmaArBOV4uTrJh/gn7aGz1V9eZiI4IaqGvE",
-	"z2B2PMIZTwQ0Rn13dbziL3TI+f2z3RcvNq6oKURYNBym6w+EXLUVtWCx0BMIKV0raiGHqHYG8o+3F03C",
-	"i/cRw/ay7GlGQO9CPC+ozDoxoiGHw4U1bi3VhGHi6xM4/NDrlnXJDCvG5P47aBMYAVCEbZMhal1GFBgu",
-	"CU8ODcMYaUvmLInTC2nJeaVc36Y+0m6aX78aYfIraKZQJdIEmntBnqKS8c680Fkxdm6TfN18jz5iv05Z",
-	"Unmqsd+dFQGwdJETG/zS1yZBBVlObqdhQhspgjMbT+90w/Wt5o893AU2HNARVv4wnJBIn6K3BZdsQLfT",
-	"JEwqWJfadckyzlRDj9c3G+xfBquG+eiG6cPQOGR4n80FKeJb8b2amBZn7Arutt/b3w9OM5H5MMyDL5yB",
-	"YBgrffhsu++4qE641XePYyG1iaj0Yyvyx9FwV9V8hwZvb5Dz4OujrlZfw/QutticC7emdo1NhXAlbBqr",
-	"RPW/oDSN2/imtBcf9lXkvBS5F4q4yTA8BKrWYKJKKTinvdfvg4lU5ppA2CIt8jusVwdi6Pa+ZdQwtRq+",
-	"jgWw2uF+IhJjt/Ir1982jkg8ox8vmUheU83EaGm07K+ehgO+fcmFVucsu2SjMCenvn74NtqdtJSwxH3l",
-	"wtk4fD2ITP9zJOCEEsZvnoNTAGKphE4oXKwKPL/XvJsg48Z3Y8yFIu0m6tVp9F5viC2oV4lgmgjniMqt",
-	"BW3dSSyCUeorXVmCLaQRnGL7/aX68P6t/PD+Xf7h/ZX+8P6n6Ye/vz8T+ONFVvOj+eGUf3j/aox/j0cf",
-	"3h/R4nfzzpn48Pf3LxP8wUxxPi9eMh/8NP3w/oTBDJ1/u2PK5lr1KuRPNb7oJoUh4L0l00ECxlaQ3YVP",
-	"K4HSPUmpmJb51SWqPnimeL3Q7douciNS2P3eyYQSEoembTZnm1iE3a6Ugdeo+dpre6DCBna0CzaSWfJl",
-	"lQ3KQ9UIOkGjVWdUIkfEtlz1R9x2wRlwzhj8ipF4XBBFx4zMZMI6EMsb2yhOa/OdZ1LLkUxjiPyIiIsY",
-	"/HUuMx2jhdTlNOYqSHo/NHzdOYzs21y50oblqJMaZQAXUbNlfFCNPjGMxTCUhKw2ThzRdCqVbqhZG67w",
-	"MUNnauJi7hQNU1d4rBYH4Cjhzmq2Y5/4sqSWH7sCqiWf6ZoA03Wn1ZTGGBE+NqzBTLTZVP6gOf+XhvUM",
-	"ZS6SiEDuvP3vY5mxiFy6YOCzgK1F5GXA1IAy2bKuvn7UDRcV60Axzx15igP3VYisHHlwuf6M1hKOBhUp",
-	"rJUZn7+9vCLgCX9qJ4sPCCV1yhYcBcZXV3IXCSW1OZPlHNRtdI6ScrcpDKw+TxMCwsrA0dBhymbbFCUU",
-	"izofB0WNCFt6MUxMUJB71gsoHrwfRMIRzD0ANweJw9wH/6ojw8NcA1lO0D2iFVnI7KYmG6JtfauXb86u",
-	"LnoqZWz+q3dPOjN5x/UhNvK0lDcuT1BPqXCfzsFTyGdM5jqOqmVcMFZ9Y6IFaUN+g5ZBcRRw2HGNvk7I",
-	"xLC1mw1RXJ+NkjGdcZaQdXvsrEvj6JEYd24TSazU7NJT8Mx9zDnCsdmBHI9Je0AUAYMPKOGSDMiMiw7J",
-	"RWr4jV2N/fhXOw0kT82oyM3py8y9NaMffzVS7myuVewddliqM5MLu6DIxRRBWrfShi/ai8uF5mkVnLzX",
-	"1Cm/pTxfPH9DFSw8tqJWCHOg5vG0mlRSfLdC60v40xhcWkKjgPCHoaLljVQ6DPkF3IlKeJJ/xyjRS6aP",
-	"DGM+lrmoa9Xlfi5v8ie5MJx/SRTTXWzJ7XEAy3unqWGmI5YJ3OB6v1MgUm8rweLK6mk9bqkhSsWu8w7i",
-	"Kw7nglVrgva11HXZhv6UgrPhqr7IEsiavsF5BMlxczphTZlwdwrBxfVFxd7XHVsQlLsqXVMfAhrSw6Ac",
-	"VnVbrq+7a+ceFZuskXKVYrrJSwJTP1G2/fxIJhUNKOWC7T2d19d0a3aaM6Eht9rolmOsjm2LWUvb/R5Z",
-	"UCUIuqaYxipYf2kYszMfV6s5j2UG8f+D3n6d4c1+3eTOKQbnvkQhWiE9dVqEwEjaVBGaJ1yjDdI28S9L",
-	"8Hv9ncFg20NRzZ1RPFA9US4lapwrWolqw4RMloAF+AeaECvoHJBP145GYHVrloLwSPoHWHK9wEXIuR8y",
-	"Vzcej++69bk+IsAARWPMiGHiSNNnNLthiWGXQ4aJrgVn2iKDDjHwDsViH9LzwpNWCDuRRceoNmjd32Ow",
-	"bH9O68gLurRtsOUdfNq/QB29On5ji23CQR96B0XMExUX4jlWiEFJytaFrJqiyixhtVbOWm20lIJUm4S0",
-	"eiJGOzpyJG9rSthE/9Yl5DSwcZ+SbUUVHJqLCcRwH5DmunXF2201pRmEFjJBlDlgmhaGaRwLB4K6u+ab",
-	"zpcllOBmHHh+aDrZh7JembEepCxnaaQ6Jx2YrgOzVbUvBGnHPtDBCr4xAWSpmKqiVVtT1VIVhaYsLM9o",
-	"SzsayQNtW7bKrpqzUWHehjYWD2ugCkXjOmVxe/sVgIRagzdWBPMLsaBe6ha0ERoQZ2vkwBrz2VpdPUhS",
-	"u5tB6x7VLu9lBLvTzTTayCowuyHcszZi8C4lZKs2uXVnVFeN7H7WNv91vWHriyxaHrDDApnVU60lOY54",
-	"17dVzYWGvlZDJdNcs7AkyL37/uKg+Lfa8rdag2TrFr0/vHv16uTi5GVEXp5eHh9dvDT/ibVSIl+3JCLv",
-	"zi5Pzq7g75l7CpkldMbWKSntLKxN0oFOXwWbDR47egE1P+LrvN/fHZXINvzEuqfwXlzteGz7C9yxcaI5",
-	"ybsWYvmi7t0eapTt81DjuCv1JF9XpdDoV5wp0q7PIKhsbJOY5aWRGiJvF+tmjGxCEaZYbE3hS60tNvF7",
-	"XvQSDFa2/kwvqK7r0pC5n5vCUzb02ChisSrUnWVkzjIuQdebcZFrczYQAEK1YYEWVyEDFJ9DzzWu0Ybv",
-	"Fo7rrtna6nylhhsRDHyfJQQab9Gb41Nr0Dp41o9a+62D/Re97ze3rseTrb2UUn7sqhBeG4GHmaf3iMEb",
-	"3CsCr7vNZ1Ur2ZZxc1dU3dQ3+yoqeaMzwNd/tjHYPRIzkVxhAoyRHtlHro+htAzNmOEoRvf1mnF9cQQ7",
-	"wp3UXTfP6rL7RfaRSwCAcFGWsCQiA2/bsCbldowKbEwUXSqymC47h+V1l8q5wi7HhuofUzFiKcjesHPI",
-	"CsjyuTa/QJJRNQZ/lYw1GaNgOp6QNjgXhEs/FJOuWirNZn5nPOkcEpVnt9CcsDYFpvVs/Jzu0GeD7vdJ",
-	"f9jdGz3b7b5IXrDu/jB5Tp+Pd1h/NPiyrA9fUBij2hyb1SsNBrx7vaL7rUnyaDqiNUdSKRNnk88Ogsyv",
-	"wAntXrKfR0RJax6AXdng0CADyH3gmo+APjuvBETv7ezt1F341jkrQzblNrN6NYJlTcZKvU3tl+myAOPC",
-	"CbagiowcGLumyeDOXXC12n6wLlo703dGXfCKbPyCqptLeHH7TBAcOFxWYJ2aN8S4QLl4dwbbRyb5Y3M1",
-	"rasR8Q+FdbVRRmbRwRLWd6ypO791Ee9m8HqjCSDQ1hYT4CqbJCccsmkZl7q2Dmh8Yb2qhyQ+luZMNItJ",
-	"m4nERccahO8cloh0u9IZ1zwu0ey2QQfrdlvNYHWxQ7kYGQUztQUqrJvxwnvr3HrMf3qwilrBTGVHY/D+",
-	"yt3foVZFmvKNtSriHoGqVivFKsBcrcLtPlFFiQeFBsDLl39SZE4zBXRzRrjQ0vwXz0hKxSSnE3CPU826",
-	"sDCzG9L+UZKYJROGxVp7IClE5Hypp1KQ2Lyt8aer5ZxdwgZJ/JJqtmXFjEcol7FbXy7jKqOjGy4mJ7e1",
-	"ZS2vDH/z+uLc/CmaMRfVHqHhmO/r+KjG3oTNMzaimiVr4Mjn9LFbkHioIsV3q75qIfUKWwgDV+9emqQh",
-	"6NfATENMaCBdeA7vyvdxYRvtWOeVNpdWNVBtKuDH3A2vpW4hOLhW2FuEKnNxK9NqMaW196iaTMVhtOhW",
-	"G2+yIz6c78i5ivAIo6ASHVxoYLcKkbUOUmtZwsqZr7IGa3JBYw2Uly0b1DsRibFAXUzaK2iKFf/MOycT",
-	"jPZs+zK19UajEhvAyVuub2crauEwlaRX91YjjWlgv+bp9uy3RK828mEYu+7QsVfBJUru2wtIhRg+pKOb",
-	"SSZzkZAcxqqRaF8Md9jeaEC7+8mzcXePPafd74cvRt1+MmA74126N9wf3VtasrFwbnarhNwhSrpBdHyn",
-	"WFZnUM0Vyw5tnDZWOwfSabQK28auLjGJggz3humpTDbd7VH4btX0UgpHn/KxtrqSzBpUhvRsxeOwvmNE",
-	"BAVZGuMKZMpIe0BsnZodW6lm19aq2Suq1URk33kZytz+TlVyzPCnq1V2Nn6zumu5bY8MO2Uwjj+SqHyR",
-	"wQFvrqljAArDPO/VcN8spgmufp15wLJZdxA+UTUHY7CSb7A5o0uSygnh4pDEVCwtyQSQlllYet+QzPki",
-	"wWg/83sc0kWcaL4w52EelukhPl3fMv1uQP0A3RgOCC3SsYjMNVgMji6PT0+JpjdMkR2iJdnDYcBsMGa2",
-	"jyXIx+OiowO0Lr9TW4cUMpHqmjc8RgOLUmeZuxEBn+tvYWon+p1QhHpr1a65s2d7JGUas+wSPuHa6Ey9",
-	"OCLxrwi/3fjQJdhlbEKzBEJd5Riyt2xaXelSAlgMk+GOuv9Bu3/rd1/0fu1++LQbPdv7/G+th+qha4hF",
-	"vZzgm59vJScAF9skHjR1KAfxdJRnXC8vzXhWUJE3TBzlddX3V7rkYlnOMNY+lZCEai4i+DUoJG3UxSHN",
-	"XFvC+AdGM5YRdMPBoOh+s/outN2Fn13LXUi4gZBtlkBGtiA05VQdoqozlHoK5mvbNiRa6dy74EJhcjM+",
-	"Kipc/6FoGUFdGUQfi0TtlulIK1TcgRiYw40BSZ4okvHJFC24RpFo4YKdxeugVVpIAUt0zv/EzLV9Nt9h",
-	"ad/ywX/3HZT0++472LzRQ5LcQCBNiXkAKOgba5DLUGT24TtYOPVaFA0FMDIIw9ZTumSZjSBUSAPnLEPV",
-	"NapLJDdDoU12LLMFzRL8yPX3NLfHFVQJA8IBCV0lK8UBhiNicmx0LUop/EVzuazoJxGVc2VtV5TIrrqo",
-	"V6mia1F48iKrf2srUkcuAU9hGT6beItgrXrX4loExdYt+WfZLczqGZchdEqmLCKUDDO5MAzX9rQBHoJ7",
-	"j64F1eQ9IoH94kO79M8Onu55Jg2TZ7kiM6YzPoJadvGPJw6F7K8xLPC//TfyC88gysMoCGbh16JLTsD0",
-	"PZTJMiIsy2RmLn+U5uA84QpjJNsxnc9TC/FP/1NJEXcObe+ddHktCGEfDXZBvURq+3EFwoIZnyPvrUF8",
-	"KhIzxBrkR03XDHx+8oZo9lGTdmz+PJ2nlIu441MIzEDuMMxsq4dB2sG5wVDITzs9cxxHHochK4gr4P3C",
-	"EA04CWsaUSQ+lkIzobtGLY0JV7CFlWPCLA1lHUwRCVcN+FD56GN3sVh0zYq6eZbazkexL7oKiwKbnPJL",
-	"ai+mVMNAozxLSde+XoYwiHBA35E5SRwIXDQ+pwVNfXYje/1+HNlbxfdoee0uacoWECrddtFJxYyFViRc",
-	"K9ZB4RncY/BJjxwJ64kAccDgBNgTMRfWDOMrciIhtdG77pbivcF+DDf4A+5bHRAoE9eVGZ9wYdcEPso0",
-	"lYuwPDS+YcRAhamgcAJFnyB8/y2+FZP2SM5mtKvYnGa24GJv0oNvXIXV6Yz74qojOUMoiL+L7XaW1vUS",
-	"kaAmaoQLg+MXUrCOORO1AAookWPhuv2GsmxJYtQMu8coQ3WPzEtdXGtshoJkmY9zqRiJ/9y14dLdU+fE",
-	"DBvaHEKxXjZOoaZYO357fnX69uwyhgOH/dlx8dPKzG5o1IPiDp7v6rotgO3092KbQFe7BRxG2bqxc6qn",
-	"T4DMmR87EQxR+91PwD9V/Rrf0I/dowmLD93igHYh2LnlaQSn/m7cI9jaTmFJR4LmbyIMzbBUAiDuEr0x",
-	"QVZvvNPvxytwGtn88ILC9sgxgKU74GoPfGWYCfYgiqsB7r1e77r1OcbytJgKbyjmmAN7MqNZ3iIYSxSs",
-	"GlZ7gkTeYMLKmChRSYEh7Mz2R3GZH3I8thkSsEqUuWANloKHy+8hDSEzmhpqhv5HLm5pCskH81yT9pAm",
-	"cDoRWWTSDLucM7jaGVfKDASR+5EvYmK0S1dXR+a6K8fdzFwQwXCICEr6pHwEmRt/zVkG12vQdMaMKNE5",
-	"NIsaxH78YEmjjMH50RQb4Bi57RDhANAoYEhFmqIFbXhvL/brzJiSeTZi8Pt+bHeHwAsAJwgltnwONVof",
-	"QoogMcCwk1oPwT75kSX4lmITyGhACo5YhDGAMeGCxDZx1cpAT90jQ3nA9jqnInbEzXJZI+Q8DR46oxXy",
-	"PCyV5o8PVF7DUM0IDZMh6uzHeNIvYn8jhfRr+wRirtwhMpvBblzmu9KsYkDe8B8OkbSTXKh8PpcZ1hjH",
-	"Vy2nMGOg8ylkCjO6hFagRWJAiWNjvfZVbgys1/Jd2MXOCyxiZLHJxnOSVELxHTOwHFsWRUcQzmRD5a3b",
-	"HYQcZe+4Qm/hWRQyQjMM/IriqrO9YB1fs559g1SUTJjIuWAEWAdpT5iAmvsWmyOSME15qkhQK4VldnAc",
-	"ZhAHgSZGeobbBoUXYyAi5Psgl7rWo05YMCNBByayZLaLnB+p0t/JRtnw0RTn3Y2DvFczTin11WglQ7OG",
-	"RC6E0dbVDRljYWVqJIRiuZ4phUd6QDLzL2iJmgG5g6qaYOBRB4WG9kRZHLPpQDTL+C2CChdk0CfKi1yL",
-	"qUzhWjKX+Y0yhxeS7Ue7faIOQTS0FNvlGWFkEbxkhtkhM+5jS+wiDKbfsLnu0tQsI2hkyZMUhSD8jCsy",
-	"SqViCcgbRw4o8aLASGVTnM1LqtIVs1fI+zYdloEUwVFNqYgHBQ3CSboG/1LOUFYvv8sVYaOpNJSRjm6i",
-	"IqTEFb0F+IT6XJBNDwucwO3/NZeaEa79ZaELGvjTu6tjW+1J1fq4PYsdZ5iEf0AU/2hGRSsPacfNPQOM",
-	"hCKzIp0Iak+VtT4gLNOMsY3j2cFAO41s3FGpwznsdYohprDVc2hndkBigM3YK+lg0yKDXg/SiUjbSodk",
-	"p9+JSKxu+DwOXjSj/tf//f+R4MV+p0es284JvZisTl38gEjkAjyojCbQ+gzCCGIUqmyUJvKNqcwzSKay",
-	"Ng6oGWbrGRsaP5KzIYfwCaMC4MgKKYkZzE6FlA/3+RS3gAKxHyowmOA3keUkfZTpj7w3XIXtB22RKxDq",
-	"syHXGc2WaNw1KrZKqZoGotapwFUBM4WC3WDyYdnIQLdrMgs9dhn+d1ErdcQOLHDE9OnQqXuY56fK7JT+",
-	"+86rYewsCPF+/9/jlXf2+/++Y9WVKyNNItedyjRBnD179zqwRbff/XdILSPxvxviD9nzsAmZoZSDN3dt",
-	"BDL7gmGDnQP3XsDCKX5R/OQokaesIKCAluIqrUEkaMFY22gLJDdsWUiyHUzsQWAAGTpQI6UgjIOQbeCf",
-	"kfa5VHqSscv/+doVRbhhbA7fCdDJO85kcVQytsHtQG+Aa3G0wZzYBocGBA+ErNTyuavXl5auXYvQq7HW",
-	"CknaxWclXwiUsDA/Iru9FlX7IRLTLa2YhyULZmC6vBaB7RIVnBo7Zb1NE8ohWTssE4m6FlIYIixzo3mC",
-	"wFKovAlXlm2cJil7p1h2iZ/GLoobGZMjOtfimSFPUlQlFvgNvAH4b1i0FOhswiRr4EvXAm2rjc15/9DY",
-	"m3fV7Hottre7lm0c1gfm8nQivEwAOLAOwPIXGdeQno+DuiW7OlFVRw9yVyMRXAtQJ9BWhUfvpQy5EF3X",
-	"X8QfFSp+oLG0oSkA2lJgmddCS7M/IkXn0JLYGRUJNRzGtZ6AcgxGWbHUZw6VSdoY5hyD9nJufroWHGvt",
-	"Gh4TYpH/ZxkP3Kort42qpjl+1KnwEtqwAzBneG0LOhfMofQovoTkfgDEC0B3Zoh9dC3s9UiDWFIZWSjP",
-	"kK85syCfCKhJpXvkjUzc8dUo7dfCi3AFv7Eh1D1iIB05JFdkxqjKcXVOvqPEKA9TSy+vha0ZA8D7d3IB",
-	"Hi+edMjfyQVAFvn7tfh7t9uF/zevgE2btAfmFbgeVJbhGQBee6fyyO69DirJFwPlIUFVlaarRBIXBf1l",
-	"2rt+UeTHkyu3phX7OWmHHO6//vf/MfKBkG5h7hrDKSPsquPmDLACpi963LT3zBrM7NU5ohJk+38VYpd5",
-	"6XD9PC7tsb1vZjGUGenE383NHiEOudomLDOUw9x1UQrIYJFFVmc4gmbvKR8xoVjRZrF1NKejKevuQKtD",
-	"aOXkezItFosehcfQjcl+q56+Pj0+Obs8gW8+F8k54Noh//W//18CsW3QotIGuJGj89OgSaLrrfg5ask5",
-	"E3TOWwet3V6/t4u+yyk48OyxGgh9mtsol7msK5h1bE1Y1MIsHIY9MVciyPqJbYaFVwY6IaRS8u7y4uil",
-	"dehAMY4eOQIUgdq07b3+bufQTYMQmhpgM6qX+TEy0uccUtCN0trlQjGhuOa3LF1GWM32BZg03cWXKwuj",
-	"770oeusFoNOkddBCS907ZTtQA9n4QSZLW1HYNeCv2vtdVXysEbvJC2tDPyqtPA0dxtIToKLB/ez0+w86",
-	"M85ZX38To0o+R609nLRuLL+4pz/QpChR1trrDzZ/8k44qYUl+NHu5o9eyWzIk4QJ/OLF5i+OrekJPhhs",
-	"McU5XaaSJldSvqbZBOI797c5Agj1FjQFyyp+tcVsNon4XWH9QO+66/xoMc1iQCtqaTpRrYP3EAegWh8+",
-	"R615Xoeglv3ZWj3uSUQwLsiaIaOA8hstWBZdszzCYdEX80+DzIdQs6sQT4wQ6d9/ogpvKPklwPDjnzZh",
-	"uDOawrR7/b1DogssRZ4J03p3TQw/xvhBE/7COxjJ+IhIDLsx4+NMRoY9TX5P+IwRkMk/Bk7vbf7iTOpX",
-	"UFbyHxSnEU488wzqMMlk2alB8s/RCm9++smi5OenoEHZqKfiv0rNq+H3AlEj4l04jGceaaMV1vzy9SbE",
-	"XcFFs51Bx2n0Q4YKHkswqm0V01exFj+wCFv4bRpr4RWvABYY3PtwL0wLMo59RDHcAdnxuyglXdnyFpux",
-	"840drglBzRyYhAGz/LMh6ddENoT9ZgZawS2PVtgsuyExx1YzQoRCbEbl2/HJEKMPvDJ6J068Las9dBgL",
-	"jParMdcflhAG/QX4+uic+RtP/saTt+LJdyATW3DfkGDEL09en1ydkI3sPD6wzOBuXBt49lZ8+kEY9Jcj",
-	"/Tcm/Y1JV5g0aaupzDR4rdZLw0XmbD3mnWYZAxPYMF2SjM3krUWnVcOlHFvzJnrswEWVFPngYP+zhauL",
-	"glAQMMAhqocKtKfPsFnzsgO9X4apHN0ooqSLpZ5IpqDmnZeyoVJVKGWTdpzJhbqA5UJHKPynplywJEb7",
-	"GU0SVVTcchZfrHpV+JtXURdqSBylqSvG1XpE9ndu5koajUwQrWXOPSsKg8GWe78hlnxNoIfzIeicqYBj",
-	"APUv2S1LzSWCsWfCagt56jwTqgTAWM19Bcxd7X5XyxnAJyIKQ6qGy0rKeRl4Uq70kStF90Vgs1WKCkyF",
-	"lclXE1VqYQrr5IXbwY38a8DTa3ADuftx8GMvrEo2fcCfmXgdVEVBy+91oIUOqaJ8hMFsA2kyTZh1T9mK",
-	"bPaLO0PdlV3xbwh9bsqmenArUAjVs4CK+ySYfynwczBAzKlVmOoWQPnJgMDnh2PpUrDNDP1LODUMXvDo",
-	"B2DZYb9GXPoEqnzFn66ReyfXrQPS/xyTNhDzoji7lrLTxPHNQP8APP/3Kkz/DsQECw1P1ENJC/4KwkKZ",
-	"GC02YaTtQhKL0EMXedjB4KkwjjCIH2wIHrSqaxDtlwsIk53ITo8cN4cQfmn84F6/X4NT2FwPS5/ZCSya",
-	"vf8QryLRhOkqCt1N531t1t3YnyV48fKGz7d6D897m1ff4H1s8+pP5ra2efHcHvp9tfg7MuPG7iv1dKaQ",
-	"ScpFYL/RmAYa8yPTIYWpISyeY98V8q0UnzDsOLTK7Z/6ZWwviDr15YYty90LMBRck5RRpYH9i3wGSRE2",
-	"Y8jQnNna/u23RnCrU8owWaTIJS1t4pN9y28nxuAgs2azjBu2PMRgWUelSgvD+OWUjTUkk7TjT59jFFaE",
-	"hF1OqZFGWKdHriDCX8hqDK+qIXOuIfdR6cTQrR/7hRamQJv86Cojxes2GmOegx3FTDVlGWumnbbcbutL",
-	"AOgRJRdLYtwqGygL7hbqS/uu3MHRfrMJPhxNwpvgitXjvCNXW2sVW2u8NYqsJzBP6hTaKqUARCzokUHo",
-	"ooa8qrepOyxxGufvFU3Ki2zAEq8BfsOHR+PR/oy3RwBPujez2lBuqlh2fNw3MC5fKrnAzn9SHcL3r3Cv",
-	"mDO4sQlEBee2STKxyNM0tmdklHT8z86hucO76CJQzMZME1ZureHYXJEFXZI212Qh8zQhI5mmPGFF5oPr",
-	"dWdmDgZD60STl7+i+dhi+V9AnDbrFnYqqGwTfdOsfhPNCu51W/UKJdZvytUdCLenl6qGYN6Dgj9VLLN1",
-	"v2oJ+Y+ZzOcoyVT0jNXpsabzMB/dMO2fIy0mbYl9mQyhBaokIBx4Yoa3lCOzUtNarWoONaLMDGWwOSRC",
-	"im6NKoT5PEmvQq6t8dQu9rCwN1vCmeUp8xKbF7rA2IuZQG1XiwCngUp7D20eusS7+UYkfwMiGa00iwLQ",
-	"IIr/LezBzFlRXA305qK2GsByKwwSKUplWokkqGlZ/GJFlFbUAvkkKJPnS/z9JhQcoe2eHqo6nPxGytfL",
-	"4Fb0hmN/KGq+nQlsg+VqvCW9bzZxlXTdzbT5DqYoK4ib6esNYNFG1bhiofnNyOvvxeq0DGxOAXv7Znd6",
-	"LLvTnRA7T7jeiL+F89jQjrKSbWYDtZl6GlOjQHd6JIaG7hAYE7vWaWgiQ7o+o3o0deHdWNreCOtSk//M",
-	"rYvezFPC0RhrVaG+DX18uV7GjVohxGSYvZzgVn4Df1iVi6W+1Z/TcLkiuAsfSFLH7vGV1rZBobDLS/zm",
-	"8/brsCdI2pfvjo9PLi8j8uro9PW7i5OI/HJ0cXZ69qM56dOzV28v3hxdnb49O1zJX+007sAOXtpDUZV4",
-	"THmaZzUdHx7XLmjOCQoT19CwIwRsOS4jwDdBY0MsV3hYIfUBWgOuuNrs7AvKFVZzCu6zm7AxFywJA1gO",
-	"y72OsEFy1dQHkTOug7MFay5IPp9DFLkqE5IAA6FVsP9ibYq1pyXLx8rR9BN8nXTrYINNPB4DlOBesDQF",
-	"uNf8XfzeWfw/YM7HUZIAkhQIUYNkZQ7/NJWTkW1AuUUsbogN5ZmwMiHNSpc9Y1RAZKTNHpNZUtRmigNW",
-	"FBMErIPVFu1PFJbIAqu9qHT3kguxhpm/lhMjHz9qgFh5oiZcKI5N/cuFTyKQhEewGSq9SLCNaxOK59gv",
-	"rApblkudx4BnhIuEfYycXgnBe1DCy4KUCmuWk1xhlUKo5+4kH9L3sg8ZFNLPThRKP2SvswYuL/1aHx0y",
-	"g6maYNO/8a8KmeFtrIHLolRUcx2Zq0qFeGuYklxA7wC1YFB7jqqa2m49clT6NpXQoh2z3nyc79XrSzKl",
-	"IlFTelMYBOmsVF/TVkeDFrWk/dPV1fmlKyq5WufNVZyaZxB7PJfKVVSzEe/zjN+aBd2wJVTfCxfJFZnn",
-	"w5SPoI6uUflmLGPpMiwcZ+u74/C2mjK6AX1J2yFztcOtff785A1ujmq7u5V1H2LtVEBf8zoWo7ZF/lZ7",
-	"VtQXuSNtqJNLzBkVZf+s7WaAqwxfd+VPseCXkAtb4NwX0l2t7DdkRPGJKOwc4XgWj/QyqE1SKhd3XLx8",
-	"RmfYNkAqPCCoq8aVa90PvS8SnmHBvadmGvUUH5nB8ecedDUibej1PmMJpy4l0+7Awo5ypYahrSe+MKVc",
-	"dFyUFJZLHMnZTArM8+aqXGkFyt8Hpb/xTB0g2mRHougSO5UuSVvIhmuKXHF/vG49pYJwHREhbeFod4xo",
-	"FyjOO3wJc07jUiepGPs92d4ob/xvrrRYp5SN+vrtj69eH5YaDdg+AOY6GhPLQ9KxTh0o6jbfIUCdzQIQ",
-	"MUT+McX+14ZSXTCVp7V68Ws5mUCvgd9WuL+nqL63s0W9pSsp31CxtGtUX4l32eZErYP3H0qcDJqaNZP2",
-	"dcmmrmPXViLWDVtGpfrXUFCWq3lKl76Vqa3OGHav8X3BwuSoG7bskeOijuRYZjNCic4YI23FmAvTdN8+",
-	"/WRm+Px0NOVpkjERdw5InEmp/2C03BhCRhSySawhKLXN3gqKVWK3j4wZamA7chQty2BkLMCpoMM+iX+E",
-	"2s6poQxHyS0VI98h/53mKYgLMaEziWbJWefQLgka262sqbqQKb1lWIWeCV0vKRYHtGqMrDQLhWM4qJyA",
-	"kw3cNuF8D0mMCzyoXZsFJFzWoW3vcmA4XKlRmJmv3pRnZi6Z8azJbihlyiC+7jFtdvbIlk1mu6vSbr9Z",
-	"69ZLyLWIXJaSj8NX1hjwivKKHhpRigGHMNR4t/qZcwxQ5QLcDesFmZkcvz2rllZ8KyCu4SNX2jkD0ZOE",
-	"0h/UPM0mLDmAGoA4GxTWTqDIvf8Qn0C5ZlyH6+eA8W6YCu9XyAXHMvbKlT2JbCKyGcWIAyjMKU2XPRLS",
-	"UWsUc6fQZD50gPxIxkM3/NcxHZZnTzbYD4uj+mYufJxSjDJDJAmwcw2Kr8gPljtvaUA0KFLlTIEbGB6j",
-	"7nDuCpxaRz02wqajG9Cev/vuu+/qA5cC3LmbC899CF1ufxM+tYFHGckESMo3b/hDR7xUT3g9T6urmnbp",
-	"nEtFWAq0q0IWAOQ/tH60PWST//q//h/gRpa/2eZa1PYl6IBBwSCltZQcWMzxkddgeqC25+dwSeLzd86Q",
-	"VJWYP5lZsZNVRPgYLCPcoNI4V7ZAUtgKC9bom/JlUMI8y7FyW2zwz8iMMb6Gyi7kaMNisWeFwIcluTOl",
-	"oxtl5trrRL6ZFleWwPfIW99WxWw8CMuxHABMYIzojAqFDVEiFAbKVVjNkEZW0ExAJBgsBKUMPDosO5f4",
-	"poohEEDUuWC2g5iQ0HEsgRYZZQYOfXOKvZUT6CrHjxlzvnKslmsqmAvG0HeD5dT3+rs1BmRVULdTC7Vf",
-	"TOIeT7qwofVfSbrYRFttdwhr1xIT9q1onbWKDPa32Y/vW/aGJZxeGTXva8c5MWvLp6klw9DipbhwDfh8",
-	"D9nGWx62spWgMSHQqsvL4GJVLa9YR0g7fv/BttUkKaPjckh3MZTLhhWF4JSQ2NtJgrQakJ4qabAN3MJ3",
-	"oFBglIWRC6UH7cJm1FwxNGaAvLbOhrE8duf3tZX/ytV8E6weOsJnxaqGt75GuPoyBlZvb3gDcbzg5AWU",
-	"CJDRLco7eqEnYFnkikp5INb+iXicpuD+cKP0yJHWFKMTAxx3ngHX24FayAvm9DV0vUPshI6mxRBTCn2v",
-	"Z9Km/aNNzssuYCw17whJRstRyqAPYHkBMIRAYyd+bt1ruDhYif/CpvVblx8VI2bELxfF/IK0E2Y2SriN",
-	"77S5h6XynwVBwekKwvn0E/zX57iekkXFsWC/RvNycwA1TZJayvKIlhI7zVGSfDVzidtpA20LQbQM5Owf",
-	"xohyZxnnt+qY8Q8rFCF5WmF8XyIEOVxeX6DfTIsWX5jaluIOKI4TM2ZAqzl0rZJSH2KjrIBir1pRHaij",
-	"qXdm+/MFNLmOwthGsBUKDb2OVqlzM+3B+l4lpPxCNSz6VI/NHnnDu1uWHDEtqLb268XJ0UsXWz2nelr4",
-	"Y0Z2fWVyFTpoZvTjayYmeto62Nnfhyww9+/BbxtxfVdC13D730S6B6xiDMSDVkDwPsQDBYKt9Ccr6Wyj",
-	"NcnM1SVAXckQkDupSjjX11WUApv1OZ7S799ybRfagKGBsGlu5xtKPqL5eu5A5s4oiVC8ESWh17X12hQz",
-	"98i7KorJLLAM762F81PNZo9qC4AzgFkaQNSs9BtcPjhclkIGON7y4+j+mzPtzPUXdoI6H87P1pMSOHII",
-	"nVAubHyw2cATRYwQhInJWmd8CI2Cq66T7b0lkUtA4joqavGuujPiT4XsasaIiEyTn9FnJNgC/uuz7RWv",
-	"2ChjELKpbgIPh3CeDNXs72hT/48nithcO9u6OxdQ8g/8HmahncfzZTyW/g4wZ4vB/MZ6+0Ya5Frm/DPS",
-	"on/EeIjLBhr2xMYi3Z/JPsXv1yjM3p0cTojhDlqCSc5GRqEJD2ttYz0X289+ga20tbUKCraWukC1P0cc",
-	"PDXokaMG0nUY9GL+QszP2Cru/4ac4CsLHYHfEQ7imxDycAh8YQ70rmKIR12sLLBlHBO+TIyoQMWo5MDD",
-	"JuDMaM4+EXKe5hMuvPVe4U6UjU+Y8zlLuWCKTGWaQM/3MxC7sUq+LXlw3Tog7z98jutdba/wpceUqnGK",
-	"U7vldX62yun862WWVQ8ggD93UdtEy7o4IhwFNTA7dABR4JBqiLrHEZDmcI3ptfipC32KCCWO5JMYn8VF",
-	"KFDMhNloTNouNNcITocEwsihCzkLSu9LQXJhA206NnvK6YdDNpKzwCRcjU+XY0QaixwV3ADUsCzSIx0I",
-	"5a6fpJahB8vG+hpgZ8r5/s07tvhuLsBsWBoeI4Fx2RjoY2XSiMR47L/iOcc+VQwMxaMpG92wxHccKOxP",
-	"KLhTx85dq3a3wCfKFXjLVshWAEbWOpUrRtoQ7jzPbIYemJV8034DtDyFZKkZTccyM3dvJgAO33FaiOX9",
-	"Lg4LQ46TUiFPC12oyh9aSIQ4baiX56FQZvjPevAzyoW9TQNtLrvOuhR75Iecp7rLRRmm1QGJ1YimDPqO",
-	"MIFZb3Gx65i0zT+6KRWT4DBU5A4AA7cgCqy0sE5E4oSlmprxErkQCuzokP0FBXCgUivTNKGaxk3B2YjA",
-	"j6Sw4OBIATy3/20VlzKZ35LEQyNBC0nfvIz/yH35Kxdby7kqMtPTT5Y6+kjwbRp3r0CQE5aKiC0nLmlI",
-	"NdYGoxXWBwbWt3TUpWfIlM+Rzhh69gQ7hNAFzN6gVVbCNWmjNw+CGlyvYP8WUPNOU7fQgAo8TMtPHJAA",
-	"5Ru4npwP1uyzDl3/Sft+3hldfxeNQrdBu2iLWhhNSBXIi7limTpsQJlau/2XAPsjMp1vuvNDG/C3g8K7",
-	"WWvwS2t/WeEcloL/at3ElvhuV/elomQF5XGtyOlpean+kJ4yUAAOofox4kBgN0NmMsaSyb4MmGU0ddhx",
-	"7hb9mH3o3BxNLlf7/BtKPDRKFNDktJTiur8cOewi1vupvHHYwzNYApTM9RTDVjNd6M3WOLyCHWAKgFJc",
-	"iAZtXxHcaIe+92Ro3+qAtRkjPel8zkRiU+5d78fQnOlSZqVgYEh2KrZbl9PFi5QLp5YfBKvkGtJwjWIs",
-	"iBRh7SYQA8H5BXNgt8uiHQRKiYDcJTnRFrCERUQkyeR8DhoiU+49HB8WjWfqzznLhSJDNpYZs6aHSdEg",
-	"h7QXEEWmYVBQ4l1Qr2Gm4ELDHKYOqNBwS41D28fIpttc+7EWNlRNQUyF0fP9Lzi4DR22F56xkcwSZQu/",
-	"64yOwOTAbqGoixyTGy4SEiPIxlUB4QnCyaE/UWji6SrM2FPESjJdHIIlvmhrqUZ9CV7dqbcxTqcMsO/O",
-	"Lk/OrrDdJxgogCJTUUgx3KXU6QUfscM1BNpcwoqUUON7DGj22toKRwD1JbOTchjmAD7gMkozmmA/0HlK",
-	"R9ag1FD3FDGqvlI7mNeihvIJD292cMfxlUwO23I3Qg0a6G/O0t+Hs1RmhH3UDIywd2OTXgyE0mfN9dRO",
-	"PjoqSIu6UqDEOKcjaf/x8u1ZxxcOqynxZcVCqCxV1EgLy6LNcp3T1LzRiWwooauBpuUNhBT70IiwipWv",
-	"veaKWVWIEiwZjdSLTIqJX3WpqhTFulIl/2wQWuIqiyVJxpQ6xIIXc4OYxSHYRV23/iLzrPjZiLT23evW",
-	"IVR2sU+gZP7zHTJcaqacYRi4jo+EpGIpBXuiDshwlC3n2POtSEp5vtPpkVcUzK1wi5g7C6zALI1lxfbL",
-	"W8BCO1fH52TOzAtuY/Gfu69ktqBZwhLzX1Cu29bm71iPGtXayCyOcQLjCg7BwDLNjJijpLlsR6InOQNH",
-	"hd2dzLURL3zz6gMrxuybbxQb5ZrfMnfjrnaQXTxXJJVg7pe59v0FRtjHxdz/gMy4sNVKB/vmH370mcyY",
-	"e0KmpL2388JKVxdMZ8vukXkv7hzaCkV2Slw3UZqnqTlqwgEgVQ6FzMZ5iudPRimjGTJe+yXUTs2FPiz2",
-	"Yu5oLLOJhETpnT0yDUS44rOUKu0Ou1cpSeerpAVIFtuk8uI6VDU4wL0QfAVxVIMONCIFLwZi+RO1UqWt",
-	"DZPFEZZr6/TIcTgKAJ51wlDsURrWVwwLsMUHhPpygaQdFzXXYnBMmHnnGgTEFPK7KRnJeRGM7wmIbTxW",
-	"X6+uxkcLhO5xuLetyuZYd/StkNy3QnL3KSS3rlxcKicSddNaFfVEJK6kuq8dCnmKEBYJxUA9x7QocBi8",
-	"YAi9wJqazhBvtL9aNDLLeDizu4U0Q8sLgpouH8TwXoz9LxMAIScE76cRkGZMZ3yktrLwFYW+7VfOkHee",
-	"ScMZWK6IoXVGyJEKi3KNZTajmrRvjW4vBen3+r09L9YFHxqJlUEsnRpldM4OCt01YyPGb0GMwBokbSPO",
-	"oG3ACrqdiCRcjUBYKawKw2VV/EU2OM+zCUsOK/aDhM31FAUkOZtxTVKqmRhhJ6vSbIdWZU7phLT9Mo0o",
-	"s4SqB0J3omL5ymUKQziU4okNlVBGVGfmxsH0UVHDjQBN1U2h+ueqqOro13F0fuoQGKrPePS0vRXMZ1Fo",
-	"tUms810dwmEaKdkuAUTgKQNRxz0yHNjBVo9ATxiWWSmGKA4xHEGLh3kmDcqiKQgruhn2XemWZ0dx+To0",
-	"YxXo8oYO1SMvcyzR7Jckc23+gHwEFZzR9GKEsZ1+Pyq1T7VNtCCJCAiZHaRHfplKSAhCWCNjmaZyoUg8",
-	"52ISHxAhC0oosAQlui0D0ct8cW5eh+ztLGcoSFubQefQGepKJYj/MKMioVpmSxutGQyDMTzUFjPG+SVW",
-	"CcoklhZ2NgAnqOEJlrDIUP5iZkO5YOLeKGOJWQdNVX2lrjeWEmwk5k3iTDU7sdZ2YCnH/SnwfejpGlYb",
-	"nN3MH4CjlpdLpdksJJeAo1sGJZbxGcN8zC8GrVcjFCuWvyr9aJctgOVAMshiAAoBWD+asiQ3CHtUXoNF",
-	"rVxhvQGqXXRWlgvbEEpNc53IhYgtvCdcGdxHk6lZ+BP4OLbWZPcaKMGgqEkrPRhaMAENDcC8GHfI9IKx",
-	"4H1VH0F5ZlZuOdyjxlHCROvCJ0tniPsxJ/GvFUbZdAghtrjLquLL00/wxzoVFdPABNcFplxY70eJcXj2",
-	"Wek5TXiibPNYLkjMjX6asTmjrhmZNSiDzGFLEqGFCuqMjNFz4vgG14cwYFCh2LB03cWpy60MwUtfw7XL",
-	"fQyPgE8pMpULMjPkfMEyZj08SSlBtn6wphQ+PL1Lpo/M0lwD8dbdnV44wGly767QgSwP7L11sBMFUv1O",
-	"0wHK7iiVeXL3+Bq3ZhBJmhDXT1U6728u2YcOl/HnTBsA2GNuPbVYH0gDmXZBI8MVt5Z5yAVKva5Jae0y",
-	"XKFFQwcmUiY2oo1qBJCCviiJP4/R/gkFDaDp/UQaNdjzVeseTNiIJ841aJ1vVK1Md0DiqdbzX+HbGPuh",
-	"Ud8B0lI211gk3BTKuSwBq7DMyN7ODqYhQf/svcGu/RdNpWAdI6P+JxtptF5ihy8I0COZXICb2eUPr0Sq",
-	"R77g824nstLFlKa3zvbtduQ1DiM3pKVuoQuqcB1hPxBnrG8LaTcTkf2PHyOy1/8+Ins7L8x/Dcz/7Jr/",
-	"2YvIf/3v/9NBgVdn3EjfhuIP6ehGjscoSqE/F87QtbWAI7TuV7ee4lK5IjdGGSmMiCBTgS5YBG37EMRO",
-	"5I3nVstd8b8WbTy6jh7FNgo+T7j5Mj776eLkj4Fb1y2LJz1yyUTQGhcyXa3kfv7uypyAZ5VPoQlIEkdu",
-	"eZ5j+ZJP4evxF/AUI3p9MUe5Y/vNx0wDc3tpEvDeurao1abuFWXd824Mz6PZt9iex8jU+XJWcjdIBeG/",
-	"Ggy3Rmi1mAiG13tP1BBX9IZmN3cReVHYVfGqKGuYCDwCAw60jQDvMPZ00hKaIIFVyhAdS7KqQqoRYWc0",
-	"u2EJaT+oQNwJw5HKb6P5AjYRuBQF+6jJMJWjGx9TqDNGZ0UYD06hi7ezHNi0I7crHBXcSgo5DIiFRcR5",
-	"zdbQJtjADCC8JFDVD22NDu9hK8QNIPFK02WJvAhJUikmLLPHXdjrILgKhqEpFDfOGFWQcYNebPPYsRiA",
-	"i84XUH6E7BrafzcfWaAK8MSgxmAnGux+uLNkf8lS9Ozd3/f1pVrJgqdpGVUeS0EJcK2Knd+ia34P0TUl",
-	"SW0Ta7Kwst4yMudistGQmM+N+B4R6CVXGM6njKbWVcHBqKu9R9xa0XvkjLFEFYbsr2O+XjFZ98iJDWid",
-	"5BCeYpQTT3pDB9MME2ZBzIcXChdAZmCJ6IzPIbBkDrK/ZV80VdJuNnBi5MXVwjadoI0HGRPgSisUEa7o",
-	"UePsmu3kzqUCTW1+W2v54/i0j6dsdENSfssEU+uN7BkD96HthlYfinYmNRnmPAWX24EHu6DVkNea9/uD",
-	"HnkrRsx+AE1GXQg3Hd0ASPkpCWi4wyUGmKZpVHjAMF0HysQYDuzah+70+9D7gaVyAVqj0HSkC53Zj1y0",
-	"DjVzYGKzWzDEv5TbSdhqxe29fr++Ys9FcU6PE8lSTPDgkai13v/z1dtw9okHTL4LRucqmOBbT6MSCRhs",
-	"xddPzS3OoLvtA2a/ujtpwNGAeliQUWX6AQ7oxugYZ48vDIrQo2Qss5kKGvimjAriHFek/ery6u15x9Yi",
-	"70JZSZpyxcJOJJ5qi2Ic6xQ/8PzI5dGWu5zIORMscRrZ5dXRxVXQQyWyogCxe7NM828sk1HhlcEUDKpc",
-	"hoZ1BKonBMtGJGScUqOm0CCb176UETtw2+h3Rk+hY0ZmMmG2csTR+Smy0ozR0RTooe3GTWbSQIBz7UE0",
-	"JBtJkRSnJzO38qIXMDBpW1il7DDE6zF01WtCLqTXijkSs8jcN7XaDMDAwxGnC7v+YNoHIUlu3CnwkEku",
-	"/lX8im7jgeS3VixwkLql+929HtlSF44hA2q9Oy+ww8CUR6F26FkP0hcbGshfukEeU050kzTZMI/StNjN",
-	"v5RXWgXH7wHH/1YDO09tQEMjb3iJz1WJNgbdwN1PYBeMoeSx/wk8z+wjHenUCHsMmYXNarNJsimdHJby",
-	"M/wcSsu5CkHOhfdYg5HGmDY6yqRSBR9AF4yl774iJCWXxz+Vi8z1CO4Nw6lcYEcwfz4aGZ2xqCXrHh00",
-	"uJ9xCHfeP2ABuMeRRN0kaBWCmJ7fNCXKzw/xM41NMt1ZcuUP+Jv95uvbbyxSG7xzNzR0jbIzwpOtqQei",
-	"2Zqw669GO4AWBMRjPSWAhaLZxIuG9ycEOMI3OlBLBxxl/kYGvjoZQPT8cirwKcDa7Sq2ByGZQTW6ZF1x",
-	"dreEu4dz2Q9Pk0f2rLsFbkCCb37yB6+BUYDGPQD2niLwF4myVkrlOqCIztThJVlXkXA963rnsWc7sfR3",
-	"jz/fRMrfl2h4T6y6j2j4mCLeRjwpS23/RGjyTypx/a4kp22RJHmqqbppduMFxZV9IM9BME/ic8r0lOqI",
-	"UI2FB7JcREW0UOGbx1Q+o81AchrXNnce6wtgGykIEgrjdw0awlBt6gKFRzLDogkw0dlPx2/f+KDOIjon",
-	"nw0hCFVoX7bMnC8U1ez0yKm2NVhxkTZ9pijHu1r9uRg7dqWNXQd2CPiprwzd8XWnT8+uTi5+Pnpd4AMm",
-	"QtiSQ9mSxPhDbC30irQvj386euk214mw4V85v+gw1BPxhHJRlHH2/U3qp3BefL2Qpe965DW/YSvhFFw7",
-	"WucPwwaA+8v1MdMiIYreQp0qZYPCiE89xZIB3pC7Gv9ldohxZYd2ABvTVS3UHdWWVOKY6gn3zG3bBlT0",
-	"ix70NtYbd7KcMxKb44ujQggSSWGLCyG0MF/DK5ggUdfm1Z6b63LfwwwYXmY1BsCSHgGyoCJXlQGg06ZX",
-	"4igHEGPukr+HMrFFy6PiVqUr44ygaVs5WlQqN3IMsQzLRJUrWmNB2Goxa2/+DBS1morcpV6SGYP84eT/",
-	"Z+/6f9vGsfy/Qhh3GHuhJE6adqc2FodsmnaL63RycbJzQKdXMRYTE5FFjygnNYr93w987/GLZMmWp0mT",
-	"bv3LdGLLJEXyPT6+L58P68YnybVgxyoHIGn4Y4SBt7jXhCENyZnnRlF9RbYbjs783zxPzT/EMtKZFMVs",
-	"sLc3NgczTwcvXvz8bE+LTKt8h/YSaFvaEZYTklCpbDKaOZ9hzqhBrCKA8Zpl6Qye9VsHo9zrPhCwdSkF",
-	"sDPo9HlyePn86mBn/+rZeOdQHF7tvLx6/nzngO9f/lW8HD9L9vudMDPvvU/qdMl4hGbdWZ6ZDXLyYGMd",
-	"U0sNpgR0u8XP/jfBz/ZmxZp8PNI6rYAQxioXrEtWQknhoI6HP3oRJQpj1D/lC5Fb9WQ1kv2B01BoiyAn",
-	"grg2JwoYM3Q0dilrOvJKeG6+v5wXvlI3YgrGzNOUUo4KoG5QV+CKMh3uMjsDYBjJDLIW7ZuB/YUV/PAL",
-	"IC4nuKU4VWOeTpQu4siYZoUaqxTrmmKXUnB0+vYnzWYKcxHiKc/4NeSIfDKfxUNM5bO4j9B+TB1YDiNq",
-	"OWa/d37vRCy2uLTQANBYBgAHQXmxzS/EtYl8DqAjiJhgesS6QQ78QuNXugy9ELkMdiSq32XvFZvyAglI",
-	"4y+/d2xIeTVRTFDhvBL58FezkC5KbXPtzWJG2C3w6muxIzNztshC3op0wbojNS8ml0b2IwZqlf7/GLCv",
-	"aN+ZrwhqCKrAXkk9gzZzrMRqgkyEiv9Q+3oqZN9v5zFZjGl6V5V320l94nr+0WPty/pIN9bg1N71fqMK",
-	"65hDXn+M+tEmPnJWOp5pggelG5R3i5RICaoZHaxbc4fpWYUBrka6sFkrvIs3lFLWU4Q1NbklZxkEeV6e",
-	"iKaWgcYncVIViytR9AQvZTs9E3dlW33I8F5mZgavZngRGJ398+yNLxN1hTPwXhWKH8/R05pjKAA6tDgU",
-	"3AGuAliOFkUB158Yr2Pnk1xo01OMF1pAIwwYiAQrcp5pXHN2nav5TPs60/1+vz8o10FQxhuAiyqVUTob",
-	"ojMC2MsVkE3DTQgqbv+Yi7kDaDEryzW7nOsFrng85Z9HIkveIZhPzLpTmabSXn/Dwg/OZioFnwNeZqZ8",
-	"we64LACUaGLGxsOXKb3FMKwP0CJLRA6/xYsWbi/zd2+ISMIUfIVJN4cVneV0xSxjNe+y3zAXH7r9GyUm",
-	"xxXxoUzIt/jtmd2hZuyYFgj1s9eYPE9tEMQQ/UUbNAtTq+2dcfliWL0I0vJTnp4RPosLL9LE0hH3nsI1",
-	"cMie9/dd8qI5jjSxL449dlLizkD4E0AMKwtgE3TgKLYAV66S2ExhglO4jMNSkdES4jNxZZHYNQhqN1NV",
-	"iewNN/WdgNMGvWjmtJXZXM11uoiY5reWGOsrvCqsywuWCq4trjhn45zrCeBYSQSawuIrGIP1E+kbOUP3",
-	"2Z92yTTc8+mEWWdrxU7C6H+0344uG9kVrQR2eJhZ7sGnl70sjRDUWPBWsqiy+dScrzSSzscG++lPOC3A",
-	"2MKJAYNq+fJUAj3rRB3Hm1rvq9CE4G39FFpmc60wsE5jNg2CcWHfp9Qx6S5AxsVZ7sI+/q+y4PXCoSDA",
-	"HGT8BunhNCJzs0t26AV2QhlHa3AjI/KR0LjbeS0cTZ93XDgQ5lDZ25vd1qvxA5VTOHn2FYvSiVpFsbVz",
-	"k+z5vpocJtUKrRXlWFzf6KouranMonTY8ngRjfnS7XJz+Jcqsurv3Ud2/K6A5AFFeLmzBin2pWbu7TDw",
-	"k8rsxhIdpOrao1UEB04hctST30MK+COKA9xmabfAXFd3VEsRcBuulc/wRhozy5caBPtVESsKFUFETOxe",
-	"71rXVYSncIQmZFQyVKPASq3f5m9tJ98CSW+5sybmbffqdjJgdn6o0oWGOWi598pEXSup7JdysbrGrCfM",
-	"W3OdTud6Ao6L8BKC9D2OuSdio7N/Xrx3YWIqg0OUvpAlMgoClxYeixfcRaiXoZPewi0m9qY+BmOrFxZ/",
-	"I0IqHQ8SCwUSkeuhnmnH3N4t/FMiZrkYg39mIo2YLXYZQJmhkV7B7Uy1Kr1p9UIU0mLWgXMigi+mmV6V",
-	"EUsSx7/JC/yk62cvmNFyj5HvypI6o48p8RXyxDq08hockEvY8DLUGg/riHzWYRA2XKw25Nu6r1q9kXWL",
-	"AdsRvdy9A4pX7e5/UwbPJ0HI6S+hm6vHPVJjrc5pdFwtcxciGTYqz4CT22odxBnXPZRly2RmVB8mzwCz",
-	"G89zTggAmcoQda6UEr5O2syRfko6OStOcUyPIXVtSSyqQ21ilMIHgQIen9wK0QOgq9lNjHyFlqCwumED",
-	"GXslbkVqtmAbIYPG977gv/QhtNcS6NfZHp4vEEwHi8bpnZv8Khd6sruGeK7KpkvS6DmoQ6MIEtNAuF3N",
-	"+h1AfkLcAV2dYMdcc5k10lDjNn+Fk3hvqBjl6TAvTMonPN7u7USDTraE1E+MkLpBOBpktQU1NSyzF7ug",
-	"XcLRg7xZD39RLzKRw5GHpnJxK9Xcy1Cv7nSLMKgKI4hWlUB9rTS1PKR8L6tPJ5ry7cl03/VMm+7tr7B2",
-	"1kPS4nbwSJ21qQzmDiW018eBHBWKpYonJTRKOLYiiwrjXtfIBIYvdulUEva2TNhP4jOUhnRRFZsTEDBr",
-	"eni81QnkcCO6bL0kZA9AZlqRr4dDj1p9TlJewf2fk0hKtA2ofI/AjgV4TjbUQN4SpmNuI6Qp8yPN4FAF",
-	"iKl0MbAJibZwkoPnyqKs+1RDYNxAekWejQUGO9DXIxIWH9sPASica5WxOKRnMj1Dx/Ew8EJpKKFwpN4l",
-	"V5PuldCl1CykkkIPnXMgYqZJCeJKWgnUPy07FHnGAFKrRLQaIl4F+I3jVGmROFebrQkSn6VNdaBM0P4u",
-	"e4/pWkTiBZC9mqVKF08Cl8ptmXt0dtmXuW9kKtfwDwdNZd68xGxGS7YCnAoyG1oiU4VpFZ4bABzXOgo9",
-	"S2H1ZwGETh63x3rzPYYIZWUQFGuvnFgdLec4V/OqozDxGmmbQKpiyITETGzKxtMzMfb5Unqi7nSpSAzy",
-	"/oJaIKvBuj6/MqiZ4rpSNkXDasqZNvP3LQJa0NHK3OFwJX8w6K3Sq6/zy7pgTUsRIaxj1uWXWqXzQlBB",
-	"J6jqXsiediPo/LySn0Vi/tQRbL9GSsWAspGoGu3jGDryX2OCnQ13macofEUtViJYSzyRDdvXT8ZX7l3I",
-	"FFy7iW13ZgNQHhY4ohuh5Nz4KvP8Y+3vcJXc3vYf1u7uPYontoo0xKmcyiK2GdNjkRU2HgnWkBRw88MU",
-	"44N+L2KZuAuIkKAQeqLSgOEgLXjIEuo5Cm5FDvt3rFKC1ceEkVuegosG4xO2d6lR9eNLDdiHjzEGGuFT",
-	"HbQSU7kcAhGYHtCOo0rg0fnR+dvR+dvj0a7tLqg85pgKTcYTXJjFlMGWF65KuDd0k+FiuPHpxdmbk09n",
-	"J0evdnNRcJmZhdH/wOHHLOELXQ+q416Knv2z1DYPWrOyNMiG06dmMZ2JXNlI2+KWlT6oIJlg4jZGa6HP",
-	"KYO2VuJfqxwlFbMCvExCpZ/5YiZyqRLWncpsXgjdY3mgJEzbxrCnbGdzxOBzeOjp+dRePeyKkxbQBZ/O",
-	"qGKcHE/g0Y2xu5ia0SyRtzKhwnX7Xbfv+BCp2d4u+7sqJp5NEcUxRPfv94ZMzzjQQ2KVAcZSA+oXymaz",
-	"mFv05sjdWNyZM5re00h+EDhNJWK6H/b75ewEN5urkLTcSp2ZhVqT/H2splO+o4V5qCgtmDEtmjK3dflM",
-	"Dz1c9fVxRne9ff9mFNkkabIi1lbLResGjJMKV1daYjoqOF3rbwWoi2vMGat7G2qi5avsR8+j/ecwr4WR",
-	"0M6g838f9ndefvzQ33n58S/dKPij95f/6HzjCsDS6jdGoM3c6cisMYpCWU7BcXO5oLndRgAeTPvCMqzV",
-	"vRZTZrWJZQwTzzJcMZ6U5X3jBeOM2I/JICvZXEExNeZ4eNJmV4IsCDWluRB3uTwYXG+2NnhJqVEKSN9c",
-	"+S1rkxlyPkdOcMrldwWPMdAYxmR3vej3mY7qrLUWdlnEsDGmwclhrCmZLsw89fuDfp9dnB9bxjDL72hh",
-	"ZyJ2/vaXk1dGtf9y9P4iwKHpDcnXWKk394wv5NOL2B1UqyM4IvoQ45lM4l32WmYSHY3ODYrW4Oj4Hyev",
-	"Lt6dnO1O+edPFoEn+WSe+8SvxSdjD6JViEVqlRckzB/MRFBpgraybsgcPyfa483sRvOr93wq/gc0bYs4",
-	"lPmB2f3tf/GEWBfN4BvRyj3fYsCivbVMm/J2KizbuP0qynAvNXqzXYJbeN30pO3GsAQ5QLSfsrJ03m4g",
-	"tKBUN0Sv41jJ6hGuwFbD26J7cDYD7ZnrYkAIRqDj/mZFNbbIkNZO/kmXhmmf8+OtF813MAtbAf06AT2H",
-	"q4KZyWB/qCtcHbPEW5Fdn2q3cgLXivOXtsDCZSNnA3hhQrvaXEYeGu8RBrYCmmlrfN93+k3rHbmHUefG",
-	"aLcvNSGoQxunBTtZFNqh7AlWqDBeDeXssfgsi2MFJNo2fO3j3BYbj0LlBK9kydEJ+sJ2KDXj+sbFpGcw",
-	"AnQzzGfmw/2+NXeHPlZV8BuhLRcrUBdSZN2PgmcLYFesk7OhNctrAl9Ui8sLJjJytshCi/TKIoRA9SN2",
-	"gzE1YFkSCZS6Q/sva6ra4QdPWpTdGq+HW7NPbhNOHxM4DVaB8VLOyUrtkPPxTSvDE54Uia3IIqekkTBI",
-	"oFuwO5ELNBPts7XXb7gsK8rtwA/p5k3RQ8z/MCKfVS/dptnVgFznVDh2AqNsBctFL2RBuSCK2AjxYL5s",
-	"wMwK8BI29AHWDeNGZknTKODRTtsUkdKUnJuxrBmCXWlJha1rYC98bU/DrIhHxRCzr7/KXq6UG24t5NUW",
-	"cm2NZqBljkrfL6mbphIUaHbvC/xDH0HTe1/gH18su4Z/H54Oy0S7YL3E/pNzORUQYTF2yEQSog5TqQOP",
-	"4lqrsaQybaOLKEbKM3Y0On91WkZrh4RSat2c/oDJ440Eh/eFEye9iCFHuEN7h5EPyBqhJGI/6kG9GeEe",
-	"KAl652sTrWvgDWD0Y5WIiM1Ebu72OyIzfyesG/O9S8BDQ+5zzWL+nwevLxG1t1ZJgi6ZcYDBDdUrrPPK",
-	"4MWUf7bK5OD5843V7TnV81OoPfPavjwav+tWjmZT3XuPhbIoaHZOaeNjJCrEKqBCI7uP7i2HGvuTYUn2",
-	"1vp71HIjWgajpuqUdCsdjRTZjXp2A2AYGwm3SPNlZJeAj9vmjXlUBYsfY0FT0B9jUdqMgg7x8DAv7PS/",
-	"31ycgiuUfh2xi9OT/z1G/Wu9kDVxARzEt4CSuYCeRgji1CRWxFEOLzXhuoL5tMWFqd/8OLWQ67q0jfQa",
-	"yum5FnnL1EbzKLgD0BMuE2QCNB8jL2BX5RBO7Fn0ZoGXGAAbzsRg6VZjfuphhsOmpHYxScjAgLx4rgXk",
-	"8ZrHghSNeSb/mIvyc7vslGt9B1gS5hkE6EOpFAnk2pv5UnfoaoHYWsILvnMrxV3McpUK1j3sP2sIpV2Y",
-	"gbe6YpmWYbwUipDAZxAaBgf1dwswFLxoObQ4mRUvDvFaIafzaXjuU3JE4yWnZiwQDe5Ww74VywXfX+UN",
-	"tyC7ap0GQ+XF4WNegsxSrboAwR7cXntWX3vmtN+tJsH9DyWNtf5U4fEtU4cg47Yf+FQU4KWKVGXX2ohg",
-	"l/tCFsrg4vSUOQkyBb81F4H9XkAgdTE6qxBINZxxv95lZtQPVCtIraMmfuBywTM3qfhmDwQQ49cOnJyQ",
-	"8PrkjdzvkfEBU4kXap5DYa2b9xp5Kx3be+aUauXAvJK3As40vcuOkqkkMNwVB9yZemBqeNPBKrWMo/2h",
-	"YOpVmQ6+fs2/mP8Cb9+MDJzmqJbRwhwQ2u2zhO01ngi8GkHwZp7n5jKrMjFkmRAJKFvQvBHTCnJZP88k",
-	"QltSM4RcmYtZysfGnjpid7kythc15p6ECNA+XHgoQ5abQV1xaYzUVF3LzJ4N41SCA4UYO7rvfn3z+h34",
-	"zO1HqQLXkTkb6Dd8DK26EsfDg5eOJCo+/XVk67Kgo7g3BIReGhrUFvz1gF0uIIOyMlOXueBujmL7cezQ",
-	"zYCDI5VjgBMXf8x5ak4xlbmjDpKWn9Ul/8IhSCFudsTGxmDP2d1EEaS1Pfemcw0gZxB+gx9hdTwHEUbp",
-	"ZSfwizRlWmgN+YLhURv679qclajmre28sSfN7FkXnHuAinwaF6rMh67KtzsBi0ghArt83MJOg6k+uLeT",
-	"1+3B7+jg/VY03IcHLbxS50r9wrMFTYN+JPUuxvNcFovO4MPHmvOew64xWsQLW6Pq91o/VdcKlX2tzj8T",
-	"t+rGOZVQjZT0gWUwrJoBjQpq2TyAEZghjkjjfJ2auCd/cEUDokiaA+YaT4x7kc6jJj074bcCMyS2aT73",
-	"yd6aLB1tKDd1wlKWuS8d2P1HUN3+4aPZa0CxUeuq4a5eXmWQ62Mz6WcqLzoREiNaPkTHJDb4uf/zPuxi",
-	"Gktt6AiO2yLnMo0cRczlolSkb07pywULNjvU65B/5ci00Kmrn6mhE5FCByAWxJqD9fOJ7bbMQ4Jf5pYT",
-	"BGGahQ5pk6DaPTP2lbqiAykcYGkgNQM98bUM6mqZIbc04jCVKOgCszfqA1q2wTxgndYNZNTdKreSBeZD",
-	"DNoy4HDQv+cKXh7DO3krMqgAcOgcCDIMbYeNIPhC3UpC0bgOa8UjmhBbHQdN8qI08UGRyXKjf1/CIXaV",
-	"4pQYjYImjfGrhd85ciqYnvHyHgSIh5peTuc5JFLXox7D3nJVvrzgDsnR4jZeiuLO2FYIATUVPCvApEoQ",
-	"tmYKNwKisXGALmAQ81x4YJhgqB7wZnm0o0ZE8ip1ju2L4Jk9z1AVcz1cDocevtTxa8z2gXaysd/xNg1o",
-	"JmcilRkCuGIpPqYB5SWYBtcVtlfX028lrgELBBD5GiDliJ/Ng+F+wE9whapr7+Nl9UJYw3qAafb4MQW7",
-	"glY9o8CyQCng77JaP0L3I0oAugVcK6j8//XxX/8fAAD//w==",
+	"7L3pchs5mij6KgiemTBZJ0mTWryI0TGhkmWXum1ZR0tVd1s+TpAJkjlKAuwEUjTb7Yj5dSPu3xv3Fe55",
+	"sHmSG/g+AIncSEqWy1XdnohplZmZWL99/dQai/lCcMaVbB18ai1oSudMsRT+dSglU0ciYvofEZPjNF6o",
+	"WPDWQetyxgjVj8lYRCwgC5aOGVddxvW/I9IO6eNRSGJJJOOKUElC+u87L0dhp9cKWuwjnS8S1jpoyZhn",
+	"UsRRK2jFetwFVbNW0OJ0rp/qsVpBK2V/y+KURa0DlWYsaMnxjM2pXtScfnzN+FTNWgc7+/tBax5z++9B",
+	"0FKrBcyh0phPW58/B60jqthUpKtTGL9uU2PzBrlhq+JSUybVB7qI65cKfx5yqS/jRLG0eaETeE5iLhXl",
+	"Y/ZIEr2Eyk2UjntMEzao3wEO+OEuGxn0+5s38pPIEJyKezhnKks5UTNGUkajmE8lERP4d0KlIqdkpj/s",
+	"keOP4ySLmCShZGPBIxkGJJzHPFMM/jOJ57EKCeURCeVNvAhJe6/fBziDXf4tY+kq3yaM2ipsKObxPJv7",
+	"y4+5YlOWwvpPFJs3X0Os2BxOnixjNYtxQxaIioc/U2pxJlJVf/x6oPXnvuGcX+tzqC7yDf2od0d4Nh+x",
+	"VB8x4yqNmSRKkBQuoemo4GQLRxWxCc0S1TrY0RePIwMYGEBYd45v8MruAwnmthtgAW70HpBgRr0LLJyK",
+	"VM2agQHgQEwIJVy/SCRLb+MxIyI1Pygqb+5PLJXojhORNRBLmOHh0fcsyaYxb97zAp47OnQA92Y3Dgcy",
+	"ESmhRIpMzfKTwM8CeLuelJnv8GGFa7D6Q8BhtziFTbtO2W0sshpovZjFEyVh3SoGtOeRWJKYKwE/LqhU",
+	"eAjmCeORfj2WZE75imQ8VpLQqQiIoRb6Fw01dfRNH5gDcMEBupazeDzT0GK3B2BOhJqxdBlL1um5of6w",
+	"27/O+v2dJwuznz8Mdvohmca3TJLdPjGv6VEjqihZzoRkhLMlkwroxErPM9jx3kyiHvklVjORKRLaYUPS",
+	"FilQQNLvEGq3PqOScEGyxYKlZCQyHgVEihzLpaLzBYuITOLpTCUrQmeMRhb5p1SxJV09kmSciPENoSkj",
+	"MQcCEDXhtF1QPVL3a5H6HJfzJ7aq3vahlgPsguy6H5E/Xrw9JWL0n2ys7iLPmAG+CDIvxjMWZQk7ierx",
+	"UZrnJC7x/p3B0yds9ORZ9+luf7c7GLCn3WfjydMufdLvP6HRbjSi/fpl2yE/wL6alz4R6Zyq1kEry+DN",
+	"msUjFN2HBxgA9HmAJwTclweYUe/CAy6QtjVTRJ/4fZFk3EDjzPgPT+ovmDqUccRO6m7oGKkBEgvJVJfq",
+	"V91tDUnKFowqQwONGgE0XLJbltKkRw5HsOU5o1wS/eNKk7TCtt8NdoLB7nv9yyIBzQM3VXd3AGP5brUA",
+	"JQtgGHP1ZK+1XjABMeYEPzVyjHmFpild6RekWsGN6HH1vy9u4kX1fE7r5CsNgQEcwoJOYz5FEmmAtBEm",
+	"9fi1UpcvZNXTsksqb5oogxY+KlThyeQp3aFPBt1nUX/U3Rs/2e0+j56z7v4oekqfTnZYf9ygL3wxMdBr",
+	"1Vj0v2D7lSW/5ckK1izx1ICF6rmbzs3gQ76EfJeLLJ2y1mYM0Eu6UFRtsSZg3jHwMMUCMqdKU0kyppJ1",
+	"Yy4Zl7GKb1myIu1QK9kJUyw0r0kSHtmfOkNCyS1NMkbUjCpNGLjAu4Kh9Q97/X4jsOh3GnZtp609/SvJ",
+	"0iZIyaQWx4qQslMLBPrNTWxhLT39rL+UC8ElqgY/0ugV8n39r7HginHQauhikcRjqlf5+D+lXqq31U+t",
+	"OZOSTuGu6fiGTjVlWggZK63Lp2ySSRYdGP7ifo95xD7iiSsi4ylnERmtCCUqzaRikWb+QAHcXv4tZZPW",
+	"Qet/PM7tJo/xqXx8nKbCbKlGTK6uaiyyJIKpR0BHNfwEWuDTAqJbWsbNwkB0blzmUD+cAYmhkoxnlE+1",
+	"lPQ50Cd6zv6WManue6KADB5RB/JF5pmElVMt/MN1khFTS8Y4GQD/BXL6QMeX4g4ISNGJpi14IjG/pUkc",
+	"DeFmzYqBSKCELiYTxjV/IpOYJVHgbUKkJM0ShkeUyS8Gt7G8/YA6TizJiOk5QaFJEhY90CFIMDOI9EZP",
+	"QRPNelckzTiP+RQAh5JUUwy8HyM+neAiYCe5dQu0B4A4zbg1Z08oqFmfg9aR4JMkHt8bXA59vdeJo/pS",
+	"IqKlGrd09jGWSj4whIzN6h3XYGScpakWPJCetqMMN2IlNLuciC1Spn/XWorZgTtdIMga/8wvHTiqlyId",
+	"xVHE+H3PChgKjeYxB6KroXulRUYN4chfxIKlMNADndNYQ2QKEJSpGeMKjiIio0wB4UlFwkgkGBJFmiRi",
+	"iQvRH8KmT7hiKacJTnPPjdtB4KRZSpgejLQdnkdkbzIY74yesue0H+2x/f3OAxzAIQFJymreRsNE6hEx",
+	"ReNEGjXTmTE0vRNTkvGIpYZ/ILt6JHOqhJT2VKiXWsm975mcihxBEV2MzfmBrp5GUcqkxHFFlo69iwZc",
+	"tLs40WubM67YvfcyThlVmgiWbWGG28b5FGTF1AMTAZDQQPcQc4ZsEWD4lqVS08GihSE/hVEWJ7AeBAmH",
+	"e48k8SYjkq6kMcNoeU/CuZ3RVSJodCnEa6qlzXsenOHVZCSAQo4ZiyQZ9Pee7T99QkYrxR6aYBYnIm/i",
+	"H2E7Rs294vSWxgkdJffekVQi1RwShBk32rBwA5oHaZ1JcCBCYskDorkSndKYI296oG3bGceUgzilUdwY",
+	"7ZOEcLEkIzammWSwkPq1kzYQDKroiEpHJmJJIrHkmutlHLirfhdNnFEsgWtPsiTRL0xonAAXIadVsc2y",
+	"ZDrRgkp4rv/RPdT/CHMzyDkbC1ChkZKLOVXxmAg+Zm7RlMul5ilwiEOy0NNo5Xs5i5P86U6/b9TSGaOJ",
+	"moUkRfvajNHIeAK9JdRYRI1pEJeLaEHNFjQ7k9lYA1dBm9i/v8Kg1TQh3lC+Mqgi7y2ojMci48rw31iS",
+	"RIxvWASEA1leEoONBumm2SDaOfRrNE5YpLlDzKW9s5iTJ85a+lAsu7iMfKEic2IetXvZYo34DqBffMu4",
+	"5xpy0PVWzVjqGAYyRZAHJhM2VveDj4yrOMHFmp1o6HBYXoCPJ/0vApArroUbkcZ/vz8H0woyOnRSsqBS",
+	"LkUakUjAMYAa/wC3e5SySItgNJF6GiVuGIeznsdSanTNVRwgyldcZouFSBWL3rAoppew+fvtzxOY9bdE",
+	"HyS5Lnz/cZ5ct5x+bGceEsl4RCoTPTxbeiSLq9MrYTGAJljguUjBKaIonJvEX9sU7IwBUeyjerxIaMzB",
+	"Bje3Nlgtu7vFYqTDeMykfMPUTNSYRH4CEdiYRTTMaoFQU9SQ8lVI2g46RErGLFXxBGTqTkDCxTIqvMCT",
+	"lf5ZvxWStvcyPgIc4Bqy37UoX7WC1mIZtYKWfrH13rfb4dOSWSdoHWpSpiH3ahFRBTdOoyjWG6HJWaoF",
+	"GhUz2TqY0ESyCjgC/wHLJYXdDglVJGFUKjhnUKJ75JLeoETFDOkEnWGSijn8FsKPobEiOevVPOb+AgZB",
+	"a+H981OLwh18mLtLWAdChQsrw5FvAzuNpzNF5CyeKCPOibTu4FJGE7SoFz4/o4q8XfeZQLdIvTuYLfFo",
+	"2gM8qIDswKkEZJfcxmwZkD2QIrr4j32A9lQkYBNEYcC6DxH6HkkimdQirCyQy13PG7+/0RNvfkL/VQ3U",
+	"/BKrGZoG7wc7DldQiRmtSGjshGEdQJERk3HEJInVA8HWznfY+iawFTh7cLNZWQkze9m6vAFoc2ngnZvl",
+	"fR0sY9BahtywBAbbBrQ1OnUrlzS2MzV5g0bZZMJS0LnRU1YYe7DT3+zU8beeb8HO3XgIl/GcyQXl1XNA",
+	"B/8mPDB+cRhG0TlYIUQS3evL0i7MMIFdycY9gPex4UI/jB/0Rr/54XibCrY7qSyKlTuhsseKmUAOqyjo",
+	"l4lKaZzoMymep7GBNZN+lMSLU7xMGeuCwdILizD2kpEl5uyWcTUE6WnECJsvVDE67lPLmr5KoZaKzYux",
+	"c5wtf6ZJpo/gWf/ZDp6R98ugVcfiwAkdq9VG4q+P58K+rD8EQ9l2n+Grenp3uRu+a4aCfAi3Bm8Xgbuq",
+	"9QBxlLK7i4GH3BfuuxGbxJxFBnIAmIrGG8m8gChY8zeArPDT5xA0dy4465Fzc5SBVgvAlrtgY5S10Z4H",
+	"Zi/0FMWqBIq5knSWzRdklyy0upqljNCRAHNRyuRMJNFGUCtpwldHR8cXFwF5eXjy+ur8OCC/HJ6fnpy+",
+	"0prDyenLt+dvDi9P3p5CaBjlK7AuDsGewyITRqV/6pFDvkKzEUuk7yLOSdySphxjjSoU7h4gXQLOewHk",
+	"61iqugirBZ1i1KSDr5jJwEahTeJUqio8wcuFsI+Ne0EK+bka4KGEosnRJkZuwzpA97fAh9GJMiB0nAop",
+	"CU0S2E+Jy9+JxXvLCcw+m89UTOvlGY3DcJ7G0K/ZCXhllxBkAM4wLf1NRFo9XMtQ70DxGoXkI8En8TRL",
+	"jQMSRL/agAT/CAzz8wfddASyQQIoH4KsbjfJD3F7aLInX4Gn0lbs4I3rN8wm3rAD91bt+i88mrP9HuxX",
+	"r9ktS7bZiZtm025WTaFx+BTQnfscJSA0WdKV9KicJoIuNsS3jBgy2gpaho62gpYhpK2g5dHRosnEf1Bn",
+	"OqmeyBqsshvRKOXiNapXAz83MgLSd6yADHJmsBP4zIDsFWjJXp3aZZXLO0g2pcvFhZqRmm/XcY6au/UI",
+	"TeV6D655l4RnV+evjkMMNV5kKUTELVKh1W3SZnQ8g1/B696BD16/ffXqNCSJmPrvwqOLy/M3pyGRKmV0",
+	"Xnn4l7PzVyGRK6nYHAc1Hx2eX7rfpaKpyhbw5OXF5duz/MksU5FYcnh09Pb06KcQAgvKhMw+P3xRfm6F",
+	"HJz26Cc9gouFMOp3m3HwJmkYimIJ/20DnDv2Qz20+7A46vnPsEkbqsCmsVSgarZhZ26Q85+vTvP3Ml58",
+	"UywW3psvX+dvovMAnpz+dPT2TWhj982V2fgy88aLX07tG1pniTmehOc3My8e/vy67sXia1dnx38+CkkG",
+	"FqniVD/+CR6N6PgmW5RWcfnyBQyunKxHIqYfR/a5PtDCcxpF+dOL09JTybiyD4/KQ48TRlPv48vKx+AZ",
+	"9AFNv/ai4TUf6s7+9OrkNHRxY7EXxmOfX53lz/GcIvvo/E3+CMAfn7y4ONNrjGK5gEDE4tL00xfFp/6K",
+	"ji8uNPKwj17kRgzuxnyI44uLy7O6d/yBri7O9SWAOSg//KuLc40k8KtxhNrf9ZXC7/5VHl5cvjgLjYqv",
+	"UjoGwyFoA14ojyUjGq59Z5gBxfPjP9aBogkYzGPRtWIxFQIDzVbgotHTYgx024i+ByTU5DMMSGg/DEkc",
+	"Sfy3FByfaIgKO9fc42hAGFtBC+hdK2gBcdN/NR2Dfx+eX2p+p6lUK2gBScK/hy/0c01g8C/+W5MG/Ht1",
+	"in9fvm4FLUBj+Pvil1P4e/iz/h2QrRW0ALP07xqN8C+MB4iBf4/M7xeX5q9+DsCKf6/O8O+5ngfgzfzV",
+	"7wEI4d9L/R5AAv6F9cNdt4IW3C2eh1n3+fEfi9zcHkGVj1sycobwL6tmoyTmNzWivsnegqQDMc2zPrx4",
+	"UcVSOgYQaYevji/JYxZN2WODaY8TMX38SYPA53I0/86TwWBntzvY6+4Ouv397qDrqF0vEfVaGqKOrF8o",
+	"hOFboqAZh8U0s5aiAvKupdcZdc1LXZ/66GN1ImNlFWslQrfEAI+0Vm5w1wGpWb/X21jkq9/iMkxSXMNd",
+	"uFDRLzh6u541J3/kDGpNNpf1AiNqbieKzVu1nlpYOaY7WttdQG7YCl0+LjG2ZFvxog6NrujSG1pigWts",
+	"VSxSZyfkSOvWh8Wvg5ZmVgk1Cd2tymMcUeoTm1MeUQ047mea6HMTacTS1kFrP792TZZt1GXQujW2RffR",
+	"5yC3RxbWD9bH8tr1a+BRHY/ZQpGfLi/PtKzIGUCuJDXbgHeMudMub6dVEfzzpaHZ8/MaIDiaxUmUMl4v",
+	"u9+wVekmH0kyNp8ERILfv8ZO4A3qwbcfcqy/Md5vSBJwhl1DO74ABdzs77fY92F0V4emfy5eUrfJ7KFK",
+	"aX2F5se09fEssvmisO07lQaAxzZh6UFOyJmIy4Y5F4yqBIF4ToiFmbMU5FElekSvg4B9OEZgntOVFshB",
+	"dw9hgyHGsJAQYDUk7ZFQMxCgECFYBPrPWMxHMWfRkFDM/o05gTfRttnpkbdc65QQp6oFvRu2AicoUiEY",
+	"T4uSQf4GPrlhbKHvL05dHDhm22AUHD7JtwCRfihLB0a516NwoWwEu6Jlz0UJ37P5AkLNUbJXei2aTt+w",
+	"FWQigUXfIO4nwOX0liZFQjLo15CRJMGkAvxAH1CevViXV1M2wBcMdMXBf5mZzD135VabLTGvxt1VoLRA",
+	"0crzvaYjloBQbV4bErN5F0BQqb/hz7xmQudor7GkJaCVqPgW3AF4nmJCQm+t4ZBM41v9AKAPAiOjGFy4",
+	"FnKkZ28vriJofexORdfkRr3IRz1MYgrRgA7nv4whv3DwWmXNFZysZ8kVenDDGox2GY//ljE/EdpCyZAM",
+	"9HXt7O9rjU3LYmAL58IGG5R+VmSUUH5D2oInK42ASl8EHTOH5YUbN7hyR/LoUOubHjGGCDdCHJLGTs1F",
+	"lEi4vpXN1LspFxwdRw6pMfCTlol5nbfut0wsaqGkMuY94Hm7gR8IwNYJ1VV4CgjYR4EexUoWeVmJH30d",
+	"npJLm4N+naxZA7jF+ewA68DZ+ghLgpQTvbb2b9gBL7L5nNa5/cqiUj7FuvWd0ZTVuQkxxRNupCBGD0nI",
+	"syQJTTGTVIgaX+bCDUqT5O2kdfDujnt7H7T0LJikgY709ZdjZly3Uzv4OrmwVO6IJHGdq/aBiMn58cUl",
+	"OTw7eWj6AcGPTQN/MRHxNJ71Ls8qvqy7HYh3WStIVM+oaLZgSyvNiEmuygvO1irzQyRDKEHHklCCE5C2",
+	"ZGlMk/jvLMJgDQR4+E/9dadsBoDwir1nWhOM/67/e79v84WrkcLVc8jJaB2AFlwxevoeOYZkGapUGo8y",
+	"xSDfMTTmgdDfSmDyISSI/yMhEqhX4VeeKcO3IbF1cGIe1tBpay1Yf1GVMdlH1QzLW9kaHhR7fFNFZeDE",
+	"iGlNNcnwOVJMA0dwWaVjqhs6t+ZURr9uaRJ43SLLGUMCheCqdVOTbZ/HnxkDvP6iFbTAEFC0M5snNQsw",
+	"MbHVA0unkIOYJGLJIjM5VgXL5iyNxzWbfLK/v7vfqlf266e5mNMkufM8tQDnjGT1SpM3vDSe3dCzkIXV",
+	"aZqNbduaepzdq7wko1QReBz4xQc8AkRzbC4ZfsEcpbRQ3jpo/e93/e7z9//z3xpitiOtpWwPXiahcGTd",
+	"uxFRs1RkU8xBPzw72Q7e8Keg6YC2lS4hMwiF1Tiqjcc4Ehw5BxG3LMXyYTkjKLBkTH7GzD5IjAN+ADUE",
+	"EnZLeakIFrq1f1JqQf7wB3KNW7purZWla7LefAnXhYfkDMexFklmIolIiQEFedIWvqRvFHzGUHPphx9+",
+	"+CHsDJES4FXaAhpQmkltQ6tLLLwo7MK7a2XeOl2ziYlY8xRKlxX+BgGDVq8zKVRDUBQQOMFHK20spGFK",
+	"X8LKAgMOIzYWttoGrJEmdbxu0H9wTreF6vIwLO7EqlMPy+F+bZb2lTnY7pN+//fOwL4xdxr8VrnT744X",
+	"3ZlOr6fPNs223lzzSEJ2qqWIUQrVNWGzJsAI47uAspBQM6fQQiMGkhQY15CElnO512p4l39fRkmBEmHW",
+	"WDNJBIXivdY0XXRq6plaQevk7HYP/zxpBa2r89e+v64gl+QjV6ABD+rn9Wax+kwDcOEghKLCWKO6VbjU",
+	"GqGhSVi4k3Zq80rWQ1EzYz/WpPgCv6pdJQodVt20sMxMjdzE+K/kTCylKUZgUiWNk9YEC0Y26KO4+qLJ",
+	"vF9zYa5yT3VpkBYhJqY8I1blsUG41ZtwiRJ1aUezbE4xfo5xLIdpo+bzslwgcRWX31wFZ9ON2NXU3QmW",
+	"U0druVcO7U6wWqpTnLtFqwdjiqkjNH+BmebEF6kcMfQqJQORDJoNxg4FxjMGNSOg1oLEWk+GeqVZUjK2",
+	"fWrBb62D1rtP162IKroQMVfXrQNy3VJsvvjhuhWAZD9WItU/93sD/YOYTCSD97p7/c/va/Njmh10pQrQ",
+	"B82eJJJggB1UTUixmAq6koaEJlK4zB7peT9MqPaCpTKGunkQiAyScy0iuWr56wup+iz7f19ff+z3u9fX",
+	"H3f619cfn07et//jwPt1MMFff6h5s/Mf/9YcebS2CQC+UrP4LUpe+ghkKmiaGZvR6MTcU53trYQkVdSo",
+	"JkK7c77/3gtoQdKslMPsTqMyA1RdW1vHV5qq2It4wZKYM6Nu+hP6ETK+EUREo0wOviDEpXghdrWbL6be",
+	"jWKSlbb2oZQue9Ni7fB1y/spllqzcUmqG8ihl9pQYxjA6HnHpMDBKFU8JlEGpA6M2CJJ0OrpVMQDEs5w",
+	"GR+UDDXgSHjViugRSxTV1MEbsRyF8AlDdV8AXz0/PnxxcvrqonUw2A9a+ditg9ZOf2ev29/v9gdk0D8Y",
+	"7B/s7ff6oCC51OODwX4lSMMf476Jo94YdTdxYotSmvDYKpiUtPKqTyTm0dpeAPoF0gZhJjDB1SI1+Fqu",
+	"cg1hkHVZ2BUqkUdNrlFIrERso8tqiJlnfMJqcMVpBr1+r9/aklLaEZy1Z5P/pnz6NeGwC+/JVmhaudGN",
+	"saN2hrUrvPDij4srbI5Mdkw88aRTgIdyDKypUYbJzVhRWAMK/PVik9Fyg9kIDxGoXLfj12Ia8/vJhFe2",
+	"ygkIF1ZxqvPwGpWqyjAVmQupyNMdLO6nydrV5cvuM9IejdPVQj2SWM+1MySJ4NNC2RMPj3bHKVPdMz1P",
+	"H0ItXf1tL/zSk2Oe7mwMpMlMAaw1xTww0qVc87qE41Ce5I6SiJu7qI423Z00RstSjjBMXF19CtF/xjwC",
+	"+5gZw2hecqawhYJL3SrbnwNf/cm3+1pMpywCe2QGlWQmWZLUFmuCcl9NsgdUYsGKYAGUkmc8sg730FY3",
+	"M/YrrMRWPPW/zp/f/mX+cvWX+csn4z//vDf+888D9ur0djyPkr/u/nEW/fKx/9edl6vxq4/70c5L+ddX",
+	"z2rlo3XFXLT+ETVmOm+u42LPD6exBxKYi6u77zdNCidY+qCioQ3ASBKMlrFmfciUL/Q82lKXhRCFJZUk",
+	"KncraF2YtCZ9MYtUTFMm5RepqdBgqF5686nuVnwBxjJU/MsoJI5kkhA3tB2BIvZaAK/rgqSovKmePPqL",
+	"orqTZ2AJVIW+JpKYD7bC0fiufVL6NNob7U92uoPJ7ri7x/Ym3eeT/f3uDh2MnrLn490InBkb+hvo010w",
+	"qprLIdpi6XBWXtMofUZDwrMkMVaqwilacxF8pXXjmGcik0lRTN0tteNqiA5qwkvYkL0Vt5NmyDAwVqMN",
+	"1kMAOYS/jyQJtaidYQBGaEprh8QWKCXsIxtnNizbwzHT38VgX+jO0r0vt9E7swVmD6/XPNehGOY0nfCJ",
+	"sNUPLYZsRkz7MqR61cWUnbs2SVC8POY21xJjS3MlBa1kGNwZqyL3Hez3N1WYClp4CZuWba75Al/2hO56",
+	"pI0tGZC5fQWK1MO/ze4jRxKqkrt+UorF0L9sKZobgdypznDGbqveZTWC9SWVNxWDYT2AQ3X43ByYN8hC",
+	"A2CIXXFgKVBK2oS60xT4KCQ9uFfRGj5KWV4Jz30J1j0wzRkpEBDBc1zjAupSdTZaIre4et/Qv6WpsrB0",
+	"uSakTC9+k4mSHHKS8RsOHFd/L1LXMgpCykOcLnROobKg/KmVpYnnQ4BEroPHj8eMq5QmB0+ePNt9rAVZ",
+	"kXZtt67avKqteJYhcjWsS9+4YVJ2E8ZO6xx4Is1DJ2o4neDMhIpWeN6nbR1574PWx66Mbrp53dbyYGvt",
+	"tdgU4b6W2sAGUdK50L9Zc5sGaXtkkrT3+s87PXKYG3W9k81DFfMSCTzKSWNj/8TfrEXX747odlpj0NRw",
+	"+8GqzBsUubtIIgHW2oS8jt3B/u6Tfr9P2pSsGC3ZbrSMUW21ZWMK7Ld30gfK5s6tRJC3JrzsTKTqbQq+",
+	"t5qkLJG6UtkG0B5BmXlyeHZipC1QCWNluhZyFpDrlu9I9zoYWAecPpAcEd3mIZrvbhJYsKFksudS/Pxe",
+	"73p5lzK/RV5QqEfaUFqU0aSavbuhZGnpNvNp6q7NGKuMuWkNhy0ltmvANCamvCysixmP/ATxdvgfmB7+",
+	"B/MBJtyUjOIGhGvoeMpMNzvT4QcCnfScvrySz1eUVbzf15g3mxtFVQ9/TQr/5qSo3NRZ4zQ3XTHykx2a",
+	"zouKSYUIIOaxKns4nK30LpYdc95rKg0ZyHgtprW1AprsjomYgq2MM+l8n1eXR9ilVXMFSqRii5Idcqe/",
+	"86Q7GHR3di8Hewe7g4P+fm+w0/8reXV8STSRlQePH7s8fvNhT6RTqDUQPca6T1D/PKgf7Fn/r6ab1y1L",
+	"40nMogOy567ZnL28W3BsVZe5c0mDetKL51t/K2iGwzrPd6Q4Jpbzw+/SDsrZ8oEWDi3TpJZNJis05OWR",
+	"Pl7i/UIk8XhlwoYmE5bmhA6aoe46S7PMu5vmZ8B3l90L9tDnUM6XKt9o6ZxqQYjNj/KK93W0/uz4jWuU",
+	"arpeeDXysX8fFPxHmm/yGqA8p2aXJMb2MZevL8iM8kjO6A0jbVotljkonVlX/9+Px69OTsnR8fnlycuT",
+	"o8PLY/j1mr85OflR/v3o6PDn+fRwefLj4fTk6s+9Xu+awwvHpy9qPtpMk89MHAJXjaVRFu6VNYVHcjVL",
+	"lkQcNMaZQSDaoeyFifmXVGDwlld737UBUK/jW8atDUdilplpzVZsy1RX9NMv72EFv3UW/tDmX/WK36LB",
+	"yWYmhKahD+rlna3sivo0z6Cy1hrLDZbeqtpu0Imc6ynFKTfaa/Tceo41M6dszOLburmt17pp9sH+zs5W",
+	"K7jYwmo1WhFsq+SZAfHmsYuqElNQl+9us8JmRdX5w5RF1oLY1L3p8OwEHAQSEYQzFmnB3/gP9vu7piGS",
+	"33mpgw0WLWZpJQHriQ2RrIR0PmKps1362kLGTQRdfMtIWzJGwoItLTwAqoU7QisIjC0DZ/31i5Plzfkw",
+	"y8vWGgv0HpZUDwWtz3DzpqMoiWLsNSqVWIAfKZ6zjl37NGWMhz1yoshEJIlYSq+JVJRfXN6e64DAN6ZB",
+	"V6HtVCxNqCqPfGIEMClumekuZeVnGKYVtOD4QNMrBZ7aFyqkaSakau7CrZ8+kg1idLdfG24ULw5tx6O1",
+	"g56c3e7B9k7Obp/kXZJKxHXwfKc3ePKsN+jtgMOAPesfHAzuJuhJOmFv6svbOxpnij0amO129TfduYhY",
+	"aAotjEVq7SIGJLjw7hSN8rJIBYwYV6V75rsXa1M3irF8fuu8dmhD7bxfy/W5UAPQHFvLo2QvwMZ8+ocf",
+	"15RKO90YWGgc1m4NUK6vNPlxNGXE9iCu84guNOo0W1OQ4Bbqo5sLaosUBTjNlLBAZ9Gi8qS/39upJXyY",
+	"krpRkzMzPnKdDuv1tQ2+d9ygx2Y8el9gfEETRy5eSS3QePhbRDxH2j3oz7ddL2dgZF6N/OQ9aYwgtMAh",
+	"A+tfh/QNrPSYZrwsM9loRfZxkWK5r0TRu+J17jLLr8fGC266IC+4ye5v3bFsG9qy7dG9/GrHtqnwld+p",
+	"f5NouvZkQFp+QRWtSeGhihLqKvihhFu0kdbkzdUOdchXmGJgshLMMTmXiFhygmpZyUehicSFvjWIsR30",
+	"93Y+V3JY9IzNewOXZLXvS7PVCbdb5ZbrOqWsJUVmxC+gQ6UYu9rNbrT5oqaYMuwczqkWxwUPbNYTaNta",
+	"Ms6FlIxr0I4j5r7tDLezBLsNPus/G2xrGP5SQ3Cug5Twt0E3yRsapLmuMBe3pS3cuTGRma/uloxKUF1j",
+	"mj/YvinIpXH4QXNhT9FxNhJ035VQKg+77ff2nz19VufT27pry8YWPn7zFrvJNSfj1Vq5l3cWPzc1QSqO",
+	"2becEXPu0Fvcnd4NWwWl4IEAgtut39lcf0AMAKMZ9ZalpmOH1gVsqqZx+7aFP5tNXrJqvqkwcsNWncb7",
+	"+dQyM+ir6vcHO0D4bWhZ66A7qHXIVu6kAvnOGAyC8jwep8JkDAck/Mtf/vKX7ps33RcvyE8/Hbx5c3Bx",
+	"0ZvA/4WkjUSahO5aQ2grE7rJKgVmK+HfO73Bzu7e/hPfEudDiedyvL6OPu197uo/O/YPwT8HhT/X1z39",
+	"H08+13oZzYFsSMv7VBti71bmlDiXnKvyHp15gWwEJYjscHfvA1ZdQb8qThYwcN0ZVuLmvwbm1uOrderc",
+	"L17Yd/B4jiolSFaXXmdiFYpj/EglI1fnr6sVkase4vXOi0IUWxrfmcWnLGEUgyrRajAkIfqMSgY1Z1RQ",
+	"6F5kslReAb+6a4xwmtRfkkg2ZzV49Z+SJG/0Lk1ayBJizSZxwozUMEflp2oyiAqj7dylWWK9OGa6OWIv",
+	"R2ze6Po4QodZDLMoHqB+e6NABVKckao2JSroQ6yPQ01FcocgVLiMTXZkHLJuGc1Bp4d5yIc1ept/pz3T",
+	"6OPqLMQQNMj6M00rqLLGUCvydQISXp68OX4REkvkwXJClozdRHRFwoiuQrCjRTRObLWQLEn0lyenl8fn",
+	"Px++Dk02UoihCq5TO2ICdLEC2dJmHEHRCq8Tt28rkFh6lio0rOVypxdIZCK9AhtRBKBhUvtdadu8vz6E",
+	"drDetIchl9JLkAoNemo6rg/u8uTi8uToomdXGeptvjk8vdKbNJU7zYLs8LGSLJnYKiOxIm0uiLWygsGy",
+	"0yPn+irA4DqBX/0avPlIpom+bTg+ptl0pki2gM6x4GkLL45+On5x9fr4vDenHz+YqNEPYMQKjV1Zn7Q5",
+	"PnOW8JOec8RWApga9a2llExSxohMhOrldwhhpggQekF9vXOMCljZVuB0sUhWPfIC9ACQSTmxMIHBO4XQ",
+	"JLgtLANibKdKDznRKoqBVXfvbXQRasE6hA7WxCB8p04DrdGAfjEADNHFAOJuMQEZkPYbwSO66mgC/pS0",
+	"LzL4lxd7jBAdoSvG0bWnd4xsuWN8tz6FoZekazqrGZuZ3Mo5wz6Ok0zGt2vtpgDKGh0BLYs0xDaqpGOo",
+	"3UoVoSAUHRhAcmAsS3C8SNltLGxmoSRSxUlCpsIWFrqJF4uvFbm+M3j6hI2ePOs+3e3vdgcD9rT7bDx5",
+	"2qVP+v0nNNqNRnSryPU1ST8YsOdWgPGb1Aup8klUWQKsTbIG8K6NkkOC3WzUtRS9Aj1bTtAUFndSLSlU",
+	"Mf+44Z9s9lTVm4u1CKqhrhE/vdnxCOdxxKHj9NXlUcVfaJHz2ZPd5883rqgpcJs3HKZtvIZctRW0YLHQ",
+	"bA0pXStoIYcot1xzj7cXTfyLd3Hc5rLMaQZA73w8z6nMOjGiIbPGBptuLdX4wfvr02rc0OuWdcE0K8aS",
+	"HHfQJjACIA+mJyPUurQoMFqROBpqhjFWhswZEqeWwpDzUpHNTQ367TQfvhlhcitoplAF0gSae06egoLx",
+	"Tr/QqRg7tymZ0HyPLo+iTlmSWaKwkagRAbDgmBUb3NLXpqZ5uWd2p36aIclDZhtP72TD9VWz+h7uAhsO",
+	"6BDr9WhOSIRLnNyCSzag20nkp3qsS7i7YGnMZEPz7Dcb7F8aq0bZ+IapoW8c0rzPZOjkUcf4Xk1MizV2",
+	"eXfb7+3ve6cZiWzkV6/InYFgGCt8+GS772JennCr776OhdSkB9OPrcAdR8NdlbNQGry9XiaKq2pcrZmI",
+	"SXdsuTlDcU3FKZOgYgtPNdZ2639BQSm78U3JSC7sK89EyjNiJLGTYXgI1JrC9KFCcE57r98HE6nIFIGw",
+	"RZpn3RivDsTQ7X3Pc2KymlSAZeva/n4CEo6yyYSll7ZxeBiQcE4/XjAevaaK8fFKa9nfPDkKfPsi5kqe",
+	"sfSCjf1Mqfqq/9tod8JQwgL3FUtr43BVXFL1z5EW5UsYv3pmVA6IhcJXvnBRFXh+q9lQXh6Ua3ObcWmK",
+	"y9RQr06j93pDbEG9SuTXsAmKPVtNtVgsTVJo2F9f4cY7xfa7C/n+3Vvx/t1V9v7dpXr/7qfZ+3+8O+X4",
+	"43la86P+4SR+/+7lBP8ejd+/O6T57/qdU/7+H+9eRPiDnuJskb+kP/hp9v7dMYMZOv92x0TateqVz59q",
+	"fNFNCoPHewumgwiMrSC7c5fsAwW3okIJPP2rTR9+8Pz9+raULwuLCkyCEJb4La9L7wlk0EJ7Sv3k8ac4",
+	"qnSl9B5vuYfqmsV0uyVz011TcxHPEZWI6Re20tztmnm6rl5TU0vNeq3GNgyOtcxmAOpONiqf+jbBUXOS",
+	"laGI21XwcCaLeC1ePFA9DzPaORuLNPqygh7FoWokSa9FuLXakUNimoW7I27b6Bc4Z4wuxlDHmBNJJ4zM",
+	"RcQ6ECwdmjBZY1RfpEKJsUhCCK0JiA3J/LAQqQrRBG1TeTPp1XoYasHJeuTM27G0FV+LYT012hYuombL",
+	"+KAc3qM5t+bYESnHMCViTJOZkKqhlLe/wq8Zm1QTeHSncKO6eoy1OABHCXdWsx3zxFVrNgKPrStdcEqv",
+	"ieBdd1pN2bsBiSea9+qJNvsiHrTUxYUmbyOR8SggUDLC/PeRSFlALmy09aknNwTkhSc1AGUy1a5d2bSb",
+	"mJfML/k8d2TaFtyrEFk6cu9y3RmtJRwNOqhfQjg8e3thGYmZLDwglNRps3AUGMBeStkllNSmChdTr7dR",
+	"6gra86Y4u/r0ZIi4KwJHQ+M9k86UV5bNy9sc5KVRTEVaP/NDQnJfz6N48L4XakgwuQP8SCT0k0vcq5YM",
+	"jzIFZDlC/5OSZCnSm5p0k7ZxXl+8Ob0878mEscUH5/+1foiO7aCvFRYhbmwipppRbj9dgCs2njORqTAo",
+	"Vy/CZICNmSykDQkkSng1gcAjGit0JkOqiylpr4ni+nSflKk0ZhFZt8fOujyZHglx5yZTx6glNv8Hz9wF",
+	"9SMc6x2IyYS0B0QSsKiBlUOQAZnHvEMynmh+Y1ZjPv5gpoHstDnlmT59kdq35vTjB61GzBdKhs4jihWM",
+	"U7E0Cwps0BZUM5BK80VzcRlXcVIGJ+eWttaFQno7nr+mCgYeW0HLhznQo+OknLWTf1eh9QX8aYzeLaCR",
+	"R/j9WNziRkqN19wC7kQlHMm/YxjuBVOHmjEfiYzXdTC0Pxc3+ZNYas6/IpKpLgXG7nAAux4kiWamY5Zy",
+	"3OB6x54nUm8rweLK6mk9bqkhDMis8w7iKw5no4FrsiKUUHXpnO6UvLOJZX1tMZA1JVMETjOA7MMFnbKm",
+	"VMM7xTjj+oJ87+uOzYt6rkrX1MXY+vTQqwJX3lbKJpk0ptupEFGQb7JGypWSqSY3FEz9SBJ4iYxFVNKA",
+	"kpizvceL+lKGzVEJjCtIXtfK+wSbBpga/wJKKzPTk7sUZV5TQ6YK1l8aJ27t8+Ui9xORQoLFoLdfZ9k0",
+	"Xzf5y/LBY1eZE828jjotfWAkbSoJzaJYoZE3PP3p/PiPJYV6r78zGGx7KLK5YZQDqkfS5pxNMklLYYOY",
+	"8coiMLH/SCNiBJ0D8una0ggs+s8SEB5J/wA7UeS4CEUNRsy208Dju259rg+50EDRGJSjmTjS9DlNb1ik",
+	"2eWIYSZxzpm2SFFEDLxDDe2HdG3FUcuHncCgY1CbFeDu0Vu2O6d15AVjBkw06x2CBn6B8pF1/MbUmIWD",
+	"HjoPUBhHMszFcyyMhJKUKYdatvUVWUK1RNRabbSQ41Wb5VU9Ea0dHVqStzUlbKJ/6zKeGti4y3k3ogoO",
+	"HfMpBMkfkOZyjfnbbTmjKcRuMk6kPmCa5JZ/HAsHgnLT+pvOl2Xs4GYseL5vOtmHsl7psR6kGm1hpDov",
+	"KPgGPLNVuV0OaYcuksQIviEBZCmZqoKqralsqQp8UxZWJTUVTbXkgbYtU1xaLtg49x9Ad5+HNVD5onGd",
+	"sri9/QpAQq7BGyOCuYUYUC80UdsIDYizNXJgjflsra7uZQHezaB1jyKv9zKC3elmGm1kJZjdEE9bG5J5",
+	"l8rJZZvcujOqK8J3P2ub+7resPVFFi0H2H5d2PKp1pIcS7zru01nXEG7v5EUSaaYX3Pl3u3QcVD8W+6E",
+	"Xi7ysnXn8h+vXr48Pj9+EZAXJxdHh+cv9H9iMZrAFYYJyNXpxfHpJfw9tU99r1GTktJO/eIvHWiAmLNZ",
+	"77GlF1BUJbzO+v3dcYFsw0+sewLvheVG8Kbtyh37yeqTvGulm41N2tc1eHVQI037mxrPqO0turE4p9av",
+	"YiZJuz5Fo7SxTWKWk0ZqiLxZrJ0xMBlbmMOyNYUvdPzZxO/jvMWqt7L1Z3pOVV1zktT+3BT/s6H1UB7s",
+	"VqLuLCULlsYCdL15zDOlzwYibKjSLNDgKqTY4nNoRRkrtOHbheO6a7ZWna/QhyiAge+zBE/jzVsWfWoN",
+	"WgdP+kFrv3Ww/7z3rEa0LmdpwcJrL6WQgFwVwmtDHDG19x5BjoN7hTh2t/msbCXbMjDxksqb+h6IeQF7",
+	"dAa4sucmyL1HQsajS8ww0tIj+xirI6jdQ1OmOYrWfZ1mXF99woxwJ3XXzlNddj9P77IZFhCPyyIWBWTg",
+	"bBvGpNwOUYENiaQrSZazVWdYXHehijHscqKp/hHlY5aA7A07h7SLNFso/QtkcZWTHKpkrMkYBdPFEWmD",
+	"c4Hb/E4+7cqVVGzudhZHnSGRWXoLPVtrc4xaTyZP6Q59Mug+i/qj7t74yW73efScdfdH0VP6dLLD+uPB",
+	"l6XVuDraGDZo2ayq9NVw7vWS7rcmi6bpiNYcSakOn8nuO/BS6zwntH3JfB4QKYx5AHZlom+9FCv7ge25",
+	"A/rsohRxvrezt1N34VsnBY3YLDap69UQoTUpQfU2tV9mqxyMcyfYkkoytmBse8mDO3cZy2pX1rpw+FTd",
+	"GXXBK7LxCypvLuDF7VNtcGB/WZ51atEQ4wJdEuwZbB/65Y7NRkqVUw4eCutqo4z0or0lrG/UVHd+61IK",
+	"9OD1RhNAoK0tJsBVNklOOGTTMi5UbaHV8Nx4VYckPBL6TBQLSZvxyIYfa4TvDAtEul1qGK4fF2h2W6OD",
+	"cbtVU4Rt7FDGx1rBTEwFEONmPHfeOrse/Z8OrIKWN1PR0ei9X7n7OxQDSZJ4YzGQsEegbFilGgiYq6W/",
+	"3Ucyr6Eh0QB48eJPkixoKoFuzknMldD/FackoXya0Sm4x6liXViY3g1pvxIkZNGUYTXcHkgKATlbqZng",
+	"JNRvK/zpcrVgF7BBEr6gim1ZkuQr1CPZra9HcpnS8U3Mp8e3tXVDLzV/c/riQv/Je9Tn5TShz55rd/tV",
+	"jb0RW6RsTBWL1sCRS5pktyDxUEny76q+ai5UhS34kcF3r/3SEFWtYaYh6NaTLhyHt/URY276SxnnldKX",
+	"VjZQbaqQyOwNr6VuPjhAg/3tYsFjfiuScrWqtfcom0zFfrToVhtvsiM+nO/IuorwCAOv1B9cqGe38pG1",
+	"DlJrWULlzKuswZhc0FgD9XuLBvVOQEKsABiSdgVNTZPXgITHU4z2bLs6wPVGowIbwMlbtp1xK2jhMKWs",
+	"YvtWI41pYL/66fbst0CvNvJhGLvu0LFFxwVK7tsLSLkYPqLjm2kqMh6RDMaqkWifj3bY3nhAu/vRk0l3",
+	"jz2l3Wej5+NuPxqwncku3Rvtj+8f9H5ZCnL3lnH/GPctl7xdjHuZsOEKHz1wcPteF8e9U0S7iSS0h2ZU",
+	"uDvEmDcI3leSpXXm6EyydGii3LEYPzAerZOZ3pd1eXMUJOA3TM1EtAkzDv13y4arQjD/LJ4oo2nWNYwB",
+	"9SI5rfhr1reZCaBeUGNUhkgYaQ+IKaO0Ywop7ZpSSnt5MaWA7FsfTfHe71TESQ9/Ui0CtfGb6q7Fto11",
+	"zJTeOO5IguJFege8ueSTBigMkr1jSMEhJPLoxTTB1Ye5AyyTFArBJ2VjOoZ6ua68c4pIG/MhCSlfGYYD",
+	"IC1SvzOEZjiLZYSxkvr30OcqONFiqc9DPyxyE3xaI/3dG6gfoFnIAaF5tiARmQJ7y+HF0ckJUfSGSbJD",
+	"lCB7OAwYXSbMNL8F7WKSNxyhiRR36zqSQKJcXW+Rr9FfpdCO6m5EwJWiMDC1E/xGKEK9rW9X39mTPZIw",
+	"hUmgUTyNldY4e2FAwg8Iv91waPM/UzalaQSBwmICyYUm67NwKR4s+rmah92/0u7f+93nvQ/d9592gyd7",
+	"n/+t9VCNtzWxqJey9AjbGzmAi20SrnDI93UOCsnGWRqr1YUez4h54obxw6yuOUSltTZWjfUzFRIBOdL6",
+	"IrxfvTrnWtke0dT2Mg1/ZDRlKUEnJgyKzktjLYBe3fCz7dMN6UoQ8M4iKBjACU1iKoeoKI6EmoHx33S1",
+	"CSrtvpcxl5h7j4/yAux/yDuaUFul00VyUbNlOlYSzR5ADPThhoAkWlyKpzO0f2s1rIULtvbCg1ZhITks",
+	"0UX8J6av7bP+DitPFw/+hx+g4uQPP8DmtRYXZRoCaUL0A0BB1/eFXPgKhwt+wrq+1zzvd4FxVRj0n9AV",
+	"S038pUQauGApKv5BXZ0DPRRatCciXdI0wo9sU2B9e7GEInZAOCAdrmDjOcBgTszdDq55ocJE3pEyzdud",
+	"BMVUbtO0JzCrzsupyuCa537QwFgvlFFIApu+KLFKpMkLR7CWvWt+zb1eAIb8s/QWZnWMSxM6KRIWEEpG",
+	"qVhqhmtaLgEPwb0H15wq8g6RwHzxvl34ZwdP9ywVmsmzTJI5U2k8hlKLnrhtfg1hgf/jf5Bf4hRiZLR6",
+	"pRd+zbvkGBwHIxGtAsLSVKT68sdJBq6nWGKEaTuki0ViIP7xf0rBw87QtIZKVtecEPZRYxeU86SmiZ8n",
+	"LOjxY+S9NYhPeaSHWIP8aCfQA58dvyGKfVSkHeo/jxcJjXnYcQkYeiB7GHq26mGQtnduMBTy005PH8eh",
+	"w2HIqYol8H6uiQachDEsSRIeCa4YV12t1IcklrCFyjFhjos07rmA+KsGfCh99LG7XC67ekXdLE1MY67Q",
+	"1QSGRYFFU7oltZczqmCgcZYmpGteL0IYxIeg5w3a9MFA4OByGUFoKDUb2ev3w8DcKr5Hi2u3KWemvlXh",
+	"tvNGP3ostMHhWrFMT5zCPXqf9MghN34cEAc0ToA1FjOJ9TCuYCwSUhP7bG8p3Bvsh3CDP+K+5QGBKoZd",
+	"kcbTmJs1gYc3ScTSr16Ob2gxUGIiLZxA3sYK33+Lb4WkPRbzOe1KtqCpqQfam/bgG1sAeDaPXe3fsZgj",
+	"FIQ/hGY7K+O4CohXsjfAhcHxc8FZR5+JXAIFFMixcN1uQ2m6IiFqht0jlKG6h/qlLq411ENBqtHHhZCM",
+	"hH/ummDz7ol1Afv9loZQS5pNEih51w7fnl2evD29COHAYX9mXPy0NLMdGvWgsIPnW123AbCd/l5o0g9r",
+	"t4DDSFPWeEHV7BGQOf1jJ4Ahar/7CfinrF/jG/qxezhl4dAuDmgXgp1dnkJw6u+GPYKdFyVWHCXoPCBc",
+	"0wxDJQDiLtCX5eVEhzv9fliB08Bk1+cUtkeOACztAdtyO9AiSmkVYmVbZIXl9IBer3fd+hxi9WSs1KAp",
+	"5iQG9qRHM7yFMxZJWDWs9hiJvMaEypgoUQmOCQDMtO+xeTNiMjH5JbBKlLlgDYaC+8vvIQ0hc5poaobe",
+	"25jf0gRSNxaZIu0RjeB0ArJMhR52tWBwtfNYSj0Q5D0ErsaO1i5t2SeRqa6YdFN9QQSDSQKoOJXEY8h7",
+	"+VvGUrhejaZzpkWJzlAvahC68b0ljVMG50cT7M+k5bYhwgGgkceQ8iRPA9rw3l7o1pkyKbJ0zOD3/dDs",
+	"DoEXAI4TSkx1J6q1PoQUTkKAYSu1DsG6+5FF+JZkU8gHQQqOWIQRlCGJOQlN2q+RgR7bR5rygOV6QXlo",
+	"iZvhslrIeew9tEYr5HlYyc8dH6i8mqHqERomQ9TZD/Gkn4fuRnLp17SxxEzDITKbwW5Y5LtCr2JA3sQ/",
+	"DpG0k4zLbLEQKZbAx1cNp9BjoOvOZwpzuoL+wXlaRYFjYzuBKjcG1mv4Luxi5znW2DLYZKJhSSKgNpQe",
+	"WEwMi6JjCAYziQYmaAGEHGnuuERv4VngM0I9DPyK4qq1vWCZab2efY1UlEwZz2LOCLAO0p4yDi0hDDYH",
+	"JGKKxokkXikflprBcZhB6IXpaOkZbhsUXowgCZDvg1xq+xVbYUGPBA3CyIqZJodupFL7MROjFI9nOO9u",
+	"6GUN63EKicNaKxnpNURiybW2Lm/IBOt+Uy0h5Mt1TMk/0gOS6n9BH+UUyB0UfQUDjzzINbRH0uCYSaai",
+	"aRrfIqjEnAz6RDqRazkTCVxLavPmUeZwQrL5aLdP5BBEQ0OxbZYWxmXBS3qYHTKPXWSOWYTG9Bu2UF2a",
+	"6GV4fVbjKEEhCD+LJRknQrII5I1DC5R4UWCkMgni+iVZatray+V9k0zMQIqIUU0piQc5DcJJuhr/kpih",
+	"rF58N5aEjWdCU0Y6vgnygBxbkxngE8rHQS0CWOAUbv9vmVCMxMpdFjrwgT9dXR6ZYmSyNkLAsdhJiiUM",
+	"DoiMP+pR0cpD2mFzSwstoYg0T8aC0mhFrQ8IyyxlbON4ZjDQTgMTtWVrqaBKqceaYYAubPUMuu0dkBBg",
+	"M3RKOti0yKDXg2Qs0jbSIdnpdwISypt4EXov6lH/+//+/4j3Yr/TI8bpaYVeTPWnNvqCR2IJ/mdGI+jM",
+	"B0EYIQpVJsYV+cZMZCmkohkbB5S0M+W2NY0fi/kohuATrQLgyBIpiR7MTIWUD/f5GLeAArEbyjOY4DeB",
+	"4SR9lOkPXSyB9LtjmhpsINSno1ilNF2hcVer2DKhcuaJWiccVwXMFOrJg8mHpWMN3bYHMrSAZvjfeSnf",
+	"MTswwBHSxyOr7mGWpCyyU/rvOy9HobUghPv9fw8r7+z3/33HqCuXWppErjsTSYQ4e3r12rNFt6/+JyTm",
+	"kfDfNfGH2gPoG0xRysGbu9YCmXlBs8HOgX3PY+EUv8h/spTIUVYQUEBLsYUAIY42Z6xttAWSG7bKJdkO",
+	"pkUhMIAM7amRghMWg5Ct4Z+R9pmQapqyi//12paUuGFsAd9x0Mk71mRxWDC2we1A64prfrjBnNgGhwZ4",
+	"KH1Wavjc5esLQ9euue/VWGuFJO38s4IvBAqA6B+R3V7zsv0QiemWVsxhwYLpmS6vuWe7RAWnxk5Zb9OE",
+	"YlLGDst4JK+54JoIi0xrniCw5CpvFEvDNk6ihF1Jll7gp6GNgUfGZInONX+iyZPgZYkFfgNvAP4bFi04",
+	"OpswRR340jVH22pj7+g/NLaOrppdr/n2dteijcP4wGyWU4CXCQAH1gFY/jKNFRQ3wEHtkm2VrbKjB7mr",
+	"lgiuOagTaKvCo3dShljyrm1/444KFT/QWNrQswJtKbDMa66E3h8RvDM0JHZOeUQ1h7GdUaCYhVZWDPVZ",
+	"QF2XNgaJh6C9nOmfrnmMpaA1j/GxyP2ziAd21aXbRlVTHz/qVHgJbdgBmDOctgWNNRZQGRdfQnI/AOIF",
+	"oDvXxD645uZ6hEYsIbUslKXI16xZMJ5yqOileuSNiOzx1Sjt19yJcDm/MQHoPaIhHTlkLMmcUZnh6qx8",
+	"R4lWHmxAxjU3FXcAeP9BzsHjFUcd8g9yDpBF/nHN/9HtduH/9Stg0ybtgX4FrgeVZXgGgNfeKT0ye6+D",
+	"SvLFQDkkqKrSpEokcVHQ/qi96xZFXh1f2jVV7Oek7XO4//6v/6PlAy7swuw1+lMG2PTJzulhBUyft2Bq",
+	"7+k16NnLcwQFyHb/ysUu/dJw/Tw2abS9r2fRlBnpxD/0zR4iDtnKMCzVlEPfdV5ISWORQVZrOLrmraCV",
+	"xGPGJcu7gLYOF3Q8Y90d6MQJncZcy7Dlctmj8BiahZlv5ePXJ0fHpxfH8M3nPLUJXDvkv//r/yUQGQgd",
+	"VE14IDk8O/F6eNrWn5+DllgwThdx66C12+v3dtF3OQMHnjlWDaGPMxPlshB15caOjAmLGpiFwzAnZgss",
+	"GT+xyU9xykDHh1RKri7OD18Yhw6UMumRQ0ARKJ3c3uvvdoZ2GoTQRAObVr30j4GWPheQwK+V1m7MJeMy",
+	"VvEtS1YBFlt+DiZNe/HFwtfoe89rMjsB6CRqHbTQUnclTYN0IBs/imhlCl4rE25Ztvfbpg1YwniTF9aE",
+	"fpQ6zWo6jIU7QEWD+9np9x90ZpyzvjwsRpV8Dlp7OGndWG5xj3+kUV7grbXXH2z+5IpbqYVF+NHu5o9e",
+	"inQURxHj+MXzzV8cGdMTfDDYYoozukoEjS6FeE3TKUTH7m9zBBAoz2kCllX8aovZTAr2VW79QO+6bUxq",
+	"MM1gQCtoKTqVrYN3EAcgW+8/B61FVoeghv2ZSkf2SUAwLsiYIQOP8mstWORN3RzCYckc/U+NzEOoeJaL",
+	"J1qIdO8/krk3lPziYfjRT5sw3BpNYdq9/t6QqBxLkWfCtM5dE8KPIX7QhL/wDsaBfkUkht3o8XEmLcOe",
+	"RL8lfMYIyOj3gdN7m784FeolFOX8neI0woljnl4VKxGtOjVI/jmo8ObHnwxKfn4MGpSJesr/q9BbHX7P",
+	"ETUgzoXD4tQhbVBhzS9eb0LcCi7q7Qw6VqMfMVTwWIRRbVVMr2ItfmAQNvfbNFYSzF8BLNC49/5emObl",
+	"a7uIYrgDsuN2UUhZM8VBNmPnGzNcE4LqOTCFBWb5Z0PSb4lsCPvNDLSEWw6tsJd7Q1qTqQXlB+Wj8m35",
+	"pI/RB04ZvRMn3pbVDi3GAqP9Zsz1xxWEQX8Bvn51zvydJ3/nyVvx5DuQiS24r08wwhfHr48vj8lGdh4e",
+	"GGZwN64NPHsrPv0gDPrLkf47k/7OpEtMmrTlTKQKvFbrpeE877ge807SlIEJbJSsSMrm4tagU9VwKSbG",
+	"vIkeO3BRRXk2Pdj/TNnvvJwWBAzEENVDOdrT59hLfNWB1kSjRIxvJJHCxlJPBZNQMdBJ2VDny5eySTtM",
+	"xVKew3KhYRn+U9GYsyhE+xmNIpnXK7MWX6wZlvubq6gLFTgOk8SWMmt9RfZ3pueKGo1MEK2lzz3Ny6rB",
+	"lnu/IpZ8S6CH8yHonCmBowf1L9gtS/QlgrFnymrLoKos5bIAwFgLvwLmtvOBrYQN4BMQiSFVo1UpYb8I",
+	"PEks1aEt5PdFYLNVigpMhXXdq4kqtTCFVQb97eBG/jXg6TW4gez9WPgxF1Ymmy7gT0+8DqoCryP9OtBC",
+	"h1RefMN2uRJJxIx7ytSzM1/cGeouzYp/ReizUzZV06tAIdQeAyrukmD+pcDPwgDRp1ZiqlsA5ScNAp8f",
+	"jqULzjYz9C/h1DB4zqMfgGX77URx6VOokRZ+ukbuHV23Dkj/c0jaQMzz0vZKiE4Tx9cD/Q54/m9VmP4N",
+	"iAkGGh7Jh5IW3BX4ZUYxWmzKSNuGJOahhzbysIPBU34coRc/2BA8aFRXL9ov4xAmOxWdHjlqDiH80vjB",
+	"vX6/BqewNSEWjjMTGDR79z6sItGUqTIK3U3nfa3X3djdxnvx4iZebPUenvc2r77B+9jm1Z/0bW3z4pk5",
+	"9Ptq8Xdkxo29a+rpTC6TFEvofqcxDTTmFVM+hakhLI5j3xXyjRQfMezXVOX2j90ythdErfpyw1bF3g8Y",
+	"Cq5IwqhUwP55NoekCJMxpGmOKSMQEFNbANkz1pnFpJNapQyTRfJc0sImPpm33HZCDA7Sa9bLuGGrIQbL",
+	"WipVWBjGLydsoiCZpB1++hyisMIF7HJGtTTCOj1yCRH+XJRjeGUNmbP94g8LJ4Zu/dAtNDcFmuRHW1cq",
+	"XLfREPMczCh6qhlLWTPtNMWKW18CQF9RcjEkxq6ygbLgbqE6t2sa7x3td5vgw9EkvIlYsnqct+Rqa61i",
+	"a423RpF1BOZRnUJbphSAiDk90gidV+CX9TZ1iyVW4/ytoklxkQ1Y4jTA7/jw1Xi0O+PtEcCR7s2s1peb",
+	"SpYdF/cNjMsVms6x859Uh3DdP+wr+gxuTAJRzrlNkkzIsyQJzRlpJR3/szPUd3gXXQSK2ehp/Lq3NRw7",
+	"lmRJV6QdK7IUWRKRsUiSOGJ55oPtFKhn9gZD60STl7+k+ZhWA19AnDbrFmYqqGwTfNesfhXNCu51W/UK",
+	"JdbvytUdCLejl7KGYN6Dgj+WLDV1v2oJ+atUZAuUZEp6RnV6rIg9ysY3TLnnSItJW2BXK01ogSpxCAee",
+	"6uEN5UiN1LRWq1pAjSg9QxFshoQL3q1RhTCfJ+qVyLUxnprFDnN7syGcaZYwJ7E5oQuMvZgJ1La1CHAa",
+	"qLT30OahC7yb70TyVyCSQaXVFoAGkfHf/Q7WMcuLq4HenNdWA1hu+UEiealMI5F4NS3zX4yI0gpaIJ94",
+	"ZfJcib9fhYIjtN3TQ1WHk99J+XoZ3IjecOwPRc23M4FtsFxNtqT3zSaugq67mTbfwRRlBHE9fb0BLNio",
+	"GpcsNL8aef2tWJ1Wns3JY2/f7U5fy+50J8TOolhtxN/ceaxpR1HJ1rOB2kwdjalRoDs9EkI7fAiMCW3j",
+	"OTSRIV2fUzWe2fBubAyghXWhyH9mxkWv5yngaIi1qlDfhi7IsVqFjVohxGTovRzjVn4Ff1iZiyWuUaLV",
+	"cGNJcBcukKSO3eMrrW2DQmGXF/jN5+3XYU6QtC+ujo6OLy4C8vLw5PXV+XFAfjk8Pz05faVP+uT05dvz",
+	"N4eXJ29Ph5X81U7jDszghT3kVYknNE6ytKZfxte1C+pzgsLENTTsEAFbTIoI8F3Q2BDL5R+WT32A1oAr",
+	"rjY7+5zGEqs5effZjdgk5izyA1iGxU5R2F66bOqDyBnb/9qAdcxJtlhAFLksEhIPA6HRsvtibYq1oyWr",
+	"r5Wj6Sb4NunW3gabeDwGKMG9YGkKcK+5u/its/jfYc7HYRQBkuQIUYNkRQ7/OBHTsWnfuUUsro8NxZmw",
+	"MiFNC5c9Z5RDZKTJHhNplNdmCj1WFBIErINqg/tHEktkgdWel3qjiSVfw8xfi6mWj79qgFhxoiZcyI9N",
+	"/suFTyKQ+EewGSqdSLCNaxOK55gvjApblEutxyBOScwj9jGweiUE70EJLwNS0q9ZTjKJVQqhnruVfEjf",
+	"yT5kkEs/O4Ev/ZC9zhq4vHBr/eqQ6U3VBJvujX9VyPRvYw1c5qWimuvIXJYqxBvDlIg59A6QSwa156is",
+	"qe3WI4eFbxMBDe4x683F+V6+viAzyiM5oze5QZDOC/U1TXU0aPBL2j9dXp5d2KKS1TpvtuLUIoXY44WQ",
+	"tqKaiXhfpPGtXtANW0H1PX+RsSSLbJTEY6ijq1W+OUtZsvILx5n67ji8qaaMbkBX0nbEbO1wY58/O36D",
+	"m6PK7K6y7iHWTgX01a9jMWpT5K/as6K+yB1pQ51cos8oL/tnbDcDXKX/ui1/igW/uFiaAueukG61st+I",
+	"ERlPeW7n8MczeKRWXm2SQrm4o/zlUzrHtgFC4gFBXbVYkhCr7UHviyhOseDeYz2NfIyP9OD4cw+6GpE2",
+	"dMqfsyimNiXT7MDAjrSlhqEpKr4wozHv2CgpLJc4FvO54JjnHctipRUof++V/sYztYBokh2JpCvs87oi",
+	"bS4arimwxf3xutWMchKrgHBhCkfbY0S7QH7e/kuYcxoWOkmF2O/J9EZ5436zpcU6hWzU129fvXw9LDQa",
+	"MH0A9HU0Jpb7pGOdOpDXbb5DgDqbeyCiifzXFPtfa0p1zmSW1OrFr8V0Cr0Gfl3h/p6i+t7OFvWWLoV4",
+	"Q/nKrFF+I95lmhO1Dt69L3AyaGrWTNrXJZvajl1biVg3bBUU6l9DQdlYLhK6cv0STXVGv3uN6wvmJ0fd",
+	"sFWPHOV1JCcinRNKVMoYaUvGbJim/dY0VXw8nsVJlDIedg5ImAqh/qC13BBCRiSySawhKJTJ3vKKVWK3",
+	"j5RpamA6cuQty2BkLMApGYtYRMJXUNs50ZThMLqlfGwbloRXKk5AXAgJnQs0S847Q7MkaGxXWVN5ITN6",
+	"y7AKPeOqXlLMD6hqjCy1WoVjOCidgJUN7DbhfIckxAUe1K7NABIua2jauxxoDldoFKbnqzfl6ZkLZjxj",
+	"shsJkTCIr/uaNjtzZKsms91lYbffrXXrJeRaRC5KyUf+K2sMeHl5RQeNKMWAQxhqvBv9zDoGqLQB7pr1",
+	"gsxMjt6elksrvuUQ1/Axlso6A9GThNIf1DxNpyw6gBqAOBsU1o6gyL37EJ9AuWZch+3ngPFumArvVhjz",
+	"GMvYS1v2JDCJyHoULQ6gMCcVXfWIT0eNUcyeQpP50ALyVzIe2uG/jemwOHu0wX6YH9V3c+HXKcUoUkQS",
+	"DzvXoHhFfjDceUsDokaRMmfy3MDwGHWHM1vg1DjqsY04Hd+A9vzDDz/8UB+45OHO3Vx49kPocvur8KkN",
+	"PEpLJkBSvnvDHzripXzC63laXdW0C+tcysNSoF0VsgAg/771o+0gm/z3//X/ADcy/M0016KmL0EHDAoa",
+	"KY2l5MBgjou8BtMDNT0/RysSnl1ZQ1JZYv6kZ8VOVgGJJ2AZiTUqTTJpCiT5rbBgja4pXwolzNMMK7eF",
+	"Gv+0zBjia6jsQo42LBZ7VnB8WJA7Ezq+kXquvU7gmmnF0hD4Hnnr2qrojXthOYYDgAmMEZVSLrEhSoDC",
+	"QLEKqx5SywqKcYgEg4WglIFHh2XnItdU0QcCiDrnzHQQ4wI6jkXQIqPIwKFvTr63YgJd6fgxY85VjlVi",
+	"TQVzzhj6brCc+l5/t8aALHPqdmKg9otJ3NeTLkxo/TeSLjbRVtMdwti1+JR9L1pnrCKD/W324/qWvWFR",
+	"TC+1mvet45yYseXTxJBhaPGSX7gCfL6HbOMsD1vZStCY4GnVxWXEvKqWl6wjpB2+e2/aapKE0UkxpDsf",
+	"ymbD8lxwikjo7CReWg1IT6U02AZu4TpQSDDKwsi50oN2YT1qJhkaM0BeW2fDWB3Z8/vWyn/par4LVg8d",
+	"4VOxquGtrxGuvoyB1dsb3kAcLzh5ASU8ZLSLco5e6AlYFLmCQh6IsX8iHicJuD/sKD1yqBTF6EQPx61n",
+	"wPZ2oAbyvDldDV3nEDum41k+xIxC3+u5MGn/aJNzsgsYS/U7XJDxapww6ANYXAAMwdHYiZ8b9xouDlbi",
+	"vjBp/cblR/mYafHLRjE/J+2I6Y2S2MR3mtzDQvnPnKDgdDnhfPwJ/utzWE/JgvxYsF+jfrk5gJpGUS1l",
+	"+YqWEjPNYRR9M3OJ3WkDbfNBtAjk7HdjRLmzjPNrdcz43QpFSJ4qjO9LhCCLy+sL9Otp0eILU5tS3B7F",
+	"sWLGHGh1DF2rhFBDbJTlUeyqFdWCOpp656Y/n0eT6yiMaQRbotDQ66hKnZtpD9b3KiDlF6phwad6bHbI",
+	"69/dquCIaUG1tQ/nx4cvbGz1gqpZ7o8Zm/UVyZXvoJnTj68Zn6pZ62Bnfx+ywOy/B79uxPVdCV3D7X8X",
+	"6R6wijEQD1oCwfsQDxQIttKfjKSzjdYkUluXAHUlTUDupCrhXN9WUfJs1md4Sr99y7VZaAOGesKmvp3v",
+	"KPkVzdcLCzJ3RkmE4o0oCb2ujdcmn7lHrsooJlLPMry3Fs5PFJt/VVsAnAHM0gCieqXf4fLB4bIQMhDj",
+	"LX8d3X9zpp2+/txOUOfD+dl4UjxHDqFTGnMTH6w38EgSLQRhYrJSaTyCRsFl18n23pLAJiDFKshr8Vbd",
+	"GeGnXHbVYwREJNHP6DPibAn/9dn0ipdsnDII2ZQ3noeDW0+GbPZ3tKn7xyNJTK6dad2dcSj5B34PvdBO",
+	"vS8j8B0Z4Nc44VLRJDFdju/j2/ha+jzAoCkO8yvr8Rtpkm2h889Im36P8REXDTTtkYlNuj/TfYzfr1Gg",
+	"nXvZnxDDH5QAE52JlEKTHtbexvoupr/9EltrK2Ml5GwttYHqf5ZYOOrQI4cNpGzo9WZ+YEqQsiot+BU5",
+	"xTcWSjy/JBzEdyHl4RD6XB/oXcUUh8pYeWDLOCd8mWhRgvJxwcGHTcKZ1qxdouQiyaYxd9Z9iTuRJn5h",
+	"ES9YEnMmyUwkEfSEPwWxHKvom5II160D8u7957DeFfcSX/qaUjdOcWK2vM4PVzqdf73Ms/IBePBnL2qb",
+	"aFobZ4SjoIZmhvYgChxWDVH5OALSnFhh+i1+akOjAkKJZQEkxGdhHioUMq43GpK2Dd3VgtSQQJg5dCln",
+	"Xml+wUnGTSBOx2RXWf1xxMZi7pmMy/HrYoJIY5CjhBuAGoZlOqQDod32m1TC93CZWGAN7Eza2AD9jinO",
+	"m3EwKxaGx0hhXDYGAhkZNSAhHvsHPOfQpZKBIXk8Y+MbFrmOBLl9CgV7atm7beVuF/hI2gJwaYVseWBk",
+	"rFeZZKQN4dCL1GTwgdnJNfXXQBsnkEw1p8lEpPru9QTA8TtWSzGygI3TwpDkqFDo00AXqvpDA4kQxw31",
+	"9BwUihT/WQ9+Wvkwt6mhzWbfGZdjj/yYxYnqxrwI0/KAhHJMEwZ9SRjHrLgw33VI2vof3YTyqXcYMrAH",
+	"gIFdECVWWFgnIGHEEkX1eJFYcgl2dsgOgwI5UMmVKRpRRcOm4G1E4K+kwODgSAEct/91FZkimd+SxEOj",
+	"QQNJ372Qv+e+/aWLreVcJZnp8SdDHV2k+DaNvSsQZIWlPKLLiksKUpGVxmiJ9YOB9a0sdelpMuVyqFOG",
+	"nj/OhhDagNkdtMxKYkXa6O2DoAfbS9i9BdS809RN1KMCD9MSFAckQPkGtmfngzUDrUPXf9K+oHdG199E",
+	"I9Ft0C7YolZGE1J58mImWSqHDShTa9f/EmD/ikznu+780Ab+7aDwbtYa/NLYXyqcw1DwD8aNbIjvdnVh",
+	"SkqWVz7XiJyOlhfqE6kZAwVgCNWREQc8OxoykwmWVHZlwgyjqcOOM7vor9mnzs7R5JI1z7+jxEOjRA5N",
+	"VkvJr/vLkcMsYr0fyxmLHTyDJUCKTM0wrDVVud5sjMUV7ABTAJTqQjRou4rhWjt0vSl9+1YHrM8YCUoX",
+	"C8Yjk5Jve0P65kybUis4A8OyVbHtuqwunqdkWLX8wFtlrCBNVyvGnAju13YCMRCcYzAHdsPM20WglAjI",
+	"XZATTYFLWERAolQsFqAhMmnfw/Fh0Xim7pzTjEsyYhORMmN6mOYNdEh7CVFmCgYFJd4G/WpmCi42zHHq",
+	"gAoNt9Q4tHmMbLodKzfW0oSySYi50Hq++wUHN6HF5sJTNhZpJE1heJXSMZgc2C0UfRETchPziIQIsmFZ",
+	"QHiEcDJ0JwpNPm0FGnOKWGmmi0OwyBV1LdSwL8CrPfU2xvEUAfbq9OL49BLbgYKBAigy5bkUE9uUO7WM",
+	"x2y4hkDrS6hICTW+SI9mr629cAhQXzA7SYthFuA9LiMVoxH2C10kdGwMSg11URGj6iu5g3ktaCiv8PBm",
+	"B3sc38jksC13I1SjgfruPP1tOE9FSthHxcAIezc26cRAKI3WXG/t+KOlgjSvOwVKjPVDkvYfL96edlxh",
+	"sZoSYEYshMpTeQ01v2zaPFMZTfQbncCEGtoaaUrcQMixC53wq1y52my22FWJKMGS0Ui9TAWfulUXqk5R",
+	"rDtV8Nd6oSe28lgUpUzKIRbEWGjEzA/BLOq69ReRpfnPWqQ17163hlD5xTyBkvpPd8hopZi0hmHgOi5S",
+	"kvKV4OyRPCCjcbpaYE+4PGnl6U6nR15SMLfCLWJuLbACvTSW5tsvbgEL8VwenZEF0y/YjYV/7r4U6ZKm",
+	"EYv0f0E5b1O7v2M8alQpLbNYxgmMyzsEDcs01WKOFPqyLYmeZgwcFWZ3IlNavHDNrQ+MGLOvv5FsnKn4",
+	"ltkbt7WFzOJjSRIB5n6RKdd/YIx9XvT9D8g85qaa6WBf/8ONPhcps0/IjLT3dp4b6eqcqXTVPdTvhZ2h",
+	"qWBkpsR1E6niJNFHTWIASJlBobNJluD5k3HCaIqM13wJtVUzrob5XvQdTUQ6FZBIvbNHZp4Il3+WUKns",
+	"YfdKJetcFTUPyUKTdJ5fhyynQNsXvK8gzmrQgUal4MVALH8kK1Xc2jAZBCAso7DTI0f+KAB4xglDsYep",
+	"X3/RL9AWHhDqygmSdpjXZAvBMaHnXSgQEBPI/6ZkLBZ5sL4jIKYxWX09uxofLRC6r8O9TdU2y7qD74Xm",
+	"vheau0+huXXl5BIxFaib1qqoxzyyJdddbVHIY4SwSSgW6jimQYGh94Im9BxrblpDvNb+atFIL+PhzO4G",
+	"0jQtzwlqsnoQw3s+9r9MAISYEryfRkCaM5XGY7mVhS8vBG6+soa8s1RozsAySTSt00KOkFi0ayLSOVWk",
+	"fat1e8FJv9fv7TmxzvtQS6wMYuvkOKULdpDrrikbs/gWxAisUdLW4gzaBoyg2wlIFMsxCCu5VWG0Kou/",
+	"yAYXWTpl0bBkP4jYQs1QQBLzeaxIQhXjY+x0VZhtaFTmhE5J2y1TizIrqIrAVSfIly9tJjGEQ8k4MqES",
+	"UovqTN84mD5KargWoKm8yVX/TOZVH906Ds9OLAJDdRqHnqb3gv4s8K02kXG+yyEcppaSzRJABJ4xEHXs",
+	"I82BLWz1CPSMYamRYoiMIYbDawGxSIVGWTQFYcU3zb5L3fTMKDafh6asBF3O0CF75EWGJZzdkkSm9B+Q",
+	"j6DCM5petDC20+8HhfaqpskWJBkBITOD9MgvMwEJQwhrZCKSRCwlCRcxn4YHhIucEnIsUYluS0/00l+c",
+	"6dchuzvNGArSxmbQGVpDXaFE8R/mlEdUiXRlIja9YTCGh5pixzi/wCpCqcDSw9YGYAU1PMECFmnKn8+s",
+	"KRdM3BunLNLroImsr+T1xlCCjcS8SZwpZy/W2g4M5bg/Bb4PPV3Dar2zm7sDsNTyYiUVm/vkEnB0y6DE",
+	"Ij5jmI/+RaN1NUKxZPkr04920QJYDCSDLAegEID14xmLMo2wh8U1GNTKJNYjoMpGZ6UZNw2j5CxTkVjy",
+	"0MB7FEuN+2gy1Qt/BB+HxppsXwMlGBQ1YaQHTQumoKEBmOfjjphaMua9L+sjKE/1yg2H+6pxlDDRuvDJ",
+	"whnifvRJ/GuFUTYdgo8t9rLK+PL4E/wxTkXJFDDBdYEp58b7UWAcjn2WelKTOJKmuWzMSRhr/TRlC0Zt",
+	"szJjUAaZw5QsQgsV1CGZoOfE8o1YDWFAr4KxZumqi1MXWx2Cl76Gaxf7HB4Cn5JkJpZkrsn5kqXMeHii",
+	"QgJt/WBNKX54ehdMHeql2Qbjrbs7vXCAk+jeXaM9WR7Ye+tgJ/Ck+p2mAxTdcSKy6O7xNXbNIJI0Ia6b",
+	"qnDe312yDx0u486ZNgCww9x6arE+kAYy8bxGhxW3ln4Yc5R6bRPT2mXYQoyaDkyFiExEG1UIIDl9kQJ/",
+	"nqD9EwoeQFP8qdBqsOOrxj0YsXEcWdegcb5RWZnugIQzpRYf4NsQ+6VR1yHSUDbbeMTfFMq5LAKrsEjJ",
+	"3s4OpiVBf+29wa75F00EZx0to/4nGyu0XmIHMAjQI6lYgpvZ5hdXItUDVxB6txMY6WJGk1tr+7Y7chqH",
+	"lhuSQjfRJZW4Dr9fiDXWt7kwmwnI/sePAdnrPwvI3s5z/V8D/T+7+n/2AvLf//V/OijwqjTW0rem+CM6",
+	"vhGTCYpS6M+FM7RtL+AIjfvVrie/1FiSG62M5EZEkKlAF8yDtl0IYidwxnOj5Vb8r3mbj66lR6GJgs+i",
+	"WH8Znv50fvxHz61rlxVHPXLBuNc6FzJhjeR+dnWpT8CxysfQJCQKA7s8x7FcSSj/9fALeIoWvb6Yo9yx",
+	"PefXTAOze2kS8N7atqnlpu8lZd3xbgzPo+n32J6vkanz5azkbpAKwn85GG6N0GowEQyv956oIa7oDU1v",
+	"7iLyorArw6ooq5kIPAIDDrSVAO8w9nxSApokgVVKEx1DsspCqhZh5zS9YRFpP6hA3PHDkYpvo/kCNuG5",
+	"FDn7qMgoEeMbF1OoUkbneRgPTqHyt9MM2LQltxWOCm4liRwGxMI84rxma2gTbGAGEF7iqepDU8PDedhy",
+	"cQNIvFR0VSAvXJBE8ClLzXHn9joIroJhaALFj1NGJWTcoBdbP7YsBuCi8wWUHyG7hvbfzUfmqQJxpFFj",
+	"sBMMdt/fWbK/YAl69u7v+/pSrWQZJ0kRVb6WguLhWhk7v0fX/BaiawqS2ibWZGBlvWVkQcc3AIdb1eiC",
+	"dyUGvSWJT65SBr4WbPrk2RqNbuI+pUl8wwJrb6wX/M7My1/T3HZit+Ama0rPd3u1e/iXMrhVt+8BlDu7",
+	"KkA9TsR02yYhGn4SMdVED3iW3g7W/M9ZkBm2AGdU5v0TobdwEvMbbP6fiGkIXgu7t8DuBJNdoOiKFTZq",
+	"Q0cby7aZTb8W06pCUlOMEf6srcX4zWovejtpAP5ETAO4E4izBAekYoved/2hqdQEjcCWYmFUH+CW+PJp",
+	"Y5qkb42uoCWCNU/ZNJbgHM19OENy9qdX59Cp0hgEvMzI2BVEdUMW8yMtMQcZ0ssZa+My/dwakxw5JBDB",
+	"Bt/j8CMGxga3ZpHaskdNpVbNSf12Maw2bMSsmozl7Qf01Bux/sEyNu1t5xpD758rSXqboKkfM7n69qgO",
+	"FjCbj+Cj4iaE12C3iSVmCxXPWUCgu28eqjBjNDHBITG40ZWLQTRxCz1yylgk89CBbxMwUAkS6JFjk0I0",
+	"zSAgeK5VUis9+iE9cyxRAoZVeCEPukg1XBGVxgsI5V2AtdUYDGgihdmsFzaS5RcI27SmTTzIkIAdoEKD",
+	"4Iq+amZDc2SCDWKBNoO/bnzC14kiPJqx8Q1J4lvGmVwf1oCspTnw/7DYQd2wnf9AWfEPBhFDG9VVVD0O",
+	"LKJCNpnt0kXHN1OEKt/4ZDLQhqY8zIw5k8WRaY0deDVzIA57xHJZ1Lmnta5DKBnZiiaQR3pB5zbYqQp5",
+	"Zo1neBBfYPTAgDfgp1YY8QqEW/60PV8ylMyoTd8oI8hA3oYeklbQR20YY8C+Vx/5mlHMX8qQd7a6lldI",
+	"GR+Oh59YjbBEKjYxcHj5cT5qEzM/LPSJM1Qh/84QqrKFpA2YGRjrjiZLxUJIaAFPM26IWJxCyoEJeuwM",
+	"MfeoicAksVSHdgVIZr6qnaUyVwPS5my6YjEymZZFreqftI/zN8IE39RTdwkbMMLjMY28O09Xr1hyCHjz",
+	"Ryu7gsCDBs9a0y7UFe3l31+dvzZSaf7bzxjoHYL/nCstIrjoATcvZPOAGqxX0CNhliYhmWfSpLqRmVIL",
+	"ra3qv5Jcnb928VmQxRZzZLOQOQhREbarZWdIQhNrDnJ2mFDFpAqLsjZWeEvZ/8/e1Ta3jSPpv4Jy3dVI",
+	"W7QtO87sRqr74HWcGddmkpxl717VbC6ERdhimSI0BGlbl5r/foV+AUCJlORETjITfZmMJQoA8dJoNPp5",
+	"nkxJAxD9aZoj0VzQSPTSjUMfVTnRVThNjHq/0MP/ULOmDFujyvPQI3gK5JGvYON+wtJjd9BpnE+ywaN3",
+	"fUh8BVuN6s3TjnHnthiMleYIvL5WWBInQvpMLhCPtWvZePTuKFMyF5wxLDqvhhdv33VJJG4X9D5klhoV",
+	"SsS6w1vuy6GNue+Opbyh1eVn9VTlKuGr8OHF8flFIG4bUURA0LvR2fn/VKEjf95A7gtpmBqDMrDNDwL5",
+	"OhNxnckbI4wMaNTooUJQwR0MBgojr5WY6EQRZefxuzM8URdKjsZgnK8JXj3RE5WXnFMNMFQ10nnie08X",
+	"3HIn049ndWK0rWdq4/Ac9no+/s9Yaop24D2B+03jNTLMgc1ZmXNqf1DtRmwLlzuWRlypmyr/Xu6X+MWD",
+	"ANDS6ADP1DVxD/x4RByjvP/D0rp851eHnVNuCXVCSEMQ2+625KhxIU/pQ3Mlbcljx1nm3+a7up00Qfe7",
+	"ieM+a5g7+4Qkad0bXuL3pmYbfWgn5o8gIQvvGt1HkPKvHuSozKxvqXCzIDohYifL5M2gRozh6jClnppw",
+	"yjGuijJ1SgQTylGhjfH7AOa+kn13Uh1SDE9+rrP97wl8N8SxMaImqL8ajZRKjBf54a/6LXn/WAT399+R",
+	"ef9pXEquBNNxAEz1ZSNPXD8Al9pcRNeXqXEdvE2c+fr+JC1qu+54hCgBBfSrkrWtBy6zJXj3r2Y7wBYE",
+	"xmO5JYCG4u2Jcw0/3RBgCVs70GgH2DJvzcBXNwO4PD/fCnwMVu16UnoBFjaQAUiWqeZxEx6Po6MfniVP",
+	"DGngBq5YBFuAwsbJR/3U+IQJ+4ku8Ge5suSlYjYQbzgU6nCeLEtBLN+6Lt3qWc8t/ebXz9al/LZcw09c",
+	"VZ/iGj6li7dyndS9tj/RMvmTelzflOe07iJJ9ktpbttvBQNVK4eg6gf1JI7MpxzLMhKyRMbHosojD9Py",
+	"oAjkULKnGWAFSksiLURiR9T3BnRWCJy2yxCK6khGaI90gWyVUNGbn0/e/uLQtB4WVU2uAP2bly6ZdkQJ",
+	"Qqa7J85KEr8xLofoh0DIpLMou+XLjllTCkSiDPGFNktydZ3g19mbi9Pzfx6/9usBGSiI67mYwRWpkmVM",
+	"EXojOsOTn49f8st1I3Gly/EcscsgPCdiD1W5189ywrPNVXAyX3mva7/bE68xP6qOY0lLtnWuMwh57wbX",
+	"gdXzRBh5R4nJiMYTjvMLuRpdIHcReGffEAF9AyqAwHTzCmlRI5d1ihxbMM4p6WfiQd8nfRDIHt9kNlUi",
+	"tt0XR94JyhMfiwtnqA9fwyPITFEHW9fzSjCBPN5D6pG0vtXYCZbsCTALJmI6TJidxGuFpfQB3M+se1c6",
+	"IbW4yI+qZv0snJoI++SlVBIJea5LT25OWehHvaM5KTHMNJ9XEXPhz+Cg1iCF5uXs8HJJFXcqEZ34NLlR",
+	"4kQXoOAFfwzx4i3utol3ASr2whqqz8i4w9bZ/6uKzP5Dcq8747Kc9vf3R3Zjlln/xx//9mzfqNzoYpfm",
+	"ElhbmhGcvk6peowCtPszZUfuePoGaK8dlp3+s97al1HudZ9IUayGvdzp7/RkcnT1/Ppw9+D62Wj3SB1d",
+	"7764fv5891AeXP1VvRg9Sw56OyEk8o1H0zoUJMmI7Sz2zCPAkOukD0K1W+GyP4lwmXcrVgAhyeqsBVYb",
+	"6UKJDnkJNYODNh7+6EaE0MZb/0zOVMHmiS0S/8BZKPRFUIySoDzWmaGtsUNw9cgb4cp+f1WVniItEhra",
+	"LLOMMpxK0MwkdJ2tcE9wD1AeIcBF+c3A/8K0WfjFWBrHcx1neiSzsTZlHFnXrNQjnSGhTOxSCo7fnf1g",
+	"xFRjLkI8kbm8UROVlx/sZ/EAM/pZcAPKj6kCyuPikmPx751/70QiZkEgKEDkFeH4iEfO87oxzADHJvJQ",
+	"AKfMOcb0iFWN7PuBxq9MnfMyctQBILUC4rxiIsvRmAV6+Up5uUJvQC23VHLirR1Id0vNJAd2MCOsViVi",
+	"JI3aTXO7t6RleqeymegMdVWOr+zajwSYVfr/EyAdp3lnvyKOZ6DfeZmaKZRZIAVOm1YFQKlC6+ss/46v",
+	"11r2rwZxpO5dxqvHnfonzSjd2F37oj0yreQnjWe9f1HqZIx4jRjtIzCupxDECLdn6uB+7QTlwyI1Ncj5",
+	"jA7RaTjDdNlgQKiRDmzshXfwhFLLeoqQzKRgVdx+kOflFYAbpX/Be5ZwGkD6EMcN5ZV16356ru7rvvpA",
+	"4LnMgzbxIDA8/+f5T56fyzGWwHvNaSt7ceS1xZ0DhQkmAJVO6QZYio0qSzj+xHgcuxgXytiaKLcVZCAC",
+	"6WclykLmhvDcN4WupsYTfB30er1+nYCCMt5A1UXrnNLZUBYDWHavC8VEpUB19lulKseMa0dWGnFVmRmO",
+	"eDyRD0OVJ6+RRTkWnUmaZSkff0PGDSmmGoF8eJiZyJm4l2kJbNBj2zYZvkztLQYhMYNRkKNrf4sHLZxe",
+	"9u/uACWc6PIVOt1uVrSX0xGzLpK1J/6FkLw6zmlu+TQidPq1WRKgR+1uaR22kMMh8ChCmP2dKtLrlAP2",
+	"xJBk0pscaGgS9RCJKrdF03E2MBQLMKsIec/Ax8b1GbtG0WsNQlJlEgenQIMLCDAFbBIx6L/UxJ4MfHTB",
+	"Cdw+uv8xTX6P++Kc3SeIVjCWC4tVDxC9SZTogXt1EAAPpNE5zaZM38RREx5BvPvHT2dvgvUqOq+Oz15f",
+	"np+62NA16KIMnMw2KrejWAqDliDZp7snGJuCOA48lue6lrxeuLzwWxVmPONJO9fCVIFwOndzRxeCMtO7",
+	"PD6+VDyRy8xO5lkNEn74wqe0cmNpng7E895hLZ8/yBHVBQqb24kiqpzmDZpVnkVw7A9fpiMdyZ99RJak",
+	"scNdi31N/dvluMZi8GI+WEEminJJ7QRk0UiVJdhUNel+C6EK26cHLsHWukwQVHFOGgeOnJ+GuWLgFTLJ",
+	"vWMTvKrSLBEzVTZxMc9tFzXVN9LL9wuhac/o5Hp+c+gOHhvGgxWJAV3r+KV5pSuTzSJh5B2L439GgE90",
+	"ZCkyJQ1rC0oxKqQZA5d9imTzSMAEbeCQpblNpxjJ/eToYEvIiZydVW5/7Iy9Q6/KhSW93ICHAnSLAb9W",
+	"GTokvao593k1sa4etWTnfYsr/wnxM/D7sWPAt188x9eED3YiDq59bAmbGVLx45CZSfPKaMzxoDYj/vX3",
+	"yL1PreIAG8iGE+bxHNi4GzZlKebWbkbJLr3AbriU8WDyqPPMN42/5ekZxNCcENsWm/tHw+YerPXyZ3YV",
+	"T1ReMvvAVwIyenvhWdEc8dO84VwvIrgW0PfWzBvgBpgjpXPXG2GYPsA5W30fsLO7nnO/0YWq8V967hEg",
+	"h5XISCKLMr2Wo5Lch9QE/Bpvh3iVWIzGaalG1rGCW1U6hNr9md0HWrL2CBeyLvgXisU0zXM4yqIT7h0q",
+	"ovOCymtbkaP2QtjSwoXZIn1YHMi/LvWAa6i8uqdn5AwoRbvoqrrjcx3T1+q2wnftnqut/JEwzDoM+wvw",
+	"3S1WthqIHSKwpbBDzCK3bnhVy+hu4dlPCs+etyFrWjJnLta65bhNrTfuwVEhgVdesyuRUHs3exxsj0TI",
+	"YNCvl2UXleNDYUYDO8FoOvFH9tEG5sWmdeSoHL+ETMtiZSt5I7n7oA++U/LIWh+sOVs/8qXPSma84UK+",
+	"aQfnGQiqpUZcZ5UZQ3A2PN2iNryThY/E8Pyfl29cKgwFs5B0D0QK3DHeJ2ew9oIspcvCWeTlP4PjcezP",
+	"kAPhG6iSOsUzhL9Ap90rkEFcKHI1NMu4W6+AtQUSNS3UCGLQ49QuzNmeAJ0MPP3NiUJlRtfedP6k7cDC",
+	"LcpPGLPDVPrrOh02jhmxlsAnHd97QY/Wa4x8VQQ/HmEcPfFkYCRpvzSMEigXcwpN56jX6w6aVOJXCdy0",
+	"nNhX6trA7xzp+qbwyEMO/YOUPr3cxtUq5w90VNE2uXLj8jUyiG483jzukxlba2dHP51J7F0kkPdeMJ4+",
+	"9OmsDvIQmS6uZaoQTB8mCE6m5UzIopAz9tZzlDSpwV5WrTZggCabnJeeouiLr7p1FZLnm9pG3YkPWvtL",
+	"Hb1dRE8g3RE4kP7AvzBhgzX2Ut2pzE7BdRYZUn99xH/pQyhvTd5e53s4rwNdB5Z68lFzeV0oM95roqYO",
+	"Yht8ksXrkVzTavQEvqFTBMm3sLgdL8c96EnB3SrG0MGPuZFp3m3bB3Gav8RO3BiFT707Al60cHvb2I4G",
+	"lfyJt7NHhyC/if2vZXG0rNVo9T4HwxwQdfpySaQFsAGe4qd5yUROpBSKKtRdqiu/hrpNu1uEcSJoQbQM",
+	"5vm5q2nNTcrXsnx3oi7f7kybxmw+dm5/hrezWu8Mp4OXgWom7Ct1oYy3x8E6KrXItExqUkewbUWcUeBe",
+	"164JvBfbo11J8WmZkgzUA8DfmE8+JYXFLm5vTQtysGRTbGS8m1tkm6clmF9fT0d1t3yfpNypze+TqHi/",
+	"van7I6oGlRA5eaQF8p4wbXOPYtOzP8IcM6TRy2Z9TrpmcLiEyBVLePp0apBzhlDWSOYjBdFDSrVXiYhP",
+	"+ENQoZRG5yIOtf9tzVBxPAiiUAZgYkyLVw81mW6NQU9PXcJKWlCEzgUQIROwTuOXOmLeHxYDijIXQBsY",
+	"QnNrrH4BVf0o00YlLtTGuEf1kHIODWW79/bEG8ogG+nJxJYETBKZNuU3wb3npswGg138Mptm33MFf3f0",
+	"e/bNQ+49QUO2hIAPUmbWZN8L83W88CwErk0URpZChHup7AT23GQczfc8SZTuQ6oT3Tp4JFrEccxjR6IQ",
+	"XAIZnbiqYsj2RrQJZRybqRr5fDsz1vemBoSF3OYA78gWrONzyANcqJ1eswY+8DZciO2/L3GhBRUtxUeE",
+	"I/md0QvWXn1VXNZd1qy5REjWRXTkldFZVSoCrYOptpuSLghQfKto/7xOHzDZwaAs11QVLSqAnZoYaNc/",
+	"jldH/mvM3OTrLkj2wOsrKnHuBgs0wMJuaZm+vjM+c+5CCurKSczV2QlACX4QiG6ly3Ttm+vn72t+h6Pk",
+	"5rb/sHF279N94lo3DXGWTtIyZlTISOUl30eCN5QqOPkhjOKw1404CYm8SSB7GOsskM/NSgnRXdpnvADu",
+	"nSpg/o50RpqtmJFyJzMI0eD9BNeeGjT9+FJ98ev7GC8a4VMTlBITJBjJVmwN6McR28Hw4vjibHhxdjLc",
+	"4+oCdgWJcA9ynuDArCYCprwHNnQHrjPcHW787vL8p9MP56fHL/cKVco0twNjfsbmxyKRM9NMHOZeip79",
+	"VN30J8XlLTSyZfdpGEznIs9NpC2Ab2kMKkgmGLuJsfaiLyg1u3HFv9IFrlTMCvBrEtDM9oupKlKdiM4k",
+	"zatSma4oAiNhy7aOPaXR2y0GnyP0UjXhowePOFkBU8rJlFgxKPAEEd0Yq4upGCOS9C5NKNeQv+v0nJgD",
+	"FdvdE3/X5Vj4pQDLMRQy63UHwkzlCFYq6EbhXWqgK07pcswrSG9+k96pXJT3do+m90SJKXdxmkHGjBFH",
+	"vV49O8H15jK2QDdS53agVqAKTvRkIneNsg+VtQGzrkUbJMDU9/Q2tUWPAba26+zNT8OIs+/Ji1iJCI5W",
+	"NRg7FY6uNMS0VUg61t+hjOyNKtrehopY81UOoufRwXPo19Ku0J3+zv/+erD74v2vvd0X7//SiYI/un/5",
+	"j50vjHKujX7rDbTtOxPZMSadsto6hcDN1Yz6dnsD8GTWF4Zhpe1l3qzlLpZ1TNSDGlUQyZpznsDlh1BV",
+	"KaQA+YgOO2Q1nysgjMAcD5wfYMKYZkERM1Q72cAiBQKE3pj/YMGoUQpIzx75WV/PNrmocry9R5CIA3XH",
+	"06q4UTH5XT/2esJETd7aGn5ZJLAwYSDIYb2pNJvZfur1+r2euLw4iUgRcIaiPo5aKxIXZ7+cvrSm/Zfj",
+	"N5cB11Z3QLHGOU4Nn3xPMb1I3EOCPxLAYgwxnqZJvCdepXmKgUYXBkVvcHjy8+nLy9en53sT+fCBWcaS",
+	"D/a5D/JGfbD+IHqFmPo+94LEa4aZCDpL0Fc2LbIGF7b2R/uN9ldv5ET9N1jaNe6h7A/s7F//F+Sarn5w",
+	"eJtOn9aFtY1vVWTAdWe9FtuTW890Rd4OTTe2iDj95ozhPkporXXsDI+bzjyCY+mQ5/MnTRftBoQzpboh",
+	"Q6dEtL5n8QNfDU+L7sHpFKxnYco+sbSBjfsvXqoxs9+yn/yDqTWTn/PtbV6ar6EXtgv08xYoiNtDTwbz",
+	"Q1/j6Ngh3i7Z1al2Sztw5XL+uC55et3JeQSFOjH6PX6NPDWnLTRsCf3c1vnedPrN2jNyH2+dW2+7PdSE",
+	"OEj4nhb8ZFUaxyQKgo7BfTXwJMTqIS1PdKKC62t/z838n3RVThRyOd/K4o7DFaZGSHPr7qSn0AIMM1RT",
+	"++FBj93dgb+rKuWtMiLT+Q0iY9zNum+FzGcgJN+0zgbsljdcfBHIW5ZC5RRsSUujsmtmQQKELFaDd2oA",
+	"t1QJcChA+S8a6BLgB9/0UnZjvJpSkp/cJpx+TXJIGAUhazknS61DIUe3azme8KRKGJFFQUm7wiCBbibu",
+	"VaHQTeRnG4/fcFjWlNtB+s948qbbQ8z/sEs+nz9022KXkw5eEHDsFFq5FvUgvRBjuuEWsZU7xH7ZwgsY",
+	"EHE8MgbY1IzbNE/aWgGP7qybIlLrkgvblhVN4JFOCQq7gk/FY3taekV9VZ5Efv1l/vIc3HDrIS/3kBsx",
+	"moGVOa59v2Bu2iAoUOz+R/iHPoKi9z/CPx4s2+i+/CILoqqAp0OYaAe8l9h/cpFOFNywWD9knBJVk9CZ",
+	"I8iTxuhRSqSh1hbRHanMxfHw4uW7uiIFJJRS6Xb3B7In7yQ4UgbsuNQvMcCjeEULaHmfvBFKIvat7je7",
+	"Ee6B2kLf+dxE6wb+BGj9SCcqElNV2LP9rsrt34noxHL/CjgfQTMAUpf+8/DVFTKTNxpJsCVTCVTfoXmF",
+	"cV56eTGRD2xMDp8/f7S5vSDUPl21597a11vjZ93S1jzW9m4QKIsLjfuUJj7eRIXsBgQ04nm0sRxqrC8N",
+	"Idlb7++rwo1oGIAqp8FIr2Wjq2lCN+KNdpZ9wlAiA2PveDuxwG3BzCoUlOzogsh1uo6PxxrcgEqzkUQT",
+	"mxUvMGB+Jvml6Q58jnRlaCfAyvxuUDh5cpUAH+blu5C0caoKfttIXL47/Z8TJh5SebInjkuMh9ZpdCby",
+	"4ZLeCatjlXNb2uGRGOuKwrT2iBtcdB0dvuh+EnPQp1EEhfxAVzLJZsQQtLgT4Wt8Cc4f7LghDkibecLm",
+	"4GQaS/NHIWX7EtRnX4ntB4cN8pEXKXAC4+SmUGiWjCrWTD+1j8Jix9uKNEFFWvsx6tNaG3Sly3GXVQQU",
+	"HjSBujZX/YWTp/2pp7sPi0qNuzeGLBnALkijINfaPhak0VR5+lul6s/tiXfSmHvg+wDuM2DnxBwia2ve",
+	"6NL2l77HcBjcfyaylLt3qbqPRaEzaxF6z1quOy9tw9c6BtuSob10XZSCrk7ovB02n//AmfPL1lFFpnn5",
+	"4xEe/dJJNQl9M0pgaT2INrQFbuw781fzc94lvr8uWk6qPGo7Lc7kj0df86Bqh2rZIRXm4PZouvxoWtF8",
+	"Z0uC8x9gp40xb+XJbTPH8uOmH8S9NHAiq0znN8YuQWBwJrARZdlJesruMrmG39rD2kE3EDK8HJ7PCRm2",
+	"7J9v73Pb6ifCc1LpaImfGNJ57jqV/aknIfHxYweBaEhK/uZ3+T+i8hCme890VQD42fV7w3qrbdv7dpda",
+	"K8h8nd4p2NPMnjhOJikxYS/Z4M7tw0/patoKlpllbO13JZdCXb58zD/a/4J+7JQcnPabR2uFJSiF8LPE",
+	"vzYaKzy+wgVbVRQqt8dONRC5UgkYW7C8kTAa8o0fpilS1FIxxEBbqGkmR9afOhb3hba+FxXmnoRbOjwd",
+	"UhYz6DmQiEGm7TmQ9oZRlkKQi5SjOq/f/vTqNdxr8EeZhvCe3RvoN3IEpToY6tHhCydWGHLQQkVxdwD0",
+	"3NQ0wH/89VBczSDLda6nrgolXR/F/HHsGOhACypLR3A2VL9VMrO7mD1TUtMgsfxZU4I2bIKUhiCOxcg6",
+	"7IW4H2vis+d9b1IZIKKDK1L4ETIYSFjCuHrFKfwiy4RRxkBOZ7jVhjHWdfZKNPPsOz862mnnrLtAfQLW",
+	"BGoXmsynZk7gmYBAX5U3brcw06CrDze287o5+AfaeB8dAXxKCvMLrX+R+Yy6wXwl865GVZGWs53+r+8b",
+	"9nsJs8ZaEb/YWk2/t/qZvtFo7FvCiHf61gUN0YzU7AEr6c67Aa0GatE9gBbYJg7J4nyemdhQzH7OAuKS",
+	"tBvMDe4YG1mdx212FpjUIYtlm4q1SRXxZGFrw3XTtFjqa+7jDsz+Y2Ag+PW9nWvAH98YqpGO00DnEKNl",
+	"tMNUF+VOhAK9rMvrFC37f+v97QBmMbWl8XoPttuykGkWOamyq1mNSMHu0lczEUx2wFRRfOXYlrDThHFq",
+	"kAxKlQmIRki9DTkOEq62rjWEXzpBIBQaUSZU5QJGgtz6V/qaNqSwgbWGNDT01ONN9PWiUnutxWG6V1AF",
+	"Ztg0XzpygdaY8v+bgSdzDD4WnXmNPyZPRJ7gOil0UL/XrF9sw+v0TuWA0nAMKkgEDWWHhSBBRtNIArDf",
+	"hHj+iDqEEYxQpCxrHR8AgRYL/fsCV7RD81PyOi601Dq/RvmZk06UMFNZn4NAw9FQy7uqgGT3ZmZqmFsO",
+	"iS1L6dg2mVvzSpX31rdCmq6JkjmqUCRILTSBE0GewGfuQslJWjjynqCpnpRosbXDgGc+WiaP5eoiCm0M",
+	"qwcSezWKeR4Ox/C+UPErzMiCcvKRn/GcqjVNpypLcyTZRboETNUqalQariosr6mmf9U0Q5isIfI4LejI",
+	"vKTlHs4H/ARHaH7s/Z1m8yJcVC+JxJxQn4ncjZwjSpdZ+FZeamJxkWnQluSdIMKQJBaEoQJXCm4Iv7//",
+	"/f8DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -133,7 +133,8 @@ func paramFault(err error) error {
 	return fault.Wrap(fault.Invalid, err, "%s", router.OneLine(err.Error()))
 }
 
-// notImplemented is the answer of an operation a later version builds.
+// notImplemented is the error of an operation this server was built
+// without.
 func notImplemented(op string) error {
 	return fault.New(fault.NotImplemented, "%s is not implemented yet", op)
 }

@@ -25,7 +25,7 @@ func TestStatusOf(t *testing.T) {
 		{name: "invalid", err: fault.New(fault.Invalid, "bad %s", "x"), wantStatus: http.StatusBadRequest, wantMsg: "bad x"},
 		{name: "wrapped not found", err: errors.Join(errors.New("ctx"), fault.New(fault.NotFound, "gone")), wantStatus: http.StatusNotFound, wantMsg: "gone"},
 		{name: "unsupported media", err: fault.New(fault.UnsupportedMedia, "no xml"), wantStatus: http.StatusUnsupportedMediaType, wantMsg: "no xml"},
-		{name: "not implemented", err: notImplemented("setRepository"), wantStatus: http.StatusNotImplemented, wantMsg: "setRepository is not implemented yet"},
+		{name: "not implemented", err: fault.New(fault.NotImplemented, "creating a dispatcher service is not implemented yet"), wantStatus: http.StatusNotImplemented, wantMsg: "creating a dispatcher service is not implemented yet"},
 		{name: "plain error is a 500 with a generic message", err: errors.New("driver: secret detail"), wantStatus: http.StatusInternalServerError, wantMsg: "internal error"},
 		{name: "storage unavailable is a 503", err: fmt.Errorf("asset: %w", fmt.Errorf("db: list assets: %w", db.ErrUnavailable)),
 			wantStatus: http.StatusServiceUnavailable, wantMsg: "storage is unavailable; the gateway retries on its own, try again later"},

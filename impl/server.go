@@ -16,6 +16,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/north"
+	"github.com/edged/edged/internal/packages"
 	"github.com/edged/edged/internal/scheduler"
 	"github.com/edged/edged/internal/service"
 	"github.com/edged/edged/internal/stats"
@@ -65,7 +66,9 @@ type Deps struct {
 	// Tasks answers the task operations; History the statistics history
 	// and rates; Control carries shutdown and restart to the code running
 	// the gateway.
-	Tasks    *scheduler.Scheduler
+	Tasks *scheduler.Scheduler
+	// Packages installs, updates and removes packages.
+	Packages *packages.Manager
 	History  *stats.History
 	Control  *system.Control
 	Logger   *slog.Logger
@@ -93,6 +96,7 @@ type Server struct {
 	north    *north.Runtime
 	filters  *filter.Manager
 	tasks    *scheduler.Scheduler
+	packages *packages.Manager
 	history  *stats.History
 	control  *system.Control
 	log      *slog.Logger
@@ -121,6 +125,7 @@ func New(deps Deps) *Server {
 		users:    deps.Users,
 		assets:   deps.Assets,
 		services: deps.Services,
+		packages: deps.Packages,
 		north:    deps.North,
 		filters:  deps.Filters,
 		tasks:    deps.Tasks,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/service"
 )
 
@@ -74,10 +75,21 @@ func (s *Server) ListInstalledServices(context.Context, gen.ListInstalledService
 }
 
 // CreateService (POST /edge/service) creates a service; with
-// action=install it would install a package, which is later work.
+// action=install it installs a service package in the background.
 func (s *Server) CreateService(ctx context.Context, req gen.CreateServiceRequestObject) (gen.CreateServiceResponseObject, error) {
 	if req.Params.Action != nil {
-		return nil, fault.New(fault.NotImplemented, "installing service packages (action=install) is not implemented yet")
+		if req.Body == nil {
+			return nil, fault.New(fault.Invalid, "request body is required")
+		}
+		body, err := req.Body.AsPackageInstallRequest()
+		if err != nil || body.Name == "" {
+			return nil, fault.New(fault.Invalid, "with action=install the body is {\"format\": \"repository\", \"name\": …}")
+		}
+		out, err := s.install(ctx, pkgrepo.TypeService, body)
+		if err != nil {
+			return nil, err
+		}
+		return gen.CreateService200JSONResponse(out), nil
 	}
 	in, err := createRequest(req.Body)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/edged/edged/db"
@@ -23,6 +24,7 @@ import (
 	"github.com/edged/edged/internal/cors"
 	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/metrics"
+	"github.com/edged/edged/internal/packages"
 	"github.com/edged/edged/internal/portal"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/stats"
@@ -175,7 +177,11 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return fmt.Errorf("read the instance description: %w", err)
 	}
 	defer instanceDescription.Close()
+	pkgs := packages.New(packages.Options{Dir: filepath.Join(cfg.DataDir, "packages"), Config: config, Store: store,
+		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
+	pkgs.Load(ctx) // before services start, so those of installed plugins find them
 	api := impl.New(impl.Deps{
+		Packages:     pkgs,
 		Store:        store,
 		Totals:       svc.counters,
 		InstanceName: instanceName,
@@ -251,6 +257,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 			}
 		}},
 		stage{name: "tasks", budget: tasksStopBudget, run: jobs.stop},
+		stage{name: "package installs", budget: tasksStopBudget, run: pkgs.Stop},
 		stage{name: "services", budget: servicesStopBudget, run: svc.stop},
 		stage{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
 			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{

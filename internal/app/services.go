@@ -14,6 +14,7 @@ import (
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/north"
+	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
 	"github.com/edged/edged/internal/supervisor"
@@ -27,6 +28,7 @@ const statsFlushInterval = time.Second
 type services struct {
 	store    *db.DB
 	m        *service.Manager
+	plugins  *plugin.Registry
 	north    *north.Runtime
 	filters  *filter.Manager
 	counters *ingest.Counters
@@ -58,7 +60,7 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor, Filters: pipelines,
 		Observer: obs,
 	})
-	return &services{store: store, m: m, north: nr, filters: pipelines, counters: counters, log: log}
+	return &services{store: store, m: m, plugins: plugins, north: nr, filters: pipelines, counters: counters, log: log}
 }
 
 // serviceList shows the services to the metrics.
@@ -126,4 +128,17 @@ func (c countedStore) AddStatistics(ctx context.Context, deltas map[string]int64
 	}
 	c.counters.Committed(deltas)
 	return nil
+}
+
+// restarter restarts a service by disabling and enabling its schedule, so
+// it runs the plugin the registry now holds (a package's new version).
+type restarter struct{ m *service.Manager }
+
+func (r restarter) Restart(ctx context.Context, name string) error {
+	sel := service.ScheduleSelector{Name: name}
+	if _, err := r.m.SetScheduleEnabled(ctx, sel, false); err != nil {
+		return err
+	}
+	_, err := r.m.SetScheduleEnabled(ctx, sel, true)
+	return err
 }

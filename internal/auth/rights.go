@@ -38,7 +38,9 @@ type Rule struct {
 }
 
 // AdminCategories are the configuration categories only admins may write.
-var AdminCategories = []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword}
+// Installation is among them: its trusted keys decide whose code the
+// gateway runs.
+var AdminCategories = []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword, configmgr.CategoryInstallation}
 
 // Role sets of the rules.
 var (
@@ -156,6 +158,11 @@ var Rights = map[string]Rule{
 	"deprecateTrackingEvent": write,
 	"setRepository":          write,
 	"updatePackages":         write,
+	"listPackages":           read,
+	"removePackage":          write,
+	"getPackageLog":          read,
+	"listAvailablePlugins":   read,
+	"installPlugin":          write,
 	// Users
 	"login":               open,
 	"authenticate":        open,

@@ -109,6 +109,10 @@ const (
 	LogLevelError   = "error"
 )
 
+// Category Installation holds the package repository's settings, which
+// internal/packages reads.
+const CategoryInstallation = "Installation"
+
 // seedParents are the parent categories and their children, in seeding
 // order.
 var seedParents = []struct {
@@ -116,7 +120,7 @@ var seedParents = []struct {
 	children []string
 }{
 	{CategoryInput{Key: CategoryGeneral, Description: "General", DisplayName: "General"},
-		[]string{CategoryService, CategoryRESTAPI, CategoryPassword}},
+		[]string{CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation}},
 	{CategoryInput{Key: CategoryAdvanced, Description: "Advanced", DisplayName: "Advanced"},
 		[]string{CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics}},
 	{CategoryInput{Key: CategoryUtilities, Description: "Utilities", DisplayName: "Utilities"},
@@ -127,6 +131,19 @@ var seedParents = []struct {
 // items, in seeding order.
 func seedCategories() []CategoryInput {
 	return []CategoryInput{
+		{
+			Key: CategoryInstallation, Description: "Package installation", DisplayName: "Installation",
+			Items: map[string]Item{
+				"repositoryURL": {Description: "Base URL of the package repository (POST /edge/repository sets it)", Type: TypeString,
+					Default: "", DisplayName: "Repository URL", Order: "1", Length: "2048"},
+				"repositoryVersion": {Description: "The release installs and updates follow: latest, or a version to pin", Type: TypeString,
+					Default: "latest", DisplayName: "Repository Version", Order: "2", Length: "64"},
+				"trustedKeys": {Description: "Public ed25519 keys (base64, comma-separated) whose signature of the repository index is trusted", Type: TypeString,
+					Default: "", DisplayName: "Trusted Keys", Order: "3", Length: "4096"},
+				"maxUpdate": {Description: "The maximum number of package updates started per 24 hours", Type: TypeInteger,
+					Default: "1", DisplayName: "Maximum Updates Per Day", Order: "4", Minimum: "1"},
+			},
+		},
 		{
 			Key: CategoryService, Description: "The gateway instance", DisplayName: "Service",
 			Items: map[string]Item{
@@ -254,12 +271,13 @@ var retiredItems = []struct {
 	// Finished tasks are kept for SCHEDULER.max_completed_task_age_days.
 	{itemRef: itemRef{CategoryPurge, "retainTaskHistory"},
 		successor: &itemRef{CategoryScheduler, ItemMaxCompletedTaskAgeDays}},
+	// Packages are installed and updated, never upgraded apart.
+	{itemRef: itemRef{CategoryInstallation, "maxUpgrade"}},
 }
 
 // retiredCategories are categories that earlier versions seeded and
 // nothing reads any more; Seed deletes them with their parent links.
-// Installation held limits of the package repository, which is not built.
-var retiredCategories = []string{"Installation"}
+var retiredCategories = []string{}
 
 // Seed creates the gateway's own categories at first start and merges
 // their definitions on every later start, each through Create: a CONAD

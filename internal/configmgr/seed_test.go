@@ -10,7 +10,7 @@ import (
 
 // seededKeys are every category Seed creates, sorted.
 var seededKeys = []string{
-	CategoryAdvanced, CategoryGeneral, CategoryLogging, CategoryPurge,
+	CategoryAdvanced, CategoryGeneral, CategoryInstallation, CategoryLogging, CategoryPurge,
 	CategoryScheduler, CategoryServiceMonitor, CategoryStatistics, CategoryUtilities,
 	CategoryPassword, CategoryRESTAPI, CategoryService,
 }
@@ -63,7 +63,7 @@ func TestSeedCategories(t *testing.T) {
 	}
 
 	wantChildren := map[string][]string{
-		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword},
+		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation},
 		CategoryAdvanced:  {CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics},
 		CategoryUtilities: {CategoryPurge},
 	}
@@ -193,8 +193,7 @@ func TestSeedIdempotent(t *testing.T) {
 
 // seedAsEarlierVersion stores what an earlier version seeded and this one
 // retired: rest_api.authProviders, PURGE_READ.retainTaskHistory (set to
-// retainTask, "" leaves its default) and the Installation category, a
-// child of General.
+// retainTask, "" leaves its default) and Installation.maxUpgrade.
 func seedAsEarlierVersion(t *testing.T, f *fixture, retainTask string) {
 	t.Helper()
 	ctx := t.Context()
@@ -205,7 +204,7 @@ func seedAsEarlierVersion(t *testing.T, f *fixture, retainTask string) {
 		{Key: CategoryPurge, Description: "Purging of readings and history", Items: map[string]Item{
 			"retainTaskHistory": {Description: "Days finished tasks are kept", Type: TypeInteger, Default: "30", Minimum: "1"},
 		}},
-		{Key: "Installation", Description: "Package installation", Items: map[string]Item{
+		{Key: CategoryInstallation, Description: "Package installation", Items: map[string]Item{
 			"maxUpdate":  {Description: "The maximum number of updates per day", Type: TypeInteger, Default: "1", Minimum: "1"},
 			"maxUpgrade": {Description: "The maximum number of upgrades per day", Type: TypeInteger, Default: "1", Minimum: "1"},
 		}},
@@ -221,8 +220,8 @@ func seedAsEarlierVersion(t *testing.T, f *fixture, retainTask string) {
 			t.Fatalf("SetValue: %v", err)
 		}
 	}
-	if err := f.store.AddCategoryChildren(ctx, CategoryGeneral, "Installation"); err != nil {
-		t.Fatalf("AddCategoryChildren: %v", err)
+	if _, err := f.m.SetValue(ctx, CategoryInstallation, "maxUpdate", "3"); err != nil {
+		t.Fatalf("SetValue: %v", err)
 	}
 }
 
@@ -257,16 +256,13 @@ func TestSeedRetires(t *testing.T) {
 
 			mustSeed(t, f)
 
-			for _, ref := range []itemRef{{CategoryRESTAPI, "authProviders"}, {CategoryPurge, "retainTaskHistory"}} {
+			for _, ref := range []itemRef{{CategoryRESTAPI, "authProviders"}, {CategoryPurge, "retainTaskHistory"}, {CategoryInstallation, "maxUpgrade"}} {
 				if _, err := f.m.Item(ctx, ref.category, ref.item); err == nil {
 					t.Errorf("retired item %s.%s is still stored", ref.category, ref.item)
 				}
 			}
-			if _, ok := f.store.row(t, "Installation"); ok {
-				t.Error("retired category Installation is still stored")
-			}
-			if got := f.store.children[CategoryGeneral]; slices.Contains(got, "Installation") {
-				t.Errorf("children of General %q still name Installation", got)
+			if v, err := f.m.Value(ctx, CategoryInstallation, "maxUpdate"); err != nil || v != "3" {
+				t.Errorf("Installation.maxUpdate = %q, %v; want the value set earlier, 3", v, err)
 			}
 			if v, err := f.m.Value(ctx, CategoryScheduler, ItemMaxCompletedTaskAgeDays); err != nil || v != tt.wantAge {
 				t.Errorf("max_completed_task_age_days = %q, %v; want %q", v, err, tt.wantAge)

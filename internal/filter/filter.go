@@ -91,9 +91,11 @@ const (
 // Manager manages filter instances and pipelines and runs the pipelines of
 // running services. It is safe for concurrent use.
 type Manager struct {
-	o    Options
-	log  *slog.Logger
-	defs map[string]plugin.FilterDefinition
+	o   Options
+	log *slog.Logger
+
+	defsMu sync.RWMutex // guards defs: installed packages add and remove plugins
+	defs   map[string]plugin.FilterDefinition
 
 	mu   sync.Mutex           // guards live
 	live map[string]*Pipeline // running pipelines by service
@@ -122,12 +124,60 @@ func New(o Options) (*Manager, error) {
 }
 
 // Plugins returns the names of the filter plugins, sorted.
-func (m *Manager) Plugins() []string { return slices.Sorted(maps.Keys(m.defs)) }
+func (m *Manager) Plugins() []string {
+	m.defsMu.RLock()
+	defer m.defsMu.RUnlock()
+	return slices.Sorted(maps.Keys(m.defs))
+}
 
 // Lookup returns the filter plugin named name.
 func (m *Manager) Lookup(name string) (plugin.FilterDefinition, bool) {
+	m.defsMu.RLock()
+	defer m.defsMu.RUnlock()
 	d, ok := m.defs[name]
 	return d, ok
+}
+
+// AddPlugin adds a filter plugin installed while the gateway runs (a
+// package), or with replace puts d in place of the plugin of its name (a
+// newer version): pipelines started from then on run it. It returns
+// plugin.ErrDefined for a name already there when not replacing.
+func (m *Manager) AddPlugin(d plugin.FilterDefinition, replace bool) error {
+	if d.Name == "" || d.New == nil {
+		return fmt.Errorf("filter: definition %q lacks a name or constructor", d.Name)
+	}
+	m.defsMu.Lock()
+	defer m.defsMu.Unlock()
+	if _, ok := m.defs[d.Name]; ok && !replace {
+		return fmt.Errorf("filter: %q: %w", d.Name, plugin.ErrDefined)
+	}
+	m.defs[d.Name] = d
+	return nil
+}
+
+// RemovePlugin removes the filter plugin name, reporting whether it was
+// there. Remove only a plugin no filter instance uses (UsedBy).
+func (m *Manager) RemovePlugin(name string) bool {
+	m.defsMu.Lock()
+	defer m.defsMu.Unlock()
+	_, ok := m.defs[name]
+	delete(m.defs, name)
+	return ok
+}
+
+// UsedBy returns the filter instances of plugin pluginName, by name.
+func (m *Manager) UsedBy(ctx context.Context, pluginName string) ([]string, error) {
+	all, err := m.o.Store.ListFilters(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("filter: %w", err)
+	}
+	var out []string
+	for _, f := range all {
+		if f.Plugin == pluginName {
+			out = append(out, f.Name)
+		}
+	}
+	return out, nil
 }
 
 // maxNameLength is the longest filter name, in characters.
@@ -172,7 +222,7 @@ func (m *Manager) Create(ctx context.Context, name, pluginName string, values ma
 	if err := checkName(name); err != nil {
 		return Instance{}, err
 	}
-	def, ok := m.defs[pluginName]
+	def, ok := m.Lookup(pluginName)
 	if !ok {
 		return Instance{}, fault.New(fault.NotFound, "filter plugin %q not found; the filter plugins are %s",
 			pluginName, strings.Join(m.Plugins(), ", "))
@@ -187,9 +237,11 @@ func (m *Manager) Create(ctx context.Context, name, pluginName string, values ma
 		cfg[item] = it.Default
 	}
 	maps.Copy(cfg, checked)
-	if _, err := m.instance(name, def, cfg); err != nil {
+	probe, err := m.instance(name, def, cfg)
+	if err != nil {
 		return Instance{}, fault.New(fault.Invalid, "configuration of filter %q: %s", name, strings.Join(strings.Fields(err.Error()), " "))
 	}
+	closeFilter(probe, m.log)
 	switch _, err := m.o.Config.Category(ctx, name); {
 	case err == nil:
 		return Instance{}, fault.New(fault.Conflict, "a configuration category named %q already exists", name)
@@ -231,6 +283,16 @@ func (m *Manager) createCategory(ctx context.Context, name string, def plugin.Fi
 		}
 	}
 	return nil
+}
+
+// closeFilter releases what a filter instance holds beyond its batches
+// (the process of a plugin installed from a package).
+func closeFilter(f plugin.Filter, log *slog.Logger) {
+	if c, ok := f.(plugin.Closer); ok {
+		if err := c.Close(); err != nil {
+			log.Warn("filter instance not closed cleanly", "error", err)
+		}
+	}
 }
 
 // instance creates a filter instance, turning a panic into an error.
@@ -361,7 +423,7 @@ func (m *Manager) Persistent(ctx context.Context, service string) ([]string, err
 		if err != nil {
 			return nil, fmt.Errorf("filter: %w", err)
 		}
-		if m.defs[f.Plugin].Persists {
+		if d, _ := m.Lookup(f.Plugin); d.Persists {
 			out = append(out, n)
 		}
 	}
@@ -437,6 +499,7 @@ func (p *Pipeline) rebuild(ctx context.Context, names []string) error {
 	fail := func(err error) error {
 		for _, s := range started {
 			s.unsubscribe()
+			closeFilter(s.inst, m.log)
 		}
 		return err
 	}
@@ -457,6 +520,7 @@ func (p *Pipeline) rebuild(ctx context.Context, names []string) error {
 	for _, s := range have {
 		s.unsubscribe()
 		m.persist(ctx, p.service, s)
+		closeFilter(s.inst, m.log)
 	}
 	return nil
 }
@@ -467,7 +531,7 @@ func (m *Manager) start(ctx context.Context, p *Pipeline, name string) (*stage, 
 	if err != nil {
 		return nil, fmt.Errorf("filter %q: %w", name, err)
 	}
-	def, ok := m.defs[f.Plugin]
+	def, ok := m.Lookup(f.Plugin)
 	if !ok {
 		return nil, fmt.Errorf("filter %q: plugin %q is not installed", name, f.Plugin)
 	}
@@ -488,6 +552,7 @@ func (m *Manager) start(ctx context.Context, p *Pipeline, name string) (*stage, 
 				m.log.Warn("persisted filter state not usable; starting afresh", "service", p.service, "filter", name, "error", err)
 			}
 		case !errors.Is(err, db.ErrNotFound):
+			closeFilter(inst, m.log)
 			return nil, fmt.Errorf("filter %q: read persisted state: %w", name, err)
 		}
 	}
@@ -517,7 +582,8 @@ func (p *Pipeline) reconfigure(ctx context.Context, s *stage) (err error) {
 	}()
 	switch err := s.inst.Reconfigure(cfg); {
 	case errors.Is(err, plugin.ErrRestart):
-		inst, err := m.instance(s.name, m.defs[s.plugin], cfg)
+		def, _ := m.Lookup(s.plugin)
+		inst, err := m.instance(s.name, def, cfg)
 		if err != nil {
 			return fmt.Errorf("filter %q: configuration not applied: %w", s.name, err)
 		}
@@ -528,6 +594,7 @@ func (p *Pipeline) reconfigure(ctx context.Context, s *stage) (err error) {
 				}
 			}
 		}
+		closeFilter(s.inst, m.log)
 		s.inst = inst
 	case err != nil:
 		return fmt.Errorf("filter %q: configuration not applied: %w", s.name, err)

@@ -140,6 +140,14 @@ func (p *Pipeline) run(s *stage, in []plugin.Point) (out []plugin.Point) {
 			out = in
 		}
 	}()
+	if ff, ok := s.inst.(plugin.FallibleFilter); ok {
+		out, err := ff.TryProcess(in)
+		if err != nil {
+			p.log.Error("filter failed; its batch passed unfiltered", "service", p.service, "filter", s.name, "error", err)
+			return in
+		}
+		return out
+	}
 	return s.inst.Process(in)
 }
 
@@ -306,5 +314,6 @@ func (p *Pipeline) Close(ctx context.Context) {
 	for _, s := range stages {
 		s.unsubscribe()
 		p.m.persist(ctx, p.service, s)
+		closeFilter(s.inst, p.log)
 	}
 }

@@ -216,6 +216,12 @@ func encode(points []plugin.Point) ([]plugin.Reading, error) {
 // encodeValues encodes values as a JSON object with sorted keys (as
 // encoding/json would), numbers and strings without reflection; keys is
 // scratch space.
+// EncodeValues encodes reading values as a JSON object, the way the
+// pipeline hands readings on (non-finite numbers left out).
+func EncodeValues(values map[string]any) (json.RawMessage, error) {
+	return encodeValues(values, nil)
+}
+
 func encodeValues(values map[string]any, keys []string) (json.RawMessage, error) {
 	for k, v := range values {
 		if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {

@@ -67,3 +67,12 @@ type FilterDefinition struct {
 type Snapshotter interface {
 	Snapshot() (restore func())
 }
+
+// FallibleFilter is implemented by a filter that can fail on a batch: one
+// running in its own process, which may die. The pipeline calls
+// TryProcess in place of Process; on an error it passes the batch on
+// unfiltered and logs it, as for a filter that panics.
+type FallibleFilter interface {
+	Filter
+	TryProcess(points []Point) ([]Point, error)
+}

@@ -17,6 +17,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/edged/edged/internal/clock"
@@ -167,11 +168,18 @@ type Definition struct {
 	New func(env Env, cfg Config) (South, error)
 	// NewNorth creates an instance of a north plugin (Kind KindNorth).
 	NewNorth func(env NorthEnv, cfg Config) (North, error)
+	// NewFilter creates an instance of a filter plugin (Kind KindFilter).
+	NewFilter func(env FilterEnv, cfg Config) (Filter, error)
+	// External is true for a plugin that runs in its own process,
+	// installed from a package.
+	External bool
 }
 
-// Registry holds the plugins a gateway has. It is immutable once built and
-// safe for concurrent use.
+// Registry holds the plugins a gateway has: the built-in ones from the
+// start, plugins installed from packages added and removed while it runs.
+// It is safe for concurrent use.
 type Registry struct {
+	mu   sync.RWMutex
 	defs map[string]Definition
 }
 
@@ -180,25 +188,61 @@ type Registry struct {
 func NewRegistry(defs ...Definition) (*Registry, error) {
 	r := &Registry{defs: make(map[string]Definition, len(defs))}
 	for _, d := range defs {
-		switch {
-		case d.Name == "" || d.Kind == "" || (d.New == nil && d.NewNorth == nil):
-			return nil, fmt.Errorf("plugin: definition %q lacks a name, kind or constructor", d.Name)
-		case r.defs[d.Name].Name != "":
-			return nil, fmt.Errorf("plugin: %q is defined twice", d.Name)
+		if err := r.Add(d); err != nil {
+			return nil, err
 		}
-		r.defs[d.Name] = d
 	}
 	return r, nil
 }
 
+// ErrDefined is returned by Add for a name the registry already has.
+var ErrDefined = errors.New("a plugin of that name is installed")
+
+// Add adds a plugin. It returns an error for a definition without name,
+// kind or constructor, and ErrDefined for a name already there.
+func (r *Registry) Add(d Definition) error {
+	if d.Name == "" || d.Kind == "" || (d.New == nil && d.NewNorth == nil && d.NewFilter == nil) {
+		return fmt.Errorf("plugin: definition %q lacks a name, kind or constructor", d.Name)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.defs[d.Name]; ok {
+		return fmt.Errorf("plugin: %q: %w", d.Name, ErrDefined)
+	}
+	r.defs[d.Name] = d
+	return nil
+}
+
+// Replace adds d in place of the plugin of its name (a newer version);
+// services already running keep the instance they have until they restart.
+func (r *Registry) Replace(d Definition) error {
+	r.mu.Lock()
+	delete(r.defs, d.Name)
+	r.mu.Unlock()
+	return r.Add(d)
+}
+
+// Remove removes the plugin named name, reporting whether it was there.
+func (r *Registry) Remove(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.defs[name]
+	delete(r.defs, name)
+	return ok
+}
+
 // Lookup returns the plugin named name.
 func (r *Registry) Lookup(name string) (Definition, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	d, ok := r.defs[name]
 	return d, ok
 }
 
 // Kinds returns the kinds of plugin installed, sorted.
 func (r *Registry) Kinds() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	set := map[string]bool{}
 	for _, d := range r.defs {
 		set[d.Kind] = true
@@ -208,6 +252,8 @@ func (r *Registry) Kinds() []string {
 
 // Names returns the names of the plugins of kind, sorted.
 func (r *Registry) Names(kind string) []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	var out []string
 	for _, d := range r.defs {
 		if d.Kind == kind {

@@ -355,9 +355,10 @@ func (m *Manager) South(ctx context.Context) ([]SouthRecord, error) {
 }
 
 // Installed returns the kinds of service this gateway can run: storage and
-// the kinds of its plugins.
+// the kinds of its plugins (a filter is a step of a service, not one).
 func (m *Manager) Installed() []string {
 	kinds := append([]string{"storage"}, m.o.Plugins.Kinds()...)
+	kinds = slices.DeleteFunc(kinds, func(k string) bool { return k == plugin.KindFilter })
 	slices.Sort(kinds)
 	return slices.Compact(kinds)
 }

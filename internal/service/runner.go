@@ -166,6 +166,13 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 			return err
 		}
 	}
+	if c, ok := inst.(plugin.Closer); ok {
+		defer func() {
+			if err := c.Close(); err != nil {
+				m.log.Warn("plugin instance not closed cleanly", "service", r.name, "error", err)
+			}
+		}()
+	}
 	r.mu.Lock()
 	r.inst = inst
 	r.mu.Unlock()

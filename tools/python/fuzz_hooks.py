@@ -9,6 +9,11 @@
   Schemathesis counts it as dropped by `filter_failure` in its summary.
   Every other check still applies to those requests, and nothing is
   excused for any other request: a built operation answering 501 fails.
+- A 502 from an operation whose contract documents 502 (the package calls:
+  the configured package repository did not answer, or answered what the
+  gateway refuses) is the upstream's failure, not the gateway's: the
+  server-error check's failure for it is dropped too; every other check
+  applies.
 
 EDGE_FUZZ_UNBUILT holds space-separated entries: an operationId (every
 request of it), or `operationId:name=value` for the requests of that
@@ -74,7 +79,17 @@ def filter_case(context, case) -> bool:
     return True
 
 
+def _documents(case, status: int) -> bool:
+    """Whether the contract documents status as an answer of case's operation."""
+    return str(status) in (case.operation.definition.raw.get("responses") or {})
+
+
 @schemathesis.hook
 def filter_failure(context, failure, case, response) -> bool:
-    excused = response.status_code == 501 and isinstance(failure, ServerError) and _is_unbuilt(case)
-    return not excused
+    if not isinstance(failure, ServerError):
+        return True
+    if response.status_code == 501 and _is_unbuilt(case):
+        return False
+    if response.status_code == 502 and _documents(case, 502):
+        return False
+    return True

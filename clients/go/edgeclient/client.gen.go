@@ -299,6 +299,24 @@ func (e ConfigItemType) Valid() bool {
 	}
 }
 
+// Defines values for InstalledPackageType.
+const (
+	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
+	InstalledPackageTypeService InstalledPackageType = "service"
+)
+
+// Valid indicates whether the value is a known member of the InstalledPackageType enum.
+func (e InstalledPackageType) Valid() bool {
+	switch e {
+	case InstalledPackageTypePlugin:
+		return true
+	case InstalledPackageTypeService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -843,15 +861,28 @@ type AuditSource string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
-	// Link Link to the log of the repository interaction.
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
 	//
-	// Example: log/240501-10-15-42.log
+	// Example: 261123-14-31-05-1-available.log
 	Link string `json:"link"`
 
 	// Services Names of installable service packages.
 	//
 	// Example: ["edged-service-notification"]
 	Services []string `json:"services"`
+}
+
+// AvailablePlugins defines model for AvailablePlugins.
+type AvailablePlugins struct {
+	// Link Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-1-available.log
+	Link string `json:"link"`
+
+	// Plugins Names of installable plugin packages.
+	//
+	// Example: ["csv_south"]
+	Plugins []string `json:"plugins"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -1169,6 +1200,31 @@ type HistoryEntry struct {
 	AdditionalProperties map[string]int `json:"-"`
 }
 
+// InstalledPackage defines model for InstalledPackage.
+type InstalledPackage struct {
+	Description string `json:"description"`
+
+	// Kind The plugin kind (south, north or filter).
+	//
+	// Example: south
+	Kind *string `json:"kind,omitempty"`
+
+	// Name Example: csv_south
+	Name string               `json:"name"`
+	Type InstalledPackageType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// InstalledPackageType defines model for InstalledPackage.Type.
+type InstalledPackageType string
+
+// InstalledPackages defines model for InstalledPackages.
+type InstalledPackages struct {
+	Packages []InstalledPackage `json:"packages"`
+}
+
 // InstalledServices defines model for InstalledServices.
 type InstalledServices struct {
 	// Services The installed service kinds.
@@ -1338,6 +1394,17 @@ type PackageInstallRequest struct {
 //
 // Example: repository
 type PackageInstallRequestFormat string
+
+// PackageLog defines model for PackageLog.
+type PackageLog struct {
+	// Lines The log's lines, each a UTC time and a step.
+	//
+	// Example: ["2026-11-23T14:31:05.120Z GET https://packages.example.org/edged/index.json","2026-11-23T14:31:05.180Z index verified: 4 package versions"]
+	Lines []string `json:"lines"`
+
+	// Name Example: 261123-14-31-05-1-available.log
+	Name string `json:"name"`
+}
 
 // PasswordChange defines model for PasswordChange.
 type PasswordChange struct {
@@ -1704,6 +1771,16 @@ type ServiceCreated struct {
 	// Example: 0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
 	Id openapi_types.UUID `json:"id"`
 
+	// Link For an install, the path of the install task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
+	Link *string `json:"link,omitempty"`
+
+	// Log For an install, the name of its repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-3-install-csv_south.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Service sine created
 	Message string `json:"message"`
 
@@ -2068,6 +2145,16 @@ type UpdateStarted struct {
 	// Example: 9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
 	Id openapi_types.UUID `json:"id"`
 
+	// Link The path of the update task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
+	Link *string `json:"link,omitempty"`
+
+	// Log The name of the update's repository log (`GET /edge/package/log/{name}`).
+	//
+	// Example: 261123-14-31-05-4-update.log
+	Log *string `json:"log,omitempty"`
+
 	// Message Example: Package update started
 	Message string `json:"message"`
 }
@@ -2196,8 +2283,14 @@ type TaskStateQuery = string
 // UserId defines model for UserId.
 type UserId = int
 
+// BadGateway The body of every error response.
+type BadGateway = Error
+
 // BadRequest The body of every error response.
 type BadRequest = Error
+
+// Busy The body of every error response.
+type Busy = Error
 
 // Conflict The body of every error response.
 type Conflict = Error
@@ -2462,6 +2555,9 @@ type LoginTextRequestBody = PemCertificate
 
 // ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
 type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
+
+// InstallPluginJSONRequestBody defines body for InstallPlugin for application/json ContentType.
+type InstallPluginJSONRequestBody = PackageInstallRequest
 
 // SetRepositoryJSONRequestBody defines body for SetRepository for application/json ContentType.
 type SetRepositoryJSONRequestBody = RepositoryRequest
@@ -3234,7 +3330,7 @@ type ClientInterface interface {
 
 	// SetCategoryItemWithBody Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3243,7 +3339,7 @@ type ClientInterface interface {
 
 	// SetCategoryItem Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3252,7 +3348,7 @@ type ClientInterface interface {
 
 	// ResetCategoryItem Reset a configuration item
 	//
-	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3401,6 +3497,27 @@ type ClientInterface interface {
 	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
 	ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListPackages List installed packages
+	//
+	// Returns the packages installed from the repository, service and plugin packages alike, by name.
+	//
+	// Corresponds with GET /edge/package (the `ListPackages` operationId).
+	ListPackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPackageLog Read a repository log
+	//
+	// Returns the log of one interaction with the package repository, as named by the `link` or `log` of available, install and update answers; 404 for an unknown name.
+	//
+	// Corresponds with GET /edge/package/log/{name} (the `GetPackageLog` operationId).
+	GetPackageLog(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemovePackage Remove an installed package
+	//
+	// Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated.
+	//
+	// Corresponds with DELETE /edge/package/{name} (the `RemovePackage` operationId).
+	RemovePackage(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Ping Check liveness
 	//
 	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
@@ -3408,9 +3525,34 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/ping (the `Ping` operationId).
 	Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// InstallPluginWithBody Install a plugin package
+	//
+	// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+	InstallPluginWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// InstallPlugin Install a plugin package
+	//
+	// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+	InstallPlugin(ctx context.Context, body InstallPluginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListAvailablePlugins List installable plugin packages
+	//
+	// As `GET /edge/service/available`, for plugin packages (south, north and filter plugins that run in their own process); same errors.
+	//
+	// Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
+	ListAvailablePlugins(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SetRepositoryWithBody Configure the package repository
 	//
-	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+	// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3419,7 +3561,7 @@ type ClientInterface interface {
 
 	// SetRepository Configure the package repository
 	//
-	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+	// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3524,7 +3666,7 @@ type ClientInterface interface {
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3533,7 +3675,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3542,14 +3684,14 @@ type ClientInterface interface {
 
 	// ListAvailablePackages List installable service packages
 	//
-	// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
+	// Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable or its index is unsigned or not signed by a key of `Installation.trustedKeys`.
 	//
 	// Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
 	ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListInstalledServices List installed service kinds
 	//
-	// Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification, dispatcher.
+	// Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its built-in plugins and of the plugins of installed packages.
 	//
 	// Corresponds with GET /edge/service/installed (the `ListInstalledServices` operationId).
 	ListInstalledServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3679,7 +3821,7 @@ type ClientInterface interface {
 
 	// UpdatePackages Update all installed packages
 	//
-	// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
+	// Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed.
 	//
 	// Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
 	UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4405,7 +4547,7 @@ func (c *RawClient) GetCategoryItem(ctx context.Context, name CategoryName, item
 
 // SetCategoryItemWithBody Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4424,7 +4566,7 @@ func (c *RawClient) SetCategoryItemWithBody(ctx context.Context, name CategoryNa
 
 // SetCategoryItem Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4443,7 +4585,7 @@ func (c *RawClient) SetCategoryItem(ctx context.Context, name CategoryName, item
 
 // ResetCategoryItem Reset a configuration item
 //
-// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4782,6 +4924,57 @@ func (c *RawClient) ResendSetAsideReadings(ctx context.Context, northName NorthN
 	return c.Client.Do(req)
 }
 
+// ListPackages List installed packages
+//
+// Returns the packages installed from the repository, service and plugin packages alike, by name.
+//
+// Corresponds with GET /edge/package (the `ListPackages` operationId).
+func (c *RawClient) ListPackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPackagesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPackageLog Read a repository log
+//
+// Returns the log of one interaction with the package repository, as named by the `link` or `log` of available, install and update answers; 404 for an unknown name.
+//
+// Corresponds with GET /edge/package/log/{name} (the `GetPackageLog` operationId).
+func (c *RawClient) GetPackageLog(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPackageLogRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemovePackage Remove an installed package
+//
+// Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated.
+//
+// Corresponds with DELETE /edge/package/{name} (the `RemovePackage` operationId).
+func (c *RawClient) RemovePackage(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemovePackageRequest(c.Server, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Ping Check liveness
 //
 // Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
@@ -4799,9 +4992,64 @@ func (c *RawClient) Ping(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 	return c.Client.Do(req)
 }
 
+// InstallPluginWithBody Install a plugin package
+//
+// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+func (c *RawClient) InstallPluginWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewInstallPluginRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// InstallPlugin Install a plugin package
+//
+// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+func (c *RawClient) InstallPlugin(ctx context.Context, body InstallPluginJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewInstallPluginRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListAvailablePlugins List installable plugin packages
+//
+// As `GET /edge/service/available`, for plugin packages (south, north and filter plugins that run in their own process); same errors.
+//
+// Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
+func (c *RawClient) ListAvailablePlugins(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAvailablePluginsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // SetRepositoryWithBody Configure the package repository
 //
-// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4820,7 +5068,7 @@ func (c *RawClient) SetRepositoryWithBody(ctx context.Context, contentType strin
 
 // SetRepository Configure the package repository
 //
-// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5055,7 +5303,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5074,7 +5322,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5093,7 +5341,7 @@ func (c *RawClient) CreateService(ctx context.Context, params *CreateServicePara
 
 // ListAvailablePackages List installable service packages
 //
-// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
+// Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable or its index is unsigned or not signed by a key of `Installation.trustedKeys`.
 //
 // Corresponds with GET /edge/service/available (the `ListAvailablePackages` operationId).
 func (c *RawClient) ListAvailablePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5110,7 +5358,7 @@ func (c *RawClient) ListAvailablePackages(ctx context.Context, reqEditors ...Req
 
 // ListInstalledServices List installed service kinds
 //
-// Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification, dispatcher.
+// Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its built-in plugins and of the plugins of installed packages.
 //
 // Corresponds with GET /edge/service/installed (the `ListInstalledServices` operationId).
 func (c *RawClient) ListInstalledServices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5420,7 +5668,7 @@ func (c *RawClient) DeprecateTrackingEvent(ctx context.Context, serviceName Serv
 
 // UpdatePackages Update all installed packages
 //
-// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
+// Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed.
 //
 // Corresponds with PUT /edge/update (the `UpdatePackages` operationId).
 func (c *RawClient) UpdatePackages(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7617,6 +7865,101 @@ func NewResendSetAsideReadingsRequestWithBody(server string, northName NorthName
 	return req, nil
 }
 
+// NewListPackagesRequest constructs an http.Request for the ListPackages method
+func NewListPackagesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/package")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPackageLogRequest constructs an http.Request for the GetPackageLog method
+func NewGetPackageLogRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/package/log/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRemovePackageRequest constructs an http.Request for the RemovePackage method
+func NewRemovePackageRequest(server string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/package/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPingRequest constructs an http.Request for the Ping method
 func NewPingRequest(server string) (*http.Request, error) {
 	var err error
@@ -7627,6 +7970,73 @@ func NewPingRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/edge/ping")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewInstallPluginRequest calls the generic InstallPlugin builder with application/json body
+func NewInstallPluginRequest(server string, body InstallPluginJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewInstallPluginRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewInstallPluginRequestWithBody constructs an http.Request for the InstallPlugin method, with any body, and a specified content type
+func NewInstallPluginRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/plugin")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListAvailablePluginsRequest constructs an http.Request for the ListAvailablePlugins method
+func NewListAvailablePluginsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/plugin/available")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -9526,7 +9936,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetCategoryItemWithBodyWithResponse Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9535,7 +9945,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetCategoryItemWithResponse Set a configuration item's value
 	//
-	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+	// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9544,7 +9954,7 @@ type ClientWithResponsesInterface interface {
 
 	// ResetCategoryItemWithResponse Reset a configuration item
 	//
-	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+	// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9713,6 +10123,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
 	ResendSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error)
 
+	// ListPackagesWithResponse List installed packages
+	//
+	// Returns the packages installed from the repository, service and plugin packages alike, by name.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/package (the `ListPackages` operationId).
+	ListPackagesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPackagesResponse, error)
+
+	// GetPackageLogWithResponse Read a repository log
+	//
+	// Returns the log of one interaction with the package repository, as named by the `link` or `log` of available, install and update answers; 404 for an unknown name.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/package/log/{name} (the `GetPackageLog` operationId).
+	GetPackageLogWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*GetPackageLogResponse, error)
+
+	// RemovePackageWithResponse Remove an installed package
+	//
+	// Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/package/{name} (the `RemovePackage` operationId).
+	RemovePackageWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*RemovePackageResponse, error)
+
 	// PingWithResponse Check liveness
 	//
 	// Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
@@ -9722,9 +10159,36 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /edge/ping (the `Ping` operationId).
 	PingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PingResponse, error)
 
+	// InstallPluginWithBodyWithResponse Install a plugin package
+	//
+	// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+	InstallPluginWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*InstallPluginResponse, error)
+
+	// InstallPluginWithResponse Install a plugin package
+	//
+	// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+	InstallPluginWithResponse(ctx context.Context, body InstallPluginJSONRequestBody, reqEditors ...RequestEditorFn) (*InstallPluginResponse, error)
+
+	// ListAvailablePluginsWithResponse List installable plugin packages
+	//
+	// As `GET /edge/service/available`, for plugin packages (south, north and filter plugins that run in their own process); same errors.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
+	ListAvailablePluginsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAvailablePluginsResponse, error)
+
 	// SetRepositoryWithBodyWithResponse Configure the package repository
 	//
-	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+	// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9733,7 +10197,7 @@ type ClientWithResponsesInterface interface {
 
 	// SetRepositoryWithResponse Configure the package repository
 	//
-	// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+	// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9850,7 +10314,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9859,7 +10323,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9868,7 +10332,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListAvailablePackagesWithResponse List installable service packages
 	//
-	// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
+	// Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable or its index is unsigned or not signed by a key of `Installation.trustedKeys`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9877,7 +10341,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListInstalledServicesWithResponse List installed service kinds
 	//
-	// Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification, dispatcher.
+	// Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its built-in plugins and of the plugins of installed packages.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10039,7 +10503,7 @@ type ClientWithResponsesInterface interface {
 
 	// UpdatePackagesWithResponse Update all installed packages
 	//
-	// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
+	// Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13986,6 +14450,262 @@ func (r ResendSetAsideReadingsResponse) ContentType() string {
 	return ""
 }
 
+// ListPackagesResponse503Headers the declared response headers of an HTTP 503 response for ListPackages
+type ListPackagesResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListPackagesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InstalledPackages
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPackagesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPackagesResponse) GetJSON200() *InstalledPackages {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListPackagesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListPackagesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListPackagesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListPackagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPackagesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPackagesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPackagesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPackagesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPackageLogResponse503Headers the declared response headers of an HTTP 503 response for GetPackageLog
+type GetPackageLogResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetPackageLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PackageLog
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPackageLogResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPackageLogResponse) GetJSON200() *PackageLog {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPackageLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPackageLogResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPackageLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPackageLogResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPackageLogResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPackageLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPackageLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPackageLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPackageLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemovePackageResponse503Headers the declared response headers of an HTTP 503 response for RemovePackage
+type RemovePackageResponse503Headers struct {
+	RetryAfter int
+}
+
+type RemovePackageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Message
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Busy
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemovePackageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RemovePackageResponse) GetJSON200() *Message {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RemovePackageResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RemovePackageResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RemovePackageResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RemovePackageResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RemovePackageResponse) GetJSON429() *Busy {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RemovePackageResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RemovePackageResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemovePackageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemovePackageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemovePackageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemovePackageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PingResponse503Headers the declared response headers of an HTTP 503 response for Ping
 type PingResponse503Headers struct {
 	RetryAfter int
@@ -14055,6 +14775,214 @@ func (r PingResponse) ContentType() string {
 	return ""
 }
 
+// InstallPluginResponse503Headers the declared response headers of an HTTP 503 response for InstallPlugin
+type InstallPluginResponse503Headers struct {
+	RetryAfter int
+}
+
+type InstallPluginResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ServiceCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Busy
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *InstallPluginResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r InstallPluginResponse) GetJSON200() *ServiceCreated {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r InstallPluginResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r InstallPluginResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r InstallPluginResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r InstallPluginResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r InstallPluginResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r InstallPluginResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r InstallPluginResponse) GetJSON429() *Busy {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r InstallPluginResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r InstallPluginResponse) GetJSON502() *BadGateway {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r InstallPluginResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r InstallPluginResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r InstallPluginResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r InstallPluginResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r InstallPluginResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListAvailablePluginsResponse503Headers the declared response headers of an HTTP 503 response for ListAvailablePlugins
+type ListAvailablePluginsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListAvailablePluginsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AvailablePlugins
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAvailablePluginsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON200() *AvailablePlugins {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON502() *BadGateway {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAvailablePluginsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAvailablePluginsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAvailablePluginsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAvailablePluginsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAvailablePluginsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SetRepositoryResponse503Headers the declared response headers of an HTTP 503 response for SetRepository
 type SetRepositoryResponse503Headers struct {
 	RetryAfter int
@@ -14075,8 +15003,6 @@ type SetRepositoryResponse struct {
 	JSON413 *PayloadTooLarge
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -14111,11 +15037,6 @@ func (r SetRepositoryResponse) GetJSON413() *PayloadTooLarge {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r SetRepositoryResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r SetRepositoryResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -14977,10 +15898,14 @@ type CreateServiceResponse struct {
 	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Busy
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON501 the response for an HTTP 501 `application/json` response
 	JSON501 *NotImplemented
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -15022,6 +15947,11 @@ func (r CreateServiceResponse) GetJSON413() *PayloadTooLarge {
 	return r.JSON413
 }
 
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateServiceResponse) GetJSON429() *Busy {
+	return r.JSON429
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateServiceResponse) GetJSON500() *InternalError {
 	return r.JSON500
@@ -15030,6 +15960,11 @@ func (r CreateServiceResponse) GetJSON500() *InternalError {
 // GetJSON501 returns the response for an HTTP 501 `application/json` response
 func (r CreateServiceResponse) GetJSON501() *NotImplemented {
 	return r.JSON501
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r CreateServiceResponse) GetJSON502() *BadGateway {
+	return r.JSON502
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -15076,14 +16011,16 @@ type ListAvailablePackagesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *AvailablePackages
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -15093,6 +16030,11 @@ type ListAvailablePackagesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListAvailablePackagesResponse) GetJSON200() *AvailablePackages {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListAvailablePackagesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -15110,9 +16052,9 @@ func (r ListAvailablePackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r ListAvailablePackagesResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r ListAvailablePackagesResponse) GetJSON502() *BadGateway {
+	return r.JSON502
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -16640,14 +17582,18 @@ type UpdatePackagesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *UpdateStarted
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *Busy
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -16657,6 +17603,11 @@ type UpdatePackagesResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r UpdatePackagesResponse) GetJSON200() *UpdateStarted {
 	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdatePackagesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -16669,14 +17620,19 @@ func (r UpdatePackagesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
 }
 
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r UpdatePackagesResponse) GetJSON429() *Busy {
+	return r.JSON429
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r UpdatePackagesResponse) GetJSON500() *InternalError {
 	return r.JSON500
 }
 
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r UpdatePackagesResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r UpdatePackagesResponse) GetJSON502() *BadGateway {
+	return r.JSON502
 }
 
 // GetJSON503 returns the response for an HTTP 503 `application/json` response
@@ -17720,7 +18676,7 @@ func (c *ClientWithResponses) GetCategoryItemWithResponse(ctx context.Context, n
 
 // SetCategoryItemWithBodyWithResponse Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17735,7 +18691,7 @@ func (c *ClientWithResponses) SetCategoryItemWithBodyWithResponse(ctx context.Co
 
 // SetCategoryItemWithResponse Set a configuration item's value
 //
-// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+// Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17750,7 +18706,7 @@ func (c *ClientWithResponses) SetCategoryItemWithResponse(ctx context.Context, n
 
 // ResetCategoryItemWithResponse Reset a configuration item
 //
-// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+// Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -18033,6 +18989,51 @@ func (c *ClientWithResponses) ResendSetAsideReadingsWithResponse(ctx context.Con
 	return ParseResendSetAsideReadingsResponse(rsp)
 }
 
+// ListPackagesWithResponse List installed packages
+//
+// Returns the packages installed from the repository, service and plugin packages alike, by name.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/package (the `ListPackages` operationId).
+func (c *ClientWithResponses) ListPackagesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListPackagesResponse, error) {
+	rsp, err := c.ListPackages(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPackagesResponse(rsp)
+}
+
+// GetPackageLogWithResponse Read a repository log
+//
+// Returns the log of one interaction with the package repository, as named by the `link` or `log` of available, install and update answers; 404 for an unknown name.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/package/log/{name} (the `GetPackageLog` operationId).
+func (c *ClientWithResponses) GetPackageLogWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*GetPackageLogResponse, error) {
+	rsp, err := c.GetPackageLog(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPackageLogResponse(rsp)
+}
+
+// RemovePackageWithResponse Remove an installed package
+//
+// Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/package/{name} (the `RemovePackage` operationId).
+func (c *ClientWithResponses) RemovePackageWithResponse(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*RemovePackageResponse, error) {
+	rsp, err := c.RemovePackage(ctx, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemovePackageResponse(rsp)
+}
+
 // PingWithResponse Check liveness
 //
 // Returns uptime, data counters, health and identity of the gateway. Needs no token while `rest_api.allowPing` is true (the default); with `authentication=mandatory` and `allowPing` false a valid token is required (401). Every figure comes from the gateway's memory, never from a storage round trip, so ping answers also while storage is unavailable (then with `health` red).
@@ -18048,9 +19049,54 @@ func (c *ClientWithResponses) PingWithResponse(ctx context.Context, reqEditors .
 	return ParsePingResponse(rsp)
 }
 
+// InstallPluginWithBodyWithResponse Install a plugin package
+//
+// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+func (c *ClientWithResponses) InstallPluginWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*InstallPluginResponse, error) {
+	rsp, err := c.InstallPluginWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInstallPluginResponse(rsp)
+}
+
+// InstallPluginWithResponse Install a plugin package
+//
+// As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/plugin (the `InstallPlugin` operationId).
+func (c *ClientWithResponses) InstallPluginWithResponse(ctx context.Context, body InstallPluginJSONRequestBody, reqEditors ...RequestEditorFn) (*InstallPluginResponse, error) {
+	rsp, err := c.InstallPlugin(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInstallPluginResponse(rsp)
+}
+
+// ListAvailablePluginsWithResponse List installable plugin packages
+//
+// As `GET /edge/service/available`, for plugin packages (south, north and filter plugins that run in their own process); same errors.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
+func (c *ClientWithResponses) ListAvailablePluginsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAvailablePluginsResponse, error) {
+	rsp, err := c.ListAvailablePlugins(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAvailablePluginsResponse(rsp)
+}
+
 // SetRepositoryWithBodyWithResponse Configure the package repository
 //
-// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -18065,7 +19111,7 @@ func (c *ClientWithResponses) SetRepositoryWithBodyWithResponse(ctx context.Cont
 
 // SetRepositoryWithResponse Configure the package repository
 //
-// Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -18260,7 +19306,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -18275,7 +19321,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -18290,7 +19336,7 @@ func (c *ClientWithResponses) CreateServiceWithResponse(ctx context.Context, par
 
 // ListAvailablePackagesWithResponse List installable service packages
 //
-// Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
+// Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable or its index is unsigned or not signed by a key of `Installation.trustedKeys`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -18305,7 +19351,7 @@ func (c *ClientWithResponses) ListAvailablePackagesWithResponse(ctx context.Cont
 
 // ListInstalledServicesWithResponse List installed service kinds
 //
-// Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification, dispatcher.
+// Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its built-in plugins and of the plugins of installed packages.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -18575,7 +19621,7 @@ func (c *ClientWithResponses) DeprecateTrackingEventWithResponse(ctx context.Con
 
 // UpdatePackagesWithResponse Update all installed packages
 //
-// Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
+// Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22173,6 +23219,235 @@ func ParseResendSetAsideReadingsResponse(rsp *http.Response) (*ResendSetAsideRea
 	return response, nil
 }
 
+// ParseListPackagesResponse parses an HTTP response from a ListPackagesWithResponse call
+func ParseListPackagesResponse(rsp *http.Response) (*ListPackagesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPackagesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InstalledPackages
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListPackagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPackageLogResponse parses an HTTP response from a GetPackageLogWithResponse call
+func ParseGetPackageLogResponse(rsp *http.Response) (*GetPackageLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPackageLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PackageLog
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetPackageLogResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemovePackageResponse parses an HTTP response from a RemovePackageWithResponse call
+func ParseRemovePackageResponse(rsp *http.Response) (*RemovePackageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemovePackageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RemovePackageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParsePingResponse parses an HTTP response from a PingWithResponse call
 func ParsePingResponse(rsp *http.Response) (*PingResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -22220,6 +23495,196 @@ func ParsePingResponse(rsp *http.Response) (*PingResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers PingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseInstallPluginResponse parses an HTTP response from a InstallPluginWithResponse call
+func ParseInstallPluginResponse(rsp *http.Response) (*InstallPluginResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &InstallPluginResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ServiceCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers InstallPluginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListAvailablePluginsResponse parses an HTTP response from a ListAvailablePluginsWithResponse call
+func ParseListAvailablePluginsResponse(rsp *http.Response) (*ListAvailablePluginsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAvailablePluginsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AvailablePlugins
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAvailablePluginsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
@@ -22288,13 +23753,6 @@ func ParseSetRepositoryResponse(rsp *http.Response) (*SetRepositoryResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -23106,6 +24564,13 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -23119,6 +24584,13 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 			return nil, err
 		}
 		response.JSON501 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -23166,6 +24638,13 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -23187,12 +24666,12 @@ func ParseListAvailablePackagesResponse(rsp *http.Response) (*ListAvailablePacka
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON501 = &dest
+		response.JSON502 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable
@@ -24568,6 +26047,13 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24582,6 +26068,13 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -24589,12 +26082,12 @@ func ParseUpdatePackagesResponse(rsp *http.Response) (*UpdatePackagesResponse, e
 		}
 		response.JSON500 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.JSON501 = &dest
+		response.JSON502 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
 		var dest ServiceUnavailable

@@ -211,7 +211,7 @@ export interface paths {
         get: operations["getCategoryItem"];
         /**
          * Set a configuration item's value
-         * @description Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api` and `password` need an admin (403).
+         * @description Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly` item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with secrets masked, and then notifies the category's listeners (a listener's failure never undoes the write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
          */
         put: operations["setCategoryItem"];
         post?: never;
@@ -233,7 +233,7 @@ export interface paths {
         post?: never;
         /**
          * Reset a configuration item
-         * @description Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password` need an admin (403).
+         * @description Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and `Installation` need an admin (403).
          */
         delete: operations["resetCategoryItem"];
         options?: never;
@@ -770,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher and for `action=install`, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -788,7 +788,7 @@ export interface paths {
         };
         /**
          * List installed service kinds
-         * @description Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification, dispatcher.
+         * @description Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its built-in plugins and of the plugins of installed packages.
          */
         get: operations["listInstalledServices"];
         put?: never;
@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * List installable service packages
-         * @description Not built yet: answered 501. Once built it asks the configured package repository which service packages can be installed (200 as below).
+         * @description Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable or its index is unsigned or not signed by a key of `Installation.trustedKeys`.
          */
         get: operations["listAvailablePackages"];
         put?: never;
@@ -1149,7 +1149,7 @@ export interface paths {
         put?: never;
         /**
          * Configure the package repository
-         * @description Not built yet: a valid request is answered 501. Once built it sets the package repository used by install, available and update (answering 200 as below), contacting the repository only when used. The request body is validated already (400).
+         * @description Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
          */
         post: operations["setRepository"];
         delete?: never;
@@ -1168,10 +1168,110 @@ export interface paths {
         get?: never;
         /**
          * Update all installed packages
-         * @description Not built yet: answered 501. Once built it returns at once (200 as below) and updates every installed package to the latest version in a background task (PKGUP per package, UPEXC when complete).
+         * @description Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed.
          */
         put: operations["updatePackages"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/package": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List installed packages
+         * @description Returns the packages installed from the repository, service and plugin packages alike, by name.
+         */
+        get: operations["listPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/package/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an installed package
+         * @description Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated.
+         */
+        delete: operations["removePackage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/package/log/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a repository log
+         * @description Returns the log of one interaction with the package repository, as named by the `link` or `log` of available, install and update answers; 404 for an unknown name.
+         */
+        get: operations["getPackageLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/plugin/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List installable plugin packages
+         * @description As `GET /edge/service/available`, for plugin packages (south, north and filter plugins that run in their own process); same errors.
+         */
+        get: operations["listAvailablePlugins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/plugin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a plugin package
+         * @description As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+         */
+        post: operations["installPlugin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2438,6 +2538,49 @@ export interface components {
              */
             services: string[];
         };
+        AvailablePlugins: {
+            /**
+             * @description Names of installable plugin packages.
+             * @example [
+             *       "csv_south"
+             *     ]
+             */
+            plugins: string[];
+            /**
+             * @description Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
+             * @example 261123-14-31-05-1-available.log
+             */
+            link: string;
+        };
+        PackageLog: {
+            /** @example 261123-14-31-05-1-available.log */
+            name: string;
+            /**
+             * @description The log's lines, each a UTC time and a step.
+             * @example [
+             *       "2026-11-23T14:31:05.120Z GET https://packages.example.org/edged/index.json",
+             *       "2026-11-23T14:31:05.180Z index verified: 4 package versions"
+             *     ]
+             */
+            lines: string[];
+        };
+        InstalledPackages: {
+            packages: components["schemas"]["InstalledPackage"][];
+        };
+        InstalledPackage: {
+            /** @example csv_south */
+            name: string;
+            /** @example 1.0.0 */
+            version: string;
+            /** @enum {string} */
+            type: "service" | "plugin";
+            /**
+             * @description The plugin kind (south, north or filter).
+             * @example south
+             */
+            kind?: string;
+            description: string;
+        };
         AvailablePackages: {
             /**
              * @description Names of installable service packages.
@@ -2447,8 +2590,8 @@ export interface components {
              */
             services: string[];
             /**
-             * @description Link to the log of the repository interaction.
-             * @example log/240501-10-15-42.log
+             * @description Name of the log of the repository interaction (`GET /edge/package/log/{name}`).
+             * @example 261123-14-31-05-1-available.log
              */
             link: string;
         };
@@ -2630,6 +2773,16 @@ export interface components {
              * @example 0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
              */
             id: string;
+            /**
+             * @description For an install, the path of the install task's status (`GET /edge/task/{id}`).
+             * @example /edge/task/0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10
+             */
+            link?: string;
+            /**
+             * @description For an install, the name of its repository log (`GET /edge/package/log/{name}`).
+             * @example 261123-14-31-05-3-install-csv_south.log
+             */
+            log?: string;
         };
         PersistentPlugins: {
             /**
@@ -2712,6 +2865,16 @@ export interface components {
              * @example 9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
              */
             id: string;
+            /**
+             * @description The path of the update task's status (`GET /edge/task/{id}`).
+             * @example /edge/task/9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c
+             */
+            link?: string;
+            /**
+             * @description The name of the update's repository log (`GET /edge/package/log/{name}`).
+             * @example 261123-14-31-05-4-update.log
+             */
+            log?: string;
         };
         /** @description User name and password. */
         LoginRequest: {
@@ -2990,6 +3153,34 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Account admin is locked for this client address after repeated failed logins; retry in 60 seconds"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The same work is already running, or a rate limit of the Installation category is reached; retry later. */
+        Busy: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "package csv_south is being installed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The package repository could not be reached, or its index is unsigned or not signed by a trusted key; nothing was changed. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "package repository refused: the repository index is not signed by a trusted key"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -4537,8 +4728,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["Busy"];
             500: components["responses"]["InternalError"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4584,10 +4777,11 @@ export interface operations {
                     "application/json": components["schemas"]["AvailablePackages"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5330,7 +5524,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5352,10 +5545,163 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateStarted"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["Busy"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPackages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The installed packages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstalledPackages"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package is removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Package csv_south removed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["Busy"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPackageLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log, one line per step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageLog"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAvailablePlugins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The available plugin packages and the repository log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailablePlugins"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    installPlugin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "repository",
+                 *       "name": "csv_south"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PackageInstallRequest"];
+            };
+        };
+        responses: {
+            /** @description The install task started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["Busy"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -18,6 +18,7 @@ from .audit_severity import AuditSeverity
 from .audit_severity_level import AuditSeverityLevel
 from .audit_source import AuditSource
 from .available_packages import AvailablePackages
+from .available_plugins import AvailablePlugins
 from .category import Category
 from .category_children import CategoryChildren
 from .category_children_add import CategoryChildrenAdd
@@ -46,6 +47,9 @@ from .filter_instance import FilterInstance
 from .filter_instance_list import FilterInstanceList
 from .get_asset_reading_series_group import GetAssetReadingSeriesGroup
 from .history_entry import HistoryEntry
+from .installed_package import InstalledPackage
+from .installed_package_type import InstalledPackageType
+from .installed_packages import InstalledPackages
 from .installed_services import InstalledServices
 from .login_request import LoginRequest
 from .login_result import LoginResult
@@ -59,6 +63,7 @@ from .north_task_create_request_config import NorthTaskCreateRequestConfig
 from .own_user_update import OwnUserUpdate
 from .package_install_request import PackageInstallRequest
 from .package_install_request_format import PackageInstallRequestFormat
+from .package_log import PackageLog
 from .password_change import PasswordChange
 from .persistent_plugins import PersistentPlugins
 from .ping import Ping
@@ -134,6 +139,7 @@ __all__ = (
     "AuditSeverityLevel",
     "AuditSource",
     "AvailablePackages",
+    "AvailablePlugins",
     "Category",
     "CategoryChildren",
     "CategoryChildrenAdd",
@@ -162,6 +168,9 @@ __all__ = (
     "FilterInstanceList",
     "GetAssetReadingSeriesGroup",
     "HistoryEntry",
+    "InstalledPackage",
+    "InstalledPackages",
+    "InstalledPackageType",
     "InstalledServices",
     "LoginRequest",
     "LoginResult",
@@ -175,6 +184,7 @@ __all__ = (
     "OwnUserUpdate",
     "PackageInstallRequest",
     "PackageInstallRequestFormat",
+    "PackageLog",
     "PasswordChange",
     "PersistentPlugins",
     "Ping",

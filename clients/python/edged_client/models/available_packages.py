@@ -14,7 +14,8 @@ class AvailablePackages:
     """
     Attributes:
         services (list[str]): Names of installable service packages. Example: ['edged-service-notification'].
-        link (str): Link to the log of the repository interaction. Example: log/240501-10-15-42.log.
+        link (str): Name of the log of the repository interaction (`GET /edge/package/log/{name}`). Example:
+            261123-14-31-05-1-available.log.
     """
 
     services: list[str]

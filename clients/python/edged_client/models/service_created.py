@@ -7,6 +7,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ServiceCreated")
 
 
@@ -18,11 +20,17 @@ class ServiceCreated:
         name (str): The service name, or for an install the package name. Example: sine.
         id (UUID): The new service's schedule id, or for an install the id of the install task. Example:
             0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10.
+        link (str | Unset): For an install, the path of the install task's status (`GET /edge/task/{id}`). Example:
+            /edge/task/0ad4b5f2-1f3c-4e4f-9f55-2a1b7e9c3d10.
+        log (str | Unset): For an install, the name of its repository log (`GET /edge/package/log/{name}`). Example:
+            261123-14-31-05-3-install-csv_south.log.
     """
 
     message: str
     name: str
     id: UUID
+    link: str | Unset = UNSET
+    log: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -31,6 +39,10 @@ class ServiceCreated:
         name = self.name
 
         id = str(self.id)
+
+        link = self.link
+
+        log = self.log
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -41,6 +53,10 @@ class ServiceCreated:
                 "id": id,
             }
         )
+        if link is not UNSET:
+            field_dict["link"] = link
+        if log is not UNSET:
+            field_dict["log"] = log
 
         return field_dict
 
@@ -53,10 +69,16 @@ class ServiceCreated:
 
         id = UUID(d.pop("id"))
 
+        link = d.pop("link", UNSET)
+
+        log = d.pop("log", UNSET)
+
         _obj = cls(
             message=message,
             name=name,
             id=id,
+            link=link,
+            log=log,
         )
 
         _obj.additional_properties = d

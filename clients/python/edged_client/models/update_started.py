@@ -7,6 +7,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="UpdateStarted")
 
 
@@ -16,16 +18,26 @@ class UpdateStarted:
     Attributes:
         message (str):  Example: Package update started.
         id (UUID): The id of the background update task. Example: 9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c.
+        link (str | Unset): The path of the update task's status (`GET /edge/task/{id}`). Example:
+            /edge/task/9b2e4c1a-5d6f-4e7a-8b9c-0d1e2f3a4b5c.
+        log (str | Unset): The name of the update's repository log (`GET /edge/package/log/{name}`). Example:
+            261123-14-31-05-4-update.log.
     """
 
     message: str
     id: UUID
+    link: str | Unset = UNSET
+    log: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         message = self.message
 
         id = str(self.id)
+
+        link = self.link
+
+        log = self.log
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -35,6 +47,10 @@ class UpdateStarted:
                 "id": id,
             }
         )
+        if link is not UNSET:
+            field_dict["link"] = link
+        if log is not UNSET:
+            field_dict["log"] = log
 
         return field_dict
 
@@ -45,9 +61,15 @@ class UpdateStarted:
 
         id = UUID(d.pop("id"))
 
+        link = d.pop("link", UNSET)
+
+        log = d.pop("log", UNSET)
+
         _obj = cls(
             message=message,
             id=id,
+            link=link,
+            log=log,
         )
 
         _obj.additional_properties = d

@@ -55,8 +55,8 @@ def sync_detailed(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -92,8 +92,8 @@ def sync(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -124,8 +124,8 @@ async def asyncio_detailed(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -159,8 +159,8 @@ async def asyncio(
     """Reset a configuration item
 
      Sets the item's value back to its default, or to the empty string where it has none, writes a CONCH
-    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api` and `password`
-    need an admin (403).
+    audit entry and notifies listeners. A `readonly` item is 400; writes to `rest_api`, `password` and
+    `Installation` need an admin (403).
 
     Args:
         name (str):

@@ -67,7 +67,7 @@ def sync_detailed(
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
     item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with
     secrets masked, and then notifies the category's listeners (a listener's failure never undoes the
-    write). Writes to `rest_api` and `password` need an admin (403).
+    write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -108,7 +108,7 @@ def sync(
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
     item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with
     secrets masked, and then notifies the category's listeners (a listener's failure never undoes the
-    write). Writes to `rest_api` and `password` need an admin (403).
+    write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -144,7 +144,7 @@ async def asyncio_detailed(
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
     item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with
     secrets masked, and then notifies the category's listeners (a listener's failure never undoes the
-    write). Writes to `rest_api` and `password` need an admin (403).
+    write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 
     Args:
         name (str):
@@ -183,7 +183,7 @@ async def asyncio(
      Validates the value against the item's type and attributes (400 naming the broken rule; a `readonly`
     item is 400 too), stores it, writes a CONCH audit entry `{category, item, oldValue, newValue}` with
     secrets masked, and then notifies the category's listeners (a listener's failure never undoes the
-    write). Writes to `rest_api` and `password` need an admin (403).
+    write). Writes to `rest_api`, `password` and `Installation` need an admin (403).
 
     Args:
         name (str):

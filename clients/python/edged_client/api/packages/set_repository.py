@@ -56,9 +56,10 @@ def sync_detailed(
 ) -> Response[Message]:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -90,9 +91,10 @@ def sync(
 ) -> Message:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -119,9 +121,10 @@ async def asyncio_detailed(
 ) -> Response[Message]:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -151,9 +154,10 @@ async def asyncio(
 ) -> Message:
     """Configure the package repository
 
-     Not built yet: a valid request is answered 501. Once built it sets the package repository used by
-    install, available and update (answering 200 as below), contacting the repository only when used.
-    The request body is validated already (400).
+     Sets the package repository used by install, available and update (`Installation.repositoryURL` and
+    `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
+    without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
+    The repository is trusted only under the keys of `Installation.trustedKeys`.
 
     Args:
         body (RepositoryRequest): The package repository to use.

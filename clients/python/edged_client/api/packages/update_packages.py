@@ -45,9 +45,12 @@ def sync_detailed(
 ) -> Response[UpdateStarted]:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -73,9 +76,12 @@ def sync(
 ) -> UpdateStarted:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -97,9 +103,12 @@ async def asyncio_detailed(
 ) -> Response[UpdateStarted]:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -123,9 +132,12 @@ async def asyncio(
 ) -> UpdateStarted:
     """Update all installed packages
 
-     Not built yet: answered 501. Once built it returns at once (200 as below) and updates every
-    installed package to the latest version in a background task (PKGUP per package, UPEXC when
-    complete).
+     Returns at once and moves every installed package to the newest (or pinned) version in a background
+    task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the
+    reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
+    end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
+    no repository or trusted key is configured; 502 when the repository is unreachable or its index
+    unsigned or badly signed.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

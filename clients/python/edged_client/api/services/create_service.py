@@ -84,15 +84,21 @@ def sync_detailed(
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
     changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    PackageInstallRequest: the service package is downloaded from the configured repository, verified
+    against the signed index, unpacked and registered in the background, as a task named `package
+    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
+    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
+    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
+    repository or trusted key configured; 404 no such service package (or version) in the repository;
+    409 already installed; 429 the same install running; 502 repository unreachable or its index
+    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
-    version does not build yet. A north service's category holds its plugin's items and the readonly
-    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
-    continuously, saving its stream position only after the destination accepted a block (at least once:
-    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
-    sent.
+    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
+    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
+    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
+    position only after the destination accepted a block (at least once: a crash of either side resends,
+    never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -137,15 +143,21 @@ def sync(
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
     changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    PackageInstallRequest: the service package is downloaded from the configured repository, verified
+    against the signed index, unpacked and registered in the background, as a task named `package
+    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
+    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
+    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
+    repository or trusted key configured; 404 no such service package (or version) in the repository;
+    409 already installed; 429 the same install running; 502 repository unreachable or its index
+    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
-    version does not build yet. A north service's category holds its plugin's items and the readonly
-    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
-    continuously, saving its stream position only after the destination accepted a block (at least once:
-    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
-    sent.
+    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
+    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
+    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
+    position only after the destination accepted a block (at least once: a crash of either side resends,
+    never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -185,15 +197,21 @@ async def asyncio_detailed(
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
     changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    PackageInstallRequest: the service package is downloaded from the configured repository, verified
+    against the signed index, unpacked and registered in the background, as a task named `package
+    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
+    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
+    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
+    repository or trusted key configured; 404 no such service package (or version) in the repository;
+    409 already installed; 429 the same install running; 502 repository unreachable or its index
+    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
-    version does not build yet. A north service's category holds its plugin's items and the readonly
-    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
-    continuously, saving its stream position only after the destination accepted a block (at least once:
-    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
-    sent.
+    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
+    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
+    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
+    position only after the destination accepted a block (at least once: a crash of either side resends,
+    never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -236,15 +254,21 @@ async def asyncio(
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
     changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest, to start a background install task; installing is not built yet. Errors: 400
+    PackageInstallRequest: the service package is downloaded from the configured repository, verified
+    against the signed index, unpacked and registered in the background, as a task named `package
+    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
+    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
+    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
+    repository or trusted key configured; 404 no such service package (or version) in the repository;
+    409 already installed; 429 the same install running; 502 repository unreachable or its index
+    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher and for `action=install`, which this
-    version does not build yet. A north service's category holds its plugin's items and the readonly
-    `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends
-    continuously, saving its stream position only after the destination accepted a block (at least once:
-    a crash of either side resends, never skips). Its statistic, named after it, counts the readings it
-    sent.
+    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
+    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
+    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
+    position only after the destination accepted a block (at least once: a crash of either side resends,
+    never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

@@ -45,8 +45,12 @@ def sync_detailed(
 ) -> Response[AvailablePackages]:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -72,8 +76,12 @@ def sync(
 ) -> AvailablePackages:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -95,8 +103,12 @@ async def asyncio_detailed(
 ) -> Response[AvailablePackages]:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -120,8 +132,12 @@ async def asyncio(
 ) -> AvailablePackages:
     """List installable service packages
 
-     Not built yet: answered 501. Once built it asks the configured package repository which service
-    packages can be installed (200 as below).
+     Asks the configured package repository which service packages can be installed: those of its
+    verified index that are not installed and have an artifact for this gateway's OS and architecture,
+    at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
+    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
+    key is configured (the message says how); 502 when the repository is unreachable or its index is
+    unsigned or not signed by a key of `Installation.trustedKeys`.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

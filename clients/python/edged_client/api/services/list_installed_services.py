@@ -45,8 +45,8 @@ def sync_detailed(
 ) -> Response[InstalledServices]:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -72,8 +72,8 @@ def sync(
 ) -> InstalledServices:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -95,8 +95,8 @@ async def asyncio_detailed(
 ) -> Response[InstalledServices]:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -120,8 +120,8 @@ async def asyncio(
 ) -> InstalledServices:
     """List installed service kinds
 
-     Returns the kinds of service installed on this gateway, e.g. storage, south, north, notification,
-    dispatcher.
+     Returns the kinds of service installed on this gateway, e.g. storage, south, north: the kinds of its
+    built-in plugins and of the plugins of installed packages.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

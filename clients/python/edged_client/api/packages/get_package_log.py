@@ -1,0 +1,166 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import Client
+from ...models.package_log import PackageLog
+from ...types import Response
+
+
+def _get_kwargs(
+    name: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/edge/package/log/{name}".format(
+            name=quote(str(name), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: Client, response: httpx.Response) -> PackageLog:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
+    if response.status_code == 200:
+        response_200 = PackageLog.from_dict(response.json())
+
+        return response_200
+
+    raise errors.UnexpectedStatus(response.status_code, response.content)
+
+
+def _build_response(*, client: Client, response: httpx.Response) -> Response[PackageLog]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    name: str,
+    *,
+    client: Client,
+) -> Response[PackageLog]:
+    """Read a repository log
+
+     Returns the log of one interaction with the package repository, as named by the `link` or `log` of
+    available, install and update answers; 404 for an unknown name.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[PackageLog]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    name: str,
+    *,
+    client: Client,
+) -> PackageLog:
+    """Read a repository log
+
+     Returns the log of one interaction with the package repository, as named by the `link` or `log` of
+    available, install and update answers; 404 for an unknown name.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        PackageLog
+    """
+
+    return sync_detailed(
+        name=name,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    name: str,
+    *,
+    client: Client,
+) -> Response[PackageLog]:
+    """Read a repository log
+
+     Returns the log of one interaction with the package repository, as named by the `link` or `log` of
+    available, install and update answers; 404 for an unknown name.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[PackageLog]
+    """
+
+    kwargs = _get_kwargs(
+        name=name,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    name: str,
+    *,
+    client: Client,
+) -> PackageLog:
+    """Read a repository log
+
+     Returns the log of one interaction with the package repository, as named by the `link` or `log` of
+    available, install and update answers; 404 for an unknown name.
+
+    Args:
+        name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        PackageLog
+    """
+
+    return (
+        await asyncio_detailed(
+            name=name,
+            client=client,
+        )
+    ).parsed

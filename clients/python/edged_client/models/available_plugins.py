@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="AvailablePlugins")
+
+
+@_attrs_define
+class AvailablePlugins:
+    """
+    Attributes:
+        plugins (list[str]): Names of installable plugin packages. Example: ['csv_south'].
+        link (str): Name of the log of the repository interaction (`GET /edge/package/log/{name}`). Example:
+            261123-14-31-05-1-available.log.
+    """
+
+    plugins: list[str]
+    link: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        plugins = self.plugins
+
+        link = self.link
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "plugins": plugins,
+                "link": link,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        plugins = cast(list[str], d.pop("plugins"))
+
+        link = d.pop("link")
+
+        _obj = cls(
+            plugins=plugins,
+            link=link,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="PackageLog")
+
+
+@_attrs_define
+class PackageLog:
+    """
+    Attributes:
+        name (str):  Example: 261123-14-31-05-1-available.log.
+        lines (list[str]): The log's lines, each a UTC time and a step. Example: ['2026-11-23T14:31:05.120Z GET
+            https://packages.example.org/edged/index.json', '2026-11-23T14:31:05.180Z index verified: 4 package versions'].
+    """
+
+    name: str
+    lines: list[str]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        lines = self.lines
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+                "lines": lines,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        lines = cast(list[str], d.pop("lines"))
+
+        _obj = cls(
+            name=name,
+            lines=lines,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

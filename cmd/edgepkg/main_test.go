@@ -1,0 +1,140 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/db/dbtest"
+	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/packages"
+	"github.com/edged/edged/internal/pkgrepo"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/plugin/builtin"
+)
+
+// TestBuiltRepositoryInstalls builds this tree's packages as `make
+// packages` does, serves them over HTTP and installs and updates every
+// one through the package manager; a wrongly signed index is refused.
+func TestBuiltRepositoryInstalls(t *testing.T) {
+	py, err := filepath.Abs("../../pluginsdk/python/.venv/bin/python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(py); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the plugin SDK's Python is not installed (make plugin-tools): %v", err)
+		}
+		t.Skip("the plugin SDK's Python is not installed: run make plugin-tools")
+	}
+	t.Setenv("EDGED_PLUGIN_PYTHON", py)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	if err := run([]string{"keygen", "-out", keyFile}); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"keygen", "-out", keyFile}); err == nil {
+		t.Error("keygen over an existing key file = nil")
+	}
+	key, err := readKey(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	if err := run([]string{"build", "-key", keyFile, "-out", repo, "-version", "1.0.0", "-root", "../.."}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(repo)))
+	t.Cleanup(srv.Close)
+
+	d := dbtest.SQLite(t)
+	auditLog := audit.New(d, nil)
+	cfg := configmgr.New(d, auditLog, nil)
+	if err := cfg.Seed(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	pub := base64.StdEncoding.EncodeToString(key.Public().(ed25519.PublicKey))
+	if _, err := cfg.SetValue(t.Context(), configmgr.CategoryInstallation, packages.ItemTrustedKeys, pub); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cfg.SetValue(t.Context(), configmgr.CategoryInstallation, packages.ItemMaxUpdate, "10"); err != nil {
+		t.Fatal(err)
+	}
+	reg := builtin.Registry()
+	m := packages.New(packages.Options{Dir: filepath.Join(t.TempDir(), "packages"), Config: cfg, Store: d, Audit: auditLog,
+		Plugins: reg, Client: srv.Client(), Clock: clock.Real{}})
+	t.Cleanup(m.Wait)
+	if err := m.SetRepository(t.Context(), srv.URL, "latest"); err != nil {
+		t.Fatal(err)
+	}
+	names, _, err := m.Available(t.Context(), pkgrepo.TypePlugin)
+	want := []string{"csv_south", "file_north", "scale_filter", "waveform"}
+	if err != nil || !slices.Equal(names, want) {
+		t.Fatalf("available = %v, %v; want %v", names, err, want)
+	}
+	for _, name := range want {
+		if _, err := m.Install(t.Context(), pkgrepo.TypePlugin, name, ""); err != nil {
+			t.Fatalf("install %s: %v", name, err)
+		}
+		m.Wait()
+	}
+	kinds := map[string]string{"csv_south": plugin.KindSouth, "file_north": plugin.KindNorth, "scale_filter": plugin.KindFilter,
+		"waveform": plugin.KindSouth}
+	for name, kind := range kinds {
+		def, ok := reg.Lookup(name)
+		if !ok || def.Kind != kind || def.Version != "1.0.0" || !def.External {
+			t.Errorf("%s after install = %+v, %v", name, def, ok)
+		}
+	}
+	tasks, err := d.ListTasks(t.Context(), db.TaskFilter{Name: packages.TaskInstall})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range tasks {
+		if task.ExitCode == nil || *task.ExitCode != 0 {
+			t.Errorf("install task = %+v", task)
+		}
+	}
+
+	// A newer build, published into the same repository, is what an
+	// update installs.
+	if err := run([]string{"build", "-key", keyFile, "-out", repo, "-version", "1.1.0", "-root", "../.."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Update(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	m.Wait()
+	for name := range kinds {
+		if def, _ := reg.Lookup(name); def.Version != "1.1.0" {
+			t.Errorf("%s after the update = %s, want 1.1.0", name, def.Version)
+		}
+	}
+
+	// The index signed by another key is refused.
+	_, other, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(repo, pkgrepo.IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, pkgrepo.SignatureFile), pkgrepo.Sign(other, index), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = m.Available(t.Context(), pkgrepo.TypePlugin)
+	if !errors.Is(err, fault.BadGateway) || !strings.Contains(err.Error(), "trusted") {
+		t.Errorf("Available of a wrongly signed index = %v", err)
+	}
+}

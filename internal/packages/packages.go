@@ -1,0 +1,561 @@
+// Package packages installs, updates and removes packages from the signed
+// package repository (internal/pkgrepo) configured in the Installation
+// category. An installed package is a directory under the gateway's
+// package directory holding its manifest and its plugin executable; the
+// plugin is registered in the plugin registry at once and at every start,
+// so services use it like a built-in one. Installs and updates run in the
+// background as tasks (GET /edge/task) and write a log of their repository
+// interaction, which the gateway serves.
+package packages
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/pkgrepo"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/plugin/external"
+)
+
+// Items of the Installation category this package reads.
+const (
+	ItemRepositoryURL     = "repositoryURL"
+	ItemRepositoryVersion = "repositoryVersion"
+	ItemTrustedKeys       = "trustedKeys"
+	ItemMaxUpdate         = "maxUpdate"
+)
+
+// Task names and audit codes.
+const (
+	TaskInstall = "package install"
+	TaskUpdate  = "package update"
+
+	auditInstalled = "PKGIN"
+	auditUpdated   = "PKGUP"
+	auditRemoved   = "PKGRM"
+	auditUpdateEnd = "UPEXC"
+)
+
+// Limits of what a package may be.
+const (
+	maxUnpacked = 512 << 20 // bytes a package's archive may unpack to
+	executable  = "plugin"  // the plugin executable inside a package
+	manifest    = "manifest.json"
+)
+
+// indexWait bounds the fetch of a repository's index and signature.
+const indexWait = 20 * time.Second
+
+// namePattern is what a package name may be: it names a directory.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+
+// Store is the storage the manager needs: tasks, services and audit.
+type Store interface {
+	InsertTask(ctx context.Context, t db.Task) error
+	FinishTask(ctx context.Context, id, state string, end time.Time, exitCode *int, reason string) (bool, error)
+	ListTasks(ctx context.Context, f db.TaskFilter) ([]db.Task, error)
+	ListServices(ctx context.Context, typ string) ([]db.Service, error)
+}
+
+// Auditor writes audit entries.
+type Auditor interface {
+	Record(ctx context.Context, source, severity string, details any) error
+}
+
+// Restarter restarts a service so it runs a plugin's new version.
+type Restarter interface {
+	Restart(ctx context.Context, service string) error
+}
+
+// Filters holds the filter plugins the pipelines run; *filter.Manager
+// implements it.
+type Filters interface {
+	Lookup(name string) (plugin.FilterDefinition, bool)
+	AddPlugin(d plugin.FilterDefinition, replace bool) error
+	RemovePlugin(name string) bool
+	UsedBy(ctx context.Context, pluginName string) ([]string, error)
+	Pipeline(ctx context.Context, service string) ([]string, error)
+}
+
+// Options are the manager's dependencies.
+type Options struct {
+	Dir     string // the package directory
+	Config  *configmgr.Manager
+	Store   Store
+	Audit   Auditor
+	Plugins *plugin.Registry
+	// Filters is where filter plugins run (the filter pipelines); an
+	// installed filter plugin is added there too. nil: filter packages are
+	// registered in Plugins only.
+	Filters Filters
+	// Restart restarts the services of an updated plugin; nil: none.
+	Restart Restarter
+	Client  *http.Client
+	Clock   clock.Clock
+	Logger  *slog.Logger
+}
+
+// Manager is the package manager.
+type Manager struct {
+	o   Options
+	log *slog.Logger
+	mu  sync.Mutex
+	// busy are the packages being installed, and "" while an update runs.
+	busy map[string]bool
+	wg   sync.WaitGroup
+}
+
+// New returns a manager over o.
+func New(o Options) *Manager {
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 5 * time.Minute}
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{o: o, log: log, busy: map[string]bool{}}
+}
+
+// Wait waits for the background work to end (tests, shutdown).
+func (m *Manager) Wait() { m.wg.Wait() }
+
+// Stop waits for installs and updates in progress to end, at most until
+// ctx ends (the gateway's stop budget); what is cut short is logged, and
+// its staging directory is cleared at the next start.
+func (m *Manager) Stop(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		m.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		m.log.Warn("package installs or updates still running at stop")
+	}
+}
+
+// Installed is an installed package.
+type Installed struct {
+	pkgrepo.Package
+	Dir string
+}
+
+// List returns the installed packages, by name.
+func (m *Manager) List() ([]Installed, error) {
+	entries, err := os.ReadDir(m.o.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Installed
+	for _, e := range entries {
+		if !e.IsDir() || !namePattern.MatchString(e.Name()) {
+			continue
+		}
+		dir := filepath.Join(m.o.Dir, e.Name())
+		b, err := os.ReadFile(filepath.Join(dir, manifest)) //nolint:gosec // dir is an entry of the package directory matching namePattern
+		if err != nil {
+			continue // not a package (the log directory) or half removed
+		}
+		var p pkgrepo.Package
+		if err := json.Unmarshal(b, &p); err != nil || p.Name != e.Name() {
+			m.log.Warn("package directory with a damaged manifest ignored", "dir", dir)
+			continue
+		}
+		out = append(out, Installed{Package: p, Dir: dir})
+	}
+	return out, nil
+}
+
+// Load registers the plugins of every installed package; a package whose
+// plugin does not start is logged and skipped.
+func (m *Manager) Load(ctx context.Context) {
+	// Staging directories of installs a stop interrupted are garbage.
+	if stale, err := filepath.Glob(filepath.Join(m.o.Dir, ".staging-*")); err == nil {
+		for _, dir := range stale {
+			if err := os.RemoveAll(dir); err != nil {
+				m.log.Warn("staging directory not removed", "dir", dir, "error", err)
+			}
+		}
+	}
+	pkgs, err := m.List()
+	if err != nil {
+		m.log.Error("installed packages not read", "dir", m.o.Dir, "error", err)
+		return
+	}
+	for _, p := range pkgs {
+		if err := m.register(ctx, p.Dir, false); err != nil {
+			m.log.Error("installed package not loaded", "package", p.Name, "error", err)
+		}
+	}
+}
+
+// register describes the plugin in dir and adds it to the registry
+// (replacing the one of its name when replace).
+func (m *Manager) register(ctx context.Context, dir string, replace bool) error {
+	def, err := external.Load(ctx, filepath.Join(dir, executable), m.log.With("package", filepath.Base(dir)))
+	if err != nil {
+		return err
+	}
+	if fd, ok := external.FilterDefinition(def); ok && m.o.Filters != nil {
+		if err := m.o.Filters.AddPlugin(fd, replace); err != nil {
+			return err
+		}
+	}
+	if replace {
+		return m.o.Plugins.Replace(def)
+	}
+	return m.o.Plugins.Add(def)
+}
+
+// SetRepository configures the repository at rawURL, following version
+// ("latest" or "" for the newest, else a release to pin).
+func (m *Manager) SetRepository(ctx context.Context, rawURL, version string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return fault.New(fault.Invalid, "url %q is not an http or https URL of a repository", rawURL)
+	}
+	if version == "" {
+		version = "latest"
+	}
+	if strings.TrimSpace(version) != version || len(version) > 64 {
+		return fault.New(fault.Invalid, "version %q is not latest or a release", version)
+	}
+	if _, err := m.o.Config.SetValue(ctx, CategoryInstallation, ItemRepositoryURL, u.String()); err != nil {
+		return err
+	}
+	_, err = m.o.Config.SetValue(ctx, CategoryInstallation, ItemRepositoryVersion, version)
+	return err
+}
+
+// CategoryInstallation is the category of the repository's settings.
+const CategoryInstallation = configmgr.CategoryInstallation
+
+// repo returns the configured repository and version, or an Invalid fault
+// saying how to configure one.
+func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
+	cat, err := m.o.Config.Category(ctx, CategoryInstallation)
+	if err != nil {
+		return pkgrepo.Repo{}, "", err
+	}
+	raw := cat.Items[ItemRepositoryURL].Value
+	if raw == "" {
+		return pkgrepo.Repo{}, "", fault.New(fault.Invalid,
+			"no package repository is configured: POST /edge/repository {\"url\": \"https://…\"} first")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "the configured repository URL %q is not valid", raw)
+	}
+	var keys []ed25519.PublicKey
+	for _, k := range strings.FieldsFunc(cat.Items[ItemTrustedKeys].Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		key, err := pkgrepo.ParseKey(k)
+		if err != nil {
+			return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "Installation.%s: %v", ItemTrustedKeys, err)
+		}
+		keys = append(keys, key)
+	}
+	if len(keys) == 0 {
+		return pkgrepo.Repo{}, "", fault.New(fault.Invalid,
+			"no trusted repository key is configured: set Installation.%s to the repository's public key", ItemTrustedKeys)
+	}
+	return pkgrepo.Repo{URL: u, Keys: keys, Client: m.o.Client}, cat.Items[ItemRepositoryVersion].Value, nil
+}
+
+// index fetches the verified index, logging to lg; errors are faults.
+func (m *Manager) index(ctx context.Context, repo pkgrepo.Repo, lg *interactionLog) (*pkgrepo.Index, error) {
+	lg.printf("GET %s", repo.URL.JoinPath(pkgrepo.IndexFile))
+	// The index is fetched while an API call waits for it: a repository
+	// that does not answer must not hold the call for the download timeout.
+	ictx, cancel := context.WithTimeout(ctx, indexWait)
+	defer cancel()
+	ix, err := repo.Index(ictx)
+	if err != nil {
+		lg.printf("refused: %v", err)
+		if errors.Is(err, pkgrepo.ErrUnsigned) || errors.Is(err, pkgrepo.ErrBadSignature) {
+			return nil, fault.Wrap(fault.BadGateway, err, "package repository refused: %v", err)
+		}
+		return nil, fault.Wrap(fault.BadGateway, err, "package repository unreachable: %v", err)
+	}
+	lg.printf("index verified: %d package versions", len(ix.Packages))
+	return ix, nil
+}
+
+// Available returns the packages of type typ in the repository not yet
+// installed, and the name of the log of the interaction.
+func (m *Manager) Available(ctx context.Context, typ string) ([]string, string, error) {
+	repo, version, err := m.repo(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	lg := m.newLog("available")
+	defer lg.close()
+	ix, err := m.index(ctx, repo, lg)
+	if err != nil {
+		return nil, lg.name, err
+	}
+	installed, err := m.List()
+	if err != nil {
+		return nil, lg.name, err
+	}
+	var names []string
+	for _, p := range ix.Packages {
+		if p.Type != typ || slices.Contains(names, p.Name) || slices.ContainsFunc(installed, func(i Installed) bool { return i.Name == p.Name }) {
+			continue
+		}
+		if latest, ok := ix.Latest(p.Name, version); ok {
+			if _, ok := latest.Artifact(runtime.GOOS, runtime.GOARCH); ok {
+				names = append(names, p.Name)
+			}
+		}
+	}
+	slices.Sort(names)
+	lg.printf("available %s packages: %s", typ, strings.Join(names, ", "))
+	return names, lg.name, nil
+}
+
+// Started is a background install or update that started.
+type Started struct {
+	TaskID string
+	Log    string // the name of its log
+}
+
+// Install starts installing package name of type typ in the background,
+// at version (or, when "", the version the repository setting follows).
+// It checks what it can at once: a repository configured (400), the
+// package there (404), not installed (409), not being installed (429).
+func (m *Manager) Install(ctx context.Context, typ, name, version string) (Started, error) {
+	if !namePattern.MatchString(name) {
+		return Started{}, fault.New(fault.Invalid, "%q is not a package name", name)
+	}
+	repo, following, err := m.repo(ctx)
+	if err != nil {
+		return Started{}, err
+	}
+	if version == "" {
+		version = following
+	}
+	if _, err := os.Stat(filepath.Join(m.o.Dir, name, manifest)); err == nil {
+		return Started{}, fault.New(fault.Conflict, "package %q is installed", name)
+	}
+	if _, ok := m.o.Plugins.Lookup(name); ok {
+		return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
+	}
+	if m.o.Filters != nil {
+		if _, ok := m.o.Filters.Lookup(name); ok {
+			return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
+		}
+	}
+	lg := m.newLog("install-" + name)
+	ix, err := m.index(ctx, repo, lg)
+	if err != nil {
+		lg.close()
+		if errors.Is(err, pkgrepo.ErrUnsigned) || errors.Is(err, pkgrepo.ErrBadSignature) {
+			m.record(ctx, auditInstalled, "FAILURE", map[string]any{"name": name, "error": err.Error()})
+		}
+		return Started{}, err
+	}
+	p, ok := ix.Latest(name, version)
+	if !ok || p.Type != typ {
+		lg.printf("no %s package %q (version %s) in the repository", typ, name, version)
+		lg.close()
+		return Started{}, fault.New(fault.NotFound, "the repository has no %s package %q (version %s)", typ, name, version)
+	}
+	m.mu.Lock()
+	if m.busy[name] {
+		m.mu.Unlock()
+		lg.close()
+		return Started{}, fault.New(fault.TooMany, "package %q is being installed", name)
+	}
+	m.busy[name] = true
+	m.mu.Unlock()
+	id, err := m.startTask(ctx, TaskInstall)
+	if err != nil {
+		m.release(name)
+		lg.close()
+		return Started{}, err
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer m.release(name)
+		defer lg.close()
+		bg := context.WithoutCancel(ctx)
+		err := m.installVersion(bg, repo, p, lg, false)
+		if err == nil {
+			m.record(bg, auditInstalled, "INFORMATION", map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})
+		} else {
+			m.record(bg, auditInstalled, "FAILURE", map[string]any{"name": p.Name, "version": p.Version, "error": err.Error()})
+		}
+		m.finishTask(bg, id, err)
+	}()
+	return Started{TaskID: id, Log: lg.name}, nil
+}
+
+func (m *Manager) release(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.busy, name)
+}
+
+// installVersion downloads, verifies, unpacks and registers p; nothing of
+// it stays on failure. replace swaps an installed version for p.
+func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgrepo.Package, lg *interactionLog, replace bool) error {
+	a, ok := p.Artifact(runtime.GOOS, runtime.GOARCH)
+	if !ok {
+		return lg.fail(fmt.Errorf("package %s %s has no artifact for %s/%s", p.Name, p.Version, runtime.GOOS, runtime.GOARCH))
+	}
+	lg.printf("GET %s (%d bytes, sha256 %s)", repo.URL.JoinPath(a.Path), a.Size, a.SHA256)
+	data, err := repo.Download(ctx, a)
+	if err != nil {
+		return lg.fail(err)
+	}
+	lg.printf("artifact verified")
+	if err := os.MkdirAll(m.o.Dir, 0o750); err != nil {
+		return lg.fail(err)
+	}
+	staging, err := os.MkdirTemp(m.o.Dir, ".staging-")
+	if err != nil {
+		return lg.fail(err)
+	}
+	defer func() { _ = os.RemoveAll(staging) }()
+	unpacked := filepath.Join(staging, "pkg")
+	if err := pkgrepo.Unpack(data, unpacked, maxUnpacked); err != nil {
+		return lg.fail(err)
+	}
+	// The index's manifest is the verified one; it replaces the archive's.
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return lg.fail(err)
+	}
+	if err := os.WriteFile(filepath.Join(unpacked, manifest), b, 0o600); err != nil {
+		return lg.fail(err)
+	}
+	def, err := external.Load(ctx, filepath.Join(unpacked, executable), m.log)
+	if err != nil {
+		return lg.fail(fmt.Errorf("the package's plugin does not start: %w", err))
+	}
+	if def.Name != p.Name {
+		return lg.fail(fmt.Errorf("the package %q holds plugin %q", p.Name, def.Name))
+	}
+	final := filepath.Join(m.o.Dir, p.Name)
+	old := filepath.Join(staging, "old")
+	if replace {
+		if err := os.Rename(final, old); err != nil {
+			return lg.fail(err)
+		}
+	}
+	if err := os.Rename(unpacked, final); err != nil {
+		if replace {
+			_ = os.Rename(old, final)
+		}
+		return lg.fail(err)
+	}
+	if err := m.register(ctx, final, replace); err != nil {
+		_ = os.RemoveAll(final)
+		if replace {
+			_ = os.Rename(old, final)
+		}
+		return lg.fail(err)
+	}
+	lg.printf("installed %s %s", p.Name, p.Version)
+	return nil
+}
+
+// Remove removes the installed package name; a plugin a service uses is
+// refused (409).
+func (m *Manager) Remove(ctx context.Context, name string) error {
+	if !namePattern.MatchString(name) {
+		return fault.New(fault.NotFound, "package %q is not installed", name)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.busy[name] || m.busy[""] {
+		return fault.New(fault.TooMany, "package %q is being installed or updated", name)
+	}
+	dir := filepath.Join(m.o.Dir, name)
+	b, err := os.ReadFile(filepath.Join(dir, manifest)) //nolint:gosec // name matched namePattern: no separator, no ".."
+	if err != nil {
+		return fault.New(fault.NotFound, "package %q is not installed", name)
+	}
+	var p pkgrepo.Package
+	_ = json.Unmarshal(b, &p)
+	svcs, err := m.o.Store.ListServices(ctx, "")
+	if err != nil {
+		return err
+	}
+	for _, s := range svcs {
+		if s.Plugin == name {
+			return fault.New(fault.Conflict, "service %q uses plugin %q: delete it first", s.Name, name)
+		}
+	}
+	if m.o.Filters != nil {
+		users, err := m.o.Filters.UsedBy(ctx, name)
+		if err != nil {
+			return err
+		}
+		if len(users) > 0 {
+			return fault.New(fault.Conflict, "filter %q uses plugin %q: delete it first", users[0], name)
+		}
+		m.o.Filters.RemovePlugin(name)
+	}
+	m.o.Plugins.Remove(name)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	m.record(ctx, auditRemoved, "INFORMATION", map[string]any{"name": name, "version": p.Version})
+	return nil
+}
+
+func (m *Manager) record(ctx context.Context, source, severity string, details any) {
+	if err := m.o.Audit.Record(ctx, source, severity, details); err != nil {
+		m.log.Error("audit entry not written", "source", source, "error", err)
+	}
+}
+
+// startTask records a running task.
+func (m *Manager) startTask(ctx context.Context, name string) (string, error) {
+	id := uuid.NewString()
+	err := m.o.Store.InsertTask(ctx, db.Task{ID: id, Name: name, ProcessName: name, State: db.TaskRunning,
+		StartTime: m.o.Clock.Now().UTC(), PID: os.Getpid()})
+	if err != nil {
+		return "", fmt.Errorf("packages: record the task: %w", err)
+	}
+	return id, nil
+}
+
+// finishTask records a task's end: Complete with exit code 0, or 1 and
+// the reason.
+func (m *Manager) finishTask(ctx context.Context, id string, err error) {
+	code, reason := 0, ""
+	if err != nil {
+		code, reason = 1, err.Error()
+	}
+	if _, ferr := m.o.Store.FinishTask(ctx, id, db.TaskComplete, m.o.Clock.Now().UTC(), &code, reason); ferr != nil {
+		m.log.Error("task end not recorded", "task", id, "error", ferr)
+	}
+}

@@ -1,0 +1,136 @@
+// Package pkgrepo reads and writes package repositories: static files
+// served over HTTP(S) holding an index of packages (index.json), a
+// detached ed25519 signature over the index's exact bytes
+// (index.json.sig, base64) and one gzip'd tar artifact per package,
+// version, OS and architecture, listed in the index with its size and
+// SHA-256. The gateway trusts an index only under a signature of one of
+// its trusted keys and an artifact only when its size and digest match the
+// trusted index; unpacking refuses anything that could write outside the
+// target directory.
+package pkgrepo
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// File names of a repository.
+const (
+	IndexFile     = "index.json"
+	SignatureFile = "index.json.sig"
+)
+
+// Package types and kinds.
+const (
+	TypeService = "service"
+	TypePlugin  = "plugin"
+)
+
+// Errors of verification.
+var (
+	ErrUnsigned     = errors.New("the repository index is not signed")
+	ErrBadSignature = errors.New("the repository index is not signed by a trusted key")
+	ErrTampered     = errors.New("the artifact does not match the repository index")
+	ErrUnsafe       = errors.New("the archive holds an unsafe entry")
+	ErrTooLarge     = errors.New("the archive is larger than allowed")
+)
+
+// Index is a repository's list of packages.
+type Index struct {
+	Packages []Package `json:"packages"`
+}
+
+// Package is one version of a package: its manifest and its artifacts.
+type Package struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Type        string `json:"type"`           // TypeService or TypePlugin
+	Kind        string `json:"kind,omitempty"` // south, north or filter
+	Description string `json:"description"`
+	// Config are configuration defaults by item name.
+	Config    map[string]string `json:"config,omitempty"`
+	Artifacts []Artifact        `json:"artifacts"`
+}
+
+// Artifact is the archive of a package for one OS and architecture.
+type Artifact struct {
+	OS     string `json:"os"`
+	Arch   string `json:"arch"`
+	Path   string `json:"path"` // relative to the repository's URL
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"` // hex
+}
+
+// Artifact returns p's artifact for goos/goarch.
+func (p Package) Artifact(goos, goarch string) (Artifact, bool) {
+	for _, a := range p.Artifacts {
+		if a.OS == goos && a.Arch == goarch {
+			return a, true
+		}
+	}
+	return Artifact{}, false
+}
+
+// ParseKey parses a trusted public key: base64 of the 32 key bytes.
+func ParseKey(s string) (ed25519.PublicKey, error) {
+	b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("%q is not a base64 ed25519 public key", s)
+	}
+	return ed25519.PublicKey(b), nil
+}
+
+// Sign returns the detached signature file's content for index.
+func Sign(key ed25519.PrivateKey, index []byte) []byte {
+	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, index)) + "\n")
+}
+
+// Verify parses index once sig, the content of the signature file, is a
+// signature of it by one of keys.
+func Verify(index, sig []byte, keys []ed25519.PublicKey) (*Index, error) {
+	if len(bytes.TrimSpace(sig)) == 0 {
+		return nil, ErrUnsigned
+	}
+	raw, err := base64.StdEncoding.DecodeString(string(bytes.TrimSpace(sig)))
+	if err != nil || len(raw) != ed25519.SignatureSize {
+		return nil, ErrBadSignature
+	}
+	trusted := false
+	for _, k := range keys {
+		if ed25519.Verify(k, index, raw) {
+			trusted = true
+			break
+		}
+	}
+	if !trusted {
+		return nil, ErrBadSignature
+	}
+	var ix Index
+	dec := json.NewDecoder(bytes.NewReader(index))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&ix); err != nil {
+		return nil, fmt.Errorf("the repository index is not valid: %w", err)
+	}
+	for _, p := range ix.Packages {
+		if p.Name == "" || p.Version == "" || (p.Type != TypeService && p.Type != TypePlugin) {
+			return nil, fmt.Errorf("the repository index lists a package without name, version or type (%q)", p.Name)
+		}
+	}
+	return &ix, nil
+}
+
+// Check tells whether data is the artifact a describes.
+func Check(a Artifact, data []byte) error {
+	sum := sha256.Sum256(data)
+	if int64(len(data)) != a.Size || hex.EncodeToString(sum[:]) != strings.ToLower(a.SHA256) {
+		return fmt.Errorf("%s: %w", a.Path, ErrTampered)
+	}
+	return nil
+}

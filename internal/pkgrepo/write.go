@@ -1,0 +1,153 @@
+package pkgrepo
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// File is a file of an artifact.
+type File struct {
+	Name string
+	Data []byte
+	Exec bool
+}
+
+// Pack returns a gzip'd tar archive of files.
+func Pack(files []File) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for _, f := range files {
+		mode := int64(0o644)
+		if f.Exec {
+			mode = 0o755
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: f.Name, Mode: mode, Size: int64(len(f.Data)), Typeflag: tar.TypeReg}); err != nil {
+			return nil, err
+		}
+		if _, err := tw.Write(f.Data); err != nil {
+			return nil, err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Publish adds version p of a package to the repository in dir, with one
+// archive per OS/arch in archives (keyed "os/arch"), and signs the index
+// anew with key. A version already there is replaced. dir is the
+// publisher's own directory, so its index is read without verification.
+func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte) error {
+	var ix Index
+	switch b, err := os.ReadFile(filepath.Join(dir, IndexFile)); { //nolint:gosec // the publisher's own repository
+	case err == nil:
+		if err := json.Unmarshal(b, &ix); err != nil {
+			return fmt.Errorf("%s: %w", IndexFile, err)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return err
+	}
+	p.Artifacts = nil
+	for _, osArch := range slices.Sorted(maps.Keys(archives)) {
+		goos, goarch, ok := strings.Cut(osArch, "/")
+		if !ok {
+			return fmt.Errorf("archive key %q is not os/arch", osArch)
+		}
+		data := archives[osArch]
+		rel := path.Join("packages", p.Name, p.Version, fmt.Sprintf("%s-%s-%s-%s.tar.gz", p.Name, p.Version, goos, goarch))
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), 0o755); err != nil { //nolint:gosec // public, served as it is
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil { //nolint:gosec // a repository is public, served as it is
+			return err
+		}
+		sum := sha256.Sum256(data)
+		p.Artifacts = append(p.Artifacts, Artifact{OS: goos, Arch: goarch, Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	}
+	ix.Packages = slices.DeleteFunc(ix.Packages, func(q Package) bool { return q.Name == p.Name && q.Version == p.Version })
+	ix.Packages = append(ix.Packages, p)
+	sort.SliceStable(ix.Packages, func(i, j int) bool {
+		a, b := ix.Packages[i], ix.Packages[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return CompareVersions(a.Version, b.Version) < 0
+	})
+	index, err := json.MarshalIndent(ix, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, IndexFile), index, 0o644); err != nil { //nolint:gosec // public, served as it is
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, SignatureFile), Sign(key, index), 0o644) //nolint:gosec // public, served as it is
+}
+
+// CompareVersions compares dotted versions numerically part by part
+// ("1.10.0" > "1.9.2"); non-numeric parts compare as strings.
+func CompareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y string
+		if i < len(pa) {
+			x = pa[i]
+		}
+		if i < len(pb) {
+			y = pb[i]
+		}
+		var nx, ny int
+		_, ex := fmt.Sscanf(x, "%d", &nx)
+		_, ey := fmt.Sscanf(y, "%d", &ny)
+		switch {
+		case ex == nil && ey == nil && nx != ny:
+			if nx < ny {
+				return -1
+			}
+			return 1
+		case (ex != nil || ey != nil) && x != y:
+			return strings.Compare(x, y)
+		}
+	}
+	return 0
+}
+
+// Latest returns the newest version of package name in ix, or the version
+// pinned when pinned is not "" or "latest".
+func (ix *Index) Latest(name, pinned string) (Package, bool) {
+	var best Package
+	found := false
+	for _, p := range ix.Packages {
+		if p.Name != name {
+			continue
+		}
+		if pinned != "" && pinned != "latest" {
+			if p.Version == pinned {
+				return p, true
+			}
+			continue
+		}
+		if !found || CompareVersions(p.Version, best.Version) > 0 {
+			best, found = p, true
+		}
+	}
+	return best, found
+}

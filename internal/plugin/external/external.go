@@ -1,0 +1,149 @@
+// Package external runs plugins in their own processes, over the contract
+// in proto/edged/plugin/v1 (HashiCorp go-plugin, gRPC): Load describes a
+// plugin executable and returns a plugin.Definition whose instances each
+// start the executable, so the service runtime treats an external plugin
+// exactly like a built-in one: its items become the service's category,
+// Reconfigure, persisted state, asset tracking and statistics go through
+// the same code. The process of a south instance lives from Open to the
+// end of Run; a crash ends Run with an error, and the runtime restarts the
+// instance, a new process, with the service's backoff.
+package external
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
+)
+
+// stopWait bounds the calls made to a plugin while its instance ends
+// (State), so a hung plugin cannot hold a service's stop.
+const stopWait = 5 * time.Second
+
+// Load starts the plugin executable path once to describe it and returns
+// its definition. log receives what plugin processes write to stderr.
+func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition, error) {
+	p, err := edgeplugin.Launch(ctx, path, logWriter(log, path))
+	if err != nil {
+		return plugin.Definition{}, err
+	}
+	defer p.Kill()
+	info := p.Info
+	def := plugin.Definition{Name: info.Name, Version: info.Version, Kind: info.Kind, Description: info.Description,
+		Items: items(info.Items), Persists: info.Persists, External: true}
+	l := &launcher{path: path, name: info.Name, log: log}
+	switch info.Kind {
+	case edgeplugin.KindSouth:
+		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
+			s := &south{launcher: l, env: env, cfg: cfg}
+			if info.Persists {
+				return &persistingSouth{s}, nil
+			}
+			return s, nil
+		}
+	case edgeplugin.KindNorth:
+		def.NewNorth = func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) {
+			return newNorth(context.Background(), l, env.Env, cfg)
+		}
+	case edgeplugin.KindFilter:
+		def.NewFilter = func(env plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+			f, err := newFilter(context.Background(), l, env, cfg)
+			if err != nil {
+				return nil, err
+			}
+			if info.Persists {
+				return &persistingFilter{f}, nil
+			}
+			return f, nil
+		}
+	}
+	return def, nil
+}
+
+// items converts the plugin's items to configuration items.
+func items(in map[string]edgeplugin.Item) map[string]configmgr.Item {
+	out := make(map[string]configmgr.Item, len(in))
+	for n, it := range in {
+		out[n] = configmgr.Item{Description: it.Description, Type: it.Type, Default: it.Default,
+			DisplayName: it.DisplayName, Order: it.Order, Options: it.Options, Minimum: it.Minimum,
+			Maximum: it.Maximum, Length: it.Length, Readonly: it.Readonly, Mandatory: it.Mandatory,
+			Validity: it.Validity, Value: it.Default}
+	}
+	return out
+}
+
+// launcher starts processes of one plugin executable.
+type launcher struct {
+	path string
+	name string
+	log  *slog.Logger
+}
+
+// start launches a process and starts the plugin in it for service with
+// cfg and state; the process is killed again on failure.
+func (l *launcher) start(ctx context.Context, service string, cfg plugin.Config, state []byte) (*edgeplugin.Process, error) {
+	p, err := edgeplugin.Launch(ctx, l.path, logWriter(l.log.With("service", service), l.path))
+	if err != nil {
+		return nil, err
+	}
+	if p.Info.Name != l.name {
+		p.Kill()
+		return nil, fmt.Errorf("the executable of plugin %q now says it is %q", l.name, p.Info.Name)
+	}
+	if err := p.Start(ctx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
+		p.Kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+// reconfigureError maps the SDK's restart request to the runtime's.
+func reconfigureError(err error) error {
+	if errors.Is(err, edgeplugin.ErrRestart) {
+		return plugin.ErrRestart
+	}
+	return err
+}
+
+func toSDK(rs []plugin.Reading) []edgeplugin.Reading {
+	out := make([]edgeplugin.Reading, len(rs))
+	for i, r := range rs {
+		out[i] = edgeplugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp, Values: r.Values}
+	}
+	return out
+}
+
+func fromSDK(rs []edgeplugin.Reading) []plugin.Reading {
+	out := make([]plugin.Reading, len(rs))
+	for i, r := range rs {
+		out[i] = plugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Values}
+	}
+	return out
+}
+
+// logWriter returns a writer that logs each line a plugin process wrote
+// (go-plugin's logger writes whole lines) at info level.
+func logWriter(log *slog.Logger, path string) io.Writer {
+	return lineLogger{log: log, path: path}
+}
+
+type lineLogger struct {
+	log  *slog.Logger
+	path string
+}
+
+func (l lineLogger) Write(p []byte) (int, error) {
+	for line := range strings.SplitSeq(strings.TrimRight(string(p), "\n"), "\n") {
+		if line != "" {
+			l.log.Info("plugin output", "plugin", l.path, "line", line)
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,38 @@
+package external
+
+import (
+	"context"
+
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
+)
+
+// north is an instance of an external north plugin: one process from its
+// creation to Close.
+type north struct {
+	proc *edgeplugin.Process
+}
+
+func newNorth(ctx context.Context, l *launcher, env plugin.Env, cfg plugin.Config) (*north, error) {
+	p, err := l.start(ctx, env.Service, cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &north{proc: p}, nil
+}
+
+// Send hands the block to the plugin and returns how many it accepted.
+func (n *north) Send(ctx context.Context, readings []plugin.Reading) (int, error) {
+	return n.proc.Send(ctx, toSDK(readings))
+}
+
+// Reconfigure hands the plugin its new configuration.
+func (n *north) Reconfigure(cfg plugin.Config) error {
+	return reconfigureError(n.proc.Reconfigure(context.Background(), edgeplugin.Config(cfg)))
+}
+
+// Close kills the process.
+func (n *north) Close() error {
+	n.proc.Kill()
+	return nil
+}

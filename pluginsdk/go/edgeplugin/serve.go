@@ -1,0 +1,282 @@
+package edgeplugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	hplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/edged/edged/pluginsdk/go/pluginpb"
+)
+
+// Handshake is the go-plugin handshake between the gateway and its
+// plugins: a plugin started by anything else (by hand, say) says so and
+// exits instead of waiting for a connection.
+var Handshake = hplugin.HandshakeConfig{
+	ProtocolVersion:  1,
+	MagicCookieKey:   "EDGED_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "4c0e1d6c9a3b4f5e8d7a2b1c0f9e8d7c",
+}
+
+// pluginName is the one go-plugin plugin a plugin process serves.
+const pluginName = "edged"
+
+// Plugin is what a plugin executable serves: its Info and the
+// implementation of its kind (exactly one of South, North, Filter).
+type Plugin struct {
+	Info   Info
+	South  South
+	North  North
+	Filter Filter
+}
+
+// check tells whether p is servable.
+func (p *Plugin) check() error {
+	impls := 0
+	for _, set := range []bool{p.South != nil, p.North != nil, p.Filter != nil} {
+		if set {
+			impls++
+		}
+	}
+	want := map[string]bool{KindSouth: p.South != nil, KindNorth: p.North != nil, KindFilter: p.Filter != nil}
+	switch {
+	case p.Info.Name == "" || p.Info.Version == "":
+		return errors.New("the plugin's Info lacks a name or version")
+	case impls != 1 || !want[p.Info.Kind]:
+		return fmt.Errorf("Info.Kind is %q: set exactly the implementation of that kind", p.Info.Kind)
+	}
+	return nil
+}
+
+// Serve serves p to the gateway that started this process and returns
+// when the gateway is done with it. It exits the process when p is not
+// servable or when the process was not started by a gateway.
+func Serve(p Plugin) {
+	if err := p.check(); err != nil {
+		panic("edgeplugin: " + err.Error())
+	}
+	hplugin.Serve(&hplugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         hplugin.PluginSet{pluginName: &grpcPlugin{impl: &p}},
+		GRPCServer:      hplugin.DefaultGRPCServer,
+	})
+}
+
+// grpcPlugin binds the contract to go-plugin on both ends: the plugin's
+// (GRPCServer, with impl set) and the gateway's (GRPCClient).
+type grpcPlugin struct {
+	hplugin.NetRPCUnsupportedPlugin
+	impl *Plugin
+}
+
+func (g *grpcPlugin) GRPCServer(_ *hplugin.GRPCBroker, s *grpc.Server) error {
+	p := g.impl
+	pluginpb.RegisterPluginServer(s, &describeServer{info: p.Info})
+	c := &common{persist: p}
+	switch {
+	case p.South != nil:
+		c.start, c.reconfigure = p.South.Start, p.South.Reconfigure
+		pluginpb.RegisterSouthServer(s, &southServer{common: c, impl: p.South})
+	case p.North != nil:
+		c.start, c.reconfigure = p.North.Start, p.North.Reconfigure
+		pluginpb.RegisterNorthServer(s, &northServer{common: c, impl: p.North})
+	case p.Filter != nil:
+		c.start, c.reconfigure = p.Filter.Start, p.Filter.Reconfigure
+		pluginpb.RegisterFilterServer(s, &filterServer{common: c, impl: p.Filter})
+	}
+	return nil
+}
+
+func (g *grpcPlugin) GRPCClient(_ context.Context, _ *hplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return newClient(conn), nil
+}
+
+type describeServer struct {
+	pluginpb.UnimplementedPluginServer
+	info Info
+}
+
+func (d *describeServer) Describe(context.Context, *pluginpb.DescribeRequest) (*pluginpb.Description, error) {
+	return infoToPB(d.info), nil
+}
+
+// common are the calls every kind has.
+type common struct {
+	persist     *Plugin
+	start       func(context.Context, Start) error
+	reconfigure func(Config) error
+}
+
+func (c *common) Start(ctx context.Context, req *pluginpb.StartRequest) (*pluginpb.StartReply, error) {
+	s := Start{Service: req.GetService(), Config: Config(req.GetConfig())}
+	if len(req.GetState()) > 0 {
+		s.State = req.GetState()
+	}
+	if err := c.start(ctx, s); err != nil {
+		return nil, status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return &pluginpb.StartReply{}, nil
+}
+
+func (c *common) Reconfigure(_ context.Context, req *pluginpb.ReconfigureRequest) (*pluginpb.ReconfigureReply, error) {
+	switch err := c.reconfigure(Config(req.GetConfig())); {
+	case errors.Is(err, ErrRestart):
+		return &pluginpb.ReconfigureReply{Restart: true}, nil
+	case err != nil:
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	return &pluginpb.ReconfigureReply{}, nil
+}
+
+func (c *common) State(context.Context, *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
+	var impl any = c.persist.South
+	switch {
+	case c.persist.North != nil:
+		impl = c.persist.North
+	case c.persist.Filter != nil:
+		impl = c.persist.Filter
+	}
+	p, ok := impl.(Persister)
+	if !ok {
+		return &pluginpb.StateReply{}, nil
+	}
+	st, err := p.State()
+	if err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	return &pluginpb.StateReply{State: st}, nil
+}
+
+type southServer struct {
+	pluginpb.UnimplementedSouthServer
+	*common
+	impl South
+}
+
+func (s *southServer) Start(ctx context.Context, req *pluginpb.StartRequest) (*pluginpb.StartReply, error) {
+	return s.common.Start(ctx, req)
+}
+
+func (s *southServer) Reconfigure(ctx context.Context, req *pluginpb.ReconfigureRequest) (*pluginpb.ReconfigureReply, error) {
+	return s.common.Reconfigure(ctx, req)
+}
+
+func (s *southServer) State(ctx context.Context, req *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
+	return s.common.State(ctx, req)
+}
+
+func (s *southServer) Run(_ *pluginpb.RunRequest, stream grpc.ServerStreamingServer[pluginpb.Batch]) error {
+	var mu sync.Mutex // emit may be called from several goroutines
+	emit := func(rs []Reading) error {
+		if len(rs) == 0 {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return stream.Send(&pluginpb.Batch{Readings: toPB(rs)})
+	}
+	err := s.impl.Run(stream.Context(), emit)
+	if err != nil && stream.Context().Err() == nil {
+		return status.Error(codes.Aborted, err.Error())
+	}
+	return nil
+}
+
+func (s *southServer) Write(ctx context.Context, req *pluginpb.WriteRequest) (*pluginpb.WriteReply, error) {
+	w, ok := s.impl.(Writer)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, "the plugin cannot write to its device")
+	}
+	if err := w.Write(ctx, req.GetValues()); err != nil {
+		return nil, status.Error(codes.FailedPrecondition, err.Error())
+	}
+	return &pluginpb.WriteReply{}, nil
+}
+
+type northServer struct {
+	pluginpb.UnimplementedNorthServer
+	*common
+	impl North
+}
+
+func (s *northServer) Start(ctx context.Context, req *pluginpb.StartRequest) (*pluginpb.StartReply, error) {
+	return s.common.Start(ctx, req)
+}
+
+func (s *northServer) Reconfigure(ctx context.Context, req *pluginpb.ReconfigureRequest) (*pluginpb.ReconfigureReply, error) {
+	return s.common.Reconfigure(ctx, req)
+}
+
+func (s *northServer) State(ctx context.Context, req *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
+	return s.common.State(ctx, req)
+}
+
+func (s *northServer) Send(ctx context.Context, req *pluginpb.SendRequest) (*pluginpb.SendReply, error) {
+	rs, err := fromPB(req.GetReadings())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	n, err := s.impl.Send(ctx, rs)
+	n = min(max(n, 0), len(rs))
+	reply := &pluginpb.SendReply{Accepted: int64(n)}
+	if err != nil {
+		reply.Error = err.Error()
+	} else if n < len(rs) {
+		reply.Error = fmt.Sprintf("the plugin accepted %d of %d readings", n, len(rs))
+	}
+	return reply, nil
+}
+
+type filterServer struct {
+	pluginpb.UnimplementedFilterServer
+	*common
+	impl Filter
+}
+
+func (s *filterServer) Start(ctx context.Context, req *pluginpb.StartRequest) (*pluginpb.StartReply, error) {
+	return s.common.Start(ctx, req)
+}
+
+func (s *filterServer) Reconfigure(ctx context.Context, req *pluginpb.ReconfigureRequest) (*pluginpb.ReconfigureReply, error) {
+	return s.common.Reconfigure(ctx, req)
+}
+
+func (s *filterServer) State(ctx context.Context, req *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
+	return s.common.State(ctx, req)
+}
+
+func (s *filterServer) Ingest(ctx context.Context, req *pluginpb.IngestRequest) (*pluginpb.IngestReply, error) {
+	rs, err := fromPB(req.GetReadings())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	out, err := s.impl.Ingest(ctx, rs)
+	if err != nil {
+		return nil, status.Error(codes.Aborted, err.Error())
+	}
+	return &pluginpb.IngestReply{Readings: toPB(out)}, nil
+}
+
+// TestConnect serves p inside this process over a real gRPC connection and
+// returns the gateway's end of it, described. It is for tests (package
+// plugintest); the connection closes when t ends.
+func TestConnect(t testing.TB, p Plugin) (*Client, Info, error) {
+	if err := p.check(); err != nil {
+		return nil, Info{}, err
+	}
+	client, _ := hplugin.TestPluginGRPCConn(t, false, hplugin.PluginSet{pluginName: &grpcPlugin{impl: &p}})
+	t.Cleanup(func() { _ = client.Close() })
+	raw, err := client.Dispense(pluginName)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	c := raw.(*Client)
+	info, err := c.Describe(t.Context())
+	return c, info, err
+}

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
+)
+
+// Version is the plugin's version; `make packages` packages it under it.
+var Version = "1.0.0"
+
+// Info describes the plugin.
+func Info() edgeplugin.Info {
+	return edgeplugin.Info{
+		Name: "csv_south", Version: Version, Kind: edgeplugin.KindSouth, Persists: true,
+		Description: "Reads the rows of a CSV file as readings at a configured rate",
+		Items: map[string]edgeplugin.Item{
+			"file":  {Description: "Path of the CSV file; its header row names the reading keys", Type: "string", Default: "", DisplayName: "File", Order: "1"},
+			"asset": {Description: "Asset code of the readings", Type: "string", Default: "csv", DisplayName: "Asset", Order: "2", Mandatory: "true"},
+			"rate":  {Description: "Rows read per second", Type: "integer", Default: "1", Minimum: "1", Maximum: "10000", DisplayName: "Rate", Order: "3"},
+			"loop":  {Description: "Start over at the end of the file", Type: "boolean", Default: "true", DisplayName: "Loop", Order: "4"},
+		},
+	}
+}
+
+// CSV is the plugin.
+type CSV struct {
+	mu   sync.Mutex
+	cfg  edgeplugin.Config
+	rate int
+	row  int // rows of data read so far (the position that persists)
+}
+
+type state struct {
+	Row int `json:"row"`
+}
+
+// Start takes the configuration and the persisted position.
+func (c *CSV) Start(_ context.Context, s edgeplugin.Start) error {
+	if err := c.Reconfigure(s.Config); err != nil {
+		return err
+	}
+	if _, err := os.Stat(s.Config["file"]); err != nil {
+		return fmt.Errorf("csv file: %w", err)
+	}
+	if len(s.State) > 0 {
+		var st state
+		if err := json.Unmarshal(s.State, &st); err == nil && st.Row >= 0 {
+			c.row = st.Row
+		}
+	}
+	return nil
+}
+
+// Reconfigure changes the rate and asset at once; another file restarts.
+func (c *CSV) Reconfigure(cfg edgeplugin.Config) error {
+	rate, err := cfg.Int("rate")
+	if err != nil || rate < 1 {
+		return fmt.Errorf("rate must be a positive integer, not %q", cfg["rate"])
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cfg != nil && c.cfg["file"] != cfg["file"] {
+		return edgeplugin.ErrRestart
+	}
+	c.cfg, c.rate = cfg, rate
+	return nil
+}
+
+// State is the position in the file.
+func (c *CSV) State() (json.RawMessage, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return json.Marshal(state{Row: c.row})
+}
+
+// Run reads rows at the rate until ctx ends.
+func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) error {
+	c.mu.Lock()
+	path := c.cfg["file"]
+	c.mu.Unlock()
+	f, err := os.Open(path) //nolint:gosec // the file the service is configured to read
+	if err != nil {
+		return err
+	}
+	defer func() { _ = f.Close() }()
+	r, header, err := openCSV(f)
+	if err != nil {
+		return err
+	}
+	// Skip to the persisted position.
+	for i := 0; i < c.position(); i++ {
+		if _, err := r.Read(); errors.Is(err, io.EOF) {
+			if r, header, err = rewind(f); err != nil {
+				return err
+			}
+			c.setPosition(0)
+			break
+		}
+	}
+	for {
+		c.mu.Lock()
+		interval, asset, loop := time.Second/time.Duration(c.rate), c.cfg["asset"], c.cfg["loop"] == "true"
+		c.mu.Unlock()
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			if !loop {
+				<-ctx.Done()
+				return nil
+			}
+			if c.position() == 0 { // a file without rows: look again later
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-time.After(interval):
+				}
+			}
+			if r, header, err = rewind(f); err != nil {
+				return err
+			}
+			c.setPosition(0)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("csv row %d: %w", c.position()+1, err)
+		}
+		reading, err := edgeplugin.NewReading(asset, time.Now(), values(header, rec))
+		if err != nil {
+			return err
+		}
+		if err := emit([]edgeplugin.Reading{reading}); err != nil {
+			return err
+		}
+		c.setPosition(c.position() + 1)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(interval):
+		}
+	}
+}
+
+func (c *CSV) position() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.row
+}
+
+func (c *CSV) setPosition(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.row = n
+}
+
+func openCSV(f io.Reader) (*csv.Reader, []string, error) {
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = 0 // every row as long as the header
+	header, err := r.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("csv header: %w", err)
+	}
+	return r, header, nil
+}
+
+func rewind(f *os.File) (*csv.Reader, []string, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, nil, err
+	}
+	return openCSV(f)
+}
+
+// values maps the header to the row's cells, numbers as numbers.
+func values(header, rec []string) map[string]any {
+	v := make(map[string]any, len(header))
+	for i, k := range header {
+		if n, err := strconv.ParseFloat(rec[i], 64); err == nil {
+			v[k] = n
+		} else {
+			v[k] = rec[i]
+		}
+	}
+	return v
+}

@@ -1,0 +1,93 @@
+// Package plugintest runs a plugin against a fake gateway, in the test's
+// process but over the real gRPC contract, so a plugin author tests what
+// the gateway will see.
+//
+//	h := plugintest.New(t, myplugin.New())
+//	h.Start(edgeplugin.Config{"rate": "10"}, nil)
+//	readings := h.Collect(5) // the first five readings the plugin produced
+package plugintest
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
+)
+
+// Harness is a fake gateway holding one plugin.
+type Harness struct {
+	t      testing.TB
+	Client *edgeplugin.Client
+	// Info is what the plugin described itself as.
+	Info edgeplugin.Info
+	// Defaults are the defaults of the plugin's items, the configuration
+	// the gateway starts a new service with.
+	Defaults edgeplugin.Config
+}
+
+// New serves p and describes it; a failure fails the test.
+func New(t testing.TB, p edgeplugin.Plugin) *Harness {
+	t.Helper()
+	c, info, err := edgeplugin.TestConnect(t, p)
+	if err != nil {
+		t.Fatalf("plugintest: %v", err)
+	}
+	h := &Harness{t: t, Client: c, Info: info, Defaults: edgeplugin.Config{}}
+	for name, it := range info.Items {
+		h.Defaults[name] = it.Default
+	}
+	return h
+}
+
+// Config returns the defaults with the values of changes set.
+func (h *Harness) Config(changes edgeplugin.Config) edgeplugin.Config {
+	cfg := edgeplugin.Config{}
+	for k, v := range h.Defaults {
+		cfg[k] = v
+	}
+	for k, v := range changes {
+		cfg[k] = v
+	}
+	return cfg
+}
+
+// Start starts the plugin as service "test" with cfg and state.
+func (h *Harness) Start(cfg edgeplugin.Config, state json.RawMessage) error {
+	return h.Client.Start(h.t.Context(), edgeplugin.Start{Service: "test", Config: cfg, State: state})
+}
+
+// Collect runs a south plugin until it produced at least n readings and
+// returns them all; a failure of the plugin fails the test.
+func (h *Harness) Collect(n int) []edgeplugin.Reading {
+	h.t.Helper()
+	ctx, cancel := context.WithCancel(h.t.Context())
+	defer cancel()
+	var (
+		mu  sync.Mutex
+		got []edgeplugin.Reading
+	)
+	err := h.Client.Run(ctx, func(rs []edgeplugin.Reading) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, rs...)
+		if len(got) >= n {
+			cancel()
+		}
+	})
+	if err != nil {
+		h.t.Fatalf("plugintest: Run: %v (after %d readings)", err, len(got))
+	}
+	return got
+}
+
+// State returns the state the plugin would persist now.
+func (h *Harness) State() json.RawMessage {
+	h.t.Helper()
+	st, err := h.Client.State(h.t.Context())
+	if err != nil {
+		h.t.Fatalf("plugintest: State: %v", err)
+	}
+	return st
+}

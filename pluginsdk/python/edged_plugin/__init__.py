@@ -1,0 +1,32 @@
+"""Python SDK for plugins of the edged gateway that run in their own process.
+
+A plugin is a class, its executable a script that calls :func:`serve`::
+
+    class Sine(SouthPlugin):
+        name, version = "sine_py", "1.0.0"
+        description = "A sine wave"
+        items = {"rate": Item("Readings per second", type="integer", default="1")}
+
+        def poll(self):
+            return [Reading("sine", {"value": math.sin(time.time())})]
+
+    if __name__ == "__main__":
+        serve(Sine())
+
+The gateway starts the script, handshakes over HashiCorp go-plugin's
+protocol (gRPC, application protocol version 1) and calls the contract in
+proto/edged/plugin/v1. A south plugin either implements ``poll()``, called
+every ``interval()`` seconds, or overrides ``run(emit, stopped)`` to push
+readings as they come.
+"""
+
+from .plugin import (
+    Item,
+    Reading,
+    Restart,
+    SouthPlugin,
+    serve,
+    server,
+)
+
+__all__ = ["Item", "Reading", "Restart", "SouthPlugin", "serve", "server"]
