@@ -149,7 +149,7 @@ func newSample(doc *yaml.Node, o operation) (sample, error) {
 		s.code["Go"], s.code["Python"], s.code["TypeScript"] = special[0], special[1], special[2]
 		return s, nil
 	}
-	goCode, imports, err := goSample(doc, opID, pathParams, queryParams, hasQuery, body)
+	goCode, imports, err := goSample(doc, opID, pathParams, queryParams, hasQuery, body, answersJSON(doc, o))
 	if err != nil {
 		return s, err
 	}
@@ -594,7 +594,7 @@ func amp(ptr bool) string {
 	return ""
 }
 
-func goSample(doc *yaml.Node, opID string, path, query []param, hasQuery bool, body *bodyInfo) (string, []string, error) {
+func goSample(doc *yaml.Node, opID string, path, query []param, hasQuery bool, body *bodyInfo, jsonAnswer bool) (string, []string, error) {
 	var pre []string
 	imports := []string{"fmt"}
 	args := []string{"ctx"}
@@ -635,9 +635,19 @@ func goSample(doc *yaml.Node, opID string, path, query []param, hasQuery bool, b
 	if code != "" {
 		code += "\n"
 	}
+	answer := "resp.JSON200"
+	if !jsonAnswer {
+		answer = "string(resp.Body)" // the generated client decodes JSON answers only
+	}
 	code += "resp, err := c." + goName(opID) + "WithResponse(" + strings.Join(args, ", ") + ")\n" +
-		"if err != nil {\n\treturn err\n}\nfmt.Println(resp.JSON200)"
+		"if err != nil {\n\treturn err\n}\nfmt.Println(" + answer + ")"
 	return code, imports, nil
+}
+
+// answersJSON reports whether the operation's 200 answer is JSON.
+func answersJSON(doc *yaml.Node, o operation) bool {
+	ok := resolve(doc, get(get(o.op, "responses"), "200"))
+	return ok == nil || get(get(ok, "content"), "application/json") != nil
 }
 
 // goBody renders the body argument: a literal of the generated type, a
