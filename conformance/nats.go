@@ -30,7 +30,7 @@ func testNATSNorthNodeKilled(t *testing.T) {
 	counterpartsHere(t)
 	cluster := simtest.NATS(t, 3)
 	subject := unique("conf_nats")
-	js := natsStream(t, cluster.URLs("nats"), subject)
+	js := natsStream(t, cluster, subject)
 
 	gw, err := startGateway(gatewayBinary, filepath.Join(t.TempDir(), "data"), "")
 	if err != nil {
@@ -91,21 +91,26 @@ func testNATSNorthNodeKilled(t *testing.T) {
 // natsStream creates a file-backed stream named like subject, with three
 // replicas, bound to subject.>, once the cluster has elected its JetStream
 // leader.
-func natsStream(t *testing.T, urls, subject string) jetstream.JetStream {
+func natsStream(t *testing.T, cluster *simtest.NATSCluster, subject string) jetstream.JetStream {
 	t.Helper()
-	conn, err := nats.Connect(urls)
+	conn, err := nats.Connect(cluster.URLs("nats"))
 	must(t, err)
 	t.Cleanup(conn.Close)
 	js, err := jetstream.New(conn)
 	must(t, err)
-	eventually(t, 60*time.Second, "the JetStream cluster creating the stream", func() bool {
+	for deadline := time.Now().Add(120 * time.Second); ; {
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-		defer cancel()
 		_, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: strings.ToUpper(subject), Subjects: []string{subject + ".>"},
 			Replicas: 3, Storage: jetstream.FileStorage})
-		return err == nil
-	})
-	return js
+		cancel()
+		if err == nil {
+			return js
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the JetStream cluster did not create the stream within 120 s: %v\n%s", err, cluster.Logs())
+		}
+		time.Sleep(100 * time.Millisecond) // polling for the cluster's leader election
+	}
 }
 
 // natsValues reads every message of the stream named like stream on

@@ -99,6 +99,24 @@ type Env struct {
 	Logger  *slog.Logger
 }
 
+// Log returns the instance's logger, or one that discards when the runtime
+// gave none (as tests do).
+func (e Env) Log() *slog.Logger {
+	if e.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return e.Logger
+}
+
+// Time returns the instance's clock, or the real one when the runtime gave
+// none (as tests do).
+func (e Env) Time() clock.Clock {
+	if e.Clock == nil {
+		return clock.Real{}
+	}
+	return e.Clock
+}
+
 // South is a running instance of a south plugin.
 //
 // The runtime calls, in order: Restore (if the plugin is a Persister and

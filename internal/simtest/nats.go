@@ -78,3 +78,14 @@ func (c *NATSCluster) URLs(scheme string) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// Logs returns what every node printed, for failure reports.
+func (c *NATSCluster) Logs() string {
+	var b strings.Builder
+	for _, n := range c.nodes {
+		if n.proc != nil {
+			fmt.Fprintf(&b, "--- %s:\n%s", n.name, n.proc.Output())
+		}
+	}
+	return b.String()
+}

@@ -126,13 +126,7 @@ var _ plugin.North = (*HTTPNorth)(nil)
 
 // New returns an instance sending with client.
 func New(env plugin.NorthEnv, cfg plugin.Config, client *http.Client) (*HTTPNorth, error) {
-	h := &HTTPNorth{env: env, log: env.Logger, clk: env.Clock, client: client, unit: time.Second}
-	if h.log == nil {
-		h.log = slog.New(slog.DiscardHandler)
-	}
-	if h.clk == nil {
-		h.clk = clock.Real{}
-	}
+	h := &HTTPNorth{env: env, log: env.Log(), clk: env.Time(), client: client, unit: time.Second}
 	if err := h.Reconfigure(cfg); err != nil {
 		return nil, err
 	}

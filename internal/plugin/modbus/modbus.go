@@ -253,13 +253,7 @@ func New(env plugin.Env, cfg plugin.Config) (*Modbus, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Modbus{env: env, log: env.Logger, clk: env.Clock, s: s, failing: map[int]bool{}}
-	if m.log == nil {
-		m.log = slog.New(slog.DiscardHandler)
-	}
-	if m.clk == nil {
-		m.clk = clock.Real{}
-	}
+	m := &Modbus{env: env, log: env.Log(), clk: env.Time(), s: s, failing: map[int]bool{}}
 	return m, nil
 }
 

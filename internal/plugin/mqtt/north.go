@@ -89,13 +89,7 @@ func NewNorth(env plugin.NorthEnv, cfg plugin.Config) (*North, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &North{env: env, log: env.Logger, clk: env.Clock, s: s}
-	if n.log == nil {
-		n.log = slog.New(slog.DiscardHandler)
-	}
-	if n.clk == nil {
-		n.clk = clock.Real{}
-	}
+	n := &North{env: env, log: env.Log(), clk: env.Time(), s: s}
 	return n, nil
 }
 

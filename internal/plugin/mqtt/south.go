@@ -120,13 +120,7 @@ func NewSouth(env plugin.Env, cfg plugin.Config) (*South, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &South{env: env, log: env.Logger, clk: env.Clock, s: s}
-	if p.log == nil {
-		p.log = slog.New(slog.DiscardHandler)
-	}
-	if p.clk == nil {
-		p.clk = clock.Real{}
-	}
+	p := &South{env: env, log: env.Log(), clk: env.Time(), s: s}
 	return p, nil
 }
 

@@ -160,13 +160,7 @@ func New(env plugin.NorthEnv, cfg plugin.Config) (*NATS, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &NATS{env: env, log: env.Logger, clk: env.Clock, s: s}
-	if n.log == nil {
-		n.log = slog.New(slog.DiscardHandler)
-	}
-	if n.clk == nil {
-		n.clk = clock.Real{}
-	}
+	n := &NATS{env: env, log: env.Log(), clk: env.Time(), s: s}
 	return n, nil
 }
 

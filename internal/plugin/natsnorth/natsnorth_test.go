@@ -48,7 +48,7 @@ func (c *cluster) stream() (jetstream.JetStream, jetstream.Stream) {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(120 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		s, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "EDGED", Subjects: []string{"edged.>"}, Replicas: 3,
@@ -58,7 +58,7 @@ func (c *cluster) stream() (jetstream.JetStream, jetstream.Stream) {
 			return js, s
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("create stream: %v", err)
+			c.t.Fatalf("create stream: %v\n%s", err, c.Logs())
 		}
 		time.Sleep(100 * time.Millisecond) // polling for the cluster's leader election
 	}

@@ -188,13 +188,7 @@ func New(env plugin.Env, cfg plugin.Config) (*OPCUA, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &OPCUA{env: env, log: env.Logger, clk: env.Clock, s: s}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	if o.clk == nil {
-		o.clk = clock.Real{}
-	}
+	o := &OPCUA{env: env, log: env.Log(), clk: env.Time(), s: s}
 	return o, nil
 }
 
