@@ -26,6 +26,11 @@ PYTOOLS   := $(PYVENV)/.installed
 # virtualenv of their own so the SDK tools' pins are not disturbed.
 SIMVENV   := tools/sim/.venv
 SIMTOOLS  := $(SIMVENV)/.installed
+# The NATS server the nats_north tests run as a three-node JetStream
+# cluster and kill, built from its pinned release (Debian's is 2.9, whose
+# clustering predates years of JetStream fixes).
+NATSVERSION := v2.15.2
+NATSSERVER  := tools/sim/bin/nats-server-$(NATSVERSION)
 # The plugin contract's generator (protoc from grpcio-tools) and the Python
 # plugin SDK's packages, in a virtualenv of their own.
 PLUGVENV  := pluginsdk/python/.venv
@@ -89,7 +94,7 @@ build: $(CONSOLEOUT)/console.js ## build bin/edged (pure Go, no cgo), the consol
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
 	$(BIN) --data $(DATA)
 
-test: check-system check-generated lint $(SIMTOOLS) ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
+test: check-system check-generated lint $(SIMTOOLS) $(NATSSERVER) ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
 	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
 	$(MAKE) --no-print-directory test-sdk-go test-plugins test-sdk-python test-sdk-typescript test-portal test-fuzz
 
@@ -177,7 +182,13 @@ $(PYTOOLS): tools/python/requirements.txt
 	$(PY) -m pip check --disable-pip-version-check
 	touch $@
 
-sim-tools: $(SIMTOOLS) ## install the pinned protocol simulators (pymodbus, asyncua) into tools/sim/.venv
+sim-tools: $(SIMTOOLS) $(NATSSERVER) ## install the pinned protocol simulators (pymodbus, asyncua) into tools/sim/.venv and build the pinned nats-server into tools/sim/bin
+
+$(NATSSERVER):
+	mkdir -p tools/sim/bin
+	rm -f tools/sim/bin/nats-server*
+	GOBIN=$(CURDIR)/tools/sim/bin CGO_ENABLED=0 $(GO) install github.com/nats-io/nats-server/v2@$(NATSVERSION)
+	mv tools/sim/bin/nats-server $@
 
 $(SIMTOOLS): tools/sim/requirements.txt
 	rm -rf $(SIMVENV)

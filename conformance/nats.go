@@ -75,7 +75,7 @@ func testNATSNorthNodeKilled(t *testing.T) {
 	post(2)
 	eventually(t, 90*time.Second, "every reading sent", sentAtLeast(rounds*perRound))
 
-	got := natsValues(t, js, subject, subject+"."+asset)
+	got := natsValues(t, js, subject, subject+"."+asset, rounds*perRound)
 	want := make([]int, rounds*perRound)
 	for i := range want {
 		want[i] = i
@@ -113,45 +113,57 @@ func natsStream(t *testing.T, cluster *simtest.NATSCluster, subject string) jets
 	}
 }
 
-// natsValues reads every message of the stream named like stream on
-// subject, each the decimal value of a reading's i.
-func natsValues(t *testing.T, js jetstream.JetStream, stream, subject string) []int {
+// natsValues reads the stream named like stream, whose messages are on
+// subject, each the decimal value of a reading's i, until it has seen each
+// of 0..n-1 or a minute passes, then what follows within two seconds (the
+// duplicates). The restarted node may still be catching up: the reads go
+// on while the cluster settles.
+func natsValues(t *testing.T, js jetstream.JetStream, stream, subject string, n int) []int {
 	t.Helper()
-	var got []int
-	var msgs uint64
 	var cons jetstream.Consumer
-	// The restarted node may still be catching up: the reads are retried
-	// while the cluster settles.
 	eventually(t, 60*time.Second, "the stream answering", func() bool {
 		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 		defer cancel()
 		s, err := js.Stream(ctx, strings.ToUpper(stream))
-		if err != nil {
-			return false
+		if err == nil {
+			cons, err = s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
 		}
-		info, err := s.Info(ctx)
-		if err != nil {
-			return false
-		}
-		msgs = info.State.Msgs
-		cons, err = s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{})
 		return err == nil
 	})
-	for read := uint64(0); read < msgs; read++ {
-		var msg jetstream.Msg
-		eventually(t, 60*time.Second, "the next message of the stream", func() bool {
-			var err error
-			msg, err = cons.Next(jetstream.FetchMaxWait(5 * time.Second))
-			return err == nil
-		})
-		if msg.Subject() != subject {
-			t.Fatalf("message %q on %s, not on %s", msg.Data(), msg.Subject(), subject)
+	var got []int
+	seen := map[int]bool{}
+	for deadline := time.Now().Add(60 * time.Second); len(seen) < n && time.Now().Before(deadline); {
+		v, ok := natsNext(t, cons, subject, 5*time.Second)
+		if ok {
+			got = append(got, v)
+			if v >= 0 && v < n {
+				seen[v] = true
+			}
 		}
-		v, err := strconv.Atoi(string(msg.Data()))
-		if err != nil {
-			t.Fatalf("message %q on %s is not a reading's i", msg.Data(), msg.Subject())
+	}
+	for {
+		v, ok := natsNext(t, cons, subject, 2*time.Second)
+		if !ok {
+			return got
 		}
 		got = append(got, v)
 	}
-	return got
+}
+
+// natsNext reads the next message of cons within wait: the reading's i it
+// holds, or false when none came.
+func natsNext(t *testing.T, cons jetstream.Consumer, subject string, wait time.Duration) (int, bool) {
+	t.Helper()
+	msg, err := cons.Next(jetstream.FetchMaxWait(wait))
+	if err != nil {
+		return 0, false
+	}
+	if msg.Subject() != subject {
+		t.Fatalf("message %q on %s, not on %s", msg.Data(), msg.Subject(), subject)
+	}
+	v, err := strconv.Atoi(string(msg.Data()))
+	if err != nil {
+		t.Fatalf("message %q on %s is not a reading's i", msg.Data(), msg.Subject())
+	}
+	return v, true
 }

@@ -44,7 +44,7 @@ command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openss
 # The brokers the protocol plugins are tested against, mosquitto's
 # command-line clients, which the conformance suite publishes and
 # subscribes with, and the Prometheus server the metrics test starts.
-for prog in mosquitto:mosquitto mosquitto_passwd:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients nats-server:nats-server \
+for prog in mosquitto:mosquitto mosquitto_passwd:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients \
   prometheus:prometheus; do
   name=${prog%%:*}
   command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || missing+=("$name (apt-get install ${prog#*:})")

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// NATSCluster is a JetStream cluster of Debian's nats-server processes on
+// NATSCluster is a JetStream cluster of nats-server processes on
 // loopback, each with its own store. Nodes can be killed with SIGKILL and
 // started again on the same ports and store, as a crashed server comes back.
 type NATSCluster struct {
@@ -31,7 +31,7 @@ type natsNode struct {
 // TLS options, say).
 func NATS(t testing.TB, n int, extra ...string) *NATSCluster {
 	t.Helper()
-	bin := Program(t, "nats-server", "install Debian's nats-server package (apt-get install nats-server)", "/usr/sbin")
+	bin := natsServer(t)
 	c := &NATSCluster{t: t, bin: bin, extra: extra}
 	dir := t.TempDir()
 	for i := range n {
@@ -44,6 +44,17 @@ func NATS(t testing.TB, n int, extra ...string) *NATSCluster {
 		c.Start(i)
 	}
 	return c
+}
+
+// natsServer returns the nats-server `make sim-tools` built (its pinned
+// release, named with its version in tools/sim/bin), or skips or fails t.
+func natsServer(t testing.TB) string {
+	t.Helper()
+	found, _ := filepath.Glob(filepath.Join(root(t), "tools", "sim", "bin", "nats-server-v*"))
+	if len(found) == 0 {
+		missing(t, "nats-server (tools/sim/bin)", "run 'make sim-tools'")
+	}
+	return found[len(found)-1]
 }
 
 // Start starts node i (again, after Kill, on its ports and store).
