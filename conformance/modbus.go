@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/internal/simtest"
 )
 
 // testModbusPipeline polls pymodbus's server through a modbus south
@@ -17,7 +18,7 @@ func testModbusPipeline(t *testing.T) {
 	counterpartsHere(t)
 	port, err := freePort()
 	must(t, err)
-	startSimulator(t, "modbus_server.py", strconv.Itoa(port))
+	simtest.Simulator(t, "modbus_server.py", strconv.Itoa(port))
 	c := api(t)
 	asset := unique("conf-plc")
 	scale, expr, delta := unique("conf-mscale"), unique("conf-mexpr"), unique("conf-mdelta")

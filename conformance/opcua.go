@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/edged/edged/internal/simtest"
 )
 
 // testOPCUAService subscribes to asyncua's server through an opcua south
@@ -14,7 +16,7 @@ func testOPCUAService(t *testing.T) {
 	counterpartsHere(t)
 	port, err := freePort()
 	must(t, err)
-	sim := startSimulator(t, "opcua_server.py", strconv.Itoa(port), t.TempDir())
+	sim := simtest.Simulator(t, "opcua_server.py", strconv.Itoa(port), t.TempDir()).Stdin
 	c := api(t)
 	prefix := unique("conf-ua") + "/"
 	name := unique("conf-opcua")

@@ -21,6 +21,7 @@ import (
 
 	"github.com/edged/edged/clients/go/edgeclient"
 	"github.com/edged/edged/internal/pkgrepo"
+	"github.com/edged/edged/internal/simtest"
 )
 
 // builtRepo is a package repository built by `make packages` in a temp
@@ -164,7 +165,7 @@ func testPackageRepository(t *testing.T) {
 		t.Skip("finds the plugin processes through /proc")
 	}
 	if _, ok := pluginPython(); !ok {
-		absent(t, "the plugin SDK's Python (pluginsdk/python/.venv)", "run 'make plugin-tools'")
+		simtest.Missing(t, "the plugin SDK's Python (pluginsdk/python/.venv)", "run 'make plugin-tools'")
 	}
 	admin := apiAs(t, adminToken(t))
 	ctx := t.Context()

@@ -52,7 +52,7 @@ func natsServer(t testing.TB) string {
 	t.Helper()
 	found, _ := filepath.Glob(filepath.Join(root(t), "tools", "sim", "bin", "nats-server-v*"))
 	if len(found) == 0 {
-		missing(t, "nats-server (tools/sim/bin)", "run 'make sim-tools'")
+		Missing(t, "nats-server (tools/sim/bin)", "run 'make sim-tools'")
 	}
 	return found[len(found)-1]
 }

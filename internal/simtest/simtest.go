@@ -27,8 +27,8 @@ import (
 // RequireEnv is the variable that turns a missing simulator into a failure.
 const RequireEnv = "EDGE_REQUIRE_SIMULATORS"
 
-// missing skips or fails t for an absent counterpart.
-func missing(t testing.TB, what, install string) {
+// Missing skips or fails t for an absent counterpart (see the package doc).
+func Missing(t testing.TB, what, install string) {
 	t.Helper()
 	if os.Getenv(RequireEnv) != "" {
 		t.Fatalf("%s is not installed (%s is set, so this is a failure): %s", what, RequireEnv, install)
@@ -62,7 +62,7 @@ func Python(t testing.TB) (python, scripts string) {
 	r := root(t)
 	python = filepath.Join(r, "tools", "sim", ".venv", "bin", "python")
 	if _, err := os.Stat(filepath.Join(r, "tools", "sim", ".venv", ".installed")); err != nil {
-		missing(t, "the simulators' virtualenv (tools/sim/.venv)", "run 'make sim-tools' (needs python3 with venv and PyPI)")
+		Missing(t, "the simulators' virtualenv (tools/sim/.venv)", "run 'make sim-tools' (needs python3 with venv and PyPI)")
 	}
 	return python, filepath.Join(r, "tools", "sim")
 }
@@ -203,7 +203,7 @@ func Program(t testing.TB, name, install string, dirs ...string) string {
 			return p
 		}
 	}
-	missing(t, name, install)
+	Missing(t, name, install)
 	return ""
 }
 
