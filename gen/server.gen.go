@@ -74,6 +74,8 @@ const (
 	BKEXC AuditSource = "BKEXC"
 	CONAD AuditSource = "CONAD"
 	CONCH AuditSource = "CONCH"
+	CTLOP AuditSource = "CTLOP"
+	CTLWR AuditSource = "CTLWR"
 	DSPSD AuditSource = "DSPSD"
 	DSPST AuditSource = "DSPST"
 	ESSRT AuditSource = "ESSRT"
@@ -119,6 +121,10 @@ func (e AuditSource) Valid() bool {
 	case CONAD:
 		return true
 	case CONCH:
+		return true
+	case CTLOP:
+		return true
+	case CTLWR:
 		return true
 	case DSPSD:
 		return true
@@ -305,6 +311,27 @@ func (e ConfigItemType) Valid() bool {
 	}
 }
 
+// Defines values for ControlDestination.
+const (
+	ControlDestinationAsset     ControlDestination = "asset"
+	ControlDestinationBroadcast ControlDestination = "broadcast"
+	ControlDestinationService   ControlDestination = "service"
+)
+
+// Valid indicates whether the value is a known member of the ControlDestination enum.
+func (e ControlDestination) Valid() bool {
+	switch e {
+	case ControlDestinationAsset:
+		return true
+	case ControlDestinationBroadcast:
+		return true
+	case ControlDestinationService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InstalledPackageType.
 const (
 	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
@@ -353,6 +380,45 @@ func (e NorthTaskCreateRequestEnabled1) Valid() bool {
 	case NorthTaskCreateRequestEnabled1False:
 		return true
 	case NorthTaskCreateRequestEnabled1True:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationPluginType.
+const (
+	Delivery NotificationPluginType = "delivery"
+	Rule     NotificationPluginType = "rule"
+)
+
+// Valid indicates whether the value is a known member of the NotificationPluginType enum.
+func (e NotificationPluginType) Valid() bool {
+	switch e {
+	case Delivery:
+		return true
+	case Rule:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationType.
+const (
+	OneShot     NotificationType = "one shot"
+	Retriggered NotificationType = "retriggered"
+	Toggled     NotificationType = "toggled"
+)
+
+// Valid indicates whether the value is a known member of the NotificationType enum.
+func (e NotificationType) Valid() bool {
+	switch e {
+	case OneShot:
+		return true
+	case Retriggered:
+		return true
+	case Toggled:
 		return true
 	default:
 		return false
@@ -705,6 +771,8 @@ type AuditEntry struct {
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
 	// Example: CONCH
@@ -766,6 +834,8 @@ type AuditEntryCreate struct {
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
 	// Example: CONCH
@@ -822,6 +892,8 @@ type AuditLogCode struct {
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
 	// Example: CONCH
@@ -897,6 +969,8 @@ type AuditSeverityLevel struct {
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
 // - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 //
 // Example: CONCH
 type AuditSource string
@@ -1179,6 +1253,75 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// ControlDestination Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+type ControlDestination string
+
+// ControlOperationRequest defines model for ControlOperationRequest.
+type ControlOperationRequest struct {
+	// Destination Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+	Destination ControlDestination `json:"destination"`
+
+	// Name The service or asset; required unless broadcasting.
+	//
+	// Example: line1
+	Name *string `json:"name,omitempty"`
+
+	// Operation Example: Reset
+	Operation string `json:"operation"`
+
+	// Parameters Parameter name → value.
+	//
+	// Example: {"counter":0}
+	Parameters *map[string]ControlValue `json:"parameters,omitempty"`
+}
+
+// ControlResult defines model for ControlResult.
+type ControlResult struct {
+	// Asset For an asset destination, the asset written.
+	Asset *string `json:"asset,omitempty"`
+
+	// Error Set when this service failed (in a broadcast only; otherwise the call fails).
+	Error *string `json:"error,omitempty"`
+
+	// Service Example: plc1
+	Service string `json:"service"`
+}
+
+// ControlResults defines model for ControlResults.
+type ControlResults struct {
+	Results []ControlResult `json:"results"`
+}
+
+// ControlValue A value to write.
+type ControlValue struct {
+	union json.RawMessage
+}
+
+// ControlValue0 defines model for ControlValue.0.
+type ControlValue0 = float64
+
+// ControlValue1 defines model for ControlValue.1.
+type ControlValue1 = bool
+
+// ControlValue2 defines model for ControlValue.2.
+type ControlValue2 = string
+
+// ControlWriteRequest defines model for ControlWriteRequest.
+type ControlWriteRequest struct {
+	// Destination Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+	Destination ControlDestination `json:"destination"`
+
+	// Name The service or asset; required unless broadcasting.
+	//
+	// Example: plc1
+	Name *string `json:"name,omitempty"`
+
+	// Values Datapoint name → value.
+	//
+	// Example: {"setpoint":21.5}
+	Values map[string]ControlValue `json:"values"`
+}
+
 // EmptyString The empty string, which the south listing shows for the fields of a disabled service.
 //
 // Example:
@@ -1274,6 +1417,11 @@ type InstalledServices struct {
 	// Example: ["storage","south","north","notification","dispatcher"]
 	Services []string `json:"services"`
 }
+
+// InstanceName No control characters, no leading or trailing space; also names the instance's configuration categories.
+//
+// Example: overheat
+type InstanceName = string
 
 // LoginRequest User name and password.
 type LoginRequest struct {
@@ -1409,6 +1557,191 @@ type NorthTaskCreateRequestEnabled1 string
 // Example: true
 type NorthTaskCreateRequest_Enabled struct {
 	union json.RawMessage
+}
+
+// Notification A notification instance.
+type Notification struct {
+	// Channel The delivery plugin of the instance's own channel.
+	//
+	// Example: webhook
+	Channel string `json:"channel"`
+
+	// Channels Names of the extra delivery channels.
+	Channels []string `json:"channels"`
+
+	// DeliveryConfig The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	DeliveryConfig Category `json:"deliveryConfig"`
+	Description    string   `json:"description"`
+	Enable         bool     `json:"enable"`
+
+	// Name Example: overheat
+	Name string `json:"name"`
+
+	// NotificationType How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	NotificationType NotificationType `json:"notificationType"`
+
+	// RetriggerTime Example: 60
+	RetriggerTime float64 `json:"retriggerTime"`
+
+	// Rule Example: threshold
+	Rule string `json:"rule"`
+
+	// RuleConfig The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	RuleConfig Category `json:"ruleConfig"`
+}
+
+// NotificationChannel A delivery channel of a notification instance.
+type NotificationChannel struct {
+	// Category The configuration category holding the channel's items.
+	//
+	// Example: overheat_channel_sms
+	Category string `json:"category"`
+
+	// Config The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	Config Category `json:"config"`
+
+	// Name The channel's name; the instance's own channel bears the instance's name.
+	//
+	// Example: sms
+	Name string `json:"name"`
+
+	// Plugin Example: email
+	Plugin string `json:"plugin"`
+}
+
+// NotificationChannelCreate An extra delivery channel.
+type NotificationChannelCreate struct {
+	// Config Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	Config *NotificationConfigValues `json:"config,omitempty"`
+
+	// Name No control characters, no leading or trailing space; also names the instance's configuration categories.
+	//
+	// Example: overheat
+	Name InstanceName `json:"name"`
+
+	// Plugin The delivery plugin.
+	//
+	// Example: email
+	Plugin string `json:"plugin"`
+}
+
+// NotificationChannelList defines model for NotificationChannelList.
+type NotificationChannelList struct {
+	Channels []NotificationChannel `json:"channels"`
+}
+
+// NotificationConfigValues Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+type NotificationConfigValues map[string]string
+
+// NotificationCreate A notification instance to create.
+//
+// Example: {"channel":"webhook","delivery_config":{"url":"http://alarms.local:8080/hook"},"description":"Motor temperature above 80 °C","name":"overheat","notification_type":"one shot","rule":"threshold","rule_config":{"asset":"motor","condition":"\u003e","datapoint":"temperature","value":"80"}}
+type NotificationCreate struct {
+	// Channel The delivery plugin of the instance's own channel.
+	//
+	// Example: webhook
+	Channel string `json:"channel"`
+
+	// DeliveryConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	DeliveryConfig *NotificationConfigValues `json:"delivery_config,omitempty"`
+
+	// Description Example: Motor temperature above 80 °C
+	Description *string `json:"description,omitempty"`
+
+	// Enabled A disabled instance is kept but not evaluated.
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Name No control characters, no leading or trailing space; also names the instance's configuration categories.
+	//
+	// Example: overheat
+	Name InstanceName `json:"name"`
+
+	// NotificationType How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	NotificationType NotificationType `json:"notification_type"`
+
+	// RetriggerTime Seconds between two sends of a `retriggered` instance.
+	RetriggerTime *float64 `json:"retrigger_time,omitempty"`
+
+	// Rule The rule plugin.
+	//
+	// Example: threshold
+	Rule string `json:"rule"`
+
+	// RuleConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
+}
+
+// NotificationList defines model for NotificationList.
+type NotificationList struct {
+	Notifications []Notification `json:"notifications"`
+}
+
+// NotificationPlugin A rule or delivery plugin of the notification service.
+type NotificationPlugin struct {
+	// Config The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	Config Category `json:"config"`
+
+	// Description Example: A datapoint of an asset compared with a value
+	Description string `json:"description"`
+
+	// Name Example: threshold
+	Name string                 `json:"name"`
+	Type NotificationPluginType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// NotificationPluginType defines model for NotificationPlugin.Type.
+type NotificationPluginType string
+
+// NotificationPlugins defines model for NotificationPlugins.
+type NotificationPlugins struct {
+	Delivery []NotificationPlugin `json:"delivery"`
+	Rules    []NotificationPlugin `json:"rules"`
+}
+
+// NotificationType How often an instance sends (see GET /edge/notification/type).
+//
+// Example: one shot
+type NotificationType string
+
+// NotificationTypes defines model for NotificationTypes.
+type NotificationTypes struct {
+	// NotificationType Example: ["one shot","retriggered","toggled"]
+	NotificationType []NotificationType `json:"notification_type"`
+}
+
+// NotificationUpdate The fields of a notification instance to change; absent ones stay.
+type NotificationUpdate struct {
+	Channel *string `json:"channel,omitempty"`
+
+	// DeliveryConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	DeliveryConfig *NotificationConfigValues `json:"delivery_config,omitempty"`
+	Description    *string                   `json:"description,omitempty"`
+	Enabled        *bool                     `json:"enabled,omitempty"`
+
+	// NotificationType How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	NotificationType *NotificationType `json:"notification_type,omitempty"`
+	RetriggerTime    *float64          `json:"retrigger_time,omitempty"`
+	Rule             *string           `json:"rule,omitempty"`
+
+	// RuleConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
 }
 
 // OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
@@ -2297,6 +2630,9 @@ type AssetCode = string
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
+// ChannelName defines model for ChannelName.
+type ChannelName = string
+
 // FilterName defines model for FilterName.
 type FilterName = string
 
@@ -2314,6 +2650,9 @@ type Minutes = int
 
 // NorthName defines model for NorthName.
 type NorthName = string
+
+// NotificationName defines model for NotificationName.
+type NotificationName = string
 
 // PluginName defines model for PluginName.
 type PluginName = string
@@ -2371,9 +2710,6 @@ type InternalError = Error
 
 // NotFound The body of every error response.
 type NotFound = Error
-
-// NotImplemented The body of every error response.
-type NotImplemented = Error
 
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
@@ -2609,6 +2945,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
 
+// ControlOperationJSONRequestBody defines body for ControlOperation for application/json ContentType.
+type ControlOperationJSONRequestBody = ControlOperationRequest
+
+// ControlWriteJSONRequestBody defines body for ControlWrite for application/json ContentType.
+type ControlWriteJSONRequestBody = ControlWriteRequest
+
 // CreateFilterJSONRequestBody defines body for CreateFilter for application/json ContentType.
 type CreateFilterJSONRequestBody = FilterCreateRequest
 
@@ -2623,6 +2965,15 @@ type LoginTextRequestBody = PemCertificate
 
 // ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
 type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
+
+// CreateNotificationJSONRequestBody defines body for CreateNotification for application/json ContentType.
+type CreateNotificationJSONRequestBody = NotificationCreate
+
+// UpdateNotificationJSONRequestBody defines body for UpdateNotification for application/json ContentType.
+type UpdateNotificationJSONRequestBody = NotificationUpdate
+
+// AddNotificationChannelJSONRequestBody defines body for AddNotificationChannel for application/json ContentType.
+type AddNotificationChannelJSONRequestBody = NotificationChannelCreate
 
 // InstallPluginJSONRequestBody defines body for InstallPlugin for application/json ContentType.
 type InstallPluginJSONRequestBody = PackageInstallRequest
@@ -2781,6 +3132,94 @@ func (a ReadingValue) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsControlValue0 returns the union data inside the ControlValue as a ControlValue0
+func (t ControlValue) AsControlValue0() (ControlValue0, error) {
+	var body ControlValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromControlValue0 overwrites any union data inside the ControlValue as the provided ControlValue0
+func (t *ControlValue) FromControlValue0(v ControlValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeControlValue0 performs a merge with any union data inside the ControlValue, using the provided ControlValue0
+func (t *ControlValue) MergeControlValue0(v ControlValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsControlValue1 returns the union data inside the ControlValue as a ControlValue1
+func (t ControlValue) AsControlValue1() (ControlValue1, error) {
+	var body ControlValue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromControlValue1 overwrites any union data inside the ControlValue as the provided ControlValue1
+func (t *ControlValue) FromControlValue1(v ControlValue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeControlValue1 performs a merge with any union data inside the ControlValue, using the provided ControlValue1
+func (t *ControlValue) MergeControlValue1(v ControlValue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsControlValue2 returns the union data inside the ControlValue as a ControlValue2
+func (t ControlValue) AsControlValue2() (ControlValue2, error) {
+	var body ControlValue2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromControlValue2 overwrites any union data inside the ControlValue as the provided ControlValue2
+func (t *ControlValue) FromControlValue2(v ControlValue2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeControlValue2 performs a merge with any union data inside the ControlValue, using the provided ControlValue2
+func (t *ControlValue) MergeControlValue2(v ControlValue2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ControlValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ControlValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // AsNorthTaskCreateRequestEnabled0 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled0
@@ -3250,6 +3689,12 @@ type ServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
+	// ControlOperation Run an operation through the dispatcher
+	// (POST /edge/control/operation)
+	ControlOperation(w http.ResponseWriter, r *http.Request)
+	// ControlWrite Write setpoints through the dispatcher
+	// (POST /edge/control/write)
+	ControlWrite(w http.ResponseWriter, r *http.Request)
 	// ListFilters List the filter instances
 	// (GET /edge/filter)
 	ListFilters(w http.ResponseWriter, r *http.Request)
@@ -3289,6 +3734,39 @@ type ServerInterface interface {
 	// ResendSetAsideReadings Send readings a north service or task set aside again
 	// (PUT /edge/north/{north_name}/setaside/resend)
 	ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName)
+	// ListNotifications List the notification instances
+	// (GET /edge/notification)
+	ListNotifications(w http.ResponseWriter, r *http.Request)
+	// CreateNotification Create a notification instance
+	// (POST /edge/notification)
+	CreateNotification(w http.ResponseWriter, r *http.Request)
+	// ListNotificationPlugins List the rule and delivery plugins
+	// (GET /edge/notification/plugin)
+	ListNotificationPlugins(w http.ResponseWriter, r *http.Request)
+	// ListNotificationTypes List the notification types
+	// (GET /edge/notification/type)
+	ListNotificationTypes(w http.ResponseWriter, r *http.Request)
+	// DeleteNotification Delete a notification instance
+	// (DELETE /edge/notification/{notification_name})
+	DeleteNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName)
+	// GetNotification Get a notification instance
+	// (GET /edge/notification/{notification_name})
+	GetNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName)
+	// UpdateNotification Update a notification instance
+	// (PUT /edge/notification/{notification_name})
+	UpdateNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName)
+	// ListNotificationChannels List a notification's delivery channels
+	// (GET /edge/notification/{notification_name}/delivery)
+	ListNotificationChannels(w http.ResponseWriter, r *http.Request, notificationName NotificationName)
+	// AddNotificationChannel Add a delivery channel to a notification
+	// (POST /edge/notification/{notification_name}/delivery)
+	AddNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName)
+	// DeleteNotificationChannel Delete an extra delivery channel
+	// (DELETE /edge/notification/{notification_name}/delivery/{channel_name})
+	DeleteNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName, channelName ChannelName)
+	// GetNotificationChannel Get a delivery channel
+	// (GET /edge/notification/{notification_name}/delivery/{channel_name})
+	GetNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName, channelName ChannelName)
 	// ListPackages List installed packages
 	// (GET /edge/package)
 	ListPackages(w http.ResponseWriter, r *http.Request)
@@ -3604,6 +4082,18 @@ func (_ Unimplemented) ResetCategoryItem(w http.ResponseWriter, r *http.Request,
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
+// ControlOperation Run an operation through the dispatcher
+// (POST /edge/control/operation)
+func (_ Unimplemented) ControlOperation(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ControlWrite Write setpoints through the dispatcher
+// (POST /edge/control/write)
+func (_ Unimplemented) ControlWrite(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
 // ListFilters List the filter instances
 // (GET /edge/filter)
 func (_ Unimplemented) ListFilters(w http.ResponseWriter, r *http.Request) {
@@ -3679,6 +4169,72 @@ func (_ Unimplemented) ListSetAsideReadings(w http.ResponseWriter, r *http.Reque
 // ResendSetAsideReadings Send readings a north service or task set aside again
 // (PUT /edge/north/{north_name}/setaside/resend)
 func (_ Unimplemented) ResendSetAsideReadings(w http.ResponseWriter, r *http.Request, northName NorthName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListNotifications List the notification instances
+// (GET /edge/notification)
+func (_ Unimplemented) ListNotifications(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateNotification Create a notification instance
+// (POST /edge/notification)
+func (_ Unimplemented) CreateNotification(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListNotificationPlugins List the rule and delivery plugins
+// (GET /edge/notification/plugin)
+func (_ Unimplemented) ListNotificationPlugins(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListNotificationTypes List the notification types
+// (GET /edge/notification/type)
+func (_ Unimplemented) ListNotificationTypes(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteNotification Delete a notification instance
+// (DELETE /edge/notification/{notification_name})
+func (_ Unimplemented) DeleteNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetNotification Get a notification instance
+// (GET /edge/notification/{notification_name})
+func (_ Unimplemented) GetNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UpdateNotification Update a notification instance
+// (PUT /edge/notification/{notification_name})
+func (_ Unimplemented) UpdateNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListNotificationChannels List a notification's delivery channels
+// (GET /edge/notification/{notification_name}/delivery)
+func (_ Unimplemented) ListNotificationChannels(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// AddNotificationChannel Add a delivery channel to a notification
+// (POST /edge/notification/{notification_name}/delivery)
+func (_ Unimplemented) AddNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteNotificationChannel Delete an extra delivery channel
+// (DELETE /edge/notification/{notification_name}/delivery/{channel_name})
+func (_ Unimplemented) DeleteNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName, channelName ChannelName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetNotificationChannel Get a delivery channel
+// (GET /edge/notification/{notification_name}/delivery/{channel_name})
+func (_ Unimplemented) GetNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName, channelName ChannelName) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -4995,6 +5551,34 @@ func (siw *ServerInterfaceWrapper) ResetCategoryItem(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// ControlOperation operation middleware
+func (siw *ServerInterfaceWrapper) ControlOperation(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ControlOperation(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ControlWrite operation middleware
+func (siw *ServerInterfaceWrapper) ControlWrite(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ControlWrite(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListFilters operation middleware
 func (siw *ServerInterfaceWrapper) ListFilters(w http.ResponseWriter, r *http.Request) {
 
@@ -5313,6 +5897,262 @@ func (siw *ServerInterfaceWrapper) ResendSetAsideReadings(w http.ResponseWriter,
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ResendSetAsideReadings(w, r, northName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListNotifications operation middleware
+func (siw *ServerInterfaceWrapper) ListNotifications(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListNotifications(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateNotification operation middleware
+func (siw *ServerInterfaceWrapper) CreateNotification(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateNotification(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListNotificationPlugins operation middleware
+func (siw *ServerInterfaceWrapper) ListNotificationPlugins(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListNotificationPlugins(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListNotificationTypes operation middleware
+func (siw *ServerInterfaceWrapper) ListNotificationTypes(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListNotificationTypes(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteNotification operation middleware
+func (siw *ServerInterfaceWrapper) DeleteNotification(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteNotification(w, r, notificationName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetNotification operation middleware
+func (siw *ServerInterfaceWrapper) GetNotification(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetNotification(w, r, notificationName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UpdateNotification operation middleware
+func (siw *ServerInterfaceWrapper) UpdateNotification(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UpdateNotification(w, r, notificationName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListNotificationChannels operation middleware
+func (siw *ServerInterfaceWrapper) ListNotificationChannels(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListNotificationChannels(w, r, notificationName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// AddNotificationChannel operation middleware
+func (siw *ServerInterfaceWrapper) AddNotificationChannel(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.AddNotificationChannel(w, r, notificationName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteNotificationChannel operation middleware
+func (siw *ServerInterfaceWrapper) DeleteNotificationChannel(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "channel_name" -------------
+	var channelName ChannelName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "channel_name", chi.URLParam(r, "channel_name"), &channelName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "channel_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteNotificationChannel(w, r, notificationName, channelName)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetNotificationChannel operation middleware
+func (siw *ServerInterfaceWrapper) GetNotificationChannel(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "notification_name" -------------
+	var notificationName NotificationName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "notification_name", chi.URLParam(r, "notification_name"), &notificationName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "notification_name", Err: err})
+		return
+	}
+
+	// ------------- Path parameter "channel_name" -------------
+	var channelName ChannelName
+
+	err = runtime.BindStyledParameterWithOptions("simple", "channel_name", chi.URLParam(r, "channel_name"), &channelName, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "channel_name", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetNotificationChannel(w, r, notificationName, channelName)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -6688,6 +7528,45 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/service/{service_name}/plugin/{plugin_name}/data", wrapper.SetPluginData)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/notification/plugin", wrapper.ListNotificationPlugins)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/notification/type", wrapper.ListNotificationTypes)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/notification", wrapper.ListNotifications)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/notification", wrapper.CreateNotification)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/notification/{notification_name}", wrapper.DeleteNotification)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/notification/{notification_name}", wrapper.GetNotification)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/notification/{notification_name}", wrapper.UpdateNotification)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/notification/{notification_name}/delivery", wrapper.ListNotificationChannels)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/notification/{notification_name}/delivery", wrapper.AddNotificationChannel)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/notification/{notification_name}/delivery/{channel_name}", wrapper.DeleteNotificationChannel)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/notification/{notification_name}/delivery/{channel_name}", wrapper.GetNotificationChannel)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/control/write", wrapper.ControlWrite)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/control/operation", wrapper.ControlOperation)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/filter", wrapper.ListFilters)
 	})
 	r.Group(func(r chi.Router) {
@@ -6788,8 +7667,6 @@ type ForbiddenJSONResponse Error
 type InternalErrorJSONResponse Error
 
 type NotFoundJSONResponse Error
-
-type NotImplementedJSONResponse Error
 
 type PayloadTooLargeJSONResponse Error
 
@@ -10048,6 +10925,334 @@ func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(
 	return err
 }
 
+type ControlOperationRequestObject struct {
+	Body *ControlOperationJSONRequestBody
+}
+
+type ControlOperationResponseObject interface {
+	VisitControlOperationResponse(w http.ResponseWriter) error
+}
+
+type ControlOperation200JSONResponse ControlResults
+
+func (response ControlOperation200JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ControlOperation400JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ControlOperation401JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ControlOperation403JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ControlOperation404JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ControlOperation409JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ControlOperation413JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ControlOperation429JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ControlOperation500JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response ControlOperation502JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ControlOperation503JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWriteRequestObject struct {
+	Body *ControlWriteJSONRequestBody
+}
+
+type ControlWriteResponseObject interface {
+	VisitControlWriteResponse(w http.ResponseWriter) error
+}
+
+type ControlWrite200JSONResponse ControlResults
+
+func (response ControlWrite200JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ControlWrite400JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ControlWrite401JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ControlWrite403JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ControlWrite404JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ControlWrite409JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ControlWrite413JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ControlWrite429JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ControlWrite500JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite502JSONResponse struct{ BadGatewayJSONResponse }
+
+func (response ControlWrite502JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(502)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ControlWrite503JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListFiltersRequestObject struct {
 }
 
@@ -11356,6 +12561,1183 @@ func (response ResendSetAsideReadings500JSONResponse) VisitResendSetAsideReading
 type ResendSetAsideReadings503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ResendSetAsideReadings503JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationsRequestObject struct {
+}
+
+type ListNotificationsResponseObject interface {
+	VisitListNotificationsResponse(w http.ResponseWriter) error
+}
+
+type ListNotifications200JSONResponse NotificationList
+
+func (response ListNotifications200JSONResponse) VisitListNotificationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotifications401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListNotifications401JSONResponse) VisitListNotificationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotifications403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListNotifications403JSONResponse) VisitListNotificationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotifications500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListNotifications500JSONResponse) VisitListNotificationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotifications503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNotifications503JSONResponse) VisitListNotificationsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotificationRequestObject struct {
+	Body *CreateNotificationJSONRequestBody
+}
+
+type CreateNotificationResponseObject interface {
+	VisitCreateNotificationResponse(w http.ResponseWriter) error
+}
+
+type CreateNotification200JSONResponse Notification
+
+func (response CreateNotification200JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateNotification400JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateNotification401JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateNotification403JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateNotification404JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateNotification409JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response CreateNotification413JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateNotification500JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateNotification503JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationPluginsRequestObject struct {
+}
+
+type ListNotificationPluginsResponseObject interface {
+	VisitListNotificationPluginsResponse(w http.ResponseWriter) error
+}
+
+type ListNotificationPlugins200JSONResponse NotificationPlugins
+
+func (response ListNotificationPlugins200JSONResponse) VisitListNotificationPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationPlugins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListNotificationPlugins401JSONResponse) VisitListNotificationPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationPlugins403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListNotificationPlugins403JSONResponse) VisitListNotificationPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationPlugins409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ListNotificationPlugins409JSONResponse) VisitListNotificationPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationPlugins500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListNotificationPlugins500JSONResponse) VisitListNotificationPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNotificationPlugins503JSONResponse) VisitListNotificationPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationTypesRequestObject struct {
+}
+
+type ListNotificationTypesResponseObject interface {
+	VisitListNotificationTypesResponse(w http.ResponseWriter) error
+}
+
+type ListNotificationTypes200JSONResponse NotificationTypes
+
+func (response ListNotificationTypes200JSONResponse) VisitListNotificationTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationTypes401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListNotificationTypes401JSONResponse) VisitListNotificationTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationTypes403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListNotificationTypes403JSONResponse) VisitListNotificationTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationTypes500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListNotificationTypes500JSONResponse) VisitListNotificationTypesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+}
+
+type DeleteNotificationResponseObject interface {
+	VisitDeleteNotificationResponse(w http.ResponseWriter) error
+}
+
+type DeleteNotification200JSONResponse Message
+
+func (response DeleteNotification200JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotification400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteNotification400JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotification401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteNotification401JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotification403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteNotification403JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotification404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteNotification404JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotification500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteNotification500JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotification503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteNotification503JSONResponse) VisitDeleteNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+}
+
+type GetNotificationResponseObject interface {
+	VisitGetNotificationResponse(w http.ResponseWriter) error
+}
+
+type GetNotification200JSONResponse Notification
+
+func (response GetNotification200JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotification400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetNotification400JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotification401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetNotification401JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotification403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetNotification403JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotification404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetNotification404JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotification500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetNotification500JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotification503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetNotification503JSONResponse) VisitGetNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotificationRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+	Body             *UpdateNotificationJSONRequestBody
+}
+
+type UpdateNotificationResponseObject interface {
+	VisitUpdateNotificationResponse(w http.ResponseWriter) error
+}
+
+type UpdateNotification200JSONResponse Notification
+
+func (response UpdateNotification200JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UpdateNotification400JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UpdateNotification401JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UpdateNotification403JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response UpdateNotification404JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification409JSONResponse struct{ ConflictJSONResponse }
+
+func (response UpdateNotification409JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UpdateNotification413JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UpdateNotification500JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateNotification503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateNotification503JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannelsRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+}
+
+type ListNotificationChannelsResponseObject interface {
+	VisitListNotificationChannelsResponse(w http.ResponseWriter) error
+}
+
+type ListNotificationChannels200JSONResponse NotificationChannelList
+
+func (response ListNotificationChannels200JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannels400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListNotificationChannels400JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannels401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListNotificationChannels401JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannels403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListNotificationChannels403JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannels404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListNotificationChannels404JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannels500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListNotificationChannels500JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListNotificationChannels503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListNotificationChannels503JSONResponse) VisitListNotificationChannelsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannelRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+	Body             *AddNotificationChannelJSONRequestBody
+}
+
+type AddNotificationChannelResponseObject interface {
+	VisitAddNotificationChannelResponse(w http.ResponseWriter) error
+}
+
+type AddNotificationChannel200JSONResponse NotificationChannel
+
+func (response AddNotificationChannel200JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response AddNotificationChannel400JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response AddNotificationChannel401JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response AddNotificationChannel403JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response AddNotificationChannel404JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel409JSONResponse struct{ ConflictJSONResponse }
+
+func (response AddNotificationChannel409JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response AddNotificationChannel413JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response AddNotificationChannel500JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response AddNotificationChannel503JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannelRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+	ChannelName      ChannelName      `json:"channel_name"`
+}
+
+type DeleteNotificationChannelResponseObject interface {
+	VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error
+}
+
+type DeleteNotificationChannel200JSONResponse Message
+
+func (response DeleteNotificationChannel200JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannel400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteNotificationChannel400JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannel401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteNotificationChannel401JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannel403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteNotificationChannel403JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannel404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteNotificationChannel404JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannel500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteNotificationChannel500JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteNotificationChannel503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteNotificationChannel503JSONResponse) VisitDeleteNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannelRequestObject struct {
+	NotificationName NotificationName `json:"notification_name"`
+	ChannelName      ChannelName      `json:"channel_name"`
+}
+
+type GetNotificationChannelResponseObject interface {
+	VisitGetNotificationChannelResponse(w http.ResponseWriter) error
+}
+
+type GetNotificationChannel200JSONResponse NotificationChannel
+
+func (response GetNotificationChannel200JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannel400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetNotificationChannel400JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannel401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetNotificationChannel401JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannel403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetNotificationChannel403JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannel404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetNotificationChannel404JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannel500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetNotificationChannel500JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetNotificationChannel503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetNotificationChannel503JSONResponse) VisitGetNotificationChannelResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -13178,20 +15560,6 @@ func (response CreateService500JSONResponse) VisitCreateServiceResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
-	_, err := buf.WriteTo(w)
-	return err
-}
-
-type CreateService501JSONResponse struct{ NotImplementedJSONResponse }
-
-func (response CreateService501JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
-
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(501)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15791,6 +18159,12 @@ type StrictServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(ctx context.Context, request ResetCategoryItemRequestObject) (ResetCategoryItemResponseObject, error)
+	// ControlOperation Run an operation through the dispatcher
+	// (POST /edge/control/operation)
+	ControlOperation(ctx context.Context, request ControlOperationRequestObject) (ControlOperationResponseObject, error)
+	// ControlWrite Write setpoints through the dispatcher
+	// (POST /edge/control/write)
+	ControlWrite(ctx context.Context, request ControlWriteRequestObject) (ControlWriteResponseObject, error)
 	// ListFilters List the filter instances
 	// (GET /edge/filter)
 	ListFilters(ctx context.Context, request ListFiltersRequestObject) (ListFiltersResponseObject, error)
@@ -15830,6 +18204,39 @@ type StrictServerInterface interface {
 	// ResendSetAsideReadings Send readings a north service or task set aside again
 	// (PUT /edge/north/{north_name}/setaside/resend)
 	ResendSetAsideReadings(ctx context.Context, request ResendSetAsideReadingsRequestObject) (ResendSetAsideReadingsResponseObject, error)
+	// ListNotifications List the notification instances
+	// (GET /edge/notification)
+	ListNotifications(ctx context.Context, request ListNotificationsRequestObject) (ListNotificationsResponseObject, error)
+	// CreateNotification Create a notification instance
+	// (POST /edge/notification)
+	CreateNotification(ctx context.Context, request CreateNotificationRequestObject) (CreateNotificationResponseObject, error)
+	// ListNotificationPlugins List the rule and delivery plugins
+	// (GET /edge/notification/plugin)
+	ListNotificationPlugins(ctx context.Context, request ListNotificationPluginsRequestObject) (ListNotificationPluginsResponseObject, error)
+	// ListNotificationTypes List the notification types
+	// (GET /edge/notification/type)
+	ListNotificationTypes(ctx context.Context, request ListNotificationTypesRequestObject) (ListNotificationTypesResponseObject, error)
+	// DeleteNotification Delete a notification instance
+	// (DELETE /edge/notification/{notification_name})
+	DeleteNotification(ctx context.Context, request DeleteNotificationRequestObject) (DeleteNotificationResponseObject, error)
+	// GetNotification Get a notification instance
+	// (GET /edge/notification/{notification_name})
+	GetNotification(ctx context.Context, request GetNotificationRequestObject) (GetNotificationResponseObject, error)
+	// UpdateNotification Update a notification instance
+	// (PUT /edge/notification/{notification_name})
+	UpdateNotification(ctx context.Context, request UpdateNotificationRequestObject) (UpdateNotificationResponseObject, error)
+	// ListNotificationChannels List a notification's delivery channels
+	// (GET /edge/notification/{notification_name}/delivery)
+	ListNotificationChannels(ctx context.Context, request ListNotificationChannelsRequestObject) (ListNotificationChannelsResponseObject, error)
+	// AddNotificationChannel Add a delivery channel to a notification
+	// (POST /edge/notification/{notification_name}/delivery)
+	AddNotificationChannel(ctx context.Context, request AddNotificationChannelRequestObject) (AddNotificationChannelResponseObject, error)
+	// DeleteNotificationChannel Delete an extra delivery channel
+	// (DELETE /edge/notification/{notification_name}/delivery/{channel_name})
+	DeleteNotificationChannel(ctx context.Context, request DeleteNotificationChannelRequestObject) (DeleteNotificationChannelResponseObject, error)
+	// GetNotificationChannel Get a delivery channel
+	// (GET /edge/notification/{notification_name}/delivery/{channel_name})
+	GetNotificationChannel(ctx context.Context, request GetNotificationChannelRequestObject) (GetNotificationChannelResponseObject, error)
 	// ListPackages List installed packages
 	// (GET /edge/package)
 	ListPackages(ctx context.Context, request ListPackagesRequestObject) (ListPackagesResponseObject, error)
@@ -16856,6 +19263,68 @@ func (sh *strictHandler) ResetCategoryItem(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// ControlOperation operation middleware
+func (sh *strictHandler) ControlOperation(w http.ResponseWriter, r *http.Request) {
+	var request ControlOperationRequestObject
+
+	var body ControlOperationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ControlOperation(ctx, request.(ControlOperationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ControlOperation")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ControlOperationResponseObject); ok {
+		if err := validResponse.VisitControlOperationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ControlWrite operation middleware
+func (sh *strictHandler) ControlWrite(w http.ResponseWriter, r *http.Request) {
+	var request ControlWriteRequestObject
+
+	var body ControlWriteJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ControlWrite(ctx, request.(ControlWriteRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ControlWrite")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ControlWriteResponseObject); ok {
+		if err := validResponse.VisitControlWriteResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListFilters operation middleware
 func (sh *strictHandler) ListFilters(w http.ResponseWriter, r *http.Request) {
 	var request ListFiltersRequestObject
@@ -17226,6 +19695,307 @@ func (sh *strictHandler) ResendSetAsideReadings(w http.ResponseWriter, r *http.R
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ResendSetAsideReadingsResponseObject); ok {
 		if err := validResponse.VisitResendSetAsideReadingsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListNotifications operation middleware
+func (sh *strictHandler) ListNotifications(w http.ResponseWriter, r *http.Request) {
+	var request ListNotificationsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListNotifications(ctx, request.(ListNotificationsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListNotifications")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListNotificationsResponseObject); ok {
+		if err := validResponse.VisitListNotificationsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateNotification operation middleware
+func (sh *strictHandler) CreateNotification(w http.ResponseWriter, r *http.Request) {
+	var request CreateNotificationRequestObject
+
+	var body CreateNotificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateNotification(ctx, request.(CreateNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateNotificationResponseObject); ok {
+		if err := validResponse.VisitCreateNotificationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListNotificationPlugins operation middleware
+func (sh *strictHandler) ListNotificationPlugins(w http.ResponseWriter, r *http.Request) {
+	var request ListNotificationPluginsRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListNotificationPlugins(ctx, request.(ListNotificationPluginsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListNotificationPlugins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListNotificationPluginsResponseObject); ok {
+		if err := validResponse.VisitListNotificationPluginsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListNotificationTypes operation middleware
+func (sh *strictHandler) ListNotificationTypes(w http.ResponseWriter, r *http.Request) {
+	var request ListNotificationTypesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListNotificationTypes(ctx, request.(ListNotificationTypesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListNotificationTypes")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListNotificationTypesResponseObject); ok {
+		if err := validResponse.VisitListNotificationTypesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteNotification operation middleware
+func (sh *strictHandler) DeleteNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	var request DeleteNotificationRequestObject
+
+	request.NotificationName = notificationName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteNotification(ctx, request.(DeleteNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteNotificationResponseObject); ok {
+		if err := validResponse.VisitDeleteNotificationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetNotification operation middleware
+func (sh *strictHandler) GetNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	var request GetNotificationRequestObject
+
+	request.NotificationName = notificationName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetNotification(ctx, request.(GetNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetNotificationResponseObject); ok {
+		if err := validResponse.VisitGetNotificationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UpdateNotification operation middleware
+func (sh *strictHandler) UpdateNotification(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	var request UpdateNotificationRequestObject
+
+	request.NotificationName = notificationName
+
+	var body UpdateNotificationJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UpdateNotification(ctx, request.(UpdateNotificationRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UpdateNotification")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UpdateNotificationResponseObject); ok {
+		if err := validResponse.VisitUpdateNotificationResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListNotificationChannels operation middleware
+func (sh *strictHandler) ListNotificationChannels(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	var request ListNotificationChannelsRequestObject
+
+	request.NotificationName = notificationName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListNotificationChannels(ctx, request.(ListNotificationChannelsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListNotificationChannels")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListNotificationChannelsResponseObject); ok {
+		if err := validResponse.VisitListNotificationChannelsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// AddNotificationChannel operation middleware
+func (sh *strictHandler) AddNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName) {
+	var request AddNotificationChannelRequestObject
+
+	request.NotificationName = notificationName
+
+	var body AddNotificationChannelJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.AddNotificationChannel(ctx, request.(AddNotificationChannelRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "AddNotificationChannel")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(AddNotificationChannelResponseObject); ok {
+		if err := validResponse.VisitAddNotificationChannelResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteNotificationChannel operation middleware
+func (sh *strictHandler) DeleteNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName, channelName ChannelName) {
+	var request DeleteNotificationChannelRequestObject
+
+	request.NotificationName = notificationName
+	request.ChannelName = channelName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteNotificationChannel(ctx, request.(DeleteNotificationChannelRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteNotificationChannel")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteNotificationChannelResponseObject); ok {
+		if err := validResponse.VisitDeleteNotificationChannelResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetNotificationChannel operation middleware
+func (sh *strictHandler) GetNotificationChannel(w http.ResponseWriter, r *http.Request, notificationName NotificationName, channelName ChannelName) {
+	var request GetNotificationChannelRequestObject
+
+	request.NotificationName = notificationName
+	request.ChannelName = channelName
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetNotificationChannel(ctx, request.(GetNotificationChannelRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetNotificationChannel")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetNotificationChannelResponseObject); ok {
+		if err := validResponse.VisitGetNotificationChannelResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -18336,534 +21106,594 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3pchs5mij6KgiemTBZJ0mTWryI0TGhkmWXum1ZR0tVd1s+TpAJkjlKAuwEUjTb7Yj5dSPu3xv3Fe55",
-	"sHmSG/g+AIncSEqWy1XdnohplZmZWL99/dQai/lCcMaVbB18ai1oSudMsRT+dSglU0ciYvofEZPjNF6o",
-	"WPDWQetyxgjVj8lYRCwgC5aOGVddxvW/I9IO6eNRSGJJJOOKUElC+u87L0dhp9cKWuwjnS8S1jpoyZhn",
-	"UsRRK2jFetwFVbNW0OJ0rp/qsVpBK2V/y+KURa0DlWYsaMnxjM2pXtScfnzN+FTNWgc7+/tBax5z++9B",
-	"0FKrBcyh0phPW58/B60jqthUpKtTGL9uU2PzBrlhq+JSUybVB7qI65cKfx5yqS/jRLG0eaETeE5iLhXl",
-	"Y/ZIEr2Eyk2UjntMEzao3wEO+OEuGxn0+5s38pPIEJyKezhnKks5UTNGUkajmE8lERP4d0KlIqdkpj/s",
-	"keOP4ySLmCShZGPBIxkGJJzHPFMM/jOJ57EKCeURCeVNvAhJe6/fBziDXf4tY+kq3yaM2ipsKObxPJv7",
-	"y4+5YlOWwvpPFJs3X0Os2BxOnixjNYtxQxaIioc/U2pxJlJVf/x6oPXnvuGcX+tzqC7yDf2od0d4Nh+x",
-	"VB8x4yqNmSRKkBQuoemo4GQLRxWxCc0S1TrY0RePIwMYGEBYd45v8MruAwnmthtgAW70HpBgRr0LLJyK",
-	"VM2agQHgQEwIJVy/SCRLb+MxIyI1Pygqb+5PLJXojhORNRBLmOHh0fcsyaYxb97zAp47OnQA92Y3Dgcy",
-	"ESmhRIpMzfKTwM8CeLuelJnv8GGFa7D6Q8BhtziFTbtO2W0sshpovZjFEyVh3SoGtOeRWJKYKwE/LqhU",
-	"eAjmCeORfj2WZE75imQ8VpLQqQiIoRb6Fw01dfRNH5gDcMEBupazeDzT0GK3B2BOhJqxdBlL1um5of6w",
-	"27/O+v2dJwuznz8Mdvohmca3TJLdPjGv6VEjqihZzoRkhLMlkwroxErPM9jx3kyiHvklVjORKRLaYUPS",
-	"FilQQNLvEGq3PqOScEGyxYKlZCQyHgVEihzLpaLzBYuITOLpTCUrQmeMRhb5p1SxJV09kmSciPENoSkj",
-	"MQcCEDXhtF1QPVL3a5H6HJfzJ7aq3vahlgPsguy6H5E/Xrw9JWL0n2ys7iLPmAG+CDIvxjMWZQk7ierx",
-	"UZrnJC7x/p3B0yds9ORZ9+luf7c7GLCn3WfjydMufdLvP6HRbjSi/fpl2yE/wL6alz4R6Zyq1kEry+DN",
-	"msUjFN2HBxgA9HmAJwTclweYUe/CAy6QtjVTRJ/4fZFk3EDjzPgPT+ovmDqUccRO6m7oGKkBEgvJVJfq",
-	"V91tDUnKFowqQwONGgE0XLJbltKkRw5HsOU5o1wS/eNKk7TCtt8NdoLB7nv9yyIBzQM3VXd3AGP5brUA",
-	"JQtgGHP1ZK+1XjABMeYEPzVyjHmFpild6RekWsGN6HH1vy9u4kX1fE7r5CsNgQEcwoJOYz5FEmmAtBEm",
-	"9fi1UpcvZNXTsksqb5oogxY+KlThyeQp3aFPBt1nUX/U3Rs/2e0+j56z7v4oekqfTnZYf9ygL3wxMdBr",
-	"1Vj0v2D7lSW/5ckK1izx1ICF6rmbzs3gQ76EfJeLLJ2y1mYM0Eu6UFRtsSZg3jHwMMUCMqdKU0kyppJ1",
-	"Yy4Zl7GKb1myIu1QK9kJUyw0r0kSHtmfOkNCyS1NMkbUjCpNGLjAu4Kh9Q97/X4jsOh3GnZtp609/SvJ",
-	"0iZIyaQWx4qQslMLBPrNTWxhLT39rL+UC8ElqgY/0ugV8n39r7HginHQauhikcRjqlf5+D+lXqq31U+t",
-	"OZOSTuGu6fiGTjVlWggZK63Lp2ySSRYdGP7ifo95xD7iiSsi4ylnERmtCCUqzaRikWb+QAHcXv4tZZPW",
-	"Qet/PM7tJo/xqXx8nKbCbKlGTK6uaiyyJIKpR0BHNfwEWuDTAqJbWsbNwkB0blzmUD+cAYmhkoxnlE+1",
-	"lPQ50Cd6zv6WManue6KADB5RB/JF5pmElVMt/MN1khFTS8Y4GQD/BXL6QMeX4g4ISNGJpi14IjG/pUkc",
-	"DeFmzYqBSKCELiYTxjV/IpOYJVHgbUKkJM0ShkeUyS8Gt7G8/YA6TizJiOk5QaFJEhY90CFIMDOI9EZP",
-	"QRPNelckzTiP+RQAh5JUUwy8HyM+neAiYCe5dQu0B4A4zbg1Z08oqFmfg9aR4JMkHt8bXA59vdeJo/pS",
-	"IqKlGrd09jGWSj4whIzN6h3XYGScpakWPJCetqMMN2IlNLuciC1Spn/XWorZgTtdIMga/8wvHTiqlyId",
-	"xVHE+H3PChgKjeYxB6KroXulRUYN4chfxIKlMNADndNYQ2QKEJSpGeMKjiIio0wB4UlFwkgkGBJFmiRi",
-	"iQvRH8KmT7hiKacJTnPPjdtB4KRZSpgejLQdnkdkbzIY74yesue0H+2x/f3OAxzAIQFJymreRsNE6hEx",
-	"ReNEGjXTmTE0vRNTkvGIpYZ/ILt6JHOqhJT2VKiXWsm975mcihxBEV2MzfmBrp5GUcqkxHFFlo69iwZc",
-	"tLs40WubM67YvfcyThlVmgiWbWGG28b5FGTF1AMTAZDQQPcQc4ZsEWD4lqVS08GihSE/hVEWJ7AeBAmH",
-	"e48k8SYjkq6kMcNoeU/CuZ3RVSJodCnEa6qlzXsenOHVZCSAQo4ZiyQZ9Pee7T99QkYrxR6aYBYnIm/i",
-	"H2E7Rs294vSWxgkdJffekVQi1RwShBk32rBwA5oHaZ1JcCBCYskDorkSndKYI296oG3bGceUgzilUdwY",
-	"7ZOEcLEkIzammWSwkPq1kzYQDKroiEpHJmJJIrHkmutlHLirfhdNnFEsgWtPsiTRL0xonAAXIadVsc2y",
-	"ZDrRgkp4rv/RPdT/CHMzyDkbC1ChkZKLOVXxmAg+Zm7RlMul5ilwiEOy0NNo5Xs5i5P86U6/b9TSGaOJ",
-	"moUkRfvajNHIeAK9JdRYRI1pEJeLaEHNFjQ7k9lYA1dBm9i/v8Kg1TQh3lC+Mqgi7y2ojMci48rw31iS",
-	"RIxvWASEA1leEoONBumm2SDaOfRrNE5YpLlDzKW9s5iTJ85a+lAsu7iMfKEic2IetXvZYo34DqBffMu4",
-	"5xpy0PVWzVjqGAYyRZAHJhM2VveDj4yrOMHFmp1o6HBYXoCPJ/0vApArroUbkcZ/vz8H0woyOnRSsqBS",
-	"LkUakUjAMYAa/wC3e5SySItgNJF6GiVuGIeznsdSanTNVRwgyldcZouFSBWL3rAoppew+fvtzxOY9bdE",
-	"HyS5Lnz/cZ5ct5x+bGceEsl4RCoTPTxbeiSLq9MrYTGAJljguUjBKaIonJvEX9sU7IwBUeyjerxIaMzB",
-	"Bje3Nlgtu7vFYqTDeMykfMPUTNSYRH4CEdiYRTTMaoFQU9SQ8lVI2g46RErGLFXxBGTqTkDCxTIqvMCT",
-	"lf5ZvxWStvcyPgIc4Bqy37UoX7WC1mIZtYKWfrH13rfb4dOSWSdoHWpSpiH3ahFRBTdOoyjWG6HJWaoF",
-	"GhUz2TqY0ESyCjgC/wHLJYXdDglVJGFUKjhnUKJ75JLeoETFDOkEnWGSijn8FsKPobEiOevVPOb+AgZB",
-	"a+H981OLwh18mLtLWAdChQsrw5FvAzuNpzNF5CyeKCPOibTu4FJGE7SoFz4/o4q8XfeZQLdIvTuYLfFo",
-	"2gM8qIDswKkEZJfcxmwZkD2QIrr4j32A9lQkYBNEYcC6DxH6HkkimdQirCyQy13PG7+/0RNvfkL/VQ3U",
-	"/BKrGZoG7wc7DldQiRmtSGjshGEdQJERk3HEJInVA8HWznfY+iawFTh7cLNZWQkze9m6vAFoc2ngnZvl",
-	"fR0sY9BahtywBAbbBrQ1OnUrlzS2MzV5g0bZZMJS0LnRU1YYe7DT3+zU8beeb8HO3XgIl/GcyQXl1XNA",
-	"B/8mPDB+cRhG0TlYIUQS3evL0i7MMIFdycY9gPex4UI/jB/0Rr/54XibCrY7qSyKlTuhsseKmUAOqyjo",
-	"l4lKaZzoMymep7GBNZN+lMSLU7xMGeuCwdILizD2kpEl5uyWcTUE6WnECJsvVDE67lPLmr5KoZaKzYux",
-	"c5wtf6ZJpo/gWf/ZDp6R98ugVcfiwAkdq9VG4q+P58K+rD8EQ9l2n+Grenp3uRu+a4aCfAi3Bm8Xgbuq",
-	"9QBxlLK7i4GH3BfuuxGbxJxFBnIAmIrGG8m8gChY8zeArPDT5xA0dy4465Fzc5SBVgvAlrtgY5S10Z4H",
-	"Zi/0FMWqBIq5knSWzRdklyy0upqljNCRAHNRyuRMJNFGUCtpwldHR8cXFwF5eXjy+ur8OCC/HJ6fnpy+",
-	"0prDyenLt+dvDi9P3p5CaBjlK7AuDsGewyITRqV/6pFDvkKzEUuk7yLOSdySphxjjSoU7h4gXQLOewHk",
-	"61iqugirBZ1i1KSDr5jJwEahTeJUqio8wcuFsI+Ne0EK+bka4KGEosnRJkZuwzpA97fAh9GJMiB0nAop",
-	"CU0S2E+Jy9+JxXvLCcw+m89UTOvlGY3DcJ7G0K/ZCXhllxBkAM4wLf1NRFo9XMtQ70DxGoXkI8En8TRL",
-	"jQMSRL/agAT/CAzz8wfddASyQQIoH4KsbjfJD3F7aLInX4Gn0lbs4I3rN8wm3rAD91bt+i88mrP9HuxX",
-	"r9ktS7bZiZtm025WTaFx+BTQnfscJSA0WdKV9KicJoIuNsS3jBgy2gpaho62gpYhpK2g5dHRosnEf1Bn",
-	"OqmeyBqsshvRKOXiNapXAz83MgLSd6yADHJmsBP4zIDsFWjJXp3aZZXLO0g2pcvFhZqRmm/XcY6au/UI",
-	"TeV6D655l4RnV+evjkMMNV5kKUTELVKh1W3SZnQ8g1/B696BD16/ffXqNCSJmPrvwqOLy/M3pyGRKmV0",
-	"Xnn4l7PzVyGRK6nYHAc1Hx2eX7rfpaKpyhbw5OXF5duz/MksU5FYcnh09Pb06KcQAgvKhMw+P3xRfm6F",
-	"HJz26Cc9gouFMOp3m3HwJmkYimIJ/20DnDv2Qz20+7A46vnPsEkbqsCmsVSgarZhZ26Q85+vTvP3Ml58",
-	"UywW3psvX+dvovMAnpz+dPT2TWhj982V2fgy88aLX07tG1pniTmehOc3My8e/vy67sXia1dnx38+CkkG",
-	"FqniVD/+CR6N6PgmW5RWcfnyBQyunKxHIqYfR/a5PtDCcxpF+dOL09JTybiyD4/KQ48TRlPv48vKx+AZ",
-	"9AFNv/ai4TUf6s7+9OrkNHRxY7EXxmOfX53lz/GcIvvo/E3+CMAfn7y4ONNrjGK5gEDE4tL00xfFp/6K",
-	"ji8uNPKwj17kRgzuxnyI44uLy7O6d/yBri7O9SWAOSg//KuLc40k8KtxhNrf9ZXC7/5VHl5cvjgLjYqv",
-	"UjoGwyFoA14ojyUjGq59Z5gBxfPjP9aBogkYzGPRtWIxFQIDzVbgotHTYgx024i+ByTU5DMMSGg/DEkc",
-	"Sfy3FByfaIgKO9fc42hAGFtBC+hdK2gBcdN/NR2Dfx+eX2p+p6lUK2gBScK/hy/0c01g8C/+W5MG/Ht1",
-	"in9fvm4FLUBj+Pvil1P4e/iz/h2QrRW0ALP07xqN8C+MB4iBf4/M7xeX5q9+DsCKf6/O8O+5ngfgzfzV",
-	"7wEI4d9L/R5AAv6F9cNdt4IW3C2eh1n3+fEfi9zcHkGVj1sycobwL6tmoyTmNzWivsnegqQDMc2zPrx4",
-	"UcVSOgYQaYevji/JYxZN2WODaY8TMX38SYPA53I0/86TwWBntzvY6+4Ouv397qDrqF0vEfVaGqKOrF8o",
-	"hOFboqAZh8U0s5aiAvKupdcZdc1LXZ/66GN1ImNlFWslQrfEAI+0Vm5w1wGpWb/X21jkq9/iMkxSXMNd",
-	"uFDRLzh6u541J3/kDGpNNpf1AiNqbieKzVu1nlpYOaY7WttdQG7YCl0+LjG2ZFvxog6NrujSG1pigWts",
-	"VSxSZyfkSOvWh8Wvg5ZmVgk1Cd2tymMcUeoTm1MeUQ047mea6HMTacTS1kFrP792TZZt1GXQujW2RffR",
-	"5yC3RxbWD9bH8tr1a+BRHY/ZQpGfLi/PtKzIGUCuJDXbgHeMudMub6dVEfzzpaHZ8/MaIDiaxUmUMl4v",
-	"u9+wVekmH0kyNp8ERILfv8ZO4A3qwbcfcqy/Md5vSBJwhl1DO74ABdzs77fY92F0V4emfy5eUrfJ7KFK",
-	"aX2F5se09fEssvmisO07lQaAxzZh6UFOyJmIy4Y5F4yqBIF4ToiFmbMU5FElekSvg4B9OEZgntOVFshB",
-	"dw9hgyHGsJAQYDUk7ZFQMxCgECFYBPrPWMxHMWfRkFDM/o05gTfRttnpkbdc65QQp6oFvRu2AicoUiEY",
-	"T4uSQf4GPrlhbKHvL05dHDhm22AUHD7JtwCRfihLB0a516NwoWwEu6Jlz0UJ37P5AkLNUbJXei2aTt+w",
-	"FWQigUXfIO4nwOX0liZFQjLo15CRJMGkAvxAH1CevViXV1M2wBcMdMXBf5mZzD135VabLTGvxt1VoLRA",
-	"0crzvaYjloBQbV4bErN5F0BQqb/hz7xmQudor7GkJaCVqPgW3AF4nmJCQm+t4ZBM41v9AKAPAiOjGFy4",
-	"FnKkZ28vriJofexORdfkRr3IRz1MYgrRgA7nv4whv3DwWmXNFZysZ8kVenDDGox2GY//ljE/EdpCyZAM",
-	"9HXt7O9rjU3LYmAL58IGG5R+VmSUUH5D2oInK42ASl8EHTOH5YUbN7hyR/LoUOubHjGGCDdCHJLGTs1F",
-	"lEi4vpXN1LspFxwdRw6pMfCTlol5nbfut0wsaqGkMuY94Hm7gR8IwNYJ1VV4CgjYR4EexUoWeVmJH30d",
-	"npJLm4N+naxZA7jF+ewA68DZ+ghLgpQTvbb2b9gBL7L5nNa5/cqiUj7FuvWd0ZTVuQkxxRNupCBGD0nI",
-	"syQJTTGTVIgaX+bCDUqT5O2kdfDujnt7H7T0LJikgY709ZdjZly3Uzv4OrmwVO6IJHGdq/aBiMn58cUl",
-	"OTw7eWj6AcGPTQN/MRHxNJ71Ls8qvqy7HYh3WStIVM+oaLZgSyvNiEmuygvO1irzQyRDKEHHklCCE5C2",
-	"ZGlMk/jvLMJgDQR4+E/9dadsBoDwir1nWhOM/67/e79v84WrkcLVc8jJaB2AFlwxevoeOYZkGapUGo8y",
-	"xSDfMTTmgdDfSmDyISSI/yMhEqhX4VeeKcO3IbF1cGIe1tBpay1Yf1GVMdlH1QzLW9kaHhR7fFNFZeDE",
-	"iGlNNcnwOVJMA0dwWaVjqhs6t+ZURr9uaRJ43SLLGUMCheCqdVOTbZ/HnxkDvP6iFbTAEFC0M5snNQsw",
-	"MbHVA0unkIOYJGLJIjM5VgXL5iyNxzWbfLK/v7vfqlf266e5mNMkufM8tQDnjGT1SpM3vDSe3dCzkIXV",
-	"aZqNbduaepzdq7wko1QReBz4xQc8AkRzbC4ZfsEcpbRQ3jpo/e93/e7z9//z3xpitiOtpWwPXiahcGTd",
-	"uxFRs1RkU8xBPzw72Q7e8Keg6YC2lS4hMwiF1Tiqjcc4Ehw5BxG3LMXyYTkjKLBkTH7GzD5IjAN+ADUE",
-	"EnZLeakIFrq1f1JqQf7wB3KNW7purZWla7LefAnXhYfkDMexFklmIolIiQEFedIWvqRvFHzGUHPphx9+",
-	"+CHsDJES4FXaAhpQmkltQ6tLLLwo7MK7a2XeOl2ziYlY8xRKlxX+BgGDVq8zKVRDUBQQOMFHK20spGFK",
-	"X8LKAgMOIzYWttoGrJEmdbxu0H9wTreF6vIwLO7EqlMPy+F+bZb2lTnY7pN+//fOwL4xdxr8VrnT744X",
-	"3ZlOr6fPNs223lzzSEJ2qqWIUQrVNWGzJsAI47uAspBQM6fQQiMGkhQY15CElnO512p4l39fRkmBEmHW",
-	"WDNJBIXivdY0XXRq6plaQevk7HYP/zxpBa2r89e+v64gl+QjV6ABD+rn9Wax+kwDcOEghKLCWKO6VbjU",
-	"GqGhSVi4k3Zq80rWQ1EzYz/WpPgCv6pdJQodVt20sMxMjdzE+K/kTCylKUZgUiWNk9YEC0Y26KO4+qLJ",
-	"vF9zYa5yT3VpkBYhJqY8I1blsUG41ZtwiRJ1aUezbE4xfo5xLIdpo+bzslwgcRWX31wFZ9ON2NXU3QmW",
-	"U0druVcO7U6wWqpTnLtFqwdjiqkjNH+BmebEF6kcMfQqJQORDJoNxg4FxjMGNSOg1oLEWk+GeqVZUjK2",
-	"fWrBb62D1rtP162IKroQMVfXrQNy3VJsvvjhuhWAZD9WItU/93sD/YOYTCSD97p7/c/va/Njmh10pQrQ",
-	"B82eJJJggB1UTUixmAq6koaEJlK4zB7peT9MqPaCpTKGunkQiAyScy0iuWr56wup+iz7f19ff+z3u9fX",
-	"H3f619cfn07et//jwPt1MMFff6h5s/Mf/9YcebS2CQC+UrP4LUpe+ghkKmiaGZvR6MTcU53trYQkVdSo",
-	"JkK7c77/3gtoQdKslMPsTqMyA1RdW1vHV5qq2It4wZKYM6Nu+hP6ETK+EUREo0wOviDEpXghdrWbL6be",
-	"jWKSlbb2oZQue9Ni7fB1y/spllqzcUmqG8ihl9pQYxjA6HnHpMDBKFU8JlEGpA6M2CJJ0OrpVMQDEs5w",
-	"GR+UDDXgSHjViugRSxTV1MEbsRyF8AlDdV8AXz0/PnxxcvrqonUw2A9a+ditg9ZOf2ev29/v9gdk0D8Y",
-	"7B/s7ff6oCC51OODwX4lSMMf476Jo94YdTdxYotSmvDYKpiUtPKqTyTm0dpeAPoF0gZhJjDB1SI1+Fqu",
-	"cg1hkHVZ2BUqkUdNrlFIrERso8tqiJlnfMJqcMVpBr1+r9/aklLaEZy1Z5P/pnz6NeGwC+/JVmhaudGN",
-	"saN2hrUrvPDij4srbI5Mdkw88aRTgIdyDKypUYbJzVhRWAMK/PVik9Fyg9kIDxGoXLfj12Ia8/vJhFe2",
-	"ygkIF1ZxqvPwGpWqyjAVmQupyNMdLO6nydrV5cvuM9IejdPVQj2SWM+1MySJ4NNC2RMPj3bHKVPdMz1P",
-	"H0ItXf1tL/zSk2Oe7mwMpMlMAaw1xTww0qVc87qE41Ce5I6SiJu7qI423Z00RstSjjBMXF19CtF/xjwC",
-	"+5gZw2hecqawhYJL3SrbnwNf/cm3+1pMpywCe2QGlWQmWZLUFmuCcl9NsgdUYsGKYAGUkmc8sg730FY3",
-	"M/YrrMRWPPW/zp/f/mX+cvWX+csn4z//vDf+888D9ur0djyPkr/u/nEW/fKx/9edl6vxq4/70c5L+ddX",
-	"z2rlo3XFXLT+ETVmOm+u42LPD6exBxKYi6u77zdNCidY+qCioQ3ASBKMlrFmfciUL/Q82lKXhRCFJZUk",
-	"KncraF2YtCZ9MYtUTFMm5RepqdBgqF5686nuVnwBxjJU/MsoJI5kkhA3tB2BIvZaAK/rgqSovKmePPqL",
-	"orqTZ2AJVIW+JpKYD7bC0fiufVL6NNob7U92uoPJ7ri7x/Ym3eeT/f3uDh2MnrLn490InBkb+hvo010w",
-	"qprLIdpi6XBWXtMofUZDwrMkMVaqwilacxF8pXXjmGcik0lRTN0tteNqiA5qwkvYkL0Vt5NmyDAwVqMN",
-	"1kMAOYS/jyQJtaidYQBGaEprh8QWKCXsIxtnNizbwzHT38VgX+jO0r0vt9E7swVmD6/XPNehGOY0nfCJ",
-	"sNUPLYZsRkz7MqR61cWUnbs2SVC8POY21xJjS3MlBa1kGNwZqyL3Hez3N1WYClp4CZuWba75Al/2hO56",
-	"pI0tGZC5fQWK1MO/ze4jRxKqkrt+UorF0L9sKZobgdypznDGbqveZTWC9SWVNxWDYT2AQ3X43ByYN8hC",
-	"A2CIXXFgKVBK2oS60xT4KCQ9uFfRGj5KWV4Jz30J1j0wzRkpEBDBc1zjAupSdTZaIre4et/Qv6WpsrB0",
-	"uSakTC9+k4mSHHKS8RsOHFd/L1LXMgpCykOcLnROobKg/KmVpYnnQ4BEroPHj8eMq5QmB0+ePNt9rAVZ",
-	"kXZtt67avKqteJYhcjWsS9+4YVJ2E8ZO6xx4Is1DJ2o4neDMhIpWeN6nbR1574PWx66Mbrp53dbyYGvt",
-	"tdgU4b6W2sAGUdK50L9Zc5sGaXtkkrT3+s87PXKYG3W9k81DFfMSCTzKSWNj/8TfrEXX747odlpj0NRw",
-	"+8GqzBsUubtIIgHW2oS8jt3B/u6Tfr9P2pSsGC3ZbrSMUW21ZWMK7Ld30gfK5s6tRJC3JrzsTKTqbQq+",
-	"t5qkLJG6UtkG0B5BmXlyeHZipC1QCWNluhZyFpDrlu9I9zoYWAecPpAcEd3mIZrvbhJYsKFksudS/Pxe",
-	"73p5lzK/RV5QqEfaUFqU0aSavbuhZGnpNvNp6q7NGKuMuWkNhy0ltmvANCamvCysixmP/ATxdvgfmB7+",
-	"B/MBJtyUjOIGhGvoeMpMNzvT4QcCnfScvrySz1eUVbzf15g3mxtFVQ9/TQr/5qSo3NRZ4zQ3XTHykx2a",
-	"zouKSYUIIOaxKns4nK30LpYdc95rKg0ZyHgtprW1AprsjomYgq2MM+l8n1eXR9ilVXMFSqRii5Idcqe/",
-	"86Q7GHR3di8Hewe7g4P+fm+w0/8reXV8STSRlQePH7s8fvNhT6RTqDUQPca6T1D/PKgf7Fn/r6ab1y1L",
-	"40nMogOy567ZnL28W3BsVZe5c0mDetKL51t/K2iGwzrPd6Q4Jpbzw+/SDsrZ8oEWDi3TpJZNJis05OWR",
-	"Pl7i/UIk8XhlwoYmE5bmhA6aoe46S7PMu5vmZ8B3l90L9tDnUM6XKt9o6ZxqQYjNj/KK93W0/uz4jWuU",
-	"arpeeDXysX8fFPxHmm/yGqA8p2aXJMb2MZevL8iM8kjO6A0jbVotljkonVlX/9+Px69OTsnR8fnlycuT",
-	"o8PLY/j1mr85OflR/v3o6PDn+fRwefLj4fTk6s+9Xu+awwvHpy9qPtpMk89MHAJXjaVRFu6VNYVHcjVL",
-	"lkQcNMaZQSDaoeyFifmXVGDwlld737UBUK/jW8atDUdilplpzVZsy1RX9NMv72EFv3UW/tDmX/WK36LB",
-	"yWYmhKahD+rlna3sivo0z6Cy1hrLDZbeqtpu0Imc6ynFKTfaa/Tceo41M6dszOLburmt17pp9sH+zs5W",
-	"K7jYwmo1WhFsq+SZAfHmsYuqElNQl+9us8JmRdX5w5RF1oLY1L3p8OwEHAQSEYQzFmnB3/gP9vu7piGS",
-	"33mpgw0WLWZpJQHriQ2RrIR0PmKps1362kLGTQRdfMtIWzJGwoItLTwAqoU7QisIjC0DZ/31i5Plzfkw",
-	"y8vWGgv0HpZUDwWtz3DzpqMoiWLsNSqVWIAfKZ6zjl37NGWMhz1yoshEJIlYSq+JVJRfXN6e64DAN6ZB",
-	"V6HtVCxNqCqPfGIEMClumekuZeVnGKYVtOD4QNMrBZ7aFyqkaSakau7CrZ8+kg1idLdfG24ULw5tx6O1",
-	"g56c3e7B9k7Obp/kXZJKxHXwfKc3ePKsN+jtgMOAPesfHAzuJuhJOmFv6svbOxpnij0amO129TfduYhY",
-	"aAotjEVq7SIGJLjw7hSN8rJIBYwYV6V75rsXa1M3irF8fuu8dmhD7bxfy/W5UAPQHFvLo2QvwMZ8+ocf",
-	"15RKO90YWGgc1m4NUK6vNPlxNGXE9iCu84guNOo0W1OQ4Bbqo5sLaosUBTjNlLBAZ9Gi8qS/39upJXyY",
-	"krpRkzMzPnKdDuv1tQ2+d9ygx2Y8el9gfEETRy5eSS3QePhbRDxH2j3oz7ddL2dgZF6N/OQ9aYwgtMAh",
-	"A+tfh/QNrPSYZrwsM9loRfZxkWK5r0TRu+J17jLLr8fGC266IC+4ye5v3bFsG9qy7dG9/GrHtqnwld+p",
-	"f5NouvZkQFp+QRWtSeGhihLqKvihhFu0kdbkzdUOdchXmGJgshLMMTmXiFhygmpZyUehicSFvjWIsR30",
-	"93Y+V3JY9IzNewOXZLXvS7PVCbdb5ZbrOqWsJUVmxC+gQ6UYu9rNbrT5oqaYMuwczqkWxwUPbNYTaNta",
-	"Ms6FlIxr0I4j5r7tDLezBLsNPus/G2xrGP5SQ3Cug5Twt0E3yRsapLmuMBe3pS3cuTGRma/uloxKUF1j",
-	"mj/YvinIpXH4QXNhT9FxNhJ035VQKg+77ff2nz19VufT27pry8YWPn7zFrvJNSfj1Vq5l3cWPzc1QSqO",
-	"2becEXPu0Fvcnd4NWwWl4IEAgtut39lcf0AMAKMZ9ZalpmOH1gVsqqZx+7aFP5tNXrJqvqkwcsNWncb7",
-	"+dQyM+ir6vcHO0D4bWhZ66A7qHXIVu6kAvnOGAyC8jwep8JkDAck/Mtf/vKX7ps33RcvyE8/Hbx5c3Bx",
-	"0ZvA/4WkjUSahO5aQ2grE7rJKgVmK+HfO73Bzu7e/hPfEudDiedyvL6OPu197uo/O/YPwT8HhT/X1z39",
-	"H08+13oZzYFsSMv7VBti71bmlDiXnKvyHp15gWwEJYjscHfvA1ZdQb8qThYwcN0ZVuLmvwbm1uOrderc",
-	"L17Yd/B4jiolSFaXXmdiFYpj/EglI1fnr6sVkase4vXOi0IUWxrfmcWnLGEUgyrRajAkIfqMSgY1Z1RQ",
-	"6F5kslReAb+6a4xwmtRfkkg2ZzV49Z+SJG/0Lk1ayBJizSZxwozUMEflp2oyiAqj7dylWWK9OGa6OWIv",
-	"R2ze6Po4QodZDLMoHqB+e6NABVKckao2JSroQ6yPQ01FcocgVLiMTXZkHLJuGc1Bp4d5yIc1ept/pz3T",
-	"6OPqLMQQNMj6M00rqLLGUCvydQISXp68OX4REkvkwXJClozdRHRFwoiuQrCjRTRObLWQLEn0lyenl8fn",
-	"Px++Dk02UoihCq5TO2ICdLEC2dJmHEHRCq8Tt28rkFh6lio0rOVypxdIZCK9AhtRBKBhUvtdadu8vz6E",
-	"drDetIchl9JLkAoNemo6rg/u8uTi8uToomdXGeptvjk8vdKbNJU7zYLs8LGSLJnYKiOxIm0uiLWygsGy",
-	"0yPn+irA4DqBX/0avPlIpom+bTg+ptl0pki2gM6x4GkLL45+On5x9fr4vDenHz+YqNEPYMQKjV1Zn7Q5",
-	"PnOW8JOec8RWApga9a2llExSxohMhOrldwhhpggQekF9vXOMCljZVuB0sUhWPfIC9ACQSTmxMIHBO4XQ",
-	"JLgtLANibKdKDznRKoqBVXfvbXQRasE6hA7WxCB8p04DrdGAfjEADNHFAOJuMQEZkPYbwSO66mgC/pS0",
-	"LzL4lxd7jBAdoSvG0bWnd4xsuWN8tz6FoZekazqrGZuZ3Mo5wz6Ok0zGt2vtpgDKGh0BLYs0xDaqpGOo",
-	"3UoVoSAUHRhAcmAsS3C8SNltLGxmoSRSxUlCpsIWFrqJF4uvFbm+M3j6hI2ePOs+3e3vdgcD9rT7bDx5",
-	"2qVP+v0nNNqNRnSryPU1ST8YsOdWgPGb1Aup8klUWQKsTbIG8K6NkkOC3WzUtRS9Aj1bTtAUFndSLSlU",
-	"Mf+44Z9s9lTVm4u1CKqhrhE/vdnxCOdxxKHj9NXlUcVfaJHz2ZPd5883rqgpcJs3HKZtvIZctRW0YLHQ",
-	"bA0pXStoIYcot1xzj7cXTfyLd3Hc5rLMaQZA73w8z6nMOjGiIbPGBptuLdX4wfvr02rc0OuWdcE0K8aS",
-	"HHfQJjACIA+mJyPUurQoMFqROBpqhjFWhswZEqeWwpDzUpHNTQ367TQfvhlhcitoplAF0gSae06egoLx",
-	"Tr/QqRg7tymZ0HyPLo+iTlmSWaKwkagRAbDgmBUb3NLXpqZ5uWd2p36aIclDZhtP72TD9VWz+h7uAhsO",
-	"6BDr9WhOSIRLnNyCSzag20nkp3qsS7i7YGnMZEPz7Dcb7F8aq0bZ+IapoW8c0rzPZOjkUcf4Xk1MizV2",
-	"eXfb7+3ve6cZiWzkV6/InYFgGCt8+GS772JennCr776OhdSkB9OPrcAdR8NdlbNQGry9XiaKq2pcrZmI",
-	"SXdsuTlDcU3FKZOgYgtPNdZ2639BQSm78U3JSC7sK89EyjNiJLGTYXgI1JrC9KFCcE57r98HE6nIFIGw",
-	"RZpn3RivDsTQ7X3Pc2KymlSAZeva/n4CEo6yyYSll7ZxeBiQcE4/XjAevaaK8fFKa9nfPDkKfPsi5kqe",
-	"sfSCjf1Mqfqq/9tod8JQwgL3FUtr43BVXFL1z5EW5UsYv3pmVA6IhcJXvnBRFXh+q9lQXh6Ua3ObcWmK",
-	"y9RQr06j93pDbEG9SuTXsAmKPVtNtVgsTVJo2F9f4cY7xfa7C/n+3Vvx/t1V9v7dpXr/7qfZ+3+8O+X4",
-	"43la86P+4SR+/+7lBP8ejd+/O6T57/qdU/7+H+9eRPiDnuJskb+kP/hp9v7dMYMZOv92x0TateqVz59q",
-	"fNFNCoPHewumgwiMrSC7c5fsAwW3okIJPP2rTR9+8Pz9+raULwuLCkyCEJb4La9L7wlk0EJ7Sv3k8ac4",
-	"qnSl9B5vuYfqmsV0uyVz011TcxHPEZWI6Re20tztmnm6rl5TU0vNeq3GNgyOtcxmAOpONiqf+jbBUXOS",
-	"laGI21XwcCaLeC1ePFA9DzPaORuLNPqygh7FoWokSa9FuLXakUNimoW7I27b6Bc4Z4wuxlDHmBNJJ4zM",
-	"RcQ6ECwdmjBZY1RfpEKJsUhCCK0JiA3J/LAQqQrRBG1TeTPp1XoYasHJeuTM27G0FV+LYT012hYuombL",
-	"+KAc3qM5t+bYESnHMCViTJOZkKqhlLe/wq8Zm1QTeHSncKO6eoy1OABHCXdWsx3zxFVrNgKPrStdcEqv",
-	"ieBdd1pN2bsBiSea9+qJNvsiHrTUxYUmbyOR8SggUDLC/PeRSFlALmy09aknNwTkhSc1AGUy1a5d2bSb",
-	"mJfML/k8d2TaFtyrEFk6cu9y3RmtJRwNOqhfQjg8e3thGYmZLDwglNRps3AUGMBeStkllNSmChdTr7dR",
-	"6gra86Y4u/r0ZIi4KwJHQ+M9k86UV5bNy9sc5KVRTEVaP/NDQnJfz6N48L4XakgwuQP8SCT0k0vcq5YM",
-	"jzIFZDlC/5OSZCnSm5p0k7ZxXl+8Ob0878mEscUH5/+1foiO7aCvFRYhbmwipppRbj9dgCs2njORqTAo",
-	"Vy/CZICNmSykDQkkSng1gcAjGit0JkOqiylpr4ni+nSflKk0ZhFZt8fOujyZHglx5yZTx6glNv8Hz9wF",
-	"9SMc6x2IyYS0B0QSsKiBlUOQAZnHvEMynmh+Y1ZjPv5gpoHstDnlmT59kdq35vTjB61GzBdKhs4jihWM",
-	"U7E0Cwps0BZUM5BK80VzcRlXcVIGJ+eWttaFQno7nr+mCgYeW0HLhznQo+OknLWTf1eh9QX8aYzeLaCR",
-	"R/j9WNziRkqN19wC7kQlHMm/YxjuBVOHmjEfiYzXdTC0Pxc3+ZNYas6/IpKpLgXG7nAAux4kiWamY5Zy",
-	"3OB6x54nUm8rweLK6mk9bqkhDMis8w7iKw5no4FrsiKUUHXpnO6UvLOJZX1tMZA1JVMETjOA7MMFnbKm",
-	"VMM7xTjj+oJ87+uOzYt6rkrX1MXY+vTQqwJX3lbKJpk0ptupEFGQb7JGypWSqSY3FEz9SBJ4iYxFVNKA",
-	"kpizvceL+lKGzVEJjCtIXtfK+wSbBpga/wJKKzPTk7sUZV5TQ6YK1l8aJ27t8+Ui9xORQoLFoLdfZ9k0",
-	"Xzf5y/LBY1eZE828jjotfWAkbSoJzaJYoZE3PP3p/PiPJYV6r78zGGx7KLK5YZQDqkfS5pxNMklLYYOY",
-	"8coiMLH/SCNiBJ0D8una0ggs+s8SEB5J/wA7UeS4CEUNRsy208Dju259rg+50EDRGJSjmTjS9DlNb1ik",
-	"2eWIYSZxzpm2SFFEDLxDDe2HdG3FUcuHncCgY1CbFeDu0Vu2O6d15AVjBkw06x2CBn6B8pF1/MbUmIWD",
-	"HjoPUBhHMszFcyyMhJKUKYdatvUVWUK1RNRabbSQ41Wb5VU9Ea0dHVqStzUlbKJ/6zKeGti4y3k3ogoO",
-	"HfMpBMkfkOZyjfnbbTmjKcRuMk6kPmCa5JZ/HAsHgnLT+pvOl2Xs4GYseL5vOtmHsl7psR6kGm1hpDov",
-	"KPgGPLNVuV0OaYcuksQIviEBZCmZqoKqralsqQp8UxZWJTUVTbXkgbYtU1xaLtg49x9Ad5+HNVD5onGd",
-	"sri9/QpAQq7BGyOCuYUYUC80UdsIDYizNXJgjflsra7uZQHezaB1jyKv9zKC3elmGm1kJZjdEE9bG5J5",
-	"l8rJZZvcujOqK8J3P2ub+7resPVFFi0H2H5d2PKp1pIcS7zru01nXEG7v5EUSaaYX3Pl3u3QcVD8W+6E",
-	"Xi7ysnXn8h+vXr48Pj9+EZAXJxdHh+cv9H9iMZrAFYYJyNXpxfHpJfw9tU99r1GTktJO/eIvHWiAmLNZ",
-	"77GlF1BUJbzO+v3dcYFsw0+sewLvheVG8Kbtyh37yeqTvGulm41N2tc1eHVQI037mxrPqO0turE4p9av",
-	"YiZJuz5Fo7SxTWKWk0ZqiLxZrJ0xMBlbmMOyNYUvdPzZxO/jvMWqt7L1Z3pOVV1zktT+3BT/s6H1UB7s",
-	"VqLuLCULlsYCdL15zDOlzwYibKjSLNDgKqTY4nNoRRkrtOHbheO6a7ZWna/QhyiAge+zBE/jzVsWfWoN",
-	"WgdP+kFrv3Ww/7z3rEa0LmdpwcJrL6WQgFwVwmtDHDG19x5BjoN7hTh2t/msbCXbMjDxksqb+h6IeQF7",
-	"dAa4sucmyL1HQsajS8ww0tIj+xirI6jdQ1OmOYrWfZ1mXF99woxwJ3XXzlNddj9P77IZFhCPyyIWBWTg",
-	"bBvGpNwOUYENiaQrSZazVWdYXHehijHscqKp/hHlY5aA7A07h7SLNFso/QtkcZWTHKpkrMkYBdPFEWmD",
-	"c4Hb/E4+7cqVVGzudhZHnSGRWXoLPVtrc4xaTyZP6Q59Mug+i/qj7t74yW73efScdfdH0VP6dLLD+uPB",
-	"l6XVuDraGDZo2ayq9NVw7vWS7rcmi6bpiNYcSakOn8nuO/BS6zwntH3JfB4QKYx5AHZlom+9FCv7ge25",
-	"A/rsohRxvrezt1N34VsnBY3YLDap69UQoTUpQfU2tV9mqxyMcyfYkkoytmBse8mDO3cZy2pX1rpw+FTd",
-	"GXXBK7LxCypvLuDF7VNtcGB/WZ51atEQ4wJdEuwZbB/65Y7NRkqVUw4eCutqo4z0or0lrG/UVHd+61IK",
-	"9OD1RhNAoK0tJsBVNklOOGTTMi5UbaHV8Nx4VYckPBL6TBQLSZvxyIYfa4TvDAtEul1qGK4fF2h2W6OD",
-	"cbtVU4Rt7FDGx1rBTEwFEONmPHfeOrse/Z8OrIKWN1PR0ei9X7n7OxQDSZJ4YzGQsEegbFilGgiYq6W/",
-	"3Ucyr6Eh0QB48eJPkixoKoFuzknMldD/FackoXya0Sm4x6liXViY3g1pvxIkZNGUYTXcHkgKATlbqZng",
-	"JNRvK/zpcrVgF7BBEr6gim1ZkuQr1CPZra9HcpnS8U3Mp8e3tXVDLzV/c/riQv/Je9Tn5TShz55rd/tV",
-	"jb0RW6RsTBWL1sCRS5pktyDxUEny76q+ai5UhS34kcF3r/3SEFWtYaYh6NaTLhyHt/URY276SxnnldKX",
-	"VjZQbaqQyOwNr6VuPjhAg/3tYsFjfiuScrWqtfcom0zFfrToVhtvsiM+nO/IuorwCAOv1B9cqGe38pG1",
-	"DlJrWULlzKuswZhc0FgD9XuLBvVOQEKsABiSdgVNTZPXgITHU4z2bLs6wPVGowIbwMlbtp1xK2jhMKWs",
-	"YvtWI41pYL/66fbst0CvNvJhGLvu0LFFxwVK7tsLSLkYPqLjm2kqMh6RDMaqkWifj3bY3nhAu/vRk0l3",
-	"jz2l3Wej5+NuPxqwncku3Rvtj+8f9H5ZCnL3lnH/GPctl7xdjHuZsOEKHz1wcPteF8e9U0S7iSS0h2ZU",
-	"uDvEmDcI3leSpXXm6EyydGii3LEYPzAerZOZ3pd1eXMUJOA3TM1EtAkzDv13y4arQjD/LJ4oo2nWNYwB",
-	"9SI5rfhr1reZCaBeUGNUhkgYaQ+IKaO0Ywop7ZpSSnt5MaWA7FsfTfHe71TESQ9/Ui0CtfGb6q7Fto11",
-	"zJTeOO5IguJFege8ueSTBigMkr1jSMEhJPLoxTTB1Ye5AyyTFArBJ2VjOoZ6ua68c4pIG/MhCSlfGYYD",
-	"IC1SvzOEZjiLZYSxkvr30OcqONFiqc9DPyxyE3xaI/3dG6gfoFnIAaF5tiARmQJ7y+HF0ckJUfSGSbJD",
-	"lCB7OAwYXSbMNL8F7WKSNxyhiRR36zqSQKJcXW+Rr9FfpdCO6m5EwJWiMDC1E/xGKEK9rW9X39mTPZIw",
-	"hUmgUTyNldY4e2FAwg8Iv91waPM/UzalaQSBwmICyYUm67NwKR4s+rmah92/0u7f+93nvQ/d9592gyd7",
-	"n/+t9VCNtzWxqJey9AjbGzmAi20SrnDI93UOCsnGWRqr1YUez4h54obxw6yuOUSltTZWjfUzFRIBOdL6",
-	"IrxfvTrnWtke0dT2Mg1/ZDRlKUEnJgyKzktjLYBe3fCz7dMN6UoQ8M4iKBjACU1iKoeoKI6EmoHx33S1",
-	"CSrtvpcxl5h7j4/yAux/yDuaUFul00VyUbNlOlYSzR5ADPThhoAkWlyKpzO0f2s1rIULtvbCg1ZhITks",
-	"0UX8J6av7bP+DitPFw/+hx+g4uQPP8DmtRYXZRoCaUL0A0BB1/eFXPgKhwt+wrq+1zzvd4FxVRj0n9AV",
-	"S038pUQauGApKv5BXZ0DPRRatCciXdI0wo9sU2B9e7GEInZAOCAdrmDjOcBgTszdDq55ocJE3pEyzdud",
-	"BMVUbtO0JzCrzsupyuCa537QwFgvlFFIApu+KLFKpMkLR7CWvWt+zb1eAIb8s/QWZnWMSxM6KRIWEEpG",
-	"qVhqhmtaLgEPwb0H15wq8g6RwHzxvl34ZwdP9ywVmsmzTJI5U2k8hlKLnrhtfg1hgf/jf5Bf4hRiZLR6",
-	"pRd+zbvkGBwHIxGtAsLSVKT68sdJBq6nWGKEaTuki0ViIP7xf0rBw87QtIZKVtecEPZRYxeU86SmiZ8n",
-	"LOjxY+S9NYhPeaSHWIP8aCfQA58dvyGKfVSkHeo/jxcJjXnYcQkYeiB7GHq26mGQtnduMBTy005PH8eh",
-	"w2HIqYol8H6uiQachDEsSRIeCa4YV12t1IcklrCFyjFhjos07rmA+KsGfCh99LG7XC67ekXdLE1MY67Q",
-	"1QSGRYFFU7oltZczqmCgcZYmpGteL0IYxIeg5w3a9MFA4OByGUFoKDUb2ev3w8DcKr5Hi2u3KWemvlXh",
-	"tvNGP3ostMHhWrFMT5zCPXqf9MghN34cEAc0ToA1FjOJ9TCuYCwSUhP7bG8p3Bvsh3CDP+K+5QGBKoZd",
-	"kcbTmJs1gYc3ScTSr16Ob2gxUGIiLZxA3sYK33+Lb4WkPRbzOe1KtqCpqQfam/bgG1sAeDaPXe3fsZgj",
-	"FIQ/hGY7K+O4CohXsjfAhcHxc8FZR5+JXAIFFMixcN1uQ2m6IiFqht0jlKG6h/qlLq411ENBqtHHhZCM",
-	"hH/ummDz7ol1Afv9loZQS5pNEih51w7fnl2evD29COHAYX9mXPy0NLMdGvWgsIPnW123AbCd/l5o0g9r",
-	"t4DDSFPWeEHV7BGQOf1jJ4Ahar/7CfinrF/jG/qxezhl4dAuDmgXgp1dnkJw6u+GPYKdFyVWHCXoPCBc",
-	"0wxDJQDiLtCX5eVEhzv9fliB08Bk1+cUtkeOACztAdtyO9AiSmkVYmVbZIXl9IBer3fd+hxi9WSs1KAp",
-	"5iQG9qRHM7yFMxZJWDWs9hiJvMaEypgoUQmOCQDMtO+xeTNiMjH5JbBKlLlgDYaC+8vvIQ0hc5poaobe",
-	"25jf0gRSNxaZIu0RjeB0ArJMhR52tWBwtfNYSj0Q5D0ErsaO1i5t2SeRqa6YdFN9QQSDSQKoOJXEY8h7",
-	"+VvGUrhejaZzpkWJzlAvahC68b0ljVMG50cT7M+k5bYhwgGgkceQ8iRPA9rw3l7o1pkyKbJ0zOD3/dDs",
-	"DoEXAI4TSkx1J6q1PoQUTkKAYSu1DsG6+5FF+JZkU8gHQQqOWIQRlCGJOQlN2q+RgR7bR5rygOV6QXlo",
-	"iZvhslrIeew9tEYr5HlYyc8dH6i8mqHqERomQ9TZD/Gkn4fuRnLp17SxxEzDITKbwW5Y5LtCr2JA3sQ/",
-	"DpG0k4zLbLEQKZbAx1cNp9BjoOvOZwpzuoL+wXlaRYFjYzuBKjcG1mv4Luxi5znW2DLYZKJhSSKgNpQe",
-	"WEwMi6JjCAYziQYmaAGEHGnuuERv4VngM0I9DPyK4qq1vWCZab2efY1UlEwZz2LOCLAO0p4yDi0hDDYH",
-	"JGKKxokkXikflprBcZhB6IXpaOkZbhsUXowgCZDvg1xq+xVbYUGPBA3CyIqZJodupFL7MROjFI9nOO9u",
-	"6GUN63EKicNaKxnpNURiybW2Lm/IBOt+Uy0h5Mt1TMk/0gOS6n9BH+UUyB0UfQUDjzzINbRH0uCYSaai",
-	"aRrfIqjEnAz6RDqRazkTCVxLavPmUeZwQrL5aLdP5BBEQ0OxbZYWxmXBS3qYHTKPXWSOWYTG9Bu2UF2a",
-	"6GV4fVbjKEEhCD+LJRknQrII5I1DC5R4UWCkMgni+iVZatray+V9k0zMQIqIUU0piQc5DcJJuhr/kpih",
-	"rF58N5aEjWdCU0Y6vgnygBxbkxngE8rHQS0CWOAUbv9vmVCMxMpdFjrwgT9dXR6ZYmSyNkLAsdhJiiUM",
-	"DoiMP+pR0cpD2mFzSwstoYg0T8aC0mhFrQ8IyyxlbON4ZjDQTgMTtWVrqaBKqceaYYAubPUMuu0dkBBg",
-	"M3RKOti0yKDXg2Qs0jbSIdnpdwISypt4EXov6lH/+//+/4j3Yr/TI8bpaYVeTPWnNvqCR2IJ/mdGI+jM",
-	"B0EYIQpVJsYV+cZMZCmkohkbB5S0M+W2NY0fi/kohuATrQLgyBIpiR7MTIWUD/f5GLeAArEbyjOY4DeB",
-	"4SR9lOkPXSyB9LtjmhpsINSno1ilNF2hcVer2DKhcuaJWiccVwXMFOrJg8mHpWMN3bYHMrSAZvjfeSnf",
-	"MTswwBHSxyOr7mGWpCyyU/rvOy9HobUghPv9fw8r7+z3/33HqCuXWppErjsTSYQ4e3r12rNFt6/+JyTm",
-	"kfDfNfGH2gPoG0xRysGbu9YCmXlBs8HOgX3PY+EUv8h/spTIUVYQUEBLsYUAIY42Z6xttAWSG7bKJdkO",
-	"pkUhMIAM7amRghMWg5Ct4Z+R9pmQapqyi//12paUuGFsAd9x0Mk71mRxWDC2we1A64prfrjBnNgGhwZ4",
-	"KH1Wavjc5esLQ9euue/VWGuFJO38s4IvBAqA6B+R3V7zsv0QiemWVsxhwYLpmS6vuWe7RAWnxk5Zb9OE",
-	"YlLGDst4JK+54JoIi0xrniCw5CpvFEvDNk6ihF1Jll7gp6GNgUfGZInONX+iyZPgZYkFfgNvAP4bFi04",
-	"OpswRR340jVH22pj7+g/NLaOrppdr/n2dteijcP4wGyWU4CXCQAH1gFY/jKNFRQ3wEHtkm2VrbKjB7mr",
-	"lgiuOagTaKvCo3dShljyrm1/444KFT/QWNrQswJtKbDMa66E3h8RvDM0JHZOeUQ1h7GdUaCYhVZWDPVZ",
-	"QF2XNgaJh6C9nOmfrnmMpaA1j/GxyP2ziAd21aXbRlVTHz/qVHgJbdgBmDOctgWNNRZQGRdfQnI/AOIF",
-	"oDvXxD645uZ6hEYsIbUslKXI16xZMJ5yqOileuSNiOzx1Sjt19yJcDm/MQHoPaIhHTlkLMmcUZnh6qx8",
-	"R4lWHmxAxjU3FXcAeP9BzsHjFUcd8g9yDpBF/nHN/9HtduH/9Stg0ybtgX4FrgeVZXgGgNfeKT0ye6+D",
-	"SvLFQDkkqKrSpEokcVHQ/qi96xZFXh1f2jVV7Oek7XO4//6v/6PlAy7swuw1+lMG2PTJzulhBUyft2Bq",
-	"7+k16NnLcwQFyHb/ysUu/dJw/Tw2abS9r2fRlBnpxD/0zR4iDtnKMCzVlEPfdV5ISWORQVZrOLrmraCV",
-	"xGPGJcu7gLYOF3Q8Y90d6MQJncZcy7Dlctmj8BiahZlv5ePXJ0fHpxfH8M3nPLUJXDvkv//r/yUQGQgd",
-	"VE14IDk8O/F6eNrWn5+DllgwThdx66C12+v3dtF3OQMHnjlWDaGPMxPlshB15caOjAmLGpiFwzAnZgss",
-	"GT+xyU9xykDHh1RKri7OD18Yhw6UMumRQ0ARKJ3c3uvvdoZ2GoTQRAObVr30j4GWPheQwK+V1m7MJeMy",
-	"VvEtS1YBFlt+DiZNe/HFwtfoe89rMjsB6CRqHbTQUnclTYN0IBs/imhlCl4rE25Ztvfbpg1YwniTF9aE",
-	"fpQ6zWo6jIU7QEWD+9np9x90ZpyzvjwsRpV8Dlp7OGndWG5xj3+kUV7grbXXH2z+5IpbqYVF+NHu5o9e",
-	"inQURxHj+MXzzV8cGdMTfDDYYoozukoEjS6FeE3TKUTH7m9zBBAoz2kCllX8aovZTAr2VW79QO+6bUxq",
-	"MM1gQCtoKTqVrYN3EAcgW+8/B61FVoeghv2ZSkf2SUAwLsiYIQOP8mstWORN3RzCYckc/U+NzEOoeJaL",
-	"J1qIdO8/krk3lPziYfjRT5sw3BpNYdq9/t6QqBxLkWfCtM5dE8KPIX7QhL/wDsaBfkUkht3o8XEmLcOe",
-	"RL8lfMYIyOj3gdN7m784FeolFOX8neI0woljnl4VKxGtOjVI/jmo8ObHnwxKfn4MGpSJesr/q9BbHX7P",
-	"ETUgzoXD4tQhbVBhzS9eb0LcCi7q7Qw6VqMfMVTwWIRRbVVMr2ItfmAQNvfbNFYSzF8BLNC49/5emObl",
-	"a7uIYrgDsuN2UUhZM8VBNmPnGzNcE4LqOTCFBWb5Z0PSb4lsCPvNDLSEWw6tsJd7Q1qTqQXlB+Wj8m35",
-	"pI/RB04ZvRMn3pbVDi3GAqP9Zsz1xxWEQX8Bvn51zvydJ3/nyVvx5DuQiS24r08wwhfHr48vj8lGdh4e",
-	"GGZwN64NPHsrPv0gDPrLkf47k/7OpEtMmrTlTKQKvFbrpeE877ge807SlIEJbJSsSMrm4tagU9VwKSbG",
-	"vIkeO3BRRXk2Pdj/TNnvvJwWBAzEENVDOdrT59hLfNWB1kSjRIxvJJHCxlJPBZNQMdBJ2VDny5eySTtM",
-	"xVKew3KhYRn+U9GYsyhE+xmNIpnXK7MWX6wZlvubq6gLFTgOk8SWMmt9RfZ3pueKGo1MEK2lzz3Ny6rB",
-	"lnu/IpZ8S6CH8yHonCmBowf1L9gtS/QlgrFnymrLoKos5bIAwFgLvwLmtvOBrYQN4BMQiSFVo1UpYb8I",
-	"PEks1aEt5PdFYLNVigpMhXXdq4kqtTCFVQb97eBG/jXg6TW4gez9WPgxF1Ymmy7gT0+8DqoCryP9OtBC",
-	"h1RefMN2uRJJxIx7ytSzM1/cGeouzYp/ReizUzZV06tAIdQeAyrukmD+pcDPwgDRp1ZiqlsA5ScNAp8f",
-	"jqULzjYz9C/h1DB4zqMfgGX77URx6VOokRZ+ukbuHV23Dkj/c0jaQMzz0vZKiE4Tx9cD/Q54/m9VmP4N",
-	"iAkGGh7Jh5IW3BX4ZUYxWmzKSNuGJOahhzbysIPBU34coRc/2BA8aFRXL9ov4xAmOxWdHjlqDiH80vjB",
-	"vX6/BqewNSEWjjMTGDR79z6sItGUqTIK3U3nfa3X3djdxnvx4iZebPUenvc2r77B+9jm1Z/0bW3z4pk5",
-	"9Ptq8Xdkxo29a+rpTC6TFEvofqcxDTTmFVM+hakhLI5j3xXyjRQfMezXVOX2j90ythdErfpyw1bF3g8Y",
-	"Cq5IwqhUwP55NoekCJMxpGmOKSMQEFNbANkz1pnFpJNapQyTRfJc0sImPpm33HZCDA7Sa9bLuGGrIQbL",
-	"WipVWBjGLydsoiCZpB1++hyisMIF7HJGtTTCOj1yCRH+XJRjeGUNmbP94g8LJ4Zu/dAtNDcFmuRHW1cq",
-	"XLfREPMczCh6qhlLWTPtNMWKW18CQF9RcjEkxq6ygbLgbqE6t2sa7x3td5vgw9EkvIlYsnqct+Rqa61i",
-	"a423RpF1BOZRnUJbphSAiDk90gidV+CX9TZ1iyVW4/ytoklxkQ1Y4jTA7/jw1Xi0O+PtEcCR7s2s1peb",
-	"SpYdF/cNjMsVms6x859Uh3DdP+wr+gxuTAJRzrlNkkzIsyQJzRlpJR3/szPUd3gXXQSK2ehp/Lq3NRw7",
-	"lmRJV6QdK7IUWRKRsUiSOGJ55oPtFKhn9gZD60STl7+k+ZhWA19AnDbrFmYqqGwTfNesfhXNCu51W/UK",
-	"JdbvytUdCLejl7KGYN6Dgj+WLDV1v2oJ+atUZAuUZEp6RnV6rIg9ysY3TLnnSItJW2BXK01ogSpxCAee",
-	"6uEN5UiN1LRWq1pAjSg9QxFshoQL3q1RhTCfJ+qVyLUxnprFDnN7syGcaZYwJ7E5oQuMvZgJ1La1CHAa",
-	"qLT30OahC7yb70TyVyCSQaXVFoAGkfHf/Q7WMcuLq4HenNdWA1hu+UEiealMI5F4NS3zX4yI0gpaIJ94",
-	"ZfJcib9fhYIjtN3TQ1WHk99J+XoZ3IjecOwPRc23M4FtsFxNtqT3zSaugq67mTbfwRRlBHE9fb0BLNio",
-	"GpcsNL8aef2tWJ1Wns3JY2/f7U5fy+50J8TOolhtxN/ceaxpR1HJ1rOB2kwdjalRoDs9EkI7fAiMCW3j",
-	"OTSRIV2fUzWe2fBubAyghXWhyH9mxkWv5yngaIi1qlDfhi7IsVqFjVohxGTovRzjVn4Ff1iZiyWuUaLV",
-	"cGNJcBcukKSO3eMrrW2DQmGXF/jN5+3XYU6QtC+ujo6OLy4C8vLw5PXV+XFAfjk8Pz05faVP+uT05dvz",
-	"N4eXJ29Ph5X81U7jDszghT3kVYknNE6ytKZfxte1C+pzgsLENTTsEAFbTIoI8F3Q2BDL5R+WT32A1oAr",
-	"rjY7+5zGEqs5effZjdgk5izyA1iGxU5R2F66bOqDyBnb/9qAdcxJtlhAFLksEhIPA6HRsvtibYq1oyWr",
-	"r5Wj6Sb4NunW3gabeDwGKMG9YGkKcK+5u/its/jfYc7HYRQBkuQIUYNkRQ7/OBHTsWnfuUUsro8NxZmw",
-	"MiFNC5c9Z5RDZKTJHhNplNdmCj1WFBIErINqg/tHEktkgdWel3qjiSVfw8xfi6mWj79qgFhxoiZcyI9N",
-	"/suFTyKQ+EewGSqdSLCNaxOK55gvjApblEutxyBOScwj9jGweiUE70EJLwNS0q9ZTjKJVQqhnruVfEjf",
-	"yT5kkEs/O4Ev/ZC9zhq4vHBr/eqQ6U3VBJvujX9VyPRvYw1c5qWimuvIXJYqxBvDlIg59A6QSwa156is",
-	"qe3WI4eFbxMBDe4x683F+V6+viAzyiM5oze5QZDOC/U1TXU0aPBL2j9dXp5d2KKS1TpvtuLUIoXY44WQ",
-	"tqKaiXhfpPGtXtANW0H1PX+RsSSLbJTEY6ijq1W+OUtZsvILx5n67ji8qaaMbkBX0nbEbO1wY58/O36D",
-	"m6PK7K6y7iHWTgX01a9jMWpT5K/as6K+yB1pQ51cos8oL/tnbDcDXKX/ui1/igW/uFiaAueukG61st+I",
-	"ERlPeW7n8MczeKRWXm2SQrm4o/zlUzrHtgFC4gFBXbVYkhCr7UHviyhOseDeYz2NfIyP9OD4cw+6GpE2",
-	"dMqfsyimNiXT7MDAjrSlhqEpKr4wozHv2CgpLJc4FvO54JjnHctipRUof++V/sYztYBokh2JpCvs87oi",
-	"bS4arimwxf3xutWMchKrgHBhCkfbY0S7QH7e/kuYcxoWOkmF2O/J9EZ5436zpcU6hWzU129fvXw9LDQa",
-	"MH0A9HU0Jpb7pGOdOpDXbb5DgDqbeyCiifzXFPtfa0p1zmSW1OrFr8V0Cr0Gfl3h/p6i+t7OFvWWLoV4",
-	"Q/nKrFF+I95lmhO1Dt69L3AyaGrWTNrXJZvajl1biVg3bBUU6l9DQdlYLhK6cv0STXVGv3uN6wvmJ0fd",
-	"sFWPHOV1JCcinRNKVMoYaUvGbJim/dY0VXw8nsVJlDIedg5ImAqh/qC13BBCRiSySawhKJTJ3vKKVWK3",
-	"j5RpamA6cuQty2BkLMApGYtYRMJXUNs50ZThMLqlfGwbloRXKk5AXAgJnQs0S847Q7MkaGxXWVN5ITN6",
-	"y7AKPeOqXlLMD6hqjCy1WoVjOCidgJUN7DbhfIckxAUe1K7NABIua2jauxxoDldoFKbnqzfl6ZkLZjxj",
-	"shsJkTCIr/uaNjtzZKsms91lYbffrXXrJeRaRC5KyUf+K2sMeHl5RQeNKMWAQxhqvBv9zDoGqLQB7pr1",
-	"gsxMjt6elksrvuUQ1/Axlso6A9GThNIf1DxNpyw6gBqAOBsU1o6gyL37EJ9AuWZch+3ngPFumArvVhjz",
-	"GMvYS1v2JDCJyHoULQ6gMCcVXfWIT0eNUcyeQpP50ALyVzIe2uG/jemwOHu0wX6YH9V3c+HXKcUoUkQS",
-	"DzvXoHhFfjDceUsDokaRMmfy3MDwGHWHM1vg1DjqsY04Hd+A9vzDDz/8UB+45OHO3Vx49kPocvur8KkN",
-	"PEpLJkBSvnvDHzripXzC63laXdW0C+tcysNSoF0VsgAg/771o+0gm/z3//X/ADcy/M0016KmL0EHDAoa",
-	"KY2l5MBgjou8BtMDNT0/RysSnl1ZQ1JZYv6kZ8VOVgGJJ2AZiTUqTTJpCiT5rbBgja4pXwolzNMMK7eF",
-	"Gv+0zBjia6jsQo42LBZ7VnB8WJA7Ezq+kXquvU7gmmnF0hD4Hnnr2qrojXthOYYDgAmMEZVSLrEhSoDC",
-	"QLEKqx5SywqKcYgEg4WglIFHh2XnItdU0QcCiDrnzHQQ4wI6jkXQIqPIwKFvTr63YgJd6fgxY85VjlVi",
-	"TQVzzhj6brCc+l5/t8aALHPqdmKg9otJ3NeTLkxo/TeSLjbRVtMdwti1+JR9L1pnrCKD/W324/qWvWFR",
-	"TC+1mvet45yYseXTxJBhaPGSX7gCfL6HbOMsD1vZStCY4GnVxWXEvKqWl6wjpB2+e2/aapKE0UkxpDsf",
-	"ymbD8lxwikjo7CReWg1IT6U02AZu4TpQSDDKwsi50oN2YT1qJhkaM0BeW2fDWB3Z8/vWyn/par4LVg8d",
-	"4VOxquGtrxGuvoyB1dsb3kAcLzh5ASU8ZLSLco5e6AlYFLmCQh6IsX8iHicJuD/sKD1yqBTF6EQPx61n",
-	"wPZ2oAbyvDldDV3nEDum41k+xIxC3+u5MGn/aJNzsgsYS/U7XJDxapww6ANYXAAMwdHYiZ8b9xouDlbi",
-	"vjBp/cblR/mYafHLRjE/J+2I6Y2S2MR3mtzDQvnPnKDgdDnhfPwJ/utzWE/JgvxYsF+jfrk5gJpGUS1l",
-	"+YqWEjPNYRR9M3OJ3WkDbfNBtAjk7HdjRLmzjPNrdcz43QpFSJ4qjO9LhCCLy+sL9Otp0eILU5tS3B7F",
-	"sWLGHGh1DF2rhFBDbJTlUeyqFdWCOpp656Y/n0eT6yiMaQRbotDQ66hKnZtpD9b3KiDlF6phwad6bHbI",
-	"69/dquCIaUG1tQ/nx4cvbGz1gqpZ7o8Zm/UVyZXvoJnTj68Zn6pZ62Bnfx+ywOy/B79uxPVdCV3D7X8X",
-	"6R6wijEQD1oCwfsQDxQIttKfjKSzjdYkUluXAHUlTUDupCrhXN9WUfJs1md4Sr99y7VZaAOGesKmvp3v",
-	"KPkVzdcLCzJ3RkmE4o0oCb2ujdcmn7lHrsooJlLPMry3Fs5PFJt/VVsAnAHM0gCieqXf4fLB4bIQMhDj",
-	"LX8d3X9zpp2+/txOUOfD+dl4UjxHDqFTGnMTH6w38EgSLQRhYrJSaTyCRsFl18n23pLAJiDFKshr8Vbd",
-	"GeGnXHbVYwREJNHP6DPibAn/9dn0ipdsnDII2ZQ3noeDW0+GbPZ3tKn7xyNJTK6dad2dcSj5B34PvdBO",
-	"vS8j8B0Z4Nc44VLRJDFdju/j2/ha+jzAoCkO8yvr8Rtpkm2h889Im36P8REXDTTtkYlNuj/TfYzfr1Gg",
-	"nXvZnxDDH5QAE52JlEKTHtbexvoupr/9EltrK2Ml5GwttYHqf5ZYOOrQI4cNpGzo9WZ+YEqQsiot+BU5",
-	"xTcWSjy/JBzEdyHl4RD6XB/oXcUUh8pYeWDLOCd8mWhRgvJxwcGHTcKZ1qxdouQiyaYxd9Z9iTuRJn5h",
-	"ES9YEnMmyUwkEfSEPwWxHKvom5II160D8u7957DeFfcSX/qaUjdOcWK2vM4PVzqdf73Ms/IBePBnL2qb",
-	"aFobZ4SjoIZmhvYgChxWDVH5OALSnFhh+i1+akOjAkKJZQEkxGdhHioUMq43GpK2Dd3VgtSQQJg5dCln",
-	"Xml+wUnGTSBOx2RXWf1xxMZi7pmMy/HrYoJIY5CjhBuAGoZlOqQDod32m1TC93CZWGAN7Eza2AD9jinO",
-	"m3EwKxaGx0hhXDYGAhkZNSAhHvsHPOfQpZKBIXk8Y+MbFrmOBLl9CgV7atm7beVuF/hI2gJwaYVseWBk",
-	"rFeZZKQN4dCL1GTwgdnJNfXXQBsnkEw1p8lEpPru9QTA8TtWSzGygI3TwpDkqFDo00AXqvpDA4kQxw31",
-	"9BwUihT/WQ9+Wvkwt6mhzWbfGZdjj/yYxYnqxrwI0/KAhHJMEwZ9SRjHrLgw33VI2vof3YTyqXcYMrAH",
-	"gIFdECVWWFgnIGHEEkX1eJFYcgl2dsgOgwI5UMmVKRpRRcOm4G1E4K+kwODgSAEct/91FZkimd+SxEOj",
-	"QQNJ372Qv+e+/aWLreVcJZnp8SdDHV2k+DaNvSsQZIWlPKLLiksKUpGVxmiJ9YOB9a0sdelpMuVyqFOG",
-	"nj/OhhDagNkdtMxKYkXa6O2DoAfbS9i9BdS809RN1KMCD9MSFAckQPkGtmfngzUDrUPXf9K+oHdG199E",
-	"I9Ft0C7YolZGE1J58mImWSqHDShTa9f/EmD/ikznu+780Ab+7aDwbtYa/NLYXyqcw1DwD8aNbIjvdnVh",
-	"SkqWVz7XiJyOlhfqE6kZAwVgCNWREQc8OxoykwmWVHZlwgyjqcOOM7vor9mnzs7R5JI1z7+jxEOjRA5N",
-	"VkvJr/vLkcMsYr0fyxmLHTyDJUCKTM0wrDVVud5sjMUV7ABTAJTqQjRou4rhWjt0vSl9+1YHrM8YCUoX",
-	"C8Yjk5Jve0P65kybUis4A8OyVbHtuqwunqdkWLX8wFtlrCBNVyvGnAju13YCMRCcYzAHdsPM20WglAjI",
-	"XZATTYFLWERAolQsFqAhMmnfw/Fh0Xim7pzTjEsyYhORMmN6mOYNdEh7CVFmCgYFJd4G/WpmCi42zHHq",
-	"gAoNt9Q4tHmMbLodKzfW0oSySYi50Hq++wUHN6HF5sJTNhZpJE1heJXSMZgc2C0UfRETchPziIQIsmFZ",
-	"QHiEcDJ0JwpNPm0FGnOKWGmmi0OwyBV1LdSwL8CrPfU2xvEUAfbq9OL49BLbgYKBAigy5bkUE9uUO7WM",
-	"x2y4hkDrS6hICTW+SI9mr629cAhQXzA7SYthFuA9LiMVoxH2C10kdGwMSg11URGj6iu5g3ktaCiv8PBm",
-	"B3sc38jksC13I1SjgfruPP1tOE9FSthHxcAIezc26cRAKI3WXG/t+KOlgjSvOwVKjPVDkvYfL96edlxh",
-	"sZoSYEYshMpTeQ01v2zaPFMZTfQbncCEGtoaaUrcQMixC53wq1y52my22FWJKMGS0Ui9TAWfulUXqk5R",
-	"rDtV8Nd6oSe28lgUpUzKIRbEWGjEzA/BLOq69ReRpfnPWqQ17163hlD5xTyBkvpPd8hopZi0hmHgOi5S",
-	"kvKV4OyRPCCjcbpaYE+4PGnl6U6nR15SMLfCLWJuLbACvTSW5tsvbgEL8VwenZEF0y/YjYV/7r4U6ZKm",
-	"EYv0f0E5b1O7v2M8alQpLbNYxgmMyzsEDcs01WKOFPqyLYmeZgwcFWZ3IlNavHDNrQ+MGLOvv5FsnKn4",
-	"ltkbt7WFzOJjSRIB5n6RKdd/YIx9XvT9D8g85qaa6WBf/8ONPhcps0/IjLT3dp4b6eqcqXTVPdTvhZ2h",
-	"qWBkpsR1E6niJNFHTWIASJlBobNJluD5k3HCaIqM13wJtVUzrob5XvQdTUQ6FZBIvbNHZp4Il3+WUKns",
-	"YfdKJetcFTUPyUKTdJ5fhyynQNsXvK8gzmrQgUal4MVALH8kK1Xc2jAZBCAso7DTI0f+KAB4xglDsYep",
-	"X3/RL9AWHhDqygmSdpjXZAvBMaHnXSgQEBPI/6ZkLBZ5sL4jIKYxWX09uxofLRC6r8O9TdU2y7qD74Xm",
-	"vheau0+huXXl5BIxFaib1qqoxzyyJdddbVHIY4SwSSgW6jimQYGh94Im9BxrblpDvNb+atFIL+PhzO4G",
-	"0jQtzwlqsnoQw3s+9r9MAISYEryfRkCaM5XGY7mVhS8vBG6+soa8s1RozsAySTSt00KOkFi0ayLSOVWk",
-	"fat1e8FJv9fv7TmxzvtQS6wMYuvkOKULdpDrrikbs/gWxAisUdLW4gzaBoyg2wlIFMsxCCu5VWG0Kou/",
-	"yAYXWTpl0bBkP4jYQs1QQBLzeaxIQhXjY+x0VZhtaFTmhE5J2y1TizIrqIrAVSfIly9tJjGEQ8k4MqES",
-	"UovqTN84mD5KargWoKm8yVX/TOZVH906Ds9OLAJDdRqHnqb3gv4s8K02kXG+yyEcppaSzRJABJ4xEHXs",
-	"I82BLWz1CPSMYamRYoiMIYbDawGxSIVGWTQFYcU3zb5L3fTMKDafh6asBF3O0CF75EWGJZzdkkSm9B+Q",
-	"j6DCM5petDC20+8HhfaqpskWJBkBITOD9MgvMwEJQwhrZCKSRCwlCRcxn4YHhIucEnIsUYluS0/00l+c",
-	"6dchuzvNGArSxmbQGVpDXaFE8R/mlEdUiXRlIja9YTCGh5pixzi/wCpCqcDSw9YGYAU1PMECFmnKn8+s",
-	"KRdM3BunLNLroImsr+T1xlCCjcS8SZwpZy/W2g4M5bg/Bb4PPV3Dar2zm7sDsNTyYiUVm/vkEnB0y6DE",
-	"Ij5jmI/+RaN1NUKxZPkr04920QJYDCSDLAegEID14xmLMo2wh8U1GNTKJNYjoMpGZ6UZNw2j5CxTkVjy",
-	"0MB7FEuN+2gy1Qt/BB+HxppsXwMlGBQ1YaQHTQumoKEBmOfjjphaMua9L+sjKE/1yg2H+6pxlDDRuvDJ",
-	"whnifvRJ/GuFUTYdgo8t9rLK+PL4E/wxTkXJFDDBdYEp58b7UWAcjn2WelKTOJKmuWzMSRhr/TRlC0Zt",
-	"szJjUAaZw5QsQgsV1CGZoOfE8o1YDWFAr4KxZumqi1MXWx2Cl76Gaxf7HB4Cn5JkJpZkrsn5kqXMeHii",
-	"QgJt/WBNKX54ehdMHeql2Qbjrbs7vXCAk+jeXaM9WR7Ye+tgJ/Ck+p2mAxTdcSKy6O7xNXbNIJI0Ia6b",
-	"qnDe312yDx0u486ZNgCww9x6arE+kAYy8bxGhxW3ln4Yc5R6bRPT2mXYQoyaDkyFiExEG1UIIDl9kQJ/",
-	"nqD9EwoeQFP8qdBqsOOrxj0YsXEcWdegcb5RWZnugIQzpRYf4NsQ+6VR1yHSUDbbeMTfFMq5LAKrsEjJ",
-	"3s4OpiVBf+29wa75F00EZx0to/4nGyu0XmIHMAjQI6lYgpvZ5hdXItUDVxB6txMY6WJGk1tr+7Y7chqH",
-	"lhuSQjfRJZW4Dr9fiDXWt7kwmwnI/sePAdnrPwvI3s5z/V8D/T+7+n/2AvLf//V/OijwqjTW0rem+CM6",
-	"vhGTCYpS6M+FM7RtL+AIjfvVrie/1FiSG62M5EZEkKlAF8yDtl0IYidwxnOj5Vb8r3mbj66lR6GJgs+i",
-	"WH8Znv50fvxHz61rlxVHPXLBuNc6FzJhjeR+dnWpT8CxysfQJCQKA7s8x7FcSSj/9fALeIoWvb6Yo9yx",
-	"PefXTAOze2kS8N7atqnlpu8lZd3xbgzPo+n32J6vkanz5azkbpAKwn85GG6N0GowEQyv956oIa7oDU1v",
-	"7iLyorArw6ooq5kIPAIDDrSVAO8w9nxSApokgVVKEx1DsspCqhZh5zS9YRFpP6hA3PHDkYpvo/kCNuG5",
-	"FDn7qMgoEeMbF1OoUkbneRgPTqHyt9MM2LQltxWOCm4liRwGxMI84rxma2gTbGAGEF7iqepDU8PDedhy",
-	"cQNIvFR0VSAvXJBE8ClLzXHn9joIroJhaALFj1NGJWTcoBdbP7YsBuCi8wWUHyG7hvbfzUfmqQJxpFFj",
-	"sBMMdt/fWbK/YAl69u7v+/pSrWQZJ0kRVb6WguLhWhk7v0fX/BaiawqS2ibWZGBlvWVkQcc3AIdb1eiC",
-	"dyUGvSWJT65SBr4WbPrk2RqNbuI+pUl8wwJrb6wX/M7My1/T3HZit+Ama0rPd3u1e/iXMrhVt+8BlDu7",
-	"KkA9TsR02yYhGn4SMdVED3iW3g7W/M9ZkBm2AGdU5v0TobdwEvMbbP6fiGkIXgu7t8DuBJNdoOiKFTZq",
-	"Q0cby7aZTb8W06pCUlOMEf6srcX4zWovejtpAP5ETAO4E4izBAekYoved/2hqdQEjcCWYmFUH+CW+PJp",
-	"Y5qkb42uoCWCNU/ZNJbgHM19OENy9qdX59Cp0hgEvMzI2BVEdUMW8yMtMQcZ0ssZa+My/dwakxw5JBDB",
-	"Bt/j8CMGxga3ZpHaskdNpVbNSf12Maw2bMSsmozl7Qf01Bux/sEyNu1t5xpD758rSXqboKkfM7n69qgO",
-	"FjCbj+Cj4iaE12C3iSVmCxXPWUCgu28eqjBjNDHBITG40ZWLQTRxCz1yylgk89CBbxMwUAkS6JFjk0I0",
-	"zSAgeK5VUis9+iE9cyxRAoZVeCEPukg1XBGVxgsI5V2AtdUYDGgihdmsFzaS5RcI27SmTTzIkIAdoEKD",
-	"4Iq+amZDc2SCDWKBNoO/bnzC14kiPJqx8Q1J4lvGmVwf1oCspTnw/7DYQd2wnf9AWfEPBhFDG9VVVD0O",
-	"LKJCNpnt0kXHN1OEKt/4ZDLQhqY8zIw5k8WRaY0deDVzIA57xHJZ1Lmnta5DKBnZiiaQR3pB5zbYqQp5",
-	"Zo1neBBfYPTAgDfgp1YY8QqEW/60PV8ylMyoTd8oI8hA3oYeklbQR20YY8C+Vx/5mlHMX8qQd7a6lldI",
-	"GR+Oh59YjbBEKjYxcHj5cT5qEzM/LPSJM1Qh/84QqrKFpA2YGRjrjiZLxUJIaAFPM26IWJxCyoEJeuwM",
-	"MfeoicAksVSHdgVIZr6qnaUyVwPS5my6YjEymZZFreqftI/zN8IE39RTdwkbMMLjMY28O09Xr1hyCHjz",
-	"Ryu7gsCDBs9a0y7UFe3l31+dvzZSaf7bzxjoHYL/nCstIrjoATcvZPOAGqxX0CNhliYhmWfSpLqRmVIL",
-	"ra3qv5Jcnb928VmQxRZzZLOQOQhREbarZWdIQhNrDnJ2mFDFpAqLsjZWeEvZ/8/e1Ta3jSPpv4Jy3dVI",
-	"W7QtO87sRqr74HWcGddmkpxl717VbC6ERdhimSI0BGlbl5r/foV+AUCJlORETjITfZmMJQoA8dJoNPp5",
-	"nkxJAxD9aZoj0VzQSPTSjUMfVTnRVThNjHq/0MP/ULOmDFujyvPQI3gK5JGvYON+wtJjd9BpnE+ywaN3",
-	"fUh8BVuN6s3TjnHnthiMleYIvL5WWBInQvpMLhCPtWvZePTuKFMyF5wxLDqvhhdv33VJJG4X9D5klhoV",
-	"SsS6w1vuy6GNue+Opbyh1eVn9VTlKuGr8OHF8flFIG4bUURA0LvR2fn/VKEjf95A7gtpmBqDMrDNDwL5",
-	"OhNxnckbI4wMaNTooUJQwR0MBgojr5WY6EQRZefxuzM8URdKjsZgnK8JXj3RE5WXnFMNMFQ10nnie08X",
-	"3HIn049ndWK0rWdq4/Ac9no+/s9Yaop24D2B+03jNTLMgc1ZmXNqf1DtRmwLlzuWRlypmyr/Xu6X+MWD",
-	"ANDS6ADP1DVxD/x4RByjvP/D0rp851eHnVNuCXVCSEMQ2+625KhxIU/pQ3Mlbcljx1nm3+a7up00Qfe7",
-	"ieM+a5g7+4Qkad0bXuL3pmYbfWgn5o8gIQvvGt1HkPKvHuSozKxvqXCzIDohYifL5M2gRozh6jClnppw",
-	"yjGuijJ1SgQTylGhjfH7AOa+kn13Uh1SDE9+rrP97wl8N8SxMaImqL8ajZRKjBf54a/6LXn/WAT399+R",
-	"ef9pXEquBNNxAEz1ZSNPXD8Al9pcRNeXqXEdvE2c+fr+JC1qu+54hCgBBfSrkrWtBy6zJXj3r2Y7wBYE",
-	"xmO5JYCG4u2Jcw0/3RBgCVs70GgH2DJvzcBXNwO4PD/fCnwMVu16UnoBFjaQAUiWqeZxEx6Po6MfniVP",
-	"DGngBq5YBFuAwsbJR/3U+IQJ+4ku8Ge5suSlYjYQbzgU6nCeLEtBLN+6Lt3qWc8t/ebXz9al/LZcw09c",
-	"VZ/iGj6li7dyndS9tj/RMvmTelzflOe07iJJ9ktpbttvBQNVK4eg6gf1JI7MpxzLMhKyRMbHosojD9Py",
-	"oAjkULKnGWAFSksiLURiR9T3BnRWCJy2yxCK6khGaI90gWyVUNGbn0/e/uLQtB4WVU2uAP2bly6ZdkQJ",
-	"Qqa7J85KEr8xLofoh0DIpLMou+XLjllTCkSiDPGFNktydZ3g19mbi9Pzfx6/9usBGSiI67mYwRWpkmVM",
-	"EXojOsOTn49f8st1I3Gly/EcscsgPCdiD1W5189ywrPNVXAyX3mva7/bE68xP6qOY0lLtnWuMwh57wbX",
-	"gdXzRBh5R4nJiMYTjvMLuRpdIHcReGffEAF9AyqAwHTzCmlRI5d1ihxbMM4p6WfiQd8nfRDIHt9kNlUi",
-	"tt0XR94JyhMfiwtnqA9fwyPITFEHW9fzSjCBPN5D6pG0vtXYCZbsCTALJmI6TJidxGuFpfQB3M+se1c6",
-	"IbW4yI+qZv0snJoI++SlVBIJea5LT25OWehHvaM5KTHMNJ9XEXPhz+Cg1iCF5uXs8HJJFXcqEZ34NLlR",
-	"4kQXoOAFfwzx4i3utol3ASr2whqqz8i4w9bZ/6uKzP5Dcq8747Kc9vf3R3Zjlln/xx//9mzfqNzoYpfm",
-	"ElhbmhGcvk6peowCtPszZUfuePoGaK8dlp3+s97al1HudZ9IUayGvdzp7/RkcnT1/Ppw9+D62Wj3SB1d",
-	"7764fv5891AeXP1VvRg9Sw56OyEk8o1H0zoUJMmI7Sz2zCPAkOukD0K1W+GyP4lwmXcrVgAhyeqsBVYb",
-	"6UKJDnkJNYODNh7+6EaE0MZb/0zOVMHmiS0S/8BZKPRFUIySoDzWmaGtsUNw9cgb4cp+f1WVniItEhra",
-	"LLOMMpxK0MwkdJ2tcE9wD1AeIcBF+c3A/8K0WfjFWBrHcx1neiSzsTZlHFnXrNQjnSGhTOxSCo7fnf1g",
-	"xFRjLkI8kbm8UROVlx/sZ/EAM/pZcAPKj6kCyuPikmPx751/70QiZkEgKEDkFeH4iEfO87oxzADHJvJQ",
-	"AKfMOcb0iFWN7PuBxq9MnfMyctQBILUC4rxiIsvRmAV6+Up5uUJvQC23VHLirR1Id0vNJAd2MCOsViVi",
-	"JI3aTXO7t6RleqeymegMdVWOr+zajwSYVfr/EyAdp3lnvyKOZ6DfeZmaKZRZIAVOm1YFQKlC6+ss/46v",
-	"11r2rwZxpO5dxqvHnfonzSjd2F37oj0yreQnjWe9f1HqZIx4jRjtIzCupxDECLdn6uB+7QTlwyI1Ncj5",
-	"jA7RaTjDdNlgQKiRDmzshXfwhFLLeoqQzKRgVdx+kOflFYAbpX/Be5ZwGkD6EMcN5ZV16356ru7rvvpA",
-	"4LnMgzbxIDA8/+f5T56fyzGWwHvNaSt7ceS1xZ0DhQkmAJVO6QZYio0qSzj+xHgcuxgXytiaKLcVZCAC",
-	"6WclykLmhvDcN4WupsYTfB30er1+nYCCMt5A1UXrnNLZUBYDWHavC8VEpUB19lulKseMa0dWGnFVmRmO",
-	"eDyRD0OVJ6+RRTkWnUmaZSkff0PGDSmmGoF8eJiZyJm4l2kJbNBj2zYZvkztLQYhMYNRkKNrf4sHLZxe",
-	"9u/uACWc6PIVOt1uVrSX0xGzLpK1J/6FkLw6zmlu+TQidPq1WRKgR+1uaR22kMMh8ChCmP2dKtLrlAP2",
-	"xJBk0pscaGgS9RCJKrdF03E2MBQLMKsIec/Ax8b1GbtG0WsNQlJlEgenQIMLCDAFbBIx6L/UxJ4MfHTB",
-	"Cdw+uv8xTX6P++Kc3SeIVjCWC4tVDxC9SZTogXt1EAAPpNE5zaZM38RREx5BvPvHT2dvgvUqOq+Oz15f",
-	"np+62NA16KIMnMw2KrejWAqDliDZp7snGJuCOA48lue6lrxeuLzwWxVmPONJO9fCVIFwOndzRxeCMtO7",
-	"PD6+VDyRy8xO5lkNEn74wqe0cmNpng7E895hLZ8/yBHVBQqb24kiqpzmDZpVnkVw7A9fpiMdyZ99RJak",
-	"scNdi31N/dvluMZi8GI+WEEminJJ7QRk0UiVJdhUNel+C6EK26cHLsHWukwQVHFOGgeOnJ+GuWLgFTLJ",
-	"vWMTvKrSLBEzVTZxMc9tFzXVN9LL9wuhac/o5Hp+c+gOHhvGgxWJAV3r+KV5pSuTzSJh5B2L439GgE90",
-	"ZCkyJQ1rC0oxKqQZA5d9imTzSMAEbeCQpblNpxjJ/eToYEvIiZydVW5/7Iy9Q6/KhSW93ICHAnSLAb9W",
-	"GTokvao593k1sa4etWTnfYsr/wnxM/D7sWPAt188x9eED3YiDq59bAmbGVLx45CZSfPKaMzxoDYj/vX3",
-	"yL1PreIAG8iGE+bxHNi4GzZlKebWbkbJLr3AbriU8WDyqPPMN42/5ekZxNCcENsWm/tHw+YerPXyZ3YV",
-	"T1ReMvvAVwIyenvhWdEc8dO84VwvIrgW0PfWzBvgBpgjpXPXG2GYPsA5W30fsLO7nnO/0YWq8V967hEg",
-	"h5XISCKLMr2Wo5Lch9QE/Bpvh3iVWIzGaalG1rGCW1U6hNr9md0HWrL2CBeyLvgXisU0zXM4yqIT7h0q",
-	"ovOCymtbkaP2QtjSwoXZIn1YHMi/LvWAa6i8uqdn5AwoRbvoqrrjcx3T1+q2wnftnqut/JEwzDoM+wvw",
-	"3S1WthqIHSKwpbBDzCK3bnhVy+hu4dlPCs+etyFrWjJnLta65bhNrTfuwVEhgVdesyuRUHs3exxsj0TI",
-	"YNCvl2UXleNDYUYDO8FoOvFH9tEG5sWmdeSoHL+ETMtiZSt5I7n7oA++U/LIWh+sOVs/8qXPSma84UK+",
-	"aQfnGQiqpUZcZ5UZQ3A2PN2iNryThY/E8Pyfl29cKgwFs5B0D0QK3DHeJ2ew9oIspcvCWeTlP4PjcezP",
-	"kAPhG6iSOsUzhL9Ap90rkEFcKHI1NMu4W6+AtQUSNS3UCGLQ49QuzNmeAJ0MPP3NiUJlRtfedP6k7cDC",
-	"LcpPGLPDVPrrOh02jhmxlsAnHd97QY/Wa4x8VQQ/HmEcPfFkYCRpvzSMEigXcwpN56jX6w6aVOJXCdy0",
-	"nNhX6trA7xzp+qbwyEMO/YOUPr3cxtUq5w90VNE2uXLj8jUyiG483jzukxlba2dHP51J7F0kkPdeMJ4+",
-	"9OmsDvIQmS6uZaoQTB8mCE6m5UzIopAz9tZzlDSpwV5WrTZggCabnJeeouiLr7p1FZLnm9pG3YkPWvtL",
-	"Hb1dRE8g3RE4kP7AvzBhgzX2Ut2pzE7BdRYZUn99xH/pQyhvTd5e53s4rwNdB5Z68lFzeV0oM95roqYO",
-	"Yht8ksXrkVzTavQEvqFTBMm3sLgdL8c96EnB3SrG0MGPuZFp3m3bB3Gav8RO3BiFT707Al60cHvb2I4G",
-	"lfyJt7NHhyC/if2vZXG0rNVo9T4HwxwQdfpySaQFsAGe4qd5yUROpBSKKtRdqiu/hrpNu1uEcSJoQbQM",
-	"5vm5q2nNTcrXsnx3oi7f7kybxmw+dm5/hrezWu8Mp4OXgWom7Ct1oYy3x8E6KrXItExqUkewbUWcUeBe",
-	"164JvBfbo11J8WmZkgzUA8DfmE8+JYXFLm5vTQtysGRTbGS8m1tkm6clmF9fT0d1t3yfpNypze+TqHi/",
-	"van7I6oGlRA5eaQF8p4wbXOPYtOzP8IcM6TRy2Z9TrpmcLiEyBVLePp0apBzhlDWSOYjBdFDSrVXiYhP",
-	"+ENQoZRG5yIOtf9tzVBxPAiiUAZgYkyLVw81mW6NQU9PXcJKWlCEzgUQIROwTuOXOmLeHxYDijIXQBsY",
-	"QnNrrH4BVf0o00YlLtTGuEf1kHIODWW79/bEG8ogG+nJxJYETBKZNuU3wb3npswGg138Mptm33MFf3f0",
-	"e/bNQ+49QUO2hIAPUmbWZN8L83W88CwErk0URpZChHup7AT23GQczfc8SZTuQ6oT3Tp4JFrEccxjR6IQ",
-	"XAIZnbiqYsj2RrQJZRybqRr5fDsz1vemBoSF3OYA78gWrONzyANcqJ1eswY+8DZciO2/L3GhBRUtxUeE",
-	"I/md0QvWXn1VXNZd1qy5REjWRXTkldFZVSoCrYOptpuSLghQfKto/7xOHzDZwaAs11QVLSqAnZoYaNc/",
-	"jldH/mvM3OTrLkj2wOsrKnHuBgs0wMJuaZm+vjM+c+5CCurKSczV2QlACX4QiG6ly3Ttm+vn72t+h6Pk",
-	"5rb/sHF279N94lo3DXGWTtIyZlTISOUl30eCN5QqOPkhjOKw1404CYm8SSB7GOsskM/NSgnRXdpnvADu",
-	"nSpg/o50RpqtmJFyJzMI0eD9BNeeGjT9+FJ98ev7GC8a4VMTlBITJBjJVmwN6McR28Hw4vjibHhxdjLc",
-	"4+oCdgWJcA9ynuDArCYCprwHNnQHrjPcHW787vL8p9MP56fHL/cKVco0twNjfsbmxyKRM9NMHOZeip79",
-	"VN30J8XlLTSyZfdpGEznIs9NpC2Ab2kMKkgmGLuJsfaiLyg1u3HFv9IFrlTMCvBrEtDM9oupKlKdiM4k",
-	"zatSma4oAiNhy7aOPaXR2y0GnyP0UjXhowePOFkBU8rJlFgxKPAEEd0Yq4upGCOS9C5NKNeQv+v0nJgD",
-	"FdvdE3/X5Vj4pQDLMRQy63UHwkzlCFYq6EbhXWqgK07pcswrSG9+k96pXJT3do+m90SJKXdxmkHGjBFH",
-	"vV49O8H15jK2QDdS53agVqAKTvRkIneNsg+VtQGzrkUbJMDU9/Q2tUWPAba26+zNT8OIs+/Ji1iJCI5W",
-	"NRg7FY6uNMS0VUg61t+hjOyNKtrehopY81UOoufRwXPo19Ku0J3+zv/+erD74v2vvd0X7//SiYI/un/5",
-	"j50vjHKujX7rDbTtOxPZMSadsto6hcDN1Yz6dnsD8GTWF4Zhpe1l3qzlLpZ1TNSDGlUQyZpznsDlh1BV",
-	"KaQA+YgOO2Q1nysgjMAcD5wfYMKYZkERM1Q72cAiBQKE3pj/YMGoUQpIzx75WV/PNrmocry9R5CIA3XH",
-	"06q4UTH5XT/2esJETd7aGn5ZJLAwYSDIYb2pNJvZfur1+r2euLw4iUgRcIaiPo5aKxIXZ7+cvrSm/Zfj",
-	"N5cB11Z3QLHGOU4Nn3xPMb1I3EOCPxLAYgwxnqZJvCdepXmKgUYXBkVvcHjy8+nLy9en53sT+fCBWcaS",
-	"D/a5D/JGfbD+IHqFmPo+94LEa4aZCDpL0Fc2LbIGF7b2R/uN9ldv5ET9N1jaNe6h7A/s7F//F+Sarn5w",
-	"eJtOn9aFtY1vVWTAdWe9FtuTW890Rd4OTTe2iDj95ozhPkporXXsDI+bzjyCY+mQ5/MnTRftBoQzpboh",
-	"Q6dEtL5n8QNfDU+L7sHpFKxnYco+sbSBjfsvXqoxs9+yn/yDqTWTn/PtbV6ar6EXtgv08xYoiNtDTwbz",
-	"Q1/j6Ngh3i7Z1al2Sztw5XL+uC55et3JeQSFOjH6PX6NPDWnLTRsCf3c1vnedPrN2jNyH2+dW2+7PdSE",
-	"OEj4nhb8ZFUaxyQKgo7BfTXwJMTqIS1PdKKC62t/z838n3RVThRyOd/K4o7DFaZGSHPr7qSn0AIMM1RT",
-	"++FBj93dgb+rKuWtMiLT+Q0iY9zNum+FzGcgJN+0zgbsljdcfBHIW5ZC5RRsSUujsmtmQQKELFaDd2oA",
-	"t1QJcChA+S8a6BLgB9/0UnZjvJpSkp/cJpx+TXJIGAUhazknS61DIUe3azme8KRKGJFFQUm7wiCBbibu",
-	"VaHQTeRnG4/fcFjWlNtB+s948qbbQ8z/sEs+nz9022KXkw5eEHDsFFq5FvUgvRBjuuEWsZU7xH7ZwgsY",
-	"EHE8MgbY1IzbNE/aWgGP7qybIlLrkgvblhVN4JFOCQq7gk/FY3taekV9VZ5Efv1l/vIc3HDrIS/3kBsx",
-	"moGVOa59v2Bu2iAoUOz+R/iHPoKi9z/CPx4s2+i+/CILoqqAp0OYaAe8l9h/cpFOFNywWD9knBJVk9CZ",
-	"I8iTxuhRSqSh1hbRHanMxfHw4uW7uiIFJJRS6Xb3B7In7yQ4UgbsuNQvMcCjeEULaHmfvBFKIvat7je7",
-	"Ee6B2kLf+dxE6wb+BGj9SCcqElNV2LP9rsrt34noxHL/CjgfQTMAUpf+8/DVFTKTNxpJsCVTCVTfoXmF",
-	"cV56eTGRD2xMDp8/f7S5vSDUPl21597a11vjZ93S1jzW9m4QKIsLjfuUJj7eRIXsBgQ04nm0sRxqrC8N",
-	"Idlb7++rwo1oGIAqp8FIr2Wjq2lCN+KNdpZ9wlAiA2PveDuxwG3BzCoUlOzogsh1uo6PxxrcgEqzkUQT",
-	"mxUvMGB+Jvml6Q58jnRlaCfAyvxuUDh5cpUAH+blu5C0caoKfttIXL47/Z8TJh5SebInjkuMh9ZpdCby",
-	"4ZLeCatjlXNb2uGRGOuKwrT2iBtcdB0dvuh+EnPQp1EEhfxAVzLJZsQQtLgT4Wt8Cc4f7LghDkibecLm",
-	"4GQaS/NHIWX7EtRnX4ntB4cN8pEXKXAC4+SmUGiWjCrWTD+1j8Jix9uKNEFFWvsx6tNaG3Sly3GXVQQU",
-	"HjSBujZX/YWTp/2pp7sPi0qNuzeGLBnALkijINfaPhak0VR5+lul6s/tiXfSmHvg+wDuM2DnxBwia2ve",
-	"6NL2l77HcBjcfyaylLt3qbqPRaEzaxF6z1quOy9tw9c6BtuSob10XZSCrk7ovB02n//AmfPL1lFFpnn5",
-	"4xEe/dJJNQl9M0pgaT2INrQFbuw781fzc94lvr8uWk6qPGo7Lc7kj0df86Bqh2rZIRXm4PZouvxoWtF8",
-	"Z0uC8x9gp40xb+XJbTPH8uOmH8S9NHAiq0znN8YuQWBwJrARZdlJesruMrmG39rD2kE3EDK8HJ7PCRm2",
-	"7J9v73Pb6ifCc1LpaImfGNJ57jqV/aknIfHxYweBaEhK/uZ3+T+i8hCme890VQD42fV7w3qrbdv7dpda",
-	"K8h8nd4p2NPMnjhOJikxYS/Z4M7tw0/patoKlpllbO13JZdCXb58zD/a/4J+7JQcnPabR2uFJSiF8LPE",
-	"vzYaKzy+wgVbVRQqt8dONRC5UgkYW7C8kTAa8o0fpilS1FIxxEBbqGkmR9afOhb3hba+FxXmnoRbOjwd",
-	"UhYz6DmQiEGm7TmQ9oZRlkKQi5SjOq/f/vTqNdxr8EeZhvCe3RvoN3IEpToY6tHhCydWGHLQQkVxdwD0",
-	"3NQ0wH/89VBczSDLda6nrgolXR/F/HHsGOhACypLR3A2VL9VMrO7mD1TUtMgsfxZU4I2bIKUhiCOxcg6",
-	"7IW4H2vis+d9b1IZIKKDK1L4ETIYSFjCuHrFKfwiy4RRxkBOZ7jVhjHWdfZKNPPsOz862mnnrLtAfQLW",
-	"BGoXmsynZk7gmYBAX5U3brcw06CrDze287o5+AfaeB8dAXxKCvMLrX+R+Yy6wXwl865GVZGWs53+r+8b",
-	"9nsJs8ZaEb/YWk2/t/qZvtFo7FvCiHf61gUN0YzU7AEr6c67Aa0GatE9gBbYJg7J4nyemdhQzH7OAuKS",
-	"tBvMDe4YG1mdx212FpjUIYtlm4q1SRXxZGFrw3XTtFjqa+7jDsz+Y2Ag+PW9nWvAH98YqpGO00DnEKNl",
-	"tMNUF+VOhAK9rMvrFC37f+v97QBmMbWl8XoPttuykGkWOamyq1mNSMHu0lczEUx2wFRRfOXYlrDThHFq",
-	"kAxKlQmIRki9DTkOEq62rjWEXzpBIBQaUSZU5QJGgtz6V/qaNqSwgbWGNDT01ONN9PWiUnutxWG6V1AF",
-	"Ztg0XzpygdaY8v+bgSdzDD4WnXmNPyZPRJ7gOil0UL/XrF9sw+v0TuWA0nAMKkgEDWWHhSBBRtNIArDf",
-	"hHj+iDqEEYxQpCxrHR8AgRYL/fsCV7RD81PyOi601Dq/RvmZk06UMFNZn4NAw9FQy7uqgGT3ZmZqmFsO",
-	"iS1L6dg2mVvzSpX31rdCmq6JkjmqUCRILTSBE0GewGfuQslJWjjynqCpnpRosbXDgGc+WiaP5eoiCm0M",
-	"qwcSezWKeR4Ox/C+UPErzMiCcvKRn/GcqjVNpypLcyTZRboETNUqalQariosr6mmf9U0Q5isIfI4LejI",
-	"vKTlHs4H/ARHaH7s/Z1m8yJcVC+JxJxQn4ncjZwjSpdZ+FZeamJxkWnQluSdIMKQJBaEoQJXCm4Iv7//",
-	"/f8DAAD//w==",
+	"7L3rchs5tib6KgjuvcNkTZImdfFFjI4dKlmuUm9b1khyVXeXPE6QCZK5lQTYCaRottsR82sizt+J8wrn",
+	"/D7PcB5lP8kE1gKQyBsvslyu6nZHdLjEzMR1Yd2w1rc+tsZivhCccSVbRx9bC5rSOVMshb+OpWTqRERM",
+	"/xExOU7jhYoFbx21rmeMUP2YjEXEArJg6Zhx1WVc/x2Rdkgfj0ISSyIZV4RKEtJ/23s5Cju9VtBiH+h8",
+	"kbDWUUvGPJMijlpBK9btLqiatYIWp3P9VLfVClop+2sWpyxqHak0Y0FLjmdsTvWg5vTDK8anatY62js8",
+	"DFrzmNu/B0FLrRbQh0pjPm19+hS0TqhiU5GuzqH9ukmNzRvklq2KQ02ZVO/pIq4fKvzzoEOdUc5Z0jzS",
+	"iCXxHUtXZIxvPpJED6KyF6UFn8uGtcZW3u8ykUG/v3kiL+NEsbR5HhN4TmIuFeVjtuU0xjRhg/qZYIMP",
+	"P5EfRYbnojiHS6aylBM1YyRlNIr5VBIxgb8TKhU5JzP9YY+cfhgnWcQkCSUbCx7JMCDhPOaZYvCfSTyP",
+	"VUgoj0gob+NFSNoH/T4cGJjlXzOWrvJpQqutwoRiHs+zuT/8mCs2ZSmM/0yxefM2xIrNYeXJMlazGCdk",
+	"T0Nx8WdKLS5EquqXXze0ft03rPMrvQ7VQb6mH/TsCM/mI5bqJWZcpTGTRAmSwiY0LRWsbGGpIjahWaJa",
+	"R3t647FlIANDCOvW8TVu2X0owex2Ay3Ajt6DEkyru9DCuUjVrJkYgA7EhFDC9YtEsvQuHjMiUvODovL2",
+	"/lxfie44EVkD14ceHv74ngsVT+Ix1dNcM3PvrR15krhj6YxR1TSrvOGHn9xFkk3jNdNawHM3oSMgSrur",
+	"sNsTkRJKpMjULN9m/CyAt+v5tPkOH1ZkO6tfC2x2i1XYNOuU3cUiqzmKV7N4oiSMW8XA03gkliTmSsCP",
+	"CyoVLoJ5wnikX48lmVO+IhmPlSR0KgJiWKH+RR+JOuatF8ydXsHh6Cxn8Ximj4KdHpxhItSMpctYsk7P",
+	"NfWH/f5N1u/vPVmY+fxhsNcPyTS+Y5Ls94l5TbcaUUXJciYkI5wtmVTABFe6n8Ge92YS9cjPsZqJTJHQ",
+	"NhuStkiBvZN+h1A79RmVhAuSLRYsJSOR8SggUuQsTCo6X7CIyCSezlSyInTGaGQ525QqtqSrR5KMEzG+",
+	"JTRlJObA3aImhmUHVM+x+rUc6xKH8x9sVd3tY62t2QHZcT8if7x6c07E6D/ZWO2idZoGPosyr8YzFmUJ",
+	"O4vqz6M0z0lcYiJ7g6dP2OjJs+7T/f5+dzBgT7vPxpOnXfqk339Co/1oRPv1w7ZNvod5NQ99ItI5Va2j",
+	"VpbBmzWDRyq6j4AzBOgLOE/Dua+AM63uIuCukLc1c0Sf+X2W/dLA40z7D8/qr5g6lnHEzup26BS5ATIL",
+	"yVSX6lfdbg1JyhaMKsMDjbEHPFyyO5bSpEeORzDlOaNcEgYWhuCsMO1fBnvBYP+d/mWRgH2Ik6rbO6Cx",
+	"fLZaO5QFMoy5enLQWq91gY52hp8aJc28QtOUrvQLUq1gR3S7+u+r23hRXZ/zOuVRU2AAi7Cg05hPkUUa",
+	"Im2kSd1+rUrpa5D1vOyaytsmzqA1qwpXeDJ5Svfok0H3WdQfdQ/GT/a7z6PnrHs4ip7Sp5M91h83GEOf",
+	"zQz0WPUp+u8w/cqQ3/BkBWOWuGogQnXfTetmzkM+hHyWiyydstbmE6CHdKWo2mJMILxjkGGKBWROleaS",
+	"ZEwl68ZcMi5jFd+xZEXa4VjocSgWmtckCU/sT50hoeSOJhkjakaVZgxc4F5B0/qHg36/kVj0Ow2ztt3W",
+	"rv5bydImSsmkVseKlLJXSwT6zU1iYS0//aS/lAvBJdo939PoB5T7+q+x4IpxMNnoYpEYJffxf0o9VG+q",
+	"H1tzJiWdwl7T8S2das60EDJWIl2RlE0yyaIjI1/c7zGP2AdccUVkPOUsIqMVoUSlmVQs0sIfOICby7+m",
+	"bNI6av3L49y79RifysenaSrMlGrU5OqoxiJLIuh6BHxU00+gFT6tILqhZdwMDFTnxmEO9cMZsBgqwXEz",
+	"1VrSp0Cv6CX7a8akuu+KwmHwmDqwLzLPJIycauUftpOMmFoyxskA5C+w0wdavhRnQECLTjRvwRWJ+R1N",
+	"4mgIO2tGDEwCNXQxmTCu5ROZxCyJAm8SIiVpljBcokx+NrmN5d17tHFiSUZM9wkGTZKw6IEWQYIPRaS3",
+	"uguaaNG7ImnGecynQDiUpJpj4P4Y9ekMB4Fmp/NBgvUAFKcFt5bsCQUz61PQOhF8ksTje5PLsW/UO3VU",
+	"b0pEtFbjhs4+xFLJB6aQsRm9kxqMjLM01YoH8tN2lOFErIZmhxOxRcr079pKMTNwqwsMWZ8/80sHluql",
+	"SEdxFDF+37UCgUKjecyB6WrqXmmVUVM4yhexYCk09EDrNNYUmQIFZWrGuIKliMgoU8B4UpEwEgmGTJEm",
+	"iVjiQPSHMOkzrljKaYLd3HPithFYaZYSphsjbXfOI3IwGYz3Rk/Zc9qPDtjhYecBFuCYgCZlLW9jYSL3",
+	"iJiicSKNmencGJrfiSnJeMRSIz9QXD2SOVdCTnsu1Ett5N53Tc5FfkDxuJibgQfaehpFKZMS2xVZOvY2",
+	"Gs4izOKCrhJBo2shXlGtNd1zMkbmkJGAkz5mLJJk0D94dvj0CRmtFHvog1/siLyOv4fpGHPtLad3NE7o",
+	"KLn3jKQSqeb0IJRda0OfkoCXat1fcDhMYskDorkrndKYI499oGnbHseUg1qgSdV41pOEcLEkIzammWQw",
+	"kPqxkzYQPlV0RKUj91iSSCy55t4ZBymh30VXXRRLkD6TLEn0CxMaJ8ANyXlV/bCihU60wA0v9R/dY/1H",
+	"mJvzl2wswBREjiTmVMVjIviYuUFTLpeaN8IiDslCd6ONyOUsTvKne/2+Ma9mjCZqFpIU/UQzRiNz7+gN",
+	"ocazZ1xcOFz0slEzBc2WZTbWxFXQig/vr/hqc0OI15SvzFGR9xa447HIuDJyJJYkEeNbFoHdiaw7icHX",
+	"gOffTBDtdf0ajRMWaS4Xc2n3LObkifP6PZToKQ4jH6jInLpC7Vy2GCO+A8cvvmPcu79x1PVGzVjqGB8y",
+	"d5Brkwkbq/vRR8ZVnOBgzUw0dbhTXqCPJ/3PIpC3XAtpkcZ/Y/eWKtrQw1uXlCyolEuRRiQSsAxgjj7A",
+	"7p6kLNKqBE2k7kaJW8ZhreexlPq45qo6MOW3XGaLhUgVi16zKKbXMPn7zc9T/PS3RC8kuSl8/2Ge3LSc",
+	"nWd7HhLJeEQqHT28WHoki6PTI2ExkCZ4krlIwbmvKKybxF/bFPxlAVHsg3q8SGjMwZc0t75ErYO6wWJc",
+	"xXjMpHzN1EzUmPY/gipnzHtNs1qx0Rw1pHwVkrajDpGSMUvNrRLrBCRcLKPCCzxZ6Z/1WyFpey/jIzgD",
+	"XFP2Ly3KV62gtVhGraClX2y98/1P+LTknghax5qVacp9u4iogh2nURTridDkItVKsYqZbB1NaCJZhRxB",
+	"/oAHjsJsh4QqkjAqFawzGIM9ck1vNW3iSdasE3TfSSrm8FsIP4bGG+K8MPOY+wMYBK2F9+fHFoU9eD93",
+	"m7COhAobVqYj35dzHk9nishZPFHGJBBp3cKljJpIi8LnF1SRN+s+E+jer7+5ZEtcmvYAFyoge7AqAdkn",
+	"dzFbBuQAtIgu/nEI1J6KBHxbqAzYazCkvkeSSCZlLLgssMt978r8cON1ufkJ72FqqObnWM3QxXU/2nFn",
+	"BZXx0YqExt8V1hEUGTEZR0ySWD0Qbe19o62vQluB82s2u0eVML2XvaQbiDbXBn5xvbyro2UMkctQGpbI",
+	"YNvwucbLycomjW1PTbcao2wyYSnYjnjjU2h7sNfffDnhTz2fgu27cRGu4zmTC8qr64AX1ZvOgbnfhWYU",
+	"nYM1LZLoXl+WZmGaCexINs4BbtEaNvT9+EF39KsvjjepYLuVyqJYuRUq37wwE5BgDQX9MlEpjRO9JsX1",
+	"NL6cZtaPmnixi5cpY11wvHnX+wTfGVlmzu4YV0PQnkaMsPlCFUPYPrasC6cU2KnYvBjgxtnyJ5pkegme",
+	"9Z/t4Rp5vwxadSIOLlNjtdrI/PXyXNmX9Yfg8NnuM3xVd+82d8N3zVSQN+HG4M0icFu1niBOUra7GnjM",
+	"feW+G7FJzFlkKAeIqei8kcwL7IExfwXKCj9+CsFy54KzHrk0SxloswB8kgs2duFejyS6vfDGI1YlUsyN",
+	"pItsviD7ZKHN1SxlhI4EuItSJmciiTaSWskSfntycnp1FZCXx2ev3l6eBuTn48vzs/MftOVwdv7yzeXr",
+	"4+uzN+cQ4kT5Cm5Fh+DPYZEJB9I/9cgxX6HbiCXSv+rMWdySphxjZioc7h4kXSLOexHkq1iqukihBZ1i",
+	"aKOjr5jJwEZTTeJUqio9wcuF8IWNc0EO+akaqKCEosnJJkFuwxPA9rfEh1F2MiB0nAopCU0SmE9Jyu8k",
+	"4r3hBGaezWsqpvX6jD7DsJ7GYa3FCdwuLuGyHC51tPY3EWl1ca1A3YHjNSrJJ4JP4mmWmos0UP1qL9b9",
+	"JTDCz2900xLIBg2gvAiyOt0kX8TtqcmufIWeSlOxjTeO3wibeMMM3Fu147/yeM72c7BfvWJ3LNlmJq6b",
+	"TbNZNYV44VM47tyXKAGhyZKupMflNBN0MQ6+Z8Sw0VbQMny0FbQMI20FLY+PFl0m/oM610l1RdacKjsR",
+	"faRc3EF1a+DnRkFA+k4UkEEuDPYCXxiQgwIvOagzu6xxuYNmU9pcHKhpqXl3neSo2VuP0VS29+iGd0l4",
+	"8fbyh9MQQ2YXWQqRXYtUaHObtBkdz+BXuD3uwAev3vzww3lIEjH134VHV9eXr89DIlXK6Lzy8M8Xlz+E",
+	"RK6kYnNs1Hx0fHntfpeKpipbwJOXV9dvLvIns0xFYsnh0cmb85MfQ7ggLzMy+/z4Rfm5VXKw25MfdQvu",
+	"Tt+Y323G4TZJ01AUS/hvG6jbsR/qpt2HxVYvf4JJ2it3No2lAlOzDTNzjVz+9PY8fy/jxTfFYuG9+fJV",
+	"/iZeHsCT8x9P3rwObQy62TIbJ2XeePHzuX1D2ywxx5Xw7s3Mi8c/vap7sfja24vTP52EJAOPVLGr7/8D",
+	"Ho3o+DZblEZx/fIFNO7lDERMP47sc72ghec0ivKnV+elp5JxZR+elJseJ4ym3sfXlY/hZtAnNP3ai4bX",
+	"fKq7+I8fzs5DF/8Ue+Eo9vnbi/w5rlNkH12+zh8B+eOTF1cXeoxRLBcQUFccmn76ovjUH9Hp1ZU+POyD",
+	"F4EQw3Vj3sTp1dX1Rd07fkNvry71JoA7KF/8t1eX+pDAr+Yi1P6utxR+97fy+Or6xUVoTHyV0jE4DsEa",
+	"8EJSLBvRdO1fhhlSvDz9Yx0pmsC3PKZaGxZTITBgagVXNLpbjOVtG9X3iISafYYBCe2HIYkjiX9LwfGJ",
+	"pqgQD9zJ9aufL0PrmiPLNFZgXYhsOrP3xnYvvF4wFkW35g1a/2m7h7hIabrLEmUSIiBYJBw6mbOcsXyu",
+	"5lba8oKT61eaIdqhuXCahxiea0z/kWe43n+8nnIAMqYVtEB0tIIWyAn9rxYJ8Pfx5bVWHTTDbwUt4O74",
+	"7/EL/VzzavwX/9ZcFv99e47/vnzVClrAEeHfFz+fw7/HP+nfgW+1ghYwKf275kj4L7QHPAb/PTG/X12b",
+	"f/VzOPf479sL/PdS9wNH1/yr34PTiP9e6/fgUOG/MH44Nq2gBccE18OM+/L0j3q+mvTw3zcXRUXJLklV",
+	"RbIc+gJZi6x65JKY39ZYUSZ7DfISxDRPDPFCShVL6RgorB3+cHpNHrNoyh4bJvY4EdPHHzX9fCoH/O89",
+	"GQz29ruDg+7+oNs/7A66TpD0ElFvACNXkvUDhUh9y2+1TLZMzIylaNv90tLjjLrmpa7P2PWyOm28Moq1",
+	"yrYbYoBLWquSue2A7K3f624s8tFvsRkmb65hL1w06WcsvR3PmpU/cb7KJnfWel0cjeIzxeat2ktwGDmm",
+	"e1q3aEBu2Qpv01xicMlt5QUmGjPcZUC0xALH2Ko4+y7OyAlNEnJc/DpoaeaeUJOZ36o8xhalXrE55RHV",
+	"hON+poleN5FGLG0dtQ7zbdds2gZmBq0747Z1H30KcldvYfzg2C2PXb8Gl9XjMVso8uP19YUWWJwB5UpS",
+	"Mw14x3iS7fD2WhWbKh8aepQ/rSGCk1mcRCnj9WbRLVuVdvKRJGPzSUAkhFTUuGC8Rj369qOS9TcmsADy",
+	"CJzP3PCOzzgCrvd3W8z7ONr1rthfFy+p3ST/UKW0KUjzZdp6eRbZfFGY9k4YD/DY5jQ9yAo573vZ5+ni",
+	"VZUgY3hL6zNzloKqr0SP6HEQcL3HSMxzutK2DrhFQphgiOFBRt0LSXsk1Ax0UzwQLALTcizmo5izaEgo",
+	"JgjHnMCb6Dbu9Mgbrs11CGXVOvQtW8H9MnIhaE9r6UH+Bj65ZWyh9y9OXag4JuRggCE+yacAQZRopgTG",
+	"b6Jb4ULZIHdFy5dCpfOezRcQjY5Gk9Jj0Xz6lq0gWQkuS8zB/QhnOb2jSZGRDPo1bCRJMO8AP9ALlCc4",
+	"1qXelO82Cr7PYuM/z0xyn9ty6ygoCa/G2VWotMDRyv29oiOWgL1iXhsSM3kXm1EBUvF7XtOhi2GocVIm",
+	"YPCp+A5uWnA9xYSE3ljDIZnGd/oBUB/EnEYx3I5bypHeVUZxFEHrQ3cquiZ96kXe6nESUwi0dGf+8wTy",
+	"C0evVdFcOZP1IrnCD25Zgz804/FfM+bnSlsqGZKB3q69w0NtDGtdDK4ZuHAWWfFnRUYJ5bekLXiy0gdQ",
+	"6Y2gY+ZOeWHHzVnZkT26o/VVlxijrxspDlljp2YjSixc78pm7t2ULo53cu5QY0wtLTPzuovQ3zKzqKWS",
+	"Spv3oOftGn4gAlunVFfpKSDgegZ+FCtZlGUlefRlZEqubQ76dbpmDeEW+7MNrCNne/1aUqSc6rX11ZFt",
+	"8Cqbz2ndjWpZVcq7WDe+C5qyuhtYzAKFHSmo0UMS8ixJQoN3kgpRc028cI3SJHkzaR39suPc3gUt3Qvm",
+	"v2CMwvrNMT2um6ltfJ1eWIJ7Iklcdwv+QMzk8vTqmhxfnD00/4C40qaGP5uJeBbP+tvk6nlZtzsQSrRW",
+	"kaiuUdFtwZZWmxGT3JQXnK015ofIhlCDjiWhBDsgbcnSmCbx31iEcTBI8PCf+utO2Q0AkSsHz7QlGP9N",
+	"//dh36YUV4Owq+uQs9E6Ai3ccunue+QU8pCoUmk8yhSDlMjQuAdCfyqBSTWRoP6PhEgA0sIHpynTt2Gx",
+	"9XB7mJRY5dPWW7B+oyptsg+qmZa38jU86OnxXRWVhhOjpjVhsuFz5JiGjmCzSstU13Tuzam0ftPSLPCm",
+	"hZ54fTSRXLVtahLy89A+45DXX7SCFjgCin5m86RmACbcuLpg6ZRJk13LItM5oqJlc5bG45pJPjk83D9s",
+	"1Rv79d1czWmS7NxPLcE5J1m90eQ1L82leeh5yMJqN83Otm1dPc7vVR6SMaoIPA58fAKPAdH8NJccv+CO",
+	"Ulopbx21/scv/e7zd//tXxvC4SNtpWxPXiZXc2RvzqPCJdTxxdl29IY/BU0LtK12CUlXqKzGUW2oy4ng",
+	"KDmIuGMpIozlgqAgkjE/GpMmIecQ5AHADCTsjvISThZGDPyo1IL84Q/kBqd001qrS9ckFPoarou8yQWO",
+	"Ey2SzEQSkZIACvJ8OHxJ7yhcxwMs03ffffdd2BkiJ8CttBgbgN6ktuHVJRFeVHbh3bU6b52t2SRErHsK",
+	"tcuKfINYTGvXmey0IRgKSJxw/S1tmKkRSp8jygJDDiM2FhaQA8ZIkzpZN+g/uKTbwnR5GBF3Zs2ph5Vw",
+	"v7ZI+8ISbP9Jv/97F2BfWToNfqvS6Xcni3bm0+v5s81grnfXPJKQ+Gs5YpQCACdM1sRuYegccBYSauEU",
+	"WmrEGJ2C4BqS0Eou91qN7PL3yxgpgCJmnTWTRACmrHNNFy81dU+toHV2cXeA/zxpBa23l6/8+7qCXpK3",
+	"XKEGXKif1rvF6pM44AoHKRQNxhrTrSKl1igNTcrCTtapTdlZT0VrBbtKRfIijyuq83uwlOF8wVFuM8qn",
+	"gskjEprb0RDdyAg9ZSM8MEKpE5AQwsrMOwa6qPRuzKcMb8MwBM18C4FLo1TQaEylbgEBG+vbgIgGJUgk",
+	"SKwK2d/2DjfAdLBW0HJt1rINszBvbGSVB122lmgq/iR/XTfwoPJOeIHIzeiemjr0jIY5DG/GEyYlcROs",
+	"cO8k5gAtv+F6Iod8KmQgXDJcwA1fFyst3NMBrZcET2vFLXThINTgEuO//tf/rvUwQ1KnFoD9jX5gf7f8",
+	"2a85OJcQXteQSFnduJd6t7ghcK87BLXBn5dprBTe0VfWlFmoqzIiiLJCFCwCP9yYtEHfdsQAwAjDHKU5",
+	"x+rR78tOb02AVwnMMhlvNjS82In1a1gTbZXmD7ZzpBf2ZJMb3ba+ZmQ/1XPvY4uTKTDCVC+Z4My4wx3g",
+	"aCSyUeLZx+ira30KnNJmhaH3k13Gd/koftZ9/EPxH0M529yOfiHm8YIquhAxV+uZh2QK3mod7Q16h9v4",
+	"e9eyFDOjOoo71TbRFc69dr3R+rd+X6tUWoGbmEASORNLaQCXDByEiZYyCRGR3bjijhTvrvs1u3Faz3r0",
+	"0CD1U0wMlDIi6NlEo6pK5JJB61KrZ9mcYo4A4whdbTMDcwhNcH0Uh9+MWLeJP9nR1O0J1nXBa+ttz18F",
+	"569YUyCPT6oujKnqgmrlZ9yXnPm+DWeVeFUNgJkGzTe3ThcdzxjgYgGelERcRmNGpFlSuvX62ILfWket",
+	"Xz7etCJ7wG5aR+Smpdh88d1NKwAX21iJVP/c7w30D2IykQze6x70P72rzQFu5kOlag1HzSEdJMEkAkCG",
+	"ShEwDmM6hoQmUrjsZemFIZh0tAVLZQwYt5BsBSK19iC5sj3rQc992/l/3Nx86Pe7Nzcf9vo3Nx+eTt61",
+	"//3I+3UwwV+/q3mz8+//2hwCvLYaEb5SM/gt4Kn9A2TQrk2PzcfozOxTnTgtHZLq0aiCvbh1vv/cC8dC",
+	"GxSyfjUqPQBC6lqpKE0Fi0W8YFrZNn5fv0M/VNW/jRDRKJODz4g1LW6IHe3mjamPZzAJ2VvrYKXN3jRY",
+	"23zd8H6MpRLpygFxbGCHXvpmjYceMwSdkIJIH6niMYkyYHVwmyySBK8fna/2iIQzHMZ7JUNNOBJetb6y",
+	"iCWKau7gtVgOB/yIOTQvQK5enh6/ODv/4ap1NDgMWnnbraPWXn/voNs/7PYHZNA/GhweHRz2+uCpdPAq",
+	"R4PDSrSk38Z9wTG8Nup24swCSJs8lSqZlNzj1eCEmEdr6/boF0gblJnAJJCJ1JzXckUKyEeoQ5qpcIk8",
+	"fWGNZ7DqIqgwM08p1YKgbBEPev1ev7Ulp7QtuGuXTYEU5dWvsZQW3pOtjmllRzcmcdge1o7wyksEKo6w",
+	"OUXICfHE006BHsrJKAaHFQFcEP1fEwr86yUJ4RUKptE9RMZQ44x5U/WV889UQUr6WilT2oV/NRbn+qq6",
+	"xysxjfn91OW3FuQO9C7r3K2LQjNu36ouochcSEWe7iG2s+b4b69fdp+R9micrhbqkURY+s6QJIJPC6h3",
+	"HovZH6dMdS90P31IB3FWvZci4i3z072N5mxm8E/XYLlhNG65dEeJ/QE63Y5Kmuu76DKvkLXZuwafFnRc",
+	"HX0KGQrmCgfmMTOXtzniYGEKhbC/3AfiW4b5dF+J6ZRFcGeaAZDgJEuSWqxOQHttUssAiA8BYQOoiMN4",
+	"ZIMCQwtua+7YEIi3uOp/mT+/+/P85erP85dPxn/66WD8p58G7Ifzu/E8Sv6y/8dZ9POH/l/2Xq7GP3w4",
+	"jPZeyr/88KxWdVyH5adNs6gR6GYzjJ9dP+zGLkhgNq5uv1832eJwGwmA1jZINEkwoteGHgBQUqEu5ZZm",
+	"PoRRLqkkUbnoUuvKZLXrjVmkYpoyKT/LgocikPWKrS+QthKZ0JYRcJ8nPLAlg0GxoXoa1OLRtkldpUpF",
+	"5W115TGmJaq9yIHbSlUozyaJ+WCrMxrvWu6tT6OD0eFkrzuY7I+7B+xg0n0+OTzs7tHB6Cl7Pt6PIOBi",
+	"Q5kmvboLLdwa0bBtzRdYK6+wp16jIeFZkpibtMIqWk8afKVldswzkcmkqMHvl0qmNkQwN51LmJDdFTeT",
+	"ZsrIne2VK8haCiDH8O8jSUJthWQYJBqaK7KQWHx6wj6wcWZTx7wzZsrUmdMXurV078ttTPJsgeAx643y",
+	"dUcM867P+ERY8Gt7QjYfTPsy3FbUxb1fumqPUIMl5hZqw1xcOvsNHYiYgGJvER1DPuxvAhgNWrgJm4Zt",
+	"tvkKX/bskfpDG1s2IHPXEzrf9d9m9pFjCVWjRj8pxYvqX7a0Woyt4rwKsMZuqt5mNZL1NZW3FV9qPYFD",
+	"kZvcU5rX+URNOMTifjCURzJPx6MpyFFIzHSv4lXNKGU5ELL7Ehyf4LU0WiAcBC+4DgdQl0680Um7xdb7",
+	"wQhbenELQ5drwt714Dd5b8kxJxm/5SBx9fcidZUvIe0txO5CF7hSVpQ/trI08eIcINn86PHjMeMqpcnR",
+	"kyfP9h9rRVakXVt0tDb3eyuZZZhcjejSO26ElJ2EcWG7ICOR5uGdNZIuv7+ruZvbMtjoXdD60JXRbTeH",
+	"7S83ttaVjbWd7uvEDmyiB50L/Zv1RGqStksmSfug/7zTI8dFY9OsbJ5OkSNk8ShnjY01rn+zzm6/yLOb",
+	"aY2vV9Pte+tN2GDI7aKJBAi1Drmn+4PD/Sf9fp+0KVkxWnJraR2jWjHUxj3ab3eyB8qe4C1VEM+VUsuh",
+	"a8qH1wEKUM7rIP8wPDeJwQ1rNqZ6RaVZkmmiBMPKRjMhbmuhw/H9dcAngG/7QaU0H4L9aregSvv5iZMD",
+	"22TB1QQSV0M8uK0NVVW+qzqX5/SpukO9nbreIgryvPw+kJNK4+mUpddxqesnPr02hjrAnWBxyDnYb93Z",
+	"yhK265rWU30xchKGUWje0Uursps1S+f2pbwkHtltOk0nTUfiuEKN1oDZ7qh54Dk1Nx91zsMV3EdZfch0",
+	"arWKerfie/PWezmX9cD9u56EZkGYDwg1mmbmQEaMphWHaQXLp9Uw6Fx0eCkhcxonrd2uPYN8E9xKbEkO",
+	"90UUr2dj6zTVbc++p5bKbcFQC/7wDTK5xP1LCTlm9R/2Crpm3RvStz0ZsqVXqHrAN6MBbcsx/J24f0DI",
+	"T3k6wRYGxH2CQNbP4l4UXs/9ivEzfpinZa6ehmAJzQupAXPFWik0oelc9hIxpsnRs/6z/mP4sLJ+r4XS",
+	"2jabQ0RoDlv/rE/+///vJC9C7Qljf/Dv7epwRuRMKCuOiqJQ/+TH/mAAaWsusJrN2KYdtI5aN1m/vw8y",
+	"zgbZ6Lby4RXQtlpVfJ0vr5tt0KBrNua+zKkRJ33jphVtlrqQt4JRarLN6soqHOfBdY5OY0lu2UJB7jbU",
+	"NdU7Yn0JzZrdLjy2hsY+Q8F7r2Irjs1UtYa33sJRS7xIMbwldI2xKCwoLFVF0Vk2z54cNHjUqkpkTXW7",
+	"zEEYloxT72htsueKJ+9+lFgvkozamWua1T3bJAPq5ZTfzv2E1eY4okIXm4Z50SDwj3GLRNrEWCrAzXGt",
+	"jvu5dpYHokEc27S46qaq0XxBUxbhNRdFx9t2YSZrTZpymImhCbscXyPKZGsdtREI1Y3+PqRnaKXGrDYR",
+	"pA/YZjnoHzqoXf36FajPp/tRLImYKMYxb9LwfGSFbckYySFeffp+rLsqpCX5OkHOPOHudjrVsqfgsPfe",
+	"rpBMedByPdNwAsOLr9lmMDtvjBU0W/Oa7djivepxXpdi4ptVTAgXHBKsfEoEZ9KhKW6qu+lpV19NDdpJ",
+	"t6nRRr6MZvFAWsCvJM4r5PfGgINciFS9SSFhowZSU6SuhrSRZkZlPr44M/fQECwTKwiT4YKzgNy0/DRo",
+	"lxEpnWJZTDFyywZYLLvdTQcbagl7eSiQhPRmuUv923ICl1eos6HmJqNJjb9mfS3PSiaX7aaOa5gIRxOj",
+	"uObusQRLrvmAiUvM66U6xK/Ih/duh/+O4N5/MB8gXGIpktpQf316LVzumY4RpkL36YuKvL+iUPB+X6Os",
+	"1GHAYW/VxV8DwL45aSvXXGpSnvGht7Lo20uoYtKkMIp5rMph8U712cUrZNZ7TQkeQxmvxLQW6b0pWDUR",
+	"U4gi5Ew6X8nb6xOo1gf3ZZRIxRal4NW9/t6T7mDQ3du/Hhwc7Q+O+oe9wV7/L6AqzJRayKPHjx0Ku/mw",
+	"J9IpqBHRYyyIBIXBg/rGnvX/gmWT9DrHk5hFR+TAbbNZe7kbtFFV190ZkL5eP8X1rd8VDFDEAsg7chyD",
+	"xPP+dxkhytnygQY+z6QikqpYTlYY4pjjNHiw6QuRxOOVAX2YTFiaM7qESkX2XQwuXByXQW/5/rJ7xR56",
+	"HcrO0vKOltaploTY/CQvBV/H6y9OX9vq9WScxFrJ84rHH2HGIWeW5xtUOqhbqcUliTn4Qa9fXZEZ5ZGc",
+	"0VtG2rRaRXJQWrOu/t/3pz+cnZOT08vrs5dnJ8fXp/DrDX99dva9/NvJyfFP8+nx8uz74+nZ2z/1er0b",
+	"Di+cnr+o+WgzT74wyWtcNdpzC/fKhttTU8yhpOJgmKJpBOzrcuh+zD8HP98bXu1+12bNvorvGLfRbRIx",
+	"QiGWwRXrMAVX66ph+sUZrOK3LvY5tOiZveK3GIpnceUMAIZxsXW2irjUq3kBJafWxLRhTapqVBtmHuUR",
+	"HMUuN0ay6b51H2t6TtmYxXd1fdtUp6beB4d7e1uN4GqLeL7RCmqFFgIkcecVlbeSKDGFQKLdo/lmjCZ1",
+	"uFkheDkxttJkpgAif16ejbSPL84gdFriAeGMRVrxN5HVh/19dDaFl0ylq+7xRLEUEU/yED9tJCCSwxDZ",
+	"Ski1QeSiOn1rIeMm7Tq+Y+iHCAtRhuERcC2cEV7sIOpD4OJi/apdkWBYTsBgdNoiXIGew5LqpiYitZMP",
+	"oHqCIlEMIXT65wVE2Mdz1rFjn6aM8bBHzhSZiCQRS+nWDk6p3TiB/FUs+RGBb/D6iQikMbfaCDTEI58Z",
+	"AU2KO5YaLdLoz9BMK2jB8oGLo+RdsS9UWNNMSHXeqEfrp7V3zlpv6/Zrc1TjxXEUpUzKJh3TNHp2cXcA",
+	"0zu7uHtCqP2mxFwHz/d6gyfPeoPeHoRSs2f9o6PBboqepBP2ur7uu+NxpgqiodluV3/TnYuIhQYmfyxS",
+	"GzFmSIILb08xXFkWuYBR46p8z3z3Yi3wXvFmyntI2haYqOf9Wq6uhBaAlthaHyUHARllMQZGfL8GB+V8",
+	"Yza6SeVxY0Aso2Lnp9GUkR9QBNXmiizyK5m6WxhkuIXC4WaD2iJFBU4LJaxcWYw1e9I/7O1tcLesteRM",
+	"j4+ktSvq7bUNWUk4QU/MePy+IPiCJolc3JJaovHOb/HgOdbuUX8+7Xo9A9O5a/Qn70lj2rklDhnYzCMA",
+	"38MSiGnGyzqTTXFnHxYpFmtKFN31XNch99gk823Be4J8fuuW5X4YNc1L9/KLLdumskX0gy1b5DlPG1TT",
+	"tSsD2vILqmgNACNV1AVkWN25GD1ag3pa29QxXyFAnMGUM8vkYj3EkhM0y0pRE5pJXOldA2CGQf9g71MF",
+	"wUb32Dw3SNao3jQ0e51wujURWjbHfVenkmnxM/hQ6cqsdrIbfb5oKaaglcwpp1odt8BexxdnYG1rzThX",
+	"UjK4c4gj5r7tDLfzBLsJPus/G2zrGP5cR3Bug5TOb4Ntklf6T3NbYS7uSlMY7G1SwcsHDvur2yVjEtQh",
+	"ibkH9ZypLqzj2qRCICRhbug4HwkmNpQhoxxWQ793+Ozps7qbBOWAGDZcUJgJNQM35C0FbpJrVsarlHGv",
+	"vBX8vOHaCQCczLqvABPDrt4tWwWltKqgEIFqtj8ghoDRjXrHQM2Hog/SAe2ahJi28HuziFfWzDf1IW7Z",
+	"qtO4Px9bpge9Vf3+YA8Yv026bR11B7XXQJU9qVC+cwaDojyPx6kweM8BCf/85z//ufv6dffFC/Ljj0ev",
+	"Xx9dXfUm8L+QtJFJk9BtaxgAjKrrrFIetIIZstcb7O0fHD7xPXE+lXjJGDc30ceDT139z579h+A/R4V/",
+	"bm56+j+efKrNvzALsgFU9WMtLosbmTPiHLQyZiKBRpFXjkZSgpw3t/c+YdWVY6ueycIJXLeGldC5L3Fy",
+	"68+rvdS5H5KCf8HjXVQpQbI6TDaTxVVs43sqGXl7+apaz7aaO7P+8qKQ35vGO4v4lCWMYro5eg2GJMQ7",
+	"o5JDzTkVFF4vMlkCx8evdkVPSJP6TRLJZigcL/Ao8cp+S4MltIQs3EmcMKM1zNH4qboMokJre97l+SZB",
+	"36COASxAAMgDAbmL2TIAz21X/6c21k0CWnEB9dsbFSrQ4mryMJoWsT7GLRW7BAPBZmwM/4Em64bRnI5/",
+	"nCfDWae3+TvtkRDKn7+9CDE5F6DiUjEGr7OyzlCr8nUCEl6fvT59ERLL5MFzQpaM3UZ0RcKIrkLwo0U0",
+	"TmythyxJ9Jdn59enlz8dvwoNhFWISVyhrSWAJ2ESpxIyhR1MFZQcyLljwVcgsXAoVehYy/VOL8XS5MAG",
+	"NtcSSMMAs7vCpK5ZTHpjvWkPk9Glh6oVmuOp+bheuOuzq+uzk6ueHSUARb8+Pn+rJ2nqLpoB2eZjJVky",
+	"sTUiYkXaXBDrZQWHZadHLvVWgMN1Ar/6FVTzliQBqAmaQgwiGdNsOlMkWwz1csBNW3h18uPpi7evTi97",
+	"c/rhvcmnfw9OrND4lfVKm+Uzawk/6T5HbCVAqFHfW0rJJGWMyESoXr6HkICPBKEH1Nczx6iAFYkEOmEX",
+	"i2TVIy/ADgCdlBNLE5jWWEjahN3CIg7Gd6p0kxNtohhadfvexitCrViHAYzSHPhOnQVaYwH9bAgYoqqA",
+	"xN1gAjIg7deCR3TV0Qz8KWlfZfCXh8qAFB2ZACvL157uGNmyI/KFXoWhh+xItZ4mrc9MbnU5wz6Mk0zG",
+	"d2v9pkDK+jjCsSzyEKiLMWKEjqHyJlWEglJ0ZAjJkbEs0fEiZXexsHB0kkgVJwmZClsW5jZeLL4Upsfe",
+	"4OkTNnryrPt0v7/fHQzY0+6z8eRplz7p95/QaD8a0a0wPdbAIWEqsxsB5oFRL6TKZ1FlDbAWmRPIuzYJ",
+	"DBl2s1PXcvQK9WzZQVPC8Fm1IEzF/ePlW268qap3F2sVVFNd4/n0esclnMcRjzUzfHt9UrkvzCP29p8/",
+	"3ziiJkgL3rCY5q7GSNVW0ILBtoKW5XStoIUSonh34z3eXjXxN97FSZvNMqsZAL/zz3nOZdapEQ2YQzYN",
+	"f2utxoc1WQ845JpeN6wrpkUx4jjvYE1gBEAOM0JGaHVpVWC0InE01AJjrAybMyxOLYVh56V42U0RtLab",
+	"91+NMbkRrME/91kTWO45ewoKzjv9Qqfi7NwGZ7d5Hx3CTJ2xJLMEYlCdCoDloqza4Ia+FrTLQ+WyM/UB",
+	"2EgOJtC4emcbtq+Kd/ZwG9iwQMdYbUVLQiIcpNwWUrLhuJ1FPgjOOiiyK5bGTDow21KG4Qb/lz5Vo2x8",
+	"y9TQdw5p2Wewi/KoY3yvJqbFOru8ve33Dg+3SuMHx1jhwyfbfVfKru73tuvvy3hIDXAi/dAK3HI07FUZ",
+	"n6fhttfD6HE1aasV7zDZgC03Y7etqRdkcm5t2aDGylz9zygHZCe+CabJhX3lGE05VpDMK0FAeAgUKEBg",
+	"pUJwTvug3wcXqcgUgbBFmuMRmVsdiKE7+IYAxWQ1qQCLjrX9+QQkHGWTCUuvbUZaGJBwTj9cMR69oorx",
+	"8Upb2V8dNgru9kXMlbxg6RUb+xhS9TXbt7HuhOGEBekrltbH4aC/U/WPARjlaxi/OmZUToiFagm+clFV",
+	"eH6rOFEeQpRdVHCStJu4V6fx9npDbEG9SeQDnwfFvDRT6xPxrMFao3xFxlSyelh0bxXbv1zJd7+8Ee9+",
+	"eZu9++Vavfvlx9m7v/9yzvHHy7TmR/3DWfzul5cT/Pdk/O6XY5r/rt855+/+/suLCH/QXVws8pf0Bz/O",
+	"3v1yyqCHzr/uCDG41rzy5VPNXXSTweDJ3oLrIAJn6wSrctlkH4A7iArAB/pXC6z44MimScxvG0uFme4D",
+	"kyCEBVrL43oE2Ykqk6Qd5pmn+snjj3H0qXxp6D3ecg7VMYvpdkNGMxFvcL2LqERMC2M1d0ePEzF9/FF/",
+	"Uxl0Oe9kv2v66TqQ//r8kwZcaUNKRHMmK+V381H53LeJjpqTrAxH3A7b2Lks4rXn4oGQjk1rl2ws0ujz",
+	"oI6LTdWhA7BpLBVLvcJU5BhihxdeNYC2jX6BdcboYgx1jDmRdMLIXESsA8HSoQmTNU71RSqUGIskhNCa",
+	"wNWrfL8QqQrRBW1BDjPpoeAOteJkb+TM27G09TqLYT011hYOombK+KAc3qMlt5bYESnHMAE8zUxI1VCI",
+	"2R/hl4xNqgk82incqK6IT+0ZgKWEPauZjnniau0ahcdWBS5cSq+J4F23Wk3ZuwGJJ1r26o4230U8KAjw",
+	"lWZvI5HxKCAApmv++0SkLCBXNtraz2cOyAtPawDOZGoVu1obtzEvuV/yfnYU2pbcqxRZWnJvc90arWUc",
+	"DTaoX3cuvHhzZQWJrUZ7RCips2ZhKTCAvZSySyipTRUupl5vY9QVrOdNcXb16ckQcVckjnoZZNOZ8nJk",
+	"OfD3UQ4abcqY+ZkfEpL7eh7Hg/e9UEOCyR1wj0RCP7nEvWrZsIU5ivD+SUmyFOltTbqJKd8bXr0+v77s",
+	"yYSxxXt3/2vvITq2dqk2WIS4tYmYaka5/XQBV7HxnIlMhUEZ1x2TATZmspA2JJAo4aGlw41orPAyGVJd",
+	"TEFyzRTXp/sA5AGLyLo5dtblyfRIiDM3mTrGLLH5P7jmLqgf6VjPQEwmpD0gkoBHDbwcggzIPOYdW43T",
+	"jMZ8/N50A9lpc8ozvfoitW/N6Yf32oyYL5QM3Y0olr1LxdIMKLBBW4BmIJWWi2bjMq7ipExO7lraehcK",
+	"6e24/porGHpsBS2f5sCOjiuYKPl3FV5fOD+N0buFY+Qxfj8WtziRIs/MB7ATl3Asf8cw3CumjrVgPhEZ",
+	"rwMwtD9XAWvm2m6UTHUpCHZ3BlwB4LEm/ZTjBNdf7Hkq9bYaLI6sntfjlBrCgMw4d1BfsTkbDVyTFaGE",
+	"qkvndKvkrU0s66sugK4pmSKwmgFkHy7olDWlGu4U44zjC/K5r1s2L+q5ql1TF2Pr80OvPkZ5WimbZNK4",
+	"bqdCREE+yRott77MtRc5/Ug6eK2IVauQHzxe1Bd5aY5KYFxB8ro23idYadYUhkWQMaZQBJWizGvQtatk",
+	"/blx4tY/X66MOhEpJFhgEeHKTpqvm+7L8sZjV7MI3byOOy19YiRtKgnNolihkzc8//Hy9I8lg/qgvzcY",
+	"bLsoUjRiuTqieiRtztkkk7QUNogZrywCF/v3NCJG0TkiH28sj8BKsSwB5ZH0jxCqKT+LAGowYoRirgsu",
+	"303rU33IhSaKxqAcLcSRp89pessiLS5HDDOJc8m0RYoinsAdCi8+5NVWHLV82gnMcQxqswLcPnrDduu0",
+	"jr1gzICJZt0haOBnKKxTJ29M9S1Y6KG7AQrjSIa5eo7ASKhJmUJRZV9fUSRUwfPXWqOFHK/aLK/qimjr",
+	"6NiyvK05YRP/W5fx1CDGXc67UVWw6ZhPIUj+iDQXssnfbssZwhxCSq9eYJrknn9sCxuCQnz6m87nZezg",
+	"ZCx5vmta2YfyXum2HqROV6GlultQuBvw3FblGuukHbpIEqP4hgQOS8lVFVR9TWVPVeC7srBek6n1pDUP",
+	"9G2ZsntywcYepuZMLOXDOqh81bjOWNzefwUkIdecG6OCuYEYUi9Ua9hIDXhma/TAGvfZWlvdywLczaF1",
+	"j/JX93KC7bQzjT6yEs1uiKetDcncpaZc2Se3bo3qQPju521zX9c7tj7Lo+UI26+YVV7VWpZjmXcdvwE+",
+	"ytKA0JEUSaaYj7lSE6m9DjkBqjAi8UCj+G8porUC8lJHLbesxqj+/u3Ll6eXpy8C8uLs6uT48oX+TwSj",
+	"CRwwTEDenl+dnl/Dv+f2qX9r1GSktFMf/KUT+Ci+EfMeW34BoCohAKePC2wbsdS7Z/BeWJq+rdVdl6/U",
+	"HKgDK7kr0k2JCPWiljF714TtWKqRpmZ6zc2o8T9tLluk7auYSdKuT9EoTWyTmuW0kRombwZrewxMxhbm",
+	"sGzN4Qtl4jfJe7cMhZGtX9NLqurQdFP7c1P8z4ZqDXmwW4m7s5QsWBoLsPXmMc+UXhuIsKFKi0BzViHF",
+	"Fp8DqHys0IdvB47jrplatb9C8foAGr7PEDyLN69z/7E1QCz5w9bR4fPesxrVupylBQOv3ZRCAnJVCa8N",
+	"ccTU3nsEOQ7uFeLY3eazspdsy8DEayprQgXecOaV9sTLAFcQ0gS590jIeHSNGUZae2QfYnUC2D0UaiOA",
+	"7ess43r0CdPCTuau7ac67H6e3mUzLCAel0UsCsjA+TaMS7kdogEbEklXkixnq86wOO5CfTeY5URz/RPK",
+	"xywB3RtmDmkXabZQ+hfI4ionOVTZWJMzCrqLI9KGywVu8zv5tCtXUrG5m1kcdYZEZuldfMcacoxaTyZP",
+	"6R59Mug+i/qj7sH4yX73efScdQ9H0VP6dLLH+uPB56XVuAqDGDZoxayqVBx21+sl229NFk3TEq1ZkhIO",
+	"n8nuO/JS67xLaPuS+TwgUhj3AMzKRN96KVb2A1uNHOzZRSni/GDvYK9uw7dOChqxWWxS16shQmtSgup9",
+	"aj/PVjkZ55dgSyrJ2JLxkDCtuBK4zl3G5TiwhnD4VO18dOFWZOMXVN5ewYvbp9pgw/6wPO/UoiHGBerH",
+	"2jXYPvTLLZuNlCqnHDzUqauNMtKD9oawvoR93fqtSynQjdc7TeAAbe0xAamySXPCJpuGcaVqgVbDS3Or",
+	"OiThidBrolhI2oxHNvxYH/jOsMCk22qWimw6s+Ep+nGBZ7f1cTDXbtUUYRs7lPGxNjCTVaHgwqW7rbPj",
+	"0f/pyCpoeT0VLxq99yt7vwMYSJLEG8FAwh4B2LAKGgi4q6U/3Ucyx9CQ6AC8evEfkixoKoFvzknMldD/",
+	"FackoXya0Slcj1PFujAwPRvS/kGQkEVThmi4PdAUAnKxUjPBSajfVvjT9WrBrmCCJHxBFdsSkuQL4JHs",
+	"1+ORXKd0fBvz6eldLW7otZZvzl5c6H80+0aSy+E0taqQFxb6os7eiC1SNqaKRWvoyCVNsjvQeKgk+XfV",
+	"u2ouVEUs+JHBu2O/NERVa5ppCLr1tAsn4V19LG4q75vLK6U3reyg2oSQyOwOr+VuPjnY4hRbxILH/E4k",
+	"ZbSqtfsom1zFfrToVhNv8iM+3N2RvSrCJQw8qD/YUM9v5R/WOkqtFQmVNa+KBuNyQWcN4PcWHeqdgISI",
+	"ABiSduWYIqSifud0itGebYcDXO80KogB7LwVGIzBVtDCZkpZxfatRh7TIH710+3Fb4FfbZTD0HbdomOJ",
+	"jivU3LdXkHI1fETHt9NUZDwiGbRVo9E+H+2xg/GAdg+jJ5PuAXtKu89Gz8fdfjRge5N9ejA6HN8/6P26",
+	"FOTuDeP+Me5bDnm7GPcyY8MRPnrg4PaDLra7U0S7iSS0i2ZMuB1izBsU77eSpXXu6EyydGii3BGMHwSP",
+	"tslIylRmI4lKshM04NdMzUS06WQc+++uq+l2NYsnyliadQVjwLxIziv3NevLzASAF9QYlSESRtoDYmCU",
+	"9gyQ0r6BUjrIwZQCcmjvaIr7vhOIk27+rAoCtfGb6qzFtoV1TJdeO25JguJGegu8GfJJE9R9i8KyJaxz",
+	"E129nzvCcnUsW5SXnekY6gXnV7IUMFj0oY35kISUr4zAAZIWqV8ZQgucxTLCWEn9e+hLFexosdTroR8W",
+	"pQk+XV+rdzeifoBiIUeE5tmCRGQK/C3HVydnZ0TRWybJHlGCHGAz4HSZsCXieoJ1MckLjtBEit2qjiSQ",
+	"KFdXW+RL1FcplKPajQk4KApDU3vBb4Qj1Pv69vWePTkgCVOYBBrF01hpi7MXBiR8j/TbDYc2/zNlU5pG",
+	"ECgsJpBcaLI+i7Xg81XyczWPu3+h3b/1u89777vvPu4HTw4+/etWvMU6h9bVctHMol7L0i1s7+QAKbZJ",
+	"ucIm39VdUEg2ztJYra50e0bNE7eMH2d1xSFQ45em2tUt44ga62cqJAJypPVGeL96OOfa2B7RFBRYKkn4",
+	"PaMpSwleYkKjeHlpvAWh/hR+DsmM0QgLF2HAO4sAMIATmsRUDtFQHAk1A+e/qWoTYBMijf9mSpcsYy4x",
+	"9x4f5QDsf8grmlCL0ukiuaiZMh0riW4PYAZ6cUM4JFpdiqcz9H9rM6yFA85LaRcGktMSXcT/wfS2fdLf",
+	"IfJ0ceG/+w4QJ7/7Diavrbgo0xRIE6IfwBF0dV/IlW9wuOAnxPW94Xm9C4yrwqD/hK5YauIvJfLABUvR",
+	"8A/qcA50U+jRnoh0SdMIP8oWUqWMzvXuxRJA7IBxQDpcwcdzhMGcmLsd3PACwkSQwxHm5U6CYiq3KdoT",
+	"mFHncKoyuOH5PWhgvBfKGCSBTV+UiBJp8sKRrGXvht9wrxaAYf8svYNeneDSjE6KhAWEklEqllrgmpJL",
+	"IENw7sENp4r8gofAfPGuXfizg6t7kQot5FkmyZypNB4D1KKnbptfQxjgv/wL+TlOIUZGm1d64De8S07h",
+	"4mAkolVAWJqKVG/+OMng6imWGGHaDulikdjarf8pBQ87Q1MaKlndcELYB326AM6TmiJ+nrKg249R9tYc",
+	"fMoj3cSaw49+At3wxelrotgHRdqh/ufxIqExDzsuAUM3ZBdD91ZdDNL21g2aQnna6enlOHZnGHKqYgmy",
+	"n2umASthHEuShCeCK8ZVVxv1IYklTKGyTJjjIs31XED8UcN5KH30obtcLrt6RN0sTUxhrtBhAsOgwKMp",
+	"3ZDayxlV0NA4SxPSNa8XKQziQ/DmDcr0QUNwweUygtBRaiZy0O+HgdlVfI8Wx25Tzgy+VWG380I/ui30",
+	"weFYEaYnTmEfvU965JibexxQB/SZAG8sZhLrZhxgrC1LDQ3aXQoPBoch7OD3OG95RADFsCvSeBpzMya4",
+	"4U0SsfTRy/ENrQZKTKSFFcjLWOH7b/CtkLTHYj6nXckWNDV4oL1pD76xAMCzeeywf8dijlQQfhea6azM",
+	"xVVAPMjeAAcGy88FZx29JnIJHFCgxMJxuwml6YqEaBl2T1CH6h7rl7o41lA3BalGHxZCMhL+qWuCzbtn",
+	"9grYr7c0BCxpNkkA8q4dvrm4PntzfhXCgsP8TLv4aaln2zTaQWEH17c6bkNge/2D0KQf1k4Bm5EG1nhB",
+	"1ewRsDn9YyeAJmq/+xHkp6wf42v6oXs8ZeHQDg54F5KdHZ5Ccurvhz2ClRclIo4SvDwgXPMMwyWA4q7w",
+	"LsvLiQ73+v2wQqeBya7POWyPnABZ2gW2cDtQIkppE2JlS2SF5fSAXq930/oUInoyIjVojjmJQTzp1oxs",
+	"4YxFEkYNoz1FJq9PQqVN1Kig+jXThxBz+m3ejJhMTH4JjBJ1LhiD4eD+8HvIQ8icJpqb4e1tzO9oAqkb",
+	"i0yR9ohGsDoBWaZCN7taMNjaeSylbgjyHgKHsaOtSwv7JDLVFZNuqjeIYDBJAIhTSTyGvJe/ZiyF7dXH",
+	"dM60KtEZ6kENQte+N6RxymD9aIL1mbTeNkQ6gGPkCaQ8ydOQNrx3ELpxpkyKLB0z+P0wNLND4gWC44QS",
+	"g+5EtdWHlMJJCDRstdYheHc/sAjfkmwK+SDIwfEUYQRlSGJOQpP2a3Sgx/aR5jzguV5QHlrmZqSsVnIe",
+	"ew+t0wplHiL5ueUDk1cLVN1CQ2d4dA5DXOnnoduRXPs1ZSwx03CIwmawHxblrtCjGJDX8fdDZO0k4zJb",
+	"LESKEPj4qpEUug28uvOFwpyuoH5wnlZRkNhYTqAqjUH0GrkLs9h7jhhb5jSZaFiSCMCG0g2LiRFRdAzB",
+	"YCbRwAQtgJIjzR6X+C08C3xBqJuBX1Fdtb4XhJnW4znUh4qSKeNZzBkB0UHaU8ahJIQ5zQGJmKJxIokH",
+	"5cNS0zg2Mwi9MB2tPcNug8GLESQByn3QS229Yqss6JagQBhZMVPk0LVUKj9mYpTi8Qz73Q+9rGHdTiFx",
+	"WFslIz2GSCy5ttblLZkg7jfVGkI+XCeU/CU9Iqn+C+oop8DuAPQVHDzyKLfQHklzxkwyFU3T+A5JJeZk",
+	"0CfSqVzLmUhgW1KbN486h1OSzUf7fSKHoBoajm2ztDAuC17SzeyReewic8wg9Em/ZQvVpYkehldnNY4S",
+	"VILws1iScSIki0DfOLZEiRsFTiqTIK5fkqWirb1c3zfJxAy0iBjNlJJ6kPMg7KSrz18SM9TVi+/GkrDx",
+	"TGjOSMe3QR6QYzGZgT4BPg6wCGCAU9j9v2ZCMRIrt1l4gQ/y6e31iQEjk7URAk7ETlKEMDgiMv6gW0Uv",
+	"D2mHzSUttIYi0jwZC6DRilYfMJZZytjG9kxjYJ0GJmrLYqmgSanbmmGALkz1AqrtHZEQaDN0Rjr4tMig",
+	"14NkLNI22iHZ63cCEsrbeBF6L+pW/+v/+n+I92K/0yPm0tMqvZjqT230BY/EEu6fGY2gMh8EYYSoVJkY",
+	"V5QbM5GlkIpmfBwAaWfgtjWPH4v5KIbgE20CYMsSOYluzHSFnA/n+RingAqxa8pzmOA3gZEkfdTpj10s",
+	"gfSrYxoMNlDq01GsUpqu0LmrTWyZUDnzVK0zjqMCYQp48uDyYelYU7etgQwloBn+dw7lO2ZHhjhC+nhk",
+	"zT3MkpRFcUr/be/lKLQehPCw/29h5Z3D/r/tGXPlWmuTKHVnIonwzJ6/feX5ottv/xsk5pHw3zTzB+wB",
+	"vBtMUcvBnbvRCpl5QYvBzpF9zxPhFL/If7KcyHFWUFDASrFAgBBHmwvWNvoCyS1b5ZpsB9OikBhAh/bM",
+	"SMEJi0HJ1vTPSPtCSDVN2dV/f2UhJW4ZW8B3HGzyjnVZHBecbbA7ULrihh9vcCe24UIDbih9UWrk3PWr",
+	"K8PXbrh/q7HWC0na+WeFuxAAANE/ori94WX/ITLTLb2Yw4IH03Nd3nDPd4kGTo2fst6nCWBSxg/LeCRv",
+	"uOCaCYtMW56gsOQmbxRLIzbOooS9lSy9wk9DGwOPgskynRv+RLMnwcsaC/wGtwH4NwxacLxswhR1kEs3",
+	"HH2rjbWj/9BYOrrqdr3h2/tdiz4Ocwdms5wC3EwgOPAOwPCXaawA3AAbtUO2KFvlix6UrlojuOFgTqCv",
+	"CpfeaRliybu2/I1bKjT8wGJpQ80K9KXAMG+4Enp+RPDO0LDYOeUR1RLGVkYBMAttrBjuswBclzYGiYdg",
+	"vVzon254jFDQWsb4p8j9WTwHdtSl3UZTUy8/2lS4CW2YAbgznLUFhTUWgIyLLyG7HwDzAtKda2Yf3HCz",
+	"PUIfLCG1LpSlKNesWzCeckD0Uj3yWkR2+WqM9hvuVLhc3pgA9B7RlI4SMpZkzqjMcHRWv6NEGw82IOOG",
+	"G8QdIN6/k0u48YqjDvk7uQTKIn+/4X/vdrvwf/0K+LRJe6Bfge1BYxmeAeG190qPzNzrqJJ8NlEOCZqq",
+	"NKkySRwUlD9q77tBkR9Or+2YKv5z0vYl3H/9z/9X6wdc2IHZbfS7DLDok+3TOxXQfV6CqX2gx6B7L/cR",
+	"FCjb/ZWrXfql4fp+bNJo+1D3ojkz8om/6509xjNkkWFYqjmH3uscSEmfInNYrePohreCVhKPGZcsrwLa",
+	"Ol7Q8Yx196ASJ1QacyXDlstlj8JjKBZmvpWPX52dnJ5fncI3n/LUJrjaIf/1P/9vApGBUEHVhAeS44sz",
+	"r4anLf35KWiJBeN0EbeOWvu9fm8f7y5ncIFnllVT6OPMRLksRB3c2IlxYVFDs7AYZsUswJK5Jzb5Kc4Y",
+	"6PiUSsnbq8vjF+ZCB6BMeuQYjghAJ7cP+vudoe0GKTTRxKZNL/1joLXPBSTwa6O1G3PJuIxVfMeSVYBg",
+	"y8/BpWk3vgh8jXfvOSazU4DOotZRCz11b6UpkA5s43sRrQzgtTLhlmV/vy3agBDGm25hTehHqdKs5sMI",
+	"3AEmGuzPXr//oD1jn/XwsBhV8iloHWCndW25wT3+nkY5wFvroD/Y/MlbbrUWFuFH+5s/einSURxFjOMX",
+	"zzd/cWJcT/DBYIsuLugqETS6FuIVTacQHXu4zRJAoDynCXhW8astejMp2G9z7wfertvCpOakmRPQClqK",
+	"TmXr6BeIA5Ctd5+C1iKrO6BG/BmkI/skIBgXZNyQgcf5tRUs8qJu7sAhZI7+Ux/mISCe5eqJViLd+49k",
+	"fhtKfvZO+MmPm064dZpCtwf9gyFR+SlFmQnduuuaEH4M8YOm8wvvYBzoFzzEMBvdPvakddiz6Ld0njEC",
+	"Mvp9nOmDzV+cC/USQDl/p2ca6cQJTw/FSkSrTs0h/xRUZPPjj+ZIfnoMFpSJesr/q1BbHX7PD2pA3BUO",
+	"i1N3aIOKaH7xatPBrZxFPZ1Bx1r0I4YGHoswqq160qunFj8wBza/t2lEEsxfgVOgz967e500L1/bRRTD",
+	"HpA9N4tCypoBB9l8Ol+b5poOqO4DU1igl3+0Q/o1DxvSfrMALZ0td6ywlntDWpPBgvKD8tH4tnLSP9FH",
+	"zhjdSRJvK2qH9sSCoP1qwvX7FYRBf8Z5/eKS+ZtM/iaTt5LJO7CJLaSvzzDCF6evTq9PyUZxHh4ZYbCb",
+	"1AaZvZWcfhAB/fmH/puQ/iakS0KatOVMpApurdZrw3necf3JO0tTBi6wUbIiKZuLO3Ocqo5LMTHuTbyx",
+	"gyuqKM+mB/+fgf3O4bQgYCCGqB7K0Z8+x1riqw6UJholYnwriRQ2lnoqmATEQKdlA86Xr2WTdpiKpbyE",
+	"4ULBMvxT0ZizKET/GY0imeOVWY8vYobl983VowsIHMdJYqHMWl9Q/F3ovqJGJxNEa+l1T3NYNZhy71c8",
+	"JV+T6GF9CF7OlMjRo/oX7I4lehPB2TNltTCoKku5LBAwYuFXyNxWPrBI2EA+AZEYUjValRL2i8STxFId",
+	"WyC/zyKbrVJUoCvEda8mqtTSFKIM+tPBifxz0NMruAay+2Ppx2xYmW26gD/d8TqqCryK9OtICy+kcvAN",
+	"W+VKJBEz11MGz858sTPVXZsR/4rUZ7tsQtOrUCFgjwEXd0kw/1TkZ2mA6FUrCdUtiPKjJoFPDyfSBWeb",
+	"BfrnSGpoPJfRDyCy/XKiOPQpYKSFH29Qekc3rSPS/xSSNjDzHNpeCdFpkvi6od+BzP+tKtO/ATXBUMMj",
+	"+VDagtsCH2YUo8WmjLRtSGIeemgjDzsYPOXHEXrxgw3Bg8Z09aL9Mg5hslPR6ZGT5hDCz40fPOj3a84U",
+	"liZE4DjTgTlmv7wLq4doylT5CO1m877S426sbuO9eHUbL7Z6D9d7m1df435s8+qPere2efHCLPp9rfgd",
+	"hXFj7Zp6PpPrJEUI3W88poHH/MCUz2FqGIuT2LtSvtHiI4b1mqrS/rEbxvaKqDVfbtmqWPsBQ8EVSRiV",
+	"CsQ/z+aQFGEyhjTPMTACATHYAiieEWcWk05qjTJMFslzSQuT+GjectMJMThIj1kP45athhgsa7lUYWAY",
+	"v5ywiYJkknb48VOIygoXMMsZ1doI6/TINUT4c1GO4ZU1bM7Wiz8urBhe64duoLkr0CQ/WlypcN1EQ8xz",
+	"MK3ormYsZc2804AVtz6HgL6g5mJYjB1lA2fB2QI6tysa7y3tN5/gw/Ek3IlYsvozb9nV1lbF1hZvjSHr",
+	"GMyjOoO2zCngIOb8SB/oHIFf1vvU7SmxFudv9ZgUB9lwSpwF+O08fDEZ7dZ4+wPgWPdmUevrTSXPjov7",
+	"BsHlgKbz0/kPakO46h/2Fb0GtyaBKJfcJkkm5FmShGaNtJGO/9kZ6j3cxRYBMBvdjY97WyOxY0mWdEXa",
+	"sSJLkSURGYskiSOWZz7YSoG6Z68x9E403fKXLB9TauAzmNNm28J0Bcg2wTfL6lexrGBftzWvUGP9Zlzt",
+	"wLgdv5Q1DPMeHPyxZKnB/apl5D+kIlugJlOyM6rdIyL2KBvfMuWeIy8mbYFVrTSjBa7EIRx4qps3nCM1",
+	"WtNaq2oBGFG6hyLZDAkXvFtjCmE+T9QrsWvjPDWDHeb+ZsM40yxhTmNzShc4ezETqG2xCLAbQNp7aPfQ",
+	"Fe7NNyb5KzDJoFJqC0iDyPhvfgXrmOXgamA359hqQMstP0gkh8o0GomHaZn/YlSUVtAC/cSDyXMQf78K",
+	"B0dqu+cNVd2Z/MbK1+vgRvWGZX8obr6dC2yD52qyJb9vdnEVbN3NvHkHV5RRxHX39Q6wYKNpXPLQ/Grs",
+	"9bfidVp5PidPvH3zO30pv9NOBzuLYrXx/OaXx5p3FI1s3RuYzdTxmBoDutMjIZTDh8CY0BaeQxcZ8vU5",
+	"VeOZDe/GwgBaWReK/Gdmruh1P4UzGiJWFdrbUAU5Vquw0SqEmAw9l1Ocyq9wH1aWYokrlGgt3FgSnIUL",
+	"JKkT9/hKa9ugUJjlFX7zaftxmBUk7au3JyenV1cBeXl89urt5WlAfj6+PD87/0Gv9Nn5yzeXr4+vz96c",
+	"Dyv5q53GGZjGC3PIUYknNE6ytKZexpf1C+p1AmDiGh52jIQtJsUD8E3R2BDL5S+Wz32A18BVXG129iWN",
+	"JaI5efvZjdgk5izyA1iGxUpRWF667OqDyBlb/9qQdcxJtlhAFLksMhLvBEKhZffF2hRrx0tWXypH03Xw",
+	"ddKtvQk2yXgMUIJ9QWgKuF5ze/FbF/G/w5yP4yiCQ5IfiJpDVpTwjxMxHZvynVvE4vqnodgTIhPStLDZ",
+	"c0Y5REaa7DGRRjk2U+iJopAgYR1VC9w/kgiRBV57XqqNJpZ8jTB/JaZaP/6iAWLFjprOQr5s8p8ufBKJ",
+	"xF+CzVTpVIJtrjYBPMd8YUzYol5qbwzilMQ8Yh8Ca1dC8B5AeBmSkj5mOckkohQCnrvVfEjf6T5kkGs/",
+	"e4Gv/ZCDzhq6vHJj/eKU6XXVRJvujX9WyvR3Yw1d5lBRzTgy1yWEeOOYEjGH2gFyyQB7jsoabLceOS58",
+	"mwgocI9Zby7O9/rVFZlRHskZvc0dgnRewNc06GhQ4Je0f7y+vriyoJJVnDeLOLVIIfZ4IaRFVDMR74s0",
+	"vtMDumUrQN/zBxlLsshGSTwGHF1t8s1ZypKVDxxn8N2xeYOmjNeADtJ2xCx2uPHPX5y+xslRZWZXGfcQ",
+	"sVPh+OrXEYzagPxVa1bUg9yRNuDkEr1GOeyf8d0McJT+6xb+FAG/uFgagHMHpFtF9hsxIuMpz/0cfnvm",
+	"HKmVh01SgIs7yV8+p3MsGyAkLhDgqsWShIi2B7UvojhFwL3Huhv5GB/pxvHnHlQ1Im2olD9nUUxtSqaZ",
+	"gaEdaaGGoSgqvjCjMe/YKCmESxyL+VxwzPOOZRFpBeDvPehvXFNLiCbZkUi6wjqvK9LmomGbAgvuj9ut",
+	"ZpSTWAWECwMcbZcR/QL5evsvYc5pWKgkFWK9J1Mb5bX7zUKLdQrZqK/e/PDy1bBQaMDUAdDb0ZhY7rOO",
+	"deZAjtu8Q4A6m3skopn8l1T7X2lOdclkltTaxa/EdAq1Bn5d5f6eqvrB3hZ4S9dCvKZ8ZcYov5LsMsWJ",
+	"Wke/vCtIMihq1sza1yWb2opdW6lYt2wVFPCvAVA2louErly9RIPO6FevcXXB/OSoW7bqkZMcR3Ii0jmh",
+	"RKWMkbZkzIZp2m9NUcXH41mcRCnjYeeIhKkQ6g/ayg0hZESimEQMQaFM9pYHVonVPlKmuYGpyJGXLIOW",
+	"EYBTMhaxiIQ/ALZzojnDcXRH+dgWLAnfqjgBdSEkdC7QLTnvDM2QoLBdZUzlgczoHUMUesZVvaaYL1DV",
+	"GVkqtQrLcFRaAasb2GnC+g5JiAM8qh2bISQc1tCUdznSEq5QKEz3V+/K0z0X3HjGZTcSImEQX/clfXZm",
+	"yVZNbrvrwmy/eevWa8i1B7moJZ/4r6xx4OXwio4aUYuBC2HAeDf2mb0YoNIGuGvRCzozOXlzXoZWfMMh",
+	"ruFDLJW9DMSbJNT+APM0nbLoCDAAsTcA1o4A5N59iE8ArhnHYes5YLwbpsK7EcY8Rhh7aWFPApOIrFvR",
+	"6gAqc1LRVY/4fNQ4xewqNLkPLSF/Ieehbf7ruA6LvUcb/If5Un1zF34ZKEaR4iHxTueaI17RH4x03tKB",
+	"qI9IWTJ518DwGG2HCwtwai7qsYw4Hd+C9fzdd999Vx+45J2d3a7w7IdQ5fZXkVMbZJTWTIClfLsNf+iI",
+	"l/IKr5dpdahpV/ZyKQ9LgXJVKAKA/fvej7ajbPJf/+t/gzQy8s0U16KmLkEHHAr6UBpPyZE5OS7yGlwP",
+	"1NT8HK1IePHWOpLKGvNH3StWsgpIPAHPSKyP0iSTBiDJL4UFY3RF+VKAME8zRG4L9fnTOmOIr6GxCzna",
+	"MFisWcHxYUHvTOj4Vuq+DjqBK6YVS8Pge+SNK6uiJ+6F5RgJAC4wRlRKucSCKAEqA0UUVt2k1hUU4xAJ",
+	"BgNBLQOXDmHnIldU0ScCiDrnzFQQ4wIqjkVQIqMowKFuTj63YgJdafkxY84hxyqxBsGcM4Z3NwinftDf",
+	"r3Egy5y7nRmq/WwW9+W0CxNa/5W0i0281VSHMH4tPmXfQOuMV2RwuM18XN2y1yyK6bU28752nBMzvnya",
+	"GDYMJV7yDVdwnu+h2zjPw1a+EnQmeFZ1cRgxr5rlJe8IaYe/vDNlNUnC6KQY0p03ZbNhea44RSR0fhIv",
+	"rQa0p1IabIO0cBUoJDhloeXc6EG/sG41kwydGaCvrfNhrE7s+n1t47+0Nd8Uq4eO8Kl41XDX1yhXnyfA",
+	"6v0NryGOFy554Uh4h9EOyl30Qk3AosoVFPJAjP8Tz3GSwPWHbaVHjpWiGJ3onXF7M2BrO1BDeV6fDkPX",
+	"XYid0vEsb2JGoe71XJi0f/TJOd0FnKX6HS7IeDVOGNQBLA4AmuDo7MTPzfUaDg5G4r4waf3myo/yMdPq",
+	"l41ifk7aEdMTJbGJ7zS5hwX4z5yhYHc543z8Ef7rU1jPyYJ8WbBeo365OYCaRlEtZ/mCnhLTzXEUfTV3",
+	"iZ1pA2/zSbRI5Ox340TZWcf5tSpm/G6VImRPFcH3OUqQPcvrAfp1t+jxha4NFLfHcayaMQdeHUPVKiHU",
+	"EAtleRy76kW1pI6u3rmpz+fx5DoOYwrBljg01Dqqcudm3oP4XoVD+ZlmWPCx/jS7w+vv3apwEdMCtLX3",
+	"l6fHL2xs9YKqWX4fMzbjK7Ir/4JmTj+8YnyqZq2jvcNDyAKzfw9+3YjrXRldw+5/U+keEMUYmActkeB9",
+	"mAcqBFvZT0bT2cZqEqnFJUBbSTOQnUwl7OvrGkqez/oCV+m377k2A204oZ6yqXfn25H8gu7rhSWZnY8k",
+	"UvHGIwm1rs2tTd5zj7wtHzGRep7hg7V0fqbY/Iv6AmANoJcGEtUj/UaXD06XhZCBGHf5y9j+mzPt9Pbn",
+	"foK6O5yfzE2Kd5FD6JTG3MQH6wk8kkQrQZiYrFQaj6BQcPnqZPvbksAmIMUqyLF4q9cZ4cdcd9VtBEQk",
+	"0U94Z8TZEv7rk6kVL9k4ZRCyKW+9Gw5ubzJk831Hm7o/Hklicu1M6e6MA+Qf3HvogXbq7zIC/yID7jXO",
+	"uFQ0SUyV4/vcbXwpex5o0IDD/Mp2/EaeZEvo/CPypt9jfMRVA097ZGKT7i90H+P3awxod73sd4jhD0qA",
+	"i85ESqFLD7G3Ed/F1LdfYmltZbyEnK3lNoD+Z5mF4w49ctzAyoZebeYH5gQpq/KCX1FSfGWlxLuXhIX4",
+	"pqQ83IG+1Au6q5qSH2WsqP3YUWtzGtBlxvUxQyPTvY+yOqc7LP/OSMT0sCUZsVnMIyJFBiIdJgOBzGiM",
+	"AklkHLwdUSwXVI1nLLUvDknEpIo59AQwgRHkGgUkhcLtgTnu7ZPrV28uEOmK6eWVhEpjPtua4XC0Mffl",
+	"zcUJeXtMFkk2jbV6wyHII58SxaDOJLEeGUyrcLk7o1QsJV7DaHUC4jIkCfEteWHMby4iFlSWB5fPVCXE",
+	"Lx5JEvNFpghNp9lc7//QjC2HMXSDk6T9WkSjTHZM6lVDxjbO+o3b1i+mehS6cWf1V1dD9DAwh6MxKTDf",
+	"4PQfD/T017s1+JUTTPa22iFTUf8B2WrGi0zB51g5pyryWE2EddwVeE8zZwW9KKKKQk4lqB82AO8BmWmP",
+	"hB43BdiY0DwKbZoI/EVCzaTCTkBM5RR8alu2b+FtA9RhkQaRDz8M8GIEf1IpHd/GfAoBdeEoFTQaU6nb",
+	"NIDRpVYxuM2wZlTHhqZde7WRSRZ1euRFvmAQ3+YzVvz+kV8/QzNrzHlG/knGIk6kuRSfauUwlYEVDZp3",
+	"y45L8UcEW2D/enS20R6xBK63DAEZcRZphvF9DiUImoJKdDRBMdYjb2yyii35CMqloZkQqr2ahEW8oQfd",
+	"0uZuY74P1JUUfDUXGQIoahHjMj575NSAcsMoAxcjKTjLXwv88jQn169+vszRaLHJoJB/YKuTiUyNxZz1",
+	"CBxWeQTOgJhjEqnr0ozWLMwjabfWOKdhh5G+vNxJiU7ozpAc9A9y1BKzuCL10Mq4yAlSEEdfRIkhXPFz",
+	"UXMUQOaXx2bJy1DkkBzsPSdKCDL3cm8l+WvGMha5bXCaymF/zzur6DiUfv6yW/wUPBIsyn0QxQUwKafY",
+	"0CPZ0QZLPjGU+pLs9fuYQF0opOCOUSqU1T4YHc+8DTD7pglSGzlaYoaNCgS4Rr6s8gBd/KYVB8OMl9r2",
+	"NNG439SHb+rDOvUBiJpIpqxIv4f2gKhwW+ag4Msk5lJRPi4EX2rRFyAXcCA2hgvbyCurS1jxGy9YEmsh",
+	"MROJ5vY9cg5XJljhzMDV3bSOyC/vPoX1YZIv8aUveSOCXZyZKa+LkSytzj8fKkh5ATzKsxu1TaajzQHB",
+	"VvD2zDTtUZQRfLUZ00ZNA39QrI6K2hpEOAeEEuueIyE+C/M0jpBxPdGQtG1apRYSQwIpwGShNQNP7ROc",
+	"ZNwkSXQM8oW92xsxLQdlMVTGey4mBdFZOhtwNIw70x06uFAxUZBWJzTRhyZPUxM7kzZuW79T1IMLzWMW",
+	"Jw4bkzScXhXisr/HdQ6L2tx4xsa3Wkkx1eLy2AG8dKHW9ZoyeoudSOuUNeDcacWl5JGRUd4yyUgbUlUX",
+	"qUFXAaMALlj0C5po4wSALuY0mYhU773uALyxHXuDZPy0NocG00WjQhEGQ114DTs0lAg5toB17qhQpPhn",
+	"PfmRNvUUIacnm3DQHvk+ixPVjXmRpuURCeWYJgxqRjJj44T5rLUx82GRdhPKp95iyMAuACbdQAZPYWDa",
+	"xIpYoqhuLxJLLiEGKrSWF1bZYIpq4zBsSqzFA/yFlDRsHDnAV1LSimx+SxYPReANJX1T1n6/iby0vLG1",
+	"kqukMz3+aLijy+JtjunUv8s6GZkrS3m2jVWXFMBEKX2iJdZ2AdG3yn0t2nC1+FapsS05Q5sUM+9pWZRo",
+	"Cx8jMSEgHYNLPYED3Lzmbgnn5nGBnc+hi7382DJGaOvIrC4Bzjcg2AmQ33an9rVpaIfjavr4pz+uXzc8",
+	"EqCxtjt2wRY4hk2HytMXM8lSOWw4MrUxV59D7F9Q6Hy713zo4KvtqHC3m3T80tyNVySH4eDvTYivYb7b",
+	"YXaWjCyvtIl1flpeXsCOVTMGBsAQKtfgGfBiHFCYTLDcTckZWns6Luygv2QNcdtHU7isef7tSDz0kcip",
+	"yVop+XZ//uEwg1gfY+gCeRw9gycA76XAKZ/mF1Q2kKdyOsAVABcjeAzarpqTtg5N0fmif6sDTnvM0qOL",
+	"BeORgUuzdfv9UBMLdyQ4g6Cf8lWTtcXzdHlrlh95o4wVQChJc6fj4+6CGgiBi3ijIhVNVX55gloiHO6C",
+	"nmiKD8AgAhKlYrGwdzLmPWwfBo1r6tYZghVGbCJSZlwP07y4KWkv4U5OQaNgxNuETC1MIfwR8Sc6YELD",
+	"LjU2bR6jmG7HyrW1NGlGEuLh4RbH/oKNm7RPs+EpG4s0kqX7QL2tHC/VbmMekRBJNiwrCI+QToZuRWOp",
+	"4rFFBzWriCigXWyCRa7gRqG+WIFe7aq3MUikSLBvz69Oz68hsLUHDgq8Z+G5FhPbQA61hMufZgYN1z1l",
+	"LaEmTtTj2Wtx8Y6B6gtuJ2lPmCV4T8pIxSh4tlK2SOjYOJQaalbgiaqvsgXutaAB+u7h3Q52Ob6Sy2Fb",
+	"6UaoPgbqW2DrbyOwVaSEfVAMnLC7iUmnBgJsdXOoxukHywVpjgkMRoyNESXtP169Oe+42+UaeGajFgIq",
+	"cH4/7ENazzOV0US/0QlMHJvFr1biFtJBXVi7j0DscLPtXXKJKcGQ0Um9TAWfulEXEIEpYgIXYmm9tACL",
+	"Ch1FKZNyiGCFC30w80Uwg7pp/Vlkaf6zVmnNuzetIaBymidQ7uzpHhmtFJPWMQxSx2WxUb4SnD2SR2Q0",
+	"TlcLrNedAwo83ev0yEu8WYddxLgQEAV6aCzNp1+cAl6/X59ckAXTL9iJhX/qvhTpkqYRi/R/QQSKqavW",
+	"MTdqVCmts1jBCYLLWwRNyzTVao4UerMti55mDC4qzOxEprR6Aaurx3tk1JhD/Y1k40zFd8zuuMV9NYOP",
+	"JUkEuPshUNDUhhtjDU69/wMyj7mpNDE41H+41uciZfYJmZH2wd5zo11dMpWuusf6vbAzNOiypkscN5Eq",
+	"ThK91CQGgpQZgFBPsgTXn4wTRlMUvOZLqHuRcTXM56L3aCLSqQCQq70DMvNUuPyzBGIfcLF7JThxh3Dt",
+	"HbLQxFvk2yHL8FT2Be8ryIEZdALN1+EWA0/5I1lB2G5DZxAcvozCTo+c+K0A4ZlLGBOJ6mPj++DZ4RGh",
+	"DuqdtMMcLzuEiwnd70KBgpisTGiqWOSJ1I6BmKLR9VjjNXe0wOi+jPQ2iNpWdAffQMC/gYDfBwR8HdR3",
+	"IqYCbdNaE/WUR7Yclqv7ABgzkNIGhRycxDRHYOi9oBm9CWWzjnht/dUeIz2Mh3O7G0rTvDxnqMnqQRzv",
+	"edv/NAEQYkpwfxoJac5UGo/lVh6+vEiT+co68i5SoSUDyyTRvE4rOUIioPJEpHOqSPtO2/aCk36v3ztw",
+	"ap33odZYGeQ9yXFKF+wot11TNmbxHagRiB/Z1upMIQ64E5AolmNQVnKvwmhVVn9RDC6ydMqiYcl/ELGF",
+	"mqGCJObzWJGEKsbHWIW40NvQmMwJnZJ2HmQrFFkBYh1XnSAfvrQoT5CqIuPIhEpIlids6C6KZrhWoKm8",
+	"zU3/TOaI/G4cxxdneXDmaOWncUBdPP1Z4HttInP5LoewmFpL/j/sffly4zia56sgHLtR0gQtO51ZPZ12",
+	"dGy486jK7SxXro/ujaipTcIiLHFMESqCtK3N6Ih5mnmweZIJfAcAXpKctvLUP3lIFAGC+D585+/HPSPW",
+	"BJ4qMHX4K3sC894aCeDzVAVZMcKkUMMR0PPNC21FFkNBiMZtj+8G0zndhbEWZKEau8sFOsxIvKyQXsdN",
+	"SVel/QvsI2wBgdCLNcYO9vcj1zPiWbURAAIUGd1kJP4x1VBcjHtNXOks07dGxPM0n8SHItdeE+ZIH4Bp",
+	"y8D0sr94Zy+HktWiojpWihkMjzhQV6OP+ctM5oksdbGggufgNljDI4mIBsfXiPBaaKSF4RgAG2q4gjUp",
+	"sprfj2w1Fww8GhcqsfOQmelGWf6FNMFKZd5nzjSRZTpjB6Q5Pl4Df4w+XXLUBms3cwvA2vJsYUo1C9Ul",
+	"yOiaRYl1ecYyH/uJFet2hWIj8tfUH4N6BLBeSAYd6KAhQOrHU5VUVmCP63Mg0aoMFlnLkquziionMl8z",
+	"rcpE3+Yx7fckNVb2MWRqJ/4D/DimaDJfBk4wOGqarAerCybgocE29/e9VOWtUsH1pruC8sTOnE64jdZR",
+	"wkDLyidra4jPY1fi+yqj7FuEUFr4ZTXlZe8D/EVJRaNKOASXFaacUvajdnC449PbrgQTnRgxSW+sus5F",
+	"nFr/tFBzJZlImgLKYHMQnCxGqHyT48ydG2l5BDcM2GXskV7u4tB1GnrI0nec2nUO+mNqWpjqW2yngFp6",
+	"zPAkNXCj7pv1wa/g6p2p8thOjXja7w8hzTd4k5iPbZcObHk43ncOD6LAqj/oW0C9O850ldy/vobnDCZJ",
+	"n+C6oWrrvU3JPna5jFtn2bOBneR2a4vlhTSAkhKQ0LfSWkFfH/u53dPgHiSrByZaJ1TRJkvcIF6/GI0f",
+	"X2H8E8DodJUlYqKtG+zOVUoPJmqcJpwapOSbNK3hDkU8Lcv5e/htjFzW0rH3k2ZjUsjwodDOVQlEhXUh",
+	"nh0cIGSEGNj/PXlK/5OZztXQ2qj/rsYlRi+RnRkK9EShbyHNzNhPrUr1yJH1PB1GZF1MZXbDsW9+Iudx",
+	"WLshC98IVLLBPEIuRw7WD3JNDxOJH+/uIvFs/8+ReHbw3P7rif3jqf3jWST+6z/+c4gGb1mk1vq2Gv9S",
+	"jq/11RWaUpjPhTVkSkJYQkq/8nz8S02NuLbOiA8igk0FvqAv2nYliMPIBc/Jy23lXz0F4y7ro5iq4Kmh",
+	"MD75+fTV/w7SujytNBmJMwXdlyw7E8m8b0D/8F//8Z/uqNwDAsckjnh67sRycL3h5fEDzhRrej34RHmb",
+	"ztJyHZiOs+t0vlmIDn6WPgPvVwBinigPP9m0NvCNurMby/Nksa3t2USnzsOPkvvtVDD+m8VwS4xWkkQI",
+	"vH70QD11Rb/I4vo+Ji8auyZum7L2EIGvIIADlH+QHUY+3lIDgS1EpazSIZXVNFKtCTuTxbVKxOBRDeJh",
+	"WI5UvxrDF/AQQUoxV3eluMz0+NrVFJaFkjNfxoNDlP7qooJjmtVt60SFtJLBEwbMQl9x3vFoGBPsOQyg",
+	"vCRw1Y8IX9Fl2Ly5ASrelHJRUy+5FpnOJ6qg5fbxOiiugtvIDIhpCiUNdNxgFtt+zUcM7IvhAzQ/7uwO",
+	"3X+/HFngCqSJFY0nB9GTp7/f27I/Uxlm9j4+9/VQr+Q2zbK6qGzKQQlkrSmd2+qaL6G6pmaprTqaaK+s",
+	"ioxQcpdgp9YKKPqfLOl19sZmlWHcMVFZ2mby5cAEK7+GK8C5ACTRILcqmECIJlHvkA4vW9EnfRJeutko",
+	"nx9oebCvY42/v47p7mUItnT9xa3VPd11y0PrltptSq60upFZJbHgo2EQGiwmxqqm2Swt7VVwENoD3RVr",
+	"pRSd9EmkyMGVYHcvevyyHE+R55kbl72UTGWeqwwvpIwK++Uw2bJIJxPEnxmPNQYISi3i8BHfl4u59cTO",
+	"p4VSvcy7DDEQ9RJ8iLi21PFh2/skiCJe0x/Auijtqg0jEdsZ9/wiWHnuP0cYuZjXoueHbqkaPz6q9X9D",
+	"AOCKEo+dHeAdzd2tDu7IarYQgqlLC7XavLGHe1Wj9/ot2LBUumg++ZKe7No0V3RmYws2pYU1WO1uPTDD",
+	"kuul2vf89fHLAMmor1k63Eobqn4Kh/g8bMS1h7yPmt92TX8rXdOdr3fJ6dVple2hiK9VGtM2tRjDkuNK",
+	"S5RXE56mDWZquPna86mbkTitgCQsLqeFMvYgiSMR66rUV5f2tQOsgizle1quNEvLhf3QHY3xSLzE+aZw",
+	"o1t1OdX6GnAX/iihvlPNZJo5SAb4NcH6xCNq5wZQ8n7tJAYpIgb3m5BzOb6WE67FHdNbzBOBaCdhG+Fw",
+	"tR35Dlf+U1mTPFxfswR+PfqkyuErarn2ob8+Ebq33GIhyhpSW9uM9ldWCABIbqrLODT9nDvFsDlQ8AN2",
+	"IwR1sDzZ4zzbS+1pAjU9RyKGPIa1GVXi75vS1oarAQUhCggCCTLF//R9mc5UfCTiUk8mWXij0DZtTRAv",
+	"4kiftQ+sHjo5f/3ibeS6bbFYfbVsndtF+lSShYP1yBW8ri/dL1vDuSppRe+3xT/UXI17AX30RBECqA92",
+	"oexH6q4sJHtE5sjuFVPquWFPDfJubMyfnL9++TY0Q9dGNcCJt8zTxykqPqlZ4jeqmCpZPjqmR79J+Y0i",
+	"e3wRQB33tfSie54KfMt7AXQ8fB9v2NPZbsXHxiW4/z68b/7Q/355GvEFtWgi6oDKXHGcVemZklxXhxDK",
+	"UMyibjFMFANMNSn72FEEQPM0B85czKKWpKrHgcQAaxPsPR1Gn701m3buQ4wHJdxjd5sCsZ42SujLf1dj",
+	"4GWGcJKjf6+1esOoI/HCN5tJiiZR6ChLrxU5FDWI5qiGrewhHQtXfuuhqpaHXo5DZY8A2RQqApIpQl/E",
+	"kngomGE7sK05kC3oE8doLmDQrydGIwGUIte3IjXbIM1XGKTBDfdoQZoOS3iP1cxaTmAQNm9mAAyaxVZF",
+	"IEP6IKy7D388pNgFVGiAyQyIJpST68Qw6gfEaDpdL2g2n8qUoPGWpcl4gbaGxCNHQupi0bUnN25UdObx",
+	"jhNoIafN3ZzUIWWooYsklAuMPlCAk/Nq9GszEm/a0U7TyH5RBiqYKWai3tPd3rdSVFET09hL+KhG0wA9",
+	"55pRaTFZdNRrGDTCUghm6VxjR48EaSB1l5rSEENDv/HQknyZJB2C+CkyNTjS50/Y8CMv1ztYZpwk2zzN",
+	"V2kCHCfd+XbdUH+PagzsfWCNsXa4zOk7nqHDd3ecyed1CwLok+lij91CASCgmD30Hg26UO8uzkm9qLKu",
+	"PIdHy+wGBjjLVbZOPC3UJY8TVqM7CoOOWf5JomyhAtjG1TYWV+s76B8WWXMvrzPT+fG7vRFye9BW39SR",
+	"td2ljx1yu9fefKhhvLqXhbZBs5mActtruaJ0rRGUMQ/L0gsFmBpAIxL2lFOQzv1UZum1ipzn2elcvqOL",
+	"Nykhb/gR3GB9FLnuWfkZvqtqy/bjB/vYrV1g8NBle5meEAX1Wnsr0xN7SkOZrn0cOfYEtsHeq+0zyUCf",
+	"VIEXZ2l+jZHcTE9iQKfgZ4v4SRDUnII82FTSqdm7t+dE8e58qyftxjMA7pzLcupxO+GvprsSWhuzNH+r",
+	"8kk53Tl8ErVQKjbZfBY8Sc/mz/QkgncCeJoANFOq+Wir+PvonmUCpZG8R+0CrikvH1aa/SHqQEsscVvn",
+	"ji0zwOo4Eu/+9tPpL92J77RkakV3yzoPBitz6BUKuAEGgUfA1yAJBpIz4u/x9pcKSlfdnHVBEph09fnY",
+	"p6SV+nIlrNPloFmLsbl5j4hM1L71aP4Fv23fGTb6tsIF64Dj/bUyi88v6tDpzLjToSiuEni77VYdidUc",
+	"iWkTWcoAkmqqZEYgYCnAJZUOa5LwqUbiRKnEeIiozwMM1QKDYrpb8KegRUIZbz2G0G0zpKKDBnrkKnbg",
+	"WoXdV6Is0jlAts6huocaQ2VmND1sAA9W+RcIj8kt7LiQsYB+z5YOgle0UQTrfgQqBiuzk59/WhyqzaBF",
+	"QvZbWF8oV2Y5fJWvaO6J8psaUisdO/8LbcW/kCDGjN5Xdz0OWVAhQUttspdyfD3BXRU2GVPF2BHRAE6V",
+	"a019oa3WL7EWOKBLFpfK26IOhgjS+1JcMnMd8IWcQQQeQO3aO4/miEW7D2luRWBDOE/ZGPEnpjuf1j+X",
+	"SJOR2/SZkN9p52EaIFnhsVHXI2L9bePwm0SrfeiB/Jl4gN+wR9hQFasOcLh4z9+17zC36uqnVw1t5X9H",
+	"iqoZIRmAZEbUxWvVUp3wEvN4RZWTEksLCOsTuOXwCDHm+xRMlprymGfwCVoRWmP1CK0/plsRI2LUqHtV",
+	"X7hAf2WSEIZ6ul7CCokIzpjes9vTErUiOQJQmy4XPIMo2A1BtGYQk8Bie7j//cXpW7JK/Wd/R0DfGHCS",
+	"8tKaCA4lyo0LbRHgBtsZjERcFVksZpUhSgMxLcu59Vbt30ZcnL51OHzAVpDmeMwCQwSgX3GV4PBIxIQp",
+	"DHZ2nMlSmTKu29rYBVqoTEkDLanzNMecXTBJtNKNQ5mvcqIlE9dqAamt+rrQxX9Tiy4kVaPK09Ai2ETm",
+	"3g/w6HbCUrc7WDTO3Dyi611/JX6AL920+BobJXlxexTGSnUEVl8v/DwDXnrEvlzMVWFl2XiWlnGmZC4Y",
+	"GVYMXp+d//oO+88LtZvmaZnKLDUUkMOyXue85f4+dDAfOreUDzR7FKsc/I1CCT1XuUq4Eers/Pj03O6z",
+	"2yItS5VHFBEQ9GzkO/9/VejI+xvIcYZQBGnhkHbND9SpmIirTE6MMDKgy6WLCq4BHmAwUBh5pcRMJ4qo",
+	"2Y/fvUGPulByPAXlzMAFMz1TecnYuUA3osY6T/zq6YJn3mgcJ1yOOiIvvp6D/X0f/2fOHIp2YJ7A/aYT",
+	"Lgj2wONpmVOafzDso+gWvu9UGnGpJlX+veSX+MGDANDS6ADv1DXhaPjyiLjk+fwH0bp456XD7iknQq0S",
+	"2uWNvWd8k03a0DxIX8XrcZb5p/muspMmWH63cdxnHXtnjxDDe8+Gl/i9qelGH9qJ+SOo0sJco/sIoJ3V",
+	"nRyXmbUtFR4WRBtJHS+ZnBzVCNDcGNi3GGw5xs8nRLYSSSPkuNDG+HMAMU5Jv4/EP5gl7OzFzy9+DlnC",
+	"RgKfDfkKGDk9GL8aj5VKzEhcMEsifXXYg++Mt+D1/uvixCdiHtuk5EEQdg16Vz9t5InHB4D6PhPRrWVq",
+	"3AJvAdI+vz1JQm3ljt8QFaBYAU6TtbUHitkSXqPPpjtAFwTKY7kmgIli9sSZhh+vCPAOWz3QqQdYM2/V",
+	"wGdXAyieD9cCHwKpXV3dBIAdnvMkqB1NesFOJ8pZlvfnS6Afvkk2DF3NE1whBNvK0kcnmfdb4yM27Eea",
+	"wA8yZclKxWogPnAo1OEsWXTTVhmxF0561jNLv3j52ZqUX5Zp+JFS9TGm4SZNvJVyUrfaviEx+UYtri/K",
+	"clpXSJK9Uprr/qxgiL/LSPmHwTiJI20sp7IE/DHo1S2qPPJw/B6GF7kyrTcD7I9pSeTUSOBd6GqCnT01",
+	"ghyE8kuMGEhm4hnrAlnJYaCTn1/8+otjTfHIItXsElhe8tIjlVGBkBmOxJuSsD2MqyH6wTfnEb9LHZnE",
+	"3TtmCBJo+zWEAWyfE5KAMf4uhp8NXePfm5PzV6d/P37r5QGZxqyrh1HRGD+IKUJvxODsxc/HL/nhhpG4",
+	"1OW0QeB3FPqJuEJV7sqkOJWQ9wzBxXzlra79biTeYn1UHa8cILxA17nFIIYl93IdKVGeCAOIMfbhkXVB",
+	"OG7XBuhdm2DBPiESNxzRDQh4Mmo8f8S0SbW9liKXKrzn1GA6Bx19X/RBZEr4JIu5ErFdvjjyRlCe+Fhc",
+	"uEN9+JpAB5Xbe0yqU68rwQLyeIQUc2n9qLEbLBkJUAsmYtpz2J3EX8pAxc0O9Ihg291bbXSkI70HixLU",
+	"plBBuaxJWb1zPWxSbyITu/Bn4KjBGN3oxBEll1RxoxIxiF8lEyVe6ELFkcD/nGHiLR724w4X5fTcKqoH",
+	"VNzh7Oy/qiKzf8Hy7BzuTMtyfri3N7YHs8wO//SnPz/dMyo3utilvQTalnYEl69TqR6zPdjzmaojdzxN",
+	"F8zXvpadw6f7ayej3OOi9t1kkj61i7wvk2eXP14d7D65ejrefaaeXe0+v/rxx90D+eTyX9Xz8dPkyf5O",
+	"VEPEc6wpju2CgI932itzD9KLdcoHYdgt1PI3A7XMW2kF4QVpnbWa1ca6UGJAVkJN4aCOh/8g5o7L+mdy",
+	"oQpWT6yR+AdOQ6EtAscot/JYY4aOxgHBNEdeCVf2+8uq9FS4kdAwZ5llVOFEiGXYXWcHHAleAaojBFoQ",
+	"fjKwv7BsFn4xRTALyM3HmR7LbKpNGUfWNCv1WGdIHBi7koLjd29+MGKusRYhnslcTtRM5eV7+1l8hBX9",
+	"kM3i+8c0ANVx8Z1j8W87/7YDqM4wX7yByCvq4yO+YM/fy20G+G4i3wpAsYUIRltjkof+ReNXps5tHjnI",
+	"bCQgGYkTLWbA2kA0I5xSXs4wElAIN/yvJhFcFhSWM5mVfZkRDqsSMZZG7aa5PVvSMr1R2UIMznRVTgFv",
+	"OxKgVunfdotGvA/tV76jOBIvUzOHexZIdWinDifPH5UK68ihlSrUvk7z7/hxrWb/bC2OtLzLsKJ4Ub/R",
+	"itJHy7W39ZHpJbnr9PX+QaWTMfZrxKgfAeUIGCVqxzMt8GHNg/JhEedEWS3QrOgQgw4fZsgKA0KN5LCx",
+	"FT5AD6VW9RQhaV3B1BuHQZ0XGYmRd9O8gkkNdkIBTQzRxDkOUE/fUbfTc3Vbt9WPBPplvmkTHYGz07+f",
+	"/uQxtR0zHTwXFmq5tQHMbtH2MqNeT9KuGdfJMNIka/U0n1gnjLlbRIzu2LlD90eHFuDBPV+ZPXEKmRvq",
+	"554UupobT+T6ZH9//7BONEYVb1YrG61zKmeDj+0rMuKqUEwjBZS2f1Sqsq4RN5xa2+2yMgviipnJuzOV",
+	"J29lqfLxIhaDWZplKbu/IbOaFHONjXzozMzkQtzKtBSlFmZq5ybDh6k9xVFIwGUU1Oja36KjhdvL/n94",
+	"hAA7lHyFRbeHFZ3lpsbG4AN92JJX73NqiE9nh85hbZcE3aP2tLQGW4jhEFgUYZv9jSrSq5QD9gQSbtJJ",
+	"DnSDibqLRJXbW5M7GyiKVptVhCCoYGOjfMZuUvRYR/ATLAKkPkEONLiAAFP9JxE3/ZdaXOks07fAOxx4",
+	"4PbSvQ9p8s/4UJyy+QTRCu7lwtuqO4jeJErsg3n1JGg8kEbntJsyPYmjrn4E8e5vP705CeRVDF4fv3l7",
+	"cfrKxYauZArt1czlA1sOP3RNS1DsMxwJ7k3BPg50y3NdK14vXF34tQorntHTzrUw1XjaevcDXQiqTB/y",
+	"+/F3Jdi4zG7mRa0l/OC5L2nlydI+PRI/7h/U6vmDGlFdIK+R3SiiymnfEGsb/Q/c/vBhBtKROdtLZFkh",
+	"pDUvLa41re+Q4xqHK+HzSEVRLandgAEQMU5VzYZfRKhCOBaBOnQVBYzIPhO5Usy80pJy15g86GhDct/G",
+	"ELkydXowssP9QDFKIGTwcH3waEOxsEtidxwfJtbE51pocB8cbQT4IRDChYYJ7NREZYzPvACXxNUwQ/lJ",
+	"NbeTNj4arIzLGzbZt/loXIBkBXzX4uT89dn5nv3zpX0PL8/enZ3v2T9fBj+iEmowFfTcc6l3mB54vHpI",
+	"BBfEDRRH1xk7yHXzMB0e3TfsCRoMA+DWUE7zSlcmW0TCyBvmEntAQFQMZCkyJYnqw7qE40KaKby9FIgX",
+	"iZiUEDSJ8Pw6nWPk+6OjqT0hOjIOV7lJsTscXbevbAnG8gMPfqkkwHO2A6R9rhCezXVnKK9m1jSmmez8",
+	"3uP6fES8EfwkXBjwhdpxD4SfMG7VKBj5oSfMaNJchSFGk+aV0VgTQ3PGfuF/Ru55agMHvZR80MA+bjRn",
+	"D8OpLO1Rtsoq2aUH2M1bgNz38v++6H5l3p5BzBEOinLby7ztZb53wDOg/XWIV00NuF4odK0O52vT1KQd",
+	"/Z1Ux16fhGHcBGeJHPpIpT2+nN+BtmON4N3bNvYwnEqEYpFFmV7JcUmNSakJgEV+PUNToBhP01KNrUUJ",
+	"6WTyvu1BS2Yxy541VkK4Cf9AsZineQ4+PHof3pIkHDMYvHamOEwz7NdqZQrbuGkxwkEzg12/6V9rR6yb",
+	"uEYugDN/iDa65+KqNTP22uvwXb/Jbge/Z/9pvf/8EwD9tQdb3YEetp5LYV+x9S9rr1f1vN1tX/pG+9Kb",
+	"OmRNTebUxVrpnevUmtW+KyxELstreiUSajQZcZYhEiF0w2H9XlaoHBAMQzkAPfRVEG7DSzsgJ7vkyGFY",
+	"BkmEzQNmusFWAmby8sEafKeombU1WHO3fuBs10pIwLNWoe0A95n1GCFWmlVmClHp0E21rpniykP77dnp",
+	"3y9OXA0QRfEQbTDEE4+CqhSKkQJAGZcftai/d9+Anxt7Z/BI+Al6l9b7zMDjGrCjQ0AsciPg12Uhx9dU",
+	"02QdSWsVXKs5ZPISNS/UGILv09QK5gJYZBW5cfVaIwANC5+06TK7LmmeUKsyCuwH6CG4qqWbqWSH4Frg",
+	"k4FfvWBF6yNGfiiKAY0xgZB4FDTIbZrl8aMeePdhjTXc6beeNgT8Za/rvapCFH/nmDseqxH7jHMeae4f",
+	"DpqWjLmqsmzxaJAPoWe2RXPfHEuiD1PcXz3ukRpbj1EX7HQ6cX1Ij8/eAdMpBYWhkMIBACYzRFmmAUH1",
+	"YWXkbF4uhCwKuWBr3e5MrUyt32eVtAH0NenkvPTYTJ9c6tZEhGtNtQ+zFC+0+rfONr0VosckqA4MSO/w",
+	"tzZsIGMv1Y3K7BZcR8gQ8+wD/s3UJfZ+awIWO9vDWR1oOhhNNaMu/C2vCmWmnZxkQWyjSXVK0uiRi0Oj",
+	"iHje7fnOgCS3usoSTCpjMBzsmIlM82HfOYjb/CUu4qNhF9WXIwCEC4+3RzvRYJBv+Dj7qrjl3fnXIxw9",
+	"sroGkwm85gCh1N8XRI2aIjy2UbfIRCia7KAW6ibVlZehYdfpFhGrmJ1BtKy/9aHStOYh5UdZfjrRkm9P",
+	"psduVr3v3n6AtbOaBAW3wwouQetDKeP1cSBHpRaZlk6KcnVHx1bEpRTucYGVExJcIzqVFHvLVF1BLHwM",
+	"pJ+WhJ+Px1uXQB4tORQ7of4aQvb4eAxN+docxt/yc5KKxh7/nLRO9/aY/Cp7AECO762BvCVMx9y9YATt",
+	"j7C4DvEDs8UhV5tzV7yEyBUJo/F15KU01xjKGst8rLBwB2M9KhHxC/4wjqgiTcQBchqMDAPHR0EUykB/",
+	"HBcI1UNNZliDDtRzV3mSFhShcwFEKIGs4xemDpH4h3ZAUeYC8BLDnuQanGGA0T/OtKFEHtoZ2PCp7lIu",
+	"hqEy//2ROKHSubGezeydAEIj06b8IkAH3ZZ5xGAXP8xjww66G393uIP2yUPQQUGvbAnyINS+rAk7GBbe",
+	"eCpBCFybKIwsha39pbIb2IOycTTfA0RR3Q7RbQzrXTNRu4Gl2TQThV01UNyHUhVDmTu22VCptZmrcUAJ",
+	"PNW3ptYBDEXdQaMna7CBL54PGmKlaWS6aVp9DTF2/T5FQgsGWtoYEr7J7wxXsfboq+KyLlmzpogQn40Y",
+	"yEujs6pU1K0PqtoeSrqgTuprRefnVXqHxQ4G+cjmqmikcqyhDkkWl1IyKrd348sxdeS/xhJMTndBsQem",
+	"r+iOjQwWkJ+Fy9Kzff1iPHDvQi3pyk3Mw9kNQJV6EIjuxQl182us8/e1v8O35Pa2/7Bzd+9RPnGtTEOc",
+	"pbO0jLkdZqzykvORYA2lCjw/7B852B9GXIRE1iSUSE915mBrE5WVEqK7dM64jKS+UQXs37HOMoV9NlCR",
+	"ciMzCNFgfoJHTw2qfnyoQ/Hb7zEmGuFTE9wlpl5oRJmxI6AdRzAPZ+fH52/Ozt+8OBvxcAGshGQiaWae",
+	"h9pn2PK+o2N45BbD5XDjdxenP716f/rq+OWoUKVMc/tizM84/VgkcmG6EdPcQ9G1986dvLXvbMNwNq1J",
+	"9vHytl+mM5EbG2nbubg0BhUUE0zdxlhb6Auqse6U+Ne6QEnFqgAvk9DGbb+YqyLViRjM0rwqlRmKIlAS",
+	"9t7WsKd6eHvE4HXUtlXN2PXgN05awJRyNqfOBwo8QUQ3xuFiuo0RSXqTJlRryN8N9h2LBd12OBJ/1eVU",
+	"eFEAcQwZ3PaHR8LM5RgkFQizMJdqr0snuS7Ig5MOUJGefJLeqFyUt/aMpudEbi2XOM2gYsaIZ/v79eoE",
+	"t5rLYBLdmzq1L2pFe8ALPZvJXaPsRWXthVnToq+239TP9D6aSd/8bHXXm5OfziIuoycrYmUrdLRqwrio",
+	"4LrSK6ajQpJbf4P8uRNV9D0N3WLNR3kS/Rg9+RHWtbQSunO48/9+e7L7/Pff9nef//4vgyj4z/Bf/sfO",
+	"J27vrr393gy0XTsT2XdMBG01OYXAzeWC1nabAdiY9oXXsFL3MmDYchPLGibqTo0riGQ1jCcw+SFUVQop",
+	"gDdjwAZZzeYKkDKwxgP3B6gwxpdQBInVj7LQxn6A0BsDP7SUGpWA7FuXn4kF7ZSLKsfsPXZ7uG72eF4V",
+	"ExWT3fWn/X1hoi5rbQ27LBJ4M2EgyGGtqTRb2HXa3z/c3xcX5y+oZS5fIJuRwxSLxPmbX15B69wvxycX",
+	"AcjY8IhijQ0wEV98TzG9SNxCgT8i32IMMZ6nSTwSr9M8xUCjC4OiNXj24udXLy/evjodzeTde4ZXS97b",
+	"697LiXpv7UG0CrH0vfGABOiGlQg6S9BWNj18Dud29HvbjfZXJ3Km/g9o2jXyUPYHdvev/wsyTVdfeHad",
+	"zjdrwtrJ91JRoNxZq8Wu5NYyXVG3Q9uNNSJuv4Yy3EPusLXcztDddOoRDEvXct/0NF20G1q7qdQNoUkl",
+	"whR4+EKw1dBbdBfO56A9C1MeEjwd6Li/sKjGDPvLdvIPpjZNvs7Pt1s038IqbAX0YQIKrP6wksH+4JZs",
+	"+4q3Iru61G7pAq4U5w/rosbXjZx7YMcTlOH9ZWTTYL4wsSW4e1vj+7HLb9bekXuYde7NdvtWEwJf4Twt",
+	"2MmqNA5CFZgsg3w1AB7E6i4tX+hEBelrn+dm4FNKlRN2Xs5ZWTxxeMDUCGmuXU56DjPAMEM1tx8+2Wdz",
+	"98jnqkp5rYzIdD7BzhiXWfezkPkCGPS75OyIzfKOxBd1a8tSqJyCLWlpVHbF8E/QIYvDYE4N2i1VAmAI",
+	"cP/nHbgH8IMvWpTdO16NpclXbgtOPycqJrwFIWs1J0u1QyHH12sZnnClSrgji4KSVsIKBFa5VYVCM5Gv",
+	"7XS/wVnWVNtBxNfoeVP2EOs/rMjnTafb3nY52uI5NY69glmuhblID8Q93ZBF7AUBsV/2ACIGiBr3jAF2",
+	"TeM6zZO+WcClO+uWiNSW5NzOZcUU+E2n1Aq7AhjF9/b0rIr6rACR/PjL7OVGu+HWQl5uIXf2aAZa5rj2",
+	"fUvd9LWgwG33PsBf9BHceu8D/OWbZTvNl19kQVAVcHXYJjoA6yX2n5ynMwUZFmuHTFPCXBI6c8iA0hg9",
+	"Tgkt1eoiypHKXByfnb98V6figIJSurs9/QG1yRsJDpQBFy71Igb9KJ7KA2Z+SNYIFRH7WR92mxHugpqg",
+	"7zy00LoDPwFmP9aJisRcFda331W5/X8iBrHcuwSwSyBLgNKl/3nw+hIh2TuVJOiSuQSM81C9wntemryY",
+	"yTtWJgc//nhvdXtOXfuUas+9tq/Pxu+6pbO5r+59xEZZFDReU9r4mIkK0Q2o0Yj30aPVUON4adiSvbX+",
+	"Pmu7Eb0GgMrpUNJr6ehqnlBGvFPPsk0YcoNg7B2zEy1sC0ZWoaDkQBcErjN0eDxW4QYYop3ooTituAX9",
+	"+UDUTzM88jXSlaGTAAfzp0GhPBohAIFevAvRKueq4KeNxMW7V//3BQMPqTwZiWMCR6zD6Mzk3QU9Ew7H",
+	"9O72bgfPxFRXFKa1Lm6Q6Hp28Hz4UchBHwcRFOIDXcokWxBCUPskwsf4FJg/uHBn+EL61BNOBzfTVJqv",
+	"BV3tG8Yww9cG9chtCJxAObktFKolo4o1y0/tpSDsmK1IE6TitR8jMa/VQZe6nA6ZPkGhowmYvbk6bHme",
+	"9qce5z+8VWpc3hiqZKB3QRoFtdb2sqCMpsrTPypVv24k3kljbgHvA7DPAGYTa4isrjnRpV0vfYvhMMh/",
+	"JrKUuzepuo1FoTOrEfaf9qQ7L+zE13KD7Z1hvpQuSoFQKDTeDrr9PzDmvNg6zMc0L//0DF2/dFbNQtuM",
+	"Clh6HdGOuUDGftBMzTesS3x+XfR4qvzWdnqMyT89+5yOqn1Vy5xU2INb13S5a1rRfmdNgvsf2k47Y97K",
+	"o9RmDuXHbT+Ie2kAg1aZzifGiiBAV1OzEVXZSbrKnjK5ht9aZ+3JMGBwvDg7bTA49pyfv97mdtYb6uek",
+	"u6Mm3nBL56lbVLanNgLi498dBKKhKPmLP+W/RsolLPde6ApRu926d8hb7djes6fUWkHmq/RGwZlmRuI4",
+	"maUEab3kgDu1F2/S1LQDLFPLONvviieGlnz5O/9g/wTi3DkZOP2ZR6uFJVCk8LWEvzaeKnRfIcFWFYXK",
+	"AWP+CGDxQdmC5o2E0VBvfDdPEaKWbkMItIWaZ3Js7aljcVtoa3vRzdyVkKVD75CqmIHIgtgbMm39QDob",
+	"xlkKQS6izBq8/fWn128hr8EfZRrCe/ZsoN/IMdzVtaE+O3juWBpDDFoYKB4eAc42TQ36P/71QFwuoMq1",
+	"sVKXhZJujWL+OHYIdECClaVj8A3VH5XM7ClGQP2usPxpV4E2HIJUhiCOxdga7IW4nWoCpudzb1YZAKKD",
+	"FCn8CBEMJIgwSq94Bb/IMmGUMVDTGR61YYx1nbMS1TzbzveOdto96xKoG0BNoHmhytw0cgLvBGz0VXnn",
+	"cQs7DZb64NFOXrcHv6KD994RwE1ikZ9r/YvMF7QM5jOpdzWuirRc7Bz+9nvHeS9h11gt4oWtV/V7rZ/p",
+	"iUZl3xNGvNHXLmiIaqSmD5hCuGkG9CqotnkAM7BTPCON8zA18Ugx+4YGRJG0B8wET4xHkc7jPj0LSOpQ",
+	"xbItxXpM+vSkdbSh3HQJS13mPuzA7j8GBILffrd7DfDjO0M1nnVH5xCj5W6HuS7KnQiZiZmQ2FF5Hv55",
+	"/89PYBfTXDrTe3DclgWQ6jBH2+WiBqRgT+nLhQg2O/RUUXzl2N5hp6vHqYMrKVUmABoh2jrEOEh42DrJ",
+	"En5ZRMQ2gIwhyoR0ZIBIkFv7Sl/RgRROsDaRjom+8v0m+qpNUV+bcVjuFQyBFTbdSUe+oVWm/G9z5MEc",
+	"g4/FoEluyOCJRFxUA4UOxvdk/e05vE1vVA5dGg5BBYGg4d7hTRAgo+tNQmO/Cfv5I1oQ7mCEW8qytvBB",
+	"I1D7pn9tYUW7bn4qXkdBS63xa5TfOelMCTOX9T0IMBwdo7yrCih270amhr3lOrFlKR3aJmNrXqry1tpW",
+	"CNM1UzJHFooEoYVm4BHkCXzmEkqO0sKB9wRT9aBE7dmeBTjz0VJ+MB6LILQxrB5wC9Yg5vl1OIT31sAh",
+	"TyzeLR97RN3aRByjfGH3m1A3MqtkyRj6AfMT9hcsEPqIcX0876SV01xltFqJylLgUnSMXWWRTqjdkeYf",
+	"TtJ0K5yy0Jkv2kiEMw1M5FfPKZr2enKwPVH4Ji/VNLWi14AMCVWLHbJjMq+xxs2vJT83Fb/N07nK0hwX",
+	"Ge+PxW9F90h4v67H/keNhYXhLyLf+QZbMy9JgYYShp/gnm9Kk88Sd6u1Nh9M1KSoM5HLcTroeZmFT+XJ",
+	"O9pqSwNNKZ+tEQZ58UYYfHF3wSP2n7//878DAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

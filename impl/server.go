@@ -16,6 +16,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/north"
+	"github.com/edged/edged/internal/notification"
 	"github.com/edged/edged/internal/packages"
 	"github.com/edged/edged/internal/scheduler"
 	"github.com/edged/edged/internal/service"
@@ -63,6 +64,8 @@ type Deps struct {
 	North *north.Runtime
 	// Filters manages filter instances and pipelines.
 	Filters *filter.Manager
+	// Notifications keeps the notification instances.
+	Notifications *notification.Manager
 	// Tasks answers the task operations; History the statistics history
 	// and rates; Control carries shutdown and restart to the code running
 	// the gateway.
@@ -82,27 +85,28 @@ type Deps struct {
 // Server implements gen.StrictServerInterface. It is safe for concurrent
 // use.
 type Server struct {
-	store    Store
-	totals   Totals
-	name     interface{ Value() string }
-	desc     interface{ Value() string }
-	authMode user.SettingsSource
-	host     Host
-	config   *configmgr.Manager
-	audit    *audit.Logger
-	users    *user.Service
-	assets   *asset.Service
-	services *service.Manager
-	north    *north.Runtime
-	filters  *filter.Manager
-	tasks    *scheduler.Scheduler
-	packages *packages.Manager
-	history  *stats.History
-	control  *system.Control
-	log      *slog.Logger
-	instance system.Instance
-	now      func() time.Time
-	metrics  Exposer
+	store         Store
+	totals        Totals
+	name          interface{ Value() string }
+	desc          interface{ Value() string }
+	authMode      user.SettingsSource
+	host          Host
+	config        *configmgr.Manager
+	audit         *audit.Logger
+	users         *user.Service
+	assets        *asset.Service
+	services      *service.Manager
+	north         *north.Runtime
+	filters       *filter.Manager
+	notifications *notification.Manager
+	tasks         *scheduler.Scheduler
+	packages      *packages.Manager
+	history       *stats.History
+	control       *system.Control
+	log           *slog.Logger
+	instance      system.Instance
+	now           func() time.Time
+	metrics       Exposer
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -114,27 +118,28 @@ func New(deps Deps) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Server{
-		store:    deps.Store,
-		totals:   deps.Totals,
-		name:     deps.InstanceName,
-		desc:     deps.InstanceDesc,
-		authMode: deps.AuthSettings,
-		host:     deps.Host,
-		config:   deps.Config,
-		audit:    deps.Audit,
-		users:    deps.Users,
-		assets:   deps.Assets,
-		services: deps.Services,
-		packages: deps.Packages,
-		north:    deps.North,
-		filters:  deps.Filters,
-		tasks:    deps.Tasks,
-		history:  deps.History,
-		control:  deps.Control,
-		log:      log,
-		instance: system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
-		now:      time.Now,
-		metrics:  deps.Metrics,
+		store:         deps.Store,
+		totals:        deps.Totals,
+		name:          deps.InstanceName,
+		desc:          deps.InstanceDesc,
+		authMode:      deps.AuthSettings,
+		host:          deps.Host,
+		config:        deps.Config,
+		audit:         deps.Audit,
+		users:         deps.Users,
+		assets:        deps.Assets,
+		services:      deps.Services,
+		packages:      deps.Packages,
+		north:         deps.North,
+		filters:       deps.Filters,
+		notifications: deps.Notifications,
+		tasks:         deps.Tasks,
+		history:       deps.History,
+		control:       deps.Control,
+		log:           log,
+		instance:      system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
+		now:           time.Now,
+		metrics:       deps.Metrics,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/north"
+	"github.com/edged/edged/internal/notification"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/builtin"
 	"github.com/edged/edged/internal/service"
@@ -31,6 +32,7 @@ type services struct {
 	plugins  *plugin.Registry
 	north    *north.Runtime
 	filters  *filter.Manager
+	notes    *notification.Manager
 	counters *ingest.Counters
 	log      *slog.Logger
 	stopLoop context.CancelFunc
@@ -60,7 +62,14 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 		Tracker: tracker, Clock: clk, Logger: log, SafeMode: safeMode, CorePort: port, North: nr, Monitor: monitor, Filters: pipelines,
 		Observer: obs,
 	})
-	return &services{store: store, m: m, plugins: plugins, north: nr, filters: pipelines, counters: counters, log: log}
+	notes := notification.New(notification.Options{Config: config, Store: store, Audit: auditLog, Services: m,
+		Logger: log.With("component", "notification")})
+	m.SetListener(notes.Feed())
+	m.SetHostedStarted(func(ctx context.Context, typ string, call service.Caller) error {
+		return notes.Started(ctx, typ, call)
+	})
+	auditLog.SetListener(notes.Feed().Audited)
+	return &services{store: store, m: m, plugins: plugins, north: nr, filters: pipelines, notes: notes, counters: counters, log: log}
 }
 
 // serviceList shows the services to the metrics.
@@ -89,6 +98,10 @@ func (s *services) start(ctx context.Context) error {
 		defer close(s.loopDone)
 		s.counters.Run(loopCtx, clock.Real{}, statsFlushInterval)
 	}()
+	go s.notes.Feed().Run(loopCtx, s.counters.Totals)
+	if err := s.notes.Start(loopCtx); err != nil {
+		s.log.Error("notification instances not loaded", "error", err)
+	}
 	return s.m.Start(ctx)
 }
 

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/fault"
@@ -63,6 +64,7 @@ var Codes = []Code{
 	{"PKGRM", "Package purged"},
 	{"DSPST", "Dispatcher startup"},
 	{"DSPSD", "Dispatcher shutdown"},
+
 	{"ESSRT", "External service startup"},
 	{"ESSTP", "External service shutdown"},
 	{"USRAD", "User added"},
@@ -71,6 +73,8 @@ var Codes = []Code{
 	{"ASTDP", "Asset tracking event deprecated"},
 	{"LOGFL", "Failed login"},
 	{"NHREJ", "North readings set aside"},
+	{"CTLWR", "Control write"},
+	{"CTLOP", "Control operation"},
 }
 
 // Sources lists the codes of Codes, in the same order.
@@ -110,6 +114,21 @@ type Filter struct {
 type Logger struct {
 	store Store
 	log   *slog.Logger
+	// listener is told of every entry stored (the notification rules
+	// watch audit codes); set once, before entries are written.
+	listener func(source string, at time.Time)
+}
+
+// SetListener sets the function told of every entry once it is stored,
+// with its source and time. It must return at once. Call it before the
+// gateway writes entries.
+func (l *Logger) SetListener(fn func(source string, at time.Time)) { l.listener = fn }
+
+// stored tells the listener of e.
+func (l *Logger) stored(e db.AuditEntry) {
+	if l.listener != nil {
+		l.listener(e.Source, e.Timestamp)
+	}
 }
 
 // New returns a Logger storing entries in store.
@@ -129,9 +148,11 @@ func (l *Logger) Record(ctx context.Context, source, severity string, details an
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	if _, err := l.store.InsertAudit(ctx, db.AuditEntry{Source: source, Severity: sev, Details: raw}); err != nil {
+	e, err := l.store.InsertAudit(ctx, db.AuditEntry{Source: source, Severity: sev, Details: raw})
+	if err != nil {
 		return fmt.Errorf("audit %s: %w", source, err)
 	}
+	l.stored(e)
 	return nil
 }
 
@@ -151,6 +172,7 @@ func (l *Logger) Create(ctx context.Context, source, severity string, details ma
 	if err != nil {
 		return db.AuditEntry{}, fmt.Errorf("create audit entry: %w", err)
 	}
+	l.stored(e)
 	return e, nil
 }
 

@@ -121,6 +121,15 @@ func credentialsOf(r *http.Request) Credentials {
 	return c
 }
 
+// roleList names roles for a message.
+func roleList(roles []user.Role) string {
+	out := make([]string, len(roles))
+	for i, r := range roles {
+		out[i] = r.String()
+	}
+	return strings.Join(out, ", ")
+}
+
 // Messages of refused calls.
 const (
 	errTokenRequired = "A valid token is required (rest_api.authentication is mandatory); log in with POST /edge/login"
@@ -171,7 +180,10 @@ func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Co
 	case p == nil && rule.Identity:
 		return nil, fault.New(fault.Unauthorized, errNeedsSession)
 	case p == nil && !rule.Anonymous:
-		return nil, fault.New(fault.Forbidden, errAdminOnly)
+		if slices.Equal(rule.Roles, admins) {
+			return nil, fault.New(fault.Forbidden, errAdminOnly)
+		}
+		return nil, fault.New(fault.Forbidden, "Only the roles %s may call %s; log in with POST /edge/login", roleList(rule.Roles), op.ID)
 	}
 
 	role := user.RoleNone

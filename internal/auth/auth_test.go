@@ -104,6 +104,10 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
 	"deleteUserById", "logoutUserSessions", "listRoles"}
 
+// controlOnly are the calls that act on the plant: admins and the control
+// role only, never anonymous callers (spec §2.5).
+var controlOnly = []string{"controlWrite", "controlOperation"}
+
 // expected is decisions §2 in words, written independently of the Rights
 // table: 0 means allowed, else the status of the refusal. allowPing is
 // true; path parameters name the caller's own user and a category other
@@ -112,6 +116,15 @@ func expected(c caller, mandatory bool, op operation) int {
 	switch op.id {
 	case "login", "authenticate", "changePassword", "ping", "getMetrics":
 		return 0 // the metrics are scraped on ping's terms
+	}
+	if slices.Contains(controlOnly, op.id) {
+		switch {
+		case c.role == user.RoleNone && mandatory:
+			return http.StatusUnauthorized
+		case c.role == user.RoleAdmin || c.role == user.RoleControl:
+			return 0
+		}
+		return http.StatusForbidden
 	}
 	if c.role == user.RoleNone {
 		switch {

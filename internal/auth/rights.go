@@ -49,6 +49,7 @@ var (
 	dataReaders = []user.Role{user.RoleAdmin, user.RoleUser, user.RoleDataView, user.RoleControl}
 	editors     = []user.Role{user.RoleAdmin, user.RoleUser, user.RoleControl}
 	admins      = []user.Role{user.RoleAdmin}
+	controllers = []user.Role{user.RoleAdmin, user.RoleControl}
 )
 
 // The kinds of rule the table is made of.
@@ -67,6 +68,9 @@ var (
 	writeCategory = Rule{Roles: editors, Anonymous: true, Category: bodyCategory}
 	// admin: user management and the roles list.
 	admin = Rule{Roles: admins}
+	// control: the calls that act on the plant, for admins and the
+	// control role only (spec §2.5), never anonymously.
+	control = Rule{Roles: controllers}
 	// open: the calls that give or renew credentials.
 	open = Rule{Roles: everyone, Open: true}
 	// scrape: ping and the Prometheus metrics; every role, and no token
@@ -153,6 +157,21 @@ var Rights = map[string]Rule{
 	"deleteFilter": write,
 	"getPipeline":  read,
 	"setPipeline":  write,
+	// Notifications
+	"listNotificationPlugins":   read,
+	"listNotificationTypes":     read,
+	"listNotifications":         read,
+	"createNotification":        write,
+	"getNotification":           read,
+	"updateNotification":        write,
+	"deleteNotification":        write,
+	"listNotificationChannels":  read,
+	"addNotificationChannel":    write,
+	"getNotificationChannel":    read,
+	"deleteNotificationChannel": write,
+	// Control through the dispatcher
+	"controlWrite":     control,
+	"controlOperation": control,
 	// Asset tracking and packages
 	"listTrackingEvents":     read,
 	"deprecateTrackingEvent": write,

@@ -69,6 +69,16 @@ type Options struct {
 	Limits   Limits
 	// Observer, when set, is told how long each batch's write took.
 	Observer Observer
+	// Listener, when set, is handed the readings of each committed write.
+	Listener Listener
+}
+
+// Listener is told of readings once they are committed, e.g. to evaluate
+// notification rules on them. Committed is called on the buffer's writer
+// goroutine: it must return at once, and may keep the slice but must not
+// change it or the readings in it.
+type Listener interface {
+	Committed(service string, readings []plugin.Reading)
 }
 
 // Observer watches a buffer's writes, e.g. for metrics.
@@ -442,6 +452,11 @@ func (b *Buffer) finish(ctx context.Context, entries []*entry, err error) {
 		c.Add(a, "Readings received from asset "+a, b.perAsset[a])
 		if err := b.o.Tracker.Track(ctx, db.EventIngest, b.o.Service, b.o.Plugin, a); err != nil {
 			b.log.Error("asset tracking failed", "service", b.o.Service, "asset", a, "error", err)
+		}
+	}
+	if l := b.o.Listener; l != nil {
+		for _, e := range entries {
+			l.Committed(b.o.Service, e.readings)
 		}
 	}
 	for _, e := range entries {

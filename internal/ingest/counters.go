@@ -97,6 +97,23 @@ func (c *Counters) Total(key string) int64 {
 	return c.stored[key] + c.deltas[key] + c.flushing[key]
 }
 
+// Totals returns Total of every statistic known in memory.
+func (c *Counters) Totals() map[string]int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int64, len(c.stored)+len(c.deltas))
+	for k, v := range c.stored {
+		out[k] += v
+	}
+	for k, v := range c.deltas {
+		out[k] += v
+	}
+	for k, v := range c.flushing {
+		out[k] += v
+	}
+	return out
+}
+
 // Committed tells the counters that deltas were added to storage by other
 // means (the purge's counts), so that Total includes them.
 func (c *Counters) Committed(deltas map[string]int64) {

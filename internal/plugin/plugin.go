@@ -188,6 +188,9 @@ type Definition struct {
 	NewNorth func(env NorthEnv, cfg Config) (North, error)
 	// NewFilter creates an instance of a filter plugin (Kind KindFilter).
 	NewFilter func(env FilterEnv, cfg Config) (Filter, error)
+	// NewService starts the process of a notification or dispatcher
+	// service (Kind KindNotification or KindDispatcher).
+	NewService func(env ServiceEnv, cfg Config) (Service, error)
 	// External is true for a plugin that runs in its own process,
 	// installed from a package.
 	External bool
@@ -219,7 +222,7 @@ var ErrDefined = errors.New("a plugin of that name is installed")
 // Add adds a plugin. It returns an error for a definition without name,
 // kind or constructor, and ErrDefined for a name already there.
 func (r *Registry) Add(d Definition) error {
-	if d.Name == "" || d.Kind == "" || (d.New == nil && d.NewNorth == nil && d.NewFilter == nil) {
+	if d.Name == "" || d.Kind == "" || (d.New == nil && d.NewNorth == nil && d.NewFilter == nil && d.NewService == nil) {
 		return fmt.Errorf("plugin: definition %q lacks a name, kind or constructor", d.Name)
 	}
 	r.mu.Lock()

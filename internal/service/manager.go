@@ -123,6 +123,9 @@ type Options struct {
 	Filters Pipelines
 	// Observer, when set, watches the writes of every ingest buffer.
 	Observer ingest.Observer
+	// Listener, when set, is handed the readings every ingest buffer
+	// committed (the notification service's feed).
+	Listener ingest.Listener
 }
 
 // Pipelines runs services' filter pipelines; *filter.Manager implements
@@ -150,8 +153,10 @@ type Manager struct {
 
 	mu      sync.Mutex         // guards runners, base and closed
 	runners map[string]*runner // running (or failed and retrying) services
+	hosted  map[string]*hosted // started notification and dispatcher services
 	base    context.Context    // parent of every runner; set by Start
 	closed  bool               // Shutdown was called
+	started func(ctx context.Context, typ string, call Caller) error
 }
 
 // New returns a Manager; call Start to start the enabled services.
@@ -169,7 +174,7 @@ func New(o Options) *Manager {
 	if o.StartWait <= 0 {
 		o.StartWait = 10 * time.Second
 	}
-	return &Manager{o: o, log: o.Logger, runners: map[string]*runner{}, base: context.Background()}
+	return &Manager{o: o, log: o.Logger, runners: map[string]*runner{}, hosted: map[string]*hosted{}, base: context.Background()}
 }
 
 // Start starts every south service whose schedule is enabled, unless in
@@ -191,7 +196,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	m.ops.Lock()
 	defer m.ops.Unlock()
 	for _, s := range svcs {
-		if !s.ScheduleEnabled || (s.Type != db.ServiceSouth && !m.isNorth(s)) {
+		if !s.ScheduleEnabled || (s.Type != db.ServiceSouth && !m.isNorth(s) && !isHosted(s)) {
 			continue
 		}
 		if err := m.start(ctx, s); err != nil {
@@ -209,8 +214,11 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	defer m.ops.Unlock()
 	m.mu.Lock()
 	m.closed = true
-	names := make([]string, 0, len(m.runners))
+	names := make([]string, 0, len(m.runners)+len(m.hosted))
 	for name := range m.runners {
+		names = append(names, name)
+	}
+	for name := range m.hosted {
 		names = append(names, name)
 	}
 	m.mu.Unlock()
@@ -240,6 +248,9 @@ func (m *Manager) Status(name string) string {
 	if st, ok := m.northStatus(name); ok {
 		return st
 	}
+	if st, ok := m.hostedStatus(name); ok {
+		return st
+	}
 	return system.StatusShutdown
 }
 
@@ -251,6 +262,9 @@ func (m *Manager) Statuses() []string {
 	out := make([]string, 0, len(m.runners))
 	for _, r := range m.runners {
 		out = append(out, r.status())
+	}
+	for _, h := range m.hosted {
+		out = append(out, h.sup.Status())
 	}
 	return append(out, m.northStatuses()...)
 }
@@ -283,6 +297,10 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	if m.isNorth(s) {
 		m.mu.Unlock()
 		return m.o.North.Start(ctx, s.Name, s.Plugin)
+	}
+	if isHosted(s) {
+		m.mu.Unlock()
+		return m.startHosted(ctx, s)
 	}
 	if m.runners[s.Name] != nil {
 		m.mu.Unlock()
@@ -331,6 +349,9 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 func (m *Manager) stop(ctx context.Context, name string) {
 	if m.northRunning(name) {
 		m.o.North.Stop(ctx, name)
+		return
+	}
+	if m.stopHosted(ctx, name) {
 		return
 	}
 	r := m.runner(name)

@@ -89,9 +89,10 @@ func checkName(name string) error {
 // It is all or nothing.
 //
 // Errors: Invalid for a bad name, type, missing plugin or a config value
-// failing its item's rules; NotImplemented for service types other than
-// south and north; NotFound for an unknown plugin; Conflict when a service, schedule
-// or configuration category already has the name.
+// failing its item's rules or a second notification or dispatcher
+// service; NotFound for an unknown plugin or a notification or dispatcher
+// service package not installed; Conflict when a service, schedule or
+// configuration category already has the name.
 func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error) {
 	if err := checkName(req.Name); err != nil {
 		return Created{}, err
@@ -104,7 +105,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 			return Created{}, fault.New(fault.NotImplemented, "creating a %s service is not implemented yet", typ)
 		}
 	case db.ServiceNotification, db.ServiceDispatcher:
-		return Created{}, fault.New(fault.NotImplemented, "creating a %s service is not implemented yet", typ)
+		name, err := m.hostedPlugin(ctx, typ, req.Plugin)
+		if err != nil {
+			return Created{}, err
+		}
+		req.Plugin = name
 	default:
 		return Created{}, fault.New(fault.Invalid, "service type %q is not one of south, north, notification, dispatcher", req.Type)
 	}
@@ -120,8 +125,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 		return Created{}, fault.New(fault.Invalid, "plugin %q is a %s plugin, not a %s plugin", req.Plugin, def.Kind, typ)
 	}
 	items, proc := serviceItems(def), processName
-	if typ == db.ServiceNorth {
+	switch typ {
+	case db.ServiceNorth:
 		items, proc = northItems(def), northProcessName
+	case db.ServiceNotification, db.ServiceDispatcher:
+		items, proc = northItems(def), hostedProcess[typ]
 	}
 	values, err := configmgr.CheckValues(req.Name, items, req.Config)
 	if err != nil {
@@ -172,6 +180,28 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 		}
 	}
 	return out, nil
+}
+
+// hostedPlugin returns the plugin of a new notification or dispatcher
+// service: the one installed of that kind (or want, when named). Errors:
+// NotFound when none is installed, Invalid when the gateway already has a
+// service of that type.
+func (m *Manager) hostedPlugin(ctx context.Context, typ, want string) (string, error) {
+	names := m.o.Plugins.Names(typ)
+	if want != "" {
+		names = slices.DeleteFunc(names, func(n string) bool { return n != want })
+	}
+	if len(names) == 0 {
+		return "", fault.New(fault.NotFound, "the %s service is not installed: install its service package with POST /edge/service?action=install", typ)
+	}
+	svcs, err := m.o.Store.ListServices(ctx, typ)
+	if err != nil {
+		return "", fmt.Errorf("service: %w", err)
+	}
+	if len(svcs) > 0 {
+		return "", fault.New(fault.Invalid, "the gateway already has a %s service, %q: it runs at most one", typ, svcs[0].Name)
+	}
+	return names[0], nil
 }
 
 // createCategory creates the service's category and sets the requested

@@ -49,7 +49,7 @@ func newRunner(m *Manager, name string, def plugin.Definition, limits ingest.Lim
 		m: m, name: name, def: def,
 		buf: ingest.New(ingest.Options{Service: name, Plugin: def.Name, Store: m.o.Store, Counters: m.o.Counters,
 			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: limits,
-			Observer: m.o.Observer}),
+			Observer: m.o.Observer, Listener: m.o.Listener}),
 		reconfig: make(chan reconfigure),
 	}
 	u := supervisor.Unit{Kind: "service", Name: name, Plugin: def.Name, Run: r.attempt}

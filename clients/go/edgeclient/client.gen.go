@@ -68,6 +68,8 @@ const (
 	BKEXC AuditSource = "BKEXC"
 	CONAD AuditSource = "CONAD"
 	CONCH AuditSource = "CONCH"
+	CTLOP AuditSource = "CTLOP"
+	CTLWR AuditSource = "CTLWR"
 	DSPSD AuditSource = "DSPSD"
 	DSPST AuditSource = "DSPST"
 	ESSRT AuditSource = "ESSRT"
@@ -113,6 +115,10 @@ func (e AuditSource) Valid() bool {
 	case CONAD:
 		return true
 	case CONCH:
+		return true
+	case CTLOP:
+		return true
+	case CTLWR:
 		return true
 	case DSPSD:
 		return true
@@ -299,6 +305,27 @@ func (e ConfigItemType) Valid() bool {
 	}
 }
 
+// Defines values for ControlDestination.
+const (
+	ControlDestinationAsset     ControlDestination = "asset"
+	ControlDestinationBroadcast ControlDestination = "broadcast"
+	ControlDestinationService   ControlDestination = "service"
+)
+
+// Valid indicates whether the value is a known member of the ControlDestination enum.
+func (e ControlDestination) Valid() bool {
+	switch e {
+	case ControlDestinationAsset:
+		return true
+	case ControlDestinationBroadcast:
+		return true
+	case ControlDestinationService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InstalledPackageType.
 const (
 	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
@@ -329,6 +356,45 @@ func (e NorthServiceType) Valid() bool {
 	case NorthServiceTypeService:
 		return true
 	case NorthServiceTypeTask:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationPluginType.
+const (
+	Delivery NotificationPluginType = "delivery"
+	Rule     NotificationPluginType = "rule"
+)
+
+// Valid indicates whether the value is a known member of the NotificationPluginType enum.
+func (e NotificationPluginType) Valid() bool {
+	switch e {
+	case Delivery:
+		return true
+	case Rule:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationType.
+const (
+	OneShot     NotificationType = "one shot"
+	Retriggered NotificationType = "retriggered"
+	Toggled     NotificationType = "toggled"
+)
+
+// Valid indicates whether the value is a known member of the NotificationType enum.
+func (e NotificationType) Valid() bool {
+	switch e {
+	case OneShot:
+		return true
+	case Retriggered:
+		return true
+	case Toggled:
 		return true
 	default:
 		return false
@@ -663,6 +729,8 @@ type AuditEntry struct {
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
 	// Example: CONCH
@@ -724,6 +792,8 @@ type AuditEntryCreate struct {
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
 	// Example: CONCH
@@ -780,6 +850,8 @@ type AuditLogCode struct {
 	// - `ASTDP` asset tracking event deprecated
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
 	// Example: CONCH
@@ -855,6 +927,8 @@ type AuditSeverityLevel struct {
 // - `ASTDP` asset tracking event deprecated
 // - `LOGFL` failed login
 // - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 //
 // Example: CONCH
 type AuditSource string
@@ -1137,6 +1211,75 @@ type ConfigValue struct {
 	Value string `json:"value"`
 }
 
+// ControlDestination Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+type ControlDestination string
+
+// ControlOperationRequest defines model for ControlOperationRequest.
+type ControlOperationRequest struct {
+	// Destination Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+	Destination ControlDestination `json:"destination"`
+
+	// Name The service or asset; required unless broadcasting.
+	//
+	// Example: line1
+	Name *string `json:"name,omitempty"`
+
+	// Operation Example: Reset
+	Operation string `json:"operation"`
+
+	// Parameters Parameter name → value.
+	//
+	// Example: {"counter":0}
+	Parameters *map[string]ControlValue `json:"parameters,omitempty"`
+}
+
+// ControlResult defines model for ControlResult.
+type ControlResult struct {
+	// Asset For an asset destination, the asset written.
+	Asset *string `json:"asset,omitempty"`
+
+	// Error Set when this service failed (in a broadcast only; otherwise the call fails).
+	Error *string `json:"error,omitempty"`
+
+	// Service Example: plc1
+	Service string `json:"service"`
+}
+
+// ControlResults defines model for ControlResults.
+type ControlResults struct {
+	Results []ControlResult `json:"results"`
+}
+
+// ControlValue A value to write.
+type ControlValue struct {
+	union json.RawMessage
+}
+
+// ControlValue0 defines model for ControlValue.0.
+type ControlValue0 = float64
+
+// ControlValue1 defines model for ControlValue.1.
+type ControlValue1 = bool
+
+// ControlValue2 defines model for ControlValue.2.
+type ControlValue2 = string
+
+// ControlWriteRequest defines model for ControlWriteRequest.
+type ControlWriteRequest struct {
+	// Destination Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+	Destination ControlDestination `json:"destination"`
+
+	// Name The service or asset; required unless broadcasting.
+	//
+	// Example: plc1
+	Name *string `json:"name,omitempty"`
+
+	// Values Datapoint name → value.
+	//
+	// Example: {"setpoint":21.5}
+	Values map[string]ControlValue `json:"values"`
+}
+
 // EmptyString The empty string, which the south listing shows for the fields of a disabled service.
 //
 // Example:
@@ -1232,6 +1375,11 @@ type InstalledServices struct {
 	// Example: ["storage","south","north","notification","dispatcher"]
 	Services []string `json:"services"`
 }
+
+// InstanceName No control characters, no leading or trailing space; also names the instance's configuration categories.
+//
+// Example: overheat
+type InstanceName = string
 
 // LoginRequest User name and password.
 type LoginRequest struct {
@@ -1354,6 +1502,191 @@ type NorthTaskCreateRequest struct {
 	//
 	// Example: 30
 	Repeat int64 `json:"repeat"`
+}
+
+// Notification A notification instance.
+type Notification struct {
+	// Channel The delivery plugin of the instance's own channel.
+	//
+	// Example: webhook
+	Channel string `json:"channel"`
+
+	// Channels Names of the extra delivery channels.
+	Channels []string `json:"channels"`
+
+	// DeliveryConfig The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	DeliveryConfig Category `json:"deliveryConfig"`
+	Description    string   `json:"description"`
+	Enable         bool     `json:"enable"`
+
+	// Name Example: overheat
+	Name string `json:"name"`
+
+	// NotificationType How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	NotificationType NotificationType `json:"notificationType"`
+
+	// RetriggerTime Example: 60
+	RetriggerTime float64 `json:"retriggerTime"`
+
+	// Rule Example: threshold
+	Rule string `json:"rule"`
+
+	// RuleConfig The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	RuleConfig Category `json:"ruleConfig"`
+}
+
+// NotificationChannel A delivery channel of a notification instance.
+type NotificationChannel struct {
+	// Category The configuration category holding the channel's items.
+	//
+	// Example: overheat_channel_sms
+	Category string `json:"category"`
+
+	// Config The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	Config Category `json:"config"`
+
+	// Name The channel's name; the instance's own channel bears the instance's name.
+	//
+	// Example: sms
+	Name string `json:"name"`
+
+	// Plugin Example: email
+	Plugin string `json:"plugin"`
+}
+
+// NotificationChannelCreate An extra delivery channel.
+type NotificationChannelCreate struct {
+	// Config Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	Config *NotificationConfigValues `json:"config,omitempty"`
+
+	// Name No control characters, no leading or trailing space; also names the instance's configuration categories.
+	//
+	// Example: overheat
+	Name InstanceName `json:"name"`
+
+	// Plugin The delivery plugin.
+	//
+	// Example: email
+	Plugin string `json:"plugin"`
+}
+
+// NotificationChannelList defines model for NotificationChannelList.
+type NotificationChannelList struct {
+	Channels []NotificationChannel `json:"channels"`
+}
+
+// NotificationConfigValues Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+type NotificationConfigValues map[string]string
+
+// NotificationCreate A notification instance to create.
+//
+// Example: {"channel":"webhook","delivery_config":{"url":"http://alarms.local:8080/hook"},"description":"Motor temperature above 80 °C","name":"overheat","notification_type":"one shot","rule":"threshold","rule_config":{"asset":"motor","condition":"\u003e","datapoint":"temperature","value":"80"}}
+type NotificationCreate struct {
+	// Channel The delivery plugin of the instance's own channel.
+	//
+	// Example: webhook
+	Channel string `json:"channel"`
+
+	// DeliveryConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	DeliveryConfig *NotificationConfigValues `json:"delivery_config,omitempty"`
+
+	// Description Example: Motor temperature above 80 °C
+	Description *string `json:"description,omitempty"`
+
+	// Enabled A disabled instance is kept but not evaluated.
+	Enabled *bool `json:"enabled,omitempty"`
+
+	// Name No control characters, no leading or trailing space; also names the instance's configuration categories.
+	//
+	// Example: overheat
+	Name InstanceName `json:"name"`
+
+	// NotificationType How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	NotificationType NotificationType `json:"notification_type"`
+
+	// RetriggerTime Seconds between two sends of a `retriggered` instance.
+	RetriggerTime *float64 `json:"retrigger_time,omitempty"`
+
+	// Rule The rule plugin.
+	//
+	// Example: threshold
+	Rule string `json:"rule"`
+
+	// RuleConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
+}
+
+// NotificationList defines model for NotificationList.
+type NotificationList struct {
+	Notifications []Notification `json:"notifications"`
+}
+
+// NotificationPlugin A rule or delivery plugin of the notification service.
+type NotificationPlugin struct {
+	// Config The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	Config Category `json:"config"`
+
+	// Description Example: A datapoint of an asset compared with a value
+	Description string `json:"description"`
+
+	// Name Example: threshold
+	Name string                 `json:"name"`
+	Type NotificationPluginType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// NotificationPluginType defines model for NotificationPlugin.Type.
+type NotificationPluginType string
+
+// NotificationPlugins defines model for NotificationPlugins.
+type NotificationPlugins struct {
+	Delivery []NotificationPlugin `json:"delivery"`
+	Rules    []NotificationPlugin `json:"rules"`
+}
+
+// NotificationType How often an instance sends (see GET /edge/notification/type).
+//
+// Example: one shot
+type NotificationType string
+
+// NotificationTypes defines model for NotificationTypes.
+type NotificationTypes struct {
+	// NotificationType Example: ["one shot","retriggered","toggled"]
+	NotificationType []NotificationType `json:"notification_type"`
+}
+
+// NotificationUpdate The fields of a notification instance to change; absent ones stay.
+type NotificationUpdate struct {
+	Channel *string `json:"channel,omitempty"`
+
+	// DeliveryConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	DeliveryConfig *NotificationConfigValues `json:"delivery_config,omitempty"`
+	Description    *string                   `json:"description,omitempty"`
+	Enabled        *bool                     `json:"enabled,omitempty"`
+
+	// NotificationType How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	NotificationType *NotificationType `json:"notification_type,omitempty"`
+	RetriggerTime    *float64          `json:"retrigger_time,omitempty"`
+	Rule             *string           `json:"rule,omitempty"`
+
+	// RuleConfig Values of a plugin's items, keyed by item name, each a string checked against its item's rules.
+	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
 }
 
 // OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
@@ -2229,6 +2562,9 @@ type AssetCode = string
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
+// ChannelName defines model for ChannelName.
+type ChannelName = string
+
 // FilterName defines model for FilterName.
 type FilterName = string
 
@@ -2246,6 +2582,9 @@ type Minutes = int
 
 // NorthName defines model for NorthName.
 type NorthName = string
+
+// NotificationName defines model for NotificationName.
+type NotificationName = string
 
 // PluginName defines model for PluginName.
 type PluginName = string
@@ -2303,9 +2642,6 @@ type InternalError = Error
 
 // NotFound The body of every error response.
 type NotFound = Error
-
-// NotImplemented The body of every error response.
-type NotImplemented = Error
 
 // PayloadTooLarge The body of every error response.
 type PayloadTooLarge = Error
@@ -2541,6 +2877,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
 
+// ControlOperationJSONRequestBody defines body for ControlOperation for application/json ContentType.
+type ControlOperationJSONRequestBody = ControlOperationRequest
+
+// ControlWriteJSONRequestBody defines body for ControlWrite for application/json ContentType.
+type ControlWriteJSONRequestBody = ControlWriteRequest
+
 // CreateFilterJSONRequestBody defines body for CreateFilter for application/json ContentType.
 type CreateFilterJSONRequestBody = FilterCreateRequest
 
@@ -2555,6 +2897,15 @@ type LoginTextRequestBody = PemCertificate
 
 // ResendSetAsideReadingsJSONRequestBody defines body for ResendSetAsideReadings for application/json ContentType.
 type ResendSetAsideReadingsJSONRequestBody = SetAsideSelection
+
+// CreateNotificationJSONRequestBody defines body for CreateNotification for application/json ContentType.
+type CreateNotificationJSONRequestBody = NotificationCreate
+
+// UpdateNotificationJSONRequestBody defines body for UpdateNotification for application/json ContentType.
+type UpdateNotificationJSONRequestBody = NotificationUpdate
+
+// AddNotificationChannelJSONRequestBody defines body for AddNotificationChannel for application/json ContentType.
+type AddNotificationChannelJSONRequestBody = NotificationChannelCreate
 
 // InstallPluginJSONRequestBody defines body for InstallPlugin for application/json ContentType.
 type InstallPluginJSONRequestBody = PackageInstallRequest
@@ -2713,6 +3064,94 @@ func (a ReadingValue) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(object)
+}
+
+// AsControlValue0 returns the union data inside the ControlValue as a ControlValue0
+func (t ControlValue) AsControlValue0() (ControlValue0, error) {
+	var body ControlValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromControlValue0 overwrites any union data inside the ControlValue as the provided ControlValue0
+func (t *ControlValue) FromControlValue0(v ControlValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeControlValue0 performs a merge with any union data inside the ControlValue, using the provided ControlValue0
+func (t *ControlValue) MergeControlValue0(v ControlValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsControlValue1 returns the union data inside the ControlValue as a ControlValue1
+func (t ControlValue) AsControlValue1() (ControlValue1, error) {
+	var body ControlValue1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromControlValue1 overwrites any union data inside the ControlValue as the provided ControlValue1
+func (t *ControlValue) FromControlValue1(v ControlValue1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeControlValue1 performs a merge with any union data inside the ControlValue, using the provided ControlValue1
+func (t *ControlValue) MergeControlValue1(v ControlValue1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsControlValue2 returns the union data inside the ControlValue as a ControlValue2
+func (t ControlValue) AsControlValue2() (ControlValue2, error) {
+	var body ControlValue2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromControlValue2 overwrites any union data inside the ControlValue as the provided ControlValue2
+func (t *ControlValue) FromControlValue2(v ControlValue2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeControlValue2 performs a merge with any union data inside the ControlValue, using the provided ControlValue2
+func (t *ControlValue) MergeControlValue2(v ControlValue2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ControlValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ControlValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
 }
 
 // AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
@@ -3353,6 +3792,42 @@ type ClientInterface interface {
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ControlOperationWithBody Run an operation through the dispatcher
+	//
+	// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+	ControlOperationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ControlOperation Run an operation through the dispatcher
+	//
+	// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+	ControlOperation(ctx context.Context, body ControlOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ControlWriteWithBody Write setpoints through the dispatcher
+	//
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+	ControlWriteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ControlWrite Write setpoints through the dispatcher
+	//
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+	ControlWrite(ctx context.Context, body ControlWriteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListFilters List the filter instances
 	//
 	// Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
@@ -3496,6 +3971,116 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
 	ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListNotifications List the notification instances
+	//
+	// Returns every notification instance, sorted by name, with its rule and delivery configuration. Answered from configuration, whether or not the notification service runs. None is `{"notifications": []}`.
+	//
+	// Corresponds with GET /edge/notification (the `ListNotifications` operationId).
+	ListNotifications(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateNotificationWithBody Create a notification instance
+	//
+	// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+	CreateNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateNotification Create a notification instance
+	//
+	// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+	CreateNotification(ctx context.Context, body CreateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListNotificationPlugins List the rule and delivery plugins
+	//
+	// Returns the rule and delivery plugins of the running notification service, each with its configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`, `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification service runs (install the notification service package, then create and enable the service).
+	//
+	// Corresponds with GET /edge/notification/plugin (the `ListNotificationPlugins` operationId).
+	ListNotificationPlugins(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListNotificationTypes List the notification types
+	//
+	// Returns the notification types: `one shot` sends when its rule becomes true and again only after the rule was false; `retriggered` sends while the rule holds, at most once per `retrigger_time`; `toggled` sends when the rule becomes true and sends again, auditing NTFCL, when it clears.
+	//
+	// Corresponds with GET /edge/notification/type (the `ListNotificationTypes` operationId).
+	ListNotificationTypes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteNotification Delete a notification instance
+	//
+	// Deletes the notification instance, its categories and its extra channels; it stops evaluating at once. NTFDL is audited. 404 when there is none.
+	//
+	// Corresponds with DELETE /edge/notification/{notification_name} (the `DeleteNotification` operationId).
+	DeleteNotification(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetNotification Get a notification instance
+	//
+	// Returns the notification instance; 404 when there is none.
+	//
+	// Corresponds with GET /edge/notification/{notification_name} (the `GetNotification` operationId).
+	GetNotification(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateNotificationWithBody Update a notification instance
+	//
+	// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+	UpdateNotificationWithBody(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateNotification Update a notification instance
+	//
+	// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+	UpdateNotification(ctx context.Context, notificationName NotificationName, body UpdateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListNotificationChannels List a notification's delivery channels
+	//
+	// Returns the instance's delivery channels, its own first (named after the instance), then the extra ones by name. 404 for an unknown instance.
+	//
+	// Corresponds with GET /edge/notification/{notification_name}/delivery (the `ListNotificationChannels` operationId).
+	ListNotificationChannels(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddNotificationChannelWithBody Add a delivery channel to a notification
+	//
+	// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+	AddNotificationChannelWithBody(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddNotificationChannel Add a delivery channel to a notification
+	//
+	// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+	AddNotificationChannel(ctx context.Context, notificationName NotificationName, body AddNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteNotificationChannel Delete an extra delivery channel
+	//
+	// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+	//
+	// Corresponds with DELETE /edge/notification/{notification_name}/delivery/{channel_name} (the `DeleteNotificationChannel` operationId).
+	DeleteNotificationChannel(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetNotificationChannel Get a delivery channel
+	//
+	// Returns the channel with its configuration; 404 for an unknown instance or channel.
+	//
+	// Corresponds with GET /edge/notification/{notification_name}/delivery/{channel_name} (the `GetNotificationChannel` operationId).
+	GetNotificationChannel(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListPackages List installed packages
 	//
@@ -3666,7 +4251,7 @@ type ClientInterface interface {
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3675,7 +4260,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4600,6 +5185,82 @@ func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, it
 	return c.Client.Do(req)
 }
 
+// ControlOperationWithBody Run an operation through the dispatcher
+//
+// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+func (c *RawClient) ControlOperationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewControlOperationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ControlOperation Run an operation through the dispatcher
+//
+// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+func (c *RawClient) ControlOperation(ctx context.Context, body ControlOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewControlOperationRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ControlWriteWithBody Write setpoints through the dispatcher
+//
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+func (c *RawClient) ControlWriteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewControlWriteRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ControlWrite Write setpoints through the dispatcher
+//
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+func (c *RawClient) ControlWrite(ctx context.Context, body ControlWriteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewControlWriteRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListFilters List the filter instances
 //
 // Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
@@ -4914,6 +5575,256 @@ func (c *RawClient) ResendSetAsideReadingsWithBody(ctx context.Context, northNam
 // Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
 func (c *RawClient) ResendSetAsideReadings(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResendSetAsideReadingsRequest(c.Server, northName, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListNotifications List the notification instances
+//
+// Returns every notification instance, sorted by name, with its rule and delivery configuration. Answered from configuration, whether or not the notification service runs. None is `{"notifications": []}`.
+//
+// Corresponds with GET /edge/notification (the `ListNotifications` operationId).
+func (c *RawClient) ListNotifications(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListNotificationsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateNotificationWithBody Create a notification instance
+//
+// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+func (c *RawClient) CreateNotificationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateNotificationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateNotification Create a notification instance
+//
+// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+func (c *RawClient) CreateNotification(ctx context.Context, body CreateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateNotificationRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListNotificationPlugins List the rule and delivery plugins
+//
+// Returns the rule and delivery plugins of the running notification service, each with its configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`, `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification service runs (install the notification service package, then create and enable the service).
+//
+// Corresponds with GET /edge/notification/plugin (the `ListNotificationPlugins` operationId).
+func (c *RawClient) ListNotificationPlugins(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListNotificationPluginsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListNotificationTypes List the notification types
+//
+// Returns the notification types: `one shot` sends when its rule becomes true and again only after the rule was false; `retriggered` sends while the rule holds, at most once per `retrigger_time`; `toggled` sends when the rule becomes true and sends again, auditing NTFCL, when it clears.
+//
+// Corresponds with GET /edge/notification/type (the `ListNotificationTypes` operationId).
+func (c *RawClient) ListNotificationTypes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListNotificationTypesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteNotification Delete a notification instance
+//
+// Deletes the notification instance, its categories and its extra channels; it stops evaluating at once. NTFDL is audited. 404 when there is none.
+//
+// Corresponds with DELETE /edge/notification/{notification_name} (the `DeleteNotification` operationId).
+func (c *RawClient) DeleteNotification(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteNotificationRequest(c.Server, notificationName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetNotification Get a notification instance
+//
+// Returns the notification instance; 404 when there is none.
+//
+// Corresponds with GET /edge/notification/{notification_name} (the `GetNotification` operationId).
+func (c *RawClient) GetNotification(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNotificationRequest(c.Server, notificationName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateNotificationWithBody Update a notification instance
+//
+// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+func (c *RawClient) UpdateNotificationWithBody(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateNotificationRequestWithBody(c.Server, notificationName, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateNotification Update a notification instance
+//
+// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+func (c *RawClient) UpdateNotification(ctx context.Context, notificationName NotificationName, body UpdateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateNotificationRequest(c.Server, notificationName, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListNotificationChannels List a notification's delivery channels
+//
+// Returns the instance's delivery channels, its own first (named after the instance), then the extra ones by name. 404 for an unknown instance.
+//
+// Corresponds with GET /edge/notification/{notification_name}/delivery (the `ListNotificationChannels` operationId).
+func (c *RawClient) ListNotificationChannels(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListNotificationChannelsRequest(c.Server, notificationName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddNotificationChannelWithBody Add a delivery channel to a notification
+//
+// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+func (c *RawClient) AddNotificationChannelWithBody(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddNotificationChannelRequestWithBody(c.Server, notificationName, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddNotificationChannel Add a delivery channel to a notification
+//
+// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+func (c *RawClient) AddNotificationChannel(ctx context.Context, notificationName NotificationName, body AddNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddNotificationChannelRequest(c.Server, notificationName, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteNotificationChannel Delete an extra delivery channel
+//
+// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+//
+// Corresponds with DELETE /edge/notification/{notification_name}/delivery/{channel_name} (the `DeleteNotificationChannel` operationId).
+func (c *RawClient) DeleteNotificationChannel(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteNotificationChannelRequest(c.Server, notificationName, channelName)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetNotificationChannel Get a delivery channel
+//
+// Returns the channel with its configuration; 404 for an unknown instance or channel.
+//
+// Corresponds with GET /edge/notification/{notification_name}/delivery/{channel_name} (the `GetNotificationChannel` operationId).
+func (c *RawClient) GetNotificationChannel(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNotificationChannelRequest(c.Server, notificationName, channelName)
 	if err != nil {
 		return nil, err
 	}
@@ -5303,7 +6214,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5322,7 +6233,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7309,6 +8220,86 @@ func NewResetCategoryItemRequest(server string, name CategoryName, item ItemName
 	return req, nil
 }
 
+// NewControlOperationRequest calls the generic ControlOperation builder with application/json body
+func NewControlOperationRequest(server string, body ControlOperationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewControlOperationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewControlOperationRequestWithBody constructs an http.Request for the ControlOperation method, with any body, and a specified content type
+func NewControlOperationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/control/operation")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewControlWriteRequest calls the generic ControlWrite builder with application/json body
+func NewControlWriteRequest(server string, body ControlWriteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewControlWriteRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewControlWriteRequestWithBody constructs an http.Request for the ControlWrite method, with any body, and a specified content type
+func NewControlWriteRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/control/write")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListFiltersRequest constructs an http.Request for the ListFilters method
 func NewListFiltersRequest(server string) (*http.Request, error) {
 	var err error
@@ -7861,6 +8852,405 @@ func NewResendSetAsideReadingsRequestWithBody(server string, northName NorthName
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListNotificationsRequest constructs an http.Request for the ListNotifications method
+func NewListNotificationsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateNotificationRequest calls the generic CreateNotification builder with application/json body
+func NewCreateNotificationRequest(server string, body CreateNotificationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateNotificationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateNotificationRequestWithBody constructs an http.Request for the CreateNotification method, with any body, and a specified content type
+func NewCreateNotificationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListNotificationPluginsRequest constructs an http.Request for the ListNotificationPlugins method
+func NewListNotificationPluginsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/plugin")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListNotificationTypesRequest constructs an http.Request for the ListNotificationTypes method
+func NewListNotificationTypesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/type")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteNotificationRequest constructs an http.Request for the DeleteNotification method
+func NewDeleteNotificationRequest(server string, notificationName NotificationName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetNotificationRequest constructs an http.Request for the GetNotification method
+func NewGetNotificationRequest(server string, notificationName NotificationName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateNotificationRequest calls the generic UpdateNotification builder with application/json body
+func NewUpdateNotificationRequest(server string, notificationName NotificationName, body UpdateNotificationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateNotificationRequestWithBody(server, notificationName, "application/json", bodyReader)
+}
+
+// NewUpdateNotificationRequestWithBody constructs an http.Request for the UpdateNotification method, with any body, and a specified content type
+func NewUpdateNotificationRequestWithBody(server string, notificationName NotificationName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListNotificationChannelsRequest constructs an http.Request for the ListNotificationChannels method
+func NewListNotificationChannelsRequest(server string, notificationName NotificationName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s/delivery", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAddNotificationChannelRequest calls the generic AddNotificationChannel builder with application/json body
+func NewAddNotificationChannelRequest(server string, notificationName NotificationName, body AddNotificationChannelJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddNotificationChannelRequestWithBody(server, notificationName, "application/json", bodyReader)
+}
+
+// NewAddNotificationChannelRequestWithBody constructs an http.Request for the AddNotificationChannel method, with any body, and a specified content type
+func NewAddNotificationChannelRequestWithBody(server string, notificationName NotificationName, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s/delivery", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteNotificationChannelRequest constructs an http.Request for the DeleteNotificationChannel method
+func NewDeleteNotificationChannelRequest(server string, notificationName NotificationName, channelName ChannelName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "channel_name", channelName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s/delivery/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetNotificationChannelRequest constructs an http.Request for the GetNotificationChannel method
+func NewGetNotificationChannelRequest(server string, notificationName NotificationName, channelName ChannelName) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "notification_name", notificationName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "channel_name", channelName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/notification/%s/delivery/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -9961,6 +11351,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItemWithResponse(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*ResetCategoryItemResponse, error)
 
+	// ControlOperationWithBodyWithResponse Run an operation through the dispatcher
+	//
+	// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+	ControlOperationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ControlOperationResponse, error)
+
+	// ControlOperationWithResponse Run an operation through the dispatcher
+	//
+	// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+	ControlOperationWithResponse(ctx context.Context, body ControlOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*ControlOperationResponse, error)
+
+	// ControlWriteWithBodyWithResponse Write setpoints through the dispatcher
+	//
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+	ControlWriteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ControlWriteResponse, error)
+
+	// ControlWriteWithResponse Write setpoints through the dispatcher
+	//
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+	ControlWriteWithResponse(ctx context.Context, body ControlWriteJSONRequestBody, reqEditors ...RequestEditorFn) (*ControlWriteResponse, error)
+
 	// ListFiltersWithResponse List the filter instances
 	//
 	// Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
@@ -10122,6 +11548,132 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /edge/north/{north_name}/setaside/resend (the `ResendSetAsideReadings` operationId).
 	ResendSetAsideReadingsWithResponse(ctx context.Context, northName NorthName, body ResendSetAsideReadingsJSONRequestBody, reqEditors ...RequestEditorFn) (*ResendSetAsideReadingsResponse, error)
+
+	// ListNotificationsWithResponse List the notification instances
+	//
+	// Returns every notification instance, sorted by name, with its rule and delivery configuration. Answered from configuration, whether or not the notification service runs. None is `{"notifications": []}`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/notification (the `ListNotifications` operationId).
+	ListNotificationsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNotificationsResponse, error)
+
+	// CreateNotificationWithBodyWithResponse Create a notification instance
+	//
+	// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+	CreateNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateNotificationResponse, error)
+
+	// CreateNotificationWithResponse Create a notification instance
+	//
+	// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+	CreateNotificationWithResponse(ctx context.Context, body CreateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateNotificationResponse, error)
+
+	// ListNotificationPluginsWithResponse List the rule and delivery plugins
+	//
+	// Returns the rule and delivery plugins of the running notification service, each with its configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`, `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification service runs (install the notification service package, then create and enable the service).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/notification/plugin (the `ListNotificationPlugins` operationId).
+	ListNotificationPluginsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNotificationPluginsResponse, error)
+
+	// ListNotificationTypesWithResponse List the notification types
+	//
+	// Returns the notification types: `one shot` sends when its rule becomes true and again only after the rule was false; `retriggered` sends while the rule holds, at most once per `retrigger_time`; `toggled` sends when the rule becomes true and sends again, auditing NTFCL, when it clears.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/notification/type (the `ListNotificationTypes` operationId).
+	ListNotificationTypesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNotificationTypesResponse, error)
+
+	// DeleteNotificationWithResponse Delete a notification instance
+	//
+	// Deletes the notification instance, its categories and its extra channels; it stops evaluating at once. NTFDL is audited. 404 when there is none.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/notification/{notification_name} (the `DeleteNotification` operationId).
+	DeleteNotificationWithResponse(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*DeleteNotificationResponse, error)
+
+	// GetNotificationWithResponse Get a notification instance
+	//
+	// Returns the notification instance; 404 when there is none.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/notification/{notification_name} (the `GetNotification` operationId).
+	GetNotificationWithResponse(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*GetNotificationResponse, error)
+
+	// UpdateNotificationWithBodyWithResponse Update a notification instance
+	//
+	// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+	UpdateNotificationWithBodyWithResponse(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateNotificationResponse, error)
+
+	// UpdateNotificationWithResponse Update a notification instance
+	//
+	// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+	UpdateNotificationWithResponse(ctx context.Context, notificationName NotificationName, body UpdateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateNotificationResponse, error)
+
+	// ListNotificationChannelsWithResponse List a notification's delivery channels
+	//
+	// Returns the instance's delivery channels, its own first (named after the instance), then the extra ones by name. 404 for an unknown instance.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/notification/{notification_name}/delivery (the `ListNotificationChannels` operationId).
+	ListNotificationChannelsWithResponse(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*ListNotificationChannelsResponse, error)
+
+	// AddNotificationChannelWithBodyWithResponse Add a delivery channel to a notification
+	//
+	// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+	AddNotificationChannelWithBodyWithResponse(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddNotificationChannelResponse, error)
+
+	// AddNotificationChannelWithResponse Add a delivery channel to a notification
+	//
+	// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+	AddNotificationChannelWithResponse(ctx context.Context, notificationName NotificationName, body AddNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*AddNotificationChannelResponse, error)
+
+	// DeleteNotificationChannelWithResponse Delete an extra delivery channel
+	//
+	// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/notification/{notification_name}/delivery/{channel_name} (the `DeleteNotificationChannel` operationId).
+	DeleteNotificationChannelWithResponse(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*DeleteNotificationChannelResponse, error)
+
+	// GetNotificationChannelWithResponse Get a delivery channel
+	//
+	// Returns the channel with its configuration; 404 for an unknown instance or channel.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/notification/{notification_name}/delivery/{channel_name} (the `GetNotificationChannel` operationId).
+	GetNotificationChannelWithResponse(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*GetNotificationChannelResponse, error)
 
 	// ListPackagesWithResponse List installed packages
 	//
@@ -10314,7 +11866,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -10323,7 +11875,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13322,6 +14874,256 @@ func (r ResetCategoryItemResponse) ContentType() string {
 	return ""
 }
 
+// ControlOperationResponse429Headers the declared response headers of an HTTP 429 response for ControlOperation
+type ControlOperationResponse429Headers struct {
+	RetryAfter int
+}
+
+// ControlOperationResponse503Headers the declared response headers of an HTTP 503 response for ControlOperation
+type ControlOperationResponse503Headers struct {
+	RetryAfter int
+}
+
+type ControlOperationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ControlResults
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ControlOperationResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ControlOperationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ControlOperationResponse) GetJSON200() *ControlResults {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ControlOperationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ControlOperationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ControlOperationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ControlOperationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ControlOperationResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ControlOperationResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ControlOperationResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ControlOperationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r ControlOperationResponse) GetJSON502() *BadGateway {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ControlOperationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ControlOperationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ControlOperationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ControlOperationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ControlOperationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ControlWriteResponse429Headers the declared response headers of an HTTP 429 response for ControlWrite
+type ControlWriteResponse429Headers struct {
+	RetryAfter int
+}
+
+// ControlWriteResponse503Headers the declared response headers of an HTTP 503 response for ControlWrite
+type ControlWriteResponse503Headers struct {
+	RetryAfter int
+}
+
+type ControlWriteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ControlResults
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON502 the response for an HTTP 502 `application/json` response
+	JSON502 *BadGateway
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ControlWriteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ControlWriteResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ControlWriteResponse) GetJSON200() *ControlResults {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ControlWriteResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ControlWriteResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ControlWriteResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ControlWriteResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ControlWriteResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ControlWriteResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ControlWriteResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ControlWriteResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON502 returns the response for an HTTP 502 `application/json` response
+func (r ControlWriteResponse) GetJSON502() *BadGateway {
+	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ControlWriteResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ControlWriteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ControlWriteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ControlWriteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ControlWriteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListFiltersResponse503Headers the declared response headers of an HTTP 503 response for ListFilters
 type ListFiltersResponse503Headers struct {
 	RetryAfter int
@@ -14444,6 +16246,989 @@ func (r ResendSetAsideReadingsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ResendSetAsideReadingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListNotificationsResponse503Headers the declared response headers of an HTTP 503 response for ListNotifications
+type ListNotificationsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListNotificationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListNotificationsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListNotificationsResponse) GetJSON200() *NotificationList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListNotificationsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListNotificationsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListNotificationsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListNotificationsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListNotificationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListNotificationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListNotificationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListNotificationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateNotificationResponse503Headers the declared response headers of an HTTP 503 response for CreateNotification
+type CreateNotificationResponse503Headers struct {
+	RetryAfter int
+}
+
+type CreateNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Notification
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateNotificationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateNotificationResponse) GetJSON200() *Notification {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateNotificationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateNotificationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateNotificationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateNotificationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateNotificationResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateNotificationResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateNotificationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateNotificationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateNotificationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListNotificationPluginsResponse503Headers the declared response headers of an HTTP 503 response for ListNotificationPlugins
+type ListNotificationPluginsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListNotificationPluginsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationPlugins
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListNotificationPluginsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListNotificationPluginsResponse) GetJSON200() *NotificationPlugins {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListNotificationPluginsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListNotificationPluginsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ListNotificationPluginsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListNotificationPluginsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListNotificationPluginsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListNotificationPluginsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListNotificationPluginsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListNotificationPluginsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListNotificationPluginsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListNotificationTypesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationTypes
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListNotificationTypesResponse) GetJSON200() *NotificationTypes {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListNotificationTypesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListNotificationTypesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListNotificationTypesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListNotificationTypesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListNotificationTypesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListNotificationTypesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListNotificationTypesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteNotificationResponse503Headers the declared response headers of an HTTP 503 response for DeleteNotification
+type DeleteNotificationResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Message
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteNotificationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteNotificationResponse) GetJSON200() *Message {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteNotificationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteNotificationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteNotificationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteNotificationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteNotificationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteNotificationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteNotificationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetNotificationResponse503Headers the declared response headers of an HTTP 503 response for GetNotification
+type GetNotificationResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Notification
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetNotificationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNotificationResponse) GetJSON200() *Notification {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetNotificationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetNotificationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetNotificationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetNotificationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetNotificationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetNotificationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNotificationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateNotificationResponse503Headers the declared response headers of an HTTP 503 response for UpdateNotification
+type UpdateNotificationResponse503Headers struct {
+	RetryAfter int
+}
+
+type UpdateNotificationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Notification
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateNotificationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateNotificationResponse) GetJSON200() *Notification {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdateNotificationResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdateNotificationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdateNotificationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdateNotificationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdateNotificationResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdateNotificationResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdateNotificationResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UpdateNotificationResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateNotificationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateNotificationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateNotificationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateNotificationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListNotificationChannelsResponse503Headers the declared response headers of an HTTP 503 response for ListNotificationChannels
+type ListNotificationChannelsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListNotificationChannelsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationChannelList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListNotificationChannelsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON200() *NotificationChannelList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListNotificationChannelsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListNotificationChannelsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListNotificationChannelsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListNotificationChannelsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListNotificationChannelsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AddNotificationChannelResponse503Headers the declared response headers of an HTTP 503 response for AddNotificationChannel
+type AddNotificationChannelResponse503Headers struct {
+	RetryAfter int
+}
+
+type AddNotificationChannelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationChannel
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AddNotificationChannelResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON200() *NotificationChannel {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r AddNotificationChannelResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AddNotificationChannelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddNotificationChannelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddNotificationChannelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddNotificationChannelResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteNotificationChannelResponse503Headers the declared response headers of an HTTP 503 response for DeleteNotificationChannel
+type DeleteNotificationChannelResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteNotificationChannelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Message
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteNotificationChannelResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON200() *Message {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteNotificationChannelResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteNotificationChannelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteNotificationChannelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteNotificationChannelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteNotificationChannelResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetNotificationChannelResponse503Headers the declared response headers of an HTTP 503 response for GetNotificationChannel
+type GetNotificationChannelResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetNotificationChannelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationChannel
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetNotificationChannelResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON200() *NotificationChannel {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNotificationChannelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNotificationChannelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNotificationChannelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNotificationChannelResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15902,8 +18687,6 @@ type CreateServiceResponse struct {
 	JSON429 *Busy
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
-	// JSON501 the response for an HTTP 501 `application/json` response
-	JSON501 *NotImplemented
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *BadGateway
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -15955,11 +18738,6 @@ func (r CreateServiceResponse) GetJSON429() *Busy {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r CreateServiceResponse) GetJSON500() *InternalError {
 	return r.JSON500
-}
-
-// GetJSON501 returns the response for an HTTP 501 `application/json` response
-func (r CreateServiceResponse) GetJSON501() *NotImplemented {
-	return r.JSON501
 }
 
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
@@ -18719,6 +21497,66 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 	return ParseResetCategoryItemResponse(rsp)
 }
 
+// ControlOperationWithBodyWithResponse Run an operation through the dispatcher
+//
+// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+func (c *ClientWithResponses) ControlOperationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ControlOperationResponse, error) {
+	rsp, err := c.ControlOperationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseControlOperationResponse(rsp)
+}
+
+// ControlOperationWithResponse Run an operation through the dispatcher
+//
+// Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/control/operation (the `ControlOperation` operationId).
+func (c *ClientWithResponses) ControlOperationWithResponse(ctx context.Context, body ControlOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*ControlOperationResponse, error) {
+	rsp, err := c.ControlOperation(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseControlOperationResponse(rsp)
+}
+
+// ControlWriteWithBodyWithResponse Write setpoints through the dispatcher
+//
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+func (c *ClientWithResponses) ControlWriteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ControlWriteResponse, error) {
+	rsp, err := c.ControlWriteWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseControlWriteResponse(rsp)
+}
+
+// ControlWriteWithResponse Write setpoints through the dispatcher
+//
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/control/write (the `ControlWrite` operationId).
+func (c *ClientWithResponses) ControlWriteWithResponse(ctx context.Context, body ControlWriteJSONRequestBody, reqEditors ...RequestEditorFn) (*ControlWriteResponse, error) {
+	rsp, err := c.ControlWrite(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseControlWriteResponse(rsp)
+}
+
 // ListFiltersWithResponse List the filter instances
 //
 // Returns every filter instance, sorted by name, each with its plugin and the services whose pipelines hold it. None is `{"filters": []}`.
@@ -18987,6 +21825,216 @@ func (c *ClientWithResponses) ResendSetAsideReadingsWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseResendSetAsideReadingsResponse(rsp)
+}
+
+// ListNotificationsWithResponse List the notification instances
+//
+// Returns every notification instance, sorted by name, with its rule and delivery configuration. Answered from configuration, whether or not the notification service runs. None is `{"notifications": []}`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/notification (the `ListNotifications` operationId).
+func (c *ClientWithResponses) ListNotificationsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNotificationsResponse, error) {
+	rsp, err := c.ListNotifications(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListNotificationsResponse(rsp)
+}
+
+// CreateNotificationWithBodyWithResponse Create a notification instance
+//
+// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+func (c *ClientWithResponses) CreateNotificationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateNotificationResponse, error) {
+	rsp, err := c.CreateNotificationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateNotificationResponse(rsp)
+}
+
+// CreateNotificationWithResponse Create a notification instance
+//
+// Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/notification (the `CreateNotification` operationId).
+func (c *ClientWithResponses) CreateNotificationWithResponse(ctx context.Context, body CreateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateNotificationResponse, error) {
+	rsp, err := c.CreateNotification(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateNotificationResponse(rsp)
+}
+
+// ListNotificationPluginsWithResponse List the rule and delivery plugins
+//
+// Returns the rule and delivery plugins of the running notification service, each with its configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`, `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification service runs (install the notification service package, then create and enable the service).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/notification/plugin (the `ListNotificationPlugins` operationId).
+func (c *ClientWithResponses) ListNotificationPluginsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNotificationPluginsResponse, error) {
+	rsp, err := c.ListNotificationPlugins(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListNotificationPluginsResponse(rsp)
+}
+
+// ListNotificationTypesWithResponse List the notification types
+//
+// Returns the notification types: `one shot` sends when its rule becomes true and again only after the rule was false; `retriggered` sends while the rule holds, at most once per `retrigger_time`; `toggled` sends when the rule becomes true and sends again, auditing NTFCL, when it clears.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/notification/type (the `ListNotificationTypes` operationId).
+func (c *ClientWithResponses) ListNotificationTypesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNotificationTypesResponse, error) {
+	rsp, err := c.ListNotificationTypes(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListNotificationTypesResponse(rsp)
+}
+
+// DeleteNotificationWithResponse Delete a notification instance
+//
+// Deletes the notification instance, its categories and its extra channels; it stops evaluating at once. NTFDL is audited. 404 when there is none.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/notification/{notification_name} (the `DeleteNotification` operationId).
+func (c *ClientWithResponses) DeleteNotificationWithResponse(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*DeleteNotificationResponse, error) {
+	rsp, err := c.DeleteNotification(ctx, notificationName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteNotificationResponse(rsp)
+}
+
+// GetNotificationWithResponse Get a notification instance
+//
+// Returns the notification instance; 404 when there is none.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/notification/{notification_name} (the `GetNotification` operationId).
+func (c *ClientWithResponses) GetNotificationWithResponse(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*GetNotificationResponse, error) {
+	rsp, err := c.GetNotification(ctx, notificationName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNotificationResponse(rsp)
+}
+
+// UpdateNotificationWithBodyWithResponse Update a notification instance
+//
+// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+func (c *ClientWithResponses) UpdateNotificationWithBodyWithResponse(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateNotificationResponse, error) {
+	rsp, err := c.UpdateNotificationWithBody(ctx, notificationName, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateNotificationResponse(rsp)
+}
+
+// UpdateNotificationWithResponse Update a notification instance
+//
+// Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/notification/{notification_name} (the `UpdateNotification` operationId).
+func (c *ClientWithResponses) UpdateNotificationWithResponse(ctx context.Context, notificationName NotificationName, body UpdateNotificationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateNotificationResponse, error) {
+	rsp, err := c.UpdateNotification(ctx, notificationName, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateNotificationResponse(rsp)
+}
+
+// ListNotificationChannelsWithResponse List a notification's delivery channels
+//
+// Returns the instance's delivery channels, its own first (named after the instance), then the extra ones by name. 404 for an unknown instance.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/notification/{notification_name}/delivery (the `ListNotificationChannels` operationId).
+func (c *ClientWithResponses) ListNotificationChannelsWithResponse(ctx context.Context, notificationName NotificationName, reqEditors ...RequestEditorFn) (*ListNotificationChannelsResponse, error) {
+	rsp, err := c.ListNotificationChannels(ctx, notificationName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListNotificationChannelsResponse(rsp)
+}
+
+// AddNotificationChannelWithBodyWithResponse Add a delivery channel to a notification
+//
+// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+func (c *ClientWithResponses) AddNotificationChannelWithBodyWithResponse(ctx context.Context, notificationName NotificationName, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddNotificationChannelResponse, error) {
+	rsp, err := c.AddNotificationChannelWithBody(ctx, notificationName, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddNotificationChannelResponse(rsp)
+}
+
+// AddNotificationChannelWithResponse Add a delivery channel to a notification
+//
+// Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/notification/{notification_name}/delivery (the `AddNotificationChannel` operationId).
+func (c *ClientWithResponses) AddNotificationChannelWithResponse(ctx context.Context, notificationName NotificationName, body AddNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*AddNotificationChannelResponse, error) {
+	rsp, err := c.AddNotificationChannel(ctx, notificationName, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddNotificationChannelResponse(rsp)
+}
+
+// DeleteNotificationChannelWithResponse Delete an extra delivery channel
+//
+// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/notification/{notification_name}/delivery/{channel_name} (the `DeleteNotificationChannel` operationId).
+func (c *ClientWithResponses) DeleteNotificationChannelWithResponse(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*DeleteNotificationChannelResponse, error) {
+	rsp, err := c.DeleteNotificationChannel(ctx, notificationName, channelName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteNotificationChannelResponse(rsp)
+}
+
+// GetNotificationChannelWithResponse Get a delivery channel
+//
+// Returns the channel with its configuration; 404 for an unknown instance or channel.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/notification/{notification_name}/delivery/{channel_name} (the `GetNotificationChannel` operationId).
+func (c *ClientWithResponses) GetNotificationChannelWithResponse(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*GetNotificationChannelResponse, error) {
+	rsp, err := c.GetNotificationChannel(ctx, notificationName, channelName, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNotificationChannelResponse(rsp)
 }
 
 // ListPackagesWithResponse List installed packages
@@ -19306,7 +22354,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -19321,7 +22369,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -22211,6 +25259,244 @@ func ParseResetCategoryItemResponse(rsp *http.Response) (*ResetCategoryItemRespo
 	return response, nil
 }
 
+// ParseControlOperationResponse parses an HTTP response from a ControlOperationWithResponse call
+func ParseControlOperationResponse(rsp *http.Response) (*ControlOperationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ControlOperationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ControlResults
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ControlOperationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ControlOperationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseControlWriteResponse parses an HTTP response from a ControlWriteWithResponse call
+func ParseControlWriteResponse(rsp *http.Response) (*ControlWriteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ControlWriteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ControlResults
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
+		var dest BadGateway
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON502 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ControlWriteResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ControlWriteResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListFiltersResponse parses an HTTP response from a ListFiltersWithResponse call
 func ParseListFiltersResponse(rsp *http.Response) (*ListFiltersResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -23206,6 +26492,884 @@ func ParseResendSetAsideReadingsResponse(rsp *http.Response) (*ResendSetAsideRea
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ResendSetAsideReadingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListNotificationsResponse parses an HTTP response from a ListNotificationsWithResponse call
+func ParseListNotificationsResponse(rsp *http.Response) (*ListNotificationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListNotificationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListNotificationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateNotificationResponse parses an HTTP response from a CreateNotificationWithResponse call
+func ParseCreateNotificationResponse(rsp *http.Response) (*CreateNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Notification
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateNotificationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListNotificationPluginsResponse parses an HTTP response from a ListNotificationPluginsWithResponse call
+func ParseListNotificationPluginsResponse(rsp *http.Response) (*ListNotificationPluginsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListNotificationPluginsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationPlugins
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListNotificationPluginsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListNotificationTypesResponse parses an HTTP response from a ListNotificationTypesWithResponse call
+func ParseListNotificationTypesResponse(rsp *http.Response) (*ListNotificationTypesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListNotificationTypesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationTypes
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteNotificationResponse parses an HTTP response from a DeleteNotificationWithResponse call
+func ParseDeleteNotificationResponse(rsp *http.Response) (*DeleteNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteNotificationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetNotificationResponse parses an HTTP response from a GetNotificationWithResponse call
+func ParseGetNotificationResponse(rsp *http.Response) (*GetNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Notification
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetNotificationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateNotificationResponse parses an HTTP response from a UpdateNotificationWithResponse call
+func ParseUpdateNotificationResponse(rsp *http.Response) (*UpdateNotificationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateNotificationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Notification
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UpdateNotificationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListNotificationChannelsResponse parses an HTTP response from a ListNotificationChannelsWithResponse call
+func ParseListNotificationChannelsResponse(rsp *http.Response) (*ListNotificationChannelsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListNotificationChannelsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationChannelList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListNotificationChannelsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAddNotificationChannelResponse parses an HTTP response from a AddNotificationChannelWithResponse call
+func ParseAddNotificationChannelResponse(rsp *http.Response) (*AddNotificationChannelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddNotificationChannelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationChannel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers AddNotificationChannelResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteNotificationChannelResponse parses an HTTP response from a DeleteNotificationChannelWithResponse call
+func ParseDeleteNotificationChannelResponse(rsp *http.Response) (*DeleteNotificationChannelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteNotificationChannelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Message
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteNotificationChannelResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetNotificationChannelResponse parses an HTTP response from a GetNotificationChannelWithResponse call
+func ParseGetNotificationChannelResponse(rsp *http.Response) (*GetNotificationChannelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNotificationChannelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationChannel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetNotificationChannelResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
@@ -24577,13 +28741,6 @@ func ParseCreateServiceResponse(rsp *http.Response) (*CreateServiceResponse, err
 			return nil, err
 		}
 		response.JSON500 = &dest
-
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 501:
-		var dest NotImplemented
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON501 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 502:
 		var dest BadGateway

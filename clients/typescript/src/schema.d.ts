@@ -770,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -1009,6 +1009,209 @@ export interface paths {
          * @description Removes the plugin's persisted data so that it starts afresh. 404 for an unknown service or when there is no data; 409 while the service runs (its shutdown would write the data again).
          */
         delete: operations["deletePluginData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/notification/plugin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the rule and delivery plugins
+         * @description Returns the rule and delivery plugins of the running notification service, each with its configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`, `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification service runs (install the notification service package, then create and enable the service).
+         */
+        get: operations["listNotificationPlugins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/notification/type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notification types
+         * @description Returns the notification types: `one shot` sends when its rule becomes true and again only after the rule was false; `retriggered` sends while the rule holds, at most once per `retrigger_time`; `toggled` sends when the rule becomes true and sends again, auditing NTFCL, when it clears.
+         */
+        get: operations["listNotificationTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/notification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notification instances
+         * @description Returns every notification instance, sorted by name, with its rule and delivery configuration. Answered from configuration, whether or not the notification service runs. None is `{"notifications": []}`.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        /**
+         * Create a notification instance
+         * @description Creates a notification instance: a rule plugin evaluated on the readings as they are committed (and on audit entries and statistics, for the rules that watch them), and a delivery channel that sends when the rule triggers, according to `notification_type`. Three configuration categories hold it, children of the category `Notifications`: `<name>` (the instance's settings), `rule<name>` (the rule plugin's items) and `delivery<name>` (the delivery plugin's items); a change to any of their items applies at once. The whole request is checked first, by the running notification service: an unknown item or a value breaking its item's rules is 400 and nothing is created; an unknown rule or delivery plugin is 404; a name taken by a notification or by a configuration category is 409, and so is a request while no notification service runs. NTFAD is audited.
+         */
+        post: operations["createNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/notification/{notification_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a notification instance
+         * @description Returns the notification instance; 404 when there is none.
+         */
+        get: operations["getNotification"];
+        /**
+         * Update a notification instance
+         * @description Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise those objects change items of the current plugin. Checked as a whole first, like create: 400 invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose rule or type changed starts untriggered.
+         */
+        put: operations["updateNotification"];
+        post?: never;
+        /**
+         * Delete a notification instance
+         * @description Deletes the notification instance, its categories and its extra channels; it stops evaluating at once. NTFDL is audited. 404 when there is none.
+         */
+        delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/notification/{notification_name}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a notification's delivery channels
+         * @description Returns the instance's delivery channels, its own first (named after the instance), then the extra ones by name. 404 for an unknown instance.
+         */
+        get: operations["listNotificationChannels"];
+        put?: never;
+        /**
+         * Add a delivery channel to a notification
+         * @description Adds an extra delivery channel: every time the instance sends, each channel delivers. Its configuration is the category `<notification>_channel_<name>`, a child of the instance's. 400 invalid body or config value; 404 unknown instance or delivery plugin; 409 a channel of that name exists or no notification service runs.
+         */
+        post: operations["addNotificationChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/notification/{notification_name}/delivery/{channel_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+                /**
+                 * @description The delivery channel's name, percent-encoded.
+                 * @example sms
+                 */
+                channel_name: components["parameters"]["ChannelName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a delivery channel
+         * @description Returns the channel with its configuration; 404 for an unknown instance or channel.
+         */
+        get: operations["getNotificationChannel"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an extra delivery channel
+         * @description Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+         */
+        delete: operations["deleteNotificationChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/control/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Write setpoints through the dispatcher
+         * @description Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+         */
+        post: operations["controlWrite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/control/operation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an operation through the dispatcher
+         * @description Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
+         */
+        post: operations["controlOperation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1577,10 +1780,12 @@ export interface components {
          *     - `ASTDP` asset tracking event deprecated
          *     - `LOGFL` failed login
          *     - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
+         *     - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+         *     - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
          * @example CONCH
          * @enum {string}
          */
-        AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL" | "NHREJ";
+        AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL" | "NHREJ" | "CTLWR" | "CTLOP";
         /**
          * @description The severity of an audit entry, always upper case in responses.
          * @example INFORMATION
@@ -2784,6 +2989,217 @@ export interface components {
              */
             log?: string;
         };
+        /**
+         * @description How often an instance sends (see GET /edge/notification/type).
+         * @example one shot
+         * @enum {string}
+         */
+        NotificationType: "one shot" | "retriggered" | "toggled";
+        NotificationTypes: {
+            /**
+             * @example [
+             *       "one shot",
+             *       "retriggered",
+             *       "toggled"
+             *     ]
+             */
+            notification_type: components["schemas"]["NotificationType"][];
+        };
+        /** @description A rule or delivery plugin of the notification service. */
+        NotificationPlugin: {
+            /** @example threshold */
+            name: string;
+            /** @example 1.0.0 */
+            version: string;
+            /** @enum {string} */
+            type: "rule" | "delivery";
+            /** @example A datapoint of an asset compared with a value */
+            description: string;
+            config: components["schemas"]["Category"];
+        };
+        NotificationPlugins: {
+            rules: components["schemas"]["NotificationPlugin"][];
+            delivery: components["schemas"]["NotificationPlugin"][];
+        };
+        /**
+         * @description No control characters, no leading or trailing space; also names the instance's configuration categories.
+         * @example overheat
+         */
+        InstanceName: string;
+        /** @description Values of a plugin's items, keyed by item name, each a string checked against its item's rules. */
+        NotificationConfigValues: {
+            [key: string]: string;
+        };
+        /**
+         * @description A notification instance to create.
+         * @example {
+         *       "name": "overheat",
+         *       "description": "Motor temperature above 80 °C",
+         *       "rule": "threshold",
+         *       "channel": "webhook",
+         *       "notification_type": "one shot",
+         *       "rule_config": {
+         *         "asset": "motor",
+         *         "datapoint": "temperature",
+         *         "condition": ">",
+         *         "value": "80"
+         *       },
+         *       "delivery_config": {
+         *         "url": "http://alarms.local:8080/hook"
+         *       }
+         *     }
+         */
+        NotificationCreate: {
+            name: components["schemas"]["InstanceName"];
+            /** @example Motor temperature above 80 °C */
+            description?: string;
+            /**
+             * @description The rule plugin.
+             * @example threshold
+             */
+            rule: string;
+            /**
+             * @description The delivery plugin of the instance's own channel.
+             * @example webhook
+             */
+            channel: string;
+            notification_type: components["schemas"]["NotificationType"];
+            /**
+             * @description A disabled instance is kept but not evaluated.
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * Format: double
+             * @description Seconds between two sends of a `retriggered` instance.
+             * @default 60
+             */
+            retrigger_time?: number;
+            rule_config?: components["schemas"]["NotificationConfigValues"];
+            delivery_config?: components["schemas"]["NotificationConfigValues"];
+        };
+        /** @description The fields of a notification instance to change; absent ones stay. */
+        NotificationUpdate: {
+            description?: string;
+            rule?: string;
+            channel?: string;
+            notification_type?: components["schemas"]["NotificationType"];
+            enabled?: boolean;
+            /** Format: double */
+            retrigger_time?: number;
+            rule_config?: components["schemas"]["NotificationConfigValues"];
+            delivery_config?: components["schemas"]["NotificationConfigValues"];
+        };
+        /** @description A notification instance. */
+        Notification: {
+            /** @example overheat */
+            name: string;
+            description: string;
+            /** @example threshold */
+            rule: string;
+            ruleConfig: components["schemas"]["Category"];
+            /**
+             * @description The delivery plugin of the instance's own channel.
+             * @example webhook
+             */
+            channel: string;
+            deliveryConfig: components["schemas"]["Category"];
+            notificationType: components["schemas"]["NotificationType"];
+            enable: boolean;
+            /**
+             * Format: double
+             * @example 60
+             */
+            retriggerTime: number;
+            /** @description Names of the extra delivery channels. */
+            channels: string[];
+        };
+        NotificationList: {
+            notifications: components["schemas"]["Notification"][];
+        };
+        /** @description An extra delivery channel. */
+        NotificationChannelCreate: {
+            name: components["schemas"]["InstanceName"];
+            /**
+             * @description The delivery plugin.
+             * @example email
+             */
+            plugin: string;
+            config?: components["schemas"]["NotificationConfigValues"];
+        };
+        /** @description A delivery channel of a notification instance. */
+        NotificationChannel: {
+            /**
+             * @description The channel's name; the instance's own channel bears the instance's name.
+             * @example sms
+             */
+            name: string;
+            /** @example email */
+            plugin: string;
+            /**
+             * @description The configuration category holding the channel's items.
+             * @example overheat_channel_sms
+             */
+            category: string;
+            config: components["schemas"]["Category"];
+        };
+        NotificationChannelList: {
+            channels: components["schemas"]["NotificationChannel"][];
+        };
+        /**
+         * @description Where a control request goes: `service` (the south service `name`), `asset` (the running south service ingesting asset `name`) or `broadcast` (every running south service able to do it).
+         * @enum {string}
+         */
+        ControlDestination: "service" | "asset" | "broadcast";
+        /** @description A value to write. */
+        ControlValue: number | boolean | string;
+        ControlWriteRequest: {
+            destination: components["schemas"]["ControlDestination"];
+            /**
+             * @description The service or asset; required unless broadcasting.
+             * @example plc1
+             */
+            name?: string;
+            /**
+             * @description Datapoint name → value.
+             * @example {
+             *       "setpoint": 21.5
+             *     }
+             */
+            values: {
+                [key: string]: components["schemas"]["ControlValue"];
+            };
+        };
+        ControlOperationRequest: {
+            destination: components["schemas"]["ControlDestination"];
+            /**
+             * @description The service or asset; required unless broadcasting.
+             * @example line1
+             */
+            name?: string;
+            /** @example Reset */
+            operation: string;
+            /**
+             * @description Parameter name → value.
+             * @example {
+             *       "counter": 0
+             *     }
+             */
+            parameters?: {
+                [key: string]: components["schemas"]["ControlValue"];
+            };
+        };
+        ControlResult: {
+            /** @example plc1 */
+            service: string;
+            /** @description For an asset destination, the asset written. */
+            asset?: string;
+            /** @description Set when this service failed (in a broadcast only; otherwise the call fails). */
+            error?: string;
+        };
+        ControlResults: {
+            results: components["schemas"]["ControlResult"][];
+        };
         PersistentPlugins: {
             /**
              * @description Names of the plugins of the service that persist data.
@@ -3305,6 +3721,16 @@ export interface components {
          * @example sine
          */
         PluginName: string;
+        /**
+         * @description The notification instance's name, percent-encoded.
+         * @example overheat
+         */
+        NotificationName: string;
+        /**
+         * @description The delivery channel's name, percent-encoded.
+         * @example sms
+         */
+        ChannelName: string;
         /**
          * @description The user id.
          * @example 2
@@ -4730,7 +5156,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["Busy"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5214,6 +5639,434 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNotificationPlugins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugins. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPlugins"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNotificationTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTypes"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification instances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationCreate"];
+            };
+        };
+        responses: {
+            /** @description The notification instance was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification instance. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The notification instance as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification instance was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Notification overheat deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listNotificationChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannelList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationChannelCreate"];
+            };
+        };
+        responses: {
+            /** @description The channel was added. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+                /**
+                 * @description The delivery channel's name, percent-encoded.
+                 * @example sms
+                 */
+                channel_name: components["parameters"]["ChannelName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteNotificationChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The notification instance's name, percent-encoded.
+                 * @example overheat
+                 */
+                notification_name: components["parameters"]["NotificationName"];
+                /**
+                 * @description The delivery channel's name, percent-encoded.
+                 * @example sms
+                 */
+                channel_name: components["parameters"]["ChannelName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Channel sms of notification overheat deleted"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    controlWrite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ControlWriteRequest"];
+            };
+        };
+        responses: {
+            /** @description The values were written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    controlOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ControlOperationRequest"];
+            };
+        };
+        responses: {
+            /** @description The operation ran. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

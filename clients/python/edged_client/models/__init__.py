@@ -39,6 +39,13 @@ from .config_item_mandatory import ConfigItemMandatory
 from .config_item_readonly import ConfigItemReadonly
 from .config_item_type import ConfigItemType
 from .config_value import ConfigValue
+from .control_destination import ControlDestination
+from .control_operation_request import ControlOperationRequest
+from .control_operation_request_parameters import ControlOperationRequestParameters
+from .control_result import ControlResult
+from .control_results import ControlResults
+from .control_write_request import ControlWriteRequest
+from .control_write_request_values import ControlWriteRequestValues
 from .create_service_action import CreateServiceAction
 from .error import Error
 from .filter_create_request import FilterCreateRequest
@@ -60,6 +67,19 @@ from .north_service import NorthService
 from .north_service_type import NorthServiceType
 from .north_task_create_request import NorthTaskCreateRequest
 from .north_task_create_request_config import NorthTaskCreateRequestConfig
+from .notification import Notification
+from .notification_channel import NotificationChannel
+from .notification_channel_create import NotificationChannelCreate
+from .notification_channel_list import NotificationChannelList
+from .notification_config_values import NotificationConfigValues
+from .notification_create import NotificationCreate
+from .notification_list import NotificationList
+from .notification_plugin import NotificationPlugin
+from .notification_plugin_type import NotificationPluginType
+from .notification_plugins import NotificationPlugins
+from .notification_type import NotificationType
+from .notification_types import NotificationTypes
+from .notification_update import NotificationUpdate
 from .own_user_update import OwnUserUpdate
 from .package_install_request import PackageInstallRequest
 from .package_install_request_format import PackageInstallRequestFormat
@@ -160,6 +180,13 @@ __all__ = (
     "ConfigItemReadonly",
     "ConfigItemType",
     "ConfigValue",
+    "ControlDestination",
+    "ControlOperationRequest",
+    "ControlOperationRequestParameters",
+    "ControlResult",
+    "ControlResults",
+    "ControlWriteRequest",
+    "ControlWriteRequestValues",
     "CreateServiceAction",
     "Error",
     "FilterCreateRequest",
@@ -181,6 +208,19 @@ __all__ = (
     "NorthServiceType",
     "NorthTaskCreateRequest",
     "NorthTaskCreateRequestConfig",
+    "Notification",
+    "NotificationChannel",
+    "NotificationChannelCreate",
+    "NotificationChannelList",
+    "NotificationConfigValues",
+    "NotificationCreate",
+    "NotificationList",
+    "NotificationPlugin",
+    "NotificationPlugins",
+    "NotificationPluginType",
+    "NotificationType",
+    "NotificationTypes",
+    "NotificationUpdate",
     "OwnUserUpdate",
     "PackageInstallRequest",
     "PackageInstallRequestFormat",

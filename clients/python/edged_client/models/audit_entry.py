@@ -64,6 +64,10 @@ class AuditEntry:
             - `LOGFL` failed login
             - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
             `reason`, `resent`)
+            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or
+            `error`; FAILURE when refused or failed)
+            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`,
+            `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
         severity (AuditSeverity): The severity of an audit entry, always upper case in responses. Example: INFORMATION.
         details (AuditEntryDetails): Free-form JSON object describing the event; may be empty. Example: {'category':

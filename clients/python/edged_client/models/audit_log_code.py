@@ -55,6 +55,10 @@ class AuditLogCode:
             - `LOGFL` failed login
             - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
             `reason`, `resent`)
+            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or
+            `error`; FAILURE when refused or failed)
+            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`,
+            `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
         description (str):  Example: Configuration change.
     """

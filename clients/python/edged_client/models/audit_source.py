@@ -6,6 +6,8 @@ class AuditSource(StrEnum):
     BKEXC = "BKEXC"
     CONAD = "CONAD"
     CONCH = "CONCH"
+    CTLOP = "CTLOP"
+    CTLWR = "CTLWR"
     DSPSD = "DSPSD"
     DSPST = "DSPST"
     ESSRT = "ESSRT"

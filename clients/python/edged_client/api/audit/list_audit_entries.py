@@ -122,6 +122,10 @@ def sync_detailed(
             - `LOGFL` failed login
             - `NHREJ` north destination refused readings for good; they are set aside (details:
             `name`, `readings` ids, `reason`, `resent`)
+            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
+            `values`, `results` or `error`; FAILURE when refused or failed)
+            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
+            `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -203,6 +207,10 @@ def sync(
             - `LOGFL` failed login
             - `NHREJ` north destination refused readings for good; they are set aside (details:
             `name`, `readings` ids, `reason`, `resent`)
+            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
+            `values`, `results` or `error`; FAILURE when refused or failed)
+            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
+            `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -279,6 +287,10 @@ async def asyncio_detailed(
             - `LOGFL` failed login
             - `NHREJ` north destination refused readings for good; they are set aside (details:
             `name`, `readings` ids, `reason`, `resent`)
+            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
+            `values`, `results` or `error`; FAILURE when refused or failed)
+            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
+            `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 
@@ -358,6 +370,10 @@ async def asyncio(
             - `LOGFL` failed login
             - `NHREJ` north destination refused readings for good; they are set aside (details:
             `name`, `readings` ids, `reason`, `resent`)
+            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
+            `values`, `results` or `error`; FAILURE when refused or failed)
+            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
+            `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
         severity (str | Unset):  Example: failure.
 

@@ -94,11 +94,14 @@ def sync_detailed(
     unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
-    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
-    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
-    position only after the destination accepted a block (at least once: a crash of either side resends,
-    never skips). Its statistic, named after it, counts the readings it sent.
+    Storage`). The types notification and dispatcher need their service package installed (`GET
+    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
+    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
+    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
+    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
+    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
+    its stream position only after the destination accepted a block (at least once: a crash of either
+    side resends, never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -153,11 +156,14 @@ def sync(
     unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
-    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
-    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
-    position only after the destination accepted a block (at least once: a crash of either side resends,
-    never skips). Its statistic, named after it, counts the readings it sent.
+    Storage`). The types notification and dispatcher need their service package installed (`GET
+    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
+    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
+    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
+    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
+    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
+    its stream position only after the destination accepted a block (at least once: a crash of either
+    side resends, never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -207,11 +213,14 @@ async def asyncio_detailed(
     unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
-    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
-    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
-    position only after the destination accepted a block (at least once: a crash of either side resends,
-    never skips). Its statistic, named after it, counts the readings it sent.
+    Storage`). The types notification and dispatcher need their service package installed (`GET
+    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
+    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
+    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
+    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
+    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
+    its stream position only after the destination accepted a block (at least once: a crash of either
+    side resends, never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -264,11 +273,14 @@ async def asyncio(
     unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
     invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
     taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`); 501 for the types notification and dispatcher, which this version does not build yet. A
-    north service's category holds its plugin's items and the readonly `plugin` item (no ingest
-    settings); it starts with the oldest buffered reading and then sends continuously, saving its stream
-    position only after the destination accepted a block (at least once: a crash of either side resends,
-    never skips). Its statistic, named after it, counts the readings it sent.
+    Storage`). The types notification and dispatcher need their service package installed (`GET
+    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
+    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
+    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
+    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
+    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
+    its stream position only after the destination accepted a block (at least once: a crash of either
+    side resends, never skips). Its statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

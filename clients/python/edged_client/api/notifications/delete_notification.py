@@ -1,0 +1,166 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import Client
+from ...models.message import Message
+from ...types import Response
+
+
+def _get_kwargs(
+    notification_name: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/edge/notification/{notification_name}".format(
+            notification_name=quote(str(notification_name), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: Client, response: httpx.Response) -> Message:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
+    if response.status_code == 200:
+        response_200 = Message.from_dict(response.json())
+
+        return response_200
+
+    raise errors.UnexpectedStatus(response.status_code, response.content)
+
+
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Message]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    notification_name: str,
+    *,
+    client: Client,
+) -> Response[Message]:
+    """Delete a notification instance
+
+     Deletes the notification instance, its categories and its extra channels; it stops evaluating at
+    once. NTFDL is audited. 404 when there is none.
+
+    Args:
+        notification_name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[Message]
+    """
+
+    kwargs = _get_kwargs(
+        notification_name=notification_name,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    notification_name: str,
+    *,
+    client: Client,
+) -> Message:
+    """Delete a notification instance
+
+     Deletes the notification instance, its categories and its extra channels; it stops evaluating at
+    once. NTFDL is audited. 404 when there is none.
+
+    Args:
+        notification_name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Message
+    """
+
+    return sync_detailed(
+        notification_name=notification_name,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    notification_name: str,
+    *,
+    client: Client,
+) -> Response[Message]:
+    """Delete a notification instance
+
+     Deletes the notification instance, its categories and its extra channels; it stops evaluating at
+    once. NTFDL is audited. 404 when there is none.
+
+    Args:
+        notification_name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[Message]
+    """
+
+    kwargs = _get_kwargs(
+        notification_name=notification_name,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    notification_name: str,
+    *,
+    client: Client,
+) -> Message:
+    """Delete a notification instance
+
+     Deletes the notification instance, its categories and its extra channels; it stops evaluating at
+    once. NTFDL is audited. 404 when there is none.
+
+    Args:
+        notification_name (str):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Message
+    """
+
+    return (
+        await asyncio_detailed(
+            notification_name=notification_name,
+            client=client,
+        )
+    ).parsed

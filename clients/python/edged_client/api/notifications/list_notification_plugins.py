@@ -1,0 +1,147 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import Client
+from ...models.notification_plugins import NotificationPlugins
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/edge/notification/plugin",
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: Client, response: httpx.Response) -> NotificationPlugins:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
+    if response.status_code == 200:
+        response_200 = NotificationPlugins.from_dict(response.json())
+
+        return response_200
+
+    raise errors.UnexpectedStatus(response.status_code, response.content)
+
+
+def _build_response(*, client: Client, response: httpx.Response) -> Response[NotificationPlugins]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: Client,
+) -> Response[NotificationPlugins]:
+    """List the rule and delivery plugins
+
+     Returns the rule and delivery plugins of the running notification service, each with its
+    configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`,
+    `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification
+    service runs (install the notification service package, then create and enable the service).
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[NotificationPlugins]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: Client,
+) -> NotificationPlugins:
+    """List the rule and delivery plugins
+
+     Returns the rule and delivery plugins of the running notification service, each with its
+    configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`,
+    `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification
+    service runs (install the notification service package, then create and enable the service).
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        NotificationPlugins
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: Client,
+) -> Response[NotificationPlugins]:
+    """List the rule and delivery plugins
+
+     Returns the rule and delivery plugins of the running notification service, each with its
+    configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`,
+    `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification
+    service runs (install the notification service package, then create and enable the service).
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[NotificationPlugins]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: Client,
+) -> NotificationPlugins:
+    """List the rule and delivery plugins
+
+     Returns the rule and delivery plugins of the running notification service, each with its
+    configuration items and their defaults. Rules: `threshold`, `outofbound`, `data_availability`,
+    `statistic`. Deliveries: `webhook`, `mqtt`, `email`, `asset`, `setpoint`. 409 when no notification
+    service runs (install the notification service package, then create and enable the service).
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        NotificationPlugins
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

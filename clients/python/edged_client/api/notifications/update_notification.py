@@ -1,0 +1,203 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import Client
+from ...models.notification import Notification
+from ...models.notification_update import NotificationUpdate
+from ...types import Response
+
+
+def _get_kwargs(
+    notification_name: str,
+    *,
+    body: NotificationUpdate,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/edge/notification/{notification_name}".format(
+            notification_name=quote(str(notification_name), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: Client, response: httpx.Response) -> Notification:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
+    if response.status_code == 200:
+        response_200 = Notification.from_dict(response.json())
+
+        return response_200
+
+    raise errors.UnexpectedStatus(response.status_code, response.content)
+
+
+def _build_response(*, client: Client, response: httpx.Response) -> Response[Notification]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    notification_name: str,
+    *,
+    client: Client,
+    body: NotificationUpdate,
+) -> Response[Notification]:
+    """Update a notification instance
+
+     Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that
+    category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise
+    those objects change items of the current plugin. Checked as a whole first, like create: 400
+    invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose
+    rule or type changed starts untriggered.
+
+    Args:
+        notification_name (str):
+        body (NotificationUpdate): The fields of a notification instance to change; absent ones
+            stay.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[Notification]
+    """
+
+    kwargs = _get_kwargs(
+        notification_name=notification_name,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    notification_name: str,
+    *,
+    client: Client,
+    body: NotificationUpdate,
+) -> Notification:
+    """Update a notification instance
+
+     Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that
+    category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise
+    those objects change items of the current plugin. Checked as a whole first, like create: 400
+    invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose
+    rule or type changed starts untriggered.
+
+    Args:
+        notification_name (str):
+        body (NotificationUpdate): The fields of a notification instance to change; absent ones
+            stay.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Notification
+    """
+
+    return sync_detailed(
+        notification_name=notification_name,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    notification_name: str,
+    *,
+    client: Client,
+    body: NotificationUpdate,
+) -> Response[Notification]:
+    """Update a notification instance
+
+     Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that
+    category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise
+    those objects change items of the current plugin. Checked as a whole first, like create: 400
+    invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose
+    rule or type changed starts untriggered.
+
+    Args:
+        notification_name (str):
+        body (NotificationUpdate): The fields of a notification instance to change; absent ones
+            stay.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[Notification]
+    """
+
+    kwargs = _get_kwargs(
+        notification_name=notification_name,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    notification_name: str,
+    *,
+    client: Client,
+    body: NotificationUpdate,
+) -> Notification:
+    """Update a notification instance
+
+     Changes the fields given and leaves the others. A new `rule` or `channel` plugin replaces that
+    category with the new plugin's items (with `rule_config` or `delivery_config` applied); otherwise
+    those objects change items of the current plugin. Checked as a whole first, like create: 400
+    invalid, 404 unknown instance or plugin, 409 while no notification service runs. An instance whose
+    rule or type changed starts untriggered.
+
+    Args:
+        notification_name (str):
+        body (NotificationUpdate): The fields of a notification instance to change; absent ones
+            stay.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Notification
+    """
+
+    return (
+        await asyncio_detailed(
+            notification_name=notification_name,
+            client=client,
+            body=body,
+        )
+    ).parsed

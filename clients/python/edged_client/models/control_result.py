@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ControlResult")
+
+
+@_attrs_define
+class ControlResult:
+    """
+    Attributes:
+        service (str):  Example: plc1.
+        asset (str | Unset): For an asset destination, the asset written.
+        error (str | Unset): Set when this service failed (in a broadcast only; otherwise the call fails).
+    """
+
+    service: str
+    asset: str | Unset = UNSET
+    error: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        service = self.service
+
+        asset = self.asset
+
+        error = self.error
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "service": service,
+            }
+        )
+        if asset is not UNSET:
+            field_dict["asset"] = asset
+        if error is not UNSET:
+            field_dict["error"] = error
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        service = d.pop("service")
+
+        asset = d.pop("asset", UNSET)
+
+        error = d.pop("error", UNSET)
+
+        _obj = cls(
+            service=service,
+            asset=asset,
+            error=error,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.notification_type import NotificationType
+
+T = TypeVar("T", bound="NotificationTypes")
+
+
+@_attrs_define
+class NotificationTypes:
+    """
+    Attributes:
+        notification_type (list[NotificationType]):  Example: ['one shot', 'retriggered', 'toggled'].
+    """
+
+    notification_type: list[NotificationType]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        notification_type = []
+        for notification_type_item_data in self.notification_type:
+            notification_type_item = notification_type_item_data.value
+            notification_type.append(notification_type_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "notification_type": notification_type,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        notification_type = []
+        _notification_type = d.pop("notification_type")
+        for notification_type_item_data in _notification_type:
+            notification_type_item = NotificationType(notification_type_item_data)
+
+            notification_type.append(notification_type_item)
+
+        _obj = cls(
+            notification_type=notification_type,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

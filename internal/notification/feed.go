@@ -1,0 +1,193 @@
+package notification
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/plugin"
+)
+
+// Rule items the feed reads to learn what the rules watch.
+const (
+	ruleAsset     = "asset"
+	ruleAuditCode = "auditCode"
+	ruleStatistic = "statistic"
+)
+
+// maxPending bounds the bytes of readings waiting to be handed to the
+// notification service; beyond it readings are dropped for the rules
+// (never for storage) and counted.
+const maxPending = 16 << 20
+
+// statisticsEvery is how often the statistics are handed over while a
+// rule watches them.
+const statisticsEvery = 5 * time.Second
+
+// interest is what the enabled instances' rules watch.
+type interest struct {
+	assets     map[string]bool
+	codes      map[string]bool
+	statistics bool
+}
+
+// Feed hands the notification service what its rules watch, without ever
+// holding up ingest: committed readings of watched assets are encoded
+// into a bounded buffer that one goroutine sends, in batches, while the
+// previous batch is being evaluated. It is safe for concurrent use.
+type Feed struct {
+	services Services
+	log      *slog.Logger
+	watching atomic.Pointer[interest]
+
+	mu      sync.Mutex   // guards pending, audits and dropped
+	pending bytes.Buffer // JSON array elements of readings, comma-separated
+	audits  []auditSeen
+	dropped int64
+	wake    chan struct{} // cap 1
+}
+
+type auditSeen struct {
+	Code      string    `json:"code"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+func newFeed(s Services, log *slog.Logger) *Feed {
+	f := &Feed{services: s, log: log, wake: make(chan struct{}, 1)}
+	f.watching.Store(&interest{})
+	return f
+}
+
+// watch learns what the enabled instances' rules watch.
+func (f *Feed) watch(ws []Wire) {
+	in := &interest{assets: map[string]bool{}, codes: map[string]bool{}}
+	for _, w := range ws {
+		if !w.Enabled {
+			continue
+		}
+		if a := w.RuleConfig[ruleAsset]; a != "" {
+			in.assets[a] = true
+		}
+		if c := w.RuleConfig[ruleAuditCode]; c != "" {
+			in.codes[c] = true
+		}
+		if w.RuleConfig[ruleStatistic] != "" {
+			in.statistics = true
+		}
+	}
+	f.watching.Store(in)
+}
+
+// Committed implements ingest.Listener: readings of watched assets are
+// queued for the notification service.
+func (f *Feed) Committed(_ string, rs []plugin.Reading) {
+	in := f.watching.Load()
+	if len(in.assets) == 0 {
+		return
+	}
+	f.mu.Lock()
+	queued := false
+	for _, r := range rs {
+		if !in.assets[r.Asset] {
+			continue
+		}
+		if f.pending.Len() > maxPending {
+			f.dropped++
+			continue
+		}
+		f.appendReading(r)
+		queued = true
+	}
+	f.mu.Unlock()
+	if queued {
+		f.signal()
+	}
+}
+
+// appendReading encodes r into pending; f.mu is held.
+func (f *Feed) appendReading(r plugin.Reading) {
+	b := f.pending.AvailableBuffer()
+	if f.pending.Len() > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, `{"asset":`...)
+	b = strconv.AppendQuote(b, r.Asset)
+	b = append(b, `,"timestamp":"`...)
+	b = r.Timestamp.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","readings":`...)
+	b = append(b, r.Values...)
+	b = append(b, '}')
+	f.pending.Write(b)
+}
+
+// Audited tells the feed an audit entry was written.
+func (f *Feed) Audited(code string, at time.Time) {
+	if !f.watching.Load().codes[code] {
+		return
+	}
+	f.mu.Lock()
+	f.audits = append(f.audits, auditSeen{Code: code, Timestamp: at.UTC()})
+	f.mu.Unlock()
+	f.signal()
+}
+
+func (f *Feed) signal() {
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run sends what was queued, and the statistics while a rule watches
+// them, until ctx ends. counters returns the statistics' totals.
+func (f *Feed) Run(ctx context.Context, counters func() map[string]int64) {
+	tick := time.NewTicker(statisticsEvery)
+	defer tick.Stop()
+	var sending []byte
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if f.watching.Load().statistics {
+				body, _ := json.Marshal(map[string]any{"timestamp": time.Now().UTC(), "counters": counters()})
+				f.send(ctx, "statistics", body)
+			}
+		case <-f.wake:
+			f.mu.Lock()
+			audits := f.audits
+			f.audits = nil
+			sending = append(append(append(sending[:0], '['), f.pending.Bytes()...), ']')
+			f.pending.Reset()
+			dropped := f.dropped
+			f.dropped = 0
+			f.mu.Unlock()
+			if dropped > 0 {
+				f.log.Warn("readings not evaluated by the notification rules: the notification service fell behind", "readings", dropped)
+			}
+			for _, a := range audits {
+				body, _ := json.Marshal(a)
+				f.send(ctx, "audit", body)
+			}
+			if len(sending) > 2 {
+				f.send(ctx, "readings", sending)
+			}
+		}
+	}
+}
+
+// send hands one message to the notification service; with none
+// running it is dropped.
+func (f *Feed) send(ctx context.Context, method string, body []byte) {
+	_, err := f.services.Call(ctx, serviceTypeNotify, method, body)
+	if err != nil && !errors.Is(err, fault.Conflict) && ctx.Err() == nil {
+		f.log.Warn("notification service did not take what its rules watch", "method", method, "error", err)
+	}
+}

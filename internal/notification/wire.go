@@ -1,0 +1,158 @@
+package notification
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
+)
+
+// Wire is an instance as the notification service's process gets it
+// (methods `validate` and `instances`).
+type Wire struct {
+	Name          string            `json:"name"`
+	Description   string            `json:"description"`
+	Rule          string            `json:"rule"`
+	RuleConfig    map[string]string `json:"ruleConfig"`
+	Channels      []WireChannel     `json:"channels"` // the instance's own first
+	Type          string            `json:"type"`
+	Enabled       bool              `json:"enabled"`
+	RetriggerTime float64           `json:"retriggerTime"` // seconds
+}
+
+// WireChannel is a delivery channel as the process gets it.
+type WireChannel struct {
+	Name   string            `json:"name"`
+	Plugin string            `json:"plugin"`
+	Config map[string]string `json:"config"`
+}
+
+// values returns the values of items, without the readonly plugin name of
+// an extra channel.
+func values(items map[string]configmgr.Item) map[string]string {
+	out := make(map[string]string, len(items))
+	for n, it := range items {
+		if n == itemPlugin && it.Readonly == "true" {
+			continue
+		}
+		out[n] = it.Value
+	}
+	return out
+}
+
+// wireOf builds the process's view of an instance from its categories'
+// items (with password values unmasked).
+func wireOf(name string, own configmgr.Category, rule, delivery map[string]configmgr.Item, extra []Channel) Wire {
+	var retrigger float64
+	fmt.Sscan(own.Items[itemRetrigger].Value, &retrigger)
+	w := Wire{Name: name, Description: own.Items[itemDescription].Value, Rule: own.Items[itemRule].Value,
+		RuleConfig: values(rule), Type: own.Items[itemType].Value, Enabled: own.Items[itemEnable].Value == "true",
+		RetriggerTime: retrigger,
+		Channels:      []WireChannel{{Name: name, Plugin: own.Items[itemChannel].Value, Config: values(delivery)}}}
+	for _, ch := range extra {
+		w.Channels = append(w.Channels, WireChannel{Name: ch.Name, Plugin: ch.Plugin, Config: values(ch.Config.Items)})
+	}
+	return w
+}
+
+// unmasked returns the items of c with the values of password items
+// read in clear.
+func (m *Manager) unmasked(ctx context.Context, c configmgr.Category) (map[string]configmgr.Item, error) {
+	items := maps.Clone(c.Items)
+	for n, it := range items {
+		if it.Type != configmgr.TypePassword {
+			continue
+		}
+		v, err := m.o.Config.Value(ctx, c.Key, n)
+		if err != nil {
+			return nil, fmt.Errorf("notification: %w", err)
+		}
+		it.Value = v
+		items[n] = it
+	}
+	return items, nil
+}
+
+// wires returns every instance as the process gets it.
+func (m *Manager) wires(ctx context.Context) ([]Wire, error) {
+	list, err := m.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Wire, 0, len(list))
+	for _, n := range list {
+		rule, err := m.unmasked(ctx, n.RuleConfig)
+		if err != nil {
+			return nil, err
+		}
+		delivery, err := m.unmasked(ctx, n.Delivery)
+		if err != nil {
+			return nil, err
+		}
+		extra := slices.Clone(n.Extra)
+		for i, ch := range extra {
+			items, err := m.unmasked(ctx, ch.Config)
+			if err != nil {
+				return nil, err
+			}
+			extra[i].Config.Items = items
+		}
+		out = append(out, wireOf(n.Name, n.ownCategory(), rule, delivery, extra))
+	}
+	return out, nil
+}
+
+// Push hands every instance to the running notification service and
+// tells the feed what the rules watch. With no notification service
+// running there is nothing to do: it gets them when it starts.
+func (m *Manager) Push(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.push(ctx, func(ctx context.Context, method string, body []byte) ([]byte, error) {
+		return m.o.Services.Call(ctx, serviceTypeNotify, method, body)
+	})
+}
+
+// pushLocked is Push with m.mu held, logging what fails: the change it
+// follows is already stored, and the process gets it at its next start.
+func (m *Manager) pushLocked(ctx context.Context) {
+	err := m.push(ctx, func(ctx context.Context, method string, body []byte) ([]byte, error) {
+		return m.o.Services.Call(ctx, serviceTypeNotify, method, body)
+	})
+	if err != nil {
+		m.log.Error("notification instances not handed to the notification service", "error", err)
+	}
+}
+
+func (m *Manager) push(ctx context.Context, call func(ctx context.Context, method string, body []byte) ([]byte, error)) error {
+	ws, err := m.wires(ctx)
+	if err != nil {
+		return err
+	}
+	m.feed.watch(ws)
+	body, err := json.Marshal(ws)
+	if err != nil {
+		return fmt.Errorf("notification: %w", err)
+	}
+	if _, err := call(ctx, "instances", body); err != nil && !errors.Is(err, fault.Conflict) {
+		return err
+	}
+	return nil
+}
+
+// Started hands the instances to a notification service process that
+// has just started (service.Manager's SetHostedStarted hook). Other
+// service types are not its business.
+func (m *Manager) Started(ctx context.Context, typ string, call func(ctx context.Context, method string, body []byte) ([]byte, error)) error {
+	if typ != serviceTypeNotify {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.push(ctx, call)
+}

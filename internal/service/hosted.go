@@ -1,0 +1,493 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/ingest"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/supervisor"
+)
+
+// processNames are the schedule processes of the services whose plugin
+// runs a process of its own: the notification and dispatcher services.
+var hostedProcess = map[string]string{
+	db.ServiceNotification: "notification_c",
+	db.ServiceDispatcher:   "dispatcher_c",
+}
+
+// Audit codes of the hosted services' starts and stops.
+var hostedAudit = map[string][2]string{
+	db.ServiceNotification: {"NTFST", "NTFSD"},
+	db.ServiceDispatcher:   {"DSPST", "DSPSD"},
+}
+
+// isHosted reports whether s is a notification or dispatcher service.
+func isHosted(s db.Service) bool {
+	_, ok := hostedProcess[s.Type]
+	return ok
+}
+
+// Caller calls a method of a running service process.
+type Caller func(ctx context.Context, method string, body []byte) ([]byte, error)
+
+// hosted is a started notification or dispatcher service: its plugin's
+// process, started and restarted by a supervisor, and the ingest buffer
+// of the readings it writes (a notification's asset delivery).
+type hosted struct {
+	m    *Manager
+	name string
+	typ  string // db.ServiceNotification or db.ServiceDispatcher
+	def  plugin.Definition
+	buf  *ingest.Buffer
+	sup  *supervisor.Supervisor
+
+	unsubscribe func()
+	restart     chan struct{} // cap 1: the process asked for a new instance
+
+	mu   sync.Mutex     // guards inst
+	inst plugin.Service // the running process; nil between attempts
+}
+
+func newHosted(m *Manager, s db.Service, def plugin.Definition) *hosted {
+	h := &hosted{m: m, name: s.Name, typ: s.Type, def: def, restart: make(chan struct{}, 1),
+		buf: ingest.New(ingest.Options{Service: s.Name, Plugin: def.Name, Store: m.o.Store, Counters: m.o.Counters,
+			Tracker: m.o.Tracker, Clock: m.o.Clock, Logger: m.log, Limits: ingest.DefaultLimits,
+			Observer: m.o.Observer, Listener: m.o.Listener})}
+	h.sup = supervisor.New(supervisor.Options{Clock: m.o.Clock, Logger: m.log, Backoff: m.o.Backoff,
+		Settings: m.o.Monitor, Audit: func(ctx context.Context, source, severity string, details any) {
+			m.audit(ctx, source, severity, details)
+		}}, supervisor.Unit{Kind: s.Type + " service", Name: s.Name, Plugin: def.Name, Run: h.attempt})
+	return h
+}
+
+// running returns the running process, if any.
+func (h *hosted) running() plugin.Service {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.inst
+}
+
+func (h *hosted) set(inst plugin.Service) {
+	h.mu.Lock()
+	h.inst = inst
+	h.mu.Unlock()
+}
+
+// attempt is the supervisor's unit: one run of the service's process,
+// until it dies (an error) or ctx ends (nil).
+func (h *hosted) attempt(ctx context.Context, up func()) error {
+	m := h.m
+	cfg, _, err := m.serviceConfig(ctx, h.name)
+	if err != nil {
+		return err
+	}
+	env := plugin.ServiceEnv{Env: plugin.Env{Service: h.name, Clock: m.o.Clock, Logger: m.log.With("service", h.name)},
+		Host: hostCalls{h: h}}
+	inst, err := h.def.NewService(env, cfg)
+	if err != nil {
+		return fmt.Errorf("start the %s service's process: %w", h.typ, err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	ended := make(chan error, 1)
+	go func() { ended <- inst.Run(runCtx) }()
+	if fn := m.hostedStarted(); fn != nil {
+		if err := fn(ctx, h.typ, inst.Call); err != nil {
+			stop()
+			<-ended
+			return fmt.Errorf("prepare the %s service: %w", h.typ, err)
+		}
+	}
+	h.set(inst)
+	defer h.set(nil)
+	up()
+	codes := hostedAudit[h.typ]
+	m.audit(ctx, codes[0], severityInfo, map[string]any{"name": h.name, "plugin": h.def.Name})
+	select {
+	case err = <-ended:
+	case <-h.restart:
+		stop()
+		<-ended
+		m.audit(context.WithoutCancel(ctx), codes[1], severityInfo, map[string]any{"name": h.name, "restart": true})
+		return supervisor.ErrRestart
+	case <-ctx.Done():
+		stop()
+		err = <-ended
+		if err != nil {
+			m.log.Warn("service process reported an error while stopping", "service", h.name, "error", err)
+		}
+		err = nil
+	}
+	severity := severityInfo
+	details := map[string]any{"name": h.name}
+	if err != nil {
+		severity, details["error"] = severityFailure, err.Error()
+	}
+	m.audit(context.WithoutCancel(ctx), codes[1], severity, details)
+	return err
+}
+
+// onConfig hands a changed configuration to the running process.
+func (h *hosted) onConfig(ctx context.Context, c configmgr.Category) error {
+	inst := h.running()
+	if inst == nil {
+		return nil // the next attempt reads the configuration afresh
+	}
+	cfg, _ := configOf(c)
+	for item, it := range c.Items {
+		if it.Type == configmgr.TypePassword {
+			v, err := h.m.o.Config.Value(ctx, h.name, item)
+			if err != nil {
+				return err
+			}
+			cfg[item] = v
+		}
+	}
+	if err := inst.Reconfigure(ctx, cfg); err != nil {
+		if errors.Is(err, plugin.ErrRestart) {
+			select {
+			case h.restart <- struct{}{}:
+			default:
+			}
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+// startHosted starts the notification or dispatcher service s; m.ops is
+// held.
+func (m *Manager) startHosted(ctx context.Context, s db.Service) error {
+	m.mu.Lock()
+	if m.hosted[s.Name] != nil {
+		m.mu.Unlock()
+		return nil
+	}
+	base := m.base
+	m.mu.Unlock()
+	def, ok := m.o.Plugins.Lookup(s.Plugin)
+	if !ok || def.NewService == nil {
+		err := fmt.Errorf("the %s service package %q is not installed", s.Type, s.Plugin)
+		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		return err
+	}
+	h := newHosted(m, s, def)
+	m.mu.Lock()
+	m.hosted[s.Name] = h
+	m.mu.Unlock()
+	m.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": s.Name, "plugin": s.Plugin})
+	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
+	h.sup.Start(base)
+	h.unsubscribe = m.o.Config.Subscribe(s.Name, h.onConfig)
+	wait := m.o.Clock.NewTimer(m.o.StartWait)
+	defer wait.Stop()
+	select {
+	case err := <-h.sup.Started():
+		if err != nil {
+			m.log.Warn("service failed to start; it will be retried", "service", s.Name, "error", err)
+		}
+	case <-wait.C():
+		m.log.Warn("service still starting", "service", s.Name)
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+// stopHosted stops the hosted service name if it runs; m.ops is held. It
+// reports whether name was one.
+func (m *Manager) stopHosted(ctx context.Context, name string) bool {
+	m.mu.Lock()
+	h := m.hosted[name]
+	m.mu.Unlock()
+	if h == nil {
+		return false
+	}
+	h.unsubscribe()
+	if !h.sup.Stop(ctx, m.o.Clock.NewTimer(m.o.StopGrace)) {
+		m.log.Warn("service process did not stop in time", "service", name)
+	}
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := h.buf.Close(drainCtx); err != nil {
+		m.log.Error("ingest buffer not drained", "service", name, "error", err)
+	}
+	m.mu.Lock()
+	delete(m.hosted, name)
+	m.mu.Unlock()
+	m.audit(ctx, auditUnregistered, severityInfo, map[string]any{"name": name})
+	m.log.Info("service stopped", "service", name)
+	return true
+}
+
+// hostedStatus returns the status of name when it is a started hosted
+// service.
+func (m *Manager) hostedStatus(name string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h := m.hosted[name]; h != nil {
+		return h.sup.Status(), true
+	}
+	return "", false
+}
+
+// SetListener sets the listener of every ingest buffer's committed
+// readings; call it before Start.
+func (m *Manager) SetListener(l ingest.Listener) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.o.Listener = l
+}
+
+// SetHostedStarted sets the function called each time the process of a
+// notification or dispatcher service has started, before it is offered
+// to callers (the notification instances hand it their configuration);
+// an error restarts the process. Call it before Start.
+func (m *Manager) SetHostedStarted(fn func(ctx context.Context, typ string, call Caller) error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.started = fn
+}
+
+func (m *Manager) hostedStarted() func(ctx context.Context, typ string, call Caller) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.started
+}
+
+// Call calls method of the running service of type typ (notification or
+// dispatcher). Errors: Conflict when none runs; the process's errors as
+// faults of their kind.
+func (m *Manager) Call(ctx context.Context, typ, method string, body []byte) ([]byte, error) {
+	inst := m.runningHosted(typ)
+	if inst == nil {
+		return nil, fault.New(fault.Conflict, "no %s service is running: install the %s service package, then create and enable a %s service", typ, typ, typ)
+	}
+	return inst.Call(ctx, method, body)
+}
+
+// runningHosted returns the process of the running service of type typ.
+func (m *Manager) runningHosted(typ string) plugin.Service {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, h := range m.hosted {
+		if h.typ == typ {
+			return h.running()
+		}
+	}
+	return nil
+}
+
+// hostCalls answers the calls a service process makes to the gateway.
+type hostCalls struct{ h *hosted }
+
+// Methods a hosted service may call, by service type.
+var hostMethods = map[string]map[string]bool{
+	db.ServiceNotification: {"audit": true, "ingest": true, "dispatch": true},
+	db.ServiceDispatcher:   {"audit": true, "services": true, "write": true, "operate": true},
+}
+
+// auditSources are the audit codes each hosted service may write.
+var auditSources = map[string]map[string]bool{
+	db.ServiceNotification: {"NTFSN": true, "NTFCL": true},
+	db.ServiceDispatcher:   {"CTLWR": true, "CTLOP": true},
+}
+
+// Call implements plugin.ServiceHost.
+func (c hostCalls) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
+	h := c.h
+	if !hostMethods[h.typ][method] {
+		return nil, fault.New(fault.Invalid, "the gateway has no method %q for a %s service", method, h.typ)
+	}
+	switch method {
+	case "audit":
+		var in struct {
+			Source   string          `json:"source"`
+			Severity string          `json:"severity"`
+			Details  json.RawMessage `json:"details"`
+		}
+		if err := json.Unmarshal(body, &in); err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "audit: malformed request")
+		}
+		if !auditSources[h.typ][in.Source] {
+			return nil, fault.New(fault.Invalid, "a %s service may not write audit entries of source %q", h.typ, in.Source)
+		}
+		return nil, h.m.o.Audit.Record(ctx, in.Source, in.Severity, in.Details)
+	case "ingest":
+		return nil, c.ingest(ctx, body)
+	case "dispatch":
+		return h.m.Call(ctx, db.ServiceDispatcher, "write", body)
+	case "services":
+		targets, err := h.m.targets(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(targets)
+	case "write":
+		var in struct {
+			Service string         `json:"service"`
+			Asset   string         `json:"asset"`
+			Values  map[string]any `json:"values"`
+		}
+		if err := json.Unmarshal(body, &in); err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "write: malformed request")
+		}
+		return nil, h.m.write(ctx, in.Service, in.Asset, in.Values)
+	case "operate":
+		var in struct {
+			Service    string         `json:"service"`
+			Operation  string         `json:"operation"`
+			Parameters map[string]any `json:"parameters"`
+		}
+		if err := json.Unmarshal(body, &in); err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "operate: malformed request")
+		}
+		return nil, h.m.operate(ctx, in.Service, in.Operation, in.Parameters)
+	}
+	return nil, fault.New(fault.Invalid, "the gateway has no method %q", method)
+}
+
+// WireReading is a reading as it crosses between the gateway and a
+// service process.
+type WireReading struct {
+	Asset     string          `json:"asset"`
+	Timestamp time.Time       `json:"timestamp"`
+	Readings  json.RawMessage `json:"readings"`
+}
+
+// ingest stores the readings a notification service writes and returns
+// once they are committed.
+func (c hostCalls) ingest(ctx context.Context, body []byte) error {
+	var in []WireReading
+	if err := json.Unmarshal(body, &in); err != nil {
+		return fault.Wrap(fault.Invalid, err, "ingest: malformed readings")
+	}
+	rs := make([]plugin.Reading, 0, len(in))
+	for _, r := range in {
+		if r.Asset == "" || len(r.Readings) == 0 || r.Readings[0] != '{' {
+			return fault.New(fault.Invalid, "ingest: a reading needs an asset and a readings object")
+		}
+		rs = append(rs, plugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Readings})
+	}
+	rc, err := c.h.buf.Submit(rs)
+	if err != nil {
+		return fault.Wrap(fault.Unavailable, err, "ingest: %v", err)
+	}
+	return rc.Wait(ctx)
+}
+
+// Target is a running south service as the dispatcher sees it.
+type Target struct {
+	Name     string   `json:"name"`
+	Plugin   string   `json:"plugin"`
+	Writes   bool     `json:"writes"`
+	Operates bool     `json:"operates"`
+	Assets   []string `json:"assets"`
+}
+
+// targets lists the running south services, with what they can do and
+// the assets they ingest.
+func (m *Manager) targets(ctx context.Context) ([]Target, error) {
+	m.mu.Lock()
+	type run struct {
+		name, plugin string
+		inst         plugin.South
+	}
+	var runs []run
+	for name, r := range m.runners {
+		r.mu.Lock()
+		runs = append(runs, run{name, r.def.Name, r.inst})
+		r.mu.Unlock()
+	}
+	m.mu.Unlock()
+	out := make([]Target, 0, len(runs))
+	for _, r := range runs {
+		if r.inst == nil {
+			continue
+		}
+		_, w := r.inst.(plugin.Writer)
+		_, o := r.inst.(plugin.Operator)
+		evs, err := m.o.Store.ListTrackingEvents(ctx, db.TrackingFilter{Service: r.name, Event: db.EventIngest})
+		if err != nil {
+			return nil, fmt.Errorf("service: assets of %q: %w", r.name, err)
+		}
+		t := Target{Name: r.name, Plugin: r.plugin, Writes: w, Operates: o, Assets: []string{}}
+		for _, e := range evs {
+			if e.DeprecatedTS.IsZero() {
+				t.Assets = append(t.Assets, e.Asset)
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// southInstance returns the running plugin instance of the south service
+// name. Errors: NotFound for no such service, Conflict when it is not
+// running.
+func (m *Manager) southInstance(ctx context.Context, name string) (plugin.South, error) {
+	if r := m.runner(name); r != nil {
+		r.mu.Lock()
+		inst := r.inst
+		r.mu.Unlock()
+		if inst != nil {
+			return inst, nil
+		}
+	}
+	s, err := m.getService(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if s.Type != db.ServiceSouth {
+		return nil, fault.New(fault.Invalid, "service %q is a %s service, not a south service", name, s.Type)
+	}
+	return nil, fault.New(fault.Conflict, "service %q is not running", name)
+}
+
+// deviceError turns a plugin's control error into a fault.
+func deviceError(service string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := fault.As(err); ok {
+		return err
+	}
+	if errors.Is(err, plugin.ErrNotWritable) {
+		return fault.Wrap(fault.Invalid, err, "service %q: %v", service, err)
+	}
+	return fault.Wrap(fault.BadGateway, err, "service %q: %v", service, err)
+}
+
+// write sets values of asset through the south service's plugin.
+func (m *Manager) write(ctx context.Context, service, asset string, values map[string]any) error {
+	inst, err := m.southInstance(ctx, service)
+	if err != nil {
+		return err
+	}
+	w, ok := inst.(plugin.Writer)
+	if !ok {
+		return fault.New(fault.Invalid, "service %q's plugin does not support control writes", service)
+	}
+	return deviceError(service, w.Write(ctx, asset, values))
+}
+
+// operate runs an operation through the south service's plugin.
+func (m *Manager) operate(ctx context.Context, service, operation string, params map[string]any) error {
+	inst, err := m.southInstance(ctx, service)
+	if err != nil {
+		return err
+	}
+	o, ok := inst.(plugin.Operator)
+	if !ok {
+		return fault.New(fault.Invalid, "service %q's plugin does not support control operations", service)
+	}
+	return deviceError(service, o.Operate(ctx, operation, params))
+}

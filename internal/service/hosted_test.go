@@ -1,0 +1,260 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/system"
+)
+
+// fakeService is a notification or dispatcher service's process, in
+// memory: it records calls and lets the test call the gateway back.
+type fakeService struct {
+	host  plugin.ServiceHost
+	calls chan string   // method names of the calls it got
+	died  chan error    // a send ends Run with that error, as a crash would
+	cfgs  chan plugin.Config
+	once  sync.Once
+	ended chan struct{}
+}
+
+func (f *fakeService) Run(ctx context.Context) error {
+	defer f.once.Do(func() { close(f.ended) })
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-f.died:
+		return err
+	}
+}
+
+func (f *fakeService) Call(_ context.Context, method string, body []byte) ([]byte, error) {
+	f.calls <- method
+	if method == "refuse" {
+		return nil, fault.New(fault.Invalid, "refused: %s", body)
+	}
+	return []byte(`{"echo":` + string(body) + `}`), nil
+}
+
+func (f *fakeService) Reconfigure(_ context.Context, cfg plugin.Config) error {
+	f.cfgs <- cfg
+	return nil
+}
+
+// serviceCtl hands out the processes a fake service definition starts.
+type serviceCtl struct {
+	started chan *fakeService
+}
+
+func (c *serviceCtl) definition(kind string) plugin.Definition {
+	return plugin.Definition{Name: "edged-service-" + kind, Version: "1.0.0", Kind: kind, External: true,
+		NewService: func(env plugin.ServiceEnv, _ plugin.Config) (plugin.Service, error) {
+			f := &fakeService{host: env.Host, calls: make(chan string, 20), died: make(chan error, 1),
+				cfgs: make(chan plugin.Config, 5), ended: make(chan struct{})}
+			c.started <- f
+			return f, nil
+		}}
+}
+
+// valve is a south plugin that writes and runs operations.
+type valve struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (v *valve) definition() plugin.Definition {
+	return plugin.Definition{Name: "valve", Version: "1.0.0", Kind: plugin.KindSouth,
+		New: func(plugin.Env, plugin.Config) (plugin.South, error) { return valveInstance{v}, nil }}
+}
+
+type valveInstance struct{ v *valve }
+
+func (i valveInstance) Run(ctx context.Context, sink plugin.Sink) error {
+	rc, err := sink.Submit([]plugin.Reading{{Asset: "valve1", Timestamp: time.Now().UTC(), Values: json.RawMessage(`{"open":1}`)}})
+	if err != nil {
+		return err
+	}
+	if err := rc.Wait(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+func (valveInstance) Reconfigure(plugin.Config) error { return nil }
+func (i valveInstance) Write(_ context.Context, asset string, values map[string]any) error {
+	if _, ok := values["open"]; !ok {
+		return fmt.Errorf("%w: only open", plugin.ErrNotWritable)
+	}
+	if values["open"] == "jam" {
+		return errors.New("device timeout")
+	}
+	i.v.mu.Lock()
+	defer i.v.mu.Unlock()
+	i.v.writes = append(i.v.writes, fmt.Sprintf("%s %v", asset, values["open"]))
+	return nil
+}
+func (i valveInstance) Operate(_ context.Context, op string, _ map[string]any) error {
+	i.v.mu.Lock()
+	defer i.v.mu.Unlock()
+	i.v.writes = append(i.v.writes, "op "+op)
+	return nil
+}
+
+func TestHostedServices(t *testing.T) {
+	ctl := &serviceCtl{started: make(chan *fakeService, 10)}
+	v := &valve{}
+	e := newEnv(t, []plugin.Definition{ctl.definition(plugin.KindNotification), ctl.definition(plugin.KindDispatcher),
+		v.definition(), newFakeCtl().definition()}, nil)
+	ctx := t.Context()
+
+	e.create(CreateRequest{Name: "plc", Type: "south", Plugin: "valve", Enabled: true})
+	if _, err := e.m.Call(ctx, db.ServiceDispatcher, "write", nil); !errors.Is(err, fault.Conflict) {
+		t.Fatalf("Call with no dispatcher = %v, want Conflict", err)
+	}
+	e.create(CreateRequest{Name: "alerts", Type: "Notification", Enabled: true})
+	notify := <-ctl.started
+	e.create(CreateRequest{Name: "control", Type: "dispatcher", Enabled: true})
+	dispatch := <-ctl.started
+
+	if _, err := e.m.Create(ctx, CreateRequest{Name: "alerts2", Type: "notification", Enabled: true}); !isKind(err, fault.Invalid) {
+		t.Errorf("a second notification service = %v, want Invalid", err)
+	}
+	if got := e.m.Status("alerts"); got != system.StatusRunning {
+		t.Errorf("status = %q, want running", got)
+	}
+	if n := e.auditCount("NTFST"); n != 1 {
+		t.Errorf("NTFST entries = %d, want 1", n)
+	}
+	if n := e.auditCount("DSPST"); n != 1 {
+		t.Errorf("DSPST entries = %d, want 1", n)
+	}
+	recs, err := e.m.Records(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, r := range recs {
+		types[r.Name] = r.Type
+	}
+	if types["alerts"] != TypeNotification || types["control"] != TypeDispatcher {
+		t.Errorf("record types %v", types)
+	}
+
+	out, err := e.m.Call(ctx, db.ServiceNotification, "plugins", []byte(`{}`))
+	if err != nil || string(out) != `{"echo":{}}` || <-notify.calls != "plugins" {
+		t.Errorf("Call = %s, %v", out, err)
+	}
+	if _, err := e.m.Call(ctx, db.ServiceDispatcher, "refuse", []byte(`1`)); !isKind(err, fault.Invalid) {
+		t.Errorf("a refusal of the process = %v, want its Invalid fault", err)
+	}
+	<-dispatch.calls
+
+	// The gateway's side of the calls the processes make.
+	hostCases := []struct {
+		name   string
+		svc    *fakeService
+		method string
+		body   string
+		want   *fault.Kind // nil: succeeds
+	}{
+		{name: "notification sends NTFSN", svc: notify, method: "audit", body: `{"source":"NTFSN","severity":"INFORMATION","details":{"name":"x"}}`},
+		{name: "notification may not write DSPST", svc: notify, method: "audit", body: `{"source":"DSPST","severity":"INFORMATION"}`, want: fault.Invalid},
+		{name: "notification may not write", svc: notify, method: "write", body: `{}`, want: fault.Invalid},
+		{name: "malformed audit", svc: notify, method: "audit", body: `[`, want: fault.Invalid},
+		{name: "ingest", svc: notify, method: "ingest", body: `[{"asset":"alarm","timestamp":"2026-11-26T10:00:00Z","readings":{"state":"triggered"}}]`},
+		{name: "ingest without readings", svc: notify, method: "ingest", body: `[{"asset":"alarm","timestamp":"2026-11-26T10:00:00Z"}]`, want: fault.Invalid},
+		{name: "dispatcher writes", svc: dispatch, method: "write", body: `{"service":"plc","asset":"valve1","values":{"open":0}}`},
+		{name: "unknown datapoint", svc: dispatch, method: "write", body: `{"service":"plc","asset":"valve1","values":{"shut":0}}`, want: fault.Invalid},
+		{name: "device failure", svc: dispatch, method: "write", body: `{"service":"plc","values":{"open":"jam"}}`, want: fault.BadGateway},
+		{name: "unknown service", svc: dispatch, method: "write", body: `{"service":"nope","values":{"open":1}}`, want: fault.NotFound},
+		{name: "operation", svc: dispatch, method: "operate", body: `{"service":"plc","operation":"flush"}`},
+		{name: "dispatcher may not ingest", svc: dispatch, method: "ingest", body: `[]`, want: fault.Invalid},
+	}
+	for _, c := range hostCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := c.svc.host.Call(ctx, c.method, []byte(c.body))
+			if c.want == nil && err != nil || c.want != nil && !isKind(err, c.want) {
+				t.Errorf("host call %s = %v, want %v", c.method, err, c.want)
+			}
+		})
+	}
+	v.mu.Lock()
+	writes := fmt.Sprint(v.writes)
+	v.mu.Unlock()
+	if writes != "[valve1 0 op flush]" {
+		t.Errorf("device saw %s", writes)
+	}
+	if n := e.auditCount("NTFSN"); n != 1 {
+		t.Errorf("NTFSN entries = %d, want 1", n)
+	}
+	rs, err := e.db.AssetReadings(ctx, "alarm", db.Window{Limit: 10})
+	if err != nil || len(rs) != 1 {
+		t.Errorf("readings of the asset delivery: %v, %v", rs, err)
+	}
+	out, err = dispatch.host.Call(ctx, "services", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var targets []Target
+	if err := json.Unmarshal(out, &targets); err != nil {
+		t.Fatal(err)
+	}
+	if len(targets) != 1 || targets[0].Name != "plc" || !targets[0].Writes || !targets[0].Operates || fmt.Sprint(targets[0].Assets) != "[valve1]" {
+		t.Errorf("services = %+v", targets)
+	}
+	// A notification's setpoint goes through the dispatcher.
+	if _, err := notify.host.Call(ctx, "dispatch", []byte(`{"destination":"service","name":"plc"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-dispatch.calls; got != "write" {
+		t.Errorf("dispatcher got %q, want write", got)
+	}
+
+	// A crash restarts the process, after the backoff.
+	notify.died <- errors.New("killed")
+	if n := waitAudit(e, "NTFSD", 1); n != 1 {
+		t.Errorf("NTFSD entries = %d after a crash", n)
+	}
+	var next *fakeService
+	for next == nil {
+		select {
+		case next = <-ctl.started:
+		case <-time.After(10 * time.Millisecond):
+			e.clk.Advance(time.Second)
+		}
+	}
+	if _, err := e.m.Call(ctx, db.ServiceNotification, "plugins", nil); err != nil && !isKind(err, fault.Conflict) {
+		t.Errorf("Call after restart = %v", err)
+	}
+
+	if err := e.m.Delete(ctx, "control"); err != nil {
+		t.Fatal(err)
+	}
+	<-dispatch.ended
+	if n := e.auditCount("DSPSD"); n != 1 {
+		t.Errorf("DSPSD entries = %d, want 1", n)
+	}
+	if _, err := e.m.Call(ctx, db.ServiceDispatcher, "write", nil); !errors.Is(err, fault.Conflict) {
+		t.Errorf("Call after delete = %v, want Conflict", err)
+	}
+}
+
+// waitAudit waits up to ten seconds for n entries of source.
+func waitAudit(e *env, source string, n int) int {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := e.auditCount(source)
+		if got >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
