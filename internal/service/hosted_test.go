@@ -19,8 +19,8 @@ import (
 // memory: it records calls and lets the test call the gateway back.
 type fakeService struct {
 	host  plugin.ServiceHost
-	calls chan string   // method names of the calls it got
-	died  chan error    // a send ends Run with that error, as a crash would
+	calls chan string // method names of the calls it got
+	died  chan error  // a send ends Run with that error, as a crash would
 	cfgs  chan plugin.Config
 	once  sync.Once
 	ended chan struct{}
