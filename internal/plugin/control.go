@@ -23,6 +23,26 @@ type Writer interface {
 // or a value it cannot convert for it.
 var ErrNotWritable = errors.New("datapoint not writable")
 
+// Operator is implemented by south plugins that can run named operations
+// on their devices (an OPC UA method call, say). The control calls of the
+// API reach a device through it.
+type Operator interface {
+	// Operate runs operation on the device with params, keyed by the
+	// operation's parameter names. It returns once the device reported the
+	// operation done, or with an error: ErrNoOperation (wrapped) for an
+	// operation the plugin does not know or offer, ErrBadParameters
+	// (wrapped) for missing, unknown or unconvertible parameters, or the
+	// device's or transport's error.
+	Operate(ctx context.Context, operation string, params map[string]any) error
+}
+
+// ErrNoOperation means an operation the plugin does not know or offer.
+var ErrNoOperation = errors.New("operation not supported")
+
+// ErrBadParameters means parameters of an operation that are missing,
+// unknown to it, or not convertible to the types it takes.
+var ErrBadParameters = errors.New("operation parameters not accepted")
+
 // Closer is implemented by plugin instances that hold resources beyond
 // their run (a broker connection kept between Send calls); the runtime
 // calls Close once the instance is done with.

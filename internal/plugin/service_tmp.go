@@ -25,8 +25,3 @@ type Service interface {
 	Call(ctx context.Context, method string, body []byte) ([]byte, error)
 	Reconfigure(ctx context.Context, cfg Config) error
 }
-
-// Operator is implemented by south plugins that can run named operations on their devices.
-type Operator interface {
-	Operate(ctx context.Context, operation string, params map[string]any) error
-}

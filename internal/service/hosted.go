@@ -384,42 +384,40 @@ func (c hostCalls) ingest(ctx context.Context, body []byte) error {
 	return rc.Wait(ctx)
 }
 
-// Target is a running south service as the dispatcher sees it.
+// Target is a south service as the dispatcher sees it.
 type Target struct {
 	Name     string   `json:"name"`
 	Plugin   string   `json:"plugin"`
+	Running  bool     `json:"running"`
 	Writes   bool     `json:"writes"`
 	Operates bool     `json:"operates"`
 	Assets   []string `json:"assets"`
 }
 
-// targets lists the running south services, with what they can do and
-// the assets they ingest.
+// targets lists the south services, with whether they run, what their
+// running plugin instance can do, and the assets they ingest.
 func (m *Manager) targets(ctx context.Context) ([]Target, error) {
-	m.mu.Lock()
-	type run struct {
-		name, plugin string
-		inst         plugin.South
+	svcs, err := m.o.Store.ListServices(ctx, db.ServiceSouth)
+	if err != nil {
+		return nil, fmt.Errorf("service: %w", err)
 	}
-	var runs []run
-	for name, r := range m.runners {
-		r.mu.Lock()
-		runs = append(runs, run{name, r.def.Name, r.inst})
-		r.mu.Unlock()
-	}
-	m.mu.Unlock()
-	out := make([]Target, 0, len(runs))
-	for _, r := range runs {
-		if r.inst == nil {
-			continue
+	out := make([]Target, 0, len(svcs))
+	for _, s := range svcs {
+		t := Target{Name: s.Name, Plugin: s.Plugin, Assets: []string{}}
+		if r := m.runner(s.Name); r != nil {
+			r.mu.Lock()
+			inst := r.inst
+			r.mu.Unlock()
+			if inst != nil {
+				_, t.Writes = inst.(plugin.Writer)
+				_, t.Operates = inst.(plugin.Operator)
+				t.Running = true
+			}
 		}
-		_, w := r.inst.(plugin.Writer)
-		_, o := r.inst.(plugin.Operator)
-		evs, err := m.o.Store.ListTrackingEvents(ctx, db.TrackingFilter{Service: r.name, Event: db.EventIngest})
+		evs, err := m.o.Store.ListTrackingEvents(ctx, db.TrackingFilter{Service: s.Name, Event: db.EventIngest})
 		if err != nil {
-			return nil, fmt.Errorf("service: assets of %q: %w", r.name, err)
+			return nil, fmt.Errorf("service: assets of %q: %w", s.Name, err)
 		}
-		t := Target{Name: r.name, Plugin: r.plugin, Writes: w, Operates: o, Assets: []string{}}
 		for _, e := range evs {
 			if e.DeprecatedTS.IsZero() {
 				t.Assets = append(t.Assets, e.Asset)
@@ -460,7 +458,7 @@ func deviceError(service string, err error) error {
 	if _, ok := fault.As(err); ok {
 		return err
 	}
-	if errors.Is(err, plugin.ErrNotWritable) {
+	if errors.Is(err, plugin.ErrNotWritable) || errors.Is(err, plugin.ErrNoOperation) || errors.Is(err, plugin.ErrBadParameters) {
 		return fault.Wrap(fault.Invalid, err, "service %q: %v", service, err)
 	}
 	return fault.Wrap(fault.BadGateway, err, "service %q: %v", service, err)

@@ -207,7 +207,7 @@ func TestHostedServices(t *testing.T) {
 	if err := json.Unmarshal(out, &targets); err != nil {
 		t.Fatal(err)
 	}
-	if len(targets) != 1 || targets[0].Name != "plc" || !targets[0].Writes || !targets[0].Operates || fmt.Sprint(targets[0].Assets) != "[valve1]" {
+	if len(targets) != 1 || targets[0].Name != "plc" || !targets[0].Running || !targets[0].Writes || !targets[0].Operates || fmt.Sprint(targets[0].Assets) != "[valve1]" {
 		t.Errorf("services = %+v", targets)
 	}
 	// A notification's setpoint goes through the dispatcher.

@@ -8,7 +8,10 @@ generated into CERTDIR), anonymous and user name identities (with
 USER:PASSWORD only that user name is accepted), and in namespace
 urn:edged:sim the folder Objects/Plant holding Temperature (Double 20.5),
 Counter (Int32 7), Running (Boolean true), Label (String "ok") and
-Setpoint (Double 0, writable). It prints READY once it serves. On stdin
+Setpoint (Double 0, writable), and the object Objects/Machine with the
+methods Reset(counter: Int32), which sets Counter and prints
+"RESET <counter>", and Halt(), which always fails with BadInvalidState.
+It prints READY once it serves. On stdin
 "set NAME VALUE" sets a variable (keeping its type) and prints "SET NAME";
 every change of Setpoint, a client's write included, prints
 "VALUE Setpoint <value>".
@@ -18,7 +21,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from asyncua import Server, ua
+from asyncua import Server, ua, uamethod
 from asyncua.crypto.cert_gen import setup_self_signed_certificate
 from asyncua.crypto.permission_rules import User, UserRole
 from cryptography.x509.oid import ExtendedKeyUsageOID
@@ -71,6 +74,23 @@ async def main(port, certdir, credentials):
         var = await plant.add_variable(ua.NodeId("Plant." + name, idx), name, ua.Variant(value, vtype))
         variables[name] = (var, vtype)
     await variables["Setpoint"][0].set_writable()
+
+    counter = variables["Counter"][0]
+
+    @uamethod
+    async def reset(parent, value):
+        await counter.write_value(ua.Variant(value, ua.VariantType.Int32))
+        print(f"RESET {value}", flush=True)
+
+    @uamethod
+    def halt(parent):
+        return ua.StatusCode(ua.StatusCodes.BadInvalidState)
+
+    machine = await server.nodes.objects.add_object(ua.NodeId("Machine", idx), "Machine")
+    await machine.add_method(ua.NodeId("Machine.Reset", idx), "Reset", reset,
+                             [ua.Argument(Name="counter", DataType=ua.NodeId(ua.ObjectIds.Int32), ValueRank=-1,
+                                          Description=ua.LocalizedText("the counter's new value"))], [])
+    await machine.add_method(ua.NodeId("Machine.Halt", idx), "Halt", halt, [], [])
 
     async with server:
         print("READY", flush=True)

@@ -4,7 +4,8 @@
 // ids or every variable found under a root node, and turns each data
 // change into a reading stamped with the server's source timestamp. The
 // asset is named after the node or after its parent folder. Variables can
-// be written through plugin.Writer.
+// be written through plugin.Writer, and the methods of one object called
+// through plugin.Operator.
 package opcua
 
 import (
@@ -51,6 +52,7 @@ const (
 	ItemInterval       = "publishingInterval"
 	ItemAssetNaming    = "assetNaming"
 	ItemAssetPrefix    = "assetPrefix"
+	ItemMethodsParent  = "methodsParent"
 )
 
 // Asset naming choices.
@@ -86,6 +88,8 @@ func Definition() plugin.Definition {
 			ItemAssetNaming: {Description: "node: one asset per variable (its browse name), datapoint value; parent: one asset per parent node (its browse name), a datapoint per variable",
 				Type: configmgr.TypeEnumeration, Options: []string{NamingNode, NamingParent}, Default: NamingNode, DisplayName: "Asset naming", Order: "11"},
 			ItemAssetPrefix: {Description: "Prefix of every asset name", Type: configmgr.TypeString, Default: "", DisplayName: "Asset prefix", Order: "12"},
+			ItemMethodsParent: {Description: "The object whose methods control operations may call: an operation is named by a method's browse name, its parameters by the method's input argument names; empty: no operations",
+				Type: configmgr.TypeString, Default: "", DisplayName: "Methods object", Order: "13"},
 		},
 		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
 	}
@@ -99,6 +103,7 @@ type settings struct {
 	username, password     string
 	nodes                  []*ua.NodeID
 	root                   *ua.NodeID
+	methods                *ua.NodeID // nil: no operations
 	interval               time.Duration
 	parent                 bool
 	prefix                 string
@@ -146,6 +151,13 @@ func parse(cfg plugin.Config) (settings, error) {
 		}
 		s.root = nid
 	}
+	if m := cfg.String(ItemMethodsParent); m != "" {
+		nid, err := ua.ParseNodeID(m)
+		if err != nil {
+			return s, fmt.Errorf("item %q: node id %q: %w", ItemMethodsParent, m, err)
+		}
+		s.methods = nid
+	}
 	if len(s.nodes) == 0 && s.root == nil {
 		return s, fmt.Errorf("items %q and %q name no node to monitor", ItemNodes, ItemBrowseRoot)
 	}
@@ -178,8 +190,9 @@ type OPCUA struct {
 }
 
 var (
-	_ plugin.South  = (*OPCUA)(nil)
-	_ plugin.Writer = (*OPCUA)(nil)
+	_ plugin.South    = (*OPCUA)(nil)
+	_ plugin.Writer   = (*OPCUA)(nil)
+	_ plugin.Operator = (*OPCUA)(nil)
 )
 
 // New returns an instance for cfg; it connects when it runs.
@@ -523,7 +536,7 @@ func (o *OPCUA) Write(ctx context.Context, asset string, values map[string]any) 
 		o.mu.Unlock()
 		variant, err := toVariant(val, kind)
 		if err != nil {
-			return fmt.Errorf("datapoint %q: %w", dp, err)
+			return fmt.Errorf("%w: datapoint %q: %w", plugin.ErrNotWritable, dp, err)
 		}
 		req.NodesToWrite = append(req.NodesToWrite, &ua.WriteValue{NodeID: target.id, AttributeID: ua.AttributeIDValue,
 			Value: &ua.DataValue{EncodingMask: ua.DataValueValue, Value: variant}})
@@ -540,10 +553,139 @@ func (o *OPCUA) Write(ctx context.Context, asset string, values map[string]any) 
 	return nil
 }
 
-// toVariant converts a value to a variant of kind (the variable's type).
+// Operate calls the method named operation (its browse name) of the
+// object the item methodsParent names, with params converted to the types
+// of the method's input arguments, matched by name. It returns once the
+// server answered: plugin.ErrNoOperation (wrapped) when no methods object
+// is configured or it has no such method, plugin.ErrBadParameters
+// (wrapped) for a missing, unknown or unconvertible parameter, otherwise
+// the server's or the transport's error. The method is looked up at each
+// call (operations are rare; the server's address space may change).
+// Safe for concurrent use.
+func (o *OPCUA) Operate(ctx context.Context, operation string, params map[string]any) error {
+	if o.s.methods == nil {
+		return fmt.Errorf("%w: item %q names no object whose methods may be called", plugin.ErrNoOperation, ItemMethodsParent)
+	}
+	o.mu.Lock()
+	c := o.client
+	o.mu.Unlock()
+	if c == nil {
+		return errors.New("opcua: not connected")
+	}
+	method, err := o.method(ctx, c, operation)
+	if err != nil {
+		return err
+	}
+	args, err := inputArguments(ctx, c, method)
+	if err != nil {
+		return err
+	}
+	in, err := callArguments(args, params)
+	if err != nil {
+		return err
+	}
+	res, err := c.Call(ctx, &ua.CallMethodRequest{ObjectID: o.s.methods, MethodID: method, InputArguments: in})
+	if err != nil {
+		return fmt.Errorf("opcua: call %s: %w", operation, err)
+	}
+	for i, st := range res.InputArgumentResults {
+		if st != ua.StatusOK && i < len(args) {
+			return fmt.Errorf("opcua: %s refused argument %q: %w", operation, args[i].Name, st)
+		}
+	}
+	if res.StatusCode != ua.StatusOK {
+		return fmt.Errorf("opcua: %s failed: %w", operation, res.StatusCode)
+	}
+	return nil
+}
+
+// method returns the id of the method of the methods object whose browse
+// name is operation.
+func (o *OPCUA) method(ctx context.Context, c *opcua.Client, operation string) (*ua.NodeID, error) {
+	refs, err := c.Node(o.s.methods).References(ctx, id.HasComponent, ua.BrowseDirectionForward, ua.NodeClassMethod, true)
+	if err != nil {
+		return nil, fmt.Errorf("opcua: methods of %s: %w", o.s.methods, err)
+	}
+	for _, r := range refs {
+		if r.BrowseName != nil && r.BrowseName.Name == operation && r.NodeID != nil {
+			return r.NodeID.NodeID, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %s has no method %q", plugin.ErrNoOperation, o.s.methods, operation)
+}
+
+// inputArguments reads a method's InputArguments property; a method
+// without one takes no arguments.
+func inputArguments(ctx context.Context, c *opcua.Client, method *ua.NodeID) ([]*ua.Argument, error) {
+	props, err := c.Node(method).References(ctx, id.HasProperty, ua.BrowseDirectionForward, ua.NodeClassVariable, true)
+	if err != nil {
+		return nil, fmt.Errorf("opcua: properties of %s: %w", method, err)
+	}
+	for _, p := range props {
+		if p.BrowseName == nil || p.BrowseName.Name != "InputArguments" || p.NodeID == nil {
+			continue
+		}
+		v, err := c.Node(p.NodeID.NodeID).Value(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("opcua: input arguments of %s: %w", method, err)
+		}
+		var out []*ua.Argument
+		objs, _ := v.Value().([]*ua.ExtensionObject)
+		if one, ok := v.Value().(*ua.ExtensionObject); ok {
+			objs = []*ua.ExtensionObject{one}
+		}
+		for _, eo := range objs {
+			a, ok := eo.Value.(*ua.Argument)
+			if !ok {
+				return nil, fmt.Errorf("opcua: input arguments of %s are not Arguments", method)
+			}
+			out = append(out, a)
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// callArguments converts params to the variants of args, in args' order.
+func callArguments(args []*ua.Argument, params map[string]any) ([]*ua.Variant, error) {
+	known := map[string]bool{}
+	out := make([]*ua.Variant, 0, len(args))
+	for _, a := range args {
+		known[a.Name] = true
+		val, ok := params[a.Name]
+		if !ok {
+			return nil, fmt.Errorf("%w: parameter %q is missing", plugin.ErrBadParameters, a.Name)
+		}
+		// Only scalars (ValueRank Scalar or ScalarOrOneDimension) are
+		// passed: a parameter is one JSON value.
+		if a.ValueRank != -1 && a.ValueRank != -3 {
+			return nil, fmt.Errorf("%w: parameter %q takes an array or matrix, which operations do not pass", plugin.ErrBadParameters, a.Name)
+		}
+		// A built-in data type's node id in namespace 0 is its type id.
+		dt := a.DataType
+		if dt == nil || dt.Namespace() != 0 || dt.IntID() > uint32(ua.TypeIDDiagnosticInfo) ||
+			dt.Type() != ua.NodeIDTypeNumeric && dt.Type() != ua.NodeIDTypeTwoByte && dt.Type() != ua.NodeIDTypeFourByte {
+			return nil, fmt.Errorf("%w: parameter %q is of data type %v, which operations do not convert", plugin.ErrBadParameters, a.Name, dt)
+		}
+		v, err := toVariant(val, ua.TypeID(dt.IntID())) //nolint:gosec // a built-in type id fits
+		if err != nil {
+			return nil, fmt.Errorf("%w: parameter %q: %w", plugin.ErrBadParameters, a.Name, err)
+		}
+		out = append(out, v)
+	}
+	for name := range params {
+		if !known[name] {
+			return nil, fmt.Errorf("%w: the method takes no parameter %q", plugin.ErrBadParameters, name)
+		}
+	}
+	return out, nil
+}
+
+// toVariant converts a value to a variant of kind (a variable's or an
+// argument's type).
 func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 	f, isNum := number(v)
-	fail := fmt.Errorf("%w: %v does not fit the variable's type %s", plugin.ErrNotWritable, v, kind)
+	fail := fmt.Errorf("%v does not fit the type %s", v, kind)
 	integer := func(lo, hi float64) (int64, error) {
 		if !isNum || f != math.Trunc(f) || f < lo || f > hi {
 			return 0, fail
@@ -562,6 +704,18 @@ func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 			return nil, fail
 		}
 		out = float32(f)
+	case ua.TypeIDSByte:
+		n, err := integer(math.MinInt8, math.MaxInt8)
+		if err != nil {
+			return nil, err
+		}
+		out = int8(n) //nolint:gosec // range checked by integer
+	case ua.TypeIDByte:
+		n, err := integer(0, math.MaxUint8)
+		if err != nil {
+			return nil, err
+		}
+		out = uint8(n) //nolint:gosec // range checked by integer
 	case ua.TypeIDInt16:
 		n, err := integer(math.MinInt16, math.MaxInt16)
 		if err != nil {
@@ -605,7 +759,7 @@ func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 		}
 		out = s
 	default:
-		return nil, fmt.Errorf("%w: variables of type %s are not written", plugin.ErrNotWritable, kind)
+		return nil, fmt.Errorf("values of type %s are not converted", kind)
 	}
 	return ua.NewVariant(out)
 }

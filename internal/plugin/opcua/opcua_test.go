@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gopcua/opcua/ua"
 
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/plugintest"
@@ -35,6 +38,56 @@ func TestRefusedConfigurations(t *testing.T) {
 			}
 			if _, err := New(plugin.Env{}, cfg); err == nil {
 				t.Error("New accepted it")
+			}
+		})
+	}
+}
+
+func TestCallArguments(t *testing.T) {
+	int32Arg := &ua.Argument{Name: "n", DataType: ua.NewNumericNodeID(0, uint32(ua.TypeIDInt32)), ValueRank: -1}
+	tests := []struct {
+		name   string
+		args   []*ua.Argument
+		params map[string]any
+		want   []any // the variants' values; nil: ErrBadParameters
+	}{
+		{name: "none", want: []any{}},
+		{name: "in the method's order", params: map[string]any{"b": "x", "a": 2.0, "c": true},
+			args: []*ua.Argument{
+				{Name: "a", DataType: ua.NewTwoByteNodeID(byte(ua.TypeIDUint16)), ValueRank: -1},
+				{Name: "b", DataType: ua.NewNumericNodeID(0, uint32(ua.TypeIDString)), ValueRank: -3},
+				{Name: "c", DataType: ua.NewNumericNodeID(0, uint32(ua.TypeIDBoolean)), ValueRank: -1},
+			},
+			want: []any{uint16(2), "x", true}},
+		{name: "json number", args: []*ua.Argument{int32Arg}, params: map[string]any{"n": json.Number("-7")}, want: []any{int32(-7)}},
+		{name: "missing", args: []*ua.Argument{int32Arg}},
+		{name: "unknown", args: []*ua.Argument{int32Arg}, params: map[string]any{"n": 1.0, "m": 1.0}},
+		{name: "wrong type", args: []*ua.Argument{int32Arg}, params: map[string]any{"n": "one"}},
+		{name: "array argument", params: map[string]any{"n": 1.0},
+			args: []*ua.Argument{{Name: "n", DataType: ua.NewNumericNodeID(0, uint32(ua.TypeIDInt32)), ValueRank: 1}}},
+		{name: "structured type", params: map[string]any{"n": 1.0},
+			args: []*ua.Argument{{Name: "n", DataType: ua.NewNumericNodeID(2, 3001), ValueRank: -1}}},
+		{name: "type outside the built-in ones", params: map[string]any{"n": 1.0},
+			args: []*ua.Argument{{Name: "n", DataType: ua.NewNumericNodeID(0, 887), ValueRank: -1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := callArguments(tt.args, tt.params)
+			if tt.want == nil {
+				if !errors.Is(err, plugin.ErrBadParameters) {
+					t.Errorf("callArguments = %v, %v; want ErrBadParameters", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals := make([]any, len(got))
+			for i, v := range got {
+				vals[i] = v.Value()
+			}
+			if !reflect.DeepEqual(vals, tt.want) {
+				t.Errorf("callArguments = %#v, want %#v", vals, tt.want)
 			}
 		})
 	}
@@ -126,6 +179,71 @@ func TestAgainstAsyncua(t *testing.T) {
 			if err := o.Write(t.Context(), "Plant", bad); !errors.Is(err, plugin.ErrNotWritable) {
 				t.Errorf("Write(%v) = %v, want ErrNotWritable", bad, err)
 			}
+		}
+	})
+
+	t.Run("operations call the methods of the methods object", func(t *testing.T) {
+		cfg := plugintest.Defaults(Definition())
+		cfg[ItemEndpoint] = endpoint
+		cfg[ItemNodes] = `["ns=2;s=Plant.Counter"]`
+		cfg[ItemMethodsParent] = "ns=2;s=Machine"
+		cfg[ItemInterval] = "100"
+		o, sink := run(t, cfg)
+		await(t, sink, "Counter", func(v map[string]any) bool { return v["value"] != nil })
+		// Reset sets Counter at the server: the call is seen there and its
+		// effect comes back as a reading.
+		if err := o.Operate(t.Context(), "Reset", map[string]any{"counter": 3.0}); err != nil {
+			t.Fatalf("Operate(Reset): %v", err)
+		}
+		simtest.WaitLine(t, sim, 30*time.Second, "the method call at the server", func(l string) bool { return l == "RESET 3" })
+		await(t, sink, "Counter", func(v map[string]any) bool { return v["value"] == 3.0 })
+
+		refused := []struct {
+			name      string
+			operation string
+			params    map[string]any
+			want      error // nil: an error that is neither sentinel (the server's)
+		}{
+			{name: "unknown method", operation: "Explode", want: plugin.ErrNoOperation},
+			{name: "variable, not method", operation: "Counter", want: plugin.ErrNoOperation},
+			{name: "missing parameter", operation: "Reset", params: map[string]any{}, want: plugin.ErrBadParameters},
+			{name: "unknown parameter", operation: "Reset", params: map[string]any{"counter": 1.0, "speed": 2.0}, want: plugin.ErrBadParameters},
+			{name: "not an Int32", operation: "Reset", params: map[string]any{"counter": 1.5}, want: plugin.ErrBadParameters},
+			{name: "Int32 out of range", operation: "Reset", params: map[string]any{"counter": 3e9}, want: plugin.ErrBadParameters},
+			{name: "the server refuses", operation: "Halt"},
+		}
+		for _, tt := range refused {
+			t.Run(tt.name, func(t *testing.T) {
+				err := o.Operate(t.Context(), tt.operation, tt.params)
+				switch {
+				case err == nil:
+					t.Fatal("Operate = nil, want an error")
+				case tt.want != nil && !errors.Is(err, tt.want):
+					t.Errorf("Operate = %v, want %v", err, tt.want)
+				case tt.want == nil && (errors.Is(err, plugin.ErrNoOperation) || errors.Is(err, plugin.ErrBadParameters)):
+					t.Errorf("Operate = %v, want the server's error", err)
+				case tt.want == nil && !strings.Contains(err.Error(), "StatusBadInvalidState"):
+					t.Errorf("Operate = %v, want it to carry the server's BadInvalidState", err)
+				}
+			})
+		}
+		// The later subtests read the initial 7.
+		if err := o.Operate(t.Context(), "Reset", map[string]any{"counter": 7}); err != nil {
+			t.Fatalf("Operate(Reset 7): %v", err)
+		}
+		await(t, sink, "Counter", func(v map[string]any) bool { return v["value"] == 7.0 })
+	})
+
+	t.Run("no methods object, no operations", func(t *testing.T) {
+		cfg := plugintest.Defaults(Definition())
+		cfg[ItemEndpoint] = endpoint
+		cfg[ItemNodes] = `["ns=2;s=Plant.Counter"]`
+		o, err := New(plugin.Env{Service: "ua"}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := o.Operate(t.Context(), "Reset", map[string]any{"counter": 1.0}); !errors.Is(err, plugin.ErrNoOperation) {
+			t.Errorf("Operate = %v, want ErrNoOperation", err)
 		}
 	})
 
