@@ -1,5 +1,3 @@
-//go:build servicekind
-
 // Command edged-dispatcher is the gateway's dispatcher service: it carries
 // control requests — writes of setpoints and operations — to the south
 // services whose devices do them. The gateway installs it as a package and

@@ -1,5 +1,3 @@
-//go:build servicekind
-
 package main
 
 import (

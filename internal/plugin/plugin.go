@@ -171,7 +171,7 @@ type Persister interface {
 type Definition struct {
 	Name        string
 	Version     string
-	Kind        string // KindSouth or KindNorth
+	Kind        string // KindSouth, KindNorth, KindFilter, KindNotification or KindDispatcher
 	Description string
 	// Items are the plugin's configuration items, which the service's
 	// category holds with their values.
@@ -188,8 +188,8 @@ type Definition struct {
 	NewNorth func(env NorthEnv, cfg Config) (North, error)
 	// NewFilter creates an instance of a filter plugin (Kind KindFilter).
 	NewFilter func(env FilterEnv, cfg Config) (Filter, error)
-	// NewService starts the process of a notification or dispatcher
-	// service (Kind KindNotification or KindDispatcher).
+	// NewService creates an instance of a notification or dispatcher
+	// service (Kind KindNotification, KindDispatcher).
 	NewService func(env ServiceEnv, cfg Config) (Service, error)
 	// External is true for a plugin that runs in its own process,
 	// installed from a package.

@@ -95,6 +95,23 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	if err != nil {
 		return fmt.Errorf("start the %s service's process: %w", h.typ, err)
 	}
+	if p, ok := inst.(plugin.Persister); ok {
+		data, err := m.o.Store.GetPluginData(ctx, h.name, h.name)
+		switch {
+		case err == nil:
+			if err := p.Restore(data); err != nil {
+				m.log.Warn("persisted service data not usable; starting afresh", "service", h.name, "error", err)
+			}
+		case !errors.Is(err, db.ErrNotFound):
+			return fmt.Errorf("read persisted service data: %w", err)
+		}
+		defer h.persist(ctx, p)
+	}
+	if o, ok := inst.(plugin.Opener); ok {
+		if err := o.Open(ctx); err != nil {
+			return fmt.Errorf("start the %s service's process: %w", h.typ, err)
+		}
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	ended := make(chan error, 1)
@@ -133,6 +150,17 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	}
 	m.audit(context.WithoutCancel(ctx), codes[1], severity, details)
 	return err
+}
+
+// persist stores the state of a persisting service after it stopped.
+func (h *hosted) persist(ctx context.Context, p plugin.Persister) {
+	data, err := p.State()
+	if err == nil && data != nil {
+		err = h.m.o.Store.SavePluginData(context.WithoutCancel(ctx), h.name, h.name, data)
+	}
+	if err != nil {
+		h.m.log.Error("service state not persisted", "service", h.name, "error", err)
+	}
 }
 
 // onConfig hands a changed configuration to the running process.

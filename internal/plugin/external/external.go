@@ -4,9 +4,12 @@
 // start the executable, so the service runtime treats an external plugin
 // exactly like a built-in one: its items become the service's category,
 // Reconfigure, persisted state, asset tracking and statistics go through
-// the same code. The process of a south instance lives from Open to the
-// end of Run; a crash ends Run with an error, and the runtime restarts the
-// instance, a new process, with the service's backoff.
+// the same code. The process of a south instance, or of a notification or
+// dispatcher service, lives from Open to the end of Run; a crash ends Run
+// with an error, and the runtime restarts the instance, a new process,
+// with the service's backoff. A service process calls the gateway back
+// through the ServiceHost of its environment; errors both ways are mapped
+// between the SDK's codes and the gateway's faults in fault.go.
 package external
 
 import (
@@ -38,7 +41,7 @@ func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition
 	info := p.Info
 	def := plugin.Definition{Name: info.Name, Version: info.Version, Kind: info.Kind, Description: info.Description,
 		Items: items(info.Items), Persists: info.Persists, External: true}
-	l := &launcher{path: path, name: info.Name, log: log}
+	l := &launcher{path: path, name: info.Name, kind: info.Kind, log: log}
 	switch info.Kind {
 	case edgeplugin.KindSouth:
 		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
@@ -63,6 +66,17 @@ func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition
 			}
 			return f, nil
 		}
+	case edgeplugin.KindNotification, edgeplugin.KindDispatcher:
+		def.NewService = func(env plugin.ServiceEnv, cfg plugin.Config) (plugin.Service, error) {
+			s, err := newService(l, env, cfg)
+			if err != nil {
+				return nil, err
+			}
+			if info.Persists {
+				return &persistingService{s}, nil
+			}
+			return s, nil
+		}
 	}
 	return def, nil
 }
@@ -83,19 +97,30 @@ func items(in map[string]edgeplugin.Item) map[string]configmgr.Item {
 type launcher struct {
 	path string
 	name string
+	kind string
 	log  *slog.Logger
+}
+
+// launch launches a process for service and checks it is still the
+// plugin Load described.
+func (l *launcher) launch(ctx context.Context, service string) (*edgeplugin.Process, error) {
+	p, err := edgeplugin.Launch(ctx, l.path, logWriter(l.log.With("service", service), l.path))
+	if err != nil {
+		return nil, err
+	}
+	if p.Info.Name != l.name || p.Info.Kind != l.kind {
+		p.Kill()
+		return nil, fmt.Errorf("the executable of plugin %q (%s) now says it is %q (%s)", l.name, l.kind, p.Info.Name, p.Info.Kind)
+	}
+	return p, nil
 }
 
 // start launches a process and starts the plugin in it for service with
 // cfg and state; the process is killed again on failure.
 func (l *launcher) start(ctx context.Context, service string, cfg plugin.Config, state []byte) (*edgeplugin.Process, error) {
-	p, err := edgeplugin.Launch(ctx, l.path, logWriter(l.log.With("service", service), l.path))
+	p, err := l.launch(ctx, service)
 	if err != nil {
 		return nil, err
-	}
-	if p.Info.Name != l.name {
-		p.Kill()
-		return nil, fmt.Errorf("the executable of plugin %q now says it is %q", l.name, p.Info.Name)
 	}
 	if err := p.Start(ctx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
 		p.Kill()

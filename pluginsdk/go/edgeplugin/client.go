@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"sync"
 
 	"github.com/hashicorp/go-hclog"
 	hplugin "github.com/hashicorp/go-plugin"
@@ -19,29 +20,51 @@ import (
 
 // Client is the gateway's end of the contract with one plugin process.
 // Describe must be called first: it learns the plugin's kind, which the
-// calls common to every kind are routed by.
+// calls common to every kind are routed by. Its calls are safe for
+// concurrent use once Describe and Start (StartService) have returned.
 type Client struct {
-	conn   *grpc.ClientConn
-	plugin pluginpb.PluginClient
-	south  pluginpb.SouthClient
-	north  pluginpb.NorthClient
-	filter pluginpb.FilterClient
-	kind   string
+	conn    *grpc.ClientConn
+	plugin  pluginpb.PluginClient
+	south   pluginpb.SouthClient
+	north   pluginpb.NorthClient
+	filter  pluginpb.FilterClient
+	service pluginpb.ServiceClient
+	kind    string
+	// broker serves a Service's Host; done ends when the process exited.
+	broker *hplugin.GRPCBroker
+	done   context.Context
+
+	mu   sync.Mutex
+	host *hostServing // the Host of the last StartService
 }
 
-func newClient(conn *grpc.ClientConn) *Client {
+func newClient(done context.Context, broker *hplugin.GRPCBroker, conn *grpc.ClientConn) *Client {
 	return &Client{conn: conn, plugin: pluginpb.NewPluginClient(conn), south: pluginpb.NewSouthClient(conn),
-		north: pluginpb.NewNorthClient(conn), filter: pluginpb.NewFilterClient(conn)}
+		north: pluginpb.NewNorthClient(conn), filter: pluginpb.NewFilterClient(conn),
+		service: pluginpb.NewServiceClient(conn), broker: broker, done: done}
 }
 
 // callError turns an error of a call into one whose text is the plugin's
-// message.
+// message after the call's name, with the code the plugin sent (CodeOf).
 func callError(call string, err error) error {
 	if err == nil {
 		return nil
 	}
 	st := status.Convert(err)
-	return fmt.Errorf("plugin %s: %s", call, st.Message())
+	return fromStatus(context.Background(), "plugin "+call+": ", st.Err())
+}
+
+// Done is closed when the plugin process has exited (never for a
+// connection of TestConnect).
+func (c *Client) Done() <-chan struct{} { return c.done.Done() }
+
+// exited adds to err, a failed call's, that the process is gone when it
+// is: the call failed for that, not for anything the plugin said.
+func (c *Client) exited(err error) error {
+	if err == nil || c.done.Err() == nil {
+		return err
+	}
+	return &codeError{code: CodeUnavailable, err: fmt.Errorf("the plugin process has exited: %w", err)}
 }
 
 // Describe returns the plugin's Info.
@@ -52,7 +75,7 @@ func (c *Client) Describe(ctx context.Context) (Info, error) {
 	}
 	in := infoFromPB(d)
 	switch in.Kind {
-	case KindSouth, KindNorth, KindFilter:
+	case KindSouth, KindNorth, KindFilter, KindNotification, KindDispatcher:
 	default:
 		return Info{}, fmt.Errorf("plugin %q is of unknown kind %q", in.Name, in.Kind)
 	}
@@ -63,7 +86,8 @@ func (c *Client) Describe(ctx context.Context) (Info, error) {
 	return in, nil
 }
 
-// Start starts the plugin with its configuration and state.
+// Start starts the plugin with its configuration and state; a service
+// (notification, dispatcher) is started by StartService instead.
 func (c *Client) Start(ctx context.Context, s Start) error {
 	req := &pluginpb.StartRequest{Service: s.Service, Config: s.Config, State: s.State}
 	var err error
@@ -74,10 +98,114 @@ func (c *Client) Start(ctx context.Context, s Start) error {
 		_, err = c.north.Start(ctx, req)
 	case KindFilter:
 		_, err = c.filter.Start(ctx, req)
+	case KindNotification, KindDispatcher:
+		return errors.New("edgeplugin: a service is started by StartService")
 	default:
 		return errors.New("edgeplugin: Start before Describe")
 	}
-	return callError("Start", err)
+	return c.exited(callError("Start", err))
+}
+
+// StartService starts a notification or dispatcher service with its
+// configuration and state, and serves host to it, through go-plugin's
+// broker, for as long as the process runs: the service may call it from
+// Start on, from any goroutine. An error has the code the service sent.
+// A second StartService stops serving the first one's host.
+func (c *Client) StartService(ctx context.Context, s Start, host Host) error {
+	switch {
+	case !isService(c.kind):
+		return fmt.Errorf("edgeplugin: StartService for a plugin of kind %q", c.kind)
+	case host == nil:
+		return errors.New("edgeplugin: StartService without a Host")
+	}
+	id := c.broker.NextId()
+	srv := &hostServing{}
+	go c.broker.AcceptAndServe(id, func(opts []grpc.ServerOption) *grpc.Server {
+		s := grpc.NewServer(opts...)
+		pluginpb.RegisterHostServer(s, &hostServer{impl: host})
+		srv.set(s)
+		return s
+	})
+	_, err := c.service.Start(ctx, &pluginpb.ServiceStartRequest{Service: s.Service, Config: s.Config, State: s.State, Host: id})
+	if err != nil {
+		srv.stop()
+		return c.exited(fromStatus(ctx, "plugin Start: ", err))
+	}
+	c.mu.Lock()
+	old := c.host
+	c.host = srv
+	c.mu.Unlock()
+	if old != nil {
+		old.stop()
+	}
+	return nil
+}
+
+// hostServing is the gRPC server of one StartService's Host, which
+// go-plugin's broker creates asynchronously.
+type hostServing struct {
+	mu      sync.Mutex
+	s       *grpc.Server
+	stopped bool
+}
+
+func (h *hostServing) set(s *grpc.Server) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.s = s
+	if h.stopped {
+		s.Stop() // Serve then returns at once, ending AcceptAndServe
+	}
+}
+
+func (h *hostServing) stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stopped = true
+	if h.s != nil {
+		h.s.Stop()
+	}
+}
+
+// hostServer serves the gateway's Host to a service process.
+type hostServer struct {
+	pluginpb.UnimplementedHostServer
+	impl Host
+}
+
+func (h *hostServer) Call(ctx context.Context, req *pluginpb.CallRequest) (*pluginpb.CallReply, error) {
+	if err := checkJSON("request body", req.GetBody()); err != nil {
+		return nil, toStatus(err)
+	}
+	body, err := h.impl.Call(ctx, req.GetMethod(), req.GetBody())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	if err := checkJSON("answer of the gateway", body); err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	return &pluginpb.CallReply{Body: body}, nil
+}
+
+// Call runs method of a notification or dispatcher service with a JSON
+// request body (nil for none) and returns its JSON answer. An error has
+// the code and the message the service's Call returned (CodeOf); a call
+// ctx ended, or one to a process that has exited, is CodeUnavailable.
+func (c *Client) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
+	if !isService(c.kind) {
+		return nil, fmt.Errorf("edgeplugin: Call to a plugin of kind %q", c.kind)
+	}
+	if err := checkJSON("request body", body); err != nil {
+		return nil, err
+	}
+	reply, err := c.service.Call(ctx, &pluginpb.CallRequest{Method: method, Body: body})
+	if err != nil {
+		return nil, c.exited(fromStatus(ctx, "", err))
+	}
+	if err := checkJSON("answer of the service", reply.GetBody()); err != nil {
+		return nil, &codeError{code: CodeInternal, err: err}
+	}
+	return reply.GetBody(), nil
 }
 
 // Reconfigure hands the plugin a changed configuration; ErrRestart means
@@ -95,11 +223,13 @@ func (c *Client) Reconfigure(ctx context.Context, cfg Config) error {
 		reply, err = c.north.Reconfigure(ctx, req)
 	case KindFilter:
 		reply, err = c.filter.Reconfigure(ctx, req)
+	case KindNotification, KindDispatcher:
+		reply, err = c.service.Reconfigure(ctx, req)
 	default:
 		return errors.New("edgeplugin: Reconfigure before Describe")
 	}
 	if err != nil {
-		return callError("Reconfigure", err)
+		return c.exited(callError("Reconfigure", err))
 	}
 	if reply.GetRestart() {
 		return ErrRestart
@@ -120,11 +250,13 @@ func (c *Client) State(ctx context.Context) (json.RawMessage, error) {
 		reply, err = c.north.State(ctx, &pluginpb.StateRequest{})
 	case KindFilter:
 		reply, err = c.filter.State(ctx, &pluginpb.StateRequest{})
+	case KindNotification, KindDispatcher:
+		reply, err = c.service.State(ctx, &pluginpb.StateRequest{})
 	default:
 		return nil, errors.New("edgeplugin: State before Describe")
 	}
 	if err != nil {
-		return nil, callError("State", err)
+		return nil, c.exited(callError("State", err))
 	}
 	if len(reply.GetState()) == 0 {
 		return nil, nil
@@ -217,7 +349,7 @@ func Launch(ctx context.Context, path string, log io.Writer) (*Process, error) {
 	hc := hplugin.NewClient(&hplugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          hplugin.PluginSet{pluginName: &grpcPlugin{}},
-		Cmd:              exec.Command(path), //nolint:noctx // the process outlives this call; Kill ends it
+		Cmd:              exec.Command(path), //nolint:noctx,gosec // the process outlives this call (Kill ends it); path is an installed plugin or, in tests, the test binary
 		AllowedProtocols: []hplugin.Protocol{hplugin.ProtocolGRPC},
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: log, Level: hclog.Info}),
 	})
@@ -246,6 +378,14 @@ func (p *Process) Ping() error { return p.rpc.Ping() }
 
 // Exited tells whether the process has ended.
 func (p *Process) Exited() bool { return p.hc.Exited() }
+
+// Pid returns the process id of the plugin process.
+func (p *Process) Pid() int {
+	if rc := p.hc.ReattachConfig(); rc != nil {
+		return rc.Pid
+	}
+	return 0
+}
 
 // Kill stops the process: gracefully, then by force.
 func (p *Process) Kill() { p.hc.Kill() }

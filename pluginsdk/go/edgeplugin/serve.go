@@ -28,23 +28,28 @@ var Handshake = hplugin.HandshakeConfig{
 const pluginName = "edged"
 
 // Plugin is what a plugin executable serves: its Info and the
-// implementation of its kind (exactly one of South, North, Filter).
+// implementation of its kind: South, North or Filter, or for a
+// notification or dispatcher service NewService; exactly one of them.
 type Plugin struct {
 	Info   Info
 	South  South
 	North  North
 	Filter Filter
+	// NewService returns the Service the process serves (KindNotification,
+	// KindDispatcher); it is called once per connection of the gateway.
+	NewService func() Service
 }
 
 // check tells whether p is servable.
 func (p *Plugin) check() error {
 	impls := 0
-	for _, set := range []bool{p.South != nil, p.North != nil, p.Filter != nil} {
+	for _, set := range []bool{p.South != nil, p.North != nil, p.Filter != nil, p.NewService != nil} {
 		if set {
 			impls++
 		}
 	}
-	want := map[string]bool{KindSouth: p.South != nil, KindNorth: p.North != nil, KindFilter: p.Filter != nil}
+	want := map[string]bool{KindSouth: p.South != nil, KindNorth: p.North != nil, KindFilter: p.Filter != nil,
+		KindNotification: p.NewService != nil, KindDispatcher: p.NewService != nil}
 	switch {
 	case p.Info.Name == "" || p.Info.Version == "":
 		return errors.New("the plugin's Info lacks a name or version")
@@ -75,9 +80,17 @@ type grpcPlugin struct {
 	impl *Plugin
 }
 
-func (g *grpcPlugin) GRPCServer(_ *hplugin.GRPCBroker, s *grpc.Server) error {
+func (g *grpcPlugin) GRPCServer(broker *hplugin.GRPCBroker, s *grpc.Server) error {
 	p := g.impl
 	pluginpb.RegisterPluginServer(s, &describeServer{info: p.Info})
+	if p.NewService != nil {
+		impl := p.NewService()
+		if impl == nil {
+			return errors.New("edgeplugin: NewService returned no Service")
+		}
+		pluginpb.RegisterServiceServer(s, &serviceServer{broker: broker, impl: impl})
+		return nil
+	}
 	c := &common{persist: p}
 	switch {
 	case p.South != nil:
@@ -93,8 +106,10 @@ func (g *grpcPlugin) GRPCServer(_ *hplugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-func (g *grpcPlugin) GRPCClient(_ context.Context, _ *hplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return newClient(conn), nil
+// GRPCClient keeps the broker, which a Service's Host is served through,
+// and done, which ends when the plugin process has exited.
+func (g *grpcPlugin) GRPCClient(done context.Context, broker *hplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return newClient(done, broker, conn), nil
 }
 
 type describeServer struct {
@@ -261,6 +276,93 @@ func (s *filterServer) Ingest(ctx context.Context, req *pluginpb.IngestRequest) 
 		return nil, status.Error(codes.Aborted, err.Error())
 	}
 	return &pluginpb.IngestReply{Readings: toPB(out)}, nil
+}
+
+// serviceServer serves a Service. The connection to the gateway's Host
+// lives from Start to the end of the process (or the next Start).
+type serviceServer struct {
+	pluginpb.UnimplementedServiceServer
+	broker *hplugin.GRPCBroker
+	impl   Service
+
+	mu   sync.Mutex
+	conn *grpc.ClientConn
+}
+
+func (s *serviceServer) Start(ctx context.Context, req *pluginpb.ServiceStartRequest) (*pluginpb.StartReply, error) {
+	conn, err := s.broker.Dial(req.GetHost())
+	if err != nil {
+		return nil, status.Errorf(codes.Unavailable, "connect to the gateway's host service: %v", err)
+	}
+	s.mu.Lock()
+	old := s.conn
+	s.conn = conn
+	s.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
+	st := Start{Service: req.GetService(), Config: Config(req.GetConfig())}
+	if len(req.GetState()) > 0 {
+		st.State = req.GetState()
+	}
+	if err := s.impl.Start(ctx, st, &hostClient{client: pluginpb.NewHostClient(conn)}); err != nil {
+		return nil, toStatus(err)
+	}
+	return &pluginpb.StartReply{}, nil
+}
+
+func (s *serviceServer) Call(ctx context.Context, req *pluginpb.CallRequest) (*pluginpb.CallReply, error) {
+	if err := checkJSON("request body", req.GetBody()); err != nil {
+		return nil, toStatus(err)
+	}
+	body, err := s.impl.Call(ctx, req.GetMethod(), req.GetBody())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	if err := checkJSON("answer of the service", body); err != nil {
+		return nil, status.Error(codes.Internal, err.Error())
+	}
+	return &pluginpb.CallReply{Body: body}, nil
+}
+
+func (s *serviceServer) Reconfigure(ctx context.Context, req *pluginpb.ReconfigureRequest) (*pluginpb.ReconfigureReply, error) {
+	switch err := s.impl.Reconfigure(ctx, Config(req.GetConfig())); {
+	case errors.Is(err, ErrRestart):
+		return &pluginpb.ReconfigureReply{Restart: true}, nil
+	case err != nil:
+		if CodeOf(err) == CodeInternal {
+			// a configuration refused without a code is the caller's
+			// mistake, as for the other kinds
+			err = &codeError{code: CodeInvalid, err: err}
+		}
+		return nil, toStatus(err)
+	}
+	return &pluginpb.ReconfigureReply{}, nil
+}
+
+func (s *serviceServer) State(ctx context.Context, _ *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
+	st, err := s.impl.State(ctx)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pluginpb.StateReply{State: st}, nil
+}
+
+// hostClient is the gateway's Host as the process calls it.
+type hostClient struct{ client pluginpb.HostClient }
+
+func (h *hostClient) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
+	if err := checkJSON("request body", body); err != nil {
+		return nil, err
+	}
+	reply, err := h.client.Call(ctx, &pluginpb.CallRequest{Method: method, Body: body})
+	if err != nil {
+		return nil, fromStatus(ctx, "", err)
+	}
+	if err := checkJSON("answer of the gateway", reply.GetBody()); err != nil {
+		return nil, &codeError{code: CodeInternal, err: err}
+	}
+	return reply.GetBody(), nil
 }
 
 // TestConnect serves p inside this process over a real gRPC connection and

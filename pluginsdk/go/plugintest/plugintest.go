@@ -58,6 +58,12 @@ func (h *Harness) Start(cfg edgeplugin.Config, state json.RawMessage) error {
 	return h.Client.Start(h.t.Context(), edgeplugin.Start{Service: "test", Config: cfg, State: state})
 }
 
+// StartService starts a notification or dispatcher service as service
+// "test" with cfg and state; host is the fake gateway it calls back.
+func (h *Harness) StartService(cfg edgeplugin.Config, state json.RawMessage, host edgeplugin.Host) error {
+	return h.Client.StartService(h.t.Context(), edgeplugin.Start{Service: "test", Config: cfg, State: state}, host)
+}
+
 // Collect runs a south plugin until it produced at least n readings and
 // returns them all; a failure of the plugin fails the test.
 func (h *Harness) Collect(n int) []edgeplugin.Reading {

@@ -768,3 +768,308 @@ class Filter:
             timeout,
             metadata,
             _registered_method=True)
+
+
+class ServiceStub:
+    """Service is a notification or dispatcher service: a process the gateway
+    calls with JSON requests and which calls the gateway back through Host.
+    Errors of Call, in both directions, are gRPC statuses whose code tells
+    what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
+    FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
+    (no such method), UNAVAILABLE (retry later), ABORTED (the device or
+    destination failed), INTERNAL (anything else).
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Start = channel.unary_unary(
+                '/edged.plugin.v1.Service/Start',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.FromString,
+                _registered_method=True)
+        self.Call = channel.unary_unary(
+                '/edged.plugin.v1.Service/Call',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+                _registered_method=True)
+        self.Reconfigure = channel.unary_unary(
+                '/edged.plugin.v1.Service/Reconfigure',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.FromString,
+                _registered_method=True)
+        self.State = channel.unary_unary(
+                '/edged.plugin.v1.Service/State',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.FromString,
+                _registered_method=True)
+
+
+class ServiceServicer:
+    """Service is a notification or dispatcher service: a process the gateway
+    calls with JSON requests and which calls the gateway back through Host.
+    Errors of Call, in both directions, are gRPC statuses whose code tells
+    what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
+    FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
+    (no such method), UNAVAILABLE (retry later), ABORTED (the device or
+    destination failed), INTERNAL (anything else).
+    """
+
+    def Start(self, request, context):
+        """Start hands the service its configuration and persisted state and the
+        broker id of the gateway's Host server; an error fails the start.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Call(self, request, context):
+        """Call runs method with a JSON request body and answers a JSON body.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Reconfigure(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def State(self, request, context):
+        """State returns the state to persist.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_ServiceServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Start': grpc.unary_unary_rpc_method_handler(
+                    servicer.Start,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.SerializeToString,
+            ),
+            'Call': grpc.unary_unary_rpc_method_handler(
+                    servicer.Call,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.SerializeToString,
+            ),
+            'Reconfigure': grpc.unary_unary_rpc_method_handler(
+                    servicer.Reconfigure,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.SerializeToString,
+            ),
+            'State': grpc.unary_unary_rpc_method_handler(
+                    servicer.State,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'edged.plugin.v1.Service', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('edged.plugin.v1.Service', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Service:
+    """Service is a notification or dispatcher service: a process the gateway
+    calls with JSON requests and which calls the gateway back through Host.
+    Errors of Call, in both directions, are gRPC statuses whose code tells
+    what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
+    FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
+    (no such method), UNAVAILABLE (retry later), ABORTED (the device or
+    destination failed), INTERNAL (anything else).
+    """
+
+    @staticmethod
+    def Start(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Service/Start',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Call(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Service/Call',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Reconfigure(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Service/Reconfigure',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def State(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Service/State',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class HostStub:
+    """Host is served by the gateway to a Service process, through go-plugin's
+    GRPCBroker, for as long as the process runs.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Call = channel.unary_unary(
+                '/edged.plugin.v1.Host/Call',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+                _registered_method=True)
+
+
+class HostServicer:
+    """Host is served by the gateway to a Service process, through go-plugin's
+    GRPCBroker, for as long as the process runs.
+    """
+
+    def Call(self, request, context):
+        """Call runs a method of the gateway with a JSON request body.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_HostServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Call': grpc.unary_unary_rpc_method_handler(
+                    servicer.Call,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'edged.plugin.v1.Host', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('edged.plugin.v1.Host', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Host:
+    """Host is served by the gateway to a Service process, through go-plugin's
+    GRPCBroker, for as long as the process runs.
+    """
+
+    @staticmethod
+    def Call(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Host/Call',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
