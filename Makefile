@@ -152,7 +152,7 @@ FUZZ_EXCLUDE  := shutdown restart logout
 # documents these 501s, so only the server-error check needs excusing, and
 # only for these requests; every other check applies to them, and nothing is
 # excused for anything else. Remove each as it gets built.
-FUZZ_UNBUILT  := createService:type=notification createService:type=dispatcher
+FUZZ_UNBUILT  :=
 
 FUZZ          = $(PY) tools/python/fuzz.py --binary $(BIN) --seed $(FUZZ_SEED) --max-examples $(FUZZ_EXAMPLES) \
                 --exclude "$(FUZZ_EXCLUDE)" --unbuilt "$(FUZZ_UNBUILT)"

@@ -18,9 +18,14 @@ func TestUnbuiltMatching(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := contract
+	saved, savedCases := contract, unbuilt
 	contract = idx
-	t.Cleanup(func() { contract = saved })
+	// Cases of the kind a version that does not build something lists.
+	unbuilt = []unbuiltCase{
+		{operationID: "createService", field: "type", value: "notification"},
+		{operationID: "createService", field: "type", value: "dispatcher"},
+	}
+	t.Cleanup(func() { contract, unbuilt = saved, savedCases })
 	tests := []struct {
 		name   string
 		method string

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 	"time"
 )
@@ -77,5 +78,33 @@ func TestMedian(t *testing.T) {
 	}
 	if m := median([]float64{4, 1, 2, 3}); m != 2.5 {
 		t.Errorf("median of 4 = %v", m)
+	}
+}
+
+func TestMatchArrivals(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	at := func(ms ...int) []time.Time {
+		var out []time.Time
+		for _, m := range ms {
+			out = append(out, t0.Add(time.Duration(m)*time.Millisecond))
+		}
+		return out
+	}
+	tests := []struct {
+		name           string
+		acks, arrivals []time.Time
+		want           []time.Duration
+	}{
+		{name: "in order", acks: at(0, 100), arrivals: at(5, 130), want: []time.Duration{5 * time.Millisecond, 30 * time.Millisecond}},
+		{name: "more acks than webhooks", acks: at(0, 100, 200), arrivals: at(7), want: []time.Duration{7 * time.Millisecond}},
+		{name: "webhook before the answer", acks: at(10), arrivals: at(9), want: []time.Duration{0}},
+		{name: "none", want: []time.Duration{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := matchArrivals(tt.acks, tt.arrivals); !slices.Equal(got, tt.want) {
+				t.Errorf("matchArrivals = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -92,10 +92,11 @@ func rssPeak(ctx context.Context, pid int) <-chan int64 {
 
 // gateway is an edged process the benchmark started.
 type gateway struct {
-	cmd  *exec.Cmd
-	url  string
-	dir  string
-	done chan error
+	cmd      *exec.Cmd
+	url      string
+	dir      string
+	password string // the admin's
+	done     chan error
 }
 
 // startGateway starts bin on a free port with its data in dir and storage
@@ -117,12 +118,13 @@ func startGateway(ctx context.Context, bin, dir, dsn string, env []string) (*gat
 	defer func() { _ = logFile.Close() }() // the child holds its own descriptor
 	//nolint:gosec // bin is the gateway binary the benchmark was told to run
 	cmd := exec.CommandContext(ctx, bin, "--data", dir, "--port", strconv.Itoa(port), "--db", dsn, "--log-level", "warn")
-	cmd.Env = append(append(os.Environ(), "EDGE_ADMIN_PASSWORD="+randomHex(16)), env...)
+	password := "Pw-" + randomHex(16)
+	cmd.Env = append(append(os.Environ(), "EDGE_ADMIN_PASSWORD="+password), env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	g := &gateway{cmd: cmd, url: "http://127.0.0.1:" + strconv.Itoa(port), dir: dir, done: make(chan error, 1)}
+	g := &gateway{cmd: cmd, url: "http://127.0.0.1:" + strconv.Itoa(port), dir: dir, password: password, done: make(chan error, 1)}
 	go func() { g.done <- cmd.Wait() }()
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {

@@ -42,7 +42,7 @@ func runSystem(ctx context.Context, args []string) error {
 	fs.IntVar(&o.small, "small", 10_000, "readings of the small asset browse is compared with")
 	fs.StringVar(&o.postgres, "postgres", os.Getenv("EDGE_TEST_PG"), "PostgreSQL DSN to create throwaway databases with (default $EDGE_TEST_PG; empty skips the PostgreSQL rows)")
 	fs.StringVar(&o.work, "work", "", "working directory (default a new temporary directory, removed at the end)")
-	only := fs.String("only", "ingest,pipeline,postgres,large", "sections to run: ingest (SQLite ingest and ping), pipeline (ingest with and without a filter pipeline), postgres, large (summary, browse, purge)")
+	only := fs.String("only", "ingest,pipeline,notify,postgres,large", "sections to run: ingest (SQLite ingest and ping), pipeline (ingest with and without a filter pipeline), notify (ingest with 100 notification rules and without, webhook latency), postgres, large (summary, browse, purge)")
 	short := fs.Bool("short", false, "a shorter run: 3 s windows, 1 s warm-up, a large asset of 200 000 readings")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -64,7 +64,7 @@ func runSystem(ctx context.Context, args []string) error {
 	sections := map[string]bool{}
 	for _, name := range strings.Split(*only, ",") {
 		switch name {
-		case "ingest", "pipeline", "postgres", "large":
+		case "ingest", "pipeline", "notify", "postgres", "large":
 			sections[name] = true
 		default:
 			return fmt.Errorf("system: unknown section %q in -only", name)
@@ -81,6 +81,15 @@ func runSystem(ctx context.Context, args []string) error {
 			fmt.Println("\nfailed:", n)
 		}
 	}()
+	var repo *packageRepo
+	if sections["notify"] {
+		r, err := s.buildRepo(ctx)
+		if err != nil {
+			return err
+		}
+		defer r.close()
+		repo = r
+	}
 	for rep := range o.reps {
 		fmt.Fprintf(os.Stderr, "edged-load: repetition %d of %d\n", rep+1, o.reps)
 		if sections["ingest"] {
@@ -90,6 +99,11 @@ func runSystem(ctx context.Context, args []string) error {
 		}
 		if sections["pipeline"] {
 			if err := s.pipelineIngest(ctx, rep); err != nil {
+				return err
+			}
+		}
+		if sections["notify"] {
+			if err := s.notificationIngest(ctx, rep, repo); err != nil {
 				return err
 			}
 		}
@@ -544,6 +558,11 @@ func (s *system) table() string {
 		line{what: "ingest 4 × 100, SQLite, no pipeline, beside the next row (stored readings/s)", key: "pipeline-plain", format: "%.0f"},
 		line{what: "ingest 4 × 100 through scale → expression → delta (stored readings/s)", key: "pipeline", format: "%.0f"},
 		line{what: "ingest through the three-filter pipeline ÷ without", key: "pipeline/ingest", format: "%.2f", target: "≥ 0.8", met: func(m float64) bool { return m >= 0.8 }},
+		line{what: "ingest 4 × 100, SQLite, notification service stopped, beside the next row (stored readings/s)", key: "notify-stopped", format: "%.0f"},
+		line{what: fmt.Sprintf("ingest 4 × 100 with the notification service evaluating %d threshold rules (stored readings/s)", rulesPerRun), key: "notify-rules", format: "%.0f"},
+		line{what: fmt.Sprintf("ingest with %d rules ÷ without", rulesPerRun), key: "notify/ingest", format: "%.2f", target: "≥ 0.9", met: func(m float64) bool { return m >= 0.9 }},
+		line{what: "reading committed → webhook delivered during that ingest, median (ms)", key: "notify-p50-ms", format: "%.1f"},
+		line{what: "reading committed → webhook delivered during that ingest, 95th percentile (ms)", key: "notify-p95-ms", format: "%.1f", target: "≤ 1000", met: func(m float64) bool { return m <= 1000 }},
 		line{what: "ingest 4 × 100, durability power ÷ process", key: "power/process", format: "%.2f", target: "≥ 0.9", met: func(m float64) bool { return m >= 0.9 }},
 		line{what: "ingest 4 × 100, PostgreSQL (stored readings/s)", key: "pg", format: "%.0f"},
 		line{what: "raw COPY, same rows, 100 per transaction (rows/s)", key: "pg-raw", format: "%.0f"},

@@ -44,6 +44,18 @@ var goPlugins = []struct {
 		Description: "Appends readings to a file, one JSON object a line"}},
 }
 
+// goServices are the service executables of this repository (directories
+// of cmd/) and their manifests.
+var goServices = []struct {
+	dir string
+	pkg pkgrepo.Package
+}{
+	{"edged-notification", pkgrepo.Package{Name: "notification", Type: pkgrepo.TypeService, Kind: "notification",
+		Description: "The notification service: rules evaluated on the readings as they are committed, and the channels that deliver when they trigger"}},
+	{"edged-dispatcher", pkgrepo.Package{Name: "dispatcher", Type: pkgrepo.TypeService, Kind: "dispatcher",
+		Description: "The control dispatcher: setpoint writes and operations carried to the devices behind south services"}},
+}
+
 func main() {
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "edgepkg:", err)
@@ -115,15 +127,30 @@ func readKey(path string) (ed25519.PrivateKey, error) {
 	return ed25519.NewKeyFromSeed(seed), nil
 }
 
-// build builds, packs and publishes every Go plugin.
+// build builds, packs and publishes every Go plugin and service.
 func build(root, out, version string, key ed25519.PrivateKey) error {
 	tmp, err := os.MkdirTemp("", "edgepkg")
 	if err != nil {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
+	type program struct {
+		pkg   pkgrepo.Package
+		build func() (string, error)
+	}
+	var programs []program
 	for _, p := range goPlugins {
-		bin, err := external.BuildExample(context.Background(), root, p.dir, version, tmp)
+		programs = append(programs, program{p.pkg, func() (string, error) {
+			return external.BuildExample(context.Background(), root, p.dir, version, tmp)
+		}})
+	}
+	for _, p := range goServices {
+		programs = append(programs, program{p.pkg, func() (string, error) {
+			return external.BuildService(context.Background(), root, p.dir, version, tmp)
+		}})
+	}
+	for _, p := range programs {
+		bin, err := p.build()
 		if err != nil {
 			return err
 		}

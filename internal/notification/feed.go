@@ -89,7 +89,7 @@ func (f *Feed) watch(ws []Wire) {
 // queued for the notification service.
 func (f *Feed) Committed(_ string, rs []plugin.Reading) {
 	in := f.watching.Load()
-	if len(in.assets) == 0 {
+	if len(in.assets) == 0 || !f.services.Running(serviceTypeNotify) {
 		return
 	}
 	f.mu.Lock()

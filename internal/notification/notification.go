@@ -57,9 +57,11 @@ const (
 var Types = []string{"one shot", "retriggered", "toggled"}
 
 // Services calls the running notification service; *service.Manager
-// implements it. Call returns a Conflict fault when none runs.
+// implements it. Call returns a Conflict fault when none runs; Running
+// reports whether one does.
 type Services interface {
 	Call(ctx context.Context, typ, method string, body []byte) ([]byte, error)
+	Running(typ string) bool
 }
 
 // Config is the configuration manager as the instances use it;
@@ -255,6 +257,26 @@ func pluginItems(p Plugin) map[string]configmgr.Item {
 	return out
 }
 
+// requireMandatory returns items for a new category of a plugin: a
+// mandatory item without a default must be given a value, which becomes
+// its default (a category cannot hold a mandatory item without one).
+func requireMandatory(key string, items map[string]configmgr.Item, values map[string]string) (map[string]configmgr.Item, error) {
+	out := maps.Clone(items)
+	for _, n := range slices.Sorted(maps.Keys(items)) {
+		it := items[n]
+		if it.Mandatory != "true" || it.Default != "" {
+			continue
+		}
+		v := values[n]
+		if v == "" {
+			return nil, fault.New(fault.Invalid, "item %q of %s is mandatory: give it a value", n, key)
+		}
+		it.Default, it.Value = v, v
+		out[n] = it
+	}
+	return out, nil
+}
+
 // channelItems are the items of an extra channel's category: its plugin's
 // and the readonly plugin name.
 func channelItems(p Plugin) map[string]configmgr.Item {
@@ -318,7 +340,14 @@ func (m *Manager) Create(ctx context.Context, in Create) (Notification, error) {
 	if ownValues, err = configmgr.CheckValues(in.Name, own, ownValues); err != nil {
 		return Notification{}, err
 	}
-	ruleItems, deliveryItems := pluginItems(rule), pluginItems(delivery)
+	ruleItems, err := requireMandatory("the rule", pluginItems(rule), in.RuleConfig)
+	if err != nil {
+		return Notification{}, err
+	}
+	deliveryItems, err := requireMandatory("the delivery", pluginItems(delivery), in.DeliveryConfig)
+	if err != nil {
+		return Notification{}, err
+	}
 	ruleValues, err := configmgr.CheckValues(ruleKey(in.Name), ruleItems, in.RuleConfig)
 	if err != nil {
 		return Notification{}, err
@@ -623,10 +652,14 @@ func (m *Manager) Update(ctx context.Context, name string, in Update) (Notificat
 	newRule, newChannel := ruleName != cur.Rule, channelName != cur.Channel
 	ruleItems, deliveryItems := cur.RuleConfig.Items, cur.Delivery.Items
 	if newRule {
-		ruleItems = pluginItems(rule)
+		if ruleItems, err = requireMandatory("the rule", pluginItems(rule), in.RuleConfig); err != nil {
+			return Notification{}, err
+		}
 	}
 	if newChannel {
-		deliveryItems = pluginItems(delivery)
+		if deliveryItems, err = requireMandatory("the delivery", pluginItems(delivery), in.DeliveryConfig); err != nil {
+			return Notification{}, err
+		}
 	}
 	ruleValues, err := configmgr.CheckValues(ruleKey(name), ruleItems, in.RuleConfig)
 	if err != nil {
@@ -771,7 +804,10 @@ func (m *Manager) AddChannel(ctx context.Context, name, channel, pluginName stri
 		return Channel{}, fault.New(fault.NotFound, "delivery plugin %q not found; the delivery plugins are %s", pluginName, names(plugins.Delivery))
 	}
 	key := channelKey(name, channel)
-	items := channelItems(p)
+	items, err := requireMandatory("the channel", channelItems(p), values)
+	if err != nil {
+		return Channel{}, err
+	}
 	checked, err := configmgr.CheckValues(key, items, values)
 	if err != nil {
 		return Channel{}, err

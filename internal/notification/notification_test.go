@@ -44,7 +44,7 @@ func (p *process) Call(_ context.Context, typ, method string, body []byte) ([]by
 		return json.Marshal(map[string]any{
 			"rules": []map[string]any{{"name": "threshold", "version": "1.0.0", "type": "rule", "description": "compare",
 				"config": map[string]any{
-					"asset":     map[string]any{"type": "string", "description": "Asset", "default": ""},
+					"asset":     map[string]any{"type": "string", "description": "Asset", "mandatory": "true"},
 					"datapoint": map[string]any{"type": "string", "description": "Datapoint", "default": ""},
 					"value":     map[string]any{"type": "float", "description": "Value", "default": "0"},
 				}}},
@@ -82,6 +82,12 @@ func (p *process) Call(_ context.Context, typ, method string, body []byte) ([]by
 		return []byte("{}"), nil
 	}
 	return nil, errors.New("unknown method " + method)
+}
+
+func (p *process) Running(string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.down
 }
 
 // last returns the last set of instances the process was handed.
@@ -186,6 +192,7 @@ func TestCreateRefusals(t *testing.T) {
 		{name: "value breaking its item's type", change: func(c *notification.Create) { c.RuleConfig["value"] = "hot" }, want: fault.Invalid},
 		{name: "unknown rule item", change: func(c *notification.Create) { c.RuleConfig["colour"] = "red" }, want: fault.Invalid},
 		{name: "configuration the service refuses", change: func(c *notification.Create) { c.RuleConfig["datapoint"] = "refused" }, want: fault.Invalid},
+		{name: "mandatory item missing", change: func(c *notification.Create) { delete(c.RuleConfig, "asset") }, want: fault.Invalid},
 		{name: "negative retrigger time", change: func(c *notification.Create) { c.RetriggerTime = ptr(-1.0) }, want: fault.Invalid},
 		{name: "no notification service", down: true, want: fault.Conflict},
 	}

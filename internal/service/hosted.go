@@ -302,6 +302,10 @@ func (m *Manager) Call(ctx context.Context, typ, method string, body []byte) ([]
 	return inst.Call(ctx, method, body)
 }
 
+// Running reports whether a service of type typ (notification or
+// dispatcher) runs.
+func (m *Manager) Running(typ string) bool { return m.runningHosted(typ) != nil }
+
 // runningHosted returns the process of the running service of type typ.
 func (m *Manager) runningHosted(typ string) plugin.Service {
 	m.mu.Lock()
