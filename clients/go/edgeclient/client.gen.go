@@ -942,7 +942,7 @@ type AvailablePackages struct {
 
 	// Services Names of installable service packages.
 	//
-	// Example: ["edged-service-notification"]
+	// Example: ["notification","dispatcher"]
 	Services []string `json:"services"`
 }
 
@@ -1714,7 +1714,7 @@ type PackageInstallRequest struct {
 
 	// Name The package name.
 	//
-	// Example: edged-service-notification
+	// Example: notification
 	Name string `json:"name"`
 
 	// Version The version to install; the latest when omitted.

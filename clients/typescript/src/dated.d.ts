@@ -2790,7 +2790,8 @@ export interface components {
             /**
              * @description Names of installable service packages.
              * @example [
-             *       "edged-service-notification"
+             *       "notification",
+             *       "dispatcher"
              *     ]
              */
             services: string[];
@@ -2889,7 +2890,7 @@ export interface components {
             format: "repository";
             /**
              * @description The package name.
-             * @example edged-service-notification
+             * @example notification
              */
             name: string;
             /**
@@ -3597,20 +3598,6 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "package repository refused: the repository index is not signed by a trusted key"
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request asks for something this version of the gateway does not build yet; the operation's description says which cases. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "creating a north service is not implemented yet"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

@@ -13,7 +13,7 @@ T = TypeVar("T", bound="AvailablePackages")
 class AvailablePackages:
     """
     Attributes:
-        services (list[str]): Names of installable service packages. Example: ['edged-service-notification'].
+        services (list[str]): Names of installable service packages. Example: ['notification', 'dispatcher'].
         link (str): Name of the log of the repository interaction (`GET /edge/package/log/{name}`). Example:
             261123-14-31-05-1-available.log.
     """

@@ -18,7 +18,7 @@ class PackageInstallRequest:
 
     Attributes:
         format_ (PackageInstallRequestFormat): Where the package comes from. Example: repository.
-        name (str): The package name. Example: edged-service-notification.
+        name (str): The package name. Example: notification.
         version (str | Unset): The version to install; the latest when omitted. Example: 1.0.0.
     """
 
