@@ -234,9 +234,10 @@ func channelKey(name, channel string) string {
 	return name + channelSeparator + channel
 }
 
-// instanceItems are the items of an instance's own category.
+// instanceItems are the items of an instance's own category, each at its
+// default.
 func instanceItems(rule, channel string) map[string]configmgr.Item {
-	return map[string]configmgr.Item{
+	items := map[string]configmgr.Item{
 		itemDescription: {Description: "What the notification is about", Type: configmgr.TypeString, DisplayName: "Description", Order: "1"},
 		itemRule:        {Description: "The rule plugin", Type: configmgr.TypeString, Default: rule, DisplayName: "Rule", Order: "2", Readonly: "true"},
 		itemChannel:     {Description: "The delivery plugin of the notification's own channel", Type: configmgr.TypeString, Default: channel, DisplayName: "Channel", Order: "3", Readonly: "true"},
@@ -245,6 +246,11 @@ func instanceItems(rule, channel string) map[string]configmgr.Item {
 		itemEnable:    {Description: "Evaluate the rule", Type: configmgr.TypeBoolean, Default: "true", DisplayName: "Enabled", Order: "5"},
 		itemRetrigger: {Description: "Seconds between two sends of a retriggered notification", Type: configmgr.TypeFloat, Default: defaultRetrigger, Minimum: "0", Maximum: "86400", DisplayName: "Retrigger time", Order: "6"},
 	}
+	for n, it := range items {
+		it.Value = it.Default
+		items[n] = it
+	}
+	return items
 }
 
 // pluginItems returns a plugin's items, with their defaults as values.

@@ -61,6 +61,9 @@ func (p *process) Call(_ context.Context, typ, method string, body []byte) ([]by
 		if err := json.Unmarshal(body, &w); err != nil {
 			return nil, err
 		}
+		if w.Rule != "threshold" || w.Type == "" || len(w.Channels) == 0 || w.Channels[0].Plugin == "" {
+			return nil, fault.New(fault.Invalid, "incomplete instance %+v", w)
+		}
 		if w.RuleConfig["datapoint"] == "refused" {
 			return nil, fault.New(fault.Invalid, "the rule cannot use datapoint %q", "refused")
 		}

@@ -9,10 +9,11 @@ import (
 // devices they read: Modbus coils and holding registers, OPC UA nodes. The
 // control calls of the API reach a device through it.
 type Writer interface {
-	// Write sets datapoints of asset on the device: values are keyed by
-	// datapoint name, as the plugin's readings name them, and given in the
-	// units of those readings (a plugin that scales what it reads
-	// unscales what it writes). It returns once the device acknowledged
+	// Write sets datapoints of asset on the device (asset "": of whichever
+	// asset has the datapoint, which must then be unambiguous): values are
+	// keyed by datapoint name, as the plugin's readings name them, and
+	// given in the units of those readings (a plugin that scales what it
+	// reads unscales what it writes). It returns once the device acknowledged
 	// every write, or with the first error: ErrNotWritable (wrapped) for
 	// a datapoint the plugin does not know or cannot write, a value it
 	// cannot convert, or the device's or transport's error.

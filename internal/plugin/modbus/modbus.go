@@ -552,7 +552,10 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 	for dp, v := range values {
 		var p *point
 		for i := range m.s.points {
-			if m.s.points[i].asset == asset && m.s.points[i].datapoint == dp {
+			if (asset == "" || m.s.points[i].asset == asset) && m.s.points[i].datapoint == dp {
+				if p != nil && p.asset != m.s.points[i].asset {
+					return fmt.Errorf("%w: datapoint %q is in assets %q and %q: name the asset", plugin.ErrNotWritable, dp, p.asset, m.s.points[i].asset)
+				}
 				p = &m.s.points[i]
 			}
 		}

@@ -200,6 +200,16 @@ func TestAgainstPymodbus(t *testing.T) {
 	simtest.WaitLine(t, sim, 10*time.Second, "the coil write at the simulator", func(l string) bool {
 		return strings.Contains(l, `"address": 1, "values": [true]`)
 	})
+	// Without an asset the datapoint's name alone finds the register.
+	if err := m.Write(t.Context(), "", map[string]any{"temperature": 21.9}); err != nil {
+		t.Fatalf("Write temperature without an asset: %v", err)
+	}
+	simtest.WaitLine(t, sim, 10*time.Second, "the asset-less write at the simulator", func(l string) bool {
+		return strings.Contains(l, `"address": 14, "values": [219]`)
+	})
+	if err := m.Write(t.Context(), "set", map[string]any{"temperature": 21.7}); err != nil {
+		t.Fatalf("Write temperature: %v", err)
+	}
 	drain(sink)
 	got = collect(t, sink, "set", "bits")
 	if got["set"]["temperature"] != 21.7 || got["set"]["limit"] != 1.5 || got["bits"]["c1"] != 1.0 {
@@ -212,6 +222,7 @@ func TestAgainstPymodbus(t *testing.T) {
 		values map[string]any
 	}{
 		{name: "unknown datapoint", asset: "set", values: map[string]any{"nope": 1}},
+		{name: "unknown datapoint of no asset", asset: "", values: map[string]any{"nope": 1}},
 		{name: "input register", asset: "bits", values: map[string]any{"ir1": 1}},
 		{name: "discrete input", asset: "bits", values: map[string]any{"d1": 1}},
 		{name: "out of range", asset: "set", values: map[string]any{"temperature": 5000}},

@@ -524,7 +524,10 @@ func (o *OPCUA) Write(ctx context.Context, asset string, values map[string]any) 
 	for dp, val := range values {
 		var target *variable
 		for _, v := range vars {
-			if v.asset == asset && v.datapoint == dp {
+			if (asset == "" || v.asset == asset) && v.datapoint == dp {
+				if target != nil && target.asset != v.asset {
+					return fmt.Errorf("%w: datapoint %q is in assets %q and %q: name the asset", plugin.ErrNotWritable, dp, target.asset, v.asset)
+				}
 				target = v
 			}
 		}

@@ -175,6 +175,11 @@ func TestAgainstAsyncua(t *testing.T) {
 			t.Fatalf("Write: %v", err)
 		}
 		simtest.WaitLine(t, sim, 30*time.Second, "the write at the server", func(l string) bool { return l == "VALUE Setpoint 12.5" })
+		// Without an asset the datapoint's name alone finds the node.
+		if err := o.Write(t.Context(), "", map[string]any{"Setpoint": 13.5}); err != nil {
+			t.Fatalf("Write without an asset: %v", err)
+		}
+		simtest.WaitLine(t, sim, 30*time.Second, "the asset-less write at the server", func(l string) bool { return l == "VALUE Setpoint 13.5" })
 		for _, bad := range []map[string]any{{"Nope": 1.0}, {"Counter": 1.5}, {"Running": "yes"}} {
 			if err := o.Write(t.Context(), "Plant", bad); !errors.Is(err, plugin.ErrNotWritable) {
 				t.Errorf("Write(%v) = %v, want ErrNotWritable", bad, err)
