@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -458,6 +460,22 @@ func checkNotifications(t *testing.T, admin *edgeclient.ClientWithResponses, plc
 		Config: &edgeclient.NotificationConfigValues{"asset": alarms}})
 	must(t, err)
 	wantStatus(t, "addNotificationChannel", ch.StatusCode(), ch.Body, http.StatusOK)
+	// E-mail to an SMTP server that demands STARTTLS and a login.
+	cert := simtest.NewServerTLS(t)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	must(t, os.WriteFile(caFile, []byte(cert.CAPEM), 0o600))
+	smtpPort, err := freePort()
+	must(t, err)
+	smtp := simtest.Simulator(t, "smtp_server.py", strconv.Itoa(smtpPort), "--cert", cert.CertFile, "--key", cert.KeyFile,
+		"--user", "edge", "--password", "s3cret")
+	mail, err := admin.AddNotificationChannelWithResponse(ctx, toggled, edgeclient.NotificationChannelCreate{Name: "mail", Plugin: "email",
+		Config: &edgeclient.NotificationConfigValues{"host": "127.0.0.1", "port": strconv.Itoa(smtpPort), "from": "gateway@example.com",
+			"to": "ops@example.com", "username": "edge", "password": "s3cret", "starttls": "required", "caFile": caFile}})
+	must(t, err)
+	wantStatus(t, "addNotificationChannel mail", mail.StatusCode(), mail.Body, http.StatusOK)
+	if got := mail.JSON200.Config["password"].Value; got != "****" {
+		t.Errorf("the channel's password reads back as %q, want it masked", got)
+	}
 	sentBefore := auditCount(t, edgeclient.NTFSN)
 	clearedBefore := auditCount(t, edgeclient.NTFCL)
 
@@ -471,6 +489,17 @@ func checkNotifications(t *testing.T, admin *edgeclient.ClientWithResponses, plc
 		return strings.Contains(l, `"address": 15`) && strings.Contains(l, `[1]`)
 	})
 	eventually(t, 30*time.Second, "the asset channel's reading", func() bool { return len(readingsOf(t, admin, alarms)) >= 1 })
+	line := simtest.WaitLine(t, smtp, 30*time.Second, "the e-mail", func(l string) bool { return strings.HasPrefix(l, "MESSAGE ") })
+	var msg struct {
+		To   []string
+		Data string
+		TLS  bool
+		User *string
+	}
+	must(t, json.Unmarshal([]byte(strings.TrimPrefix(line, "MESSAGE ")), &msg))
+	if !msg.TLS || msg.User == nil || *msg.User != "edge" || !slices.Equal(msg.To, []string{"ops@example.com"}) || !strings.Contains(msg.Data, toggled) {
+		t.Errorf("the SMTP server got %+v, want a message about %s over TLS after a login as edge", msg, toggled)
+	}
 	eventually(t, 30*time.Second, "the retriggered webhook sending again", func() bool { return len(hook.docs("/retrig")) >= 3 })
 	doc := hook.docs("/once")[0]
 	if doc["notification"] != once || doc["state"] != "triggered" || doc["asset"] != tank || doc["rule"] != "threshold" {
