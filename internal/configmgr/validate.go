@@ -334,3 +334,25 @@ func checkBounds(w where, def Item) error {
 	}
 	return nil
 }
+
+// MaxName is the longest name, in characters, of what a category is named
+// after: a service, a north task, a filter, a notification.
+const MaxName = 100
+
+// CheckName validates the name of what a category is named after (what
+// says which: "service", "filter", …): 1 to MaxName characters, no control
+// characters, no leading or trailing space. The error is an Invalid fault
+// naming what.
+func CheckName(what, name string) error {
+	switch n := utf8.RuneCountInString(name); {
+	case name == "":
+		return invalid("%s name is empty", what)
+	case n > MaxName:
+		return invalid("%s name is longer than %d characters", what, MaxName)
+	case !utf8.ValidString(name) || hasControl(name):
+		return invalid("%s name %q contains a control character", what, name)
+	case strings.TrimSpace(name) != name:
+		return invalid("%s name %q has leading or trailing space", what, name)
+	}
+	return nil
+}

@@ -29,8 +29,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/clock"
@@ -180,25 +178,6 @@ func (m *Manager) UsedBy(ctx context.Context, pluginName string) ([]string, erro
 	return out, nil
 }
 
-// maxNameLength is the longest filter name, in characters.
-const maxNameLength = 100
-
-// checkName validates a filter instance's name, by the rules of service
-// names (its category is named after it).
-func checkName(name string) error {
-	switch n := utf8.RuneCountInString(name); {
-	case name == "":
-		return fault.New(fault.Invalid, "filter name is empty")
-	case n > maxNameLength:
-		return fault.New(fault.Invalid, "filter name is longer than %d characters", maxNameLength)
-	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return fault.New(fault.Invalid, "filter name %q contains a control character", name)
-	case strings.TrimSpace(name) != name:
-		return fault.New(fault.Invalid, "filter name %q has leading or trailing space", name)
-	}
-	return nil
-}
-
 // items returns the item definitions of an instance's category.
 func items(def plugin.FilterDefinition) map[string]configmgr.Item {
 	out := make(map[string]configmgr.Item, len(def.Items)+2)
@@ -219,7 +198,7 @@ type Instance = db.Filter
 // NotFound for an unknown plugin; Conflict when a filter or a
 // configuration category (a service's included) already has the name.
 func (m *Manager) Create(ctx context.Context, name, pluginName string, values map[string]string) (Instance, error) {
-	if err := checkName(name); err != nil {
+	if err := configmgr.CheckName("filter", name); err != nil {
 		return Instance{}, err
 	}
 	def, ok := m.Lookup(pluginName)

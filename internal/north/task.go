@@ -7,8 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/configmgr"
@@ -25,9 +23,6 @@ const ItemPlugin = "plugin"
 // cannot take them.
 var reserved = []string{"Edge Core", "Edge Storage"}
 
-// maxNameLength is the longest task name, in characters (as services).
-const maxNameLength = 100
-
 // MaxRepeat is the longest interval between runs of a north task, in
 // seconds (a year).
 const MaxRepeat = 365 * 24 * 3600
@@ -39,21 +34,6 @@ type TaskRequest struct {
 	Enabled bool
 	Repeat  int64             // seconds between runs, 1..MaxRepeat
 	Config  map[string]string // item name → value
-}
-
-// checkName validates a task name with the rules of service names.
-func checkName(name string) error {
-	switch n := utf8.RuneCountInString(name); {
-	case name == "":
-		return fault.New(fault.Invalid, "task name is empty")
-	case n > maxNameLength:
-		return fault.New(fault.Invalid, "task name is longer than %d characters", maxNameLength)
-	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return fault.New(fault.Invalid, "task name %q contains a control character", name)
-	case strings.TrimSpace(name) != name:
-		return fault.New(fault.Invalid, "task name %q has leading or trailing space", name)
-	}
-	return nil
 }
 
 // taskItems are the items of a north task's category: the plugin's and
@@ -79,7 +59,7 @@ func taskItems(def plugin.Definition) map[string]configmgr.Item {
 // unknown plugin; Conflict when a service, schedule or category already
 // has the name, or it is reserved.
 func (rt *Runtime) CreateTask(ctx context.Context, req TaskRequest) (db.Schedule, error) {
-	if err := checkName(req.Name); err != nil {
+	if err := configmgr.CheckName("task", req.Name); err != nil {
 		return db.Schedule{}, err
 	}
 	if req.Repeat < 1 || req.Repeat > MaxRepeat {

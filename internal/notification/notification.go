@@ -23,8 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/configmgr"
@@ -49,7 +47,6 @@ const (
 	auditDeleted      = "NTFDL"
 	severityInfo      = "INFORMATION"
 	defaultRetrigger  = "60"
-	maxNameLength     = 100
 	serviceTypeNotify = db.ServiceNotification
 )
 
@@ -213,21 +210,6 @@ type Update struct {
 	RuleConfig, DeliveryConfig       map[string]string
 }
 
-// checkName validates an instance or channel name.
-func checkName(what, name string) error {
-	switch n := utf8.RuneCountInString(name); {
-	case name == "":
-		return fault.New(fault.Invalid, "%s name is empty", what)
-	case n > maxNameLength:
-		return fault.New(fault.Invalid, "%s name is longer than %d characters", what, maxNameLength)
-	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return fault.New(fault.Invalid, "%s name %q contains a control character", what, name)
-	case strings.TrimSpace(name) != name:
-		return fault.New(fault.Invalid, "%s name %q has leading or trailing space", what, name)
-	}
-	return nil
-}
-
 func ruleKey(name string) string     { return "rule" + name }
 func deliveryKey(name string) string { return "delivery" + name }
 func channelKey(name, channel string) string {
@@ -320,7 +302,7 @@ func applied(items map[string]configmgr.Item, values map[string]string) map[stri
 // NotFound (an unknown plugin), Conflict (a name taken, or no
 // notification service running).
 func (m *Manager) Create(ctx context.Context, in Create) (Notification, error) {
-	if err := checkName("notification", in.Name); err != nil {
+	if err := configmgr.CheckName("notification", in.Name); err != nil {
 		return Notification{}, err
 	}
 	if !slices.Contains(Types, in.Type) {
@@ -791,7 +773,7 @@ func (m *Manager) Channel(ctx context.Context, name, channel string) (Channel, e
 
 // AddChannel adds an extra delivery channel to an instance.
 func (m *Manager) AddChannel(ctx context.Context, name, channel, pluginName string, values map[string]string) (Channel, error) {
-	if err := checkName("channel", channel); err != nil {
+	if err := configmgr.CheckName("channel", channel); err != nil {
 		return Channel{}, err
 	}
 	n, err := m.get(ctx, name)

@@ -216,17 +216,7 @@ func (m *Manager) startHosted(ctx context.Context, s db.Service) error {
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
 	h.sup.Start(base)
 	h.unsubscribe = m.o.Config.Subscribe(s.Name, h.onConfig)
-	wait := m.o.Clock.NewTimer(m.o.StartWait)
-	defer wait.Stop()
-	select {
-	case err := <-h.sup.Started():
-		if err != nil {
-			m.log.Warn("service failed to start; it will be retried", "service", s.Name, "error", err)
-		}
-	case <-wait.C():
-		m.log.Warn("service still starting", "service", s.Name)
-	case <-ctx.Done():
-	}
+	m.awaitStart(ctx, s.Name, h.sup)
 	return nil
 }
 

@@ -328,19 +328,25 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
 	r.start(base)
 	r.unsubscribe = m.o.Config.Subscribe(s.Name, r.onConfig)
+	m.awaitStart(ctx, s.Name, r.sup)
+	return nil
+}
 
+// awaitStart waits up to StartWait for the first attempt of the service
+// name to come up, and logs how it went: a start that fails or takes
+// longer goes on in the supervisor's hands.
+func (m *Manager) awaitStart(ctx context.Context, name string, sup *supervisor.Supervisor) {
 	wait := m.o.Clock.NewTimer(m.o.StartWait)
 	defer wait.Stop()
 	select {
-	case err := <-r.sup.Started():
+	case err := <-sup.Started():
 		if err != nil {
-			m.log.Warn("service failed to start; it will be retried", "service", s.Name, "error", err)
+			m.log.Warn("service failed to start; it will be retried", "service", name, "error", err)
 		}
 	case <-wait.C():
-		m.log.Warn("service still starting", "service", s.Name)
+		m.log.Warn("service still starting", "service", name)
 	case <-ctx.Done():
 	}
-	return nil
 }
 
 // stop stops the service name if it runs; m.ops is held. A plugin that

@@ -8,8 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -48,9 +46,6 @@ var wireType = map[string]string{
 // processName is the process of a south service's schedule.
 const processName = "south_c"
 
-// maxNameLength is the longest service name, in characters.
-const maxNameLength = 100
-
 // CreateRequest is a service to create.
 type CreateRequest struct {
 	Name    string
@@ -67,21 +62,6 @@ type Created struct {
 	Started    bool // false when disabled or in safe mode
 }
 
-// checkName validates a service name (decisions §8).
-func checkName(name string) error {
-	switch n := utf8.RuneCountInString(name); {
-	case name == "":
-		return fault.New(fault.Invalid, "service name is empty")
-	case n > maxNameLength:
-		return fault.New(fault.Invalid, "service name is longer than %d characters", maxNameLength)
-	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return fault.New(fault.Invalid, "service name %q contains a control character", name)
-	case strings.TrimSpace(name) != name:
-		return fault.New(fault.Invalid, "service name %q has leading or trailing space", name)
-	}
-	return nil
-}
-
 // Create validates the request completely, then creates the service's
 // schedule and registration, its configuration category (named after it;
 // the plugin's items with the requested values, the readonly plugin item
@@ -94,7 +74,7 @@ func checkName(name string) error {
 // service package not installed; Conflict when a service, schedule or
 // configuration category already has the name.
 func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error) {
-	if err := checkName(req.Name); err != nil {
+	if err := configmgr.CheckName("service", req.Name); err != nil {
 		return Created{}, err
 	}
 	typ := strings.ToLower(req.Type)

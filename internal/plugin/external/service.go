@@ -3,7 +3,6 @@ package external
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -20,10 +19,11 @@ type extService struct {
 	env  plugin.ServiceEnv
 	host edgeplugin.Host
 
-	mu    sync.Mutex
-	cfg   plugin.Config
-	state json.RawMessage
-	proc  *edgeplugin.Process
+	kept keptState
+
+	mu   sync.Mutex
+	cfg  plugin.Config
+	proc *edgeplugin.Process
 }
 
 func newService(l *launcher, env plugin.ServiceEnv, cfg plugin.Config) (*extService, error) {
@@ -39,8 +39,9 @@ func (s *extService) Open(ctx context.Context) error {
 	// The lock is not held while the process starts: its Start may call
 	// the gateway, which may call the service back.
 	s.mu.Lock()
-	running, cfg, state := s.proc != nil, s.cfg, s.state
+	running, cfg := s.proc != nil, s.cfg
 	s.mu.Unlock()
+	state := s.kept.get()
 	if running {
 		return nil
 	}
@@ -104,9 +105,7 @@ func (s *extService) stop(p *edgeplugin.Process) {
 		s.env.Log().Warn("plugin state not taken", "plugin", s.name, "error", err)
 		return
 	}
-	s.mu.Lock()
-	s.state = st
-	s.mu.Unlock()
+	s.kept.set(st)
 }
 
 // Call runs method of the service; its errors are faults of the kind the
@@ -158,22 +157,10 @@ func (s *extService) Close() error {
 type persistingService struct{ *extService }
 
 // Restore keeps the state for the process Open starts.
-func (s *persistingService) Restore(state json.RawMessage) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.state = state
-	return nil
-}
+func (s *persistingService) Restore(state json.RawMessage) error { return s.kept.Restore(state) }
 
 // State is the state the process reported when its run ended.
-func (s *persistingService) State() (json.RawMessage, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.state == nil {
-		return nil, errors.New("the plugin reported no state")
-	}
-	return s.state, nil
-}
+func (s *persistingService) State() (json.RawMessage, error) { return s.kept.State() }
 
 // serviceHost is the gateway's ServiceHost as the SDK serves it to the
 // process: its faults become codes (fault.go), and a panic, which would

@@ -17,10 +17,11 @@ type south struct {
 	*launcher
 	env plugin.Env
 
-	mu    sync.Mutex
-	cfg   plugin.Config
-	state json.RawMessage
-	proc  *edgeplugin.Process
+	kept keptState
+
+	mu   sync.Mutex
+	cfg  plugin.Config
+	proc *edgeplugin.Process
 	// cancel ends the current Run (a process found dead by Check).
 	cancel context.CancelCauseFunc
 }
@@ -29,9 +30,9 @@ type south struct {
 // restored state.
 func (s *south) Open(ctx context.Context) error {
 	s.mu.Lock()
-	cfg, state := s.cfg, s.state
+	cfg := s.cfg
 	s.mu.Unlock()
-	p, err := s.start(ctx, s.env.Service, cfg, state)
+	p, err := s.start(ctx, s.env.Service, cfg, s.kept.get())
 	if err != nil {
 		return err
 	}
@@ -123,9 +124,7 @@ func (s *south) stop(p *edgeplugin.Process) {
 		s.env.Logger.Warn("plugin state not taken", "plugin", s.name, "error", err)
 		return
 	}
-	s.mu.Lock()
-	s.state = st
-	s.mu.Unlock()
+	s.kept.set(st)
 }
 
 // Reconfigure hands the running plugin its new configuration.
@@ -146,19 +145,7 @@ func (s *south) Reconfigure(cfg plugin.Config) error {
 type persistingSouth struct{ *south }
 
 // Restore keeps the state for the process Open starts.
-func (s *persistingSouth) Restore(state json.RawMessage) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.state = state
-	return nil
-}
+func (s *persistingSouth) Restore(state json.RawMessage) error { return s.kept.Restore(state) }
 
 // State is the state the process reported when its run ended.
-func (s *persistingSouth) State() (json.RawMessage, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.state == nil {
-		return nil, errors.New("the plugin reported no state")
-	}
-	return s.state, nil
-}
+func (s *persistingSouth) State() (json.RawMessage, error) { return s.kept.State() }
