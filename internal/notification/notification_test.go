@@ -415,7 +415,7 @@ func TestFeedHandsOverWatchedReadingsAndAudits(t *testing.T) {
 	if len(audits) != 0 {
 		t.Errorf("unwatched audit codes handed over: %v", audits)
 	}
-	if !strings.Contains(string(f.proc.instances[len(f.proc.instances)-1][0].RuleConfig["asset"]), "motor") {
+	if !strings.Contains(f.proc.last()[0].RuleConfig["asset"], "motor") {
 		t.Error("instance lost its asset")
 	}
 }

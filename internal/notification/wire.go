@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
@@ -48,8 +49,8 @@ func values(items map[string]configmgr.Item) map[string]string {
 // wireOf builds the process's view of an instance from its categories'
 // items (with password values unmasked).
 func wireOf(name string, own configmgr.Category, rule, delivery map[string]configmgr.Item, extra []Channel) Wire {
-	var retrigger float64
-	fmt.Sscan(own.Items[itemRetrigger].Value, &retrigger)
+	// A stored value has passed its item's check; "" reads as 0.
+	retrigger, _ := strconv.ParseFloat(own.Items[itemRetrigger].Value, 64)
 	w := Wire{Name: name, Description: own.Items[itemDescription].Value, Rule: own.Items[itemRule].Value,
 		RuleConfig: values(rule), Type: own.Items[itemType].Value, Enabled: own.Items[itemEnable].Value == "true",
 		RetriggerTime: retrigger,

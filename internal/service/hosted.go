@@ -119,7 +119,9 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	if fn := m.hostedStarted(); fn != nil {
 		if err := fn(ctx, h.typ, inst.Call); err != nil {
 			stop()
-			<-ended
+			if runErr := <-ended; runErr != nil {
+				m.log.Warn("service process reported an error while stopping", "service", h.name, "error", runErr)
+			}
 			return fmt.Errorf("prepare the %s service: %w", h.typ, err)
 		}
 	}
@@ -132,7 +134,9 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	case err = <-ended:
 	case <-h.restart:
 		stop()
-		<-ended
+		if runErr := <-ended; runErr != nil {
+			m.log.Warn("service process reported an error while stopping", "service", h.name, "error", runErr)
+		}
 		m.audit(context.WithoutCancel(ctx), codes[1], severityInfo, map[string]any{"name": h.name, "restart": true})
 		return supervisor.ErrRestart
 	case <-ctx.Done():
