@@ -267,6 +267,19 @@ func testNotificationsAndControl(t *testing.T) {
 	})
 	simtest.WaitLine(t, ua, 30*time.Second, "the OPC UA server seeing 12.5", func(l string) bool { return l == "VALUE Setpoint 12.5" })
 
+	// Disabled, the dispatcher takes nothing; enabled again, it serves.
+	stops := auditCount(t, edgeclient.DSPSD)
+	setSchedule(t, admin, dispatcher, false)
+	if n := auditCount(t, edgeclient.DSPSD); n <= stops {
+		t.Errorf("DSPSD entries = %d after disabling the dispatcher, want more than %d", n, stops)
+	}
+	w = controlWrite(t, admin, edgeclient.ControlDestinationService, line, map[string]any{"Setpoint": 14.5})
+	checkError(t, w.StatusCode(), w.Body, http.StatusConflict)
+	setSchedule(t, admin, dispatcher, true)
+	eventually(t, time.Minute, "a control write once the dispatcher is enabled again", func() bool {
+		return controlWrite(t, admin, edgeclient.ControlDestinationService, line, map[string]any{"Setpoint": 14.5}).StatusCode() == http.StatusOK
+	})
+
 	// Deleting the services stops their processes and audits it.
 	before := auditCount(t, edgeclient.NTFSD)
 	del, err := admin.DeleteServiceWithResponse(ctx, notifier)
