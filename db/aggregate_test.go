@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -179,7 +180,7 @@ func TestRollupsOfMatchOneByOne(t *testing.T) {
 				}
 				if i > 0 {
 					p := got[i-1]
-					if !(p.asset < g.asset || p.asset == g.asset && (p.datapoint < g.datapoint || p.datapoint == g.datapoint && p.minute < g.minute)) {
+					if cmp.Or(cmp.Compare(p.asset, g.asset), cmp.Compare(p.datapoint, g.datapoint), cmp.Compare(p.minute, g.minute)) >= 0 {
 						t.Errorf("rows %+v and %+v are out of order", p.rollupKey, g.rollupKey)
 					}
 				}
