@@ -1,8 +1,10 @@
 package db
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -129,4 +131,81 @@ func BenchmarkRollupsOf(b *testing.B) {
 			b.Fatal("want 20 rollup rows")
 		}
 	}
+}
+
+// TestRollupsOfMatchOneByOne checks rollupsOf against aggregating every
+// value on its own, for readings whose datapoints come and go and change
+// order, assets and minutes interleaved or in runs, and minutes with more
+// datapoints than are looked through one by one.
+func TestRollupsOfMatchOneByOne(t *testing.T) {
+	base := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	keys := make([]string, 3*minuteAggsScan)
+	for i := range keys {
+		keys[i] = "k" + strings.Repeat("x", i%5) + string(rune('a'+i))
+	}
+	cases := []struct {
+		name string
+		rs   func() []Reading
+	}{
+		{"runs of one asset", func() []Reading {
+			return rollupReadings(base, keys[:3], 200, func(i int) string { return []string{"a", "b"}[i/100] })
+		}},
+		{"assets interleaved", func() []Reading {
+			return rollupReadings(base, keys[:3], 200, func(i int) string { return []string{"a", "b", "c"}[i%3] })
+		}},
+		{"many datapoints", func() []Reading {
+			return rollupReadings(base, keys, 300, func(i int) string { return []string{"a", "b"}[i%2] })
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := tc.rs()
+			want := map[rollupKey]*agg{}
+			for _, r := range rs {
+				numericMembers(r.Reading, nil, func(key []byte, v float64) {
+					k := rollupKey{asset: r.AssetCode, datapoint: string(key), minute: minuteOf(r.UserTS)}
+					if want[k] == nil {
+						want[k] = &agg{}
+					}
+					want[k].add(v)
+				})
+			}
+			got := rollupsOf(rs)
+			if len(got) != len(want) {
+				t.Fatalf("%d rollup rows, want %d", len(got), len(want))
+			}
+			for i, g := range got {
+				if w := want[g.rollupKey]; w == nil || *w != g.agg {
+					t.Errorf("row %+v = %+v, want %+v", g.rollupKey, g.agg, w)
+				}
+				if i > 0 {
+					p := got[i-1]
+					if cmp.Or(cmp.Compare(p.asset, g.asset), cmp.Compare(p.datapoint, g.datapoint), cmp.Compare(p.minute, g.minute)) >= 0 {
+						t.Errorf("rows %+v and %+v are out of order", p.rollupKey, g.rollupKey)
+					}
+				}
+			}
+		})
+	}
+}
+
+// rollupReadings returns n readings 500 ms apart (several minutes), of the
+// asset assetOf(i), each holding a varying subset of keys in a varying
+// order, and a string value that is not aggregated.
+func rollupReadings(base time.Time, keys []string, n int, assetOf func(i int) string) []Reading {
+	rs := make([]Reading, n)
+	for i := range rs {
+		var b strings.Builder
+		b.WriteString(`{"s": "text"`)
+		for j := range keys {
+			k := keys[(i+j)%len(keys)]
+			if (i*7+j)%5 == 0 {
+				continue
+			}
+			b.WriteString(`, "` + k + `": ` + strconv.Itoa(i*j%97-40))
+		}
+		b.WriteString("}")
+		rs[i] = Reading{AssetCode: assetOf(i), UserTS: base.Add(time.Duration(i) * 500 * time.Millisecond), Reading: []byte(b.String())}
+	}
+	return rs
 }

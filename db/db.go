@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
@@ -32,6 +33,9 @@ type DB struct {
 	// prepared caches other statements of the SQLite write path (asset
 	// counts, rollup upserts).
 	prepared stmtCache
+	// scratch recycles InsertReadings' normalised copies of its batches
+	// (*[]Reading).
+	scratch sync.Pool
 	// fence orders the readings stream north services read (stream.go).
 	fence streamFence
 	// wh and rh keep the health of w and r (guard.go); the same tracker

@@ -117,7 +117,16 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	}
 	defer d.ingest.begin()()
 	stamp := now()
-	rows := make([]Reading, len(rs))
+	scratch, _ := d.scratch.Get().(*[]Reading)
+	if scratch == nil {
+		scratch = new([]Reading)
+	}
+	rows := slices.Grow((*scratch)[:0], len(rs))[:len(rs)]
+	defer func() {
+		clear(rows) // drop the references to the readings' documents
+		*scratch = rows[:0]
+		d.scratch.Put(scratch)
+	}()
 	deltas := make(map[string]*assetDelta, 4)
 	for i, r := range rs {
 		if r.AssetCode == "" {

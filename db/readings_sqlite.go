@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -17,8 +18,8 @@ import (
 const sqliteInsertMaxRows = 256
 
 // insertStmts caches SQLite's prepared multi-row INSERTs of readings, one
-// per power-of-two row count up to sqliteInsertMaxRows, so any batch is
-// written by at most a handful of statements that are parsed once. They are
+// per row count sqliteInsertChunk returns, so any batch is written by at
+// most a handful of statements that are parsed once. They are
 // prepared on the write pool, whose one connection every write transaction
 // uses, so a transaction reuses them without preparing again.
 type insertStmts struct {
@@ -58,17 +59,35 @@ func (c *insertStmts) close() error {
 	return errors.Join(errs...)
 }
 
-// sqliteInsertPlan returns the prepared statements that insert n rows:
-// chunks of sqliteInsertMaxRows rows, then the rest by descending powers of
-// two. It must run outside a write transaction: preparing a new statement
-// needs the write pool's one connection.
+// sqliteInsertStep is the multiple of rows the prepared INSERTs are sized
+// by below sqliteInsertMaxRows.
+const sqliteInsertStep = 16
+
+// sqliteInsertChunk returns the rows of the next statement that inserts n
+// rows: sqliteInsertMaxRows while that many are left, then the rest rounded
+// down to a multiple of sqliteInsertStep, then powers of two. A batch of
+// 100 is 96 + 4 rows, 400 is 256 + 144: two statements where powers of two
+// alone took three, from at most 16 + 4 statements kept prepared.
+func sqliteInsertChunk(n int) int {
+	switch {
+	case n >= sqliteInsertMaxRows:
+		return sqliteInsertMaxRows
+	case n >= sqliteInsertStep:
+		return n &^ (sqliteInsertStep - 1)
+	}
+	for n&(n-1) != 0 {
+		n &= n - 1
+	}
+	return n
+}
+
+// sqliteInsertPlan returns the prepared statements that insert n rows, in
+// sqliteInsertChunk's sizes. It must run outside a write transaction:
+// preparing a new statement needs the write pool's one connection.
 func (d *DB) sqliteInsertPlan(ctx context.Context, n int) ([]*sql.Stmt, error) {
 	var plan []*sql.Stmt
 	for n > 0 {
-		size := sqliteInsertMaxRows
-		for size > n {
-			size /= 2
-		}
+		size := sqliteInsertChunk(n)
 		s, err := d.inserts.get(ctx, d.w, size) //nolint:sqlclosecheck // cached, closed with the DB
 		if err != nil {
 			return nil, err
@@ -84,14 +103,22 @@ func (d *DB) sqliteInsertPlan(ctx context.Context, n int) ([]*sql.Stmt, error) {
 // JSON as text.
 func sqliteInsertReadings(ctx context.Context, tx *sqlx.Tx, plan []*sql.Stmt, rows []Reading) error {
 	args := make([]any, 0, 4*min(len(rows), sqliteInsertMaxRows))
+	// A batch repeats a few asset codes and mostly one ingest time: each
+	// distinct run of them is boxed once, not once per row.
+	var code, ts any
+	var lastCode string
+	var lastTS int64
 	for _, s := range plan {
-		n := min(len(rows), sqliteInsertMaxRows)
-		for n&(n-1) != 0 { // the largest power of two ≤ n, as in the plan
-			n &= n - 1
-		}
+		n := sqliteInsertChunk(len(rows)) // as in the plan
 		args = args[:0]
 		for _, r := range rows[:n] {
-			args = append(args, r.AssetCode, string(r.Reading), r.UserTS.UnixMicro(), r.TS.UnixMicro())
+			if code == nil || r.AssetCode != lastCode {
+				code, lastCode = r.AssetCode, r.AssetCode
+			}
+			if us := r.TS.UnixMicro(); ts == nil || us != lastTS {
+				ts, lastTS = us, us
+			}
+			args = append(args, code, textOf(r.Reading), r.UserTS.UnixMicro(), ts)
 		}
 		if err := execInTx(ctx, tx, s, args); err != nil {
 			return fmt.Errorf("insert %d readings: %w", n, translate(err))
@@ -99,6 +126,14 @@ func sqliteInsertReadings(ctx context.Context, tx *sqlx.Tx, plan []*sql.Stmt, ro
 		rows = rows[n:]
 	}
 	return nil
+}
+
+// textOf returns doc as a string without copying it: the driver copies a
+// bound text into SQLite's memory before the statement runs, and doc is not
+// changed while it does (InsertReadings' callers hand it over until it
+// returns).
+func textOf(doc []byte) string {
+	return unsafe.String(unsafe.SliceData(doc), len(doc)) //nolint:gosec // read-only view, see above
 }
 
 // execInTx runs the cached statement s in tx. The write pool's one

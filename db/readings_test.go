@@ -170,7 +170,7 @@ func TestInsertReadingsCounts(t *testing.T) {
 		})
 
 		t.Run("large batch crosses statement chunks", func(t *testing.T) {
-			const n = 1000 // 3×256 + 128 + 64 + 32 + 8 rows on SQLite
+			const n = 1003 // 3×256 + 224 + 8 + 2 + 1 rows on SQLite
 			insertReadings(t, d, numbered("large", t0, time.Millisecond, n)...)
 			s, err := d.ReadingSummary(ctx, "large", "v")
 			if err != nil {

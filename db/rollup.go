@@ -49,8 +49,12 @@ func minuteOf(t time.Time) int64 {
 
 // rollupSet accumulates readings into rollup rows.
 type rollupSet struct {
-	rows map[assetMinute]map[string]*agg
+	rows map[assetMinute]*minuteAggs
 	buf  []member
+	// The asset and minute of the previous reading and their aggregates: a
+	// batch mostly holds runs of one asset's readings within one minute.
+	last   *minuteAggs
+	lastAM assetMinute
 }
 
 type assetMinute struct {
@@ -58,35 +62,97 @@ type assetMinute struct {
 	minute int64
 }
 
+// minuteAggs holds the aggregates of one asset's minute, a datapoint's at
+// the same index in keys and aggs. Readings of one asset usually list the
+// same datapoints in the same order, so a member is looked for at its
+// position among the reading's numeric members first, then among the
+// others (by a map once there are many).
+type minuteAggs struct {
+	keys  []string
+	aggs  []agg
+	index map[string]int // nil up to minuteAggsScan datapoints
+	// Room for the first datapoints, so a minute of a few costs one
+	// allocation.
+	keys0 [4]string
+	aggs0 [4]agg
+}
+
+// minuteAggsScan is the most datapoints a minute looks through one by one.
+const minuteAggsScan = 8
+
+func newMinuteAggs() *minuteAggs {
+	m := &minuteAggs{}
+	m.keys, m.aggs = m.keys0[:0], m.aggs0[:0]
+	return m
+}
+
+// of returns the aggregate of key, the reading's pos-th numeric member,
+// adding it when it is new. The pointer is valid until the next call.
+func (m *minuteAggs) of(key []byte, pos int) *agg {
+	if pos < len(m.keys) && m.keys[pos] == string(key) {
+		return &m.aggs[pos]
+	}
+	if m.index != nil {
+		if i, ok := m.index[string(key)]; ok {
+			return &m.aggs[i]
+		}
+	} else {
+		for i, k := range m.keys {
+			if k == string(key) {
+				return &m.aggs[i]
+			}
+		}
+	}
+	k := string(key)
+	m.keys = append(m.keys, k)
+	m.aggs = append(m.aggs, agg{})
+	if m.index != nil {
+		m.index[k] = len(m.keys) - 1
+	} else if len(m.keys) > minuteAggsScan {
+		m.index = make(map[string]int, 2*len(m.keys))
+		for i, k := range m.keys {
+			m.index[k] = i
+		}
+	}
+	return &m.aggs[len(m.aggs)-1]
+}
+
 // add adds the numeric members of r's document to the set.
 func (s *rollupSet) add(asset string, userTS time.Time, doc []byte) {
-	if s.rows == nil {
-		s.rows = make(map[assetMinute]map[string]*agg)
-	}
 	am := assetMinute{asset: asset, minute: minuteOf(userTS)}
-	keys := s.rows[am]
+	m := s.last
+	if m == nil || s.lastAM != am {
+		m = s.rows[am]
+	}
+	pos := 0
 	s.buf = numericMembers(doc, s.buf, func(key []byte, v float64) {
-		if keys == nil {
-			keys = make(map[string]*agg, 4)
-			s.rows[am] = keys
+		if m == nil {
+			if s.rows == nil {
+				s.rows = make(map[assetMinute]*minuteAggs)
+			}
+			m = newMinuteAggs()
+			s.rows[am] = m
 		}
-		a := keys[string(key)]
-		if a == nil {
-			a = &agg{}
-			keys[string(key)] = a
-		}
-		a.add(v)
+		m.of(key, pos).add(v)
+		pos++
 	})
+	if m != nil {
+		s.last, s.lastAM = m, am
+	}
 }
 
 // sorted returns the set's rows ordered by asset, datapoint and minute: the
 // order every writer locks rollup rows in, so concurrent writers cannot
 // deadlock on PostgreSQL.
 func (s *rollupSet) sorted() []rollupRow {
-	var out []rollupRow
-	for am, keys := range s.rows {
-		for k, a := range keys {
-			out = append(out, rollupRow{rollupKey: rollupKey{asset: am.asset, datapoint: k, minute: am.minute}, agg: *a})
+	n := 0
+	for _, m := range s.rows {
+		n += len(m.keys)
+	}
+	out := make([]rollupRow, 0, n)
+	for am, m := range s.rows {
+		for i, k := range m.keys {
+			out = append(out, rollupRow{rollupKey: rollupKey{asset: am.asset, datapoint: k, minute: am.minute}, agg: m.aggs[i]})
 		}
 	}
 	slices.SortFunc(out, func(a, b rollupRow) int {
