@@ -47,6 +47,10 @@ type DB struct {
 	// ckpt checkpoints a SQLite file database off the write connection
 	// (checkpoint_sqlite.go); nil otherwise.
 	ckpt *checkpointer
+	// logs syncs the log of a SQLite file database at durability Power
+	// for the readings' relaxed commits (logsync_sqlite.go); nil
+	// otherwise.
+	logs *logSync
 }
 
 // ingestActivity counts InsertReadings calls.

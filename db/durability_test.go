@@ -1,8 +1,11 @@
 package db_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/edged/edged/db"
@@ -58,5 +61,73 @@ func TestOpenDurability(t *testing.T) {
 	}
 	if _, err := db.OpenDurable(t.Context(), "", t.TempDir(), "maybe"); err == nil {
 		t.Error("OpenDurable with an unknown level = nil")
+	}
+}
+
+// TestInsertReadingsDeferred checks the readings' commits that wait for
+// their sync afterwards: at durability power on SQLite there is something
+// to wait for, and the write connection syncs every other commit again
+// afterwards; elsewhere there is nothing to wait for. Many writers waiting
+// at once share syncs and none hangs. (That a waited-for commit survives a
+// power cut is what internal/crashfs's TestPowerLoss shows.)
+func TestInsertReadingsDeferred(t *testing.T) {
+	tests := []struct {
+		name     string
+		level    db.Durability
+		dsn      func(t *testing.T) string
+		wantWait bool
+	}{
+		{name: "sqlite power", level: db.Power, dsn: func(*testing.T) string { return "" }, wantWait: true},
+		{name: "sqlite process", level: db.Process, dsn: func(*testing.T) string { return "" }},
+		{name: "postgres power", level: db.Power, dsn: func(t *testing.T) string { return dbtest.PostgresDSN(t) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := db.OpenDurable(t.Context(), tc.dsn(t), t.TempDir(), tc.level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = d.Close() }()
+			ctx := t.Context()
+			const writers, each = 8, 20
+			var wg sync.WaitGroup
+			errs := make(chan error, writers*each)
+			waits := make(chan bool, writers*each)
+			for w := range writers {
+				wg.Go(func() {
+					for i := range each {
+						r := db.Reading{AssetCode: "deferred", Reading: json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))}
+						wait, err := d.InsertReadingsDeferred(ctx, []db.Reading{r})
+						if err == nil && wait != nil {
+							err = wait(ctx)
+						}
+						errs <- err
+						waits <- wait != nil
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			close(waits)
+			for err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			for got := range waits {
+				if got != tc.wantWait {
+					t.Fatalf("something to wait for = %v, want %v", got, tc.wantWait)
+				}
+			}
+			rs, err := d.AssetReadings(ctx, "deferred", db.Window{Limit: 1000})
+			if err != nil || len(rs) != writers*each {
+				t.Errorf("stored %d readings, %v; want %d", len(rs), err, writers*each)
+			}
+			if tc.level == db.Power && tc.wantWait {
+				if w, _, err := d.Settings(ctx, "PRAGMA synchronous"); err != nil || w != "2" {
+					t.Errorf("synchronous of the write connection after relaxed commits = %q, %v; want 2 (FULL)", w, err)
+				}
+			}
+		})
 	}
 }

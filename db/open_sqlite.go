@@ -89,6 +89,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		return nil, err
 	}
 	if !memory && durability == Power {
+		d.logs = newLogSync(path)
 		// The file's name in its directory, and the directory's in its
 		// parent (the data directory may have been created just before).
 		dir := filepath.Dir(path)

@@ -112,6 +112,31 @@ type assetDelta struct {
 //
 // It is safe to call concurrently: counts stay exact.
 func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
+	return d.insertReadings(ctx, rs, false)
+}
+
+// InsertReadingsDeferred is InsertReadings returning as soon as the
+// readings are committed, before the commit is on stable storage where
+// durability Power asks for that: wait returns once it is (nil when there
+// is nothing to wait for: durability Process, PostgreSQL, whose commit
+// is durable when it returns, an in-memory database). Until wait returned
+// nil the readings may be lost in a power cut, never in a crash of the
+// process. A writer that acknowledges only after wait can write its next
+// batch while the previous one syncs (ingest.DeferredStore).
+func (d *DB) InsertReadingsDeferred(ctx context.Context, rs []Reading) (wait func(context.Context) error, err error) {
+	if d.logs == nil {
+		return nil, d.insertReadings(ctx, rs, false)
+	}
+	if err := d.insertReadings(ctx, rs, true); err != nil {
+		return nil, err
+	}
+	n := d.logs.commit()
+	return func(context.Context) error { return d.logs.wait(n) }, nil
+}
+
+// insertReadings is InsertReadings; relaxed commits without syncing the
+// log (see logSync).
+func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool) error {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -187,7 +212,11 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 	committed := false
 	done := d.fence.enter(rows)
 	defer func() { done(committed) }()
-	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+	inTx := d.inTx
+	if relaxed {
+		inTx = d.inRelaxedTx
+	}
+	err := inTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if d.dialect == Postgres {
 			err = postgresCopyReadings(ctx, tx, rows)

@@ -27,6 +27,20 @@ type ReadingStore interface {
 	InsertReadings(ctx context.Context, readings []db.Reading) error
 }
 
+// DeferredStore is a ReadingStore that can commit without waiting for the
+// commit to reach stable storage: InsertReadingsDeferred returns once the
+// readings are committed, and wait (nil when there is nothing to wait for)
+// returns once that commit is on stable storage. The buffer then writes
+// its next group while the previous one is being synced, and acknowledges
+// readings only once wait returned. *db.DB implements it.
+type DeferredStore interface {
+	InsertReadingsDeferred(ctx context.Context, readings []db.Reading) (wait func(context.Context) error, err error)
+}
+
+// maxUnsynced bounds the committed groups of a buffer waiting for their
+// sync: beyond it the writer waits too.
+const maxUnsynced = 8
+
 // Limits are a buffer's per-service settings. Both grouping settings are
 // upper bounds, never a wait imposed on readings someone waits for.
 type Limits struct {
@@ -276,13 +290,50 @@ func (b *Buffer) Close(ctx context.Context) error {
 // drained.
 func (b *Buffer) run() {
 	defer close(b.done)
+	// Groups are counted, tracked and acknowledged in commit order by
+	// their own goroutine, once their commit is on stable storage, so
+	// that one group's sync overlaps the next group's write.
+	acks := make(chan ack, maxUnsynced)
+	acked := make(chan struct{})
+	go func() {
+		defer close(acked)
+		for a := range acks {
+			b.acknowledge(a)
+		}
+	}()
+	defer func() {
+		close(acks)
+		<-acked
+	}()
 	for {
 		batch, ok := b.next()
 		if !ok {
 			return
 		}
-		b.write(batch)
+		b.write(batch, acks)
 	}
+}
+
+// ack is a written group on its way to its acknowledgement: the outcome of
+// its write, and what to wait for before it is durable.
+type ack struct {
+	entries []*entry
+	wait    func(context.Context) error // nil: nothing
+	err     error
+}
+
+// acknowledge waits for a group's commit to be durable, then counts,
+// tracks and acknowledges it.
+func (b *Buffer) acknowledge(a ack) {
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	err := a.err
+	if err == nil && a.wait != nil {
+		if err = a.wait(ctx); err != nil {
+			err = fmt.Errorf("sync the commit to stable storage: %w", err)
+		}
+	}
+	b.finish(ctx, a.entries, err)
 }
 
 // next waits until the queue holds something due and takes it: at once
@@ -352,11 +403,11 @@ func (b *Buffer) take() []*entry {
 // hold that validation let through), the group's entries are written again
 // one by one, so that only the offending entry fails and the others are
 // stored and acknowledged.
-func (b *Buffer) write(batch []*entry) {
+func (b *Buffer) write(batch []*entry, acks chan<- ack) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	began := b.o.Clock.Now()
-	err := b.store(ctx, batch)
+	wait, err := b.store(ctx, batch)
 	took := b.o.Clock.Now().Sub(began)
 	b.mu.Lock()
 	queued := b.awaited // waiting producers queued during the write
@@ -367,10 +418,11 @@ func (b *Buffer) write(batch []*entry) {
 		for _, e := range batch {
 			one := batch[:0:0]
 			one = append(one, e)
-			b.finish(ctx, one, b.store(ctx, one))
+			wait, err := b.store(ctx, one)
+			acks <- ack{entries: one, wait: wait, err: err}
 		}
 	} else {
-		b.finish(ctx, batch, err)
+		acks <- ack{entries: batch, wait: wait, err: err}
 	}
 	answered := 0
 	for _, e := range batch {
@@ -393,8 +445,10 @@ func (b *Buffer) write(batch []*entry) {
 	b.mu.Unlock()
 }
 
-// store writes the readings of entries with one InsertReadings call.
-func (b *Buffer) store(ctx context.Context, entries []*entry) error {
+// store writes the readings of entries with one InsertReadings call (or,
+// from a DeferredStore, InsertReadingsDeferred) and returns what to wait
+// for before they are durable.
+func (b *Buffer) store(ctx context.Context, entries []*entry) (wait func(context.Context) error, err error) {
 	stored := b.o.Clock.Now().UTC().Truncate(time.Microsecond)
 	b.rows = b.rows[:0]
 	for _, e := range entries {
@@ -403,12 +457,16 @@ func (b *Buffer) store(ctx context.Context, entries []*entry) error {
 		}
 	}
 	began := time.Now() // the real clock: the observer measures storage, not the plugin's time
-	err := b.o.Store.InsertReadings(ctx, b.rows)
+	if d, ok := b.o.Store.(DeferredStore); ok {
+		wait, err = d.InsertReadingsDeferred(ctx, b.rows)
+	} else {
+		err = b.o.Store.InsertReadings(ctx, b.rows)
+	}
 	if b.o.Observer != nil {
 		b.o.Observer.Committed(b.o.Service, time.Since(began), err == nil)
 	}
 	clear(b.rows) // drop the references to the readings' values
-	return err
+	return wait, err
 }
 
 // finish counts, tracks and acknowledges entries after their write ended
