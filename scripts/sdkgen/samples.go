@@ -526,6 +526,13 @@ func goValue(doc, s *yaml.Node, v any, ptr bool) (string, bool) {
 		props := get(rs, "properties")
 		ap := get(rs, "additionalProperties")
 		if props == nil || len(props.Content) == 0 {
+			// A named map schema has a generated type of its own.
+			mapType := func(elem string) string {
+				if name != "" {
+					return "edgeclient." + goName(name)
+				}
+				return "map[string]" + elem
+			}
 			switch {
 			case ap != nil && refName(ap) != "":
 				var parts []string
@@ -536,7 +543,7 @@ func goValue(doc, s *yaml.Node, v any, ptr bool) (string, bool) {
 					}
 					parts = append(parts, strconv.Quote(k)+": "+ev)
 				}
-				return amp(ptr) + "map[string]edgeclient." + goName(refName(ap)) + "{" + strings.Join(parts, ", ") + "}", true
+				return amp(ptr) + mapType("edgeclient."+goName(refName(ap))) + "{" + strings.Join(parts, ", ") + "}", true
 			case ap != nil && ap.Kind == yaml.MappingNode && str(ap, "type") != "" && get(ap, "enum") == nil:
 				elem := map[string]string{"string": "string", "integer": "int", "number": "float32", "boolean": "bool"}[str(ap, "type")]
 				if elem == "" || str(ap, "format") != "" {
@@ -550,7 +557,7 @@ func goValue(doc, s *yaml.Node, v any, ptr bool) (string, bool) {
 					}
 					parts = append(parts, strconv.Quote(k)+": "+ev)
 				}
-				return amp(ptr) + "map[string]" + elem + "{" + strings.Join(parts, ", ") + "}", true
+				return amp(ptr) + mapType(elem) + "{" + strings.Join(parts, ", ") + "}", true
 			case name == "" && (ap == nil || ap.Kind != yaml.MappingNode || len(ap.Content) == 0):
 				// A free-form object: map[string]interface{}.
 				return amp(ptr) + goLiteral(m), true
