@@ -438,7 +438,9 @@ func (b *Buffer) write(batch []*entry, acks chan<- ack) {
 	// took (and never beyond maxSendLatency), makes one commit serve them
 	// all instead of alternating half groups; it pays most where a commit
 	// costs a sync. A lone producer finds the queue empty and never waits.
-	if queued > 0 && answered > 0 && took > 0 {
+	// With a deferred sync the senders are answered only after it, and
+	// the next group is better written while it runs than held back.
+	if queued > 0 && answered > 0 && took > 0 && wait == nil {
 		b.lingerUntil = b.o.Clock.Now().Add(min(took, b.limits.MaxLatency))
 		b.lingerWant = queued + answered
 	}
