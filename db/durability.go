@@ -16,7 +16,9 @@ const (
 	// Power: every commit is on stable storage when it returns, so it
 	// survives an operating-system crash or a power cut (SQLite
 	// synchronous=FULL, PostgreSQL synchronous_commit=on; the data
-	// directory is synced after the database file is created).
+	// directory is synced after the database file is created). The one
+	// exception is InsertReadingsDeferred, whose commit is on stable
+	// storage once its wait returned.
 	Power Durability = "power"
 	// Process: a commit survives a crash of the gateway process, not of
 	// the machine (SQLite synchronous=NORMAL in WAL mode, PostgreSQL
