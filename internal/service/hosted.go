@@ -350,6 +350,19 @@ func (c hostCalls) Call(ctx context.Context, method string, body []byte) ([]byte
 	case "ingest":
 		return nil, c.ingest(ctx, body)
 	case "dispatch":
+		// The dispatcher audits who asked: here the notification service.
+		var req map[string]json.RawMessage
+		if err := json.Unmarshal(body, &req); err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "dispatch: malformed request")
+		}
+		caller, err := json.Marshal("notification service " + h.name)
+		if err != nil {
+			return nil, err
+		}
+		req["caller"] = caller
+		if body, err = json.Marshal(req); err != nil {
+			return nil, err
+		}
 		return h.m.Call(ctx, db.ServiceDispatcher, "write", body)
 	case "services":
 		targets, err := h.m.targets(ctx)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,12 +19,13 @@ import (
 // fakeService is a notification or dispatcher service's process, in
 // memory: it records calls and lets the test call the gateway back.
 type fakeService struct {
-	host  plugin.ServiceHost
-	calls chan string // method names of the calls it got
-	died  chan error  // a send ends Run with that error, as a crash would
-	cfgs  chan plugin.Config
-	once  sync.Once
-	ended chan struct{}
+	host   plugin.ServiceHost
+	calls  chan string // method names of the calls it got
+	bodies chan string // and their bodies
+	died   chan error  // a send ends Run with that error, as a crash would
+	cfgs   chan plugin.Config
+	once   sync.Once
+	ended  chan struct{}
 }
 
 func (f *fakeService) Run(ctx context.Context) error {
@@ -38,6 +40,7 @@ func (f *fakeService) Run(ctx context.Context) error {
 
 func (f *fakeService) Call(_ context.Context, method string, body []byte) ([]byte, error) {
 	f.calls <- method
+	f.bodies <- string(body)
 	if method == "refuse" {
 		return nil, fault.New(fault.Invalid, "refused: %s", body)
 	}
@@ -57,7 +60,7 @@ type serviceCtl struct {
 func (c *serviceCtl) definition(kind string) plugin.Definition {
 	return plugin.Definition{Name: "edged-service-" + kind, Version: "1.0.0", Kind: kind, External: true,
 		NewService: func(env plugin.ServiceEnv, _ plugin.Config) (plugin.Service, error) {
-			f := &fakeService{host: env.Host, calls: make(chan string, 20), died: make(chan error, 1),
+			f := &fakeService{host: env.Host, calls: make(chan string, 20), bodies: make(chan string, 20), died: make(chan error, 1),
 				cfgs: make(chan plugin.Config, 5), ended: make(chan struct{})}
 			c.started <- f
 			return f, nil
@@ -156,6 +159,7 @@ func TestHostedServices(t *testing.T) {
 		t.Errorf("a refusal of the process = %v, want its Invalid fault", err)
 	}
 	<-dispatch.calls
+	<-dispatch.bodies
 
 	// The gateway's side of the calls the processes make.
 	hostCases := []struct {
@@ -216,6 +220,12 @@ func TestHostedServices(t *testing.T) {
 	}
 	if got := <-dispatch.calls; got != "write" {
 		t.Errorf("dispatcher got %q, want write", got)
+	}
+	if got := <-dispatch.bodies; !strings.Contains(got, `"caller":"notification service alerts"`) {
+		t.Errorf("dispatcher got %s, want the notification service named as the caller", got)
+	}
+	if _, err := notify.host.Call(ctx, "dispatch", []byte(`[`)); !isKind(err, fault.Invalid) {
+		t.Errorf("a malformed dispatch = %v, want Invalid", err)
 	}
 
 	// A crash restarts the process, after the backoff.
