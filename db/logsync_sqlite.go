@@ -114,19 +114,5 @@ func (d *DB) inRelaxedTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err e
 	if err != nil {
 		return fmt.Errorf("begin: %w", translate(err))
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			rollback(tx)
-			panic(p)
-		}
-	}()
-	if err := fn(tx); err != nil {
-		rollback(tx)
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", translate(err))
-	}
-	d.ckpt.wrote()
-	return nil
+	return d.runTx(tx, fn)
 }

@@ -52,6 +52,12 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	return d.runTx(tx, fn)
+}
+
+// runTx runs fn in tx and commits it, or rolls it back when fn fails or
+// panics.
+func (d *DB) runTx(tx *sqlx.Tx, fn func(tx *sqlx.Tx) error) error {
 	defer func() {
 		if p := recover(); p != nil {
 			rollback(tx)

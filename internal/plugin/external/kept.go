@@ -1,9 +1,13 @@
 package external
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"sync"
+
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // keptState is the persisted state of a plugin instance across its
@@ -38,4 +42,21 @@ func (k *keptState) State() (json.RawMessage, error) {
 		return st, nil
 	}
 	return nil, errors.New("the plugin reported no state")
+}
+
+// takeFrom keeps the state of process p, which is ending, when its plugin
+// persists and it still runs; what cannot be taken is logged, and the
+// state kept before stays.
+func (k *keptState) takeFrom(p *edgeplugin.Process, log *slog.Logger, plugin string) {
+	if !p.Info.Persists || p.Exited() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
+	defer cancel()
+	st, err := p.State(ctx)
+	if err != nil {
+		log.Warn("plugin state not taken", "plugin", plugin, "error", err)
+		return
+	}
+	k.set(st)
 }

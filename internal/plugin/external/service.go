@@ -95,17 +95,7 @@ func (s *extService) stop(p *edgeplugin.Process) {
 		s.proc = nil
 	}
 	s.mu.Unlock()
-	if !p.Info.Persists || p.Exited() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
-	defer cancel()
-	st, err := p.State(ctx)
-	if err != nil {
-		s.env.Log().Warn("plugin state not taken", "plugin", s.name, "error", err)
-		return
-	}
-	s.kept.set(st)
+	s.kept.takeFrom(p, s.env.Log(), s.name)
 }
 
 // Call runs method of the service; its errors are faults of the kind the

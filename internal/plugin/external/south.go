@@ -114,17 +114,7 @@ func (s *south) stop(p *edgeplugin.Process) {
 	s.mu.Lock()
 	s.proc = nil
 	s.mu.Unlock()
-	if !p.Info.Persists || p.Exited() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
-	defer cancel()
-	st, err := p.State(ctx)
-	if err != nil {
-		s.env.Logger.Warn("plugin state not taken", "plugin", s.name, "error", err)
-		return
-	}
-	s.kept.set(st)
+	s.kept.takeFrom(p, s.env.Logger, s.name)
 }
 
 // Reconfigure hands the running plugin its new configuration.
