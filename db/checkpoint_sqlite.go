@@ -18,6 +18,16 @@ import (
 // no reader still needs without taking the write lock, so writers go on
 // meanwhile, and the log is reused from its start once a checkpoint has
 // caught up.
+//
+// Under steady ingest a PASSIVE checkpoint never catches up: commits made
+// while it copies stay behind it, so the log was never reused and grew by
+// every commit's pages (hundreds of megabytes a minute at full rate), and
+// every commit extended the file, which made its writes and syncs dearer.
+// When a checkpoint leaves at least catchUpPages behind, the checkpointer
+// therefore runs one more on the write connection, between two write
+// transactions: no commit can happen while it runs, so it copies the
+// little written since the first one and the next write starts the log
+// over.
 
 // Checkpointer pacing: at most one checkpoint per checkpointGap, a
 // checkpoint soon after writes, and one every checkpointIdle regardless
@@ -31,6 +41,10 @@ import (
 const (
 	checkpointGap  = 200 * time.Millisecond
 	checkpointIdle = time.Second
+	// catchUpPages is how many log pages a checkpoint may leave behind
+	// before the write connection catches up: SQLite's own default
+	// wal_autocheckpoint, about 4 MiB.
+	catchUpPages = 1000
 )
 
 // checkpointer runs the PASSIVE checkpoints of a SQLite file database.
@@ -43,12 +57,12 @@ type checkpointer struct {
 	ran func(logPages, copied int, err error)
 }
 
-// startCheckpointer starts checkpointing through the read pool r until
-// close is called; ran may be nil.
-func startCheckpointer(r *sqlx.DB, ran func(logPages, copied int, err error)) *checkpointer {
+// startCheckpointer starts checkpointing through the read pool r, catching
+// up through the write pool w, until close is called; ran may be nil.
+func startCheckpointer(r, w *sqlx.DB, ran func(logPages, copied int, err error)) *checkpointer {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &checkpointer{kick: make(chan struct{}, 1), stop: cancel, done: make(chan struct{}), ran: ran}
-	go c.loop(ctx, r)
+	go c.loop(ctx, r, w)
 	return c
 }
 
@@ -74,7 +88,7 @@ func (c *checkpointer) close() {
 	<-c.done
 }
 
-func (c *checkpointer) loop(ctx context.Context, r *sqlx.DB) {
+func (c *checkpointer) loop(ctx context.Context, r, w *sqlx.DB) {
 	defer close(c.done)
 	idle := time.NewTicker(checkpointIdle)
 	defer idle.Stop()
@@ -88,10 +102,9 @@ func (c *checkpointer) loop(ctx context.Context, r *sqlx.DB) {
 		// A failed checkpoint (the database busy or closing) leaves the
 		// pages in the log, where readers find them: the next one copies
 		// them.
-		var busy, logPages, copied int
-		err := r.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &copied)
-		if c.ran != nil {
-			c.ran(logPages, copied, err)
+		logPages, _, err := c.checkpoint(ctx, r)
+		if err == nil && logPages >= catchUpPages {
+			_, _, _ = c.checkpoint(ctx, w)
 		}
 		select {
 		case <-ctx.Done():
@@ -99,4 +112,16 @@ func (c *checkpointer) loop(ctx context.Context, r *sqlx.DB) {
 		case <-time.After(checkpointGap):
 		}
 	}
+}
+
+// checkpoint runs a PASSIVE checkpoint on a connection of pool p, tells
+// c.ran, and returns the pages in the log and how many of them are in the
+// database file now.
+func (c *checkpointer) checkpoint(ctx context.Context, p *sqlx.DB) (logPages, copied int, err error) {
+	var busy int
+	err = p.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &copied)
+	if c.ran != nil {
+		c.ran(logPages, copied, err)
+	}
+	return logPages, copied, err
 }

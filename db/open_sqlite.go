@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/jmoiron/sqlx"
@@ -28,6 +29,11 @@ const sqliteParams = "_pragma=busy_timeout(5000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=foreign_keys(1)" +
 	"&_time_integer_format=unix_micro"
+
+// logSizeLimit is the size in bytes a SQLite log file is cut back to when
+// it starts over: above what steady ingest writes between two checkpoints,
+// so that it is cut only after a burst.
+const logSizeLimit = 64 << 20
 
 // privateFiles makes the database file path and its companions readable by
 // the owner only: it holds password and token hashes. The file is created
@@ -56,12 +62,13 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		}
 	}
 	params := sqliteParams + "&_pragma=synchronous(" + durability.sqliteSynchronous() + ")"
-	// The write connection never checkpoints: the checkpointer does, from
-	// a read connection (checkpoint_sqlite.go). An in-memory database has
-	// no log.
+	// The write connection never checkpoints: the checkpointer does
+	// (checkpoint_sqlite.go). When the log starts over, a file that grew
+	// past logSizeLimit in a burst (a purge, a migration) is cut back to it.
+	// An in-memory database has no log.
 	writeParams := params + "&_txlock=immediate"
 	if !memory {
-		writeParams += "&_pragma=wal_autocheckpoint(0)"
+		writeParams += "&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(" + strconv.Itoa(logSizeLimit) + ")"
 	}
 	wt := &tracker{writes: true}
 	w, err := openGuarded(path+"?"+writeParams, wt)
@@ -116,7 +123,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 			return nil, fmt.Errorf("db: open sqlite readers %s: %w", path, err)
 		}
 		d.r, d.rh = r, rt
-		d.ckpt = startCheckpointer(r, nil)
+		d.ckpt = startCheckpointer(r, w, nil)
 	}
 	return d, nil
 }
