@@ -185,8 +185,8 @@ var levels = []struct{ name, synchronous string }{{"power", "FULL"}, {"process",
 // sqliteIngest measures, for each durability level on a fresh gateway on
 // SQLite: 4 senders × 100 readings with the gateway's CPU time and peak
 // RSS, the raw driver loop with the matching synchronous setting right
-// after, 1 × 1, 4 × 10 and 16 × 10; then ping against a bare net/http
-// server.
+// after, 1 × 1 and 4 × 10 each beside the raw loop at the group its senders
+// can make, and 16 × 10; then ping against a bare net/http server.
 func (s *system) sqliteIngest(ctx context.Context, rep int) error {
 	for _, level := range levels {
 		dir := filepath.Join(s.o.work, fmt.Sprintf("sqlite-%s-%d", level.name, rep))
@@ -219,9 +219,8 @@ func (s *system) sqliteLevel(ctx context.Context, gw *gateway, rep int, level, s
 	if err != nil {
 		return fmt.Errorf("ingest 4x100, %s: %w", level, err)
 	}
-	var raw Result
-	if err := child(ctx, &raw, "raw", "-sqlite", filepath.Join(s.o.work, fmt.Sprintf("raw-%s-%d.db", level, rep)),
-		"-synchronous", synchronous, "-batch", "100", "-duration", s.o.duration.String(), "-warmup", s.o.warmup.String()); err != nil {
+	raw, err := s.rawSQLite(ctx, rep, level, synchronous, 100)
+	if err != nil {
 		return err
 	}
 	at := "@" + level
@@ -235,13 +234,17 @@ func (s *system) sqliteLevel(ctx context.Context, gw *gateway, rep int, level, s
 	s.add("cpu/raw"+at, gwCPU/rawCPU)
 	s.add("rss"+at, float64(rss)/(1<<20))
 
+	// The small shapes are bound by the cost of a commit, so each is set
+	// beside the raw loop writing the largest group its senders can make
+	// (1 × 1: one row a transaction; 4 × 10: forty).
 	for _, shape := range []struct {
 		key            string
 		senders, batch int
 		first          int64
+		rawGroup       int // 0: no raw loop beside it
 	}{
-		{key: "1x1", senders: 1, batch: 1, first: 1 << 30},
-		{key: "4x10", senders: 4, batch: 10, first: 1 << 31},
+		{key: "1x1", senders: 1, batch: 1, first: 1 << 30, rawGroup: 1},
+		{key: "4x10", senders: 4, batch: 10, first: 1 << 31, rawGroup: 40},
 		{key: "16x10", senders: 16, batch: 10, first: 1 << 32},
 	} {
 		res, _, _, err := s.ingest(ctx, gw, ingestLoad{URL: url, Senders: shape.senders, Batch: shape.batch, Assets: 10,
@@ -250,8 +253,25 @@ func (s *system) sqliteLevel(ctx context.Context, gw *gateway, rep int, level, s
 			return fmt.Errorf("ingest %s, %s: %w", shape.key, level, err)
 		}
 		s.add(shape.key+at, res.Rate)
+		if shape.rawGroup > 0 {
+			raw, err := s.rawSQLite(ctx, rep, level, synchronous, shape.rawGroup)
+			if err != nil {
+				return err
+			}
+			s.add(shape.key+"-raw"+at, raw.Rate)
+			s.add(shape.key+"/raw"+at, res.Rate/raw.Rate)
+		}
 	}
 	return nil
+}
+
+// rawSQLite runs the raw driver loop on a fresh SQLite file, batch rows a
+// transaction with the given synchronous setting.
+func (s *system) rawSQLite(ctx context.Context, rep int, level, synchronous string, batch int) (Result, error) {
+	var raw Result
+	err := child(ctx, &raw, "raw", "-sqlite", filepath.Join(s.o.work, fmt.Sprintf("raw-%s-%d-%d.db", level, rep, batch)),
+		"-synchronous", synchronous, "-batch", strconv.Itoa(batch), "-duration", s.o.duration.String(), "-warmup", s.o.warmup.String())
+	return raw, err
 }
 
 // pipelineIngest measures 4 senders × 100 on a fresh gateway on SQLite
@@ -549,7 +569,11 @@ func (s *system) table() string {
 			line{what: "raw driver loop CPU per row (µs), synchronous=" + level.synchronous, key: "cpu-raw" + at, format: "%.2f"},
 			line{what: "CPU per reading, gateway ÷ raw" + of, key: "cpu/raw" + at, format: "%.2f", target: "≤ 1.5", met: func(m float64) bool { return m <= 1.5 }},
 			line{what: "1 sender × 1 reading (readings/s)" + of, key: "1x1" + at, format: "%.0f", target: "≥ 3000", met: func(m float64) bool { return m >= 3000 }},
+			line{what: "raw driver loop, 1 row per transaction, synchronous=" + level.synchronous + " (rows/s)", key: "1x1-raw" + at, format: "%.0f"},
+			line{what: "1 × 1 ÷ raw driver loop at 1 row per transaction" + of, key: "1x1/raw" + at, format: "%.2f"},
 			line{what: "4 senders × 10 readings (readings/s)" + of, key: "4x10" + at, format: "%.0f", target: "≥ 40000", met: func(m float64) bool { return m >= 40000 }},
+			line{what: "raw driver loop, 40 rows per transaction, synchronous=" + level.synchronous + " (rows/s)", key: "4x10-raw" + at, format: "%.0f"},
+			line{what: "4 × 10 ÷ raw driver loop at 40 rows per transaction" + of, key: "4x10/raw" + at, format: "%.2f"},
 			line{what: "16 senders × 10 readings (readings/s)" + of, key: "16x10" + at, format: "%.0f"},
 			line{what: "gateway RSS during full-rate ingest, peak (MiB)" + of, key: "rss" + at, format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
 		)
