@@ -8,6 +8,7 @@ package durable
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -60,4 +61,28 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("durable: %w", err)
 	}
 	return SyncDir(dir)
+}
+
+// SyncTree makes the tree under dir durable before it is renamed into
+// place: every regular file's contents and every directory's entries, dir
+// included. The rename itself is made durable by syncing the directory it
+// lands in (SyncDir).
+func SyncTree(dir string) error {
+	return filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("durable: %w", err)
+		}
+		if !e.Type().IsRegular() && !e.IsDir() {
+			return nil // a symbolic link is its entry, synced with its directory
+		}
+		f, err := os.Open(filepath.Clean(path))
+		if err != nil {
+			return fmt.Errorf("durable: %w", err)
+		}
+		defer func() { _ = f.Close() }()
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("durable: sync %s: %w", path, err)
+		}
+		return nil
+	})
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/durable"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/plugin"
@@ -438,6 +439,9 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	if err := os.MkdirAll(m.o.Dir, 0o750); err != nil {
 		return lg.fail(err)
 	}
+	if err := durable.SyncDir(filepath.Dir(m.o.Dir)); err != nil { // the packages directory's own name
+		return lg.fail(err)
+	}
 	staging, err := os.MkdirTemp(m.o.Dir, ".staging-")
 	if err != nil {
 		return lg.fail(err)
@@ -462,6 +466,11 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	if def.Name != p.Name {
 		return lg.fail(fmt.Errorf("the package %q holds plugin %q", p.Name, def.Name))
 	}
+	// Synced before it takes its name, and its name synced after: a power
+	// cut leaves the previous version or this one, whole.
+	if err := durable.SyncTree(unpacked); err != nil {
+		return lg.fail(err)
+	}
 	final := filepath.Join(m.o.Dir, p.Name)
 	old := filepath.Join(staging, "old")
 	if replace {
@@ -470,6 +479,13 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 		}
 	}
 	if err := os.Rename(unpacked, final); err != nil {
+		if replace {
+			_ = os.Rename(old, final)
+		}
+		return lg.fail(err)
+	}
+	if err := durable.SyncDir(m.o.Dir); err != nil {
+		_ = os.RemoveAll(final)
 		if replace {
 			_ = os.Rename(old, final)
 		}
@@ -525,6 +541,9 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 	}
 	m.o.Plugins.Remove(name)
 	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	if err := durable.SyncDir(m.o.Dir); err != nil { // else a power cut could bring it back
 		return err
 	}
 	m.record(ctx, auditRemoved, "INFORMATION", map[string]any{"name": name, "version": p.Version})
