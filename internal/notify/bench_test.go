@@ -1,10 +1,13 @@
 package notify
 
 import (
+	jsonv1 "encoding/json"
 	"fmt"
 	"strconv"
 	"testing"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/edged/edged/internal/clock"
 )
@@ -94,4 +97,39 @@ func BenchmarkReadingsTriggering(b *testing.B) {
 		e.Readings(b.Context(), rs)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rs)), "ns/reading")
+}
+
+// BenchmarkDecodeReadings decodes the body of one "readings" call (400
+// readings of two datapoints, as the feed sends them at full-rate ingest)
+// with encoding/json, with JSON v2's Unmarshal, and with decodeReadings,
+// which the call uses.
+func BenchmarkDecodeReadings(b *testing.B) {
+	var body []byte
+	body = append(body, '[')
+	for i := range 400 {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = fmt.Appendf(body, `{"asset":"n-%d","timestamp":"2026-11-26T17:00:00.%06dZ","readings":{"sinusoid":%.4f,"seq":%d}}`,
+			i%10, i, float64(i%360)/360, i)
+	}
+	body = append(body, ']')
+	for _, c := range []struct {
+		name   string
+		decode func([]byte, any) error
+	}{{"encoding-json", jsonv1.Unmarshal}, {"json-v2", func(b []byte, v any) error { return jsonv2.Unmarshal(b, v) }},
+		{"decodeReadings", func(b []byte, v any) (err error) {
+			*v.(*[]Reading), err = decodeReadings(b)
+			return err
+		}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				var rs []Reading
+				if err := c.decode(body, &rs); err != nil || len(rs) != 400 {
+					b.Fatal(len(rs), err)
+				}
+			}
+		})
+	}
 }

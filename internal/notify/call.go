@@ -86,9 +86,9 @@ func (e *Engine) Call(ctx context.Context, method string, body []byte) ([]byte, 
 		}
 		return empty, nil
 	case MethodReadings:
-		var rs []Reading
-		if err := decode(body, &rs); err != nil {
-			return nil, err
+		rs, err := decodeReadings(body)
+		if err != nil {
+			return nil, &InvalidError{fmt.Errorf("request body: %w", err)}
 		}
 		e.Readings(ctx, rs)
 		return empty, nil
