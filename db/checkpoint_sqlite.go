@@ -23,11 +23,10 @@ import (
 // while it copies stay behind it, so the log was never reused and grew by
 // every commit's pages (hundreds of megabytes a minute at full rate), and
 // every commit extended the file, which made its writes and syncs dearer.
-// When a checkpoint leaves at least catchUpPages behind, the checkpointer
-// therefore runs one more on the write connection, between two write
-// transactions: no commit can happen while it runs, so it copies the
-// little written since the first one and the next write starts the log
-// over.
+// Once the log holds catchUpPages, the checkpointer therefore runs one
+// more checkpoint on the write connection, between two write transactions:
+// no commit can happen while it runs, so it catches up, and the next write
+// starts the log over.
 
 // Checkpointer pacing: at most one checkpoint per checkpointGap, a
 // checkpoint soon after writes, and one every checkpointIdle regardless
@@ -45,6 +44,12 @@ const (
 	// before the write connection catches up: SQLite's own default
 	// wal_autocheckpoint, about 4 MiB.
 	catchUpPages = 1000
+	// catchUpBehind is the most pages a pass from the read connection may
+	// have left behind for the write connection to copy (about 1 MiB:
+	// a millisecond or two), and catchUpPasses how many passes try to get
+	// there before the checkpointer waits for the next round.
+	catchUpBehind = 256
+	catchUpPasses = 4
 )
 
 // checkpointer runs the PASSIVE checkpoints of a SQLite file database.
@@ -103,8 +108,16 @@ func (c *checkpointer) loop(ctx context.Context, r, w *sqlx.DB) {
 		// pages in the log, where readers find them: the next one copies
 		// them.
 		logPages, _, err := c.checkpoint(ctx, r)
-		if err == nil && logPages >= catchUpPages {
-			_, _, _ = c.checkpoint(ctx, w)
+		// The write connection catches up only once a pass from the read
+		// connection left little behind: what it copies was written
+		// during that pass, so ingest waits for a few pages, not for
+		// everything a purge dirtied.
+		for pass := 0; err == nil && logPages >= catchUpPages && pass < catchUpPasses; pass++ {
+			before := logPages
+			if logPages, _, err = c.checkpoint(ctx, r); err == nil && logPages-before <= catchUpBehind {
+				_, _, _ = c.checkpoint(ctx, w)
+				break
+			}
 		}
 		select {
 		case <-ctx.Done():

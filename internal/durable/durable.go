@@ -66,22 +66,27 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 // SyncTree makes the tree under dir durable before it is renamed into
 // place: every regular file's contents and every directory's entries, dir
 // included. The rename itself is made durable by syncing the directory it
-// lands in (SyncDir).
+// lands in (SyncDir). The walk stays inside dir (os.Root).
 func SyncTree(dir string) error {
-	return filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("durable: %w", err)
+	}
+	defer func() { _ = root.Close() }()
+	return fs.WalkDir(root.FS(), ".", func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("durable: %w", err)
 		}
 		if !e.Type().IsRegular() && !e.IsDir() {
 			return nil // a symbolic link is its entry, synced with its directory
 		}
-		f, err := os.Open(filepath.Clean(path))
+		f, err := root.Open(path)
 		if err != nil {
 			return fmt.Errorf("durable: %w", err)
 		}
 		defer func() { _ = f.Close() }()
 		if err := f.Sync(); err != nil {
-			return fmt.Errorf("durable: sync %s: %w", path, err)
+			return fmt.Errorf("durable: sync %s: %w", filepath.Join(dir, path), err)
 		}
 		return nil
 	})
