@@ -79,6 +79,23 @@ func (h *gatewayHost) waitFor(t *testing.T, want string) {
 	}
 }
 
+// waitRunning waits until svc's process has started: until a call is no
+// longer refused as made to a service that is not running.
+func waitRunning(t *testing.T, svc plugin.Service) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_, err := svc.Call(t.Context(), "echo", nil)
+		if !errors.Is(err, fault.Unavailable) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the service does not answer 20 s after it started: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestServicePlugin runs a dispatcher service in its own process through
 // the host-side adapter: start with restored state, calls both ways, the
 // error mapping, a clean stop with the state taken, and a kill -9.
@@ -114,6 +131,9 @@ func TestServicePlugin(t *testing.T) {
 	// The process tells the gateway it started, from a goroutine of its
 	// own after Start, with the state restored.
 	host.waitFor(t, `started {"count":5,"service":"dispatch1"}`)
+	// That call can reach the gateway before the answer to Start does,
+	// on a busy machine: the service is running once it answers.
+	waitRunning(t, svc)
 
 	t.Run("calls", func(t *testing.T) {
 		if got, err := svc.Call(t.Context(), "echo", []byte(`{"a":[1,"b"]}`)); err != nil || string(got) != `{"a":[1,"b"]}` {
