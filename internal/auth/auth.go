@@ -135,6 +135,7 @@ const (
 	errTokenRequired = "A valid token is required (rest_api.authentication is mandatory); log in with POST /edge/login"
 	errNeedsSession  = "This call needs the token of a session; log in with POST /edge/login"
 	errAdminOnly     = "Only admin users may perform this operation"
+	errAdminToken    = "Only admin users may perform this operation; log in with POST /edge/login"
 )
 
 // Authorize decides whether the request r may call op, following the rule
@@ -180,10 +181,13 @@ func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Co
 	case p == nil && rule.Identity:
 		return nil, fault.New(fault.Unauthorized, errNeedsSession)
 	case p == nil && !rule.Anonymous:
+		// Decisions §2: what anonymous callers never get needs a token
+		// in every mode, so the answer says to log in (401), as in the
+		// mandatory mode.
 		if slices.Equal(rule.Roles, admins) {
-			return nil, fault.New(fault.Forbidden, errAdminOnly)
+			return nil, fault.New(fault.Unauthorized, errAdminToken)
 		}
-		return nil, fault.New(fault.Forbidden, "Only the roles %s may call %s; log in with POST /edge/login", roleList(rule.Roles), op.ID)
+		return nil, fault.New(fault.Unauthorized, "A token of the roles %s is required to call %s; log in with POST /edge/login", roleList(rule.Roles), op.ID)
 	}
 
 	role := user.RoleNone
@@ -201,13 +205,22 @@ func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Co
 			return nil, fault.New(fault.Forbidden, "User %s may change only their own password", p.Username)
 		}
 	}
+	if rule.Installs != nil && role != user.RoleAdmin && rule.Installs(r, op) {
+		if p == nil {
+			return nil, fault.New(fault.Unauthorized, errAdminToken)
+		}
+		return nil, fault.New(fault.Forbidden, errAdminOnly)
+	}
 	if rule.Category != nil && role != user.RoleAdmin {
 		key, err := rule.Category(r, op)
 		if err != nil {
 			return nil, err
 		}
-		if slices.Contains(AdminCategories, key) {
-			return nil, fault.New(fault.Forbidden, "Only admin users may change category %q", key)
+		if c, ok := AdminCategory(key); ok {
+			if p == nil {
+				return nil, fault.New(fault.Unauthorized, "Only admin users may change category %q; log in with POST /edge/login", c)
+			}
+			return nil, fault.New(fault.Forbidden, "Only admin users may change category %q", c)
 		}
 	}
 	return ctx, nil

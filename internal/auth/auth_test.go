@@ -100,9 +100,17 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 	return rt
 }
 
-// adminOnly are the operations of user management and the roles list.
+// adminOnly are the operations of user management and the roles list, and
+// those that change the code the gateway runs or where it comes from: the
+// package repository, install, update and removal.
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
-	"deleteUserById", "logoutUserSessions", "listRoles"}
+	"deleteUserById", "logoutUserSessions", "listRoles",
+	"setRepository", "installPlugin", "updatePackages", "removePackage"}
+
+// tokenOnly are the calls an anonymous caller never gets in the optional
+// mode though some roles below admin do: the user list, and stopping or
+// restarting the process.
+var tokenOnly = []string{"listUsers", "shutdown", "restart"}
 
 // controlOnly are the calls that act on the plant: admins and the control
 // role only, never anonymous callers (spec §2.5).
@@ -119,8 +127,8 @@ func expected(c caller, mandatory bool, op operation) int {
 	}
 	if slices.Contains(controlOnly, op.id) {
 		switch {
-		case c.role == user.RoleNone && mandatory:
-			return http.StatusUnauthorized
+		case c.role == user.RoleNone:
+			return http.StatusUnauthorized // never anonymous, in either mode
 		case c.role == user.RoleAdmin || c.role == user.RoleControl:
 			return 0
 		}
@@ -132,8 +140,8 @@ func expected(c caller, mandatory bool, op operation) int {
 			return http.StatusUnauthorized
 		case op.id == "logout" || op.id == "updateOwnUser":
 			return http.StatusUnauthorized // no user to act on
-		case slices.Contains(adminOnly, op.id):
-			return http.StatusForbidden
+		case slices.Contains(adminOnly, op.id) || slices.Contains(tokenOnly, op.id):
+			return http.StatusUnauthorized // needs a token in every mode
 		}
 		return expected(caller{role: user.RoleUser}, mandatory, op)
 	}
@@ -255,7 +263,7 @@ func TestSpecialCases(t *testing.T) {
 	}{
 		{name: "user may not write rest_api", method: "PUT", target: "/edge/category/rest_api/httpPort", token: "tok-user", body: item, want: 403},
 		{name: "control may not reset password items", method: "DELETE", target: "/edge/category/password/length/value", token: "tok-control", want: 403},
-		{name: "anonymous may not write rest_api", method: "PUT", target: "/edge/category/rest_api/authentication", body: `{"value":"mandatory"}`, want: 403},
+		{name: "anonymous may not write rest_api", method: "PUT", target: "/edge/category/rest_api/authentication", body: `{"value":"mandatory"}`, want: 401},
 		{name: "admin may write rest_api", mandatory: true, method: "PUT", target: "/edge/category/rest_api/httpPort", token: "tok-admin", body: item},
 		{name: "user may write another category", method: "PUT", target: "/edge/category/service/name", token: "tok-user", body: `{"value":"x"}`},
 		{name: "user may read rest_api", method: "GET", target: "/edge/category/rest_api", token: "tok-user"},
@@ -274,7 +282,7 @@ func TestSpecialCases(t *testing.T) {
 		{name: "user may not merge into rest_api", method: "POST", target: "/edge/category", token: "tok-user",
 			body: `{"key":"rest_api","description":"d","items":{}}`, want: 403},
 		{name: "user may not merge into password anonymously", method: "POST", target: "/edge/category",
-			body: `{"key":"password","description":"d","items":{}}`, want: 403},
+			body: `{"key":"password","description":"d","items":{}}`, want: 401},
 		{name: "user may create another category; body still validated", method: "POST", target: "/edge/category", token: "tok-user",
 			body: `{"key":"mine","description":"d","items":{}}`},
 		{name: "admin may merge into rest_api", method: "POST", target: "/edge/category", token: "tok-admin",
@@ -362,10 +370,10 @@ func TestPrincipalInContext(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			req := httptest.NewRequest("GET", "/edge/user", nil)
+			req := httptest.NewRequest("GET", "/edge/category", nil)
 			req.Header.Set("authtoken", tc.token)
 			req.RemoteAddr = "192.0.2.7:4000"
-			ctx, err := a.Authorize(req, router.Operation{ID: "listUsers"})
+			ctx, err := a.Authorize(req, router.Operation{ID: "listCategories"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -380,5 +388,97 @@ func TestPrincipalInContext(t *testing.T) {
 	}
 	if _, err := a.Authorize(httptest.NewRequest("GET", "/", nil), router.Operation{ID: "noSuchOperation"}); err == nil {
 		t.Error("an operation without a rule was allowed")
+	}
+}
+
+// TestCodeChangesAreAdminOnly checks the calls that change what code runs,
+// where it is fetched from or which keys are trusted: admins only, 401
+// without a token and 403 for every other role, in both modes.
+func TestCodeChangesAreAdminOnly(t *testing.T) {
+	install := `{"format":"repository","name":"p"}`
+	requests := []struct {
+		name, method, target, body string
+	}{
+		{name: "set the repository", method: "POST", target: "/edge/repository", body: `{"url":"https://example.org/repo"}`},
+		{name: "install a plugin", method: "POST", target: "/edge/plugin", body: install},
+		{name: "install a service package", method: "POST", target: "/edge/service?action=install", body: install},
+		{name: "update packages", method: "PUT", target: "/edge/update"},
+		{name: "remove a package", method: "DELETE", target: "/edge/package/p"},
+		{name: "trust a key", method: "PUT", target: "/edge/category/Installation/trustedKeys", body: `{"value":"k"}`},
+		{name: "trust a key, several items", method: "PUT", target: "/edge/category/Installation", body: `{"trustedKeys":"k"}`},
+		{name: "reset the trusted keys", method: "DELETE", target: "/edge/category/Installation/trustedKeys/value"},
+		{name: "point the repository item elsewhere", method: "PUT", target: "/edge/category/Installation/repositoryURL", body: `{"value":"https://x"}`},
+		{name: "merge into Installation", method: "POST", target: "/edge/category", body: `{"key":"Installation","description":"d","items":{}}`},
+	}
+	for _, mode := range []string{"optional", "mandatory"} {
+		for _, c := range callers {
+			for _, rq := range requests {
+				t.Run(mode+"/"+c.name+"/"+rq.name, func(t *testing.T) {
+					s := &mutableSettings{s: user.DefaultSettings()}
+					s.s.Mandatory = mode == "mandatory"
+					rec := send(newHandler(t, s), rq.method, rq.target, c.token, rq.body)
+					want := http.StatusForbidden
+					switch c.role {
+					case user.RoleAdmin:
+						want = http.StatusOK
+					case user.RoleNone:
+						want = http.StatusUnauthorized
+					}
+					if rec.Code != want {
+						t.Fatalf("status %d, want %d; body %s", rec.Code, want, rec.Body)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestCreateServiceWithoutInstall keeps creating a service an editor's
+// right: only the install form of createService is admin-only.
+func TestCreateServiceWithoutInstall(t *testing.T) {
+	body := `{"name":"sine","type":"south","plugin":"sinusoid","enabled":true}`
+	for _, c := range callers {
+		t.Run(c.name, func(t *testing.T) {
+			rec := send(newHandler(t, &mutableSettings{s: user.DefaultSettings()}), "POST", "/edge/service", c.token, body)
+			want := http.StatusOK
+			if c.role == user.RoleView || c.role == user.RoleDataView {
+				want = http.StatusForbidden
+			}
+			if rec.Code != want {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, want, rec.Body)
+			}
+		})
+	}
+}
+
+// TestProtectedCategoryLookalikes checks that a category key differing
+// from rest_api, password or Installation only by case or surrounding
+// space is protected as the category itself.
+func TestProtectedCategoryLookalikes(t *testing.T) {
+	tests := []struct {
+		name, method, target, body string
+	}{
+		{name: "REST_API item", method: "PUT", target: "/edge/category/REST_API/authentication", body: `{"value":"mandatory"}`},
+		{name: "rest_api with a trailing space", method: "PUT", target: "/edge/category/rest_api%20/authentication", body: `{"value":"mandatory"}`},
+		{name: "Password items", method: "PUT", target: "/edge/category/Password", body: `{"length":"1"}`},
+		{name: "installation reset", method: "DELETE", target: "/edge/category/installation/trustedKeys/value"},
+		{name: "create REST_API", method: "POST", target: "/edge/category", body: `{"key":"REST_API","description":"d","items":{}}`},
+		{name: "create rest_api with a trailing space", method: "POST", target: "/edge/category", body: `{"key":"rest_api ","description":"d","items":{}}`},
+		{name: "create Password", method: "POST", target: "/edge/category", body: `{"key":"Password","description":"d","items":{}}`},
+		{name: "create INSTALLATION", method: "POST", target: "/edge/category", body: `{"key":" INSTALLATION","description":"d","items":{}}`},
+	}
+	for _, tc := range tests {
+		for _, c := range []caller{callers[1], callers[4], callers[5]} { // user, control, anonymous
+			t.Run(tc.name+"/"+c.name, func(t *testing.T) {
+				rec := send(newHandler(t, &mutableSettings{s: user.DefaultSettings()}), tc.method, tc.target, c.token, tc.body)
+				want := http.StatusForbidden
+				if c.role == user.RoleNone {
+					want = http.StatusUnauthorized
+				}
+				if rec.Code != want {
+					t.Fatalf("status %d, want %d; body %s", rec.Code, want, rec.Body)
+				}
+			})
+		}
 	}
 }

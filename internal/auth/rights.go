@@ -35,12 +35,29 @@ type Rule struct {
 	// Category, when set, returns the configuration category the call
 	// writes; the categories in AdminCategories need the admin role.
 	Category func(r *http.Request, op router.Operation) (string, error)
+	// Installs, when set, reports whether this request installs code
+	// (a package); such a request needs the admin role, whatever Roles
+	// and Anonymous allow otherwise.
+	Installs func(r *http.Request, op router.Operation) bool
 }
 
 // AdminCategories are the configuration categories only admins may write.
-// Installation is among them: its trusted keys decide whose code the
-// gateway runs.
-var AdminCategories = []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword, configmgr.CategoryInstallation}
+// Installation is among them: its repository and trusted keys decide whose
+// code the gateway runs.
+var AdminCategories = configmgr.ProtectedCategories
+
+// AdminCategory returns the admin category key names and true when key is
+// one of AdminCategories, compared as configmgr.SameKey does (ignoring
+// case and surrounding space), so that "REST_API" or "rest_api " is
+// protected as rest_api is.
+func AdminCategory(key string) (string, bool) {
+	for _, c := range AdminCategories {
+		if configmgr.SameKey(key, c) {
+			return c, true
+		}
+	}
+	return "", false
+}
 
 // Role sets of the rules.
 var (
@@ -60,14 +77,26 @@ var (
 	readData = Rule{Roles: dataReaders, Anonymous: true}
 	// readStats: ping and statistics; every role.
 	readStats = Rule{Roles: everyone, Anonymous: true}
-	// write: every change but user management.
+	// write: every change but user management, packages and the process.
 	write = Rule{Roles: editors, Anonymous: true}
+	// process: what stops or restarts the gateway; editors with a token,
+	// never anonymously.
+	process = Rule{Roles: editors}
+	// readUsers: the user list; every role but data-view, with a token.
+	readUsers = Rule{Roles: viewers}
 	// writeItem: a change to the item of the category in the path.
 	writeItem = Rule{Roles: editors, Anonymous: true, Category: pathCategory}
 	// writeCategory: a category created or merged from the body.
 	writeCategory = Rule{Roles: editors, Anonymous: true, Category: bodyCategory}
 	// admin: user management and the roles list.
 	admin = Rule{Roles: admins}
+	// code: what changes the code the gateway runs or where it is fetched
+	// from: the package repository, install, update and removal. Admins
+	// only, in every mode.
+	code = Rule{Roles: admins}
+	// createService creates a service (an editor's write), or installs a
+	// service package with ?action=… (code).
+	createService = Rule{Roles: editors, Anonymous: true, Installs: hasAction}
 	// control: the calls that act on the plant, for admins and the
 	// control role only (spec §2.5), never anonymously.
 	control = Rule{Roles: controllers}
@@ -115,8 +144,8 @@ var Rights = map[string]Rule{
 	// System
 	"ping":       scrape,
 	"getMetrics": scrape,
-	"shutdown":   write,
-	"restart":    write,
+	"shutdown":   process,
+	"restart":    process,
 	// Statistics
 	"listStatistics":       readStats,
 	"getStatisticsHistory": readStats,
@@ -134,7 +163,7 @@ var Rights = map[string]Rule{
 	"purgeAssetReadings":     write,
 	// Services and plugins
 	"listServices":          read,
-	"createService":         write,
+	"createService":         createService,
 	"listInstalledServices": read,
 	"listAvailablePackages": read,
 	"deleteService":         write,
@@ -175,20 +204,20 @@ var Rights = map[string]Rule{
 	// Asset tracking and packages
 	"listTrackingEvents":     read,
 	"deprecateTrackingEvent": write,
-	"setRepository":          write,
-	"updatePackages":         write,
+	"setRepository":          code,
+	"updatePackages":         code,
 	"listPackages":           read,
-	"removePackage":          write,
+	"removePackage":          code,
 	"getPackageLog":          read,
 	"listAvailablePlugins":   read,
-	"installPlugin":          write,
+	"installPlugin":          code,
 	// Users
 	"login":               open,
 	"authenticate":        open,
 	"changePassword":      {Roles: everyone, Open: true, Self: "user_id"},
 	"logout":              {Roles: everyone, Identity: true},
 	"updateOwnUser":       {Roles: viewers, Identity: true},
-	"listUsers":           read,
+	"listUsers":           readUsers,
 	"logoutUserSessions":  admin,
 	"listRoles":           admin,
 	"createUser":          admin,
@@ -196,6 +225,14 @@ var Rights = map[string]Rule{
 	"adminUpdateUserById": admin,
 	"deleteUser":          admin,
 	"deleteUserById":      admin,
+}
+
+// hasAction reports whether the request carries the query parameter
+// action: createService installs a service package with action=install.
+// Any action counts, so that no spelling the validator might refuse later
+// slips past the admin check first.
+func hasAction(r *http.Request, _ router.Operation) bool {
+	return r.URL.Query().Has("action")
 }
 
 // pathCategory is the category named by the path parameter "name".

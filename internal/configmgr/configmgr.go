@@ -385,6 +385,9 @@ func (m *Manager) Create(ctx context.Context, in CategoryInput) (Category, error
 	if err := checkKey(in.Key); err != nil {
 		return Category{}, err
 	}
+	if c, ok := Lookalike(in.Key); ok {
+		return Category{}, invalid("category key %q differs from the protected category %q only by case or surrounding space", in.Key, c)
+	}
 	defs := make(map[string]Item, len(in.Items))
 	for _, name := range slices.Sorted(maps.Keys(in.Items)) {
 		def, err := checkDefinition(in.Key, name, in.Items[name])

@@ -582,6 +582,14 @@ func TestCreateInvalid(t *testing.T) {
 		{name: "empty key", in: CategoryInput{}, wantErr: "category key is empty"},
 		{name: "key too long", in: CategoryInput{Key: strings.Repeat("k", 256)}, wantErr: "category key is longer than 255 characters"},
 		{name: "key with control character", in: CategoryInput{Key: "a\x00"}, wantErr: `category key "a\x00" contains a control character`},
+		{name: "rest_api in capitals", in: CategoryInput{Key: "REST_API"},
+			wantErr: `category key "REST_API" differs from the protected category "rest_api" only by case or surrounding space`},
+		{name: "rest_api with a trailing space", in: CategoryInput{Key: "rest_api "},
+			wantErr: `category key "rest_api " differs from the protected category "rest_api" only by case or surrounding space`},
+		{name: "Password", in: CategoryInput{Key: "Password"},
+			wantErr: `category key "Password" differs from the protected category "password" only by case or surrounding space`},
+		{name: "installation", in: CategoryInput{Key: " installation"},
+			wantErr: `category key " installation" differs from the protected category "Installation" only by case or surrounding space`},
 		{
 			name: "one bad item among good ones",
 			in: CategoryInput{Key: testCategory, Items: map[string]Item{
@@ -624,6 +632,29 @@ func TestCreateInvalid(t *testing.T) {
 			}
 			if after, _ := f.store.row(t, testCategory); !after.equal(before) {
 				t.Errorf("category changed by a refused merge")
+			}
+		})
+	}
+}
+
+func TestLookalike(t *testing.T) {
+	tests := []struct {
+		key, want string
+		ok        bool
+	}{
+		{key: "rest_api"},
+		{key: "Installation"},
+		{key: "rest_api2"},
+		{key: "service"},
+		{key: "Rest_Api", want: CategoryRESTAPI, ok: true},
+		{key: "\tpassword", want: CategoryPassword, ok: true},
+		{key: "INSTALLATION ", want: CategoryInstallation, ok: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			got, ok := Lookalike(tt.key)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("Lookalike(%q) = %q, %v; want %q, %v", tt.key, got, ok, tt.want, tt.ok)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/fault"
@@ -112,6 +113,31 @@ const (
 // Category Installation holds the package repository's settings, which
 // internal/packages reads.
 const CategoryInstallation = "Installation"
+
+// ProtectedCategories are the categories only admins may write (enforced
+// by internal/auth): the API's own settings, the password policy and the
+// package repository with its trusted keys. A new category whose key
+// differs from one of them only by case or surrounding space is refused
+// (see Lookalike), so that no copy can pass for the real one.
+var ProtectedCategories = []string{CategoryRESTAPI, CategoryPassword, CategoryInstallation}
+
+// SameKey reports whether category keys a and b are equal ignoring case
+// and surrounding space.
+func SameKey(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+// Lookalike returns the protected category key differs from only by case
+// or surrounding space, and true; false when key is a protected key itself
+// or like none.
+func Lookalike(key string) (string, bool) {
+	for _, c := range ProtectedCategories {
+		if key != c && SameKey(key, c) {
+			return c, true
+		}
+	}
+	return "", false
+}
 
 // seedParents are the parent categories and their children, in seeding
 // order.
