@@ -140,6 +140,10 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	if err != nil {
 		return err
 	}
+	if !authSettings.Settings().Mandatory {
+		log.Warn("authentication is optional: callers without a token may read the configuration, services and readings and change ordinary configuration (never packages, keys, users or the process); " +
+			"to require a token for every call, log in as admin and set rest_api.authentication to mandatory (PUT /edge/category/rest_api/authentication {\"value\":\"mandatory\"})")
+	}
 	if !tr.HTTPS && authSettings.Settings().Mandatory {
 		log.Warn("authentication is mandatory but the API is served over plain HTTP: tokens and passwords cross the network in clear; set rest_api.enableHttp to false for HTTPS")
 	}

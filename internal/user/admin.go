@@ -33,7 +33,8 @@ type Auditor interface {
 
 // EnsureAdmin creates the admin user at first start, when no user exists.
 // Its password is password, or, when that is empty, a random one written to
-// InitialPasswordFile in dataDir (mode 0600) and logged once. A password
+// InitialPasswordFile in dataDir (mode 0600), never to the log, which names
+// the file. A password
 // shorter than MinPasswordLength or longer than MaxPasswordBytes is
 // refused. Later starts change nothing.
 func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog.Logger, dataDir, password string) error {
@@ -70,8 +71,10 @@ func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog
 		if err := writeSecret(path, password); err != nil {
 			return fmt.Errorf("ensure admin: %w", err)
 		}
-		log.Warn("created user admin with a generated password; change it after the first login",
-			"password", password, "file", path)
+		// The password goes to the file only: logs are collected,
+		// shipped and kept where the file's 0600 does not reach.
+		log.Warn("created user admin with a generated password, written to a file only its owner can read; log in as admin with it and change it",
+			"file", path)
 	} else {
 		log.Info("created user admin with the password from EDGE_ADMIN_PASSWORD")
 	}

@@ -2,7 +2,6 @@ package user
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -35,7 +34,6 @@ func (a *fakeAudit) Record(_ context.Context, source, _ string, _ any) error {
 }
 
 func TestEnsureAdmin(t *testing.T) {
-	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	tests := []struct {
 		name         string
 		existing     int
@@ -58,7 +56,9 @@ func TestEnsureAdmin(t *testing.T) {
 			dir := t.TempDir()
 			store := &fakeStore{users: tc.existing}
 			audit := &fakeAudit{}
-			err := EnsureAdmin(t.Context(), store, audit, discard, dir, tc.password)
+			var logged strings.Builder
+			log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			err := EnsureAdmin(t.Context(), store, audit, log, dir, tc.password)
 			if tc.wantErr != (err != nil) {
 				t.Fatalf("err = %v, wantErr %v", err, tc.wantErr)
 			}
@@ -86,6 +86,17 @@ func TestEnsureAdmin(t *testing.T) {
 					t.Errorf("data directory: %v, mode %v; want 0700", err, st.Mode().Perm())
 				}
 				want = strings.TrimSpace(string(b))
+				// The password goes to its file only; the log says
+				// where the file is.
+				if strings.Contains(logged.String(), want) {
+					t.Errorf("the generated password is in the log: %s", logged.String())
+				}
+				if !strings.Contains(logged.String(), path) {
+					t.Errorf("the log does not name the password file %s: %s", path, logged.String())
+				}
+			}
+			if tc.password != "" && strings.Contains(logged.String(), tc.password) {
+				t.Errorf("the given password is in the log: %s", logged.String())
 			}
 			if want != "" {
 				if err := bcrypt.CompareHashAndPassword([]byte(store.hash), []byte(want)); err != nil {

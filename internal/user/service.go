@@ -357,18 +357,26 @@ func (s *Service) Delete(ctx context.Context, id int64) error {
 // (and counts as a failed login of that address); a current password
 // longer than MaxPasswordBytes, a new password breaking the policy or
 // equal to one of the last PasswordHistory passwords, of kind Invalid; an
-// unknown user, of kind NotFound; an address locked out of the account, of
-// kind TooMany. Every session of the user ends; USRCH is written.
+// unknown user is the same Unauthorized fault as a wrong password (the
+// call needs no token, so it must not reveal which ids exist); an address
+// locked out of the account, of kind TooMany. Every session of the user ends; USRCH is written.
 func (s *Service) ChangePassword(ctx context.Context, id int64, current, next, clientAddress string) error {
 	if len(current) > MaxPasswordBytes {
 		return errPasswordTooLong("current_password")
 	}
+	mismatch := fault.New(fault.Unauthorized, "the current password of user %d does not match", id)
 	u, err := s.store.GetUser(ctx, id)
+	if errors.Is(err, db.ErrNotFound) {
+		// The call needs no token, so an unknown id answers as a wrong
+		// password does, after as long a comparison: it must not tell
+		// which user ids exist.
+		matches(dummyHash(), current)
+		return mismatch
+	}
 	if err != nil {
-		return notFound(err, id)
+		return fmt.Errorf("user: %w", err)
 	}
 	now := s.now()
-	mismatch := fault.New(fault.Unauthorized, "the current password of user %d does not match", id)
 	if err := s.checkPassword(ctx, u, current, clientAddress, now, mismatch); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -504,7 +505,7 @@ func TestChangePassword(t *testing.T) {
 		msg     string
 	}{
 		{name: "wrong current", id: u.ID, current: "password-0", next: "password-9", kind: fault.Unauthorized, msg: "does not match"},
-		{name: "unknown user", id: 999, current: "x", next: "password-9", kind: fault.NotFound, msg: "user 999"},
+		{name: "unknown user", id: 999, current: "x", next: "password-9", kind: fault.Unauthorized, msg: "the current password of user 999 does not match"},
 		{name: "current reused", id: u.ID, current: "password-2", next: "password-2", kind: fault.Invalid, msg: "last 3"},
 		{name: "two back reused", id: u.ID, current: "password-2", next: "password-0", kind: fault.Invalid, msg: "last 3"},
 		{name: "policy", id: u.ID, current: "password-2", next: "short", kind: fault.Invalid, msg: "at least 8"},
@@ -529,6 +530,15 @@ func TestChangePassword(t *testing.T) {
 			wantFault(t, err, tc.kind, tc.msg)
 		})
 	}
+	t.Run("an unknown id answers as a wrong password", func(t *testing.T) {
+		known := f.svc.ChangePassword(ctx, u.ID, "wrong-current", "password-9", "192.0.2.6:1")
+		unknown := f.svc.ChangePassword(ctx, 999, "wrong-current", "password-9", "192.0.2.6:1")
+		wantFault(t, unknown, fault.Unauthorized, "does not match")
+		same := strings.Replace(unknown.Error(), "999", strconv.FormatInt(u.ID, 10), 1)
+		if same != known.Error() {
+			t.Errorf("unknown id: %q; known id, wrong password: %q", unknown, known)
+		}
+	})
 	t.Run("a wrong current password counts as a failed login", func(t *testing.T) {
 		for range LockoutThreshold {
 			err := f.svc.ChangePassword(ctx, u.ID, "wrong-current", "password-9", "192.0.2.5:1")
