@@ -315,10 +315,13 @@ func checkControl(t *testing.T, adminTok, line, plc, tank, machine string, ua, m
 		rs := readingsOf(t, admin, machine+"Plant")
 		return len(rs) > 0 && rs[len(rs)-1]["Setpoint"] == 33.5 || slices.ContainsFunc(rs, func(r map[string]any) bool { return r["Setpoint"] == 33.5 })
 	})
-	for _, c := range []*edgeclient.ClientWithResponses{viewer, user, apiAnonymous(t)} {
+	for _, c := range []*edgeclient.ClientWithResponses{viewer, user} {
 		w := controlWrite(t, c, edgeclient.ControlDestinationService, line, map[string]any{"Setpoint": 1.0})
 		checkError(t, w.StatusCode(), w.Body, http.StatusForbidden)
 	}
+	// Without a token: 401 in either mode (decisions §2).
+	w = controlWrite(t, apiAnonymous(t), edgeclient.ControlDestinationService, line, map[string]any{"Setpoint": 1.0})
+	checkError(t, w.StatusCode(), w.Body, http.StatusUnauthorized)
 
 	op, err := control.ControlOperationWithResponse(ctx, edgeclient.ControlOperationRequest{Destination: edgeclient.ControlDestinationAsset,
 		Name: ptr(machine + "Plant"), Operation: "Reset", Parameters: &map[string]edgeclient.ControlValue{"counter": number(t, 5)}})

@@ -109,7 +109,9 @@ func closedURL(t *testing.T) string {
 // needs the gateway the suite started.
 func testPackages(t *testing.T) {
 	needOwnGateway(t, "builds plugins from the source tree and serves their repository on the loopback interface")
-	admin := apiAs(t, adminToken(t))
+	adminTok := adminToken(t)
+	admin := apiAs(t, adminTok)
+	asAdmin := map[string]string{"authorization": adminTok}
 	ctx := t.Context()
 
 	// No repository configured: 400 saying how to configure one.
@@ -131,7 +133,7 @@ func testPackages(t *testing.T) {
 		{"not JSON", `{"url":`},
 	} {
 		t.Run("setRepository "+tc.name, func(t *testing.T) {
-			r := doRaw(t, rawRequest{method: http.MethodPost, path: "/edge/repository", body: strings.NewReader(tc.body), ctype: "application/json"})
+			r := doRaw(t, rawRequest{method: http.MethodPost, path: "/edge/repository", body: strings.NewReader(tc.body), ctype: "application/json", headers: asAdmin})
 			checkError(t, r.status, r.body, http.StatusBadRequest)
 		})
 	}
@@ -197,7 +199,7 @@ func testPackages(t *testing.T) {
 		{"built-in plugin", "/edge/plugin", `{"format":"repository","name":"sinusoid"}`, http.StatusConflict},
 	} {
 		t.Run("install "+tc.name, func(t *testing.T) {
-			r := doRaw(t, rawRequest{method: http.MethodPost, path: tc.path, body: strings.NewReader(tc.body), ctype: "application/json"})
+			r := doRaw(t, rawRequest{method: http.MethodPost, path: tc.path, body: strings.NewReader(tc.body), ctype: "application/json", headers: asAdmin})
 			checkError(t, r.status, r.body, tc.status)
 		})
 	}

@@ -26,15 +26,6 @@ var suiteSessionOpened bool
 // authentication when the suite started.
 var authMandatory bool
 
-// anonymousRefused is the status of an anonymous call that needs more than
-// the user role: 403 in the optional mode, 401 in the mandatory one.
-func anonymousRefused() int {
-	if authMandatory {
-		return http.StatusUnauthorized
-	}
-	return http.StatusForbidden
-}
-
 // openSuiteSession sets suiteToken for the gateway at baseURL and checks
 // the admin password of an external gateway once, so that a wrong one
 // stops the run instead of locking the account test after test.

@@ -130,6 +130,8 @@ var suite = []suiteTest{
 	{"TestOptionalAuthentication", Strict, testOptionalAuthentication},
 	{"TestAuthMethod", Strict, testAuthMethod},
 	{"TestCertificateLogin", Strict, testCertificateLogin},
+	{"TestRights", Strict, testRights},
+	{"TestProtectedCategoryLookalikes", Strict, testProtectedCategoryLookalikes},
 	// Filter pipelines and the protocol plugins
 	{"TestFilterInstances", Strict, testFilterInstances},
 	{"TestPipelineErrors", Strict, testPipelineErrors},

@@ -84,6 +84,8 @@ func TestMandatoryAuthentication(t *testing.T)               { runSuiteTest(t) }
 func TestOptionalAuthentication(t *testing.T)                { runSuiteTest(t) }
 func TestAuthMethod(t *testing.T)                            { runSuiteTest(t) }
 func TestCertificateLogin(t *testing.T)                      { runSuiteTest(t) }
+func TestRights(t *testing.T)                                { runSuiteTest(t) }
+func TestProtectedCategoryLookalikes(t *testing.T)           { runSuiteTest(t) }
 func TestUnknownRoute(t *testing.T)                          { runSuiteTest(t) }
 func TestMethodNotAllowed(t *testing.T)                      { runSuiteTest(t) }
 func TestBodyTooLarge(t *testing.T)                          { runSuiteTest(t) }

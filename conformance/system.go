@@ -243,7 +243,8 @@ func lifecycleSources(t testing.TB, c *edgeclient.ClientWithResponses) []edgecli
 // data kept and its south service running again.
 func testRestartOperation(t *testing.T) {
 	gw, _, _ := ownGatewayAt(t)
-	c := apiAt(t, gw.url)
+	// Shutdown and restart need a token in every mode.
+	c := apiAsAt(t, gw.url, loginAt(t, gw.url, "admin", adminPassword).Token)
 	port, err := freePort()
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +323,8 @@ func testRestartOperation(t *testing.T) {
 // FSTOP in the audit trail and the data written before.
 func testShutdownOperation(t *testing.T) {
 	gw, dir, exited := ownGatewayAt(t)
-	c := apiAt(t, gw.url)
+	// Shutdown and restart need a token in every mode.
+	c := apiAsAt(t, gw.url, loginAt(t, gw.url, "admin", adminPassword).Token)
 	marker := unique("conf-before-shutdown")
 	cr, err := c.CreateAuditEntryWithResponse(t.Context(), edgeclient.AuditEntryCreate{Source: edgeclient.LOGGN,
 		Severity: string(edgeclient.INFORMATION), Details: map[string]any{"marker": marker}})
@@ -383,7 +385,8 @@ func listAuditAt(t testing.TB, c *edgeclient.ClientWithResponses, source edgecli
 func testSafeMode(t *testing.T) {
 	t.Setenv("EDGE_SAFE_MODE", "true")
 	gw, _, _ := ownGatewayAt(t)
-	c := apiAt(t, gw.url)
+	// Shutdown and restart need a token in every mode.
+	c := apiAsAt(t, gw.url, loginAt(t, gw.url, "admin", adminPassword).Token)
 	safe := func(t *testing.T) {
 		t.Helper()
 		p, err := c.PingWithResponse(t.Context())

@@ -347,7 +347,7 @@ func testUserManagement(t *testing.T) {
 			{name: "unknown role", token: admin, body: map[string]any{"username": unique("u"), "password": "Secret-Pass-9", "role_id": 6}, status: 400},
 			{name: "unknown access method", token: admin, body: map[string]any{"username": unique("u"), "password": "Secret-Pass-9", "access_method": "both"}, status: 400, strict: true},
 			{name: "not admin", token: loginUser(t, user2.UserName, password2).Token, body: map[string]any{"username": unique("u"), "password": "Secret-Pass-9"}, status: 403},
-			{name: "anonymous", body: map[string]any{"username": unique("u"), "password": "Secret-Pass-9"}, status: anonymousRefused(), strict: true},
+			{name: "anonymous", body: map[string]any{"username": unique("u"), "password": "Secret-Pass-9"}, status: http.StatusUnauthorized, strict: true},
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
@@ -382,7 +382,7 @@ func testUserManagement(t *testing.T) {
 		r := doRaw(t, rawRequest{method: "GET", path: "/edge/user/role", headers: map[string]string{"authorization": loginUser(t, other.UserName, pw).Token}})
 		checkError(t, r.status, r.body, http.StatusForbidden)
 		r = doRaw(t, rawRequest{method: "GET", path: "/edge/user/role", anonymous: true})
-		checkError(t, r.status, r.body, anonymousRefused())
+		checkError(t, r.status, r.body, http.StatusUnauthorized)
 	})
 
 	t.Run("update with id in the body", func(t *testing.T) {
@@ -434,7 +434,7 @@ func testUserManagement(t *testing.T) {
 			{name: "admin loses admin role (path)", path: "/edge/admin/1", token: admin, body: map[string]any{"role_id": 3}, status: 400},
 			{name: "not admin (body)", path: "/edge/admin/user", token: control, body: map[string]any{"user_id": u.UserId, "real_name": "x"}, status: 403},
 			{name: "not admin (path)", path: "/edge/admin/" + strconv.Itoa(u.UserId), token: control, body: map[string]any{"real_name": "x"}, status: 403},
-			{name: "anonymous", path: "/edge/admin/" + strconv.Itoa(u.UserId), body: map[string]any{"real_name": "x"}, status: anonymousRefused()},
+			{name: "anonymous", path: "/edge/admin/" + strconv.Itoa(u.UserId), body: map[string]any{"real_name": "x"}, status: http.StatusUnauthorized},
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
@@ -556,7 +556,7 @@ func testSessions(t *testing.T) {
 		must(t, err)
 		checkError(t, resp.StatusCode(), resp.Body, http.StatusNotFound)
 		r := doRaw(t, rawRequest{method: "PUT", path: "/edge/" + strconv.Itoa(u.UserId) + "/logout", anonymous: true})
-		checkError(t, r.status, r.body, anonymousRefused())
+		checkError(t, r.status, r.body, http.StatusUnauthorized)
 	})
 	t.Run("role change ends sessions", func(t *testing.T) {
 		tok := loginUser(t, u.UserName, password).Token
@@ -675,10 +675,19 @@ func testChangePassword(t *testing.T) {
 			checkError(t, r.status, r.body, tc.status)
 		})
 	}
-	t.Run("unknown user", func(t *testing.T) {
-		r := doRaw(t, rawRequest{method: "PUT", path: "/edge/user/999999/password", ctype: "application/json",
-			body: jsonBody(t, map[string]string{"current_password": "a", "new_password": "New-Pass-1"})})
-		checkError(t, r.status, r.body, http.StatusNotFound)
+	t.Run("unknown user answers as a wrong password", func(t *testing.T) {
+		// The call needs no token: it must not tell which ids exist.
+		strictCase(t)
+		send := func(id int) (int, string) {
+			r := doRaw(t, rawRequest{method: "PUT", path: "/edge/user/" + strconv.Itoa(id) + "/password", ctype: "application/json",
+				body: jsonBody(t, map[string]string{"current_password": "wrong-one", "new_password": "New-Pass-1"}), anonymous: true})
+			return r.status, checkError(t, r.status, r.body, http.StatusUnauthorized)
+		}
+		knownStatus, known := send(other.UserId)
+		unknownStatus, unknown := send(999999)
+		if knownStatus != unknownStatus || strings.ReplaceAll(unknown, "999999", strconv.Itoa(other.UserId)) != known {
+			t.Errorf("unknown id: %d %q; known id: %d %q", unknownStatus, unknown, knownStatus, known)
+		}
 	})
 	t.Run("missing field", func(t *testing.T) {
 		r := doRaw(t, rawRequest{method: "PUT", path: path, ctype: "application/json",
@@ -763,7 +772,7 @@ func testPasswordPolicy(t *testing.T) {
 			status int
 		}{
 			{token: loginUser(t, u.UserName, pw).Token, status: http.StatusForbidden},
-			{token: "", status: anonymousRefused()},
+			{token: "", status: http.StatusUnauthorized},
 		} {
 			r := doRaw(t, rawRequest{method: "PUT", path: "/edge/category/password/length", ctype: "application/json",
 				body: jsonBody(t, map[string]string{"value": "12"}), headers: map[string]string{"authorization": tc.token}})
