@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Create or merge a category
-         * @description Creates a category whose items take their default as value, writing a CONAD audit entry. On an existing key the request is merged: new items are added, existing items keep their current value while their definition is updated, and items not named stay. Returns the stored category.
+         * @description Creates a category whose items take their default as value, writing a CONAD audit entry. On an existing key the request is merged: new items are added, existing items keep their current value while their definition is updated, and items not named stay. Returns the stored category. Merging into `rest_api`, `password` or `Installation` is for admins only (401 without a token, 403 for other roles); a new key that differs from one of those only by case or surrounding space (`REST_API`, `rest_api `, `Password`) is 400, and is protected alike when sent by a non-admin (401/403).
          */
         post: operations["createCategory"];
         delete?: never;
@@ -491,7 +491,7 @@ export interface paths {
         get?: never;
         /**
          * Shut the gateway down
-         * @description Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
+         * @description Answers first, then shuts down cleanly: the API stops taking requests, running tasks are cancelled (recorded `Cancelled`, reason `the gateway shut down`; north tasks save their stream positions), services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP audit entry is written, storage is closed and the process exits with status 0. Nothing committed is lost. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress. Needs the token of an `admin`, `user` or `control` session in every authentication mode (401 without one, 403 for the other roles).
          */
         put: operations["shutdown"];
         post?: never;
@@ -511,7 +511,7 @@ export interface paths {
         get?: never;
         /**
          * Restart the gateway
-         * @description Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress.
+         * @description Answers first, then performs the same clean shutdown (FSTOP) and re-initialises the whole gateway in the same process: storage and the listeners are opened again, START is written, uptime restarts from zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe mode). The API is unreachable for the moment between. A second shutdown or restart request while one is in progress answers 200 with the message of the one in progress. Needs the token of an `admin`, `user` or `control` session in every authentication mode (401 without one, 403 for the other roles).
          */
         put: operations["restart"];
         post?: never;
@@ -770,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -1188,7 +1188,7 @@ export interface paths {
         put?: never;
         /**
          * Write setpoints through the dispatcher
-         * @description Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers included). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+         * @description Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
          */
         post: operations["controlWrite"];
         delete?: never;
@@ -1352,7 +1352,7 @@ export interface paths {
         put?: never;
         /**
          * Configure the package repository
-         * @description Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`.
+         * @description Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every authentication mode: 401 without a token, 403 for every other role.
          */
         post: operations["setRepository"];
         delete?: never;
@@ -1371,7 +1371,7 @@ export interface paths {
         get?: never;
         /**
          * Update all installed packages
-         * @description Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed.
+         * @description Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed. Admins only, in every authentication mode: 401 without a token, 403 for every other role.
          */
         put: operations["updatePackages"];
         post?: never;
@@ -1413,7 +1413,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an installed package
-         * @description Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated.
+         * @description Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not installed; 409 while a service uses its plugin (delete the service first); 429 while it is being installed or updated. Admins only, in every authentication mode: 401 without a token, 403 for every other role.
          */
         delete: operations["removePackage"];
         options?: never;
@@ -1472,7 +1472,7 @@ export interface paths {
         put?: never;
         /**
          * Install a plugin package
-         * @description As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors.
+         * @description As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors and rights: admins only, in every authentication mode (401 without a token, 403 for every other role).
          */
         post: operations["installPlugin"];
         delete?: never;
@@ -1570,7 +1570,7 @@ export interface paths {
         };
         /**
          * List users
-         * @description Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403).
+         * @description Returns every user, or with `id` or `username` (or both) only the matching one: no match is `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case. Passwords are never returned. Not allowed to the `data-view` role (403), and it needs a token in every authentication mode (401 without one).
          */
         get: operations["listUsers"];
         /**
@@ -1595,7 +1595,7 @@ export interface paths {
         get?: never;
         /**
          * Change a user's password
-         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
+         * @description Sets a new password after checking the current one; needs no token, so an expired password can be replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL; an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72 bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is 400; an unknown user id answers exactly as a wrong current password (401), so that the call does not tell which ids exist. A caller who sends a token must be that user or an admin (403). Ends all sessions of the user and writes a USRCH audit entry.
          */
         put: operations["changePassword"];
         post?: never;

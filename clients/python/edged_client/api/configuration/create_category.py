@@ -58,7 +58,10 @@ def sync_detailed(
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
     existing key the request is merged: new items are added, existing items keep their current value
-    while their definition is updated, and items not named stay. Returns the stored category.
+    while their definition is updated, and items not named stay. Returns the stored category. Merging
+    into `rest_api`, `password` or `Installation` is for admins only (401 without a token, 403 for other
+    roles); a new key that differs from one of those only by case or surrounding space (`REST_API`,
+    `rest_api `, `Password`) is 400, and is protected alike when sent by a non-admin (401/403).
 
     Args:
         body (CategoryCreate): A category to create or merge into. Item definitions may come in
@@ -97,7 +100,10 @@ def sync(
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
     existing key the request is merged: new items are added, existing items keep their current value
-    while their definition is updated, and items not named stay. Returns the stored category.
+    while their definition is updated, and items not named stay. Returns the stored category. Merging
+    into `rest_api`, `password` or `Installation` is for admins only (401 without a token, 403 for other
+    roles); a new key that differs from one of those only by case or surrounding space (`REST_API`,
+    `rest_api `, `Password`) is 400, and is protected alike when sent by a non-admin (401/403).
 
     Args:
         body (CategoryCreate): A category to create or merge into. Item definitions may come in
@@ -131,7 +137,10 @@ async def asyncio_detailed(
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
     existing key the request is merged: new items are added, existing items keep their current value
-    while their definition is updated, and items not named stay. Returns the stored category.
+    while their definition is updated, and items not named stay. Returns the stored category. Merging
+    into `rest_api`, `password` or `Installation` is for admins only (401 without a token, 403 for other
+    roles); a new key that differs from one of those only by case or surrounding space (`REST_API`,
+    `rest_api `, `Password`) is 400, and is protected alike when sent by a non-admin (401/403).
 
     Args:
         body (CategoryCreate): A category to create or merge into. Item definitions may come in
@@ -168,7 +177,10 @@ async def asyncio(
 
      Creates a category whose items take their default as value, writing a CONAD audit entry. On an
     existing key the request is merged: new items are added, existing items keep their current value
-    while their definition is updated, and items not named stay. Returns the stored category.
+    while their definition is updated, and items not named stay. Returns the stored category. Merging
+    into `rest_api`, `password` or `Installation` is for admins only (401 without a token, 403 for other
+    roles); a new key that differs from one of those only by case or surrounding space (`REST_API`,
+    `rest_api `, `Password`) is 400, and is protected alike when sent by a non-admin (401/403).
 
     Args:
         body (CategoryCreate): A category to create or merge into. Item definitions may come in

@@ -61,13 +61,13 @@ def sync_detailed(
     asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name`
     is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers,
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
-    order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers
-    included). Every request, refused ones included, is audited CTLWR with the caller, the request and
-    its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says
-    which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs,
-    or the service is not running; 429 too many requests queued for the service; 502 the device or its
-    connection refused or failed the write (the message is the device's). A broadcast answers 200 when
-    at least one service wrote, with each service's outcome in `results`.
+    order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
+    token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
+    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
+    dispatcher service runs, or the service is not running; 429 too many requests queued for the
+    service; 502 the device or its connection refused or failed the write (the message is the device's).
+    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
@@ -104,13 +104,13 @@ def sync(
     asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name`
     is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers,
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
-    order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers
-    included). Every request, refused ones included, is audited CTLWR with the caller, the request and
-    its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says
-    which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs,
-    or the service is not running; 429 too many requests queued for the service; 502 the device or its
-    connection refused or failed the write (the message is the device's). A broadcast answers 200 when
-    at least one service wrote, with each service's outcome in `results`.
+    order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
+    token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
+    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
+    dispatcher service runs, or the service is not running; 429 too many requests queued for the
+    service; 502 the device or its connection refused or failed the write (the message is the device's).
+    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
@@ -142,13 +142,13 @@ async def asyncio_detailed(
     asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name`
     is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers,
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
-    order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers
-    included). Every request, refused ones included, is audited CTLWR with the caller, the request and
-    its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says
-    which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs,
-    or the service is not running; 429 too many requests queued for the service; 502 the device or its
-    connection refused or failed the write (the message is the device's). A broadcast answers 200 when
-    at least one service wrote, with each service's outcome in `results`.
+    order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
+    token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
+    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
+    dispatcher service runs, or the service is not running; 429 too many requests queued for the
+    service; 502 the device or its connection refused or failed the write (the message is the device's).
+    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
@@ -183,13 +183,13 @@ async def asyncio(
     asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name`
     is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers,
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
-    order. Only the `admin` and `control` roles may call it (403 for the others, anonymous callers
-    included). Every request, refused ones included, is audited CTLWR with the caller, the request and
-    its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says
-    which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs,
-    or the service is not running; 429 too many requests queued for the service; 502 the device or its
-    connection refused or failed the write (the message is the device's). A broadcast answers 200 when
-    at least one service wrote, with each service's outcome in `results`.
+    order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
+    token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
+    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
+    dispatcher service runs, or the service is not running; 429 too many requests queued for the
+    service; 502 the device or its connection refused or failed the write (the message is the device's).
+    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):

@@ -58,7 +58,8 @@ def sync_detailed(
 
      As `POST /edge/service?action=install`, for a plugin package: installs it in the background and
     answers at once; once the task is Complete, the plugin can be named by services like a built-in one.
-    Same errors.
+    Same errors and rights: admins only, in every authentication mode (401 without a token, 403 for
+    every other role).
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
@@ -93,7 +94,8 @@ def sync(
 
      As `POST /edge/service?action=install`, for a plugin package: installs it in the background and
     answers at once; once the task is Complete, the plugin can be named by services like a built-in one.
-    Same errors.
+    Same errors and rights: admins only, in every authentication mode (401 without a token, 403 for
+    every other role).
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
@@ -123,7 +125,8 @@ async def asyncio_detailed(
 
      As `POST /edge/service?action=install`, for a plugin package: installs it in the background and
     answers at once; once the task is Complete, the plugin can be named by services like a built-in one.
-    Same errors.
+    Same errors and rights: admins only, in every authentication mode (401 without a token, 403 for
+    every other role).
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
@@ -156,7 +159,8 @@ async def asyncio(
 
      As `POST /edge/service?action=install`, for a plugin package: installs it in the background and
     answers at once; once the task is Complete, the plugin can be named by services like a built-in one.
-    Same errors.
+    Same errors and rights: admins only, in every authentication mode (401 without a token, 403 for
+    every other role).
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository

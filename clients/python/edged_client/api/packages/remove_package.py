@@ -53,7 +53,8 @@ def sync_detailed(
 
      Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not
     installed; 409 while a service uses its plugin (delete the service first); 429 while it is being
-    installed or updated.
+    installed or updated. Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         name (str):
@@ -87,7 +88,8 @@ def sync(
 
      Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not
     installed; 409 while a service uses its plugin (delete the service first); 429 while it is being
-    installed or updated.
+    installed or updated. Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         name (str):
@@ -116,7 +118,8 @@ async def asyncio_detailed(
 
      Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not
     installed; 409 while a service uses its plugin (delete the service first); 429 while it is being
-    installed or updated.
+    installed or updated. Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         name (str):
@@ -148,7 +151,8 @@ async def asyncio(
 
      Removes the installed package and unregisters its plugin; PKGRM is audited. 404 when it is not
     installed; 409 while a service uses its plugin (delete the service first); 429 while it is being
-    installed or updated.
+    installed or updated. Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         name (str):

@@ -59,7 +59,8 @@ def sync_detailed(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
+    authentication mode: 401 without a token, 403 for every other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -94,7 +95,8 @@ def sync(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
+    authentication mode: 401 without a token, 403 for every other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -124,7 +126,8 @@ async def asyncio_detailed(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
+    authentication mode: 401 without a token, 403 for every other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -157,7 +160,8 @@ async def asyncio(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
+    authentication mode: 401 without a token, 403 for every other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.

@@ -50,7 +50,8 @@ def sync_detailed(
     reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
     end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
     no repository or trusted key is configured; 502 when the repository is unreachable or its index
-    unsigned or badly signed.
+    unsigned or badly signed. Admins only, in every authentication mode: 401 without a token, 403 for
+    every other role.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -81,7 +82,8 @@ def sync(
     reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
     end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
     no repository or trusted key is configured; 502 when the repository is unreachable or its index
-    unsigned or badly signed.
+    unsigned or badly signed. Admins only, in every authentication mode: 401 without a token, 403 for
+    every other role.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -108,7 +110,8 @@ async def asyncio_detailed(
     reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
     end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
     no repository or trusted key is configured; 502 when the repository is unreachable or its index
-    unsigned or badly signed.
+    unsigned or badly signed. Admins only, in every authentication mode: 401 without a token, 403 for
+    every other role.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -137,7 +140,8 @@ async def asyncio(
     reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the
     end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when
     no repository or trusted key is configured; 502 when the repository is unreachable or its index
-    unsigned or badly signed.
+    unsigned or badly signed. Admins only, in every authentication mode: 401 without a token, 403 for
+    every other role.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

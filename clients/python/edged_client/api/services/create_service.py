@@ -83,25 +83,27 @@ def sync_detailed(
     most readings one transaction groups, default 1000: readings are written as soon as the writer is
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest: the service package is downloaded from the configured repository, verified
-    against the signed index, unpacked and registered in the background, as a task named `package
-    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
-    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
-    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
-    repository or trusted key configured; 404 no such service package (or version) in the repository;
-    409 already installed; 429 the same install running; 502 repository unreachable or its index
-    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
-    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
-    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`). The types notification and dispatcher need their service package installed (`GET
-    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
-    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
-    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
-    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
-    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
-    its stream position only after the destination accepted a block (at least once: a crash of either
-    side resends, never skips). Its statistic, named after it, counts the readings it sent.
+    changing an item reconfigures the running service. With `action=install` (admins only, in every
+    authentication mode: 401 without a token, 403 for every other role; creating a service is for
+    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
+    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
+    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
+    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -145,25 +147,27 @@ def sync(
     most readings one transaction groups, default 1000: readings are written as soon as the writer is
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest: the service package is downloaded from the configured repository, verified
-    against the signed index, unpacked and registered in the background, as a task named `package
-    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
-    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
-    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
-    repository or trusted key configured; 404 no such service package (or version) in the repository;
-    409 already installed; 429 the same install running; 502 repository unreachable or its index
-    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
-    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
-    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`). The types notification and dispatcher need their service package installed (`GET
-    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
-    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
-    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
-    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
-    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
-    its stream position only after the destination accepted a block (at least once: a crash of either
-    side resends, never skips). Its statistic, named after it, counts the readings it sent.
+    changing an item reconfigures the running service. With `action=install` (admins only, in every
+    authentication mode: 401 without a token, 403 for every other role; creating a service is for
+    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
+    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
+    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
+    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -202,25 +206,27 @@ async def asyncio_detailed(
     most readings one transaction groups, default 1000: readings are written as soon as the writer is
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest: the service package is downloaded from the configured repository, verified
-    against the signed index, unpacked and registered in the background, as a task named `package
-    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
-    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
-    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
-    repository or trusted key configured; 404 no such service package (or version) in the repository;
-    409 already installed; 429 the same install running; 502 repository unreachable or its index
-    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
-    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
-    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`). The types notification and dispatcher need their service package installed (`GET
-    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
-    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
-    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
-    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
-    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
-    its stream position only after the destination accepted a block (at least once: a crash of either
-    side resends, never skips). Its statistic, named after it, counts the readings it sent.
+    changing an item reconfigures the running service. With `action=install` (admins only, in every
+    authentication mode: 401 without a token, 403 for every other role; creating a service is for
+    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
+    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
+    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
+    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -262,25 +268,27 @@ async def asyncio(
     most readings one transaction groups, default 1000: readings are written as soon as the writer is
     free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
     plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` the body is a
-    PackageInstallRequest: the service package is downloaded from the configured repository, verified
-    against the signed index, unpacked and registered in the background, as a task named `package
-    install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`:
-    Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN
-    is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no
-    repository or trusted key configured; 404 no such service package (or version) in the repository;
-    409 already installed; 429 the same install running; 502 repository unreachable or its index
-    unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400
-    invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name
-    taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge
-    Storage`). The types notification and dispatcher need their service package installed (`GET
-    /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no
-    `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised
-    processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they
-    start and stop. A north service's category holds its plugin's items and the readonly `plugin` item
-    (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving
-    its stream position only after the destination accepted a block (at least once: a crash of either
-    side resends, never skips). Its statistic, named after it, counts the readings it sent.
+    changing an item reconfigures the running service. With `action=install` (admins only, in every
+    authentication mode: 401 without a token, 403 for every other role; creating a service is for
+    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
+    downloaded from the configured repository, verified against the signed index, unpacked and
+    registered in the background, as a task named `package install`; the answer comes at once with the
+    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
+    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
+    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
+    service package (or version) in the repository; 409 already installed; 429 the same install running;
+    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
+    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
+    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
+    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
+    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
+    sends continuously, saving its stream position only after the destination accepted a block (at least
+    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
+    readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

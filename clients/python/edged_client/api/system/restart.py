@@ -49,7 +49,8 @@ def sync_detailed(
     the same process: storage and the listeners are opened again, START is written, uptime restarts from
     zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
     mode). The API is unreachable for the moment between. A second shutdown or restart request while one
-    is in progress answers 200 with the message of the one in progress.
+    is in progress answers 200 with the message of the one in progress. Needs the token of an `admin`,
+    `user` or `control` session in every authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -79,7 +80,8 @@ def sync(
     the same process: storage and the listeners are opened again, START is written, uptime restarts from
     zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
     mode). The API is unreachable for the moment between. A second shutdown or restart request while one
-    is in progress answers 200 with the message of the one in progress.
+    is in progress answers 200 with the message of the one in progress. Needs the token of an `admin`,
+    `user` or `control` session in every authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -105,7 +107,8 @@ async def asyncio_detailed(
     the same process: storage and the listeners are opened again, START is written, uptime restarts from
     zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
     mode). The API is unreachable for the moment between. A second shutdown or restart request while one
-    is in progress answers 200 with the message of the one in progress.
+    is in progress answers 200 with the message of the one in progress. Needs the token of an `admin`,
+    `user` or `control` session in every authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -133,7 +136,8 @@ async def asyncio(
     the same process: storage and the listeners are opened again, START is written, uptime restarts from
     zero, services start as their schedules' enabled flags say and the scheduler starts (not in safe
     mode). The API is unreachable for the moment between. A second shutdown or restart request while one
-    is in progress answers 200 with the message of the one in progress.
+    is in progress answers 200 with the message of the one in progress. Needs the token of an `admin`,
+    `user` or `control` session in every authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

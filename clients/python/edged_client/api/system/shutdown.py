@@ -50,7 +50,8 @@ def sync_detailed(
     services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
     audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
     lost. A second shutdown or restart request while one is in progress answers 200 with the message of
-    the one in progress.
+    the one in progress. Needs the token of an `admin`, `user` or `control` session in every
+    authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -81,7 +82,8 @@ def sync(
     services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
     audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
     lost. A second shutdown or restart request while one is in progress answers 200 with the message of
-    the one in progress.
+    the one in progress. Needs the token of an `admin`, `user` or `control` session in every
+    authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -108,7 +110,8 @@ async def asyncio_detailed(
     services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
     audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
     lost. A second shutdown or restart request while one is in progress answers 200 with the message of
-    the one in progress.
+    the one in progress. Needs the token of an `admin`, `user` or `control` session in every
+    authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -137,7 +140,8 @@ async def asyncio(
     services stop with their buffers flushed to storage and their plugins' state persisted, an FSTOP
     audit entry is written, storage is closed and the process exits with status 0. Nothing committed is
     lost. A second shutdown or restart request while one is in progress answers 200 with the message of
-    the one in progress.
+    the one in progress. Needs the token of an `admin`, `user` or `control` session in every
+    authentication mode (401 without one, 403 for the other roles).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

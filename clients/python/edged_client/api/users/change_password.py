@@ -65,8 +65,9 @@ def sync_detailed(
     replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
     an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
     bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
-    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
-    all sessions of the user and writes a USRCH audit entry.
+    400; an unknown user id answers exactly as a wrong current password (401), so that the call does not
+    tell which ids exist. A caller who sends a token must be that user or an admin (403). Ends all
+    sessions of the user and writes a USRCH audit entry.
 
     Args:
         user_id (int):
@@ -105,8 +106,9 @@ def sync(
     replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
     an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
     bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
-    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
-    all sessions of the user and writes a USRCH audit entry.
+    400; an unknown user id answers exactly as a wrong current password (401), so that the call does not
+    tell which ids exist. A caller who sends a token must be that user or an admin (403). Ends all
+    sessions of the user and writes a USRCH audit entry.
 
     Args:
         user_id (int):
@@ -140,8 +142,9 @@ async def asyncio_detailed(
     replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
     an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
     bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
-    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
-    all sessions of the user and writes a USRCH audit entry.
+    400; an unknown user id answers exactly as a wrong current password (401), so that the call does not
+    tell which ids exist. A caller who sends a token must be that user or an admin (403). Ends all
+    sessions of the user and writes a USRCH audit entry.
 
     Args:
         user_id (int):
@@ -178,8 +181,9 @@ async def asyncio(
     replaced. A wrong current password is 401 and counts as a failed login of the client address (LOGFL;
     an address locked out of the account answers 429, as for `POST /edge/login`); a password over 72
     bytes, a new password breaking the `password` category's policy or equal to one of the last 3 is
-    400; an unknown user is 404. A caller who sends a token must be that user or an admin (403). Ends
-    all sessions of the user and writes a USRCH audit entry.
+    400; an unknown user id answers exactly as a wrong current password (401), so that the call does not
+    tell which ids exist. A caller who sends a token must be that user or an admin (403). Ends all
+    sessions of the user and writes a USRCH audit entry.
 
     Args:
         user_id (int):

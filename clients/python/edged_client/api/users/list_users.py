@@ -64,7 +64,8 @@ def sync_detailed(
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
     `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
-    Passwords are never returned. Not allowed to the `data-view` role (403).
+    Passwords are never returned. Not allowed to the `data-view` role (403), and it needs a token in
+    every authentication mode (401 without one).
 
     Args:
         id (int | Unset):
@@ -101,7 +102,8 @@ def sync(
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
     `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
-    Passwords are never returned. Not allowed to the `data-view` role (403).
+    Passwords are never returned. Not allowed to the `data-view` role (403), and it needs a token in
+    every authentication mode (401 without one).
 
     Args:
         id (int | Unset):
@@ -133,7 +135,8 @@ async def asyncio_detailed(
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
     `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
-    Passwords are never returned. Not allowed to the `data-view` role (403).
+    Passwords are never returned. Not allowed to the `data-view` role (403), and it needs a token in
+    every authentication mode (401 without one).
 
     Args:
         id (int | Unset):
@@ -168,7 +171,8 @@ async def asyncio(
 
      Returns every user, or with `id` or `username` (or both) only the matching one: no match is
     `{"users": []}`. `username` is matched ignoring case, as user names are unique ignoring case.
-    Passwords are never returned. Not allowed to the `data-view` role (403).
+    Passwords are never returned. Not allowed to the `data-view` role (403), and it needs a token in
+    every authentication mode (401 without one).
 
     Args:
         id (int | Unset):
