@@ -15,7 +15,6 @@ from edged_client import (
     ApiError,
     BadRequestError,
     Client,
-    ForbiddenError,
     NotFoundError,
     UnauthorizedError,
     check,
@@ -133,8 +132,8 @@ def test_invalid_audit_entry_is_a_typed_400(client: Client) -> None:
 
 def test_login_keeps_the_token(gateway: Gateway) -> None:
     with Client(gateway.url) as anonymous:
-        # Without a token, the roles list is refused.
-        with pytest.raises(ForbiddenError) as refused:
+        # Without a token, the roles list is refused: log in (401).
+        with pytest.raises(UnauthorizedError) as refused:
             list_roles.sync(client=anonymous)
         assert refused.value.request_id
 
@@ -150,7 +149,7 @@ def test_login_keeps_the_token(gateway: Gateway) -> None:
 
         client.logout()
         assert client.token is None
-        with pytest.raises(ForbiddenError):
+        with pytest.raises(UnauthorizedError):
             list_roles.sync(client=client)
 
 

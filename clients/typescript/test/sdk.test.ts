@@ -206,7 +206,7 @@ describe("gateway", () => {
 
   test("log in keeps the token; log out forgets it", async () => {
     const c = createEdgeClient({ baseUrl: gw.url });
-    await assert.rejects(c.get("/edge/user/role"), (e: unknown) => e instanceof EdgeApiError && e.isForbidden);
+    await assert.rejects(c.get("/edge/user/role"), (e: unknown) => e instanceof EdgeApiError && e.isUnauthorized);
     await assert.rejects(c.login("admin", "wrong-" + gw.adminPassword), (e: unknown) => e instanceof EdgeApiError && e.isUnauthorized);
     assert.equal(c.token, undefined);
     const login = await c.login("admin", gw.adminPassword);
@@ -216,7 +216,7 @@ describe("gateway", () => {
     assert.ok(roles.roles.some((r) => r.name === "admin"));
     await c.logout();
     assert.equal(c.token, undefined);
-    await assert.rejects(c.get("/edge/user/role"), (e: unknown) => e instanceof EdgeApiError && e.isForbidden);
+    await assert.rejects(c.get("/edge/user/role"), (e: unknown) => e instanceof EdgeApiError && e.isUnauthorized);
   });
 
   test("ingest readings through an http_south service and browse them", async (t) => {
