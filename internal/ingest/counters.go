@@ -29,9 +29,9 @@ type Counters struct {
 	store StatsStore
 	log   *slog.Logger
 
-	mu       sync.Mutex        // guards deltas, flushing, doubtful, stored, pending and ensured
-	deltas   map[string]int64  // key → count not yet flushed
-	flushing map[string]int64  // key → count being flushed now
+	mu       sync.Mutex       // guards deltas, flushing, doubtful, stored, pending and ensured
+	deltas   map[string]int64 // key → count not yet flushed
+	flushing map[string]int64 // key → count being flushed now
 	// doubtful holds the counts of a flush whose commit failed with its
 	// outcome unknown (doubt): added to storage or not, the next flushes
 	// learn which before counting them in either place.
