@@ -136,4 +136,3 @@ func TestLostStatisticsFlushIsCountedOnce(t *testing.T) {
 		})
 	}
 }
-
