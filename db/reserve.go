@@ -18,8 +18,9 @@ import (
 //
 //   - When a write fails because the disk is full, the write pool is marked
 //     full (see tracker): ping is red, and every write but the deletion of
-//     readings answers ErrUnavailable at once, so new readings cannot take
-//     the room the deletion needs.
+//     readings (and what an operator needs to reach the API: a login, a
+//     session's activity; see OnFullDisk) answers ErrUnavailable at once,
+//     so new readings cannot take the room the deletion needs.
 //   - A deletion of readings (PurgeReadings, PurgeAssetReadings,
 //     PurgeAllReadings) on a full disk first removes the reserve file, then
 //     runs in the room it leaves; a deletion that finds the disk full
@@ -152,7 +153,16 @@ func diskFull(err error) bool {
 // pool lets through while the disk is full.
 type freeingKey struct{}
 
-// isFreeing reports whether ctx belongs to a deletion of readings.
+// OnFullDisk returns ctx marked so that its writes run on a full disk (see
+// reserve.go). A login (its lockout accounting and its session) and the
+// activity of a session need it: without them an operator could not reach
+// the API to delete readings. Their rows are small.
+func OnFullDisk(ctx context.Context) context.Context {
+	return context.WithValue(ctx, freeingKey{}, true)
+}
+
+// isFreeing reports whether ctx belongs to a deletion of readings or was
+// marked OnFullDisk.
 func isFreeing(ctx context.Context) bool {
 	v, _ := ctx.Value(freeingKey{}).(bool)
 	return v
@@ -167,7 +177,7 @@ func (d *DB) freeSpace(ctx context.Context, fn func(ctx context.Context) error) 
 	if d.reserve == nil {
 		return fn(ctx)
 	}
-	ctx = context.WithValue(ctx, freeingKey{}, true)
+	ctx = OnFullDisk(ctx)
 	if d.wh.isFull() {
 		d.reserve.release()
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -30,8 +31,8 @@ const diskFullSize = 64 << 20
 // and fills the file system. Then API calls that write answer 503 (storage
 // unavailable), never 500; ping stays red while storage cannot write, over
 // several probes of the storage watcher; and the operator can still free
-// room through the API: DELETE /edge/asset/{code} and DELETE /edge/asset
-// remove readings on the full disk (the disk reserve gives them room).
+// room through the API: they log in, and DELETE /edge/asset/{code} and
+// DELETE /edge/asset remove readings on the full disk (the disk reserve gives them room).
 // Once they freed enough, the gateway writes again and ping is green
 // without anything else deleted; once the file system has room again, the
 // reserve is made again.
@@ -121,8 +122,27 @@ func TestFullDisk(t *testing.T) {
 		time.Sleep(100 * time.Millisecond) // sampling a state that must not change, not waiting for one
 	}
 
-	// The operator frees room through the API.
-	status, body = call(t, http.MethodDelete, api+"/edge/asset/full%2Fa", "")
+	// The operator logs in and frees room through the API.
+	status, body = call(t, http.MethodPost, api+"/edge/login", `{"username": "admin", "password": "Disk-Full-Admin-1"}`)
+	if status != http.StatusOK {
+		t.Fatalf("login on a full disk = %d %s, want 200", status, body)
+	}
+	var login struct{ Token string }
+	if err := json.Unmarshal(body, &login); err != nil || login.Token == "" {
+		t.Fatalf("login answer %s: %v", body, err)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodDelete, api+"/edge/asset/full%2Fa", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", login.Token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(res.Body)
+	_ = res.Body.Close()
+	status = res.StatusCode
 	if status != http.StatusOK {
 		t.Fatalf("purgeAssetReadings on a full disk = %d %s, want 200", status, body)
 	}
