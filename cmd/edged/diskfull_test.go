@@ -54,7 +54,10 @@ func TestFullDisk(t *testing.T) {
 	t.Cleanup(func() {
 		stop()
 		select {
-		case <-ended:
+		case err := <-ended:
+			if err != nil {
+				t.Errorf("the gateway stopped with %v", err)
+			}
 		case <-time.After(2 * time.Minute):
 			t.Error("the gateway did not stop")
 		}

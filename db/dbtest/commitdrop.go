@@ -1,6 +1,7 @@
 package dbtest
 
 import (
+	"context"
 	"encoding/binary"
 	"io"
 	"net"
@@ -49,7 +50,8 @@ func NewCommitDropper(t testing.TB, dsn string) (*CommitDropper, string) {
 	if strings.HasPrefix(host, "/") {
 		d.net, d.target = "unix", filepath.Join(host, ".s.PGSQL."+port)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("dbtest: proxy: %v", err)
 	}
@@ -91,7 +93,8 @@ func (d *CommitDropper) serve() {
 		if err != nil {
 			return
 		}
-		server, err := net.Dial(d.net, d.target)
+		var dialer net.Dialer
+		server, err := dialer.DialContext(context.Background(), d.net, d.target)
 		if err != nil {
 			_ = client.Close()
 			continue

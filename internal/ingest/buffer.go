@@ -499,7 +499,7 @@ func (b *Buffer) finish(ctx context.Context, entries []*entry, err error) {
 		for _, e := range entries {
 			e.receipt.resolve(fmt.Errorf("ingest: store readings: %w", err))
 		}
-		go b.settle(entries, n, doubt)
+		go b.settle(entries, n, doubt) //nolint:gosec // outlives the write on purpose: it waits for storage to answer again
 		return
 	}
 	if err != nil {
