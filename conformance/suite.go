@@ -151,6 +151,7 @@ var suite = []suiteTest{
 	{"TestCORS", Strict, testCORS},
 	{"TestRequestID", Strict, testRequestID},
 	{"TestNULRefused", Strict, testNULRefused},
+	{"TestInvalidUTF8Refused", Strict, testInvalidUTF8Refused},
 }
 
 // suiteByName returns the entry of the suite named name.

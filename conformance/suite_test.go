@@ -94,6 +94,7 @@ func TestLenientContentTypes(t *testing.T)                   { runSuiteTest(t) }
 func TestCORS(t *testing.T)                                  { runSuiteTest(t) }
 func TestRequestID(t *testing.T)                             { runSuiteTest(t) }
 func TestNULRefused(t *testing.T)                            { runSuiteTest(t) }
+func TestInvalidUTF8Refused(t *testing.T)                    { runSuiteTest(t) }
 func TestLogLevelChangesLive(t *testing.T)                   { runSuiteTest(t) }
 func TestRetiredItemsRemovedAtStart(t *testing.T)            { runSuiteTest(t) }
 func TestPingServiceDescription(t *testing.T)                { runSuiteTest(t) }

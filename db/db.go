@@ -51,6 +51,9 @@ type DB struct {
 	// for the readings' relaxed commits (logsync_sqlite.go); nil
 	// otherwise.
 	logs *logSync
+	// reserve is the disk reserve of a SQLite file database (reserve.go);
+	// nil otherwise.
+	reserve *reserve
 }
 
 // ingestActivity counts InsertReadings calls.

@@ -41,3 +41,8 @@ func postgresDataException(err error) bool {
 	e := pq.As(err)
 	return e != nil && e.Code.Class() == pqerror.ClassDataException
 }
+
+// postgresDiskFull reports PostgreSQL's disk_full (53100).
+func postgresDiskFull(err error) bool {
+	return pq.As(err, pqerror.DiskFull) != nil
+}

@@ -54,3 +54,8 @@ func sqliteDataException(err error) bool {
 	}
 	return false
 }
+
+// sqliteFull reports SQLite's "database or disk is full".
+func sqliteFull(err error) bool {
+	return sqliteCode(err)&0xff == sqlite3.SQLITE_FULL
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -48,12 +49,20 @@ type Health struct {
 	Since time.Time
 	// Cause is the driver's message of the failure that began it.
 	Cause string
+	// NoReserve: the database keeps a disk reserve (a SQLite file, see
+	// reserve.go) and it is not in place; Probe makes it when there is
+	// room.
+	NoReserve bool
 }
 
 // outage is a pool's current outage.
 type outage struct {
 	since time.Time
 	cause string
+	// full: the disk is full and the pool keeps a disk reserve (see
+	// reserve.go): only a probe finding room ends the outage, and only
+	// deletions of readings may write until then.
+	full bool
 }
 
 // tracker keeps one pool's health. Which successes end an outage depends
@@ -62,7 +71,10 @@ type outage struct {
 // and on a read-only pool a query does.
 type tracker struct {
 	writes bool
-	out    atomic.Pointer[outage]
+	// reserved: the pool writes a database with a disk reserve, whose
+	// full disk is an outage of its own kind (see outage.full).
+	reserved bool
+	out      atomic.Pointer[outage]
 }
 
 // fail marks the pool down when err means storage is unavailable and
@@ -74,17 +86,66 @@ func (t *tracker) fail(err error) error {
 		return err
 	}
 	countFailure(err, true)
-	if t.out.Load() == nil {
-		t.out.CompareAndSwap(nil, &outage{since: time.Now().UTC(), cause: err.Error()})
+	full := t.reserved && diskFull(err)
+	for {
+		o := t.out.Load()
+		if o != nil && (o.full || !full) {
+			break
+		}
+		next := &outage{since: time.Now().UTC(), cause: err.Error(), full: full}
+		if o != nil {
+			next.since = o.since
+		}
+		if t.out.CompareAndSwap(o, next) {
+			break
+		}
 	}
 	return &unavailableError{err: err}
 }
 
-// wrote records a successful write.
+// wrote records a successful write. It does not end a full disk: a small
+// write may still fit where the next one will not.
 func (t *tracker) wrote() {
-	if t.writes && t.out.Load() != nil {
-		t.out.Store(nil)
+	if o := t.out.Load(); t.writes && o != nil && !o.full {
+		t.out.CompareAndSwap(o, nil)
 	}
+}
+
+// isFull reports whether the pool found the disk full (see outage.full).
+func (t *tracker) isFull() bool {
+	o := t.out.Load()
+	return o != nil && o.full
+}
+
+// endFull ends a full-disk outage; the next write decides whether storage
+// is available.
+func (t *tracker) endFull() {
+	if o := t.out.Load(); o != nil && o.full {
+		t.out.CompareAndSwap(o, &outage{since: o.since, cause: o.cause})
+	}
+}
+
+// refuse returns the error a write of ctx gets while the disk is full,
+// unless it deletes readings (see reserve.go); nil lets it run.
+func (t *tracker) refuse(ctx context.Context) error {
+	if !t.isFull() || isFreeing(ctx) {
+		return nil
+	}
+	countFailure(errDiskFull, true)
+	return &unavailableError{err: errDiskFull}
+}
+
+// refuseQuery is refuse for a statement run outside a transaction: reads
+// and pragmas (a checkpoint frees the log's room) always run.
+func (t *tracker) refuseQuery(ctx context.Context, query string) error {
+	if !t.isFull() {
+		return nil
+	}
+	q := strings.ToUpper(strings.TrimLeft(query, " \t\r\n("))
+	if strings.HasPrefix(q, "SELECT") || strings.HasPrefix(q, "PRAGMA") {
+		return nil
+	}
+	return t.refuse(ctx)
 }
 
 // read records a successful read.
@@ -112,14 +173,21 @@ func (d *DB) Health() Health {
 			h = r
 		}
 	}
+	h.NoReserve = d.reserve != nil && !d.reserve.inPlace()
 	return h
 }
 
-// Probe tries storage once, as a health check would: a write transaction
-// that rewrites one statistic with its own value (so a full disk or a
+// Probe tries storage once, as a health check would: on a database with a
+// disk reserve, the room on its disk (see probeRoom), then a write
+// transaction that rewrites one statistic with its own value (so a
 // database that refuses writes fails it) and a query on the read pool. It
 // changes no value. It returns the first error, classified like any other.
 func (d *DB) Probe(ctx context.Context) error {
+	if d.reserve != nil {
+		if err := d.probeRoom(ctx); err != nil {
+			return err
+		}
+	}
 	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE statistics SET value = value
 			WHERE key = (SELECT MIN(key) FROM statistics)`)
@@ -199,6 +267,9 @@ func (c *guardConn) Begin() (driver.Tx, error) {
 }
 
 func (c *guardConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if err := c.t.refuse(ctx); err != nil {
+		return nil, err
+	}
 	var (
 		tx  driver.Tx
 		err error
@@ -222,6 +293,9 @@ func (c *guardConn) ExecContext(ctx context.Context, query string, args []driver
 	if !ok {
 		return nil, driver.ErrSkip // database/sql prepares a statement instead
 	}
+	if err := c.t.refuseQuery(ctx, query); err != nil {
+		return nil, err
+	}
 	res, err := e.ExecContext(ctx, query, args)
 	if err != nil {
 		return nil, c.t.fail(err)
@@ -234,6 +308,9 @@ func (c *guardConn) QueryContext(ctx context.Context, query string, args []drive
 	q, ok := c.inner.(driver.QueryerContext)
 	if !ok {
 		return nil, driver.ErrSkip
+	}
+	if err := c.t.refuseQuery(ctx, query); err != nil {
+		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, query, args)
 	if err != nil {
@@ -335,6 +412,9 @@ func (s *guardStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (
 		}
 		return s.Exec(values)
 	}
+	if err := s.t.refuse(ctx); err != nil {
+		return nil, err
+	}
 	res, err := e.ExecContext(ctx, args)
 	if err != nil {
 		return nil, s.t.fail(err)
@@ -405,7 +485,11 @@ var (
 )
 
 func (r *guardRows) Columns() []string { return r.inner.Columns() }
-func (r *guardRows) Close() error      { return r.inner.Close() }
+
+// Close classifies its error too: SQLite reports a write of an INSERT …
+// RETURNING that failed (a full disk) when its statement is reset, after
+// the row was read.
+func (r *guardRows) Close() error { return r.t.fail(r.inner.Close()) }
 
 func (r *guardRows) Next(dest []driver.Value) error {
 	err := r.inner.Next(dest)

@@ -70,7 +70,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 	if !memory {
 		writeParams += "&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(" + strconv.Itoa(logSizeLimit) + ")"
 	}
-	wt := &tracker{writes: true}
+	wt := &tracker{writes: true, reserved: !memory}
 	w, err := openGuarded(path+"?"+writeParams, wt)
 	if err != nil {
 		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
@@ -124,6 +124,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		}
 		d.r, d.rh = r, rt
 		d.ckpt = startCheckpointer(r, w, nil)
+		d.reserve = newReserve(path)
 	}
 	return d, nil
 }

@@ -133,8 +133,16 @@ const (
 // right, locking their asset_counts rows (in code order) before deleting.
 // On an error the steps already committed stay removed and are counted in
 // the result returned with the error.
-func (d *DB) PurgeReadings(ctx context.Context, p PurgePolicy) (PurgeResult, error) {
-	return d.purgeReadings(ctx, p, PurgeBlock)
+func (d *DB) PurgeReadings(ctx context.Context, p PurgePolicy) (res PurgeResult, err error) {
+	err = d.freeSpace(ctx, func(ctx context.Context) error {
+		// A second run (see freeSpace) adds to what the first removed.
+		more, err := d.purgeReadings(ctx, p, PurgeBlock)
+		res.Removed += more.Removed
+		res.UnsentRemoved += more.UnsentRemoved
+		res.Retained = more.Retained
+		return err
+	})
+	return res, err
 }
 
 func (d *DB) purgeReadings(ctx context.Context, p PurgePolicy, block int) (PurgeResult, error) {
@@ -168,16 +176,26 @@ func (d *DB) purgeReadings(ctx context.Context, p PurgePolicy, block int) (Purge
 // readings it removed; an unknown asset removes 0. Readings inserted while
 // it runs may stay. On an error the steps already committed stay removed
 // and their number is returned with the error, wrapped.
-func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (int64, error) {
-	return d.purgeAsset(ctx, code, PurgeBlock)
+func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (removed int64, err error) {
+	err = d.freeSpace(ctx, func(ctx context.Context) error {
+		n, err := d.purgeAsset(ctx, code, PurgeBlock)
+		removed += n
+		return err
+	})
+	return removed, err
 }
 
 // PurgeAllReadings removes every reading stored when it is called, asset by
 // asset, as PurgeAssetReadings does, and returns how many it removed. On an
 // error the steps already committed stay removed and their number is
 // returned with the error, wrapped.
-func (d *DB) PurgeAllReadings(ctx context.Context) (int64, error) {
-	return d.purgeAll(ctx, PurgeBlock)
+func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
+	err = d.freeSpace(ctx, func(ctx context.Context) error {
+		n, err := d.purgeAll(ctx, PurgeBlock)
+		removed += n
+		return err
+	})
+	return removed, err
 }
 
 func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {

@@ -216,6 +216,9 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool) err
 	if relaxed {
 		inTx = d.inRelaxedTx
 	}
+	if d.dialect == Postgres {
+		inTx = d.inKnownTx // a lost commit's outcome can be learnt
+	}
 	err := inTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if d.dialect == Postgres {
@@ -233,7 +236,7 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool) err
 	})
 	committed = err == nil
 	if err != nil {
-		return fmt.Errorf("db: insert readings: %w", err)
+		return inDoubt(fmt.Errorf("db: insert readings: %w", err))
 	}
 	return nil
 }

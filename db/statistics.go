@@ -81,7 +81,8 @@ func (d *DB) AddStatistics(ctx context.Context, deltas map[string]int64) error {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+	// Adding twice is wrong: a lost commit's outcome can be learnt.
+	err := d.inKnownTx(ctx, func(tx *sqlx.Tx) error {
 		for chunk := range slices.Chunk(keys, statRowsPerStatement) {
 			args := make([]any, 0, 2*len(chunk))
 			for _, k := range chunk {
@@ -97,7 +98,7 @@ func (d *DB) AddStatistics(ctx context.Context, deltas map[string]int64) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("db: add statistics: %w", err)
+		return inDoubt(fmt.Errorf("db: add statistics: %w", err))
 	}
 	return nil
 }

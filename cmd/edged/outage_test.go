@@ -32,8 +32,10 @@ const outageWait = 60 * time.Second
 // answers 503 (nothing acknowledged). Once it is back, the gateway
 // recovers on its own: ping is green again, ingest is acknowledged again,
 // and every reading acknowledged before, during and after the outage is
-// stored. The server is stopped cleanly (fast: sessions ended) and as if
-// it crashed (immediate).
+// stored, and the statistics match what is stored (READINGS = BUFFERED +
+// DISCARDED, BUFFERED and each asset's count the readings stored). The
+// server is stopped cleanly (fast: sessions ended) and as if it crashed
+// (immediate).
 func TestStorageOutageUnderIngest(t *testing.T) {
 	for _, mode := range []string{"fast", "immediate"} {
 		t.Run(mode, func(t *testing.T) { outageUnderIngest(t, mode) })
@@ -156,7 +158,60 @@ func outageUnderIngest(t *testing.T, mode string) {
 	t.Logf("acknowledged: %d before the outage, %d by its detection, %d in all; %d batches refused with 503",
 		before, during, total(), refused.Load())
 
-	status, body = call(t, http.MethodGet, api+"/edge/asset", "")
+	stored := storedCounts(t, api)
+	for s := range senders {
+		asset := fmt.Sprintf("outage/s%d", s)
+		if got, want := stored[asset], acked[s].Load(); got < want {
+			t.Errorf("%s: %d readings stored, %d acknowledged: %d lost", asset, got, want, want-got)
+		}
+	}
+
+	// The statistics match what is stored: a batch whose commit the
+	// outage interrupted counts as buffered when it landed, as discarded
+	// when it did not, never as discarded though stored. The counters
+	// reach the statistics within a flush, a batch whose outcome was in
+	// doubt is settled once storage answers again, and batches the
+	// stopped senders left queued are still being written: both are read
+	// again until they agree.
+	var storedTotal int64
+	var got map[string]int64
+	deadline := time.Now().Add(outageWait)
+	for {
+		stored = storedCounts(t, api)
+		storedTotal = 0
+		for _, n := range stored {
+			storedTotal += n
+		}
+		got = statistics(t, api)
+		match := got["BUFFERED"] == storedTotal && got["READINGS"] == got["BUFFERED"]+got["DISCARDED"]
+		for asset, n := range stored {
+			match = match && got[asset] == n
+		}
+		if match || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got["BUFFERED"] != storedTotal {
+		t.Errorf("BUFFERED = %d, but %d readings are stored (DISCARDED %d, READINGS %d)",
+			got["BUFFERED"], storedTotal, got["DISCARDED"], got["READINGS"])
+	}
+	if got["READINGS"] != got["BUFFERED"]+got["DISCARDED"] {
+		t.Errorf("READINGS %d != BUFFERED %d + DISCARDED %d", got["READINGS"], got["BUFFERED"], got["DISCARDED"])
+	}
+	for asset, n := range stored {
+		if got[asset] != n {
+			t.Errorf("statistic %s = %d, but %d of its readings are stored", asset, got[asset], n)
+		}
+	}
+	t.Logf("statistics: READINGS %d, BUFFERED %d, DISCARDED %d; %d readings stored",
+		got["READINGS"], got["BUFFERED"], got["DISCARDED"], storedTotal)
+}
+
+// storedCounts returns the readings stored per asset (listAssets).
+func storedCounts(t *testing.T, api string) map[string]int64 {
+	t.Helper()
+	status, body := call(t, http.MethodGet, api+"/edge/asset", "")
 	if status != http.StatusOK {
 		t.Fatalf("listAssets after the outage: %d %s", status, body)
 	}
@@ -171,12 +226,28 @@ func outageUnderIngest(t *testing.T, mode string) {
 	for _, a := range assets {
 		stored[a.AssetCode] = a.Count
 	}
-	for s := range senders {
-		asset := fmt.Sprintf("outage/s%d", s)
-		if got, want := stored[asset], acked[s].Load(); got < want {
-			t.Errorf("%s: %d readings stored, %d acknowledged: %d lost", asset, got, want, want-got)
-		}
+	return stored
+}
+
+// statistics reads GET /edge/statistics into its values by key.
+func statistics(t *testing.T, api string) map[string]int64 {
+	t.Helper()
+	status, body := call(t, http.MethodGet, api+"/edge/statistics", "")
+	if status != http.StatusOK {
+		t.Fatalf("listStatistics = %d %s", status, body)
 	}
+	var list []struct {
+		Key   string `json:"key"`
+		Value int64  `json:"value"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		t.Fatalf("listStatistics: %s: %v", body, err)
+	}
+	out := make(map[string]int64, len(list))
+	for _, s := range list {
+		out[s.Key] = s.Value
+	}
+	return out
 }
 
 // scrape reads the gateway's metrics (GET /edge/metrics) into their

@@ -27,6 +27,17 @@ type ReadingStore interface {
 	InsertReadings(ctx context.Context, readings []db.Reading) error
 }
 
+// InDoubt is a store's error for a write whose commit may or may not have
+// been applied (*db.CommitUnknownError: the connection broke after the
+// COMMIT was sent). Committed tells which once storage answers again; while
+// it cannot tell yet its error wraps db.ErrOutcomeUnknown.
+type InDoubt interface {
+	error
+	Committed(ctx context.Context) (bool, error)
+}
+
+var _ InDoubt = (*db.CommitUnknownError)(nil)
+
 // DeferredStore is a ReadingStore that can commit without waiting for the
 // commit to reach stable storage: InsertReadingsDeferred returns once the
 // readings are committed, and wait (nil when there is nothing to wait for)
@@ -478,6 +489,19 @@ func (b *Buffer) finish(ctx context.Context, entries []*entry, err error) {
 	for _, e := range entries {
 		n += len(e.readings)
 	}
+	var doubt InDoubt
+	if errors.As(err, &doubt) {
+		// Neither stored nor lost as far as anyone knows: the producers
+		// are told the readings were not stored (they may send them
+		// again), and the statistics wait for the outcome.
+		b.log.Warn("storage failed while committing readings; their outcome is learnt once it answers again",
+			"service", b.o.Service, "readings", n, "error", err)
+		for _, e := range entries {
+			e.receipt.resolve(fmt.Errorf("ingest: store readings: %w", err))
+		}
+		go b.settle(entries, n, doubt) //nolint:gosec // outlives the write on purpose: it waits for storage to answer again
+		return
+	}
 	if err != nil {
 		b.discarded(n)
 		outcome := fmt.Errorf("ingest: store readings: %w", err)
@@ -495,25 +519,7 @@ func (b *Buffer) finish(ctx context.Context, entries []*entry, err error) {
 	if b.perAsset == nil {
 		b.perAsset = map[string]int64{}
 	}
-	clear(b.perAsset)
-	b.assets = b.assets[:0]
-	for _, e := range entries {
-		for _, r := range e.readings {
-			if b.perAsset[r.Asset] == 0 {
-				b.assets = append(b.assets, r.Asset)
-			}
-			b.perAsset[r.Asset]++
-		}
-	}
-	c := b.o.Counters
-	c.Add(stats.Buffered, "Readings currently in the buffer", int64(n))
-	c.Add(stats.IngestKey(b.o.Service), "Readings ingested by service "+b.o.Service, int64(n))
-	for _, a := range b.assets {
-		c.Add(a, "Readings received from asset "+a, b.perAsset[a])
-		if err := b.o.Tracker.Track(ctx, db.EventIngest, b.o.Service, b.o.Plugin, a); err != nil {
-			b.log.Error("asset tracking failed", "service", b.o.Service, "asset", a, "error", err)
-		}
-	}
+	b.assets = b.counted(ctx, entries, n, b.perAsset, b.assets)
 	if l := b.o.Listener; l != nil {
 		for _, e := range entries {
 			l.Committed(b.o.Service, e.readings)
@@ -521,6 +527,78 @@ func (b *Buffer) finish(ctx context.Context, entries []*entry, err error) {
 	}
 	for _, e := range entries {
 		e.receipt.resolve(nil)
+	}
+}
+
+// counted counts and tracks the n stored readings of entries, using
+// perAsset and assets as scratch; it returns assets for reuse.
+func (b *Buffer) counted(ctx context.Context, entries []*entry, n int, perAsset map[string]int64, assets []string) []string {
+	clear(perAsset)
+	assets = assets[:0]
+	for _, e := range entries {
+		for _, r := range e.readings {
+			if perAsset[r.Asset] == 0 {
+				assets = append(assets, r.Asset)
+			}
+			perAsset[r.Asset]++
+		}
+	}
+	c := b.o.Counters
+	c.Add(stats.Buffered, "Readings currently in the buffer", int64(n))
+	c.Add(stats.IngestKey(b.o.Service), "Readings ingested by service "+b.o.Service, int64(n))
+	for _, a := range assets {
+		c.Add(a, "Readings received from asset "+a, perAsset[a])
+		if err := b.o.Tracker.Track(ctx, db.EventIngest, b.o.Service, b.o.Plugin, a); err != nil {
+			b.log.Error("asset tracking failed", "service", b.o.Service, "asset", a, "error", err)
+		}
+	}
+	return assets
+}
+
+// settleWithin bounds how long a buffer keeps asking what became of a
+// commit whose outcome is unknown; settleRetry is the longest pause
+// between two questions.
+const (
+	settleWithin = time.Hour
+	settleRetry  = 5 * time.Second
+)
+
+// settle learns what became of n readings of entries whose commit failed
+// with its outcome unknown, asking until storage tells, and counts them:
+// stored (BUFFERED, the service's and the assets' statistics, as any
+// stored readings) or discarded. Notification rules see only readings
+// committed in the write itself. Readings whose outcome cannot be learnt
+// within settleWithin are counted in neither.
+func (b *Buffer) settle(entries []*entry, n int, doubt InDoubt) {
+	ctx, cancel := context.WithTimeout(context.Background(), settleWithin)
+	defer cancel()
+	pause := 100 * time.Millisecond
+	for {
+		stored, err := doubt.Committed(ctx)
+		switch {
+		case err == nil && stored:
+			b.log.Info("readings whose commit was in doubt are stored", "service", b.o.Service, "readings", n)
+			b.counted(ctx, entries, n, map[string]int64{}, nil)
+			return
+		case err == nil:
+			b.log.Warn("readings whose commit was in doubt were not stored; discarded", "service", b.o.Service, "readings", n)
+			b.discarded(n)
+			return
+		case !errors.Is(err, db.ErrOutcomeUnknown):
+			b.log.Error("the outcome of a commit of readings cannot be learnt; they are counted neither stored nor discarded",
+				"service", b.o.Service, "readings", n, "error", err)
+			return
+		}
+		t := b.o.Clock.NewTimer(pause)
+		select {
+		case <-t.C():
+		case <-ctx.Done():
+			t.Stop()
+			b.log.Error("the outcome of a commit of readings was not learnt in time; they are counted neither stored nor discarded",
+				"service", b.o.Service, "readings", n, "error", err)
+			return
+		}
+		pause = min(2*pause, settleRetry)
 	}
 }
 

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -28,9 +29,14 @@ type Counters struct {
 	store StatsStore
 	log   *slog.Logger
 
-	mu       sync.Mutex        // guards deltas, flushing, stored, pending and ensured
-	deltas   map[string]int64  // key → count not yet flushed
-	flushing map[string]int64  // key → count being flushed now
+	mu       sync.Mutex       // guards deltas, flushing, doubtful, stored, pending and ensured
+	deltas   map[string]int64 // key → count not yet flushed
+	flushing map[string]int64 // key → count being flushed now
+	// doubtful holds the counts of a flush whose commit failed with its
+	// outcome unknown (doubt): added to storage or not, the next flushes
+	// learn which before counting them in either place.
+	doubtful map[string]int64
+	doubt    InDoubt
 	stored   map[string]int64  // key → value in storage, from Load on (see Total)
 	pending  map[string]string // key → description, to create before the next add
 	ensured  map[string]bool   // keys known to exist in storage
@@ -67,7 +73,7 @@ func (c *Counters) Add(key, description string, n int64) {
 func (c *Counters) Value(key string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.deltas[key] + c.flushing[key]
+	return c.deltas[key] + c.flushing[key] + c.doubtful[key]
 }
 
 // Load reads the statistics' values from storage, the base of Total; call
@@ -94,7 +100,7 @@ func (c *Counters) Load(ctx context.Context, store interface {
 func (c *Counters) Total(key string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.stored[key] + c.deltas[key] + c.flushing[key]
+	return c.stored[key] + c.deltas[key] + c.flushing[key] + c.doubtful[key]
 }
 
 // Totals returns Total of every statistic known in memory.
@@ -109,6 +115,9 @@ func (c *Counters) Totals() map[string]int64 {
 		out[k] += v
 	}
 	for k, v := range c.flushing {
+		out[k] += v
+	}
+	for k, v := range c.doubtful {
 		out[k] += v
 	}
 	return out
@@ -138,10 +147,16 @@ func (c *Counters) Forget(key string) {
 // Flush writes the accumulated counts to storage: new statistics are
 // created with their descriptions, then every delta is added in one
 // transaction. On failure nothing is lost: the counts are kept for the next
-// flush, and the error is returned.
+// flush, and the error is returned. A flush whose commit failed with its
+// outcome unknown (InDoubt) is settled by the next flushes: they first ask
+// whether it was applied, and flush nothing until that is known, so no
+// count is added twice or dropped.
 func (c *Counters) Flush(ctx context.Context) error {
 	c.flushMu.Lock()
 	defer c.flushMu.Unlock()
+	if err := c.settle(ctx); err != nil {
+		return err
+	}
 
 	c.mu.Lock()
 	deltas, pending := c.deltas, c.pending
@@ -181,6 +196,13 @@ func (c *Counters) Flush(ctx context.Context) error {
 		pending = nil
 	}
 	if err := c.store.AddStatistics(ctx, deltas); err != nil {
+		var doubt InDoubt
+		if errors.As(err, &doubt) {
+			c.mu.Lock()
+			c.flushing, c.doubtful, c.doubt = nil, deltas, doubt
+			c.mu.Unlock()
+			return fmt.Errorf("ingest: flush statistics (the next flush learns whether it was applied): %w", err)
+		}
 		restore()
 		return fmt.Errorf("ingest: flush statistics: %w", err)
 	}
@@ -190,6 +212,36 @@ func (c *Counters) Flush(ctx context.Context) error {
 		c.stored[k] += v
 	}
 	c.mu.Unlock()
+	return nil
+}
+
+// settle learns the outcome of the flush in doubt, if any: applied, its
+// counts are stored; not applied, they are counted again for this flush.
+// While the outcome is unknown it returns an error and nothing is flushed.
+// flushMu is held.
+func (c *Counters) settle(ctx context.Context) error {
+	if c.doubt == nil {
+		return nil
+	}
+	applied, err := c.doubt.Committed(ctx)
+	if err != nil && errors.Is(err, db.ErrOutcomeUnknown) {
+		return fmt.Errorf("ingest: flush statistics: waiting for the outcome of the last flush: %w", err)
+	}
+	if err != nil {
+		// Never known: counting again risks a double count, dropping
+		// them a loss; the counts were made, so they are kept.
+		c.log.Error("the outcome of a statistics flush cannot be learnt; its counts are added again", "error", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, v := range c.doubtful {
+		if applied {
+			c.stored[k] += v
+		} else {
+			c.deltas[k] += v
+		}
+	}
+	c.doubtful, c.doubt = nil, nil
 	return nil
 }
 

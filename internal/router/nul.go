@@ -3,14 +3,18 @@ package router
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/edged/edged/internal/fault"
 )
@@ -20,9 +24,22 @@ import (
 // included) of a JSON body. PostgreSQL stores no NUL in text or jsonb, so
 // without this rule the same request would be stored on SQLite and fail on
 // PostgreSQL; with it, both answer 400 before any handler runs.
+//
+// So is text that is not UTF-8, in the same places: a percent-encoded path
+// or query parameter that decodes to invalid UTF-8 (PostgreSQL refuses it,
+// SQLite would store it), and a JSON body with invalid UTF-8 or a lone
+// UTF-16 surrogate escape such as \ud800 (Go's JSON decoder would quietly
+// turn either into U+FFFD, storing something other than what was sent).
+// Ingest refuses the same in the readings it is sent.
 
 // nulRefusal is the end of the message of a refused NUL.
 const nulRefusal = "contains a NUL character (U+0000), which the gateway does not accept in text"
+
+// utf8Refusal is the end of the message of text that is not UTF-8.
+const utf8Refusal = "is not valid UTF-8 text"
+
+// surrogateRefusal is the end of the message of a lone surrogate escape.
+const surrogateRefusal = "holds a lone UTF-16 surrogate escape (\\ud800-\\udfff), which is not a character"
 
 // nulCheck refuses NUL characters in the requests of one operation.
 type nulCheck struct {
@@ -55,21 +72,33 @@ func (c nulCheck) check(r *http.Request, pathParams map[string]string) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if strings.ContainsRune(pathParams[name], 0) {
-			return fault.New(fault.Invalid, "path parameter %q %s", name, nulRefusal)
+		if err := checkText("path parameter", name, pathParams[name]); err != nil {
+			return err
 		}
 	}
 	if len(c.query) > 0 {
 		query := r.URL.Query()
 		for _, name := range c.query {
 			for _, v := range query[name] {
-				if strings.ContainsRune(v, 0) {
-					return fault.New(fault.Invalid, "query parameter %q %s", name, nulRefusal)
+				if err := checkText("query parameter", name, v); err != nil {
+					return err
 				}
 			}
 		}
 	}
 	return jsonBodyNUL(r)
+}
+
+// checkText returns an Invalid fault when the value of the parameter name
+// (of kind what) holds a NUL or is not UTF-8, or nil.
+func checkText(what, name, value string) error {
+	switch {
+	case strings.ContainsRune(value, 0):
+		return fault.New(fault.Invalid, "%s %q %s", what, name, nulRefusal)
+	case !utf8.ValidString(value):
+		return fault.New(fault.Invalid, "%s %q %s", what, name, utf8Refusal)
+	}
+	return nil
 }
 
 // jsonBodyNUL checks the strings of a JSON request body. A raw NUL byte
@@ -86,6 +115,9 @@ func jsonBodyNUL(r *http.Request) error {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
 		return RequestFault(err)
+	}
+	if err := jsonBodyText(body); err != nil {
+		return err
 	}
 	if !bytes.Contains(body, []byte(`\u0000`)) {
 		return nil
@@ -141,4 +173,40 @@ func findNUL(v any, at string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// surrogateEscape matches a JSON escape of a UTF-16 surrogate (a lone one
+// is refused; a pair is a character and passes the decode below).
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
+
+// jsonBodyText refuses a JSON body holding invalid UTF-8 or a lone
+// surrogate escape, naming the field. The strict tokenizer of JSON v2
+// (jsontext, as ingest uses) finds and locates both; a body that is not
+// JSON for another reason is left to the validator.
+func jsonBodyText(body []byte) error {
+	if utf8.Valid(body) && !surrogateEscape.Match(body) {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(body), jsontext.AllowDuplicateNames(true))
+	_, err := dec.ReadValue()
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) {
+		return nil
+	}
+	reason := utf8Refusal
+	switch text := se.Err.Error(); {
+	case strings.Contains(text, "UTF-8"):
+	case strings.Contains(text, "surrogate"), strings.Contains(text, `\u`):
+		reason = surrogateRefusal
+	default:
+		return nil
+	}
+	var field []string
+	for tok := range se.JSONPointer.Tokens() {
+		field = append(field, tok)
+	}
+	if len(field) == 0 {
+		return fault.New(fault.Invalid, "request body %s", reason)
+	}
+	return fault.New(fault.Invalid, "request body field %q %s", strings.Join(field, "."), reason)
 }

@@ -51,6 +51,15 @@ func TestNULRefused(t *testing.T) {
 		{name: "first field in key order", target: "/edge/note/a", body: `{"z":"\u0000","a":"\u0000"}`, wantStatus: 400, wantMessage: `field "a"`},
 		{name: "escaped backslash is text", target: "/edge/note/a", body: `{"text":"\\u0000"}`, wantStatus: 200},
 		{name: "other control characters pass", target: "/edge/note/a", body: `{"text":"a\u0001\tb"}`, wantStatus: 200},
+		{name: "path parameter not UTF-8", target: "/edge/note/%ff%fe", body: `{}`, wantStatus: 400, wantMessage: `path parameter "name" is not valid UTF-8`},
+		{name: "query parameter not UTF-8", target: "/edge/note/a?tag=%c3%28", body: `{}`, wantStatus: 400, wantMessage: `query parameter "tag" is not valid UTF-8`},
+		{name: "body value not UTF-8", target: "/edge/note/a", body: "{\"ok\":\"x\",\"details\":{\"m\":[\"a\",\"b\xffc\"]}}", wantStatus: 400, wantMessage: `request body field "details.m.1" is not valid UTF-8`},
+		{name: "body key not UTF-8", target: "/edge/note/a", body: "{\"k\xc3\x28\":1}", wantStatus: 400, wantMessage: `is not valid UTF-8`},
+		{name: "encoded surrogate in the body", target: "/edge/note/a", body: "{\"t\":\"\xed\xa0\x80\"}", wantStatus: 400, wantMessage: `request body field "t" is not valid UTF-8`},
+		{name: "lone surrogate escape", target: "/edge/note/a", body: `{"t":["\ud800"]}`, wantStatus: 400, wantMessage: `request body field "t.0" holds a lone UTF-16 surrogate escape`},
+		{name: "lone low surrogate escape in a key", target: "/edge/note/a", body: `{"\udfff":1}`, wantStatus: 400, wantMessage: `lone UTF-16 surrogate escape`},
+		{name: "surrogate pair is a character", target: "/edge/note/a", body: `{"t":"\ud83d\ude00"}`, wantStatus: 200},
+		{name: "invalid UTF-8 beside a duplicate name", target: "/edge/note/a", body: "{\"a\":\"\xff\",\"a\":1}", wantStatus: 400, wantMessage: `field "a" is not valid UTF-8`},
 		{name: "no NUL", target: "/edge/note/caf%C3%A9?tag=x", body: `{"text":"café"}`, wantStatus: 200},
 	}
 	for _, tc := range tests {

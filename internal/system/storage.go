@@ -22,7 +22,9 @@ type Storage interface {
 // every interval() on clk, when the last calls found storage unavailable,
 // it probes it (so ping turns green again as soon as storage is back, also
 // on an idle gateway), and it logs when storage becomes unavailable and
-// when it is back. It returns when ctx ends.
+// when it is back. It probes too while the disk reserve of a SQLite
+// database is missing, which the probe makes again when there is room. It
+// returns when ctx ends.
 func WatchStorage(ctx context.Context, s Storage, interval func() time.Duration, clk clock.Clock, log *slog.Logger) {
 	down := false
 	for {
@@ -41,6 +43,9 @@ func WatchStorage(ctx context.Context, s Storage, interval func() time.Duration,
 			}
 			down = true
 			_ = s.Probe(ctx) // its outcome shows in Health
+			h = s.Health()
+		} else if h.NoReserve {
+			_ = s.Probe(ctx)
 			h = s.Health()
 		}
 		if h.Available && down {

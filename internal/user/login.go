@@ -161,6 +161,7 @@ func (s *Service) refuse(ctx context.Context, name, reason, msg string) error {
 // with a retry time when the client address is locked out of the account.
 // Every failure but Invalid writes LOGFL.
 func (s *Service) LoginPassword(ctx context.Context, username, password, clientAddress string) (LoginResult, error) {
+	ctx = db.OnFullDisk(ctx) // an operator must be able to log in to free room
 	if len(password) > MaxPasswordBytes {
 		return LoginResult{}, errPasswordTooLong("the password")
 	}
@@ -234,6 +235,7 @@ type CertificateLogin struct {
 // now, no user of that name, or a user who may log in only with a
 // password. Every failure writes LOGFL.
 func (s *Service) LoginCertificate(ctx context.Context, in CertificateLogin) (LoginResult, error) {
+	ctx = db.OnFullDisk(ctx) // an operator must be able to log in to free room
 	cert := in.Body
 	if len(in.Presented) > 0 {
 		cert = in.Presented[0]
@@ -334,7 +336,7 @@ func (s *Service) Session(ctx context.Context, token string) (Principal, error) 
 	// Activity is recorded at most every tenth of the idle timeout, not
 	// on every request: the idle time is then exact to within 10%.
 	if elapsed >= idle/10 {
-		if err := s.store.TouchSession(ctx, hash, now); err != nil {
+		if err := s.store.TouchSession(db.OnFullDisk(ctx), hash, now); err != nil {
 			return Principal{}, fmt.Errorf("user: %w", err)
 		}
 	}
