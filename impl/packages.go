@@ -82,8 +82,8 @@ func (s *Server) InstallPlugin(ctx context.Context, req gen.InstallPluginRequest
 }
 
 // UpdatePackages (PUT /edge/update) starts the update task.
-func (s *Server) UpdatePackages(ctx context.Context, _ gen.UpdatePackagesRequestObject) (gen.UpdatePackagesResponseObject, error) {
-	started, err := s.packages.Update(ctx)
+func (s *Server) UpdatePackages(ctx context.Context, req gen.UpdatePackagesRequestObject) (gen.UpdatePackagesResponseObject, error) {
+	started, err := s.packages.Update(ctx, valueOr(req.Params.AllowDowngrade, false))
 	if err != nil {
 		return nil, err
 	}

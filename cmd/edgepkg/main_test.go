@@ -111,7 +111,7 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 	if err := run([]string{"build", "-key", keyFile, "-out", repo, "-version", "1.1.0", "-root", "../.."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Update(t.Context()); err != nil {
+	if _, err := m.Update(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
 	m.Wait()

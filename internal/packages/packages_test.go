@@ -183,7 +183,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	}
 
 	f.publish("1.1.0", pkgrepo.TypePlugin)
-	if _, err := f.m.Update(ctx); err != nil {
+	if _, err := f.m.Update(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if task := f.lastTask(TaskUpdate); task.ExitCode == nil || *task.ExitCode != 0 {
@@ -195,7 +195,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	if f.audits("PKGUP", "INFORMATION") != 1 || f.audits("UPEXC", "INFORMATION") != 1 {
 		t.Errorf("PKGUP %d, UPEXC %d", f.audits("PKGUP", "INFORMATION"), f.audits("UPEXC", "INFORMATION"))
 	}
-	_, err = f.m.Update(ctx)
+	_, err = f.m.Update(ctx, false)
 	wantKind(t, "a second update within a day of maxUpdate 1", err, fault.TooMany)
 
 	// A tampered artifact is refused and the installed version stays.
@@ -210,7 +210,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.m.Update(ctx); err != nil {
+	if _, err := f.m.Update(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	task := f.lastTask(TaskUpdate)

@@ -59,7 +59,11 @@ def sync_detailed(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
+    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -94,7 +98,11 @@ def sync(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
+    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -124,7 +132,11 @@ async def asyncio_detailed(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
+    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -157,7 +169,11 @@ async def asyncio(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
+    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
