@@ -30,8 +30,8 @@ func (m *Manager) recordDigest(p Installed) (string, error) {
 // plugin unknown, and none of its instances ever starts the executable.
 func refused(p pkgrepo.Package, why error) plugin.Definition {
 	return plugin.Definition{Name: p.Name, Version: p.Version, Kind: p.Kind, Description: p.Description, External: true,
-		New: func(plugin.Env, plugin.Config) (plugin.South, error) { return nil, why },
-		NewNorth: func(plugin.NorthEnv, plugin.Config) (plugin.North, error) { return nil, why },
-		NewFilter: func(plugin.FilterEnv, plugin.Config) (plugin.Filter, error) { return nil, why },
+		New:        func(plugin.Env, plugin.Config) (plugin.South, error) { return nil, why },
+		NewNorth:   func(plugin.NorthEnv, plugin.Config) (plugin.North, error) { return nil, why },
+		NewFilter:  func(plugin.FilterEnv, plugin.Config) (plugin.Filter, error) { return nil, why },
 		NewService: func(plugin.ServiceEnv, plugin.Config) (plugin.Service, error) { return nil, why }}
 }

@@ -104,11 +104,14 @@ func items(in map[string]edgeplugin.Item) map[string]configmgr.Item {
 
 // launcher starts processes of one plugin executable.
 type launcher struct {
-	path   string
-	digest string // hex SHA-256 the executable must have at every start; "": unchecked
-	name   string
+	path string
+	name string
 	kind string
 	log  *slog.Logger
+
+	// digest is the hex SHA-256 the executable must have at every
+	// start; "" checks nothing.
+	digest string
 }
 
 // launch launches a process for service and checks it is still the
