@@ -123,9 +123,9 @@ func installedVersion(t *testing.T, c *edgeclient.ClientWithResponses, name stri
 
 // testPackageTrust: an index older than one accepted before (a rollback)
 // and an expired one are refused with 502 naming the reason and audited;
-// a repository failure names only its category; an update never moves a
-// package down, unless a pinned version and allowDowngrade ask for it,
-// audited as a downgrade; a plugin executable swapped after its install is
+// a repository failure names only its category; neither an install nor an
+// update moves a package down, unless a pinned release and allowDowngrade
+// ask for it, audited as a downgrade; a plugin executable swapped after its install is
 // refused at its next start, the service failed saying why.
 func testPackageTrust(t *testing.T) {
 	needOwnGateway(t, "builds plugins from the source tree, serves their repository on the loopback interface and swaps an installed executable")
@@ -222,10 +222,71 @@ func testPackageTrust(t *testing.T) {
 		return rec != nil && rec.Plugin.Version == "1.1.0" && unionJSON(t, rec.Status) == `"running"`
 	})
 
-	// Pinned to 1.0.0: an update without allowDowngrade keeps 1.1.0.
-	set, err = admin.SetRepositoryWithResponse(ctx, edgeclient.RepositoryRequest{Url: repo.url, Version: ptr("1.0.0")})
-	must(t, err)
-	wantStatus(t, "setRepository", set.StatusCode(), set.Body, http.StatusOK)
+	// An install moving it down needs the flag and a pinned release.
+	installDown := func(version string) *edgeclient.InstallPluginResponse {
+		req := edgeclient.PackageInstallRequest{Format: edgeclient.Repository, Name: "csv_south", AllowDowngrade: ptr(true)}
+		if version != "" {
+			req.Version = &version
+		}
+		r, err := admin.InstallPluginWithResponse(ctx, req)
+		must(t, err)
+		return r
+	}
+	if r := installDown(""); r.StatusCode() == http.StatusOK {
+		t.Fatalf("install with allowDowngrade, no release pinned: 200 %s", r.Body)
+	} else if msg := checkError(t, r.StatusCode(), r.Body, http.StatusConflict); !strings.Contains(msg, "pinned") {
+		t.Errorf("message %q does not say the release must be pinned", msg)
+	}
+	pin := func(version string) {
+		t.Helper()
+		set, err := admin.SetRepositoryWithResponse(ctx, edgeclient.RepositoryRequest{Url: repo.url, Version: ptr(version)})
+		must(t, err)
+		wantStatus(t, "setRepository "+version, set.StatusCode(), set.Body, http.StatusOK)
+	}
+	pin("1.0.0")
+	if r := installDown("0.9.0"); r.StatusCode() == http.StatusOK {
+		t.Fatalf("install with allowDowngrade of another release than the pinned one: 200 %s", r.Body)
+	} else {
+		checkError(t, r.StatusCode(), r.Body, http.StatusBadRequest)
+	}
+	downgrades := func() int {
+		return countAudit(t, admin, "PKGUP", func(e edgeclient.AuditEntry) bool {
+			return e.Severity == edgeclient.WARNING && e.Details["downgrade"] == true &&
+				detail(e, "from") == "1.1.0" && detail(e, "version") == "1.0.0"
+		})
+	}
+	if n := downgrades(); n != 0 {
+		t.Fatalf("%d downgrades audited before any", n)
+	}
+	r := installDown("")
+	wantStatus(t, "installPlugin with allowDowngrade", r.StatusCode(), r.Body, http.StatusOK)
+	if task := awaitTask(t, admin, r.JSON200.Id); !succeeded(task) {
+		t.Fatalf("downgrade install task = %+v", task)
+	}
+	if v := installedVersion(t, admin, "csv_south"); v != "1.0.0" {
+		t.Errorf("after an install with allowDowngrade: %s, want 1.0.0", v)
+	}
+	if n := downgrades(); n != 1 {
+		t.Errorf("PKGUP downgrade entries = %d after the install, want 1", n)
+	}
+	eventually(t, time.Minute, "the service running csv_south 1.0.0", func() bool {
+		rec := southRecord(t, admin, "trust-csv")
+		return rec != nil && rec.Plugin.Version == "1.0.0" && unionJSON(t, rec.Status) == `"running"`
+	})
+	if r := installDown(""); r.StatusCode() == http.StatusOK {
+		t.Fatalf("install with allowDowngrade at the pinned release already: 200 %s", r.Body)
+	} else {
+		checkError(t, r.StatusCode(), r.Body, http.StatusConflict)
+	}
+
+	// Following latest again, the update moves it up; pinned to 1.0.0, an
+	// update without allowDowngrade keeps 1.1.0.
+	pin("latest")
+	updateAndWait(t, admin, nil)
+	if v := installedVersion(t, admin, "csv_south"); v != "1.1.0" {
+		t.Fatalf("after an update following latest: %s, want 1.1.0", v)
+	}
+	pin("1.0.0")
 	updateAndWait(t, admin, nil)
 	if v := installedVersion(t, admin, "csv_south"); v != "1.1.0" {
 		t.Errorf("after an update pinned to 1.0.0 without allowDowngrade: %s, want 1.1.0 kept", v)
@@ -236,22 +297,16 @@ func testPackageTrust(t *testing.T) {
 	}
 	bad := doRaw(t, rawRequest{method: http.MethodPut, path: "/edge/update?allowDowngrade=perhaps"})
 	checkError(t, bad.status, bad.body, http.StatusBadRequest)
-	downgrades := func() int {
-		return countAudit(t, admin, "PKGUP", func(e edgeclient.AuditEntry) bool {
-			return e.Severity == edgeclient.WARNING && e.Details["downgrade"] == true &&
-				detail(e, "from") == "1.1.0" && detail(e, "version") == "1.0.0"
-		})
+	if n := downgrades(); n != 1 {
+		t.Fatalf("%d downgrades audited, want the install's only", n)
 	}
-	if n := downgrades(); n != 0 {
-		t.Fatalf("%d downgrades audited before any", n)
-	}
-	// The admin's explicit downgrade.
+	// The admin's explicit downgrade by the update.
 	updateAndWait(t, admin, ptr(true))
 	if v := installedVersion(t, admin, "csv_south"); v != "1.0.0" {
 		t.Errorf("after an update pinned to 1.0.0 with allowDowngrade: %s, want 1.0.0", v)
 	}
-	if n := downgrades(); n != 1 {
-		t.Errorf("PKGUP downgrade entries = %d, want 1 (WARNING, downgrade true, from 1.1.0 to 1.0.0)", n)
+	if n := downgrades(); n != 2 {
+		t.Errorf("PKGUP downgrade entries = %d, want 2 (WARNING, downgrade true, from 1.1.0 to 1.0.0)", n)
 	}
 	eventually(t, time.Minute, "the service running csv_south 1.0.0", func() bool {
 		rec := southRecord(t, admin, "trust-csv")

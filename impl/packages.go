@@ -55,7 +55,7 @@ func (s *Server) install(ctx context.Context, typ string, body gen.PackageInstal
 	if body.Format != gen.Repository {
 		return gen.ServiceCreated{}, fault.New(fault.Invalid, "format must be repository")
 	}
-	started, err := s.packages.Install(ctx, typ, body.Name, valueOr(body.Version, ""))
+	started, err := s.packages.Install(ctx, typ, body.Name, valueOr(body.Version, ""), valueOr(body.AllowDowngrade, false))
 	if err != nil {
 		return gen.ServiceCreated{}, err
 	}

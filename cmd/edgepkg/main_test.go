@@ -84,7 +84,7 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 		t.Fatalf("available = %v, %v; want %v", names, err, want)
 	}
 	for _, name := range want {
-		if _, err := m.Install(t.Context(), pkgrepo.TypePlugin, name, ""); err != nil {
+		if _, err := m.Install(t.Context(), pkgrepo.TypePlugin, name, "", false); err != nil {
 			t.Fatalf("install %s: %v", name, err)
 		}
 		m.Wait()

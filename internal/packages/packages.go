@@ -432,7 +432,10 @@ type Started struct {
 // at version (or, when "", the version the repository setting follows).
 // It checks what it can at once: a repository configured (400), the
 // package there (404), not installed (409), not being installed (429).
-func (m *Manager) Install(ctx context.Context, typ, name, version string) (Started, error) {
+// An installed package is installed again only to move it down
+// (allowDowngrade), to the version the repository setting pins
+// (moveDown).
+func (m *Manager) Install(ctx context.Context, typ, name, version string, allowDowngrade bool) (Started, error) {
 	if !namePattern.MatchString(name) {
 		return Started{}, fault.New(fault.Invalid, "%q is not a package name", name)
 	}
@@ -443,15 +446,22 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 	if version == "" {
 		version = following
 	}
-	if _, err := os.Stat(filepath.Join(m.o.Dir, name, manifest)); err == nil {
+	current, installed := m.installed(name)
+	switch {
+	case installed && !allowDowngrade:
 		return Started{}, fault.New(fault.Conflict, "package %q is installed", name)
-	}
-	if _, ok := m.o.Plugins.Lookup(name); ok {
-		return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
-	}
-	if m.o.Filters != nil {
-		if _, ok := m.o.Filters.Lookup(name); ok {
-			return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
+	case installed:
+		if err := moveDown(name, version, following); err != nil {
+			return Started{}, err
+		}
+	default:
+		if _, ok := m.o.Plugins.Lookup(name); ok {
+			return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
+		}
+		if m.o.Filters != nil {
+			if _, ok := m.o.Filters.Lookup(name); ok {
+				return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
+			}
 		}
 	}
 	lg := m.newLog("install-" + name)
@@ -465,6 +475,11 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 		lg.printf("no %s package %q (version %s) in the repository", typ, name, version)
 		lg.close()
 		return Started{}, fault.New(fault.NotFound, "the repository has no %s package %q (version %s)", typ, name, version)
+	}
+	if installed && pkgrepo.CompareVersions(p.Version, current.Version) >= 0 {
+		lg.close()
+		return Started{}, fault.New(fault.Conflict, "package %q is installed at %s; %s is no downgrade (PUT /edge/update moves packages up)",
+			name, current.Version, p.Version)
 	}
 	m.mu.Lock()
 	if m.busy[name] {
@@ -486,6 +501,14 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 		defer m.release(name)
 		defer lg.close()
 		bg := context.WithoutCancel(ctx)
+		if installed {
+			err := m.downgrade(bg, repo, current.Package, p, lg)
+			if err == nil {
+				err = m.restartUsers(bg, name, lg)
+			}
+			m.finishTask(bg, id, err)
+			return
+		}
 		err := m.installVersion(bg, repo, p, lg, false)
 		if err == nil {
 			m.record(bg, auditInstalled, "INFORMATION", map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})

@@ -94,7 +94,7 @@ func TestRefusesOlderOrExpiredIndex(t *testing.T) {
 	older()
 	_, _, err := f.m.Available(ctx, pkgrepo.TypePlugin)
 	wantRefused(t, "Available of an older index", err, "older than one accepted before")
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false)
 	wantRefused(t, "Install from an older index", err, "older than one accepted before")
 	if n := f.audits("PKGIN", "FAILURE"); n != 2 {
 		t.Errorf("PKGIN failures = %d, want 2 (available and install)", n)
@@ -116,7 +116,7 @@ func TestRefusesOlderOrExpiredIndex(t *testing.T) {
 	}
 	_, _, err = f.m.Available(ctx, pkgrepo.TypePlugin)
 	wantRefused(t, "Available of an expired index", err, "has expired")
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false)
 	wantRefused(t, "Install from an expired index", err, "has expired")
 
 	// Re-signed by its publisher: trusted again.
@@ -164,7 +164,7 @@ func TestDowngradeOnlyWhenPinnedAndAllowed(t *testing.T) {
 	}
 	f.publish("1.0.0", pkgrepo.TypePlugin)
 	f.publish("1.1.0", pkgrepo.TypePlugin)
-	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", ""); err != nil {
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
 		t.Fatal(err)
 	}
 	f.lastTask(TaskInstall)
@@ -260,7 +260,7 @@ func TestSwappedExecutableIsNotStarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.publish("1.0.0", pkgrepo.TypePlugin)
-	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", ""); err != nil {
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
 		t.Fatal(err)
 	}
 	if task := f.lastTask(TaskInstall); task.ExitCode == nil || *task.ExitCode != 0 {
@@ -312,7 +312,7 @@ func TestLoadRecordsDigestOfOlderInstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.publish("1.0.0", pkgrepo.TypePlugin)
-	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", ""); err != nil {
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
 		t.Fatal(err)
 	}
 	f.lastTask(TaskInstall)
@@ -331,4 +331,41 @@ func TestLoadRecordsDigestOfOlderInstall(t *testing.T) {
 	if pkgs, _ := again.List(); len(pkgs) != 1 || len(pkgs[0].Digest) != 64 {
 		t.Errorf("installed %+v, want the digest recorded at load", pkgs)
 	}
+}
+
+func TestInstallMovesDownOnlyToThePin(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	if err := f.m.SetRepository(ctx, f.url, "latest"); err != nil {
+		t.Fatal(err)
+	}
+	f.publish("1.0.0", pkgrepo.TypePlugin)
+	f.publish("1.1.0", pkgrepo.TypePlugin)
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
+		t.Fatal(err)
+	}
+	f.lastTask(TaskInstall)
+	_, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false)
+	wantKind(t, "Install of an installed package", err, fault.Conflict)
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "1.0.0", true)
+	wantKind(t, "Install with allowDowngrade, no release pinned", err, fault.Conflict)
+	if err := f.m.SetRepository(ctx, f.url, "1.0.0"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "0.9.0", true)
+	wantKind(t, "Install with allowDowngrade of another version than the pinned one", err, fault.Invalid)
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", true); err != nil {
+		t.Fatal(err)
+	}
+	if task := f.lastTask(TaskInstall); task.ExitCode == nil || *task.ExitCode != 0 {
+		t.Fatalf("downgrade task = %+v", task)
+	}
+	if def, _ := f.reg.Lookup("csv_south"); def.Version != "1.0.0" {
+		t.Errorf("version after the downgrade = %s, want 1.0.0", def.Version)
+	}
+	if n := f.audits("PKGUP", "WARNING"); n != 1 {
+		t.Errorf("PKGUP warnings = %d, want the downgrade's", n)
+	}
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", true)
+	wantKind(t, "Install with allowDowngrade at the pinned release already", err, fault.Conflict)
 }

@@ -2,8 +2,11 @@ package packages
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -136,24 +139,16 @@ func (m *Manager) update(ctx context.Context, repo pkgrepo.Repo, ix *pkgrepo.Ind
 		m.mu.Lock()
 		m.busy[in.Name] = true
 		m.mu.Unlock()
-		err := m.installVersion(ctx, repo, p, lg, true)
-		m.release(in.Name)
-		details := map[string]any{"name": in.Name, "from": in.Version, "version": p.Version}
 		if downgrade {
-			details["downgrade"] = true
+			err = m.downgrade(ctx, repo, in.Package, p, lg)
+		} else {
+			err = m.upgrade(ctx, repo, in.Package, p, lg)
 		}
+		m.release(in.Name)
 		if err != nil {
-			details["error"] = err.Error()
-			m.record(ctx, auditUpdated, "FAILURE", details)
 			errs = append(errs, fmt.Errorf("%s: %w", in.Name, err))
 			continue
 		}
-		severity := "INFORMATION"
-		if downgrade {
-			severity = "WARNING"
-			lg.printf("%s moved down from %s to %s, as the admin asked", in.Name, in.Version, p.Version)
-		}
-		m.record(ctx, auditUpdated, severity, details)
 		updated = append(updated, in.Name+" "+p.Version)
 		if err := m.restartUsers(ctx, in.Name, lg); err != nil {
 			errs = append(errs, err)
@@ -201,4 +196,59 @@ func (m *Manager) restartUsers(ctx context.Context, name string, lg *interaction
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// upgrade moves installed package from up to p, audited PKGUP; the
+// caller restarts the services using it.
+func (m *Manager) upgrade(ctx context.Context, repo pkgrepo.Repo, from, p pkgrepo.Package, lg *interactionLog) error {
+	details := map[string]any{"name": p.Name, "from": from.Version, "version": p.Version}
+	if err := m.installVersion(ctx, repo, p, lg, true); err != nil {
+		details["error"] = err.Error()
+		m.record(ctx, auditUpdated, "FAILURE", details)
+		return err
+	}
+	m.record(ctx, auditUpdated, "INFORMATION", details)
+	return nil
+}
+
+// installed returns the manifest of installed package name.
+func (m *Manager) installed(name string) (Installed, bool) {
+	b, err := os.ReadFile(filepath.Join(m.o.Dir, name, manifest)) //nolint:gosec // name matched namePattern: no separator, no ".."
+	if err != nil {
+		return Installed{}, false
+	}
+	var p installedManifest
+	if json.Unmarshal(b, &p) != nil {
+		return Installed{}, false
+	}
+	return Installed{Package: p.Package, Dir: filepath.Join(m.o.Dir, name), Digest: p.Executable}, true
+}
+
+// moveDown checks an install call asking to move installed package name
+// down to version: only to the release the repository setting (following)
+// pins, so that a downgrade takes the admin's pin and the call's flag.
+func moveDown(name, version, following string) error {
+	if !pinned(following) {
+		return fault.New(fault.Conflict, "package %q is installed; moving it down needs the release pinned first: "+
+			`POST /edge/repository {"url": …, "version": "…"}`, name)
+	}
+	if version != following {
+		return fault.New(fault.Invalid, "version %q is not the pinned release %q: a package moves down only to the pinned release", version, following)
+	}
+	return nil
+}
+
+// downgrade moves installed package from down to p, as an admin asked,
+// audited PKGUP WARNING with "downgrade": true; the caller restarts the
+// services using it.
+func (m *Manager) downgrade(ctx context.Context, repo pkgrepo.Repo, from, p pkgrepo.Package, lg *interactionLog) error {
+	details := map[string]any{"name": p.Name, "from": from.Version, "version": p.Version, "downgrade": true}
+	if err := m.installVersion(ctx, repo, p, lg, true); err != nil {
+		details["error"] = err.Error()
+		m.record(ctx, auditUpdated, "FAILURE", details)
+		return err
+	}
+	lg.printf("%s moved down from %s to %s, as the admin asked", p.Name, from.Version, p.Version)
+	m.record(ctx, auditUpdated, "WARNING", details)
+	return nil
 }

@@ -62,8 +62,9 @@ def sync_detailed(
     The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
     is not expired and not older than the last one the gateway accepted from that URL (the gateway
     remembers the highest index version per repository URL). A pin never moves an installed package to a
-    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
-    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -101,8 +102,9 @@ def sync(
     The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
     is not expired and not older than the last one the gateway accepted from that URL (the gateway
     remembers the highest index version per repository URL). A pin never moves an installed package to a
-    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
-    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -135,8 +137,9 @@ async def asyncio_detailed(
     The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
     is not expired and not older than the last one the gateway accepted from that URL (the gateway
     remembers the highest index version per repository URL). A pin never moves an installed package to a
-    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
-    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -172,8 +175,9 @@ async def asyncio(
     The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
     is not expired and not older than the last one the gateway accepted from that URL (the gateway
     remembers the highest index version per repository URL). A pin never moves an installed package to a
-    lower version by itself: only `PUT /edge/update?allowDowngrade=true` does, while a version is
-    pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`).
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`).
 
     Args:
         body (RepositoryRequest): The package repository to use.
