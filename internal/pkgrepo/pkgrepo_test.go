@@ -72,7 +72,7 @@ func TestPublishFetchAndInstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	dir := filepath.Join(t.TempDir(), "csv_south")
 	if err := Unpack(f, dir, 1<<20); err != nil {
 		t.Fatal(err)
