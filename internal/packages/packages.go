@@ -234,6 +234,7 @@ func (m *Manager) Load(ctx context.Context) {
 		if errors.Is(err, external.ErrChanged) {
 			// Registered all the same, as a plugin whose every start fails
 			// with the reason: its services fail saying why.
+			m.log.Error("installed package's executable changed: it is not started", "package", p.Name, "error", err)
 			err = m.addDefinition(refused(p.Package, err), false)
 		}
 		if err != nil {
