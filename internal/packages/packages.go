@@ -483,10 +483,10 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string, allowD
 			name, current.Version, p.Version)
 	}
 	m.mu.Lock()
-	if m.busy[name] {
+	if m.busy[name] || (installed && m.busy[""]) { // an update may be replacing it
 		m.mu.Unlock()
 		lg.close()
-		return Started{}, fault.New(fault.TooMany, "package %q is being installed", name)
+		return Started{}, fault.New(fault.TooMany, "package %q is being installed or updated", name)
 	}
 	m.busy[name] = true
 	m.mu.Unlock()
