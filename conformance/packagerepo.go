@@ -258,7 +258,7 @@ func testPackageRepository(t *testing.T) {
 	// A newer build published to the repository: the update moves every
 	// installed package to it and restarts the services on it.
 	repo.makePackages(t, "1.1.0")
-	up, err := admin.UpdatePackagesWithResponse(ctx)
+	up, err := admin.UpdatePackagesWithResponse(ctx, nil)
 	must(t, err)
 	wantStatus(t, "updatePackages", up.StatusCode(), up.Body, http.StatusOK)
 	if task := awaitTask(t, admin, up.JSON200.Id); !succeeded(task) {
@@ -321,7 +321,7 @@ func testPackageRepository(t *testing.T) {
 	inst, err = admin.InstallPluginWithResponse(ctx, edgeclient.PackageInstallRequest{Format: edgeclient.Repository, Name: "file_north"})
 	must(t, err)
 	checkError(t, inst.StatusCode(), inst.Body, http.StatusBadGateway)
-	up, err = admin.UpdatePackagesWithResponse(ctx)
+	up, err = admin.UpdatePackagesWithResponse(ctx, nil)
 	must(t, err)
 	if up.StatusCode() == http.StatusOK {
 		if task := awaitTask(t, admin, up.JSON200.Id); succeeded(task) {

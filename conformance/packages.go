@@ -121,7 +121,7 @@ func testPackages(t *testing.T) {
 	if msg := checkError(t, avail.StatusCode(), avail.Body, http.StatusBadRequest); !strings.Contains(msg, "/edge/repository") {
 		t.Errorf("message %q does not say how to configure a repository", msg)
 	}
-	upd, err := admin.UpdatePackagesWithResponse(ctx)
+	upd, err := admin.UpdatePackagesWithResponse(ctx, nil)
 	must(t, err)
 	checkError(t, upd.StatusCode(), upd.Body, http.StatusBadRequest)
 
@@ -269,7 +269,7 @@ func testPackages(t *testing.T) {
 	// An update moves the package to the new version and restarts the
 	// service on it.
 	repo.publish(t, "csvsouth", "csv_south", "south", "1.1.0")
-	up, err := admin.UpdatePackagesWithResponse(ctx)
+	up, err := admin.UpdatePackagesWithResponse(ctx, nil)
 	must(t, err)
 	wantStatus(t, "updatePackages", up.StatusCode(), up.Body, http.StatusOK)
 	if task := awaitTask(t, admin, up.JSON200.Id); task.ExitCode == nil || *task.ExitCode != 0 {
@@ -282,7 +282,7 @@ func testPackages(t *testing.T) {
 	if pkgAuditCount(t, admin, "PKGUP") == 0 || pkgAuditCount(t, admin, "UPEXC") == 0 {
 		t.Error("no PKGUP or UPEXC entry after the update")
 	}
-	up, err = admin.UpdatePackagesWithResponse(ctx)
+	up, err = admin.UpdatePackagesWithResponse(ctx, nil)
 	must(t, err)
 	checkError(t, up.StatusCode(), up.Body, http.StatusTooManyRequests)
 

@@ -108,7 +108,7 @@ func testRights(t *testing.T) {
 			return r.StatusCode(), r.Body
 		}},
 		{op: "updatePackages", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
-			r, err := c.UpdatePackagesWithResponse(t.Context())
+			r, err := c.UpdatePackagesWithResponse(t.Context(), nil)
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},

@@ -112,6 +112,8 @@ var suite = []suiteTest{
 	// Packages
 	{"TestPackages", Strict, testPackages},
 	{"TestPackageRepository", Strict, testPackageRepository},
+	{"TestPackageTrust", Strict, testPackageTrust},
+	{"TestPackageUnpackMemory", Strict, testPackageUnpackMemory},
 	// Notification and dispatcher services (packages of the repository)
 	{"TestNotificationsAndControl", Strict, testNotificationsAndControl},
 	// Users and authentication

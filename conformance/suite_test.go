@@ -71,6 +71,8 @@ func TestPluginDataErrors(t *testing.T)                      { runSuiteTest(t) }
 func TestDeprecateTrackingEvent(t *testing.T)                { runSuiteTest(t) }
 func TestPackages(t *testing.T)                              { runSuiteTest(t) }
 func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }
+func TestPackageTrust(t *testing.T)                          { runSuiteTest(t) }
+func TestPackageUnpackMemory(t *testing.T)                   { runSuiteTest(t) }
 func TestNotificationsAndControl(t *testing.T)               { runSuiteTest(t) }
 func TestLogin(t *testing.T)                                 { runSuiteTest(t) }
 func TestUserManagement(t *testing.T)                        { runSuiteTest(t) }

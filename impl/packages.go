@@ -55,7 +55,7 @@ func (s *Server) install(ctx context.Context, typ string, body gen.PackageInstal
 	if body.Format != gen.Repository {
 		return gen.ServiceCreated{}, fault.New(fault.Invalid, "format must be repository")
 	}
-	started, err := s.packages.Install(ctx, typ, body.Name, valueOr(body.Version, ""))
+	started, err := s.packages.Install(ctx, typ, body.Name, valueOr(body.Version, ""), valueOr(body.AllowDowngrade, false))
 	if err != nil {
 		return gen.ServiceCreated{}, err
 	}
@@ -82,8 +82,8 @@ func (s *Server) InstallPlugin(ctx context.Context, req gen.InstallPluginRequest
 }
 
 // UpdatePackages (PUT /edge/update) starts the update task.
-func (s *Server) UpdatePackages(ctx context.Context, _ gen.UpdatePackagesRequestObject) (gen.UpdatePackagesResponseObject, error) {
-	started, err := s.packages.Update(ctx)
+func (s *Server) UpdatePackages(ctx context.Context, req gen.UpdatePackagesRequestObject) (gen.UpdatePackagesResponseObject, error) {
+	started, err := s.packages.Update(ctx, valueOr(req.Params.AllowDowngrade, false))
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,16 @@
 //	    writes a new ed25519 private key (base64 seed) to KEYFILE, mode
 //	    0600, and prints the public key to put in the gateway's
 //	    Installation category (trustedKeys).
-//	edgepkg build -key KEYFILE -out DIR [-version V]
+//	edgepkg build -key KEYFILE -out DIR [-version V] [-valid DURATION]
 //	    builds this repository's plugins for this OS and architecture,
 //	    packages them and publishes them into the repository DIR (created
 //	    if need be; versions already there stay), signing the index with
-//	    the key.
+//	    the key. Every publication raises the index's version; the index
+//	    expires after -valid (default 720h, 30 days).
+//	edgepkg sign -key KEYFILE -out DIR [-valid DURATION]
+//	    signs the repository DIR again, unchanged but for a higher index
+//	    version and a new expiry: run it before the index expires (weekly,
+//	    say), or gateways stop trusting the repository.
 //
 // `make packages KEY=KEYFILE` runs the build.
 package main
@@ -25,6 +30,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/plugin/external"
@@ -65,7 +71,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: edgepkg keygen -out KEYFILE | edgepkg build -key KEYFILE -out DIR [-version V]")
+		return errors.New("usage: edgepkg keygen -out KEYFILE | edgepkg build -key KEYFILE -out DIR [-version V] [-valid D] | edgepkg sign -key KEYFILE -out DIR [-valid D]")
 	}
 	switch args[0] {
 	case "keygen":
@@ -100,17 +106,47 @@ func run(args []string) error {
 		out := fs.String("out", "", "repository directory")
 		version := fs.String("version", "1.0.0", "version to give the packages")
 		root := fs.String("root", ".", "root of the edged source tree")
+		valid := fs.Duration("valid", pkgrepo.DefaultValidity, "how long the signed index stays valid")
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
 		if *keyFile == "" || *out == "" {
 			return errors.New("build: -key and -out are required")
 		}
+		if *valid <= 0 {
+			return fmt.Errorf("build: -valid %v: the index must stay valid for some time", *valid)
+		}
 		key, err := readKey(*keyFile)
 		if err != nil {
 			return err
 		}
-		return build(*root, *out, *version, key)
+		return build(*root, *out, *version, key, *valid)
+	case "sign":
+		fs := flag.NewFlagSet("sign", flag.ContinueOnError)
+		keyFile := fs.String("key", "", "private key file (edgepkg keygen)")
+		out := fs.String("out", "", "repository directory")
+		valid := fs.Duration("valid", pkgrepo.DefaultValidity, "how long the signed index stays valid")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if *keyFile == "" || *out == "" {
+			return errors.New("sign: -key and -out are required")
+		}
+		if *valid <= 0 {
+			return fmt.Errorf("sign: -valid %v: the index must stay valid for some time", *valid)
+		}
+		if _, err := os.Stat(filepath.Join(*out, pkgrepo.IndexFile)); err != nil {
+			return fmt.Errorf("sign: %s is not a repository: %w", *out, err)
+		}
+		key, err := readKey(*keyFile)
+		if err != nil {
+			return err
+		}
+		if err := pkgrepo.Resign(*out, key, *valid); err != nil {
+			return err
+		}
+		fmt.Printf("signed %s again, valid for %v\n", filepath.Clean(*out), *valid)
+		return nil
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }
@@ -128,7 +164,7 @@ func readKey(path string) (ed25519.PrivateKey, error) {
 }
 
 // build builds, packs and publishes every Go plugin and service.
-func build(root, out, version string, key ed25519.PrivateKey) error {
+func build(root, out, version string, key ed25519.PrivateKey, valid time.Duration) error {
 	tmp, err := os.MkdirTemp("", "edgepkg")
 	if err != nil {
 		return err
@@ -168,12 +204,12 @@ func build(root, out, version string, key ed25519.PrivateKey) error {
 		if err != nil {
 			return err
 		}
-		if err := pkgrepo.Publish(out, key, pkg, map[string][]byte{runtime.GOOS + "/" + runtime.GOARCH: archive}); err != nil {
+		if err := pkgrepo.PublishFor(out, key, pkg, map[string][]byte{runtime.GOOS + "/" + runtime.GOARCH: archive}, valid); err != nil {
 			return err
 		}
 		fmt.Printf("published %s %s into %s\n", pkg.Name, version, filepath.Clean(out))
 	}
-	return buildWaveform(root, out, version, key)
+	return buildWaveform(root, out, version, key, valid)
 }
 
 // pythonPlatforms are the platforms a Python plugin's package is listed
@@ -183,7 +219,7 @@ var pythonPlatforms = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "da
 
 // buildWaveform packages the Python SDK's waveform example with the SDK
 // beside it (lib/), its version set to version.
-func buildWaveform(root, out, version string, key ed25519.PrivateKey) error {
+func buildWaveform(root, out, version string, key ed25519.PrivateKey, valid time.Duration) error {
 	sdk := filepath.Join(root, "pluginsdk", "python")
 	read := func(rel string) ([]byte, error) {
 		return os.ReadFile(filepath.Join(sdk, filepath.FromSlash(rel))) //nolint:gosec // fixed files of this source tree
@@ -224,7 +260,7 @@ func buildWaveform(root, out, version string, key ed25519.PrivateKey) error {
 	for _, p := range pythonPlatforms {
 		archives[p] = archive
 	}
-	if err := pkgrepo.Publish(out, key, pkg, archives); err != nil {
+	if err := pkgrepo.PublishFor(out, key, pkg, archives, valid); err != nil {
 		return err
 	}
 	fmt.Printf("published %s %s into %s\n", pkg.Name, version, filepath.Clean(out))

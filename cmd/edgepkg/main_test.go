@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/db/dbtest"
@@ -83,7 +84,7 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 		t.Fatalf("available = %v, %v; want %v", names, err, want)
 	}
 	for _, name := range want {
-		if _, err := m.Install(t.Context(), pkgrepo.TypePlugin, name, ""); err != nil {
+		if _, err := m.Install(t.Context(), pkgrepo.TypePlugin, name, "", false); err != nil {
 			t.Fatalf("install %s: %v", name, err)
 		}
 		m.Wait()
@@ -111,7 +112,7 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 	if err := run([]string{"build", "-key", keyFile, "-out", repo, "-version", "1.1.0", "-root", "../.."}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Update(t.Context()); err != nil {
+	if _, err := m.Update(t.Context(), false); err != nil {
 		t.Fatal(err)
 	}
 	m.Wait()
@@ -136,5 +137,58 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 	_, _, err = m.Available(t.Context(), pkgrepo.TypePlugin)
 	if !errors.Is(err, fault.BadGateway) || !strings.Contains(err.Error(), "trusted") {
 		t.Errorf("Available of a wrongly signed index = %v", err)
+	}
+}
+
+// TestSignRenewsTheIndex re-signs a repository: same packages, a higher
+// index version, the expiry asked for; bad arguments are refused.
+func TestSignRenewsTheIndex(t *testing.T) {
+	keyFile := filepath.Join(t.TempDir(), "key")
+	if err := run([]string{"keygen", "-out", keyFile}); err != nil {
+		t.Fatal(err)
+	}
+	key, err := readKey(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	archive, err := pkgrepo.Pack([]pkgrepo.File{{Name: "plugin", Data: []byte("#!/bin/sh\n"), Exec: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pkgrepo.Publish(repo, key, pkgrepo.Package{Name: "p", Version: "1.0.0", Type: pkgrepo.TypePlugin},
+		map[string][]byte{"linux/amd64": archive}); err != nil {
+		t.Fatal(err)
+	}
+	read := func() *pkgrepo.Index {
+		t.Helper()
+		index, _ := os.ReadFile(filepath.Join(repo, pkgrepo.IndexFile))
+		sig, _ := os.ReadFile(filepath.Join(repo, pkgrepo.SignatureFile))
+		ix, err := pkgrepo.Verify(index, sig, []ed25519.PublicKey{key.Public().(ed25519.PublicKey)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	before := read()
+	if err := run([]string{"sign", "-key", keyFile, "-out", repo, "-valid", "2h"}); err != nil {
+		t.Fatal(err)
+	}
+	after := read()
+	if after.Version != before.Version+1 || len(after.Packages) != 1 {
+		t.Errorf("re-signed index: version %d (was %d), %d packages", after.Version, before.Version, len(after.Packages))
+	}
+	if d := time.Until(after.Expires); d > 2*time.Hour || d < 2*time.Hour-time.Minute {
+		t.Errorf("re-signed index expires in %v, want 2h", d)
+	}
+	for name, args := range map[string][]string{
+		"no key":             {"sign", "-out", repo},
+		"no validity":        {"sign", "-key", keyFile, "-out", repo, "-valid", "0s"},
+		"not a repository":   {"sign", "-key", keyFile, "-out", t.TempDir()},
+		"build, no validity": {"build", "-key", keyFile, "-out", repo, "-valid", "-1h"},
+	} {
+		if err := run(args); err == nil {
+			t.Errorf("%s: run(%v) = nil", name, args)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/pkgrepo"
 )
 
 // logDir is the directory of the interaction logs inside the package
@@ -57,9 +58,10 @@ func (l *interactionLog) printf(format string, args ...any) {
 	}
 }
 
-// fail logs err and returns it.
+// fail logs err, with the full cause of a repository failure, and
+// returns it (its message names only the failure's category).
 func (l *interactionLog) fail(err error) error {
-	l.printf("failed: %v", err)
+	l.printf("failed: %s", pkgrepo.Detail(err))
 	return err
 }
 

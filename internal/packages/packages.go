@@ -70,8 +70,10 @@ const indexWait = 20 * time.Second
 // namePattern is what a package name may be: it names a directory.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 
-// Store is the storage the manager needs: tasks, services and audit.
+// Store is the storage the manager needs: tasks, services and the index
+// versions accepted per repository.
 type Store interface {
+	AcceptIndexVersion(ctx context.Context, repository string, version int64, at time.Time) (bool, int64, error)
 	InsertTask(ctx context.Context, t db.Task) error
 	FinishTask(ctx context.Context, id, state string, end time.Time, exitCode *int, reason string) (bool, error)
 	ListTasks(ctx context.Context, f db.TaskFilter) ([]db.Task, error)
@@ -161,6 +163,16 @@ func (m *Manager) Stop(ctx context.Context) {
 type Installed struct {
 	pkgrepo.Package
 	Dir string
+	// Digest is the hex SHA-256 of its plugin executable as installed:
+	// the executable is checked against it at every start.
+	Digest string
+}
+
+// installedManifest is the manifest.json of an installed package: the
+// index's manifest and the digest of the executable it installed.
+type installedManifest struct {
+	pkgrepo.Package
+	Executable string `json:"executableSha256,omitempty"`
 }
 
 // List returns the installed packages, by name.
@@ -182,12 +194,12 @@ func (m *Manager) List() ([]Installed, error) {
 		if err != nil {
 			continue // not a package (the log directory) or half removed
 		}
-		var p pkgrepo.Package
+		var p installedManifest
 		if err := json.Unmarshal(b, &p); err != nil || p.Name != e.Name() {
 			m.log.Warn("package directory with a damaged manifest ignored", "dir", dir)
 			continue
 		}
-		out = append(out, Installed{Package: p, Dir: dir})
+		out = append(out, Installed{Package: p.Package, Dir: dir, Digest: p.Executable})
 	}
 	return out, nil
 }
@@ -209,19 +221,42 @@ func (m *Manager) Load(ctx context.Context) {
 		return
 	}
 	for _, p := range pkgs {
-		if err := m.register(ctx, p.Dir, false); err != nil {
+		if p.Digest == "" {
+			// Installed before executables were checked: what is there now
+			// is what is checked from now on.
+			if p.Digest, err = m.recordDigest(p); err != nil {
+				m.log.Error("installed package not loaded", "package", p.Name, "error", err)
+				continue
+			}
+			m.log.Warn("installed package had no executable digest; the current executable's is recorded", "package", p.Name)
+		}
+		err := m.register(ctx, p.Dir, p.Digest, false)
+		if errors.Is(err, external.ErrChanged) {
+			// Registered all the same, as a plugin whose every start fails
+			// with the reason: its services fail saying why.
+			m.log.Error("installed package's executable changed: it is not started", "package", p.Name, "error", err)
+			err = m.addDefinition(refused(p.Package, err), false)
+		}
+		if err != nil {
 			m.log.Error("installed package not loaded", "package", p.Name, "error", err)
 		}
 	}
 }
 
-// register describes the plugin in dir and adds it to the registry
-// (replacing the one of its name when replace).
-func (m *Manager) register(ctx context.Context, dir string, replace bool) error {
-	def, err := external.Load(ctx, filepath.Join(dir, executable), m.log.With("package", filepath.Base(dir)))
+// register describes the plugin in dir, whose executable must hash to
+// digest, and adds it to the registry (replacing the one of its name when
+// replace).
+func (m *Manager) register(ctx context.Context, dir, digest string, replace bool) error {
+	def, err := external.LoadChecked(ctx, filepath.Join(dir, executable), digest, m.log.With("package", filepath.Base(dir)))
 	if err != nil {
 		return err
 	}
+	return m.addDefinition(def, replace)
+}
+
+// addDefinition adds def to the registry, and to the filters when it is a
+// filter plugin.
+func (m *Manager) addDefinition(def plugin.Definition, replace bool) error {
 	if fd, ok := external.FilterDefinition(def); ok && m.o.Filters != nil {
 		if err := m.o.Filters.AddPlugin(fd, replace); err != nil {
 			return err
@@ -287,23 +322,72 @@ func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 	return pkgrepo.Repo{URL: u, Keys: keys, Client: m.o.Client}, cat.Items[ItemRepositoryVersion].Value, nil
 }
 
-// index fetches the verified index, logging to lg; errors are faults.
-func (m *Manager) index(ctx context.Context, repo pkgrepo.Repo, lg *interactionLog) (*pkgrepo.Index, error) {
+// index fetches the verified index, checks it is not expired and not
+// older than the last accepted from the repository, and records its
+// version as accepted, logging to lg. Errors are faults: a refused index
+// (signature, version, expiry) is audited FAILURE under source with
+// details.
+func (m *Manager) index(ctx context.Context, repo pkgrepo.Repo, lg *interactionLog, source string, details map[string]any) (*pkgrepo.Index, error) {
 	lg.printf("GET %s", repo.URL.JoinPath(pkgrepo.IndexFile))
 	// The index is fetched while an API call waits for it: a repository
 	// that does not answer must not hold the call for the download timeout.
 	ictx, cancel := context.WithTimeout(ctx, indexWait)
 	defer cancel()
 	ix, err := repo.Index(ictx)
-	if err != nil {
-		lg.printf("refused: %v", err)
-		if errors.Is(err, pkgrepo.ErrUnsigned) || errors.Is(err, pkgrepo.ErrBadSignature) {
-			return nil, fault.Wrap(fault.BadGateway, err, "package repository refused: %v", err)
-		}
-		return nil, fault.Wrap(fault.BadGateway, err, "package repository unreachable: %v", err)
+	if err == nil {
+		err = m.accept(ctx, repo, ix)
 	}
-	lg.printf("index verified: %d package versions", len(ix.Packages))
+	if err != nil {
+		lg.printf("refused: %s", pkgrepo.Detail(err))
+		if isRefusal(err) {
+			details["error"] = err.Error()
+			m.record(ctx, source, "FAILURE", details)
+		}
+		return nil, repoFault(err)
+	}
+	lg.printf("index verified: version %d, expiring %s, %d package versions", ix.Version,
+		ix.Expires.UTC().Format(time.RFC3339), len(ix.Packages))
 	return ix, nil
+}
+
+// accept checks that ix is not expired and not older than the index last
+// accepted from repo, and records its version as accepted.
+func (m *Manager) accept(ctx context.Context, repo pkgrepo.Repo, ix *pkgrepo.Index) error {
+	now := m.o.Clock.Now()
+	if err := ix.Check(now, 0); err != nil {
+		return err
+	}
+	ok, highest, err := m.o.Store.AcceptIndexVersion(ctx, repo.URL.String(), ix.Version, now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ix.Check(now, highest)
+	}
+	return nil
+}
+
+// isRefusal tells whether err is an index the gateway refused to trust.
+func isRefusal(err error) bool {
+	for _, e := range []error{pkgrepo.ErrUnsigned, pkgrepo.ErrBadSignature, pkgrepo.ErrRollback, pkgrepo.ErrExpired, pkgrepo.ErrInvalidIndex} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoFault is the fault a failed index fetch answers: 502 naming the
+// reason, a refusal or the category of a transport failure, never the
+// network's own error; anything else (storage) as it is.
+func repoFault(err error) error {
+	if isRefusal(err) {
+		return fault.Wrap(fault.BadGateway, err, "package repository refused: %v", err)
+	}
+	if fe := (*pkgrepo.FetchError)(nil); errors.As(err, &fe) {
+		return fault.Wrap(fault.BadGateway, err, "%v", fe)
+	}
+	return err
 }
 
 // Available returns the packages of type typ in the repository not yet
@@ -315,7 +399,7 @@ func (m *Manager) Available(ctx context.Context, typ string) ([]string, string, 
 	}
 	lg := m.newLog("available")
 	defer lg.close()
-	ix, err := m.index(ctx, repo, lg)
+	ix, err := m.index(ctx, repo, lg, auditInstalled, map[string]any{"available": typ})
 	if err != nil {
 		return nil, lg.name, err
 	}
@@ -349,7 +433,10 @@ type Started struct {
 // at version (or, when "", the version the repository setting follows).
 // It checks what it can at once: a repository configured (400), the
 // package there (404), not installed (409), not being installed (429).
-func (m *Manager) Install(ctx context.Context, typ, name, version string) (Started, error) {
+// An installed package is installed again only to move it down
+// (allowDowngrade), to the version the repository setting pins
+// (moveDown).
+func (m *Manager) Install(ctx context.Context, typ, name, version string, allowDowngrade bool) (Started, error) {
 	if !namePattern.MatchString(name) {
 		return Started{}, fault.New(fault.Invalid, "%q is not a package name", name)
 	}
@@ -360,24 +447,28 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 	if version == "" {
 		version = following
 	}
-	if _, err := os.Stat(filepath.Join(m.o.Dir, name, manifest)); err == nil {
+	current, installed := m.installed(name)
+	switch {
+	case installed && !allowDowngrade:
 		return Started{}, fault.New(fault.Conflict, "package %q is installed", name)
-	}
-	if _, ok := m.o.Plugins.Lookup(name); ok {
-		return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
-	}
-	if m.o.Filters != nil {
-		if _, ok := m.o.Filters.Lookup(name); ok {
-			return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
+	case installed:
+		if err := moveDown(name, version, following); err != nil {
+			return Started{}, err
+		}
+	default:
+		if _, ok := m.o.Plugins.Lookup(name); ok {
+			return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
+		}
+		if m.o.Filters != nil {
+			if _, ok := m.o.Filters.Lookup(name); ok {
+				return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
+			}
 		}
 	}
 	lg := m.newLog("install-" + name)
-	ix, err := m.index(ctx, repo, lg)
+	ix, err := m.index(ctx, repo, lg, auditInstalled, map[string]any{"name": name})
 	if err != nil {
 		lg.close()
-		if errors.Is(err, pkgrepo.ErrUnsigned) || errors.Is(err, pkgrepo.ErrBadSignature) {
-			m.record(ctx, auditInstalled, "FAILURE", map[string]any{"name": name, "error": err.Error()})
-		}
 		return Started{}, err
 	}
 	p, ok := ix.Latest(name, version)
@@ -386,11 +477,16 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 		lg.close()
 		return Started{}, fault.New(fault.NotFound, "the repository has no %s package %q (version %s)", typ, name, version)
 	}
+	if installed && pkgrepo.CompareVersions(p.Version, current.Version) >= 0 {
+		lg.close()
+		return Started{}, fault.New(fault.Conflict, "package %q is installed at %s; %s is no downgrade (PUT /edge/update moves packages up)",
+			name, current.Version, p.Version)
+	}
 	m.mu.Lock()
-	if m.busy[name] {
+	if m.busy[name] || (installed && m.busy[""]) { // an update may be replacing it
 		m.mu.Unlock()
 		lg.close()
-		return Started{}, fault.New(fault.TooMany, "package %q is being installed", name)
+		return Started{}, fault.New(fault.TooMany, "package %q is being installed or updated", name)
 	}
 	m.busy[name] = true
 	m.mu.Unlock()
@@ -406,6 +502,14 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string) (Start
 		defer m.release(name)
 		defer lg.close()
 		bg := context.WithoutCancel(ctx)
+		if installed {
+			err := m.downgrade(bg, repo, current.Package, p, lg)
+			if err == nil {
+				err = m.restartUsers(bg, name, lg)
+			}
+			m.finishTask(bg, id, err)
+			return
+		}
 		err := m.installVersion(bg, repo, p, lg, false)
 		if err == nil {
 			m.record(bg, auditInstalled, "INFORMATION", map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})
@@ -430,12 +534,6 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	if !ok {
 		return lg.fail(fmt.Errorf("package %s %s has no artifact for %s/%s", p.Name, p.Version, runtime.GOOS, runtime.GOARCH))
 	}
-	lg.printf("GET %s (%d bytes, sha256 %s)", repo.URL.JoinPath(a.Path), a.Size, a.SHA256)
-	data, err := repo.Download(ctx, a)
-	if err != nil {
-		return lg.fail(err)
-	}
-	lg.printf("artifact verified")
 	if err := os.MkdirAll(m.o.Dir, 0o750); err != nil {
 		return lg.fail(err)
 	}
@@ -447,19 +545,34 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 		return lg.fail(err)
 	}
 	defer func() { _ = os.RemoveAll(staging) }()
-	unpacked := filepath.Join(staging, "pkg")
-	if err := pkgrepo.Unpack(data, unpacked, maxUnpacked); err != nil {
+	// Downloaded to a file and unpacked from it entry by entry: neither
+	// the artifact nor what it unpacks to is ever held in memory.
+	lg.printf("GET %s (%d bytes, sha256 %s)", repo.URL.JoinPath(a.Path), a.Size, a.SHA256)
+	artifact, err := repo.Download(ctx, a, staging)
+	if err != nil {
 		return lg.fail(err)
 	}
+	lg.printf("artifact verified")
+	unpacked := filepath.Join(staging, "pkg")
+	err = pkgrepo.Unpack(artifact, unpacked, maxUnpacked)
+	_ = artifact.Close()
+	_ = os.Remove(artifact.Name())
+	if err != nil {
+		return lg.fail(err)
+	}
+	digest, err := external.FileDigest(filepath.Join(unpacked, executable))
+	if err != nil {
+		return lg.fail(fmt.Errorf("the package has no plugin executable: %w", err))
+	}
 	// The index's manifest is the verified one; it replaces the archive's.
-	b, err := json.MarshalIndent(p, "", "  ")
+	b, err := json.MarshalIndent(installedManifest{Package: p, Executable: digest}, "", "  ")
 	if err != nil {
 		return lg.fail(err)
 	}
 	if err := os.WriteFile(filepath.Join(unpacked, manifest), b, 0o600); err != nil {
 		return lg.fail(err)
 	}
-	def, err := external.Load(ctx, filepath.Join(unpacked, executable), m.log)
+	def, err := external.LoadChecked(ctx, filepath.Join(unpacked, executable), digest, m.log)
 	if err != nil {
 		return lg.fail(fmt.Errorf("the package's plugin does not start: %w", err))
 	}
@@ -491,14 +604,14 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 		}
 		return lg.fail(err)
 	}
-	if err := m.register(ctx, final, replace); err != nil {
+	if err := m.register(ctx, final, digest, replace); err != nil {
 		_ = os.RemoveAll(final)
 		if replace {
 			_ = os.Rename(old, final)
 		}
 		return lg.fail(err)
 	}
-	lg.printf("installed %s %s", p.Name, p.Version)
+	lg.printf("installed %s %s (executable sha256 %s)", p.Name, p.Version, digest)
 	return nil
 }
 

@@ -146,16 +146,16 @@ func TestInstallUpdateRemove(t *testing.T) {
 	if names, _, err := f.m.Available(ctx, pkgrepo.TypeService); err != nil || len(names) != 0 {
 		t.Errorf("available services = %v, %v", names, err)
 	}
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "nope", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "nope", "", false)
 	wantKind(t, "Install of an unknown package", err, fault.NotFound)
-	_, err = f.m.Install(ctx, pkgrepo.TypeService, "csv_south", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypeService, "csv_south", "", false)
 	wantKind(t, "Install of a plugin package as a service", err, fault.NotFound)
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "9.9.9")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "9.9.9", false)
 	wantKind(t, "Install of an unknown version", err, fault.NotFound)
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "sinusoid", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "sinusoid", "", false)
 	wantKind(t, "Install over a built-in plugin", err, fault.Conflict)
 
-	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", ""); err != nil {
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
 		t.Fatal(err)
 	}
 	if task := f.lastTask(TaskInstall); task.State != db.TaskComplete || task.ExitCode == nil || *task.ExitCode != 0 {
@@ -168,7 +168,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	if n := f.audits("PKGIN", "INFORMATION"); n != 1 {
 		t.Errorf("PKGIN = %d", n)
 	}
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false)
 	wantKind(t, "Install of an installed package", err, fault.Conflict)
 	if names, _, _ := f.m.Available(ctx, pkgrepo.TypePlugin); len(names) != 0 {
 		t.Errorf("available after install = %v", names)
@@ -183,7 +183,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	}
 
 	f.publish("1.1.0", pkgrepo.TypePlugin)
-	if _, err := f.m.Update(ctx); err != nil {
+	if _, err := f.m.Update(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if task := f.lastTask(TaskUpdate); task.ExitCode == nil || *task.ExitCode != 0 {
@@ -195,7 +195,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	if f.audits("PKGUP", "INFORMATION") != 1 || f.audits("UPEXC", "INFORMATION") != 1 {
 		t.Errorf("PKGUP %d, UPEXC %d", f.audits("PKGUP", "INFORMATION"), f.audits("UPEXC", "INFORMATION"))
 	}
-	_, err = f.m.Update(ctx)
+	_, err = f.m.Update(ctx, false)
 	wantKind(t, "a second update within a day of maxUpdate 1", err, fault.TooMany)
 
 	// A tampered artifact is refused and the installed version stays.
@@ -210,7 +210,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.m.Update(ctx); err != nil {
+	if _, err := f.m.Update(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	task := f.lastTask(TaskUpdate)
@@ -231,7 +231,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	_, _, err = f.m.Available(ctx, pkgrepo.TypePlugin)
 	wantKind(t, "Available of a wrongly signed index", err, fault.BadGateway)
 	failures := f.audits("PKGIN", "FAILURE")
-	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "other", "")
+	_, err = f.m.Install(ctx, pkgrepo.TypePlugin, "other", "", false)
 	wantKind(t, "Install from a wrongly signed index", err, fault.BadGateway)
 	if n := f.audits("PKGIN", "FAILURE"); n != failures+1 {
 		t.Errorf("PKGIN failures = %d, want %d", n, failures+1)
@@ -263,7 +263,7 @@ func TestInstallRefusesTamperedArtifact(t *testing.T) {
 	if err := os.WriteFile(path, []byte("not the archive"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", ""); err != nil {
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
 		t.Fatal(err)
 	}
 	if task := f.lastTask(TaskInstall); task.ExitCode == nil || *task.ExitCode != 1 {

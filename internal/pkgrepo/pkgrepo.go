@@ -3,22 +3,23 @@
 // detached ed25519 signature over the index's exact bytes
 // (index.json.sig, base64) and one gzip'd tar artifact per package,
 // version, OS and architecture, listed in the index with its size and
-// SHA-256. The gateway trusts an index only under a signature of one of
-// its trusted keys and an artifact only when its size and digest match the
-// trusted index; unpacking refuses anything that could write outside the
-// target directory.
+// SHA-256. The index carries a version that grows with every publication
+// and an expiry time. The gateway trusts an index only under a signature of
+// one of its trusted keys, not expired and not older than the last one it
+// accepted from the repository (Check), and an artifact only when its size
+// and digest match the trusted index; unpacking refuses anything that
+// could write outside the target directory.
 package pkgrepo
 
 import (
 	"bytes"
 	"crypto/ed25519"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // File names of a repository.
@@ -40,11 +41,37 @@ var (
 	ErrTampered     = errors.New("the artifact does not match the repository index")
 	ErrUnsafe       = errors.New("the archive holds an unsafe entry")
 	ErrTooLarge     = errors.New("the archive is larger than allowed")
+	ErrInvalidIndex = errors.New("the repository index is not valid")
+	// ErrRollback is an index older than one the gateway accepted before:
+	// a mirror or attacker serving a stale index.
+	ErrRollback = errors.New("the repository index is older than one accepted before")
+	// ErrExpired is an index past its expiry time: a repository frozen
+	// by a mirror or attacker, or a publisher who did not re-sign it.
+	ErrExpired = errors.New("the repository index has expired")
 )
 
 // Index is a repository's list of packages.
 type Index struct {
+	// Version grows with every publication of the repository (1, 2, …):
+	// a gateway refuses an index older than the last it accepted.
+	Version int64 `json:"version"`
+	// Expires is when the index stops being trusted; the publisher
+	// re-signs the repository before then.
+	Expires  time.Time `json:"expires"`
 	Packages []Package `json:"packages"`
+}
+
+// Check tells whether ix may be used at now by a gateway that accepted
+// index version accepted from this repository before (0: none): not
+// expired (ErrExpired) and not older (ErrRollback).
+func (ix *Index) Check(now time.Time, accepted int64) error {
+	if !now.Before(ix.Expires) {
+		return fmt.Errorf("%w: version %d expired at %s", ErrExpired, ix.Version, ix.Expires.UTC().Format(time.RFC3339))
+	}
+	if ix.Version < accepted {
+		return fmt.Errorf("%w: version %d, version %d accepted before", ErrRollback, ix.Version, accepted)
+	}
+	return nil
 }
 
 // Package is one version of a package: its manifest and its artifacts.
@@ -116,21 +143,16 @@ func Verify(index, sig []byte, keys []ed25519.PublicKey) (*Index, error) {
 	dec := json.NewDecoder(bytes.NewReader(index))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&ix); err != nil {
-		return nil, fmt.Errorf("the repository index is not valid: %w", err)
+		return nil, fmt.Errorf("%w: %v", ErrInvalidIndex, err) //nolint:errorlint // the decoder's text, not its type
+
+	}
+	if ix.Version < 1 || ix.Expires.IsZero() {
+		return nil, fmt.Errorf("%w: it has no version or no expiry (publish it again with edgepkg)", ErrInvalidIndex)
 	}
 	for _, p := range ix.Packages {
 		if p.Name == "" || p.Version == "" || (p.Type != TypeService && p.Type != TypePlugin) {
-			return nil, fmt.Errorf("the repository index lists a package without name, version or type (%q)", p.Name)
+			return nil, fmt.Errorf("%w: it lists a package without name, version or type (%q)", ErrInvalidIndex, p.Name)
 		}
 	}
 	return &ix, nil
-}
-
-// Check tells whether data is the artifact a describes.
-func Check(a Artifact, data []byte) error {
-	sum := sha256.Sum256(data)
-	if int64(len(data)) != a.Size || hex.EncodeToString(sum[:]) != strings.ToLower(a.SHA256) {
-		return fmt.Errorf("%s: %w", a.Path, ErrTampered)
-	}
-	return nil
 }

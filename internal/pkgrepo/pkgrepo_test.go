@@ -4,15 +4,20 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/ed25519"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 func key(t *testing.T) (ed25519.PublicKey, ed25519.PrivateKey) {
@@ -63,12 +68,13 @@ func TestPublishFetchAndInstall(t *testing.T) {
 	if !ok {
 		t.Fatal("no artifact for this platform")
 	}
-	data, err := repo.Download(t.Context(), a)
+	f, err := repo.Download(t.Context(), a, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() { _ = f.Close() }()
 	dir := filepath.Join(t.TempDir(), "csv_south")
-	if err := Unpack(data, dir, 1<<20); err != nil {
+	if err := Unpack(f, dir, 1<<20); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "plugin")); err != nil || fi.Mode()&0o111 == 0 {
@@ -129,14 +135,18 @@ func TestRefusesTamperedArtifact(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.Download(t.Context(), a); !errors.Is(err, ErrTampered) {
+	tmp := t.TempDir()
+	if _, err := repo.Download(t.Context(), a, tmp); !errors.Is(err, ErrTampered) {
 		t.Errorf("Download of a changed artifact = %v, want ErrTampered", err)
 	}
 	if err := os.WriteFile(path, append(b, 0), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.Download(t.Context(), a); err == nil {
+	if _, err := repo.Download(t.Context(), a, tmp); err == nil {
 		t.Error("Download of a longer artifact = nil")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("refused downloads left %v behind", left)
 	}
 }
 
@@ -175,7 +185,7 @@ func TestUnpackRefusesUnsafe(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "target")
-			err := Unpack(rawArchive(t, &tar.Header{Name: "ok", Typeflag: tar.TypeReg, Size: 1}, c.hdr), dir, 1024)
+			err := Unpack(bytes.NewReader(rawArchive(t, &tar.Header{Name: "ok", Typeflag: tar.TypeReg, Size: 1}, c.hdr)), dir, 1024)
 			if !errors.Is(err, c.want) {
 				t.Errorf("Unpack = %v, want %v", err, c.want)
 			}
@@ -200,4 +210,174 @@ func TestCompareVersions(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestIndexVersionAndExpiry(t *testing.T) {
+	dir, repo := published(t) // three publications
+	ix, err := repo.Index(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.Version != 3 {
+		t.Errorf("index version after three publications = %d, want 3", ix.Version)
+	}
+	if d := time.Until(ix.Expires); d < DefaultValidity-time.Minute || d > DefaultValidity {
+		t.Errorf("index expires in %v, want %v", d, DefaultValidity)
+	}
+	_, priv := key(t)
+	repo.Keys = append(repo.Keys, priv.Public().(ed25519.PublicKey))
+	if err := Resign(dir, priv, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	again, err := repo.Index(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Version != 4 || len(again.Packages) != len(ix.Packages) || time.Until(again.Expires) > time.Hour {
+		t.Errorf("re-signed index: version %d, %d packages, expires %v", again.Version, len(again.Packages), again.Expires)
+	}
+
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		version  int64
+		expires  time.Time
+		accepted int64
+		want     error
+	}{
+		{"first seen", 1, now.Add(time.Hour), 0, nil},
+		{"same version again", 5, now.Add(time.Hour), 5, nil},
+		{"newer", 6, now.Add(time.Hour), 5, nil},
+		{"older", 4, now.Add(time.Hour), 5, ErrRollback},
+		{"expired", 6, now.Add(-time.Second), 5, ErrExpired},
+		{"expiring now", 6, now, 5, ErrExpired},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ix := Index{Version: c.version, Expires: c.expires}
+			if err := ix.Check(now, c.accepted); !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
+				t.Errorf("Check = %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestVerifyRefusesIndexWithoutVersionOrExpiry(t *testing.T) {
+	pub, priv := key(t)
+	for name, index := range map[string]string{
+		"no version": `{"expires":"2099-01-01T00:00:00Z","packages":[]}`,
+		"no expiry":  `{"version":3,"packages":[]}`,
+		"neither":    `{"packages":[]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Verify([]byte(index), Sign(priv, []byte(index)), []ed25519.PublicKey{pub}); err == nil ||
+				!strings.Contains(err.Error(), "no version or no expiry") {
+				t.Errorf("Verify = %v, want a refusal naming the missing version or expiry", err)
+			}
+		})
+	}
+}
+
+func TestFetchErrorsNameOnlyTheirCategory(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	_ = l.Close()
+	status := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	t.Cleanup(status.Close)
+	hang := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(slow.Close)
+	t.Cleanup(func() { close(hang) })
+	cases := []struct {
+		name, url, category, message string
+		timeout                      time.Duration
+	}{
+		{"nothing listens", closed, Unreachable, "the package repository is unreachable", time.Minute},
+		{"no such host", "http://edged-no-such-host.invalid", Unreachable, "the package repository is unreachable", time.Minute},
+		{"answers 403", status.URL, Refused, "the package repository refused the request with status 403", time.Minute},
+		{"does not answer", slow.URL, TimedOut, "the package repository timed out", 100 * time.Millisecond},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			u, _ := url.Parse(c.url)
+			ctx, cancel := context.WithTimeout(t.Context(), c.timeout)
+			defer cancel()
+			_, err := Repo{URL: u, Client: &http.Client{}}.Index(ctx)
+			var fe *FetchError
+			if !errors.As(err, &fe) || fe.Category != c.category {
+				t.Fatalf("Index = %#v, want a %s FetchError", err, c.category)
+			}
+			if err.Error() != c.message {
+				t.Errorf("message %q, want %q", err.Error(), c.message)
+			}
+			if d := Detail(err); !strings.Contains(d, u.Host) {
+				t.Errorf("Detail %q does not hold the full error for the log", d)
+			}
+		})
+	}
+}
+
+func TestUnpackStreamsEntryByEntry(t *testing.T) {
+	const size = 96 << 20
+	pr, pw := io.Pipe()
+	go func() {
+		zw, _ := gzip.NewWriterLevel(pw, gzip.BestSpeed)
+		tw := tar.NewWriter(zw)
+		err := tw.WriteHeader(&tar.Header{Name: "big", Typeflag: tar.TypeReg, Size: size, Mode: 0o644})
+		if err == nil {
+			_, err = io.Copy(tw, io.LimitReader(zeros{}, size))
+		}
+		if err == nil {
+			err = tw.Close()
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	dir := filepath.Join(t.TempDir(), "pkg")
+	if err := Unpack(pr, dir, size); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	// The archive's writer allocates too; the unpacker must not hold the
+	// entry (96 MiB) whole.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("unpacking %d MiB allocated %d MiB", size>>20, grew>>20)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "big")); err != nil || fi.Size() != size {
+		t.Errorf("unpacked file: %v, %v", fi, err)
+	}
+}
+
+func TestUnpackRefusesTwiceNamedEntry(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "target")
+	h := func() *tar.Header { return &tar.Header{Name: "plugin", Typeflag: tar.TypeReg, Size: 1} }
+	if err := Unpack(bytes.NewReader(rawArchive(t, h(), h())), dir, 1024); !errors.Is(err, ErrUnsafe) {
+		t.Errorf("Unpack = %v, want ErrUnsafe", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the target exists after a refused unpack: %v", err)
+	}
+}
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -17,7 +17,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
+
+// DefaultValidity is how long an index Publish and Resign sign stays
+// valid unless told otherwise: long enough that a publisher re-signing
+// weekly never lets it lapse, short enough that a repository frozen by a
+// mirror or attacker stops being trusted within a month.
+const DefaultValidity = 30 * 24 * time.Hour
 
 // File is a file of an artifact.
 type File struct {
@@ -54,16 +61,17 @@ func Pack(files []File) ([]byte, error) {
 
 // Publish adds version p of a package to the repository in dir, with one
 // archive per OS/arch in archives (keyed "os/arch"), and signs the index
-// anew with key. A version already there is replaced. dir is the
-// publisher's own directory, so its index is read without verification.
+// anew with key, valid for DefaultValidity. A version already there is
+// replaced. dir is the publisher's own directory, so its index is read
+// without verification.
 func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte) error {
-	var ix Index
-	switch b, err := os.ReadFile(filepath.Join(dir, IndexFile)); { //nolint:gosec // the publisher's own repository
-	case err == nil:
-		if err := json.Unmarshal(b, &ix); err != nil {
-			return fmt.Errorf("%s: %w", IndexFile, err)
-		}
-	case !errors.Is(err, os.ErrNotExist):
+	return PublishFor(dir, key, p, archives, DefaultValidity)
+}
+
+// PublishFor is Publish with the index valid for validFor from now.
+func PublishFor(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte, validFor time.Duration) error {
+	ix, err := readOwnIndex(dir)
+	if err != nil {
 		return err
 	}
 	p.Artifacts = nil
@@ -92,6 +100,32 @@ func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string]
 		}
 		return CompareVersions(a.Version, b.Version) < 0
 	})
+	ix.Expires = time.Now().Add(validFor)
+	return WriteIndex(dir, key, ix)
+}
+
+// Resign signs the repository in dir again, unchanged but for a new
+// version and an expiry validFor from now: what a publisher runs before
+// the index expires, so gateways keep trusting it.
+func Resign(dir string, key ed25519.PrivateKey, validFor time.Duration) error {
+	ix, err := readOwnIndex(dir)
+	if err != nil {
+		return err
+	}
+	ix.Expires = time.Now().Add(validFor)
+	return WriteIndex(dir, key, ix)
+}
+
+// WriteIndex writes ix into dir at the version after ix.Version (so an
+// index written by this package always has a higher version than the one
+// it was read from) and signs it with key. ix.Expires is kept, in UTC to
+// the second.
+func WriteIndex(dir string, key ed25519.PrivateKey, ix Index) error {
+	ix.Version++
+	ix.Expires = ix.Expires.UTC().Truncate(time.Second)
+	if ix.Packages == nil {
+		ix.Packages = []Package{}
+	}
 	index, err := json.MarshalIndent(ix, "", "  ")
 	if err != nil {
 		return err
@@ -100,6 +134,21 @@ func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string]
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, SignatureFile), Sign(key, index), 0o644) //nolint:gosec // public, served as it is
+}
+
+// readOwnIndex reads the publisher's own index in dir, empty when there is
+// none yet.
+func readOwnIndex(dir string) (Index, error) {
+	var ix Index
+	switch b, err := os.ReadFile(filepath.Join(dir, IndexFile)); { //nolint:gosec // the publisher's own repository
+	case err == nil:
+		if err := json.Unmarshal(b, &ix); err != nil {
+			return Index{}, fmt.Errorf("%s: %w", IndexFile, err)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return Index{}, err
+	}
+	return ix, nil
 }
 
 // CompareVersions compares dotted versions numerically part by part

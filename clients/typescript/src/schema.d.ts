@@ -770,7 +770,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -808,7 +808,7 @@ export interface paths {
         };
         /**
          * List installable service packages
-         * @description Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable or its index is unsigned or not signed by a key of `Installation.trustedKeys`.
+         * @description Asks the configured package repository which service packages can be installed: those of its verified index that are not installed and have an artifact for this gateway's OS and architecture, at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted key is configured (the message says how); 502 when the repository is unreachable, times out or answers an error status, or its index is unsigned, not signed by a key of `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository before (a rollback; a refused index is audited PKGIN FAILURE).
          */
         get: operations["listAvailablePackages"];
         put?: never;
@@ -1352,7 +1352,7 @@ export interface paths {
         put?: never;
         /**
          * Configure the package repository
-         * @description Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every authentication mode: 401 without a token, 403 for every other role.
+         * @description Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that is not expired and not older than the last one the gateway accepted from that URL (the gateway remembers the highest index version per repository URL). A pin never moves an installed package to a lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`). Admins only, in every authentication mode: 401 without a token, 403 for every other role.
          */
         post: operations["setRepository"];
         delete?: never;
@@ -1371,7 +1371,7 @@ export interface paths {
         get?: never;
         /**
          * Update all installed packages
-         * @description Returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502 when the repository is unreachable or its index unsigned or badly signed. Admins only, in every authentication mode: 401 without a token, 403 for every other role.
+         * @description Fetches and checks the repository's index, then returns at once and moves every installed package to the newest (or pinned) version in a background task named `package update` (`GET /edge/task`: Running, then Complete with exit code 0, or 1 and the reasons); services using an updated plugin are restarted. PKGUP is audited per package, UPEXC at the end. A package is never moved to a lower version (the repository offering only a lower one leaves it as it is, said in the log) unless `POST /edge/repository` pinned a version and this call sets `allowDowngrade`: then the package moves down to the pinned version, audited PKGUP WARNING with `"downgrade": true`. At most `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository or trusted key is configured; 502, with no task started, when the repository is unreachable, times out or answers an error status, or its index is unsigned, not signed by a trusted key, expired, or older than one accepted before (a rollback); a refused index is audited UPEXC FAILURE. Admins only, in every authentication mode: 401 without a token, 403 for every other role.
          */
         put: operations["updatePackages"];
         post?: never;
@@ -2898,6 +2898,12 @@ export interface components {
              * @example 1.0.0
              */
             version?: string;
+            /**
+             * @description Install the package again although it is installed, to move it down to the release `POST /edge/repository` pinned (`version`, when given, must be that release): 409 when no release is pinned or it is not lower than the installed version. The move is audited PKGUP WARNING with `"downgrade": true`, and the services using the plugin restart.
+             * @default false
+             * @example false
+             */
+            allowDowngrade?: boolean;
         };
         /** @description A filter instance to create. */
         FilterCreateRequest: {
@@ -3589,7 +3595,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The package repository could not be reached, or its index is unsigned or not signed by a trusted key; nothing was changed. */
+        /** @description The package repository failed or was refused; nothing was changed. The message names only the reason, never the network's own error (that goes to the repository log): `the package repository is unreachable`, `the package repository timed out`, `the package repository refused the request with status N`, or `package repository refused:` followed by an unsigned or untrusted signature, an expired index (`the repository index has expired`) or a rollback (`the repository index is older than one accepted before`). */
         BadGateway: {
             headers: {
                 [name: string]: unknown;
@@ -6369,7 +6375,10 @@ export interface operations {
     };
     updatePackages: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Allow moving packages to a lower version, the one `POST /edge/repository` pinned; without a pinned version it changes nothing. */
+                allowDowngrade?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -33,6 +33,15 @@ const stopWait = 5 * time.Second
 // Load starts the plugin executable path once to describe it and returns
 // its definition. log receives what plugin processes write to stderr.
 func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition, error) {
+	return load(ctx, path, "", log)
+}
+
+// load is Load for an executable that must hash to digest (hex SHA-256)
+// at every start; "" checks nothing.
+func load(ctx context.Context, path, digest string, log *slog.Logger) (plugin.Definition, error) {
+	if err := checkDigest(path, digest); err != nil {
+		return plugin.Definition{}, err
+	}
 	p, err := edgeplugin.Launch(ctx, path, logWriter(log, path))
 	if err != nil {
 		return plugin.Definition{}, err
@@ -41,7 +50,7 @@ func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition
 	info := p.Info
 	def := plugin.Definition{Name: info.Name, Version: info.Version, Kind: info.Kind, Description: info.Description,
 		Items: items(info.Items), Persists: info.Persists, External: true}
-	l := &launcher{path: path, name: info.Name, kind: info.Kind, log: log}
+	l := &launcher{path: path, digest: digest, name: info.Name, kind: info.Kind, log: log}
 	switch info.Kind {
 	case edgeplugin.KindSouth:
 		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
@@ -99,11 +108,18 @@ type launcher struct {
 	name string
 	kind string
 	log  *slog.Logger
+
+	// digest is the hex SHA-256 the executable must have at every
+	// start; "" checks nothing.
+	digest string
 }
 
 // launch launches a process for service and checks it is still the
 // plugin Load described.
 func (l *launcher) launch(ctx context.Context, service string) (*edgeplugin.Process, error) {
+	if err := checkDigest(l.path, l.digest); err != nil {
+		return nil, err
+	}
 	p, err := edgeplugin.Launch(ctx, l.path, logWriter(l.log.With("service", service), l.path))
 	if err != nil {
 		return nil, err

@@ -20,11 +20,16 @@ class PackageInstallRequest:
         format_ (PackageInstallRequestFormat): Where the package comes from. Example: repository.
         name (str): The package name. Example: notification.
         version (str | Unset): The version to install; the latest when omitted. Example: 1.0.0.
+        allow_downgrade (bool | Unset): Install the package again although it is installed, to move it down to the
+            release `POST /edge/repository` pinned (`version`, when given, must be that release): 409 when no release is
+            pinned or it is not lower than the installed version. The move is audited PKGUP WARNING with `"downgrade":
+            true`, and the services using the plugin restart. Default: False. Example: False.
     """
 
     format_: PackageInstallRequestFormat
     name: str
     version: str | Unset = UNSET
+    allow_downgrade: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -33,6 +38,8 @@ class PackageInstallRequest:
         name = self.name
 
         version = self.version
+
+        allow_downgrade = self.allow_downgrade
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -44,6 +51,8 @@ class PackageInstallRequest:
         )
         if version is not UNSET:
             field_dict["version"] = version
+        if allow_downgrade is not UNSET:
+            field_dict["allowDowngrade"] = allow_downgrade
 
         return field_dict
 
@@ -56,10 +65,13 @@ class PackageInstallRequest:
 
         version = d.pop("version", UNSET)
 
+        allow_downgrade = d.pop("allowDowngrade", UNSET)
+
         _obj = cls(
             format_=format_,
             name=name,
             version=version,
+            allow_downgrade=allow_downgrade,
         )
 
         _obj.additional_properties = d

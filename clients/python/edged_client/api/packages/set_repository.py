@@ -59,8 +59,13 @@ def sync_detailed(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
-    authentication mode: 401 without a token, 403 for every other role.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`). Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -95,8 +100,13 @@ def sync(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
-    authentication mode: 401 without a token, 403 for every other role.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`). Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -126,8 +136,13 @@ async def asyncio_detailed(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
-    authentication mode: 401 without a token, 403 for every other role.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`). Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.
@@ -160,8 +175,13 @@ async def asyncio(
      Sets the package repository used by install, available and update (`Installation.repositoryURL` and
     `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL
     without user information (400 otherwise); `version` is `latest` (the default) or a release to pin.
-    The repository is trusted only under the keys of `Installation.trustedKeys`. Admins only, in every
-    authentication mode: 401 without a token, 403 for every other role.
+    The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that
+    is not expired and not older than the last one the gateway accepted from that URL (the gateway
+    remembers the highest index version per repository URL). A pin never moves an installed package to a
+    lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with
+    `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING,
+    `"downgrade": true`). Admins only, in every authentication mode: 401 without a token, 403 for every
+    other role.
 
     Args:
         body (RepositoryRequest): The package repository to use.

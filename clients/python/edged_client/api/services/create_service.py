@@ -92,18 +92,22 @@ def sync_detailed(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
-    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
-    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
-    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
-    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
-    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
-    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
-    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
-    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
+    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
+    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
+    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
+    manifest and checked at every start of the plugin: a changed file is not started, and the services
+    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
+    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
+    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
+    They run as their own supervised processes, restarted with backoff when they fail, and audit
+    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
+    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
+    reading and then sends continuously, saving its stream position only after the destination accepted
+    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
+    counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -156,18 +160,22 @@ def sync(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
-    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
-    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
-    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
-    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
-    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
-    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
-    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
-    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
+    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
+    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
+    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
+    manifest and checked at every start of the plugin: a changed file is not started, and the services
+    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
+    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
+    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
+    They run as their own supervised processes, restarted with backoff when they fail, and audit
+    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
+    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
+    reading and then sends continuously, saving its stream position only after the destination accepted
+    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
+    counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -215,18 +223,22 @@ async def asyncio_detailed(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
-    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
-    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
-    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
-    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
-    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
-    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
-    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
-    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
+    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
+    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
+    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
+    manifest and checked at every start of the plugin: a changed file is not started, and the services
+    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
+    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
+    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
+    They run as their own supervised processes, restarted with backoff when they fail, and audit
+    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
+    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
+    reading and then sends continuously, saving its stream position only after the destination accepted
+    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
+    counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
@@ -277,18 +289,22 @@ async def asyncio(
     and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
     a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
     service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable or its index unsigned or not signed by a trusted key (a refused signature
-    is audited PKGIN FAILURE). Errors: 400 invalid body or config value (the message names the field or
-    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
-    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
-    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
-    404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as
-    their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or
-    DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the
-    readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then
-    sends continuously, saving its stream position only after the destination accepted a block (at least
-    once: a crash of either side resends, never skips). Its statistic, named after it, counts the
-    readings it sent.
+    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
+    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
+    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
+    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
+    manifest and checked at every start of the plugin: a changed file is not started, and the services
+    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
+    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
+    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
+    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
+    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
+    They run as their own supervised processes, restarted with backoff when they fail, and audit
+    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
+    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
+    reading and then sends continuously, saving its stream position only after the destination accepted
+    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
+    counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):

@@ -1,0 +1,1 @@
+DROP TABLE package_index_versions;

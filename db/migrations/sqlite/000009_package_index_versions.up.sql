@@ -1,0 +1,8 @@
+-- The highest index version the gateway accepted from each package
+-- repository (by its URL): an index older than it is a rollback and is
+-- refused, so the version only ever grows here.
+CREATE TABLE package_index_versions (
+    repository  TEXT    NOT NULL PRIMARY KEY,
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    accepted_at INTEGER NOT NULL
+);
