@@ -113,6 +113,16 @@ const (
 // internal/packages reads.
 const CategoryInstallation = "Installation"
 
+// ItemPluginEnvironment of category Installation lists the variables of
+// the gateway's environment a plugin process sees (internal/plugin/external
+// reads it at every start of one); DefaultPluginEnvironment is its
+// default: what a shell, go-plugin and the Python SDK need, and the
+// Python that runs Python plugins.
+const (
+	ItemPluginEnvironment    = "pluginEnvironment"
+	DefaultPluginEnvironment = "PATH,HOME,LANG,LC_*,TZ,TMPDIR,EDGED_PLUGIN_PYTHON"
+)
+
 // seedParents are the parent categories and their children, in seeding
 // order.
 var seedParents = []struct {
@@ -142,6 +152,9 @@ func seedCategories() []CategoryInput {
 					Default: "", DisplayName: "Trusted Keys", Order: "3", Length: "4096"},
 				"maxUpdate": {Description: "The maximum number of package updates started per 24 hours", Type: TypeInteger,
 					Default: "1", DisplayName: "Maximum Updates Per Day", Order: "4", Minimum: "1"},
+				ItemPluginEnvironment: {Description: "The variables of the gateway's environment a plugin process sees " +
+					"(comma-separated names, NAME* for a prefix); never those of the gateway's own settings (EDGE_*)", Type: TypeString,
+					Default: DefaultPluginEnvironment, DisplayName: "Plugin Environment", Order: "5", Length: "1024"},
 			},
 		},
 		{

@@ -391,7 +391,7 @@ func LaunchWith(ctx context.Context, path string, o LaunchOptions) (*Process, er
 	}
 	rpc, err := hc.Client()
 	if err != nil {
-		return fail("start plugin %s: %w", err)
+		return fail("start plugin %s: %w", handshakeError(err))
 	}
 	p.rpc = rpc
 	raw, err := rpc.Dispense(pluginName)

@@ -219,7 +219,7 @@ func TestStartFailureCarriesStderr(t *testing.T) {
 		err = p.Start(t.Context(), Start{Service: "s"})
 		if err == nil || !strings.Contains(err.Error(), "panic: the device's certificate has expired") ||
 			CodeOf(err) != CodeUnavailable {
-			t.Fatalf("Start = %v (code %v), want CodeUnavailable with the plugin's last words", err, CodeOf(err))
+			t.Fatalf("Start = %v (code %v), want CodeUnavailable with the end of the plugin's stderr", err, CodeOf(err))
 		}
 	})
 }

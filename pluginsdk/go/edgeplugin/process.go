@@ -3,6 +3,7 @@ package edgeplugin
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -137,7 +138,7 @@ type stderrError struct {
 }
 
 func (e *stderrError) Error() string {
-	return fmt.Sprintf("%v; the plugin's last words on stderr: %s", e.err, strings.Join(e.tail, " | "))
+	return fmt.Sprintf("%v; the plugin's stderr ends with: %s", e.err, strings.Join(e.tail, " | "))
 }
 
 func (e *stderrError) Unwrap() error { return e.err }
@@ -177,4 +178,22 @@ func (p *Process) startError(err error) error {
 		p.hc.Kill() // waits until its stderr is read to the end
 	}
 	return p.tail.annotate(err)
+}
+
+// handshakeError shortens go-plugin's error for a process that wrote no
+// handshake to its first line, which names what it wrote instead: the
+// rest guesses at causes (architecture, libraries, permissions) that the
+// process's stderr, added by the caller, tells for sure.
+func handshakeError(err error) error {
+	const unrecognized = "Unrecognized remote plugin message: "
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	wrote, ok := strings.CutPrefix(first, unrecognized)
+	switch {
+	case !ok:
+		return err
+	case strings.TrimSpace(wrote) == "":
+		return errors.New("the process ended without a handshake")
+	default:
+		return fmt.Errorf("the process wrote %q instead of its handshake", wrote)
+	}
 }
