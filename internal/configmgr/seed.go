@@ -116,11 +116,12 @@ const CategoryInstallation = "Installation"
 // ItemPluginEnvironment of category Installation lists the variables of
 // the gateway's environment a plugin process sees (internal/plugin/external
 // reads it at every start of one); DefaultPluginEnvironment is its
-// default: what a shell, go-plugin and the Python SDK need, and the
-// Python that runs Python plugins.
+// default: what a shell and go-plugin need, the Python that runs Python
+// plugins and where it finds the SDK's packages, and the trusted
+// certificates of TLS clients.
 const (
 	ItemPluginEnvironment    = "pluginEnvironment"
-	DefaultPluginEnvironment = "PATH,HOME,LANG,LC_*,TZ,TMPDIR,EDGED_PLUGIN_PYTHON"
+	DefaultPluginEnvironment = "PATH,HOME,LANG,LC_*,TZ,TMPDIR,EDGED_PLUGIN_PYTHON,PYTHONPATH,SSL_CERT_FILE,SSL_CERT_DIR"
 )
 
 // seedParents are the parent categories and their children, in seeding

@@ -6,6 +6,7 @@
 //	env    (default) Run emits a reading of asset "env" whose value "env"
 //	       is its environment, then waits
 //	hang   Start never returns (until the gateway gives up on it)
+//	panic  Start panics, which ends the process
 //	big    Run emits a batch of 200 MiB, which the SDK refuses, and fails
 //	       with that refusal
 package main
@@ -24,9 +25,17 @@ type probe struct{ mode string }
 
 func (p *probe) Start(ctx context.Context, s edgeplugin.Start) error {
 	p.mode = s.Config["mode"]
-	if p.mode == "hang" {
+	switch p.mode {
+	case "hang":
 		<-ctx.Done()
 		return ctx.Err()
+	case "panic":
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			panic("the probe's device is gone")
+		}()
+		<-done
 	}
 	return nil
 }
