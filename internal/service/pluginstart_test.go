@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -94,5 +95,52 @@ func TestPluginStartTellsTheTruth(t *testing.T) {
 				t.Errorf("an hour later: %s (%q)", r.Status, r.Reason)
 			}
 		})
+	}
+}
+
+// waiting is a south plugin that is ready only once ready is closed.
+type waiting struct {
+	ready chan struct{}
+}
+
+func (w *waiting) Run(ctx context.Context, _ plugin.Sink) error {
+	<-ctx.Done()
+	return nil
+}
+func (w *waiting) Reconfigure(plugin.Config) error { return nil }
+func (w *waiting) Ready() <-chan struct{}          { return w.ready }
+func (w *waiting) NotReady() string                { return "the broker refused the connection" }
+
+// TestReadierRunsOnceReady: a service whose plugin has to connect first is
+// unresponsive, with the plugin's word on why, until it is ready.
+func TestReadierRunsOnceReady(t *testing.T) {
+	w := &waiting{ready: make(chan struct{})}
+	def := plugin.Definition{Name: "waiting", Version: "1", Kind: plugin.KindSouth,
+		New: func(plugin.Env, plugin.Config) (plugin.South, error) { return w, nil }}
+	e := newEnv(t, []plugin.Definition{def}, nil)
+	created := make(chan struct{})
+	go func() {
+		defer close(created)
+		e.create(CreateRequest{Name: "w", Type: "south", Plugin: "waiting", Enabled: true})
+	}()
+	e.await("the service created", time.Second, func() bool {
+		select {
+		case <-created:
+			return true
+		default:
+			return false
+		}
+	})
+	if r := recordOf(t, e, "w"); r.Status != system.StatusUnresponsive ||
+		r.Reason != "its plugin has not started yet: the broker refused the connection" {
+		t.Errorf("before ready: %s (%q)", r.Status, r.Reason)
+	}
+	close(w.ready)
+	deadline := time.Now().Add(10 * time.Second)
+	for r := recordOf(t, e, "w"); r.Status != system.StatusRunning || r.Reason != ""; r = recordOf(t, e, "w") {
+		if time.Now().After(deadline) {
+			t.Fatalf("10 s after ready: %s (%q)", r.Status, r.Reason)
+		}
+		time.Sleep(10 * time.Millisecond) // the runner's goroutine sees ready
 	}
 }

@@ -58,6 +58,9 @@ type Unit struct {
 	// and returns when the plugin fails (an error), when ctx ends (nil),
 	// or with ErrRestart. A panic in Run is a failure.
 	Run func(ctx context.Context, up func()) error
+	// Pending, when set, says why the attempt that runs has not come up
+	// yet ("" when it cannot tell).
+	Pending func() string
 	// Check, when set, is the health check of a running attempt: called
 	// every sleep_interval with a context ending after ping_timeout. An
 	// error, a panic or no answer in time makes the service unresponsive
@@ -192,7 +195,12 @@ func (s *Supervisor) Reason() string {
 		return "health check: " + s.checkErr.Error()
 	case s.up && s.degraded != "":
 		return s.degraded
-	case !s.up:
+	case !s.up && s.u.Pending != nil:
+		if why := s.u.Pending(); why != "" {
+			return "its plugin has not started yet: " + why
+		}
+	}
+	if !s.up {
 		return "its plugin has not started yet"
 	}
 	return ""
