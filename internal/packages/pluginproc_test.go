@@ -168,12 +168,17 @@ func started(t *testing.T, def plugin.Definition) []string {
 	if err := inst.(plugin.Opener).Open(ctx); err != nil {
 		t.Fatal(err)
 	}
-	defer inst.(plugin.Closer).Close()
+	defer func() { _ = inst.(plugin.Closer).Close() }()
 	sink := &capture{}
 	runCtx, stop := context.WithCancel(ctx)
 	ran := make(chan error, 1)
 	go func() { ran <- inst.Run(runCtx, sink) }()
-	defer func() { stop(); <-ran }()
+	defer func() {
+		stop()
+		if err := <-ran; err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	}()
 	for {
 		if r, ok := sink.first(); ok {
 			var v struct{ Env []string }

@@ -43,7 +43,9 @@ func TestReasonWhileRunning(t *testing.T) {
 		<-ctx.Done()
 		return nil
 	}, nil)
-	<-f.s.Started()
+	if err := recv(t, f.s.Started(), "the start"); err != nil {
+		t.Fatal(err)
+	}
 	if got, why := f.s.Status(), f.s.Reason(); got != system.StatusRunning || why != "" {
 		t.Errorf("status %s (%q), want running without a reason", got, why)
 	}

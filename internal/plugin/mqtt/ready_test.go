@@ -31,7 +31,7 @@ func onlyV311Broker(t *testing.T) string {
 				return
 			}
 			go func() {
-				defer c.Close()
+				defer func() { _ = c.Close() }()
 				// fixed header (2 bytes for a short CONNECT), then
 				// protocol name "MQTT" (6 bytes), then the level.
 				head := make([]byte, 9)

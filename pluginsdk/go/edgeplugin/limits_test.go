@@ -136,7 +136,7 @@ func peakRSS(t *testing.T) int64 {
 	if err != nil {
 		t.Skip("reads the peak resident set size from /proc")
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
@@ -250,12 +250,12 @@ func TestStderrTail(t *testing.T) {
 	var log bytes.Buffer
 	tail := newStderrTail(&log)
 	src, other := tail.source(), tail.source()
-	fmt.Fprint(other, "from the other stream ")
+	_, _ = fmt.Fprint(other, "from the other stream ")
 	for i := range 12 {
-		fmt.Fprintf(src, "line %d", i)
-		fmt.Fprint(src, "\n")
+		_, _ = fmt.Fprintf(src, "line %d", i)
+		_, _ = fmt.Fprint(src, "\n")
 	}
-	fmt.Fprint(src, `{"@level":"info"}`+"\n[INFO] prefixed\n"+strings.Repeat("x", 1000)+"\npartial")
+	_, _ = fmt.Fprint(src, `{"@level":"info"}`+"\n[INFO] prefixed\n"+strings.Repeat("x", 1000)+"\npartial")
 	got := tail.Lines()
 	want := []string{"line 5", "line 6", "line 7", "line 8", "line 9", "line 10", "line 11",
 		`{"@level":"info"}`, "[INFO] prefixed", strings.Repeat("x", tailLineSize), "partial", "from the other stream "}

@@ -170,11 +170,11 @@ func (p *Process) startError(err error) error {
 		t := time.NewTimer(exitWait)
 		defer t.Stop()
 		select {
-		case <-p.Client.done.Done():
+		case <-p.done.Done():
 		case <-t.C:
 		}
 	}
-	if p.Client.done.Err() != nil {
+	if p.done.Err() != nil {
 		p.hc.Kill() // waits until its stderr is read to the end
 	}
 	return p.tail.annotate(err)
