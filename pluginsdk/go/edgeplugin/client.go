@@ -380,8 +380,8 @@ func LaunchWith(ctx context.Context, path string, o LaunchOptions) (*Process, er
 		// more), so a larger message fails its call instead of taking
 		// the gateway's memory.
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes))},
-		Stderr:          tail.source(),
-		SyncStderr:      tail.source(),
+		Stderr:          tail.source(true),
+		SyncStderr:      tail.source(false),
 		Logger:          hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: o.Log, Level: hclog.Info}),
 	})
 	p := &Process{hc: hc, tail: tail}

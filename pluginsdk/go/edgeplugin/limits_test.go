@@ -249,7 +249,7 @@ func TestLaunchEnvironment(t *testing.T) {
 func TestStderrTail(t *testing.T) {
 	var log bytes.Buffer
 	tail := newStderrTail(&log)
-	src, other := tail.source(), tail.source()
+	src, other := tail.source(true), tail.source(false)
 	_, _ = fmt.Fprint(other, "from the other stream ")
 	for i := range 12 {
 		_, _ = fmt.Fprintf(src, "line %d", i)
@@ -262,7 +262,11 @@ func TestStderrTail(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Lines = %q\nwant %q", got, want)
 	}
-	if strings.Contains(log.String(), "@level") || strings.Contains(log.String(), "[INFO]") || !strings.Contains(log.String(), "line 0\n") {
-		t.Errorf("logged %q: want the plain lines only", log.String())
+	_, _ = fmt.Fprint(other, "\n[WARN] not parsed\n")
+	_, _ = fmt.Fprint(src, "\npanic: boom\ngoroutine 1 [running]:\n")
+	logged := log.String()
+	if strings.Contains(logged, "@level") || strings.Contains(logged, "[INFO]") || strings.Contains(logged, "boom") ||
+		strings.Contains(logged, "goroutine") || !strings.Contains(logged, "line 0\n") || !strings.Contains(logged, "[WARN] not parsed\n") {
+		t.Errorf("logged %q: want the plain lines of the file, and every line of the stdio stream", logged)
 	}
 }

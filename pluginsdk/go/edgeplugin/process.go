@@ -54,11 +54,13 @@ type stderrTail struct {
 
 func newStderrTail(log io.Writer) *stderrTail { return &stderrTail{log: log} }
 
-// source returns a writer of one stream of lines into the tail.
-func (t *stderrTail) source() *tailSource {
+// source returns a writer of one stream of lines into the tail. parsed
+// says go-plugin's logger also reads the stream (the file, not the stdio
+// stream) and logs the lines it understands.
+func (t *stderrTail) source(parsed bool) *tailSource {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := &tailSource{t: t}
+	s := &tailSource{t: t, parsed: parsed}
 	t.sources = append(t.sources, s)
 	return s
 }
@@ -68,7 +70,9 @@ func (t *stderrTail) source() *tailSource {
 // stream in chunks.
 type tailSource struct {
 	t       *stderrTail
+	parsed  bool
 	partial []byte // the line being written; guarded by t.mu
+	inPanic bool   // a Go panic began, which go-plugin's logger logs to the end
 }
 
 func (s *tailSource) Write(p []byte) (int, error) {
@@ -83,14 +87,16 @@ func (s *tailSource) Write(p []byte) (int, error) {
 			return len(p), nil
 		}
 		s.partial = append(s.partial, rest[:min(i, max(tailLineSize-len(s.partial), 0))]...)
-		t.line(string(s.partial))
+		s.line(string(s.partial))
 		s.partial, rest = s.partial[:0], rest[i+1:]
 	}
 }
 
-// line keeps a whole line; a plain one (neither go-plugin's JSON nor a
-// line with a [LEVEL] prefix, which its logger logs) is logged here.
-func (t *stderrTail) line(l string) {
+// line keeps a whole line and logs it unless go-plugin's logger does: on
+// the file, that logger logs its JSON lines, lines with a [LEVEL] prefix
+// and a panic's; t.mu is held.
+func (s *tailSource) line(l string) {
+	t := s.t
 	l = strings.TrimRight(l, "\r")
 	if strings.TrimSpace(l) == "" {
 		return
@@ -99,9 +105,15 @@ func (t *stderrTail) line(l string) {
 		t.lines = append(t.lines[:0], t.lines[1:]...)
 	}
 	t.lines = append(t.lines, l)
-	if !strings.HasPrefix(l, "{") && !strings.HasPrefix(l, "[") {
-		_, _ = io.WriteString(t.log, l+"\n")
+	if s.parsed {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") {
+			s.inPanic = true
+		}
+		if s.inPanic || strings.HasPrefix(l, "{") || strings.HasPrefix(l, "[") {
+			return
+		}
 	}
+	_, _ = io.WriteString(t.log, l+"\n")
 }
 
 // Lines returns the last lines kept.
