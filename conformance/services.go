@@ -525,6 +525,11 @@ func testFailedServiceHealth(t *testing.T) {
 
 	if r := serviceRecord(t, c, name); r == nil || r.Status != edgeclient.ServiceStatusFailed {
 		t.Errorf("service record = %+v, want status failed", r)
+	} else if r.Reason == nil || !strings.Contains(*r.Reason, apiPort) {
+		t.Errorf("reason of the failed service = %v, want why its plugin failed (its port %s is taken)", r.Reason, apiPort)
+	}
+	if r := serviceRecord(t, c, "Edge Core"); r != nil && r.Reason != nil {
+		t.Errorf("the core, running, has a reason: %q", *r.Reason)
 	}
 	if r := southRecord(t, c, name); r == nil || southStatus(t, r) != string(edgeclient.ServiceStatusFailed) || !r.ScheduleEnabled {
 		t.Errorf("south record = %+v, want status failed", r)

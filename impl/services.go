@@ -23,8 +23,12 @@ func (s *Server) ListServices(ctx context.Context, req gen.ListServicesRequestOb
 	}
 	out := gen.ListServices200JSONResponse{Services: make([]gen.ServiceRecord, 0, len(recs))}
 	for _, r := range recs {
-		out.Services = append(out.Services, gen.ServiceRecord{Name: r.Name, Type: r.Type, Address: r.Address,
-			ManagementPort: r.ManagementPort, ServicePort: r.ServicePort, Protocol: r.Protocol, Status: gen.ServiceStatus(r.Status)})
+		rec := gen.ServiceRecord{Name: r.Name, Type: r.Type, Address: r.Address,
+			ManagementPort: r.ManagementPort, ServicePort: r.ServicePort, Protocol: r.Protocol, Status: gen.ServiceStatus(r.Status)}
+		if r.Reason != "" {
+			rec.Reason = &r.Reason
+		}
+		out.Services = append(out.Services, rec)
 	}
 	return out, nil
 }

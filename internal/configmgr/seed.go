@@ -139,6 +139,17 @@ func Lookalike(key string) (string, bool) {
 	return "", false
 }
 
+// ItemPluginEnvironment of category Installation lists the variables of
+// the gateway's environment a plugin process sees (internal/plugin/external
+// reads it at every start of one); DefaultPluginEnvironment is its
+// default: what a shell and go-plugin need, the Python that runs Python
+// plugins and where it finds the SDK's packages, and the trusted
+// certificates of TLS clients.
+const (
+	ItemPluginEnvironment    = "pluginEnvironment"
+	DefaultPluginEnvironment = "PATH,HOME,LANG,LC_*,TZ,TMPDIR,EDGED_PLUGIN_PYTHON,PYTHONPATH,SSL_CERT_FILE,SSL_CERT_DIR"
+)
+
 // seedParents are the parent categories and their children, in seeding
 // order.
 var seedParents = []struct {
@@ -168,6 +179,9 @@ func seedCategories() []CategoryInput {
 					Default: "", DisplayName: "Trusted Keys", Order: "3", Length: "4096"},
 				"maxUpdate": {Description: "The maximum number of package updates started per 24 hours", Type: TypeInteger,
 					Default: "1", DisplayName: "Maximum Updates Per Day", Order: "4", Minimum: "1"},
+				ItemPluginEnvironment: {Description: "The variables of the gateway's environment a plugin process sees " +
+					"(comma-separated names, NAME* for a prefix); never those of the gateway's own settings (EDGE_*)", Type: TypeString,
+					Default: DefaultPluginEnvironment, DisplayName: "Plugin Environment", Order: "5", Length: "1024"},
 			},
 		},
 		{

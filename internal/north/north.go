@@ -353,6 +353,15 @@ func (rt *Runtime) Status(name string) string {
 	return system.StatusShutdown
 }
 
+// Reason says why the started north service name is not running; "" while
+// it runs or when it is not started.
+func (rt *Runtime) Reason(name string) string {
+	if r := rt.runner(name); r != nil {
+		return r.sup.Reason()
+	}
+	return ""
+}
+
 // Statuses returns the statuses of the started north services.
 func (rt *Runtime) Statuses() []string {
 	rt.mu.Lock()

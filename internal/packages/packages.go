@@ -247,7 +247,8 @@ func (m *Manager) Load(ctx context.Context) {
 // digest, and adds it to the registry (replacing the one of its name when
 // replace).
 func (m *Manager) register(ctx context.Context, dir, digest string, replace bool) error {
-	def, err := external.LoadChecked(ctx, filepath.Join(dir, executable), digest, m.log.With("package", filepath.Base(dir)))
+	def, err := external.LoadWith(ctx, filepath.Join(dir, executable), external.Options{
+		Log: m.log.With("package", filepath.Base(dir)), Environment: m.pluginEnvironment, Digest: digest})
 	if err != nil {
 		return err
 	}
@@ -290,6 +291,12 @@ func (m *Manager) SetRepository(ctx context.Context, rawURL, version string) err
 
 // CategoryInstallation is the category of the repository's settings.
 const CategoryInstallation = configmgr.CategoryInstallation
+
+// pluginEnvironment returns Installation.pluginEnvironment, the allow-list
+// of the environment of the plugin processes; read at every start of one.
+func (m *Manager) pluginEnvironment(ctx context.Context) (string, error) {
+	return m.o.Config.Value(ctx, CategoryInstallation, configmgr.ItemPluginEnvironment)
+}
 
 // repo returns the configured repository and version, or an Invalid fault
 // saying how to configure one.
@@ -572,7 +579,8 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	if err := os.WriteFile(filepath.Join(unpacked, manifest), b, 0o600); err != nil {
 		return lg.fail(err)
 	}
-	def, err := external.LoadChecked(ctx, filepath.Join(unpacked, executable), digest, m.log)
+	def, err := external.LoadWith(ctx, filepath.Join(unpacked, executable),
+		external.Options{Log: m.log, Environment: m.pluginEnvironment, Digest: digest})
 	if err != nil {
 		return lg.fail(fmt.Errorf("the package's plugin does not start: %w", err))
 	}

@@ -157,6 +157,17 @@ type Checker interface {
 	Check(ctx context.Context) error
 }
 
+// Readier is implemented by south plugins that do their work only once
+// they reached something outside the gateway (a broker they subscribe
+// to): their service is running only once Ready is closed, and until then
+// unresponsive, with NotReady ("" when it cannot tell) as the reason. Run
+// is called before Ready closes; NotReady may be called concurrently with
+// it.
+type Readier interface {
+	Ready() <-chan struct{}
+	NotReady() string
+}
+
 // Persister is implemented by plugins that keep state between runs. The
 // state is stored when the plugin stops and handed back at its next start.
 type Persister interface {

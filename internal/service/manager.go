@@ -254,6 +254,25 @@ func (m *Manager) Status(name string) string {
 	return system.StatusShutdown
 }
 
+// Reason says why the started service name is not running: why its last
+// attempt failed (for an external plugin that did not start, with the end
+// of its stderr), its failed health check, or that its plugin has not
+// started yet; "" while it runs or is shut down.
+func (m *Manager) Reason(name string) string {
+	if r := m.runner(name); r != nil {
+		return r.sup.Reason()
+	}
+	if m.northRunning(name) {
+		return m.o.North.Reason(name)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h := m.hosted[name]; h != nil {
+		return h.sup.Reason()
+	}
+	return ""
+}
+
 // Statuses returns the statuses of the started services, for the health
 // that ping reports.
 func (m *Manager) Statuses() []string {

@@ -25,6 +25,8 @@ type NorthRuntime interface {
 	Running(name string) bool
 	// Status is its status: running, failed, unresponsive or shutdown.
 	Status(name string) string
+	// Reason says why it is not running ("" while it runs).
+	Reason(name string) string
 	// Statuses are the statuses of the started north services.
 	Statuses() []string
 	// Shutdown stops every north service.

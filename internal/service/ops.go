@@ -263,6 +263,7 @@ type Record struct {
 	ServicePort    *int   // nil: no API of its own
 	Protocol       string // "" when shut down
 	Status         string
+	Reason         string // why it is not running; "" while it runs or is shut down
 }
 
 // record returns the record of a registered service.
@@ -271,6 +272,9 @@ func (m *Manager) record(s db.Service) Record {
 	r := Record{Name: s.Name, Type: wireType[s.Type], ManagementPort: m.o.CorePort, Status: status}
 	if status != system.StatusShutdown {
 		r.Address, r.Protocol = "localhost", "http"
+	}
+	if status != system.StatusRunning && status != system.StatusShutdown {
+		r.Reason = m.Reason(s.Name)
 	}
 	return r
 }

@@ -52,7 +52,7 @@ func newRunner(m *Manager, name string, def plugin.Definition, limits ingest.Lim
 			Observer: m.o.Observer, Listener: m.o.Listener}),
 		reconfig: make(chan reconfigure),
 	}
-	u := supervisor.Unit{Kind: "service", Name: name, Plugin: def.Name, Run: r.attempt}
+	u := supervisor.Unit{Kind: "service", Name: name, Plugin: def.Name, Run: r.attempt, Pending: r.pending}
 	if def.Checks {
 		u.Check = r.check
 	}
@@ -115,6 +115,17 @@ func (r *runner) attempt(ctx context.Context, up func()) error {
 		r.acknowledge()
 	}
 	return err
+}
+
+// pending says why a Readier instance is not ready yet.
+func (r *runner) pending() string {
+	r.mu.Lock()
+	inst := r.inst
+	r.mu.Unlock()
+	if rd, ok := inst.(plugin.Readier); ok {
+		return rd.NotReady()
+	}
+	return ""
 }
 
 // check is the health check of a plugin whose instances are Checkers;
@@ -190,7 +201,14 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 		defer pipe.Close(ctx) // persists the filters' state
 		sink = pipe.Sink(r.buf)
 	}
-	up()
+	// A Readier is up once ready, while it runs; any other instance now.
+	// Either has taken the changes that waited for a new instance.
+	var ready <-chan struct{}
+	if rd, ok := inst.(plugin.Readier); ok {
+		ready = rd.Ready()
+	} else {
+		up()
+	}
 	r.acknowledge()
 
 	runCtx, stopRun := context.WithCancel(ctx)
@@ -208,6 +226,9 @@ func (r *runner) runOnce(ctx context.Context, up func()) (err error) {
 
 	for {
 		select {
+		case <-ready:
+			ready = nil
+			up()
 		case err := <-ended:
 			r.persist(ctx, inst)
 			return err

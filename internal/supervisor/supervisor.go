@@ -5,8 +5,11 @@
 // allow, checks a running unit's health every sleep_interval, and reports
 // the service's status:
 //
-//   - running: an attempt is up and its health checks pass;
-//   - unresponsive: a health check failed or took longer than
+//   - running: an attempt is up (its plugin started: an external plugin's
+//     process handshook and its Start returned) and its health checks
+//     pass;
+//   - unresponsive: no attempt is up yet (the plugin is starting, or
+//     hangs in its start), a health check failed or took longer than
 //     ping_timeout, the unit reported itself degraded (a north
 //     destination that does not accept readings), the unit cannot run
 //     because storage is unavailable, or it did not stop in time;
@@ -55,6 +58,9 @@ type Unit struct {
 	// and returns when the plugin fails (an error), when ctx ends (nil),
 	// or with ErrRestart. A panic in Run is a failure.
 	Run func(ctx context.Context, up func()) error
+	// Pending, when set, says why the attempt that runs has not come up
+	// yet ("" when it cannot tell).
+	Pending func() string
 	// Check, when set, is the health check of a running attempt: called
 	// every sleep_interval with a context ending after ping_timeout. An
 	// error, a panic or no answer in time makes the service unresponsive
@@ -96,6 +102,7 @@ type Supervisor struct {
 	checkErr error              // the last health check's failure; nil when it passed
 	degraded string             // why the unit says it is degraded; "" when it is not
 	stuck    bool               // it did not stop within its grace
+	lastErr  error              // why the last attempt failed or could not run
 	idle     chan struct{}
 	idleShut bool // idle is closed
 }
@@ -167,10 +174,36 @@ func (s *Supervisor) Status() string {
 		return system.StatusUnresponsive
 	case s.failed:
 		return system.StatusFailed
-	case s.noStore, s.checkErr != nil, s.degraded != "":
+	case !s.up, s.noStore, s.checkErr != nil, s.degraded != "":
 		return system.StatusUnresponsive
 	}
 	return system.StatusRunning
+}
+
+// Reason says why the service is not running ("" while it is): the error
+// of its last attempt, its failed health check, why it is degraded, or
+// that its plugin has not started yet.
+func (s *Supervisor) Reason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.stuck:
+		return "it did not stop in time"
+	case (s.failed || s.noStore) && s.lastErr != nil:
+		return s.lastErr.Error()
+	case s.up && s.checkErr != nil:
+		return "health check: " + s.checkErr.Error()
+	case s.up && s.degraded != "":
+		return s.degraded
+	case !s.up && s.u.Pending != nil:
+		if why := s.u.Pending(); why != "" {
+			return "its plugin has not started yet: " + why
+		}
+	}
+	if !s.up {
+		return "its plugin has not started yet"
+	}
+	return ""
 }
 
 // Degraded sets why the unit, while it runs, cannot do its work (e.g. its
@@ -247,7 +280,7 @@ func (s *Supervisor) supervise(ctx context.Context) {
 		s.mu.Unlock()
 		err := s.attempt(ctx, func() {
 			s.mu.Lock()
-			s.up, s.failed, s.noStore, s.checkErr = true, false, false, nil
+			s.up, s.failed, s.noStore, s.checkErr, s.lastErr = true, false, false, nil, nil
 			s.mu.Unlock()
 			started(nil)
 		})
@@ -270,7 +303,7 @@ func (s *Supervisor) supervise(ctx context.Context) {
 		case errors.Is(err, db.ErrUnavailable):
 			s.mu.Lock()
 			wasDown := s.noStore
-			s.noStore = true
+			s.noStore, s.lastErr = true, err
 			s.mu.Unlock()
 			if !wasDown {
 				s.log.Warn(s.u.Kind+" cannot run while storage is unavailable; retrying", "service", s.u.Name,
@@ -283,7 +316,7 @@ func (s *Supervisor) supervise(ctx context.Context) {
 			continue
 		default:
 			s.mu.Lock()
-			s.failed, s.noStore = true, false
+			s.failed, s.noStore, s.lastErr = true, false, err
 			s.mu.Unlock()
 			s.log.Error(s.u.Kind+" failed", "service", s.u.Name, "plugin", s.u.Plugin, "error", err)
 			s.audit(ctx, map[string]any{"name": s.u.Name, "plugin": s.u.Plugin, "error": err.Error()})

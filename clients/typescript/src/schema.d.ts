@@ -2519,7 +2519,7 @@ export interface components {
             purged: number;
         };
         /**
-         * @description The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
+         * @description The state of a service. `running`: its plugin started (a plugin process completed its handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start), its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
          * @example running
          * @enum {string}
          */
@@ -2574,6 +2574,11 @@ export interface components {
              */
             protocol: string;
             status: components["schemas"]["ServiceStatus"];
+            /**
+             * @description Why the service is not `running`, present while it is `unresponsive` or `failed`: the error its last attempt failed with (for a plugin process that did not start or failed in its `Start`, ending with the last lines the process wrote to stderr, e.g. a Python plugin's `ModuleNotFoundError`), its failed health check, why its destination does not accept readings, that storage is unavailable, or that its plugin has not started yet (its process has not completed the handshake or its `Start` has not returned).
+             * @example the process ended without a handshake; the plugin's stderr ends with: ModuleNotFoundError: No module named 'grpc'
+             */
+            reason?: string;
         };
         ServiceList: {
             services: components["schemas"]["ServiceRecord"][];

@@ -1,32 +1,17 @@
 package external
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-
-	"github.com/edged/edged/internal/plugin"
 )
 
 // ErrChanged is a plugin executable whose content is no longer the one
 // installed: it is not started.
 var ErrChanged = errors.New("the plugin executable changed since it was installed")
-
-// LoadChecked is Load for an executable installed with SHA-256 digest
-// (hex): the file is hashed before every start, Load's included, and a
-// start of a file that hashes otherwise fails with an error wrapping
-// ErrChanged, so a swapped executable never runs.
-func LoadChecked(ctx context.Context, path, digest string, log *slog.Logger) (plugin.Definition, error) {
-	if digest == "" {
-		return plugin.Definition{}, fmt.Errorf("%s: no digest to check the executable against", path)
-	}
-	return load(ctx, path, digest, log)
-}
 
 // FileDigest returns the hex SHA-256 of the file at path.
 func FileDigest(path string) (string, error) {

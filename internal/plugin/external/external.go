@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -30,19 +31,36 @@ import (
 // (State), so a hung plugin cannot hold a service's stop.
 const stopWait = 5 * time.Second
 
-// Load starts the plugin executable path once to describe it and returns
-// its definition. log receives what plugin processes write to stderr.
-func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition, error) {
-	return load(ctx, path, "", log)
+// Options are what LoadWith needs besides the executable.
+type Options struct {
+	// Log receives what plugin processes write to stderr.
+	Log *slog.Logger
+	// Environment returns the allow-list of the gateway's environment
+	// variables a plugin process sees (Installation.pluginEnvironment, see
+	// Environ); it is called at every start of a process. nil means
+	// configmgr.DefaultPluginEnvironment.
+	Environment func(ctx context.Context) (string, error)
+	// Digest is the hex SHA-256 the executable was installed with: the
+	// file is hashed before every start, the describing one included, and
+	// a start of a file that hashes otherwise fails with an error wrapping
+	// ErrChanged, so a swapped executable never runs. "" checks nothing.
+	Digest string
 }
 
-// load is Load for an executable that must hash to digest (hex SHA-256)
-// at every start; "" checks nothing.
-func load(ctx context.Context, path, digest string, log *slog.Logger) (plugin.Definition, error) {
-	if err := checkDigest(path, digest); err != nil {
-		return plugin.Definition{}, err
+// Load is LoadWith with the default environment of plugin processes.
+func Load(ctx context.Context, path string, log *slog.Logger) (plugin.Definition, error) {
+	return LoadWith(ctx, path, Options{Log: log})
+}
+
+// LoadWith starts the plugin executable path once to describe it and
+// returns its definition. A plugin that does not start is an error that
+// ends with the last lines of its stderr.
+func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
-	p, err := edgeplugin.Launch(ctx, path, logWriter(log, path))
+	l := &launcher{path: path, digest: o.Digest, log: o.Log, env: o.Environment}
+	p, err := l.process(ctx, o.Log)
 	if err != nil {
 		return plugin.Definition{}, err
 	}
@@ -50,7 +68,7 @@ func load(ctx context.Context, path, digest string, log *slog.Logger) (plugin.De
 	info := p.Info
 	def := plugin.Definition{Name: info.Name, Version: info.Version, Kind: info.Kind, Description: info.Description,
 		Items: items(info.Items), Persists: info.Persists, External: true}
-	l := &launcher{path: path, digest: digest, name: info.Name, kind: info.Kind, log: log}
+	l.name, l.kind = info.Name, info.Kind
 	switch info.Kind {
 	case edgeplugin.KindSouth:
 		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
@@ -112,15 +130,30 @@ type launcher struct {
 	// digest is the hex SHA-256 the executable must have at every
 	// start; "" checks nothing.
 	digest string
+	env    func(ctx context.Context) (string, error) // nil: the default allow-list
+}
+
+// process starts a process of the executable with the environment the
+// allow-list gives it, logging its stderr to log.
+func (l *launcher) process(ctx context.Context, log *slog.Logger) (*edgeplugin.Process, error) {
+	if err := checkDigest(l.path, l.digest); err != nil {
+		return nil, err
+	}
+	env := defaultEnviron()
+	if l.env != nil {
+		allow, err := l.env(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("the environment of plugin processes: %w", err)
+		}
+		env = Environ(allow, os.Environ())
+	}
+	return edgeplugin.LaunchWith(ctx, l.path, edgeplugin.LaunchOptions{Log: logWriter(log, l.path), Env: env})
 }
 
 // launch launches a process for service and checks it is still the
 // plugin Load described.
 func (l *launcher) launch(ctx context.Context, service string) (*edgeplugin.Process, error) {
-	if err := checkDigest(l.path, l.digest); err != nil {
-		return nil, err
-	}
-	p, err := edgeplugin.Launch(ctx, l.path, logWriter(l.log.With("service", service), l.path))
+	p, err := l.process(ctx, l.log.With("service", service))
 	if err != nil {
 		return nil, err
 	}

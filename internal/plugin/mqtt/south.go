@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"strconv"
@@ -108,11 +109,46 @@ type South struct {
 	clk clock.Clock
 	s   southSettings
 
-	mu      sync.Mutex // guards refused
-	refused bool       // a message was refused as malformed since the last accepted one
+	ready     chan struct{} // closed once connected and subscribed
+	readyOnce sync.Once
+
+	mu       sync.Mutex // guards refused and notReady
+	refused  bool       // a message was refused as malformed since the last accepted one
+	notReady string     // why the last connection attempt failed
 }
 
-var _ plugin.South = (*South)(nil)
+var (
+	_ plugin.South   = (*South)(nil)
+	_ plugin.Readier = (*South)(nil)
+)
+
+// Ready is closed once the plugin is connected to the broker and
+// subscribed: its service is running from then on.
+func (p *South) Ready() <-chan struct{} { return p.ready }
+
+// NotReady says why it is not connected yet.
+func (p *South) NotReady() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.notReady != "" {
+		return fmt.Sprintf("not connected to the MQTT broker %s: %s", p.s.conn.broker, p.notReady)
+	}
+	return fmt.Sprintf("not connected to the MQTT broker %s yet", p.s.conn.broker)
+}
+
+// connected marks the plugin ready: connected and subscribed.
+func (p *South) connected() { p.readyOnce.Do(func() { close(p.ready) }) }
+
+// connectFailed records why a connection attempt failed.
+func (p *South) connectFailed(err error) {
+	why := err.Error()
+	if p.s.conn.v5 && errors.Is(err, io.EOF) {
+		why += " (the broker closed the connection: a broker that speaks only MQTT 3.1.1 does so to an MQTT 5 client; see item protocolVersion)"
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.notReady = why
+}
 
 // NewSouth returns an instance for cfg; it connects when it runs.
 func NewSouth(env plugin.Env, cfg plugin.Config) (*South, error) {
@@ -120,7 +156,7 @@ func NewSouth(env plugin.Env, cfg plugin.Config) (*South, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &South{env: env, log: env.Log(), clk: env.Time(), s: s}
+	p := &South{env: env, log: env.Log(), clk: env.Time(), s: s, ready: make(chan struct{})}
 	return p, nil
 }
 
@@ -198,6 +234,12 @@ func (p *South) Run(ctx context.Context, sink plugin.Sink) error {
 			return
 		}
 		p.log.Info("mqtt connected and subscribed", "broker", p.s.conn.broker, "topics", p.s.topics)
+		p.connected()
+	})
+	opts.SetConnectionNotificationHandler(func(_ paho.Client, n paho.ConnectionNotification) {
+		if f, ok := n.(paho.ConnectionNotificationFailed); ok && f.Reason != nil {
+			p.connectFailed(f.Reason)
+		}
 	})
 	opts.SetConnectionLostHandler(func(_ paho.Client, err error) {
 		p.log.Warn("mqtt connection lost; reconnecting", "broker", p.s.conn.broker, "error", err)

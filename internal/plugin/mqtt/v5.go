@@ -71,9 +71,11 @@ func (p *South) run5(ctx context.Context, sink plugin.Sink, acks chan<- pending)
 				return
 			}
 			p.log.Info("mqtt connected and subscribed", "broker", p.s.conn.broker, "topics", p.s.topics, "protocol", 5)
+			p.connected()
 		}()
 	}
 	cfg.OnConnectError = func(err error) {
+		p.connectFailed(err)
 		p.log.Warn("mqtt connection attempt failed; retrying", "broker", p.s.conn.broker, "error", err)
 	}
 	cm, err := autopaho.NewConnection(ctx, cfg)

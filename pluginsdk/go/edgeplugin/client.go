@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 
@@ -281,6 +282,9 @@ func (c *Client) Run(ctx context.Context, deliver func([]Reading)) error {
 			return nil //nolint:nilerr // the gateway ended the run: not a failure
 		case errors.Is(err, io.EOF):
 			return errors.New("plugin Run: the plugin stopped producing readings")
+		case status.Code(err) == codes.ResourceExhausted:
+			return fmt.Errorf("plugin Run: the plugin sent a message larger than the %d bytes a plugin may send at once: %w",
+				MaxMessageBytes, callError("Run", err))
 		case err != nil:
 			return callError("Run", err)
 		}
@@ -340,35 +344,63 @@ type Process struct {
 	Info Info
 	hc   *hplugin.Client
 	rpc  hplugin.ClientProtocol
+	tail *stderrTail
 }
 
-// Launch starts the plugin executable path, handshakes and describes it.
-// stderr receives what the plugin writes there, line by line as go-plugin
-// logs it. The caller must Kill the process.
+// Launch starts the plugin executable path with this process's
+// environment, handshakes and describes it. log receives what the plugin
+// writes to stderr, line by line. The caller must Kill the process. The
+// gateway starts its plugins with LaunchWith, which gives them only the
+// environment it chooses.
 func Launch(ctx context.Context, path string, log io.Writer) (*Process, error) {
+	return LaunchWith(ctx, path, LaunchOptions{Log: log, Env: os.Environ()})
+}
+
+// LaunchWith starts the plugin executable path as o says, handshakes and
+// describes it. A failure to start, handshake or describe is an error
+// that ends with the last lines the process wrote to stderr (StderrTail).
+// The caller must Kill the process.
+func LaunchWith(ctx context.Context, path string, o LaunchOptions) (*Process, error) {
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	tail := newStderrTail(o.Log)
+	cmd := exec.Command(path) //nolint:noctx,gosec // the process outlives this call (Kill ends it); path is an installed plugin or, in tests, the test binary
+	// go-plugin appends its handshake variables to cmd.Env and, with
+	// SkipHostEnv, nothing of the gateway's own environment.
+	cmd.Env = append([]string{}, o.Env...)
 	hc := hplugin.NewClient(&hplugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          hplugin.PluginSet{pluginName: &grpcPlugin{}},
-		Cmd:              exec.Command(path), //nolint:noctx,gosec // the process outlives this call (Kill ends it); path is an installed plugin or, in tests, the test binary
+		Cmd:              cmd,
+		SkipHostEnv:      true,
 		AllowedProtocols: []hplugin.Protocol{hplugin.ProtocolGRPC},
-		Logger:           hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: log, Level: hclog.Info}),
+		// go-plugin lets a plugin send messages of up to 2 GiB; a
+		// plugin may send MaxMessageBytes at once (its SDK refuses
+		// more), so a larger message fails its call instead of taking
+		// the gateway's memory.
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes))},
+		Stderr:          tail.source(true),
+		SyncStderr:      tail.source(false),
+		Logger:          hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: o.Log, Level: hclog.Info}),
 	})
-	p := &Process{hc: hc}
+	p := &Process{hc: hc, tail: tail}
+	fail := func(format string, err error) (*Process, error) {
+		hc.Kill() // waits until the process's stderr is read to its end
+		return nil, tail.annotate(fmt.Errorf(format, path, err))
+	}
 	rpc, err := hc.Client()
 	if err != nil {
-		hc.Kill()
-		return nil, fmt.Errorf("start plugin %s: %w", path, err)
+		return fail("start plugin %s: %w", handshakeError(err))
 	}
 	p.rpc = rpc
 	raw, err := rpc.Dispense(pluginName)
 	if err != nil {
-		hc.Kill()
-		return nil, fmt.Errorf("plugin %s: %w", path, err)
+		return fail("plugin %s: %w", err)
 	}
 	p.Client = raw.(*Client)
 	if p.Info, err = p.Describe(ctx); err != nil {
-		hc.Kill()
-		return nil, fmt.Errorf("plugin %s: %w", path, err)
+		return fail("plugin %s: %w", err)
 	}
 	return p, nil
 }

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/edged/edged/pluginsdk/go/pluginpb"
 )
@@ -192,9 +193,14 @@ func (s *southServer) Run(_ *pluginpb.RunRequest, stream grpc.ServerStreamingSer
 		if len(rs) == 0 {
 			return nil
 		}
+		b := &pluginpb.Batch{Readings: toPB(rs)}
+		if n := proto.Size(b); n > MaxMessageBytes {
+			return fmt.Errorf("%w: %d readings are %d bytes, more than the %d a plugin may send at once: emit smaller batches",
+				ErrBatchTooLarge, len(rs), n, MaxMessageBytes)
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		return stream.Send(&pluginpb.Batch{Readings: toPB(rs)})
+		return stream.Send(b)
 	}
 	err := s.impl.Run(stream.Context(), emit)
 	if err != nil && stream.Context().Err() == nil {

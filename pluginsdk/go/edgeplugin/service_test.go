@@ -19,6 +19,10 @@ import (
 // run a real plugin process, and kill it.
 func TestMain(m *testing.M) {
 	if os.Getenv(Handshake.MagicCookieKey) == Handshake.MagicCookieValue {
+		if role := os.Getenv(testRoleEnv); role != "" {
+			serveRole(role) // limits_test.go
+			os.Exit(0)
+		}
 		Serve(servicePlugin(KindDispatcher))
 		os.Exit(0)
 	}

@@ -119,12 +119,17 @@ type Start struct {
 // another with the new configuration.
 var ErrRestart = errors.New("the change needs a restart of the plugin")
 
+// ErrBatchTooLarge is emit's refusal of a batch whose message would be
+// larger than MaxMessageBytes.
+var ErrBatchTooLarge = errors.New("the batch is too large")
+
 // South is a data source.
 type South interface {
 	// Start takes the configuration and acquires resources.
 	Start(ctx context.Context, s Start) error
 	// Run delivers readings through emit until ctx ends, then returns nil.
 	// An error marks the service failed; the gateway restarts the plugin.
+	// emit refuses a batch larger than MaxMessageBytes (ErrBatchTooLarge).
 	Run(ctx context.Context, emit func([]Reading) error) error
 	// Reconfigure applies a changed configuration (ErrRestart: start anew).
 	Reconfigure(cfg Config) error

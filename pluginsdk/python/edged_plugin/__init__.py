@@ -21,6 +21,8 @@ readings as they come.
 """
 
 from .plugin import (
+    MAX_MESSAGE_BYTES,
+    BatchTooLarge,
     Item,
     Reading,
     Restart,
@@ -29,4 +31,4 @@ from .plugin import (
     server,
 )
 
-__all__ = ["Item", "Reading", "Restart", "SouthPlugin", "serve", "server"]
+__all__ = ["MAX_MESSAGE_BYTES", "BatchTooLarge", "Item", "Reading", "Restart", "SouthPlugin", "serve", "server"]

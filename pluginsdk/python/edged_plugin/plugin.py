@@ -19,6 +19,9 @@ from .pb import plugin_pb2, plugin_pb2_grpc
 # The go-plugin handshake the gateway uses (pluginsdk/go/edgeplugin).
 MAGIC_COOKIE_KEY = "EDGED_PLUGIN_MAGIC_COOKIE"
 MAGIC_COOKIE_VALUE = "4c0e1d6c9a3b4f5e8d7a2b1c0f9e8d7c"
+# The most a plugin sends the gateway in one message (a batch of
+# readings); the gateway refuses a larger one (edgeplugin.MaxMessageBytes).
+MAX_MESSAGE_BYTES = 4 << 20
 CORE_PROTOCOL_VERSION = 1
 APP_PROTOCOL_VERSION = 1
 
@@ -70,6 +73,11 @@ class Reading:
 
 class Restart(Exception):
     """Raised by reconfigure when the change needs a new plugin instance."""
+
+
+class BatchTooLarge(ValueError):
+    """Raised by emit for a batch larger than MAX_MESSAGE_BYTES: the run
+    fails with this message, and the gateway marks the service failed."""
 
 
 class SouthPlugin:
@@ -155,6 +163,12 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
 
         def emit(readings: Iterable[Reading]) -> None:
             batch = [r.to_pb() for r in readings]
+            size = plugin_pb2.Batch(readings=batch).ByteSize()
+            if size > MAX_MESSAGE_BYTES:
+                raise BatchTooLarge(
+                    f"{len(batch)} readings are {size} bytes, more than the {MAX_MESSAGE_BYTES} "
+                    "a plugin may send at once: emit smaller batches"
+                )
             if batch:
                 with cond:
                     batches.append(batch)

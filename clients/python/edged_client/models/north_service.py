@@ -27,13 +27,15 @@ class NorthService:
             type_ (NorthServiceType): Whether it runs as a service or as a scheduled task. Example: task.
             plugin (PluginInfo):
             sent (int): Readings sent since start (the statistic named after it). Example: 15000.
-            status (ServiceStatus): The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is
-                disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every
-                `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination
-                does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried
-                every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with
-                backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a
-                row failed, and then it stays failed until it is disabled and enabled again. Example: running.
+            status (ServiceStatus): The state of a service. `running`: its plugin started (a plugin process completed its
+                handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped.
+                `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start),
+                its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north
+                service's destination does not accept readings (back to `running` once it does), it cannot run while storage is
+                unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it
+                is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or
+                `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
+                Example: running.
             schedule (NorthSchedule): The schedule that runs a north service or task.
     """
 

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.service_status import ServiceStatus
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ServiceRecord")
 
@@ -25,13 +26,21 @@ class ServiceRecord:
                 8081.
             service_port (int | None): Port of the service's own API, if any.
             protocol (str): Protocol of the control API. Example: http.
-            status (ServiceStatus): The state of a service. `running`: it runs and its health checks pass. `shutdown`: it is
-                disabled or stopped. `unresponsive`: it is started but not doing its work: its health check (every
-                `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination
-                does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried
-                every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with
-                backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a
-                row failed, and then it stays failed until it is disabled and enabled again. Example: running.
+            status (ServiceStatus): The state of a service. `running`: its plugin started (a plugin process completed its
+                handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped.
+                `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start),
+                its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north
+                service's destination does not accept readings (back to `running` once it does), it cannot run while storage is
+                unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it
+                is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or
+                `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
+                Example: running.
+            reason (str | Unset): Why the service is not `running`, present while it is `unresponsive` or `failed`: the
+                error its last attempt failed with (for a plugin process that did not start or failed in its `Start`, ending
+                with the last lines the process wrote to stderr, e.g. a Python plugin's `ModuleNotFoundError`), its failed
+                health check, why its destination does not accept readings, that storage is unavailable, or that its plugin has
+                not started yet (its process has not completed the handshake or its `Start` has not returned). Example: the
+                process ended without a handshake; the plugin's stderr ends with: ModuleNotFoundError: No module named 'grpc'.
     """
 
     name: str
@@ -41,6 +50,7 @@ class ServiceRecord:
     service_port: int | None
     protocol: str
     status: ServiceStatus
+    reason: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,6 +69,8 @@ class ServiceRecord:
 
         status = self.status.value
 
+        reason = self.reason
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -72,6 +84,8 @@ class ServiceRecord:
                 "status": status,
             }
         )
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -97,6 +111,8 @@ class ServiceRecord:
 
         status = ServiceStatus(d.pop("status"))
 
+        reason = d.pop("reason", UNSET)
+
         _obj = cls(
             name=name,
             type_=type_,
@@ -105,6 +121,7 @@ class ServiceRecord:
             service_port=service_port,
             protocol=protocol,
             status=status,
+            reason=reason,
         )
 
         _obj.additional_properties = d
