@@ -417,10 +417,18 @@ func (c hostCalls) ingest(ctx context.Context, body []byte) error {
 		rs = append(rs, plugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Readings})
 	}
 	rc, err := c.h.buf.Submit(rs)
-	if err != nil {
+	switch {
+	case errors.Is(err, plugin.ErrAssetCode):
+		return fault.Wrap(fault.Invalid, err, "ingest: %v", err)
+	case err != nil:
 		return fault.Wrap(fault.Unavailable, err, "ingest: %v", err)
 	}
-	return rc.Wait(ctx)
+	err = rc.Wait(ctx)
+	if errors.Is(err, plugin.ErrRefused) {
+		// a value storage cannot hold: sending it again cannot succeed
+		return fault.Wrap(fault.Invalid, err, "ingest: storage refused a value of these readings")
+	}
+	return err
 }
 
 // Target is a south service as the dispatcher sees it.
