@@ -91,6 +91,7 @@ var suite = []suiteTest{
 	{"TestHTTPSouthTimestampForms", Strict, testHTTPSouthTimestampForms},
 	{"TestHTTPSouthReconfigure", Strict, testHTTPSouthReconfigure},
 	{"TestHTTPSouthRefusesWhatStorageCannotHold", Strict, testHTTPSouthRefusesWhatStorageCannotHold},
+	{"TestAssetCodeLimit", Strict, testAssetCodeLimit},
 	{"TestKillDuringIngest", Strict, testKillDuringIngest},
 	{"TestNorthServiceForwards", Strict, testNorthServiceForwards},
 	{"TestNorthTask", Strict, testNorthTask},

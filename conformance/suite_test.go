@@ -52,6 +52,7 @@ func TestHTTPSouthRefusals(t *testing.T)                     { runSuiteTest(t) }
 func TestHTTPSouthTimestampForms(t *testing.T)               { runSuiteTest(t) }
 func TestHTTPSouthReconfigure(t *testing.T)                  { runSuiteTest(t) }
 func TestHTTPSouthRefusesWhatStorageCannotHold(t *testing.T) { runSuiteTest(t) }
+func TestAssetCodeLimit(t *testing.T)                        { runSuiteTest(t) }
 func TestKillDuringIngest(t *testing.T)                      { runSuiteTest(t) }
 func TestNorthServiceForwards(t *testing.T)                  { runSuiteTest(t) }
 func TestNorthTask(t *testing.T)                             { runSuiteTest(t) }
