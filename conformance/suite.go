@@ -115,6 +115,7 @@ var suite = []suiteTest{
 	{"TestPackageRepository", Strict, testPackageRepository},
 	// Notification and dispatcher services (packages of the repository)
 	{"TestNotificationsAndControl", Strict, testNotificationsAndControl},
+	{"TestControlRefusalsAudited", Strict, testControlRefusalsAudited},
 	// Users and authentication
 	{"TestLogin", Seed, testLogin},
 	{"TestUserManagement", Seed, testUserManagement},

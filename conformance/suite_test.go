@@ -73,6 +73,7 @@ func TestDeprecateTrackingEvent(t *testing.T)                { runSuiteTest(t) }
 func TestPackages(t *testing.T)                              { runSuiteTest(t) }
 func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }
 func TestNotificationsAndControl(t *testing.T)               { runSuiteTest(t) }
+func TestControlRefusalsAudited(t *testing.T)                { runSuiteTest(t) }
 func TestLogin(t *testing.T)                                 { runSuiteTest(t) }
 func TestUserManagement(t *testing.T)                        { runSuiteTest(t) }
 func TestUserFilters(t *testing.T)                           { runSuiteTest(t) }
