@@ -250,7 +250,7 @@ func testNotificationsAndControl(t *testing.T) {
 		}
 	}
 
-	t.Run("control", func(t *testing.T) { checkControl(t, adminTok, line, plc, tank, machine, ua, modbus) })
+	t.Run("control", func(t *testing.T) { checkControl(t, adminTok, dispatcher, line, plc, tank, machine, ua, modbus) })
 	t.Run("notifications", func(t *testing.T) { checkNotifications(t, admin, plc, tank, modbus) })
 	t.Run("notification errors", func(t *testing.T) { checkNotificationErrors(t, admin) })
 
@@ -294,7 +294,7 @@ func testNotificationsAndControl(t *testing.T) {
 // checkControl drives the dispatcher: writes and an operation on the OPC
 // UA server as the control role, every other role refused, every refusal
 // and failure with its status, and the audit trail.
-func checkControl(t *testing.T, adminTok, line, plc, tank, machine string, ua, modbus *simtest.Process) {
+func checkControl(t *testing.T, adminTok, dispatcher, line, plc, tank, machine string, ua, modbus *simtest.Process) {
 	admin := apiAs(t, adminTok)
 	ctx := t.Context()
 	tokenOf := func(role int) (*edgeclient.ClientWithResponses, string) {
@@ -405,6 +405,76 @@ func checkControl(t *testing.T, adminTok, line, plc, tank, machine string, ua, m
 	}
 	if n := auditCount(t, edgeclient.CTLOP); n == 0 {
 		t.Error("no CTLOP entry")
+	}
+
+	t.Run("full queue", func(t *testing.T) { checkControlQueueFull(t, admin, dispatcher, line, ua) })
+}
+
+// checkControlQueueFull fills the queue of a service: with the
+// dispatcher's queueLength at 1, an operation the OPC UA server holds runs,
+// one more request waits, and the one after is refused with 429 and
+// Retry-After, as documented, until the server answers.
+func checkControlQueueFull(t *testing.T, admin *edgeclient.ClientWithResponses, dispatcher, line string, ua *simtest.Process) {
+	setItem := func(value string) {
+		r, err := admin.SetCategoryItemWithResponse(context.Background(), dispatcher, "queueLength", edgeclient.SetCategoryItemJSONRequestBody{Value: value})
+		must(t, err)
+		wantStatus(t, "set queueLength", r.StatusCode(), r.Body, http.StatusOK)
+	}
+	setItem("1")
+	t.Cleanup(func() { setItem("16") })
+	type answer struct {
+		status int
+		body   []byte
+		header http.Header
+	}
+	var wg sync.WaitGroup
+	hold := func(out chan<- answer) {
+		wg.Go(func() {
+			r, err := admin.ControlOperationWithResponse(context.Background(), edgeclient.ControlOperationRequest{
+				Destination: edgeclient.ControlDestinationService, Name: &line, Operation: "Hold"})
+			if err != nil {
+				out <- answer{body: []byte(err.Error())}
+				return
+			}
+			out <- answer{r.StatusCode(), r.Body, r.HTTPResponse.Header}
+		})
+	}
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			_, err := io.WriteString(ua.Stdin, "release\n")
+			must(t, err)
+		}
+	}
+	defer wg.Wait() // every request answered before the test ends, whatever happened
+	defer release()
+
+	first := make(chan answer, 1)
+	hold(first)
+	simtest.WaitLine(t, ua, 30*time.Second, "the OPC UA server holding the first operation", func(l string) bool { return l == "HOLDING" })
+	// Two more: one fills the queue, the other finds it full, in
+	// whichever order they arrive.
+	more := make(chan answer, 2)
+	hold(more)
+	hold(more)
+	full := <-more
+	if full.status != http.StatusTooManyRequests {
+		t.Fatalf("a request to a service with a full queue: status %d, want 429; body %s", full.status, truncate(full.body))
+	}
+	checkError(t, full.status, full.body, http.StatusTooManyRequests)
+	if ra, err := strconv.Atoi(full.header.Get("Retry-After")); err != nil || ra < 1 {
+		t.Errorf("Retry-After of the full queue's 429 = %q, want seconds", full.header.Get("Retry-After"))
+	}
+	release()
+	for _, what := range []string{"the held operation", "the queued operation"} {
+		var a answer
+		if what == "the held operation" {
+			a = <-first
+		} else {
+			a = <-more
+		}
+		wantStatus(t, what, a.status, a.body, http.StatusOK)
 	}
 }
 

@@ -91,6 +91,7 @@ var suite = []suiteTest{
 	{"TestHTTPSouthTimestampForms", Strict, testHTTPSouthTimestampForms},
 	{"TestHTTPSouthReconfigure", Strict, testHTTPSouthReconfigure},
 	{"TestHTTPSouthRefusesWhatStorageCannotHold", Strict, testHTTPSouthRefusesWhatStorageCannotHold},
+	{"TestAssetCodeLimit", Strict, testAssetCodeLimit},
 	{"TestKillDuringIngest", Strict, testKillDuringIngest},
 	{"TestNorthServiceForwards", Strict, testNorthServiceForwards},
 	{"TestNorthTask", Strict, testNorthTask},
@@ -116,6 +117,7 @@ var suite = []suiteTest{
 	{"TestPackageUnpackMemory", Strict, testPackageUnpackMemory},
 	// Notification and dispatcher services (packages of the repository)
 	{"TestNotificationsAndControl", Strict, testNotificationsAndControl},
+	{"TestControlRefusalsAudited", Strict, testControlRefusalsAudited},
 	// Users and authentication
 	{"TestLogin", Seed, testLogin},
 	{"TestUserManagement", Seed, testUserManagement},

@@ -52,6 +52,7 @@ func TestHTTPSouthRefusals(t *testing.T)                     { runSuiteTest(t) }
 func TestHTTPSouthTimestampForms(t *testing.T)               { runSuiteTest(t) }
 func TestHTTPSouthReconfigure(t *testing.T)                  { runSuiteTest(t) }
 func TestHTTPSouthRefusesWhatStorageCannotHold(t *testing.T) { runSuiteTest(t) }
+func TestAssetCodeLimit(t *testing.T)                        { runSuiteTest(t) }
 func TestKillDuringIngest(t *testing.T)                      { runSuiteTest(t) }
 func TestNorthServiceForwards(t *testing.T)                  { runSuiteTest(t) }
 func TestNorthTask(t *testing.T)                             { runSuiteTest(t) }
@@ -74,6 +75,7 @@ func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }
 func TestPackageTrust(t *testing.T)                          { runSuiteTest(t) }
 func TestPackageUnpackMemory(t *testing.T)                   { runSuiteTest(t) }
 func TestNotificationsAndControl(t *testing.T)               { runSuiteTest(t) }
+func TestControlRefusalsAudited(t *testing.T)                { runSuiteTest(t) }
 func TestLogin(t *testing.T)                                 { runSuiteTest(t) }
 func TestUserManagement(t *testing.T)                        { runSuiteTest(t) }
 func TestUserFilters(t *testing.T)                           { runSuiteTest(t) }

@@ -36,10 +36,13 @@ func postgresUnavailable(err error) bool {
 
 // postgresDataException reports a data exception (SQLSTATE class 22):
 // invalid byte sequences, untranslatable characters, numbers out of range,
-// invalid JSON text.
+// invalid JSON text; and a value too large for the server's limits
+// (program_limit_exceeded, 54000: a key longer than a btree index row
+// holds, such as an asset code of a few thousand bytes). Either is the
+// value's fault: writing it again can never succeed.
 func postgresDataException(err error) bool {
 	e := pq.As(err)
-	return e != nil && e.Code.Class() == pqerror.ClassDataException
+	return e != nil && (e.Code.Class() == pqerror.ClassDataException || e.Code == pqerror.ProgramLimitExceeded)
 }
 
 // postgresDiskFull reports PostgreSQL's disk_full (53100).

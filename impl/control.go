@@ -3,12 +3,19 @@ package impl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
+	"strings"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/auth"
+	"github.com/edged/edged/internal/dispatch"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/router"
+	"github.com/edged/edged/internal/service"
 )
 
 // controlRequest is a control request as the dispatcher service's process
@@ -44,13 +51,53 @@ func callerName(ctx context.Context) string {
 	return "anonymous"
 }
 
-// dispatch hands a control request to the running dispatcher service.
+// controlAudit is the audit source of each control operation, by
+// operationId in lower case (the router's spelling differs in case).
+var controlAudit = map[string]string{
+	"controlwrite":     dispatch.AuditWrite,
+	"controloperation": dispatch.AuditOperation,
+}
+
+// RefusedCall audits a control request the router refused before its
+// handler ran (the caller's role, no or a bad token, an invalid body), as
+// the dispatcher audits those it refuses: CTLWR or CTLOP, FAILURE, with
+// the caller and the refusal's message. Other operations are not audited
+// here. It is router.Options.Refused.
+func (s *Server) RefusedCall(r *http.Request, op router.Operation, err error) {
+	source, ok := controlAudit[strings.ToLower(op.ID)]
+	if !ok {
+		return
+	}
+	s.auditRefused(r.Context(), source, dispatch.AuditDetails{}, err)
+}
+
+// auditRefused records a control request refused before it reached the
+// dispatcher; details name what is known of the request.
+func (s *Server) auditRefused(ctx context.Context, source string, details dispatch.AuditDetails, err error) {
+	_, msg := StatusOf(err)
+	details.Caller, details.Outcome, details.Error = callerName(ctx), dispatch.OutcomeRefused, msg
+	if aerr := s.audit.Record(context.WithoutCancel(ctx), source, audit.Failure, details); aerr != nil {
+		s.log.WarnContext(ctx, "refused control request not audited", "source", source, "caller", details.Caller, "error", aerr)
+	}
+}
+
+// dispatch hands a control request to the running dispatcher service. A
+// request that cannot reach it (none runs) is audited here, since no
+// dispatcher sees it.
 func (s *Server) dispatch(ctx context.Context, method string, req controlRequest) (gen.ControlResults, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return gen.ControlResults{}, fmt.Errorf("control request: %w", err)
 	}
 	out, err := s.services.Call(ctx, db.ServiceDispatcher, method, body)
+	if errors.Is(err, service.ErrNotRunning) {
+		source := dispatch.AuditWrite
+		if method == "operation" {
+			source = dispatch.AuditOperation
+		}
+		s.auditRefused(ctx, source, dispatch.AuditDetails{Destination: req.Destination, Name: req.Name,
+			Operation: req.Operation}, err)
+	}
 	if err != nil {
 		return gen.ControlResults{}, err
 	}
@@ -68,10 +115,14 @@ func (s *Server) dispatch(ctx context.Context, method string, req controlRequest
 // dispatcher service.
 func (s *Server) ControlWrite(ctx context.Context, req gen.ControlWriteRequestObject) (gen.ControlWriteResponseObject, error) {
 	if req.Body == nil {
-		return nil, fault.New(fault.Invalid, "request body is required")
+		err := fault.New(fault.Invalid, "request body is required")
+		s.auditRefused(ctx, dispatch.AuditWrite, dispatch.AuditDetails{}, err)
+		return nil, err
 	}
 	values, err := rawValues(req.Body.Values)
 	if err != nil {
+		s.auditRefused(ctx, dispatch.AuditWrite, dispatch.AuditDetails{Destination: string(req.Body.Destination),
+			Name: valueOr(req.Body.Name, "")}, err)
 		return nil, err
 	}
 	res, err := s.dispatch(ctx, "write", controlRequest{Destination: string(req.Body.Destination), Name: valueOr(req.Body.Name, ""),
@@ -86,10 +137,14 @@ func (s *Server) ControlWrite(ctx context.Context, req gen.ControlWriteRequestOb
 // through the dispatcher service.
 func (s *Server) ControlOperation(ctx context.Context, req gen.ControlOperationRequestObject) (gen.ControlOperationResponseObject, error) {
 	if req.Body == nil {
-		return nil, fault.New(fault.Invalid, "request body is required")
+		err := fault.New(fault.Invalid, "request body is required")
+		s.auditRefused(ctx, dispatch.AuditOperation, dispatch.AuditDetails{}, err)
+		return nil, err
 	}
 	params, err := rawValues(valueOr(req.Body.Parameters, nil))
 	if err != nil {
+		s.auditRefused(ctx, dispatch.AuditOperation, dispatch.AuditDetails{Destination: string(req.Body.Destination),
+			Name: valueOr(req.Body.Name, ""), Operation: req.Body.Operation}, err)
 		return nil, err
 	}
 	res, err := s.dispatch(ctx, "operation", controlRequest{Destination: string(req.Body.Destination), Name: valueOr(req.Body.Name, ""),

@@ -143,7 +143,7 @@ var codes = []struct {
 	{fault.Invalid, edgeplugin.CodeInvalid},
 	{fault.NotFound, edgeplugin.CodeNotFound},
 	{fault.Conflict, edgeplugin.CodeConflict},
-	{fault.TooMany, edgeplugin.CodeUnavailable},
+	{fault.TooMany, edgeplugin.CodeBusy},
 	{fault.Unavailable, edgeplugin.CodeUnavailable},
 	{fault.BadGateway, edgeplugin.CodeFailed},
 	{fault.NotImplemented, edgeplugin.CodeUnsupported},
@@ -179,6 +179,8 @@ func kindOf(err error) *fault.Kind {
 		return fault.Conflict
 	case edgeplugin.CodeUnavailable:
 		return fault.Unavailable
+	case edgeplugin.CodeBusy:
+		return fault.TooMany
 	case edgeplugin.CodeFailed:
 		return fault.BadGateway
 	}

@@ -164,7 +164,7 @@ func TestCodes(t *testing.T) {
 		{name: "invalid", err: fault.New(fault.Invalid, "m"), code: edgeplugin.CodeInvalid},
 		{name: "not found", err: fault.New(fault.NotFound, "m"), code: edgeplugin.CodeNotFound},
 		{name: "conflict", err: fault.New(fault.Conflict, "m"), code: edgeplugin.CodeConflict},
-		{name: "queue full", err: fault.New(fault.TooMany, "m"), code: edgeplugin.CodeUnavailable},
+		{name: "queue full", err: fault.New(fault.TooMany, "m"), code: edgeplugin.CodeBusy},
 		{name: "waited too long", err: fault.New(fault.Unavailable, "m"), code: edgeplugin.CodeUnavailable},
 		{name: "device", err: fault.New(fault.BadGateway, "m"), code: edgeplugin.CodeFailed},
 		{name: "unknown method", err: fault.New(fault.NotImplemented, "m"), code: edgeplugin.CodeUnsupported},
@@ -185,7 +185,7 @@ func TestCodes(t *testing.T) {
 	back := map[edgeplugin.Code]*fault.Kind{
 		edgeplugin.CodeInvalid: fault.Invalid, edgeplugin.CodeUnsupported: fault.Invalid, edgeplugin.CodeNotFound: fault.NotFound,
 		edgeplugin.CodeConflict: fault.Conflict, edgeplugin.CodeUnavailable: fault.Unavailable, edgeplugin.CodeFailed: fault.BadGateway,
-		edgeplugin.CodeInternal: nil,
+		edgeplugin.CodeBusy: fault.TooMany, edgeplugin.CodeInternal: nil,
 	}
 	for code, kind := range back {
 		if got := kindOf(edgeplugin.Errorf(code, "m")); got != kind {

@@ -214,7 +214,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	defer origins.Close()
-	handler, err := Handler(api, log, authz.Authorize, origins.Allow, obs.Request)
+	handler, err := Handler(api, log, authz.Authorize, api.RefusedCall, origins.Allow, obs.Request)
 	if err != nil {
 		return err
 	}
@@ -277,17 +277,20 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 
 // Handler builds the HTTP handler of the API: the validating router with the
 // generated routes bound to api, each call authorised by authorize first,
-// cross-origin requests decided by allowOrigin. observe, when set, is told
-// of every request answered (see router.Options.Observe).
+// calls refused before their handler reported to refused (see
+// router.Options.Refused; nil: to nobody), cross-origin requests decided by
+// allowOrigin. observe, when set, is told of every request answered (see
+// router.Options.Observe).
 func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*http.Request, router.Operation) (context.Context, error),
+	refused func(*http.Request, router.Operation, error),
 	allowOrigin func(origin string) (string, bool), observe func(operation string, status int, d time.Duration)) (http.Handler, error) {
 	spec, err := gen.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)
 	}
 	writeError := impl.ErrorWriter(log)
-	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, AllowOrigin: allowOrigin,
-		Observe: observe})
+	rt := router.New(router.Options{Spec: spec, WriteError: writeError, Logger: log, Authorize: authorize, Refused: refused,
+		AllowOrigin: allowOrigin, Observe: observe})
 	specJSON, err := gen.GetSpecJSON()
 	if err != nil {
 		return nil, fmt.Errorf("load embedded OpenAPI spec: %w", err)

@@ -143,14 +143,16 @@ const (
 // the context the call runs with, carrying the request's Credentials and,
 // for a valid token, the caller (PrincipalFrom). A refusal is a fault:
 // Unauthorized when a token is needed and missing, or is invalid;
-// Forbidden when the caller's role may not make the call.
+// Forbidden when the caller's role may not make the call. A refusal comes
+// with the context too, carrying what was learnt of the caller, so that
+// the refusal can be reported (audited) with who was refused.
 func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Context, error) {
 	creds := credentialsOf(r)
 	ctx := context.WithValue(r.Context(), credentialsKey, creds)
 	rule, ok := a.rights[strings.ToLower(op.ID)]
 	if !ok {
 		a.log.ErrorContext(ctx, "operation has no access rule; refused", "operation", op.ID)
-		return nil, fault.New(fault.Forbidden, "operation %s is not allowed to anyone", op.ID)
+		return ctx, fault.New(fault.Forbidden, "operation %s is not allowed to anyone", op.ID)
 	}
 	set := a.settings.Settings()
 
@@ -164,7 +166,7 @@ func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Co
 			// A stale token does not stand in the way of calls that
 			// need none.
 		default:
-			return nil, err
+			return ctx, err
 		}
 	}
 	if p != nil {
@@ -177,17 +179,17 @@ func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Co
 	case rule.Ping && (set.AllowPing || !set.Mandatory):
 		return ctx, nil
 	case p == nil && set.Mandatory:
-		return nil, fault.New(fault.Unauthorized, errTokenRequired)
+		return ctx, fault.New(fault.Unauthorized, errTokenRequired)
 	case p == nil && rule.Identity:
-		return nil, fault.New(fault.Unauthorized, errNeedsSession)
+		return ctx, fault.New(fault.Unauthorized, errNeedsSession)
 	case p == nil && !rule.Anonymous:
 		// Decisions §2: what anonymous callers never get needs a token
 		// in every mode, so the answer says to log in (401), as in the
 		// mandatory mode.
 		if slices.Equal(rule.Roles, admins) {
-			return nil, fault.New(fault.Unauthorized, errAdminToken)
+			return ctx, fault.New(fault.Unauthorized, errAdminToken)
 		}
-		return nil, fault.New(fault.Unauthorized, "A token of the roles %s is required to call %s; log in with POST /edge/login", roleList(rule.Roles), op.ID)
+		return ctx, fault.New(fault.Unauthorized, "A token of the roles %s is required to call %s; log in with POST /edge/login", roleList(rule.Roles), op.ID)
 	}
 
 	role := user.RoleNone
@@ -195,32 +197,32 @@ func (a *Authorizer) Authorize(r *http.Request, op router.Operation) (context.Co
 		role = p.Role
 		if !slices.Contains(rule.Roles, role) {
 			if slices.Equal(rule.Roles, admins) {
-				return nil, fault.New(fault.Forbidden, errAdminOnly)
+				return ctx, fault.New(fault.Forbidden, errAdminOnly)
 			}
-			return nil, fault.New(fault.Forbidden, "The %s role may not call %s", role, op.ID)
+			return ctx, fault.New(fault.Forbidden, "The %s role may not call %s", role, op.ID)
 		}
 	}
 	if rule.Self != "" && p != nil && role != user.RoleAdmin {
 		if op.PathParams[rule.Self] != strconv.FormatInt(p.UserID, 10) {
-			return nil, fault.New(fault.Forbidden, "User %s may change only their own password", p.Username)
+			return ctx, fault.New(fault.Forbidden, "User %s may change only their own password", p.Username)
 		}
 	}
 	if rule.Installs != nil && role != user.RoleAdmin && rule.Installs(r, op) {
 		if p == nil {
-			return nil, fault.New(fault.Unauthorized, errAdminToken)
+			return ctx, fault.New(fault.Unauthorized, errAdminToken)
 		}
-		return nil, fault.New(fault.Forbidden, errAdminOnly)
+		return ctx, fault.New(fault.Forbidden, errAdminOnly)
 	}
 	if rule.Category != nil && role != user.RoleAdmin {
 		key, err := rule.Category(r, op)
 		if err != nil {
-			return nil, err
+			return ctx, err
 		}
 		if c, ok := AdminCategory(key); ok {
 			if p == nil {
-				return nil, fault.New(fault.Unauthorized, "Only admin users may change category %q; log in with POST /edge/login", c)
+				return ctx, fault.New(fault.Unauthorized, "Only admin users may change category %q; log in with POST /edge/login", c)
 			}
-			return nil, fault.New(fault.Forbidden, "Only admin users may change category %q", c)
+			return ctx, fault.New(fault.Forbidden, "Only admin users may change category %q", c)
 		}
 	}
 	return ctx, nil

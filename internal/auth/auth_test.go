@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -446,6 +447,38 @@ func TestCreateServiceWithoutInstall(t *testing.T) {
 			}
 			if rec.Code != want {
 				t.Fatalf("status %d, want %d; body %s", rec.Code, want, rec.Body)
+			}
+		})
+	}
+}
+
+// TestRefusalCarriesTheCaller: a refused call comes with a context naming
+// who was refused, so the refusal can be audited with its caller.
+func TestRefusalCarriesTheCaller(t *testing.T) {
+	a := auth.New(fakeSessions{}, &mutableSettings{s: user.DefaultSettings()}, nil)
+	tests := []struct {
+		name   string
+		token  string
+		kind   *fault.Kind
+		caller string // "" for anonymous
+	}{
+		{name: "a role without the right", token: "tok-view", kind: fault.Forbidden, caller: "view"},
+		{name: "anonymous", kind: fault.Unauthorized},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/edge/control/write", nil)
+			req.Header.Set("authorization", tc.token)
+			ctx, err := a.Authorize(req, router.Operation{ID: "controlWrite"})
+			if !errors.Is(err, tc.kind) {
+				t.Fatalf("Authorize = %v, want %v", err, tc.kind)
+			}
+			if ctx == nil {
+				t.Fatal("no context with the refusal")
+			}
+			p, ok := auth.PrincipalFrom(ctx)
+			if ok != (tc.caller != "") || p.Username != tc.caller {
+				t.Errorf("PrincipalFrom = %+v, %v; want caller %q", p, ok, tc.caller)
 			}
 		})
 	}

@@ -241,16 +241,19 @@ func assetOf(r Request) string {
 	return r.Name
 }
 
-// Outcomes recorded in the audit details.
+// Outcomes recorded in the audit details (AuditDetails.Outcome).
 const (
-	outcomeDone    = "done"    // every target did it
-	outcomePartial = "partial" // a broadcast some targets failed
-	outcomeFailed  = "failed"  // it reached no device successfully
-	outcomeRefused = "refused" // refused before any device was asked
+	OutcomeDone    = "done"    // every target did it
+	OutcomePartial = "partial" // a broadcast some targets failed
+	OutcomeFailed  = "failed"  // it reached no device successfully
+	OutcomeRefused = "refused" // refused before any device was asked
 )
 
-// auditDetails are the details of a CTLWR or CTLOP entry.
-type auditDetails struct {
+// AuditDetails are the details of a CTLWR or CTLOP entry. The gateway
+// writes the same for a request it refuses before the dispatcher sees it
+// (the caller's role, an invalid body, no dispatcher running), with
+// Outcome OutcomeRefused and Error the refusal's message.
+type AuditDetails struct {
 	Caller      string         `json:"caller"`
 	Destination string         `json:"destination"`
 	Name        string         `json:"name,omitempty"`
@@ -266,7 +269,7 @@ func (d *Dispatcher) do(ctx context.Context, r Request, a action) ([]Result, err
 	d.mu.Lock()
 	timeout := d.timeout
 	d.mu.Unlock()
-	details := auditDetails{Caller: r.Caller, Destination: r.Destination, Name: r.Name, Values: r.Values,
+	details := AuditDetails{Caller: r.Caller, Destination: r.Destination, Name: r.Name, Values: r.Values,
 		Operation: r.Operation, Parameters: r.Parameters}
 	results, outcome, err := d.execute(ctx, timeout, r, a)
 	details.Outcome, details.Results = outcome, results
@@ -290,10 +293,10 @@ func (d *Dispatcher) do(ctx context.Context, r Request, a action) ([]Result, err
 // execute validates, resolves and runs r.
 func (d *Dispatcher) execute(ctx context.Context, timeout time.Duration, r Request, a action) ([]Result, string, error) {
 	if err := checkDestination(r); err != nil {
-		return nil, outcomeRefused, err
+		return nil, OutcomeRefused, err
 	}
 	if err := a.check(r); err != nil {
-		return nil, outcomeRefused, err
+		return nil, OutcomeRefused, err
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
@@ -302,12 +305,12 @@ func (d *Dispatcher) execute(ctx context.Context, timeout time.Duration, r Reque
 		if _, ok := fault.As(err); !ok {
 			err = fault.Wrap(fault.Unavailable, err, "the gateway's list of services is unavailable")
 		}
-		return nil, outcomeRefused, err
+		return nil, OutcomeRefused, err
 	}
 	slices.SortFunc(targets, func(x, y Target) int { return strings.Compare(x.Name, y.Name) })
 	chosen, err := resolve(targets, r, a)
 	if err != nil {
-		return nil, outcomeRefused, err
+		return nil, OutcomeRefused, err
 	}
 	results := make([]Result, len(chosen))
 	errs := make([]error, len(chosen))
@@ -332,11 +335,11 @@ func (d *Dispatcher) execute(ctx context.Context, timeout time.Duration, r Reque
 	}
 	switch {
 	case failed == 0:
-		return results, outcomeDone, nil
+		return results, OutcomeDone, nil
 	case failed < len(chosen):
-		return results, outcomePartial, nil
+		return results, OutcomePartial, nil
 	}
-	return results, outcomeFailed, first
+	return results, OutcomeFailed, first
 }
 
 // checkDestination checks what every request has.

@@ -129,6 +129,10 @@ type Buffer struct {
 	inflight int // readings in the batch being written
 	closing  bool
 	dropping bool // Put is discarding; logged once until it takes all again
+	// Readings refused for their asset code since refusedLogged, when
+	// they were last logged (see refused).
+	refusedSince  int
+	refusedLogged time.Time
 	// After a write that answered waiting producers while others were
 	// queued, the next write may wait until lingerUntil for submissions
 	// to make up lingerWant queued ones (see next).
@@ -213,6 +217,10 @@ func (b *Buffer) Put(readings []plugin.Reading) {
 	if len(readings) == 0 {
 		return
 	}
+	readings = b.checkPut(readings)
+	if len(readings) == 0 {
+		return
+	}
 	b.mu.Lock()
 	room := b.limits.Capacity - b.queued - b.inflight
 	if b.closing {
@@ -246,6 +254,12 @@ func (b *Buffer) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
 		close(r.done)
 		return r, nil
 	}
+	for i, rd := range readings {
+		if err := plugin.CheckAsset(rd.Asset); err != nil {
+			b.refused(1, err)
+			return nil, fmt.Errorf("reading %d: %w", i, err)
+		}
+	}
 	b.mu.Lock()
 	switch {
 	case b.closing:
@@ -262,6 +276,53 @@ func (b *Buffer) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
 	b.mu.Unlock()
 	b.received(len(readings))
 	return r, nil
+}
+
+// checkPut returns readings without those whose asset code the gateway
+// refuses (plugin.CheckAsset), which it counts discarded and logs; readings
+// itself when all pass.
+func (b *Buffer) checkPut(readings []plugin.Reading) []plugin.Reading {
+	var kept []plugin.Reading
+	for i, rd := range readings {
+		err := plugin.CheckAsset(rd.Asset)
+		switch {
+		case err == nil && kept != nil:
+			kept = append(kept, rd)
+		case err != nil:
+			if kept == nil {
+				kept = append(make([]plugin.Reading, 0, len(readings)-1), readings[:i]...)
+			}
+			b.received(1)
+			b.discarded(1)
+			b.refused(1, err)
+		}
+	}
+	if kept == nil {
+		return readings
+	}
+	return kept
+}
+
+// refusedLogEvery is how often at most a buffer logs the readings it
+// refuses for their asset code, so a plugin producing them at every poll
+// does not flood the log.
+const refusedLogEvery = time.Minute
+
+// refused logs n readings refused before buffering because of err, at most
+// once per refusedLogEvery with the number refused since the last line.
+func (b *Buffer) refused(n int, err error) {
+	now := b.o.Clock.Now()
+	b.mu.Lock()
+	b.refusedSince += n
+	if !b.refusedLogged.IsZero() && now.Sub(b.refusedLogged) < refusedLogEvery {
+		b.mu.Unlock()
+		return
+	}
+	count := b.refusedSince
+	b.refusedSince, b.refusedLogged = 0, now
+	b.mu.Unlock()
+	b.log.Warn("readings refused before buffering; nothing of them is stored", "service", b.o.Service,
+		"readings", count, "error", err)
 }
 
 // enqueue appends e and wakes the writer when it has something to do: a

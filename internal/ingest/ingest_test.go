@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -664,4 +665,53 @@ func TestLoneProducerNeverWaits(t *testing.T) {
 			t.Fatalf("submission %d: %v", i, err)
 		}
 	}
+}
+
+// TestAssetCodeLimit: a reading whose asset code is longer than
+// plugin.MaxAssetCode never reaches storage, whichever way it comes. A
+// submission holding one is refused whole, naming the reading; Put drops
+// it alone, counting it discarded.
+func TestAssetCodeLimit(t *testing.T) {
+	long := strings.Repeat("ü", plugin.MaxAssetCode+1)
+	mixed := func() []plugin.Reading {
+		rs := readings("ok", 3)
+		rs[1].Asset = long
+		return rs
+	}
+	t.Run("submit", func(t *testing.T) {
+		h := newHarness(t, Limits{BatchSize: 10, MaxLatency: time.Hour, Capacity: 100}, false)
+		_, err := h.buf.Submit(mixed())
+		if !errors.Is(err, plugin.ErrAssetCode) || !strings.Contains(err.Error(), "reading 1") ||
+			!strings.Contains(err.Error(), "256 characters") {
+			t.Fatalf("Submit = %v; want ErrAssetCode naming reading 1 and its 256 characters", err)
+		}
+		if _, err := h.buf.Submit([]plugin.Reading{{Asset: "", Values: json.RawMessage(`{}`)}}); !errors.Is(err, plugin.ErrAssetCode) {
+			t.Errorf("Submit of an empty code = %v; want ErrAssetCode", err)
+		}
+		at := readings(strings.Repeat("ü", plugin.MaxAssetCode), 1)
+		if err := submit(t, h.buf, at).Wait(t.Context()); err != nil {
+			t.Errorf("a code of exactly %d characters: %v", plugin.MaxAssetCode, err)
+		}
+		if got := h.store.next(t); len(got) != 1 {
+			t.Errorf("stored %d readings, want the one at the limit", len(got))
+		}
+		h.store.none(t)
+	})
+	t.Run("put", func(t *testing.T) {
+		h := newHarness(t, Limits{BatchSize: 2, MaxLatency: time.Hour, Capacity: 100}, false)
+		h.buf.Put(mixed())
+		got := h.store.next(t)
+		if len(got) != 2 || got[0].AssetCode != "ok" || got[1].AssetCode != "ok" {
+			t.Fatalf("stored %+v; want the two readings of ok", got)
+		}
+		if err := h.buf.Close(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.counter.Flush(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if s := h.stats.snapshot(); s["READINGS"] != 3 || s["DISCARDED"] != 1 || s["BUFFERED"] != 2 {
+			t.Errorf("statistics = %v; want 3 received, 1 discarded, 2 buffered", s)
+		}
+	})
 }

@@ -64,11 +64,14 @@ type Receipt interface {
 type Sink interface {
 	// Put hands readings over without waiting. Readings the buffer has no
 	// room for are discarded and counted (statistic DISCARDED): right for
-	// polled sensors, whose old values are worthless later.
+	// polled sensors, whose old values are worthless later. So are, and
+	// logged, readings whose asset code CheckAsset refuses.
 	Put(readings []Reading)
 	// Submit queues the readings as one unit, or none of them: it returns
 	// ErrBufferFull when there is no room, ErrTooLarge when there never
-	// can be, ErrStopped while the service stops. The Receipt tells when
+	// can be, ErrStopped while the service stops, and an error wrapping
+	// ErrAssetCode, naming the reading's index, when CheckAsset refuses
+	// a reading's asset code. The Receipt tells when
 	// they are committed: right for pushed data whose sender retries.
 	Submit(readings []Reading) (Receipt, error)
 }

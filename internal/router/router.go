@@ -40,8 +40,15 @@ type Options struct {
 	// parameters are decoded and before the request is validated. It
 	// returns the context the rest of the request runs with (nil keeps
 	// the request's), e.g. one carrying the caller's identity, or an
-	// error, which is written with WriteError and ends the request.
+	// error, which is written with WriteError and ends the request. A
+	// context returned with an error is the one Refused sees.
 	Authorize func(r *http.Request, op Operation) (context.Context, error)
+	// Refused, when set, is told of every request to an operation that
+	// is refused before its handler runs — by Authorize, for its content
+	// type, or by validation — with the error written, before it is
+	// written; r carries the context Authorize returned, if any (e.g. the
+	// caller refused for their role). It must not write to the response.
+	Refused func(r *http.Request, op Operation, err error)
 	// AllowOrigin decides cross-origin (CORS) requests: for a request's
 	// Origin it returns the Access-Control-Allow-Origin value ("*" or the
 	// origin) and whether the origin is allowed. Nil allows none.

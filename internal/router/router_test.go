@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -300,6 +301,73 @@ func TestAuthorizeHook(t *testing.T) {
 				t.Errorf("Authorize called with %+v, want no call", got)
 			case tc.wantOp != nil && (len(got) != 1 || got[0].ID != tc.wantOp.ID || !maps.Equal(got[0].PathParams, tc.wantOp.PathParams)):
 				t.Errorf("Authorize called with %+v, want one call with %+v", got, *tc.wantOp)
+			}
+		})
+	}
+}
+
+// TestRefusedHook: every request to an operation refused before its
+// handler is reported with the operation and the error written — with the
+// context Authorize returned along with its refusal — and no other request
+// is.
+func TestRefusedHook(t *testing.T) {
+	spec, err := openapi3.NewLoader().LoadFromData([]byte(testSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type report struct {
+		op     string
+		kind   *fault.Kind
+		caller any
+	}
+	var got []report
+	rt := New(Options{Spec: spec, WriteError: writeTestError,
+		Authorize: func(r *http.Request, _ Operation) (context.Context, error) {
+			ctx := context.WithValue(r.Context(), callerKey{}, "bob")
+			if r.Header.Get("X-Test") == "deny" {
+				return ctx, fault.New(fault.Forbidden, "not for bob")
+			}
+			return ctx, nil
+		},
+		Refused: func(r *http.Request, op Operation, err error) {
+			f, _ := fault.As(err)
+			got = append(got, report{op: op.ID, kind: f.Kind, caller: r.Context().Value(callerKey{})})
+		}})
+	rt.Post("/edge/thing", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, `{}`) })
+	tests := []struct {
+		name   string
+		header string
+		ctype  string
+		body   string
+		status int
+		want   *report
+	}{
+		{name: "answered", body: `{"name":"x"}`, status: 200},
+		{name: "refused by Authorize", header: "deny", body: `{"name":"x"}`, status: 403,
+			want: &report{op: "createThing", kind: fault.Forbidden, caller: "bob"}},
+		{name: "invalid body", body: `{"size":-1}`, status: 400,
+			want: &report{op: "createThing", kind: fault.Invalid, caller: "bob"}},
+		{name: "not JSON", body: `{"name":`, status: 400,
+			want: &report{op: "createThing", kind: fault.Invalid, caller: "bob"}},
+		{name: "content type not taken", ctype: "application/xml", body: `<a/>`, status: 415,
+			want: &report{op: "createThing", kind: fault.UnsupportedMedia, caller: "bob"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got = nil
+			req := httptest.NewRequest("POST", "/edge/thing", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", cmp.Or(tc.ctype, "application/json"))
+			req.Header.Set("X-Test", tc.header)
+			rec := httptest.NewRecorder()
+			rt.ServeHTTP(rec, req)
+			if rec.Code != tc.status {
+				t.Fatalf("status = %d, want %d; body %s", rec.Code, tc.status, rec.Body)
+			}
+			switch {
+			case tc.want == nil && len(got) != 0:
+				t.Errorf("Refused told %+v, want nothing", got)
+			case tc.want != nil && (len(got) != 1 || got[0] != *tc.want):
+				t.Errorf("Refused told %+v, want once %+v", got, *tc.want)
 			}
 		})
 	}

@@ -22,6 +22,7 @@ type validator struct {
 	routes     *routeTable
 	writeError ErrorWriter
 	authorize  func(r *http.Request, op Operation) (context.Context, error)
+	refused    func(r *http.Request, op Operation, err error)
 	opts       openapi3filter.Options
 }
 
@@ -38,7 +39,7 @@ func newValidator(o Options) *validator {
 	if opts.AuthenticationFunc == nil {
 		opts.AuthenticationFunc = openapi3filter.NoopAuthenticationFunc
 	}
-	return &validator{spec: o.Spec, routes: newRouteTable(o.Spec), writeError: o.WriteError, authorize: o.Authorize, opts: opts}
+	return &validator{spec: o.Spec, routes: newRouteTable(o.Spec), writeError: o.WriteError, authorize: o.Authorize, refused: o.Refused, opts: opts}
 }
 
 // wrap returns h guarded by authorisation (Options.Authorize) and by
@@ -81,32 +82,39 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 		}
 		rctx := chi.RouteContext(r.Context())
 		pathParams := make(map[string]string, len(pathNames))
+		operation := Operation{ID: opID, PathParams: pathParams}
+		refuse := func(r *http.Request, err error) {
+			if v.refused != nil {
+				v.refused(r, operation, err)
+			}
+			v.writeError(w, r, err)
+		}
 		for _, name := range pathNames {
 			// chi routes on the escaped path (see normalisePath), so
 			// every value is escaped here and decoded exactly once.
 			decoded, err := url.PathUnescape(rctx.URLParam(name))
 			if err != nil {
-				v.writeError(w, r, fault.New(fault.Invalid, "path parameter %q is not valid percent-encoding", name))
+				refuse(r, fault.New(fault.Invalid, "path parameter %q is not valid percent-encoding", name))
 				return
 			}
 			pathParams[name] = decoded
 		}
 		if v.authorize != nil {
-			ctx, err := v.authorize(r, Operation{ID: opID, PathParams: pathParams})
-			if err != nil {
-				v.writeError(w, r, err)
-				return
-			}
+			ctx, err := v.authorize(r, operation)
 			if ctx != nil {
 				r = r.WithContext(ctx)
 			}
+			if err != nil {
+				refuse(r, err)
+				return
+			}
 		}
 		if err := media.check(r); err != nil {
-			v.writeError(w, r, err)
+			refuse(r, err)
 			return
 		}
 		if err := nul.check(r, pathParams); err != nil {
-			v.writeError(w, r, err)
+			refuse(r, err)
 			return
 		}
 		opts := v.opts
@@ -114,7 +122,7 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 			Request: r, PathParams: pathParams, Route: route, Options: &opts,
 		})
 		if err != nil {
-			v.writeError(w, r, RequestFault(err))
+			refuse(r, RequestFault(err))
 			return
 		}
 		h(w, r)

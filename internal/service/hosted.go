@@ -285,13 +285,17 @@ func (m *Manager) hostedStarted() func(ctx context.Context, typ string, call Cal
 	return m.started
 }
 
+// ErrNotRunning is the cause of Manager.Call's Conflict when no service
+// of the type runs: the call reached no service process.
+var ErrNotRunning = errors.New("no service of the type is running")
+
 // Call calls method of the running service of type typ (notification or
-// dispatcher). Errors: Conflict when none runs; the process's errors as
-// faults of their kind.
+// dispatcher). Errors: Conflict wrapping ErrNotRunning when none runs; the
+// process's errors as faults of their kind.
 func (m *Manager) Call(ctx context.Context, typ, method string, body []byte) ([]byte, error) {
 	inst := m.runningHosted(typ)
 	if inst == nil {
-		return nil, fault.New(fault.Conflict, "no %s service is running: install the %s service package, then create and enable a %s service", typ, typ, typ)
+		return nil, fault.Wrap(fault.Conflict, ErrNotRunning, "no %s service is running: install the %s service package, then create and enable a %s service", typ, typ, typ)
 	}
 	return inst.Call(ctx, method, body)
 }
@@ -417,10 +421,18 @@ func (c hostCalls) ingest(ctx context.Context, body []byte) error {
 		rs = append(rs, plugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Readings})
 	}
 	rc, err := c.h.buf.Submit(rs)
-	if err != nil {
+	switch {
+	case errors.Is(err, plugin.ErrAssetCode):
+		return fault.Wrap(fault.Invalid, err, "ingest: %v", err)
+	case err != nil:
 		return fault.Wrap(fault.Unavailable, err, "ingest: %v", err)
 	}
-	return rc.Wait(ctx)
+	err = rc.Wait(ctx)
+	if errors.Is(err, plugin.ErrRefused) {
+		// a value storage cannot hold: sending it again cannot succeed
+		return fault.Wrap(fault.Invalid, err, "ingest: storage refused a value of these readings")
+	}
+	return err
 }
 
 // Target is a south service as the dispatcher sees it.

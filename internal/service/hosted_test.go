@@ -175,6 +175,8 @@ func TestHostedServices(t *testing.T) {
 		{name: "malformed audit", svc: notify, method: "audit", body: `[`, want: fault.Invalid},
 		{name: "ingest", svc: notify, method: "ingest", body: `[{"asset":"alarm","timestamp":"2026-11-26T10:00:00Z","readings":{"state":"triggered"}}]`},
 		{name: "ingest without readings", svc: notify, method: "ingest", body: `[{"asset":"alarm","timestamp":"2026-11-26T10:00:00Z"}]`, want: fault.Invalid},
+		{name: "ingest of an asset code over the limit", svc: notify, method: "ingest", want: fault.Invalid,
+			body: `[{"asset":"` + strings.Repeat("a", plugin.MaxAssetCode+1) + `","timestamp":"2026-11-26T10:00:00Z","readings":{"state":"x"}}]`},
 		{name: "dispatcher writes", svc: dispatch, method: "write", body: `{"service":"plc","asset":"valve1","values":{"open":0}}`},
 		{name: "unknown datapoint", svc: dispatch, method: "write", body: `{"service":"plc","asset":"valve1","values":{"shut":0}}`, want: fault.Invalid},
 		{name: "device failure", svc: dispatch, method: "write", body: `{"service":"plc","values":{"open":"jam"}}`, want: fault.BadGateway},

@@ -10,7 +10,9 @@ urn:edged:sim the folder Objects/Plant holding Temperature (Double 20.5),
 Counter (Int32 7), Running (Boolean true), Label (String "ok") and
 Setpoint (Double 0, writable), and the object Objects/Machine with the
 methods Reset(counter: Int32), which sets Counter and prints
-"RESET <counter>", and Halt(), which always fails with BadInvalidState.
+"RESET <counter>", Halt(), which always fails with BadInvalidState, and
+Hold(), which prints "HOLDING" and answers only once "release" has been read
+on stdin (a device slow to answer, on cue; calls after it answer at once).
 It prints READY once it serves. On stdin
 "set NAME VALUE" sets a variable (keeping its type) and prints "SET NAME";
 every change of Setpoint, a client's write included, prints
@@ -86,11 +88,20 @@ async def main(port, certdir, credentials):
     def halt(parent):
         return ua.StatusCode(ua.StatusCodes.BadInvalidState)
 
+    released = asyncio.Event()
+
+    @uamethod
+    async def hold(parent):
+        print("HOLDING", flush=True)
+        await released.wait()
+        print("RELEASED", flush=True)
+
     machine = await server.nodes.objects.add_object(ua.NodeId("Machine", idx), "Machine")
     await machine.add_method(ua.NodeId("Machine.Reset", idx), "Reset", reset,
                              [ua.Argument(Name="counter", DataType=ua.NodeId(ua.ObjectIds.Int32), ValueRank=-1,
                                           Description=ua.LocalizedText("the counter's new value"))], [])
     await machine.add_method(ua.NodeId("Machine.Halt", idx), "Halt", halt, [], [])
+    await machine.add_method(ua.NodeId("Machine.Hold", idx), "Hold", hold, [], [])
 
     async with server:
         print("READY", flush=True)
@@ -103,7 +114,9 @@ async def main(port, certdir, credentials):
             if not line:
                 await asyncio.Event().wait()  # stdin closed: serve until killed
             parts = line.decode().split()
-            if len(parts) == 3 and parts[0] == "set" and parts[1] in variables:
+            if parts == ["release"]:
+                released.set()
+            elif len(parts) == 3 and parts[0] == "set" and parts[1] in variables:
                 var, vtype = variables[parts[1]]
                 raw = parts[2]
                 value = {ua.VariantType.Double: float, ua.VariantType.Int32: int,

@@ -2644,6 +2644,9 @@ type Busy = Error
 // Conflict The body of every error response.
 type Conflict = Error
 
+// ControlQueueFull The body of every error response.
+type ControlQueueFull = Error
+
 // Forbidden The body of every error response.
 type Forbidden = Error
 
@@ -3828,7 +3831,7 @@ type ClientInterface interface {
 
 	// ControlWriteWithBody Write setpoints through the dispatcher
 	//
-	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3837,7 +3840,7 @@ type ClientInterface interface {
 
 	// ControlWrite Write setpoints through the dispatcher
 	//
-	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5241,7 +5244,7 @@ func (c *RawClient) ControlOperation(ctx context.Context, body ControlOperationJ
 
 // ControlWriteWithBody Write setpoints through the dispatcher
 //
-// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5260,7 +5263,7 @@ func (c *RawClient) ControlWriteWithBody(ctx context.Context, contentType string
 
 // ControlWrite Write setpoints through the dispatcher
 //
-// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -11414,7 +11417,7 @@ type ClientWithResponsesInterface interface {
 
 	// ControlWriteWithBodyWithResponse Write setpoints through the dispatcher
 	//
-	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11423,7 +11426,7 @@ type ClientWithResponsesInterface interface {
 
 	// ControlWriteWithResponse Write setpoints through the dispatcher
 	//
-	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+	// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14945,7 +14948,7 @@ type ControlOperationResponse struct {
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *TooManyRequests
+	JSON429 *ControlQueueFull
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON502 the response for an HTTP 502 `application/json` response
@@ -14994,7 +14997,7 @@ func (r ControlOperationResponse) GetJSON413() *PayloadTooLarge {
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r ControlOperationResponse) GetJSON429() *TooManyRequests {
+func (r ControlOperationResponse) GetJSON429() *ControlQueueFull {
 	return r.JSON429
 }
 
@@ -15070,7 +15073,7 @@ type ControlWriteResponse struct {
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON429 the response for an HTTP 429 `application/json` response
-	JSON429 *TooManyRequests
+	JSON429 *ControlQueueFull
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON502 the response for an HTTP 502 `application/json` response
@@ -15119,7 +15122,7 @@ func (r ControlWriteResponse) GetJSON413() *PayloadTooLarge {
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
-func (r ControlWriteResponse) GetJSON429() *TooManyRequests {
+func (r ControlWriteResponse) GetJSON429() *ControlQueueFull {
 	return r.JSON429
 }
 
@@ -21572,7 +21575,7 @@ func (c *ClientWithResponses) ControlOperationWithResponse(ctx context.Context, 
 
 // ControlWriteWithBodyWithResponse Write setpoints through the dispatcher
 //
-// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21587,7 +21590,7 @@ func (c *ClientWithResponses) ControlWriteWithBodyWithResponse(ctx context.Conte
 
 // ControlWriteWithResponse Write setpoints through the dispatcher
 //
-// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+// Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25366,7 +25369,7 @@ func ParseControlOperationResponse(rsp *http.Response) (*ControlOperationRespons
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest ControlQueueFull
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -25485,7 +25488,7 @@ func ParseControlWriteResponse(rsp *http.Response) (*ControlWriteResponse, error
 		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest ControlQueueFull
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

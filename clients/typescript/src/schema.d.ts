@@ -631,7 +631,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -1188,7 +1188,7 @@ export interface paths {
         put?: never;
         /**
          * Write setpoints through the dispatcher
-         * @description Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 too many requests queued for the service; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+         * @description Sets datapoints to values on the devices behind south services, through the running dispatcher service. `destination` is `service` (the service `name`), `asset` (the running service that ingests asset `name`, from asset tracking) or `broadcast` (every running service whose plugin writes; `name` is not used). Datapoints are named as the plugin's readings name them (Modbus coils and registers, OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a token, in every authentication mode). Every request, refused ones included, is audited CTLWR with the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused` and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no dispatcher service runs, or the service is not running; 429 with Retry-After when the service's queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection refused or failed the write (the message is the device's). A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
          */
         post: operations["controlWrite"];
         delete?: never;
@@ -3586,6 +3586,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The service already has the dispatcher's `queueLength` control requests waiting; nothing was sent to the device. Retry after the given number of seconds. */
+        ControlQueueFull: {
+            headers: {
+                /**
+                 * @description Seconds after which the request may be sent again.
+                 * @example 1
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "service \"plc1\" has 16 control requests waiting: try again later"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The same work is already running, or a rate limit of the Installation category is reached; retry later. */
         Busy: {
             headers: {
@@ -3662,7 +3681,7 @@ export interface components {
         /** @description Shifts the time window into the past: the window ends this many units ago, in the unit of `seconds`, `minutes` or `hours`, one of which is required (400 otherwise). `seconds=30&previous=120` gives 30 seconds of data whose newest entry is 120 seconds old. Without `previous` (or with 0) a window has no upper bound, so readings stamped slightly ahead of the gateway's clock are included. */
         Previous: number;
         /**
-         * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+         * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
          * @example sinusoid
          */
         AssetCode: string;
@@ -4836,7 +4855,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -4867,7 +4886,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -4898,7 +4917,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -4930,7 +4949,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -4975,7 +4994,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -5011,7 +5030,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -5063,7 +5082,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`).
+                 * @description The asset code, percent-encoded (`a/b` is sent as `a%2Fb`). At most 255 characters, the limit every ingest path applies too (an http_south request holding a longer code is 400 naming the element), so every stored asset can be named here. Readings stored with a longer code by an older gateway are listed by listAssets and removed by purgeAllReadings and the purge task.
                  * @example sinusoid
                  */
                 code: components["parameters"]["AssetCode"];
@@ -6028,7 +6047,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["ControlQueueFull"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6062,7 +6081,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["ControlQueueFull"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];

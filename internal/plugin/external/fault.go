@@ -12,7 +12,7 @@ import (
 // the process boundary, and the gateway's fault kinds, which decide the
 // HTTP status. Each direction takes the first row that matches: a code
 // becomes the kind of its first row, a kind the code of its first row, so
-// the rows after the first six only translate kinds into codes.
+// the rows after the first seven only translate kinds into codes.
 // CodeInternal has no row: it is a plain error, and a plain error (or a
 // kind without a row) is CodeInternal.
 var codeKinds = []struct {
@@ -27,12 +27,17 @@ var codeKinds = []struct {
 	{edgeplugin.CodeUnavailable, fault.Unavailable},
 	// the device or destination behind the service failed
 	{edgeplugin.CodeFailed, fault.BadGateway},
+	// a full queue of the service (the dispatcher's per service)
+	{edgeplugin.CodeBusy, fault.TooMany},
 	// kinds into codes only
 	{edgeplugin.CodeUnsupported, fault.NotImplemented},
 	{edgeplugin.CodeInvalid, fault.TooLarge},
 	{edgeplugin.CodeInvalid, fault.UnsupportedMedia},
-	{edgeplugin.CodeUnavailable, fault.TooMany},
 }
+
+// busyRetryAfter is the Retry-After, in seconds, of a service's CodeBusy:
+// the code carries no time of its own.
+const busyRetryAfter = 1
 
 // serviceFault turns an error of a call to a service process into the
 // gateway's: a *fault.Fault of the kind of its code whose message is the
@@ -44,7 +49,11 @@ func serviceFault(plugin string, err error) error {
 	code := edgeplugin.CodeOf(err)
 	for _, r := range codeKinds {
 		if r.code == code {
-			return &fault.Fault{Kind: r.kind, Message: err.Error()}
+			f := &fault.Fault{Kind: r.kind, Message: err.Error()}
+			if r.kind == fault.TooMany {
+				f.RetryAfterSeconds = busyRetryAfter
+			}
+			return f
 		}
 	}
 	return fmt.Errorf("service plugin %q: %w", plugin, err)

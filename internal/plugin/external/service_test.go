@@ -167,6 +167,7 @@ func TestServicePlugin(t *testing.T) {
 			{"unsupported", edgeplugin.CodeUnsupported, fault.Invalid},
 			{"unavailable", edgeplugin.CodeUnavailable, fault.Unavailable},
 			{"failed at the device", edgeplugin.CodeFailed, fault.BadGateway},
+			{"busy", edgeplugin.CodeBusy, fault.TooMany},
 			{"internal", edgeplugin.CodeInternal, nil},
 			{"without a code", 0, nil},
 		}
@@ -331,6 +332,7 @@ func TestCodeKindTable(t *testing.T) {
 		{edgeplugin.CodeUnsupported, fault.Invalid},
 		{edgeplugin.CodeUnavailable, fault.Unavailable},
 		{edgeplugin.CodeFailed, fault.BadGateway},
+		{edgeplugin.CodeBusy, fault.TooMany},
 		{edgeplugin.CodeInternal, nil},
 	}
 	for _, tc := range toKind {
@@ -342,6 +344,8 @@ func TestCodeKindTable(t *testing.T) {
 				t.Errorf("= fault %v, want a plain error", f.Kind)
 			case tc.kind != nil && (!ok || f.Kind != tc.kind || f.Message != "m"):
 				t.Errorf("= %v, want fault %v %q", err, tc.kind, "m")
+			case tc.kind == fault.TooMany && f.RetryAfterSeconds < 1:
+				t.Errorf("a busy service's fault has no Retry-After: %+v", f)
 			}
 		})
 	}
@@ -354,6 +358,7 @@ func TestCodeKindTable(t *testing.T) {
 		{"not found", fault.New(fault.NotFound, "m"), edgeplugin.CodeNotFound},
 		{"conflict", fault.New(fault.Conflict, "m"), edgeplugin.CodeConflict},
 		{"unavailable", fault.New(fault.Unavailable, "m"), edgeplugin.CodeUnavailable},
+		{"too many", fault.New(fault.TooMany, "m"), edgeplugin.CodeBusy},
 		{"bad gateway", fault.New(fault.BadGateway, "m"), edgeplugin.CodeFailed},
 		{"not implemented", fault.New(fault.NotImplemented, "m"), edgeplugin.CodeUnsupported},
 		{"wrapped fault", fmt.Errorf("wrapped: %w", fault.New(fault.NotFound, "m")), edgeplugin.CodeNotFound},

@@ -221,8 +221,14 @@ func (b *batch) asset(v []byte) (string, error) {
 	case bytes.IndexByte(v, 0) >= 0:
 		return "", b.fault(`field "asset" contains a NUL character, which storage cannot hold`)
 	}
+	asset := b.prefix + string(v)
+	if err := plugin.CheckAsset(asset); err != nil {
+		// The ingest buffer would refuse it too; here the message can
+		// name the element.
+		return "", b.fault(`field "asset" (with the service's assetNamePrefix): %v`, err)
+	}
 	b.lastRaw = append(b.lastRaw[:0], v...)
-	b.lastAsset = b.prefix + string(v)
+	b.lastAsset = asset
 	return b.lastAsset, nil
 }
 

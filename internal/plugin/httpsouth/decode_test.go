@@ -41,6 +41,10 @@ func TestDecodeRefusesWhatStorageCannotHold(t *testing.T) {
 		{name: "empty body", body: ``, want: []string{"not valid JSON"}},
 		{name: "asset null", body: `[{"timestamp":"2024-05-01 10:15:42","asset":null,"readings":{}}]`, want: []string{`field "asset" must be a string`}},
 		{name: "timestamp not a string", body: `[{"timestamp":1,"asset":"a","readings":{}}]`, want: []string{`field "timestamp" must be a string`}},
+		{name: "asset code of 2800 characters", body: `[` + good + `,{"timestamp":"2024-05-01 10:15:42","asset":"` + strings.Repeat("x", 2800) + `","readings":{}}]`,
+			want: []string{"element 1", `field "asset"`, "2800 characters", "more than the 255"}},
+		{name: "asset code of 256 characters", body: `[{"timestamp":"2024-05-01 10:15:42","asset":"` + strings.Repeat("é", 256) + `","readings":{}}]`,
+			want: []string{"element 0", "256 characters"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,6 +76,8 @@ func TestDecodeAccepts(t *testing.T) {
 			values: `{"k\"":"\u00e9\n\\u0000\ud83d\ude00"}`},
 		{name: "escaped field names and asset", body: `[{"\u0074imestamp":"2024-05-01 10:15:42","asset":"b\/c\u00e9","readings":{}}]`,
 			asset: "b/cé", values: `{}`},
+		{name: "asset code of 255 characters", body: `[{"timestamp":"2024-05-01 10:15:42","asset":"` + strings.Repeat("é", 255) + `","readings":{}}]`,
+			asset: strings.Repeat("é", 255), values: `{}`},
 		{name: "unknown fields ignored", body: `[{"timestamp":"2024-05-01 10:15:42","extra":{"x":[1]},"asset":"a","readings":{"v":1}}]`,
 			asset: "a", values: `{"v":1}`},
 		{name: "float64 edges", body: `[` + elem(`{"max":1.7976931348623157e308,"min":-1.7976931348623157e308,"tiny":5e-324,"zero":0e-400,"long":123456789012345678901234567890}`) + `]`,
@@ -90,6 +96,19 @@ func TestDecodeAccepts(t *testing.T) {
 				t.Errorf("timestamp = %v", rs[0].Timestamp)
 			}
 		})
+	}
+}
+
+// TestDecodeCountsThePrefix: the service's assetNamePrefix is part of the
+// stored code, so it counts toward the limit.
+func TestDecodeCountsThePrefix(t *testing.T) {
+	body := `[{"timestamp":"2024-05-01 10:15:42","asset":"` + strings.Repeat("a", 249) + `","readings":{}}]`
+	if _, status, err := decode(strings.NewReader(body), "plant/", -1); status != 200 || err != nil {
+		t.Fatalf("with a 6-character prefix: %d %v; want 200", status, err)
+	}
+	_, status, err := decode(strings.NewReader(body), "plant1/", -1)
+	if status != 400 || err == nil || !strings.Contains(err.Error(), "256 characters") {
+		t.Fatalf("with a 7-character prefix: %d %v; want 400 naming 256 characters", status, err)
 	}
 }
 

@@ -198,6 +198,11 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 			w.Header().Set("Retry-After", strconv.Itoa(retryAfterStopping))
 			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the service is stopping; nothing was stored, retry later"})
 			return
+		case errors.Is(err, plugin.ErrAssetCode):
+			// The service's filters renamed a reading to a code the
+			// gateway does not take (decode checked the posted ones).
+			writeJSON(w, http.StatusBadRequest, message{Message: fmt.Sprintf("after the service's filters, %v; nothing was stored", err)})
+			return
 		case errors.Is(err, plugin.ErrTooLarge):
 			writeJSON(w, http.StatusRequestEntityTooLarge, message{Message: fmt.Sprintf("%d readings in one request are more than the ingest buffer holds; send smaller batches", len(readings))})
 			return

@@ -298,6 +298,11 @@ func (p *South) handle(ctx context.Context, sink plugin.Sink, msg message, acks 
 			wait = min(2*wait, time.Second)
 		case errors.Is(err, plugin.ErrStopped):
 			return
+		case errors.Is(err, plugin.ErrAssetCode):
+			// a topic making a code longer than the gateway takes: the
+			// buffer logs it (at most once a minute); resending cannot help
+			msg.ack()
+			return
 		default:
 			p.log.Error("mqtt message refused by the buffer; dropped", "topic", msg.topic, "error", err)
 			msg.ack()

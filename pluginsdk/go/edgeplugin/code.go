@@ -14,8 +14,8 @@ import (
 // direction (Service.Call, Host.Call). The gateway answers its clients by
 // it: CodeInvalid and CodeUnsupported as a bad request, CodeNotFound as not
 // found, CodeConflict as a conflict, CodeUnavailable as unavailable,
-// CodeFailed as a failure of the device or destination behind the service
-// and CodeInternal as an internal error.
+// CodeBusy as too many requests, CodeFailed as a failure of the device or
+// destination behind the service and CodeInternal as an internal error.
 type Code int
 
 // The codes. The zero Code is none: CodeOf(nil).
@@ -27,10 +27,15 @@ const (
 	CodeUnavailable                 // temporarily unable; the caller may retry later
 	CodeFailed                      // the device or destination failed
 	CodeInternal                    // anything else: a bug, an unexpected failure
+	// CodeBusy: the other end takes no more now (a full queue); the
+	// caller may retry after a while. Newer than the codes above: an end
+	// that predates it reads it as CodeInternal.
+	CodeBusy
 )
 
 var codeNames = map[Code]string{CodeInvalid: "invalid", CodeNotFound: "not found", CodeConflict: "conflict",
-	CodeUnsupported: "unsupported", CodeUnavailable: "unavailable", CodeFailed: "failed", CodeInternal: "internal"}
+	CodeUnsupported: "unsupported", CodeUnavailable: "unavailable", CodeFailed: "failed", CodeInternal: "internal",
+	CodeBusy: "busy"}
 
 // String returns the code's name.
 func (c Code) String() string {
@@ -53,6 +58,7 @@ var grpcCodes = []struct {
 	{CodeUnavailable, codes.Unavailable},
 	{CodeFailed, codes.Aborted},
 	{CodeInternal, codes.Internal},
+	{CodeBusy, codes.ResourceExhausted},
 }
 
 // codeError is an error with a Code.

@@ -242,6 +242,7 @@ func TestServiceErrorCodes(t *testing.T) {
 		{"unsupported", CodeUnsupported, CodeUnsupported},
 		{"unavailable", CodeUnavailable, CodeUnavailable},
 		{"failed", CodeFailed, CodeFailed},
+		{"busy", CodeBusy, CodeBusy},
 		{"internal", CodeInternal, CodeInternal},
 		{"no code", 0, CodeInternal},
 	}

@@ -886,8 +886,9 @@ const (
 // Errors of Call, in both directions, are gRPC statuses whose code tells
 // what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
 // FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-// (no such method), UNAVAILABLE (retry later), ABORTED (the device or
-// destination failed), INTERNAL (anything else).
+// (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
+// queue: retry after a while), ABORTED (the device or destination failed),
+// INTERNAL (anything else).
 type ServiceClient interface {
 	// Start hands the service its configuration and persisted state and the
 	// broker id of the gateway's Host server; an error fails the start.
@@ -956,8 +957,9 @@ func (c *serviceClient) State(ctx context.Context, in *StateRequest, opts ...grp
 // Errors of Call, in both directions, are gRPC statuses whose code tells
 // what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
 // FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-// (no such method), UNAVAILABLE (retry later), ABORTED (the device or
-// destination failed), INTERNAL (anything else).
+// (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
+// queue: retry after a while), ABORTED (the device or destination failed),
+// INTERNAL (anything else).
 type ServiceServer interface {
 	// Start hands the service its configuration and persisted state and the
 	// broker id of the gateway's Host server; an error fails the start.

@@ -776,8 +776,9 @@ class ServiceStub:
     Errors of Call, in both directions, are gRPC statuses whose code tells
     what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
     FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-    (no such method), UNAVAILABLE (retry later), ABORTED (the device or
-    destination failed), INTERNAL (anything else).
+    (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
+    queue: retry after a while), ABORTED (the device or destination failed),
+    INTERNAL (anything else).
     """
 
     def __init__(self, channel):
@@ -814,8 +815,9 @@ class ServiceServicer:
     Errors of Call, in both directions, are gRPC statuses whose code tells
     what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
     FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-    (no such method), UNAVAILABLE (retry later), ABORTED (the device or
-    destination failed), INTERNAL (anything else).
+    (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
+    queue: retry after a while), ABORTED (the device or destination failed),
+    INTERNAL (anything else).
     """
 
     def Start(self, request, context):
@@ -883,8 +885,9 @@ class Service:
     Errors of Call, in both directions, are gRPC statuses whose code tells
     what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
     FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-    (no such method), UNAVAILABLE (retry later), ABORTED (the device or
-    destination failed), INTERNAL (anything else).
+    (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
+    queue: retry after a while), ABORTED (the device or destination failed),
+    INTERNAL (anything else).
     """
 
     @staticmethod

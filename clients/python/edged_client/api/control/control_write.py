@@ -63,11 +63,14 @@ def sync_detailed(
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
     order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
     token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
-    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad
+    token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused`
+    and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot
     write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
-    dispatcher service runs, or the service is not running; 429 too many requests queued for the
-    service; 502 the device or its connection refused or failed the write (the message is the device's).
-    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+    dispatcher service runs, or the service is not running; 429 with Retry-After when the service's
+    queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection
+    refused or failed the write (the message is the device's). A broadcast answers 200 when at least one
+    service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
@@ -106,11 +109,14 @@ def sync(
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
     order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
     token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
-    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad
+    token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused`
+    and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot
     write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
-    dispatcher service runs, or the service is not running; 429 too many requests queued for the
-    service; 502 the device or its connection refused or failed the write (the message is the device's).
-    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+    dispatcher service runs, or the service is not running; 429 with Retry-After when the service's
+    queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection
+    refused or failed the write (the message is the device's). A broadcast answers 200 when at least one
+    service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
@@ -144,11 +150,14 @@ async def asyncio_detailed(
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
     order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
     token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
-    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad
+    token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused`
+    and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot
     write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
-    dispatcher service runs, or the service is not running; 429 too many requests queued for the
-    service; 502 the device or its connection refused or failed the write (the message is the device's).
-    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+    dispatcher service runs, or the service is not running; 429 with Retry-After when the service's
+    queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection
+    refused or failed the write (the message is the device's). A broadcast answers 200 when at least one
+    service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
@@ -185,11 +194,14 @@ async def asyncio(
     OPC UA nodes), in the units of those readings. Requests to one service run one at a time, in arrival
     order. Only the `admin` and `control` roles may call it (403 for the other roles; 401 without a
     token, in every authentication mode). Every request, refused ones included, is audited CTLWR with
-    the caller, the request and its outcome. Errors: 400 invalid request, or the service's plugin cannot
+    the caller, the request and its outcome: one refused before the dispatcher saw it (no or a bad
+    token, the caller's role, an invalid body, no dispatcher running) as FAILURE with outcome `refused`
+    and the answer's message as `error`. Errors: 400 invalid request, or the service's plugin cannot
     write (the message says which); 404 unknown service or asset, or no service to broadcast to; 409 no
-    dispatcher service runs, or the service is not running; 429 too many requests queued for the
-    service; 502 the device or its connection refused or failed the write (the message is the device's).
-    A broadcast answers 200 when at least one service wrote, with each service's outcome in `results`.
+    dispatcher service runs, or the service is not running; 429 with Retry-After when the service's
+    queue holds the dispatcher's `queueLength` requests already; 502 the device or its connection
+    refused or failed the write (the message is the device's). A broadcast answers 200 when at least one
+    service wrote, with each service's outcome in `results`.
 
     Args:
         body (ControlWriteRequest):
