@@ -127,9 +127,11 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	}
 	h.set(inst)
 	defer h.set(nil)
-	up()
+	// The start is audited before the service is reported running, so a
+	// client that sees it running finds its start entry too.
 	codes := hostedAudit[h.typ]
 	m.audit(ctx, codes[0], severityInfo, map[string]any{"name": h.name, "plugin": h.def.Name})
+	up()
 	select {
 	case err = <-ended:
 	case <-h.restart:
