@@ -33,7 +33,7 @@ func testListCategories(t *testing.T) {
 	})
 	// The specification names these; edged seeds the others too.
 	inSpec := []string{"SCHEDULER", "SMNTR", "rest_api", "service", "General", "Advanced", "Utilities"}
-	for _, seeded := range []string{"rest_api", "password", "service", "SCHEDULER", "SMNTR", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
+	for _, seeded := range []string{"rest_api", "password", "LDAP", "service", "SCHEDULER", "SMNTR", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
 		t.Run(seeded, func(t *testing.T) {
 			if !slices.Contains(inSpec, seeded) {
 				strictCase(t)
