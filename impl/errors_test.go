@@ -33,7 +33,7 @@ func TestStatusOf(t *testing.T) {
 		{name: "another 503 keeps its message", err: fault.Wrap(fault.Unavailable, db.ErrUnavailable, "the scheduler is not running"),
 			wantStatus: http.StatusServiceUnavailable, wantMsg: "the scheduler is not running"},
 		{name: "directory unavailable is a 503 saying why",
-			err: fmt.Errorf("user: %w", &directory.UnavailableError{Reason: "it cannot be reached", Err: errors.New("dial tcp 10.0.0.1:389: refused")}),
+			err:        fmt.Errorf("user: %w", &directory.UnavailableError{Reason: "it cannot be reached", Err: errors.New("dial tcp 10.0.0.1:389: refused")}),
 			wantStatus: http.StatusServiceUnavailable,
 			wantMsg:    "The LDAP directory is unavailable (it cannot be reached): directory users cannot log in now; the gateway's own users still can"},
 	}

@@ -1,6 +1,7 @@
 package simtest
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -96,7 +97,8 @@ func (d *Directory) Start() {
 		addr := strings.TrimPrefix(strings.TrimPrefix(u, "ldap://"), "ldaps://")
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
+			dialer := net.Dialer{Timeout: time.Second}
+			c, err := dialer.DialContext(context.Background(), "tcp", addr)
 			if err == nil {
 				_ = c.Close() // only the listening was to be seen
 				break
