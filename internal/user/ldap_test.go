@@ -204,3 +204,13 @@ func TestAuthProviders(t *testing.T) {
 		wantFault(t, f.attempt(t, "alice", "alice-secret"), fault.Unauthorized, "not enabled")
 	})
 }
+
+// TestLDAPPasswordChange: a directory user's password is changed in the
+// directory, not through the gateway.
+func TestLDAPPasswordChange(t *testing.T) {
+	f := newLDAPFixture(t)
+	res := f.login(t, "alice", "alice-secret")
+	err := f.svc.ChangePassword(t.Context(), res.UserID, "alice-secret", "New-Pass-123", "192.0.2.7:4000")
+	wantFault(t, err, fault.Invalid, "kept by the LDAP directory")
+	f.login(t, "alice", "alice-secret")
+}

@@ -134,8 +134,13 @@ func (s *Service) clear(ctx context.Context, k failureKey, host string) error {
 }
 
 // checkPassword checks password against u's for a caller at clientAddress
-// (see checkAttempt).
+// (see checkAttempt). A directory user's password is the directory's: the
+// gateway holds none to check, so asking (a password change) is a fault of
+// kind Invalid saying where to change it.
 func (s *Service) checkPassword(ctx context.Context, u db.User, password, clientAddress string, now time.Time, mismatch error) error {
+	if u.AccessMethod == AccessLDAP {
+		return fault.New(fault.Invalid, "the password of user %s is kept by the LDAP directory; change it there", u.Username)
+	}
 	return s.checkAttempt(ctx, failureKey{userID: u.ID}, u.Username, clientAddress, now, "wrong password",
 		func() (bool, error) { return matches(u.PasswordHash, password), nil }, mismatch)
 }
