@@ -33,7 +33,7 @@ func testListCategories(t *testing.T) {
 	})
 	// The specification names these; edged seeds the others too.
 	inSpec := []string{"SCHEDULER", "SMNTR", "rest_api", "service", "General", "Advanced", "Utilities"}
-	for _, seeded := range []string{"rest_api", "password", "service", "SCHEDULER", "SMNTR", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
+	for _, seeded := range []string{"rest_api", "password", "LDAP", "service", "SCHEDULER", "SMNTR", "PURGE_READ", "STATISTICS", "LOGGING", "General", "Advanced", "Utilities"} {
 		t.Run(seeded, func(t *testing.T) {
 			if !slices.Contains(inSpec, seeded) {
 				strictCase(t)
@@ -76,6 +76,7 @@ func testRestAPIDefaults(t *testing.T) {
 		{item: "passwordChange", typ: edgeclient.Integer, dflt: ptr("0")},
 		{item: "disconnectIdleUserSession", typ: edgeclient.Integer, dflt: ptr("60"), strict: true},
 		{item: "allowedOrigins", typ: edgeclient.String, strict: true},
+		{item: "authProviders", typ: edgeclient.JSON, dflt: ptr(`{"providers": ["username", "ldap"]}`)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.item, func(t *testing.T) {
@@ -880,9 +881,9 @@ func testLogLevelChangesLive(t *testing.T) {
 
 // TestRetiredItemsRemovedAtStart stores items that earlier versions seeded
 // and that nothing reads any more, restarts the gateway and finds them
-// gone: rest_api.authProviders, Installation.maxUpgrade, and
-// PURGE_READ.retainTaskHistory, whose changed value moves to
-// SCHEDULER.max_completed_task_age_days.
+// gone: Installation.maxUpgrade, and PURGE_READ.retainTaskHistory, whose
+// changed value moves to SCHEDULER.max_completed_task_age_days.
+// rest_api.authProviders, retired once, is seeded again and stays.
 func testRetiredItemsRemovedAtStart(t *testing.T) {
 	needOwnGateway(t, "restarts the gateway")
 	admin := apiAs(t, adminToken(t))
@@ -893,7 +894,6 @@ func testRetiredItemsRemovedAtStart(t *testing.T) {
 	t.Cleanup(func() { restoreItem(t, "SCHEDULER", "max_completed_task_age_days", ageBefore.Value) })
 
 	earlier := []edgeclient.CategoryCreate{
-		{Key: "rest_api", Items: &map[string]edgeclient.ConfigItemDefinition{"authProviders": def(edgeclient.JSON, `{"providers": ["username", "ldap"]}`)}},
 		{Key: "PURGE_READ", Items: &map[string]edgeclient.ConfigItemDefinition{"retainTaskHistory": def(edgeclient.Integer, "30")}},
 		{Key: "Installation", Description: ptr("Package installation"),
 			Items: &map[string]edgeclient.ConfigItemDefinition{"maxUpgrade": def(edgeclient.Integer, "1")}},
@@ -917,8 +917,8 @@ func testRetiredItemsRemovedAtStart(t *testing.T) {
 		return ok && n == starts+1
 	})
 
-	if _, ok := getCategory(t, "rest_api")["authProviders"]; ok {
-		t.Error("rest_api.authProviders is still there after a start")
+	if it, ok := getCategory(t, "rest_api")["authProviders"]; !ok || it.Value != `{"providers": ["username", "ldap"]}` {
+		t.Errorf("rest_api.authProviders after a start = %+v (present %v), want the specification's default", it, ok)
 	}
 	if _, ok := getCategory(t, "PURGE_READ")["retainTaskHistory"]; ok {
 		t.Error("PURGE_READ.retainTaskHistory is still there after a start")

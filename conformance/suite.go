@@ -128,6 +128,7 @@ var suite = []suiteTest{
 	{"TestPasswordPolicy", Strict, testPasswordPolicy},
 	{"TestLockout", Strict, testLockout},
 	{"TestLockoutBurst", Strict, testLockoutBurst},
+	{"TestLDAPLogin", Strict, testLDAPLogin},
 	{"TestLockoutPerClientAddress", Strict, testLockoutPerClientAddress},
 	{"TestPasswordLength", Strict, testPasswordLength},
 	{"TestMandatoryAuthentication", Strict, testMandatoryAuthentication},

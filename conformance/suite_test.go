@@ -103,6 +103,7 @@ func TestLogLevelChangesLive(t *testing.T)                   { runSuiteTest(t) }
 func TestRetiredItemsRemovedAtStart(t *testing.T)            { runSuiteTest(t) }
 func TestPingServiceDescription(t *testing.T)                { runSuiteTest(t) }
 func TestLockoutBurst(t *testing.T)                          { runSuiteTest(t) }
+func TestLDAPLogin(t *testing.T)                             { runSuiteTest(t) }
 func TestLockoutPerClientAddress(t *testing.T)               { runSuiteTest(t) }
 func TestPasswordLength(t *testing.T)                        { runSuiteTest(t) }
 func TestTaskPidIsTheGateway(t *testing.T)                   { runSuiteTest(t) }

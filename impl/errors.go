@@ -9,6 +9,7 @@ import (
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/directory"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/router"
 )
@@ -36,11 +37,25 @@ var statusByKind = []struct {
 // because storage is unavailable.
 const StorageRetryAfter = 5
 
+// DirectoryRetryAfter is the Retry-After, in seconds, of a login refused
+// because the LDAP directory is unavailable.
+const DirectoryRetryAfter = 30
+
 // classify returns err as a client sees it: an error wrapping
 // db.ErrUnavailable, whatever wraps it, becomes an Unavailable fault (503
-// with Retry-After) saying storage is unavailable; anything else is
-// returned unchanged.
+// with Retry-After) saying storage is unavailable; one wrapping
+// directory.ErrUnavailable, one saying the LDAP directory is unavailable
+// and why; anything else is returned unchanged.
 func classify(err error) error {
+	if errors.Is(err, directory.ErrUnavailable) && !errors.Is(err, fault.Unavailable) {
+		reason := "it cannot be asked"
+		var u *directory.UnavailableError
+		if errors.As(err, &u) {
+			reason = u.Reason
+		}
+		return &fault.Fault{Kind: fault.Unavailable, Cause: err, RetryAfterSeconds: DirectoryRetryAfter,
+			Message: "The LDAP directory is unavailable (" + reason + "): directory users cannot log in now; the gateway's own users still can"}
+	}
 	if errors.Is(err, db.ErrUnavailable) && !errors.Is(err, fault.Unavailable) {
 		return &fault.Fault{Kind: fault.Unavailable, Cause: err, RetryAfterSeconds: StorageRetryAfter,
 			Message: "storage is unavailable; the gateway retries on its own, try again later"}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
+	"github.com/edged/edged/internal/directory"
 	"github.com/edged/edged/internal/fault"
 )
 
@@ -31,6 +32,10 @@ func TestStatusOf(t *testing.T) {
 			wantStatus: http.StatusServiceUnavailable, wantMsg: "storage is unavailable; the gateway retries on its own, try again later"},
 		{name: "another 503 keeps its message", err: fault.Wrap(fault.Unavailable, db.ErrUnavailable, "the scheduler is not running"),
 			wantStatus: http.StatusServiceUnavailable, wantMsg: "the scheduler is not running"},
+		{name: "directory unavailable is a 503 saying why",
+			err:        fmt.Errorf("user: %w", &directory.UnavailableError{Reason: "it cannot be reached", Err: errors.New("dial tcp 10.0.0.1:389: refused")}),
+			wantStatus: http.StatusServiceUnavailable,
+			wantMsg:    "The LDAP directory is unavailable (it cannot be reached): directory users cannot log in now; the gateway's own users still can"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,8 +5,9 @@
 # present: Go, Node 20+ with npm, Python 3.11+ with its venv module,
 # PostgreSQL's server programs, openssl (the Python SDK's certificate login
 # test makes its certificates with it), Chromium, the mosquitto and NATS
-# brokers with mosquitto's clients, and the Prometheus server (the metrics
-# test scrapes a gateway with it). Everything else (the root and
+# brokers with mosquitto's clients, the Prometheus server (the metrics
+# test scrapes a gateway with it) and OpenLDAP's slapd (the LDAP login
+# tests start a directory with it). Everything else (the root and
 # clients/typescript npm packages, the Python virtualenv, the Go tools) is
 # installed by make from the project's lock files. Prints nothing and exits 0
 # when all is there; otherwise prints one line naming what is missing, with
@@ -43,9 +44,10 @@ fi
 command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openssl)")
 # The brokers the protocol plugins are tested against, mosquitto's
 # command-line clients, which the conformance suite publishes and
-# subscribes with, and the Prometheus server the metrics test starts.
+# subscribes with, the Prometheus server the metrics test starts, and the
+# LDAP directory (slapd) the LDAP login tests start.
 for prog in mosquitto:mosquitto mosquitto_passwd:mosquitto mosquitto_pub:mosquitto-clients mosquitto_sub:mosquitto-clients \
-  prometheus:prometheus; do
+  prometheus:prometheus slapd:slapd; do
   name=${prog%%:*}
   command -v "$name" >/dev/null 2>&1 || [ -x "/usr/sbin/$name" ] || missing+=("$name (apt-get install ${prog#*:})")
 done

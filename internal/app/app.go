@@ -22,6 +22,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/cors"
+	"github.com/edged/edged/internal/directory"
 	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/packages"
@@ -132,8 +133,14 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	defer authSettings.Close()
+	ldapSettings, err := directory.Watch(ctx, config)
+	if err != nil {
+		return err
+	}
+	defer ldapSettings.Close()
 	users := user.NewService(user.Options{
 		Store: store, Audit: auditLog, Settings: authSettings, CAs: certs, Logger: log,
+		Directory: directory.NewClient(ldapSettings.Settings, certs),
 	})
 	authz := auth.New(users, authSettings, log)
 	tr, err := chooseTransport(ctx, config, cfg.Port)

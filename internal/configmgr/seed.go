@@ -38,6 +38,15 @@ const (
 	ItemPasswordChange            = "passwordChange"
 	ItemDisconnectIdleUserSession = "disconnectIdleUserSession"
 	ItemAllowedOrigins            = "allowedOrigins"
+	ItemAuthProviders             = "authProviders"
+)
+
+// Authentication providers of rest_api.authProviders, and the item's
+// default, the specification's.
+const (
+	ProviderUsername     = "username" // the gateway's own users and their passwords
+	ProviderLDAP         = "ldap"     // users of the directory of category LDAP
+	DefaultAuthProviders = `{"providers": ["username", "ldap"]}`
 )
 
 // Values of rest_api items.
@@ -157,7 +166,7 @@ var seedParents = []struct {
 	children []string
 }{
 	{CategoryInput{Key: CategoryGeneral, Description: "General", DisplayName: "General"},
-		[]string{CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation}},
+		[]string{CategoryService, CategoryRESTAPI, CategoryPassword, CategoryLDAP, CategoryInstallation}},
 	{CategoryInput{Key: CategoryAdvanced, Description: "Advanced", DisplayName: "Advanced"},
 		[]string{CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics}},
 	{CategoryInput{Key: CategoryUtilities, Description: "Utilities", DisplayName: "Utilities"},
@@ -223,8 +232,13 @@ func seedCategories() []CategoryInput {
 				ItemAllowedOrigins: {Description: "Origins whose browser pages may call the API (CORS): comma-separated, " +
 					"such as https://hmi.example.com, or * for any; empty allows none",
 					Type: TypeString, DisplayName: "Allowed Origins", Order: "11"},
+				ItemAuthProviders: {Description: `Who checks a username and password: {"providers": [...]} with ` +
+					`"username" (the gateway's own users) and "ldap" (the directory of category LDAP); ` +
+					`the built-in admin always logs in with its password`,
+					Type: TypeJSON, Default: DefaultAuthProviders, DisplayName: "Authentication Providers", Order: "12"},
 			},
 		},
+		ldapCategory(),
 		{
 			Key: CategoryPassword, Description: "The password policy", DisplayName: "Password Policy",
 			Items: map[string]Item{
@@ -305,9 +319,6 @@ var retiredItems = []struct {
 	itemRef
 	successor *itemRef
 }{
-	// The gateway's own users are the only authentication provider;
-	// rest_api.authMethod chooses between password and certificate.
-	{itemRef: itemRef{CategoryRESTAPI, "authProviders"}},
 	// Finished tasks are kept for SCHEDULER.max_completed_task_age_days.
 	{itemRef: itemRef{CategoryPurge, "retainTaskHistory"},
 		successor: &itemRef{CategoryScheduler, ItemMaxCompletedTaskAgeDays}},

@@ -10,7 +10,7 @@ import (
 
 // seededKeys are every category Seed creates, sorted.
 var seededKeys = []string{
-	CategoryAdvanced, CategoryGeneral, CategoryInstallation, CategoryLogging, CategoryPurge,
+	CategoryAdvanced, CategoryGeneral, CategoryInstallation, CategoryLDAP, CategoryLogging, CategoryPurge,
 	CategoryScheduler, CategoryServiceMonitor, CategoryStatistics, CategoryUtilities,
 	CategoryPassword, CategoryRESTAPI, CategoryService,
 }
@@ -63,7 +63,7 @@ func TestSeedCategories(t *testing.T) {
 	}
 
 	wantChildren := map[string][]string{
-		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword, CategoryInstallation},
+		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword, CategoryLDAP, CategoryInstallation},
 		CategoryAdvanced:  {CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics},
 		CategoryUtilities: {CategoryPurge},
 	}
@@ -97,6 +97,14 @@ func TestSeedItems(t *testing.T) {
 		{name: "passwordChange", category: CategoryRESTAPI, item: ItemPasswordChange, want: Item{Type: TypeInteger, Default: "0", Minimum: "0"}},
 		{name: "disconnectIdleUserSession", category: CategoryRESTAPI, item: ItemDisconnectIdleUserSession, want: Item{Type: TypeInteger, Default: "60", Minimum: "1"}},
 		{name: "allowedOrigins", category: CategoryRESTAPI, item: ItemAllowedOrigins, want: Item{Type: TypeString}},
+		{name: "authProviders", category: CategoryRESTAPI, item: ItemAuthProviders, want: Item{Type: TypeJSON, Default: `{"providers": ["username", "ldap"]}`}},
+		{name: "ldap url", category: CategoryLDAP, item: ItemLDAPURL, want: Item{Type: TypeURL}},
+		{name: "ldap startTLS", category: CategoryLDAP, item: ItemLDAPStartTLS, want: Item{Type: TypeBoolean, Default: "false"}},
+		{name: "ldap bind password", category: CategoryLDAP, item: ItemLDAPBindPassword, want: Item{Type: TypePassword}},
+		{name: "ldap user filter", category: CategoryLDAP, item: ItemLDAPUserFilter, want: Item{Type: TypeString, Default: "(uid={username})"}},
+		{name: "ldap group roles", category: CategoryLDAP, item: ItemLDAPGroupRoles, want: Item{Type: TypeJSON, Default: "{}"}},
+		{name: "ldap connect timeout", category: CategoryLDAP, item: ItemLDAPConnectTimeout, want: Item{Type: TypeInteger, Default: "5", Minimum: "1", Maximum: "300"}},
+		{name: "ldap request timeout", category: CategoryLDAP, item: ItemLDAPRequestTimeout, want: Item{Type: TypeInteger, Default: "10", Minimum: "1", Maximum: "300"}},
 		{name: "password policy", category: CategoryPassword, item: ItemPasswordPolicy, want: Item{Type: TypeEnumeration, Default: "any",
 			Options: []string{"any", "mixed case", "mixed case and numeric", "mixed case, numeric and special"}}},
 		{name: "password length", category: CategoryPassword, item: ItemPasswordLength, want: Item{Type: TypeInteger, Default: "8", Minimum: "8", Maximum: "72"}},
@@ -140,7 +148,7 @@ func TestSeedItems(t *testing.T) {
 			names = append(names, name)
 		}
 		slices.Sort(names)
-		want := []string{"allowPing", "allowedOrigins", "authCertificateName", "authMethod", "authentication",
+		want := []string{"allowPing", "allowedOrigins", "authCertificateName", "authMethod", "authProviders", "authentication",
 			"certificateName", "disconnectIdleUserSession", "enableHttp", "httpPort", "httpsPort", "passwordChange"}
 		if !slices.Equal(names, want) {
 			t.Errorf("items %q, want %q", names, want)
@@ -191,8 +199,9 @@ func TestSeedIdempotent(t *testing.T) {
 	}
 }
 
-// seedAsEarlierVersion stores what an earlier version seeded and this one
-// retired: rest_api.authProviders, PURGE_READ.retainTaskHistory (set to
+// seedAsEarlierVersion stores what earlier versions seeded: a version
+// retired rest_api.authProviders and this one seeds it again, others
+// retired PURGE_READ.retainTaskHistory (set to
 // retainTask, "" leaves its default) and Installation.maxUpgrade.
 func seedAsEarlierVersion(t *testing.T, f *fixture, retainTask string) {
 	t.Helper()
@@ -256,7 +265,10 @@ func TestSeedRetires(t *testing.T) {
 
 			mustSeed(t, f)
 
-			for _, ref := range []itemRef{{CategoryRESTAPI, "authProviders"}, {CategoryPurge, "retainTaskHistory"}, {CategoryInstallation, "maxUpgrade"}} {
+			if v, err := f.m.Value(ctx, CategoryRESTAPI, ItemAuthProviders); err != nil || v != DefaultAuthProviders {
+				t.Errorf("rest_api.authProviders = %q, %v; want the specification's default %s", v, err, DefaultAuthProviders)
+			}
+			for _, ref := range []itemRef{{CategoryPurge, "retainTaskHistory"}, {CategoryInstallation, "maxUpgrade"}} {
 				if _, err := f.m.Item(ctx, ref.category, ref.item); err == nil {
 					t.Errorf("retired item %s.%s is still stored", ref.category, ref.item)
 				}
@@ -275,8 +287,8 @@ func TestSeedRetires(t *testing.T) {
 
 			// Seeding again finds nothing to retire and changes nothing.
 			retired := strings.Count(f.logs.String(), "retired configuration")
-			if retired != 3 {
-				t.Errorf("%d retirements logged, want 3 (two items, one category):\n%s", retired, f.logs.String())
+			if retired != 2 {
+				t.Errorf("%d retirements logged, want 2 (retainTaskHistory, maxUpgrade):\n%s", retired, f.logs.String())
 			}
 			f.audit.reset()
 			mustSeed(t, f)

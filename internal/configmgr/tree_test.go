@@ -43,7 +43,7 @@ func TestTreeCategories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{CategoryInstallation, CategoryLogging, CategoryPurge, CategoryScheduler, CategoryServiceMonitor,
+	if want := []string{CategoryInstallation, CategoryLDAP, CategoryLogging, CategoryPurge, CategoryScheduler, CategoryServiceMonitor,
 		CategoryStatistics, CategoryPassword, CategoryRESTAPI, CategoryService}; !slices.Equal(keysOf(children), want) {
 		t.Errorf("categories with a parent %q, want %q", keysOf(children), want)
 	}

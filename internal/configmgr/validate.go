@@ -72,7 +72,22 @@ func checkKey(key string) error {
 	return nil
 }
 
-// checkValue validates v (a value, or a default when noun is "default") of
+// checkValue checks v against def's type and attributes, then against the
+// rule of the gateway's own item w if it has one (see itemRules).
+func checkValue(w where, def Item, noun, v string) (string, error) {
+	v, err := checkTypedValue(w, def, noun, v)
+	if err != nil {
+		return "", err
+	}
+	if rule, ok := itemRules[w]; ok && v != "" {
+		if err := rule(v); err != nil {
+			return "", invalid("%s %q of %s is invalid: %v", noun, v, w, err)
+		}
+	}
+	return v, nil
+}
+
+// checkTypedValue validates v (a value, or a default when noun is "default") of
 // the item at w with definition def, and returns it in its stored form:
 // booleans in lower case, integers in canonical base-10 form, anything else
 // unchanged.
@@ -80,7 +95,7 @@ func checkKey(key string) error {
 // An empty value means "not set". It is refused for a mandatory item, and
 // accepted for a string or password item, and for an item of another type
 // that has no default (the state a reset leaves it in).
-func checkValue(w where, def Item, noun, v string) (string, error) {
+func checkTypedValue(w where, def Item, noun, v string) (string, error) {
 	if v == "" {
 		if isTrue(def.Mandatory) {
 			return "", invalid("%s is mandatory and its %s cannot be empty", w, noun)

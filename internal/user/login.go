@@ -109,37 +109,80 @@ func lockedFault(name string, until, now time.Time) error {
 	}
 }
 
-// checkPassword checks password against u's for a caller at clientAddress.
-// The attempt is counted as a failure before the password is compared, in
-// one step with the check of the lock, so that concurrent guesses cannot
-// outrun the lockout: a locked address gets the TooMany fault without a
-// comparison; a right password then clears the count. A wrong one writes
-// LOGFL and returns mismatch.
+// failureKey names the record a login attempt is counted in: the user's
+// when the gateway has one, else the name's (a directory name without a
+// user yet).
+type failureKey struct {
+	userID int64  // 0: none
+	name   string // used when userID is 0
+}
+
+// count counts an attempt in k's record (see db.CountLoginAttempt).
+func (s *Service) count(ctx context.Context, k failureKey, host string, now time.Time) (db.LoginAttempt, error) {
+	if k.userID != 0 {
+		return s.store.CountLoginAttempt(ctx, k.userID, host, now, loginPolicy)
+	}
+	return s.store.CountNameLoginAttempt(ctx, k.name, host, now, loginPolicy)
+}
+
+// clear forgets k's failures from host: the password was right.
+func (s *Service) clear(ctx context.Context, k failureKey, host string) error {
+	if k.userID != 0 {
+		return s.store.ClearLoginFailures(ctx, k.userID, host)
+	}
+	return s.store.ClearNameLoginFailures(ctx, k.name, host)
+}
+
+// checkPassword checks password against u's for a caller at clientAddress
+// (see checkAttempt). A directory user's password is the directory's: the
+// gateway holds none to check, so asking (a password change) is a fault of
+// kind Invalid saying where to change it.
 func (s *Service) checkPassword(ctx context.Context, u db.User, password, clientAddress string, now time.Time, mismatch error) error {
+	if u.AccessMethod == AccessLDAP {
+		return fault.New(fault.Invalid, "the password of user %s is kept by the LDAP directory; change it there", u.Username)
+	}
+	return s.checkAttempt(ctx, failureKey{userID: u.ID}, u.Username, clientAddress, now, "wrong password",
+		func() (bool, error) { return matches(u.PasswordHash, password), nil }, mismatch)
+}
+
+// checkAttempt runs verify, the check of a password of account name (its
+// failures counted in k's record), for a caller at clientAddress. The
+// attempt is counted as a failure before verify runs, in one step with the
+// check of the lock, so that concurrent guesses cannot outrun the lockout:
+// a locked address gets the TooMany fault without verify running; a right
+// password (verify true) then clears the count. A wrong one writes LOGFL
+// with reason and returns mismatch. An error of verify (a directory that
+// cannot be asked) is returned as it is, the attempt counted.
+func (s *Service) checkAttempt(ctx context.Context, k failureKey, name, clientAddress string, now time.Time,
+	reason string, verify func() (bool, error), mismatch error) error {
 	host := clientHost(clientAddress)
-	a, err := s.store.CountLoginAttempt(ctx, u.ID, host, now, loginPolicy)
+	a, err := s.count(ctx, k, host, now)
 	if err != nil {
 		return fmt.Errorf("user: %w", err)
 	}
 	if a.Refused {
 		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{
-			"userName": u.Username, "reason": "account locked", "clientAddress": host,
+			"userName": name, "reason": "account locked", "clientAddress": host,
 		})
 		// The retry time counts from now, not from when the attempt
 		// began: a concurrent attempt may have set the lock meanwhile.
-		return lockedFault(u.Username, a.LockedUntil, s.now())
+		return lockedFault(name, a.LockedUntil, s.now())
 	}
-	if matches(u.PasswordHash, password) {
-		if err := s.store.ClearLoginFailures(ctx, u.ID, host); err != nil {
+	ok, err := verify()
+	if err != nil {
+		return err
+	}
+	if ok {
+		if err := s.clear(ctx, k, host); err != nil {
 			return fmt.Errorf("user: %w", err)
 		}
 		return nil
 	}
-	details := map[string]any{"userName": u.Username, "reason": "wrong password", "failures": a.Failures, "clientAddress": host}
+	details := map[string]any{"userName": name, "reason": reason, "failures": a.Failures, "clientAddress": host}
 	if !a.LockedUntil.IsZero() { // this failure locked the address
 		details["lockedUntil"] = a.LockedUntil.UTC().Format(time.RFC3339)
 		s.log.WarnContext(ctx, "client address locked out of an account after failed logins",
-			"user", u.Username, "client", host, "failures", a.Failures, "until", a.LockedUntil)
+			"user", name, "client", host, "failures", a.Failures, "until", a.LockedUntil)
 	}
 	s.record(ctx, AuditLoginFailed, severityFailure, details)
 	return mismatch
@@ -160,6 +203,14 @@ func (s *Service) refuse(ctx context.Context, name, reason, msg string) error {
 // certificate) or the user may log in only with a certificate; TooMany
 // with a retry time when the client address is locked out of the account.
 // Every failure but Invalid writes LOGFL.
+//
+// rest_api.authProviders decides who checks the password: a user of the
+// gateway with access method ldap, and, with no user of that name, any
+// name, are checked by the directory when "ldap" is a provider and a
+// directory is configured (see loginDirectory); the gateway's other users
+// log in only while "username" is a provider, except the built-in admin,
+// who always can, so that a gateway whose directory is lost stays
+// manageable.
 func (s *Service) LoginPassword(ctx context.Context, username, password, clientAddress string) (LoginResult, error) {
 	ctx = db.OnFullDisk(ctx) // an operator must be able to log in to free room
 	if len(password) > MaxPasswordBytes {
@@ -172,15 +223,29 @@ func (s *Service) LoginPassword(ctx context.Context, username, password, clientA
 	}
 	u, err := s.store.GetUserByName(ctx, username)
 	if errors.Is(err, db.ErrNotFound) {
+		if s.askDirectory(set) {
+			return s.loginDirectory(ctx, nil, username, password, clientAddress)
+		}
 		matches(dummyHash(), password)
 		return LoginResult{}, s.refuse(ctx, username, "unknown user", MsgNoMatch)
 	}
 	if err != nil {
 		return LoginResult{}, fmt.Errorf("user: %w", err)
 	}
+	if u.AccessMethod == AccessLDAP {
+		if !s.askDirectory(set) {
+			return LoginResult{}, s.refuse(ctx, u.Username, "directory login disabled",
+				fmt.Sprintf("User %s logs in through the LDAP directory, which is not enabled (rest_api.authProviders, LDAP.url)", u.Username))
+		}
+		return s.loginDirectory(ctx, &u, u.Username, password, clientAddress)
+	}
 	now := s.now()
 	if err := s.checkPassword(ctx, u, password, clientAddress, now, fault.New(fault.Unauthorized, MsgNoMatch)); err != nil {
 		return LoginResult{}, err
+	}
+	if !set.Providers.Username && !isFirstAdmin(u) {
+		return LoginResult{}, s.refuse(ctx, u.Username, "username provider disabled",
+			`Login with the gateway's own users is disabled (rest_api.authProviders does not name "username"); log in through the directory`)
 	}
 	if u.AccessMethod == AccessCert {
 		return LoginResult{}, s.refuse(ctx, u.Username, "certificate only",
@@ -290,7 +355,7 @@ func (s *Service) LoginCertificate(ctx context.Context, in CertificateLogin) (Lo
 	if err != nil {
 		return LoginResult{}, fmt.Errorf("user: %w", err)
 	}
-	if u.AccessMethod == AccessPassword {
+	if u.AccessMethod == AccessPassword || u.AccessMethod == AccessLDAP {
 		return LoginResult{}, s.refuse(ctx, u.Username, "password only",
 			fmt.Sprintf("User %s may log in only with a username and password", u.Username))
 	}

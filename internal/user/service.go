@@ -32,6 +32,7 @@ const (
 	AccessAny      = "any"
 	AccessPassword = "pwd"
 	AccessCert     = "cert"
+	AccessLDAP     = "ldap" // checked by the LDAP directory; created at the first login
 )
 
 // Store is the storage the service needs; *db.DB implements it.
@@ -47,6 +48,8 @@ type Store interface {
 	SetPassword(ctx context.Context, id int64, hash string, at time.Time) error
 	CountLoginAttempt(ctx context.Context, userID int64, clientAddress string, at time.Time, p db.LoginPolicy) (db.LoginAttempt, error)
 	ClearLoginFailures(ctx context.Context, userID int64, clientAddress string) error
+	CountNameLoginAttempt(ctx context.Context, name, clientAddress string, at time.Time, p db.LoginPolicy) (db.LoginAttempt, error)
+	ClearNameLoginFailures(ctx context.Context, name, clientAddress string) error
 	ListRoles(ctx context.Context) ([]db.Role, error)
 
 	StartSession(ctx context.Context, s db.Session) error
@@ -70,8 +73,11 @@ type Options struct {
 	Audit    Auditor
 	Settings SettingsSource
 	// CAs verifies certificate logins; nil refuses them.
-	CAs    CertificateAuthorities
-	Logger *slog.Logger
+	CAs CertificateAuthorities
+	// Directory checks the passwords of directory users (the ldap
+	// provider); nil: no directory.
+	Directory Directory
+	Logger    *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -84,6 +90,7 @@ type Service struct {
 	audit    Auditor
 	settings SettingsSource
 	cas      CertificateAuthorities
+	dir      Directory
 	log      *slog.Logger
 	now      func() time.Time
 }
@@ -96,7 +103,7 @@ func NewService(o Options) *Service {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{store: o.Store, audit: o.Audit, settings: o.Settings, cas: o.CAs, log: o.Logger, now: o.Now}
+	return &Service{store: o.Store, audit: o.Audit, settings: o.Settings, cas: o.CAs, dir: o.Directory, log: o.Logger, now: o.Now}
 }
 
 // User is a user as clients see it; the password is never part of it.
@@ -216,7 +223,7 @@ func usernameRune(r rune) bool {
 func validRole(r Role) bool { return r >= RoleAdmin && r <= RoleControl }
 
 func validAccessMethod(m string) bool {
-	return m == AccessAny || m == AccessPassword || m == AccessCert
+	return m == AccessAny || m == AccessPassword || m == AccessCert || m == AccessLDAP
 }
 
 // Create creates a user and writes USRAD. An invalid name, role, access
@@ -235,7 +242,7 @@ func (s *Service) Create(ctx context.Context, in NewUser) (User, error) {
 	case !validRole(in.Role):
 		return User{}, fault.New(fault.Invalid, "role_id %d is not a role (1 to 5)", int(in.Role))
 	case !validAccessMethod(in.AccessMethod):
-		return User{}, fault.New(fault.Invalid, "access_method %q must be any, pwd or cert", in.AccessMethod)
+		return User{}, fault.New(fault.Invalid, "access_method %q must be any, pwd, cert or ldap", in.AccessMethod)
 	}
 	if err := CheckPolicy(s.settings.Settings(), in.Password); err != nil {
 		return User{}, err
@@ -280,7 +287,7 @@ func (s *Service) Update(ctx context.Context, id int64, ch Change) (User, error)
 		return User{}, fault.New(fault.Invalid, "role_id %d is not a role (1 to 5)", int(*ch.Role))
 	}
 	if ch.AccessMethod != nil && !validAccessMethod(*ch.AccessMethod) {
-		return User{}, fault.New(fault.Invalid, "access_method %q must be any, pwd or cert", *ch.AccessMethod)
+		return User{}, fault.New(fault.Invalid, "access_method %q must be any, pwd, cert or ldap", *ch.AccessMethod)
 	}
 	before, after, err := s.store.UpdateUser(ctx, id, func(cur db.User) (db.UserChange, error) {
 		next := db.UserChange{RoleID: cur.RoleID, AccessMethod: cur.AccessMethod, RealName: cur.RealName, Description: cur.Description}

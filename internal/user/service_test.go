@@ -918,6 +918,7 @@ func TestWatchConfig(t *testing.T) {
 		{configmgr.CategoryRESTAPI, configmgr.ItemDisconnectIdleUserSession, "5"},
 		{configmgr.CategoryPassword, configmgr.ItemPasswordPolicy, configmgr.PolicyMixedCaseNumeric},
 		{configmgr.CategoryPassword, configmgr.ItemPasswordLength, "12"},
+		{configmgr.CategoryRESTAPI, configmgr.ItemAuthProviders, `{"providers": ["ldap"]}`},
 	}
 	for _, ch := range changes {
 		if _, err := cm.SetValue(ctx, ch.category, ch.item, ch.value); err != nil {
@@ -925,7 +926,7 @@ func TestWatchConfig(t *testing.T) {
 		}
 	}
 	want := Settings{Mandatory: true, AllowPing: false, AuthMethod: "certificate", AuthCertificateName: "plant-ca",
-		PasswordMaxAge: 30 * 24 * time.Hour, IdleTimeout: 5 * time.Minute,
+		PasswordMaxAge: 30 * 24 * time.Hour, IdleTimeout: 5 * time.Minute, Providers: configmgr.AuthProviders{LDAP: true},
 		PasswordPolicy: configmgr.PolicyMixedCaseNumeric, PasswordMinLength: 12}
 	if got := c.Settings(); got != want {
 		t.Fatalf("after changes: %+v, want %+v", got, want)

@@ -27,6 +27,9 @@ type Settings struct {
 	PasswordMaxAge time.Duration
 	// IdleTimeout is rest_api.disconnectIdleUserSession minutes.
 	IdleTimeout time.Duration
+	// Providers is rest_api.authProviders: who checks a username and
+	// password.
+	Providers configmgr.AuthProviders
 	// PasswordPolicy is password.policy.
 	PasswordPolicy string
 	// PasswordMinLength is password.length.
@@ -39,6 +42,7 @@ func DefaultSettings() Settings {
 		AllowPing:           true,
 		AuthMethod:          configmgr.AuthMethodAny,
 		AuthCertificateName: "ca",
+		Providers:           configmgr.AuthProviders{Username: true, LDAP: true},
 		IdleTimeout:         60 * time.Minute,
 		PasswordPolicy:      configmgr.PolicyAny,
 		PasswordMinLength:   MinPasswordLength,
@@ -147,6 +151,11 @@ func apply(s *Settings, cat configmgr.Category) {
 		}
 		if n, ok := integer(configmgr.ItemPasswordChange); ok && n >= 0 {
 			s.PasswordMaxAge = time.Duration(n) * 24 * time.Hour
+		}
+		if v, ok := val(configmgr.ItemAuthProviders); ok {
+			if p, err := configmgr.ParseAuthProviders(v); err == nil {
+				s.Providers = p
+			}
 		}
 		if n, ok := integer(configmgr.ItemDisconnectIdleUserSession); ok && n > 0 {
 			s.IdleTimeout = time.Duration(n) * time.Minute

@@ -1492,7 +1492,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate.
+         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
          */
         post: operations["login"];
         delete?: never;
@@ -3345,11 +3345,11 @@ export interface components {
             admin: boolean;
         };
         /**
-         * @description How the user may log in; `any` (password or certificate), `pwd` (password only), `cert` (certificate only).
+         * @description How the user may log in; `any` (password or certificate), `pwd` (password only), `cert` (certificate only), `ldap` (password checked by the LDAP directory of category `LDAP`; such users are created at their first login, and their role follows their directory groups at each login).
          * @example any
          * @enum {string}
          */
-        AccessMethod: "any" | "pwd" | "cert";
+        AccessMethod: "any" | "pwd" | "cert" | "ldap";
         /** @description A user; the password is never returned. */
         User: {
             /** @example 2 */
@@ -3398,12 +3398,12 @@ export interface components {
              */
             password: string;
             /**
-             * @description How the user may log in; `any` (password or certificate), `pwd` or `cert`.
+             * @description How the user may log in; `any` (password or certificate), `pwd`, `cert` or `ldap` (the directory checks the password).
              * @default any
              * @example any
              * @enum {string}
              */
-            access_method?: "any" | "pwd" | "cert";
+            access_method?: "any" | "pwd" | "cert" | "ldap";
             /** @example Pat Operator */
             real_name?: string;
             /**
@@ -6606,7 +6606,25 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description The login cannot be checked now: the gateway's storage is unavailable (as for every call), or the user is one the LDAP directory checks and the directory cannot be asked; the message says which and why. The gateway's own users (the built-in `admin` among them) still log in while the directory is away. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /**
+                     * @description Seconds after which a retry may succeed.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The LDAP directory is unavailable (it cannot be reached): directory users cannot log in now; the gateway's own users still can"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     authenticate: {

@@ -18,7 +18,8 @@ class AdminUserUpdate:
     Attributes:
         description (str | Unset):  Example: Night shift operator.
         access_method (AccessMethod | Unset): How the user may log in; `any` (password or certificate), `pwd` (password
-            only), `cert` (certificate only). Example: any.
+            only), `cert` (certificate only), `ldap` (password checked by the LDAP directory of category `LDAP`; such users
+            are created at their first login, and their role follows their directory groups at each login). Example: any.
         real_name (str | Unset):  Example: Pat Operator.
         role_id (int | Unset): The new role (1 admin, 2 user, 3 view, 4 data-view, 5 control); a change ends the user's
             sessions. Example: 3.

@@ -20,7 +20,8 @@ class User:
         user_name (str):  Example: operator.
         role_id (int): The role (1 admin, 2 user, 3 view, 4 data-view, 5 control). Example: 2.
         access_method (AccessMethod): How the user may log in; `any` (password or certificate), `pwd` (password only),
-            `cert` (certificate only). Example: any.
+            `cert` (certificate only), `ldap` (password checked by the LDAP directory of category `LDAP`; such users are
+            created at their first login, and their role follows their directory groups at each login). Example: any.
         real_name (str):  Example: Pat Operator.
         description (str):  Example: Shift operator.
     """

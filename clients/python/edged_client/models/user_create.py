@@ -20,8 +20,8 @@ class UserCreate:
         password (str): At most 72 bytes of UTF-8 (bcrypt's limit: a character outside ASCII takes 2 to 4 bytes, so
             fewer of them fit); must also satisfy the `password` category's policy and length (400). Example: s3cret-
             Passw0rd.
-        access_method (UserCreateAccessMethod | Unset): How the user may log in; `any` (password or certificate), `pwd`
-            or `cert`. Default: UserCreateAccessMethod.ANY. Example: any.
+        access_method (UserCreateAccessMethod | Unset): How the user may log in; `any` (password or certificate), `pwd`,
+            `cert` or `ldap` (the directory checks the password). Default: UserCreateAccessMethod.ANY. Example: any.
         real_name (str | Unset):  Example: Pat Operator.
         role_id (int | Unset): The role (1 admin, 2 user, 3 view, 4 data-view, 5 control). Default: 2. Example: 2.
         description (str | Unset):  Example: Shift operator.
