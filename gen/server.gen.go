@@ -350,6 +350,30 @@ func (e InstalledPackageType) Valid() bool {
 	}
 }
 
+// Defines values for LogLevel.
+const (
+	LogLevelDebug   LogLevel = "debug"
+	LogLevelError   LogLevel = "error"
+	LogLevelInfo    LogLevel = "info"
+	LogLevelWarning LogLevel = "warning"
+)
+
+// Valid indicates whether the value is a known member of the LogLevel enum.
+func (e LogLevel) Valid() bool {
+	switch e {
+	case LogLevelDebug:
+		return true
+	case LogLevelError:
+		return true
+	case LogLevelInfo:
+		return true
+	case LogLevelWarning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -1422,6 +1446,46 @@ type InstalledServices struct {
 //
 // Example: overheat
 type InstanceName = string
+
+// LogEntry One line of the gateway's log.
+type LogEntry struct {
+	// Attrs The line's other attributes (groups flattened to dotted keys); empty when there are none.
+	//
+	// Example: {"error":"connection refused","url":"http://cloud.example.com:6683/sensor-reading"}
+	Attrs map[string]interface{} `json:"attrs"`
+
+	// Level A log line's level, lowest first.
+	//
+	// Example: warning
+	Level LogLevel `json:"level"`
+
+	// Message Example: north destination unreachable; retrying
+	Message string `json:"message"`
+
+	// Source The service the line is about, or `core` for the gateway's own lines.
+	//
+	// Example: to-cloud
+	Source string `json:"source"`
+
+	// Timestamp When it was logged (UTC, milliseconds).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	Timestamp string `json:"timestamp"`
+}
+
+// LogLevel A log line's level, lowest first.
+//
+// Example: warning
+type LogLevel string
+
+// LogList A page of log lines, newest first.
+type LogList struct {
+	// Count Number of lines matching the filters, across all pages.
+	//
+	// Example: 1
+	Count int        `json:"count"`
+	Logs  []LogEntry `json:"logs"`
+}
 
 // LoginRequest User name and password.
 type LoginRequest struct {
@@ -2867,6 +2931,27 @@ type GetStatisticsRateParams struct {
 	Periods string `form:"periods" json:"periods"`
 }
 
+// ListLogEntriesParams defines parameters for ListLogEntries.
+type ListLogEntriesParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+
+	// Source Only the lines of this service (its name), or `core` for the gateway's own.
+	Source *string `form:"source,omitempty" json:"source,omitempty"`
+
+	// Level Only the lines at this level or above.
+	Level *LogLevel `form:"level,omitempty" json:"level,omitempty"`
+
+	// Since Only the lines logged at or after this time: `YYYY-MM-DD HH:MM:SS` with no fraction or one of 3 or 6 digits, in UTC unless followed by an offset such as `+02:00`, or RFC 3339 (`2024-05-01T10:15:42Z`).
+	Since *string `form:"since,omitempty" json:"since,omitempty"`
+
+	// Until Only the lines logged before this time, in the forms of `since`.
+	Until *string `form:"until,omitempty" json:"until,omitempty"`
+}
+
 // ListTasksParams defines parameters for ListTasks.
 type ListTasksParams struct {
 	// Name Only tasks with this name.
@@ -3854,6 +3939,9 @@ type ServerInterface interface {
 	// GetStatisticsRate Get statistics rates
 	// (GET /edge/statistics/rate)
 	GetStatisticsRate(w http.ResponseWriter, r *http.Request, params GetStatisticsRateParams)
+	// ListLogEntries The gateway's log
+	// (GET /edge/syslog)
+	ListLogEntries(w http.ResponseWriter, r *http.Request, params ListLogEntriesParams)
 	// ListTasks List tasks
 	// (GET /edge/task)
 	ListTasks(w http.ResponseWriter, r *http.Request, params ListTasksParams)
@@ -4409,6 +4497,12 @@ func (_ Unimplemented) GetStatisticsHistory(w http.ResponseWriter, r *http.Reque
 // GetStatisticsRate Get statistics rates
 // (GET /edge/statistics/rate)
 func (_ Unimplemented) GetStatisticsRate(w http.ResponseWriter, r *http.Request, params GetStatisticsRateParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListLogEntries The gateway's log
+// (GET /edge/syslog)
+func (_ Unimplemented) ListLogEntries(w http.ResponseWriter, r *http.Request, params ListLogEntriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6804,6 +6898,104 @@ func (siw *ServerInterfaceWrapper) GetStatisticsRate(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// ListLogEntries operation middleware
+func (siw *ServerInterfaceWrapper) ListLogEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListLogEntriesParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "source" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "source", r.URL.Query(), &params.Source, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "source"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "source", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "level" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "level", r.URL.Query(), &params.Level, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "level"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "level", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "since" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", r.URL.Query(), &params.Since, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "since"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "since", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "until" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "until", r.URL.Query(), &params.Until, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "until"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "until", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListLogEntries(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListTasks operation middleware
 func (siw *ServerInterfaceWrapper) ListTasks(w http.ResponseWriter, r *http.Request) {
 
@@ -7436,6 +7628,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/metrics", wrapper.GetMetrics)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/syslog", wrapper.ListLogEntries)
 	})
 	r.Group(func(r chi.Router) {
 		r.Put(options.BaseURL+"/edge/shutdown", wrapper.Shutdown)
@@ -16792,6 +16987,99 @@ func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type ListLogEntriesRequestObject struct {
+	Params ListLogEntriesParams
+}
+
+type ListLogEntriesResponseObject interface {
+	VisitListLogEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListLogEntries200JSONResponse LogList
+
+func (response ListLogEntries200JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListLogEntries400JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListLogEntries401JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListLogEntries403JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListLogEntries500JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLogEntries503JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -18324,6 +18612,9 @@ type StrictServerInterface interface {
 	// GetStatisticsRate Get statistics rates
 	// (GET /edge/statistics/rate)
 	GetStatisticsRate(ctx context.Context, request GetStatisticsRateRequestObject) (GetStatisticsRateResponseObject, error)
+	// ListLogEntries The gateway's log
+	// (GET /edge/syslog)
+	ListLogEntries(ctx context.Context, request ListLogEntriesRequestObject) (ListLogEntriesResponseObject, error)
 	// ListTasks List tasks
 	// (GET /edge/task)
 	ListTasks(ctx context.Context, request ListTasksRequestObject) (ListTasksResponseObject, error)
@@ -20779,6 +21070,32 @@ func (sh *strictHandler) GetStatisticsRate(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// ListLogEntries operation middleware
+func (sh *strictHandler) ListLogEntries(w http.ResponseWriter, r *http.Request, params ListLogEntriesParams) {
+	var request ListLogEntriesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListLogEntries(ctx, request.(ListLogEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListLogEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListLogEntriesResponseObject); ok {
+		if err := validResponse.VisitListLogEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListTasks operation middleware
 func (sh *strictHandler) ListTasks(w http.ResponseWriter, r *http.Request, params ListTasksParams) {
 	var request ListTasksRequestObject
@@ -21106,594 +21423,612 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5tib6KgjuvcNkTZImdfFFjI4dKlmuUm9b1khyVXeXPE6QCZK5lQTYCaRottsR82sizt+J8wrn",
-	"/D7PcB5lP8kE1gKQyBsvslyu6nZHdLjEzMR1Yd2w1rc+tsZivhCccSVbRx9bC5rSOVMshb+OpWTqRERM",
-	"/xExOU7jhYoFbx21rmeMUP2YjEXEArJg6Zhx1WVc/x2Rdkgfj0ISSyIZV4RKEtJ/23s5Cju9VtBiH+h8",
-	"kbDWUUvGPJMijlpBK9btLqiatYIWp3P9VLfVClop+2sWpyxqHak0Y0FLjmdsTvWg5vTDK8anatY62js8",
-	"DFrzmNu/B0FLrRbQh0pjPm19+hS0TqhiU5GuzqH9ukmNzRvklq2KQ02ZVO/pIq4fKvzzoEOdUc5Z0jzS",
-	"iCXxHUtXZIxvPpJED6KyF6UFn8uGtcZW3u8ykUG/v3kiL+NEsbR5HhN4TmIuFeVjtuU0xjRhg/qZYIMP",
-	"P5EfRYbnojiHS6aylBM1YyRlNIr5VBIxgb8TKhU5JzP9YY+cfhgnWcQkCSUbCx7JMCDhPOaZYvCfSTyP",
-	"VUgoj0gob+NFSNoH/T4cGJjlXzOWrvJpQqutwoRiHs+zuT/8mCs2ZSmM/0yxefM2xIrNYeXJMlazGCdk",
-	"T0Nx8WdKLS5EquqXXze0ft03rPMrvQ7VQb6mH/TsCM/mI5bqJWZcpTGTRAmSwiY0LRWsbGGpIjahWaJa",
-	"R3t647FlIANDCOvW8TVu2X0owex2Ay3Ajt6DEkyru9DCuUjVrJkYgA7EhFDC9YtEsvQuHjMiUvODovL2",
-	"/lxfie44EVkD14ceHv74ngsVT+Ix1dNcM3PvrR15krhj6YxR1TSrvOGHn9xFkk3jNdNawHM3oSMgSrur",
-	"sNsTkRJKpMjULN9m/CyAt+v5tPkOH1ZkO6tfC2x2i1XYNOuU3cUiqzmKV7N4oiSMW8XA03gkliTmSsCP",
-	"CyoVLoJ5wnikX48lmVO+IhmPlSR0KgJiWKH+RR+JOuatF8ydXsHh6Cxn8Ximj4KdHpxhItSMpctYsk7P",
-	"NfWH/f5N1u/vPVmY+fxhsNcPyTS+Y5Ls94l5TbcaUUXJciYkI5wtmVTABFe6n8Ge92YS9cjPsZqJTJHQ",
-	"NhuStkiBvZN+h1A79RmVhAuSLRYsJSOR8SggUuQsTCo6X7CIyCSezlSyInTGaGQ525QqtqSrR5KMEzG+",
-	"JTRlJObA3aImhmUHVM+x+rUc6xKH8x9sVd3tY62t2QHZcT8if7x6c07E6D/ZWO2idZoGPosyr8YzFmUJ",
-	"O4vqz6M0z0lcYiJ7g6dP2OjJs+7T/f5+dzBgT7vPxpOnXfqk339Co/1oRPv1w7ZNvod5NQ99ItI5Va2j",
-	"VpbBmzWDRyq6j4AzBOgLOE/Dua+AM63uIuCukLc1c0Sf+X2W/dLA40z7D8/qr5g6lnHEzup26BS5ATIL",
-	"yVSX6lfdbg1JyhaMKsMDjbEHPFyyO5bSpEeORzDlOaNcEgYWhuCsMO1fBnvBYP+d/mWRgH2Ik6rbO6Cx",
-	"fLZaO5QFMoy5enLQWq91gY52hp8aJc28QtOUrvQLUq1gR3S7+u+r23hRXZ/zOuVRU2AAi7Cg05hPkUUa",
-	"Im2kSd1+rUrpa5D1vOyaytsmzqA1qwpXeDJ5Svfok0H3WdQfdQ/GT/a7z6PnrHs4ip7Sp5M91h83GEOf",
-	"zQz0WPUp+u8w/cqQ3/BkBWOWuGogQnXfTetmzkM+hHyWiyydstbmE6CHdKWo2mJMILxjkGGKBWROleaS",
-	"ZEwl68ZcMi5jFd+xZEXa4VjocSgWmtckCU/sT50hoeSOJhkjakaVZgxc4F5B0/qHg36/kVj0Ow2ztt3W",
-	"rv5bydImSsmkVseKlLJXSwT6zU1iYS0//aS/lAvBJdo939PoB5T7+q+x4IpxMNnoYpEYJffxf0o9VG+q",
-	"H1tzJiWdwl7T8S2das60EDJWIl2RlE0yyaIjI1/c7zGP2AdccUVkPOUsIqMVoUSlmVQs0sIfOICby7+m",
-	"bNI6av3L49y79RifysenaSrMlGrU5OqoxiJLIuh6BHxU00+gFT6tILqhZdwMDFTnxmEO9cMZsBgqwXEz",
-	"1VrSp0Cv6CX7a8akuu+KwmHwmDqwLzLPJIycauUftpOMmFoyxskA5C+w0wdavhRnQECLTjRvwRWJ+R1N",
-	"4mgIO2tGDEwCNXQxmTCu5ROZxCyJAm8SIiVpljBcokx+NrmN5d17tHFiSUZM9wkGTZKw6IEWQYIPRaS3",
-	"uguaaNG7ImnGecynQDiUpJpj4P4Y9ekMB4Fmp/NBgvUAFKcFt5bsCQUz61PQOhF8ksTje5PLsW/UO3VU",
-	"b0pEtFbjhs4+xFLJB6aQsRm9kxqMjLM01YoH8tN2lOFErIZmhxOxRcr079pKMTNwqwsMWZ8/80sHluql",
-	"SEdxFDF+37UCgUKjecyB6WrqXmmVUVM4yhexYCk09EDrNNYUmQIFZWrGuIKliMgoU8B4UpEwEgmGTJEm",
-	"iVjiQPSHMOkzrljKaYLd3HPithFYaZYSphsjbXfOI3IwGYz3Rk/Zc9qPDtjhYecBFuCYgCZlLW9jYSL3",
-	"iJiicSKNmencGJrfiSnJeMRSIz9QXD2SOVdCTnsu1Ett5N53Tc5FfkDxuJibgQfaehpFKZMS2xVZOvY2",
-	"Gs4izOKCrhJBo2shXlGtNd1zMkbmkJGAkz5mLJJk0D94dvj0CRmtFHvog1/siLyOv4fpGHPtLad3NE7o",
-	"KLn3jKQSqeb0IJRda0OfkoCXat1fcDhMYskDorkrndKYI499oGnbHseUg1qgSdV41pOEcLEkIzammWQw",
-	"kPqxkzYQPlV0RKUj91iSSCy55t4ZBymh30VXXRRLkD6TLEn0CxMaJ8ANyXlV/bCihU60wA0v9R/dY/1H",
-	"mJvzl2wswBREjiTmVMVjIviYuUFTLpeaN8IiDslCd6ONyOUsTvKne/2+Ma9mjCZqFpIU/UQzRiNz7+gN",
-	"ocazZ1xcOFz0slEzBc2WZTbWxFXQig/vr/hqc0OI15SvzFGR9xa447HIuDJyJJYkEeNbFoHdiaw7icHX",
-	"gOffTBDtdf0ajRMWaS4Xc2n3LObkifP6PZToKQ4jH6jInLpC7Vy2GCO+A8cvvmPcu79x1PVGzVjqGB8y",
-	"d5Brkwkbq/vRR8ZVnOBgzUw0dbhTXqCPJ/3PIpC3XAtpkcZ/Y/eWKtrQw1uXlCyolEuRRiQSsAxgjj7A",
-	"7p6kLNKqBE2k7kaJW8ZhreexlPq45qo6MOW3XGaLhUgVi16zKKbXMPn7zc9T/PS3RC8kuSl8/2Ge3LSc",
-	"nWd7HhLJeEQqHT28WHoki6PTI2ExkCZ4krlIwbmvKKybxF/bFPxlAVHsg3q8SGjMwZc0t75ErYO6wWJc",
-	"xXjMpHzN1EzUmPY/gipnzHtNs1qx0Rw1pHwVkrajDpGSMUvNrRLrBCRcLKPCCzxZ6Z/1WyFpey/jIzgD",
-	"XFP2Ly3KV62gtVhGraClX2y98/1P+LTknghax5qVacp9u4iogh2nURTridDkItVKsYqZbB1NaCJZhRxB",
-	"/oAHjsJsh4QqkjAqFawzGIM9ck1vNW3iSdasE3TfSSrm8FsIP4bGG+K8MPOY+wMYBK2F9+fHFoU9eD93",
-	"m7COhAobVqYj35dzHk9nishZPFHGJBBp3cKljJpIi8LnF1SRN+s+E+jer7+5ZEtcmvYAFyoge7AqAdkn",
-	"dzFbBuQAtIgu/nEI1J6KBHxbqAzYazCkvkeSSCZlLLgssMt978r8cON1ufkJ72FqqObnWM3QxXU/2nFn",
-	"BZXx0YqExt8V1hEUGTEZR0ySWD0Qbe19o62vQluB82s2u0eVML2XvaQbiDbXBn5xvbyro2UMkctQGpbI",
-	"YNvwucbLycomjW1PTbcao2wyYSnYjnjjU2h7sNfffDnhTz2fgu27cRGu4zmTC8qr64AX1ZvOgbnfhWYU",
-	"nYM1LZLoXl+WZmGaCexINs4BbtEaNvT9+EF39KsvjjepYLuVyqJYuRUq37wwE5BgDQX9MlEpjRO9JsX1",
-	"NL6cZtaPmnixi5cpY11wvHnX+wTfGVlmzu4YV0PQnkaMsPlCFUPYPrasC6cU2KnYvBjgxtnyJ5pkegme",
-	"9Z/t4Rp5vwxadSIOLlNjtdrI/PXyXNmX9Yfg8NnuM3xVd+82d8N3zVSQN+HG4M0icFu1niBOUra7GnjM",
-	"feW+G7FJzFlkKAeIqei8kcwL7IExfwXKCj9+CsFy54KzHrk0SxloswB8kgs2duFejyS6vfDGI1YlUsyN",
-	"pItsviD7ZKHN1SxlhI4EuItSJmciiTaSWskSfntycnp1FZCXx2ev3l6eBuTn48vzs/MftOVwdv7yzeXr",
-	"4+uzN+cQ4kT5Cm5Fh+DPYZEJB9I/9cgxX6HbiCXSv+rMWdySphxjZioc7h4kXSLOexHkq1iqukihBZ1i",
-	"aKOjr5jJwEZTTeJUqio9wcuF8IWNc0EO+akaqKCEosnJJkFuwxPA9rfEh1F2MiB0nAopCU0SmE9Jyu8k",
-	"4r3hBGaezWsqpvX6jD7DsJ7GYa3FCdwuLuGyHC51tPY3EWl1ca1A3YHjNSrJJ4JP4mmWmos0UP1qL9b9",
-	"JTDCz2900xLIBg2gvAiyOt0kX8TtqcmufIWeSlOxjTeO3wibeMMM3Fu147/yeM72c7BfvWJ3LNlmJq6b",
-	"TbNZNYV44VM47tyXKAGhyZKupMflNBN0MQ6+Z8Sw0VbQMny0FbQMI20FLY+PFl0m/oM610l1RdacKjsR",
-	"faRc3EF1a+DnRkFA+k4UkEEuDPYCXxiQgwIvOagzu6xxuYNmU9pcHKhpqXl3neSo2VuP0VS29+iGd0l4",
-	"8fbyh9MQQ2YXWQqRXYtUaHObtBkdz+BXuD3uwAev3vzww3lIEjH134VHV9eXr89DIlXK6Lzy8M8Xlz+E",
-	"RK6kYnNs1Hx0fHntfpeKpipbwJOXV9dvLvIns0xFYsnh0cmb85MfQ7ggLzMy+/z4Rfm5VXKw25MfdQvu",
-	"Tt+Y323G4TZJ01AUS/hvG6jbsR/qpt2HxVYvf4JJ2it3No2lAlOzDTNzjVz+9PY8fy/jxTfFYuG9+fJV",
-	"/iZeHsCT8x9P3rwObQy62TIbJ2XeePHzuX1D2ywxx5Xw7s3Mi8c/vap7sfja24vTP52EJAOPVLGr7/8D",
-	"Ho3o+DZblEZx/fIFNO7lDERMP47sc72ghec0ivKnV+elp5JxZR+elJseJ4ym3sfXlY/hZtAnNP3ai4bX",
-	"fKq7+I8fzs5DF/8Ue+Eo9vnbi/w5rlNkH12+zh8B+eOTF1cXeoxRLBcQUFccmn76ovjUH9Hp1ZU+POyD",
-	"F4EQw3Vj3sTp1dX1Rd07fkNvry71JoA7KF/8t1eX+pDAr+Yi1P6utxR+97fy+Or6xUVoTHyV0jE4DsEa",
-	"8EJSLBvRdO1fhhlSvDz9Yx0pmsC3PKZaGxZTITBgagVXNLpbjOVtG9X3iISafYYBCe2HIYkjiX9LwfGJ",
-	"pqgQD9zJ9aufL0PrmiPLNFZgXYhsOrP3xnYvvF4wFkW35g1a/2m7h7hIabrLEmUSIiBYJBw6mbOcsXyu",
-	"5lba8oKT61eaIdqhuXCahxiea0z/kWe43n+8nnIAMqYVtEB0tIIWyAn9rxYJ8Pfx5bVWHTTDbwUt4O74",
-	"7/EL/VzzavwX/9ZcFv99e47/vnzVClrAEeHfFz+fw7/HP+nfgW+1ghYwKf275kj4L7QHPAb/PTG/X12b",
-	"f/VzOPf479sL/PdS9wNH1/yr34PTiP9e6/fgUOG/MH44Nq2gBccE18OM+/L0j3q+mvTw3zcXRUXJLklV",
-	"RbIc+gJZi6x65JKY39ZYUSZ7DfISxDRPDPFCShVL6RgorB3+cHpNHrNoyh4bJvY4EdPHHzX9fCoH/O89",
-	"GQz29ruDg+7+oNs/7A66TpD0ElFvACNXkvUDhUh9y2+1TLZMzIylaNv9Usgj00aLOxN6VZ0yXhnEWl3b",
-	"jTDAFa3VyNxuQPLW73UzFvnot9gLkzbXsBUumPQzlt6OZ83KnzhXZZM3a70qjjbxmWLzVu0dOIwcsz2t",
-	"VzQgt2yFl2kuL7jktfLiEo0V7hIgWmKBY2xVfH0XZ+SEJgk5Ln6NdJxQk5jfqjzGFqVesTnlEdWE436m",
-	"iV43kUYsbR21DvNt11zaxmUGrTvjtXUffQpyT29h/ODXLY9dvwZ31eMxWyjy4/X1hZZXnAHlSlIzDXjH",
-	"OJLt8PZaFZMqHxo6lD+tIYKTWZxEKeP1VtEtW5V28pEkY/NJQCREVNR4YLxGPfr2g5L1NyauANIInMvc",
-	"8I7POAKu93dbzPs42vWq2F8XL6fd5P5QpbQlSPNl2np5Ftl8UZj2ThAP8NimND3ICjnne9nl6cJVlSBj",
-	"eEurM3OWgqavRI/ocRDwvMdIzHO60qYOeEVCmGCI0UFG2wtJeyTUDFRTPBAsAstyLOajmLNoSCjmB8ec",
-	"wJvoNe70yBuurXWIZNUq9C1bwfUyciFoTyvpQf4GPrllbKH3L05dpDjm42B8IT7JpwAxlGilBMZtolvh",
-	"QtkYd0XLd0Kl857NFxCMjjaT0mPRfPqWrSBXCe5KzMH9CGc5vaNJkZEM+jVsJEkw7QA/0AuU5zfWZd6U",
-	"rzYKrs9i4z/PTG6f23LrJygJr8bZVai0wNHK/b2iI5aAuWJeGxIzeReaUcFR8Xte06ELYajxUSZg76n4",
-	"Di5acD3FhITeWMMhmcZ3+gFQH4ScRjFcjlvKkd5NRnEUQetDdyq6JnvqRd7qcRJTiLN0Z/7zBPILR69V",
-	"0Vw5k/UiucIPblmDOzTj8V8z5qdKWyoZkoHerr3DQ20La10Mbhm4cAZZ8WdFRgnlt6QteLLSB1DpjaBj",
-	"5k55YcfNWdmRPbqj9VWXGIOvGykOWWOnZiNKLFzvymbu3ZQtjldy7lBjSC0tM/O6e9DfMrOopZJKm/eg",
-	"5+0afiACW6dUV+kpIOB5Bn4UK1mUZSV59GVkSq5tDvp1umYN4Rb7sw2sI2d7+1pSpJzqtfXNkW3wKpvP",
-	"ad2FallVyrtYN74LmrK6C1hMAoUdKajRQxLyLElCA3eSClFzS7xwjdIkeTNpHf2y49zeBS3dC6a/YIjC",
-	"+s0xPa6bqW18nV5YQnsiSVx3Cf5AzOTy9OqaHF+cPTT/gLDSpoY/m4l4Fs/6y+TqeVm3OxBJtFaRqK5R",
-	"0W3BllabEZPclBecrTXmh8iGUIOOJaEEOyBtydKYJvHfWIRhMEjw8J/6607ZDQCBKwfPtCUY/03/92Hf",
-	"ZhRXY7Cr65Cz0ToCLVxy6e575BTSkKhSaTzKFIOMyNC4B0J/KoHJNJGg/o+ESADRwsemKdO3YbH1aHuY",
-	"k1jl09ZbsH6jKm2yD6qZlrfyNTzo6fFdFZWGE6OmNUGy4XPkmIaOYLNKy1TXdO7NqbR+09Is8KaFjnh9",
-	"NJFctW1q8vHzyD7jj9dftIIWOAKKbmbzpGYAJtq4umDplEmTXMsi0zmComVzlsbjmkk+OTzcP2zVG/v1",
-	"3VzNaZLs3E8twTknWb3R5DUvzZ156HnIwmo3zc62bV09zu9VHpIxqgg8Dnx4Ao8B0fw0lxy/4I5SWilv",
-	"HbX+xy/97vN3/+1fG6LhI22lbE9eJlVzZC/Oo8Id1PHF2Xb0hj8FTQu0rXYJOVeorMZRbaTLieAoOYi4",
-	"YykCjOWCoCCSMT0acyYh5RDkAaAMJOyO8hJMFgYM/KjUgvzhD+QGp3TTWqtL1+QT+hquC7zJBY4TLZLM",
-	"RBKRkgAK8nQ4fEnvKNzGAyrTd999913YGSInwK20EBsA3qS24dUlEV5UduHdtTpvna3ZJESsewq1y4p8",
-	"g1BMa9eZ5LQhGApInHD7LW2UqRFKnyPKAkMOIzYWFo8DxkiTOlk36D+4pNvCdHkYEXdmzamHlXC/tkj7",
-	"whJs/0m//3sXYF9ZOg1+q9LpdyeLdubT6/mzTWCud9c8kpD3azlilAL+JkzWhG5h5BxwFhJq4RRaasQQ",
-	"nYLgGpLQSi73Wo3s8vfLGCkAImadNZNEAKSsc00XLzV1T62gdXZxd4D/PGkFrbeXr/z7uoJekrdcoQZc",
-	"qJ/Wu8XqczjgCgcpFA3GGtOtIqXWKA1NysJO1qnN2FlPRWsFu0pF8iIPK6rze7CU4XzBUW4TyqeCySMS",
-	"mtvREN3IiDxlAzwwQKkTkBCiysw7Brmo9G7MpwxvwzACzXwLcUujVNBoTKVuAfEa69uAiAYlSCRIrArJ",
-	"3/YON8BssFbQcm3Wsg2zMG9sYJWHXLaWaCr+JH9dN/Cg8k54ccjN4J6aOvSMhjkKb8YTJiVxE6xw7yTm",
-	"gCy/4XoiR3wqJCBcMlzADV8XCy3c0wGtlwRPa8UtdOEQ1OAS47/+1/+u9TBDTqcWgP2NfmB/t/zZrzk4",
-	"lxBd15BHWd24l3q3uCFwrzvEtMGfl2msFN7RV9aUWaSrMiCIskIULAI/2pi0Qd92xAC4CMMcpDmH6tHv",
-	"y05vTXxXCcsyGW82NLzYifVrWBNtleYPtnOkF/Zkkxvdtr5mZD/Vc+9jC5MpMMBUL5ngzLjDHd5oJLJR",
-	"4tnH6KtrfQqc0maFofeTXcZ3+Sh+1n38Q/EfQznb3I5+Iebxgiq6EDFX65mHZAreah3tDXqH2/h717IU",
-	"M6M6ijvVNtEVzr12vdH6t35fq1RagZuYQBI5E0tp8JYMGoSJljL5EJHduOKOFO+u+zW7cVrPevTQIPNT",
-	"TAySMgLo2TyjqkrkckHrMqtn2ZxiigDjiFxtEwNzBE1wfRSH3wxYt4k/2dHU7QmWdcFr623PXwXmr1hS",
-	"II9Pqi6MKeqCauVn3Jec+b4NZ5V4RQ2AmQbNN7dOFx3PGMBiAZyURFhGY0akWVK69frYgt9aR61fPt60",
-	"InvAblpH5Kal2Hzx3U0rABfbWIlU/9zvDfQPYjKRDN7rHvQ/vatNAW7mQ6ViDUfNIR0kwRwCAIZKES8O",
-	"YzqGhCZSuORl6YUhmGy0BUtlDBC3kGsFIrX2ILmqPesxz33b+X/c3Hzo97s3Nx/2+jc3H55O3rX//cj7",
-	"dTDBX7+rebPz7//aHAK8thgRvlIz+C3Qqf0DZMCuTY/Nx+jM7FOdOC0dkurRqGK9uHW+/9wLx0IbFLJ+",
-	"NSo9AEDqWqkoTQGLRbxgWtk2fl+/Qz9U1b+NENEok4PPiDUtbogd7eaNqY9nMPnYW+tgpc3eNFjbfN3w",
-	"foylEunK4XBsYIde9maNhx4TBJ2QgkgfqeIxiTJgdXCbLJIErx+dr/aIhDMcxnslQ004El61vrKIJYpq",
-	"7uC1WA4H/IgpNC9Arl6eHr84O//hqnU0OAxaeduto9Zef++g2z/s9gdk0D8aHB4dHPb64Kl06CpHg8NK",
-	"tKTfxn2xMbw26nbizOJHmzSVKpmU3OPV4ISYR2vL9ugXSBuUmcDkj4nUnNdyQQrIR6gDmqlwiTx9YY1n",
-	"sOoiqDAzTynVgqBsEQ96/V6/tSWntC24a5dNgRTl1a+xlBbek62OaWVHNyZx2B7WjvDKywMqjrA5Q8gJ",
-	"8cTTToEeyskoBoYV8VsQ/F8TCvz7BTOGGmfMm4qvnH+mClLS10qJ0i78q7E211fVPV6Jaczvpy6/tRh3",
-	"oHdZ525dFJpx+1Z1CUXmQirydA+hnTXHf3v9svuMtEfjdLVQjySi0neGJBF8WgC981jM/jhlqnuh++lD",
-	"Ooiz6r0UEW+Zn+5tNGczA3+6BsoNo3HLlTtK7A/A6XZU0lzfRZd5hazN3jX4tKDj6uhTyFAwVzgwj5m5",
-	"vM0BBwtTKIT95T4Q3zLMp/tKTKcsgjvTDHAEJ1mS1EJ1Athrk1oGOHyIBxtAQRzGIxsUGFpsW3PHhji8",
-	"xVX/y/z53Z/nL1d/nr98Mv7TTwfjP/00YD+c343nUfKX/T/Oop8/9P+y93I1/uHDYbT3Uv7lh2e1quM6",
-	"KD9tmkWNODebUfzs+mE3dkECs3F1+/26yRaH20jAs7ZBokmCEb029ABwkgplKbc08yGMckklico1l1pX",
-	"Jqldb8wiFdOUSflZFjzUgKxXbH2BtJXIhLaMgPs84YEtGQiKDcXToBSPtk3qClUqKm+rK48xLVHtRQ7c",
-	"VqpCdTZJzAdbndF412pvfRodjA4ne93BZH/cPWAHk+7zyeFhd48ORk/Z8/F+BAEXG6o06dVdaOHWCIZt",
-	"S77AWnl1PfUaDQnPksTcpBVW0XrS4Csts2OeiUwmRQ1+v1QxtSGCuelcwoTsrriZNFNG7myvXEHWUgA5",
-	"hn8fSRJqKyTDINHQXJGFxMLTE/aBjTObOuadMVOlzpy+0K2le19uY5JnC8SOWW+UrztimHd9xifCYl/b",
-	"E7L5YNqX4baiLu790hV7hBIsMbdIG+bi0tlv6EDEBBR7i+gY8mF/E75o0MJN2DRss81X+LJnj9Qf2tiy",
-	"AZm7ntD5rv82s48cS6gaNfpJKV5U/7Kl1WJsFedVgDV2U/U2q5Gsr6m8rfhS6wkcatzkntK8zCdqwiHW",
-	"9oOhPJJ5Oh5NQY5CYqZ7Fa9qRinLcZDdl+D4BK+l0QLhIHjBdTiAunTijU7aLbbeD0bY0otbGLpcE/au",
-	"B7/Je0uOOcn4LQeJq78XqSt8CWlvIXYXusCVsqL8sZWliRfnAMnmR48fjxlXKU2Onjx5tv9YK7Ii7dqa",
-	"o7W531vJLMPkakSX3nEjpOwkjAvbBRmJNA/vrJF0+f1dzd3clsFG74LWh66Mbrs5an+5sbWubCztdF8n",
-	"dmATPehc6N+sJ1KTtF0ySdoH/eedHjkuGptmZfN0ihwgi0c5a2wscf2bdXb7NZ7dTGt8vZpu31tvwgZD",
-	"bhdNJECkdcg93R8c7j/p9/ukTcmK0ZJbS+sY1YKhNu7RfruTPVD2BG+pgniulFoOXVM9vA5QgHJeh/iH",
-	"4blJDG5YszHVKyrNkkwTJRRWNpoJcVuLHI7vrwM+AXjbDyql+RDsV7sFVdrPT5wc2CYLriaQuBriwW1p",
-	"qKryXdW5PKdP1R3q7dT1FlGQ5+X3gZxUGk+nLL2OS10/8em1MdQB7gSLQ86xfuvOVpawXde0nuqLkZMw",
-	"jELzjl5ald2sWTq3L+Ul8chu02k6aToSxxVqtAbMdkfNA8+pufmocx6u4D7K6kOmU6tV1LsV35u33su5",
-	"rMft3/UkNAvCfECo0TQzBzJiNK04TCtYPq2GQeeiw0sJmdM4ae127Rnkm+BWYktyuC+geD0bW6epbnv2",
-	"PbVUbouFWvCHb5DJJe5fSsgxq/+wV9A1696Qvu3JkC29QtUDvhkNaFuO4e/E/QNCfsrTCbYwIO4TBLJ+",
-	"Fvei8HruV4yf8cM8LXP1NARLaF5IDZgr1kqhCU3nspeIMU2OnvWf9R/Dh5X1ey2U1rbZHCJCc9T6Z33y",
-	"//9/J3kNak8Y+4N/b1eHMyJnQllxVBSF+ic/9gcDSFtzgcVsxjbtoHXUusn6/X2QcTbIRreVD6+AttWq",
-	"4ut8ed1sgwZdszH3ZU6NMOkbN61os9SFvBWMUpNtVldV4TgPrnN0GktyyxYKcrehrKneEetLaNbsduGx",
-	"NTT2GQreexVbcWymqjW89RaOWuJFiuEtoWuMRWFBYakqis6yefbkoMGjVlUia4rbZQ7CsGScekdrkz1X",
-	"PHn3o8R6kWTUzlzTrO7ZJhlQL6f8du4nrDbHERW62DTMiwaBf4xbJNImxlLBbY5rddzPtbM8EA3i2KaF",
-	"VTdFjeYLmrIIr7koOt62CzNZa9KUw0wMTdjl+BpRJlvrqI1AqG709yE9Qys1ZrWJIH3ANstB/9BB7erX",
-	"r0B9Pt2PYknERDGOeZOG5yMrbEvGSA7x6tP3Y91VIS3J1wly5gl3t9Oplj0Fh733doVkyoOW65mGExhe",
-	"fM02g9l5Y6yg2ZrXbMcW71WO87oUE9+sYkK44JBg4VMiOJMOTXFT2U1Pu/pqatBOuk2NNvJlNIsH0gJ+",
-	"JXFeIb83BhzkQqTqTQoJGzWQmiJ1JaSNNDMq8/HFmbmHhmCZWEGYDBecBeSm5adBu4xI6RTLYoqRWzbA",
-	"YtntbjrYUErYy0OBJKQ3y13K35YTuLw6nQ0lNxlNavw160t5VjK5bDd1XMNEOJoYxTV3jyVUcs0HTFxi",
-	"Xi7VIX5FPrx3O/x3BPf+g/kA4RJLkdSG+uvTa+Fyz3SMMBW6T19U5P0VhYL3+xplpQ4DDnurLn4pmnJT",
-	"mlauq9QkOeNDby3Rm5dQxaRJWhTzWJUD4Z2ys4sfyKzwmpo7hhZeiWkttntTeGoiphA3yJl03pG31ydQ",
-	"ng9uyCiRii1K4ap7/b0n3cGgu7d/PTg42h8c9Q97g73+X0A5mCm1kEePHzvcdfNhT6RTUByix1gBCSqB",
-	"B/WNPev/Besk6XWOJzGLjsiB21iz9nI3MKOqdrszBH29RorrW78rGJKIFY935DEGe+f97zImlLPlAw18",
-	"nklFJFWxnKwwqDFHZvCA0hciiccrA/MwmbA0Z20JlYrsu6hbuCouw9zy/WX3ij30OpTdo+UdLa1TLQmx",
-	"+Ule+72Ou1+cvrbl6sk4ibVa51WLP8IcQ84slzc4dFCoUgtIEnPwfF6/uiIzyiM5o7eMtGm1bOSgtGZd",
-	"/b/vT384Oycnp5fXZy/PTo6vT+HXG/767Ox7+beTk+Of5tPj5dn3x9Ozt3/q9Xo3HF44PX9R89Fmnnxh",
-	"0tW4arTgFu6VDfelpnxDSanBwETTCFjU5WD9mH8OYr43vNr9rs2TfRXfMW7j2SSigkL0givPYSqs1pW/",
-	"9MsxWFVvXbRzaPEye8VvMfjOIskZyAvjVOtsFWOpV/MCakytiWLDIlTVODbMNcpjNopdboxd033rPtb0",
-	"nLIxi+/q+rbJTU29Dw739rYawdUWEXyjFRQHLYRE4s4rKm8lUWIKoUO7x+/NGE3qkLJC8GtiNKXJRQEM",
-	"/rweG2kfX5xBsLTEA8IZi7Sqb2KpD/v76F4KL5lKV93jiWIpYpzkQX3aLEDshiGylZBqE8jFcfr2QcZN",
-	"onV8x9DzEBbiCsMj4Fo4I7zKQZyHwEXC+mW6IsGwgIBB5bRVtwI9hyXVTU1EaicfQL0ERaIYgub0zwuI",
-	"qY/nrGPHPk0Z42GPnCkyEUkiltKtHZxSu3EC+atY8iMC3+CFExFIY261EVqIRz4zApoUdyw1WqTRmKGZ",
-	"VtCC5QOnRsmfYl+osKaZkOq8UXPWT2tvmbXe1u3XZqXGi+MoSpmUTTqmafTs4u4Apnd2cfeEUPtNibkO",
-	"nu/1Bk+e9Qa9PQieZs/6R0eD3RQ9SSfsdX2hd8fjTNlDQ7Pdrv6mOxcRCw0w/likNkbMkAQX3p5igLIs",
-	"cgGjxlX5nvnuxVqoveJdlPeQtC0UUc/7tVxPCS0ALbG1PkoOAjLKYgyF+H4N8sn5xvxzk7zjxoDoRcXO",
-	"T6MpIz+gCKrNDlnklzB19y7IcAuVws0GtUWKCpwWSliqshhd9qR/2Nvb4GBZa8mZHh9Ja1fU22sb8pBw",
-	"gp6Y8fh9QfAFTRK5uCW1ROOd3+LBc6zdo/582vV6BiZw1+hP3pPGRHNLHDKwuUYAt4c1D9OMl3Umm9TO",
-	"PixSLM+UKLrrua7D6rFp5dvC9QT5/NYty/1QaZqX7uUXW7ZNhYroB1uoyHOXNqima1cGtOUXVNEayEWq",
-	"qAvBsLpzMV60Bue0tqljvkJIOIMiZ5bJRXeIJSdolpXiJDSTuNK7BlAMg/7B3qcKZo3usXlukJ5RvVto",
-	"9jPhdGtismxW+65OJdPiZ/Ch0iVZ7WQ3ennRUkxBK5lTTrU6bqG8ji/OwNrWmnGupGRwyxBHzH3bGW7n",
-	"+3UTfNZ/NtjWFfy5rt/cBimd3wbbJC/tn+a2wlzclaYw2NukgpcPHPZXt0vGJKjDDnMP6jlTXSDHtUl+",
-	"QBDC3NBxPhJMZSiDRDl0hn7v8NnTZ3V3B8pBL2y4kjATaoZqyFsK3CTXrIxXG+NemSr4ecNFE0A2mXVf",
-	"AQqGXb1btgpKiVRBIebUbH9ADAGjG/WOgZoPZR6kg9Y1KTBt4fdmMa6smW8qQtyyVadxfz62TA96q/r9",
-	"wR4wfptm2zrqDmovfip7UqF85wwGRXkej1NhEJ4DEv75z3/+c/f16+6LF+THH49evz66uupN4H8haSOT",
-	"JqHb1jAA4FTXWaUgaAUlZK832Ns/OHzie+J8KvHSL25uoo8Hn7r6nz37D8F/jgr/3Nz09H88+VSbcWEW",
-	"ZAOM6sdaJBY3MmfEOTBlzD0CjSIvFY2kBFlubu99wqorwFY9k4UTuG4NK8FyX+Lk1p9Xe41zP+wE/0rH",
-	"u5pSgmR1KGwmb6vYxvdUMvL28lW1gm01W2b95UUhozeNdxbxKUsYxQRz9BoMSYh3RiWHmnMqKLxQZLIE",
-	"h49f7YqXkCb1mySSzeA3XqhR4tX5lgY9aAl5t5M4YUZrmKPxU3UZRIXW9rzr8k2CvkEdAyCAALAGAnIX",
-	"s2UAntuu/k9trJuUs+IC6rc3KlSgxdVkXjQtYn1UWyp2Cf+BzdgY8ANN1g2jOQH/OE9/s05v83faIyHU",
-	"O397EWI6LoDDpWIMXmdlnaFW5esEJLw+e336IiSWyYPnhCwZu43oioQRXYXgR4tonNjqDlmS6C/Pzq9P",
-	"L386fhUa0KoQ07ZCWz0AT8IkTiXkBjtgKigykHPHgq9AYqlQqtCxluudXlKlyXoNbHYlkIaBYnelSF2z",
-	"mObGetMepp9LD0crNMdT83G9cNdnV9dnJ1c9O0qAhn59fP5WT9JUWjQDss3HSrJkYqtCxIq0uSDWywoO",
-	"y06PXOqtAIfrBH71a6bmLUkC4BI0hahDMqbZdKZIthjq5YCbtvDq5MfTF29fnV725vTDe5NB/x6cWKHx",
-	"K+uVNstn1hJ+0n2O2EqAUKO+t5SSScoYkYlQvXwPIeUeCUIPqK9njnEAKxIJdMIuFsmqR16AHQA6KSeW",
-	"JjCRsZCmCbuFZRuM71TpJifaRDG06va9jVeEWrEOAxilOfCdOgu0xgL62RAwxFEBibvBBGRA2q8Fj+iq",
-	"oxn4U9K+yuAvD4cBKToyIVWWrz3dMZZlR6wLvQpDD8uRaj1NWp+Z3Opyhn0YJ5mM79b6TYGU9XGEY1nk",
-	"IVAJY8QIHUOtTaoIBaXoyBCSI2NZouNFyu5iYQHoJJEqThIyFbYQzG28WHwpFI+9wdMnbPTkWffpfn+/",
-	"Oxiwp91n48nTLn3S7z+h0X40oluheKwBQMLkZTcCzPyiXhCVz6LKGmAtFieQd23aFzLsZqeu5egV6tmy",
-	"g6YU4bNqCZiK+8fLsNx4U1XvLtYqqKa6xvPp9Y5LOI8jHmtm+Pb6pHJfmMfo7T9/vnFETSAWvGExzV2N",
-	"kaqtoAWDbQUty+laQQslRPHuxnu8vWrib7yLjDabZVYzAH7nn/Ocy6xTIxpQhmzi/dZajQ9ksh5iyDW9",
-	"blhXTItiRG7ewZrACIAcWISM0OrSqsBoReJoqAXGWBk2Z1icWgrDzksRsptiZm03778aY3IjWIN47rMm",
-	"sNxz9hQUnHf6hU7F2bkNsm7zPjpMmTpjSWYJRJ06FQALRFm1wQ19LUyXh8NlZ+pDrpEcPqBx9c42bF8V",
-	"4ezhNrBhgY6xvoqWhEQ4ELktpGTDcTuLfNibdeBjVyyNmXTwtaWcwg3+L32qRtn4lqmh7xzSss+gFeVx",
-	"xvheTUyLdXZ5e9vvHR5ulbgPjrHCh0+2+66UT93vbdffl/GQGqhE+qEVuOVo2KsyIk/Dba+HyuOq0FZr",
-	"3GF6AVtuRmtbUyHIZNnaQkGNtbj6n1EAyE58EzCTC/vKUZlydCCZ136A8BAoSYBQSoXgnPZBvw8uUpEp",
-	"AmGLNEcgMrc6EEN38A3ziclqGgGWGWv78wlIOMomE5Ze2xy0MCDhnH64Yjx6RRXj45W2sr86UBTc7YuY",
-	"K3nB0is29lGj6qu0b2PdCcMJC9JXLK2Pw4F9p+ofAyLK1zB+dZSonBAL9RF85aKq8PxWkaE8TCi7qOAk",
-	"aTdxr07j7fWG2IJ6k8iHOg+KmWimuiciWIO1RvmKjKlk9UDo3iq2f7mS7355I9798jZ798u1evfLj7N3",
-	"f//lnOOPl2nNj/qHs/jdLy8n+O/J+N0vxzT/Xb9zzt/9/ZcXEf6gu7hY5C/pD36cvfvllEEPnX/dEVRw",
-	"rXnly6eau+gmg8GTvQXXQQTO1gnW4bLpPQBwEBWgDvSvFkrxwbFMk5jfNhYHM90HJiUIS7KWx/UI8hFV",
-	"Jkk7zHNN9ZPHH+PoU/nS0Hu85RyqYxbT7YaMZiLe4HoXUYmYFsZq7o4eJ2L6+KP+pjLoct7Jftf003Ww",
-	"/vX5Jw1I0oaUiOZMVsrv5qPyuW8THTWnVRmOuB2asXNZxGvPxQNhG5vWLtlYpNHngRsXm6rDA2DTWCqW",
-	"eqWoyDHEDi88/P+2jX6BdcboYgx1jDmRdMLIXESsA8HSoQmTNU71RSqUGIskhNCawFWofL8QqQrRBW1h",
-	"DTPp4d4OteJkb+TM27G0FTqLYT011hYOombK+KAc3qMlt5bYESnHMAEgzUxI1VB62R/hl4xNqgk82inc",
-	"qK5sT+0ZgKWEPauZjnniqusahcfWAS5cSq+J4F23Wk35ugGJJ1r26o4230U8KOzvlWZvI5HxKCAAn2v+",
-	"+0SkLCBXNtraz2AOyAtPawDOZKoTu+oatzEvuV/yfnYU2pbcqxRZWnJvc90arWUcDTaoX2kuvHhzZQWJ",
-	"rT97RCips2ZhKTCAvZSkSyipTQ4uJltvY9QVrOdNcXb1CckQcVckjnoZZNOZ8gJkOdT3UQ4TbQqX+Zkf",
-	"EpL7eh7Hg/e9UEOCyR1wj0RCP7nEvWrZsAU2ivD+SUmyFOltTbqJKdgbXr0+v77syYSxxXt3/2vvITq2",
-	"Wqk2WIS4tYmYaka5/XQBV7HxnIlMhUEZyR2TATZmspA2JJAo4eGjw41orPAyGVJdTAlyzRTXp/sAyAGL",
-	"yLo5dtblyfRIiDM3mTrGLLH5P7jmLqgf6VjPQEwmpD0gkoBHDbwcggzIPOYdW3/TjMZ8/N50A9lpc8oz",
-	"vfoitW/N6Yf32oyYL5QM3Y0oFrpLxdIMKLBBW4BfIJWWi2bjMq7ipExO7lraehcKCe24/porGHpsBS2f",
-	"5sCOjisoKPl3FV5fOD+N0buFY+Qxfj8WtziRIs/MB7ATl3Asf8cw3CumjrVgPhEZr4MstD9XIWrm2m6U",
-	"THUpCHZ3BlzJ37Em/ZTjBNdf7Hkq9bYaLI6sntfjlBrCgMw4d1BfsTkbDVyTFaGEqkvndKvkrU0s6+ss",
-	"gK4pmSKwmgFkHy7olDWlGu4U44zjC/K5r1s2L+q5ql1TF2Pr80OvIkZ5WimbZNK4bqdCREE+yRott76w",
-	"tRc5/Ug6QK2IVeuOHzxe1Jd1aY5KYFxB8ro23idYW9aUgkVYMaZQBJWizGvwtKtk/blx4tY/X66FOhEp",
-	"JFhg2eDKTpqvm+7L8sZjV6UI3byOOy19YiRtKgnNolihkzc8//Hy9I8lg/qgvzcYbLsoUjSitzqieiRt",
-	"ztkkk7QUNogZrywCF/v3NCJG0TkiH28sj8DasCwB5ZH0jxCcKT+LAGowYoRirgsu303rU33IhSaKxqAc",
-	"LcSRp89pessiLS5HDDOJc8m0RYoinsAdSi0+5NVWHLV82gnMcQxqswLcPnrDduu0jr1gzICJZt0haOBn",
-	"KKVTJ29MvS1Y6KG7AQrjSIa5eo5QSKhJmdJQZV9fUSRU4fLXWqOFHK/aLK/qimjr6NiyvK05YRP/W5fx",
-	"1CDGXc67UVWw6ZhPIUj+iDSXrsnfbssZAhtCSq9eYJrknn9sCxuC0nv6m87nZezgZCx5vmta2YfyXum2",
-	"HqQyV6GlultQuBvw3FblquqkHbpIEqP4hgQOS8lVFVR9TWVPVeC7srBCk6nupDUP9G2ZQntywcYeiuZM",
-	"LOXDOqh81bjOWNzefwUkIdecG6OCuYEYUi/UZ9hIDXhma/TAGvfZWlvdywLczaF1j4JX93KC7bQzjT6y",
-	"Es1uiKetDcncpYpc2Se3bo3qYPfu521zX9c7tj7Lo+UI26+RVV7VWpZjmXcdvwE+ytKA0JEUSaaYj7lS",
-	"E6m9DjkB6i4i8UCj+G8porUC8lJHLbesxqj+/u3Ll6eXpy8C8uLs6uT48oX+TwSjCRwwTEDenl+dnl/D",
-	"v+f2qX9r1GSktFMf/KUT+Li9EfMeW34BoCohQKWPC2wb0dO7Z/BeWJq+rc5dl6/UHKgDK7kr0k2JCPWi",
-	"llF614TtWKqRpkp6zc2o8T9tLlSk7auYSdKuT9EoTWyTmuW0kRombwZrewxMxhbmsGzN4QuF4TfJe7cM",
-	"hZGtX9NLqurwc1P7c1P8z4b6DHmwW4m7s5QsWBoLsPXmMc+UXhuIsKFKi0BzViHFFp8DjHys0IdvB47j",
-	"rplatb9CufoAGr7PEDyLN69s/7E1QPT4w9bR4fPesxrVupylBQOv3ZRCAnJVCa8NccTU3nsEOQ7uFeLY",
-	"3eazspdsy8DEayprQgXecOYV88TLAFcC0gS590jIeHSNGUZae2QfYnUC2D0UqiGA7ess43r0CdPCTuau",
-	"7ac67H6e3mUzLCAel0UsCsjA+TaMS7kdogEbEklXkixnq86wOO5CRTeY5URz/RPKxywB3RtmDmkXabZQ",
-	"+hfI4ionOVTZWJMzCrqLI9KGywVu8zv5tCtXUrG5m1kcdYZEZuldfMcacoxaTyZP6R59Mug+i/qj7sH4",
-	"yX73efScdQ9H0VP6dLLH+uPB56XVuJqCGDZoxayq1Bh21+sl229NFk3TEq1ZkhIOn8nuO/JS67xLaPuS",
-	"+TwgUhj3AMzKRN96KVb2A1t/HOzZRSni/GDvYK9uw7dOChqxWWxS16shQmtSgup9aj/PVjkZ55dgSyrJ",
-	"2JLxkDCtuBK4zl3G5TiwhnD4VO18dOFWZOMXVN5ewYvbp9pgw/6wPO/UoiHGBSrG2jXYPvTLLZuNlCqn",
-	"HDzUqauNMtKD9oawvmh93fqtSynQjdc7TeAAbe0xAamySXPCJpuGcaVqgVbDS3OrOiThidBrolhI2oxH",
-	"NvxYH/jOsMCk22qWimw6s+Ep+nGBZ7f1cTDXbtUUYRs7lPGxNjCTVaHEwqW7rbPj0f/pyCpoeT0VLxq9",
-	"9yt7vwMYSJLEG8FAwh4B2LAKGgi4q6U/3Ucyx9CQ6AC8evEfkixoKoFvzknMldD/FackoXya0Slcj1PF",
-	"ujAwPRvS/kGQkEVThmi4PdAUAnKxUjPBSajfVvjT9WrBrmCCJHxBFdsSkuQL4JHs1+ORXKd0fBvz6eld",
-	"LW7otZZvzl5c6H80+0aSy+E0taqQlxL6os7eiC1SNqaKRWvoyCVNsjvQeKgk+XfVu2ouVEUs+JHBu2O/",
-	"NERVa5ppCLr1tAsn4V1FLG5q7ZvLK6U3reyg2oSQyOwOr+VuPjnYchRbxILH/E4kZbSqtfsom1zFfrTo",
-	"VhNv8iM+3N2RvSrCJQw8qD/YUM9v5R/WOkqtFQmVNa+KBuNyQWcN4PcWHeqdgISIABiSduWYIqSifud0",
-	"itGebYcDXO80KogB7LwVGIzBVtDCZkpZxfatRh7TIH710+3Fb4FfbZTD0HbdomNRjivU3LdXkHI1fETH",
-	"t9NUZDwiGbRVo9E+H+2xg/GAdg+jJ5PuAXtKu89Gz8fdfjRge5N9ejA6HN8/6P26FOTuDeP+Me5bDnm7",
-	"GPcyY8MRPnrg4PaDLra7U0S7iSS0i2ZMuB1izBsU77eSpXXu6EyydGii3BGMHwSPtslIylRmI4lKshM0",
-	"4NdMzUS06WQc+++uq+J2NYsnyliadSViwLxIziv3NesLywSAF9QYlSESRtoDYmCU9gyQ0r6BUjrIwZQC",
-	"cmjvaIr7vhOIk27+rAoCtfGb6qzFtqV0TJdeO25JguJGegu8GfJJE9R9y8CyJaxzE129nzvCcpUrW5SX",
-	"nekY6gXnV7IUMFj0oY35kISUr4zAAZIWqV8ZQgucxTLCWEn9e+hLFexosdTroR8WpQk+XV+ddzeifoBi",
-	"IUeE5tmCRGQK/C3HVydnZ0TRWybJHlGCHGAz4HSZsCXieoJ1MckLjtBEit2qjiSQKFdXW+RL1FcpFKDa",
-	"jQk4KApDU3vBb4Qj1Pv69vWePTkgCVOYBBrF01hpi7MXBiR8j/TbDYc2/zNlU5pGECgsJpBcaLI+i9Xf",
-	"81XyczWPu3+h3b/1u89777vvPu4HTw4+/etWvMU6h9bVctHMol7L0i1s7+QAKbZJucIm39VdUEg2ztJY",
-	"ra50e0bNE7eMH2d1xSFQ45em2tUt44ga62cqJAJypPVGeL96OOfa2B7RFBRYKkn4PaMpSwleYkKjeHlp",
-	"vAWh/hR+DsmM0QgLF2HAO4sAMIATmsRUDtFQHAk1A+e/qWoTYBMijf9mSpcsYy4x9x4f5QDsf8grmlCL",
-	"0ukiuaiZMh0riW4PYAZ6cUM4JFpdiqcz9H9rM6yFA86LZxcGktMSXcT/wfS2fdLfIfJ0ceG/+w4QJ7/7",
-	"Diavrbgo0xRIE6IfwBF0dV/IlW9wuOAnxPW94Xm9C4yrwqD/hK5YauIvJfLABUvR8A/qcA50U+jRnoh0",
-	"SdMIP8oWUqWMzvXuxRJA7IBxQDpcwcdzhMGcmLsd3PACwkSQwxHm5U6CYiq3KdoTmFHncKoyuOH5PWhg",
-	"vBfKGCSBTV+UiBJp8sKRrGXvht9wrxaAYf8svYNeneDSjE6KhAWEklEqllrgmpJLIENw7sENp4r8gofA",
-	"fPGuXfizg6t7kQot5FkmyZypNB4D1KKnbptfQxjgv/wL+TlOIUZGm1d64De8S07h4mAkolVAWJqKVG/+",
-	"OMng6imWGGHaDulikdhqrf8pBQ87Q1MaKlndcELYB326AM6TmrJ9nrKg249R9tYcfMoj3cSaw49+At3w",
-	"xelrotgHRdqh/ufxIqExDzsuAUM3ZBdD91ZdDNL21g2aQnna6enlOHZnGHKqYgmyn2umASthHEuShCeC",
-	"K8ZVVxv1IYklTKGyTJjjIs31XED8UcN5KH30obtcLrt6RN0sTUxhrtBhAsOgwKMp3ZDayxlV0NA4SxPS",
-	"Na8XKQziQ/DmDcr0QUNwweUygtBRaiZy0O+HgdlVfI8Wx25Tzgy+VWG380I/ui30weFYEaYnTmEfvU96",
-	"5JibexxQB/SZAG8sZhLrZhxgrC1EDQ3aXQoPBoch7OD3OG95RADFsCvSeBpzMya44U0SsfTRy/ENrQZK",
-	"TKSFFcjLWOH7b/CtkLTHYj6nXckWNDV4oL1pD76xAMCzeeywf8dijlQQfhea6azMxVVAPMjeAAcGy88F",
-	"Zx29JnIJHFCgxMJxuwml6YqEaBl2T1CH6h7rl7o41lA3BalGHxZCMhL+qWuCzbtn9grYr7c0BCxpNkkA",
-	"8q4dvrm4PntzfhXCgsP8TLv4aaln2zTaQWEH17c6bkNge/2D0KQf1k4Bm5EG1nhB1ewRsDn9YyeAJmq/",
-	"+xHkp6wf42v6oXs8ZeHQDg54F5KdHZ5Ccurvhz2ClRclIo4SvDwgXPMMwyWA4q7wLsvLiQ73+v2wQqeB",
-	"ya7POWyPnABZ2gW2cDtQIkppE2JlS2SF5fSAXq930/oUInoyIjVojjmJQTzp1oxs4YxFEkYNoz1FJq9P",
-	"QqVN1Kig3jXThxBz+m3ejJhMTH4JjBJ1LhiD4eD+8HvIQ8icJpqb4e1tzO9oAqkbi0yR9ohGsDoBWaZC",
-	"N7taMNjaeSylbgjyHgKHsaOtSwv7JDLVFZNuqjeIYDBJAIhTSTyGvJe/ZiyF7dXHdM60KtEZ6kENQte+",
-	"N6RxymD9aIL1mbTeNkQ6gGPkCaQ8ydOQNrx3ELpxpkyKLB0z+P0wNLND4gWC44QSg+5EtdWHlMJJCDRs",
-	"tdYheHc/sAjfkmwK+SDIwfEUYQRlSGJOQpP2a3Sgx/aR5jzguV5QHlrmZqSsVnIeew+t0wplHiL5ueUD",
-	"k1cLVN1CQ2d4dA5DXOnnoduRXPs1ZSwx03CIwmawHxblrtCjGJDX8fdDZO0k4zJbLESKEPj4qpEUug28",
-	"uvOFwpyuoGJwnlZRkNhYTqAqjUH0GrkLs9h7jhhb5jSZaFiSCMCG0g2LiRFRdAzBYCbRwAQtgJIjzR6X",
-	"+C08C3xBqJuBX1Fdtb4XhJnW4znUh4qSKeNZzBkB0UHaU8ahJIQ5zQGJmKJxIokH5cNS0zg2Mwi9MB2t",
-	"PcNug8GLESQByn3QS229Yqss6JagQBhZMVPk0LVUKj9mYpTi8Qz73Q+9rGHdTiFxWFslIz2GSCy5ttbl",
-	"LZkg7jfVGkI+XCeU/CU9Iqn+C+oop8DuAPQVHDzyKLfQHklzxkwyFU3T+A5JJeZk0CfSqVzLmUhgW1Kb",
-	"N486h1OSzUf7fSKHoBoajm2ztDAuC17SzeyReewic8wg9Em/ZQvVpYkehldnNY4SVILws1iScSIki0Df",
-	"OLZEiRsFTiqTIK5fkqWirb1c3zfJxAy0iBjNlJJ6kPMg7KSrz18SM9TVi+/GkrDxTGjOSMe3QR6QYzGZ",
-	"gT4BPg6wCGCAU9j9v2ZCMRIrt1l4gQ/y6e31iQEjk7URAk7ETlKEMDgiMv6gW0UvD2mHzSUttIYi0jwZ",
-	"C6DRilYfMJZZytjG9kxjYJ0GJmrLYqmgSanbmmGALkz1AqrtHZEQaDN0Rjr4tMig14NkLNI22iHZ63cC",
-	"EsrbeBF6L+pW/+v/+n+I92K/0yPm0tMqvZjqT230BY/EEu6fGY2gMh8EYYSoVJkYV5QbM5GlkIpmfBwA",
-	"aWfgtjWPH4v5KIbgE20CYMsSOYluzHSFnA/n+RingAqxa8pzmOA3gZEkfdTpj10sgfSrYxoMNlDq01Gs",
-	"Upqu0LmrTWyZUDnzVK0zjqMCYQp48uDyYelYU7etgQwloBn+dw7lO2ZHhjhC+nhkzT3MkpRFcUr/be/l",
-	"KLQehPCw/29h5Z3D/r/tGXPlWmuTKHVnIonwzJ6/feX5ottv/xsk5pHw3zTzB+wBvBtMUcvBnbvRCpl5",
-	"QYvBzpF9zxPhFL/If7KcyHFWUFDASrFAgBBHmwvWNvoCyS1b5ZpsB9OikBhAh/bMSMEJi0HJ1vTPSPtC",
-	"SDVN2dV/f2UhJW4ZW8B3HGzyjnVZHBecbbA7ULrihh9vcCe24UIDbih9UWrk3PWrK8PXbrh/q7HWC0na",
-	"+WeFuxAAANE/ori94WX/ITLTLb2Yw4IH03Nd3nDPd4kGTo2fst6nCWBSxg/LeCRvuOCaCYtMW56gsOQm",
-	"bxRLIzbOooS9lSy9wk9DGwOPgskynRv+RLMnwcsaC/wGtwH4NwxacLxswhR1kEs3HH2rjbWj/9BYOrrq",
-	"dr3h2/tdiz4Ocwdms5wC3EwgOPAOwPCXaawA3AAbtUO2KFvlix6UrlojuOFgTqCvCpfeaRliybu2/I1b",
-	"KjT8wGJpQ80K9KXAMG+4Enp+RPDO0LDYOeUR1RLGVkYBMAttrBjuswBclzYGiYdgvVzon254jFDQWsb4",
-	"p8j9WTwHdtSl3UZTUy8/2lS4CW2YAbgznLUFhTUWgIyLLyG7HwDzAtKda2Yf3HCzPUIfLCG1LpSlKNes",
-	"WzCeckD0Uj3yWkR2+WqM9hvuVLhc3pgA9B7RlI4SMpZkzqjMcHRWv6NEGw82IOOGG8QdIN6/k0u48Yqj",
-	"Dvk7uQTKIn+/4X/vdrvwf/0K+LRJe6Bfge1BYxmeAeG190qPzNzrqJJ8NlEOCZqqNKkySRwUlD9q77tB",
-	"kR9Or+2YKv5z0vYl3H/9z/9X6wdc2IHZbfS7DLDok+3TOxXQfV6CqX2gx6B7L/cRFCjb/ZWrXfql4fp+",
-	"bNJo+1D3ojkz8om/6509xjNkkWFYqjmH3uscSEmfInNYrePohreCVhKPGZcsrwLaOl7Q8Yx196ASJ1Qa",
-	"cyXDlstlj8JjKBZmvpWPX52dnJ5fncI3n/LUJrjaIf/1P/9vApGBUEHVhAeS44szr4anLf35KWiJBeN0",
-	"EbeOWvu9fm8f7y5ncIFnllVT6OPMRLksRB3c2IlxYVFDs7AYZsUswJK5Jzb5Kc4Y6PiUSsnbq8vjF+ZC",
-	"B6BMeuQYjghAJ7cP+vudoe0GKTTRxKZNL/1joLXPBSTwa6O1G3PJuIxVfMeSVYBgy8/BpWk3vgh8jXfv",
-	"OSazU4DOotZRCz11b6UpkA5s43sRrQzgtTLhlmV/vy3agBDGm25hTehHqdKs5sMI3AEmGuzPXr//oD1j",
-	"n/XwsBhV8iloHWCndW25wT3+nkY5wFvroD/Y/MlbbrUWFuFH+5s/einSURxFjOMXzzd/cWJcT/DBYIsu",
-	"LugqETS6FuIVTacQHXu4zRJAoDynCXhW8astejMp2G9z7wfertvCpOakmRPQClqKTmXr6BeIA5Ctd5+C",
-	"1iKrO6BG/BmkI/skIBgXZNyQgcf5tRUs8qJu7sAhZI7+Ux/mISCe5eqJViLd+49kfhtKfvZO+MmPm064",
-	"dZpCtwf9gyFR+SlFmQnduuuaEH4M8YOm8wvvYBzoFzzEMBvdPvakddiz6Ld0njECMvp9nOmDzV+cC/US",
-	"QDl/p2ca6cQJTw/FSkSrTs0h/xRUZPPjj+ZIfnoMFpSJesr/q1BbHX7PD2pA3BUOi1N3aIOKaH7xatPB",
-	"rZxFPZ1Bx1r0I4YGHoswqq160qunFj8wBza/t2lEEsxfgVOgz967e500L1/bRRTDHpA9N4tCypoBB9l8",
-	"Ol+b5poOqO4DU1igl3+0Q/o1DxvSfrMALZ0td6ywlntDWpPBgvKD8tH4tnLSP9FHzhjdSRJvK2qH9sSC",
-	"oP1qwvX7FYRBf8Z5/eKS+ZtM/iaTt5LJO7CJLaSvzzDCF6evTq9PyUZxHh4ZYbCb1AaZvZWcfhAB/fmH",
-	"/puQ/iakS0KatOVMpApurdZrw3necf3JO0tTBi6wUbIiKZuLO3Ocqo5LMTHuTbyxgyuqKM+mB/+fgf3O",
-	"4bQgYCCGqB7K0Z8+x1riqw6UJholYnwriRQ2lnoqmATEQKdlA86Xr2WTdpiKpbyE4ULBMvxT0ZizKET/",
-	"GY0imeOVWY8vYobl983VowsIHMdJYqHMWl9Q/F3ovqJGJxNEa+l1T3NYNZhy71c8JV+T6GF9CF7OlMjR",
-	"o/oX7I4lehPB2TNltTCoKku5LBAwYuFXyNxWPrBI2EA+AZEYUjValRL2i8STxFIdWyC/zyKbrVJUoCvE",
-	"da8mqtTSFKIM+tPBifxz0NMruAay+2Ppx2xYmW26gD/d8TqqCryK9OtICy+kcvANW+VKJBEz11MGz858",
-	"sTPVXZsR/4rUZ7tsQtOrUCFgjwEXd0kw/1TkZ2mA6FUrCdUtiPKjJoFPDyfSBWebBfrnSGpoPJfRDyCy",
-	"/XKiOPQpYKSFH29Qekc3rSPS/xSSNjDzHNpeCdFpkvi6od+BzP+tKtO/ATXBUMMj+VDagtsCH2YUo8Wm",
-	"jLRtSGIeemgjDzsYPOXHEXrxgw3Bg8Z09aL9Mg5hslPR6ZGT5hDCz40fPOj3a84UliZE4DjTgTlmv7wL",
-	"q4doylT5CO1m877S426sbuO9eHUbL7Z6D9d7m1df435s8+qPere2efHCLPp9rfgdhXFj7Zp6PpPrJEUI",
-	"3W88poHH/MCUz2FqGIuT2LtSvtHiI4b1mqrS/rEbxvaKqDVfbtmqWPsBQ8EVSRiVCsQ/z+aQFGEyhjTP",
-	"MTACATHYAiieEWcWk05qjTJMFslzSQuT+GjectMJMThIj1kP45athhgsa7lUYWAYv5ywiYJkknb48VOI",
-	"ygoXMMsZ1doI6/TINUT4c1GO4ZU1bM7Wiz8urBhe64duoLkr0CQ/WlypcN1EQ8xzMK3ormYsZc2804AV",
-	"tz6HgL6g5mJYjB1lA2fB2QI6tysa7y3tN5/gw/Ek3IlYsvozb9nV1lbF1hZvjSHrGMyjOoO2zCngIOb8",
-	"SB/oHIFf1vvU7SmxFudv9ZgUB9lwSpwF+O08fDEZ7dZ4+wPgWPdmUevrTSXPjov7BsHlgKbz0/kPakO4",
-	"6h/2Fb0GtyaBKJfcJkkm5FmShGaNtJGO/9kZ6j3cxRYBMBvdjY97WyOxY0mWdEXasSJLkSURGYskiSOW",
-	"Zz7YSoG6Z68x9E403fKXLB9TauAzmNNm28J0Bcg2wTfL6lexrGBftzWvUGP9ZlztwLgdv5Q1DPMeHPyx",
-	"ZKnB/apl5D+kIlugJlOyM6rdIyL2KBvfMuWeIy8mbYFVrTSjBa7EIRx4qps3nCM1WtNaq2oBGFG6hyLZ",
-	"DAkXvFtjCmE+T9QrsWvjPDWDHeb+ZsM40yxhTmNzShc4ezETqG2xCLAbQNp7aPfQFe7NNyb5KzDJoFJq",
-	"C0iDyPhvfgXrmOXgamA359hqQMstP0gkh8o0GomHaZn/YlSUVtAC/cSDyXMQf78KB0dqu+cNVd2Z/MbK",
-	"1+vgRvWGZX8obr6dC2yD52qyJb9vdnEVbN3NvHkHV5RRxHX39Q6wYKNpXPLQ/Grs9bfidVp5PidPvH3z",
-	"O30pv9NOBzuLYrXx/OaXx5p3FI1s3RuYzdTxmBoDutMjIZTDh8CY0BaeQxcZ8vU5VeOZDe/GwgBaWReK",
-	"/Gdmruh1P4UzGiJWFdrbUAU5Vquw0SqEmAw9l1Ocyq9wH1aWYokrlGgt3FgSnIULJKkT9/hKa9ugUJjl",
-	"FX7zaftxmBUk7au3JyenV1cBeXl89urt5WlAfj6+PD87/0Gv9Nn5yzeXr4+vz96cDyv5q53GGZjGC3PI",
-	"UYknNE6ytKZexpf1C+p1AmDiGh52jIQtJsUD8E3R2BDL5S+Wz32A18BVXG129iWNJaI5efvZjdgk5izy",
-	"A1iGxUpRWF667OqDyBlb/9qQdcxJtlhAFLksMhLvBEKhZffF2hRrx0tWXypH03XwddKtvQk2yXgMUIJ9",
-	"QWgKuF5ze/FbF/G/w5yP4yiCQ5IfiJpDVpTwjxMxHZvynVvE4vqnodgTIhPStLDZc0Y5REaa7DGRRjk2",
-	"U+iJopAgYR1VC9w/kgiRBV57XqqNJpZ8jTB/JaZaP/6iAWLFjprOQr5s8p8ufBKJxF+CzVTpVIJtrjYB",
-	"PMd8YUzYol5qbwzilMQ8Yh8Ca1dC8B5AeBmSkj5mOckkohQCnrvVfEjf6T5kkGs/e4Gv/ZCDzhq6vHJj",
-	"/eKU6XXVRJvujX9WyvR3Yw1d5lBRzTgy1yWEeOOYEjGH2gFyyQB7jsoabLceOS58mwgocI9Zby7O9/rV",
-	"FZlRHskZvc0dgnRewNc06GhQ4Je0f7y+vriyoJJVnDeLOLVIIfZ4IaRFVDMR74s0vtMDumUrQN/zBxlL",
-	"sshGSTwGHF1t8s1ZypKVDxxn8N2xeYOmjNeADtJ2xCx2uPHPX5y+xslRZWZXGfcQsVPh+OrXEYzagPxV",
-	"a1bUg9yRNuDkEr1GOeyf8d0McJT+6xb+FAG/uFgagHMHpFtF9hsxIuMpz/0cfnvmHKmVh01SgIs7yV8+",
-	"p3MsGyAkLhDgqsWShIi2B7UvojhFwL3Huhv5GB/pxvHnHlQ1Im2olD9nUUxtSqaZgaEdaaGGoSgqvjCj",
-	"Me/YKCmESxyL+VxwzPOOZRFpBeDvPehvXFNLiCbZkUi6wjqvK9LmomGbAgvuj9utZpSTWAWECwMcbZcR",
-	"/QL5evsvYc5pWKgkFWK9J1Mb5bX7zUKLdQrZqK/e/PDy1bBQaMDUAdDb0ZhY7rOOdeZAjtu8Q4A6m3sk",
-	"opn8l1T7X2lOdclkltTaxa/EdAq1Bn5d5f6eqvrB3hZ4S9dCvKZ8ZcYov5LsMsWJWke/vCtIMihq1sza",
-	"1yWb2opdW6lYt2wVFPCvAVA2louErly9RIPO6FevcXXB/OSoW7bqkZMcR3Ii0jmhRKWMkbZkzIZp2m9N",
-	"UcXH41mcRCnjYeeIhKkQ6g/ayg0hZESimEQMQaFM9pYHVonVPlKmuYGpyJGXLIOWEYBTMhaxiIQ/ALZz",
-	"ojnDcXRH+dgWLAnfqjgBdSEkdC7QLTnvDM2QoLBdZUzlgczoHUMUesZVvaaYL1DVGVkqtQrLcFRaAasb",
-	"2GnC+g5JiAM8qh2bISQc1tCUdznSEq5QKEz3V+/K0z0X3HjGZTcSImEQX/clfXZmyVZNbrvrwmy/eevW",
-	"a8i1B7moJZ/4r6xx4OXwio4aUYuBC2HAeDf2mb0YoNIGuGvRCzozOXlzXoZWfMMhruFDLJW9DMSbJNT+",
-	"APM0nbLoCDAAsTcA1o4A5N59iE8ArhnHYes5YLwbpsK7EcY8Rhh7aWFPApOIrFvR6gAqc1LRVY/4fNQ4",
-	"xewqNLkPLSF/Ieehbf7ruA6LvUcb/If5Un1zF34ZKEaR4iHxTueaI17RH4x03tKBqI9IWTJ518DwGG2H",
-	"Cwtwai7qsYw4Hd+C9fzdd999Vx+45J2d3a7w7IdQ5fZXkVMbZJTWTIClfLsNf+iIl/IKr5dpdahpV/Zy",
-	"KQ9LgXJVKAKA/fvej7ajbPJf/+t/gzQy8s0U16KmLkEHHAr6UBpPyZE5OS7yGlwP1NT8HK1IePHWOpLK",
-	"GvNH3StWsgpIPAHPSKyP0iSTBiDJL4UFY3RF+VKAME8zRG4L9fnTOmOIr6GxCznaMFisWcHxYUHvTOj4",
-	"Vuq+DjqBK6YVS8Pge+SNK6uiJ+6F5RgJAC4wRlRKucSCKAEqA0UUVt2k1hUU4xAJBgNBLQOXDmHnIldU",
-	"0ScCiDrnzFQQ4wIqjkVQIqMowKFuTj63YgJdafkxY84hxyqxBsGcM4Z3NwinftDfr3Egy5y7nRmq/WwW",
-	"9+W0CxNa/5W0i0281VSHMH4tPmXfQOuMV2RwuM18XN2y1yyK6bU28752nBMzvnyaGDYMJV7yDVdwnu+h",
-	"2zjPw1a+EnQmeFZ1cRgxr5rlJe8IaYe/vDNlNUnC6KQY0p03ZbNhea44RSR0fhIvrQa0p1IabIO0cBUo",
-	"JDhloeXc6EG/sG41kwydGaCvrfNhrE7s+n1t47+0Nd8Uq4eO8Kl41XDX1yhXnyfA6v0NryGOFy554Uh4",
-	"h9EOyl30Qk3AosoVFPJAjP8Tz3GSwPWHbaVHjpWiGJ3onXF7M2BrO1BDeV6fDkPXXYid0vEsb2JGoe71",
-	"XJi0f/TJOd0FnKX6HS7IeDVOGNQBLA4AmuDo7MTPzfUaDg5G4r4waf3myo/yMdPql41ifk7aEdMTJbGJ",
-	"7zS5hwX4z5yhYHc543z8Ef7rU1jPyYJ8WbBeo365OYCaRlEtZ/mCnhLTzXEUfTV3iZ1pA2/zSbRI5Ox3",
-	"40TZWcf5tSpm/G6VImRPFcH3OUqQPcvrAfp1t+jxha4NFLfHcayaMQdeHUPVKiHUEAtleRy76kW1pI6u",
-	"3rmpz+fx5DoOYwrBljg01Dqqcudm3oP4XoVD+ZlmWPCx/jS7w+vv3apwEdMCtLX3l6fHL2xs9YKqWX4f",
-	"MzbjK7Ir/4JmTj+8YnyqZq2jvcNDyAKzfw9+3YjrXRldw+5/U+keEMUYmActkeB9mAcqBFvZT0bT2cZq",
-	"EqnFJUBbSTOQnUwl7OvrGkqez/oCV+m377k2A204oZ6yqXfn25H8gu7rhSWZnY8kUvHGIwm1rs2tTd5z",
-	"j7wtHzGRep7hg7V0fqbY/Iv6AmANoJcGEtUj/UaXD06XhZCBGHf5y9j+mzPt9PbnfoK6O5yfzE2Kd5FD",
-	"6JTG3MQH6wk8kkQrQZiYrFQaj6BQcPnqZPvbksAmIMUqyLF4q9cZ4cdcd9VtBEQk0U94Z8TZEv7rk6kV",
-	"L9k4ZRCyKW+9Gw5ubzJk831Hm7o/Hklicu1M6e6MA+Qf3HvogXbq7zIC/yID7jXOuFQ0SUyV4/vcbXwp",
-	"ex5o0IDD/Mp2/EaeZEvo/CPypt9jfMRVA097ZGKT7i90H+P3awxod73sd4jhD0qAi85ESqFLD7G3Ed/F",
-	"1LdfYmltZbyEnK3lNoD+Z5mF4w49ctzAyoZebeYH5gQpq/KCX1FSfGWlxLuXhIX4pqQ83IG+1Au6q5qS",
-	"H2WsqP3YUWtzGtBlxvUxQyPTvY+yOqc7LP/OSMT0sCUZsVnMIyJFBiIdJgOBzGiMAklkHLwdUSwXVI1n",
-	"LLUvDknEpIo59AQwgRHkGgUkhcLtgTnu7ZPrV28uEOmK6eWVhEpjPtua4XC0MfflzcUJeXtMFkk2jbV6",
-	"wyHII58SxaDOJLEeGUyrcLk7o1QsJV7DaHUC4jIkCfEteWHMby4iFlSWB5fPVCXELx5JEvNFpghNp9lc",
-	"7//QjC2HMXSDk6T9WkSjTHZM6lVDxjbO+o3b1i+mehS6cWf1V1dD9DAwh6MxKTDf4PQfD/T017s1+JUT",
-	"TPa22iFTUf8B2WrGi0zB51g5pyryWE2EddwVeE8zZwW9KKKKQk4lqB82AO8BmWmPhB43BdiY0DwKbZoI",
-	"/EVCzaTCTkBM5RR8alu2b+FtA9RhkQaRDz8M8GIEf1IpHd/GfAoBdeEoFTQaU6nbNIDRpVYxuM2wZlTH",
-	"hqZde7WRSRZ1euRFvmAQ3+YzVvz+kV8/QzNrzHlG/knGIk6kuRSfauUwlYEVDZp3y45L8UcEW2D/enS2",
-	"0R6xBK63DAEZcRZphvF9DiUImoJKdDRBMdYjb2yyii35CMqloZkQqr2ahEW8oQfd0uZuY74P1JUUfDUX",
-	"GQIoahHjMj575NSAcsMoAxcjKTjLXwv88jQn169+vszRaLHJoJB/YKuTiUyNxZz1CBxWeQTOgJhjEqnr",
-	"0ozWLMwjabfWOKdhh5G+vNxJiU7ozpAc9A9y1BKzuCL10Mq4yAlSEEdfRIkhXPFzUXMUQOaXx2bJy1Dk",
-	"kBzsPSdKCDL3cm8l+WvGMha5bXCaymF/zzur6DiUfv6yW/wUPBIsyn0QxQUwKafY0CPZ0QZLPjGU+pLs",
-	"9fuYQF0opOCOUSqU1T4YHc+8DTD7pglSGzlaYoaNCgS4Rr6s8gBd/KYVB8OMl9r2NNG439SHb+rDOvUB",
-	"iJpIpqxIv4f2gKhwW+ag4Msk5lJRPi4EX2rRFyAXcCA2hgvbyCurS1jxGy9YEmshMROJ5vY9cg5XJljh",
-	"zMDV3bSOyC/vPoX1YZIv8aUveSOCXZyZKa+LkSytzj8fKkh5ATzKsxu1TaajzQHBVvD2zDTtUZQRfLUZ",
-	"00ZNA39QrI6K2hpEOAeEEuueIyE+C/M0jpBxPdGQtG1apRYSQwIpwGShNQNP7ROcZNwkSXQM8oW92xsx",
-	"LQdlMVTGey4mBdFZOhtwNIw70x06uFAxUZBWJzTRhyZPUxM7kzZuW79T1IMLzWMWJw4bkzScXhXisr/H",
-	"dQ6L2tx4xsa3Wkkx1eLy2AG8dKHW9ZoyeoudSOuUNeDcacWl5JGRUd4yyUgbUlUXqUFXAaMALlj0C5po",
-	"4wSALuY0mYhU773uALyxHXuDZPy0NocG00WjQhEGQ114DTs0lAg5toB17qhQpPhnPfmRNvUUIacnm3DQ",
-	"Hvk+ixPVjXmRpuURCeWYJgxqRjJj44T5rLUx82GRdhPKp95iyMAuACbdQAZPYWDaxIpYoqhuLxJLLiEG",
-	"KrSWF1bZYIpq4zBsSqzFA/yFlDRsHDnAV1LSimx+SxYPReANJX1T1n6/iby0vLG1kqukMz3+aLijy+Jt",
-	"junUv8s6GZkrS3m2jVWXFMBEKX2iJdZ2AdG3yn0t2nC1+FapsS05Q5sUM+9pWZRoCx8jMSEgHYNLPYED",
-	"3Lzmbgnn5nGBnc+hi7382DJGaOvIrC4Bzjcg2AmQ33an9rVpaIfjavr4pz+uXzc8EqCxtjt2wRY4hk2H",
-	"ytMXM8lSOWw4MrUxV59D7F9Q6Hy713zo4KvtqHC3m3T80tyNVySH4eDvTYivYb7bYXaWjCyvtIl1flpe",
-	"XsCOVTMGBsAQKtfgGfBiHFCYTLDcTckZWns6Luygv2QNcdtHU7isef7tSDz0kcipyVop+XZ//uEwg1gf",
-	"Y+gCeRw9gycA76XAKZ/mF1Q2kKdyOsAVABcjeAzarpqTtg5N0fmif6sDTnvM0qOLBeORgUuzdfv9UBML",
-	"dyQ4g6Cf8lWTtcXzdHlrlh95o4wVQChJc6fj4+6CGgiBi3ijIhVNVX55gloiHO6CnmiKD8AgAhKlYrGw",
-	"dzLmPWwfBo1r6tYZghVGbCJSZlwP07y4KWkv4U5OQaNgxNuETC1MIfwR8Sc6YELDLjU2bR6jmG7HyrW1",
-	"NGlGEuLh4RbH/oKNm7RPs+EpG4s0kqX7QL2tHC/VbmMekRBJNiwrCI+QToZuRWOp4rFFBzWriCigXWyC",
-	"Ra7gRqG+WIFe7aq3MUikSLBvz69Oz68hsLUHDgq8Z+G5FhPbQA61hMufZgYN1z1lLaEmTtTj2Wtx8Y6B",
-	"6gtuJ2lPmCV4T8pIxSh4tlK2SOjYOJQaalbgiaqvsgXutaAB+u7h3Q52Ob6Sy2Fb6UaoPgbqW2DrbyOw",
-	"VaSEfVAMnLC7iUmnBgJsdXOoxukHywVpjgkMRoyNESXtP169Oe+42+UaeGajFgIqcH4/7ENazzOV0US/",
-	"0QlMHJvFr1biFtJBXVi7j0DscLPtXXKJKcGQ0Um9TAWfulEXEIEpYgIXYmm9tACLCh1FKZNyiGCFC30w",
-	"80Uwg7pp/Vlkaf6zVmnNuzetIaBymidQ7uzpHhmtFJPWMQxSx2WxUb4SnD2SR2Q0TlcLrNedAwo83ev0",
-	"yEu8WYddxLgQEAV6aCzNp1+cAl6/X59ckAXTL9iJhX/qvhTpkqYRi/R/QQSKqavWMTdqVCmts1jBCYLL",
-	"WwRNyzTVao4UerMti55mDC4qzOxEprR6Aaurx3tk1JhD/Y1k40zFd8zuuMV9NYOPJUkEuPshUNDUhhtj",
-	"DU69/wMyj7mpNDE41H+41uciZfYJmZH2wd5zo11dMpWuusf6vbAzNOiypkscN5EqThK91CQGgpQZgFBP",
-	"sgTXn4wTRlMUvOZLqHuRcTXM56L3aCLSqQCQq70DMvNUuPyzBGIfcLF7JThxh3DtHbLQxFvk2yHL8FT2",
-	"Be8ryIEZdALN1+EWA0/5I1lB2G5DZxAcvozCTo+c+K0A4ZlLGBOJ6mPj++DZ4RGhDuqdtMMcLzuEiwnd",
-	"70KBgpisTGiqWOSJ1I6BmKLR9VjjNXe0wOi+jPQ2iNpWdAffQMC/gYDfBwR8HdR3IqYCbdNaE/WUR7Yc",
-	"lqv7ABgzkNIGhRycxDRHYOi9oBm9CWWzjnht/dUeIz2Mh3O7G0rTvDxnqMnqQRzvedv/NAEQYkpwfxoJ",
-	"ac5UGo/lVh6+vEiT+co68i5SoSUDyyTRvE4rOUIioPJEpHOqSPtO2/aCk36v3ztwap33odZYGeQ9yXFK",
-	"F+wot11TNmbxHagRiB/Z1upMIQ64E5AolmNQVnKvwmhVVn9RDC6ydMqiYcl/ELGFmqGCJObzWJGEKsbH",
-	"WIW40NvQmMwJnZJ2HmQrFFkBYh1XnSAfvrQoT5CqIuPIhEpIlids6C6KZrhWoKm8zU3/TOaI/G4cxxdn",
-	"eXDmaOWncUBdPP1Z4HttInP5LoewmFpLtjkjWgWeMVB17CMtgS1t9f4Pe9++3Dau5vkqKNdutTTFyI6T",
-	"9JzYdWrLJ5fu7Em7s76cs1U9vSEswhLHFKEmSNvaVFfN08yDzZNM4bsA4E2SYytX/ZOLRBEgiO/Dd/39",
-	"BPB5qoKsGGFSqOEI6PnmhbYii6EgROO2x3eD6ZzuwlgLslCN3eUCHWYkXlZIr+OmpKvS/gX2EbaAQOjF",
-	"GmP7e3uR6xnxrNoIAAGKjG4yEv+caiguxr0mLnWW6Rsj4nmaT+IDkWuvCXOkD8C0ZWB62V+8s5dDyWpR",
-	"UR0rxQyGhxyoq9HH/HUm80SWulhQwXNwG6zhkUREg+NrRHgtNNLCcAyADTVcwZoUWc3vR7aaCwYejQuV",
-	"2HnIzHSjLP9CmmClMu8zZ5rIMp2xA9IcH6+BP0afLjlqg7WbuQVgbXm6MKWaheoSZHTNosS6PGOZj/3E",
-	"inW7QrER+Wvqj0E9AlgvJIMOdNAQIPXjqUoqK7BH9TmQaFUGi6xlydVZRZUTma+ZVmWib/KY9nuSGiv7",
-	"GDK1E/8BfhxTNJkvAycYHDVN1oPVBRPw0GCb+/teqPJGqeB6011BeWxnTifcRusoYaBl5ZO1NcTnsSvx",
-	"fZVR9i1CKC38sprysvsB/qKkolElHILLClNOKPtROzjc8eltV4KJToyYpNdWXeciTq1/Wqi5kkwkTQFl",
-	"sDkIThYjVL7JcebOjbQ8hBsG7DL2SC8f4dB1GnrI0nec2nUO+iNqWpjqG2yngFp6zPAkNXCj7pv1wa/g",
-	"6p2q8shOjXja7w4hzTd4k5iPbZcObHk43ncO9qPAqt/vW0D9aJzpKrl7fQ3PGUySPsF1Q9XWe5uSfehy",
-	"GbfOsmcDO8nt1hbLC2kAJSUgoW+ltYK+PvZzu6fBPUhWD0y0TqiiTZa4Qbx+MRo/vsT4J4DR6SpLxERb",
-	"N9idq5QeTNQ4TTg1SMk3aVrDHYh4Wpbz9/DbGLmspWPvJ83GpJDhQ6GdqxKICutCPN3fR8gIMbD/e/yE",
-	"/icznauhtVH/XY1LjF4iOzMU6IlC30CambGfWpXqkSPreTKMyLqYyuyaY9/8RM7jsHZDFr4RqGSDeYRc",
-	"jhysH+SaHiYSz25vI/F07y+ReLr/3P7rsf3jif3jaST+6z/+c4gGb1mk1vq2Gv9Cjq/05SWaUpjPhTVk",
-	"SkJYQkq/8nz8S02NuLLOiA8igk0FvqAv2nYliMPIBc/Jy23lXz0F4yPWRzFVwVNDYXz888mr/x2kdXla",
-	"aTISpwq6L1l2JpJ534D+4b/+4z/dUbkLBI5JHPH03Inl4HrDy+N7nCnW9Lr3ifI2naXlOjAdp1fpfLMQ",
-	"HfwsfQberwDEPFEefrJpbeAbdWc3lufJYlvbs4lOnfsfJXfbqWD8N4vhlhitJIkQeP3ogXrqin6RxdVd",
-	"TF40dk3cNmXtIQJfQQAHKP8gO4x8vKUGAluISlmlQyqraaRaE3YmiyuViMGDGsTDsBypfjWGL+AhgpRi",
-	"rm5LcZHp8ZWrKSwLJWe+jAeHKP3VRQXHNKvb1okKaSWDJwyYhb7ivOPRMCbYcxhAeUngqh8SvqLLsHlz",
-	"A1S8KeWipl5yLTKdT1RBy+3jdVBcBbeRGRDTFEoa6LjBLLb9mo8Y2BfDe2h+3Nkduv9uObLAFUgTKxqP",
-	"96PHT36/s2V/qjLM7H187uu+XslNmmV1UdmUgxLIWlM6t9U1X0J1Tc1SW3U00V5ZFRmh5C7BTq0VUPQ/",
-	"WdLr7I3NKsO4Y6KytM3ky4EJVn4NV4BzAUiiQW5VMIEQTaLeIR1etqJP+ji8dLNRPj/Q8mBfxxp/fx3T",
-	"3csQbOn6i1ure7rrlgfWLbXblFxpdS2zSmLBR8MgNFhMjFVNs1la2qvgILQHuivWSik66ZNIkYMrwe5e",
-	"9PhlOZ4izzM3Lnspmco8VxleSBkV9sthsmWRTiaIPzMeawwQlFrE4SO+Lxdz64mdTQulepl3GWIg6iX4",
-	"EHFtqeODtvdJEEW8pj+AdVHaVRtGIrYz7vlFsPLcf44wcjGvRc8P3VI1fnxY6/+GAMAlJR47O8A7mrtb",
-	"HdyR1WwhBFOXFmq1eWMP96pG7/VbsGGpdNF88iU92bVprujMxhZsSgtrsNrdemCGJddLte/Z66OXAZJR",
-	"X7N0uJU2VP0UDvF52IhrD3kXNb/tmv5WuqY7X++S06vTKttFEV+rNKZtajGGJceVliivJjxNG8zUcPO1",
-	"51M3I3FSAUlYXE4LZexBEkci1lWpLy/sawdYBVnK97RcaZaWC/uhOxrjkXiJ803hRjfqYqr1FeAu/FFC",
-	"faeayTRzkAzwa4L1iUfUzg2g5P3aSQxSRAzuNyHncnwlJ1yLO6a3mCcC0U7CNsLhajvyHa78p7Imebi+",
-	"Zgn8evRJlcNX1HLtQ399InRnucVClDWktrYZ7a+sEACQ3FSXcWj6OXeKYXOg4AfsRgjqYHmyx3m2l9rT",
-	"BGp6DkUMeQxrM6rE3zelrQ1XAwpCFBAEEmSK/+n7Mp2p+FDEpZ5MsvBGoW3amiBexJE+ax9YPXR89vrF",
-	"28h122Kx+mrZOrOL9KkkCwfrkSt4XV+6X7aGc1XSit5ti3+ouRp3AvroiSIEUB/sQtmP1G1ZSPaIzKHd",
-	"K6bUc8OeGuTd2Jg/Pnv98m1ohq6NaoATb5mnD1NUfFyzxK9VMVWyfHBMj36T8htF9vgigDruaulFdzwV",
-	"+JZ3Aui4/z7esKez3YoPjUtw93141/yh//3yNOILatFE1AGVueI4q9IzJbmuDiGUoZhF3WCYKAaYalL2",
-	"saMIgOZpDpy5mEUtSVWPA4kB1ibYezqMPntrNu3chxgPSrjH7iYFYj1tlNAX/67GwMsM4SRH/15r9YZR",
-	"R+KFbzaTFE2i0FGWXilyKGoQzVENW9lDOhau/NZDVS0PvRyFyh4BsilUBCRThL6IJfFQMMN2YFtzIFvQ",
-	"J47RnMOgX0+MRgIoRa5vRGq2QZqvMEiDG+7BgjQdlvAuq5m1nMAgbN7MABg0i62KQIb0QVh3H/54SLEL",
-	"qNAAkxkQTSgn14lh1A+I0XS6XtBsPpUpQeMtS5PxAm0NiQeOhNTFomtPbtyo6MzjHSXQQk6buzmpA8pQ",
-	"QxdJKBcYfaAAJ+fV6NdmJN60o52mkf2iDFQwU8xEvae7vW+lqKImprGX8FGNpgF6zjWj0mKy6LDXMGiE",
-	"pRDM0rnGjh4J0kDqNjWlIYaGfuOhJfkySToE8VNkanCkz5+w4UdernewzDhJtnmar9IEOEq68+26of4e",
-	"1BjY/cAaY+1wmdN3PEOH7+44k8/qFgTQJ9PFHruFAkBAMXvgPRp0od6dn5F6UWVdeQ4Pl9kNDHCWq2yd",
-	"eFqoSx4mrEZ3FAYds/yTRNlCBbCNq20srtZ30N8vsuZeXmem8+N3eyPkdq+tvqkja7tLHzrkdqe9eV/D",
-	"eHUvC22DZjMB5bbXckXpWiMoYx6WpRcKMDWARiTsKacgnfupzNIrFTnPs9O5fEcXb1JC3vAjuMH6KHLd",
-	"s/IzfFfVlu3HD/axW7vA4KHLdjM9IQrqtfZWpif2lIYyXfs4cuwJbIO9V9tnkoE+qQIvztL8CiO5mZ7E",
-	"gE7BzxbxkyCoOQV5sKmkU7N3b8+J4t35Vk/ajWcA3DmX5dTjdsJfTXcltDZmaf5W5ZNyunPwOGqhVGyy",
-	"+Sx4kp7Nn+lJBO8E8DQBaKZU89FW8ffRPcsESiN5j9oFXFNePqw0+0PUgZZY4rbOHVtmgNVxKN79/aeT",
-	"X7oT32nJ1IrulnUeDFbm0CsUcAMMAo+Ar0ESDCRnxN/j7S8UlK66OeuCJDDp6vOxT0kr9eVKWKfLQbMW",
-	"Y3P9HhGZqH3rwfwLftu+M2z0bYUL1gHH+1tlFp9f1KHTmXGnQ1FcJfB22606Eqs5EtMmspQBJNVUyYxA",
-	"wFKASyod1iThU43EsVKJ8RBRnwcYqgUGxXS34E9Bi4Qy3noModtmSEUHDfTIVezAtQq7r0RZpHOAbJ1D",
-	"dQ81hsrMaHrYAB6s8i8QHpNb2HEhYwH9ni0dBK9oowjW/QhUDFZmJz//tDhUm0GLhOy3sL5Qrsxy+Cpf",
-	"0dwT5Tc1pFY6dv4X2op/JUGMGb2v7nocsKBCgpbaZC/k+GqCuypsMqaKsUOiAZwq15r6QlutX2ItcECX",
-	"LC6Ut0UdDBGk96W4YOY64As5hQg8gNq1dx7NEYt279PcisCGcJ6yMeJPTHc+rX8ukSYjt+kzIb/TzsM0",
-	"QLLCY6OuR8T628bhN4lWe98D+TPxAL9hj7ChKlYd4HDxrr9r32Fu1dVPrxrayv+OFFUzQjIAyYyoi9eq",
-	"pTrhJebxiionJZYWENYncMvhIWLM9ymYLDXlEc/gE7QitMbqEVp/TLciRsSoUfeqvnCB/sokIQz1dL2E",
-	"FRIRnDG9Z7enJWpFcgSgNl0seAZRsBuCaM0gJoHF9nD/+/OTt2SV+s/+gYC+MeAk5aU1ERxKlBsX2iLA",
-	"DbYzGIm4KrJYzCpDlAZiWpZz663av404P3nrcPiArSDN8ZgFhghAv+IqweGhiAlTGOzsOJOlMmVct7Wx",
-	"C7RQmZIGWlLnaY45u2CSaKUbhzJf5URLJq7UAlJb9XWhi/+uFl1IqkaVJ6FFsInMvR/gwe2EpW53sGic",
-	"uXlA17v+SvwAX7pp8TU2SvLi9iiMleoIrL5e+HkGvPSIfbmYq8LKsvEsLeNMyVwwMqwYvD49+/Ud9p8X",
-	"6lGap2Uqs9RQQA7Lep3zlvv70MF84NxSPtDsUaxy8DcKJfRc5SrhRqjTs6OTM7vPboq0LFUeUURA0LOR",
-	"7/z/VaEj728gxxlCEaSFQ9o1P1CnYiIuMzkxwsiALpcuKrgGeIDBQGHkpRIznSiiZj969wY96kLJ8RSU",
-	"MwMXzPRM5SVj5wLdiBrrPPGrpwueeaNxnHA56oi8+Hr29/Z8/J85cyjagXkC95tOuCDYAw+nZU5o/sGw",
-	"D6Jb+L5TacSFmlT595Jf4gcPAkBLowO8U9eEo+HLI+KS5/MfROv8nZcOu6ecCLVKaJc39p7yTTZpQ/Mg",
-	"fRWvR1nmn+a7yk6aYPndxnGfdeydXUIM7z0bXuL3pqYbfWgn5o+gSgtzje4jgHZWt3JcZta2VHhYEG0k",
-	"dbxkcnJYI0BzY2DfYrDlGD+fENlKJI2Q40Ib488BxDgl/T4S/2SWsNMXP7/4OWQJGwl8NuQrYOT0YPxq",
-	"PFYqMSNxziyJ9NVBD74z3oLX+2+LY5+IeWiTkgdB2DXoXf20kSceHwDq+0xEt5apcQu8BUj7/PYkCbWV",
-	"O35DVIBiBThN1tYeKGZLeI0+m+4AXRAoj+WaACaK2RNnGn68IsA7bPVApx5gzbxVA59dDaB43l8LfAik",
-	"dnV1EwB2eM6ToHY06QU7nShnWd6dL4F++CbZMHQ1T3CFEGwrSx+cZN5vjY/YsB9pAt/LlCUrFauB+MCh",
-	"UIezZNFNW2XEnjvpWc8s/eLlZ2tSflmm4UdK1ceYhps08VbKSd1q+4bE5Bu1uL4oy2ldIUl2S2mu+rOC",
-	"If4uI+UfBOMkjrSxnMoS8MegV7eo8sjD8XsYXuTKtN4MsD+mJZFTI4F3oasJdvbUCHIQyi8xYiCZiWes",
-	"C2Qlh4GOf37x6y+ONcUji1SzC2B5yUuPVEYFQmY4Em9KwvYwroboB9+cR/wudWQSd++YIUig7dcQBrB9",
-	"TkgCxvi7GH42dI1/b47PXp384+itlwdkGrOuHkZFY/wgpgi9EYPTFz8fveSHG0biQpfTBoHfYegn4gpV",
-	"uSuT4lRC3jMEF/OVN7r2u5F4i/VRdbxygPACXecWgxiW3Mt1pER5IgwgxtiHR9YF4bhdG6B3bYIF+4RI",
-	"3HBINyDgyajx/BHTJtX2WopcqvCeU4PpHHT0fdEHkSnhkyzmSsR2+eLIG0F54mNx4Q714WsCHVRu7zGp",
-	"Tr2uBAvI4xFSzKX1o8ZusGQkQC2YiGnPYXcSfykDFTc70COCbXdvtdGRjvQeLEpQm0IF5bImZfXO9bBJ",
-	"vYlM7MKfgaMGY3SjE0eUXFLFtUrEIH6VTJR4oQsVRwL/c4qJt3jYjztclNMzq6juUXGHs7P/qorM/gXL",
-	"s3OwMy3L+cHu7tgezDI7+PHHvzzZNSo3unhEewm0Le0ILl+nUj1me7DnM1VH7niaLpivfS07B0/21k5G",
-	"ucdF7bvJJH1qF3lPJk8vnl3uP3p8+WT86Kl6evno+eWzZ4/25eOLf1XPx0+Sx3s7UQ0Rz7GmOLYLAj7e",
-	"aa/MHUgv1ikfhGG3UMvfDNQyb6UVhBekddZqVhvrQokBWQk1hYM6Hv6DmDsu65/JhSpYPbFG4h84DYW2",
-	"CByj3MpjjRk6GgcE0xx5JVzZ7y+q0lPhRkLDnGWWUYUTIZZhd50dcCR4BaiOEGhB+MnA/sKyWfjFFMEs",
-	"IDcfZ3oss6k2ZRxZ06zUY50hcWDsSgqO3r35wYi5xlqEeCZzOVEzlZfv7WfxIVb0QzaL7x/TAFTHxXeO",
-	"xb/t/NsOoDrDfPEGIq+oj4/4gj1/L7cZ4LuJfCsAxRYiGG2NSR74F41fmTq3eeQgs5GAZCSOtZgBawPR",
-	"jHBKeTnDSEAh3PC/mkRwWVBYzmRW9mVGOKxKxFga9SjN7dmSlum1yhZicKqrcgp425EAtUr/tls04n1o",
-	"v/IdxZF4mZo53LNAqkM7dTh5/qhUWEcOrVSh9nWaf8ePazX7Z2txpOVdhhXFi/qNVpQ+WK69rY9ML8ld",
-	"p6/3TyqdjLFfI0b9CChHwChRO55pgQ9qHpQPizgnymqBZkWHGHT4MENWGBBqJIeNrfABeii1qqcISesK",
-	"pt44COq8yEiMvJvmFUxqsBMKaGKIJs5xgHr6jrqdnqubuq1+KNAv802b6Aicnvzj5CePqe2Y6eC5sFDL",
-	"rQ1gdou2lxn1epJ2zbhOhpEmWaun+cQ6YczdImJ0x84cuj86tAAP7vnK7IlTyNxQP/ek0NXceCLXx3t7",
-	"ewd1ojGqeLNa2WidUzkbfGxfkRGXhWIaKaC0/aNSlXWNuOHU2m4XlVkQV8xM3p6qPHkrS5WPF7EYzNIs",
-	"S9n9DZnVpJhrbORDZ2YmF+JGpqUotTBTOzcZPkztKQ5DAi6joEbX/hYdLdxe9v/DQwTYoeQrLLo9rOgs",
-	"NzU2Bh/ow5a8ep9TQ3w6O3QOarsk6B61p6U12EIMh8CiCNvsr1WRXqYcsCeQcJNOcqAbTNRtJKrc3prc",
-	"2UBRtNqsIgRBBRsb5TN2k6LHOoSfYBEg9QlyoMEFBJjqP4m46b/U4lJnmb4B3uHAA7eX7n5Ikz/jA3HC",
-	"5hNEK7iXC2+rbiF6kyixB+bV46DxQBqd027K9CSOuvoRxLu///TmOJBXMXh99Obt+ckrFxu6lCm0VzOX",
-	"D2w5/NA1LUGxz3AkuDcF+zjQLc91rXi9cHXhVyqseEZPO9fCVONp690PdCGoMn3I78fflWDjMruZF7WW",
-	"8P3nvqSVJ0v79FA829uv1fMHNaK6QF4ju1FEldO+IdY2+h+4/eHDDKQjc7aXyLJCSGteWlxrWt8hxzUO",
-	"VsLnkYqiWlK7AQMgYpyqmg2/iFCFcCwCdegqChiRfSZypZh5pSXlrjF50NGG5L6NIXJl6vRgZIf7gWKU",
-	"QMjg4frg0YZiYZfE7jg+TKyJz7XQ4D442gjwQyCECw0T2KmJyhifeQEuiathhvKTam4nbXw0WBmXN2yy",
-	"b/PRuADJCviuxfHZ69OzXfvnS/seXp6+Oz3btX++DH5EJdRgKui551LvMD3wePWQCC6IGyiOrjN2kOvm",
-	"YTo8vGvYEzQYBsCtoZzmla5MtoiEkdfMJXaPgKgYyFJkShLVh3UJx4U0U3h7KRAvEjEpIWgS4flVOsfI",
-	"90dHU3tCdGQcrnKTYnc4um5f2RKM5Qce/FJJgOdsB0j7XCE8m+vOUF7NrGlMM9n5vcf1+Yh4I/hJuDDg",
-	"C7XjHgg/YdyqUTDyQ0+Y0aS5CkOMJs0ro7EmhuaM/cJ/Ru55agMHvZR80MA+bjRnD8OpLO1RzlsQ3Hfy",
-	"+L7oDmXekEGUEY6Gctu9vO1evnOIMyD6dRhXTZ23XvBzrZ7mK9PUnR0dnVS5Xp+EYaQEZ3sc+NikPbCc",
-	"p4HWYo3S3Vsz9vibSgRfkUWZXspxSa1IqQmgRH49xcO/GE/TUo2tDQkJZPK37dFKhjDLnjVPQoAJ/0Cx",
-	"mKd5Dl47+hvediTkMhi8doo4FDPs0GrlBttIaTECQDNnXb+xX2tArBu1Ri6AJX+IVrln36q1L/Za6PBd",
-	"v5FuB79jx2m94/wTQPu1B1vdcx42m0thX7H1KGuvV/W83W0n+kY70Zs6ZE1N5tTFWgmdq9Qa0r4PLMQq",
-	"y2t6JRJqNBlxXiESIVjDQf1eVqgc9AuDNwAh9GUQYMNLO0Amu+TIoVYGaYPNQ2S6wVZCZPLywRp8pziZ",
-	"tTVYc7d+4PzWShDA01Zp7QD3mfURITqaVWYKcejQMbXOmOJaQ/vt6ck/zo9d1Q/F7RBfMEQQj4I6FIqK",
-	"AiQZFxy1yL4fvQHPNvbu36HwE/ROrPeSgbk14EOHEFjkRsCvy0KOr6iKybqO1iq4UnPI3SVqXqgxhNun",
-	"qRXMBfDGKnLc6tVFABMWPmnTSXZ90TyhVi0U2A/QNXBZSzBTkQ4BtMAnA796wYrWR4z8UBT1GWPKIPG4",
-	"Z5DNNMsjRj2A7sMaT7jTbz2NB/jLXmd7VU0o/s5xdTxU6/UpZznS3D8ctCkZc1ll2eLBQB5Cz2yL3745",
-	"XkQfmLi7etwlNbYehy7Y6XTi+iAen70DJlAKSkEhaQOQS2aIskwDgurDWsjZvFwIWRRywda63ZlamVqH",
-	"zyppA7Br0sl56dGYPrnUrYkB15pqH0opXmj1b51feitED0lJHRiQ3uFvbdhAxl6qa5XZLbiOkCHK2Qf8",
-	"m8lK7P3WhCh2toezOtB0MJqqRF3AW14Wykw7WciC2EaT3JSk0WMVh0YRMbvb850hSG50lSWYRsbwN9gx",
-	"E5nmw75zELf5S1zEB0Mrqi9HAAEXHm8PdqLBIN/wcfZVscm7869HOHpkdQ3uEnjNASapvy+IGrVBeDSj",
-	"bpGJUDTZQS3UdaorL0PDrtMtIh4xO4NoWUfrfaVpzUPKj7L8dKIl355MD92eete9fQ9rZzXtCW6HFeyB",
-	"1odSxuvjQI5KLTItnRTl6paOrYiLJ9zjAg8npLRGdCop9papnoJ49xg6Py0JMR+Pty6BPFxyKHaC+zWE",
-	"7OERGJrytTlUv+XnJJWJPfw5aZ3u7TH5VVb9gxzfWQN5S5iOuTsBB9ofYTkdIgZmiwOuL+c+eAmRKxJG",
-	"4yvHS2muMJQ1lvlYYakOxnpUIuIX/GEcUQ2aiAOsNBgZBo4PgyiUgY44Lgmqh5rMsAYWqOeu1iQtKELn",
-	"AohQ9FhHLEwdBvEP7YCizAUgJIZdyDUAwwCVf5xpQ4k8tDOwxVPdplz+QoX9eyNxTMVyYz2b2TsBaEam",
-	"TflFwAy6LfOAwS5+mIcGGnQ3/u6QBu2ThzCDgl7ZEqxBqHZZE2gwLLXx5IEQuDZRGFkKm/lLZTewh2Hj",
-	"aL6HhKJKHSLYGNb7ZKJ2y0qzTSYK+2ignA+lKobCdmysoeJqM1fjgAR4qm9MrecXyriD1k7WYANfLh+0",
-	"wErTyHTTtPpaYOz6fYqEFgy0tBUkfJPfGZJi7dFXxWVdsmZNESEGGzGQF0ZnVamoPx9UtT2UdEG901eK",
-	"zs/L9BaLHQwykM1V0UjlWEMdkiwupWRUbu/Gl2PqyH+NRZec7oJiD0xf0R0bGSygOwuXpWf7+sW4596F",
-	"6tGVm5iHsxuAavMgEN2LDOrm11jn72t/h2/J7W3/Yefu3qV84lqZhjhLZ2kZcwPMWOUl5yPBGkoVeH7Y",
-	"MbK/N4y4CImsSSiKnurMAdUmKislRHfpnHEZSX2tCti/Y51lCjtroCLlWmYQosH8BI+eGlT9+FAH4rff",
-	"Y0w0wqcmuEtM3c+IK2NHQDuOgB1Oz47O3pyevXlxOuLhAiAJydTRzDUP1c6w5X0Px/DQLYbL4cbvzk9+",
-	"evX+5NXRy1GhSpnm9sWYn3H6sUjkwnRjpLmHomvvnDt5a9/ZhgFsWpPsY+Jtv0xnIjc20rZXcWkMKigm",
-	"mLqNsbbQF1RV3Snxr3WBkopVAV4moXHbfjFXRaoTMZileVUqMxRFoCTsva1hTxXw9ojB66hRq5qx68Fv",
-	"nLSAKeVsTr0OFHiCiG6Mw8V0GyOS9DpNqNaQvxvsOd4Kuu1wJP6my6nwogDiGHK27Q0PhZnLMUgqUGRh",
-	"LtVel05yXZAHJx2EIj35JL1WuShv7BlNz4lsWi5xmkHFjBFP9/bq1QluNZcBI7o3dWJf1IqGgBd6NpOP",
-	"jLIXlbUXZk2Lvmp+Uz/T+4glfbuz1V1vjn86jbhwnqyIlc3P0aoJ46KC60qvmI4KSW79NTLmTlTR9zR0",
-	"izUf5XH0LHr8DNa1tBK6c7Dz/357/Oj577/tPXr++78MouA/w3/5HzufuKG79vZ7M9B27Uxk3zFRstXk",
-	"FAI3Fwta220GYGPaF17DSt3LEGHLTSxrmKhbNa4gktUwnsDkh1BVKaQApowBG2Q1myvAxsAaD9wfoMIY",
-	"UUIRCFY/rkIb7QFCbwz10FJqVAKyZ11+phK0Uy6qHLP32O3h+tfjeVVMVEx21497e8JEXdbaGnZZJPBm",
-	"wkCQw1pTabaw67S3d7C3J87PXlCTXL5A/iKHIhaJsze/vIJmuV+Ojs8DWLHhIcUaG/AhvvieYnqRuIEC",
-	"f8S6xRhiPE+TeCRep3mKgUYXBkVr8PTFz69enr99dTKaydv3DKiWvLfXvZcT9d7ag2gVYul74wEJwg0r",
-	"EXSWoK1sehgczuzod7Yb7a+O5Uz9H9C0a+Sh7A/s7l//F2Sarr7w9Cqdb9aEtZPvJZ9AubNWi13JrWW6",
-	"om6HthtrRNx+DWW4i2xha7mdobvp1CMYlq7Jvulpumg3NHNTqRuCkUoEJvCAhWCrobfoLpzPQXsWpjwg",
-	"QDrQcX9lUY0Z6Jft5B9MbZp8nZ9vt2i+hVXYCuj9BBR4/GElg/3BTdj2FW9FdnWp3dIFXCnOH9bFia8b",
-	"OXdAiyfwwrvLyKbhe2FiS5D2tsb3Q5ffrL0jdzHr3Jvt9q0mBLfCeVqwk1VpHGgqcFcG+WqAOIjVbVq+",
-	"0IkK0tc+z81Qp5QqJ7S8nLOyeOLwgKkR0ly5nPQcZoBhhmpuP3y8x+buoc9VlfJKGZHpfIKdMS6z7mch",
-	"8wVw5nfJ2SGb5R2JL+rWlqVQOQVb0tKo7JIBn6BDFofBnBq0W6oE4A/g/s87kA7gB1+0KLt3vBo9k6/c",
-	"Fpx+ThxMeAtC1mpOlmqHQo6v1jI84UqVcEcWBSWthBUIpXKjCoVmIl/b6X6Ds6yptoOortHzpuwh1n9Y",
-	"kc+bTre97XJ8xTNqHHsFs1wLZZEeiHu6IYvYC/thv+yBQAwwNO4YA+yaxlWaJ32zgEt31i0RqS3JmZ3L",
-	"iinwm06pFXYFFIrv7elZFfVZISH58ZfZy412w62FvNxC7uzRDLTMUe37lrrpa0GB2+5+gL/oI7j17gf4",
-	"yzfLdpovv8iCoCrg6rBNdADWS+w/OUtnCjIs1g6ZpoSyJHTmsAClMXqcEj6q1UWUI5W5ODo9e/muTr4B",
-	"BaV0d3v6A06TNxIcKAMuXOpFDPpRPHkHzPyArBEqIvazPug2I9wFNUHfuW+hdQd+Asx+rBMVibkqrG//",
-	"SOX2/4kYxHL3AuAtgR4BSpf+5/7rCwRh71SSoEvmElDNQ/UK73lp8mImb1mZ7D97dmd1e0Zd+5Rqz722",
-	"r8/G77qls7mr7n3ARlkUNF5T2viYiQrRDajRiPfRg9VQ43hp2JK9tf4+a7sRvQaAyulQ0mvp6GqeUEa8",
-	"U8+yTRiygWDsHbMTLWwLRlahoORAFwSuM3R4PFbhBqihnXihOK24BfZ5T5xPMzz0NdKVoZMAB/OnQaE8",
-	"/iBAf56/C/Ep56rgp43E+btX//cFAw+pPBmJI4JDrMPozOTtOT0TDseE7vZu+0/FVFcUprUubpDoerr/",
-	"fPhRyEEfBxEU4gNdyCRbEEJQ+yTCx/gUmD+4cKf4QvrUE04HN9NUmq8FXe0bxjDD1wb1yG0InEA5uS0U",
-	"qiWjijXLT+2lIOyYrUgTJN+1HyMVr9VBF7qcDpkwQaGjCSi9uTpoeZ72px7ZP7xValzeGKpkoHdBGgW1",
-	"1vayoIymytM/KlW/biTeSWNuAO8DsM8AWBNriKyuOdalXS99g+EwyH8mspSPrlN1E4tCZ1Yj7D3pSXee",
-	"24mv5QbbO8N8KV2UAoVQaLztd/t/YMx5sXUoj2le/vgUXb90Vs1C24wKWHod0Y65QMZ+0EzNN6xLfH5d",
-	"9Hiq/NZ2eozJH59+TkfVvqplTirswa1rutw1rWi/sybB/Q9tp50xb+VxaTOH8uO2H8S9NMA/q0znE2NF",
-	"EMCqqdmIquwkXWVPmVzDb62z9ngYcDaen540OBt7zs9fb3I76w31c9LdURNvuKXzxC0q21MbAfHx7w4C",
-	"0VCU/MWf8l8jyRKWey90hTjdbt075K12bO/aU2qtIPNleq3gTDMjcZTMUgKxXnLAndiLN2lq2gGWqWWc",
-	"7XfFDENLvvydf7B/AlXunAyc/syj1cISSFH4WsJfG08Vuq+QYKuKQuWAKn8IQPigbEHzRsJoqDe+nacI",
-	"UUu3IQTaQs0zObb21JG4KbS1vehm7krI0qF3SFXMQF1BfA2Ztn4gnQ3jLIUgF5FkDd7++tPrt5DX4I8y",
-	"DeE9ezbQb+QY7uraUJ/uP3e8jCEGLQwUDw8BWZumBv0f/7ovLhZQ5dpYqYtCSbdGMX8cOwQ6oL3K0jH4",
-	"huqPSmb2FCNofldY/qSrQBsOQSpDEEdibA32QtxMNUHR87k3qwwA0UGKFH6ECAYSRBilV7yCX2SZMMoY",
-	"qOkMj9owxrrOWYlqnm3nO0c77Z51CdQNoCbQvFBlbho5gXcCNvqqvPO4hZ0GS73/YCev24Nf0cF75wjg",
-	"JrHIz7T+ReYLWgbzmdS7GldFWi52Dn77veO8l7BrrBbxwtar+r3Wz/REo7LvCSNe6ysXNEQ1UtMHTBrc",
-	"NAN6FVTbPIAZ2Cmeksa5n5p4oJh9QwOiSNoDZoInxoNI51GfngUkdahi2ZZiPSRhetI62lBuuoSlLnMf",
-	"dmD3HwECwW+/270G+PGdoRrPs6NziNFyt8NcF+VOhFzETEHsyDsP/rL3l8ewi2kunek9OG7LAmh0mJXt",
-	"YlEDUrCn9MVCBJsdeqoovnJk77DT1ePUwY6UKhMAjRBRHWIcJDxsnVYJvywiYhtAxhBlQgIyQCTIrX2l",
-	"L+lACidYm0jHRF/5fhN92Salr804LPcKhsAKm+6kI9/QKlP+tzn0YI7Bx2LQpDNk8ESiKqqBQgfje3r+",
-	"9hzeptcqhy4Nh6CCQNBw7/AmCJDR9Sahsd+E/fwRLQh3MMItZVlb+KARqH3Tv7Wwol03PxWvo6Cl1vg1",
-	"yu+cdKaEmcv6HgQYjo5R3lUFFLt3I1PD3nKd2LKUDm2TsTUvVHljbSuE6ZopmSMLRYLQQjPwCPIEPnMJ",
-	"JUdp4cB7gql6UKL2bE8DnPloKSMYj0UQ2hhWD9gEaxDz/Docwntr4JAZFu+Wjz2ibm0ijkO+sPtNqGuZ",
-	"VbJkDP2A6wn7CxYIfcS4Pp5p0spprjJarURlKbAnOo6uskgn1O5I8w8naboVTlnozBdtJMKZBibyq+cU",
-	"TXs9OdieKHyTF2qaWtFrQIaEqsUO2TGZ11jj5teSn5uK3+bpXGVpjouM98fit6J7JLxf12P/s8bCwvAX",
-	"ke98g62Zl6RAQwnDT3DPN6XJZ4m71VqbDyZqktKZyOU4HfS8zMKn8uQdbbWlgZiUz9YIg7x4Iwy+uLvg",
-	"Efvn73/+dwAAAP//",
+	"7L3rchs5si76KgiutcJk7yJN6uKLGBMr1LLcrVm2rC3J3TPT8naBLJCspSLAKaBEczyO2L92xPm747zC",
+	"Ob/PM5xHWU+yA5kACnXjRZbb3TOeiAm3WFW4JjITefnyY2ss5gvBGVeydfSxtaApnTPFUvjrWEqmTkTE",
+	"9B8Rk+M0XqhY8NZR63rGCNWPyVhELCALlo4ZV13G9d8RaYf08SgksSSScUWoJCH9t72Xo7DTawUt9oHO",
+	"FwlrHbVkzDMp4qgVtGLd7oKqWStocTrXT3VbraCVsr9mccqi1pFKMxa05HjG5lQPak4/vGJ8qmato73D",
+	"w6A1j7n9exC01GoBfag05tPWp09B64QqNhXp6hzar5vU2LxBbtmqONSUSfWeLuL6ocI/DzrUGeWcJc0j",
+	"jVgS37F0Rcb45iNJ9CAqe1Fa8LlsWGts5f0uExn0+5sn8jJOFEub5zGB5yTmUlE+ZltOY0wTNqifCTb4",
+	"8BP5UWR4LopzuGQqSzlRM0ZSRqOYTyURE/g7oVKRczLTH/bI6YdxkkVMklCyseCRDAMSzmOeKQb/mcTz",
+	"WIWE8oiE8jZehKR90O/DgYFZ/jVj6SqfJrTaKkwo5vE8m/vDj7liU5bC+M8UmzdvQ6zYHFaeLGM1i3FC",
+	"9jQUF3+m1OJCpKp++XVD69d9wzq/0utQHeRr+kHPjvBsPmKpXmLGVRozSZQgKWxC01LByhaWKmITmiWq",
+	"dbSnNx5bBjIwhLBuHV/jlt2HEsxuN9AC7Og9KMG0ugstnItUzZqJAehATAglXL9IJEvv4jEjIjU/KCpv",
+	"78/1leiOE5E1cH3o4eGP77lQ8SQeUz3NNTP33tqRJ4k7ls4YVU2zyht++MldJNk0XjOtBTx3EzoCorS7",
+	"Crs9ESmhRIpMzfJtxs8CeLueT5vv8GFFtrP6tcBmt1iFTbNO2V0sspqjeDWLJ0rCuFUMPI1HYklirgT8",
+	"uKBS4SKYJ4xH+vVYkjnlK5LxWElCpyIghhXqX/SRqGPeesHc6RUcjs5yFo9n+ijY6cEZJkLNWLqMJev0",
+	"XFN/2O/fZP3+3pOFmc8fBnv9kEzjOybJfp+Y13SrEVWULGdCMsLZkkkFTHCl+xnseW8mUY/8HKuZyBQJ",
+	"bbMhaYsU2Dvpdwi1U59RSbgg2WLBUjISGY8CIkXOwqSi8wWLiEzi6UwlK0JnjEaWs02pYku6eiTJOBHj",
+	"W0JTRmIO3C1qYlh2QPUcq1/LsS5xOP/BVtXdPtbamh2QHfcj8serN+dEjP6TjdUuWqdp4LMo82o8Y1GW",
+	"sLOo/jxK85zEJSayN3j6hI2ePOs+3e/vdwcD9rT7bDx52qVP+v0nNNqPRrRfP2zb5HuYV/PQJyKdU9U6",
+	"amUZvFkzeKSi+wg4Q4C+gPM0nPsKONPqLgLuCnlbM0f0md9n3V8aeJxp/+FZ/RVTxzKO2FndDp0iN0Bm",
+	"IZnqUv2q260hSdmCUWV4oLnsAQ+X7I6lNOmR4xFMec4ol4TBDUNwVpj2L4O9YLD/Tv+ySOB+iJOq2zug",
+	"sXy2WjuUBTKMuXpy0FqvdYGOdoafGiXNvELTlK70C1KtYEd0u/rvq9t4UV2f8zrlUVNgAIuwoNOYT5FF",
+	"GiJtpEndfq1K6WuQ9bzsmsrbJs6gNasKV3gyeUr36JNB91nUH3UPxk/2u8+j56x7OIqe0qeTPdYfN1yG",
+	"PpsZ6LHqU/TfYfqVIb/hyQrGLHHVQITqvpvWzZyHfAj5LBdZOmWtzSdAD+lKUbXFmEB4xyDDFAvInCrN",
+	"JcmYStaNuWRcxiq+Y8mKtMOx0ONQLDSvSRKe2J86Q0LJHU0yRtSMKs0YuMC9gqb1Dwf9fiOx6HcaZm27",
+	"rV39t5KlTZSSSa2OFSllr5YI9JubxMJafvpJfykXgku893xPox9Q7uu/xoIrxuHKRheLxCi5j/9T6qF6",
+	"U/3YmjMp6RT2mo5v6VRzpoWQsRLpiqRskkkWHRn54n6PecQ+4IorIuMpZxEZrQglKs2kYpEW/sAB3Fz+",
+	"NWWT1lHrXx7n1q3H+FQ+Pk1TYaZUoyZXRzUWWRJB1yPgo5p+Aq3waQXRDS3jZmCgOjcOc6gfzoDFUAmG",
+	"m6nWkj4FekUv2V8zJtV9VxQOg8fUgX2ReSZh5FQr/7CdZMTUkjFOBiB/gZ0+0PKlOAMCWnSieQuuSMzv",
+	"aBJHQ9hZM2JgEqihi8mEcS2fyCRmSRR4kxApSbOE4RJl8rPJbSzv3uMdJ5ZkxHSfcKFJEhY90CJIsKGI",
+	"9FZ3QRMtelckzTiP+RQIh5JUcwzcH6M+neEg8NrpbJBwewCK04JbS/aEwjXrU9A6EXySxON7k8uxf6l3",
+	"6qjelIhorcYNnX2IpZIPTCFjM3onNRgZZ2mqFQ/kp+0ow4lYDc0OJ2KLlOnf9S3FzMCtLjBkff7MLx1Y",
+	"qpciHcVRxPh91woECo3mMQemq6l7pVVGTeEoX8SCpdDQA63TWFNkChSUqRnjCpYiIqNMAeNJRcJIJBgy",
+	"RZokYokD0R/CpM+4YimnCXZzz4nbRmClWUqYboy03TmPyMFkMN4bPWXPaT86YIeHnQdYgGMCmpS9eZsb",
+	"JnKPiCkaJ9JcM50ZQ/M7MSUZj1hq5AeKq0cy50rIac+Feqkvufddk3ORH1A8LsYz8EBbT6MoZVJiuyJL",
+	"x95Gw1mEWVzQVSJodC3EK6q1pntOxsgcMhJw0seMRZIM+gfPDp8+IaOVYg998Isdkdfx9zAdc117y+kd",
+	"jRM6Su49I6lEqjk9CGXX2tCnJOClWvcXHA6TWPKAaO5KpzTmyGMfaNq2xzHloBZoUjWW9SQhXCzJiI1p",
+	"JhkMpH7spA2ETxUdUenIPZYkEkuuuXfGQUrod9FUF8USpM8kSxL9woTGCXBDcl5VP6xooRMtcMNL/Uf3",
+	"WP8R5tf5SzYWcBVEjiTmVMVjIviYuUFTLpeaN8IiDslCd6MvkctZnORP9/p9c72aMZqoWUhStBPNGI2M",
+	"39EbQo1lz5i4cLhoZaNmCpoty2ysiaugFR/eX/HV1w0hXlO+MkdF3lvgjsci48rIkViSRIxvWQT3TmTd",
+	"SQy2Bjz/ZoJ4X9ev0ThhkeZyMZd2z2JOnjir30OJnuIw8oGKzKkr1M5lizHiO3D84jvGPf+No643asZS",
+	"x/iQuYNcm0zYWN2PPjKu4gQHa2aiqcOd8gJ9POl/FoG85VpIizT+G7u3VNEXPfS6pGRBpVyKNCKRgGWA",
+	"6+gD7O5JyiKtStBE6m6UuGUc1noeS6mPa66qA1N+y2W2WIhUseg1i2J6DZO/3/w8xU9/S/RCkpvC9x/m",
+	"yU3L3fNsz0MiGY9IpaOHF0uPZHF0eiQsBtIESzIXKRj3FYV1k/hrm4K9LCCKfVCPFwmNOdiS5taWqHVQ",
+	"N1iMqxiPmZSvmZqJmqv9j6DKmeu9plmt2GiOGlK+CknbUYdIyZilxqvEOgEJF8uo8AJPVvpn/VZI2t7L",
+	"+AjOANeU/UuL8lUraC2WUSto6Rdb73z7Ez4tmSeC1rFmZZpy3y4iqmDHaRTFeiI0uUi1UqxiJltHE5pI",
+	"ViFHkD9ggaMw2yGhiiSMSgXrDJfBHrmmt5o28SRr1gm67yQVc/gthB9DYw1xVph5zP0BDILWwvvzY4vC",
+	"Hryfu01YR0KFDSvTkW/LOY+nM0XkLJ4ocyUQad3CpYyaSIvC5xdUkTfrPhNo3q/3XLIlLk17gAsVkD1Y",
+	"lYDsk7uYLQNyAFpEF/84BGpPRQK2LVQGrBsMqe+RJJJJGQsuC+xy33OZH250l5uf0A9TQzU/x2qGJq77",
+	"0Y47K6iMj1YkNPausI6gyIjJOGKSxOqBaGvvG219FdoKnF2z2TyqhOm9bCXdQLS5NvCL6+VdHS1jiFyG",
+	"0rBEBtuGzzU6JyubNLY9NXk1RtlkwlK4O6LHp9D2YK+/2TnhTz2fgu27cRGu4zmTC8qr64CO6k3nwPh3",
+	"oRlF53CbFkl0ry9LszDNBHYkG+cAXrSGDX0/ftAd/eqL400q2G6lsihWboXKnhdmAhLsRUG/TFRK40Sv",
+	"SXE9jS2nmfWjJl7s4mXKWBcMb557n+A7I8vM2R3jagja04gRNl+oYgjbx5Y14ZQCOxWbFwPcOFv+RJNM",
+	"L8Gz/rM9XCPvl0GrTsSBMzVWq43MXy/PlX1ZfwgGn+0+w1d1925zN3zXTAV5E24M3iwCt1XrCeIkZbur",
+	"gcfcV+67EZvEnEWGcoCYisYbybzAHhjzV6Cs8OOnEG7uXHDWI5dmKQN9LQCb5IKNXbjXI4lmL/R4xKpE",
+	"ivkl6SKbL8g+WejrapYyQkcCzEUpkzORRBtJrXQTfntycnp1FZCXx2ev3l6eBuTn48vzs/Mf9M3h7Pzl",
+	"m8vXx9dnb84hxInyFXhFh2DPYZEJB9I/9cgxX6HZiCXSd3XmLG5JU44xMxUOdw+SLhHnvQjyVSxVXaTQ",
+	"gk4xtNHRV8xkYKOpJnEqVZWe4OVC+MLGuSCH/FQNVFBC0eRkkyC34Qlw97fEh1F2MiB0nAopCU0SmE9J",
+	"yu8k4r3hBGaezWsqpvX6jD7DsJ7GYK3FCXgXl+AsB6eO1v4mIq0urhWoO3C8RiX5RPBJPM1S40gD1a/W",
+	"se4vgRF+fqOblkA2aADlRZDV6Sb5Im5PTXblK/RUmoptvHH8RtjEG2bg3qod/5XHc7afg/3qFbtjyTYz",
+	"cd1sms2qKcQLn8Jx575ECQhNlnQlPS6nmaCLcfAtI4aNtoKW4aOtoGUYaStoeXy0aDLxH9SZTqorsuZU",
+	"2YnoI+XiDqpbAz83CgLSd6KADHJhsBf4woAcFHjJQd21y14ud9BsSpuLAzUtNe+ukxw1e+sxmsr2Ht3w",
+	"Lgkv3l7+cBpiyOwiSyGya5EKfd0mbUbHM/gVvMcd+ODVmx9+OA9JIqb+u/Do6vry9XlIpEoZnVce/vni",
+	"8oeQyJVUbI6Nmo+OL6/d71LRVGULePLy6vrNRf5klqlILDk8OnlzfvJjCA7yMiOzz49flJ9bJQe7PflR",
+	"t+B8+ub63WYcvEmahqJYwn/bQN2O/VA37T4stnr5E0zSutzZNJYKrpptmJlr5PKnt+f5exkvvikWC+/N",
+	"l6/yN9F5AE/Ofzx58zq0Mehmy2yclHnjxc/n9g19Z4k5roTnNzMvHv/0qu7F4mtvL07/dBKSDCxSxa6+",
+	"/w94NKLj22xRGsX1yxfQuJczEDH9OLLP9YIWntMoyp9enZeeSsaVfXhSbnqcMJp6H19XPgbPoE9o+rUX",
+	"Da/5VHfxHz+cnYcu/in2wlHs87cX+XNcp8g+unydPwLyxycvri70GKNYLiCgrjg0/fRF8ak/otOrK314",
+	"2AcvAiEGd2PexOnV1fVF3Tt+Q2+vLvUmgDkoX/y3V5f6kMCvxhFqf9dbCr/7W3l8df3iIjRXfJXSMRgO",
+	"4TbghaRYNqLp2neGGVK8PP1jHSmawLc8plpfLKZCYMDUClw0uluM5W0b1feIhJp9hgEJ7YchiSOJf0vB",
+	"8YmmqBAP3Mn1q58vQ2uaI8s0VnC7ENl0Zv3Gdi+8XjAWRbfmDVr/abuHuEhpussSZRIiIFgkHDqZs5yx",
+	"fK7GK215wcn1K80Q7dBcOM1DDM81pv/IM1zvP15POQAZ0wpaIDpaQQvkhP5XiwT4+/jyWqsOmuG3ghZw",
+	"d/z3+IV+rnk1/ot/ay6L/749x39fvmoFLeCI8O+Ln8/h3+Of9O/At1pBC5iU/l1zJPwX2gMeg/+emN+v",
+	"rs2/+jmce/z37QX+e6n7gaNr/tXvwWnEf6/1e3Co8F8YPxybVtCCY4LrYcZ9efpHPV9Nevjvm4uiomSX",
+	"pKoiWQ59gaxFVi1yScxva25RJnsN8hLENE8M8UJKFUvpGCisHf5wek0es2jKHhsm9jgR08cfNf18Kgf8",
+	"7z0ZDPb2u4OD7v6g2z/sDrpOkPQSUX8BRq4k6wcKkfqW32qZbJmYGUvxbvdLIY9MX1rcmdCr6pTxyiDW",
+	"6tpuhAGuaK1G5nYDkrd+r5uxyEe/xV6YtLmGrXDBpJ+x9HY8a1b+xJkqm6xZ61VxvBOfKTZv1frAYeSY",
+	"7WmtogG5ZSt0prm84JLVyotLNLdwlwDREgscY6ti67s4Iyc0Schx8Wuk44SaxPxW5TG2KPWKzSmPqCYc",
+	"9zNN9LqJNGJp66h1mG+75tI2LjNo3RmrrfvoU5BbegvjB7tueez6NfBVj8dsociP19cXWl5xBpQrSc00",
+	"4B1jSLbD22tVrlT50NCg/GkNEZzM4iRKGa+/Fd2yVWknH0kyNp8EREJERY0FxmvUo28/KFl/Y+IKII3A",
+	"mcwN7/iMI+B6f7fFvI+jXV3F/rp4Oe0m94cqpW+CNF+mrZdnkc0XhWnvBPEAj21K04OskDO+l02eLlxV",
+	"CTKGt7Q6M2cpaPpK9IgeBwHLe4zEPKcrfdUBq0gIEwwxOshoeyFpj4SagWqKB4JFcLMci/ko5iwaEor5",
+	"wTEn8CZajTs98obr2zpEsmoV+patwL2MXAja00p6kL+BT24ZW+j9i1MXKY75OBhfiE/yKUAMJd5SAmM2",
+	"0a1woWyMu6Jln1DpvGfzBQSj451J6bFoPn3LVpCrBL4Sc3A/wllO72hSZCSDfg0bSRJMO8AP9ALl+Y11",
+	"mTdl10bB9Fls/OeZye1zW27tBCXh1Ti7CpUWOFq5v1d0xBK4rpjXhsRM3oVmVHBU/J7XdOhCGGpslAnc",
+	"91R8B44WXE8xIaE31nBIpvGdfgDUByGnUQzOcUs50vNkFEcRtD50p6Jrsqde5K0eJzGFOEt35j9PIL9w",
+	"9FoVzZUzWS+SK/zgljWYQzMe/zVjfqq0pZIhGejt2js81HdhrYuBl4ELdyEr/qzIKKH8lrQFT1b6ACq9",
+	"EXTM3Ckv7Lg5KzuyR3e0vuoSY/B1I8Uha+zUbESJhetd2cy9m7LF0SXnDjWG1NIyM6/zg/6WmUUtlVTa",
+	"vAc9b9fwAxHYOqW6Sk8BAcsz8KNYyaIsK8mjLyNTcm1z0K/TNWsIt9ifbWAdOVvva0mRcqrX1p4j2+BV",
+	"Np/TOodqWVXKu1g3vguasjoHLCaBwo4U1OghCXmWJKGBO0mFqPESL1yjNEneTFpHv+w4t3dBS/eC6S8Y",
+	"orB+c0yP62ZqG1+nF5bQnkgS1znBH4iZXJ5eXZPji7OH5h8QVtrU8GczEe/Gs96ZXD0v63YHIonWKhLV",
+	"NSqaLdjSajNikl/lBWdrL/NDZEOoQceSUIIdkLZkaUyT+G8swjAYJHj4T/11p2wGgMCVg2f6Jhj/Tf/3",
+	"Yd9mFFdjsKvrkLPROgItOLl09z1yCmlIVKk0HmWKQUZkaMwDoT+VwGSaSFD/R0IkgGjhY9OU6duw2Hq0",
+	"PcxJrPJpay1Yv1GVNtkH1UzLW9kaHvT0+KaKSsOJUdOaINnwOXJMQ0ewWaVlqms6t+ZUWr9paRZ400JD",
+	"vD6aSK76bmry8fPIPmOP11+0ghYYAopmZvOkZgAm2ri6YOmUSZNcyyLTOYKiZXOWxuOaST45PNw/bNVf",
+	"9uu7uZrTJNm5n1qCc0ay+kuT17w0PvPQs5CF1W6ajW3bmnqc3as8JHOpIvA48OEJPAZE89NcMvyCOUpp",
+	"pbx11Pofv/S7z9/9t39tiIaP9C1le/IyqZoj6ziPCj6o44uz7egNfwqaFmhb7RJyrlBZjaPaSJcTwVFy",
+	"EHHHUgQYywVBQSRjejTmTELKIcgDQBlI2B3lJZgsDBj4UakF+cMfyA1O6aa1VpeuySf0NVwXeJMLHCda",
+	"JJmJJCIlARTk6XD4kt5R8MYDKtN33333XdgZIifArbQQGwDepLbh1SURXlR24d21Om/dXbNJiFjzFGqX",
+	"FfkGoZj2XmeS04ZwUUDiBO+3tFGmRih9jigLDDmM2FhYPA4YI03qZN2g/+CSboury8OIuDN7nXpYCfdr",
+	"i7QvLMH2n/T7v3cB9pWl0+C3Kp1+d7JoZz69nj/bBOZ6c80jCXm/liNGKeBvwmRN6BZGzgFnIaEWTqGl",
+	"RgzRKQiuIQmt5HKv1cguf7/MJQVAxKyxZpIIgJR1pumiU1P31ApaZxd3B/jPk1bQenv5yvfXFfSSvOUK",
+	"NeBC/bTeLFafwwEuHKRQvDDWXN0qUmqN0tCkLOx0O7UZO+upaK1gV6lIXuRhRXV2D5YynC8Yym1C+VQw",
+	"eURC4x0N0YyMyFM2wAMDlDoBCSGqzLxjkItK78Z8ytAbhhFo5luIWxqlgkZjKnULiNdY3wZENChBIkFi",
+	"VUj+tj7cALPBWkHLtVnLNszCvLGBVR5y2VqiqdiT/HXdwIPKO+HFITeDe2rq0DMa5ii8GU+YlMRNsMK9",
+	"k5gDsvwG90SO+FRIQLhkuIAbvi4WWrinAVovCZ7WilnowiGogRPjv/7X/661MENOpxaA/Y12YH+3/Nmv",
+	"OTiXEF3XkEdZ3biXere4IXCvO8S0wZ+XaawU+ugra8os0lUZEERZIQo3Aj/amLRB33bEALgIwxykOYfq",
+	"0e/LTm9NfFcJyzIZb75oeLET69ewJtoqzR9sZ0gv7MkmM7ptfc3Ifqrn3scWJlNggKleMsGZMYc7vNFI",
+	"ZKPEux+jra71KXBKmxWG3k92Gd/lo/hZ9/EPxX8M5WzjHf1CzOMFVXQhYq7WMw/JFLzVOtob9A63sfeu",
+	"ZSlmRnUUd6rvRFc499r1xtu/tftapdIK3MQEksiZWEqDt2TQIEy0lMmHiOzGFXek6Lvu1+zGaT3r0UOD",
+	"zE8xMUjKCKBn84yqKpHLBa3LrJ5lc4opAowjcrVNDMwRNMH0URx+M2DdJv5kR1O3J1jWBd3W256/Csxf",
+	"saRAHp9UXRhT1AXVys/wl5z5tg13K/GKGgAzDZo9t04XHc8YwGIBnJREWEZzjUizpOT1+tiC31pHrV8+",
+	"3rQie8BuWkfkpqXYfPHdTSsAE9tYiVT/3O8N9A9iMpEM3use9D+9q00BbuZDpWINR80hHSTBHAIAhkoR",
+	"Lw5jOoaEJlK45GXphSGYbLQFS2UMELeQawUitfYguao96zHP/bvz/7i5+dDvd29uPuz1b24+PJ28a//7",
+	"kffrYIK/flfzZuff/7U5BHhtMSJ8pWbwW6BT+wfIgF2bHpuP0ZnZpzpxWjok1aNRxXpx63z/uReOhb5Q",
+	"yPrVqPQAAKlrpaI0BSwW8YJpZdvYff0O/VBV3xsholEmB58Ra1rcEDvazRtTH89g8rG31sFKm71psLb5",
+	"uuH9GEsl0pXD4djADr3szRoLPSYIOiEFkT5SxWMSZcDqwJsskgTdj85We0TCGQ7jvZKhJhwJr1pbWcQS",
+	"RTV38FoshwN+xBSaFyBXL0+PX5yd/3DVOhocBq287dZRa6+/d9DtH3b7AzLoHw0Ojw4Oe32wVDp0laPB",
+	"YSVa0m/jvtgYXht1O3Fm8aNNmkqVTErm8WpwQsyjtWV79AukDcpMYPLHRGrOa7kgBeQj1AHNVLhEnr6w",
+	"xjJYNRFUmJmnlGpBUL4RD3r9Xr+1Jae0LTi3y6ZAivLq19yUFt6TrY5pZUc3JnHYHtaO8MrLAyqOsDlD",
+	"yAnxxNNOgR7KySgGhhXxWxD8XxMK/PsFM4YaZ8ybiq+cf6YKUtLXSonSLvyrsTbXV9U9XonpGugkLQ2r",
+	"dZUSMa1BJFEq3RHfRtOS7uGRNIZ5F0QjSXuaimwhySTR8+csQkOhMnULZNHDqtDoCSitvHwtNGaYVh6v",
+	"YpMotbxNE4OvdPT4MdSA65lPe2MxP3ry5Nn+Y8m4FGnXlmGq03gTC5iw7hi/ElMHNeHdq3KiqMsed0jK",
+	"Br52I6hN8+VfmfWGoKSRyBSg/4djkbLQ3ULzbRZLDq/Lxlp51SPqAz9V7NKcxAqAnhMxnbKItN9enwRk",
+	"HidJbDys5XS6iozd6w329jfybh88CnfGA5GyKx8Ykq1jGG6natTfREwt1ULbAUlEEarHiqiIjbIp+E4m",
+	"ohV4kERIke+2xCvSg9mAHWTHtBE3aCNeH+q/Dw/yE7QSMd1e4jm2tDG81gAFQesNWxnz+9kD3loQT7hY",
+	"Wu9VXZit8WtVd0iRuZCKPN1D7Hq9wm+vX3afkfZonK4WShNRPI9VZ0gSwacFVE9Ph9ofp0x1L3Q/fch3",
+	"c2ZLLwfOkyNP9zba6zKD77wGqxLTDcqliUpnFNA3d7yFur6LPsGmvWsw2kPH1dGnkIJlfNQwj5mJTskR",
+	"VQtTKMQ150beehb9CllXzBHXXcpJliS1WMSAZt3EkAFoFAGvA6j4xXhko55DC95tgggQaLy46n+ZP7/7",
+	"8/zl6s/zl0/Gf/rpYPynnwbsh/O78TxK/rL/x1n084f+X/ZersY/fDiM9l7Kv/zwrPZuvA6r9JEsF3Ma",
+	"7ARTmjNaU8oLFiQwG1e336+bjI0QbgGA/TYKPkkwZcHGVgEQXKHu7pZ2TIgT10IpKmsOrSuD2qE3ZpGK",
+	"acqk/CwTJRS5rb+5+xr3VhwS2jIa/Odpx9iSwdjZUB0Sao2lGZd1lXgVlbfVlcegvahWIwCtTxXKT0pi",
+	"PtjqjMa7lrPs0+hgdDjZ6w4m++PuATuYdJ9PDg+7e3Qwesqej/cjiCjbUIZOr+5Ca++NaP+2phWslVe4",
+	"WK/RkPAsSUyoQGEVrasAvtKXkphnIpNJ0USxXyoJ3ZCi0XQuYUJ2V9xMmikj9yZWYixqKYAcw7+PJAml",
+	"oirDKPjQxACExNbfIOwDG2c2N9Y7Y6YMpzl9oVtL977cxuaYLRAca73Vcd0RQ2CJM629Gbx8e0I2H0z7",
+	"Mrhj61SuS1fNFmpMxdxCCZnIDGegQg8JZtjZMAnHkA/7mwCUgxZuwqZhm22+wpc9g0v9oY0tG5C5bR29",
+	"i/pvM/vIsYSq1UY/KQXE61+2NMsYY4wzm8Iau6l6m9VI1tdU3lacRfUEDkW8cldQXscYr/ohFi+FoTyS",
+	"eb6xvo7qW+aQ0PxV9EWPUpYDvbsvwbMDbhmjBcJB8KKHcQB1eAkbvVBbbL0fbbWlm6owdLkmr0cPfpN7",
+	"ihzr++4tB4mrvxepq+wLeb0hdhe6yLyyovwRr/MukMvd6xlXKU3qb/N11/mtZJZhcjWiS++4EVJ2EsZH",
+	"56IoRZrHr9dIujxAoSb4YMtoyndB60NXRrfdvCxJubG1vjqsXXdfL11gM9noXOjfrKtFk7RdMknaB/3n",
+	"nR45LlrTzMrm+WI5AiCPctbYaJf4zXrz/CL2bqY1zixNt++tuXTDRW4XTSTAUhKQXL8/ONx/0u/3SZuS",
+	"FaMlu73WMaoVkW1gt/12p/tA2dW1pQri2YprObQHJNjskhzPKOd19hzMP0hi8DOZjan64DVLMk2UYKbZ",
+	"aCbEbW1pBHx/HbIT4Hd/UCnNh2C/2i1q3H5+4uTANmm+NZkS1Rg2bmvfVZXvqs7lWbWr/h5vp663CPM+",
+	"L78P5KTSeDpl6XVc6vqJT6+NsVwQ9FAccg5mXne2soTtuqb1VF8MDYdhFJp39NKq7GbN0rl9KS+JR3ab",
+	"TtNJ05E4rlCjvcBsd9Q8dLAa126dd2QFDnerD5lOrVZR7zd5b956L+eyvjDJriehWRDmA0KNppk5kBGj",
+	"acUjVAErazUMOhcdXs7bnMZJa7e4jiDfBLcSW5LDfSsm1LOxdZrqtmffU0vltmDPBYffBplc4v6ljEOz",
+	"+g8bY1Oz7g34FJ4M2dIqVD3gm+HOtuUY/k7cP+LtpzxfaosLxH2i3NbP4l4UXs/9igGCfhy7Za6ehmAJ",
+	"zYsZLHgfaULTuewlYkyTo2f9Z/3H8GFl/V4LpbVtNoeQ97wsx7M++f//v5O8yL4njP3Bv7erwxmRM6Gs",
+	"OCqKQv2TH9yIEfKtucBqXWObV9U6at1k/f4+yDgbRajbyodXgBNsVQHEvrxutkGDrtmY+zKnxjoQGzet",
+	"eGepi+ktXEpNOm2dW/04jx52dBpLcssWCsApoG6z3hFrS2jW7HbhsTU09hkK3nsVW3Fspqo1vPU3HLVE",
+	"R4rhLaFrjEVhQWGpKoruZvPsyUGDRa2qRNZU78wcRmvpcuodrU33ueLJux8l1osko3bmmmZ1zzbJgHo5",
+	"5bdzP2G1OVCy0MWmYV40CPxj3CKRNjGWCjB9XKvjfu49y0MJIo5t2roRpmrbfEFTFqGbi6Lhbbs4urVX",
+	"mnIcnaEJuxxfI4xuax21EenZjf4+pGdopeZabULkH7DNclYTdFC7+vUrUJ8w/KNYEjFRjGNiuOH5yArb",
+	"kjGSY1j79P1Yd1XIu/R1gpx5gu92OtWyp2Cw996ukEx50HI903ACwwsg3GYwO2+MFTRb85rt2OK96g1f",
+	"l5J+mlVMiIceEqzsTARn0sHFbqor7GlXX00N2km3qdFGvoxm8UBawK8kzivk98agH12IVL1JISOtBjNY",
+	"pK5GvpFmRmU+vjgzfuilicybUQnhkwG5afk4Dy7lWzrFsphD6ZYNwKZ2800HG2qle4l2kGX5ZrlLfe9y",
+	"hqpXiLihpjCjSY29Zn2t4kqqqu2mjmuYEG4ThL3G91gqu6D5gAm8zutBO0jDyK9f0A7/HasX/MF8gHiw",
+	"pVQRQ/31+AHg3DMdIw6P7tMXFXl/RaHg/b5GWakDucTeqotfChfflIea6yo1KA740FtLtOYlVDFpsrLF",
+	"PFblTB+n7OxiBzIrvKaomKGFV2JaW7yiKf4+EVOIG4R4T2MdeXt9AvVHwUNGiVRsUYrH3+vvPekOBt29",
+	"/evBwdH+4Kh/2Bvs9f8CysFMqYU8evzYFZawQdAinYLiED3GEm//KWETaht71v8LFoLT6xxPYhYdkQO3",
+	"sWbt5W5obVXtducaG/UaKa5v/a5gSCKWdN+Rxxhwsfe/y5hQzpYPNPB5JhWRVMVyssKgxhx6xqsEsRBJ",
+	"PF4ZHJvJhKU5a0uoVGTfRd2Cq7iM4833l90r9tDrUDaPlne0tE61JMTmJ5omgG3Vhk5dnL7uMj4WEYvI",
+	"OIm1WjfOvzjCJGrOLJe3iQsLrJ8F4VKxkuT61RWZUR7JGb1lpE2rdXEHpTXr6v99f/rD2Tk5Ob28Pnt5",
+	"dnJ8fQq/3vDXZ2ffy7+dnBz/NJ8eL8++P56evf1Tr9e74fDC6fmLmo828+QLk4/LVeMNbuFe2eAvNfVp",
+	"SkoNBiaaRuBGXc5GivnnlATxhle737VAAK/iO8ZtPJtE2GOIXijn1NTV9/XrzVhVb120c2gBgXvFbzH4",
+	"zkJlGkwfY1TrbBVjqVfzAororYliwyp71Tg2TKbMYzaKXW6MXdN96z7W9JyyMYvv6vq22ZtNvQ8O9/a2",
+	"GsHVFhF8oxUkRhRCInHnFZW3kigxhdCh3eP3ZowmdVCAIdg1MZrSJNtBkZG84CRpH1+cQbC0xAPCGYu0",
+	"qm9iqQ/7+2heCi+ZSlfd44liKYI45UF9+lqA4DRDZCsh1VcgF8fp3w8ybpAk4juGloewEFcYHgHXwhmh",
+	"KweBbAIXCetnP0WCYYUUAztsywoGmEikm5qI1E4espliRaIYgub0zwuIqY/nrGPHPk0Z42GPnCkyEUki",
+	"ltKtHZxSu3EC+atY8iMC36DDiQikMbfaiJ3GI58ZAU2KO5YaLdJozNBMK2jB8oFRo2RPsS9UWNNMSHXe",
+	"qDnrp7VeZq23dfu1affx4jiKUiZlk45pGj27uDuA6Z1d3D0h1H5TYq6D53u9wZNnvUFvD4Kn2bP+0dFg",
+	"N0VP0gl7XVvLO+dxpq6rodluV3/TnYuIhabyx1ikNkbMkAQX3p5igHIpy8yocVW+Z757sRZLtOiL8h6S",
+	"tsVa63m/lgvG4Q1AS2xIzDsIyCiLMRTi+zXQTucbATZM8o4bA8KzFTs/jaaM/IAiqDY7ZJE7Yer8Lshw",
+	"PTnmNqgtUlTgtFDCWrzF6LIn/cPe3gYDy9qbXJ6maF6rv69tyEPCCXpixuP3BcEXNEnk4pbUEo13fosH",
+	"z7F2j/rzadfrGYhQUaM/eU8akTQscWgGirYdwBPFoq5pxss6k0XtYB8WKdafSxTd9VzXgZFZ3Ixt8ciC",
+	"fH7rluV+sFvNS/fyiy3bpkps9IOtxOaZSxtU07UrA9ryC6poDaYsVdSFYFjduRgvWgPkXNvUMV8h5qWB",
+	"yTTL5KI7xJITvJaV4iQ0k7jSuwZYM4P+wd6nCiiX7rF5bpCeUfUtNNuZcLo1MVkWtmNXo5Jp8TP4UMlJ",
+	"VjvZjVZevCmmoJXMKadaHbdYhccXZ3Db1ppxrqRk4GWII+a+7Qy3s/26CT7rPxtsawr+XNNvfgcpnd+G",
+	"u0me1Jzmd4W5uCtNYbC3SQUvHzjsr26XzJWgDhzRPdgNH8F8SKh30XE2EkxlKKPgOfiZfu/w2dNndb6D",
+	"Qp7+uk0wE2rGovFT7e0k16yMV/znXpkq+HmDowkgK8y6rwDmx67eLVsFpUSqoBBzarY/IIaA0Yx6x1KT",
+	"YK/vAhY73KTAtIXfm4VPsNd8U/Lmlq06jfvzsWV60FvV7w/2gPHbNNvWUXdQ6/ip7EmF8p0xGBTleTxO",
+	"hQFYCEj45z//+c/d16+7L16QH388ev366OqqN4H/haSNTJqEblvDAJChXWfhdhANB4dPfEucTyVe+sXN",
+	"TfTx4FNX/7Nn/yH4z1Hhn5ubnv6PJ59qMy7MgmzAif5YCzXlRuYucQ4tHnOPQKPIa+EjKUGWm9t7n7Dq",
+	"KkxWz2ThBK5bw0qw3Jc4ufXn1bpx7oed4Lt0PNeUEiSrg5k0eVvFNr6nkpG3l6+qJbqr2TLrnReFjN40",
+	"3lnEpyxhFBPM0WowJCH6jEoGNWdUUOhQZLJU7wO/2hUvIU3qN0kkm9G9vFCjJCEOJ1kaeLQl5N1O4oQZ",
+	"rWGOl5+qySAqtLbnucs3CfoGdQyAAALAGgjIXcyWAVhuu/o/9WXdpJwVF1C/vVGhAi2uJvOiaRHro9pS",
+	"sUv4D2zGxoAfaLJuGM0J+Md5+ps1epu/0x4Jr66PL6/fXoSYjgvol6kYg9VZWWOoVfk6AQmvz16fvgiJ",
+	"ZfJgOSFLxm4juiJhRFch2NEiGie2fE2WJPrLs/Pr08ufjl+FBpUvxLSt0JZHwZMAwDOgW1rkPaiiknPH",
+	"gq1AYi1kqtCwluudXlKlyXoNbHYlkIapNeFqLbtmMc2N9aY9TD+XHlBgaI6n5uN64a7Prq7PTq56dpSA",
+	"ff/6+PytnqQpJWsGZJuPlWTJxJa9iRVpc0GslRUMlp0eudRbAQbXCfzqF4XOW5IEwCUQtUqRMc2mM0Wy",
+	"xVAvB3jawquTH09fvH11etmb0w/vTQb9ezBihcaurFfaLJ9ZS/hJ9zliKwFCjfrWUkomKWNEJkL18j2E",
+	"lHskCD2gvp45xgGsSCTQCLtYJKseeQH3ANBJObE0gYmMhTRN2C2sS2Nsp4DSNdFXFEOrbt/b6CLUinUY",
+	"wCjNge/U3UBrbkA/GwKGOCogcTeYgAxI+7XgEV11NAN/StpXGfzl4TAgRUcmpMrytac7xrLsiHWhV2Ho",
+	"gdUafCVjM5NbOWfYh3GSyfhurd0USFkfRziWRR4CpX5GjNAxFBOmilBQio4MITkyliU6XqTsLhYWYVMS",
+	"qeIkIVNhK13dxovFl0Lx2Bs8fcJGT551n+7397uDAXvafTaePO3SJ/3+ExrtRyO6FYrHGgAkTF52I8DM",
+	"L+oFUfksqqwB1oINA3nXpn0hw2426lqOXqGeLTtoShE+q9a4qph/vAzLjZ6qenOxVkE11TWeT693XMJ5",
+	"HPFYM8O31ycVf2Eeo7f//PnGETWBWPCGxTS+GiNVW0ELBtsKWpbTtYIWSoii78Z7vL1q4m+8i4w2m2VW",
+	"MwB+55/znMusUyMaUIZs4v3WWo0PZLIeYsg1vW5YV0yLYoSm3+E2gREAObAIGeGtS6sCoxWJo6EWGGNl",
+	"2JxhcWopDDsvRchuipm13bz/aozJjWBNSQefNcHNPWdPQcF4p1/oVIyd20CHN++jw5SpuyzJLIGoU6cC",
+	"YAU8qza4oa+F6fJwuOxMfcg1ksMHNK7e2YbtqyKcPdwGNizQMRaQ0pKQCAcit4WUbDhuZ5EPe7MOfOyK",
+	"pTGTDWCvrzfYv/SpGmXjW6aGvnFIyz6DVpTHGeN7NTEt1tjl7W2/d3i4VeI+GMYKHz7Z7rtSPnW/t11/",
+	"X8ZCaqAS6YdW4JajYa/KiDwN3l4PlceV2a4W8cT0ArbcjNa2pgSaybK1ldAaiw32P6PCmZ34JmAmF/aV",
+	"ozLl6EAyL24D4SFQcwWhlArBOe2Dfh9MpCJTBMIWaY5AZLw6EEN38A3ziclqGgHWUWz78wlIOMomE5Ze",
+	"2xy0MCDhnH64Yjx6RRXj45W+ZX91oCjw7YuYK3nB0is29lGjBv37okIJwwkL0lcsrY3DVTNI1T8GRJSv",
+	"YfzqKFE5IRYKwPjKRVXh+a0iQ3mYUHZRwUjSbuJenUbv9YbYgvorkV/LIShmopnyxQjRD7c1yldkTCWr",
+	"r/TgrWL7lyv57pc34t0vb7N3v1yrd7/8OHv391/OOf54mdb8qH84i9/98nKC/56M3/1yTPPf9Tvn/N3f",
+	"f3kR4Q+6i4tF/pL+4MfZu19OGfTQ+dcdQQXXXq98+VTji266MHiyt2A6iMDYOsFCgza9BwAOogLUgf7V",
+	"Qik+OJZpEvPbxuqHpvvApARhzenyuB5BPqLKJGmHea6pfvL4Yxx9KjsNvcdbzqE6ZjHdbsh4TUQPrueI",
+	"SsS0MFbjO3qciOnjj/qbyqDLeSf7XdNP19Utqc8/aUCSNqRENGeyUn43G5XPfZvoqDmtynDE7dCMncki",
+	"XnsuHgjb2LR2ycYijT4P3LjYVB0eAJvGUrHUq7VHjiF2eOEVOGnb6BdYZ4wuxlDHmBNJJ4zMRcQ6ECwd",
+	"mjBZY1RfpEKJsUhCCK0JXAne9wuRqhBN0BbWMJMe7u1QK07WI2fejqUtQVwM66m5beEgaqaMD8rhPVpy",
+	"a4kdkXIMEwDSzIRUDbXl/RF+ydikmsCjncKN6uqS1Z4BWErYs5rpmCeufLhReGyh84JTek0E77rVasrX",
+	"DUg80bJXd7TZF/GgsL9Xmr2NRMajgAB8rvnvE5GygFzZaGs/gzkgLzytATiTKb/uygfdxrxkfsn72VFo",
+	"W3KvUmRpyb3NdWu0lnE03EH9UprhxZsrK0hsge0jQkndbRaWAgPYS0m6hJLa5OBisvU2l7rC7XlTnF19",
+	"QjJE3BWJo14G2XSmvMJiDvV9lMNEm8qMfuaHhOS+nsfx4H0v1JBgcgf4kUjoJ5e4Vy0btsBGEfqflCRL",
+	"kd7WpJuYiuTh1evz68ueTBhbvHf+X+uH6NhyzPrCIsStTcRUM8rtpwtwxcZzJjIVBmUkd0wG2JjJQtqQ",
+	"QKKEh48OHtFYoTMZUl3GlOtvNVNcn+4DIAcsIuvm2FmXJ9MjIc7cZOqYa4nN/8E1d0H9SMd6BmIyIe0B",
+	"kQQsamDlEGRA5jHv2ALDZjTm4/emG8hOm1Oe6dUXqX1rTj+819eI+ULJ0HlEsZJnKpZmQIEN2gL8Aqm0",
+	"XDQbl3EVJ2Vycm5pa10oJLTj+muuYOixFbR8moN7dFxBQcm/q/D6wvlpjN4tHCOP8fuxuMWJFHlmPoCd",
+	"uIRj+TuG4V4xdawF84ktJbRVhaEfxVJL/hWRTHUpCHZ3BlxN87Em/ZTjBNc79jyVelsNFkdWz+txSg1h",
+	"QGacO6iv2NxlpWCYy4pQQtWlc7pV8tYmlvV1FkDXlEwRWM0gL8vUkGq4U4wzji/I575u2byo56p2TV2M",
+	"rc8PvYoY5WmZ2mxwmZkKEQX5JGu03PrK/V7k9CPpALWi0g0oiTk7eLyoL+vSHJXAuILkdX15n2DxbFPr",
+	"GmHFmEIRVIoyr8HTrpL158aJW/t8udjzREB1uAHWRa/spPm6yV+WNx67KkVo5nXcaekTI2lTSWgWxQqN",
+	"vOH5j5enfyxdqA/6e4PBtosiRSN6qyOqR9LmnE0ySUthg5jxyiIwsX9PI2IUnSPy8cbyCCx+zRJQHkn/",
+	"CMGZ8rMIoAYjRijmuuDy3bQ+1YdcaKJoDMrRQhx5+pymt1jdcMQwkziXTFukKOIJ3KGW7EO6tuKo5dNO",
+	"YI5jUJsV4PbRG7Zbp3XsBWMGTDTrDkEDP0MpnTp5Y+ptwUIPnQcojCMZ5uo5QiGhJmVKQ5VtfUWRUIXL",
+	"X3sbLeR41WZ5VVdE346OLcvbmhM28b91GU8NYtzlvBtVBZuO+RSC5I9Ic+ma/O22nCGwIaT06gWmSW75",
+	"x7awISi9p7/pfF7Gji0SiGv0rmllH8p6pdt6kMpchZbqvKDgG/DMVk7TdXar0EWSGMU3JHBYSqaqoGpr",
+	"KluqAt+UhRWaTHUnrXmgbcsU2pMLNvZQNGdiKR/WQOWrxnWXxe3tV0AScs25MSqYG4gh9UJ9ho3UgGe2",
+	"Rg+sMZ+tvat7WYC7GbTuUfDqXkawnXam0UZWotkN8bS1IZm7VJEr2+TWrVEd7N79rG3u63rD1mdZtBxh",
+	"+zWyyqtay3Is867jN8BHWRoQOpIiyRTzMVdqIrXXISdA3UUkHmgU/y1FtFZAXuqo5ZbVXKq/f/vy5enl",
+	"6YuAvDi7Ojm+fKH/E8FoAgcME5C351en59fw77l96nuNmi4p7dQHf+kEPm5vxLzHll8AqEoIUOnjAttG",
+	"9PTuGbwXlqZvxlmbr9QcqAMruSvSTYkI9aKWUXrXhO1YqpE/xlKZ4h8lbcnYnzYXKtL3q5hJ0q5P0ShN",
+	"bJOa5bSRGiZvBmt7rBZP3orDm1a2q1fslqEwsvVreklVHX5uan9uiv/ZUJ8hD3YrcXeWkgVLYwF3vXnM",
+	"M6XXBiJsqNIi0JxVSLHF5wAjHyu04duB47hrplbtL9cZIb9ycc8heDded3aOPrYGiB5/2Do6fN57VqNa",
+	"l7O0YOC1m1JIQK4q4bUhjpjae48gx8G9Qhy723xWtpJtGZh4TWVNqMAbzrxinugMcCUgTZB7j4SMR9eY",
+	"YaS1R/YhVieA3UOhGgLcfd3NuB59wrSw03XX9lMddj9P77IZFhCPyyIWBWTgbBvGpNwO8QIbEklXkixn",
+	"q86wOO5CRTeY5URz/RPKxywB3RtmDmkXabZQ+hfI4ionOVTZWJMxCrqLI9IG5wK3+Z182pUrqdjczSyO",
+	"OkMis/QuvmMNOUatJ5OndI8+GXSfRf1R92D8ZL/7PHrOuoej6Cl9Otlj/fHg89JqXE1BDBu0YlZVagw7",
+	"93rp7rcmi6ZpidYsSQmHz2T3HXmpdZ4T2r5kPg+IFMY8ALMy0bdeipX9wNYfh/vsohRxfrB3sFe34Vsn",
+	"BY3YLDap69UQoTUpQfU2tZ9nq5yMcyfYkkoytmQ8JEwrrgTcucu4HAfWEA6fqp2PLnhFNn5B5e0VvLh9",
+	"qg027A/Ls04tGmJcoGKsXYPtQ7/cstlIqXLKwUOdutooIz1obwjri9bXrd+6lALdeL3RBA7Q1hYTkCqb",
+	"NCdssmkYV6oWaDW8NF7VIQlPhF4TxULSZjyy4cf6wHeGBSbdVrNUZNOZDU/Rjws8u62Pg3G7VVOEbexQ",
+	"xsf6gpmsCiUWLp23zo5H/6cjq6Dl9VR0NHrvV/Z+BzCQJIk3goGEPQKwYRU0EDBXS3+6j2SOoSHRAHj1",
+	"4j8kWdBUAt+ck5grof8rTklC+TSjU3CPU8W6MDA9G9L+QZCQRVOGaLg90BQCcrFSM8FJqN9W+NP1asGu",
+	"YIIkfEEV2xKS5AvgkezX45Fcp3R8G/Pp6V0tbui1lm/uvrjQ/2j2jSSXw2lqVSEvJfRFjb0RW6RsTBWL",
+	"1tCRS5pkd6DxUEny76q+ai5URSz4kcG7Y780RFVrmmkIuvW0CyfhXUUsbmrtG+eV0ptWNlBtQkhkdofX",
+	"cjefHGw5ii1iwWN+J5IyWtXafZRNpmI/WnSriTfZER/Od2RdRbiEgQf1Bxvq2a38w1pHqbUiobLmVdFg",
+	"TC5orAH83qJBvROQEBEAQ9KuHFOEVNTvnE4x2rPtcIDrjUYFMYCdtwKDMdgKWthMKavYvtXIYxrEr366",
+	"vfgt8KuNchjarlt0LMpxhZr79gpSroaP6Ph2moqMRySDtmo02uejPXYwHtDuYfRk0j1gT2n32ej5uNuP",
+	"Bmxvsk8PRofj+we9X5eC3L1h3D/GfcshbxfjXmZsOMJHDxzcftDFdneKaDeRhHbRzBVuhxjzBsX7rWRp",
+	"nTk6kywdmih3BOMHwaPvZCRlKrORRCXZCRrwa6ZmItp0Mo79d9dVcbuaxRNlbpp1JWLgepGcV/w16wvL",
+	"BIAX1BiVIRJG2gNiYJT2DJDSvoFSOsjBlAJyaH00xX3fCcRJN39WBYHa+E111mLbUjqmS68dtyRBcSO9",
+	"Bd4M+aQJ6r5lYNkS1rmJrt7PHWG5ypUtysvGdAz1gvMrWQoYLPrQxnxIQspXRuAASYvUrwyhBc5iGWGs",
+	"pP499KUKdrRY6vXQD4vSBJ+ur867G1E/QLGQI0LzbEEiMgX2luOrk7Mzougtk2SPKEEOsBkwukzYEnE9",
+	"4XYxyQuO0ESK3aqOJJAoV1db5EvUVykUoNqNCTgoCkNTe8FvhCPU2/r29Z49OSAJU5gEGsXTWOkbZy8M",
+	"SPge6bcbDm3+Z8qmNI0gUFhMILnQZH0Wq7/nq+Tnah53/0K7f+t3n/fed9993A+eHHz61614izUOravl",
+	"oplFvZalW9jeyAFSbJNyhU2+q3NQSDbO0litrnR7Rs0Tt4wfZ3XFIVDjl6ba1S3jiBrrZyokAnKk9UZ4",
+	"v3o45/qyPaIpKLBUkvB7RlOWEnRiQqPovDTWglB/Cj+HZMZohIWLMOCdRQAYwAlNYiqHeFEcCTUD47+p",
+	"ahNgEyKN/2ZKlyxjLjH3Hh/lAOx/yCuaUIvS6SK5qJkyHSuJZg9gBnpxQzgkWl2KpzO0f+trWAsHnBfP",
+	"LgwkpyW6iP+D6W37pL9D5Oniwn/3HSBOfvcdTF7f4qJMUyBNiH4AR9DVfSFX/oXDBT8hru8Nz+tdYFwV",
+	"Bv0ndMVSE38pkQcuWIoX/6AO50A3hRbtiUiXNI3wo2whVcroXO9eLAHEDhgHpMMVbDxHGMyJudvBDS8g",
+	"TAQ5HGFe7iQopnKboj2BGXUOpyqDG577QQNjvVDmQhLY9EWJKJEmLxzJWvZu+A33agEY9s/SO+jVCS7N",
+	"6KRIWEAoGaViqQWuKbkEMgTnHtxwqsgveAjMF+/ahT87uLoXqdBCnmWSzJlK4zFALXrqtvk1hAH+y7+Q",
+	"n+MUYmT09UoP/IZ3ySk4DkYiWgWEpalI9eaPkwxcT7HECNN2SBeLxFZr/U8peNgZmtJQyeqGE8I+6NMF",
+	"cJ7UlO3zlAXdfoyyt+bgUx7pJtYcfrQT6IYvTl8TxT4o0g71P48XCY152HEJGLohuxi6t+pikLa3btAU",
+	"ytNOTy/HsTvDkFMVS5D9XDMNWAljWJIkPBFcMa66+lIfkljCFCrLhDku0rjnAuKPGs5D6aMP3eVy2dUj",
+	"6mZpYgpzhQ4TGAYFFk3phtRezqiChsZZmpCueb1IYRAfgp43KNMHDYGDy2UEoaHUTOSg3w8Ds6v4Hi2O",
+	"3aacGXyrwm7nhX50W2iDw7EiTE+cwj56n/TIMTd+HFAH9JkAayxmEutmHGCsLUQNDdpdCg8GhyHs4Pc4",
+	"b3lEAMWwK9J4GnMzJvDwJolY+ujl+IZWAyUm0sIK5GWs8P03+FZI2mMxn9OuZAuaGjzQ3rQH31gA4Nk8",
+	"dti/YzFHKgi/C810VsZxFRAPsjfAgcHyc8FZR6+JXAIHFCixcNxuQmm6IiHeDLsnqEN1j/VLXRxrqJuC",
+	"VKMPCyEZCf/UNcHm3TPrAvbrLQ0BS5pNEoC8a4dvLq7P3pxfhbDgMD/TLn5a6tk2jfegsIPrWx23IbC9",
+	"/kFo0g9rp4DNSANrvKBq9gjYnP6xE0ATtd/9CPJT1o/xNf3QPZ6ycGgHB7wLyc4OTyE59ffDHsHKixIR",
+	"Rwk6DwjXPMNwCaC4K/RleTnR4V6/H1boNDDZ9TmH7ZETIEu7wBZuB0pEKX2FWNkSWWE5PaDX6920PoWI",
+	"noxIDZpjTmIQT7o1I1s4Y5GEUcNoT5HJ65NQaRM1Kqh3zfQhxJx+mzcjJhOTXwKjRJ0LxmA4uD/8HvIQ",
+	"MqeJ5mbovY35HU0gdWORKdIe0QhWJyDLVOhmVwsGWzuPpdQNQd5D4DB29O3Swj6JTHXFpJvqDSIYTBIA",
+	"4lQSjyHv5a8ZS2F79TGdM61KdIZ6UIPQte8NaZwyWD+aYH0mrbcNkQ7gGHkCKU/yNKQN7x2EbpwpkyJL",
+	"xwx+PwzN7JB4geA4ocSgO1F960NK4SQEGrZa6xCsux9YhG9JNoV8EOTgeIowgjIkMSehSfs1OtBj+0hz",
+	"HrBcLygPLXMzUlYrOY+9h9ZohTIPkfzc8sGVVwtU3UJDZ3h0DkNc6eeh25Fc+zVlLDHTcIjCZrAfFuWu",
+	"0KMYkNfx90Nk7STjMlssRIoQ+PiqkRS6DXTd+UJhTldQMThPqyhIbCwnUJXGIHqN3IVZ7D1HjC1zmkw0",
+	"LEkEYEPphsXEiCg6hmAwk2hgghZAyZFmj0v8Fp4FviDUzcCvqK5a2wvCTOvxHOpDRcmU8SzmjIDoIO0p",
+	"41ASwpzmgERM0TiRxIPyYalpHJsZhF6YjtaeYbfhwosRJAHKfdBLbb1iqyzolqBAGFkxU+TQtVQqP2Zi",
+	"lOLxDPvdD72sYd1OIXFY30pGegyRWHJ9W5e3ZIK431RrCPlwnVDyl/SIpPovqKOcArsD0Fcw8Mij/Ib2",
+	"SJozZpKpaJrGd0gqMSeDPpFO5VrORALbktq8edQ5nJJsPtrvEzkE1dBwbJulhXFZ8JJuZo/MYxeZYwah",
+	"T/otW6guTfQwvDqrcZSgEoSfxZKMEyFZBPrGsSVK3CgwUpkEcf2SLBVt7eX6vkkmZqBFxHhNKakHOQ/C",
+	"Trr6/CUxQ129+G4sCRvPhOaMdHwb5AE5FpMZ6BPg4wCLAAY4hd3/ayYUI7Fym4UOfJBPb69PDBiZrI0Q",
+	"cCJ2kiKEwRGR8QfdKlp5SDtsLmmhNRSR5slYAI1WvPUBY5mljG1szzQGt9PARG1ZLBW8Uuq2ZhigC1O9",
+	"gGp7RyQE2gzdJR1sWmTQ60EyFmkb7ZDs9TsBCeVtvAi9F3Wr//V//T/Ee7Hf6RHj9LRKL6b6Uxt9wSOx",
+	"BP8zoxFU5oMgjBCVKhPjinJjJrIUUtGMjQMg7QzctubxYzEfxRB8oq8A2LJETqIbM10h58N5PsYpoELs",
+	"mvIMJvhNYCRJH3X6YxdLIP3qmAaDDZT6dBSrlKYrNO7qK7ZMqJx5qtYZx1GBMAU8eTD5sHSsqdvWQIYS",
+	"0Az/O4fyHbMjQxwhfTyy1z3MkpRFcUr/be/lKLQWhPCw/29h5Z3D/r/tmevKtdYmUerORBLhmT1/+8qz",
+	"Rbff/jdIzCPhv2nmD9gD6BtMUcvBnbvRCpl5QYvBzpF9zxPhFL/If7KcyHFWUFDglmKBACGONhesbbQF",
+	"klu2yjXZDqZFITGADu1dIwUnLAYlW9M/I+0LIdU0ZVf//ZWFlLhlbAHfcbiTd6zJ4rhgbIPdgdIVN/x4",
+	"gzmxDQ4N8FD6otTIuetXV4av3XDfq7HWCkna+WcFXwgAgOgfUdze8LL9EJnpllbMYcGC6Zkub7hnu8QL",
+	"To2dst6mCWBSxg7LeCRvuOCaCYtM3zxBYcmvvFEsjdg4ixL2VrL0Cj8NbQw8CibLdG74E82eBC9rLPAb",
+	"eAPwbxi04OhswhR1kEs3HG2rjbWj/9BYOrpqdr3h29tdizYO4wOzWU4BbiYQHFgHYPjLNFYAboCN2iFb",
+	"lK2yowelq9YIbjhcJ9BWhUvvtAyx5F1b/sYtFV784MbShpoVaEuBYd5wJfT8iOCdoWGxc8ojqiWMrYwC",
+	"YBb6smK4zwJwXdoYJB7C7eVC/3TDY4SC1jLGP0Xuz+I5sKMu7TZeNfXy450KN6ENMwBzhrttQWGNBSDj",
+	"4kvI7gfAvIB055rZBzfcbI/QB0tIrQtlKco1axaMpxwQvVSPvBaRXb6aS/sNdypcLm9MAHqPaEpHCRlL",
+	"MmdUZjg6q99Roi8PNiDjhhvEHSDev5NL8HjFUYf8nVwCZZG/3/C/d7td+L9+BWzapD3Qr8D24GUZngHh",
+	"tfdKj8zc66iSfDZRDgleVWlSZZI4KCh/1N53gyI/nF7bMVXs56TtS7j/+p//r9YPuLADs9vodxlg0Sfb",
+	"p3cqoPu8BFP7QI9B917uIyhQtvsrV7v0S8P1/dik0fah7kVzZuQTf9c7e4xnyCLDsFRzDr3XOZCSPkXm",
+	"sFrDUckh8EhWImHkSiZiGoLksCX7kED08OyQjKgTPFkFRkmgXPDVXGTyyByYkq8pwCFAo3lBK7TQuBXt",
+	"3fBW0EriMeOS5WVKW8cLOp6x7h6UCoVSaK6m2XK57FF4DNXMzLfy8auzk9Pzq1P45lOeewW+J/Jf//P/",
+	"JhC6CCVeTfwiOb4484qM2tqkn4KWWDBOF3HrqLXf6/f20bk6Aw+j2Xe9Qo8zE4azEHV4aCfGxkbNoYLd",
+	"MltqEaCMI9sk0LjbSsc/SpS8vbo8fmE8ToC10iPHsEWA7dw+6O93hrYbPEKJPg36bqh/DLR6vACEAX2r",
+	"7sZcMi5jFd8xvZ2ABv0cbK6WMovI3BgckINGOw3tLGodtdCU+FaaCu7A174X0cogcisTD1p2SNiqEoix",
+	"vMlNbGJTSqVwtaBAZBG4Q8L+7PX7D9oz9lmPX4thL5+C1gF2WteWG9zj72mUI9C1DvqDzZ+85VatYhF+",
+	"tL/5o5ciHcVRxDh+8XzzFyfGNgYfDLbo4oKuEkGjayFe0XQK4buH2ywBRPJzmoDpF7/aojeTI/42N8+g",
+	"+99WTjUnzZyAVtBSdCpbR79AoIJsvfsUtBZZ3QE18tlAMdknAcHAJWMnDTzRpK/pIq865w4cYvroP/Vh",
+	"HgIkW64/aS3Xvf9I5u5a8rN3wk9+3HTCrVUXuj3oHwyJyk8p8mzo1vmTQvgxxA+azi+8g4GqX/AQw2x0",
+	"+9iTVrLPot/SecYQzej3caYPNn9xLtRLQA39nZ5ppBMnPD2YLRGtOjWH/FNQkc2PP5oj+ekxXPFMWFb+",
+	"X4Xi7/B7flAD4nxMLE7doQ0qovnFq00Ht3IW9XQGHWtyGDG8gbIIw+6qJ716avEDc2Bzx1Ij1GH+CpwC",
+	"ffbe3eukeQnlLuQZ9oDsuVkUcuoMesnm0/naNNd0QHUfmGMDvfyjHdKvediQ9psFaOlsuWOFxeYb8q4M",
+	"WJWfNYDWASsn/RN95G7LO0nibUXt0J5YELRfTbh+v4I47c84r19cMn+Tyd9k8lYyeQc2sYX09RlG+OL0",
+	"1en1KdkozsMjIwx2k9ogs7eS0w8ioD//0H8T0t+EdElIk7aciVSBW229NpwnRtefvLM0ZWACGyUrkrK5",
+	"uDPHqWpZFRNjf0WXIvjQojzdHwyUBpc8x/uCiIYYwo4oR4P/HIudrzpQO2mUiPGtJFLYYO+pYBIgDZ2W",
+	"DUBkvpZN2mEqlvIShgsV1fBPRWPOohDtZzSKZA6oZk3SCGqWO8SrRxcgQo6TxGKttb6g+LvQfUWNRiYI",
+	"J9Prnua4bzDl3q94Sr4m0cP6EPQelcjRo/oX7I4lehPB2DNltTitKku5LBAwgvVXyNyWZrBQ3UA+AZEY",
+	"8zValRAFisSTxFIdW6TBzyKbrXJooCsEnq9m0tTSFMIg+tPBifxz0NMr8FPZ/bH0YzaszDZdRKLueB1V",
+	"BV7J/HWkhR6zHB3EluESScSM/8wA7pkvdqa6azPiX5H6bJdNcH8VKgRwNODiLkvnn4r8LA0QvWoloboF",
+	"UX7UJPDp4US64GyzQP8cSQ2N5zL6AUS2X+8Uhz4FELfw4w1K7+imdUT6n0LSBmaeY+8rITpNEl839DuQ",
+	"+b9VZfo3oCYYangkH0pbcFvg46BiONuUkbaNmcxjI21oZAeju/xARy/AsSG60VxdvXDEjEMc71R0euSk",
+	"OcbxcwMcD/r9mjOFtRMR2c50YI7ZL+/C6iGaMlU+QrvdeV/pcTeW3/FevLqNF1u9h+u9zauvcT+2efVH",
+	"vVvbvHhhFv2+t/gdhXFjcZ16PpPrJEWM3288poHH/MCUz2FqGIuT2LtSvtHiI4YFparS/rEbxvaKqL2+",
+	"3LJVsTgFxqorkjAqFYh/ns0ha8OkNGmeY3AOAmLAD1A8IxAuZsXUXsowmyUPLypM4qN5y00nxOglPWY9",
+	"jFu2GmI0r+VShYFhgHXCJgqyXdrhx08hKitcwCxnVGsjrNMj15CCwEU5yFjWsDlb0P64sGLo1g/dQHNT",
+	"oMnOtMBX4bqJhpiIYVrRXc1Yypp5p0FTbn0OAX1BzcWwGDvKBs6CswX4cFfV3lvabzbBh+NJuBOxZPVn",
+	"3rKrrW8VW994ay6yjsE8qrvQljkFHMScH+kDnZcIkPU2dXtK7I3zt3pMioNsOCXuBvjtPHwxGe3WePsD",
+	"4Fj3ZlHr600ly44LTAfB5ZCw89P5D3qHcOVJ7Ct6DW5NhlMuuU0WT8izJAnNGulLOv5nZ6j3cJe7CKDt",
+	"6G58YN4aiR1LsqQr0o4VWYosichYJEkcsTw1w5Yy1D17jaF1osnLX7r5mFoIn8GcNt8tTFcAvRN8u1n9",
+	"Kjcr2Ndtr1eosX67XO3AuB2/lDUM8x4c/LFkqQEmq2XkP6QiW6AmU7pnVLtHyO5RNr5lyj1HXkzaJm1C",
+	"M1rgShzCgae6ecM5UqM1rb1VLQDESvdQJJsh4YJ3a65CmHAU9Urs2hhPzWCHub3ZMM40S5jT2JzSBcZe",
+	"TFVqW7AE7AagAB/aPHSFe/ONSf4KTDKo1AID0iAy/ptfYjtmOfob3Jtz8Deg5ZYfJJJjeRqNxAPdzH8x",
+	"KkoraIF+4uH4OQzCX4WDI7Xd00NVdya/sfL1OrhRvWHZH4qbb2cC22C5mmzJ75tNXIW77mbevIMpyiji",
+	"uvt6A1iw8WpcstD8auz1t2J1Wnk2J0+8fbM7fSm7004HO4titfH85s5jzTuKl2zdG1ybqeMxNRfoTo+E",
+	"UK8fAmNCWxkPTWTI1+dUjWc2vBsrF2hlXSjyn5lx0et+Cmc0RDAtvG9DmeZYrcLGWyHEZOi5nOJUfgV/",
+	"WFmKJa6So73hxpLgLFwgSZ24x1da2waFwiyv8JtP24/DrCBpX709OTm9ugrIy+OzV28vTwPy8/Hl+dn5",
+	"D3qlz85fvrl8fXx99uZ8WMlf7TTOwDRemEMOmzyhcZKlNQU9vqxdUK8TICfX8LBjJGwxKR6Ab4rGhlgu",
+	"f7F87gO8BlxxtdnZlzSWCDfl7Wc3YpOYs8gPYBkWS1lh/euyqQ8iZ2yBbkPWMSfZYgFR5LLISLwTCJWg",
+	"3RdrU6wdL1l9qRxN18HXSbf2Jtgk4zFACfYFsTPAveb24rcu4n+HOR/HUQSHJD8QNYesKOEfJ2I6NvVF",
+	"t4jF9U9DsSeETqRpYbPnjHKIjDTZYyKNcvCo0BNFIUHCOqpW4H8kEcMLrPa8VLxNLPkaYf5KTLV+/EUD",
+	"xIodNZ2FfNnkP134JBKJvwSbqdKpBNu4NgHdx3xhrrBFvdR6DOKUxDxiHwJ7r4TgPcAYMyQlfVB1kklm",
+	"cVbmTvMhfaf7kEGu/ewFvvZDDjpr6PLKjfWLU6bXVRNtujf+WSnT3401dJljWTXjyFyXIOyNYUrEHIob",
+	"yCUDcDwqa8DneuS48G0ioAI/Zr25ON/rV1dkRnkkZ/Q2NwjSeQEA1MC3QQVi0v7x+vriyqJeVoHoLCTW",
+	"IoXY44WQFvLNRLwv0vhOD+iWrQAe0B9kLMkiGyXxGIB+9ZVvzlKWrHxkOwNAj80buGd0AzrM3RGz4ObG",
+	"Pn9x+honR5WZXWXcQwR3heOrX0e0bINCWC2qUY/CR9oA5Ev0GuW4hMZ2M8BR+q9bfFZEJONiaRDYHdJv",
+	"FXpwxIiMpzy3c/jtmXOkVh42SQHP7iR/+ZzOsa6BkLhAAPwWSxIiHCAU54jiFBEBH+tu5GN8pBvHn3tQ",
+	"dom0oZT/nEUxtSmZZgaGdqTFQoaqrfjCjMa8Y6OkEM9xLOZzwTHPO5ZFpBXA5/ewyXFNLSGaZEci6QoL",
+	"0a5Im4uGbQps9QHcbjWjnMQqIFwYZGu7jGgXyNfbfwlzTsNCqasQC1KZ4i2v3W8W+6xTyEZ99eaHl6+G",
+	"hUoIplCB3o7GxHKfday7DuTA0jsEqLO5RyKayX9Jtf+V5lSXTGZJ7b34lZhOoRjCr6vc31NVP9jbAm/p",
+	"WojXlK/MGOVXkl2melLr6Jd3BUkGVdeaWfu6ZFNbUmwrFeuWrYICQDcg3sZykdCVK+ho4CP98jqucJmf",
+	"HHXLVj1ykgNdTkQ6J5SolDHSlozZME37ran6+Hg8i5MoZTzsHJEwFUL9Qd9yQwgZkSgmEeRQKJO95aFp",
+	"YjmSlGluYEqG5DXVoGVECJWMRSwi4Q8APp1oznAc3VE+thVVwrcqTkBdCAmdCzRLzjtDMySovFcZU3kg",
+	"M3rHECafcVWvKeYLVDVGlmrBwjIclVbA6gZ2mrC+QxLiAI9qx2YICYc1NPVnjrSEK1Qy0/3Vm/J0zwUz",
+	"njHZjYRIGMTXfUmbnVmyVZPZ7row22/WuvUacu1BLmrJJ/4rawx4Obyio0bUYsAhDCD05n5mHQNU2gB3",
+	"LXpBZyYnb87L0IpvOMQ1fIilss5A9CSh9gegrOmURUeAAYi9AfJ3BCj87kN8AnjSOA5bcALj3TAV3o0w",
+	"5jHi7EsLexKYRGTdilYHUJmTiq56xOejxihmV6HJfGgJ+QsZD23zX8d0WOw92mA/zJfqm7nwy0AxihQP",
+	"iXc61xzxiv5gpPOWBkR9RMqSyXMDw2O8O1xYgFPjqMc653R8C7fn77777rv6wCXv7OzmwrMfQhneX0VO",
+	"bZBRWjMBlvLNG/7QES/lFV4v0+pQ066scykPS4F6WigCgP371o+2o2zyX//rf4M0MvLNVP+ipnBCBwwK",
+	"+lAaS8mROTku8hpMD9QUJR2tSHjx1hqSyhrzR90rltoKSDwBy0isj9IkkwYgya/VBWN0VQNTwFhPM0Ru",
+	"C/X50zpjiK/hZRdytGGwWFSD48OC3pnQ8a3UfR10AlftK5aGwffIG1f3RU/cC8sxEgBMYIyolHKJFVsC",
+	"VAaKKKy6Sa0rKMYhEgwGgloGLh3CzkWu6qNPBBB1zpkpccYFlESLoIZHUYBDYZ98bsUEutLyY8acQ45V",
+	"Yg3EOmcMfTeI937Q368xIMucu50Zqv1sFvfltAsTWv+VtItNvNWUrzB2LT5l30DrjFVkcLjNfFxhtdcs",
+	"ium1vuZ97TgnZmz5NDFsGGrQ5Buu4DzfQ7dxloetbCVoTPBu1cVhxLx6LS9ZR0g7/OWdqftJEkYnxZDu",
+	"vCmbDctzxSkiobOTeGk1oD2V0mAbpIUrkSHBKAst55cetAvrVjPJ0JgB+to6G8bqxK7f1778l7bmm2L1",
+	"0BE+Fasa7voa5erzBFi9veE1xPGCkxeOhHcY7aCcoxeKFhZVrqCQB2Lsn3iOkwTcH7aVHjlWimJ0onfG",
+	"rWfA1naghvK8Ph2GrnOIndLxLG9iRqEw91yYtH+0yTndBYyl+h0uyHg1ThgUKiwOAJrgaOzEz417DQcH",
+	"I3FfmLR+4/KjfMy0+mWjmJ+TdsT0REls4jtN7mEB/jNnKNhdzjgff4T/+hTWc7IgXxYsKKlfbg6gplFU",
+	"y1m+oKXEdHMcRV/NXGJn2sDbfBItEjn73RhRdtZxfq2KGb9bpQjZU0XwfY4SZM/yeoB+3S1afKFrA8Xt",
+	"cRyrZsyBV8dQVksINcRKXh7HrlpRLamjqXduCgh6PLmOw5hKtSUODcWYqty5mfcgvlfhUH7mNSz4WH+a",
+	"3eH1925VcMS0AG3t/eXp8QsbW72gapb7Y8ZmfEV25Tto5vTDK8anatY62js8hCww+/fg14243pXRNez+",
+	"N5XuAVGMgXnQEgneh3mgQrDV/cloOtvcmkRqcQnwrqQZyE5XJezr616UPJv1Ba7Sb99ybQbacEI9ZVPv",
+	"zrcj+QXN1wtLMjsfSaTijUcSinEbr03ec4+8LR8xkXqW4YO1dH6m2PyL2gJgDaCXBhLVI/1Glw9Ol4WQ",
+	"gRh3+cvc/Tdn2untz+0EdT6cn4wnxXPkEDqlMTfxwXoCjyTRShAmJiuVxiOoZFx2nWzvLQlsAlKsghyL",
+	"t+rOCD/muqtuIyAiiX5CnxFnS/ivT6aYvWTjlEHIprz1PBzcejJks7+jTd0fjyQxuXambGjGAfIP/B56",
+	"oJ16X0bgOzLAr3HGpaJJYsow38e38aXu80CDBhzmV77Hb+RJtoTOPyJv+j3GR1w18LRHJjbp/kL3MX6/",
+	"5gLt3Mt+hxj+oASY6EykFJr0EHsb8V1MAf4l1v5WxkrI2VpuA+h/llk47tAjxw2sbOgVj35gTpCyKi/4",
+	"FSXFV1ZKPL8kLMQ3JeXhDvSlXtBd1ZT8KGN97ceOWpvTgC4zro8ZXjLd+yirc7rD+vSMREwPW5IRm8U8",
+	"IlJkINJhMhDIjJdRIImMg7UjiuWCqvGMpfbFIYmYVDGHngAmMIJco4CkUFk+MMe9fXL96s0FIl0xvbyS",
+	"UGmuz7aCOBxtzH15c3FC3h6TRZJNY63ecAjyyKdEMagzSaxFBtMqXO7OKBVLiW4YrU5AXIYkIb4lL8z1",
+	"m4uIBZXlweUzVQnxi0eSxHyRKULTaTbX+z80Y8thDN3gJGm/FtEokx2TetWQsY2zfuO29YupHoVu3Fn9",
+	"1dUQPQzM4WhMCsw3OP3HAz399bwGv3KCyd5WO2Qq6j8gW814kSn4HCvnVEUeq4mwjrsC72nmrKAXRVRR",
+	"yKkE9cMG4D0gM+2R0OOmABsTmkehTROBv0iomVTYCYipnIJPbcv2LfQ2QB0WaRD58MMAHSP4k0rp+Dbm",
+	"UwioC0epoNGYSt2mAYwutYrBbYY1ozo2NO1a10YmWdTpkRf5gkF8m89Y8ftHfv0Mzawx5xn5JxmLOJHG",
+	"KT7VymEqAysaNO+WHZfijwi2wP716GyjPWIJXG8ZAjLiLNIM4/scShA0BZXoaIJirEfe2GQVW/IRlEtD",
+	"MyFUezUJi+ihB93S5m5jvg/UlRR8NRcZAihqEeMyPnvk1IBywygDFyMpOMtfC/zyNCfXr36+zNFoscmg",
+	"kH9gq5OJTI3FnPUIHFZ5BMaAmGMSqevSjNYszCNpt9YYp2GHkb683EmJRujOkBz0D3LUErO4IvXQyrjI",
+	"CVIQR19EiSG4+LmoOQog88tjs+RlKHJIDvaeEyUEmXu5t5L8NWMZi9w2OE3lsL/nnVU0HEo/f9ktfgoW",
+	"CRblNojiApiUU2zokezoC0s+MZT6kuz1+5hAXSik4I5RKpTVPhgdz7wNMPumCVJfcrTEDBsVCDCNfFnl",
+	"Abr4TSsOhhkv9d3TRON+Ux++qQ/r1AcgaiKZsiL9HtoDosJtmYOCL5OYS0X5uBB8qUVfgFzAgdgYLmwj",
+	"r6wuYcVvvGBJrIXETCSa2/fIObhMsMKZgau7aR2RX959CuvDJF/iS1/SI4JdnJkpr4uRLK3OPx8qSHkB",
+	"PMqzG7VNpqPNAcFW0HtmmvYoygi+2oxpo6aBPShWR0VtDSKcA0KJNc+REJ+FeRpHyLieaEjaNq1SC4kh",
+	"gRRgstCagaf2CU4ybpIkOgb5wvr2RkzLQVkMlfGei0lBdJbOBhwNY850hw4cKiYK0uqEJvrQ5GlqYmfS",
+	"xm3rd4p6cKF5zOLEYWOShtOrQlz297jOYVGbG8/Y+FYrKaZaXB47gE4Xak2vKaO32Im0RlkDzp1WTEoe",
+	"GRnlLZOMtCFVdZEadBW4FICDRb+giTZOAOhiTpOJSPXe6w7AGtuxHiRjp7U5NJguGhWKMBjqQjfs0FAi",
+	"5NgC1rmjQpHin/XkR9rUU4ScnmzCQXvk+yxOVDfmRZqWRySUY5owqBnJzB0nzGetLzMfFmk3oXzqLYYM",
+	"7AJg0g1k8BQGpq9YEUsU1e1FYsklxECF9uaFVTaYovpyGDYl1uIB/kJKGjaOHOArKWlFNr8li4ci8IaS",
+	"vilrv99EXlre2FrJVdKZHn803NFl8TbHdOrfZZ2MzJWlPNvGqksKYKKUPtESa7uA6FvlthZ9cbX4Vqm5",
+	"W3KGd1LMvKdlUaJv+BiJCQHpGFzqCRzg5jW+JZybxwV2Pocu9vJjy1xCW0dmdQlwvgHBToD8tju1r01D",
+	"OxxX08c//XH9uuGRAI213bELtsAxbDpUnr6YSZbKYcORqY25+hxi/4JC55tf86GDr7ajwt086fil8Y1X",
+	"JIfh4O9NiK9hvtthdpYuWV5pE2v8tLy8gB2rZgwuAEOoXINnwItxQGEywXI3JWNo7em4sIP+kjXEbR9N",
+	"4bLm+bcj8dBHIqcme0vJt/vzD4cZxPoYQxfI4+gZLAHolwKjfJo7qGwgT+V0gCkAHCN4DNqumpO+HZqi",
+	"80X7VgeM9pilRxcLxiMDl2br9vuhJhbuSHAGQT9lV5O9i+fp8vZafuSNMlYAoSSNT8fH3QU1EAIX0aMi",
+	"FU1V7jxBLREOd0FPNMUHYBABiVKxWFifjHkP24dB45q6dYZghRGbiJQZ08M0L25K2kvwySloFC7xNiFT",
+	"C1MIf0T8iQ5coWGXGps2j1FMt2Pl2lqaNCMJ8fDgxbG/YOMm7dNseMrGIo1kyR+ot5WjU+025hEJkWTD",
+	"soLwCOlk6FY0lioeW3RQs4qIAtrFJljkCm4U6osV6NWuehuDRIoE+/b86vT8GgJbe2CgQD8Lz7WY2AZy",
+	"qCU4f5oZNLh7ylpCTZyox7PX4uIdA9UXzE7SnjBL8J6UkYpRsGylbJHQsTEoNdSswBNVX2ULzGtBA/Td",
+	"w5sd7HJ8JZPDttKNUH0M1LfA1t9GYKtICfugGBhhdxOTTg0E2OrmUI3TD5YL0hwTGC4xNkaUtP949ea8",
+	"47zLNfDMRi0EVODcP+xDWs8zldFEv9EJTBybxa9W4hbSQV1Yu49A7HCzrS+5xJRgyGikXqaCT92oC4jA",
+	"FDGBC7G0XlqARYWOopRJOUSwwoU+mPkimEHdtP4ssjT/Wau05t2b1hBQOc0TKHf2dI+MVopJaxgGqeOy",
+	"2ChfCc4eySMyGqerBdbrzgEFnu51euQletZhFzEuBESBHhpL8+kXp4Du9+uTC7Jg+gU7sfBP3ZciXdI0",
+	"YpH+L4hAMXXVOsajRpXSOosVnCC4vEXQtExTreZIoTfbsuhpxsBRYWYnMqXVC1hdPd4jo8Yc6m8kG2cq",
+	"vmN2xy3uqxl8LEkiwNwPgYKmNtwYa3Dq/R+QecxNpYnBof7DtT4XKbNPyIy0D/aeG+3qkql01T3W74Wd",
+	"oUGXNV3iuIlUcZLopSYxEKTMAIR6kiW4/mScMJqi4DVfQt2LjKthPhe9RxORTgWAXO0dkJmnwuWfJRD7",
+	"gIvdK8GJO4Rr75CFJt4i3w5ZhqeyL3hfQQ7MoBNovg5eDDzlj2QFYbsNnUFw+DIKOz1y4rcChGecMCYS",
+	"1cfG98GzwyNCHdQ7aYc5XnYIjgnd70KBgpisTGiqWOSJ1I6BmKLR9VjjNT5aYHRfRnobRG0ruoNvIODf",
+	"QMDvAwK+Dur7/7D3LbptI2uar1IwdtHSLC3LjtNzImGwcDuXzh7H7bWdc/ZsT29YFssSxxRLzSLtaIIG",
+	"5mnmweZJFv+lLpRISb7l0jHQ6CQ2ySoW6//rv35fpseafNNGF/VVnlg6LMf7gBgz2NKGRA7uxGQRGAYX",
+	"gKLnUjYbiAfvr1GMYBoPF3bnnQa63CvUbP4ggXf/7O+mAEKPBX2f1o00VWWRjsxGET5P0sR32UDeSaHh",
+	"ZFCVEaDrwMjRhgCVL3UxlaXoXINvr3PR7/V7+86sC24Ei1Vh35MZFXKmBt53LdRIpddoRhB+ZAfMmVod",
+	"cDcSSWpGaKz4qMLFfNH8pWNwVhVjlQwX4geJmpUTMpD0dJqWIpOlykfEQlwbbcgucybHouOLbHUp5ohY",
+	"l5fdyE/fWJQnbFUxacKlEkb5hg0You6GgwEtzZV3/SvjEfndPA5O3vrizIt52MaBvHhwWxRGbRJOvpsh",
+	"LiZYybZnBEzgiUJTx/4KTmC7t3oC+TxVwVaMMCnWcAT0fLNCg8hSKIjQuOH4XmA656dYrAVZqIXd5QId",
+	"pideVkSv46akqxL+QPuIWkAw9ALG2F6/H7meEc+qTQAQqMj4IT3x94nG4mLaa+JSZ5m+MSKepfk4Hohc",
+	"e02YE30ApS0D0wvuOIHLsWS1qLiOlWMG3aEN1NXoY/5lKvNElrqYc8Fz8Biq4ZFMREPja0J4LTTRwtgY",
+	"gDXUaAVrUgSa348MmgsH7o0KlcA8ZGaaUZbfsSZYq8zbzJlFZJnG2AFrjrtr4Lvo0xVHbbB2U7cAVlue",
+	"zU2ppqG6RBndsCixLs9U5gM/AbFerlBciPwt6o9OPQJYLyTDDnTUECj1o4lKKhDYg/ocWLQqQ0XWsrTV",
+	"WUWVM5mvmVRlom/ymPd7khqQfQqZwsR/wJtjjibby9AJRkdNs/UAumCMHhpuc//cC1XeKBVcb5orKI9h",
+	"5nzCPWodJQ60qnyytob0PrAS31cZZdsihNJiP9aivOx8wj84qWhUiYfgqsKUU85+1A4Od3x625VhohMj",
+	"xuk1qOtcxCn4p4WaKWmJpDmgjDYHw8lShMo3OU7duZGWQ3xgwC4DR3q5TUPXaegxS99watc56A+4aWGi",
+	"b6idAmvpKcOT1MCNmh/WBr9Cq3emygOYGvO03x5C2j7gbWLu2i4d2PJ4vG8N9qLAqt9rW0C9Pcp0ldy+",
+	"vsbOGU2SNsF1Q9XW+ykl+9DlMm6dZcsGdpLbrC1WF9IgSkpAQr+U1gr6+qyf2zwN24MEemCsdcIVbbKk",
+	"DeL1i9H040uKfyIYna6yRIw1uMHuXOX0YKJGaWJTg5x8k2ZpuIGIJ2U5+4D3xsRlLR17P2s2SwoZvhTZ",
+	"uSrBqLAuxP7eHkFGiA78a/cZ/0tmOlddsFH/TY1Kil4SOzMW6IlC32Ca2WI/LVWqR46s51k3YutiIrNr",
+	"G/u2b+Q8DrAbsvCLYCUbziPkcrTB+k6u+WUi8fzjx0js9/8Sif29F/C3XfjfM/jffiT+6z/+s0sGb1mk",
+	"YH2Dxr+Qoyt9eUmmFOVzcQ0tJSEuIadf7Xz8R02NuAJnxAcR0aZCX9AXbbsSxG7kgufs5S7lXz0F47bV",
+	"RzFXwXNDYXz88+mr/xWkde200qQnzhR2X1rZGUvL+4b0D//1H//pjsodJHBM4shOz51YDq43vDy+x5kC",
+	"pte9T5SjdJqWm8B0nF2ls8eF6LDv0mbg/YJAzGPl4ScXrQ36ou7spvI8WTzV9jxGp879j5Lb7VQ0/heL",
+	"4VYYrSyJGHi980AtdUXvZHF1G5OXjF0TL5uycIjgrzCAg5R/mB0mPt5SI4EtRqVA6bDKWjRSwYSdyuJK",
+	"JaLzoAZxNyxHql9N4Qt8iSClmKuPpbjI9OjK1RSWhZJTX8ZDQ5T+6qLCY9qq26UTFdNKhk4YNAt9xXnD",
+	"q1FMsOUwwPKSwFUfMr6iy7B5cwNVvCnlvKZeci0ynY9Vwcvt43VYXIWPkRkS0xRKGuy4oSw2/NoeMbgv",
+	"uvfQ/LSzG3T/7XJkgSuQJiAau3vR7rPfbm3Zn6mMMnt3z33d1yu5SbOsLiqP5aAEsrYonU/VNV9DdU3N",
+	"Ult3NPFeWRcZ4eQuw05tFFD0t6zodfbGZpVR3DFRWbrM5GsDE1b5LbgCNhdAJBrsVgUTCNEk6h3S4WVr",
+	"+qSPw0sfN8rnB1od7GtY4++vY7p5GYItXf9wG3VPNz1yAG4pbFN2pdW1zCpJBR8LBqGhYmKqappO0xKu",
+	"woMQDnRXrJVydNInkSIHV0LdveTxy3I0IZ5n27jspWQi81xldCFnVKxfjpMti3Q8JvyZ0UhTgKDUIg5f",
+	"8UM5n4Endj4plGpl3rUQA1ErwYeIa0sdD5a9T4Yosmv6A1oXJaxaNxIxzLjljmDlbf85wcjFdi1abnRL",
+	"tXDzsNb/jQGAS048NnaANzR3L3VwR6DZQgimJi201OZNPdzrGr03b8HGpdLF4puv6MmuTXNNZza1YHNa",
+	"WKPV7taDMiy5Xql9z18fvAyQjNqapcOt9EjVT+EQX4aNuPaSt1HzT13Tf5au6cbPu+L0arTKdkjENyqN",
+	"WTa1LIaljSutUF6L8DTLYKbGNl97PnXTE6cVkoTF5aRQBg6SOBKxrkp9eQGfHWEVZCk/8HKlWVrO4Yfu",
+	"aIx74iXNN8UH3aiLidZXiLvwe4n1nWoq08xBMuDdDOsT97idG0HJ27WT6KSEGNxuQs7k6EqObS3uiL9i",
+	"nghCOwnbCLvr7cgTWvnPZU3a4dqaJejXvc+qHL6hlmsf+msToVvLLRWibCC1tc0Id4EQIJDcRJdxaPo5",
+	"d8rC5mDBD9qNGNSh8mSP8wyXwmmCNT1DEWMeA2xGlfjnpry18WpEQYgCgkCGTPG3fijTqYqHIi71eJyF",
+	"Dwpt06UJ0kU20gf2Aeih4/PXh0eR67alYvX1snUOi/S5JIsGa5Er/Fxfu1+2gXNV8orebot/qrkatwL6",
+	"aIkiBFAf1oWCH6mPZSGtR2SGsFdMqWfGemqYd7PG/PH565dHoRm6MaoBTXzJPH2YouLjmiV+rYqJkuWD",
+	"Y3q0m5R/UmSPrwKo47aWXnTLU8E+8lYAHfffx4/s6TxtxYfGJbj9Prxt/tDfvzqNeMgtmoQ6oDJXHAcq",
+	"PVPS1tURhDIWs6gbChPFCFPNyj52FAHYPG0DZy5mUUtS1eNAokO1CfBMh9EHj7amnfshxYMS22N3kyKx",
+	"njZK6It/UyPkZcZwkqN/r7V646g9ceibzSRHkzh0lKVXih2KGkRzVMNW9pCOhSu/9VBVq0MvB6GyJ4Bs",
+	"DhUhyRSjL1JJPBbMWDtwWXMQW9BnjtG8x0G/nRiNRFCKXN+I1DwFab7BIA1tuAcL0jRYwjtWzWzkBAZh",
+	"88UMgCGzGFQEMaR3wrr78OYuxy6wQgNNZkQ04ZxcI4ZROyDGotN1yLP5XKYEj7cqTWYX6MmQeOBISF0s",
+	"mvbkoxsVjXm8gwRbyHlzL05qwBlq7CIJ5YKiDxzgtHk1vtv0xNvlaKdZyH5xBiqYKWWiPvDTPiylqKJF",
+	"TGMv4b0aTQP2nGuLSkvJomGrYbAQliIwS+caO3okTAOpj6kpDTM0tBsPS5Ivk6RBED9HpoZG+vIJG/vK",
+	"q/UOlRknyVOe5ps0AQ6S5ny7XlB/D2oM7HyyGmPjcJnTd3aGDt/dcSaf1y0IpE/miz12CweAkGJ24D0a",
+	"cqFO3p+zelFlXXl2h6vsBgtwlqtsk3haqEseJqzGTxSGHLP8s0TZQgXwFFd7tLha20F/v8ia+3iNmc67",
+	"7/aFkNu9tvpjHVlPu/ShQ2632pv3NYzX97LwNlhsJuDc9kauKF9rBGfMw7L0QiGmBtKIhD3lHKRzt8os",
+	"vVKR8zwbncsTvvgxJeStfQU3WBtFrntX+w7fVbXl8usH+9itXWDw8GU7mR4zBfVGeyvTYzilsUwXXkeO",
+	"PIFtsPdq+0xaoE+uwIuzNL+iSG6mxzGiU9h3i+ybEKg5B3moqaRRszdvz7Gyu/NIj5cbzxC4cybLicft",
+	"xD8W3ZXQ2pim+ZHKx+Vka7AbLaFUPGbzWfAmLZs/0+MIvwniaSLQTKlmvSfF30b3LBMsjbR7FBZwQ3n5",
+	"tNbsD1EHlsSStnXu2DIDrI6hOPnrm9N3zYnvtLTUiu6RdR4Mq8yxVyjgBugEHoG9hkgwiJyR7qfHXygs",
+	"XXVz1gVLYNLU5wNvySv19UpYo8vBsxYjc/2BEJm4fevB/Av7tX1nWO/PFS7YBBzvp8rMv7yoY6ezxZ0O",
+	"RXGdwMO2W3ckVjMipk1kKQNIqomSGYOApQiXVDqsScan6oljpRLjIaK+DDDUEhiUpbtFfwpbJJTx1mMI",
+	"3TYlKjpsoCeuYgeuVcC+EmWRzhCydYbVPdwYKjOj+WUDeLDKf0B8TdvCTgsZC+z3XNJB+IkeFcG6HYHK",
+	"gpXB5GefF4fqcdAiMfstwBfKlVkNX+Urmlui/KaG1MrHzv8kW/FfWBBji95Xdz0GVlAxQcttshdydDWm",
+	"XRU2GXPF2JBpACfKtaYeatD6JdUCB3TJ4kJ5W9TBEGF6X4oLy1yHfCFnGIFHULvlncdzpKLd+zS3ErAh",
+	"nqfWGPEnpjufNj+XWJOx2/SFkN9551EaIFnjsXHXI2H9PcXhHxOt9r4H8hfiAX5rPcIFVbHuAMeLd/xT",
+	"2w5zUFdvXi1oK38fK6rFCEkHJTPiLl5QS3XCS8rjFVXOSiwtMKzP4JbdIWHMtymYLDXlgZ3BZ2hFWBqr",
+	"RWj9Mb0UMWJGjbpX9ZUL9DcmCWGop+kjrJGI4IxpPbs9LdFSJEcgatPF3M4gCnZDEK3pxCyw1B7u739/",
+	"esRWqf/Z3wjQN0acpLwEE8GhRLlxsS0C3WCYQU/EVZHFYloZpjQQk7KcgbcKfxrx/vTI4fAhW0Ga0zGL",
+	"DBGIfmWrBLtDETOmMNrZcSZLZcq4bmtTF2ihMiUNtqTO0pxydsEkyUo3DmW+ypmWTFypOaa26uvCF/9V",
+	"zZuQVI0qT0OL4DEy936AB7cTVrrdwaLZzM0Dut71T+IH+NpNi2+xUdIubovCWKuO0OprhZ+3gJcesS8X",
+	"M1WALBvP0jLKlMyFRYYVnddn57+cUP95obbTPC1TmaWGA3JU1uuct9w/hw/mgXNL7YEGR7HK0d8olNAz",
+	"lavENkKdnR+cnsM+uynSslR5xBEBwe/GvvO/q0JH3t8gjjOCIkgLh7RrfuBOxURcZnJshJEBXS5fVNga",
+	"4A4FA4WRl0pMdaKYmv3g5C151IWSowkqZwtcMNVTlZcWOxfpRtRI54lfPV3YmS80jjMuRx2Rlz7PXr/v",
+	"4/+WM4ejHZQncPc0wgXhHng4LXPK8w+GfRDdYp87kUZcqHGVfy/5JfviQQBoZXTA7tQN4Wjs5RFzydvz",
+	"H0Xr/YmXDthTToSWSmhXN/ae2Yc8pg1tB2mreD3IMv8231V20gTL7zaO+1nD3tlhxPDWs+El/d7UdKMP",
+	"7cT2R1ilRblG9yOEdlYf5ajMwLZUdFgwbSR3vGRyPKwRoLkxqG8x2HIWP58R2UoijZCjQhvjzwHCOGX9",
+	"3hN/tyxhZ4c/H/4csoT1BL0b8RVY5PRg/Go0UioxPfHesiTyrwYt+M70CLveP82PfSLmoU1KOwjBrmHv",
+	"6ueNPNnxEaC+zUR0a5kat8BPAGlf3p5koQa5s1+IC1BAgNNkY+1BYraC1+iL6Q7UBYHyWK0JcKKUPXGm",
+	"4d0VAT3hSQ806gGrmZ/UwBdXAySe99cCnwKpXV/dhIAdnvMkqB1NWsFOx8pZlrfnS+Ab3yaPDF1tJ7hG",
+	"CJ4qSx+cZN5vjTts2DuawPcyZdlKpWoge+BwqMNZsuSmrTNi3zvp2cws/erl58mk/LpMwztK1V1Mw8c0",
+	"8dbKSd1q+xOJyZ/U4vqqLKdNhSTZKaW5as8Khvi7Fil/EIyTONLGciJLxB/DXt2iyiMPx+9heIkrE7wZ",
+	"ZH9MSyanJgLvQldj6uypEeQQlF9iREdaJp6RLoiVHAc6/vnwl3eONcUji1TTC2R5yUuPVMYFQqbbE29L",
+	"xvYwroboB9+cx/wudWQS9+zYQpBg269hDGB4T0wCxnRfjLd1XePf2+PzV6d/Ozjy8kBMY+DqUVQ0ph/E",
+	"HKE3onN2+PPBS/ty3Uhc6HKyQOA3DP1EWqEqd2VSNpWQtwxhi/nKG127ryeOqD6qjleOEF6o69xiMMOS",
+	"+7iOlChPhEHEGHh5Yl0Qjtt1AfRumWAB3pCIG4b8AAaejBbeP7K0SbW9lhKXKn7n1FA6hxx9X/TBZEr0",
+	"JvOZEjEsXxx5IyhPfCwu3KE+fM2gg8rtPUuqU68roQLyuEcUc2n9qIENlvQEqgUTWdpz3J3MX2qBihc7",
+	"0COGbXdfdaEjneg9rChhbQoXlMualNU718Mm9UVkYhf+DBw1HKMZnTji5JIqrlUiOvGrZKzEoS5UHAn6",
+	"xxkl3uJuO+5wUU7OQVHdo+KOZgd/q4oM/sDl2RpsTcpyNtjZGcHBLLPBjz/+5dmOUbnRxTbvJdS2vCNs",
+	"+TqX6lm2BzifuTpyy9N04Xzhs2wNnvU3Tka51yXt+5hJ+hQWuS+T/Yvnl3vbu5fPRtv7av9y+8Xl8+fb",
+	"e3L34p/Vi9GzZLe/FdUQ8RxrimO7YODjreWVuQXpxSblgzjsE9TynwZq2W6lNYQXrHU2alYb6UKJDlsJ",
+	"NYVDOh7/QZg7LuufybkqrHqyGsne4DQU2SJ4jNpWHjBm+GjsMExz5JVwBb+/qEpPhRsJjXOWWcYVToxY",
+	"Rt11MGBP2BXgOkKkBbFvhvYXlc3iHRMCs8DcfJzpkcwm2pRxBKZZqUc6I+LA2JUUHJy8/cGImaZahHgq",
+	"czlWU5WXH+Bn8ZAq+jGbZZ8f8wBcx2WfHIt/3frXLUR1xvnSA0RecR8f8wV7/l7bZkDfJvKtABxbiHC0",
+	"DSY58B+afmXq3OaRg8wmApKeONZiiqwNTDNiU8qrGUYCCuEF/2uRCC4LCsstmRV8zIiGVYkYSaO20xzO",
+	"lrRMr1U2F50zXZUTxNuOBKpV/jts0cjuQ/iV7yiOxMvUzPCZBVEdwtTx5Pm9UmEdObZShdrXaf4tPy5o",
+	"9i/W4sjLuworyi7qn7Si9MFy7cv6yLSS3DX6en/n0smY+jVi0o+IcoSMErXjmRd4UPOgfFjEOVGgBRYr",
+	"OkSnwYfpWoWBoUZ22KwV3iEPpVb1FBFpXWGpNwZBnRcbiZF307yCSQ11QiFNDNPEOQ5QT99Rt9NzdVO3",
+	"1YeC/DLftEmOwNnp307feExtx0yH70WFWm5tELNbLHuZUasnCWtm62Qs0qTV6mk+BifMcreImNyxc4fu",
+	"Tw4twoN7vjI4cQqZG+7nHhe6mhlP5Lrb7/cHdaIxrngDrWy0zrmcDX8Mn8iIy0JZGimktP29UhW4Rrbh",
+	"FGy3i8rMmStmKj+eqTw5kqXKR/NYdKZplqXW/Q2Z1aSYaWrkI2dmKufiRqalKLUwE5ibDF+m9hbDkIDL",
+	"KKzRhXvJ0aLtBf/uDglgh5OvuOhwWPFZbmpsDD7QRy159T6nBfFp7NAZ1HZJ0D0KpyUYbCGGQ2BRhG32",
+	"16pIL1MbsGeQcJOOc6QbTNTHSFQ5PJrd2UBRLLVZRQSCijY2yWfsJsWvNcRbqAiQ+wRtoMEFBCzVfxLZ",
+	"pv9Si0udZfoGeYcDDxwu3fmUJn/EA3FqzSeMVtheLnqs+ojRm0SJPppXu0HjgTQ6592U6XEcNfUjiJO/",
+	"vnl7HMir6Lw+eHv0/vSViw1dyhTbqy2XD245+qFrWsJin25P2N4U6uMgtzzXteL1wtWFX6mw4pk87VwL",
+	"U40mS9++owvBleld+338Uxk2LoPNPK+1hO+98CWtdrK8T4fieX+vVs8f1IjqgniNYKOIKud9w6xt/C90",
+	"+8OX6UhH5gyXyLIiSGu7tLTWvL5dG9cYrIXPYxXFtaSwAQMgYpqqmna/ilCFcCwCdegqDhixfSZypSzz",
+	"ypKUu8bkTkMbkvttjJErU6cHYzvcDxSTBGIGj9aHjjYSC1gS2HH2MAET39ZCo/vgaCPQD8EQLjZMUKcm",
+	"KWN65zm6JK6GGctPqhlM2vhosDIub7jIvm2PxjlKVsB3LY7PX5+d78D/X8J3eHl2cna+A/9/GdzEJdRo",
+	"KuiZ51JvMD3oePWQCC6IGyiOpjO2k+vFw7Q7vG3YEzUYBcDBUE7zSlcmm0fCyGvLJXaPgKjoyFJkSjLV",
+	"B7iEo0KaCX69FIkXmZiUETSZ8PwqnVHk+87R1JYQHRuH69yk2B2OrttXLgnG6gMP71QS4TmXA6RtrhCd",
+	"zXVnKK+mYBrzTLZ+a3F97hBvRD+JFgZ9oeW4B8FPGLdqHIz81BJmNGmuwhCjSfPKaKqJ4TlTv/AfkXuf",
+	"2sBBL6U9aHAfLzRnd8OprOxRzpcguG/l8X3VHcp2QwZRRjwayqfu5afu5VuHOAOiX4dxtajzNgt+btTT",
+	"fGUWdWdDRydXrtcnYSxSgrM9Bj42CQeW8zTIWqxRuntrBo6/iSTwFVmU6aUcldyKlJoASuSXMzr8i9Ek",
+	"LdUIbEhMILO/DUcrG8JW9sA8CQEm/AvFYpbmOXrt5G9425GRy3Dw2iniUMyoQ2spN7iMlBYTALTlrGs3",
+	"9msNiHWj1sg5suR3ySr37Fu19sVWCx1/126kw+C37Ditd5x/Bmi/5cHW95yHzeZSwCcGj7L2eVXL133q",
+	"RH/UTvRFHbKhJnPqYqOEzlUKhrTvAwuxyvKaXomE6o17Nq8QiRCsYVB/FgiVg36x4A1ICH0ZBNjo0gaQ",
+	"ySY5cqiVQdrg8SEy3WBrITLt8uEafKc4mbU12HC3frL5rbUggGdLpbUd2mfgI2J0NKvMBOPQoWMKzpiy",
+	"tYbw27PTv70/dlU/HLcjfMEQQTwK6lA4KoqQZLbgaInse/steraxd/+Gwk/QO7HeS0bm1oAPHUNgkRuB",
+	"fl0WcnTFVUzgOoJVcKVmmLtL1KxQIwy3T1IQzDnyxip23OrVRQgTFr7popPs+qLthJZqodB+wK6By1qC",
+	"mYt0GKAFf9LxqxesaH3EyA/FUZ8RpQwSj3uG2UyzOmLUAujerfGEO/3W0nhAd7Y62+tqQuk+x9XxUK3X",
+	"ZzbLkeb+5bBNyZjLKsvmDwbyEHpmT/jtj8eL6AMTt1ePO6zGNuPQRTudT1wfxLNnb8cSKAWloJi0Qcgl",
+	"0yVZ5gFR9VEt5HRWzoUsCjm31jrsTK1MrcNnnbQh2DXr5Lz0aEyfXeo2xIBbmmobSildCPq3zi/9JEQP",
+	"SUkdGJDe4V/asIGMvVTXKoMtuImQEcrZJ/rTkpXA8zaEKHa2h7M6yHQwmqtEXcBbXhbKTBpZyILYxiK5",
+	"KUujxyoOjSJmdofz3UKQ3OgqSyiNTOFvtGPGMs27becgbfOXtIgPhlZUX44AAi483h7sRMNB/sTH2TfF",
+	"Ju/OvxbhaJHVDbhL8DMHmKT+uShq3Abh0YyaRSYi0bQOaqGuU115Geo2nW4R84jBDKJVHa33laYNDyk/",
+	"yurTiZf86WR66PbU2+7te1g762lPaDusYQ8EH0oZr48DOSq1yLR0UpSrj3xsRbZ4wr0u8nBiSqvHp5Ky",
+	"3jLXUzDvnoXOT0tGzKfjrUkghysOxUZwvwUhe3gEhkX5ejxUv9XnJJeJPfw5CU730zH5TVb9oxzfWgN5",
+	"S5iPuVsBB8JNVE5HiIHZfGDry20fvMTIFQuj8ZXjpTRXFMoayXykqFSHYj0qEfGh/WEccQ2aiAOsNBwZ",
+	"B46HQRTKYEecLQmqh5pMtwYWqGeu1iQtOELnAohY9FhHLEwdBvEPywFFmQtESAy7kGsAhgEq/yjThhN5",
+	"ZGdQi6f6mNryFy7s7/fEMRfLjfR0Ck9C0IxMm/KrgBl0W+YBg132ZR4aaNA9+LtDGoQ3D2EGBX+yFViD",
+	"WO2yIdBgWGrjyQMxcG2iMLIUNvOXCjawh2Gz0XwPCcWVOkyw0a33yUTLLSuLbTJR2EeD5XwkVTEWtlNj",
+	"DRdXm5kaBSTAE31jaj2/WMYdtHZaDdbx5fJBC6w0C5lunlZbCwys3+dIaOFAK1tBwi/5nSEp1l59XVzW",
+	"JWs2FBFmsBEdeWF0VpWK+/NRVcOhpAvunb5SfH5eph+p2MEQA9lMFQupHDDUMcniUkpG5fA0ezmljvyv",
+	"qejSpruw2IPSV/zEhQwW0p2Fy9Kyff1i3HPvYvXo2k1sh4MNwLV5GIhuRQZ181tY5+9rf4dfye1t/8PG",
+	"3b3D+cSNMg1xlk7TMrYNMCOVlzYfidZQqtDzo46RvX43skVIbE1iUfREZw6oNlFZKTG6y+eMy0jqa1Xg",
+	"/h3pLFPUWYMVKdcywxAN5Sfs6Kkh1U8vNRC//hZTohF/aoKnxNz9TLgyMALZcQzscHZ+cP727Pzt4VnP",
+	"DhcASUhLHW255rHaGbe87+HoDt1iuBxufPL+9M2rD6evDl72ClXKNIcPY36m6ccikXPTjJHmXoqvvXXu",
+	"5Ai+2SMD2CxNso2Jd/ljOhN5YSM99SqujEEFxQQTtzE2FvqCq6obJf61LkhSqSrAyyQ2bsMvZqpIdSI6",
+	"0zSvSmW6ogiUBDwbDHuugIcjhq7jRq1qal0P+8VZC5hSTmfc68CBJ4zoxjRczI8xIkmv04RrDe3vOn3H",
+	"W8GP7fbET7qcCC8KKI4hZ1u/OxRmJkcoqUiRRblUuC4d57pgD046CEV+83F6rXJR3sAZze9JbFoucZph",
+	"xYwR+/1+vTrBreYqYET3pU7hQ61pCDjU06ncNgouKmsfDEyLtmp+Uz/T24glfbsz6K63x2/OIls4z1bE",
+	"2ubnaN2EaVHRdeVPzEeFZLf+mhhzx6poext+xIavshs9j3af47qWIKFbg63/9+vu9ovffu1vv/jtnzpR",
+	"8I/uP/23rc/c0F37+q0ZaFg7E8E3Zkq2mpxi4OZizmv7lAF4NO2Ln2G97p2bTI83o4lOc04vW1feVmx4",
+	"0j09Hqtk0bpCnwBjWaWQAqk0OtZi80YZuNBX6Szucn9xjPqLGz4Z7ktf8iwQdsEaa1wwYuHZwcOG4cxQ",
+	"mIkExY1cgBhTmql82+iqGIW8l+QtX+pxJqczXpHYcgGhLUmDjvSUG5iIKZOKv/EoeN7v9+mqyDXc7Yt3",
+	"6U/dIbaSocmIKT4uuVeyyFLCODNBA7trj8r0GN5LYderwW+V9JBZm08gjJknaYFQzP5TFLpE1QX3Goti",
+	"H34zti+ZmvTolzdv3h6/gSe/TjN1lv67wr54eaGvleiLjn0e1u7Dm8l8Du8VLd17iJ+rPgG0Mbmyzk4A",
+	"3ifYT7KsPelIXSsOmeAckGw00zeqEBn8yrimhEuQuZ44IH5seQEnrKxXZrpYNH8Zt/pwGn4kIQwC1hwK",
+	"tV+j6/BKfO0SHrcSbHrcRNww7bcSnKT0XtglEY90oeKeeM07dKSnF2muBu7+SMQZvXEHlxf/4d++C0IB",
+	"3nqMTYG6oFJI7odGYNdYdLgbFNbCPk1XpcOVgRM/EtI5SYh9DpIGV8FqFOA5RFY0YW3ZDnKdiUTPgzfS",
+	"bKgi084AnJz9fj/uiYNkyvE2OHEKnYlCI81HnjliWZnrfD7FlskB7nNaMFpaCrHBx6oMyjQCsDE/SLzf",
+	"342dOSWJ7zaCsZ/FLnmIPGA0bAtxyJEevyJb/q4+y/rc59lVOttatjB+IUwgu/lt70pt18JCdDGzT9vH",
+	"vVltm7WaT7ixWpBhuNXwlmbRwqRRFaSG9yrsSdiqbfPBq7Y2DaEfsQbYYBp01ohALBiXJ52CgP3jH//4",
+	"x/a7d9svX4qffx68ezc4O2MswFyLS+4fgVu5L/oZ/P1HkaTjtDSYYH5/fiiqPAOVQPAG3IiTC315iXXT",
+	"FZiCRsT/o7836Pdj/Ganrw/Fs2fPXohOvNff29/uP9/u757v9ge7zwf7e/83bgX0Qclq+W7+SWK3P+jD",
+	"f71+v791+4/Hq8bYKG7BXEadJf3SSnrbbFHyN5jt7srZPqa1ClupjbSHzBGwJqz6efLqW+3K85rqAWtx",
+	"VfbGYs6uNieluRLqoxpVmBq9k71YB1sjG5AklE4ShihTjKraDtS1DB+GuVyLHbbkJXNNcR/OW8tNDVMu",
+	"qpzKQal92AEixbOqGKuYA3k/9vvCRE3hvw0CfZGghwmD6x6LRKbZHNYJpQxUFqMu5HM+CC0sbSTO3757",
+	"hegL7w6O3wc4td0hJ68X8Oj8N2fLCMxJMKCIPIGS0vEsTdDAyVPKXLu8OoUXzw5/fvXy/dGr095Ufvxg",
+	"EXqTD3DdBzlWHxI5NxRmJHN64QUZE5hKW70l3XKyn8Potz7U4a5jOVX/G1XcBoc73ADu1OZ33NJueEy9",
+	"CJNfrxjxOz4pxTWF4LzdrDak7begDHeIfnYjFzvMXzj1iJFKh9q06Fy78glEB3KucJ7Ap8QuLI+Aja4A",
+	"eWPuwtkMtWdhygH73ajj/sWKamyZI2zg9QdTm6a9zs+3xejGVXgS0PsJ6DkGHGAlg/1hUX3gEz+J7Pre",
+	"jZULuFacP21KPFQ3cm5BP8Ro2LeXkcfmg8CJrYBuformPnQ998Y7cofKGFvLJ33vMuP32WgX2smqNA6F",
+	"H8nQgwJIxMyK1ce0PNSJCuohfeGkxc7n2kuGX85tmR+dOC68ZoQ0V67IcYYzoLxVNYMf7vatuTv0xU+l",
+	"vELvNR9Tq7Ur1fSzkPn8Rs6b5WxozfKGSiqG/5GlUDln79LSqOzSe8muSpSKtBC/QyWIp4XPf9EAnYU3",
+	"fNWi7L7xejh2e+VTB9OXBFbHryBkrYh5pXYo5OhqI8MTr1SJbfHnYBBIWEHYfDeqUGQm2msb3W90ljUX",
+	"C9MP2fPmcjQqKAaRzxedbnjsasDuc0YieIWz3Ai2m1/IBlqxLK0VRw5+2R45taBsd4meLkzjKs2Ttlng",
+	"pRsHTGtLcg5zWTMF+6XTvBZ6bo1KumbxO8eTH1WN8euvspcX8CueLOTVFnIj6EegZQ5qv19SN209zfjY",
+	"nU/4B/8IH73zCf/w6CuN5ss7WTD2GV4d4o500HqJ/U/O06nCkh2wQyYpw3YKnTlwaWmMHqUMuA+6iJOi",
+	"MhcHZ+cvT+psbtihxE+H0x+BP72R4FC+aOFSL2LY4OzZ4HDmA7ZGuCvNz3rQbEa4C2qCvnXfzr0GQC6c",
+	"/UgnKhIzVYBvv61y+HciOrHcucA0H/JtYS38f997fUHJjEYlibpkJpEmJ1Sv+J1XVsNM5UerTPaeP7+1",
+	"uj1nGCiu3cy9tq/Pxu+6lbO5re59QOQVEjS7przxqbQphMviznW7jx6sKY/GS0OMnyfr74v2r/NnQOzF",
+	"BiW9kY6uZgmXWDbqWWsThvRyFHun7MQSWJqF6uOgZEcXjNbYdQCPoHADGPpGAHqaVryEHn9P4HjTHfri",
+	"pMrwSUCD+dMAiy8t3Ks4+eub9ych4PlMFfZtI/H+5NX/ObRIlgoLULjcp47LOJUf3/M70XCG4a3haXv7",
+	"YqIrDtOCixskuvb3XnTvBEV5N8zJEHDyQibZnCEnl08ieo3PASJJC3dGH6RNPdF0aDNNpPlW4Hr/xKC4",
+	"9Nmw/G4ZUzFQTm4LhWrJqGLDfia4FIWdshVpQhVN8GNQKjHqoAtdTrqWgUv5ckGdq8GS54mVRs7zDB+V",
+	"Gpc3xrJrbIaVRmHzHlwW1GVXefp7perX9cSJNOYGAeSwbg0LoKgoHXTNsS5hvbC0hBVpnMhSbl+n6ibG",
+	"IibR2e8/a0l3voeJb+QGw5NxvpwuSpGTMjTe9pr9PzTmvNg62PA0L3/cJ9cvnVbT0DbjiuiVxSgLc8GM",
+	"fWcxNb9gXdL766KtIoW/2laLMfnj/pd0VOFTrXJScQ8+uaarXdOK97vVJLT/EcekMeatPNFB5mAj3fbD",
+	"uJdGPhGV6XxsQASR/YS71+t1hnjK5BrvBWdttxuQgL8/O10gAW85P3+5yWHWjwQQwk8nTfzIGCGnblGt",
+	"PfUoqJD+22EgGrvcvvpT/ltk7aT+wbmuiPjFrXuDvNWO7R04pTYKMl+m14oKc22hMB7QKw64U7j4MU1N",
+	"GGCVWqbZfldUg7zkq7/5J/j/hzT5Y2fGBk575hG0sESWPXstl+uOJorcV0ywVUWhcqQpGiKzEipbrvA2",
+	"mkr2ZylxHvBjmNKgULNMjhQ2A9wUGmwvfpi7ErN0u1yYjm1xyIXGBGCZBj+Qz4ZRlmKQi1lXO0e/vHl9",
+	"hHkN+6NMY3iPq+e5UB6e6nBN9vdeOKLvkNQAB4q7Q6Rq4alhQ/E/74mLObZNLazURaGkW6PY/jh2kMbI",
+	"o5qlI/QN1e+VzOAU45pm157yrKnjDw9BLkMQB2IEBnshbiaauY3suTetDCIbY4oUbyJILIkiTNIrXuEd",
+	"WSaMMgZrOsOjNoyxbnJWkpq3tvOto52wZ10C9RFguHhepDIfG4rL7gRCjlF543GLOw2Xeu/BTl63B7+h",
+	"g/fWEcDHJLc51/qdzOe8DOYLqXc1qoq0nG8Nfv2t4byXuGtAi3hha1X9XutneqxJ2beEEa/1lQsakhqp",
+	"6QMKLy6bAa0Katk8wBnAFM9Y49xPTTxQzH5BA5JI2q4LWLKHkM6DNj2LTWdYxfJUivVwdtGrPFk62khu",
+	"moSlLnOftnD3HyCk1a+/wV5DQqLGUI0nbtQ5xmhtt8NMF+VWtFUV2dZga1KWs8HOjmODH/yl/5dd3MU8",
+	"l8b0Hh63ZYG8jJbm92K+1M57MRfBZscmfY6vHMATtpqa5hvoNlNlAuQ6Zj4m0KzEDlvn6aRfFrZllSjo",
+	"lAkZbRHiKgf7Sl/ygRROsDaRhom+8v0m+tJ1PwS8lsGMw3KvYAiqsGlOOtoHgjK1fzdD35Ia/Fh0Fvmx",
+	"LRo3c1/W2k6D8c/scxvmcJReqxy7NBwkHzGL4LPDh1DPTtOXRKQoEwJERbwgFhIDHynL2sIHneXLD/1p",
+	"iXzEwUNx8ToJWgrGr1F+56RTJcxM1vcg4ro1jHJSFVjs3kx1gnvLQfvIUjr4dgvWfqHKG7CtCPd1qmRO",
+	"tGYJYVVO0SPIsRHWJ5QcR5pDgwym6lEul2d7FhAXRSspZu1YzMlCYfWAnrrGWWQ/h6MMWhr4OBwKn5aP",
+	"PEVDbSI8wEAUsN+EupZZhWanzuvkodRfMCcsTQsU6anLQU5zlfFqJSpLkY7bkb6WRTpm/AyefzhJ06xw",
+	"sLPYFW0kwpkGJvKr5xTN8nraYLvtLL5QkxREbwGDLlQtMGTDZKizO1hL+95c/DZLZ8r1+tLzqfitaB6J",
+	"O8UbRvp7jdbP4qlFvvMNt2ZesgINJYx+Qnt+UZp8lrhZrS0TDEaLLMcmcjlOx2Uks/CtPBvcstrSyHRv",
+	"z9aw75uDL+4pdMT+8dsf/z8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,
