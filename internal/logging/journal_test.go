@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -329,5 +330,47 @@ func TestFollowFile(t *testing.T) {
 	log.Info("four")
 	if b, _ := os.ReadFile(path); strings.Contains(string(b), `"message":"four"`) {
 		t.Errorf("the file is still written after cancel: %s", b)
+	}
+}
+
+// TestConcurrentLinesAndQueries: lines logged from many goroutines while
+// queries read and the file rotates are each found exactly once.
+func TestConcurrentLinesAndQueries(t *testing.T) {
+	j := newJournal(16, 1<<20)
+	if err := j.SetFile(filepath.Join(t.TempDir(), FileName), 4096, 1000); err != nil {
+		t.Fatal(err)
+	}
+	log := logger(j)
+	const writers, each = 4, 200
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 50 {
+			if _, _, err := j.Query(Query{Level: AllLevels, Limit: 100}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				log.Info(fmt.Sprintf("w%d-%d", w, i))
+			}
+		})
+	}
+	wg.Wait()
+	<-done
+	es, n := all(t, j)
+	seen := map[string]bool{}
+	for _, e := range es {
+		if seen[e.Message] {
+			t.Fatalf("line %s twice", e.Message)
+		}
+		seen[e.Message] = true
+	}
+	if n != writers*each || len(seen) != writers*each {
+		t.Errorf("count %d, %d distinct lines; want %d", n, len(seen), writers*each)
 	}
 }
