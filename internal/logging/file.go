@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,7 +42,7 @@ type logFile struct {
 	keep int   // rotated files kept
 	f    *os.File
 	size int64
-	err  error // the last write's failure, nil when it succeeded
+	err  error // the last line's failure to rotate or write, nil when none
 }
 
 // SetFile makes the journal append every line to the file path, rotated
@@ -75,17 +76,6 @@ func (j *Journal) SetFile(path string, maxBytes int64, keep int) error {
 	return nil
 }
 
-// FileError is the error of the last write to the log file, nil when it
-// succeeded or no file is written.
-func (j *Journal) FileError() error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.file == nil {
-		return nil
-	}
-	return j.file.err
-}
-
 func (j *Journal) closeFileLocked() {
 	if j.file != nil {
 		j.file.close()
@@ -95,23 +85,33 @@ func (j *Journal) closeFileLocked() {
 
 // writeLocked appends r to the log file, rotating it first when r would
 // take it past its size, unless a query is reading the files: then the
-// file grows a little until a later line.
+// file grows a little until a later line. When writing or rotating starts
+// failing (a full disk), an error line says so in the ring, once until
+// both succeed again; a file that cannot be rotated keeps growing.
 func (j *Journal) writeLocked(r *record) {
 	f := j.file
 	line := encodeLine(j.run, r)
+	var errs []error
 	if f.f != nil && f.size > 0 && f.size+int64(len(line)) > f.max && j.rotation.TryLock() {
-		f.err = f.rotate()
+		errs = append(errs, f.rotate())
 		j.rotation.Unlock()
 	}
 	if f.f == nil {
-		if f.err = f.open(); f.err != nil {
-			return
-		}
+		errs = append(errs, f.open())
 	}
-	n, err := f.f.Write(line)
-	f.size += int64(n)
-	f.err = err
+	if f.f != nil {
+		n, err := f.f.Write(line)
+		f.size += int64(n)
+		errs = append(errs, err)
+	}
 	j.written = r.seq
+	failing := f.err != nil
+	f.err = errors.Join(errs...)
+	if f.err != nil && !failing {
+		j.addLocked(Entry{Time: time.Now(), Level: slog.LevelError, Source: SourceCore,
+			Message: "the log file could not be written or rotated",
+			Attrs:   map[string]any{"path": f.path, "error": f.err.Error()}}, false)
+	}
 }
 
 // encodeLine is r as a line of the log file.
@@ -160,29 +160,34 @@ func (f *logFile) close() {
 }
 
 // rotate renames the file to path.1 (path.1 to path.2, …), removes the
-// rotated files beyond keep and opens a new file.
+// rotated files beyond keep and opens a new file. A rename that fails
+// leaves the files where they are and the current file is opened again.
 func (f *logFile) rotate() error {
 	f.close()
+	var err error
 	for k := f.keep + 1; ; k++ { // files left by a larger keep, too
-		if err := os.Remove(f.rotated(k)); errors.Is(err, fs.ErrNotExist) {
+		if rerr := os.Remove(f.rotated(k)); rerr != nil {
+			if !errors.Is(rerr, fs.ErrNotExist) {
+				err = fmt.Errorf("rotate log file: %w", rerr)
+			}
 			break
 		}
 	}
 	if f.keep == 0 {
-		if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("rotate log file: %w", err)
+		if rerr := os.Remove(f.path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = fmt.Errorf("rotate log file: %w", rerr)
 		}
 	}
-	for k := f.keep; k >= 1; k-- {
+	for k := f.keep; k >= 1 && err == nil; k-- {
 		from := f.path
 		if k > 1 {
 			from = f.rotated(k - 1)
 		}
-		if err := os.Rename(from, f.rotated(k)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("rotate log file: %w", err)
+		if rerr := os.Rename(from, f.rotated(k)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = fmt.Errorf("rotate log file: %w", rerr)
 		}
 	}
-	return f.open()
+	return errors.Join(err, f.open())
 }
 
 func (f *logFile) rotated(k int) string { return f.path + "." + strconv.Itoa(k) }
@@ -196,7 +201,8 @@ func (f *logFile) paths() []string {
 	return append(out, f.path)
 }
 
-// readFile reads the log file path (a missing file has no lines) and
+// readFile reads the log file path (a missing file, or anything but a
+// regular file, has no lines) and
 // counts the lines that fresh accepts and q matches, adding each to
 // window. It returns the count.
 func readFile(path string, fresh func(*fileLine) bool, q Query, window *tail) (int, error) {
@@ -208,6 +214,9 @@ func readFile(path string, fresh func(*fileLine) bool, q Query, window *tail) (i
 		return 0, fmt.Errorf("read log file: %w", err)
 	}
 	defer func() { _ = file.Close() }()
+	if fi, err := file.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, nil // not a log file the gateway wrote
+	}
 	r := bufio.NewReaderSize(file, 64<<10)
 	n := 0
 	for {

@@ -99,9 +99,15 @@ func newJournal(maxEntries, maxBytes int) *Journal {
 // add keeps e in the ring, evicting the oldest lines beyond the bounds,
 // and writes it to the log file when there is one.
 func (j *Journal) add(e Entry) {
-	size := entrySize(&e)
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.addLocked(e, true)
+}
+
+// addLocked keeps e in the ring and, when toFile and there is a log file,
+// writes it there.
+func (j *Journal) addLocked(e Entry, toFile bool) {
+	size := entrySize(&e)
 	j.seq++
 	if j.n == j.maxEntries {
 		j.evictLocked()
@@ -112,7 +118,7 @@ func (j *Journal) add(e Entry) {
 	for j.bytes > j.maxBytes && j.n > 1 {
 		j.evictLocked()
 	}
-	if j.file != nil {
+	if toFile && j.file != nil {
 		j.writeLocked(&j.ring[(j.head+j.n-1)%j.maxEntries])
 	}
 }

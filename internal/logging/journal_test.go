@@ -374,3 +374,38 @@ func TestConcurrentLinesAndQueries(t *testing.T) {
 		t.Errorf("count %d, %d distinct lines; want %d", n, len(seen), writers*each)
 	}
 }
+
+// TestFileFailureIsSaid: a file that cannot be rotated keeps growing, every
+// line is still found, and one error line says what is wrong.
+func TestFileFailureIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	// a directory where the rotated file goes: the rename fails
+	if err := os.MkdirAll(filepath.Join(path+".1", "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	j := NewJournal() // the error line is in the ring only
+	if err := j.SetFile(path, 200, 1); err != nil {
+		t.Fatal(err)
+	}
+	log := logger(j)
+	for i := range 10 {
+		log.Info(fmt.Sprintf("line %d", i))
+	}
+	es, _ := all(t, j)
+	var lines, failures int
+	for _, e := range es {
+		switch {
+		case strings.HasPrefix(e.Message, "line "):
+			lines++
+		case e.Message == "the log file could not be written or rotated" && e.Level == slog.LevelError:
+			failures++
+		}
+	}
+	if lines != 10 || failures != 1 {
+		t.Errorf("%d lines and %d failure lines, want 10 and 1: %q", lines, failures, messages(es))
+	}
+	if b, err := os.ReadFile(path); err != nil || strings.Count(string(b), `"message":"line `) != 10 {
+		t.Errorf("the file not rotated holds %q, %v; want the 10 lines", b, err)
+	}
+}
