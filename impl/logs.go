@@ -40,7 +40,9 @@ func (s *Server) ListLogEntries(_ context.Context, req gen.ListLogEntriesRequest
 	}
 	entries, total, err := s.logs.Query(q)
 	if err != nil {
-		return nil, fault.Wrap(fault.Unavailable, err, "The log file could not be read")
+		// the disk under the data directory failing, as storage can
+		return nil, &fault.Fault{Kind: fault.Unavailable, Cause: err, RetryAfterSeconds: StorageRetryAfter,
+			Message: "The log file could not be read; try again later"}
 	}
 	out := gen.ListLogEntries200JSONResponse{Count: total, Logs: make([]gen.LogEntry, 0, len(entries))}
 	for _, e := range entries {

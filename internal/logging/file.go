@@ -206,6 +206,10 @@ func (f *logFile) paths() []string {
 // counts the lines that fresh accepts and q matches, adding each to
 // window. It returns the count.
 func readFile(path string, fresh func(*fileLine) bool, q Query, window *tail) (int, error) {
+	// Checked before opening: opening a FIFO put there would block.
+	if fi, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
+		return 0, nil // none, or not a log file the gateway wrote
+	}
 	file, err := os.Open(path) //nolint:gosec // the gateway's own log file
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -214,9 +218,6 @@ func readFile(path string, fresh func(*fileLine) bool, q Query, window *tail) (i
 		return 0, fmt.Errorf("read log file: %w", err)
 	}
 	defer func() { _ = file.Close() }()
-	if fi, err := file.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return 0, nil // not a log file the gateway wrote
-	}
 	r := bufio.NewReaderSize(file, 64<<10)
 	n := 0
 	for {
