@@ -326,6 +326,27 @@ func TestFollowFile(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"message":"two"`) || !strings.Contains(string(b), `"message":"three"`) {
 		t.Errorf("file after logFileSize 1 = %q, %v; want two (from the ring) and three", b, err)
 	}
+	// logFileCount: 0 keeps no rotated file, 1 keeps one
+	long := strings.Repeat("x", 1000)
+	fill := func() { // a little more than the 1 MiB the file rotates at
+		for range 1100 {
+			log.Info(long)
+		}
+	}
+	if _, err := m.SetValue(t.Context(), configmgr.CategoryLogging, configmgr.ItemLogFileCount, "0"); err != nil {
+		t.Fatal(err)
+	}
+	fill()
+	if _, err := os.Stat(path + ".1"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("logFileCount 0: %s.1 exists (%v)", path, err)
+	}
+	if _, err := m.SetValue(t.Context(), configmgr.CategoryLogging, configmgr.ItemLogFileCount, "1"); err != nil {
+		t.Fatal(err)
+	}
+	fill()
+	if _, err := os.Stat(path + ".1"); err != nil {
+		t.Errorf("logFileCount 1: no rotated file: %v", err)
+	}
 	cancel()
 	log.Info("four")
 	if b, _ := os.ReadFile(path); strings.Contains(string(b), `"message":"four"`) {
