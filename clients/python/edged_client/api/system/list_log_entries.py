@@ -98,8 +98,9 @@ def sync_detailed(
     service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level`
     (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a
     `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`.
-    Admin and control roles only, never anonymously: log lines name addresses, users and devices (`401`
-    without a token, `403` for the other roles).
+    Admin and control roles only, never anonymously, since log lines name addresses, users and devices:
+    the other roles get `403`, a caller without a token is refused as for the control calls (`401` with
+    `authentication=mandatory`, `403` in the optional mode).
 
     Args:
         limit (int | Unset):  Default: 20.
@@ -157,8 +158,9 @@ def sync(
     service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level`
     (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a
     `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`.
-    Admin and control roles only, never anonymously: log lines name addresses, users and devices (`401`
-    without a token, `403` for the other roles).
+    Admin and control roles only, never anonymously, since log lines name addresses, users and devices:
+    the other roles get `403`, a caller without a token is refused as for the control calls (`401` with
+    `authentication=mandatory`, `403` in the optional mode).
 
     Args:
         limit (int | Unset):  Default: 20.
@@ -211,8 +213,9 @@ async def asyncio_detailed(
     service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level`
     (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a
     `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`.
-    Admin and control roles only, never anonymously: log lines name addresses, users and devices (`401`
-    without a token, `403` for the other roles).
+    Admin and control roles only, never anonymously, since log lines name addresses, users and devices:
+    the other roles get `403`, a caller without a token is refused as for the control calls (`401` with
+    `authentication=mandatory`, `403` in the optional mode).
 
     Args:
         limit (int | Unset):  Default: 20.
@@ -268,8 +271,9 @@ async def asyncio(
     service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level`
     (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a
     `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`.
-    Admin and control roles only, never anonymously: log lines name addresses, users and devices (`401`
-    without a token, `403` for the other roles).
+    Admin and control roles only, never anonymously, since log lines name addresses, users and devices:
+    the other roles get `403`, a caller without a token is refused as for the control calls (`401` with
+    `authentication=mandatory`, `403` in the optional mode).
 
     Args:
         limit (int | Unset):  Default: 20.
