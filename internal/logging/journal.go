@@ -174,7 +174,7 @@ func (j *Journal) Query(q Query) ([]Entry, int, error) {
 	older := 0
 	for _, p := range paths {
 		n, err := readFile(p, func(l *fileLine) (keep bool) {
-			return !(l.Run == j.run && l.Seq >= oldest)
+			return l.Run != j.run || l.Seq < oldest
 		}, q, window)
 		if err != nil {
 			return nil, 0, err
