@@ -68,10 +68,14 @@ func (j *Journal) SetFile(path string, maxBytes int64, keep int) error {
 		return err
 	}
 	j.file = f
+	var backlog []record // copied: a failing write adds a line to the ring
 	for i := range j.n {
-		if r := &j.ring[(j.head+i)%j.maxEntries]; r.seq > j.written {
-			j.writeLocked(r)
+		if r := j.ring[(j.head+i)%j.maxEntries]; r.seq > j.written {
+			backlog = append(backlog, r)
 		}
+	}
+	for i := range backlog {
+		j.writeLocked(&backlog[i])
 	}
 	return nil
 }
