@@ -353,6 +353,30 @@ func (e InstalledPackageType) Valid() bool {
 	}
 }
 
+// Defines values for LogLevel.
+const (
+	LogLevelDebug   LogLevel = "debug"
+	LogLevelError   LogLevel = "error"
+	LogLevelInfo    LogLevel = "info"
+	LogLevelWarning LogLevel = "warning"
+)
+
+// Valid indicates whether the value is a known member of the LogLevel enum.
+func (e LogLevel) Valid() bool {
+	switch e {
+	case LogLevelDebug:
+		return true
+	case LogLevelError:
+		return true
+	case LogLevelInfo:
+		return true
+	case LogLevelWarning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -1428,6 +1452,46 @@ type InstalledServices struct {
 //
 // Example: overheat
 type InstanceName = string
+
+// LogEntry One line of the gateway's log.
+type LogEntry struct {
+	// Attrs The line's other attributes (groups flattened to dotted keys); empty when there are none.
+	//
+	// Example: {"error":"connection refused","url":"http://cloud.example.com:6683/sensor-reading"}
+	Attrs map[string]interface{} `json:"attrs"`
+
+	// Level A log line's level, lowest first.
+	//
+	// Example: warning
+	Level LogLevel `json:"level"`
+
+	// Message Example: north destination unreachable; retrying
+	Message string `json:"message"`
+
+	// Source The service the line is about, or `core` for the gateway's own lines.
+	//
+	// Example: to-cloud
+	Source string `json:"source"`
+
+	// Timestamp When it was logged (UTC, milliseconds).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	Timestamp string `json:"timestamp"`
+}
+
+// LogLevel A log line's level, lowest first.
+//
+// Example: warning
+type LogLevel string
+
+// LogList A page of log lines, newest first.
+type LogList struct {
+	// Count Number of lines matching the filters, across all pages.
+	//
+	// Example: 1
+	Count int        `json:"count"`
+	Logs  []LogEntry `json:"logs"`
+}
 
 // LoginRequest User name and password.
 type LoginRequest struct {
@@ -2886,6 +2950,27 @@ type GetStatisticsRateParams struct {
 	Periods string `form:"periods" json:"periods"`
 }
 
+// ListLogEntriesParams defines parameters for ListLogEntries.
+type ListLogEntriesParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+
+	// Source Only the lines of this service (its name), or `core` for the gateway's own.
+	Source *string `form:"source,omitempty" json:"source,omitempty"`
+
+	// Level Only the lines at this level or above.
+	Level *LogLevel `form:"level,omitempty" json:"level,omitempty"`
+
+	// Since Only the lines logged at or after this time: `YYYY-MM-DD HH:MM:SS` with no fraction or one of 3 or 6 digits, in UTC unless followed by an offset such as `+02:00`, or RFC 3339 (`2024-05-01T10:15:42Z`).
+	Since *string `form:"since,omitempty" json:"since,omitempty"`
+
+	// Until Only the lines logged before this time, in the forms of `since`.
+	Until *string `form:"until,omitempty" json:"until,omitempty"`
+}
+
 // ListTasksParams defines parameters for ListTasks.
 type ListTasksParams struct {
 	// Name Only tasks with this name.
@@ -3879,6 +3964,9 @@ type ServerInterface interface {
 	// GetStatisticsRate Get statistics rates
 	// (GET /edge/statistics/rate)
 	GetStatisticsRate(w http.ResponseWriter, r *http.Request, params GetStatisticsRateParams)
+	// ListLogEntries The gateway's log
+	// (GET /edge/syslog)
+	ListLogEntries(w http.ResponseWriter, r *http.Request, params ListLogEntriesParams)
 	// ListTasks List tasks
 	// (GET /edge/task)
 	ListTasks(w http.ResponseWriter, r *http.Request, params ListTasksParams)
@@ -4434,6 +4522,12 @@ func (_ Unimplemented) GetStatisticsHistory(w http.ResponseWriter, r *http.Reque
 // GetStatisticsRate Get statistics rates
 // (GET /edge/statistics/rate)
 func (_ Unimplemented) GetStatisticsRate(w http.ResponseWriter, r *http.Request, params GetStatisticsRateParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListLogEntries The gateway's log
+// (GET /edge/syslog)
+func (_ Unimplemented) ListLogEntries(w http.ResponseWriter, r *http.Request, params ListLogEntriesParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -6829,6 +6923,104 @@ func (siw *ServerInterfaceWrapper) GetStatisticsRate(w http.ResponseWriter, r *h
 	handler.ServeHTTP(w, r)
 }
 
+// ListLogEntries operation middleware
+func (siw *ServerInterfaceWrapper) ListLogEntries(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListLogEntriesParams
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "source" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "source", r.URL.Query(), &params.Source, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "source"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "source", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "level" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "level", r.URL.Query(), &params.Level, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "level"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "level", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "since" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", r.URL.Query(), &params.Since, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "since"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "since", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "until" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "until", r.URL.Query(), &params.Until, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "until"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "until", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListLogEntries(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // ListTasks operation middleware
 func (siw *ServerInterfaceWrapper) ListTasks(w http.ResponseWriter, r *http.Request) {
 
@@ -7480,6 +7672,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/metrics", wrapper.GetMetrics)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/syslog", wrapper.ListLogEntries)
 	})
 	r.Group(func(r chi.Router) {
 		r.Put(options.BaseURL+"/edge/shutdown", wrapper.Shutdown)
@@ -16852,6 +17047,99 @@ func (response GetStatisticsRate503JSONResponse) VisitGetStatisticsRateResponse(
 	return err
 }
 
+type ListLogEntriesRequestObject struct {
+	Params ListLogEntriesParams
+}
+
+type ListLogEntriesResponseObject interface {
+	VisitListLogEntriesResponse(w http.ResponseWriter) error
+}
+
+type ListLogEntries200JSONResponse LogList
+
+func (response ListLogEntries200JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListLogEntries400JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListLogEntries401JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListLogEntries403JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListLogEntries500JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListLogEntries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListLogEntries503JSONResponse) VisitListLogEntriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListTasksRequestObject struct {
 	Params ListTasksParams
 }
@@ -18385,6 +18673,9 @@ type StrictServerInterface interface {
 	// GetStatisticsRate Get statistics rates
 	// (GET /edge/statistics/rate)
 	GetStatisticsRate(ctx context.Context, request GetStatisticsRateRequestObject) (GetStatisticsRateResponseObject, error)
+	// ListLogEntries The gateway's log
+	// (GET /edge/syslog)
+	ListLogEntries(ctx context.Context, request ListLogEntriesRequestObject) (ListLogEntriesResponseObject, error)
 	// ListTasks List tasks
 	// (GET /edge/task)
 	ListTasks(ctx context.Context, request ListTasksRequestObject) (ListTasksResponseObject, error)
@@ -20840,6 +21131,32 @@ func (sh *strictHandler) GetStatisticsRate(w http.ResponseWriter, r *http.Reques
 	}
 }
 
+// ListLogEntries operation middleware
+func (sh *strictHandler) ListLogEntries(w http.ResponseWriter, r *http.Request, params ListLogEntriesParams) {
+	var request ListLogEntriesRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListLogEntries(ctx, request.(ListLogEntriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListLogEntries")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListLogEntriesResponseObject); ok {
+		if err := validResponse.VisitListLogEntriesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // ListTasks operation middleware
 func (sh *strictHandler) ListTasks(w http.ResponseWriter, r *http.Request, params ListTasksParams) {
 	var request ListTasksRequestObject
@@ -21169,638 +21486,655 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5li+Kvwoi90yYqp2kSV18oaJjh0qWqzRjyxpJrppuy9sJMkEyR0mAnUCKZrsdsT/tiP/XHf9X",
-	"OOfzeYbzKPMkJ7AWgETeSEqWy1XT7ogOlZmZuC6sG9b6rU/BWMwXgjOuZDD8FCxoRudMsQz+dSQlU8ci",
-	"ZvofMZPjLFmoRPBgGFzNGKH6MRmLmIVkwbIx46rLuP53TDoRfTyKSCKJZFwRKklE/3n35Sja6ZEjReZC",
-	"KrJ7cEDGM5rRse4wJGrGSJrME0XYLctWJOFTJhVZUDUjdLFIEyaJEoJ0KCczpRYfpMjVjGTsr7l+bybS",
-	"OOFTQkkq+JRlMDI9gv1+n3A61890Fyxlc8bVTkikMD1JJTIW2wlRTkZMf8FiMmMZ65ELRnXT0r64TPSQ",
-	"Sv2MVoRyItKYZWRKFVvSFaGZnpBULNaP9X/BikpCeUwyNhe3+GSRZ1N2lKauG/1cDxUeEEXlTS8IA/aR",
-	"zhcpC4aBTHguRRIHYZDo3dBLFISBHnIwDPR4gjDQ65JkLA6GKstZGMjxjM2p3so5/fiK8amaBcPdg4Mw",
-	"mCfc/nsQBmq1gD5UlvBp8PlzGBxTxaYiW51B+02kMDZvkBu2Kg81Y1J9oIukeajw50GHOqOcs7R9pDFL",
-	"E9jzMb75SMJO1yi4suBz2bLW2MqHu0xk0O9vnsjLJFUsa5/HBJ6ThEtF+ZhtOY0xTdmgeSbY4MNP5GeR",
-	"Izcpz+GCqTzjQOWZJXsxQR5ApSJnZKY/7JGTj+M0j5kkkWRjwWMZhSSaJzxXDP4TOEYERyaSN8kiIp39",
-	"fn+nZ2f515xlq2Ka0GpQmlDCk3k+94efcMWmLIPxnyo2b9+GRLE5rDzwhAQnZE9DefE1yzoXmWpeft3Q",
-	"+nXfsM6v9DrUB/maftSzIzyfj1iml5hxlSErJRlsQttSwcqWlipmE5qnKhju6o3HloEMDCGsW8fXuGX3",
-	"oQSz2y20ADt6D0owrd6FFs5EpmbtxAB0ICaEEq5fJJJlt8mYEZGZHzQnv5OsLBGQEt1xKvIWrg89PPzx",
-	"PRMqmSRjqqe5ZubeW3fkSeKWZTNGVdusioYffnLnaT5N1kxrAc/dhIZAlHZXYbcnIiOUoCLithk/Q4Wm",
-	"mU+b7/BhTbaz5rXAZrdYhU2zzthtIvKGo3g5SyZKwrhVAjyNx2JJEq4E6iNUKlwE84TxWL+eSDKnfEVy",
-	"nmjtZipCYlih/kUfiSbmrRfMnV7B4egsZ8l4po+CnR6cYSLUjGXLRLKdnmvqT3v967zf332yMPP502C3",
-	"H5Fpcssk2esT85puNaaKkuVMSEY4W2plUTPBle5nsOu9mcY98muiZiJXJLLNRqQjMlT5+juE2qnPqCRc",
-	"kHyxYBkZiZzHoFBmhapI5wsWE5km05lKV4TOGI0tZzMq4iNJxqkY34CqmHDgbnEbw7IDauZY/UaOZVTK",
-	"f2Wr+m4faW3NDsiO+xH5l8s3Z0SM/oON1V20TtPAF1Hm5XjG4jxlp3HzeZTmOUkqTGR38PQJGz151n26",
-	"19/rDgbsaffZePK0S5/0+09ovBePaL952LbJDzCv9qFPRDanKhgGeQ5vNgweqeg+As4QoC/gPA3nvgLO",
-	"tHoXAXeJvK2dI/rM7/6SrJ3HmfYfntVfMnUkk5idNu3QCXIDZBaSqS7Vr7rdOiQZWzCqDA80JjLwcKkN",
-	"SJr2yNEIpjxnlEtjVQrOStN+N9gNB3vv9S+LFKxqnFTT3gGNFbPV2qEskWHC1ZP9YL3WBTraKX5qlDTz",
-	"Cs0yutIvSLWCHdHt6n9f3iSL+vqcNSmPmgJDWIQFnWrjGlikIdJWmtTtN6qUvgbZzMuuqLxp4wxas6px",
-	"hSeTp3SXPhl0n8X9UXd//GSv+zx+zroHo/gpfTrZZf1xizH0xcxAj1Wfon+D6deG/IanKxizxFUDEar7",
-	"bls3cx6KIRSzBCdBsPkE6CFdKqq2GBMI7wRkmGIhmVOluSQZU8m6CZeMy0QltyxdkU40FnocikXmNUmi",
-	"Y/vTziGh5JamOSNqRpVmDFzgXkHTxjvTSiz6nZZZ224bV/+tZFkbpeRSq2NlStltJAL95iaxsJafftZf",
-	"yoXgEu2eH2n8E8p9/a+x4IpxMNnAu4VK7uP/kHqo3lQ/BXMmJZ3CXtPxDZ1qzrQQMlEiW5GMTXLJ4qGR",
-	"L+73hMfsI664IjKZcvQ1UaKyHFxSNww5gJvLP2VsEgyD//a48Ak+xqfy8UmWCTOlBjW5PqoJTVIWaw1v",
-	"SaUd46EeywxYBZXggJmyuEd0E2aKcAYkEUCKKC+l4CHhmqPCL5yppchuHkkilpwwPSzSAeKaCuRLlXVI",
-	"xXRnSCLVPM5EkpxnjI5ndJQyLWRbXtT6cExErta8Y6ZpRoBeSTjempBzSc60npuRaM0uRmQi0lQszWZx",
-	"knOzdyIjObd7p3+jKs9YqN9hHxegKuOWd6JGStD6qnkx2iFgfmQiTUd0fNP2SSKNQ1PNKAcNnY7HbAH+",
-	"TDYRGdNy/XOo6foCp3tfugaW5IlWdAPPc6nIiOkpmkNFRkwtGeNkAFoQCLUHImK7YWDLpJrD46In/Jam",
-	"SXwIu1omU/2LmEwYB7/zJGFpHHqTEBnJ8pThEuXyiw/9WN4al3ciyYjpPsGsTFMWP9AiSPBkiexGd0FT",
-	"rQCtSJZznvBpaIhG823cH6PEnuIg0Ph3nmCw4aiWG1p90vpVSsHY/RwGx4JP0mR8b3I58l0rzihAj73W",
-	"Ld3Q2cdEKvnAFDI2o3eym5FxnmVa/UOp1olznIjVk+1wYrbImP5d24pmBm51QSxqZm1+2bFLpTKR/lvO",
-	"cvYyT9P7Lpnt7jpYpOPBdQD8YPBET0a3bycnyZImKuHTIdFbRqc04bhxD0VhZhx2SfQw9ArGiVyA/pA9",
-	"kiT6q54uajNR6xDL4gTUb8P+Y6b76JELoDs6UUZ4TJNbxj1XqLW7gjDQxrm59oKvukf6qwYXifEVYKPo",
-	"rvD5/ZyuNMtC+0evXknRGNxfl/gcBi9FNkrimPH7EgGoeDSeJxzUIAmjXbBMczvU+MSCZdDQA233WHOn",
-	"DLhJrmaMKzgWMRnliiRKahHESKwlt6Z8qkUfDkR/CAfglCuWcZpiN/ecuG0EyI9lVm9wPD8m+5PBeHf0",
-	"lD2n/XifHRzsPMACHBGwbawvzPh8Dg2JKpqk0jh+nGNRyz4xJTmPDclaBfKRLCRUDAtzJtRLkfP4vmty",
-	"JgpmjazT3NU90NbTOM6YlNiuyLOxt9HAl2EW53SVChpfCfGKajvmnpMx+gcZCeD6Y8ZiSQb9/WcHT5+Q",
-	"0UqxhxYC5Y7I6+RHmI5xoLzl9JYmqdYp782wlci01AcN1bV26FMSyNUE9GU4TGLJw6/Etm2PY8rBntCk",
-	"au660pRwsSQjNqa5ZDCQ5rFrPZ2BL3ZEpSP3RJJYq/Kg3zpNPLRCATSRSZ6m+gVtVYBkJGd1Q8KqGciZ",
-	"I4+LR4WD7YKNBQYXAEcSc6qSMRF8zNygKZdLzRthEQ/JQnczZ5QvZ0laPN3t943DY8ZoqsVUhp7bLxEk",
-	"1ExBs2WZjzVxlcTHwReJjyshXlO+MkdF3lv5Go9FrqUbyJFEklSMb1gMniBk3WkC0g/Pv5kgetD0a2gZ",
-	"pmKacGn3LOHkifPDP5ToKQ+jGKjInepK7Vy2GONmNYK8UTOWOcaHzB3k2mTCxup+9JFzlaQ4WDMTTR3u",
-	"lJfo40n/iwjkLddCWmTJ39i9pcpbqQXtHDTzBZVyKbKYxAKWARxED7C7xxmLtSpBU6m7UeKGcVjreSKl",
-	"Pq6F2QZM+S2X+WIhMsXi1yxO6BVM/n7z84wABRrnaqGVav/7j/P0OnCeF9vzodYJY1Lr6OHF0iNZHp0e",
-	"CUuANOFuh4sMjHlFYd0k/tqh4MEOiWIf1eNFShMO3t259e5re8QNFuPDxmMm5WumZqLB2fYzqHLG4aZp",
-	"Vis2mqNGlK8i0nHUITIyZpm552U7IYkWy7j0Ak9X+mf9VkQ63svuURrThf/JeMbgrI/Qj/TqxdE5iZOM",
-	"jcG9ISaF6hPpZ9Gh5rczoxVrUhpnyArQ659kZJJkUiFLCG2AVpKhAos+G2l+KvqZZiJfSN2Glmv4MV6F",
-	"cH0O3wWUr4IwWCzjIAz0tIIw0DMJ3vtubHyp4uUMgyPNf/Vxe7uIqQIypXGc6NWn6XmmNXmVMBkMJzSV",
-	"rHaGQGiCw4zCtA/1MFNGpQLiAG9Gj1zRGxs3h/we55uJOfwWwY+Rcao6Z+484f4ABmGw8P75KaBAOB/m",
-	"jnLW0X2JyqrE77uEz5LpTBE5SybK2DEia1q4jFETsFX6/Jwq8mbdZwJvCZsDINgSl6YzwIUKyS6sSkj2",
-	"yG3CliHZB9Wni/84sFYtuMhRg7G36XhkHmmTVspEcFni8Xte5M3Bxqgb8xNe5zZQza+JmqGn/H604w44",
-	"WhCjFYmM2zxqIigyYjKJmSSJeiDa2v1OW9+EtkJ3PdJ+y6KE6b162bKBaAsV5p3r5X0TLWN8co4ivEIG",
-	"28Yut8Y41DZpbHtquxwd5ZMJy8DgxYvjsu9nt7/5jtOfejEF23frIlwlcyYXlNfXAeNdNp0DEyYCzSg6",
-	"BxeASON7fVmZhWkmtCPZOAe4jG/Z0A/jB93Rb7443qTC7VYqjxPlVqh6gctMXJO1bvTLRGU0SfWalNfT",
-	"OKDaWT+aD+UuXmaMdcFb6EUJEXxn5ALsbxlXh9YTyuYLVY6E/RRY5asSH67YvBwny9nyF5rmegme9Z/t",
-	"4hp5vwyCJhEHMRmJWm1k/np5Lu3L+kPwUm33Gb6qu3ebu+G7dioomnBj8GYRuq1aTxDHoLHeUZQfcd8i",
-	"6cZsknCt9QLlADGVPU6QvmDjA2HM34Cyok+fI3A3cMHBy49LGRJzlyAXbOyiRh9J9NXhlV2iKqRYWHbn",
-	"+XxB9shC29h5xggdCfBxZUzORBpvJLWK+f72+Pjk8jIkL49OX729OAnJr0cXZ6dnP2lz5/Ts5ZuL10dX",
-	"p2/OIFKS8hUEVxzaBBOMKtQ/9cgRX6Gvi6XSj5goWNySZhxD72oc7h4kXSHOexHkq0SqpoDDBZ1ihLSj",
-	"r4TJ0AZlgolVpyd4uRQFtXEuyCE/1+OdlFA0Pd4kyG2UEzgsLPFhsK4MCR1nQkpC0xTmI6s3PHcQ8d5w",
-	"QjPP9jUV02Z9Rp9hWE/jZYd8JG2hLiHmBm4ltfY3EVl9ca1AvQPHa1WSjwWfJNM8MzfBoPo1xuf4S2CE",
-	"n9/opiWQLRpAdRFkfbppsYjbU5Nd+Ro9VaZiG28dvxE2yYYZuLcax3/p8Zzt52C/esVuWbrNTFw3m2az",
-	"aosUxadw3LkvUUJC0yVdSY/LaSboQqV8B4lho0EYGD4ahIFhpEEYeHy07DLxHzS5TuorsuZU2YnoI5Uo",
-	"icEx9a2Bn1sFAek7UUAGhTDYDX1hQPZLvGS/yeyyxuUdNJvK5uJATUvtu+skR8Peeoymtr3Da94l0fnb",
-	"i59OIoy8X+QZBIguMqHNbdIBbxgmN2Y534EPXr356aeziKRi6r8Ljy6vLl6fRUSqjGEaZ+nhn88vfoqI",
-	"XEnF5tio+ejo4sr9LhXNVL6AJy8vr96cF09muYrFksOj4zdnxz9DxEGNkdnnRy+qz62Sg90e/6xbcEEp",
-	"xvzuMA5XYJqG4kTCf9t4/x37oW7afVhu9eIXmKSNGWHTRCowNTswM9fIxS9vz4r3cl5+UywW3psvXxVv",
-	"4o0HPDn7+fjN68imspgts+GW5o0Xv57ZN7TNknBcCe+yz7x49MurphfLr709P/n344jk4JEqd/Xjv8Kj",
-	"ER3f5IvKKK5evoDGvdSjmOnHsX2uF7T0nMZx8fTyrPJUMq7sw+Nq0+OU0cz7+Kr2MVxn+oSmX3vR8ppP",
-	"def/+tPpWeQiChMvnso+f3tePMd1iu2ji9fFIyB/fPLi8lyPsYirKQ1NP31RfuqP6OTyUh8e9tELm0jg",
-	"jrRo4uTy8uq86R2/obeXF3oTwB1ULP7bywt9SOBXc3trf9dbCr/7W3l0efXiPDImvsroGByHYA14MVWW",
-	"jWi69m/wDClenPxLEynaoE2XmqENi6kQGPGHSdy6W0wJ6BjVd0gizT6jkET2w4gkscR/S8HxiaaoCA/c",
-	"8dWrXy+KYKZlliiwLkQ+nVUioPxeMIBGt+YNWv/Tdg/h1dJ0l6fK5FVBhEt06GTOcsaKuZqrdMsLjq9e",
-	"aYZoh+ZigB5ieK4x/Y8CXuD+4/WUA5AxQRiA6AjCAOSE/qtFAvz76OJKqw6a4QdhANwd/x690M81r8a/",
-	"+G/NZfHv2zP8+/JVEAbAEeHvi1/P4O/RL/p34FtBGACT0r9rjoR/oT3gMfj32Px+eWX+6udw7vHv23P8",
-	"e6H7gaNr/ur34DTi3yv9Hhwq/Avjh2MThAEcE1wPM+6Lk3/R89Wkh3/fnJcVJbskdRXJcuhzZC2y7pFL",
-	"E37TYEWZJFhIbxLTIr/MCy5WLKNjoLBO9NPJFXnM4il7bJjY41RMH3/S9PO5mje0+2Qw2N3rDva7e4Nu",
-	"/6A76DpB0ktFswGMXEk2DxQSfiy/1TLZMjEzlrJt966UjqqNFncm9Ko6Zbw2iLW6ththiCvaqJG53YAc",
-	"0D/qZiyK0W+xFyb7tmUrXDT0Fyy9Hc+alT92rso2b9Z6VRxt4lPF5kHjxT2MHJPGrVc0JDdshZdpDl6g",
-	"4rXygimNFe7yqAKxwDEGNV/f+Sk5pmlKjspfIx2n1OB7BLXH2KLUKzanPKaacNzPNNXrJrKYZcEwOCi2",
-	"XXNpG0waBrfGa+s++hwWnt7S+MGvWx27fg3uqiEBgfx8dXWu5RVnQLmSNEwD3jGOZDu83aBmUhVDQ4fy",
-	"5zVEcDxL0jhjvNkqumGryk4+kmRsPgmJhDCQBg+M16hH335Uvf7GRDZANpJzmRve8QVHwPX+fot5H8V3",
-	"vSr218WDxjAphFQpbQnSYpm2Xp5FPl+Upn0npBh4bDMjH2SFnPO96vJ0gSZKmKASrc7MWQaavhI9osdB",
-	"wPOeIDHP6UqbOuAViWCCEYY0GW0vIp2RUDNQTV1GjrYsx2I+SjiLDwlFmIGEE3gTvcY7PfKGY8JQopW1",
-	"KSSAc7Y0XAja00p6WLyBT24YW5joFpvqgGl9GBRp4l7cFCDwE62U0LhNdCtcKJukoWj1Tqhy3vP5ArIp",
-	"0GZSeiyaT9+wFaQ8wl2JObif4CxntzQtM5JBv4GNpCnmzeAHeoGKNOmmBL7q1UbJ9Vlu/NeZSRF2W279",
-	"BBXh1Tq7GpWWOFq1v1d0xFIwV8xrh8RM3oVm1OCY/J7XdOhCGBp8lCnYeyq5hYsWXE8xIZE31uiQTJNb",
-	"/QCoD+Jk4wQuxy3lSO8mozyKMPjYnYquScJ8UbR6lCYUgkPdmf8ygfzC0WtdNNfOZLNIrvGDG9biDs15",
-	"8tec+YgLlkoOyUBvVxUNjQtnkJV/VmSUUn5DOpAluZxpO1Iu6Ji5U17acXNW7sge3dH6pkuMEeOtFIes",
-	"cadhIyosXO/KZu7dBjqBV3LuUGMcMK0y86Z70N8zs2ikklqb96Dn7Rp+IAJbp1TX6SnEOEzgR4mSZVlW",
-	"kUdfR6YU2uag36RrNhBuuT/bwDpytrevFUXKqV5b3xzZBi/z+Zw2XahWVaWii3XjO6cZa7qAxVxy2JGS",
-	"Gn1IIp6naWRQkzIhGm6JF65RmqZvJsHw3R3n9j4MdC+Ys4MhCus3x/S4bqa28XV6YQU0DnAivxozuTi5",
-	"vCJH56cPzT8grLSt4S9mIp7Fs/4yuX5e1u0ORBKtVSTqa1R2W7Cl1WbEpDDlBWdrjflDZEOoQSeSUIId",
-	"kI5kWULT5G8sxjAYJHj4T/31TtUNAIEr+8+0JZj8Tf/3Qd+mxNdjsOvrULDRJgItXXLp7nvkBHKnqFJZ",
-	"MsoVgzTOyLgHIn8qoUmPQSzTkRApAOP4EFdV+jYsthm0ExMp63zaegvWb1StTfZRtdPyVr6GBz09vqui",
-	"1nBq1LQ2ZEd8jhzT0BFsVmWZmpouvDm11q8DzQKvA3TE66OJ5KptU9BB/cg+44/XXwRhAI6AspvZPGkY",
-	"gIk2ri9YBuC/1IBhYOeIrZjPWZaMGyb55OBg7yBoNvabu7mc0zS9cz+NBOecZM1Gk9e8NHfmkechi+rd",
-	"tDvbtnX1OL9XdUjGqCLwOPTxNTwGRIvTXHH8gjtKaaU8GAb/812/+/z9f/+nlmj4WFsp25OXyS8d2Yvz",
-	"uHQHdXR+uh294U9h2wJtq11Cohgqq0ncGOlyLDhKDiJuWYY4hYUgKIlkzOm2iAGJRHkAMBkpu6W8graH",
-	"AQM/K7Ugf/oTucYpXQdrdemGJEhfw3WBN4XAcaJFAn42qQigsMjhw5f0jsJtPIC7/fDDDz9EO4fICXAr",
-	"LSQDYMCpbXh1RYSXlV14d63O22RrtgkR655C7bIm3yAU09p1JqPuEAwFJE64/ZY2ytQIpS8RZaEhhxEb",
-	"CwsoA2OkaZOsG/QfXNJtYbo8jIg7tebUw0q431qkfWUJtvek3/+jC7BvLJ0Gv1fp9IeTRXfm0+v5s826",
-	"bnbXPJKQrGw5YpwBjC9M1oRuYeQccBYSaeEUWWrEEJ2S4DokkZVc7rUG2eXvlzFSAIvQOmsmqQBkauea",
-	"Ll9q6p6CMDg9v93HP0+CMHh78cq/ryvpJUXLNWrAhfplvVusOYcDrnCQQtFgbDDdalJqjdLQpizcyTq1",
-	"GTvrqWitYFeZSF8UYUVNfg+WMZyvjxAFUIBDEpnb0QjdyAidZgM8MEBpJyQRRJWZdwz0VuVdLEQCtUUg",
-	"As18C3FLo0zQeEylbgFhX5vbgIgGJUgsSKJKOeD2DjfEbLAgDFybjWzDLMwbG1jlQe+tJZqaP8lf1w08",
-	"qLoTXhxyO8SXpg49o8MCzDvnKZOSuAnWuHeacChQseF6ooCpKiUgXDBcwA1fl6vc3NMBrZcET2vNLXTu",
-	"IADhEuM///f/afQwQ06nFoD9jX5gf7f82a85OBcQXdeSR1nfuJd6t7ghcK87BOLBn5dZohTe0dfWlFl4",
-	"riqKibJCFCwCP9qYdEDfdsQAYA6HBdZ7gS+k35c7vTXxXRVI3HS82dDwYifWr2FDtFVWPNjOkV7ak01u",
-	"dNv6mpH90sy9jyzarsAAU71kgjPjDnewxbHIR6lnH6OvLvgcOqXNCkPvJ7uM74tR/Kr7+C/FfwzlbHM7",
-	"+pWYxwuq6EIkXK1nHpIpeCsY7g56B9v4e9eyFDOjJoo70TbRJc69cb3R+rd+3wISEQVgagJJ5EwspQGJ",
-	"MmgQJlrK5EPEduPKO1K+u+437MZJM+vRQ4PMTzExgOyI+mfzjOoqkcsFbcqsnuVziikCjCMAvk0MLCBg",
-	"wfVRHn47yt4m/mRH07QnWB0Kr623PX81bMJyZZIiPqm+MKY2FKqVX3Bfcur7NpxV4tVGAWYatt/cOl3U",
-	"4vsABpZELEljRmR5Wrn1+hTAb8EwePfpOojtAbsOhuQ6UGy++OE6CMHFNlYi0z/3ewP9g5hMJIP3uvv9",
-	"z+8bU4Db+VCl5suwPaSDpJhDAGhWGYLcYUzHIaGpFC55WXphCCYbbcEyiTXmINcKRGrjQXLFv9aXTvBt",
-	"5/95ff2x3+9eX3/c7V9ff3w6ed/5H0Pv18EEf/2h4c2d//FP7SHAa2ua4SsNg98C5N4/QAYz3/TYfoxO",
-	"zT41idPKIakfjTrWi1vn+8+9dCy0QSGbV6PWA+BXrZWK0tTBWSQLppVt4/f1O/RDVf3bCBGPcjn4gljT",
-	"8obY0W7emOZ4BpOPvbUOVtnsTYO1zTcN7+dEKpGtHA7HBnboZW82eOgxQdAJKYj0kSoZkzgHVge3ySJN",
-	"8frR+WqHJJrhMD4oGWnCkfCq9ZXFLFVUcwevxWo44CdMoXkBcvXi5OjF6dlPl8FwcBAGRdvBMNjt7+53",
-	"+wfd/oAM+sPBwXD/oNcHT6VDVxkODmrRkn4b98XG8Npo2olTC4Bu0lTqZFJxj9eDExIer63+pV8gHVBm",
-	"QpM/JjJzXqt1bSAfoQlopsYlivSFNZ7Buougxsw8pVQLgqpFPOj1e/1gS05pW3DXLpsCKaqr32ApLbwn",
-	"Wx3T2o5uTOKwPawd4aWXB1QeYXuGkBPiqaedAj1Uk1EMdizit2ANEU0o8PcrZgy1zpi31XA6+0IVpKKv",
-	"VRKlXfhXa4m/b6p7vBLThN9PXX5rMe5A77LO3aYoNOP2resSpurx013Eo9Yc/+3Vy+4z0hmNs9VCPZJY",
-	"VmHn0BYWbsJ6kXvjjKnuue6nD+kgzqr3UkS8ZX66u9GczQ1m6xooN4zGrRYAqrA/AKe7o5Lm+i67zGtk",
-	"bfauxacFHddHn0GGgrnCgXnYcgMF4GBpCqWwv8IH4luGxXRfiekUqq4gVrOUkzxNG6E6AaG2TS0DHD4E",
-	"sQ2hrhbjsQ0KjCwgr7ljQ/Dg8qr/Zf789s/zl6s/z18+Gf/7L/vjf/9lwH46ux3P4/Qve/8yi3/92P/L",
-	"7svV+KePB/HuS/mXn541qo7roPy0aRa34txsRvGz64fd2AUJzcY17ffrNlscbiMBhNsGiaYpRvTa0APA",
-	"SSpVt93SzIcwyiWVJK6WbgsuTVK73phFJqYZk/KLLHgoJdus2PoCaSuRCW0ZAfdlwgNbMhAUG2owQtEl",
-	"bZs01bu1NcvLM8OYlrjxIgduK1WpyKMk5oOtzmhy16KRfRrvjw4mu93BZG/c3Wf7k+7zycFBd5cORk/Z",
-	"8/FeDAEXG4q96dVdaOHWiuBtaxbBWnnlgfUaHRKep6m5SSutovWkwVdaZic8F7lMyxr8XqXwcksEc9u5",
-	"hAnZXXEzaaeMwtleu4JspAByBH8fSRJhDSwIEo3MFVlELKY+YR/ZOLepY94ZM8UuzemL3Fq69+U2Jnm+",
-	"QOyY9Ub5uiOGedenfCIsYLc9IZsPpn0Zbiua4t5d3X+oGiMTbpE2zMWls9/QgYgJKPYW0THkg/4mfNEw",
-	"wE3YNGyzzZf4smePNB/axLIBWbie0Pmu/21mHzuWUDdq9JNKvKj+ZUurxdgqzqsAa+ym6m1WK1lfUXlT",
-	"86U2EzgUaSo8pUW1YNSEIywRCkN5JIt0PJqBHIXETPcqXtWMMlbgILsvwfEJXkujBcJB8ILrDD55E6Db",
-	"JiftFlvvByNs6cUtDV2uCXvXg9/kvSVHnOT8hoPE1d+LzNXPhbS3CLuLXOBKVVH+FORZ6sU5QLL58PHj",
-	"MeMqo+nwyZNne4+1Iiuyri1d3Jj7vZXMMkyuQXTpHTdCyk7CuLBdkJHIivDOBklX3N813M1tGWz0Pgw+",
-	"dmV80y1KDVQbW+vKxtpk93VihzbRg86F/s16IjVJ2yWTpLPff77TI0dlY9OsbJFOUQBk8bhgja2V8n+3",
-	"zm6/VLybaYOvV9PtB+tN2GDI3UUTCRFpHXJP9wYHe0/6/T7pULJitOLW0jpGve6wjXu0397JHqh6grdU",
-	"QTxXSiOH9nC22j324xnlvAnxD8Nz0wTcsGZj6ldUmiWZJioorGw0E+KmETkc318HfALwth9VRosh2K/u",
-	"FlRpPz92cmCbLLiGQOJ6iAe39azqyndd5/KcPnV3qLdTV1tEQZ5V3wdyUlkynbLsKql0/cSn19ZQB7gT",
-	"LA+5wPptOlt5yu66ps1UX46chGGUmnf0EtR2s2Hp3L5Ul8Qju02n6bjtSBzVqNEaMNsdNQ88p+Hmo8l5",
-	"uIL7KKsPmU6tVtHsVvxg3vog57IZt/+uJ6FdEBYDQo2mnTmQEaNZzWFaw/IJWgZdiA4vJWROkzS427Vn",
-	"WGyCW4ktyeG+gOLNbGydprrt2ffUUrktFmrJH75BJle4fyUhx6z+w15BN6x7S/q2J0O29ArVD/hmNKBt",
-	"OYa/E/cPCPmlSCfYwoC4TxDI+lnci8KbuV85fsYP87TM1dMQLKF5ITVgrlgrhaY0m8teKsY0HT7rP+s/",
-	"hg9r6/daKK1tszlEhBao9c/65P/9f46LUvaeMPYH/8GuDmdEzoSy4qgsCvVPfuwPBpAGc4HFbMY27SAY",
-	"Btd5v78HMs4G2ei2iuGV0LaCOr7O19fNNmjQDRtzX+bUCpO+cdPKNktTyFvJKDXZZk1VFY6K4DpHp4kk",
-	"N2yhIHcbarHqHbG+hHbN7i48toHGvkDB+6ASK47NVLWGt97CUUu8SDG8JXKNsTgqKSx1RdFZNs+e7Ld4",
-	"1OpKZENFvtxBGFaMU+9obbLnyifvfpTYLJKM2llomvU92yQDmuWU3879hNXmOKJSF5uGed4i8I9wi0TW",
-	"xlhquM1Jo477pXaWB6JBHNu0sOqmqNF8QTMW4zUXRcfbdmEma02aapiJoQm7HN8iymRrHbUVCNWN/j6k",
-	"Z2ilwaw2EaQP2GY16B86aFz95hVozqf7WSyJmCjGMW/S8HxkhR3JGCkgXn36fqy7KqUl+TpBwTzh7nY6",
-	"1bKn5LD33q6RTHXQcj3TcALDi6/ZZjB33hgraLbmNduxxXuV47yqxMS3q5gQLnhIsForEZxJh6a4qeym",
-	"p119MzXoTrpNgzbydTSLB9ICfiNxXiO/NwYc5Fxk6k0GCRsNkJoic3WvjTQzKvPR+am5h4ZgmURBmAwX",
-	"nIXkOvDToF1GpHSKZTnFyC0bYLHc7W463FD/2MtDgSSkN8u7lL+tJnB5dTpbSm4ymjb4a9aX8qxlctlu",
-	"mriGiXA0MYpr7h4rqOSaD5i4xKJcqkP8in147070PxDc+0/mA4RLrIRPpalYvhBLPs1oXNa0G5mVGTBe",
-	"+5khgQ1OaKpmkA+fKLzIN8GTENg010ZOorDcvwEozVjKqGQkOn9zaeVSMfyILBLOWUw6kdEaohCJEUqw",
-	"h2SeS0jHx1gUbGtnSPb7zy0aieshkbYxkZnhaesnFUu4w6Ne0D2Ee5oOe0TTAw5dYpkbFhNA7HdFfEAt",
-	"i66D2C7hdTAkmsYjVym6uPTKZfmyF/KBaFaGSjHLXud/llE1Z0L7G4KIIpo8fKlerG1Zfnu/r9Erm+D6",
-	"sLf6OakEvm7KqCvUyoZ8dHzokT06XlOqmDT5pWKeqGrOgtNL7+KyMyu8pjySObavxLQRhr8tkjgVUwjx",
-	"5Ew6R9bbq2OopAhkQolUbFGJLN7t7z7pDgbd3b2rwf5wbzDsH/QGu/2/gB43U2ohh48fO4h882FPZFM4",
-	"S/FjLFYFlebD5sae9f+CJa30OieThMVDsu821qy9vBvuVN0QuXO1gGbjAde3eVcwehSLU99RHBiYpA9/",
-	"yPBdzpYPNHBgp5KqRE6wbr4HouFh2i9EmoxXBpFjMmFZIYVSKhXZcwHScKtfRSTme8vuJXvodah6sqs7",
-	"WlmnRhJi82NNE8C2GqPczk9edxkfi5jFZJwmWgMfF18MMR2UMyuQDWQg1BTVugxJODipr15dkhnlsZzR",
-	"G0Y6tF7hc1BZs67+348nP52ekeOTi6vTl6fHR1cn8Os1f316+qP82/Hx0S/z6dHy9Mej6enbf+/1etcc",
-	"Xjg5e9Hw0WaefG4yC7lqNbYX7pUNV9um0kZF/0S5bRoB50c1ryLhX1LcwBte4343pjS/0qqFDT2UCOAK",
-	"gSaukoophttUqdSvnGG18nWB6ZGFNu2Vv8U4SQv6Z9BJjFa2s1U4rF7NcygHtibgEOuF1UMOMS2sCK8p",
-	"d7kxzFD3rftY03PGxiy5berb5qG19T442N3dagSXWwRbjlZQx7UUvYo7r6i8kUSJKUR53T3Ucsa0Mlzv",
-	"PwIXNAa+mrQhKJdQlM4jnaPzU4hrl3hAOGOxVllN2PtBf8+onBdMZavu0USxDOFoivhLbcEhzMYhspWI",
-	"amvVhdz6plzOTU58csvQSRSVQkCjIXAtnBHeuiEkR+iClv2KarFgqFsbAFVbIC3Uc1hS3dREZHbyodHH",
-	"4wTiG/XPC0h/SOZsx459mjHGox45VWQitLUi3drBKbUbJ5C/iiUfEvjG2CUCacytNqJAVVXzjI3FLcuM",
-	"Fmk0ZmgmCANYPvA/VVxf9oUaa5oJqc5aNWf9tDEgQOtt3X5jAnGyOIrjjEnZpmOaRk/Pb/dheqfnt08I",
-	"td9UmOvg+W5v8ORZb9DbhTh39qw/HA7upuhJOmGvm2vyOx5nKlQamu129TfduYhZZGoYjEVmw/kMSXDh",
-	"7SnGksud7Swk892LtaiI5WtD7yHpWNSonvdrtfQVWgBaYmt9lOyHZJQnGLXy4xqQmrONUAEmz8qNAYGm",
-	"yp2fxFNGfkIR1JjIsyjuy5quyJDhloq6mw3qiAwVOGOSsrgSCPikf9Db3eALW2vJmR4fSWdeN9prG1LG",
-	"cIKemPH4fUnwhW0SubwljUTjnd/ywXOs3aP+YtrNegbm2jfoT96TVkwASxwytGlhgIyI5SmznFd1Jos/",
-	"wD4uMqyklSp613PdBKtkEQC2RVYKi/mtW5b7AQi1L93Lr7Zsm2pK0Y+2ppTn2W5RTdeuDGjLL6iiDeiY",
-	"VFEXLWN153JobwMkbWNTR3yF6H0G8M8skwvEEUtO0CyrhLRoJnGpdw1QMwb9/d3PNXgh3WP73CCTpn4N",
-	"1O5nwuk2hM9ZAIK7OpVMi1/Ahyr3mY2T3eiQR0sxA61kTjnV6rhFXTs6PwVrW2vGhZKSw4VQEjP37c7h",
-	"dm56N8Fn/WeDbb32X+qlL2yQyvltsU3OQJJoUysrbIW5uK1MYbC7SQWvHjjsr2mXjEnQBPPmHjRzpqaY",
-	"myuTp4J4kYWh43wkmHVSxfNyQBr93sGzp8+arnmUQ8nYcHtkJtSOqlG0FLpJrlkZr4zJvZKK8POWO0FA",
-	"1zLrvgLAErt6N2wVVnLewlJ4sNn+kBgCRjfqLQM1HypySIeCbLKVOsLvzcKRWTPfFO+4Yaud1v35FJge",
-	"9Fb1+4NdYPw2IzoYdgeNd3S1PalRvnMGg6I8T8aZMGDcIYn+/Oc//7n7+nX3xQvy88/D16+Hl5e9Cfwv",
-	"Ih1k0iRy2xqFgHHrOqvVbq0Buuz2Brt7+wdPfE+cTyVepsz1dfxp/3NX/9m1fwj+GZb+XF/39H88+dyY",
-	"HGMWZAPi7adG0Bw3MmfEOdxrvFUCjaKo6o2kBAmJbu99wmqqlVc/k6UTuG4Na3GNX+PkNp9Xe41zP5gL",
-	"/0rHu0VUguRNgHkmxa7cxo9UMvL24lW92HA9sWn95UUp+TpL7izi7dWfEsZrcEgivDOqONScU0Hh3S+T",
-	"lcoF+NVdoS2ytHmTRLoZp8iLCku9kuzSAD0tIUV6kqTMaA1zNH7qLoO41NquF9mwSdC3qGOA2RACLERI",
-	"bhO2DMFz29X/qY11kx1YXkD99kaFCrS4hiSZtkVsDkDMxF0itWAzNsZmQZNNw2jHSjgqMhWt09v8O+uR",
-	"CErTvz2PMHMacPwyMQavs7LOUKvy7YQkujp9ffIiIpbJg+eELBm7iemKRDFdReBHi2mS2kIceZrqL0/P",
-	"rk4ufjl6FRl8sQgz7CJb6AFPwiTJJKRxOwwxqAdRcMeSr0DivTZV6Fgr9E4v/9UkKIc2ERZIw6Dmu6qx",
-	"rlnMSGS9aQ+RAqQHeRaZ46n5uF64q9PLq9Pjy54dJaB4vz46e6snaYpimgHZ5hMlWTqxBTwSRTpcEOtl",
-	"BYflTo9c6K0Ah+sEfvXL2xYtSYxfoBkEiJIxzaczRfLFoV4OuGmLLo9/Pnnx9tXJRW9OP34wYAcfwIkV",
-	"Gb+yXmmzfGYt4Sfd54itBAg16ntLKZlkjBGZCtUr9hDQEZAg9ID6euYYB7AisUAn7GKRrnrkBdgBoJNy",
-	"YmkCc05LGbWwW1hhw/hOlW5yok0UQ6tu3zt4RagV6yiEUZoDv9NkgTZYQL8aAoaQNyBxN5iQDEjnteAx",
-	"Xe1oBv6UdC5z+JcHmYEUHZvoN8vXnt4x7OiOsCR6FQ492E2q9TRpfWZyq8sZ9nGc5jK5Xes3BVLWxxGO",
-	"ZZmHQNGSESN0DGVRqSIUlKKhISRHxrJCx4uM3SbCYgVKIlWSpmQqbM2em2Sx+FqAK7uDp0/Y6Mmz7tO9",
-	"/l53MGBPu8/Gk6dd+qTff0LjvXhEtwJcWYNVhXnmbgSYpEe9eDefRVU1wEbYVCDvxgw9ZNjtTl3L0WvU",
-	"s2UHbdncp/VqPTX3j5cMu/GmqtldrFVQTXWt59PrHZdwnsQ80czw7dVx7b6wCKfce/5844ja8EZ4y2Ka",
-	"uxojVYMwgMEGYWA5XRAGKCHKdzfe4+1VE3/jXRC72SyzmiHwO/+cF1xmnRrRAghlMRK21mp8zJn1aFCu",
-	"6XXDumRaFCPI9h2sCYwAKDBgyAitLq0KjFYkiQ+1wBgrw+YMi1NLYdh5JZh5U3iz7ebDN2NMbgRrwOl9",
-	"1gSWe8GewpLzTr+wU3N2bgOC3L6PDv6nyViSeQoBwk4FwFpeVm1wQ1+LqOZBptmZ+uh4pEB6aF290w3b",
-	"Vweje7gNbFmgIyyFoyUhEQ7vbwsp2XLcTmMfoWgdTtwlyxImHdJwJf1zg/9Ln6pRPr5h6tB3DmnZZ4Cl",
-	"ipBwfK8hpsU6u7y97fcODrbCWADHWOnDJ9t9V0l97/e26+/reEgNqiX9GIRuOVr2qgqe1HLb6wEouYLB",
-	"9XKEmAnClpuB9dYUczIJ0bamU2vZtP4X1GqyE9+EoeXCvgoArQLISRZlOiA8BKpHIOpVKTins9/vg4tU",
-	"5IpA2CItwKLMrQ7E0O1/h+disp7xgRXhOv58QhKN8smEZVc2XTAKSTSnHy8Zj19Rxfh4pa3sb47pBXf7",
-	"IuFKnrPsko19gK/mgvrbWHfCcMKS9BVL6+NwuOyZ+q+B5uVrGL85oFdBiKVSFr5yUVd4fq8gXh58l11U",
-	"cJJ02rjXTuvt9YbYgmaTyEelD8tJg6YQK4KNg7VG+YqMqWTNmPXeKnbeXcr3796I9+/e5u/fXan3736e",
-	"vf/7uzOOP15kDT/qH06T9+9eTvDv8fj9uyNa/K7fOePv//7uRYw/6C7OF8VL+oOfZ+/fnTDoYeef7oj/",
-	"uNa88uVTw110m8Hgyd6S6yAGZ+sES6YlXjZUEpdQKfSvFvXywWFn04TftNZxM92HJiUIq+dWx/UIUkdV",
-	"LkknKtKC9ZPHn5L4c/XS0Hu85RzqYxbT7YaMZiLe4HoXUamYlsZq7o4ep2L6+JP+pjboat7JXtf003UV",
-	"GJrzT1pAvw0pEc2ZrJS/m4/K575tdNSeVmU44nbA085lkaw9Fw8EQ21au2BjkcVfhkNdbqoJuoFNE6lY",
-	"5lUNI0cQO7zwSjV0bPQLrDNGF2OoY8KJpBNG5iJmOxAsHZkwWeNUX2RCibFIIwitCV0x0Q8LkakIXdAW",
-	"gTKXHkTxoVac7I2ceTuRtphqOaynwdrCQTRMGR9Uw3u05NYSOybVGCbADpoJqVqqZPsj/JqxSQ2BR3cK",
-	"N2qqsNR4BmApYc8apmOeuELIRuGxJZtLl9IttaJlcwXaVXVLNJk5hOvQ5v4YFzwmnkZ+xH0EdWQxVj/C",
-	"FCIsVKd5H4Tjask8XyhbNhPCQ4znyIYBOlcz9SPpwbzP7Hcm+Si61L9HITFF66A5l7uFNaGU575eZkIx",
-	"VJJjlmXmlo6S85WaCV7YRNFroaXjmVAvRc5jqMqnjQa4wcIR+BkEIVnO4GJuy9wBmFpzwkSIujhFo8Ms",
-	"CaawFyd+xRTp+Bet9gXNyVKmGMaRFGlZZgfMcrnXsapANTQ68FeM8dhsk7Y9adHmYdmKxAUlgM2h3x6S",
-	"hiUckjOh2ZT1Gcbk0TRbjB+tiTNfd6bbAABCkky0hqhntfnG7EFxxC+1EB7pCYcE8LjNfx+LjIXk0uYE",
-	"+JAIIXnh6bYgP025c5e/fZPwipOw6OeOqqVlynW+WVlyjwW5NVor3lo8JX7pSj8z3ha0HhJKmnwusBSY",
-	"ZlHJ+tfntQltoIzesI3roeTj2RQN2oxwAHGhZeJo1pRs0l1R0bDgrEP/sLsMhhpHLE43pDC5023LJ9rj",
-	"7Y61e+IzKwkZrT1PzA8NK3f4apjRBJenFf5uX7WDtMBrMV66KkmWIrsZbmReItPjn7osUnhoGGwpN8sU",
-	"Io8uX59dXfRkytjigwuWsJd2O5Ypa94pxI3NWgYoBPPpAuIWkjkTuRYYlQoVj7Zj3aQD2VZKeHUfIHwA",
-	"oCAgvCVRZEw5cNecb8iNA/AWFpN1c9xZl1TW84Stt+Q2WQ73ymXA4HHSMxCTCekMiCTgfgaXoCADMk/4",
-	"jq0rbEZjPv5gugGJP6c816uvZT2+NacfPxjJLiMXPoAFPDOxNANyCBKAyyKVViLNxuVcJWmVDF0Mh3XF",
-	"ldAfcP01czJ0HISBT6vgdEpq6E7FdzWRUzrGraHupdPsyR8/cL08kTLrLgZwJ2blJM8dY9YvmTrSWuyx",
-	"yHkTFKv9uQ69Nad8RSRTXQpasDsDrpT5WJO+ZjQGsGnNLbhnf25r7uHImkUOTqklZs6M8w62HjZnQ+cb",
-	"UoiUUE25z26VvLUBrbmhfgzwQckUgdUMIVV3QaesLS/3TgkBOL6wmPu6ZfNSBOqmKHUB6T4/9Cr9VKeV",
-	"sUkuzT3HVIg4LCbZYBI2F+z30gweSQcUGFfcBVqd33+8aC5X1R7Cw7gCpIckxrgusGGsLzhmKVMouiop",
-	"GQ11Aupk/aVJFfYyq1rjeSIyyEbCcui1nTRft10uF40nrvoa3ok47rT0iZF0aAEHNFqR6Ozni5N/qXif",
-	"9vu7g8G2iyJFKyq1I6pH0iZoTnJJKzG2mB7OYriP+pHGxOhbQ/Lp2vIIrHnNUtBhSX+IoHPFWbSAShQT",
-	"w3D5roPPzTaxJorWCLbC3J3T7EabV0K3DMZwIZm2yOfFE3iHErIPeQ+cxIFPO6E5jmFjCo3bR2/Ybp3W",
-	"sRcMsDGh33eIsPkVSoQ1yRtTRxAW+tDZolESy6iwEhDiDTUpU/Ku6hgvi4R6GZC1rptSQmRjSmR9RbSR",
-	"dmRZ3tacsI3/rUsPbBHjDiDCqCrYdMKnkFEyJO0luYq3O3KGgK2Q/64XmKbFNRm2hQ1BSVH9zc6Xpbfh",
-	"ZCx5vm9b2Ydy9eq2HqTiYKmlppABuEjzfLxO03VO3siFXRnFNyJwWCp+3bDumK26dUPf74uV50zVOq15",
-	"oCPYFBCVCzb20IFnYikf1pvrq8ZNRub2zl4gCbnm3BgVzA3EkHqp7sxGasAz26AHNvia17oMvJTZu3l/",
-	"71HI714e4zvtTJtDuUqzG4LPG+OX71Ids+oaXLdGTXCi93P6ua+b/Wtf5FhzhO3X/quuaiPLscy7id8A",
-	"H2VZSOhIijRXzAcoakhrWAczAvVkkXigUfxbCf+uISI1UcsNazCqf3z78uXJxcmLkLw4vTw+unih/xOR",
-	"m0KHohSSt2eXJ2dX8PfMPvWvWNuMlE7mIyXthD4eecy8x5ZfAAJRBCUgxiW2jVUhuqfwXlSZvhlnY3Jf",
-	"e1QbrORdYaEqRKgXtYo+vibGzVKN/DmRyhQ1qmhLxv+0uQCbtq8SJkmnOZ+pMrFNapbTRhqYvBms7TE0",
-	"6Y2Y8LU1hzetYBjqJnnvlqE0svVrekFVEy54Zn9uC5bbUHemiAytcHeWkQXLEgG23jzhuWISj4XuUv+I",
-	"ZxXy0fE5lMdIFF4l2IHjuBumVu+v0BkhGXlxzyF4Fq87O8NPwQCrYhwEw4PnvWcNqnU1pREG3rgppWz9",
-	"uhLeGA+MefD3iAge3CseuLvNZ1Uv2ZZRvFdUNsTVvOHMK1KMdxKutK25bOiRiPH4CtPxtPbIPibqGICu",
-	"KFR5KV8EN0O1mBbuZO7afurD7he5kPZGBILXWczikAycb8O4lDsRGrARkXQlyXK22jksj7tUqRJmOdFc",
-	"/5jyMUtB94aZQ45Sli+U/gVSHqsZQXU21uaMgu6SmHTgcoHbZGg+7cqVVGzuZpbEO4dE5tltcstaEvKC",
-	"J5OndJc+GXSfxf1Rd3/8ZK/7PH7Ougej+Cl9Otll/fHgy3LQXK1UjLG1YlbVaqe7WJSK7bcm5axtidYs",
-	"SQW00qTCDr08VC9iw75kPg+JFMY9ALMyoepePqL9YGbNIj3bRSU9Y393f7dpw7fOoBuxWWJwHurxdGvy",
-	"59bHbMCUikuwJZVkbMn4kDCtuBK4VV4m1aDJltyRTN356MKtyMYvqLy5hBe3z0vDhv1hed6pRUtAGFTC",
-	"tmuwfZykWzYbVljNz3moU9cYkqcH7Q3BTzfaLq9vXf6NbrzZaQIHaGuPCUiVTZoTNtk2jEvViEocXZhb",
-	"1UMSHZvb7oh0MAhlZA/8zmGJSXfULAOgfhPLpR+XeHZHHwdz7VbPp7eBdjkfawMzXZVKx1y42zo7Hv2f",
-	"jqzCwOupfNHovV/b+zsg56RpshE5J0Jk/zp0DrirpT/dR7IAnJHoALx88a+SLGgmgW/OScKxoEGSkZTy",
-	"aU6ncD1OFevCwPRsSOcnQSIWTxlCR/dAUwhtIFWk31b409VqwS5hgiR6QRXbEr/nK4D37DWD91xldHyT",
-	"8OnJbSPI7pWWb85eXOg/mn0jyRXYs1pVKEqkfVVnb8wWGRtTxeI1dOQyjNktaDxUkuK7+l01F6omFvww",
-	"+rsDJbWkIGiaaYlQ97QLJ+FdpT+IpRjP7OWV0ptWdVBtghNldofXcjefHGyZnS0SJxJ+K9IqtNvafZRt",
-	"rmI/tHqribf5ER/u7sheFeEShh4uJmyo57fyD2sTpTaKhNqa10WDcbmgswbArssO9Z2QRAiXGZFO7Zgi",
-	"/qh+52SKodEdB5rd7DQqiQHsPAgNIGcQBthMJQXfvtXKY1rEr366vfgt8auNchjablp0LDZ0iZr79gpS",
-	"oYaP6PhmmomcxySHtho02uejXbY/HtDuQfxk0t1nT2n32ej5uNuPB2x3skf3Rwfj+2eIXFUyQrxh3D8h",
-	"ZMshb5cQUmVsOMJHD5wJst/Fdu+U/mECGu2iGRPuDgkZLYr3W8myJnd0LllmooZN5QoQPNomcyGLDbIT",
-	"NODXTM1EvOlkHPnvrqtOeTlLJspYmk2lr8C8SM9q9zXrC2aFAK7VGpUhUkY6A2Iwx3YN6tiewR3bL5DH",
-	"QnJg72jK+34nxDPd/GkdMW3jN/VZi21LhJkuvXbckoTljfQWeDM+miao+5a3ZktY5za6+jB3hOXqhAWU",
-	"V53pGOoF51eyDACL9KFN+CGJKF8ZgQMkLTK/jIoWOIslpCDrXzFmMo3pwqL2JRmgkaxsbK5/PEoSCAe1",
-	"WOq1000FYaDbKQsgfGl9ofK7nYMHKMYzJLTIxiUiV+CiObo8Pj0lit4wSXaJEmQfmwE/zYQtETcXDJJJ",
-	"UdCHplLcrapPComoTbV7vkb9olItvrvxDQf1YshwN/ydMJFm9+Ce3rMn+yRlCpOs42SaKG2k9jS1f0BS",
-	"70aHNr86Y1OaxRBbLCaQvGuyqkub4tGinwt91P0L7f6t333e+9B9/2kvfLL/+Z+2YkfWn7SuVpLmL82K",
-	"mW5he78ICL5N+hg2+b7pTkOycZ4lanWp2zOaobhh/ChvKr6CRoI01eRuGEdUZj/HIhWAQaA3wvvVqyOg",
-	"7fMRzUDnpZJEPzKasYzgvSc0ivedxsEQ6U/h54jMGI2xMBjGyLMYADk4oWlC5SHaliOhZnBfYDLHQmxC",
-	"ZMnfTGmgZcIlYlvgo6LAwZ9aKgYRajFxvbQkXAA6VrLIAYv0UkdwZLS+lUxnBn/QIVpzza7jhFPNf33M",
-	"khATG0A10V8sZ1QZxEcJxjrgR0hEDpUWPsE4LYeltNdCzwuLtGCjcukBACA4NanCkckuMYvjUAU6KssB",
-	"oE/3uhNaKWTjDMJCNEGTImWa90o4jrYqU/TY45XLLAFea0NB7L9tLL0ZGqbdQc0eu8YJN170Odyc7/cH",
-	"bhsgAm/fVvShyKzgekALTC7UDpLRmqUhHZ9SDYhG2JQ4VKsFalc1tEvq8JTbVhUusjQj7QJmR4HCqAfe",
-	"I7bOOSy6qQ6nyQaPmVvW0JdB+qiVe4OmR4hWAJE1eQYmkwOgMOdDKDY2h0jNhGR2mAkDTBe43tbHHs+d",
-	"9ZQPg9J5KlgiXST/yjT3+ay/wwIFZf7xww8ATPzDD3CG9cbGuWakNCX6AUgSVx6MXPqmtgv7Q/j3a+6n",
-	"NhbpLildscxEHksU5QtNolIyFTbB4eim8C5nIrIlzWL8KF9IlTE619STSMA6hW2DrOmSd3OIYcwI8RFe",
-	"88qhdqi1RVWssIz4YWq7hWbUBeq2DK95EQEQGr+dMqZ4aGnasQQs5QTcWfau+TX3SsYYLYZlt9Cr07/0",
-	"aZQiZSGhZJSJpT7PpjIfqEI49/CaU0Xe4WEwX7zvlP65g6t7ngmt3rJckjlTWTIGRF7P0DS/RjDA//bf",
-	"yK9JBtFht5oLCy6veZecwIkYiXgVYi6v3vxxmsOlayIxtroT0cUitfXX/0MKHu0cmgqC6eqaE8I+aiEB",
-	"qM/UVHf11GTdfoIqZIP8ojzWTayRYegh0w2fn7wmin1UpBPpP48XKU14tONSj3RDdjF0b/XFIB1v3aAp",
-	"VAt3eno5jpzwgaTGRIIKy/WxhZUwLlVJomPBFeOqe7VasIgkEqZQWybM7pLmYjok/qjhPFQ++thdLpdd",
-	"PaJunqWmfmPkWB0MCnz50g2po6UXNDTOs5R0zetlCoPIKLxzhmqu0BCmYNtcOLwiMBPZ7/ej0OwqvkfL",
-	"Y7c5nwYGsbTbRT043ZbJM4exIppbksE+ep/0yBE3N5ggs/SZgHsIBJzQzThccSt+oEG7S9H+4CCCHfwR",
-	"5y2HBMBuuyJLpgk3YwKRkKZi6Re5wDdQokLuOaxAUe0Q33+Db0WkMxbzOe1KtqCZgY3uTXvwjcWJn80T",
-	"BxE/FnOkguiHyExnZa5sQ+IpPiEODJafC8529JrIJXBAgYoXjttNKMtWJEKfSPcYBX33SL/UxbFGuilI",
-	"svu40BIn+veuSbPontrgB78s3yGUHGCTFJBRO9Gb86vTN2eXESw4zM+0i59WerZNowcg2sH1rY/bENhu",
-	"fz8y+b+NU8BmpFEOF1TNHgGb0z/uhNBE43c/g/yUzWN8TT92j6YsOrSDA96FZGeHh6gH+/29qEeOjUoI",
-	"wNS2DjjXPMNwCaC4S7zF9aAzot1+P6rRaWhAWAoOq5UQTZZ2gS0qG1QSVNoSXtlKilE1MabX610HnyME",
-	"2UdAH80xJwmIJ92akS1avZMwahjtCTJ5fRJqbaJhIDimvjBT5c1mjInJxGRWwSjRdIAxGA7uD7+HPITM",
-	"aaq5mallzm9pCklLi1yRzojGsDohWWZCN7taMNjaeSKh9Dhk/IQOio3xfG7RAUWuumLSzfQGEQyjAnV3",
-	"kiZjyPj6a84y2F59TOdMqxI7h3pQg8i17w1pnDFYP5qivq+V4UOkAzhGnkAq0qINacN7+5EbZ8akyLMx",
-	"g98PIjM7JF4gOE4oMSCAVM1IBymFkwho2Bpfh3Cv8ZHF+JZkU8iEQg6OpwhjhyOttUdGfTY60GP7SHMe",
-	"uLNZUB5Z5makrFZyHnsPrbsWZZ6B7bDLB54bLVB1Cy2d4dE5iHCln0duRwqzzVQ7xhzbQxQ2g72oLHeF",
-	"HsWAvE5+PETWTnIu88VCZFgpBV81kkK3gZfWvlDQNslYmIt2SCgqSWysOlOXxiB6jdyFWew+RyhGc5pM",
-	"HDhJBUAIgl00MSKKjiEM0qTYmHAdUHKk2eMKv4VnoS8IdTPwK6qr1uuItqkez4E+VJRMGc8TzgiIDtKZ",
-	"Mg6Vg8xpDknMFE1SSTzEN5aZxrGZQeQFqGntGXYbzZgJ2noKg8ITVwLRKQu6Jagjien+qojrErxSpdJE",
-	"5yXjGfa7F3n58rqdUsq8tkpGegzaSg1JnMgbMsHyEFRrCMVwnVDyl3RIMv0vKLefAbsDbHDwU8ph4Vp4",
-	"JM0ZM2mENMuSWySVhJNBn0inci1nIoVtySxwBeocTkk2H+31iTwE1dBwbJufiBGJ8JJuZpfMExeTZgah",
-	"T/oNW6guTfUwvHLcSZyiEoSfJZKMUyFZDPrGkSVK3CjwtRpoBP2SrNT27hX6vkmjZ6BFJGimVNSDggdh",
-	"J119/tKEoa5efjeRhI1nQnNGOr4Ji1A0C90P9AkoowAGAgOcwu7/NReKkUS5zcLQFZBPb6+ODWalbIyN",
-	"cSJ2kqG3YEhk8lG3is5K0onaKx9pDaVwFuF+V6w+YCyzjLGN7ZnGwDoNTbyihdxCk1K3NcPQdJjqORRl",
-	"HZIIaDNyRjq4Zsmg14M0RNIx2iHZ7e+EJJI3ySLyXtSt/uf/7/8i3ov9nR4x1/1W6UWQC2rjjngsluCQ",
-	"YTSGAq4QfhShUmWiu1FuzESeQRKmcdUB8qmpyqB5/FjMRwmEXWkTAFuWyEl0Y6Yr5Hw4z8c4BVSIXVOe",
-	"pw+/CY0k6aNOf+SiaKRfRNlAdYJSn40SldFshXcU2sSWKZUzT9U65TgqEKZQdgQ8Mywba+q2pfJ18zHD",
-	"/y4Q38dsaIgjoo9H1tzD/GBZFqf0n3dfjiLrQYgO+v8c1d456P/zrjFXrrQ2iVJ3JtIYz+zZ21felUrn",
-	"7X+HlFQS/bNm/oC6gbfiGWo5uHPXWiEzL2gxuDO073kinOIXxU+WEznOCgoKWCkWLxYiyAvB2kGXNrrN",
-	"7PLuYEIgEgPo0J4ZKThhCSjZmv4Z6ZwLqaYZu/y3VxZM5YaxBXzHwSbfsS6Lo5LPuHB/XvOjDV7xDvhL",
-	"4W7eF6VGzl29ujR87Zr793lrnemkU3xWugUEyBz9I4rba151gyMz3dIZf1hyxHse+GvuueDRwGlwtze7",
-	"5gFz0FwnMB7Lay64ZsIi15YnKCyFyRsn0oiN0zhlbyXLLvHTyGZ/oGCyTOeaP9HsSfCqxgK/gZ8Y/40+",
-	"eY6+bARnALl0zfGKoDC6S/sekT+RaOv7gmu+/YVB2cfR5He/5oW/HYaPvnRrDRaOYgPGWL2vROmqNYJr",
-	"DuYE+qpw6Z2WIZa8a6ukuaVCww8slg6UNkJfCgzzmiuh50cE3zk0LHZOeUy1hLEFtADGRRsrhvssANGo",
-	"g+kREVgv5/qna55gxQAtY/xT5P5ZPgd21JXdRlNTLz/aVLgJHZgBuDOctQX1lxYAoG6uHaSZaGJId66Z",
-	"fXjNzfYIbtzmE5FnKNesWzCZcgB+VD3yWsTM3ePUjPZr7lS4Qt6YS5Ae0ZSOEjKRZM6ozHF0Vr+jRBsP",
-	"NhTpmhusKSDev5MLuLhN4h3yd3KBV1F/v+Z/73a78H/9Cvi0SWegX4HtQWMZngHhdXYrj8zcG2+Dvpgo",
-	"DwmaqjStM0kcFFTJ6+y5QZGfTq7smGr+c9LxJdx//q//W+sHXNiB2W30uwyxNqDt0zsV0H1Rqa+zr8eg",
-	"e6/2EZYo2/2rULv0S4fr+7F3ZJ0D3YvmzMgn/q539gjPkMVEYpnmHHqvCwgxfYrMYbWOo2sehEGajBmX",
-	"rCgWHRwt6HjGurtQsBkKUrrKksvlskfhMdSUNN/Kx69Oj0/OLk/gm89FUh9c7ZD//F//fwIxsVBo2wTG",
-	"kqPzU6/Us60Q/TkMxIJxukiCYbDX6/f28Ap+BvfQZlk1hT7OTXzXQjTh/R0bFxY1NAuLYVbMQouZcAeT",
-	"meWMgR2fUil5e3lx9MJc6ACIT48cwRGBK7XOfn9v59B2gxSaamLTppf+MQS8PICu0EZrN+GScZmo5Jal",
-	"qxAx+Z+DS9NufLk+AoaQFND9TgE6jYNhgJ66t1gK0rCNH0W8MnURlAk0rvr7bW0fRLrfFExggp4qBck1",
-	"H0bIGjDRYH92+/0H7Rn7bEYRx3iqz2Gwj502teUG9/hHGhcIi8F+f7D5k7fcai0sxo/2Nn/0UmSjJI4Z",
-	"xy+eb/7i2Lie4IPBFl2c01UqaHwlxCuaTSEu/GCbJYAUEU5T8KziV1v0ZsAH3hbeDwwSsfWrzUkzJyAI",
-	"A0WnMhi+g3AWGbz/HAaLvOmAGvFnML7sk5BgRJxxQ4Ye59dWsChqf7oDh2BR+p/6MB/aG38j6wEK1r7/",
-	"SBa3oeRX74Qf/7zphFunKXS7398/JKo4pSgzoVt3XRPBjxF+0HZ+4R2MgP6Khxhmo9vHnrQOexr/ns4z",
-	"hkzEf4wzvb/5Cws3/Ec9029NYJARnh5+m4hXOw2H/HNYk82PP5kj+fkxWFAmeK/4L58IXsDvxUF1UNp4",
-	"DWsPbVgTzS9ebTq4tbOopzPYsRb9iKGBx2IMzqyf9PqpxQ/MgS3ubVoxNItX4BTos/f+XifNQypwsfSw",
-	"B2TXzaKUrGlgcTafztemubYDqvvA5C3o5b/aIf2Whw1pv12AVs6WO1ag/OYtCX0GBc1PR0Hj28pJ/0QP",
-	"nTF6J0m8rag9tCcWBO03E64/riAB4AvO61eXzN9l8neZvJVMvgOb2EL6+gwjenHy6uTqhGwU59HQCIO7",
-	"SW2Q2VvJ6QcR0F9+6L8L6e9CuiKkSUfORKbg1mq9Nlxk3DefvNMsY+ACG6UrDBg3x6nuuBQT497EGzu4",
-	"oooLHAnw/xnA+wJIDgIGEojqoRz96XMAm6CrHahgN0rF+EYSKWws9VQwCViZTssGhDtfyyadKBNLeQHD",
-	"haQy/KeiCWdxhP4zGseyQOqzHl9Eyyvum+tHF7BnjtLUgvgFX1H8neu+4lYnE0Rr6XXPCkBBmHLvNzwl",
-	"35LoYX0IXs5UyNGj+hfslqV6E8HZM2WNAMAqz7gsETBWgaiRua0VYrNjgHxCIjGkarSqQFWUiSdNpDqy",
-	"EJZfRDZbZVpBV1jRoJ5v1UhTiK/pTwcn8o9BT6/gGsjuj6Ufs2FVtukC/nTH66gq9FJm1pEWXkgVsDO2",
-	"GKJIY2aupwySo/nizlR3ZUb8G1Kf7bINR7JGhYC6B1zcJcH8Q5GfpQGiV60iVLcgyk+aBD4/nEgXnG0W",
-	"6F8iqaHxQkY/gMj2q07j0KeADhh9ukbpHV8HQ9L/HJEOMPOiqIMSYqdN4uuG/gAy//eqTP8O1ARDDY/k",
-	"Q2kLbgt8gF2MFpsy0rEhiUXooY083MHgKT+O0IsfbAkeNKarF+2XcwiTnYqdHjluDyH80vjB/X6/4Uxh",
-	"BVuETDQdmGP27n1UP0RTpqpH6G427ys97ta6Tt6LlzfJYqv3cL23efU17sc2r/6sd2ubF8/Not/Xir+j",
-	"MG6t2tTMZwqdpAwe/Z3HtPCYn5jyOUwDY3ES+66Ub7T4mGGlsrq0f+yGsb0ias2XG7YqVz3BUHBFUkYl",
-	"5KprmQNJESZjSPMcg4YREgORgeIZEZYx6aTRKMNkkSKXtDSJT+YtN50Ig4P0mPUwbtjqEINlLZcqDQzj",
-	"l1M2UZBM0ok+fY5QWeECZjmjWhthOz1yBRH+XFRjeGUDmwP+t98jR6UVw2v9yA20cAWa5EeLqBatm2iE",
-	"eQ6mFd3VjGWsnXcamO7gSwjoK2ouhsXYUbZwFpwt4NLfsBUaL97SfvcJPhxPwp1IJGs+85ZdbW1VbG3x",
-	"NhiyjsE8ajJoq5wCDmLBj/SBLmpPyGafuj0l1uL8vR6T8iBbTomzAL+fh68mo90ab38AHOveLGp9vani",
-	"2XFx3yC4HMR6cTr/i9oQru6NfUWvwY1JICokt0mSiXieppFZI22k43/uHOo9vIstAmA6uhsf8blBYieS",
-	"LOmKdBJFliJPYzIWaZrErMh8sDUydc9eY6aAdMstf8XyMUU2voA5bbYtTFeAbBN+t6x+E8sK9nVb8wo1",
-	"1u/G1R0Yt+OXsoFh3oODP5YsM/B1jYz8p0zkC9RkKnZGvXvEgh/l4xum3HPkxVDDHeIPeIKOSA7hwFPd",
-	"vOEcmdGa1lpVC8CI0j2UyeaQcMG7DaYQ5vPEvQq7Ns5TM9jDwt9sGGeWp8xpbE7pAmcvZgJ1LBYBdgOA",
-	"kQ/tHrrEvfnOJH8DJhnWiswBaRCZ/M2v3Z5g9WUAVwO7ucBWA1oO/CCRAiTWaCQeQmvxi1FRgjAA/cRD",
-	"e3RIlb8JB0dqu+cNVdOZ/M7K1+vgRvWGZX8obr6dC2yD52qyJb9vd3GVbN3NvPkOriijiOvumx1g4UbT",
-	"uOKh+c3Y6+/F67TyfE6eePvud/pafqc7Hew8TtTG81tcHmveUTaydW9gNlPHYxoM6J0eiZRQNIXAmMiW",
-	"XEQXGfL1OVXjmQ3vxpIYWlkXivxHbq7odT+lMxohVhXa21D/O1GrqNUqhJgMPZcTnMpvcB9WlWKpKxFq",
-	"LdxEEpyFCyRpEvf4SrBtUCjM8hK/+bz9OMwKks7l2+Pjk8vLkLw8On319uIkJL8eXZydnv2kV/r07OWb",
-	"i9dHV6dvzg5r+as7rTMwjZfmUIBrT2iS5llDpZiv6xfU6wT42g087AgJW0zKB+C7orEhlstfLJ/7AK+B",
-	"q7jG7OwLmkhEc/L2sxuzScJZ7AewHJZrpGFh9aqrDyJnbOV3Q9YJJ/liAVHkssxIvBMIQMjui7Up1o6X",
-	"rL5Wjqbr4NukW3sTbJPxGKAE+4LQFHC95vbi9y7i/4A5H0dxDIekOBANh6ws4R+nYjo2hWu3iMX1T0O5",
-	"J0QmpFlps+eMcoiMNNljIosLbKbIE0URQcJCFHq5YGMEIULgPYDIAq89r1QFFEu+Rpi/ElOtH3/VALFy",
-	"R21noVg2+Q8XPolE4i/BZqp0KsE2V5sAnmO+MCZsWS+1NwZJRhIes4+htSsheA8gvAxJSR+znOQSUQoB",
-	"z91qPqTvdB8yKLSf3dDXfsj+zhq6vHRj/eqU6XXVRpvujX9UyvR3Yw1dFlBR7TgyVxWEeOOYEgmH2gFy",
-	"icUYqGzAduuRo9K3qZgC0ilkvbk436tXl2RGeSxn9KZwCNJ5CV/ToKNBaWvS+fnq6vzSgkrWcd4s4tQi",
-	"g9jjhZAWUc1EvC+y5FYP6IatAH3PH2QiySIfpckYcHS1yTdnGUtXPnCcwXfH5g2aMl4DOkjbEbPY4cY/",
-	"f37yGidHlZldbdyHiJ0Kx1e/jmDUBuSvXmylGeSOdAAnl+g1KmD/jO9mgKP0X7fwpwj4xcXSAJw7IN06",
-	"st+IEZlMeeHn8Nsz50itPGySElzccfHyGZ1j2QAhcYEAVy2RJEK0Pah9EScZAu491t3Ix/hIN44/97Ci",
-	"VyfRZ2vO4oTalEwzA0M70kINQzlgfGFGE75jo6QQLnEs5nPBMc87kWWkFYC/96C/cU0tIZpkRyLpCisc",
-	"r0iHi5ZtCi24P263mlFOEhUSLgxwtF1G9AsU6+2/hDmnUamGWuQqnekmXrvfLLTYTikb9dWbn16+OiwV",
-	"GjB1APR2tCaW+6xjnTlQ4DbfIUCdzT0S0Uz+a6r9rzSnumAyTxvt4ldiOoVaA7+tcn9PVX1/dwu8pSsh",
-	"XlO+MmOU30h2mRpbwfDd+5Ikg3J+7ax9XbKpLSi0lYp1w1ZhCf8aAGUTuUjpylUKNeiMfvUaV7bIT466",
-	"YStXpyjBkNI5oURljJGOZMyGadpvTTnRx+NZksYZ49HOkESZEOpP2sqNsGYUiknEEBTKZG95YJVY7SNj",
-	"mhuYihxF5T1oGQE4JWMxi0n0E2A7p5ozHMW3lI9twZLorUpSUBciQucC3ZLznUMzJCjpWBtTdSAzessQ",
-	"hZ5x1awpFgtUd0ZWigzDMgwrK2B1A1c4Sq/vIYlwgMPGsRlCwmEdmvIuQy3hSvXudH/Nrjzdc8mNZ1x2",
-	"IyFSBvF1X9NnZ2tftbntrkqz/e6tW68hNx7kspZ87L+yxoFXwCs6akQtBi6EAePd2Gf2YoBKG+CuRS/o",
-	"zOT4zVkVWvENh7iGj4lU9jIQb5JQ+wPM02zK4iFgAGJvWEANQO7dh/gE4JpxHLaeA8a7YSq8G2HCE4Sx",
-	"lxb2JDSJyLoVrQ6gMicVXfWIz0eNU8yuQo+8ZtkUBsCV2L48W4Jx+AB/IR0sxqBaWhDr2kHEPnA8QFcF",
-	"+Em9GrhYVJkicRLhcrQKD5xDSLZFGbhOdHFyefXh6Pw08qr2Eah+53QooxmFNjDPqxuXJjcMjRu/sDnv",
-	"GljZ/f7g8X5/b6fNz2pP/Ffystrmv42Ptdx7vMHR6mjqu1/1K2FWigy5icfG1vDCmqJl1JgtPa2al1RF",
-	"uHdfDo/RyLLnzEY0ZIxixQpwM/zwww8/NEd4eWfnbned9kMohP2bCPQNwlyrcMB7v4cNPHRoUHWF1wv/",
-	"Jni5S3sLV8TvQF0vlJUgJ303UcdRNvnP//1/QFAZRcBUIaOmgMMOeF70oTQupaE5OS5EHXw01JQnHa1I",
-	"dP7WetyqpsUn3SuW/ApJMgEXUqKP0iSXBknKrxkGY3TVCzPAes9yhLiL9PnTgjPC11D2QTI7DBaLe3B8",
-	"WFLQUzq+kbqv/Z3QVR1LpGHwPfLG1Z/RE/fil4wEAF8hIyqjXGLlmBC1pjJcrW5SK1WKcQiZg4GgOoZL",
-	"h/h8sas+6RMBhOdzZkqtcQGl2WKoJVLWdKDAkFe1tpRpWFl+TC10ELslTagK9Y5lfTlxCkKTciAL7nZq",
-	"qPaLWdzX0y5MDsI30i428VZTRsM4APmUfUf3M+6jwcE283EF3l6zOKFX2h7+1gFhzFx60NSwYaiFU2y4",
-	"gvN8D93GuWi2ciqh18VzP5SHkfC6/6LiRiKd6N17U3+UpIxOyrHvRVM2bZgXilNMIudQ8vKPQHuq5Au3",
-	"SAtXqkOC9xpaLqxDaeuHwzUiGFqgr61z9qyO7fp9ay9JZWu+K1YPHQpVcz/irq9Rrr5MgDU7Zl5DwDPc",
-	"hsOR8A6jHZS7EYfiiWWVKywlzBhHMZ7jNIV7IttKjxwpRTGM0zvj9grFFsGghvK8Ph3YsLs5PKHjWdHE",
-	"jEKB8Lkw+AjovHS6C3iV9TtckPFqnDIomFgeADTB0UeCn5t7SBwcjMR9YfAPzN0o5WOm1S8b7v2cdGKm",
-	"J0oSEwhrkjRLOKkFQ8HuCsb5+BP81+eomZOFxbJgYUv9cnukOY3jRs7yFT0lppujOP5m7hI70xbe5pNo",
-	"mcjZH8aJcmcd57cqLfKHVYqQPdUE35coQfYsr69koLtF1zh0bTDLPY5j1Yw58OoEynsJoQ6xopjHsevu",
-	"Zkvq6BOfm0KGHk9u4jCmYm6FQ0NRqDp3buc9CIRWOpRfaIaFn5pPszu8/t6tSjdWAcDSfbg4OXphg9AX",
-	"VM2Ki6uxGV+ZXfk3WXP68RXjUzULhrsHB5AuZ/89+G1D0+/K6Fp2/7tK94Bwz8A8aIUE78M8UCHYyn4y",
-	"ms42VpPILIAD2kqagdzJVMK+vq2h5Pmsz3GVfv+eazPQlhPqKZt6d74fya/ovl5YkrnzkUQq3ngkoSi4",
-	"ubWh3hXv2+oRE5nnGd5fS+enis2/qi8A1gB6aSFRPdLvdPngdFmKrUhwl7+O7b85JVFvf+EnaLrD+cXc",
-	"pHgXOYROacJNILWewCNJtBKEGdxKZckIKipXr062vy0JbaZWosICtLh+nRF9KnRX3UZIRBr/gndGnC3h",
-	"vz6bovqSjTMGsa3yxrvh4PYmQ7bfd3So+8cjSUxSoqlxnnPARoR7Dz3Qnea7jFJUB9xrlMM67nO38bXs",
-	"eaBBg6LzG9vxG3mSrTX0X5E3/RHjIy5beNojE8R1f6H7GL9fY0C762W/Qwx/UAJcdCakDF16CFKOQDho",
-	"rJEl1iBXxkvI2VpuAzCJllk47tAjRy2s7NArYv3AnCBjdV7wG0qKb6yUePeSsBDflZSHO9AXekHvqqYU",
-	"RxlLjz921NqeL3WRc33M0Mh076OsLugO6+QzEjM9bElGbJbwmEiRg0iHyUDENxqjQBI5B29HnMgFVeMZ",
-	"y+yLhyRmUiUcegI8xRiSskKSQYX70Bz3zvHVqzfnCAnG9PJKQk3YpSuuDkcbk4TenB+Tt0dkkebTRKs3",
-	"HII8iilRjH5NU+uRwfwTl+Q0ysRS4jWMVicgLkOSCN+S58b85iJmYW15cPlM+Ub84pEkCV/kitBsms/1",
-	"/h+asRV4j25wknRei3iUyx2To9aS2o6zfuO29aupHqVu3Fn9zdUQPQxMdmnNniw2OPuvhw77290a7G7X",
-	"kd6Qf8tZzl7mafolTHJ3qy36CZOCH5Cv5rzMFXyWVbCqMpPVk25ir8B82lkrKEYxVRSyT0H/sBF4D8hN",
-	"eyTy2ClEpkfmUWQTauBfJNJcKtoJiakxg09ty/YtvG6AijXSYBfihyHejOBPKqPjm4RPIaIuGmWCxmMq",
-	"dZsGWrvSKka3Gd6M+tihadfebeSSxTs98qJYMAhw8zkrfv/IrzSiuTVmhyMDJWORpNLcik+1dpjJ0MoG",
-	"zbzljgNDQKxfF2tvG+0Rm2umtwyhK3EWWY4Bfg5PCZqCmn00RTnWI29sWo8tjgnapaGZCFMADFYDXNGD",
-	"cmmz3P08gUPSmFGQcFsCqZzpOhexNntPDLQ5zCB0AZSCazvepNeGfpGf46tXv14UmL56VCwLS1kctsab",
-	"yNVYzNnQ4FhhyyM2ERmrHCAi6RLmxgVeZ41obCdQ9KJ3UqQshGhMjhm9mETMhd+YoaYdTQc28x8GbAak",
-	"9XoYTOSiDlCMPpIuy5VKEoEWEfUI8CE5BEeH7detmNkIs+ePpKVa43gH4sWj4yXQSnSw7+g92y+gawzd",
-	"iMyDrOOiOGuCuKNDlDiE8IXy1D3Sk9Wx2ZNjlueQ7O8+x3W5YCpbdY9AP3eJ68WM/qo5OJmJ1NSPKvp7",
-	"JEkET/FmLbLL4gJEDslBf9fjXuhLlX7uuyO5DJw0LC7cMuV1M+nK2NAjuaNtuGI9cAcl2e33cQ6lIhyO",
-	"sWRCWYWM0fHMm6UljoSD3aeViKhVpwJv0dfVp6CL37UuZcTTUpvjJkD5u0b1XaNaq1EBVRPJlNVy7qFQ",
-	"IaTglnk5+DJJuFSUj0sBqVobCJENOAQkw72tXLDqldVIkgVLEy0bNTckieqRM7hGwvJ4BuvwOhiSd+8/",
-	"R82hoy/xpa95S4RdnJopr4sbrazOPx6kTHUBPMqzG7VNmqzNi8FW8EbRNO1RlJF8jen2RnMFGZyoYVmB",
-	"hajvkFBiXZYkwmdRkdoSMa4nGpGOzcnVUuKQQP44WWiNwtOEBSc5N4kjOwY2xd53jpgWhLIcPuQ9F5OS",
-	"7KycDU9RKA4dXDKZyFCrJpuITJPkq4mdSRvLrt8pmwal5jEFGIeNiStOH4tw2T/gOkdlJXY8Y+MbFrtS",
-	"g0U8BV5EUeuOzhi9wU6kdVQbZPes5mbzyMgofblkpAN5zovMQPNg4q7AsFiAaUlAkyVzmk5EpvdedwAe",
-	"apt/a33XNq8IU2jjUgUPQ114NX1oKBEStDkm55qRiQz/2Ux+pEM9TcjB6pgQ2R75MU9S1U14mablkERy",
-	"TFOGqcTG7IuKWWv77uMi66aUT73FkKFdAExEgqym0sC01RmzVFHdXiyWXEJcWGSNUSzRwhTV9nLUlmyM",
-	"B/graWnYOHKAb6Slldn8liyeLKmjpO/a2h83uZlWN7ZRclV0psefDHd0mc3tca76d9kkIwtlqchAsuqS",
-	"AowxpU+0xMJAIPpWhftJG7zWxsyMTcoZ2rII20CroiRRpIPRqRCkjwG3nsABbt5w34Zz87jAnc+hi0f9",
-	"FBgrNBia1SXA+QYEOwHy2+7UvjYN3eG4mj7+4Y/rtw0ZBVy17Y5duAUIZtuh8vTFXLJMHrYcmcY4tC8h",
-	"9q8odL7f9T50QNp2VHi36AL80sQL1CSH4eAfTNizYb7bAb5WjCyvLo51mlpeXgIeVjMGBsAhlD3CM+DF",
-	"faAwmfx/7H37cts4uueroFy7FekUIzvuZGZaqqlTntw6Z9Jury/TZ2u6N4RFWOIxRWgI0LY21VX7NPtg",
-	"+yRb+C4AKJGSHNtJuuN/picyCYIg8N2/3w+5kpaCqK2n44gn/ZAE9PyMrhJi+vvjkbjvIxF2E3sp4XPf",
-	"/XDQJNbXXfriJr+fIRKAqToI5lchZ8fFTSunA0IBkLnBY9DzVGDOOxRoCjXjW30I9mPnopzPVZkR1p7M",
-	"0BePy28YK0uXCgqhlrNv7IsHCAF2y4fRLHML+FuG0lwxaDOYgVDMiYkkY2VlQ84IrUQ43A07kZgrYBKJ",
-	"yCo9n3Mqiq7D8WHSuKZ+naGAI8otYUqSCIZE7xrSlBYGBSeem1SdMoWSUMTkQLAt+EqdQ9OfUU33cuvH",
-	"uqbWKwM9ApD94V9wcGqFpQ9eqbGuMrOUInWftcQ842VeZiLFLZsuGwhPcJ+M/IrmxuZjhpalVUQI2ac4",
-	"hMo8W0uDnK6xX3nVe1g409ywZ4cnrw9Podh3AAEKTLSUwYrJubjFXkPpTreAhnzPspXQUjsbyey1oIoH",
-	"sOsbYSfDJ4w3fKRljFUSIluVmhdyTAGlDsITPFHtFG0QXks6cBPvP+zAy/GFQg7bajch3TGwj8W+X0ex",
-	"r66EurEKgrC3U5PeDATM8+7qldc3LAVlAJQGJ4brZkXvP05+Ouz7rHQLtjeZhQApHRLEMR76rLa1LNwV",
-	"/YRq+xj8HMoFnGbgUv8YvtqDrnMyeUkowZQxSH1d6XLiZ92Ak5YIKN2oL45aJRhSPMsqZcwIkS7n7mCG",
-	"RaBJ/bLzP3VdhZ+dSUvX/rIzAkhX+gtw5f15X5wvrDIcGAat4zv7ZLnQpXpihuJ8XC3mSPYeQBb+vN8f",
-	"iDeYWoeviKUyoArc1FQVXr/5Cph/P315JObKXcAvlv7n0ze6upZVpjL3/6Aoh0j5+pRRk9Y6m4UVJyiu",
-	"aBHcXpaVM3OMdh+bRfSkVpCooLfTtXXmBayum++QzJgX7h6jxrXNrxR/cQYNpsnnRhQawv1QPEnEgmMk",
-	"cHXf/5mY5SXRlDx74f7hR5/pSvFfxFT0fKlEGtVKpP0RFeDQI3Hewti8KNxSixw2pKkBwfyiLnD9xbhQ",
-	"skLFS3cCaUpd2lF4F/eNLnQ10QD8tf9cTCMTLtxWQPEDLvZgCYvew6NHhyylgovwOcwyZBdfEN0FfUHP",
-	"+omT65DFwFP+xKzAs/fgYVAwf52lI5EWmZynGMqgNSGGBMYuxsf2B+Jl/DzYopSuoTremIIhxmhPh0J6",
-	"RgHRSwMsO0KZuhnOLZiSxYIKe/U8tKF7UUPc5O2Q9suLe1TpqzxTlYkybunHX3bm/DukgX/ZcW8OcP47",
-	"ifhlx63GLzu//pb2uQ5I42uaaC0G4mckioelQ7GU5ZUaWx0BdqPR7GOw6ftXB0du/euqSMH6BJ/BfTMU",
-	"xrDgpfZ0WwivDzIUzj+m8Za/Z25oHo0EGjEj+EkNA5MAGMCyGk9VRkfG/cxWLJZKw09/k8Y5KEak53mZ",
-	"vTpM6cCdO20bxDYvyoigsgtfCQTSbV7lV3mhJugpEDP0sS6USYkymWf2xIgJslL3Sl2qoRPElPpE4Bcg",
-	"HaATSpndmJ4M3q63QkdAi1PqSGZjZlNfl4k4Ozk+eNUfoVAspDvA+AhgO3OXwSv5qDZNEbr1RO/s5Pjl",
-	"D8674uQpVD1xGWO0KXxq0ekz2jJB3lp/piU5MaAMnSais1XosSzolIIiAClptRPy4QYnT3Vt3RzCo0Ho",
-	"RtrIuA3Sq8vKvbIzSBLnMQhT6OsEXhjOV6T23Y22qg3gMjf5otzO4AoxOMsvqPjRjQOzTQLYc5Nnil6m",
-	"KYx/pvLIlE9likIhvE1YAuh+5MQnV2eSBOuh3I9WDbfTyBdg0uGF8jwe28kiWB0QuLFgdJ8lAq981sZG",
-	"BAbYw3gVRBPBLkXyyGzxDTBbfEruywlLp2eam7oOzseSaQoyQGX94coJo2voPJX6erThCI9luX2Sjd61",
-	"3UklEe8nyUqt1NfDpUkYqyuqPW28JElNYtCQRRH8GlaCAO26ulys7EnARH9oStCRaK8ZRn9kukDF1bZc",
-	"vVbBFVFfNGRiJD6bguqawIk8omjD9BXEQ+/k1FTJDIIyH3eiS9qio3ALDUdvIyrFbIRgJ6usAQT03d5a",
-	"jB+kI48RffLSqomCb7+ZiWUd30qhJxpjvK2h3tdlxpyknnwL8OugXR7A8b0JQyJ7FF3gHCYqJWfV7+zi",
-	"VrHvpnF/6WuSjE5HBcekWNxLAjuM/c0UEuqJwO/TuZFmylb52GyVKQvnme7ihNhRpZ3FqWojnG4W6mau",
-	"DbJaXOhqJq3oXakKNuLeYG/w3IdHohuNqq4U9FSbcSXnahhiwJUaq/wK3HHEpu7NVdVsMeonIsvNGJz+",
-	"EJ0/XyyHkVC2zetq4oRYMw6fqbmdkn05m+UWDOJyDHmA5tNGFHou5ET0Qv+OtmIBaLil7Sdh+oYRJKEN",
-	"1uQZlRwaFZpB3SOa4WwnsKW5DCH02gRaJD+Pg6N3oa3hfBG3iAI5sbstibMfGRWxmZFXH9yPCqJbgekY",
-	"aRa/twYCSNVBPYL9bXKohYyckHml3ZHFlApSojjnthnRH9MojOPERn+s1yhhYAbiVY0ch35KurbuP6Ev",
-	"BlMYTmfs7+0l3sSlFG7OHAYgyGiQgfh5qlGqw14TF7oo9LUR6TwvJ+nQGcZeEpbI4YSaKPKy3R1H7nLw",
-	"+KqaGkLI2yZjG5ngQmfTX2eyzKRTY9RLFQ2DtbCS2ADx+RrR49mxZGXDAQ9cwcYpcpI/PNlJLnjwYFyp",
-	"zM1DFqadweFHkgQbhXmX+b2MWtdq3pDk+HQJ/CnydI2qjdZu5heApeXJwlg1i8UlnNEti/ub5xnLZd0v",
-	"7livVvovZdCW5UevmUlrFmQDug1ICDj1zqit3YE9aM6BjlZtMEYhLccCqrq0+UyJXmqmtc30dZnSfs9y",
-	"484+ph7dxJ/AzSllZfkyCCZDwFOT9eBkwQQinbDNw7jnyl4rFV1v2jsRDt3MScM9aD8CPGhdG0JjDck4",
-	"luby22pH6FqE+LTwx1o+L7sf4T9UnGOUBSW4rsDzmKoIGorDq89guxIFRWYgmlZCe1yepU4pz5W0DGyI",
-	"iVmwOQiqHj2iAKAw83ojtyMYMKL4cyrdPsVHhx4Fgi1t1dpwI+UcBuKAuv+m+lrMnDiHpjSslMgawInt",
-	"g3VBu+HqnSh74KZ2TDPbuX3xCA7wLjOfCsUS2fKg3neG+0lk1e93LaB+Oi50nd2+TpXnDCZJ18H1j2qs",
-	"92Np032Xnfp1lh0b2J/cdmmxviAVENicmQ5x8GS1PCSCDGA/t30aHMN0cmCidUZxDmlxgwT5YjT+fIF5",
-	"RAC61XWRiYl2brDXq1Rmk6lxnnGJDRWxSLPyuKFIp9bOP8C9KYbYJb8KSzZucI5fCu1clUF2VVfi+f4+",
-	"wlGJnvvXs+/oX7LQpeo7G/W/1NhSKMQpdlDIUlT6Gsq1GFdypeMr8YyJ3/UTsi6msrjiHDK/kfc4nN1Q",
-	"xF8EKsJhHjGhNie9e6Wml0nEi5ubRDzf+0sinu9/7/7fMyAYdP/zPBH/7//83z4avLbKOVdzLseX+uIC",
-	"TSmsi4I1ZF5oWEIqY+L5hI+aG3HpnJGQYgObCnzBkKHwpfz9xCehyctdqWMKPNhPWR6l1E1GeATp4Q/H",
-	"r/8jKo/iaeXZQJwoSB/w2YGcClruR2enbgW8qtwFFu0sTXh6XmN5KoD48vQOOsWZXnfWKO/zWW63gQA7",
-	"ucznDwv/xe/SZeD9BCQPExWgrZetDfyiXndjmbusHmtkH6Lj9e6q5HY7FYz/5aLyNUYrnUQIvH7ygzrq",
-	"c3+U1eVtTF40dk26aso6JQJ/ggAO8C5DldVsbhcJIHUoiko5oUMia9lIdSbsTFaQL71Xg7gfl/U2r8bw",
-	"BbxEVJpTqhsrzgs9vvS1+bZSchbKYfERNlxd1aCmWdyuaFQoujCoYcAsDDnullfzOec2ZQBlmpGrPiLs",
-	"Zp/VDuYGiHhj5aIhXkotCl1OVEXLHeJ1UKQMw8gCahEqJQ10rmIO3f2ZVQzsi/4dJD/u7BbZf7ucbuQK",
-	"5Jk7Gs/2k2ff/Xpry/5EFVj38um52rt6Jdd5UTSPykM5KNFZWz6dj1WqX0OVasNS26SaaK9sioxQMQJB",
-	"Wm4VUAy3rMEMCcZmXWDcMVNFjsng2NrnwAQLvyVXgHMBSNBFblU0gRjNqYk0El+2AW/kML70YaN84UHr",
-	"g30ta/ztIY+0L0O0pZsfbisUkrYhh84tdduUXGl1JYtaYjnkkkFosCkHq4Nns9y6q0AROoXui55zik6G",
-	"JFLiAekQJQM9fmnHU6w4YACQcEqmsixVgRdSRoX9cpisrfLJBFJYcjzWGCCwWqTxK36wi7nzxE6nlVLt",
-	"yBZ5gOpJOsnDRNpY6nS46n0S+iGv6ROwLqxbtX4iUjfjjjuilWccF4SoTXktOm70S7V086iBowIBgAtK",
-	"PLYiqbSApKwgoSRczxlMxlUptAKXgqWjmwBTtocygaXS1fKbr8E2aUxzA8IJQplQWliD1e7XAzMspV4r",
-	"fU/fHLyKgBC7QEfirfRA1XrxI/Dwf+42oMZL3kbMP6KP/FHQR1o/7xrt1WqV7eIR36o0ZtXUYnxsjiut",
-	"EV7LMG+rQOm+JC+vOERrBuK4BgLS1E4rZZwiSROR6trqC6hSB3giaeUHWq68yO3C/ehVYzoQr3C+OQx0",
-	"rc6nWl8CftG/LPRJqJnMCw9tBHcTPF46IFgUIDzplk6ilyMbQbcJOZfjSznhnpYxfcUyE4gaFrfj9zfb",
-	"kUe48p/LmuTHdTUd4p8Hn1U4/I6gS0Lor+sI3frcYiHKFqe2sRndXe4QACLrVNs0Nv28O8Xwc1DwA3Yj",
-	"BHWweSdwSLhLnTaBmp6RSCGP4WxGlYVxubQVrgY0oSQiHybosXDrB5vPVDoSqdWTSREPFNumKxPEizjS",
-	"5+wDJ4cOT9+8fJ941Aps+tp8tk7dIn2uk4UP6zhX8Lm+dr9sC+fK0orebot/bLgatwLM6ogiRJBZ7EK5",
-	"n9SNrSR7RGbk9oqxem7YU4O8Gxvzh6dvXr2PzdCt0YFw4ivm6f0UFR82LPErVU2VtPeOjdVtUv5BEbK+",
-	"CsCr21p6yS21Ag95K6Cru+/jB/Z0HrfifeP73H4f3jZ/GO5fn0Z8SVAHiN6jCl8c50R6oSTX1UFpBqDV",
-	"QBrJGQ8pMGCQsE89/RCAkHDgzMcsGkmqZhxI9LA2wY3psW7d0Gza+R8xHpRxr/p1DqS92iihz/9LjZ1O",
-	"wnASjsuxMYZMgacOxMvQii0pmkShoyK/VORQNCgSkga3QYBGrnz5bYB8XB96OYiFPXJvUKgICCwJxRhL",
-	"4qFghu3AVcmBTISfOUZzBg/9/cRoJIA7lfpa5OYxSPM7DNLghru3IE2LJbzLYmYrJzAKmy9nAEzCrfLU",
-	"hN+L6+7jm/sUu4AKDTCZARmMcnKtWIDdwFLLTtdLms3nMiXoeevSZLxAj4bEPUdCmseibU8+uFHRmsc7",
-	"yACKhTb38qSGlKGGLpL4XGD0gQKcnFeju81AvFuNdpql7BdloKKZYibqA432YSVFlSxzA4QTPmjQJAEi",
-	"i2Z0d0wWjToNg6WwFIJCe9fYUy9CGkjd5MYaYkjqNh5WTr7MspaD+DkyNfikL5+w4VdeL3ewzDjLHvM0",
-	"v0sT4CBrz7frJfF3r8bA7keWGFuHy7y84xl6nhQST5i/jiwIJzT44oCZQAEgoK8fBo8GXaijs1MSL8o2",
-	"hWd/tM5uYKDQUhXbxNNiWXI/YTUaURh0zMrPEmWLBcBjXO3B4mpdiv5ukTX/8VoznZ++25dCbnfa6g+l",
-	"sh536X2H3G61N+9qGG/uZaFtsNxMQLntrVxRutYIypjHZemVAkwNoOOKe8opSOdvlUV+qRLvebY6l0d0",
-	"8UOekHf8Cv5hXfT7/l35Hb6pasvV14/2sV+7yOChy3YLPdn96E2ZjXur0BOnpaFM172OHAdy/GjvNfaZ",
-	"ZMBsqsBLi7y8xEhuoScpoFPwuyX8JkgOQkEebCpplezt23OieHe+15PVxjMAwJ5LOw341/CfDThMyAAb",
-	"IzF5lIqHbD6L3qQb7SuBbwK41AA0Y9V88Cj4OyjPlcygNJL3qFvALc/Lx41mf4w6sHIscVuXnog7wuoY",
-	"iaO/vz3+sT3xnVumNvZDNvmkWJhDr1DEsdOLPAK+BsmkiBwZ7sfhzxWUrvo564pOYDYQB9kM6tDKYrGe",
-	"cHvYztHNjN54X+D0busgcutH3+DrPbutzgzNWozN1QfEeqLGsHvzXHgfhZ6zwR8rELENTOTfarP48kIE",
-	"eqiZGSI+5JtEidt2m5RtPUc2/UxaGYFdTZUsCF4sByAm6zGeCflqIA6VykwAn/oykFMrMFPMw4+4zgLL",
-	"ywIkcAQKN0OyWGjNhwsCbFcFuMm2yucAqj6HuiFqOZWF0fSyXZCWkFzBt8OFTAV0kq7IIPhED8ox0Y1t",
-	"xTBobvLzz4twdcez0QGOBXl14bysUpn1wFihVrojf2AaCOmk0P4drdC/0kFMGRew6dQM+aBC6pcacM/l",
-	"+HKCuypuX6ZatBER9U6Vb3p9qZ3Ut1hlzE8Yy1Kcq2DleoAjKByQAakUGL1OILYf4PKqfDK1ZijktioW",
-	"DtT2KrZlf9NKYNHxXZpzEZgRtDYbU0Evey24vfYjeUlu3xdigKH9jWmMbIPHSV2biFX4mEd4SHTou6r9",
-	"/a0+y1uUv/dnKbxjj3ZJIG0yE+Di3TBql8nghOLb10syMdxH4nA5wtODk5lQF7KTQ03ia8xDVnVJojKv",
-	"IC1B4Jz9EaLloxhrjw8d8Aw+QyvFyrM6Dm0wBlYiXoRW3fQKv/ID/Ts7CXGoqu0jbDgRkY7ptBACPeFK",
-	"JEoA6tT5gmeQRLshijb1Ujqw2N4e7j87fk+2b/jtHwhInALOU2mdIeJRrvxzkQvG2Z5uBgOB9CWz2hC1",
-	"kZhaO3fetvuvEWfH771yR6T1EtUsMEUBehdXOfZHIiVMZKIxkVYZmzYteuxirVShpIGW2nleYs4xmiT6",
-	"AsZzyCCLiRvmUi0gNddcF7r472phCK4Ku1ecvMjUDYoPilkwRRR1yAIUmxtbohEG/D6MJc/mr2e0IR9B",
-	"WliYXnxNpWZqdq6IZ2iaT6bQ+gvPZ6joOdAQ+tc8O34PyDHzvCQXA6M1bX4cppILfa0qP5zbPtao4mKI",
-	"7wsoW7g9cf/8OzhGr/R1OalkppCjEsF1/CPYw2pcmSaAH5b4kA4/MjdutqXKIlQwsGGhUDXj+0Xv6O9v",
-	"z47EzwfHh+8O3yYi/WXH//GXnSG4emn/c4ZyjLLHsV34EPUn4QH3bi2uDfFEeyqwFd1bmKd5MMMDvnYD",
-	"8/fY7suL26E2NiolsP07SRQYtjXgToJMchLdBNahcaFkKRjfWPTenJz+dIQoCpV6mpe5zWWRGworY3G6",
-	"DxSUYRwyz4Y+BMJmjTPIVMk8PHquSpVxO9/J6cHxqdtn11VurTviGH0S9G4Up/nfqtJJ8G2R8RYBNfLK",
-	"40WbJ9Rvm4mLQk6MME6Y0yz4ooor2XsY0hZGXiiQOcRWdXD0DqM3nmHJw2/M9EyVlhGggXwOSDfC6umK",
-	"Z74Ef0DoMk1cafw8+3t7IYvFlCQUWcNsl7+HI2yB6QLw1ZmGJEHmJeqC0KWtdJF6Co3t/XpdqiBrfasF",
-	"SFrTbwXegn14f5LumNYwevV7kW887lQaca4mdfmtZGr5xSMTZm00jE/LlsBOfLlT6uOi9pB1cLzPjsIJ",
-	"dfvVH+OVYvT1LfInPMhDenP8kK7a8YOiCG/zTeX5TbT8fuP431r2zi5h73fqp1f4d9OQzyGUmfJPH4hK",
-	"rop+ApB0dSPHtnBejkKFRUTm1DtWyMmoQcnrn4EdwNGWYyYKwja0SL8ix5U2JugiRAsmHTMQPzNv7cnL",
-	"H17+EPPWDgS+GzJ/MAdB9HzkYjIDcca83fSnYQdSOg7B6/23xWFIPN63WcsPQQBDJvr6jDFQfj5QPXSZ",
-	"qX4tc+MX+BFq8MvbtHSo3bnjL0SlXO4A59nW0gOP2RqGsC8mO0AWRMJjvSSAiWK20Junny4IcIRHOdAq",
-	"B1gyP4qBLy4G8HjeXQp8jE7t5jpBgL4J7EFRFXbWCRs8Ud6yvD3zCN34LntgEHie4IZD8Fijfd812iZs",
-	"jU/YsJ9oAt/JlCUrFevqWOFQuMVbsuimbTJiz/zp2c4s/erPz6NJ+XWZhp94qj7FNHxIE2/jOWlabX+g",
-	"Y/IHtbi+Kstp20OS7VppLrvz0zGSNXNODKPnZJ7+1E6lBSQ/6Hqv6jIJxBYB0BpZZ503AzyquTWYTq3q",
-	"UthppesJ9sg1qKYQFDMzoieZ02qsqwxzpe5Bhz+8/OlHzz8UMHrq2TnwJZU2YP5RQZzpD8Q7Syg5xtfM",
-	"PQltrsSU1MT48WOnDOYDDfSG0LTde2KeFe9L4ba+b6F9d3j6+vgfB+/DeUDOPufqYVQ0xR88m7fonbz8",
-	"4eAVv1w/EefaTpeoMEexn4grVJe+LJDTGWXHI7h41V7rxn0D8R7rAZvI/wCGB7LOLwZxlfmP6+m9ykwY",
-	"wF5yL4/8JcKzJC/BR65Slbg3RAqUEQ1AEK7J0vsnTEDW2Gs5shLDd84NppTQ0Q/lR0RLhm+ymCuRuuVL",
-	"k2AElVmIxcU7NISvCb5T+b3H9FTNCidsxUgHSNaYN1WN22DZQIBYMNCDdKEr3J3EBMyQ38tYDgkRIPiv",
-	"uoTtgLl8PkpxmYNsnLImBkQM97CM8e3Dn5GjBs9ox/lOKMGlqiuViV76Opso8VJXKk0E/uMEk39pvxvB",
-	"u7LTUyeo7lD7ibNz/6+uCvcfWJ6d4c7U2vlwd3fsFLMshn/601++2zWqNLp6SnsJpC3tCG7XoKJR5k1x",
-	"+pmqgXcC4R3M132WneF3e1sno/zrovR9yEKB3C3ynsyen7+42H/67OK78dPn6vnF0+8vXrx4ui+fnf9Z",
-	"fT/+Lnu2t5M0sCU9/5DnjSEI8Z3VlbkFfcw2hazw2EfQ8j8MaDlvpQ3UMSR1tmr7HOtKiR5ZCQ2BgzIe",
-	"/oHoVb7yoJALVbF4YonEN3gJhbYIqFFuinPGDKnGHgGeJ0EI1+7v57UNpNKJ0DBnWRRUa0fYf9in6h44",
-	"ELwCVNEKBDv8ZmB/YQE33DFFWBioD0gLPZbFVBubJs40s3qsC6TgTH1Zw8HRuydGzDXWQ6QzWcqJmqnS",
-	"fnC/pSPsYIFsFo+f0gOoopBHTsUvO7/sAD46zBcHEGVNHbHEvB2YsLmtBr9NElpfKLaQwNO2mOQwfGj8",
-	"k08rs3Zi8Hmk8hmIQy1mwH9ChD2cUl7P1RORcS/5X8uUikXUSMG0cO5jJvhYlYmxNOppXjrdktv8ShUL",
-	"0TvRtZ0Ccn0iQKzS/3dbNOF96P4UevMT8So3cxizQtJQN3XQPP+qVdzRAK2DsfT1kn8nPNdJ9i/WLEzL",
-	"uw51jRf1D1rbfG+59lV5ZDrpIlt9vZ+pkifF/qQU5SPghQE3S0M90wIPGx5UCIt4J8pJgeWKDtFr8WH6",
-	"LDAqrBYFh42t8B56KI3KqwTpHysmsRlGtWZkJCbBTQsCJjfY+QeES0S46Nl0AxFO004v1XXTVh8J9MtC",
-	"+zM6AifH/zh+G9DpPccjvBcWi/m1AfR7seplJp2epFszrpNhzFaW6nk5cU4YsyCJFN2xU8+TgQ4tAO0H",
-	"5j+ncSpZGkJGmFS6nptAifxsb29v2KTso6o7J5WN1iWV1MHP7hMZcVEpJmQDcuh/1ap2rhG3bjvb7bw2",
-	"C2JdmsmbE1Vm76VV5XiRit4sL4qc3d+Yo1CKucaCZ3RmZnIhrmVuhdXCTN3cZPwyjbcYxVR2RkG1uLsX",
-	"HS3cXu7f/RFCVVHyFRbdKSvS5abBaxICfVgg3ezrEz35QKXLoxbPEFZeVytlfbDGXNfXXzrSrf1rw8bO",
-	"jTq4nQZ3RmSM0BJZOTGIxpWq8ouckwhEAWDySQlkopm6SURduqHJxY6E10qrY4KV42D3o8xI/aRoqUdw",
-	"CxZHUq8uBz98kILCO3mWMKSH1eJCF4W+BlbxKCrgLt39mGe/pUNxzCYdRFC4nxKHVTcQUcqU2AOT71nU",
-	"liONLmmHF3qSJm3dOuLo72/fHUYyRPTeHLx7f3b82serLmQO4AnM1AXHAH/05flQgNQfCO7cwi4nDBWU",
-	"utHaUfmuiUsVV4Kj919qYerxdOXb97TvKOjz9wmjEihk4Q7YogH4sP99KPXlydLZGYkXe/uNbpdQO5sA",
-	"pGYmoKy0os/K1RDu3ciuhDWH5gJooahL3GAJkvXiZoOIRfTOie/u0FXc2OEEoY86kVboSU/+jk+IPhR+",
-	"Ofpa/YCI3WjIyGNQo4gzpaOfwmpBPOxw1Ny/QdBDN4VviOkZpdoPLhUjqxs1ri0EhMPTc+Ms6ym8Co+L",
-	"YzwxzoLOL5zyAM5fxhW3bFFDFSgVF6PoHXrKO+jDUxxSIrckKCVvEdcGuehg7wojFyA/teidHP/jzfs+",
-	"h76GG7FKSYtRybOTBxHqO24INet/FdEs4SlbmjiBFFMkE16USjHN1YrQ9d+v19Iz6f+aQnDTNLkYSfSH",
-	"B6UoECHJi+uD+xyllFsSJwDY3nBeIJfsg4fpOXrAVYUoP3R3YfM66mt85wV4rb7UHiqU6rmbtAkJA2V8",
-	"apnjpk7k64sLbz0tYLNEbUTi8PTNyemu+99X7ju8Ojk6Od11//squokq/cGa1HPA+o8D2LF1ihZYwJ/x",
-	"cf5IjreZYb1SL9tb/dFtI+OgUDBH4vRzXta6Ns5SMPKKiRvvEDMXPWmFExmoCOHIVtJM4evlYEsQCzTB",
-	"FaMRZC7zOSZHPjng3hHFJf9hkyedevvJAyDIlYOx3v6AO5UELORVS6nLW0bzrekvl/XMeU80k51fO7zj",
-	"TwhJgyuNCwPu8mpoDBF5jF81ild/7IhEm7xUcRTa5GVtNJZN0ZwR3OC3xL9P48FR4zfrfdjHS3gV/Xgq",
-	"awEVyhW+g1sFBb5qOAXekFEgGlSDfYRaeIRauHUUPGJV94CCyzJvu/j4VgAMl2ZZdra0n1NzQ3MShsFj",
-	"vO0xDOFrp7C84xe1VTvPvIEFB+pvKhGPSlY2v5BjS41juYnQlX46QeVfjae5VWNbVwpqDCgk41Qrtx1z",
-	"11mpGpg74YVSMqQH7P4F25FgIuHhDS3iISOxkXAlfbwKS5ki2j4ThHb7Xo0+2aZRa+TCiKm+7qOTFKgO",
-	"G122Kw6TaTpMZoO7BEN0eUxuhht66MmPSlocqQ2N8dF7RJ6WLgpnAI7E9l7XBhyPzwD4uvqwzUgeMYSH",
-	"FG4vsqfn96Hq2IaP+B4Piu+xLOy2FLlerm2VnLzMncUfehpjBMuyIQAToQaTAefIEhFD4AybY7lj7WG7",
-	"GBIHUC5itx0vbYEebjtHHss4SoE9PHCyf9hG4GRePliDbxQ9ubEGW+7Wj5yr3QgNe7JSJt7DfeacWYg3",
-	"F7WZQk4l9qCdtlFcN+v+enL8j7NDX8FG8V7EMYl5JZKopooi/AAnycVz6TLpzdN34IKnwU8diTDB4G0H",
-	"dx74vMPlMNdF4p+Af7aVHF9SRZ7zcZ35cqnmkIfO1LxSY0gdTXN3MBfAJq7Iw2xWygHEY/ymy968j5Lx",
-	"hFbq+sDQgQ6Yi0axBBWcEewV/NILqxetaPOJSXgUhafGmP7KAmYlZObN+tBWB81HfxRjXUeJifZGALiz",
-	"Myqwqb4Z7/MMTvcFI3DCGbu8DC8HLXfGXNRFsbg30JTYhXxk9Xg4ttwQQbm9eNwlMbYdszo4FKRxQ7SR",
-	"dW+PafWismZIQAKQnenjWaYHgujDut7Z3C6ErCq5YLfC7UytTKNbbdNpAwoEksmlDRh3n/3UbYmsuTLV",
-	"LoRpvNDJX1rox0N0z/bGkgEZIhMrGzY6Y6/UlSrcFtzmkCF25Ef8L1NYufG2BK73toe3OtB0MJoqnn1k",
-	"Xl5UykxbuSmjIMwy5TWdxoBgHxtFUDMPh9tD+lzrusiwJALj9GDHTGRe9rv0IG7zV7iI94b+1VyOCFgz",
-	"Vm/3ptHgIX9gdXbroOdXof86DkfHWd2C0Qo+c4QnHcaFo0YtPQEdrP3IJHg02UGt1FWu63CG+m3aLSF2",
-	"STeDZF139l1P05ZKKjxlvXaiJX/UTPfdan3bvX0Ha2czGRZuhw2css6HUibI4+gcWS0KLf0pKtUNqa2E",
-	"i2786wI7M+TeBqSVFHvLVIdDbKxMqJJb4lFB9dZ2IEdrlGIrWObSIbt/NJHl8/VwKJnr9SSVPN6/nnRO",
-	"96Oa/F12sMA5vrUECpYwqblbAXG6m7AMExE4i8WQeyUY00FC5IoOowldEFaaSwxljWU5VlhThLEelYn0",
-	"Jf+YJlS7KNI4i+OeDA9OR1EUykB3J9cuNUNNpt8A39RzXxSTVxSh8wFEKOBtIoDmHtn9yWpAUZYCEEfj",
-	"jvoGIGjEqDIutKGMI9oZ2K6sbnKu06Emlb2BOKQiy7GezdxIUDZXaGMfYTtZ6vO2vceAGy/ofQN3+oG/",
-	"OeRO9+aNJCx9sjXYnVAatCVwZ1yXFGhtIXhukji6FYNjWOUOUYA15IxCgFijsiYiaOo3+86S1Raw5baz",
-	"JO5Lg9pHPNkpNIpgoxo1K5i5Gkf09FN9bRo99JjEDq3SLEV7of0kail322vRQmrR1VLm1u9zJNXgQWtb",
-	"q+Iv+Y0hkzZefVNs2CeMtjwixIAmevLc6KK2ivAuQF04xagrwiK4VKTDL/IbrAwxyI05V9VSOskJaEj0",
-	"+LSWUaUbjS/H9FX4M1aocsoNKmMwhUYjLmXRgIgzXpaO7RsW4457F0ptN25ifpzbAFTICMHwTqRdP7+l",
-	"df629nf8lfzeDj+27u5dymlule1Ii3yW25QbysaqtJwTBYssV+B9YgfW/l4/4YotsmihgnyqCw/8nKnC",
-	"Sogw+74DyorqK1XB/h3rolDYqQZVMVeygDAR5kj46blB0Y8vNRT//DXFZCf8aqJRUkITQJwm9wS0JQko",
-	"5eT04PTdyem7lycDflwEzMItEGjAgdOuZgK2fOg/6o/8Yvg8cnp0dvz29Yfj1wevBpWyMi/dhzE/4PRT",
-	"kcmFaccc9C9F1946f/PefbMHBoRamWQXR/zqx/Rm+tJGeuz9XRsHiwoapn5jbH3oKypBbz3xb3SFJxUr",
-	"E8KZBCAE94e5qnKdid4sL2urTF9UkZBwYzvDntoFnIrB66jJsJ6x+8NfnKSAsXI2p8aQPOLdSfFxKQ1j",
-	"RJZf5RkVZvLfenvev6Fh+wPxN22nIhwFOI4x5+defyTMXI7hpALFIuZz3XX5pNTMCCQ9JCm9+SS/UqWw",
-	"105H03siG6NP3hZQtWPE8729ZoWEX811QKP+Sx27D7Whe+Klns3kU6PcRbbxwZxp0dX6YJo6vYuYOMAH",
-	"ONn17vDtScJdBmRFbAQTSDZNGBcV3Gf6xKQqJIUWrpDLfaKqrrehIbZ8lWfJi+TZC1hX607oznDnf/3z",
-	"2dPvf/3n3tPvf/23XhL9o/9v/23nMwMkNL5+ZxbcrZ1J3DcmSs/GOYXg0fmC1vYxC/Fg0hc+w0bZy5B7",
-	"600sZ5hgK2euS7NkPIHJD+EyaBfPZ86TJoOsYXNFWDNYZ4L7A0QYI7QoApXrxilZRU+B8B9Dp6wINSpD",
-	"2XMuP1PRuilXNYaxqDXG40Gk87qaqJTsrj/t7QmTtFlrW9hlicDBhIEgh7Om8mLh1mlvb7i3J85OX1JH",
-	"Yckt9YzKl4jTdz++hs7CHw8OzyKYvv6I4p1LcDyhU4Hiiom4hm4IxI7GOGY6z7N0IN7kZY7BTh+KRWvw",
-	"5OUPr1+dvX99PJjJmw8MUJh9cNd9kBP1wdmDaBVin8DSCxIkIlZDYCW+Llujd04Pnbqn39pudHcdypn6",
-	"HyBpt8iFuRvc7t/+DjJNN194cpnPH9aEdZPvJHPBc+esFreSj5bphtoh2m4sEXH7LQnDXeSB3MrtjN1N",
-	"Lx7BsPQAEcuepo+4AxABldshuK9EoI8AAAq2GnqL/sL5HKRnZeyQWvdBxv2Vj2rKwNlsJz8xjWnydWG+",
-	"7UfzPazC4wG92wE9BVfBrWS0P7hj3X3ixyO7udxv7QJuPM4ft+VdaBo5t2BfIDDQ25+Rh4bDhomtQa58",
-	"NL7vuwRo6x25i5nvzox7aHchqCDOFYOdrKzxIMRAtRvlzAEPIlU3uX2pAcmFU+gh187QwZSuJ/TJkjPD",
-	"qHH4gbkR0lz6vPgcZoBhhnrufny2x+buKOSqrLxURhS6nGB3js/uh1nIcnEtF+3nbMRmeUvii1rbpRWq",
-	"pGAL0gpzAye0E+NjMKcGvakqA6wIGP/7FlgIuOGrPsr+G29Go+UrH4tevySuLHwFIRt1L2ulQyXHl1sZ",
-	"nnClyrgrjIKS7oRViDtzrSqFZiJf2+p+g7Osqb4EfyTPm7KHWIOC5ONLTrcbdj1e6Sk1r72GWW6FWkov",
-	"xA3wkEXsxEhxf+yAFI0AR24ZA2ybxmVeZl2zgEt3ti0RaSzJqZvLhinwl86pHXcDbkzoL+pYFfVFIVb5",
-	"9dfZy0stj48W8noLubVPNJIyB42/r4ibrjYYGHb3I/yHfoKhdz/Cf0LDbqv58qOsCNcDro5bVXtgvaTh",
-	"l9N8piDD4uyQaU6QVEIXHltTGqPHOeENO1lEOVJZioOT01dHTTIbKGql0Z32B1CrYCR4BAtcuDwcMeiJ",
-	"CWQ4MPMhWSNUyBxmPWw3I/wFjYO+c9di7xYMB5j9WGcqEXNVOd/+qSrdvzPRS+XuOcDFAt0IlC799/03",
-	"50hq0CokQZbMJbAExOIVvvPa5MVM3rAw2X/x4tbi9pSQAyjVXgZp35xN2HVrZ3Nb2XuPzbp40HhNaeNj",
-	"JipGWKBmJ95H91bHjc/L47bwR+vvi7Y80WcAXKEWIb2VjK7nGWXEW+XsG4W2msfKNEuALU8MQ9yCh8fp",
-	"8JiNB2P1mM1YhQ0lNBgKYvZ0RchFfQ925AR0hJDbio2Lr5GuANveEdPW9EfLqJ6ypIcF7QG5dYY+E0d/",
-	"f3t2FOP4zFXFb5uIs6PX//mSUZ1UmQ3EQYygirCEbsXAH5ai0NfK49FiRiSGWbq4QLBYhEqkq52TXCii",
-	"InLSGSK2iTAy94jDhZ70RV0WwKOwFkJKSP94XJzc+X9FgVGCZWDXIS5zBLlK378F5JWGTWLEo7Mj8fPB",
-	"8eG7w7cUff5lJ+PBnTPg5HE6EAcE0NnEbJrJmzPaCPiNDOFjuk+w/1xMdU2xcEDADdnE5/vf9z8JywpA",
-	"qyjoXuoGCF7yRbCs2tB/ky3hfwmUqr8WlQo3MKFSDcTBA6F+r1o++EUjnKu1zt4BQF3PNICLehSq1SOV",
-	"bAmkNoqm3ty+QLQGtXGGgas7HcrGWWn4UJTH3hlCPbi3a861LpQsH9hrwkNzgvu2S//j+uMWn0rze8F6",
-	"/AMjKuJng4L/VZyrSPv7MxPrfaOqLeu73aUgQlAg5xn24bifkTveKe1zbad9ZvhRGMlBxaSGK6Edd2ug",
-	"oomHyo0vzIAyNGhQkkZBM4O7LKpTq8v8X7VqXjcQR9KYawD1ASRG0KdolTjlfKitgFOI+hUKDDJp5dOr",
-	"XF2nIHlE7/ned33GSQLAasPy6na9Rh1FCWfu7bcKVrnpwUtTUjcH4rzYxdpvFzTgcoWz74Fr89L+6TkG",
-	"aPJZPYs9KCoz6wwXtcwF6mp6ywU0Sz4gvr+uOkQif/qdDpfvT8+/ZDjJfap1oSTYyI8BpPUBpJr2O4sj",
-	"3P/QoN6amVIBarvweGB++4UWwXNV6HICSh3IC6gtsWlhgKoqNdwLJkg/Yio+OzleYirusDp+ui7drB+o",
-	"85tGR3H+wM3fx35R2Yt5ELiv8O0gXYTsCV+7qfB7pBbEpoyFrpF6wK97y3lr6P5dp+q2SgVd5FcKW2TJ",
-	"2kctD1qyXcEdu4sfstfPPWCdWMbZflN8aLTk67/5R/e/QBA/Jyupuz7ASWEJVGB8LSE1QhiI25jGdVWp",
-	"EqydEZlKzg1G385o8GSJgsYPQ6DalZoXcqwgAnJdaWfA0WD+SsilY0yGeg2AHIkYgQo9yUvWDeMih1A0",
-	"UUP23v/09s17yD7yT4WGIDzYZniPHMOo3u1+vv+9ZyOOvUF4UApusZ8adGn9eV+cL6AWfWmlzisl/Rql",
-	"/HPqsSqB7LHIxxBcUP+qZeG0GLGN+PaP79raKEAJ5pmftLqRY1sscGU61tEZptCISbUTUL9QFICrBxEE",
-	"q4qCMNDzzCCcivsu7ipn8k01cXewVp3VBgAxYTyYEiKpQL8+yQbxGu6ASBF06puGIo/zLNtoYlQibN7f",
-	"OuPhToQvongA9BaaFwrkh0Zw4Q+Lzf6qbFXmsI9hqffvTa/7LfU7Uuu3zgI8JHnDqdY/ynJBy2C+kPJQ",
-	"47rK7WJn+M9fW6wJCbvGyahw2DoVS9AphZ5oVCWtGuVYXelLnwjwKB9BHjAR/7KR0SL+umA/YQZuiick",
-	"ce4mJu4pb7ckAfFIOvU1QX10L6fzoEvOAvUEVLI9lmPen9X1usxWVBuem7bD0jxzH3dg9x8ACsk/f3V7",
-	"DQg3WgNBgZgMQs3GdzzNdWV3EuT3Z1p/T4g9/MveX57BLqa5tKb4Qd3aCnjHmOn0fNFktCgxsRA2O/RV",
-	"UvTmwI2w09bn2EInlysTAR4R+SvinGT82CYPHf6xSsg0QYolZWICTUAlKZ0hpC84DB9NsDGRlom+Dj1n",
-	"+sJ3QEW8bdGM45LP6BFYZddeeMADOmHK/9+MAqhs9LPoLVMEM4grcbs1wOmj55/wuC1zeJ9fqRI6tTyS",
-	"EwLSw9jxIAiS0/YlAdzDxJgeCS0IdzHDkNI2Fj5qBlwd9G8rmPUe0YNyaXjQcmdaGxV2Tj5Twsxlcw8C",
-	"FE/LU47qChpe2hHyYW95NAZppUf9ZYzfc2WvnW2FcIEzJUuk7ckQ4mwG/kaZwW8+Sew5gDyIWDTVAI62",
-	"OtuTiO8iWUuhyM+iEDVG/iOG3gbVBX8OzzSx8uCYbR1HK8cB2bsxEXrAUFRuvwl1JYtaWubyiMjxsMdo",
-	"gRBsjC8WiDLdOS1VQauVqSIHRmJPamirfEItzzT/eJKmXeDYShehcCsT3jQwSVg9L2hW15PzAZnCL3mu",
-	"prk7ekuwQbFocY9smcwbrHMNa8nvTQWw83yuirzERcbxsQC2an8Sjtf22j83aKsYAicJ3a+wNUtLAjQ+",
-	"YfgL7vnl0xQqRdrF2iqBVrLM4mkSn4L3FBiyiN8qkAitii0NZN+sWxMMIeNAGNrxo6CK/e3X3/5/AAAA",
-	"//8=",
+	"7P3rchs5li+Kvwoi90yYqp2kSV18oaJjh0qWqzRjyxpdqqa75O0EmSCZoyTATiBFs92O2J92xP/rjv8r",
+	"nPP5PMN5lHmSE1gLQCJvJCXLdelxR3SozMzEdWHdsNZvfQrGYr4QnHElg+GnYEEzOmeKZfCvIymZOhYx",
+	"0/+ImRxnyUIlggfD4GrGCNWPyVjELCQLlo0ZV13G9b9j0ono01FEEkkk44pQSSL6z7uvR9FOjxwpMhdS",
+	"kd2DAzKe0YyOdYchUTNG0mSeKMLuWLYiCZ8yqciCqhmhi0WaMEmUEKRDOZkptfggRa5mJGN/zfV7M5HG",
+	"CZ8SSlLBpyyDkekR7Pf7hNO5fqa7YCmbM652QiKF6UkqkbHYTohyMmL6CxaTGctYj1wwqpuW9sVloodU",
+	"6me0IpQTkcYsI1Oq2JKuCM30hKRisX6s/wtWVBLKY5KxubjDJ4s8m7KjNHXd6Od6qPCAKCpve0EYsI90",
+	"vkhZMAxkwnMpkjgIg0Tvhl6iIAz0kINhoMcThIFelyRjcTBUWc7CQI5nbE71Vs7pxzeMT9UsGO4eHITB",
+	"POH234MwUKsF9KGyhE+Dz5/D4JgqNhXZ6gzabyKFsXmD3LJVeagZk+oDXSTNQ4U/jzrUGeWcpe0jjVma",
+	"wJ6P8c0nEna6RsGVBZ/LlrXGVj7cZyKDfn/zRF4nqWJZ+zwm8JwkXCrKx2zLaYxpygbNM8EGH38iP4oc",
+	"uUl5DhdM5RkHKs8s2YsJ8gAqFTkjM/1hj5x8HKd5zCSJJBsLHssoJNE84bli8J/AMSI4MpG8TRYR6ez3",
+	"+zs9O8u/5ixbFdOEVoPShBKezPO5P/yEKzZlGYz/VLF5+zYkis1h5YEnJDghexrKi69Z1rnIVPPy64bW",
+	"r/uGdX6j16E+yLf0o54d4fl8xDK9xIyrDFkpyWAT2pYKVra0VDGb0DxVwXBXbzy2DGRgCGHdOr7FLXsI",
+	"JZjdbqEF2NEHUIJp9T60cCYyNWsnBqADMSGUcP0ikSy7S8aMiMz8oDn5vWRliYCU6I5Tkbdwfejh8Y/v",
+	"mVDJJBlTPc01M/feuidPEncsmzGq2mZVNPz4kztP82myZloLeO4mNASitLsKuz0RGaEEFRG3zfgZKjTN",
+	"fNp8hw9rsp01rwU2u8UqbJp1xu4SkTccxctZMlESxq0S4Gk8FkuScCVQH6FS4SKYJ4zH+vVEkjnlK5Lz",
+	"RGs3UxESwwr1L/pINDFvvWDu9AoOR2c5S8YzfRTs9OAME6FmLFsmku30XFN/2uvf5P3+7rOFmc+fBrv9",
+	"iEyTOybJXp+Y13SrMVWULGdCMsLZUiuLmgmudD+DXe/NNO6RnxM1E7kikW02Ih2RocrX3yHUTn1GJeGC",
+	"5IsFy8hI5DwGhTIrVEU6X7CYyDSZzlS6InTGaGw5m1ERn0gyTsX4FlTFhAN3i9sYlh1QM8fqN3Iso1L+",
+	"K1vVd/tIa2t2QHbcT8i/XL47I2L0H2ys7qN1mga+iDIvxzMW5yk7jZvPozTPSVJhIruD58/Y6NmL7vO9",
+	"/l53MGDPuy/Gk+dd+qzff0bjvXhE+83Dtk1+gHm1D30isjlVwTDIc3izYfBIRQ8RcIYAfQHnaTgPFXCm",
+	"1fsIuEvkbe0c0Wd+D5dk7TzOtP/4rP6SqSOZxOy0aYdOkBsgs5BMdal+1e3WIcnYglFleKAxkYGHS21A",
+	"0rRHjkYw5TmjXBqrUnBWmvYvg91wsPde/7JIwarGSTXtHdBYMVutHcoSGSZcPdsP1mtdoKOd4qdGSTOv",
+	"0CyjK/2CVCvYEd2u/vflbbKor89Zk/KoKTCERVjQqTaugUUaIm2lSd1+o0rpa5DNvOyKyts2zqA1qxpX",
+	"eDZ5Tnfps0H3RdwfdffHz/a6L+OXrHswip/T55Nd1h+3GENfzAz0WPUp+jeYfm3I73i6gjFLXDUQobrv",
+	"tnUz56EYQjFLcBIEm0+AHtKlomqLMYHwTkCGKRaSOVWaS5IxlaybcMm4TFRyx9IV6URjocehWGRekyQ6",
+	"tj/tHBJK7miaM6JmVGnGwAXuFTRtvDOtxKLfaZm17bZx9a8ly9ooJZdaHStTym4jEeg3N4mFtfz0s/5S",
+	"LgSXaPd8T+MfUO7rf40FV4yDyQbeLVRyn/6H1EP1pvopmDMp6RT2mo5v6VRzpoWQiRLZimRskksWD418",
+	"cb8nPGYfccUVkcmUo6+JEpXl4JK6ZcgB3Fz+KWOTYBj8t6eFT/ApPpVPT7JMmCk1qMn1UU1okrJYa3hL",
+	"Ku0YD/VYZsAqqAQHzJTFPaKbMFOEMyCJAFJEeSkFDwnXHBV+4UwtRXb7RBKx5ITpYZEOENdUIF+qrEMq",
+	"pjtDEqnmcSaS5DxjdDyjo5RpIdvyotaHYyJyteYdM00zAvRKwvHWhJxLcqb13IxEa3YxIhORpmJpNouT",
+	"nJu9ExnJud07/RtVecZC/Q77uABVGbe8EzVSgtZXzYvRDgHzIxNpOqLj27ZPEmkcmmpGOWjodDxmC/Bn",
+	"sonImJbrn0NN1xc43YfSNbAkT7SiG3ieS0VGTE/RHCoyYmrJGCcD0IJAqD0SEdsNA1sm1RweFz3hdzRN",
+	"4kPY1TKZ6l/EZMI4+J0nCUvj0JuEyEiWpwyXKJdffOjH8s64vBNJRkz3CWZlmrL4kRZBgidLZLe6C5pq",
+	"BWhFspzzhE9DQzSab+P+GCX2FAeBxr/zBIMNR7Xc0OqT1q9SCsbu5zA4FnySJuMHk8uR71pxRgF67LVu",
+	"6YbOPiZSyUemkLEZvZPdjIzzLNPqH0q1TpzjRKyebIcTs0XG9O/aVjQzcKsLYlEza/PLjl0qlYn033KW",
+	"s9d5mj50yWx3N8EiHQ9uAuAHg2d6Mrp9OzlJljRRCZ8Oid4yOqUJx417LAoz47BLooehVzBO5AL0h+yJ",
+	"JNFf9XRRm4lah1gWJ6B+G/YfM91Hj1wA3dGJMsJjmtwx7rlCrd0VhIE2zs21F3zVPdJfNbhIjK8AG0V3",
+	"hc/v53SlWRbaP3r1SorG4OG6xOcweC2yURLHjD+UCEDFo/E84aAGSRjtgmWa26HGJxYsg4YeabvHmjtl",
+	"wE1yNWNcwbGIyShXJFFSiyBGYi25NeVTLfpwIPpDOACnXLGM0xS7eeDEbSNAfiyzeoPj+THZnwzGu6Pn",
+	"7CXtx/vs4GDnERbgiIBtY31hxudzaEhU0SSVxvHjHIta9okpyXlsSNYqkE9kIaFiWJgzoV6LnMcPXZMz",
+	"UTBrZJ3mru6Rtp7GccakxHZFno29jQa+DLM4p6tU0PhKiDdU2zEPnIzRP8hIANcfMxZLMujvvzh4/oyM",
+	"Voo9thAod0TeJt/DdIwD5ZrTO5qkWqd8MMNWItNSHzRU19qhT0kgVxPQl+EwiSUPvxLbtj2OKQd7QpOq",
+	"uetKU8LFkozYmOaSwUCax671dAa+2BGVjtwTSWKtyoN+6zTx0AoF0EQmeZrqF7RVAZKRnNUNCatmIGeO",
+	"PC4eFQ62CzYWGFwAHEnMqUrGRPAxc4OmXC41b4RFPCQL3c2cUb6cJWnxdLffNw6PGaOpFlMZem6/RJBQ",
+	"MwXNlmU+1sRVEh8HXyQ+roR4S/nKHBX5YOVrPBa5lm4gRxJJUjG+ZTF4gpB1pwlIPzz/ZoLoQdOvoWWY",
+	"imnCpd2zhJNnzg//WKKnPIxioCJ3qiu1c9lijJvVCPJOzVjmGB8yd5Brkwkbq4fRR85VkuJgzUw0dbhT",
+	"XqKPZ/0vIpBrroW0yJK/sQdLlWupBe0cNPMFlXIpspjEApYBHESPsLvHGYu1KkFTqbtR4pZxWOt5IqU+",
+	"roXZBkz5mst8sRCZYvFbFif0Cib/sPl5RoACjXO10Eq1//3HeXoTOM+L7flQ64QxqXX0+GLpiSyPTo+E",
+	"JUCacLfDRQbGvKKwbhJ/7VDwYIdEsY/q6SKlCQfv7tx697U94gaL8WHjMZPyLVMz0eBs+xFUOeNw0zSr",
+	"FRvNUSPKVxHpOOoQGRmzzNzzsp2QRItlXHqBpyv9s34rIh3vZfcojenC/2Q8Y3DWR+hHevPq6JzEScbG",
+	"4N4Qk0L1ifSz6FDz25nRijUpjTNkBej1TzIySTKpkCWENkAryVCBRZ+NND8V/UwzkS+kbkPLNfwYr0K4",
+	"Poe/BJSvgjBYLOMgDPS0gjDQMwne+25sfKni5QyDI81/9XG7XsRUAZnSOE706tP0PNOavEqYDIYTmkpW",
+	"O0MgNMFhRmHah3qYKaNSAXGAN6NHruitjZtDfo/zzcQcfovgx8g4VZ0zd55wfwCDMFh4//wUUCCcD3NH",
+	"OevovkRlVeL3XcJnyXSmiJwlE2XsGJE1LVzGqAnYKn1+ThV5t+4zgbeEzQEQbIlL0xngQoVkF1YlJHvk",
+	"LmHLkOyD6tPFfxxYqxZc5KjB2Nt0PDJPtEkrZSK4LPH4PS/y5mBj1I35Ca9zG6jm50TN0FP+MNpxBxwt",
+	"iNGKRMZtHjURFBkxmcRMkkQ9Em3tfqOt34S2Qnc90n7LooTpvXrZsoFoCxXmF9fL+yZaxvjkHEV4hQy2",
+	"jV1ujXGobdLY9tR2OTrKJxOWgcGLF8dl389uf/Mdpz/1Ygq279ZFuErmTC4or68DxrtsOgcmTASaUXQO",
+	"LgCRxg/6sjIL00xoR7JxDnAZ37KhH8aPuqO/+eJ4kwq3W6k8TpRboeoFLjNxTda60S8TldEk1WtSXk/j",
+	"gGpn/Wg+lLt4nTHWBW+hFyVE8J2RC7C/Y1wdWk8omy9UORL2U2CVr0p8uGLzcpwsZ8ufaJrrJXjRf7GL",
+	"a+T9MgiaRBzEZCRqtZH56+W5tC/rD8FLtd1n+Kru3m3uhu/aqaBowo3Bm0Xotmo9QRyDxnpPUX7EfYuk",
+	"G7NJwrXWC5QDxFT2OEH6go0PhDH/BpQVffocgbuBCw5eflzKkJi7BLlgYxc1+kSirw6v7BJVIcXCsjvP",
+	"5wuyRxbaxs4zRuhIgI8rY3Im0ngjqVXM9+vj45PLy5C8Pjp9c31xEpKfjy7OTs9+0ObO6dnrdxdvj65O",
+	"351BpCTlKwiuOLQJJhhVqH/qkSO+Ql8XS6UfMVGwuCXNOIbe1TjcA0i6QpwPIsg3iVRNAYcLOsUIaUdf",
+	"CZOhDcoEE6tOT/ByKQpq41yQQ36uxzspoWh6vEmQ2ygncFhY4sNgXRkSOs6ElISmKcxHVm947iHiveGE",
+	"Zp7tayqmzfqMPsOwnsbLDvlI2kJdQswN3Epq7W8isvriWoF6D47XqiQfCz5JpnlmboJB9WuMz/GXwAg/",
+	"v9FNSyBbNIDqIsj6dNNiEbenJrvyNXqqTMU23jp+I2ySDTNwbzWO/9LjOdvPwX71ht2xdJuZuG42zWbV",
+	"FimKT+G4c1+ihISmS7qSHpfTTNCFSvkOEsNGgzAwfDQIA8NIgzDw+GjZZeI/aHKd1FdkzamyE9FHKlES",
+	"g2PqWwM/twoC0neigAwKYbAb+sKA7Jd4yX6T2WWNy3toNpXNxYGaltp310mOhr31GE1te4c3vEui8+uL",
+	"H04ijLxf5BkEiC4yoc1t0gFvGCY3ZjnfgQ/evPvhh7OIpGLqvwuPLq8u3p5FRKqMYRpn6eGfzy9+iIhc",
+	"ScXm2Kj56Ojiyv0uFc1UvoAnry+v3p0XT2a5isWSw6Pjd2fHP0LEQY2R2edHr6rPrZKD3R7/qFtwQSnG",
+	"/O4wDldgmobiRMJ/23j/Hfuhbtp9WG714ieYpI0ZYdNEKjA1OzAz18jFT9dnxXs5L78pFgvvzddvijfx",
+	"xgOenP14/O5tZFNZzJbZcEvzxqufz+wb2mZJOK6Ed9lnXjz66U3Ti+XXrs9P/v04Ijl4pMpdff+v8GhE",
+	"x7f5ojKKq9evoHEv9Shm+nFsn+sFLT2ncVw8vTyrPJWMK/vwuNr0OGU08z6+qn0M15k+oenXXrW85lPd",
+	"+b/+cHoWuYjCxIunss+vz4vnuE6xfXTxtngE5I9PXl2e6zEWcTWloemnr8pP/RGdXF7qw8M+emETCdyR",
+	"Fk2cXF5enTe94zd0fXmhNwHcQcXiX19e6EMCv5rbW/u73lL43d/Ko8urV+eRMfFVRsfgOARrwIupsmxE",
+	"07V/g2dI8eLkX5pI0QZtutQMbVhMhcCIP0zi1t1iSkDHqL5DEmn2GYUksh9GJIkl/lsKjk80RUV44I6v",
+	"3vx8UQQzLbNEgXUh8umsEgHl94IBNLo1b9D6n7Z7CK+Wprs8VSavCiJcokMnc5YzVszVXKVbXnB89UYz",
+	"RDs0FwP0GMNzjel/FPACDx+vpxyAjAnCAERHEAYgJ/RfLRLg30cXV1p10Aw/CAPg7vj36JV+rnk1/sV/",
+	"ay6Lf6/P8O/rN0EYAEeEv69+PoO/Rz/p34FvBWEATEr/rjkS/oX2gMfg32Pz++WV+aufw7nHv9fn+PdC",
+	"9wNH1/zV78FpxL9X+j04VPgXxg/HJggDOCa4HmbcFyf/ouerSQ//vjsvK0p2SeoqkuXQ58haZN0jlyb8",
+	"tsGKMkmwkN4kpkV+mRdcrFhGx0BhneiHkyvylMVT9tQwsaepmD79pOnnczVvaPfZYLC71x3sd/cG3f5B",
+	"d9B1gqSXimYDGLmSbB4oJPxYfqtlsmViZixl2+6XUjqqNlrcmdCr6pTx2iDW6tpuhCGuaKNG5nYDckD/",
+	"qJuxKEa/xV6Y7NuWrXDR0F+w9HY8a1b+2Lkq27xZ61VxtIlPFZsHjRf3MHJMGrde0ZDcshVepjl4gYrX",
+	"ygumNFa4y6MKxALHGNR8feen5JimKTkqf410nFKD7xHUHmOLUq/YnPKYasJxP9NUr5vIYpYFw+Cg2HbN",
+	"pW0waRjcGa+t++hzWHh6S+MHv2517Po1uKuGBATy49XVuZZXnAHlStIwDXjHOJLt8HaDmklVDA0dyp/X",
+	"EMHxLEnjjPFmq+iWrSo7+USSsfkkJBLCQBo8MF6jHn37UfX6GxPZANlIzmVueMcXHAHX+/st5n0U3/eq",
+	"2F8XDxrDpBBSpbQlSItl2np5Fvl8UZr2vZBi4LHNjHyUFXLO96rL0wWaKGGCSrQ6M2cZaPpK9IgeBwHP",
+	"e4LEPKcrbeqAVySCCUYY0mS0vYh0RkLNQDV1GTnashyL+SjhLD4kFGEGEk7gTfQa7/TIO44JQ4lW1qaQ",
+	"AM7Z0nAhaE8r6WHxBj65ZWxholtsqgOm9WFQpIl7cVOAwE+0UkLjNtGtcKFskoai1TuhynnP5wvIpkCb",
+	"SemxaD59y1aQ8gh3JebgfoKznN3RtMxIBv0GNpKmmDeDH+gFKtKkmxL4qlcbJddnufGfZyZF2G259RNU",
+	"hFfr7GpUWuJo1f7e0BFLwVwxrx0SM3kXmlGDY/J7XtOhC2Fo8FGmYO+p5A4uWnA9xYRE3lijQzJN7vQD",
+	"oD6Ik40TuBy3lCO9m4zyKMLgY3cquiYJ81XR6lGaUAgOdWf+ywTyK0evddFcO5PNIrnGD25Zizs058lf",
+	"c+YjLlgqOSQDvV1VNDQunEFW/lmRUUr5LelAluRypu1IuaBj5k55acfNWbkne3RH6zddYowYb6U4ZI07",
+	"DRtRYeF6VzZz7zbQCbySc4ca44BplZk33YP+nplFI5XU2nwAPW/X8CMR2Dqluk5PIcZhAj9KlCzLsoo8",
+	"+joypdA2B/0mXbOBcMv92QbWkbO9fa0oUk712vrmyDZ4mc/ntOlCtaoqFV2sG985zVjTBSzmksOOlNTo",
+	"QxLxPE0jg5qUCdFwS7xwjdI0fTcJhr/cc27vw0D3gjk7GKKwfnNMj+tmahtfpxdWQOMAJ/KrMZOLk8sr",
+	"cnR++tj8A8JK2xr+YibiWTzrL5Pr52Xd7kAk0VpFor5GZbcFW1ptRkwKU15wttaYP0Q2hBp0Igkl2AHp",
+	"SJYlNE3+xmIMg0GCh//UX+9U3QAQuLL/QluCyd/0fx/0bUp8PQa7vg4FG20i0NIll+6+R04gd4oqlSWj",
+	"XDFI44yMeyDypxKa9BjEMh0JkQIwjg9xVaVvw2KbQTsxkbLOp623YP1G1dpkH1U7LW/la3jU0+O7KmoN",
+	"p0ZNa0N2xOfIMQ0dwWZVlqmp6cKbU2v9JtAs8CZAR7w+mkiu2jYFHdSP7DP+eP1FEAbgCCi7mc2ThgGY",
+	"aOP6gmUA/ksNGAZ2jtiK+Zxlybhhks8ODvYOgmZjv7mbyzlN03v300hwzknWbDR5zUtzZx55HrKo3k27",
+	"s21bV4/ze1WHZIwqAo9DH1/DY0C0OM0Vxy+4o5RWyoNh8D9/6Xdfvv/v/9QSDR9rK2V78jL5pSN7cR6X",
+	"7qCOzk+3ozf8KWxboG21S0gUQ2U1iRsjXY4FR8lBxB3LEKewEAQlkYw53RYxIJEoDwAmI2V3lFfQ9jBg",
+	"4EelFuRPfyI3OKWbYK0u3ZAE6Wu4LvCmEDhOtEjAzyYVARQWOXz4kt5RuI0HcLfvvvvuu2jnEDkBbqWF",
+	"ZAAMOLUNr66I8LKyC++u1XmbbM02IWLdU6hd1uQbhGJau85k1B2CoYDECbff0kaZGqH0JaIsNOQwYmNh",
+	"AWVgjDRtknWD/qNLui1Ml8cRcafWnHpcCfdri7SvLMH2nvX7f3QB9htLp8HvVTr94WTRvfn0ev5ss66b",
+	"3TVPJCQrW44YZwDjC5M1oVsYOQechURaOEWWGjFEpyS4DklkJZd7rUF2+ftljBTAIrTOmkkqAJnauabL",
+	"l5q6pyAMTs/v9vHPsyAMri/e+Pd1Jb2kaLlGDbhQP613izXncMAVDlIoGowNpltNSq1RGtqUhXtZpzZj",
+	"Zz0VrRXsKhPpqyKsqMnvwTKG8/URogAKcEgiczsaoRsZodNsgAcGKO2EJIKoMvOOgd6qvIuFSKC2CESg",
+	"mW8hbmmUCRqPqdQtIOxrcxsQ0aAEiQVJVCkH3N7hhpgNFoSBa7ORbZiFeWcDqzzovbVEU/Mn+eu6gQdV",
+	"d8KLQ26H+NLUoWd0WIB55zxlUhI3wRr3ThMOBSo2XE8UMFWlBIQLhgu44etylZsHOqD1kuBprbmFzh0E",
+	"IFxi/Of//j+NHmbI6dQCsL/RD+zvlj/7NQfnAqLrWvIo6xv3Wu8WNwTudYdAPPjzMkuUwjv62poyC89V",
+	"RTFRVoiCReBHG5MO6NuOGADM4bDAei/whfT7cqe3Jr6rAombjjcbGl7sxPo1bIi2yooH2znSS3uyyY1u",
+	"W18zsp+aufeRRdsVGGCql0xwZtzhDrY4Fvko9exj9NUFn0OntFlh6P1kl/F9MYqfdR//UPzHUM42t6Nf",
+	"iXm8ooouRMLVeuYhmYK3guHuoHewjb93LUsxM2qiuBNtE13i3BvXG61/6/ctIBFRAKYmkETOxFIakCiD",
+	"BmGipUw+RGw3rrwj5bvrfsNunDSzHj00yPwUEwPIjqh/Ns+orhK5XNCmzOpZPqeYIsA4AuDbxMACAhZc",
+	"H+Xht6PsbeJPdjRNe4LVofDaetvzV8MmLFcmKeKT6gtjakOhWvkF9yWnvm/DWSVebRRgpmH7za3TRS2+",
+	"D2BgScSSNGZElqeVW69PAfwWDINfPt0EsT1gN8GQ3ASKzRff3QQhuNjGSmT6535voH8Qk4lk8F53v//5",
+	"fWMKcDsfqtR8GbaHdJAUcwgAzSpDkDuM6TgkNJXCJS9LLwzBZKMtWCaxxhzkWoFIbTxIrvjX+tIJvu38",
+	"P29uPvb73Zubj7v9m5uPzyfvO/9j6P06mOCv3zW8ufM//qk9BHhtTTN8pWHwW4Dc+wfIYOabHtuP0anZ",
+	"pyZxWjkk9aNRx3px6/zwuZeOhTYoZPNq1HoA/Kq1UlGaOjiLZMG0sm38vn6Hfqiqfxsh4lEuB18Qa1re",
+	"EDvazRvTHM9g8rG31sEqm71psLb5puH9mEglspXD4djADr3szQYPPSYIOiEFkT5SJWMS58Dq4DZZpCle",
+	"Pzpf7ZBEMxzGByUjTTgSXrW+spilimru4LVYDQf8hCk0r0CuXpwcvTo9++EyGA4OwqBoOxgGu/3d/W7/",
+	"oNsfkEF/ODgY7h/0+uCpdOgqw8FBLVrSb+Oh2BheG007cWoB0E2aSp1MKu7xenBCwuO11b/0C6QDykxo",
+	"8sdEZs5rta4N5CM0Ac3UuESRvrDGM1h3EdSYmaeUakFQtYgHvX6vH2zJKW0L7tplUyBFdfUbLKWF92Sr",
+	"Y1rb0Y1JHLaHtSO89PKAyiNszxByQjz1tFOgh2oyisGORfwWrCGiCQX+fsWModYZ87YaTmdfqIJU9LVK",
+	"orQL/2ot8feb6h5vxHQNdJKWhvXybKmYNiCSKJXdE9/maoY9PJHGMe+CaCTpGJzISarnz1mMjkJlqrTI",
+	"8g2rQqcnQMvyqllo3DBBEa9ikyi1vM1Sg680fPoUSkn2zKe9sZgPnz17sfdUMi5F1rXV3Jo03tQCJqw7",
+	"xm/E1EFNeHZVQRRN2eMO/tlg7m4EtWk3/pVZbwhKGolcYemVschY5KzQYpvFksPrsrXkZv2I+sBPNb80",
+	"J4kCdOpUTKcsJp3rq+OQzJM0TcwNazWdriZjd3uD3b2NvNsHj8Kd8UCk7MqHhmSbGIbbqQb1NxVTS7XQ",
+	"dkhSUYbqsSIqZqN8CncnExGEHiQRUuT7LfGK9GA2YAfZMW3EDdqI14f67+OD/IRBKqbbSzzHljaG1xqg",
+	"IGi9ZSsT/jB/wLUF8QTD0t5eNYXZmnut+g6Zsu7PdxFwX6/w9dXr7gvSGY2z1UJpIkrmido5tJXTm8Cs",
+	"5N44Y6p7rvvpQ76bc1t6OXCeHHm+u9FflxtQ6jVYlZhuUK1wVjmjgL55TyvU9V2+E2zbuxanPXRcH30G",
+	"KVjmjhrmYeupFIiqpSmU4poLJ28zi36DrCvhCEYv5SRP00YsYoDgbmPIADSKKN0hFA5kPLZRz5FFHDdB",
+	"BIiOXl71v8xf3v15/nr15/nrZ+N//2l//O8/DdgPZ3fjeZz+Ze9fZvHPH/t/2X29Gv/w8SDefS3/8sOL",
+	"Rtt4HVbpE1mtCTe4F0xpwWhNRUBYkNBsXNN+v21zNkK4BVQZsFHwaYopCza2CoDgSuW7t/RjQpy4Fkpx",
+	"VXMILg1qh96YRSamGZPyi1yUUCu72XL3Ne6tOCS0ZTT4L9OOsSWDsbOhyCxUlctyLpsKeisqb+srj0F7",
+	"caNGAFqfKlWxlcR8sNUZTe5bFbdP4/3RwWS3O5jsjbv7bH/SfTk5OOju0sHoOXs53oshomxDNUu9ugut",
+	"vbeWKLBF2WCtvPrneo0OCc/T1IQKlFbRXhXAV9ooSXgucpmWXRR7lcryLSkabecSJmR3xc2knTKK28Ra",
+	"jEUjBZAj+PtEkgiL/EEUfGRiACJii4YQ9pGNc5sb650xU83XnL7IraV7X27jc8wXCI613uu47oghsMSp",
+	"1t4MyL89IZsPpn0ZrmObVK4LVxQbiqQl3EIJmcgM56DCGxLMsLNhEo4hH/Q3ASiHAW7CpmGbbb7Elz2H",
+	"S/OhTSwbkIVvHW8X9b/N7GPHEupeG/2kEhCvf9nSLWOcMc5tCmvspuptVitZX1F5W7ssaiZwqEJXXAUV",
+	"5dDR1I+wBjIM5Yks8o21OYolPmnxKt5FjzJWAL27L+FmB65ljBYIB8GLHjYFGJrU+k23UFtsvR9tteU1",
+	"VWnock1ejx78puspcqTt3VsOEld/LzJXIBzyeiPsLnKReVVF+ROa8y6Qy9n1jKuMps3WfJM5v5XMMkyu",
+	"QXTpHTdCyk7C3NG5KEqRFfHrDZKuCFBoCD7YMpryfRh87Mr4tlvUUqk2tvauDosvPvSWLrSZbHQu9G/2",
+	"qkWTtF0ySTr7/Zc7PXJU9qaZlS3yxQoEQB4XrLHVL/G7vc0zAILFhRascf0yS9PtB+su3WDI3UcTCbGU",
+	"BCTX7w0O9p71+33SoWTFaMVvr3WMemF1G9htv72XPVC96tpSBfF8xY0c2gMSbL+SHM8o503+HMw/SBO4",
+	"ZzIbU7+D1yzJNFGBmWajmRC3jaUR8P11yE6A3/1RZbQYgv3qflHj9vNjJwe2SfNtyJSox7BxW7CvrnzX",
+	"dS7Pq12/7/F26mqLMO+z6vtATipLplOWXSWVrp/59NoaywVBD+UhF2DmTWcrT9l917SZ6suh4TCMUvOO",
+	"XoLabjYsnduX6pJ4ZLfpNB23HYmjGjVaA2a7o+ahgzVc7Tbdjqzgwt3qQ6ZTq1U035t8MG99kHPZXJjk",
+	"viehXRAWA0KNpp05kBGjWe1GqAZWFrQMuhAdXs7bnCZpcL+4jrDYBLcSW5LDQysmNLOxdZrqtmffU0vl",
+	"tmDPpQu/DTK5wv0rGYdm9R83xqZh3VvwKTwZsqVXqH7AN8Odbcsx/J14eMTbT0W+1BYGxEOi3NbP4kEU",
+	"3sz9ygGCfhy7Za6ehmAJzYsZLN0+0pRmc9lLxZimwxf9F/2n8GFt/d4KpbVtNoeQ96Isx4s++X//n2ML",
+	"Yl4Sxv7gP9jV4YzImVBWHJVFof7JD27ECPlgLrBa19jmVQXD4Cbv9/dAxtkoQt1WMbwSnGBQBxD7+rrZ",
+	"Bg26YWMeypxa60Bs3LSyzdIU01sySk06bdO1+lERPezoNJHkli0UgFNAsWm9I9aX0K7Z3YfHNtDYFyh4",
+	"H1RixbGZqtbw1ls4aokXKYa3RK4xFkclhaWuKDrL5sWz/RaPWl2JbCg5mjuM1opx6h2tTfZc+eQ9jBKb",
+	"RZJROwtNs75nm2RAs5zy23mYsNocKFnqYtMwz1sE/hFukcjaGEsNmD5p1HG/1M7yUIKIY5u2boSp2jZf",
+	"0IzFeM1F0fG2XRzdWpOmGkdnaMIux28RRre1jtqK9OxG/xDSM7TSYFabEPlHbLOa1QQdNK5+8wo0Jwz/",
+	"KJZETBTjmBhueD6ywo5kjBQY1j59P9VdlfIufZ2gYJ5wdzudatlTcth7b9dIpjpouZ5pOIHhBRBuM5h7",
+	"b4wVNFvzmu3Y4oPqDV9Vkn7aVUyIhz4kWI6aCM6kg4vdVFfY065+MzXoXrpNgzbydTSLR9ICfiVxXiO/",
+	"dwb96Fxk6l0GGWkNmMEic4X9jTQzKvPR+am5h16ayLwZlRA+GZKbwMd5cCnf0imW5RxKt2wANnW/u+lw",
+	"Q4F3L9EOsizfLe9T37uaoeoVIm6pKcxo2uCvWV+ruJaqartp4homhNsEYa+5e6yUXdB8wAReF/WgHaRh",
+	"7Ncv6ET/A6sX/Ml8gHiwlfCpNBXLV2LJpxmNy5p2I7MyA8ZrPzMksMEJTdUMAD8ShRf5JjocApvm2shJ",
+	"FIE4GoPAnLGUUclIdP7u0sqlYvgRWSScs5h0IqM1RCES4zS5Yzwk81wC3gjGomBbO0Oy339p4ZZcD4m0",
+	"jYnMDE9bP6lYwh0e9bKKIJ7ddNgjmh5w6BLreLGYQEkSV6UM1LLoJojtEt4EQ6JpPHKl8ItLr1yWL3sh",
+	"4ZFmZSwos+x1/mcZVTPUg78hCJmkycOX6sXaluW39/savbIJjxR7q5+TSmT/ppThQq1sANzAhx7Zo+M1",
+	"pYpJk0Av5omqJmU5vfQ+Ljuzwmvqv5lj+0ZMG+uMtKVKpGIKIZ4QmmscWddXx1AqFsiEEqnYopI6sdvf",
+	"fdYdDLq7e1eD/eHeYNg/6A12+38BPW6m1EIOnz51NUBsvLrIpnCW4qdYje8/JGxCY2Mv+n/Bmn16nZNJ",
+	"wuIh2Xcba9Ze3g9Yr26I3LscSrPxgOvbvCsYPYrV9+8pDgwO3Ic/ZPguZ8tHGjiwU0lVIicrjD8tUIK8",
+	"oh0LkSbjlYEcmkxYVkihlEpF9lyANNzqVyHX+d6ye8keex2qnuzqjlbWqZGE2PxY0wSwrcYot/OTt13G",
+	"xyJmMRmnidbAx8UXQ8x358wKZJtjssBSZxDZlihJrt5ckhnlsZzRW0Y6tF7CeFBZs67+3/cnP5yekeOT",
+	"i6vT16fHR1cn8OsNf3t6+r382/Hx0U/z6dHy9Puj6en1v/d6vRsOL5ycvWr4aDNPPjep01y1GtsL98qG",
+	"q21TSqiif6LcNo2A86OaOJbwL6ne4g2vcb8bMRveaNXChh5KRKiGQJNq+lNTKWa/NJDVytcFpkcWu7lX",
+	"/hbjJC2qqYFfMlrZzlbhsHo1z6He4ZqAQyyIWA85xLzXIrym3OXGMEPdt+5jTc8ZG7Pkrqlvm2jb1vvg",
+	"YHd3qxFcbhFsOVpBDkspehV3XlF5K4kSU4jyun+o5YxpZbjefwQuaAx8NXmRUA+mqA1KOkfnpxDXLvGA",
+	"cMZirbKasPeD/p5ROS+Yylbdo4liGeJtFfGX2oJDHKFDZCsR1daqC7n1TbmcG9CP5I6hkygqhYBGQ+Ba",
+	"OCO8dUPModAFLfuJarFgqFsbhGhbATLEnC/d1ERkdvKh0cfjBOIb9c8LSH9I5mzHjn2aMcajHjlVZCK0",
+	"tSLd2sEptRsnkL+KJR8S+MbYJQJpzK02wtxVVfOMjcUdy4wWaTRmaCYIA1g+8D9VXF/2hRprmgmpzlo1",
+	"Z/20MSBA623dfiNCQrI4iuOMSdmmY5pGT8/v9mF6p+d3zwi131SY6+Dlbm/w7EVv0NuFOHf2oj8cDu6n",
+	"6Ek6YW8by64XPM6U4DU02+3qb7pzEbPIFGkZi8yG8xmS4MLbU4wlryQEtlpI5rtXa2Ffy9eG3kPSsbB4",
+	"Pe/Xam0/tAC0xIYcyv2QjPIEo1a+X4PCdbYRC8XkWbkxIJJeufOTeMrIDyiCGhN5FsV9WdMVGTJcT465",
+	"DeqIDBU4Y5KyuBII+Kx/0Nvd4Atba8kVGaXWvG601zakjOEEPTHj8fuS4AvbJHJ5SxqJxju/5YPnWLtH",
+	"/cW0m/UMBBNp0J+8J62gJ5Y4NANFLwVAv2L93SznVZ3JAqywj4sMSwWmit73XDfhxlmIk22h48JifuuW",
+	"5WEIae1L9/qrLdumonn0oy2a53m2W1TTtSsD2vIrqmgD/C9V1EXLWN25HNrbgLnd2NQRXyE8qUE0Ncvk",
+	"AnHEkhM0yyohLZpJXOpdA1igQX9/93MNP0332D43yKSpXwO1+5lwug3hcxZh5b5OJdPiF/Chyn1m42Q3",
+	"OuTRUsxAK5lTTrU6bmElj85PwdrWmnGhpORwIZTEzH27c7idm95N8EX/xWBbr/2XeukLG6RyfltskyL/",
+	"PCtshbm4q0xhsLtJBa8eOOyvaZeMSdCEY+ke3A/KwnxIqGfoOB8JZp1UAQsdUlC/d/Di+Yuma54SpMK6",
+	"TTATaocN8lER7CTXrIxXp+lBSUX4ecudIKCLmHVfASKTXb1btgorOW9hKTzYbH9IDAGjG/WOZQYLQdsC",
+	"FubdZCt1hN+bRbqwZr6pTnTLVjut+/MpMD3orer3B7vA+G1GdDDsDhrv6Gp7UqN85wwGRXmejDNhsDBC",
+	"Ev35z3/+c/ft2+6rV+THH4dv3w4vL3sT+F9EOsikSeS2NQoBxNt1Fm2HprF/8Mz3xPlU4mXK3NzEn/Y/",
+	"d/WfXfuH4J9h6c/NTU//x7PPjckxZkE2QHp/akQFcyNzRpwD9sdbJdAo4CrMIyVISHR77xNWUzHQ+pks",
+	"ncB1a1iLa/waJ7f5vNprnIfBXPhXOt4tohIkb0IENSl25Ta+p5KR64s39Wrq9cSm9ZcXpeTrLLm3iLdX",
+	"f0oYr8EhifDOqOJQc04FhXe/TFZKs+BX94W2yNLmTRLpZiA2LyosTYmDtJYGyW4JKdKTJGVGa5ij8VN3",
+	"GcSl1na9yIZNgr5FHQPMhhBgIUJyl7BlCJ7brv5Pbayb7MDyAuq3NypUoMU1JMm0LWJzAGIm7hOpBZux",
+	"MTYLmmwaRjtWwlGRqWid3ubfWY9El1dHF1fX5xFmTgNQaSbG4HVW1hlqVb6dkERXp29PXkXEMnnwnJAl",
+	"Y7cxXZEopqsI/GgxTVJbaShPU/3l6dnVycVPR28iA6AYYYZdZCvZ4EkAjCDQLS1IIhS8KbhjyVcg8V6b",
+	"KnSsFXqnl/9qEpRDmwgLpGHKgriy2K5ZzEhkvWkPkQKkh+kYmeOp+bheuKvTy6vT48ueHSWUKXh7dHat",
+	"J2mq/poB2eYTJVk6sRWKEkU6XBDrZQWH5U6PXOitAIfrBH7163cXLUmMX0CAMUXGNJ/OFMkXh3o54KYt",
+	"ujz+8eTV9ZuTi96cfvxgwA4+gBMrMn5lvdJm+cxawk+6zxFbCRBq1PeWUjLJGCMyFapX7CGgIyBB6AH1",
+	"9cwxDmBFYoFO2MUiXfXIK7ADQCflxNIE5pyWMmpht7CEkPGdAqDaRJsohlbdvnfwilAr1lEIozQHfqfJ",
+	"Am2wgH42BAwhb0DibjAhGZDOW8FjutrRDPw56Vzm8C8PMgMpOjbRb5avPb9n2NE9YUn0Khx6uMIGCsv4",
+	"zORWlzPs4zjNZXK31m8KpKyPIxzLMg+BqkwjRugY6j5TRSgoRUNDSI6MZYWOFxm7S4QFQ5VEqiRNyVTY",
+	"omS3yWLxtQBXdgfPn7HRsxfd53v9ve5gwJ53X4wnz7v0Wb//jMZ78YhuBbiyBqsK88zdCDBJj3rxbj6L",
+	"qmqAjbjQQN6NGXrIsNudupaj16hnyw7asrlP6+XIau4fLxl2401Vs7tYq6Ca6lrPp9c7LuE8iXmimeH1",
+	"1XHtvrAIp9x7+XLjiNrwRnjLYpq7GiNVgzCAwQZhYDldEAYoIcp3N97j7VUTf+NdELvZLLOaIfA7/5wX",
+	"XGadGtECCGUxErbWanzMmfVoUK7pdcO6ZFoUYxWBe1gTGAFQYMCQEVpdWhUYrUgSH2qBMVaGzRkWp5bC",
+	"sPNKMPOm8GbbzYffjDG5EaypvuGzJrDcC/YUlpx3+oWdmrNzG5T39n108D9NxpLMUwgQdioAFiu0aoMb",
+	"+lpENQ8yzc7UR8cjBdJD6+qdbti+Ohjd421gywIdYa0vLQmJcHh/W0jJluN2GvsIRetw4i5ZljDZgsv7",
+	"doP/S5+qUT6+ZerQdw5p2WeApYqQcHyvIabFOru8ve33Dg62wlgAx1jpw2fbfVdJfe/3tuvv63hIDaol",
+	"/RiEbjla9qoKntRy2+sBKLmK6PV6q5gJwpabgfXWVKszCdG2aF1rXcj+FxSjsxPfhKHlwr4KAK0CyEkW",
+	"dYggPATK4yDqVSk4p7Pf74OLVOSKQNgiLcCizK0OxNDtf4PnYrKe8YElLzv+fEISjfLJhGVXNl0wCkk0",
+	"px8vGY/fUMX4eKWt7N8c0wvu9kXClTxn2SUb+wBfg/5DAbyE4YQl6SuW1sfhCk9k6h8DzcvXMH51QK+C",
+	"EEu1enzloq7w/F5BvDz4Lruo4CTptHGvndbb6w2xBc0mkV92IywnDZpK01hNAaw1yldkTCVrLsrhrWLn",
+	"l0v5/pd34v0v1/n7X67U+19+nL3/+y9nHH+8yBp+1D+cJu9/eT3Bv8fj978c0eJ3/c4Zf//3X17F+IPu",
+	"4nxRvKQ/+HH2/pcTBj3s/NM98R/Xmle+fGq4i24zGDzZW3IdxOBsnWBNyMTLhkriEiqF/tWiXj467Gya",
+	"8NvWQpWm+9CkBGF58Oq4nkDqqMol6URFWrB+8vRTEn+uXhp6j7ecQ33MYrrdkNFMxBtc7yIqFdPSWM3d",
+	"0dNUTJ9+0t/UBl3NO9nrmn66rsRMc/5JC+i3ISWiOZOV8vfzUfnct42O2tOqDEfcDnjauSyStefikWCo",
+	"TWsXbCyy+MtwqMtNNUE3sGkiFcu8sojkCGKHF14tmo6NfoF1xuhiDHVMOJF0wshcxGwHgqUjEyZrnOqL",
+	"TCgxFmkEoTWhq5b8YSEyFaEL2iJQ5tKDKD7UipO9kTNvJ9JWiy6H9TRYWziIhinjg2p4j5bcWmLHpBrD",
+	"BNhBMyEbbwUrI/yasUkNgUf3CjdqKiHXeAZgKWHPGqZjnrhK70bhsTXpS5fSLcXwZXOJ7VV1SzSZOYTr",
+	"0Ob+GBc8Jp5GfsR9BJVXMFY/whQirMSpeR+E42rJPF8oWxcYwkOM58iGATpXM/Uj6cG8z+x3JvkoutS/",
+	"RyExVTmhOZe7hUU/lOe+XmZCMVSSY5Zl5paOkvOVmgle2ETRW6Gl45lQr0XOYyg7qo0GuMHCEfgZBCFZ",
+	"zuBibsvcAZhac8JEiLo4RaPDLAmmsBcnfsUU6fgXrfYFzclSpl/Rsy7SsswOmOVyr2NVgWpodOCvGOOx",
+	"2SZte9KizcOyFYkLSgCbQ789JA1LOCRnQrMp6zOMyZNpthg/WRNnvu5MtwEAhCSZaA1Rz2rzjdmj4ohf",
+	"aiE80hMOCeBxm/8+FhkLyaXNCfAhEULyytNtQX5i2agif/s24RUnYdHPPVVLy5TrfLOy5B4Lcmu0Vry1",
+	"eEr82rx+Zryt2D8klDT5XGApMM2ikvWvz2sT2kAZvWEb10PJx7MpGrQZ4QDiQsvE0awp2aS7omRrwVmH",
+	"/mF3GQw1jlicbkhhcqfb1oe1x9sda/fEZ1YSMlp7npgfGlbu8NUwowkuTyv83b5qB2mB12K8dFWSLEV2",
+	"O9zIvESmxz91WaTw0DDYUm5Wx0R6XL49u7royZSxxQcXLGEv7XYsU9a8U4hbm7UMUAjm0wXELSRzJnIt",
+	"MCoVKp5sx7pJB7KtlPDqPkD4AEBBQHhLosiYcuCuOd+QGwfgLSwm6+a4sy6prOcJW2/JbbIc7pXLgMHj",
+	"pGcgJhPSGRBJwP0MLkFBBmSe8B1bON2Mxnz8wXQDEn9Oea5XX8t6fGtOP34wkl1GLnwAKxRnYmkG5BAk",
+	"AJdFKq1Emo3LuUrSKhm6GA7riiuhP+D6a+Zk6DgIA59WwemU1NCdiu9qIqd0jFtD3Uun2ZM/fuB6eSJl",
+	"1l0M4F7Mykmee8asXzJ1pLXYY1sibavKaT+KpVaTV0Qy1aWgBbszAEqntu7GmvQ1ozGATWtuwT37c1tz",
+	"D0fWLHJwSi0xc2ac97D1sLmLWiFEl0KkhGrKfXar5K0NaM0N9WOAD0qmCKxmWJSba8nLvVdCAI4vLOa+",
+	"btm8FIG6KUpdQLrPD71KP9VpmZqTYPlPhYjDYpINJiHirX5qTzN4Ih1QYFxxF2h1fv/porlcVXsID+MK",
+	"kB6SGOO6wIaxvuCYpUyh6KqkZDTUCaiT9ZcmVdjLrGoR+4mAqpeDQe+g6RrAfN12uVw0nrjqa3gn4rjT",
+	"0idG0qEFHNBoRaKzHy9O/qXifdrv7w4G2y6KFK2o1I6onkiboDnJJa3E2GJ6OIvhPup7GhOjbw3JpxvL",
+	"I7CoP0tBhyX9IYLOFWfRAipRTAzD5bsJPjfbxJooWiPYCnN3TrNbrNo6Yph2X0imLfJ58QTeo0b2Y94D",
+	"J3Hg005ojmPYmELj9tEbtlundewFA2xM6Pc9Imx+hhJhTfLG1BGEhT50tmiUxDIqrASEeENNypS8qzrG",
+	"yyKhXgZkreumlBDZmBJZXxFtpB1Zlrc1J2zjf+vSA1vEuAOIMKoKNp3wKWSUDEl7Sa7i7Y6cIWAr5L/r",
+	"BaZpcU2GbWFDUFJUf7PzZelttvgprtH7tpV9LFevbutRKg6WWmoKGYCLNM/H6zRd5+SNXNiVUXwjAoel",
+	"4tcN647Zqls39P2+WHnOVK3Tmgc6gk0BUblgYw8deCaW8nG9ub5q3GRkbu/sBZKQa86NUcHcQAypl+rO",
+	"bKQGPLMNemCDr3mty8BLmb2f9/cBhfwe5DG+1860OZSrNLsh+Lwxfvk+1TGrrsF1a9QEJ/owp5/7utm/",
+	"9kWONUfYfu2/6qo2shzLvJv4DfBRloWEjqRIc8V8gKKGtIZ1MCNQTxaJBxrFv5Xw7xoiUhO13LIGo/r7",
+	"69evTy5OXoXk1enl8dHFK/2fiNwUOhSlkFyfXZ6cXcHfM/vUv2JtM1I6mY+UtBP6eOQx8x5bfgEIRBGU",
+	"gBiX2DZWheiewntRZfpmnI3Jfe1RbbCS94WFqhChXtQq+viaGDdLNfLHRCpT1KiiLRn/0+YCbNq+Spgk",
+	"neZ8psrENqlZThtpYPJmsLbHelH4rTi8aWW7OuxuGUojW7+mF1Q14YJn9ue2YLkNdWeKyNAKd2cZWbAs",
+	"EWDrzROeKybxWOgu9Y94ViEfHZ9DeYxE4VWCHTiOu2Fq9f4KnRGSkRcPHIJn8bqzM/wUDLAqxkEwPHjZ",
+	"e9GgWldTGmHgjZtSytavK+GN8cCYB/+AiODBg+KBu9t8VvWSbRnFe0VlQ1zNO868IsV4J+FK25rLhh6J",
+	"GI+vMB1Pa4/sY6KOAeiKQpWX8kVwM1SLaeFe5q7tpz7sfpELaW9EIHidxSwOycD5NoxLuROhARsRSVeS",
+	"LGerncPyuEuVKmGWE831jykfsxR0b5g55Chl+ULpXyDlsZoRVGdjbc4o6C6JSQcuF7hNhubTrlxJxeZu",
+	"Zkm8c0hknt0ld6wlIS94NnlOd+mzQfdF3B9198fP9rov45esezCKn9Pnk13WHw++LAfN1UrFGFsrZlWt",
+	"drqLRanYfmtSztqWaM2SVEArTSrs0MtD9SI27Evm85BIYdwDMCsTqu7lI9oPZtYs0rNdVNIz9nf3d5s2",
+	"fOsMuhGbJQbnoR5PtyZ/bn3MBkypuARbUknGlowPCdOKK4Fb5WVSDZpsyR3J1L2PLtyKbPyCyttLeHH7",
+	"vDRs2B+W551atASEQSVsuwbbx0m6ZbNhhdX8nMc6dY0heXrQ3hD8dKPt8vrW5d/oxpudJnCAtvaYgFTZ",
+	"pDlhk23DuFSNqMTRhblVPSTRsbntjkgHg1BG9sDvHJaYdEfNMgDqN7Fc+nGJZ3f0cTDXbvV8ehtol/Ox",
+	"NjDTVal0zIW7rbPj0f/pyCoMvJ7KF43e+7W9vwdyTpomG5FzIkT2r0PngLta+tN9IgvAGYkOwMtX/yrJ",
+	"gmYS+OacJBwLGiQZSSmf5nQK1+NUsS4MTM+GdH4QJGLxlCF0dA80hdAGUkX6bYU/Xa0W7BImSKJXVLEt",
+	"8Xu+AnjPXjN4z1VGx7cJn57cNYLsXmn55uzFhf6j2TeSXIE9q1WFokTaV3X2xmyRsTFVLF5DRy7DmN2B",
+	"xkMlKb6r31VzoWpiwQ+jvz9QUksKgqaZlgh1T7twEt5V+oNYivHMXl4pvWlVB9UmOFFmd3gtd/PJwZbZ",
+	"2SJxIuF3Iq1Cu63dR9nmKvZDq7eaeJsf8fHujuxVES5h6OFiwoZ6fiv/sDZRaqNIqK15XTQYlws6awDs",
+	"uuxQ3wlJhHCZEenUjinij+p3TqYYGt1xoNnNTqOSGMDOg9AAcgZhgM1UUvDtW608pkX86qfbi98Sv9oo",
+	"h6HtpkXHYkOXqLlvryAVaviIjm+nmch5THJoq0GjfTnaZfvjAe0exM8m3X32nHZfjF6Ou/14wHYne3R/",
+	"dDB+eIbIVSUjxBvGwxNCthzydgkhVcaGI3zyyJkg+11s917pHyag0S6aMeHukZDRonhfS5Y1uaNzyTIT",
+	"NWwqV4Dg0TaZC1lskJ2gAb9laibiTSfjyH93XXXKy1kyUcbSbCp9BeZFela7r1lfMCsEcK3WqAyRMtIZ",
+	"EIM5tmtQx/YM7th+gTwWkgN7R1Pe93shnunmT+uIaRu/qc9abFsizHTpteOWJCxvpLfAm/HRNEE9tLw1",
+	"W8I6t9HVh7kjLFcnLKC86kzHUC84v5JlAFikD23CD0lE+coIHCBpkfllVLTAWSwhBVn/ijGTaUwXFrUv",
+	"yQCNZGVjc/3jUZJAOKjFUq+dbioIA91OWQDhS+sLld/vHDxCMZ4hoUU2LhG5AhfN0eXx6SlR9JZJskuU",
+	"IPvYDPhpJmyJuLlgkEyKgj40leJ+VX1SSERtqt3zNeoXlWrx3Y9vOKgXQ4a74e+EiTS7B/f0nj3bJylT",
+	"mGQdJ9NEaSO1p6n9A5J6Nzq0+dUZm9IshthiMYHkXZNVXdoUjxb9XOij7l9o92/97sveh+77T3vhs/3P",
+	"/7QVO7L+pHW1kjR/aVbMdAvb+0VA8G3Sx7DJ9013GpKN8yxRq0vdntEMxS3jR3lT8RU0EqSpJnfLOKIy",
+	"+zkWqQAMAr0R3q9eHQFtn49oBjovlST6ntGMZQTvPaFRvO80DoZIfwo/R2TGaIyFwTBGnsUAyMEJTRMq",
+	"D9G2HAk1g/sCkzkWYhMiS/5mSgMtEy4R2wIfFQUO/tRSMYhQi4nrpSXhAtCxkkUOWKSXOoIjo/WtZDoz",
+	"+IMO0Zprdh0nnGr+62OWhJjYAKqJ/mI5o8ogPkow1gE/QiJyqLTwCcZpOSylvRZ6XlikBRuVSw8AAMGp",
+	"SRWOTHaJWRyHKtBRWQ4AfbrXndBKIRtnEBaiCZoUKdO8V8JxtFWZoqcer1xmCfBaGwpi/21j6c3QMO0O",
+	"avbYNU648aLP4eZ8vz9w2wARePu2og9FZgXXA1pgcqF2kIzWLA3p+JRqQDTCpsShWi1Qu6qhXVKHp9y2",
+	"qnCRpRlpFzA7ChRGPfAesXXOYdFNdThNNnjM3LKGvgzSR63cGzQ9QrQCiKzJMzCZHACFOR9CsbE5RGom",
+	"JLPDTBhgusD1tj72eO6sp3wYlM5TwRLpIvlXprnPZ/0dFigo84/vvgNg4u++gzOsNzbONSOlKdEPQJK4",
+	"8mDk0je1Xdgfwr/fcD+1sUh3SemKZSbyWKIoX2gSlZKpsAkORzeFdzkTkS1pFuNH+UKqjNG5pp5EAtYp",
+	"bBtkTZe8m0MMY0aIj/CGVw61Q60tqmKFZcQPU9stNKMuULdleMOLCIDQ+O2UMcVDS9OOJWApJ+DOsnfD",
+	"b7hXMsZoMSy7g16d/qVPoxQpCwklo0ws9Xk2lflAFcK5hzecKvILHgbzxftO6Z87uLrnmdDqLcslmTOV",
+	"JWNA5PUMTfNrBAP8b/+N/JxkEB12p7mw4PKGd8kJnIiRiFch5vLqzR+nOVy6JhJjqzsRXSxSW3/9P6Tg",
+	"0c6hqSCYrm44IeyjFhKA+kxNdVdPTdbtJ6hCNsgvymPdxBoZhh4y3fD5yVui2EdFOpH+83SR0oRHOy71",
+	"SDdkF0P3Vl8M0vHWDZpCtXCnp5fjyAkfSGpMJKiwXB9bWAnjUpUkOhZcMa66V6sFi0giYQq1ZcLsLmku",
+	"pkPijxrOQ+Wjj93lctnVI+rmWWrqN0aO1cGgwJcv3ZA6WnpBQ+M8S0nXvF6mMIiMwjtnqOYKDWEKts2F",
+	"wysCM5H9fj8Kza7ie7Q8dpvzaWAQS7td1IPTbZk8cxgrorklGeyj90mPHHFzgwkyS58JuIdAwAndjMMV",
+	"t+IHGrS7FO0PDiLYwe9x3nJIAOy2K7JkmnAzJhAJaSqWfpELfAMlKuSewwoU1Q7x/Xf4VkQ6YzGf065k",
+	"C5oZ2OjetAffWJz42TxxEPFjMUcqiL6LzHRW5so2JJ7iE+LAYPm54GxHr4lcAgcUqHjhuN2EsmxFIvSJ",
+	"dI9R0HeP9EtdHGukm4Iku48LLXGif++aNIvuqQ1+8MvyHULJATZJARm1E707vzp9d3YZwYLD/Ey7+Gml",
+	"Z9s0egCiHVzf+rgNge329yOT/9s4BWxGGuVwQdXsCbA5/eNOCE00fvcjyE/ZPMa39GP3aMqiQzs44F1I",
+	"dnZ4iHqw39+LeuTYqIQATG3rgHPNMwyXAIq7xFtcDzoj2u33oxqdhgaEpeCwWgnRZGkX2KKyQSVBpS3h",
+	"la2kGFUTY3q93k3wOUKQfQT00RxzkoB40q0Z2aLVOwmjhtGeIJPXJ6HWJhoGgmPqCzNV3mzGmJhMTGYV",
+	"jBJNBxiD4eD+8HvIQ8icppqbmVrm/I6mkLS0yBXpjGgMqxOSZSZ0s6sFg62dJxJKj0PGT+ig2BjP5xYd",
+	"UOSqKybdTG8QwTAqUHcnaTKGjK+/5iyD7dXHdM60KrFzqAc1iFz73pDGGYP1oynq+1oZPkQ6gGPkCaQi",
+	"LdqQNry3H7lxZkyKPBsz+P0gMrND4gWC44QSAwJI1Yx0kFI4iYCGrfF1CPcaH1mMb0k2hUwo5OB4ijB2",
+	"ONJae2TUZ6MDPbWPNOeBO5sF5ZFlbkbKaiXnqffQumtR5hnYDrt84LnRAlW30NIZHp2DCFf6ZeR2pDDb",
+	"TLVjzLE9RGEz2IvKclfoUQzI2+T7Q2TtJOcyXyxEhpVS8FUjKXQbeGntCwVtk4yFuWiHhKKSxMaqM3Vp",
+	"DKLXyF2Yxe5LhGI0p8nEgZNUAIQg2EUTI6LoGMIgTYqNCdcBJUeaPa7wW3gW+oJQNwO/orpqvY5om+rx",
+	"HOhDRcmU8TzhjIDoIJ0p41A5yJzmkMRM0SSVxEN8Y5lpHJsZRF6AmtaeYbfRjJmgracwKDxxJRCdsqBb",
+	"gjqSmO6virguwStVKk10XjKeYb97kZcvr9sppcxrq2Skx6Ct1JDEibwlEywPQbWGUAzXCSV/SYck0/+C",
+	"cvsZsDvABgc/pRwWroUn0pwxk0ZIsyy5Q1JJOBn0iXQq13ImUtiWzAJXoM7hlGTz0V6fyENQDQ3HtvmJ",
+	"GJEIL+lmdsk8cTFpZhD6pN+yherSVA/DK8edxCkqQfhZIsk4FZLFoG8cWaLEjQJfq4FG0C/JSm3vXqHv",
+	"mzR6BlpEgmZKRT0oeBB20tXnL00Y6urldxNJ2HgmNGek49uwCEWz0P1An4AyCmAgMMAp7P5fc6EYSZTb",
+	"LAxdAfl0fXVsMCtlY2yME7GTDL0FQyKTj7pVdFaSTtRe+UhrKIWzCPe7YvUBY5lljG1szzQG1mlo4hUt",
+	"5BaalLqtGYamw1TPoSjrkERAm5Ez0sE1Swa9HqQhko7RDslufyckkbxNFpH3om71P/9//xfxXuzv9Ii5",
+	"7rdKL4JcUBt3xGOxBIcMozEUcIXwowiVKhPdjXJjJvIMkjCNqw6QT01VBs3jx2I+SiDsSpsA2LJETqIb",
+	"M10h58N5PsUpoELsmvI8ffhNaCRJH3X6IxdFI/0iygaqE5T6bJSojGYrvKPQJrZMqZx5qtYpx1GBMIWy",
+	"I+CZYdlYU7ctla+bjxn+d4H4PmZDQxwRfTqy5h7mB8uyOKX/vPt6FFkPQnTQ/+eo9s5B/593jblypbVJ",
+	"lLozkcZ4Zs+u33hXKp3r/w4pqST6Z838AXUDb8Uz1HJw5260QmZe0GJwZ2jf80Q4xS+KnywncpwVFBSw",
+	"UixeLESQF4K1gy5tdJvZ5d3BhEAkBtChPTNScMISULI1/TPSORdSTTN2+W9vLJjKLWML+I6DTb5jXRZH",
+	"JZ9x4f684UcbvOId8JfC3bwvSo2cu3pzafjaDffv89Y600mn+Kx0CwiQOfpHFLc3vOoGR2a6pTP+sOSI",
+	"9zzwN9xzwaOB0+Bub3bNA+aguU5gPJY3XHDNhEWuLU9QWAqTN06kERunccquJcsu8dPIZn+gYLJM54Y/",
+	"0+xJ8KrGAr+Bnxj/jT55jr5sBGcAuXTD8YqgMLpL+x6RP5Fo6/uCG779hUHZx9Hkd7/hhb8dho++dGsN",
+	"Fo5iA8ZYva9E6ao1ghsO5gT6qnDpnZYhlrxrq6S5pULDDyyWDpQ2Ql8KDPOGK6HnRwTfOTQsdk55TLWE",
+	"sQW0AMZFGyuG+ywA0aiD6RERWC/n+qcbnmDFAC1j/FPk/lk+B3bUld1GU1MvP9pUuAkdmAG4M5y1BfWX",
+	"FgCgbq4dpJloYkh3rpl9eMPN9ghu3OYTkWco16xbMJlyAH5UPfJWxMzd49SM9hvuVLhC3phLkB7RlI4S",
+	"MpFkzqjMcXRWv6NEGw82FOmGG6wpIN6/kwu4uE3iHfJ3coFXUX+/4X/vdrvwf/0K+LRJZ6Bfge1BYxme",
+	"AeF1diuPzNwbb4O+mCgPCZqqNK0zSRwUVMnr7LlBkR9OruyYav5z0vEl3H/+r/9b6wdc2IHZbfS7DLE2",
+	"oO3TOxXQfVGpr7Ovx6B7r/YRlijb/atQu/RLh+v7sXdknQPdi+bMyCf+rnf2CM+QxURimeYceq8LCDF9",
+	"isxhtY6jyoXAE1mLAZMrmYppBJLDVnZFAtHDs0Myok7wdOWy+R0AunVohkZ9oFzw1VzkcoijgHaL0ofo",
+	"pPHiB/C8Ve5Yezc8CIM0GTMuWVHnOjha0PGMdXeh1jTU0nRFMZfLZY/CYyiHab6VT9+cHp+cXZ7AN5+L",
+	"fES4lSL/+b/+/wTCeaFGuInpJUfnp16Valvc+nMYiAXjdJEEw2Cv1+/tYfTADK7QDUXotXuam9C0hWiC",
+	"Kjw23jdqjhvso9lsi4pmIjVMUpmzY3b8Q0bJ9eXF0StzFwX4Qz1yBJsHt4Gd/f7ezqHtBg9Xqs+Jthr1",
+	"jyFA/QHqhra3uwmXjMtEJXdMbzSUE3gJ3lhLs+XSDhj9UlQdcLrbaRwMA3QyXmMVS8PxvhfxypR0UCZG",
+	"unpVYcsSIUj/pjgIE69VqaWuRQii7YB1Cfuz2+8/as/YZzMAOoaCfQ6Dfey0qS03uKff07gAhwz2+4PN",
+	"n1xzq3CxGD/a2/zRa5GNkjhmHL94ufmLY+M1gw8GW3RxTlepoPGVEG9oNoWQ9oNtlgCyWzhNwSmMX23R",
+	"m8FNuC4cNxjfYktvm5NmTkAQBopOZTD8BSJxZPD+cxgs8qYDaiS3gSezT0KCwXzGgxp6Qksb8KIoW+oO",
+	"HOJc6X/qw3xogxWMmgIotvb9J7K4yCU/eyf8+MdNJ9z6e6Hb/f7+IVHFKUVuDt26m6YIfozwg7bzC+9g",
+	"8PZXPMQwG90+9qTV79P493SeMdoj/mOc6f3NX1ik5D/qmb42MU1GeHrQcyJe7TQc8s9hTTY//WSO5Oen",
+	"YPyZuMPiv3wieAW/FwfVoYDjDbI9tGFNNL96s+ng1s6ins5gxzojRgxtUxZjXGn9pNdPLX5gDmxx5dQK",
+	"/1m8AqdAn733DzppHsiCSwOAPSC7bhalPFOD6LP5dL41zbUdUN0H5p1BL/9oh/S3PGxI++0CtHK23LEC",
+	"5TdvyUU0AG5+Jg36Dayc9E/00NnR95LE24raQ3tiQdD+ZsL1+xXkLnzBef3qkvmbTP4mk7eSyfdgE1tI",
+	"X59hRK9O3pxcnZCN4jwaGmFwP6kNMnsrOf0oAvrLD/03If1NSFeENOnImcgUXLit14YLsIDmk3eaZQxc",
+	"YKN0hbHu5jjVfa5iYjyzeNkIt2txAYEBrkuD1V9g4EGsQwIBSZTjVcAccDLoageK741SMb6VRAobBj4V",
+	"TALMp9OyAZzP17JJJ8rEUl7AcCEfDv+paMJZHKH/jMaxLEAGrbMagf6Kq/L60QXYnKM0tfiDwVcUf+e6",
+	"r7jVyQSBZnrdswILEabc+xVPyW9J9LA+BO+VKuToUf0rdsdSvYng7JmyRuxilWdclggYC1jUyNyWObGJ",
+	"PUA+IZEYDTZaVVA2ysSTJlIdWfTNLyKbrZLEoCssxlBPFWukKYQG9aeDE/mvQU9v4AbL7o+lH7NhVbbp",
+	"YhV1x+uoKvSyfdaRFt6lFYg5to6jSGNmbtYMCKX54t5Ud2VG/CtSn+2yDQKzRoUAGAhc3OXv/JciP0sD",
+	"RK9aRahuQZSfNAl8fjyRLjjbLNC/RFJD44WMfgSR7RfMxqFPAdgw+nSD0ju+CYak/zkiHWDmRT0KJcRO",
+	"m8TXDf0BZP7vVZn+HagJhhqeyMfSFtwW+NjAGOg2ZaRjoymLqEkbNLmDcV9+CKQX+tgS92hMVy9QMecQ",
+	"4TsVOz1y3B79+KWhj/v9fsOZwuK7iPZoOjDH7Jf3Uf0QTZmqHqH72bxv9LhbS1J5L17eJout3sP13ubV",
+	"t7gf27z6o96tbV48N4v+UCv+nsK4teBUM58pdJIy7vU3HtPCY35gyucwDYzFSez7Ur7R4mOGRdbq0v6p",
+	"G8b2iqg1X27ZqlywBaPYFUkZlZBmr2UO5HOYZCfNcwyQR0gMugeKZwSHxnyZRqMM81yKwKPSJD6Zt9x0",
+	"Ioxr0mPWw7hlq0OM87VcqjQwDL1O2URBHkwn+vQ5QmWFC5jljGpthO30yBUkJ3BRDT+WDWwO+N9+jxyV",
+	"Vgyv9SM30MIVaPI2LRhctG6iEaZomFZ0VzOWsXbeaRDGgy8hoK+ouRgWY0fZwllwtgCpf8tWaLx4S/vN",
+	"J/h4PAl3IpGs+cxbdrW1VbG1xdtgyDoG86TJoK1yCjiIBT/SB7oomyGbfer2lFiL8/d6TMqDbDklzgL8",
+	"dh6+mox2a7z9AXCse7Oo9fWmimfHhayD4HLo8MXp/Ae1IVzJHvuKXoNbk/tUSG6T3xPxPE0js0baSMf/",
+	"3DnUe3gfWwRwgHQ3Plh1g8ROJFnSFekkiixFnsZkLNI0iVmRtGHLe+qevcZM7euWW/6K5WPqg3wBc9ps",
+	"W5iuAJQn/GZZ/SqWFezrtuYVaqzfjKt7MG7HL2UDw3wAB38qWWaQ9xoZ+Q+ZyBeoyVTsjHr3CGM/yse3",
+	"TLnnyIuh/DzEH/AEHZEcwoGnunnDOTKjNa21qhYAb6V7KJPNIeGCdxtMIUxFinsVdm2cp2awh4W/2TDO",
+	"LE+Z09ic0gXOXkxi6lgYBewGsC4f2z10iXvzjUn+CkwyrNXHA9IgMvmbX3Y+wcLRgAsHdnMBCwe0HPhB",
+	"IgW+rdFIPHDZ4hejogRhAPqJB1TpQDZ/FQ6O1PbAG6qmM/mNla/XwY3qDcv+WNx8OxfYBs/VZEt+3+7i",
+	"Ktm6m3nzPVxRRhHX3Tc7wMKNpnHFQ/Orsdffi9dp5fmcPPH2ze/0tfxO9zrYeZyojee3uDzWvKNsZOve",
+	"wGymjsc0GNA7PRIpoWgKgTGRrRaJLjLk63OqxjMb3o3VPLSyLhT5j9xc0et+Smc0QpgttLehdHmiVlGr",
+	"VQgxGXouJziVX+E+rCrFUlfd1Fq4iSQ4CxdI0iTu8ZVg26BQmOUlfvN5+3GYFSSdy+vj45PLy5C8Pjp9",
+	"c31xEpKfjy7OTs9+0Ct9evb63cXbo6vTd2eHtfzVndYZmMZLcyhwwSc0SfOsocjN1/UL6nUCaPAGHnaE",
+	"hC0m5QPwTdHYEMvlL5bPfYDXwFVcY3b2BU0kAlF5+9mN2SThLPYDWA7L5d2wJnzV1QeRM7ZovSHrhJN8",
+	"sYAocllmJN4JBAxn98XaFGvHS1ZfK0fTdfDbpFt7E2yT8RigBPuCqBpwveb24vcu4v+AOR9HcQyHpDgQ",
+	"DYesLOGfpmI6NjV3t4jF9U9DuScEVaRZabPnjHKIjDTZYyKLC1ipyBNFEUHCQgB9uWBjxE9CzEBA9wKv",
+	"Pa8UNBRLvkaYvxFTrR9/1QCxckdtZ6FYNvlfLnwSicRfgs1U6VSCba42AffHfGFM2LJeam8MkowkPGYf",
+	"Q2tXQvAeoI8ZkpI+3DrJJbMILHOn+ZC+033IoNB+dkNf+yH7O2vo8tKN9atTptdVG226N/6rUqa/G2vo",
+	"skC5aseRuaqA2xvHlEg4lD2QS6wjQWUDLF2PHJW+TcUUQFoh683F+V69uSQzymM5o7eFQ5DOS9CgBtgN",
+	"qnKTzo9XV+eXFg+zDlFnwbIWGcQeL4S0YHAm4n2RJXd6QLdsBcCB/iATSRb5KE3GAAGsTb45y1i68jHv",
+	"DDQ9Nm+AoPEa0KHxjpiFPTf++fOTtzg5qszsauM+RNhXOL76dcTRNviE9Toxzfh8pAMQv0SvUYFYaHw3",
+	"Axyl/7pFbkWsMi6WBpvdYQDXQQlHjMhkygs/h9+eOUdq5WGTlJDujouXz+gcKx4IiQsEkHCJJBECBULZ",
+	"jjjJECvwqe5GPsVHunH8uYfFyDqJPltzFifUpmSaGRjakRYlGSoZ4wszmvAdGyWFSI9jMZ8LjnneiSwj",
+	"rQByv4dajmtqCdEkOxJJV1iceUU6XLRsU2jrEuB2qxnlJFEh4cJgXttlRL9Asd7+S5hzGpXKv0WuSJtu",
+	"4q37zaKi7ZSyUd+8++H1m8NSjQRTwkBvR2tiuc861pkDBeT0PQLU2dwjEc3kv6ba/0Zzqgsm87TRLn4j",
+	"plMok/DrKvcPVNX3d7fAW7oS4i3lKzNG+RvJLlMeLBj+8r4kyaASYTtrX5dsamshbaVi3bJVWILuBizc",
+	"RC5SunJFTg2wpF94x1Vc8pOjbtnKlVhKMKR0TihRGWOkIxmzYZr2W1MJ9el4lqRxxni0MyRRJoT6k7Zy",
+	"Iyx3hWIS4Q+FMtlbHs4mFirJmOYGpphIUTQQWkbsUMlYzGIS/QCw1KnmDEfxHeVjW2slulZJCupCROhc",
+	"oFtyvnNohgTVKGtjqg5kRu8YAugzrpo1xWKB6s7ISn1kWIZhZQWsbuBqXun1PSQRDnDYODZDSDisQ1OZ",
+	"ZqglXKlUn+6v2ZWney658YzLbiREyiC+7mv67GzZrja33VVptt+8des15MaDXNaSj/1X1jjwCnhFR42o",
+	"xcCFMMDTG/vMXgxQaQPctegFnZkcvzurQiu+4xDX8DGRyl4G4k0San8A15pNWTwEDEDsDWu/AT6/+xCf",
+	"ANI0jsOWosB4N0yFdyNMeIII/NLCnoQmEVm3otUBVOakoqse8fmocYrZVeiRtyybwgC4EttXljPIoAB/",
+	"IR0sxqCK2Ikl+SBiHzgeYIYC/KReDVwsqkx9O4lwOVqFB84hJNuigl0nuji5vPpwdH4aeQUHCRTuczqU",
+	"0YxCG5jnlbxLk1uGxo1fk513DSLufn/wdL+/t9PmZ7Un/it5WW3zv42Ptdx7vMHR6mjqm1/1K2FWigy5",
+	"icfG1vDCmqJl1JgtPa2al1RFuHdfDo/RyLLnzEY0ZIxisQ1wM3z33XffNUd4eWfnfned9kOo4f2rCPQN",
+	"wlyrcMB7v4UNPHZoUHWF1wv/Jni5S3sLV8TvQEkylJUgJ303UcdRNvnP//1/QFAZRcAUUKOm9sQOeF70",
+	"oTQupaE5OS5EHXw01FRWHa1IdH5tPW5V0+KT7hWrlYUkmYALKdFHaZJLgyTllzuDMbrCixnA1Gc5QtxF",
+	"+vxpwRnhayj7IJkdBot1STg+LCnoKR3fSt3X/k7oCqYl0jD4HnnnSufoiXvxS0YCgK+QEZVRLrHoTYha",
+	"UxmuVjeplSrFOITMwUBQHcOlQ3y+2BXO9IkAwvM5M1XiuICqcjGUQSlrOlAbySu4W8o0rCw/phY6iN2S",
+	"JlRFqceKxJw4BaFJOZAFdzs1VPvFLO7raRcmB+E30i428VZTAcQ4APmUfUP3M+6jwcE283G16d6yOKFX",
+	"2h7+rQPCmLn0oKlhw1DGp9hwBef5AbqNc9Fs5VRCr4vnfigPI+F1/0XFjUQ60S/vTelUkjI6Kce+F03Z",
+	"tGFeKE4xiZxDycs/Au2pki/cIi1clREJ3mtoubAOpS19DteIYGiBvrbO2bM6tuv3W3tJKlvzTbF67FCo",
+	"mvsRd32NcvVlAqzZMfMWAp7hNhyOhHcY7aDcjTjUfSyrXGEpYcY4ivEcpyncE9lWeuRIKYphnN4Zt1co",
+	"tggGNZTn9enAht3N4Qkdz4omZhRqm8+FwUdA56XTXcCrrN/hgoxX45RBrcfyAKAJjj4S/NzcQ+LgYCTu",
+	"C4N/YO5GKR8zrX7ZcO+XpBMzPVGSmEBYk6RZwkktGAp2VzDOp5/gvz5HzZwsLJYFa3Lql9sjzWkcN3KW",
+	"r+gpMd0cxfFv5i6xM23hbT6Jlomc/WGcKPfWcX6t0iJ/WKUI2VNN8H2JEmTP8vpKBrpbdI1D1waz3OM4",
+	"Vs2YA69OoDKZEOoQi6F5HLvubrakjj7xuanB6PHkJg5jiv1WODTUs6pz53beg0BopUP5hWZY+Kn5NLvD",
+	"6+/dqnRjFQAs3YeLk6NXNgh9QdWsuLgam/GV2ZV/kzWnH98wPlWzYLh7cADpcvbfg183NP2+jK5l97+p",
+	"dI8I9wzMg1ZI8CHMAxWCrewno+lsYzWJzAI4oK2kGci9TCXs67c1lDyf9Tmu0u/fc20G2nJCPWVT7863",
+	"I/kV3dcLSzL3PpJIxRuPJNQzN7c21Lviva4eMZF5nuH9tXR+qtj8q/oCYA2glxYS1SP9RpePTpel2IoE",
+	"d/nr2P6bUxL19hd+gqY7nJ/MTYp3kUPolCbcBFLrCTyRRCtBmMGtVJaMoBh09epk+9uS0GZqJSosQIvr",
+	"1xnRp0J31W2ERKTxT3hnxNkS/uszAiERycYZg9hWeevdcHB7kyHb7zs61P3jiSQmKdHUV805YCPCvYce",
+	"6E7zXUYpqgPuNcphHQ+52/ha9jzQoEHR+ZXt+I08ydYa+kfkTX/E+IjLFp72xARxPVzoPsXv1xjQ7nrZ",
+	"7xDDH5QAF50JKUOXHoKUIxAOGmtkieXTlfEScraW2wBMomUWjjv0yFELKzv06m8/MifIWJ0X/IqS4jdW",
+	"Srx7SViIb0rK4x3oC72g91VTiqOMZcifOmptz5e6yLk+ZmhkuvdRVhd0hyX+GYmZHrYkIzZLeEykyEGk",
+	"w2Qg4huNUSCJnIO3I07kgqrxjGX2xUMSM6kSDj0BnmIMSVkhyaA4f2iOe+f46s27c4QEY3p5JaEm7NIV",
+	"WoejjUlC786PyfURWaT5NNHqDYcgj2JKFKNf09R6ZDD/xCU5jTKxlHgNo9UJiMuQJMK35Lkxv7mIWVhb",
+	"Hlw+U74Rv3giScIXuSI0m+Zzvf+HZmwF3qMbnCSdtyIe5XLH5Ki1pLbjrN+5bf1qqkepG3dWf3U1RA8D",
+	"k11asyeLDc7+8dBhf71bg93tOtIb8m85y9nrPE2/hEnubrVFP2BS8CPy1ZyXuYLPsgpWVWayetJN7BWY",
+	"TztrBcUopopC9inoHzYC7xG5aY9EHjuFyPTIPIpsQg38i0SaS0U7ITE1ZvCpbdm+hdcNULFGGuxC/DDE",
+	"mxH8SWV0fJvwKUTURaNM0HhMpW7TQGtXWsXoNsObUR87NO3au41csninR14VCwYBbj5nxe+f+JVGNLfG",
+	"7HBkoGQsklSaW/Gp1g4zGVrZoJm33HFgCIj162LtbaM9YnPN9JYhdCXOIssxwM/hKUFTULOPpijHeuSd",
+	"TeuxxTFBuzQ0E2EKgMFqgCt6UC5tlrufJ3BIGjMKEm5LIJUzXeci1mbviYE2hxmELoBScG3Hm/Ta0C/y",
+	"c3z15ueLAtNXj4plYSmLw9Z4E7kaizkbGhwrbHnEJiJjlQNEJF3C3LjA66wRje0Eil70ToqUhRCNyTGj",
+	"F5OIufAbM9S0o+nAZv7DgM2AtF4Pg4lc1AGK0SfSZblSSSLQIqIeAT4kh+DosP26FTMbYfb8ibRUaxzv",
+	"QLx4dLwEWokO9h29Z/sFdI2hG5F5kHVcFGdNEHd0iBKHEL5QnrpHerI6NntyzPIckv3dl7guF0xlq+4R",
+	"6Ocucb2Y0V81ByczkZr6UUV/TySJ4CnerEV2WVyAyCE56O963At9qdLPfXckl4GThsWFW6a8biZdGRt6",
+	"Ine0DVesB+6gJLv9Ps6hVITDMZZMKKuQMTqeebO0xJFwsPu0EhG16lTgLfq6+hR08bvWpYx4Wmpz3AQo",
+	"f9OovmlUazUqoGoimbJazgMUKoQU3DIvB18mCZeK8nEpIFVrAyGyAYeAZLi3lQtWvbIaSbJgaaJlo+aG",
+	"JFE9cgbXSFgez2Ad3gRD8sv7z1Fz6OhrfOlr3hJhF6dmyuviRiur818PUqa6AB7l2Y3aJk3W5sVgK3ij",
+	"aJr2KMpIvsZ0e6O5ggxO1LCswELUd0gosS5LEuGzqEhtiRjXE41Ix+bkailxSCB/nCy0RuFpwoKTnJvE",
+	"kR0Dm2LvO0dMC0JZDh/ynotJSXZWzoanKBSHDi6ZTGSoVZNNRKZJ8tXEzqSNZdfvlE2DUvOYAozDxsQV",
+	"p49FuOwfcJ2jshI7nrHxLYtdqcEingIvoqh1R2eM3mIn0jqqDbJ7VnOzeWRklL5cMtKBPOdFZqB5MHFX",
+	"YFgswLQkoMmSOU0nItN7rzsAD7XNv7W+a5tXhCm0camCh6EuvJo+NJQICdock3PNyESG/2wmP/L/sfcl",
+	"ym0jaZqvkqHYDZOzEHXY7u4iY2JC5as8bau0Orqmt6vWSBEpEiMQyUYCkjiOitin2QfbJ9n4jzwAAiRl",
+	"ST7KiujoqqKARCKR+d//9/VkYAk5WB0ukR2IH6s0K7fTvL6nzVDEZiwzRa3E7PbF/q3Bv7uZF9uZzCfB",
+	"YpjILgA1ImFXU21i4HUmKisljJfo69xgXVhsnVGiaFGlBH857mo2pgP8QFYaDU4S4AtZaXUxv6GIF9fS",
+	"7aRHa+3bbW6WzQ/bqrkaNtPOR5aOrrO5u84VfjdtOtIbS74DyZpLJWKMlXCiDREDoepb+PATOLzWxyzY",
+	"J80V+bIE2yCbqiQtRY+qU7FInwpuA4WD0rwl30bvFkiBW59DV4/6cYu90K0hr65Aybcn6CG4/TY7te95",
+	"oFscV37Gd39cv2zJKOKqbXbsog1AMLsOVWAvVkYVZtRxZFrr0O6y2R9Q6Tzmeu+7IG2zXXi76gK6k+sF",
+	"ljQHS/APXPbMwnczwNeGkxXw4tigqZXlNeDhcqrQARgh7RGdgaDug5TJBXElNYKorafjyE76IQno7TO6",
+	"Soj5749H4r6PhN9N1kvxn/vuh4Mnsbru0hU3uf2MkQBK1WEwv/A5O1vctHQ6MBSAmRs6Bj1HBQbeoSBT",
+	"qB7f6mOwnzoX5Xyu8oSx9mRCvnhYfmOxsnSusBCqmX2zvriHELBu+TCYZVoi/pbhNFcI2oxmIBZzUiLJ",
+	"lLIofc6IrEQ83DU7kZkrcBKRSAo9n9tUFF9H4+OkaU3dOmMBR5BbopQkEwyJ3jWmKUscFJ1426QKyhRL",
+	"QgmTg8C28Ct1Ds1/JjXdS0s31jW3XhnsEcDsj/2FBudWWP7ghRrrIjGNFCl81pzyjJdpnoiYtmzcNBCe",
+	"0D4ZuRVNTZmOLbQsryJByG7TECpxbC01crrafrWr3qPCmfqGPTs8eXV4isW+AwxQUKIl91ZMaotbymss",
+	"3ekW0JjvaVoJLbWzgcxeCap4gLu+FnYy9oTZDR9oGVMqiZGtQs0zOeaAUgfhCZ2odoo2DK9FHbiJ9x92",
+	"sMvxhUIOm2o3IeEYlI/Fvl9Hsa8uhLopFQZhb6cmnRmImOfd1SuvbqwUlB5QGp0YWzcrev9+8vNh32Wl",
+	"W7C92SxESGmfIA7x0GdVWckMruhHXNtnwc+xXAA0gy31D+GrHei6TSY3hBJOmYLU14XOJ27WNThpSYDS",
+	"tfrioFXCQoonSaGMGRHS5RwOpl8EntSvW3/XVeF/BpOWr/11a4SQrvwX5Mr78744X5TK2MAwah3X2Sfz",
+	"hc7VEzMU5+NiMSeydw+y8Of9/kC8ptQ6fkUqlUFVAFNThX/9+itQ/v30xZGYK7jAvlj8H9uvdXEti0Ql",
+	"8G9YlMOkfH3OqMmyBJvFKk5UXMEiwF6WBZg5RsPHtiJ6UilMVPDb6aoE8wJXF+Y7ZDPmOdxj1Lgq0ytl",
+	"v7gFDebJp0ZkGsP9WDzJxIJjInCF778nZmnONCV7z+E/3OgzXSj7FzEVPVcqEQe1EnF/xAU4/EiatzBl",
+	"mmWw1CLFDWkqRDC/qDJafzHOlCxI8fKdSJpS5eXIvwt8owtdTDQCf+0/E9PAhPO3ZVj8QIs9aGDRO3j0",
+	"4JDFXHDhP4dpQnbZC4K7sC9orx+BXMcsBp3yJ2YJnr2HD8OC+eskHok4S+Q8plAGrwkzJFjsYnpsfyBe",
+	"hM/DLcrpGq7jDSkYQoz2eCikYxQQvdjDshOUKcxwXqIpmS24sFfPfRu6EzXMTd4Oad9c3KNCX6WJKkyQ",
+	"cYs//ro1t79jGvjXLXhzhPPfisSvW7Aav2799nvct3VAml7TBGsxEL8QUTwuHYmlJC3UuNQBYDcZzS4G",
+	"G797eXAE618VWYzWJ/oM8M1IGOOC59rRbRG8PspQPP+Uxmt+z9TwPGoJNGZGcJMaeiYBNIBlMZ6qhI8M",
+	"/GytWCqVxp9+lAYcFCPi8zRPXh7GfODOQdt6sW0XZcRQ2ZmrBELpNi/SqzRTE/IUmBn6WGfKxEyZbGf2",
+	"xIgJsVL3cp2rIQhiTn0S8AuSDvAJ5cxuSE+Gb9dboiPgxcl1ILMps6mv80icnRwfvOyPSChmEg4wPQLZ",
+	"zuAyfCUX1eYpYree6J2dHL/4CbwrmzzFqidbxhhsCpdaBH3GW8bL29KdaclODCpD0ER8tjI9lhmfUlQE",
+	"KCVLDULe3wDyVFclzME/GoVuoI0MbJBelRfwymCQROAxCJPp6whfGM9XoPbhxrKoDOIy1/miYGfYCjE8",
+	"y8+5+BHGwdlGHuy5zjPFL1MXxr9weWRsT2VMQsG/jV8C7H60iU9bnckSrEdyP1g12k4jV4DJhxfL8+zY",
+	"IItwdVDghoIRPksAXrnXxkaEBtjDeBVME2FdiuiR2eI7YLb4lNwXCEvQM/VNXXnno2GaogxQSX+4dML4",
+	"Gj5Pub4erTnCY5lvnmTjd213UlnEu0lapZbr62FjEqbUBdee1l6SpSYzaMgs836NVYII7bq8XFbZs4AJ",
+	"/lCXoCPRXjNM/sh0QYqrbbl6rYIroL6oycRAfNYF1TWDEzlE0ZrpK5iHHuTUVMkEgzIft4JL2qKjeAsP",
+	"x28jCmXZCNFOVkkNCOjp7kqMH6IjDxF90rxUE4Xffj0Tyyq+lUxPNMV4W0O9r/LEcpI68i3Er8N2eQTH",
+	"dyYMi+xRcAE4TFxKblU/2MWtYh+mcX/pa5aMoKO8Y5It7iWB7cf+bgoJ9UTQ9+ncSDNVFunYbJQp8+eZ",
+	"77IJsaNCg8WpKiNANwt1M9eGWC0udDGTpehdqQI34u5gd/DMhUeCG40qrhT2VJtxIedq6GPAhRqr9Ard",
+	"ccKm7s1VUW8x6kciSc0YnX4fnT9fNMNIJNvmVTEBIVaPwydqXk7ZvpzN0hIN4nyMeYD600Yces7kRPR8",
+	"/44uxQLRcPOyH/npG4sgiW2wJk245NAo3wwKj6iHs0FgS3PpQ+iV8bRIbh4HR299W8P5ImwRRXJiuC0K",
+	"sx8JF7GZkVMfth8VRbdC0zHQLG5vDQSSqqN6RPvbpFgLGTgh80LDkaWUClGigHNbj+iPeRSL42SN/lCv",
+	"ccLADMTLijgO3ZR0VcI/fF8MpTBAZ+zv7kbOxOUUbmo5DFCQ8SAD8ctUk1THvSYudJbpayPieZpP4iEY",
+	"xk4S5sThRJoo8LLhjiO4HD2+ouKGEPa22dgmJjjf2fSvM5knEtQY91IFw1AtrGQ2QHq+JvR461haZWMD",
+	"HrSCtVMEkt8/GSQXPngwLlQC85CZaWdweM+SYK0w7zK/m6h1reYNS45Pl8CfIk9XqNpg7WZuAay0PFmY",
+	"Us1CcYlndMPi/vp5pnJZ+AWO9XKlfyOD1pQfvXomrV6Qjeg2KCHw1INRW8GBPajPgY9WZShGIUsbCyiq",
+	"vExnSvRiM63KRF/nMe/3JDVw9in1CBN/gjfHnJW1l2EwGQOemq0HkAUTjHTiNvfjnqvyWqngetPeiXAI",
+	"M2cN96D9CPigVW0ItTVk41iay++rHaFrEcLTYj9W87zsfMR/cHGOUSUqwVUFnsdcRVBTHE59etuVKSgS",
+	"g9G0HNvj0iQGpTxXsrTAhpSYRZuDoerJI/IACjOnN9JyhAMGFH+g0stterTvUWDY0latjTdyzmEgDrj7",
+	"b6qvxQzEOTalUaVEUgNObB+sC9qNVu9ElQcwtWOe2dbti0dogLeJ+VQolsCWR/W+NdyPAqt+v2sB9fY4",
+	"01Vy+zpVO2c0SboOrntUbb0fS5vuu+zUrbPs2MDu5LZLi9UFqYjABmY6xsGj5fKQADLA+rnt07AxTJAD",
+	"E60TjnPIkjaIly9G088XlEdEoFtdZYmYaHCDnV7lMptEjdPElthwEYs0S48binhalvMPeG9MIXZpX8VK",
+	"NtvgHL4U2bkqweyqLsSz/X2CoxI9+K+9p/xfMtO56oON+p9qXHIoBBQ7KmQpCn2N5VoWV3Kp4ytyjIlP",
+	"+xFbF1OZXdkcsn0j53GA3ZCFXwQrwnEeIaG2TXr3cs0vE4nnNzeReLb7l0g82/8B/m0PCQbh/55F4v/9",
+	"n//bJ4O3LFKbqzmX40t9cUGmFNVF4RpaXmhcQi5jsvPxHzU14hKcEZ9iQ5sKfUGfoXCl/P3IJaHZy12q",
+	"Y/I82NtWHsXcTcZ4BPHhT8ev/j0oj7LTSpOBOFGYPrBnB3MqZLkfnZ3CCjhVuYMs2kkc2ek5jeWoAMLL",
+	"4zvoFDC97qxR3qWztNwEAuzkMp0/LPyXfZcuA+9nJHmYKA9t3bQ26Is63U1l7rJ4rJF9iI7Xu6uS2+1U",
+	"NP6bReUrjFY+iRh4/eQHddTnvpfF5W1MXjJ2TbxsyoISwT9hAAd5l7HKajYvFxEidSiOSoHQYZHVNFLB",
+	"hJ3JAvOl92oQ98Oy3vrVFL7AlwhKc3J1U4rzTI8vXW1+WSg58+Ww9IjSX11UqKatuF3SqFh0YUjDoFno",
+	"c9wtr+Zyzm3KAMs0A1d9xNjNLqvtzQ0U8aaUi5p4ybXIdD5RBS+3j9dhkTIOIzOsRSiUNNi5Sjl0+LNV",
+	"Mbgv+neQ/LSzW2T/7XK6gSuQJnA09vajvae/3dqyP1EZ1b18eq72rl7JdZpl9aPyUA5KcNaap/OxSvVr",
+	"qFKtWWrrVBPvlXWRES5GYEjLjQKK/pYVmCHe2KwyijsmKkspGRxa+zYwYYVfwxWwuQAi6GK3KphAiOZU",
+	"RxoJL1uDN3IYXvqwUT7/oNXBvpY1/v6QR9qXIdjS9Q+3EQpJ25BDcEthm7Irra5kVkkqh2wYhIaacqg6",
+	"eDZLS7gKFSEodFf0nHJ00ieRIgdIRygZ5PHLcjyligMLAOJPyVTmucroQs6oWL8cJ1sW6WSCKSw5HmsK",
+	"EJRaxOErfigXc/DETqeFUu3IFqmH6ok6ycNEXFvqeLjsfTL6oV3TJ2hdlLBq/UjEMOOOO4KVtzguBFEb",
+	"27XouNEtVePmUQ1HBQMAF5x4bEVSaQFJWUJCiWw9pzcZl6XQElwKlY6uA0zZHMoEl0oXzTdfgW1Sm+Ya",
+	"hBOCMuG0sEar3a0HZVhyvVL6nr4+eBkAIXaBjoRb6YGq9cJH0OH/3G1AtZe8jZh/RB/5o6CPtH7eFdqr",
+	"1SrboSO+UWnMsqll8bFtXGmF8GrCvC0DpbuSvLSwIVozEMcVEpDG5bRQBhRJHIlYV6W+wCp1hCeSpfzA",
+	"y5VmabmAH51qjAfiJc03xYGu1flU60vEL/pniX0SaibTzEEb4d0MjxcPGBYFCU+6pZPopcRG0G1CzuX4",
+	"Uk5sT8uYv2KeCEINC9vx++vtyCNa+c9lTdrHdTUd0p8Hn1U4fEPQJT7013WEbn1uqRBlg1Nb24xwFxwC",
+	"RGSd6jIOTT/nTln4OSz4QbsRgzrUvOM5JOBS0CZY0zMSMeYxwGZUiR/Xlrbi1YgmFAXkwww95m/9UKYz",
+	"FY9EXOrJJAsHCm3TpQnSRTbSB/YByKHD09cv3kUOtYKavtafrVNYpM91suhhHecKP9fX7pdt4FyVvKK3",
+	"2+Ifa67GrQCzOqIIAWSWdaHgJ3VTFtJ6RGYEe8WUem6sp4Z5N2vMH56+fvkuNEM3RgeiiS+Zp/dTVHxY",
+	"s8SvVDFVsrx3bKxuk/IPipD1VQBe3dbSi26pFeyQtwK6uvs+fmBP53Er3je+z+334W3zh/7+1WnEFwx1",
+	"QOg9KnPFcSDSMyVtXR2WZiBaDaaRwHiIkQGDhX3s6IcQhMQGzlzMopakqseBRI9qE2BMh3ULQ1vTzv1I",
+	"8aDE9qpfp0jaq40S+vw/1Rh0EoWTaFwbG7OQKfjUgXjhW7ElR5M4dJSll4odihpFQlTjNvDQyIUrv/WQ",
+	"j6tDLwehsCfuDQ4VIYEloxhTSTwWzFg7cFlyEBPhZ47RnOFDv50YjURwp1xfi9Q8Bmm+wSANbbh7C9K0",
+	"WMI7Vsxs5AQGYfNmBsBEtlWem/B7Yd19eHOfYxdYoYEmMyKDcU6uFQuwG1iq6XS94Nl8LlOCn7cqTWYX",
+	"6NGQuOdISP1YtO3JBzcqWvN4BwlCsfDmbk5qyBlq7CIJzwVFHzjAafNqfLcZiLfL0U7TyH5xBiqYKWWi",
+	"PvBoH5ZSVFGTG8Cf8EGNJgkRWbRFd6dk0ajTMGiEpQgU2rnGjnoR00DqJjWlYYakbuNh6eTLJGk5iJ8j",
+	"U0NP+vIJG/vKq+UOlRknyWOe5ps0AQ6S9ny7boi/ezUGdj5aibFxuMzJOztDx5PC4ony14EFAULDXuwx",
+	"EzgAhPT1Q+/RkAt1dHbK4kWVdeHZH62yGyxQaK6yTeJpoSy5n7AajygMOWb5Z4myhQLgMa72YHG1LkV/",
+	"t8ia+3itmc5P3+2NkNudtvpDqazHXXrfIbdb7c27Gsbre1l4GzSbCTi3vZErytcawRnzsCy9UIipgXRc",
+	"YU85B+ncrTJLL1XkPM9W5/KIL37IE/LWvoJ7WBf9vntX+w7fVbXl8usH+9itXWDw8GU7mZ7sfHSmzNq9",
+	"lekJaGks04XXkWNPjh/svdo+kxYwmyvw4izNLymSm+lJjOgU9t0i+yZEDsJBHmoqaZXs7dtzouzufKcn",
+	"y41nCIA9l+XU41/jP9bgMBEDbIjE5FAqHrL5LHiTbrSvCL8J4lIj0Eyp5oNHwd9Bea5kgqWRdo/CAm54",
+	"Xj6uNftD1IGlY0nbOndE3AFWx0gc/fXN8fv2xHdaWmpjN2SdT8oKc+wVCjh2eoFHYK8hMikmR8b7afhz",
+	"haWrbs664BOYDMRBMsM6tDxbrCbcHrZzdFtGb7rPc3q3dRDB+vE3+HrPbqszw7MWY3P1gbCeuDHs3jwX",
+	"u498z9ngjxWI2AQm8sfKLL68EMEeassMER7ydaIEtt06ZVvNiU0/kaUMwK6mSmYML5YiEFPpMJ4Z+Wog",
+	"DpVKjAef+jKQU0swU5aHn3CdBZWXeUjgABRuRmSx2JqPF3jYrgJxk8sinSOo+hzrhrjlVGZG88t2QVpi",
+	"coXejhYyFthJuiSD8BM9KMdEN7aVhUGDyc8/L8LVHc9GBzgW5tUFeFm5MquBsXytdEf+wNQQ0lmh/RtZ",
+	"of/KBzG2uIB1p2ZoDyqmfrkB91yOLye0q8L2Za5FGzFR71S5ptcXGqR+SVXG9gljmYtz5a1cB3CEhQPS",
+	"I5Uio9cJxvY9XF6RTqalGQq5qYrFA7W5im3Z37wSVHR8l+ZcAmZErW2NKa+XnRbcXPuxvGS37wsxwPD+",
+	"pjRGssbj5K5Nwip8zCM8JDr0XdX+/kaf5Q3J3/uzFN5aj7YhkNaZCXjxjh+1y2QAofjmVUMm+vtYHDYj",
+	"PD08mRF3IYMcqhNfUx6yqHIWlWmBaQkG5+yPCC2fxFh7fOjAzuAztFIsPavj0HpjYCnixWjVda/wKz/Q",
+	"39hJCENVbR9hzYkIdEynheDpCZciUQJRp84XdgZRsBuCaFMv5gNL7e3+/rPjd2z7+t/+RoDEMeI85SUY",
+	"Ig7lyj2XuGDA9oQZDATRl8wqw9RGYlqWc/C24Z9GnB2/c8qdkNZzUrPIFIXoXbbKsT8SMWMiM42JLJUp",
+	"47pFT12shcqUNNhSO09zyjkGkyRfwDgOGWIxgWEu1QJTc/V14Yv/qhaG4aqoewXkRaJuSHxwzMJSRHGH",
+	"LEKxwdiSjDDk97FY8tb8dYw27CPIEhemF15TqJmanSvmGZqmkym2/uLzLVT0HGkI3WueHb9D5Jh5mrOL",
+	"QdGaNj+OUsmZvlaFGw62T2lUdjGk90WULdqetH/+DR2jl/o6nxQyUcRRSeA67hHWw6pdGUeIHxa5kI59",
+	"ZGpgtrlKAlQwtGGxUDWx94ve0V/fnB2JXw6OD98evolE/OuW++OvW0N09eL+5wzlGFUeh3bhQ9Sf+Afc",
+	"u7W4MsQT7CnPVnRvYZ76wfQP+NoNzG+x3dcubofaWKuU0PbvJFGwsK0edxJlEkh041mHxpmSubD4xqL3",
+	"+uT05yNCUSjUdpqnZSqz1HBYmYrTXaAg9+OweTZ0IRBr1oBBpnLLw6PnKleJbec7OT04PoV9dl2kZQlH",
+	"nKJPgt+N4zT/pQoded+WGG8JUCMtHF60ecL9tom4yOTECAPCnGdhLypsJXuPQtrCyAuFMofZqg6O3lL0",
+	"xjEsOfiNmZ6pvLQI0Eg+h6QbfvV0YWfegD9gdJk6rjR9nv3dXZ/FspQkHFmjbJe7x0bYPNMF4qtbGpKI",
+	"mJe4C0LnZaGz2FFobO7X61x5WetaLVDSmn4r8Bbuw/uTdMe8hsGr34t8s+NOpRHnalLl30um1r54YMKs",
+	"jIbZ07IhsJO9HJT6OKscZB0e77Mjf0Jhv7pjvFSMvrpF/sQO8pDenH1IV+34QZb5t/mu8vwmWH63cdxv",
+	"LXtnh7H3O/XTS/q7qclnH8qM7U8fmEquCH5CkHR1I8dlBl6OIoXFRObcO5bJyahGyeueQR3AwZazTBSM",
+	"bVgS/YocF9oYr4sILZh1zED8YnlrT1789OKnkLd2IOjdiPnDchAEzycuJjMQZ5a3m/807EBKpyHsev+4",
+	"OPSJx/s2a+1DCMDQEn19xhiofT5SPXSZqW4tU+MW+BFq8MvbtHyo4dzZL8SlXHCA02Rj6UHHbAVD2BeT",
+	"HSgLAuGxWhLgRClb6MzTTxcENMKjHGiVA1YyP4qBLy4G6HjeXQp8DE7t+jpBhL7x7EFBFXbSCRs8Uc6y",
+	"vD3zCN/4NnlgEHg7wTWH4LFG+75rtI3fGp+wYT/RBL6TKctWKtXVWYXD4RZnyZKbts6IPXOnZzOz9Ks/",
+	"P48m5ddlGn7iqfoU0/AhTby156Rutf2Bjskf1OL6qiynTQ9JslNKc9mdnw6RrC3nxDB4TuLoT8upLBHJ",
+	"D7veiyqPPLGFB7Qm1lnwZpBHNS0NpVOLKhfltNDVhHrkalRTBIqZGNGTltNqrIuEcqXwoMOfXvz83vEP",
+	"eYyeanaOfEl56TH/uCDO9AfibckoOcbVzD3xba7MlFTH+HFjxxbMBxvoDaNpw3tSnpXui/G2vmuhfXt4",
+	"+ur4bwfv/Hkgzj5w9SgqGtMPjs1b9E5e/HTw0r5cPxLnupw2qDBHoZ9IK1TlrizQpjPyjkfY4tXyWtfu",
+	"G4h3VA9YR/5HMDyUdW4xmKvMfVxH75UnwiD2Erw88ZcIx5LcgI9cpiqBNyQKlBEPwBCuUeP9I0tAVttr",
+	"KbES43dODaWUyNH35UdMS0ZvspgrEcPyxZE3gvLEx+LCHerD1wzfqdzes/RU9QonasWIB0TWmNZVDWyw",
+	"ZCBQLBjsQbrQBe1OZgK2kN9NLIeICRDcV21gO1Au3x6lsMxB1k5ZHQMihHtoYny78GfgqOEz2nG+I05w",
+	"qeJKJaIXv0omSrzQhYojQf9xQsm/uN+N4F2U01MQVHeo/aTZwb9VRQb/wOXZGm5Ny3I+3NkZg2KW2fBP",
+	"f/rL0x2jcqOLbd5LKG15R9h2DS4atbwpoJ+5GnjLE97hfOGzbA2f7m6cjHKvS9L3IQsFUljkXZk8O39+",
+	"sb+9d/F0vP1MPbvY/uHi+fPtfbl3/mf1w/hpsre7FdWwJR3/kOONYQjxreWVuQV9zCaFrPjYR9DyPwxo",
+	"ud1Ka6hjWOps1PY51oUSPbYSagKHZDz+B6FXucqDTC5UYcWTlUj2BiehyBZBNWqb4sCYYdXYY8DzyAvh",
+	"Cv5+XpWeVDoSGucss4xr7Rj7j/pU4YEDYVeAK1qRYMe+GdpfVMCNd0wJFgbrA+JMj2U21aaMIzDNSj3W",
+	"GVFwxq6s4eDo7RMj5prqIeKZzOVEzVRefoDf4hF1sGA2y44f8wO4otCOHItft37dQnx0nC8NIPKKO2KZ",
+	"edszYdu2Gvo2kW994dhChE/bYJJD/6HpTy6tbLWTBZ8nKp+BONRihvwnTNhjU8qruXoCMu6G/9WkVMyC",
+	"RgpLCwcfM6LHqkSMpVHbaQ66JS3TK5UtRO9EV+UUkesjgWKV/x22aGT3IfzJ9+ZH4mVq5jhmQaShMHXU",
+	"PP+sVNjRgK2DofR1kn/LPxck+xdrFublXYW6Zhf1D1rbfG+59mV5ZDrpIlt9vV+4kiem/qSY5CPihSE3",
+	"S0098wIPax6UD4s4JwqkQLOiQ/RafJi+FRgFVYuiw2at8B55KLXKq4joHwtLYjMMas3YSIy8m+YFTGqo",
+	"8w8Jl5hw0bHpeiKcup2eq+u6rT4S5Jf59mdyBE6O/3b8xqPTO45HfC8qFnNrg+j3YtnLjDo9SVgzWydj",
+	"MVutVE/zCThhlgVJxOSOnTqeDHJoEWjfM/+BxilkbhgZYVLoam48JfLe7u7usE7Zx1V3IJWN1jmX1OHP",
+	"8ImMuCiUJWRDcuh/VqoC18i2boPtdl6ZBbMuzeTNicqTd7JU+XgRi94szbLUur8hR6EUc00Fz+TMzORC",
+	"XMu0FKUWZgpzk+HL1N5iFFLZGYXV4nAvOVq0veC/+yOCquLkKy46KCvW5abGa+IDfVQgXe/rEz35QKXL",
+	"oxbPEFdeF0tlfbjGtq6v3zjSrf1rw9rODTq4QYODERkitARWTgiicaWK9CK1SQSmADDpJEcy0UTdRKLK",
+	"YWh2sQPhtdTqGFHlONr9JDNiNyle6hHeQsWR3Ktrgx8uSMHhnTSJLKRHqcWFzjJ9jaziQVQALt35mCa/",
+	"x0NxbE06jKDYfkoaVt1gRClRYhdNvr2gLUcanfMOz/Qkjtq6dcTRX9+8PQxkiOi9Pnj77uz4lYtXXcgU",
+	"wRMsUxceA/rRledjAVJ/IGznFnU5Uagg17XWjsJ1TVyqsBKcvP9cC1ONp0vfvqddR0Hffh8/KoNCZnDA",
+	"FjXAh/0ffKmvnSyfnZF4vrtf63bxtbMRQmomAstKC/6sthoC3o3tSlxzbC7AFooqpw0WEVkvbTaMWATv",
+	"HLnuDl2EjR0gCF3UibVCTzryd3pC8KHoy/HX6ntE7FpDRhqCGgWcKR39FKUWzMOORw3+GwU9dlO4hpie",
+	"Uar94HIxsrpR46rEgLB/emrAsp7iq9hxaYwnBizo9AKUB3L+Wlzx0lrUWAXKxcUkeoeO8g778JQNKbFb",
+	"4pWSs4grQ1x0uHeFkQuUn1r0To7/9vpd34a+hmuxSlmLcckzyIMA9Z02hJr1v4polnCULXWcQI4psgkv",
+	"cqUszdWS0HXfr9fSM+n+GmNw09S5GFn0+wfFJBAxyUvrQ/ucpBQsCQgAa2+AF2hL9tHDdBw96KpilB+7",
+	"u6h5nfQ1vfMCvVZXao8VStUcJm18wkAZl1q2cVMQ+friwllPC9wsQRuRODx9fXK6A///Er7Dy5Ojk9Md",
+	"+P+XwU1c6Y/WpJ4j1n8YwA6tU7LAPP6Mi/MHcrzNDOvlumlv9Ue3jYyjQqEcCejnNK90ZcBSMPLKEjfe",
+	"IWYuerIUIDJIEeKRLaSZ4tdL0ZZgFmiGKyYjyFymc0qOfHLAvSOKy/7DOk86dvaTA0CQSwdjtf2BdyqJ",
+	"WMjLllKXt0zmW91fzqsZeE88k63fOrzjTwhJoytNC4Pu8nJojBB5jFs1jld/7IhEmzRXYRTapHllNJVN",
+	"8ZwJ3OD3yL1P7cFB47fV+7iPG3gV/XAqKwEV8iW+g1sFBb5qOAW7IYNANKqG8hFq4RFq4dZR8IBV3QEK",
+	"NmXeZvHxjQAYLk1Tdra0n3NzQ30SxoLHONtj6MPXoLCc4xe0VYNnXsOCQ/U3lYRHJYsyvZDjkhvHUhOg",
+	"K/18Qsq/GE/TUo3LqlBYY8AhGVCttu3Ydp3lqoa5418oZkN6YN0/bzsyTCQ+vKZFHGQkNRIupY+XYSlj",
+	"Qtu3BKHdvletT7Zu1Bq5MGKqr/vkJHmqw1qX7ZLDZOoOk1njLuEQXR4TzHBNDz37UVGLI7WmMT54j8DT",
+	"0lkGBuBIbO51rcHx+AyAr8sPW4/kEUJ4SAF70Xp6bh+qjm34iO/xoPgeTWG3och1cm2j5ORlCha/72kM",
+	"ESzzmgCMhBpMBjZHFokQAmdYHwuOtYPtspA4iHIRuu10aQv0cNs5cljGQQrs4YGT3cPWAifb5cM1+E7R",
+	"k2trsOFu/WhztWuhYU+WysR7tM/AmcV4c1aZKeZUQg8atI2ydbPw15Pjv50dugo2jvcSjknIKxEFNVUc",
+	"4Uc4SVs8FzdJb7bfogseez91JPwEvbft3Xnk8/aX41wXkXsC/bks5PiSK/LAxwXz5VLNMQ+dqHmhxpg6",
+	"mqZwMBfIJq7Yw6xXyiHEY/imTW/eRcnshJbq+tDQwQ6Yi1qxBBecMewV/tLzqxesaP2JkX8Uh6fGlP5K",
+	"PGYlZubN6tBWB81HfxRiXQeJifZGALyzMyqwrr6Z7nMMTvcFI3BiM3Zp7l8OW+6MuaiybHFvoCmhC/nI",
+	"6vFwbLk+gnJ78bjDYmwzZnV0KFjj+mij1b09S6sXlDVjAhKB7EyfzjI/EEUf1fXO5uVCyKKQC+tWwM7U",
+	"ytS61dadNqRAYJmclx7j7rOfug2RNZem2oUwTReC/OWFfjxE92xvNAxIH5lY2rDBGXuprlQGW3CTQ0bY",
+	"kR/pn5bCCsbbELje2R7O6iDTwWiueHaReXlRKDNt5aYMgjBNyms+jR7BPjSKsGYeD7eD9LnWVZZQSQTF",
+	"6dGOmcg073fpQdrmL2kR7w39q74cAbBmqN7uTaPhQ/7A6uzWQc+vQv91HI6Os7oBoxV+5gBP2o+LR41b",
+	"ejw6WPuRiehoWge1UFeprvwZ6rdpt4jZJWEG0aru7Luepg2VlH/Kau3ES/6ome671fq2e/sO1s56Miza",
+	"Dms4ZcGHUsbL4+AclVpkWrpTlKsbVluRLbpxr4vszJh7G7BWUtZb5jocZmO1hCppyTwqpN7aDuRohVJs",
+	"BctsHLL7RxNpnq+HQ8lcrSe55PH+9SQ43Y9q8pvsYMFzfGsJ5C1hVnO3AuKEm6gMkxA4s8XQ9kpYTAeJ",
+	"kSs+jMZ3QZTSXFIoayzzsaKaIor1qETEL+yPccS1iyIOszjwZHxwPAqiUAa7O23tUj3UZPo18E09d0Ux",
+	"acEROhdAxALeOgJo6pDdnywHFGUuEHE07KivAYIGjCrjTBvOOJKdQe3K6ia1dTrcpLI7EIdcZDnWsxmM",
+	"hGVzmTblI2ynlfp2295jwM0u6H0Dd7qBvzvkTnjzWhKWP9kK7E4sDdoQuDOsS/K0thg8N1EY3QrBMUoF",
+	"h8jDGtqMgodY47ImJmjq1/vOouUWsGbbWRT2pWHtI53sGBtFqFGNmxXMXI0Devqpvja1HnpKYvtWaStF",
+	"e779JGgph+21aCG16Gopg/X7HEk1fNDK1qrwS35nyKS1V18XG3YJow2PCDOgiZ48NzqrSsV4F6guQDHq",
+	"grEILhXr8Iv0hipDDHFjzlXRSCeBgMZEj0trGZXDaPZySl/5P1OFqk25YWUMpdB4xEYWDYk4w2Xp2L5+",
+	"Me64d7HUdu0mto+DDcCFjBgM70TadfNrrPP3tb/Dr+T2tv+xdXfvcE5zo2xHnKWztIxtQ9lY5aXNiaJF",
+	"lir0PqkDa3+3H9mKLbZosYJ8qjMH/JyorJQYYXZ9B5wV1VeqwP071lmmqFMNq2KuZIZhIsqR2KenhkQ/",
+	"vdRQ/OO3mJKd+KsJRokZTYBwmuAJZEsyUMrJ6cHp25PTty9OBvZxATCLbYEgAw6ddjUTuOV9/1F/5BbD",
+	"5ZHjo7PjN68+HL86eDkoVCnTHD6M+YmmH4tELkw75qB7Kb721vmbd/DNHhgQammSXRzxyx/TmemNjfTY",
+	"+7syDhYUNEzdxtj40Bdcgt564l/rgk4qVSb4M4lACPCHuSpSnYjeLM2rUpm+KAIhAWODYc/tAqBi6Dpu",
+	"Mqxm1v2xX5ylgCnlbM6NIWnAuxPT42IexogkvUoTLsy0f+vtOv+Gh+0PxI+6nAp/FPA4hpyfu/2RMHM5",
+	"xpOKFIuUz4Xr0kmuLSOQdJCk/OaT9ErlorwGHc3vSWyMLnmbYdWOEc92d+sVEm41VwGNui91DB9qTffE",
+	"Cz2byW2j4KKy9sHAtOhqfTB1nd5FTOzhA0B2vT18cxLZLgO2ItaCCUTrJkyLiu4zf2JWFZJDC1fE5T5R",
+	"Rdfb8BAbvspe9Dzae47rWsIJ3Rpu/e9/7G3/8Ns/drd/+O1felHwH/1/+W9bnxkgofb1O7PgsHYmgm/M",
+	"lJ61c4rBo/MFr+1jFuLBpC9+hvWyd2EyPdnIyMrSnFPcrp6aq0Y8aaueTLCEu2ZdoU+A8TTsJ09n4Gqz",
+	"xeaNMnChL9N53Od+/RjlFzcrM3yevuBZIIyJNda4aMXSHYCHPcdaUiZqQ3OQ7hvrGTdsEVkyFbujNH++",
+	"u7tLV0WuwfCZeJ/+2B9xTbnGv7kWAyWLLCXYPxNgOrh2sExPqCE1zvTE4HIng0wjAITPXSZpgejkfjUL",
+	"XaL0gXuNJXYIl51NRGanfvfzmzdvD9/AyK/TTJ2k/6UQKkKe6ysldkXPjoe9CvBmMl/Ae0VL977AFa9P",
+	"AM1ELtCzE4D3CbaELGsjvVNXiqMeOAfkmyYquAz+ZFwTxgUcm4E4wHHgYgQcqBV4upA2fxm3+qDQbugc",
+	"BXFvjqjar9F3ED6+BAo1pgSzXFfFWHG/vu/zAGVI74VdIfFYFyoeiNe8ycZ6dp7maujuj0Sc0Rv3cHnx",
+	"P/zb92Ffg8MdYxOkLqiiktvxEes4Fj3ufoW1sKPpqnRQS6C0IyGdn4N0AHBYqM3iQhRg/Ef2dCFRIJky",
+	"vuUBWbPwRpoNFXbaGYCf8mx3N2aOO+q+plAuBWAZOYIaM2Wu88XMtohiOAF2Oy0bLTDFyuCTVUYxXXOi",
+	"UEwMm8FdMVElPP5pDK8wllmmiiYCBVyDc9zD88Ndoy0x5fZIwTs9eUX2+6f6KetzrieX6Xxr2ar4mXC1",
+	"7GmxzT21bQ5r1o84gF6o2IXAa/uy02TCndiBrsS9mLc0hRqTRtmRGt7csIlhb3fNB6/a2jRs/o5FxgbT",
+	"IP0ignPE2FbpDE7k3//+979vv3+//fKl+Omn4fv3w5MTxtPMtbjgvhXsEaLG8afw738SSTpJS4OJ7bPT",
+	"F6LKM5AhBMfBTUi50BcXWK9dgflnRPw/dveHu7tET3n8+oV4+vTpD6IX7+/uP9vefb69u3e6tzvcez58",
+	"tv+/4k5QLDw6Hd/NjyT2doe78L/B7u7u1u0/Hq8a9ze5BXOZfBYNF1Y0dM0WRcUGs91bOduHtFBhK3UR",
+	"X5EJAhaElVSPnnynLXlaEz1gIa7K2Fjc5tUmpDSXjAeS6tx8ko1YBywku49OKCkdhvlTjEzcDXa3DMGH",
+	"OWSLv7fkGXMt8y4oaHyRlEJ0RUW5UO6vdqBi8bwqJirm4N2fdneFidpCfhsE9yJBgwmD6x6LRKbZAtYJ",
+	"TxmILIalyC0uk4V2jsTp2/evEJ7i/cHhWYD13B9x0ryB6ei/OZtSYH+CxUUEJJQMj+dpghZRnlLG3OXz",
+	"KaR48uKnVy/P3r06HszkzQeLcp18gOs+yIn6kMiFodAi2d+NF2RcbSqp9aZ3R4/lKTz91kod7jqUM/U/",
+	"UcRtoNzhBnChNr/jlnbDQ8pFmPx6wYjf8VEorilA5+1mpSFtv4Yw3CEy8Y3c6jBn4cQjRicdyljToXZl",
+	"G4hm5dzfPIFPid1fHkUefQdy39yF8zlKz8KUQ/a1Ucb9qz2qsWVfscHWJ6Y2TXudn2+H0Y2r8HhA73ZA",
+	"TzFCASsZ7A8LewSf+PHIru8ZWbmAa4/zx03Ju+pGzi0ovBhR/vZn5KE5VXBiK+DPHyO4911HvvGO3KHy",
+	"yc6yTd8zzXiTNjyGdrIqjWOyUKLUYeElgorF6iYtX2iEA7R1mL5g0/JPcM0nQ5jntryQNI6LxxkhzaUr",
+	"rpzjDChXVc3hx71da+6OfMFTKS/Re80n1OLtSkT9LGS+uJaL9nM2smZ5S/UU4yPJUqicM3ZpaVR24b1k",
+	"V51KoSUEOFEJAo7h+D+0YIvhDV/1UXbfeD2lgb3ysXPqS5IT4FcQslY8vVI6FHJ8uZHhiVeqxEILcDAI",
+	"TlhB4IXXqlBkJtprW91vdJY1FynTj+x5cwkaFTLDkc+bTjcMuxr0/pQREF7hLDeCvucXsoFWLEXrBNqD",
+	"P3ZHTi1q3adETxvTuEzzpGsWeOnGAdPakpzCXNZMwX7pNK+Fnjujkq5J/ZPjyQ8qxvj1V9nLDdyMRwt5",
+	"tYXcCjYSSJmD2t+XxE1XLzUOu/MR/8E/4dA7H/EfHvWl1Xx5LwsGh8OrQ7yTHlovsf/lNJ0pLNMBO2Sa",
+	"Mq6p0JkDaJfG6HHKpBUgiziLKnNxcHL68qjOiIidUTw6aH9ERvVGgoNBo4VL/RHDxmrPqIgzH7I1wt1w",
+	"ftbDdjPCXVA76Ft37RhsAQLD2Y91oiIxVwX49tsqh/9ORC+WO+eYF0TOOqx//+/7r88pmdEqJFGWzCVS",
+	"TYXiFb/zygqYmbyxwmT/+fNbi9tThp/ies3cS/v6bPyuWzmb28ree0R8oYNm15Q3PpUzhTBd3DFv99G9",
+	"NQPS89IQW+jR+vuiffP8GRCcskVIbySjq3nCZZWtcva1IlvNAa6bBurfE2N5EtDDszWVIaUjxeopm7GM",
+	"Pc+QghzE7OmC4S/7DjETBHRAs9BKsECvES+xI9yRGMH0R01oeJnzw7z2wAJNi58rjv765uwoBIOcq8K+",
+	"bSTOjl79xwsLDaqowiWA4acSClgx9Icl18bYpeg1IBf1xQUxDhDeNl8NTnKmmM8SpDNGbCNhZOpoKzI9",
+	"6dts9mocUiHd42lxUoNlGBQlaLIDDGmZA9x+/v4tTAE8bBTCZp4diV8Ojg/fHr7h6POvW4kdHJwBkMfx",
+	"QBxwEVYd+HMmb854I9A3MgyyDp9g/5mY6opj4Uij4LOJz/Z/6H8SICoin0aujiBEUo6+CCBqG4VEtCGH",
+	"BCOb9ldCm9IGZmhTrgh6AOqYZcuHvmgAlrrS2TtAvpSZRoR6B2W6fKSiDdF4R8HU69sX2XqxwcJY9pNO",
+	"h7J2Vmo+FOext4bYVOjsmnOtMyXzB/aa6NCc0L7t0v+0/rTFp9J8K4Dhf2BYbvpsWNO6DJYaaH93ZkK9",
+	"b1SxYZMgXIoihARymlCNIfwM+zpGpX2uy2nf0kQqX4OrczVcCu1g1Z8L7YRDpcYVZmAvA3a5S6OwIxYu",
+	"C5odqjz9Z6Xq1w3EkTTmGpEhsZIU9SlZJaCcD3UpJNdusTKKE1nK7atUXccoeUTv2e7TvgXbRNYT4woN",
+	"b9Ww3lGUcAZvv1GwCqaHL81J3RTZl0MXa79d0KDL5c++Yz9I8/JPzyhAk86qWehBca/CypKxxlywrqbX",
+	"LKBp+ID0/rroqhvjT7/V4fL96dmXDCfBp1oVSsKN/BhAWh1Aqni/W3FE+x9RjlozU8rztWQOVNZtP48z",
+	"ca4ynU9QqSMDFmNbNEqDQVXlGu9FE6Q/EL9wdEecnRy/+KkW3OmwOn6+zmHWDwQfxKOTOH9gBKFjt6jW",
+	"i3kQzFj/7TBdRBRcX7up8C3yU1Nn70JXxF/l1r3lvNV0/w6ouo1SQRfplaJSfFv/j1oetWS7gjuGix8S",
+	"MAIesEos02y/K1JdXvLV3/wj/P+HNPl9Z85WUnd9AEhhiXyy9louqscwkG2vGldFoXK0dkZsKoEbTL6d",
+	"0dSJQzyGbhhmZinUPJNjhRGQ60KDAceDuSsxl77H/SbYsIoMm0wrmelJmlvdMM5SDEUzv3jv3c9vXr/D",
+	"7KP9KdMYhOemGO5/gVGd2/1s/we0M5GeNPAG8UExusVuatjq/+d9cb7AhsbGSp0XSro1iu3PsQM8R8bw",
+	"LB1jcEH9s5IZaDHuPHBdZ0/benFRCaaJm7S6keMyW9DKdKwjGKaI5sG1E1i/kGUIzowRhFJlGTeTpYkh",
+	"TD74LrbdZqqZAM5q1VllEFUdx8MpERwfgj6xbBCv8A6MFCHck6kp8jDPsokmJiVizftbZzzgRLgiigeA",
+	"AOR5kUB+aBhA+2EJMUrlrcoc9zEu9f696XW3pb4htX7rLMBDMoCdav1e5gteBvOFlIcaV0VaLraG//it",
+	"xZqQuGtARvnD1qlYvE7J9ESTKmnVKMfqSl+6RICDivPygFIGy0ZGi/jrwo7HGcAUT1ji3E1M3FPeriEB",
+	"6UjazitYsvs4nQddchY7VbGS7bEc8/6srld5sqTa6Ny0HZb6mfu4hbv/AKHs/vEb7DVkbWsNBHl2Www1",
+	"G9fxNNdFuRVtVUW2NdyaluV8uLOT6bHMptqUw7/s/mUPdzHPpTXFj+q2LJC81tLlny+W2vjPFyLY7AjO",
+	"wdGbAxhhqw0so4WTOFUmQM1EUK1IEFheYh9bJzOmPxa2z514OpUJWdgR2i4HQ0hf2DB8MMHaRFom+sr3",
+	"nOkL1wEVkP8GMw5LPoNHUJVde+GBHRCEqf13M/J97MHPolfn1Ok7JgAmCK71qgfPP7HjtszhXXqlcuzU",
+	"cnCgxGqEY4eDUN9e25dEhDgTAsNFvCAWCgeHlGVt4QNEieVBf1wiPnKwcJxLo4OWgmltlN856UwJM5f1",
+	"PYh4ji1POaoKbHhpp1nCveUgvWQpHXWEJYo4V+U12FaEOT1TMifux4Rwcmfob+TYPe+TxI5I0iHRBlP1",
+	"CLvLsz0JSNOilTzc9lkcoqbIP9KUN2jhws/h6MqWHnwYPgpHy8eeHqY2EX7AUBSw34S6klmFZqfO6wzL",
+	"1GO0IBxfC1Lr2dbhnOYq49VKVJZeqSJgxi6LdMK4OTz/cJKmXeAgHIEr3EqEMw1M5FfPCZrl9bT5AAYi",
+	"EOdqmsLRa2BPhqIFHtkyGYKDCNbSvjcXwM7TuXL9/jQ+FcAW7U9ieImWJ/1S4z61OIqR737FrZmXLEDD",
+	"E0a/0J5vniZfKdIu1pZZWKMmFbyJXAre8ajJLHwrz0S5LLbA4Y6cbg1hIji040YhFfv7b7///wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

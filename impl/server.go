@@ -15,6 +15,7 @@ import (
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
+	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/north"
 	"github.com/edged/edged/internal/notification"
 	"github.com/edged/edged/internal/packages"
@@ -80,6 +81,8 @@ type Deps struct {
 	Started  time.Time
 	// Metrics exposes the Prometheus metrics; nil answers 501.
 	Metrics Exposer
+	// Logs holds the gateway's log lines; nil: none are kept.
+	Logs *logging.Journal
 }
 
 // Server implements gen.StrictServerInterface. It is safe for concurrent
@@ -107,6 +110,7 @@ type Server struct {
 	instance      system.Instance
 	now           func() time.Time
 	metrics       Exposer
+	logs          *logging.Journal
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -116,6 +120,9 @@ func New(deps Deps) *Server {
 	log := deps.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if deps.Logs == nil {
+		deps.Logs = logging.NewJournal()
 	}
 	return &Server{
 		store:         deps.Store,
@@ -140,6 +147,7 @@ func New(deps Deps) *Server {
 		instance:      system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
 		now:           time.Now,
 		metrics:       deps.Metrics,
+		logs:          deps.Logs,
 	}
 }
 

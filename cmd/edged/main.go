@@ -48,7 +48,10 @@ func run(args []string) int {
 	}
 	cfg.LogLevel = new(slog.LevelVar)
 	cfg.LogLevel.Set(logLevel)
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	// The journal keeps what is logged for GET /edge/syslog and the log
+	// file; the console (stderr) gets every line as before.
+	cfg.Journal = logging.NewJournal()
+	logger := slog.New(cfg.Journal.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
 	cfg.Logger = logger
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

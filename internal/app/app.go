@@ -34,6 +34,9 @@ import (
 	"github.com/edged/edged/internal/user"
 )
 
+// LogDir is the directory of the log file in the data directory.
+const LogDir = "logs"
+
 // Config is what a gateway is started with.
 type Config struct {
 	DataDir  string
@@ -53,6 +56,10 @@ type Config struct {
 	// command line) instead of setting it from LOGGING.logLevel; later
 	// changes of the item still apply.
 	LogLevelFixed bool
+	// Journal keeps the lines Logger logs (its handler feeds it) for GET
+	// /edge/syslog and writes them to the log file in DataDir as LOGGING
+	// says. nil: no lines are kept and no log file is written.
+	Journal *logging.Journal
 }
 
 // Run starts the gateway and blocks until ctx is cancelled or a shutdown
@@ -116,6 +123,13 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	}
 	if cfg.LogLevel != nil {
 		unfollow, err := logging.Follow(ctx, config, cfg.LogLevel, cfg.LogLevelFixed, log)
+		if err != nil {
+			return err
+		}
+		defer unfollow()
+	}
+	if cfg.Journal != nil {
+		unfollow, err := logging.FollowFile(ctx, config, cfg.Journal, filepath.Join(cfg.DataDir, LogDir), log)
 		if err != nil {
 			return err
 		}
@@ -215,6 +229,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		SafeMode:      cfg.SafeMode,
 		Started:       started,
 		Metrics:       obs,
+		Logs:          cfg.Journal,
 	})
 	origins, err := cors.Watch(ctx, config, log)
 	if err != nil {

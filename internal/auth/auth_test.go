@@ -113,9 +113,10 @@ var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById",
 // restarting the process.
 var tokenOnly = []string{"listUsers", "shutdown", "restart"}
 
-// controlOnly are the calls that act on the plant: admins and the control
-// role only, never anonymous callers (spec §2.5).
-var controlOnly = []string{"controlWrite", "controlOperation"}
+// controlOnly are the calls that act on the plant (spec §2.5) and the
+// gateway's log: admins and the control role only, never anonymous
+// callers.
+var controlOnly = []string{"controlWrite", "controlOperation", "listLogEntries"}
 
 // expected is decisions §2 in words, written independently of the Rights
 // table: 0 means allowed, else the status of the refusal. allowPing is

@@ -146,6 +146,9 @@ var Rights = map[string]Rule{
 	"getMetrics": scrape,
 	"shutdown":   process,
 	"restart":    process,
+	// the gateway's log names addresses, users and devices: for those
+	// who run the plant, never anonymously
+	"listLogEntries": control,
 	// Statistics
 	"listStatistics":       readStats,
 	"getStatisticsHistory": readStats,

@@ -112,6 +112,11 @@ const ItemStatisticsInterval = "interval"
 // Item of category LOGGING, and its values.
 const (
 	ItemLogLevel = "logLevel"
+	// ItemLogFileSize is the size in MiB at which the log file is
+	// rotated; 0 writes no log file.
+	ItemLogFileSize = "logFileSize"
+	// ItemLogFileCount is the number of rotated log files kept.
+	ItemLogFileCount = "logFileCount"
 
 	LogLevelDebug   = "debug"
 	LogLevelInfo    = "info"
@@ -278,6 +283,11 @@ func seedCategories() []CategoryInput {
 				ItemLogLevel: {Description: "The lowest level of messages logged; a change applies at once", Type: TypeEnumeration,
 					Default: LogLevelInfo, DisplayName: "Log Level", Order: "1",
 					Options: []string{LogLevelDebug, LogLevelInfo, LogLevelWarning, LogLevelError}},
+				ItemLogFileSize: {Description: "Size in MiB at which the log file (logs/edged.log in the data directory) is rotated; 0 writes no log file. " +
+					"GET /edge/syslog reads it for the lines older than those kept in memory; a change applies at once",
+					Type: TypeInteger, Default: "10", DisplayName: "Log File Size (MiB)", Order: "2", Minimum: "0", Maximum: "1024"},
+				ItemLogFileCount: {Description: "Rotated log files kept besides the current one (edged.log.1 the newest); a change applies at the next rotation",
+					Type: TypeInteger, Default: "2", DisplayName: "Rotated Log Files", Order: "3", Minimum: "0", Maximum: "20"},
 			},
 		},
 		{

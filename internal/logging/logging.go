@@ -1,12 +1,17 @@
 // Package logging keeps the gateway's log level in step with the
-// configuration item LOGGING.logLevel: the level is read at start and set
-// again whenever the item changes, without a restart.
+// configuration item LOGGING.logLevel (read at start and set again whenever
+// the item changes, without a restart) and keeps the gateway's log lines
+// for GET /edge/syslog: a Journal, fed by a slog handler wrapper, holds the
+// recent lines in memory and appends every line to the log file that
+// LOGGING.logFileSize and logFileCount describe.
 package logging
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/edged/edged/internal/configmgr"
@@ -69,4 +74,45 @@ func Follow(ctx context.Context, src ConfigSource, level *slog.LevelVar, keep bo
 		}
 		return nil
 	}), nil
+}
+
+// FollowFile makes j write its log file, dir/FileName, as
+// LOGGING.logFileSize (MiB at which it rotates; 0: no file) and
+// LOGGING.logFileCount (rotated files kept) say: now, and on every later
+// change of the items, until the returned cancel is called, which stops
+// writing the file. A file that cannot be opened at start is logged and
+// the gateway runs without one; errors are those of reading the items.
+func FollowFile(ctx context.Context, src ConfigSource, j *Journal, dir string, log *slog.Logger) (cancel func(), err error) {
+	size, err := src.Value(ctx, configmgr.CategoryLogging, configmgr.ItemLogFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("logging: read %s.%s: %w", configmgr.CategoryLogging, configmgr.ItemLogFileSize, err)
+	}
+	count, err := src.Value(ctx, configmgr.CategoryLogging, configmgr.ItemLogFileCount)
+	if err != nil {
+		return nil, fmt.Errorf("logging: read %s.%s: %w", configmgr.CategoryLogging, configmgr.ItemLogFileCount, err)
+	}
+	path := filepath.Join(dir, FileName)
+	if err := setFile(j, path, size, count); err != nil {
+		log.ErrorContext(ctx, "the log file is not written", "path", path, "error", err)
+	}
+	unsubscribe := src.Subscribe(configmgr.CategoryLogging, func(_ context.Context, c configmgr.Category) error {
+		return setFile(j, path, c.Items[configmgr.ItemLogFileSize].Value, c.Items[configmgr.ItemLogFileCount].Value)
+	})
+	return func() {
+		unsubscribe()
+		_ = j.SetFile("", 0, 0)
+	}, nil
+}
+
+// setFile sets j's log file from the items' values.
+func setFile(j *Journal, path, size, count string) error {
+	mib, err := strconv.Atoi(size)
+	if err != nil || mib < 0 {
+		return fmt.Errorf("logging: %s.%s %q is not a size in MiB", configmgr.CategoryLogging, configmgr.ItemLogFileSize, size)
+	}
+	keep, err := strconv.Atoi(count)
+	if err != nil || keep < 0 {
+		return fmt.Errorf("logging: %s.%s %q is not a count", configmgr.CategoryLogging, configmgr.ItemLogFileCount, count)
+	}
+	return j.SetFile(path, int64(mib)<<20, keep)
 }

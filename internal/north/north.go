@@ -228,7 +228,7 @@ func (rt *Runtime) instance(ctx context.Context, name string, def plugin.Definit
 		return nil, err
 	}
 	env := plugin.NorthEnv{
-		Env: plugin.Env{Service: name, Clock: rt.o.Clock, Logger: rt.log.With("north", name)},
+		Env: plugin.Env{Service: name, Clock: rt.o.Clock, Logger: rt.log.With("service", name)},
 		Audit: func(ctx context.Context, source, severity string, details any) {
 			rt.audit(ctx, source, severity, details)
 		},

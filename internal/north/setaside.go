@@ -71,7 +71,7 @@ func (rt *Runtime) Resend(ctx context.Context, name string, ids []int64) (int64,
 	if r := rt.runner(name); r != nil && n > 0 {
 		r.poke()
 	}
-	rt.log.Info("set-aside readings marked for resending", "north", name, "readings", n)
+	rt.log.Info("set-aside readings marked for resending", "service", name, "readings", n)
 	return n, nil
 }
 
@@ -86,6 +86,6 @@ func (rt *Runtime) DeleteSetAside(ctx context.Context, name string, ids []int64)
 	if err != nil {
 		return 0, fmt.Errorf("north: %w", err)
 	}
-	rt.log.Info("set-aside readings deleted", "north", name, "readings", n)
+	rt.log.Info("set-aside readings deleted", "service", name, "readings", n)
 	return n, nil
 }

@@ -203,7 +203,7 @@ func (s *Stream) accepted(ctx context.Context, rows []db.Reading) error {
 		}
 		seen[r.AssetCode] = true
 		if err := s.Tracker.Track(context.WithoutCancel(ctx), db.EventEgress, s.Name, s.Plugin, r.AssetCode); err != nil && s.Log != nil {
-			s.Log.Warn("egress not tracked", "north", s.Name, "asset", r.AssetCode, "error", err)
+			s.Log.Warn("egress not tracked", "service", s.Name, "asset", r.AssetCode, "error", err)
 		}
 	}
 	return nil
@@ -243,7 +243,7 @@ func (s *Stream) setAside(ctx context.Context, rows []db.Reading, reason string)
 // rejected logs and audits readings set aside (again, when resent).
 func (s *Stream) rejected(ctx context.Context, ids []int64, reason string, again bool) {
 	if s.Log != nil {
-		s.Log.Warn("north destination refused readings for good; they are set aside", "north", s.Name,
+		s.Log.Warn("north destination refused readings for good; they are set aside", "service", s.Name,
 			"readings", ids, "reason", reason, "resent", again)
 	}
 	if s.Audit != nil {

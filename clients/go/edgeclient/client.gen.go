@@ -347,6 +347,30 @@ func (e InstalledPackageType) Valid() bool {
 	}
 }
 
+// Defines values for LogLevel.
+const (
+	LogLevelDebug   LogLevel = "debug"
+	LogLevelError   LogLevel = "error"
+	LogLevelInfo    LogLevel = "info"
+	LogLevelWarning LogLevel = "warning"
+)
+
+// Valid indicates whether the value is a known member of the LogLevel enum.
+func (e LogLevel) Valid() bool {
+	switch e {
+	case LogLevelDebug:
+		return true
+	case LogLevelError:
+		return true
+	case LogLevelInfo:
+		return true
+	case LogLevelWarning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NorthServiceType.
 const (
 	NorthServiceTypeService NorthServiceType = "service"
@@ -1386,6 +1410,46 @@ type InstalledServices struct {
 //
 // Example: overheat
 type InstanceName = string
+
+// LogEntry One line of the gateway's log.
+type LogEntry struct {
+	// Attrs The line's other attributes (groups flattened to dotted keys); empty when there are none.
+	//
+	// Example: {"error":"connection refused","url":"http://cloud.example.com:6683/sensor-reading"}
+	Attrs map[string]interface{} `json:"attrs"`
+
+	// Level A log line's level, lowest first.
+	//
+	// Example: warning
+	Level LogLevel `json:"level"`
+
+	// Message Example: north destination unreachable; retrying
+	Message string `json:"message"`
+
+	// Source The service the line is about, or `core` for the gateway's own lines.
+	//
+	// Example: to-cloud
+	Source string `json:"source"`
+
+	// Timestamp When it was logged (UTC, milliseconds).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	Timestamp string `json:"timestamp"`
+}
+
+// LogLevel A log line's level, lowest first.
+//
+// Example: warning
+type LogLevel string
+
+// LogList A page of log lines, newest first.
+type LogList struct {
+	// Count Number of lines matching the filters, across all pages.
+	//
+	// Example: 1
+	Count int        `json:"count"`
+	Logs  []LogEntry `json:"logs"`
+}
 
 // LoginRequest User name and password.
 type LoginRequest struct {
@@ -2816,6 +2880,27 @@ type GetStatisticsRateParams struct {
 
 	// Periods Comma-separated periods in minutes, each a positive integer.
 	Periods string `form:"periods" json:"periods"`
+}
+
+// ListLogEntriesParams defines parameters for ListLogEntries.
+type ListLogEntriesParams struct {
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+
+	// Source Only the lines of this service (its name), or `core` for the gateway's own.
+	Source *string `form:"source,omitempty" json:"source,omitempty"`
+
+	// Level Only the lines at this level or above.
+	Level *LogLevel `form:"level,omitempty" json:"level,omitempty"`
+
+	// Since Only the lines logged at or after this time: `YYYY-MM-DD HH:MM:SS` with no fraction or one of 3 or 6 digits, in UTC unless followed by an offset such as `+02:00`, or RFC 3339 (`2024-05-01T10:15:42Z`).
+	Since *string `form:"since,omitempty" json:"since,omitempty"`
+
+	// Until Only the lines logged before this time, in the forms of `since`.
+	Until *string `form:"until,omitempty" json:"until,omitempty"`
 }
 
 // ListTasksParams defines parameters for ListTasks.
@@ -4386,6 +4471,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /edge/statistics/rate (the `GetStatisticsRate` operationId).
 	GetStatisticsRate(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListLogEntries The gateway's log
+	//
+	// Returns the lines the gateway and its services logged, newest first, one page at a time (`limit` default 20, `skip`), with `count`, the number of lines matching the filters across all pages. The recent lines come from memory (the last 5000 lines, at most 4 MiB); older ones, those of earlier runs included, from the log file `logs/edged.log` in the data directory and its rotated files, which the gateway writes while `LOGGING.logFileSize` is above 0 (rotated at that many MiB, `LOGGING.logFileCount` rotated files kept). The gateway logs the lines at `LOGGING.logLevel` and above, so lower levels are not found. A line about a service (its plugin's lines, those of an external plugin's process included) has the service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level` (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`. Admin and control roles only, never anonymously, since log lines name addresses, users and devices: the other roles get `403`, a caller without a token gets `401` in either authentication mode.
+	//
+	// Corresponds with GET /edge/syslog (the `ListLogEntries` operationId).
+	ListLogEntries(ctx context.Context, params *ListLogEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTasks List tasks
 	//
@@ -6490,6 +6582,23 @@ func (c *RawClient) GetStatisticsHistory(ctx context.Context, params *GetStatist
 // Corresponds with GET /edge/statistics/rate (the `GetStatisticsRate` operationId).
 func (c *RawClient) GetStatisticsRate(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStatisticsRateRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListLogEntries The gateway's log
+//
+// Returns the lines the gateway and its services logged, newest first, one page at a time (`limit` default 20, `skip`), with `count`, the number of lines matching the filters across all pages. The recent lines come from memory (the last 5000 lines, at most 4 MiB); older ones, those of earlier runs included, from the log file `logs/edged.log` in the data directory and its rotated files, which the gateway writes while `LOGGING.logFileSize` is above 0 (rotated at that many MiB, `LOGGING.logFileCount` rotated files kept). The gateway logs the lines at `LOGGING.logLevel` and above, so lower levels are not found. A line about a service (its plugin's lines, those of an external plugin's process included) has the service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level` (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`. Admin and control roles only, never anonymously, since log lines name addresses, users and devices: the other roles get `403`, a caller without a token gets `401` in either authentication mode.
+//
+// Corresponds with GET /edge/syslog (the `ListLogEntries` operationId).
+func (c *RawClient) ListLogEntries(ctx context.Context, params *ListLogEntriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListLogEntriesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10357,6 +10466,120 @@ func NewGetStatisticsRateRequest(server string, params *GetStatisticsRateParams)
 	return req, nil
 }
 
+// NewListLogEntriesRequest constructs an http.Request for the ListLogEntries method
+func NewListLogEntriesRequest(server string, params *ListLogEntriesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/syslog")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Skip != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Level != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "level", *params.Level, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Since != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Until != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "until", *params.Until, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListTasksRequest constructs an http.Request for the ListTasks method
 func NewListTasksRequest(server string, params *ListTasksParams) (*http.Request, error) {
 	var err error
@@ -12050,6 +12273,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /edge/statistics/rate (the `GetStatisticsRate` operationId).
 	GetStatisticsRateWithResponse(ctx context.Context, params *GetStatisticsRateParams, reqEditors ...RequestEditorFn) (*GetStatisticsRateResponse, error)
+
+	// ListLogEntriesWithResponse The gateway's log
+	//
+	// Returns the lines the gateway and its services logged, newest first, one page at a time (`limit` default 20, `skip`), with `count`, the number of lines matching the filters across all pages. The recent lines come from memory (the last 5000 lines, at most 4 MiB); older ones, those of earlier runs included, from the log file `logs/edged.log` in the data directory and its rotated files, which the gateway writes while `LOGGING.logFileSize` is above 0 (rotated at that many MiB, `LOGGING.logFileCount` rotated files kept). The gateway logs the lines at `LOGGING.logLevel` and above, so lower levels are not found. A line about a service (its plugin's lines, those of an external plugin's process included) has the service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level` (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`. Admin and control roles only, never anonymously, since log lines name addresses, users and devices: the other roles get `403`, a caller without a token gets `401` in either authentication mode.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/syslog (the `ListLogEntries` operationId).
+	ListLogEntriesWithResponse(ctx context.Context, params *ListLogEntriesParams, reqEditors ...RequestEditorFn) (*ListLogEntriesResponse, error)
 
 	// ListTasksWithResponse List tasks
 	//
@@ -19869,6 +20101,89 @@ func (r GetStatisticsRateResponse) ContentType() string {
 	return ""
 }
 
+// ListLogEntriesResponse503Headers the declared response headers of an HTTP 503 response for ListLogEntries
+type ListLogEntriesResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListLogEntriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LogList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLogEntriesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListLogEntriesResponse) GetJSON200() *LogList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListLogEntriesResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListLogEntriesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListLogEntriesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListLogEntriesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListLogEntriesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListLogEntriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListLogEntriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListLogEntriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListLogEntriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListTasksResponse503Headers the declared response headers of an HTTP 503 response for ListTasks
 type ListTasksResponse503Headers struct {
 	RetryAfter int
@@ -22627,6 +22942,21 @@ func (c *ClientWithResponses) GetStatisticsRateWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseGetStatisticsRateResponse(rsp)
+}
+
+// ListLogEntriesWithResponse The gateway's log
+//
+// Returns the lines the gateway and its services logged, newest first, one page at a time (`limit` default 20, `skip`), with `count`, the number of lines matching the filters across all pages. The recent lines come from memory (the last 5000 lines, at most 4 MiB); older ones, those of earlier runs included, from the log file `logs/edged.log` in the data directory and its rotated files, which the gateway writes while `LOGGING.logFileSize` is above 0 (rotated at that many MiB, `LOGGING.logFileCount` rotated files kept). The gateway logs the lines at `LOGGING.logLevel` and above, so lower levels are not found. A line about a service (its plugin's lines, those of an external plugin's process included) has the service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level` (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`. Admin and control roles only, never anonymously, since log lines name addresses, users and devices: the other roles get `403`, a caller without a token gets `401` in either authentication mode.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/syslog (the `ListLogEntries` operationId).
+func (c *ClientWithResponses) ListLogEntriesWithResponse(ctx context.Context, params *ListLogEntriesParams, reqEditors ...RequestEditorFn) (*ListLogEntriesResponse, error) {
+	rsp, err := c.ListLogEntries(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListLogEntriesResponse(rsp)
 }
 
 // ListTasksWithResponse List tasks
@@ -29743,6 +30073,80 @@ func ParseGetStatisticsRateResponse(rsp *http.Response) (*GetStatisticsRateRespo
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetStatisticsRateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListLogEntriesResponse parses an HTTP response from a ListLogEntriesWithResponse call
+func ParseListLogEntriesResponse(rsp *http.Response) (*ListLogEntriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListLogEntriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LogList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListLogEntriesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

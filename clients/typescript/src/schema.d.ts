@@ -481,6 +481,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/syslog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gateway's log
+         * @description Returns the lines the gateway and its services logged, newest first, one page at a time (`limit` default 20, `skip`), with `count`, the number of lines matching the filters across all pages. The recent lines come from memory (the last 5000 lines, at most 4 MiB); older ones, those of earlier runs included, from the log file `logs/edged.log` in the data directory and its rotated files, which the gateway writes while `LOGGING.logFileSize` is above 0 (rotated at that many MiB, `LOGGING.logFileCount` rotated files kept). The gateway logs the lines at `LOGGING.logLevel` and above, so lower levels are not found. A line about a service (its plugin's lines, those of an external plugin's process included) has the service's name as `source`; the gateway's own lines have `core`. Filters combine: `source`, `level` (that level and above), `since` (at or after) and `until` (before). A `level` outside the list, a `limit` or `skip` out of range, a time not of the accepted forms or `since` after `until` is `400`. Admin and control roles only, never anonymously, since log lines name addresses, users and devices: the other roles get `403`, a caller without a token gets `401` in either authentication mode.
+         */
+        get: operations["listLogEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/shutdown": {
         parameters: {
             query?: never;
@@ -1859,6 +1879,47 @@ export interface components {
              */
             totalCount: number;
             audit: components["schemas"]["AuditEntry"][];
+        };
+        /**
+         * @description A log line's level, lowest first.
+         * @example warning
+         * @enum {string}
+         */
+        LogLevel: "debug" | "info" | "warning" | "error";
+        /** @description One line of the gateway's log. */
+        LogEntry: {
+            /**
+             * @description When it was logged (UTC, milliseconds).
+             * @example 2024-05-01 10:15:42.123
+             */
+            timestamp: string;
+            level: components["schemas"]["LogLevel"];
+            /**
+             * @description The service the line is about, or `core` for the gateway's own lines.
+             * @example to-cloud
+             */
+            source: string;
+            /** @example north destination unreachable; retrying */
+            message: string;
+            /**
+             * @description The line's other attributes (groups flattened to dotted keys); empty when there are none.
+             * @example {
+             *       "url": "http://cloud.example.com:6683/sensor-reading",
+             *       "error": "connection refused"
+             *     }
+             */
+            attrs: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of log lines, newest first. */
+        LogList: {
+            /**
+             * @description Number of lines matching the filters, across all pages.
+             * @example 1
+             */
+            count: number;
+            logs: components["schemas"]["LogEntry"][];
         };
         /**
          * @description The item's type, which drives validation and display. `JSON` values are serialized JSON; `password` values read back as `****`.
@@ -4621,6 +4682,44 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listLogEntries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of entries to return. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of entries to skip, for paging with `limit`. */
+                skip?: components["parameters"]["Skip"];
+                /** @description Only the lines of this service (its name), or `core` for the gateway's own. */
+                source?: string;
+                /** @description Only the lines at this level or above. */
+                level?: components["schemas"]["LogLevel"];
+                /** @description Only the lines logged at or after this time: `YYYY-MM-DD HH:MM:SS` with no fraction or one of 3 or 6 digits, in UTC unless followed by an offset such as `+02:00`, or RFC 3339 (`2024-05-01T10:15:42Z`). */
+                since?: string;
+                /** @description Only the lines logged before this time, in the forms of `since`. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of log lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     shutdown: {

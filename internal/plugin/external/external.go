@@ -203,7 +203,10 @@ func fromSDK(rs []edgeplugin.Reading) []plugin.Reading {
 }
 
 // logWriter returns a writer that logs each line a plugin process wrote
-// (go-plugin's logger writes whole lines) at info level.
+// (go-plugin's logger writes whole lines) at the line's level: go-plugin
+// writes hclog lines ("<time> [WARN]  plugin.x: message"), whose level
+// carries over, so a plugin's warnings are warnings of its service; a line
+// without one is info.
 func logWriter(log *slog.Logger, path string) io.Writer {
 	return lineLogger{log: log, path: path}
 }
@@ -216,8 +219,31 @@ type lineLogger struct {
 func (l lineLogger) Write(p []byte) (int, error) {
 	for line := range strings.SplitSeq(strings.TrimRight(string(p), "\n"), "\n") {
 		if line != "" {
-			l.log.Info("plugin output", "plugin", l.path, "line", line)
+			l.log.Log(context.Background(), lineLevel(line), "plugin output", "plugin", l.path, "line", line)
 		}
 	}
 	return len(p), nil
+}
+
+// lineLevel is the level of an hclog line, "<time> [LEVEL] …": the
+// bracketed word after the time (or opening the line), info when there is
+// none.
+func lineLevel(line string) slog.Level {
+	word := line
+	if !strings.HasPrefix(word, "[") {
+		_, word, _ = strings.Cut(line, " ")
+	}
+	name, _, ok := strings.Cut(strings.TrimPrefix(word, "["), "]")
+	if !ok || !strings.HasPrefix(word, "[") {
+		return slog.LevelInfo
+	}
+	switch strings.TrimSpace(name) {
+	case "TRACE", "DEBUG":
+		return slog.LevelDebug
+	case "WARN":
+		return slog.LevelWarn
+	case "ERROR":
+		return slog.LevelError
+	}
+	return slog.LevelInfo
 }

@@ -94,6 +94,36 @@ func TestLogWriterLogsLines(t *testing.T) {
 	}
 }
 
+// TestLogWriterKeepsLevels: an hclog line's level carries over, so a
+// plugin's warning is a warning of its service.
+func TestLogWriterKeepsLevels(t *testing.T) {
+	tests := []struct {
+		line string
+		want slog.Level
+	}{
+		{"2026-11-29T00:45:00.000Z [WARN]  plugin.sine: device slow: n=1", slog.LevelWarn},
+		{"2026-11-29T00:45:00.000Z [ERROR] plugin.sine: device gone", slog.LevelError},
+		{"2026-11-29T00:45:00.000Z [INFO]  plugin.sine: started", slog.LevelInfo},
+		{"2026-11-29T00:45:00.000Z [DEBUG] plugin.sine: detail", slog.LevelDebug},
+		{"2026-11-29T00:45:00.000Z [TRACE] plugin.sine: detail", slog.LevelDebug},
+		{"[WARN] opening the line", slog.LevelWarn},
+		{"no level at all", slog.LevelInfo},
+		{"a message naming [WARN] far after the head of the line, which is no level", slog.LevelInfo},
+	}
+	for _, tc := range tests {
+		t.Run(tc.line, func(t *testing.T) {
+			var buf strings.Builder
+			w := logWriter(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})), "/p")
+			if _, err := w.Write([]byte(tc.line + "\n")); err != nil {
+				t.Fatal(err)
+			}
+			if want := "level=" + tc.want.String() + " "; !strings.Contains(buf.String(), want) {
+				t.Errorf("logged %q, want %s", buf.String(), want)
+			}
+		})
+	}
+}
+
 // TestNorthPlugin sends a block through the file north example in its own
 // process: the accepted count crosses the boundary exactly.
 func TestNorthPlugin(t *testing.T) {

@@ -58,6 +58,10 @@ from .installed_package import InstalledPackage
 from .installed_package_type import InstalledPackageType
 from .installed_packages import InstalledPackages
 from .installed_services import InstalledServices
+from .log_entry import LogEntry
+from .log_entry_attrs import LogEntryAttrs
+from .log_level import LogLevel
+from .log_list import LogList
 from .login_request import LoginRequest
 from .login_result import LoginResult
 from .message import Message
@@ -199,8 +203,12 @@ __all__ = (
     "InstalledPackages",
     "InstalledPackageType",
     "InstalledServices",
+    "LogEntry",
+    "LogEntryAttrs",
     "LoginRequest",
     "LoginResult",
+    "LogLevel",
+    "LogList",
     "Message",
     "NorthList",
     "NorthSchedule",
