@@ -332,6 +332,60 @@ func (e ControlDestination) Valid() bool {
 	}
 }
 
+// Defines values for FleetChangeAction.
+const (
+	FleetActionChange FleetChangeAction = "change"
+	FleetActionCreate FleetChangeAction = "create"
+	FleetActionRemove FleetChangeAction = "remove"
+)
+
+// Valid indicates whether the value is a known member of the FleetChangeAction enum.
+func (e FleetChangeAction) Valid() bool {
+	switch e {
+	case FleetActionChange:
+		return true
+	case FleetActionCreate:
+		return true
+	case FleetActionRemove:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FleetChangeKind.
+const (
+	FleetKindCategory     FleetChangeKind = "category"
+	FleetKindChannel      FleetChangeKind = "channel"
+	FleetKindFilter       FleetChangeKind = "filter"
+	FleetKindNotification FleetChangeKind = "notification"
+	FleetKindSchedule     FleetChangeKind = "schedule"
+	FleetKindService      FleetChangeKind = "service"
+	FleetKindUser         FleetChangeKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the FleetChangeKind enum.
+func (e FleetChangeKind) Valid() bool {
+	switch e {
+	case FleetKindCategory:
+		return true
+	case FleetKindChannel:
+		return true
+	case FleetKindFilter:
+		return true
+	case FleetKindNotification:
+		return true
+	case FleetKindSchedule:
+		return true
+	case FleetKindService:
+		return true
+	case FleetKindUser:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InstalledPackageType.
 const (
 	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
@@ -1373,6 +1427,182 @@ type FilterInstance struct {
 type FilterInstanceList struct {
 	Filters []FilterInstance `json:"filters"`
 }
+
+// FleetCategory A configuration category of no service, filter or notification. Only the items listed are managed. `definitions` (with `description` and `displayName`) let apply create a category the gateway lacks; seeded categories are exported without them.
+type FleetCategory struct {
+	Definitions *map[string]FleetItemDefinition `json:"definitions,omitempty"`
+	Description *string                         `json:"description,omitempty"`
+	DisplayName *string                         `json:"displayName,omitempty"`
+
+	// Items Item values keyed by item name.
+	Items FleetValues `json:"items"`
+	Name  string      `json:"name"`
+}
+
+// FleetChange One change: a whole object created or removed, or one field changed (`field` is e.g. `enabled`, `pipeline`, `role`, `items.age`, `config.port`; secrets show as `****`).
+type FleetChange struct {
+	Action FleetChangeAction `json:"action"`
+	Field  *string           `json:"field,omitempty"`
+	From   *string           `json:"from,omitempty"`
+	Kind   FleetChangeKind   `json:"kind"`
+
+	// Name The object's name (a channel's is `notification/channel`).
+	Name string  `json:"name"`
+	To   *string `json:"to,omitempty"`
+}
+
+// FleetChangeAction defines model for FleetChange.Action.
+type FleetChangeAction string
+
+// FleetChangeKind defines model for FleetChange.Kind.
+type FleetChangeKind string
+
+// FleetChanges The changes of a plan or an apply, in order, and their count by action.
+type FleetChanges struct {
+	Changes []FleetChange `json:"changes"`
+	Summary struct {
+		Change int `json:"change"`
+		Create int `json:"create"`
+		Remove int `json:"remove"`
+	} `json:"summary"`
+}
+
+// FleetChannel An extra delivery channel of a notification.
+type FleetChannel struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+	Name   string       `json:"name"`
+	Plugin string       `json:"plugin"`
+}
+
+// FleetDocument A gateway's configuration (see `GET /edge/config/export`). An absent section is not managed; a present one is the whole truth for its kind.
+type FleetDocument struct {
+	Categories    *[]FleetCategory     `json:"categories,omitempty"`
+	Filters       *[]FleetFilter       `json:"filters,omitempty"`
+	Notifications *[]FleetNotification `json:"notifications,omitempty"`
+	Schedules     *[]FleetSchedule     `json:"schedules,omitempty"`
+	Services      *[]FleetService      `json:"services,omitempty"`
+	Users         *[]FleetUser         `json:"users,omitempty"`
+
+	// Version The document format's version; this gateway reads 1.
+	//
+	// Example: 1
+	Version int `json:"version"`
+}
+
+// FleetFilter A filter instance with its configuration.
+type FleetFilter struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+	Name   string       `json:"name"`
+	Plugin string       `json:"plugin"`
+}
+
+// FleetItemDefinition The definition of an item of a category the document creates (as in `POST /edge/category`).
+type FleetItemDefinition struct {
+	Default     *string   `json:"default,omitempty"`
+	Description string    `json:"description"`
+	DisplayName *string   `json:"displayName,omitempty"`
+	Length      *string   `json:"length,omitempty"`
+	Mandatory   *string   `json:"mandatory,omitempty"`
+	Maximum     *string   `json:"maximum,omitempty"`
+	Minimum     *string   `json:"minimum,omitempty"`
+	Options     *[]string `json:"options,omitempty"`
+	Order       *string   `json:"order,omitempty"`
+	Readonly    *string   `json:"readonly,omitempty"`
+	Type        string    `json:"type"`
+	Validity    *string   `json:"validity,omitempty"`
+}
+
+// FleetNotification A notification instance with its rule's and delivery channel's configuration and its extra channels.
+type FleetNotification struct {
+	Channel  string          `json:"channel"`
+	Channels *[]FleetChannel `json:"channels,omitempty"`
+
+	// DeliveryConfig Item values keyed by item name.
+	DeliveryConfig *FleetValues `json:"deliveryConfig,omitempty"`
+	Description    *string      `json:"description,omitempty"`
+	Enabled        *bool        `json:"enabled,omitempty"`
+	Name           string       `json:"name"`
+
+	// RetriggerTime Seconds.
+	RetriggerTime *float32 `json:"retriggerTime,omitempty"`
+	Rule          string   `json:"rule"`
+
+	// RuleConfig Item values keyed by item name.
+	RuleConfig *FleetValues `json:"ruleConfig,omitempty"`
+
+	// Type How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	Type NotificationType `json:"type"`
+}
+
+// FleetSchedule One of the gateway's own schedules (purge, statistics…); services' schedules follow their service's `enabled`.
+type FleetSchedule struct {
+	Enabled bool   `json:"enabled"`
+	Name    string `json:"name"`
+}
+
+// FleetSecretReference Where a secret comes from on the machine that resolves the document; exactly one field.
+type FleetSecretReference struct {
+	// FromEnv An environment variable holding the secret.
+	//
+	// Example: EDGE_SECRET_NORTH1_PASSWORD
+	FromEnv *string `json:"fromEnv,omitempty"`
+
+	// FromFile A file holding the secret (a final newline is dropped).
+	//
+	// Example: /run/secrets/north1
+	FromFile *string `json:"fromFile,omitempty"`
+}
+
+// FleetService A service with its plugin configuration (the items that are not read-only) and its filter pipeline.
+type FleetService struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+
+	// Enabled Whether its schedule is enabled (the service runs).
+	Enabled bool   `json:"enabled"`
+	Name    string `json:"name"`
+
+	// Pipeline The filter instances of its pipeline, in order; absent or empty is none.
+	Pipeline *[]string `json:"pipeline,omitempty"`
+	Plugin   string    `json:"plugin"`
+
+	// Type south, north, notification or dispatcher (any case).
+	Type string `json:"type"`
+}
+
+// FleetUser A user. `password` is used only to create the user; export writes a reference for every user but `admin`.
+type FleetUser struct {
+	// AccessMethod How the user may log in; `any` (password or certificate), `pwd` (password only), `cert` (certificate only).
+	//
+	// Example: any
+	AccessMethod *AccessMethod `json:"accessMethod,omitempty"`
+	Description  *string       `json:"description,omitempty"`
+	Name         string        `json:"name"`
+
+	// Password An item's value, or a reference to a secret that a client resolves before plan and apply.
+	Password *FleetValue `json:"password,omitempty"`
+	RealName *string     `json:"realName,omitempty"`
+
+	// Role A role name of `GET /edge/user/role`.
+	//
+	// Example: view
+	Role string `json:"role"`
+}
+
+// FleetValue An item's value, or a reference to a secret that a client resolves before plan and apply.
+type FleetValue struct {
+	union json.RawMessage
+}
+
+// FleetValue0 defines model for FleetValue.0.
+type FleetValue0 = string
+
+// FleetValues Item values keyed by item name.
+type FleetValues map[string]FleetValue
 
 // HistoryEntry The change of every statistic during one collection interval: `history_ts` plus one integer delta per statistic key.
 //
@@ -2945,6 +3175,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
 
+// ApplyConfigJSONRequestBody defines body for ApplyConfig for application/json ContentType.
+type ApplyConfigJSONRequestBody = FleetDocument
+
+// PlanConfigJSONRequestBody defines body for PlanConfig for application/json ContentType.
+type PlanConfigJSONRequestBody = FleetDocument
+
 // ControlOperationJSONRequestBody defines body for ControlOperation for application/json ContentType.
 type ControlOperationJSONRequestBody = ControlOperationRequest
 
@@ -3218,6 +3454,68 @@ func (t ControlValue) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ControlValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsFleetValue0 returns the union data inside the FleetValue as a FleetValue0
+func (t FleetValue) AsFleetValue0() (FleetValue0, error) {
+	var body FleetValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFleetValue0 overwrites any union data inside the FleetValue as the provided FleetValue0
+func (t *FleetValue) FromFleetValue0(v FleetValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFleetValue0 performs a merge with any union data inside the FleetValue, using the provided FleetValue0
+func (t *FleetValue) MergeFleetValue0(v FleetValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFleetSecretReference returns the union data inside the FleetValue as a FleetSecretReference
+func (t FleetValue) AsFleetSecretReference() (FleetSecretReference, error) {
+	var body FleetSecretReference
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFleetSecretReference overwrites any union data inside the FleetValue as the provided FleetSecretReference
+func (t *FleetValue) FromFleetSecretReference(v FleetSecretReference) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFleetSecretReference performs a merge with any union data inside the FleetValue, using the provided FleetSecretReference
+func (t *FleetValue) MergeFleetSecretReference(v FleetSecretReference) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FleetValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FleetValue) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3689,6 +3987,15 @@ type ServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
+	// ApplyConfig Make the gateway hold a configuration document
+	// (POST /edge/config/apply)
+	ApplyConfig(w http.ResponseWriter, r *http.Request)
+	// ExportConfig Export the gateway's whole configuration as one document
+	// (GET /edge/config/export)
+	ExportConfig(w http.ResponseWriter, r *http.Request)
+	// PlanConfig Show what applying a configuration document would change
+	// (POST /edge/config/plan)
+	PlanConfig(w http.ResponseWriter, r *http.Request)
 	// ControlOperation Run an operation through the dispatcher
 	// (POST /edge/control/operation)
 	ControlOperation(w http.ResponseWriter, r *http.Request)
@@ -4079,6 +4386,24 @@ func (_ Unimplemented) SetCategoryItem(w http.ResponseWriter, r *http.Request, n
 // ResetCategoryItem Reset a configuration item
 // (DELETE /edge/category/{name}/{item}/value)
 func (_ Unimplemented) ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApplyConfig Make the gateway hold a configuration document
+// (POST /edge/config/apply)
+func (_ Unimplemented) ApplyConfig(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ExportConfig Export the gateway's whole configuration as one document
+// (GET /edge/config/export)
+func (_ Unimplemented) ExportConfig(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PlanConfig Show what applying a configuration document would change
+// (POST /edge/config/plan)
+func (_ Unimplemented) PlanConfig(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5542,6 +5867,48 @@ func (siw *ServerInterfaceWrapper) ResetCategoryItem(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ResetCategoryItem(w, r, name, item)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApplyConfig operation middleware
+func (siw *ServerInterfaceWrapper) ApplyConfig(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApplyConfig(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ExportConfig operation middleware
+func (siw *ServerInterfaceWrapper) ExportConfig(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExportConfig(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PlanConfig operation middleware
+func (siw *ServerInterfaceWrapper) PlanConfig(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PlanConfig(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7367,6 +7734,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/config/export", wrapper.ExportConfig)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/config/plan", wrapper.PlanConfig)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/config/apply", wrapper.ApplyConfig)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
@@ -10913,6 +11289,326 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfigRequestObject struct {
+	Body *ApplyConfigJSONRequestBody
+}
+
+type ApplyConfigResponseObject interface {
+	VisitApplyConfigResponse(w http.ResponseWriter) error
+}
+
+type ApplyConfig200JSONResponse FleetChanges
+
+func (response ApplyConfig200JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ApplyConfig400JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApplyConfig401JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApplyConfig403JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApplyConfig404JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApplyConfig409JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ApplyConfig413JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApplyConfig500JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ApplyConfig503JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfigRequestObject struct {
+}
+
+type ExportConfigResponseObject interface {
+	VisitExportConfigResponse(w http.ResponseWriter) error
+}
+
+type ExportConfig200JSONResponse FleetDocument
+
+func (response ExportConfig200JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExportConfig401JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ExportConfig403JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ExportConfig500JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ExportConfig503JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfigRequestObject struct {
+	Body *PlanConfigJSONRequestBody
+}
+
+type PlanConfigResponseObject interface {
+	VisitPlanConfigResponse(w http.ResponseWriter) error
+}
+
+type PlanConfig200JSONResponse FleetChanges
+
+func (response PlanConfig200JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PlanConfig400JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PlanConfig401JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PlanConfig403JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PlanConfig413JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PlanConfig500JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PlanConfig503JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18159,6 +18855,15 @@ type StrictServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(ctx context.Context, request ResetCategoryItemRequestObject) (ResetCategoryItemResponseObject, error)
+	// ApplyConfig Make the gateway hold a configuration document
+	// (POST /edge/config/apply)
+	ApplyConfig(ctx context.Context, request ApplyConfigRequestObject) (ApplyConfigResponseObject, error)
+	// ExportConfig Export the gateway's whole configuration as one document
+	// (GET /edge/config/export)
+	ExportConfig(ctx context.Context, request ExportConfigRequestObject) (ExportConfigResponseObject, error)
+	// PlanConfig Show what applying a configuration document would change
+	// (POST /edge/config/plan)
+	PlanConfig(ctx context.Context, request PlanConfigRequestObject) (PlanConfigResponseObject, error)
 	// ControlOperation Run an operation through the dispatcher
 	// (POST /edge/control/operation)
 	ControlOperation(ctx context.Context, request ControlOperationRequestObject) (ControlOperationResponseObject, error)
@@ -19256,6 +19961,92 @@ func (sh *strictHandler) ResetCategoryItem(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ResetCategoryItemResponseObject); ok {
 		if err := validResponse.VisitResetCategoryItemResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApplyConfig operation middleware
+func (sh *strictHandler) ApplyConfig(w http.ResponseWriter, r *http.Request) {
+	var request ApplyConfigRequestObject
+
+	var body ApplyConfigJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApplyConfig(ctx, request.(ApplyConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApplyConfig")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApplyConfigResponseObject); ok {
+		if err := validResponse.VisitApplyConfigResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ExportConfig operation middleware
+func (sh *strictHandler) ExportConfig(w http.ResponseWriter, r *http.Request) {
+	var request ExportConfigRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportConfig(ctx, request.(ExportConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportConfig")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExportConfigResponseObject); ok {
+		if err := validResponse.VisitExportConfigResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PlanConfig operation middleware
+func (sh *strictHandler) PlanConfig(w http.ResponseWriter, r *http.Request) {
+	var request PlanConfigRequestObject
+
+	var body PlanConfigJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PlanConfig(ctx, request.(PlanConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PlanConfig")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PlanConfigResponseObject); ok {
+		if err := validResponse.VisitPlanConfigResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21106,594 +21897,634 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5tib6KgjuvcNkTZImdfFFjI4dKlmuUm9b1khyVXeXPE6QCZK5lQTYCaRottsR82sizt+J8wrn",
-	"/D7PcB5lP8kE1gKQyBsvslyu6nZHdLjEzMR1Yd2w1rc+tsZivhCccSVbRx9bC5rSOVMshb+OpWTqRERM",
-	"/xExOU7jhYoFbx21rmeMUP2YjEXEArJg6Zhx1WVc/x2Rdkgfj0ISSyIZV4RKEtJ/23s5Cju9VtBiH+h8",
-	"kbDWUUvGPJMijlpBK9btLqiatYIWp3P9VLfVClop+2sWpyxqHak0Y0FLjmdsTvWg5vTDK8anatY62js8",
-	"DFrzmNu/B0FLrRbQh0pjPm19+hS0TqhiU5GuzqH9ukmNzRvklq2KQ02ZVO/pIq4fKvzzoEOdUc5Z0jzS",
-	"iCXxHUtXZIxvPpJED6KyF6UFn8uGtcZW3u8ykUG/v3kiL+NEsbR5HhN4TmIuFeVjtuU0xjRhg/qZYIMP",
-	"P5EfRYbnojiHS6aylBM1YyRlNIr5VBIxgb8TKhU5JzP9YY+cfhgnWcQkCSUbCx7JMCDhPOaZYvCfSTyP",
-	"VUgoj0gob+NFSNoH/T4cGJjlXzOWrvJpQqutwoRiHs+zuT/8mCs2ZSmM/0yxefM2xIrNYeXJMlazGCdk",
-	"T0Nx8WdKLS5EquqXXze0ft03rPMrvQ7VQb6mH/TsCM/mI5bqJWZcpTGTRAmSwiY0LRWsbGGpIjahWaJa",
-	"R3t647FlIANDCOvW8TVu2X0owex2Ay3Ajt6DEkyru9DCuUjVrJkYgA7EhFDC9YtEsvQuHjMiUvODovL2",
-	"/lxfie44EVkD14ceHv74ngsVT+Ix1dNcM3PvrR15krhj6YxR1TSrvOGHn9xFkk3jNdNawHM3oSMgSrur",
-	"sNsTkRJKpMjULN9m/CyAt+v5tPkOH1ZkO6tfC2x2i1XYNOuU3cUiqzmKV7N4oiSMW8XA03gkliTmSsCP",
-	"CyoVLoJ5wnikX48lmVO+IhmPlSR0KgJiWKH+RR+JOuatF8ydXsHh6Cxn8Ximj4KdHpxhItSMpctYsk7P",
-	"NfWH/f5N1u/vPVmY+fxhsNcPyTS+Y5Ls94l5TbcaUUXJciYkI5wtmVTABFe6n8Ge92YS9cjPsZqJTJHQ",
-	"NhuStkiBvZN+h1A79RmVhAuSLRYsJSOR8SggUuQsTCo6X7CIyCSezlSyInTGaGQ525QqtqSrR5KMEzG+",
-	"JTRlJObA3aImhmUHVM+x+rUc6xKH8x9sVd3tY62t2QHZcT8if7x6c07E6D/ZWO2idZoGPosyr8YzFmUJ",
-	"O4vqz6M0z0lcYiJ7g6dP2OjJs+7T/f5+dzBgT7vPxpOnXfqk339Co/1oRPv1w7ZNvod5NQ99ItI5Va2j",
-	"VpbBmzWDRyq6j4AzBOgLOE/Dua+AM63uIuCukLc1c0Sf+X2W/dLA40z7D8/qr5g6lnHEzup26BS5ATIL",
-	"yVSX6lfdbg1JyhaMKsMDjbEHPFyyO5bSpEeORzDlOaNcEgYWhuCsMO1fBnvBYP+d/mWRgH2Ik6rbO6Cx",
-	"fLZaO5QFMoy5enLQWq91gY52hp8aJc28QtOUrvQLUq1gR3S7+u+r23hRXZ/zOuVRU2AAi7Cg05hPkUUa",
-	"Im2kSd1+rUrpa5D1vOyaytsmzqA1qwpXeDJ5Svfok0H3WdQfdQ/GT/a7z6PnrHs4ip7Sp5M91h83GEOf",
-	"zQz0WPUp+u8w/cqQ3/BkBWOWuGogQnXfTetmzkM+hHyWiyydstbmE6CHdKWo2mJMILxjkGGKBWROleaS",
-	"ZEwl68ZcMi5jFd+xZEXa4VjocSgWmtckCU/sT50hoeSOJhkjakaVZgxc4F5B0/qHg36/kVj0Ow2ztt3W",
-	"rv5bydImSsmkVseKlLJXSwT6zU1iYS0//aS/lAvBJdo939PoB5T7+q+x4IpxMNnoYpEYJffxf0o9VG+q",
-	"H1tzJiWdwl7T8S2das60EDJWIl2RlE0yyaIjI1/c7zGP2AdccUVkPOUsIqMVoUSlmVQs0sIfOICby7+m",
-	"bNI6av3L49y79RifysenaSrMlGrU5OqoxiJLIuh6BHxU00+gFT6tILqhZdwMDFTnxmEO9cMZsBgqwXEz",
-	"1VrSp0Cv6CX7a8akuu+KwmHwmDqwLzLPJIycauUftpOMmFoyxskA5C+w0wdavhRnQECLTjRvwRWJ+R1N",
-	"4mgIO2tGDEwCNXQxmTCu5ROZxCyJAm8SIiVpljBcokx+NrmN5d17tHFiSUZM9wkGTZKw6IEWQYIPRaS3",
-	"uguaaNG7ImnGecynQDiUpJpj4P4Y9ekMB4Fmp/NBgvUAFKcFt5bsCQUz61PQOhF8ksTje5PLsW/UO3VU",
-	"b0pEtFbjhs4+xFLJB6aQsRm9kxqMjLM01YoH8tN2lOFErIZmhxOxRcr079pKMTNwqwsMWZ8/80sHluql",
-	"SEdxFDF+37UCgUKjecyB6WrqXmmVUVM4yhexYCk09EDrNNYUmQIFZWrGuIKliMgoU8B4UpEwEgmGTJEm",
-	"iVjiQPSHMOkzrljKaYLd3HPithFYaZYSphsjbXfOI3IwGYz3Rk/Zc9qPDtjhYecBFuCYgCZlLW9jYSL3",
-	"iJiicSKNmencGJrfiSnJeMRSIz9QXD2SOVdCTnsu1Ett5N53Tc5FfkDxuJibgQfaehpFKZMS2xVZOvY2",
-	"Gs4izOKCrhJBo2shXlGtNd1zMkbmkJGAkz5mLJJk0D94dvj0CRmtFHvog1/siLyOv4fpGHPtLad3NE7o",
-	"KLn3jKQSqeb0IJRda0OfkoCXat1fcDhMYskDorkrndKYI499oGnbHseUg1qgSdV41pOEcLEkIzammWQw",
-	"kPqxkzYQPlV0RKUj91iSSCy55t4ZBymh30VXXRRLkD6TLEn0CxMaJ8ANyXlV/bCihU60wA0v9R/dY/1H",
-	"mJvzl2wswBREjiTmVMVjIviYuUFTLpeaN8IiDslCd6ONyOUsTvKne/2+Ma9mjCZqFpIU/UQzRiNz7+gN",
-	"ocazZ1xcOFz0slEzBc2WZTbWxFXQig/vr/hqc0OI15SvzFGR9xa447HIuDJyJJYkEeNbFoHdiaw7icHX",
-	"gOffTBDtdf0ajRMWaS4Xc2n3LObkifP6PZToKQ4jH6jInLpC7Vy2GCO+A8cvvmPcu79x1PVGzVjqGB8y",
-	"d5Brkwkbq/vRR8ZVnOBgzUw0dbhTXqCPJ/3PIpC3XAtpkcZ/Y/eWKtrQw1uXlCyolEuRRiQSsAxgjj7A",
-	"7p6kLNKqBE2k7kaJW8ZhreexlPq45qo6MOW3XGaLhUgVi16zKKbXMPn7zc9T/PS3RC8kuSl8/2Ge3LSc",
-	"nWd7HhLJeEQqHT28WHoki6PTI2ExkCZ4krlIwbmvKKybxF/bFPxlAVHsg3q8SGjMwZc0t75ErYO6wWJc",
-	"xXjMpHzN1EzUmPY/gipnzHtNs1qx0Rw1pHwVkrajDpGSMUvNrRLrBCRcLKPCCzxZ6Z/1WyFpey/jIzgD",
-	"XFP2Ly3KV62gtVhGraClX2y98/1P+LTknghax5qVacp9u4iogh2nURTridDkItVKsYqZbB1NaCJZhRxB",
-	"/oAHjsJsh4QqkjAqFawzGIM9ck1vNW3iSdasE3TfSSrm8FsIP4bGG+K8MPOY+wMYBK2F9+fHFoU9eD93",
-	"m7COhAobVqYj35dzHk9nishZPFHGJBBp3cKljJpIi8LnF1SRN+s+E+jer7+5ZEtcmvYAFyoge7AqAdkn",
-	"dzFbBuQAtIgu/nEI1J6KBHxbqAzYazCkvkeSSCZlLLgssMt978r8cON1ufkJ72FqqObnWM3QxXU/2nFn",
-	"BZXx0YqExt8V1hEUGTEZR0ySWD0Qbe19o62vQluB82s2u0eVML2XvaQbiDbXBn5xvbyro2UMkctQGpbI",
-	"YNvwucbLycomjW1PTbcao2wyYSnYjnjjU2h7sNfffDnhTz2fgu27cRGu4zmTC8qr64AX1ZvOgbnfhWYU",
-	"nYM1LZLoXl+WZmGaCexINs4BbtEaNvT9+EF39KsvjjepYLuVyqJYuRUq37wwE5BgDQX9MlEpjRO9JsX1",
-	"NL6cZtaPmnixi5cpY11wvHnX+wTfGVlmzu4YV0PQnkaMsPlCFUPYPrasC6cU2KnYvBjgxtnyJ5pkegme",
-	"9Z/t4Rp5vwxadSIOLlNjtdrI/PXyXNmX9Yfg8NnuM3xVd+82d8N3zVSQN+HG4M0icFu1niBOUra7GnjM",
-	"feW+G7FJzFlkKAeIqei8kcwL7IExfwXKCj9+CsFy54KzHrk0SxloswB8kgs2duFejyS6vfDGI1YlUsyN",
-	"pItsviD7ZKHN1SxlhI4EuItSJmciiTaSWskSfntycnp1FZCXx2ev3l6eBuTn48vzs/MftOVwdv7yzeXr",
-	"4+uzN+cQ4kT5Cm5Fh+DPYZEJB9I/9cgxX6HbiCXSv+rMWdySphxjZioc7h4kXSLOexHkq1iqukihBZ1i",
-	"aKOjr5jJwEZTTeJUqio9wcuF8IWNc0EO+akaqKCEosnJJkFuwxPA9rfEh1F2MiB0nAopCU0SmE9Jyu8k",
-	"4r3hBGaezWsqpvX6jD7DsJ7GYa3FCdwuLuGyHC51tPY3EWl1ca1A3YHjNSrJJ4JP4mmWmos0UP1qL9b9",
-	"JTDCz2900xLIBg2gvAiyOt0kX8TtqcmufIWeSlOxjTeO3wibeMMM3Fu147/yeM72c7BfvWJ3LNlmJq6b",
-	"TbNZNYV44VM47tyXKAGhyZKupMflNBN0MQ6+Z8Sw0VbQMny0FbQMI20FLY+PFl0m/oM610l1RdacKjsR",
-	"faRc3EF1a+DnRkFA+k4UkEEuDPYCXxiQgwIvOagzu6xxuYNmU9pcHKhpqXl3neSo2VuP0VS29+iGd0l4",
-	"8fbyh9MQQ2YXWQqRXYtUaHObtBkdz+BXuD3uwAev3vzww3lIEjH134VHV9eXr89DIlXK6Lzy8M8Xlz+E",
-	"RK6kYnNs1Hx0fHntfpeKpipbwJOXV9dvLvIns0xFYsnh0cmb85MfQ7ggLzMy+/z4Rfm5VXKw25MfdQvu",
-	"Tt+Y323G4TZJ01AUS/hvG6jbsR/qpt2HxVYvf4JJ2it3No2lAlOzDTNzjVz+9PY8fy/jxTfFYuG9+fJV",
-	"/iZeHsCT8x9P3rwObQy62TIbJ2XeePHzuX1D2ywxx5Xw7s3Mi8c/vap7sfja24vTP52EJAOPVLGr7/8D",
-	"Ho3o+DZblEZx/fIFNO7lDERMP47sc72ghec0ivKnV+elp5JxZR+elJseJ4ym3sfXlY/hZtAnNP3ai4bX",
-	"fKq7+I8fzs5DF/8Ue+Eo9vnbi/w5rlNkH12+zh8B+eOTF1cXeoxRLBcQUFccmn76ovjUH9Hp1ZU+POyD",
-	"F4EQw3Vj3sTp1dX1Rd07fkNvry71JoA7KF/8t1eX+pDAr+Yi1P6utxR+97fy+Or6xUVoTHyV0jE4DsEa",
-	"8EJSLBvRdO1fhhlSvDz9Yx0pmsC3PKZaGxZTITBgagVXNLpbjOVtG9X3iISafYYBCe2HIYkjiX9LwfGJ",
-	"pqgQD9zJ9aufL0PrmiPLNFZgXYhsOrP3xnYvvF4wFkW35g1a/2m7h7hIabrLEmUSIiBYJBw6mbOcsXyu",
-	"5lba8oKT61eaIdqhuXCahxiea0z/kWe43n+8nnIAMqYVtEB0tIIWyAn9rxYJ8Pfx5bVWHTTDbwUt4O74",
-	"7/EL/VzzavwX/9ZcFv99e47/vnzVClrAEeHfFz+fw7/HP+nfgW+1ghYwKf275kj4L7QHPAb/PTG/X12b",
-	"f/VzOPf479sL/PdS9wNH1/yr34PTiP9e6/fgUOG/MH44Nq2gBccE18OM+/L0j3q+mvTw3zcXRUXJLklV",
-	"RbIc+gJZi6x65JKY39ZYUSZ7DfISxDRPDPFCShVL6RgorB3+cHpNHrNoyh4bJvY4EdPHHzX9fCoH/O89",
-	"GQz29ruDg+7+oNs/7A66TpD0ElFvACNXkvUDhUh9y2+1TLZMzIylaNv9Usgj00aLOxN6VZ0yXhnEWl3b",
-	"jTDAFa3VyNxuQPLW73UzFvnot9gLkzbXsBUumPQzlt6OZ83KnzhXZZM3a70qjjbxmWLzVu0dOIwcsz2t",
-	"VzQgt2yFl2kuL7jktfLiEo0V7hIgWmKBY2xVfH0XZ+SEJgk5Ln6NdJxQk5jfqjzGFqVesTnlEdWE436m",
-	"iV43kUYsbR21DvNt11zaxmUGrTvjtXUffQpyT29h/ODXLY9dvwZ31eMxWyjy4/X1hZZXnAHlSlIzDXjH",
-	"OJLt8PZaFZMqHxo6lD+tIYKTWZxEKeP1VtEtW5V28pEkY/NJQCREVNR4YLxGPfr2g5L1NyauANIInMvc",
-	"8I7POAKu93dbzPs42vWq2F8XL6fd5P5QpbQlSPNl2np5Ftl8UZj2ThAP8NimND3ICjnne9nl6cJVlSBj",
-	"eEurM3OWgqavRI/ocRDwvMdIzHO60qYOeEVCmGCI0UFG2wtJeyTUDFRTPBAsAstyLOajmLNoSCjmB8ec",
-	"wJvoNe70yBuurXWIZNUq9C1bwfUyciFoTyvpQf4GPrllbKH3L05dpDjm42B8IT7JpwAxlGilBMZtolvh",
-	"QtkYd0XLd0Kl857NFxCMjjaT0mPRfPqWrSBXCe5KzMH9CGc5vaNJkZEM+jVsJEkw7QA/0AuU5zfWZd6U",
-	"rzYKrs9i4z/PTG6f23LrJygJr8bZVai0wNHK/b2iI5aAuWJeGxIzeReaUcFR8Xte06ELYajxUSZg76n4",
-	"Di5acD3FhITeWMMhmcZ3+gFQH4ScRjFcjlvKkd5NRnEUQetDdyq6JnvqRd7qcRJTiLN0Z/7zBPILR69V",
-	"0Vw5k/UiucIPblmDOzTj8V8z5qdKWyoZkoHerr3DQ20La10Mbhm4cAZZ8WdFRgnlt6QteLLSB1DpjaBj",
-	"5k55YcfNWdmRPbqj9VWXGIOvGykOWWOnZiNKLFzvymbu3ZQtjldy7lBjSC0tM/O6e9DfMrOopZJKm/eg",
-	"5+0afiACW6dUV+kpIOB5Bn4UK1mUZSV59GVkSq5tDvp1umYN4Rb7sw2sI2d7+1pSpJzqtfXNkW3wKpvP",
-	"ad2FallVyrtYN74LmrK6C1hMAoUdKajRQxLyLElCA3eSClFzS7xwjdIkeTNpHf2y49zeBS3dC6a/YIjC",
-	"+s0xPa6bqW18nV5YQnsiSVx3Cf5AzOTy9OqaHF+cPTT/gLDSpoY/m4l4Fs/6y+TqeVm3OxBJtFaRqK5R",
-	"0W3BllabEZPclBecrTXmh8iGUIOOJaEEOyBtydKYJvHfWIRhMEjw8J/6607ZDQCBKwfPtCUY/03/92Hf",
-	"ZhRXY7Cr65Cz0ToCLVxy6e575BTSkKhSaTzKFIOMyNC4B0J/KoHJNJGg/o+ESADRwsemKdO3YbH1aHuY",
-	"k1jl09ZbsH6jKm2yD6qZlrfyNTzo6fFdFZWGE6OmNUGy4XPkmIaOYLNKy1TXdO7NqbR+09Is8KaFjnh9",
-	"NJFctW1q8vHzyD7jj9dftIIWOAKKbmbzpGYAJtq4umDplEmTXMsi0zmComVzlsbjmkk+OTzcP2zVG/v1",
-	"3VzNaZLs3E8twTknWb3R5DUvzZ156HnIwmo3zc62bV09zu9VHpIxqgg8Dnx4Ao8B0fw0lxy/4I5SWilv",
-	"HbX+xy/97vN3/+1fG6LhI22lbE9eJlVzZC/Oo8Id1PHF2Xb0hj8FTQu0rXYJOVeorMZRbaTLieAoOYi4",
-	"YykCjOWCoCCSMT0acyYh5RDkAaAMJOyO8hJMFgYM/KjUgvzhD+QGp3TTWqtL1+QT+hquC7zJBY4TLZLM",
-	"RBKRkgAK8nQ4fEnvKNzGAyrTd999913YGSInwK20EBsA3qS24dUlEV5UduHdtTpvna3ZJESsewq1y4p8",
-	"g1BMa9eZ5LQhGApInHD7LW2UqRFKnyPKAkMOIzYWFo8DxkiTOlk36D+4pNvCdHkYEXdmzamHlXC/tkj7",
-	"whJs/0m//3sXYF9ZOg1+q9LpdyeLdubT6/mzTWCud9c8kpD3azlilAL+JkzWhG5h5BxwFhJq4RRaasQQ",
-	"nYLgGpLQSi73Wo3s8vfLGCkAImadNZNEAKSsc00XLzV1T62gdXZxd4D/PGkFrbeXr/z7uoJekrdcoQZc",
-	"qJ/Wu8XqczjgCgcpFA3GGtOtIqXWKA1NysJO1qnN2FlPRWsFu0pF8iIPK6rze7CU4XzBUW4TyqeCySMS",
-	"mtvREN3IiDxlAzwwQKkTkBCiysw7Brmo9G7MpwxvwzACzXwLcUujVNBoTKVuAfEa69uAiAYlSCRIrArJ",
-	"3/YON8BssFbQcm3Wsg2zMG9sYJWHXLaWaCr+JH9dN/Cg8k54ccjN4J6aOvSMhjkKb8YTJiVxE6xw7yTm",
-	"gCy/4XoiR3wqJCBcMlzADV8XCy3c0wGtlwRPa8UtdOEQ1OAS47/+1/+u9TBDTqcWgP2NfmB/t/zZrzk4",
-	"lxBd15BHWd24l3q3uCFwrzvEtMGfl2msFN7RV9aUWaSrMiCIskIULAI/2pi0Qd92xAC4CMMcpDmH6tHv",
-	"y05vTXxXCcsyGW82NLzYifVrWBNtleYPtnOkF/Zkkxvdtr5mZD/Vc+9jC5MpMMBUL5ngzLjDHd5oJLJR",
-	"4tnH6KtrfQqc0maFofeTXcZ3+Sh+1n38Q/EfQznb3I5+Iebxgiq6EDFX65mHZAreah3tDXqH2/h717IU",
-	"M6M6ijvVNtEVzr12vdH6t35fq1RagZuYQBI5E0tp8JYMGoSJljL5EJHduOKOFO+u+zW7cVrPevTQIPNT",
-	"TAySMgLo2TyjqkrkckHrMqtn2ZxiigDjiFxtEwNzBE1wfRSH3wxYt4k/2dHU7QmWdcFr623PXwXmr1hS",
-	"II9Pqi6MKeqCauVn3Jec+b4NZ5V4RQ2AmQbNN7dOFx3PGMBiAZyURFhGY0akWVK69frYgt9aR61fPt60",
-	"InvAblpH5Kal2Hzx3U0rABfbWIlU/9zvDfQPYjKRDN7rHvQ/vatNAW7mQ6ViDUfNIR0kwRwCAIZKES8O",
-	"YzqGhCZSuORl6YUhmGy0BUtlDBC3kGsFIrX2ILmqPesxz33b+X/c3Hzo97s3Nx/2+jc3H55O3rX//cj7",
-	"dTDBX7+rebPz7//aHAK8thgRvlIz+C3Qqf0DZMCuTY/Nx+jM7FOdOC0dkurRqGK9uHW+/9wLx0IbFLJ+",
-	"NSo9AEDqWqkoTQGLRbxgWtk2fl+/Qz9U1b+NENEok4PPiDUtbogd7eaNqY9nMPnYW+tgpc3eNFjbfN3w",
-	"foylEunK4XBsYIde9maNhx4TBJ2QgkgfqeIxiTJgdXCbLJIErx+dr/aIhDMcxnslQ004El61vrKIJYpq",
-	"7uC1WA4H/IgpNC9Arl6eHr84O//hqnU0OAxaeduto9Zef++g2z/s9gdk0D8aHB4dHPb64Kl06CpHg8NK",
-	"tKTfxn2xMbw26nbizOJHmzSVKpmU3OPV4ISYR2vL9ugXSBuUmcDkj4nUnNdyQQrIR6gDmqlwiTx9YY1n",
-	"sOoiqDAzTynVgqBsEQ96/V6/tSWntC24a5dNgRTl1a+xlBbek62OaWVHNyZx2B7WjvDKywMqjrA5Q8gJ",
-	"8cTTToEeyskoBoYV8VsQ/F8TCvz7BTOGGmfMm4qvnH+mClLS10qJ0i78q7E211fVPV6Jaczvpy6/tRh3",
-	"oHdZ525dFJpx+1Z1CUXmQirydA+hnTXHf3v9svuMtEfjdLVQjySi0neGJBF8WgC981jM/jhlqnuh++lD",
-	"Ooiz6r0UEW+Zn+5tNGczA3+6BsoNo3HLlTtK7A/A6XZU0lzfRZd5hazN3jX4tKDj6uhTyFAwVzgwj5m5",
-	"vM0BBwtTKIT95T4Q3zLMp/tKTKcsgjvTDHAEJ1mS1EJ1Athrk1oGOHyIBxtAQRzGIxsUGFpsW3PHhji8",
-	"xVX/y/z53Z/nL1d/nr98Mv7TTwfjP/00YD+c343nUfKX/T/Oop8/9P+y93I1/uHDYbT3Uv7lh2e1quM6",
-	"KD9tmkWNODebUfzs+mE3dkECs3F1+/26yRaH20jAs7ZBokmCEb029ABwkgplKbc08yGMckklico1l1pX",
-	"Jqldb8wiFdOUSflZFjzUgKxXbH2BtJXIhLaMgPs84YEtGQiKDcXToBSPtk3qClUqKm+rK48xLVHtRQ7c",
-	"VqpCdTZJzAdbndF412pvfRodjA4ne93BZH/cPWAHk+7zyeFhd48ORk/Z8/F+BAEXG6o06dVdaOHWCIZt",
-	"S77AWnl1PfUaDQnPksTcpBVW0XrS4Csts2OeiUwmRQ1+v1QxtSGCuelcwoTsrriZNFNG7myvXEHWUgA5",
-	"hn8fSRJqKyTDINHQXJGFxMLTE/aBjTObOuadMVOlzpy+0K2le19uY5JnC8SOWW+UrztimHd9xifCYl/b",
-	"E7L5YNqX4baiLu790hV7hBIsMbdIG+bi0tlv6EDEBBR7i+gY8mF/E75o0MJN2DRss81X+LJnj9Qf2tiy",
-	"AZm7ntD5rv82s48cS6gaNfpJKV5U/7Kl1WJsFedVgDV2U/U2q5Gsr6m8rfhS6wkcatzkntK8zCdqwiHW",
-	"9oOhPJJ5Oh5NQY5CYqZ7Fa9qRinLcZDdl+D4BK+l0QLhIHjBdTiAunTijU7aLbbeD0bY0otbGLpcE/au",
-	"B7/Je0uOOcn4LQeJq78XqSt8CWlvIXYXusCVsqL8sZWliRfnAMnmR48fjxlXKU2Onjx5tv9YK7Ii7dqa",
-	"o7W531vJLMPkakSX3nEjpOwkjAvbBRmJNA/vrJF0+f1dzd3clsFG74LWh66Mbrs5an+5sbWubCztdF8n",
-	"dmATPehc6N+sJ1KTtF0ySdoH/eedHjkuGptmZfN0ihwgi0c5a2wscf2bdXb7NZ7dTGt8vZpu31tvwgZD",
-	"bhdNJECkdcg93R8c7j/p9/ukTcmK0ZJbS+sY1YKhNu7RfruTPVD2BG+pgniulFoOXVM9vA5QgHJeh/iH",
-	"4blJDG5YszHVKyrNkkwTJRRWNpoJcVuLHI7vrwM+AXjbDyql+RDsV7sFVdrPT5wc2CYLriaQuBriwW1p",
-	"qKryXdW5PKdP1R3q7dT1FlGQ5+X3gZxUGk+nLL2OS10/8em1MdQB7gSLQ86xfuvOVpawXde0nuqLkZMw",
-	"jELzjl5ald2sWTq3L+Ul8chu02k6aToSxxVqtAbMdkfNA8+pufmocx6u4D7K6kOmU6tV1LsV35u33su5",
-	"rMft3/UkNAvCfECo0TQzBzJiNK04TCtYPq2GQeeiw0sJmdM4ae127Rnkm+BWYktyuC+geD0bW6epbnv2",
-	"PbVUbouFWvCHb5DJJe5fSsgxq/+wV9A1696Qvu3JkC29QtUDvhkNaFuO4e/E/QNCfsrTCbYwIO4TBLJ+",
-	"Fvei8HruV4yf8cM8LXP1NARLaF5IDZgr1kqhCU3nspeIMU2OnvWf9R/Dh5X1ey2U1rbZHCJCc9T6Z33y",
-	"//9/J3kNak8Y+4N/b1eHMyJnQllxVBSF+ic/9gcDSFtzgcVsxjbtoHXUusn6/X2QcTbIRreVD6+AttWq",
-	"4ut8ed1sgwZdszH3ZU6NMOkbN61os9SFvBWMUpNtVldV4TgPrnN0GktyyxYKcrehrKneEetLaNbsduGx",
-	"NTT2GQreexVbcWymqjW89RaOWuJFiuEtoWuMRWFBYakqis6yefbkoMGjVlUia4rbZQ7CsGScekdrkz1X",
-	"PHn3o8R6kWTUzlzTrO7ZJhlQL6f8du4nrDbHERW62DTMiwaBf4xbJNImxlLBbY5rddzPtbM8EA3i2KaF",
-	"VTdFjeYLmrIIr7koOt62CzNZa9KUw0wMTdjl+BpRJlvrqI1AqG709yE9Qys1ZrWJIH3ANstB/9BB7erX",
-	"r0B9Pt2PYknERDGOeZOG5yMrbEvGSA7x6tP3Y91VIS3J1wly5gl3t9Oplj0Fh733doVkyoOW65mGExhe",
-	"fM02g9l5Y6yg2ZrXbMcW71WO87oUE9+sYkK44JBg4VMiOJMOTXFT2U1Pu/pqatBOuk2NNvJlNIsH0gJ+",
-	"JXFeIb83BhzkQqTqTQoJGzWQmiJ1JaSNNDMq8/HFmbmHhmCZWEGYDBecBeSm5adBu4xI6RTLYoqRWzbA",
-	"YtntbjrYUErYy0OBJKQ3y13K35YTuLw6nQ0lNxlNavw160t5VjK5bDd1XMNEOJoYxTV3jyVUcs0HTFxi",
-	"Xi7VIX5FPrx3O/x3BPf+g/kA4RJLkdSG+uvTa+Fyz3SMMBW6T19U5P0VhYL3+xplpQ4DDnurLn4pmnJT",
-	"mlauq9QkOeNDby3Rm5dQxaRJWhTzWJUD4Z2ys4sfyKzwmpo7hhZeiWkttntTeGoiphA3yJl03pG31ydQ",
-	"ng9uyCiRii1K4ap7/b0n3cGgu7d/PTg42h8c9Q97g73+X0A5mCm1kEePHzvcdfNhT6RTUByix1gBCSqB",
-	"B/WNPev/Besk6XWOJzGLjsiB21iz9nI3MKOqdrszBH29RorrW78rGJKIFY935DEGe+f97zImlLPlAw18",
-	"nklFJFWxnKwwqDFHZvCA0hciiccrA/MwmbA0Z20JlYrsu6hbuCouw9zy/WX3ij30OpTdo+UdLa1TLQmx",
-	"+Ule+72Ou1+cvrbl6sk4ibVa51WLP8IcQ84slzc4dFCoUgtIEnPwfF6/uiIzyiM5o7eMtGm1bOSgtGZd",
-	"/b/vT384Oycnp5fXZy/PTo6vT+HXG/767Ox7+beTk+Of5tPj5dn3x9Ozt3/q9Xo3HF44PX9R89Fmnnxh",
-	"0tW4arTgFu6VDfelpnxDSanBwETTCFjU5WD9mH8OYr43vNr9rs2TfRXfMW7j2SSigkL0givPYSqs1pW/",
-	"9MsxWFVvXbRzaPEye8VvMfjOIskZyAvjVOtsFWOpV/MCakytiWLDIlTVODbMNcpjNopdboxd033rPtb0",
-	"nLIxi+/q+rbJTU29Dw739rYawdUWEXyjFRQHLYRE4s4rKm8lUWIKoUO7x+/NGE3qkLJC8GtiNKXJRQEM",
-	"/rweG2kfX5xBsLTEA8IZi7Sqb2KpD/v76F4KL5lKV93jiWIpYpzkQX3aLEDshiGylZBqE8jFcfr2QcZN",
-	"onV8x9DzEBbiCsMj4Fo4I7zKQZyHwEXC+mW6IsGwgIBB5bRVtwI9hyXVTU1EaicfQL0ERaIYgub0zwuI",
-	"qY/nrGPHPk0Z42GPnCkyEUkiltKtHZxSu3EC+atY8iMC3+CFExFIY261EVqIRz4zApoUdyw1WqTRmKGZ",
-	"VtCC5QOnRsmfYl+osKaZkOq8UXPWT2tvmbXe1u3XZqXGi+MoSpmUTTqmafTs4u4Apnd2cfeEUPtNibkO",
-	"nu/1Bk+e9Qa9PQieZs/6R0eD3RQ9SSfsdX2hd8fjTNlDQ7Pdrv6mOxcRCw0w/likNkbMkAQX3p5igLIs",
-	"cgGjxlX5nvnuxVqoveJdlPeQtC0UUc/7tVxPCS0ALbG1PkoOAjLKYgyF+H4N8sn5xvxzk7zjxoDoRcXO",
-	"T6MpIz+gCKrNDlnklzB19y7IcAuVws0GtUWKCpwWSliqshhd9qR/2Nvb4GBZa8mZHh9Ja1fU22sb8pBw",
-	"gp6Y8fh9QfAFTRK5uCW1ROOd3+LBc6zdo/582vV6BiZw1+hP3pPGRHNLHDKwuUYAt4c1D9OMl3Umm9TO",
-	"PixSLM+UKLrrua7D6rFp5dvC9QT5/NYty/1QaZqX7uUXW7ZNhYroB1uoyHOXNqima1cGtOUXVNEayEWq",
-	"qAvBsLpzMV60Bue0tqljvkJIOIMiZ5bJRXeIJSdolpXiJDSTuNK7BlAMg/7B3qcKZo3usXlukJ5RvVto",
-	"9jPhdGtismxW+65OJdPiZ/Ch0iVZ7WQ3ennRUkxBK5lTTrU6bqG8ji/OwNrWmnGupGRwyxBHzH3bGW7n",
-	"+3UTfNZ/NtjWFfy5rt/cBimd3wbbJC/tn+a2wlzclaYw2NukgpcPHPZXt0vGJKjDDnMP6jlTXSDHtUl+",
-	"QBDC3NBxPhJMZSiDRDl0hn7v8NnTZ3V3B8pBL2y4kjATaoZqyFsK3CTXrIxXG+NemSr4ecNFE0A2mXVf",
-	"AQqGXb1btgpKiVRBIebUbH9ADAGjG/WOgZoPZR6kg9Y1KTBt4fdmMa6smW8qQtyyVadxfz62TA96q/r9",
-	"wR4wfptm2zrqDmovfip7UqF85wwGRXkej1NhEJ4DEv75z3/+c/f16+6LF+THH49evz66uupN4H8haSOT",
-	"JqHb1jAA4FTXWaUgaAUlZK832Ns/OHzie+J8KvHSL25uoo8Hn7r6nz37D8F/jgr/3Nz09H88+VSbcWEW",
-	"ZAOM6sdaJBY3MmfEOTBlzD0CjSIvFY2kBFlubu99wqorwFY9k4UTuG4NK8FyX+Lk1p9Xe41zP+wE/0rH",
-	"u5pSgmR1KGwmb6vYxvdUMvL28lW1gm01W2b95UUhozeNdxbxKUsYxQRz9BoMSYh3RiWHmnMqKLxQZLIE",
-	"h49f7YqXkCb1mySSzeA3XqhR4tX5lgY9aAl5t5M4YUZrmKPxU3UZRIXW9rzr8k2CvkEdAyCAALAGAnIX",
-	"s2UAntuu/k9trJuUs+IC6rc3KlSgxdVkXjQtYn1UWyp2Cf+BzdgY8ANN1g2jOQH/OE9/s05v83faIyHU",
-	"O397EWI6LoDDpWIMXmdlnaFW5esEJLw+e336IiSWyYPnhCwZu43oioQRXYXgR4tonNjqDlmS6C/Pzq9P",
-	"L386fhUa0KoQ07ZCWz0AT8IkTiXkBjtgKigykHPHgq9AYqlQqtCxluudXlKlyXoNbHYlkIaBYnelSF2z",
-	"mObGetMepp9LD0crNMdT83G9cNdnV9dnJ1c9O0qAhn59fP5WT9JUWjQDss3HSrJkYqtCxIq0uSDWywoO",
-	"y06PXOqtAIfrBH71a6bmLUkC4BI0hahDMqbZdKZIthjq5YCbtvDq5MfTF29fnV725vTDe5NB/x6cWKHx",
-	"K+uVNstn1hJ+0n2O2EqAUKO+t5SSScoYkYlQvXwPIeUeCUIPqK9njnEAKxIJdMIuFsmqR16AHQA6KSeW",
-	"JjCRsZCmCbuFZRuM71TpJifaRDG06va9jVeEWrEOAxilOfCdOgu0xgL62RAwxFEBibvBBGRA2q8Fj+iq",
-	"oxn4U9K+yuAvD4cBKToyIVWWrz3dMZZlR6wLvQpDD8uRaj1NWp+Z3Opyhn0YJ5mM79b6TYGU9XGEY1nk",
-	"IVAJY8QIHUOtTaoIBaXoyBCSI2NZouNFyu5iYQHoJJEqThIyFbYQzG28WHwpFI+9wdMnbPTkWffpfn+/",
-	"Oxiwp91n48nTLn3S7z+h0X40oluheKwBQMLkZTcCzPyiXhCVz6LKGmAtFieQd23aFzLsZqeu5egV6tmy",
-	"g6YU4bNqCZiK+8fLsNx4U1XvLtYqqKa6xvPp9Y5LOI8jHmtm+Pb6pHJfmMfo7T9/vnFETSAWvGExzV2N",
-	"kaqtoAWDbQUty+laQQslRPHuxnu8vWrib7yLjDabZVYzAH7nn/Ocy6xTIxpQhmzi/dZajQ9ksh5iyDW9",
-	"blhXTItiRG7ewZrACIAcWISM0OrSqsBoReJoqAXGWBk2Z1icWgrDzksRsptiZm03778aY3IjWIN47rMm",
-	"sNxz9hQUnHf6hU7F2bkNsm7zPjpMmTpjSWYJRJ06FQALRFm1wQ19LUyXh8NlZ+pDrpEcPqBx9c42bF8V",
-	"4ezhNrBhgY6xvoqWhEQ4ELktpGTDcTuLfNibdeBjVyyNmXTwtaWcwg3+L32qRtn4lqmh7xzSss+gFeVx",
-	"xvheTUyLdXZ5e9vvHR5ulbgPjrHCh0+2+66UT93vbdffl/GQGqhE+qEVuOVo2KsyIk/Dba+HyuOq0FZr",
-	"3GF6AVtuRmtbUyHIZNnaQkGNtbj6n1EAyE58EzCTC/vKUZlydCCZ136A8BAoSYBQSoXgnPZBvw8uUpEp",
-	"AmGLNEcgMrc6EEN38A3ziclqGgGWGWv78wlIOMomE5Ze2xy0MCDhnH64Yjx6RRXj45W2sr86UBTc7YuY",
-	"K3nB0is29lGj6qu0b2PdCcMJC9JXLK2Pw4F9p+ofAyLK1zB+dZSonBAL9RF85aKq8PxWkaE8TCi7qOAk",
-	"aTdxr07j7fWG2IJ6k8iHOg+KmWimuiciWIO1RvmKjKlk9UDo3iq2f7mS7355I9798jZ798u1evfLj7N3",
-	"f//lnOOPl2nNj/qHs/jdLy8n+O/J+N0vxzT/Xb9zzt/9/ZcXEf6gu7hY5C/pD36cvfvllEEPnX/dEVRw",
-	"rXnly6eau+gmg8GTvQXXQQTO1gnW4bLpPQBwEBWgDvSvFkrxwbFMk5jfNhYHM90HJiUIS7KWx/UI8hFV",
-	"Jkk7zHNN9ZPHH+PoU/nS0Hu85RyqYxbT7YaMZiLe4HoXUYmYFsZq7o4eJ2L6+KP+pjLoct7Jftf003Ww",
-	"/vX5Jw1I0oaUiOZMVsrv5qPyuW8THTWnVRmOuB2asXNZxGvPxQNhG5vWLtlYpNHngRsXm6rDA2DTWCqW",
-	"eqWoyDHEDi88/P+2jX6BdcboYgx1jDmRdMLIXESsA8HSoQmTNU71RSqUGIskhNCawFWofL8QqQrRBW1h",
-	"DTPp4d4OteJkb+TM27G0FTqLYT011hYOombK+KAc3qMlt5bYESnHMAEgzUxI1VB62R/hl4xNqgk82inc",
-	"qK5sT+0ZgKWEPauZjnniqusahcfWAS5cSq+J4F23Wk35ugGJJ1r26o4230U8KOzvlWZvI5HxKCAAn2v+",
-	"+0SkLCBXNtraz2AOyAtPawDOZKoTu+oatzEvuV/yfnYU2pbcqxRZWnJvc90arWUcDTaoX2kuvHhzZQWJ",
-	"rT97RCips2ZhKTCAvZSkSyipTQ4uJltvY9QVrOdNcXb1CckQcVckjnoZZNOZ8gJkOdT3UQ4TbQqX+Zkf",
-	"EpL7eh7Hg/e9UEOCyR1wj0RCP7nEvWrZsAU2ivD+SUmyFOltTbqJKdgbXr0+v77syYSxxXt3/2vvITq2",
-	"Wqk2WIS4tYmYaka5/XQBV7HxnIlMhUEZyR2TATZmspA2JJAo4eGjw41orPAyGVJdTAlyzRTXp/sAyAGL",
-	"yLo5dtblyfRIiDM3mTrGLLH5P7jmLqgf6VjPQEwmpD0gkoBHDbwcggzIPOYdW3/TjMZ8/N50A9lpc8oz",
-	"vfoitW/N6Yf32oyYL5QM3Y0oFrpLxdIMKLBBW4BfIJWWi2bjMq7ipExO7lraehcKCe24/porGHpsBS2f",
-	"5sCOjisoKPl3FV5fOD+N0buFY+Qxfj8WtziRIs/MB7ATl3Asf8cw3CumjrVgPhEZr4MstD9XIWrm2m6U",
-	"THUpCHZ3BlzJ37Em/ZTjBNdf7Hkq9bYaLI6sntfjlBrCgMw4d1BfsTkbDVyTFaGEqkvndKvkrU0s6+ss",
-	"gK4pmSKwmgFkHy7olDWlGu4U44zjC/K5r1s2L+q5ql1TF2Pr80OvIkZ5WimbZNK4bqdCREE+yRott76w",
-	"tRc5/Ug6QK2IVeuOHzxe1Jd1aY5KYFxB8ro23idYW9aUgkVYMaZQBJWizGvwtKtk/blx4tY/X66FOhEp",
-	"JFhg2eDKTpqvm+7L8sZjV6UI3byOOy19YiRtKgnNolihkzc8//Hy9I8lg/qgvzcYbLsoUjSitzqieiRt",
-	"ztkkk7QUNogZrywCF/v3NCJG0TkiH28sj8DasCwB5ZH0jxCcKT+LAGowYoRirgsu303rU33IhSaKxqAc",
-	"LcSRp89pessiLS5HDDOJc8m0RYoinsAdSi0+5NVWHLV82gnMcQxqswLcPnrDduu0jr1gzICJZt0haOBn",
-	"KKVTJ29MvS1Y6KG7AQrjSIa5eo5QSKhJmdJQZV9fUSRU4fLXWqOFHK/aLK/qimjr6NiyvK05YRP/W5fx",
-	"1CDGXc67UVWw6ZhPIUj+iDSXrsnfbssZAhtCSq9eYJrknn9sCxuC0nv6m87nZezgZCx5vmta2YfyXum2",
-	"HqQyV6GlultQuBvw3FblquqkHbpIEqP4hgQOS8lVFVR9TWVPVeC7srBCk6nupDUP9G2ZQntywcYeiuZM",
-	"LOXDOqh81bjOWNzefwUkIdecG6OCuYEYUi/UZ9hIDXhma/TAGvfZWlvdywLczaF1j4JX93KC7bQzjT6y",
-	"Es1uiKetDcncpYpc2Se3bo3qYPfu521zX9c7tj7Lo+UI26+RVV7VWpZjmXcdvwE+ytKA0JEUSaaYj7lS",
-	"E6m9DjkB6i4i8UCj+G8porUC8lJHLbesxqj+/u3Ll6eXpy8C8uLs6uT48oX+TwSjCRwwTEDenl+dnl/D",
-	"v+f2qX9r1GSktFMf/KUT+Li9EfMeW34BoCohQKWPC2wb0dO7Z/BeWJq+rc5dl6/UHKgDK7kr0k2JCPWi",
-	"llF614TtWKqRpkp6zc2o8T9tLlSk7auYSdKuT9EoTWyTmuW0kRombwZrewxMxhbmsGzN4QuF4TfJe7cM",
-	"hZGtX9NLqurwc1P7c1P8z4b6DHmwW4m7s5QsWBoLsPXmMc+UXhuIsKFKi0BzViHFFp8DjHys0IdvB47j",
-	"rplatb9CufoAGr7PEDyLN69s/7E1QPT4w9bR4fPesxrVupylBQOv3ZRCAnJVCa8NccTU3nsEOQ7uFeLY",
-	"3eazspdsy8DEayprQgXecOYV88TLAFcC0gS590jIeHSNGUZae2QfYnUC2D0UqiGA7ess43r0CdPCTuau",
-	"7ac67H6e3mUzLCAel0UsCsjA+TaMS7kdogEbEklXkixnq86wOO5CRTeY5URz/RPKxywB3RtmDmkXabZQ",
-	"+hfI4ionOVTZWJMzCrqLI9KGywVu8zv5tCtXUrG5m1kcdYZEZuldfMcacoxaTyZP6R59Mug+i/qj7sH4",
-	"yX73efScdQ9H0VP6dLLH+uPB56XVuJqCGDZoxayq1Bh21+sl229NFk3TEq1ZkhIOn8nuO/JS67xLaPuS",
-	"+TwgUhj3AMzKRN96KVb2A1t/HOzZRSni/GDvYK9uw7dOChqxWWxS16shQmtSgup9aj/PVjkZ55dgSyrJ",
-	"2JLxkDCtuBK4zl3G5TiwhnD4VO18dOFWZOMXVN5ewYvbp9pgw/6wPO/UoiHGBSrG2jXYPvTLLZuNlCqn",
-	"HDzUqauNMtKD9oawvmh93fqtSynQjdc7TeAAbe0xAamySXPCJpuGcaVqgVbDS3OrOiThidBrolhI2oxH",
-	"NvxYH/jOsMCk22qWimw6s+Ep+nGBZ7f1cTDXbtUUYRs7lPGxNjCTVaHEwqW7rbPj0f/pyCpoeT0VLxq9",
-	"9yt7vwMYSJLEG8FAwh4B2LAKGgi4q6U/3Ucyx9CQ6AC8evEfkixoKoFvzknMldD/FackoXya0Slcj1PF",
-	"ujAwPRvS/kGQkEVThmi4PdAUAnKxUjPBSajfVvjT9WrBrmCCJHxBFdsSkuQL4JHs1+ORXKd0fBvz6eld",
-	"LW7otZZvzl5c6H80+0aSy+E0taqQlxL6os7eiC1SNqaKRWvoyCVNsjvQeKgk+XfVu2ouVEUs+JHBu2O/",
-	"NERVa5ppCLr1tAsn4V1FLG5q7ZvLK6U3reyg2oSQyOwOr+VuPjnYchRbxILH/E4kZbSqtfsom1zFfrTo",
-	"VhNv8iM+3N2RvSrCJQw8qD/YUM9v5R/WOkqtFQmVNa+KBuNyQWcN4PcWHeqdgISIABiSduWYIqSifud0",
-	"itGebYcDXO80KogB7LwVGIzBVtDCZkpZxfatRh7TIH710+3Fb4FfbZTD0HbdomNRjivU3LdXkHI1fETH",
-	"t9NUZDwiGbRVo9E+H+2xg/GAdg+jJ5PuAXtKu89Gz8fdfjRge5N9ejA6HN8/6P26FOTuDeP+Me5bDnm7",
-	"GPcyY8MRPnrg4PaDLra7U0S7iSS0i2ZMuB1izBsU77eSpXXu6EyydGii3BGMHwSPtslIylRmI4lKshM0",
-	"4NdMzUS06WQc+++uq+J2NYsnyliadSViwLxIziv3NesLywSAF9QYlSESRtoDYmCU9gyQ0r6BUjrIwZQC",
-	"cmjvaIr7vhOIk27+rAoCtfGb6qzFtqV0TJdeO25JguJGegu8GfJJE9R9y8CyJaxzE129nzvCcpUrW5SX",
-	"nekY6gXnV7IUMFj0oY35kISUr4zAAZIWqV8ZQgucxTLCWEn9e+hLFexosdTroR8WpQk+XV+ddzeifoBi",
-	"IUeE5tmCRGQK/C3HVydnZ0TRWybJHlGCHGAz4HSZsCXieoJ1MckLjtBEit2qjiSQKFdXW+RL1FcpFKDa",
-	"jQk4KApDU3vBb4Qj1Pv69vWePTkgCVOYBBrF01hpi7MXBiR8j/TbDYc2/zNlU5pGECgsJpBcaLI+i9Xf",
-	"81XyczWPu3+h3b/1u89777vvPu4HTw4+/etWvMU6h9bVctHMol7L0i1s7+QAKbZJucIm39VdUEg2ztJY",
-	"ra50e0bNE7eMH2d1xSFQ45em2tUt44ga62cqJAJypPVGeL96OOfa2B7RFBRYKkn4PaMpSwleYkKjeHlp",
-	"vAWh/hR+DsmM0QgLF2HAO4sAMIATmsRUDtFQHAk1A+e/qWoTYBMijf9mSpcsYy4x9x4f5QDsf8grmlCL",
-	"0ukiuaiZMh0riW4PYAZ6cUM4JFpdiqcz9H9rM6yFA86LZxcGktMSXcT/wfS2fdLfIfJ0ceG/+w4QJ7/7",
-	"Diavrbgo0xRIE6IfwBF0dV/IlW9wuOAnxPW94Xm9C4yrwqD/hK5YauIvJfLABUvR8A/qcA50U+jRnoh0",
-	"SdMIP8oWUqWMzvXuxRJA7IBxQDpcwcdzhMGcmLsd3PACwkSQwxHm5U6CYiq3KdoTmFHncKoyuOH5PWhg",
-	"vBfKGCSBTV+UiBJp8sKRrGXvht9wrxaAYf8svYNeneDSjE6KhAWEklEqllrgmpJLIENw7sENp4r8gofA",
-	"fPGuXfizg6t7kQot5FkmyZypNB4D1KKnbptfQxjgv/wL+TlOIUZGm1d64De8S07h4mAkolVAWJqKVG/+",
-	"OMng6imWGGHaDulikdhqrf8pBQ87Q1MaKlndcELYB326AM6TmrJ9nrKg249R9tYcfMoj3cSaw49+At3w",
-	"xelrotgHRdqh/ufxIqExDzsuAUM3ZBdD91ZdDNL21g2aQnna6enlOHZnGHKqYgmyn2umASthHEuShCeC",
-	"K8ZVVxv1IYklTKGyTJjjIs31XED8UcN5KH30obtcLrt6RN0sTUxhrtBhAsOgwKMp3ZDayxlV0NA4SxPS",
-	"Na8XKQziQ/DmDcr0QUNwweUygtBRaiZy0O+HgdlVfI8Wx25Tzgy+VWG380I/ui30weFYEaYnTmEfvU96",
-	"5JibexxQB/SZAG8sZhLrZhxgrC1EDQ3aXQoPBoch7OD3OG95RADFsCvSeBpzMya44U0SsfTRy/ENrQZK",
-	"TKSFFcjLWOH7b/CtkLTHYj6nXckWNDV4oL1pD76xAMCzeeywf8dijlQQfhea6azMxVVAPMjeAAcGy88F",
-	"Zx29JnIJHFCgxMJxuwml6YqEaBl2T1CH6h7rl7o41lA3BalGHxZCMhL+qWuCzbtn9grYr7c0BCxpNkkA",
-	"8q4dvrm4PntzfhXCgsP8TLv4aaln2zTaQWEH17c6bkNge/2D0KQf1k4Bm5EG1nhB1ewRsDn9YyeAJmq/",
-	"+xHkp6wf42v6oXs8ZeHQDg54F5KdHZ5Ccurvhz2ClRclIo4SvDwgXPMMwyWA4q7wLsvLiQ73+v2wQqeB",
-	"ya7POWyPnABZ2gW2cDtQIkppE2JlS2SF5fSAXq930/oUInoyIjVojjmJQTzp1oxs4YxFEkYNoz1FJq9P",
-	"QqVN1Kig3jXThxBz+m3ejJhMTH4JjBJ1LhiD4eD+8HvIQ8icJpqb4e1tzO9oAqkbi0yR9ohGsDoBWaZC",
-	"N7taMNjaeSylbgjyHgKHsaOtSwv7JDLVFZNuqjeIYDBJAIhTSTyGvJe/ZiyF7dXHdM60KtEZ6kENQte+",
-	"N6RxymD9aIL1mbTeNkQ6gGPkCaQ8ydOQNrx3ELpxpkyKLB0z+P0wNLND4gWC44QSg+5EtdWHlMJJCDRs",
-	"tdYheHc/sAjfkmwK+SDIwfEUYQRlSGJOQpP2a3Sgx/aR5jzguV5QHlrmZqSsVnIeew+t0wplHiL5ueUD",
-	"k1cLVN1CQ2d4dA5DXOnnoduRXPs1ZSwx03CIwmawHxblrtCjGJDX8fdDZO0k4zJbLESKEPj4qpEUug28",
-	"uvOFwpyuoGJwnlZRkNhYTqAqjUH0GrkLs9h7jhhb5jSZaFiSCMCG0g2LiRFRdAzBYCbRwAQtgJIjzR6X",
-	"+C08C3xBqJuBX1Fdtb4XhJnW4znUh4qSKeNZzBkB0UHaU8ahJIQ5zQGJmKJxIokH5cNS0zg2Mwi9MB2t",
-	"PcNug8GLESQByn3QS229Yqss6JagQBhZMVPk0LVUKj9mYpTi8Qz73Q+9rGHdTiFxWFslIz2GSCy5ttbl",
-	"LZkg7jfVGkI+XCeU/CU9Iqn+C+oop8DuAPQVHDzyKLfQHklzxkwyFU3T+A5JJeZk0CfSqVzLmUhgW1Kb",
-	"N486h1OSzUf7fSKHoBoajm2ztDAuC17SzeyReewic8wg9Em/ZQvVpYkehldnNY4SVILws1iScSIki0Df",
-	"OLZEiRsFTiqTIK5fkqWirb1c3zfJxAy0iBjNlJJ6kPMg7KSrz18SM9TVi+/GkrDxTGjOSMe3QR6QYzGZ",
-	"gT4BPg6wCGCAU9j9v2ZCMRIrt1l4gQ/y6e31iQEjk7URAk7ETlKEMDgiMv6gW0UvD2mHzSUttIYi0jwZ",
-	"C6DRilYfMJZZytjG9kxjYJ0GJmrLYqmgSanbmmGALkz1AqrtHZEQaDN0Rjr4tMig14NkLNI22iHZ63cC",
-	"EsrbeBF6L+pW/+v/+n+I92K/0yPm0tMqvZjqT230BY/EEu6fGY2gMh8EYYSoVJkYV5QbM5GlkIpmfBwA",
-	"aWfgtjWPH4v5KIbgE20CYMsSOYluzHSFnA/n+RingAqxa8pzmOA3gZEkfdTpj10sgfSrYxoMNlDq01Gs",
-	"Upqu0LmrTWyZUDnzVK0zjqMCYQp48uDyYelYU7etgQwloBn+dw7lO2ZHhjhC+nhkzT3MkpRFcUr/be/l",
-	"KLQehPCw/29h5Z3D/r/tGXPlWmuTKHVnIonwzJ6/feX5ottv/xsk5pHw3zTzB+wBvBtMUcvBnbvRCpl5",
-	"QYvBzpF9zxPhFL/If7KcyHFWUFDASrFAgBBHmwvWNvoCyS1b5ZpsB9OikBhAh/bMSMEJi0HJ1vTPSPtC",
-	"SDVN2dV/f2UhJW4ZW8B3HGzyjnVZHBecbbA7ULrihh9vcCe24UIDbih9UWrk3PWrK8PXbrh/q7HWC0na",
-	"+WeFuxAAANE/ori94WX/ITLTLb2Yw4IH03Nd3nDPd4kGTo2fst6nCWBSxg/LeCRvuOCaCYtMW56gsOQm",
-	"bxRLIzbOooS9lSy9wk9DGwOPgskynRv+RLMnwcsaC/wGtwH4NwxacLxswhR1kEs3HH2rjbWj/9BYOrrq",
-	"dr3h2/tdiz4Ocwdms5wC3EwgOPAOwPCXaawA3AAbtUO2KFvlix6UrlojuOFgTqCvCpfeaRliybu2/I1b",
-	"KjT8wGJpQ80K9KXAMG+4Enp+RPDO0LDYOeUR1RLGVkYBMAttrBjuswBclzYGiYdgvVzon254jFDQWsb4",
-	"p8j9WTwHdtSl3UZTUy8/2lS4CW2YAbgznLUFhTUWgIyLLyG7HwDzAtKda2Yf3HCzPUIfLCG1LpSlKNes",
-	"WzCeckD0Uj3yWkR2+WqM9hvuVLhc3pgA9B7RlI4SMpZkzqjMcHRWv6NEGw82IOOGG8QdIN6/k0u48Yqj",
-	"Dvk7uQTKIn+/4X/vdrvwf/0K+LRJe6Bfge1BYxmeAeG190qPzNzrqJJ8NlEOCZqqNKkySRwUlD9q77tB",
-	"kR9Or+2YKv5z0vYl3H/9z/9X6wdc2IHZbfS7DLDok+3TOxXQfV6CqX2gx6B7L/cRFCjb/ZWrXfql4fp+",
-	"bNJo+1D3ojkz8om/6509xjNkkWFYqjmH3uscSEmfInNYrePohreCVhKPGZcsrwLaOl7Q8Yx196ASJ1Qa",
-	"cyXDlstlj8JjKBZmvpWPX52dnJ5fncI3n/LUJrjaIf/1P/9vApGBUEHVhAeS44szr4anLf35KWiJBeN0",
-	"EbeOWvu9fm8f7y5ncIFnllVT6OPMRLksRB3c2IlxYVFDs7AYZsUswJK5Jzb5Kc4Y6PiUSsnbq8vjF+ZC",
-	"B6BMeuQYjghAJ7cP+vudoe0GKTTRxKZNL/1joLXPBSTwa6O1G3PJuIxVfMeSVYBgy8/BpWk3vgh8jXfv",
-	"OSazU4DOotZRCz11b6UpkA5s43sRrQzgtTLhlmV/vy3agBDGm25hTehHqdKs5sMI3AEmGuzPXr//oD1j",
-	"n/XwsBhV8iloHWCndW25wT3+nkY5wFvroD/Y/MlbbrUWFuFH+5s/einSURxFjOMXzzd/cWJcT/DBYIsu",
-	"LugqETS6FuIVTacQHXu4zRJAoDynCXhW8astejMp2G9z7wfertvCpOakmRPQClqKTmXr6BeIA5Ctd5+C",
-	"1iKrO6BG/BmkI/skIBgXZNyQgcf5tRUs8qJu7sAhZI7+Ux/mISCe5eqJViLd+49kfhtKfvZO+MmPm064",
-	"dZpCtwf9gyFR+SlFmQnduuuaEH4M8YOm8wvvYBzoFzzEMBvdPvakddiz6Ld0njECMvp9nOmDzV+cC/US",
-	"QDl/p2ca6cQJTw/FSkSrTs0h/xRUZPPjj+ZIfnoMFpSJesr/q1BbHX7PD2pA3BUOi1N3aIOKaH7xatPB",
-	"rZxFPZ1Bx1r0I4YGHoswqq160qunFj8wBza/t2lEEsxfgVOgz967e500L1/bRRTDHpA9N4tCypoBB9l8",
-	"Ol+b5poOqO4DU1igl3+0Q/o1DxvSfrMALZ0td6ywlntDWpPBgvKD8tH4tnLSP9FHzhjdSRJvK2qH9sSC",
-	"oP1qwvX7FYRBf8Z5/eKS+ZtM/iaTt5LJO7CJLaSvzzDCF6evTq9PyUZxHh4ZYbCb1AaZvZWcfhAB/fmH",
-	"/puQ/iakS0KatOVMpApurdZrw3necf3JO0tTBi6wUbIiKZuLO3Ocqo5LMTHuTbyxgyuqKM+mB/+fgf3O",
-	"4bQgYCCGqB7K0Z8+x1riqw6UJholYnwriRQ2lnoqmATEQKdlA86Xr2WTdpiKpbyE4ULBMvxT0ZizKET/",
-	"GY0imeOVWY8vYobl983VowsIHMdJYqHMWl9Q/F3ovqJGJxNEa+l1T3NYNZhy71c8JV+T6GF9CF7OlMjR",
-	"o/oX7I4lehPB2TNltTCoKku5LBAwYuFXyNxWPrBI2EA+AZEYUjValRL2i8STxFIdWyC/zyKbrVJUoCvE",
-	"da8mqtTSFKIM+tPBifxz0NMruAay+2Ppx2xYmW26gD/d8TqqCryK9OtICy+kcvANW+VKJBEz11MGz858",
-	"sTPVXZsR/4rUZ7tsQtOrUCFgjwEXd0kw/1TkZ2mA6FUrCdUtiPKjJoFPDyfSBWebBfrnSGpoPJfRDyCy",
-	"/XKiOPQpYKSFH29Qekc3rSPS/xSSNjDzHNpeCdFpkvi6od+BzP+tKtO/ATXBUMMj+VDagtsCH2YUo8Wm",
-	"jLRtSGIeemgjDzsYPOXHEXrxgw3Bg8Z09aL9Mg5hslPR6ZGT5hDCz40fPOj3a84UliZE4DjTgTlmv7wL",
-	"q4doylT5CO1m877S426sbuO9eHUbL7Z6D9d7m1df435s8+qPere2efHCLPp9rfgdhXFj7Zp6PpPrJEUI",
-	"3W88poHH/MCUz2FqGIuT2LtSvtHiI4b1mqrS/rEbxvaKqDVfbtmqWPsBQ8EVSRiVCsQ/z+aQFGEyhjTP",
-	"MTACATHYAiieEWcWk05qjTJMFslzSQuT+GjectMJMThIj1kP45athhgsa7lUYWAYv5ywiYJkknb48VOI",
-	"ygoXMMsZ1doI6/TINUT4c1GO4ZU1bM7Wiz8urBhe64duoLkr0CQ/WlypcN1EQ8xzMK3ormYsZc2804AV",
-	"tz6HgL6g5mJYjB1lA2fB2QI6tysa7y3tN5/gw/Ek3IlYsvozb9nV1lbF1hZvjSHrGMyjOoO2zCngIOb8",
-	"SB/oHIFf1vvU7SmxFudv9ZgUB9lwSpwF+O08fDEZ7dZ4+wPgWPdmUevrTSXPjov7BsHlgKbz0/kPakO4",
-	"6h/2Fb0GtyaBKJfcJkkm5FmShGaNtJGO/9kZ6j3cxRYBMBvdjY97WyOxY0mWdEXasSJLkSURGYskiSOW",
-	"Zz7YSoG6Z68x9E403fKXLB9TauAzmNNm28J0Bcg2wTfL6lexrGBftzWvUGP9ZlztwLgdv5Q1DPMeHPyx",
-	"ZKnB/apl5D+kIlugJlOyM6rdIyL2KBvfMuWeIy8mbYFVrTSjBa7EIRx4qps3nCM1WtNaq2oBGFG6hyLZ",
-	"DAkXvFtjCmE+T9QrsWvjPDWDHeb+ZsM40yxhTmNzShc4ezETqG2xCLAbQNp7aPfQFe7NNyb5KzDJoFJq",
-	"C0iDyPhvfgXrmOXgamA359hqQMstP0gkh8o0GomHaZn/YlSUVtAC/cSDyXMQf78KB0dqu+cNVd2Z/MbK",
-	"1+vgRvWGZX8obr6dC2yD52qyJb9vdnEVbN3NvHkHV5RRxHX39Q6wYKNpXPLQ/Grs9bfidVp5PidPvH3z",
-	"O30pv9NOBzuLYrXx/OaXx5p3FI1s3RuYzdTxmBoDutMjIZTDh8CY0BaeQxcZ8vU5VeOZDe/GwgBaWReK",
-	"/Gdmruh1P4UzGiJWFdrbUAU5Vquw0SqEmAw9l1Ocyq9wH1aWYokrlGgt3FgSnIULJKkT9/hKa9ugUJjl",
-	"FX7zaftxmBUk7au3JyenV1cBeXl89urt5WlAfj6+PD87/0Gv9Nn5yzeXr4+vz96cDyv5q53GGZjGC3PI",
-	"UYknNE6ytKZexpf1C+p1AmDiGh52jIQtJsUD8E3R2BDL5S+Wz32A18BVXG129iWNJaI5efvZjdgk5izy",
-	"A1iGxUpRWF667OqDyBlb/9qQdcxJtlhAFLksMhLvBEKhZffF2hRrx0tWXypH03XwddKtvQk2yXgMUIJ9",
-	"QWgKuF5ze/FbF/G/w5yP4yiCQ5IfiJpDVpTwjxMxHZvynVvE4vqnodgTIhPStLDZc0Y5REaa7DGRRjk2",
-	"U+iJopAgYR1VC9w/kgiRBV57XqqNJpZ8jTB/JaZaP/6iAWLFjprOQr5s8p8ufBKJxF+CzVTpVIJtrjYB",
-	"PMd8YUzYol5qbwzilMQ8Yh8Ca1dC8B5AeBmSkj5mOckkohQCnrvVfEjf6T5kkGs/e4Gv/ZCDzhq6vHJj",
-	"/eKU6XXVRJvujX9WyvR3Yw1d5lBRzTgy1yWEeOOYEjGH2gFyyQB7jsoabLceOS58mwgocI9Zby7O9/rV",
-	"FZlRHskZvc0dgnRewNc06GhQ4Je0f7y+vriyoJJVnDeLOLVIIfZ4IaRFVDMR74s0vtMDumUrQN/zBxlL",
-	"sshGSTwGHF1t8s1ZypKVDxxn8N2xeYOmjNeADtJ2xCx2uPHPX5y+xslRZWZXGfcQsVPh+OrXEYzagPxV",
-	"a1bUg9yRNuDkEr1GOeyf8d0McJT+6xb+FAG/uFgagHMHpFtF9hsxIuMpz/0cfnvmHKmVh01SgIs7yV8+",
-	"p3MsGyAkLhDgqsWShIi2B7UvojhFwL3Huhv5GB/pxvHnHlQ1Im2olD9nUUxtSqaZgaEdaaGGoSgqvjCj",
-	"Me/YKCmESxyL+VxwzPOOZRFpBeDvPehvXFNLiCbZkUi6wjqvK9LmomGbAgvuj9utZpSTWAWECwMcbZcR",
-	"/QL5evsvYc5pWKgkFWK9J1Mb5bX7zUKLdQrZqK/e/PDy1bBQaMDUAdDb0ZhY7rOOdeZAjtu8Q4A6m3sk",
-	"opn8l1T7X2lOdclkltTaxa/EdAq1Bn5d5f6eqvrB3hZ4S9dCvKZ8ZcYov5LsMsWJWke/vCtIMihq1sza",
-	"1yWb2opdW6lYt2wVFPCvAVA2louErly9RIPO6FevcXXB/OSoW7bqkZMcR3Ii0jmhRKWMkbZkzIZp2m9N",
-	"UcXH41mcRCnjYeeIhKkQ6g/ayg0hZESimEQMQaFM9pYHVonVPlKmuYGpyJGXLIOWEYBTMhaxiIQ/ALZz",
-	"ojnDcXRH+dgWLAnfqjgBdSEkdC7QLTnvDM2QoLBdZUzlgczoHUMUesZVvaaYL1DVGVkqtQrLcFRaAasb",
-	"2GnC+g5JiAM8qh2bISQc1tCUdznSEq5QKEz3V+/K0z0X3HjGZTcSImEQX/clfXZmyVZNbrvrwmy/eevW",
-	"a8i1B7moJZ/4r6xx4OXwio4aUYuBC2HAeDf2mb0YoNIGuGvRCzozOXlzXoZWfMMhruFDLJW9DMSbJNT+",
-	"APM0nbLoCDAAsTcA1o4A5N59iE8ArhnHYes5YLwbpsK7EcY8Rhh7aWFPApOIrFvR6gAqc1LRVY/4fNQ4",
-	"xewqNLkPLSF/Ieehbf7ruA6LvUcb/If5Un1zF34ZKEaR4iHxTueaI17RH4x03tKBqI9IWTJ518DwGG2H",
-	"Cwtwai7qsYw4Hd+C9fzdd999Vx+45J2d3a7w7IdQ5fZXkVMbZJTWTIClfLsNf+iIl/IKr5dpdahpV/Zy",
-	"KQ9LgXJVKAKA/fvej7ajbPJf/+t/gzQy8s0U16KmLkEHHAr6UBpPyZE5OS7yGlwP1NT8HK1IePHWOpLK",
-	"GvNH3StWsgpIPAHPSKyP0iSTBiDJL4UFY3RF+VKAME8zRG4L9fnTOmOIr6GxCznaMFisWcHxYUHvTOj4",
-	"Vuq+DjqBK6YVS8Pge+SNK6uiJ+6F5RgJAC4wRlRKucSCKAEqA0UUVt2k1hUU4xAJBgNBLQOXDmHnIldU",
-	"0ScCiDrnzFQQ4wIqjkVQIqMowKFuTj63YgJdafkxY84hxyqxBsGcM4Z3NwinftDfr3Egy5y7nRmq/WwW",
-	"9+W0CxNa/5W0i0281VSHMH4tPmXfQOuMV2RwuM18XN2y1yyK6bU28752nBMzvnyaGDYMJV7yDVdwnu+h",
-	"2zjPw1a+EnQmeFZ1cRgxr5rlJe8IaYe/vDNlNUnC6KQY0p03ZbNhea44RSR0fhIvrQa0p1IabIO0cBUo",
-	"JDhloeXc6EG/sG41kwydGaCvrfNhrE7s+n1t47+0Nd8Uq4eO8Kl41XDX1yhXnyfA6v0NryGOFy554Uh4",
-	"h9EOyl30Qk3AosoVFPJAjP8Tz3GSwPWHbaVHjpWiGJ3onXF7M2BrO1BDeV6fDkPXXYid0vEsb2JGoe71",
-	"XJi0f/TJOd0FnKX6HS7IeDVOGNQBLA4AmuDo7MTPzfUaDg5G4r4waf3myo/yMdPql41ifk7aEdMTJbGJ",
-	"7zS5hwX4z5yhYHc543z8Ef7rU1jPyYJ8WbBeo365OYCaRlEtZ/mCnhLTzXEUfTV3iZ1pA2/zSbRI5Ox3",
-	"40TZWcf5tSpm/G6VImRPFcH3OUqQPcvrAfp1t+jxha4NFLfHcayaMQdeHUPVKiHUEAtleRy76kW1pI6u",
-	"3rmpz+fx5DoOYwrBljg01Dqqcudm3oP4XoVD+ZlmWPCx/jS7w+vv3apwEdMCtLX3l6fHL2xs9YKqWX4f",
-	"MzbjK7Ir/4JmTj+8YnyqZq2jvcNDyAKzfw9+3YjrXRldw+5/U+keEMUYmActkeB9mAcqBFvZT0bT2cZq",
-	"EqnFJUBbSTOQnUwl7OvrGkqez/oCV+m377k2A204oZ6yqXfn25H8gu7rhSWZnY8kUvHGIwm1rs2tTd5z",
-	"j7wtHzGRep7hg7V0fqbY/Iv6AmANoJcGEtUj/UaXD06XhZCBGHf5y9j+mzPt9PbnfoK6O5yfzE2Kd5FD",
-	"6JTG3MQH6wk8kkQrQZiYrFQaj6BQcPnqZPvbksAmIMUqyLF4q9cZ4cdcd9VtBEQk0U94Z8TZEv7rk6kV",
-	"L9k4ZRCyKW+9Gw5ubzJk831Hm7o/Hklicu1M6e6MA+Qf3HvogXbq7zIC/yID7jXOuFQ0SUyV4/vcbXwp",
-	"ex5o0IDD/Mp2/EaeZEvo/CPypt9jfMRVA097ZGKT7i90H+P3awxod73sd4jhD0qAi85ESqFLD7G3Ed/F",
-	"1LdfYmltZbyEnK3lNoD+Z5mF4w49ctzAyoZebeYH5gQpq/KCX1FSfGWlxLuXhIX4pqQ83IG+1Au6q5qS",
-	"H2WsqP3YUWtzGtBlxvUxQyPTvY+yOqc7LP/OSMT0sCUZsVnMIyJFBiIdJgOBzGiMAklkHLwdUSwXVI1n",
-	"LLUvDknEpIo59AQwgRHkGgUkhcLtgTnu7ZPrV28uEOmK6eWVhEpjPtua4XC0MfflzcUJeXtMFkk2jbV6",
-	"wyHII58SxaDOJLEeGUyrcLk7o1QsJV7DaHUC4jIkCfEteWHMby4iFlSWB5fPVCXELx5JEvNFpghNp9lc",
-	"7//QjC2HMXSDk6T9WkSjTHZM6lVDxjbO+o3b1i+mehS6cWf1V1dD9DAwh6MxKTDf4PQfD/T017s1+JUT",
-	"TPa22iFTUf8B2WrGi0zB51g5pyryWE2EddwVeE8zZwW9KKKKQk4lqB82AO8BmWmPhB43BdiY0DwKbZoI",
-	"/EVCzaTCTkBM5RR8alu2b+FtA9RhkQaRDz8M8GIEf1IpHd/GfAoBdeEoFTQaU6nbNIDRpVYxuM2wZlTH",
-	"hqZde7WRSRZ1euRFvmAQ3+YzVvz+kV8/QzNrzHlG/knGIk6kuRSfauUwlYEVDZp3y45L8UcEW2D/enS2",
-	"0R6xBK63DAEZcRZphvF9DiUImoJKdDRBMdYjb2yyii35CMqloZkQqr2ahEW8oQfd0uZuY74P1JUUfDUX",
-	"GQIoahHjMj575NSAcsMoAxcjKTjLXwv88jQn169+vszRaLHJoJB/YKuTiUyNxZz1CBxWeQTOgJhjEqnr",
-	"0ozWLMwjabfWOKdhh5G+vNxJiU7ozpAc9A9y1BKzuCL10Mq4yAlSEEdfRIkhXPFzUXMUQOaXx2bJy1Dk",
-	"kBzsPSdKCDL3cm8l+WvGMha5bXCaymF/zzur6DiUfv6yW/wUPBIsyn0QxQUwKafY0CPZ0QZLPjGU+pLs",
-	"9fuYQF0opOCOUSqU1T4YHc+8DTD7pglSGzlaYoaNCgS4Rr6s8gBd/KYVB8OMl9r2NNG439SHb+rDOvUB",
-	"iJpIpqxIv4f2gKhwW+ag4Msk5lJRPi4EX2rRFyAXcCA2hgvbyCurS1jxGy9YEmshMROJ5vY9cg5XJljh",
-	"zMDV3bSOyC/vPoX1YZIv8aUveSOCXZyZKa+LkSytzj8fKkh5ATzKsxu1TaajzQHBVvD2zDTtUZQRfLUZ",
-	"00ZNA39QrI6K2hpEOAeEEuueIyE+C/M0jpBxPdGQtG1apRYSQwIpwGShNQNP7ROcZNwkSXQM8oW92xsx",
-	"LQdlMVTGey4mBdFZOhtwNIw70x06uFAxUZBWJzTRhyZPUxM7kzZuW79T1IMLzWMWJw4bkzScXhXisr/H",
-	"dQ6L2tx4xsa3Wkkx1eLy2AG8dKHW9ZoyeoudSOuUNeDcacWl5JGRUd4yyUgbUlUXqUFXAaMALlj0C5po",
-	"4wSALuY0mYhU773uALyxHXuDZPy0NocG00WjQhEGQ114DTs0lAg5toB17qhQpPhnPfmRNvUUIacnm3DQ",
-	"Hvk+ixPVjXmRpuURCeWYJgxqRjJj44T5rLUx82GRdhPKp95iyMAuACbdQAZPYWDaxIpYoqhuLxJLLiEG",
-	"KrSWF1bZYIpq4zBsSqzFA/yFlDRsHDnAV1LSimx+SxYPReANJX1T1n6/iby0vLG1kqukMz3+aLijy+Jt",
-	"junUv8s6GZkrS3m2jVWXFMBEKX2iJdZ2AdG3yn0t2nC1+FapsS05Q5sUM+9pWZRoCx8jMSEgHYNLPYED",
-	"3Lzmbgnn5nGBnc+hi7382DJGaOvIrC4Bzjcg2AmQ33an9rVpaIfjavr4pz+uXzc8EqCxtjt2wRY4hk2H",
-	"ytMXM8lSOWw4MrUxV59D7F9Q6Hy713zo4KvtqHC3m3T80tyNVySH4eDvTYivYb7bYXaWjCyvtIl1flpe",
-	"XsCOVTMGBsAQKtfgGfBiHFCYTLDcTckZWns6Luygv2QNcdtHU7isef7tSDz0kcipyVop+XZ//uEwg1gf",
-	"Y+gCeRw9gycA76XAKZ/mF1Q2kKdyOsAVABcjeAzarpqTtg5N0fmif6sDTnvM0qOLBeORgUuzdfv9UBML",
-	"dyQ4g6Cf8lWTtcXzdHlrlh95o4wVQChJc6fj4+6CGgiBi3ijIhVNVX55gloiHO6CnmiKD8AgAhKlYrGw",
-	"dzLmPWwfBo1r6tYZghVGbCJSZlwP07y4KWkv4U5OQaNgxNuETC1MIfwR8Sc6YELDLjU2bR6jmG7HyrW1",
-	"NGlGEuLh4RbH/oKNm7RPs+EpG4s0kqX7QL2tHC/VbmMekRBJNiwrCI+QToZuRWOp4rFFBzWriCigXWyC",
-	"Ra7gRqG+WIFe7aq3MUikSLBvz69Oz68hsLUHDgq8Z+G5FhPbQA61hMufZgYN1z1lLaEmTtTj2Wtx8Y6B",
-	"6gtuJ2lPmCV4T8pIxSh4tlK2SOjYOJQaalbgiaqvsgXutaAB+u7h3Q52Ob6Sy2Fb6UaoPgbqW2DrbyOw",
-	"VaSEfVAMnLC7iUmnBgJsdXOoxukHywVpjgkMRoyNESXtP169Oe+42+UaeGajFgIqcH4/7ENazzOV0US/",
-	"0QlMHJvFr1biFtJBXVi7j0DscLPtXXKJKcGQ0Um9TAWfulEXEIEpYgIXYmm9tACLCh1FKZNyiGCFC30w",
-	"80Uwg7pp/Vlkaf6zVmnNuzetIaBymidQ7uzpHhmtFJPWMQxSx2WxUb4SnD2SR2Q0TlcLrNedAwo83ev0",
-	"yEu8WYddxLgQEAV6aCzNp1+cAl6/X59ckAXTL9iJhX/qvhTpkqYRi/R/QQSKqavWMTdqVCmts1jBCYLL",
-	"WwRNyzTVao4UerMti55mDC4qzOxEprR6Aaurx3tk1JhD/Y1k40zFd8zuuMV9NYOPJUkEuPshUNDUhhtj",
-	"DU69/wMyj7mpNDE41H+41uciZfYJmZH2wd5zo11dMpWuusf6vbAzNOiypkscN5EqThK91CQGgpQZgFBP",
-	"sgTXn4wTRlMUvOZLqHuRcTXM56L3aCLSqQCQq70DMvNUuPyzBGIfcLF7JThxh3DtHbLQxFvk2yHL8FT2",
-	"Be8ryIEZdALN1+EWA0/5I1lB2G5DZxAcvozCTo+c+K0A4ZlLGBOJ6mPj++DZ4RGhDuqdtMMcLzuEiwnd",
-	"70KBgpisTGiqWOSJ1I6BmKLR9VjjNXe0wOi+jPQ2iNpWdAffQMC/gYDfBwR8HdR3IqYCbdNaE/WUR7Yc",
-	"lqv7ABgzkNIGhRycxDRHYOi9oBm9CWWzjnht/dUeIz2Mh3O7G0rTvDxnqMnqQRzvedv/NAEQYkpwfxoJ",
-	"ac5UGo/lVh6+vEiT+co68i5SoSUDyyTRvE4rOUIioPJEpHOqSPtO2/aCk36v3ztwap33odZYGeQ9yXFK",
-	"F+wot11TNmbxHagRiB/Z1upMIQ64E5AolmNQVnKvwmhVVn9RDC6ydMqiYcl/ELGFmqGCJObzWJGEKsbH",
-	"WIW40NvQmMwJnZJ2HmQrFFkBYh1XnSAfvrQoT5CqIuPIhEpIlids6C6KZrhWoKm8zU3/TOaI/G4cxxdn",
-	"eXDmaOWncUBdPP1Z4HttInP5LoewmFpLtjkjWgWeMVB17CMtgS1t9f4Pe9++3Dau5vkqKNdutTTFyI6T",
-	"9JzYdWrLJ5fu7Em7s76cs1U9vSEswhLHFKEmSNvaVFfN08yDzZNM4bsA4E2SYytX/ZOLRBEgiO/Dd/39",
-	"BPB5qoKsGGFSqOEI6PnmhbYii6EgROO2x3eD6ZzuwlgLslCN3eUCHWYkXlZIr+OmpKvS/gX2EbaAQOjF",
-	"GmP7e3uR6xnxrNoIAAGKjG4yEv+caiguxr0mLnWW6Rsj4nmaT+IDkWuvCXOkD8C0ZWB62V+8s5dDyWpR",
-	"UR0rxQyGhxyoq9HH/HUm80SWulhQwXNwG6zhkUREg+NrRHgtNNLCcAyADTVcwZoUWc3vR7aaCwYejQuV",
-	"2HnIzHSjLP9CmmClMu8zZ5rIMp2xA9IcH6+BP0afLjlqg7WbuQVgbXm6MKWaheoSZHTNosS6PGOZj/3E",
-	"inW7QrER+Wvqj0E9AlgvJIMOdNAQIPXjqUoqK7BH9TmQaFUGi6xlydVZRZUTma+ZVmWib/KY9nuSGiv7",
-	"GDK1E/8BfhxTNJkvAycYHDVN1oPVBRPw0GCb+/teqPJGqeB6011BeWxnTifcRusoYaBl5ZO1NcTnsSvx",
-	"fZVR9i1CKC38sprysvsB/qKkolElHILLClNOKPtROzjc8eltV4KJToyYpNdWXeciTq1/Wqi5kkwkTQFl",
-	"sDkIThYjVL7JcebOjbQ8hBsG7DL2SC8f4dB1GnrI0nec2nUO+iNqWpjqG2yngFp6zPAkNXCj7pv1wa/g",
-	"6p2q8shOjXja7w4hzTd4k5iPbZcObHk43ncO9qPAqt/vW0D9aJzpKrl7fQ3PGUySPsF1Q9XWe5uSfehy",
-	"GbfOsmcDO8nt1hbLC2kAJSUgoW+ltYK+PvZzu6fBPUhWD0y0TqiiTZa4Qbx+MRo/vsT4J4DR6SpLxERb",
-	"N9idq5QeTNQ4TTg1SMk3aVrDHYh4Wpbz9/DbGLmspWPvJ83GpJDhQ6GdqxKICutCPN3fR8gIMbD/e/yE",
-	"/icznauhtVH/XY1LjF4iOzMU6IlC30CambGfWpXqkSPreTKMyLqYyuyaY9/8RM7jsHZDFr4RqGSDeYRc",
-	"jhysH+SaHiYSz25vI/F07y+ReLr/3P7rsf3jif3jaST+6z/+c4gGb1mk1vq2Gv9Cjq/05SWaUpjPhTVk",
-	"SkJYQkq/8nz8S02NuLLOiA8igk0FvqAv2nYliMPIBc/Jy23lXz0F4yPWRzFVwVNDYXz888mr/x2kdXla",
-	"aTISpwq6L1l2JpJ534D+4b/+4z/dUbkLBI5JHPH03Inl4HrDy+N7nCnW9Lr3ifI2naXlOjAdp1fpfLMQ",
-	"HfwsfQberwDEPFEefrJpbeAbdWc3lufJYlvbs4lOnfsfJXfbqWD8N4vhlhitJIkQeP3ogXrqin6RxdVd",
-	"TF40dk3cNmXtIQJfQQAHKP8gO4x8vKUGAluISlmlQyqraaRaE3YmiyuViMGDGsTDsBypfjWGL+AhgpRi",
-	"rm5LcZHp8ZWrKSwLJWe+jAeHKP3VRQXHNKvb1okKaSWDJwyYhb7ivOPRMCbYcxhAeUngqh8SvqLLsHlz",
-	"A1S8KeWipl5yLTKdT1RBy+3jdVBcBbeRGRDTFEoa6LjBLLb9mo8Y2BfDe2h+3Nkduv9uObLAFUgTKxqP",
-	"96PHT36/s2V/qjLM7H187uu+XslNmmV1UdmUgxLIWlM6t9U1X0J1Tc1SW3U00V5ZFRmh5C7BTq0VUPQ/",
-	"WdLr7I3NKsO4Y6KytM3ky4EJVn4NV4BzAUiiQW5VMIEQTaLeIR1etqJP+ji8dLNRPj/Q8mBfxxp/fx3T",
-	"3csQbOn6i1ure7rrlgfWLbXblFxpdS2zSmLBR8MgNFhMjFVNs1la2qvgILQHuivWSik66ZNIkYMrwe5e",
-	"9PhlOZ4izzM3Lnspmco8VxleSBkV9sthsmWRTiaIPzMeawwQlFrE4SO+Lxdz64mdTQulepl3GWIg6iX4",
-	"EHFtqeODtvdJEEW8pj+AdVHaVRtGIrYz7vlFsPLcf44wcjGvRc8P3VI1fnxY6/+GAMAlJR47O8A7mrtb",
-	"HdyR1WwhBFOXFmq1eWMP96pG7/VbsGGpdNF88iU92bVprujMxhZsSgtrsNrdemCGJddLte/Z66OXAZJR",
-	"X7N0uJU2VP0UDvF52IhrD3kXNb/tmv5WuqY7X++S06vTKttFEV+rNKZtajGGJceVliivJjxNG8zUcPO1",
-	"51M3I3FSAUlYXE4LZexBEkci1lWpLy/sawdYBVnK97RcaZaWC/uhOxrjkXiJ803hRjfqYqr1FeAu/FFC",
-	"faeayTRzkAzwa4L1iUfUzg2g5P3aSQxSRAzuNyHncnwlJ1yLO6a3mCcC0U7CNsLhajvyHa78p7Imebi+",
-	"Zgn8evRJlcNX1HLtQ399InRnucVClDWktrYZ7a+sEACQ3FSXcWj6OXeKYXOg4AfsRgjqYHmyx3m2l9rT",
-	"BGp6DkUMeQxrM6rE3zelrQ1XAwpCFBAEEmSK/+n7Mp2p+FDEpZ5MsvBGoW3amiBexJE+ax9YPXR89vrF",
-	"28h122Kx+mrZOrOL9KkkCwfrkSt4XV+6X7aGc1XSit5ti3+ouRp3AvroiSIEUB/sQtmP1G1ZSPaIzKHd",
-	"K6bUc8OeGuTd2Jg/Pnv98m1ohq6NaoATb5mnD1NUfFyzxK9VMVWyfHBMj36T8htF9vgigDruaulFdzwV",
-	"+JZ3Aui4/z7esKez3YoPjUtw93141/yh//3yNOILatFE1AGVueI4q9IzJbmuDiGUoZhF3WCYKAaYalL2",
-	"saMIgOZpDpy5mEUtSVWPA4kB1ibYezqMPntrNu3chxgPSrjH7iYFYj1tlNAX/67GwMsM4SRH/15r9YZR",
-	"R+KFbzaTFE2i0FGWXilyKGoQzVENW9lDOhau/NZDVS0PvRyFyh4BsilUBCRThL6IJfFQMMN2YFtzIFvQ",
-	"J47RnMOgX0+MRgIoRa5vRGq2QZqvMEiDG+7BgjQdlvAuq5m1nMAgbN7MABg0i62KQIb0QVh3H/54SLEL",
-	"qNAAkxkQTSgn14lh1A+I0XS6XtBsPpUpQeMtS5PxAm0NiQeOhNTFomtPbtyo6MzjHSXQQk6buzmpA8pQ",
-	"QxdJKBcYfaAAJ+fV6NdmJN60o52mkf2iDFQwU8xEvae7vW+lqKImprGX8FGNpgF6zjWj0mKy6LDXMGiE",
-	"pRDM0rnGjh4J0kDqNjWlIYaGfuOhJfkySToE8VNkanCkz5+w4UdernewzDhJtnmar9IEOEq68+26of4e",
-	"1BjY/cAaY+1wmdN3PEOH7+44k8/qFgTQJ9PFHruFAkBAMXvgPRp0od6dn5F6UWVdeQ4Pl9kNDHCWq2yd",
-	"eFqoSx4mrEZ3FAYds/yTRNlCBbCNq20srtZ30N8vsuZeXmem8+N3eyPkdq+tvqkja7tLHzrkdqe9eV/D",
-	"eHUvC22DZjMB5bbXckXpWiMoYx6WpRcKMDWARiTsKacgnfupzNIrFTnPs9O5fEcXb1JC3vAjuMH6KHLd",
-	"s/IzfFfVlu3HD/axW7vA4KHLdjM9IQrqtfZWpif2lIYyXfs4cuwJbIO9V9tnkoE+qQIvztL8CiO5mZ7E",
-	"gE7BzxbxkyCoOQV5sKmkU7N3b8+J4t35Vk/ajWcA3DmX5dTjdsJfTXcltDZmaf5W5ZNyunPwOGqhVGyy",
-	"+Sx4kp7Nn+lJBO8E8DQBaKZU89FW8ffRPcsESiN5j9oFXFNePqw0+0PUgZZY4rbOHVtmgNVxKN79/aeT",
-	"X7oT32nJ1IrulnUeDFbm0CsUcAMMAo+Ar0ESDCRnxN/j7S8UlK66OeuCJDDp6vOxT0kr9eVKWKfLQbMW",
-	"Y3P9HhGZqH3rwfwLftu+M2z0bYUL1gHH+1tlFp9f1KHTmXGnQ1FcJfB22606Eqs5EtMmspQBJNVUyYxA",
-	"wFKASyod1iThU43EsVKJ8RBRnwcYqgUGxXS34E9Bi4Qy3noModtmSEUHDfTIVezAtQq7r0RZpHOAbJ1D",
-	"dQ81hsrMaHrYAB6s8i8QHpNb2HEhYwH9ni0dBK9oowjW/QhUDFZmJz//tDhUm0GLhOy3sL5Qrsxy+Cpf",
-	"0dwT5Tc1pFY6dv4X2op/JUGMGb2v7nocsKBCgpbaZC/k+GqCuypsMqaKsUOiAZwq15r6QlutX2ItcECX",
-	"LC6Ut0UdDBGk96W4YOY64As5hQg8gNq1dx7NEYt279PcisCGcJ6yMeJPTHc+rX8ukSYjt+kzIb/TzsM0",
-	"QLLCY6OuR8T628bhN4lWe98D+TPxAL9hj7ChKlYd4HDxrr9r32Fu1dVPrxrayv+OFFUzQjIAyYyoi9eq",
-	"pTrhJebxiionJZYWENYncMvhIWLM9ymYLDXlEc/gE7QitMbqEVp/TLciRsSoUfeqvnCB/sokIQz1dL2E",
-	"FRIRnDG9Z7enJWpFcgSgNl0seAZRsBuCaM0gJoHF9nD/+/OTt2SV+s/+gYC+MeAk5aU1ERxKlBsX2iLA",
-	"DbYzGIm4KrJYzCpDlAZiWpZz663av404P3nrcPiArSDN8ZgFhghAv+IqweGhiAlTGOzsOJOlMmVct7Wx",
-	"C7RQmZIGWlLnaY45u2CSaKUbhzJf5URLJq7UAlJb9XWhi/+uFl1IqkaVJ6FFsInMvR/gwe2EpW53sGic",
-	"uXlA17v+SvwAX7pp8TU2SvLi9iiMleoIrL5e+HkGvPSIfbmYq8LKsvEsLeNMyVwwMqwYvD49+/Ud9p8X",
-	"6lGap2Uqs9RQQA7Lep3zlvv70MF84NxSPtDsUaxy8DcKJfRc5SrhRqjTs6OTM7vPboq0LFUeUURA0LOR",
-	"7/z/VaEj728gxxlCEaSFQ9o1P1CnYiIuMzkxwsiALpcuKrgGeIDBQGHkpRIznSiiZj969wY96kLJ8RSU",
-	"MwMXzPRM5SVj5wLdiBrrPPGrpwueeaNxnHA56oi8+Hr29/Z8/J85cyjagXkC95tOuCDYAw+nZU5o/sGw",
-	"D6Jb+L5TacSFmlT595Jf4gcPAkBLowO8U9eEo+HLI+KS5/MfROv8nZcOu6ecCLVKaJc39p7yTTZpQ/Mg",
-	"fRWvR1nmn+a7yk6aYPndxnGfdeydXUIM7z0bXuL3pqYbfWgn5o+gSgtzje4jgHZWt3JcZta2VHhYEG0k",
-	"dbxkcnJYI0BzY2DfYrDlGD+fENlKJI2Q40Ib488BxDgl/T4S/2SWsNMXP7/4OWQJGwl8NuQrYOT0YPxq",
-	"PFYqMSNxziyJ9NVBD74z3oLX+2+LY5+IeWiTkgdB2DXoXf20kSceHwDq+0xEt5apcQu8BUj7/PYkCbWV",
-	"O35DVIBiBThN1tYeKGZLeI0+m+4AXRAoj+WaACaK2RNnGn68IsA7bPVApx5gzbxVA59dDaB43l8LfAik",
-	"dnV1EwB2eM6ToHY06QU7nShnWd6dL4F++CbZMHQ1T3CFEGwrSx+cZN5vjY/YsB9pAt/LlCUrFauB+MCh",
-	"UIezZNFNW2XEnjvpWc8s/eLlZ2tSflmm4UdK1ceYhps08VbKSd1q+4bE5Bu1uL4oy2ldIUl2S2mu+rOC",
-	"If4uI+UfBOMkjrSxnMoS8MegV7eo8sjD8XsYXuTKtN4MsD+mJZFTI4F3oasJdvbUCHIQyi8xYiCZiWes",
-	"C2Qlh4GOf37x6y+ONcUji1SzC2B5yUuPVEYFQmY4Em9KwvYwroboB9+cR/wudWQSd++YIUig7dcQBrB9",
-	"TkgCxvi7GH42dI1/b47PXp384+itlwdkGrOuHkZFY/wgpgi9EYPTFz8fveSHG0biQpfTBoHfYegn4gpV",
-	"uSuT4lRC3jMEF/OVN7r2u5F4i/VRdbxygPACXecWgxiW3Mt1pER5IgwgxtiHR9YF4bhdG6B3bYIF+4RI",
-	"3HBINyDgyajx/BHTJtX2WopcqvCeU4PpHHT0fdEHkSnhkyzmSsR2+eLIG0F54mNx4Q714WsCHVRu7zGp",
-	"Tr2uBAvI4xFSzKX1o8ZusGQkQC2YiGnPYXcSfykDFTc70COCbXdvtdGRjvQeLEpQm0IF5bImZfXO9bBJ",
-	"vYlM7MKfgaMGY3SjE0eUXFLFtUrEIH6VTJR4oQsVRwL/c4qJt3jYjztclNMzq6juUXGHs7P/qorM/gXL",
-	"s3OwMy3L+cHu7tgezDI7+PHHvzzZNSo3unhEewm0Le0ILl+nUj1me7DnM1VH7niaLpivfS07B0/21k5G",
-	"ucdF7bvJJH1qF3lPJk8vnl3uP3p8+WT86Kl6evno+eWzZ4/25eOLf1XPx0+Sx3s7UQ0Rz7GmOLYLAj7e",
-	"aa/MHUgv1ikfhGG3UMvfDNQyb6UVhBekddZqVhvrQokBWQk1hYM6Hv6DmDsu65/JhSpYPbFG4h84DYW2",
-	"CByj3MpjjRk6GgcE0xx5JVzZ7y+q0lPhRkLDnGWWUYUTIZZhd50dcCR4BaiOEGhB+MnA/sKyWfjFFMEs",
-	"IDcfZ3oss6k2ZRxZ06zUY50hcWDsSgqO3r35wYi5xlqEeCZzOVEzlZfv7WfxIVb0QzaL7x/TAFTHxXeO",
-	"xb/t/NsOoDrDfPEGIq+oj4/4gj1/L7cZ4LuJfCsAxRYiGG2NSR74F41fmTq3eeQgs5GAZCSOtZgBawPR",
-	"jHBKeTnDSEAh3PC/mkRwWVBYzmRW9mVGOKxKxFga9SjN7dmSlum1yhZicKqrcgp425EAtUr/tls04n1o",
-	"v/IdxZF4mZo53LNAqkM7dTh5/qhUWEcOrVSh9nWaf8ePazX7Z2txpOVdhhXFi/qNVpQ+WK69rY9ML8ld",
-	"p6/3TyqdjLFfI0b9CChHwChRO55pgQ9qHpQPizgnymqBZkWHGHT4MENWGBBqJIeNrfABeii1qqcISesK",
-	"pt44COq8yEiMvJvmFUxqsBMKaGKIJs5xgHr6jrqdnqubuq1+KNAv802b6Aicnvzj5CePqe2Y6eC5sFDL",
-	"rQ1gdou2lxn1epJ2zbhOhpEmWaun+cQ6YczdImJ0x84cuj86tAAP7vnK7IlTyNxQP/ek0NXceCLXx3t7",
-	"ewd1ojGqeLNa2WidUzkbfGxfkRGXhWIaKaC0/aNSlXWNuOHU2m4XlVkQV8xM3p6qPHkrS5WPF7EYzNIs",
-	"S9n9DZnVpJhrbORDZ2YmF+JGpqUotTBTOzcZPkztKQ5DAi6joEbX/hYdLdxe9v/DQwTYoeQrLLo9rOgs",
-	"NzU2Bh/ow5a8ep9TQ3w6O3QOarsk6B61p6U12EIMh8CiCNvsr1WRXqYcsCeQcJNOcqAbTNRtJKrc3prc",
-	"2UBRtNqsIgRBBRsb5TN2k6LHOoSfYBEg9QlyoMEFBJjqP4m46b/U4lJnmb4B3uHAA7eX7n5Ikz/jA3HC",
-	"5hNEK7iXC2+rbiF6kyixB+bV46DxQBqd027K9CSOuvoRxLu///TmOJBXMXh99Obt+ckrFxu6lCm0VzOX",
-	"D2w5/NA1LUGxz3AkuDcF+zjQLc91rXi9cHXhVyqseEZPO9fCVONp690PdCGoMn3I78fflWDjMruZF7WW",
-	"8P3nvqSVJ0v79FA829uv1fMHNaK6QF4ju1FEldO+IdY2+h+4/eHDDKQjc7aXyLJCSGteWlxrWt8hxzUO",
-	"VsLnkYqiWlK7AQMgYpyqmg2/iFCFcCwCdegqChiRfSZypZh5pSXlrjF50NGG5L6NIXJl6vRgZIf7gWKU",
-	"QMjg4frg0YZiYZfE7jg+TKyJz7XQ4D442gjwQyCECw0T2KmJyhifeQEuiathhvKTam4nbXw0WBmXN2yy",
-	"b/PRuADJCviuxfHZ69OzXfvnS/seXp6+Oz3btX++DH5EJdRgKui551LvMD3wePWQCC6IGyiOrjN2kOvm",
-	"YTo8vGvYEzQYBsCtoZzmla5MtoiEkdfMJXaPgKgYyFJkShLVh3UJx4U0U3h7KRAvEjEpIWgS4flVOsfI",
-	"90dHU3tCdGQcrnKTYnc4um5f2RKM5Qce/FJJgOdsB0j7XCE8m+vOUF7NrGlMM9n5vcf1+Yh4I/hJuDDg",
-	"C7XjHgg/YdyqUTDyQ0+Y0aS5CkOMJs0ro7EmhuaM/cJ/Ru55agMHvZR80MA+bjRnD8OpLO1RzlsQ3Hfy",
-	"+L7oDmXekEGUEY6Gctu9vO1evnOIMyD6dRhXTZ23XvBzrZ7mK9PUnR0dnVS5Xp+EYaQEZ3sc+NikPbCc",
-	"p4HWYo3S3Vsz9vibSgRfkUWZXspxSa1IqQmgRH49xcO/GE/TUo2tDQkJZPK37dFKhjDLnjVPQoAJ/0Cx",
-	"mKd5Dl47+hvediTkMhi8doo4FDPs0GrlBttIaTECQDNnXb+xX2tArBu1Ri6AJX+IVrln36q1L/Za6PBd",
-	"v5FuB79jx2m94/wTQPu1B1vdcx42m0thX7H1KGuvV/W83W0n+kY70Zs6ZE1N5tTFWgmdq9Qa0r4PLMQq",
-	"y2t6JRJqNBlxXiESIVjDQf1eVqgc9AuDNwAh9GUQYMNLO0Amu+TIoVYGaYPNQ2S6wVZCZPLywRp8pziZ",
-	"tTVYc7d+4PzWShDA01Zp7QD3mfURITqaVWYKcejQMbXOmOJaQ/vt6ck/zo9d1Q/F7RBfMEQQj4I6FIqK",
-	"AiQZFxy1yL4fvQHPNvbu36HwE/ROrPeSgbk14EOHEFjkRsCvy0KOr6iKybqO1iq4UnPI3SVqXqgxhNun",
-	"qRXMBfDGKnLc6tVFABMWPmnTSXZ90TyhVi0U2A/QNXBZSzBTkQ4BtMAnA796wYrWR4z8UBT1GWPKIPG4",
-	"Z5DNNMsjRj2A7sMaT7jTbz2NB/jLXmd7VU0o/s5xdTxU6/UpZznS3D8ctCkZc1ll2eLBQB5Cz2yL3745",
-	"XkQfmLi7etwlNbYehy7Y6XTi+iAen70DJlAKSkEhaQOQS2aIskwDgurDWsjZvFwIWRRywda63ZlamVqH",
-	"zyppA7Br0sl56dGYPrnUrYkB15pqH0opXmj1b51feitED0lJHRiQ3uFvbdhAxl6qa5XZLbiOkCHK2Qf8",
-	"m8lK7P3WhCh2toezOtB0MJqqRF3AW14Wykw7WciC2EaT3JSk0WMVh0YRMbvb850hSG50lSWYRsbwN9gx",
-	"E5nmw75zELf5S1zEB0Mrqi9HAAEXHm8PdqLBIN/wcfZVscm7869HOHpkdQ3uEnjNASapvy+IGrVBeDSj",
-	"bpGJUDTZQS3UdaorL0PDrtMtIh4xO4NoWUfrfaVpzUPKj7L8dKIl355MD92eete9fQ9rZzXtCW6HFeyB",
-	"1odSxuvjQI5KLTItnRTl6paOrYiLJ9zjAg8npLRGdCop9papnoJ49xg6Py0JMR+Pty6BPFxyKHaC+zWE",
-	"7OERGJrytTlUv+XnJJWJPfw5aZ3u7TH5VVb9gxzfWQN5S5iOuTsBB9ofYTkdIgZmiwOuL+c+eAmRKxJG",
-	"4yvHS2muMJQ1lvlYYakOxnpUIuIX/GEcUQ2aiAOsNBgZBo4PgyiUgY44Lgmqh5rMsAYWqOeu1iQtKELn",
-	"AohQ9FhHLEwdBvEP7YCizAUgJIZdyDUAwwCVf5xpQ4k8tDOwxVPdplz+QoX9eyNxTMVyYz2b2TsBaEam",
-	"TflFwAy6LfOAwS5+mIcGGnQ3/u6QBu2ThzCDgl7ZEqxBqHZZE2gwLLXx5IEQuDZRGFkKm/lLZTewh2Hj",
-	"aL6HhKJKHSLYGNb7ZKJ2y0qzTSYK+2ignA+lKobCdmysoeJqM1fjgAR4qm9MrecXyriD1k7WYANfLh+0",
-	"wErTyHTTtPpaYOz6fYqEFgy0tBUkfJPfGZJi7dFXxWVdsmZNESEGGzGQF0ZnVamoPx9UtT2UdEG901eK",
-	"zs/L9BaLHQwykM1V0UjlWEMdkiwupWRUbu/Gl2PqyH+NRZec7oJiD0xf0R0bGSygOwuXpWf7+sW4596F",
-	"6tGVm5iHsxuAavMgEN2LDOrm11jn72t/h2/J7W3/Yefu3qV84lqZhjhLZ2kZcwPMWOUl5yPBGkoVeH7Y",
-	"MbK/N4y4CImsSSiKnurMAdUmKislRHfpnHEZSX2tCti/Y51lCjtroCLlWmYQosH8BI+eGlT9+FAH4rff",
-	"Y0w0wqcmuEtM3c+IK2NHQDuOgB1Oz47O3pyevXlxOuLhAiAJydTRzDUP1c6w5X0Px/DQLYbL4cbvzk9+",
-	"evX+5NXRy1GhSpnm9sWYn3H6sUjkwnRjpLmHomvvnDt5a9/ZhgFsWpPsY+Jtv0xnIjc20rZXcWkMKigm",
-	"mLqNsbbQF1RV3Snxr3WBkopVAV4moXHbfjFXRaoTMZileVUqMxRFoCTsva1hTxXw9ojB66hRq5qx68Fv",
-	"nLSAKeVsTr0OFHiCiG6Mw8V0GyOS9DpNqNaQvxvsOd4Kuu1wJP6my6nwogDiGHK27Q0PhZnLMUgqUGRh",
-	"LtVel05yXZAHJx2EIj35JL1WuShv7BlNz4lsWi5xmkHFjBFP9/bq1QluNZcBI7o3dWJf1IqGgBd6NpOP",
-	"jLIXlbUXZk2Lvmp+Uz/T+4glfbuz1V1vjn86jbhwnqyIlc3P0aoJ46KC60qvmI4KSW79NTLmTlTR9zR0",
-	"izUf5XH0LHr8DNa1tBK6c7Dz/357/Oj577/tPXr++78MouA/w3/5HzufuKG79vZ7M9B27Uxk3zFRstXk",
-	"FAI3Fwta220GYGPaF17DSt3LEGHLTSxrmKhbNa4gktUwnsDkh1BVKaQApowBG2Q1myvAxsAaD9wfoMIY",
-	"UUIRCFY/rkIb7QFCbwz10FJqVAKyZ11+phK0Uy6qHLP32O3h+tfjeVVMVEx21497e8JEXdbaGnZZJPBm",
-	"wkCQw1pTabaw67S3d7C3J87PXlCTXL5A/iKHIhaJsze/vIJmuV+Ojs8DWLHhIcUaG/AhvvieYnqRuIEC",
-	"f8S6xRhiPE+TeCRep3mKgUYXBkVr8PTFz69enr99dTKaydv3DKiWvLfXvZcT9d7ag2gVYul74wEJwg0r",
-	"EXSWoK1sehgczuzod7Yb7a+O5Uz9H9C0a+Sh7A/s7l//F2Sarr7w9Cqdb9aEtZPvJZ9AubNWi13JrWW6",
-	"om6HthtrRNx+DWW4i2xha7mdobvp1CMYlq7Jvulpumg3NHNTqRuCkUoEJvCAhWCrobfoLpzPQXsWpjwg",
-	"QDrQcX9lUY0Z6Jft5B9MbZp8nZ9vt2i+hVXYCuj9BBR4/GElg/3BTdj2FW9FdnWp3dIFXCnOH9bFia8b",
-	"OXdAiyfwwrvLyKbhe2FiS5D2tsb3Q5ffrL0jdzHr3Jvt9q0mBLfCeVqwk1VpHGgqcFcG+WqAOIjVbVq+",
-	"0IkK0tc+z81Qp5QqJ7S8nLOyeOLwgKkR0ly5nPQcZoBhhmpuP3y8x+buoc9VlfJKGZHpfIKdMS6z7mch",
-	"8wVw5nfJ2SGb5R2JL+rWlqVQOQVb0tKo7JIBn6BDFofBnBq0W6oE4A/g/s87kA7gB1+0KLt3vBo9k6/c",
-	"Fpx+ThxMeAtC1mpOlmqHQo6v1jI84UqVcEcWBSWthBUIpXKjCoVmIl/b6X6Ds6yptoOortHzpuwh1n9Y",
-	"kc+bTre97XJ8xTNqHHsFs1wLZZEeiHu6IYvYC/thv+yBQAwwNO4YA+yaxlWaJ32zgEt31i0RqS3JmZ3L",
-	"iinwm06pFXYFFIrv7elZFfVZISH58ZfZy412w62FvNxC7uzRDLTMUe37lrrpa0GB2+5+gL/oI7j17gf4",
-	"yzfLdpovv8iCoCrg6rBNdADWS+w/OUtnCjIs1g6ZpoSyJHTmsAClMXqcEj6q1UWUI5W5ODo9e/muTr4B",
-	"BaV0d3v6A06TNxIcKAMuXOpFDPpRPHkHzPyArBEqIvazPug2I9wFNUHfuW+hdQd+Asx+rBMVibkqrG//",
-	"SOX2/4kYxHL3AuAtgR4BSpf+5/7rCwRh71SSoEvmElDNQ/UK73lp8mImb1mZ7D97dmd1e0Zd+5Rqz722",
-	"r8/G77qls7mr7n3ARlkUNF5T2viYiQrRDajRiPfRg9VQ43hp2JK9tf4+a7sRvQaAyulQ0mvp6GqeUEa8",
-	"U8+yTRiygWDsHbMTLWwLRlahoORAFwSuM3R4PFbhBqihnXihOK24BfZ5T5xPMzz0NdKVoZMAB/OnQaE8",
-	"/iBAf56/C/Ep56rgp43E+btX//cFAw+pPBmJI4JDrMPozOTtOT0TDseE7vZu+0/FVFcUprUubpDoerr/",
-	"fPhRyEEfBxEU4gNdyCRbEEJQ+yTCx/gUmD+4cKf4QvrUE04HN9NUmq8FXe0bxjDD1wb1yG0InEA5uS0U",
-	"qiWjijXLT+2lIOyYrUgTJN+1HyMVr9VBF7qcDpkwQaGjCSi9uTpoeZ72px7ZP7xValzeGKpkoHdBGgW1",
-	"1vayoIymytM/KlW/biTeSWNuAO8DsM8AWBNriKyuOdalXS99g+EwyH8mspSPrlN1E4tCZ1Yj7D3pSXee",
-	"24mv5QbbO8N8KV2UAoVQaLztd/t/YMx5sXUoj2le/vgUXb90Vs1C24wKWHod0Y65QMZ+0EzNN6xLfH5d",
-	"9Hiq/NZ2eozJH59+TkfVvqplTirswa1rutw1rWi/sybB/Q9tp50xb+VxaTOH8uO2H8S9NMA/q0znE2NF",
-	"EMCqqdmIquwkXWVPmVzDb62z9ngYcDaen540OBt7zs9fb3I76w31c9LdURNvuKXzxC0q21MbAfHx7w4C",
-	"0VCU/MWf8l8jyRKWey90hTjdbt075K12bO/aU2qtIPNleq3gTDMjcZTMUgKxXnLAndiLN2lq2gGWqWWc",
-	"7XfFDENLvvydf7B/AlXunAyc/syj1cISSFH4WsJfG08Vuq+QYKuKQuWAKn8IQPigbEHzRsJoqDe+nacI",
-	"UUu3IQTaQs0zObb21JG4KbS1vehm7krI0qF3SFXMQF1BfA2Ztn4gnQ3jLIUgF5FkDd7++tPrt5DX4I8y",
-	"DeE9ezbQb+QY7uraUJ/uP3e8jCEGLQwUDw8BWZumBv0f/7ovLhZQ5dpYqYtCSbdGMX8cOwQ6oL3K0jH4",
-	"huqPSmb2FCNofldY/qSrQBsOQSpDEEdibA32QtxMNUHR87k3qwwA0UGKFH6ECAYSRBilV7yCX2SZMMoY",
-	"qOkMj9owxrrOWYlqnm3nO0c77Z51CdQNoCbQvFBlbho5gXcCNvqqvPO4hZ0GS73/YCev24Nf0cF75wjg",
-	"JrHIz7T+ReYLWgbzmdS7GldFWi52Dn77veO8l7BrrBbxwtar+r3Wz/REo7LvCSNe6ysXNEQ1UtMHTBrc",
-	"NAN6FVTbPIAZ2Cmeksa5n5p4oJh9QwOiSNoDZoInxoNI51GfngUkdahi2ZZiPSRhetI62lBuuoSlLnMf",
-	"dmD3HwECwW+/270G+PGdoRrPs6NziNFyt8NcF+VOhFzETEHsyDsP/rL3l8ewi2kunek9OG7LAmh0mJXt",
-	"YlEDUrCn9MVCBJsdeqoovnJk77DT1ePUwY6UKhMAjRBRHWIcJDxsnVYJvywiYhtAxhBlQgIyQCTIrX2l",
-	"L+lACidYm0jHRF/5fhN92Salr804LPcKhsAKm+6kI9/QKlP+tzn0YI7Bx2LQpDNk8ESiKqqBQgfje3r+",
-	"9hzeptcqhy4Nh6CCQNBw7/AmCJDR9Sahsd+E/fwRLQh3MMItZVlb+KARqH3Tv7Wwol03PxWvo6Cl1vg1",
-	"yu+cdKaEmcv6HgQYjo5R3lUFFLt3I1PD3nKd2LKUDm2TsTUvVHljbSuE6ZopmSMLRYLQQjPwCPIEPnMJ",
-	"JUdp4cB7gql6UKL2bE8DnPloKSMYj0UQ2hhWD9gEaxDz/Docwntr4JAZFu+Wjz2ibm0ijkO+sPtNqGuZ",
-	"VbJkDP2A6wn7CxYIfcS4Pp5p0spprjJarURlKbAnOo6uskgn1O5I8w8naboVTlnozBdtJMKZBibyq+cU",
-	"TXs9OdieKHyTF2qaWtFrQIaEqsUO2TGZ11jj5teSn5uK3+bpXGVpjouM98fit6J7JLxf12P/s8bCwvAX",
-	"ke98g62Zl6RAQwnDT3DPN6XJZ4m71VqbDyZqktKZyOU4HfS8zMKn8uQdbbWlgZiUz9YIg7x4Iwy+uLvg",
-	"Efvn73/+dwAAAP//",
+	"7L3rcttItib6KhmcvcNUDUiRutguKTp2sGTZpd22rNGlaneXPEaSSJLYAjPZSEA02+2I/Wsizt+J8wpn",
+	"fp9nOI/ST3Ii18pMJIAEL7Jcrup2R3S4RAB5Xbluuda3PrZGYjYXnPFMto4+tuY0pTOWsRT+GkjJshMR",
+	"MfVHxOQojedZLHjrqHU9ZYSqx2QkIhaQOUtHjGcdxtXfEWmHdHcYklgSyXhGqCQh/de9l8Nwp9sKWuwD",
+	"nc0T1jpqyZjnUsRRK2jFqt05zaatoMXpTD1VbbWCVsr+kscpi1pHWZqzoCVHUzajalAz+uE145Ns2jra",
+	"OzwMWrOYm7/7QStbzqGPLI35pPXpU9A6oRmbiHR5Du37JjXSb5A7tiwPNWUye0/nsX+o8M+jDnVKOWdJ",
+	"80gjlsT3LF2SEb75RBI1iNpeVBZ8JhvWGlt5v81E+r3e+om8jJOMpc3zGMNzEnOZUT5iG05jRBPW988E",
+	"G3z8ifwocjwX5TlcsixPOcmmjKSMRjGfSCLG8HdCZUbOyVR92CWnH0ZJHjFJQslGgkcyDEg4i3meMfjP",
+	"JJ7FWUgoj0go7+J5SNoHvR4cGJjlX3KWLotpQqut0oRiHs/ymTv8mGdswlIY/1nGZs3bEGdsBitPFnE2",
+	"jXFC5jSUF3+aZfMLkWb+5VcNrV73Nev8Wq1DfZBv6Ac1O8Lz2ZClaokZz9KYSZIJksImNC0VrGxpqSI2",
+	"pnmStY721MZjy0AGmhBWreMb3LKHUILe7QZagB19ACXoVrehhXORZtNmYgA6EGNCCVcvEsnS+3jEiEj1",
+	"DxmVdw/n+pnojBKRN3B96OHxj++5yOJxPKJqmitm7ry1JU8S9yydMpo1zapo+PEnd5Hkk3jFtObw3E7o",
+	"CIjS7Crs9likhBIp8mxabDN+FsDbfj6tv8OHNdnO/GuBzW6wCutmnbL7WOSeo3g1jceZhHFnMfA0HokF",
+	"iXkm4Mc5lRkugn7CeKRejyWZUb4kOY8zSehEBESzQvWLOhI+5q0WzJ5eweHoLKbxaKqOgpkenGEisilL",
+	"F7FkO13b1B/2e7d5r7f3dK7n84f+Xi8kk/ieSbLfI/o11WpEM0oWUyEZ4WzBZAZMcKn66e85byZRl/wc",
+	"Z1ORZyQ0zYakLVJg76S3Q6iZ+pRKwgXJ53OWkqHIeRQQKQoWJjM6m7OIyCSeTLNkSeiU0chwtgnN2IIu",
+	"n0gySsTojtCUkZgDd4uaGJYZkJ9j9bwc6xKH80e2rO/2QGlrZkBm3E/Iv1+9PSdi+J9slG2jdeoGPosy",
+	"r0ZTFuUJO4v851Hq5ySuMJG9/rOnbPj0eefZfm+/0++zZ53no/GzDn3a6z2l0X40pD3/sE2T72FezUMf",
+	"i3RGs9ZRK8/hTc/gkYoeIuA0AboCztFwHirgdKvbCLgr5G3NHNFlfp9lvzTwON3+47P6K5YNZByxM98O",
+	"nSI3QGYhWdah6lW7W8ckZXNGM80DtbEHPFyye5bSpEsGQ5jyjFEuCQMLQ3BWmvYv/b2gv/9O/TJPwD7E",
+	"Sfn2DmismK3SDmWJDGOePT1orda6QEc7w0+1kqZfoWlKl+oFmS1hR1S76u+ru3heX59zn/KoKDCARZjT",
+	"ScwnyCI1kTbSpGrfq1K6GqSfl11TedfEGZRmVeMKT8fP6B592u88j3rDzsHo6X7n++h71jkcRs/os/Ee",
+	"640ajKHPZgZqrOoU/Q+Yfm3Ib3myhDFLXDUQoarvpnXT56EYQjHLeZ5OWGv9CVBDuspotsGYQHjHIMMy",
+	"FpAZzRSXJCMqWSfmknEZZ/E9S5akHY6EGkfGQv2aJOGJ+WnnmFByT5OckWxKM8UYuMC9gqbVDwe9XiOx",
+	"qHcaZm269a7+jWRpE6XkUqljZUrZ8xKBenOdWFjJTz+pL+VccIl2zw80eoVyX/01EjxjHEw2Op8nWsnd",
+	"/U+phupM9WNrxqSkE9hrOrqjE8WZ5kLGmUiXJGXjXLLoSMsX+3vMI/YBVzwjMp5wFpHhklCSpbnMWKSE",
+	"P3AAO5d/Sdm4ddT6b7uFd2sXn8rd0zQVekoeNbk+qpHIkwi6HgIfVfQTKIVPKYh2aDnXAwPVuXGYx+rh",
+	"FFgMleC4mSgt6VOgVvSS/SVnMnvoisJhcJg6sC8yyyWMnCrlH7aTDFm2YIyTPshfYKePtHwpzoCAFp0o",
+	"3oIrEvN7msTRMeysHjEwCdTQxXjMuJJPZByzJAqcSYiUpHnCcIly+dnkNpL379HGiSUZMtUnGDRJwqJH",
+	"WgQJPhSR3qkuaKJE75KkOecxnwDhUJIqjoH7o9WnMxwEmp3WBwnWA1CcEtxKsicUzKxPQetE8HESjx5M",
+	"LgPXqLfqqNqUiCitxg6dfYhlJh+ZQkZ69FZqMDLK01QpHshP21GOEzEamhlOxOYpU78rK0XPwK4uMGR1",
+	"/vQvO7BUL0U6jKOI8YeuFQgUGs1iDkxXUfdSqYyKwlG+iDlLoaFHWqeRosgUKCjPpoxnsBQRGeYZMJ5U",
+	"JIxEgiFTpEkiFjgQ9SFM+oxnLOU0wW4eOHHTCKw0SwlTjZG2PecRORj3R3vDZ+x72osO2OHhziMswICA",
+	"JmUsb21hIveIWEbjRGoz07oxFL8TE5LziKVafqC4eiILroSc9lxkL5WR+9A1ORfFAcXjom8GHmnraRSl",
+	"TEpsV+TpyNloOIswiwu6TASNroV4TZXW9MDJaJlDhgJO+oixSJJ+7+D54bOnZLjM2GMf/HJH5E38A0xH",
+	"m2s3nN7TOKHD5MEzkplIFacHoWxbO3YpCXip0v0Fh8MkFjwgirvSCY058thHmrbpcUQ5qAWKVLVnPUkI",
+	"FwsyZCOaSwYD8Y+dtIHwaUaHVFpyjyWJxIIr7p1zkBLqXXTVRbEE6TPOk0S9MKZxAtyQnNfVDyNa6FgJ",
+	"3PBS/dEZqD/Cwpy/ZCMBpiByJDGjWTwigo+YHTTlcqF4IyziMZmrbpQRuZjGSfF0r9fT5tWU0SSbhiRF",
+	"P9GU0UjfOzpD8Hj2tIsLh4teNqqnoNiyzEeKuEpa8eHDFV9lbgjxhvKlPirywQJ3NBI5z7QciSVJxOiO",
+	"RWB3IutOYvA14PnXE0R7Xb1G44RFisvFXJo9izl5ar1+jyV6ysMoBipyq65QM5cNxojvwPGL7xl37m8s",
+	"db3Npiy1jA+ZO8i18ZiNsofRR86zOMHB6pko6rCnvEQfT3ufRSA3XAlpkcZ/ZQ+WKsrQw1uXlMyplAuR",
+	"RiQSsAxgjj7C7p6kLFKqBE2k6iYTd4zDWs9iKdVxLVR1YMo3XObzuUgzFr1hUUyvYfIPm5+j+KlviVpI",
+	"clv6/sMsuW1ZO8/0fEwk4xGpdfT4YumJLI9OjYTFQJrgSeYiBed+RmHdJP7apuAvC0jGPmS784TGHHxJ",
+	"M+NLVDqoHSzGVYxGTMo3LJsKj2n/I6hy2rxXNKsUG8VRQ8qXIWlb6hApGbFU3yqxnYCE80VUeoEnS/Wz",
+	"eiskbedlfARngCvK/qVF+bIVtOaLqBW01Iutd67/CZ9W3BNBa6BYmaLcm3lEM9hxGkWxmghNLlKlFGcx",
+	"k62jMU0kq5EjyB/wwFGY7TGhGUkYlRmsMxiDXXJN7xRt4klWrBN033EqZvBbCD+G2htivTCzmLsD6Aet",
+	"ufPnxxaFPXg/s5uwioRKG1alI9eXcx5PphmR03icaZNApL6FSxnVkRalzy9oRt6u+kyge99/c8kWuDTt",
+	"Pi5UQPZgVQKyT+5jtgjIAWgRHfzjEKg9FQn4tlAZMNdgSH1PJJFMylhwWWKX+86V+eHa63L9E97DeKjm",
+	"5ziboovrYbRjzwoq48MlCbW/K/QRFBkyGUdMkjh7JNra+0ZbX4W2AuvXbHaPZkL3XvWSriHaQhv4xfby",
+	"zkfLGCKXozSskMGm4XONl5O1TRqZnppuNYb5eMxSsB3xxqfUdn+vt/5ywp16MQXTd+MiXMczJueU19cB",
+	"L6rXnQN9vwvNZHQG1rRIogd9WZmFbiYwI1k7B7hFa9jQ96NH3dGvvjjOpILNViqP4syuUPXmhemABGMo",
+	"qJdJltI4UWtSXk/ty2lm/aiJl7t4mTLWAcebc71P8J2hYebsnvHsGLSnISNsNs/KIWwfW8aFUwnszNis",
+	"HODG2eInmuRqCZ73nu/hGjm/9Fs+EQeXqXG2XMv81fJcmZfVh+Dw2ewzfFV1bzd3zXfNVFA0YcfgzCKw",
+	"W7WaIE5Str0aOOCuct+J2DjmLNKUA8RUdt5I5gT2wJi/AmWFHz+FYLlzwVmXXOqlDJRZAD7JORvZcK8n",
+	"Et1eeOMRZxVSLIyki3w2J/tkrszVPGWEDgW4i1ImpyKJ1pJaxRK+OTk5vboKyMvB2euby9OA/Dy4PD87",
+	"f6Ush7Pzl28v3wyuz96eQ4gT5Uu4FT0Gfw6LdDiQ+qlLBnyJbiOWSPeqs2BxC5pyjJmpcbgHkHSFOB9E",
+	"kK9jmfkiheZ0gqGNlr5iJgMTTTWOU5nV6QleLoUvrJ0LcshP9UCFTGQ0OVknyE14Atj+hvgwyk4GhI5S",
+	"ISWhSQLzqUj5rUS8M5xAz7N5TcXEr8+oMwzrqR3WSpzA7eICLsvhUkdpf2OR1hfXCNQtOF6jknwi+Die",
+	"5Km+SAPVz3ux7i6BFn5uo+uWQDZoANVFkPXpJsUibk5NZuVr9FSZimm8cfxa2MRrZmDf8o7/yuE5m8/B",
+	"fPWa3bNkk5nYbtbNZtkU4oVP4bhzV6IEhCYLupQOl1NM0MY4uJ4RzUZbQUvz0VbQ0oy0FbQcPlp2mbgP",
+	"fK6T+oqsOFVmIupI2biD+tbAz42CgPSsKCD9QhjsBa4wIAclXnLgM7uMcbmFZlPZXByobql5d63k8Oyt",
+	"w2hq23t0yzskvLi5fHUaYsjsPE8hsmueCmVukzajoyn8CrfHO/DB67evXp2HJBET9114dHV9+eY8JDJL",
+	"GZ3VHv7p4vJVSORSZmyGjeqPBpfX9neZ0TTL5/Dk5dX124viyTTPIrHg8Ojk7fnJjyFckFcZmXk+eFF9",
+	"bpQc7PbkR9WCvdPX5nebcbhNUjQUxRL+2wTq7pgPVdP2w3Krlz/BJM2VO5vEMgNTsw0zs41c/nRzXryX",
+	"8/KbYj533nz5ungTLw/gyfmPJ2/fhCYGXW+ZiZPSb7z4+dy8oWyWmONKOPdm+sXBT699L5Zfu7k4/Y+T",
+	"kOTgkSp39cMf4dGQju7yeWUU1y9fQONOzkDE1OPIPFcLWnpOo6h4enVeeSoZz8zDk2rTo4TR1Pn4uvYx",
+	"3Ay6hKZee9Hwmkt1F398dXYe2vin2AlHMc9vLornuE6ReXT5pngE5I9PXlxdqDFGsZxDQF15aOrpi/JT",
+	"d0SnV1fq8LAPTgRCDNeNRROnV1fXF7533IZuri7VJoA7qFj8m6tLdUjgV30Ran5XWwq/u1s5uLp+cRFq",
+	"Ez9L6Qgch2ANOCEpho0ounYvwzQpXp7+u48UdeBbEVOtDIuJEBgwtYQrGtUtxvK2tep7RELFPsOAhObD",
+	"kMSRxL+l4PhEUVSIB+7k+vXPl6FxzZFFGmdgXYh8MjX3xmYvnF4wFkW15gxa/Wm6h7hIqbvLk0wnRECw",
+	"SHhsZc5iyoq56ltpwwtOrl8rhmiGZsNpHmN4tjH1R5Hh+vDxOsoByJhW0ALR0QpaICfUv0okwN+Dy2ul",
+	"OiiG3wpawN3x38EL9VzxavwX/1ZcFv+9Ocd/X75uBS3giPDvi5/P4d/BT+p34FutoAVMSv2uOBL+C+0B",
+	"j8F/T/TvV9f6X/Uczj3+e3OB/16qfuDo6n/Ve3Aa8d9r9R4cKvwXxg/HphW04JjgeuhxX57+u5qvIj38",
+	"9+1FWVEyS1JXkQyHvkDWIuseuSTmdx4rSmevQV6CmBSJIU5IacZSOgIKa4evTq/JLosmbFczsd1ETHY/",
+	"Kvr5VA3433va7+/td/oHnf1+p3fY6XesIOkmwm8AI1eS/oFCpL7ht0omGyamx1K27X4p5ZEpo8WeCbWq",
+	"VhmvDWKlrm1HGOCKejUyuxuQvPV73Yx5MfoN9kKnzTVshQ0m/YylN+NZsfIn1lXZ5M1arYqjTXyWsVnL",
+	"ewcOI8dsT+MVDcgdW+Jlms0LrnitnLhEbYXbBIiWmOMYWzVf38UZOaFJQgblr5GOE6oT81u1x9iiVCs2",
+	"ozyiinDszzRR6ybSiKWto9Zhse2KS5u4zKB1r7229qNPQeHpLY0f/LrVsavX4K56NGLzjPx4fX2h5BVn",
+	"QLmSeKYB72hHshneXqtmUhVDQ4fypxVEcDKNkyhl3G8V3bFlZSefSDLSnwREQkSFxwPjNOrQtxuUrL7R",
+	"cQWQRmBd5pp3fMYRsL2/22Deg2jbq2J3XZycdp37Q7NMWYK0WKaNl2eez+alaW8F8QCPTUrTo6yQdb5X",
+	"XZ42XDUTZARvKXVmxlLQ9DPRJWocBDzvMRLzjC6VqQNekRAmGGJ0kNb2QtIeimwKqikeCBaBZTkSs2HM",
+	"WXRMKOYHx5zAm+g13umSt1xZ6xDJqlToO7aE62XkQtCeUtKD4g18csfYXO1fnNpIcczHwfhCfFJMAWIo",
+	"0UoJtNtEtcJFZmLcM1q9E6qc93w2h2B0tJkyNRbFp+/YEnKV4K5EH9yPcJbTe5qUGUm/52EjSYJpB/iB",
+	"WqAiv9GXeVO92ii5PsuN/zzVuX12y42foCK8GmdXo9ISR6v295oOWQLmin7tmOjJ29CMGo6K2/OKDm0I",
+	"g8dHmYC9l8X3cNGC6ynGJHTGGh6TSXyvHgD1QchpFMPluKEc6dxklEcRtD50JqKjs6deFK0OkphCnKU9",
+	"858nkF9Yeq2L5tqZ9IvkGj+4Yw3u0JzHf8mZmyptqOSY9NV27R0eKltY6WJwy8CFNcjKP2dkmFB+R9qC",
+	"J0t1ADO1EXTE7Ckv7bg+K1uyR3u0vuoSY/B1I8Uha9zxbESFhatdWc+9m7LF8UrOHmoMqaVVZu67B/0t",
+	"MwsvldTafAA9b9bwIxHYKqW6Tk8BAc8z8KM4k2VZVpFHX0amFNpmv+fTNT2EW+7PNLCKnM3ta0WRsqrX",
+	"xjdHpsGrfDajvgvVqqpUdLFqfBc0Zb4LWEwChR0pqdHHJOR5koQa7iQVwnNLPLeN0iR5O24d/bLl3N4F",
+	"LdULpr9giMLqzdE9rpqpaXyVXlhBeyJJ7LsEfyRmcnl6dU0GF2ePzT8grLSp4c9mIo7Fs/oyuX5eVu0O",
+	"RBKtVCTqa1R2W7CF0WbEuDDlBWcrjfljZEOoQceSUIIdkLZkaUyT+K8swjAYJHj4T/X1TtUNAIErB8+V",
+	"JRj/Vf33Yc9kFNdjsOvrULBRH4GWLrlU911yCmlINMvSeJhnDDIiQ+0eCN2pBDrTRIL6PxQiAUQLF5um",
+	"St+axfrR9jAnsc6njbdg9UbV2mQfsmZa3sjX8Kinx3VV1BpOtJrWBMmGz5FjajqCzaosk6/pwptTa/22",
+	"pVjgbQsd8epoIrkq21Tn4xeRfdofr75oBS1wBJTdzPqJZwA62ri+YOmESZ1cyyLdOYKi5TOWxiPPJJ8e",
+	"Hu4ftvzGvr+bqxlNkq378RKcdZL5jSaneanvzEPHQxbWu2l2tm3q6rF+r+qQtFFF4HHgwhM4DIgWp7ni",
+	"+AV3VKaU8tZR63/+0ut8/+6//0tDNHykrJTNyUunag7NxXlUuoMaXJxtRm/4U9C0QJtql5BzhcpqHHkj",
+	"XU4ER8lBxD1LEWCsEAQlkYzp0ZgzCSmHIA8AZSBh95RXYLIwYODHLJuTP/yB3OKUblsrdWlPPqGr4drA",
+	"m0LgWNEiyVQkEakIoKBIh8OX1I7CbTygMn333XffhTvHyAlwKw3EBoA3ZZvw6ooILyu78O5KnddnazYJ",
+	"EeOeQu2yJt8gFNPYdTo57RgMBSROuP2WJspUC6XPEWWBJochGwmDxwFjpIlP1vV7jy7pNjBdHkfEnRlz",
+	"6nEl3K8t0r6wBNt/2uv93gXYV5ZO/d+qdPrdyaKt+fRq/mwSmP3umicS8n4NR4xSwN+EyerQLYycA85C",
+	"QiWcQkONGKJTElzHJDSSy77mkV3ufmkjBUDEjLNmnAiAlLWu6fKlpuqpFbTOLu4P8J+nraB1c/nava8r",
+	"6SVFyzVqwIX6abVbzJ/DAVc4SKFoMHpMt5qUWqE0NCkLW1mnJmNnNRWtFOxZKpIXRViRz+/BUobzBUe5",
+	"SSifCCaPSKhvR0N0IyPylAnwwAClnYCEEFWm39HIRZV3Yz5heBuGEWj6W4hbGqaCRiMqVQuI1+hvAyIa",
+	"MkEiQeKslPxt7nADzAZrBS3bppdt6IV5awKrHOSylURT8ye567qGB1V3wolDbgb3VNShZnRcoPDmPGFS",
+	"EjvBGvdOYg7I8muuJwrEp1ICwiXDBVzzdbnQwgMd0GpJ8LTW3EIXFkENLjH+/r/+t9fDDDmdSgD21vqB",
+	"3d1yZ7/i4FxCdF1DHmV9416q3eKawJ3uENMGf16kcZbhHX1tTZlBuqoCgmRGiIJF4EYbkzbo25YYABfh",
+	"uABpLqB61Ptyp7sivquCZZmM1hsaTuzE6jX0RFulxYPNHOmlPVnnRjetrxjZT37uPTAwmQIDTNWSCc60",
+	"O9zijUYiHyaOfYy+utanwCptRhg6P5llfFeM4mfVxz8U/9GUs8nt6BdiHi9oRuci5tlq5iFZBm+1jvb6",
+	"3cNN/L0rWYqekY/iTpVNdIVz9643Wv/G72uUSiNwEx1IIqdiITXekkaD0NFSOh8iMhtX3pHy3XXPsxun",
+	"ftajhgaZn2KskZQRQM/kGdVVIpsL6susnuYziikCjCNytUkMLBA0wfVRHn4zYN06/mRG49sTLOuC19ab",
+	"nr8azF+5pEARn1RfGF3UBdXKz7gvOXN9G9YqcYoaADMNmm9urS46mjKAxQI4KYmwjNqMSPOkcuv1sQW/",
+	"tY5av3y8bUXmgN22jshtK2Oz+Xe3rQBcbKNMpOrnXrevfhDjsWTwXueg9+mdNwW4mQ9VijUcNYd0kARz",
+	"CAAYKkW8OIzpOCY0kcImL0snDEFno81ZKmOAuIVcKxCp3oNkq/asxjx3bef/eXv7odfr3N5+2Ovd3n54",
+	"Nn7X/rcj59f+GH/9zvPmzr/9S3MI8MpiRPiKZ/AboFO7B0iDXesem4/Rmd4nnzitHJL60ahjvdh1fvjc",
+	"S8dCGRTSvxq1HgAgdaVUlLqAxTyeM6Vsa7+v26EbqureRohomMv+Z8SaljfEjHb9xvjjGXQ+9sY6WGWz",
+	"1w3WNO8dXsJYtj4yvIHxVrILzYEWY8UJ9DYFhiAQ0tomHXQJ4qvbIJcEzz4AyVFOJyzqktCJqgpJGxEf",
+	"nVHo2g9uwN4OSVgGUBBL4wCnTuiqgwCR0NGdPCaSsaiIioq1F4Z9QNw4CLEROQQlzLwecjO+hypRsAX1",
+	"ELPaVlW84+t82rXnm5GWGoyOJnBEwkbsCTtopjLMoveqJOiEPCJQlCZhBjQD9w+yplI2E/caMr0A4TLO",
+	"y3YIf8PFPetOuiTES6cIcrU0g4BMLZHAvzDWLp3AH0jGXbXhoaKHUcoyCWqeczfkQXMYWbtdO0BwvK2g",
+	"ZREDcNh170fQ+tBRX3XuKeA1QkoCLNMAWj0xLbm/mUad3y51+5+CFqyAd+fHqZh5H9zFiF9sx28YQeD4",
+	"cvD4toJqypCu9KfLEUQ58HHFCLeZ7R9jHp0Uvdrfrmz39qeXZhz2l/PygIoG7ciK9ooh2t9uYKwrFR+k",
+	"Q1Ojqk2dIomxJKG7Irv6Uei37jOx/hxpgtL7siKt3TlPDTJypIHtwCyZJxQAfilC5CwBqcXeSUQmHB6g",
+	"WIdLgsPw5S/YDjfnJZpoPXcmsogo8/XjLJeDGTCy2Qn1Z/qseZ5Vg/vWH9MGU9MsQTH6ldvDEY5hOxQj",
+	"9iFLaa0spymj5whQDwKKsWo+n8W7Ot5nK6eqxxdilM9MXOM2SoZTGaykbrQlY8TJ88Onuyi4w50uGXCC",
+	"oKqKpZtkDgTCBfXiWB0NzGwGkRLjtTVKoCxVJv9YF+hQB9Kz3tvHoZb1Lc+p2FoXVA1q1uhpziWYLRst",
+	"cVff+dUsdctmLSf2NemkuG7RopYVngatFbF5ayAVPE3dK+u0MSJDEzdBx+QTSfTrx+guLhDjaSRJv4qz",
+	"tIZfma4bz5be/8/1mxTR5O5B+53xmXoAzZZJfpXoGh1QUwrjxqgZs+coTiRpUygUFV68vbI8SX/gUx+d",
+	"4Jp1kTBb6/pFHMrqsJJVQSCrQjdWhVw8IGpiZUBDY7SBz5ltAwpW05IOxloXXl3ng1vfZ/vqwBYHLc0T",
+	"9gQjiz11uCvgPNpNhvqBfkv61TSteNSBX/VX2+tw3Ie1peaLoz55CEtYR+XahnOeFZc5zfwEqnJMJiy9",
+	"jn1qvQb273rujMC56m8zT9iDprhJZIxLYBgb4+d8Kdovhd3VGKpSFrTb0exbzuo1WcWCWzwnSdoAzhNg",
+	"KpfM4pH8+3/9n51j65h74rw7FrqokDIx9AtPZGGf1+n3IbvuXzDTUvMSgal/ySCdc7TtSpmYDXQYEAx8",
+	"BNBvgX7PGR1NY65L/aVMiuReh0Ya2XFM2Ac6ypKlg1SPfu3KDdg6HHrV7Sm/94K/MX4fp4LPMHo2jSGA",
+	"YyqSyFz74ATKjtnTF69O31+dnlyeXr8/f3t5/WP//cXg6urnt5cvfOat6v9lnDR5nn39KXN6HHOaEM4W",
+	"SYwKeJQisld5MLtpzne1X2YXgI/8l+JNu2wv1rfi3eb21XJr7dKumCGFBxP22RQdUSKsA/URLOc2nnHt",
+	"j3okxco5LzX61IFz0ikULIn+QMcSFbXPSnEJm3BaM5GV9wBG6OnEImmnX3ghjo2dJlJ9BQuGGq7Q5upE",
+	"oyJZsOHyKOFaN0AkraAsqnXwr4GJMrC2O+ujCTXv0RqGvSFYy4vA7tiWRJV903UDBGNJEGcKfOsWp8HA",
+	"5R9rvzbGVEioeKSZH9i6eLsMqGWQEIWFC3yuz3Lpkc+oTFCHMm8kNxOIuPH5MHUMGvXkVPhZFhQp4Bpy",
+	"yPExqJXZBR9ymUHdx2yxKWVAn41k0BQOw82lsA5pxPxRu3lQ/ETzVWRDpgCTlTtDNhYpQ2cg1aVwluWw",
+	"mur6bGR8l0UoBNW4HOpzbkUaAksg317fvG+IZvBjLJXNY/Hm11z7O17FJt9qEYxh1SAS5XClD1mTIkmM",
+	"10knDByRcIrDeJ/JUEkTiX4nHRMesSSjZI74hrrFKuzFR4SKewHxI5engxdn56+uWkf9w6BVtN06au31",
+	"9g46vcNOr0/6vaP+4dHBYbcHEfm2isBR/7CGCuK28VAMeKcNH5WfmTqpGo6t7v9dxyDMrYUn5RoFtHqB",
+	"tF3uDrh7II+qhdcBdyto5kJOgWUL07UiAr4eClvzVzj2auFScqL+u71ub1NeYloINrVoq6vviQicO082",
+	"shFrO7oWrMz0sHKEV44zsDzCZiQ8G6ySOFFYQA9V0DVdbhDrFGCRa0Uo9Wuux0XGa5wxHzF/NtL5Z4ba",
+	"VOKSvFf2cTW5XtyzdMogYeCrxti8FpOYPyws7MbUcgJhZ3QHH9pCoVVUZG5GZkJm5NkeljBVHP/m+mXn",
+	"OWkPR+lynj2RWH1555gkgk9KxZ0cFrOvJGTnQvXTA9gzG73qQKE5y/xsb23YZq7L/K0oWYQ3ltUK9RX2",
+	"B/rdlsFItu9yakiNrPXeNcRuQ8f10aeAxKVTlWAeU52kWBTWKk2hBG/hGC1OBGQx3ddiMmER5AbmoJWO",
+	"8yRZ+q9r75rA8XS9Kax7GCjNCyoL6lin0NRw1LlkWG+yvOp/nn1//6fZy+WfZi+fjv7jp4PRf/zUZ6/O",
+	"70ezKPnz/r9Po58/9P6893I5evXhMNp7Kf/86rk3RGpVyaonslrTv79VtSqzftiNWZBAb5xvv980xZxC",
+	"1h3UbTVe9CRBo9qk2EI9kEyQlGV5yrcIZwW4kAWVJNLWYrHIVxq8WW3MPBWTlEn5WZGq50o++AO4tr63",
+	"grYa7622ER7YkuPq8xCssf3RD5VzCTfJqZPTo0QIlXcrnXF+50LmdlA4FzY6o030W7RXbqfVo9HB8HC8",
+	"1+mP90edA3Yw7nw/Pjzs7NH+8Bn7frQfQWKx5a957q+WhZVmm4u+Dlm2YIzjWumLd7Vcao2OCc+TRGeM",
+	"lVbRRIzDV0pmxzwXuUzKGvx+r3wOG5B6ms4lTMjsip1JM2UUvq/61YSPAsgA/n0iSaiskBzBUEKdChYS",
+	"U4aZsA9slJtbdeeMYUSegU4P7Vra9+Umoaf5HGskrA4+XXXEEF/4jI+Fe1m92cF0rqilF9/p0kCsY3hB",
+	"zA2ivHaqWfsNA+URaM1ky1mGfNhbV0cvaOEmrBu23uYrfLnR4VV4BDUbkEWINSaZqL/17CPLEupGjXpS",
+	"wUVRvzzQNwZrbKfqbFYjWV9TeVfLGfATuBqYkxFAftbxnDrqLwQOhkN5IgvYSZqCHIUgEfsqpiQNU1bU",
+	"+7Rfgv8BovO1FggHwQGR0MGMq7y+D3GU6K13k243zFYoDV2ugHdSg1+XpUAGnOT8joPEhQvzVAN0400u",
+	"CbG70CZoVxXlj608TZx8XgBVPtrdHTGepTQ5evr0+f6uUmRF2tGVCvxO/41klmZyHtGldlwLKTMJnaph",
+	"k+lFWsCYeCRdzaHm5qBtmFT/Lmh96MjorlNUp642tjJyEcj+wckagQE0ozOhfjMR94qknXvAg973O10y",
+	"KBubemUL2LCiEAyPCtZYluyZ6IwSkUe/5aQOXUemyGuANa7nNCi6fW+8CWsMuW00kQAvFwFjdb9/uP+0",
+	"1+uRNiVLRituLaVjWCUo5tnTg5YT2mG+3coeqGY8bKiClEMnNoqOWBnR4AvX0XETemPqqViKJekmKtUG",
+	"2XAqxJ23Qq4TKNEA8A9lHL2xmnK7e6vtYijc4MHNAihW36R7nT51d2g1RmHrmAZPYIbt+qlLr40pvTY8",
+	"w2EbtqZl8DlBG8Wa+qm+jBCi4zCc5t2gjMpuepbO7kt1SRyyW3eaTpqOxGCDyOFVR81JBfLcfPjzfdy7",
+	"fSdAHlIsvG7F9/qt93Im/fWptz0JzYKwGBBqNM3MgQwZTWsO01rNilbDoAvR4UCfzWictLZL7wvcNAy9",
+	"EhuSw0ML5/rZ2EPjE0oDK9RSuWnNv5I/fI1MrnD/CvCcXv3HTbX0rHsDTPG2wXa+A76+6sWmHMPdiYcn",
+	"Pv9UwGZtYEA8JNl59SweROENYZilPHEXzsQwV0dDMITmpI6DuWKsFJrQdCa7iRjR5Oh573lvFz6srd8b",
+	"kSltm80A+aSozvy8R/6///fEJP2UhLE7+PdmdTgjcioyI47KolD95Oa4I1BKa6b6RqYSxQYgLO/19kHG",
+	"mWRy1VYxvFJVmVa9jsSX183WaNCejXkoc2osB7x208o2iw/aoWSU6sBvX/XwQQEiYek0luSOzTMIyeEi",
+	"I0ztiPElNGt22/BYD419hoL3PrOht3qqSsNbbeFkC7xI0bwltI2xKCwpLHVF0Vo2z58eNHjU6kpknVrV",
+	"E68ccY/WOnuufPIeRokbhv/W92ydDPDLqYflCK1OD6pOodTFumFeNAj8AW6RSJsYS60+aTx6cJTlCjvL",
+	"AYsnlm2a8sGAL6Xao6nOHicUHW+bhZmsNGmqYSaaJsxyfI0ok4111MaCf3b0DyE9TSseszrdKjdtkzar",
+	"4FbQgXf1/Svgx438USyIGGeMIz6o5vnICiHHsQg/LOUbq65K8HuuTlAwT7i7nUx07KljixVv10imOmi5",
+	"mmlYgeHE12wymK03xgiajXnNZmzxBgp8PSBVzMV+alYxIVywiHHmTNqqYevC+h3t6qupQVvpNh5t5Mto",
+	"Fo+kBfxK4rxGfm81CP6FSLO3KQCTeUrHiTQzoq1InVEq8+DiTN9DQ7BMnEGYDBecBeS25cL9WuRPaRXL",
+	"csyvXTaoObDd3fSaAGEXbw3igt8u+I1k6YbnrQpUSJMVxdw4WxD1isdfc0EzghijIl0r8opufFxDRzjq",
+	"GMUVd4+V6ruKD+i4RHTiZ443DZDUbBnbdvhvCMDwB/2BL3fUUL8fRhYu93THRVaSKyqK/spCwfl9hbLi",
+	"q3WEvdUXvxJNuQ6OcFWStX7orCV68xKaManBOcUszqqAT1bZ2cYPpFd4BQiHpoXXYuKtYdwUnpqICcQN",
+	"ciatd+Tm+oQoxoZx+URmbF4JV93r7T3t9Pudvf3r/sHRfv+od9jt7/X+DMrBNMvm8mh319YX1h92RToB",
+	"xSHajXnEPnT/U8ImeBt73vszgbfUOsfjmEVH5MBurF57uV3Rjrp2u3WpZb9Giuvr3xUMSSzQhrbgMbrG",
+	"xPvfZUwoZ4tHGvgslxmRNIvlGFPdnQQjpyDwXCTxaKnhzMdjlhasLaEyI/s26hauiqvlHPn+ooPZI4+5",
+	"DlX3aHVHK+vkJSE2O1E0AWzLGzp1cfqmw/hIAG4YptmMii+OEEuTM8Pldb0lAzYC4VJxJsn16ysypTyS",
+	"U3rHIMnMCYcEsulX1qyj/vfD6auzc3Jyenl99vLsZHB9Cr/e8jdnZz/Iv56cDH6aTQaLsx8Gk7Ob/+h2",
+	"u7ccXjg9f+H5aD1PvtCwjDxrtODm9pU196W6THlFqcHARN0IWNTVYP2Yf05laGd43v324sG+ju8ZN/Fs",
+	"Gu0Hoheq6dGe7LhS2XGj6q2Kdg5NXbhu+VsMvjMVkzS0u3aq7WwUY6lW8yJPJ754GBvFBvncUT2ODXON",
+	"ipiNcpdrY9dU36qPFT2nbMTie1/fJrmpqff+4d7eRiO42iCCb7gkSjUrhUTizmdU3kmSiQmEDm0fvzdl",
+	"NPFVhAnBr4nRlDoXBZI3uZWHpD24OINgaZ1ZzBmLlKqvY6kPe/voXgovWZYuO4NxxlLE8i+C+pRZgBjl",
+	"x8hWQqpMIBvH6doHOdeAwvE90+hKpbjC8Ai4Fs4Ir3IQzzywkbAOFDOJBEO4JV19TsdsyUDNYUEhIVqk",
+	"ZvKQ0RhnJIohaE79PIeY+njGdszYJyljPOySs0zjCki7dnBKzcYJ5K9iwY8IfIMXTkQgjdnVxhIaiIBW",
+	"fJ2ykbhnqdYitcYMzbSCFiwfODUq/hTzQo01TYXMzhs1Z/XUe8us9LZOz4u+Gs8HUZQyKZt0TN3o2cX9",
+	"AUzv7OL+KaHmmwpz7X+/1+0/fd7td/cgeJo97x0d9bdT9CQdszciYqt4HJxt4xINOx31TWcmIhbqAtAj",
+	"kZoYMU0SBYqoNAHKsswFtBpX53v6uxcrS0qV76Kch6RtSm50XbTRnaphqZRjJbEBvuAgIMM8xlCIH1Yg",
+	"/J+vxVnWyTt2DFilowLQEE0YeYUiyJsdMs9W4Z9ohuvioZoNaosUFTgllOCnSnTZ095hd2+Ng2WlJVcA",
+	"i+jX/PbamjwknKAjZhx+XxJ8QZNELm+Jl2ic81s+eJa1O9QfrITqunDgEir601ZACoHJNQLwBPVfUKql",
+	"qjMZ8Gb2YZ720U2d0W3Pta8mhYFP3rQshQMUsWpZHlZ9oXnpXn6xZVujMM/ohzN8te+4SxtU05UrA9ry",
+	"C5pRT2kxmlEbgmF053K8qAdyzNvUgC+x9JGGFtDLZKM7xIJrXLtKnIRiEldq1wA7p9872PtUq82gemye",
+	"G6Rn1O8Wmv1MOF1PTJbJat/WqaRb/Aw+VLkk8052rZcXLcUUtBINT0lMyZrBxRlY20ozLpSUHG4Z4ojZ",
+	"b3eON/P92gk+7z3vb+oK/lzXb2GDVM5vg21yDpJEmVppYSsABHRZB99bp4JXDxz259slbRL4auTYB37O",
+	"5AvkuNbJD1hsqzB0rI8EUxmqxVAsOkOve/j82XPf3UFmoRfWXEnoCTVDNRQtBXaSK1bGqQH/oEwV/Lzh",
+	"ogmAx/S6LwEFw6zeHVsGlUSqoBRzqrc/IJqA0Y16z0DN16hDpoSkToFpC7c3U8vFmPm68vkdW+407s/H",
+	"lu5BbVWv198Dxm/SbFtHnb734qe2JzXKt85gUJRn8SgVupJpQMI//elPf+q8edN58YL8+OPRmzdHV1fd",
+	"MfwvJG1k0iS02xoGAGBuO6vqkHWUkL1uf2//4PCp64lzqcRJv7i9jT4efOqof/bMPwT/OSr9c3vbVf/x",
+	"9JM340IvyJpygR+9SCx2ZNaIs0VDMfcINAq4X3FICbLc7N67hKU+qiOuVM9k6QSuWsNasNyXOLn+82qu",
+	"cR6GneBe6ThXU5kgua/akM7bKrfxA5WM3Fy+LjbDtFPPlll9eVHK6E3jrUV8yhJGMcEcvQbHJMQ7o4pD",
+	"zToVMrxQZLICiodfbYuXkCb+TdLYUyvBb5xQoyQhtlye1OhBC8i7BYA91BpmaPzUXQZRqbU957p8naBv",
+	"UMcACCAArIGA3MdsEYDntqP+UxnrOuWsvIBQHmDdgsUW+349no1aRH9UWyq2Cf+BzVgb8ANN+obRnIA/",
+	"KNLfjNNb/512SXh1Pbi8vrkIMR0X0PFSMQKvc2acoUbl2wlIeH325vRFSAyTB88JWTB2F9ElCSO6DMGP",
+	"FtE4MVXM8yRRX56dX59e/jR4HWrQqhDTtkJTJRtPwjhOJeQGW2AqKKZdcMeSr0Bi+QCaoWOt0DudpEqd",
+	"9RpY1EFFGrpqB/og3WYxzQ0reMiMAhS1wdEK9fFUfFwt3PXZ1fXZyVXXjBJKoL4ZnN+oSYJDyQ7INB9n",
+	"kiVjU/08zkibC2K8rOCw3OmSS7UV4HAdw6/gv6oOVKnU6vQZtMcRzSfTjOTzY7UccNMWXp38ePri5vXp",
+	"ZXdGP7zXGfTvwYkVar+yWmm9fHot4SfV55AtBQg16npLKRmnjBGZiKxb7CGk3CNBqAH11MwxDmBJIoFO",
+	"WEB7Iy/ADgCdlBNDE5jIWErThN3C8uTad5qpJgFBTtOq3fc2XhEqxToMEEYQD7wP9Jp6LKCfNQFDHBWQ",
+	"uB1MQPqk/UbwiC53FAN/RtpXOfzl4DAgRUc6pMrwtWdbxrJsiXWhVuHYqVlGlZ4mjc9MbnQ5wz6MklzG",
+	"9yv9pkDK6jjCsSzzEKj4PmRQsuOeEcD9U3RwpAnJkrGs0PE8ZfexMAB0ksgsThIyETpXXd7F8/mXQvHY",
+	"6z97yoZPn3ee7ff2O/0+e9Z5Pho/69Cnvd5TGu1HQ7oRiscKACRMXrYjwMwv6gRRuSyqqgF6a84BeXvT",
+	"vpBhNzt1DUevUc+GHTSlCJ8Z7hxzy8Sr7h8nw3LtTZXfXaxUUEV1jefT6R2XcBZHPFbM8Ob6pHZfWMTo",
+	"7X///doRNYFY8IbF1Hc1Wqq2ghYMthW0DKdrBS2UEOW7G+fx5qqJu/E2Mlpvll7NAPide85XA8EaNaIB",
+	"ZWjrghvNtTaqrlrb9KphXTElisW2MLUYAVAAi5DhUmOrppAsFpVRsDWLyxbiYVDYppv3X40x2RGsqOzr",
+	"siaw3Av2FJScd+qFnZqzc5MKks37aDFlfMaSzBOIOrUqAGIhG7XBDn0lTJeDw2Vm6kKukQI+oHH1ztZs",
+	"Xx3h7PE2sGGBBsmCLiVRkpAICyK3gZRsOG5nkQt7swp87IqlMZMWvraSU7jG/6VO1TAf3bHs2HUOmYJH",
+	"aGfoY4fveWJajLPL2dte9/Bwo8R9cIyVPny62XeVfOped7P+voyHVEMl0g+twC5Hw15VEXkabnsdVB6z",
+	"T+UU+6L0DGeL9Wht9ys6K6FHI9AT0HvlymP9fQd2smri64CZbNhXgcpUoAPJosY5hIdA6W2EUioF57QP",
+	"ej1bnBPCFmmBQKRvdSCG7uAb5hOT9TQCLFnQducTkHCYj8csvTY5aGFAwhn9cMV49JpmjI+Wysr+6kBR",
+	"cLcvYp7JC5ZesZGLGtXvPRQVSmhOWJK+YmF8HBbsO83+MSCiXA3jV0eJKgixVAfcVS7qCs9vFRnKwYRy",
+	"62loDHIP99ppvL1eE1vweYUswFoztSz8QOjOKrZ/uZLvfnkr3v1yk7/75Tp798uP03d/++Wc44+XqedH",
+	"9cNZ/O6Xl2P892T07pcBLX5X75zzd3/75UWEP6guLubFS+qDH6fvfjll0MPOv2wJKrjSvHLlk+cuuslg",
+	"cGRvyXWA1YjHWFnVpPcAwEFUgjpQvxooxUfHMk1ifucJfikNKtApQdnUN64nkI+Y5ZK0nVIX6snuxzj6",
+	"VL00dB5vOIf6mMVksyGbEhxQK624iErEpDRWfXe0m4jJ7kf1TW3Q1byT/Y7up2Nh/f35Jw1I0pqUiOJM",
+	"Rspv56NyuW8THTWnVWmOuBmasXVZxCvPxSNhG+vWLtlIpNHngRuXm/LhAbBJLDOWFmD/XTKA2OG5g//f",
+	"NtEvgS5Cb0MdY04kHTMyExHbgWDpUIfJaqf6PBWZGIkkhNCagJiQzPdQZBZd0AbWMJcO7u2xUpzMjZx+",
+	"O5aEaguyFNbjsbZwEJ4p44NqeI+S3EpiR6QawwSANFMhvbeClRF+ydgkT+DRVuFGnlwy/xmApYQ980xH",
+	"PzFc0Cg8g4uz+qX0igjeVavVlK8bkHisZK/qaP1dxKPC/l4p9jYUOY8CAvC5+r9PRMoCcmWird0M5oC8",
+	"cLQG4EwCoYNtdQ1TE9lhirafLYW2Ifc6RVaW3Nlcu0YrGUeDDaoY8FBE4NJ267XqzsIjQonPmoWlwAD2",
+	"SpIuocSbHFxOtt7EqCtZz+vi7PwJyRBxVyYOvwwy6Uy0YJ8W6vuogInW9evczA8JyX1dh+PB+06oIcHk",
+	"DrhHIqGbXGJfNWzYABtFeP+USbIQ6Z0n3aStL6+v3pxfX3Zlwtj8vb3/NfcQOzrjBQwWIe5MImY2pdx8",
+	"Ooer2HjGRJ6FQRXJHZMB1maykDYkkGTCwUeHG9E4w8tkSHUZUQ71AHO+Jt0HQA5YRFbNcWdVnkyXhDhz",
+	"namjzRKT/4NrboP6kY7VDMR4TNp9Igl41MDLIUifzGK+Q3KeKHmjR6M/fq+7gey0GeW5Wn2Rmrdm9MN7",
+	"ZUbM5pkM7Y0o2B4kFQs9oMAEbQF+gcyUXNQbl/MsTqrkZK+ljXehlNCO66+4gqbHVtByaQ7s6LiGglJ8",
+	"V+P1pfPTGL1bOkYO43djccsTKfPMYgBbcQnL8rcMw71i2UAJ5hORcx9kofm5DlEzU3ajZFmHgmC3ZwDk",
+	"qFJYR4r0U44TXH2x56jUm2qwODI/r8cpNYQB6XFuob5icyYa2JMVkYnMl85pV8lZGyhk6amzALqmZBmB",
+	"1Qwg+3BOJ6wp1XCrGGccX1DMfdWyOVHPde2a2hhblx86FTGq00rZGOpPKmNmIkQUFJP0aLmIS/ixOXL6",
+	"ibSAWlHFAkpizg525/6yLs1RCYxnkLyujHc1SEjJNu6tiCUsQxFUiTL34GnXyfpz48SNf15W3J1jkUKC",
+	"Rb976PNs6q+b7suKxmNbpQjdvJY7LVxihDr2NI/iDJ284fmPl6f/XjGoD3p7/f6miyJFI3qrJaon0uSc",
+	"jXNJK2GDmPHKInCx/0AjohWdI/Lx1vCI29YRuW2xBJRH0jtCcKbiLAKowZARirkuuHy3rU/+kAtFFI1B",
+	"OUqII0+f0fSORUpcDhlmEheSaYMURTyBW5RafMyrrThqubQT6OMYeLMC7D46w7brtIq9YMzA9qXzf4ZS",
+	"Oj55o+ttwUIf2xugMI5kWKjnCIWEmpTwlVqOo7JIqMPlr7RGSzle3iyv+ooo62hgWN7GnLCJ/63KeGoQ",
+	"4zbnXasq2HTMJxAkf0SaS9cUb7flFIENIaVXLTBNCs8/toUNQek99c3O52Xs4GQMeb5rWtnH8l6pth6l",
+	"MlepJd8tKNwNOG4rq+lav1VoI0lMuXwCh6XiqgrqvqaqpypwXVlYoUlXd1KaB/q2dKE9OWcjB0VzKhby",
+	"cR1UrmrsMxY3918BScgV50arYHYgmtRL9RnWUgOeWY8e6HGfrbTVnSzA7RxaDyh49SAn2FY70+gjq9Ds",
+	"mnhab0jmNlXkqj65VWvkg917mLfNfu13bH2WR8sStlsjq7qqXpZjmLeP3wAfZWlA6FCKJM+Yi7niidRe",
+	"hZwAdReReKBR/LcS0VoDefFRyx3zGNU/3Lx8eXp5+iIgL86uTgaXL9R/IhhNYIFhAnJzfnV6fg3/npun",
+	"7q1Rk5HSTl3wl53Axe2NmPPY8AsAVQkBKn1UYtuInt45g/cqNeFtdW5fvlJzoA6s5LZINxUiVItaReld",
+	"EbZjqEbqKumem1Htf1pfqEjZVzGTpO1P0ahMbJ2aZbURD5PXgzU9BjpjC3NYNubwpcLw6+S9XYbSyFav",
+	"6SXNfPi5qfm5Kf5nTX2GItitwt1ZSuYsjQXYerOY55laG4iwoZkSgfqsQootPgcY+ThDH74ZOI7bM7V6",
+	"f6Vy9QE0/JAhOBZvUdn+Y6uP6PGHraPD77vPPap1NUsLBu7dlFICcl0J94Y4YmrvA4Ic+w8Kcexs8lnV",
+	"S7ZhYOI1lZ5QgbecOcU88TLAloDUQe5dEjIeXWOGkdIe2Yc4OwHsHgrVEMD2tZaxH31Ct7CVuWv6qQ+7",
+	"V6R3mQwLiMdlEYsC0re+De1SbodowIZE0qUki+ly57g87lJFN5jlWHH9E8pHLAHdG2YOaRdpPs/UL5DF",
+	"VU1yqLOxJmcUdBdHpA2XC9zkd/JJRy5lxmZ2ZnG0c0xknt7H96whx6j1dPyM7tGn/c7zqDfsHIye7ne+",
+	"j75nncNh9Iw+G++x3qj/eWk1tqYghg0aMZvVagzb6/WK7bcii6ZpiVYsSQWHT2f3HTmpdc4ltHlJfx4Q",
+	"KbR7AGalo2+dFCvzgak/DvbsvBJxfrB3sOfb8I2TgoZsGuvU9XqI0IqUIL9P7efpsiDj4hJsQSUZGTI+",
+	"JkwprgSucxdxNQ6sIRw+zbY+unArsvYLKu+u4MXNU22wYXdYjndq3hDjAhVjzRpsHvpll81ESlVTDh7r",
+	"1HmjjNSgnSGsLlrvW79VKQWqcb/TBA7Qxh4TkCrrNCdssmkYV5kXaDW81LeqxyQ8EWpNMhaSNuORCT9W",
+	"B37nuMSk29k0FflkasJT1OMSz26r46Cv3eopwiZ2KOcjZWAmy1KJhUt7W2fGo/7TklXQcnoqXzQ679f2",
+	"fgswkCSJ14KBhF0CsGE1NBBwV0t3uk9kgaEh0QF49eKPksxpKoFvzkjMM6H+K05JQvkkpxO4HqcZ68DA",
+	"1GxI+5UgIYsmDNFwu6ApBORimU0FJ6F6O8OfrpdzdgUTJOELmrENIUm+AB7Jvh+P5Dqlo7uYT07vvbih",
+	"10q+WXtxrv5R7BtJroDTVKpCUUroizp7IzZP2YhmLFpBRzZpkt2DxkMlKb6r31VzkdXEghsZvD32S0NU",
+	"taKZhqBbR7uwEt5WxOK61r6+vMrUplUdVOsQEpnZ4ZXczSUHU45ig1jwmN+LpIpWtXIfZZOr2I0W3Wji",
+	"TX7Ex7s7MldFuISBA/UHG+r4rdzD6qNUr0iorXldNGiXCzprAL+37FDfCUiICIAhadeOKUIqqndOJxjt",
+	"2bY4wH6nUUkMYOetQGMMtoIWNlPJKjZvNfKYBvGrnm4ufkv8aq0chrZ9i45FOa5Qc99cQSrU8CEd3U1S",
+	"kfOI5NCWR6P9frjHDkZ92jmMno47B+wZ7Twffj/q9KI+2xvv04Ph4ejhQe/XlSB3ZxgPj3HfcMibxbhX",
+	"GRuO8MkjB7cfdLDdrSLadSShWTRtwm0RY96geN9Ilvrc0blk6bGOckcwfhA8yiYjKctyE0lUkZ2gAb9h",
+	"2VRE607GwH13VRW3q2k8zrSl6SsRA+ZFcl67r1ldWCYAvKDGqAyRMNLuEw2jtKeBlPY1lNJBAaYUkENz",
+	"R1Pe961AnFTzZ3UQqLXf1GctNi2lo7t02rFLEpQ30lng9ZBPiqAeWgaWLWCdm+jq/cwSlq1c2aK86kzH",
+	"UC84v5KlgMGiDm3Mj0lI+VILHCBpkbqVIZTAmS8ijJVUv4euVMGO5gu1HuphWZrg09XVebcj6kcoFnJE",
+	"aJEtSESegb9lcHVydkYyesck2SOZIAfYDDhdxmyBuJ5gXYyLgiM0kWK7qiMJJMr5aot8ifoqpQJU2zEB",
+	"C0WhaWov+I1wBL+vb1/t2dMDkrAMk0CjeBJnyuLshgEJ3yP9dsJjk/+ZsglNIwgUFmNILtRZn+Xq78Uq",
+	"ubmag86faeevvc733feddx/3g6cHn/5lI95inEOrarkoZuHXslQLmzs5QIqtU66wyXe+CwrJRnkaZ8sr",
+	"1Z5W88Qd44PcVxwCNX6pq13dMY6osW6mQiIgR1pthPOrg3OujO0hTUGBpZKEPzCaspTgJSY0ipeX2lsQ",
+	"qk/h55BMGY2wcBEGvLMIAAM4oUlM5TEaikORTcH5r6vaBNiESOO/6tIli5hLzL3HRwUA+x+KiibUoHTa",
+	"SC6qp0xHmUS3BzADtbghHBKlLsWTKfq/lRnWwgEXxbNLAyloic7jPzK1bZ/Ud4g8XV74774DxMnvvoPJ",
+	"KysuyhUF0oSoB3AEbd0XcuUaHDb4CXF9b3lR7wLjqjDoP6FLlur4S4k8cM5SNPwDH86Bago92mORLmga",
+	"4Uf5XGYpozO1e7EEEDtgHJAOV/LxHGEwJ+ZuB7e8hDARFHCERbmToJzKrYv2BHrUBZyqDG55cQ8aaO9F",
+	"pg2SwKQvSkSJ1HnhSNaye8tvuVMLQLN/lt5Dr1ZwKUYnRcICQskwFQslcHXJJZAhOPfgltOM/IKHQH/x",
+	"rl36cwdX9yIVSsizXJIZy9J4BFCLjrqtfw1hgP/tv5Gf4xRiZJR5pQZ+yzvkFC4OhiJaBoSlqUjV5o+S",
+	"HK6eYokRpu2QzueJqdb6n1LwcOdYl4ZKlrecEPZBnS6A86S6bJ+jLKj2Y5S9noNPeaSaWHH40U+gGr44",
+	"fUMy9iEj7VD9sztPaMzDHZuAoRoyi6F6qy8GaTvrBk2hPN3pquUY2DMMOVWxBNnPFdOAldCOJUnCE8Ez",
+	"xrOOMupDEkuYQm2ZMMdF6uu5gLijhvNQ+ehDZ7FYdNSIOnma6MJcocUEhkGBR1PaIbUXU5pBQ6M8TUhH",
+	"v16mMIgPwZs3KNMHDcEFl80IQkepnshBrxcGelfxPVoeu0k50/hWpd0uCv2ottAHh2NFmJ44hX10PumS",
+	"Adf3OKAOqDMB3ljMJFbNWMBYU4gaGjS7FB70D0PYwR9w3vKIAIphR6TxJOZ6THDDmyRi4aKX4xtKDZSY",
+	"SAsrUJSxwvff4lshaY/EbEY7ks1pqvFAu5MufGMAgKez2GL/jsQMqSD8LtTTWeqLq4A4kL0BDgyWnwvO",
+	"dtSayAVwQIESC8dtJ5SmSxKiZdg5QR2qM1AvdXCsoWoKUo0+zIVkJPyPjg4275yZK2C33tIxYEmzcQKQ",
+	"d+3w7cX12dvzqxAWHOan28VPKz2bptEOCndwfevj1gS21zsIdfqhdwrYjNSwxnOaTZ8Am1M/7gTQhPe7",
+	"H0F+Sv8Y39APncGEhcdmcMC7kOzM8DIkp95+2CVYeVEi4ijBywPCFc/QXAIo7grvspyc6HCv1wtrdBro",
+	"7PqCw3bJCZClWWADtwMlojJlQixNiaywmh7Q7XZvW59CRE9GpAbFMccxiCfVmpYtnLFIwqhhtKfI5NVJ",
+	"qLWJGhXUu2bqEGJOv8mbEeOxzi+BUaLOBWPQHNwdfhd5CJnRRHEzvL2N+T1NIHVjnmekPaQRrE5AFqlQ",
+	"zS7nDLZ2FkupGoK8h8Bi7Cjr0sA+iTzriHEnVRtEMJgkAMSpJB5B3stfcpbC9qpjOmNKldg5VoPqh7Z9",
+	"Z0ijlMH60QTrMym97RjpAI6RI5CKJE9N2vDeQWjHmTIp8nTE4PfDUM8OiRcIjhNKNLoTVVYfUgonIdCw",
+	"0VqPwbv7gUX4lmQTyAdBDo6nCCMoQxJzEuq0X60D7ZpHivOA53pOeWiYm5aySsnZdR4apxXKPETys8sH",
+	"Jq8SqKqFhs7w6ByGuNLfh3ZHCu1Xl7HETMNjFDb9/bAsd4UaRZ+8iX84RtZOci7z+VykCIGPr2pJodrA",
+	"qztXKMzoEioGF2kVJYmN5QTq0hhEr5a7MIu97xFjS58mHQ1LEgHYUKphMdYiio4gGEwnGuigBVBypN7j",
+	"Cr+FZ4ErCFUz8Cuqq8b3gjDTajyH6lBRMmE8jzkjIDpIe8I4lITQpzkgEctonEjiQPmwVDeOzfRDJ0xH",
+	"ac+w22DwYgRJgHIf9FJTr9goC6olKBBGlkwXObQtVcqP6RileDTFfvdDJ2tYtVNKHFZWyVCNIRILrqx1",
+	"eUfGiPtNlYZQDNcKJXdJj0iq/oI6yimwOwB9BQePPCostCdSnzGdTEXTNL5HUok56feItCrXYioS2JbU",
+	"5M2jzmGVZP3Rfo/IY1ANNcc2WVoYlwUvqWb2yCy2kTl6EOqk37F51qGJGoZTZzWOElSC8LNYklEiJItA",
+	"3xgYosSNAieVThBXL8lK0dZuoe/rZGIGWkSMZkpFPSh4EHbSUecviRnq6uV3Y0nYaCoUZ6Sju6AIyDGY",
+	"zECfAB8HWAQwwAns/l9ykTESZ3az8AIf5NPN9YkGI5PeCAErYscpQhgcERl/UK2il4e0w+aSFkpDEWmR",
+	"jAXQaGWrDxjLNGVsbXu6MbBOAx21ZbBU0KRUbU0xQBemegHV9o5ICLQZWiMdfFqk3+1CMhZpa+2Q7PV2",
+	"AhLKu3geOi+qVv/+f/0/xHmxt9Ml+tLTKL2Y6k9N9AWPxALunxmNoDIfBGGEqFTpGFeUG1ORp5CKpn0c",
+	"AGmn4bYVjx+J2TCG4BNlAmDLEjmJakx3hZwP57mLU0CF2DblOEzwm0BLkh7q9AMbSyDd6pgagw2U+nQY",
+	"ZylNl+jcVSa2TKicOqrWGcdRgTAFPHlw+bB0pKjb1ECGEtAM/7uA8h2xI00cId0dGnMPsyRlWZzSf917",
+	"OQyNByE87P1rWHvnsPeve9pcuVbaJErdqUgiPLPnN68dX3T75r9DYh4J/1Uxf8AewLvBFLUc3LlbpZDp",
+	"F5QY3Dky7zkinOIXxU+GE1nOCgoKWCkGCBDiaAvB2kZfILljy0KT3cG0KCQG0KEdM1JwwmJQshX9M9K+",
+	"EDKbpOzqf7w2kBJ3jM3hOw42+Y5xWQxKzjbYHShdccsHa9yJbbjQgBtKV5RqOXf9+krztVvu3mqs9EKS",
+	"dvFZ6S4EAEDUjyhub3nVf4jMdEMv5nHJg+m4Lm+547tEA8fjp/T7NAFMSvthGY/kLRdcMWGRK8sTFJbC",
+	"5I1iqcXGWZSwG8nSK/w0NDHwKJgM07nlTxV7EryqscBvcBuAf8OgBcfLJkxRB7l0y9G32lg7+g+NpaPr",
+	"btdbvrnftezj0HdgJsspwM0EggPvAAx/kcYZgBtgo2bIBmWretGD0lVpBLcczAn0VeHSWy1DLHjHlL+x",
+	"S4WGH1gsbahZgb4UGOYtz4SaHxF851iz2BnlEVUSxlRGATALZaxo7jMHXJc2BomHYL1cqJ9ueYxQ0ErG",
+	"uKfI/lk+B2bUld1GU1MtP9pUuAltmAG4M6y1BYU15oCMiy8hu+8D8wLSnSlmH9xyvT1CHSwhlS6UpyjX",
+	"jFswnnBA9Mq65I2IzPJ5jPZbblW4Qt7oAPQuUZSOEjKWZMaozHF0Rr+jRBkPJiDjlmvEHSDev5FLuPGK",
+	"ox3yN3IJlEX+dsv/1ul04P/qFfBpk3ZfvQLbg8YyPAPCa+9VHum5+6iSfDZRHhM0VWlSZ5I4KCh/1N63",
+	"gyKvTq/NmGr+c9J2Jdzf/+v/KP2ACzMws41ulwEWfTJ9OqcCui9KMLUP1BhU79U+ghJl278KtUu9dLy6",
+	"H5M02j5UvSjOjHzib2pnB3iGDDIMSxXnUHtdACmpU6QPq3Ec3fJW0EriEeOSFVVAW4M5HU1ZZw8qcUKl",
+	"MVsybLFYdCk8hmJh+lu5+/rs5PT86hS++VSkNsHVDvn7f/3fBCIDoYKqDg8kg4szp4anKf35KWiJOeN0",
+	"HreOWvvdXncf7y6ncIGnl1VR6G6uo1zmwgc3dqJdWFTTLCyGXjEDsKTviXV+ijUGdlxKpeTm6nLwQl/o",
+	"AJRJlwzgiAB0cvugt79zbLpBCk0UsSnTS/0YKO1zDgn8ymjtxFwyLuMsvmfJMkCw5e/BpWk2vgx8jXfv",
+	"BSazVYDOotZRCz11N1IXSAe28YOIlhrwOtPhllV/vynagBDG625hdehHpdKs4sMI3AEmGuzPXq/3qD1j",
+	"n354WIwq+RS0DrBTX1t2cLs/0KgAeGsd9PrrP7nhRmthEX60v/6jlyIdxlHEOH7x/fovTrTrCT7ob9DF",
+	"BV0mgkbXQrym6QSiYw83WQIIlOc0Ac8qfrVBbzoF+6bwfuDtuilMqk+aPgGtoJXRiWwd/QJxALL17lPQ",
+	"mue+A6rFn0Y6Mk8CgnFB2g0ZOJxfWcGiKOpmDxxC5qg/1WE+BsSzQj1RSqR9/4ksbkPJz84JP/lx3Qk3",
+	"TlPo9qB3cEyy4pSizIRu7XVNCD+G+EHT+YV3MA70Cx5imI1qH3tSOuxZ9Fs6zxgBGf0+zvTB+i/ORfYS",
+	"QDl/p2ca6cQKTwfFSkTLHc8h/xTUZPPuR30kP+2CBaWjnor/KtVWh9+LgxoQe4XD4tQe2qAmml+8Xndw",
+	"a2dRTae/Yyz6IUMDj0UY1VY/6fVTix/oA1vc2zQiCRavwClQZ+/dg06ak69tI4phD8ienUUpZU2Dg6w/",
+	"nW90c00HVPWBKSzQyz/aIf2ahw1pv1mAVs6WPVZYy70hrUljQblB+Wh8Gznpnugja4xuJYk3FbXH5sSC",
+	"oP1qwvWHJYRBf8Z5/eKS+ZtM/iaTN5LJW7CJDaSvyzDCF6evT69PyVpxHh5pYbCd1AaZvZGcfhQB/fmH",
+	"/puQ/iakK0KatOVUpBncWq3Whou8Y//JO0tTBi6wYbIkKZuJe32c6o5LMdbuTbyxgyuqqMimB/+fhv0u",
+	"4LQgYCCGqB7K0Z8+w1riyx0oTTRMxOhOEilMLPVEMAmIgVbLBpwvV8sm7TAVC3kJw4WCZfhnRmPOohD9",
+	"ZzSKZIFXZjy+iBlW3DfXjy4gcAySxECZtb6g+LtQfUWNTiaI1lLrnhawajDl7q94Sr4m0cP6ELycqZCj",
+	"Q/Uv2D1L1CaCs2fCvDCoWZ5yWSJgxMKvkbmpfGCQsIF8AiIxpGq4rCTsl4kniWU2MEB+n0U2G6WoQFeI",
+	"615PVPHSFKIMutPBifxz0NNruAYy+2PoR29YlW3agD/V8SqqCpyK9KtICy+kCvANU+VKJBHT11Maz05/",
+	"sTXVXesR/4rUZ7psQtOrUSFgjwEXt0kw/1TkZ2iAqFWrCNUNiPKjIoFPjyfSBWfrBfrnSGpovJDRjyCy",
+	"3XKiOPQJYKSFH29Reke3rSPS+xSSNjDzAto+E2KnSeKrhn4HMv+3qkz/BtQETQ1P5GNpC3YLXJhRjBab",
+	"MNI2IYlF6KGJPNzB4Ck3jtCJH2wIHtSmqxPtl3MIk52InS45aQ4h/Nz4wYNez3OmsDQhAsfpDvQx++Vd",
+	"WD9EE5ZVj9B2Nu9rNe7G6jbOi1d38Xyj93C9N3n1De7HJq/+qHZrkxcv9KI/1IrfUhg31q7x85lCJylD",
+	"6H7jMQ085hXLXA7jYSxWYm9L+VqLjxjWa6pL+107jM0VUWO+3LFlufYDhoJnJGFUZiD+eT6DpAidMaR4",
+	"joYRCIjGFkDxjDizmHTiNcowWaTIJS1N4qN+y04nxOAgNWY1jDu2PMZgWcOlSgPD+OWEjTNIJmmHHz+F",
+	"qKxwAbOcUqWNsJ0uuYYIfy6qMbzSw+ZMvfhBacXwWj+0Ay1cgTr50eBKhasmGmKeg25FdTVlKWvmnRqs",
+	"uPU5BPQFNRfNYswoGzgLzhbQuW3ReGdpv/kEH48n4U7EkvnPvGFXG1sVG1u8HkPWMpgnPoO2yingIBb8",
+	"SB3oAoFf+n3q5pQYi/O3ekzKg2w4JdYC/HYevpiMtmu8+QGwrHu9qHX1popnx8Z9g+CyQNPF6fwHtSFs",
+	"9Q/zilqDO51AVEhunSQT8jxJQr1GykjH/9w5Vnu4jS0CYDaqGxf31iOxY0kWdEnacUYWIk8iMhJJEkes",
+	"yHwwlQJVz05j6J1ouuWvWD661MBnMKf1toXuCpBtgm+W1a9iWcG+bmpeocb6zbjagnFbfik9DPMBHHxX",
+	"slTjfnkZ+atU5HPUZCp2Rr17RMQe5qM7ltnnyItJW2BVK8VogStxCAeeqOY150i11rTSqpoDRpTqoUw2",
+	"x4QL3vGYQpjPE3Ur7Fo7T/Vgjwt/s2acaZ4wq7FZpQucvZgJ1DZYBNgNIO09tnvoCvfmG5P8FZhkUCu1",
+	"BaRBZPxXt4J1zApwNbCbC2w1oOWWGyRSQGVqjcTBtCx+0SpKK2iBfuLA5FmIv1+FgyO1PfCGyncmv7Hy",
+	"1Tq4Vr1h2R+Lm2/mAlvjuRpvyO+bXVwlW3c9b97CFaUVcdW93wEWrDWNKx6aX429/la8TkvH5+SIt29+",
+	"py/ld9rqYOdRnK09v8XlseIdZSNb9QZmM7U8xmNA73RJCOXwITAmNIXn0EWGfH1Gs9HUhHdjYQClrIuM",
+	"/Geur+hVP6UzGiJWFdrbUAU5zpZho1UIMRlqLqc4lV/hPqwqxRJbKNFYuLEkOAsbSOIT9/hKa9OgUJjl",
+	"FX7zafNx6BUk7aubk5PTq6uAvBycvb65PA3Iz4PL87PzV2qlz85fvr18M7g+e3t+XMtf3WmcgW68NIcC",
+	"lXhM4yRPPfUyvqxfUK0TABN7eNgACVuMywfgm6KxJpbLXSyX+wCvgas4b3b2JY0lojk5+9mJ2DjmLHID",
+	"WI7LlaKwvHTV1QeRM6b+tSbrmJN8PococllmJM4JhELL9ouVKdaWlyy/VI6m7eDrpFs7E2yS8RigBPuC",
+	"0BRwvWb34rcu4n+HOR+DKIJDUhwIzyErS/jdRExGunznBrG47mko94TIhDQtbfaMUQ6RkTp7TKRRgc0U",
+	"OqIoJEhYR/UC908kQmSB155XaqOJBV8hzF+LidKPv2iAWLmjprNQLJv8pwufRCJxl2A9VVqVYJOrTQDP",
+	"0V9oE7asl5obgzglMY/Yh8DYlRC8BxBemqSki1lOcokohYDnbjQf0rO6D+kX2s9e4Go/5GBnBV1e2bF+",
+	"ccp0umqiTfvGPytluruxgi4LqKhmHJnrCkK8dkyJmEPtALlggD1HpQfbrUsGpW8TAQXuMevNxvlev74i",
+	"U8ojOaV3hUOQzkr4mhodDQr8kvaP19cXVwZUso7zZhCn5inEHs+FNIhqOuJ9nsb3akB3bAnoe+4gY0nm",
+	"+TCJR4Cjq0y+GUtZsnSB4zS+Ozav0ZTxGtBC2g6ZwQ7X/vmL0zc4OZrp2dXGfYzYqXB81esIRq1B/uo1",
+	"K/wgd6QNOLlErVEB+6d9N30cpfu6gT9FwC8uFhrg3ALp1pH9hozIeMILP4fbnj5H2dLBJinBxZ0UL5/T",
+	"GZYNEBIXCHDVYklCRNuD2hdRnCLg3q7qRu7iI9U4/tyFqkakDZXyZyyKqUnJ1DPQtCMN1DAURcUXpjTm",
+	"OyZKCuESR2I2ExzzvGNZRloB+HsH+hvX1BCiTnYkki6xzuuStLlo2KbAgPvjdmdTykmcBYQLDRxtlhH9",
+	"AsV6uy9hzmlYqiQVYr0nXRvljf3NQIvtlLJRX7999fL1canQgK4DoLajMbHcZR2rzIECt3mLAHU2c0hE",
+	"Mfkvqfa/Vpzqksk88drFr8VkArUGfl3l/oGq+sHeBnhL10K8oXypxyi/kuzSxYlaR7+8K0kyKGrWzNpX",
+	"JZuail0bqVh3bBmU8K8BUDaW84Qubb1Ejc7oVq+xdcHc5Kg7tuySkwJHcizSGaEkSxkjbcmYCdM03+qi",
+	"irujaZxEKePhzhEJUyGyPygrN4SQEYliEjEERaaztxywSqz2kTLFDXRFjqJkGbSMAJySsYhFJHwF2M6J",
+	"4gyD6J7ykSlYEt5kcQLqQkjoTKBbcrZzrIcEhe1qY6oOZErvGaLQM575NcVigerOyEqpVViGo8oKGN3A",
+	"TBPW95iEOMAj79g0IeGwjnV5lyMl4UqFwlR/flee6rnkxtMuu6EQCYP4ui/ps9NLtmxy212XZvvNW7da",
+	"Q/Ye5LKWfOK+ssKBV8ArWmpELQYuhAHjXdtn5mKAShPgrkQv6Mzk5O15FVrxLYe4hg+xzMxlIN4kofYH",
+	"mKfphEVHgAGIvQGwdgQg9/ZDfAJwzTgOU88B490wFd6OMOYxwthLA3sS6ERk1YpSB1CZkxlddonLR7VT",
+	"zKxCk/vQEPIXch6a5r+O67Dce7TGf1gs1Td34ZeBYhQpHhLndK444jX9QUvnDR2I6ohUJZNzDQyP0Xa4",
+	"MACn+qIey4jT0R1Yz9999913/sAl5+xsd4VnPoQqt7+KnFojo5RmAizl2234Y0e8VFd4tUzzoaZdmcul",
+	"IiwFylWhCAD273o/2payyd//1/8GaaTlmy6uRXVdgh1wKKhDqT0lR/rk2MhrcD1QXfNzuCThxY1xJFU1",
+	"5o+qV6xkFZB4DJ6RWB2lcS41QJJbCgvGaIvypQBhnuaI3Baq86d0xhBfQ2MXcrRhsFizguPDkt6Z0NGd",
+	"VH0d7AS2mFYsNYPvkre2rIqauBOWoyUAuMAYyVLKJRZECVAZKKOwqiaVrpAxDpFgMBDUMnDpEHYuskUV",
+	"XSKAqHPOdAUxLqDiWAQlMsoCHOrmFHMrJ9BVlh8z5ixybCZWIJhzxvDuBuHUD3r7HgeyLLjbmabaz2Zx",
+	"X0670KH1X0m7WMdbdXUI7dfiE/YNtE57RfqHm8zH1i17w6KYXisz72vHOTHty6eJZsNQ4qXY8AzO8wN0",
+	"G+t52MhXgs4Ex6ouDyPmdbO84h0h7fCXd7qsJkkYHZdDuoumTDYsLxSniITWT+Kk1YD2VEmDbZAWtgKF",
+	"BKcstFwYPegXVq3mkqEzA/S1VT6M5YlZv69t/Fe25pti9dgRPjWvGu76CuXq8wSY39/wBuJ44ZIXjoRz",
+	"GM2g7EUv1AQsq1xBKQ9E+z/xHCcJXH+YVrpkkGUUoxOdM25uBkxtB6opz+nTYujaC7FTOpoWTUwp1L2e",
+	"CZ32jz45q7uAs1S9wwUZLUcJgzqA5QFAExydnfi5vl7DwcFI7Bc6rV9f+VE+Ykr9MlHM35N2xNRESazj",
+	"O3XuYQn+s2Ao2F3BOHc/wn99Cv2cLCiWBes1qpebA6hpFHk5yxf0lOhuBlH01dwlZqYNvM0l0TKRs9+N",
+	"E2VrHefXqpjxu1WKkD3VBN/nKEHmLK8G6FfdoscXutZQ3A7HMWrGDHh1DFWrhMiOsVCWw7HrXlRD6ujq",
+	"nen6fA5P9nEYXQi2wqGh1lGdOzfzHsT3Kh3KzzTDgo/+02wPr7t3y9JFTAvQ1t5fng5emNjqOc2mxX3M",
+	"SI+vzK7cC5oZ/fCa8Uk2bR3tHR5CFpj5u//rRlxvy+gadv+bSveIKMbAPGiFBB/CPFAh2Mh+0prOJlaT",
+	"SA0uAdpKioFsZSphX1/XUHJ81he4Sr99z7UeaMMJdZRNtTvfjuQXdF/PDclsfSSRitceSah1rW9tip67",
+	"5KZ6xETqeIYPVtL5WcZmX9QXAGsAvTSQqBrpN7p8dLoshQzEuMtfxvZfn2mntr/wE/jucH7SNynORQ6h",
+	"ExpzHR+sJvBEEqUEYWJylqXxEAoFV69ONr8tCUwCUpwFBRZv/Toj/FjorqqNgIgk+gnvjDhbwH990rXi",
+	"JRulDEI25Z1zw8HNTYZsvu9oU/vHE0l0rp0u3Z1zgPyDew810B3/XUbgXmTAvcYZlxlNEl3l+CF3G1/K",
+	"ngca1OAwv7Idv5YnmRI6/4i86fcYH3HVwNOe6NikhwvdXfx+hQFtr5fdDjH8IRPgotORUujSQ+xtxHfR",
+	"9e0XWFo7015CzlZyG0D/M8zCcocuGTSwsmOnNvMjc4KU1XnBrygpvrJS4txLwkJ8U1Ie70BfqgXdVk0p",
+	"jjI82AXYpeYMoOLqwTj43Uwf3cY8oVzHCOvcSJphcmRgbU+b12NPhzQV+mIexfdxlNMEa8aTthSEKVNd",
+	"H0rFH3KpnpcS4Y7w4Afk6uRH9Q9kakBKNK6ceU8nPZjq3+5kZjRiXQIoAVEMYCt8pMM1dPDFEQJTGcUI",
+	"phCJUT6D6wulXdmGuSjK2hdJFlxUanSqE8ckSXMMBLFwEpidY9uOJRlN2eiORTZtJVmSIRuLVKlvSxt4",
+	"YqJEIN6bKRIDf5LalICEB71eCCW6YTi4NUotkqhRtaldLXikPQdQeaFwKGo9asdOVe0IdBWUllOPLoYG",
+	"lnrZzfLhYineE/OcSVvOMGWKL+uqibYOeKy2HGJWkqXiyhhJajNyjotgV/WnfGK/1DEvoPHpGBm34Jrn",
+	"+kUNEI/JF1LTXiaMZS/0xv7aihp0rutNN18kO8fh26XK70+3e6NDzi1YxFQkUU00GN6yhXhgH+Yi3czR",
+	"We5Le7TNeBAeveBu7bB0KMKdI08b1TSTIUsgQUVADhyuSaAhdPR9t82z1yGKGH93XMQDuh7NTAjwtJb6",
+	"KcYM1iJwQwZJlBqrTvVaSsKeJ/kEOZszdsX69Mjm8ZwlMdc5/+ZXZZbDvbRO33bGXmpd2eABiVgSY6ke",
+	"HhH2IUspHFrOEv19CUQA4AeiPGGyCA8ENllqWCRMdsmVNrYLrol7ziIECjb82FXcga8D/BiqvlXmrdpK",
+	"mRWnmSCM38ep4DNMQkhjRcMmsNSqiDPSDj/etpRgOOX3t60jcts6ffHq9P3V6cnl6fV7TP58+/P56SVm",
+	"f+pfzq5P3+APt61PSmv3NnIxuLr6+e3lC/3RzZVpRX200yWnsL5Ki4FwThvBpAYJ6cDZQui1kdVMZXfj",
+	"U0bYX3KarJY62JAjdr4k+y/LHg//97KJf5YE+lPYisop0pGx5a0tM7Et2KhSxpqV7BMxm1MD4mNZpAWG",
+	"tjyURzoRz9W5rH5lkaVn9I5VMEoQXHVmlPlZYDPJbT6S1iiVLiZ13r2N+xlKrZEqbjijnE5YpHTK6os6",
+	"2Tog7J5xkwIfu6HGWZpnU2C6SoW8i3l0ZHlqUEJDK7hhYFkdLAEysjb7MGLzzBTN3SlLPyot3zNjxLht",
+	"5ExY08pN2gSzwTBNhxfqd49hvZSu71wQmIxDjM7USN/qU71CXfJTEf09wj02YfRxauLBIV20HV5D7ic4",
+	"GTANVH1kWYxOONwx7NrElcupWDgJJGBBmEUwE5AiuQc3CbpVC8as+LulNqUwKDqA+xGJdoPxCMfZsc7G",
+	"lSRl84SOSuwdcQDi1AwKA6rAHAnVIYj0MQohvR5SbYXabaEpFPiiUAJkBrFnbKdLBokUOIgjG/RlxxpC",
+	"hTnBw8CG6NNKgH5gEN2BzuAVTBOAJ5wtdL1gi6dgZFfgAsArERkQ6tM1NEnqkHytAqANWZg2Dj9pIyVB",
+	"ZAhWm4P/VDbRDnShic+vgUzpPVstTxSH+WbElBhimZta1vgt9e7xXcuKDS0gJd1a+w1Khal+AJu1oQTN",
+	"UpHsWnJvlqOXOVd8DrVK+z4K0sI/avhOxFCTH7JprLi/yOHqycgi13GV5hyicqJYzmk2UsxIv3hMIiaz",
+	"mBtJBeIWYm7TeDLNFLcB50/75Pr12wtEZNc+Gip1mIeeIXpokIe/vTghNwPDVlKYF3emRDH5OEmMIorw",
+	"HxZjZpiKhcRwYZLziKG4DfEteaHDRLiIWFBbHq2US6fdJ5LEfK74ZDqBXZTHemxFuQ3Hr9d+I6JhLo27",
+	"qAFZEGf91m7rF7siK3VjD/Svfl2mhoFYI40srNjg9B+vOM+vF936KwOh7G20Q69Qpj+i+z/nZabgcqyC",
+	"U5V5rCJCH3cF3tPMWeH+LqIZBewvsOhNougjMtMuCR1uCvDGoX4UGjgT9FX//+x9+3LbOLrnq6BcuxXp",
+	"FCM77mRmWqqpLU8u3TmTdnttZ+ZsdfeGsAhLPKYINQHa0aamap9mH2yf5BS+CwBSpCzHdi4d/9NpSxQI",
+	"gvg+fNffL3VKKh0mghh+8VseuRHRRr5gQ8wR+MMELTT8yFZyepGXM2j8TM8qLbOpNG5MIjZrjdqw+DDI",
+	"P6Fx2UWqjcqGI/EiLBh4FLFixd8/inlenbLGKAjqTzHVOfk8lZo598K5RnQ0ON1tht7NQ6YlUP9udjzo",
+	"SPAGd68MiUPwKdbSDzCUrKr8UhZ4jFFiBOx49LLQP6E9k2IEiZAyoZMEcqCMMYi4NBCB0uVqoWsk+oD0",
+	"ASOTcdSFNH/ie3l1qcJlSUyj/Pz0zT+Pg3OMQyYNnAxm0de1neqFGgkQVjOGopW8RLAzf0uaLS3MI+Pj",
+	"eZgKwbzJAA9Dj/FlsFhyOBFP954GdF1aXF1FqPohVunegd9fwuoJtKKUukMU4Mxvz423F+3IiXi6/z0E",
+	"MRcRRpwRv9eqRscy/vFEPNvbj2RVkA8e4ez5xa8g46OyUCvTXABy6XGgR8b5a9GDcZJof28Pgf4ahJ9e",
+	"jCpt2fqAZF94AfTe3IZMKzwx014DAkp47td4gFt80YYDKeMrFRKXD+bDg/mwyXyATS2Msnykf4T1gOGQ",
+	"LbFSWnmPZC3Ejil/BlsmLRzCeJx4weOXcyqY6crtSBxy6OrDrzsUSPx1Zyx++e1faXc77yu86F6j73CL",
+	"1/TIm3p521mhbw69tr0A0c7jF7UNIhdjleAoWOXNebiwo+jg60T2i5NSuR03rTWI9SZCCi4jEyl+lwa4",
+	"kVSV7kFTMWD4L3dITARA1UGgUUVmny5FXVKhwpAQWjmUeabcOWiaLV3R9/q8cXS2ZANEg0tsWOgwdYf3",
+	"Y5uQumQJT4zqUwhfAJJ3DTu4MTyGh3HaGOH3dlWKy/6Og78Na45LWyBWPI5jrlgczNHbs0rJC7yJ4Rwk",
+	"kchVazGmaBuR8VYbJQYAqbasCAUYnAIfWHWbNscg70IW57py797dAOL5Q650pnpCLrnBYpSsQRZKuwvb",
+	"BSa0EwELDjj5ZBQ7hj+7t19UkPMospOpbXkk/lbnhX2cl809bcYiNVNZOM8mrRT5OGl4aufMvF9WjwtZ",
+	"zqLFMAkvAILDANJMY2LOxcpUYaUbL9NXpYFevZQ9L2SDVVY65zDtA4BDAb6vwDQMjhrgMxlpTTW/pYoX",
+	"V9LvpAdj7esFnJPtF9t5crVspt0PpB092lx/77H73HSdkcFYCqgwbC5ZgDO3TqINZibh6FuFWItzXBmH",
+	"vSLfslTokyJCpGwfJc7DD3ksn+XyV4E276iBxmeLtMCN5dD3CH/YISd0Z0yrK0DzPRF4E9h+20ntTzTQ",
+	"DcSV7vHNi+vnbeMFCPftxC7Zgm+jT6giexFqDiY9ItPZG3ibzX6Ph85D/f1dNwlutwtv1vGBv6QejrWT",
+	"gzT4O2pFJ+W7HbdMy8mKKHg5+Mm6vFE/ZOcKHIAJMCyjDES9OHiYnCMtcysY2ikdRzzpe5QPf4++tm76",
+	"/kEk7lokwm5qVcDeiXDQJDb3wvqGM7+fIRKAeSkIylchQcUNZ2vSAaEASIygGAw86ziUiaIp1IxvDSFo",
+	"j2hScrlUZUaw/jJDXzxuiWJYbl0qaE5rp5rYFw/1fuyWj6NZ5hagvrmlJK7xBTMQGmwxo4J9HT55glYi",
+	"CHfDTiSSTCp6yiq9XHJOhq7D8WHSuKZ+naFYgRpBMPQwU8YSl7EYQJVIbmFQw4VUM/cUhirWsC4Oelbw",
+	"LfUOTV/jMT3IrR/riuoRsRgRsjj8CQ5O8GT0wis1xcaRRj4QihgxqXaRl5lIccumbQPhEe6TiV/R3Nh8",
+	"yiw2tIpYafwYh1CZJ4Zt8OA39iuv+gCLRJob9u3hycvDU2jAHkGAAvMsZbBici7ksFeQ/OlX0JDuaVsJ",
+	"Hf3Mkc7eyN9wALu+EXYyLGG84aNTxlglIbKFlYUUUOrhVkWJ6maDh/Ba0kPRcPdhB16OzxRy2PZ0E9KJ",
+	"gX1owP4yGrB1JdR7qyAIe7Nj0puBQK/WX6rx8r0vhAzcVeDE+PaMwb+f/Hw49NnlDhoxMguBvSrkh2Pq",
+	"tUVta1m4K4YJ1bExz5rVFwBb5uEXYqYsX9LMueSWUvJNnFJcVbqcNQpzs9DzDdxVjZ7vCL6C2cuyrFLG",
+	"TJBUY+kEs9Fg6Cb1687/0nUVPnYmLV37684k7oABWv4/74uzlcXjyuldOHU82pIsV7pUj8xYnE2r1dKC",
+	"ag/Al3/eH47EK8ysw1vk0vAayO2WqgqP33wETL+fPj8SS+Uu4AdL/+PxK11dySpTmfs/qEAh/v8hZdSk",
+	"tc5mCc2ZzS5LLkyHFpepLllFz2oFiQp6Ol1bZ15gk1YNNDpgxjxzvzFqWtv8UvEbZ34imnxuRKEh3A+F",
+	"gri35BTGgff/RCzykhhRnzxzf/jRF7pS/I2Yi8HT/e/JujpWtlo9PnDXpcMJsSDRLXHewti8KNxSixw2",
+	"pKmBLO28LnD9xbRQklqC6ZfAz1qXdhKexb2jc13NNLTZ7j8V88iECz8roPYBF3vUor3zTGyRkKVckR63",
+	"rjZh1PmC6FeA1fJkmDi9DlkMyd1XbSa4AdwMQAyusnQ4Es/jUWDjURKGKlHjzu6Y5C0dC+kpCcUgDbxu",
+	"KSQm3H2Xlnt1sTRVLwPgn1cg1JzWzYnXkaMFRXc/pzcxv/HRnTyQ1T2Q1X0MWd0mSrpCzzT6pp0u6ssy",
+	"Y9p2z08KWMgAvWQaLWAkApPoAqfoqZSNA/HO++sUIzeNuwu7005zujwo1GJ1J4H3MPY3UwChZwLfT+9G",
+	"Wihb5VOzVYQvdBzRrziQd1RpdzKo2gin66CT1SDx17muFtKKAbVVib3R3uipN+uiHzqLVQE+j5lWcqnG",
+	"wXet1FTll2BGYF/bwJkzjTrgYSKy3EzBWAlRhbPVWp80Wqt1BV2GzfhBppZ2jgaSXixyKwppVTmF+EXz",
+	"bhNymQs5E4NQZKutWAGzQmmHSZi+YTRygFQxeUalEkaFhg13i6Yb7gxoaS6C61+bwBzp53Fw9DoUZ56t",
+	"4jaOMqOfJXHUJqPku5nAYjormXtGnAk8V2Dq8FfuBOa9NRLPwZisyIoRJocajqinbFlpJ7IYCkLWOGik",
+	"bEQipjQKY4JyM2LYXT7QYUbiRY000H5KurbuH7CPsAUEQi/OGNvf2wvNpxR6zpkPCxQZDTIS/5xrKC7G",
+	"vSbOdVHoKyPSZV7O0rEoddCEJdJcYtoyMr3cL47c5VCyWtVUx0oxg+GEA3UNmuO/LmSZSaurFRU8R8Ng",
+	"DY8kwmS8v0YmokojfTHHANhQwxVsSJHT/OHOTnPBjUfTSmVuHrIw3WxgP5EmuFaZ95kzbQTkztgBaY6P",
+	"18Afo083HLXR2i38ArC2PFkZqxaxugQZ3bIosSnPWObjPnFivV6h2Ir8tfXHoBkBbBaSAVIiaIi419h5",
+	"JY05kGjVBouspeXqrKoubb5QYpCaeW0zfVWmtN+z3DjZx5Cpm/gj+HFK0WS+DJxgcNQ0WQ9OF8zAQ4Nt",
+	"HsY9U/ZKqeh6011BeehmTifcvdZRwo02lU821pCav6W5+LbKKPsWIZYWflltedn9AP9QUtEoC4fgpsKU",
+	"Y8p+NA4Of3wG25XozDIjZvmlU9elSHPnn1ZqqaRlkGwMKIPNQbRHGKEKTY4Lf27kdgIDRizI7ki3j/HW",
+	"obaSIPA7T234IcVKRuKAmhbm+grbKaCW3kMFRCDc3YP1wQTj6p0oe+Cmdkwz27l50gsHeJ2Zj4X1i2x5",
+	"ON53xvtJZNXv9y2gfjwtdJ3dvL6G5wwmSZ/g+ls11vshJXvX5TJ+nWXPBvaS260tNhfSAJqvM9OhAixZ",
+	"T2tFfX3s53ZPg3uQnB6YaZ1RRZu0uEGCfjGawOww/gmkCdBaPtPODfbnKkMzqGmecWqQkm/SrN1uLNK5",
+	"tct38NvU3c5QsTdYuKjZqAKo8VBo56oMosK6Ek/39xHaVAzcX0++o79koUs1dDbqf6qpxegl9N/BgSxF",
+	"pa8gzcwY5WuV6oknlf5umJB1MZfFJce++Ym8x+HshiJ+I1DJBvOYgOGKkVMO1g9KTQ+TiGfv3yfi6d5f",
+	"EvF0/3v3f0/cf75z/3maiP//f//fEA1eW+XO+nYa/0xOL/T5OZpSmM+FNWTAQlhCSr/yfMJLzY24cM5I",
+	"CCKCTQW+YCja9iWIw8QHz8nLXcu/uvOMkq+sj1KqgqeGwvTwx+OX/x6ldXlaeTYSJwq6L1l2AMIQLfej",
+	"t6duBfxRuQvYN1ma8PT8ieVppeLL01ucKc70uvWJ8iZf5HYbONmTi3x5v1Cy/Cx9Bt7PQBg2U4EmpW1t",
+	"4Bv1ZzeW58nqobbnPjp1bn+U3GyngvHfLobbYLSSJELg9aNv1FNX9JOsLm5i8qKxa9J1U9YdIvBVhLCl",
+	"KwbNslqcKYpKOaXThLD1Gx3RpqoLlYnBnRrEw7gcqXk1hi/gIaKUYqneW3FW6OmFrym0lZKLUMaDt7Dh",
+	"6qqGY5rV7dqJCmklgycMmIWh4rzj0TAm2HMYQHlJ5KpPiAfEZ9iCuQEq3li5aqiXUotClzNV0XKHeB0U",
+	"V8EwsgAorkpJAx03hJKorvwRA/tieAvNjzu7Q/ffLEcWuQJ55kTjyX7y5LvfbmzZn6gCM3sfn/u6rVdy",
+	"lRdFU1Tuy0GJZK0tnQ/VNV9CdU3DUrvuaKK9cl1kJMAQbh1QjDBo+3udg7FZFxh39AivDWufAxOs/Fqu",
+	"AOcCEPx2DUi2gSbR7JBuICxu7pM+jC+93yhfuNHmYF/HGn97HdPdyxBt6eaL26p7umvIsXNL3TYlV1pd",
+	"yqKWWPDRMggNFhMT4OUit+4qOAjdgR6D9/vcFyaREg9Xgt296PFLO4UzdsEQ/pGUEP4iXEgZFfbLYbK2",
+	"ymczxJ+ZTjUGCKwWafyI7+xqqQA2s1IbwKcJYiDpJaIVaWOp0/G690kQRbymj8C6sG7VholI3Yx7fhGt",
+	"PPefI4xcymvR80O/VK0fTxr93xAAOKfEY2cHeEdz91oHd0IgoJHJuK6F1tq8sYf7ukbv7VuwYal01X7y",
+	"DT3ZjWle05mNLdiUFtZgtfv1wAxLqTdq39NXBy8iJKO+Zul4K91T9VN8CxT+T12+3HjIm6j5h67pP0rX",
+	"dOfr3XB6dVpluyjiW5XGrJtajGHJcaUNyqsNT7NOuuMhp/OKQ7RmJI5rILNP7bxSxh0kaSJSXVt9fuZe",
+	"O8AqSCvf0XLlRW5X7kN/NKYj8QLnC5Q36ZU6m2t9AbgLv1uo71QLmRcekgF+TbA+6YjauYE8r187iUGO",
+	"zFb9JuRSTi/kjGtxiY4F4EwB7SRuIxxeb0ce4cp/KmuSb9fXLIFfjz6pcviKWq5D6K9PhG4st1iIsoXU",
+	"Njaj+5UTAgCSm2ubxqafd6cYNgcKfsBuhKAOlicHPjJ3qTtNoKZnIlLIYzibUWVh3Jy2NlwNKAiJr+f3",
+	"kCnhp+9svlDpRKRWz2ZFPFBsm65NEC/iSJ+zD5weOjx99fxN4rttsVj9etk6dYv0qSQLb9YjV/C6vnS/",
+	"bAvnytKK3myLf2i4GjcC+uiJIkRQH+xCARNXgw9mgvxbemnYU4O8Gxvzh6evXryJzdCtUQ1w4mvm6d0U",
+	"FR82LPFLVc2VtHeO6dFvUv5BkT2+CKCOm1p6yQ1PBR7yRgAdt9/H9+zpPGzFu8YluPk+vGn+MPx+cxqR",
+	"qCwIdUAVvjgOOH6U5Lo6hFCGYhZ1hWGiFGCqSdmnniIAaVkMszhSzKKRpGrGgcQAaxPcmB6jzw3Npp3/",
+	"EONBGffYXeVGEcy0PvtPNXVnEoaTcFyOjXGrN9x1JJ6HZjNJ0SQKHRX5hSKHogHRnDSwlQOkY+XLbwNU",
+	"1ebQy0Gs7BEgm0JFQIZO6ItYEg8FM2wHrmsOZLX+xDGat3DTrydGIwGUotRXIjcPQZqvMEiDG+7OgjQd",
+	"lvAuq5mtnMAobN7OABg0i52KIOKpFqug//GQYhdQoQEmMyCaUE6uE8OoHxCj7XQ9p9l8KlOC7rcpTcYL",
+	"9GBI3HEkpCkWXXvy3o2KzjzeQQYt5LS525MaU4YaukhiucDoAwU4Oa9GvzYj8Xo92mla2S/KQEUzJX5O",
+	"Gu3dWooqaWMaBwkfNWgaoOdcMyotJosmvYZBKyyFYJbeNfb0SJAGAgJpQwwN/cbDOl90lnUI4qfI1OCd",
+	"Pn/Chh95s97BMuMse8jTfJUmwEHWnW/XLfV3p8bA7gfWGFuHy7y+4xl6fHdST5i/jiwIpzT44oDdQgEg",
+	"MXi6tzcOHg26UEdvT0m9KNtUnsPJJrshYorcJp4W65K7CavRiMKgY1Z+kihbrAAe4mr3FlfrO+hvF1nz",
+	"L68z0/nxu70VcrvVVr+vI+thl951yO1Ge/O2hvH1vSy0DdrNBJTb3soVpWuNoIx5XJZeKcDUABqRuKec",
+	"gnT+p7LIL1TiPc9O5/KILr5PCXnNj+Bv1iMf4Vn5Gb6pasv1x4/2sV+7yOChy3YLPdv94E2Za/dWoWfu",
+	"lIYyXfc4choIbKO919hnkoE+qQIvLfLyAiO5hZ6lgE7Bz5bwkyCoOQV5sKmkU7N3b8+Z4t35Rs/WG88A",
+	"uHMp7TzgdsI/bXcltjYWeflGlTM73xk/SdZQKu6z+Sx6kp7NX+hZAu8E8DQBaMaq5ehB8ffwkiqZQWkk",
+	"71G3gFvKy4drzf4YdWBNLHFbl54tM8LqmIijv/9w/FN34ju3TK3oh2zyYLAyh16hiBtgEHkEfA2SYCA5",
+	"I/4ehz9TULrq56wrksCsq8/HPSWt1JcrYZ0uB81aTM3lO0RkovatO/Mv+G2HzrDRHytcsA043t9qs/r8",
+	"og6dzow7HYvidQLvtt11R2K9RGLaTFoZQVLNlSwIBCwHuCTrsSYJn2okDpXKTICI+jzAUGtgUEx3C/4U",
+	"tEgoE6zHGLptgVR00ECPXMUeXKty+0rYKl8CZOsSqnuoMVQWRtPDRvBgdXiB8Jjcwo4LmQro91zTQfCK",
+	"7hXBuh+BisHK3OSXnxaH6n7QIiH7LZwvVCqzGb4qVDT3RPlNA6mVjp3/gbbiX0kQU0bva7oeYxZUSNBS",
+	"m+yZnF7McFfFTcZUMTYhGsC58q2pz7XT+hZrgSO6ZHGmgi3qYYggvS/FGTPXAV/ICUTgAdRufefRHLFo",
+	"9zbNrQhsCOcpGyPhxPTn0/bnEmkycps+E/I77TxMA2TXeGzU9YhYfw9x+PtEq73tgfyZeIBfs0fYUhXX",
+	"HeBw8W4Yte8wd+rqh5ctbRV+R4qqHSEZgGQm1MXr1FKT8BLzeFVdkhLLKwjrE7jlcIIY830KpsiNPeAZ",
+	"fIJWhLV79QhtOKbXIkbEqNH0qr5wgf7KJCEO9XS9hGskIjpjes/uQEu0FskRgNp0tuIZJNFuiKI1g5QE",
+	"FtvDw+/fHr8hqzR89g8E9E0BJ6m0zkTwKFH+vtAWAW6wm8FIpHVVpGJRG6I0EHNrl85bdf8a8fb4jcfh",
+	"A7aCvMRjFhgiAP2KqwSHE5ESpjDY2WkhrTI2bdra2AVaqUJJAy2py7zEnF00SbTSjUeZr0uiJRMXagWp",
+	"rea60MV/V6suJFWj7HFsEdxH5j7c4M7thI1ud7RonLm5Q9e7+UrCDb500+JrbJTkxe1RGNeqI7D6euHn",
+	"GfAyIPaVYqkqJ8smsLRMCyVLwciwYvDq5PTnI+w/r9TjvMxtLovcUEAOy3q981aGcehgHnu3lA80dxSr",
+	"EvyNSgm9VKXKuBHq5PTg+NTts6sqt1aVCUUEBD0b+c7/R1U6Cf4GcpwhFEFeeaRd84g6FTNxXsiZEUZG",
+	"dLl0UcU1wAMMBgojz5VY6EwRNfvB0Wv0qCslp3NQzgxcsNALVVrGzgW6ETXVZRZWT1c881bjOOFyNBF5",
+	"8fXs7+2F+D9z5lC0A/ME/jedcEGwB+5OyxzT/KPb3olu4XHn0ogzNavLbyW/xA8eBYA2Rgd4p24JR8OX",
+	"J8Qlz+c/iNbboyAdbk95EVorod3c2HvCg9ynDc036at4PSiK8DTfVHbSRMvvN47/rGPv7BJieO/Z8AK/",
+	"Nw3dGEI7KX8EVVqYa/QfAbSzei+ntnC2pcLDgmgjqeOlkLNJgwDN3wP7FqMtx/j5hMhmkTRCTittTDgH",
+	"EOOU9PtI/JNZwk6e//j8x5glbCTw2ZCvgJHTo/vX06lSmRmJt8ySSF+Ne/CdcQhe77+tDkMi5q5NSr4J",
+	"wq5B7+qnjTzx/QGgvs9E9GuZG7/ADwBpn9+eJKF2csdviApQnADn2dbaA8VsA6/RZ9MdoAsi5bFZE8BE",
+	"MXviTcOPVwQ4woMe6NQDrJkf1MBnVwMonrfXAh8iqb2+ugkAOwLnSVQ7mvWCnc6UtyxvzpdAP3yd3TN0",
+	"NU/wGiF4qCy9c5L5sDU+YsN+pAl8K1OWrFSsBuIDh0Id3pJFN+06I/atl57tzNIvXn4eTMovyzT8SKn6",
+	"GNPwPk28a+WkabX9gcTkD2pxfVGW07ZCku1aaS76s4Ix/i4j5Y+j+2SetNHOpQX8MejVreoyCXD8AYYX",
+	"uTKdNwPsj7klcmok8K50PcPOngZBDkL5ZUYMJDPxTHWFrORwo8Mfn//8k2dNCcgi9eIMWF5KG5DKqEDI",
+	"DEfitSVsD+NriB6F5jzid2kik/ixU4YggbZfQxjA7jkhCZji71L42dA3/r0+PH15/I+DN0EekGnMuXoY",
+	"FU3xg5Qi9EYMTp7/ePCCH26YiDNt5y0Cv0nsJ+IK1aUvk+JUQtlzCy7ms1e68buReIP1UU28coDwAl3n",
+	"F4MYlvzL9aREZSYMIMa4h0fWBeG5XVugd+sEC+4JkbhhQgMQ8GTSev6EaZMaey1HLlV4z7nBdA46+qHo",
+	"g8iU8ElWSyVSt3xpEoygMguxuHiHhvA1gQ4qv/eYVKdZV4IF5OkIKeby5lHjNlg2EqAWTMK057A7ib+U",
+	"gYrbHegJwbb7t9rqSEd6DxYlqE2hgnLZkLJm53rcpN5GJvbhz8hRg3t0oxMnlFxS1aXKxCB9mc2UeK4r",
+	"lSYC/zjBxFs67Mcdruz81CmqW1Tc4ezc/9VV4f6B5dkZ78ytXY53d6fuYJbF+E9/+st3u0aVRlePaS+B",
+	"tqUdweXrVKrHbA/ufKbqyJ1A0wXzda9lZ/zd3tbJKP+4qH3vM0mfu0Xek9nTs2fn+4+fnH83ffxUPT1/",
+	"/P35s2eP9+WTsz+r76ffZU/2dpIGIp5nTfFsFwR8vLO+MjcgvdimfBBu+wC1/IeBWuatdA3hBWmdrZrV",
+	"prpSYkBWQkPhoI6HPxBzx2f9C7lSFasn1kj8A6+h0BaBY5RbeZwxQ0fjgGCak6CEa/f9WW0DFW4iNMxZ",
+	"FgVVOBFiGXbXuRuOBK8A1RECLQg/GdhfWDYLv5gjmAXk5tNCT2Ux18amiTPNrJ7qAokDU19ScHD0+pER",
+	"S421COlClnKmFqq079xn6QQr+iGbxeOndAOq4+KRU/Hrzq87gOoM88UBRFlTHx/xBQf+Xm4zwHeThFYA",
+	"ii0kcLctJjkOLxq/Mk1u88RDZiMByUgcarEA1gaiGeGU8maGkYhCuOV/tYngiqiwnMms3MtM8LYqE1Np",
+	"1OO8dGdLbvNLVazE4ETXdg5424kAtUr/77ZowvvQfRU6ihPxIjdLGLNCqkM3dTh5fq9VXEcOrVSx9vWa",
+	"fyfc12n2z9biSMu7CSuKF/UPWlF6Z7n2dX1keknuOn29f1LpZIr9GinqR0A5AkaJxvFMCzxueFAhLOKd",
+	"KKcF2hUdYtDhwwxZYUCokRw2tsIH6KE0qp4SJK2rmHpjHNV5kZGYBDctKJjcYCcU0MQQTZznAA30HU07",
+	"vVRXTVt9ItAvC02b6AicHP/j+IeAqe2Z6eC5sFDLrw1gdot1LzPp9STdmnGdDCNNslbPy5lzwpi7RaTo",
+	"jp16dH90aAEePPCVuROnkqWhfu5ZpeulCUSuT/b29sZNojGqeHNa2WhdUjkbfOxekRHnlWIaKaC0/b1W",
+	"tXONuOHU2W5ntVkRV8xCvj9RZfZGWlVOV6kYLPKiyNn9jZnVpFhqbORDZ2YhV+JK5lZYLczczU3GD9N4",
+	"iklMwGUU1Oi636KjhdvL/T2cIMAOJV9h0d1hRWe5abAxhEAftuQ1+5xa4tPZoTNu7JKoe9Sdls5gizEc",
+	"IosibrO/VFV+nnPAnkDCTT4rgW4wU+8TUZduaHJnI0Wx1maVIAgq2Ngon6mfFD3WBH6CRYDUJ8iBBh8Q",
+	"YKr/LOGmf6vFuS4KfQW8w5EH7i7d/ZBn/0rH4pjNJ4hWcC8XDqveQ/QmU2IPzKsnUeOBNLqk3VToWZp0",
+	"9SOIo7//8PowklcxeHXw+s3b45c+NnQuc2ivZi4f2HL4oW9agmKf4Uhwbwr2caBbXupG8Xrl68IvVFzx",
+	"jJ52qYWpp/O1dz/QlaDK9CG/nzAqwcYVbjOvGi3h+9+HklaeLO3TiXi2t9+o549qRHWFvEZuo4i6pH1D",
+	"rG30F7j98cMMpCdzdpdIWyOkNS8trjWt75DjGuNr4fNIRVEtqduAERAxTlUthl9EqEJ4FoEmdBUFjMg+",
+	"E6VSzLyyJuW+MXnQ0Ybkv00hcmWa9GBkh4cbpSiBkMHD9cGjDcXCLYnbcXyYOBOfa6HBffC0EeCHQAgX",
+	"GiawUxOVMT7zClwSX8MM5Sf10k3ahGiwMj5v2Gbf5qNxBZIV8V2Lw9NXJ6e77r8v3Ht4cXJ0crrr/vsi",
+	"+hGVUIOpoJeBS73D9MDjNUAi+CBupDi6zthBqduH6XBy07AnaDAMgDtDOS9rXZtilQgjL5lL7BYBUTGQ",
+	"VhRKEtWHcwmnlTRzeHs5EC8SMSkhaBLh+UW+xMj3R0dTe0J0ZBxe5yal/nD03b5yTTA2H3jwSyUBnnM9",
+	"QNrnCuHZ3HSGynrhTGOayc5vPa7PR8QbwU/ChQFfaD3ugfATxq8aBSM/9IQZTV6qOMRo8rI2GmtiaM7Y",
+	"L/yvxD9P48ZRLyUfNLCPW83Zw3gqG3uUyzUI7ht5fF90hzJvyCjKCEeDfehefuhevnGIMyL69RhXbZ23",
+	"XfBzq57mC9PWnR0dnVS53pyEYaQEb3uMQ2zSHVje00BrsUHpHqwZd/zNJYKvyMrm53JqqRUpNxGUyM8n",
+	"ePhX03lu1dTZkJBAJn/bHa1kCLPsOfMkBpgID5SKZV6W4LWjvxFsR0Iug5s3ThGPYoYdWmu5wXWktBQB",
+	"oJmzrt/YbzQgNo1aI1fAkj9EqzywbzXaF3stdPiu30h3N79hx2mz4/wTQPut3+z6nvO42VwK94qdR9l4",
+	"varn7T50ot9rJ3pbh2ypyby62Cqhc5E7Qzr0gcVYZWVDryRCjWYjziskIgZrGDfHckLloV8YvAEIoc+j",
+	"ABte2gEy2SVHHrUyShvcP0Smv9m1EJm8fLAG3yhOZmMNttytHzi/dS0I4Mlaae0A95nzESE6WtRmDnHo",
+	"2DF1zpjiWkP37cnxP94e+qofitshvmCMIJ5EdSgUFQVIMi44WiP7fvwaPNs0uH8TESYYnNjgJQNza8SH",
+	"DiGwxN8Bv7aVnF5QFZNzHZ1VcKGWkLvL1LJSUwi3z3MnmCvgjVXkuDWriwAmLH7StpPs+6J5Qmu1UGA/",
+	"QNfAeSPBTEU6BNACnwzC6kUr2rxjEm5FUZ8ppgyygHsG2UyzOWLUA+g+bPCEe/3W03iAv+x1tq+rCcXf",
+	"ea6Ou2q9PuEsR16Gh4M2JWPO66JY3RnIQ+yZPeC33x8vYghM3Fw97pIa245DF+x0OnFDEI/P3gETKEWl",
+	"oJC0AcglM0RZphuC6sNayMXSroSsKrlia93tTK1Mo8PnOmkDsGvSyaUNaEyfXOq2xIBbm2ofSile6PRv",
+	"k1/6QYjukpI6MiCDw7+2YSMZe6EuVeG24DZChihnH/BfJitx420JUextD291oOlgNFWJ+oC3PK+UmXey",
+	"kEWxjTa5KUljwCqOjSJidnfnO0OQXOm6yDCNjOFvsGNmMi+HfecgbvMXuIh3hlbUXI4IAi4+3u7sRIOb",
+	"/IGPs6+KTd6ffz3C0SOrW3CXwGuOMEnDuCBq1AYR0Iy6RSZB0WQHtVKXua6DDA27TreEeMTcDJJNHa23",
+	"laYtD6lwl82nEy35w8l01+2pN93bt7B2rqc9we1wDXug86GUCfo4kiOrRaGll6JSvadjK+HiCf+4wMMJ",
+	"Ka0RnUqKvWWqpyDePYbOzy0h5uPx1iWQkw2HYie4X0vI7h6BoS1f94fqt/mcpDKxuz8nndP9cEx+lVX/",
+	"IMc31kDBEqZj7kbAge5HWE6HiIHFasz15dwHLyFyRcJoQuW4leYCQ1lTWU4VlupgrEdlIn3OH6YJ1aCJ",
+	"NMJKgzvDjdNJFIUy0BHHJUHNUJMZNsAC9dLXmuQVReh8ABGKHpuIhbnHIH60HlCUpQCExLgLuQFgGKHy",
+	"TwttKJGHdga2eKr3OZe/UGH/3kgcUrHcVC8WbiQAzSi0sV8EzKDfMncY7OKHuWugQT/wN4c06J48hhkU",
+	"9Mo2YA1CtcuWQINxqU0gD4TAtUniyFLczG+V28ABho2j+QESiip1iGBj2OyTSdZbVtptMkncRwPlfChV",
+	"KRS2Y2MNFVebpZpGJMBzfWUaPb9Qxh21drIGG4Ry+agFVppWppum1dcC49bvUyS04EYbW0HiN/mNISk2",
+	"Hv26uKxP1mwpIsRgIwbyzOiitor680FVu0NJV9Q7faHo/DzP32Oxg0EGsqWqWqkcZ6hDksWnlIwq3Wh8",
+	"OaaOwtdYdMnpLij2wPQVjdjKYAHdWbwsPds3LMYt9y5Uj167ifl2bgNQbR4EonuRQf38Wuv8be3v+C35",
+	"vR0+7Nzdu5RP3CrTkBb5IrcpN8BMVWk5HwnWUK7A88OOkf29YcJFSGRNQlH0XBceqDZThZUQ3aVzxmck",
+	"9aWqYP9OdVEo7KyBipRLWUCIBvMTfPfcoOrHhxqLX35LMdEIn5polJS6nxFXxt0B7TgCdjg5PTh9fXL6",
+	"+vnJiG8XAUlIpo5mrnmodoYtH3o4hhO/GD6Hmx69Pf7h5bvjlwcvRpWyMi/dizE/4vRTkcmV6cZI8w9F",
+	"1944d/LGvbN7BrBZm2QfE+/6y/QmcmsjPfQqboxBRcUEc78xthb6iqqqOyX+la5QUrEqIMgkNG67L5aq",
+	"ynUmBou8rK0yQ1FFSsKN7Qx7qoB3RwxeR41a9YJdD37jpAWMlYsl9TpQ4AkiuineLqVhjMjyyzyjWkP+",
+	"brDneSto2OFI/E3buQiiAOIYc7btDSfCLOUUJBUosjCX6q7LZ6WuyIOTHkKRnnyWX6pS2Ct3RtNzIpuW",
+	"T5wWUDFjxNO9vWZ1gl/NTcCI/k0duxd1TUPAc71YyMdGuYts44U506Kvmt80z/Q+YsnQ7ux01+vDH04S",
+	"LpwnK+La5ufkugnjooLrSq+YjgpJbv0lMubOVNX3NDTElo/yJHmWPHkG62qdhO6Md/73L08ef//bL3uP",
+	"v//t3wZJ9Mfw3/7bzidu6G68/d4MtFs7k7h3TJRsDTmFwM3Zitb2IQNwb9oXXsO1upchwjabWM4wUe/V",
+	"tIZIVst4ApMfQlVWSAFMGQM2yBo2V4SNgTUeuD9AhTGihCIQrH5chXW0Bwi9MdTDmlKjEpA95/IzlaCb",
+	"clWXmL3Hbg/fv54u62qmUrK7/rS3J0zSZa1tYZclAgcTBoIczprKi5Vbp7298d6eeHv6nJrkyhXyF3kU",
+	"sUScvv7pJTTL/XRw+DaCFRtOKNbYgg8JxfcU00vEFRT4I9YtxhDTZZ6lI/EqL3MMNPowKFqDJ89/fPni",
+	"7ZuXx6OFfP+OAdWyd+66d3Km3jl7EK1CLH1vPSBBuGElgi4ytJVND4PDqbv7je1G96tDuVD/EzTtFnko",
+	"9wO3+7f/BZmm1194cpEv79eEdZPvJZ9AuXNWi1vJB8v0mrod2m6sEXH7tZThLrKFbeV2xu6mV49gWPom",
+	"+7an6aPd0MxNpW4IRioRmCAAFoKtht6iv3C5BO1ZGTsmQDrQcX9lUU0Z6Jft5EemMU2+Lsy3WzTfwCo8",
+	"COjtBBR4/GElo/3BTdjuFT+I7PWldhsX8Fpx/rAtTnzTyLkBWjyBF95cRu4bvhcmtgFp78H4vuvym613",
+	"5C5mnXuz3aHVhOBWOE8LdrKyxoOmAndllK8GiINUvc/tc52pKH0d8twMdUqpckLLKzkriycO3zA3QpoL",
+	"n5NewgwwzFAv3YdP9tjcnYRclZUXyohClzPsjPGZ9TALWa6AM79LziZslnckvqhbW1qhSgq25Nao4pwB",
+	"n6BDFm+DOTVot1QZwB/A+N93IB3AD75oUfbv+Hr0TL7yoeD0c+JgwlsQslFzslE7VHJ6sZXhCVeqjDuy",
+	"KCjpJKxCKJUrVSk0E/naTvcbnGVNtR1EdY2eN2UPsf7DiXzZdrrdsJvxFU+pcewlzHIrlEV6IO7phixi",
+	"L+yH+7IHAjHC0LhhDLBrGhd5mfXNAi7d2bZEpLEkp24u10yB33ROrbDXQKGE3p6eVVGfFRKSH3+Tvdxq",
+	"N3ywkDdbyJ09mpGWOWh8v6Zu+lpQYNjdD/APfQRD736Af0KzbKf58pOsCKoCro7bRAdgvaThk9N8oSDD",
+	"4uyQeU4oS0IXHgtQGqOnOeGjOl1EOVJZioOT0xdHTfINKCil0d3pDzhNwUjwoAy4cHkQMehHCeQdMPMx",
+	"WSNURBxmPe42I/wFDUHfuW2hdQd+Asx+qjOViKWqnG//WJXu70wMUrl7BvCWQI8ApUv/ff/VGYKwdypJ",
+	"0CVLCajmsXqF97wxebGQ71mZ7D97dmN1e0pd+5RqL4O2b84m7LqNs7mp7r3DRlkUNF5T2viYiYrRDajR",
+	"iPfRndVQ4/3yuCX7wfr7rO1G9BoAKqdDSW+lo+tlRhnxTj3LNmHMBoKxd8xOrGFbMLIKBSUHuiJwnaHH",
+	"43EKN0IN7cQLxWmla2Cft8T5NMNJqJGuDZ0EeLNwGlQq4A8C9OfboxifcqkqftpEvD16+R/PGXhIldlI",
+	"HBAcYhNGZyHfv6Vnwtsxobsbbf+pmOuawrTOxY0SXU/3vx9+FHLQx0EExfhAZzIrVoQQtH4S4WN8Cswf",
+	"XLgTfCF96gmng5tpLs3Xgq72B8Yww9cG9cjrEDiRcvJbKFZLRlVblp+6S0HYMVuRZ0i+6z5GKl6ng860",
+	"nQ+ZMEGhowkovaUar3me7qcB2T8eKjc+bwxVMtC7II2CWmt3WVRGU5f577VqXjcSR9KYK8D7AOwzANbE",
+	"GiKnaw61deulrzAcBvnPTFr5+DJXV6modOE0wt53PenOt27iW7nBbmSYL6WLcqAQio23/W7/D4y5ILYe",
+	"5TEv7Z+eouuXL+pFbJtRAUuvI9oxF8jYD9qp+ZZ1ic+vqx5Pld/aTo8x+aenn9NRda9qk5MKe/DBNd3s",
+	"mta031mT4P6HttPOmLcKuLSFR/nx2w/iXhrgn1Why5lxIghg1dRsRFV2kq5yp0yp4bfOWXsyjDgb354c",
+	"tzgbe87Pn69KN+t76uek0VET33NL57FfVLan7gXEJ7w7CERDUfIXf8p/jSRLWO690jXidPt175C3xrG9",
+	"606prYLM5/mlgjPNjMRBtsgJxHrDAXfsLr5PU9PdYJNaxtl+U8wwtOSb3/kH91+gyl2SgdOfeXRaWAIp",
+	"Cl9L+GvTuUL3FRJsdVWpElDlJwCED8oWNG8ijIZ64/fLHCFqaRhCoK3UspBTZ08diKtKO9uLBvNXQpYO",
+	"vUOqYgbqCuJrKLTzA+lsmBY5BLmIJGvw5ucfXr2BvAZ/VGgI77mzgX4jpzCqb0N9uv+952WMMWjhRulw",
+	"AsjaNDXo//jzvjhbQZVra6XOKiX9GqX8ceoR6ID2qsin4Buq32tZuFOMoPl9Yfl3XQXacAhSGYI4EFNn",
+	"sFfiaq4Jip7PvUVtAIgOUqTwI0QwkCDCKL3iJfyiKIRRxkBNZ3zUxjHWbc5KVPNsO9842un2rE+g3gNq",
+	"As0LVeZ9IyfwTsBGX1V2Hrew02Cp9+/s5PV78Cs6eG8cAbxPLPJTrX+S5YqWwXwm9a6mdZXb1c74l986",
+	"znsJu8ZpkSBsvao/aP1CzzQq+54w4qW+8EFDVCMNfcCkwW0zoFdBrZsHMAM3xRPSOLdTE3cUs29pQBRJ",
+	"d8DM8MS4E+k86NOzgKQOVSwPpVh3SZierR1tKDddwtKUuQ87sPsPAIHgl9/cXgP8+M5QTeDZ0SXEaLnb",
+	"Yakru5MgFzFTEHvyzvFf9v7yBHYxzaUzvQfHra2ARodZ2c5WDSAFd0qfrUS02aGniuIrB26Ena4epw52",
+	"pFyZCGiEiOoQ4yDj2zZplfDLKiG2AWQMUSYmIANEgtLZV/qcDqR4go2JdEz0Zeg30efrpPSNGcflXtEt",
+	"sMKmO+nIAzplyv9vJgHMMfpYDNp0hgyeSFRFDVDo6P6Bnn99Dm/yS1VCl4ZHUEEgaBg7HgQBMrreJDT2",
+	"m7ifP6EF4Q5GGFLaxsJHjUDrg/5tDSvad/NT8ToKWu6MX6PCzskXSpilbO5BgOHouMtRXUGxezcyNewt",
+	"34ktrfRom4yteabslbOtEKZroWSJLBQZQgstwCMoM/jMJ5Q8pYUH74mmGkCJ1md7EuHMJxsZwfheBKGN",
+	"YfWITbABMc+vwyO8r904ZobF0cppQNRtTMRzyFduvwl1KYtaWsbQj7iesL9ghdBHjOsTmCadnJaqoNXK",
+	"VJEDe6Ln6LJVPqN2R5p/PEnTrXBspYtQtJEJbxqYJKyeVzTr68nB9kzhmzxT89yJXgsyJFYt7pYdk3mF",
+	"NW5hLfm5qfhtmS9VkZe4yDg+Fr9V3XfC8boe+58NFhaGv0hC5xtszdKSAo0lDD/BPd+WppAl7lZr63ww",
+	"SZuUziQ+x+mh52URP1Ug71hXWxqISflsTTDIiwNh8MWPgkfsv377138FAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

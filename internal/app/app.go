@@ -22,6 +22,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/cors"
+	"github.com/edged/edged/internal/fleetconfig"
 	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/packages"
@@ -196,6 +197,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		North:         svc.north,
 		Filters:       svc.filters,
 		Notifications: svc.notes,
+		Fleet:         fleetconfig.New(fleetconfig.Gateway(config, svc.m, svc.filters, svc.notes, users)),
 		Tasks:         jobs.sched,
 		History:       jobs.history,
 		Control:       control,

@@ -100,9 +100,10 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 	return rt
 }
 
-// adminOnly are the operations of user management and the roles list.
+// adminOnly are the operations of user management, the roles list and
+// the fleet configuration (whose document holds the users).
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
-	"deleteUserById", "logoutUserSessions", "listRoles"}
+	"deleteUserById", "logoutUserSessions", "listRoles", "exportConfig", "planConfig", "applyConfig"}
 
 // controlOnly are the calls that act on the plant: admins and the control
 // role only, never anonymous callers (spec §2.5).

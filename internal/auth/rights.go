@@ -196,6 +196,11 @@ var Rights = map[string]Rule{
 	"adminUpdateUserById": admin,
 	"deleteUser":          admin,
 	"deleteUserById":      admin,
+
+	// Fleet configuration: the document holds the users, so admin only.
+	"exportConfig": admin,
+	"planConfig":   admin,
+	"applyConfig":  admin,
 }
 
 // pathCategory is the category named by the path parameter "name".
