@@ -174,17 +174,21 @@ func testFleetConfigRoundTrip(t *testing.T) {
 	found["items"].(map[string]any)["line"] = "2"
 	doc["users"] = append(section(doc, "users"), map[string]any{"name": user, "role": "view", "realName": "Fleet user",
 		"password": "Fleet-Pw-1a!"})
+	filter := unique("fleet-double")
+	doc["filters"] = append(section(doc, "filters"), map[string]any{"name": filter, "plugin": "scale", "config": map[string]any{}})
 	doc["services"] = append(section(doc, "services"), map[string]any{"name": svc, "type": "south", "plugin": "sinusoid",
-		"enabled": false, "config": map[string]any{}})
+		"enabled": false, "config": map[string]any{}, "pipeline": []any{filter}})
 	t.Cleanup(func() {
 		_, _ = apiAs(t, admin).DeleteServiceWithResponse(context.Background(), svc)
+		_, _ = apiAs(t, admin).DeleteFilterWithResponse(context.Background(), filter)
 		if r, err := apiAs(t, admin).ListUsersWithResponse(context.Background(), &edgeclient.ListUsersParams{Username: &user}); err == nil && r.JSON200 != nil {
 			for _, u := range r.JSON200.Users {
 				deleteIfExists(t, admin, u.UserId)
 			}
 		}
 	})
-	want := []string{"change category " + cat + " items.line 1 -> 2", "create user " + user, "create service " + svc}
+	want := []string{"change category " + cat + " items.line 1 -> 2", "create user " + user, "create filter " + filter,
+		"create service " + svc, "change service " + svc + " pipeline  -> " + filter}
 	wantChanges(t, "plan of the edited document", fleetChanges(t, admin, "plan", doc), want...)
 	if got := getItem(t, cat, "line").Value; got != "1" {
 		t.Fatalf("plan wrote: line is %q", got)
@@ -219,7 +223,12 @@ func testFleetConfigRoundTrip(t *testing.T) {
 		return out
 	}
 	again["users"], again["services"] = keep(section(again, "users"), user), keep(section(again, "services"), svc)
-	wantChanges(t, "apply without them", fleetChanges(t, admin, "apply", again), "remove service "+svc, "remove user "+user)
+	again["filters"] = keep(section(again, "filters"), filter)
+	wantChanges(t, "apply without them", fleetChanges(t, admin, "apply", again),
+		"remove service "+svc, "remove filter "+filter, "remove user "+user)
+	pipe, err := apiAs(t, admin).GetFilterWithResponse(context.Background(), filter)
+	must(t, err)
+	checkError(t, pipe.StatusCode(), pipe.Body, http.StatusNotFound)
 	resp, err := apiAs(t, admin).ListUsersWithResponse(context.Background(), &edgeclient.ListUsersParams{Username: &user})
 	must(t, err)
 	if resp.JSON200 != nil && len(resp.JSON200.Users) > 0 {
