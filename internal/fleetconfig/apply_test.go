@@ -130,8 +130,12 @@ func (c fakeConfig) Create(_ context.Context, in configmgr.CategoryInput) (confi
 
 type fakeServices struct{ f *fake }
 
-func (s fakeServices) List(context.Context) ([]db.Service, error)      { return slices.Clone(s.f.services), nil }
-func (s fakeServices) Schedules(context.Context) ([]db.Schedule, error) { return slices.Clone(s.f.schedules), nil }
+func (s fakeServices) List(context.Context) ([]db.Service, error) {
+	return slices.Clone(s.f.services), nil
+}
+func (s fakeServices) Schedules(context.Context) ([]db.Schedule, error) {
+	return slices.Clone(s.f.schedules), nil
+}
 func (s fakeServices) Create(_ context.Context, in NewService) error {
 	if err := s.f.addCategory(in.Name, pluginItems[in.Plugin], in.Config); err != nil {
 		return err
@@ -166,7 +170,9 @@ func (s fakeServices) SetEnabled(_ context.Context, name string, enabled bool) e
 
 type fakeFilters struct{ f *fake }
 
-func (x fakeFilters) List(context.Context) ([]FilterInfo, error) { return slices.Clone(x.f.filters), nil }
+func (x fakeFilters) List(context.Context) ([]FilterInfo, error) {
+	return slices.Clone(x.f.filters), nil
+}
 func (x fakeFilters) Pipeline(_ context.Context, svc string) ([]string, error) {
 	return slices.Clone(x.f.pipelines[svc]), nil
 }
@@ -247,7 +253,7 @@ func (n fakeNotes) Update(ctx context.Context, name string, ch NotificationChang
 			return err
 		}
 	} else if len(ch.RuleConfig) > 0 {
-		if _, err := (fakeConfig{n.f}).SetValues(ctx, x.RuleKey, ch.RuleConfig); err != nil {
+		if _, err := fakeConfig(n).SetValues(ctx, x.RuleKey, ch.RuleConfig); err != nil {
 			return err
 		}
 	}
@@ -258,7 +264,7 @@ func (n fakeNotes) Update(ctx context.Context, name string, ch NotificationChang
 			return err
 		}
 	} else if len(ch.DeliveryConfig) > 0 {
-		if _, err := (fakeConfig{n.f}).SetValues(ctx, x.DeliveryKey, ch.DeliveryConfig); err != nil {
+		if _, err := fakeConfig(n).SetValues(ctx, x.DeliveryKey, ch.DeliveryConfig); err != nil {
 			return err
 		}
 	}
