@@ -307,3 +307,67 @@ func testFleetConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// checkFleetNotifications runs while the notification service of
+// testNotificationsAndControl runs: a notification with an extra channel
+// exports and plans as no change; its description, a rule value and its
+// channel changed in the document plan and apply as exactly those changes,
+// once; a notification added to the document is created, one left out is
+// removed.
+func checkFleetNotifications(t *testing.T, adminTok, tank string) {
+	admin := apiAs(t, adminTok)
+	name := unique("conf-fleet")
+	createNotification(t, admin, notificationBody(name, "one shot", "webhook", tank, map[string]string{"url": "http://127.0.0.1:9/none"}))
+	ch, err := admin.AddNotificationChannelWithResponse(t.Context(), name, edgeclient.NotificationChannelCreate{Name: "log", Plugin: "asset",
+		Config: &edgeclient.NotificationConfigValues{"asset": unique("conf-fleet-log")}})
+	must(t, err)
+	wantStatus(t, "addNotificationChannel", ch.StatusCode(), ch.Body, http.StatusOK)
+
+	doc := withoutSecrets(exportFleet(t, adminTok))
+	var mine map[string]any
+	for _, n := range section(doc, "notifications") {
+		if m := n.(map[string]any); m["name"] == name {
+			mine = m
+		}
+	}
+	if mine == nil || mine["rule"] != "threshold" || mine["channel"] != "webhook" || len(mine["channels"].([]any)) != 1 {
+		t.Fatalf("exported notification: %s", jsonString(mine))
+	}
+	wantChanges(t, "plan of the export", fleetChanges(t, adminTok, "plan", doc))
+
+	copyName := unique("conf-fleet-copy")
+	copied := map[string]any{}
+	for k, v := range mine {
+		copied[k] = v
+	}
+	copied["name"], copied["channels"] = copyName, []any{}
+	t.Cleanup(func() { _, _ = admin.DeleteNotificationWithResponse(context.Background(), copyName) })
+	mine["description"] = "changed by a document"
+	mine["ruleConfig"].(map[string]any)["value"] = "60"
+	mine["channels"] = []any{}
+	doc["notifications"] = append(section(doc, "notifications"), copied)
+	want := []string{"change notification " + name + " description  -> changed by a document",
+		"change notification " + name + " ruleConfig.value 50 -> 60", "remove channel " + name + "/log",
+		"create notification " + copyName}
+	wantChanges(t, "plan", fleetChanges(t, adminTok, "plan", doc), want...)
+	wantChanges(t, "apply", fleetChanges(t, adminTok, "apply", doc), want...)
+	wantChanges(t, "second apply", fleetChanges(t, adminTok, "apply", doc))
+	got, err := admin.GetNotificationWithResponse(t.Context(), name)
+	must(t, err)
+	wantStatus(t, "getNotification", got.StatusCode(), got.Body, http.StatusOK)
+	if n := got.JSON200; n.Description != "changed by a document" || n.RuleConfig["value"].Value != "60" || len(n.Channels) != 0 {
+		t.Errorf("after apply: %s", truncate(got.Body))
+	}
+
+	var rest []any
+	for _, n := range section(doc, "notifications") {
+		if n.(map[string]any)["name"] != name {
+			rest = append(rest, n)
+		}
+	}
+	doc["notifications"] = rest
+	wantChanges(t, "apply without it", fleetChanges(t, adminTok, "apply", doc), "remove notification "+name)
+	gone, err := admin.GetNotificationWithResponse(t.Context(), name)
+	must(t, err)
+	checkError(t, gone.StatusCode(), gone.Body, http.StatusNotFound)
+}
