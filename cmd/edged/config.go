@@ -30,7 +30,9 @@ Secrets in the document ({fromEnv: NAME}, {fromFile: PATH}, a relative
 PATH taken from the document's folder) are resolved here, on this machine,
 and sent to the gateways as values; the gateways never read them.
 Credentials: --user with the password in EDGE_PASSWORD or --password-file,
-or a session token in --token / EDGE_TOKEN.
+or a session token in --token / EDGE_TOKEN. Exit status: 0 done, 1 a
+gateway refused or failed, 2 bad usage, 3 (plan with --exit-code) a
+gateway differs from the document.
 
 flags:
 `
@@ -59,6 +61,7 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	file := fs.String("file", "", "the document (YAML or JSON); plan and apply: required; export: the output (default standard output)")
 	format := fs.String("format", "yaml", "export: yaml or json")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time limit of each call")
+	exitCode := fs.Bool("exit-code", false, "plan: exit with 3 when a gateway differs from the document (drift)")
 	fs.Usage = func() { _, _ = fmt.Fprint(stderr, configUsage); fs.PrintDefaults() }
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -132,16 +135,21 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return fail("%v", err)
 	}
-	status := 0
+	status, drift := 0, false
 	for _, u := range targets {
 		c, err := creds.client(ctx, u)
+		var n int
 		if err == nil {
-			err = planOrApply(ctx, c, verb, u, body, stdout)
+			n, err = planOrApply(ctx, c, verb, u, body, stdout)
 		}
 		if err != nil {
 			_, _ = fmt.Fprintf(stderr, "edged config %s: %s: %v\n", verb, u, err)
 			status = 1
 		}
+		drift = drift || n > 0
+	}
+	if status == 0 && drift && verb == "plan" && *exitCode {
+		return 3
 	}
 	return status
 }
@@ -273,8 +281,9 @@ func resolveSecrets(doc *fleetconfig.Document, dir string, lookup func(string) (
 	return errors.Join(errs...)
 }
 
-// planOrApply sends the document to one gateway and prints the changes.
-func planOrApply(ctx context.Context, c *edgeclient.Client, verb, url string, body []byte, out io.Writer) error {
+// planOrApply sends the document to one gateway, prints the changes and
+// returns how many there are.
+func planOrApply(ctx context.Context, c *edgeclient.Client, verb, url string, body []byte, out io.Writer) (int, error) {
 	var (
 		res *edgeclient.FleetChanges
 		err error
@@ -293,13 +302,13 @@ func planOrApply(ctx context.Context, c *edgeclient.Client, verb, url string, bo
 		}
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if res == nil {
-		return fmt.Errorf("the gateway's answer holds no changes")
+		return 0, fmt.Errorf("the gateway's answer holds no changes")
 	}
 	_, _ = fmt.Fprint(out, formatChanges(verb, url, *res))
-	return nil
+	return len(res.Changes), nil
 }
 
 // formatChanges writes changes one a line: + create, ~ change, - remove.

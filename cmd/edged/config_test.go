@@ -187,7 +187,7 @@ func TestConfigCommandConfiguresAFleet(t *testing.T) {
 		}
 	}
 
-	out = edged(t, bin, secrets, 0, "config", "plan", "--url", gw1, "--url", gw2, "--file", doc)
+	out = edged(t, bin, secrets, 0, "config", "plan", "--exit-code", "--url", gw1, "--url", gw2, "--file", doc)
 	if strings.Count(out, "no changes") != 2 {
 		t.Errorf("plan after apply:\n%s", out)
 	}
@@ -205,7 +205,7 @@ func TestConfigCommandConfiguresAFleet(t *testing.T) {
 	if err := os.WriteFile(doc, []byte(strings.Replace(edited, "line: \"7\"", "line: \"8\"", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out = edged(t, bin, append(creds, "EDGE_SECRET_SITE_APIKEY=k-456"), 0, "config", "plan", "--url", gw2, "--file", doc)
+	out = edged(t, bin, append(creds, "EDGE_SECRET_SITE_APIKEY=k-456"), 3, "config", "plan", "--exit-code", "--url", gw2, "--file", doc)
 	for _, want := range []string{`~ category site items.apiKey: "****" → "****"`, `~ category site items.line: "7" → "8"`, "0 would be created, 2 changed, 0 removed"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan of the changed document does not show %q:\n%s", want, out)
