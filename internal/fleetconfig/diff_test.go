@@ -191,6 +191,9 @@ func TestCheck(t *testing.T) {
 			msg: `user "u": the password reference`},
 		{name: "twice", doc: Document{Version: 1, Filters: []Filter{{Name: "f"}, {Name: "f"}}}, msg: `filter "f" is listed twice`},
 		{name: "no name", doc: Document{Version: 1, Schedules: []Schedule{{}}}, msg: "a schedule of the document has no name"},
+		{name: "channel twice", doc: Document{Version: 1, Notifications: []Notification{{Name: "n", Channels: []Channel{{Name: "c"}, {Name: "c"}}}}},
+			msg: `channel "n/c" is listed twice`},
+		{name: "user twice in another case", doc: Document{Version: 1, Users: []User{{Name: "Op"}, {Name: "op"}}}, msg: `user "op" is listed twice`},
 		{name: "service without plugin", doc: Document{Version: 1, Services: []Service{{Name: "s"}}}, msg: "needs a type and a plugin"},
 	}
 	for _, tc := range tests {

@@ -285,6 +285,7 @@ func check(d Document) error {
 		errs = append(errs, refErr(fmt.Sprintf("notification %q rule", n.Name), n.RuleConfig),
 			refErr(fmt.Sprintf("notification %q delivery", n.Name), n.DeliveryConfig))
 		for _, c := range n.Channels {
+			named("channel", n.Name+"/"+c.Name)
 			errs = append(errs, refErr(fmt.Sprintf("channel %q of notification %q", c.Name, n.Name), c.Config))
 		}
 	}
