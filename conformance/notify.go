@@ -253,6 +253,7 @@ func testNotificationsAndControl(t *testing.T) {
 	t.Run("control", func(t *testing.T) { checkControl(t, adminTok, dispatcher, line, plc, tank, machine, ua, modbus) })
 	t.Run("notifications", func(t *testing.T) { checkNotifications(t, admin, plc, tank, modbus) })
 	t.Run("notification errors", func(t *testing.T) { checkNotificationErrors(t, admin) })
+	t.Run("fleet configuration", func(t *testing.T) { checkFleetNotifications(t, adminTok, tank) })
 
 	// A killed service process comes back, and serves again.
 	pids := pluginProcesses(t, "dispatcher")

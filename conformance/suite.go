@@ -60,6 +60,8 @@ var suite = []suiteTest{
 	{"TestRetiredItemsRemovedAtStart", Strict, testRetiredItemsRemovedAtStart},
 	{"TestConfigPathDecoding", Strict, testConfigPathDecoding},
 	{"TestSetCategoryItems", Strict, testSetCategoryItems},
+	{"TestFleetConfigRoundTrip", Strict, testFleetConfigRoundTrip},
+	{"TestFleetConfigErrors", Strict, testFleetConfigErrors},
 	{"TestCategoryTree", Strict, testCategoryTree},
 	{"TestCategoryTreeErrors", Strict, testCategoryTreeErrors},
 	// Tasks and schedules

@@ -28,6 +28,8 @@ func TestCreateCategoryDisplayNameAlias(t *testing.T)        { runSuiteTest(t) }
 func TestConfigPassword(t *testing.T)                        { runSuiteTest(t) }
 func TestConfigPathDecoding(t *testing.T)                    { runSuiteTest(t) }
 func TestSetCategoryItems(t *testing.T)                      { runSuiteTest(t) }
+func TestFleetConfigRoundTrip(t *testing.T)                  { runSuiteTest(t) }
+func TestFleetConfigErrors(t *testing.T)                     { runSuiteTest(t) }
 func TestCategoryTree(t *testing.T)                          { runSuiteTest(t) }
 func TestCategoryTreeErrors(t *testing.T)                    { runSuiteTest(t) }
 func TestStatsCollectionTask(t *testing.T)                   { runSuiteTest(t) }

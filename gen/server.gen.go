@@ -335,6 +335,60 @@ func (e ControlDestination) Valid() bool {
 	}
 }
 
+// Defines values for FleetChangeAction.
+const (
+	FleetActionChange FleetChangeAction = "change"
+	FleetActionCreate FleetChangeAction = "create"
+	FleetActionRemove FleetChangeAction = "remove"
+)
+
+// Valid indicates whether the value is a known member of the FleetChangeAction enum.
+func (e FleetChangeAction) Valid() bool {
+	switch e {
+	case FleetActionChange:
+		return true
+	case FleetActionCreate:
+		return true
+	case FleetActionRemove:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FleetChangeKind.
+const (
+	FleetKindCategory     FleetChangeKind = "category"
+	FleetKindChannel      FleetChangeKind = "channel"
+	FleetKindFilter       FleetChangeKind = "filter"
+	FleetKindNotification FleetChangeKind = "notification"
+	FleetKindSchedule     FleetChangeKind = "schedule"
+	FleetKindService      FleetChangeKind = "service"
+	FleetKindUser         FleetChangeKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the FleetChangeKind enum.
+func (e FleetChangeKind) Valid() bool {
+	switch e {
+	case FleetKindCategory:
+		return true
+	case FleetKindChannel:
+		return true
+	case FleetKindFilter:
+		return true
+	case FleetKindNotification:
+		return true
+	case FleetKindSchedule:
+		return true
+	case FleetKindService:
+		return true
+	case FleetKindUser:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InstalledPackageType.
 const (
 	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
@@ -1403,6 +1457,182 @@ type FilterInstance struct {
 type FilterInstanceList struct {
 	Filters []FilterInstance `json:"filters"`
 }
+
+// FleetCategory A configuration category of no service, filter or notification. Only the items listed are managed. `definitions` (with `description` and `displayName`) let apply create a category the gateway lacks; seeded categories are exported without them.
+type FleetCategory struct {
+	Definitions *map[string]FleetItemDefinition `json:"definitions,omitempty"`
+	Description *string                         `json:"description,omitempty"`
+	DisplayName *string                         `json:"displayName,omitempty"`
+
+	// Items Item values keyed by item name.
+	Items FleetValues `json:"items"`
+	Name  string      `json:"name"`
+}
+
+// FleetChange One change: a whole object created or removed, or one field changed (`field` is e.g. `enabled`, `pipeline`, `role`, `items.age`, `config.port`; secrets show as `****`).
+type FleetChange struct {
+	Action FleetChangeAction `json:"action"`
+	Field  *string           `json:"field,omitempty"`
+	From   *string           `json:"from,omitempty"`
+	Kind   FleetChangeKind   `json:"kind"`
+
+	// Name The object's name (a channel's is `notification/channel`).
+	Name string  `json:"name"`
+	To   *string `json:"to,omitempty"`
+}
+
+// FleetChangeAction defines model for FleetChange.Action.
+type FleetChangeAction string
+
+// FleetChangeKind defines model for FleetChange.Kind.
+type FleetChangeKind string
+
+// FleetChanges The changes of a plan or an apply, in order, and their count by action.
+type FleetChanges struct {
+	Changes []FleetChange `json:"changes"`
+	Summary struct {
+		Change int `json:"change"`
+		Create int `json:"create"`
+		Remove int `json:"remove"`
+	} `json:"summary"`
+}
+
+// FleetChannel An extra delivery channel of a notification.
+type FleetChannel struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+	Name   string       `json:"name"`
+	Plugin string       `json:"plugin"`
+}
+
+// FleetDocument A gateway's configuration (see `GET /edge/config/export`). An absent section is not managed; a present one is the whole truth for its kind.
+type FleetDocument struct {
+	Categories    *[]FleetCategory     `json:"categories,omitempty"`
+	Filters       *[]FleetFilter       `json:"filters,omitempty"`
+	Notifications *[]FleetNotification `json:"notifications,omitempty"`
+	Schedules     *[]FleetSchedule     `json:"schedules,omitempty"`
+	Services      *[]FleetService      `json:"services,omitempty"`
+	Users         *[]FleetUser         `json:"users,omitempty"`
+
+	// Version The document format's version; this gateway reads 1.
+	//
+	// Example: 1
+	Version int `json:"version"`
+}
+
+// FleetFilter A filter instance with its configuration.
+type FleetFilter struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+	Name   string       `json:"name"`
+	Plugin string       `json:"plugin"`
+}
+
+// FleetItemDefinition The definition of an item of a category the document creates (as in `POST /edge/category`).
+type FleetItemDefinition struct {
+	Default     *string   `json:"default,omitempty"`
+	Description string    `json:"description"`
+	DisplayName *string   `json:"displayName,omitempty"`
+	Length      *string   `json:"length,omitempty"`
+	Mandatory   *string   `json:"mandatory,omitempty"`
+	Maximum     *string   `json:"maximum,omitempty"`
+	Minimum     *string   `json:"minimum,omitempty"`
+	Options     *[]string `json:"options,omitempty"`
+	Order       *string   `json:"order,omitempty"`
+	Readonly    *string   `json:"readonly,omitempty"`
+	Type        string    `json:"type"`
+	Validity    *string   `json:"validity,omitempty"`
+}
+
+// FleetNotification A notification instance with its rule's and delivery channel's configuration and its extra channels.
+type FleetNotification struct {
+	Channel  string          `json:"channel"`
+	Channels *[]FleetChannel `json:"channels,omitempty"`
+
+	// DeliveryConfig Item values keyed by item name.
+	DeliveryConfig *FleetValues `json:"deliveryConfig,omitempty"`
+	Description    *string      `json:"description,omitempty"`
+	Enabled        *bool        `json:"enabled,omitempty"`
+	Name           string       `json:"name"`
+
+	// RetriggerTime Seconds.
+	RetriggerTime *float32 `json:"retriggerTime,omitempty"`
+	Rule          string   `json:"rule"`
+
+	// RuleConfig Item values keyed by item name.
+	RuleConfig *FleetValues `json:"ruleConfig,omitempty"`
+
+	// Type How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	Type NotificationType `json:"type"`
+}
+
+// FleetSchedule One of the gateway's own schedules (purge, statistics…); services' schedules follow their service's `enabled`.
+type FleetSchedule struct {
+	Enabled bool   `json:"enabled"`
+	Name    string `json:"name"`
+}
+
+// FleetSecretReference Where a secret comes from on the machine that resolves the document; exactly one field.
+type FleetSecretReference struct {
+	// FromEnv An environment variable holding the secret.
+	//
+	// Example: EDGE_SECRET_NORTH1_PASSWORD
+	FromEnv *string `json:"fromEnv,omitempty"`
+
+	// FromFile A file holding the secret (a final newline is dropped).
+	//
+	// Example: /run/secrets/north1
+	FromFile *string `json:"fromFile,omitempty"`
+}
+
+// FleetService A service with its plugin configuration (the items that are not read-only) and its filter pipeline.
+type FleetService struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+
+	// Enabled Whether its schedule is enabled (the service runs).
+	Enabled bool   `json:"enabled"`
+	Name    string `json:"name"`
+
+	// Pipeline The filter instances of its pipeline, in order; absent or empty is none.
+	Pipeline *[]string `json:"pipeline,omitempty"`
+	Plugin   string    `json:"plugin"`
+
+	// Type south, north, notification or dispatcher (any case).
+	Type string `json:"type"`
+}
+
+// FleetUser A user. `password` is used only to create the user; export writes a reference for every user but `admin`.
+type FleetUser struct {
+	// AccessMethod How the user may log in; `any` (password or certificate), `pwd` (password only), `cert` (certificate only), `ldap` (password checked by the LDAP directory of category `LDAP`; such users are created at their first login, and their role follows their directory groups at each login).
+	//
+	// Example: any
+	AccessMethod *AccessMethod `json:"accessMethod,omitempty"`
+	Description  *string       `json:"description,omitempty"`
+	Name         string        `json:"name"`
+
+	// Password An item's value, or a reference to a secret that a client resolves before plan and apply.
+	Password *FleetValue `json:"password,omitempty"`
+	RealName *string     `json:"realName,omitempty"`
+
+	// Role A role name of `GET /edge/user/role`.
+	//
+	// Example: view
+	Role string `json:"role"`
+}
+
+// FleetValue An item's value, or a reference to a secret that a client resolves before plan and apply.
+type FleetValue struct {
+	union json.RawMessage
+}
+
+// FleetValue0 defines model for FleetValue.0.
+type FleetValue0 = string
+
+// FleetValues Item values keyed by item name.
+type FleetValues map[string]FleetValue
 
 // HistoryEntry The change of every statistic during one collection interval: `history_ts` plus one integer delta per statistic key.
 //
@@ -3055,6 +3285,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
 
+// ApplyConfigJSONRequestBody defines body for ApplyConfig for application/json ContentType.
+type ApplyConfigJSONRequestBody = FleetDocument
+
+// PlanConfigJSONRequestBody defines body for PlanConfig for application/json ContentType.
+type PlanConfigJSONRequestBody = FleetDocument
+
 // ControlOperationJSONRequestBody defines body for ControlOperation for application/json ContentType.
 type ControlOperationJSONRequestBody = ControlOperationRequest
 
@@ -3328,6 +3564,68 @@ func (t ControlValue) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ControlValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsFleetValue0 returns the union data inside the FleetValue as a FleetValue0
+func (t FleetValue) AsFleetValue0() (FleetValue0, error) {
+	var body FleetValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFleetValue0 overwrites any union data inside the FleetValue as the provided FleetValue0
+func (t *FleetValue) FromFleetValue0(v FleetValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFleetValue0 performs a merge with any union data inside the FleetValue, using the provided FleetValue0
+func (t *FleetValue) MergeFleetValue0(v FleetValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFleetSecretReference returns the union data inside the FleetValue as a FleetSecretReference
+func (t FleetValue) AsFleetSecretReference() (FleetSecretReference, error) {
+	var body FleetSecretReference
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFleetSecretReference overwrites any union data inside the FleetValue as the provided FleetSecretReference
+func (t *FleetValue) FromFleetSecretReference(v FleetSecretReference) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFleetSecretReference performs a merge with any union data inside the FleetValue, using the provided FleetSecretReference
+func (t *FleetValue) MergeFleetSecretReference(v FleetSecretReference) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FleetValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FleetValue) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3799,6 +4097,15 @@ type ServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName)
+	// ApplyConfig Make the gateway hold a configuration document
+	// (POST /edge/config/apply)
+	ApplyConfig(w http.ResponseWriter, r *http.Request)
+	// ExportConfig Export the gateway's whole configuration as one document
+	// (GET /edge/config/export)
+	ExportConfig(w http.ResponseWriter, r *http.Request)
+	// PlanConfig Show what applying a configuration document would change
+	// (POST /edge/config/plan)
+	PlanConfig(w http.ResponseWriter, r *http.Request)
 	// ControlOperation Run an operation through the dispatcher
 	// (POST /edge/control/operation)
 	ControlOperation(w http.ResponseWriter, r *http.Request)
@@ -4192,6 +4499,24 @@ func (_ Unimplemented) SetCategoryItem(w http.ResponseWriter, r *http.Request, n
 // ResetCategoryItem Reset a configuration item
 // (DELETE /edge/category/{name}/{item}/value)
 func (_ Unimplemented) ResetCategoryItem(w http.ResponseWriter, r *http.Request, name CategoryName, item ItemName) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ApplyConfig Make the gateway hold a configuration document
+// (POST /edge/config/apply)
+func (_ Unimplemented) ApplyConfig(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ExportConfig Export the gateway's whole configuration as one document
+// (GET /edge/config/export)
+func (_ Unimplemented) ExportConfig(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// PlanConfig Show what applying a configuration document would change
+// (POST /edge/config/plan)
+func (_ Unimplemented) PlanConfig(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5661,6 +5986,48 @@ func (siw *ServerInterfaceWrapper) ResetCategoryItem(w http.ResponseWriter, r *h
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ResetCategoryItem(w, r, name, item)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ApplyConfig operation middleware
+func (siw *ServerInterfaceWrapper) ApplyConfig(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ApplyConfig(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ExportConfig operation middleware
+func (siw *ServerInterfaceWrapper) ExportConfig(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ExportConfig(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// PlanConfig operation middleware
+func (siw *ServerInterfaceWrapper) PlanConfig(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.PlanConfig(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7603,6 +7970,15 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/audit/severity", wrapper.ListAuditSeverities)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/config/export", wrapper.ExportConfig)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/config/plan", wrapper.PlanConfig)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/config/apply", wrapper.ApplyConfig)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/category", wrapper.ListCategories)
@@ -11161,6 +11537,326 @@ func (response ResetCategoryItem500JSONResponse) VisitResetCategoryItemResponse(
 type ResetCategoryItem503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response ResetCategoryItem503JSONResponse) VisitResetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfigRequestObject struct {
+	Body *ApplyConfigJSONRequestBody
+}
+
+type ApplyConfigResponseObject interface {
+	VisitApplyConfigResponse(w http.ResponseWriter) error
+}
+
+type ApplyConfig200JSONResponse FleetChanges
+
+func (response ApplyConfig200JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ApplyConfig400JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ApplyConfig401JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ApplyConfig403JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ApplyConfig404JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig409JSONResponse struct{ ConflictJSONResponse }
+
+func (response ApplyConfig409JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response ApplyConfig413JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ApplyConfig500JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ApplyConfig503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ApplyConfig503JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfigRequestObject struct {
+}
+
+type ExportConfigResponseObject interface {
+	VisitExportConfigResponse(w http.ResponseWriter) error
+}
+
+type ExportConfig200JSONResponse FleetDocument
+
+func (response ExportConfig200JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ExportConfig401JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ExportConfig403JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ExportConfig500JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportConfig503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ExportConfig503JSONResponse) VisitExportConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfigRequestObject struct {
+	Body *PlanConfigJSONRequestBody
+}
+
+type PlanConfigResponseObject interface {
+	VisitPlanConfigResponse(w http.ResponseWriter) error
+}
+
+type PlanConfig200JSONResponse FleetChanges
+
+func (response PlanConfig200JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response PlanConfig400JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response PlanConfig401JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response PlanConfig403JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response PlanConfig413JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response PlanConfig500JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type PlanConfig503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response PlanConfig503JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18508,6 +19204,15 @@ type StrictServerInterface interface {
 	// ResetCategoryItem Reset a configuration item
 	// (DELETE /edge/category/{name}/{item}/value)
 	ResetCategoryItem(ctx context.Context, request ResetCategoryItemRequestObject) (ResetCategoryItemResponseObject, error)
+	// ApplyConfig Make the gateway hold a configuration document
+	// (POST /edge/config/apply)
+	ApplyConfig(ctx context.Context, request ApplyConfigRequestObject) (ApplyConfigResponseObject, error)
+	// ExportConfig Export the gateway's whole configuration as one document
+	// (GET /edge/config/export)
+	ExportConfig(ctx context.Context, request ExportConfigRequestObject) (ExportConfigResponseObject, error)
+	// PlanConfig Show what applying a configuration document would change
+	// (POST /edge/config/plan)
+	PlanConfig(ctx context.Context, request PlanConfigRequestObject) (PlanConfigResponseObject, error)
 	// ControlOperation Run an operation through the dispatcher
 	// (POST /edge/control/operation)
 	ControlOperation(ctx context.Context, request ControlOperationRequestObject) (ControlOperationResponseObject, error)
@@ -19608,6 +20313,92 @@ func (sh *strictHandler) ResetCategoryItem(w http.ResponseWriter, r *http.Reques
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ResetCategoryItemResponseObject); ok {
 		if err := validResponse.VisitResetCategoryItemResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ApplyConfig operation middleware
+func (sh *strictHandler) ApplyConfig(w http.ResponseWriter, r *http.Request) {
+	var request ApplyConfigRequestObject
+
+	var body ApplyConfigJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ApplyConfig(ctx, request.(ApplyConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ApplyConfig")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ApplyConfigResponseObject); ok {
+		if err := validResponse.VisitApplyConfigResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ExportConfig operation middleware
+func (sh *strictHandler) ExportConfig(w http.ResponseWriter, r *http.Request) {
+	var request ExportConfigRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ExportConfig(ctx, request.(ExportConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ExportConfig")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ExportConfigResponseObject); ok {
+		if err := validResponse.VisitExportConfigResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// PlanConfig operation middleware
+func (sh *strictHandler) PlanConfig(w http.ResponseWriter, r *http.Request) {
+	var request PlanConfigRequestObject
+
+	var body PlanConfigJSONRequestBody
+	if err := runtime.BindJSONBody(r, &body); err != nil {
+		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+		return
+	}
+	request.Body = &body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.PlanConfig(ctx, request.(PlanConfigRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "PlanConfig")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(PlanConfigResponseObject); ok {
+		if err := validResponse.VisitPlanConfigResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21486,655 +22277,696 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5li+Kvwoi90yYqp2kSV18oaJjh0qWqzRjyxpdqqa75O0EmSCZoyTATiBFs92O2J92xP/rjv8r",
-	"nPP5PMN5lHmSE1gLQCJvJCXLdelxR3SozMzEdWHdsNZvfQrGYr4QnHElg+GnYEEzOmeKZfCvIymZOhYx",
-	"0/+ImRxnyUIlggfD4GrGCNWPyVjELCQLlo0ZV13G9b9j0ono01FEEkkk44pQSSL6z7uvR9FOjxwpMhdS",
-	"kd2DAzKe0YyOdYchUTNG0mSeKMLuWLYiCZ8yqciCqhmhi0WaMEmUEKRDOZkptfggRa5mJGN/zfV7M5HG",
-	"CZ8SSlLBpyyDkekR7Pf7hNO5fqa7YCmbM652QiKF6UkqkbHYTohyMmL6CxaTGctYj1wwqpuW9sVloodU",
-	"6me0IpQTkcYsI1Oq2JKuCM30hKRisX6s/wtWVBLKY5KxubjDJ4s8m7KjNHXd6Od6qPCAKCpve0EYsI90",
-	"vkhZMAxkwnMpkjgIg0Tvhl6iIAz0kINhoMcThIFelyRjcTBUWc7CQI5nbE71Vs7pxzeMT9UsGO4eHITB",
-	"POH234MwUKsF9KGyhE+Dz5/D4JgqNhXZ6gzabyKFsXmD3LJVeagZk+oDXSTNQ4U/jzrUGeWcpe0jjVma",
-	"wJ6P8c0nEna6RsGVBZ/LlrXGVj7cZyKDfn/zRF4nqWJZ+zwm8JwkXCrKx2zLaYxpygbNM8EGH38iP4oc",
-	"uUl5DhdM5RkHKs8s2YsJ8gAqFTkjM/1hj5x8HKd5zCSJJBsLHssoJNE84bli8J/AMSI4MpG8TRYR6ez3",
-	"+zs9O8u/5ixbFdOEVoPShBKezPO5P/yEKzZlGYz/VLF5+zYkis1h5YEnJDghexrKi69Z1rnIVPPy64bW",
-	"r/uGdX6j16E+yLf0o54d4fl8xDK9xIyrDFkpyWAT2pYKVra0VDGb0DxVwXBXbzy2DGRgCGHdOr7FLXsI",
-	"JZjdbqEF2NEHUIJp9T60cCYyNWsnBqADMSGUcP0ikSy7S8aMiMz8oDn5vWRliYCU6I5Tkbdwfejh8Y/v",
-	"mVDJJBlTPc01M/feuidPEncsmzGq2mZVNPz4kztP82myZloLeO4mNASitLsKuz0RGaEEFRG3zfgZKjTN",
-	"fNp8hw9rsp01rwU2u8UqbJp1xu4SkTccxctZMlESxq0S4Gk8FkuScCVQH6FS4SKYJ4zH+vVEkjnlK5Lz",
-	"RGs3UxESwwr1L/pINDFvvWDu9AoOR2c5S8YzfRTs9OAME6FmLFsmku30XFN/2uvf5P3+7rOFmc+fBrv9",
-	"iEyTOybJXp+Y13SrMVWULGdCMsLZUiuLmgmudD+DXe/NNO6RnxM1E7kikW02Ih2RocrX3yHUTn1GJeGC",
-	"5IsFy8hI5DwGhTIrVEU6X7CYyDSZzlS6InTGaGw5m1ERn0gyTsX4FlTFhAN3i9sYlh1QM8fqN3Iso1L+",
-	"K1vVd/tIa2t2QHbcT8i/XL47I2L0H2ys7qN1mga+iDIvxzMW5yk7jZvPozTPSVJhIruD58/Y6NmL7vO9",
-	"/l53MGDPuy/Gk+dd+qzff0bjvXhE+83Dtk1+gHm1D30isjlVwTDIc3izYfBIRQ8RcIYAfQHnaTgPFXCm",
-	"1fsIuEvkbe0c0Wd+D5dk7TzOtP/4rP6SqSOZxOy0aYdOkBsgs5BMdal+1e3WIcnYglFleKAxkYGHS21A",
-	"0rRHjkYw5TmjXBqrUnBWmvYvg91wsPde/7JIwarGSTXtHdBYMVutHcoSGSZcPdsP1mtdoKOd4qdGSTOv",
-	"0CyjK/2CVCvYEd2u/vflbbKor89Zk/KoKTCERVjQqTaugUUaIm2lSd1+o0rpa5DNvOyKyts2zqA1qxpX",
-	"eDZ5Tnfps0H3RdwfdffHz/a6L+OXrHswip/T55Nd1h+3GENfzAz0WPUp+jeYfm3I73i6gjFLXDUQobrv",
-	"tnUz56EYQjFLcBIEm0+AHtKlomqLMYHwTkCGKRaSOVWaS5IxlaybcMm4TFRyx9IV6URjocehWGRekyQ6",
-	"tj/tHBJK7miaM6JmVGnGwAXuFTRtvDOtxKLfaZm17bZx9a8ly9ooJZdaHStTym4jEeg3N4mFtfz0s/5S",
-	"LgSXaPd8T+MfUO7rf40FV4yDyQbeLVRyn/6H1EP1pvopmDMp6RT2mo5v6VRzpoWQiRLZimRskksWD418",
-	"cb8nPGYfccUVkcmUo6+JEpXl4JK6ZcgB3Fz+KWOTYBj8t6eFT/ApPpVPT7JMmCk1qMn1UU1okrJYa3hL",
-	"Ku0YD/VYZsAqqAQHzJTFPaKbMFOEMyCJAFJEeSkFDwnXHBV+4UwtRXb7RBKx5ITpYZEOENdUIF+qrEMq",
-	"pjtDEqnmcSaS5DxjdDyjo5RpIdvyotaHYyJyteYdM00zAvRKwvHWhJxLcqb13IxEa3YxIhORpmJpNouT",
-	"nJu9ExnJud07/RtVecZC/Q77uABVGbe8EzVSgtZXzYvRDgHzIxNpOqLj27ZPEmkcmmpGOWjodDxmC/Bn",
-	"sonImJbrn0NN1xc43YfSNbAkT7SiG3ieS0VGTE/RHCoyYmrJGCcD0IJAqD0SEdsNA1sm1RweFz3hdzRN",
-	"4kPY1TKZ6l/EZMI4+J0nCUvj0JuEyEiWpwyXKJdffOjH8s64vBNJRkz3CWZlmrL4kRZBgidLZLe6C5pq",
-	"BWhFspzzhE9DQzSab+P+GCX2FAeBxr/zBIMNR7Xc0OqT1q9SCsbu5zA4FnySJuMHk8uR71pxRgF67LVu",
-	"6YbOPiZSyUemkLEZvZPdjIzzLNPqH0q1TpzjRKyebIcTs0XG9O/aVjQzcKsLYlEza/PLjl0qlYn033KW",
-	"s9d5mj50yWx3N8EiHQ9uAuAHg2d6Mrp9OzlJljRRCZ8Oid4yOqUJx417LAoz47BLooehVzBO5AL0h+yJ",
-	"JNFf9XRRm4lah1gWJ6B+G/YfM91Hj1wA3dGJMsJjmtwx7rlCrd0VhIE2zs21F3zVPdJfNbhIjK8AG0V3",
-	"hc/v53SlWRbaP3r1SorG4OG6xOcweC2yURLHjD+UCEDFo/E84aAGSRjtgmWa26HGJxYsg4YeabvHmjtl",
-	"wE1yNWNcwbGIyShXJFFSiyBGYi25NeVTLfpwIPpDOACnXLGM0xS7eeDEbSNAfiyzeoPj+THZnwzGu6Pn",
-	"7CXtx/vs4GDnERbgiIBtY31hxudzaEhU0SSVxvHjHIta9okpyXlsSNYqkE9kIaFiWJgzoV6LnMcPXZMz",
-	"UTBrZJ3mru6Rtp7GccakxHZFno29jQa+DLM4p6tU0PhKiDdU2zEPnIzRP8hIANcfMxZLMujvvzh4/oyM",
-	"Voo9thAod0TeJt/DdIwD5ZrTO5qkWqd8MMNWItNSHzRU19qhT0kgVxPQl+EwiSUPvxLbtj2OKQd7QpOq",
-	"uetKU8LFkozYmOaSwUCax671dAa+2BGVjtwTSWKtyoN+6zTx0AoF0EQmeZrqF7RVAZKRnNUNCatmIGeO",
-	"PC4eFQ62CzYWGFwAHEnMqUrGRPAxc4OmXC41b4RFPCQL3c2cUb6cJWnxdLffNw6PGaOpFlMZem6/RJBQ",
-	"MwXNlmU+1sRVEh8HXyQ+roR4S/nKHBX5YOVrPBa5lm4gRxJJUjG+ZTF4gpB1pwlIPzz/ZoLoQdOvoWWY",
-	"imnCpd2zhJNnzg//WKKnPIxioCJ3qiu1c9lijJvVCPJOzVjmGB8yd5Brkwkbq4fRR85VkuJgzUw0dbhT",
-	"XqKPZ/0vIpBrroW0yJK/sQdLlWupBe0cNPMFlXIpspjEApYBHESPsLvHGYu1KkFTqbtR4pZxWOt5IqU+",
-	"roXZBkz5mst8sRCZYvFbFif0Cib/sPl5RoACjXO10Eq1//3HeXoTOM+L7flQ64QxqXX0+GLpiSyPTo+E",
-	"JUCacLfDRQbGvKKwbhJ/7VDwYIdEsY/q6SKlCQfv7tx697U94gaL8WHjMZPyLVMz0eBs+xFUOeNw0zSr",
-	"FRvNUSPKVxHpOOoQGRmzzNzzsp2QRItlXHqBpyv9s34rIh3vZfcojenC/2Q8Y3DWR+hHevPq6JzEScbG",
-	"4N4Qk0L1ifSz6FDz25nRijUpjTNkBej1TzIySTKpkCWENkAryVCBRZ+NND8V/UwzkS+kbkPLNfwYr0K4",
-	"Poe/BJSvgjBYLOMgDPS0gjDQMwne+25sfKni5QyDI81/9XG7XsRUAZnSOE706tP0PNOavEqYDIYTmkpW",
-	"O0MgNMFhRmHah3qYKaNSAXGAN6NHruitjZtDfo/zzcQcfovgx8g4VZ0zd55wfwCDMFh4//wUUCCcD3NH",
-	"OevovkRlVeL3XcJnyXSmiJwlE2XsGJE1LVzGqAnYKn1+ThV5t+4zgbeEzQEQbIlL0xngQoVkF1YlJHvk",
-	"LmHLkOyD6tPFfxxYqxZc5KjB2Nt0PDJPtEkrZSK4LPH4PS/y5mBj1I35Ca9zG6jm50TN0FP+MNpxBxwt",
-	"iNGKRMZtHjURFBkxmcRMkkQ9Em3tfqOt34S2Qnc90n7LooTpvXrZsoFoCxXmF9fL+yZaxvjkHEV4hQy2",
-	"jV1ujXGobdLY9tR2OTrKJxOWgcGLF8dl389uf/Mdpz/1Ygq279ZFuErmTC4or68DxrtsOgcmTASaUXQO",
-	"LgCRxg/6sjIL00xoR7JxDnAZ37KhH8aPuqO/+eJ4kwq3W6k8TpRboeoFLjNxTda60S8TldEk1WtSXk/j",
-	"gGpn/Wg+lLt4nTHWBW+hFyVE8J2RC7C/Y1wdWk8omy9UORL2U2CVr0p8uGLzcpwsZ8ufaJrrJXjRf7GL",
-	"a+T9MgiaRBzEZCRqtZH56+W5tC/rD8FLtd1n+Kru3m3uhu/aqaBowo3Bm0Xotmo9QRyDxnpPUX7EfYuk",
-	"G7NJwrXWC5QDxFT2OEH6go0PhDH/BpQVffocgbuBCw5eflzKkJi7BLlgYxc1+kSirw6v7BJVIcXCsjvP",
-	"5wuyRxbaxs4zRuhIgI8rY3Im0ngjqVXM9+vj45PLy5C8Pjp9c31xEpKfjy7OTs9+0ObO6dnrdxdvj65O",
-	"351BpCTlKwiuOLQJJhhVqH/qkSO+Ql8XS6UfMVGwuCXNOIbe1TjcA0i6QpwPIsg3iVRNAYcLOsUIaUdf",
-	"CZOhDcoEE6tOT/ByKQpq41yQQ36uxzspoWh6vEmQ2ygncFhY4sNgXRkSOs6ElISmKcxHVm947iHiveGE",
-	"Zp7tayqmzfqMPsOwnsbLDvlI2kJdQswN3Epq7W8isvriWoF6D47XqiQfCz5JpnlmboJB9WuMz/GXwAg/",
-	"v9FNSyBbNIDqIsj6dNNiEbenJrvyNXqqTMU23jp+I2ySDTNwbzWO/9LjOdvPwX71ht2xdJuZuG42zWbV",
-	"FimKT+G4c1+ihISmS7qSHpfTTNCFSvkOEsNGgzAwfDQIA8NIgzDw+GjZZeI/aHKd1FdkzamyE9FHKlES",
-	"g2PqWwM/twoC0neigAwKYbAb+sKA7Jd4yX6T2WWNy3toNpXNxYGaltp310mOhr31GE1te4c3vEui8+uL",
-	"H04ijLxf5BkEiC4yoc1t0gFvGCY3ZjnfgQ/evPvhh7OIpGLqvwuPLq8u3p5FRKqMYRpn6eGfzy9+iIhc",
-	"ScXm2Kj56Ojiyv0uFc1UvoAnry+v3p0XT2a5isWSw6Pjd2fHP0LEQY2R2edHr6rPrZKD3R7/qFtwQSnG",
-	"/O4wDldgmobiRMJ/23j/Hfuhbtp9WG714ieYpI0ZYdNEKjA1OzAz18jFT9dnxXs5L78pFgvvzddvijfx",
-	"xgOenP14/O5tZFNZzJbZcEvzxqufz+wb2mZJOK6Ed9lnXjz66U3Ti+XXrs9P/v04Ijl4pMpdff+v8GhE",
-	"x7f5ojKKq9evoHEv9Shm+nFsn+sFLT2ncVw8vTyrPJWMK/vwuNr0OGU08z6+qn0M15k+oenXXrW85lPd",
-	"+b/+cHoWuYjCxIunss+vz4vnuE6xfXTxtngE5I9PXl2e6zEWcTWloemnr8pP/RGdXF7qw8M+emETCdyR",
-	"Fk2cXF5enTe94zd0fXmhNwHcQcXiX19e6EMCv5rbW/u73lL43d/Ko8urV+eRMfFVRsfgOARrwIupsmxE",
-	"07V/g2dI8eLkX5pI0QZtutQMbVhMhcCIP0zi1t1iSkDHqL5DEmn2GYUksh9GJIkl/lsKjk80RUV44I6v",
-	"3vx8UQQzLbNEgXUh8umsEgHl94IBNLo1b9D6n7Z7CK+Wprs8VSavCiJcokMnc5YzVszVXKVbXnB89UYz",
-	"RDs0FwP0GMNzjel/FPACDx+vpxyAjAnCAERHEAYgJ/RfLRLg30cXV1p10Aw/CAPg7vj36JV+rnk1/sV/",
-	"ay6Lf6/P8O/rN0EYAEeEv69+PoO/Rz/p34FvBWEATEr/rjkS/oX2gMfg32Pz++WV+aufw7nHv9fn+PdC",
-	"9wNH1/zV78FpxL9X+j04VPgXxg/HJggDOCa4HmbcFyf/ouerSQ//vjsvK0p2SeoqkuXQ58haZN0jlyb8",
-	"tsGKMkmwkN4kpkV+mRdcrFhGx0BhneiHkyvylMVT9tQwsaepmD79pOnnczVvaPfZYLC71x3sd/cG3f5B",
-	"d9B1gqSXimYDGLmSbB4oJPxYfqtlsmViZixl2+6XUjqqNlrcmdCr6pTx2iDW6tpuhCGuaKNG5nYDckD/",
-	"qJuxKEa/xV6Y7NuWrXDR0F+w9HY8a1b+2Lkq27xZ61VxtIlPFZsHjRf3MHJMGrde0ZDcshVepjl4gYrX",
-	"ygumNFa4y6MKxALHGNR8feen5JimKTkqf410nFKD7xHUHmOLUq/YnPKYasJxP9NUr5vIYpYFw+Cg2HbN",
-	"pW0waRjcGa+t++hzWHh6S+MHv2517Po1uKuGBATy49XVuZZXnAHlStIwDXjHOJLt8HaDmklVDA0dyp/X",
-	"EMHxLEnjjPFmq+iWrSo7+USSsfkkJBLCQBo8MF6jHn37UfX6GxPZANlIzmVueMcXHAHX+/st5n0U3/eq",
-	"2F8XDxrDpBBSpbQlSItl2np5Fvl8UZr2vZBi4LHNjHyUFXLO96rL0wWaKGGCSrQ6M2cZaPpK9IgeBwHP",
-	"e4LEPKcrbeqAVySCCUYY0mS0vYh0RkLNQDV1GTnashyL+SjhLD4kFGEGEk7gTfQa7/TIO44JQ4lW1qaQ",
-	"AM7Z0nAhaE8r6WHxBj65ZWxholtsqgOm9WFQpIl7cVOAwE+0UkLjNtGtcKFskoai1TuhynnP5wvIpkCb",
-	"SemxaD59y1aQ8gh3JebgfoKznN3RtMxIBv0GNpKmmDeDH+gFKtKkmxL4qlcbJddnufGfZyZF2G259RNU",
-	"hFfr7GpUWuJo1f7e0BFLwVwxrx0SM3kXmlGDY/J7XtOhC2Fo8FGmYO+p5A4uWnA9xYRE3lijQzJN7vQD",
-	"oD6Ik40TuBy3lCO9m4zyKMLgY3cquiYJ81XR6lGaUAgOdWf+ywTyK0evddFcO5PNIrnGD25Zizs058lf",
-	"c+YjLlgqOSQDvV1VNDQunEFW/lmRUUr5LelAluRypu1IuaBj5k55acfNWbkne3RH6zddYowYb6U4ZI07",
-	"DRtRYeF6VzZz7zbQCbySc4ca44BplZk33YP+nplFI5XU2nwAPW/X8CMR2Dqluk5PIcZhAj9KlCzLsoo8",
-	"+joypdA2B/0mXbOBcMv92QbWkbO9fa0oUk712vrmyDZ4mc/ntOlCtaoqFV2sG985zVjTBSzmksOOlNTo",
-	"QxLxPE0jg5qUCdFwS7xwjdI0fTcJhr/cc27vw0D3gjk7GKKwfnNMj+tmahtfpxdWQOMAJ/KrMZOLk8sr",
-	"cnR++tj8A8JK2xr+YibiWTzrL5Pr52Xd7kAk0VpFor5GZbcFW1ptRkwKU15wttaYP0Q2hBp0Igkl2AHp",
-	"SJYlNE3+xmIMg0GCh//UX+9U3QAQuLL/QluCyd/0fx/0bUp8PQa7vg4FG20i0NIll+6+R04gd4oqlSWj",
-	"XDFI44yMeyDypxKa9BjEMh0JkQIwjg9xVaVvw2KbQTsxkbLOp623YP1G1dpkH1U7LW/la3jU0+O7KmoN",
-	"p0ZNa0N2xOfIMQ0dwWZVlqmp6cKbU2v9JtAs8CZAR7w+mkiu2jYFHdSP7DP+eP1FEAbgCCi7mc2ThgGY",
-	"aOP6gmUA/ksNGAZ2jtiK+Zxlybhhks8ODvYOgmZjv7mbyzlN03v300hwzknWbDR5zUtzZx55HrKo3k27",
-	"s21bV4/ze1WHZIwqAo9DH1/DY0C0OM0Vxy+4o5RWyoNh8D9/6Xdfvv/v/9QSDR9rK2V78jL5pSN7cR6X",
-	"7qCOzk+3ozf8KWxboG21S0gUQ2U1iRsjXY4FR8lBxB3LEKewEAQlkYw53RYxIJEoDwAmI2V3lFfQ9jBg",
-	"4EelFuRPfyI3OKWbYK0u3ZAE6Wu4LvCmEDhOtEjAzyYVARQWOXz4kt5RuI0HcLfvvvvuu2jnEDkBbqWF",
-	"ZAAMOLUNr66I8LKyC++u1XmbbM02IWLdU6hd1uQbhGJau85k1B2CoYDECbff0kaZGqH0JaIsNOQwYmNh",
-	"AWVgjDRtknWD/qNLui1Ml8cRcafWnHpcCfdri7SvLMH2nvX7f3QB9htLp8HvVTr94WTRvfn0ev5ss66b",
-	"3TVPJCQrW44YZwDjC5M1oVsYOQechURaOEWWGjFEpyS4DklkJZd7rUF2+ftljBTAIrTOmkkqAJnauabL",
-	"l5q6pyAMTs/v9vHPsyAMri/e+Pd1Jb2kaLlGDbhQP613izXncMAVDlIoGowNpltNSq1RGtqUhXtZpzZj",
-	"Zz0VrRXsKhPpqyKsqMnvwTKG8/URogAKcEgiczsaoRsZodNsgAcGKO2EJIKoMvOOgd6qvIuFSKC2CESg",
-	"mW8hbmmUCRqPqdQtIOxrcxsQ0aAEiQVJVCkH3N7hhpgNFoSBa7ORbZiFeWcDqzzovbVEU/Mn+eu6gQdV",
-	"d8KLQ26H+NLUoWd0WIB55zxlUhI3wRr3ThMOBSo2XE8UMFWlBIQLhgu44etylZsHOqD1kuBprbmFzh0E",
-	"IFxi/Of//j+NHmbI6dQCsL/RD+zvlj/7NQfnAqLrWvIo6xv3Wu8WNwTudYdAPPjzMkuUwjv62poyC89V",
-	"RTFRVoiCReBHG5MO6NuOGADM4bDAei/whfT7cqe3Jr6rAombjjcbGl7sxPo1bIi2yooH2znSS3uyyY1u",
-	"W18zsp+aufeRRdsVGGCql0xwZtzhDrY4Fvko9exj9NUFn0OntFlh6P1kl/F9MYqfdR//UPzHUM42t6Nf",
-	"iXm8ooouRMLVeuYhmYK3guHuoHewjb93LUsxM2qiuBNtE13i3BvXG61/6/ctIBFRAKYmkETOxFIakCiD",
-	"BmGipUw+RGw3rrwj5bvrfsNunDSzHj00yPwUEwPIjqh/Ns+orhK5XNCmzOpZPqeYIsA4AuDbxMACAhZc",
-	"H+Xht6PsbeJPdjRNe4LVofDaetvzV8MmLFcmKeKT6gtjakOhWvkF9yWnvm/DWSVebRRgpmH7za3TRS2+",
-	"D2BgScSSNGZElqeVW69PAfwWDINfPt0EsT1gN8GQ3ASKzRff3QQhuNjGSmT6535voH8Qk4lk8F53v//5",
-	"fWMKcDsfqtR8GbaHdJAUcwgAzSpDkDuM6TgkNJXCJS9LLwzBZKMtWCaxxhzkWoFIbTxIrvjX+tIJvu38",
-	"P29uPvb73Zubj7v9m5uPzyfvO/9j6P06mOCv3zW8ufM//qk9BHhtTTN8pWHwW4Dc+wfIYOabHtuP0anZ",
-	"pyZxWjkk9aNRx3px6/zwuZeOhTYoZPNq1HoA/Kq1UlGaOjiLZMG0sm38vn6Hfqiqfxsh4lEuB18Qa1re",
-	"EDvazRvTHM9g8rG31sEqm71psLb5puH9mEglspXD4djADr3szQYPPSYIOiEFkT5SJWMS58Dq4DZZpCle",
-	"Pzpf7ZBEMxzGByUjTTgSXrW+spilimru4LVYDQf8hCk0r0CuXpwcvTo9++EyGA4OwqBoOxgGu/3d/W7/",
-	"oNsfkEF/ODgY7h/0+uCpdOgqw8FBLVrSb+Oh2BheG007cWoB0E2aSp1MKu7xenBCwuO11b/0C6QDykxo",
-	"8sdEZs5rta4N5CM0Ac3UuESRvrDGM1h3EdSYmaeUakFQtYgHvX6vH2zJKW0L7tplUyBFdfUbLKWF92Sr",
-	"Y1rb0Y1JHLaHtSO89PKAyiNszxByQjz1tFOgh2oyisGORfwWrCGiCQX+fsWModYZ87YaTmdfqIJU9LVK",
-	"orQL/2ot8feb6h5vxHQNdJKWhvXybKmYNiCSKJXdE9/maoY9PJHGMe+CaCTpGJzISarnz1mMjkJlqrTI",
-	"8g2rQqcnQMvyqllo3DBBEa9ikyi1vM1Sg680fPoUSkn2zKe9sZgPnz17sfdUMi5F1rXV3Jo03tQCJqw7",
-	"xm/E1EFNeHZVQRRN2eMO/tlg7m4EtWk3/pVZbwhKGolcYemVschY5KzQYpvFksPrsrXkZv2I+sBPNb80",
-	"J4kCdOpUTKcsJp3rq+OQzJM0TcwNazWdriZjd3uD3b2NvNsHj8Kd8UCk7MqHhmSbGIbbqQb1NxVTS7XQ",
-	"dkhSUYbqsSIqZqN8CncnExGEHiQRUuT7LfGK9GA2YAfZMW3EDdqI14f67+OD/IRBKqbbSzzHljaG1xqg",
-	"IGi9ZSsT/jB/wLUF8QTD0t5eNYXZmnut+g6Zsu7PdxFwX6/w9dXr7gvSGY2z1UJpIkrmido5tJXTm8Cs",
-	"5N44Y6p7rvvpQ76bc1t6OXCeHHm+u9FflxtQ6jVYlZhuUK1wVjmjgL55TyvU9V2+E2zbuxanPXRcH30G",
-	"KVjmjhrmYeupFIiqpSmU4poLJ28zi36DrCvhCEYv5SRP00YsYoDgbmPIADSKKN0hFA5kPLZRz5FFHDdB",
-	"BIiOXl71v8xf3v15/nr15/nrZ+N//2l//O8/DdgPZ3fjeZz+Ze9fZvHPH/t/2X29Gv/w8SDefS3/8sOL",
-	"Rtt4HVbpE1mtCTe4F0xpwWhNRUBYkNBsXNN+v21zNkK4BVQZsFHwaYopCza2CoDgSuW7t/RjQpy4Fkpx",
-	"VXMILg1qh96YRSamGZPyi1yUUCu72XL3Ne6tOCS0ZTT4L9OOsSWDsbOhyCxUlctyLpsKeisqb+srj0F7",
-	"caNGAFqfKlWxlcR8sNUZTe5bFbdP4/3RwWS3O5jsjbv7bH/SfTk5OOju0sHoOXs53oshomxDNUu9ugut",
-	"vbeWKLBF2WCtvPrneo0OCc/T1IQKlFbRXhXAV9ooSXgucpmWXRR7lcryLSkabecSJmR3xc2knTKK28Ra",
-	"jEUjBZAj+PtEkgiL/EEUfGRiACJii4YQ9pGNc5sb650xU83XnL7IraV7X27jc8wXCI613uu47oghsMSp",
-	"1t4MyL89IZsPpn0ZrmObVK4LVxQbiqQl3EIJmcgM56DCGxLMsLNhEo4hH/Q3ASiHAW7CpmGbbb7Elz2H",
-	"S/OhTSwbkIVvHW8X9b/N7GPHEupeG/2kEhCvf9nSLWOcMc5tCmvspuptVitZX1F5W7ssaiZwqEJXXAUV",
-	"5dDR1I+wBjIM5Yks8o21OYolPmnxKt5FjzJWAL27L+FmB65ljBYIB8GLHjYFGJrU+k23UFtsvR9tteU1",
-	"VWnock1ejx78puspcqTt3VsOEld/LzJXIBzyeiPsLnKReVVF+ROa8y6Qy9n1jKuMps3WfJM5v5XMMkyu",
-	"QXTpHTdCyk7C3NG5KEqRFfHrDZKuCFBoCD7YMpryfRh87Mr4tlvUUqk2tvauDosvPvSWLrSZbHQu9G/2",
-	"qkWTtF0ySTr7/Zc7PXJU9qaZlS3yxQoEQB4XrLHVL/G7vc0zAILFhRascf0yS9PtB+su3WDI3UcTCbGU",
-	"BCTX7w0O9p71+33SoWTFaMVvr3WMemF1G9htv72XPVC96tpSBfF8xY0c2gMSbL+SHM8o503+HMw/SBO4",
-	"ZzIbU7+D1yzJNFGBmWajmRC3jaUR8P11yE6A3/1RZbQYgv3qflHj9vNjJwe2SfNtyJSox7BxW7CvrnzX",
-	"dS7Pq12/7/F26mqLMO+z6vtATipLplOWXSWVrp/59NoaywVBD+UhF2DmTWcrT9l917SZ6suh4TCMUvOO",
-	"XoLabjYsnduX6pJ4ZLfpNB23HYmjGjVaA2a7o+ahgzVc7Tbdjqzgwt3qQ6ZTq1U035t8MG99kHPZXJjk",
-	"viehXRAWA0KNpp05kBGjWe1GqAZWFrQMuhAdXs7bnCZpcL+4jrDYBLcSW5LDQysmNLOxdZrqtmffU0vl",
-	"tmDPpQu/DTK5wv0rGYdm9R83xqZh3VvwKTwZsqVXqH7AN8Odbcsx/J14eMTbT0W+1BYGxEOi3NbP4kEU",
-	"3sz9ygGCfhy7Za6ehmAJzYsZLN0+0pRmc9lLxZimwxf9F/2n8GFt/d4KpbVtNoeQ96Isx4s++X//n2ML",
-	"Yl4Sxv7gP9jV4YzImVBWHJVFof7JD27ECPlgLrBa19jmVQXD4Cbv9/dAxtkoQt1WMbwSnGBQBxD7+rrZ",
-	"Bg26YWMeypxa60Bs3LSyzdIU01sySk06bdO1+lERPezoNJHkli0UgFNAsWm9I9aX0K7Z3YfHNtDYFyh4",
-	"H1RixbGZqtbw1ls4aokXKYa3RK4xFkclhaWuKDrL5sWz/RaPWl2JbCg5mjuM1opx6h2tTfZc+eQ9jBKb",
-	"RZJROwtNs75nm2RAs5zy23mYsNocKFnqYtMwz1sE/hFukcjaGEsNmD5p1HG/1M7yUIKIY5u2boSp2jZf",
-	"0IzFeM1F0fG2XRzdWpOmGkdnaMIux28RRre1jtqK9OxG/xDSM7TSYFabEPlHbLOa1QQdNK5+8wo0Jwz/",
-	"KJZETBTjmBhueD6ywo5kjBQY1j59P9VdlfIufZ2gYJ5wdzudatlTcth7b9dIpjpouZ5pOIHhBRBuM5h7",
-	"b4wVNFvzmu3Y4oPqDV9Vkn7aVUyIhz4kWI6aCM6kg4vdVFfY065+MzXoXrpNgzbydTSLR9ICfiVxXiO/",
-	"dwb96Fxk6l0GGWkNmMEic4X9jTQzKvPR+am5h16ayLwZlRA+GZKbwMd5cCnf0imW5RxKt2wANnW/u+lw",
-	"Q4F3L9EOsizfLe9T37uaoeoVIm6pKcxo2uCvWV+ruJaqartp4homhNsEYa+5e6yUXdB8wAReF/WgHaRh",
-	"7Ncv6ET/A6sX/Ml8gHiwlfCpNBXLV2LJpxmNy5p2I7MyA8ZrPzMksMEJTdUMAD8ShRf5JjocApvm2shJ",
-	"FIE4GoPAnLGUUclIdP7u0sqlYvgRWSScs5h0IqM1RCES4zS5Yzwk81wC3gjGomBbO0Oy339p4ZZcD4m0",
-	"jYnMDE9bP6lYwh0e9bKKIJ7ddNgjmh5w6BLreLGYQEkSV6UM1LLoJojtEt4EQ6JpPHKl8ItLr1yWL3sh",
-	"4ZFmZSwos+x1/mcZVTPUg78hCJmkycOX6sXaluW39/savbIJjxR7q5+TSmT/ppThQq1sANzAhx7Zo+M1",
-	"pYpJk0Av5omqJmU5vfQ+Ljuzwmvqv5lj+0ZMG+uMtKVKpGIKIZ4QmmscWddXx1AqFsiEEqnYopI6sdvf",
-	"fdYdDLq7e1eD/eHeYNg/6A12+38BPW6m1EIOnz51NUBsvLrIpnCW4qdYje8/JGxCY2Mv+n/Bmn16nZNJ",
-	"wuIh2Xcba9Ze3g9Yr26I3LscSrPxgOvbvCsYPYrV9+8pDgwO3Ic/ZPguZ8tHGjiwU0lVIicrjD8tUIK8",
-	"oh0LkSbjlYEcmkxYVkihlEpF9lyANNzqVyHX+d6ye8keex2qnuzqjlbWqZGE2PxY0wSwrcYot/OTt13G",
-	"xyJmMRmnidbAx8UXQ8x358wKZJtjssBSZxDZlihJrt5ckhnlsZzRW0Y6tF7CeFBZs67+3/cnP5yekeOT",
-	"i6vT16fHR1cn8OsNf3t6+r382/Hx0U/z6dHy9Puj6en1v/d6vRsOL5ycvWr4aDNPPjep01y1GtsL98qG",
-	"q21TSqiif6LcNo2A86OaOJbwL6ne4g2vcb8bMRveaNXChh5KRKiGQJNq+lNTKWa/NJDVytcFpkcWu7lX",
-	"/hbjJC2qqYFfMlrZzlbhsHo1z6He4ZqAQyyIWA85xLzXIrym3OXGMEPdt+5jTc8ZG7Pkrqlvm2jb1vvg",
-	"YHd3qxFcbhFsOVpBDkspehV3XlF5K4kSU4jyun+o5YxpZbjefwQuaAx8NXmRUA+mqA1KOkfnpxDXLvGA",
-	"cMZirbKasPeD/p5ROS+Yylbdo4liGeJtFfGX2oJDHKFDZCsR1daqC7n1TbmcG9CP5I6hkygqhYBGQ+Ba",
-	"OCO8dUPModAFLfuJarFgqFsbhGhbATLEnC/d1ERkdvKh0cfjBOIb9c8LSH9I5mzHjn2aMcajHjlVZCK0",
-	"tSLd2sEptRsnkL+KJR8S+MbYJQJpzK02wtxVVfOMjcUdy4wWaTRmaCYIA1g+8D9VXF/2hRprmgmpzlo1",
-	"Z/20MSBA623dfiNCQrI4iuOMSdmmY5pGT8/v9mF6p+d3zwi131SY6+Dlbm/w7EVv0NuFOHf2oj8cDu6n",
-	"6Ek6YW8by64XPM6U4DU02+3qb7pzEbPIFGkZi8yG8xmS4MLbU4wlryQEtlpI5rtXa2Ffy9eG3kPSsbB4",
-	"Pe/Xam0/tAC0xIYcyv2QjPIEo1a+X4PCdbYRC8XkWbkxIJJeufOTeMrIDyiCGhN5FsV9WdMVGTJcT465",
-	"DeqIDBU4Y5KyuBII+Kx/0Nvd4Atba8kVGaXWvG601zakjOEEPTHj8fuS4AvbJHJ5SxqJxju/5YPnWLtH",
-	"/cW0m/UMBBNp0J+8J62gJ5Y4NANFLwVAv2L93SznVZ3JAqywj4sMSwWmit73XDfhxlmIk22h48JifuuW",
-	"5WEIae1L9/qrLdumonn0oy2a53m2W1TTtSsD2vIrqmgD/C9V1EXLWN25HNrbgLnd2NQRXyE8qUE0Ncvk",
-	"AnHEkhM0yyohLZpJXOpdA1igQX9/93MNP0332D43yKSpXwO1+5lwug3hcxZh5b5OJdPiF/Chyn1m42Q3",
-	"OuTRUsxAK5lTTrU6bmElj85PwdrWmnGhpORwIZTEzH27c7idm95N8EX/xWBbr/2XeukLG6RyfltskyL/",
-	"PCtshbm4q0xhsLtJBa8eOOyvaZeMSdCEY+ke3A/KwnxIqGfoOB8JZp1UAQsdUlC/d/Di+Yuma54SpMK6",
-	"TTATaocN8lER7CTXrIxXp+lBSUX4ecudIKCLmHVfASKTXb1btgorOW9hKTzYbH9IDAGjG/WOZQYLQdsC",
-	"FubdZCt1hN+bRbqwZr6pTnTLVjut+/MpMD3orer3B7vA+G1GdDDsDhrv6Gp7UqN85wwGRXmejDNhsDBC",
-	"Ev35z3/+c/ft2+6rV+THH4dv3w4vL3sT+F9EOsikSeS2NQoBxNt1Fm2HprF/8Mz3xPlU4mXK3NzEn/Y/",
-	"d/WfXfuH4J9h6c/NTU//x7PPjckxZkE2QHp/akQFcyNzRpwD9sdbJdAo4CrMIyVISHR77xNWUzHQ+pks",
-	"ncB1a1iLa/waJ7f5vNprnIfBXPhXOt4tohIkb0IENSl25Ta+p5KR64s39Wrq9cSm9ZcXpeTrLLm3iLdX",
-	"f0oYr8EhifDOqOJQc04FhXe/TFZKs+BX94W2yNLmTRLpZiA2LyosTYmDtJYGyW4JKdKTJGVGa5ij8VN3",
-	"GcSl1na9yIZNgr5FHQPMhhBgIUJyl7BlCJ7brv5Pbayb7MDyAuq3NypUoMU1JMm0LWJzAGIm7hOpBZux",
-	"MTYLmmwaRjtWwlGRqWid3ubfWY9El1dHF1fX5xFmTgNQaSbG4HVW1hlqVb6dkERXp29PXkXEMnnwnJAl",
-	"Y7cxXZEopqsI/GgxTVJbaShPU/3l6dnVycVPR28iA6AYYYZdZCvZ4EkAjCDQLS1IIhS8KbhjyVcg8V6b",
-	"KnSsFXqnl/9qEpRDmwgLpGHKgriy2K5ZzEhkvWkPkQKkh+kYmeOp+bheuKvTy6vT48ueHSWUKXh7dHat",
-	"J2mq/poB2eYTJVk6sRWKEkU6XBDrZQWH5U6PXOitAIfrBH7163cXLUmMX0CAMUXGNJ/OFMkXh3o54KYt",
-	"ujz+8eTV9ZuTi96cfvxgwA4+gBMrMn5lvdJm+cxawk+6zxFbCRBq1PeWUjLJGCMyFapX7CGgIyBB6AH1",
-	"9cwxDmBFYoFO2MUiXfXIK7ADQCflxNIE5pyWMmpht7CEkPGdAqDaRJsohlbdvnfwilAr1lEIozQHfqfJ",
-	"Am2wgH42BAwhb0DibjAhGZDOW8FjutrRDPw56Vzm8C8PMgMpOjbRb5avPb9n2NE9YUn0Khx6uMIGCsv4",
-	"zORWlzPs4zjNZXK31m8KpKyPIxzLMg+BqkwjRugY6j5TRSgoRUNDSI6MZYWOFxm7S4QFQ5VEqiRNyVTY",
-	"omS3yWLxtQBXdgfPn7HRsxfd53v9ve5gwJ53X4wnz7v0Wb//jMZ78YhuBbiyBqsK88zdCDBJj3rxbj6L",
-	"qmqAjbjQQN6NGXrIsNudupaj16hnyw7asrlP6+XIau4fLxl2401Vs7tYq6Ca6lrPp9c7LuE8iXmimeH1",
-	"1XHtvrAIp9x7+XLjiNrwRnjLYpq7GiNVgzCAwQZhYDldEAYoIcp3N97j7VUTf+NdELvZLLOaIfA7/5wX",
-	"XGadGtECCGUxErbWanzMmfVoUK7pdcO6ZFoUYxWBe1gTGAFQYMCQEVpdWhUYrUgSH2qBMVaGzRkWp5bC",
-	"sPNKMPOm8GbbzYffjDG5EaypvuGzJrDcC/YUlpx3+oWdmrNzG5T39n108D9NxpLMUwgQdioAFiu0aoMb",
-	"+lpENQ8yzc7UR8cjBdJD6+qdbti+Ohjd421gywIdYa0vLQmJcHh/W0jJluN2GvsIRetw4i5ZljDZgsv7",
-	"doP/S5+qUT6+ZerQdw5p2WeApYqQcHyvIabFOru8ve33Dg62wlgAx1jpw2fbfVdJfe/3tuvv63hIDaol",
-	"/RiEbjla9qoKntRy2+sBKLmK6PV6q5gJwpabgfXWVKszCdG2aF1rXcj+FxSjsxPfhKHlwr4KAK0CyEkW",
-	"dYggPATK4yDqVSk4p7Pf74OLVOSKQNgiLcCizK0OxNDtf4PnYrKe8YElLzv+fEISjfLJhGVXNl0wCkk0",
-	"px8vGY/fUMX4eKWt7N8c0wvu9kXClTxn2SUb+wBfg/5DAbyE4YQl6SuW1sfhCk9k6h8DzcvXMH51QK+C",
-	"EEu1enzloq7w/F5BvDz4Lruo4CTptHGvndbb6w2xBc0mkV92IywnDZpK01hNAaw1yldkTCVrLsrhrWLn",
-	"l0v5/pd34v0v1/n7X67U+19+nL3/+y9nHH+8yBp+1D+cJu9/eT3Bv8fj978c0eJ3/c4Zf//3X17F+IPu",
-	"4nxRvKQ/+HH2/pcTBj3s/NM98R/Xmle+fGq4i24zGDzZW3IdxOBsnWBNyMTLhkriEiqF/tWiXj467Gya",
-	"8NvWQpWm+9CkBGF58Oq4nkDqqMol6URFWrB+8vRTEn+uXhp6j7ecQ33MYrrdkNFMxBtc7yIqFdPSWM3d",
-	"0dNUTJ9+0t/UBl3NO9nrmn66rsRMc/5JC+i3ISWiOZOV8vfzUfnct42O2tOqDEfcDnjauSyStefikWCo",
-	"TWsXbCyy+MtwqMtNNUE3sGkiFcu8sojkCGKHF14tmo6NfoF1xuhiDHVMOJF0wshcxGwHgqUjEyZrnOqL",
-	"TCgxFmkEoTWhq5b8YSEyFaEL2iJQ5tKDKD7UipO9kTNvJ9JWiy6H9TRYWziIhinjg2p4j5bcWmLHpBrD",
-	"BNhBMyEbbwUrI/yasUkNgUf3CjdqKiHXeAZgKWHPGqZjnrhK70bhsTXpS5fSLcXwZXOJ7VV1SzSZOYTr",
-	"0Ob+GBc8Jp5GfsR9BJVXMFY/whQirMSpeR+E42rJPF8oWxcYwkOM58iGATpXM/Uj6cG8z+x3JvkoutS/",
-	"RyExVTmhOZe7hUU/lOe+XmZCMVSSY5Zl5paOkvOVmgle2ETRW6Gl45lQr0XOYyg7qo0GuMHCEfgZBCFZ",
-	"zuBibsvcAZhac8JEiLo4RaPDLAmmsBcnfsUU6fgXrfYFzclSpl/Rsy7SsswOmOVyr2NVgWpodOCvGOOx",
-	"2SZte9KizcOyFYkLSgCbQ789JA1LOCRnQrMp6zOMyZNpthg/WRNnvu5MtwEAhCSZaA1Rz2rzjdmj4ohf",
-	"aiE80hMOCeBxm/8+FhkLyaXNCfAhEULyytNtQX5i2agif/s24RUnYdHPPVVLy5TrfLOy5B4Lcmu0Vry1",
-	"eEr82rx+Zryt2D8klDT5XGApMM2ikvWvz2sT2kAZvWEb10PJx7MpGrQZ4QDiQsvE0awp2aS7omRrwVmH",
-	"/mF3GQw1jlicbkhhcqfb1oe1x9sda/fEZ1YSMlp7npgfGlbu8NUwowkuTyv83b5qB2mB12K8dFWSLEV2",
-	"O9zIvESmxz91WaTw0DDYUm5Wx0R6XL49u7royZSxxQcXLGEv7XYsU9a8U4hbm7UMUAjm0wXELSRzJnIt",
-	"MCoVKp5sx7pJB7KtlPDqPkD4AEBBQHhLosiYcuCuOd+QGwfgLSwm6+a4sy6prOcJW2/JbbIc7pXLgMHj",
-	"pGcgJhPSGRBJwP0MLkFBBmSe8B1bON2Mxnz8wXQDEn9Oea5XX8t6fGtOP34wkl1GLnwAKxRnYmkG5BAk",
-	"AJdFKq1Emo3LuUrSKhm6GA7riiuhP+D6a+Zk6DgIA59WwemU1NCdiu9qIqd0jFtD3Uun2ZM/fuB6eSJl",
-	"1l0M4F7Mykmee8asXzJ1pLXYY1sibavKaT+KpVaTV0Qy1aWgBbszAEqntu7GmvQ1ozGATWtuwT37c1tz",
-	"D0fWLHJwSi0xc2ac97D1sLmLWiFEl0KkhGrKfXar5K0NaM0N9WOAD0qmCKxmWJSba8nLvVdCAI4vLOa+",
-	"btm8FIG6KUpdQLrPD71KP9VpmZqTYPlPhYjDYpINJiHirX5qTzN4Ih1QYFxxF2h1fv/porlcVXsID+MK",
-	"kB6SGOO6wIaxvuCYpUyh6KqkZDTUCaiT9ZcmVdjLrGoR+4mAqpeDQe+g6RrAfN12uVw0nrjqa3gn4rjT",
-	"0idG0qEFHNBoRaKzHy9O/qXifdrv7w4G2y6KFK2o1I6onkiboDnJJa3E2GJ6OIvhPup7GhOjbw3JpxvL",
-	"I7CoP0tBhyX9IYLOFWfRAipRTAzD5bsJPjfbxJooWiPYCnN3TrNbrNo6Yph2X0imLfJ58QTeo0b2Y94D",
-	"J3Hg005ojmPYmELj9tEbtlundewFA2xM6Pc9Imx+hhJhTfLG1BGEhT50tmiUxDIqrASEeENNypS8qzrG",
-	"yyKhXgZkreumlBDZmBJZXxFtpB1Zlrc1J2zjf+vSA1vEuAOIMKoKNp3wKWSUDEl7Sa7i7Y6cIWAr5L/r",
-	"BaZpcU2GbWFDUFJUf7PzZelttvgprtH7tpV9LFevbutRKg6WWmoKGYCLNM/H6zRd5+SNXNiVUXwjAoel",
-	"4tcN647Zqls39P2+WHnOVK3Tmgc6gk0BUblgYw8deCaW8nG9ub5q3GRkbu/sBZKQa86NUcHcQAypl+rO",
-	"bKQGPLMNemCDr3mty8BLmb2f9/cBhfwe5DG+1860OZSrNLsh+Lwxfvk+1TGrrsF1a9QEJ/owp5/7utm/",
-	"9kWONUfYfu2/6qo2shzLvJv4DfBRloWEjqRIc8V8gKKGtIZ1MCNQTxaJBxrFv5Xw7xoiUhO13LIGo/r7",
-	"69evTy5OXoXk1enl8dHFK/2fiNwUOhSlkFyfXZ6cXcHfM/vUv2JtM1I6mY+UtBP6eOQx8x5bfgEIRBGU",
-	"gBiX2DZWheiewntRZfpmnI3Jfe1RbbCS94WFqhChXtQq+viaGDdLNfLHRCpT1KiiLRn/0+YCbNq+Spgk",
-	"neZ8psrENqlZThtpYPJmsLbHelH4rTi8aWW7OuxuGUojW7+mF1Q14YJn9ue2YLkNdWeKyNAKd2cZWbAs",
-	"EWDrzROeKybxWOgu9Y94ViEfHZ9DeYxE4VWCHTiOu2Fq9f4KnRGSkRcPHIJn8bqzM/wUDLAqxkEwPHjZ",
-	"e9GgWldTGmHgjZtSytavK+GN8cCYB/+AiODBg+KBu9t8VvWSbRnFe0VlQ1zNO868IsV4J+FK25rLhh6J",
-	"GI+vMB1Pa4/sY6KOAeiKQpWX8kVwM1SLaeFe5q7tpz7sfpELaW9EIHidxSwOycD5NoxLuROhARsRSVeS",
-	"LGerncPyuEuVKmGWE831jykfsxR0b5g55Chl+ULpXyDlsZoRVGdjbc4o6C6JSQcuF7hNhubTrlxJxeZu",
-	"Zkm8c0hknt0ld6wlIS94NnlOd+mzQfdF3B9198fP9rov45esezCKn9Pnk13WHw++LAfN1UrFGFsrZlWt",
-	"drqLRanYfmtSztqWaM2SVEArTSrs0MtD9SI27Evm85BIYdwDMCsTqu7lI9oPZtYs0rNdVNIz9nf3d5s2",
-	"fOsMuhGbJQbnoR5PtyZ/bn3MBkypuARbUknGlowPCdOKK4Fb5WVSDZpsyR3J1L2PLtyKbPyCyttLeHH7",
-	"vDRs2B+W551atASEQSVsuwbbx0m6ZbNhhdX8nMc6dY0heXrQ3hD8dKPt8vrW5d/oxpudJnCAtvaYgFTZ",
-	"pDlhk23DuFSNqMTRhblVPSTRsbntjkgHg1BG9sDvHJaYdEfNMgDqN7Fc+nGJZ3f0cTDXbvV8ehtol/Ox",
-	"NjDTVal0zIW7rbPj0f/pyCoMvJ7KF43e+7W9vwdyTpomG5FzIkT2r0PngLta+tN9IgvAGYkOwMtX/yrJ",
-	"gmYS+OacJBwLGiQZSSmf5nQK1+NUsS4MTM+GdH4QJGLxlCF0dA80hdAGUkX6bYU/Xa0W7BImSKJXVLEt",
-	"8Xu+AnjPXjN4z1VGx7cJn57cNYLsXmn55uzFhf6j2TeSXIE9q1WFokTaV3X2xmyRsTFVLF5DRy7DmN2B",
-	"xkMlKb6r31VzoWpiwQ+jvz9QUksKgqaZlgh1T7twEt5V+oNYivHMXl4pvWlVB9UmOFFmd3gtd/PJwZbZ",
-	"2SJxIuF3Iq1Cu63dR9nmKvZDq7eaeJsf8fHujuxVES5h6OFiwoZ6fiv/sDZRaqNIqK15XTQYlws6awDs",
-	"uuxQ3wlJhHCZEenUjinij+p3TqYYGt1xoNnNTqOSGMDOg9AAcgZhgM1UUvDtW608pkX86qfbi98Sv9oo",
-	"h6HtpkXHYkOXqLlvryAVaviIjm+nmch5THJoq0GjfTnaZfvjAe0exM8m3X32nHZfjF6Ou/14wHYne3R/",
-	"dDB+eIbIVSUjxBvGwxNCthzydgkhVcaGI3zyyJkg+11s917pHyag0S6aMeHukZDRonhfS5Y1uaNzyTIT",
-	"NWwqV4Dg0TaZC1lskJ2gAb9laibiTSfjyH93XXXKy1kyUcbSbCp9BeZFela7r1lfMCsEcK3WqAyRMtIZ",
-	"EIM5tmtQx/YM7th+gTwWkgN7R1Pe93shnunmT+uIaRu/qc9abFsizHTpteOWJCxvpLfAm/HRNEE9tLw1",
-	"W8I6t9HVh7kjLFcnLKC86kzHUC84v5JlAFikD23CD0lE+coIHCBpkfllVLTAWSwhBVn/ijGTaUwXFrUv",
-	"yQCNZGVjc/3jUZJAOKjFUq+dbioIA91OWQDhS+sLld/vHDxCMZ4hoUU2LhG5AhfN0eXx6SlR9JZJskuU",
-	"IPvYDPhpJmyJuLlgkEyKgj40leJ+VX1SSERtqt3zNeoXlWrx3Y9vOKgXQ4a74e+EiTS7B/f0nj3bJylT",
-	"mGQdJ9NEaSO1p6n9A5J6Nzq0+dUZm9IshthiMYHkXZNVXdoUjxb9XOij7l9o92/97sveh+77T3vhs/3P",
-	"/7QVO7L+pHW1kjR/aVbMdAvb+0VA8G3Sx7DJ9013GpKN8yxRq0vdntEMxS3jR3lT8RU0EqSpJnfLOKIy",
-	"+zkWqQAMAr0R3q9eHQFtn49oBjovlST6ntGMZQTvPaFRvO80DoZIfwo/R2TGaIyFwTBGnsUAyMEJTRMq",
-	"D9G2HAk1g/sCkzkWYhMiS/5mSgMtEy4R2wIfFQUO/tRSMYhQi4nrpSXhAtCxkkUOWKSXOoIjo/WtZDoz",
-	"+IMO0Zprdh0nnGr+62OWhJjYAKqJ/mI5o8ogPkow1gE/QiJyqLTwCcZpOSylvRZ6XlikBRuVSw8AAMGp",
-	"SRWOTHaJWRyHKtBRWQ4AfbrXndBKIRtnEBaiCZoUKdO8V8JxtFWZoqcer1xmCfBaGwpi/21j6c3QMO0O",
-	"avbYNU648aLP4eZ8vz9w2wARePu2og9FZgXXA1pgcqF2kIzWLA3p+JRqQDTCpsShWi1Qu6qhXVKHp9y2",
-	"qnCRpRlpFzA7ChRGPfAesXXOYdFNdThNNnjM3LKGvgzSR63cGzQ9QrQCiKzJMzCZHACFOR9CsbE5RGom",
-	"JLPDTBhgusD1tj72eO6sp3wYlM5TwRLpIvlXprnPZ/0dFigo84/vvgNg4u++gzOsNzbONSOlKdEPQJK4",
-	"8mDk0je1Xdgfwr/fcD+1sUh3SemKZSbyWKIoX2gSlZKpsAkORzeFdzkTkS1pFuNH+UKqjNG5pp5EAtYp",
-	"bBtkTZe8m0MMY0aIj/CGVw61Q60tqmKFZcQPU9stNKMuULdleMOLCIDQ+O2UMcVDS9OOJWApJ+DOsnfD",
-	"b7hXMsZoMSy7g16d/qVPoxQpCwklo0ws9Xk2lflAFcK5hzecKvILHgbzxftO6Z87uLrnmdDqLcslmTOV",
-	"JWNA5PUMTfNrBAP8b/+N/JxkEB12p7mw4PKGd8kJnIiRiFch5vLqzR+nOVy6JhJjqzsRXSxSW3/9P6Tg",
-	"0c6hqSCYrm44IeyjFhKA+kxNdVdPTdbtJ6hCNsgvymPdxBoZhh4y3fD5yVui2EdFOpH+83SR0oRHOy71",
-	"SDdkF0P3Vl8M0vHWDZpCtXCnp5fjyAkfSGpMJKiwXB9bWAnjUpUkOhZcMa66V6sFi0giYQq1ZcLsLmku",
-	"pkPijxrOQ+Wjj93lctnVI+rmWWrqN0aO1cGgwJcv3ZA6WnpBQ+M8S0nXvF6mMIiMwjtnqOYKDWEKts2F",
-	"wysCM5H9fj8Kza7ie7Q8dpvzaWAQS7td1IPTbZk8cxgrorklGeyj90mPHHFzgwkyS58JuIdAwAndjMMV",
-	"t+IHGrS7FO0PDiLYwe9x3nJIAOy2K7JkmnAzJhAJaSqWfpELfAMlKuSewwoU1Q7x/Xf4VkQ6YzGf065k",
-	"C5oZ2OjetAffWJz42TxxEPFjMUcqiL6LzHRW5so2JJ7iE+LAYPm54GxHr4lcAgcUqHjhuN2EsmxFIvSJ",
-	"dI9R0HeP9EtdHGukm4Iku48LLXGif++aNIvuqQ1+8MvyHULJATZJARm1E707vzp9d3YZwYLD/Ey7+Gml",
-	"Z9s0egCiHVzf+rgNge329yOT/9s4BWxGGuVwQdXsCbA5/eNOCE00fvcjyE/ZPMa39GP3aMqiQzs44F1I",
-	"dnZ4iHqw39+LeuTYqIQATG3rgHPNMwyXAIq7xFtcDzoj2u33oxqdhgaEpeCwWgnRZGkX2KKyQSVBpS3h",
-	"la2kGFUTY3q93k3wOUKQfQT00RxzkoB40q0Z2aLVOwmjhtGeIJPXJ6HWJhoGgmPqCzNV3mzGmJhMTGYV",
-	"jBJNBxiD4eD+8HvIQ8icppqbmVrm/I6mkLS0yBXpjGgMqxOSZSZ0s6sFg62dJxJKj0PGT+ig2BjP5xYd",
-	"UOSqKybdTG8QwTAqUHcnaTKGjK+/5iyD7dXHdM60KrFzqAc1iFz73pDGGYP1oynq+1oZPkQ6gGPkCaQi",
-	"LdqQNry3H7lxZkyKPBsz+P0gMrND4gWC44QSAwJI1Yx0kFI4iYCGrfF1CPcaH1mMb0k2hUwo5OB4ijB2",
-	"ONJae2TUZ6MDPbWPNOeBO5sF5ZFlbkbKaiXnqffQumtR5hnYDrt84LnRAlW30NIZHp2DCFf6ZeR2pDDb",
-	"TLVjzLE9RGEz2IvKclfoUQzI2+T7Q2TtJOcyXyxEhpVS8FUjKXQbeGntCwVtk4yFuWiHhKKSxMaqM3Vp",
-	"DKLXyF2Yxe5LhGI0p8nEgZNUAIQg2EUTI6LoGMIgTYqNCdcBJUeaPa7wW3gW+oJQNwO/orpqvY5om+rx",
-	"HOhDRcmU8TzhjIDoIJ0p41A5yJzmkMRM0SSVxEN8Y5lpHJsZRF6AmtaeYbfRjJmgracwKDxxJRCdsqBb",
-	"gjqSmO6virguwStVKk10XjKeYb97kZcvr9sppcxrq2Skx6Ct1JDEibwlEywPQbWGUAzXCSV/SYck0/+C",
-	"cvsZsDvABgc/pRwWroUn0pwxk0ZIsyy5Q1JJOBn0iXQq13ImUtiWzAJXoM7hlGTz0V6fyENQDQ3HtvmJ",
-	"GJEIL+lmdsk8cTFpZhD6pN+yherSVA/DK8edxCkqQfhZIsk4FZLFoG8cWaLEjQJfq4FG0C/JSm3vXqHv",
-	"mzR6BlpEgmZKRT0oeBB20tXnL00Y6urldxNJ2HgmNGek49uwCEWz0P1An4AyCmAgMMAp7P5fc6EYSZTb",
-	"LAxdAfl0fXVsMCtlY2yME7GTDL0FQyKTj7pVdFaSTtRe+UhrKIWzCPe7YvUBY5lljG1szzQG1mlo4hUt",
-	"5BaalLqtGYamw1TPoSjrkERAm5Ez0sE1Swa9HqQhko7RDslufyckkbxNFpH3om71P/9//xfxXuzv9Ii5",
-	"7rdKL4JcUBt3xGOxBIcMozEUcIXwowiVKhPdjXJjJvIMkjCNqw6QT01VBs3jx2I+SiDsSpsA2LJETqIb",
-	"M10h58N5PsUpoELsmvI8ffhNaCRJH3X6IxdFI/0iygaqE5T6bJSojGYrvKPQJrZMqZx5qtYpx1GBMIWy",
-	"I+CZYdlYU7ctla+bjxn+d4H4PmZDQxwRfTqy5h7mB8uyOKX/vPt6FFkPQnTQ/+eo9s5B/593jblypbVJ",
-	"lLozkcZ4Zs+u33hXKp3r/w4pqST6Z838AXUDb8Uz1HJw5260QmZe0GJwZ2jf80Q4xS+KnywncpwVFBSw",
-	"UixeLESQF4K1gy5tdJvZ5d3BhEAkBtChPTNScMISULI1/TPSORdSTTN2+W9vLJjKLWML+I6DTb5jXRZH",
-	"JZ9x4f684UcbvOId8JfC3bwvSo2cu3pzafjaDffv89Y600mn+Kx0CwiQOfpHFLc3vOoGR2a6pTP+sOSI",
-	"9zzwN9xzwaOB0+Bub3bNA+aguU5gPJY3XHDNhEWuLU9QWAqTN06kERunccquJcsu8dPIZn+gYLJM54Y/",
-	"0+xJ8KrGAr+Bnxj/jT55jr5sBGcAuXTD8YqgMLpL+x6RP5Fo6/uCG779hUHZx9Hkd7/hhb8dho++dGsN",
-	"Fo5iA8ZYva9E6ao1ghsO5gT6qnDpnZYhlrxrq6S5pULDDyyWDpQ2Ql8KDPOGK6HnRwTfOTQsdk55TLWE",
-	"sQW0AMZFGyuG+ywA0aiD6RERWC/n+qcbnmDFAC1j/FPk/lk+B3bUld1GU1MvP9pUuAkdmAG4M5y1BfWX",
-	"FgCgbq4dpJloYkh3rpl9eMPN9ghu3OYTkWco16xbMJlyAH5UPfJWxMzd49SM9hvuVLhC3phLkB7RlI4S",
-	"MpFkzqjMcXRWv6NEGw82FOmGG6wpIN6/kwu4uE3iHfJ3coFXUX+/4X/vdrvwf/0K+LRJZ6Bfge1BYxme",
-	"AeF1diuPzNwbb4O+mCgPCZqqNK0zSRwUVMnr7LlBkR9OruyYav5z0vEl3H/+r/9b6wdc2IHZbfS7DLE2",
-	"oO3TOxXQfVGpr7Ovx6B7r/YRlijb/atQu/RLh+v7sXdknQPdi+bMyCf+rnf2CM+QxURimeYceq8LCDF9",
-	"isxhtY6jyoXAE1mLAZMrmYppBJLDVnZFAtHDs0Myok7wdOWy+R0AunVohkZ9oFzw1VzkcoijgHaL0ofo",
-	"pPHiB/C8Ve5Yezc8CIM0GTMuWVHnOjha0PGMdXeh1jTU0nRFMZfLZY/CYyiHab6VT9+cHp+cXZ7AN5+L",
-	"fES4lSL/+b/+/wTCeaFGuInpJUfnp16Valvc+nMYiAXjdJEEw2Cv1+/tYfTADK7QDUXotXuam9C0hWiC",
-	"Kjw23jdqjhvso9lsi4pmIjVMUpmzY3b8Q0bJ9eXF0StzFwX4Qz1yBJsHt4Gd/f7ezqHtBg9Xqs+Jthr1",
-	"jyFA/QHqhra3uwmXjMtEJXdMbzSUE3gJ3lhLs+XSDhj9UlQdcLrbaRwMA3QyXmMVS8PxvhfxypR0UCZG",
-	"unpVYcsSIUj/pjgIE69VqaWuRQii7YB1Cfuz2+8/as/YZzMAOoaCfQ6Dfey0qS03uKff07gAhwz2+4PN",
-	"n1xzq3CxGD/a2/zRa5GNkjhmHL94ufmLY+M1gw8GW3RxTlepoPGVEG9oNoWQ9oNtlgCyWzhNwSmMX23R",
-	"m8FNuC4cNxjfYktvm5NmTkAQBopOZTD8BSJxZPD+cxgs8qYDaiS3gSezT0KCwXzGgxp6Qksb8KIoW+oO",
-	"HOJc6X/qw3xogxWMmgIotvb9J7K4yCU/eyf8+MdNJ9z6e6Hb/f7+IVHFKUVuDt26m6YIfozwg7bzC+9g",
-	"8PZXPMQwG90+9qTV79P493SeMdoj/mOc6f3NX1ik5D/qmb42MU1GeHrQcyJe7TQc8s9hTTY//WSO5Oen",
-	"YPyZuMPiv3wieAW/FwfVoYDjDbI9tGFNNL96s+ng1s6ins5gxzojRgxtUxZjXGn9pNdPLX5gDmxx5dQK",
-	"/1m8AqdAn733DzppHsiCSwOAPSC7bhalPFOD6LP5dL41zbUdUN0H5p1BL/9oh/S3PGxI++0CtHK23LEC",
-	"5TdvyUU0AG5+Jg36Dayc9E/00NnR95LE24raQ3tiQdD+ZsL1+xXkLnzBef3qkvmbTP4mk7eSyfdgE1tI",
-	"X59hRK9O3pxcnZCN4jwaGmFwP6kNMnsrOf0oAvrLD/03If1NSFeENOnImcgUXLit14YLsIDmk3eaZQxc",
-	"YKN0hbHu5jjVfa5iYjyzeNkIt2txAYEBrkuD1V9g4EGsQwIBSZTjVcAccDLoageK741SMb6VRAobBj4V",
-	"TALMp9OyAZzP17JJJ8rEUl7AcCEfDv+paMJZHKH/jMaxLEAGrbMagf6Kq/L60QXYnKM0tfiDwVcUf+e6",
-	"r7jVyQSBZnrdswILEabc+xVPyW9J9LA+BO+VKuToUf0rdsdSvYng7JmyRuxilWdclggYC1jUyNyWObGJ",
-	"PUA+IZEYDTZaVVA2ysSTJlIdWfTNLyKbrZLEoCssxlBPFWukKYQG9aeDE/mvQU9v4AbL7o+lH7NhVbbp",
-	"YhV1x+uoKvSyfdaRFt6lFYg5to6jSGNmbtYMCKX54t5Ud2VG/CtSn+2yDQKzRoUAGAhc3OXv/JciP0sD",
-	"RK9aRahuQZSfNAl8fjyRLjjbLNC/RFJD44WMfgSR7RfMxqFPAdgw+nSD0ju+CYak/zkiHWDmRT0KJcRO",
-	"m8TXDf0BZP7vVZn+HagJhhqeyMfSFtwW+NjAGOg2ZaRjoymLqEkbNLmDcV9+CKQX+tgS92hMVy9QMecQ",
-	"4TsVOz1y3B79+KWhj/v9fsOZwuK7iPZoOjDH7Jf3Uf0QTZmqHqH72bxv9LhbS1J5L17eJout3sP13ubV",
-	"t7gf27z6o96tbV48N4v+UCv+nsK4teBUM58pdJIy7vU3HtPCY35gyucwDYzFSez7Ur7R4mOGRdbq0v6p",
-	"G8b2iqg1X27ZqlywBaPYFUkZlZBmr2UO5HOYZCfNcwyQR0gMugeKZwSHxnyZRqMM81yKwKPSJD6Zt9x0",
-	"Ioxr0mPWw7hlq0OM87VcqjQwDL1O2URBHkwn+vQ5QmWFC5jljGpthO30yBUkJ3BRDT+WDWwO+N9+jxyV",
-	"Vgyv9SM30MIVaPI2LRhctG6iEaZomFZ0VzOWsXbeaRDGgy8hoK+ouRgWY0fZwllwtgCpf8tWaLx4S/vN",
-	"J/h4PAl3IpGs+cxbdrW1VbG1xdtgyDoG86TJoK1yCjiIBT/SB7oomyGbfer2lFiL8/d6TMqDbDklzgL8",
-	"dh6+mox2a7z9AXCse7Oo9fWmimfHhayD4HLo8MXp/Ae1IVzJHvuKXoNbk/tUSG6T3xPxPE0js0baSMf/",
-	"3DnUe3gfWwRwgHQ3Plh1g8ROJFnSFekkiixFnsZkLNI0iVmRtGHLe+qevcZM7euWW/6K5WPqg3wBc9ps",
-	"W5iuAJQn/GZZ/SqWFezrtuYVaqzfjKt7MG7HL2UDw3wAB38qWWaQ9xoZ+Q+ZyBeoyVTsjHr3CGM/yse3",
-	"TLnnyIuh/DzEH/AEHZEcwoGnunnDOTKjNa21qhYAb6V7KJPNIeGCdxtMIUxFinsVdm2cp2awh4W/2TDO",
-	"LE+Z09ic0gXOXkxi6lgYBewGsC4f2z10iXvzjUn+CkwyrNXHA9IgMvmbX3Y+wcLRgAsHdnMBCwe0HPhB",
-	"IgW+rdFIPHDZ4hejogRhAPqJB1TpQDZ/FQ6O1PbAG6qmM/mNla/XwY3qDcv+WNx8OxfYBs/VZEt+3+7i",
-	"Ktm6m3nzPVxRRhHX3Tc7wMKNpnHFQ/Orsdffi9dp5fmcPPH2ze/0tfxO9zrYeZyojee3uDzWvKNsZOve",
-	"wGymjsc0GNA7PRIpoWgKgTGRrRaJLjLk63OqxjMb3o3VPLSyLhT5j9xc0et+Smc0QpgttLehdHmiVlGr",
-	"VQgxGXouJziVX+E+rCrFUlfd1Fq4iSQ4CxdI0iTu8ZVg26BQmOUlfvN5+3GYFSSdy+vj45PLy5C8Pjp9",
-	"c31xEpKfjy7OTs9+0Ct9evb63cXbo6vTd2eHtfzVndYZmMZLcyhwwSc0SfOsocjN1/UL6nUCaPAGHnaE",
-	"hC0m5QPwTdHYEMvlL5bPfYDXwFVcY3b2BU0kAlF5+9mN2SThLPYDWA7L5d2wJnzV1QeRM7ZovSHrhJN8",
-	"sYAocllmJN4JBAxn98XaFGvHS1ZfK0fTdfDbpFt7E2yT8RigBPuCqBpwveb24vcu4v+AOR9HcQyHpDgQ",
-	"DYesLOGfpmI6NjV3t4jF9U9DuScEVaRZabPnjHKIjDTZYyKLC1ipyBNFEUHCQgB9uWBjxE9CzEBA9wKv",
-	"Pa8UNBRLvkaYvxFTrR9/1QCxckdtZ6FYNvlfLnwSicRfgs1U6VSCba42AffHfGFM2LJeam8MkowkPGYf",
-	"Q2tXQvAeoI8ZkpI+3DrJJbMILHOn+ZC+033IoNB+dkNf+yH7O2vo8tKN9atTptdVG226N/6rUqa/G2vo",
-	"skC5aseRuaqA2xvHlEg4lD2QS6wjQWUDLF2PHJW+TcUUQFoh683F+V69uSQzymM5o7eFQ5DOS9CgBtgN",
-	"qnKTzo9XV+eXFg+zDlFnwbIWGcQeL4S0YHAm4n2RJXd6QLdsBcCB/iATSRb5KE3GAAGsTb45y1i68jHv",
-	"DDQ9Nm+AoPEa0KHxjpiFPTf++fOTtzg5qszsauM+RNhXOL76dcTRNviE9Toxzfh8pAMQv0SvUYFYaHw3",
-	"Axyl/7pFbkWsMi6WBpvdYQDXQQlHjMhkygs/h9+eOUdq5WGTlJDujouXz+gcKx4IiQsEkHCJJBECBULZ",
-	"jjjJECvwqe5GPsVHunH8uYfFyDqJPltzFifUpmSaGRjakRYlGSoZ4wszmvAdGyWFSI9jMZ8LjnneiSwj",
-	"rQByv4dajmtqCdEkOxJJV1iceUU6XLRsU2jrEuB2qxnlJFEh4cJgXttlRL9Asd7+S5hzGpXKv0WuSJtu",
-	"4q37zaKi7ZSyUd+8++H1m8NSjQRTwkBvR2tiuc861pkDBeT0PQLU2dwjEc3kv6ba/0Zzqgsm87TRLn4j",
-	"plMok/DrKvcPVNX3d7fAW7oS4i3lKzNG+RvJLlMeLBj+8r4kyaASYTtrX5dsamshbaVi3bJVWILuBizc",
-	"RC5SunJFTg2wpF94x1Vc8pOjbtnKlVhKMKR0TihRGWOkIxmzYZr2W1MJ9el4lqRxxni0MyRRJoT6k7Zy",
-	"Iyx3hWIS4Q+FMtlbHs4mFirJmOYGpphIUTQQWkbsUMlYzGIS/QCw1KnmDEfxHeVjW2slulZJCupCROhc",
-	"oFtyvnNohgTVKGtjqg5kRu8YAugzrpo1xWKB6s7ISn1kWIZhZQWsbuBqXun1PSQRDnDYODZDSDisQ1OZ",
-	"ZqglXKlUn+6v2ZWney658YzLbiREyiC+7mv67GzZrja33VVptt+8des15MaDXNaSj/1X1jjwCnhFR42o",
-	"xcCFMMDTG/vMXgxQaQPctegFnZkcvzurQiu+4xDX8DGRyl4G4k0San8A15pNWTwEDEDsDWu/AT6/+xCf",
-	"ANI0jsOWosB4N0yFdyNMeIII/NLCnoQmEVm3otUBVOakoqse8fmocYrZVeiRtyybwgC4EttXljPIoAB/",
-	"IR0sxqCK2Ikl+SBiHzgeYIYC/KReDVwsqkx9O4lwOVqFB84hJNuigl0nuji5vPpwdH4aeQUHCRTuczqU",
-	"0YxCG5jnlbxLk1uGxo1fk513DSLufn/wdL+/t9PmZ7Un/it5WW3zv42Ptdx7vMHR6mjqm1/1K2FWigy5",
-	"icfG1vDCmqJl1JgtPa2al1RFuHdfDo/RyLLnzEY0ZIxisQ1wM3z33XffNUd4eWfnfned9kOo4f2rCPQN",
-	"wlyrcMB7v4UNPHZoUHWF1wv/Jni5S3sLV8TvQEkylJUgJ303UcdRNvnP//1/QFAZRcAUUKOm9sQOeF70",
-	"oTQupaE5OS5EHXw01FRWHa1IdH5tPW5V0+KT7hWrlYUkmYALKdFHaZJLgyTllzuDMbrCixnA1Gc5QtxF",
-	"+vxpwRnhayj7IJkdBot1STg+LCnoKR3fSt3X/k7oCqYl0jD4HnnnSufoiXvxS0YCgK+QEZVRLrHoTYha",
-	"UxmuVjeplSrFOITMwUBQHcOlQ3y+2BXO9IkAwvM5M1XiuICqcjGUQSlrOlAbySu4W8o0rCw/phY6iN2S",
-	"JlRFqceKxJw4BaFJOZAFdzs1VPvFLO7raRcmB+E30i428VZTAcQ4APmUfUP3M+6jwcE283G16d6yOKFX",
-	"2h7+rQPCmLn0oKlhw1DGp9hwBef5AbqNc9Fs5VRCr4vnfigPI+F1/0XFjUQ60S/vTelUkjI6Kce+F03Z",
-	"tGFeKE4xiZxDycs/Au2pki/cIi1clREJ3mtoubAOpS19DteIYGiBvrbO2bM6tuv3W3tJKlvzTbF67FCo",
-	"mvsRd32NcvVlAqzZMfMWAp7hNhyOhHcY7aDcjTjUfSyrXGEpYcY4ivEcpyncE9lWeuRIKYphnN4Zt1co",
-	"tggGNZTn9enAht3N4Qkdz4omZhRqm8+FwUdA56XTXcCrrN/hgoxX45RBrcfyAKAJjj4S/NzcQ+LgYCTu",
-	"C4N/YO5GKR8zrX7ZcO+XpBMzPVGSmEBYk6RZwkktGAp2VzDOp5/gvz5HzZwsLJYFa3Lql9sjzWkcN3KW",
-	"r+gpMd0cxfFv5i6xM23hbT6Jlomc/WGcKPfWcX6t0iJ/WKUI2VNN8H2JEmTP8vpKBrpbdI1D1waz3OM4",
-	"Vs2YA69OoDKZEOoQi6F5HLvubrakjj7xuanB6PHkJg5jiv1WODTUs6pz53beg0BopUP5hWZY+Kn5NLvD",
-	"6+/dqnRjFQAs3YeLk6NXNgh9QdWsuLgam/GV2ZV/kzWnH98wPlWzYLh7cADpcvbfg183NP2+jK5l97+p",
-	"dI8I9wzMg1ZI8CHMAxWCrewno+lsYzWJzAI4oK2kGci9TCXs67c1lDyf9Tmu0u/fc20G2nJCPWVT7863",
-	"I/kV3dcLSzL3PpJIxRuPJNQzN7c21Lviva4eMZF5nuH9tXR+qtj8q/oCYA2glxYS1SP9RpePTpel2IoE",
-	"d/nr2P6bUxL19hd+gqY7nJ/MTYp3kUPolCbcBFLrCTyRRCtBmMGtVJaMoBh09epk+9uS0GZqJSosQIvr",
-	"1xnRp0J31W2ERKTxT3hnxNkS/uszAiERycYZg9hWeevdcHB7kyHb7zs61P3jiSQmKdHUV805YCPCvYce",
-	"6E7zXUYpqgPuNcphHQ+52/ha9jzQoEHR+ZXt+I08ydYa+kfkTX/E+IjLFp72xARxPVzoPsXv1xjQ7nrZ",
-	"7xDDH5QAF50JKUOXHoKUIxAOGmtkieXTlfEScraW2wBMomUWjjv0yFELKzv06m8/MifIWJ0X/IqS4jdW",
-	"Srx7SViIb0rK4x3oC72g91VTiqOMZcifOmptz5e6yLk+ZmhkuvdRVhd0hyX+GYmZHrYkIzZLeEykyEGk",
-	"w2Qg4huNUSCJnIO3I07kgqrxjGX2xUMSM6kSDj0BnmIMSVkhyaA4f2iOe+f46s27c4QEY3p5JaEm7NIV",
-	"WoejjUlC786PyfURWaT5NNHqDYcgj2JKFKNf09R6ZDD/xCU5jTKxlHgNo9UJiMuQJMK35Lkxv7mIWVhb",
-	"Hlw+U74Rv3giScIXuSI0m+Zzvf+HZmwF3qMbnCSdtyIe5XLH5Ki1pLbjrN+5bf1qqkepG3dWf3U1RA8D",
-	"k11asyeLDc7+8dBhf71bg93tOtIb8m85y9nrPE2/hEnubrVFP2BS8CPy1ZyXuYLPsgpWVWayetJN7BWY",
-	"TztrBcUopopC9inoHzYC7xG5aY9EHjuFyPTIPIpsQg38i0SaS0U7ITE1ZvCpbdm+hdcNULFGGuxC/DDE",
-	"mxH8SWV0fJvwKUTURaNM0HhMpW7TQGtXWsXoNsObUR87NO3au41csninR14VCwYBbj5nxe+f+JVGNLfG",
-	"7HBkoGQsklSaW/Gp1g4zGVrZoJm33HFgCIj162LtbaM9YnPN9JYhdCXOIssxwM/hKUFTULOPpijHeuSd",
-	"TeuxxTFBuzQ0E2EKgMFqgCt6UC5tlrufJ3BIGjMKEm5LIJUzXeci1mbviYE2hxmELoBScG3Hm/Ta0C/y",
-	"c3z15ueLAtNXj4plYSmLw9Z4E7kaizkbGhwrbHnEJiJjlQNEJF3C3LjA66wRje0Eil70ToqUhRCNyTGj",
-	"F5OIufAbM9S0o+nAZv7DgM2AtF4Pg4lc1AGK0SfSZblSSSLQIqIeAT4kh+DosP26FTMbYfb8ibRUaxzv",
-	"QLx4dLwEWokO9h29Z/sFdI2hG5F5kHVcFGdNEHd0iBKHEL5QnrpHerI6NntyzPIckv3dl7guF0xlq+4R",
-	"6Ocucb2Y0V81ByczkZr6UUV/TySJ4CnerEV2WVyAyCE56O963At9qdLPfXckl4GThsWFW6a8biZdGRt6",
-	"Ine0DVesB+6gJLv9Ps6hVITDMZZMKKuQMTqeebO0xJFwsPu0EhG16lTgLfq6+hR08bvWpYx4Wmpz3AQo",
-	"f9OovmlUazUqoGoimbJazgMUKoQU3DIvB18mCZeK8nEpIFVrAyGyAYeAZLi3lQtWvbIaSbJgaaJlo+aG",
-	"JFE9cgbXSFgez2Ad3gRD8sv7z1Fz6OhrfOlr3hJhF6dmyuviRiur818PUqa6AB7l2Y3aJk3W5sVgK3ij",
-	"aJr2KMpIvsZ0e6O5ggxO1LCswELUd0gosS5LEuGzqEhtiRjXE41Ix+bkailxSCB/nCy0RuFpwoKTnJvE",
-	"kR0Dm2LvO0dMC0JZDh/ynotJSXZWzoanKBSHDi6ZTGSoVZNNRKZJ8tXEzqSNZdfvlE2DUvOYAozDxsQV",
-	"p49FuOwfcJ2jshI7nrHxLYtdqcEingIvoqh1R2eM3mIn0jqqDbJ7VnOzeWRklL5cMtKBPOdFZqB5MHFX",
-	"YFgswLQkoMmSOU0nItN7rzsAD7XNv7W+a5tXhCm0camCh6EuvJo+NJQICdock3PNyESG/2wmP/L/sfcl",
-	"ym0jaZqvkqHYDZOzEHXY7u4iY2JC5as8bau0Orqmt6vWSBEpEiMQyUYCkjiOitin2QfbJ9n4jzwAAiRl",
-	"ST7KiujoqqKARCKR+d//9/VkYAk5WB0ukR2IH6s0K7fTvL6nzVDEZiwzRa3E7PbF/q3Bv7uZF9uZzCfB",
-	"YpjILgA1ImFXU21i4HUmKisljJfo69xgXVhsnVGiaFGlBH857mo2pgP8QFYaDU4S4AtZaXUxv6GIF9fS",
-	"7aRHa+3bbW6WzQ/bqrkaNtPOR5aOrrO5u84VfjdtOtIbS74DyZpLJWKMlXCiDREDoepb+PATOLzWxyzY",
-	"J80V+bIE2yCbqiQtRY+qU7FInwpuA4WD0rwl30bvFkiBW59DV4/6cYu90K0hr65Aybcn6CG4/TY7te95",
-	"oFscV37Gd39cv2zJKOKqbXbsog1AMLsOVWAvVkYVZtRxZFrr0O6y2R9Q6Tzmeu+7IG2zXXi76gK6k+sF",
-	"ljQHS/APXPbMwnczwNeGkxXw4tigqZXlNeDhcqrQARgh7RGdgaDug5TJBXElNYKorafjyE76IQno7TO6",
-	"Soj5749H4r6PhN9N1kvxn/vuh4Mnsbru0hU3uf2MkQBK1WEwv/A5O1vctHQ6MBSAmRs6Bj1HBQbeoSBT",
-	"qB7f6mOwnzoX5Xyu8oSx9mRCvnhYfmOxsnSusBCqmX2zvriHELBu+TCYZVoi/pbhNFcI2oxmIBZzUiLJ",
-	"lLIofc6IrEQ83DU7kZkrcBKRSAo9n9tUFF9H4+OkaU3dOmMBR5BbopQkEwyJ3jWmKUscFJ1426QKyhRL",
-	"QgmTg8C28Ct1Ds1/JjXdS0s31jW3XhnsEcDsj/2FBudWWP7ghRrrIjGNFCl81pzyjJdpnoiYtmzcNBCe",
-	"0D4ZuRVNTZmOLbQsryJByG7TECpxbC01crrafrWr3qPCmfqGPTs8eXV4isW+AwxQUKIl91ZMaotbymss",
-	"3ekW0JjvaVoJLbWzgcxeCap4gLu+FnYy9oTZDR9oGVMqiZGtQs0zOeaAUgfhCZ2odoo2DK9FHbiJ9x92",
-	"sMvxhUIOm2o3IeEYlI/Fvl9Hsa8uhLopFQZhb6cmnRmImOfd1SuvbqwUlB5QGp0YWzcrev9+8vNh32Wl",
-	"W7C92SxESGmfIA7x0GdVWckMruhHXNtnwc+xXAA0gy31D+GrHei6TSY3hBJOmYLU14XOJ27WNThpSYDS",
-	"tfrioFXCQoonSaGMGRHS5RwOpl8EntSvW3/XVeF/BpOWr/11a4SQrvwX5Mr78744X5TK2MAwah3X2Sfz",
-	"hc7VEzMU5+NiMSeydw+y8Of9/kC8ptQ6fkUqlUFVAFNThX/9+itQ/v30xZGYK7jAvlj8H9uvdXEti0Ql",
-	"8G9YlMOkfH3OqMmyBJvFKk5UXMEiwF6WBZg5RsPHtiJ6UilMVPDb6aoE8wJXF+Y7ZDPmOdxj1Lgq0ytl",
-	"v7gFDebJp0ZkGsP9WDzJxIJjInCF778nZmnONCV7z+E/3OgzXSj7FzEVPVcqEQe1EnF/xAU4/EiatzBl",
-	"mmWw1CLFDWkqRDC/qDJafzHOlCxI8fKdSJpS5eXIvwt8owtdTDQCf+0/E9PAhPO3ZVj8QIs9aGDRO3j0",
-	"4JDFXHDhP4dpQnbZC4K7sC9orx+BXMcsBp3yJ2YJnr2HD8OC+eskHok4S+Q8plAGrwkzJFjsYnpsfyBe",
-	"hM/DLcrpGq7jDSkYQoz2eCikYxQQvdjDshOUKcxwXqIpmS24sFfPfRu6EzXMTd4Oad9c3KNCX6WJKkyQ",
-	"cYs//ro1t79jGvjXLXhzhPPfisSvW7Aav2799nvct3VAml7TBGsxEL8QUTwuHYmlJC3UuNQBYDcZzS4G",
-	"G797eXAE618VWYzWJ/oM8M1IGOOC59rRbRG8PspQPP+Uxmt+z9TwPGoJNGZGcJMaeiYBNIBlMZ6qhI8M",
-	"/GytWCqVxp9+lAYcFCPi8zRPXh7GfODOQdt6sW0XZcRQ2ZmrBELpNi/SqzRTE/IUmBn6WGfKxEyZbGf2",
-	"xIgJsVL3cp2rIQhiTn0S8AuSDvAJ5cxuSE+Gb9dboiPgxcl1ILMps6mv80icnRwfvOyPSChmEg4wPQLZ",
-	"zuAyfCUX1eYpYree6J2dHL/4CbwrmzzFqidbxhhsCpdaBH3GW8bL29KdaclODCpD0ER8tjI9lhmfUlQE",
-	"KCVLDULe3wDyVFclzME/GoVuoI0MbJBelRfwymCQROAxCJPp6whfGM9XoPbhxrKoDOIy1/miYGfYCjE8",
-	"y8+5+BHGwdlGHuy5zjPFL1MXxr9weWRsT2VMQsG/jV8C7H60iU9bnckSrEdyP1g12k4jV4DJhxfL8+zY",
-	"IItwdVDghoIRPksAXrnXxkaEBtjDeBVME2FdiuiR2eI7YLb4lNwXCEvQM/VNXXnno2GaogxQSX+4dML4",
-	"Gj5Pub4erTnCY5lvnmTjd213UlnEu0lapZbr62FjEqbUBdee1l6SpSYzaMgs836NVYII7bq8XFbZs4AJ",
-	"/lCXoCPRXjNM/sh0QYqrbbl6rYIroL6oycRAfNYF1TWDEzlE0ZrpK5iHHuTUVMkEgzIft4JL2qKjeAsP",
-	"x28jCmXZCNFOVkkNCOjp7kqMH6IjDxF90rxUE4Xffj0Tyyq+lUxPNMV4W0O9r/LEcpI68i3Er8N2eQTH",
-	"dyYMi+xRcAE4TFxKblU/2MWtYh+mcX/pa5aMoKO8Y5It7iWB7cf+bgoJ9UTQ9+ncSDNVFunYbJQp8+eZ",
-	"77IJsaNCg8WpKiNANwt1M9eGWC0udDGTpehdqQI34u5gd/DMhUeCG40qrhT2VJtxIedq6GPAhRqr9Ard",
-	"ccKm7s1VUW8x6kciSc0YnX4fnT9fNMNIJNvmVTEBIVaPwydqXk7ZvpzN0hIN4nyMeYD600Yces7kRPR8",
-	"/44uxQLRcPOyH/npG4sgiW2wJk245NAo3wwKj6iHs0FgS3PpQ+iV8bRIbh4HR299W8P5ImwRRXJiuC0K",
-	"sx8JF7GZkVMfth8VRbdC0zHQLG5vDQSSqqN6RPvbpFgLGTgh80LDkaWUClGigHNbj+iPeRSL42SN/lCv",
-	"ccLADMTLijgO3ZR0VcI/fF8MpTBAZ+zv7kbOxOUUbmo5DFCQ8SAD8ctUk1THvSYudJbpayPieZpP4iEY",
-	"xk4S5sThRJoo8LLhjiO4HD2+ouKGEPa22dgmJjjf2fSvM5knEtQY91IFw1AtrGQ2QHq+JvR461haZWMD",
-	"HrSCtVMEkt8/GSQXPngwLlQC85CZaWdweM+SYK0w7zK/m6h1reYNS45Pl8CfIk9XqNpg7WZuAay0PFmY",
-	"Us1CcYlndMPi/vp5pnJZ+AWO9XKlfyOD1pQfvXomrV6Qjeg2KCHw1INRW8GBPajPgY9WZShGIUsbCyiq",
-	"vExnSvRiM63KRF/nMe/3JDVw9in1CBN/gjfHnJW1l2EwGQOemq0HkAUTjHTiNvfjnqvyWqngetPeiXAI",
-	"M2cN96D9CPigVW0ItTVk41iay++rHaFrEcLTYj9W87zsfMR/cHGOUSUqwVUFnsdcRVBTHE59etuVKSgS",
-	"g9G0HNvj0iQGpTxXsrTAhpSYRZuDoerJI/IACjOnN9JyhAMGFH+g0stterTvUWDY0latjTdyzmEgDrj7",
-	"b6qvxQzEOTalUaVEUgNObB+sC9qNVu9ElQcwtWOe2dbti0dogLeJ+VQolsCWR/W+NdyPAqt+v2sB9fY4",
-	"01Vy+zpVO2c0SboOrntUbb0fS5vuu+zUrbPs2MDu5LZLi9UFqYjABmY6xsGj5fKQADLA+rnt07AxTJAD",
-	"E60TjnPIkjaIly9G088XlEdEoFtdZYmYaHCDnV7lMptEjdPElthwEYs0S48binhalvMPeG9MIXZpX8VK",
-	"NtvgHL4U2bkqweyqLsSz/X2CoxI9+K+9p/xfMtO56oON+p9qXHIoBBQ7KmQpCn2N5VoWV3Kp4ytyjIlP",
-	"+xFbF1OZXdkcsn0j53GA3ZCFXwQrwnEeIaG2TXr3cs0vE4nnNzeReLb7l0g82/8B/m0PCQbh/55F4v/9",
-	"n//bJ4O3LFKbqzmX40t9cUGmFNVF4RpaXmhcQi5jsvPxHzU14hKcEZ9iQ5sKfUGfoXCl/P3IJaHZy12q",
-	"Y/I82NtWHsXcTcZ4BPHhT8ev/j0oj7LTSpOBOFGYPrBnB3MqZLkfnZ3CCjhVuYMs2kkc2ek5jeWoAMLL",
-	"4zvoFDC97qxR3qWztNwEAuzkMp0/LPyXfZcuA+9nJHmYKA9t3bQ26Is63U1l7rJ4rJF9iI7Xu6uS2+1U",
-	"NP6bReUrjFY+iRh4/eQHddTnvpfF5W1MXjJ2TbxsyoISwT9hAAd5l7HKajYvFxEidSiOSoHQYZHVNFLB",
-	"hJ3JAvOl92oQ98Oy3vrVFL7AlwhKc3J1U4rzTI8vXW1+WSg58+Ww9IjSX11UqKatuF3SqFh0YUjDoFno",
-	"c9wtr+Zyzm3KAMs0A1d9xNjNLqvtzQ0U8aaUi5p4ybXIdD5RBS+3j9dhkTIOIzOsRSiUNNi5Sjl0+LNV",
-	"Mbgv+neQ/LSzW2T/7XK6gSuQJnA09vajvae/3dqyP1EZ1b18eq72rl7JdZpl9aPyUA5KcNaap/OxSvVr",
-	"qFKtWWrrVBPvlXWRES5GYEjLjQKK/pYVmCHe2KwyijsmKkspGRxa+zYwYYVfwxWwuQAi6GK3KphAiOZU",
-	"RxoJL1uDN3IYXvqwUT7/oNXBvpY1/v6QR9qXIdjS9Q+3EQpJ25BDcEthm7Irra5kVkkqh2wYhIaacqg6",
-	"eDZLS7gKFSEodFf0nHJ00ieRIgdIRygZ5PHLcjyligMLAOJPyVTmucroQs6oWL8cJ1sW6WSCKSw5HmsK",
-	"EJRaxOErfigXc/DETqeFUu3IFqmH6ok6ycNEXFvqeLjsfTL6oV3TJ2hdlLBq/UjEMOOOO4KVtzguBFEb",
-	"27XouNEtVePmUQ1HBQMAF5x4bEVSaQFJWUJCiWw9pzcZl6XQElwKlY6uA0zZHMoEl0oXzTdfgW1Sm+Ya",
-	"hBOCMuG0sEar3a0HZVhyvVL6nr4+eBkAIXaBjoRb6YGq9cJH0OH/3G1AtZe8jZh/RB/5o6CPtH7eFdqr",
-	"1SrboSO+UWnMsqll8bFtXGmF8GrCvC0DpbuSvLSwIVozEMcVEpDG5bRQBhRJHIlYV6W+wCp1hCeSpfzA",
-	"y5VmabmAH51qjAfiJc03xYGu1flU60vEL/pniX0SaibTzEEb4d0MjxcPGBYFCU+6pZPopcRG0G1CzuX4",
-	"Uk5sT8uYv2KeCEINC9vx++vtyCNa+c9lTdrHdTUd0p8Hn1U4fEPQJT7013WEbn1uqRBlg1Nb24xwFxwC",
-	"RGSd6jIOTT/nTln4OSz4QbsRgzrUvOM5JOBS0CZY0zMSMeYxwGZUiR/Xlrbi1YgmFAXkwww95m/9UKYz",
-	"FY9EXOrJJAsHCm3TpQnSRTbSB/YByKHD09cv3kUOtYKavtafrVNYpM91suhhHecKP9fX7pdt4FyVvKK3",
-	"2+Ifa67GrQCzOqIIAWSWdaHgJ3VTFtJ6RGYEe8WUem6sp4Z5N2vMH56+fvkuNEM3RgeiiS+Zp/dTVHxY",
-	"s8SvVDFVsrx3bKxuk/IPipD1VQBe3dbSi26pFeyQtwK6uvs+fmBP53Er3je+z+334W3zh/7+1WnEFwx1",
-	"QOg9KnPFcSDSMyVtXR2WZiBaDaaRwHiIkQGDhX3s6IcQhMQGzlzMopakqseBRI9qE2BMh3ULQ1vTzv1I",
-	"8aDE9qpfp0jaq40S+vw/1Rh0EoWTaFwbG7OQKfjUgXjhW7ElR5M4dJSll4odihpFQlTjNvDQyIUrv/WQ",
-	"j6tDLwehsCfuDQ4VIYEloxhTSTwWzFg7cFlyEBPhZ47RnOFDv50YjURwp1xfi9Q8Bmm+wSANbbh7C9K0",
-	"WMI7Vsxs5AQGYfNmBsBEtlWem/B7Yd19eHOfYxdYoYEmMyKDcU6uFQuwG1iq6XS94Nl8LlOCn7cqTWYX",
-	"6NGQuOdISP1YtO3JBzcqWvN4BwlCsfDmbk5qyBlq7CIJzwVFHzjAafNqfLcZiLfL0U7TyH5xBiqYKWWi",
-	"PvBoH5ZSVFGTG8Cf8EGNJgkRWbRFd6dk0ajTMGiEpQgU2rnGjnoR00DqJjWlYYakbuNh6eTLJGk5iJ8j",
-	"U0NP+vIJG/vKq+UOlRknyWOe5ps0AQ6S9ny7boi/ezUGdj5aibFxuMzJOztDx5PC4ony14EFAULDXuwx",
-	"EzgAhPT1Q+/RkAt1dHbK4kWVdeHZH62yGyxQaK6yTeJpoSy5n7AajygMOWb5Z4myhQLgMa72YHG1LkV/",
-	"t8ia+3itmc5P3+2NkNudtvpDqazHXXrfIbdb7c27Gsbre1l4GzSbCTi3vZErytcawRnzsCy9UIipgXRc",
-	"YU85B+ncrTJLL1XkPM9W5/KIL37IE/LWvoJ7WBf9vntX+w7fVbXl8usH+9itXWDw8GU7mZ7sfHSmzNq9",
-	"lekJaGks04XXkWNPjh/svdo+kxYwmyvw4izNLymSm+lJjOgU9t0i+yZEDsJBHmoqaZXs7dtzouzufKcn",
-	"y41nCIA9l+XU41/jP9bgMBEDbIjE5FAqHrL5LHiTbrSvCL8J4lIj0Eyp5oNHwd9Bea5kgqWRdo/CAm54",
-	"Xj6uNftD1IGlY0nbOndE3AFWx0gc/fXN8fv2xHdaWmpjN2SdT8oKc+wVCjh2eoFHYK8hMikmR8b7afhz",
-	"haWrbs664BOYDMRBMsM6tDxbrCbcHrZzdFtGb7rPc3q3dRDB+vE3+HrPbqszw7MWY3P1gbCeuDHs3jwX",
-	"u498z9ngjxWI2AQm8sfKLL68EMEeassMER7ydaIEtt06ZVvNiU0/kaUMwK6mSmYML5YiEFPpMJ4Z+Wog",
-	"DpVKjAef+jKQU0swU5aHn3CdBZWXeUjgABRuRmSx2JqPF3jYrgJxk8sinSOo+hzrhrjlVGZG88t2QVpi",
-	"coXejhYyFthJuiSD8BM9KMdEN7aVhUGDyc8/L8LVHc9GBzgW5tUFeFm5MquBsXytdEf+wNQQ0lmh/RtZ",
-	"of/KBzG2uIB1p2ZoDyqmfrkB91yOLye0q8L2Za5FGzFR71S5ptcXGqR+SVXG9gljmYtz5a1cB3CEhQPS",
-	"I5Uio9cJxvY9XF6RTqalGQq5qYrFA7W5im3Z37wSVHR8l+ZcAmZErW2NKa+XnRbcXPuxvGS37wsxwPD+",
-	"pjRGssbj5K5Nwip8zCM8JDr0XdX+/kaf5Q3J3/uzFN5aj7YhkNaZCXjxjh+1y2QAofjmVUMm+vtYHDYj",
-	"PD08mRF3IYMcqhNfUx6yqHIWlWmBaQkG5+yPCC2fxFh7fOjAzuAztFIsPavj0HpjYCnixWjVda/wKz/Q",
-	"39hJCENVbR9hzYkIdEynheDpCZciUQJRp84XdgZRsBuCaFMv5gNL7e3+/rPjd2z7+t/+RoDEMeI85SUY",
-	"Ig7lyj2XuGDA9oQZDATRl8wqw9RGYlqWc/C24Z9GnB2/c8qdkNZzUrPIFIXoXbbKsT8SMWMiM42JLJUp",
-	"47pFT12shcqUNNhSO09zyjkGkyRfwDgOGWIxgWEu1QJTc/V14Yv/qhaG4aqoewXkRaJuSHxwzMJSRHGH",
-	"LEKxwdiSjDDk97FY8tb8dYw27CPIEhemF15TqJmanSvmGZqmkym2/uLzLVT0HGkI3WueHb9D5Jh5mrOL",
-	"QdGaNj+OUsmZvlaFGw62T2lUdjGk90WULdqetH/+DR2jl/o6nxQyUcRRSeA67hHWw6pdGUeIHxa5kI59",
-	"ZGpgtrlKAlQwtGGxUDWx94ve0V/fnB2JXw6OD98evolE/OuW++OvW0N09eL+5wzlGFUeh3bhQ9Sf+Afc",
-	"u7W4MsQT7CnPVnRvYZ76wfQP+NoNzG+x3dcubofaWKuU0PbvJFGwsK0edxJlEkh041mHxpmSubD4xqL3",
-	"+uT05yNCUSjUdpqnZSqz1HBYmYrTXaAg9+OweTZ0IRBr1oBBpnLLw6PnKleJbec7OT04PoV9dl2kZQlH",
-	"nKJPgt+N4zT/pQoded+WGG8JUCMtHF60ecL9tom4yOTECAPCnGdhLypsJXuPQtrCyAuFMofZqg6O3lL0",
-	"xjEsOfiNmZ6pvLQI0Eg+h6QbfvV0YWfegD9gdJk6rjR9nv3dXZ/FspQkHFmjbJe7x0bYPNMF4qtbGpKI",
-	"mJe4C0LnZaGz2FFobO7X61x5WetaLVDSmn4r8Bbuw/uTdMe8hsGr34t8s+NOpRHnalLl30um1r54YMKs",
-	"jIbZ07IhsJO9HJT6OKscZB0e77Mjf0Jhv7pjvFSMvrpF/sQO8pDenH1IV+34QZb5t/mu8vwmWH63cdxv",
-	"LXtnh7H3O/XTS/q7qclnH8qM7U8fmEquCH5CkHR1I8dlBl6OIoXFRObcO5bJyahGyeueQR3AwZazTBSM",
-	"bVgS/YocF9oYr4sILZh1zED8YnlrT1789OKnkLd2IOjdiPnDchAEzycuJjMQZ5a3m/807EBKpyHsev+4",
-	"OPSJx/s2a+1DCMDQEn19xhiofT5SPXSZqW4tU+MW+BFq8MvbtHyo4dzZL8SlXHCA02Rj6UHHbAVD2BeT",
-	"HSgLAuGxWhLgRClb6MzTTxcENMKjHGiVA1YyP4qBLy4G6HjeXQp8DE7t+jpBhL7x7EFBFXbSCRs8Uc6y",
-	"vD3zCN/4NnlgEHg7wTWH4LFG+75rtI3fGp+wYT/RBL6TKctWKtXVWYXD4RZnyZKbts6IPXOnZzOz9Ks/",
-	"P48m5ddlGn7iqfoU0/AhTby156Rutf2Bjskf1OL6qiynTQ9JslNKc9mdnw6RrC3nxDB4TuLoT8upLBHJ",
-	"D7veiyqPPLGFB7Qm1lnwZpBHNS0NpVOLKhfltNDVhHrkalRTBIqZGNGTltNqrIuEcqXwoMOfXvz83vEP",
-	"eYyeanaOfEl56TH/uCDO9AfibckoOcbVzD3xba7MlFTH+HFjxxbMBxvoDaNpw3tSnpXui/G2vmuhfXt4",
-	"+ur4bwfv/Hkgzj5w9SgqGtMPjs1b9E5e/HTw0r5cPxLnupw2qDBHoZ9IK1TlrizQpjPyjkfY4tXyWtfu",
-	"G4h3VA9YR/5HMDyUdW4xmKvMfVxH75UnwiD2Erw88ZcIx5LcgI9cpiqBNyQKlBEPwBCuUeP9I0tAVttr",
-	"KbES43dODaWUyNH35UdMS0ZvspgrEcPyxZE3gvLEx+LCHerD1wzfqdzes/RU9QonasWIB0TWmNZVDWyw",
-	"ZCBQLBjsQbrQBe1OZgK2kN9NLIeICRDcV21gO1Au3x6lsMxB1k5ZHQMihHtoYny78GfgqOEz2nG+I05w",
-	"qeJKJaIXv0omSrzQhYojQf9xQsm/uN+N4F2U01MQVHeo/aTZwb9VRQb/wOXZGm5Ny3I+3NkZg2KW2fBP",
-	"f/rL0x2jcqOLbd5LKG15R9h2DS4atbwpoJ+5GnjLE97hfOGzbA2f7m6cjHKvS9L3IQsFUljkXZk8O39+",
-	"sb+9d/F0vP1MPbvY/uHi+fPtfbl3/mf1w/hpsre7FdWwJR3/kOONYQjxreWVuQV9zCaFrPjYR9DyPwxo",
-	"ud1Ka6hjWOps1PY51oUSPbYSagKHZDz+B6FXucqDTC5UYcWTlUj2BiehyBZBNWqb4sCYYdXYY8DzyAvh",
-	"Cv5+XpWeVDoSGucss4xr7Rj7j/pU4YEDYVeAK1qRYMe+GdpfVMCNd0wJFgbrA+JMj2U21aaMIzDNSj3W",
-	"GVFwxq6s4eDo7RMj5prqIeKZzOVEzVRefoDf4hF1sGA2y44f8wO4otCOHItft37dQnx0nC8NIPKKO2KZ",
-	"edszYdu2Gvo2kW994dhChE/bYJJD/6HpTy6tbLWTBZ8nKp+BONRihvwnTNhjU8qruXoCMu6G/9WkVMyC",
-	"RgpLCwcfM6LHqkSMpVHbaQ66JS3TK5UtRO9EV+UUkesjgWKV/x22aGT3IfzJ9+ZH4mVq5jhmQaShMHXU",
-	"PP+sVNjRgK2DofR1kn/LPxck+xdrFublXYW6Zhf1D1rbfG+59mV5ZDrpIlt9vV+4kiem/qSY5CPihSE3",
-	"S0098wIPax6UD4s4JwqkQLOiQ/RafJi+FRgFVYuiw2at8B55KLXKq4joHwtLYjMMas3YSIy8m+YFTGqo",
-	"8w8Jl5hw0bHpeiKcup2eq+u6rT4S5Jf59mdyBE6O/3b8xqPTO45HfC8qFnNrg+j3YtnLjDo9SVgzWydj",
-	"MVutVE/zCThhlgVJxOSOnTqeDHJoEWjfM/+BxilkbhgZYVLoam48JfLe7u7usE7Zx1V3IJWN1jmX1OHP",
-	"8ImMuCiUJWRDcuh/VqoC18i2boPtdl6ZBbMuzeTNicqTd7JU+XgRi94szbLUur8hR6EUc00Fz+TMzORC",
-	"XMu0FKUWZgpzk+HL1N5iFFLZGYXV4nAvOVq0veC/+yOCquLkKy46KCvW5abGa+IDfVQgXe/rEz35QKXL",
-	"oxbPEFdeF0tlfbjGtq6v3zjSrf1rw9rODTq4QYODERkitARWTgiicaWK9CK1SQSmADDpJEcy0UTdRKLK",
-	"YWh2sQPhtdTqGFHlONr9JDNiNyle6hHeQsWR3Ktrgx8uSMHhnTSJLKRHqcWFzjJ9jaziQVQALt35mCa/",
-	"x0NxbE06jKDYfkoaVt1gRClRYhdNvr2gLUcanfMOz/Qkjtq6dcTRX9+8PQxkiOi9Pnj77uz4lYtXXcgU",
-	"wRMsUxceA/rRledjAVJ/IGznFnU5Uagg17XWjsJ1TVyqsBKcvP9cC1ONp0vfvqddR0Hffh8/KoNCZnDA",
-	"FjXAh/0ffKmvnSyfnZF4vrtf63bxtbMRQmomAstKC/6sthoC3o3tSlxzbC7AFooqpw0WEVkvbTaMWATv",
-	"HLnuDl2EjR0gCF3UibVCTzryd3pC8KHoy/HX6ntE7FpDRhqCGgWcKR39FKUWzMOORw3+GwU9dlO4hpie",
-	"Uar94HIxsrpR46rEgLB/emrAsp7iq9hxaYwnBizo9AKUB3L+Wlzx0lrUWAXKxcUkeoeO8g778JQNKbFb",
-	"4pWSs4grQ1x0uHeFkQuUn1r0To7/9vpd34a+hmuxSlmLcckzyIMA9Z02hJr1v4polnCULXWcQI4psgkv",
-	"cqUszdWS0HXfr9fSM+n+GmNw09S5GFn0+wfFJBAxyUvrQ/ucpBQsCQgAa2+AF2hL9tHDdBw96KpilB+7",
-	"u6h5nfQ1vfMCvVZXao8VStUcJm18wkAZl1q2cVMQ+friwllPC9wsQRuRODx9fXK6A///Er7Dy5Ojk9Md",
-	"+P+XwU1c6Y/WpJ4j1n8YwA6tU7LAPP6Mi/MHcrzNDOvlumlv9Ue3jYyjQqEcCejnNK90ZcBSMPLKEjfe",
-	"IWYuerIUIDJIEeKRLaSZ4tdL0ZZgFmiGKyYjyFymc0qOfHLAvSOKy/7DOk86dvaTA0CQSwdjtf2BdyqJ",
-	"WMjLllKXt0zmW91fzqsZeE88k63fOrzjTwhJoytNC4Pu8nJojBB5jFs1jld/7IhEmzRXYRTapHllNJVN",
-	"8ZwJ3OD3yL1P7cFB47fV+7iPG3gV/XAqKwEV8iW+g1sFBb5qOAW7IYNANKqG8hFq4RFq4dZR8IBV3QEK",
-	"NmXeZvHxjQAYLk1Tdra0n3NzQ30SxoLHONtj6MPXoLCc4xe0VYNnXsOCQ/U3lYRHJYsyvZDjkhvHUhOg",
-	"K/18Qsq/GE/TUo3LqlBYY8AhGVCttu3Ydp3lqoa5418oZkN6YN0/bzsyTCQ+vKZFHGQkNRIupY+XYSlj",
-	"Qtu3BKHdvletT7Zu1Bq5MGKqr/vkJHmqw1qX7ZLDZOoOk1njLuEQXR4TzHBNDz37UVGLI7WmMT54j8DT",
-	"0lkGBuBIbO51rcHx+AyAr8sPW4/kEUJ4SAF70Xp6bh+qjm34iO/xoPgeTWG3och1cm2j5ORlCha/72kM",
-	"ESzzmgCMhBpMBjZHFokQAmdYHwuOtYPtspA4iHIRuu10aQv0cNs5cljGQQrs4YGT3cPWAifb5cM1+E7R",
-	"k2trsOFu/WhztWuhYU+WysR7tM/AmcV4c1aZKeZUQg8atI2ydbPw15Pjv50dugo2jvcSjknIKxEFNVUc",
-	"4Uc4SVs8FzdJb7bfogseez91JPwEvbft3Xnk8/aX41wXkXsC/bks5PiSK/LAxwXz5VLNMQ+dqHmhxpg6",
-	"mqZwMBfIJq7Yw6xXyiHEY/imTW/eRcnshJbq+tDQwQ6Yi1qxBBecMewV/tLzqxesaP2JkX8Uh6fGlP5K",
-	"PGYlZubN6tBWB81HfxRiXQeJifZGALyzMyqwrr6Z7nMMTvcFI3BiM3Zp7l8OW+6MuaiybHFvoCmhC/nI",
-	"6vFwbLk+gnJ78bjDYmwzZnV0KFjj+mij1b09S6sXlDVjAhKB7EyfzjI/EEUf1fXO5uVCyKKQC+tWwM7U",
-	"ytS61dadNqRAYJmclx7j7rOfug2RNZem2oUwTReC/OWFfjxE92xvNAxIH5lY2rDBGXuprlQGW3CTQ0bY",
-	"kR/pn5bCCsbbELje2R7O6iDTwWiueHaReXlRKDNt5aYMgjBNyms+jR7BPjSKsGYeD7eD9LnWVZZQSQTF",
-	"6dGOmcg073fpQdrmL2kR7w39q74cAbBmqN7uTaPhQ/7A6uzWQc+vQv91HI6Os7oBoxV+5gBP2o+LR41b",
-	"ejw6WPuRiehoWge1UFeprvwZ6rdpt4jZJWEG0aru7Luepg2VlH/Kau3ES/6ome671fq2e/sO1s56Miza",
-	"Dms4ZcGHUsbL4+AclVpkWrpTlKsbVluRLbpxr4vszJh7G7BWUtZb5jocZmO1hCppyTwqpN7aDuRohVJs",
-	"BctsHLL7RxNpnq+HQ8lcrSe55PH+9SQ43Y9q8pvsYMFzfGsJ5C1hVnO3AuKEm6gMkxA4s8XQ9kpYTAeJ",
-	"kSs+jMZ3QZTSXFIoayzzsaKaIor1qETEL+yPccS1iyIOszjwZHxwPAqiUAa7O23tUj3UZPo18E09d0Ux",
-	"acEROhdAxALeOgJo6pDdnywHFGUuEHE07KivAYIGjCrjTBvOOJKdQe3K6ia1dTrcpLI7EIdcZDnWsxmM",
-	"hGVzmTblI2ynlfp2295jwM0u6H0Dd7qBvzvkTnjzWhKWP9kK7E4sDdoQuDOsS/K0thg8N1EY3QrBMUoF",
-	"h8jDGtqMgodY47ImJmjq1/vOouUWsGbbWRT2pWHtI53sGBtFqFGNmxXMXI0Devqpvja1HnpKYvtWaStF",
-	"e779JGgph+21aCG16Gopg/X7HEk1fNDK1qrwS35nyKS1V18XG3YJow2PCDOgiZ48NzqrSsV4F6guQDHq",
-	"grEILhXr8Iv0hipDDHFjzlXRSCeBgMZEj0trGZXDaPZySl/5P1OFqk25YWUMpdB4xEYWDYk4w2Xp2L5+",
-	"Me64d7HUdu0mto+DDcCFjBgM70TadfNrrPP3tb/Dr+T2tv+xdXfvcE5zo2xHnKWztIxtQ9lY5aXNiaJF",
-	"lir0PqkDa3+3H9mKLbZosYJ8qjMH/JyorJQYYXZ9B5wV1VeqwP071lmmqFMNq2KuZIZhIsqR2KenhkQ/",
-	"vdRQ/OO3mJKd+KsJRokZTYBwmuAJZEsyUMrJ6cHp25PTty9OBvZxATCLbYEgAw6ddjUTuOV9/1F/5BbD",
-	"5ZHjo7PjN68+HL86eDkoVCnTHD6M+YmmH4tELkw75qB7Kb721vmbd/DNHhgQammSXRzxyx/TmemNjfTY",
-	"+7syDhYUNEzdxtj40Bdcgt564l/rgk4qVSb4M4lACPCHuSpSnYjeLM2rUpm+KAIhAWODYc/tAqBi6Dpu",
-	"Mqxm1v2xX5ylgCnlbM6NIWnAuxPT42IexogkvUoTLsy0f+vtOv+Gh+0PxI+6nAp/FPA4hpyfu/2RMHM5",
-	"xpOKFIuUz4Xr0kmuLSOQdJCk/OaT9ErlorwGHc3vSWyMLnmbYdWOEc92d+sVEm41VwGNui91DB9qTffE",
-	"Cz2byW2j4KKy9sHAtOhqfTB1nd5FTOzhA0B2vT18cxLZLgO2ItaCCUTrJkyLiu4zf2JWFZJDC1fE5T5R",
-	"Rdfb8BAbvspe9Dzae47rWsIJ3Rpu/e9/7G3/8Ns/drd/+O1felHwH/1/+W9bnxkgofb1O7PgsHYmgm/M",
-	"lJ61c4rBo/MFr+1jFuLBpC9+hvWyd2EyPdnIyMrSnFPcrp6aq0Y8aaueTLCEu2ZdoU+A8TTsJ09n4Gqz",
-	"xeaNMnChL9N53Od+/RjlFzcrM3yevuBZIIyJNda4aMXSHYCHPcdaUiZqQ3OQ7hvrGTdsEVkyFbujNH++",
-	"u7tLV0WuwfCZeJ/+2B9xTbnGv7kWAyWLLCXYPxNgOrh2sExPqCE1zvTE4HIng0wjAITPXSZpgejkfjUL",
-	"XaL0gXuNJXYIl51NRGanfvfzmzdvD9/AyK/TTJ2k/6UQKkKe6ysldkXPjoe9CvBmMl/Ae0VL977AFa9P",
-	"AM1ELtCzE4D3CbaELGsjvVNXiqMeOAfkmyYquAz+ZFwTxgUcm4E4wHHgYgQcqBV4upA2fxm3+qDQbugc",
-	"BXFvjqjar9F3ED6+BAo1pgSzXFfFWHG/vu/zAGVI74VdIfFYFyoeiNe8ycZ6dp7maujuj0Sc0Rv3cHnx",
-	"P/zb92Ffg8MdYxOkLqiiktvxEes4Fj3ufoW1sKPpqnRQS6C0IyGdn4N0AHBYqM3iQhRg/Ef2dCFRIJky",
-	"vuUBWbPwRpoNFXbaGYCf8mx3N2aOO+q+plAuBWAZOYIaM2Wu88XMtohiOAF2Oy0bLTDFyuCTVUYxXXOi",
-	"UEwMm8FdMVElPP5pDK8wllmmiiYCBVyDc9zD88Ndoy0x5fZIwTs9eUX2+6f6KetzrieX6Xxr2ar4mXC1",
-	"7GmxzT21bQ5r1o84gF6o2IXAa/uy02TCndiBrsS9mLc0hRqTRtmRGt7csIlhb3fNB6/a2jRs/o5FxgbT",
-	"IP0ignPE2FbpDE7k3//+979vv3+//fKl+Omn4fv3w5MTxtPMtbjgvhXsEaLG8afw738SSTpJS4OJ7bPT",
-	"F6LKM5AhBMfBTUi50BcXWK9dgflnRPw/dveHu7tET3n8+oV4+vTpD6IX7+/uP9vefb69u3e6tzvcez58",
-	"tv+/4k5QLDw6Hd/NjyT2doe78L/B7u7u1u0/Hq8a9ze5BXOZfBYNF1Y0dM0WRcUGs91bOduHtFBhK3UR",
-	"X5EJAhaElVSPnnynLXlaEz1gIa7K2Fjc5tUmpDSXjAeS6tx8ko1YBywku49OKCkdhvlTjEzcDXa3DMGH",
-	"OWSLv7fkGXMt8y4oaHyRlEJ0RUW5UO6vdqBi8bwqJirm4N2fdneFidpCfhsE9yJBgwmD6x6LRKbZAtYJ",
-	"TxmILIalyC0uk4V2jsTp2/evEJ7i/cHhWYD13B9x0ryB6ei/OZtSYH+CxUUEJJQMj+dpghZRnlLG3OXz",
-	"KaR48uKnVy/P3r06HszkzQeLcp18gOs+yIn6kMiFodAi2d+NF2RcbSqp9aZ3R4/lKTz91kod7jqUM/U/",
-	"UcRtoNzhBnChNr/jlnbDQ8pFmPx6wYjf8VEorilA5+1mpSFtv4Yw3CEy8Y3c6jBn4cQjRicdyljToXZl",
-	"G4hm5dzfPIFPid1fHkUefQdy39yF8zlKz8KUQ/a1Ucb9qz2qsWVfscHWJ6Y2TXudn2+H0Y2r8HhA73ZA",
-	"TzFCASsZ7A8LewSf+PHIru8ZWbmAa4/zx03Ju+pGzi0ovBhR/vZn5KE5VXBiK+DPHyO4911HvvGO3KHy",
-	"yc6yTd8zzXiTNjyGdrIqjWOyUKLUYeElgorF6iYtX2iEA7R1mL5g0/JPcM0nQ5jntryQNI6LxxkhzaUr",
-	"rpzjDChXVc3hx71da+6OfMFTKS/Re80n1OLtSkT9LGS+uJaL9nM2smZ5S/UU4yPJUqicM3ZpaVR24b1k",
-	"V51KoSUEOFEJAo7h+D+0YIvhDV/1UXbfeD2lgb3ysXPqS5IT4FcQslY8vVI6FHJ8uZHhiVeqxEILcDAI",
-	"TlhB4IXXqlBkJtprW91vdJY1FynTj+x5cwkaFTLDkc+bTjcMuxr0/pQREF7hLDeCvucXsoFWLEXrBNqD",
-	"P3ZHTi1q3adETxvTuEzzpGsWeOnGAdPakpzCXNZMwX7pNK+Fnjujkq5J/ZPjyQ8qxvj1V9nLDdyMRwt5",
-	"tYXcCjYSSJmD2t+XxE1XLzUOu/MR/8E/4dA7H/EfHvWl1Xx5LwsGh8OrQ7yTHlovsf/lNJ0pLNMBO2Sa",
-	"Mq6p0JkDaJfG6HHKpBUgiziLKnNxcHL68qjOiIidUTw6aH9ERvVGgoNBo4VL/RHDxmrPqIgzH7I1wt1w",
-	"ftbDdjPCXVA76Ft37RhsAQLD2Y91oiIxVwX49tsqh/9ORC+WO+eYF0TOOqx//+/7r88pmdEqJFGWzCVS",
-	"TYXiFb/zygqYmbyxwmT/+fNbi9tThp/ies3cS/v6bPyuWzmb28ree0R8oYNm15Q3PpUzhTBd3DFv99G9",
-	"NQPS89IQW+jR+vuiffP8GRCcskVIbySjq3nCZZWtcva1IlvNAa6bBurfE2N5EtDDszWVIaUjxeopm7GM",
-	"Pc+QghzE7OmC4S/7DjETBHRAs9BKsECvES+xI9yRGMH0R01oeJnzw7z2wAJNi58rjv765uwoBIOcq8K+",
-	"bSTOjl79xwsLDaqowiWA4acSClgx9Icl18bYpeg1IBf1xQUxDhDeNl8NTnKmmM8SpDNGbCNhZOpoKzI9",
-	"6dts9mocUiHd42lxUoNlGBQlaLIDDGmZA9x+/v4tTAE8bBTCZp4diV8Ojg/fHr7h6POvW4kdHJwBkMfx",
-	"QBxwEVYd+HMmb854I9A3MgyyDp9g/5mY6opj4Uij4LOJz/Z/6H8SICoin0aujiBEUo6+CCBqG4VEtCGH",
-	"BCOb9ldCm9IGZmhTrgh6AOqYZcuHvmgAlrrS2TtAvpSZRoR6B2W6fKSiDdF4R8HU69sX2XqxwcJY9pNO",
-	"h7J2Vmo+FOext4bYVOjsmnOtMyXzB/aa6NCc0L7t0v+0/rTFp9J8K4Dhf2BYbvpsWNO6DJYaaH93ZkK9",
-	"b1SxYZMgXIoihARymlCNIfwM+zpGpX2uy2nf0kQqX4OrczVcCu1g1Z8L7YRDpcYVZmAvA3a5S6OwIxYu",
-	"C5odqjz9Z6Xq1w3EkTTmGpEhsZIU9SlZJaCcD3UpJNdusTKKE1nK7atUXccoeUTv2e7TvgXbRNYT4woN",
-	"b9Ww3lGUcAZvv1GwCqaHL81J3RTZl0MXa79d0KDL5c++Yz9I8/JPzyhAk86qWehBca/CypKxxlywrqbX",
-	"LKBp+ID0/rroqhvjT7/V4fL96dmXDCfBp1oVSsKN/BhAWh1Aqni/W3FE+x9RjlozU8rztWQOVNZtP48z",
-	"ca4ynU9QqSMDFmNbNEqDQVXlGu9FE6Q/EL9wdEecnRy/+KkW3OmwOn6+zmHWDwQfxKOTOH9gBKFjt6jW",
-	"i3kQzFj/7TBdRBRcX7up8C3yU1Nn70JXxF/l1r3lvNV0/w6ouo1SQRfplaJSfFv/j1oetWS7gjuGix8S",
-	"MAIesEos02y/K1JdXvLV3/wj/P+HNPl9Z85WUnd9AEhhiXyy9louqscwkG2vGldFoXK0dkZsKoEbTL6d",
-	"0dSJQzyGbhhmZinUPJNjhRGQ60KDAceDuSsxl77H/SbYsIoMm0wrmelJmlvdMM5SDEUzv3jv3c9vXr/D",
-	"7KP9KdMYhOemGO5/gVGd2/1s/we0M5GeNPAG8UExusVuatjq/+d9cb7AhsbGSp0XSro1iu3PsQM8R8bw",
-	"LB1jcEH9s5IZaDHuPHBdZ0/benFRCaaJm7S6keMyW9DKdKwjGKaI5sG1E1i/kGUIzowRhFJlGTeTpYkh",
-	"TD74LrbdZqqZAM5q1VllEFUdx8MpERwfgj6xbBCv8A6MFCHck6kp8jDPsokmJiVizftbZzzgRLgiigeA",
-	"AOR5kUB+aBhA+2EJMUrlrcoc9zEu9f696XW3pb4htX7rLMBDMoCdav1e5gteBvOFlIcaV0VaLraG//it",
-	"xZqQuGtARvnD1qlYvE7J9ESTKmnVKMfqSl+6RICDivPygFIGy0ZGi/jrwo7HGcAUT1ji3E1M3FPeriEB",
-	"6UjazitYsvs4nQddchY7VbGS7bEc8/6srld5sqTa6Ny0HZb6mfu4hbv/AKHs/vEb7DVkbWsNBHl2Www1",
-	"G9fxNNdFuRVtVUW2NdyaluV8uLOT6bHMptqUw7/s/mUPdzHPpTXFj+q2LJC81tLlny+W2vjPFyLY7AjO",
-	"wdGbAxhhqw0so4WTOFUmQM1EUK1IEFheYh9bJzOmPxa2z514OpUJWdgR2i4HQ0hf2DB8MMHaRFom+sr3",
-	"nOkL1wEVkP8GMw5LPoNHUJVde+GBHRCEqf13M/J97MHPolfn1Ok7JgAmCK71qgfPP7HjtszhXXqlcuzU",
-	"cnCgxGqEY4eDUN9e25dEhDgTAsNFvCAWCgeHlGVt4QNEieVBf1wiPnKwcJxLo4OWgmltlN856UwJM5f1",
-	"PYh4ji1POaoKbHhpp1nCveUgvWQpHXWEJYo4V+U12FaEOT1TMifux4Rwcmfob+TYPe+TxI5I0iHRBlP1",
-	"CLvLsz0JSNOilTzc9lkcoqbIP9KUN2jhws/h6MqWHnwYPgpHy8eeHqY2EX7AUBSw34S6klmFZqfO6wzL",
-	"1GO0IBxfC1Lr2dbhnOYq49VKVJZeqSJgxi6LdMK4OTz/cJKmXeAgHIEr3EqEMw1M5FfPCZrl9bT5AAYi",
-	"EOdqmsLRa2BPhqIFHtkyGYKDCNbSvjcXwM7TuXL9/jQ+FcAW7U9ieImWJ/1S4z61OIqR737FrZmXLEDD",
-	"E0a/0J5vniZfKdIu1pZZWKMmFbyJXAre8ajJLHwrz0S5LLbA4Y6cbg1hIji040YhFfv7b7///wAAAP//",
+	"7L3rchs5tib6KoicvcNUTZIidbFdUnRMqGS5SnvbskaXqt1d8jhBJkjmVhJgJ5Ci2W5HzK+JOH8nziuc",
+	"+X2e4TxKP8kJrAUgkTdeZLkue1dHdLjEzMR1Yd2w1rc+BSMxmwvOuJLB0adgTjM6Y4pl8NeJlEydipjp",
+	"P2ImR1kyV4ngwVFwM2WE6sdkJGIWkjnLRoyrLuP675h0Iro7jEgiiWRcESpJRP957/Uw2umRE0VmQiqy",
+	"d3hIRlOa0ZHuMCRqykiazBJF2APLliThEyYVmVM1JXQ+TxMmiRKCdCgnU6XmH6TI1ZRk7K+5fm8q0jjh",
+	"E0JJKviEZTAyPYKDfp9wOtPPdBcsZTPG1U5IpDA9SSUyFtsJUU6GTH/BYjJlGeuRK0Z109K+uEj0kEr9",
+	"DJeEciLSmGVkQhVb0CWhmZ6QVCzWj/V/wYpKQnlMMjYTD/hknmcTdpKmrhv9XA8VHhBF5X0vCAP2kc7m",
+	"KQuOApnwXIokDsIg0buhlygIAz3k4CjQ4wnCQK9LkrE4OFJZzsJAjqZsRvVWzujHN4xP1DQ42js8DINZ",
+	"wu3fgzBQyzn0obKET4LPn8PglCo2EdnyAtpvIoWReYPcs2V5qBmT6gOdJ81DhX+edKhTyjlL20caszSB",
+	"PR/hm88k7HSNgisLPpMta42tfNhmIoN+f/1EXiepYln7PMbwnCRcKspHbMNpjGjKBs0zwQaffiI/iBy5",
+	"SXkOV0zlGQcqzyzZizHyACoVuSBT/WGPnH0cpXnMJIkkGwkeyygk0SzhuWLwn8AxIjgykbxP5hHpHPT7",
+	"Oz07y7/mLFsW04RWg9KEEp7M8pk//IQrNmEZjP9csVn7NiSKzWDlgSckOCF7GsqLr1nWpchU8/Lrhlav",
+	"+5p1fqPXoT7It/Sjnh3h+WzIMr3EjKsMWSnJYBPalgpWtrRUMRvTPFXB0Z7eeGwZyMAQwqp1fItb9hhK",
+	"MLvdQguwo4+gBNPqNrRwITI1bScGoAMxJpRw/SKRLHtIRoyIzPygOflWsrJEQEp0R6nIW7g+9PD0x/dC",
+	"qGScjKie5oqZe29tyZPEA8umjKq2WRUNP/3kLtN8kqyY1hyeuwkdAVHaXYXdHouMUIKKiNtm/AwVmmY+",
+	"bb7DhzXZzprXApvdYBXWzTpjD4nIG47i9TQZKwnjVgnwNB6LBUm4EqiPUKlwEcwTxmP9eiLJjPIlyXmi",
+	"tZuJCIlhhfoXfSSamLdeMHd6BYejs5gmo6k+CnZ6cIaJUFOWLRLJdnquqT/t9+/yfn/v+dzM50+DvX5E",
+	"JskDk2S/T8xrutWYKkoWUyEZ4WyhlUXNBJe6n8Ge92Ya98hPiZqKXJHINhuRjshQ5evvEGqnPqWScEHy",
+	"+ZxlZChyHoNCmRWqIp3NWUxkmkymKl0SOmU0tpzNqIjPJBmlYnQPqmLCgbvFbQzLDqiZY/UbOZZRKf+V",
+	"Leu7faK1NTsgO+5n5F+u310QMfx3NlLbaJ2mgS+izOvRlMV5ys7j5vMozXOSVJjI3uDFczZ8/rL7Yr+/",
+	"3x0M2Ivuy9H4RZc+7/ef03g/HtJ+87Btkx9gXu1DH4tsRlVwFOQ5vNkweKSixwg4Q4C+gPM0nMcKONPq",
+	"NgLuGnlbO0f0md/jJVk7jzPtPz2rv2bqRCYxO2/aoTPkBsgsJFNdql91u3VMMjZnVBkeaExk4OFSG5A0",
+	"7ZGTIUx5xiiXxqoUnJWm/fNgLxzsv9e/zFOwqnFSTXsHNFbMVmuHskSGCVfPD4LVWhfoaOf4qVHSzCs0",
+	"y+hSvyDVEnZEt6v/vr5P5vX1uWhSHjUFhrAIczrRxjWwSEOkrTSp229UKX0NspmX3VB538YZtGZV4wrP",
+	"xy/oHn0+6L6M+8Puwej5fvfb+FvWPRzGL+iL8R7rj1qMoS9mBnqs+hT9d5h+bcjveLqEMUtcNRChuu+2",
+	"dTPnoRhCMUtwEgTrT4Ae0rWiaoMxgfBOQIYpFpIZVZpLkhGVrJtwybhMVPLA0iXpRCOhx6FYZF6TJDq1",
+	"P+0cE0oeaJozoqZUacbABe4VNG28M63Eot9pmbXttnH1byXL2igll1odK1PKXiMR6DfXiYWV/PSz/lLO",
+	"BZdo93xH4+9R7uu/RoIrxsFkA+8WKrm7/y71UL2pfgpmTEo6gb2mo3s60ZxpLmSiRLYkGRvnksVHRr64",
+	"3xMes4+44orIZMLR10SJynJwSd0z5ABuLv+UsXFwFPyX3cInuItP5e5ZlgkzpQY1uT6qMU1SFmsNb0Gl",
+	"HeOxHssUWAWV4ICZsLhHdBNminAGJBFAiigvpeAh4Zqjwi+cqYXI7p9JIhacMD0s0gHimgjkS5V1SMVk",
+	"54hEqnmciSQ5zxgdTekwZVrItryo9eGYiFyteMdM04wAvZJwvDUh55JcaD03I9GKXYzIWKSpWJjN4iTn",
+	"Zu9ERnJu907/RlWesVC/wz7OQVXGLe9EjZSg9VXzYrRDwPzIRJoO6ei+7ZNEGoemmlIOGjodjdgc/Jls",
+	"LDKm5frnUNP1FU73sXQNLMkTregGnuVSkSHTUzSHigyZWjDGyQC0IBBqT0TEdsPAlkk1h8dFT/gDTZP4",
+	"GHa1TKb6FzEeMw5+53HC0jj0JiEykuUpwyXK5Rcf+pF8MC7vRJIh032CWZmmLH6iRZDgyRLZve6CploB",
+	"WpIs5zzhk9AQjebbuD9GiT3HQaDx7zzBYMNRLTe0+qT1q5SCsfs5DE4FH6fJ6NHkcuK7VpxRgB57rVu6",
+	"obOPiVTyiSlkZEbvZDcjozzLtPqHUq0T5zgRqyfb4cRsnjH9u7YVzQzc6oJY1Mza/LJjl0plIv3vOcvZ",
+	"6zxNH7tktru7YJ6OBncB8IPBcz0Z3b6dnCQLmqiET46I3jI6oQnHjXsqCjPjsEuih6FXME7kHPSH7Jkk",
+	"0V/1dFGbiVqHWBYnoH4b9h8z3UePXAHd0bEywmOSPDDuuUKt3RWEgTbOzbUXfNU90V81uEiMrwAbRXeF",
+	"z+9ndKlZFto/evVKisbg8brE5zB4LbJhEseMP5YIQMWj8SzhoAZJGO2cZZrbocYn5iyDhp5ou0eaO2XA",
+	"TXI1ZVzBsYjJMFckUVKLIEZiLbk15VMt+nAg+kM4AOdcsYzTFLt55MRtI0B+LLN6g+P5MTkYD0Z7wxfs",
+	"W9qPD9jh4c4TLMAJAdvG+sKMz+fYkKiiSSqN48c5FrXsExOS89iQrFUgn8lCQsWwMBdCvRY5jx+7Jhei",
+	"YNbIOs1d3RNtPY3jjEmJ7Yo8G3kbDXwZZnFJl6mg8Y0Qb6i2Yx45GaN/kKEArj9iLJZk0D94efjiORku",
+	"FXtqIVDuiLxNvoPpGAfKLacPNEm1Tvlohq1EpqU+aKiutWOfkkCuJqAvw2ESCx5+JbZtexxRDvaEJlVz",
+	"15WmhIsFGbIRzSWDgTSPXevpDHyxQyoduSeSxFqVB/3WaeKhFQqgiYzzNNUvaKsCJCO5qBsSVs1Azhx5",
+	"XDwqHGxXbCQwuAA4kphRlYyI4CPmBk25XGjeCIt4TOa6mxmjfDFN0uLpXr9vHB5TRlMtpjL03H6JIKFm",
+	"Cpoty3ykiaskPg6/SHzcCPGW8qU5KvLRytdoJHIt3UCOJJKkYnTPYvAEIetOE5B+eP7NBNGDpl9DyzAV",
+	"k4RLu2cJJ8+dH/6pRE95GMVARe5UV2rnssEY16sR5J2asswxPmTuINfGYzZSj6OPnKskxcGamWjqcKe8",
+	"RB/P+19EILdcC2mRJX9jj5Yqt1IL2hlo5nMq5UJkMYkFLAM4iJ5gd08zFmtVgqZSd6PEPeOw1rNESn1c",
+	"C7MNmPItl/l8LjLF4rcsTugNTP5x8/OMAAUa53KulWr/+4+z9C5wnhfb87HWCWNS6+jpxdIzWR6dHglL",
+	"gDThboeLDIx5RWHdJP7aoeDBDoliH9XuPKUJB+/uzHr3tT3iBovxYaMRk/ItU1PR4Gz7AVQ543DTNKsV",
+	"G81RI8qXEek46hAZGbHM3POynZBE80VceoGnS/2zfisiHe9l9yiN6dz/ZDRlcNaH6Ed68+rkksRJxkbg",
+	"3hDjQvWJ9LPoWPPbqdGKNSmNMmQF6PVPMjJOMqmQJYQ2QCvJUIFFn400PxX9TDKRz6VuQ8s1/BivQrg+",
+	"hz8HlC+DMJgv4iAM9LSCMNAzCd77bmx8qeLlDIMTzX/1cbudx1QBmdI4TvTq0/Qy05q8SpgMjsY0lax2",
+	"hkBogsOMwrSP9TBTRqUC4gBvRo/c0HsbN4f8HuebiRn8FsGPkXGqOmfuLOH+AAZhMPf+/BRQIJwPM0c5",
+	"q+i+RGVV4vddwhfJZKqInCZjZewYkTUtXMaoCdgqfX5JFXm36jOBt4TNARBsgUvTGeBChWQPViUk++Qh",
+	"YYuQHIDq08U/Dq1VCy5y1GDsbToemWfapJUyEVyWePy+F3lzuDbqxvyE17kNVPNToqboKX8c7bgDjhbE",
+	"cEki4zaPmgiKDJlMYiZJop6Itvb+oK1fhbZCdz3SfsuihOm9etmyhmgLFeZn18v7JlrG+OQcRXiFDDaN",
+	"XW6Ncaht0sj21HY5OszHY5aBwYsXx2Xfz15//R2nP/ViCrbv1kW4SWZMzimvrwPGu6w7ByZMBJpRdAYu",
+	"AJHGj/qyMgvTTGhHsnYOcBnfsqEfRk+6o7/64niTCjdbqTxOlFuh6gUuM3FN1rrRLxOV0STVa1JeT+OA",
+	"amf9aD6Uu3idMdYFb6EXJUTwnaELsH9gXB1bTyibzVU5EvZTYJWvSny4YrNynCxnix9pmusleNl/uYdr",
+	"5P0yCJpEHMRkJGq5lvnr5bm2L+sPwUu12Wf4qu7ebe6a79qpoGjCjcGbRei2ajVBnILGuqUoP+G+RdKN",
+	"2TjhWusFygFiKnucIH3BxgfCmH8Fyoo+fY7A3cAFBy8/LmVIzF2CnLORixp9JtFXh1d2iaqQYmHZXeaz",
+	"Odknc21j5xkjdCjAx5UxORVpvJbUKub77enp2fV1SF6fnL+5vToLyU8nVxfnF99rc+f84vW7q7cnN+fv",
+	"LiBSkvIlBFcc2wQTjCrUP/XICV+ir4ul0o+YKFjcgmYcQ+9qHO4RJF0hzkcR5JtEqqaAwzmdYIS0o6+E",
+	"ydAGZYKJVacneLkUBbV2LsghP9fjnZRQND1dJ8htlBM4LCzxYbCuDAkdZUJKQtMU5iOrNzxbiHhvOKGZ",
+	"Z/uaikmzPqPPMKyn8bJDPpK2UBcQcwO3klr7G4usvrhWoG7B8VqV5FPBx8kkz8xNMKh+jfE5/hIY4ec3",
+	"um4JZIsGUF0EWZ9uWizi5tRkV75GT5Wp2MZbx2+ETbJmBu6txvFfezxn8znYr96wB5ZuMhPXzbrZLNsi",
+	"RfEpHHfuS5SQ0HRBl9LjcpoJulAp30Fi2GgQBoaPBmFgGGkQBh4fLbtM/AdNrpP6iqw4VXYi+kglSmJw",
+	"TH1r4OdWQUD6ThSQQSEM9kJfGJCDEi85aDK7rHG5hWZT2VwcqGmpfXed5GjYW4/R1Lb36I53SXR5e/X9",
+	"WYSR9/M8gwDReSa0uU064A3D5MYs5zvwwZt3339/EZFUTPx34dH1zdXbi4hIlTFM4yw9/PPl1fcRkUup",
+	"2AwbNR+dXN2436Wimcrn8OT19c27y+LJNFexWHB4dPru4vQHiDioMTL7/ORV9blVcrDb0x90Cy4oxZjf",
+	"HcbhCkzTUJxI+G8b779jP9RNuw/LrV79CJO0MSNskkgFpmYHZuYaufrx9qJ4L+flN8V87r35+k3xJt54",
+	"wJOLH07fvY1sKovZMhtuad549dOFfUPbLAnHlfAu+8yLJz++aXqx/Nrt5dm/nUYkB49Uuavv/hUeDeno",
+	"Pp9XRnHz+hU07qUexUw/ju1zvaCl5zSOi6fXF5WnknFlH55Wmx6ljGbexze1j+E60yc0/dqrltd8qrv8",
+	"1+/PLyIXUZh48VT2+e1l8RzXKbaPrt4Wj4D88cmr60s9xiKupjQ0/fRV+ak/orPra3142EcvbCKBO9Ki",
+	"ibPr65vLpnf8hm6vr/QmgDuoWPzb6yt9SOBXc3trf9dbCr/7W3lyffPqMjImvsroCByHYA14MVWWjWi6",
+	"9m/wDClenf1LEynaoE2XmqENi4kQGPGHSdy6W0wJ6BjV94hEmn1GIYnshxFJYol/S8HxiaaoCA/c6c2b",
+	"n66KYKZFliiwLkQ+mVYioPxeMIBGt+YNWv9pu4fwamm6y1Nl8qogwiU6djJnMWXFXM1VuuUFpzdvNEO0",
+	"Q3MxQE8xPNeY/qOAF3j8eD3lAGRMEAYgOoIwADmh/9UiAf4+ubrRqoNm+EEYAHfHf09e6eeaV+O/+Lfm",
+	"svjv7QX++/pNEAbAEeHfVz9dwL8nP+rfgW8FYQBMSv+uORL+C+0Bj8F/T83v1zfmX/0czj3+e3uJ/17p",
+	"fuDomn/1e3Aa8d8b/R4cKvwXxg/HJggDOCa4HmbcV2f/ouerSQ//fXdZVpTsktRVJMuhL5G1yLpHLk34",
+	"fYMVZZJgIb1JTIr8Mi+4WLGMjoDCOtH3Zzdkl8UTtmuY2G4qJrufNP18ruYN7T0fDPb2u4OD7v6g2z/s",
+	"DrpOkPRS0WwAI1eSzQOFhB/Lb7VMtkzMjKVs2/1cSkfVRos7E3pVnTJeG8RKXduNMMQVbdTI3G5ADujv",
+	"dTPmxeg32AuTfduyFS4a+guW3o5nxcqfOldlmzdrtSqONvG5YrOg8eIeRo5J49YrGpJ7tsTLNAcvUPFa",
+	"ecGUxgp3eVSBmOMYg5qv7/KcnNI0JSflr5GOU2rwPYLaY2xR6hWbUR5TTTjuZ5rqdRNZzLLgKDgstl1z",
+	"aRtMGgYPxmvrPvocFp7e0vjBr1sdu34N7qohAYH8cHNzqeUVZ0C5kjRMA94xjmQ7vL2gZlIVQ0OH8ucV",
+	"RHA6TdI4Y7zZKrpny8pOPpNkZD4JiYQwkAYPjNeoR99+VL3+xkQ2QDaSc5kb3vEFR8D1/n6DeZ/E214V",
+	"++viQWOYFEKqlLYEabFMGy/PPJ/NS9PeCikGHtvMyCdZIed8r7o8XaCJEiaoRKszM5aBpq9Ej+hxEPC8",
+	"J0jMM7rUpg54RSKYYIQhTUbbi0hnKNQUVFOXkaMty5GYDRPO4mNCEWYg4QTeRK/xTo+845gwlGhlbQIJ",
+	"4JwtDBeC9rSSHhZv4JN7xuYmusWmOmBaHwZFmrgXNwUI/EQrJTRuE90KF8omaShavROqnPd8NodsCrSZ",
+	"lB6L5tP3bAkpj3BXYg7uJzjL2QNNy4xk0G9gI2mKeTP4gV6gIk26KYGverVRcn2WG/9palKE3ZZbP0FF",
+	"eLXOrkalJY5W7e8NHbIUzBXz2jExk3ehGTU4Jr/nFR26EIYGH2UK9p5KHuCiBddTjEnkjTU6JpPkQT8A",
+	"6oM42TiBy3FLOdK7ySiPIgw+dieia5IwXxWtnqQJheBQd+a/TCC/cvRaF821M9kskmv84J61uENznvw1",
+	"Zz7igqWSYzLQ21VFQ+PCGWTlnxUZppTfkw5kSS6m2o6Uczpi7pSXdtyclS3Zoztav+oSY8R4K8Uha9xp",
+	"2IgKC9e7sp57t4FO4JWcO9QYB0yrzLzpHvS3zCwaqaTW5iPoebOGn4jAVinVdXoKMQ4T+FGiZFmWVeTR",
+	"15EphbY56Dfpmg2EW+7PNrCKnO3ta0WRcqrXxjdHtsHrfDajTReqVVWp6GLV+C5pxpouYDGXHHakpEYf",
+	"k4jnaRoZ1KRMiIZb4rlrlKbpu3Fw9POWc3sfBroXzNnBEIXVm2N6XDVT2/gqvbACGgc4kV+NmVydXd+Q",
+	"k8vzp+YfEFba1vAXMxHP4ll9mVw/L6t2ByKJVioS9TUquy3YwmozYlyY8oKzlcb8MbIh1KATSSjBDkhH",
+	"siyhafI3FmMYDBI8/Kf+eqfqBoDAlYOX2hJM/qb/+7BvU+LrMdj1dSjYaBOBli65dPc9cga5U1SpLBnm",
+	"ikEaZ2TcA5E/ldCkxyCW6VCIFIBxfIirKn0bFtsM2omJlHU+bb0Fqzeq1ib7qNppeSNfw5OeHt9VUWs4",
+	"NWpaG7IjPkeOaegINquyTE1NF96cWut3gWaBdwE64vXRRHLVtinooH5kn/HH6y+CMABHQNnNbJ40DMBE",
+	"G9cXLAPwX2rAMLBzxFbMZyxLRg2TfH54uH8YNBv7zd1cz2iabt1PI8E5J1mz0eQ1L82deeR5yKJ6N+3O",
+	"tk1dPc7vVR2SMaoIPA59fA2PAdHiNFccv+COUlopD46C//Fzv/vt+//6Ty3R8LG2UjYnL5NfOrQX53Hp",
+	"Durk8nwzesOfwrYF2lS7hEQxVFaTuDHS5VRwlBxEPLAMcQoLQVASyZjTbREDEonyAGAyUvZAeQVtDwMG",
+	"flBqTv70J3KHU7oLVurSDUmQvobrAm8KgeNEiwT8bFIRQGGRw4cv6R2F23gAd/vmm2++iXaOkRPgVlpI",
+	"BsCAU5vw6ooILyu78O5KnbfJ1mwTItY9hdplTb5BKKa160xG3TEYCkiccPstbZSpEUpfIspCQw5DNhIW",
+	"UAbGSNMmWTfoP7mk28B0eRoRd27NqaeVcL+0SPvKEmz/eb//exdgv7J0GvxWpdPvThZtzadX82ebdd3s",
+	"rnkmIVnZcsQ4AxhfmKwJ3cLIOeAsJNLCKbLUiCE6JcF1TCIrudxrDbLL3y9jpAAWoXXWjFMByNTONV2+",
+	"1NQ9BWFwfvlwgP88D8Lg9uqNf19X0kuKlmvUgAv142q3WHMOB1zhIIWiwdhgutWk1AqloU1Z2Mo6tRk7",
+	"q6lopWBXmUhfFWFFTX4PljGcr48QBVCARyQyt6MRupEROs0GeGCA0k5IIogqM+8Y6K3Ku1iIBGqLQASa",
+	"+RbiloaZoPGISt0Cwr42twERDUqQWJBElXLA7R1uiNlgQRi4NhvZhlmYdzawyoPeW0k0NX+Sv65reFB1",
+	"J7w45HaIL00dekbHBZh3zlMmJXETrHHvNOFQoGLN9UQBU1VKQLhiuIBrvi5XuXmkA1ovCZ7Wmlvo0kEA",
+	"wiXGP/7X/270MENOpxaA/bV+YH+3/NmvODhXEF3XkkdZ37jXere4IXCvOwTiwZ8XWaIU3tHX1pRZeK4q",
+	"iomyQhQsAj/amHRA33bEAGAOxwXWe4EvpN+XO70V8V0VSNx0tN7Q8GInVq9hQ7RVVjzYzJFe2pN1bnTb",
+	"+oqR/djMvU8s2q7AAFO9ZIIz4w53sMWxyIepZx+jry74HDqlzQpD7ye7jO+LUfyk+/gPxX8M5WxyO/qV",
+	"mMcrquhcJFytZh6SKXgrONob9A438feuZClmRk0Ud6Ztomuce+N6o/Vv/b4FJCIKwNQEksipWEgDEmXQ",
+	"IEy0lMmHiO3GlXekfHfdb9iNs2bWo4cGmZ9ibADZEfXP5hnVVSKXC9qUWT3NZxRTBBhHAHybGFhAwILr",
+	"ozz8dpS9dfzJjqZpT7A6FF5bb3r+atiE5cokRXxSfWFMbShUK7/gvuTc9204q8SrjQLMNGy/uXW6qMX3",
+	"AQwsiViSxozI8rRy6/UpgN+Co+DnT3dBbA/YXXBE7gLFZvNv7oIQXGwjJTL9c7830D+I8VgyeK970P/8",
+	"vjEFuJ0PVWq+HLWHdJAUcwgAzSpDkDuM6TgmNJXCJS9LLwzBZKPNWSaxxhzkWoFIbTxIrvjX6tIJvu38",
+	"P+7uPvb73bu7j3v9u7uPL8bvO//tyPt1MMZfv2l4c+e//VN7CPDKmmb4SsPgNwC59w+Qwcw3PbYfo3Oz",
+	"T03itHJI6kejjvXi1vnxcy8dC21QyObVqPUA+FUrpaI0dXDmyZxpZdv4ff0O/VBV/zZCxMNcDr4g1rS8",
+	"IXa06zemOZ7B5GNvrINVNnvdYG3zjcNLGVPrI8NbGG8lu9AeaDHWnMBsU2gJAlAOiqSDHnlnsfHRs2Pq",
+	"SwL6HeUUAPUjL6oqIh2EqfRGYUrI+AF7OyRlCqAgltYBTr3QVQ8BIqWje3lMJGNxERWVGC8M+4hgdxBi",
+	"I3IISpg1esjt+B6rRMEW1EPMaltV8Y6v82nXnm9GWnowJprAEwkbsSfsoJ3KMIu+USVBJ+QRgdpWKbOg",
+	"GRa6DnQdKDIK0O0FCJd1XnYi+Bsu7llv0iMRXjrFkKtlGARkagmsjQBj7dEJ/IFk3NMbHml6GGVMSVDz",
+	"vLuhBjSHkbPbjQMExxuEgUMMwGHXvR9h8LGrv+o+UACZhJQEWKYTaPXUtuT/Zhv1frsy7X8OA1iBxp0f",
+	"Z2LW+OA+QdBlN37LCELPl4PHNwirKUOmYKipahLnwMc1I9xmtv+a8Pi06NX9du26dz+9tuNwv1yUB1Q0",
+	"6EZWtFcM0f12C2NdqfggHdpSdx3q1VpNJIn8Fdk1j6Jm616J9efIEJTZlxVp7d55apGRIwNsB2bJPKWA",
+	"SkwRImcJSC3uTsLiPyJ+7HBJcBhN+Quuw815iSHahjsTWUSUNfXjLZeHGTBy2Qn1Z+asNTyrBvetP6Yt",
+	"pqZdgmL0K7eHIxzDdihG7KPKaK26r63G6QnQBgQUa9V8OYv3dbwvVk51j6/EKJ/ZuMZtlAyvwGBJ3ehI",
+	"xoiX54dPd1FwQ3VuThAJVrN0m8yB6L2gXhzro4GZzSBSEry2RgmkMm3yayNfmyb6QDas9/ZxqGV9q+FU",
+	"bK0L6gYNa2xozieYLRstcdem82tY6pbNOk7c1KSX4rpFi0ZWNDTorIjNWwOp0NDUg7ZOWyMyDHETdEw+",
+	"k8S8fozu4gLmnsaSDKo4S2v4le269WyZ/f9Sv0kRTe4ftN8Zn6kH0GyZ5FeJrjEBNaUwboyasXuO4kSS",
+	"DoV6c9Hlu2vHk8wHTeqjF1yzLhJma12/iENZHVayKghkVejGqpCLR0RNrAxoaI02aHJmu4CC1bRkgrHW",
+	"hVfX+eDW99lN5aSLg5blKXuGkcUN5fwr4DzGTYb6gXlLNqtpRvGoA7+ar7bX4XgT1paeL4769DEsYR2V",
+	"GxvOe1Zc5rTzEyglMpmw7CZpUuuvi0pJ1TsjcK42t5mn7FFT3CQyxicwjI1p5nwZ2i+F3dUaqlIWtNvR",
+	"7DvO6qWdxYI7PCdJOgDOE2Iql1TJSP7jf/6fnWPnmHvmvYuA8sbEMC88k4V9Xqffx+x684LZltqXCEz9",
+	"KwbpnKNtV8rGbKDDgGDgI4B+C/R7zuhomnBTMTRjUqQPJjTSyo5jwj7SkUqXHlI9+rUrN2DrcOh1t2f8",
+	"oRH8jfGHJBN8htGzWQIBHFORxvbaBydQdsyevfr+7MP12enV2c2Hi3dXNz8MPlyeXF//9O7qVZN5q/t/",
+	"naRtnuem/rQ5PU44TQlnizRBBTzOENmrPJjdLOe7xi+zC8BHzZfibbvsLta34t329tVxa+PSrpghhQcT",
+	"9tlWStEirAtFHRzntp5x4496IsXKOy81+jSBc9KrNy6J+cDEEhXF+0pxCZtwWjuRlfcAVuiZxCLppl94",
+	"IY6tnSYycwULhhqu0ObqRKsiWbDh8ijhWjdEJK2wLKpN8K+FibKwtjvrowkN7zEahrshWMuLwO7YlkS1",
+	"fdPzAwQTSRBnCnzrDqfBwuUfG782xlRIKNNkmB/Yuni7DKhlkBCFhQuaXJ/leilfUJmgDmXeSm42EHHj",
+	"82HrGLTqyZloZllQpIAbyCHPx6BXZhd8yGUG9ZCwxaaUAX22kkFbOAy3l8ImpBHzR93mQfETw1eRDdmq",
+	"UU7uYKFbdAZSU79nWQ6rqa7PRsZ3WYRCUI3Pob7kVqQlsATy7c3N+4ZoBj8kUts8Dm9+zbW/51Vs860W",
+	"wRhODSJxDlf6kDUp0tR6nUzCwBGJpjiMD0pGWppI9DuZmPCYpYqSOeIbmharsBefECruFcSPXJ2dvDq/",
+	"+P46OBochkHRdnAU7PX3Drr9w25/QAb9o8Hh0cFhrw8R+a6KwNHgsIYK4rfxWAx4r40mKj+3hX4NHFvd",
+	"/7uOQdhbi4aUaxTQ+gXS8bk74O6BPKpoFoi7FbZzIa9Ou4PpWhEBXw+FrfkrPHu1cCl5Uf+9fq+/KS+x",
+	"LYSbWrTV1W+ICJx7TzayEWs7uhaszPawcoTXnjOwPMJ2JDwXrJJ6UVhAD1XQNVMjEesUYK18TSj1a66n",
+	"RcZrnTEfseZspIsvDLWpxCU1Xtkn1eR68cCyKYOEgV81xuaNmKwoEQJGQ81WTcWkQWFRKtuyjoOmJd2D",
+	"Nn+xGqJNFpekY+qhjVM9f85iDIhXisUAElbOJFRoKIJhwKvhjybcOCjysi1YaBAGeZaaOiJHu7ujVORx",
+	"z3zaG4nZ0fPnL/d3JeNSZF0D3toYOpBaYPBVx/iNmDhIdS9+sCCKJpRkV+bU1JZcW7yhPchVmfWG5Puh",
+	"yBUoOdFIZCxy0ZZllwSE/ZQpV4kurFMjk/YLnNRsJa1hQRXWVEwgpuD25jQksyRNE5NJWIWNrMnYvd5g",
+	"b38t7/aLpODOeMVS7MqHhmSbGIbbqQbNNRUTS7XQdkhSUS5JYUVUzIb5BHKExiIIvdIbSJHvN6zLoQez",
+	"pkaGHdPa+hhr61JhnNfTF7MIg1RMNpd4ji2thZExBTGg9ZatTPjj4l5vbbE60OatcdQEJ1OYTZUdUmQm",
+	"pCIv9rCwtF7h25vX3ZekMxxly7nSRJTMErVzTFLBJ6XqdZ4Ota9NgO6l7qcPuI4uPN/DevTkyIu9tXHp",
+	"uSm+uqImG4ZkaKu8m3DNBBOVPLDKGQUDdstoS9d3Ofetbe9aklOg4/roM4AaNLmYMI+pycIuKgeWplDC",
+	"7/G8Mo0s+g2yroRj0WUpx3maLpvjUe7b0D9NQT2sRhtqyQb1Xk0wZ2Qr65pkWawCXF71v8y+ffjz7PXy",
+	"z7PXz0f/9uPB6N9+HLDvLx5Gszj9y/6/TOOfPvb/svd6Ofr+42G891r+5fuXjTGgq2ryPZNQPr7ljK+/",
+	"VC0YbY4l1WBBQrNxTfv9ti2oHtKKoZq2vSZMU/QaWgwBKHikhJaReca3iNcHPCQtlOKq5hBcG3R6vTHz",
+	"TEwyJuUXheJfaPneHKG69cU8tNV6Mb+NdowteXcZDQRrnZvoaM+5hFCZzEta1OoDlfcrbxuavafK76Dw",
+	"nm50Rtvot2iv3E7Qp/HB8HC81x2M90fdA3Yw7n47Pjzs7tHB8AX7drQfA3KC46953lwOEOt/t5fiHjK1",
+	"YIzjWpnIIr1ceo2OCc/T1KTEllbRpsTAV9ooSXgucpmWXRT7/fI5bIEiazuXMCG7K24m7ZRROPfrd69N",
+	"FEBO4N9nkkRSUZUj2lNkcl0jYovjE/aRjXIbNuSdMQw5trUhIreW7n25SWx9PsciMKuj61cdMQRQP9fa",
+	"mxeNs9nB9GJwZCOA3ZWtIYHxUwm3JTPMrYFzUGEmECJJ2nRgx5AP++sKhYYBbsK6YZttvsaXWz36xZWH",
+	"YQOyyCHBLDr9t5l97FhC3Wujn1SAn/Qvj3T+wxq7qXqb1UrWN1Te15KimglcD8xLeSI/mYB1E9YcAQfD",
+	"oTyTBa6uNke1lXlMaPEq5lwOM1YUNHZfgoMV0o+MFggHwUPJMdHaq661HuMJNlvvowpsmI5VGrpcgV+n",
+	"B78uDYucaHv3noPEhYigzFQgwFAVEmF3kUOgqCrKn9Ccd4AFzq5nXGU0bbbmm8z5jWSWYXINokvvuBFS",
+	"dhImF82hhYiswGlqkHS1GwM/yXZD1JD3YfCxK+P7Lu5z03X/ytBsIPtHZ6OFFrGRzoT+zaYUaZL2Ah0O",
+	"+t/u9MhJ2ZtmVrbARSwqXfG4YI2tfonfbNaaKZRVJG7BGteTtjTdfrDu0jWG3DaaSIjREwAivT843H/e",
+	"7/dJh5IloxW/vdYxnBKUcPX8IPBi1+y3W9kD1ZSuDVWQcmzYRuFfK0O2muIRTWCY2Zh6rqlmSaaJSjlV",
+	"NpwKcd9YAtyLBGupYAJ1ahuD0eV2F/PbBYn50dGbRYitDhVq9GrX73uqQVhbB201RJ65rp/79NqKWeDi",
+	"zzy24Yr2hl8SlVasaTPVlyGQTKCZ17wfdVbZzYalc/tSXRKP7NadptO2I3GyQWrEqqPm5To2XO02JzT6",
+	"wUteBhDkkDXem3wwb32QM9lcgH/bk9AuCIsBoUbTzhzIkNGsdiNUK8oTtAy6EB0etuOMJmmwXf5y6OeZ",
+	"mZXYkBweWxm8mY09NgCrNLBCLZWbFjUtXfitkckV7l9B1jSr/7S55A3r3oLDvm00cdMBX1/WZ1OO4e/E",
+	"45EdfixwATcwIB6D5rB6Fo+i8JY48xIQho/XZJmrpyFYQvOwMUq3jzSl2Uz2UjGi6dHL/sv+LnxYW7+3",
+	"Qmltm80A2qkoP/+yT/6///fUZjWWhLE/+A92dTgjciqUFUdlUah/8kE8EAkqmOm+kanEiUVAzPv9fZBx",
+	"Fi1Dt1UMr1Q2K6gXyvn6utkaDbphYx7LnFrrna/dtLLN0oRdUzJKTWZL07X6SYGS4+g0keSezRXEHHKh",
+	"CNM7Yn0J7ZrdNjy2gca+QMH7oFxugZmq1vBWWzhqgRcphrdErjEWRyWFpa4oOsvm5fODFo9aXYmsU6t+",
+	"0ihH/KO1zp4rn7zHUeKG+Q31PVsnA5rl1OOSIFfnP1anUOpi3TAvWwT+CW6RyNoYS60AczJ6dBj5CjvL",
+	"q4ZBHNu09dEBQE+3RzMDj0EoOt42i6NbadJU4+gMTdjl+DXC6DbWUVsrmrrRP4b0DK00mNXZVsm3m7RZ",
+	"Re+DDhpXv3kFmoFxfxALIsaKcQRANjwfWSEkcRfx1SVABd1VCV/U1wkK5gl3t5OJCa73bLHi7RrJVAct",
+	"VzMNJzC8AMJNBrP1xlhBszGv2Ywt3kIFw0fkwvrgdu0qJsRDF0kcnElXFnFd3pKnXf1qatBWuk2DNvJ1",
+	"NIsn0gJ+IXFeI793psrHpcjUuwyQFxtqY4pMWdFW5AZqlfnk8tzcQy9MZN6UYk5QSO4CH8/cQRtLp1iW",
+	"kxrcskFRle3uptdkQPiAkpD48G7BbyXLNjxvVSRWmq6oVsnZguhXGvw1l1QRBFEW2VqRV3TTxDVMCLcJ",
+	"wl5x91gpL675gAm8Rie+8rxpABXp6nR3ov+GCDN/Mh80YiulqVi8Egs+yWhc1rQbmZUZMF77mSGBDU5o",
+	"qqYAbJ8ovMg30eEQ2DTTRk6iCMTRmEqjGUsZlayUx18MPyLzhHOAnDJaQxQiMU6SB8ZDMssl4OqbpE9o",
+	"a+eIHPS/tWVFXA+JtI0BzIiFJ0nFAu7wqIeeB/HspsMe0fSAQ5eE5nGiWEyg9D756eTq4vzie1TLorsg",
+	"tkt4FxwRTeORg/wpLr1yWb7sBWBPmpUzQs2y1/mfZVTNkOb+hhQZsr5UL9a2LL+931folU1197C3+jmp",
+	"RPavg8ZdBfhhHnpkj47XlComDVC0mCWqCj7o9NJtXHZmhVcAQplj+0ZMGuvpt6VKpGICIZ4QmmscWbc3",
+	"p0TLIMwRI1KxeSV1Yq+/97w7GHT39m8GB0f7g6P+YW+w1/8L6HFTpebyaHfX1bq38eoim8BZincTHrOP",
+	"vX+XsAmNjb3s/4XAW3qdk3HC4iNy4DbWrL3croBU3RDZuux/s/GA69u8Kxg9WiDfbSEOTL2jD7/L8F3O",
+	"Fk80cGCnkqpEjhF2xUt29YrTz0WajJamtMZ4zLJCCqVUKrLvAqThVr9aWpjvL7qYyfiU61D1ZFd3tLJO",
+	"jSTEZqeaJoBtNUa5XZ697TI+EoBhiSmfo+KLI8R15swKZJtjYoCvILItUZLcvLkmU8pjOaX3DBKevchV",
+	"IJtBZc26+n/fnX1/fkFOz65uzl+fn57cnMGvd/zt+fl38m+npyc/ziYni/PvTibnt//W6/XuOLxwdvGq",
+	"4aP1PPnSQARz1Wpsz90ra662UdbJiv6Jcts0As6PauJYwtkXZIJ5w2vc70Zs8jdatbChhwZ5DgJNqulP",
+	"DYpUrqaMKyP1rFa+KjA9sjVKe+VvMU7SVu8zZUaMVrazUTisXs3LPJs0hS65gEPAFonrIYeY91qE15S7",
+	"XBtmqPvWfazoOWMjljw09W0Tbdt6Hxzu7W00gusNgi2HS8hhKUWv4s4rKu8lUWICUV7bh1pOmVaG6/1H",
+	"4ILGwFeTFwlAAtzJQ9I5uTyHuHaDcsEZi7XKasLeD/v7RuW8Yipbdk/GimVYV6aIv9QWHNbLOEa2ElFt",
+	"rbqQW9+Uy7kBt08emEH6K4WARkfAtXBGeOuGtTVCF7TsJ6rFgqFubSqhmvA6GWLOF4BziMxOPjT6eJxA",
+	"fKP+eQ7pD8mM7dixTzLGeNQj58pg3Ei3dnBK7cYJ5K9iwY8IfGPsEoE05lYbyzlVVfOMjcQDy4wWaTRm",
+	"aCYIA1g+8D9VXF/2hRprmgqpLlo1Z/20MSBA623dfiMSeDI/ieOMSdmmY5pGzy8fDmB655cPzwm131SY",
+	"6+Dbvd7g+cveoLcHce7sZf/oaLCdoifpmL0VMVvF4+BsW+911O3qb7ozEbOIdCCYcyQyG85nSKJAtJY2",
+	"lrySENhqIZnvXq0sb1i+NvQeko4t/9Tzka93qj4ArRxriQ05lAchGeYJRq18t6LazMVazH+TZ+XGgBWj",
+	"KmBB8YSR71EENSbyzNUqLC7DcH1sbrtBHZGhAmdM0io00P7z/mFvb40vbKUlV2SUWvO60V5bkzKGE/TE",
+	"jMfvS4IvbJPI5S1pJBrv/JYPnmPtHvWHK2EjLz3onor+tBWoT2jTwgDIR/8XlA2r6ky2kAD7OM8GeKOg",
+	"6Lbnuqk+koXy37REkgdatGpZHlcJqH3pXn+1ZVujMM/ox3N8deB5tltU05UrA9ryK6poQ5lLqqiLlrG6",
+	"czm0twH+srGpE77EMnwG5sYskwvEEQtuMFYrIS2aSVzrXQMct0H/YO9zrU6Q7rF9bpBJU78Gavcz4XQb",
+	"wucswsq2TiXT4hfwocp9ZuNk1zrk0VLMQCsxUMnElk87uTwHa1trxoWSksOFUBIz9+3O8WZuejfBl/2X",
+	"g0299l/qpS9skMr5bbFNivzzrLAVoBxBWQffW6eCVw8c9te0S8YkaKrX5h5sB2VhPiTUM3ScjwSzTqqF",
+	"uRxSUL93+PLFy6ZrnhKkwqpNMBNqhw3yURHsJFeszHWBHv+opCL8vOVOENBFzLovAZHJrt49W4aVnLew",
+	"FB5stj8khoDRjfrAMoOFoG0BW87YZCt1hN+bRbqwZr4Yg/vmni13WvfnU2B60FvV7w/2gPHbjOjgqDto",
+	"vKOr7UmN8p0zGBTlWTLKhMHCCEn05z//+c/dt2+7r16RH344evv26Pq6N4b/RaSDTJpEblujEIppuM6i",
+	"zdA0Dg6f+544n0q8TJm7u/jTweeu/mfP/kPwn6PSP3d3Pf0fzz83JseYBVlTuvZTIyqYG5kz4lwBa7xV",
+	"Ao0CrsI8UoKERLf3PmHpj+roX9UzWTqBq9awFtf4NU5u83m11ziPg7nwr3S8W0QlSN5U+c6k2JXb+I5K",
+	"Rm6v3hSbYdupJzatvrwoJV9nydYi3l79KWG8BsckwjujikPNORUU3v0yWQFoxa+2hbbI0uZNMjiIK4HY",
+	"vKiwNCWudKs0SHYLSJEGsFfUGmZo/NRdBnGptT0vsmGdoG9RxwCzIQRYiJA8JGwRgue2q/9TG+smO7C8",
+	"gFCqZt2CJa4Oy3psNb2IzQGImdgmUgs2Y21sFjTZNIx2rISTIlPROr3N31mPRNc3J1c3t5cRZk4DUmsm",
+	"RuB1VtYZalW+nZBEN+dvz15FxDJ58JyQBWP3MV2SKKbLCPxoMU1Sg4PF8zTVX55f3Jxd/XjyJjIAihFm",
+	"2EXEyBY8CYARBLqlBUnMHmjqcceSr0DivTZV6Fgr9E4v/9UkKIcOAVeThqkghT5Iv1nMSMRqUlJRKItg",
+	"MR0jczw1H9cLd3N+fXN+et2zo4Ry3G9PLm71JMGh5AZkm0+UZOnYDJ4kinS4INbLCg7LnR650lsBDtcx",
+	"/Ar+q+pAtUqtT59FHh7RfDJVJJ8f6+WAm7bo+vSHs1e3b86uejP68YMBO/gATqzI+JX1SpvlM2sJP+k+",
+	"h2wpQKhR31tKyThjjMhUqF6xh4COgAShB9TXM8c4gCWJBTphAXmUvAI7AHRSTixNYM5pKaMWdgtyzJXx",
+	"nQKgGqCZGlp1+97BK0KtWEchQtrigW8qwEAbLKCfDAFDyBuQuBtMSAak81bwmC53NAN/QTrXOfzlQWYg",
+	"Rccm+s3ytRdbhh1tCUuiV+HYq59poLCMz0xudDnDPo7SXCYPK/2mQMr6OMKxLPMQMqNLMmRQPuqBEcCg",
+	"1XRwZAjJkbGs0PE8Yw+JsGCokkiVpCmZCAMrIO+T+fxrAa7sDV48Z8PnL7sv9vv73cGAvei+HI1fdOnz",
+	"fv85jffjId0IcGUFVhXmmbsRYJIe9eLdfBZV1QAb658CeTdm6CHDbnfqWo5eo54NO2jL5j633DnhjolX",
+	"3T9eMuzam6pmd7FWQTXVtZ5Pr3dcwlkS80Qzw9ub09p9YRFOuf/tt2tH1IY3wlsW09zVGKkahAEMNggD",
+	"y+mCMEAJUb678R5vrpr4G++C2M1mmdUMgd/553w1KLlVI1oAobYu/tRe96nqqnVNrxrWNdOiWGwLmY4R",
+	"AAUGDBkuDc53Bnl9cbkig2FxaiEeV5bBdvPhV2NMbgQrqsz7rAks94I9hSXnnX5hp+bs3KSacfs+Ovif",
+	"JmNJ5ikECDsVAHH5rdrghr4SUc2DTLMz9dHxSIH00Lp652u2rw5G93Qb2LJAJ+mCLiXEdBLh8P42kJIt",
+	"x+089hGKVuHEXbMsYbIFl/ftGv+XPlXDfHTP1LHvHLLF99DOMMcO32uIabHOLm9v+73Dw40wFsAxVvrw",
+	"+WbfVVLf+73N+vs6HlKDakk/BqFbjpa9qoIntdz2egBKdp/KaAhFGTTOFuuB9R5WdFaqZICYXEDvlSuP",
+	"9fcd2Mmqia/D0HJhXwWAVgHkJIntDMNDRK6mBvWqFJzTOej3XaFoCFukBViUudWBGLqDP+C5mKxnfGD5",
+	"nI4/n5BEw3w8ZtmNTReMQhLN6MdrxuM3VDE+Wmor+1fH9IK7fZFwJS9Zds1GPsDXoP9YAC9hOGFJ+oqF",
+	"9XG4whOZ+o+B5uVrGL84oFdBiA7xxf+sWeH5rYJ4efBdfm0nUw+jgXvttN5er4kt+LKiSmCt2bpKzUU5",
+	"vFXs/Hwt3//8Trz/+TZ///ONev/zD9P3f//5guOPV1nDj/qH8+T9z6/H+O/p6P3PJ7T4Xb9zwd///edX",
+	"Mf6gu7icFy/pD36Yvv/5jEEPO/+0Jf7jSvPKl08Nd9FtBoMne0uuA6yMP8Yq34mXDZXEJVQK/atFvXxy",
+	"2Nk04fcNwS+lQYUmJUhNm8b1DFJHVS5Jxyu7pJ/sfkriz9VLQ+/xhnOoj1lMNhuyLQcFdTuLi6hUTEpj",
+	"NXdHu6mY7H7S39QGXc072e+afrquxExz/kkL6LchJaI5k5Xy2/mofO7bRkftaVWGI24GPO1cFsnKc/FE",
+	"MNSmtSs2Eln8ZTjU5aaaoBvYJJGKZUXhmR45gdjhuVeLpmOjX2CdMboYQx0TTiQdMzITMduBYOnIhMka",
+	"p/o8E0qMRBpBaE1IbEjmByh4ji5oi0CZSw+i+FgrTvZGzrydSEKNBVkK62mwtnAQDVPGB9XwHi25tcSO",
+	"STWGCbCDpkI23gpWRvg1Y5MaAo+2CjdqyCVrPgOwlLBnDdMxTywXtArPyeV5/VK62RdLZdM180/TZXVL",
+	"NJk5hOvQFb1HFzwmnkZ+xH0ElVcwVj/CFCIoCgK8D8JxtWSezZWJ58fwEOM5smGAztVM/Uh6MO8z+51J",
+	"Poqu9e9RSBgH7Q6ac7lbWPRDee7rRSYUQyU5ZllmbukouVyqqeCFTRS9FVo6Xgj1WuQ8PtNz0EYD3GDh",
+	"CPwMgpAspnAxt2HuAEytOWEiRF2cKr9wKKawFyd+yRTp+Bet9gXNyVKmX9GzLtKyzA6Y5XKvY1WBWtVU",
+	"f8UYj802aduTFm0el61IXFAC2Bz67SPSsIRH5EJoNmV9hjF5Nsnmo2cr4sxXnek2AICQJGOtIepZrb8x",
+	"e1Ic8WsthId6wiEBPG7z36ciYyG5tjkBPiRCSF55ui3ITywbVeRv3ye84iQs+tlStbRMuc43K0vusSC3",
+	"RivFW4unRKsJQxHDxYufGW86i44IJU0+F1gKTLOoZP3r89qENlBGb9jE9VDy8ayLBm1GOIC40DJxNGtK",
+	"NumOFkLecdYj/7C7DIYaRyxON6QwudNtywTb4+2OtXviMysJGa09T8wfGVbu8NUwowkuTyv83b5qB2mB",
+	"12K8dFWSLER2f7SWeYlMj3/iskjhoWGwpdysjon0uH57cXPVkylj8w8uWMJe2u1Ypqx5pxD3NmsZoBDM",
+	"p3OIW0hmTORaYFQqVDzbjHWTDmRbKeHVfYDwAYCCgPCWRJER5cBdc74mNw7AW1hMVs1xZ1VSWc8Ttt6S",
+	"22Q53CuXAYPHSc9AjMekMyCSgPsZXIKCDMgs4Tsk56kmNjMa8/EH0w1I/BnluV59LevxrRn9+MFIdhm5",
+	"8AEw1EkmFmZADkECcFmk0kqk2bicqyStkqGL4bCuuBL6A66/Zk6GjoMw8GkVnE5JDd2p+K4mckrHuDXU",
+	"vXSaPfnjB66XJ1Jm3cUAtmJWTvJsGbN+zdSJ1mJPbYm0jSqn/SAWWk1eEslUl4IW7M4AKJ3auhtp0teM",
+	"xgA2rbgF9+zPTc09HFmzyMEptcTMmXFuYethc1e1QoguhUgJ1ZT77FbJWxvQmhvqxwAflEwRWM2wKDfX",
+	"kpe7VUIAji8s5r5q2bwUgbopSl1Aus8PvUo/1WmZmpNg+U+EiMNikg0mIeKtfmpPM3gmHVBgXHEXaHX+",
+	"YHfeXK6qPYSHcQVID0mMcV1gw1hfcMxSplB0VVIyGuoE1Mn6S5Mq7GWWrNwNjAVUvRwMeodN1wDm67bL",
+	"5aLxxFVfwzsRx50WPjGSDi3ggIZLEl38cHX2LxXv00F/bzDYdFGkaEWldkT1TNoEzXEuaSXGFtPDWQz3",
+	"Ud/RmBh964h8urM84i44IncBS0GHJf0jBJ0rzqIFVKKYGIbLdxd8braJNVG0RrAV5u6MZvdYtXXIMO2+",
+	"kEwb5PPiCdyiRvZT3gMnceDTTmiOY9iYQuP20Ru2W6dV7AUDbEzo9xYRNj9BibAmeWPqCMJCHztbNEpi",
+	"GRVWAkK8oSZlSt5VHeNlkVAvA7LSdVNKiGxMiayviDbSTizL25gTtvG/VemBLWLcAUQYVQWbTvgEMkqO",
+	"SHtJruLtjpwiYCvkv+sFpmlxTYZtYUNQUlR/s/Nl6W22+Cmu0fu2lX0qV69u60kqDpZaagoZgIs0z8fr",
+	"NF3n5I1c2JVRfCMCh6Xi1w3rjtmqWzf0/b5Yec5UrdOaBzqCTQFROWcjDx14Khbyab25vmrcZGRu7uwF",
+	"kpArzo1RwdxADKmX6s6spQY8sw16YIOveaXLwEuZ3c77+4hCfo/yGG+1M20O5SrNrgk+b4xf3qY6ZtU1",
+	"uGqNmuBEH+f0c183+9e+yLHmCNuv/Vdd1UaWY5l3E78BPsqykNChFGmumA9Q1JDWsApmBOrJIvFAo/hv",
+	"Jfy7hojURC33rMGo/u729euzq7NXIXl1fn16cvVK/yciN4UORSkktxfXZxc38O+FfepfsbYZKZ3MR0ra",
+	"CX088ph5jy2/AASiCEpAjEpsG6tCdM/hvagyfTPOxuS+9qg2WMltYaEqRKgXtYo+viLGzVKN/CGRyhQ1",
+	"qmhLxv+0vgCbtq8SJkmnOZ+pMrF1apbTRhqYvBms7bFeFH4jDm9a2awOu1uG0shWr+kVVU244Jn9uS1Y",
+	"bk3dmSIytMLdWUbmLEsE2HqzhOeKSTwWukv9I55VyEfH51AeI1F4lWAHjuNumFq9v0JnhGTk+SOH4Fm8",
+	"7uwcfQoGWBXjMDg6/Lb3skG1rqY0wsAbN6WUrV9XwhvjgTEP/hERwYNHxQN3N/ms6iXbMIr3hsqGuJp3",
+	"nHlFivFOwpW2NZcNPRIxHt9gOp7WHtnHRJ0C0BWFKi/li+BmqBbTwlbmru2nPux+kQtpb0QgeJ3FLA7J",
+	"wPk2jEu5E6EBGxFJl5Ispsud4/K4S5UqYZZjzfVPKR+xFHRvmDnkKGX5XOlfIOWxmhFUZ2NtzijoLolJ",
+	"By4XuE2G5pOuXErFZm5mSbxzTGSePSQPrCUhL3g+fkH36PNB92XcH3YPRs/3u9/G37Lu4TB+QV+M91h/",
+	"NPiyHDRXKxVjbK2YVbXa6S4WpWL7rUg5a1uiFUtSAa00qbBHXh6qF7FhXzKfh0QK4x6AWZlQdS8f0X4w",
+	"tWaRnu28kp5xsHew17ThG2fQDdk0MTgP9Xi6Fflzq2M2YErFJdiCSjKyZHxMmFZcCdwqL5Jq0GRL7kim",
+	"tj66cCuy9gsq76/hxc3z0rBhf1ied2reEhAGlbDtGmweJ+mWzYYVVvNznurUNYbk6UF7Q/DTjTbL61uV",
+	"f6Mbb3aawAHa2GMCUmWd5oRNtg3jWjWiEkdX5lb1mESn5rY7Ih0MQhnaA79zXGLSHTXNAKjfxHLpxyWe",
+	"3dHHwVy71fPpbaBdzkfawEyXpdIxV+62zo5H/6cjqzDweipfNHrv1/Z+C+ScNE3WIudEiOxfh84Bd7X0",
+	"p/tMFoAzEh2A16/+VZI5zSTwzRlJOBY0SDKSUj7J6QSux6liXRiYng3pfC9IxOIJQ+joHmgKoQ2kivTb",
+	"Cn+6Wc7ZNUyQRK+oYhvi93wF8J79ZvCem4yO7hM+OXtoBNm90fLN2Ytz/Y9m30hyBfasVhWKEmlf1dkb",
+	"s3nGRlSxeAUduQxj9gAaD5Wk+K5+V82FqokFP4x+e6CklhQETTMtEeqeduEkvKv0B7EUo6m9vFJ606oO",
+	"qnVwoszu8Eru5pODLbOzQeJEwh9EWoV2W7mPss1V7IdWbzTxNj/i090d2asiXMLQw8WEDfX8Vv5hbaLU",
+	"RpFQW/O6aDAuF3TWANh12aG+E5II4TIj0qkdU8Qf1e+cTTA0uuNAs5udRiUxgJ0HoQHkDMIAm6mk4Nu3",
+	"WnlMi/jVTzcXvyV+tVYOQ9tNi47Fhq5Rc99cQSrU8CEd3U8ykfOY5NBWg0b77XCPHYwGtHsYPx93D9gL",
+	"2n05/HbU7ccDtjfepwfDw9HjM0RuKhkh3jAenxCy4ZA3SwipMjYc4bMnzgQ56GK7W6V/mIBGu2jGhNsi",
+	"IaNF8b6VLGtyR+eSZSZq2FSuAMGjbTIXstggO0EDfsvUVMTrTsaJ/+6q6pTX02SsjKXZVPoKzIv0onZf",
+	"s7pgVgjgWq1RGSJlpDMgBnNsz6CO7RvcsYMCeSwkh/aOprzvWyGe6ebP64hpa7+pz1psWiLMdOm145Yk",
+	"LG+kt8Dr8dE0QT22vDVbwDq30dWHmSMsVycsoLzqTMdQLzi/kmUAWKQPbcKPSUT50ggcIGmR+WVUtMCZ",
+	"LyAFWf+KMZNpTOcWtS/JAI1kaWNz/eNRkkA4qPlCr51uKggD3U5ZAOFLqwuVb3cOnqAYzxGhRTYuEbkC",
+	"F83J9en5OVH0nkmyR5QgB9gM+GnGbIG4uWCQjIuCPjSVYruqPikkojbV7vka9YtKtfi24xsO6sWQ4V74",
+	"G2Eize7Bfb1nzw9IyhQmWcfJJFHaSO1pav+ApN6Njm1+dcYmNIshtliMIXnXZFWXNsWjRT8X+qT7F9r9",
+	"W7/7be9D9/2n/fD5wed/2ogdWX/SqlpJmr80K2a6hc39IiD41ulj2OT7pjsNyUZ5lqjltW7PaIbinvGT",
+	"vKn4ChoJ0lSTu2ccUZn9HItUAAaB3gjvV6+OgLbPhzQDnZdKEn3HaMYygvee0CjedxoHQ6Q/hZ8jMmU0",
+	"xsJgGCPPYgDk4ISmCZXHaFsOhZrCfYHJHAuxCZElfzOlgRYJl4htgY+KAgd/aqkYRKjFxPXSknAB6EjJ",
+	"Igcs0ksdwZHR+lYymRr8QYdozTW7jhNONf/1MUtCTGwA1UR/sZhSZRAfJRjrgB8hETlUWvgE47Q8KqW9",
+	"FnpeWKQFG5VLDwAAwalJFY5MdolZHIcq0FFZDgB9uted0EohG2cQFqIJmhQp07xXwnG0VZmiXY9XLrIE",
+	"eK0NBbF/21h6MzRMu4OaPXaNE2686DO4OT/oD9w2QATega3oQ5FZwfWAFphcqB0koxVLQzo+pRoQjbAp",
+	"cahWC9SuamiX1OEpt60qXGRpRtoFzI4ChVEPvEdsnXNYdFMdTpMNHjO3rKEvg/RRK/cGTQ8RrQAia/IM",
+	"TCYHQGHOh1BsZA6RmgrJ7DATBpgucL2tjz2eO+spPwpK56lgiXSe/CvT3Oez/g4LFJT5xzffADDxN9/A",
+	"GdYbG+eakdKU6AcgSVx5MHLtm9ou7A/h3++4n9pYpLukdMkyE3ksUZTPNYlKyVTYBIejm8K7nLHIFjSL",
+	"8aN8LlXG6ExTTyIB6xS2DbKmS97NIwxjRoiP8I5XDrVDrS2qYoVlxA9T2y00oy5Qt2V4x4sIgND47ZQx",
+	"xUNL044lYCkn4M6yd8fvuFcyxmgxLHuAXp3+pU+jFCkLCSXDTCz0eTaV+UAVwrmHd5wq8jMeBvPF+07p",
+	"zx1c3ctMaPWW5ZLMmMqSESDyeoam+TWCAf6X/0J+SjKIDnvQXFhwece75AxOxFDEyxBzefXmj9IcLl0T",
+	"ibHVnYjO56mtv/7vUvBo59hUEEyXd5wQ9lELCUB9pqa6q6cm6/YTVCEb5BflsW5ihQxDD5lu+PLsLVHs",
+	"oyKdSP+zO09pwqMdl3qkG7KLoXurLwbpeOsGTaFauNPTy3HihA8kNSYSVFiujy2shHGpShKdCq4YV92b",
+	"5ZxFJJEwhdoyYXaXNBfTIfFHDeeh8tHH7mKx6OoRdfMsNfUbI8fqYFDgy5duSB0tvaChUZ6lpGteL1MY",
+	"REbhnTNUc4WGMAXb5sLhFYGZyEG/H4VmV/E9Wh67zfk0MIil3S7qwem2TJ45jBXR3JIM9tH7pEdOuLnB",
+	"BJmlzwTcQyDghG7G4Ypb8QMN2l2KDgaHEezgdzhveUQA7LYrsmSScDMmEAlpKhZ+kQt8AyUq5J7DChTV",
+	"DvH9d/hWRDojMZvRrmRzmhnY6N6kB99YnPjpLHEQ8SMxQyqIvonMdJbmyjYknuIT4sBg+bngbEeviVwA",
+	"BxSoeOG43YSybEki9Il0T1HQd0/0S10ca6SbgiS7j3MtcaJ/65o0i+65DX7wy/IdQ8kBNk4BGbUTvbu8",
+	"OX93cR3BgsP8TLv4aaVn2zR6AKIdXN/6uA2B7fUPIpP/2zgFbEYa5XBO1fQZsDn9404ITTR+9wPIT9k8",
+	"xrf0Y/dkwqJjOzjgXUh2dniIenDQ34965NSohABMbeuAc80zDJcAirvGW1wPOiPa6/ejGp2GBoSl4LBa",
+	"CdFkaRfYorJBJUGlLeGlraQYVRNjer3eXfA5QpB9BPTRHHOcgHjSrRnZotU7CaOG0Z4hk9cnodYmGgaC",
+	"Y+oLM1XebMaYGI9NZhWMEk0HGIPh4P7we8hDyIymmpuZWub8gaaQtDTPFekMaQyrE5JFJnSzyzmDrZ0l",
+	"EkqPQ8ZP6KDYGM9nFh1Q5Korxt1MbxDBMCpQd8dpMoKMr7/mLIPt1cd0xrQqsXOsBzWIXPvekEYZg/Wj",
+	"Ker7Whk+RjqAY+QJpCIt2pA2vHcQuXFmTIo8GzH4/TAys0PiBYLjhBIDAkjVlHSQUjiJgIat8XUM9xof",
+	"WYxvSTaBTCjk4HiKMHY40lp7ZNRnowPt2kea88CdzZzyyDI3I2W1krPrPbTuWpR5BrbDLh94brRA1S20",
+	"dIZH5zDClf42cjtSmG2m2jHm2B6jsBnsR2W5K/QoBuRt8t0xsnaSc5nP5yLDSin4qpEUug28tPaFgrZJ",
+	"RsJctENCUUliY9WZujQG0WvkLsxi71uEYjSnycSBk1QAhCDYRWMjougIwiBNio0J1wElR5o9rvBbeBb6",
+	"glA3A7+iumq9jmib6vEc6kNFyYTxPOGMgOggnQnjUDnInOaQxEzRJJXEQ3xjmWkcmxlEXoCa1p5ht9GM",
+	"GaOtpzAoPHElEJ2yoFuCOpKY7q+KuC7BK1UqTXReMppiv/uRly+v2ymlzGurZKjHoK3UkMSJvCdjLA9B",
+	"tYZQDNcJJX9Jj0im/4Jy+xmwO8AGBz+lPCpcC8+kOWMmjZBmWfKApJJwMugT6VSuxVSksC2ZBa5AncMp",
+	"yeaj/T6Rx6AaGo5t8xMxIhFe0s3skVniYtLMIPRJv2dz1aWpHoZXjjuJU1SC8LNEklEqJItB3zixRIkb",
+	"Bb5WA42gX5KV2t69Qt83afQMtIgEzZSKelDwIOykq89fmjDU1cvvJpKw0VRozkhH92ERimah+4E+AWUU",
+	"wEBggBPY/b/mQjGSKLdZGLoC8un25tRgVsrG2BgnYscZeguOiEw+6lbRWUk6UXvlI62hFM4i3O+K1QeM",
+	"ZZoxtrY90xhYp6GJV7SQW2hS6ramGJoOU72EoqxHJALajJyRDq5ZMuj1IA2RdIx2SPb6OyGJ5H0yj7wX",
+	"dav/+L/+H+K92N/pEXPdb5VeBLmgNu6Ix2IBDhlGYyjgCuFHESpVJrob5cZU5BkkYRpXHSCfmqoMmseP",
+	"xGyYQNiVNgGwZYmcRDdmukLOh/PcxSmgQuya8jx9+E1oJEkfdfoTF0Uj/SLKBqoTlPpsmKiMZku8o9Am",
+	"tkypnHqq1jnHUYEwhbIj4Jlh2UhTty2Vr5uPGf53gfg+YkeGOCK6O7TmHuYHy7I4pf+893oYWQ9CdNj/",
+	"56j2zmH/n/eMuXKjtUmUulORxnhmL27feFcqndv/CimpJPpnzfwBdQNvxTPUcnDn7rRCZl7QYnDnyL7n",
+	"iXCKXxQ/WU7kOCsoKGClWLxYiCAvBGsHXdroNrPLu4MJgUgMoEN7ZqTghCWgZGv6Z6RzKaSaZOz6v7+x",
+	"YCr3jM3hOw42+Y51WZyUfMaF+/OOn6zxinfAXwp3874oNXLu5s214Wt33L/PW+lMJ53is9ItIEDm6B9R",
+	"3N7xqhscmemGzvjjkiPe88Dfcc8FjwZOg7u92TUPmIPmOoHxWN5xwTUTFrm2PEFhKUzeOJFGbJzHKbuV",
+	"LLvGTyOb/YGCyTKdO/5csyfBqxoL/AZ+YvwbffIcfdkIzgBy6Y7jFUFhdJf2PSJ/ItHG9wV3fPMLg7KP",
+	"o8nvfscLfzsMH33p1hosHMUGjLF6X4nSVWsEdxzMCfRV4dI7LUMseNdWSXNLhYYfWCwdKG2EvhQY5h1X",
+	"Qs+PCL5zbFjsjPKYagljC2gBjIs2Vgz3mQOiUQfTIyKwXi71T3c8wYoBWsb4p8j9WT4HdtSV3UZTUy8/",
+	"2lS4CR2YAbgznLUF9ZfmAKBurh2kmWhiSHemmX14x832CG7c5mORZyjXrFswmXAAflQ98lbEzN3j1Iz2",
+	"O+5UuELemEuQHtGUjhIykWTGqMxxdFa/o0QbDzYU6Y4brCkg3r+TK7i4TeId8ndyhVdRf7/jf+92u/B/",
+	"/Qr4tElnoF+B7UFjGZ4B4XX2Ko/M3Btvg76YKI8Jmqo0rTNJHBRUyevsu0GR789u7Jhq/nPS8SXcP/7n",
+	"/9H6ARd2YHYb/S5DrA1o+/ROBXRfVOrrHOgx6N6rfYQlynZ/FWqXful4dT/2jqxzqHvRnBn5xN/1zp7g",
+	"GbKYSCzTnEPvdQEhpk+ROazWcVS5EHgmazFgcilTMYlActjKrkggenh2SEbUCZ4uXTa/A0C3Ds3QqA+U",
+	"C76ciVwe4Sig3aL0ITppvPgBPG+VO9beHQ/CIE1GjEtW1LkOTuZ0NGXdPag1DbU0XVHMxWLRo/AYymGa",
+	"b+Xum/PTs4vrM/jmc5GPCLdS5B//8/8mEM4LNcJNTC85uTz3qlTb4tafw0DMGafzJDgK9nv93j5GD0zh",
+	"Ct1QhF673dyEps1FE1ThqfG+UXPcYB/NZltUNBOpYZLKnB2z4x8ySm6vr05embsowB/qkRPYPLgN7Bz0",
+	"93eObTd4uFJ9TrTVqH8MAeoPUDe0vd1NuGRcJip5YHqjoZzAt+CNtTRbLu2A0S9F1QGnu53HwVGATsZb",
+	"rGJpON53Il6akg7KxEhXrypsWSIE6V8XB2HitSq11LUIQbQdsC5hf/b6/SftGftsBkDHULDPYXCAnTa1",
+	"5Qa3+x2NC3DI4KA/WP/JLbcKF4vxo/31H70W2TCJY8bxi2/Xf3FqvGbwwWCDLi7pMhU0vhHiDc0mENJ+",
+	"uMkSQHYLpyk4hfGrDXozuAm3heMG41ts6W1z0swJCMJA0YkMjn6GSBwZvP8cBvO86YAayW3gyeyTkGAw",
+	"n/Gghp7Q0ga8KMqWugOHOFf6T32Yj22wglFTAMXWvv9MFhe55CfvhJ/+sO6EW38vdHvQPzgmqjilyM2h",
+	"W3fTFMGPEX7Qdn7hHQze/oqHGGaj28eetPp9Hv+WzjNGe8S/jzN9sP4Li5T8ez3TtyamyQhPD3pOxMud",
+	"hkP+OazJ5t1P5kh+3gXjz8QdFv/lE8Er+L04qA4FHG+Q7aENa6L51Zt1B7d2FvV0BjvWGTFkaJuyGONK",
+	"6ye9fmrxA3NgiyunVvjP4hU4BfrsvX/USfNAFlwaAOwB2XOzKOWZGkSf9afzrWmu7YDqPjDvDHr5j3ZI",
+	"f83DhrTfLkArZ8sdK1B+85ZcRAPg5mfSoN/Aykn/RB85O3orSbypqD22JxYE7a8mXL9bQu7CF5zXry6Z",
+	"/5DJf8jkjWTyFmxiA+nrM4zo1dmbs5szslacR0dGGGwntUFmbySnn0RAf/mh/0NI/yGkK0KadORUZAou",
+	"3FZrwwVYQPPJO88yBi6wYbrEWHdznOo+VzE2nlm8bITbtbiAwADXpcHqLzDwINYhgYAkyvEqYAY4GXS5",
+	"A8X3hqkY3UsihQ0DnwgmAebTadkAzudr2aQTZWIhr2C4kA+HfyqacBZH6D+jcSwLkEHrrEagv+KqvH50",
+	"ATbnJE0t/mDwFcXfpe4rbnUyQaCZXveswEKEKfd+wVPyaxI9rA/Be6UKOXpU/4o9sFRvIjh7JqwRu1jl",
+	"GZclAsYCFjUyt2VObGIPkE9IJEaDDZcVlI0y8aSJVCcWffOLyGajJDHoCosx1FPFGmkKoUH96eBE/nPQ",
+	"0xu4wbL7Y+nHbFiVbbpYRd3xKqoKvWyfVaSFd2kFYo6t4yjSmJmbNQNCab7YmupuzIh/QeqzXbZBYNao",
+	"EAADgYu7/J3/VORnaYDoVasI1Q2I8pMmgc9PJ9IFZ+sF+pdIami8kNFPILL9gtk49AkAG0af7lB6x3fB",
+	"Eel/jkgHmHlRj0IJsdMm8XVDvwOZ/1tVpn8DaoKhhmfyqbQFtwU+NjAGuk0Y6dhoyiJq0gZN7mDclx8C",
+	"6YU+tsQ9GtPVC1TMOUT4TsROj5y2Rz9+aejjQb/fcKaw+C6iPZoOzDH7+X1UP0QTpqpHaDub940ed2tJ",
+	"Ku/F6/tkvtF7uN6bvPoW92OTV3/Qu7XJi5dm0R9rxW8pjFsLTjXzmUInKeNe/8FjWnjM90z5HKaBsTiJ",
+	"vS3lGy0+ZlhkrS7td90wNldErflyz5blgi0Yxa5IyqiENHstcyCfwyQ7aZ5jgDxCYtA9UDwjODTmyzQa",
+	"ZZjnUgQelSbxybzlphNhXJMesx7GPVseY5yv5VKlgWHodcrGCvJgOtGnzxEqK1zALKdUayNsp0duIDmB",
+	"i2r4sWxgc8D/DnrkpLRieK0fuYEWrkCTt2nB4KJVE40wRcO0oruasoy1806DMB58CQF9Rc3FsBg7yhbO",
+	"grMFSP17tkTjxVvaP3yCT8eTcCcSyZrPvGVXG1sVG1u8DYasYzDPmgzaKqeAg1jwI32gi7IZstmnbk+J",
+	"tTh/q8ekPMiWU+IswD/Ow1eT0W6NNz8AjnWvF7W+3lTx7LiQdRBcDh2+OJ3/QW0IV7LHvqLX4N7kPhWS",
+	"2+T3RDxP08iskTbS8T93jvUebmOLAA6Q7sYHq26Q2IkkC7oknUSRhcjTmIxEmiYxK5I2bHlP3bPXmKl9",
+	"3XLLX7F8TH2QL2BO620L0xWA8oR/WFa/iGUF+7qpeYUa6x/G1RaM2/FL2cAwH8HBdyXLDPJeIyP/PhP5",
+	"HDWZip1R7x5h7If56J4p9xx5MZSfh/gDnqAjkkM48EQ3bzhHZrSmlVbVHOCtdA9lsjkmXPBugymEqUhx",
+	"r8KujfPUDPa48DcbxpnlKXMam1O6wNmLSUwdC6OA3QDW5VO7h65xb/5gkr8Akwxr9fGANIhM/uaXnU+w",
+	"cDTgwoHdXMDCAS0HfpBIgW9rNBIPXLb4xagoQRiAfuIBVTqQzV+EgyO1PfKGqulM/sHKV+vgRvWGZX8q",
+	"br6ZC2yN52q8Ib9vd3GVbN31vHkLV5RRxHX3zQ6wcK1pXPHQ/GLs9bfidVp6PidPvP3hd/pafqetDnYe",
+	"J2rt+S0ujzXvKBvZujcwm6njMQ0G9E6PREoomkJgTGSrRaKLDPn6jKrR1IZ3YzUPrawLRf49N1f0up/S",
+	"GY0QZgvtbShdnqhl1GoVQkyGnssZTuUXuA+rSrHUVTe1Fm4iCc7CBZI0iXt8Jdg0KBRmeY3ffN58HGYF",
+	"Sef69vT07Po6JK9Pzt/cXp2F5KeTq4vzi+/1Sp9fvH539fbk5vzdxXEtf3WndQam8dIcClzwMU3SPGso",
+	"cvN1/YJ6nQAavIGHnSBhi3H5APyhaKyJ5fIXy+c+wGvgKq4xO/uKJhKBqLz97MZsnHAW+wEsx+XyblgT",
+	"vurqg8gZW7TekHXCST6fQxS5LDMS7wQChrP7YmWKteMly6+Vo+k6+HXSrb0Jtsl4DFCCfUFUDbhec3vx",
+	"Wxfxv8Ocj5M4hkNSHIiGQ1aW8LupmIxMzd0NYnH901DuCUEVaVba7BmjHCIjTfaYyOICViryRFFEkLAQ",
+	"QF/O2QjxkxAzENC9wGvPKwUNxYKvEOZvxETrx181QKzcUdtZKJZN/qcLn0Qi8ZdgPVU6lWCTq03A/TFf",
+	"GBO2rJfaG4MkIwmP2cfQ2pUQvAfoY4akpA+3TnLJLALLzGk+pO90HzIotJ+90Nd+yMHOCrq8dmP96pTp",
+	"ddVGm+6N/6yU6e/GCrosUK7acWRuKuD2xjElEg5lD+QC60hQ2QBL1yMnpW9TMQGQVsh6c3G+N2+uyZTy",
+	"WE7pfeEQpLMSNKgBdoOq3KTzw83N5bXFw6xD1FmwrHkGscdzIS0YnIl4n2fJgx7QPVsCcKA/yESSeT5M",
+	"kxFAAGuTb8Yyli59zDsDTY/NGyBovAZ0aLxDZmHPjX/+8uwtTo4qM7vauI8R9hWOr34dcbQNPmG9Tkwz",
+	"Ph/pAMQv0WtUIBYa380AR+m/bpFbEauMi4XBZncYwHVQwiEjMpnwws/ht2fOkVp62CQlpLvT4uULOsOK",
+	"B0LiAgEkXCJJhECBULYjTjLECtzV3chdfKQbx597WIysk+izNWNxQm1KppmBoR1pUZKhkjG+MKUJ37FR",
+	"Uoj0OBKzmeCY553IMtIKIPd7qOW4ppYQTbIjkXSJxZmXpMNFyzaFti4BbreaUk4SFRIuDOa1XUb0CxTr",
+	"7b+EOadRqfxb5Iq06Sbeut8sKtpOKRv1zbvvX785LtVIMCUM9Ha0Jpb7rGOVOVBATm8RoM5mHoloJv81",
+	"1f43mlNdMZmnjXbxGzGZQJmEX1a5f6SqfrC3Ad7SjRBvKV+aMcpfSXaZ8mDB0c/vS5IMKhG2s/ZVyaa2",
+	"FtJGKtY9W4Yl6G7Awk3kPKVLV+TUAEv6hXdcxSU/OeqeLV2JpQRDSmeEEpUxRjqSMRumab81lVB3R9Mk",
+	"jTPGo50jEmVCqD9pKzfCclcoJhH+UCiTveXhbGKhkoxpbmCKiRRFA6FlxA6VjMUsJtH3AEudas5wEj9Q",
+	"PrK1VqJblaSgLkSEzgS6JWc7x2ZIUI2yNqbqQKb0gSGAPuOqWVMsFqjujKzUR4ZlOKqsgNUNXM0rvb7H",
+	"JMIBHjWOzRASDuvYVKY50hKuVKpP99fsytM9l9x4xmU3FCJlEF/3NX12tmxXm9vupjTbP7x1qzXkxoNc",
+	"1pJP/VdWOPAKeEVHjajFwIUwwNMb+8xeDFBpA9y16AWdmZy+u6hCK77jENfwMZHKXgbiTRJqfwDXmk1Y",
+	"fAQYgNgb1n4DfH73IT4BpGkchy1FgfFumArvRpjwBBH4pYU9CU0ism5FqwOozElFlz3i81HjFLOr0CNv",
+	"WTaBAXAlNq8sZ5BBAf5COliMQRWxE0vyQcQ+cDzADAX4Sb0auFhUmfp2EuFytAoPnENItkEFu050dXZ9",
+	"8+Hk8jzyCg4SKNzndCijGYU2MM8reZcm9wyNG78mO+8aRNyD/mD3oL+/0+ZntSf+K3lZbfO/jo+13Hu8",
+	"xtHqaOoPv+pXwqwUGXITj42t4IU1RcuoMRt6WjUvqYpw774cHqORZc+ZjWjIGMViG+Bm+Oabb75pjvDy",
+	"zs52d532Q6jh/YsI9DXCXKtwwHv/CBt46tCg6gqvFv5N8HLX9hauiN+BkmQoK0FO+m6ijqNs8o//9b9B",
+	"UBlFwBRQo6b2xA54XvShNC6lI3NyXIg6+Gioqaw6XJLo8tZ63KqmxSfdK1YrC0kyBhdSoo/SOJcGScov",
+	"dwZjdIUXM4Cpz3KEuIv0+dOCM8LXUPZBMjsMFuuScHxYUtBTOrqXuq+DndAVTEukYfA98s6VztET9+KX",
+	"jAQAXyEjKqNcYtGbELWmMlytblIrVYpxCJmDgaA6hkuH+HyxK5zpEwGE53NmqsRxAVXlYiiDUtZ0oDaS",
+	"V3C3lGlYWX5MLXQQuyVNqIpSjxWJOXEKQpNyIAvudm6o9otZ3NfTLkwOwq+kXazjraYCiHEA8gn7A93P",
+	"uI8Gh5vMx9Wme8vihN5oe/jXDghj5tKDpoYNQxmfYsMVnOdH6DbORbORUwm9Lp77oTyMhNf9FxU3EulE",
+	"P783pVNJyui4HPteNGXThnmhOMUkcg4lL/8ItKdKvnCLtHBVRiR4r6HlwjqUtvQ5XCOCoQX62ipnz/LU",
+	"rt+v7SWpbM0fitVTh0LV3I+46yuUqy8TYM2OmbcQ8Ay34XAkvMNoB+VuxKHuY1nlCksJM8ZRjOc4TeGe",
+	"yLbSIydKUQzj9M64vUKxRTCooTyvTwc27G4Oz+hoWjQxpVDbfCYMPgI6L53uAl5l/Q4XZLQcpQxqPZYH",
+	"AE1w9JHg5+YeEgcHI3FfGPwDczdK+Yhp9cuGe39LOjHTEyWJCYQ1SZolnNSCoWB3BePc/QT/9Tlq5mRh",
+	"sSxYk1O/3B5pTuO4kbN8RU+J6eYkjn81d4mdaQtv80m0TOTsd+NE2VrH+aVKi/xulSJkTzXB9yVKkD3L",
+	"qysZ6G7RNQ5dG8xyj+NYNWMGvDqBymRCqGMshuZx7Lq72ZI6+sRnpgajx5ObOIwp9lvh0FDPqs6d23kP",
+	"AqGVDuUXmmHhp+bT7A6vv3fL0o1VALB0H67OTl7ZIPQ5VdPi4mpkxldmV/5N1ox+fMP4RE2Do73DQ0iX",
+	"s38PftnQ9G0ZXcvu/6HSPSHcMzAPWiHBxzAPVAg2sp+MprOJ1SQyC+CAtpJmIFuZStjXr2soeT7rS1yl",
+	"377n2gy05YR6yqbenT+O5Fd0X88tyWx9JJGK1x5JqGdubm2od8V7Wz1iIvM8wwcr6fxcsdlX9QXAGkAv",
+	"LSSqR/oHXT45XZZiKxLc5a9j+69PSdTbX/gJmu5wfjQ3Kd5FDqETmnATSK0n8EwSrQRhBrdSWTKEYtDV",
+	"q5PNb0tCm6mVqLAALa5fZ0SfCt1VtxESkcY/4p0RZwv4r88IhEQkG2UMYlvlvXfDwe1Nhmy/7+hQ98cz",
+	"SUxSoqmvmnPARoR7Dz3Qnea7jFJUB9xrlMM6HnO38bXseaBBg6LzC9vxa3mSrTX0H5E3/R7jI65beNoz",
+	"E8T1eKG7i9+vMKDd9bLfIYY/KAEuOhNShi49BClHIBw01sgCy6cr4yXkbCW3AZhEyywcd+iRkxZWduzV",
+	"335iTpCxOi/4BSXFr6yU/P/svY1y27iaJnwrKNf3VaRZRpad5JzTUk1NuR0nnTmJ4/HP6Tnb6Q1hEZY4",
+	"pgg1QdrRpLpqr2YvbK9kC+8PAFKkLCd2ku64qquTSBQIgsD7/z5PkJeEhXgwUu7uQB/bBb2tmeKPMnyx",
+	"DfhU3a1SPvXAAf6wJYrGWGQyp2JqaiKVJXaRRs73dA1Q7nQYpjJM8yS9SpNKMid6z2ihrKtOh9LKh8rY",
+	"72sdgyM8+JE42f/J/gEtLdA7jivH11F3CDO8hw8zl4kaCIBTwPpKlU+oXIOKL0aI4MWGETxCoifVHNIX",
+	"1rpyA+fajRt0o+S6QWZqT5wyoqiwEMThbmAbkxs7NWIyU5NLlbj+nmwpztWFLqz5tnSFJ1wlAoXxym4x",
+	"iCfZlwIc8cMYiklhOvhqrFlk0KLqSbda8BVFDoCiwgcUyY7qu0e1bwRuFdWWk2aXwgBLWnZePlwsK3vS",
+	"vFLG8T4Wysplopd0hOmpfeVQs5ItrVTGSlLXujT2VcH2n+aR+yXVvIDFRzUyITNdS/rFThCPyT2ZaS8y",
+	"pcrn9GK/tKEGNydi7u5EcnAcHpIqfzzb7g3V5jtUjZnOkhXVwLLlFupBfVjoYrNAZ/1eFNHm+SCOvJdu",
+	"vbh2KOL+qGWMZj/Oucqgk0dDsyCuSURYQ5TvdoAEVKKI9XdjXw8YRjRLrSHSWruPnzN4iyANFXSbEqif",
+	"vWutW32RVVOUbMHcreijmS3ShcrSnMAR+FPrlkNemvrcg7nXRrc+eCQSlaXIaZQnQn0oCwmHNlcZ/b6G",
+	"tgA4DUmVKePLA0FM1gbWmTIDcULOtpea+M5VgojKLI9Dwx3ketAB0BTedqxCOXVaaqHyq7TQ+Ry7NYrU",
+	"7mEuLHUm4lz04o/vtqxiOMiv3m2NxLutg+cvD96fHOwfH5y+xy7Ztz8fHhxjmyx98ur04A1+8G7rd2u1",
+	"tw5ytHdy8vPb4+f0o7MTHsX+qD8QB7C+1oqBck5XwWQnCX3T5bWmtTHNlu7wxRdKqN8qma3XOjhQoHbu",
+	"U/zXdU+L/G8VE98L0sABvIrGKaLK2PqrrQuxW4hRa4x1G9n7er6QjHbkRKRD0HYyNE+oYzG0uZx95SC4",
+	"5/JSNcBcEIV2zsb8PHJNSK5xiyxKa4sZAihwdT/nhixSKw3nMpdTlVibsnkhdaVHQl2pnLEC0rDUuCyq",
+	"cgZC15qQl2mejJxMjWqwcV4aRk7UwRKgIOupDxO1KJlduF/XftI4ucdzxLptlExI/hV2t4LbwEIzkIV0",
+	"7RjWy9r6QYKAWzOxOpMg0e1PaYUG4h+++nuC75jL6NOC68Ghr7YXn0KTLAQZsF/W/siJGOrM7LO45rpy",
+	"M9PXQQMJeBC8CPwARmdXECbBsKoXzFa+u91mDQa7DyA/YtBv4IhwWo6pbdmIQi0yOamJdwRMSAueFBZU",
+	"gTsS20OQ0DGKAYcAepK1fduadijIRW0VyBxqz1R/IPYyo3ESI1f05eYaAxWfzuPIlejLRoF+xND3sM/g",
+	"EmwTgG9ydU3Eyq4Vj3VXFCLlWxUZCdlma9CWpJJ8MgFqPXp1edLDnQSVIUjLB3+1PlEfbkGbr90Cmckr",
+	"tV6fWAnz4MTUBGJdmjrR+NB6d/ehZSuGrqF333n7HUYF00TAy9pQg5aFzrbddu/Wo8dVbuUcWpXuelSk",
+	"Pj7KcidRaMmfq1lqpb+uIPXEuigMXBVVDlU5SWoWspxYYUQXjkWiTJnmrKlA3ULNbZFOZ6WVNhD86e2f",
+	"vn57hND1FKOR1B4s6AkxQoMy/O3RvjjbY7FSwHPlwSNJ7NLOMjZEESfFgfGcF/raYLmwqPJEobqN8Spz",
+	"RGUiuU5UtLI8ZJSbYNxHRqT5wsrJYgpv0Yxpbp6XJIjr9d7o5LwyHC7qgGDEp37rXuu9pchqt3EH+oun",
+	"y+w0EJSlU4T5F1z8+ViMvlx16+5mN7Iv5D8qVakXVZZ9jgjd3egVvUSlfofx/yqvS4VQZHlRVRey9qHb",
+	"xCsIn27RCgm8RJYSUNLApedO0TuUpgMRB+IUEBRi+ipm4BcMVsdWSsX9SBAXMn7LI9dC2sisbIhjA38Y",
+	"oYmGH5WFnFym+RQ6P+PzQstkIo0dkyjgGqPWTD6M8o9pXPaRKqOS/kA89wsGLkUoWfH3j0JGXCutMQyC",
+	"AlRMdEpOT6Gm1r+wvhHpBiu8Td/5echJ5TAheNCBYEwk+8qQYgWfYiX/AEPJokivZIZ6jDIjYMijm4UO",
+	"Cu2ZGENIhCkKrSSQBGU0xhDPYixakS/SnKm664hsc50oF5IhtRC5Rl+dK+Ng4KKQjHr/9PXPx95ztrNS",
+	"lKNgtBGEADFCV+VEz9WI8NZxZEpg1A+QMPIani3XWHZ9LhN+AH8X+ybRXchFmiPyHILd5TocjHZT3+4D",
+	"RqiECdOEREyTiZ0Li2rU+keExmY9PrAi4oEAOWRGUJDD93UrRi+C3vkj42KVmObBnFAPFb0DejNYCNq3",
+	"7+yph1imfaOLgFrBx2Ht9nJHR5R6DG029UcPtp5pzo1PDi3PWDzd/QHX5ViVxfLxHgQJHcCif6LfrAQH",
+	"99U03tsjI2L4FivAY14W18g0Fs+Gu4H0EhSWCDAa3ZYrIAmmEl8+VF83inLgQI+MdWGD9eC82e5wiM9Q",
+	"I4t1gqXQJRtkkP/0T8mbI82hPsEaEXGnTQVVTfdrT8EtvmlbitTTtfK53AeL6sGiWmtRwa4WRpVs5XyC",
+	"QYUhog3xYxq5oGgl7YBlEIzUTdLbhzY5GYUWCeeZMPuXlgNxyOG8j++2KLj6bmskfvn197i9xfkFXnSv",
+	"GQm4xSt65HX9zc1M2XcHfdxcgGDn8YvaBM6N8VtwFKx859yk31Gk+VphIcNEXVqO6gYsxL8jIQWX1okY",
+	"v4s9BEuscvugsegxdpzVEmMBOIcQfFWBJaxzUeVUvNEneF8O754rqwhNvc0t+F5f1HRn42wEhoI/dJjO",
+	"xPuxmUydwwRGRzU7hLkACc2aa1AbHkPmOG3Mejh7LMZlf88B8ZoRy+U+ED8fhXFoLJjmiPZ5oeQl3sRw",
+	"XpYYCIuVuFuwjcjoq4wSPcDjWxQEIY0Acxxstps2xcD3XGYXurDv3t4AchyME8c1llyGhAU6SY1plnYX",
+	"tlCMaScCkGCOIHI+ng7/bN9+QZHSI2/30zx+GIgfqzQrH6d5fU+bkYjNRGYKIe/I7Yv9U1v/7sOieJzJ",
+	"fBoshol4ARAwB9B3ahOzXmeislLa8RJ9nRvoX4zZGUUqYVVK6y/HXaB4eIDvK1gPg6ME+EpWWl3Mbyji",
+	"xbV0O+nBWvvjgvDJ5ott1VwNm2n7I0lHh8DX3Y9tPzdtOtIbSx4ph82lErDwS3uiDWZrQfUtffjJOrzs",
+	"Yxbkk+YKfVmEF5VNVZKWYW7PZf7cVSDNW+rC8dkCKXDrc+j6pj9ukRe6NaLVFSD5dgTeBLbfZqf2DQ10",
+	"i+NK9/juj+vXbW0G/P/Njl20AVlL16EK7EWowxh3HJnWfsnP2ez3qHQeehLuunFys114uy4Y/CX1taxo",
+	"DpLg76k9n4TvZsREDScr4G/moCnL8lpNVTlT4ACMgZ4bz0DQn4TK5AI5vRtB1NbTccSTvsfz4e7R1epO",
+	"3z8cibs+En43NaqC7+Rw0CTW9we7Jjy3nyESgKk6COYXPmfHTXgrpwNCAZC5wWPQc5T1UDqLplA9vtWH",
+	"YD8ibMnFQuUJcULIBH3xsE2MMd11rqBhr5l9Y1/c10CyWz4KZpmWgBPPbTZh3TOYgdB0jIkk7HVxOSO0",
+	"EuFw1+xEYlilQrCk0IsFp6LoOhwfJo1r6tYZCjiC3BKmJIkIW/SgciYtYVDDxWVT+xSGqviwVhBB4eEt",
+	"dQ5NX6Oa7qWlG+uaajSxQBOyP/wJDk6QbfTCCzXBZppaihQKOzHPeJnmiYhxy8ZNA+ER7pOxW9HUlOmE",
+	"KZBoFbH6+jEOoRLHKhywTDf2K696Dwtn6hv27PDk4PAUmtIHEKDAREvurZiUi1vKayjd6RbQkO9pWgkt",
+	"Pd6BzF5L/rEHu74WdjJ8wnjDB1rGlEpCZAurLSmg1EHMiyeqxudBMbatEYTXog5+j7sPO/ByfKWQw6ba",
+	"TUh7DMqHpvRvoyldF0J9KBUEYW+nJp0ZCNx83dUrBx9ccagnPgMnxrWs9P795O1h32WlWzjoyCwE6jOf",
+	"IA55++ZVWcnMXtGPqLaPSfqgXMBqBoakCGnWXJk3J5MbQsk1tkpxXeh8WitWTnwfPBCf1frgA0gPpr5L",
+	"kkIZM0ZGloU9mLWmSzupd1v/1FXhP7YmLV37bmscdgVpq5z+uivOlyWqKyt3Qes4BCqZL3WuHpmROJ8U",
+	"y0UJot2Dgf51tz8QLzC1Dm+Ry+UrYEZcqMI/fv0RMP9+un8kFspewA8W/+fjF7q4lkWiEvs3KMpJpzko",
+	"OcqoybK0NotvWK13nnKxPrT9THTOInpaKUhU0NPpqrTmBTauVcDBBGbMM/sboyZVmV4pfuNMbkWTT43I",
+	"NIT7oXgS95acwDjw/nfEPM2JTnfnmf2HG32uC8XfiJnouVKJOKiViPtjKsChW+K8hSnTLLNLLVLYkKYC",
+	"pr2LKsP1F5NMSWqTpl8CuW+Vl2P/LPYdXehiqqH1ePepmAUmnP9ZBsUPuNiDBmeio/ELDlnMVfphO28d",
+	"Wp4vCH4F+DU7/cjKdchiSO5Ia9II9uBmAOxwncRjEWeJXMTUUoJrQkyezLGFt+0PxH54P9iilK6hOt6w",
+	"Lz7kEoxHQjrmS9GLPX0gUu7YGS5K7nTGwl698HCJTtRQa1879WJzcY8KfZUmqjBBxi3++G5rwZ9DGvjd",
+	"ln1yoJ3cisS7Lbsa77Z+/T3ucx2Qxsc0wVoMxM+w13DpUCwlaaEmpQ6I5dBodjHY+PXzvSO7/lWRxWB9",
+	"gs8ArQ8gjGHBc+1aH5AGEmQodmpAGq/5PlND86gl0IjB001q5BkvwQCWxWSmEjoy9mO2YrFUGj76URrr",
+	"oBgRn6d58vwwpgN3brWtF9u8KGOidMtcJRBIt0WRXqWZmqKnIOJpoavFsc6UicU0vVKei/OREfClEb1c",
+	"52pkBTGlPrGfBsgx6YRSZjdsFYGn663QZtLi5DqQ2ZjZ1Nd5JM5Ojvee98coFDNpDzDeAlj57WXwSL6f",
+	"BaeIrfy9s5Pj/Z+sd8XJU6h64jLGYFO41KLVZ7Rlgs5Sd6ZrPU9WE9HZyvREZnRKQRGAlCy1FfL+B1ae",
+	"6qq0c/C3DlENrDYydoP0qrywj2wNkgjagE2mryN4YDhfgdq3PyyLygB/WL2nx+4MrhCDs/yMih8RsAKq",
+	"NR0pWaNDFx+mLox/pvLImE9ljELBP41fAkDp4sQnV2eSBOuh3A9WDbfT2BVg0uGF8jwe28oiWB0QuKFg",
+	"pHZeJlnZaWPNBgPsfrwKojNllyJ6YGD9DhhYPyX3ZYWl1TP1TV1556NhmoIMUEl/tHLC6Bo6T7m+Ht9w",
+	"hCcy3zzJRs/a7qSSiHeTZKWW6+tRYxKm1AXVntYekqQmMb3KLPN+DStBoCBaXS5W9iRggi/qEnQs2muG",
+	"0R+ZLWudqLXl6rUKroCitSYTA/FZF1TXBKLtmG9qpq8waqLzxFg5NVMygaDMx63gkrboKPyEhqOnEQXc",
+	"Yi6XaCerpAZY/WS4Fos6zdN5NQ+Rp9O8VFMF7/5mxuB1vMCZnmqM8baGeg9yKnIKSOKBZwFgHU2tvZxE",
+	"9ji4wDpMVErOqt/axa1i307j7tLXJBmtjvKOSba8kwS2H/u7KSTUU4Hvp3MjzVVZpBOzUabMn2f6FSfE",
+	"jgptLU5VGWF1M6BkGGRfvdDFXJaiRy3bYjgYDp668EjwQ6OKKwXYf2ZSyIUa+RhwoSYqvQJ3HHvmewtV",
+	"1FuM+pFIUjMBp99H58+XKxgsGPWpCkAwqMfhE7UoZ2RfzudpCQZxPoE8QP1uYwo9Z3Iqer5/R5diCaxN",
+	"edmP/PQNM50AXJtJEyo5NMo3g9pb1MPZVmBLc+lD6JXx9N1uHntHr3xbw/kybBHNE/pZFGY/EipiM2On",
+	"PrgfFUS3AtMx0Cxubw3EPgRlCooGCJNCLWTghCwKbY8splSQuhdAGmoR/QmNwnjjbPSHeo0SBmYgnlcF",
+	"thPzlHRV2j98XwymMKzO2B0OPbAFpXBT5toEQUaDDMTPM41SHfaauNBZpq+NiBdpPo1H1jB2kjBHrnHU",
+	"RIGXbX9xZC8Hj6+oqCGEvG0ytkVc72z617nME2nVGPVSBcNgLaxERkS6v0aWQ3YsWdlwwANXsHaKrOT3",
+	"d7aSC248mBQqsfOQmWlnGn1DkuBGYd5lfjfZFVrNG5Icny6BP0WerlG1wdrN3QKwtDxZmlLNQ3EJZ3TD",
+	"4v76ecZyWfuJPdarlf6NDFpTfvTqmbR6QTagMIOECHFMwBkP50BHqzIYo5AlxwKKKi/TuRK92MyqMtHX",
+	"eUz7PUmNPfuYerQTfwQ/jikry5dBMBkCnpqsBysLphDphG3uxz1X5bVSwfWmvRPh0M6cNNy99iPAjda1",
+	"IdTWkIxjaS6/r3aErkUITwu/rOZ52f4If1BxjlElKMF1BZ7HVEVQUxxOfXrblahSEwPRtBza49Iktkp5",
+	"oWTJBByYmAWbgygV0SPyAApzpzfScgwDYrQe6VPtrR/jrX2PAtHrtGpt+CHlHAZij7r/ZvpazK04h6Y0",
+	"B0MUEHy0D9ZFQYCrd6LKPTu1Y5rZ1u2LR3CAV4n5VMjgwJYH9b412o0Cq363awH140mmq+T2dao8ZzBJ",
+	"ug6uu1VtvR9Km+667NSts+zYwO7ktkuL9QWpwBRgzXSIg0er5SEBZAD7ue3T4BimlQNTrROKc8gSN4iX",
+	"L0YTUC7mEYGQCWBrptq6wU6vMuyTmqQJl9hQEYs0K7cbiXhWlov38NsYQ+ySH4UlGzc4hw+Fdq5KILuq",
+	"C/F0dxdh00XP/mvnCf1LZjpXfWuj/pealBQKsYodFLIUhb6Gci3mP1np+IrYehVP+hFZFzOZXXEOmZ/I",
+	"eRzWbsjCNwIV4TCPMRiuGInmpHcv1/QwkXj24UMkng7/Fomnuz/Yv+3Y/z2x/3saif/7v/9PHw3eskg5",
+	"V3MuJ5f64gJNKayLgjVkMGRYQipj4vn4l5oacWmdEZ9iA5sKfEGfoXCl/P3IJaHJy12pY4LEGRYxsTyK",
+	"qZuM8Ajiw5+OD/49KI/iaaXJQJwoSB/w2YGcClruR2endgWcqtwGXL0kjnh6TmM5ysrw8vgzdIo1vT5b",
+	"o7xO52m5CVT9yWW6uF+Yen6WLgPvLZCRTpWnYGtaG/hGne7GMndZPNTI3kfH6+erktvtVDD+m0Xla4xW",
+	"OokQeP3kG3XU576RxeVtTF40dk28aspaJQJfBeidumBAzlKLc0VRKSt06vD4bqMjkmUB+dI7NYj7YVlv",
+	"/WoMX8BDBKU5ufpQivNMTy5dbX5ZKDn35bB4i9JfXVSgplncrmhUKLowqGHALPQ57pZHcznnNmUAZZqB",
+	"qz4mjjGX1fbmBoh4U8plTbzkWmQ6n6qCltvH66BIGYaRGdQiFEoa6FwlBGZ17VQM7Iv+Z0h+3Nktsv92",
+	"Od3AFUgTezR2dqOdJ7/e2rI/URnWvXx6rvZzvZLrNMvqR+W+HJTgrDVP50OV6rdQpVqz1G5STbRXboqM",
+	"eIjjjQOKAb59N2aINzarDOOODj2+Zu1zYIKFX8MV4FwAAuuvgNTX0JzqSCM19Ob1eCOH4aX3G+XzN1of",
+	"7GtZ4+8PeaR9GYItXX9xG6GQtA05sm6p3abkSqsrmVUSyyEbBqHBphwC056npb0KFKFV6CExkMt9YRIp",
+	"coB0iJKBHr8sJzOsOGAAEH9KCNsZLqSMCvvlMNmySKdTSGHJyURjgKDUIg4f8X25XCiA5C7UGmILguqJ",
+	"OknuRVxb6ni06n0S+iGv6SOwLkq7av1IxHbGHb8IVp5xXBCiNua16PihW6rGj8c1HBUIAFxQ4rEVSaUF",
+	"JGUFCSXiek5vMq5KoRW4FCwdvQkwZXMoE1gqXTSffA22SW2aNyCcIJQJpYU1WO1uPTDDkuu10vf0xd7z",
+	"AAixC3Qk3Er3VK0X3gIP/5duA6o95G3E/AP6yJ8FfaT19a7RXq1W2TYe8Y1KY1ZNLcbH5rjSGuHVhHlb",
+	"JfRzJXlpwSFaMxDHVoaNRFzOCmWsIokjEeuq1BdQpQ7wRLKU72m50iwtl/ZDpxrjgXiO8wU6vfhanc+0",
+	"vgT8ot9K6JNQc5lmDtoIfk3wePGAYFGAmLdbOoleiqyZ3SbkQk4u5ZR7WojqDaDSATUsbMfv32xHHuHK",
+	"fylrkm/X1XSIXw++qHD4A0GX+NBf1xG69bnFQpQNTm1tM9pf2UMAiKwzXcah6efcKYafg4IfsBshqIPN",
+	"O57r1F5qtQnU9IxFDHkMazOqxI/Lpa1wNaAJRa4vzkGP+Z++L9O5isciLvV0moUDhbbpygTxIo70WfvA",
+	"yqHD0xf7ryOHWoFNXzefrVO7SF/qZOHNOs4VvK5v3S/bwLkqaUVvt8U/1lyNWwFmdUQRAsgsdqGA5bPG",
+	"NTdGbk+9MOypQd6NjfnD0xfPX4dm6MboQDjxFfP0boqKD2uW+JUqZkqWd46N1W1S/kkRsr4JwKvbWnrR",
+	"LbUCD3kroKvP38f37Ok8bMW7xve5/T68bf7Q/359GpFosgi9R2WuOA74A5XkujoozQC0GkgjWeMhBgYM",
+	"Evaxox9CyjfDvZQUs6glqepxINHD2gQ7psO6tUOzaec+xHhQwr3q16lRxGChz/9LTaxOwnASjsuxMYZM",
+	"gbsOxL5vxZYUTaLQUZZeKnIoahQJUY3bwEMjF6781kM+rg+97IXCHrk3KFRkNTtTUGNJPBTMsB24Kjmq",
+	"RfLlYzRncNM/ToxGArhTrq9Fah6CNH/AIA1uuDsL0rRYwtssZjZyAoOweTMDYCJulWdSywZjsftxn2IX",
+	"UKEBJjMgg1FOrhULsBtYqul07dNsvpQpQfdblybjBXowJO44ElI/Fm178t6NitY83l4CUCy0uZuTGlGG",
+	"GrpIwnOB0QcKcHJejX5tBuLVarTTNLJflIEKZkrc3zTa+5UUVdTkBvAnfFCjSQJEFs3o7pgsGncaBo2w",
+	"FIJCO9fYUS9CGkh9AJ5mZEjqNh5WTr5MkpaD+CUyNXinr5+w4UdeL3ewzDhJHvI0f0gTYC9pz7frhvi7",
+	"U2Ng+yNLjI3DZU7e8QwdTwqJJ8xfBxaEFRp8scdMoACQ6D0dDkfeo0EX6ujslMSLKuvCsz9eZzcELNSb",
+	"xNNCWXI3YTUaURh0zPIvEmULBcBDXO3e4mpdiv7zImvu5bVmOj99tzdCbp+11e9LZT3s0rsOud1qb36u",
+	"YXxzLwttg2YzAeW2N3JF6VojKGMelqUXCjA1gI4r7CmnIJ37qczSSxU5z7PVuTyii+/zhLziR3A36zgf",
+	"/ln5Gb6rasvVxw/2sVu7wOChy7YzPd3+6EyZG/dWpqdWS0OZrn0cOfHk+MHeq+0zyYDZVIEXZ2l+iZHc",
+	"TE9jQKfgZ4v4SZAchII82FTSKtnbt+dU8e58raerjWcAgL2Q5czjX8MfN+AwIQNsiMTkUCrus/kseJJu",
+	"tK8I3gngUgPQTKkWgwfB30F5rmQCpZG8R+0CbnhePt5o9oeoAyvHErd17oi4A6yOsTj6+8vjN+2J77Rk",
+	"amM3ZJ1PioU59AoFHDu9wCPga5BMisiR4fc4/LmC0lU3Z13QCUwGYi+ZQx1ani3XE26P2jm6mdEbf+c5",
+	"vds6iOz60Tv4ds9uqzNDsxYTc/UesZ6oMezOPBfeR77nbPDnCkRsAhP5Y2WWX1+IQA81M0OEh/wmUWK3",
+	"3U3Ktlogm34iSxmAXc2UzAheLAUgptJhPBPy1UAcKpUYDz71dSCnVmCmmIcfcZ0Flpd5SOAAFG6OZLHQ",
+	"mg8XeNiuAnCTyyJdAKj6AuqGqOVUZkbTw3ZBWkJyBZ8OFzIW0Em6IoPgFd0rx0Q3thXDoNnJL74swtVn",
+	"no0OcCzIqwvrZeXKrAfG8rXSHfkDU0NIJ4X2b2iF/isdxJhxAetOzYgPKqR+qQH3XE4up7irwvZlqkUb",
+	"E1HvTLmm131tpX6JVcZ8h4nMxbnyVq4DOILCAemRSoHR6wRi+x4ur0ins9KMhNxUxcKB2lzFtuxvWgks",
+	"Ov6c5lwEZgStzcaU18tOC26u/Uhektv3lRhgaH9jGiO5weOkrk3EKnzII9wnOvTnqv3djV7LS5S/d2cp",
+	"vGKPtiGQbjIT4OJtP2qXyWCF4suDhkz0vyNx2Izw9OBkRtSFbOVQnfga85BFlZOoTAtISxA4Z3+MaPko",
+	"xtrjQ3s8gy/QSrFyr45D642BlYgXoVXXvcJv/ED/wU5CGKpqewk3nIhAx3RaCJ6ecCUSJQB16nzJM4iC",
+	"3RBEm3oxHVhsb/e/Pzt+Tbav/+wfCEgcA85TXlpDxKFcufsiF4y1Pe0MBgLpS+aVIWojMSvLhfW27Z9G",
+	"nB2/dsodkdZzVLPAFAXoXVzl2B+LmDCRicZElsqUcd2ixy7WQmVKGmipXaQ55hyDSaIvYByHDLKY2GEu",
+	"1RJSc/V1oYv/rpaG4Kqwe8XKi0R9QPFBMQumiKIOWYBis2NLNMKA34ex5Nn8dYw25CPIEhamF15TqLma",
+	"nyviGZql0xm0/sL9GSp6ATSE7jHPjl8DcswizcnFwGhNmx+HqeRMX6vCDWe3T2lUdjHC5wWULdyeuH/+",
+	"DRyj5/o6nxYyUchRieA67hbsYdWujCPAD4tcSIdvmRo721wlASoY2LBQqJrw70Xv6O8vz47Ez3vHh68O",
+	"X0Yifrflvny3NQJXL+5/yVCOUeVxaBfeR/2Jv8GdW4trQzzBnvJsRXcW5qkfTH+Db93A/CO2+/LidqiN",
+	"G5US2P6dJAoM2+pxJ0EmWYluPOvQJFMyF4xvLHovTk7fHiGKQqEep3lapjJLDYWVsTjdBQpyPw6ZZyMX",
+	"AmGzxhpkKmceHr1QuUq4ne/kdO/41O6z6yItS3vEMfok6NkoTvPfqtCR922R8RYBNdLC4UWbR9Rvm4iL",
+	"TE6NMFaY0yz4ooIr2XsY0hZGXiiQOcRWtXf0CqM3jmHJwW/M9VzlJSNAA/kckG741dMFz7wBf0DoMnVc",
+	"aXw9u8Ohz2IxJQlF1jDb5X7DETbPdAH46kxDEiHzEnVB6LwsdBY7Co3N/XqdKy9rXasFSFrTbwXegn14",
+	"d5LumNYwePQ7kW887kwaca6mVf69ZGr5wQMTZm00jE/LhsBOfLlV6pOscpB1cLzPjvwJtfvVHeOVYvT1",
+	"LfInPMh9enN8k67a8b0s80/zXeX5TbD8buO4z1r2zjZh73fqp+f4vanJZx/KjPmj90QlVwQfAUi6+iAn",
+	"ZWa9HIUKi4jMqXcsk9NxjZLX3QM7gIMtx0wUhG1YIv2KnBTaGK+LEC2YdMxA/My8tSf7P+3/FPLWDgQ+",
+	"GzJ/MAdBcH/kYjIDcca83fTVqAMpHYfg9f5xeegTj3dt1vJNEMCQib6+YAyU7w9UD11mqlvL1LgFfoAa",
+	"/Po2LR1qe+74DVEplz3AabKx9MBjtoYh7KvJDpAFgfBYLwlgopgtdObppwsCHOFBDrTKAZbMD2Lgq4sB",
+	"PJ6fLwU+Bqf25jpBgL7x7EFBFXbSCRs8Vc6yvD3zCP3wVXLPIPA8wRsOwUON9l3XaBu/NT5hw36iCfxZ",
+	"pixZqVhXxwqHwi3OkkU37SYj9sydns3M0m/+/DyYlN+WafiJp+pTTMP7NPFuPCd1q+1PdEz+pBbXN2U5",
+	"bXpIku1Smsvu/HSIZM2cE6PgPomjPy1nsgQkP+h6L6o88sQWHtAaWWetNwM8qmlpMJ1aVLkoZ4Wuptgj",
+	"V6OaQlDMxIieZE6riS4SzJXaGx3+tP/2jeMf8hg91fwc+JLy0mP+UUGc6Q/Eq5JQcoyrmXvk21yJKamO",
+	"8ePGjhnMBxroDaFp2+fEPCv+Loaf9V0L7avD04Pjf+y99ucBOfusq4dR0Rg/cGzeoney/9Pec364fiTO",
+	"dTlrUGGOQz8RV6jKXVkgpzPyjltw8Wp5rWu/G4jXWA9YR/4HMDyQdW4xiKvMvVxH75UnwgD2kn145C8R",
+	"jiW5AR+5SlVinxApUMY0AEG4Ro3nj5iArLbXUmQlhvecGkwpoaPvy4+IlgyfZLlQIrbLF0feCMoTH4sL",
+	"d6gPXxN8p3J7j+mp6hVO2IoRD5CsMa2rGrvBkoEAsWCgB+lCF7g7iQmYIb+bWA4RESC4t9rAdsBcPh+l",
+	"sMxB1k5ZHQMihHtoYny78GfgqME92nG+I0pwqeJKJaIXHyRTJfZ1oeJI4D9OMPkX97sRvItydmoF1WfU",
+	"fuLs7N+qIrN/wPJsjbZmZbkYbW9PrGKW2egvf/nbk22jcqOLx7SXQNrSjuB2DSoaZd4Uq5+pGnjLE97B",
+	"fO1r2Ro9GW6cjHKPi9L3PgsFUrvIQ5k8PX92sft45+LJ5PFT9fTi8Q8Xz5493pU7539VP0yeJDvDraiG",
+	"Len4hxxvDEGIb62uzC3oYzYpZIXbPoCW/2lAy3kr3UAdQ1Jno7bPiS6U6JGVUBM4KOPhH4he5SoPMrlU",
+	"BYsnlkj8Ayeh0BYBNcpNcdaYIdXYI8DzyAvhyn5/XpWeVDoSGuYss4xq7Qj7D/tU7Q0HgleAKlqBYIef",
+	"DOwvLOCGX8wQFgbqA+JMT2Q206aMI2ualXqiM6TgjF1Zw97Rq0dGLDTWQ8Rzmcupmqu8fG8/i8fYwQLZ",
+	"LB4/phtQRSGPHIt3W++2AB8d5osDiLyijlhi3vZM2NxWg+8m8q0vFFuI4G4bTHLkXzR+5dLKrJ0YfB6p",
+	"fAbiUIs58J8QYQ+nlNdz9QRk3A3/q0mpmAWNFEwLZ19mhLdViZhIox6nudUtaZleqWwpeie6KmeAXB8J",
+	"EKv0d7tFI96H9ivfmx+J56lZwJgFkobaqYPm+a1SYUcDtA6G0tdJ/i1/XyvZv1qzMC3vOtQ1XtQ/aW3z",
+	"neXaV+WR6aSLbPX1fqZKnhj7k2KUj4AXBtwsNfVMCzyqeVA+LOKcKCsFmhUdotfiw/RZYBRYLQoOG1vh",
+	"PfRQapVXEdI/FkxiMwpqzchIjLyb5gVMarDzDwiXiHDRsel6Ipy6nZ6r67qtPhbol/n2Z3QETo7/cfzS",
+	"o9M7jkd4LiwWc2sD6Pdi1cuMOj1Ju2ZcJ8OYrSzV03xqnTBmQRIxumOnjicDHVoA2vfMf1bjFDI3hIww",
+	"LXS1MJ4SeWc4HI7qlH1UdWelstE6p5I6+Ni+IiMuCsWEbEAO/VulKusaceu2td3OK7Mk1qW5/HCi8uS1",
+	"LFU+WcaiN0+zLGX3N+QolGKhseAZnZm5XIprmZai1MLM7Nxk+DC1pxiHVHZGQbW4/S06Wri97L/7Y4Sq",
+	"ouQrLLpVVqTLTY3XxAf6sEC63tcnevKeSpfHLZ4hrLwuVsr6YI25rq/fONKt/Wuj2s4NOritBrdGZIjQ",
+	"Elg5IYjGlSrSi5STCEQBYNJpDmSiifoQiSq3Q5OLHQivlVbHCCvHwe5HmRG7SdFSj+EnWBxJvboc/HBB",
+	"CgrvpEnEkB6lFhc6y/Q1sIoHUQF76fbHNPk9HoljNukggsL9lDis+gARpUSJIZh8O0FbjjQ6px2e6Wkc",
+	"tXXriKO/v3x1GMgQ0Xux9+r12fGBi1ddyBTAE5ipC44BfujK86EAqT8Q3LmFXU4YKsh1rbWjcF0Tlyqs",
+	"BEfvP9fCVJPZyrvvaddR0Of340clUMjMHrBlDfBh9wdf6suTpbMzFs+Gu7VuF187GwGkZiKgrLSg18rV",
+	"EPbZyK6ENYfmAmihqHLcYBGS9eJmg4hF8MyR6+7QRdjYYQWhizqRVuhJR/6OdwheFL45elt9j4hda8hI",
+	"Q1CjgDOlo5+i1IJ42OGo2X+DoIduCtcQ0zNKtR9cKkZWH9SkKiEg7O+eGmtZz+BReFwc45GxFnR6YZUH",
+	"cP4yrnjJFjVUgVJxMYrekaO8gz48xSElcku8UnIWcWWQiw72rjByCfJTi97J8T9evO5z6Gt0I1YpaTEq",
+	"ebbyIEB9xw2h5v1vIpolHGVLHSeQYopkwotcKaa5WhG67v31Wnom3bcxBDdNnYuRRL+/UYwCEZK8uD64",
+	"z1FK2SWxAoDtDesFcsk+eJiOowdcVYjyQ3cXNq+jvsZnXoLX6krtoUKpWthJG58wUMalljluakW+vrhw",
+	"1tMSNkvQRiQOT1+cnG7b/z+37+H5ydHJ6bb9//PgR1TpD9akXgDWfxjADq1TtMA8/oyL8wdyvM0M6+W6",
+	"aW/1x7eNjINCwRyJ1c9pXunKWEvByCsmbvyMmLnoyVJYkYGKEI5sIc0M3l4KtgSxQBNcMRpB5jJdYHLk",
+	"kwPuHVFc8h9u8qRjZz85AAS5cjDW2x/wSyUBC3nVUuryltF8q/vLeTW33hPNZOvXDu/4E0LS4ErjwoC7",
+	"vBoaQ0Qe41aN4tUfOyLRJs1VGIU2aV4ZjWVTNGcEN/g9cs9Tu3HQ+M16H/ZxA6+iH05lLaBCvsJ3cKug",
+	"wDcNp8AbMghEg2ooH6AWHqAWbh0FD1jVHaBgU+ZtFh/fCIDh0jRlZ0v7OTU31CdhGDzG2R4jH762Css5",
+	"fkFbtfXMa1hwoP5mEvGoZFGmF3JSUuNYagJ0pbcnqPyLySwt1aSsCgU1BhSSsaqV24656yxXNcwd/0Ax",
+	"GdIDdv+87UgwkXDzmhZxkJHYSLiSPl6FpYwRbZ8JQrt9r1qfbN2oNXJpxExf99FJ8lSHtS7bFYfJ1B0m",
+	"c4O7BEN0eUx2hjf00JMfFbU4Ujc0xgfPEXhaOsusATgWm3tdN+B4fAHA19Wb3YzkEUJ4SGH3Int6bh+q",
+	"jm34gO9xr/geTWG3och1cm2j5ORlai1+39MYIljmNQEYCTWYDjhHFokQAmdUH8seawfbxZA4gHIRuu14",
+	"aQv0cNs5cljGQQrs/oGT3c1uBE7m5YM1+E7Rk2trsOFu/ci52huhYU9WysR7uM+sMwvx5qwyM8iphB60",
+	"1TaK62bttyfH/zg7dBVsFO9FHJOQVyIKaqoowg9wklw8FzdJbx6/Ahc89n7qWPgJem/bu/PA5+0vh7ku",
+	"I3cH/Los5OSSKvKsj2vNl0u1gDx0ohaFmkDqaJbag7kENnFFHma9Ug4gHsMnbXrzLkrGE1qp6wNDBzpg",
+	"LmrFElRwRrBX8EnPr16wovU7Rv5WFJ6aYPor8ZiVkJk360NbHTQf/XGIdR0kJtobAeCXnVGBm+qb8XeO",
+	"wemuYAROOGOX5v7hoOXOmIsqy5Z3BpoSupAPrB73x5brIyi3F4/bJMY2Y1YHh4I0ro82su7tMa1eUNYM",
+	"CUgAsjN9PMt0QxB9WNc7X5RLIYtCLtmtsDtTK1PrVrvptAEFAsnkvPQYd1/81G2IrLky1S6EabzQyl9a",
+	"6IdDdMf2RsOA9JGJlQ0bnLHn6kpldgtucsgQO/Ij/skUVna8DYHrne3hrA40HYymimcXmZcXhTKzVm7K",
+	"IAjTpLym0+gR7EOjCGrm4XA7SJ9rXWUJlkRgnB7smKlM836XHsRt/hwX8c7Qv+rLEQBrhurtzjQa3ORP",
+	"rM5uHfT8JvRfx+HoOKsbMFrBaw7wpP24cNSopcejg7UfmQiPJjuohbpKdeXPUL9Nu0XELmlnEK3rzv7c",
+	"07ShkvJ3Wa+daMkfNNNdt1rfdm9/hrVzMxkWbocbOGWtD6WMl8fBOSq1yLR0pyhXH0htRVx04x4X2Jkh",
+	"9zYgraTYW6Y6HGJjZUKVtCQeFVRvbQdyvEYptoJlNg7Z3aOJNM/X/aFkrteTVPJ493rSOt0PavIP2cEC",
+	"5/jWEshbwqTmbgXEaX+EZZiIwJktR9wrwZgOEiJXdBiN74IopbnEUNZE5hOFNUUY61GJiPf5wzii2kUR",
+	"h1kce2e4cTwOolAGuju5dqkeajL9GvimXriimLSgCJ0LIEIBbx0BNHXI7o9WA4oyF4A4GnbU1wBBA0aV",
+	"SaYNZRzRzsB2ZfUh5TodalIZDsQhFVlO9HxuR4KyuUyb8gG2k6U+b9s7DLjxgt41cKcb+LtD7rRPXkvC",
+	"0itbg90JpUEbAneGdUme1haC5yYKo1shOEap7CHysIacUfAQa1TWRARN/XrfWbTaAtZsO4vCvjSofcST",
+	"HUOjCDaqUbOCWahJQE8/09em1kOPSWzfKs1StOfbT4KWcru9li2kFl0tZXb9vkRSDW60trUqfJPfGTJp",
+	"7dFvig27hNGGR4QY0ERPnhudVaUivAtQF1Yx6oKwCC4V6fCL9ANWhhjkxlyoopFOsgIaEj0urWVUbkfj",
+	"yzF95b/GClVOuUFlDKbQaMRGFg2IOMNl6di+fjE+c+9Cqe2Nm5hvZzcAFTJCMLwTadfNr7HO39f+Dt+S",
+	"29v+w9bdvU05zY2yHXGWztMy5oayicpLzomCRZYq8D6xA2t32I+4YossWqggn+nMAT8nKislRJhd3wFl",
+	"RfWVKmD/TnSWKexUg6qYK5lBmAhzJHz31KDox4caiV9+jTHZCZ+aYJSY0AQQp8neAW1JAko5Od07fXVy",
+	"+mr/ZMC3C4BZuAUCDThw2tVcwJb3/Uf9sVsMl0eOj86OXx68Pz7Yez4oVCnT3L4Y8xNOPxaJXJp2zEH3",
+	"UHTtrfM3r+07u2dAqJVJdnHEr75MZ6Y3NtJD7+/aOFhQ0DBzG2PjQ19QCXrriX+hCzypWJngzyQAIdgv",
+	"FqpIdSJ68zSvSmX6ogiEhB3bGvbULmBVDF5HTYbVnN0ffuMkBUwp5wtqDEkD3p0YbxfTMEYk6VWaUGEm",
+	"f9cbOv+Ghu0PxI+6nAl/FOA4hpyfw/5YmIWcwEkFikXM59rr0mmumRFIOkhSevJpeqVyUV5bHU3PiWyM",
+	"LnmbQdWOEU+Hw3qFhFvNdUCj7k0d2xd1Q/fEvp7P5WOj7EVl7YVZ06Kr9cHUdXoXMbGHD7Cy69Xhy5OI",
+	"uwzIirgRTCC6acK4qOA+0ysmVSEptHCFXO5TVXQ9DQ2x4aPsRM+inWewrqU9oVujrf/1y87jH379Zfj4",
+	"h1//pRcF/+j/y/+39YUBEmpvvzMLbtfORPYdE6Vn7ZxC8Oh8SWv7kIW4N+kLr+Fm2bs0mZ5uZGRlaU4p",
+	"bldPTVUjnrRVT6dQwl2zrsAngHga9JOnc+tqk8XmjTLrQl+mi7hP/foxyC9qVib4PH1BswAYEzbWqGiF",
+	"6Q6sh72AWlIiagNzEH830XNq2EKyZCx2B2n+bDgc4lWRazB8Kt6kP/bHVFOu4TvXYqBkkaUI+2cCTAfX",
+	"DpbpKTakxpmeGljuZJBpAIDwucskLQCd3K9moUuQPva3hokdwmUnE5HYqV+/ffny1eFLO/KLNFMn6X8r",
+	"gIqQ5/pKiaHo8XjQq2CfTOZL+1zRym/3YcXrEwAzkQr0eAL2eYItIcvaSK/VlaKoB8wB+KaRCi6zXxnX",
+	"hHFhj81A7ME49mIAHKgVeLqQNr0Zt/pWoX3AcxTEvSmiym+j7yB8fAkUaExpzXJdFRNF/fq+z8MqQ3wu",
+	"6AqJJ7pQ8UC8oE020fPzNFcj9/tIxBk+cQ+WF/7hn75v97V1uGNogtQFVlRSOz5gHceiR92vdi14NF2V",
+	"DmrJKu1ISOfnAB2APSzYZnEhCmv8R3y6gCgQTRnf8gCsWfBDnA0WdvIMrJ/ydDiMieMOu68xlIsBWEKO",
+	"wMZMmet8OecWUQgn2N2Oy4YLjLEy+8oqo4iuOVEgJkbN4K6YqtLe/klsH2Eis0wVTQQKew3McQfOD3WN",
+	"tsSU2yMFr/X0AO33T/VTbs65nlymi61Vq+It4mrxaeHmnto2t2vWjyiAXqjYhcBr+7LTZIKd2IGuRL2Y",
+	"tzSFGpMG2ZEa2tx2E9u93TUfuGpr07D5axIZG0wD9YsIzhFhW6VzeyL/+c9//vPxmzePnz8XP/00evNm",
+	"dHJCeJq5FhfUtwI9Qtg4/sT+/S8iSadpaSCxfXa6L6o8szIE4TioCSkX+uIC6rUra/4ZEf+P4e5oOER6",
+	"yuMX++LJkyc/iF68O9x9+nj47PFw53RnONp5Nnq6+z/jTlAsODod782PJHaGo6H9bzAcDrdu//Jo1ai/",
+	"yS2Yy+STaLhg0dA1WxAVG8x2Z+1s79NCtVupi/gKTRBrQbCkevDkO23J05rosRbiuowN4zavNyGluSQ8",
+	"kFTn5pNsxDpgIdp9eEJR6RDMnyJk4m6wu1UIPsghM/7eimdMtcxDq6DhQVIM0RUV5kKpv9qBisWLqpiq",
+	"mIJ3fxkOhYnaQn4bBPcigYMJA+sei0Sm2dKuE5wyK7IIliJnXCaGdo7E6as3BwBP8Wbv8CzAeu6PKWne",
+	"wHT075xMKWt/WosLCUgwGR4v0gQsojzFjLnL52NI8WT/p4PnZ68Pjgdz+eE9o1wn7+117+VUvU/k0mBo",
+	"Ee3vxgMSrjaW1HrTu6PH8tTe/dZK3f7qUM7Vf4CI20C52x9YF2rzX9zSbrhPuWgnf7NghPf4IBRvKECn",
+	"7cbSELdfQxhuI5n4Rm51mLNw4hGikw5lrOlQu7INQLNy7m+e2FcJ3V8eRR58B3Tf3IWLBUjPwpQj8rVB",
+	"xv0rH9WY2Vc42PrI1KbJ1/n5dhjdsAoPB/TzDugpRCjsSgb7g2GP7Ct+OLI394ysXcAbj/PHTcm76kbO",
+	"LSi8CFH+9mfkvjlVYGJr4M8fIrh3XUe+8Y7cxvLJzrJN3zNNeJMcHgM7WZXGMVkoUeqw8BJAxWL1IS33",
+	"NcABch2mL9hk/gmq+SQI85zLC1HjuHicEdJcuuLKBcwAc1XVwn64M2Rzd+wLnkp5Cd5rPsUWb1ci6mch",
+	"8+W1XLafszGb5S3VU4SPJEuhcsrYpaVR2YX3kl11KoaWAOBEJQA4BuP/0IItBj/4po+ye8c3UxrwlQ+d",
+	"U1+TnADegpC14um10qGQk8uNDE+4UiUMLUDBIHvCCgQvvFaFQjORr211v8FZ1lSkjB+S500laFjIbI98",
+	"3nS67bDrQe9PCQHhAGa5EfQ9PRAHWqEUrRNoz37ZHTll1LpPiZ42pnGZ5knXLODSjQOmtSU5tXO5YQr8",
+	"ptO8FnrujEq6JvVPjiffqxijx19nLzdwMx4s5PUWcivYSCBl9mrfr4ibrl5qGHb7I/xBH8HQ2x/hD4/6",
+	"0mq+vJEFgcPB1SHeSQ+sl9h/cprOFZTpWDtklhKuqdCZA2iXxuhJSqQVVhZRFlXmYu/k9PlRnREROqNo",
+	"dKv9ARnVGwkOBg0XLvVHDBqrPaMizHxE1gh1w/lZj9rNCHdB7aBvfW7HYAsQGMx+ohMViYUqrG//WOX2",
+	"34noxXL7HPKCwFkH9e///+6Lc0xmtApJkCULCVRToXiF97y2AmYuP7Aw2X327Nbi9pTgp6heM/fSvj4b",
+	"v+vWzua2svcOEV/woPGa0sbHcqYQpos65nkf3VkzIN4vDbGFHqy/r9o3T68BwClbhPRGMrpaJFRW2Spn",
+	"Xyi01Rzgummg/j0yzJMAHh7XVIaUjhirx2zGKvY8QQpSELOnC4K/7DvETCugA5qFVoIFfIx4hR3hM4kR",
+	"TH/chIaXOd3Maw8o0GT8XHH095dnRyEY5EIV/LSRODs6+M99hgZVWOESwPBjCYVdMfCHJdXG8FL0GpCL",
+	"+uICGQcQb5uutk5ypojP0kpniNhGwsjU0VZketrnbPZ6HFIh3e1xcVIDZRgYJWiyA4xwmQPcfnr/LUwB",
+	"NGwUwmaeHYmf944PXx2+pOjzu62EB7fOgJXH8UDsURFWHfhzLj+c0UbAd2QIZN2+gt2nYqYrioUDjYLP",
+	"Jj7d/aH/SYCogHwauTqCEEk5+iqAqG0UEtGGHBKEbNpfC22KG5igTaki6B6oY1YtH3yjAVjqWmdvD/hS",
+	"5hoQ6h2U6eqRijZE4x0HU69vX2DrhQYLw+wnnQ5l7azUfCjKY2+NoKnQ2TXnWmdK5vfsNeGhOcF926X/",
+	"cf1xi8+k+aMAhv+JYbnxtUFN6ypYaqD93ZkJ9b5RxYZNgvZSECEokNMEawztx3Zfx6C0z3U56zNNpPI1",
+	"uDpXo5XQDlT9udBOOFRqXGEG9DJAl7s0Cjpi7WVBs0OVp79Vqn7dQBxJY64BGRIqSUGfolVilfOhLoWk",
+	"2i1SRnEiS/n4KlXXMUge0Xs6fNJnsE1gPTGu0PBWDesdRQln9uk3ClbZ6cFDU1I3Bfbl0MXabRc04HL5",
+	"s+/YD9K8/MtTDNCk82oeelDUq7C2ZKwxF6ir6TULaBo+ID6/LrrqxujVb3W4fH95+jXDSfZVrQslwUZ+",
+	"CCCtDyBVtN9ZHOH+B5Sj1syU8nwtmQOVddvP40ycq0znU1DqwIBF2BaN0mCrqnINvwUTpD8QP1N0R5yd",
+	"HO//VAvudFgdb69zO+t7gg+i0VGc3zOC0LFbVPZi7gUz1r87SBchBde3bir8EfmpsbN3qSvkr3Lr3nLe",
+	"arp/26q6jVJBF+mVwlJ8rv8HLQ9asl3BHduL7xMwwt5gnVjG2X5XpLq05Ovf+Uf7//dp8vv2gqyk7voA",
+	"K4Ul8MnytVRUD2Egbq+aVEWhcrB2xmQqWTcYfTujsRMHeQzdMMTMUqhFJicKIiDXhbYGHA3mroRc+g71",
+	"m0DDKjBsEq1kpqdpzrphkqUQiiZ+8d7rty9fvIbsI3+UaQjCU1MM9b/YUZ3b/XT3B7AzgZ408AbhRjG4",
+	"xW5q0Or/111xvoSGxsZKnRdKujWK+ePYAZ4DY3iWTiC4oH6rZGa1GHUeuK6zJ229uKAE08RNWn2QkzJb",
+	"4sp0rKM1TAHNg2onoH4hywCcGSIIpcoyaiZLE4OYfPa9cLvNTBMBHGvVeWUAVR3GgykhHB+APpFsEAfw",
+	"C4gUAdyTqSnyMM+yiSZGJcLm/a0zHvZEuCKKe4AApHmhQL5vGEB+sYgYpfJWZQ77GJZ69870uttSfyC1",
+	"fusswH0ygJ1q/UbmS1oG85WUh5pURVout0a//NpiTUjYNVZG+cPWqVi8Tsn0VKMqadUox+pKX7pEgIOK",
+	"8/IAUwarRkaL+OvCjocZ2CmekMT5PDFxR3m7hgTEI8mdV3bJ7uJ07nXJWehUhUq2h3LMu7O6DvJkRbXh",
+	"uWk7LPUz93ELdv8eQNn98qvda8Da1hoI8uy2EGo2ruNpoYtyK9qqimxrtDUry8VoezvTE5nNtClHfxv+",
+	"bQd2Mc2lNcUP6rYsgLyW6fLPlytt/OdLEWx2AOeg6M2eHWGrDSyjhZM4VSZAzQRQrUggWF7Ct62TGeOX",
+	"Bfe5I0+nMiELO0Db5dYQ0hcchg8mWJtIy0QPfM+ZvnAdUAH5bzDjsOQzuAVW2bUXHvCAVpjy383Y97EH",
+	"H4tenVOn75gAiCC41qse3P+Ex22Zw+v0SuXQqeXgQJHVCMYOB8G+vbY3CQhxJgSGi2hBGAoHhpRlbeED",
+	"RInVQX9cIT5ysHCUS8ODllrT2ii/c9K5EmYh63sQ8Bxb7nJUFdDw0k6zBHvLQXrJUjrqCCaKOFfltbWt",
+	"EHN6rmSO3I8J4uTOwd/IoXveJ4kdkaRDog2m6hF2V2d7EpCmRWt5uPleFKLGyD/QlDdo4cLX4ejKVm58",
+	"GN4KRssnnh6mNhG6wUgUdr8JdSWzCsxOndcZlrHHaIk4vgxS69nW7TnNVUarlagsvVJFwIxdFumUcHNo",
+	"/uEkTbvAATgCV7iVCGcamMivnhM0q+vJ+QACIhDnapbao9fAngxFi71ly2QQDiJYS35uKoBdpAvl+v1x",
+	"fCyALdrvRPASLXf6ucZ9yjiKke9+ha2ZlyRAwxOGn+Ceb54mXynSLtZWWVijJhW8iVwK3vGoySx8Ks9E",
+	"uSq2rMMdOd0awkRQaMeNgir2919//38BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

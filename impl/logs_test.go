@@ -25,7 +25,7 @@ func logsAPI(t *testing.T) (*httptest.Server, *slog.Logger) {
 	j := logging.NewJournal()
 	log := slog.New(j.Handler(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	allow := func(r *http.Request, _ router.Operation) (context.Context, error) { return r.Context(), nil }
-	h, err := app.Handler(impl.New(impl.Deps{Logs: j}), slog.New(slog.DiscardHandler), allow,
+	h, err := app.Handler(impl.New(impl.Deps{Logs: j}), slog.New(slog.DiscardHandler), allow, nil,
 		func(string) (string, bool) { return "", false }, nil)
 	if err != nil {
 		t.Fatal(err)

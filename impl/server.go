@@ -67,6 +67,8 @@ type Deps struct {
 	Filters *filter.Manager
 	// Notifications keeps the notification instances.
 	Notifications *notification.Manager
+	// Fleet exports, plans and applies configuration documents.
+	Fleet FleetConfig
 	// Tasks answers the task operations; History the statistics history
 	// and rates; Control carries shutdown and restart to the code running
 	// the gateway.
@@ -102,6 +104,7 @@ type Server struct {
 	north         *north.Runtime
 	filters       *filter.Manager
 	notifications *notification.Manager
+	fleet         FleetConfig
 	tasks         *scheduler.Scheduler
 	packages      *packages.Manager
 	history       *stats.History
@@ -140,6 +143,7 @@ func New(deps Deps) *Server {
 		north:         deps.North,
 		filters:       deps.Filters,
 		notifications: deps.Notifications,
+		fleet:         deps.Fleet,
 		tasks:         deps.Tasks,
 		history:       deps.History,
 		control:       deps.Control,

@@ -11,6 +11,9 @@
 //	--safe-mode     EDGE_SAFE_MODE  start only the core and storage
 //	--log-level L   EDGE_LOG_LEVEL  debug, info, warning or error for this run (default: LOGGING.logLevel, info)
 //	                EDGE_ADMIN_PASSWORD  password of the first admin user, at first start
+//
+// `edged config export|plan|apply --url URL` exports, plans and applies the
+// declarative configuration of remote gateways (docs/fleet-config.md).
 package main
 
 import (
@@ -38,6 +41,11 @@ func main() {
 }
 
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "config" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runConfig(ctx, args[1:], os.Stdout, os.Stderr)
+	}
 	cfg, logLevel, err := parseFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

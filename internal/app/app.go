@@ -23,6 +23,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/cors"
 	"github.com/edged/edged/internal/directory"
+	"github.com/edged/edged/internal/fleetconfig"
 	"github.com/edged/edged/internal/logging"
 	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/packages"
@@ -221,6 +222,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		North:         svc.north,
 		Filters:       svc.filters,
 		Notifications: svc.notes,
+		Fleet:         fleetconfig.New(fleetconfig.Gateway(config, svc.m, svc.filters, svc.notes, users)),
 		Tasks:         jobs.sched,
 		History:       jobs.history,
 		Control:       control,

@@ -101,12 +101,14 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 	return rt
 }
 
-// adminOnly are the operations of user management and the roles list, and
-// those that change the code the gateway runs or where it comes from: the
-// package repository, install, update and removal.
+// adminOnly are the operations of user management and the roles list,
+// those that change the code the gateway runs or where it comes from (the
+// package repository, install, update and removal), and the fleet
+// configuration (whose document holds the users).
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
 	"deleteUserById", "logoutUserSessions", "listRoles",
-	"setRepository", "installPlugin", "updatePackages", "removePackage"}
+	"setRepository", "installPlugin", "updatePackages", "removePackage",
+	"exportConfig", "planConfig", "applyConfig"}
 
 // tokenOnly are the calls an anonymous caller never gets in the optional
 // mode though some roles below admin do: the user list, and stopping or

@@ -228,6 +228,11 @@ var Rights = map[string]Rule{
 	"adminUpdateUserById": admin,
 	"deleteUser":          admin,
 	"deleteUserById":      admin,
+
+	// Fleet configuration: the document holds the users, so admin only.
+	"exportConfig": admin,
+	"planConfig":   admin,
+	"applyConfig":  admin,
 }
 
 // hasAction reports whether the request carries the query parameter

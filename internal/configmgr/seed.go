@@ -480,3 +480,16 @@ func (m *Manager) handOn(ctx context.Context, ref itemRef, value string, success
 	}
 	return err
 }
+
+// SeededKeys returns the keys of the categories the gateway seeds at
+// start, parents included.
+func SeededKeys() []string {
+	var out []string
+	for _, p := range seedParents {
+		out = append(out, p.in.Key)
+	}
+	for _, c := range seedCategories() {
+		out = append(out, c.Key)
+	}
+	return out
+}

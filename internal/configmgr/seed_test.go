@@ -301,3 +301,15 @@ func TestSeedRetires(t *testing.T) {
 		})
 	}
 }
+
+func TestSeededKeys(t *testing.T) {
+	keys := SeededKeys()
+	for _, want := range []string{CategoryGeneral, CategoryRESTAPI, CategoryPurge, CategoryInstallation} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("SeededKeys() = %v, lacks %s", keys, want)
+		}
+	}
+	if len(keys) != len(seedParents)+len(seedCategories()) {
+		t.Errorf("SeededKeys() has %d keys, want every parent and seeded category", len(keys))
+	}
+}

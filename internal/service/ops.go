@@ -411,6 +411,16 @@ func (m *Manager) Schedule(ctx context.Context, sel ScheduleSelector) (db.Schedu
 	return m.schedule(ctx, sel)
 }
 
+// Registered returns every registered service (not the core and storage
+// records) with its plugin and schedule state.
+func (m *Manager) Registered(ctx context.Context) ([]db.Service, error) {
+	s, err := m.o.Store.ListServices(ctx, "")
+	if err != nil {
+		return nil, fmt.Errorf("service: %w", err)
+	}
+	return s, nil
+}
+
 // Schedules returns every schedule, sorted by name.
 func (m *Manager) Schedules(ctx context.Context) ([]db.Schedule, error) {
 	s, err := m.o.Store.ListSchedules(ctx)

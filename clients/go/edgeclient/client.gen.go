@@ -329,6 +329,60 @@ func (e ControlDestination) Valid() bool {
 	}
 }
 
+// Defines values for FleetChangeAction.
+const (
+	FleetActionChange FleetChangeAction = "change"
+	FleetActionCreate FleetChangeAction = "create"
+	FleetActionRemove FleetChangeAction = "remove"
+)
+
+// Valid indicates whether the value is a known member of the FleetChangeAction enum.
+func (e FleetChangeAction) Valid() bool {
+	switch e {
+	case FleetActionChange:
+		return true
+	case FleetActionCreate:
+		return true
+	case FleetActionRemove:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FleetChangeKind.
+const (
+	FleetKindCategory     FleetChangeKind = "category"
+	FleetKindChannel      FleetChangeKind = "channel"
+	FleetKindFilter       FleetChangeKind = "filter"
+	FleetKindNotification FleetChangeKind = "notification"
+	FleetKindSchedule     FleetChangeKind = "schedule"
+	FleetKindService      FleetChangeKind = "service"
+	FleetKindUser         FleetChangeKind = "user"
+)
+
+// Valid indicates whether the value is a known member of the FleetChangeKind enum.
+func (e FleetChangeKind) Valid() bool {
+	switch e {
+	case FleetKindCategory:
+		return true
+	case FleetKindChannel:
+		return true
+	case FleetKindFilter:
+		return true
+	case FleetKindNotification:
+		return true
+	case FleetKindSchedule:
+		return true
+	case FleetKindService:
+		return true
+	case FleetKindUser:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for InstalledPackageType.
 const (
 	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
@@ -1361,6 +1415,182 @@ type FilterInstance struct {
 type FilterInstanceList struct {
 	Filters []FilterInstance `json:"filters"`
 }
+
+// FleetCategory A configuration category of no service, filter or notification. Only the items listed are managed. `definitions` (with `description` and `displayName`) let apply create a category the gateway lacks; seeded categories are exported without them.
+type FleetCategory struct {
+	Definitions *map[string]FleetItemDefinition `json:"definitions,omitempty"`
+	Description *string                         `json:"description,omitempty"`
+	DisplayName *string                         `json:"displayName,omitempty"`
+
+	// Items Item values keyed by item name.
+	Items FleetValues `json:"items"`
+	Name  string      `json:"name"`
+}
+
+// FleetChange One change: a whole object created or removed, or one field changed (`field` is e.g. `enabled`, `pipeline`, `role`, `items.age`, `config.port`; secrets show as `****`).
+type FleetChange struct {
+	Action FleetChangeAction `json:"action"`
+	Field  *string           `json:"field,omitempty"`
+	From   *string           `json:"from,omitempty"`
+	Kind   FleetChangeKind   `json:"kind"`
+
+	// Name The object's name (a channel's is `notification/channel`).
+	Name string  `json:"name"`
+	To   *string `json:"to,omitempty"`
+}
+
+// FleetChangeAction defines model for FleetChange.Action.
+type FleetChangeAction string
+
+// FleetChangeKind defines model for FleetChange.Kind.
+type FleetChangeKind string
+
+// FleetChanges The changes of a plan or an apply, in order, and their count by action.
+type FleetChanges struct {
+	Changes []FleetChange `json:"changes"`
+	Summary struct {
+		Change int `json:"change"`
+		Create int `json:"create"`
+		Remove int `json:"remove"`
+	} `json:"summary"`
+}
+
+// FleetChannel An extra delivery channel of a notification.
+type FleetChannel struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+	Name   string       `json:"name"`
+	Plugin string       `json:"plugin"`
+}
+
+// FleetDocument A gateway's configuration (see `GET /edge/config/export`). An absent section is not managed; a present one is the whole truth for its kind.
+type FleetDocument struct {
+	Categories    *[]FleetCategory     `json:"categories,omitempty"`
+	Filters       *[]FleetFilter       `json:"filters,omitempty"`
+	Notifications *[]FleetNotification `json:"notifications,omitempty"`
+	Schedules     *[]FleetSchedule     `json:"schedules,omitempty"`
+	Services      *[]FleetService      `json:"services,omitempty"`
+	Users         *[]FleetUser         `json:"users,omitempty"`
+
+	// Version The document format's version; this gateway reads 1.
+	//
+	// Example: 1
+	Version int `json:"version"`
+}
+
+// FleetFilter A filter instance with its configuration.
+type FleetFilter struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+	Name   string       `json:"name"`
+	Plugin string       `json:"plugin"`
+}
+
+// FleetItemDefinition The definition of an item of a category the document creates (as in `POST /edge/category`).
+type FleetItemDefinition struct {
+	Default     *string   `json:"default,omitempty"`
+	Description string    `json:"description"`
+	DisplayName *string   `json:"displayName,omitempty"`
+	Length      *string   `json:"length,omitempty"`
+	Mandatory   *string   `json:"mandatory,omitempty"`
+	Maximum     *string   `json:"maximum,omitempty"`
+	Minimum     *string   `json:"minimum,omitempty"`
+	Options     *[]string `json:"options,omitempty"`
+	Order       *string   `json:"order,omitempty"`
+	Readonly    *string   `json:"readonly,omitempty"`
+	Type        string    `json:"type"`
+	Validity    *string   `json:"validity,omitempty"`
+}
+
+// FleetNotification A notification instance with its rule's and delivery channel's configuration and its extra channels.
+type FleetNotification struct {
+	Channel  string          `json:"channel"`
+	Channels *[]FleetChannel `json:"channels,omitempty"`
+
+	// DeliveryConfig Item values keyed by item name.
+	DeliveryConfig *FleetValues `json:"deliveryConfig,omitempty"`
+	Description    *string      `json:"description,omitempty"`
+	Enabled        *bool        `json:"enabled,omitempty"`
+	Name           string       `json:"name"`
+
+	// RetriggerTime Seconds.
+	RetriggerTime *float32 `json:"retriggerTime,omitempty"`
+	Rule          string   `json:"rule"`
+
+	// RuleConfig Item values keyed by item name.
+	RuleConfig *FleetValues `json:"ruleConfig,omitempty"`
+
+	// Type How often an instance sends (see GET /edge/notification/type).
+	//
+	// Example: one shot
+	Type NotificationType `json:"type"`
+}
+
+// FleetSchedule One of the gateway's own schedules (purge, statistics…); services' schedules follow their service's `enabled`.
+type FleetSchedule struct {
+	Enabled bool   `json:"enabled"`
+	Name    string `json:"name"`
+}
+
+// FleetSecretReference Where a secret comes from on the machine that resolves the document; exactly one field.
+type FleetSecretReference struct {
+	// FromEnv An environment variable holding the secret.
+	//
+	// Example: EDGE_SECRET_NORTH1_PASSWORD
+	FromEnv *string `json:"fromEnv,omitempty"`
+
+	// FromFile A file holding the secret (a final newline is dropped).
+	//
+	// Example: /run/secrets/north1
+	FromFile *string `json:"fromFile,omitempty"`
+}
+
+// FleetService A service with its plugin configuration (the items that are not read-only) and its filter pipeline.
+type FleetService struct {
+	// Config Item values keyed by item name.
+	Config *FleetValues `json:"config,omitempty"`
+
+	// Enabled Whether its schedule is enabled (the service runs).
+	Enabled bool   `json:"enabled"`
+	Name    string `json:"name"`
+
+	// Pipeline The filter instances of its pipeline, in order; absent or empty is none.
+	Pipeline *[]string `json:"pipeline,omitempty"`
+	Plugin   string    `json:"plugin"`
+
+	// Type south, north, notification or dispatcher (any case).
+	Type string `json:"type"`
+}
+
+// FleetUser A user. `password` is used only to create the user; export writes a reference for every user but `admin`.
+type FleetUser struct {
+	// AccessMethod How the user may log in; `any` (password or certificate), `pwd` (password only), `cert` (certificate only), `ldap` (password checked by the LDAP directory of category `LDAP`; such users are created at their first login, and their role follows their directory groups at each login).
+	//
+	// Example: any
+	AccessMethod *AccessMethod `json:"accessMethod,omitempty"`
+	Description  *string       `json:"description,omitempty"`
+	Name         string        `json:"name"`
+
+	// Password An item's value, or a reference to a secret that a client resolves before plan and apply.
+	Password *FleetValue `json:"password,omitempty"`
+	RealName *string     `json:"realName,omitempty"`
+
+	// Role A role name of `GET /edge/user/role`.
+	//
+	// Example: view
+	Role string `json:"role"`
+}
+
+// FleetValue An item's value, or a reference to a secret that a client resolves before plan and apply.
+type FleetValue struct {
+	union json.RawMessage
+}
+
+// FleetValue0 defines model for FleetValue.0.
+type FleetValue0 = string
+
+// FleetValues Item values keyed by item name.
+type FleetValues map[string]FleetValue
 
 // HistoryEntry The change of every statistic during one collection interval: `history_ts` plus one integer delta per statistic key.
 //
@@ -2987,6 +3217,12 @@ type AddCategoryChildrenJSONRequestBody = CategoryChildrenAdd
 // SetCategoryItemJSONRequestBody defines body for SetCategoryItem for application/json ContentType.
 type SetCategoryItemJSONRequestBody = ConfigValue
 
+// ApplyConfigJSONRequestBody defines body for ApplyConfig for application/json ContentType.
+type ApplyConfigJSONRequestBody = FleetDocument
+
+// PlanConfigJSONRequestBody defines body for PlanConfig for application/json ContentType.
+type PlanConfigJSONRequestBody = FleetDocument
+
 // ControlOperationJSONRequestBody defines body for ControlOperation for application/json ContentType.
 type ControlOperationJSONRequestBody = ControlOperationRequest
 
@@ -3260,6 +3496,68 @@ func (t ControlValue) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ControlValue) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsFleetValue0 returns the union data inside the FleetValue as a FleetValue0
+func (t FleetValue) AsFleetValue0() (FleetValue0, error) {
+	var body FleetValue0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFleetValue0 overwrites any union data inside the FleetValue as the provided FleetValue0
+func (t *FleetValue) FromFleetValue0(v FleetValue0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFleetValue0 performs a merge with any union data inside the FleetValue, using the provided FleetValue0
+func (t *FleetValue) MergeFleetValue0(v FleetValue0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsFleetSecretReference returns the union data inside the FleetValue as a FleetSecretReference
+func (t FleetValue) AsFleetSecretReference() (FleetSecretReference, error) {
+	var body FleetSecretReference
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromFleetSecretReference overwrites any union data inside the FleetValue as the provided FleetSecretReference
+func (t *FleetValue) FromFleetSecretReference(v FleetSecretReference) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeFleetSecretReference performs a merge with any union data inside the FleetValue, using the provided FleetSecretReference
+func (t *FleetValue) MergeFleetSecretReference(v FleetSecretReference) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t FleetValue) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *FleetValue) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -3901,6 +4199,49 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ApplyConfigWithBody Make the gateway hold a configuration document
+	//
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+	ApplyConfigWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ApplyConfig Make the gateway hold a configuration document
+	//
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+	ApplyConfig(ctx context.Context, body ApplyConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportConfig Export the gateway's whole configuration as one document
+	//
+	// Returns the configuration of the gateway as one document (`FleetDocument`): the configuration categories that belong to no service, filter or notification (item values; the item definitions too for categories the gateway does not seed), the services with their plugin configuration and filter pipelines, the filter instances, the notifications with their rule, delivery and extra channels, the gateway's own schedules, and the users with their roles. Secrets are never exported: a password item's value and a non-admin user's password are references to environment variables named after them (`{"fromEnv": "EDGE_SECRET_<OWNER>_<ITEM>"}`, `{"fromEnv": "EDGE_PASSWORD_<USER>"}`). Every list is sorted by name, so two exports of the same configuration are equal. Admin only.
+	//
+	// Corresponds with GET /edge/config/export (the `ExportConfig` operationId).
+	ExportConfig(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PlanConfigWithBody Show what applying a configuration document would change
+	//
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+	PlanConfigWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PlanConfig Show what applying a configuration document would change
+	//
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+	PlanConfig(ctx context.Context, body PlanConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ControlOperationWithBody Run an operation through the dispatcher
 	//
@@ -5292,6 +5633,99 @@ func (c *RawClient) SetCategoryItem(ctx context.Context, name CategoryName, item
 // Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewResetCategoryItemRequest(c.Server, name, item)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ApplyConfigWithBody Make the gateway hold a configuration document
+//
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+func (c *RawClient) ApplyConfigWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewApplyConfigRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ApplyConfig Make the gateway hold a configuration document
+//
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+func (c *RawClient) ApplyConfig(ctx context.Context, body ApplyConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewApplyConfigRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportConfig Export the gateway's whole configuration as one document
+//
+// Returns the configuration of the gateway as one document (`FleetDocument`): the configuration categories that belong to no service, filter or notification (item values; the item definitions too for categories the gateway does not seed), the services with their plugin configuration and filter pipelines, the filter instances, the notifications with their rule, delivery and extra channels, the gateway's own schedules, and the users with their roles. Secrets are never exported: a password item's value and a non-admin user's password are references to environment variables named after them (`{"fromEnv": "EDGE_SECRET_<OWNER>_<ITEM>"}`, `{"fromEnv": "EDGE_PASSWORD_<USER>"}`). Every list is sorted by name, so two exports of the same configuration are equal. Admin only.
+//
+// Corresponds with GET /edge/config/export (the `ExportConfig` operationId).
+func (c *RawClient) ExportConfig(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportConfigRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PlanConfigWithBody Show what applying a configuration document would change
+//
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+func (c *RawClient) PlanConfigWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPlanConfigRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PlanConfig Show what applying a configuration document would change
+//
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+func (c *RawClient) PlanConfig(ctx context.Context, body PlanConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPlanConfigRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8350,6 +8784,113 @@ func NewResetCategoryItemRequest(server string, name CategoryName, item ItemName
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewApplyConfigRequest calls the generic ApplyConfig builder with application/json body
+func NewApplyConfigRequest(server string, body ApplyConfigJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewApplyConfigRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewApplyConfigRequestWithBody constructs an http.Request for the ApplyConfig method, with any body, and a specified content type
+func NewApplyConfigRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/config/apply")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewExportConfigRequest constructs an http.Request for the ExportConfig method
+func NewExportConfigRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/config/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPlanConfigRequest calls the generic PlanConfig builder with application/json body
+func NewPlanConfigRequest(server string, body PlanConfigJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPlanConfigRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPlanConfigRequestWithBody constructs an http.Request for the PlanConfig method, with any body, and a specified content type
+func NewPlanConfigRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/config/plan")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -11625,6 +12166,51 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /edge/category/{name}/{item}/value (the `ResetCategoryItem` operationId).
 	ResetCategoryItemWithResponse(ctx context.Context, name CategoryName, item ItemName, reqEditors ...RequestEditorFn) (*ResetCategoryItemResponse, error)
+
+	// ApplyConfigWithBodyWithResponse Make the gateway hold a configuration document
+	//
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+	ApplyConfigWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApplyConfigResponse, error)
+
+	// ApplyConfigWithResponse Make the gateway hold a configuration document
+	//
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+	ApplyConfigWithResponse(ctx context.Context, body ApplyConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*ApplyConfigResponse, error)
+
+	// ExportConfigWithResponse Export the gateway's whole configuration as one document
+	//
+	// Returns the configuration of the gateway as one document (`FleetDocument`): the configuration categories that belong to no service, filter or notification (item values; the item definitions too for categories the gateway does not seed), the services with their plugin configuration and filter pipelines, the filter instances, the notifications with their rule, delivery and extra channels, the gateway's own schedules, and the users with their roles. Secrets are never exported: a password item's value and a non-admin user's password are references to environment variables named after them (`{"fromEnv": "EDGE_SECRET_<OWNER>_<ITEM>"}`, `{"fromEnv": "EDGE_PASSWORD_<USER>"}`). Every list is sorted by name, so two exports of the same configuration are equal. Admin only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/config/export (the `ExportConfig` operationId).
+	ExportConfigWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ExportConfigResponse, error)
+
+	// PlanConfigWithBodyWithResponse Show what applying a configuration document would change
+	//
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+	PlanConfigWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PlanConfigResponse, error)
+
+	// PlanConfigWithResponse Show what applying a configuration document would change
+	//
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+	PlanConfigWithResponse(ctx context.Context, body PlanConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*PlanConfigResponse, error)
 
 	// ControlOperationWithBodyWithResponse Run an operation through the dispatcher
 	//
@@ -15152,6 +15738,276 @@ func (r ResetCategoryItemResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ResetCategoryItemResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ApplyConfigResponse503Headers the declared response headers of an HTTP 503 response for ApplyConfig
+type ApplyConfigResponse503Headers struct {
+	RetryAfter int
+}
+
+type ApplyConfigResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FleetChanges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ApplyConfigResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ApplyConfigResponse) GetJSON200() *FleetChanges {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ApplyConfigResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ApplyConfigResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ApplyConfigResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ApplyConfigResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ApplyConfigResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ApplyConfigResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ApplyConfigResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ApplyConfigResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ApplyConfigResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ApplyConfigResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ApplyConfigResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ApplyConfigResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportConfigResponse503Headers the declared response headers of an HTTP 503 response for ExportConfig
+type ExportConfigResponse503Headers struct {
+	RetryAfter int
+}
+
+type ExportConfigResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FleetDocument
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportConfigResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ExportConfigResponse) GetJSON200() *FleetDocument {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportConfigResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportConfigResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportConfigResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportConfigResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportConfigResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportConfigResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportConfigResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportConfigResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PlanConfigResponse503Headers the declared response headers of an HTTP 503 response for PlanConfig
+type PlanConfigResponse503Headers struct {
+	RetryAfter int
+}
+
+type PlanConfigResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FleetChanges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PlanConfigResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PlanConfigResponse) GetJSON200() *FleetChanges {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PlanConfigResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PlanConfigResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PlanConfigResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PlanConfigResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PlanConfigResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PlanConfigResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PlanConfigResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PlanConfigResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PlanConfigResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PlanConfigResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21864,6 +22720,81 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 	return ParseResetCategoryItemResponse(rsp)
 }
 
+// ApplyConfigWithBodyWithResponse Make the gateway hold a configuration document
+//
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+func (c *ClientWithResponses) ApplyConfigWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApplyConfigResponse, error) {
+	rsp, err := c.ApplyConfigWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseApplyConfigResponse(rsp)
+}
+
+// ApplyConfigWithResponse Make the gateway hold a configuration document
+//
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/config/apply (the `ApplyConfig` operationId).
+func (c *ClientWithResponses) ApplyConfigWithResponse(ctx context.Context, body ApplyConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*ApplyConfigResponse, error) {
+	rsp, err := c.ApplyConfig(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseApplyConfigResponse(rsp)
+}
+
+// ExportConfigWithResponse Export the gateway's whole configuration as one document
+//
+// Returns the configuration of the gateway as one document (`FleetDocument`): the configuration categories that belong to no service, filter or notification (item values; the item definitions too for categories the gateway does not seed), the services with their plugin configuration and filter pipelines, the filter instances, the notifications with their rule, delivery and extra channels, the gateway's own schedules, and the users with their roles. Secrets are never exported: a password item's value and a non-admin user's password are references to environment variables named after them (`{"fromEnv": "EDGE_SECRET_<OWNER>_<ITEM>"}`, `{"fromEnv": "EDGE_PASSWORD_<USER>"}`). Every list is sorted by name, so two exports of the same configuration are equal. Admin only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/config/export (the `ExportConfig` operationId).
+func (c *ClientWithResponses) ExportConfigWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ExportConfigResponse, error) {
+	rsp, err := c.ExportConfig(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportConfigResponse(rsp)
+}
+
+// PlanConfigWithBodyWithResponse Show what applying a configuration document would change
+//
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+func (c *ClientWithResponses) PlanConfigWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PlanConfigResponse, error) {
+	rsp, err := c.PlanConfigWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePlanConfigResponse(rsp)
+}
+
+// PlanConfigWithResponse Show what applying a configuration document would change
+//
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/config/plan (the `PlanConfig` operationId).
+func (c *ClientWithResponses) PlanConfigWithResponse(ctx context.Context, body PlanConfigJSONRequestBody, reqEditors ...RequestEditorFn) (*PlanConfigResponse, error) {
+	rsp, err := c.PlanConfig(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePlanConfigResponse(rsp)
+}
+
 // ControlOperationWithBodyWithResponse Run an operation through the dispatcher
 //
 // Runs a named operation with parameters on the devices behind south services, through the running dispatcher service; destinations, ordering, rights, audit (CTLOP) and errors as for a control write. The OPC UA plugin runs an operation as a call of the method of that browse name under its `methodsParent` node, with parameters named as the method's input arguments; plugins without operations (Modbus) answer 400.
@@ -25628,6 +26559,249 @@ func ParseResetCategoryItemResponse(rsp *http.Response) (*ResetCategoryItemRespo
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ResetCategoryItemResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseApplyConfigResponse parses an HTTP response from a ApplyConfigWithResponse call
+func ParseApplyConfigResponse(rsp *http.Response) (*ApplyConfigResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ApplyConfigResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FleetChanges
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ApplyConfigResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportConfigResponse parses an HTTP response from a ExportConfigWithResponse call
+func ParseExportConfigResponse(rsp *http.Response) (*ExportConfigResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportConfigResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FleetDocument
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ExportConfigResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePlanConfigResponse parses an HTTP response from a PlanConfigWithResponse call
+func ParsePlanConfigResponse(rsp *http.Response) (*PlanConfigResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PlanConfigResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FleetChanges
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers PlanConfigResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

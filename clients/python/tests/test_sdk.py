@@ -21,7 +21,14 @@ from edged_client import (
 )
 from edged_client.api.assets import get_asset_readings, list_assets
 from edged_client.api.audit import create_audit_entry, list_audit_entries
-from edged_client.api.configuration import get_category, get_category_item, reset_category_item, set_category_item
+from edged_client.api.configuration import (
+    export_config,
+    get_category,
+    get_category_item,
+    plan_config,
+    reset_category_item,
+    set_category_item,
+)
 from edged_client.api.services import create_service, delete_service
 from edged_client.api.system import ping
 from edged_client.api.users import list_roles
@@ -30,6 +37,12 @@ from edged_client.models import (
     AuditEntryCreateDetails,
     AuditSource,
     ConfigValue,
+    FleetCategory,
+    FleetChangeAction,
+    FleetChangeKind,
+    FleetDocument,
+    FleetSecretReference,
+    FleetValues,
     PingHealth,
     Reading,
     ServiceCreateRequest,
@@ -201,3 +214,42 @@ def test_ingest_through_http_south_and_browse(client: Client) -> None:
             delete_service.sync(service, client=client)
         except ApiError:
             pass
+
+
+def test_fleet_configuration_export_and_plan(gateway: Gateway) -> None:
+    with Client(gateway.url) as client:
+        client.login("admin", gateway.admin_password)
+        doc = export_config.sync(client=client)
+        assert doc.version == 1
+        assert isinstance(doc.users, list) and any(u.name == "admin" for u in doc.users)
+        assert isinstance(doc.categories, list)
+        purge = next(c for c in doc.categories if c.name == "PURGE_READ")
+        age = purge.items["age"]
+        assert isinstance(age, str)
+
+        def purge_age(value: str | FleetSecretReference) -> FleetDocument:
+            return FleetDocument(
+                version=1, categories=[FleetCategory(name="PURGE_READ", items=FleetValues.from_dict({"age": value}))]
+            )
+
+        # The gateway's own value is no change; another one is one change.
+        unchanged = plan_config.sync(client=client, body=purge_age(age))
+        assert unchanged.changes == [] and unchanged.summary.change == 0
+        other = str(int(age) + 1)
+        plan = plan_config.sync(client=client, body=purge_age(other))
+        assert [(c.action, c.kind, c.name, c.field, c.from_, c.to) for c in plan.changes] == [
+            (
+                FleetChangeAction.FLEET_ACTION_CHANGE,
+                FleetChangeKind.FLEET_KIND_CATEGORY,
+                "PURGE_READ",
+                "items.age",
+                age,
+                other,
+            )
+        ]
+        assert get_category_item.sync("PURGE_READ", "age", client=client).value == age
+
+        # A reference is resolved by the client, never by the gateway.
+        with pytest.raises(BadRequestError) as refused:
+            plan_config.sync(client=client, body=purge_age(FleetSecretReference(from_env="AGE")))
+        assert "not resolved" in refused.value.message

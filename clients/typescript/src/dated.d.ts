@@ -68,6 +68,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the gateway's whole configuration as one document
+         * @description Returns the configuration of the gateway as one document (`FleetDocument`): the configuration categories that belong to no service, filter or notification (item values; the item definitions too for categories the gateway does not seed), the services with their plugin configuration and filter pipelines, the filter instances, the notifications with their rule, delivery and extra channels, the gateway's own schedules, and the users with their roles. Secrets are never exported: a password item's value and a non-admin user's password are references to environment variables named after them (`{"fromEnv": "EDGE_SECRET_<OWNER>_<ITEM>"}`, `{"fromEnv": "EDGE_PASSWORD_<USER>"}`). Every list is sorted by name, so two exports of the same configuration are equal. Admin only.
+         */
+        get: operations["exportConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/config/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show what applying a configuration document would change
+         * @description Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+         */
+        post: operations["planConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/config/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the gateway hold a configuration document
+         * @description Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+         */
+        post: operations["applyConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/category": {
         parameters: {
             query?: never;
@@ -1733,6 +1793,141 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A gateway's configuration (see `GET /edge/config/export`). An absent section is not managed; a present one is the whole truth for its kind. */
+        FleetDocument: {
+            /**
+             * @description The document format's version; this gateway reads 1.
+             * @example 1
+             */
+            version: number;
+            categories?: components["schemas"]["FleetCategory"][];
+            services?: components["schemas"]["FleetService"][];
+            filters?: components["schemas"]["FleetFilter"][];
+            notifications?: components["schemas"]["FleetNotification"][];
+            schedules?: components["schemas"]["FleetSchedule"][];
+            users?: components["schemas"]["FleetUser"][];
+        };
+        /** @description An item's value, or a reference to a secret that a client resolves before plan and apply. */
+        FleetValue: string | components["schemas"]["FleetSecretReference"];
+        /** @description Where a secret comes from on the machine that resolves the document; exactly one field. */
+        FleetSecretReference: {
+            /**
+             * @description An environment variable holding the secret.
+             * @example EDGE_SECRET_NORTH1_PASSWORD
+             */
+            fromEnv?: string;
+            /**
+             * @description A file holding the secret (a final newline is dropped).
+             * @example /run/secrets/north1
+             */
+            fromFile?: string;
+        };
+        /** @description Item values keyed by item name. */
+        FleetValues: {
+            [key: string]: components["schemas"]["FleetValue"];
+        };
+        /** @description The definition of an item of a category the document creates (as in `POST /edge/category`). */
+        FleetItemDefinition: {
+            type: string;
+            description: string;
+            default?: string;
+            displayName?: string;
+            order?: string;
+            options?: string[];
+            validity?: string;
+            minimum?: string;
+            maximum?: string;
+            length?: string;
+            readonly?: string;
+            mandatory?: string;
+        };
+        /** @description A configuration category of no service, filter or notification. Only the items listed are managed. `definitions` (with `description` and `displayName`) let apply create a category the gateway lacks; seeded categories are exported without them. */
+        FleetCategory: {
+            name: string;
+            description?: string;
+            displayName?: string;
+            definitions?: {
+                [key: string]: components["schemas"]["FleetItemDefinition"];
+            };
+            items: components["schemas"]["FleetValues"];
+        };
+        /** @description A service with its plugin configuration (the items that are not read-only) and its filter pipeline. */
+        FleetService: {
+            name: string;
+            /** @description south, north, notification or dispatcher (any case). */
+            type: string;
+            plugin: string;
+            /** @description Whether its schedule is enabled (the service runs). */
+            enabled: boolean;
+            config?: components["schemas"]["FleetValues"];
+            /** @description The filter instances of its pipeline, in order; absent or empty is none. */
+            pipeline?: string[];
+        };
+        /** @description A filter instance with its configuration. */
+        FleetFilter: {
+            name: string;
+            plugin: string;
+            config?: components["schemas"]["FleetValues"];
+        };
+        /** @description A notification instance with its rule's and delivery channel's configuration and its extra channels. */
+        FleetNotification: {
+            name: string;
+            description?: string;
+            type: components["schemas"]["NotificationType"];
+            enabled?: boolean;
+            /** @description Seconds. */
+            retriggerTime?: number;
+            rule: string;
+            ruleConfig?: components["schemas"]["FleetValues"];
+            channel: string;
+            deliveryConfig?: components["schemas"]["FleetValues"];
+            channels?: components["schemas"]["FleetChannel"][];
+        };
+        /** @description An extra delivery channel of a notification. */
+        FleetChannel: {
+            name: string;
+            plugin: string;
+            config?: components["schemas"]["FleetValues"];
+        };
+        /** @description One of the gateway's own schedules (purge, statistics…); services' schedules follow their service's `enabled`. */
+        FleetSchedule: {
+            name: string;
+            enabled: boolean;
+        };
+        /** @description A user. `password` is used only to create the user; export writes a reference for every user but `admin`. */
+        FleetUser: {
+            name: string;
+            /**
+             * @description A role name of `GET /edge/user/role`.
+             * @example view
+             */
+            role: string;
+            realName?: string;
+            description?: string;
+            accessMethod?: components["schemas"]["AccessMethod"];
+            password?: components["schemas"]["FleetValue"];
+        };
+        /** @description One change: a whole object created or removed, or one field changed (`field` is e.g. `enabled`, `pipeline`, `role`, `items.age`, `config.port`; secrets show as `****`). */
+        FleetChange: {
+            /** @enum {string} */
+            action: "create" | "change" | "remove";
+            /** @enum {string} */
+            kind: "category" | "service" | "filter" | "notification" | "channel" | "schedule" | "user";
+            /** @description The object's name (a channel's is `notification/channel`). */
+            name: string;
+            field?: string;
+            from?: string;
+            to?: string;
+        };
+        /** @description The changes of a plan or an apply, in order, and their count by action. */
+        FleetChanges: {
+            changes: components["schemas"]["FleetChange"][];
+            summary: {
+                create: number;
+                change: number;
+                remove: number;
+            };
+        };
         /** @description The body of every error response. */
         Error: {
             /**
@@ -3933,6 +4128,92 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetDocument"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    planConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetDocument"];
+            };
+        };
+        responses: {
+            /** @description The changes applying the document would make. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetChanges"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FleetDocument"];
+            };
+        };
+        responses: {
+            /** @description The changes made. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FleetChanges"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

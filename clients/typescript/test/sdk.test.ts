@@ -219,6 +219,29 @@ describe("gateway", () => {
     await assert.rejects(c.get("/edge/user/role"), (e: unknown) => e instanceof EdgeApiError && e.isUnauthorized);
   });
 
+  test("fleet configuration: the export, and plans of the same and of another value", async () => {
+    const c = createEdgeClient({ baseUrl: gw.url });
+    await c.login("admin", gw.adminPassword);
+    const doc = await c.get("/edge/config/export");
+    assert.equal(doc.version, 1);
+    assert.ok(doc.users?.some((u) => u.name === "admin"));
+    const age = doc.categories?.find((x) => x.name === "PURGE_READ")?.items.age;
+    assert.equal(typeof age, "string");
+    const purgeAge = (value: string | { fromEnv: string }) => ({
+      body: { version: 1, categories: [{ name: "PURGE_READ", items: { age: value } }] },
+    });
+    const same = await c.post("/edge/config/plan", purgeAge(age as string));
+    assert.deepEqual(same.changes, []);
+    const other = String(Number(age) + 1);
+    const plan = await c.post("/edge/config/plan", purgeAge(other));
+    assert.deepEqual(plan.changes, [{ action: "change", kind: "category", name: "PURGE_READ", field: "items.age", from: age, to: other }]);
+    assert.deepEqual(plan.summary, { create: 0, change: 1, remove: 0 });
+    await assert.rejects(
+      c.post("/edge/config/plan", purgeAge({ fromEnv: "AGE" })),
+      (e: unknown) => e instanceof EdgeApiError && e.isBadRequest && e.apiMessage.includes("not resolved"),
+    );
+  });
+
   test("ingest readings through an http_south service and browse them", async (t) => {
     const port = await freePort();
     const service = unique("ts-sdk-south");

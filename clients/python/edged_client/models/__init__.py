@@ -52,6 +52,23 @@ from .filter_create_request import FilterCreateRequest
 from .filter_create_request_filter_config import FilterCreateRequestFilterConfig
 from .filter_instance import FilterInstance
 from .filter_instance_list import FilterInstanceList
+from .fleet_category import FleetCategory
+from .fleet_category_definitions import FleetCategoryDefinitions
+from .fleet_change import FleetChange
+from .fleet_change_action import FleetChangeAction
+from .fleet_change_kind import FleetChangeKind
+from .fleet_changes import FleetChanges
+from .fleet_changes_summary import FleetChangesSummary
+from .fleet_channel import FleetChannel
+from .fleet_document import FleetDocument
+from .fleet_filter import FleetFilter
+from .fleet_item_definition import FleetItemDefinition
+from .fleet_notification import FleetNotification
+from .fleet_schedule import FleetSchedule
+from .fleet_secret_reference import FleetSecretReference
+from .fleet_service import FleetService
+from .fleet_user import FleetUser
+from .fleet_values import FleetValues
 from .get_asset_reading_series_group import GetAssetReadingSeriesGroup
 from .history_entry import HistoryEntry
 from .installed_package import InstalledPackage
@@ -197,6 +214,23 @@ __all__ = (
     "FilterCreateRequestFilterConfig",
     "FilterInstance",
     "FilterInstanceList",
+    "FleetCategory",
+    "FleetCategoryDefinitions",
+    "FleetChange",
+    "FleetChangeAction",
+    "FleetChangeKind",
+    "FleetChanges",
+    "FleetChangesSummary",
+    "FleetChannel",
+    "FleetDocument",
+    "FleetFilter",
+    "FleetItemDefinition",
+    "FleetNotification",
+    "FleetSchedule",
+    "FleetSecretReference",
+    "FleetService",
+    "FleetUser",
+    "FleetValues",
     "GetAssetReadingSeriesGroup",
     "HistoryEntry",
     "InstalledPackage",

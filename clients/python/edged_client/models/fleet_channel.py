@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.fleet_values import FleetValues
+
+
+T = TypeVar("T", bound="FleetChannel")
+
+
+@_attrs_define
+class FleetChannel:
+    """An extra delivery channel of a notification.
+
+    Attributes:
+        name (str):
+        plugin (str):
+        config (FleetValues | Unset): Item values keyed by item name.
+    """
+
+    name: str
+    plugin: str
+    config: FleetValues | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        plugin = self.plugin
+
+        config: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.config, Unset):
+            config = self.config.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "plugin": plugin,
+            }
+        )
+        if config is not UNSET:
+            field_dict["config"] = config
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.fleet_values import FleetValues  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        plugin = d.pop("plugin")
+
+        _config = d.pop("config", UNSET)
+        config: FleetValues | Unset
+        if isinstance(_config, Unset):
+            config = UNSET
+        else:
+            config = FleetValues.from_dict(_config)
+
+        _obj = cls(
+            name=name,
+            plugin=plugin,
+            config=config,
+        )
+
+        return _obj

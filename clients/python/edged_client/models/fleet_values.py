@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.fleet_secret_reference import FleetSecretReference
+
+
+T = TypeVar("T", bound="FleetValues")
+
+
+@_attrs_define
+class FleetValues:
+    """Item values keyed by item name."""
+
+    additional_properties: dict[str, FleetSecretReference | str] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.fleet_secret_reference import FleetSecretReference  # noqa: PLC0415
+
+        field_dict: dict[str, Any] = {}
+        for prop_name, prop in self.additional_properties.items():
+            if isinstance(prop, FleetSecretReference):
+                field_dict[prop_name] = prop.to_dict()
+            else:
+                field_dict[prop_name] = prop
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.fleet_secret_reference import FleetSecretReference  # noqa: PLC0415
+
+        d = dict(src_dict)
+        _obj = cls()
+
+        additional_properties = {}
+        for prop_name, prop_dict in d.items():
+
+            def _parse_additional_property(data: object) -> FleetSecretReference | str:
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_fleet_value_type_1 = FleetSecretReference.from_dict(data)
+
+                    return componentsschemas_fleet_value_type_1
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                return cast(FleetSecretReference | str, data)
+
+            additional_property = _parse_additional_property(prop_dict)
+
+            additional_properties[prop_name] = additional_property
+
+        _obj.additional_properties = additional_properties
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> FleetSecretReference | str:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: FleetSecretReference | str) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
