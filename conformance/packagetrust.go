@@ -295,7 +295,8 @@ func testPackageTrust(t *testing.T) {
 	if v := installedVersion(t, admin, "csv_south"); v != "1.1.0" {
 		t.Errorf("after an update with allowDowngrade=false: %s, want 1.1.0 kept", v)
 	}
-	bad := doRaw(t, rawRequest{method: http.MethodPut, path: "/edge/update?allowDowngrade=perhaps"})
+	bad := doRaw(t, rawRequest{method: http.MethodPut, path: "/edge/update?allowDowngrade=perhaps",
+		headers: map[string]string{"authorization": adminToken(t)}})
 	checkError(t, bad.status, bad.body, http.StatusBadRequest)
 	if n := downgrades(); n != 1 {
 		t.Fatalf("%d downgrades audited, want the install's only", n)

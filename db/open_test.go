@@ -220,9 +220,9 @@ func TestUserConstraints(t *testing.T) {
 			})
 		}
 		t.Run("bad access method is not a conflict", func(t *testing.T) {
-			err := d.ExecSQL(ctx, insert, "dave", 2, "ldap", time.Now())
+			err := d.ExecSQL(ctx, insert, "dave", 2, "kerberos", time.Now())
 			if err == nil || errors.Is(err, db.ErrConflict) || errors.Is(err, db.ErrNotFound) {
-				t.Fatalf("insert with access_method ldap: error %v, want an untranslated CHECK violation", err)
+				t.Fatalf("insert with access_method kerberos: error %v, want an untranslated CHECK violation", err)
 			}
 		})
 	})
