@@ -72,6 +72,8 @@ func (e AuditSeverity) Valid() bool {
 const (
 	ASTDP AuditSource = "ASTDP"
 	BKEXC AuditSource = "BKEXC"
+	BKRSC AuditSource = "BKRSC"
+	BKRST AuditSource = "BKRST"
 	CONAD AuditSource = "CONAD"
 	CONCH AuditSource = "CONCH"
 	CTLOP AuditSource = "CTLOP"
@@ -117,6 +119,10 @@ func (e AuditSource) Valid() bool {
 	case ASTDP:
 		return true
 	case BKEXC:
+		return true
+	case BKRSC:
+		return true
+	case BKRST:
 		return true
 	case CONAD:
 		return true
@@ -191,6 +197,30 @@ func (e AuditSource) Valid() bool {
 	case USRCH:
 		return true
 	case USRDL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupStatus.
+const (
+	COMPLETED   BackupStatus = "COMPLETED"
+	FAILED      BackupStatus = "FAILED"
+	INTERRUPTED BackupStatus = "INTERRUPTED"
+	RUNNING     BackupStatus = "RUNNING"
+)
+
+// Valid indicates whether the value is a known member of the BackupStatus enum.
+func (e BackupStatus) Valid() bool {
+	switch e {
+	case COMPLETED:
+		return true
+	case FAILED:
+		return true
+	case INTERRUPTED:
+		return true
+	case RUNNING:
 		return true
 	default:
 		return false
@@ -751,7 +781,7 @@ type AuditEntry struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -772,6 +802,8 @@ type AuditEntry struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -814,7 +846,7 @@ type AuditEntryCreate struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -835,6 +867,8 @@ type AuditEntryCreate struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -872,7 +906,7 @@ type AuditLogCode struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -893,6 +927,8 @@ type AuditLogCode struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -949,7 +985,7 @@ type AuditSeverityLevel struct {
 // - `NHDWN` north destination unavailable
 // - `NHAVL` north destination available
 // - `UPEXC` update complete
-// - `BKEXC` backup complete
+// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 // - `NTFDL` notification deleted
 // - `NTFAD` notification added
 // - `NTFSN` notification sent
@@ -970,6 +1006,8 @@ type AuditSeverityLevel struct {
 // - `LOGFL` failed login
 // - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 // - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 // - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 //
 // Example: CONCH
@@ -999,6 +1037,66 @@ type AvailablePlugins struct {
 	//
 	// Example: ["csv_south"]
 	Plugins []string `json:"plugins"`
+}
+
+// Backup Example: {"date":"2024-05-01 10:15:42.123","id":3,"readings":false,"size":48213,"status":"COMPLETED"}
+type Backup struct {
+	// Date UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	Date Timestamp `json:"date"`
+
+	// Id The backup's id; ids are never reused.
+	Id int64 `json:"id"`
+
+	// Readings Whether it holds the buffered readings (`BACKUP.includeReadings` when it was made).
+	Readings bool `json:"readings"`
+
+	// Reason Why it failed; only for `FAILED`.
+	Reason *string `json:"reason,omitempty"`
+
+	// Size Bytes of the backup file; 0 until it is complete.
+	Size int64 `json:"size"`
+
+	// Status `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Status BackupStatus `json:"status"`
+}
+
+// BackupDone Example: {"id":3,"message":"Backup 3 deleted"}
+type BackupDone struct {
+	Id      int64  `json:"id"`
+	Message string `json:"message"`
+}
+
+// BackupList defines model for BackupList.
+type BackupList struct {
+	Backups []Backup `json:"backups"`
+}
+
+// BackupStarted Example: {"id":4,"message":"Backup 4 started","status":"RUNNING"}
+type BackupStarted struct {
+	Id      int64  `json:"id"`
+	Message string `json:"message"`
+
+	// Status `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Status BackupStatus `json:"status"`
+}
+
+// BackupStatus `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+type BackupStatus string
+
+// BackupStatusEntry defines model for BackupStatusEntry.
+type BackupStatusEntry struct {
+	// Index The status's index (1 RUNNING, 2 COMPLETED, 3 FAILED, 4 INTERRUPTED).
+	Index int `json:"index"`
+
+	// Name `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Name BackupStatus `json:"name"`
+}
+
+// BackupStatusList defines model for BackupStatusList.
+type BackupStatusList struct {
+	BackupStatus []BackupStatusEntry `json:"backupStatus"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -2627,6 +2725,9 @@ type UserList struct {
 // AssetCode defines model for AssetCode.
 type AssetCode = string
 
+// BackupId defines model for BackupId.
+type BackupId = int64
+
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
@@ -2808,6 +2909,18 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// ListBackupsParams defines parameters for ListBackups.
+type ListBackupsParams struct {
+	// Status Only backups of this status (`RUNNING`, `COMPLETED`, `FAILED`, `INTERRUPTED`), matched case-insensitively; any other value is 400.
+	Status *string `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
 // ListCategoriesParams defines parameters for ListCategories.
@@ -3656,6 +3769,27 @@ type ServerInterface interface {
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
+	// ListBackups List backups
+	// (GET /edge/backup)
+	ListBackups(w http.ResponseWriter, r *http.Request, params ListBackupsParams)
+	// CreateBackup Create a backup
+	// (POST /edge/backup)
+	CreateBackup(w http.ResponseWriter, r *http.Request)
+	// ListBackupStatuses List the statuses of backups
+	// (GET /edge/backup/status)
+	ListBackupStatuses(w http.ResponseWriter, r *http.Request)
+	// DeleteBackup Delete a backup
+	// (DELETE /edge/backup/{backup_id})
+	DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
+	// GetBackup Get a backup
+	// (GET /edge/backup/{backup_id})
+	GetBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
+	// DownloadBackup Download a backup
+	// (GET /edge/backup/{backup_id}/download)
+	DownloadBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
+	// RestoreBackup Restore a backup
+	// (PUT /edge/backup/{backup_id}/restore)
+	RestoreBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
 	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
@@ -4013,6 +4147,48 @@ func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Reques
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListBackups List backups
+// (GET /edge/backup)
+func (_ Unimplemented) ListBackups(w http.ResponseWriter, r *http.Request, params ListBackupsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateBackup Create a backup
+// (POST /edge/backup)
+func (_ Unimplemented) CreateBackup(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListBackupStatuses List the statuses of backups
+// (GET /edge/backup/status)
+func (_ Unimplemented) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteBackup Delete a backup
+// (DELETE /edge/backup/{backup_id})
+func (_ Unimplemented) DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetBackup Get a backup
+// (GET /edge/backup/{backup_id})
+func (_ Unimplemented) GetBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DownloadBackup Download a backup
+// (GET /edge/backup/{backup_id}/download)
+func (_ Unimplemented) DownloadBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RestoreBackup Restore a backup
+// (PUT /edge/backup/{backup_id}/restore)
+func (_ Unimplemented) RestoreBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5225,6 +5401,197 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Authenticate(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListBackups operation middleware
+func (siw *ServerInterfaceWrapper) ListBackups(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBackupsParams
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", r.URL.Query(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "status"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "status", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBackups(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBackup operation middleware
+func (siw *ServerInterfaceWrapper) CreateBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBackup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListBackupStatuses operation middleware
+func (siw *ServerInterfaceWrapper) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBackupStatuses(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteBackup operation middleware
+func (siw *ServerInterfaceWrapper) DeleteBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteBackup(w, r, backupId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBackup operation middleware
+func (siw *ServerInterfaceWrapper) GetBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBackup(w, r, backupId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DownloadBackup operation middleware
+func (siw *ServerInterfaceWrapper) DownloadBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DownloadBackup(w, r, backupId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RestoreBackup operation middleware
+func (siw *ServerInterfaceWrapper) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RestoreBackup(w, r, backupId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7444,6 +7811,27 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/edge/restart", wrapper.Restart)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup", wrapper.ListBackups)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/backup", wrapper.CreateBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup/status", wrapper.ListBackupStatuses)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/backup/{backup_id}", wrapper.DeleteBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup/{backup_id}", wrapper.GetBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup/{backup_id}/download", wrapper.DownloadBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/backup/{backup_id}/restore", wrapper.RestoreBackup)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/statistics", wrapper.ListStatistics)
 	})
 	r.Group(func(r chi.Router) {
@@ -9655,6 +10043,723 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupsRequestObject struct {
+	Params ListBackupsParams
+}
+
+type ListBackupsResponseObject interface {
+	VisitListBackupsResponse(w http.ResponseWriter) error
+}
+
+type ListBackups200JSONResponse BackupList
+
+func (response ListBackups200JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListBackups400JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListBackups401JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListBackups403JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListBackups500JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListBackups503JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackupRequestObject struct {
+}
+
+type CreateBackupResponseObject interface {
+	VisitCreateBackupResponse(w http.ResponseWriter) error
+}
+
+type CreateBackup200JSONResponse BackupStarted
+
+func (response CreateBackup200JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateBackup401JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateBackup403JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateBackup409JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateBackup500JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateBackup503JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatusesRequestObject struct {
+}
+
+type ListBackupStatusesResponseObject interface {
+	VisitListBackupStatusesResponse(w http.ResponseWriter) error
+}
+
+type ListBackupStatuses200JSONResponse BackupStatusList
+
+func (response ListBackupStatuses200JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatuses401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListBackupStatuses401JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatuses403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListBackupStatuses403JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatuses500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListBackupStatuses500JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type DeleteBackupResponseObject interface {
+	VisitDeleteBackupResponse(w http.ResponseWriter) error
+}
+
+type DeleteBackup200JSONResponse BackupDone
+
+func (response DeleteBackup200JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteBackup400JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteBackup401JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteBackup403JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteBackup404JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DeleteBackup409JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteBackup500JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteBackup503JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type GetBackupResponseObject interface {
+	VisitGetBackupResponse(w http.ResponseWriter) error
+}
+
+type GetBackup200JSONResponse Backup
+
+func (response GetBackup200JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetBackup400JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetBackup401JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetBackup403JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetBackup404JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetBackup500JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type DownloadBackupResponseObject interface {
+	VisitDownloadBackupResponse(w http.ResponseWriter) error
+}
+
+type DownloadBackup200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type DownloadBackup200ApplicationgzipResponse struct {
+	Body          io.Reader
+	Headers       DownloadBackup200ResponseHeaders
+	ContentLength int64
+}
+
+func (response DownloadBackup200ApplicationgzipResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/gzip")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type DownloadBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DownloadBackup400JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DownloadBackup401JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DownloadBackup403JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DownloadBackup404JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DownloadBackup409JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DownloadBackup500JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DownloadBackup503JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type RestoreBackupResponseObject interface {
+	VisitRestoreBackupResponse(w http.ResponseWriter) error
+}
+
+type RestoreBackup200JSONResponse BackupDone
+
+func (response RestoreBackup200JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RestoreBackup400JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RestoreBackup401JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RestoreBackup403JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RestoreBackup404JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RestoreBackup409JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RestoreBackup500JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RestoreBackup503JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -18126,6 +19231,27 @@ type StrictServerInterface interface {
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
+	// ListBackups List backups
+	// (GET /edge/backup)
+	ListBackups(ctx context.Context, request ListBackupsRequestObject) (ListBackupsResponseObject, error)
+	// CreateBackup Create a backup
+	// (POST /edge/backup)
+	CreateBackup(ctx context.Context, request CreateBackupRequestObject) (CreateBackupResponseObject, error)
+	// ListBackupStatuses List the statuses of backups
+	// (GET /edge/backup/status)
+	ListBackupStatuses(ctx context.Context, request ListBackupStatusesRequestObject) (ListBackupStatusesResponseObject, error)
+	// DeleteBackup Delete a backup
+	// (DELETE /edge/backup/{backup_id})
+	DeleteBackup(ctx context.Context, request DeleteBackupRequestObject) (DeleteBackupResponseObject, error)
+	// GetBackup Get a backup
+	// (GET /edge/backup/{backup_id})
+	GetBackup(ctx context.Context, request GetBackupRequestObject) (GetBackupResponseObject, error)
+	// DownloadBackup Download a backup
+	// (GET /edge/backup/{backup_id}/download)
+	DownloadBackup(ctx context.Context, request DownloadBackupRequestObject) (DownloadBackupResponseObject, error)
+	// RestoreBackup Restore a backup
+	// (PUT /edge/backup/{backup_id}/restore)
+	RestoreBackup(ctx context.Context, request RestoreBackupRequestObject) (RestoreBackupResponseObject, error)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -18940,6 +20066,184 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(AuthenticateResponseObject); ok {
 		if err := validResponse.VisitAuthenticateResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListBackups operation middleware
+func (sh *strictHandler) ListBackups(w http.ResponseWriter, r *http.Request, params ListBackupsParams) {
+	var request ListBackupsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBackups(ctx, request.(ListBackupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBackups")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBackupsResponseObject); ok {
+		if err := validResponse.VisitListBackupsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBackup operation middleware
+func (sh *strictHandler) CreateBackup(w http.ResponseWriter, r *http.Request) {
+	var request CreateBackupRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBackup(ctx, request.(CreateBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBackupResponseObject); ok {
+		if err := validResponse.VisitCreateBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListBackupStatuses operation middleware
+func (sh *strictHandler) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+	var request ListBackupStatusesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBackupStatuses(ctx, request.(ListBackupStatusesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBackupStatuses")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBackupStatusesResponseObject); ok {
+		if err := validResponse.VisitListBackupStatusesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteBackup operation middleware
+func (sh *strictHandler) DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request DeleteBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBackup(ctx, request.(DeleteBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteBackupResponseObject); ok {
+		if err := validResponse.VisitDeleteBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBackup operation middleware
+func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request GetBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBackup(ctx, request.(GetBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBackupResponseObject); ok {
+		if err := validResponse.VisitGetBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DownloadBackup operation middleware
+func (sh *strictHandler) DownloadBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request DownloadBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DownloadBackup(ctx, request.(DownloadBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DownloadBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DownloadBackupResponseObject); ok {
+		if err := validResponse.VisitDownloadBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RestoreBackup operation middleware
+func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request RestoreBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RestoreBackup(ctx, request.(RestoreBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RestoreBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RestoreBackupResponseObject); ok {
+		if err := validResponse.VisitRestoreBackupResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -21106,594 +22410,627 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5tib6KgjuvcNkTZImdfFFjI4dKlmuUm9b1khyVXeXPE6QCZK5lQTYCaRottsR82sizt+J8wrn",
-	"/D7PcB5lP8kE1gKQyBsvslyu6nZHdLjEzMR1Yd2w1rc+tsZivhCccSVbRx9bC5rSOVMshb+OpWTqRERM",
-	"/xExOU7jhYoFbx21rmeMUP2YjEXEArJg6Zhx1WVc/x2Rdkgfj0ISSyIZV4RKEtJ/23s5Cju9VtBiH+h8",
-	"kbDWUUvGPJMijlpBK9btLqiatYIWp3P9VLfVClop+2sWpyxqHak0Y0FLjmdsTvWg5vTDK8anatY62js8",
-	"DFrzmNu/B0FLrRbQh0pjPm19+hS0TqhiU5GuzqH9ukmNzRvklq2KQ02ZVO/pIq4fKvzzoEOdUc5Z0jzS",
-	"iCXxHUtXZIxvPpJED6KyF6UFn8uGtcZW3u8ykUG/v3kiL+NEsbR5HhN4TmIuFeVjtuU0xjRhg/qZYIMP",
-	"P5EfRYbnojiHS6aylBM1YyRlNIr5VBIxgb8TKhU5JzP9YY+cfhgnWcQkCSUbCx7JMCDhPOaZYvCfSTyP",
-	"VUgoj0gob+NFSNoH/T4cGJjlXzOWrvJpQqutwoRiHs+zuT/8mCs2ZSmM/0yxefM2xIrNYeXJMlazGCdk",
-	"T0Nx8WdKLS5EquqXXze0ft03rPMrvQ7VQb6mH/TsCM/mI5bqJWZcpTGTRAmSwiY0LRWsbGGpIjahWaJa",
-	"R3t647FlIANDCOvW8TVu2X0owex2Ay3Ajt6DEkyru9DCuUjVrJkYgA7EhFDC9YtEsvQuHjMiUvODovL2",
-	"/lxfie44EVkD14ceHv74ngsVT+Ix1dNcM3PvrR15krhj6YxR1TSrvOGHn9xFkk3jNdNawHM3oSMgSrur",
-	"sNsTkRJKpMjULN9m/CyAt+v5tPkOH1ZkO6tfC2x2i1XYNOuU3cUiqzmKV7N4oiSMW8XA03gkliTmSsCP",
-	"CyoVLoJ5wnikX48lmVO+IhmPlSR0KgJiWKH+RR+JOuatF8ydXsHh6Cxn8Ximj4KdHpxhItSMpctYsk7P",
-	"NfWH/f5N1u/vPVmY+fxhsNcPyTS+Y5Ls94l5TbcaUUXJciYkI5wtmVTABFe6n8Ge92YS9cjPsZqJTJHQ",
-	"NhuStkiBvZN+h1A79RmVhAuSLRYsJSOR8SggUuQsTCo6X7CIyCSezlSyInTGaGQ525QqtqSrR5KMEzG+",
-	"JTRlJObA3aImhmUHVM+x+rUc6xKH8x9sVd3tY62t2QHZcT8if7x6c07E6D/ZWO2idZoGPosyr8YzFmUJ",
-	"O4vqz6M0z0lcYiJ7g6dP2OjJs+7T/f5+dzBgT7vPxpOnXfqk339Co/1oRPv1w7ZNvod5NQ99ItI5Va2j",
-	"VpbBmzWDRyq6j4AzBOgLOE/Dua+AM63uIuCukLc1c0Sf+X2W/dLA40z7D8/qr5g6lnHEzup26BS5ATIL",
-	"yVSX6lfdbg1JyhaMKsMDjbEHPFyyO5bSpEeORzDlOaNcEgYWhuCsMO1fBnvBYP+d/mWRgH2Ik6rbO6Cx",
-	"fLZaO5QFMoy5enLQWq91gY52hp8aJc28QtOUrvQLUq1gR3S7+u+r23hRXZ/zOuVRU2AAi7Cg05hPkUUa",
-	"Im2kSd1+rUrpa5D1vOyaytsmzqA1qwpXeDJ5Svfok0H3WdQfdQ/GT/a7z6PnrHs4ip7Sp5M91h83GEOf",
-	"zQz0WPUp+u8w/cqQ3/BkBWOWuGogQnXfTetmzkM+hHyWiyydstbmE6CHdKWo2mJMILxjkGGKBWROleaS",
-	"ZEwl68ZcMi5jFd+xZEXa4VjocSgWmtckCU/sT50hoeSOJhkjakaVZgxc4F5B0/qHg36/kVj0Ow2ztt3W",
-	"rv5bydImSsmkVseKlLJXSwT6zU1iYS0//aS/lAvBJdo939PoB5T7+q+x4IpxMNnoYpEYJffxf0o9VG+q",
-	"H1tzJiWdwl7T8S2das60EDJWIl2RlE0yyaIjI1/c7zGP2AdccUVkPOUsIqMVoUSlmVQs0sIfOICby7+m",
-	"bNI6av3L49y79RifysenaSrMlGrU5OqoxiJLIuh6BHxU00+gFT6tILqhZdwMDFTnxmEO9cMZsBgqwXEz",
-	"1VrSp0Cv6CX7a8akuu+KwmHwmDqwLzLPJIycauUftpOMmFoyxskA5C+w0wdavhRnQECLTjRvwRWJ+R1N",
-	"4mgIO2tGDEwCNXQxmTCu5ROZxCyJAm8SIiVpljBcokx+NrmN5d17tHFiSUZM9wkGTZKw6IEWQYIPRaS3",
-	"uguaaNG7ImnGecynQDiUpJpj4P4Y9ekMB4Fmp/NBgvUAFKcFt5bsCQUz61PQOhF8ksTje5PLsW/UO3VU",
-	"b0pEtFbjhs4+xFLJB6aQsRm9kxqMjLM01YoH8tN2lOFErIZmhxOxRcr079pKMTNwqwsMWZ8/80sHluql",
-	"SEdxFDF+37UCgUKjecyB6WrqXmmVUVM4yhexYCk09EDrNNYUmQIFZWrGuIKliMgoU8B4UpEwEgmGTJEm",
-	"iVjiQPSHMOkzrljKaYLd3HPithFYaZYSphsjbXfOI3IwGYz3Rk/Zc9qPDtjhYecBFuCYgCZlLW9jYSL3",
-	"iJiicSKNmencGJrfiSnJeMRSIz9QXD2SOVdCTnsu1Ett5N53Tc5FfkDxuJibgQfaehpFKZMS2xVZOvY2",
-	"Gs4izOKCrhJBo2shXlGtNd1zMkbmkJGAkz5mLJJk0D94dvj0CRmtFHvog1/siLyOv4fpGHPtLad3NE7o",
-	"KLn3jKQSqeb0IJRda0OfkoCXat1fcDhMYskDorkrndKYI499oGnbHseUg1qgSdV41pOEcLEkIzammWQw",
-	"kPqxkzYQPlV0RKUj91iSSCy55t4ZBymh30VXXRRLkD6TLEn0CxMaJ8ANyXlV/bCihU60wA0v9R/dY/1H",
-	"mJvzl2wswBREjiTmVMVjIviYuUFTLpeaN8IiDslCd6ONyOUsTvKne/2+Ma9mjCZqFpIU/UQzRiNz7+gN",
-	"ocazZ1xcOFz0slEzBc2WZTbWxFXQig/vr/hqc0OI15SvzFGR9xa447HIuDJyJJYkEeNbFoHdiaw7icHX",
-	"gOffTBDtdf0ajRMWaS4Xc2n3LObkifP6PZToKQ4jH6jInLpC7Vy2GCO+A8cvvmPcu79x1PVGzVjqGB8y",
-	"d5Brkwkbq/vRR8ZVnOBgzUw0dbhTXqCPJ/3PIpC3XAtpkcZ/Y/eWKtrQw1uXlCyolEuRRiQSsAxgjj7A",
-	"7p6kLNKqBE2k7kaJW8ZhreexlPq45qo6MOW3XGaLhUgVi16zKKbXMPn7zc9T/PS3RC8kuSl8/2Ge3LSc",
-	"nWd7HhLJeEQqHT28WHoki6PTI2ExkCZ4krlIwbmvKKybxF/bFPxlAVHsg3q8SGjMwZc0t75ErYO6wWJc",
-	"xXjMpHzN1EzUmPY/gipnzHtNs1qx0Rw1pHwVkrajDpGSMUvNrRLrBCRcLKPCCzxZ6Z/1WyFpey/jIzgD",
-	"XFP2Ly3KV62gtVhGraClX2y98/1P+LTknghax5qVacp9u4iogh2nURTridDkItVKsYqZbB1NaCJZhRxB",
-	"/oAHjsJsh4QqkjAqFawzGIM9ck1vNW3iSdasE3TfSSrm8FsIP4bGG+K8MPOY+wMYBK2F9+fHFoU9eD93",
-	"m7COhAobVqYj35dzHk9nishZPFHGJBBp3cKljJpIi8LnF1SRN+s+E+jer7+5ZEtcmvYAFyoge7AqAdkn",
-	"dzFbBuQAtIgu/nEI1J6KBHxbqAzYazCkvkeSSCZlLLgssMt978r8cON1ufkJ72FqqObnWM3QxXU/2nFn",
-	"BZXx0YqExt8V1hEUGTEZR0ySWD0Qbe19o62vQluB82s2u0eVML2XvaQbiDbXBn5xvbyro2UMkctQGpbI",
-	"YNvwucbLycomjW1PTbcao2wyYSnYjnjjU2h7sNfffDnhTz2fgu27cRGu4zmTC8qr64AX1ZvOgbnfhWYU",
-	"nYM1LZLoXl+WZmGaCexINs4BbtEaNvT9+EF39KsvjjepYLuVyqJYuRUq37wwE5BgDQX9MlEpjRO9JsX1",
-	"NL6cZtaPmnixi5cpY11wvHnX+wTfGVlmzu4YV0PQnkaMsPlCFUPYPrasC6cU2KnYvBjgxtnyJ5pkegme",
-	"9Z/t4Rp5vwxadSIOLlNjtdrI/PXyXNmX9Yfg8NnuM3xVd+82d8N3zVSQN+HG4M0icFu1niBOUra7GnjM",
-	"feW+G7FJzFlkKAeIqei8kcwL7IExfwXKCj9+CsFy54KzHrk0SxloswB8kgs2duFejyS6vfDGI1YlUsyN",
-	"pItsviD7ZKHN1SxlhI4EuItSJmciiTaSWskSfntycnp1FZCXx2ev3l6eBuTn48vzs/MftOVwdv7yzeXr",
-	"4+uzN+cQ4kT5Cm5Fh+DPYZEJB9I/9cgxX6HbiCXSv+rMWdySphxjZioc7h4kXSLOexHkq1iqukihBZ1i",
-	"aKOjr5jJwEZTTeJUqio9wcuF8IWNc0EO+akaqKCEosnJJkFuwxPA9rfEh1F2MiB0nAopCU0SmE9Jyu8k",
-	"4r3hBGaezWsqpvX6jD7DsJ7GYa3FCdwuLuGyHC51tPY3EWl1ca1A3YHjNSrJJ4JP4mmWmos0UP1qL9b9",
-	"JTDCz2900xLIBg2gvAiyOt0kX8TtqcmufIWeSlOxjTeO3wibeMMM3Fu147/yeM72c7BfvWJ3LNlmJq6b",
-	"TbNZNYV44VM47tyXKAGhyZKupMflNBN0MQ6+Z8Sw0VbQMny0FbQMI20FLY+PFl0m/oM610l1RdacKjsR",
-	"faRc3EF1a+DnRkFA+k4UkEEuDPYCXxiQgwIvOagzu6xxuYNmU9pcHKhpqXl3neSo2VuP0VS29+iGd0l4",
-	"8fbyh9MQQ2YXWQqRXYtUaHObtBkdz+BXuD3uwAev3vzww3lIEjH134VHV9eXr89DIlXK6Lzy8M8Xlz+E",
-	"RK6kYnNs1Hx0fHntfpeKpipbwJOXV9dvLvIns0xFYsnh0cmb85MfQ7ggLzMy+/z4Rfm5VXKw25MfdQvu",
-	"Tt+Y323G4TZJ01AUS/hvG6jbsR/qpt2HxVYvf4JJ2it3No2lAlOzDTNzjVz+9PY8fy/jxTfFYuG9+fJV",
-	"/iZeHsCT8x9P3rwObQy62TIbJ2XeePHzuX1D2ywxx5Xw7s3Mi8c/vap7sfja24vTP52EJAOPVLGr7/8D",
-	"Ho3o+DZblEZx/fIFNO7lDERMP47sc72ghec0ivKnV+elp5JxZR+elJseJ4ym3sfXlY/hZtAnNP3ai4bX",
-	"fKq7+I8fzs5DF/8Ue+Eo9vnbi/w5rlNkH12+zh8B+eOTF1cXeoxRLBcQUFccmn76ovjUH9Hp1ZU+POyD",
-	"F4EQw3Vj3sTp1dX1Rd07fkNvry71JoA7KF/8t1eX+pDAr+Yi1P6utxR+97fy+Or6xUVoTHyV0jE4DsEa",
-	"8EJSLBvRdO1fhhlSvDz9Yx0pmsC3PKZaGxZTITBgagVXNLpbjOVtG9X3iISafYYBCe2HIYkjiX9LwfGJ",
-	"pqgQD9zJ9aufL0PrmiPLNFZgXYhsOrP3xnYvvF4wFkW35g1a/2m7h7hIabrLEmUSIiBYJBw6mbOcsXyu",
-	"5lba8oKT61eaIdqhuXCahxiea0z/kWe43n+8nnIAMqYVtEB0tIIWyAn9rxYJ8Pfx5bVWHTTDbwUt4O74",
-	"7/EL/VzzavwX/9ZcFv99e47/vnzVClrAEeHfFz+fw7/HP+nfgW+1ghYwKf275kj4L7QHPAb/PTG/X12b",
-	"f/VzOPf479sL/PdS9wNH1/yr34PTiP9e6/fgUOG/MH44Nq2gBccE18OM+/L0j3q+mvTw3zcXRUXJLklV",
-	"RbIc+gJZi6x65JKY39ZYUSZ7DfISxDRPDPFCShVL6RgorB3+cHpNHrNoyh4bJvY4EdPHHzX9fCoH/O89",
-	"GQz29ruDg+7+oNs/7A66TpD0ElFvACNXkvUDhUh9y2+1TLZMzIylaNv9Usgj00aLOxN6VZ0yXhnEWl3b",
-	"jTDAFa3VyNxuQPLW73UzFvnot9gLkzbXsBUumPQzlt6OZ83KnzhXZZM3a70qjjbxmWLzVu0dOIwcsz2t",
-	"VzQgt2yFl2kuL7jktfLiEo0V7hIgWmKBY2xVfH0XZ+SEJgk5Ln6NdJxQk5jfqjzGFqVesTnlEdWE436m",
-	"iV43kUYsbR21DvNt11zaxmUGrTvjtXUffQpyT29h/ODXLY9dvwZ31eMxWyjy4/X1hZZXnAHlSlIzDXjH",
-	"OJLt8PZaFZMqHxo6lD+tIYKTWZxEKeP1VtEtW5V28pEkY/NJQCREVNR4YLxGPfr2g5L1NyauANIInMvc",
-	"8I7POAKu93dbzPs42vWq2F8XL6fd5P5QpbQlSPNl2np5Ftl8UZj2ThAP8NimND3ICjnne9nl6cJVlSBj",
-	"eEurM3OWgqavRI/ocRDwvMdIzHO60qYOeEVCmGCI0UFG2wtJeyTUDFRTPBAsAstyLOajmLNoSCjmB8ec",
-	"wJvoNe70yBuurXWIZNUq9C1bwfUyciFoTyvpQf4GPrllbKH3L05dpDjm42B8IT7JpwAxlGilBMZtolvh",
-	"QtkYd0XLd0Kl857NFxCMjjaT0mPRfPqWrSBXCe5KzMH9CGc5vaNJkZEM+jVsJEkw7QA/0AuU5zfWZd6U",
-	"rzYKrs9i4z/PTG6f23LrJygJr8bZVai0wNHK/b2iI5aAuWJeGxIzeReaUcFR8Xte06ELYajxUSZg76n4",
-	"Di5acD3FhITeWMMhmcZ3+gFQH4ScRjFcjlvKkd5NRnEUQetDdyq6JnvqRd7qcRJTiLN0Z/7zBPILR69V",
-	"0Vw5k/UiucIPblmDOzTj8V8z5qdKWyoZkoHerr3DQ20La10Mbhm4cAZZ8WdFRgnlt6QteLLSB1DpjaBj",
-	"5k55YcfNWdmRPbqj9VWXGIOvGykOWWOnZiNKLFzvymbu3ZQtjldy7lBjSC0tM/O6e9DfMrOopZJKm/eg",
-	"5+0afiACW6dUV+kpIOB5Bn4UK1mUZSV59GVkSq5tDvp1umYN4Rb7sw2sI2d7+1pSpJzqtfXNkW3wKpvP",
-	"ad2FallVyrtYN74LmrK6C1hMAoUdKajRQxLyLElCA3eSClFzS7xwjdIkeTNpHf2y49zeBS3dC6a/YIjC",
-	"+s0xPa6bqW18nV5YQnsiSVx3Cf5AzOTy9OqaHF+cPTT/gLDSpoY/m4l4Fs/6y+TqeVm3OxBJtFaRqK5R",
-	"0W3BllabEZPclBecrTXmh8iGUIOOJaEEOyBtydKYJvHfWIRhMEjw8J/6607ZDQCBKwfPtCUY/03/92Hf",
-	"ZhRXY7Cr65Cz0ToCLVxy6e575BTSkKhSaTzKFIOMyNC4B0J/KoHJNJGg/o+ESADRwsemKdO3YbH1aHuY",
-	"k1jl09ZbsH6jKm2yD6qZlrfyNTzo6fFdFZWGE6OmNUGy4XPkmIaOYLNKy1TXdO7NqbR+09Is8KaFjnh9",
-	"NJFctW1q8vHzyD7jj9dftIIWOAKKbmbzpGYAJtq4umDplEmTXMsi0zmComVzlsbjmkk+OTzcP2zVG/v1",
-	"3VzNaZLs3E8twTknWb3R5DUvzZ156HnIwmo3zc62bV09zu9VHpIxqgg8Dnx4Ao8B0fw0lxy/4I5SWilv",
-	"HbX+xy/97vN3/+1fG6LhI22lbE9eJlVzZC/Oo8Id1PHF2Xb0hj8FTQu0rXYJOVeorMZRbaTLieAoOYi4",
-	"YykCjOWCoCCSMT0acyYh5RDkAaAMJOyO8hJMFgYM/KjUgvzhD+QGp3TTWqtL1+QT+hquC7zJBY4TLZLM",
-	"RBKRkgAK8nQ4fEnvKNzGAyrTd999913YGSInwK20EBsA3qS24dUlEV5UduHdtTpvna3ZJESsewq1y4p8",
-	"g1BMa9eZ5LQhGApInHD7LW2UqRFKnyPKAkMOIzYWFo8DxkiTOlk36D+4pNvCdHkYEXdmzamHlXC/tkj7",
-	"whJs/0m//3sXYF9ZOg1+q9LpdyeLdubT6/mzTWCud9c8kpD3azlilAL+JkzWhG5h5BxwFhJq4RRaasQQ",
-	"nYLgGpLQSi73Wo3s8vfLGCkAImadNZNEAKSsc00XLzV1T62gdXZxd4D/PGkFrbeXr/z7uoJekrdcoQZc",
-	"qJ/Wu8XqczjgCgcpFA3GGtOtIqXWKA1NysJO1qnN2FlPRWsFu0pF8iIPK6rze7CU4XzBUW4TyqeCySMS",
-	"mtvREN3IiDxlAzwwQKkTkBCiysw7Brmo9G7MpwxvwzACzXwLcUujVNBoTKVuAfEa69uAiAYlSCRIrArJ",
-	"3/YON8BssFbQcm3Wsg2zMG9sYJWHXLaWaCr+JH9dN/Cg8k54ccjN4J6aOvSMhjkKb8YTJiVxE6xw7yTm",
-	"gCy/4XoiR3wqJCBcMlzADV8XCy3c0wGtlwRPa8UtdOEQ1OAS47/+1/+u9TBDTqcWgP2NfmB/t/zZrzk4",
-	"lxBd15BHWd24l3q3uCFwrzvEtMGfl2msFN7RV9aUWaSrMiCIskIULAI/2pi0Qd92xAC4CMMcpDmH6tHv",
-	"y05vTXxXCcsyGW82NLzYifVrWBNtleYPtnOkF/Zkkxvdtr5mZD/Vc+9jC5MpMMBUL5ngzLjDHd5oJLJR",
-	"4tnH6KtrfQqc0maFofeTXcZ3+Sh+1n38Q/EfQznb3I5+Iebxgiq6EDFX65mHZAreah3tDXqH2/h717IU",
-	"M6M6ijvVNtEVzr12vdH6t35fq1RagZuYQBI5E0tp8JYMGoSJljL5EJHduOKOFO+u+zW7cVrPevTQIPNT",
-	"TAySMgLo2TyjqkrkckHrMqtn2ZxiigDjiFxtEwNzBE1wfRSH3wxYt4k/2dHU7QmWdcFr623PXwXmr1hS",
-	"II9Pqi6MKeqCauVn3Jec+b4NZ5V4RQ2AmQbNN7dOFx3PGMBiAZyURFhGY0akWVK69frYgt9aR61fPt60",
-	"InvAblpH5Kal2Hzx3U0rABfbWIlU/9zvDfQPYjKRDN7rHvQ/vatNAW7mQ6ViDUfNIR0kwRwCAIZKES8O",
-	"YzqGhCZSuORl6YUhmGy0BUtlDBC3kGsFIrX2ILmqPesxz33b+X/c3Hzo97s3Nx/2+jc3H55O3rX//cj7",
-	"dTDBX7+rebPz7//aHAK8thgRvlIz+C3Qqf0DZMCuTY/Nx+jM7FOdOC0dkurRqGK9uHW+/9wLx0IbFLJ+",
-	"NSo9AEDqWqkoTQGLRbxgWtk2fl+/Qz9U1b+NENEok4PPiDUtbogd7eaNqY9nMPnYW+tgpc3eNFjbfN3w",
-	"foylEunK4XBsYIde9maNhx4TBJ2QgkgfqeIxiTJgdXCbLJIErx+dr/aIhDMcxnslQ004El61vrKIJYpq",
-	"7uC1WA4H/IgpNC9Arl6eHr84O//hqnU0OAxaeduto9Zef++g2z/s9gdk0D8aHB4dHPb64Kl06CpHg8NK",
-	"tKTfxn2xMbw26nbizOJHmzSVKpmU3OPV4ISYR2vL9ugXSBuUmcDkj4nUnNdyQQrIR6gDmqlwiTx9YY1n",
-	"sOoiqDAzTynVgqBsEQ96/V6/tSWntC24a5dNgRTl1a+xlBbek62OaWVHNyZx2B7WjvDKywMqjrA5Q8gJ",
-	"8cTTToEeyskoBoYV8VsQ/F8TCvz7BTOGGmfMm4qvnH+mClLS10qJ0i78q7E211fVPV6Jaczvpy6/tRh3",
-	"oHdZ525dFJpx+1Z1CUXmQirydA+hnTXHf3v9svuMtEfjdLVQjySi0neGJBF8WgC981jM/jhlqnuh++lD",
-	"Ooiz6r0UEW+Zn+5tNGczA3+6BsoNo3HLlTtK7A/A6XZU0lzfRZd5hazN3jX4tKDj6uhTyFAwVzgwj5m5",
-	"vM0BBwtTKIT95T4Q3zLMp/tKTKcsgjvTDHAEJ1mS1EJ1Athrk1oGOHyIBxtAQRzGIxsUGFpsW3PHhji8",
-	"xVX/y/z53Z/nL1d/nr98Mv7TTwfjP/00YD+c343nUfKX/T/Oop8/9P+y93I1/uHDYbT3Uv7lh2e1quM6",
-	"KD9tmkWNODebUfzs+mE3dkECs3F1+/26yRaH20jAs7ZBokmCEb029ABwkgplKbc08yGMckklico1l1pX",
-	"Jqldb8wiFdOUSflZFjzUgKxXbH2BtJXIhLaMgPs84YEtGQiKDcXToBSPtk3qClUqKm+rK48xLVHtRQ7c",
-	"VqpCdTZJzAdbndF412pvfRodjA4ne93BZH/cPWAHk+7zyeFhd48ORk/Z8/F+BAEXG6o06dVdaOHWCIZt",
-	"S77AWnl1PfUaDQnPksTcpBVW0XrS4Csts2OeiUwmRQ1+v1QxtSGCuelcwoTsrriZNFNG7myvXEHWUgA5",
-	"hn8fSRJqKyTDINHQXJGFxMLTE/aBjTObOuadMVOlzpy+0K2le19uY5JnC8SOWW+UrztimHd9xifCYl/b",
-	"E7L5YNqX4baiLu790hV7hBIsMbdIG+bi0tlv6EDEBBR7i+gY8mF/E75o0MJN2DRss81X+LJnj9Qf2tiy",
-	"AZm7ntD5rv82s48cS6gaNfpJKV5U/7Kl1WJsFedVgDV2U/U2q5Gsr6m8rfhS6wkcatzkntK8zCdqwiHW",
-	"9oOhPJJ5Oh5NQY5CYqZ7Fa9qRinLcZDdl+D4BK+l0QLhIHjBdTiAunTijU7aLbbeD0bY0otbGLpcE/au",
-	"B7/Je0uOOcn4LQeJq78XqSt8CWlvIXYXusCVsqL8sZWliRfnAMnmR48fjxlXKU2Onjx5tv9YK7Ii7dqa",
-	"o7W531vJLMPkakSX3nEjpOwkjAvbBRmJNA/vrJF0+f1dzd3clsFG74LWh66Mbrs5an+5sbWubCztdF8n",
-	"dmATPehc6N+sJ1KTtF0ySdoH/eedHjkuGptmZfN0ihwgi0c5a2wscf2bdXb7NZ7dTGt8vZpu31tvwgZD",
-	"bhdNJECkdcg93R8c7j/p9/ukTcmK0ZJbS+sY1YKhNu7RfruTPVD2BG+pgniulFoOXVM9vA5QgHJeh/iH",
-	"4blJDG5YszHVKyrNkkwTJRRWNpoJcVuLHI7vrwM+AXjbDyql+RDsV7sFVdrPT5wc2CYLriaQuBriwW1p",
-	"qKryXdW5PKdP1R3q7dT1FlGQ5+X3gZxUGk+nLL2OS10/8em1MdQB7gSLQ86xfuvOVpawXde0nuqLkZMw",
-	"jELzjl5ald2sWTq3L+Ul8chu02k6aToSxxVqtAbMdkfNA8+pufmocx6u4D7K6kOmU6tV1LsV35u33su5",
-	"rMft3/UkNAvCfECo0TQzBzJiNK04TCtYPq2GQeeiw0sJmdM4ae127Rnkm+BWYktyuC+geD0bW6epbnv2",
-	"PbVUbouFWvCHb5DJJe5fSsgxq/+wV9A1696Qvu3JkC29QtUDvhkNaFuO4e/E/QNCfsrTCbYwIO4TBLJ+",
-	"Fvei8HruV4yf8cM8LXP1NARLaF5IDZgr1kqhCU3nspeIMU2OnvWf9R/Dh5X1ey2U1rbZHCJCc9T6Z33y",
-	"//9/J3kNak8Y+4N/b1eHMyJnQllxVBSF+ic/9gcDSFtzgcVsxjbtoHXUusn6/X2QcTbIRreVD6+AttWq",
-	"4ut8ed1sgwZdszH3ZU6NMOkbN61os9SFvBWMUpNtVldV4TgPrnN0GktyyxYKcrehrKneEetLaNbsduGx",
-	"NTT2GQreexVbcWymqjW89RaOWuJFiuEtoWuMRWFBYakqis6yefbkoMGjVlUia4rbZQ7CsGScekdrkz1X",
-	"PHn3o8R6kWTUzlzTrO7ZJhlQL6f8du4nrDbHERW62DTMiwaBf4xbJNImxlLBbY5rddzPtbM8EA3i2KaF",
-	"VTdFjeYLmrIIr7koOt62CzNZa9KUw0wMTdjl+BpRJlvrqI1AqG709yE9Qys1ZrWJIH3ANstB/9BB7erX",
-	"r0B9Pt2PYknERDGOeZOG5yMrbEvGSA7x6tP3Y91VIS3J1wly5gl3t9Oplj0Fh733doVkyoOW65mGExhe",
-	"fM02g9l5Y6yg2ZrXbMcW71WO87oUE9+sYkK44JBg4VMiOJMOTXFT2U1Pu/pqatBOuk2NNvJlNIsH0gJ+",
-	"JXFeIb83BhzkQqTqTQoJGzWQmiJ1JaSNNDMq8/HFmbmHhmCZWEGYDBecBeSm5adBu4xI6RTLYoqRWzbA",
-	"YtntbjrYUErYy0OBJKQ3y13K35YTuLw6nQ0lNxlNavw160t5VjK5bDd1XMNEOJoYxTV3jyVUcs0HTFxi",
-	"Xi7VIX5FPrx3O/x3BPf+g/kA4RJLkdSG+uvTa+Fyz3SMMBW6T19U5P0VhYL3+xplpQ4DDnurLn4pmnJT",
-	"mlauq9QkOeNDby3Rm5dQxaRJWhTzWJUD4Z2ys4sfyKzwmpo7hhZeiWkttntTeGoiphA3yJl03pG31ydQ",
-	"ng9uyCiRii1K4ap7/b0n3cGgu7d/PTg42h8c9Q97g73+X0A5mCm1kEePHzvcdfNhT6RTUByix1gBCSqB",
-	"B/WNPev/Besk6XWOJzGLjsiB21iz9nI3MKOqdrszBH29RorrW78rGJKIFY935DEGe+f97zImlLPlAw18",
-	"nklFJFWxnKwwqDFHZvCA0hciiccrA/MwmbA0Z20JlYrsu6hbuCouw9zy/WX3ij30OpTdo+UdLa1TLQmx",
-	"+Ule+72Ou1+cvrbl6sk4ibVa51WLP8IcQ84slzc4dFCoUgtIEnPwfF6/uiIzyiM5o7eMtGm1bOSgtGZd",
-	"/b/vT384Oycnp5fXZy/PTo6vT+HXG/767Ox7+beTk+Of5tPj5dn3x9Ozt3/q9Xo3HF44PX9R89Fmnnxh",
-	"0tW4arTgFu6VDfelpnxDSanBwETTCFjU5WD9mH8OYr43vNr9rs2TfRXfMW7j2SSigkL0givPYSqs1pW/",
-	"9MsxWFVvXbRzaPEye8VvMfjOIskZyAvjVOtsFWOpV/MCakytiWLDIlTVODbMNcpjNopdboxd033rPtb0",
-	"nLIxi+/q+rbJTU29Dw739rYawdUWEXyjFRQHLYRE4s4rKm8lUWIKoUO7x+/NGE3qkLJC8GtiNKXJRQEM",
-	"/rweG2kfX5xBsLTEA8IZi7Sqb2KpD/v76F4KL5lKV93jiWIpYpzkQX3aLEDshiGylZBqE8jFcfr2QcZN",
-	"onV8x9DzEBbiCsMj4Fo4I7zKQZyHwEXC+mW6IsGwgIBB5bRVtwI9hyXVTU1EaicfQL0ERaIYgub0zwuI",
-	"qY/nrGPHPk0Z42GPnCkyEUkiltKtHZxSu3EC+atY8iMC3+CFExFIY261EVqIRz4zApoUdyw1WqTRmKGZ",
-	"VtCC5QOnRsmfYl+osKaZkOq8UXPWT2tvmbXe1u3XZqXGi+MoSpmUTTqmafTs4u4Apnd2cfeEUPtNibkO",
-	"nu/1Bk+e9Qa9PQieZs/6R0eD3RQ9SSfsdX2hd8fjTNlDQ7Pdrv6mOxcRCw0w/likNkbMkAQX3p5igLIs",
-	"cgGjxlX5nvnuxVqoveJdlPeQtC0UUc/7tVxPCS0ALbG1PkoOAjLKYgyF+H4N8sn5xvxzk7zjxoDoRcXO",
-	"T6MpIz+gCKrNDlnklzB19y7IcAuVws0GtUWKCpwWSliqshhd9qR/2Nvb4GBZa8mZHh9Ja1fU22sb8pBw",
-	"gp6Y8fh9QfAFTRK5uCW1ROOd3+LBc6zdo/582vV6BiZw1+hP3pPGRHNLHDKwuUYAt4c1D9OMl3Umm9TO",
-	"PixSLM+UKLrrua7D6rFp5dvC9QT5/NYty/1QaZqX7uUXW7ZNhYroB1uoyHOXNqima1cGtOUXVNEayEWq",
-	"qAvBsLpzMV60Bue0tqljvkJIOIMiZ5bJRXeIJSdolpXiJDSTuNK7BlAMg/7B3qcKZo3usXlukJ5RvVto",
-	"9jPhdGtismxW+65OJdPiZ/Ch0iVZ7WQ3ennRUkxBK5lTTrU6bqG8ji/OwNrWmnGupGRwyxBHzH3bGW7n",
-	"+3UTfNZ/NtjWFfy5rt/cBimd3wbbJC/tn+a2wlzclaYw2NukgpcPHPZXt0vGJKjDDnMP6jlTXSDHtUl+",
-	"QBDC3NBxPhJMZSiDRDl0hn7v8NnTZ3V3B8pBL2y4kjATaoZqyFsK3CTXrIxXG+NemSr4ecNFE0A2mXVf",
-	"AQqGXb1btgpKiVRBIebUbH9ADAGjG/WOgZoPZR6kg9Y1KTBt4fdmMa6smW8qQtyyVadxfz62TA96q/r9",
-	"wR4wfptm2zrqDmovfip7UqF85wwGRXkej1NhEJ4DEv75z3/+c/f16+6LF+THH49evz66uupN4H8haSOT",
-	"JqHb1jAA4FTXWaUgaAUlZK832Ns/OHzie+J8KvHSL25uoo8Hn7r6nz37D8F/jgr/3Nz09H88+VSbcWEW",
-	"ZAOM6sdaJBY3MmfEOTBlzD0CjSIvFY2kBFlubu99wqorwFY9k4UTuG4NK8FyX+Lk1p9Xe41zP+wE/0rH",
-	"u5pSgmR1KGwmb6vYxvdUMvL28lW1gm01W2b95UUhozeNdxbxKUsYxQRz9BoMSYh3RiWHmnMqKLxQZLIE",
-	"h49f7YqXkCb1mySSzeA3XqhR4tX5lgY9aAl5t5M4YUZrmKPxU3UZRIXW9rzr8k2CvkEdAyCAALAGAnIX",
-	"s2UAntuu/k9trJuUs+IC6rc3KlSgxdVkXjQtYn1UWyp2Cf+BzdgY8ANN1g2jOQH/OE9/s05v83faIyHU",
-	"O397EWI6LoDDpWIMXmdlnaFW5esEJLw+e336IiSWyYPnhCwZu43oioQRXYXgR4tonNjqDlmS6C/Pzq9P",
-	"L386fhUa0KoQ07ZCWz0AT8IkTiXkBjtgKigykHPHgq9AYqlQqtCxluudXlKlyXoNbHYlkIaBYnelSF2z",
-	"mObGetMepp9LD0crNMdT83G9cNdnV9dnJ1c9O0qAhn59fP5WT9JUWjQDss3HSrJkYqtCxIq0uSDWywoO",
-	"y06PXOqtAIfrBH71a6bmLUkC4BI0hahDMqbZdKZIthjq5YCbtvDq5MfTF29fnV725vTDe5NB/x6cWKHx",
-	"K+uVNstn1hJ+0n2O2EqAUKO+t5SSScoYkYlQvXwPIeUeCUIPqK9njnEAKxIJdMIuFsmqR16AHQA6KSeW",
-	"JjCRsZCmCbuFZRuM71TpJifaRDG06va9jVeEWrEOAxilOfCdOgu0xgL62RAwxFEBibvBBGRA2q8Fj+iq",
-	"oxn4U9K+yuAvD4cBKToyIVWWrz3dMZZlR6wLvQpDD8uRaj1NWp+Z3Opyhn0YJ5mM79b6TYGU9XGEY1nk",
-	"IVAJY8QIHUOtTaoIBaXoyBCSI2NZouNFyu5iYQHoJJEqThIyFbYQzG28WHwpFI+9wdMnbPTkWffpfn+/",
-	"Oxiwp91n48nTLn3S7z+h0X40oluheKwBQMLkZTcCzPyiXhCVz6LKGmAtFieQd23aFzLsZqeu5egV6tmy",
-	"g6YU4bNqCZiK+8fLsNx4U1XvLtYqqKa6xvPp9Y5LOI8jHmtm+Pb6pHJfmMfo7T9/vnFETSAWvGExzV2N",
-	"kaqtoAWDbQUty+laQQslRPHuxnu8vWrib7yLjDabZVYzAH7nn/Ocy6xTIxpQhmzi/dZajQ9ksh5iyDW9",
-	"blhXTItiRG7ewZrACIAcWISM0OrSqsBoReJoqAXGWBk2Z1icWgrDzksRsptiZm03778aY3IjWIN47rMm",
-	"sNxz9hQUnHf6hU7F2bkNsm7zPjpMmTpjSWYJRJ06FQALRFm1wQ19LUyXh8NlZ+pDrpEcPqBx9c42bF8V",
-	"4ezhNrBhgY6xvoqWhEQ4ELktpGTDcTuLfNibdeBjVyyNmXTwtaWcwg3+L32qRtn4lqmh7xzSss+gFeVx",
-	"xvheTUyLdXZ5e9vvHR5ulbgPjrHCh0+2+66UT93vbdffl/GQGqhE+qEVuOVo2KsyIk/Dba+HyuOq0FZr",
-	"3GF6AVtuRmtbUyHIZNnaQkGNtbj6n1EAyE58EzCTC/vKUZlydCCZ136A8BAoSYBQSoXgnPZBvw8uUpEp",
-	"AmGLNEcgMrc6EEN38A3ziclqGgGWGWv78wlIOMomE5Ze2xy0MCDhnH64Yjx6RRXj45W2sr86UBTc7YuY",
-	"K3nB0is29lGj6qu0b2PdCcMJC9JXLK2Pw4F9p+ofAyLK1zB+dZSonBAL9RF85aKq8PxWkaE8TCi7qOAk",
-	"aTdxr07j7fWG2IJ6k8iHOg+KmWimuiciWIO1RvmKjKlk9UDo3iq2f7mS7355I9798jZ798u1evfLj7N3",
-	"f//lnOOPl2nNj/qHs/jdLy8n+O/J+N0vxzT/Xb9zzt/9/ZcXEf6gu7hY5C/pD36cvfvllEEPnX/dEVRw",
-	"rXnly6eau+gmg8GTvQXXQQTO1gnW4bLpPQBwEBWgDvSvFkrxwbFMk5jfNhYHM90HJiUIS7KWx/UI8hFV",
-	"Jkk7zHNN9ZPHH+PoU/nS0Hu85RyqYxbT7YaMZiLe4HoXUYmYFsZq7o4eJ2L6+KP+pjLoct7Jftf003Ww",
-	"/vX5Jw1I0oaUiOZMVsrv5qPyuW8THTWnVRmOuB2asXNZxGvPxQNhG5vWLtlYpNHngRsXm6rDA2DTWCqW",
-	"eqWoyDHEDi88/P+2jX6BdcboYgx1jDmRdMLIXESsA8HSoQmTNU71RSqUGIskhNCawFWofL8QqQrRBW1h",
-	"DTPp4d4OteJkb+TM27G0FTqLYT011hYOombK+KAc3qMlt5bYESnHMAEgzUxI1VB62R/hl4xNqgk82inc",
-	"qK5sT+0ZgKWEPauZjnniqusahcfWAS5cSq+J4F23Wk35ugGJJ1r26o4230U8KOzvlWZvI5HxKCAAn2v+",
-	"+0SkLCBXNtraz2AOyAtPawDOZKoTu+oatzEvuV/yfnYU2pbcqxRZWnJvc90arWUcDTaoX2kuvHhzZQWJ",
-	"rT97RCips2ZhKTCAvZSkSyipTQ4uJltvY9QVrOdNcXb1CckQcVckjnoZZNOZ8gJkOdT3UQ4TbQqX+Zkf",
-	"EpL7eh7Hg/e9UEOCyR1wj0RCP7nEvWrZsAU2ivD+SUmyFOltTbqJKdgbXr0+v77syYSxxXt3/2vvITq2",
-	"Wqk2WIS4tYmYaka5/XQBV7HxnIlMhUEZyR2TATZmspA2JJAo4eGjw41orPAyGVJdTAlyzRTXp/sAyAGL",
-	"yLo5dtblyfRIiDM3mTrGLLH5P7jmLqgf6VjPQEwmpD0gkoBHDbwcggzIPOYdW3/TjMZ8/N50A9lpc8oz",
-	"vfoitW/N6Yf32oyYL5QM3Y0oFrpLxdIMKLBBW4BfIJWWi2bjMq7ipExO7lraehcKCe24/porGHpsBS2f",
-	"5sCOjisoKPl3FV5fOD+N0buFY+Qxfj8WtziRIs/MB7ATl3Asf8cw3CumjrVgPhEZr4MstD9XIWrm2m6U",
-	"THUpCHZ3BlzJ37Em/ZTjBNdf7Hkq9bYaLI6sntfjlBrCgMw4d1BfsTkbDVyTFaGEqkvndKvkrU0s6+ss",
-	"gK4pmSKwmgFkHy7olDWlGu4U44zjC/K5r1s2L+q5ql1TF2Pr80OvIkZ5WimbZNK4bqdCREE+yRott76w",
-	"tRc5/Ug6QK2IVeuOHzxe1Jd1aY5KYFxB8ro23idYW9aUgkVYMaZQBJWizGvwtKtk/blx4tY/X66FOhEp",
-	"JFhg2eDKTpqvm+7L8sZjV6UI3byOOy19YiRtKgnNolihkzc8//Hy9I8lg/qgvzcYbLsoUjSitzqieiRt",
-	"ztkkk7QUNogZrywCF/v3NCJG0TkiH28sj8DasCwB5ZH0jxCcKT+LAGowYoRirgsu303rU33IhSaKxqAc",
-	"LcSRp89pessiLS5HDDOJc8m0RYoinsAdSi0+5NVWHLV82gnMcQxqswLcPnrDduu0jr1gzICJZt0haOBn",
-	"KKVTJ29MvS1Y6KG7AQrjSIa5eo5QSKhJmdJQZV9fUSRU4fLXWqOFHK/aLK/qimjr6NiyvK05YRP/W5fx",
-	"1CDGXc67UVWw6ZhPIUj+iDSXrsnfbssZAhtCSq9eYJrknn9sCxuC0nv6m87nZezgZCx5vmta2YfyXum2",
-	"HqQyV6GlultQuBvw3FblquqkHbpIEqP4hgQOS8lVFVR9TWVPVeC7srBCk6nupDUP9G2ZQntywcYeiuZM",
-	"LOXDOqh81bjOWNzefwUkIdecG6OCuYEYUi/UZ9hIDXhma/TAGvfZWlvdywLczaF1j4JX93KC7bQzjT6y",
-	"Es1uiKetDcncpYpc2Se3bo3qYPfu521zX9c7tj7Lo+UI26+RVV7VWpZjmXcdvwE+ytKA0JEUSaaYj7lS",
-	"E6m9DjkB6i4i8UCj+G8porUC8lJHLbesxqj+/u3Ll6eXpy8C8uLs6uT48oX+TwSjCRwwTEDenl+dnl/D",
-	"v+f2qX9r1GSktFMf/KUT+Li9EfMeW34BoCohQKWPC2wb0dO7Z/BeWJq+rc5dl6/UHKgDK7kr0k2JCPWi",
-	"llF614TtWKqRpkp6zc2o8T9tLlSk7auYSdKuT9EoTWyTmuW0kRombwZrewxMxhbmsGzN4QuF4TfJe7cM",
-	"hZGtX9NLqurwc1P7c1P8z4b6DHmwW4m7s5QsWBoLsPXmMc+UXhuIsKFKi0BzViHFFp8DjHys0IdvB47j",
-	"rplatb9CufoAGr7PEDyLN69s/7E1QPT4w9bR4fPesxrVupylBQOv3ZRCAnJVCa8NccTU3nsEOQ7uFeLY",
-	"3eazspdsy8DEayprQgXecOYV88TLAFcC0gS590jIeHSNGUZae2QfYnUC2D0UqiGA7ess43r0CdPCTuau",
-	"7ac67H6e3mUzLCAel0UsCsjA+TaMS7kdogEbEklXkixnq86wOO5CRTeY5URz/RPKxywB3RtmDmkXabZQ",
-	"+hfI4ionOVTZWJMzCrqLI9KGywVu8zv5tCtXUrG5m1kcdYZEZuldfMcacoxaTyZP6R59Mug+i/qj7sH4",
-	"yX73efScdQ9H0VP6dLLH+uPB56XVuJqCGDZoxayq1Bh21+sl229NFk3TEq1ZkhIOn8nuO/JS67xLaPuS",
-	"+TwgUhj3AMzKRN96KVb2A1t/HOzZRSni/GDvYK9uw7dOChqxWWxS16shQmtSgup9aj/PVjkZ55dgSyrJ",
-	"2JLxkDCtuBK4zl3G5TiwhnD4VO18dOFWZOMXVN5ewYvbp9pgw/6wPO/UoiHGBSrG2jXYPvTLLZuNlCqn",
-	"HDzUqauNMtKD9oawvmh93fqtSynQjdc7TeAAbe0xAamySXPCJpuGcaVqgVbDS3OrOiThidBrolhI2oxH",
-	"NvxYH/jOsMCk22qWimw6s+Ep+nGBZ7f1cTDXbtUUYRs7lPGxNjCTVaHEwqW7rbPj0f/pyCpoeT0VLxq9",
-	"9yt7vwMYSJLEG8FAwh4B2LAKGgi4q6U/3Ucyx9CQ6AC8evEfkixoKoFvzknMldD/FackoXya0Slcj1PF",
-	"ujAwPRvS/kGQkEVThmi4PdAUAnKxUjPBSajfVvjT9WrBrmCCJHxBFdsSkuQL4JHs1+ORXKd0fBvz6eld",
-	"LW7otZZvzl5c6H80+0aSy+E0taqQlxL6os7eiC1SNqaKRWvoyCVNsjvQeKgk+XfVu2ouVEUs+JHBu2O/",
-	"NERVa5ppCLr1tAsn4V1FLG5q7ZvLK6U3reyg2oSQyOwOr+VuPjnYchRbxILH/E4kZbSqtfsom1zFfrTo",
-	"VhNv8iM+3N2RvSrCJQw8qD/YUM9v5R/WOkqtFQmVNa+KBuNyQWcN4PcWHeqdgISIABiSduWYIqSifud0",
-	"itGebYcDXO80KogB7LwVGIzBVtDCZkpZxfatRh7TIH710+3Fb4FfbZTD0HbdomNRjivU3LdXkHI1fETH",
-	"t9NUZDwiGbRVo9E+H+2xg/GAdg+jJ5PuAXtKu89Gz8fdfjRge5N9ejA6HN8/6P26FOTuDeP+Me5bDnm7",
-	"GPcyY8MRPnrg4PaDLra7U0S7iSS0i2ZMuB1izBsU77eSpXXu6EyydGii3BGMHwSPtslIylRmI4lKshM0",
-	"4NdMzUS06WQc+++uq+J2NYsnyliadSViwLxIziv3NesLywSAF9QYlSESRtoDYmCU9gyQ0r6BUjrIwZQC",
-	"cmjvaIr7vhOIk27+rAoCtfGb6qzFtqV0TJdeO25JguJGegu8GfJJE9R9y8CyJaxzE129nzvCcpUrW5SX",
-	"nekY6gXnV7IUMFj0oY35kISUr4zAAZIWqV8ZQgucxTLCWEn9e+hLFexosdTroR8WpQk+XV+ddzeifoBi",
-	"IUeE5tmCRGQK/C3HVydnZ0TRWybJHlGCHGAz4HSZsCXieoJ1MckLjtBEit2qjiSQKFdXW+RL1FcpFKDa",
-	"jQk4KApDU3vBb4Qj1Pv69vWePTkgCVOYBBrF01hpi7MXBiR8j/TbDYc2/zNlU5pGECgsJpBcaLI+i9Xf",
-	"81XyczWPu3+h3b/1u89777vvPu4HTw4+/etWvMU6h9bVctHMol7L0i1s7+QAKbZJucIm39VdUEg2ztJY",
-	"ra50e0bNE7eMH2d1xSFQ45em2tUt44ga62cqJAJypPVGeL96OOfa2B7RFBRYKkn4PaMpSwleYkKjeHlp",
-	"vAWh/hR+DsmM0QgLF2HAO4sAMIATmsRUDtFQHAk1A+e/qWoTYBMijf9mSpcsYy4x9x4f5QDsf8grmlCL",
-	"0ukiuaiZMh0riW4PYAZ6cUM4JFpdiqcz9H9rM6yFA86LZxcGktMSXcT/wfS2fdLfIfJ0ceG/+w4QJ7/7",
-	"Diavrbgo0xRIE6IfwBF0dV/IlW9wuOAnxPW94Xm9C4yrwqD/hK5YauIvJfLABUvR8A/qcA50U+jRnoh0",
-	"SdMIP8oWUqWMzvXuxRJA7IBxQDpcwcdzhMGcmLsd3PACwkSQwxHm5U6CYiq3KdoTmFHncKoyuOH5PWhg",
-	"vBfKGCSBTV+UiBJp8sKRrGXvht9wrxaAYf8svYNeneDSjE6KhAWEklEqllrgmpJLIENw7sENp4r8gofA",
-	"fPGuXfizg6t7kQot5FkmyZypNB4D1KKnbptfQxjgv/wL+TlOIUZGm1d64De8S07h4mAkolVAWJqKVG/+",
-	"OMng6imWGGHaDulikdhqrf8pBQ87Q1MaKlndcELYB326AM6TmrJ9nrKg249R9tYcfMoj3cSaw49+At3w",
-	"xelrotgHRdqh/ufxIqExDzsuAUM3ZBdD91ZdDNL21g2aQnna6enlOHZnGHKqYgmyn2umASthHEuShCeC",
-	"K8ZVVxv1IYklTKGyTJjjIs31XED8UcN5KH30obtcLrt6RN0sTUxhrtBhAsOgwKMp3ZDayxlV0NA4SxPS",
-	"Na8XKQziQ/DmDcr0QUNwweUygtBRaiZy0O+HgdlVfI8Wx25Tzgy+VWG380I/ui30weFYEaYnTmEfvU96",
-	"5JibexxQB/SZAG8sZhLrZhxgrC1EDQ3aXQoPBoch7OD3OG95RADFsCvSeBpzMya44U0SsfTRy/ENrQZK",
-	"TKSFFcjLWOH7b/CtkLTHYj6nXckWNDV4oL1pD76xAMCzeeywf8dijlQQfhea6azMxVVAPMjeAAcGy88F",
-	"Zx29JnIJHFCgxMJxuwml6YqEaBl2T1CH6h7rl7o41lA3BalGHxZCMhL+qWuCzbtn9grYr7c0BCxpNkkA",
-	"8q4dvrm4PntzfhXCgsP8TLv4aaln2zTaQWEH17c6bkNge/2D0KQf1k4Bm5EG1nhB1ewRsDn9YyeAJmq/",
-	"+xHkp6wf42v6oXs8ZeHQDg54F5KdHZ5Ccurvhz2ClRclIo4SvDwgXPMMwyWA4q7wLsvLiQ73+v2wQqeB",
-	"ya7POWyPnABZ2gW2cDtQIkppE2JlS2SF5fSAXq930/oUInoyIjVojjmJQTzp1oxs4YxFEkYNoz1FJq9P",
-	"QqVN1Kig3jXThxBz+m3ejJhMTH4JjBJ1LhiD4eD+8HvIQ8icJpqb4e1tzO9oAqkbi0yR9ohGsDoBWaZC",
-	"N7taMNjaeSylbgjyHgKHsaOtSwv7JDLVFZNuqjeIYDBJAIhTSTyGvJe/ZiyF7dXHdM60KtEZ6kENQte+",
-	"N6RxymD9aIL1mbTeNkQ6gGPkCaQ8ydOQNrx3ELpxpkyKLB0z+P0wNLND4gWC44QSg+5EtdWHlMJJCDRs",
-	"tdYheHc/sAjfkmwK+SDIwfEUYQRlSGJOQpP2a3Sgx/aR5jzguV5QHlrmZqSsVnIeew+t0wplHiL5ueUD",
-	"k1cLVN1CQ2d4dA5DXOnnoduRXPs1ZSwx03CIwmawHxblrtCjGJDX8fdDZO0k4zJbLESKEPj4qpEUug28",
-	"uvOFwpyuoGJwnlZRkNhYTqAqjUH0GrkLs9h7jhhb5jSZaFiSCMCG0g2LiRFRdAzBYCbRwAQtgJIjzR6X",
-	"+C08C3xBqJuBX1Fdtb4XhJnW4znUh4qSKeNZzBkB0UHaU8ahJIQ5zQGJmKJxIokH5cNS0zg2Mwi9MB2t",
-	"PcNug8GLESQByn3QS229Yqss6JagQBhZMVPk0LVUKj9mYpTi8Qz73Q+9rGHdTiFxWFslIz2GSCy5ttbl",
-	"LZkg7jfVGkI+XCeU/CU9Iqn+C+oop8DuAPQVHDzyKLfQHklzxkwyFU3T+A5JJeZk0CfSqVzLmUhgW1Kb",
-	"N486h1OSzUf7fSKHoBoajm2ztDAuC17SzeyReewic8wg9Em/ZQvVpYkehldnNY4SVILws1iScSIki0Df",
-	"OLZEiRsFTiqTIK5fkqWirb1c3zfJxAy0iBjNlJJ6kPMg7KSrz18SM9TVi+/GkrDxTGjOSMe3QR6QYzGZ",
-	"gT4BPg6wCGCAU9j9v2ZCMRIrt1l4gQ/y6e31iQEjk7URAk7ETlKEMDgiMv6gW0UvD2mHzSUttIYi0jwZ",
-	"C6DRilYfMJZZytjG9kxjYJ0GJmrLYqmgSanbmmGALkz1AqrtHZEQaDN0Rjr4tMig14NkLNI22iHZ63cC",
-	"EsrbeBF6L+pW/+v/+n+I92K/0yPm0tMqvZjqT230BY/EEu6fGY2gMh8EYYSoVJkYV5QbM5GlkIpmfBwA",
-	"aWfgtjWPH4v5KIbgE20CYMsSOYluzHSFnA/n+RingAqxa8pzmOA3gZEkfdTpj10sgfSrYxoMNlDq01Gs",
-	"Upqu0LmrTWyZUDnzVK0zjqMCYQp48uDyYelYU7etgQwloBn+dw7lO2ZHhjhC+nhkzT3MkpRFcUr/be/l",
-	"KLQehPCw/29h5Z3D/r/tGXPlWmuTKHVnIonwzJ6/feX5ottv/xsk5pHw3zTzB+wBvBtMUcvBnbvRCpl5",
-	"QYvBzpF9zxPhFL/If7KcyHFWUFDASrFAgBBHmwvWNvoCyS1b5ZpsB9OikBhAh/bMSMEJi0HJ1vTPSPtC",
-	"SDVN2dV/f2UhJW4ZW8B3HGzyjnVZHBecbbA7ULrihh9vcCe24UIDbih9UWrk3PWrK8PXbrh/q7HWC0na",
-	"+WeFuxAAANE/ori94WX/ITLTLb2Yw4IH03Nd3nDPd4kGTo2fst6nCWBSxg/LeCRvuOCaCYtMW56gsOQm",
-	"bxRLIzbOooS9lSy9wk9DGwOPgskynRv+RLMnwcsaC/wGtwH4NwxacLxswhR1kEs3HH2rjbWj/9BYOrrq",
-	"dr3h2/tdiz4Ocwdms5wC3EwgOPAOwPCXaawA3AAbtUO2KFvlix6UrlojuOFgTqCvCpfeaRliybu2/I1b",
-	"KjT8wGJpQ80K9KXAMG+4Enp+RPDO0LDYOeUR1RLGVkYBMAttrBjuswBclzYGiYdgvVzon254jFDQWsb4",
-	"p8j9WTwHdtSl3UZTUy8/2lS4CW2YAbgznLUFhTUWgIyLLyG7HwDzAtKda2Yf3HCzPUIfLCG1LpSlKNes",
-	"WzCeckD0Uj3yWkR2+WqM9hvuVLhc3pgA9B7RlI4SMpZkzqjMcHRWv6NEGw82IOOGG8QdIN6/k0u48Yqj",
-	"Dvk7uQTKIn+/4X/vdrvwf/0K+LRJe6Bfge1BYxmeAeG190qPzNzrqJJ8NlEOCZqqNKkySRwUlD9q77tB",
-	"kR9Or+2YKv5z0vYl3H/9z/9X6wdc2IHZbfS7DLDok+3TOxXQfV6CqX2gx6B7L/cRFCjb/ZWrXfql4fp+",
-	"bNJo+1D3ojkz8om/6509xjNkkWFYqjmH3uscSEmfInNYrePohreCVhKPGZcsrwLaOl7Q8Yx196ASJ1Qa",
-	"cyXDlstlj8JjKBZmvpWPX52dnJ5fncI3n/LUJrjaIf/1P/9vApGBUEHVhAeS44szr4anLf35KWiJBeN0",
-	"EbeOWvu9fm8f7y5ncIFnllVT6OPMRLksRB3c2IlxYVFDs7AYZsUswJK5Jzb5Kc4Y6PiUSsnbq8vjF+ZC",
-	"B6BMeuQYjghAJ7cP+vudoe0GKTTRxKZNL/1joLXPBSTwa6O1G3PJuIxVfMeSVYBgy8/BpWk3vgh8jXfv",
-	"OSazU4DOotZRCz11b6UpkA5s43sRrQzgtTLhlmV/vy3agBDGm25hTehHqdKs5sMI3AEmGuzPXr//oD1j",
-	"n/XwsBhV8iloHWCndW25wT3+nkY5wFvroD/Y/MlbbrUWFuFH+5s/einSURxFjOMXzzd/cWJcT/DBYIsu",
-	"LugqETS6FuIVTacQHXu4zRJAoDynCXhW8astejMp2G9z7wfertvCpOakmRPQClqKTmXr6BeIA5Ctd5+C",
-	"1iKrO6BG/BmkI/skIBgXZNyQgcf5tRUs8qJu7sAhZI7+Ux/mISCe5eqJViLd+49kfhtKfvZO+MmPm064",
-	"dZpCtwf9gyFR+SlFmQnduuuaEH4M8YOm8wvvYBzoFzzEMBvdPvakddiz6Ld0njECMvp9nOmDzV+cC/US",
-	"QDl/p2ca6cQJTw/FSkSrTs0h/xRUZPPjj+ZIfnoMFpSJesr/q1BbHX7PD2pA3BUOi1N3aIOKaH7xatPB",
-	"rZxFPZ1Bx1r0I4YGHoswqq160qunFj8wBza/t2lEEsxfgVOgz967e500L1/bRRTDHpA9N4tCypoBB9l8",
-	"Ol+b5poOqO4DU1igl3+0Q/o1DxvSfrMALZ0td6ywlntDWpPBgvKD8tH4tnLSP9FHzhjdSRJvK2qH9sSC",
-	"oP1qwvX7FYRBf8Z5/eKS+ZtM/iaTt5LJO7CJLaSvzzDCF6evTq9PyUZxHh4ZYbCb1AaZvZWcfhAB/fmH",
-	"/puQ/iakS0KatOVMpApurdZrw3necf3JO0tTBi6wUbIiKZuLO3Ocqo5LMTHuTbyxgyuqKM+mB/+fgf3O",
-	"4bQgYCCGqB7K0Z8+x1riqw6UJholYnwriRQ2lnoqmATEQKdlA86Xr2WTdpiKpbyE4ULBMvxT0ZizKET/",
-	"GY0imeOVWY8vYobl983VowsIHMdJYqHMWl9Q/F3ovqJGJxNEa+l1T3NYNZhy71c8JV+T6GF9CF7OlMjR",
-	"o/oX7I4lehPB2TNltTCoKku5LBAwYuFXyNxWPrBI2EA+AZEYUjValRL2i8STxFIdWyC/zyKbrVJUoCvE",
-	"da8mqtTSFKIM+tPBifxz0NMruAay+2Ppx2xYmW26gD/d8TqqCryK9OtICy+kcvANW+VKJBEz11MGz858",
-	"sTPVXZsR/4rUZ7tsQtOrUCFgjwEXd0kw/1TkZ2mA6FUrCdUtiPKjJoFPDyfSBWebBfrnSGpoPJfRDyCy",
-	"/XKiOPQpYKSFH29Qekc3rSPS/xSSNjDzHNpeCdFpkvi6od+BzP+tKtO/ATXBUMMj+VDagtsCH2YUo8Wm",
-	"jLRtSGIeemgjDzsYPOXHEXrxgw3Bg8Z09aL9Mg5hslPR6ZGT5hDCz40fPOj3a84UliZE4DjTgTlmv7wL",
-	"q4doylT5CO1m877S426sbuO9eHUbL7Z6D9d7m1df435s8+qPere2efHCLPp9rfgdhXFj7Zp6PpPrJEUI",
-	"3W88poHH/MCUz2FqGIuT2LtSvtHiI4b1mqrS/rEbxvaKqDVfbtmqWPsBQ8EVSRiVCsQ/z+aQFGEyhjTP",
-	"MTACATHYAiieEWcWk05qjTJMFslzSQuT+GjectMJMThIj1kP45athhgsa7lUYWAYv5ywiYJkknb48VOI",
-	"ygoXMMsZ1doI6/TINUT4c1GO4ZU1bM7Wiz8urBhe64duoLkr0CQ/WlypcN1EQ8xzMK3ormYsZc2804AV",
-	"tz6HgL6g5mJYjB1lA2fB2QI6tysa7y3tN5/gw/Ek3IlYsvozb9nV1lbF1hZvjSHrGMyjOoO2zCngIOb8",
-	"SB/oHIFf1vvU7SmxFudv9ZgUB9lwSpwF+O08fDEZ7dZ4+wPgWPdmUevrTSXPjov7BsHlgKbz0/kPakO4",
-	"6h/2Fb0GtyaBKJfcJkkm5FmShGaNtJGO/9kZ6j3cxRYBMBvdjY97WyOxY0mWdEXasSJLkSURGYskiSOW",
-	"Zz7YSoG6Z68x9E403fKXLB9TauAzmNNm28J0Bcg2wTfL6lexrGBftzWvUGP9ZlztwLgdv5Q1DPMeHPyx",
-	"ZKnB/apl5D+kIlugJlOyM6rdIyL2KBvfMuWeIy8mbYFVrTSjBa7EIRx4qps3nCM1WtNaq2oBGFG6hyLZ",
-	"DAkXvFtjCmE+T9QrsWvjPDWDHeb+ZsM40yxhTmNzShc4ezETqG2xCLAbQNp7aPfQFe7NNyb5KzDJoFJq",
-	"C0iDyPhvfgXrmOXgamA359hqQMstP0gkh8o0GomHaZn/YlSUVtAC/cSDyXMQf78KB0dqu+cNVd2Z/MbK",
-	"1+vgRvWGZX8obr6dC2yD52qyJb9vdnEVbN3NvHkHV5RRxHX39Q6wYKNpXPLQ/Grs9bfidVp5PidPvH3z",
-	"O30pv9NOBzuLYrXx/OaXx5p3FI1s3RuYzdTxmBoDutMjIZTDh8CY0BaeQxcZ8vU5VeOZDe/GwgBaWReK",
-	"/Gdmruh1P4UzGiJWFdrbUAU5Vquw0SqEmAw9l1Ocyq9wH1aWYokrlGgt3FgSnIULJKkT9/hKa9ugUJjl",
-	"FX7zaftxmBUk7au3JyenV1cBeXl89urt5WlAfj6+PD87/0Gv9Nn5yzeXr4+vz96cDyv5q53GGZjGC3PI",
-	"UYknNE6ytKZexpf1C+p1AmDiGh52jIQtJsUD8E3R2BDL5S+Wz32A18BVXG129iWNJaI5efvZjdgk5izy",
-	"A1iGxUpRWF667OqDyBlb/9qQdcxJtlhAFLksMhLvBEKhZffF2hRrx0tWXypH03XwddKtvQk2yXgMUIJ9",
-	"QWgKuF5ze/FbF/G/w5yP4yiCQ5IfiJpDVpTwjxMxHZvynVvE4vqnodgTIhPStLDZc0Y5REaa7DGRRjk2",
-	"U+iJopAgYR1VC9w/kgiRBV57XqqNJpZ8jTB/JaZaP/6iAWLFjprOQr5s8p8ufBKJxF+CzVTpVIJtrjYB",
-	"PMd8YUzYol5qbwzilMQ8Yh8Ca1dC8B5AeBmSkj5mOckkohQCnrvVfEjf6T5kkGs/e4Gv/ZCDzhq6vHJj",
-	"/eKU6XXVRJvujX9WyvR3Yw1d5lBRzTgy1yWEeOOYEjGH2gFyyQB7jsoabLceOS58mwgocI9Zby7O9/rV",
-	"FZlRHskZvc0dgnRewNc06GhQ4Je0f7y+vriyoJJVnDeLOLVIIfZ4IaRFVDMR74s0vtMDumUrQN/zBxlL",
-	"sshGSTwGHF1t8s1ZypKVDxxn8N2xeYOmjNeADtJ2xCx2uPHPX5y+xslRZWZXGfcQsVPh+OrXEYzagPxV",
-	"a1bUg9yRNuDkEr1GOeyf8d0McJT+6xb+FAG/uFgagHMHpFtF9hsxIuMpz/0cfnvmHKmVh01SgIs7yV8+",
-	"p3MsGyAkLhDgqsWShIi2B7UvojhFwL3Huhv5GB/pxvHnHlQ1Im2olD9nUUxtSqaZgaEdaaGGoSgqvjCj",
-	"Me/YKCmESxyL+VxwzPOOZRFpBeDvPehvXFNLiCbZkUi6wjqvK9LmomGbAgvuj9utZpSTWAWECwMcbZcR",
-	"/QL5evsvYc5pWKgkFWK9J1Mb5bX7zUKLdQrZqK/e/PDy1bBQaMDUAdDb0ZhY7rOOdeZAjtu8Q4A6m3sk",
-	"opn8l1T7X2lOdclkltTaxa/EdAq1Bn5d5f6eqvrB3hZ4S9dCvKZ8ZcYov5LsMsWJWke/vCtIMihq1sza",
-	"1yWb2opdW6lYt2wVFPCvAVA2louErly9RIPO6FevcXXB/OSoW7bqkZMcR3Ii0jmhRKWMkbZkzIZp2m9N",
-	"UcXH41mcRCnjYeeIhKkQ6g/ayg0hZESimEQMQaFM9pYHVonVPlKmuYGpyJGXLIOWEYBTMhaxiIQ/ALZz",
-	"ojnDcXRH+dgWLAnfqjgBdSEkdC7QLTnvDM2QoLBdZUzlgczoHUMUesZVvaaYL1DVGVkqtQrLcFRaAasb",
-	"2GnC+g5JiAM8qh2bISQc1tCUdznSEq5QKEz3V+/K0z0X3HjGZTcSImEQX/clfXZmyVZNbrvrwmy/eevW",
-	"a8i1B7moJZ/4r6xx4OXwio4aUYuBC2HAeDf2mb0YoNIGuGvRCzozOXlzXoZWfMMhruFDLJW9DMSbJNT+",
-	"APM0nbLoCDAAsTcA1o4A5N59iE8ArhnHYes5YLwbpsK7EcY8Rhh7aWFPApOIrFvR6gAqc1LRVY/4fNQ4",
-	"xewqNLkPLSF/Ieehbf7ruA6LvUcb/If5Un1zF34ZKEaR4iHxTueaI17RH4x03tKBqI9IWTJ518DwGG2H",
-	"Cwtwai7qsYw4Hd+C9fzdd999Vx+45J2d3a7w7IdQ5fZXkVMbZJTWTIClfLsNf+iIl/IKr5dpdahpV/Zy",
-	"KQ9LgXJVKAKA/fvej7ajbPJf/+t/gzQy8s0U16KmLkEHHAr6UBpPyZE5OS7yGlwP1NT8HK1IePHWOpLK",
-	"GvNH3StWsgpIPAHPSKyP0iSTBiDJL4UFY3RF+VKAME8zRG4L9fnTOmOIr6GxCznaMFisWcHxYUHvTOj4",
-	"Vuq+DjqBK6YVS8Pge+SNK6uiJ+6F5RgJAC4wRlRKucSCKAEqA0UUVt2k1hUU4xAJBgNBLQOXDmHnIldU",
-	"0ScCiDrnzFQQ4wIqjkVQIqMowKFuTj63YgJdafkxY84hxyqxBsGcM4Z3NwinftDfr3Egy5y7nRmq/WwW",
-	"9+W0CxNa/5W0i0281VSHMH4tPmXfQOuMV2RwuM18XN2y1yyK6bU28752nBMzvnyaGDYMJV7yDVdwnu+h",
-	"2zjPw1a+EnQmeFZ1cRgxr5rlJe8IaYe/vDNlNUnC6KQY0p03ZbNhea44RSR0fhIvrQa0p1IabIO0cBUo",
-	"JDhloeXc6EG/sG41kwydGaCvrfNhrE7s+n1t47+0Nd8Uq4eO8Kl41XDX1yhXnyfA6v0NryGOFy554Uh4",
-	"h9EOyl30Qk3AosoVFPJAjP8Tz3GSwPWHbaVHjpWiGJ3onXF7M2BrO1BDeV6fDkPXXYid0vEsb2JGoe71",
-	"XJi0f/TJOd0FnKX6HS7IeDVOGNQBLA4AmuDo7MTPzfUaDg5G4r4waf3myo/yMdPql41ifk7aEdMTJbGJ",
-	"7zS5hwX4z5yhYHc543z8Ef7rU1jPyYJ8WbBeo365OYCaRlEtZ/mCnhLTzXEUfTV3iZ1pA2/zSbRI5Ox3",
-	"40TZWcf5tSpm/G6VImRPFcH3OUqQPcvrAfp1t+jxha4NFLfHcayaMQdeHUPVKiHUEAtleRy76kW1pI6u",
-	"3rmpz+fx5DoOYwrBljg01Dqqcudm3oP4XoVD+ZlmWPCx/jS7w+vv3apwEdMCtLX3l6fHL2xs9YKqWX4f",
-	"MzbjK7Ir/4JmTj+8YnyqZq2jvcNDyAKzfw9+3YjrXRldw+5/U+keEMUYmActkeB9mAcqBFvZT0bT2cZq",
-	"EqnFJUBbSTOQnUwl7OvrGkqez/oCV+m377k2A204oZ6yqXfn25H8gu7rhSWZnY8kUvHGIwm1rs2tTd5z",
-	"j7wtHzGRep7hg7V0fqbY/Iv6AmANoJcGEtUj/UaXD06XhZCBGHf5y9j+mzPt9PbnfoK6O5yfzE2Kd5FD",
-	"6JTG3MQH6wk8kkQrQZiYrFQaj6BQcPnqZPvbksAmIMUqyLF4q9cZ4cdcd9VtBEQk0U94Z8TZEv7rk6kV",
-	"L9k4ZRCyKW+9Gw5ubzJk831Hm7o/Hklicu1M6e6MA+Qf3HvogXbq7zIC/yID7jXOuFQ0SUyV4/vcbXwp",
-	"ex5o0IDD/Mp2/EaeZEvo/CPypt9jfMRVA097ZGKT7i90H+P3awxod73sd4jhD0qAi85ESqFLD7G3Ed/F",
-	"1LdfYmltZbyEnK3lNoD+Z5mF4w49ctzAyoZebeYH5gQpq/KCX1FSfGWlxLuXhIX4pqQ83IG+1Au6q5qS",
-	"H2WsqP3YUWtzGtBlxvUxQyPTvY+yOqc7LP/OSMT0sCUZsVnMIyJFBiIdJgOBzGiMAklkHLwdUSwXVI1n",
-	"LLUvDknEpIo59AQwgRHkGgUkhcLtgTnu7ZPrV28uEOmK6eWVhEpjPtua4XC0MfflzcUJeXtMFkk2jbV6",
-	"wyHII58SxaDOJLEeGUyrcLk7o1QsJV7DaHUC4jIkCfEteWHMby4iFlSWB5fPVCXELx5JEvNFpghNp9lc",
-	"7//QjC2HMXSDk6T9WkSjTHZM6lVDxjbO+o3b1i+mehS6cWf1V1dD9DAwh6MxKTDf4PQfD/T017s1+JUT",
-	"TPa22iFTUf8B2WrGi0zB51g5pyryWE2EddwVeE8zZwW9KKKKQk4lqB82AO8BmWmPhB43BdiY0DwKbZoI",
-	"/EVCzaTCTkBM5RR8alu2b+FtA9RhkQaRDz8M8GIEf1IpHd/GfAoBdeEoFTQaU6nbNIDRpVYxuM2wZlTH",
-	"hqZde7WRSRZ1euRFvmAQ3+YzVvz+kV8/QzNrzHlG/knGIk6kuRSfauUwlYEVDZp3y45L8UcEW2D/enS2",
-	"0R6xBK63DAEZcRZphvF9DiUImoJKdDRBMdYjb2yyii35CMqloZkQqr2ahEW8oQfd0uZuY74P1JUUfDUX",
-	"GQIoahHjMj575NSAcsMoAxcjKTjLXwv88jQn169+vszRaLHJoJB/YKuTiUyNxZz1CBxWeQTOgJhjEqnr",
-	"0ozWLMwjabfWOKdhh5G+vNxJiU7ozpAc9A9y1BKzuCL10Mq4yAlSEEdfRIkhXPFzUXMUQOaXx2bJy1Dk",
-	"kBzsPSdKCDL3cm8l+WvGMha5bXCaymF/zzur6DiUfv6yW/wUPBIsyn0QxQUwKafY0CPZ0QZLPjGU+pLs",
-	"9fuYQF0opOCOUSqU1T4YHc+8DTD7pglSGzlaYoaNCgS4Rr6s8gBd/KYVB8OMl9r2NNG439SHb+rDOvUB",
-	"iJpIpqxIv4f2gKhwW+ag4Msk5lJRPi4EX2rRFyAXcCA2hgvbyCurS1jxGy9YEmshMROJ5vY9cg5XJljh",
-	"zMDV3bSOyC/vPoX1YZIv8aUveSOCXZyZKa+LkSytzj8fKkh5ATzKsxu1TaajzQHBVvD2zDTtUZQRfLUZ",
-	"00ZNA39QrI6K2hpEOAeEEuueIyE+C/M0jpBxPdGQtG1apRYSQwIpwGShNQNP7ROcZNwkSXQM8oW92xsx",
-	"LQdlMVTGey4mBdFZOhtwNIw70x06uFAxUZBWJzTRhyZPUxM7kzZuW79T1IMLzWMWJw4bkzScXhXisr/H",
-	"dQ6L2tx4xsa3Wkkx1eLy2AG8dKHW9ZoyeoudSOuUNeDcacWl5JGRUd4yyUgbUlUXqUFXAaMALlj0C5po",
-	"4wSALuY0mYhU773uALyxHXuDZPy0NocG00WjQhEGQ114DTs0lAg5toB17qhQpPhnPfmRNvUUIacnm3DQ",
-	"Hvk+ixPVjXmRpuURCeWYJgxqRjJj44T5rLUx82GRdhPKp95iyMAuACbdQAZPYWDaxIpYoqhuLxJLLiEG",
-	"KrSWF1bZYIpq4zBsSqzFA/yFlDRsHDnAV1LSimx+SxYPReANJX1T1n6/iby0vLG1kqukMz3+aLijy+Jt",
-	"junUv8s6GZkrS3m2jVWXFMBEKX2iJdZ2AdG3yn0t2nC1+FapsS05Q5sUM+9pWZRoCx8jMSEgHYNLPYED",
-	"3Lzmbgnn5nGBnc+hi7382DJGaOvIrC4Bzjcg2AmQ33an9rVpaIfjavr4pz+uXzc8EqCxtjt2wRY4hk2H",
-	"ytMXM8lSOWw4MrUxV59D7F9Q6Hy713zo4KvtqHC3m3T80tyNVySH4eDvTYivYb7bYXaWjCyvtIl1flpe",
-	"XsCOVTMGBsAQKtfgGfBiHFCYTLDcTckZWns6Luygv2QNcdtHU7isef7tSDz0kcipyVop+XZ//uEwg1gf",
-	"Y+gCeRw9gycA76XAKZ/mF1Q2kKdyOsAVABcjeAzarpqTtg5N0fmif6sDTnvM0qOLBeORgUuzdfv9UBML",
-	"dyQ4g6Cf8lWTtcXzdHlrlh95o4wVQChJc6fj4+6CGgiBi3ijIhVNVX55gloiHO6CnmiKD8AgAhKlYrGw",
-	"dzLmPWwfBo1r6tYZghVGbCJSZlwP07y4KWkv4U5OQaNgxNuETC1MIfwR8Sc6YELDLjU2bR6jmG7HyrW1",
-	"NGlGEuLh4RbH/oKNm7RPs+EpG4s0kqX7QL2tHC/VbmMekRBJNiwrCI+QToZuRWOp4rFFBzWriCigXWyC",
-	"Ra7gRqG+WIFe7aq3MUikSLBvz69Oz68hsLUHDgq8Z+G5FhPbQA61hMufZgYN1z1lLaEmTtTj2Wtx8Y6B",
-	"6gtuJ2lPmCV4T8pIxSh4tlK2SOjYOJQaalbgiaqvsgXutaAB+u7h3Q52Ob6Sy2Fb6UaoPgbqW2DrbyOw",
-	"VaSEfVAMnLC7iUmnBgJsdXOoxukHywVpjgkMRoyNESXtP169Oe+42+UaeGajFgIqcH4/7ENazzOV0US/",
-	"0QlMHJvFr1biFtJBXVi7j0DscLPtXXKJKcGQ0Um9TAWfulEXEIEpYgIXYmm9tACLCh1FKZNyiGCFC30w",
-	"80Uwg7pp/Vlkaf6zVmnNuzetIaBymidQ7uzpHhmtFJPWMQxSx2WxUb4SnD2SR2Q0TlcLrNedAwo83ev0",
-	"yEu8WYddxLgQEAV6aCzNp1+cAl6/X59ckAXTL9iJhX/qvhTpkqYRi/R/QQSKqavWMTdqVCmts1jBCYLL",
-	"WwRNyzTVao4UerMti55mDC4qzOxEprR6Aaurx3tk1JhD/Y1k40zFd8zuuMV9NYOPJUkEuPshUNDUhhtj",
-	"DU69/wMyj7mpNDE41H+41uciZfYJmZH2wd5zo11dMpWuusf6vbAzNOiypkscN5EqThK91CQGgpQZgFBP",
-	"sgTXn4wTRlMUvOZLqHuRcTXM56L3aCLSqQCQq70DMvNUuPyzBGIfcLF7JThxh3DtHbLQxFvk2yHL8FT2",
-	"Be8ryIEZdALN1+EWA0/5I1lB2G5DZxAcvozCTo+c+K0A4ZlLGBOJ6mPj++DZ4RGhDuqdtMMcLzuEiwnd",
-	"70KBgpisTGiqWOSJ1I6BmKLR9VjjNXe0wOi+jPQ2iNpWdAffQMC/gYDfBwR8HdR3IqYCbdNaE/WUR7Yc",
-	"lqv7ABgzkNIGhRycxDRHYOi9oBm9CWWzjnht/dUeIz2Mh3O7G0rTvDxnqMnqQRzvedv/NAEQYkpwfxoJ",
-	"ac5UGo/lVh6+vEiT+co68i5SoSUDyyTRvE4rOUIioPJEpHOqSPtO2/aCk36v3ztwap33odZYGeQ9yXFK",
-	"F+wot11TNmbxHagRiB/Z1upMIQ64E5AolmNQVnKvwmhVVn9RDC6ydMqiYcl/ELGFmqGCJObzWJGEKsbH",
-	"WIW40NvQmMwJnZJ2HmQrFFkBYh1XnSAfvrQoT5CqIuPIhEpIlids6C6KZrhWoKm8zU3/TOaI/G4cxxdn",
-	"eXDmaOWncUBdPP1Z4HttInP5LoewmFpLtjkjWgWeMVB17CMtgS1t9f4Pe9++3Dau5vkqKNdutTTFyI6T",
-	"9JzYdWrLJ5fu7Em7s76cs1U9vSEswhLHFKEmSNvaVFfN08yDzZNM4bsA4E2SYytX/ZOLRBEgiO/Dd/39",
-	"BPB5qoKsGGFSqOEI6PnmhbYii6EgROO2x3eD6ZzuwlgLslCN3eUCHWYkXlZIr+OmpKvS/gX2EbaAQOjF",
-	"GmP7e3uR6xnxrNoIAAGKjG4yEv+caiguxr0mLnWW6Rsj4nmaT+IDkWuvCXOkD8C0ZWB62V+8s5dDyWpR",
-	"UR0rxQyGhxyoq9HH/HUm80SWulhQwXNwG6zhkUREg+NrRHgtNNLCcAyADTVcwZoUWc3vR7aaCwYejQuV",
-	"2HnIzHSjLP9CmmClMu8zZ5rIMp2xA9IcH6+BP0afLjlqg7WbuQVgbXm6MKWaheoSZHTNosS6PGOZj/3E",
-	"inW7QrER+Wvqj0E9AlgvJIMOdNAQIPXjqUoqK7BH9TmQaFUGi6xlydVZRZUTma+ZVmWib/KY9nuSGiv7",
-	"GDK1E/8BfhxTNJkvAycYHDVN1oPVBRPw0GCb+/teqPJGqeB6011BeWxnTifcRusoYaBl5ZO1NcTnsSvx",
-	"fZVR9i1CKC38sprysvsB/qKkolElHILLClNOKPtROzjc8eltV4KJToyYpNdWXeciTq1/Wqi5kkwkTQFl",
-	"sDkIThYjVL7JcebOjbQ8hBsG7DL2SC8f4dB1GnrI0nec2nUO+iNqWpjqG2yngFp6zPAkNXCj7pv1wa/g",
-	"6p2q8shOjXja7w4hzTd4k5iPbZcObHk43ncO9qPAqt/vW0D9aJzpKrl7fQ3PGUySPsF1Q9XWe5uSfehy",
-	"GbfOsmcDO8nt1hbLC2kAJSUgoW+ltYK+PvZzu6fBPUhWD0y0TqiiTZa4Qbx+MRo/vsT4J4DR6SpLxERb",
-	"N9idq5QeTNQ4TTg1SMk3aVrDHYh4Wpbz9/DbGLmspWPvJ83GpJDhQ6GdqxKICutCPN3fR8gIMbD/e/yE",
-	"/icznauhtVH/XY1LjF4iOzMU6IlC30CambGfWpXqkSPreTKMyLqYyuyaY9/8RM7jsHZDFr4RqGSDeYRc",
-	"jhysH+SaHiYSz25vI/F07y+ReLr/3P7rsf3jif3jaST+6z/+c4gGb1mk1vq2Gv9Cjq/05SWaUpjPhTVk",
-	"SkJYQkq/8nz8S02NuLLOiA8igk0FvqAv2nYliMPIBc/Jy23lXz0F4yPWRzFVwVNDYXz888mr/x2kdXla",
-	"aTISpwq6L1l2JpJ534D+4b/+4z/dUbkLBI5JHPH03Inl4HrDy+N7nCnW9Lr3ifI2naXlOjAdp1fpfLMQ",
-	"HfwsfQberwDEPFEefrJpbeAbdWc3lufJYlvbs4lOnfsfJXfbqWD8N4vhlhitJIkQeP3ogXrqin6RxdVd",
-	"TF40dk3cNmXtIQJfQQAHKP8gO4x8vKUGAluISlmlQyqraaRaE3YmiyuViMGDGsTDsBypfjWGL+AhgpRi",
-	"rm5LcZHp8ZWrKSwLJWe+jAeHKP3VRQXHNKvb1okKaSWDJwyYhb7ivOPRMCbYcxhAeUngqh8SvqLLsHlz",
-	"A1S8KeWipl5yLTKdT1RBy+3jdVBcBbeRGRDTFEoa6LjBLLb9mo8Y2BfDe2h+3Nkduv9uObLAFUgTKxqP",
-	"96PHT36/s2V/qjLM7H187uu+XslNmmV1UdmUgxLIWlM6t9U1X0J1Tc1SW3U00V5ZFRmh5C7BTq0VUPQ/",
-	"WdLr7I3NKsO4Y6KytM3ky4EJVn4NV4BzAUiiQW5VMIEQTaLeIR1etqJP+ji8dLNRPj/Q8mBfxxp/fx3T",
-	"3csQbOn6i1ure7rrlgfWLbXblFxpdS2zSmLBR8MgNFhMjFVNs1la2qvgILQHuivWSik66ZNIkYMrwe5e",
-	"9PhlOZ4izzM3Lnspmco8VxleSBkV9sthsmWRTiaIPzMeawwQlFrE4SO+Lxdz64mdTQulepl3GWIg6iX4",
-	"EHFtqeODtvdJEEW8pj+AdVHaVRtGIrYz7vlFsPLcf44wcjGvRc8P3VI1fnxY6/+GAMAlJR47O8A7mrtb",
-	"HdyR1WwhBFOXFmq1eWMP96pG7/VbsGGpdNF88iU92bVprujMxhZsSgtrsNrdemCGJddLte/Z66OXAZJR",
-	"X7N0uJU2VP0UDvF52IhrD3kXNb/tmv5WuqY7X++S06vTKttFEV+rNKZtajGGJceVliivJjxNG8zUcPO1",
-	"51M3I3FSAUlYXE4LZexBEkci1lWpLy/sawdYBVnK97RcaZaWC/uhOxrjkXiJ803hRjfqYqr1FeAu/FFC",
-	"faeayTRzkAzwa4L1iUfUzg2g5P3aSQxSRAzuNyHncnwlJ1yLO6a3mCcC0U7CNsLhajvyHa78p7Imebi+",
-	"Zgn8evRJlcNX1HLtQ399InRnucVClDWktrYZ7a+sEACQ3FSXcWj6OXeKYXOg4AfsRgjqYHmyx3m2l9rT",
-	"BGp6DkUMeQxrM6rE3zelrQ1XAwpCFBAEEmSK/+n7Mp2p+FDEpZ5MsvBGoW3amiBexJE+ax9YPXR89vrF",
-	"28h122Kx+mrZOrOL9KkkCwfrkSt4XV+6X7aGc1XSit5ti3+ouRp3AvroiSIEUB/sQtmP1G1ZSPaIzKHd",
-	"K6bUc8OeGuTd2Jg/Pnv98m1ohq6NaoATb5mnD1NUfFyzxK9VMVWyfHBMj36T8htF9vgigDruaulFdzwV",
-	"+JZ3Aui4/z7esKez3YoPjUtw93141/yh//3yNOILatFE1AGVueI4q9IzJbmuDiGUoZhF3WCYKAaYalL2",
-	"saMIgOZpDpy5mEUtSVWPA4kB1ibYezqMPntrNu3chxgPSrjH7iYFYj1tlNAX/67GwMsM4SRH/15r9YZR",
-	"R+KFbzaTFE2i0FGWXilyKGoQzVENW9lDOhau/NZDVS0PvRyFyh4BsilUBCRThL6IJfFQMMN2YFtzIFvQ",
-	"J47RnMOgX0+MRgIoRa5vRGq2QZqvMEiDG+7BgjQdlvAuq5m1nMAgbN7MABg0i62KQIb0QVh3H/54SLEL",
-	"qNAAkxkQTSgn14lh1A+I0XS6XtBsPpUpQeMtS5PxAm0NiQeOhNTFomtPbtyo6MzjHSXQQk6buzmpA8pQ",
-	"QxdJKBcYfaAAJ+fV6NdmJN60o52mkf2iDFQwU8xEvae7vW+lqKImprGX8FGNpgF6zjWj0mKy6LDXMGiE",
-	"pRDM0rnGjh4J0kDqNjWlIYaGfuOhJfkySToE8VNkanCkz5+w4UdernewzDhJtnmar9IEOEq68+26of4e",
-	"1BjY/cAaY+1wmdN3PEOH7+44k8/qFgTQJ9PFHruFAkBAMXvgPRp0od6dn5F6UWVdeQ4Pl9kNDHCWq2yd",
-	"eFqoSx4mrEZ3FAYds/yTRNlCBbCNq20srtZ30N8vsuZeXmem8+N3eyPkdq+tvqkja7tLHzrkdqe9eV/D",
-	"eHUvC22DZjMB5bbXckXpWiMoYx6WpRcKMDWARiTsKacgnfupzNIrFTnPs9O5fEcXb1JC3vAjuMH6KHLd",
-	"s/IzfFfVlu3HD/axW7vA4KHLdjM9IQrqtfZWpif2lIYyXfs4cuwJbIO9V9tnkoE+qQIvztL8CiO5mZ7E",
-	"gE7BzxbxkyCoOQV5sKmkU7N3b8+J4t35Vk/ajWcA3DmX5dTjdsJfTXcltDZmaf5W5ZNyunPwOGqhVGyy",
-	"+Sx4kp7Nn+lJBO8E8DQBaKZU89FW8ffRPcsESiN5j9oFXFNePqw0+0PUgZZY4rbOHVtmgNVxKN79/aeT",
-	"X7oT32nJ1IrulnUeDFbm0CsUcAMMAo+Ar0ESDCRnxN/j7S8UlK66OeuCJDDp6vOxT0kr9eVKWKfLQbMW",
-	"Y3P9HhGZqH3rwfwLftu+M2z0bYUL1gHH+1tlFp9f1KHTmXGnQ1FcJfB22606Eqs5EtMmspQBJNVUyYxA",
-	"wFKASyod1iThU43EsVKJ8RBRnwcYqgUGxXS34E9Bi4Qy3noModtmSEUHDfTIVezAtQq7r0RZpHOAbJ1D",
-	"dQ81hsrMaHrYAB6s8i8QHpNb2HEhYwH9ni0dBK9oowjW/QhUDFZmJz//tDhUm0GLhOy3sL5Qrsxy+Cpf",
-	"0dwT5Tc1pFY6dv4X2op/JUGMGb2v7nocsKBCgpbaZC/k+GqCuypsMqaKsUOiAZwq15r6QlutX2ItcECX",
-	"LC6Ut0UdDBGk96W4YOY64As5hQg8gNq1dx7NEYt279PcisCGcJ6yMeJPTHc+rX8ukSYjt+kzIb/TzsM0",
-	"QLLCY6OuR8T628bhN4lWe98D+TPxAL9hj7ChKlYd4HDxrr9r32Fu1dVPrxrayv+OFFUzQjIAyYyoi9eq",
-	"pTrhJebxiionJZYWENYncMvhIWLM9ymYLDXlEc/gE7QitMbqEVp/TLciRsSoUfeqvnCB/sokIQz1dL2E",
-	"FRIRnDG9Z7enJWpFcgSgNl0seAZRsBuCaM0gJoHF9nD/+/OTt2SV+s/+gYC+MeAk5aU1ERxKlBsX2iLA",
-	"DbYzGIm4KrJYzCpDlAZiWpZz663av404P3nrcPiArSDN8ZgFhghAv+IqweGhiAlTGOzsOJOlMmVct7Wx",
-	"C7RQmZIGWlLnaY45u2CSaKUbhzJf5URLJq7UAlJb9XWhi/+uFl1IqkaVJ6FFsInMvR/gwe2EpW53sGic",
-	"uXlA17v+SvwAX7pp8TU2SvLi9iiMleoIrL5e+HkGvPSIfbmYq8LKsvEsLeNMyVwwMqwYvD49+/Ud9p8X",
-	"6lGap2Uqs9RQQA7Lep3zlvv70MF84NxSPtDsUaxy8DcKJfRc5SrhRqjTs6OTM7vPboq0LFUeUURA0LOR",
-	"7/z/VaEj728gxxlCEaSFQ9o1P1CnYiIuMzkxwsiALpcuKrgGeIDBQGHkpRIznSiiZj969wY96kLJ8RSU",
-	"MwMXzPRM5SVj5wLdiBrrPPGrpwueeaNxnHA56oi8+Hr29/Z8/J85cyjagXkC95tOuCDYAw+nZU5o/sGw",
-	"D6Jb+L5TacSFmlT595Jf4gcPAkBLowO8U9eEo+HLI+KS5/MfROv8nZcOu6ecCLVKaJc39p7yTTZpQ/Mg",
-	"fRWvR1nmn+a7yk6aYPndxnGfdeydXUIM7z0bXuL3pqYbfWgn5o+gSgtzje4jgHZWt3JcZta2VHhYEG0k",
-	"dbxkcnJYI0BzY2DfYrDlGD+fENlKJI2Q40Ib488BxDgl/T4S/2SWsNMXP7/4OWQJGwl8NuQrYOT0YPxq",
-	"PFYqMSNxziyJ9NVBD74z3oLX+2+LY5+IeWiTkgdB2DXoXf20kSceHwDq+0xEt5apcQu8BUj7/PYkCbWV",
-	"O35DVIBiBThN1tYeKGZLeI0+m+4AXRAoj+WaACaK2RNnGn68IsA7bPVApx5gzbxVA59dDaB43l8LfAik",
-	"dnV1EwB2eM6ToHY06QU7nShnWd6dL4F++CbZMHQ1T3CFEGwrSx+cZN5vjY/YsB9pAt/LlCUrFauB+MCh",
-	"UIezZNFNW2XEnjvpWc8s/eLlZ2tSflmm4UdK1ceYhps08VbKSd1q+4bE5Bu1uL4oy2ldIUl2S2mu+rOC",
-	"If4uI+UfBOMkjrSxnMoS8MegV7eo8sjD8XsYXuTKtN4MsD+mJZFTI4F3oasJdvbUCHIQyi8xYiCZiWes",
-	"C2Qlh4GOf37x6y+ONcUji1SzC2B5yUuPVEYFQmY4Em9KwvYwroboB9+cR/wudWQSd++YIUig7dcQBrB9",
-	"TkgCxvi7GH42dI1/b47PXp384+itlwdkGrOuHkZFY/wgpgi9EYPTFz8fveSHG0biQpfTBoHfYegn4gpV",
-	"uSuT4lRC3jMEF/OVN7r2u5F4i/VRdbxygPACXecWgxiW3Mt1pER5IgwgxtiHR9YF4bhdG6B3bYIF+4RI",
-	"3HBINyDgyajx/BHTJtX2WopcqvCeU4PpHHT0fdEHkSnhkyzmSsR2+eLIG0F54mNx4Q714WsCHVRu7zGp",
-	"Tr2uBAvI4xFSzKX1o8ZusGQkQC2YiGnPYXcSfykDFTc70COCbXdvtdGRjvQeLEpQm0IF5bImZfXO9bBJ",
-	"vYlM7MKfgaMGY3SjE0eUXFLFtUrEIH6VTJR4oQsVRwL/c4qJt3jYjztclNMzq6juUXGHs7P/qorM/gXL",
-	"s3OwMy3L+cHu7tgezDI7+PHHvzzZNSo3unhEewm0Le0ILl+nUj1me7DnM1VH7niaLpivfS07B0/21k5G",
-	"ucdF7bvJJH1qF3lPJk8vnl3uP3p8+WT86Kl6evno+eWzZ4/25eOLf1XPx0+Sx3s7UQ0Rz7GmOLYLAj7e",
-	"aa/MHUgv1ikfhGG3UMvfDNQyb6UVhBekddZqVhvrQokBWQk1hYM6Hv6DmDsu65/JhSpYPbFG4h84DYW2",
-	"CByj3MpjjRk6GgcE0xx5JVzZ7y+q0lPhRkLDnGWWUYUTIZZhd50dcCR4BaiOEGhB+MnA/sKyWfjFFMEs",
-	"IDcfZ3oss6k2ZRxZ06zUY50hcWDsSgqO3r35wYi5xlqEeCZzOVEzlZfv7WfxIVb0QzaL7x/TAFTHxXeO",
-	"xb/t/NsOoDrDfPEGIq+oj4/4gj1/L7cZ4LuJfCsAxRYiGG2NSR74F41fmTq3eeQgs5GAZCSOtZgBawPR",
-	"jHBKeTnDSEAh3PC/mkRwWVBYzmRW9mVGOKxKxFga9SjN7dmSlum1yhZicKqrcgp425EAtUr/tls04n1o",
-	"v/IdxZF4mZo53LNAqkM7dTh5/qhUWEcOrVSh9nWaf8ePazX7Z2txpOVdhhXFi/qNVpQ+WK69rY9ML8ld",
-	"p6/3TyqdjLFfI0b9CChHwChRO55pgQ9qHpQPizgnymqBZkWHGHT4MENWGBBqJIeNrfABeii1qqcISesK",
-	"pt44COq8yEiMvJvmFUxqsBMKaGKIJs5xgHr6jrqdnqubuq1+KNAv802b6Aicnvzj5CePqe2Y6eC5sFDL",
-	"rQ1gdou2lxn1epJ2zbhOhpEmWaun+cQ6YczdImJ0x84cuj86tAAP7vnK7IlTyNxQP/ek0NXceCLXx3t7",
-	"ewd1ojGqeLNa2WidUzkbfGxfkRGXhWIaKaC0/aNSlXWNuOHU2m4XlVkQV8xM3p6qPHkrS5WPF7EYzNIs",
-	"S9n9DZnVpJhrbORDZ2YmF+JGpqUotTBTOzcZPkztKQ5DAi6joEbX/hYdLdxe9v/DQwTYoeQrLLo9rOgs",
-	"NzU2Bh/ow5a8ep9TQ3w6O3QOarsk6B61p6U12EIMh8CiCNvsr1WRXqYcsCeQcJNOcqAbTNRtJKrc3prc",
-	"2UBRtNqsIgRBBRsb5TN2k6LHOoSfYBEg9QlyoMEFBJjqP4m46b/U4lJnmb4B3uHAA7eX7n5Ikz/jA3HC",
-	"5hNEK7iXC2+rbiF6kyixB+bV46DxQBqd027K9CSOuvoRxLu///TmOJBXMXh99Obt+ckrFxu6lCm0VzOX",
-	"D2w5/NA1LUGxz3AkuDcF+zjQLc91rXi9cHXhVyqseEZPO9fCVONp690PdCGoMn3I78fflWDjMruZF7WW",
-	"8P3nvqSVJ0v79FA829uv1fMHNaK6QF4ju1FEldO+IdY2+h+4/eHDDKQjc7aXyLJCSGteWlxrWt8hxzUO",
-	"VsLnkYqiWlK7AQMgYpyqmg2/iFCFcCwCdegqChiRfSZypZh5pSXlrjF50NGG5L6NIXJl6vRgZIf7gWKU",
-	"QMjg4frg0YZiYZfE7jg+TKyJz7XQ4D442gjwQyCECw0T2KmJyhifeQEuiathhvKTam4nbXw0WBmXN2yy",
-	"b/PRuADJCviuxfHZ69OzXfvnS/seXp6+Oz3btX++DH5EJdRgKui551LvMD3wePWQCC6IGyiOrjN2kOvm",
-	"YTo8vGvYEzQYBsCtoZzmla5MtoiEkdfMJXaPgKgYyFJkShLVh3UJx4U0U3h7KRAvEjEpIWgS4flVOsfI",
-	"90dHU3tCdGQcrnKTYnc4um5f2RKM5Qce/FJJgOdsB0j7XCE8m+vOUF7NrGlMM9n5vcf1+Yh4I/hJuDDg",
-	"C7XjHgg/YdyqUTDyQ0+Y0aS5CkOMJs0ro7EmhuaM/cJ/Ru55agMHvZR80MA+bjRnD8OpLO1RzlsQ3Hfy",
-	"+L7oDmXekEGUEY6Gctu9vO1evnOIMyD6dRhXTZ23XvBzrZ7mK9PUnR0dnVS5Xp+EYaQEZ3sc+NikPbCc",
-	"p4HWYo3S3Vsz9vibSgRfkUWZXspxSa1IqQmgRH49xcO/GE/TUo2tDQkJZPK37dFKhjDLnjVPQoAJ/0Cx",
-	"mKd5Dl47+hvediTkMhi8doo4FDPs0GrlBttIaTECQDNnXb+xX2tArBu1Ri6AJX+IVrln36q1L/Za6PBd",
-	"v5FuB79jx2m94/wTQPu1B1vdcx42m0thX7H1KGuvV/W83W0n+kY70Zs6ZE1N5tTFWgmdq9Qa0r4PLMQq",
-	"y2t6JRJqNBlxXiESIVjDQf1eVqgc9AuDNwAh9GUQYMNLO0Amu+TIoVYGaYPNQ2S6wVZCZPLywRp8pziZ",
-	"tTVYc7d+4PzWShDA01Zp7QD3mfURITqaVWYKcejQMbXOmOJaQ/vt6ck/zo9d1Q/F7RBfMEQQj4I6FIqK",
-	"AiQZFxy1yL4fvQHPNvbu36HwE/ROrPeSgbk14EOHEFjkRsCvy0KOr6iKybqO1iq4UnPI3SVqXqgxhNun",
-	"qRXMBfDGKnLc6tVFABMWPmnTSXZ90TyhVi0U2A/QNXBZSzBTkQ4BtMAnA796wYrWR4z8UBT1GWPKIPG4",
-	"Z5DNNMsjRj2A7sMaT7jTbz2NB/jLXmd7VU0o/s5xdTxU6/UpZznS3D8ctCkZc1ll2eLBQB5Cz2yL3745",
-	"XkQfmLi7etwlNbYehy7Y6XTi+iAen70DJlAKSkEhaQOQS2aIskwDgurDWsjZvFwIWRRywda63ZlamVqH",
-	"zyppA7Br0sl56dGYPrnUrYkB15pqH0opXmj1b51feitED0lJHRiQ3uFvbdhAxl6qa5XZLbiOkCHK2Qf8",
-	"m8lK7P3WhCh2toezOtB0MJqqRF3AW14Wykw7WciC2EaT3JSk0WMVh0YRMbvb850hSG50lSWYRsbwN9gx",
-	"E5nmw75zELf5S1zEB0Mrqi9HAAEXHm8PdqLBIN/wcfZVscm7869HOHpkdQ3uEnjNASapvy+IGrVBeDSj",
-	"bpGJUDTZQS3UdaorL0PDrtMtIh4xO4NoWUfrfaVpzUPKj7L8dKIl355MD92eete9fQ9rZzXtCW6HFeyB",
-	"1odSxuvjQI5KLTItnRTl6paOrYiLJ9zjAg8npLRGdCop9papnoJ49xg6Py0JMR+Pty6BPFxyKHaC+zWE",
-	"7OERGJrytTlUv+XnJJWJPfw5aZ3u7TH5VVb9gxzfWQN5S5iOuTsBB9ofYTkdIgZmiwOuL+c+eAmRKxJG",
-	"4yvHS2muMJQ1lvlYYakOxnpUIuIX/GEcUQ2aiAOsNBgZBo4PgyiUgY44Lgmqh5rMsAYWqOeu1iQtKELn",
-	"AohQ9FhHLEwdBvEP7YCizAUgJIZdyDUAwwCVf5xpQ4k8tDOwxVPdplz+QoX9eyNxTMVyYz2b2TsBaEam",
-	"TflFwAy6LfOAwS5+mIcGGnQ3/u6QBu2ThzCDgl7ZEqxBqHZZE2gwLLXx5IEQuDZRGFkKm/lLZTewh2Hj",
-	"aL6HhKJKHSLYGNb7ZKJ2y0qzTSYK+2ignA+lKobCdmysoeJqM1fjgAR4qm9MrecXyriD1k7WYANfLh+0",
-	"wErTyHTTtPpaYOz6fYqEFgy0tBUkfJPfGZJi7dFXxWVdsmZNESEGGzGQF0ZnVamoPx9UtT2UdEG901eK",
-	"zs/L9BaLHQwykM1V0UjlWEMdkiwupWRUbu/Gl2PqyH+NRZec7oJiD0xf0R0bGSygOwuXpWf7+sW4596F",
-	"6tGVm5iHsxuAavMgEN2LDOrm11jn72t/h2/J7W3/Yefu3qV84lqZhjhLZ2kZcwPMWOUl5yPBGkoVeH7Y",
-	"MbK/N4y4CImsSSiKnurMAdUmKislRHfpnHEZSX2tCti/Y51lCjtroCLlWmYQosH8BI+eGlT9+FAH4rff",
-	"Y0w0wqcmuEtM3c+IK2NHQDuOgB1Oz47O3pyevXlxOuLhAiAJydTRzDUP1c6w5X0Px/DQLYbL4cbvzk9+",
-	"evX+5NXRy1GhSpnm9sWYn3H6sUjkwnRjpLmHomvvnDt5a9/ZhgFsWpPsY+Jtv0xnIjc20rZXcWkMKigm",
-	"mLqNsbbQF1RV3Snxr3WBkopVAV4moXHbfjFXRaoTMZileVUqMxRFoCTsva1hTxXw9ojB66hRq5qx68Fv",
-	"nLSAKeVsTr0OFHiCiG6Mw8V0GyOS9DpNqNaQvxvsOd4Kuu1wJP6my6nwogDiGHK27Q0PhZnLMUgqUGRh",
-	"LtVel05yXZAHJx2EIj35JL1WuShv7BlNz4lsWi5xmkHFjBFP9/bq1QluNZcBI7o3dWJf1IqGgBd6NpOP",
-	"jLIXlbUXZk2Lvmp+Uz/T+4glfbuz1V1vjn86jbhwnqyIlc3P0aoJ46KC60qvmI4KSW79NTLmTlTR9zR0",
-	"izUf5XH0LHr8DNa1tBK6c7Dz/357/Oj577/tPXr++78MouA/w3/5HzufuKG79vZ7M9B27Uxk3zFRstXk",
-	"FAI3Fwta220GYGPaF17DSt3LEGHLTSxrmKhbNa4gktUwnsDkh1BVKaQApowBG2Q1myvAxsAaD9wfoMIY",
-	"UUIRCFY/rkIb7QFCbwz10FJqVAKyZ11+phK0Uy6qHLP32O3h+tfjeVVMVEx21497e8JEXdbaGnZZJPBm",
-	"wkCQw1pTabaw67S3d7C3J87PXlCTXL5A/iKHIhaJsze/vIJmuV+Ojs8DWLHhIcUaG/AhvvieYnqRuIEC",
-	"f8S6xRhiPE+TeCRep3mKgUYXBkVr8PTFz69enr99dTKaydv3DKiWvLfXvZcT9d7ag2gVYul74wEJwg0r",
-	"EXSWoK1sehgczuzod7Yb7a+O5Uz9H9C0a+Sh7A/s7l//F2Sarr7w9Cqdb9aEtZPvJZ9AubNWi13JrWW6",
-	"om6HthtrRNx+DWW4i2xha7mdobvp1CMYlq7Jvulpumg3NHNTqRuCkUoEJvCAhWCrobfoLpzPQXsWpjwg",
-	"QDrQcX9lUY0Z6Jft5B9MbZp8nZ9vt2i+hVXYCuj9BBR4/GElg/3BTdj2FW9FdnWp3dIFXCnOH9bFia8b",
-	"OXdAiyfwwrvLyKbhe2FiS5D2tsb3Q5ffrL0jdzHr3Jvt9q0mBLfCeVqwk1VpHGgqcFcG+WqAOIjVbVq+",
-	"0IkK0tc+z81Qp5QqJ7S8nLOyeOLwgKkR0ly5nPQcZoBhhmpuP3y8x+buoc9VlfJKGZHpfIKdMS6z7mch",
-	"8wVw5nfJ2SGb5R2JL+rWlqVQOQVb0tKo7JIBn6BDFofBnBq0W6oE4A/g/s87kA7gB1+0KLt3vBo9k6/c",
-	"Fpx+ThxMeAtC1mpOlmqHQo6v1jI84UqVcEcWBSWthBUIpXKjCoVmIl/b6X6Ds6yptoOortHzpuwh1n9Y",
-	"kc+bTre97XJ8xTNqHHsFs1wLZZEeiHu6IYvYC/thv+yBQAwwNO4YA+yaxlWaJ32zgEt31i0RqS3JmZ3L",
-	"iinwm06pFXYFFIrv7elZFfVZISH58ZfZy412w62FvNxC7uzRDLTMUe37lrrpa0GB2+5+gL/oI7j17gf4",
-	"yzfLdpovv8iCoCrg6rBNdADWS+w/OUtnCjIs1g6ZpoSyJHTmsAClMXqcEj6q1UWUI5W5ODo9e/muTr4B",
-	"BaV0d3v6A06TNxIcKAMuXOpFDPpRPHkHzPyArBEqIvazPug2I9wFNUHfuW+hdQd+Asx+rBMVibkqrG//",
-	"SOX2/4kYxHL3AuAtgR4BSpf+5/7rCwRh71SSoEvmElDNQ/UK73lp8mImb1mZ7D97dmd1e0Zd+5Rqz722",
-	"r8/G77qls7mr7n3ARlkUNF5T2viYiQrRDajRiPfRg9VQ43hp2JK9tf4+a7sRvQaAyulQ0mvp6GqeUEa8",
-	"U8+yTRiygWDsHbMTLWwLRlahoORAFwSuM3R4PFbhBqihnXihOK24BfZ5T5xPMzz0NdKVoZMAB/OnQaE8",
-	"/iBAf56/C/Ep56rgp43E+btX//cFAw+pPBmJI4JDrMPozOTtOT0TDseE7vZu+0/FVFcUprUubpDoerr/",
-	"fPhRyEEfBxEU4gNdyCRbEEJQ+yTCx/gUmD+4cKf4QvrUE04HN9NUmq8FXe0bxjDD1wb1yG0InEA5uS0U",
-	"qiWjijXLT+2lIOyYrUgTJN+1HyMVr9VBF7qcDpkwQaGjCSi9uTpoeZ72px7ZP7xValzeGKpkoHdBGgW1",
-	"1vayoIymytM/KlW/biTeSWNuAO8DsM8AWBNriKyuOdalXS99g+EwyH8mspSPrlN1E4tCZ1Yj7D3pSXee",
-	"24mv5QbbO8N8KV2UAoVQaLztd/t/YMx5sXUoj2le/vgUXb90Vs1C24wKWHod0Y65QMZ+0EzNN6xLfH5d",
-	"9Hiq/NZ2eozJH59+TkfVvqplTirswa1rutw1rWi/sybB/Q9tp50xb+VxaTOH8uO2H8S9NMA/q0znE2NF",
-	"EMCqqdmIquwkXWVPmVzDb62z9ngYcDaen540OBt7zs9fb3I76w31c9LdURNvuKXzxC0q21MbAfHx7w4C",
-	"0VCU/MWf8l8jyRKWey90hTjdbt075K12bO/aU2qtIPNleq3gTDMjcZTMUgKxXnLAndiLN2lq2gGWqWWc",
-	"7XfFDENLvvydf7B/AlXunAyc/syj1cISSFH4WsJfG08Vuq+QYKuKQuWAKn8IQPigbEHzRsJoqDe+nacI",
-	"UUu3IQTaQs0zObb21JG4KbS1vehm7krI0qF3SFXMQF1BfA2Ztn4gnQ3jLIUgF5FkDd7++tPrt5DX4I8y",
-	"DeE9ezbQb+QY7uraUJ/uP3e8jCEGLQwUDw8BWZumBv0f/7ovLhZQ5dpYqYtCSbdGMX8cOwQ6oL3K0jH4",
-	"huqPSmb2FCNofldY/qSrQBsOQSpDEEdibA32QtxMNUHR87k3qwwA0UGKFH6ECAYSRBilV7yCX2SZMMoY",
-	"qOkMj9owxrrOWYlqnm3nO0c77Z51CdQNoCbQvFBlbho5gXcCNvqqvPO4hZ0GS73/YCev24Nf0cF75wjg",
-	"JrHIz7T+ReYLWgbzmdS7GldFWi52Dn77veO8l7BrrBbxwtar+r3Wz/REo7LvCSNe6ysXNEQ1UtMHTBrc",
-	"NAN6FVTbPIAZ2Cmeksa5n5p4oJh9QwOiSNoDZoInxoNI51GfngUkdahi2ZZiPSRhetI62lBuuoSlLnMf",
-	"dmD3HwECwW+/270G+PGdoRrPs6NziNFyt8NcF+VOhFzETEHsyDsP/rL3l8ewi2kunek9OG7LAmh0mJXt",
-	"YlEDUrCn9MVCBJsdeqoovnJk77DT1ePUwY6UKhMAjRBRHWIcJDxsnVYJvywiYhtAxhBlQgIyQCTIrX2l",
-	"L+lACidYm0jHRF/5fhN92Salr804LPcKhsAKm+6kI9/QKlP+tzn0YI7Bx2LQpDNk8ESiKqqBQgfje3r+",
-	"9hzeptcqhy4Nh6CCQNBw7/AmCJDR9Sahsd+E/fwRLQh3MMItZVlb+KARqH3Tv7Wwol03PxWvo6Cl1vg1",
-	"yu+cdKaEmcv6HgQYjo5R3lUFFLt3I1PD3nKd2LKUDm2TsTUvVHljbSuE6ZopmSMLRYLQQjPwCPIEPnMJ",
-	"JUdp4cB7gql6UKL2bE8DnPloKSMYj0UQ2hhWD9gEaxDz/Docwntr4JAZFu+Wjz2ibm0ijkO+sPtNqGuZ",
-	"VbJkDP2A6wn7CxYIfcS4Pp5p0spprjJarURlKbAnOo6uskgn1O5I8w8naboVTlnozBdtJMKZBibyq+cU",
-	"TXs9OdieKHyTF2qaWtFrQIaEqsUO2TGZ11jj5teSn5uK3+bpXGVpjouM98fit6J7JLxf12P/s8bCwvAX",
-	"ke98g62Zl6RAQwnDT3DPN6XJZ4m71VqbDyZqktKZyOU4HfS8zMKn8uQdbbWlgZiUz9YIg7x4Iwy+uLvg",
-	"Efvn73/+dwAAAP//",
+	"7P3rchs5tieKvwqCs3eYqknSpC62S4qOCZUsV2m3LWvrUtXdJY8TZIIktpIAO4GUzHY7Yj5NxP/rxP8V",
+	"zvl8nuE8yn6SE1gLQCJvJCXL5ere7ogOlZmZuC6sG9b6rY+dsZwvpGBCq87+x86CZnTONMvgX4dKMX0k",
+	"E2b+kTA1zvhCcyk6+53LGSPUPCZjmbCILFg2ZkL3mDD/Tkg3pk9HMeGKKCY0oYrE9F+3X43irX4n6rAP",
+	"dL5IWWe/o7jIleRJJ+pw0+6C6lkn6gg6N09NW52ok7G/5jxjSWdfZzmLOmo8Y3NqBjWnH14zMdWzzv72",
+	"3l7UmXPh/j2MOnq5gD50xsW08+lT1PmBjm/yxUnSPKERPH2iCE/6zQPCN97DeNtHNZHZnOrOfocL/Wy3",
+	"A8Pi83weDooLzaYsg1EdUc2mMlueQidNIxvbN8gNW5YXMGNKv6cL3jxe+POYC3g0o0KwtH2kCUv5LcuW",
+	"ZIxvPlHEDKJGIRUymKsWCsBW3t9nIsPBYP1EXvFUs6x9HhN4TrhQmoox23AaY5qyYfNMsMHHn8hPMsfT",
+	"Wp7DOdN5JoieMZIxmnAxVURO4N8pVZqckpn5sE+OP4zTPGGKxIqNpUhUHJF4zkWuGfxnyudcx4SKhMTq",
+	"hi9i0t0dDLb8AflrzrJlMU1otVOa0GriP9Fs3r4NXLM5rDy543rGcULuNJQXf6b14kxmunn5TUOr133N",
+	"Or8261Af5Bv6wcyOiHw+YplZYiZ0xpkiWpIMNqFtqWBlS0uVsAnNU93Z3zYbjy0DGVhCWLWOb3DLHkIJ",
+	"drdbaAF29AGUYFu9Dy2cykzP2okB6EBOCCXCvEgUy275mBGZ2R80VTcPl0Va9sapzFtkEfTw+Mf3VGo+",
+	"4WNqprli5sFb9+RJ8pZlM0Z126yKhh9/cmdpPuUrprWA535C+0CUbldhtycyI5QometZsc34WQRvN/Np",
+	"+x0+rGkcrHktsNkNVmHdrDN2y2XecBQvZnyiFYxbc+BpIpF3hAst4ccFVRoXwT5hIjGvc0XmVCxJLrhW",
+	"hE5lRCwrNL+YI9HEvM2C+dMrBRyduxkfz8xRcNODM0yknrHsjiu21fdN/WFncJ0PBtvPFnY+fxhuD2Iy",
+	"5bdMkZ0Bsa+ZVhOqKbmbScWIYHdMaWCCS9PPcDt4M0365BeuZzLXJHbNxqQrM2DvZLBFqJv6jCoiJMkX",
+	"C5aRkcxFEhElCxamNJ0vWEJUyqcznS4JnTGaOM42pZrd0eUTRcapHN8QmjHCBXC3pI1huQE1c6xBI8c6",
+	"x+H8kS3ru31otDU3IDfuJ+TfLt6eEjn6DzbW99GFbQOfRZkX4xlL8pS1KcDKPrcKcDG07eHzZ2z07EXv",
+	"+c5gpzccsue9F+PJ8x59Nhg8o8lOMqKD5mG7JjfWmfMc3mwYPFLRQwScJcBQwAUazkMFnG31PgLuAnlb",
+	"O0cMmd9nWVUtPM62//is/oLpQ8UTdtK0Q8fIDZBZKKZ71Lzqd+uAZGzBqLY80JqgwMMVu2UZTfvkcART",
+	"njMqFGFgYUjBStP+dbgdDXfemV8WKVitOKmmvQMaK2ZrtEN1b9MNdLQT/NQqafYVmmV0aV5Qegk7Yto1",
+	"/7644Yv6+pw2KY+GAiNYhAWdcjFFFmmJtJUmTfuNKmWoQTbzskuqbto4g9Gsalzh2eQ53abPhr0XyWDU",
+	"2x0/2+l9n3zPenuj5Dl9Ptlmg3GLMfTZzMCM1Zyif4fp14b8VqRLGLPCVQMRavpuWzd7HoohFLNc5NmU",
+	"ddafADOkC031BmMC4c1BhmkWkTnVhkuSMVWsx4ViQnHNb1m6JN14LM04NIvta4rER+6nrQNCyS1Nc0b0",
+	"jGrDGITEvYKmzQ+7g0ErsZh3Wmbtum1c/SvFsjZKyZVRx8qUst1IBObNdWJhJT/9ZL5UCykU2j0/0ORH",
+	"lPvmX2MpNBNgstHFIrVK7tP/UGaowVQ/duZMKTqFvabjGzo1nGkhFdcyW5KMTXLFkn0rX/zvXCTsA664",
+	"JopPBUvIaEko0VmuNEuM8AcO4OfyLxmbdPY7/+1p4XN7ik/V0+Msk3ZKDWpyfVRjmacJdD0CPmroJzIK",
+	"n1EQ/dByYQcGqnPrMA/MwxmwGKrAcTM1WhL4y5Jz9tecKf3QFYXDEDB1YF9knisYOTXKP2wnGTF9x5gg",
+	"Q5C/wE4fafkynAEBLTo1vAVXhItbmvLkAHbWjhiYBGrocjJhwsgnMuEsTaJgEjIjWZ4yXKJcfTa5jdXt",
+	"e7RxuCIjZvoEgyZNWfJIi6DAhyKzG9MFTY3oXZIsF4KLKRAOJZnhGLg/Vn06wUGg2el9kGA9AMUZwW0k",
+	"e0rBzPoUdY6kmKR8/GByOQyNeq+Omk1JiNFq/NDZB660emQKGdvRe6nByDjPMqN4ID/tJjlOxGlobjgJ",
+	"W2TM/G6sFDsDv7rAkM35s79swVK9ktmIJwkTD10rECg0mXMBTNdQ99KojIbCUb7IBcugoUdap7GhyAwo",
+	"KNczJjQsRUJGuQbGk8mUkUQyZIo0TeUdDsR8CJM+EZplgqbYzQMn7hqBlWYZYaYx0vXnPCG7k+F4e/Sc",
+	"fU8HyS7b29t6hAU4JKBJOcvbWpjIPRKmKU+VNTO9G8PwOzkluUhYZuUHiqsnquBKyGlPpX5ljNyHrsmp",
+	"LA4oHhd7M/BIW0+TJGNKYbsyz8bBRsNZhFmc0WUqaXIp5WtqtKYHTsbKHDKScNLHjCWKDAe7L/aePyOj",
+	"pWaPffDLHZE3/AeYjjXXrgS9pTylo/TBM1JaZobTg1D2rR2ElAS81Oj+UsBhknciIoa70inlAnnsI03b",
+	"9TimAtQCQ6rWs56mRMg7MmJjmisGA2keO+kC4VNNR1R5cueKJPJOGO6dC5AS5l101SVcgfSZ5GlqXphQ",
+	"ngI3JKd19cOJFjoxAjc+N//oHZp/xIU5f87GEkxB5EhyTjUfEynGzA+aCnVneCMs4gFZmG6MEXk342nx",
+	"dHswsObVjNFUz2KSoZ9oxmhib0ODITR49qyLC4eLXjZqp2DYssrHhrhKWvHewxVfY25I+YaKpT0q6sEC",
+	"dzyWudBWjnBFUjm+YQnYnci6Uw6+Bjz/doJor5vXKE9ZYrgcF8rtGRfkmff6PZboKQ+jGKjMvbpC3Vw2",
+	"GCO+A8eP3zIR3N946nqrZyzzjA+ZO8i1yYSN9cPoIxeapzhYOxNDHf6Ul+jj2eCzCORKGCEtM/439mCp",
+	"Ygw9vHXJyIIqdSezhCQSlgHM0UfY3aOMJUaVoKky3Wh5wwSs9ZwrZY5roaoDU74SKl8sZKZZ8oYlnF7C",
+	"5B82v0DxM98Ss5DkuvT9h3l63fF2nuv5gCgmElLr6PHF0hNVHp0ZCeNAmuBJFjID576msG4Kf+1S8JdF",
+	"RLMP+ukipVyAL2nufIlGB/WDxWiP8Zgp9YbpmWww7X8CVc6a94ZmjWJjOGpMxTImXU8dMiNjltlbJbYV",
+	"kXhxl5ReEOnS/Gzeikk3eBkfwRkQhrJ/7VCx7ESdxV3SiTrmxc670P+ETyvuiahzaFiZodyrRUI17DhN",
+	"Em4mQtOzzCjFmjPV2Z/QVLEaOYL8AQ8chdkeEKpJyqjSsM5gDPbJJb0xtIkn2bBO0H0nmZzDbzH8GFtv",
+	"iPfCzLkIBzCMOovgnx87FPbg/dxvwioSKm1YlY5CX84pn840UTM+0dYkkFnTwmWM2kiL0udnVJO3qz6T",
+	"6N5vvrlkd7g03SEuVES2YVUiskNuObuLyC5oET38xx5QeyZT8G2hMuCuwZD6niiimFJcClVilzvBlfne",
+	"2uty+xPewzRQzS9cz9DF9TDa8WcFlfHRksTW3xU3ERQZMcUTpgjXj0Rb299o66vQVuT9mu3uUS1t71Uv",
+	"6RqiLbSBX30v75poGQP3cpSGFTLYNKiv9XKytklj11PbrcYon0xYBrYj3viU2h5uD9ZfToRTL6bg+m5d",
+	"hEs+Z2pBRX0d8KJ63Tmw97vQjKZzsKZlmjzoy8osbDORG8naOcAtWsuGvh8/6o5+9cUJJhVttlJ5wrVf",
+	"oerNC7MBCc5QMC8TnVGemjUpr6f15bSzftTEy128yhjrgeMtuN4n+M7IMXN2y4Q+AO1pxAibL3Q5hO1j",
+	"x7lwKoGdms3LAW6C3f1M09wswYvBi21co+CXYadJxMFlKtfLtczfLM+Fe9l8CA6fzT7DV033fnPXfNdO",
+	"BUUTfgzBLCK/VasJ4ihj91cDD0Wo3PcSNuGCJZZygJjKzhvFgsAeGPNXoKz446cYLHchBeuTc7uUkTEL",
+	"wCe5YGMf7vVEodsLbzy4rpBiYSSd5fMF2SELY67mGSN0JMFdlDE1k2myltQqlvDV0dHxxUVEXh2evL46",
+	"P47IL4fnpyenPxrL4eT01dvzN4eXJ29PIcSJiiXcih6AP4clNhzI/NQnh2KJbiOWqvCqs2BxdzQTGDNT",
+	"43APIOkKcT6IIF9zpZsihRZ0iqGNnr44U5GLpprwTOk6PcHLpfCFtXNBDvmpHqigpabp0TpB7sITwPZ3",
+	"xIdRdioidJxJpQhNU5hPRcrfS8QHw4nsPNvXVE6b9RlzhmE9rcPaiBO4XbyDy3K41DHa30Rm9cV1AvUe",
+	"HK9VST6SYsKneWYv0kD1a7xYD5fACr+w0XVLoFo0gOoiqPp002IRN6cmt/I1eqpMxTXeOn4rbPiaGfi3",
+	"Gsd/EfCczefgvnrNblm6yUx8N+tms2wL8cKncNxFKFEiQtM7ulQBlzNM0Mc4hJ4Ry0Y7Ucfy0U7UsYy0",
+	"E3UCPlp2mYQPmlwn9RVZcarcRMyR8nEH9a2Bn1sFARl4UUCGhTDYjkJhQHZLvGS3yexyxuU9NJvK5uJA",
+	"bUvtu+slR8PeBoymtr3716JH4rOr8x+PYwyZXeQZRHYtMmnMbdJldDyDX+H2eAs+eP32xx9PY5LKafgu",
+	"PLq4PH9zGhOlM0bntYd/Pjv/MSZqqTSbY6P2o8PzS/+70jTT+QKevLq4fHtWPJnlOpF3Ah4dvT09+imG",
+	"C/IqI3PPD19WnzslB7s9+sm04O/0rfndZQJukwwNJVzBf7tA3S33oWnaf1hu9fxnmKS7cmdTrjSYml2Y",
+	"mW/k/Oer0+K9XJTflItF8Oar18WbeHkAT05/Onr7JnYx6HbLXJyUfePlL6fuDWOzcIErEdyb2RcPf37d",
+	"9GL5tauz4z8dxSQHj1S5qx/+CI8wIc0/Il13lO5mTBgRh+M/cDfU+yTmSRyRWPG/MYwQzxhVUpjfnHUe",
+	"40qcXr56CYMMcg8SZrpJ3HOzMaXnNEmKpxenlaeKCe0eHlWbHqeMZsHHl7WP4YYxJFjz2suW10LqPfvj",
+	"jyensY+j4kFYi3t+dVY8x/VO3KPzN8UjOEb45OXFmRljwtUCAvPKQzNPX5afhiM6vrgwh5B9CCIZOFxb",
+	"Fk0cX1xcnjW9EzZ0dXFuNgHcSsXiX12cm8MGv9oLVfe72VL4PdzKw4vLl2exdRXojI7BAQlWRRDa4tiR",
+	"OR/hpZol6fPjf2siaRtAV8RmGwNlKiUGXi3hqsd0izHB3YJQDRsukSXhiYrKBGsoypLr0eXrX85j5+Ij",
+	"dxnXYKXIfDpz989uL4JeMKbFtBYM2vzTdQ/xlcp2l6faJlZA0El8QEoHzs3V3m47nvLDH88NqRiTXmY2",
+	"hcmeXHvVw5JqLABQggpHigd3DNZscqgbTqzp56i5H8chImLjrKH94BrU3TkVHATuw+1iV/iJX3EjL9yK",
+	"+2ijx1h135j5R5GW/PBtCHQnEMGdqAOStRN1QIyav0Ziwr8Pzy+NZmXkYSfqgPDDv4cvzXMjyvAv/tsI",
+	"Ifx7dYp/X73uRB0QGPD35S+n8PfwZ/M7sPVO1AEebn43jBb/QnvAOvHvkf394tL+Nc+BneHfqzP8e276",
+	"AY5k/5r3gMng30vzHvAK/AvjB27QiTpw+nE97LjPj//NzNecKPwL6wBkbP8elfVKt0R1jdIJtDPkoKru",
+	"wEy5uGkwOm2yH6RxyGmRRxNE4GqW0TFQXDf+8fiSPGXJlD21vPppKqdPPxp6+lTNj9h+Nhxu7/SGu72d",
+	"YW+w1xv2vNztp7LZX4DMVzUPFBIbnFgxKozj1XYsZVP411LanbHx/Bkxq+ptl9ogVpomfoQRrmijAut3",
+	"A3Ld/lE3Y1GMfoO9sFmGLVvhY28/Y+ndeFasPCIPVAIR8Hq6sz3Y3jUzHwzJcLA/3Nvf3e4Pt3c6UYcn",
+	"cPfk2Lz3VRrtrbO/+2J7uBNBGH+u4BC+OXt9fHn8Etao7Hq0HtAN/bDY8xqMhAPI6IGoGGNRkYwZpmuW",
+	"t5ZFU7fWiilVe/llxiC6gWsyk6m9nKvdIJFu/MPh0R+vzvrWWjj3WoITVXdUkTlNGNCbHcFIypRRYUdg",
+	"Q0Oq/S9DxVmKdAkqS2xEzPHLuN/IHmBDqk39sNTM56JZQTzhKTsgAxsJxCEs3QnnDdfObfjq7USKu8B3",
+	"a6ZuYtiOTf/AV+wkgq1pp+OXUrAKLVtSLdzG+CbZcYpmnSiRxjaYsG/04xqfGUzLvd0+fOeFLQ8HN0ht",
+	"7D6yR3odc3DNtg/nAi3VhgXdbVjQXWIt205w9M+vTsH18yXW+PEIzlPa+i268F2Wj1RsZxrbPAlzwA9I",
+	"7FlfTBIpjBkh70QqaYLhp6gRm//eOvAHmTCRsAT1XCowivyAxCenl8fn51dn0FjpigfdBARDRy2DsSH9",
+	"oWvO7UUUMGR008F/BO0H8y8WO5x/y5Vvi0ftEtV6nasnLgmoOyR2OBHZJn48EdkhOKCI7JJgRCGvvKdv",
+	"bfX2r3OthV+vOp4FXdzjjIaLudlxtd00jfTI39G2XeOtHhJeBpxoNu80Bv/BvNB2c9fBEblhS4wi8oAo",
+	"leu6ICGDO6lmMz87coFj7NQuOc9OyBFNU3JY/ho10pRaRKJO7TG2qMx6zalIqFEB/c80Nesms4Rlnf3O",
+	"XkFQ5oC4hJSoc2uvq/1Hn6Liirs0frjQro7dvAZBeuMxW2jy0+XlmbFEBQMdVJGGacA79gbdDW+7Tu/F",
+	"0PAm/dMKIjia8TTJmGg+jDdsWdnJJ4qM7ScRURBK2nD1FDQaaKphNpb5xgZUgsT2sQLWCvgMZdb3/m6D",
+	"eR8m942RC9clAPOxSc9UazqeEVos08bLs8jni9K074VtBY9dLvejrJCPOqje9fo8HS0JenOIzMicZeCa",
+	"1LJPzDgIhBxwJOY5XRolEa6DYphgjGHR1j0Vk+5IGjGWMXsgWAIu9bGcj7gweixFYBQuCLyJ1+VbffJW",
+	"gPD7wJU28vSGLSGuDrkQtJckLImKN/DJDWMLs3888ylymIiM0hGfFFOA5BF0q0b2vsi0IqR2yX2aVoNh",
+	"Kuc9ny9AuqGTV2tQUaPODVtCkjYEidiD+xHOcnZL0zIjGQ4a2EiaYr4lfmAWqAB2aEo5rsZ0lO58q6aE",
+	"dbb5LXcXJBUztHV2NSotcbRqf6/piKVgrNjXDoidvI9JrQHIhT2v6NDHbjZczqbgoNb8FiJMcD3lhMTB",
+	"WOMDMuW35gFQH+hcCQebzlGOCkI4yqOIOh96U9mzaeMvi1YPU04hwcSf+c8TyC89vdZFc+1MNovkGj+4",
+	"YS33wLngf81ZiBHjqOSADM12be/tkfGMZnSM4RVCeldr+WdNRikVN6QLturdjGuzEXTM/Ckv7bg9K/dk",
+	"j/5ofdUlxqyzVopD1rjVsBEVFm52ZT33boPJwVgkf6jRiU6rzLwpAOz3zCwaqaTW5gPoebOGH4nAVinV",
+	"dXqKCFy5Az/iWpVlWUUefRmZUmibw0GTrtlAuOX+XAOryLnZoipUr43tKdfgRT6f0w2sqaCLVeM7oxlr",
+	"ijxD9AvYkZIafUBikadpbHHeMikbwuMWvlGapm8nnf1f7zm3d1HH9IJ5vxibuXpzbI+rZuoaX6UXVmAu",
+	"Scqbov8eiZmcH19cksOzk8fmH5BP09bwZzORwOJZ7RGsn5dVuwMh1CsVifoalS8g2J3TZuSkMOWlYCuN",
+	"+QNkQ6hBc0UowQ5IV7GM05T/jSUY/4sED/9pvt6qugHAU7j7wnlz9zt7AwelUk8+q69DwUabCLQU3WO6",
+	"75NjyL+mWmd8lGsGUBCxdQ/E4VQim2KrQP23fnhVAuWr0rdlsc0wwwjGUOfTzluweqNqbbIPup2WN/I1",
+	"POrpCV0VtYZTq6a1YdHic+SYlo5gsyrL1NR04c2ptX7dMSzwuoP3K+ZoIrka29QCERUpDdYVar7oRB1w",
+	"BJQvjO2ThgHYNKv6gmVTpiyqCEts54gGm89ZxscNk3y2t7ez12k29pu7uZjTNL13P40E551kzUZT0Lyy",
+	"wYJx4CGL6920O9s2dfV4v1d1SNaoIvA4CnGZAgZEi9NcucIFd5Q2Snlnv/M/fx30vn/33/+lJQ0wMVbK",
+	"5uRlMSpGLmIwKUWXHJ6dbEZv+FPUtkCbapeQbI7KKk8aQ3yPpEDJQeQtyxBZtRAEJZGMuDAIFgFYCyAP",
+	"AF4pZbdUVPBBMVLyJ60X5A9/INc4pevOSl26AUgh1HB9xHEhcLxoUXD9SioCKCpwAPAls6NwtwlwlN99",
+	"99138dYBcgLcSoctBqiVehNeXRHhZWUX3l2p8zbZmm1CxLmnULusyTfIQXF2nY2QOgBDAYnTBmnZ9Bor",
+	"lD5HlEWWHEZsLB0QGYyRpk2ybjh4dEm3genyOCLuxJlTjyvhfmuR9oUl2M6zweAfXYB9Zek0/L1Kp384",
+	"WXRvPr2aPzvklmZ3zRMFgCeOIyYZAI/DZG2sOaYMAGchsRFOsaNGjCkuCa4DEjvJ5V9rkF3hfrlgoShw",
+	"1kxSCVj63jVdvtQ0PXWizsnZ7S7+edaJOlfnr8P7upJeUrRcowZcqJ9Xu8Wak1fhCgcpFA3GBtOtJqVW",
+	"KA1tysK9rFOXqryailYKdp3J9GURMNwYPJYxnC84yl1U81QytU9iezsaoxsZITddqCaGHm9FJIYwePuO",
+	"je+ovMvFlOFtGIbM228hInmUSZqMqTItIFB1cxsQm6glSSThuoR64+5wI0yD70Qd32Yj27AL89aFTAeQ",
+	"rSuJpuZPCtd1DQ+q7kQQJNKOam6ow8zooCg/kIuUKUX8BGvcO+UCSuqsuZ4ooC5LmZfnDBdwzdflulcP",
+	"dECbJcHTWnMLnXnoWLjE+M///X8aPcwAZmEE4GCtHzjcrXD2Kw7OOcTNtwBI1DfuldktYQk86A7B/PDn",
+	"u4xrjXf0tTVlDuKzioSmnRAFiyBMsyJd0Lc9MUDw5UFRnaLAKDTvq63+ikjtCoh3Ol5vaASxE6vXsCFu",
+	"OisebOZIL+3JOje6a33FyH5u5t6HDh9cYkaMWTIpmHWH+7jAROajNLCP0VfX+RR9rEfO1vS4d8UofjF9",
+	"/FPxH0s5m9yOfiHm8ZJqupBc6NXMQzENb3X2t4f9vU38vStZip1RE8UdG5voAufeuN5o/Tu/r1MqncBN",
+	"bSCJmsk7ZYEmLQyWjZayiaCJ27jyjpTvrgcNu3HczHogfl0mcLWAkhmRg12CdV0lCoJi65Ays3xOMaeR",
+	"CSzZ4RARCuhwcH2Uh9+O1LuOP62KmsV6dnhtven5q+Ebl2spFfFJ9YWx1exQrfyM+5KT0LfhrZKgmhMw",
+	"06j95tbrouMZAzxQwNFUiEdtzYgsTyu3Xh878Ftnv/Prx+tO4g7YdWefXHc0my++u+5E4GIba5mZnwf9",
+	"oflBTiaKwXu93cGnd43YJ+18qFKlar89pIOkGIQPiJgZAuViTMcBoamSHrVFBWEINg1/wTLFAdsfksxB",
+	"pDYeJF+ucHWxl9B2/p/X1x8Gg9719YftwfX1h+eTd93/sR/8Opzgr981vLn1P/6lPZlnZRVGfKVh8BuU",
+	"5QgPkK3yYXtsP0Yndp+axGnlkNSPRh3kzq/zw+deOhbGoFDNq1HrAZDhV0pFZSt3LfiCGWXb+n3DDsNQ",
+	"1fA2QiajXA0/I9a0vCFutOs3pjmewQLRbKyDVTZ73WBd803D+4krLbOlj9dfww6D0PoGDz0iI3ghBZE+",
+	"SvMxSXJgdXCbLNMUrx+9r3afxDMcxnutYkM4Cl51vrKEpZoa7hC0WA0H/IjJsS9Brp4fH748Of3xorM/",
+	"3Is6RduNKWt7/QF4Kj2s3P5wrxYtGbbxUFCwoI2mnThxhTNswmmdTCru8XpwAhfJynqF5gXSBWUmsgnv",
+	"MrPntVqJCzILmxD2alyiSERc4RmsuwhqzCxQSo0gqFrEw/6gP+hsyCldC/7aZV0gRXX1GyylRfBko2Na",
+	"29G16Ziuh5UjvAgyessjbM/19UI8DbRToIdqWqnFn0fgOqx6ZAgF/n7B3N/WGYu2qnOnn6mCVPS1CkKM",
+	"D/9qLUr6VXWP13LKxcPU5SsH7gt6l3PuNkWhWbdvXZfQZC6VJs+3saaF4fhXl696L0h3NM6WC/1EYTme",
+	"rQOSSjEtof0GLGZnnDHdOzP9DCAdxFv1QYpIsMzPt9eas7nFfV+BYYvRuNWSZRX2B6i891TSfN9ll3mN",
+	"rO3etfi0oOP66DPIULBXODCPmb28LZCWS1Mohf0F2cOBZVhM97WcTlkCd6Y5AChP8jRtxCgHlPs2tQwA",
+	"iBEIP4JKgEwkLigwdqD+9o4NCxCUV/0v8+9v/zx/tfzz/NWz8Z9+3h3/6ech+/H0djxP0r/s/Nss+eXD",
+	"4C/br5bjHz/sJduv1F9+fNGoOq7CMPZV8hsB/tbDF7v1w27cgkR245r2+02bLQ63kVDIwwWJpilG9LrQ",
+	"AwCILNXj3tDMhzDKO6ogqbS8yBcWhcdszCKT04wp9VkWPBS/blZsQ4G0kciEtqyA+zzhgS1Z7K01VWOh",
+	"BqGxTZoqdGuqbuorjzEtSTsKgC6VpVXEfrDRGeX3LXM7oMnuaG+y3RtOdsa9XbY76X0/2dvrbdPh6Dn7",
+	"fryTQMDFmvKUZnUXRri1VgFxte5grYKC5maNDojI09TepJVW0XnS4Csjs7nIZa7Ssga/UykV3xLB3HYu",
+	"YUJuV/xM2imjcLbXriAbKYAcwt8nisSYqgxBorG9IouJq8tD2Ac2zl3qWHDGbHlee/piv5b+fbWJSZ4v",
+	"EDRvtVG+6oghgsqJmEhX9MOdkPUH070MtxVNce/nvso11J7jwkGD2YtLb7+hAxETUNwtomfIe4N1wOqb",
+	"pvbbbXbJ3YU90grdgWxAFa4ndL6bf9vZJ54l1I0a86QSL2p+2dBqsbaK9yrAGoc4F279W8n6kqqbmi+1",
+	"mcChuF/hKS3qm6MmjBACOJQnqkjHoxnIUUjM9K/iVc0oY0UBCP8lOD7Ba2m1QDgIQXCdBQZrQrJd56Td",
+	"YOvDYIQNvbiloasVYe9m8Ou8t+RQkFzcCJC45nuZ+YrfkPYWY3exD1ypKsofO3mWBnEOkGy+//TpmAmd",
+	"0XT/2bMXO0+NIiuzniu23pj7vZHMskyuQXSZHbdCyk3CurB9kJHMivDOBklX3N813M1tGGz0Lup86Knk",
+	"pleUK6o2ttKVjTUtH+rEjlyiB51L85vzRBqSdkumSHd38P1WnxyWjU27skU6RYEMKpKCNZYlu5a9cSrz",
+	"5Pfs7LbAooW/F9a47us1dPveeRPWGHL30UQiLDEDuac7w72dZ4PBgHQpWTJacWsZHaNeKd3FPbpv72UP",
+	"VD3BG6oggSulkUMHwKDtHvvxjArRBHWM4bkpBzes3Zj6FZVhSbaJCvw8G82kvGksmYLvr4IwA1z/Dzqj",
+	"xRDcV/cLqnSfH3k5sEkWXEMgcT3EQ7iamHXlu65zBU6fujs02KnLDaIgT6vvAznpjE+nLLvkla6fhfTa",
+	"GuoAd4LlIRdFDprOVp6y+65pM9WXIydhGKXmPb10arvZsHR+X6pLEpDdutN01HYkDmvU6AyYzY5aAJ7T",
+	"cPPR5Dxcwn2U04dsp06raHYrvrdvvVdz1Vyw6L4noV0QFgNCjaadOZARo1nNYVrD8um0DLoQHUFKyJzy",
+	"tHO/a8+o2AS/EhuSw0MrqTSzsVWa6qZnP1BL1aZAVSV/+BqZXOH+lYQcu/qPewXdsO4t6duBDNnQK1Q/",
+	"4OvRgDblGOFOPDwg5OcinWADA+IhQSCrZ/EgCm/mfuX4mTDM0zHXQENwhBaE1IC54qwUmtJsrvqpHNN0",
+	"/8XgxeApfFhbvzdSG22bzSEitCjX82JA/t//58ghsJWEcTj49251BCNqJrUTR2VRaH4KY38wgLQzl1jF",
+	"b+zSDjr7net8MNhhCDZJbXxaJxheCW2rU8fX+fK62RoNumFjHsqcWuvDrN20ss3SFPJWMkpttllTOanD",
+	"IrjO0ylX5IYtNORuQz13syPOl9Cu2d2HxzbQ2GcoeO81d+LYTtVoeKstHH2HFymWt8S+MZbEJYWlrih6",
+	"y+bFs90Wj1pdiWyo6pt7MOKKcRocrXX2XPnkPYwSm0WSVTsLTbO+Z+tkQLOcCtt5mLBaH0dU6mLdMM9a",
+	"BP4hbpHM2hhLrdAEb9RxP9fOCkA0iGebrp6MreY4X9DMg5ei422zMJOVJk01zMTShFuOrxFlsrGO2gpp",
+	"7kf/ENKztNJgVtsI0kdssxr0Dx00rn7zCjTn0/0k74icaCYwb9LyfGSFXcUYKcDaQ/p+aroqpSWFOkHB",
+	"POHudjo1sqfksA/erpFMddBqNdPwAiOIr9lkMPfeGCdoNuY1m7HFB9Uhv6zExLermBAueECw4juRgimP",
+	"priu3nigXX01Neheuk2DNvJlNItH0gJ+I3FeI7+3FhzkTGb6bQYJGw2QmjLTTrRZaWZV5sOzE3sP7cD0",
+	"Z1RBVdGIXHfCNGifEam8YllOMfLLBlgs97ubjlYvSZiHAklIb+/uU/e/msAVFChvqTXOaNrgr1ldw7yW",
+	"yeW6aeIaNsLRxiiuuHus1BcxfMDGJRZ14j3iVxIW6ujG/wPLdPzBfoBwiZVIakv9zem1cLlnO0aYCtNn",
+	"KCqK/spCIfh9hbLShAGHvdUXvxJNuS5Nq9BVGpKc8WGwlujNS6lmyiYtyjnX1UB4r+zcxw9kV3gFIrql",
+	"hddy2lilpS08NZVTiBsUTHnvyNXlEdQlhhsySpRmi0q46vZg+1lvOOxt71wOd/d3hvuDvf5we/AXUA5m",
+	"Wi/U/tOnvoKK/bAvsykoDslTLP34Hwo2obGxF4O/WEz6W5bxCWfJPtn1G2vXXt0PzKiu3d67mEyzRorr",
+	"27wrGJJ4hEVc78djLPbO+3/ImFDB7h5p4PNcaaKo5mqyxKDGApkhAEpfyJSPlxbmYTJhWcHaUqo02fFR",
+	"t3BVXIW5FTt3vQv22OtQdY9Wd7SyTo0kxOZHhiaAbTWGTp0dv+kxMZYJS8g45UatGxdf7GOOoWCOy1sc",
+	"OqjQbQQk4QI8n5evL8iMikTN6A0jXVqvlz2srFnP/O+H4x9PTsnR8fnlyauTo8PLY/j1Wrw5OflB/e3o",
+	"6PDn+fTw7uSHw+nJ1Z/6/f61gBeOT182fLSeJ5/ZdDWhWy24hX9lzX2pLcRUUWowMNE2AhZ1NVifi89B",
+	"zA+G17jfjXmyr/ktEy6eTSEqKEQv+EJbtu5IU93vsByDU/VWRTvHDi+zX/4Wg+8ckpyFvLBOta2NYizN",
+	"ap5BUcwVUWxYNbMex4a5RkXMRrnLtbFrpm/Tx4qeMzZm/Lapb5fc1Nb7cG97e6MRXGwQwTdaQlX0Ukgk",
+	"7rym6kYRLacQOnT/+L0Zo2kTUlYMfk2MprS5KIDBXxSiJd3DsxMIllZ4QARjiVH1bSz13mDH1oA8Zzpb",
+	"9g4nmmWIcVIE9RmzwFXKArYSU2MC+TjO0D7IhU205rcMPQ9xKa4w3geuhTPCqxzEeYh8JGxYVzSRDAsI",
+	"WFROV7YqwtI8pqmJzNzkI6iXoEnCIWgOivlATD2fsy039mnGmIj75ESTiUxTeaf82sEpdRsnkb/KO7FP",
+	"4Bu8cCISacyvNkILiSRkRkCT8pZlVou0GjM004k6sHzg1Kj4U9wLNdY0k0qftmrO5mnjLbPR23qDxqxU",
+	"vjhMkowp1aZj2kZPzm53YXonZ7fPCHXfVJjr8Pvt/vDZi/6wvw3B0+zFYH9/eD9FT9EJe9NY47/gcbYq",
+	"lqXZXs9805vLhMUWGH8sMxcjZklCyGBPMUBZlbmAVePqfM9+93Il1F75Lip4SLoOiqgf/FqtjIgWgJHY",
+	"Rh8luxEZ5RxDIX5YgXxyujb/3Cbv+DEgelG58+NkysiPKIIas0MWxSVM070LMtxy/SzcoK7MUIGzRW5Z",
+	"UokuezbY62+vcbCstORsj0+Usyua7bU1eUg4wUDMBPy+JPiiNolc3pJGognOb/ngedYeUH8x7WY9AxO4",
+	"G/Sn4ElrorkjDsNA0bcDcHtYpDnLRVVncknt7MMiw/JMqab3PddNWD0urXxTuJ6omN+qZXkYKk370r36",
+	"Ysu2rlAR/eAKFQXu0hbVdOXKgLb8kmraALlINfUhGE53LseLNuCcNjZ1KJYICWdR5Owy+egOeScImmWV",
+	"OAnDJC7MrgEUw3Cwu/2phlljemyfG6Rn1O8W2v1MON2GmCyX1X5fp5Jt8TP4UOWSrHGya728aClmoJXM",
+	"qaBGHXdQXodnJ2BtG824UFJyuGXgCfPfbh1s5vv1E3wxeDHc1BX8ua7fwgapnN8W2+QUJIkxtbLCVpjL",
+	"28oUhtvrVPDqgcP+mnbJmgRN2GH+QTNnagrkuLTJDwhCWBg63keCqQxVkCiPzjDo7714/qLp7kB76IU1",
+	"VxJ2Qu1QDUVLvqrsqpUJamM8KFMFP2+5aALIJrvuS0DBcKt3w5ZRJZEqKsWc2u2PiCVgdKPeMlDzocyD",
+	"8tC6NgWmK8PeHMaVM/NtRYgbttxq3Z+PHduD2arBYLgNjN+l2Xb2e8PGi5/antQo3zuDQVGe83EmLcJz",
+	"ROI///nPf+69edN7+ZL89NP+mzf7Fxf9CfwvJl1k0iT22xpHAJzqO6uV9m4ubL279yz0xIVUEqRfXF8n",
+	"H3c/9cyfbfeH4J/90p/r6775j2efGjMu7IKsgVH92IjE4kfmjTgPpoy5R6BRFFWpkZQgy83vfUhYTQXY",
+	"6meydAJXrWEtWO5LnNzm8+qucR6GnRBe6QRXU1qSvAmFzeZtVWprU8XI1fnrei36erbM6suLUkZvxu8t",
+	"4jOWMooJ5ug1OCAx3hlVHGreqaDxQpGpChw+fnVfvIQsbd4kma4HvwlCjdKUeBhRZdGD7iDvdsJTZrWG",
+	"ORo/dZdBuXr1dnBdvk7Qt6hjAAQQAdZARG45u4vAc9sz/2mMdZtyVl5A8/ZahQq0uIbMi7ZFbI5qy+R9",
+	"wn9gM9YG/ECTTcNoT8A/LNLfnNPb/jvrk/ji8vD88uosxnRcAIfL5Bi8zto5Q53KtxWR+PLkzfHLmDgm",
+	"D54TcsfYTUKXJE7oMgY/WkJ56qo75GlqvoQa0j8fvo4taFWMaVuxqx6AJ2HCMwW5wR6YCooMFNyx5CtQ",
+	"WCqUanSsFXpnkFRps14jl10JpGGh2H0pUt8sprmx/rSP6ecqwNGK7fE0fNws3OXJxeXJ0UXfjRKgod8c",
+	"nl6ZSdpKi3ZArnmuFUsnrioE16QrJHFeVnBYbvXJudkKcLhO4NewZmrRkiIALkEziDokY5pPZ5rkiwOz",
+	"HHDTFl8c/XT88ur18Xl/Tj+8txn078GJFVu/sllpu3x2LeEn0+eILSUINRp6SymZZIwRlUrdL/YQUu6R",
+	"IMyABmbmGAewJIlEJ+xikS775CXYAaCTCuJoAhMZS2masFtYtsH6TrVpcmJMFEurft+7eEVoFOs4glHa",
+	"A7/VZIE2WEC/WAKGOCogcT+YiAxJ940UCV1uGQb+nHQvcvhXgMOAFJ3YkCrH157fM5blnlgXZhUOAixH",
+	"avQ05XxmaqPLGfZhnOaK3670mwIpm+MIx7LMQ6ASxogROoZam1QTCkrRviUkT8aqQseLjN1y6QDoFFGa",
+	"pymZSlcI5oYvFl8KxWN7+PwZGz170Xu+M9jpDYfsee/FePK8R58NBs9ospOM6EYoHisAkDB52Y8AM79o",
+	"EEQVsqiqBtiIxQnk3Zj2hQy73anrOHqNejbsoC1F+KReAqbm/gkyLNfeVDW7i40Kaqiu9XwGveMSznki",
+	"uGGGV5dHtfvCIkZv5/vv146oDcRCtCymvauxUrUTdWCwnajjOF0n6qCEKN/dBI83V03CjfeR0Xaz7GpG",
+	"wO/Cc15wmVVqRAvKkEu831irCYFMVkMM+aZXDeuCGVGMyM33sCYwAqAAFiEjtLqMKjBaEp4cGIEx1pbN",
+	"WRan76Rl55UI2XUxs66b91+NMfkRrEA8D1kTWO4Fe4pKzjvzwlbN2bkJsm77PnpMmSZjSeUpRJ16FQAL",
+	"RDm1wQ99JUxXgMPlZhpCrpECPqB19U7WbF8d4ezxNrBlgQ6xvoqRhER6ELkNpGTLcTtJQtibVeBjFyzj",
+	"THn42kpO4Rr/lzlVo3x8w/RB6Bwyss+iFRVxxvheQ0yLc3YFezvo7+1tlLgPjrHSh882+66STz3ob9bf",
+	"l/GQWqhE+qET+eVo2asqIk/LbW+AyuOr0NZr3GF6Abtbj9a2okKQzbJ1hYJaa3ENPqMAkJv4OmAmH/ZV",
+	"oDIV6ECqqP0A4SFQkgChlErBOd3dwQBcpDLXBMIWaYFAZG91IIZu9xvmE1P1NAIsM9YN5xOReJRPJiy7",
+	"dDlocUTiOf1wwUTymmomxktjZX91oCi425dcaHXGsgs2DlGjmqu0b2LdScsJS9JX3jkfhwf7zvQ/B0RU",
+	"qGH85ihRBSGW6iOEykVd4fm9IkMFmFBuUcFJ0m3jXlutt9drYguaTaIQ6jwqZ6LZ6p6IYA3WGhVLMqaK",
+	"NQOhB6vY/fVCvfv1rXz361X+7tdL/e7Xn2bv/v7rqcAfz7OGH80PJ/zdr68m+Pdo/O7XQ1r8bt45Fe/+",
+	"/uvLBH8wXZwtipfMBz/N3v16zKCHrX+5J6jgSvMqlE8Nd9FtBkMge0uugwScrROsw+XSewDgIClBHZhf",
+	"HZTio2OZplzctBYHs91HNiUIS7JWx/UE8hF1rkg3LnJNzZOnH3nyqXppGDzecA71McvpZkNGMxFvcIOL",
+	"qFROS2O1d0dPUzl9+tF8Uxt0Ne9kp2f76XlY/+b8kxYkaUtKxHAmJ+Xv56MKuW8bHbWnVVmOuBmasXdZ",
+	"8JXn4pGwjW1r52wss+TzwI3LTTXhAbApV5plQSkqcgixw4sA/7/rol9gnTG6GEMduSCKThiZy4RtQbB0",
+	"bMNkrVN9kUktxzKNIbQm8hUq3y9kpmN0QTtYw1wFuLcHRnFyN3L2ba5chc5yWE+DtYWDaJgyPqiG9xjJ",
+	"bSR2QqoxTABIM5NKt5ReDkf4JWOTGgKP7hVu1FS2p/EMwFLCnjVMxz7x1XWtwuPqAJcupVdE8K5arbZ8",
+	"3YjwiZG9pqP1dxGPCvt7YdjbSOYiiQjA59r/PpIZi8iFi7YOM5gj8jLQGoAz2erEvrrGDRcV90vRzz2F",
+	"tiP3OkVWljzYXL9GKxlHiw0aVpqLz95eOEHi6s/uE0qarFlYCgxgryTpEkoak4PLydabGHUl63ldnF1z",
+	"QjJE3JWJo1kGuXSmogBZAfW9X8BE28JlYeaHguS+fsDx4P0g1JBgcgfcI5E4TC7xrzo27ICNErx/0orc",
+	"yeymId3EFuyNL96cXp73VcrY4r2//3X3EFuuWqkxWKS8cYmYekaF+3QBV7F8zmSu46iK5I7JAGszWUgX",
+	"Eki0DPDR4UaUa7xMhlQXW4LcMMXV6T4AcsASsmqOW6vyZPokxpnbTB1rlrj8H1xzH9SPdGxmICcT0h0S",
+	"RcCjBl4OSYZkzsWWq79pR2M/fm+7gey0ORW5WX2Zubfm9MN7Y0bMF1rF/kYUC91l8s4OKHJBW4BfoLSR",
+	"i3bjcqF5WiUnfy3tvAulhHZcf8MVLD12ok5Ic2BH8xoKSvFdjdeXzk9r9G7pGAWMP4zFLU+kzDOLAdyL",
+	"S3iWf88w3AumD41gPpK5aIIsdD/XIWrmxm5UTPcoCHZ/BnzJ37Eh/UzgBFdf7AUq9aYaLI6smdfjlFrC",
+	"gOw476G+YnMuGrghK0JL3ZTO6VcpWBuumussgK6pmCawmhFkHy7olLWlGt4rxhnHFxVzX7VsQdRzXbum",
+	"PsY25IdBRYzqtDI2yZV13U6lTKJikg1abnNh6yBy+onygFoJq9cd3326aC7r0h6VwISG5HVjvE+wtqwt",
+	"BYuwYkyjCKpEmTfgadfJ+nPjxJ1/vloLdSIzSLDAssG1nbRft92XFY1zX6UI3byeO92FxEi6VBGaJ1yj",
+	"kzc+/en8+N8qBvXuYHs43HRRlGxFb/VE9US5nLNJrmglbBAzXlkCLvYfaEKsorNPPl47HoG1YVkKyiMZ",
+	"7CM4U3EWAdRgxAjFXBdcvuvOp+aQC0MUrUE5RogjT5/T7IYlRlyOGGYSF5JpgxRFPIH3KLX4mFdbPOmE",
+	"tBPZ4xg1ZgX4fQyG7ddpFXvBmAEbzXqPoIFfoJROk7yx9bZgoQ/8DVDMExUX6jlCIaEmZUtDVX19ZZFQ",
+	"h8tfaY2Wcrwas7zqK2Kso0PH8jbmhG38b1XGU4sY9znvVlXBprmYQpD8PmkvXVO83VUzBDaElF6zwDQt",
+	"PP/YFjYEpffMN1ufl7GDk3Hk+a5tZR/Le2XaepTKXKWWmm5B4W4gcFtVq6qTbuwjSaziGxM4LBVXVVT3",
+	"NVU9VVHoysIKTba6k9E80LdlC+2pBRsHKJozeace10EVqsZNxuLm/isgCbXi3FgVzA/EknqpPsNaasAz",
+	"26AHNrjPVtrqQRbg/RxaDyh49SAn2L12ptVHVqHZNfG0jSGZ96kiV/XJrVqjJti9h3nb/NfNjq3P8mh5",
+	"wg5rZFVXtZHlOObdxG+Aj7IsInSkZJprFmKuNERqr0JOgLqLSDzQKP6tRLTWQF6aqOWGNRjVP1y9enV8",
+	"fvwyIi9PLo4Oz1+a/0QwmsgDw0Tk6vTi+PQS/p66p+GtUZuR0s1C8JetKMTtTVjw2PELAFWJASp9XGLb",
+	"iJ7eO4H34sr0XXXupnyl9kAdWMn7It1UiNAsahWld0XYjqMaZaukN9yMWv/T+kJFxr7iTJFuc4pGZWLr",
+	"1CyvjTQweTtY12NkM7Ywh2VjDl8qDL9O3vtlKI1s9ZqeU92En5u5n9vif9bUZyiC3SrcnWVkwTIuwdab",
+	"c5FrszYQYUO1EYH2rEKKLT4HGHmu0YfvBo7jbphavb9SufoIGn7IEAKLt6hs/7EzRPT4vc7+3vf9Fw2q",
+	"dTVLCwbeuCmlBOS6Et4Y4oipvQ8Ichw+KMSxt8lnVS/ZhoGJl1Q1hAq8FSwo5omXAb4EpA1y75OYieQS",
+	"M4yM9sg+cH0E2D0UqiGA7est42b0CdvCvcxd10992IMivctlWEA8LktYEpGh921Yl3I3RgM2JoouFbmb",
+	"LbcOyuMuVXSDWU4M1z+iYsxS0L1h5pB2keULbX6BLK5qkkOdjbU5o6A7npAuXC4Il98ppj21VJrN/cx4",
+	"snVAVJ7d8lvWkmPUeTZ5Trfps2HvRTIY9XbHz3Z63yffs97eKHlOn0+22WA8/Ly0Gl9TEMMGnZjVtRrD",
+	"/nq9YvutyKJpW6IVS1LB4bPZfftBal1wCe1esp9HREnrHoBZ2ejbIMXKfeDqj4M9u6hEnO9u7243bfjG",
+	"SUEjNuM2db0eIrQiJajZp/bLbFmQcXEJdkcVGTsyPiDMKK4ErnPveDUOrCUcPtP3PrpwK7L2C6puLuDF",
+	"zVNtsOFwWIF3atES4wIVY90abB765ZfNRUpVUw4e69Q1RhmZQQdDWF20vmn9VqUUmMabnSZwgDb2mIBU",
+	"Wac5YZNtw7jQjUCr8bm9VT0g8ZE0a6JZTLpMJC782Bz4rYMSk+7qWSbz6cyFp5jHJZ7dNcfBXrvVU4Rd",
+	"7FAuxsbATJelEgvn/rbOjcf8pyerqBP0VL5oDN6v7f09wEDSlK8FA4n7BGDDamgg4K5W4XSfqAJDQ6ED",
+	"8OLlHxVZ0EwB35wTLrQ0/8UzklIxzekUrsepZj0YmJkN6f4oScySKUM03D5oChE5W+qZFCQ2b2v86XK5",
+	"YBcwQRK/pJptCEnyBfBIdprxSC4zOr7hYnp824gbemnkm7cXF+aPYd9IcgWcplEVilJCX9TZm7BFxsZU",
+	"s2QFHfmkSXYLGg9VpPiuflctpK6JhTAy+P7YLy1R1YZmWoJuA+3CS3hfEUvYWvv28kqbTas6qNYhJDK3",
+	"wyu5W0gOrhzFBrHgXNzKtIpWtXIfVZurOIwW3WjibX7Ex7s7cldFuIRRAPUHGxr4rcLD2kSpjSKhtuZ1",
+	"0WBdLuisAfzeskN9KyIxIgDGpFs7pgipaN45nmK0Z9fjADc7jUpiADvvRBZjsBN1sJlKVrF7q5XHtIhf",
+	"83Rz8VviV2vlMLTdtOhYlOMCNffNFaRCDR/R8c00k7lISA5tNWi034+22e54SHt7ybNJb5c9p70Xo+/H",
+	"vUEyZNuTHbo72hs/POj9shLkHgzj4THuGw55sxj3KmPDET555OD23R62e6+IdhtJ6BbNmnD3iDFvUbyv",
+	"FMua3NG5YtmBjXJHMH4QPMYmIxnTuYskqshO0IDfMD2TybqTcRi+u6qK28WMT7S1NJtKxIB5kZ7W7mtW",
+	"F5aJAC+oNSpDpox0h8TCKG1bIKUdC6W0W4ApRWTP3dGU9/1eIE6m+ZM6CNTab+qzlpuW0rFdBu34JYnK",
+	"Gxks8HrIJ0NQDy0Dy+5gndvo6v3cE5avXNmhoupMx1AvOL+KZYDBYg4tFwckpmJpBQ6QtMzCyhBG4Czu",
+	"EoyVNL/HoVTBjhZ3Zj3Mw7I0waerq/Pej6gfoVjIPqFFtiCRuQZ/y+HF0ckJ0fSGKbJNtCS72Aw4XSbs",
+	"DnE9wbqYFAVHaKrk/aqOpJAo11Rb5EvUVykVoLofE/BQFJamtqPfCUdo9vXtmD17tktSpjEJNOFTro3F",
+	"2Y8jEr9H+u3FBy7/M2NTmiUQKCwnkFxosz7L1d+LVQpzNQ97f6G9vw163/ff99593Ime7X76l414i3MO",
+	"rarlYphFs5ZlWtjcyQFSbJ1yhU2+a7qgUGycZ1wvL0x7Vs2TN0wc5k3FIVDjV7ba1Q0TiBobZiqkEnKk",
+	"zUYEvwY458bYHtEMFFiqSPwDoxnLCF5iQqN4eWm9BbH5FH6OyYzRBAsXYcA7SwAwQBCacqoO0FAcST0D",
+	"57+tahNhEzLjf7OlS+64UJh7j48KAPY/FBVNqEPp9JFc1E6ZjrVCtwcwA7O4MRwSoy7x6Qz938YM6+CA",
+	"i+LZpYEUtEQX/I/MbNsn8x0iT5cX/rvvAHHyu+9g8saKS3JDgTQl5gEcQV/3hVyEBocPfkJc32tR1LvA",
+	"uCoM+k/pkmU2/lIhD1ywDA3/qAnnwDSFHu2JzO5oluBH+ULpjNG52T2uAMQOGAekw5V8PPsYzIm529G1",
+	"KCFMRAUcYVHuJCqnctuiPZEddQGnqqJrUdyDRtZ7oa1BErn0RYUokTYvHMla9a/FtQhqAVj2z7Jb6NUL",
+	"LsPolExZRCgZZfLOCFxbcglkCM49uhZUk1/xENgv3nVL/9zC1T3LpBHyLFdkznTGxwC1GKjb9tcYBvjf",
+	"/hv5hWcQI2PMKzPwa9Ejx3BxMJLJMiIsy2RmNn+c5nD1xBVGmHZjulikrlrrfygp4q0DWxoqXV4LQtgH",
+	"c7oAzpPasn2BsmDa5yh7Gw4+FYlpYsXhRz+Bafjs+A3R7IMm3dj8ebpIKRfxFhCmacQthOmpvhCkG6wZ",
+	"NIOydMsCFhq7L18YkxoaKzeCD59+xL/vefLpaSLvRCppEldWaPo3voi3+mZ9Dz1TgCQtrkCZEIYLwdJa",
+	"T5Ui8ZEUmgndu1wuWEy4gjWprTsmzSh73xeRcBnggFU++tC7u7vrmWn28iy1lb5iDzIMgwIXqfJD6t7N",
+	"qIaGxnmWkp59vUyyEHCCV3lQ9w8aghszn2KEnlc7kd3BII4smeB7tDx2l8NmAbNK5FNUDjJtoVMPx4q4",
+	"PzwDwgg+6ZNDYS+GQL8whwzcu5iaDLvrEGhdZWto0O1SvDvci2EHf8B5q30CsIg9mfEpF3ZMcGWcpvIu",
+	"hEPHN4xeqTAzF1agqIuF77/Ft2LSHcv5nPYUW9DMAoz2p334xiEKz+bcgwmP5RypIP4uttNZ2puwiAQY",
+	"wBEODJZfSMG2zJqoO2CpEkUgjttPKMuWJEZTs3eESlnv0LzUw7HGpinIXfqwkIqR+E89G73eO3F3ymEB",
+	"pwMAp2aTFDD0uvHbs8uTt6cXMSw4zM+2i59WenZNo2EVb+H61sdtCWx7sBvbfMbGKWAzyuIkL6iePQG+",
+	"aX7ciqCJxu9+AoGsmsf4hn7oHU5ZfOAGB8wQyc4NTyM5DXbiPsFSjgohTAneRhBhGJHlEkBxF3g5FiRZ",
+	"x9uDQVyj08im6xcsu0+OgCzdAjv8Hqg5pY1NsnQ1t+JqvkG/37/ufIoRjhmhHwwLnnCQd6Y1K6wEY4mC",
+	"UcNoj1FqmJNQaxNVNCigzcwhRJAAl4gjJxObsAKjRCUOxmBFQjj8PvIQMqep4WZ4HczFLU0hF2SRa9Id",
+	"0QRWJyJ3mTTNLhcMtnbOlTINQSJF5EF7jLnqcKRkrnty0svMBhGMTokAwirlY0ik+WvOMthec0znzOgm",
+	"WwdmUMPYtx8MaZwxWD+aYsEnowgeIB3AMQokXJE1akkb3tuN/TgzpmSejRn8vhfb2SHxAsEJQomFi6LG",
+	"jERKESQGGnZq8AG4iz+wBN9SbAoJJsjB8RRhSGZMuCCxzSO2StVT98hwHnCFL6iIHXOzYttoTU+Dh84L",
+	"hjIPoQH98oENbQSsaaGlMzw6ezGu9Pex35FCnbZ1MTF18QCFzXAnLstdaUYxJG/4DwfI2kkuVL5YyAwx",
+	"9fFVKylMG3gXGAqFOV1CCeIiT6MksbE+QV0ag+i1chdmsf09gnbZ02TDa0kqAWzKNCwnVkTRMUSX2cwF",
+	"GwUBWpOye1zht/AsCgWhaQZ+Rf3XOXMQt9qMZ88cKkqmTORcMAKig3SnTECNCXuaI5IwTXmqSIANxDLb",
+	"ODYzjIO4H6OOw26DBY0hKRHKfVB0XQFkpyyYlqDiGFkyWzXRt1SpZ2aDnvh4hv3uxEEasmmnlIlszJyR",
+	"GYPR1Yz5r27IBIHEqdEQiuF6oRQu6T7JzL+gMHMG7A5QZMFjpPYLk++JsmfMZmfRLOO3SCpckOGAKK9y",
+	"3c0kqpeZS8RHncNr3fajnQFRB6AaWo7t0r4w0AteMs1skzn3oT52EOak37CF7tHUDCMo3MqTFJUg/Iwr",
+	"Mk6lYgnoG4eOKHGjwOtlM87NS6pSBbZfGBA2O5mBFsHR7qmoBwUPwk565vylnKHyX36XK8LGM2k4Ix3f",
+	"REWEjwN5BvoEPDoAN4ABTmH3/5pLzQjXfrMwIgDk09XlkUU3U40hB17ETjLERNgnin8wraLbiHTj9hoZ",
+	"RkORWZHdBSZF2YwExjLLGFvbnm0MzN3IhoE5cBa0UU1bM4z4hameQfm+fRIDbcbe6gcnGRn2+5DdRbpW",
+	"OyTbg62IxOqGL+LgRdPqf/7//i8SvDjY6hN7i+qUXsQOoC6cQyTyDi60GU2g1B9EdcSoVNmgWZQbM5ln",
+	"kNtmnSaAkWfxuw2PH8v5iEM0izEBsGWFnMQ0ZrtCzofzfIpTQIXYNxV4YPCbyEqSAer0hz44QYXlNi2o",
+	"Gyj12YjrjGZL9BYbm12lVM0CVetE4KhAmAJAPfiQWDY21O2KKkNNaYb/XWADj9m+JY6YPh05cw/TLlVZ",
+	"nNJ/3X41ip1LIt4b/Gtce2dv8K/b1ly5NNokSt2ZTBM8s6dXrwPndvfqv0OmH4n/1TB/ADPAy8YMtRzc",
+	"uWujkNkXjBjc2nfvBSKc4hfFT44Tec4KCgpYKQ5ZEAJzC8HaReciuWHLQpPdwjwrJAbQoQMzUgrCOCjZ",
+	"hv4Z6Z5JpacZu/j31w6j4oaxBXwnwNDfcj6Qw5L3DnYHamFci8M1/sku3JDAlWcoSq2cu3x9YfnatQiv",
+	"SVa6NUm3+Kx0uQKIIuZHFLfXouqQRGa6oVv0oOQSDXyh1yJwhqKB0+D4bHaSAjqVdewykahrIYVhwjI3",
+	"licoLIXJm3BlxcZJkrIrxbIL/DR2QfUomBzTuRbPDHuSoqqxwG9wvYD/hkFLgbdXmPMOculaoLO2tRj1",
+	"H1prUdf9uNdic0du2cdhL9Vc2pR1UwHBgXcAhn+XcQ1oCdioG7KD7areHKF0NRrBtQBzAr2BuPRey5B3",
+	"oufq6filQsMPLJYuFMFAXwoM81poaeZHpNg6sCx2TkVCjYRxpVYAHcMYK5b7LAAopotR5zFYL2fmp2vB",
+	"EVvayJjwFPl/ls+BG3Vlt9HUNMuPNhVuQhdmAO4Mb21BpY4FQO3iS8juh8C8gHTnhtlH18JujzQHSyqj",
+	"C+UZyjXnZ+RTARBhuk/eyMQtX4PRfi28ClfIGxvR3ieG0lFCckXmjKocR+f0O0qM8eAiPK6FhfAB4v07",
+	"OYcrNJ5skb+Tc6As8vdr8fderwf/N6+Ak5x0h+YV2B40luEZEF53u/LIzr2JKslnE+UBQVOVpnUmiYOC",
+	"ekrdHT8o8uPxpRtTzSFPuqGE+8//9X8b/UBINzC3jWGXEVaRcn0GpwK6L2o6dXfNGEzv1T6iEmX7fxVq",
+	"l3npYHU/Lgu1u2d6MZwZ+cTfzc4e4hlyUDMsM5zD7HWBzGROkT2sznF0LTpRJ+VjJhQryop2Dhd0PGO9",
+	"bSjtCaXLfA2yu7u7PoXHUH3Mfquevj45Oj69OIZvPhW5UnBXRP7zf/3/CYQaQklWG29IDs9OgqKgrpbo",
+	"p6gjF0zQBe/sd3b6g/4OXobO4EbQLquh0Ke5DZtZyCb8siPrwqKWZmEx7Io5xCZ78WwTXrwxsBVSKiVX",
+	"F+eHL+0NEWCj9MkhHBHAYu7uDna2Dlw3SKGpITZjepkfI6N9LgARwBitPS4UE4prfsvSZYTozd+DS9Nt",
+	"fBlJGy/zC5BnrwCdJJ39DnrqrpStuA5s4weZLC2Ctrbxm1V/v6sCgZjI6651bSxJpXSt4cOIBAImGuzP",
+	"9mDwqD1jn814sxim8inq7GKnTW35wT39gSYFYlxndzBc/8mVcFoLS/CjnfUfvZLZiCcJE/jF9+u/OLKu",
+	"J/hguEEXZ3SZSppcSvmaZlMIt93bZAkg8l7QFDyr+NUGvdmc7qvC+4HX9a7SqT1p9gR0oo6mU9XZ/xUC",
+	"C1Tn3aeos8ibDqgVfxY6yT2JCAYaWTdkFHB+YwXLokqcP3CIwWP+aQ7zAUCoFeqJUSL9+09Ucb1KfglO",
+	"+NFP6064c5pCt7uD3QOii1OKMhO69dc1MfwY4wdt5xfewcDSL3iIYTamfezJ6LAnye/pPGNIZfKPcaZ3",
+	"139xKvUrQPn8Bz3TSCdeeAawWDJZbjUc8k9RTTY//WiP5KenYEHZMKriv0rF2uH34qBGxF/hMJ75QxvV",
+	"RPPL1+sObu0smukMt5xFP2Jo4LEEw+TqJ71+avEDe2CLe5tWaMLiFTgF5uy9e9BJCxLAfYgy7AHZ9rMo",
+	"5cBZtJH1p/ONba7tgJo+MCcGevlnO6Rf87Ah7bcL0MrZ8scKi8O35ElZcKkwyh+NbycnwxO9743Re0ni",
+	"TUXtgTuxIGi/mnD9YQlx1Z9xXr+4ZP4mk7/J5I1k8j3YxAbSN2QY8cvj18eXx2StOI/3rTC4n9QGmb2R",
+	"nH4UAf35h/6bkP4mpCtCmnTVTGYabq1Wa8NFInPzyTvJMgYusFG6JBmby1t7nOqOSzmx7k28sYMrqqRI",
+	"zwf/n8URL/C5IGCAQ1QPFehPn2Nx8uUW1DoapXJ8o4iSLjh7KpkCCEKvZQNwWKhlk26cyTt1DsOFCmj4",
+	"T025YElsw16TRBUAaM7jiyBkxX1z/egCpMdhmjpstM4XFH9npq+k1ckE0Vpm3bMCpw2m3P8NT8nXJHpY",
+	"H4KXMxVyDKj+JbtlqdlEcPZMWSOuqs4zoUoEjOD6NTJ3pRQctDaQT0QUhlSNlhUEgDLxpFzpQ4cM+Flk",
+	"s1HOC3SFQPH1zJdGmkLYwnA6OJH/GvT0Gq6B3P44+rEbVmWbPuDPdLyKqqKgxP0q0sILqQLNw5XNkmnC",
+	"7PWUBcizX9yb6i7tiH9D6nNdtsHz1agQwMyAi/usmv9S5OdogJhVqwjVDYjyoyGBT48n0qVg6wX650hq",
+	"aLyQ0Y8gssP6pDj0KYCuxR+vUXon1519MvgUky4w8wIrX0u51SbxTUP/ADL/96pM/w7UBEsNT9RjaQt+",
+	"C0LcUowWmzLSdSGJReihizzcwuCpMI4wiB9sCR60pmsQ7ZcLCJOdyq0+OWoPIfzc+MHdwaDhTGGtQ0Si",
+	"sx3YY/bru7h+iKZMV4/Q/Wze12bcreVyghcvbvhio/dwvTd59Q3uxyav/mR2a5MXz+yiP9SKv6cwbi2G",
+	"08xnCp2kjMn7jce08JgfmQ45TANj8RL7vpRvtfiEYQGourR/6oexuSLqzJcbtiwXk8BQcE1SRpUG8S/y",
+	"OSRF2Iwhw3MsLkFELFgBimcErsWkk0ajDJNFitzS0iQ+2rf8dGIMDjJjNsO4YcsDDJZ1XKo0MIxfTtlE",
+	"QzJJN/74KUZlRUiY5YwabYRt9cklRPgLWY3hVQ1szhWgPyytGF7rx36ghSvQJj86oKp41URjzHOwrZiu",
+	"Zixj7bzToh93PoeAvqDmYlmMG2ULZ8HZAty3r0IfLO03n+Dj8STcCa5Y85l37Gpjq2Jji7fBkPUM5kmT",
+	"QVvlFHAQC35kDnQB6a+aferulDiL8/d6TMqDbDkl3gL8dh6+mIz2a7z5AfCse72oDfWmimfHx32D4PLI",
+	"1cXp/Ce1IXw5EfeKWYMbm0BUSG6bJBOLPE1ju0bGSMf/3Dowe3gfWwTQcUw3IZBug8TmitzRJelyTe5k",
+	"niZkLNOUJ6zIfHClB03PQWPonWi75a9YPrZ2wWcwp/W2he0KoHKib5bVb2JZwb5ual6hxvrNuLoH4/b8",
+	"UjUwzAdw8KeKZRZIrJGR/5jJfIGaTMXOqHePENujfHzDtH+OvJh0JZbJMowWuJKAcOCpad5yjsxqTSut",
+	"qgWATpkeymRzQIQUvQZTCPN5kn6FXVvnqR3sQeFvtowzy1PmNTavdIGzFzOBug6LALsB6L7Hdg9d4N58",
+	"Y5K/AZOMarW7gDSI4n8LS2JzVqC1gd1cgLUBLXfCIJECe9NqJAFIZvGLVVE6UQf0kwB3z2MG/iYcHKnt",
+	"gTdUTWfyGytfrYNb1RuW/bG4+WYusDWeq8mG/L7dxVWyddfz5nu4oqwibrpvdoBFa03jiofmN2Ovvxev",
+	"0zLwOQXi7Zvf6Uv5ne51sPOE67Xnt7g8NryjbGSb3sBspp7HNBjQW30SQ319CIyJXSU7dJEhX59TPZ65",
+	"8G6sNGCUdanJf+T2it70UzqjMWJVob0NZZW5XsatViHEZJi5HONUfoP7sKoUS33lRWfhckVwFj6QpEnc",
+	"4yudTYNCYZYX+M2nzcdhV5B0L66Ojo4vLiLy6vDk9dX5cUR+OTw/PTn90az0yemrt+dvDi9P3p4e1PJX",
+	"t1pnYBsvzaGAOZ5QnuZZQwGOL+sXNOsESMcNPOwQCVtOygfgm6KxJpYrXKyQ+wCvgau4xuzsc8oVojkF",
+	"+9lL2IQLloQBLAfl0lNYr7rq6oPIGVdQ25I1FyRfLCCKXJUZSXACoXKz/2JlirXnJcsvlaPpO/g66dbB",
+	"BNtkPAYowb4gNAVcr/m9+L2L+H/AnI/DJIFDUhyIhkNWlvBPUzkd23qgG8Tihqeh3BMiE9KstNlzRgVE",
+	"RtrsMZklBTZTHIiimCBh7dcr5j9RCJEFXntRKbYm78QKYf5aTo1+/EUDxModtZ2FYtnUf7nwSSSScAnW",
+	"U6VXCTa52gTwHPuFNWHLeqm7MeAZ4SJhHyJnV0LwHkB4WZJSIQg6yRWiFAJAvNN8yMDrPmRYaD/bUaj9",
+	"kN2tFXR54cf6xSkz6KqNNv0b/1UpM9yNFXRZQEW148hcViDnrWNKcgHFCNQdA+w5qhqw3frksPRtKqFi",
+	"Pma9+Tjfy9cXZEZFomb0pnAI0nkJX9Oio0HFYNL96fLy7MKBStZx3hzi1CKD2OOFVA5RzUa8LzJ+awZ0",
+	"w5aAvhcOkiuyyEcpHwOOrjH55ixj6TIEjrP47ti8RVPGa0APaTtiDjvc+ufPjt/g5Ki2s6uN+wCxU+H4",
+	"mtcRjNqC/NWLYDSD3JEu4OQSs0YF7J/13QxxlOHrDv4UAb+EvLMA5x5It47sN2JE8ako/Bxhe/Yc6WWA",
+	"TVKCizsqXj6lc6xDIBUuEOCqcUViRNuDYhoJzxBw76npRj3FR6Zx/LkPZZJIF0rvz1nCqUvJtDOwtKMc",
+	"1DBUWcUXZpSLLRclhXCJYzmfS4F53lyVkVYA/j6A/sY1dYRokx2JokssHLskXSFbtily4P643XpGBeE6",
+	"IkJa4Gi3jOgXKNY7fAlzTuNSaaoYC0jZYitv/G8OWmyrlI36+u2Pr14flAoN2DoAZjtaE8tD1rHKHChw",
+	"m+8RoM7mAYkYJv8l1f7XhlOdM5WnjXbxazmdQq2B31a5f6Cqvru9Ad7SpZRvqFjaMaqvJLtstaPO/q/v",
+	"SpIMqqS1s/ZVyaZYQWQjBQtfBWHUzGrwhTh6mAewhMQL0g5BEa2nP8ZCkzHpVj1KpdgTW44SD+GWEaa2",
+	"kAoc041qVBtWenJ6eXx+fnV2efwyDvPO94vKLAWiLZTheVJgsc2omuHFXF3z+wEXse5ZbHDAuQV3yqgv",
+	"tXl+dWq0TcOvjt6+OXt9bIYZkdgopPhf4fi3IvSdNoLJheLTR/VY/tXopYMxtPjo/GCaCo09tvP0S7r9",
+	"cJfW+/3sDn3z+K3Wskee6B0fwgVe4ey7wKR0f9qcDumr4ULYOgU4cq//2ooNJLaciHQXmQQ4GveLFeQO",
+	"0dLoMDxBzmlPlz9cBwhAKjMyZdpo0FoSxRgBizIJOAuEwU3/xhc9s0QZw6LINAPFzDCMORV8YhhiF1Q1",
+	"rPMUWV+HKz8QWfzoG27mloC2Y2lZYU2pssMDCt9k2mnn2qy9wjiQoAxZUSEMMFWLumRBNbLI3aYgTCpf",
+	"sJQL87OtuW24fL0KGd63YHHboMwuBN0JpWmaQm0PLFX2hGRsLLNEbfnKTrYPqDMNzBVMF8UV1EdSgi7U",
+	"TGqC8AP+IncqocCIBSiIaoo0rOETBUuPECIRMvr4h8OjP16d9a1y76Ie4S5IZzmLWrItfZhhuX7cEwIz",
+	"hiJjSJpztBLASpmz8YwKruau8trFv7/mGmFoC3hwgJD1NSEWmZxmdI51ShiCumtER3KZkPEPfzz+01Fc",
+	"+CC8h03xvzEwepxLwg87Y1QBijLAYN/RLFFOuDInp93aZJDZ6W/grM7vpBA1xMkWOqB8B1rqRCrikoby",
+	"ss0zbs//F2fhrvB2i9fDiXKqXGXm/u8Z6fN3gdg5cltX4+UVpfKp1RXadEu8HjCvsIDRj6kgM3rLopq/",
+	"brVKdWFb+k1oSueqTTkIZ/V7d6U1+8P8nhQKzia7HRQj3BS0Eb+w7NpGXRox0SdXVp3nNoR796CgEKV5",
+	"mlZ5Tgua02/FZ15KwdYwGf5PC7H0D8XHPCZTOx9ryTB/KwKKbSXUxkCv34oMV5Pgt3CqxrjHVYRwv/Af",
+	"/BBA4FZwR1+qdaVkLPHGiNRrupIuBSuDZuMZv2X7UCID7Iy+rc4ao1Fgnb/wD+v9NS+k5o3QOwylZrFK",
+	"y1bkvEm+sNxLrpzKG7vCiVw7w6qHTfDEdqBp1p/+LT4Avd6aZ4kc53O8jwhK9Grpy+9wY8CwooQjFPpZ",
+	"LQtC52vgC2mXCnbpH3IgzaqXD6Svfj/iAmM3q16PVQLBrLcZoa2TZhpsWOw6dcRUazqemaU8gEYEnbM/",
+	"XHdW7cR1Jy75bGrj/CaRvp5EsjT5NVhRxsBihqvMh7bfitXPxjehnueuPi20py1OUyqq7i4h7bCU4TAj",
+	"NpGZ0Q7DSyT8dL+sRVofSMYWKR2zisvE+hh0RoXCgnqkS9PUGM32MnILYRQCd0K5rdV+hpIrGWJUslwo",
+	"rO3D3ISwaB5DVwHeO6dy2lxUD/AWg4/N3EseoAOPlYrQQzDSxLp8mEhIN8WLATqlXIS+cODtAVZREQs3",
+	"rzo8CjcHVJW7YxmzFVTNi3DdW6msjy4aAF2+g7pO/sOAb9cSyG8YW6jKlpXg/TBRidGCOio1/eHOmKob",
+	"lAnGpBfSD5+4kRS/uLyCGnobgWgAkShyB7XBoXym8jDSgtgbXVcRWN/xMeuTw8JLc35xaWEu7C2frb0H",
+	"j45iqLlHEkOO3RaHTXE7AZwBy60e1GnMwnkFniANNe7xzASUB4UTJ7li1tu5OxgEdxnFjhIKK5JVvJN4",
+	"1wq3EMX+dDGfTKYQziXYvuvMrCDUAXZjtU5K7+qEseeLaUYTtoU3RLYsr69bHpTUu+GGmK0PTWaBC23L",
+	"5l+A/RjqAm5mj6s92Ol9jjYf4PzypLO/EwVwv+f+nNvx7ZR33HHMzbF/1xunfsdUQavNvX6zWr+ijnBu",
+	"t2kj95utg7ZZ2NwNW0almsZQJJSrRUqXFrjfwR2W7hZctbVlCHh5w5Z9clTUBjQKMqFEZ4yRrmLMQe+4",
+	"b59+ND18ejqe8TTJmIi39kmcSan/oLOcxXADE/irzROLyBkUINTIpY3EsmzDNf9EEWgZiyoqcKuT+Eeo",
+	"1wvmz2FyS8WYJbaU3JXmKYSAxYTOJaaazLcO7JAmNFX1MVUHMqO3DCuLM6GbHZbFAq27Bo5hGfYrK+BE",
+	"l5smrO8BiXGA+41js7wdh3VA6EgxofcJTVMzRs+V4Cqk8eLX9NxkQoykTBlgpnzJC1m7ZMtVXtditt/u",
+	"Y1ffxzYe5HLk41H4yop72qJknqdGjEyDJF+Q6taH70I9qHKgZXcZ1xAHSY7enlbL5b0VkKv+wSjDNsET",
+	"1RmM6IM6ltmUJftQ1w17g2LJCRQu9x/iEyjBi+NwNfox2gHvF/0IuUDlkCtXyiKy4NKmFaMnYICe0c2N",
+	"RlXwUauSulVou/hyhPyFEkJc818nHaTce7ImJ6RYqm8pIF/msk5meEiC07niiNf0ByudN0wKMUekKpmC",
+	"1F54jPGgZy5QyiZfQwyA0WsgIvq77777rhmMIjg793NWuA9PjSj7TeTUGhkFDgnDUr655B8bxaC6wqtl",
+	"WpPj6sIlDBZQA+ZfVgQA+w8j2ruessl//u//A9LIyjeaQi4JtbXmtyBIPHA47duT4+PuIJwc6idRBTHg",
+	"Z1cuOaCqMX80vX6KMcKFTyCKD2w4tPG7u4OB89K7wXsv1SiDstRZjtW4YnP+jM4Y42sYAAi42zBYOses",
+	"S3hY0jtTOr5Rpq/drci7QyBQEYEU3rrquDDxAGrBSoC6Ty5CZaBcWdM0aXQFzQSge8BAUMvApcNSYknh",
+	"hwuIAJDEBLNXCkJqPuEsARdMWYDfzaAqmZtbGRS1svyIguqrgWq5oiq1YAzz8bBE9u5gpyEpSBXc7cRS",
+	"7WezuC+nXVi4tK+kXazjrbbiv81VEFP2rRCZjXQf7m0yH5UvFmDRv2EJp5fGzPva2BXM5mfR1LJhOQkt",
+	"DqrhPD9At/Geh418JehMCKzq8jC4qJvlFe8I6ca/voshnZCSlNFJGaaraMohHItCcUpI7P0kAVQiaE8V",
+	"aOMWaeGuVww/nVmVrDB6MNfHtJor600FfW2VD2N55Nbvaxv/la35plg9NmpDzauGu75Cufo8Adbsb3gD",
+	"2ExwcQNHIjiMblA+X0IKVlW5ohK2n/V/4jlOU7z+s630ySFcs6ODojjT9srAhb5SS3lBn74uqk9yPKbj",
+	"WdHEjCrDsebSQrmjT87rLuAstddX4+U4ZWq/NgBoQqCzEz+3KZM4OBiJ/8JCtds7GCrG4Et2yFTfk27C",
+	"zEQJtxk7Fk+2VNKxYCjYXcE4n36E//oUN3OyqFgW4HnwcjsoFk2SRs7yBT0ltpvDJPlq7hI30xbeFpJo",
+	"mcjZP4wT5YvfzvyXU4qQPdUE3+coQe4sr47fNd2ixxe6tle2AcdxasYceDXXUPFZ6gMyknoWcuy6F9WR",
+	"Orp65xSRrwOe3MRhkLFUOTReA9e4czvvwZpNpUP5mWZY9LH5NPvDG+7dsnQR04EKWu/Pjw9fuky8BdWz",
+	"4j5mbMdXZlfhBc2cfnjNxFTPOvvbe3uA7On+PfxtUbTuy+hadv+bSveIUdDAPGiFBB/CPFAh2Mh+sprO",
+	"JlaTzBzWPNpKhoHcy1TCvr6uoRT4rM9wlX7/nms70JYTGiibZne+Hckv6L5eOJK595FEKl57JI1S7m5t",
+	"ip6LkKnQgig8w7sr6fxEs/kX9QXAGkAvLSRqRvqNLh+dLkshAxx3+cvY/usBAMz2F36Cpjucn+1NSnCR",
+	"g2GwNsfNTOCJIkYJwoRwrTM+ys0H1auTzW9LIuKjlqOivmr9OiP+WOiupo2IyDT5Ge+MBLuD//oU26x0",
+	"Ns4YwPCom+CGQ7ibDNV+39Gl/h9PFLH4qUSwW5aRXEAZN7j3MAPdar7LiMKLDLjXOMHcbmrzQB5wt/Gl",
+	"7HmgQVvw4ze249fyJBtL8k/Jm/4R4yMuWnjaExub9HCh+xS/X2FA++vlsEMMf9ASXHQ2UgpdelhPGWt2",
+	"oLFmw+q5C3IXbCW3saHqyCw8d+iTwxZW5ktDPz4nyFidF/yGkuIrKyXBvSQsxDcl5VHjo++vphRHWQqd",
+	"yfSpp9Z2aMfzXJhjhkamfx9ldUF3Lu0nYZgTM2IzLhKiZB5kykTeGAWSsPnsCVcLQGvK3IsHJGFKcwE9",
+	"Qem3BPAjI5Lx6UyryB737tHl67dnWL3IZVEqaz7bGeLRxvSjt2dH5OrQgbxAshIVwZQoBnWmqfPIIFSe",
+	"x2McZfJO4TWMUScgLkORGN9SZ9b8FjJxUA7B8uDyURW0Cylai1wTmk0hTVQd2LEVpen84BTpvpHJKFdb",
+	"NqesBYUbZ/3Wb+sXUz1K3fiz+purIWYYiMvXCvRabHD2z1fI8re7NfiNQQO3N9qhHzFl5xHZai7KTCHk",
+	"WAWnKvNYQ4RN3BV4TztnBb0ooZoCTi6oHy4A7xGZaZ/EATeFVK/YPopdmgimE8aGScVbEYkB+so+dS27",
+	"t/C2QUzNBluMLPwwwouRMmwWBNTFo0zSZEyVadMWAa60isFtljWjOnZg23VXG7liyVafvCwWDOLbQsaK",
+	"34eJlMCsEcca+ScZS55agDA2NcphpiInGgzvVlseth2rkgL7N6NzjfaJI3CzZVhkD2eR5Rjf53EfoSnI",
+	"p6QpirE+eeuSVWJQHa1yaWkmRtgyiyoPN/SgWzo8bsz3gQRcKZZzmWNRPIB2cyi+fXJsCy3DKCMfIykF",
+	"K16DayEHtHV0+fqX8yIlE5uMSvkHmBSgiMz1WM5Zn8BhVfvgDOACgYF9l3a0dmGeKLe11jkNO4z0FeDh",
+	"KnRCbx2Q3cFuAXBZZLsWFaiELAhSEk9fRMsDuOIXsuEogMyvjs2Rl6XIA7K7/T3RUpJ5gKesyF9zlrPE",
+	"b4PXVPYG28FZRcehCjGp/eJnNqm18EGUF8DCCGNDTxSmL/uJOQC/7cH/x967N7eNo3vCXwXlet+KdIqR",
+	"L53MTEs1teXJpTs7abfXdmbOVndvCIuwxGOK0BCkbW2qq86nOR/sfJItPBcApEhJjq1cOvonF4kCQRB4",
+	"7s/vd4CtsjVyfHeMCl2y9QGdw/4F0HsDMNMCNWbcaUBAaGS7xgPc4os2HEgYQwc4VePuzIed+bDKfIBN",
+	"LYwqWaV/hPWA2JQb9qDgxQhAmY9rxZdW9UUoBVyzPElhrrxyEAakfhkJE6B+RVoOxAmkTIyIP/y6R6CZ",
+	"v+4NxS+//R63l0m+xou2mRHBW7yhR15VI9lYnW+P6aG5AMHO4xe1Sacj94DgKJg9o6GDHUWKr7Vjmsw0",
+	"iAel5bBurUGFcySk4PCciPG72LdxxCq3DxqLHrdVWiUxEtACDEjUKjD7dC6qnJok+sRmwLm9S2X1oKmX",
+	"ygTf66ua6mycjQAF2x86SKhQFSTbhFR9SH2adrMrw3Xb9pq6HVwbHrs4cdrYpOHsqhiX/T2uc1y35sZT",
+	"Nb62RkpamHIYgoRj0kVy6LVQ8hpvYjgoS4TLxVJIKdhGZLxVRoketKoC9i+BZZTQIQKmlN20gOElxUxm",
+	"V7qw797eAKKxfc4ghZAidvbYQ1kDN6fd5XEs0J4H5IzLhd+FusD/tm8/0ZOBIeTsZIfe+rcqzcqnaV7f",
+	"02YoYjOWmfVs4kKRjxP7p7bOzN28eJrJfBIshol4AbDpBjp4ahOzLlaislLa8RJ9mxuogYrZ8zL2XzNV",
+	"Suscxl2NtXiAt2Sk4eAoAT6TkVYX8xuKeAC8p520M9a+3kZe2XyxrZqrYTPtfyDp6Lp4N8FkXdpBbCz5",
+	"bhs2lwBqKC3tiQbcbmjos26ii7VYx5WRjAryLXOFPil23sumKrEePlZiQkE64wG5q0Ca97vwXgMp8BBo",
+	"Ho/JgwMKkHyHDOC6OQDPTzTQPY7rDiT2CwKJ3eTYRRtw03UdqsBeBNy2UceRaa25eshm36LS2eU1H7v4",
+	"arNdeL9MOv6ScuNLmoMk+Hsq8SXhuxkPY8PJcuwcPvjJsrzGBwowgUWVjwS0SMIZCGocUJlcIeRcIxja",
+	"ejpOedJbPB/uHl3lsvT97kg89pHwu4m9FP+6H344aBKrawxdIY/bzxAJwLwUBOVDdEoq5Fk6HRAKgMQI",
+	"HgNwJaHaB+hn0BSqx7cQ9RC79OR8rvKE4NJkkhCKZ9ACT3BHOldQ9NNMNbEv7tvl2S0fBrNMS0LoxJxO",
+	"yM0AZiAULmJGBdACffIErUQ43DU7kQjlYRKRSArk3oIR6DocHyaNa+rWGYoVAoxLzL8Re4voAWxnWsKg",
+	"4MRzQyZwq9wwrmTSBxcaYU67hqavUU330tKNdUttRgbq4SGLw5/g4NT2SS+c+G8a+UD7WnNMqgHIZYxb",
+	"Nm4aCE9wn4zcigJELNOw0Soi4PNTHEIlsRjrKqct6kJBtf3Kq97DIpH6hn13cv7q5AIKWwcQoMA8S+6t",
+	"mJQLOQABdbRCQEO6p2kltNSJBjJ7JS7eMez6WtjJ8AnjDR9oGVMqmXiQXAoodTCc4YmqQd1RjG1vCOG1",
+	"qAP67vHDDrwcnynksKl2E9Ieg3JX2PplFLbqQqi7UkEQ9n5q0pmBQEXcXarx6o6loPQ8r8gextBePQDv",
+	"d9nlFspdMguB6dXnh0Oa4llVVjKzV/QjqmNjTuJSX0M7qCtrD1llS8/DhbnkhlCCKWOQ+rbQ+cTNusby",
+	"KpHntVZLG7QFMNNvkhTKmBGCFc7twfSLQJP6de9/66qo8UPytb/ujQCVk77RVjn9+UhcLkrFJJaodVwX",
+	"m8wXOldPzFBcjovFHJGrPaDAn4/6A/EaM+vwFrEuBFSBnZoq/OPXHwHT7xcvTsVc2Qv4weJ/f/paA3OY",
+	"Suy/oAIlneSg5CijJsvS2iysOEFxBYtg97IsrJljtH3ZLKInlYJEBT2drkprXsDq2vkOyYx5DsxwalyV",
+	"6Y3iN864rzT51IhMQ7gfCgVxb8kxjAPv/1DMUkaePnxu/+NGn+lC8TdiKnrPjr4n6+pMlcXi6bG9Lu6P",
+	"CF2WbonzJjYiRFoHU6UCYuGrKsP1F+NMyQIVL/3yicHnG/lnse/oShcTDSBXR8/ENDDh/M8yqH3AxR40",
+	"KKIda3FwyGKqt/CvwzThqfiCGux979nBYR8YFiGLgaf8iVliTe7BzaA4/DaJ+wPxIhwFNh4lYagSNeQ7",
+	"DwmR46GQjr5b9GLPgRxDYsLed16CgZgtqDRVz30jtRMgRI7Yzh/dkqMFQbcd7U0syay6ox2x847Y+WOI",
+	"nVfRN2d6otE3bXVRX+WUnA24/AFjBlragJw/IB6AJRgFF1hBT6VsIftB6zGy03i8sDvtNCvLvUDNFo8S",
+	"ePdjfzMFEHoi8P10bqSZKot0bDaK8HkGCPoVB/JOC201g6qMsLIOKGqJbQOpkkSP+SQOBgeDZ86sC34I",
+	"jKnQ92TGhZwDqYQjKhmr9AbMCMSP7FlzplYH3I9EkpoxGCs+qnC5aJq/xHVbFROVjBrxg0TNyykaSHo2",
+	"S0uRyVLlY4hf1O82Ipc5kxPR80W2uhQLQKzLy37kp28Y5QlaVUyaUKmEUb5hw96ildVkFFAzekR+N4/j",
+	"0ze+OPNyEbZxEKlMZWqMmgkl380IFtNaydwzYk3gqXL8G1SM6fbWQABDrCrIihEmzetsO4JZl4lTNSK+",
+	"r3okYkyjMNaCLJqUPZ4LZyBeVgUicfGUdFXav8A+whYQCL1YY+zo4CByPSMUek4ZZxgEGQ0yEP+caigu",
+	"xr0mrnSW6Vsj4nmaT+KhyLWXhMjKS2nLwPSyvzi1lzOVMBrSFDPojzhQ562dVOd/nck8kaUuFlTwHAyD",
+	"NTwS0WDp/hoRXgudOaoOcDXIUMMVrJ0i4K9xd7aSC248GBcqsfOQmWlHWf6JJMFaYd5lzmzEgUaS4+Ml",
+	"8MeS/3Wo2mDtZm4BWFqeL0ypZqG4hDO6YVFi/TxjmY/9xB7r5QrFRuSvKT969QhgvZAMOtBBQsCpJ6pv",
+	"65XU5kBHqzJYZC0diXhR5WU6U6IXm2lVJvo2j2m/J6mxZx9DpnbiT+DHMUWT+TJwgsFR02Q9IK+1FQaw",
+	"zf24l6q8VSq4voPd98TOnDTcVuso4UaryicbPFdQBiHN9bdVRtm1COFp4ZfVPC/7H+AvSioaVYISXFWY",
+	"ckbZj5ricOrT264EE50YoAnLoao/tf5poeZKlgw+hAFlsDkITpYIpFyT48zpjbQcwYABu4xV6eVTvLWv",
+	"rSRosXYuMvtDipUMxDE1LUz1LbZTQC09ZniSGrhR+2Bd8Cu4eueqPLZTY2r7vfsnvXCAN4n52HbpwJYH",
+	"9b43PAoJro66FlA/HWe6Su5fX8NzBpOkm+OKyfzD9d6lZB+7XMbz9XVsYHdy26XF6kIaQEmxZjpUgEXL",
+	"aa2gr8+R+7VOg3uQrByYaJ1QRZsscYN4+WI0fnyF8U8Ao9NVliDHoderlB5M1DhNODVIyTdplm43FPG0",
+	"LOfv4bexvZ2hYm+wcFGyMf1f+FBo56oEosK6EM+OjhAyApj4nh1+R/+Tmc5V39qo/6HGJUYvof8OFLIU",
+	"hb6FNDNjPy1VqkeOrOe7fkTWxVRmNxz75idyHoe1G7LwjUAlG8xjBIYrRk45WN/LNT1MJJ7f3UXi2cFf",
+	"IvHs6Hv7r0P7x3f2j2eR+O///K8+GrxlkTJ34aUcX+urKzSlMJ8La8gMobCElH7l+fiXmhpxbZ0RH0QE",
+	"mwp8QV+07UoQ+5ELnpOXu5R/tfqMkq8sj2KqgmdOyJMfz179zyCty9NKk4E4V9B9yWdnIlPKrwP9w3//",
+	"5385VWnPpMqTOOLpecZOhusNL48foFOs6fVgjfI2naXlJjAd59fpfLsQHfwsXQbezwDEPFEefrJpbeAb",
+	"dboby/Nksavt2UanzsNVyf12Khj/zWK4FUYrncT78yaHN+qoK/pJFtf3MXnR2DXxsilrlQh8BQEcoPyD",
+	"7PBsXi4i6BRWFJWyQodEVtNItSbsTBbXKhG9RzWI+2E5Uv1qDF/AQwQpxVzdleIy0+NrV1NYFkrOfBkP",
+	"3qL0VxcVqGkWt0saFdJKBjUMmIW+4rzl0TAm2KEMoLwkcNVHhK/oMmze3AARb0q5qImXXItM5xNV0HJH",
+	"ARezusVhZAbENEgSHFstniBjr1MxsC/6D5D8uLNbZP/9cmQ1olt7NA6PosPvfru3ZX+uMszsfXzu66Fe",
+	"yW2aZfWjsi0HJThrzdO5q675EqprapbaOtVEe2VdZISSuwQ7tVFA0f9kRa+zNzarDOOOicrSZSZfDkyw",
+	"8Gu4ApwLQBINcquCCYRoEvUO6fCyNX3SJ+Gl243y+RutDva1rPG31zHdvgzBlq6/uI26p9uGHFq31G5T",
+	"cqXVjcwqiQUfDYPQYDExVjXNZmlprwJFaBW6K9ZKKTrpk0iRgyvB7l70+GU5niLPMzcu+1MylXmuMryQ",
+	"Mirsl8NkyyKdTBB/ZjzWGCAotYjDR3xfLubWE7uYFkp1Mu8yxEDUSfAh4tpSx8Nl75MginhNn4B1UdpV",
+	"60citjPu+EWw8tx/jjByMa9Fxw/dUjV+PKr1f0MA4IoSj60d4C3N3Usd3JGVbCEEU5sUWmrzxh7udY3e",
+	"m7dgw1LpovnkK3qya9Nc05mNLdiUFtZgtbv1wAxLrldK34vXxy8DJKOuZulwK22p+im8xedhI6495H3E",
+	"/K5r+o/SNd36eldor1arbB+P+EalMcumFmNYclxphfBqwtMsg5kabr72fOpmIM4qIAmLy2mhjFUkcSRi",
+	"XZX66tK+doBVkKV8T8uVZmm5sB861RgPxEucbwoD3arLqdbXgLvwrxLqO9VMppmDZIBfE6xPPKB2bgAl",
+	"75ZOopciYnC3CTmX42s54VrcMb3FPBGIdhK2EfbX25GnuPKfyprk23U1S+DXg08qHL6ilmsf+us6Qvc+",
+	"t1iIssGprW1G+yt7CABIbqrLODT9nDvFsDlQ8AN2IwR1sDzZ4zzbS602gZqekYghj2FtRpX4cVPa2nA1",
+	"oCBEAUEgQab4n74v05mKRyIu9WSShQOFtunSBPEijvRZ+8DKoZOL1y/eRq7bFovV15+tC7tIn+pk4c06",
+	"zhW8ri/dL9vAuSppRe+3xT/UXI17AX10RBECqA92oexH6q4sJHtEZmT3iin13LCnBnk3NuZPLl6/fBua",
+	"oRujGuDEl8zTxykqPqlZ4jeqmCpZPjqmR7dJ+QdF9vgigDrua+lF99QKPOS9ADoevo+37OnstuJj4xLc",
+	"fx/eN3/of786jfiCWjQRdUBlrjjOivRMSa6rQwhlKGZRtxgmigGmmoR97CgCoHmaA2cuZlFLUtXjQKKH",
+	"tQl2TIfRZ4dm0859iPGghHvsblMg1tNGCX35H2oMvMwQTnL077VWb7jrQLzwzWaSokkUOsrSa0UORQ2i",
+	"OaphK3tIx8KV33qoqtWhl+NQ2CNANoWKgGSK0BexJB4KZtgOXJYcyBb0iWM07+CmX0+MRgIoRa5vRWp2",
+	"QZqvMEiDG+7RgjQtlvA+i5mNnMAgbN7MABg0i62IQIb0Xlh3H/64T7ELqNAAkxkQTSgn14ph1A2I0XS6",
+	"XtBsPpUpQfdblSbjBdoZEo8cCakfi7Y9uXWjojWPd5xACzlt7uakhpShhi6S8Fxg9IECnJxXo1+bgXiz",
+	"HO00jewXZaCCmWIm6j2N9n4pRRU1MY39CR/UaBqg51wzKi0mi0adhkEjLIVgls41dvRIkAZSd6kpDTE0",
+	"dBsPSydfJknLQfwUmRq80+dP2PAjr5Y7WGacJLs8zVdpAhwn7fl23RB/j2oM7H9gibFxuMzJO56hw3d3",
+	"nMkXdQsC6JPpYo/dQgEgoJgdeo8GXajTdxckXlRZF5790Sq7gQHOcpVtEk8LZcnjhNVoRGHQMcs/SZQt",
+	"FAC7uNrW4mpdiv5hkTX38loznR+/2xshtwdt9W2prN0ufeyQ27325kMN4/W9LLQNms0ElNveyBWla42g",
+	"jHlYll4owNQAGpGwp5yCdO6nMkuvVeQ8z1bn8pQu3uYJecOP4G7WRZHrnpWf4Zuqtlx+/GAfu7ULDB66",
+	"bD/TE6Kg3mhvZXpitTSU6drHkWNPYBvsvdo+kwz0SRV4cZbm1xjJzfQkBnQKfraInwRBzSnIg00lrZK9",
+	"fXtOFO/Ot3qy3HgGwJ1zWU49bif81XRXQmtjluZvVT4pp3vDw2gJpWKbzWfBk3Rs/kxPIngngKcJQDOl",
+	"mg92gr+L7lkmUBrJe9Qu4Ibn5cNasz9EHVg6lritc8eWGWB1jMTp3384+6k98Z2WTK3ohqzzYLAwh16h",
+	"gBugF3gEfA2SYCA5I/4eh79UULrq5qwLOoFJW5+PfUpaqS/3hLW6HDRrMTY37xGRidq3Hs2/4LftO8MG",
+	"f6xwwSbgeH+rzOLzH3XodGbc6fAorjvwdtutU4nVHIlpE1nKAJJqqmRGIGApwCWVDmuS8KkG4kSpxHiI",
+	"qM8DDLUEBsV0t+BPQYuEMt56DKHbZkhFBw30yFXswLUKu69EWaRzgGydQ3UPNYbKzGh62AAerPIvEB6T",
+	"W9hxIWMB/Z5LMghe0VYRrLsRqBiszE5+/mlxqLaDFgnZb2F9oVyZ1fBVvqK5I8pvakitpHb+B9qKf6WD",
+	"GDN6X931GPJBhQQttcleyvH1BHdV2GRMFWMjogGcKtea+kJbqV9iLXBAlywulbdFHQwRpPeluGTmOuAL",
+	"OYcIPIDaLe88miMW7T6kuRWBDUGfsjHiNabTT5vrJZJk5DZ9JuR32nmYBkjWeGzU9YhYf7s4/DbRah+q",
+	"kD8TD/Ab9ggbomKdAoeL9/2oXcrciqsfXjWklf8dCapmhKQHJzOiLl4rluqEl5jHK6qchFhaQFifwC37",
+	"I8SY7xIwWWrKY57BJ2hFWLpXx6H1anopYkSMGnWv6gs/0F/ZSQhDPW0vYc2JCHRMp+72tERLkRwBqE2X",
+	"C55BFOyGIFrTi+nAYnu4//27s7dklfrP/oGAvjHgJOWlNREcSpS7L7RFgBtsZzAQcVVksZhVhigNxLQs",
+	"59ZbtX8b8e7srcPhA7aCNEc1CwwRgH7FVYL9kYgJUxjs7DiTpTJlXLe1sQu0UJmSBlpS52mOObtgkmil",
+	"G4cyX+VESyau1QJSW/V1oYv/rhZtSKpGlWehRbCNzL2/waPbCSvd7mDROHPziK53/ZX4G3zppsXX2CjJ",
+	"i9shMNaKI7D6OuHnGfDSI/blYq4Ke5aNZ2kZZ0rmgpFhRe/1+cXPp9h/XqinaZ6WqcxSQwE5LOt1zlvu",
+	"xyHFPHRuKSs0q4pVDv5GoYSeq1wl3Ah1fnF8dmH32W2RlqXKI4oICHo28p3/ryp05P0N5DhDKIK0cEi7",
+	"5gl1KibiKpMTI4wM6HLpooJrgHsYDBRGXikx04kiavbj0zfoURdKjqcgnBm4YKZnKi8ZOxfoRtRY54lf",
+	"PV3wzBuN44TLUUfkxddzdHDg4//MmUPRDswTuN+0wgXBHng8KXNG8w9u+yiyhcedSiMu1aTKv5X8Ej94",
+	"EABaGR3gnbohHA1fHhGXPOt/OFrvTv3psHvKHaGlEtrVjb3nPMg2bWi+SVfF63GW+af5prKTJlh+t3Hc",
+	"Zy17Z58Qwzt1w0v83tRkow/txPwRVGlhrtF9BNDO6k6Oy8zalgqVBdFGUsdLJiejGgGauwf2LQZbjvHz",
+	"CZGtRNIIOS60MV4PIMYpyfeB+CezhJ2/+PHFjyFL2EDgsyFfASOnB/evxmOlEjMQ75glkb4aduA74xC8",
+	"3n9bnPhEzGOblHwThF2D3tVPG3ni+wNAfZeJ6NYyNW6BdwBpn9+epENtzx2/ISpAsQc4TTaWHnjMVvAa",
+	"fTbZAbIgEB6rJQFMFLMnzjT8eEGAI+zkQKscYMm8EwOfXQzg8Xy4FPgQnNr11U0A2OE5T4La0aQT7HSi",
+	"nGV5f74E+uGbZMvQ1TzBNYdgV1n66CTzfmt8xIb9SBP4QaYsWalYDcQKh0IdzpJFN22dEfvOnZ7NzNIv",
+	"/vzsTMovyzT8yFP1MabhNk28teekbrX9gY7JH9Ti+qIsp00PSbJfSnPdnRUM8XcZKX8Y3CdxpI3lVJaA",
+	"Pwa9ukWVRx6O38PwIlem9WaA/TEtiZwaCbwLXU2ws6dGkINQfokRPclMPGNdICs53Ojkxxc//+RYUzyy",
+	"SDW7BJaXvPRIZVQgZPoD8aYkbA/jaoie+OY84nepI5O4sWOGIIG2X0MYwPY5IQkY4+9i+FnfNf69Obl4",
+	"dfaP47f+PCDTmHX1MCoa4wcxReiN6J2/+PH4JT9cPxKXupw2CPxGoZ+IK1TlrkyKUwl5xy24mK+81bXf",
+	"DcRbrI+q45UDhBfIOrcYxLDkXq4jJcoTYQAxxj48si4Ix+3aAL1bJliwT4jEDSMagIAno8bzR0ybVNtr",
+	"KXKpwntODaZz0NH3RR9EpoRPspgrEdvliyNvBOWJj8WFO9SHrwl0ULm9x6Q69boSLCCPB0gxl9ZVjd1g",
+	"yUCAWDAR057D7iT+UgYqbnagRwTb7t5qoyMd6T34KEFtChWUy9opq3euh03qTWRiF/4MHDW4Rzs6cUTJ",
+	"JVXcqET04lfJRIkXulBxJPA/55h4i/vduMNFOb2wguoBFXc4O/uvqsjsX7A8e8O9aVnOh/v7Y6uYZTb8",
+	"05/+8t2+UbnRxVPaSyBtaUdw+TqV6jHbg9XPVB2552m6YL72tewNvzvYOBnlHhel7zaT9Kld5AOZPLt8",
+	"fnX09PDqu/HTZ+rZ1dPvr54/f3okDy//rL4ff5ccHuxFNUQ8x5ri2C4I+HhveWXuQXqxSfkg3HYHtfyH",
+	"gVrmrbSG8IKkzkbNamNdKNEjK6EmcFDGw38Qc8dl/TO5UAWLJ5ZI/AMnodAWATXKrTzWmCHV2COY5sgL",
+	"4cp+f1mVngo3EhrmLLOMKpwIsQy76+wNB4JXgOoIgRaEnwzsLyybhV9MEcwCcvNxpscym2pTxpE1zUo9",
+	"1hkSB8aupOD49M0TI+YaaxHimczlRM1UXr63n8UjrOiHbBaPH9MNqI6LR47Fr3u/7gGqM8wXBxB5RX18",
+	"xBfs+Xu5zQDfTeRbASi2EMHdNpjk0L9o/MrUuc0jB5mNBCQDcaLFDFgbiGaEU8qrGUYCCuGG/9UkgsuC",
+	"wnIms7IvM8LbqkSMpVFP09zqlrRMb1S2EL1zXZVTwNuOBIhV+rfdohHvQ/uV7yiOxMvUzGHMAqkO7dRB",
+	"8/yrUmEdObRShdLXSf49f18r2T9biyMt7yqsKF7UP2hF6aPl2pflkekkuWv19f5JpZMx9mvEKB8B5QgY",
+	"JWrqmRZ4WPOgfFjEOVFWCjQrOkSvxYfps8CAUCM5bGyF99BDqVU9RUhaVzD1xjCo8yIjMfJumhcwqcFO",
+	"KKCJIZo4xwHq6Tvqdnqubuu2+kigX+abNtEROD/7x9kPHlPbMdPBc2GhllsbwOwWy15m1OlJ2jXjOhlG",
+	"mmSpnuYT64Qxd4uI0R27cOj+6NACPLjnK7Map5C5oX7uSaGrufFErocHBwfDOtEYVbxZqWy0zqmcDT62",
+	"r8iIq0IxjRRQ2v6rUpV1jbjh1Npul5VZEFfMTN6dqzx5K0uVjxex6M3SLEvZ/Q2Z1aSYa2zkQ2dmJhfi",
+	"VqalKLUwUzs3GT5M7SlGIQGXUVCja3+LjhZuL/v//ggBdij5CotulRXpclNjY/CBPmzJq/c5NY5Pa4fO",
+	"sLZLgu5Rqy2twRZiOAQWRdhmf6OK9CrlgD2BhJt0kgPdYKLuIlHldmhyZwNBsdRmFSEIKtjYeD5jNyl6",
+	"rBH8BIsAqU+QAw0uIMBU/0nETf+lFlc6y/Qt8A4HHri9dP9DmvweD8UZm08QreBeLhxW3UH0JlHiAMyr",
+	"w6DxQBqd027K9CSO2voRxOnff3hzEpxX0Xt9/Obtu7NXLjZ0JVNor2YuH9hy+KFrWoJin/5AcG8K9nGg",
+	"W57rWvF64erCr1VY8Yyedq6FqcbTpXff04WgyvQ+vx8/KsHGZXYzL2ot4Uff+5JWnizt05F4fnBUq+cP",
+	"akR1gbxGdqOIKqd9Q6xt9D9w+8OH6UlH5mwvkWWFkNa8tLjWtL59jmsM18LnkYiiWlK7AQMgYpyqmvW/",
+	"iFCFcCwCdegqChiRfSZypZh5ZemUu8bkXksbkvs2hsiVqdODkR3ubxTjCYQMHq4PqjY8FnZJ7I5jZWJN",
+	"fK6FBvfB0UaAHwIhXGiYwE5NFMb4zAtwSVwNM5SfVHM7aeOjwcq4vGGTfZtV4wJOVsB3LU4uXp9f7Ns/",
+	"X9r38PL89Pxi3/75MvgRlVCDqaDnnku9xfRA9eohEVwQNxAcbTq2l+umMu2P7hv2BAmGAXBrKKd5pSuT",
+	"LSJh5A1ziT0gICp6shSZkkT1YV3CcSHNFN5eCsSLRExKCJpEeH6dzjHy/dHR1I4QHRmH69yk2ClH1+0r",
+	"lw7GaoUHv1QS4DmXA6RdrhDq5rozlFczaxrTTPZ+63B9PiLeCH4SLgz4QstxD4SfMG7VKBj5oSPMaNJc",
+	"hSFGk+aV0VgTQ3PGfuHfI/c8tRsHvZSsaGAfN5qz++FUVvYo50sQ3Pfy+L7oDmXekEGUEVRDuete3nUv",
+	"3zvEGRD9OoyrpszbLPi5UU/ztWnKzpaOTqpcr0/CMFKCsz2GPjZpFZbzNNBarFG6e2vGqr+pRPAVWZTp",
+	"lRyX1IqUmgBK5OdzVP7FeJqWamxtSEggk79tVSsZwnz2rHkSAkz4B4rFPM1z8NrR3/C2IyGXwc1rWsSh",
+	"mGGH1lJucBkpLUYAaOas6zb2aw2IdaPWyAWw5PfRKvfsW7X2xU4LHb7rNtLtze/ZcVrvOP8E0H7LN1vf",
+	"cx42m0thX7H1KGuvV3W83V0n+lY70ZsyZENJ5sTFRgmd69Qa0r4PLMQqy2tyJRJqMBlwXiESIVjDsD6W",
+	"PVQO+oXBG4AQ+ioIsOGlLSCTbefIoVYGaYPtQ2S6m62FyOTlgzX4RnEya2uw4W79wPmttSCA50ultT3c",
+	"Z9ZHhOhoVpkpxKFDx9Q6Y4prDe2352f/eHfiqn4obof4giGCeBTUoVBUFCDJuOBoiez76RvwbGPv/o2E",
+	"n6B3Yr2XDMytAR86hMAidwf8uizk+JqqmKzraK2CazWH3F2i5oUaQ7h9mtqDuQDeWEWOW726CGDCwidt",
+	"OsmuL5ontFQLBfYDdA1c1RLMVKRDAC3wSc+vXrCi9TtG/lYU9RljyiDxuGeQzTSrI0YdgO79Gk+4k28d",
+	"jQf4y05ne11NKP7OcXU8Vuv1OWc50tw/HLQpGXNVZdni0UAeQs9sh9++PV5EH5i4v3jcJzG2GYcu2Omk",
+	"cX0Qj3VvjwmUglJQSNoA5JLp41mmG4Low1rI2bxcCFkUcsHWut2ZWplah8+60wZg1yST89KjMX3yU7ch",
+	"BtzSVLtQSvFCK3/r/NK7Q/SYlNSBAekd/qUNG5yxl+pGZXYLbnLIEOXsA/7NZCV2vA0hip3t4awONB2M",
+	"pipRF/CWV4Uy01YWsiC20SQ3pdPosYpDo4iY3a1+ZwiSW11lCaaRMfwNdsxEpnm/Sw/iNn+Ji/hoaEX1",
+	"5Qgg4EL19mgaDW7yB1ZnXxWbvNN/HYej46xuwF0CrznAJPXjwlGjNgiPZtR+ZCI8muygFuom1ZU/Q/02",
+	"7RYRj5idQbSqo/Whp2lDJeXvslo70ZLvNNNjt6fed28/wNpZT3uC22ENe6D1oZTx8jg4R6UWmZbuFOXq",
+	"jtRWxMUT7nGBhxNSWgPSSoq9ZaqnIN49hs5PS0LMR/XWdiBHK5RiK7hf45A9PgJD83xtD9VvtZ6kMrHH",
+	"15PW6d6pya+y6h/O8b0lkLeESc3dCzjQ/gjL6RAxMFsMub6c++AlRK7oMBpfOV5Kc42hrLHMxwpLdTDW",
+	"oxIRv+AP44hq0EQcYKXBneHG8SiIQhnoiOOSoHqoyfRrYIF67mpN0oIidC6ACEWPdcTC1GEQP1kOKMpc",
+	"AEJi2IVcAzAMUPnHmTaUyEM7A1s81V3K5S9U2H8wECdULDfWs5kdCUAzMm3KLwJm0G2ZRwx28cM8NtCg",
+	"G/ibQxq0Tx7CDAp6ZSuwBqHaZUOgwbDUxpMHQuDaRGFkKWzmL5XdwB6GjaP5HhKKKnWIYKNf75OJlltW",
+	"mm0yUdhHA+V8eKpiKGzHxhoqrjZzNQ5IgKf61tR6fqGMO2jtZAnW8+XyQQusNI1MN02rqwXGrt+nSGjB",
+	"jVa2goRv8htDUqw9+rq4rEvWbHhEiMFG9OSl0VlVKurPB1FtlZIuqHf6WpH+vErvsNjBIAPZXBWNVI41",
+	"1CHJ4lJKRuV2NL4cU0f+ayy65HQXFHtg+opGbGSwgO4sXJaO7esX44F7F6pH125ivp3dAFSbB4HoTmRQ",
+	"N7/GOn9b+zt8S25v+w9bd/c+5RM3yjTEWTpLy5gbYMYqLzkfCdZQqsDzw46Ro4N+xEVIZE1CUfRUZw6o",
+	"NlFZKSG6S3rGZST1jSpg/451linsrIGKlBuZQYgG8xN899Sg6MeHGopffosx0QifmmCUmLqfEVfG3gHt",
+	"OAJ2OL84vnhzfvHmxfmAbxcASUimjmaueah2hi3vezj6I7cYLocbn747++HV+7NXxy8HhSplmtsXY37E",
+	"6ccikQvTjpHmHoquvXfu5K19Z1sGsFmaZBcT7/LLdCZyYyPtehVXxqCCYoKp2xgbH/qCqqpbT/xrXeBJ",
+	"xaoAfyahcdt+MVdFqhPRm6V5VSrTF0UgJOzY1rCnCnirYvA6atSqZux68BsnKWBKOZtTrwMFniCiG+Pt",
+	"YhrGiCS9SROqNeTvegeOt4KG7Q/E33Q5Ff4owHEMOdsO+iNh5nIMJxUosjCXaq9LJ7kuyIOTDkKRnnyS",
+	"3qhclLdWR9NzIpuWS5xmUDFjxLODg3p1glvNVcCI7k2d2Re1piHghZ7N5FOj7EVl7YVZ06Krmt/UdXoX",
+	"saRvd7ay683JD+cRF86TFbG2+TlaN2FcVHBd6RWTqpDk1t8gY+5EFV1PQ0Ns+CiH0fPo8Dmsa2lP6N5w",
+	"7//8cvj0+99+OXj6/W//1ouC//T/7f/b+8QN3bW335mBtmtnIvuOiZKtdk4hcHO5oLXdZQC2Jn3hNayV",
+	"vQwRttrEsoaJulPjCiJZDeMJTH4IVZVCCmDK6LFBVrO5AmwMrPHA/QEijBElFIFgdeMqLKM9QOiNoR6W",
+	"hBqVgBxYl5+pBO2UiyrH7D12e7j+9XheFRMVk931p4MDYaI2a20DuywSOJgwEOSw1lSaLew6HRwMDw7E",
+	"u4sX1CSXL5C/yKGIReLizU+voFnup+OTdwGsWH9EscYGfIgvvqeYXiRuocAfsW4xhhjP0yQeiNdpnmKg",
+	"0YVB0Ro8f/Hjq5fv3r46G8zk3XsGVEve2+vey4l6b+1BtAqx9L3xgAThhpUIOkvQVjYdDA4X9u73thvt",
+	"r07kTP0vkLQb5KHsD+zu3/wXZJquv/D8Op1v14S1k+8kn8BzZ60Wu5I7y3RN3Q5tN5aIuP0awnAf2cI2",
+	"cjtDd9OJRzAsXZN909N00W5o5qZSNwQjlQhM4AELwVZDb9FdOJ+D9CxMOSRAOpBxf+WjGjPQL9vJT0xt",
+	"mnydn2/70XwLq7A7oA87oMDjDysZ7A9uwraveHdk15farVzAtcf5w6Y48XUj5x5o8QReeP8zsm34XpjY",
+	"CqS9nfH92OU3G+/Ifcw6d2a7fasJwa1wnhbsZFUaB5oK3JVBvhogDmJ1l5YvdKKC9LXPczPUKaXKCS0v",
+	"56wsahy+YWqENNcuJz2HGWCYoZrbDw8P2Nwd+VxVKa+VEZnOJ9gZ4zLrfhYyXwBnfts5G7FZ3pL4om5t",
+	"WQqVU7AlLY3KrhjwCTpk8TaYU4N2S5UA/AGM/30L0gH84Is+yu4dr0fP5Ct3BaefEwcT3oKQtZqTldKh",
+	"kOPrjQxPuFIl3JFFQUl7wgqEUrlVhUIzka9tdb/BWdZU20FU1+h5U/YQ6z/skc+bTrcddjW+4gU1jr2C",
+	"WW6EskgPxD3dkEXshP2wX3ZAIAYYGveMAbZN4zrNk65ZwKV7m5aI1Jbkws5lzRT4TafUCrsGCsX39nSs",
+	"ivqskJD8+Kvs5Ua74c5CXm0ht/ZoBlLmuPb9krjpakGBYfc/wF/0EQy9/wH+8s2yrebLT7IgqAq4OmwT",
+	"7YH1EvtPLtKZggyLtUOmKaEsCZ05LEBpjB6nhI9qZRHlSGUujs8vXp7WyTegoJRGt9ofcJq8keBAGXDh",
+	"Un/EoB/Fk3fAzIdkjVARsZ/1sN2McBfUDvreQwutW/ATYPZjnahIzFVhffunKrf/T0QvlvuXAG8J9AhQ",
+	"uvT/H72+RBD2ViEJsmQuAdU8FK/wnlcmL2byjoXJ0fPn9xa3F9S1T6n23Ev7+mz8rls5m/vK3kdslMWD",
+	"xmtKGx8zUSG6ATUa8T56tBpqvF8atmTvrL/P2m5ErwGgclqE9EYyuponlBFvlbNsE4ZsIBh7x+zEErYF",
+	"I6tQULKnCwLX6Ts8HitwA9TQVrxQnFa8BPb5QJxP0x/5GunKkCbAm3ltUCiPPwjQn+9OQ3zKuSr4aSPx",
+	"7vTVv79g4CGVJwNxTHCIdRidmbx7R8+Et2NCdzva0TMx1RWFaa2LGyS6nh193/8o5KCPgwgK8YEuZZIt",
+	"CCFoWRPhY3wKzB9cuHN8IV3iCaeDm2kqzdeCrvYHxjDD1wb1yMsQOIFwclsoFEtGFRuWn9pL4bBjtiJN",
+	"kHzXfoxUvFYGXepy2mfCBIWOJqD05mq45Hnan3pk/3Co1Li8MVTJQO+CNApqre1lQRlNlaf/qlT9uoE4",
+	"lcbcAt4HYJ8BsCbWEFlZc6JLu176FsNhkP9MZCmf3qTqNhaFzqxEOPiuI935zk58IzfYjgzzpXRRChRC",
+	"ofF21O7/gTHnj61DeUzz8k/P0PVLZ9UstM2ogKXTEW2ZC2Tse83UfMO6xOfXRYenym9tr8OY/NOzz+mo",
+	"2le1ykmFPbhzTVe7phXtd5YkuP+h7bQ15q08Lm3mUH7c9oO4lwb4Z5XpfGLsEQSwamo2oio7SVdZLZNr",
+	"+K111g77AWfju/OzBmdjh/78+Ta3s95SPyeNjpJ4yy2dZ25R2Z7aCoiPf3cQiIai5C9ey3+NJEtY7r3Q",
+	"FeJ0u3VvOW81tb1vtdRGQear9EaBTjMDcZzMUgKxXqHgzuzF2zQ17Q1WiWWc7TfFDENLvvqdf7B/AlXu",
+	"nAyc7syjlcISSFH4WsJfG08Vuq+QYKuKQuWAKj8CIHwQtiB5I2E01BvfzVOEqKVhCIG2UPNMjq09dSxu",
+	"C21tLxrMXQlZOvQOqYoZqCuIryHT1g8k3TDOUghyEUlW7+3PP7x+C3kN/ijTEN6zuoF+I8cwqmtDfXb0",
+	"veNlDDFo4UZxfwTI2jQ16P/485G4XECVa2OlLgsl3RrF/HHsEOiA9ipLx+Abqn9VMrNajKD5XWH5d20F",
+	"2qAEqQxBHIuxNdgLcTvVBEXPem9WGQCigxQp/AgRDCQcYTy94hX8IsuEUcZATWeoasMY6ya6EsU82873",
+	"jnbaPesSqFtATaB5ocjcNnIC7wRs9FV5q7qFnQZLffRomtftwa9I8d47ArhNLPILrX+S+YKWwXwm8a7G",
+	"VZGWi73hL7+16HsJu8ZKEX/YOkW/l/qZnmgU9h1hxBt97YKGKEZq8oBJg5tmQKeAWjYPYAZ2iuckcR4m",
+	"Jh4pZt+QgHgkrYKZoMZ4lNN53CVnAUkdqlh2pViPSZieLKk2PDdth6V+5j7swe4/BgSCX36zew3w41tD",
+	"NZ5nR+cQo+Vuh7kuyr0IuYiZgtiRdw7/cvCXQ9jFNJfW9B6o27IAGh1mZbtc1IAUrJa+XIhgs0NPFcVX",
+	"ju0Ie209Ti3sSKkyAdAIEdUhxkHCt63TKuGXRURsA8gYokxIQAaIBLm1r/QVKaRwgrWJtEz0le830VfL",
+	"pPS1GYflXsEtsMKmPenIA1phyv82Iw/mGHwsek06QwZPJKqiGih0cH9Pz788h7fpjcqhS8MhqCAQNIwd",
+	"DoIAGW1vEhr7TdjPH9GCcAcjDCnL2sIHjUDLg/5tCSvadfNT8ToetNQav0b5nZPOlDBzWd+DAMPRcpfT",
+	"qoBi93ZkathbrhNbltKhbTK25qUqb61thTBdMyVzZKFIEFpoBh5BnsBnLqHkKC0ceE8wVQ9KtDzb8wBn",
+	"PlrJCMb3IghtDKsHbII1iHl+HQ7hfenGITMsjpaPPaJubSKOQ76w+02oG5lVsmQM/YDrCfsLFgh9xLg+",
+	"nmnSntNcZbRaicpSYE90HF1lkU6o3ZHmH07StAucstCZL9pIhDMNTORXzwma5fXkYHui8E1eqmlqj14D",
+	"MiQULfaWLZN5jTVufi35uan4bZ7OVZbmuMg4Pha/Fe13wvHaHvufNRYWhr+IfOcbbM28JAEanjD8BPd8",
+	"8zT5LHG7WFvmg4mapHQmcjlOBz0vs/CpPHnHstjSQEzKujXCIC8OhMEXNwqq2BYRI8fX1dxtY9+3VtMw",
+	"NHIkxqqgDeZ2j6tj5F09YswtB/leKGsM8hG1UlUXoWjGSez9/tvv/y8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -80,6 +80,8 @@ type Deps struct {
 	Started  time.Time
 	// Metrics exposes the Prometheus metrics; nil answers 501.
 	Metrics Exposer
+	// Backups makes and restores backups; nil answers 503.
+	Backups Backups
 }
 
 // Server implements gen.StrictServerInterface. It is safe for concurrent
@@ -107,6 +109,7 @@ type Server struct {
 	instance      system.Instance
 	now           func() time.Time
 	metrics       Exposer
+	backups       Backups
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -140,6 +143,7 @@ func New(deps Deps) *Server {
 		instance:      system.Instance{Started: deps.Started, Version: deps.Version, SafeMode: deps.SafeMode},
 		now:           time.Now,
 		metrics:       deps.Metrics,
+		backups:       deps.Backups,
 	}
 }
 

@@ -102,7 +102,9 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 
 // adminOnly are the operations of user management and the roles list.
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
-	"deleteUserById", "logoutUserSessions", "listRoles"}
+	"deleteUserById", "logoutUserSessions", "listRoles",
+	// a backup holds the users' password hashes; a restore replaces everything
+	"listBackups", "createBackup", "getBackup", "deleteBackup", "downloadBackup", "restoreBackup"}
 
 // controlOnly are the calls that act on the plant: admins and the control
 // role only, never anonymous callers (spec §2.5).

@@ -196,6 +196,16 @@ var Rights = map[string]Rule{
 	"adminUpdateUserById": admin,
 	"deleteUser":          admin,
 	"deleteUserById":      admin,
+	// Backups hold the users' password hashes and the certificates' keys,
+	// and a restore replaces the whole configuration: admin only, every
+	// call that touches one. The list of statuses reveals nothing.
+	"listBackups":        admin,
+	"createBackup":       admin,
+	"listBackupStatuses": read,
+	"getBackup":          admin,
+	"deleteBackup":       admin,
+	"downloadBackup":     admin,
+	"restoreBackup":      admin,
 }
 
 // pathCategory is the category named by the path parameter "name".

@@ -46,6 +46,7 @@ import (
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/durable"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/scheduler"
@@ -62,9 +63,9 @@ const (
 
 // Category and items of the backup settings.
 const (
-	Category            = "BACKUP"
-	ItemRetainCount     = "retainCount"
-	ItemIncludeReadings = "includeReadings"
+	Category            = configmgr.CategoryBackup
+	ItemRetainCount     = configmgr.ItemBackupRetainCount
+	ItemIncludeReadings = configmgr.ItemBackupIncludeReadings
 )
 
 // Audit codes.

@@ -10,6 +10,8 @@ export const timestampFields: { readonly [operation: string]: readonly (readonly
   "GET /edge/asset/{code}/{reading}/series": [["*", "timestamp"]],
   "GET /edge/audit": [["audit", "*", "timestamp"]],
   "POST /edge/audit": [["timestamp"]],
+  "GET /edge/backup": [["backups", "*", "date"]],
+  "GET /edge/backup/{backup_id}": [["date"]],
   "GET /edge/north/{north_name}/setaside": [["readings", "*", "setAside"], ["readings", "*", "timestamp"]],
   "GET /edge/statistics/history": [["statistics", "*", "history_ts"]],
   "GET /edge/task": [["tasks", "*", "endTime"], ["tasks", "*", "startTime"]],
