@@ -74,6 +74,10 @@ var suite = []suiteTest{
 	{"TestMetrics", Strict, testMetrics},
 	{"TestRestartOperation", Strict, testRestartOperation},
 	{"TestShutdownOperation", Strict, testShutdownOperation},
+	// Backup and restore
+	{"TestBackupLifecycle", Strict, testBackupLifecycle},
+	{"TestBackupRetention", Strict, testBackupRetention},
+	{"TestBackupRestore", Strict, testBackupRestore},
 	{"TestSafeMode", Strict, testSafeMode},
 	{"TestStatisticsHistoryAndRates", Strict, testStatisticsHistoryAndRates},
 	{"TestStatisticsRateZeroWithoutHistory", Strict, testStatisticsRateZeroWithoutHistory},

@@ -37,6 +37,9 @@ func TestPingFields(t *testing.T)                            { runSuiteTest(t) }
 func TestPingServiceName(t *testing.T)                       { runSuiteTest(t) }
 func TestRestartOperation(t *testing.T)                      { runSuiteTest(t) }
 func TestShutdownOperation(t *testing.T)                     { runSuiteTest(t) }
+func TestBackupLifecycle(t *testing.T)                       { runSuiteTest(t) }
+func TestBackupRetention(t *testing.T)                       { runSuiteTest(t) }
+func TestBackupRestore(t *testing.T)                         { runSuiteTest(t) }
 func TestSafeMode(t *testing.T)                              { runSuiteTest(t) }
 func TestStatisticsHistoryAndRates(t *testing.T)             { runSuiteTest(t) }
 func TestStatisticsRateZeroWithoutHistory(t *testing.T)      { runSuiteTest(t) }
