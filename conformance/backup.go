@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -452,6 +453,144 @@ func testBackupRestore(t *testing.T) {
 		counts, _ := assetCounts(t, c)
 		if counts[asset] != inBackup {
 			t.Errorf("%s holds %d readings after the restore, want the backup's %d", asset, counts[asset], inBackup)
+		}
+	})
+
+	// The same file uploaded to a fresh gateway and restored there gives
+	// it the first gateway's users, configuration and readings.
+	t.Run("onto a fresh gateway", func(t *testing.T) {
+		fresh, _, _ := ownGatewayAt(t)
+		token := loginAt(t, fresh.url, "admin", adminPass()).Token
+		f, err := edgeclient.NewClientWithResponses(fresh.url, edgeclient.WithHTTPClient(checkingDoer{t: t}),
+			edgeclient.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
+				req.Header.Set("authorization", token)
+				return nil
+			}))
+		must(t, err)
+		up, err := f.UploadBackupWithBodyWithResponse(t.Context(), "application/octet-stream", bytes.NewReader(dl.Body))
+		must(t, err)
+		wantStatus(t, "uploadBackup", up.StatusCode(), up.Body, http.StatusOK)
+		if up.JSON200.Status != edgeclient.COMPLETED || up.JSON200.Size != int64(len(dl.Body)) || !up.JSON200.Readings {
+			t.Errorf("uploadBackup answered %s", up.Body)
+		}
+		ends, _ := sourceCount(fresh.url, edgeclient.BKRSC)
+		r, err := f.RestoreBackupWithResponse(t.Context(), up.JSON200.Id)
+		must(t, err)
+		wantStatus(t, "restoreBackup", r.StatusCode(), r.Body, http.StatusOK)
+		eventually(t, 60*time.Second, "the restore on the fresh gateway", func() bool {
+			n, ok := sourceCount(fresh.url, edgeclient.BKRSC)
+			return ok && n == ends+1
+		})
+		token = loginAt(t, fresh.url, "admin", adminPass()).Token
+		c = f // users() and description() read the fresh gateway now
+		if got := users(); !slices.Equal(got, wantUsers) {
+			t.Errorf("users of the fresh gateway %v, want the backup's %v", got, wantUsers)
+		}
+		if got := description(); got != "before the backup" {
+			t.Errorf("service.description of the fresh gateway %q, want the backup's", got)
+		}
+		counts, _ := assetCounts(t, f)
+		if counts[asset] != inBackup {
+			t.Errorf("the fresh gateway holds %d readings of %s, want the backup's %d", counts[asset], asset, inBackup)
+		}
+	})
+}
+
+// rewriteManifest returns the backup file data with its manifest changed
+// by change.
+func rewriteManifest(t testing.TB, data []byte, change func(m map[string]any)) []byte {
+	t.Helper()
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	tw := tar.NewWriter(zw)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Name == "manifest.json" {
+			var m map[string]any
+			if err := json.Unmarshal(body, &m); err != nil {
+				t.Fatal(err)
+			}
+			change(m)
+			body, _ = json.Marshal(m)
+			h.Size = int64(len(body))
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write(body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestBackupRestoreRefused uploads backups this gateway must not restore
+// (a newer schema version, the other store kind) and files that are no
+// backup: the restore is 400 naming the reason, and nothing restarts.
+func testBackupRestoreRefused(t *testing.T) {
+	admin := adminToken(t)
+	c := apiAs(t, admin)
+	b := createBackup(t, c)
+	t.Cleanup(func() { _, _ = c.DeleteBackupWithResponse(context.Background(), b.Id) })
+	dl, err := c.DownloadBackupWithResponse(t.Context(), b.Id)
+	must(t, err)
+	wantStatus(t, "downloadBackup", dl.StatusCode(), dl.Body, http.StatusOK)
+	starts := auditCount(t, edgeclient.START)
+
+	for _, tc := range []struct {
+		name, want string
+		change     func(m map[string]any)
+	}{
+		{name: "newer schema", want: "newer than this gateway's", change: func(m map[string]any) {
+			m["schemaVersion"] = m["schemaVersion"].(float64) + 1
+		}},
+		{name: "other store", want: "store", change: func(m map[string]any) {
+			m["store"] = map[string]string{"sqlite": "postgres", "postgres": "sqlite"}[m["store"].(string)]
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up, err := c.UploadBackupWithBodyWithResponse(t.Context(), "application/octet-stream", bytes.NewReader(rewriteManifest(t, dl.Body, tc.change)))
+			must(t, err)
+			wantStatus(t, "uploadBackup", up.StatusCode(), up.Body, http.StatusOK)
+			t.Cleanup(func() { _, _ = c.DeleteBackupWithResponse(context.Background(), up.JSON200.Id) })
+			r, err := c.RestoreBackupWithResponse(t.Context(), up.JSON200.Id)
+			must(t, err)
+			if msg := checkError(t, r.StatusCode(), r.Body, http.StatusBadRequest); !strings.Contains(msg, tc.want) {
+				t.Errorf("restore refused with %q, want it to name %q", msg, tc.want)
+			}
+		})
+	}
+	t.Run("not a backup", func(t *testing.T) {
+		for _, body := range [][]byte{[]byte("not a backup"), {}} {
+			up, err := c.UploadBackupWithBodyWithResponse(t.Context(), "application/octet-stream", bytes.NewReader(body))
+			must(t, err)
+			checkError(t, up.StatusCode(), up.Body, http.StatusBadRequest)
+		}
+	})
+	t.Run("no restart", func(t *testing.T) {
+		if n := auditCount(t, edgeclient.START); n != starts {
+			t.Errorf("START entries %d → %d: a refused restore restarted the gateway", starts, n)
 		}
 	})
 }

@@ -78,6 +78,7 @@ var suite = []suiteTest{
 	{"TestBackupLifecycle", Strict, testBackupLifecycle},
 	{"TestBackupRetention", Strict, testBackupRetention},
 	{"TestBackupRestore", Strict, testBackupRestore},
+	{"TestBackupRestoreRefused", Strict, testBackupRestoreRefused},
 	{"TestSafeMode", Strict, testSafeMode},
 	{"TestStatisticsHistoryAndRates", Strict, testStatisticsHistoryAndRates},
 	{"TestStatisticsRateZeroWithoutHistory", Strict, testStatisticsRateZeroWithoutHistory},

@@ -3778,6 +3778,9 @@ type ServerInterface interface {
 	// ListBackupStatuses List the statuses of backups
 	// (GET /edge/backup/status)
 	ListBackupStatuses(w http.ResponseWriter, r *http.Request)
+	// UploadBackup Upload a backup
+	// (POST /edge/backup/upload)
+	UploadBackup(w http.ResponseWriter, r *http.Request)
 	// DeleteBackup Delete a backup
 	// (DELETE /edge/backup/{backup_id})
 	DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
@@ -4165,6 +4168,12 @@ func (_ Unimplemented) CreateBackup(w http.ResponseWriter, r *http.Request) {
 // ListBackupStatuses List the statuses of backups
 // (GET /edge/backup/status)
 func (_ Unimplemented) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UploadBackup Upload a backup
+// (POST /edge/backup/upload)
+func (_ Unimplemented) UploadBackup(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5488,6 +5497,20 @@ func (siw *ServerInterfaceWrapper) ListBackupStatuses(w http.ResponseWriter, r *
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.ListBackupStatuses(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UploadBackup operation middleware
+func (siw *ServerInterfaceWrapper) UploadBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UploadBackup(w, r)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -7815,6 +7838,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 	})
 	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/backup", wrapper.CreateBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/backup/upload", wrapper.UploadBackup)
 	})
 	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/backup/status", wrapper.ListBackupStatuses)
@@ -10299,6 +10325,113 @@ func (response ListBackupStatuses500JSONResponse) VisitListBackupStatusesRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackupRequestObject struct {
+	Body io.Reader
+}
+
+type UploadBackupResponseObject interface {
+	VisitUploadBackupResponse(w http.ResponseWriter) error
+}
+
+type UploadBackup200JSONResponse Backup
+
+func (response UploadBackup200JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UploadBackup400JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UploadBackup401JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UploadBackup403JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UploadBackup413JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UploadBackup500JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UploadBackup503JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19240,6 +19373,9 @@ type StrictServerInterface interface {
 	// ListBackupStatuses List the statuses of backups
 	// (GET /edge/backup/status)
 	ListBackupStatuses(ctx context.Context, request ListBackupStatusesRequestObject) (ListBackupStatusesResponseObject, error)
+	// UploadBackup Upload a backup
+	// (POST /edge/backup/upload)
+	UploadBackup(ctx context.Context, request UploadBackupRequestObject) (UploadBackupResponseObject, error)
 	// DeleteBackup Delete a backup
 	// (DELETE /edge/backup/{backup_id})
 	DeleteBackup(ctx context.Context, request DeleteBackupRequestObject) (DeleteBackupResponseObject, error)
@@ -20140,6 +20276,32 @@ func (sh *strictHandler) ListBackupStatuses(w http.ResponseWriter, r *http.Reque
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(ListBackupStatusesResponseObject); ok {
 		if err := validResponse.VisitListBackupStatusesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UploadBackup operation middleware
+func (sh *strictHandler) UploadBackup(w http.ResponseWriter, r *http.Request) {
+	var request UploadBackupRequestObject
+
+	request.Body = r.Body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadBackup(ctx, request.(UploadBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UploadBackupResponseObject); ok {
+		if err := validResponse.VisitUploadBackupResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -22679,358 +22841,362 @@ var swaggerSpec = []string{
 	"LsPolExZRCgZZfLOCFxbcglkCM49uhZUk1/xENgv3nVL/9zC1T3LpBHyLFdkznTGxwC1GKjb9tcYBvjf",
 	"/hv5hWcQI2PMKzPwa9Ejx3BxMJLJMiIsy2RmNn+c5nD1xBVGmHZjulikrlrrfygp4q0DWxoqXV4LQtgH",
 	"c7oAzpPasn2BsmDa5yh7Gw4+FYlpYsXhRz+Bafjs+A3R7IMm3dj8ebpIKRfxFhCmacQthOmpvhCkG6wZ",
-	"NIOydMsCFhq7L18YkxoaKzeCD59+xL/vefLpaSLvRCppEldWaPo3voi3+mZ9Dz1TgCQtrkCZEIYLwdJa",
-	"T5Ui8ZEUmgndu1wuWEy4gjWprTsmzSh73xeRcBnggFU++tC7u7vrmWn28iy1lb5iDzIMgwIXqfJD6t7N",
-	"qIaGxnmWkp59vUyyEHCCV3lQ9w8aghszn2KEnlc7kd3BII4smeB7tDx2l8NmAbNK5FNUDjJtoVMPx4q4",
-	"PzwDwgg+6ZNDYS+GQL8whwzcu5iaDLvrEGhdZWto0O1SvDvci2EHf8B5q30CsIg9mfEpF3ZMcGWcpvIu",
-	"hEPHN4xeqTAzF1agqIuF77/Ft2LSHcv5nPYUW9DMAoz2p334xiEKz+bcgwmP5RypIP4uttNZ2puwiAQY",
-	"wBEODJZfSMG2zJqoO2CpEkUgjttPKMuWJEZTs3eESlnv0LzUw7HGpinIXfqwkIqR+E89G73eO3F3ymEB",
-	"pwMAp2aTFDD0uvHbs8uTt6cXMSw4zM+2i59WenZNo2EVb+H61sdtCWx7sBvbfMbGKWAzyuIkL6iePQG+",
-	"aX7ciqCJxu9+AoGsmsf4hn7oHU5ZfOAGB8wQyc4NTyM5DXbiPsFSjgohTAneRhBhGJHlEkBxF3g5FiRZ",
-	"x9uDQVyj08im6xcsu0+OgCzdAjv8Hqg5pY1NsnQ1t+JqvkG/37/ufIoRjhmhHwwLnnCQd6Y1K6wEY4mC",
-	"UcNoj1FqmJNQaxNVNCigzcwhRJAAl4gjJxObsAKjRCUOxmBFQjj8PvIQMqep4WZ4HczFLU0hF2SRa9Id",
-	"0QRWJyJ3mTTNLhcMtnbOlTINQSJF5EF7jLnqcKRkrnty0svMBhGMTokAwirlY0ik+WvOMthec0znzOgm",
-	"WwdmUMPYtx8MaZwxWD+aYsEnowgeIB3AMQokXJE1akkb3tuN/TgzpmSejRn8vhfb2SHxAsEJQomFi6LG",
-	"jERKESQGGnZq8AG4iz+wBN9SbAoJJsjB8RRhSGZMuCCxzSO2StVT98hwHnCFL6iIHXOzYttoTU+Dh84L",
-	"hjIPoQH98oENbQSsaaGlMzw6ezGu9Pex35FCnbZ1MTF18QCFzXAnLstdaUYxJG/4DwfI2kkuVL5YyAwx",
-	"9fFVKylMG3gXGAqFOV1CCeIiT6MksbE+QV0ag+i1chdmsf09gnbZ02TDa0kqAWzKNCwnVkTRMUSX2cwF",
-	"GwUBWpOye1zht/AsCgWhaQZ+Rf3XOXMQt9qMZ88cKkqmTORcMAKig3SnTECNCXuaI5IwTXmqSIANxDLb",
-	"ODYzjIO4H6OOw26DBY0hKRHKfVB0XQFkpyyYlqDiGFkyWzXRt1SpZ2aDnvh4hv3uxEEasmmnlIlszJyR",
-	"GYPR1Yz5r27IBIHEqdEQiuF6oRQu6T7JzL+gMHMG7A5QZMFjpPYLk++JsmfMZmfRLOO3SCpckOGAKK9y",
-	"3c0kqpeZS8RHncNr3fajnQFRB6AaWo7t0r4w0AteMs1skzn3oT52EOak37CF7tHUDCMo3MqTFJUg/Iwr",
-	"Mk6lYgnoG4eOKHGjwOtlM87NS6pSBbZfGBA2O5mBFsHR7qmoBwUPwk565vylnKHyX36XK8LGM2k4Ix3f",
-	"REWEjwN5BvoEPDoAN4ABTmH3/5pLzQjXfrMwIgDk09XlkUU3U40hB17ETjLERNgnin8wraLbiHTj9hoZ",
-	"RkORWZHdBSZF2YwExjLLGFvbnm0MzN3IhoE5cBa0UU1bM4z4hameQfm+fRIDbcbe6gcnGRn2+5DdRbpW",
-	"OyTbg62IxOqGL+LgRdPqf/7//i8SvDjY6hN7i+qUXsQOoC6cQyTyDi60GU2g1B9EdcSoVNmgWZQbM5ln",
-	"kNtmnSaAkWfxuw2PH8v5iEM0izEBsGWFnMQ0ZrtCzofzfIpTQIXYNxV4YPCbyEqSAer0hz44QYXlNi2o",
-	"Gyj12YjrjGZL9BYbm12lVM0CVetE4KhAmAJAPfiQWDY21O2KKkNNaYb/XWADj9m+JY6YPh05cw/TLlVZ",
-	"nNJ/3X41ip1LIt4b/Gtce2dv8K/b1ly5NNokSt2ZTBM8s6dXrwPndvfqv0OmH4n/1TB/ADPAy8YMtRzc",
-	"uWujkNkXjBjc2nfvBSKc4hfFT44Tec4KCgpYKQ5ZEAJzC8HaReciuWHLQpPdwjwrJAbQoQMzUgrCOCjZ",
-	"hv4Z6Z5JpacZu/j31w6j4oaxBXwnwNDfcj6Qw5L3DnYHamFci8M1/sku3JDAlWcoSq2cu3x9YfnatQiv",
-	"SVa6NUm3+Kx0uQKIIuZHFLfXouqQRGa6oVv0oOQSDXyh1yJwhqKB0+D4bHaSAjqVdewykahrIYVhwjI3",
-	"licoLIXJm3BlxcZJkrIrxbIL/DR2QfUomBzTuRbPDHuSoqqxwG9wvYD/hkFLgbdXmPMOculaoLO2tRj1",
-	"H1prUdf9uNdic0du2cdhL9Vc2pR1UwHBgXcAhn+XcQ1oCdioG7KD7areHKF0NRrBtQBzAr2BuPRey5B3",
-	"oufq6filQsMPLJYuFMFAXwoM81poaeZHpNg6sCx2TkVCjYRxpVYAHcMYK5b7LAAopotR5zFYL2fmp2vB",
-	"EVvayJjwFPl/ls+BG3Vlt9HUNMuPNhVuQhdmAO4Mb21BpY4FQO3iS8juh8C8gHTnhtlH18JujzQHSyqj",
-	"C+UZyjXnZ+RTARBhuk/eyMQtX4PRfi28ClfIGxvR3ieG0lFCckXmjKocR+f0O0qM8eAiPK6FhfAB4v07",
-	"OYcrNJ5skb+Tc6As8vdr8fderwf/N6+Ak5x0h+YV2B40luEZEF53u/LIzr2JKslnE+UBQVOVpnUmiYOC",
-	"ekrdHT8o8uPxpRtTzSFPuqGE+8//9X8b/UBINzC3jWGXEVaRcn0GpwK6L2o6dXfNGEzv1T6iEmX7fxVq",
-	"l3npYHU/Lgu1u2d6MZwZ+cTfzc4e4hlyUDMsM5zD7HWBzGROkT2sznF0LTpRJ+VjJhQryop2Dhd0PGO9",
-	"bSjtCaXLfA2yu7u7PoXHUH3Mfquevj45Oj69OIZvPhW5UnBXRP7zf/3/CYQaQklWG29IDs9OgqKgrpbo",
-	"p6gjF0zQBe/sd3b6g/4OXobO4EbQLquh0Ke5DZtZyCb8siPrwqKWZmEx7Io5xCZ78WwTXrwxsBVSKiVX",
-	"F+eHL+0NEWCj9MkhHBHAYu7uDna2Dlw3SKGpITZjepkfI6N9LgARwBitPS4UE4prfsvSZYTozd+DS9Nt",
-	"fBlJGy/zC5BnrwCdJJ39DnrqrpStuA5s4weZLC2Ctrbxm1V/v6sCgZjI6651bSxJpXSt4cOIBAImGuzP",
-	"9mDwqD1jn814sxim8inq7GKnTW35wT39gSYFYlxndzBc/8mVcFoLS/CjnfUfvZLZiCcJE/jF9+u/OLKu",
-	"J/hguEEXZ3SZSppcSvmaZlMIt93bZAkg8l7QFDyr+NUGvdmc7qvC+4HX9a7SqT1p9gR0oo6mU9XZ/xUC",
-	"C1Tn3aeos8ibDqgVfxY6yT2JCAYaWTdkFHB+YwXLokqcP3CIwWP+aQ7zAUCoFeqJUSL9+09Ucb1KfglO",
-	"+NFP6064c5pCt7uD3QOii1OKMhO69dc1MfwY4wdt5xfewcDSL3iIYTamfezJ6LAnye/pPGNIZfKPcaZ3",
-	"139xKvUrQPn8Bz3TSCdeeAawWDJZbjUc8k9RTTY//WiP5KenYEHZMKriv0rF2uH34qBGxF/hMJ75QxvV",
-	"RPPL1+sObu0smukMt5xFP2Jo4LEEw+TqJ71+avEDe2CLe5tWaMLiFTgF5uy9e9BJCxLAfYgy7AHZ9rMo",
-	"5cBZtJH1p/ONba7tgJo+MCcGevlnO6Rf87Ah7bcL0MrZ8scKi8O35ElZcKkwyh+NbycnwxO9743Re0ni",
-	"TUXtgTuxIGi/mnD9YQlx1Z9xXr+4ZP4mk7/J5I1k8j3YxAbSN2QY8cvj18eXx2StOI/3rTC4n9QGmb2R",
-	"nH4UAf35h/6bkP4mpCtCmnTVTGYabq1Wa8NFInPzyTvJMgYusFG6JBmby1t7nOqOSzmx7k28sYMrqqRI",
-	"zwf/n8URL/C5IGCAQ1QPFehPn2Nx8uUW1DoapXJ8o4iSLjh7KpkCCEKvZQNwWKhlk26cyTt1DsOFCmj4",
-	"T025YElsw16TRBUAaM7jiyBkxX1z/egCpMdhmjpstM4XFH9npq+k1ckE0Vpm3bMCpw2m3P8NT8nXJHpY",
-	"H4KXMxVyDKj+JbtlqdlEcPZMWSOuqs4zoUoEjOD6NTJ3pRQctDaQT0QUhlSNlhUEgDLxpFzpQ4cM+Flk",
-	"s1HOC3SFQPH1zJdGmkLYwnA6OJH/GvT0Gq6B3P44+rEbVmWbPuDPdLyKqqKgxP0q0sILqQLNw5XNkmnC",
-	"7PWUBcizX9yb6i7tiH9D6nNdtsHz1agQwMyAi/usmv9S5OdogJhVqwjVDYjyoyGBT48n0qVg6wX650hq",
-	"aLyQ0Y8gssP6pDj0KYCuxR+vUXon1519MvgUky4w8wIrX0u51SbxTUP/ADL/96pM/w7UBEsNT9RjaQt+",
-	"C0LcUowWmzLSdSGJReihizzcwuCpMI4wiB9sCR60pmsQ7ZcLCJOdyq0+OWoPIfzc+MHdwaDhTGGtQ0Si",
-	"sx3YY/bru7h+iKZMV4/Q/Wze12bcreVyghcvbvhio/dwvTd59Q3uxyav/mR2a5MXz+yiP9SKv6cwbi2G",
-	"08xnCp2kjMn7jce08JgfmQ45TANj8RL7vpRvtfiEYQGourR/6oexuSLqzJcbtiwXk8BQcE1SRpUG8S/y",
-	"OSRF2Iwhw3MsLkFELFgBimcErsWkk0ajDJNFitzS0iQ+2rf8dGIMDjJjNsO4YcsDDJZ1XKo0MIxfTtlE",
-	"QzJJN/74KUZlRUiY5YwabYRt9cklRPgLWY3hVQ1szhWgPyytGF7rx36ghSvQJj86oKp41URjzHOwrZiu",
-	"Zixj7bzToh93PoeAvqDmYlmMG2ULZ8HZAty3r0IfLO03n+Dj8STcCa5Y85l37Gpjq2Jji7fBkPUM5kmT",
-	"QVvlFHAQC35kDnQB6a+aferulDiL8/d6TMqDbDkl3gL8dh6+mIz2a7z5AfCse72oDfWmimfHx32D4PLI",
-	"1cXp/Ce1IXw5EfeKWYMbm0BUSG6bJBOLPE1ju0bGSMf/3Dowe3gfWwTQcUw3IZBug8TmitzRJelyTe5k",
-	"niZkLNOUJ6zIfHClB03PQWPonWi75a9YPrZ2wWcwp/W2he0KoHKib5bVb2JZwb5ual6hxvrNuLoH4/b8",
-	"UjUwzAdw8KeKZRZIrJGR/5jJfIGaTMXOqHePENujfHzDtH+OvJh0JZbJMowWuJKAcOCpad5yjsxqTSut",
-	"qgWATpkeymRzQIQUvQZTCPN5kn6FXVvnqR3sQeFvtowzy1PmNTavdIGzFzOBug6LALsB6L7Hdg9d4N58",
-	"Y5K/AZOMarW7gDSI4n8LS2JzVqC1gd1cgLUBLXfCIJECe9NqJAFIZvGLVVE6UQf0kwB3z2MG/iYcHKnt",
-	"gTdUTWfyGytfrYNb1RuW/bG4+WYusDWeq8mG/L7dxVWyddfz5nu4oqwibrpvdoBFa03jiofmN2Ovvxev",
-	"0zLwOQXi7Zvf6Uv5ne51sPOE67Xnt7g8NryjbGSb3sBspp7HNBjQW30SQ319CIyJXSU7dJEhX59TPZ65",
-	"8G6sNGCUdanJf+T2it70UzqjMWJVob0NZZW5XsatViHEZJi5HONUfoP7sKoUS33lRWfhckVwFj6QpEnc",
-	"4yudTYNCYZYX+M2nzcdhV5B0L66Ojo4vLiLy6vDk9dX5cUR+OTw/PTn90az0yemrt+dvDi9P3p4e1PJX",
-	"t1pnYBsvzaGAOZ5QnuZZQwGOL+sXNOsESMcNPOwQCVtOygfgm6KxJpYrXKyQ+wCvgau4xuzsc8oVojkF",
-	"+9lL2IQLloQBLAfl0lNYr7rq6oPIGVdQ25I1FyRfLCCKXJUZSXACoXKz/2JlirXnJcsvlaPpO/g66dbB",
-	"BNtkPAYowb4gNAVcr/m9+L2L+H/AnI/DJIFDUhyIhkNWlvBPUzkd23qgG8Tihqeh3BMiE9KstNlzRgVE",
-	"RtrsMZklBTZTHIiimCBh7dcr5j9RCJEFXntRKbYm78QKYf5aTo1+/EUDxModtZ2FYtnUf7nwSSSScAnW",
-	"U6VXCTa52gTwHPuFNWHLeqm7MeAZ4SJhHyJnV0LwHkB4WZJSIQg6yRWiFAJAvNN8yMDrPmRYaD/bUaj9",
-	"kN2tFXR54cf6xSkz6KqNNv0b/1UpM9yNFXRZQEW148hcViDnrWNKcgHFCNQdA+w5qhqw3frksPRtKqFi",
-	"Pma9+Tjfy9cXZEZFomb0pnAI0nkJX9Oio0HFYNL96fLy7MKBStZx3hzi1CKD2OOFVA5RzUa8LzJ+awZ0",
-	"w5aAvhcOkiuyyEcpHwOOrjH55ixj6TIEjrP47ti8RVPGa0APaTtiDjvc+ufPjt/g5Ki2s6uN+wCxU+H4",
-	"mtcRjNqC/NWLYDSD3JEu4OQSs0YF7J/13QxxlOHrDv4UAb+EvLMA5x5It47sN2JE8ako/Bxhe/Yc6WWA",
-	"TVKCizsqXj6lc6xDIBUuEOCqcUViRNuDYhoJzxBw76npRj3FR6Zx/LkPZZJIF0rvz1nCqUvJtDOwtKMc",
-	"1DBUWcUXZpSLLRclhXCJYzmfS4F53lyVkVYA/j6A/sY1dYRokx2JokssHLskXSFbtily4P643XpGBeE6",
-	"IkJa4Gi3jOgXKNY7fAlzTuNSaaoYC0jZYitv/G8OWmyrlI36+u2Pr14flAoN2DoAZjtaE8tD1rHKHChw",
-	"m+8RoM7mAYkYJv8l1f7XhlOdM5WnjXbxazmdQq2B31a5f6Cqvru9Ad7SpZRvqFjaMaqvJLtstaPO/q/v",
-	"SpIMqqS1s/ZVyaZYQWQjBQtfBWHUzGrwhTh6mAewhMQL0g5BEa2nP8ZCkzHpVj1KpdgTW44SD+GWEaa2",
-	"kAoc041qVBtWenJ6eXx+fnV2efwyDvPO94vKLAWiLZTheVJgsc2omuHFXF3z+wEXse5ZbHDAuQV3yqgv",
-	"tXl+dWq0TcOvjt6+OXt9bIYZkdgopPhf4fi3IvSdNoLJheLTR/VY/tXopYMxtPjo/GCaCo09tvP0S7r9",
-	"cJfW+/3sDn3z+K3Wskee6B0fwgVe4ey7wKR0f9qcDumr4ULYOgU4cq//2ooNJLaciHQXmQQ4GveLFeQO",
-	"0dLoMDxBzmlPlz9cBwhAKjMyZdpo0FoSxRgBizIJOAuEwU3/xhc9s0QZw6LINAPFzDCMORV8YhhiF1Q1",
-	"rPMUWV+HKz8QWfzoG27mloC2Y2lZYU2pssMDCt9k2mnn2qy9wjiQoAxZUSEMMFWLumRBNbLI3aYgTCpf",
-	"sJQL87OtuW24fL0KGd63YHHboMwuBN0JpWmaQm0PLFX2hGRsLLNEbfnKTrYPqDMNzBVMF8UV1EdSgi7U",
-	"TGqC8AP+IncqocCIBSiIaoo0rOETBUuPECIRMvr4h8OjP16d9a1y76Ie4S5IZzmLWrItfZhhuX7cEwIz",
-	"hiJjSJpztBLASpmz8YwKruau8trFv7/mGmFoC3hwgJD1NSEWmZxmdI51ShiCumtER3KZkPEPfzz+01Fc",
-	"+CC8h03xvzEwepxLwg87Y1QBijLAYN/RLFFOuDInp93aZJDZ6W/grM7vpBA1xMkWOqB8B1rqRCrikoby",
-	"ss0zbs//F2fhrvB2i9fDiXKqXGXm/u8Z6fN3gdg5cltX4+UVpfKp1RXadEu8HjCvsIDRj6kgM3rLopq/",
-	"brVKdWFb+k1oSueqTTkIZ/V7d6U1+8P8nhQKzia7HRQj3BS0Eb+w7NpGXRox0SdXVp3nNoR796CgEKV5",
-	"mlZ5Tgua02/FZ15KwdYwGf5PC7H0D8XHPCZTOx9ryTB/KwKKbSXUxkCv34oMV5Pgt3CqxrjHVYRwv/Af",
-	"/BBA4FZwR1+qdaVkLPHGiNRrupIuBSuDZuMZv2X7UCID7Iy+rc4ao1Fgnb/wD+v9NS+k5o3QOwylZrFK",
-	"y1bkvEm+sNxLrpzKG7vCiVw7w6qHTfDEdqBp1p/+LT4Avd6aZ4kc53O8jwhK9Grpy+9wY8CwooQjFPpZ",
-	"LQtC52vgC2mXCnbpH3IgzaqXD6Svfj/iAmM3q16PVQLBrLcZoa2TZhpsWOw6dcRUazqemaU8gEYEnbM/",
-	"XHdW7cR1Jy75bGrj/CaRvp5EsjT5NVhRxsBihqvMh7bfitXPxjehnueuPi20py1OUyqq7i4h7bCU4TAj",
-	"NpGZ0Q7DSyT8dL+sRVofSMYWKR2zisvE+hh0RoXCgnqkS9PUGM32MnILYRQCd0K5rdV+hpIrGWJUslwo",
-	"rO3D3ISwaB5DVwHeO6dy2lxUD/AWg4/N3EseoAOPlYrQQzDSxLp8mEhIN8WLATqlXIS+cODtAVZREQs3",
-	"rzo8CjcHVJW7YxmzFVTNi3DdW6msjy4aAF2+g7pO/sOAb9cSyG8YW6jKlpXg/TBRidGCOio1/eHOmKob",
-	"lAnGpBfSD5+4kRS/uLyCGnobgWgAkShyB7XBoXym8jDSgtgbXVcRWN/xMeuTw8JLc35xaWEu7C2frb0H",
-	"j45iqLlHEkOO3RaHTXE7AZwBy60e1GnMwnkFniANNe7xzASUB4UTJ7li1tu5OxgEdxnFjhIKK5JVvJN4",
-	"1wq3EMX+dDGfTKYQziXYvuvMrCDUAXZjtU5K7+qEseeLaUYTtoU3RLYsr69bHpTUu+GGmK0PTWaBC23L",
-	"5l+A/RjqAm5mj6s92Ol9jjYf4PzypLO/EwVwv+f+nNvx7ZR33HHMzbF/1xunfsdUQavNvX6zWr+ijnBu",
-	"t2kj95utg7ZZ2NwNW0almsZQJJSrRUqXFrjfwR2W7hZctbVlCHh5w5Z9clTUBjQKMqFEZ4yRrmLMQe+4",
-	"b59+ND18ejqe8TTJmIi39kmcSan/oLOcxXADE/irzROLyBkUINTIpY3EsmzDNf9EEWgZiyoqcKuT+Eeo",
-	"1wvmz2FyS8WYJbaU3JXmKYSAxYTOJaaazLcO7JAmNFX1MVUHMqO3DCuLM6GbHZbFAq27Bo5hGfYrK+BE",
-	"l5smrO8BiXGA+41js7wdh3VA6EgxofcJTVMzRs+V4Cqk8eLX9NxkQoykTBlgpnzJC1m7ZMtVXtditt/u",
-	"Y1ffxzYe5HLk41H4yop72qJknqdGjEyDJF+Q6taH70I9qHKgZXcZ1xAHSY7enlbL5b0VkKv+wSjDNsET",
-	"1RmM6IM6ltmUJftQ1w17g2LJCRQu9x/iEyjBi+NwNfox2gHvF/0IuUDlkCtXyiKy4NKmFaMnYICe0c2N",
-	"RlXwUauSulVou/hyhPyFEkJc818nHaTce7ImJ6RYqm8pIF/msk5meEiC07niiNf0ByudN0wKMUekKpmC",
-	"1F54jPGgZy5QyiZfQwyA0WsgIvq77777rhmMIjg793NWuA9PjSj7TeTUGhkFDgnDUr655B8bxaC6wqtl",
-	"WpPj6sIlDBZQA+ZfVgQA+w8j2ruessl//u//A9LIyjeaQi4JtbXmtyBIPHA47duT4+PuIJwc6idRBTHg",
-	"Z1cuOaCqMX80vX6KMcKFTyCKD2w4tPG7u4OB89K7wXsv1SiDstRZjtW4YnP+jM4Y42sYAAi42zBYOses",
-	"S3hY0jtTOr5Rpq/drci7QyBQEYEU3rrquDDxAGrBSoC6Ty5CZaBcWdM0aXQFzQSge8BAUMvApcNSYknh",
-	"hwuIAJDEBLNXCkJqPuEsARdMWYDfzaAqmZtbGRS1svyIguqrgWq5oiq1YAzz8bBE9u5gpyEpSBXc7cRS",
-	"7WezuC+nXVi4tK+kXazjrbbiv81VEFP2rRCZjXQf7m0yH5UvFmDRv2EJp5fGzPva2BXM5mfR1LJhOQkt",
-	"DqrhPD9At/Geh418JehMCKzq8jC4qJvlFe8I6ca/voshnZCSlNFJGaaraMohHItCcUpI7P0kAVQiaE8V",
-	"aOMWaeGuVww/nVmVrDB6MNfHtJor600FfW2VD2N55Nbvaxv/la35plg9NmpDzauGu75Cufo8Adbsb3gD",
-	"2ExwcQNHIjiMblA+X0IKVlW5ohK2n/V/4jlOU7z+s630ySFcs6ODojjT9srAhb5SS3lBn74uqk9yPKbj",
-	"WdHEjCrDsebSQrmjT87rLuAstddX4+U4ZWq/NgBoQqCzEz+3KZM4OBiJ/8JCtds7GCrG4Et2yFTfk27C",
-	"zEQJtxk7Fk+2VNKxYCjYXcE4n36E//oUN3OyqFgW4HnwcjsoFk2SRs7yBT0ltpvDJPlq7hI30xbeFpJo",
-	"mcjZP4wT5YvfzvyXU4qQPdUE3+coQe4sr47fNd2ixxe6tle2AcdxasYceDXXUPFZ6gMyknoWcuy6F9WR",
-	"Orp65xSRrwOe3MRhkLFUOTReA9e4czvvwZpNpUP5mWZY9LH5NPvDG+7dsnQR04EKWu/Pjw9fuky8BdWz",
-	"4j5mbMdXZlfhBc2cfnjNxFTPOvvbe3uA7On+PfxtUbTuy+hadv+bSveIUdDAPGiFBB/CPFAh2Mh+sprO",
-	"JlaTzBzWPNpKhoHcy1TCvr6uoRT4rM9wlX7/nms70JYTGiibZne+Hckv6L5eOJK595FEKl57JI1S7m5t",
-	"ip6LkKnQgig8w7sr6fxEs/kX9QXAGkAvLSRqRvqNLh+dLkshAxx3+cvY/usBAMz2F36Cpjucn+1NSnCR",
-	"g2GwNsfNTOCJIkYJwoRwrTM+ys0H1auTzW9LIuKjlqOivmr9OiP+WOiupo2IyDT5Ge+MBLuD//oU26x0",
-	"Ns4YwPCom+CGQ7ibDNV+39Gl/h9PFLH4qUSwW5aRXEAZN7j3MAPdar7LiMKLDLjXOMHcbmrzQB5wt/Gl",
-	"7HmgQVvw4ze249fyJBtL8k/Jm/4R4yMuWnjaExub9HCh+xS/X2FA++vlsEMMf9ASXHQ2UgpdelhPGWt2",
-	"oLFmw+q5C3IXbCW3saHqyCw8d+iTwxZW5ktDPz4nyFidF/yGkuIrKyXBvSQsxDcl5VHjo++vphRHWQqd",
-	"yfSpp9Z2aMfzXJhjhkamfx9ldUF3Lu0nYZgTM2IzLhKiZB5kykTeGAWSsPnsCVcLQGvK3IsHJGFKcwE9",
-	"Qem3BPAjI5Lx6UyryB737tHl67dnWL3IZVEqaz7bGeLRxvSjt2dH5OrQgbxAshIVwZQoBnWmqfPIIFSe",
-	"x2McZfJO4TWMUScgLkORGN9SZ9b8FjJxUA7B8uDyURW0Cylai1wTmk0hTVQd2LEVpen84BTpvpHJKFdb",
-	"NqesBYUbZ/3Wb+sXUz1K3fiz+purIWYYiMvXCvRabHD2z1fI8re7NfiNQQO3N9qhHzFl5xHZai7KTCHk",
-	"WAWnKvNYQ4RN3BV4TztnBb0ooZoCTi6oHy4A7xGZaZ/EATeFVK/YPopdmgimE8aGScVbEYkB+so+dS27",
-	"t/C2QUzNBluMLPwwwouRMmwWBNTFo0zSZEyVadMWAa60isFtljWjOnZg23VXG7liyVafvCwWDOLbQsaK",
-	"34eJlMCsEcca+ScZS55agDA2NcphpiInGgzvVlseth2rkgL7N6NzjfaJI3CzZVhkD2eR5Rjf53EfoSnI",
-	"p6QpirE+eeuSVWJQHa1yaWkmRtgyiyoPN/SgWzo8bsz3gQRcKZZzmWNRPIB2cyi+fXJsCy3DKCMfIykF",
-	"K16DayEHtHV0+fqX8yIlE5uMSvkHmBSgiMz1WM5Zn8BhVfvgDOACgYF9l3a0dmGeKLe11jkNO4z0FeDh",
-	"KnRCbx2Q3cFuAXBZZLsWFaiELAhSEk9fRMsDuOIXsuEogMyvjs2Rl6XIA7K7/T3RUpJ5gKesyF9zlrPE",
-	"b4PXVPYG28FZRcehCjGp/eJnNqm18EGUF8DCCGNDTxSmL/uJOQC/7cH/x967N7eNo3vCXwXlet+KdIqR",
-	"L53MTEs1teXJpTs7abfXdmbOVndvCIuwxGOK0BCkbW2qq86nOR/sfJItPBcApEhJjq1cOvonF4kCQRB4",
-	"7s/vd4CtsjVyfHeMCl2y9QGdw/4F0HsDMNMCNWbcaUBAaGS7xgPc4os2HEgYQwc4VePuzIed+bDKfIBN",
-	"LYwqWaV/hPWA2JQb9qDgxQhAmY9rxZdW9UUoBVyzPElhrrxyEAakfhkJE6B+RVoOxAmkTIyIP/y6R6CZ",
-	"v+4NxS+//R63l0m+xou2mRHBW7yhR15VI9lYnW+P6aG5AMHO4xe1Sacj94DgKJg9o6GDHUWKr7Vjmsw0",
-	"iAel5bBurUGFcySk4PCciPG72LdxxCq3DxqLHrdVWiUxEtACDEjUKjD7dC6qnJok+sRmwLm9S2X1oKmX",
-	"ygTf66ua6mycjQAF2x86SKhQFSTbhFR9SH2adrMrw3Xb9pq6HVwbHrs4cdrYpOHsqhiX/T2uc1y35sZT",
-	"Nb62RkpamHIYgoRj0kVy6LVQ8hpvYjgoS4TLxVJIKdhGZLxVRoketKoC9i+BZZTQIQKmlN20gOElxUxm",
-	"V7qw797eAKKxfc4ghZAidvbYQ1kDN6fd5XEs0J4H5IzLhd+FusD/tm8/0ZOBIeTsZIfe+rcqzcqnaV7f",
-	"02YoYjOWmfVs4kKRjxP7p7bOzN28eJrJfBIshol4AbDpBjp4ahOzLlaislLa8RJ9mxuogYrZ8zL2XzNV",
-	"Suscxl2NtXiAt2Sk4eAoAT6TkVYX8xuKeAC8p520M9a+3kZe2XyxrZqrYTPtfyDp6Lp4N8FkXdpBbCz5",
-	"bhs2lwBqKC3tiQbcbmjos26ii7VYx5WRjAryLXOFPil23sumKrEePlZiQkE64wG5q0Ca97vwXgMp8BBo",
-	"Ho/JgwMKkHyHDOC6OQDPTzTQPY7rDiT2CwKJ3eTYRRtw03UdqsBeBNy2UceRaa25eshm36LS2eU1H7v4",
-	"arNdeL9MOv6ScuNLmoMk+Hsq8SXhuxkPY8PJcuwcPvjJsrzGBwowgUWVjwS0SMIZCGocUJlcIeRcIxja",
-	"ejpOedJbPB/uHl3lsvT97kg89pHwu4m9FP+6H344aBKrawxdIY/bzxAJwLwUBOVDdEoq5Fk6HRAKgMQI",
-	"HgNwJaHaB+hn0BSqx7cQ9RC79OR8rvKE4NJkkhCKZ9ACT3BHOldQ9NNMNbEv7tvl2S0fBrNMS0LoxJxO",
-	"yM0AZiAULmJGBdACffIErUQ43DU7kQjlYRKRSArk3oIR6DocHyaNa+rWGYoVAoxLzL8Re4voAWxnWsKg",
-	"4MRzQyZwq9wwrmTSBxcaYU67hqavUU330tKNdUttRgbq4SGLw5/g4NT2SS+c+G8a+UD7WnNMqgHIZYxb",
-	"Nm4aCE9wn4zcigJELNOw0Soi4PNTHEIlsRjrKqct6kJBtf3Kq97DIpH6hn13cv7q5AIKWwcQoMA8S+6t",
-	"mJQLOQABdbRCQEO6p2kltNSJBjJ7JS7eMez6WtjJ8AnjDR9oGVMqmXiQXAoodTCc4YmqQd1RjG1vCOG1",
-	"qAP67vHDDrwcnynksKl2E9Ieg3JX2PplFLbqQqi7UkEQ9n5q0pmBQEXcXarx6o6loPQ8r8gextBePQDv",
-	"d9nlFspdMguB6dXnh0Oa4llVVjKzV/QjqmNjTuJSX0M7qCtrD1llS8/DhbnkhlCCKWOQ+rbQ+cTNusby",
-	"KpHntVZLG7QFMNNvkhTKmBGCFc7twfSLQJP6de9/66qo8UPytb/ujQCVk77RVjn9+UhcLkrFJJaodVwX",
-	"m8wXOldPzFBcjovFHJGrPaDAn4/6A/EaM+vwFrEuBFSBnZoq/OPXHwHT7xcvTsVc2Qv4weJ/f/paA3OY",
-	"Suy/oAIlneSg5CijJsvS2iysOEFxBYtg97IsrJljtH3ZLKInlYJEBT2drkprXsDq2vkOyYx5DsxwalyV",
-	"6Y3iN864rzT51IhMQ7gfCgVxb8kxjAPv/1DMUkaePnxu/+NGn+lC8TdiKnrPjr4n6+pMlcXi6bG9Lu6P",
-	"CF2WbonzJjYiRFoHU6UCYuGrKsP1F+NMyQIVL/3yicHnG/lnse/oShcTDSBXR8/ENDDh/M8yqH3AxR40",
-	"KKIda3FwyGKqt/CvwzThqfiCGux979nBYR8YFiGLgaf8iVliTe7BzaA4/DaJ+wPxIhwFNh4lYagSNeQ7",
-	"DwmR46GQjr5b9GLPgRxDYsLed16CgZgtqDRVz30jtRMgRI7Yzh/dkqMFQbcd7U0syay6ox2x847Y+WOI",
-	"nVfRN2d6otE3bXVRX+WUnA24/AFjBlragJw/IB6AJRgFF1hBT6VsIftB6zGy03i8sDvtNCvLvUDNFo8S",
-	"ePdjfzMFEHoi8P10bqSZKot0bDaK8HkGCPoVB/JOC201g6qMsLIOKGqJbQOpkkSP+SQOBgeDZ86sC34I",
-	"jKnQ92TGhZwDqYQjKhmr9AbMCMSP7FlzplYH3I9EkpoxGCs+qnC5aJq/xHVbFROVjBrxg0TNyykaSHo2",
-	"S0uRyVLlY4hf1O82Ipc5kxPR80W2uhQLQKzLy37kp28Y5QlaVUyaUKmEUb5hw96ildVkFFAzekR+N4/j",
-	"0ze+OPNyEbZxEKlMZWqMmgkl380IFtNaydwzYk3gqXL8G1SM6fbWQABDrCrIihEmzetsO4JZl4lTNSK+",
-	"r3okYkyjMNaCLJqUPZ4LZyBeVgUicfGUdFXav8A+whYQCL1YY+zo4CByPSMUek4ZZxgEGQ0yEP+caigu",
-	"xr0mrnSW6Vsj4nmaT+KhyLWXhMjKS2nLwPSyvzi1lzOVMBrSFDPojzhQ562dVOd/nck8kaUuFlTwHAyD",
-	"NTwS0WDp/hoRXgudOaoOcDXIUMMVrJ0i4K9xd7aSC248GBcqsfOQmWlHWf6JJMFaYd5lzmzEgUaS4+Ml",
-	"8MeS/3Wo2mDtZm4BWFqeL0ypZqG4hDO6YVFi/TxjmY/9xB7r5QrFRuSvKT969QhgvZAMOtBBQsCpJ6pv",
-	"65XU5kBHqzJYZC0diXhR5WU6U6IXm2lVJvo2j2m/J6mxZx9DpnbiT+DHMUWT+TJwgsFR02Q9IK+1FQaw",
-	"zf24l6q8VSq4voPd98TOnDTcVuso4UaryicbPFdQBiHN9bdVRtm1COFp4ZfVPC/7H+AvSioaVYISXFWY",
-	"ckbZj5ricOrT264EE50YoAnLoao/tf5poeZKlgw+hAFlsDkITpYIpFyT48zpjbQcwYABu4xV6eVTvLWv",
-	"rSRosXYuMvtDipUMxDE1LUz1LbZTQC09ZniSGrhR+2Bd8Cu4eueqPLZTY2r7vfsnvXCAN4n52HbpwJYH",
-	"9b43PAoJro66FlA/HWe6Su5fX8NzBpOkm+OKyfzD9d6lZB+7XMbz9XVsYHdy26XF6kIaQEmxZjpUgEXL",
-	"aa2gr8+R+7VOg3uQrByYaJ1QRZsscYN4+WI0fnyF8U8Ao9NVliDHoderlB5M1DhNODVIyTdplm43FPG0",
-	"LOfv4bexvZ2hYm+wcFGyMf1f+FBo56oEosK6EM+OjhAyApj4nh1+R/+Tmc5V39qo/6HGJUYvof8OFLIU",
-	"hb6FNDNjPy1VqkeOrOe7fkTWxVRmNxz75idyHoe1G7LwjUAlG8xjBIYrRk45WN/LNT1MJJ7f3UXi2cFf",
-	"IvHs6Hv7r0P7x3f2j2eR+O///K8+GrxlkTJ34aUcX+urKzSlMJ8La8gMobCElH7l+fiXmhpxbZ0RH0QE",
-	"mwp8QV+07UoQ+5ELnpOXu5R/tfqMkq8sj2KqgmdOyJMfz179zyCty9NKk4E4V9B9yWdnIlPKrwP9w3//",
-	"5385VWnPpMqTOOLpecZOhusNL48foFOs6fVgjfI2naXlJjAd59fpfLsQHfwsXQbezwDEPFEefrJpbeAb",
-	"dboby/Nksavt2UanzsNVyf12Khj/zWK4FUYrncT78yaHN+qoK/pJFtf3MXnR2DXxsilrlQh8BQEcoPyD",
-	"7PBsXi4i6BRWFJWyQodEVtNItSbsTBbXKhG9RzWI+2E5Uv1qDF/AQwQpxVzdleIy0+NrV1NYFkrOfBkP",
-	"3qL0VxcVqGkWt0saFdJKBjUMmIW+4rzl0TAm2KEMoLwkcNVHhK/oMmze3AARb0q5qImXXItM5xNV0HJH",
-	"ARezusVhZAbENEgSHFstniBjr1MxsC/6D5D8uLNbZP/9cmQ1olt7NA6PosPvfru3ZX+uMszsfXzu66Fe",
-	"yW2aZfWjsi0HJThrzdO5q675EqprapbaOtVEe2VdZISSuwQ7tVFA0f9kRa+zNzarDOOOicrSZSZfDkyw",
-	"8Gu4ApwLQBINcquCCYRoEvUO6fCyNX3SJ+Gl243y+RutDva1rPG31zHdvgzBlq6/uI26p9uGHFq31G5T",
-	"cqXVjcwqiQUfDYPQYDExVjXNZmlprwJFaBW6K9ZKKTrpk0iRgyvB7l70+GU5niLPMzcu+1MylXmuMryQ",
-	"Mirsl8NkyyKdTBB/ZjzWGCAotYjDR3xfLubWE7uYFkp1Mu8yxEDUSfAh4tpSx8Nl75MginhNn4B1UdpV",
-	"60citjPu+EWw8tx/jjByMa9Fxw/dUjV+PKr1f0MA4IoSj60d4C3N3Usd3JGVbCEEU5sUWmrzxh7udY3e",
-	"m7dgw1LpovnkK3qya9Nc05mNLdiUFtZgtbv1wAxLrldK34vXxy8DJKOuZulwK22p+im8xedhI6495H3E",
-	"/K5r+o/SNd36eldor1arbB+P+EalMcumFmNYclxphfBqwtMsg5kabr72fOpmIM4qIAmLy2mhjFUkcSRi",
-	"XZX66tK+doBVkKV8T8uVZmm5sB861RgPxEucbwoD3arLqdbXgLvwrxLqO9VMppmDZIBfE6xPPKB2bgAl",
-	"75ZOopciYnC3CTmX42s54VrcMb3FPBGIdhK2EfbX25GnuPKfyprk23U1S+DXg08qHL6ilmsf+us6Qvc+",
-	"t1iIssGprW1G+yt7CABIbqrLODT9nDvFsDlQ8AN2IwR1sDzZ4zzbS602gZqekYghj2FtRpX4cVPa2nA1",
-	"oCBEAUEgQab4n74v05mKRyIu9WSShQOFtunSBPEijvRZ+8DKoZOL1y/eRq7bFovV15+tC7tIn+pk4c06",
-	"zhW8ri/dL9vAuSppRe+3xT/UXI17AX10RBECqA92oexH6q4sJHtEZmT3iin13LCnBnk3NuZPLl6/fBua",
-	"oRujGuDEl8zTxykqPqlZ4jeqmCpZPjqmR7dJ+QdF9vgigDrua+lF99QKPOS9ADoevo+37OnstuJj4xLc",
-	"fx/eN3/of786jfiCWjQRdUBlrjjOivRMSa6rQwhlKGZRtxgmigGmmoR97CgCoHmaA2cuZlFLUtXjQKKH",
-	"tQl2TIfRZ4dm0859iPGghHvsblMg1tNGCX35H2oMvMwQTnL077VWb7jrQLzwzWaSokkUOsrSa0UORQ2i",
-	"OaphK3tIx8KV33qoqtWhl+NQ2CNANoWKgGSK0BexJB4KZtgOXJYcyBb0iWM07+CmX0+MRgIoRa5vRWp2",
-	"QZqvMEiDG+7RgjQtlvA+i5mNnMAgbN7MABg0i62IQIb0Xlh3H/64T7ELqNAAkxkQTSgn14ph1A2I0XS6",
-	"XtBsPpUpQfdblSbjBdoZEo8cCakfi7Y9uXWjojWPd5xACzlt7uakhpShhi6S8Fxg9IECnJxXo1+bgXiz",
-	"HO00jewXZaCCmWIm6j2N9n4pRRU1MY39CR/UaBqg51wzKi0mi0adhkEjLIVgls41dvRIkAZSd6kpDTE0",
-	"dBsPSydfJknLQfwUmRq80+dP2PAjr5Y7WGacJLs8zVdpAhwn7fl23RB/j2oM7H9gibFxuMzJO56hw3d3",
-	"nMkXdQsC6JPpYo/dQgEgoJgdeo8GXajTdxckXlRZF5790Sq7gQHOcpVtEk8LZcnjhNVoRGHQMcs/SZQt",
-	"FAC7uNrW4mpdiv5hkTX38loznR+/2xshtwdt9W2prN0ufeyQ27325kMN4/W9LLQNms0ElNveyBWla42g",
-	"jHlYll4owNQAGpGwp5yCdO6nMkuvVeQ8z1bn8pQu3uYJecOP4G7WRZHrnpWf4Zuqtlx+/GAfu7ULDB66",
-	"bD/TE6Kg3mhvZXpitTSU6drHkWNPYBvsvdo+kwz0SRV4cZbm1xjJzfQkBnQKfraInwRBzSnIg00lrZK9",
-	"fXtOFO/Ot3qy3HgGwJ1zWU49bif81XRXQmtjluZvVT4pp3vDw2gJpWKbzWfBk3Rs/kxPIngngKcJQDOl",
-	"mg92gr+L7lkmUBrJe9Qu4Ibn5cNasz9EHVg6lritc8eWGWB1jMTp3384+6k98Z2WTK3ohqzzYLAwh16h",
-	"gBugF3gEfA2SYCA5I/4eh79UULrq5qwLOoFJW5+PfUpaqS/3hLW6HDRrMTY37xGRidq3Hs2/4LftO8MG",
-	"f6xwwSbgeH+rzOLzH3XodGbc6fAorjvwdtutU4nVHIlpE1nKAJJqqmRGIGApwCWVDmuS8KkG4kSpxHiI",
-	"qM8DDLUEBsV0t+BPQYuEMt56DKHbZkhFBw30yFXswLUKu69EWaRzgGydQ3UPNYbKzGh62AAerPIvEB6T",
-	"W9hxIWMB/Z5LMghe0VYRrLsRqBiszE5+/mlxqLaDFgnZb2F9oVyZ1fBVvqK5I8pvakitpHb+B9qKf6WD",
-	"GDN6X931GPJBhQQttcleyvH1BHdV2GRMFWMjogGcKtea+kJbqV9iLXBAlywulbdFHQwRpPeluGTmOuAL",
-	"OYcIPIDaLe88miMW7T6kuRWBDUGfsjHiNabTT5vrJZJk5DZ9JuR32nmYBkjWeGzU9YhYf7s4/DbRah+q",
-	"kD8TD/Ab9ggbomKdAoeL9/2oXcrciqsfXjWklf8dCapmhKQHJzOiLl4rluqEl5jHK6qchFhaQFifwC37",
-	"I8SY7xIwWWrKY57BJ2hFWLpXx6H1anopYkSMGnWv6gs/0F/ZSQhDPW0vYc2JCHRMp+72tERLkRwBqE2X",
-	"C55BFOyGIFrTi+nAYnu4//27s7dklfrP/oGAvjHgJOWlNREcSpS7L7RFgBtsZzAQcVVksZhVhigNxLQs",
-	"59ZbtX8b8e7srcPhA7aCNEc1CwwRgH7FVYL9kYgJUxjs7DiTpTJlXLe1sQu0UJmSBlpS52mOObtgkmil",
-	"G4cyX+VESyau1QJSW/V1oYv/rhZtSKpGlWehRbCNzL2/waPbCSvd7mDROHPziK53/ZX4G3zppsXX2CjJ",
-	"i9shMNaKI7D6OuHnGfDSI/blYq4Ke5aNZ2kZZ0rmgpFhRe/1+cXPp9h/XqinaZ6WqcxSQwE5LOt1zlvu",
-	"xyHFPHRuKSs0q4pVDv5GoYSeq1wl3Ah1fnF8dmH32W2RlqXKI4oICHo28p3/ryp05P0N5DhDKIK0cEi7",
-	"5gl1KibiKpMTI4wM6HLpooJrgHsYDBRGXikx04kiavbj0zfoURdKjqcgnBm4YKZnKi8ZOxfoRtRY54lf",
-	"PV3wzBuN44TLUUfkxddzdHDg4//MmUPRDswTuN+0wgXBHng8KXNG8w9u+yiyhcedSiMu1aTKv5X8Ej94",
-	"EABaGR3gnbohHA1fHhGXPOt/OFrvTv3psHvKHaGlEtrVjb3nPMg2bWi+SVfF63GW+af5prKTJlh+t3Hc",
-	"Zy17Z58Qwzt1w0v83tRkow/txPwRVGlhrtF9BNDO6k6Oy8zalgqVBdFGUsdLJiejGgGauwf2LQZbjvHz",
-	"CZGtRNIIOS60MV4PIMYpyfeB+CezhJ2/+PHFjyFL2EDgsyFfASOnB/evxmOlEjMQ75glkb4aduA74xC8",
-	"3n9bnPhEzGOblHwThF2D3tVPG3ni+wNAfZeJ6NYyNW6BdwBpn9+epENtzx2/ISpAsQc4TTaWHnjMVvAa",
-	"fTbZAbIgEB6rJQFMFLMnzjT8eEGAI+zkQKscYMm8EwOfXQzg8Xy4FPgQnNr11U0A2OE5T4La0aQT7HSi",
-	"nGV5f74E+uGbZMvQ1TzBNYdgV1n66CTzfmt8xIb9SBP4QaYsWalYDcQKh0IdzpJFN22dEfvOnZ7NzNIv",
-	"/vzsTMovyzT8yFP1MabhNk28teekbrX9gY7JH9Ti+qIsp00PSbJfSnPdnRUM8XcZKX8Y3CdxpI3lVJaA",
-	"Pwa9ukWVRx6O38PwIlem9WaA/TEtiZwaCbwLXU2ws6dGkINQfokRPclMPGNdICs53Ojkxxc//+RYUzyy",
-	"SDW7BJaXvPRIZVQgZPoD8aYkbA/jaoie+OY84nepI5O4sWOGIIG2X0MYwPY5IQkY4+9i+FnfNf69Obl4",
-	"dfaP47f+PCDTmHX1MCoa4wcxReiN6J2/+PH4JT9cPxKXupw2CPxGoZ+IK1TlrkyKUwl5xy24mK+81bXf",
-	"DcRbrI+q45UDhBfIOrcYxLDkXq4jJcoTYQAxxj48si4Ix+3aAL1bJliwT4jEDSMagIAno8bzR0ybVNtr",
-	"KXKpwntODaZz0NH3RR9EpoRPspgrEdvliyNvBOWJj8WFO9SHrwl0ULm9x6Q69boSLCCPB0gxl9ZVjd1g",
-	"yUCAWDAR057D7iT+UgYqbnagRwTb7t5qoyMd6T34KEFtChWUy9opq3euh03qTWRiF/4MHDW4Rzs6cUTJ",
-	"JVXcqET04lfJRIkXulBxJPA/55h4i/vduMNFOb2wguoBFXc4O/uvqsjsX7A8e8O9aVnOh/v7Y6uYZTb8",
-	"05/+8t2+UbnRxVPaSyBtaUdw+TqV6jHbg9XPVB2552m6YL72tewNvzvYOBnlHhel7zaT9Kld5AOZPLt8",
-	"fnX09PDqu/HTZ+rZ1dPvr54/f3okDy//rL4ff5ccHuxFNUQ8x5ri2C4I+HhveWXuQXqxSfkg3HYHtfyH",
-	"gVrmrbSG8IKkzkbNamNdKNEjK6EmcFDGw38Qc8dl/TO5UAWLJ5ZI/AMnodAWATXKrTzWmCHV2COY5sgL",
-	"4cp+f1mVngo3EhrmLLOMKpwIsQy76+wNB4JXgOoIgRaEnwzsLyybhV9MEcwCcvNxpscym2pTxpE1zUo9",
-	"1hkSB8aupOD49M0TI+YaaxHimczlRM1UXr63n8UjrOiHbBaPH9MNqI6LR47Fr3u/7gGqM8wXBxB5RX18",
-	"xBfs+Xu5zQDfTeRbASi2EMHdNpjk0L9o/MrUuc0jB5mNBCQDcaLFDFgbiGaEU8qrGUYCCuGG/9UkgsuC",
-	"wnIms7IvM8LbqkSMpVFP09zqlrRMb1S2EL1zXZVTwNuOBIhV+rfdohHvQ/uV7yiOxMvUzGHMAqkO7dRB",
-	"8/yrUmEdObRShdLXSf49f18r2T9biyMt7yqsKF7UP2hF6aPl2pflkekkuWv19f5JpZMx9mvEKB8B5QgY",
-	"JWrqmRZ4WPOgfFjEOVFWCjQrOkSvxYfps8CAUCM5bGyF99BDqVU9RUhaVzD1xjCo8yIjMfJumhcwqcFO",
-	"KKCJIZo4xwHq6Tvqdnqubuu2+kigX+abNtEROD/7x9kPHlPbMdPBc2GhllsbwOwWy15m1OlJ2jXjOhlG",
-	"mmSpnuYT64Qxd4uI0R27cOj+6NACPLjnK7Map5C5oX7uSaGrufFErocHBwfDOtEYVbxZqWy0zqmcDT62",
-	"r8iIq0IxjRRQ2v6rUpV1jbjh1Npul5VZEFfMTN6dqzx5K0uVjxex6M3SLEvZ/Q2Z1aSYa2zkQ2dmJhfi",
-	"VqalKLUwUzs3GT5M7SlGIQGXUVCja3+LjhZuL/v//ggBdij5CotulRXpclNjY/CBPmzJq/c5NY5Pa4fO",
-	"sLZLgu5Rqy2twRZiOAQWRdhmf6OK9CrlgD2BhJt0kgPdYKLuIlHldmhyZwNBsdRmFSEIKtjYeD5jNyl6",
-	"rBH8BIsAqU+QAw0uIMBU/0nETf+lFlc6y/Qt8A4HHri9dP9DmvweD8UZm08QreBeLhxW3UH0JlHiAMyr",
-	"w6DxQBqd027K9CSO2voRxOnff3hzEpxX0Xt9/Obtu7NXLjZ0JVNor2YuH9hy+KFrWoJin/5AcG8K9nGg",
-	"W57rWvF64erCr1VY8Yyedq6FqcbTpXff04WgyvQ+vx8/KsHGZXYzL2ot4Uff+5JWnizt05F4fnBUq+cP",
-	"akR1gbxGdqOIKqd9Q6xt9D9w+8OH6UlH5mwvkWWFkNa8tLjWtL59jmsM18LnkYiiWlK7AQMgYpyqmvW/",
-	"iFCFcCwCdegqChiRfSZypZh5ZemUu8bkXksbkvs2hsiVqdODkR3ubxTjCYQMHq4PqjY8FnZJ7I5jZWJN",
-	"fK6FBvfB0UaAHwIhXGiYwE5NFMb4zAtwSVwNM5SfVHM7aeOjwcq4vGGTfZtV4wJOVsB3LU4uXp9f7Ns/",
-	"X9r38PL89Pxi3/75MvgRlVCDqaDnnku9xfRA9eohEVwQNxAcbTq2l+umMu2P7hv2BAmGAXBrKKd5pSuT",
-	"LSJh5A1ziT0gICp6shSZkkT1YV3CcSHNFN5eCsSLRExKCJpEeH6dzjHy/dHR1I4QHRmH69yk2ClH1+0r",
-	"lw7GaoUHv1QS4DmXA6RdrhDq5rozlFczaxrTTPZ+63B9PiLeCH4SLgz4QstxD4SfMG7VKBj5oSPMaNJc",
-	"hSFGk+aV0VgTQ3PGfuHfI/c8tRsHvZSsaGAfN5qz++FUVvYo50sQ3Pfy+L7oDmXekEGUEVRDuete3nUv",
-	"3zvEGRD9OoyrpszbLPi5UU/ztWnKzpaOTqpcr0/CMFKCsz2GPjZpFZbzNNBarFG6e2vGqr+pRPAVWZTp",
-	"lRyX1IqUmgBK5OdzVP7FeJqWamxtSEggk79tVSsZwnz2rHkSAkz4B4rFPM1z8NrR3/C2IyGXwc1rWsSh",
-	"mGGH1lJucBkpLUYAaOas6zb2aw2IdaPWyAWw5PfRKvfsW7X2xU4LHb7rNtLtze/ZcVrvOP8E0H7LN1vf",
-	"cx42m0thX7H1KGuvV3W83V0n+lY70ZsyZENJ5sTFRgmd69Qa0r4PLMQqy2tyJRJqMBlwXiESIVjDsD6W",
-	"PVQO+oXBG4AQ+ioIsOGlLSCTbefIoVYGaYPtQ2S6m62FyOTlgzX4RnEya2uw4W79wPmttSCA50ultT3c",
-	"Z9ZHhOhoVpkpxKFDx9Q6Y4prDe2352f/eHfiqn4obof4giGCeBTUoVBUFCDJuOBoiez76RvwbGPv/o2E",
-	"n6B3Yr2XDMytAR86hMAidwf8uizk+JqqmKzraK2CazWH3F2i5oUaQ7h9mtqDuQDeWEWOW726CGDCwidt",
-	"OsmuL5ontFQLBfYDdA1c1RLMVKRDAC3wSc+vXrCi9TtG/lYU9RljyiDxuGeQzTSrI0YdgO79Gk+4k28d",
-	"jQf4y05ne11NKP7OcXU8Vuv1OWc50tw/HLQpGXNVZdni0UAeQs9sh9++PV5EH5i4v3jcJzG2GYcu2Omk",
-	"cX0Qj3VvjwmUglJQSNoA5JLp41mmG4Low1rI2bxcCFkUcsHWut2ZWplah8+60wZg1yST89KjMX3yU7ch",
-	"BtzSVLtQSvFCK3/r/NK7Q/SYlNSBAekd/qUNG5yxl+pGZXYLbnLIEOXsA/7NZCV2vA0hip3t4awONB2M",
-	"pipRF/CWV4Uy01YWsiC20SQ3pdPosYpDo4iY3a1+ZwiSW11lCaaRMfwNdsxEpnm/Sw/iNn+Ji/hoaEX1",
-	"5Qgg4EL19mgaDW7yB1ZnXxWbvNN/HYej46xuwF0CrznAJPXjwlGjNgiPZtR+ZCI8muygFuom1ZU/Q/02",
-	"7RYRj5idQbSqo/Whp2lDJeXvslo70ZLvNNNjt6fed28/wNpZT3uC22ENe6D1oZTx8jg4R6UWmZbuFOXq",
-	"jtRWxMUT7nGBhxNSWgPSSoq9ZaqnIN49hs5PS0LMR/XWdiBHK5RiK7hf45A9PgJD83xtD9VvtZ6kMrHH",
-	"15PW6d6pya+y6h/O8b0lkLeESc3dCzjQ/gjL6RAxMFsMub6c++AlRK7oMBpfOV5Kc42hrLHMxwpLdTDW",
-	"oxIRv+AP44hq0EQcYKXBneHG8SiIQhnoiOOSoHqoyfRrYIF67mpN0oIidC6ACEWPdcTC1GEQP1kOKMpc",
-	"AEJi2IVcAzAMUPnHmTaUyEM7A1s81V3K5S9U2H8wECdULDfWs5kdCUAzMm3KLwJm0G2ZRwx28cM8NtCg",
-	"G/ibQxq0Tx7CDAp6ZSuwBqHaZUOgwbDUxpMHQuDaRGFkKWzmL5XdwB6GjaP5HhKKKnWIYKNf75OJlltW",
-	"mm0yUdhHA+V8eKpiKGzHxhoqrjZzNQ5IgKf61tR6fqGMO2jtZAnW8+XyQQusNI1MN02rqwXGrt+nSGjB",
-	"jVa2goRv8htDUqw9+rq4rEvWbHhEiMFG9OSl0VlVKurPB1FtlZIuqHf6WpH+vErvsNjBIAPZXBWNVI41",
-	"1CHJ4lJKRuV2NL4cU0f+ayy65HQXFHtg+opGbGSwgO4sXJaO7esX44F7F6pH125ivp3dAFSbB4HoTmRQ",
-	"N7/GOn9b+zt8S25v+w9bd/c+5RM3yjTEWTpLy5gbYMYqLzkfCdZQqsDzw46Ro4N+xEVIZE1CUfRUZw6o",
-	"NlFZKSG6S3rGZST1jSpg/451linsrIGKlBuZQYgG8xN899Sg6MeHGopffosx0QifmmCUmLqfEVfG3gHt",
-	"OAJ2OL84vnhzfvHmxfmAbxcASUimjmaueah2hi3vezj6I7cYLocbn747++HV+7NXxy8HhSplmtsXY37E",
-	"6ccikQvTjpHmHoquvXfu5K19Z1sGsFmaZBcT7/LLdCZyYyPtehVXxqCCYoKp2xgbH/qCqqpbT/xrXeBJ",
-	"xaoAfyahcdt+MVdFqhPRm6V5VSrTF0UgJOzY1rCnCnirYvA6atSqZux68BsnKWBKOZtTrwMFniCiG+Pt",
-	"YhrGiCS9SROqNeTvegeOt4KG7Q/E33Q5Ff4owHEMOdsO+iNh5nIMJxUosjCXaq9LJ7kuyIOTDkKRnnyS",
-	"3qhclLdWR9NzIpuWS5xmUDFjxLODg3p1glvNVcCI7k2d2Re1piHghZ7N5FOj7EVl7YVZ06Krmt/UdXoX",
-	"saRvd7ay683JD+cRF86TFbG2+TlaN2FcVHBd6RWTqpDk1t8gY+5EFV1PQ0Ns+CiH0fPo8Dmsa2lP6N5w",
-	"7//8cvj0+99+OXj6/W//1ouC//T/7f/b+8QN3bW335mBtmtnIvuOiZKtdk4hcHO5oLXdZQC2Jn3hNayV",
-	"vQwRttrEsoaJulPjCiJZDeMJTH4IVZVCCmDK6LFBVrO5AmwMrPHA/QEijBElFIFgdeMqLKM9QOiNoR6W",
-	"hBqVgBxYl5+pBO2UiyrH7D12e7j+9XheFRMVk931p4MDYaI2a20DuywSOJgwEOSw1lSaLew6HRwMDw7E",
-	"u4sX1CSXL5C/yKGIReLizU+voFnup+OTdwGsWH9EscYGfIgvvqeYXiRuocAfsW4xhhjP0yQeiNdpnmKg",
-	"0YVB0Ro8f/Hjq5fv3r46G8zk3XsGVEve2+vey4l6b+1BtAqx9L3xgAThhpUIOkvQVjYdDA4X9u73thvt",
-	"r07kTP0vkLQb5KHsD+zu3/wXZJquv/D8Op1v14S1k+8kn8BzZ60Wu5I7y3RN3Q5tN5aIuP0awnAf2cI2",
-	"cjtDd9OJRzAsXZN909N00W5o5qZSNwQjlQhM4AELwVZDb9FdOJ+D9CxMOSRAOpBxf+WjGjPQL9vJT0xt",
-	"mnydn2/70XwLq7A7oA87oMDjDysZ7A9uwraveHdk15farVzAtcf5w6Y48XUj5x5o8QReeP8zsm34XpjY",
-	"CqS9nfH92OU3G+/Ifcw6d2a7fasJwa1wnhbsZFUaB5oK3JVBvhogDmJ1l5YvdKKC9LXPczPUKaXKCS0v",
-	"56wsahy+YWqENNcuJz2HGWCYoZrbDw8P2Nwd+VxVKa+VEZnOJ9gZ4zLrfhYyXwBnfts5G7FZ3pL4om5t",
-	"WQqVU7AlLY3KrhjwCTpk8TaYU4N2S5UA/AGM/30L0gH84Is+yu4dr0fP5Ct3BaefEwcT3oKQtZqTldKh",
-	"kOPrjQxPuFIl3JFFQUl7wgqEUrlVhUIzka9tdb/BWdZU20FU1+h5U/YQ6z/skc+bTrcddjW+4gU1jr2C",
-	"WW6EskgPxD3dkEXshP2wX3ZAIAYYGveMAbZN4zrNk65ZwKV7m5aI1Jbkws5lzRT4TafUCrsGCsX39nSs",
-	"ivqskJD8+Kvs5Ua74c5CXm0ht/ZoBlLmuPb9krjpakGBYfc/wF/0EQy9/wH+8s2yrebLT7IgqAq4OmwT",
-	"7YH1EvtPLtKZggyLtUOmKaEsCZ05LEBpjB6nhI9qZRHlSGUujs8vXp7WyTegoJRGt9ofcJq8keBAGXDh",
-	"Un/EoB/Fk3fAzIdkjVARsZ/1sN2McBfUDvreQwutW/ATYPZjnahIzFVhffunKrf/T0QvlvuXAG8J9AhQ",
-	"uvT/H72+RBD2ViEJsmQuAdU8FK/wnlcmL2byjoXJ0fPn9xa3F9S1T6n23Ev7+mz8rls5m/vK3kdslMWD",
-	"xmtKGx8zUSG6ATUa8T56tBpqvF8atmTvrL/P2m5ErwGgclqE9EYyuponlBFvlbNsE4ZsIBh7x+zEErYF",
-	"I6tQULKnCwLX6Ts8HitwA9TQVrxQnFa8BPb5QJxP0x/5GunKkCbAm3ltUCiPPwjQn+9OQ3zKuSr4aSPx",
-	"7vTVv79g4CGVJwNxTHCIdRidmbx7R8+Et2NCdzva0TMx1RWFaa2LGyS6nh193/8o5KCPgwgK8YEuZZIt",
-	"CCFoWRPhY3wKzB9cuHN8IV3iCaeDm2kqzdeCrvYHxjDD1wb1yMsQOIFwclsoFEtGFRuWn9pL4bBjtiJN",
-	"kHzXfoxUvFYGXepy2mfCBIWOJqD05mq45Hnan3pk/3Co1Li8MVTJQO+CNApqre1lQRlNlaf/qlT9uoE4",
-	"lcbcAt4HYJ8BsCbWEFlZc6JLu176FsNhkP9MZCmf3qTqNhaFzqxEOPiuI935zk58IzfYjgzzpXRRChRC",
-	"ofF21O7/gTHnj61DeUzz8k/P0PVLZ9UstM2ogKXTEW2ZC2Tse83UfMO6xOfXRYenym9tr8OY/NOzz+mo",
-	"2le1ykmFPbhzTVe7phXtd5YkuP+h7bQ15q08Lm3mUH7c9oO4lwb4Z5XpfGLsEQSwamo2oio7SVdZLZNr",
-	"+K111g77AWfju/OzBmdjh/78+Ta3s95SPyeNjpJ4yy2dZ25R2Z7aCoiPf3cQiIai5C9ey3+NJEtY7r3Q",
-	"FeJ0u3VvOW81tb1vtdRGQear9EaBTjMDcZzMUgKxXqHgzuzF2zQ17Q1WiWWc7TfFDENLvvqdf7B/AlXu",
-	"nAyc7syjlcISSFH4WsJfG08Vuq+QYKuKQuWAKj8CIHwQtiB5I2E01BvfzVOEqKVhCIG2UPNMjq09dSxu",
-	"C21tLxrMXQlZOvQOqYoZqCuIryHT1g8k3TDOUghyEUlW7+3PP7x+C3kN/ijTEN6zuoF+I8cwqmtDfXb0",
-	"veNlDDFo4UZxfwTI2jQ16P/485G4XECVa2OlLgsl3RrF/HHsEOiA9ipLx+Abqn9VMrNajKD5XWH5d20F",
-	"2qAEqQxBHIuxNdgLcTvVBEXPem9WGQCigxQp/AgRDCQcYTy94hX8IsuEUcZATWeoasMY6ya6EsU82873",
-	"jnbaPesSqFtATaB5ocjcNnIC7wRs9FV5q7qFnQZLffRomtftwa9I8d47ArhNLPILrX+S+YKWwXwm8a7G",
-	"VZGWi73hL7+16HsJu8ZKEX/YOkW/l/qZnmgU9h1hxBt97YKGKEZq8oBJg5tmQKeAWjYPYAZ2iuckcR4m",
-	"Jh4pZt+QgHgkrYKZoMZ4lNN53CVnAUkdqlh2pViPSZieLKk2PDdth6V+5j7swe4/BgSCX36zew3w41tD",
-	"NZ5nR+cQo+Vuh7kuyr0IuYiZgtiRdw7/cvCXQ9jFNJfW9B6o27IAGh1mZbtc1IAUrJa+XIhgs0NPFcVX",
-	"ju0Ie209Ti3sSKkyAdAIEdUhxkHCt63TKuGXRURsA8gYokxIQAaIBLm1r/QVKaRwgrWJtEz0le830VfL",
-	"pPS1GYflXsEtsMKmPenIA1phyv82Iw/mGHwsek06QwZPJKqiGih0cH9Pz788h7fpjcqhS8MhqCAQNIwd",
-	"DoIAGW1vEhr7TdjPH9GCcAcjDCnL2sIHjUDLg/5tCSvadfNT8ToetNQav0b5nZPOlDBzWd+DAMPRcpfT",
-	"qoBi93ZkathbrhNbltKhbTK25qUqb61thTBdMyVzZKFIEFpoBh5BnsBnLqHkKC0ceE8wVQ9KtDzb8wBn",
-	"PlrJCMb3IghtDKsHbII1iHl+HQ7hfenGITMsjpaPPaJubSKOQ76w+02oG5lVsmQM/YDrCfsLFgh9xLg+",
-	"nmnSntNcZbRaicpSYE90HF1lkU6o3ZHmH07StAucstCZL9pIhDMNTORXzwma5fXkYHui8E1eqmlqj14D",
-	"MiQULfaWLZN5jTVufi35uan4bZ7OVZbmuMg4Pha/Fe13wvHaHvufNRYWhr+IfOcbbM28JAEanjD8BPd8",
-	"8zT5LHG7WFvmg4mapHQmcjlOBz0vs/CpPHnHstjSQEzKujXCIC8OhMEXNwqq2BYRI8fX1dxtY9+3VtMw",
-	"NHIkxqqgDeZ2j6tj5F09YswtB/leKGsM8hG1UlUXoWjGSez9/tvv/y8AAP//",
+	"NIOydMuD7hrLL1+YliY8ZdV28OnTj/j3PU8+PU3knUglTeLKIk3/xhfxVtPcbCP5oukzOdZM9/A8xFt9",
+	"s0OHnq1AmhdXoI4Iw8dgc6yvS5H4SArNhO5dLhcsJlxBz7Wdw7QbZW8MIxIuJBzRykcfend3dz2zUL08",
+	"S22tsLhYMTMocLIqP6Tu3YxqaGicZynp2dfLRA8hK3gZCJUDoSG4c/NJSui7tRPZHQziyBIavkfLY3dZ",
+	"cBZyq0SARe0h0xa6BXGsiBzEMyCt4JM+ORT2agk0FHNMwUGMyc2mGY9h62pjQ4Nul+Ld4V4MO/gDzlvt",
+	"EwBW7MmMT7mwY4JL5zSVdyGgOr5hNFOFub2wAkVlLXz/Lb4Vk+5Yzue0p9iCZhaitD/twzcOk3g25x6O",
+	"eCznSAXxd7GdztLepUUkQBGOcGCw/EIKtmXWRN0BU5YoRHHcfkJZtiQxGqu9I1TreofmpR6ONTZNQfbT",
+	"h4VUjMR/6tn4996Ju5UOS0AdALw1m6SAwteN355dnrw9vYhhwWF+tl38tNKzaxpNs3gL17c+bktg24Pd",
+	"2GZENk4Bm1EWaXlB9ewJcF7z41YETTR+9xOIdNU8xjf0Q+9wyuIDNzhgp0h2bngayWmwE/cJFoNUCIJK",
+	"8D6DCMPKLJcAirvA67UgTTveHgziGp1GNuG/YPp9cgRk6RbYIQBB1SptrJqlq9oVVzMW+v3+dedTjIDO",
+	"CB5hmPiEg8Q0rVlxJxhLFIwaRnuMcsechFqbqORBCW5mDiHCDLhUHjmZ2JQXGCWqgTAGy3jD4feRh5A5",
+	"TQ03wwtlLm5pCtkki1yT7ogmsDoRucukaXa5YLC1c66UaQhSMSIP+2MMXodEJXPdk5NeZjaIYHxLBCBY",
+	"KR9DKs5fc5bB9ppjOmdGu9k6MIMaxr79YEjjjMH60RRLRhlV8gDpAI5RICOLvFNL2vDebuzHmTEl82zM",
+	"4Pe92M4OiRcIThBKLOAUNYYoUoogMdCwU6QPwOH8gSX4lmJTSFFBDo6nCIM6Y8IFiW0mslXLnrpHhvOA",
+	"M31BReyYmxX8Ru96Gjx0fjSUeQgu6JcPrHAjn00LLZ3h0dmLcaW/j/2OFAq5rayJyY8HKGyGO3FZ7koz",
+	"iiF5w38g3SK+xfH++ENvTj/0zJs9cBDEBGK2be02X48UhALJhcoXC5khnj92YmWM6R3vIUNxMqdLKH9c",
+	"5IiUZD3WRqjLcRDaVmJD59vfI2CYPYc2tJekEoCuTMNyYoUbHUNkm82asBEYoLEpSx0VTg3PolCEmmbg",
+	"V9S9nSMJMbPNePbMcaRkykTOBSMgdEh3ygTUt7B8ICIJ05SnigS4RCyzjWMzw5iEe4Jp/mi9YzhMhBoD",
+	"KNmu+LJTM0xLUO2MLJmt2OhbqtRSswFXfDzDfnfiIAXatFPKgjYm1siMwSiJEUm4uiETBDGnRrcohuvF",
+	"Wbik+yQz/4Ki0BkwSkCwBVJS+4W5+UTZ02kzw2iW8VskFS7IcECUV9buZjKFbckcCABqK17jtx/tDIg6",
+	"AOK1vN6lnGGQGbxkmtkmc+7DjOwgDI+4YQvdo6kZRlA0licpqk/4GVdknErFEtBUDh1R4kaBx81mu5uX",
+	"VKUCbb8wXmxmNAP9g6PNVVEsCu6FnfTM+Us5Q+W8/C5XhI1n0vBUOr6JiugiBzAN9AlYeACsAAOcwu7/",
+	"NZeaEa79ZmE0Aki2q8sji6ymGsMdvHCeZIjHsE8U/2BaRZcV6cbt9TmMbiOzIrMMcN7KJiwwllnG2Nr2",
+	"bGNgakc2BM0Bw6B9bNqaYbQxTPUMSgfukxhoM/YeB3DQkWG/D5llpGv1SrI92IpIrG74Ig5eNK3+5//v",
+	"/yLBi4OtPrE3uE5dRtwC6kJJRCLv4DKd0QTKDEJESYzqmA3YRYkzk3kGeXXWYQP4fBY73EiHsZyPOETS",
+	"GOMBW1bISUxjtivkfDjPpzgFVKV9U4H3B7+JrAwaoDVw6AMjVFjq0wLKgTmQjbjOaLZET3VEKFEpVbNA",
+	"STsROCoQwwCOD/4rlo0NdbuCzlDPmuF/F7jEY7ZviSOmT0fOUMSUT1UWxPRft1+NYucOifcG/xrX3tkb",
+	"/Ou2NXQujR6K8nom0wTP7OnV68Cx3r3675BlSOJ/NcwfgBTwojND/Qh37tqocvYFIwa39t17gfCn+EXx",
+	"k+NEnrOCagP2jUM1hKDgQrB20bFJbtiy0IG3MMcLiQG078AAlYIwDuq5oX9GumdS6WnGLv79tcPHuGFs",
+	"Ad8JcDJsOf/LYclzCLsDdTiuxeEa32gXbmfgujUUpVbOXb6+sHztWoRXNCtdqqRbfFa62AE0E/Mjittr",
+	"UXWGIjPd0CV7UHLHBn7YaxE4YtE0anC6NjtoARnLOpWZSNS1kMIwYZkbmxUUlsJYTriyYuMkSdmVYtkF",
+	"fhq7gH4UTI7pXItnhj1JUdVY4De42sB/w6ClwJszzLcHuXQt0FHcWgj7D611sOs+5GuxuRO57B2xF3ou",
+	"Zcu6yIDgwK8Aw7/LuAakBmzUDdlBhlVvrVC6Go3gWoAhgp5IXHqvZcg70XO1fPxSockItk4XCnCgFwaG",
+	"eS20NPMjUmwdWBY7pyKhRsK4Mi+AzGHMHMt9FgBS08WI9xjsnjPz07XgiGttZEx4ivw/y+fAjbqy22ik",
+	"muVHaww3oQszAEeIt9OgSsgCYH7xJWT3Q2BeQLpzw+yja2G3R5qDJZXRhfIM5ZrzcfKpAHgy3SdvZOKW",
+	"r8HcvxZehSvkjY2m7xND6SghuSJzRlWOo3P6HSXGeHDRJdfCwgcB8f6dnMP1HU+2yN/JOVAW+fu1+Huv",
+	"14P/m1fAQU+6Q/MKbA+a2fAMCK+7XXlk595EleSzifKAoJFL0zqTxEFBLafujh8U+fH40o2pdhlAuqGE",
+	"+8//9X8b/UBINzC3jWGXEVawcn0GpwK6L+pJdXfNGEzv1T6iEmX7fxVql3npYHU/LgO2u2d6MZwZ+cTf",
+	"zc4e4hlyMDcsM5zD7HWBCmVOkT2szuV0LTpRJ+VjJhQrSpp2Dhd0PGO9bSgrCmXTfP2zu7u7PoXHUPnM",
+	"fquevj45Oj69OIZvPhV5WnBPRf7zf/3/CYQ5QjlYG+tIDs9OgoKkro7pp6gjF0zQBe/sd3b6g/4OXsTO",
+	"4DbSLquh0Ke5DdlZyCbstCPr/KKWZmEx7Io5tCh76W2TbbwxsBVSKiVXF+eHL+3tFOCy9MkhHBHAge7u",
+	"Dna2Dlw3SKGpITZjepkfI6N9LgCNwBitPS4UE4prfsvSZYTI0d+DM9RtfBnFGwMJCoBprwCdJJ39Dvr4",
+	"rpSt9g5s4weZLC16t7axo9WbAleBAvGY110p2ziWStlcw4cRhQRMNNif7cHgUXvGPpuxbjFE5lPU2cVO",
+	"m9ryg3v6A00KtLrO7mC4/pMr4bQWluBHO+s/eiWzEU8SJvCL79d/cWSdVvDBcIMuzugylTS5lPI1zaYQ",
+	"6ru3yRJA1L+gKfhk8asNerP55FeF9wNDBVyVVXvS7AnoRB1Np6qz/ysENajOu09RZ5E3HVAr/ixsk3sS",
+	"EQxysg7MKOD8xgqWRYU6f+AQ/8f80xzmA4BvK9QTo0T695+o4mqX/BKc8KOf1p1w526FbncHuwdEF6cU",
+	"ZSZ06y96Yvgxxg/azi+8g0GtX/AQw2xM+9iT0WFPkt/TecZwzuQf40zvrv/iVOpXgDD6D3qmkU688Awg",
+	"uWSy3Go45J+immx++tEeyU9PwYKyIVzFf5UKxcPvxUGNiL/8YTzzhzaqieaXr9cd3NpZNNMZbjmLfsTQ",
+	"wGMJhujVT3r91OIH9sAWNz6tsIjFK3AKzNl796CTFiSf+/Bo2AOy7WdRyr+zSCfrT+cb21zbATV9YD4O",
+	"9PLPdki/5mFD2m8XoJWz5Y8VFqZvydGywFZhhgEa305Ohid63xuj95LEm4raA3diQdB+NeH6wxJiuj/j",
+	"vH5xyfxNJn+TyRvJ5HuwiQ2kb8gw4pfHr48vj8lacR7vW2FwP6kNMnsjOf0oAvrzD/03If1NSFeENOmq",
+	"mcw03Fqt1oaLJOrmk3eSZQxcYKN0STI2l7f2ONUdl3Ji3Zt4YwdXVEkBDQD+P4thXmCDQcAAh3ggKtCf",
+	"PsfC6MstqLM0SuX4RhElXWD4VDIF8IdeywbQslDLJt04k3fqHIYL1dfwn5pywRIMjSU0SVQBvuY8vgiA",
+	"Vtw3148uwIkcpqnDZet8QfF3ZvpKWp1MEOdl1j0rMOJgyv3f8JR8TaKH9SF4OVMhx4DqX7JblppNBGfP",
+	"lDViuuo8E6pEwAjsXyNzV8bBwXoD+UREYUjVaFlBHygTT8qVPnSohJ9FNhvl20BXCFJfz7pppCmETAyn",
+	"gxP5r0FPr+EayO2Pox+7YVW26UMFTcerqCoKyuuvIi28kCqQRFzJLpkmzF5PWXA++8W9qe7Sjvg3pD7X",
+	"ZRs0YI0KAUgNuLjP6PkvRX6OBohZtYpQ3YAoPxoS+PR4Il0Ktl6gf46khsYLGf0IIjusjYpDnwLgW/zx",
+	"GqV3ct3ZJ4NPMekCMy9w+rWUW20S3zT0DyDzf6/K9O9ATbDU8EQ9lrbgtyDETMVosSkjXReSWIQeusjD",
+	"LQyeCuMIg/jBluBBa7oG0X65gDDZqdzqk6P2EMLPjR/cHQwazhTWWUQUPNuBPWa/vovrh2jKdPUI3c/m",
+	"fW3G3VqqJ3jx4oYvNnoP13uTV9/gfmzy6k9mtzZ58cwu+kOt+HsK49ZCPM18ptBJynjA33hMC4/5kemQ",
+	"wzQwFi+x70v5VotPGBafqkv7p34Ymyuizny5YctyIQsMBdckZVRpEP8in0NShM01MjzHYiJExAIloHhG",
+	"0FxMV2k0yjBZpEhqLU3io33LTyfG4CAzZjOMG7Y8wGBZx6VKA8P45ZRNNCSTdOOPn2JUVoSEWc6o0UbY",
+	"Vp9cQoS/kNUYXtXA5lzx+8PSiuG1fuwHWrgCbdqkA8mKV000xjwH24rpasYy1s47LfJy53MI6AtqLpbF",
+	"uFG2cBacLUCN+wr4wdJ+8wk+Hk/CneCKNZ95x642tio2tngbDFnPYJ40GbRVTgEHseBH5kAX5QRUs0/d",
+	"nRJncf5ej0l5kC2nxFuA387DF5PRfo03PwCeda8XtaHeVPHs+LhvEFweNbs4nf+kNoQvZeJeMWtwYxOI",
+	"Csltk2RikadpbNfIGOn4n1sHZg/vY4sAMo/pJgTxbZDYXJE7uiRdrsmdzNOEjGWa8oQVmQ+u7KHpOWgM",
+	"vRNtt/wVy8fWTfgM5rTetrBdAUxP9M2y+k0sK9jXTc0r1Fi/GVf3YNyeX6oGhvkADv5UscyCmDUy8h8z",
+	"mS9Qk6nYGfXuEd57lI9vmPbPkReTrsQSXYbRAlcSEA48Nc1bzpFZrWmlVbUAwCvTQ5lsDoiQotdgCmE+",
+	"T9KvsGvrPLWDPSj8zZZxZrkFH9KBGwCdvZgJ1HUoBtgNwAY+tnvoAvfmG5P8DZhkVKsbBqRBFP9bWI6b",
+	"swIpDuzmAigOaLkTBokUuJ9WIwkAOotfrIrSiTqgnwSYfx6v8Dfh4EhtD7yhajqT31j5ah3cqt6w7I/F",
+	"zTdzga3xXE025PftLq6SrbueN9/DFWUVcdN9swMsWmsaVzw0vxl7/b14nZaBzykQb9/8Tl/K73Svg50n",
+	"XK89v8XlseEdZSPb9AZmM/U8psGA3uqTGGr7Q2BM7KrooYsM+fqc6vHMhXdjlQOjrEtN/iO3V/Smn9IZ",
+	"jRHlCu1tKOnM9TJutQohJsPM5Rin8hvch1WlWOqrPjoLlyuCs/CBJE3iHl/pbBoUCrO8wG8+bT4Ou4Kk",
+	"e3F1dHR8cRGRV4cnr6/OjyPyy+H56cnpj2alT05fvT1/c3h58vb0oJa/utU6A9t4aQ4FxPKE8jTPGop/",
+	"fFm/oFknQFlu4GGHSNhyUj4A3xSNNbFc4WKF3Ad4DVzFNWZnn1OuEM0p2M9ewiZcsCQMYDkol73CWtlV",
+	"Vx9Ezrhi3pasuSD5YgFR5KrMSIITCFWj/RcrU6w9L1l+qRxN38HXSbcOJtgm4zFACfYFoSnges3vxe9d",
+	"xP8D5nwcJgkckuJANByysoR/msrp2NYi3SAWNzwN5Z4QmZBmpc2eMyogMtJmj8ksKbCZ4kAUxQQJa79e",
+	"rf+JQogs8NqLSqE3eSdWCPPXcmr04y8aIFbuqO0sFMum/suFTyKRhEuwniq9SrDJ1SaA59gvrAlb1kvd",
+	"jQHPCBcJ+xA5uxKC9wDCy5KUCgHYSa4QpRDA6Z3mQwZe9yHDQvvZjkLth+xuraDLCz/WL06ZQVdttOnf",
+	"+K9KmeFurKDLAiqqHUfmsgJ3bx1TkgsohKDuGGDPUdWA7dYnh6VvUwnV+jHrzcf5Xr6+IDMqEjWjN4VD",
+	"kM5L+JoWHQ2qFZPuT5eXZxcOVLKO8+YQpxYZxB4vpHKIajbifZHxWzOgG7YE9L1wkFyRRT5K+RgQeI3J",
+	"N2cZS5chcJxFhsfmLQ4zXgN6SNsRc6jj1j9/dvwGJ0e1nV1t3AeInQrH17yOMNYW5K9egKMZ5I50ASeX",
+	"mDUqYP+s72aIowxfd/CnCPgl5J2FRvdAunVkvxEjik9F4ecI27PnSC8DbJISXNxR8fIpnWMNBKlwgQBX",
+	"jSsSI9oeFPJIeIaAe09NN+opPjKN4899KNFEulD2f84STl1Kpp2BpR3loIahwiu+MKNcbLkoKYRLHMv5",
+	"XArM8+aqjLQCwPkBaDiuqSNEm+xIFF1i0dol6QrZsk2RKwuA261nVBCuIyKkhZx2y4h+gWK9w5cw5zQu",
+	"lcWKsXiVLfTyxv/moMW2Stmor9/++Or1QalEga0gYLajNbE8ZB2rzIECt/keAepsHpCIYfJfUu1/bTjV",
+	"OVN52mgXv5bTKVQp+G2V+weq6rvbG+AtXUr5hoqlHaP6SrLLVlrq7P/6riTJoEJbO2tflWyK1Uc2UrDw",
+	"VRBGzawGX4ijh3kAS0i8IO0QFNF6+mMschmTbtWjVIo9saUw8RBuGWGKo8JjulF9bMNKT04vj8/Pr84u",
+	"j1/GYd65EXy2wQLRFkoAPSmw2GZUzfBirq75/YCLWPcsNjjg3II7ZdSX+Ty/OjXapuFXR2/fnL0+NsOM",
+	"SGwUUvyvcPxbEfpOG8HkQvHpo3os/2r00sEYWnx0fjBNRc4e23n6Jd1+uEvr/X52h755/FZr2SNP9I4P",
+	"4QKvcPZdYFK6P21Oh/SVeCFsnQIcudd/ba0HEltORLqLTAIcjfvFCnKHaGl0GJ4g57Snyx+uAwQglRmZ",
+	"Mm00aC2JYoyARZkEnAXC4KZ/44ueWaKMYUFmmoFiZhjGnAo+MQyxC6oa1piKrK/DlR+ILH70DTdzS0Db",
+	"sbSssJ5V2eEBJXMy7bRzbdZeYRxIUAKtqE4GmKpFTbSgElrkblMQJpUvWMqF+dnW+zZcvl4BDe9bsLBu",
+	"UOIXgu6E0jRNoSoIlkl7QjI2llmitnxNKNsH1LgG5gqmi+IKKispQRdqJjVB+AF/kTuVUJrEAhRENUUa",
+	"1vCJwmpdsNcRMvr4h8OjP16d9a1y76Ie4S5IZzmLWrItfZhhuXbdEwIzhgJnSJpztBLASpmz8YwKruau",
+	"6tvFv7/mGmFoC3hwgJD1NSEWmZxmdI4VThiCumtER3KZkPEPfzz+01Fc+CC8h03xvzEwepxLwg87Y1QB",
+	"ijLAYN/RLFFOuDInp93aZJDZ6W/grM7vpBA1xMkWOqB8B1rqRCrikobyss0zbs//F2fhruh3i9fDiXKq",
+	"XFXo/u8Z6fN3gdg5cltX4+UVpfKp1RXadEu8HjCvsIDRj6kgM3rLopq/brVKdWFb+k1oSueqTTkIZ/V7",
+	"d6U1+8P8nhQKzia7jQUM251ih0kSbDNIQlcssSh1xxW6bkruWMTER8dOe3XEyNgXUNt5SH7kP9haGr48",
+	"jeWG6A/SvnDOFqoRgt2FurQbpWewRuByK5cTV2IRzIk5TdgBIK0jULuNxj+7WlEk0r7tK1mOZ2x8g9pI",
+	"WSkobipBLwDWW/U5lJfU2QqFroDqhlXrDzBKyqwFTJ/sDndW82vc1oBfb3KLGW5M+Xj5YtUjLjDcqWoo",
+	"/KYXmHZerWh2ljpxhb/dVX4BfDozmlVSJepUS6l19oeD5zvPd4cvtndrXCg4ZptCx+IXVmm0sd9GWe2T",
+	"K+tU4DaRZPegOG1K8zStaj4tmHK/lbbzUgq2RtXh/7RAb/9Q2pRHhmvXplpwLt6KgGJbCbUx3PS3IsPV",
+	"JPgtqLMx+noVIdwvCBE/BCjKFdzRV6peqZ+XeGNF+4KS1qRLwddBs/GM37J9KNQD3o6+rS4do2vCXkHB",
+	"P+wdlHkhNW+Ed1SmI1sraityPm1f3vIlV87wjl3hV66de6eHTfDEdqBp1p/+LT4A74J1EiVynM/xVjQo",
+	"Uq6lLwLGmSJdVpSghXJjq2VBqI6FWmSrVLBL/5ADaVb9ASpVq0Aw621GaKs1mgYbFrtOHTHVmo5nZikP",
+	"oBFB5+wP151VO3HdiUue49o4v0mkryeRLE1+DVZk7SGwHR/afmvFEDCtCj3PBWBYgGFbIkuFDlZnltlh",
+	"GcOMjNjEWGG0dJWNn+6XtUjric3YIqVjVnHcWk+nzqhQWNaTdGmaGqPXhkRsIZhL4NQst7Xa21m60IJI",
+	"uSwXCiuMMTchLN3J0GGJ0S+pnDaX9gTU1+BjM/eSH/rAIzYjABqMNLGOZyYS0k3xepJOKRfhjRzw9gAx",
+	"rYjInVfdroWzFWpb3rGM2QrQ5kUIOin7Z62jGLwKd1Bdzn8Y8O0ajMUNYwtV2bISyCimSzJaUEdS7hki",
+	"V6i6QZkwo5BH5IZP3EiKX1x2Uw1DkkBMkkgUuTMtYRFf5cHsBbHeAVfRXN/xMeuTw8JXfH5xacF2rNFu",
+	"K4DCo6MYKn+SxJBjt8VtXNyRAmfAos8HdRqzoIKBP9rQlzszAeVB+dZJrpi9c9kdDIIb1WJH0SPDsqo7",
+	"BCI+Kv6NLma1yhSCSgXbD50xUMfcjdVelfgLFxh7vphmNGFbeE9ty4q7igEyKOx5ww0xW0++zAJH/pbN",
+	"AgP7sck187jag53e52jzAdo4Tzr7O1EAOn7uz7kd3055xx3H3ByBfL1x6ndMFbTa3Os3q/Ur6gjndps2",
+	"ugSw1Rg3C969YcuoVFkdShVztUjp0pYPcaCrpRtOV/NxGcLu3rBlnxwVFUqNgkwo0RljpKsYcwBg7tun",
+	"H00Pn56OZzxNMibirX0SZ1LqP+gsZzHcAwe3ZuaJxQUOyqBq5NJGYlm24Zp/ogi0jG5sBZd7JP4RqoaD",
+	"+XOY3FIxZoktaHmleQqBqDGhc4kJb/OtAzukCU1VfUzVgczoLQO8mowJ3XxtUizQumCUGJZhv7ICTnS5",
+	"acL6HpAYB7jfODbL23FYB4SOFBN6n9A0NWP0XAkuZBvDT0zPTSbESMqUAXLTlwwLsUu2XHX3U8z2W1TI",
+	"6qiQxoNcjr8+Cl9ZES1SFO701IjxsQA1AFLd3iS6gDOqHHTiXcY1RGOTo7en1aKdbwUgZnwwyrBNMw/v",
+	"kaCabjZlyT7cIGFvULI9SVgSFR/iEygEjuMY55k5AzbmCqMc/Ai5QOWQK1dQJ7IQ96YVoydgmLDRzY1G",
+	"VfBRq5K6VWi7fneE/IXS0lzzXycprdx7siYzrViqb5c7XyZkQGZ4SILTueKI1/QHK503TE0zR6QqmQKA",
+	"AXiMUelnLlzTQkBAJJLRayAv47vvvvuuGRInODv3c1a4D0+NKPtN5NQaGQUOCcNSvrnkHxtLpbrCq2Va",
+	"k+PqwqUtF4An5l9WBAD7D/Nqup6yyX/+7/8D0sjKN5pCRhsl6GbdglSVwOG0b0+Oj/6FpBaIc6AKMlGK",
+	"WIaqxvzR9Popxjg7PoFYYrDh0Mbv7g4GzkvvBu+9VKMMiuNnOdYEjM35MzpjjK9hvAKg/8Ng6Rxzv+Fh",
+	"Se9M6fhGmb52tyLvDoFwaYRzeetqdMPEA8AXKwHqPrkIlYFyfV/TpNEVNBOAMQQDQS0Dlw4LGiaFHy4g",
+	"AsAzFMxeKQip+YSzBFwwZQF+N4PaiG5uZWjmyvIjFrOvSazlitr4gjHMCsZC/buDnYbURFVwtxNLtZ/N",
+	"4r6cdmFBG7+SdrGOt2LApcuYElP2rRyizbcZ7m0yH5UvFmDRv2EJp5fGzPvaCDrMZonS1LJhOQktDqrh",
+	"PD9At/Geh418JehMCKzq8jC4qJvlFe8I6ca/voshqZmSlNFJGSywaMrhrItCcUpI7P0kAWAraE8VgPUW",
+	"aeGuVww/nVmVrDB6MOPQtJor600FfW2VD2N55Nbvaxv/la35plg9NnZMzauGu75Cufo8Adbsb3gDCHFw",
+	"cQNHIjiMblA+ElMKVlW5ohLCqPV/4jlOU7z+s630ySFcs6ODojjT9srABeBTS3lBn746s0+1PqbjWdHE",
+	"jCofMIsZeuCPcLoLOEvt9dV4OU6Z2q8NAJqwobr4uU3cxsHBSPwXtmCEvYOhYgy+ZIeP9z3pJsxMlHCb",
+	"N2jjaEuFZQuGgt0VjPPpR/ivT3EzJ4uKZQGeBy+3Q/PRJGnkLF/QU2K7OUySr+YucTNt4W0hiZaJnP3D",
+	"OFG++O3MfzmlCNlTTfB9jhLkzvLq+F3TLXp8oesif6A486hmzIFXcw1156U+ICOpZyHHrntRHamjq3dO",
+	"EX8/4MlNHAYZS5VD4zVwjTu38x6sHFc6lJ9phkUfm0+zP7zh3i1LFzEdqOP3/vz48KXLB15QPSvuY8Z2",
+	"fGV2FV7QzOmH10xM9ayzv723B/jC7t/D3xbL776MrmX3v6l0jxgFDcyDVkjwIcwDFYKN7Cer6WxiNcnM",
+	"VbxAW8kwkHuZStjX1zWUAp/1Ga7S799zbQfackIDZdPszrcj+QXd1wtHMvc+kkjFa4+kUcrdrU3RcxEy",
+	"FVoQhWd4dyWdn2g2/6K+AFgD6KWFRM1Iv9Hlo9NlKWSA4y5/Gdt/PQyJ2f7CT9B0h/OzvUkJLnIwDNZm",
+	"2poJPFHEKEEIS6F1xke5+aB6dbL5bUlEfNRyVFR5rl9nxB8L3dW0ERGZJj/jnZFgd/Bfn2KLjcHGGQMw",
+	"MHUT3HAId5Oh2u87utT/44kiFsWZCHbLMpILKCYJ9x5moFvNdxlReJEB9xoniDBBbR7IA+42vpQ9DzRo",
+	"yw79xnb8Wp5kY0n+KXnTP2J8xEULT3tiY5MeLnSf4vcrDGh/vRx2iOEPWoKLzkZKoUsPq7pj5SA01mxY",
+	"PXdB7oKt5DY2VB2ZhecOfXLYwsp8gfrH5wQZq/OC31BSfGWlJLiXhIX4pqQ8anz0/dWU4ihLoTOZPvXU",
+	"2o6lcZ4LQK0AI9O/j7K6oDuX9pMwzIkZsRkXCVEyDzJlIm+MAknYfPaEqwVgxmXuxQOSMKW5gJ6gAGUC",
+	"KLYRyfh0plVkj3v36PL12zOsoeayKJU1n+0M8Whj+tHbsyNydeigpiBZiYpgShSDOtPUeWQQsNOjwo4y",
+	"eafwGsaoExCXoUiMb6kza34LmThAmWB5cPmoCtqFFK1FrgnNppAmqg7s2IoCmX5winTfyGSUqy2bU9ZS",
+	"CwBn/dZv6xdTPUrd+LP6m6shZhiIDtoKN11scPbPV073t7s1+I2hS7c32qEfMWXnEdlqLspMIeRYBacq",
+	"81hDhE3cFXhPO2cFvSihmgJaN6gfLgDvEZlpn8QBN4VUr9g+il2aCKYTxoZJxVsRiQGAzz51Lbu38LZB",
+	"TM0GW6Q+/DDCi5EyeB8E1MWjTNJkTJVp05Yir7SKwW2WNaM6dmDbdVcbuWLJVp+8LBYM4ttCxorfh4mU",
+	"wKwRTR/5JxlLnlqYQjY1ymGmIicaDO9WW754BNZGBvZvRuca7RNH4GbLsNQnziLLMb7Po89CU5BP+f+x",
+	"9+7LbePYvvCroFzfV5F2MbLjdmampZo65cmlO2fSbh/bmdmnuvuEsAhL3KYINUHa1klN1X6a/WD7SU5h",
+	"XQCQIiU5tnLp6J9cJAoEQayFdf39ZIbH2ED8zM0qMZiOZFzSnokRPJG4LSBDD7YlswJgvw804Op8MdMV",
+	"UnMCwCRjiQ/EK6J7h1lGrkZS58pfBmkhhvt7cfH2n2e+JROHjGr9B9gUYISuyrGeqYEAYTVDCAakOcKT",
+	"u1vSbGlhnhh+tRSchjeM+ytA5TYYhO6PxNHBkYfZ9d2ungcv135DauH2lyj1CFL8uW4RBTjzm3Pj7UU7",
+	"ciSODr8XpdZiFqC6G/F7pSqVuNfgLJXnB4eBrGLg0ITI+G7xC2pq9TGI+gIQmDkO9MRg+7J7MIYRPTw4",
+	"wFZZWYpMSaqocGJU6JKtD+gc9i+A3htAKhd4YsadBgSERrZrPMAtvmjDgZQxdIBTNe7OfNiZD6vMB9jU",
+	"wqiSj/SPsB4QIXfDHhS8GGFw83Gt+NIefRFqAdcsT1qYK68chAEdv4zHC4DjIi0H4gRSJkbEH37dI+je",
+	"X/eG4pff/hW3l0m+xou2mRHBW7yhR15VI9lYnW+Pb6a5AMHO4xe1Sacj94DgKJg9o6GDHUUHX2vHNJlp",
+	"EA9Ky2HdWoMK50hIweE5EeN3sW/jiFVuHzQWPW6rtIfESEALMODhq8Ds07mocmqS6BOnCuf2LpU9B029",
+	"VCb4Xl/Vjs6GbARY/F7oIKFCVZBsE1L1IfVp2s2uDNdt22vqdnBteOzixGljk4azq2Jc9ve4znHdmgNs",
+	"T2ukpIUphyFVASZdJIdeCyWv8SaGg7JE+14shZSCbUTGW2WU6EGrKiCQE1hGCR0iYErZTQsYXlLMZHal",
+	"C/vu7Q0gGtvnDFIIKWJnjz2UNYoF2l0exwLteUDOuFz4XagL/G/79hM9GRhCzk52GNJ/q9KsfJrm9T1t",
+	"hiI2Y5lZzyYuFPk4sX9q68zczYunmcwnwWKYiBcAm26gg6c2MetiJSorpR0v0be5gRqomD0vY/81U6W0",
+	"zmHc1ViLArwlIw0HRw3wmYy0uprfUMUDTi7tpJ2x9vU28srmi209uRo20/4H0o6ui3cTTNalHcTGku+2",
+	"YXMJoIbS0ko0sAdAQ591E12sxTqujGRUkG+ZK/RJsfNeNo8S6+FjJSYUpDMekLsKtHm/C+810AIPgebx",
+	"mDw4oADN94wBXDcH4PmJBrqHuO5AYr8gkNhNxC7agCGzS6gCexFw20YdItNac/WQzb7FQ2eX13zs4qvN",
+	"duH9Mun4S8qNL50cpMHfU4kvKd/N2GAbTpbjCPLBT9blNVZigAksqnwkoEWSkf65xgEPkyuEnGsEQ1ul",
+	"45QnvUX5cPfoKpel73ci8dgi4XcTeyn+dT9cOGgSq2sMXSGP288QCcC8FATlQ3RKKuRZkg4IBUBiBMUA",
+	"XEmo9gESLDSF6vEtRD3ELj05n6s8Ibg0mSSE4hm0wBPckc4VFP00U03si/t2eXbLh8Es05IQOjGnEzLE",
+	"gBkIhYuYUQG0QJ88QSsRhLtmJyKvHk4iEkmBDIAwAl2H48OkcU3dOkOxQoBxifk34pASPYDtTEsYFJx4",
+	"bsgEhqcbxpVM+uBCI8xp19D0NR7TvbR0Y91Sm5GBenjI4vAnODi1fdILJxauRj7QvtYck2oAchnjlo2b",
+	"BsIT3Ccjt6IAEctkkLSKCPj8FIdQSSzGusppi7pQUG2/8qr3sEikvmHfnZy/OrmAwtYBBCgwz5J7Kybl",
+	"Qg5AQB2tUNCQ7mlaCS11ooHOXomLdwy7vhZ2MixhvOGDU8aUSiYeJJcCSh08iyhRNag7irHtDSG8FnVA",
+	"3z1+2IGX4zOFHDY93YS0YlDuClu/jMJWXQh1VyoIwt7vmHRmIBCid5dqvLpjLSg92zRyGDK0Vw/A+112",
+	"uYX4m8xC4Jv2+eGQLH1WlZXM7BX9iOrYmBm91NfQDurK2kNu69KzAWIuuaGUYMoYpL4tdD5xs65xTUtk",
+	"m67V0gZtAcw3niSFMmaEYIVzK5h+EWhSv+79b10VNZZavvbXvRGgctI3QBH150MBbDscGIZTx3WxyXyh",
+	"c/XEDMXluFjMEbnaAwr8+bA/EK8xsw5vEetC4CiwU1OFf/z6I2D6/eLFqZgrewE/WPzvT19r4C9Uif0X",
+	"VKCkkxwOOcqoybK0NgsfnHBwBYtg97IsrJljtH3ZrKInlYJEBT2drkprXsDq2vkOyYx5DvyUalyV6Y3i",
+	"N864rzT51IhMQ7gfCgVxb8kxjAPv/5mYpYw8/ey5/Y8bfaYLxd+IqegdHX5P1tWZKovF02N7XdwfEbos",
+	"3RLnTWxEiLQOpkoF9OZXVYbrL8aZkgUevPTLJwafb+Sfxb6jK11MNIBcHR6JaWDC+Z9lUPuAiz1oENU7",
+	"7vRAyGKqt/CvwzThqfiCGux97+jgWR94XiGLgVL+xCxxt/fgZlAcfpvE/YF4EY4CG4+SMFSJGp/+fM6Y",
+	"WiEtezwUEjjcEVIt9kzsMSQm7H3nJRiI2YJKU/XcN1I7BUIUre0s9i05WlB02zm9iaudj+5oRy+/o5f/",
+	"GHr5VSTymZ5o9E1bXdRXOSVn+dwkeYHj03M0hpVto+ACq+iplC1kP2gVIzuNxwu7006zutwr1GzxKIF3",
+	"P/Y3UwChJwLfT+dGmqmySMdmowifZ4CgX3Eg77TQ9mRQlRFW1wFRNrFtEBdmj/kkDgYHgyNn1gU/BN5m",
+	"6Hsy40LOgVTCEZWMVXoDZgTiR/asOVOrA+5HIknNGIwVH1W4XDTNX2LcroqJSkaN+EGi5uUUDSQ9m6Wl",
+	"yGSp8jHEL+p3G5HLnMmJ6PkiW12KBSDW5WU/8tM3jPIErSomTahUwijfsGFv0cpqMgoIYj0iv5vH8ekb",
+	"X5x5uQjbOIhUpjI1Xt+Eku9mBItprWTuGcmBZtXxb1AxpttbAwE81aogK0aYNK+z7Qjmfidm54j4vuqR",
+	"iDGNwlgLsmhS9ngunIF4WRWIxMVT0lVp/wL7CFtAIPRijbHDg4PI9YxQ6DllnGFQZDTIQPxzqqG4GPea",
+	"uNJZpm+NiOdpPomHItdeEyI3OKUtA9PL/uLUXs6E5mhIU8ygP+JAnbd2Up3/dSbzRJa6WFDBczAM1vBI",
+	"RIOl+2tEeC105qg6wNUgQw1XsCZFwF/j7mw1F9x4MC5UYuchM9OOsvwTaYK1yrzLnNmIA400x8dr4I8l",
+	"/+s4aoO1m7kFYG15vjClmoXqEmR0w6LEujxjmY/9xIr1coViI/LX1B+9egSwXkgGHeigIUDqx1OVVFZg",
+	"j+tzINGqDBZZy5Krs4oqB37mXmymVZno2zym/Z6kxso+hkztxJ/Aj2OKJvNl4ASDo6bJekB2fasMYJv7",
+	"cS9VeatUcH0Hx/iJnTmdcFuto4QbrSqfbPBcQRmENNffVhll1yKE0sIvqykv+x/gL0oqGlXCIbiqMOWM",
+	"sh+1g8Mdn952JZjoxABNWA5V/an1Tws1V7Jk8CEMKIPNQXCyRCDlmhxn7txIyxEMGLDL2CO9fIq39rWV",
+	"BC3WzkVmf0ixkoE4pqaFqb7FdgqopccMT1IDN2ofrAt+BVfvXJXHdmpnNLO9+ye9cIA3ifnYdunAlofj",
+	"fW94GBJcHXYtoH46znSV3L++hucMJkk3xxXdqrbeu5TsY5fLeL6+jg3sJLddW6wupAGUFGumQwVYtJzW",
+	"Cvr6HLlf6zS4B8nqgYnWCVW0yRI3iNcvRuPHVxj/BDA6XWUJchz6c5XSg4kapwmnBin5Js3S7YYinpbl",
+	"/D38Nra3M1TsDRYuajam/wsfCu1clUBUWBfi6PAQISOAie/o2Xf0P5npXPWtjfofalxi9BL67+BAlqLQ",
+	"t5BmZuynpUr1yJH1fNePyLqYyuyGY9/8RM7jsHZDFr4RqGSDeYzAcMXIKQfre7mmh4nE87u7SBwd/CUS",
+	"R4ff2389s398Z/84isR//+d/9dHgLYuUuQsv5fhaX12hKYX5XFhDZgiFJaT0K8/Hv9TUiGvrjPggIthU",
+	"4Av6om1XgtiPXPCcvNyl/Ks9zyj5yvoopip45oQ8+fHs1f8M0ro8rTQZiHMF3ZcsOxOZUn4d6B/++z//",
+	"yx2VViZVnsQRT88zdjJcb3h5/IAzxZpeDz5R3qaztNwEpuP8Op1vF6KDn6XLwPsZgJgnysNPNq0NfKPu",
+	"7MbyPFnsanu20anz8KPkfjsVjP9mMdwKo5Uk8f68yeGNOuqKfpLF9X1MXjR2TbxsytpDBL6CAA5Q/kF2",
+	"eDYvFxF0CiuKSlmlQyqraaRaE3Ymi2uViN6jGsT9sBypfjWGL+AhgpRiru5KcZnp8bWrKSwLJWe+jAdv",
+	"UfqriwqOaVa3SycqpJUMnjBgFvqK85ZHw5hgx2EA5SWBqz4ifEWXYfPmBqh4U8pFTb3kWmQ6n6iCljsK",
+	"uJjVLQ4jMyCmQZLg2J7iCTL2uiMG9kX/AZofd3aL7r9fjqxGdGtF49lh9Oy73+5t2Z+rDDN7H5/7eqhX",
+	"cptmWV1UtuWgBLLWlM5ddc2XUF1Ts9TWHU20V9ZFRii5S7BTGwUU/U9W9Dp7Y7PKMO6YqCxdZvLlwAQr",
+	"v4YrwLkAJNEgtyqYQIgmUe+QDi9b0yd9El663Sifv9HqYF/LGn97HdPtyxBs6fqL26h7um3IoXVL7TYl",
+	"V1rdyKySWPDRMAgNFhNjVdNslpb2KjgI7YHuirVSik76JFLk4Eqwuxc9flmOp8jzzI3LXkqmMs9VhhdS",
+	"RoX9cphsWaSTCeLPjMcaAwSlFnH4iO/Lxdx6YhfTQqlO5l2GGIg6CT5EXFvqeLjsfRJEEa/pE7AuSrtq",
+	"/UjEdsYdvwhWnvvPEUYu5rXo+KFbqsaPR7X+bwgAXFHisbUDvKW5e6mDO7KaLYRgatNCS23e2MO9rtF7",
+	"8xZsWCpdNJ98RU92bZprOrOxBZvSwhqsdrcemGHJ9Urte/H6+GWAZNTVLB1upS1VP4W3+DxsxLWHvI+a",
+	"33VN/1G6pltf74rTq9Uq20cR36g0ZtnUYgxLjiutUF5NeJplMFPDzdeeT90MxFkFJGFxOS2UsQdJHIlY",
+	"V6W+urSvHWAVZCnf03KlWVou7IfuaIwH4iXON4WBbtXlVOtrwF34vYT6TjWTaeYgGeDXBOsTD6idG0DJ",
+	"u7WT6KWIGNxtQs7l+FpOuBZ3TG8xTwSinYRthP31duQprvynsib5dl3NEvj14JMqh6+o5dqH/rpE6N5y",
+	"i4UoG0htbTPaX1khACC5qS7j0PRz7hTD5kDBD9iNENTB8mSP82wvtacJ1PSMRAx5DGszqsSPm9LWhqsB",
+	"BSEKCAIJMsX/9H2ZzlQ8EnGpJ5MsHCi0TZcmiBdxpM/aB1YPnVy8fvE2ct22WKy+XrYu7CJ9KsnCm3XI",
+	"FbyuL90v28C5KmlF77fFP9RcjXsBfXREEQKoD3ah7Efqriwke0RmZPeKKfXcsKcGeTc25k8uXr98G5qh",
+	"G6Ma4MSXzNPHKSo+qVniN6qYKlk+OqZHt0n5B0X2+CKAOu5r6UX3PBV4yHsBdDx8H2/Z09ltxcfGJbj/",
+	"Prxv/tD/fnUa8QW1aCLqgMpccZxV6ZmSXFeHEMpQzKJuMUwUA0w1KfvYUQRA8zQHzlzMopakqseBRA9r",
+	"E+yYDqPPDs2mnfsQ40EJ99jdpkCsp40S+vI/1Bh4mSGc5Ojfa63ecNeBeOGbzSRFkyh0lKXXihyKGkRz",
+	"VMNW9pCOhSu/9VBVq0Mvx6GyR4BsChUByRShL2JJPBTMsB24rDmQLegTx2jewU2/nhiNBFCKXN+K1OyC",
+	"NF9hkAY33KMFaVos4X1WMxs5gUHYvJkBMGgWWxWBDOm9sO4+/HGfYhdQoQEmMyCaUE6uFcOoGxCj6XS9",
+	"oNl8KlOC7rcqTcYLtDMkHjkSUheLtj25daOiNY93nEALOW3u5qSGlKGGLpJQLjD6QAFOzqvRr81AvFmO",
+	"dppG9osyUMFMMRP1nkZ7v5SiipqYxl7CBzWaBug514xKi8miUadh0AhLIZilc40dPRKkgdRdakpDDA3d",
+	"xsOS5MskaRHET5GpwTt9/oQNP/JqvYNlxkmyy9N8lSbAcdKeb9cN9feoxsD+B9YYG4fLnL7jGTp8d8eZ",
+	"fFG3IIA+mS722C0UAAKK2aH3aNCFOn13QepFlXXl2R+tshsY4CxX2SbxtFCXPE5YjUYUBh2z/JNE2UIF",
+	"sIurbS2u1nXQPyyy5l5ea6bz43d7I+T2oK2+rSNrt0sfO+R2r735UMN4fS8LbYNmMwHltjdyRelaIyhj",
+	"HpalFwowNYBGJOwppyCd+6nM0msVOc+z1bk8pYu3KSFv+BHczbooct2z8jN8U9WWy48f7GO3doHBQ5ft",
+	"Z3pCFNQb7a1MT+wpDWW69nHk2BPYBnuvts8kA31SBV6cpfk1RnIzPYkBnYKfLeInQVBzCvJgU0mrZm/f",
+	"nhPFu/Otniw3ngFw51yWU4/bCX813ZXQ2pil+VuVT8rp3vBZtIRSsc3ms+BJOjZ/picRvBPA0wSgmVLN",
+	"BzvF30X3LBMojeQ9ahdwQ3n5sNbsD1EHlsQSt3Xu2DIDrI6ROP37D2c/tSe+05KpFd2QdR4MVubQKxRw",
+	"A/QCj4CvQRIMJGfE3+PwlwpKV92cdUESmLT1+dinpJX6ciWs1eWgWYuxuXmPiEzUvvVo/gW/bd8ZNvhj",
+	"hQs2Acf7W2UWn1/UodOZcadDUVwn8HbbrTsSqzkS0yaylAEk1VTJjEDAUoBLKh3WJOFTDcSJUonxEFGf",
+	"BxhqCQyK6W7Bn4IWCWW89RhCt82Qig4a6JGr2IFrFXZfibJI5wDZOofqHmoMlZnR9LABPFjlXyA8Jrew",
+	"40LGAvo9l3QQvKKtIlh3I1AxWJmd/PzT4lBtBy0Sst/C+kK5Mqvhq3xFc0eU39SQWunY+R9oK/6VBDFm",
+	"9L666zFkQYUELbXJXsrx9QR3VdhkTBVjI6IBnCrXmvpCW61fYi1wQJcsLpW3RR0MEaT3pbhk5jrgCzmH",
+	"CDyA2i3vPJojFu0+pLkVgQ3hPGVjxJ+Y7nza/FwiTUZu02dCfqedh2mAZI3HRl2PiPW3i8NvE632oQfy",
+	"Z+IBfsMeYUNVrDvA4eJ9P2rXYW7V1Q+vGtrK/44UVTNC0gPJjKiL16qlOuEl5vGKKicllhYQ1idwy/4I",
+	"Mea7FEyWmvKYZ/AJWhGW7tUhtP6YXooYEaNG3av6wgX6K5OEMNTT9hLWSERwxnSe3Z6WaCmSIwC16XLB",
+	"M4iC3RBEa3oxCSy2h/vfvzt7S1ap/+wfCOgbA05SXloTwaFEuftCWwS4wXYGAxFXRRaLWWWI0kBMy3Ju",
+	"vVX7txHvzt46HD5gK0hzPGaBIQLQr7hKsD8SMWEKg50dZ7JUpozrtjZ2gRYqU9JAS+o8zTFnF0wSrXTj",
+	"UOarnGjJxLVaQGqrvi508d/Vog1J1ajyLLQItpG59zd4dDthpdsdLBpnbh7R9a6/En+DL920+BobJXlx",
+	"OxTGWnUEVl8n/DwDXnrEvlzMVWFl2XiWlnGmZC4YGVb0Xp9f/HyK/eeFeprmaZnKLDUUkMOyXue85X4c",
+	"OpiHzi3lA80exSoHf6NQQs9VrhJuhDq/OD67sPvstkjLUuURRQQEPRv5zv9XFTry/gZynCEUQVo4pF3z",
+	"hDoVE3GVyYkRRgZ0uXRRwTXAPQwGCiOvlJjpRBE1+/HpG/SoCyXHU1DODFww0zOVl4ydC3QjaqzzxK+e",
+	"LnjmjcZxwuWoI/Li6zk8OPDxf+bMoWgH5gncb1rhgmAPPJ6WOaP5B7d9FN3C406lEZdqUuXfSn6JHzwI",
+	"AK2MDvBO3RCOhi+PiEuez38QrXenXjrsnnIitFRCu7qx95wH2aYNzTfpqng9zjL/NN9UdtIEy+82jvus",
+	"Ze/sE2J459nwEr83Nd3oQzsxfwRVWphrdB8BtLO6k+Mys7alwsOCaCOp4yWTk1GNAM3dA/sWgy3H+PmE",
+	"yFYiaYQcF9oYfw4gxinp94H4J7OEnb/48cWPIUvYQOCzIV8BI6cH96/GY6USMxDvmCWRvhp24DvjELze",
+	"f1uc+ETMY5uUfBOEXYPe1U8beeL7A0B9l4no1jI1boF3AGmf354kobZyx2+IClCsAKfJxtoDxWwFr9Fn",
+	"0x2gCwLlsVoTwEQxe+JMw49XBDjCTg+06gHWzDs18NnVAIrnw7XAh0Bq11c3AWCH5zwJakeTTrDTiXKW",
+	"5f35EuiHb5ItQ1fzBNcIwa6y9NFJ5v3W+IgN+5Em8INMWbJSsRqIDxwKdThLFt20dUbsOyc9m5mlX7z8",
+	"7EzKL8s0/Eip+hjTcJsm3lo5qVttfyAx+YNaXF+U5bSpkCT7pTTX3VnBEH+XkfKHwX0SR9pYTmUJ+GPQ",
+	"q1tUeeTh+D0ML3JlWm8G2B/TksipkcC70NUEO3tqBDkI5ZcY0ZPMxDPWBbKSw41Ofnzx80+ONcUji1Sz",
+	"S2B5yUuPVEYFQqY/EG9KwvYwroboiW/OI36XOjKJGztmCBJo+zWEAWyfE5KAMf4uhp/1XePfm5OLV2f/",
+	"OH7r5QGZxqyrh1HRGD+IKUJvRO/8xY/HL/nh+pG41OW0QeA3Cv1EXKEqd2VSnErIO27BxXzlra79biDe",
+	"Yn1UHa8cILxA17nFIIYl93IdKVGeCAOIMfbhkXVBOG7XBujdMsGCfUIkbhjRAAQ8GTWeP2LapNpeS5FL",
+	"Fd5zajCdg46+L/ogMiV8ksVcidguXxx5IyhPfCwu3KE+fE2gg8rtPSbVqdeVYAF5PECKubR+1NgNlgwE",
+	"qAUTMe057E7iL2Wg4mYHekSw7e6tNjrSkd6DRQlqU6igXNakrN65HjapN5GJXfgzcNTgHu3oxBEll1Rx",
+	"oxLRi18lEyVe6ELFkcD/nGPiLe534w4X5fTCKqoHVNzh7Oy/qiKzf8Hy7A33pmU5H+7vj+3BLLPhn/70",
+	"l+/2jcqNLp7SXgJtSzuCy9epVI/ZHuz5TNWRe56mC+ZrX8ve8LuDjZNR7nFR+24zSZ/aRT6QydHl86vD",
+	"p8+uvhs/PVJHV0+/v3r+/OmhfHb5Z/X9+Lvk2cFeVEPEc6wpju2CgI/3llfmHqQXm5QPwm13UMt/GKhl",
+	"3kprCC9I62zUrDbWhRI9shJqCgd1PPwHMXdc1j+TC1WwemKNxD9wGgptEThGuZXHGjN0NPYIpjnySriy",
+	"319WpafCjYSGOcssowonQizD7jp7w4HgFaA6QqAF4ScD+wvLZuEXUwSzgNx8nOmxzKbalHFkTbNSj3WG",
+	"xIGxKyk4Pn3zxIi5xlqEeCZzOVEzlZfv7WfxCCv6IZvF48d0A6rj4pFj8ever3uA6gzzxQFEXlEfH/EF",
+	"e/5ebjPAdxP5VgCKLURwtw0mOfQvGr8ydW7zyEFmIwHJQJxoMQPWBqIZ4ZTyaoaRgEK44X81ieCyoLCc",
+	"yazsy4zwtioRY2nU0zS3Z0tapjcqW4jeua7KKeBtRwLUKv3bbtGI96H9yncUR+JlauYwZoFUh3bqcPL8",
+	"XqmwjhxaqULt6zT/nr+v1eyfrcWRlncVVhQv6h+0ovTRcu3L+sh0kty1+nr/pNLJGPs1YtSPgHIEjBK1",
+	"45kWeFjzoHxYxDlRVgs0KzpEr8WH6bPCgFAjOWxshffQQ6lVPUVIWlcw9cYwqPMiIzHybppXMKnBTiig",
+	"iSGaOMcB6uk76nZ6rm7rtvpIoF/mmzbRETg/+8fZDx5T2zHTwXNhoZZbG8DsFsteZtTpSdo14zoZRppk",
+	"rZ7mE+uEMXeLiNEdu3Do/ujQAjy45yuzJ04hc0P93JNCV3PjiVyfHRwcDOtEY1TxZrWy0Tqncjb42L4i",
+	"I64KxTRSQGn7e6Uq6xpxw6m13S4rsyCumJm8O1d58laWKh8vYtGbpVmWsvsbMqtJMdfYyIfOzEwuxK1M",
+	"S1FqYaZ2bjJ8mNpTjEICLqOgRtf+Fh0t3F72//0RAuxQ8hUW3R5WdJabGhuDD/RhS169z6khPq0dOsPa",
+	"Lgm6R+1paQ22EMMhsCjCNvsbVaRXKQfsCSTcpJMc6AYTdReJKrdDkzsbKIqlNqsIQVDBxkb5jN2k6LFG",
+	"8BMsAqQ+QQ40uIAAU/0nETf9l1pc6SzTt8A7HHjg9tL9D2nyr3gozth8gmgF93LhsOoOojeJEgdgXj0L",
+	"Gg+k0TntpkxP4qitH0Gc/v2HNyeBvIre6+M3b9+dvXKxoSuZQns1c/nAlsMPXdMSFPv0B4J7U7CPA93y",
+	"XNeK1wtXF36twopn9LRzLUw1ni69+54uBFWm9/n9+FEJNi6zm3lRawk//N6XtPJkaZ+OxPODw1o9f1Aj",
+	"qgvkNbIbRVQ57RtibaP/gdsfPkxPOjJne4ksK4S05qXFtab17XNcY7gWPo9UFNWS2g0YABHjVNWs/0WE",
+	"KoRjEahDV1HAiOwzkSvFzCtLUu4ak3stbUju2xgiV6ZOD0Z2uL9RjBIIGTxcHzzaUCzsktgdx4eJNfG5",
+	"FhrcB0cbAX4IhHChYQI7NVEZ4zMvwCVxNcxQflLN7aSNjwYr4/KGTfZtPhoXIFkB37U4uXh9frFv/3xp",
+	"38PL89Pzi33758vgR1RCDaaCnnsu9RbTA49XD4nggriB4mg7Y3u5bh6m/dF9w56gwTAAbg3lNK90ZbJF",
+	"JIy8YS6xBwRERU+WIlOSqD6sSzgupJnC20uBeJGISQlBkwjPr9M5Rr4/OpraEaIj43CdmxS7w9F1+8ol",
+	"wVh94MEvlQR4zuUAaZcrhGdz3RnKq5k1jWkme791uD4fEW8EPwkXBnyh5bgHwk8Yt2oUjPzQEWY0aa7C",
+	"EKNJ88porImhOWO/8L8i9zy1Gwe9lHzQwD5uNGf3w6ms7FHOlyC47+XxfdEdyrwhgygjHA3lrnt51718",
+	"7xBnQPTrMK6aOm+z4OdGPc3Xpqk7Wzo6qXK9PgnDSAnO9hj62KQ9sJyngdZijdLdWzP2+JtKBF+RRZle",
+	"yXFJrUipCaBEfj7Hw78YT9NSja0NCQlk8rft0UqGMMueNU9CgAn/QLGYp3kOXjv6G952JOQyuHntFHEo",
+	"ZtihtZQbXEZKixEAmjnruo39WgNi3ag1cgEs+X20yj37Vq19sdNCh++6jXR783t2nNY7zj8BtN/yzdb3",
+	"nIfN5lLYV2w9ytrrVR1vd9eJvtVO9KYO2VCTOXWxUULnOrWGtO8DC7HK8ppeiYQaTAacV4hECNYwrI9l",
+	"hcpBvzB4AxBCXwUBNry0BWSyTY4camWQNtg+RKa72VqITF4+WINvFCeztgYb7tYPnN9aCwJ4vlRa28N9",
+	"Zn1EiI5mlZlCHDp0TK0zprjW0H57fvaPdyeu6ofidogvGCKIR0EdCkVFAZKMC46WyL6fvgHPNvbu30j4",
+	"CXon1nvJwNwa8KFDCCxyd8Cvy0KOr6mKybqO1iq4VnPI3SVqXqgxhNunqRXMBfDGKnLc6tVFABMWPmnT",
+	"SXZ90TyhpVoosB+ga+CqlmCmIh0CaIFPen71ghWt3zHyt6KozxhTBonHPYNsplkdMeoAdO/XeMKdfuto",
+	"PMBfdjrb62pC8XeOq+OxWq/POcuR5v7hoE3JmKsqyxaPBvIQemY7/Pbt8SL6wMT91eM+qbHNOHTBTqcT",
+	"1wfx+OztMYFSUAoKSRuAXDJ9lGW6Iag+rIWczcuFkEUhF2yt252plal1+KyTNgC7Jp2clx6N6ZNL3YYY",
+	"cEtT7UIpxQut/q3zS++E6DEpqQMD0jv8Sxs2kLGX6kZldgtuImSIcvYB/2ayEjvehhDFzvZwVgeaDkZT",
+	"lagLeMurQplpKwtZENtokpuSNHqs4tAoImZ3e74zBMmtrrIE08gY/gY7ZiLTvN91DuI2f4mL+GhoRfXl",
+	"CCDgwuPt0U40uMkf+Dj7qtjk3fnXIRwdsroBdwm85gCT1I8LokZtEB7NqF1kIhRNdlALdZPqystQv+10",
+	"i4hHzM4gWtXR+lBp2vCQ8ndZfTrRku9OpsduT73v3n6AtbOe9gS3wxr2QOtDKeP1cSBHpRaZlk6KcnVH",
+	"x1bExRPucYGHE1JaAzqVFHvLVE9BvHsMnZ+WhJiPx1ubQI5WHIqt4H4NIXt8BIamfG0P1W/1OUllYo9/",
+	"Tlqne3dMfpVV/yDH99ZA3hKmY+5ewIH2R1hOh4iB2WLI9eXcBy8hckXCaHzleCnNNYayxjIfKyzVwViP",
+	"SkT8gj+MI6pBE3GAlQZ3hhvHoyAKZaAjjkuC6qEm06+BBeq5qzVJC4rQuQAiFD3WEQtTh0H8ZDmgKHMB",
+	"CIlhF3INwDBA5R9n2lAiD+0MbPFUdymXv1Bh/8FAnFCx3FjPZnYkAM3ItCm/CJhBt2UeMdjFD/PYQINu",
+	"4G8OadA+eQgzKOiVrcAahGqXDYEGw1IbTx4IgWsThZGlsJm/VHYDexg2juZ7SCiq1CGCjX69TyZabllp",
+	"tslEYR8NlPOhVMVQ2I6NNVRcbeZqHJAAT/WtqfX8Qhl30NrJGqzny+WDFlhpGplumlZXC4xdv0+R0IIb",
+	"rWwFCd/kN4akWHv0dXFZl6zZUESIwUb05KXRWVUq6s8HVW0PJV1Q7/S1ovPzKr3DYgeDDGRzVTRSOdZQ",
+	"hySLSykZldvR+HJMHfmvseiS011Q7IHpKxqxkcECurNwWTq2r1+MB+5dqB5du4n5dnYDUG0eBKI7kUHd",
+	"/Brr/G3t7/Atub3tP2zd3fuUT9wo0xBn6SwtY26AGau85HwkWEOpAs8PO0YOD/oRFyGRNQlF0VOdOaDa",
+	"RGWlhOgunTMuI6lvVAH7d6yzTGFnDVSk3MgMQjSYn+C7pwZVPz7UUPzyW4yJRvjUBKPE1P2MuDL2DmjH",
+	"EbDD+cXxxZvzizcvzgd8uwBIQjJ1NHPNQ7UzbHnfw9EfucVwOdz49N3ZD6/en706fjkoVCnT3L4Y8yNO",
+	"PxaJXJh2jDT3UHTtvXMnb+072zKAzdIku5h4l1+mM5EbG2nXq7gyBhUUE0zdxthY6Auqqm6V+Ne6QEnF",
+	"qgAvk9C4bb+YqyLViejN0rwqlemLIlASdmxr2FMFvD1i8Dpq1Kpm7HrwGyctYEo5m1OvAwWeIKIb4+1i",
+	"GsaIJL1JE6o15O96B463gobtD8TfdDkVXhRAHEPOtoP+SJi5HIOkAkUW5lLtdekk1wV5cNJBKNKTT9Ib",
+	"lYvy1p7R9JzIpuUSpxlUzBhxdHBQr05wq7kKGNG9qTP7otY0BLzQs5l8apS9qKy9MGtadFXzm/qZ3kUs",
+	"6dudre56c/LDecSF82RFrG1+jtZNGBcVXFd6xXRUSHLrb5Axd6KKrqehITZ8lGfR8+jZc1jX0kro3nDv",
+	"//zy7On3v/1y8PT73/6tFwX/6f/b/7f3iRu6a2+/MwNt185E9h0TJVtNTiFwc7mgtd1lALamfeE1rNW9",
+	"DBG22sSyhom6U+MKIlkN4wlMfghVlUIKYMrosUFWs7kCbAys8cD9ASqMESUUgWB14yosoz1A6I2hHpaU",
+	"GpWAHFiXn6kE7ZSLKsfsPXZ7uP71eF4VExWT3fWngwNhojZrbQO7LBI4mDAQ5LDWVJot7DodHAwPDsS7",
+	"ixfUJJcvkL/IoYhF4uLNT6+gWe6n45N3AaxYf0SxxgZ8iC++p5heJG6hwB+xbjGGGM/TJB6I12meYqDR",
+	"hUHRGjx/8eOrl+/evjobzOTdewZUS97b697LiXpv7UG0CrH0vfGABOGGlQg6S9BWNh0MDhf27ve2G+2v",
+	"TuRM/S/QtBvkoewP7O7f/Bdkmq6/8Pw6nW/XhLWT7ySfQLmzVotdyZ1luqZuh7Yba0Tcfg1luI9sYRu5",
+	"naG76dQjGJauyb7pabpoNzRzU6kbgpFKBCbwgIVgq6G36C6cz0F7FqYcEiAd6Li/sqjGDPTLdvITU5sm",
+	"X+fn2y6ab2EVdgL6MAEFHn9YyWB/cBO2fcU7kV1fardyAdeK84dNceLrRs490OIJvPD+MrJt+F6Y2Aqk",
+	"vZ3x/djlNxvvyH3MOndmu32rCcGtcJ4W7GRVGgeaCtyVQb4aIA5idZeWL3SigvS1z3Mz1CmlygktL+es",
+	"LJ44fMPUCGmuXU56DjPAMEM1tx8+O2Bzd+RzVaW8VkZkOp9gZ4zLrPtZyHwBnPltcjZis7wl8UXd2rIU",
+	"KqdgS1oalV0x4BN0yOJtMKcG7ZYqAfgDGP/7FqQD+MEXLcruHa9Hz+QrdwWnnxMHE96CkLWak5XaoZDj",
+	"640MT7hSJdyRRUFJK2EFQqncqkKhmcjXtrrf4Cxrqu0gqmv0vCl7iPUfVuTzptNth12Nr3hBjWOvYJYb",
+	"oSzSA3FPN2QRO2E/7JcdEIgBhsY9Y4Bt07hO86RrFnDp3qYlIrUlubBzWTMFftMptcKugULxvT0dq6I+",
+	"KyQkP/4qe7nRbrizkFdbyK09moGWOa59v6RuulpQYNj9D/AXfQRD73+Av3yzbKv58pMsCKoCrg7bRHtg",
+	"vcT+k4t0piDDYu2QaUooS0JnDgtQGqPHKeGjWl1EOVKZi+Pzi5endfINKCil0e3pDzhN3khwoAy4cKkX",
+	"MehH8eQdMPMhWSNUROxnPWw3I9wFNUHfe2ihdQt+Asx+rBMVibkqrG//VOX2/4noxXL/EuAtgR4BSpf+",
+	"/8PXlwjC3qokQZfMJaCah+oV3vPK5MVM3rEyOXz+/N7q9oK69inVnnttX5+N33UrZ3Nf3fuIjbIoaLym",
+	"tPExExWiG1CjEe+jR6uhxvulYUv2zvr7rO1G9BoAKqdFSW+ko6t5QhnxVj3LNmHIBoKxd8xOLGFbMLIK",
+	"BSV7uiBwnb7D47EKN0ANbcULxWnFS2CfD8T5NP2Rr5GuDJ0EeDN/GhTK4w8C9Oe70xCfcq4KftpIvDt9",
+	"9e8vGHhI5clAHBMcYh1GZybv3tEz4e2Y0N2OdngkprqiMK11cYNE19Hh9/2PQg76OIigEB/oUibZghCC",
+	"lk8ifIxPgfmDC3eOL6RLPeF0cDNNpfla0NX+wBhm+NqgHnkZAidQTm4LhWrJqGLD8lN7KQg7ZivSBMl3",
+	"7cdIxWt10KUup30mTFDoaAJKb66GS56n/alH9g+HSo3LG0OVDPQuSKOg1tpeFpTRVHn6e6Xq1w3EqTTm",
+	"FvA+APsMgDWxhsjqmhNd2vXStxgOg/xnIkv59CZVt7EodGY1wsF3HenOd3biG7nBdmSYL6WLUqAQCo23",
+	"w3b/D4w5L7YO5THNyz8doeuXzqpZaJtRAUunI9oyF8jY95qp+YZ1ic+viw5Pld/aXocx+aejz+mo2le1",
+	"ykmFPbhzTVe7phXtd9YkuP+h7bQ15q08Lm3mUH7c9oO4lwb4Z5XpfGKsCAJYNTUbUZWdpKvsKZNr+K11",
+	"1p71A87Gd+dnDc7GjvPz59vcznpL/Zw0OmriLbd0nrlFZXtqKyA+/t1BIBqKkr/4U/5rJFnCcu+FrhCn",
+	"2617i7zVju19e0ptFGS+Sm8UnGlmII6TWUog1isOuDN78TZNTXuDVWoZZ/tNMcPQkq9+5x/sn0CVOycD",
+	"pzvzaLWwBFIUvpbw18ZThe4rJNiqolA5oMqPAAgflC1o3kgYDfXGd/MUIWppGEKgLdQ8k2NrTx2L20Jb",
+	"24sGc1dClg69Q6piBuoK4mvItPUD6WwYZykEuYgkq/f25x9ev4W8Bn+UaQjv2bOBfiPHMKprQz06/N7x",
+	"MoYYtHCjuD8CZG2aGvR//PlQXC6gyrWxUpeFkm6NYv44dgh0QHuVpWPwDdXvlczsKUbQ/K6w/Lu2Am04",
+	"BKkMQRyLsTXYC3E71QRFz+ferDIARAcpUvgRIhhIEGGUXvEKfpFlwihjoKYzPGrDGOsmZyWqebad7x3t",
+	"tHvWJVC3gJpA80KVuW3kBN4J2Oir8tbjFnYaLPXho528bg9+RQfvvSOA28Qiv9D6J5kvaBnMZ1LvalwV",
+	"abnYG/7yW8t5L2HXWC3iha1T9Xutn+mJRmXfEUa80dcuaIhqpKYPmDS4aQZ0Kqhl8wBmYKd4ThrnYWri",
+	"kWL2DQ2IImkPmAmeGI8incddehaQ1KGKZVeK9ZiE6cnS0YZy0yYsdZn7sAe7/xgQCH75ze41wI9vDdV4",
+	"nh2dQ4yWux3muij3IuQiZgpiR945/MvBX57BLqa5tKb34LgtC6DRYVa2y0UNSMGe0pcLEWx26Kmi+Mqx",
+	"HWGvrcephR0pVSYAGiGiOsQ4SPi2dVol/LKIiG0AGUOUCQnIAJEgt/aVvqIDKZxgbSItE33l+0301TIp",
+	"fW3GYblXcAussGlPOvKAVpnyv83IgzkGH4tek86QwROJqqgGCh3c39PzL8/hbXqjcujScAgqCAQNY4eD",
+	"IEBG25uExn4T9vNHtCDcwQhDyrK28EEj0PKgf1vCinbd/FS8joKWWuPXKL9z0pkSZi7rexBgOFrucloV",
+	"UOzejkwNe8t1YstSOrRNxta8VOWtta0QpmumZI4sFAlCC83AI8gT+MwllBylhQPvCabqQYmWZ3se4MxH",
+	"KxnB+F4EoY1h9YBNsAYxz6/DIbwv3ThkhsXR8rFH1K1NxHHIF3a/CXUjs0qWjKEfcD1hf8ECoY8Y18cz",
+	"TVo5zVVGq5WoLAX2RMfRVRbphNodaf7hJE27wikLnfmijUQ408BEfvWcolleTw62Jwrf5KWaplb0GpAh",
+	"oWqxt2yZzGuscfNryc9NxW/zdK6yNMdFxvGx+K1ovxOO1/bY/6yxsDD8ReQ732Br5iUp0FDC8BPc801p",
+	"8lnidrW2zAcTNUnpTORynA56XmbhU3nyjmW1pYGYlM/WCIO8OBAGX9woeMS2qBg5vq7mbhv7vrXaCUMj",
+	"R2KsCtpgbve4Okbe1SPG3HKQ74WyxiCLqNWqughVM05i71+//ev/BQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -3,6 +3,7 @@ package impl
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ type Backups interface {
 	Delete(ctx context.Context, id int64) error
 	Open(ctx context.Context, id int64) (*os.File, backup.Backup, error)
 	Restore(ctx context.Context, id int64) error
+	Upload(ctx context.Context, r io.Reader) (backup.Backup, error)
 }
 
 // backupsOrUnavailable returns the backup manager, or a 503 fault when
@@ -144,4 +146,20 @@ func (s *Server) RestoreBackup(ctx context.Context, req gen.RestoreBackupRequest
 	s.lifecycle(ctx, system.Restart)
 	return gen.RestoreBackup200JSONResponse{Id: req.BackupId,
 		Message: fmt.Sprintf("Restoring backup %d; the gateway restarts", req.BackupId)}, nil
+}
+
+// UploadBackup stores an uploaded backup file as a new backup.
+func (s *Server) UploadBackup(ctx context.Context, req gen.UploadBackupRequestObject) (gen.UploadBackupResponseObject, error) {
+	m, err := s.backupsOrUnavailable()
+	if err != nil {
+		return nil, err
+	}
+	if req.Body == nil {
+		return nil, fault.New(fault.Invalid, "the body must be a backup file")
+	}
+	b, err := m.Upload(ctx, req.Body)
+	if err != nil {
+		return nil, err
+	}
+	return gen.UploadBackup200JSONResponse(backupOut(b)), nil
 }

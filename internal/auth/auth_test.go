@@ -104,7 +104,7 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
 	"deleteUserById", "logoutUserSessions", "listRoles",
 	// a backup holds the users' password hashes; a restore replaces everything
-	"listBackups", "createBackup", "getBackup", "deleteBackup", "downloadBackup", "restoreBackup"}
+	"listBackups", "createBackup", "getBackup", "deleteBackup", "downloadBackup", "restoreBackup", "uploadBackup"}
 
 // controlOnly are the calls that act on the plant: admins and the control
 // role only, never anonymous callers (spec §2.5).

@@ -206,6 +206,7 @@ var Rights = map[string]Rule{
 	"deleteBackup":       admin,
 	"downloadBackup":     admin,
 	"restoreBackup":      admin,
+	"uploadBackup":       admin,
 }
 
 // pathCategory is the category named by the path parameter "name".

@@ -406,11 +406,12 @@ func (m *Manager) Run(ctx context.Context, run scheduler.Run) error {
 		return err
 	}
 	b, err := m.make(ctx, id)
-	m.finish(ctx, b, err)
+	keep, kerr := m.retainCount(ctx)
+	m.finish(ctx, b, err, keep)
 	if err != nil {
 		return err
 	}
-	return m.retain(ctx)
+	return kerr
 }
 
 // begin writes the record of a new running backup.
@@ -596,7 +597,7 @@ func addFile(tw *tar.Writer, name, path string) error {
 }
 
 // finish records how backup b ended and audits it.
-func (m *Manager) finish(ctx context.Context, b Backup, runErr error) {
+func (m *Manager) finish(ctx context.Context, b Backup, runErr error, keep int) {
 	ctx = context.WithoutCancel(ctx)
 	m.mu.Lock()
 	delete(m.running, b.ID)
@@ -608,6 +609,13 @@ func (m *Manager) finish(ctx context.Context, b Backup, runErr error) {
 			_ = os.Remove(m.FilePath(b.ID))
 		}
 		err = m.writeRecord(cur)
+	}
+	if err == nil && runErr == nil && keep > 0 {
+		// Under the same lock, so no list shows more than keep complete
+		// backups.
+		if rerr := m.retainLocked(keep); rerr != nil {
+			m.o.Logger.Error("backup retention", "error", rerr)
+		}
 	}
 	m.mu.Unlock()
 	if err != nil {
@@ -627,18 +635,21 @@ func (m *Manager) finish(ctx context.Context, b Backup, runErr error) {
 	}
 }
 
-// retain deletes the oldest complete backups beyond BACKUP.retainCount.
-func (m *Manager) retain(ctx context.Context) error {
+// retainCount reads BACKUP.retainCount; 0 with an error when it cannot.
+func (m *Manager) retainCount(ctx context.Context) (int, error) {
 	v, err := m.o.Config.Value(ctx, Category, ItemRetainCount)
 	if err != nil {
-		return fmt.Errorf("read %s.%s: %w", Category, ItemRetainCount, err)
+		return 0, fmt.Errorf("read %s.%s: %w", Category, ItemRetainCount, err)
 	}
 	keep, err := strconv.Atoi(v)
 	if err != nil || keep < 1 {
-		return fmt.Errorf("%s.%s %q is not a positive integer", Category, ItemRetainCount, v)
+		return 0, fmt.Errorf("%s.%s %q is not a positive integer", Category, ItemRetainCount, v)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	return keep, nil
+}
+
+// retainLocked deletes the oldest complete backups beyond keep; m.mu held.
+func (m *Manager) retainLocked(keep int) error {
 	all, err := m.readRecords()
 	if err != nil {
 		return err
@@ -652,4 +663,79 @@ func (m *Manager) retain(ctx context.Context) error {
 		all = all[1:]
 	}
 	return nil
+}
+
+// Upload adds the backup file read from r as a new COMPLETED backup, dated
+// as its manifest says. A file that is not a backup of this format:
+// Invalid. Whether it can be restored here (store kind, schema version)
+// is checked by Restore.
+func (m *Manager) Upload(ctx context.Context, r io.Reader) (Backup, error) {
+	m.mu.Lock()
+	if err := os.MkdirAll(m.dir, 0o700); err != nil {
+		m.mu.Unlock()
+		return Backup{}, fault.Wrap(fault.Unavailable, err, "the backup directory cannot be made")
+	}
+	all, err := m.readRecords()
+	var id int64
+	if err == nil {
+		id, err = m.nextID(all)
+	}
+	m.mu.Unlock()
+	if err != nil {
+		return Backup{}, err
+	}
+	part := m.FilePath(id) + ".part"
+	n, err := writeFile(part, r)
+	if err != nil {
+		_ = os.Remove(part)
+		return Backup{}, err // a body over the limit stays *http.MaxBytesError: 413
+	}
+	a, man, err := openArchive(part)
+	if err == nil {
+		a.Close()
+		if man.Format != FormatVersion {
+			err = fmt.Errorf("file format %d, this gateway reads format %d", man.Format, FormatVersion)
+		}
+	}
+	if err != nil || n == 0 {
+		_ = os.Remove(part)
+		if err == nil {
+			err = errors.New("the body is empty")
+		}
+		return Backup{}, fault.Wrap(fault.Invalid, err, "the body is not a backup file of this gateway: %v", err)
+	}
+	if err := os.Rename(part, m.FilePath(id)); err != nil {
+		_ = os.Remove(part)
+		return Backup{}, fault.Wrap(fault.Unavailable, err, "the uploaded backup cannot be stored")
+	}
+	b := Backup{ID: id, Status: StatusCompleted, Date: man.CreatedAt.UTC(), Size: n, Readings: man.Readings}
+	m.mu.Lock()
+	err = m.writeRecord(b)
+	m.mu.Unlock()
+	if err != nil {
+		return Backup{}, fault.Wrap(fault.Unavailable, err, "the uploaded backup cannot be recorded")
+	}
+	m.o.Logger.Info("backup uploaded", "backup", id, "size", n, "createdAt", man.CreatedAt)
+	return b, nil
+}
+
+// writeFile copies r to a new file at path and syncs it.
+func writeFile(path string, r io.Reader) (n int64, err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+	if err != nil {
+		return 0, fault.Wrap(fault.Unavailable, err, "the uploaded backup cannot be stored")
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fault.Wrap(fault.Unavailable, cerr, "the uploaded backup cannot be stored")
+		}
+	}()
+	n, err = io.Copy(f, r)
+	if err != nil {
+		return n, err
+	}
+	if err := f.Sync(); err != nil {
+		return n, fault.Wrap(fault.Unavailable, err, "the uploaded backup cannot be stored")
+	}
+	return n, nil
 }

@@ -352,3 +352,45 @@ func TestRestoreUnknownOrNotComplete(t *testing.T) {
 		t.Errorf("unknown: %v", err)
 	}
 }
+
+func TestUpload(t *testing.T) {
+	f := newFixture(t, dbtest.SQLite(t))
+	ctx := context.Background()
+	b := f.backup(t)
+	data, err := os.ReadFile(f.m.FilePath(b.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := f.m.Upload(ctx, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.ID == b.ID || up.Status != backup.StatusCompleted || up.Size != int64(len(data)) || !up.Date.Equal(b.Date) || up.Readings != b.Readings {
+		t.Errorf("uploaded %+v, from %+v", up, b)
+	}
+	if err := f.m.Restore(ctx, up.ID); err != nil {
+		t.Errorf("restore of the uploaded copy: %v", err)
+	}
+	for name, body := range map[string][]byte{"empty": {}, "text": []byte("hello"), "gzip without tar": gzipped(t, []byte("x"))} {
+		if _, err := f.m.Upload(ctx, bytes.NewReader(body)); !errors.Is(err, fault.Invalid) {
+			t.Errorf("upload of %s: %v, want Invalid", name, err)
+		}
+	}
+	list, err := f.m.List(ctx, backup.Filter{})
+	if err != nil || len(list) != 2 {
+		t.Errorf("refused uploads left records: %+v %v", list, err)
+	}
+}
+
+func gzipped(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	w := gzip.NewWriter(&out)
+	if _, err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}

@@ -3805,6 +3805,15 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
 	ListBackupStatuses(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UploadBackupWithBody Upload a backup
+	//
+	// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+	UploadBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DeleteBackup Delete a backup
 	//
 	// Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
@@ -5117,6 +5126,25 @@ func (c *RawClient) CreateBackup(ctx context.Context, reqEditors ...RequestEdito
 // Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
 func (c *RawClient) ListBackupStatuses(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListBackupStatusesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UploadBackupWithBody Upload a backup
+//
+// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+func (c *RawClient) UploadBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadBackupRequestWithBody(c.Server, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8162,6 +8190,35 @@ func NewListBackupStatusesRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUploadBackupRequestWithBody constructs an http.Request for the UploadBackup method, with any body, and a specified content type
+func NewUploadBackupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/upload")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -11792,6 +11849,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
 	ListBackupStatusesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBackupStatusesResponse, error)
 
+	// UploadBackupWithBodyWithResponse Upload a backup
+	//
+	// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+	UploadBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBackupResponse, error)
+
 	// DeleteBackupWithResponse Delete a backup
 	//
 	// Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
@@ -14683,6 +14749,96 @@ func (r ListBackupStatusesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListBackupStatusesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UploadBackupResponse503Headers the declared response headers of an HTTP 503 response for UploadBackup
+type UploadBackupResponse503Headers struct {
+	RetryAfter int
+}
+
+type UploadBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Backup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UploadBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UploadBackupResponse) GetJSON200() *Backup {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UploadBackupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UploadBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UploadBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UploadBackupResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UploadBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UploadBackupResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UploadBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UploadBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UploadBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UploadBackupResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22524,6 +22680,21 @@ func (c *ClientWithResponses) ListBackupStatusesWithResponse(ctx context.Context
 	return ParseListBackupStatusesResponse(rsp)
 }
 
+// UploadBackupWithBodyWithResponse Upload a backup
+//
+// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+func (c *ClientWithResponses) UploadBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBackupResponse, error) {
+	rsp, err := c.UploadBackupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUploadBackupResponse(rsp)
+}
+
 // DeleteBackupWithResponse Delete a backup
 //
 // Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
@@ -25835,6 +26006,87 @@ func ParseListBackupStatusesResponse(rsp *http.Response) (*ListBackupStatusesRes
 		}
 		response.JSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseUploadBackupResponse parses an HTTP response from a UploadBackupWithResponse call
+func ParseUploadBackupResponse(rsp *http.Response) (*UploadBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UploadBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Backup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UploadBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -11,6 +11,7 @@ export const timestampFields: { readonly [operation: string]: readonly (readonly
   "GET /edge/audit": [["audit", "*", "timestamp"]],
   "POST /edge/audit": [["timestamp"]],
   "GET /edge/backup": [["backups", "*", "date"]],
+  "POST /edge/backup/upload": [["date"]],
   "GET /edge/backup/{backup_id}": [["date"]],
   "GET /edge/north/{north_name}/setaside": [["readings", "*", "setAside"], ["readings", "*", "timestamp"]],
   "GET /edge/statistics/history": [["statistics", "*", "history_ts"]],
