@@ -2,8 +2,10 @@ package impl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/backup"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/system"
 )
 
@@ -158,8 +161,19 @@ func (s *Server) UploadBackup(ctx context.Context, req gen.UploadBackupRequestOb
 		return nil, fault.New(fault.Invalid, "the body must be a backup file")
 	}
 	b, err := m.Upload(ctx, req.Body)
-	if err != nil {
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, router.TooLarge(tooLarge.Limit)
+	case err != nil && !isFault(err):
+		return nil, fault.Wrap(fault.Invalid, err, "the backup file could not be read from the request")
+	case err != nil:
 		return nil, err
 	}
 	return gen.UploadBackup200JSONResponse(backupOut(b)), nil
+}
+
+func isFault(err error) bool {
+	_, ok := fault.As(err)
+	return ok
 }

@@ -730,12 +730,33 @@ func writeFile(path string, r io.Reader) (n int64, err error) {
 			err = fault.Wrap(fault.Unavailable, cerr, "the uploaded backup cannot be stored")
 		}
 	}()
-	n, err = io.Copy(f, r)
+	n, err = io.Copy(f, readErrors{r})
+	var re readError
+	if errors.As(err, &re) {
+		return n, fmt.Errorf("read the body: %w", re.err) // the caller's to classify (too large, cut off)
+	}
 	if err != nil {
-		return n, err
+		return n, fault.Wrap(fault.Unavailable, err, "the uploaded backup cannot be stored")
 	}
 	if err := f.Sync(); err != nil {
 		return n, fault.Wrap(fault.Unavailable, err, "the uploaded backup cannot be stored")
 	}
 	return n, nil
+}
+
+// readErrors marks the errors of reading its reader, so that writeFile
+// tells a failed upload (the client's) from a failed write (the disk's).
+type readErrors struct{ r io.Reader }
+
+type readError struct{ err error }
+
+func (e readError) Error() string { return e.err.Error() }
+func (e readError) Unwrap() error { return e.err }
+
+func (r readErrors) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return n, readError{err}
+	}
+	return n, err
 }
