@@ -10,6 +10,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -329,13 +333,75 @@ func testBackupRetention(t *testing.T) {
 	}
 }
 
+// freshStore returns the database a gateway of the test's own runs on:
+// "" (SQLite in its data directory) when the suite's gateway runs on
+// SQLite, else a new, empty PostgreSQL database on the server of
+// EDGE_CONFORMANCE_DB, made with PostgreSQL's createdb program and
+// dropped when the test ends, so that the test runs on the suite's store
+// kind.
+func freshStore(t *testing.T) string {
+	t.Helper()
+	dsn := os.Getenv("EDGE_CONFORMANCE_DB")
+	if dsn == "" || !ownGateway {
+		return ""
+	}
+	conn := map[string]string{}
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		conn["host"], conn["port"], conn["user"] = u.Hostname(), u.Port(), u.User.Username()
+		if q := u.Query().Get("host"); q != "" {
+			conn["host"] = q
+		}
+	} else {
+		for _, kv := range strings.Fields(dsn) {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				conn[k] = v
+			}
+		}
+	}
+	program := "createdb"
+	if found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/createdb"); len(found) > 0 {
+		slices.Sort(found)
+		program = found[len(found)-1]
+	}
+	name := strings.ReplaceAll(unique("conf_restore"), "-", "_")
+	args := []string{}
+	for flag, key := range map[string]string{"-h": "host", "-p": "port", "-U": "user"} {
+		if conn[key] != "" {
+			args = append(args, flag, conn[key])
+		}
+	}
+	cmd := exec.CommandContext(t.Context(), program, append(args, name)...) //nolint:gosec // PostgreSQL's own program
+	cmd.Env = append(os.Environ(), "PGPASSWORD="+conn["password"])
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("a fresh PostgreSQL database for a gateway of the test's own cannot be made (%v: %s)", err, out)
+	}
+	t.Cleanup(func() {
+		// After the gateways of the test stopped (cleanups run last first).
+		drop := exec.Command(strings.Replace(program, "createdb", "dropdb", 1), append(args, "--if-exists", name)...) //nolint:gosec // as above
+		drop.Env = cmd.Env
+		if out, err := drop.CombinedOutput(); err != nil {
+			t.Logf("drop database %s: %v: %s", name, err, out)
+		}
+	})
+	conn["dbname"] = name
+	parts := []string{}
+	for k, v := range conn {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
 // TestBackupRestore restores a backup on a gateway of the test's own whose
 // configuration, users and readings changed after the backup was made
 // while readings arrived: the gateway restarts on the backup's state
 // (BKRST then BKRSC), the users and configuration are the backup's, and
 // the readings are those the backup holds.
 func testBackupRestore(t *testing.T) {
-	gw, _, _ := ownGatewayAt(t)
+	dbURL := freshStore(t)
+	gw, _, _ := ownGatewayOn(t, dbURL)
 	// The restore ends every session: the client sends the newest admin
 	// token, so clean-ups run after it too.
 	admin := loginAt(t, gw.url, "admin", adminPass()).Token
@@ -401,7 +467,10 @@ func testBackupRestore(t *testing.T) {
 	dl, err := c.DownloadBackupWithResponse(t.Context(), b.Id)
 	must(t, err)
 	wantStatus(t, "downloadBackup", dl.StatusCode(), dl.Body, http.StatusOK)
-	_, lines := backupEntries(t, dl.Body)
+	manifest, lines := backupEntries(t, dl.Body)
+	if want := map[bool]string{true: "sqlite", false: "postgres"}[dbURL == ""]; manifest["store"] != want {
+		t.Errorf("the backup's store is %v, want %s: the test's gateways run on the suite's store kind", manifest["store"], want)
+	}
 	inBackup := 0
 	for _, l := range lines["tables/readings.jsonl"] {
 		var r map[string]any
@@ -459,7 +528,7 @@ func testBackupRestore(t *testing.T) {
 	// The same file uploaded to a fresh gateway and restored there gives
 	// it the first gateway's users, configuration and readings.
 	t.Run("onto a fresh gateway", func(t *testing.T) {
-		fresh, _, _ := ownGatewayAt(t)
+		fresh, _, _ := ownGatewayOn(t, freshStore(t))
 		token := loginAt(t, fresh.url, "admin", adminPass()).Token
 		f, err := edgeclient.NewClientWithResponses(fresh.url, edgeclient.WithHTTPClient(checkingDoer{t: t}),
 			edgeclient.WithRequestEditorFn(func(_ context.Context, req *http.Request) error {
