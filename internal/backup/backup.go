@@ -171,8 +171,24 @@ func New(o Options) *Manager {
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
-	return &Manager{o: o, dir: filepath.Join(o.DataDir, Dir), running: map[int64]bool{},
+	m := &Manager{o: o, dir: filepath.Join(o.DataDir, Dir), running: map[int64]bool{},
 		taken: map[int64]bool{}, beginErr: map[string]error{}, changed: make(chan struct{})}
+	m.removeLeftovers()
+	return m
+}
+
+// removeLeftovers deletes the work directories and partial files of
+// backups and uploads a stopped gateway left; their records say
+// INTERRUPTED.
+func (m *Manager) removeLeftovers() {
+	for _, pattern := range []string{".work-*", "backup-*.tar.gz.part"} {
+		found, _ := filepath.Glob(filepath.Join(m.dir, pattern))
+		for _, p := range found {
+			if err := os.RemoveAll(p); err != nil {
+				m.o.Logger.Warn("backup leftover not removed", "path", p, "error", err)
+			}
+		}
+	}
 }
 
 var recordName = regexp.MustCompile(`^backup-([0-9]{1,18})\.json$`)

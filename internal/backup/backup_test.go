@@ -394,3 +394,31 @@ func gzipped(t *testing.T, b []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+func TestLeftoversRemoved(t *testing.T) {
+	f := newFixture(t, dbtest.SQLite(t))
+	dir := filepath.Join(f.dir, backup.Dir)
+	for _, p := range []string{".work-7-123/users.jsonl", "backup-7.tar.gz.part"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "backup-7.json"), []byte(`{"id":7,"status":"RUNNING","date":"2026-11-20T10:00:00Z"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := backup.New(backup.Options{DataDir: f.dir, Store: f.store, Config: f.cfg, Audit: f.audit})
+	left, _ := filepath.Glob(filepath.Join(dir, "*7*"))
+	if len(left) != 1 || filepath.Base(left[0]) != "backup-7.json" {
+		t.Errorf("left after a new start: %v, want only the record", left)
+	}
+	b, err := m.Get(context.Background(), 7)
+	if err != nil || b.Status != backup.StatusInterrupted {
+		t.Fatalf("backup cut short: %+v %v, want INTERRUPTED", b, err)
+	}
+	if err := m.Delete(context.Background(), 7); err != nil {
+		t.Errorf("delete of an interrupted backup: %v", err)
+	}
+}
