@@ -63,4 +63,3 @@ func TestRestoreBackupDuringShutdown(t *testing.T) {
 		t.Errorf("restore while shutting down: %v (restore asked: %v), want a conflict and nothing asked", err, called)
 	}
 }
-
