@@ -180,7 +180,7 @@ func testBackupLifecycle(t *testing.T) {
 	t.Cleanup(func() { _, _ = c.DeleteBackupWithResponse(context.Background(), id) })
 
 	t.Run("record", func(t *testing.T) {
-		if b.Size <= 0 || !b.Readings || b.Date.Time.IsZero() || time.Since(b.Date.Time) > time.Hour {
+		if b.Size <= 0 || !b.Readings || b.Date.IsZero() || time.Since(b.Date.Time) > time.Hour {
 			t.Errorf("backup record %+v: want a size, readings true and the date it was made", b)
 		}
 		resp, err := c.GetBackupWithResponse(t.Context(), id)

@@ -71,6 +71,9 @@ func schemaVersion(ctx context.Context, q sqlx.QueryerContext) (uint, error) {
 	if row.Dirty {
 		return 0, ErrSchemaDirty
 	}
+	if row.Version < 0 {
+		return 0, fmt.Errorf("db: schema version %d", row.Version)
+	}
 	return uint(row.Version), nil
 }
 

@@ -5,11 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"github.com/getkin/kin-openapi/openapi3"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/edged/edged/internal/fault"
 )
