@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,10 +118,13 @@ func setBackupItem(t *testing.T, admin, item, value string) {
 }
 
 // ingestUntil posts readings of asset to an http_south service on port
-// until stop is closed; it returns how many the service accepted.
-func ingestUntil(host string, port int, asset string, stop <-chan struct{}) func() int {
+// until stop is closed, and returns once the first batch was accepted, so
+// that what follows runs while readings arrive. The function it returns
+// waits for the last post and says how many readings were accepted.
+func ingestUntil(t testing.TB, host string, port int, asset string, stop <-chan struct{}) func() int {
+	t.Helper()
 	var wg sync.WaitGroup
-	var accepted int
+	var accepted atomic.Int64
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -134,11 +138,12 @@ func ingestUntil(host string, port int, asset string, stop <-chan struct{}) func
 			status, _, err := postIngest(ctx, host, port, "sensor-reading", readingsBody(asset, 20, time.Now()))
 			cancel()
 			if err == nil && status == http.StatusOK {
-				accepted += 20
+				accepted.Add(20)
 			}
 		}
 	}()
-	return func() int { wg.Wait(); return accepted }
+	eventually(t, 15*time.Second, "readings accepted while the test goes on", func() bool { return accepted.Load() > 0 })
+	return func() int { wg.Wait(); return int(accepted.Load()) }
 }
 
 var backupDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$`)
@@ -163,7 +168,7 @@ func testBackupLifecycle(t *testing.T) {
 		return err == nil && status == http.StatusOK
 	})
 	stop := make(chan struct{})
-	accepted := ingestUntil(host, port, asset, stop)
+	accepted := ingestUntil(t, host, port, asset, stop)
 
 	cr, err := c.CreateBackupWithResponse(t.Context())
 	must(t, err)
@@ -460,7 +465,7 @@ func testBackupRestore(t *testing.T) {
 	wantUsers := users()
 
 	stop := make(chan struct{})
-	accepted := ingestUntil(host, port, asset, stop)
+	accepted := ingestUntil(t, host, port, asset, stop)
 	b := createBackup(t, c)
 	close(stop)
 	accepted()
