@@ -277,6 +277,9 @@ func answerType(path string, status int) string {
 	if strings.HasSuffix(path, "/edge/metrics") && status == http.StatusOK {
 		return "text/plain; version=0.0.4"
 	}
+	if strings.HasPrefix(path, "/edge/backup/") && strings.HasSuffix(path, "/download") && status == http.StatusOK {
+		return "application/gzip"
+	}
 	return "application/json"
 }
 

@@ -79,6 +79,11 @@ var suite = []suiteTest{
 	{"TestLogsServiceWarning", Strict, testLogsServiceWarning},
 	{"TestLogsErrors", Strict, testLogsErrors},
 	{"TestLogsRights", Strict, testLogsRights},
+	// Backup and restore
+	{"TestBackupLifecycle", Strict, testBackupLifecycle},
+	{"TestBackupRetention", Strict, testBackupRetention},
+	{"TestBackupRestore", Strict, testBackupRestore},
+	{"TestBackupRestoreRefused", Strict, testBackupRestoreRefused},
 	{"TestSafeMode", Strict, testSafeMode},
 	{"TestStatisticsHistoryAndRates", Strict, testStatisticsHistoryAndRates},
 	{"TestStatisticsRateZeroWithoutHistory", Strict, testStatisticsRateZeroWithoutHistory},

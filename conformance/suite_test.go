@@ -42,6 +42,10 @@ func TestShutdownOperation(t *testing.T)                     { runSuiteTest(t) }
 func TestLogsServiceWarning(t *testing.T)                    { runSuiteTest(t) }
 func TestLogsErrors(t *testing.T)                            { runSuiteTest(t) }
 func TestLogsRights(t *testing.T)                            { runSuiteTest(t) }
+func TestBackupLifecycle(t *testing.T)                       { runSuiteTest(t) }
+func TestBackupRetention(t *testing.T)                       { runSuiteTest(t) }
+func TestBackupRestore(t *testing.T)                         { runSuiteTest(t) }
+func TestBackupRestoreRefused(t *testing.T)                  { runSuiteTest(t) }
 func TestSafeMode(t *testing.T)                              { runSuiteTest(t) }
 func TestStatisticsHistoryAndRates(t *testing.T)             { runSuiteTest(t) }
 func TestStatisticsRateZeroWithoutHistory(t *testing.T)      { runSuiteTest(t) }

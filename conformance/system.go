@@ -182,11 +182,18 @@ func testPingServiceDescription(t *testing.T) {
 // with SIGTERM at the end unless the test marks it exited.
 func ownGatewayAt(t *testing.T) (*gateway, string, *bool) {
 	t.Helper()
+	return ownGatewayOn(t, "")
+}
+
+// ownGatewayOn is ownGatewayAt on the database dbURL ("" SQLite in the
+// data directory).
+func ownGatewayOn(t *testing.T, dbURL string) (*gateway, string, *bool) {
+	t.Helper()
 	if !ownGateway {
 		t.Skip("needs a gateway binary the suite built itself; testing an external gateway (-url / EDGE_URL)")
 	}
 	dir := filepath.Join(t.TempDir(), "data")
-	gw, err := startGateway(gatewayBinary, dir, "")
+	gw, err := startGateway(gatewayBinary, dir, dbURL)
 	if err != nil {
 		t.Fatalf("start a gateway: %v", err)
 	}

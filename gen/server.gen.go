@@ -75,6 +75,8 @@ func (e AuditSeverity) Valid() bool {
 const (
 	ASTDP AuditSource = "ASTDP"
 	BKEXC AuditSource = "BKEXC"
+	BKRSC AuditSource = "BKRSC"
+	BKRST AuditSource = "BKRST"
 	CONAD AuditSource = "CONAD"
 	CONCH AuditSource = "CONCH"
 	CTLOP AuditSource = "CTLOP"
@@ -120,6 +122,10 @@ func (e AuditSource) Valid() bool {
 	case ASTDP:
 		return true
 	case BKEXC:
+		return true
+	case BKRSC:
+		return true
+	case BKRST:
 		return true
 	case CONAD:
 		return true
@@ -194,6 +200,30 @@ func (e AuditSource) Valid() bool {
 	case USRCH:
 		return true
 	case USRDL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupStatus.
+const (
+	COMPLETED   BackupStatus = "COMPLETED"
+	FAILED      BackupStatus = "FAILED"
+	INTERRUPTED BackupStatus = "INTERRUPTED"
+	RUNNING     BackupStatus = "RUNNING"
+)
+
+// Valid indicates whether the value is a known member of the BackupStatus enum.
+func (e BackupStatus) Valid() bool {
+	switch e {
+	case COMPLETED:
+		return true
+	case FAILED:
+		return true
+	case INTERRUPTED:
+		return true
+	case RUNNING:
 		return true
 	default:
 		return false
@@ -835,7 +865,7 @@ type AuditEntry struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -856,6 +886,8 @@ type AuditEntry struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -898,7 +930,7 @@ type AuditEntryCreate struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -919,6 +951,8 @@ type AuditEntryCreate struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -956,7 +990,7 @@ type AuditLogCode struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -977,6 +1011,8 @@ type AuditLogCode struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -1033,7 +1069,7 @@ type AuditSeverityLevel struct {
 // - `NHDWN` north destination unavailable
 // - `NHAVL` north destination available
 // - `UPEXC` update complete
-// - `BKEXC` backup complete
+// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 // - `NTFDL` notification deleted
 // - `NTFAD` notification added
 // - `NTFSN` notification sent
@@ -1054,6 +1090,8 @@ type AuditSeverityLevel struct {
 // - `LOGFL` failed login
 // - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 // - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 // - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 //
 // Example: CONCH
@@ -1083,6 +1121,66 @@ type AvailablePlugins struct {
 	//
 	// Example: ["csv_south"]
 	Plugins []string `json:"plugins"`
+}
+
+// Backup Example: {"date":"2024-05-01 10:15:42.123","id":3,"readings":false,"size":48213,"status":"COMPLETED"}
+type Backup struct {
+	// Date UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	Date Timestamp `json:"date"`
+
+	// Id The backup's id; ids are never reused.
+	Id int64 `json:"id"`
+
+	// Readings Whether it holds the buffered readings (`BACKUP.includeReadings` when it was made).
+	Readings bool `json:"readings"`
+
+	// Reason Why it failed; only for `FAILED`.
+	Reason *string `json:"reason,omitempty"`
+
+	// Size Bytes of the backup file; 0 until it is complete.
+	Size int64 `json:"size"`
+
+	// Status `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Status BackupStatus `json:"status"`
+}
+
+// BackupDone Example: {"id":3,"message":"Backup 3 deleted"}
+type BackupDone struct {
+	Id      int64  `json:"id"`
+	Message string `json:"message"`
+}
+
+// BackupList defines model for BackupList.
+type BackupList struct {
+	Backups []Backup `json:"backups"`
+}
+
+// BackupStarted Example: {"id":4,"message":"Backup 4 started","status":"RUNNING"}
+type BackupStarted struct {
+	Id      int64  `json:"id"`
+	Message string `json:"message"`
+
+	// Status `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Status BackupStatus `json:"status"`
+}
+
+// BackupStatus `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+type BackupStatus string
+
+// BackupStatusEntry defines model for BackupStatusEntry.
+type BackupStatusEntry struct {
+	// Index The status's index (1 RUNNING, 2 COMPLETED, 3 FAILED, 4 INTERRUPTED).
+	Index int `json:"index"`
+
+	// Name `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Name BackupStatus `json:"name"`
+}
+
+// BackupStatusList defines model for BackupStatusList.
+type BackupStatusList struct {
+	BackupStatus []BackupStatusEntry `json:"backupStatus"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -2937,6 +3035,9 @@ type UserList struct {
 // AssetCode defines model for AssetCode.
 type AssetCode = string
 
+// BackupId defines model for BackupId.
+type BackupId = int64
+
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
@@ -3121,6 +3222,18 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// ListBackupsParams defines parameters for ListBackups.
+type ListBackupsParams struct {
+	// Status Only backups of this status (`RUNNING`, `COMPLETED`, `FAILED`, `INTERRUPTED`), matched case-insensitively; any other value is 400.
+	Status *string `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
 // ListCategoriesParams defines parameters for ListCategories.
@@ -4064,6 +4177,30 @@ type ServerInterface interface {
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(w http.ResponseWriter, r *http.Request)
+	// ListBackups List backups
+	// (GET /edge/backup)
+	ListBackups(w http.ResponseWriter, r *http.Request, params ListBackupsParams)
+	// CreateBackup Create a backup
+	// (POST /edge/backup)
+	CreateBackup(w http.ResponseWriter, r *http.Request)
+	// ListBackupStatuses List the statuses of backups
+	// (GET /edge/backup/status)
+	ListBackupStatuses(w http.ResponseWriter, r *http.Request)
+	// UploadBackup Upload a backup
+	// (POST /edge/backup/upload)
+	UploadBackup(w http.ResponseWriter, r *http.Request)
+	// DeleteBackup Delete a backup
+	// (DELETE /edge/backup/{backup_id})
+	DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
+	// GetBackup Get a backup
+	// (GET /edge/backup/{backup_id})
+	GetBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
+	// DownloadBackup Download a backup
+	// (GET /edge/backup/{backup_id}/download)
+	DownloadBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
+	// RestoreBackup Restore a backup
+	// (PUT /edge/backup/{backup_id}/restore)
+	RestoreBackup(w http.ResponseWriter, r *http.Request, backupId BackupId)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
 	ListCategories(w http.ResponseWriter, r *http.Request, params ListCategoriesParams)
@@ -4433,6 +4570,54 @@ func (_ Unimplemented) ListAuditSeverities(w http.ResponseWriter, r *http.Reques
 // Authenticate Log in with a client certificate
 // (POST /edge/authenticate)
 func (_ Unimplemented) Authenticate(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListBackups List backups
+// (GET /edge/backup)
+func (_ Unimplemented) ListBackups(w http.ResponseWriter, r *http.Request, params ListBackupsParams) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// CreateBackup Create a backup
+// (POST /edge/backup)
+func (_ Unimplemented) CreateBackup(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListBackupStatuses List the statuses of backups
+// (GET /edge/backup/status)
+func (_ Unimplemented) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// UploadBackup Upload a backup
+// (POST /edge/backup/upload)
+func (_ Unimplemented) UploadBackup(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DeleteBackup Delete a backup
+// (DELETE /edge/backup/{backup_id})
+func (_ Unimplemented) DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// GetBackup Get a backup
+// (GET /edge/backup/{backup_id})
+func (_ Unimplemented) GetBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// DownloadBackup Download a backup
+// (GET /edge/backup/{backup_id}/download)
+func (_ Unimplemented) DownloadBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// RestoreBackup Restore a backup
+// (PUT /edge/backup/{backup_id}/restore)
+func (_ Unimplemented) RestoreBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -5669,6 +5854,211 @@ func (siw *ServerInterfaceWrapper) Authenticate(w http.ResponseWriter, r *http.R
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		siw.Handler.Authenticate(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListBackups operation middleware
+func (siw *ServerInterfaceWrapper) ListBackups(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListBackupsParams
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", r.URL.Query(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "status"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "status", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", r.URL.Query(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "limit"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "limit", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skip" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skip"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skip", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBackups(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// CreateBackup operation middleware
+func (siw *ServerInterfaceWrapper) CreateBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.CreateBackup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// ListBackupStatuses operation middleware
+func (siw *ServerInterfaceWrapper) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListBackupStatuses(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// UploadBackup operation middleware
+func (siw *ServerInterfaceWrapper) UploadBackup(w http.ResponseWriter, r *http.Request) {
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.UploadBackup(w, r)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DeleteBackup operation middleware
+func (siw *ServerInterfaceWrapper) DeleteBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DeleteBackup(w, r, backupId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// GetBackup operation middleware
+func (siw *ServerInterfaceWrapper) GetBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.GetBackup(w, r, backupId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// DownloadBackup operation middleware
+func (siw *ServerInterfaceWrapper) DownloadBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.DownloadBackup(w, r, backupId)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
+// RestoreBackup operation middleware
+func (siw *ServerInterfaceWrapper) RestoreBackup(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// ------------- Path parameter "backup_id" -------------
+	var backupId BackupId
+
+	err = runtime.BindStyledParameterWithOptions("simple", "backup_id", chi.URLParam(r, "backup_id"), &backupId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: r.URL.RawPath == ""})
+	if err != nil {
+		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "backup_id", Err: err})
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.RestoreBackup(w, r, backupId)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {
@@ -8059,6 +8449,30 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Put(options.BaseURL+"/edge/restart", wrapper.Restart)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup", wrapper.ListBackups)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/backup", wrapper.CreateBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Post(options.BaseURL+"/edge/backup/upload", wrapper.UploadBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup/status", wrapper.ListBackupStatuses)
+	})
+	r.Group(func(r chi.Router) {
+		r.Delete(options.BaseURL+"/edge/backup/{backup_id}", wrapper.DeleteBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup/{backup_id}", wrapper.GetBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/backup/{backup_id}/download", wrapper.DownloadBackup)
+	})
+	r.Group(func(r chi.Router) {
+		r.Put(options.BaseURL+"/edge/backup/{backup_id}/restore", wrapper.RestoreBackup)
+	})
+	r.Group(func(r chi.Router) {
 		r.Get(options.BaseURL+"/edge/statistics", wrapper.ListStatistics)
 	})
 	r.Group(func(r chi.Router) {
@@ -10279,6 +10693,830 @@ func (response Authenticate500JSONResponse) VisitAuthenticateResponse(w http.Res
 type Authenticate503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response Authenticate503JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupsRequestObject struct {
+	Params ListBackupsParams
+}
+
+type ListBackupsResponseObject interface {
+	VisitListBackupsResponse(w http.ResponseWriter) error
+}
+
+type ListBackups200JSONResponse BackupList
+
+func (response ListBackups200JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListBackups400JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListBackups401JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListBackups403JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListBackups500JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackups503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListBackups503JSONResponse) VisitListBackupsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackupRequestObject struct {
+}
+
+type CreateBackupResponseObject interface {
+	VisitCreateBackupResponse(w http.ResponseWriter) error
+}
+
+type CreateBackup200JSONResponse BackupStarted
+
+func (response CreateBackup200JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateBackup401JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response CreateBackup403JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response CreateBackup409JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateBackup500JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateBackup503JSONResponse) VisitCreateBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatusesRequestObject struct {
+}
+
+type ListBackupStatusesResponseObject interface {
+	VisitListBackupStatusesResponse(w http.ResponseWriter) error
+}
+
+type ListBackupStatuses200JSONResponse BackupStatusList
+
+func (response ListBackupStatuses200JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatuses401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListBackupStatuses401JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatuses403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListBackupStatuses403JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListBackupStatuses500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListBackupStatuses500JSONResponse) VisitListBackupStatusesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackupRequestObject struct {
+	Body io.Reader
+}
+
+type UploadBackupResponseObject interface {
+	VisitUploadBackupResponse(w http.ResponseWriter) error
+}
+
+type UploadBackup200JSONResponse Backup
+
+func (response UploadBackup200JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response UploadBackup400JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response UploadBackup401JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response UploadBackup403JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup413JSONResponse struct{ PayloadTooLargeJSONResponse }
+
+func (response UploadBackup413JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response UploadBackup500JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UploadBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UploadBackup503JSONResponse) VisitUploadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type DeleteBackupResponseObject interface {
+	VisitDeleteBackupResponse(w http.ResponseWriter) error
+}
+
+type DeleteBackup200JSONResponse BackupDone
+
+func (response DeleteBackup200JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteBackup400JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteBackup401JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DeleteBackup403JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteBackup404JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DeleteBackup409JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteBackup500JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteBackup503JSONResponse) VisitDeleteBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type GetBackupResponseObject interface {
+	VisitGetBackupResponse(w http.ResponseWriter) error
+}
+
+type GetBackup200JSONResponse Backup
+
+func (response GetBackup200JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetBackup400JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetBackup401JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response GetBackup403JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetBackup404JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetBackup500JSONResponse) VisitGetBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type DownloadBackupResponseObject interface {
+	VisitDownloadBackupResponse(w http.ResponseWriter) error
+}
+
+type DownloadBackup200ResponseHeaders struct {
+	ContentDisposition *string
+}
+
+type DownloadBackup200ApplicationgzipResponse struct {
+	Body          io.Reader
+	Headers       DownloadBackup200ResponseHeaders
+	ContentLength int64
+}
+
+func (response DownloadBackup200ApplicationgzipResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	w.Header().Set("Content-Type", "application/gzip")
+	if response.ContentLength != 0 {
+		w.Header().Set("Content-Length", fmt.Sprint(response.ContentLength))
+	}
+	if response.Headers.ContentDisposition != nil {
+		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	w.WriteHeader(200)
+
+	if closer, ok := response.Body.(io.ReadCloser); ok {
+		defer closer.Close()
+	}
+	_, err := io.Copy(w, response.Body)
+	return err
+}
+
+type DownloadBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DownloadBackup400JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DownloadBackup401JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response DownloadBackup403JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DownloadBackup404JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response DownloadBackup409JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DownloadBackup500JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DownloadBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DownloadBackup503JSONResponse) VisitDownloadBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackupRequestObject struct {
+	BackupId BackupId `json:"backup_id"`
+}
+
+type RestoreBackupResponseObject interface {
+	VisitRestoreBackupResponse(w http.ResponseWriter) error
+}
+
+type RestoreBackup200JSONResponse BackupDone
+
+func (response RestoreBackup200JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response RestoreBackup400JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RestoreBackup401JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response RestoreBackup403JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RestoreBackup404JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RestoreBackup409JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RestoreBackup500JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RestoreBackup503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RestoreBackup503JSONResponse) VisitRestoreBackupResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -19171,6 +20409,30 @@ type StrictServerInterface interface {
 	// Authenticate Log in with a client certificate
 	// (POST /edge/authenticate)
 	Authenticate(ctx context.Context, request AuthenticateRequestObject) (AuthenticateResponseObject, error)
+	// ListBackups List backups
+	// (GET /edge/backup)
+	ListBackups(ctx context.Context, request ListBackupsRequestObject) (ListBackupsResponseObject, error)
+	// CreateBackup Create a backup
+	// (POST /edge/backup)
+	CreateBackup(ctx context.Context, request CreateBackupRequestObject) (CreateBackupResponseObject, error)
+	// ListBackupStatuses List the statuses of backups
+	// (GET /edge/backup/status)
+	ListBackupStatuses(ctx context.Context, request ListBackupStatusesRequestObject) (ListBackupStatusesResponseObject, error)
+	// UploadBackup Upload a backup
+	// (POST /edge/backup/upload)
+	UploadBackup(ctx context.Context, request UploadBackupRequestObject) (UploadBackupResponseObject, error)
+	// DeleteBackup Delete a backup
+	// (DELETE /edge/backup/{backup_id})
+	DeleteBackup(ctx context.Context, request DeleteBackupRequestObject) (DeleteBackupResponseObject, error)
+	// GetBackup Get a backup
+	// (GET /edge/backup/{backup_id})
+	GetBackup(ctx context.Context, request GetBackupRequestObject) (GetBackupResponseObject, error)
+	// DownloadBackup Download a backup
+	// (GET /edge/backup/{backup_id}/download)
+	DownloadBackup(ctx context.Context, request DownloadBackupRequestObject) (DownloadBackupResponseObject, error)
+	// RestoreBackup Restore a backup
+	// (PUT /edge/backup/{backup_id}/restore)
+	RestoreBackup(ctx context.Context, request RestoreBackupRequestObject) (RestoreBackupResponseObject, error)
 	// ListCategories List configuration categories
 	// (GET /edge/category)
 	ListCategories(ctx context.Context, request ListCategoriesRequestObject) (ListCategoriesResponseObject, error)
@@ -19997,6 +21259,210 @@ func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 		sh.options.ResponseErrorHandlerFunc(w, r, err)
 	} else if validResponse, ok := response.(AuthenticateResponseObject); ok {
 		if err := validResponse.VisitAuthenticateResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListBackups operation middleware
+func (sh *strictHandler) ListBackups(w http.ResponseWriter, r *http.Request, params ListBackupsParams) {
+	var request ListBackupsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBackups(ctx, request.(ListBackupsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBackups")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBackupsResponseObject); ok {
+		if err := validResponse.VisitListBackupsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// CreateBackup operation middleware
+func (sh *strictHandler) CreateBackup(w http.ResponseWriter, r *http.Request) {
+	var request CreateBackupRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateBackup(ctx, request.(CreateBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(CreateBackupResponseObject); ok {
+		if err := validResponse.VisitCreateBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// ListBackupStatuses operation middleware
+func (sh *strictHandler) ListBackupStatuses(w http.ResponseWriter, r *http.Request) {
+	var request ListBackupStatusesRequestObject
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListBackupStatuses(ctx, request.(ListBackupStatusesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListBackupStatuses")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListBackupStatusesResponseObject); ok {
+		if err := validResponse.VisitListBackupStatusesResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// UploadBackup operation middleware
+func (sh *strictHandler) UploadBackup(w http.ResponseWriter, r *http.Request) {
+	var request UploadBackupRequestObject
+
+	request.Body = r.Body
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.UploadBackup(ctx, request.(UploadBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "UploadBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(UploadBackupResponseObject); ok {
+		if err := validResponse.VisitUploadBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DeleteBackup operation middleware
+func (sh *strictHandler) DeleteBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request DeleteBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteBackup(ctx, request.(DeleteBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DeleteBackupResponseObject); ok {
+		if err := validResponse.VisitDeleteBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// GetBackup operation middleware
+func (sh *strictHandler) GetBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request GetBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBackup(ctx, request.(GetBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(GetBackupResponseObject); ok {
+		if err := validResponse.VisitGetBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// DownloadBackup operation middleware
+func (sh *strictHandler) DownloadBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request DownloadBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.DownloadBackup(ctx, request.(DownloadBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DownloadBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(DownloadBackupResponseObject); ok {
+		if err := validResponse.VisitDownloadBackupResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
+// RestoreBackup operation middleware
+func (sh *strictHandler) RestoreBackup(w http.ResponseWriter, r *http.Request, backupId BackupId) {
+	var request RestoreBackupRequestObject
+
+	request.BackupId = backupId
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.RestoreBackup(ctx, request.(RestoreBackupRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RestoreBackup")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(RestoreBackupResponseObject); ok {
+		if err := validResponse.VisitRestoreBackupResponse(w); err != nil {
 			sh.options.ResponseErrorHandlerFunc(w, r, err)
 		}
 	} else if response != nil {
@@ -22277,696 +23743,736 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchs5tib6KoicvcNUTZIidbFdUnRMqGS5SnvbskaXqt1d8jhBJkjmVhJgJ5Ci2W5HzK+JOH8nziuc",
-	"+X2e4TxKP8kJrAUgkTdeZLkue1dHdLjEzMR1Yd2w1rc+BSMxmwvOuJLB0adgTjM6Y4pl8NeJlEydipjp",
-	"P2ImR1kyV4ngwVFwM2WE6sdkJGIWkjnLRoyrLuP675h0Iro7jEgiiWRcESpJRP957/Uw2umRE0VmQiqy",
-	"d3hIRlOa0ZHuMCRqykiazBJF2APLliThEyYVmVM1JXQ+TxMmiRKCdCgnU6XmH6TI1ZRk7K+5fm8q0jjh",
-	"E0JJKviEZTAyPYKDfp9wOtPPdBcsZTPG1U5IpDA9SSUyFtsJUU6GTH/BYjJlGeuRK0Z109K+uEj0kEr9",
-	"DJeEciLSmGVkQhVb0CWhmZ6QVCzWj/V/wYpKQnlMMjYTD/hknmcTdpKmrhv9XA8VHhBF5X0vCAP2kc7m",
-	"KQuOApnwXIokDsIg0buhlygIAz3k4CjQ4wnCQK9LkrE4OFJZzsJAjqZsRvVWzujHN4xP1DQ42js8DINZ",
-	"wu3fgzBQyzn0obKET4LPn8PglCo2EdnyAtpvIoWReYPcs2V5qBmT6gOdJ81DhX+edKhTyjlL20caszSB",
-	"PR/hm88k7HSNgisLPpMta42tfNhmIoN+f/1EXiepYln7PMbwnCRcKspHbMNpjGjKBs0zwQaffiI/iBy5",
-	"SXkOV0zlGQcqzyzZizHyACoVuSBT/WGPnH0cpXnMJIkkGwkeyygk0SzhuWLwn8AxIjgykbxP5hHpHPT7",
-	"Oz07y7/mLFsW04RWg9KEEp7M8pk//IQrNmEZjP9csVn7NiSKzWDlgSckOCF7GsqLr1nWpchU8/Lrhlav",
-	"+5p1fqPXoT7It/Sjnh3h+WzIMr3EjKsMWSnJYBPalgpWtrRUMRvTPFXB0Z7eeGwZyMAQwqp1fItb9hhK",
-	"MLvdQguwo4+gBNPqNrRwITI1bScGoAMxJpRw/SKRLHtIRoyIzPygOflWsrJEQEp0R6nIW7g+9PD0x/dC",
-	"qGScjKie5oqZe29tyZPEA8umjKq2WRUNP/3kLtN8kqyY1hyeuwkdAVHaXYXdHouMUIKKiNtm/AwVmmY+",
-	"bb7DhzXZzprXApvdYBXWzTpjD4nIG47i9TQZKwnjVgnwNB6LBUm4EqiPUKlwEcwTxmP9eiLJjPIlyXmi",
-	"tZuJCIlhhfoXfSSamLdeMHd6BYejs5gmo6k+CnZ6cIaJUFOWLRLJdnquqT/t9+/yfn/v+dzM50+DvX5E",
-	"JskDk2S/T8xrutWYKkoWUyEZ4WyhlUXNBJe6n8Ge92Ya98hPiZqKXJHINhuRjshQ5evvEGqnPqWScEHy",
-	"+ZxlZChyHoNCmRWqIp3NWUxkmkymKl0SOmU0tpzNqIjPJBmlYnQPqmLCgbvFbQzLDqiZY/UbOZZRKf+V",
-	"Leu7faK1NTsgO+5n5F+u310QMfx3NlLbaJ2mgS+izOvRlMV5ys7j5vMozXOSVJjI3uDFczZ8/rL7Yr+/",
-	"3x0M2Ivuy9H4RZc+7/ef03g/HtJ+87Btkx9gXu1DH4tsRlVwFOQ5vNkweKSixwg4Q4C+gPM0nMcKONPq",
-	"NgLuGnlbO0f0md/jJVk7jzPtPz2rv2bqRCYxO2/aoTPkBsgsJFNdql91u3VMMjZnVBkeaExk4OFSG5A0",
-	"7ZGTIUx5xiiXxqoUnJWm/fNgLxzsv9e/zFOwqnFSTXsHNFbMVmuHskSGCVfPD4LVWhfoaOf4qVHSzCs0",
-	"y+hSvyDVEnZEt6v/vr5P5vX1uWhSHjUFhrAIczrRxjWwSEOkrTSp229UKX0NspmX3VB538YZtGZV4wrP",
-	"xy/oHn0+6L6M+8Puwej5fvfb+FvWPRzGL+iL8R7rj1qMoS9mBnqs+hT9d5h+bcjveLqEMUtcNRChuu+2",
-	"dTPnoRhCMUtwEgTrT4Ae0rWiaoMxgfBOQIYpFpIZVZpLkhGVrJtwybhMVPLA0iXpRCOhx6FYZF6TJDq1",
-	"P+0cE0oeaJozoqZUacbABe4VNG28M63Eot9pmbXttnH1byXL2igll1odK1PKXiMR6DfXiYWV/PSz/lLO",
-	"BZdo93xH4+9R7uu/RoIrxsFkA+8WKrm7/y71UL2pfgpmTEo6gb2mo3s60ZxpLmSiRLYkGRvnksVHRr64",
-	"3xMes4+44orIZMLR10SJynJwSd0z5ABuLv+UsXFwFPyX3cInuItP5e5ZlgkzpQY1uT6qMU1SFmsNb0Gl",
-	"HeOxHssUWAWV4ICZsLhHdBNminAGJBFAiigvpeAh4Zqjwi+cqYXI7p9JIhacMD0s0gHimgjkS5V1SMVk",
-	"54hEqnmciSQ5zxgdTekwZVrItryo9eGYiFyteMdM04wAvZJwvDUh55JcaD03I9GKXYzIWKSpWJjN4iTn",
-	"Zu9ERnJu907/RlWesVC/wz7OQVXGLe9EjZSg9VXzYrRDwPzIRJoO6ei+7ZNEGoemmlIOGjodjdgc/Jls",
-	"LDKm5frnUNP1FU73sXQNLMkTregGnuVSkSHTUzSHigyZWjDGyQC0IBBqT0TEdsPAlkk1h8dFT/gDTZP4",
-	"GHa1TKb6FzEeMw5+53HC0jj0JiEykuUpwyXK5Rcf+pF8MC7vRJIh032CWZmmLH6iRZDgyRLZve6CploB",
-	"WpIs5zzhk9AQjebbuD9GiT3HQaDx7zzBYMNRLTe0+qT1q5SCsfs5DE4FH6fJ6NHkcuK7VpxRgB57rVu6",
-	"obOPiVTyiSlkZEbvZDcjozzLtPqHUq0T5zgRqyfb4cRsnjH9u7YVzQzc6oJY1Mza/LJjl0plIv3vOcvZ",
-	"6zxNH7tktru7YJ6OBncB8IPBcz0Z3b6dnCQLmqiET46I3jI6oQnHjXsqCjPjsEuih6FXME7kHPSH7Jkk",
-	"0V/1dFGbiVqHWBYnoH4b9h8z3UePXAHd0bEywmOSPDDuuUKt3RWEgTbOzbUXfNU90V81uEiMrwAbRXeF",
-	"z+9ndKlZFto/evVKisbg8brE5zB4LbJhEseMP5YIQMWj8SzhoAZJGO2cZZrbocYn5iyDhp5ou0eaO2XA",
-	"TXI1ZVzBsYjJMFckUVKLIEZiLbk15VMt+nAg+kM4AOdcsYzTFLt55MRtI0B+LLN6g+P5MTkYD0Z7wxfs",
-	"W9qPD9jh4c4TLMAJAdvG+sKMz+fYkKiiSSqN48c5FrXsExOS89iQrFUgn8lCQsWwMBdCvRY5jx+7Jhei",
-	"YNbIOs1d3RNtPY3jjEmJ7Yo8G3kbDXwZZnFJl6mg8Y0Qb6i2Yx45GaN/kKEArj9iLJZk0D94efjiORku",
-	"FXtqIVDuiLxNvoPpGAfKLacPNEm1Tvlohq1EpqU+aKiutWOfkkCuJqAvw2ESCx5+JbZtexxRDvaEJlVz",
-	"15WmhIsFGbIRzSWDgTSPXevpDHyxQyoduSeSxFqVB/3WaeKhFQqgiYzzNNUvaKsCJCO5qBsSVs1Azhx5",
-	"XDwqHGxXbCQwuAA4kphRlYyI4CPmBk25XGjeCIt4TOa6mxmjfDFN0uLpXr9vHB5TRlMtpjL03H6JIKFm",
-	"Cpoty3ykiaskPg6/SHzcCPGW8qU5KvLRytdoJHIt3UCOJJKkYnTPYvAEIetOE5B+eP7NBNGDpl9DyzAV",
-	"k4RLu2cJJ8+dH/6pRE95GMVARe5UV2rnssEY16sR5J2asswxPmTuINfGYzZSj6OPnKskxcGamWjqcKe8",
-	"RB/P+19EILdcC2mRJX9jj5Yqt1IL2hlo5nMq5UJkMYkFLAM4iJ5gd08zFmtVgqZSd6PEPeOw1rNESn1c",
-	"C7MNmPItl/l8LjLF4rcsTugNTP5x8/OMAAUa53KulWr/+4+z9C5wnhfb87HWCWNS6+jpxdIzWR6dHglL",
-	"gDThboeLDIx5RWHdJP7aoeDBDoliH9XuPKUJB+/uzHr3tT3iBovxYaMRk/ItU1PR4Gz7AVQ543DTNKsV",
-	"G81RI8qXEek46hAZGbHM3POynZBE80VceoGnS/2zfisiHe9l9yiN6dz/ZDRlcNaH6Ed68+rkksRJxkbg",
-	"3hDjQvWJ9LPoWPPbqdGKNSmNMmQF6PVPMjJOMqmQJYQ2QCvJUIFFn400PxX9TDKRz6VuQ8s1/BivQrg+",
-	"hz8HlC+DMJgv4iAM9LSCMNAzCd77bmx8qeLlDIMTzX/1cbudx1QBmdI4TvTq0/Qy05q8SpgMjsY0lax2",
-	"hkBogsOMwrSP9TBTRqUC4gBvRo/c0HsbN4f8HuebiRn8FsGPkXGqOmfuLOH+AAZhMPf+/BRQIJwPM0c5",
-	"q+i+RGVV4vddwhfJZKqInCZjZewYkTUtXMaoCdgqfX5JFXm36jOBt4TNARBsgUvTGeBChWQPViUk++Qh",
-	"YYuQHIDq08U/Dq1VCy5y1GDsbToemWfapJUyEVyWePy+F3lzuDbqxvyE17kNVPNToqboKX8c7bgDjhbE",
-	"cEki4zaPmgiKDJlMYiZJop6Itvb+oK1fhbZCdz3SfsuihOm9etmyhmgLFeZn18v7JlrG+OQcRXiFDDaN",
-	"XW6Ncaht0sj21HY5OszHY5aBwYsXx2Xfz15//R2nP/ViCrbv1kW4SWZMzimvrwPGu6w7ByZMBJpRdAYu",
-	"AJHGj/qyMgvTTGhHsnYOcBnfsqEfRk+6o7/64niTCjdbqTxOlFuh6gUuM3FN1rrRLxOV0STVa1JeT+OA",
-	"amf9aD6Uu3idMdYFb6EXJUTwnaELsH9gXB1bTyibzVU5EvZTYJWvSny4YrNynCxnix9pmusleNl/uYdr",
-	"5P0yCJpEHMRkJGq5lvnr5bm2L+sPwUu12Wf4qu7ebe6a79qpoGjCjcGbRei2ajVBnILGuqUoP+G+RdKN",
-	"2TjhWusFygFiKnucIH3BxgfCmH8Fyoo+fY7A3cAFBy8/LmVIzF2CnLORixp9JtFXh1d2iaqQYmHZXeaz",
-	"Odknc21j5xkjdCjAx5UxORVpvJbUKub77enp2fV1SF6fnL+5vToLyU8nVxfnF99rc+f84vW7q7cnN+fv",
-	"LiBSkvIlBFcc2wQTjCrUP/XICV+ir4ul0o+YKFjcgmYcQ+9qHO4RJF0hzkcR5JtEqqaAwzmdYIS0o6+E",
-	"ydAGZYKJVacneLkUBbV2LsghP9fjnZRQND1dJ8htlBM4LCzxYbCuDAkdZUJKQtMU5iOrNzxbiHhvOKGZ",
-	"Z/uaikmzPqPPMKyn8bJDPpK2UBcQcwO3klr7G4usvrhWoG7B8VqV5FPBx8kkz8xNMKh+jfE5/hIY4ec3",
-	"um4JZIsGUF0EWZ9uWizi5tRkV75GT5Wp2MZbx2+ETbJmBu6txvFfezxn8znYr96wB5ZuMhPXzbrZLNsi",
-	"RfEpHHfuS5SQ0HRBl9LjcpoJulAp30Fi2GgQBoaPBmFgGGkQBh4fLbtM/AdNrpP6iqw4VXYi+kglSmJw",
-	"TH1r4OdWQUD6ThSQQSEM9kJfGJCDEi85aDK7rHG5hWZT2VwcqGmpfXed5GjYW4/R1Lb36I53SXR5e/X9",
-	"WYSR9/M8gwDReSa0uU064A3D5MYs5zvwwZt3339/EZFUTPx34dH1zdXbi4hIlTFM4yw9/PPl1fcRkUup",
-	"2AwbNR+dXN2436Wimcrn8OT19c27y+LJNFexWHB4dPru4vQHiDioMTL7/ORV9blVcrDb0x90Cy4oxZjf",
-	"HcbhCkzTUJxI+G8b779jP9RNuw/LrV79CJO0MSNskkgFpmYHZuYaufrx9qJ4L+flN8V87r35+k3xJt54",
-	"wJOLH07fvY1sKovZMhtuad549dOFfUPbLAnHlfAu+8yLJz++aXqx/Nrt5dm/nUYkB49Uuavv/hUeDeno",
-	"Pp9XRnHz+hU07qUexUw/ju1zvaCl5zSOi6fXF5WnknFlH55Wmx6ljGbexze1j+E60yc0/dqrltd8qrv8",
-	"1+/PLyIXUZh48VT2+e1l8RzXKbaPrt4Wj4D88cmr60s9xiKupjQ0/fRV+ak/orPra3142EcvbCKBO9Ki",
-	"ibPr65vLpnf8hm6vr/QmgDuoWPzb6yt9SOBXc3trf9dbCr/7W3lyffPqMjImvsroCByHYA14MVWWjWi6",
-	"9m/wDClenf1LEynaoE2XmqENi4kQGPGHSdy6W0wJ6BjV94hEmn1GIYnshxFJYol/S8HxiaaoCA/c6c2b",
-	"n66KYKZFliiwLkQ+mVYioPxeMIBGt+YNWv9pu4fwamm6y1Nl8qogwiU6djJnMWXFXM1VuuUFpzdvNEO0",
-	"Q3MxQE8xPNeY/qOAF3j8eD3lAGRMEAYgOoIwADmh/9UiAf4+ubrRqoNm+EEYAHfHf09e6eeaV+O/+Lfm",
-	"svjv7QX++/pNEAbAEeHfVz9dwL8nP+rfgW8FYQBMSv+uORL+C+0Bj8F/T83v1zfmX/0czj3+e3uJ/17p",
-	"fuDomn/1e3Aa8d8b/R4cKvwXxg/HJggDOCa4HmbcV2f/ouerSQ//fXdZVpTsktRVJMuhL5G1yLpHLk34",
-	"fYMVZZJgIb1JTIr8Mi+4WLGMjoDCOtH3Zzdkl8UTtmuY2G4qJrufNP18ruYN7T0fDPb2u4OD7v6g2z/s",
-	"DrpOkPRS0WwAI1eSzQOFhB/Lb7VMtkzMjKVs2/1cSkfVRos7E3pVnTJeG8RKXduNMMQVbdTI3G5ADujv",
-	"dTPmxeg32AuTfduyFS4a+guW3o5nxcqfOldlmzdrtSqONvG5YrOg8eIeRo5J49YrGpJ7tsTLNAcvUPFa",
-	"ecGUxgp3eVSBmOMYg5qv7/KcnNI0JSflr5GOU2rwPYLaY2xR6hWbUR5TTTjuZ5rqdRNZzLLgKDgstl1z",
-	"aRtMGgYPxmvrPvocFp7e0vjBr1sdu34N7qohAYH8cHNzqeUVZ0C5kjRMA94xjmQ7vL2gZlIVQ0OH8ucV",
-	"RHA6TdI4Y7zZKrpny8pOPpNkZD4JiYQwkAYPjNeoR99+VL3+xkQ2QDaSc5kb3vEFR8D1/n6DeZ/E214V",
-	"++viQWOYFEKqlLYEabFMGy/PPJ/NS9PeCikGHtvMyCdZIed8r7o8XaCJEiaoRKszM5aBpq9Ej+hxEPC8",
-	"J0jMM7rUpg54RSKYYIQhTUbbi0hnKNQUVFOXkaMty5GYDRPO4mNCEWYg4QTeRK/xTo+845gwlGhlbQIJ",
-	"4JwtDBeC9rSSHhZv4JN7xuYmusWmOmBaHwZFmrgXNwUI/EQrJTRuE90KF8omaShavROqnPd8NodsCrSZ",
-	"lB6L5tP3bAkpj3BXYg7uJzjL2QNNy4xk0G9gI2mKeTP4gV6gIk26KYGverVRcn2WG/9palKE3ZZbP0FF",
-	"eLXOrkalJY5W7e8NHbIUzBXz2jExk3ehGTU4Jr/nFR26EIYGH2UK9p5KHuCiBddTjEnkjTU6JpPkQT8A",
-	"6oM42TiBy3FLOdK7ySiPIgw+dieia5IwXxWtnqQJheBQd+a/TCC/cvRaF821M9kskmv84J61uENznvw1",
-	"Zz7igqWSYzLQ21VFQ+PCGWTlnxUZppTfkw5kSS6m2o6Uczpi7pSXdtyclS3Zoztav+oSY8R4K8Uha9xp",
-	"2IgKC9e7sp57t4FO4JWcO9QYB0yrzLzpHvS3zCwaqaTW5iPoebOGn4jAVinVdXoKMQ4T+FGiZFmWVeTR",
-	"15EphbY56Dfpmg2EW+7PNrCKnO3ta0WRcqrXxjdHtsHrfDajTReqVVWp6GLV+C5pxpouYDGXHHakpEYf",
-	"k4jnaRoZ1KRMiIZb4rlrlKbpu3Fw9POWc3sfBroXzNnBEIXVm2N6XDVT2/gqvbACGgc4kV+NmVydXd+Q",
-	"k8vzp+YfEFba1vAXMxHP4ll9mVw/L6t2ByKJVioS9TUquy3YwmozYlyY8oKzlcb8MbIh1KATSSjBDkhH",
-	"siyhafI3FmMYDBI8/Kf+eqfqBoDAlYOX2hJM/qb/+7BvU+LrMdj1dSjYaBOBli65dPc9cga5U1SpLBnm",
-	"ikEaZ2TcA5E/ldCkxyCW6VCIFIBxfIirKn0bFtsM2omJlHU+bb0Fqzeq1ib7qNppeSNfw5OeHt9VUWs4",
-	"NWpaG7IjPkeOaegINquyTE1NF96cWut3gWaBdwE64vXRRHLVtinooH5kn/HH6y+CMABHQNnNbJ40DMBE",
-	"G9cXLAPwX2rAMLBzxFbMZyxLRg2TfH54uH8YNBv7zd1cz2iabt1PI8E5J1mz0eQ1L82deeR5yKJ6N+3O",
-	"tk1dPc7vVR2SMaoIPA59fA2PAdHiNFccv+COUlopD46C//Fzv/vt+//6Ty3R8LG2UjYnL5NfOrQX53Hp",
-	"Durk8nwzesOfwrYF2lS7hEQxVFaTuDHS5VRwlBxEPLAMcQoLQVASyZjTbREDEonyAGAyUvZAeQVtDwMG",
-	"flBqTv70J3KHU7oLVurSDUmQvobrAm8KgeNEiwT8bFIRQGGRw4cv6R2F23gAd/vmm2++iXaOkRPgVlpI",
-	"BsCAU5vw6ooILyu78O5KnbfJ1mwTItY9hdplTb5BKKa160xG3TEYCkiccPstbZSpEUpfIspCQw5DNhIW",
-	"UAbGSNMmWTfoP7mk28B0eRoRd27NqaeVcL+0SPvKEmz/eb//exdgv7J0GvxWpdPvThZtzadX82ebdd3s",
-	"rnkmIVnZcsQ4AxhfmKwJ3cLIOeAsJNLCKbLUiCE6JcF1TCIrudxrDbLL3y9jpAAWoXXWjFMByNTONV2+",
-	"1NQ9BWFwfvlwgP88D8Lg9uqNf19X0kuKlmvUgAv142q3WHMOB1zhIIWiwdhgutWk1AqloU1Z2Mo6tRk7",
-	"q6lopWBXmUhfFWFFTX4PljGcr48QBVCARyQyt6MRupEROs0GeGCA0k5IIogqM+8Y6K3Ku1iIBGqLQASa",
-	"+RbiloaZoPGISt0Cwr42twERDUqQWJBElXLA7R1uiNlgQRi4NhvZhlmYdzawyoPeW0k0NX+Sv65reFB1",
-	"J7w45HaIL00dekbHBZh3zlMmJXETrHHvNOFQoGLN9UQBU1VKQLhiuIBrvi5XuXmkA1ovCZ7Wmlvo0kEA",
-	"wiXGP/7X/270MENOpxaA/bV+YH+3/NmvODhXEF3XkkdZ37jXere4IXCvOwTiwZ8XWaIU3tHX1pRZeK4q",
-	"iomyQhQsAj/amHRA33bEAGAOxwXWe4EvpN+XO70V8V0VSNx0tN7Q8GInVq9hQ7RVVjzYzJFe2pN1bnTb",
-	"+oqR/djMvU8s2q7AAFO9ZIIz4w53sMWxyIepZx+jry74HDqlzQpD7ye7jO+LUfyk+/gPxX8M5WxyO/qV",
-	"mMcrquhcJFytZh6SKXgrONob9A438feuZClmRk0Ud6Ztomuce+N6o/Vv/b4FJCIKwNQEksipWEgDEmXQ",
-	"IEy0lMmHiO3GlXekfHfdb9iNs2bWo4cGmZ9ibADZEfXP5hnVVSKXC9qUWT3NZxRTBBhHAHybGFhAwILr",
-	"ozz8dpS9dfzJjqZpT7A6FF5bb3r+atiE5cokRXxSfWFMbShUK7/gvuTc9204q8SrjQLMNGy/uXW6qMX3",
-	"AQwsiViSxozI8rRy6/UpgN+Co+DnT3dBbA/YXXBE7gLFZvNv7oIQXGwjJTL9c7830D+I8VgyeK970P/8",
-	"vjEFuJ0PVWq+HLWHdJAUcwgAzSpDkDuM6TgmNJXCJS9LLwzBZKPNWSaxxhzkWoFIbTxIrvjX6tIJvu38",
-	"P+7uPvb73bu7j3v9u7uPL8bvO//tyPt1MMZfv2l4c+e//VN7CPDKmmb4SsPgNwC59w+Qwcw3PbYfo3Oz",
-	"T03itHJI6kejjvXi1vnxcy8dC21QyObVqPUA+FUrpaI0dXDmyZxpZdv4ff0O/VBV/zZCxMNcDr4g1rS8",
-	"IXa06zemOZ7B5GNvrINVNnvdYG3zjcNLGVPrI8NbGG8lu9AeaDHWnMBsU2gJAlAOiqSDHnlnsfHRs2Pq",
-	"SwL6HeUUAPUjL6oqIh2EqfRGYUrI+AF7OyRlCqAgltYBTr3QVQ8BIqWje3lMJGNxERWVGC8M+4hgdxBi",
-	"I3IISpg1esjt+B6rRMEW1EPMaltV8Y6v82nXnm9GWnowJprAEwkbsSfsoJ3KMIu+USVBJ+QRgdpWKbOg",
-	"GRa6DnQdKDIK0O0FCJd1XnYi+Bsu7llv0iMRXjrFkKtlGARkagmsjQBj7dEJ/IFk3NMbHml6GGVMSVDz",
-	"vLuhBjSHkbPbjQMExxuEgUMMwGHXvR9h8LGrv+o+UACZhJQEWKYTaPXUtuT/Zhv1frsy7X8OA1iBxp0f",
-	"Z2LW+OA+QdBlN37LCELPl4PHNwirKUOmYKipahLnwMc1I9xmtv+a8Pi06NX9du26dz+9tuNwv1yUB1Q0",
-	"6EZWtFcM0f12C2NdqfggHdpSdx3q1VpNJIn8Fdk1j6Jm616J9efIEJTZlxVp7d55apGRIwNsB2bJPKWA",
-	"SkwRImcJSC3uTsLiPyJ+7HBJcBhN+Quuw815iSHahjsTWUSUNfXjLZeHGTBy2Qn1Z+asNTyrBvetP6Yt",
-	"pqZdgmL0K7eHIxzDdihG7KPKaK26r63G6QnQBgQUa9V8OYv3dbwvVk51j6/EKJ/ZuMZtlAyvwGBJ3ehI",
-	"xoiX54dPd1FwQ3VuThAJVrN0m8yB6L2gXhzro4GZzSBSEry2RgmkMm3yayNfmyb6QDas9/ZxqGV9q+FU",
-	"bK0L6gYNa2xozieYLRstcdem82tY6pbNOk7c1KSX4rpFi0ZWNDTorIjNWwOp0NDUg7ZOWyMyDHETdEw+",
-	"k8S8fozu4gLmnsaSDKo4S2v4le269WyZ/f9Sv0kRTe4ftN8Zn6kH0GyZ5FeJrjEBNaUwboyasXuO4kSS",
-	"DoV6c9Hlu2vHk8wHTeqjF1yzLhJma12/iENZHVayKghkVejGqpCLR0RNrAxoaI02aHJmu4CC1bRkgrHW",
-	"hVfX+eDW99lN5aSLg5blKXuGkcUN5fwr4DzGTYb6gXlLNqtpRvGoA7+ar7bX4XgT1paeL4769DEsYR2V",
-	"GxvOe1Zc5rTzEyglMpmw7CZpUuuvi0pJ1TsjcK42t5mn7FFT3CQyxicwjI1p5nwZ2i+F3dUaqlIWtNvR",
-	"7DvO6qWdxYI7PCdJOgDOE2Iql1TJSP7jf/6fnWPnmHvmvYuA8sbEMC88k4V9Xqffx+x684LZltqXCEz9",
-	"KwbpnKNtV8rGbKDDgGDgI4B+C/R7zuhomnBTMTRjUqQPJjTSyo5jwj7SkUqXHlI9+rUrN2DrcOh1t2f8",
-	"oRH8jfGHJBN8htGzWQIBHFORxvbaBydQdsyevfr+7MP12enV2c2Hi3dXNz8MPlyeXF//9O7qVZN5q/t/",
-	"naRtnuem/rQ5PU44TQlnizRBBTzOENmrPJjdLOe7xi+zC8BHzZfibbvsLta34t329tVxa+PSrpghhQcT",
-	"9tlWStEirAtFHRzntp5x4496IsXKOy81+jSBc9KrNy6J+cDEEhXF+0pxCZtwWjuRlfcAVuiZxCLppl94",
-	"IY6tnSYycwULhhqu0ObqRKsiWbDh8ijhWjdEJK2wLKpN8K+FibKwtjvrowkN7zEahrshWMuLwO7YlkS1",
-	"fdPzAwQTSRBnCnzrDqfBwuUfG782xlRIKNNkmB/Yuni7DKhlkBCFhQuaXJ/leilfUJmgDmXeSm42EHHj",
-	"82HrGLTqyZloZllQpIAbyCHPx6BXZhd8yGUG9ZCwxaaUAX22kkFbOAy3l8ImpBHzR93mQfETw1eRDdmq",
-	"UU7uYKFbdAZSU79nWQ6rqa7PRsZ3WYRCUI3Pob7kVqQlsATy7c3N+4ZoBj8kUts8Dm9+zbW/51Vs860W",
-	"wRhODSJxDlf6kDUp0tR6nUzCwBGJpjiMD0pGWppI9DuZmPCYpYqSOeIbmharsBefECruFcSPXJ2dvDq/",
-	"+P46OBochkHRdnAU7PX3Drr9w25/QAb9o8Hh0cFhrw8R+a6KwNHgsIYK4rfxWAx4r40mKj+3hX4NHFvd",
-	"/7uOQdhbi4aUaxTQ+gXS8bk74O6BPKpoFoi7FbZzIa9Ou4PpWhEBXw+FrfkrPHu1cCl5Uf+9fq+/KS+x",
-	"LYSbWrTV1W+ICJx7TzayEWs7uhaszPawcoTXnjOwPMJ2JDwXrJJ6UVhAD1XQNVMjEesUYK18TSj1a66n",
-	"RcZrnTEfseZspIsvDLWpxCU1Xtkn1eR68cCyKYOEgV81xuaNmKwoEQJGQ81WTcWkQWFRKtuyjoOmJd2D",
-	"Nn+xGqJNFpekY+qhjVM9f85iDIhXisUAElbOJFRoKIJhwKvhjybcOCjysi1YaBAGeZaaOiJHu7ujVORx",
-	"z3zaG4nZ0fPnL/d3JeNSZF0D3toYOpBaYPBVx/iNmDhIdS9+sCCKJpRkV+bU1JZcW7yhPchVmfWG5Puh",
-	"yBUoOdFIZCxy0ZZllwSE/ZQpV4kurFMjk/YLnNRsJa1hQRXWVEwgpuD25jQksyRNE5NJWIWNrMnYvd5g",
-	"b38t7/aLpODOeMVS7MqHhmSbGIbbqQbNNRUTS7XQdkhSUS5JYUVUzIb5BHKExiIIvdIbSJHvN6zLoQez",
-	"pkaGHdPa+hhr61JhnNfTF7MIg1RMNpd4ji2thZExBTGg9ZatTPjj4l5vbbE60OatcdQEJ1OYTZUdUmQm",
-	"pCIv9rCwtF7h25vX3ZekMxxly7nSRJTMErVzTFLBJ6XqdZ4Ota9NgO6l7qcPuI4uPN/DevTkyIu9tXHp",
-	"uSm+uqImG4ZkaKu8m3DNBBOVPLDKGQUDdstoS9d3Ofetbe9aklOg4/roM4AaNLmYMI+pycIuKgeWplDC",
-	"7/G8Mo0s+g2yroRj0WUpx3maLpvjUe7b0D9NQT2sRhtqyQb1Xk0wZ2Qr65pkWawCXF71v8y+ffjz7PXy",
-	"z7PXz0f/9uPB6N9+HLDvLx5Gszj9y/6/TOOfPvb/svd6Ofr+42G891r+5fuXjTGgq2ryPZNQPr7ljK+/",
-	"VC0YbY4l1WBBQrNxTfv9ti2oHtKKoZq2vSZMU/QaWgwBKHikhJaReca3iNcHPCQtlOKq5hBcG3R6vTHz",
-	"TEwyJuUXheJfaPneHKG69cU8tNV6Mb+NdowteXcZDQRrnZvoaM+5hFCZzEta1OoDlfcrbxuavafK76Dw",
-	"nm50Rtvot2iv3E7Qp/HB8HC81x2M90fdA3Yw7n47Pjzs7tHB8AX7drQfA3KC46953lwOEOt/t5fiHjK1",
-	"YIzjWpnIIr1ceo2OCc/T1KTEllbRpsTAV9ooSXgucpmWXRT7/fI5bIEiazuXMCG7K24m7ZRROPfrd69N",
-	"FEBO4N9nkkRSUZUj2lNkcl0jYovjE/aRjXIbNuSdMQw5trUhIreW7n25SWx9PsciMKuj61cdMQRQP9fa",
-	"mxeNs9nB9GJwZCOA3ZWtIYHxUwm3JTPMrYFzUGEmECJJ2nRgx5AP++sKhYYBbsK6YZttvsaXWz36xZWH",
-	"YQOyyCHBLDr9t5l97FhC3Wujn1SAn/Qvj3T+wxq7qXqb1UrWN1Te15KimglcD8xLeSI/mYB1E9YcAQfD",
-	"oTyTBa6uNke1lXlMaPEq5lwOM1YUNHZfgoMV0o+MFggHwUPJMdHaq661HuMJNlvvowpsmI5VGrpcgV+n",
-	"B78uDYucaHv3noPEhYigzFQgwFAVEmF3kUOgqCrKn9Ccd4AFzq5nXGU0bbbmm8z5jWSWYXINokvvuBFS",
-	"dhImF82hhYiswGlqkHS1GwM/yXZD1JD3YfCxK+P7Lu5z03X/ytBsIPtHZ6OFFrGRzoT+zaYUaZL2Ah0O",
-	"+t/u9MhJ2ZtmVrbARSwqXfG4YI2tfonfbNaaKZRVJG7BGteTtjTdfrDu0jWG3DaaSIjREwAivT843H/e",
-	"7/dJh5IloxW/vdYxnBKUcPX8IPBi1+y3W9kD1ZSuDVWQcmzYRuFfK0O2muIRTWCY2Zh6rqlmSaaJSjlV",
-	"NpwKcd9YAtyLBGupYAJ1ahuD0eV2F/PbBYn50dGbRYitDhVq9GrX73uqQVhbB201RJ65rp/79NqKWeDi",
-	"zzy24Yr2hl8SlVasaTPVlyGQTKCZ17wfdVbZzYalc/tSXRKP7NadptO2I3GyQWrEqqPm5To2XO02JzT6",
-	"wUteBhDkkDXem3wwb32QM9lcgH/bk9AuCIsBoUbTzhzIkNGsdiNUK8oTtAy6EB0etuOMJmmwXf5y6OeZ",
-	"mZXYkBweWxm8mY09NgCrNLBCLZWbFjUtXfitkckV7l9B1jSr/7S55A3r3oLDvm00cdMBX1/WZ1OO4e/E",
-	"45EdfixwATcwIB6D5rB6Fo+i8JY48xIQho/XZJmrpyFYQvOwMUq3jzSl2Uz2UjGi6dHL/sv+LnxYW7+3",
-	"Qmltm80A2qkoP/+yT/6///fUZjWWhLE/+A92dTgjciqUFUdlUah/8kE8EAkqmOm+kanEiUVAzPv9fZBx",
-	"Fi1Dt1UMr1Q2K6gXyvn6utkaDbphYx7LnFrrna/dtLLN0oRdUzJKTWZL07X6SYGS4+g0keSezRXEHHKh",
-	"CNM7Yn0J7ZrdNjy2gca+QMH7oFxugZmq1vBWWzhqgRcphrdErjEWRyWFpa4oOsvm5fODFo9aXYmsU6t+",
-	"0ihH/KO1zp4rn7zHUeKG+Q31PVsnA5rl1OOSIFfnP1anUOpi3TAvWwT+CW6RyNoYS60AczJ6dBj5CjvL",
-	"q4ZBHNu09dEBQE+3RzMDj0EoOt42i6NbadJU4+gMTdjl+DXC6DbWUVsrmrrRP4b0DK00mNXZVsm3m7RZ",
-	"Re+DDhpXv3kFmoFxfxALIsaKcQRANjwfWSEkcRfx1SVABd1VCV/U1wkK5gl3t5OJCa73bLHi7RrJVAct",
-	"VzMNJzC8AMJNBrP1xlhBszGv2Ywt3kIFw0fkwvrgdu0qJsRDF0kcnElXFnFd3pKnXf1qatBWuk2DNvJ1",
-	"NIsn0gJ+IXFeI793psrHpcjUuwyQFxtqY4pMWdFW5AZqlfnk8tzcQy9MZN6UYk5QSO4CH8/cQRtLp1iW",
-	"kxrcskFRle3uptdkQPiAkpD48G7BbyXLNjxvVSRWmq6oVsnZguhXGvw1l1QRBFEW2VqRV3TTxDVMCLcJ",
-	"wl5x91gpL675gAm8Rie+8rxpABXp6nR3ov+GCDN/Mh80YiulqVi8Egs+yWhc1rQbmZUZMF77mSGBDU5o",
-	"qqYAbJ8ovMg30eEQ2DTTRk6iCMTRmEqjGUsZlayUx18MPyLzhHOAnDJaQxQiMU6SB8ZDMssl4OqbpE9o",
-	"a+eIHPS/tWVFXA+JtI0BzIiFJ0nFAu7wqIeeB/HspsMe0fSAQ5eE5nGiWEyg9D756eTq4vzie1TLorsg",
-	"tkt4FxwRTeORg/wpLr1yWb7sBWBPmpUzQs2y1/mfZVTNkOb+hhQZsr5UL9a2LL+931folU1197C3+jmp",
-	"RPavg8ZdBfhhHnpkj47XlComDVC0mCWqCj7o9NJtXHZmhVcAQplj+0ZMGuvpt6VKpGICIZ4QmmscWbc3",
-	"p0TLIMwRI1KxeSV1Yq+/97w7GHT39m8GB0f7g6P+YW+w1/8L6HFTpebyaHfX1bq38eoim8BZincTHrOP",
-	"vX+XsAmNjb3s/4XAW3qdk3HC4iNy4DbWrL3croBU3RDZuux/s/GA69u8Kxg9WiDfbSEOTL2jD7/L8F3O",
-	"Fk80cGCnkqpEjhF2xUt29YrTz0WajJamtMZ4zLJCCqVUKrLvAqThVr9aWpjvL7qYyfiU61D1ZFd3tLJO",
-	"jSTEZqeaJoBtNUa5XZ697TI+EoBhiSmfo+KLI8R15swKZJtjYoCvILItUZLcvLkmU8pjOaX3DBKevchV",
-	"IJtBZc26+n/fnX1/fkFOz65uzl+fn57cnMGvd/zt+fl38m+npyc/ziYni/PvTibnt//W6/XuOLxwdvGq",
-	"4aP1PPnSQARz1Wpsz90ra662UdbJiv6Jcts0As6PauJYwtkXZIJ5w2vc70Zs8jdatbChhwZ5DgJNqulP",
-	"DYpUrqaMKyP1rFa+KjA9sjVKe+VvMU7SVu8zZUaMVrazUTisXs3LPJs0hS65gEPAFonrIYeY91qE15S7",
-	"XBtmqPvWfazoOWMjljw09W0Tbdt6Hxzu7W00gusNgi2HS8hhKUWv4s4rKu8lUWICUV7bh1pOmVaG6/1H",
-	"4ILGwFeTFwlAAtzJQ9I5uTyHuHaDcsEZi7XKasLeD/v7RuW8Yipbdk/GimVYV6aIv9QWHNbLOEa2ElFt",
-	"rbqQW9+Uy7kBt08emEH6K4WARkfAtXBGeOuGtTVCF7TsJ6rFgqFubSqhmvA6GWLOF4BziMxOPjT6eJxA",
-	"fKP+eQ7pD8mM7dixTzLGeNQj58pg3Ei3dnBK7cYJ5K9iwY8IfGPsEoE05lYbyzlVVfOMjcQDy4wWaTRm",
-	"aCYIA1g+8D9VXF/2hRprmgqpLlo1Z/20MSBA623dfiMSeDI/ieOMSdmmY5pGzy8fDmB655cPzwm131SY",
-	"6+Dbvd7g+cveoLcHce7sZf/oaLCdoifpmL0VMVvF4+BsW+911O3qb7ozEbOIdCCYcyQyG85nSKJAtJY2",
-	"lrySENhqIZnvXq0sb1i+NvQeko4t/9Tzka93qj4ArRxriQ05lAchGeYJRq18t6LazMVazH+TZ+XGgBWj",
-	"KmBB8YSR71EENSbyzNUqLC7DcH1sbrtBHZGhAmdM0io00P7z/mFvb40vbKUlV2SUWvO60V5bkzKGE/TE",
-	"jMfvS4IvbJPI5S1pJBrv/JYPnmPtHvWHK2EjLz3onor+tBWoT2jTwgDIR/8XlA2r6ky2kAD7OM8GeKOg",
-	"6Lbnuqk+koXy37REkgdatGpZHlcJqH3pXn+1ZVujMM/ox3N8deB5tltU05UrA9ryK6poQ5lLqqiLlrG6",
-	"czm0twH+srGpE77EMnwG5sYskwvEEQtuMFYrIS2aSVzrXQMct0H/YO9zrU6Q7rF9bpBJU78Gavcz4XQb",
-	"wucswsq2TiXT4hfwocp9ZuNk1zrk0VLMQCsxUMnElk87uTwHa1trxoWSksOFUBIz9+3O8WZuejfBl/2X",
-	"g0299l/qpS9skMr5bbFNivzzrLAVoBxBWQffW6eCVw8c9te0S8YkaKrX5h5sB2VhPiTUM3ScjwSzTqqF",
-	"uRxSUL93+PLFy6ZrnhKkwqpNMBNqhw3yURHsJFeszHWBHv+opCL8vOVOENBFzLovAZHJrt49W4aVnLew",
-	"FB5stj8khoDRjfrAMoOFoG0BW87YZCt1hN+bRbqwZr4Yg/vmni13WvfnU2B60FvV7w/2gPHbjOjgqDto",
-	"vKOr7UmN8p0zGBTlWTLKhMHCCEn05z//+c/dt2+7r16RH344evv26Pq6N4b/RaSDTJpEblujEIppuM6i",
-	"zdA0Dg6f+544n0q8TJm7u/jTweeu/mfP/kPwn6PSP3d3Pf0fzz83JseYBVlTuvZTIyqYG5kz4lwBa7xV",
-	"Ao0CrsI8UoKERLf3PmHpj+roX9UzWTqBq9awFtf4NU5u83m11ziPg7nwr3S8W0QlSN5U+c6k2JXb+I5K",
-	"Rm6v3hSbYdupJzatvrwoJV9nydYi3l79KWG8BsckwjujikPNORUU3v0yWQFoxa+2hbbI0uZNMjiIK4HY",
-	"vKiwNCWudKs0SHYLSJEGsFfUGmZo/NRdBnGptT0vsmGdoG9RxwCzIQRYiJA8JGwRgue2q/9TG+smO7C8",
-	"gFCqZt2CJa4Oy3psNb2IzQGImdgmUgs2Y21sFjTZNIx2rISTIlPROr3N31mPRNc3J1c3t5cRZk4DUmsm",
-	"RuB1VtYZalW+nZBEN+dvz15FxDJ58JyQBWP3MV2SKKbLCPxoMU1Sg4PF8zTVX55f3Jxd/XjyJjIAihFm",
-	"2EXEyBY8CYARBLqlBUnMHmjqcceSr0DivTZV6Fgr9E4v/9UkKIcOAVeThqkghT5Iv1nMSMRqUlJRKItg",
-	"MR0jczw1H9cLd3N+fXN+et2zo4Ry3G9PLm71JMGh5AZkm0+UZOnYDJ4kinS4INbLCg7LnR650lsBDtcx",
-	"/Ar+q+pAtUqtT59FHh7RfDJVJJ8f6+WAm7bo+vSHs1e3b86uejP68YMBO/gATqzI+JX1SpvlM2sJP+k+",
-	"h2wpQKhR31tKyThjjMhUqF6xh4COgAShB9TXM8c4gCWJBTphAXmUvAI7AHRSTixNYM5pKaMWdgtyzJXx",
-	"nQKgGqCZGlp1+97BK0KtWEchQtrigW8qwEAbLKCfDAFDyBuQuBtMSAak81bwmC53NAN/QTrXOfzlQWYg",
-	"Rccm+s3ytRdbhh1tCUuiV+HYq59poLCMz0xudDnDPo7SXCYPK/2mQMr6OMKxLPMQMqNLMmRQPuqBEcCg",
-	"1XRwZAjJkbGs0PE8Yw+JsGCokkiVpCmZCAMrIO+T+fxrAa7sDV48Z8PnL7sv9vv73cGAvei+HI1fdOnz",
-	"fv85jffjId0IcGUFVhXmmbsRYJIe9eLdfBZV1QAb658CeTdm6CHDbnfqWo5eo54NO2jL5j633DnhjolX",
-	"3T9eMuzam6pmd7FWQTXVtZ5Pr3dcwlkS80Qzw9ub09p9YRFOuf/tt2tH1IY3wlsW09zVGKkahAEMNggD",
-	"y+mCMEAJUb678R5vrpr4G++C2M1mmdUMgd/553w1KLlVI1oAobYu/tRe96nqqnVNrxrWNdOiWGwLmY4R",
-	"AAUGDBkuDc53Bnl9cbkig2FxaiEeV5bBdvPhV2NMbgQrqsz7rAks94I9hSXnnX5hp+bs3KSacfs+Ovif",
-	"JmNJ5ikECDsVAHH5rdrghr4SUc2DTLMz9dHxSIH00Lp652u2rw5G93Qb2LJAJ+mCLiXEdBLh8P42kJIt",
-	"x+089hGKVuHEXbMsYbIFl/ftGv+XPlXDfHTP1LHvHLLF99DOMMcO32uIabHOLm9v+73Dw40wFsAxVvrw",
-	"+WbfVVLf+73N+vs6HlKDakk/BqFbjpa9qoIntdz2egBKdp/KaAhFGTTOFuuB9R5WdFaqZICYXEDvlSuP",
-	"9fcd2Mmqia/D0HJhXwWAVgHkJIntDMNDRK6mBvWqFJzTOej3XaFoCFukBViUudWBGLqDP+C5mKxnfGD5",
-	"nI4/n5BEw3w8ZtmNTReMQhLN6MdrxuM3VDE+Wmor+1fH9IK7fZFwJS9Zds1GPsDXoP9YAC9hOGFJ+oqF",
-	"9XG4whOZ+o+B5uVrGL84oFdBiA7xxf+sWeH5rYJ4efBdfm0nUw+jgXvttN5er4kt+LKiSmCt2bpKzUU5",
-	"vFXs/Hwt3//8Trz/+TZ///ONev/zD9P3f//5guOPV1nDj/qH8+T9z6/H+O/p6P3PJ7T4Xb9zwd///edX",
-	"Mf6gu7icFy/pD36Yvv/5jEEPO/+0Jf7jSvPKl08Nd9FtBoMne0uuA6yMP8Yq34mXDZXEJVQK/atFvXxy",
-	"2Nk04fcNwS+lQYUmJUhNm8b1DFJHVS5Jxyu7pJ/sfkriz9VLQ+/xhnOoj1lMNhuyLQcFdTuLi6hUTEpj",
-	"NXdHu6mY7H7S39QGXc072e+afrquxExz/kkL6LchJaI5k5Xy2/mofO7bRkftaVWGI24GPO1cFsnKc/FE",
-	"MNSmtSs2Eln8ZTjU5aaaoBvYJJGKZUXhmR45gdjhuVeLpmOjX2CdMboYQx0TTiQdMzITMduBYOnIhMka",
-	"p/o8E0qMRBpBaE1IbEjmByh4ji5oi0CZSw+i+FgrTvZGzrydSEKNBVkK62mwtnAQDVPGB9XwHi25tcSO",
-	"STWGCbCDpkI23gpWRvg1Y5MaAo+2CjdqyCVrPgOwlLBnDdMxTywXtArPyeV5/VK62RdLZdM180/TZXVL",
-	"NJk5hOvQFb1HFzwmnkZ+xH0ElVcwVj/CFCIoCgK8D8JxtWSezZWJ58fwEOM5smGAztVM/Uh6MO8z+51J",
-	"Poqu9e9RSBgH7Q6ac7lbWPRDee7rRSYUQyU5ZllmbukouVyqqeCFTRS9FVo6Xgj1WuQ8PtNz0EYD3GDh",
-	"CPwMgpAspnAxt2HuAEytOWEiRF2cKr9wKKawFyd+yRTp+Bet9gXNyVKmX9GzLtKyzA6Y5XKvY1WBWtVU",
-	"f8UYj802aduTFm0el61IXFAC2Bz67SPSsIRH5EJoNmV9hjF5Nsnmo2cr4sxXnek2AICQJGOtIepZrb8x",
-	"e1Ic8WsthId6wiEBPG7z36ciYyG5tjkBPiRCSF55ui3ITywbVeRv3ye84iQs+tlStbRMuc43K0vusSC3",
-	"RivFW4unRKsJQxHDxYufGW86i44IJU0+F1gKTLOoZP3r89qENlBGb9jE9VDy8ayLBm1GOIC40DJxNGtK",
-	"NumOFkLecdYj/7C7DIYaRyxON6QwudNtywTb4+2OtXviMysJGa09T8wfGVbu8NUwowkuTyv83b5qB2mB",
-	"12K8dFWSLER2f7SWeYlMj3/iskjhoWGwpdysjon0uH57cXPVkylj8w8uWMJe2u1Ypqx5pxD3NmsZoBDM",
-	"p3OIW0hmTORaYFQqVDzbjHWTDmRbKeHVfYDwAYCCgPCWRJER5cBdc74mNw7AW1hMVs1xZ1VSWc8Ttt6S",
-	"22Q53CuXAYPHSc9AjMekMyCSgPsZXIKCDMgs4Tsk56kmNjMa8/EH0w1I/BnluV59LevxrRn9+MFIdhm5",
-	"8AEw1EkmFmZADkECcFmk0kqk2bicqyStkqGL4bCuuBL6A66/Zk6GjoMw8GkVnE5JDd2p+K4mckrHuDXU",
-	"vXSaPfnjB66XJ1Jm3cUAtmJWTvJsGbN+zdSJ1mJPbYm0jSqn/SAWWk1eEslUl4IW7M4AKJ3auhtp0teM",
-	"xgA2rbgF9+zPTc09HFmzyMEptcTMmXFuYethc1e1QoguhUgJ1ZT77FbJWxvQmhvqxwAflEwRWM2wKDfX",
-	"kpe7VUIAji8s5r5q2bwUgbopSl1Aus8PvUo/1WmZmpNg+U+EiMNikg0mIeKtfmpPM3gmHVBgXHEXaHX+",
-	"YHfeXK6qPYSHcQVID0mMcV1gw1hfcMxSplB0VVIyGuoE1Mn6S5Mq7GWWrNwNjAVUvRwMeodN1wDm67bL",
-	"5aLxxFVfwzsRx50WPjGSDi3ggIZLEl38cHX2LxXv00F/bzDYdFGkaEWldkT1TNoEzXEuaSXGFtPDWQz3",
-	"Ud/RmBh964h8urM84i44IncBS0GHJf0jBJ0rzqIFVKKYGIbLdxd8braJNVG0RrAV5u6MZvdYtXXIMO2+",
-	"kEwb5PPiCdyiRvZT3gMnceDTTmiOY9iYQuP20Ru2W6dV7AUDbEzo9xYRNj9BibAmeWPqCMJCHztbNEpi",
-	"GRVWAkK8oSZlSt5VHeNlkVAvA7LSdVNKiGxMiayviDbSTizL25gTtvG/VemBLWLcAUQYVQWbTvgEMkqO",
-	"SHtJruLtjpwiYCvkv+sFpmlxTYZtYUNQUlR/s/Nl6W22+Cmu0fu2lX0qV69u60kqDpZaagoZgIs0z8fr",
-	"NF3n5I1c2JVRfCMCh6Xi1w3rjtmqWzf0/b5Yec5UrdOaBzqCTQFROWcjDx14Khbyab25vmrcZGRu7uwF",
-	"kpArzo1RwdxADKmX6s6spQY8sw16YIOveaXLwEuZ3c77+4hCfo/yGG+1M20O5SrNrgk+b4xf3qY6ZtU1",
-	"uGqNmuBEH+f0c183+9e+yLHmCNuv/Vdd1UaWY5l3E78BPsqykNChFGmumA9Q1JDWsApmBOrJIvFAo/hv",
-	"Jfy7hojURC33rMGo/u729euzq7NXIXl1fn16cvVK/yciN4UORSkktxfXZxc38O+FfepfsbYZKZ3MR0ra",
-	"CX088ph5jy2/AASiCEpAjEpsG6tCdM/hvagyfTPOxuS+9qg2WMltYaEqRKgXtYo+viLGzVKN/CGRyhQ1",
-	"qmhLxv+0vgCbtq8SJkmnOZ+pMrF1apbTRhqYvBms7bFeFH4jDm9a2awOu1uG0shWr+kVVU244Jn9uS1Y",
-	"bk3dmSIytMLdWUbmLEsE2HqzhOeKSTwWukv9I55VyEfH51AeI1F4lWAHjuNumFq9v0JnhGTk+SOH4Fm8",
-	"7uwcfQoGWBXjMDg6/Lb3skG1rqY0wsAbN6WUrV9XwhvjgTEP/hERwYNHxQN3N/ms6iXbMIr3hsqGuJp3",
-	"nHlFivFOwpW2NZcNPRIxHt9gOp7WHtnHRJ0C0BWFKi/li+BmqBbTwlbmru2nPux+kQtpb0QgeJ3FLA7J",
-	"wPk2jEu5E6EBGxFJl5Ispsud4/K4S5UqYZZjzfVPKR+xFHRvmDnkKGX5XOlfIOWxmhFUZ2NtzijoLolJ",
-	"By4XuE2G5pOuXErFZm5mSbxzTGSePSQPrCUhL3g+fkH36PNB92XcH3YPRs/3u9/G37Lu4TB+QV+M91h/",
-	"NPiyHDRXKxVjbK2YVbXa6S4WpWL7rUg5a1uiFUtSAa00qbBHXh6qF7FhXzKfh0QK4x6AWZlQdS8f0X4w",
-	"tWaRnu28kp5xsHew17ThG2fQDdk0MTgP9Xi6Fflzq2M2YErFJdiCSjKyZHxMmFZcCdwqL5Jq0GRL7kim",
-	"tj66cCuy9gsq76/hxc3z0rBhf1ied2reEhAGlbDtGmweJ+mWzYYVVvNznurUNYbk6UF7Q/DTjTbL61uV",
-	"f6Mbb3aawAHa2GMCUmWd5oRNtg3jWjWiEkdX5lb1mESn5rY7Ih0MQhnaA79zXGLSHTXNAKjfxHLpxyWe",
-	"3dHHwVy71fPpbaBdzkfawEyXpdIxV+62zo5H/6cjqzDweipfNHrv1/Z+C+ScNE3WIudEiOxfh84Bd7X0",
-	"p/tMFoAzEh2A16/+VZI5zSTwzRlJOBY0SDKSUj7J6QSux6liXRiYng3pfC9IxOIJQ+joHmgKoQ2kivTb",
-	"Cn+6Wc7ZNUyQRK+oYhvi93wF8J79ZvCem4yO7hM+OXtoBNm90fLN2Ytz/Y9m30hyBfasVhWKEmlf1dkb",
-	"s3nGRlSxeAUduQxj9gAaD5Wk+K5+V82FqokFP4x+e6CklhQETTMtEeqeduEkvKv0B7EUo6m9vFJ606oO",
-	"qnVwoszu8Eru5pODLbOzQeJEwh9EWoV2W7mPss1V7IdWbzTxNj/i090d2asiXMLQw8WEDfX8Vv5hbaLU",
-	"RpFQW/O6aDAuF3TWANh12aG+E5II4TIj0qkdU8Qf1e+cTTA0uuNAs5udRiUxgJ0HoQHkDMIAm6mk4Nu3",
-	"WnlMi/jVTzcXvyV+tVYOQ9tNi47Fhq5Rc99cQSrU8CEd3U8ykfOY5NBWg0b77XCPHYwGtHsYPx93D9gL",
-	"2n05/HbU7ccDtjfepwfDw9HjM0RuKhkh3jAenxCy4ZA3SwipMjYc4bMnzgQ56GK7W6V/mIBGu2jGhNsi",
-	"IaNF8b6VLGtyR+eSZSZq2FSuAMGjbTIXstggO0EDfsvUVMTrTsaJ/+6q6pTX02SsjKXZVPoKzIv0onZf",
-	"s7pgVgjgWq1RGSJlpDMgBnNsz6CO7RvcsYMCeSwkh/aOprzvWyGe6ebP64hpa7+pz1psWiLMdOm145Yk",
-	"LG+kt8Dr8dE0QT22vDVbwDq30dWHmSMsVycsoLzqTMdQLzi/kmUAWKQPbcKPSUT50ggcIGmR+WVUtMCZ",
-	"LyAFWf+KMZNpTOcWtS/JAI1kaWNz/eNRkkA4qPlCr51uKggD3U5ZAOFLqwuVb3cOnqAYzxGhRTYuEbkC",
-	"F83J9en5OVH0nkmyR5QgB9gM+GnGbIG4uWCQjIuCPjSVYruqPikkojbV7vka9YtKtfi24xsO6sWQ4V74",
-	"G2Eize7Bfb1nzw9IyhQmWcfJJFHaSO1pav+ApN6Njm1+dcYmNIshtliMIXnXZFWXNsWjRT8X+qT7F9r9",
-	"W7/7be9D9/2n/fD5wed/2ogdWX/SqlpJmr80K2a6hc39IiD41ulj2OT7pjsNyUZ5lqjltW7PaIbinvGT",
-	"vKn4ChoJ0lSTu2ccUZn9HItUAAaB3gjvV6+OgLbPhzQDnZdKEn3HaMYygvee0CjedxoHQ6Q/hZ8jMmU0",
-	"xsJgGCPPYgDk4ISmCZXHaFsOhZrCfYHJHAuxCZElfzOlgRYJl4htgY+KAgd/aqkYRKjFxPXSknAB6EjJ",
-	"Igcs0ksdwZHR+lYymRr8QYdozTW7jhNONf/1MUtCTGwA1UR/sZhSZRAfJRjrgB8hETlUWvgE47Q8KqW9",
-	"FnpeWKQFG5VLDwAAwalJFY5MdolZHIcq0FFZDgB9uted0EohG2cQFqIJmhQp07xXwnG0VZmiXY9XLrIE",
-	"eK0NBbF/21h6MzRMu4OaPXaNE2686DO4OT/oD9w2QATega3oQ5FZwfWAFphcqB0koxVLQzo+pRoQjbAp",
-	"cahWC9SuamiX1OEpt60qXGRpRtoFzI4ChVEPvEdsnXNYdFMdTpMNHjO3rKEvg/RRK/cGTQ8RrQAia/IM",
-	"TCYHQGHOh1BsZA6RmgrJ7DATBpgucL2tjz2eO+spPwpK56lgiXSe/CvT3Oez/g4LFJT5xzffADDxN9/A",
-	"GdYbG+eakdKU6AcgSVx5MHLtm9ou7A/h3++4n9pYpLukdMkyE3ksUZTPNYlKyVTYBIejm8K7nLHIFjSL",
-	"8aN8LlXG6ExTTyIB6xS2DbKmS97NIwxjRoiP8I5XDrVDrS2qYoVlxA9T2y00oy5Qt2V4x4sIgND47ZQx",
-	"xUNL044lYCkn4M6yd8fvuFcyxmgxLHuAXp3+pU+jFCkLCSXDTCz0eTaV+UAVwrmHd5wq8jMeBvPF+07p",
-	"zx1c3ctMaPWW5ZLMmMqSESDyeoam+TWCAf6X/0J+SjKIDnvQXFhwece75AxOxFDEyxBzefXmj9IcLl0T",
-	"ibHVnYjO56mtv/7vUvBo59hUEEyXd5wQ9lELCUB9pqa6q6cm6/YTVCEb5BflsW5ihQxDD5lu+PLsLVHs",
-	"oyKdSP+zO09pwqMdl3qkG7KLoXurLwbpeOsGTaFauNPTy3HihA8kNSYSVFiujy2shHGpShKdCq4YV92b",
-	"5ZxFJJEwhdoyYXaXNBfTIfFHDeeh8tHH7mKx6OoRdfMsNfUbI8fqYFDgy5duSB0tvaChUZ6lpGteL1MY",
-	"REbhnTNUc4WGMAXb5sLhFYGZyEG/H4VmV/E9Wh67zfk0MIil3S7qwem2TJ45jBXR3JIM9tH7pEdOuLnB",
-	"BJmlzwTcQyDghG7G4Ypb8QMN2l2KDgaHEezgdzhveUQA7LYrsmSScDMmEAlpKhZ+kQt8AyUq5J7DChTV",
-	"DvH9d/hWRDojMZvRrmRzmhnY6N6kB99YnPjpLHEQ8SMxQyqIvonMdJbmyjYknuIT4sBg+bngbEeviVwA",
-	"BxSoeOG43YSybEki9Il0T1HQd0/0S10ca6SbgiS7j3MtcaJ/65o0i+65DX7wy/IdQ8kBNk4BGbUTvbu8",
-	"OX93cR3BgsP8TLv4aaVn2zR6AKIdXN/6uA2B7fUPIpP/2zgFbEYa5XBO1fQZsDn9404ITTR+9wPIT9k8",
-	"xrf0Y/dkwqJjOzjgXUh2dniIenDQ34965NSohABMbeuAc80zDJcAirvGW1wPOiPa6/ejGp2GBoSl4LBa",
-	"CdFkaRfYorJBJUGlLeGlraQYVRNjer3eXfA5QpB9BPTRHHOcgHjSrRnZotU7CaOG0Z4hk9cnodYmGgaC",
-	"Y+oLM1XebMaYGI9NZhWMEk0HGIPh4P7we8hDyIymmpuZWub8gaaQtDTPFekMaQyrE5JFJnSzyzmDrZ0l",
-	"EkqPQ8ZP6KDYGM9nFh1Q5Korxt1MbxDBMCpQd8dpMoKMr7/mLIPt1cd0xrQqsXOsBzWIXPvekEYZg/Wj",
-	"Ker7Whk+RjqAY+QJpCIt2pA2vHcQuXFmTIo8GzH4/TAys0PiBYLjhBIDAkjVlHSQUjiJgIat8XUM9xof",
-	"WYxvSTaBTCjk4HiKMHY40lp7ZNRnowPt2kea88CdzZzyyDI3I2W1krPrPbTuWpR5BrbDLh94brRA1S20",
-	"dIZH5zDClf42cjtSmG2m2jHm2B6jsBnsR2W5K/QoBuRt8t0xsnaSc5nP5yLDSin4qpEUug28tPaFgrZJ",
-	"RsJctENCUUliY9WZujQG0WvkLsxi71uEYjSnycSBk1QAhCDYRWMjougIwiBNio0J1wElR5o9rvBbeBb6",
-	"glA3A7+iumq9jmib6vEc6kNFyYTxPOGMgOggnQnjUDnInOaQxEzRJJXEQ3xjmWkcmxlEXoCa1p5ht9GM",
-	"GaOtpzAoPHElEJ2yoFuCOpKY7q+KuC7BK1UqTXReMppiv/uRly+v2ymlzGurZKjHoK3UkMSJvCdjLA9B",
-	"tYZQDNcJJX9Jj0im/4Jy+xmwO8AGBz+lPCpcC8+kOWMmjZBmWfKApJJwMugT6VSuxVSksC2ZBa5AncMp",
-	"yeaj/T6Rx6AaGo5t8xMxIhFe0s3skVniYtLMIPRJv2dz1aWpHoZXjjuJU1SC8LNEklEqJItB3zixRIkb",
-	"Bb5WA42gX5KV2t69Qt83afQMtIgEzZSKelDwIOykq89fmjDU1cvvJpKw0VRozkhH92ERimah+4E+AWUU",
-	"wEBggBPY/b/mQjGSKLdZGLoC8un25tRgVsrG2BgnYscZeguOiEw+6lbRWUk6UXvlI62hFM4i3O+K1QeM",
-	"ZZoxtrY90xhYp6GJV7SQW2hS6ramGJoOU72EoqxHJALajJyRDq5ZMuj1IA2RdIx2SPb6OyGJ5H0yj7wX",
-	"dav/+L/+H+K92N/pEXPdb5VeBLmgNu6Ix2IBDhlGYyjgCuFHESpVJrob5cZU5BkkYRpXHSCfmqoMmseP",
-	"xGyYQNiVNgGwZYmcRDdmukLOh/PcxSmgQuya8jx9+E1oJEkfdfoTF0Uj/SLKBqoTlPpsmKiMZku8o9Am",
-	"tkypnHqq1jnHUYEwhbIj4Jlh2UhTty2Vr5uPGf53gfg+YkeGOCK6O7TmHuYHy7I4pf+893oYWQ9CdNj/",
-	"56j2zmH/n/eMuXKjtUmUulORxnhmL27feFcqndv/CimpJPpnzfwBdQNvxTPUcnDn7rRCZl7QYnDnyL7n",
-	"iXCKXxQ/WU7kOCsoKGClWLxYiCAvBGsHXdroNrPLu4MJgUgMoEN7ZqTghCWgZGv6Z6RzKaSaZOz6v7+x",
-	"YCr3jM3hOw42+Y51WZyUfMaF+/OOn6zxinfAXwp3874oNXLu5s214Wt33L/PW+lMJ53is9ItIEDm6B9R",
-	"3N7xqhscmemGzvjjkiPe88Dfcc8FjwZOg7u92TUPmIPmOoHxWN5xwTUTFrm2PEFhKUzeOJFGbJzHKbuV",
-	"LLvGTyOb/YGCyTKdO/5csyfBqxoL/AZ+YvwbffIcfdkIzgBy6Y7jFUFhdJf2PSJ/ItHG9wV3fPMLg7KP",
-	"o8nvfscLfzsMH33p1hosHMUGjLF6X4nSVWsEdxzMCfRV4dI7LUMseNdWSXNLhYYfWCwdKG2EvhQY5h1X",
-	"Qs+PCL5zbFjsjPKYagljC2gBjIs2Vgz3mQOiUQfTIyKwXi71T3c8wYoBWsb4p8j9WT4HdtSV3UZTUy8/",
-	"2lS4CR2YAbgznLUF9ZfmAKBurh2kmWhiSHemmX14x832CG7c5mORZyjXrFswmXAAflQ98lbEzN3j1Iz2",
-	"O+5UuELemEuQHtGUjhIykWTGqMxxdFa/o0QbDzYU6Y4brCkg3r+TK7i4TeId8ndyhVdRf7/jf+92u/B/",
-	"/Qr4tElnoF+B7UFjGZ4B4XX2Ko/M3Btvg76YKI8Jmqo0rTNJHBRUyevsu0GR789u7Jhq/nPS8SXcP/7n",
-	"/9H6ARd2YHYb/S5DrA1o+/ROBXRfVOrrHOgx6N6rfYQlynZ/FWqXful4dT/2jqxzqHvRnBn5xN/1zp7g",
-	"GbKYSCzTnEPvdQEhpk+ROazWcVS5EHgmazFgcilTMYlActjKrkggenh2SEbUCZ4uXTa/A0C3Ds3QqA+U",
-	"C76ciVwe4Sig3aL0ITppvPgBPG+VO9beHQ/CIE1GjEtW1LkOTuZ0NGXdPag1DbU0XVHMxWLRo/AYymGa",
-	"b+Xum/PTs4vrM/jmc5GPCLdS5B//8/8mEM4LNcJNTC85uTz3qlTb4tafw0DMGafzJDgK9nv93j5GD0zh",
-	"Ct1QhF673dyEps1FE1ThqfG+UXPcYB/NZltUNBOpYZLKnB2z4x8ySm6vr05embsowB/qkRPYPLgN7Bz0",
-	"93eObTd4uFJ9TrTVqH8MAeoPUDe0vd1NuGRcJip5YHqjoZzAt+CNtTRbLu2A0S9F1QGnu53HwVGATsZb",
-	"rGJpON53Il6akg7KxEhXrypsWSIE6V8XB2HitSq11LUIQbQdsC5hf/b6/SftGftsBkDHULDPYXCAnTa1",
-	"5Qa3+x2NC3DI4KA/WP/JLbcKF4vxo/31H70W2TCJY8bxi2/Xf3FqvGbwwWCDLi7pMhU0vhHiDc0mENJ+",
-	"uMkSQHYLpyk4hfGrDXozuAm3heMG41ts6W1z0swJCMJA0YkMjn6GSBwZvP8cBvO86YAayW3gyeyTkGAw",
-	"n/Gghp7Q0ga8KMqWugOHOFf6T32Yj22wglFTAMXWvv9MFhe55CfvhJ/+sO6EW38vdHvQPzgmqjilyM2h",
-	"W3fTFMGPEX7Qdn7hHQze/oqHGGaj28eetPp9Hv+WzjNGe8S/jzN9sP4Li5T8ez3TtyamyQhPD3pOxMud",
-	"hkP+OazJ5t1P5kh+3gXjz8QdFv/lE8Er+L04qA4FHG+Q7aENa6L51Zt1B7d2FvV0BjvWGTFkaJuyGONK",
-	"6ye9fmrxA3NgiyunVvjP4hU4BfrsvX/USfNAFlwaAOwB2XOzKOWZGkSf9afzrWmu7YDqPjDvDHr5j3ZI",
-	"f83DhrTfLkArZ8sdK1B+85ZcRAPg5mfSoN/Aykn/RB85O3orSbypqD22JxYE7a8mXL9bQu7CF5zXry6Z",
-	"/5DJf8jkjWTyFmxiA+nrM4zo1dmbs5szslacR0dGGGwntUFmbySnn0RAf/mh/0NI/yGkK0KadORUZAou",
-	"3FZrwwVYQPPJO88yBi6wYbrEWHdznOo+VzE2nlm8bITbtbiAwADXpcHqLzDwINYhgYAkyvEqYAY4GXS5",
-	"A8X3hqkY3UsihQ0DnwgmAebTadkAzudr2aQTZWIhr2C4kA+HfyqacBZH6D+jcSwLkEHrrEagv+KqvH50",
-	"ATbnJE0t/mDwFcXfpe4rbnUyQaCZXveswEKEKfd+wVPyaxI9rA/Be6UKOXpU/4o9sFRvIjh7JqwRu1jl",
-	"GZclAsYCFjUyt2VObGIPkE9IJEaDDZcVlI0y8aSJVCcWffOLyGajJDHoCosx1FPFGmkKoUH96eBE/nPQ",
-	"0xu4wbL7Y+nHbFiVbbpYRd3xKqoKvWyfVaSFd2kFYo6t4yjSmJmbNQNCab7YmupuzIh/QeqzXbZBYNao",
-	"EAADgYu7/J3/VORnaYDoVasI1Q2I8pMmgc9PJ9IFZ+sF+pdIami8kNFPILL9gtk49AkAG0af7lB6x3fB",
-	"Eel/jkgHmHlRj0IJsdMm8XVDvwOZ/1tVpn8DaoKhhmfyqbQFtwU+NjAGuk0Y6dhoyiJq0gZN7mDclx8C",
-	"6YU+tsQ9GtPVC1TMOUT4TsROj5y2Rz9+aejjQb/fcKaw+C6iPZoOzDH7+X1UP0QTpqpHaDub940ed2tJ",
-	"Ku/F6/tkvtF7uN6bvPoW92OTV3/Qu7XJi5dm0R9rxW8pjFsLTjXzmUInKeNe/8FjWnjM90z5HKaBsTiJ",
-	"vS3lGy0+ZlhkrS7td90wNldErflyz5blgi0Yxa5IyqiENHstcyCfwyQ7aZ5jgDxCYtA9UDwjODTmyzQa",
-	"ZZjnUgQelSbxybzlphNhXJMesx7GPVseY5yv5VKlgWHodcrGCvJgOtGnzxEqK1zALKdUayNsp0duIDmB",
-	"i2r4sWxgc8D/DnrkpLRieK0fuYEWrkCTt2nB4KJVE40wRcO0oruasoy1806DMB58CQF9Rc3FsBg7yhbO",
-	"grMFSP17tkTjxVvaP3yCT8eTcCcSyZrPvGVXG1sVG1u8DYasYzDPmgzaKqeAg1jwI32gi7IZstmnbk+J",
-	"tTh/q8ekPMiWU+IswD/Ow1eT0W6NNz8AjnWvF7W+3lTx7LiQdRBcDh2+OJ3/QW0IV7LHvqLX4N7kPhWS",
-	"2+T3RDxP08iskTbS8T93jvUebmOLAA6Q7sYHq26Q2IkkC7oknUSRhcjTmIxEmiYxK5I2bHlP3bPXmKl9",
-	"3XLLX7F8TH2QL2BO620L0xWA8oR/WFa/iGUF+7qpeYUa6x/G1RaM2/FL2cAwH8HBdyXLDPJeIyP/PhP5",
-	"HDWZip1R7x5h7If56J4p9xx5MZSfh/gDnqAjkkM48EQ3bzhHZrSmlVbVHOCtdA9lsjkmXPBugymEqUhx",
-	"r8KujfPUDPa48DcbxpnlKXMam1O6wNmLSUwdC6OA3QDW5VO7h65xb/5gkr8Akwxr9fGANIhM/uaXnU+w",
-	"cDTgwoHdXMDCAS0HfpBIgW9rNBIPXLb4xagoQRiAfuIBVTqQzV+EgyO1PfKGqulM/sHKV+vgRvWGZX8q",
-	"br6ZC2yN52q8Ib9vd3GVbN31vHkLV5RRxHX3zQ6wcK1pXPHQ/GLs9bfidVp6PidPvP3hd/pafqetDnYe",
-	"J2rt+S0ujzXvKBvZujcwm6njMQ0G9E6PREoomkJgTGSrRaKLDPn6jKrR1IZ3YzUPrawLRf49N1f0up/S",
-	"GY0QZgvtbShdnqhl1GoVQkyGnssZTuUXuA+rSrHUVTe1Fm4iCc7CBZI0iXt8Jdg0KBRmeY3ffN58HGYF",
-	"Sef69vT07Po6JK9Pzt/cXp2F5KeTq4vzi+/1Sp9fvH539fbk5vzdxXEtf3WndQam8dIcClzwMU3SPGso",
-	"cvN1/YJ6nQAavIGHnSBhi3H5APyhaKyJ5fIXy+c+wGvgKq4xO/uKJhKBqLz97MZsnHAW+wEsx+XyblgT",
-	"vurqg8gZW7TekHXCST6fQxS5LDMS7wQChrP7YmWKteMly6+Vo+k6+HXSrb0Jtsl4DFCCfUFUDbhec3vx",
-	"Wxfxv8Ocj5M4hkNSHIiGQ1aW8LupmIxMzd0NYnH901DuCUEVaVba7BmjHCIjTfaYyOICViryRFFEkLAQ",
-	"QF/O2QjxkxAzENC9wGvPKwUNxYKvEOZvxETrx181QKzcUdtZKJZN/qcLn0Qi8ZdgPVU6lWCTq03A/TFf",
-	"GBO2rJfaG4MkIwmP2cfQ2pUQvAfoY4akpA+3TnLJLALLzGk+pO90HzIotJ+90Nd+yMHOCrq8dmP96pTp",
-	"ddVGm+6N/6yU6e/GCrosUK7acWRuKuD2xjElEg5lD+QC60hQ2QBL1yMnpW9TMQGQVsh6c3G+N2+uyZTy",
-	"WE7pfeEQpLMSNKgBdoOq3KTzw83N5bXFw6xD1FmwrHkGscdzIS0YnIl4n2fJgx7QPVsCcKA/yESSeT5M",
-	"kxFAAGuTb8Yyli59zDsDTY/NGyBovAZ0aLxDZmHPjX/+8uwtTo4qM7vauI8R9hWOr34dcbQNPmG9Tkwz",
-	"Ph/pAMQv0WtUIBYa380AR+m/bpFbEauMi4XBZncYwHVQwiEjMpnwws/ht2fOkVp62CQlpLvT4uULOsOK",
-	"B0LiAgEkXCJJhECBULYjTjLECtzV3chdfKQbx597WIysk+izNWNxQm1KppmBoR1pUZKhkjG+MKUJ37FR",
-	"Uoj0OBKzmeCY553IMtIKIPd7qOW4ppYQTbIjkXSJxZmXpMNFyzaFti4BbreaUk4SFRIuDOa1XUb0CxTr",
-	"7b+EOadRqfxb5Iq06Sbeut8sKtpOKRv1zbvvX785LtVIMCUM9Ha0Jpb7rGOVOVBATm8RoM5mHoloJv81",
-	"1f43mlNdMZmnjXbxGzGZQJmEX1a5f6SqfrC3Ad7SjRBvKV+aMcpfSXaZ8mDB0c/vS5IMKhG2s/ZVyaa2",
-	"FtJGKtY9W4Yl6G7Awk3kPKVLV+TUAEv6hXdcxSU/OeqeLV2JpQRDSmeEEpUxRjqSMRumab81lVB3R9Mk",
-	"jTPGo50jEmVCqD9pKzfCclcoJhH+UCiTveXhbGKhkoxpbmCKiRRFA6FlxA6VjMUsJtH3AEudas5wEj9Q",
-	"PrK1VqJblaSgLkSEzgS6JWc7x2ZIUI2yNqbqQKb0gSGAPuOqWVMsFqjujKzUR4ZlOKqsgNUNXM0rvb7H",
-	"JMIBHjWOzRASDuvYVKY50hKuVKpP99fsytM9l9x4xmU3FCJlEF/3NX12tmxXm9vupjTbP7x1qzXkxoNc",
-	"1pJP/VdWOPAKeEVHjajFwIUwwNMb+8xeDFBpA9y16AWdmZy+u6hCK77jENfwMZHKXgbiTRJqfwDXmk1Y",
-	"fAQYgNgb1n4DfH73IT4BpGkchy1FgfFumArvRpjwBBH4pYU9CU0ism5FqwOozElFlz3i81HjFLOr0CNv",
-	"WTaBAXAlNq8sZ5BBAf5COliMQRWxE0vyQcQ+cDzADAX4Sb0auFhUmfp2EuFytAoPnENItkEFu050dXZ9",
-	"8+Hk8jzyCg4SKNzndCijGYU2MM8reZcm9wyNG78mO+8aRNyD/mD3oL+/0+ZntSf+K3lZbfO/jo+13Hu8",
-	"xtHqaOoPv+pXwqwUGXITj42t4IU1RcuoMRt6WjUvqYpw774cHqORZc+ZjWjIGMViG+Bm+Oabb75pjvDy",
-	"zs52d532Q6jh/YsI9DXCXKtwwHv/CBt46tCg6gqvFv5N8HLX9hauiN+BkmQoK0FO+m6ijqNs8o//9b9B",
-	"UBlFwBRQo6b2xA54XvShNC6lI3NyXIg6+Gioqaw6XJLo8tZ63KqmxSfdK1YrC0kyBhdSoo/SOJcGScov",
-	"dwZjdIUXM4Cpz3KEuIv0+dOCM8LXUPZBMjsMFuuScHxYUtBTOrqXuq+DndAVTEukYfA98s6VztET9+KX",
-	"jAQAXyEjKqNcYtGbELWmMlytblIrVYpxCJmDgaA6hkuH+HyxK5zpEwGE53NmqsRxAVXlYiiDUtZ0oDaS",
-	"V3C3lGlYWX5MLXQQuyVNqIpSjxWJOXEKQpNyIAvudm6o9otZ3NfTLkwOwq+kXazjraYCiHEA8gn7A93P",
-	"uI8Gh5vMx9Wme8vihN5oe/jXDghj5tKDpoYNQxmfYsMVnOdH6DbORbORUwm9Lp77oTyMhNf9FxU3EulE",
-	"P783pVNJyui4HPteNGXThnmhOMUkcg4lL/8ItKdKvnCLtHBVRiR4r6HlwjqUtvQ5XCOCoQX62ipnz/LU",
-	"rt+v7SWpbM0fitVTh0LV3I+46yuUqy8TYM2OmbcQ8Ay34XAkvMNoB+VuxKHuY1nlCksJM8ZRjOc4TeGe",
-	"yLbSIydKUQzj9M64vUKxRTCooTyvTwc27G4Oz+hoWjQxpVDbfCYMPgI6L53uAl5l/Q4XZLQcpQxqPZYH",
-	"AE1w9JHg5+YeEgcHI3FfGPwDczdK+Yhp9cuGe39LOjHTEyWJCYQ1SZolnNSCoWB3BePc/QT/9Tlq5mRh",
-	"sSxYk1O/3B5pTuO4kbN8RU+J6eYkjn81d4mdaQtv80m0TOTsd+NE2VrH+aVKi/xulSJkTzXB9yVKkD3L",
-	"qysZ6G7RNQ5dG8xyj+NYNWMGvDqBymRCqGMshuZx7Lq72ZI6+sRnpgajx5ObOIwp9lvh0FDPqs6d23kP",
-	"AqGVDuUXmmHhp+bT7A6vv3fL0o1VALB0H67OTl7ZIPQ5VdPi4mpkxldmV/5N1ox+fMP4RE2Do73DQ0iX",
-	"s38PftnQ9G0ZXcvu/6HSPSHcMzAPWiHBxzAPVAg2sp+MprOJ1SQyC+CAtpJmIFuZStjXr2soeT7rS1yl",
-	"377n2gy05YR6yqbenT+O5Fd0X88tyWx9JJGK1x5JqGdubm2od8V7Wz1iIvM8wwcr6fxcsdlX9QXAGkAv",
-	"LSSqR/oHXT45XZZiKxLc5a9j+69PSdTbX/gJmu5wfjQ3Kd5FDqETmnATSK0n8EwSrQRhBrdSWTKEYtDV",
-	"q5PNb0tCm6mVqLAALa5fZ0SfCt1VtxESkcY/4p0RZwv4r88IhEQkG2UMYlvlvXfDwe1Nhmy/7+hQ98cz",
-	"SUxSoqmvmnPARoR7Dz3Qnea7jFJUB9xrlMM6HnO38bXseaBBg6LzC9vxa3mSrTX0H5E3/R7jI65beNoz",
-	"E8T1eKG7i9+vMKDd9bLfIYY/KAEuOhNShi49BClHIBw01sgCy6cr4yXkbCW3AZhEyywcd+iRkxZWduzV",
-	"335iTpCxOi/4BSXFr6yU/P/svY1y27iaJnwrKNf3VaRZRpad5JzTUk1NuR0nnTmJ4/HP6Tnb6Q1hEZY4",
-	"pgg1QdrRpLpqr2YvbK9kC+8PAFKkLCd2ku64qquTSBQIgsD7/z5PkJeEhXgwUu7uQB/bBb2tmeKPMnyx",
-	"DfhU3a1SPvXAAf6wJYrGWGQyp2JqaiKVJXaRRs73dA1Q7nQYpjJM8yS9SpNKMid6z2ihrKtOh9LKh8rY",
-	"72sdgyM8+JE42f/J/gEtLdA7jivH11F3CDO8hw8zl4kaCIBTwPpKlU+oXIOKL0aI4MWGETxCoifVHNIX",
-	"1rpyA+fajRt0o+S6QWZqT5wyoqiwEMThbmAbkxs7NWIyU5NLlbj+nmwpztWFLqz5tnSFJ1wlAoXxym4x",
-	"iCfZlwIc8cMYiklhOvhqrFlk0KLqSbda8BVFDoCiwgcUyY7qu0e1bwRuFdWWk2aXwgBLWnZePlwsK3vS",
-	"vFLG8T4Wysplopd0hOmpfeVQs5ItrVTGSlLXujT2VcH2n+aR+yXVvIDFRzUyITNdS/rFThCPyT2ZaS8y",
-	"pcrn9GK/tKEGNydi7u5EcnAcHpIqfzzb7g3V5jtUjZnOkhXVwLLlFupBfVjoYrNAZ/1eFNHm+SCOvJdu",
-	"vbh2KOL+qGWMZj/Oucqgk0dDsyCuSURYQ5TvdoAEVKKI9XdjXw8YRjRLrSHSWruPnzN4iyANFXSbEqif",
-	"vWutW32RVVOUbMHcreijmS3ShcrSnMAR+FPrlkNemvrcg7nXRrc+eCQSlaXIaZQnQn0oCwmHNlcZ/b6G",
-	"tgA4DUmVKePLA0FM1gbWmTIDcULOtpea+M5VgojKLI9Dwx3ketAB0BTedqxCOXVaaqHyq7TQ+Ry7NYrU",
-	"7mEuLHUm4lz04o/vtqxiOMiv3m2NxLutg+cvD96fHOwfH5y+xy7Ztz8fHhxjmyx98ur04A1+8G7rd2u1",
-	"tw5ytHdy8vPb4+f0o7MTHsX+qD8QB7C+1oqBck5XwWQnCX3T5bWmtTHNlu7wxRdKqN8qma3XOjhQoHbu",
-	"U/zXdU+L/G8VE98L0sABvIrGKaLK2PqrrQuxW4hRa4x1G9n7er6QjHbkRKRD0HYyNE+oYzG0uZx95SC4",
-	"5/JSNcBcEIV2zsb8PHJNSK5xiyxKa4sZAihwdT/nhixSKw3nMpdTlVibsnkhdaVHQl2pnLEC0rDUuCyq",
-	"cgZC15qQl2mejJxMjWqwcV4aRk7UwRKgIOupDxO1KJlduF/XftI4ucdzxLptlExI/hV2t4LbwEIzkIV0",
-	"7RjWy9r6QYKAWzOxOpMg0e1PaYUG4h+++nuC75jL6NOC68Ghr7YXn0KTLAQZsF/W/siJGOrM7LO45rpy",
-	"M9PXQQMJeBC8CPwARmdXECbBsKoXzFa+u91mDQa7DyA/YtBv4IhwWo6pbdmIQi0yOamJdwRMSAueFBZU",
-	"gTsS20OQ0DGKAYcAepK1fduadijIRW0VyBxqz1R/IPYyo3ESI1f05eYaAxWfzuPIlejLRoF+xND3sM/g",
-	"EmwTgG9ydU3Eyq4Vj3VXFCLlWxUZCdlma9CWpJJ8MgFqPXp1edLDnQSVIUjLB3+1PlEfbkGbr90Cmckr",
-	"tV6fWAnz4MTUBGJdmjrR+NB6d/ehZSuGrqF333n7HUYF00TAy9pQg5aFzrbddu/Wo8dVbuUcWpXuelSk",
-	"Pj7KcidRaMmfq1lqpb+uIPXEuigMXBVVDlU5SWoWspxYYUQXjkWiTJnmrKlA3ULNbZFOZ6WVNhD86e2f",
-	"vn57hND1FKOR1B4s6AkxQoMy/O3RvjjbY7FSwHPlwSNJ7NLOMjZEESfFgfGcF/raYLmwqPJEobqN8Spz",
-	"RGUiuU5UtLI8ZJSbYNxHRqT5wsrJYgpv0Yxpbp6XJIjr9d7o5LwyHC7qgGDEp37rXuu9pchqt3EH+oun",
-	"y+w0EJSlU4T5F1z8+ViMvlx16+5mN7Iv5D8qVakXVZZ9jgjd3egVvUSlfofx/yqvS4VQZHlRVRey9qHb",
-	"xCsIn27RCgm8RJYSUNLApedO0TuUpgMRB+IUEBRi+ipm4BcMVsdWSsX9SBAXMn7LI9dC2sisbIhjA38Y",
-	"oYmGH5WFnFym+RQ6P+PzQstkIo0dkyjgGqPWTD6M8o9pXPaRKqOS/kA89wsGLkUoWfH3j0JGXCutMQyC",
-	"AlRMdEpOT6Gm1r+wvhHpBiu8Td/5echJ5TAheNCBYEwk+8qQYgWfYiX/AEPJokivZIZ6jDIjYMijm4UO",
-	"Cu2ZGENIhCkKrSSQBGU0xhDPYixakS/SnKm664hsc50oF5IhtRC5Rl+dK+Ng4KKQjHr/9PXPx95ztrNS",
-	"lKNgtBGEADFCV+VEz9WI8NZxZEpg1A+QMPIani3XWHZ9LhN+AH8X+ybRXchFmiPyHILd5TocjHZT3+4D",
-	"RqiECdOEREyTiZ0Li2rU+keExmY9PrAi4oEAOWRGUJDD93UrRi+C3vkj42KVmObBnFAPFb0DejNYCNq3",
-	"7+yph1imfaOLgFrBx2Ht9nJHR5R6DG029UcPtp5pzo1PDi3PWDzd/QHX5ViVxfLxHgQJHcCif6LfrAQH",
-	"99U03tsjI2L4FivAY14W18g0Fs+Gu4H0EhSWCDAa3ZYrIAmmEl8+VF83inLgQI+MdWGD9eC82e5wiM9Q",
-	"I4t1gqXQJRtkkP/0T8mbI82hPsEaEXGnTQVVTfdrT8EtvmlbitTTtfK53AeL6sGiWmtRwa4WRpVs5XyC",
-	"QYUhog3xYxq5oGgl7YBlEIzUTdLbhzY5GYUWCeeZMPuXlgNxyOG8j++2KLj6bmskfvn197i9xfkFXnSv",
-	"GQm4xSt65HX9zc1M2XcHfdxcgGDn8YvaBM6N8VtwFKx859yk31Gk+VphIcNEXVqO6gYsxL8jIQWX1okY",
-	"v4s9BEuscvugsegxdpzVEmMBOIcQfFWBJaxzUeVUvNEneF8O754rqwhNvc0t+F5f1HRn42wEhoI/dJjO",
-	"xPuxmUydwwRGRzU7hLkACc2aa1AbHkPmOG3Mejh7LMZlf88B8ZoRy+U+ED8fhXFoLJjmiPZ5oeQl3sRw",
-	"XpYYCIuVuFuwjcjoq4wSPcDjWxQEIY0Acxxstps2xcD3XGYXurDv3t4AchyME8c1llyGhAU6SY1plnYX",
-	"tlCMaScCkGCOIHI+ng7/bN9+QZHSI2/30zx+GIgfqzQrH6d5fU+bkYjNRGYKIe/I7Yv9U1v/7sOieJzJ",
-	"fBoshol4ARAwB9B3ahOzXmeislLa8RJ9nRvoX4zZGUUqYVVK6y/HXaB4eIDvK1gPg6ME+EpWWl3Mbyji",
-	"xbV0O+nBWvvjgvDJ5ott1VwNm2n7I0lHh8DX3Y9tPzdtOtIbSx4ph82lErDwS3uiDWZrQfUtffjJOrzs",
-	"Yxbkk+YKfVmEF5VNVZKWYW7PZf7cVSDNW+rC8dkCKXDrc+j6pj9ukRe6NaLVFSD5dgTeBLbfZqf2DQ10",
-	"i+NK9/juj+vXbW0G/P/Njl20AVlL16EK7EWowxh3HJnWfsnP2ez3qHQeehLuunFys114uy4Y/CX1taxo",
-	"DpLg76k9n4TvZsREDScr4G/moCnL8lpNVTlT4ACMgZ4bz0DQn4TK5AI5vRtB1NbTccSTvsfz4e7R1epO",
-	"3z8cibs+En43NaqC7+Rw0CTW9we7Jjy3nyESgKk6COYXPmfHTXgrpwNCAZC5wWPQc5T1UDqLplA9vtWH",
-	"YD8ibMnFQuUJcULIBH3xsE2MMd11rqBhr5l9Y1/c10CyWz4KZpmWgBPPbTZh3TOYgdB0jIkk7HVxOSO0",
-	"EuFw1+xEYlilQrCk0IsFp6LoOhwfJo1r6tYZCjiC3BKmJIkIW/SgciYtYVDDxWVT+xSGqviwVhBB4eEt",
-	"dQ5NX6Oa7qWlG+uaajSxQBOyP/wJDk6QbfTCCzXBZppaihQKOzHPeJnmiYhxy8ZNA+ER7pOxW9HUlOmE",
-	"KZBoFbH6+jEOoRLHKhywTDf2K696Dwtn6hv27PDk4PAUmtIHEKDAREvurZiUi1vKayjd6RbQkO9pWgkt",
-	"Pd6BzF5L/rEHu74WdjJ8wnjDB1rGlEpCZAurLSmg1EHMiyeqxudBMbatEYTXog5+j7sPO/ByfKWQw6ba",
-	"TUh7DMqHpvRvoyldF0J9KBUEYW+nJp0ZCNx83dUrBx9ccagnPgMnxrWs9P795O1h32WlWzjoyCwE6jOf",
-	"IA55++ZVWcnMXtGPqLaPSfqgXMBqBoakCGnWXJk3J5MbQsk1tkpxXeh8WitWTnwfPBCf1frgA0gPpr5L",
-	"kkIZM0ZGloU9mLWmSzupd1v/1FXhP7YmLV37bmscdgVpq5z+uivOlyWqKyt3Qes4BCqZL3WuHpmROJ8U",
-	"y0UJot2Dgf51tz8QLzC1Dm+Ry+UrYEZcqMI/fv0RMP9+un8kFspewA8W/+fjF7q4lkWiEvs3KMpJpzko",
-	"OcqoybK0NotvWK13nnKxPrT9THTOInpaKUhU0NPpqrTmBTauVcDBBGbMM/sboyZVmV4pfuNMbkWTT43I",
-	"NIT7oXgS95acwDjw/nfEPM2JTnfnmf2HG32uC8XfiJnouVKJOKiViPtjKsChW+K8hSnTLLNLLVLYkKYC",
-	"pr2LKsP1F5NMSWqTpl8CuW+Vl2P/LPYdXehiqqH1ePepmAUmnP9ZBsUPuNiDBmeio/ELDlnMVfphO28d",
-	"Wp4vCH4F+DU7/cjKdchiSO5Ia9II9uBmAOxwncRjEWeJXMTUUoJrQkyezLGFt+0PxH54P9iilK6hOt6w",
-	"Lz7kEoxHQjrmS9GLPX0gUu7YGS5K7nTGwl698HCJTtRQa1879WJzcY8KfZUmqjBBxi3++G5rwZ9DGvjd",
-	"ln1yoJ3cisS7Lbsa77Z+/T3ucx2Qxsc0wVoMxM+w13DpUCwlaaEmpQ6I5dBodjHY+PXzvSO7/lWRxWB9",
-	"gs8ArQ8gjGHBc+1aH5AGEmQodmpAGq/5PlND86gl0IjB001q5BkvwQCWxWSmEjoy9mO2YrFUGj76URrr",
-	"oBgRn6d58vwwpgN3brWtF9u8KGOidMtcJRBIt0WRXqWZmqKnIOJpoavFsc6UicU0vVKei/OREfClEb1c",
-	"52pkBTGlPrGfBsgx6YRSZjdsFYGn663QZtLi5DqQ2ZjZ1Nd5JM5Ojvee98coFDNpDzDeAlj57WXwSL6f",
-	"BaeIrfy9s5Pj/Z+sd8XJU6h64jLGYFO41KLVZ7Rlgs5Sd6ZrPU9WE9HZyvREZnRKQRGAlCy1FfL+B1ae",
-	"6qq0c/C3DlENrDYydoP0qrywj2wNkgjagE2mryN4YDhfgdq3PyyLygB/WL2nx+4MrhCDs/yMih8RsAKq",
-	"NR0pWaNDFx+mLox/pvLImE9ljELBP41fAkDp4sQnV2eSBOuh3A9WDbfT2BVg0uGF8jwe28oiWB0QuKFg",
-	"pHZeJlnZaWPNBgPsfrwKojNllyJ6YGD9DhhYPyX3ZYWl1TP1TV1556NhmoIMUEl/tHLC6Bo6T7m+Ht9w",
-	"hCcy3zzJRs/a7qSSiHeTZKWW6+tRYxKm1AXVntYekqQmMb3KLPN+DStBoCBaXS5W9iRggi/qEnQs2muG",
-	"0R+ZLWudqLXl6rUKroCitSYTA/FZF1TXBKLtmG9qpq8waqLzxFg5NVMygaDMx63gkrboKPyEhqOnEQXc",
-	"Yi6XaCerpAZY/WS4Fos6zdN5NQ+Rp9O8VFMF7/5mxuB1vMCZnmqM8baGeg9yKnIKSOKBZwFgHU2tvZxE",
-	"9ji4wDpMVErOqt/axa1i307j7tLXJBmtjvKOSba8kwS2H/u7KSTUU4Hvp3MjzVVZpBOzUabMn2f6FSfE",
-	"jgptLU5VGWF1M6BkGGRfvdDFXJaiRy3bYjgYDp668EjwQ6OKKwXYf2ZSyIUa+RhwoSYqvQJ3HHvmewtV",
-	"1FuM+pFIUjMBp99H58+XKxgsGPWpCkAwqMfhE7UoZ2RfzudpCQZxPoE8QP1uYwo9Z3Iqer5/R5diCaxN",
-	"edmP/PQNM50AXJtJEyo5NMo3g9pb1MPZVmBLc+lD6JXx9N1uHntHr3xbw/kybBHNE/pZFGY/EipiM2On",
-	"PrgfFUS3AtMx0Cxubw3EPgRlCooGCJNCLWTghCwKbY8splSQuhdAGmoR/QmNwnjjbPSHeo0SBmYgnlcF",
-	"thPzlHRV2j98XwymMKzO2B0OPbAFpXBT5toEQUaDDMTPM41SHfaauNBZpq+NiBdpPo1H1jB2kjBHrnHU",
-	"RIGXbX9xZC8Hj6+oqCGEvG0ytkVc72z617nME2nVGPVSBcNgLaxERkS6v0aWQ3YsWdlwwANXsHaKrOT3",
-	"d7aSC248mBQqsfOQmWlnGn1DkuBGYd5lfjfZFVrNG5Icny6BP0WerlG1wdrN3QKwtDxZmlLNQ3EJZ3TD",
-	"4v76ecZyWfuJPdarlf6NDFpTfvTqmbR6QTagMIOECHFMwBkP50BHqzIYo5AlxwKKKi/TuRK92MyqMtHX",
-	"eUz7PUmNPfuYerQTfwQ/jikry5dBMBkCnpqsBysLphDphG3uxz1X5bVSwfWmvRPh0M6cNNy99iPAjda1",
-	"IdTWkIxjaS6/r3aErkUITwu/rOZ52f4If1BxjlElKMF1BZ7HVEVQUxxOfXrblahSEwPRtBza49Iktkp5",
-	"oWTJBByYmAWbgygV0SPyAApzpzfScgwDYrQe6VPtrR/jrX2PAtHrtGpt+CHlHAZij7r/ZvpazK04h6Y0",
-	"B0MUEHy0D9ZFQYCrd6LKPTu1Y5rZ1u2LR3CAV4n5VMjgwJYH9b412o0Cq363awH140mmq+T2dao8ZzBJ",
-	"ug6uu1VtvR9Km+667NSts+zYwO7ktkuL9QWpwBRgzXSIg0er5SEBZAD7ue3T4BimlQNTrROKc8gSN4iX",
-	"L0YTUC7mEYGQCWBrptq6wU6vMuyTmqQJl9hQEYs0K7cbiXhWlov38NsYQ+ySH4UlGzc4hw+Fdq5KILuq",
-	"C/F0dxdh00XP/mvnCf1LZjpXfWuj/pealBQKsYodFLIUhb6Gci3mP1np+IrYehVP+hFZFzOZXXEOmZ/I",
-	"eRzWbsjCNwIV4TCPMRiuGInmpHcv1/QwkXj24UMkng7/Fomnuz/Yv+3Y/z2x/3saif/7v/9PHw3eskg5",
-	"V3MuJ5f64gJNKayLgjVkMGRYQipj4vn4l5oacWmdEZ9iA5sKfEGfoXCl/P3IJaHJy12pY4LEGRYxsTyK",
-	"qZuM8Ajiw5+OD/49KI/iaaXJQJwoSB/w2YGcClruR2endgWcqtwGXL0kjnh6TmM5ysrw8vgzdIo1vT5b",
-	"o7xO52m5CVT9yWW6uF+Yen6WLgPvLZCRTpWnYGtaG/hGne7GMndZPNTI3kfH6+erktvtVDD+m0Xla4xW",
-	"OokQeP3kG3XU576RxeVtTF40dk28aspaJQJfBeidumBAzlKLc0VRKSt06vD4bqMjkmUB+dI7NYj7YVlv",
-	"/WoMX8BDBKU5ufpQivNMTy5dbX5ZKDn35bB4i9JfXVSgplncrmhUKLowqGHALPQ57pZHcznnNmUAZZqB",
-	"qz4mjjGX1fbmBoh4U8plTbzkWmQ6n6qCltvH66BIGYaRGdQiFEoa6FwlBGZ17VQM7Iv+Z0h+3Nktsv92",
-	"Od3AFUgTezR2dqOdJ7/e2rI/URnWvXx6rvZzvZLrNMvqR+W+HJTgrDVP50OV6rdQpVqz1G5STbRXboqM",
-	"eIjjjQOKAb59N2aINzarDOOODj2+Zu1zYIKFX8MV4FwAAuuvgNTX0JzqSCM19Ob1eCOH4aX3G+XzN1of",
-	"7GtZ4+8PeaR9GYItXX9xG6GQtA05sm6p3abkSqsrmVUSyyEbBqHBphwC056npb0KFKFV6CExkMt9YRIp",
-	"coB0iJKBHr8sJzOsOGAAEH9KCNsZLqSMCvvlMNmySKdTSGHJyURjgKDUIg4f8X25XCiA5C7UGmILguqJ",
-	"OknuRVxb6ni06n0S+iGv6SOwLkq7av1IxHbGHb8IVp5xXBCiNua16PihW6rGj8c1HBUIAFxQ4rEVSaUF",
-	"JGUFCSXiek5vMq5KoRW4FCwdvQkwZXMoE1gqXTSffA22SW2aNyCcIJQJpYU1WO1uPTDDkuu10vf0xd7z",
-	"AAixC3Qk3Er3VK0X3gIP/5duA6o95G3E/AP6yJ8FfaT19a7RXq1W2TYe8Y1KY1ZNLcbH5rjSGuHVhHlb",
-	"JfRzJXlpwSFaMxDHVoaNRFzOCmWsIokjEeuq1BdQpQ7wRLKU72m50iwtl/ZDpxrjgXiO8wU6vfhanc+0",
-	"vgT8ot9K6JNQc5lmDtoIfk3wePGAYFGAmLdbOoleiqyZ3SbkQk4u5ZR7WojqDaDSATUsbMfv32xHHuHK",
-	"fylrkm/X1XSIXw++qHD4A0GX+NBf1xG69bnFQpQNTm1tM9pf2UMAiKwzXcah6efcKYafg4IfsBshqIPN",
-	"O57r1F5qtQnU9IxFDHkMazOqxI/Lpa1wNaAJRa4vzkGP+Z++L9O5isciLvV0moUDhbbpygTxIo70WfvA",
-	"yqHD0xf7ryOHWoFNXzefrVO7SF/qZOHNOs4VvK5v3S/bwLkqaUVvt8U/1lyNWwFmdUQRAsgsdqGA5bPG",
-	"NTdGbk+9MOypQd6NjfnD0xfPX4dm6MboQDjxFfP0boqKD2uW+JUqZkqWd46N1W1S/kkRsr4JwKvbWnrR",
-	"LbUCD3kroKvP38f37Ok8bMW7xve5/T68bf7Q/359GpFosgi9R2WuOA74A5XkujoozQC0GkgjWeMhBgYM",
-	"Evaxox9CyjfDvZQUs6glqepxINHD2gQ7psO6tUOzaec+xHhQwr3q16lRxGChz/9LTaxOwnASjsuxMYZM",
-	"gbsOxL5vxZYUTaLQUZZeKnIoahQJUY3bwEMjF6781kM+rg+97IXCHrk3KFRkNTtTUGNJPBTMsB24Kjmq",
-	"RfLlYzRncNM/ToxGArhTrq9Fah6CNH/AIA1uuDsL0rRYwtssZjZyAoOweTMDYCJulWdSywZjsftxn2IX",
-	"UKEBJjMgg1FOrhULsBtYqul07dNsvpQpQfdblybjBXowJO44ElI/Fm178t6NitY83l4CUCy0uZuTGlGG",
-	"GrpIwnOB0QcKcHJejX5tBuLVarTTNLJflIEKZkrc3zTa+5UUVdTkBvAnfFCjSQJEFs3o7pgsGncaBo2w",
-	"FIJCO9fYUS9CGkh9AJ5mZEjqNh5WTr5MkpaD+CUyNXinr5+w4UdeL3ewzDhJHvI0f0gTYC9pz7frhvi7",
-	"U2Ng+yNLjI3DZU7e8QwdTwqJJ8xfBxaEFRp8scdMoACQ6D0dDkfeo0EX6ujslMSLKuvCsz9eZzcELNSb",
-	"xNNCWXI3YTUaURh0zPIvEmULBcBDXO3e4mpdiv7zImvu5bVmOj99tzdCbp+11e9LZT3s0rsOud1qb36u",
-	"YXxzLwttg2YzAeW2N3JF6VojKGMelqUXCjA1gI4r7CmnIJ37qczSSxU5z7PVuTyii+/zhLziR3A36zgf",
-	"/ln5Gb6rasvVxw/2sVu7wOChy7YzPd3+6EyZG/dWpqdWS0OZrn0cOfHk+MHeq+0zyYDZVIEXZ2l+iZHc",
-	"TE9jQKfgZ4v4SZAchII82FTSKtnbt+dU8e58raerjWcAgL2Q5czjX8MfN+AwIQNsiMTkUCrus/kseJJu",
-	"tK8I3gngUgPQTKkWgwfB30F5rmQCpZG8R+0CbnhePt5o9oeoAyvHErd17oi4A6yOsTj6+8vjN+2J77Rk",
-	"amM3ZJ1PioU59AoFHDu9wCPga5BMisiR4fc4/LmC0lU3Z13QCUwGYi+ZQx1ani3XE26P2jm6mdEbf+c5",
-	"vds6iOz60Tv4ds9uqzNDsxYTc/UesZ6oMezOPBfeR77nbPDnCkRsAhP5Y2WWX1+IQA81M0OEh/wmUWK3",
-	"3U3Ktlogm34iSxmAXc2UzAheLAUgptJhPBPy1UAcKpUYDz71dSCnVmCmmIcfcZ0Flpd5SOAAFG6OZLHQ",
-	"mg8XeNiuAnCTyyJdAKj6AuqGqOVUZkbTw3ZBWkJyBZ8OFzIW0Em6IoPgFd0rx0Q3thXDoNnJL74swtVn",
-	"no0OcCzIqwvrZeXKrAfG8rXSHfkDU0NIJ4X2b2iF/isdxJhxAetOzYgPKqR+qQH3XE4up7irwvZlqkUb",
-	"E1HvTLmm131tpX6JVcZ8h4nMxbnyVq4DOILCAemRSoHR6wRi+x4ur0ins9KMhNxUxcKB2lzFtuxvWgks",
-	"Ov6c5lwEZgStzcaU18tOC26u/Uhektv3lRhgaH9jGiO5weOkrk3EKnzII9wnOvTnqv3djV7LS5S/d2cp",
-	"vGKPtiGQbjIT4OJtP2qXyWCF4suDhkz0vyNx2Izw9OBkRtSFbOVQnfga85BFlZOoTAtISxA4Z3+MaPko",
-	"xtrjQ3s8gy/QSrFyr45D642BlYgXoVXXvcJv/ED/wU5CGKpqewk3nIhAx3RaCJ6ecCUSJQB16nzJM4iC",
-	"3RBEm3oxHVhsb/e/Pzt+Tbav/+wfCEgcA85TXlpDxKFcufsiF4y1Pe0MBgLpS+aVIWojMSvLhfW27Z9G",
-	"nB2/dsodkdZzVLPAFAXoXVzl2B+LmDCRicZElsqUcd2ixy7WQmVKGmipXaQ55hyDSaIvYByHDLKY2GEu",
-	"1RJSc/V1oYv/rpaG4Kqwe8XKi0R9QPFBMQumiKIOWYBis2NLNMKA34ex5Nn8dYw25CPIEhamF15TqLma",
-	"nyviGZql0xm0/sL9GSp6ATSE7jHPjl8DcswizcnFwGhNmx+HqeRMX6vCDWe3T2lUdjHC5wWULdyeuH/+",
-	"DRyj5/o6nxYyUchRieA67hbsYdWujCPAD4tcSIdvmRo721wlASoY2LBQqJrw70Xv6O8vz47Ez3vHh68O",
-	"X0Yifrflvny3NQJXL+5/yVCOUeVxaBfeR/2Jv8GdW4trQzzBnvJsRXcW5qkfTH+Db93A/CO2+/LidqiN",
-	"G5US2P6dJAoM2+pxJ0EmWYluPOvQJFMyF4xvLHovTk7fHiGKQqEep3lapjJLDYWVsTjdBQpyPw6ZZyMX",
-	"AmGzxhpkKmceHr1QuUq4ne/kdO/41O6z6yItS3vEMfok6NkoTvPfqtCR922R8RYBNdLC4UWbR9Rvm4iL",
-	"TE6NMFaY0yz4ooIr2XsY0hZGXiiQOcRWtXf0CqM3jmHJwW/M9VzlJSNAA/kckG741dMFz7wBf0DoMnVc",
-	"aXw9u8Ohz2IxJQlF1jDb5X7DETbPdAH46kxDEiHzEnVB6LwsdBY7Co3N/XqdKy9rXasFSFrTbwXegn14",
-	"d5LumNYwePQ7kW887kwaca6mVf69ZGr5wQMTZm00jE/LhsBOfLlV6pOscpB1cLzPjvwJtfvVHeOVYvT1",
-	"LfInPMh9enN8k67a8b0s80/zXeX5TbD8buO4z1r2zjZh73fqp+f4vanJZx/KjPmj90QlVwQfAUi6+iAn",
-	"ZWa9HIUKi4jMqXcsk9NxjZLX3QM7gIMtx0wUhG1YIv2KnBTaGK+LEC2YdMxA/My8tSf7P+3/FPLWDgQ+",
-	"GzJ/MAdBcH/kYjIDcca83fTVqAMpHYfg9f5xeegTj3dt1vJNEMCQib6+YAyU7w9UD11mqlvL1LgFfoAa",
-	"/Po2LR1qe+74DVEplz3AabKx9MBjtoYh7KvJDpAFgfBYLwlgopgtdObppwsCHOFBDrTKAZbMD2Lgq4sB",
-	"PJ6fLwU+Bqf25jpBgL7x7EFBFXbSCRs8Vc6yvD3zCP3wVXLPIPA8wRsOwUON9l3XaBu/NT5hw36iCfxZ",
-	"pixZqVhXxwqHwi3OkkU37SYj9sydns3M0m/+/DyYlN+WafiJp+pTTMP7NPFuPCd1q+1PdEz+pBbXN2U5",
-	"bXpIku1Smsvu/HSIZM2cE6PgPomjPy1nsgQkP+h6L6o88sQWHtAaWWetNwM8qmlpMJ1aVLkoZ4Wuptgj",
-	"V6OaQlDMxIieZE6riS4SzJXaGx3+tP/2jeMf8hg91fwc+JLy0mP+UUGc6Q/Eq5JQcoyrmXvk21yJKamO",
-	"8ePGjhnMBxroDaFp2+fEPCv+Loaf9V0L7avD04Pjf+y99ucBOfusq4dR0Rg/cGzeoney/9Pec364fiTO",
-	"dTlrUGGOQz8RV6jKXVkgpzPyjltw8Wp5rWu/G4jXWA9YR/4HMDyQdW4xiKvMvVxH75UnwgD2kn145C8R",
-	"jiW5AR+5SlVinxApUMY0AEG4Ro3nj5iArLbXUmQlhvecGkwpoaPvy4+IlgyfZLlQIrbLF0feCMoTH4sL",
-	"d6gPXxN8p3J7j+mp6hVO2IoRD5CsMa2rGrvBkoEAsWCgB+lCF7g7iQmYIb+bWA4RESC4t9rAdsBcPh+l",
-	"sMxB1k5ZHQMihHtoYny78GfgqME92nG+I0pwqeJKJaIXHyRTJfZ1oeJI4D9OMPkX97sRvItydmoF1WfU",
-	"fuLs7N+qIrN/wPJsjbZmZbkYbW9PrGKW2egvf/nbk22jcqOLx7SXQNrSjuB2DSoaZd4Uq5+pGnjLE97B",
-	"fO1r2Ro9GW6cjHKPi9L3PgsFUrvIQ5k8PX92sft45+LJ5PFT9fTi8Q8Xz5493pU7539VP0yeJDvDraiG",
-	"Len4hxxvDEGIb62uzC3oYzYpZIXbPoCW/2lAy3kr3UAdQ1Jno7bPiS6U6JGVUBM4KOPhH4he5SoPMrlU",
-	"BYsnlkj8Ayeh0BYBNcpNcdaYIdXYI8DzyAvhyn5/XpWeVDoSGuYss4xq7Qj7D/tU7Q0HgleAKlqBYIef",
-	"DOwvLOCGX8wQFgbqA+JMT2Q206aMI2ualXqiM6TgjF1Zw97Rq0dGLDTWQ8Rzmcupmqu8fG8/i8fYwQLZ",
-	"LB4/phtQRSGPHIt3W++2AB8d5osDiLyijlhi3vZM2NxWg+8m8q0vFFuI4G4bTHLkXzR+5dLKrJ0YfB6p",
-	"fAbiUIs58J8QYQ+nlNdz9QRk3A3/q0mpmAWNFEwLZ19mhLdViZhIox6nudUtaZleqWwpeie6KmeAXB8J",
-	"EKv0d7tFI96H9ivfmx+J56lZwJgFkobaqYPm+a1SYUcDtA6G0tdJ/i1/XyvZv1qzMC3vOtQ1XtQ/aW3z",
-	"neXaV+WR6aSLbPX1fqZKnhj7k2KUj4AXBtwsNfVMCzyqeVA+LOKcKCsFmhUdotfiw/RZYBRYLQoOG1vh",
-	"PfRQapVXEdI/FkxiMwpqzchIjLyb5gVMarDzDwiXiHDRsel6Ipy6nZ6r67qtPhbol/n2Z3QETo7/cfzS",
-	"o9M7jkd4LiwWc2sD6Pdi1cuMOj1Ju2ZcJ8OYrSzV03xqnTBmQRIxumOnjicDHVoA2vfMf1bjFDI3hIww",
-	"LXS1MJ4SeWc4HI7qlH1UdWelstE6p5I6+Ni+IiMuCsWEbEAO/VulKusaceu2td3OK7Mk1qW5/HCi8uS1",
-	"LFU+WcaiN0+zLGX3N+QolGKhseAZnZm5XIprmZai1MLM7Nxk+DC1pxiHVHZGQbW4/S06Wri97L/7Y4Sq",
-	"ouQrLLpVVqTLTY3XxAf6sEC63tcnevKeSpfHLZ4hrLwuVsr6YI25rq/fONKt/Wuj2s4NOritBrdGZIjQ",
-	"Elg5IYjGlSrSi5STCEQBYNJpDmSiifoQiSq3Q5OLHQivlVbHCCvHwe5HmRG7SdFSj+EnWBxJvboc/HBB",
-	"CgrvpEnEkB6lFhc6y/Q1sIoHUQF76fbHNPk9HoljNukggsL9lDis+gARpUSJIZh8O0FbjjQ6px2e6Wkc",
-	"tXXriKO/v3x1GMgQ0Xux9+r12fGBi1ddyBTAE5ipC44BfujK86EAqT8Q3LmFXU4YKsh1rbWjcF0Tlyqs",
-	"BEfvP9fCVJPZyrvvaddR0Of340clUMjMHrBlDfBh9wdf6suTpbMzFs+Gu7VuF187GwGkZiKgrLSg18rV",
-	"EPbZyK6ENYfmAmihqHLcYBGS9eJmg4hF8MyR6+7QRdjYYQWhizqRVuhJR/6OdwheFL45elt9j4hda8hI",
-	"Q1CjgDOlo5+i1IJ42OGo2X+DoIduCtcQ0zNKtR9cKkZWH9SkKiEg7O+eGmtZz+BReFwc45GxFnR6YZUH",
-	"cP4yrnjJFjVUgVJxMYrekaO8gz48xSElcku8UnIWcWWQiw72rjByCfJTi97J8T9evO5z6Gt0I1YpaTEq",
-	"ebbyIEB9xw2h5v1vIpolHGVLHSeQYopkwotcKaa5WhG67v31Wnom3bcxBDdNnYuRRL+/UYwCEZK8uD64",
-	"z1FK2SWxAoDtDesFcsk+eJiOowdcVYjyQ3cXNq+jvsZnXoLX6krtoUKpWthJG58wUMalljluakW+vrhw",
-	"1tMSNkvQRiQOT1+cnG7b/z+37+H5ydHJ6bb9//PgR1TpD9akXgDWfxjADq1TtMA8/oyL8wdyvM0M6+W6",
-	"aW/1x7eNjINCwRyJ1c9pXunKWEvByCsmbvyMmLnoyVJYkYGKEI5sIc0M3l4KtgSxQBNcMRpB5jJdYHLk",
-	"kwPuHVFc8h9u8qRjZz85AAS5cjDW2x/wSyUBC3nVUuryltF8q/vLeTW33hPNZOvXDu/4E0LS4ErjwoC7",
-	"vBoaQ0Qe41aN4tUfOyLRJs1VGIU2aV4ZjWVTNGcEN/g9cs9Tu3HQ+M16H/ZxA6+iH05lLaBCvsJ3cKug",
-	"wDcNp8AbMghEg2ooH6AWHqAWbh0FD1jVHaBgU+ZtFh/fCIDh0jRlZ0v7OTU31CdhGDzG2R4jH762Css5",
-	"fkFbtfXMa1hwoP5mEvGoZFGmF3JSUuNYagJ0pbcnqPyLySwt1aSsCgU1BhSSsaqV24656yxXNcwd/0Ax",
-	"GdIDdv+87UgwkXDzmhZxkJHYSLiSPl6FpYwRbZ8JQrt9r1qfbN2oNXJpxExf99FJ8lSHtS7bFYfJ1B0m",
-	"c4O7BEN0eUx2hjf00JMfFbU4Ujc0xgfPEXhaOsusATgWm3tdN+B4fAHA19Wb3YzkEUJ4SGH3Int6bh+q",
-	"jm34gO9xr/geTWG3och1cm2j5ORlai1+39MYIljmNQEYCTWYDjhHFokQAmdUH8seawfbxZA4gHIRuu14",
-	"aQv0cNs5cljGQQrs/oGT3c1uBE7m5YM1+E7Rk2trsOFu/ci52huhYU9WysR7uM+sMwvx5qwyM8iphB60",
-	"1TaK62bttyfH/zg7dBVsFO9FHJOQVyIKaqoowg9wklw8FzdJbx6/Ahc89n7qWPgJem/bu/PA5+0vh7ku",
-	"I3cH/Los5OSSKvKsj2vNl0u1gDx0ohaFmkDqaJbag7kENnFFHma9Ug4gHsMnbXrzLkrGE1qp6wNDBzpg",
-	"LmrFElRwRrBX8EnPr16wovU7Rv5WFJ6aYPor8ZiVkJk360NbHTQf/XGIdR0kJtobAeCXnVGBm+qb8XeO",
-	"wemuYAROOGOX5v7hoOXOmIsqy5Z3BpoSupAPrB73x5brIyi3F4/bJMY2Y1YHh4I0ro82su7tMa1eUNYM",
-	"CUgAsjN9PMt0QxB9WNc7X5RLIYtCLtmtsDtTK1PrVrvptAEFAsnkvPQYd1/81G2IrLky1S6EabzQyl9a",
-	"6IdDdMf2RsOA9JGJlQ0bnLHn6kpldgtucsgQO/Ij/skUVna8DYHrne3hrA40HYymimcXmZcXhTKzVm7K",
-	"IAjTpLym0+gR7EOjCGrm4XA7SJ9rXWUJlkRgnB7smKlM836XHsRt/hwX8c7Qv+rLEQBrhurtzjQa3ORP",
-	"rM5uHfT8JvRfx+HoOKsbMFrBaw7wpP24cNSopcejg7UfmQiPJjuohbpKdeXPUL9Nu0XELmlnEK3rzv7c",
-	"07ShkvJ3Wa+daMkfNNNdt1rfdm9/hrVzMxkWbocbOGWtD6WMl8fBOSq1yLR0pyhXH0htRVx04x4X2Jkh",
-	"9zYgraTYW6Y6HGJjZUKVtCQeFVRvbQdyvEYptoJlNg7Z3aOJNM/X/aFkrteTVPJ493rSOt0PavIP2cEC",
-	"5/jWEshbwqTmbgXEaX+EZZiIwJktR9wrwZgOEiJXdBiN74IopbnEUNZE5hOFNUUY61GJiPf5wzii2kUR",
-	"h1kce2e4cTwOolAGuju5dqkeajL9GvimXriimLSgCJ0LIEIBbx0BNHXI7o9WA4oyF4A4GnbU1wBBA0aV",
-	"SaYNZRzRzsB2ZfUh5TodalIZDsQhFVlO9HxuR4KyuUyb8gG2k6U+b9s7DLjxgt41cKcb+LtD7rRPXkvC",
-	"0itbg90JpUEbAneGdUme1haC5yYKo1shOEap7CHysIacUfAQa1TWRARN/XrfWbTaAtZsO4vCvjSofcST",
-	"HUOjCDaqUbOCWahJQE8/09em1kOPSWzfKs1StOfbT4KWcru9li2kFl0tZXb9vkRSDW60trUqfJPfGTJp",
-	"7dFvig27hNGGR4QY0ERPnhudVaUivAtQF1Yx6oKwCC4V6fCL9ANWhhjkxlyoopFOsgIaEj0urWVUbkfj",
-	"yzF95b/GClVOuUFlDKbQaMRGFg2IOMNl6di+fjE+c+9Cqe2Nm5hvZzcAFTJCMLwTadfNr7HO39f+Dt+S",
-	"29v+w9bdvU05zY2yHXGWztMy5oayicpLzomCRZYq8D6xA2t32I+4YossWqggn+nMAT8nKislRJhd3wFl",
-	"RfWVKmD/TnSWKexUg6qYK5lBmAhzJHz31KDox4caiV9+jTHZCZ+aYJSY0AQQp8neAW1JAko5Od07fXVy",
-	"+mr/ZMC3C4BZuAUCDThw2tVcwJb3/Uf9sVsMl0eOj86OXx68Pz7Yez4oVCnT3L4Y8xNOPxaJXJp2zEH3",
-	"UHTtrfM3r+07u2dAqJVJdnHEr75MZ6Y3NtJD7+/aOFhQ0DBzG2PjQ19QCXrriX+hCzypWJngzyQAIdgv",
-	"FqpIdSJ68zSvSmX6ogiEhB3bGvbULmBVDF5HTYbVnN0ffuMkBUwp5wtqDEkD3p0YbxfTMEYk6VWaUGEm",
-	"f9cbOv+Ghu0PxI+6nAl/FOA4hpyfw/5YmIWcwEkFikXM59rr0mmumRFIOkhSevJpeqVyUV5bHU3PiWyM",
-	"LnmbQdWOEU+Hw3qFhFvNdUCj7k0d2xd1Q/fEvp7P5WOj7EVl7YVZ06Kr9cHUdXoXMbGHD7Cy69Xhy5OI",
-	"uwzIirgRTCC6acK4qOA+0ysmVSEptHCFXO5TVXQ9DQ2x4aPsRM+inWewrqU9oVujrf/1y87jH379Zfj4",
-	"h1//pRcF/+j/y/+39YUBEmpvvzMLbtfORPYdE6Vn7ZxC8Oh8SWv7kIW4N+kLr+Fm2bs0mZ5uZGRlaU4p",
-	"bldPTVUjnrRVT6dQwl2zrsAngHga9JOnc+tqk8XmjTLrQl+mi7hP/foxyC9qVib4PH1BswAYEzbWqGiF",
-	"6Q6sh72AWlIiagNzEH830XNq2EKyZCx2B2n+bDgc4lWRazB8Kt6kP/bHVFOu4TvXYqBkkaUI+2cCTAfX",
-	"DpbpKTakxpmeGljuZJBpAIDwucskLQCd3K9moUuQPva3hokdwmUnE5HYqV+/ffny1eFLO/KLNFMn6X8r",
-	"gIqQ5/pKiaHo8XjQq2CfTOZL+1zRym/3YcXrEwAzkQr0eAL2eYItIcvaSK/VlaKoB8wB+KaRCi6zXxnX",
-	"hHFhj81A7ME49mIAHKgVeLqQNr0Zt/pWoX3AcxTEvSmiym+j7yB8fAkUaExpzXJdFRNF/fq+z8MqQ3wu",
-	"6AqJJ7pQ8UC8oE020fPzNFcj9/tIxBk+cQ+WF/7hn75v97V1uGNogtQFVlRSOz5gHceiR92vdi14NF2V",
-	"DmrJKu1ISOfnAB2APSzYZnEhCmv8R3y6gCgQTRnf8gCsWfBDnA0WdvIMrJ/ydDiMieMOu68xlIsBWEKO",
-	"wMZMmet8OecWUQgn2N2Oy4YLjLEy+8oqo4iuOVEgJkbN4K6YqtLe/klsH2Eis0wVTQQKew3McQfOD3WN",
-	"tsSU2yMFr/X0AO33T/VTbs65nlymi61Vq+It4mrxaeHmnto2t2vWjyiAXqjYhcBr+7LTZIKd2IGuRL2Y",
-	"tzSFGpMG2ZEa2tx2E9u93TUfuGpr07D5axIZG0wD9YsIzhFhW6VzeyL/+c9//vPxmzePnz8XP/00evNm",
-	"dHJCeJq5FhfUtwI9Qtg4/sT+/S8iSadpaSCxfXa6L6o8szIE4TioCSkX+uIC6rUra/4ZEf+P4e5oOER6",
-	"yuMX++LJkyc/iF68O9x9+nj47PFw53RnONp5Nnq6+z/jTlAsODod782PJHaGo6H9bzAcDrdu//Jo1ai/",
-	"yS2Yy+STaLhg0dA1WxAVG8x2Z+1s79NCtVupi/gKTRBrQbCkevDkO23J05rosRbiuowN4zavNyGluSQ8",
-	"kFTn5pNsxDpgIdp9eEJR6RDMnyJk4m6wu1UIPsghM/7eimdMtcxDq6DhQVIM0RUV5kKpv9qBisWLqpiq",
-	"mIJ3fxkOhYnaQn4bBPcigYMJA+sei0Sm2dKuE5wyK7IIliJnXCaGdo7E6as3BwBP8Wbv8CzAeu6PKWne",
-	"wHT075xMKWt/WosLCUgwGR4v0gQsojzFjLnL52NI8WT/p4PnZ68Pjgdz+eE9o1wn7+117+VUvU/k0mBo",
-	"Ee3vxgMSrjaW1HrTu6PH8tTe/dZK3f7qUM7Vf4CI20C52x9YF2rzX9zSbrhPuWgnf7NghPf4IBRvKECn",
-	"7cbSELdfQxhuI5n4Rm51mLNw4hGikw5lrOlQu7INQLNy7m+e2FcJ3V8eRR58B3Tf3IWLBUjPwpQj8rVB",
-	"xv0rH9WY2Vc42PrI1KbJ1/n5dhjdsAoPB/TzDugpRCjsSgb7g2GP7Ct+OLI394ysXcAbj/PHTcm76kbO",
-	"LSi8CFH+9mfkvjlVYGJr4M8fIrh3XUe+8Y7cxvLJzrJN3zNNeJMcHgM7WZXGMVkoUeqw8BJAxWL1IS33",
-	"NcABch2mL9hk/gmq+SQI85zLC1HjuHicEdJcuuLKBcwAc1XVwn64M2Rzd+wLnkp5Cd5rPsUWb1ci6mch",
-	"8+W1XLafszGb5S3VU4SPJEuhcsrYpaVR2YX3kl11KoaWAOBEJQA4BuP/0IItBj/4po+ye8c3UxrwlQ+d",
-	"U1+TnADegpC14um10qGQk8uNDE+4UiUMLUDBIHvCCgQvvFaFQjORr211v8FZ1lSkjB+S500laFjIbI98",
-	"3nS67bDrQe9PCQHhAGa5EfQ9PRAHWqEUrRNoz37ZHTll1LpPiZ42pnGZ5knXLODSjQOmtSU5tXO5YQr8",
-	"ptO8FnrujEq6JvVPjiffqxijx19nLzdwMx4s5PUWcivYSCBl9mrfr4ibrl5qGHb7I/xBH8HQ2x/hD4/6",
-	"0mq+vJEFgcPB1SHeSQ+sl9h/cprOFZTpWDtklhKuqdCZA2iXxuhJSqQVVhZRFlXmYu/k9PlRnREROqNo",
-	"dKv9ARnVGwkOBg0XLvVHDBqrPaMizHxE1gh1w/lZj9rNCHdB7aBvfW7HYAsQGMx+ohMViYUqrG//WOX2",
-	"34noxXL7HPKCwFkH9e///+6Lc0xmtApJkCULCVRToXiF97y2AmYuP7Aw2X327Nbi9pTgp6heM/fSvj4b",
-	"v+vWzua2svcOEV/woPGa0sbHcqYQpos65nkf3VkzIN4vDbGFHqy/r9o3T68BwClbhPRGMrpaJFRW2Spn",
-	"Xyi01Rzgummg/j0yzJMAHh7XVIaUjhirx2zGKvY8QQpSELOnC4K/7DvETCugA5qFVoIFfIx4hR3hM4kR",
-	"TH/chIaXOd3Maw8o0GT8XHH095dnRyEY5EIV/LSRODs6+M99hgZVWOESwPBjCYVdMfCHJdXG8FL0GpCL",
-	"+uICGQcQb5uutk5ypojP0kpniNhGwsjU0VZketrnbPZ6HFIh3e1xcVIDZRgYJWiyA4xwmQPcfnr/LUwB",
-	"NGwUwmaeHYmf944PXx2+pOjzu62EB7fOgJXH8UDsURFWHfhzLj+c0UbAd2QIZN2+gt2nYqYrioUDjYLP",
-	"Jj7d/aH/SYCogHwauTqCEEk5+iqAqG0UEtGGHBKEbNpfC22KG5igTaki6B6oY1YtH3yjAVjqWmdvD/hS",
-	"5hoQ6h2U6eqRijZE4x0HU69vX2DrhQYLw+wnnQ5l7azUfCjKY2+NoKnQ2TXnWmdK5vfsNeGhOcF926X/",
-	"cf1xi8+k+aMAhv+JYbnxtUFN6ypYaqD93ZkJ9b5RxYZNgvZSECEokNMEawztx3Zfx6C0z3U56zNNpPI1",
-	"uDpXo5XQDlT9udBOOFRqXGEG9DJAl7s0Cjpi7WVBs0OVp79Vqn7dQBxJY64BGRIqSUGfolVilfOhLoWk",
-	"2i1SRnEiS/n4KlXXMUge0Xs6fNJnsE1gPTGu0PBWDesdRQln9uk3ClbZ6cFDU1I3Bfbl0MXabRc04HL5",
-	"s+/YD9K8/MtTDNCk82oeelDUq7C2ZKwxF6ir6TULaBo+ID6/LrrqxujVb3W4fH95+jXDSfZVrQslwUZ+",
-	"CCCtDyBVtN9ZHOH+B5Sj1syU8nwtmQOVddvP40ycq0znU1DqwIBF2BaN0mCrqnINvwUTpD8QP1N0R5yd",
-	"HO//VAvudFgdb69zO+t7gg+i0VGc3zOC0LFbVPZi7gUz1r87SBchBde3bir8EfmpsbN3qSvkr3Lr3nLe",
-	"arp/26q6jVJBF+mVwlJ8rv8HLQ9asl3BHduL7xMwwt5gnVjG2X5XpLq05Ovf+Uf7//dp8vv2gqyk7voA",
-	"K4Ul8MnytVRUD2Egbq+aVEWhcrB2xmQqWTcYfTujsRMHeQzdMMTMUqhFJicKIiDXhbYGHA3mroRc+g71",
-	"m0DDKjBsEq1kpqdpzrphkqUQiiZ+8d7rty9fvIbsI3+UaQjCU1MM9b/YUZ3b/XT3B7AzgZ408AbhRjG4",
-	"xW5q0Or/111xvoSGxsZKnRdKujWK+ePYAZ4DY3iWTiC4oH6rZGa1GHUeuK6zJ229uKAE08RNWn2QkzJb",
-	"4sp0rKM1TAHNg2onoH4hywCcGSIIpcoyaiZLE4OYfPa9cLvNTBMBHGvVeWUAVR3GgykhHB+APpFsEAfw",
-	"C4gUAdyTqSnyMM+yiSZGJcLm/a0zHvZEuCKKe4AApHmhQL5vGEB+sYgYpfJWZQ77GJZ69870uttSfyC1",
-	"fusswH0ygJ1q/UbmS1oG85WUh5pURVout0a//NpiTUjYNVZG+cPWqVi8Tsn0VKMqadUox+pKX7pEgIOK",
-	"8/IAUwarRkaL+OvCjocZ2CmekMT5PDFxR3m7hgTEI8mdV3bJ7uJ07nXJWehUhUq2h3LMu7O6DvJkRbXh",
-	"uWk7LPUz93ELdv8eQNn98qvda8Da1hoI8uy2EGo2ruNpoYtyK9qqimxrtDUry8VoezvTE5nNtClHfxv+",
-	"bQd2Mc2lNcUP6rYsgLyW6fLPlytt/OdLEWx2AOeg6M2eHWGrDSyjhZM4VSZAzQRQrUggWF7Ct62TGeOX",
-	"Bfe5I0+nMiELO0Db5dYQ0hcchg8mWJtIy0QPfM+ZvnAdUAH5bzDjsOQzuAVW2bUXHvCAVpjy383Y97EH",
-	"H4tenVOn75gAiCC41qse3P+Ex22Zw+v0SuXQqeXgQJHVCMYOB8G+vbY3CQhxJgSGi2hBGAoHhpRlbeED",
-	"RInVQX9cIT5ysHCUS8ODllrT2ii/c9K5EmYh63sQ8Bxb7nJUFdDw0k6zBHvLQXrJUjrqCCaKOFfltbWt",
-	"EHN6rmSO3I8J4uTOwd/IoXveJ4kdkaRDog2m6hF2V2d7EpCmRWt5uPleFKLGyD/QlDdo4cLX4ejKVm58",
-	"GN4KRssnnh6mNhG6wUgUdr8JdSWzCsxOndcZlrHHaIk4vgxS69nW7TnNVUarlagsvVJFwIxdFumUcHNo",
-	"/uEkTbvAATgCV7iVCGcamMivnhM0q+vJ+QACIhDnapbao9fAngxFi71ly2QQDiJYS35uKoBdpAvl+v1x",
-	"fCyALdrvRPASLXf6ucZ9yjiKke9+ha2ZlyRAwxOGn+Ceb54mXynSLtZWWVijJhW8iVwK3vGoySx8Ks9E",
-	"uSq2rMMdOd0awkRQaMeNgir2919//38BAAD//w==",
+	"7L37chs5ljf4Koj8ZsJUf0ma1MV2SdExIcuyS9O2rNGlqrtL/pwgEyQxSibYCaRoltsR89dG7L8b+wr7",
+	"/b3PsI8yT7KBcwAk8saLLFdVz1RHdKjMzMT14Nxwzu98DkZiNhcpS5UMDj8Hc5rRGVMsg38dS8nUiYiZ",
+	"/kfM5Cjjc8VFGhwG11NGqH5MRiJmIZmzbMRS1WWp/ndMOhF9OowIl0SyVBEqSUT/eff1MNrpkWNFZkIq",
+	"sntwQEZTmtGR7jAkaspIwmdcEXbPsiXh6YRJReZUTQmdzxPOJFFCkA5NyVSp+UcpcjUlGftbrt+biiTm",
+	"6YRQkoh0wjIYmR7Bfr9PUjrTz3QXLGEzlqqdkEhhepJKZCy2E6IpGTL9BYvJlGWsRy4Z1U1L++KC6yGV",
+	"+hkuCU2JSGKWkQlVbEGXhGZ6QlKxWD/W/wUrKglNY5KxmbjHJ/M8m7DjJHHd6Od6qPCAKCrvekEYsE90",
+	"Nk9YcBhInuZS8DgIA653Qy9REAZ6yMFhoMcThIFeF56xODhUWc7CQI6mbEb1Vs7op7csnahpcLh7cBAG",
+	"M57afw/CQC3n0IfKeDoJvnwJg5d0dJfPz+JmMhjC0yeS8LjXPCB84yOMt31UY5HNqAoOA56qZ/sBDIvP",
+	"8pk/KJ4qNmEZjOqEKjYR2fIcOmka2ci8Qe7YsryAGZPqI53z5vHCn8dcwJMpTVOWtI80ZgkHShzhm08k",
+	"0F/tXFXIYCZbKABb+bjNRAb9/vqJvOaJYln7PMbwnPBUKpqO2IbTGNGEDZpngg0+/kS+FznyuPIcLpnK",
+	"sxTOXmYPoxgjZ6JSkXMy1R/2yOmnUZLHTJJIspFIYxmFJJrxNFcM/hP4WAQHOZJ3fB6Rzn6/v+MOyN9y",
+	"li2LaUKrQWlCq4n/TLFZ+zZwxWaw8sCpOE7Inoby4mtGeiEy1bz8uqHV675mnd/qdagP8h39pGdH0nw2",
+	"ZJleYpaqDBk8yWAT2pYKVra0VDEb0zxRweGu3nhsGcjAEMKqdXyHW/YQSjC73UILsKMPoATT6ja0cC4y",
+	"NW0nBqADMSaUpPpFIll2z0eMiMz8oOXLVhK8REBKdEeJyFtkEfTw+Mf3XCg+5iOqp7li5t5bW/Ikcc+y",
+	"KaOqbVZFw48/uYskn/AV05rDczehQyBKu6uw22OREUpQPXLbjJ+hmtXMp813+LCmcbDmtcBmN1iFdbPO",
+	"2D0XecNRvJrysZIwbsWBp6WxWBCeKoFaEpUKF8E8YWmsX+eSzGi6JHnKtc41ESExrFD/oo9EE/PWC+ZO",
+	"r0jh6CymfDTVR8FOD84wEWrKsgWXbKfnmvrjXv827/d3n83NfP442O1HZMLvmSR7fWJe063GVFGymArJ",
+	"SMoWWoXVTHCp+xnsem8mcY/8yNVU5IpEttmIdESGimh/h1A79SmVJBUkn89ZRoYiT2NQc7NCgaWzOYuJ",
+	"TPhkqpIloVNGY8vZjOL6RJJRIkZ3oMDyFLhb3Maw7ICaOVa/kWMZRfdPbFnf7WOtrdkB2XE/If969f6c",
+	"iOG/s5HaRhc2DXwVZV6NpizOE9amAEvz3CjAxdB2B8+fseGzF93ne/297mDAnndfjMbPu/RZv/+Mxnvx",
+	"kPabh22b3FhnznN4s2HwSEUPEXCGAH0B52k4DxVwptVtBNwV8rZ2jugzv4dLsnYeZ9p/fFZ/xdSx5DE7",
+	"a9qhU+QGyCwkU12qX3W7dUQyNmdUGR5oDHfg4VKbtTTpkeMhTHnGaCqNrStSVpr2T4PdcLD3Qf8yT8DW",
+	"x0k17R3QWDFbrR3KrU030NHO8FOjpJlXaJbRpX5BqiXsiG5X//vqjs/r63PepDxqCgxhEeZ0ok1+YJGG",
+	"SFtpUrffqFL6GmQzL7um8q6NM2jNqsYVno2f0136bNB9EfeH3f3Rs73ud/F3rHswjJ/T5+Nd1h+1GENf",
+	"zQz0WPUp+jeYfm3I79NkCWOWuGogQnXfbetmzkMxhGKW4LoI1p8APaQrRdUGYwLhzUGGKRaSGVWaS5IR",
+	"lazLU8lSyRW/Z8mSdKKR0ONQLDKvSRKd2J92jggl9zTJGVFTqjRjSAXuFTRtfEatxKLfaZm17bZx9W8k",
+	"y9ooJZdaHStTym4jEeg314mFlfz0i/5SzkUq0e55SeM3KPf1v0YiVSwFkw18bqjkPv13qYfqTfVzMGNS",
+	"0gnsNR3d0YnmTHMhuRLZkmRsnEsWHxr54n7nacw+4YorIvkkRQ8YJSrLwVF2x5ADuLn8U8bGwWHwP54W",
+	"nsqn+FQ+Pc0yYabUoCbXRzWmPGGx1vAWVNoxHumxTIFVUAkOmAmLe0Q3YaYIZ0ASAaSI8lKKNCSp5qjw",
+	"S8rUQmR3TyQRi5QwPSzSAeKaCORLlXVIxGTnkESqeZxckjzNGB1N6TBhWsi2vKj14ZiIXK14x0zTjAB9",
+	"pXC8NSHnkpxrPTcj0YpdjMhYJIlYmM1KSZ6avRMZyVO7d/o3qvKMhfod9mkOqjJueSdqpAStr5oXox0C",
+	"5kcmkmRIR3dtn3Bp3KxqSlPQ0OloxObgZWVjkTEt18FrGV/idB9K18CSPNGKzulZLhUZMj1Fc6jIkKkF",
+	"YykZgBYEQu2RiNhuGNgyiebwuOg8vacJj49gV8tkqn8R4zFLwRs+5iyJQ28SIiNZnjBcolx+9aEfyXvj",
+	"iOeSDJnuE8zKJGHxIy2CBE+WyO50FzTRCtCSZHma8nQSGqLRfBv3xyixZzgINP6dJxhsOKrlhlaftH6V",
+	"UDB2v4TBiUjHCR89mFyOfdeKMwrwHkHrlm7o7BOXSj4yhYzM6J3sZmSUZ5lW/1CqdeIcJ2L1ZDucmM0z",
+	"pn/XtqKZgVtdEIuaWZtfduxSqUwk/5aznL3Ok+ShS2a7uw3myWhwGwA/GDzTk9Ht28lJsqBc8XRySPSW",
+	"0QnlKW7cY1GYGYddEj0MvYIxl3PQH7InkkR/09NFbSZqHWJZnID6bdh/zHQfPXIJdEfHygiPCb9nqecK",
+	"tXZXEAbaODeXcfBV91h/1eAiMb4CbBTdFT6/n9GlZllo/+jVKykag4frEl/C4LXIhjyOWfpQIgAVj8Yz",
+	"noIaJGG0c5Zpbocan5izDBp6pO0eae6UATfJ1ZSlCo5FTIa5IlxJLYIYibXk1pRPtejDgegP4QCcpYpl",
+	"KU2wmwdO3DYC5Mcyqzc4nh+T/fFgtDt8zr6j/XifHRzsPMICHBOwbawvzPh8jgyJKsoTaRw/zrGoZZ+Y",
+	"kDyNDclaBfKJLCRUDAtzLtRrkafxQ9fkXBTMGlmnuat7pK2ncZwxKbFdkWcjb6OBL8MsLugyETS+FuIt",
+	"1XbMAydj9A8yFMD1R4zFkgz6+y8Onj8jw6Vijy0Eyh2Rd/wlTMc4UG5Sek95onXKBzNsJTIt9UFDda0d",
+	"+ZQEcpWDvgyHSSzS8BuxbdvjiKZgT2hSNXddSUJSsSBDNqK5ZDCQ5rFrPZ2BL3ZIpSN3LkmsVXnQb50m",
+	"HlqhAJrIOE8S/YK2KkAykvO6IWHVDOTMkcfFo8LBdslGAkMegCOJGVV8REQ6Ym7QNJULzRthEY/IXHcz",
+	"YzRdTHlSPN3t943DY8poosVUhp7brxEk1ExBs2WZjzRxlcTHwVeJj2sh3tF0aY6KfLDyNRqJXEs3kCNc",
+	"kkSM7lgMniBk3QkH6Yfn30wQPWj6NbQMEzHhqbR7xlPyzPnhH0v0lIdRDFTkTnWldi4bjHG9GkHeqynL",
+	"HOND5g5ybTxmI/Uw+shTxRMcrJmJpg53ykv08az/VQRyk2ohLTL+M3uwVLmRWtDOQDOfUykXIotJLGAZ",
+	"wEH0CLt7krFYqxI0kbobJe5YCms941Lq41qYbcCUb1KZz+ciUyx+x2JOr2HyD5ufZwQo0DiXc61U+99/",
+	"miW3gfO82J6PtE4Yk1pHjy+Wnsjy6PRIGAfShLudVGRgzCsK6ybx1w4FD3ZIFPukns4TylPw7s6sd1/b",
+	"I26wGLU2GjEp3zE1FQ3Otu9BlTMON02zWrHRHDWi6TIiHUcdIiMjlpl7XrYTkmi+iEsvpMlS/6zfikjH",
+	"e9k9SmI69z8ZTRmc9SH6kd6+Or4gMc/YCNwbYlyoPpF+Fh1pfjs1WrEmpVGGrAC9/jwjY55JhSwhtGFj",
+	"PEMFFn020vxU9DPJRD6Xug0t1/BjvApJ9Tn8KaDpMgiD+SIOwkBPKwgDPZPgg+/GxpcqXs4wONb8Vx+3",
+	"m3lMFZApjWOuV58mF5nW5BVnMjgc00Sy2hkCoQkOMwrTPtLDTBiVCogDvBk9ck3vbDQf8nucbyZm8FsE",
+	"P0bGqeqcuTOe+gMYhMHc++fngALhfJw5yllF9yUqqxK/7xI+55OpInLKx8rYMSJrWriMUROwVfr8giry",
+	"ftVnAm8JmwMg2AKXpjPAhQrJLqxKSPbIPWeLkOyD6tPFfxxYqxZc5KjB2Nt0PDJPtEkrJRepLPH4PS/y",
+	"5mBt1I35Ca9zG6jmR66m6Cl/GO24A44WxHBJIuM2j5oIigyZ5DGThKtHoq3d32nrV6Gt0F2PtN+yKGF6",
+	"r162rCHaQoX5yfXyoYmWMWo6RxFeIYNNI6pbYxxqmzSyPbVdjg7z8ZhlYPDixXHZ97PbX3/H6U+9mILt",
+	"u3URrvmMyTlN6+uA8S7rzoEJE4FmFJ2BC0Ak8YO+rMzCNBPakaydA1zGt2zox9Gj7uivvjjepMLNViqP",
+	"uXIrVL3AZSauyVo3+mWiMsoTvSbl9TQOqHbWj+ZDuYvXGWNd8BZ6UUIE3xm6sP97lqoj6wlls7kqR8J+",
+	"DqzyVYkPV2xWjpNN2eIHmuR6CV70X+ziGnm/DIImEQcxGVwt1zJ/vTxX9mX9IXipNvsMX9Xdu81d8107",
+	"FRRNuDF4swjdVq0miBPQWLcU5cepb5F0YzbmqdZ6gXKAmMoeJ0iqsPGBMOZfgbKiz18icDekIgUvPy5l",
+	"SMxdgpyzkYsafSLRV4dXdlxVSLGw7C7y2Zzskbm2sfOMEToU4OPKmJyKJF5LahXz/ebk5PTqKiSvj8/e",
+	"3lyehuTH48vzs/M32tw5O3/9/vLd8fXZ+3OIlKTpEoIrjmzaC0YV6p965Dhdoq+LJdKPmChY3IJmKYbe",
+	"1TjcA0i6QpwPIsi3XKqmgMM5nWCEtKMvzmRogzLBxKrTE7xcioJaOxfkkF/q8U5KKJqcrBPkNsoJHBaW",
+	"+DBYV4aEjjIhJaFJAvOR1RueLUS8N5zQzLN9TcWkWZ/RZxjW03jZIUtKW6gLiLmBW0mt/Y1FVl9cK1C3",
+	"4HitSvKJSMd8kmfmJhhUv8b4HH8JjPDzG123BLJFA6gugqxPNykWcXNqsitfo6fKVGzjreM3woavmYF7",
+	"q3H8Vx7P2XwO9qu37J4lm8zEdbNuNsu2SFF8Csc99SVKSGiyoEvpcTnNBF2olO8gMWw0CAPDR4MwMIw0",
+	"CAOPj5ZdJv6DJtdJfUVWnCo7EX2kuJIYHFPfGvi5VRCQvhMFZFAIg93QFwZkv8RL9pvMLmtcbqHZVDYX",
+	"B2paat9dJzka9tZjNLXtPbxNuyS6uLl8cxph5P08zyBAdJ4JbW6TDnjDMOUyy9Md+ODt+zdvziOSiIn/",
+	"Ljy6ur58dx4RqTKGyaWlh3+5uHwTEbmUis2wUfPR8eW1+10qmql8Dk9eX12/vyieTHMVi0UKj07en598",
+	"DxEHNUZmnx+/qj63Sg52e/K9bsEFpRjzu8NSuALTNBRzCf9t4/137Ie6afdhudXLH2CSNmaETbhUYGp2",
+	"YGaukcsfbs6L9/K0/KaYz703X78t3sQbD3hy/v3J+3eRTWUxW2bDLc0br348t29om4WnuBLeZZ958fiH",
+	"t00vll+7uTj980lEcvBIlbt6+Sd4hHmt7hHp2KO0mLJUizgc/5G9Vj8kEY+jkESS/8ww0QRDCfVv1jqP",
+	"cCXOr1+/gkF6KUwx093E9rnemNJzGsfF06vzylPJUmUfnlSbHiWMZt7H17WP4VrUJ1j92quW13zqvfjT",
+	"m7PzyEUmci8uyz6/uSie43rH9tHlu+IRHCN88urqQo+xiM8pDU0/fVV+6o/o9OpKH0L2yQu/4HDXWjRx",
+	"enV1fdH0jt/QzdWl3gRwKxWLf3N1qQ8b/Gpuge3vekvhd38rj6+uX11ExlWgMjoCByRYFV5slmVH+nz4",
+	"N4GGpC9P/7WJpG3wp0vx0AbKRAiMHMQUdd0tphZ0CkLVbLhEloTHMiwTrKYoQ64n129/vCyCohYZV2Cl",
+	"iHwyrURS+b1gII5uzRu0/qftHsK0pekuT5TJz4JImeiIlA6cnau5krc85eWfLjWpaJNeZCYT0pxccz/F",
+	"4moAA1CC9EeKB9fcvxyrhhOr+zlp7sdyiNBc3CCleXe39qKs4CBwiW8Wu8JP3IpreWFX3IVIPcaqu8b0",
+	"PwpMiIdvg6c7gQgOwgAkaxAGIEb1Xy0x4d/Hl9das9LyMAgDEH749/iVfq5FGf7Ff2shhH9vzvHv67dB",
+	"GIDAgL+vfjyHv8c/6N+BrQdhADxc/64ZLf6F9oB14t8T8/vVtfmrnwM7w783F/j3UvcDHMn81e8Bk8G/",
+	"1/o94BX4F8YP3CAIAzj9uB5m3Jen/6rnq08U/oV1ADI2f0/KeqVdorpGaQXaBXJQWXdgJjy9azA6Tc4w",
+	"ZIOJSZGO58ViK5bREVBcJ3pzek2esnjCnhpe/TQRk6efNT19qaZZ7T4bDHb3uoP97t6g2z/oDrpO7vYS",
+	"0ewvQOYrmwcK+VFWrGgVxvJqM5ayKfxTKXtX23jujOhVdbZLbRArTRM3whBXtFGBdbsBKbP/qJsxL0a/",
+	"wV6YZOWWrXDB41+x9HY8K1YeAUwq0RN4PR3s9nf39cz7AzLoHw4ODvd3e4PdvSAMeAx3T5bNO1+l1t6C",
+	"w/0Xu4O9MMAkCjiE7y7enl6fvoI1KrsejQd0Qz8s9rwGauUIEgMhlAeyUDKmma5e3loyXt1aK6ZU7eXH",
+	"KYOQDI54Oui5rN0gkU708vjkTzcXPWMtXDotwYqqBZVkRmMG9GZGMBQiYTQ1IzDxLNX+l77iDCk3WmWJ",
+	"tIg5fRX1GtkDbEi1qZdLxVxKqxHEY56wI9I34Usc8iqscN5w7eyGr95OpLgrfLdm6saa7ZgsMnzFTMLb",
+	"mnY6fiVSVqFlQ6qF2xjfJHtW0awTJdLYBhN2jX5e4zODadm324dvvbDl4eAGyY3dR+ZIr2MOttn24Vyh",
+	"pdqwoPsNC7pPjGUbeEf/8uYcXD/fYo0fj+Acpa3foivXZflIRWamkUn00Qf8iESO9UUkFqk2I8QiTQSN",
+	"MWYWNWL93ztH7iATlsYOScukzB2R6Oz8+vTy8uYCGitd8aCbgGC8q2EwJifFd83ZvQg9hoxuOvgPr31v",
+	"/sVi+/NvufJt8ahdo1qvcvlE2py3ATHDCckuceMJyR7BAYVkn3gj8nnllr611du/zrXmf73qeBZ0scUZ",
+	"9Rdzs+Nqumka6Ym7o227xls9JLwMOFNsFjRGLMK80Haz18EhuWNLjCJyuEqV6zovi4RbqWYSyAMxxzEG",
+	"tUvOizNyQpOEHJe/Ro00oQbYLKg9xhalXq8ZTWOqVUD3M030uoksZllwGBwUBKUPiM2iCYN7c13tPvoS",
+	"FlfcpfHDhXZ17Po1CNKDzEvy/fX1hbZEUwY6qCQN04B3zA26Hd5und6LoeFN+pcVRHAy5UmcsbT5MN6x",
+	"ZWUnn0gyMp+EREL8a8PVk9eop6n66YT6GxPSCRLbxQoYK+ArlFnX+4cN5n0cbxsj56+LhwlmsBOoUnQ0",
+	"JbRYpo2XZ57P5qVpbwWRB48tJMSjrJCLOqje9boIWyVMNC0RGZmxDFyTSvSIHgeBkAOOxDyjS60kwnVQ",
+	"BBOMMJbbuKci0hkKLcYyLxWZprH+aMhTrcdSxFfiKYE38bp8p0fep5gpzaXS8vSOLSGuDrkQtBfHLA6L",
+	"N/DJHWNzE9ZrczwRzwClown4dVOAjBd0q4bmvki3kgpls1MVrQbDVM57PpuDdEMnr1KgoobBHVsC1gME",
+	"iZiD+xnOcnZPkzIjGfQb2EiSYMIwfqAXqMCHaUIuqMZ0lO58q6aEcba5LbcXJBUztHV2NSotcbRqf2/p",
+	"kCVgrJjXjoiZvItJreFQ+j2v6NDFbjZczibgoFb8HiJMcD3FmETeWKMjMuH3+gFQH+hcMQebzlKO9EI4",
+	"yqMIg0/diega9IlXRavHCaeQFePO/NcJ5FeOXuuiuXYmm0VyjR/csZZ74Dzlf8uZDzVlqeSIDPR2VcFp",
+	"U+FcreWfFRkmNL0jHbBVF1Ou9EbQEXOnvLTj5qxsyR7d0fpVlxhT5VopDlnjTsNGVFi43pX13LsNbQtj",
+	"kdyhRic6rTLzpgCw3zKzaKSSWpsPoOfNGn4kAlulVNfpKcQEFOBHXMmyLKvIo28jUwptc9Bv0jUbCLfc",
+	"n21gFTk3W1SF6rWxPWUbvMpnM7qBNeV1sWp8FzRjTZFnCKIDO1JSo49IlOZJEhm4yEyIhvC4uWuUJsn7",
+	"cXD405Zz+xAGuhdMVsbYzNWbY3pcNVPb+Cq9sIKWC7Dd34yZXJ5eXZPji7PH5h+QT9PW8FczEc/iWe0R",
+	"rJ+XVbsDIdQrFYn6GpUvINjCajNiXJjyImUrjfkjZEOoQXNJKMEOSEeyjNOE/8xijP9Fgof/1F/vVN0A",
+	"4Cncf2G9uYfBQd9iAdWTz+rrULDRJgItRffo7nvkFJLGqVIZH+aKAX5FZNwDkT+V0OQFI7S88cPLErZn",
+	"lb4Ni21GK0cEiTqftt6C1RtVa5N9Uu20vJGv4VFPj++qqDWcGDWtDdIanyPHNHQEm1VZpqamC29OrfXb",
+	"QLPA2wDvV/TRRHLVtinooH5Kg3GF6i+CMABHQPnC2DxpGIBJs6ovWAa1GKhBAcPOEVQ6n7GMjxom+ezg",
+	"YO8gaDb2m7u5mtEk2bqfRoJzTrJmo8lrXppgwcjzkEX1btqdbZu6epzfqzokY1QReBz6wGIeA6LFaa5c",
+	"4YI7SmmlPDgM/tdP/e53H/7nP7WkAcbaStmcvAywxtBGDMal6JLji7PN6A1/CtsWaFPtEjLkUVnlcWOI",
+	"74lIUXIQcc8yBGguBEFJJCOYjYVK4hLlAeCDJeyephWYYYyU/F6pOfnjH8ktTuk2WKlLN6A/+Bquizgu",
+	"BI4TLRKuX0lFAIUFeAG+pHcU7jYB1fYPf/jDH6KdI+QEuJUWiwrAb9UmvLoiwsvKLry7UudtsjXbhIh1",
+	"T6F2WZNvkINi7ToTIXUEhgISpwnSslBdKJS+RpSFhhyGbCQskh6MkSZNsm7Qf3RJt4Hp8jgi7syaU48r",
+	"4X5pkfaNJdjes37/H12A/crSafBblU7/cLJoaz69mj9buJlmd80TCSgtliPGGdQvgMmaWHNMGQDOQiIt",
+	"nCJLjRhTXBJcRySyksu91iC7/P2ywUKh56wZJwJKcjjXdPlSU/cUhMHZxf0+/nkWhMHN5Vv/vq6klxQt",
+	"16gBF+qH1W6x5uRVuMJBCkWDscF0q0mpFUpDm7KwlXVqU5VXU9FKwa4ykbwqAoYbg8cyhvP1oTEBA/mQ",
+	"ROZ2NEI3MmLG2lBNDD3eCUkEYfDmHRPfUXkX68JBqTcImTffQkTyMBM0HlGpW0C8++Y2IDZRCRILwlUJ",
+	"/Mbe4YaYBh+EgWuzkW2YhXlvQ6Y9zOGVRFPzJ/nruoYHVXfCCxJpxzbV1KFndFRUMcnThElJ3ARr3Dvh",
+	"KVTmWnM9UeBzljIvLxku4Jqvy0UHH+iA1kuCp7XmFrpw2MdwifGf/8f/1ehhBjALLQD7a/3A/m75s19x",
+	"cC4hbr4FQKK+ca/1bqWGwL3uEIEQf15kXCm8o6+tKbO4pFX4NmWFKFgEfpoV6YC+7YgBgi+PiiI3BbCi",
+	"fl/u9FZEaldqASSj9YaGFzuxeg0b4qaz4sFmjvTSnqxzo9vWV4zsh2bufWzLDAjMiNFLJlJm3OEuLjAW",
+	"+TDx7GP01QVfws/1yNmaHvehGMWPuo//UvzHUM4mt6PfiHm8oorOBU/VauYhmYK3gsPdQe9gE3/vSpZi",
+	"ZtREcafaJrrCuTeuN1r/1u9bYEGjAExMIImcioU06JgGBstES5lE0NhuXHlHynfX/YbdOG1mPRC/LmK4",
+	"WkDJjHDHNsG6rhJ5QbF1SJlpPqOY08hSrPxjEREK7HtwfZSH3w4vvI4/rYqaxbKYeG296fmrgTKXS7IV",
+	"8Un1hTFFMVGt/Ir7kjPft+GsEq8oHDDTsP3m1umiFtgQwD8lgmgbMyLLk8qt1+cAfgsOg58+3waxPWC3",
+	"wSG5DRSbzf9wG4TgYhspkemf+72B/kGMx5LBe939/pcPjdgn7XyoUuzusD2kgyQYhA8wnhmi+2JMxxGh",
+	"iRQOtUV6YQgmDX/OMoklfyHJHERq40FyVU9X14zybef/dXv7qd/v3t5+2u3f3n56Pv7Q+ZdD79fBGH/9",
+	"Q8ObO//yT+3JPCuLueIrDYPfoLqPf4BMsSDTY/sxOjP71CROK4ekfjTqIHdunR8+99Kx0AaFbF6NWg8A",
+	"3LlSKkpTAHDO50wr28bv63foh6r6txEiHuZy8BWxpuUNsaNdvzHN8QwGiGZjHayy2esGa5tvHF7CmFof",
+	"Gd7CeCuwCvZAi7HmBGabQksQAO9UpA/2yHtbFAg9O6bcN8D+0pRCJaHIi6qKSAdTe71RmNp5fsDeDkmY",
+	"AgyspXWAUy901cuLSOjoTh4RyVhcREVx44VhnxDlF0JsRA5BCbNGD7kd30OVKNiCeohZbasq3vF1Pu3a",
+	"881ISw/GRBN4ImEj9oQdtFMZwgc1qiTohDwkUNQzYRYtzGL2gq4DNd+hZk2BPmqdl50I/g0X96w36ZEI",
+	"L50g89wyCMjBFlgUCsbaoxP4B5JxT294pOlhlDElQc3z7oYaYKxGzm43DhAcbxAGDioJh133foTBp67+",
+	"qntPAV0bUhJgmY6h1RPbkv+bbdT77dK0/yUMYAUad36ciVnjgzuO1Sbc+C0jCD1fDh7fIKwm/5pK6aac",
+	"W5wDH9eMcJvZ/omn8UnRq/vtynXvfnptx+F+OS8PqGjQjaxorxii++0GxrpS8UE6tDV+O9QrMs8lifwV",
+	"eWoeRc3WvRLrz5EhKLMvK5KOvPPUIiNHBtEXzJJ5QqEcA0VswCVA1Lk7CQt8jcD5wyXBYTTlL7gON+cl",
+	"hmgb7kxkEVHW1I+3XF5C18hlJzSl5sJZaHhWDe5bf0xbTE27BMXoV25PijhU28E3sk8qoyRmCQdTz5CV",
+	"LUPuCdAG6Ddr1Xw9i/d1vK9WTnWPr8Qon9m4xm2UDK+ycknd6EjGiJexj0+fouCOdnrkOCUIga9Zuk3m",
+	"wLIFoF4c6aOBUCwgUjheW6MEUpk2+bWRr00TfSAb1nv7ONSyvtVwKrbWBXWDhjU2NOcTzJaNlrhr0/k1",
+	"LHXLZh0nbmrSA6vYokUjKxoadFbE5q2BVGho6l5bp60RGYa4CTomn0hiXj9Cd3EBj0NjSQZVgMk1/Mp2",
+	"3Xq2zP5/rd+kiCb3D9o/GJ+pB9BsmeRXia4xATWlMG6MmrF7juJEkg6FQrvRxfsrx5PMB03qoxdcsy4S",
+	"Zmtdv4hDWR1WsioIZFXoxqqQiwdETawMaGiNNmhyZruAgtW0ZIKx1oVX1/ng1vfZPsRb/aBlecKeYGRx",
+	"VeDX5J11k6F+YN6SzWqaUTzqiPfmq+11uLQJZFTPF0d98hCWsI7KjQ3nPfNgUFr5CdRQm0xYds2b1Pqr",
+	"okRk9c4InKvNbeYJe9AUN4mM8QkMY2OaOV+G9kthd7WGqpQF7XY0q81x484uNC+xSB2QpSQdQBMMMZVL",
+	"Kj6S//kf/3vnyDnmnnjvYiUdY2KYF57Iwj6v0+9Ddr15wWxL7UsEpv4lg3TO0bYrZWM20GFAMPARqp0I",
+	"9HvO6GjKU1MqPWNSJPcmNNLKjiPCPtGRSpZeiR70a1duwNYV4NHdnqb3jai3LL3nmUhnGD2bcQjgmIok",
+	"ttc+OIGyY/b01ZvTj1enJ5en1x/P319efz/4eHF8dfXj+8tXTeat7v81T9o8z039aXN6zFOakJQtEo4K",
+	"eJwhpGl5ME+zPH1q/DJPAamx+VK8bZfdxfpWvNvevjpubVzaFTOk8GDCPtsScVqEdaGalePc1jNu/FGP",
+	"pFh556UNkEoWKLRcEvOBiSUqqhbLFsCpds3NTGTlPYAVeiaxSLrpF16II2unicxcwYKhhiu0uTrRqkgW",
+	"bLg8SrjWDRH6MyyLahP8awEgLZ7/zvpoQsN7jIbhbgjW8iKwO7YlUW3f9PwAQS4JIkiCb93hNNg6QUfG",
+	"r40xFRLqUxrmB7Yu3i4DzCokRGHFpibXZ7lQ3FeUZKrXcGklNxuIuPH5sAWcWvXkTDSzLKjOlBrwQM/H",
+	"oFfmKfiQywzqnrPFppQBfbaSQVs4TGovhU1II+aPus2Dqm+GryIbsuUyndzBCv/oDKSmcOGyHFZTXZ+N",
+	"jO+yCIWgGp9Dfc2tSEtgCeTbm5v3DdEMvudS2zwOl2rNtb/nVWzzrRbBGE4NInEOV/qQNSmSxHqdTMLA",
+	"IYmmOIyPSkZamkj0O5mY8JglipI5AjKbFquwF58RBPYVxI9cnh6/Ojt/cxUcDg7CoGi7EZrxoNeHiHxX",
+	"PulwcFBDBfHbeGjxG6+NJio3aEAsNsCqdf/vOgZhby0aUq5RQOsXSMfn7oCoC/KoolkggmbYzoWKVwvA",
+	"zRUR8PVQ2Jq/wrNXC5eSF/Xf6/f6m/IS20K4qUVbXf2GiMC592QjG7G2o2thR20PK0d45TkDyyNsx7R1",
+	"wSqJF4UF9FCFTzXFobFAE+wpEEr9mutxMW5bZ5yOWHM20vlXhtpU4pIar+x5Nble3LNsyiBh4FeNsXkr",
+	"Jitqo4HRULNVEzFpUFiUyrYsYKVpSfegzV8sA22TxSXpmEKw40TPP2UxBsQrxWIACStnEio0FMEwSKvh",
+	"jybcOCjysi0MeBAGeZaYAmqHT5+OEpHHPfNpbyRmh8+evdh7KlkqRdY16KeNoQOJrYiy6hi/FRNXS8aL",
+	"HyyIoqk8hKvvbopqr61a1R7kqsx6Q/L9UOQKlJxoJDIWuWjLsksCwn7KlKtEF9apkUn7ld1qtpLD3k3E",
+	"BGIKbq5PQjLjScJNJmEVALoV/niN89GrDoc741WJsysfGpJtYhhupxo010RMLNVC2yFJRLkWlxVRMRvm",
+	"E8gRGosg9GqOIUV+2LAgmR7MmuJgdkxrC4OtLciJcV6PX8UrDBIx2VziOba0FkbGVAKD1lu2kqcPi3u9",
+	"sVV6QZu3xlETnExhNlV2SJGZkIo83yVDi/h8c/26+4J0hqNsOVeaiPiMq50jkoh0Uirb6+lQe9oE6F7o",
+	"fvqA6+jC8z2sR0+OPN9dG5eem6rzK4rRYkiGtsq7PNVMkCt+zypnFAzYLaMtXd/l3Le2vWtJToGO66PP",
+	"AGrQ5GLCPKYmC7somVyaQgm/x/PKNLLot8i6eEpkDmb3OE+SZXM8yl0b+qepJIxl+EMt2aDQvQnmjGiu",
+	"piLjP5tk2SmjMcvKq/7X2Xf3f5m9Xv5l9vrZ6M8/7I/+/MOAvTm/H83i5K97/zqNf/zU/+vu6+XozaeD",
+	"ePe1/OubF40xoKuKEQOUe+sZX3+pWjDaHGvJwoKEZuOa9vtdW1A9pBWncoE8imKmD3gNLYYAVHpUQsvI",
+	"PEu3iNcHPCQtlOKq5hBcmXI6emPmmZhkTMqvCsU/1/K9OUJ164t5aKv1Yn4b7Rhb8u4yGgjWOjfR0Z6n",
+	"EkJlMi9pUasPVN6tvG1o9p4qv4PCe7rRGW2j36K9cjtBn8b7w4Pxbncw3ht199n+uPvd+OCgu0sHw+fs",
+	"u9FeDMgJjr/meXMd5IzNtfbedvlFhkwtGEtxrUxkkV4uvUZHJM2TxKTEllbRpsTAV9oo4WkucpmUXRR7",
+	"/fI5bIEiazuXMCG7K24m7ZRROPfrd69NFECO4e8TSSLEHAenaWRyXSODAwvQsmyU27Ah74xhyLEtZhW5",
+	"tXTvy01i6/M5Vr9bHV2/6ohhKZQzrb150TibHUwvBkc2AtjZqhQE46d4amt8mVsD56DCTCBEkrTpwI4h",
+	"H/TXVUjfFKPfbLNFaW/z6Hs1OJANyCKHBLPo9L/N7GPHEupeG/2kAvykf3mg8x/W2C9YYde/layvqbyr",
+	"JUU1E7gemJfyRH40AesmrBlrAeBQnsgCV1ebo9rKPCK0eBVzLocZo3dWv3ZfgoMV0o+MFggHwUPJMdHa",
+	"q661HuIJNlvvowpsmI5VGrpcgV+nB78uDYsca3v3LgWJCxFBtv4YhqqQCLuLHAJFVVH+jOa8Ayxwdj1L",
+	"VUaTZmu+yZzfSGYZJtcguvSOGyFlJ2Fy0RxaiMgKnKYGSVe7MfCTbDdEDfkQBp+6Mr7r4j43XfevDM0G",
+	"sn9wNlpoERvpTOjfbEqRJmkv0GG//91OjxyXvWlmZQtcxKLEZxoXrLHVL/GbzVozFUKLxC1Y43rSlqbb",
+	"j9ZdusaQ20YTCTF6AkCk9wYHe8/6/T7pULJktOK31zpGrTaMi12z325lD1RTujZUQcqxYRuFf60M2WqK",
+	"RzSBYWZj6rmmmiWZJip15NlwKsRdEx34kWAttcigQH9jMLrc7mJ+uyAxPzp6swix1aFCjV7t+n1PNQhr",
+	"66Cthsgz1/Uzn15bMQtc/JnHNqYZk1ORNGv5G0elFWvaTPVlCCQTaOY170edVXazYencvlSXxCO7dafp",
+	"pO1IHG+QGrHqqHm5jg1Xu80JjX7wkpcBBDlkjfcmH81bH+WsEX9utPVJaBeExYBQo2lnDmTIaFa7EaoV",
+	"5QlaBl2IDg/bcUZ5EmyXvxz6eWZmJTYkh6I4yWPk1Dw0AKs0sEItlZtWnCpd+K2RyRXuX0HWNKv/uLnk",
+	"DevegsO+bTRx0wFfX9ZnU47h78TDkR1+KHABNzAgHoLmsHoWD6LwljjzEhCGj9dkmaunIVhC87AxSreP",
+	"NKHZTPYSMaLJ4Yv+i/5T+LC2fu+E0to2mwG0U54xQofinpEXffL//b8nNquxJIz9wX+0q5MyIqdCWXFU",
+	"FoX6Jx/EA5GggpnuG5lKzC0CYt7v7zGsGkkN0EzgDa9UNiuoF8r59rrZGg26YWMeypwq6lQxmLWbVrZZ",
+	"mrBrSkapyWxpulY/LlByHJ1ySe7YXEHMYSoUYXpHrC+hXbPbhsc20NhXKHgflcstMFPVGt5qC0ct8CLF",
+	"8JbINcbiqKSw1BVFZ9m8eLbf4lGrK5F1atVPGuWIf7TW2XPlk/cwStwwv6G+Z+tkQLOcelgS5Or8x+oU",
+	"Sl2sG+ZFi8A/xi0SWRtjKbF5DxvnIVrMCjvLq4ZBHNs02XAIoKfbo5mrQoqOt83i6FaaNNU4OkMTdjl+",
+	"jTC6jXXU1trkbvQPIT1DKw1mdbZV8u0mbVbR+6CDxtVvXoFmYNzvxYKIsWIpAiAbno+sEJK4i/jqEqCC",
+	"7qqEL+rrBAXzhLvbycQE13u2WPF2jWSqg5armYYTGF4A4SaD2XpjrKDZmNdsxhZv5vH2SuV1BdyuXcWE",
+	"eOgiiSNl0pVFXJe35GlXv5oatJVu06CNfBvN4pG0gF9InNfI772p8nEhMvU+A+TFhtqYIlNWtBW5gVpl",
+	"Pr44M/fQtir+lGJOUEhuAx/P3EEbS6dYlpMa3LJBUZXt7qbXZED4gJKQ+PB+kd5Ilm143qpIrDRZUa0y",
+	"ZQuiX2nw11xQRRBEWWRrRV7RTRPXMCHcJgh7xd2jXXYTy635gAm8Rie+8rxpABU5F5IrkS1JJ/oXRJj5",
+	"o/mgEVspScTilVikk4zGZU27kVmZAeO1nxkS2OCEJmoKwPZc4UW+iQ6HwKaZNnK4IhBHYyqNZixhVLJS",
+	"Hn8x/IjMeZoC5JTRGqIQiXHC71kaklkuAVffJH1CWzuHZL//nS0r4nrg0jYGMCMWniQRC7jDox56HsSz",
+	"mw57RNMDDl0SmsdcsZhc/OnNzQX58fjy/Oz8Dapl0W0Q2yW8DQ6JpvHIQf4Ul165LF/2ArAnzcoZoWbZ",
+	"6/zPMqpmSHN/Q4oMWV+qF2tblt/e7yv0yqa6e9hb/ZxUIvvXQeOuAvwwDz2yR8drQhWTBihazLiqgg86",
+	"vXQbl51Z4RWAUObYvhWTuiIDMbPNs0jEBEI8ITTXOLJurk+IlkGYI0akYvNK6sRuf/dZdzDo7u5dD/YP",
+	"9waH/YPeYLf/V9DjpkrN5eHTpzbHw8Wri2wCZyl+CjX1e/8uYRMaG3vR/yuBt/Q68zFn8SHZdxtr1l5u",
+	"V0CqbojsPhsMdve6g/3u3qDbP+gOuvSecpAHvURMNjUecH2bdwWjRwvkuy3Egal39PEfMnw3ZYtHGjiw",
+	"U0kVl2OEXfGSXb3i9HOR8NHSlNYYj1lWSKGESkX2XIA03OpXSwune4suZjI+5jpUPdnVHa2sUyMJsdmJ",
+	"pglgW41Rbhen77osHQnAsMSUz1HxxSHiOqfMCmSbY2KAryCyjStJrt9ekSlNYzmldwwSnr3IVSCbQWXN",
+	"uvp/L0/fnJ2Tk9PL67PXZyfH16fw62367uzspfz55OT4h9nkeHH28nhydvPnXq93m8ILp+evGj5az5Mv",
+	"DERwqlqN7bl7Zc3VNso6WdE/UW6bRsD5UU0c4yn7ikwwb3iN+92ITf5WqxY29NAgz0GgSTX9qUGRytWU",
+	"pcpIPauVrwpMj2yN0l75W4yTtNX7TJkRo5XtbBQOq1fzIs8mTaFLLuAQsEXiesgh5r0W4TXlLteGGeq+",
+	"dR8res7YiPH7pr5tom1b74OD3d2NRnC1QbDlcAk5LKXoVdx5ReWdJEpMIMpr+1DLKdPKcL3/CFzQGPhq",
+	"8iIBSCB18pB0ji/OIK7doFykjMVaZTVh7wf9PaNyXjKVLbvHY8UyrCtTxF9qCw7rZRwhW4motlZdyK1v",
+	"yuWpAbfn98wg/ZVCQKND4Fo4I7x1w9oaoQta9hPVYsFQtzaVUE14nQwx5wvAOURmJx8afTzmEN+of55D",
+	"+gOfsR079knGWBr1yJkyGDfSrR2cUrtxAvmrWKSHBL4xdolAGnOrjeWcqqp5xkbinmVGizQaMzQThAEs",
+	"H/ifKq4v+0KNNU2FVOetmrN+2hgQoPW2br8RCZzPj+M4Y1K26Zim0bOL+32Y3tnF/TNC7TcV5jr4brc3",
+	"ePaiN+jtQpw7e9E/PBxsp+hJOmbvRMxW8Tg429Z7HXW7+pvuTMQsIh0I5hyJzIbzGZIoEK2ljSWvJAS2",
+	"Wkjmu1cryxuWrw29h6Rjyz/1fOTrnaoPQCvHWmJDDuV+SIY5x6iVlyuqzZyvxfw3eVZuDFgxqgIWFE8Y",
+	"eYMiqDGRZ65WYXEZhutjc9sN6ogMFThjklahgfae9Q96u2t8YSstuSKj1JrXjfbampQxnKAnZjx+XxJ8",
+	"YZtELm9JI9F457d88Bxr96g/XAkbeeFB91T0p61AfUKbFgZAPvq/oGxYVWeyhQTYp3k2wBsFRbc91031",
+	"kSyU/6YlkjzQolXL8rBKQO1L9/qbLdsahXlGP53hqwPPs92imq5cGdCWX1FFG8pcUkVdtIzVncuhvQ3w",
+	"l41NHadLLMNnYG7MMrlAHLFIDcZqJaRFM4krvWuA4zbo7+9+qdUJ0j22zw0yaerXQO1+JpxuQ/icRVjZ",
+	"1qlkWvwKPlS5z2yc7FqHPFqKGWglBiqZ2PJpxxdnYG1rzbhQUnK4EOIxc9/uHG3mpncTfNF/MdjUa/+1",
+	"XvrCBqmc3xbbpMg/zwpbAcoRlHXw3XUqePXAYX9Nu2RMgqZ6be7BdlAW5kNCPUPH+Ugw66RamMshBfV7",
+	"By+ev2i65ilBKqzaBDOhdtggHxXBTnLFylwV6PEPSirCz1vuBAFdxKz7EhCZ7OrdsWVYyXkLS+HBZvtD",
+	"YggY3aj3LDNYCNoWsOWMTbZSR/i9WaQLa+aLMbhv7thyp3V/PgemB71V/f5gFxi/zYgODruDxju62p7U",
+	"KN85g0FRnvFRJgwWRkiiv/zlL3/pvnvXffWKfP/94bt3h1dXvTH8LyIdZNIkctsahVBMw3UWbYamsX/w",
+	"zPfE+VTiZcrc3saf97909Z9d+4fgn8PSn9vbnv6PZ18ak2PMgqwpXfu5ERXMjcwZca6ANd4qgUYBV2Ee",
+	"KUFCott7n7D0R3X0r+qZLJ3AVWtYi2v8Fie3+bzaa5yHwVz4VzreLaISJG+qfGdS7MptvKSSkZvLt8Vm",
+	"2HbqiU2rLy9KydcZ31rE26s/JYzX4IhEeGdUcag5p4LCu18mKwCt+NW20BZZ0rxJBgdxJRCbFxWWJMSV",
+	"bpUGyW4BKdIA9opawwyNn7rLIC61tutFNqwT9C3qGGA2hAALEZJ7zhYheG67+j+1sW6yA8sLCKVq1i0Y",
+	"d3VY1mOr6UVsDkDMxDaRWrAZa2OzoMmmYbRjJRwXmYrW6W3+nfVIdHV9fHl9cxFh5jQgtWZiBF5nZZ2h",
+	"VuXbCUl0ffbu9FVELJMHzwlZMHYX0yWJYrqMwI8WU54YHKw0TxL95dn59enlD8dvIwOgGGGGXUSMbMGT",
+	"ABhBoFtakMTsniYedyz5CiTea1OFjrVC7/TyX02CcugQcDVpmApS6IP0m8WMRKwmJRWFsggW0zEyx1Pz",
+	"cb1w12dX12cnVz07SijH/e74/EZPEhxKbkC2ea4kS8Zm8IQr0kkFsV5WcFju9Mil3gpwuI7hV/BfVQeq",
+	"VWp9+izy8Ijmk6ki+fxILwfctEVXJ9+fvrp5e3rZm9FPHw3YwUdwYkXGr6xX2iyfWUv4Sfc5ZEsBQo36",
+	"3lJKxhljRCZC9Yo9BHQEJAg9oL6eOcYBLEks0AkLyKPkFdgBoJOmxNIE5pyWMmphtyDHXBnfKQCqAZqp",
+	"oVW37x28ItSKdRQipC0e+KYCDLTBAvrREDCEvAGJu8GEZEA670Qa0+WOZuDPSecqh395kBlI0bGJfrN8",
+	"7fmWYUdbwpLoVTjy6mcaKCzjM5MbXc6wT6Mkl/x+pd8USFkfRziWZR5CZnRJhgzKR90zAhi0mg4ODSE5",
+	"MpYVOp5n7J4LC4YqiVQ8SchEGFgBecfn828FuLI7eP6MDZ+96D7f6+91BwP2vPtiNH7epc/6/Wc03ouH",
+	"dCPAlRVYVZhn7kaASXrUi3fzWVRVA2ysfwrk3Zihhwy73alrOXqNejbsoC2b+8xyZ546Jl51/3jJsGtv",
+	"qprdxVoF1VTXej693nEJZzxOuWaGN9cntfvCIpxy77vv1o6oDW8kbVlMc1djpGoQBjDYIAwspwvCACVE",
+	"+e7Ge7y5auJvvAtiN5tlVjMEfuef89Wg5FaNaAGE2rr4U3vdp6qr1jW9alhXTItisS1kOkYAFBgwZLg0",
+	"ON8Z5PXF5YoMhsWphXhYWQbbzcdfjTG5EayoMu+zJrDcC/YUlpx3+oWdmrNzk2rG7fvo4H+ajCWZJxAg",
+	"7FQAxOW3aoMb+kpENQ8yzc7UR8cjBdJD6+qdrdm+Ohjd421gywIdJwu6lBDTSYTD+9tASrYct7PYRyha",
+	"hRN3xTLOZAsu77s1/i99qob56I6pI985ZIvvoZ1hjh2+1xDTYp1d3t72ewcHG2EsgGOs9OGzzb6rpL73",
+	"e5v19208pAbVkn4KQrccLXtVBU9que31AJTsPpXREIoyaClbrAfWu1/RWamSAWJyAb1XrjzW33dgJ6sm",
+	"vg5Dy4V9FQBaBZCTJLYzDA8RuZoa1KtScE5nv993haIhbJEWYFHmVgdi6PZ/h+disp7xgeVzOv58QhIN",
+	"8/GYZdc2XTAKSTSjn65YGr+liqWjpbayf3VML7jbFzxV8oJlV2zkA3wN+g8F8BKGE5akr1hYH4crPJGp",
+	"/xpoXr6G8YsDehWE6BBf/M+aFZ7fKoiXB9/l13Yy9TAauNdO6+31mtiCryuqBNaaravUXJTDW8XOT1fy",
+	"w0/vxYefbvIPP12rDz99P/3w95/OU/zxMmv4Uf9wxj/89HqMf09GH346psXv+p3z9MPff3oV4w+6i4t5",
+	"8ZL+4Pvph59OGfSw809b4j+uNK98+dRwF91mMHiyt+Q6wMr4Y6zyzb1sKB6XUCn0rxb18tFhZxOe3jUE",
+	"v5QGFZqUIDVtGtcTSB1VuSQdr+ySfvL0M4+/VC8NvccbzqE+ZjHZbMi2HBTU7SwuohIxKY3V3B09TcTk",
+	"6Wf9TW3Q1byTva7pp+tKzDTnn7SAfhtSIpozWSm/nY/K575tdNSeVmU44mbA085lwVeei0eCoTatXbKR",
+	"yOKvw6EuN9UE3cAmXCqWFYVneuQYYofnXi2ajo1+gXXG6GIMdeQpkXTMyEzEbAeCpSMTJmuc6vNMKDES",
+	"SQShNSGxIZkfoeA5uqAtAmUuPYjiI6042Rs58zaXhBoLshTW02Bt4SAapowPquE9WnJriR2TagwTYAdN",
+	"hWy8FayM8FvGJjUEHm0VbtSQS9Z8BmApYc8apmOeWC5oFZ7ji7P6pXSzL5bKpmvmH6fL6pZoMnMI16Er",
+	"eo8ueEw8jfyI+wgqr2CsfoQpRFAUBHgfhONqyTybKxPPj+EhxnNkwwCdq5n6kfRg3mf2O5N8FF3p36OQ",
+	"sBS0O2jO5W5h0Q/lua8XmVAMleSYZZm5paPkYqmmIi1souid0NLxXKjXIk/jUz0HbTTADRaOwM8gCMli",
+	"ChdzG+YOwNSaEyZC1MWp8guHYgp7ceKXTJGOf9FqX9CcLGH6FT3rIi3L7IBZLvc6VhWoVU31V4ylsdkm",
+	"bXvSos2jshWJC0oAm0O/fUgalvCQnAvNpqzPMCZPJtl89GRFnPmqM90GABASPtYaop7V+huzR8URv9JC",
+	"eKgnHBLA4zb/fSIyFpIrmxPgQyKE5JWn24L8xLJRRf72HU8rTsKiny1VS8uU63yzsuQeC3JrtFK8tXhK",
+	"tJowFDFcvPiZ8aaz6JBQ0uRzgaXANItK1r8+r01oA2X0hk1cDyUfz7po0GaEA4gLLRNHs6Zkk+5oIeQd",
+	"Zz30D7vLYKhxxOJ0QwqTO922TLA93u5Yuyc+s5KQ0drzxPyhYeUOXw0zmuDytMLf7at2kBZ4LcZLVyXJ",
+	"QmR3h2uZl8j0+CcuixQeGgZbys3qmEiPq3fn15c9mTA2/+iCJeyl3Y5lypp3CnFns5YBCsF8Ooe4BT5j",
+	"ItcCo1Kh4slmrJt0INtKCa/uA4QPABQEhLdwRUY0Be6ap2ty4wC8hcVk1Rx3ViWV9Txh6y25TZbDvXIZ",
+	"MHic9AzEeEw6AyIJuJ/BJSjIgMx4ukPyNNHEZkZjPv5ougGJP6Nprldfy3p8a0Y/fTSSXUYufAAMdZKJ",
+	"hRmQQ5AAXBaptBJpNi5PFU+qZOhiOKwrroT+gOuvmZOh4yAMfFoFpxOvoTsV39VETukYt4a6l06zJ3/8",
+	"wPXyRMqsuxjAVszKSZ4tY9avmDrWWuyJLZG2UeW078VCq8lLIpnqUtCC3RkApVNbdyNN+prRGMCmFbfg",
+	"nv25qbmHI2sWOTillpg5M84tbD1s7rJWCNGlECmhmnKf3Sp5awNac0P9GOCDkikCqxkW5eZa8nK3SgjA",
+	"8YXF3Fctm5ciUDdFqQtI9/mhV+mnOi1TcxIs/4kQcVhMssEkRLzVz+1pBk+kAwqMK+4Crc7vP503l6tq",
+	"D+FhqQKkBx5jXBfYMNYXHLOEKRRdlZSMhjoBdbL+2qQKe5klK3cDYwFVLweD3kHTNYD5uu1yuWicu+pr",
+	"eCfiuNPCJ0bSoQUc0HBJovPvL0//teJ92u/vDgabLooUrajUjqieSJugOc4lrcTYYno4i+E+6iWNidG3",
+	"DsnnW8sjboNDchuwBHRY0j9E0LniLFpAJYqJYbh8t8GXZptYE0VrBFth7s5ododVW4cM0+4LybRBPi+e",
+	"wC1qZD/mPTCPA592QnMcw8YUGreP3rDdOq1iLxhgY0K/t4iw+RFKhDXJG1NHEBb6yNmiEY9lVFgJCPGG",
+	"mpQpeVd1jJdFQr0MyErXTSkhsjElsr4i2kg7tixvY07Yxv9WpQe2iHEHEGFUFWyapxPIKDkk7SW5irc7",
+	"coqArZD/rheYJsU1GbaFDUFJUf3Nztelt9nip7hGH9pW9rFcvbqtR6k4WGqpKWQALtI8H6/TdJ2TN3Jh",
+	"V0bxjQgclopfN6w7Zqtu3dD3+2LlOVO1Tmse6Ag2BUTlnI08dOCpWMjH9eb6qnGTkbm5sxdIQq44N0YF",
+	"cwMxpF6qO7OWGvDMNuiBDb7mlS4DL2V2O+/vAwr5PchjvNXOtDmUqzS7Jvi8MX55m+qYVdfgqjVqghN9",
+	"mNPPfd3sX/sqx5ojbL/2X3VVG1mOZd5N/Ab4KMtCQodSJLliPkBRQ1rDKpgRqCeLxAON4t9K+HcNEamJ",
+	"Wu5Yg1H98ub169PL01cheXV2dXJ8+Ur/JyI3hQ5FKSQ351en59fw99w+9a9Y24yUTuYjJe2EPh55zLzH",
+	"ll8AAlEEJSBGJbaNVSG6Z/BeVJm+GWdjcl97VBus5LawUBUi1ItaRR9fEeNmqUZ+z6UyRY0q2pLxP60v",
+	"wKbtK84k6TTnM1Umtk7NctpIA5M3g7U91ovCb8ThTSub1WF3y1Aa2eo1vaSqCRc8sz+3BcutqTtTRIZW",
+	"uDvLyJxlXICtN+NprpjEY6G71D/iWYV8dHwO5TG4wqsEO3Acd8PU6v0VOiMkI88fOATP4nVn5/BzMMCq",
+	"GAfB4cF3vRcNqnU1pREG3rgppWz9uhLeGA+MefAPiAgePCgeuLvJZ1Uv2YZRvNdUNsTVvE+ZV6QY7yRc",
+	"aVtz2dAjEUvja0zH09oj+8TVCQBdUajyUr4IboZqMS1sZe7afurD7he5kPZGBILXWczikAycb8O4lDsR",
+	"GrARkXQpyWK63Dkqj7tUqRJmOdZc/4SmI5aA7g0zhxylLJ8r/QukPFYzgupsrM0ZBd3xmHTgciG1ydDp",
+	"pCuXUrGZmxmPd46IzLN7fs9aEvKCZ+PndJc+G3RfxP1hd3/0bK/7Xfwd6x4M4+f0+XiX9UeDr8tBc7VS",
+	"McbWillVq53uYlEqtt+KlLO2JVqxJBXQSpMKe+jloXoRG/Yl83lIpDDuAZiVCVX38hHtB1NrFunZzivp",
+	"Gfu7+7tNG75xBt2QTbnBeajH063In1sdswFTKi7BFlSSkSXjI8K04krgVnnBq0GTLbkjmdr66MKtyNov",
+	"qLy7ghc3z0vDhv1hed6peUtAGFTCtmuweZykWzYbVljNz3msU9cYkqcH7Q3BTzfaLK9vVf6NbrzZaQIH",
+	"aGOPCUiVdZoTNtk2jCvViEocXZpb1SMSnZjb7oh0MAhlaA/8zlGJSXfUNAOgfhPLpR+XeHZHHwdz7VbP",
+	"p7eBdnk60gZmsiyVjrl0t3V2PPo/HVmFgddT+aLRe7+291sg5yQJX4ucEyGyfx06B9zV0p/uE1kAzkh0",
+	"AF69+pMkc5pJ4JszwlMsaMAzktB0ktMJXI9TxbowMD0b0nkjSMTiCUPo6B5oCqENpIr02wp/ul7O2RVM",
+	"kESvqGIb4vd8A/CevWbwnuuMju54Ojm9bwTZvdbyzdmLc/1Hs28kuQJ7VqsKRYm0b+rsjdk8YyOqWLyC",
+	"jlyGMbsHjYdKUnxXv6tOhaqJBT+MfnugpJYUBE0zLRHqnnbhJLyr9AexFKOpvbxSetOqDqp1cKLM7vBK",
+	"7uaTgy2zs0HiBE/vRVKFdlu5j7LNVeyHVm808TY/4uPdHdmrIlzC0MPFhA31/Fb+YW2i1EaRUFvzumgw",
+	"Lhd01gDYddmhvhOSCOEyI9KpHVPEH9XvnE4wNLrjQLObnUYlMYCdB6EB5AzCAJuppODbt1p5TIv41U83",
+	"F78lfrVWDkPbTYuOxYauUHPfXEEq1PAhHd1NMpGnMcmhrQaN9rvhLtsfDWj3IH427u6z57T7YvjdqNuP",
+	"B2x3vEf3hwejh2eIXFcyQrxhPDwhZMMhb5YQUmVsOMInj5wJst/FdrdK/zABjXbRjAm3RUJGi+J9I1nW",
+	"5I7OJctM1LCpXAGCR9tkLmSxQXaCBvyOqamI152MY//dVdUpr6Z8rIyl2VT6CsyL5Lx2X7O6YFYI4Fqt",
+	"URkiYaQzIAZzbNegju0Z3LH9AnksJAf2jqa871shnunmz+qIaWu/qc9abFoizHTpteOWJCxvpLfA6/HR",
+	"NEE9tLw1W8A6t9HVx5kjLFcnLKBp1ZmOoV5wfiXLALBIH1qeHpGIpksjcICkReaXUdECZ76AFGT9K8ZM",
+	"JjGdW9Q+ngEaydLG5vrHoySBcFDzhV473VQQBrqdsgDCl1YXKt/uHDxCMZ5DQotsXCJyBS6a46uTszOi",
+	"6B2TZJcoQfaxGfDTjNkCcXPBIBkXBX1oIsV2VX0SSERtqt3zLeoXlWrxbcc3HNSLIcPd8DfCRJrdg3t6",
+	"z57tk4QpTLKO+YQrbaT2NLV/RFLvRkc2vzpjE5rFEFssxpC8a7KqS5vi0aKfC33c/Svt/tzvftf72P3w",
+	"eS98tv/lnzZiR9aftKpWkuYvzYqZbmFzvwgIvnX6GDb5oelOQ7JRnnG1vNLtGc1Q3LH0OG8qvoJGgjTV",
+	"5O5YiqjMfo5FIgCDQG+E96tXR0Db50Oagc5LJYleMpqxjOC9JzSK953GwRDpT+HniEwZjbEwGMbIsxgA",
+	"OVJCE07lEdqWQ6GmcF9gMsdCbEJk/GdTGmjBU4nYFvioKHDwx5aKQYRaTFwvLQkXgI6ULHLAIr3UERwZ",
+	"rW/xydTgDzpE61Sz65inVPNfH7MkxMQGUE30F4spVQbxUYKxDvgREpFDpYVPME7Lw1Laa6HnhUVasFG5",
+	"9AAAEJyaVOHIZJeYxXGoAh2V5QDQp3vdCa0UsnEGYSGaoEmRMM17JRxHW5UpeurxykXGgdfaUBD7bxtL",
+	"b4aGaXdQs8euMU+NF30GN+f7/YHbBojA27cVfSgyK7ge0AIzFWoHyWjF0pCOT6kGRCNsShyq1QK1qxra",
+	"JXV4ym2rChdZmpF2AbOjQGHUA+8RW+ccFt1Uh9Nkg8fMLWvoyyB91Mq9QdNDRCuAyJo8A5PJAVCY8yEU",
+	"G5lDpKZCMjtMzgDTBa639bHHc2c95YdB6TwVLJHO+Z+Y5j5f9HdYoKDMP/7wBwAm/sMf4AzrjY1zzUhp",
+	"QvQDkCSuPBi58k1tF/aH8O+3qZ/aWKS7JHTJMhN5LFGUzzWJSslU2ASHo5vCu5yxyBY0i/GjfC5VxuhM",
+	"Uw+XgHUK2wZZ0yXv5iGGMSPER3ibVg61Q60tqmKFZcQPU9stNKMuULdleJsWEQCh8dspY4qHlqYdS8BS",
+	"TsCdZe82vU29kjFGi2HZPfTq9C99GqVIWEgoGWZioc+zqcwHqhDOPbxNqSI/4WEwX3zolP65g6t7kQmt",
+	"3rJckhlTGR8BIq9naJpfIxjg//gf5EeeQXTYvebCIpW3aZecwokYingZYi6v3vxRksOlK5cYW92J6Hye",
+	"2Prr/y5FGu0cmQqCyfI2JYR90kICUJ+pqe7qqcm6fY4qZIP8ommsm1ghw9BDphu+OH1HFPukSCfSf57O",
+	"E8pTzRzUlOlG7ELonuoLQTremkEzqBLuOF4ypKO7fK5bGvOEVdvBp08/49+PPP7yVHPTRNA4qizS5Gc+",
+	"j3aa5mYayedNn4mRYqqL5yHa6ekdOnbyEPIsuQStOtWcBDbHeHkliU5EqliqutfLOYsIl9Bzbecw4Uya",
+	"u/KQ+AsJR7Ty0afuYrHo6oXq5lliSkpGxYrpQcH1gnRD6miBCg2N8iwhXfN6meghWAuvwaHALDSEWeE2",
+	"PQ9vLcxE9vv9KDSEhu/R8thtGqpBZiwRYFGiTrdlUt9hrAgwxzMgLe+THjlOzaUqiFF9TOFqBDEwdDMO",
+	"6txKRGjQ7lK0PziIYAdf4rzlIQH83a7I+ISnZkwgpZJELPy6G/gGCnlIh4cVKAow4vvv8a2IdEZiNqNd",
+	"yeY0M0jWvUkPvrHQ9dMZd6j1IzFDKoj+EJnpLM0tckg8XSzEgcHypyJlO3pN5AKYskBdEMftJpRlSxKh",
+	"m6Z7grpH91i/1MWxRropyPv7NNdCMPpz12R+dM9sPIZfKfAIqiCwcQJgrZ3o/cX12fvzqwgWHOZn2sVP",
+	"Kz3bptEpEe3g+tbHbQhst78fmZTkxilgM9Loq3Oqpk+A8+ofd0JoovG770Gky+YxvqOfuscTFh3ZwQE7",
+	"RbKzw0Mghv3+XtQjJ0ZLBaxsW5o81azMcAmguCu8WPbQPKLdfj+q0WlocGEKpq/1Ik2WdoEtUBwUN1Ta",
+	"OF/a4o5RNVen1+vdBl8ixP1HjCHNxMccJKZuzYg7rXFKGDWM9hTljj4JtTbRVhEpZuMwU3jOJrGJ8dgk",
+	"e8Eo0ZqBMRjG6w+/hzyEzGiiuZkpr57e0wTyqOa5Ip0hjWF1QrLIhG52OWewtTMuoRo6JCGFDh2OpfnM",
+	"AhaKXHXFuJvpDSIY2QUa+DjhI0hC+1vOMthefUxnTGs3O0d6UIPIte8NaZQxWD+aoAmi9fMjpAM4Rp6M",
+	"LDK1DWnDe/uRG2fGpMizEYPfDyIzOyReILiUUGJwCamakg5SSkoioGFrDx7BVcsnFuNbkk0gOQs5OJ4i",
+	"DGeOtCERGY3eqGVP7SPNeeAaaU7TyDI3I/i13vXUe2g9yCjzDJKIXT5wJmn5rFto6QyPzkGEK/1d5Hak",
+	"sCRNAWZM+z1CYTPYi8pyV+hRDMg7/pJ0isguy/ujT90Z/dTVb3bBzxURyFYwJT5d2WoQCiRPZT6fiwzL",
+	"vmAnRsbo3vEG3hcn2sAaCRM1ANlRJVmPJXTqchyEtpHY0Pnud4grac6hCWoniQA8RDDyxka40RHEdJp8",
+	"IRN7BBqbNNRR4dTwLPRFqG4GfkXd27pQ0dDW4znQx5GSCUtznjICQod0JiyFMkiGD4QkZoryRBIPvo5l",
+	"pnFsZhARf08QZ8PYZGM0XBVGuHNXz9GpGbolKIqJ2AWqCFITaaXkpgk15KMp9rsXecn/up1S/r82sYZ6",
+	"DFpJDEnM5R0ZY60LqnWLYrhOnPlLekgy/S+SUMUyYJQAdA6kJA8LP8kTaU6nyYmkWcbvkVR4SgZ9Ip2y",
+	"tpiKBLYlsygcqK04jd98tNcn8giI1/B6m2yJ4ZXwkm5ml8y4C7Azg9A84o7NVZcmehhebXEeJ6g+4Wdc",
+	"klEiJItBUzm2RIkbBY5jg/OgX5KVQuW9wngxmAAM9A+ONldFsSi4F3bS1ecv4QyV8/K7XBI2mgrNU+no",
+	"Lizi6mwdAqBPgEwFZBMY4AR2/2+5UIxw5TYL43BAst1cnxgATtkY6OOE8zhD18chkfyTbhU9r6QTtZdx",
+	"0rpN4fnC/a6YsMBYphlja9szjYGpHZrgS4sfhvaxbmuKcfYw1QuoMHtIIqDNyHkcwM9MBr0e5FSSjtEr",
+	"yW5/JySRvOPzyHtRt/qf/+f/Q7wX+zs9YmIXrLqMiB3UBlGlsViAd4nRGKrRQixVhOqYCVVHiTMVeQYZ",
+	"pcbvCDCupsSElg4jMRtyiCHTxgO2LJGT6MZMV8j5cJ5PcQqoSrumPLclfhMaGdRHa+DYhQRJvyK0wR0F",
+	"cyAbcpXRbIkXLiGhRCZUTj0l7SzFUYEYhhoq4GZi2UhTt637r5uPGf53AV8/YoeGOCL6dGgNRUx2lmVB",
+	"TP959/Uwsu6Q6KD/z1HtnYP+P+8aQ+da66Eor6ciifHMnt+89e6HOjf/E/JrSfTPmvkDhAhe8WeoH+HO",
+	"3WpVzrygxeDOoX3PE/4Uvyh+spzIcVZQbcC+seC3EA5fCNYO+ufRB2iXdwezG5EYQPv2DFCREsZBPdf0",
+	"z0jnQkg1ydjVv721yDB3jM3huxScDDvW/3JccoAXvtzb9HiNi78Dzl8INPBFqZFz12+vDF+7Tf3LyZU3",
+	"A6RTfFa60gT8H/0jitvbtOrTR2a64c3CUelWwbtOuE29+wQ0jRruDprvGQBA0dyNsDSWt6lINRMWubZZ",
+	"QWEpjOWYSyM2zuKE3UiWXeGnkU1lQcFkmc5t+kyzJ5FWNRb4DZze+G+8YEjRMY9IEyCXblO87yjM9dK+",
+	"R+SPJNr48uM23fz2o+wdabpEuE2LywMYPl4MWDuy8HobZMnq5StKV60R3KZgiKAnEpfeaRlikXZtyTe3",
+	"VGgygq3TgTpN6IWBYd6mSuj5EZHuHBkWO6NpTLWEsdXAAJNGmzmG+8wBnqmDuR4R2D0X+qfblGP5Ay1j",
+	"/FPk/lk+B3bUld1GI1UvP1pjuAkdmAE4QpydBsWk5oAGb+5QpJkoN6Q708w+vE3N9ojU3AGMRZ6hXLM+",
+	"Tj5JAcVS9cg7ETN3KVUz929Tp8IV8sbc6PSIpnSUkFySGaMyx9FZ/Y4SbTzYuKrb1ABnAfH+nVzCLTSP",
+	"d8jfySXeq/39Nv17t9uF/+tXwEFPOgP9CmwPmtnwDAivs1t5ZObeeLX11UR5RNDIpUmdSeKgoORfZ88N",
+	"irw5vbZjql0GkI4v4f7zP/631g9SYQdmt9HvMsRCh7ZP71RA90XZwc6+HoPuvdpHWKJs969C7dIvHa3u",
+	"x174dQ50L5ozI5/4u97ZYzxDFuCJZZpz6L0u8ND0KTKH1bqcKrcbT2QtoE0uZSImEUgOW6YWCUQPzw7J",
+	"iDqRJksHTeDQ3K0rNDTqA01FupyJXB7iKKDdoo4june8YAg8b5UL495tGoRBwkcslawo2h0cz+loyrq7",
+	"UDgbCoO6Cp+LxaJH4THU9jTfyqdvz05Oz69O4ZsvRXIlXLGR//yP/5tAbDIUPDcByuT44swruW0rdX8J",
+	"AzFnKZ3z4DDY6/V7exgKMYV4AEMReu2e5ibObi6acBdPjN+OmuMG+2g220K8mbATkyHn7Jgd/5BRcnN1",
+	"efzKXKwBmFKPHMPmwdVmZ7+/t3Nku8HDlehzoq1G/WMIuIUAIaLt7S5PJUslV/ye6Y2G2gjfgR/X0my5",
+	"TgWG8hQlFJzudhYHhwG6J2+wJKfheC9FvDT1KZQJ+K5ectgaS1hxYF1Qhwk+qxSG1yIEoYPAuoT92e33",
+	"H7Vn7LMZzR3j2r6EwT522tSWG9zTlzQukC6D/f5g/Sc3qVW4WIwf7a3/6LXIhjyOWYpffLf+ixPjb4MP",
+	"Bht0cUGXiaDxtRBvaTaB+PyDTZYAUnVSmoA7Gb/aoDcDAnFTOG4wWMfWETcnzZyAIAwUncjg8CcIK5LB",
+	"hy9hMM+bDqiR3AZrzT4JCUYmGt9r6AktbcCLogarO3AI2qX/qQ/zkY28MGoKQPLa95/I4laa/Oid8JPv",
+	"151w6ymGbvf7+0dEFacUuTl06+6oIvgxwg/azi+8g5Ho3/AQw2x0+9iTVr/P4t/SecbQlfgf40zvr//C",
+	"wj7/o57pGxOgZYSnh6Mn4uVOwyH/EtZk89PP5kh+eQrGnwmiLP7LJ4JX8HtxUB2kOd4920Mb1kTzq7fr",
+	"Dm7tLOrpDHasM2LI0DZlMQbJ1k96/dTiB+bAFpdVrVimxStwCvTZ+/Cgk+YhRricBtgDsutmUUqaNfBE",
+	"60/nO9Nc2wHVfWASHfTyX+2Q/pqHDWm/XYBWzpY7VqD85i2JlQaNzk8LQr+BlZP+iT50dvRWknhTUXtk",
+	"TywI2l9NuL5cQiLGV5zXby6Zf5fJv8vkjWTyFmxiA+nrM4zo1enb0+tTslacR4dGGGwntUFmbySnH0VA",
+	"f/2h/11I/y6kK0KadORUZAou3FZrwwXyQfPJO8syBi6wYbLEwH1znOo+VzE2nlm8bITbtbjA8wDXpSk8",
+	"UAD6QawDh1AmmuJVwAxAP+hyByoJDhMxupNEChvTPhFMAmap07IBadDXskknysRCXsJwIbkP/6koT1mM",
+	"Ub2ExrEsEBOtsxpRC4ur8vrRBQyg4ySxYIrBNxR/F7qvuNXJBCFqet2zAtgRptz7BU/Jr0n0sD4E75Uq",
+	"5OhR/St2zxK9ieDsmbBGIGaVZ6ksETBW46iRua3ZYrOUgHxCIjEabLisQIaUiSfhUh1bKNGvIpuNMt6g",
+	"K6wsUc97a6QpxDn1p4MT+e9BT2/hBsvuj6Ufs2FVtumiHHXHq6gq9FKXVpEW3qUV8D+2KKVIYmZu1gyi",
+	"pvlia6q7NiP+BanPdtmG51mjQkA/BC7ukpH+W5GfpQGiV60iVDcgys+aBL48nkgXKVsv0L9GUkPjhYx+",
+	"BJHtV//GoU8ApTH6fIvSO74NDkn/S0Q6wMyL4hpKiJ02ia8b+geQ+b9VZfo3oCYYangiH0tbcFvgAx1j",
+	"oNuEkY6NpiyiJm3Q5A7GffkhkF7oY0vcozFdvUDFPIUI34nY6ZGT9ujHrw193O/3G84UVhJG6ErTgTlm",
+	"P32I6odowlT1CG1n877V426tr+W9eHXH5xu9h+u9yavvcD82efV7vVubvHhhFv2hVvyWwri1elYznyl0",
+	"kjKI9+88poXHvGHK5zANjMVJ7G0p32jxMcOKcXVp/9QNY3NF1Jovd2xZrj6DUeyKJIxKwAzQMgfyOUya",
+	"lOY5BpUkJAaqBMUzIl1jpk2jUYZ5LkXgUWkSn81bbjoRxjXpMeth3LHlEcb5Wi5VGhiGXidsrCAPphN9",
+	"/hKhspIKmOWUam2E7fTINSQnpKIafiwb2Bzwv/0eOS6tGF7rR26ghSvQZHxaZLto1UQjTNEwreiupixj",
+	"7bzTwKUHX0NA31BzMSzGjrKFs+BsoT7AHVui8eIt7e8+wcfjSbgTXLLmM2/Z1cZWxcYWb4Mh6xjMkyaD",
+	"tsop4CAW/Egf6KIGiGz2qdtTYi3O3+oxKQ+y5ZQ4C/D38/DNZLRb480PgGPd60WtrzdVPDsuZB0El4O6",
+	"L07nf1EbwtUfsq/oNbgzuU+F5Db5PVGaJ0lk1kgb6fifO0d6D7exRQDUSHfjI283SGwuyYIuSYcrshB5",
+	"EpORSBIesyJpw9Yq1T17jZlC3i23/BXLxxQ7+QrmtN62MF0BwlD4u2X1i1hWsK+bmleosf5uXG3BuB2/",
+	"lA0M8wEc/KlkmYERbGTkbzKRz1GTqdgZ9e4Rk3+Yj+6Ycs+RF0MtfYg/SDk6IlMIB57o5g3nyIzWtNKq",
+	"mgNWl+6hTDZHJBVpt8EUwlSkuFdh18Z5agZ7VPibDePMcoObpDw3ADp7MYmpYwEYsBsA7nxs99AV7s3v",
+	"TPIXYJJhrdgfkAaR/Ge/hj7HKtgAcgd2c4FxB7Qc+EEiBViv0Ug8pNziF6OiBGEA+omHuukQQ38RDo7U",
+	"9sAbqqYz+TsrX62DG9Ublv2xuPlmLrA1nqvxhvy+3cVVsnXX8+YtXFFGEdfdNzvAwrWmccVD84ux19+K",
+	"12np+Zw88fa73+lb+Z22Oth5zNXa81tcHmveUTaydW9gNlPHYxoM6J0eiZRQNIHAmMiWvkQXGfL1GVWj",
+	"qQ3vxtIkWlkXivx7bq7odT+lMxohQBfa21CHnatl1GoVQkyGnsspTuUXuA+rSrHElWq1Fi6XBGfhAkma",
+	"xD2+EmwaFAqzvMJvvmw+DrOCpHN1c3JyenUVktfHZ29vLk9D8uPx5fnZ+Ru90mfnr99fvju+Pnt/flTL",
+	"X91pnYFpvDSHAuR8THmSZw0Ve76tX1CvE+CcN/CwYyRsMS4fgN8VjTWxXP5i+dwHeA1cxTVmZ19SLhGI",
+	"ytvPbszGPGWxH8ByVK5VhwXuq64+iJyxFfgNWfOU5PM5RJHLMiPxTiAAUrsvVqZYO16y/FY5mq6DXyfd",
+	"2ptgm4zHACXYF0TVgOs1txe/dRH/D5jzcRzHcEiKA9FwyMoS/mkiJiNTQHiDWFz/NJR7QlBFmpU2e8Zo",
+	"CpGRJntMZHEBKxV5oigiSFhYDUDO2QjxkxAzENC9wGufVqozikW6Qpi/FROtH3/TALFyR21noVg2+d8u",
+	"fBKJxF+C9VTpVIJNrjYB98d8YUzYsl5qbwx4Rngas0+htSsheA/QxwxJSR87nuSSWQSWmdN8SN/pPmRQ",
+	"aD+7oa/9kP2dFXR55cb6zSnT66qNNt0b/10p09+NFXRZoFy148hcV5D6jWNK8BRqOMgFFsWgsgGWrkeO",
+	"S98mYgIgrZD15uJ8r99ekSlNYzmld4VDkM5K0KAG2A1KjJPO99fXF1cWD7MOUWfBsuYZxB7PhbRgcCbi",
+	"fZ7xez2gO7YE4EB/kFySeT5M+AjAg7XJN2MZS5Y+5p0BtcfmDYQ0XgM6NN4hs4Dpxj9/cfoOJ0eVmV1t",
+	"3EcI+wrHV7+OCNwGn7Be9KYZn490AOKX6DUqEAuN72aAo/Rft8itiFWWioVBdXcYwHVQwiEjkk/Sws/h",
+	"t2fOkVp62CQlpLuT4uVzOsPyDULiAgEkHJckQqBAqEES8wyxAp/qbuRTfKQbx597WFmtw/XZmrGYU5uS",
+	"aWZgaEdalGQoy4wvTClPd2yUFCI9jsRsJlLM8+ayjLQCmP8e3jmuqSVEk+xIJF1ipekl6aSiZZtCW9EA",
+	"t1tNaUq4CkkqDFq2XUb0CxTr7b+EOadRqZZd5CrO6Sbeud8sKtpOKRv17fs3r98elaormOIHejtaE8t9",
+	"1rHKHCggp7cIUGczj0Q0k/+Wav9bzakumcyTRrv4rZhMoMDCL6vcP1BV39/dAG/pWoh3NF2aMcpfSXaZ",
+	"WmfB4U8fSpIMyiq2s/ZVyaZYOGUjBQtfBWHUzGrwhSh8mAewBCIM0g7xHI2nP8LKtBHpVD1KpdgTU78W",
+	"D+GOFqY4KjymGxW116z07Pz69PLy5uL69FXk551rwWcaLMB4oXrRkwKLbUrlFC/m6prfS1zEumexwQFn",
+	"F9wqo6427+XNudY2Nb86ef/u4u2pHmZIIq2Q4n/5498J0XfaCCbni08X1WP4V6OXDsbQ4qNzg2kqM/jY",
+	"ztNv6fbDXVrv9zM79LvHb7WWPXREb/kQLvAKZ98VJqW702Z1SFc+G8LWKSCpO/3XlKkgkeFEpGPKC7pf",
+	"jCC3YJxah+Exck5zutzhOkLsVJGRCVNag1aCSMYIWJSxx1kgDG7yM5939RJlDKuo0wwUM80wZjTlY80Q",
+	"O6CqYXms0Pg6bOWE0EBf33E9NyzKZ2hZYimussMDqv1kymrnSq+9xDgQr3pbUVgNkEKLcm5eEbfQ3qYg",
+	"wiufs4Sn+mdTpF9z+XrxtuZ6jRh0h8X8oKAJVnh7QjI2Elksd1w5K9MHFKYH5gqmi+QSikLJlM7lVCiC",
+	"8APuIncioKqKASgIa4o0rOETiYXGYK9DZPTRy+OTP91c9Ixyb6Me4S5IZTkLW7ItXZhhuezeEwIzhtps",
+	"SJoztBLASpmx0ZSmXM5swbqrf3vLTe3KAtkc0G9dOYt5JiYZnWFxFoZ49ArRkWwmZPTyT6d/PokKH4Tz",
+	"sEn+MwOjx7ok3LAzRiUAQAOC94JmsbTClVk5bdcmg8xOdwNndH4rhagmTjZXHuVb0FIrUhGX1JeXbZ5x",
+	"c/6/OQu3lfpbvB5WlFNpS7n3fstIn78JxM6h3boaL68olU+NrtCmW+L1gH6FeYx+RFMypfcsrPnrVqtU",
+	"V6alX4SmVC7blAN/Vr91V1qzP8ztSaHgbLLbWHux3Sl2HMfeNoMktHUeiyp9XKLrpuSORTh/dOy0F3YM",
+	"tX0B1dUH5A1/acqAuMo6hhuiP0i5mj87qEakbOHr0naUjsFqgcuNXI5tdUgwJ2Y0ZkcAEo8Y8yYa/+Jm",
+	"RX1L87Yrwmnq2AMnLykFxU0l6AXAeqs+h/KSWluh0BVQ3TBq/RFGSem1gOmT/cHean6N2+rx601uMf2N",
+	"KR8vVy5+CCWkGwyFX/QC08yrFc3OUCeu8O93ld8An06P5v9n7+2X28bRvcFbQbl2K9IsI8uOMzMt1dRb",
+	"HsdJZydx/NrO9Jnt9IawCEs8pggNQdrRSXXV/rUXsBexF3au5C08HwBIkbIc20m621VT07FNgiAIPN/P",
+	"77dOq0RbTRa4rdHO8C/P/rK389fdvRUpFByzTaFj8Q4yGqn22xqrA/GeggopNZLsjf1pM2WaZU3LpwNT",
+	"7mtZOy90rm4wddLfLdDbb8qacshw3dZUB87FuzzYsZ0btbXc9Gttw/Vb8LGos7X6et1GuF0RIt4IUJRr",
+	"pKMj2V5rn9dkY8P6AjZu0ZMQ65DFZJZeqRFwDEG0Y0DE2DGGJigFBT9QDspekNkrwhyVfRDRXPUjjmk7",
+	"Zs4XqWHHO2bO2rTk8M5THCJN6AGlLAbT/4rHEF2gIFGiJ9Ucs6IBv3qpHX9ZqozoKc+eC0xp63VBaI6F",
+	"VmSnVqCl/5IDaVf9C0yqToVg19vOkIgm7YAti726O2JZlnIys0s5hkFyOVd/+7C17kt82IprkeOVeT5q",
+	"pG+nkWhPfgtRRP4Q+I5fOn4nYwi4Vt7O4wIMAhgmdi8TBljZLaNpWcdMnKsL64XJWiobbx3VrUiKxBZq",
+	"kcmJagRuKdJZFjI3yEgqejLLrNNLJRF9BHMJgpr1sdZHO2sJLaiUK6rcIDma4hdC1lGFAUusfsn0tJ2V",
+	"FFBfg5vtu9fi0GOH2IwAaDDThALPKk9EL8P0pJzKNA8zciDbA8Q0X5E7b4ZdfbAVaDmvVaGIvNpeCEUn",
+	"9fgsBYohqnANxHjuxkBur8BYXCq1MI1PVgMZxXZJJf3uSOpPhsoVaS5RJ8wk9BHx9AXPxP+Gu5tWMCQF",
+	"1CTliRHXdiTkHzYOzD4XFB1gMvbyOp2ogdj3seKT0zMC2yGnnchL4U8HMZCWisRux15H2NjnSEEyIF/1",
+	"eHWPEahgEI+2+4vPTLDzgHn2ojKKci57w2GQUfVfFCMyqmiGQ6DioxHf6GFXq86gqDRXozAYAxTsPFdK",
+	"lbiEC8y9WkwLmag+5qmJEZ0ZA3TASXqZ2s1MkXxdBIH8PnWBgf/YFpq5X+uBXu8u1nyANp4mW6NnUQA6",
+	"fuLOOc3vWf2Ls8TcHIH8ZufUfTHj92r7Ux+91m9oI5zQZ9ooCUBEkpsV716qZVQjhQeW5dQsMrkk+hAG",
+	"Xa1lOJmuchnC7l6q5UAceHJVayALKcpCKdEzSjEAGN+7/dk+4dftySzNkkLlcX8k4kLr8m9lUakY8sBB",
+	"1sz+hXCBAwbXEqW01VgkNnj4J0bAyBjGNpDcE/ErIDwH92c/uZL5RCXExfm+TDMoRI2FnGtseJv3xzSl",
+	"C5mZ1Tk1JzKTVwrwagqVl+1pE79ANxWjxLAMo8YKsOri14T1HYsYJzhqnRvJdpzWWMhzo/JyJGSW2Tk6",
+	"qQQJ2dbyE/vkNhfiXOtMAXLTQ5aF0JIt1+V+/Ns+VoWsrwppPcj1+uuD8JI11SKeuNPtRqyPBagB0OqU",
+	"SeSCM2kYOvG6SEuoxhYH746apJ3vckDM+GSNYWozD/NIQARcTFUyggwSPg3Y5pNEJZG/Ef8CHOY4j0lV",
+	"2DNANVdY5eBmmOZoHKaGCXUigri3o1g7AcuErW1uLSovR8kk5VUYiLeqmMIE8lIHrL9RSPmrCxG/xpoN",
+	"ItMmzlkgVjGOcGWnyQUbib3hM8SCBIkHNSZAbGpXAxdLliJJLy6sNwBmlQvFQG0flLktoS4N+uqqAop7",
+	"7IzNwro8vfjk8PTs4/7xa8CfpvkL+8Oxq86l5FbEkE+LQpdqAvZull4qNGMhF3i+tJPT+VPiWt4b7mzv",
+	"DZ/1u+oU+MQ/UP8eD/9tuvfqT09uaOFze+oxC/ZAtRW6QGkSiLE1snDF0CIzZsMePitLmio8QGKAP2P5",
+	"Pp8zxsqAki1rAEIDy5/+9Kc/tWMHBWfndlEdvvHI6vyvotBvUOYQubGy9zF3cd+gM80VXq/82yJ8p9zf",
+	"7ZFh7E+kK0FPhg1IPbezxX//v/8fKCoyBGQGrX9SYDy6Dz09QWRuRCfHlUlD9w8UhEgDLTu+6KPpWny2",
+	"T/01xoLE9AKKrsHZxWBIb2845HQGT96F884Lq2sBA8yq1tieP6s4Y7wMdR/QJMBk5Ryb5OGPNQM9k5NL",
+	"Y5+1149c3AjqyhH35h2TmcOLB8g4pAFWg5cRWk11ImQ7pDWqSpUDGBNMBM0xXDpkfkx8wDLYBAD8mCvK",
+	"veS6TC9SlUCsqm7pXM+ARJLfrY5h3Vh+BK125M01Swh9Lm8M5Uph+zQbCG3GgfHS7TXt2juLuIezLgjd",
+	"8htZFzfJVqxM5dayfKoeeSOpMWnn+SbvY6rFAkIfb1WSyjPrD39rqCFF7bQyIzGsL0LXTJZwnr/AtnEh",
+	"mo2CShh1CcIP9Wmk+Wr8ohFGEr34519i9IVEpuRFHVXRD8WA9Lk3nBIRu4BSgGwL1lMDib5DW3AeysrT",
+	"GZlk3jvE1kw7amUo7Az22rpgz/KA1+9bR0kan+bRsLpvkJ2V8CN+9TXG1d0UWHtg5i1A6UGGC45EcBh5",
+	"Uq5kVeeqaXJFNShWChTjOc4yzJPSKAOxD/UIGMnxZ5pyK9ypIGnnBc90NNauJ/1QTmZ+iJk0rrIYWxkh",
+	"cMO2C0SVKc83WU4yZUYrE4AhqKYZb6cOd5wczMTdQcwalKyS+QSC7gwk+IPoJcq+qEipwZIKjmsMvF6g",
+	"4OO84Nz+DP/6NW6XZJFfFpB5cHE3hqFMklbJ8oCREnrMfpJ8s3AJv2mHbAu3aH2Tq99MEOXB01h/OKMI",
+	"xdOK4ruLEcRneX2hs30shsbh0b7Rwp95NDPmIKvTEgj6dTkW57qchRJ7NdzMWx1j4nOJRAWBTG6TMChY",
+	"mhIa8+Ur0rlb9iDFXu1Q3tENiz63n2Z3eMNvt6xlrLaA8PDjyeH+C26cXshy5hNXE5pfXVyFmay5/PRG",
+	"5dNytjXaff4cgJj5552vC3p4W0HX8fUfTbp7LBcH4SEbW/BLhAcaBBv5T2TpbOI16YKpQdBXsgLkVq4S",
+	"PuvbOkpBzPoYV+n7j1zTRDtOaGBs2q/zeCQfMHy94C1z6yOJu/jGI2mNcs7ayCDF+755xHQRRIb31u7z",
+	"16WaP2gsANYAntKxRe1MH/flve/LWm1Fil/5YXz/m/Fa7Of3cYK2HM4/KZMSJHKwXphaku0LPDHCGkGI",
+	"31GWRXpe2RuaqZPNsyWRcOXdkafDXk1nxJ+97WrHiITOkn9izihX1/CvX2MCEVGTQgFqmrkMMhw5ZzJM",
+	"d76jJ90PT4wguGuRqytViCoH1k3Ie9iJ9ttzGbWqDshr1Ms6viS38VD+POxB4mf6yn78jTKJim5+l7Lp",
+	"t1gfcdoh055QEdeXK91tvH+NA+3Sy+EDsfyh1BCio5IyDOkh/T1SLKGzRv0HKXcD5GqttKGafhQWTjoM",
+	"xH6HKHNM/vcvCQq1Kgu+oqb4xkZJkJeEhXg0Uu61kPz2Zoo/yvCHbWA+68Yb8akHDvCHYLs0xiKTORVT",
+	"Ezy5LBGfPHK+p4PWdafDCEkyIU/SqzSpZAZkbEb0jMbuIDqUVj5Uxv69hkU9woMfidODH+1/ACwVAUuw",
+	"i4iua8CVhS8zl4kaCMAJxPpKlU+oXIOKL0bIDceGEbwCd7+ideUGzrUbN8A5zXW9GHbfnjgFCIrgjDg8",
+	"R+wkc2OnBhFNVOJQpLLlSgddUCUChfHUcqsvhP0okYj3hsMYiklhOvhprFlk0KLqSbda8CeKHECbiA8o",
+	"kh3Vr0G+waOi2nLS7FIYYEnLzsuHi2VlT5pXQRNWoaxcth8P/D8qk0vtJ4ealWxppTJWkjqkyLGvCm4A",
+	"R1LNC1h8VCOzHpsFJojH5IHMtJeZUuUL+rBf21CDhx/gB+pOJAfH4TGp8tuz7d5Sbb7r9JrpLFlRDSxb",
+	"bqEeEB9xs0KR2rMoos3zkRh5cdKtF9cORdwftYzR7Mc5Vxl08miAocY1YdxFync7qgsqUcT6u7GvBwwj",
+	"mqXWEGmtPcfPGbxFkIYKcMyJLhJbYwNcNUJ4rM/dij6aWQAG6Vm3EN8xn/Bvw7nXRrc+eCQSlaVQN2nH",
+	"VZ/KQsKhzVVm2mAtA4BKTrFjL3E4sM6UGYhTcra91MRvrhLk6mZ5HBruINeDDoCm8LZjFcqp01ILlV+l",
+	"hc7n2K1RpNjejWFrZyLORS/+/GHLKobD/OrD1kh82Dp88erw4+nhwcnh2UeEQ3j309HhCSIi0G9enx2+",
+	"xV982PrVWu2tgxzvn57+9O7kBd30/pRHsTf1B+IQ1hfgSoEtjCuY7CShl7i81rQ2pkkWEH74Qgn170pm",
+	"67UODhSonYcU/3Xd0yL/W8XEH4XD4hAxYOuniCpj65+2LsRuIUatMdZtZB/o+UIyj5YTka6N3MnQPKGO",
+	"xdDmcvaVI3efy0vVoAlCfuM5G/PzyDUhucYtsiitLWaI+sLV/ZwbskitNJzLXE5VYm3K5oXEdxAJdaVy",
+	"ZqFIw1LjsqjKGQhda0JepnkyWoXQjerSMHKiDpYABVkPcWdEDBIo7te1nzRO7vEcsW4bJdNcX1mrMOhu",
+	"BbeBhWYgC+naMeMfBjk815qJ1ZlEtm9vpRUaiH/66u8JfmMuo08LrgeHvtpefAZNshBkwH5ZSU3/IGKo",
+	"M7PP4prrys1MXwcNJOBB8CLwCxidXUGYBMOqXjBb+e52mzUY7D6A/IhBv8FjA40JEN+jaATiHak40oIn",
+	"hQVV4I7E9hAkdIwADncOPcnafm3C00C5qK0CmUPtmeoPxH5mNE5i5Iq+3FxjAh+II1eiLxsF+pGQ3GJQ",
+	"YlMEtQnAX3J1jd6ib8Vj3RWFOPhWRUZCttkatCWpJJ9BnsMevbo86eFOgsoQqz0T4JNBOA94BMNut1og",
+	"M3ml1usTK2EenZiaQKxLUycaH1vv7j+0bMUQIqw4b7/DqKAPgR9rQw1aFjrbdtu9W4+eVDnA0IJV6a5H",
+	"Rerjoyx3EoWW/LmapVb66yqAvqkHrhigMknNAkggCr5wLBJlyjRnTQXqFmpui3Q6K620geBP7+Dszbvj",
+	"PprvBItG7cGC3hAjNCjD3x0fiPf7LFYAfUjmwStJ7NLOMjZEkYHH0TydF/raYLmwqPJEobqN8SpzTGUi",
+	"uU4YITpYHjLKTTAuYC4trJwspvAVzZjmZpwIDeJ6vbc6Oa8Mh4s6yD3xrd+5z/pgKbLaY9yB/urpMjsN",
+	"pPvpFGH+AxcyfwzEPCQXEX2Q/1mpSr2ssuwuInR3o0/0CpX6Pcb/q7wuFUKR5UVVXcjal24TryB8ukUr",
+	"JPASWUrg3wOXnjtF71GaDkQciFNAUIjpTzEDv2CwOrZSKu5HIgZKDforj1wLaafWKigNcW/gjRGaaHU6",
+	"Duj8jM8LLZOJNHZMbFVtjloz+TDKP6Zx2UeqjEr6A/HCLxi4FKFkxftDaDSQ1hgGQQEqJjolp6dQU+tf",
+	"WN+IdIMV3qbv/LwqTzksYWfHgw4Es23ZT2aNe36LlfwDDAUIaTJDPUaZETDk0c1CB4X2TIwhJGKrhVYS",
+	"SIIyz2eIZzEWrcgXaU7twA2uv7lOlAvJkFqIXKOvzpVxBIPgYDK5x8HZm59OvOdsZ6UoR8FoIwgBYoSu",
+	"yomeqxEx+ePIAdhauDvlNbxbrrHs+lwm/AL+KfZLoruQizRHTkNE2891OBjtJoDMryHG0YRETJOJnQuL",
+	"atT6R8TzZz0+sCLigQA5ZEZQkMPPdStGH4K++RPjYpWY5sGcUA8VvaMQNFgI2rffbM9zgnloPjg2WA+p",
+	"/VnTwh0dUeoxtNnUXz3YeqY5Nz45tDxjsbf7A67LiSqL5dN9CBI6KD3/Rv+2EjzgEfPPe2JEDH/FCvCY",
+	"l8U1Mo3F8+FuIL0EhSUC9k+35QoC7vPlQ/V1oygHDvTEIESjWw/Om+0Oh/gOshSZktQM5QRLoUs2yCD/",
+	"6d+SN0eaQ32CNSLiTpsKqpoe1p6CR3zXthSpJ0C5pBTpo0X1aFGttahgVwujSrZyvsCgwhDRhvgxjVxQ",
+	"tJJ2wDIIRgQl6e1Dm5yMQouE80yY/UvLgTjicN7nD1sUXP2wNRI///Jr3N7i/BIvetCMBDziNb3yuv7m",
+	"ZqbsD0eq3VyAYOfxh9oEzo3xW3AUrHzn3KTfUaT5WmEhw0RdWo7qBizEvyMhBZfWiRj/FnsIlljl9kVj",
+	"0WPsOKslxgJwDiH4qgJLWOeiyql4o0/E0RzePVdWEZp6m1vwd31R052NsxEYCv7QYToTn8dmMnUOExgd",
+	"1ewQ5gIkNGuuQW14DJnjtDHr4eyxGJf9IwfEa0Ysl/tA/HwUxqGxYJoj2ueFkpf4EMN52QLyFhxOCr5h",
+	"sI3I6KuMEj3A4wOaRZe/ccFmu2lTDHzPZXahC/vt7QMgx8E4cTXcZDt7xD+r8cjS7vJgvejiADwwgMj5",
+	"eDr82L79giKlJ97u7zuivL9XaVY+TfP6njYjEZuJzBRC3pHbF/u3tv7dp0XxNJP5NFgME/ECIGAOoO/U",
+	"Jma9zkRlpbTjJfo6N9C/GLMzauy/5qqU1l+Ou0Dx8AA/VLAeBkcJ8I2stLqY31DEAxkY7aRHa+23C8In",
+	"mx+2VXM1bKbtzyQdHQLfJsRTKzuIjSWPlMPmEuCpp6U90QaztaD6lj78ZB1e9jEL8klzhb4swovKpipJ",
+	"yzC35zJ/7iqQ5v0uUqtACtwFf9wDj+OAAiTfDrNUbY4y/pYGusVxfWTC+o6YsDY5dtHNtXydhyqwF6EO",
+	"Y9xxZFr7Je+y2R9Q6Tz2JNx34+Rmu/B2XTB4J/W1rGgOkuAfqT2fhO9GdatNJ8vV9vmgKcvyWk0VcKEU",
+	"VT4WAG/GdKbcn4TK5AJ5NRpB1NbTccyTfsDz4Z7R1epOf388Evd9JPxualQF38vhoEms7w92TXhuP0Mk",
+	"AFN1EMwPKXioCW/ldEAoADI3eAzAlYROPSidRVOoHt9CahdE2JKLhcoT4oSQSUJURQF8JWG661xBw14z",
+	"+8a+uK+BZLd8FMwyLYmGCNNcYd0zmIHQdIyJJOx1cTkjtBLhcNfsRMDScYVgSaEXC05F0XU4Pkwa19St",
+	"MxRwBLklTEkSUb7oQeVMWsKghovLpvYtDFXxYa0ggsIjl1PX0PRnVNO9tHRjXVONJhZoQvaHf4ODE2Qb",
+	"fXAkxTSNFCkUdmKeEZh8YtyycdNAeIL7ZOxWFHiwRIyl17SKWH39FIdQSSwmusppi7pQUG2/8qr3sHCm",
+	"vmHfH50eHp1BU/oAAhSYaMm9FZNycQvQPI3XCGjI9zSthJYe70BmryX/2IddXws7GT5hvOEDLWNKJRPP",
+	"BEYBpa12Ng88UTU+D4qxbY0gvBZ18Hvcf9iBl+MbhRw21W5C2mNQPjalfx9N6boQ6lOpIAh7OzXpzMBM",
+	"T9M1hYGHn1xxKNb9QhzSOjGuZaUHDKUuK43lzjWeQDILz96chgni3o9nZ8enKP/mVVnJzF7Rj6i2z3CE",
+	"VV8ClJuDpIDg5U6gduyMOJncEEqusVWK60Ln01qxcuL74N+8e/XyTa0PPoD0oDeSSVIoY8bIyLKwB7PW",
+	"dGkn9WHrX7oq/K+tSUvXftgah11BwIP/l10BlOIcGAat4xCoZL7UuXpiRuJ8UiwXSM/nwUD/stsfiJeY",
+	"WoevyOXyFbDLLlThX7/+Cph/Pzs4FgtlL+AXi//j6UtdXMsiUYn9FxTlpNMclBxl1GRZWpvFN6zWO0+5",
+	"WB/afiY6ZxE9rRQkKujtdFVa8wIb1yrgYAIz5rm9x6hJVaZXir84k1vR5FMjMg3hfiiexL0lJzAOfP8d",
+	"MU+ZXm/nuf3BjT7XheK/iJnouVKJOKiViPtjKsChR+K8iXId6STBVKkmE2XMRZXh+otJpiS1SdOdTwy+",
+	"39i/i/1GF7qYamg93t0Ts8CE87dlUPyAiz3wyAoDKxvfQmlpjMTFdMhirtIP23nr0PJ8QY3bs7c33OlH",
+	"Vq5DFkNyR1os4eU+zulZPXgYADtcJ/FYxFkiFzG1lBDFJmSwHMcWPrY/EAfh82CLUrqG6njDvvigmknF",
+	"IyHF8eFbIk6IS/Wp3F5kEppWUmO/uVqU3OmMhb164eESnaih1j6QPyvSqbm4x4W+ShNVmCDjFn/+sLXg",
+	"30Ma+MOWfXMrDD9sReLDll2ND1u//Br3uQ5I42uaYC0G4ifYa7h0KJaStFCTUgfEcmg0uxhs/ObF/rFd",
+	"/6rIYrA+wWeA1gcQxrDguXatD3ZihHKJnRqQxmt+z9TQPGoJNGxI8ZMauQZINIBlMZkxeWZsf81WLJZK",
+	"w6/+Lo11UIyIz9M8eXEU04E7t9rWi21elDFRumWuEgik26JIr9JMTdFTEPG00NXiRGfKxMSCyjN7YgT8",
+	"0YheDvybdkdjDhH7aUw1mfEJpcxu2CoCb9drrg8vTq4DmY2ZTX2dR+L96cn+i/4YhWIm7QHGRxhVYpc/",
+	"vJLvZ8EpYit/7/3pycGPyA6K+hWqnriMMdgULrVo9RltmaCz1J3pWs+T1UR0tjI9kRmdUlAEICVLbYW8",
+	"v8HKU12Vdg7+0SGqgdVGxm6QXpUX9pWtQRJBG7DJ9DVyBsP5CtS+vbEsKgP8YfWeHrszuEIMzvJzKn5E",
+	"wAqo1nSkZI0OXXyZujD+icojYz6VMQoF/zZ+CQClixOfXJ1JEqyHcj9YNdxOY1eASYcXyvN4bCuLYHVA",
+	"4IaCkdp5mWRlpyWbgQbYw3gVb+zY3qWItrwIvYVvoOaBBCea9AfzRGjKxjphLc7IGz2dgoD8ui7IQ1Z/",
+	"nWn9VuZLrja+s1/xJbkvKyytnqlv6so7Hw3TFGSASvqjlRNG19B5yvX1+IYjPJH55kk2etd2J5VEvJsk",
+	"K7VcX48akzClLqj2tPaSJDWJ6VVmmfdrWAkCBdHqcrGyJwET/KEuQceivWYY/ZHZstaJWluuXqvgCiha",
+	"azIxEJ91QXVNINqO+aZm+gqjJjpPjJVTMyUTCMp83gouaYuOwi00HL2NKOARc7lEO1klNcDqZ8O1WNRp",
+	"ns6reYg8nealmir49uAHq0lVpOVya/TzL7UCMHj5wOV9b1YdXo0x3tZQ72FORU7sf5I1CW4okjgGLOVw",
+	"ZMfBBdZholLykCq9Vezbadxf+poko9VR3jHJlveSwPZj/2EKCfVU4Pfp3EhzVRbpxGyUKfPnme7ihNhx",
+	"oa3FqSojrG4GlAyi5r/QxVyWosfk88PBcLDnwiPBjUYVVwqw/8ykkAtgoKcYcKEmKr0Cdxx75nsLVdRb",
+	"jPqRSFIzAaffR+fPlysYLBj1qQpAMKjH4RO1KGdkX87naQkGcT6BPED9aWMKPWdyKnq+f0eXYgmsTXnZ",
+	"j/z0DTOdAFybSRMqOTTKN4PaR9TD2VZgS3PpQ+iV8fTdbh77x699W8P5MmwRzRO6LQqzHwkVsZmxUx/c",
+	"jwqiWzmyftIsbm8NxAEEZQqKBgiTQi1k4IQsCm2PLKZUkLoXQBpqEf0JjcJ442z0h3qNEgZmIF5UBbYT",
+	"85R0Vdr/+L4YTGFYnbE7HHpgC0rhpsy1CYKMBhmIn2YapTrsNXGhs0xfGxEv0nwaj6xh7CRhjlzjqIkC",
+	"L9vecWwvB4+vqKghhLxtMrZFXO9s+ttc5om0aox6qYJhsBZWIiMiPV8jyyE7lqxsOOCBK1g7RVby+ydb",
+	"yQUPHkwKldh5yMy0M42+JUlwozDvMr+b7Aqt5g1Jji+XwF8iT9eo2mDt5m4BWFqeLk2p5qG4hDO6YXF/",
+	"/Txjuaz9jT3Wq5X+jQxaU3706pm0ekE2oDCDhAhxTMAZD+dAR6syGKOQJccCiiov07kSvdjMqjLR13lM",
+	"+z1JjT37mHq0E38CN8eUleXLIJgMAU9N1oOVBVOIdMI29+Oeq/JaqeB6096JcGRnThruQfsR4EHr2hBq",
+	"a0jGsTSXf6x2hK5FCE8Lf6zmedn+DP+h4hyjSlCC6wo8T6iKoKY4nPr0titRpSYGomk5tMelSWyV8kLJ",
+	"kgk4MDELNgdRKqJH5AEU5k5vpOUYBsRoPdKn2kc/xUf7HgWi12nV2nAj5RwGYp+6/2b6WsytOIemNAdD",
+	"FBB8tA/WRUGAq3eqyn07tROa2dbti0dwgNeJ+VLI4MCWB/W+NdqNAqt+t2sB9dNJpqvk9nWqPGcwSboO",
+	"rntUbb0fS5vuu+zUrbPs2MDu5LZLi/UFqcAUYM10iINHq+UhAWQA+7nt0+AYppUDU60TinPIEjeIly9G",
+	"E1Au5hGBkAlga6bausFOrzLsk5qkCZfYUBGLNCuPG4l4VpaLj3BvjCF2ya/Cko0bnMOXQjtXJZBd1YXY",
+	"291F2HTRsz/tPKOfZKZz1bc26n+qSUmhEKvYQSFLUehrKNdi/pOVjq+IrVfxrB+RdTGT2RXnkPmNnMdh",
+	"7YYs/CJQEQ7zGIPhipFoTnr3ck0vE4nnnz5FYm/410js7f5g/7Vj/++Z/b+9SPz3//P/99HgLYuUczXn",
+	"cnKpLy7QlMK6KFhDBkOGJaQyJp6P/6ipEZfWGfEpNrCpwBf0GQpXyt+PXBKavNyVOiZInGERE8ujmLrJ",
+	"CI8gPvrx5PD/DMqjeFppMhCnCtIHfHYgp4KW+/H7M7sCTlVuA65eEkc8PaexHGVleHl8B51iTa87a5Q3",
+	"6TwtN4GqP71MFw8LU8/v0mXgvQMy0qnyFGxNawO/qNPdWOYui8ca2YfoeL27KrndTgXjv1lUvsZopZMI",
+	"gdcvflBHfe5bWVzexuRFY9fEq6asVSLwpwC9UxcMyFlqca4oKmWFTh0e3210RLIsIF96rwZxPyzrrV+N",
+	"4Qt4iaA0J1efSnGe6cmlq80vCyXnvhwWH1H6q4sK1DSL2xWNCkUXBjUMmIU+x93yai7n3KYMoEwzcNXH",
+	"xDHmstre3AARb0q5rImXXItM51NV0HL7eB0UKcMwMoNahEJJA52rhMCsrp2KgX3Rv4Pkx53dIvtvl9MN",
+	"XIE0sUdjZzfaefbLrS37U5Vh3cuX52rv6pVcp1lWPyoP5aAEZ615Oh+rVL+HKtWapXaTaqK9clNkxEMc",
+	"bxxQDPDtuzFDvLFZZRh3dOjxNWufAxMs/BquAOcCEFh/BaS+huZURxqpoTevxxs5Ci992Ciff9D6YF/L",
+	"Gv/xkEfalyHY0vUPtxEKSduQI+uW2m1KrrS6klklsRyyYRAabMohMO15WtqrQBFahR4SA7ncFyaRIgdI",
+	"hygZ6PHLcjLDigMGAPGnhLCd4ULKqLBfDpMti3Q6hRSWnEw0BghKLeLwFT+Wy4UCSO5CrSG2IKieqJPk",
+	"XsS1pY5Hq94noR/ymj4B66K0q9aPRGxn3HFHsPKM44IQtTGvRceNbqkaN49rOCoQALigxGMrkkoLSMoK",
+	"EkrE9ZzeZFyVQitwKVg6ehNgyuZQJrBUumi++Rpsk9o0b0A4QSgTSgtrsNrdemCGJddrpe/Zy/0XARBi",
+	"F+hIuJUeqFovfAQe/q/dBlR7yduI+Uf0kd8L+kjr512jvVqtsm084huVxqyaWoyPzXGlNcKrCfO2Sujn",
+	"SvLSgkO0ZiBOrAwbibicFcpYRRJHItZVqS+gSh3giWQpP9JypVlaLu0vnWqMB+IFzhfo9OJrdT7T+hLw",
+	"i/5dQp+Emss0c9BGcDfB48UDgkUBYt5u6SR6KbJmdpuQCzm5lFPuaSGqN4BKB9SwsB2/f7MdeYwr/7Ws",
+	"SX5cV9Mh/nnwVYXDbwi6xIf+uo7Qrc8tFqJscGprm9HeZQ8BILLOdBmHpp9zpxh+Dgp+wG6EoA4273iu",
+	"U3up1SZQ0zMWMeQxrM2oEj8ul7bC1YAmFLm+OAc95m/9WKZzFY9FXOrpNAsHCm3TlQniRRzps/aBlUNH",
+	"Zy8P3kQOtQKbvm4+W2d2kb7WycKHdZwr+Fzfu1+2gXNV0orebot/rrkatwLM6ogiBJBZ7EIBy2eNa26M",
+	"3J56YdhTg7wbG/NHZy9fvAnN0I3RgXDiK+bp/RQVH9Us8StVzJQs7x0bq9uk/J0iZH0XgFe3tfSiW2oF",
+	"HvJWQFd338cP7Ok8bsX7xve5/T68bf7Q378+jUg0WYTeozJXHAf8gUpyXR2UZgBaDaSRrPEQAwMGCfvY",
+	"0Q8h5ZvhXkqKWdSSVPU4kOhhbYId02Hd2qHZtHO/xHhQwr3q16lRxGChz/9TTaxOwnASjsuxMYZMgacO",
+	"xIFvxZYUTaLQUZZeKnIoahQJUY3bwEMjF6781kM+rg+97IfCHrk3KFRkNTtTUGNJPBTMsB24KjmqRfL1",
+	"YzTv4aG/nRiNBHCnXF+L1DwGaX6DQRrccPcWpGmxhLdZzGzkBAZh82YGwETcKs+klg3GYndzn2IXUKEB",
+	"JjMgg1FOrhULsBtYqul0HdBsvpYpQc9blybjBXo0JO45ElI/Fm178sGNitY83n4CUCy0uZuTGlGGGrpI",
+	"wnOB0QcKcHJeje42A/F6NdppGtkvykAFMyXubxrt40qKKmpyA/gTPqjRJAEii2Z0d0wWjTsNg0ZYCkGh",
+	"nWvsqBchDaQ+AU8zMiR1Gw8rJ18mSctB/BqZGnzSt0/Y8CuvlztYZpwkj3ma36QJsJ+059t1Q/zdqzGw",
+	"/ZklxsbhMifveIaOJ4XEE+avAwvCCg2+2GMmUABI9PaGw5H3aNCFOn5/RuJFlXXh2R+vsxsCFupN4mmh",
+	"LLmfsBqNKAw6ZvlXibKFAuAxrvZgcbUuRX+3yJr7eK2Zzi/f7Y2Q2522+kOprMddet8ht1vtzbsaxjf3",
+	"stA2aDYTUG57I1eUrjWCMuZhWXqhAFMD6LjCnnIK0rlbZZZeqsh5nq3O5TFd/JAn5DW/gntYx/nw78rv",
+	"8Ieqtlx9/WAfu7ULDB66bDvT0+3PzpS5cW9lemq1NJTp2teRE0+OH+y92j6TDJhNFXhxluaXGMnN9DQG",
+	"dAp+t4jfBMlBKMiDTSWtkr19e04V7843erraeAYA2AtZzjz+NfznBhwmZIANkZgcSsVDNp8Fb9KN9hXB",
+	"NwFcagCaKdVi8Cj4OyjPlUygNJL3qF3ADc/L5xvN/hB1YOVY4rbOHRF3gNUxFsf/eHXytj3xnZZMbeyG",
+	"rPNJsTCHXqGAY6cXeAR8DZJJETky3I/DnysoXXVz1gWdwGQg9pM51KHl2XI94faonaObGb3xPs/p3dZB",
+	"ZNePvsH3e3ZbnRmatZiYq4+I9USNYffmufA+8j1ng99XIGITmMi/V2b57YUI9FAzM0R4yG8SJXbb3aRs",
+	"qwWy6SeylAHY1UzJjODFUgBiKh3GMyFfDcSRUonx4FPfBnJqBWaKefgR11lgeZmHBA5A4eZIFgut+XCB",
+	"h+0qADe5LNIFgKovoG6IWk5lZjS9bBekJSRX8O1wIWMBnaQrMgg+0YNyTHRjWzEMmp384usiXN3xbHSA",
+	"Y0FeXVgvK1dmPTCWr5XuyB+YGkI6KbT/gVbo3+ggxowLWHdqRnxQIfVLDbjncnI5xV0Vti9TLdqYiHpn",
+	"yjW9Hmgr9UusMuYnTGQuzpW3ch3AERQOSI9UCoxepxDb93B5RTqdlWYk5KYqFg7U5iq2ZX/TSmDR8V2a",
+	"cxGYEbQ2G1NeLzstuLn2I3lJbt83YoCh/Y1pjOQGj5O6NhGr8DGP8JDo0HdV+7sbfZZXKH/vz1J4zR5t",
+	"QyDdZCbAxdt+1C6TwQrFV4cNmejvI3HYjPD04GRG1IVs5VCd+BrzkEWVk6hMC0hLEDhnf4xo+SjG2uND",
+	"+zyDr9BKsfKsjkPrjYGViBehVde9wu/8QP/GTkIYqmr7CDeciEDHdFoInp5wJRIlAHXqfMkziILdEESb",
+	"ejEdWGxv9/e/P3lDtq//3T8RkDgGnKe8tIaIQ7lyz0UuGGt72hkMBNKXzCtD1EZiVpYL623b/xrx/uSN",
+	"U+6ItJ6jmgWmKEDv4irH/ljEhIlMNCayVKaM6xY9drEWKlPSQEvtIs0x5xhMEn0B4zhkkMXEDnOplpCa",
+	"q68LXfwPtTQEV4XdK1ZeJOoTig+KWTBFFHXIAhSbHVuiEQb8Powlz+avY7QhH0GWsDC98JpCzdX8XBHP",
+	"0CydzqD1F57PUNELoCF0r/n+5A0gxyzSnFwMjNa0+XGYSs70tSrccHb7lEZlFyN8X0DZwu2J++d/gGP0",
+	"Ql/n00ImCjkqEVzHPYI9rNqVcQT4YZEL6fAjU2Nnm6skQAUDGxYKVRO+X/SO//Hq/bH4af/k6PXRq0jE",
+	"H7bcHz9sjcDVi/tfM5RjVHkS2oUPUX/iH3Dv1uLaEE+wpzxb0b2FeeoH0z/gezcwf4vtvry4HWrjRqUE",
+	"tn8niQLDtnrcSZBJVqIbzzo0yZTMBeMbi97L07N3x4iiUKinaZ6WqcxSQ2FlLE53gYLcj0Pm2ciFQNis",
+	"sQaZypmHRy9UrhJu5zs92z85s/vsukjL0h5xjD4JejeK0/yXKnTkfVtkvEVAjbRweNHmCfXbJuIik1Mj",
+	"jBXmNAu+qOBK9h6GtIWRFwpkDrFV7R+/xuiNY1hy8BtzPVd5yQjQQD4HpBt+9XTBM2/AHxC6TB1XGj/P",
+	"7nDos1hMSUKRNcx2uXs4wuaZLgBfnWlIImReoi4InZeFzmJHobG5X69z5WWta7UASWv6rcBbsA/vT9Kd",
+	"0BoGr34v8o3HnUkjztW0yv8omVp+8cCEWRsN49OyIbATX26V+iSrHGQdHO/3x/6E2v3qjvFKMfr6FvlT",
+	"HuQhvTl+SFft+H6W+bf5Q+X5TbD8buO437XsnW3C3u/UTy/w76Ymn30oM+ZffSQquSL4FYCkq09yUmbW",
+	"y1GosIjInHrHMjkd1yh53TOwAzjYcsxEQdiGJdKvyEmhjfG6CNGCSccMxE/MW3t68OPBjyFv7UDguyHz",
+	"B3MQBM9HLiYzEO+Zt5v+NOpASscheL3/vjzyicf7Nmv5IQhgyERfXzEGys8HqocuM9WtZWrcAj9CDX57",
+	"m5YOtT13/IWolMse4DTZWHrgMVvDEPbNZAfIgkB4rJcEMFHMFjrz9MsFAY7wKAda5QBL5kcx8M3FAB7P",
+	"u0uBz8GpvblOEKBvPHtQUIWddMIGT5WzLG/PPEI3vk4eGASeJ3jDIXis0b7vGm3jt8YXbNgvNIHvZMqS",
+	"lYp1daxwKNziLFl0024yYt+707OZWfrdn59Hk/L7Mg2/8FR9iWn4kCbejeekbrX9jo7J79Ti+q4sp00P",
+	"SbJdSnPZnZ8OkayZc2IUPCdx9KflTJaA5Add70WVR57YwgNaI+us9WaARzUtDaZTiyoX5azQ1RR75GpU",
+	"UwiKmRjRk8xpNdFFgrlS+6CjHw/evXX8Qx6jp5qfA19SXnrMPyqIM/2BeF0SSo5xNXNPfJsrMSXVMX7c",
+	"2DGD+UADvSE0bfuemGfF+2K4re9aaF8fnR2e/HP/jT8PyNlnXT2Misb4C8fmLXqnBz/uv+CX60fiXJez",
+	"BhXmOPQTcYWq3JUFcjoj73gEF6+W17p230C8wXrAOvI/gOGBrHOLQVxl7uM6eq88EQawl+zLI3+JcCzJ",
+	"DfjIVaoS+4ZIgTKmAQjCNWq8f8QEZLW9liIrMXzn1GBKCR19X35EtGT4JsuFErFdvjjyRlCe+FhcuEN9",
+	"+JrgO5Xbe0xPVa9wwlaMeIBkjWld1dgNlgwEiAUDPUgXusDdSUzADPndxHKIiADBfdUGtgPm8vkohWUO",
+	"snbK6hgQIdxDE+PbhT8DRw2e0Y7zHVGCSxVXKhG9+DCZKnGgCxVHAn84xeRf3O9G8C7K2ZkVVHeo/cTZ",
+	"2X9VRWb/A8uzNdqaleVitL09sYpZZqM///mvz7aNyo0untJeAmlLO4LbNaholHlTrH6mauAtT3gH87Wf",
+	"ZWv0bLhxMsq9LkrfhywUSO0iD2Wyd/78YvfpzsWzydM9tXfx9IeL58+f7sqd87+oHybPkp3hVlTDlnT8",
+	"Q443hiDEt1ZX5hb0MZsUssJjH0HLfzeg5byVbqCOIamzUdvnRBdK9MhKqAkclPHwA6JXucqDTC5VweKJ",
+	"JRLf4CQU2iKgRrkpzhozpBp7BHgeeSFc2b+fV6UnlY6EhjnLLKNaO8L+wz5V+8CB4BWgilYg2OE3A/sL",
+	"C7jhjhnCwkB9QJzpicxm2pRxZE2zUk90hhScsStr2D9+/cSIhcZ6iHguczlVc5WXH+3v4jF2sEA2i8eP",
+	"6QFUUcgjx+LD1octwEeH+eIAIq+oI5aYtz0TNrfV4LeJfOsLxRYieNoGkxz5D41/cmll1k4MPo9UPgNx",
+	"pMUc+E+IsIdTyuu5egIy7ob/1aRUzIJGCqaFsx8zwseqREykUU/T3OqWtEyvVLYUvVNdlTNAro8EiFX6",
+	"t92iEe9D+yffmx+JF6lZwJgFkobaqYPm+Xelwo4GaB0Mpa+T/Fv+uVayf7NmYVredahrvKi/09rme8u1",
+	"r8oj00kX2err/USVPDH2J8UoHwEvDLhZauqZFnhU86B8WMQ5UVYKNCs6RK/Fh+mzwCiwWhQcNrbCe+ih",
+	"1CqvIqR/LJjEZhTUmpGRGHk3zQuY1GDnHxAuEeGiY9P1RDh1Oz1X13VbfSzQL/Ptz+gInJ788+SVR6d3",
+	"HI/wXlgs5tYG0O/FqpcZdXqSds24ToYxW1mqp/nUOmHMgiRidMfOHE8GOrQAtO+Z/6zGKWRuCBlhWuhq",
+	"YTwl8s5wOBzVKfuo6s5KZaN1TiV18Gv7iYy4KBQTsgE59L8rVVnXiFu3re12XpklsS7N5adTlSdvZKny",
+	"yTIWvXmaZSm7vyFHoRQLjQXP6MzM5VJcy7QUpRZmZucmw5epvcU4pLIzCqrF7b3oaOH2sj/3xwhVRclX",
+	"WHSrrEiXmxqviQ/0YYF0va9P9OQDlS6PWzxDWHldrJT1wRpzXV+/caRb+9dGtZ0bdHBbDW6NyBChJbBy",
+	"QhCNK1WkFyknEYgCwKTTHMhEE/UpElVuhyYXOxBeK62OEVaOg92PMiN2k6KlHsMtWBxJvboc/HBBCgrv",
+	"pEnEkB6lFhc6y/Q1sIoHUQF76fbnNPk1HokTNukggsL9lDis+gQRpUSJIZh8O0FbjjQ6px2e6WkctXXr",
+	"iON/vHp9FMgQ0Xu5//rN+5NDF6+6kCmAJzBTFxwD/KUrz4cCpP5AcOcWdjlhqCDXtdaOwnVNXKqwEhy9",
+	"/1wLU01mK9++p11HQZ+/jx+VQCEze8CWNcCH3R98qS9Pls7OWDwf7ta6XXztbASQmomAstKCPitXQ9h3",
+	"I7sS1hyaC6CFospxg0VI1oubDSIWwTtHrrtDF2FjhxWELupEWqEnHfk7PiH4UPjl6Gv1PSJ2rSEjDUGN",
+	"As6Ujn6KUgviYYejZn8GQQ/dFK4hpmeUaj+4VIysPqlJVUJA2D89NdaynsGr8Lg4xhNjLej0wioP4Pxl",
+	"XPGSLWqoAqXiYhS9I0d5B314ikNK5JZ4peQs4sogFx3sXWHkEuSnFr3Tk3++fNPn0NfoRqxS0mJU8mzl",
+	"QYD6jhtCzfvfRTRLOMqWOk4gxRTJhBe5UkxztSJ03ffrtfRMur/GENw0dS5GEv3+QTEKREjy4vrgPkcp",
+	"ZZfECgC2N6wXyCX74GE6jh5wVSHKD91d2LyO+hrfeQleqyu1hwqlamEnbXzCQBmXWua4qRX5+uLCWU9L",
+	"2CxBG5E4Ont5erZt//+F/Q4vTo9Pz7bt/78IbqJKf7Am9QKw/sMAdmidogXm8WdcnD+Q421mWC/XTXur",
+	"P75tZBwUCuZIrH5O80pXxloKRl4xceMdYuaiJ0thRQYqQjiyhTQz+Hop2BLEAk1wxWgEmct0gcmRLw64",
+	"d0RxyX+4yZOOnf3kABDkysFYb3/AnUoCFvKqpdTlLaP5VveX82puvSeaydYvHd7xF4SkwZXGhQF3eTU0",
+	"hog8xq0axas/d0SiTZqrMApt0rwyGsumaM4IbvBr5N6n9uCg8Zv1PuzjBl5FP5zKWkCFfIXv4FZBge8a",
+	"ToE3ZBCIBtVQPkItPEIt3DoKHrCqO0DBpszbLD6+EQDDpWnKzpb2c2puqE/CMHiMsz1GPnxtFZZz/IK2",
+	"auuZ17DgQP3NJOJRyaJML+SkpMax1AToSu9OUfkXk1laqklZFQpqDCgkY1Urtx1z11muapg7/oViMqQH",
+	"7P5525FgIuHhNS3iICOxkXAlfbwKSxkj2j4ThHb7XrU+2bpRa+TSiJm+7qOT5KkOa122Kw6TqTtM5gZ3",
+	"CYbo8pjsDG/ooSc/KmpxpG5ojA/eI/C0dJZZA3AsNve6bsDx+AqAr6sPuxnJI4TwkMLuRfb03D5UHdvw",
+	"Ed/jQfE9msJuQ5Hr5NpGycnL1Fr8vqcxRLDMawIwEmowHXCOLBIhBM6oPpY91g62iyFxAOUidNvx0hbo",
+	"4bZz5LCMgxTYwwMnu4fdCJzMywdr8AdFT66twYa79TPnam+Ehj1dKRPv4T6zzizEm7PKzCCnEnrQVtso",
+	"rpu1fz09+ef7I1fBRvFexDEJeSWioKaKIvwAJ8nFc3GT9Obpa3DBY++njoWfoPe2vTsPfN7+cpjrMnJP",
+	"wD+XhZxcUkWe9XGt+XKpFpCHTtSiUBNIHc1SezCXwCauyMOsV8oBxGP4pk1v3kXJeEIrdX1g6EAHzEWt",
+	"WIIKzgj2Cn7T86sXrGj9iZF/FIWnJpj+SjxmJWTmzfrQVgfNR38cYl0HiYn2RgC4szMqcFN9M97nGJzu",
+	"C0bglDN2ae5fDlrujLmosmx5b6ApoQv5yOrxcGy5PoJye/G4TWJsM2Z1cChI4/poI+veHtPqBWXNkIAE",
+	"IDvTx7NMDwTRh3W980W5FLIo5JLdCrsztTK1brWbThtQIJBMzkuPcffVT92GyJorU+1CmMYLrfylhX48",
+	"RPdsbzQMSB+ZWNmwwRl7oa5UZrfgJocMsSM/43+ZwsqOtyFwvbM9nNWBpoPRVPHsIvPyolBm1spNGQRh",
+	"mpTXdBo9gn1oFEHNPBxuB+lzrasswZIIjNODHTOVad7v0oO4zV/gIt4b+ld9OQJgzVC93ZtGg4f8jtXZ",
+	"rYOe34X+6zgcHWd1A0Yr+MwBnrQfF44atfR4dLD2IxPh0WQHtVBXqa78Geq3abeI2CXtDKJ13dl3PU0b",
+	"Kin/lPXaiZb8UTPdd6v1bff2Haydm8mwcDvcwClrfShlvDwOzlGpRaalO0W5+kRqK+KiG/e6wM4MubcB",
+	"aSXF3jLV4RAbKxOqpCXxqKB6azuQ4zVKsRUss3HI7h9NpHm+Hg4lc72epJLH+9eT1ul+VJO/yQ4WOMe3",
+	"lkDeEiY1dysgTnsTlmEiAme2HHGvBGM6SIhc0WE0vguilOYSQ1kTmU8U1hRhrEclIj7gX8YR1S6KOMzi",
+	"2CfDg+NxEIUy0N3JtUv1UJPp18A39cIVxaQFRehcABEKeOsIoKlDdn+yGlCUuQDE0bCjvgYIGjCqTDJt",
+	"KOOIdga2K6tPKdfpUJPKcCCOqMhyoudzOxKUzWXalI+wnSz1edveY8CNF/S+gTvdwH845E775rUkLH2y",
+	"NdidUBq0IXBnWJfkaW0heG6iMLoVgmOUyh4iD2vIGQUPsUZlTUTQ1K/3nUWrLWDNtrMo7EuD2kc82TE0",
+	"imCjGjUrmIWaBPT0M31taj30mMT2rdIsRXu+/SRoKbfba9lCatHVUmbX72sk1eBBa1urwi/5B0Mmrb36",
+	"TbFhlzDa8IgQA5royXOjs6pUhHcB6sIqRl0QFsGlIh1+kX7CyhCD3JgLVTTSSVZAQ6LHpbWMyu1ofDmm",
+	"r/yfsUKVU25QGYMpNBqxkUUDIs5wWTq2r1+MO+5dKLW9cRPz4+wGoEJGCIZ3Iu26+TXW+Y+1v8Ov5Pa2",
+	"/2Xr7t6mnOZG2Y44S+dpGXND2UTlJedEwSJLFXif2IG1O+xHXLFFFi1UkM905oCfE5WVEiLMru+AsqL6",
+	"ShWwfyc6yxR2qkFVzJXMIEyEORJ+empQ9ONLjcTPv8SY7ITfmmCUmNAEEKfJPgFtSQJKOT3bP3t9evb6",
+	"4HTAjwuAWbgFAg04cNrVXMCW9/1H/bFbDJdHjo/fn7w6/HhyuP9iUKhSprn9MOZHnH4sErk07ZiD7qXo",
+	"2lvnb97Yb/bAgFArk+ziiF/9mM5Mb2ykx97ftXGwoKBh5jbGxoe+oBL01hP/Uhd4UrEywZ9JAEKwf1io",
+	"ItWJ6M3TvCqV6YsiEBJ2bGvYU7uAVTF4HTUZVnN2f/iLkxQwpZwvqDEkDXh3YnxcTMMYkaRXaUKFmfy3",
+	"3tD5NzRsfyD+rsuZ8EcBjmPI+Tnsj4VZyAmcVKBYxHyuvS6d5poZgaSDJKU3n6ZXKhfltdXR9J7IxuiS",
+	"txlU7RixNxzWKyTcaq4DGnVf6sR+qBu6Jw70fC6fGmUvKmsfzJoWXa0Ppq7Tu4iJPXyAlV2vj16dRtxl",
+	"QFbEjWAC0U0TxkUF95k+MakKSaGFK+Ryn6qi621oiA1fZSd6Hu08h3Ut7QndGm393z/vPP3hl5+HT3/4",
+	"5U+9KPih/6f/besrAyTUvn5nFtyunYnsNyZKz9o5heDR+ZLW9jEL8WDSFz7DzbJ3aTI93cjIytKcUtyu",
+	"npqqRjxpq55OoYS7Zl2BTwDxNOgnT+fW1SaLzRtl1oW+TBdxn/r1Y5Bf1KxM8Hn6gmYBMCZsrFHRCtMd",
+	"WA97AbWkRNQG5iDeN9FzathCsmQsdgdp/nw4HOJVkWsw3BNv07/3x1RTruFvrsVAySJLEfbPBJgOrh0s",
+	"01NsSI0zPTWw3Mkg0wAA4XOXSVoAOrlfzUKXIH3svYaJHcJlJxOR2KnfvHv16vXRKzvyyzRTp+l/KYCK",
+	"kOf6Somh6PF40Ktg30zmS/te0cq9B7Di9QmAmUgFejwB+z7BlpBlbaQ36kpR1APmAHzTSAWX2T8Z14Rx",
+	"YY/NQOzDOPZiAByoFXi6kDZ9Gbf6VqF9wnMUxL0pospfo+8gfHwJFGhMac1yXRUTRf36vs/DKkN8L+gK",
+	"iSe6UPFAvKRNNtHz8zRXI3d/JOIM37gHyws/+Lfv231tHe4YmiB1gRWV1I4PWMex6FH3q10LHk1XpYNa",
+	"sko7EtL5OUAHYA8LtllciMIa/xGfLiAKRFPGtzwAaxbciLPBwk6egfVT9obDmDjusPsaQ7kYgCXkCGzM",
+	"lLnOl3NuEYVwgt3tuGy4wBgrs5+sMoromhMFYmLUDO6KqSrt45/F9hUmMstU0USgsNfAHHfg/FDXaEtM",
+	"uT1S8EZPD9F+/1I/5eac6+lluthatSreIa4WnxZu7qltc7tm/YgC6IWKXQi8ti87TSbYiR3oStSLeUtT",
+	"qDFpkB2poc1tN7Hd213zgau2Ng2bvyGRscE0UL+I4BwRtlU6tyfyX//617+evn379MUL8eOPo7dvR6en",
+	"hKeZa3FBfSvQI4SN48/sv/8sknSalgYS2+/PDkSVZ1aGIBwHNSHlQl9cQL12Zc0/I+L/Y7g7Gg6RnvLk",
+	"5YF49uzZD6IX7w53954Onz8d7pztDEc7z0d7u/9X3AmKBUen47v5kcTOcDS0/xsMh8Ot2388WjXqb3IL",
+	"5jL5JBouWDR0zRZExQaz3Vk724e0UO1W6iK+QhPEWhAsqR49+U5b8qwmeqyFuC5jw7jN601IaS4JDyTV",
+	"ufkiG7EOWIh2H55QVDoE86cImbgb7G4Vgg9yyIy/t+IZUy3z0CpoeJEUQ3RFhblQ6q92oGLxoiqmKqbg",
+	"3Z+HQ2GitpDfBsG9SOBgwsC6xyKRaba06wSnzIosgqXIGZeJoZ0jcfb67SHAU7zdP3ofYD33x5Q0b2A6",
+	"+m9OppS1P63FhQQkmAyPF2kCFlGeYsbc5fMxpHh68OPhi/dvDk8Gc/npI6NcJx/tdR/lVH1M5NJgaBHt",
+	"78YLEq42ltR607ujx/LMPv3WSt3edSTn6n+CiNtAudsbrAu1+R23tBseUi7ayd8sGOE7PgrFGwrQabux",
+	"NMTt1xCG20gmvpFbHeYsnHiE6KRDGWs61K5sA9CsnPubJ/ZTQveXR5EH3wHdN3fhYgHSszDliHxtkHF/",
+	"46MaM/sKB1ufmNo0+To/3w6jG1bh8YDe7YCeQYTCrmSwPxj2yH7ixyN7c8/I2gW88Th/3pS8q27k3ILC",
+	"ixDlb39GHppTBSa2Bv78MYJ733XkG+/IbSyf7Czb9D3ThDfJ4TGwk1VpHJOFEqUOCy8BVCxWn9LyQAMc",
+	"INdh+oJN5p+gmk+CMM+5vBA1jovHGSHNpSuuXMAMMFdVLewvd4Zs7o59wVMpL8F7zafY4u1KRP0sZL68",
+	"lsv2czZms7yleorwkWQpVE4Zu7Q0KrvwXrKrTsXQEgCcqAQAx2D8H1qwxeCG7/oou298M6UBX/nYOfUt",
+	"yQngKwhZK55eKx0KObncyPCEK1XC0AIUDLInrEDwwmtVKDQT+dpW9xucZU1FyvhL8rypBA0Lme2Rz5tO",
+	"tx12Pej9GSEgHMIsN4K+pxfiQCuUonUC7dk/dkdOGbXuS6KnjWlcpnnSNQu4dOOAaW1JzuxcbpgCf+k0",
+	"r4WeO6OSrkn9i+PJDyrG6PXX2csN3IxHC3m9hdwKNhJImf3a31fETVcvNQy7/Rn+Q7+Cobc/w3886kur",
+	"+fJWFgQOB1eHeCc9sF5i/5uzdK6gTMfaIbOUcE2FzhxAuzRGT1IirbCyiLKoMhf7p2cvjuuMiNAZRaNb",
+	"7Q/IqN5IcDBouHCpP2LQWO0ZFWHmI7JGqBvOz3rUbka4C2oHfeuuHYMtQGAw+4lOVCQWqrC+/VOV258T",
+	"0Yvl9jnkBYGzDurf//fdl+eYzGgVkiBLFhKopkLxCt95bQXMXH5iYbL7/Pmtxe0ZwU9RvWbupX19Nn7X",
+	"rZ3NbWXvPSK+4EHjNaWNj+VMIUwXdczzPrq3ZkB8XhpiCz1af9+0b54+A4BTtgjpjWR0tUiorLJVzr5U",
+	"aKs5wHXTQP17YpgnATw8rqkMKR0xVo/ZjFXseYIUpCBmTxcEf9l3iJlWQAc0C60EC/ga8Qo7wh2JEUx/",
+	"3ISGlzk9zGsPKNBk/Fxx/I9X749DMMiFKvhtI/H++PA/DhgaVGGFSwDDjyUUdsXAH5ZUG8NL0WtALuqL",
+	"C2QcQLxtuto6yZkiPksrnSFiGwkjU0dbkelpn7PZ63FIhXSPx8VJDZRhYJSgyQ4wwmUOcPvp+7cwBdCw",
+	"UQib+f5Y/LR/cvT66BVFnz9sJTy4dQasPI4HYp+KsOrAn3P56T1tBPxGhkDW7SfY3RMzXVEsHGgUfDZx",
+	"b/eH/hcBogLyaeTqCEIk5eibAKK2UUhEG3JIELJpfy20KW5ggjaliqAHoI5ZtXzwiwZgqWudvX3gS5lr",
+	"QKh3UKarRyraEI13HEy9vn2BrRcaLAyzn3Q6lLWzUvOhKI+9NYKmQmfXnGudKZk/sNeEh+YU922X/sf1",
+	"xy0+k+a3Ahj+O4blxs8GNa2rYKmB9ndnJtT7RhUbNgnaS0GEoEBOE6wxtL+2+zoGpX2uy1mfaSKVr8HV",
+	"uRqthHag6s+FdsKhUuMKM6CXAbrcpVHQEWsvC5odqjz9d6Xq1w3EsTTmGpAhoZIU9ClaJVY5H+lSSKrd",
+	"ImUUJ7KUT69SdR2D5BG9veGzPoNtAuuJcYWGt2pY7yhKeG/ffqNglZ0evDQldVNgXw5drN12QQMulz/7",
+	"jv0gzcs/72GAJp1X89CDol6FtSVjjblAXU2vWUDT8AHx/XXRVTdGn36rw+X78963DCfZT7UulAQb+TGA",
+	"tD6AVNF+Z3GE+x9QjlozU8rztWQOVNZtP48zca4ynU9BqQMDFmFbNEqDrarKNdwLJkh/IH6i6I54f3py",
+	"8GMtuNNhdby7zu2sHwg+iEZHcf7ACEInblHZi3kQzFj/7SBdhBRc37up8Fvkp8bO3qWukL/KrXvLeavp",
+	"/m2r6jZKBV2kVwpL8bn+H7Q8aMl2BXdiL35IwAj7gHViGWf7hyLVpSVf/80/2///mCa/bi/ISuquD7BS",
+	"WAKfLF9LRfUQBuL2qklVFCoHa2dMppJ1g9G3Mxo7cZDH0A1DzCyFWmRyoiACcl1oa8DRYO5KyKXvUL8J",
+	"NKwCwybRSmZ6muasGyZZCqFo4hfvvXn36uUbyD7yrzINQXhqiqH+Fzuqc7v3dn8AOxPoSQNvEB4Ug1vs",
+	"pgat/n/ZFedLaGhsrNR5oaRbo5h/HTvAc2AMz9IJBBfUvyuZWS1GnQeu6+xZWy8uKME0cZNWn+SkzJa4",
+	"Mh3raA1TQPOg2gmoX8gyAGeGCEKpsoyaydLEICaf/S7cbjPTRADHWnVeGUBVh/FgSgjHB6BPJBvEIdwB",
+	"kSKAezI1RR7mWTbRxKhE2Ly/dcbDnghXRPEAEIA0LxTIDw0DyB8WEaNU3qrMYR/DUu/em153W+o3pNZv",
+	"nQV4SAawM63fynxJy2C+kfJQk6pIy+XW6OdfWqwJCbvGyih/2DoVi9cpmZ5qVCWtGuVEXelLlwhwUHFe",
+	"HmDKYNXIaBF/XdjxMAM7xVOSOHcTE/eUt2tIQDyS3Hlll+w+Tud+l5yFTlWoZHssx7w/q+swT1ZUG56b",
+	"tsNSP3Oft2D37wOU3c+/2L0GrG2tgSDPbguhZuM6nha6KLeirarItkZbs7JcjLa3Mz2R2UybcvTX4V93",
+	"YBfTXFpT/KBuywLIa5ku/3y50sZ/vhTBZgdwDore7NsRttrAMlo4iVNlAtRMANWKBILlJfzYOpkx/rHg",
+	"Pnfk6VQmZGEHaLvcGkL6gsPwwQRrE2mZ6KHvOdMXrgMqIP8NZhyWfAaPwCq79sIDHtAKU/63Gfs+9uDX",
+	"olfn1Ok7JgAiCK71qgfPP+VxW+bwJr1SOXRqOThQZDWCscNBsG+v7UsCQpwJgeEiWhCGwoEhZVlb+ABR",
+	"YnXQv68QHzlYOMql4UFLrWltlN856VwJs5D1PQh4ji1POa4KaHhpp1mCveUgvWQpHXUEE0Wcq/La2laI",
+	"OT1XMkfuxwRxcufgb+TQPe+TxI5I0iHRBlP1CLursz0NSNOitTzc/CwKUWPkH2jKG7Rw4edwdGUrDz4K",
+	"HwWj5RNPD1ObCD1gJAq734S6klkFZqfO6wzL2GO0RBxfBqn1bOv2nOYqo9VKVJZeqSJgxi6LdEq4OTT/",
+	"cJKmXeAAHIEr3EqEMw1M5FfPCZrV9eR8AAERiHM1S+3Ra2BPhqLFPrJlMggHEawlvzcVwC7ShXL9/jg+",
+	"FsAW7U8ieImWJ/1U4z5lHMXId7/C1sxLEqDhCcPf4J5vniZfKdIu1lZZWKMmFbyJXAre8ajJLHwrz0S5",
+	"Kraswx053RrCRFBox42CKrZFxMjJZbVw29j3rtY0DI0ciYkqaIO53eNqmXlXjxlA2vGXFcoag3xErVTV",
+	"RSiacRJbv/7y6/8KAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -85,6 +85,8 @@ type Deps struct {
 	Metrics Exposer
 	// Logs holds the gateway's log lines; nil: none are kept.
 	Logs *logging.Journal
+	// Backups makes and restores backups; nil answers 503.
+	Backups Backups
 }
 
 // Server implements gen.StrictServerInterface. It is safe for concurrent
@@ -114,6 +116,7 @@ type Server struct {
 	now           func() time.Time
 	metrics       Exposer
 	logs          *logging.Journal
+	backups       Backups
 }
 
 var _ gen.StrictServerInterface = (*Server)(nil)
@@ -152,6 +155,7 @@ func New(deps Deps) *Server {
 		now:           time.Now,
 		metrics:       deps.Metrics,
 		logs:          deps.Logs,
+		backups:       deps.Backups,
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/auth"
+	"github.com/edged/edged/internal/backup"
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
@@ -118,6 +119,9 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	}()
 
 	auditLog := audit.New(store, log)
+	// A restore asked for before this start replaces the stored state
+	// before anything reads it.
+	backup.ApplyPending(ctx, cfg.DataDir, store, auditLog, log.With("component", "backup"))
 	config := configmgr.New(store, auditLog, log)
 	if err := config.Seed(ctx); err != nil {
 		return fmt.Errorf("seed configuration: %w", err)
@@ -193,6 +197,9 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	jobs := newTasks(store, counted, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)
+	backups := backup.New(backup.Options{DataDir: cfg.DataDir, Store: store, Config: config, Audit: auditLog,
+		Logger: log.With("component", "backup"), Version: cfg.Version, Trigger: jobs.triggerBackup})
+	jobs.sched.Register(backup.ProcessName, backups.Run)
 	instanceName, err := config.Watch(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	if err != nil {
 		return fmt.Errorf("read the instance name: %w", err)
@@ -232,6 +239,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		Started:       started,
 		Metrics:       obs,
 		Logs:          cfg.Journal,
+		Backups:       backups,
 	})
 	origins, err := cors.Watch(ctx, config, log)
 	if err != nil {

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/backup"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/purge"
 	"github.com/edged/edged/internal/scheduler"
 	"github.com/edged/edged/internal/stats"
@@ -30,6 +33,9 @@ const (
 	// purgeSystemAt is when the daily system purge runs, in seconds after
 	// midnight UTC.
 	purgeSystemAt = 0
+	// backupAt is when the daily automatic backup runs, in seconds after
+	// midnight UTC.
+	backupAt = 3600
 )
 
 // tasks is the scheduler with the gateway's own processes: purge, stats
@@ -42,6 +48,8 @@ type tasks struct {
 	log      *slog.Logger
 	safeMode bool
 	unsub    func()
+	// backupSchedule is the id of the backup schedule, known once seeded.
+	backupSchedule atomic.Value // string
 }
 
 // newTasks wires the scheduler and the processes over store (the purges
@@ -86,17 +94,31 @@ func (t *tasks) seed(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	midnight := purgeSystemAt
+	midnight, at := purgeSystemAt, backupAt
 	for _, sc := range []db.Schedule{
 		{Name: schedulePurge, ProcessName: processPurge, Type: db.ScheduleInterval, RepeatSeconds: purgeEvery, Exclusive: true, Enabled: true},
 		statsSchedule(int64(interval)),
 		{Name: schedulePurgeSystem, ProcessName: processPurgeSystem, Type: db.ScheduleTimed, TimeOfDay: &midnight, Exclusive: true, Enabled: true},
+		{Name: backup.ScheduleName, ProcessName: backup.ProcessName, Type: db.ScheduleTimed, TimeOfDay: &at, Exclusive: true, Enabled: true},
 	} {
-		if _, err := t.sched.Ensure(ctx, sc); err != nil {
+		saved, err := t.sched.Ensure(ctx, sc)
+		if err != nil {
 			return fmt.Errorf("seed schedule %q: %w", sc.Name, err)
+		}
+		if sc.Name == backup.ScheduleName {
+			t.backupSchedule.Store(saved.ID)
 		}
 	}
 	return nil
+}
+
+// triggerBackup starts a run of the backup schedule now.
+func (t *tasks) triggerBackup(ctx context.Context) (string, error) {
+	id, _ := t.backupSchedule.Load().(string)
+	if id == "" {
+		return "", fault.New(fault.Unavailable, "the backup schedule is not ready yet")
+	}
+	return t.sched.Trigger(ctx, id)
 }
 
 // start starts the scheduler unless in safe mode (seed first), with the

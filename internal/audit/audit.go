@@ -75,6 +75,8 @@ var Codes = []Code{
 	{"NHREJ", "North readings set aside"},
 	{"CTLWR", "Control write"},
 	{"CTLOP", "Control operation"},
+	{"BKRST", "Restore requested"},
+	{"BKRSC", "Restore complete"},
 }
 
 // Sources lists the codes of Codes, in the same order.

@@ -108,7 +108,9 @@ func newHandler(t *testing.T, settings user.SettingsSource) http.Handler {
 var adminOnly = []string{"createUser", "adminUpdateUser", "adminUpdateUserById", "deleteUser",
 	"deleteUserById", "logoutUserSessions", "listRoles",
 	"setRepository", "installPlugin", "updatePackages", "removePackage",
-	"exportConfig", "planConfig", "applyConfig"}
+	"exportConfig", "planConfig", "applyConfig",
+	// a backup holds the users' password hashes; a restore replaces everything
+	"listBackups", "createBackup", "getBackup", "deleteBackup", "downloadBackup", "restoreBackup", "uploadBackup"}
 
 // tokenOnly are the calls an anonymous caller never gets in the optional
 // mode though some roles below admin do: the user list, and stopping or

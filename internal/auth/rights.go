@@ -233,6 +233,18 @@ var Rights = map[string]Rule{
 	"exportConfig": admin,
 	"planConfig":   admin,
 	"applyConfig":  admin,
+
+	// Backups hold the users' password hashes and the certificates' keys,
+	// and a restore replaces the whole configuration: admin only, every
+	// call that touches one. The list of statuses reveals nothing.
+	"listBackups":        admin,
+	"createBackup":       admin,
+	"listBackupStatuses": read,
+	"getBackup":          admin,
+	"deleteBackup":       admin,
+	"downloadBackup":     admin,
+	"restoreBackup":      admin,
+	"uploadBackup":       admin,
 }
 
 // hasAction reports whether the request carries the query parameter

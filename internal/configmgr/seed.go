@@ -18,6 +18,7 @@ const (
 	CategoryScheduler      = "SCHEDULER"
 	CategoryServiceMonitor = "SMNTR"
 	CategoryPurge          = "PURGE_READ"
+	CategoryBackup         = "BACKUP"
 	CategoryStatistics     = "STATISTICS"
 	CategoryLogging        = "LOGGING"
 	CategoryGeneral        = "General"
@@ -106,6 +107,12 @@ const (
 	RetainUnsentAll   = "retain unsent to all destinations"
 )
 
+// Items of category BACKUP (internal/backup reads them).
+const (
+	ItemBackupRetainCount     = "retainCount"
+	ItemBackupIncludeReadings = "includeReadings"
+)
+
 // Item of category STATISTICS.
 const ItemStatisticsInterval = "interval"
 
@@ -175,7 +182,7 @@ var seedParents = []struct {
 	{CategoryInput{Key: CategoryAdvanced, Description: "Advanced", DisplayName: "Advanced"},
 		[]string{CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics}},
 	{CategoryInput{Key: CategoryUtilities, Description: "Utilities", DisplayName: "Utilities"},
-		[]string{CategoryPurge}},
+		[]string{CategoryPurge, CategoryBackup}},
 }
 
 // seedCategories returns the definitions of the seeded categories with
@@ -311,6 +318,15 @@ func seedCategories() []CategoryInput {
 					Default: "7", DisplayName: "Statistics History Retention (days)", Order: "4", Minimum: "1"},
 				ItemRetainAuditLog: {Description: "Days audit log entries are kept", Type: TypeInteger,
 					Default: "30", DisplayName: "Audit Log Retention (days)", Order: "5", Minimum: "1"},
+			},
+		},
+		{
+			Key: CategoryBackup, Description: "Backups of the gateway", DisplayName: "Backup",
+			Items: map[string]Item{
+				ItemBackupRetainCount: {Description: "Number of complete backups kept; after each backup the oldest beyond it are deleted",
+					Type: TypeInteger, Default: "5", DisplayName: "Backups Retained", Order: "1", Minimum: "1", Maximum: "1000"},
+				ItemBackupIncludeReadings: {Description: "Whether backups hold the buffered readings (with the north positions in them)",
+					Type: TypeBoolean, Default: "false", DisplayName: "Include Readings", Order: "2"},
 			},
 		},
 	}

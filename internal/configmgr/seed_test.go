@@ -10,7 +10,7 @@ import (
 
 // seededKeys are every category Seed creates, sorted.
 var seededKeys = []string{
-	CategoryAdvanced, CategoryGeneral, CategoryInstallation, CategoryLDAP, CategoryLogging, CategoryPurge,
+	CategoryAdvanced, CategoryBackup, CategoryGeneral, CategoryInstallation, CategoryLDAP, CategoryLogging, CategoryPurge,
 	CategoryScheduler, CategoryServiceMonitor, CategoryStatistics, CategoryUtilities,
 	CategoryPassword, CategoryRESTAPI, CategoryService,
 }
@@ -65,7 +65,7 @@ func TestSeedCategories(t *testing.T) {
 	wantChildren := map[string][]string{
 		CategoryGeneral:   {CategoryService, CategoryRESTAPI, CategoryPassword, CategoryLDAP, CategoryInstallation},
 		CategoryAdvanced:  {CategoryScheduler, CategoryServiceMonitor, CategoryLogging, CategoryStatistics},
-		CategoryUtilities: {CategoryPurge},
+		CategoryUtilities: {CategoryPurge, CategoryBackup},
 	}
 	for parent, want := range wantChildren {
 		if got := f.store.children[parent]; !slices.Equal(got, want) {

@@ -43,7 +43,7 @@ func TestTreeCategories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{CategoryInstallation, CategoryLDAP, CategoryLogging, CategoryPurge, CategoryScheduler, CategoryServiceMonitor,
+	if want := []string{CategoryBackup, CategoryInstallation, CategoryLDAP, CategoryLogging, CategoryPurge, CategoryScheduler, CategoryServiceMonitor,
 		CategoryStatistics, CategoryPassword, CategoryRESTAPI, CategoryService}; !slices.Equal(keysOf(children), want) {
 		t.Errorf("categories with a parent %q, want %q", keysOf(children), want)
 	}
@@ -62,7 +62,7 @@ func TestTreeChanges(t *testing.T) {
 	if err != nil {
 		t.Fatalf("AddChildren: %v", err)
 	}
-	if want := []string{CategoryPurge, "pump", "valve"}; !slices.Equal(got, want) {
+	if want := []string{CategoryBackup, CategoryPurge, "pump", "valve"}; !slices.Equal(got, want) {
 		t.Errorf("children after AddChildren %q, want %q", got, want)
 	}
 	kids, err := f.m.Children(ctx, CategoryUtilities)
@@ -108,7 +108,7 @@ func TestTreeChanges(t *testing.T) {
 		_, err = f.m.RemoveChild(ctx, CategoryUtilities, "ghost")
 		wantFault(t, err, fault.NotFound, `category "ghost" not found`)
 		got, err := f.m.RemoveChild(ctx, CategoryUtilities, "pump")
-		if err != nil || !slices.Equal(got, []string{CategoryPurge, "valve"}) {
+		if err != nil || !slices.Equal(got, []string{CategoryBackup, CategoryPurge, "valve"}) {
 			t.Errorf("RemoveChild = %q, %v", got, err)
 		}
 		if _, ok, _ := f.m.Parent(ctx, "pump"); ok {

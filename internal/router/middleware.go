@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/edged/edged/internal/fault"
 )
 
@@ -155,9 +157,13 @@ func normalisePath(next http.Handler) http.Handler {
 // limitBody refuses bodies over limit: at once when Content-Length says so,
 // and while reading otherwise (the reader then fails with
 // *http.MaxBytesError, which becomes 413).
-func limitBody(limit int64, writeError ErrorWriter) func(http.Handler) http.Handler {
+func limitBody(limit int64, own map[string]int64, writeError ErrorWriter) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			limit := limit
+			if n, ok := own[r.Method+" "+r.URL.Path]; ok {
+				limit = n
+			}
 			if r.ContentLength > limit {
 				w.Header().Set("Connection", "close")
 				writeError(w, r, TooLarge(limit))
@@ -169,6 +175,45 @@ func limitBody(limit int64, writeError ErrorWriter) func(http.Handler) http.Hand
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// maxBodyExtension is the operation extension giving an operation's own
+// request body limit in bytes (a file upload); only operations of paths
+// without parameters may carry it.
+const maxBodyExtension = "x-max-body-bytes"
+
+// bodyLimits returns the own body limits of spec's operations by
+// "METHOD /path".
+func bodyLimits(spec *openapi3.T) map[string]int64 {
+	out := map[string]int64{}
+	if spec == nil || spec.Paths == nil {
+		return out
+	}
+	for path, item := range spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			if n, ok := ownBodyLimit(op); ok {
+				out[method+" "+path] = n
+			}
+		}
+	}
+	return out
+}
+
+// ownBodyLimit returns op's x-max-body-bytes.
+func ownBodyLimit(op *openapi3.Operation) (int64, bool) {
+	v, ok := op.Extensions[maxBodyExtension]
+	if !ok {
+		return 0, false
+	}
+	switch n := v.(type) {
+	case float64:
+		return int64(n), n > 0
+	case int:
+		return int64(n), n > 0
+	case int64:
+		return n, n > 0
+	}
+	return 0, false
 }
 
 // TooLarge returns the fault for a body over limit bytes.

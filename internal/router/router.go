@@ -100,7 +100,7 @@ func New(opts Options) *Router {
 		accessLog(opts.Logger),
 		normalisePath,
 		rt.cors,
-		limitBody(opts.MaxBodyBytes, opts.WriteError),
+		limitBody(opts.MaxBodyBytes, bodyLimits(opts.Spec), opts.WriteError),
 	)
 	mux.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		opts.WriteError(w, r, fault.New(fault.NotFound, "no such endpoint: %s %s", r.Method, r.URL.EscapedPath()))

@@ -37,6 +37,16 @@ paths:
     get:
       operationId: timespan
       responses: {"200": {description: ok}}
+  /edge/file:
+    post:
+      operationId: upload
+      x-max-body-bytes: 200
+      requestBody:
+        required: true
+        content:
+          application/octet-stream:
+            schema: {type: string, format: binary}
+      responses: {"200": {description: ok}}
   /edge/thing:
     post:
       operationId: createThing
@@ -100,6 +110,7 @@ func newTestRouter(t *testing.T) (*Router, *[]string) {
 		r.Delete("/edge/asset/{code}", echo)
 		r.Get("/edge/asset/timespan", echo)
 		r.Post("/edge/thing", echo)
+		r.Post("/edge/file", echo)
 		r.Get("/edge/boom", func(http.ResponseWriter, *http.Request) { panic("kaboom") })
 	})
 	return rt, &seen
@@ -136,6 +147,8 @@ func TestRouting(t *testing.T) {
 		{name: "body malformed", method: "POST", target: "/edge/thing", body: `{"name":`, header: map[string]string{"Content-Type": "application/json"}, wantStatus: 400, wantMessage: "request body"},
 		{name: "body field out of range", method: "POST", target: "/edge/thing", body: `{"name":"a","size":-1}`, header: map[string]string{"Content-Type": "application/json"}, wantStatus: 400, wantMessage: `field "size"`},
 		{name: "body too large", method: "POST", target: "/edge/thing", body: `{"name":"` + strings.Repeat("a", 100) + `"}`, header: map[string]string{"Content-Type": "application/json"}, wantStatus: 413, wantMessage: "larger than"},
+		{name: "an operation's own body limit lets a larger file through", method: "POST", target: "/edge/file", body: strings.Repeat("z", 150), header: map[string]string{"Content-Type": "application/octet-stream"}, wantStatus: 200, wantSeen: "upload:/edge/file"},
+		{name: "an operation's own body limit bounds it", method: "POST", target: "/edge/file", body: strings.Repeat("z", 250), header: map[string]string{"Content-Type": "application/octet-stream"}, wantStatus: 413, wantMessage: "limit of 200 bytes", wantNone: true},
 		{name: "panic is a JSON 500", method: "GET", target: "/edge/boom", wantStatus: 500, wantMessage: "internal error"},
 	}
 	for _, tc := range tests {

@@ -67,6 +67,7 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 	nul := newNULCheck(item, op)
 	shadowed := v.routes.shadowed(pattern)
 	media := newBodyMedia(op)
+	_, streamed := ownBodyLimit(op)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if shadowed {
 			// chi fell back to this parameter route because the literal
@@ -118,6 +119,9 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 			return
 		}
 		opts := v.opts
+		// A file upload with its own size limit is streamed to its
+		// handler, never read whole into memory to be validated.
+		opts.ExcludeRequestBody = streamed
 		err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
 			Request: r, PathParams: pathParams, Route: route, Options: &opts,
 		})

@@ -69,6 +69,8 @@ func (e AuditSeverity) Valid() bool {
 const (
 	ASTDP AuditSource = "ASTDP"
 	BKEXC AuditSource = "BKEXC"
+	BKRSC AuditSource = "BKRSC"
+	BKRST AuditSource = "BKRST"
 	CONAD AuditSource = "CONAD"
 	CONCH AuditSource = "CONCH"
 	CTLOP AuditSource = "CTLOP"
@@ -114,6 +116,10 @@ func (e AuditSource) Valid() bool {
 	case ASTDP:
 		return true
 	case BKEXC:
+		return true
+	case BKRSC:
+		return true
+	case BKRST:
 		return true
 	case CONAD:
 		return true
@@ -188,6 +194,30 @@ func (e AuditSource) Valid() bool {
 	case USRCH:
 		return true
 	case USRDL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupStatus.
+const (
+	COMPLETED   BackupStatus = "COMPLETED"
+	FAILED      BackupStatus = "FAILED"
+	INTERRUPTED BackupStatus = "INTERRUPTED"
+	RUNNING     BackupStatus = "RUNNING"
+)
+
+// Valid indicates whether the value is a known member of the BackupStatus enum.
+func (e BackupStatus) Valid() bool {
+	switch e {
+	case COMPLETED:
+		return true
+	case FAILED:
+		return true
+	case INTERRUPTED:
+		return true
+	case RUNNING:
 		return true
 	default:
 		return false
@@ -793,7 +823,7 @@ type AuditEntry struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -814,6 +844,8 @@ type AuditEntry struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -856,7 +888,7 @@ type AuditEntryCreate struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -877,6 +909,8 @@ type AuditEntryCreate struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -914,7 +948,7 @@ type AuditLogCode struct {
 	// - `NHDWN` north destination unavailable
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
-	// - `BKEXC` backup complete
+	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 	// - `NTFDL` notification deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
@@ -935,6 +969,8 @@ type AuditLogCode struct {
 	// - `LOGFL` failed login
 	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 	//
 	//
@@ -991,7 +1027,7 @@ type AuditSeverityLevel struct {
 // - `NHDWN` north destination unavailable
 // - `NHAVL` north destination available
 // - `UPEXC` update complete
-// - `BKEXC` backup complete
+// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
 // - `NTFDL` notification deleted
 // - `NTFAD` notification added
 // - `NTFSN` notification sent
@@ -1012,6 +1048,8 @@ type AuditSeverityLevel struct {
 // - `LOGFL` failed login
 // - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
 // - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
 // - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
 //
 // Example: CONCH
@@ -1041,6 +1079,66 @@ type AvailablePlugins struct {
 	//
 	// Example: ["csv_south"]
 	Plugins []string `json:"plugins"`
+}
+
+// Backup Example: {"date":"2024-05-01 10:15:42.123","id":3,"readings":false,"size":48213,"status":"COMPLETED"}
+type Backup struct {
+	// Date UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
+	//
+	// Example: 2024-05-01 10:15:42.123
+	Date Timestamp `json:"date"`
+
+	// Id The backup's id; ids are never reused.
+	Id int64 `json:"id"`
+
+	// Readings Whether it holds the buffered readings (`BACKUP.includeReadings` when it was made).
+	Readings bool `json:"readings"`
+
+	// Reason Why it failed; only for `FAILED`.
+	Reason *string `json:"reason,omitempty"`
+
+	// Size Bytes of the backup file; 0 until it is complete.
+	Size int64 `json:"size"`
+
+	// Status `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Status BackupStatus `json:"status"`
+}
+
+// BackupDone Example: {"id":3,"message":"Backup 3 deleted"}
+type BackupDone struct {
+	Id      int64  `json:"id"`
+	Message string `json:"message"`
+}
+
+// BackupList defines model for BackupList.
+type BackupList struct {
+	Backups []Backup `json:"backups"`
+}
+
+// BackupStarted Example: {"id":4,"message":"Backup 4 started","status":"RUNNING"}
+type BackupStarted struct {
+	Id      int64  `json:"id"`
+	Message string `json:"message"`
+
+	// Status `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Status BackupStatus `json:"status"`
+}
+
+// BackupStatus `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+type BackupStatus string
+
+// BackupStatusEntry defines model for BackupStatusEntry.
+type BackupStatusEntry struct {
+	// Index The status's index (1 RUNNING, 2 COMPLETED, 3 FAILED, 4 INTERRUPTED).
+	Index int `json:"index"`
+
+	// Name `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+	Name BackupStatus `json:"name"`
+}
+
+// BackupStatusList defines model for BackupStatusList.
+type BackupStatusList struct {
+	BackupStatus []BackupStatusEntry `json:"backupStatus"`
 }
 
 // Category The items of a category, keyed by item name.
@@ -2869,6 +2967,9 @@ type UserList struct {
 // AssetCode defines model for AssetCode.
 type AssetCode = string
 
+// BackupId defines model for BackupId.
+type BackupId = int64
+
 // CategoryName defines model for CategoryName.
 type CategoryName = string
 
@@ -3053,6 +3154,18 @@ type ListAuditEntriesParams struct {
 
 	// Severity Only entries with this severity (SUCCESS, FAILURE, WARNING or INFORMATION; case-insensitive).
 	Severity *string `form:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// ListBackupsParams defines parameters for ListBackups.
+type ListBackupsParams struct {
+	// Status Only backups of this status (`RUNNING`, `COMPLETED`, `FAILED`, `INTERRUPTED`), matched case-insensitively; any other value is 400.
+	Status *string `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit Maximum number of entries to return.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Skip Number of entries to skip, for paging with `limit`.
+	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
 // ListCategoriesParams defines parameters for ListCategories.
@@ -4078,6 +4191,64 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
 	AuthenticateWithTextBody(ctx context.Context, body AuthenticateTextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListBackups List backups
+	//
+	// Returns the backups in `<data dir>/backup`, newest first, one page at a time (`limit` default 20), optionally only those of one `status` (case-insensitive; an unknown status is 400). A backup that was running when the gateway stopped is `INTERRUPTED`. Admin only: a backup holds the users' password hashes.
+	//
+	// Corresponds with GET /edge/backup (the `ListBackups` operationId).
+	ListBackups(ctx context.Context, params *ListBackupsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBackup Create a backup
+	//
+	// Starts a backup in the background, as a task of the schedule `backup` (process `backup`), and answers its id with status `RUNNING`; list or get it to see it end. A backup is a gzip-compressed tar file: a manifest (file format, schema version, store kind, date, contents), the gateway's own export of its tables (configuration, users and roles, schedules, services, filters and pipelines, plugin data, asset tracking, the package repository and installed packages' records) as JSON lines, read in one consistent snapshot while readings go on arriving, the certificate store's files, and, when `BACKUP.includeReadings` is true, the buffered readings with the north services' positions in them. The same mechanism serves SQLite and PostgreSQL; no database program is needed. It ends audited `BKEXC` (SUCCESS with its size, or FAILURE with the reason); afterwards only the newest `BACKUP.retainCount` complete backups are kept. A backup already running is 409. Admin only.
+	//
+	// Corresponds with POST /edge/backup (the `CreateBackup` operationId).
+	CreateBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListBackupStatuses List the statuses of backups
+	//
+	// The statuses a backup can have, with their indexes.
+	//
+	// Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
+	ListBackupStatuses(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UploadBackupWithBody Upload a backup
+	//
+	// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+	UploadBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBackup Delete a backup
+	//
+	// Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
+	//
+	// Corresponds with DELETE /edge/backup/{backup_id} (the `DeleteBackup` operationId).
+	DeleteBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBackup Get a backup
+	//
+	// One backup's record. Unknown id is 404.
+	//
+	// Corresponds with GET /edge/backup/{backup_id} (the `GetBackup` operationId).
+	GetBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DownloadBackup Download a backup
+	//
+	// The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`, `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is 409.
+	//
+	// Corresponds with GET /edge/backup/{backup_id}/download (the `DownloadBackup` operationId).
+	DownloadBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreBackup Restore a backup
+	//
+	// Checks the backup, answers, and restarts the gateway, which restores it before anything else starts: the backup's tables replace the gateway's in one transaction (all or nothing), its certificates replace the certificate store's files, and the gateway then runs on the restored state. The audit log, tasks and statistics stay the restoring gateway's own; sessions of replaced users end (log in again). A backup with readings restores them with the north positions they were taken with, so north services go on from where they were; a backup without readings keeps the gateway's readings and gives each restored north service or task that has no position here the position of the newest reading, so it sends what arrives from then on and nothing twice. Audited `BKRST` when requested and `BKRSC` once done (FAILURE with the reason when the load failed; the gateway then goes on with its state before the restore). Refused with 400: a backup taken with a newer schema version than this gateway's (or an older one: restore it on a gateway of its version, then upgrade), one taken from the other store kind (SQLite or PostgreSQL), or a file that is not a backup. Unknown id is 404; a backup that is not `COMPLETED` is 409.
+	//
+	// Corresponds with PUT /edge/backup/{backup_id}/restore (the `RestoreBackup` operationId).
+	RestoreBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListCategories List configuration categories
 	//
@@ -5362,6 +5533,144 @@ func (c *RawClient) AuthenticateWithBody(ctx context.Context, contentType string
 // Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
 func (c *RawClient) AuthenticateWithTextBody(ctx context.Context, body AuthenticateTextRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAuthenticateRequestWithTextBody(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListBackups List backups
+//
+// Returns the backups in `<data dir>/backup`, newest first, one page at a time (`limit` default 20), optionally only those of one `status` (case-insensitive; an unknown status is 400). A backup that was running when the gateway stopped is `INTERRUPTED`. Admin only: a backup holds the users' password hashes.
+//
+// Corresponds with GET /edge/backup (the `ListBackups` operationId).
+func (c *RawClient) ListBackups(ctx context.Context, params *ListBackupsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBackupsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBackup Create a backup
+//
+// Starts a backup in the background, as a task of the schedule `backup` (process `backup`), and answers its id with status `RUNNING`; list or get it to see it end. A backup is a gzip-compressed tar file: a manifest (file format, schema version, store kind, date, contents), the gateway's own export of its tables (configuration, users and roles, schedules, services, filters and pipelines, plugin data, asset tracking, the package repository and installed packages' records) as JSON lines, read in one consistent snapshot while readings go on arriving, the certificate store's files, and, when `BACKUP.includeReadings` is true, the buffered readings with the north services' positions in them. The same mechanism serves SQLite and PostgreSQL; no database program is needed. It ends audited `BKEXC` (SUCCESS with its size, or FAILURE with the reason); afterwards only the newest `BACKUP.retainCount` complete backups are kept. A backup already running is 409. Admin only.
+//
+// Corresponds with POST /edge/backup (the `CreateBackup` operationId).
+func (c *RawClient) CreateBackup(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBackupRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListBackupStatuses List the statuses of backups
+//
+// The statuses a backup can have, with their indexes.
+//
+// Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
+func (c *RawClient) ListBackupStatuses(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListBackupStatusesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UploadBackupWithBody Upload a backup
+//
+// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+func (c *RawClient) UploadBackupWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadBackupRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBackup Delete a backup
+//
+// Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
+//
+// Corresponds with DELETE /edge/backup/{backup_id} (the `DeleteBackup` operationId).
+func (c *RawClient) DeleteBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBackupRequest(c.Server, backupId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBackup Get a backup
+//
+// One backup's record. Unknown id is 404.
+//
+// Corresponds with GET /edge/backup/{backup_id} (the `GetBackup` operationId).
+func (c *RawClient) GetBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupRequest(c.Server, backupId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DownloadBackup Download a backup
+//
+// The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`, `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is 409.
+//
+// Corresponds with GET /edge/backup/{backup_id}/download (the `DownloadBackup` operationId).
+func (c *RawClient) DownloadBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDownloadBackupRequest(c.Server, backupId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreBackup Restore a backup
+//
+// Checks the backup, answers, and restarts the gateway, which restores it before anything else starts: the backup's tables replace the gateway's in one transaction (all or nothing), its certificates replace the certificate store's files, and the gateway then runs on the restored state. The audit log, tasks and statistics stay the restoring gateway's own; sessions of replaced users end (log in again). A backup with readings restores them with the north positions they were taken with, so north services go on from where they were; a backup without readings keeps the gateway's readings and gives each restored north service or task that has no position here the position of the newest reading, so it sends what arrives from then on and nothing twice. Audited `BKRST` when requested and `BKRSC` once done (FAILURE with the reason when the load failed; the gateway then goes on with its state before the restore). Refused with 400: a backup taken with a newer schema version than this gateway's (or an older one: restore it on a gateway of its version, then upgrade), one taken from the other store kind (SQLite or PostgreSQL), or a file that is not a backup. Unknown id is 404; a backup that is not `COMPLETED` is 409.
+//
+// Corresponds with PUT /edge/backup/{backup_id}/restore (the `RestoreBackup` operationId).
+func (c *RawClient) RestoreBackup(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreBackupRequest(c.Server, backupId)
 	if err != nil {
 		return nil, err
 	}
@@ -8317,6 +8626,303 @@ func NewAuthenticateRequestWithBody(server string, contentType string, body io.R
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListBackupsRequest constructs an http.Request for the ListBackups method
+func NewListBackupsRequest(server string, params *ListBackupsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Skip != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateBackupRequest constructs an http.Request for the CreateBackup method
+func NewCreateBackupRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListBackupStatusesRequest constructs an http.Request for the ListBackupStatuses method
+func NewListBackupStatusesRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/status")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUploadBackupRequestWithBody constructs an http.Request for the UploadBackup method, with any body, and a specified content type
+func NewUploadBackupRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/upload")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteBackupRequest constructs an http.Request for the DeleteBackup method
+func NewDeleteBackupRequest(server string, backupId BackupId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "backup_id", backupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBackupRequest constructs an http.Request for the GetBackup method
+func NewGetBackupRequest(server string, backupId BackupId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "backup_id", backupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDownloadBackupRequest constructs an http.Request for the DownloadBackup method
+func NewDownloadBackupRequest(server string, backupId BackupId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "backup_id", backupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/%s/download", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRestoreBackupRequest constructs an http.Request for the RestoreBackup method
+func NewRestoreBackupRequest(server string, backupId BackupId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "backup_id", backupId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/backup/%s/restore", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -12032,6 +12638,78 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
 	AuthenticateWithTextBodyWithResponse(ctx context.Context, body AuthenticateTextRequestBody, reqEditors ...RequestEditorFn) (*AuthenticateResponse, error)
 
+	// ListBackupsWithResponse List backups
+	//
+	// Returns the backups in `<data dir>/backup`, newest first, one page at a time (`limit` default 20), optionally only those of one `status` (case-insensitive; an unknown status is 400). A backup that was running when the gateway stopped is `INTERRUPTED`. Admin only: a backup holds the users' password hashes.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/backup (the `ListBackups` operationId).
+	ListBackupsWithResponse(ctx context.Context, params *ListBackupsParams, reqEditors ...RequestEditorFn) (*ListBackupsResponse, error)
+
+	// CreateBackupWithResponse Create a backup
+	//
+	// Starts a backup in the background, as a task of the schedule `backup` (process `backup`), and answers its id with status `RUNNING`; list or get it to see it end. A backup is a gzip-compressed tar file: a manifest (file format, schema version, store kind, date, contents), the gateway's own export of its tables (configuration, users and roles, schedules, services, filters and pipelines, plugin data, asset tracking, the package repository and installed packages' records) as JSON lines, read in one consistent snapshot while readings go on arriving, the certificate store's files, and, when `BACKUP.includeReadings` is true, the buffered readings with the north services' positions in them. The same mechanism serves SQLite and PostgreSQL; no database program is needed. It ends audited `BKEXC` (SUCCESS with its size, or FAILURE with the reason); afterwards only the newest `BACKUP.retainCount` complete backups are kept. A backup already running is 409. Admin only.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/backup (the `CreateBackup` operationId).
+	CreateBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CreateBackupResponse, error)
+
+	// ListBackupStatusesWithResponse List the statuses of backups
+	//
+	// The statuses a backup can have, with their indexes.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
+	ListBackupStatusesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBackupStatusesResponse, error)
+
+	// UploadBackupWithBodyWithResponse Upload a backup
+	//
+	// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+	UploadBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBackupResponse, error)
+
+	// DeleteBackupWithResponse Delete a backup
+	//
+	// Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /edge/backup/{backup_id} (the `DeleteBackup` operationId).
+	DeleteBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*DeleteBackupResponse, error)
+
+	// GetBackupWithResponse Get a backup
+	//
+	// One backup's record. Unknown id is 404.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/backup/{backup_id} (the `GetBackup` operationId).
+	GetBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
+
+	// DownloadBackupWithResponse Download a backup
+	//
+	// The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`, `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is 409.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/backup/{backup_id}/download (the `DownloadBackup` operationId).
+	DownloadBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*DownloadBackupResponse, error)
+
+	// RestoreBackupWithResponse Restore a backup
+	//
+	// Checks the backup, answers, and restarts the gateway, which restores it before anything else starts: the backup's tables replace the gateway's in one transaction (all or nothing), its certificates replace the certificate store's files, and the gateway then runs on the restored state. The audit log, tasks and statistics stay the restoring gateway's own; sessions of replaced users end (log in again). A backup with readings restores them with the north positions they were taken with, so north services go on from where they were; a backup without readings keeps the gateway's readings and gives each restored north service or task that has no position here the position of the newest reading, so it sends what arrives from then on and nothing twice. Audited `BKRST` when requested and `BKRSC` once done (FAILURE with the reason when the load failed; the gateway then goes on with its state before the restore). Refused with 400: a backup taken with a newer schema version than this gateway's (or an older one: restore it on a gateway of its version, then upgrade), one taken from the other store kind (SQLite or PostgreSQL), or a file that is not a backup. Unknown id is 404; a backup that is not `COMPLETED` is 409.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /edge/backup/{backup_id}/restore (the `RestoreBackup` operationId).
+	RestoreBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error)
+
 	// ListCategoriesWithResponse List configuration categories
 	//
 	// Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
@@ -14713,6 +15391,691 @@ func (r AuthenticateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AuthenticateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListBackupsResponse503Headers the declared response headers of an HTTP 503 response for ListBackups
+type ListBackupsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListBackupsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListBackupsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBackupsResponse) GetJSON200() *BackupList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListBackupsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListBackupsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListBackupsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListBackupsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListBackupsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBackupsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBackupsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBackupsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBackupsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBackupResponse503Headers the declared response headers of an HTTP 503 response for CreateBackup
+type CreateBackupResponse503Headers struct {
+	RetryAfter int
+}
+
+type CreateBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupStarted
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateBackupResponse) GetJSON200() *BackupStarted {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateBackupResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateBackupResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListBackupStatusesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupStatusList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListBackupStatusesResponse) GetJSON200() *BackupStatusList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListBackupStatusesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListBackupStatusesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListBackupStatusesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListBackupStatusesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListBackupStatusesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListBackupStatusesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListBackupStatusesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UploadBackupResponse503Headers the declared response headers of an HTTP 503 response for UploadBackup
+type UploadBackupResponse503Headers struct {
+	RetryAfter int
+}
+
+type UploadBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Backup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PayloadTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UploadBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UploadBackupResponse) GetJSON200() *Backup {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UploadBackupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UploadBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UploadBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UploadBackupResponse) GetJSON413() *PayloadTooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UploadBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r UploadBackupResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UploadBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UploadBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UploadBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UploadBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBackupResponse503Headers the declared response headers of an HTTP 503 response for DeleteBackup
+type DeleteBackupResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupDone
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteBackupResponse) GetJSON200() *BackupDone {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteBackupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteBackupResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteBackupResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteBackupResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Backup
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBackupResponse) GetJSON200() *Backup {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetBackupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetBackupResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DownloadBackupResponse200Headers the declared response headers of an HTTP 200 response for DownloadBackup
+type DownloadBackupResponse200Headers struct {
+	ContentDisposition *string
+}
+
+// DownloadBackupResponse503Headers the declared response headers of an HTTP 503 response for DownloadBackup
+type DownloadBackupResponse503Headers struct {
+	RetryAfter int
+}
+
+type DownloadBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DownloadBackupResponse200Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DownloadBackupResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DownloadBackupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DownloadBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DownloadBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DownloadBackupResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DownloadBackupResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DownloadBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DownloadBackupResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DownloadBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DownloadBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DownloadBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DownloadBackupResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RestoreBackupResponse503Headers the declared response headers of an HTTP 503 response for RestoreBackup
+type RestoreBackupResponse503Headers struct {
+	RetryAfter int
+}
+
+type RestoreBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupDone
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RestoreBackupResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreBackupResponse) GetJSON200() *BackupDone {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RestoreBackupResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RestoreBackupResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RestoreBackupResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RestoreBackupResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RestoreBackupResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RestoreBackupResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RestoreBackupResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreBackupResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22495,6 +23858,126 @@ func (c *ClientWithResponses) AuthenticateWithTextBodyWithResponse(ctx context.C
 	return ParseAuthenticateResponse(rsp)
 }
 
+// ListBackupsWithResponse List backups
+//
+// Returns the backups in `<data dir>/backup`, newest first, one page at a time (`limit` default 20), optionally only those of one `status` (case-insensitive; an unknown status is 400). A backup that was running when the gateway stopped is `INTERRUPTED`. Admin only: a backup holds the users' password hashes.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/backup (the `ListBackups` operationId).
+func (c *ClientWithResponses) ListBackupsWithResponse(ctx context.Context, params *ListBackupsParams, reqEditors ...RequestEditorFn) (*ListBackupsResponse, error) {
+	rsp, err := c.ListBackups(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBackupsResponse(rsp)
+}
+
+// CreateBackupWithResponse Create a backup
+//
+// Starts a backup in the background, as a task of the schedule `backup` (process `backup`), and answers its id with status `RUNNING`; list or get it to see it end. A backup is a gzip-compressed tar file: a manifest (file format, schema version, store kind, date, contents), the gateway's own export of its tables (configuration, users and roles, schedules, services, filters and pipelines, plugin data, asset tracking, the package repository and installed packages' records) as JSON lines, read in one consistent snapshot while readings go on arriving, the certificate store's files, and, when `BACKUP.includeReadings` is true, the buffered readings with the north services' positions in them. The same mechanism serves SQLite and PostgreSQL; no database program is needed. It ends audited `BKEXC` (SUCCESS with its size, or FAILURE with the reason); afterwards only the newest `BACKUP.retainCount` complete backups are kept. A backup already running is 409. Admin only.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/backup (the `CreateBackup` operationId).
+func (c *ClientWithResponses) CreateBackupWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CreateBackupResponse, error) {
+	rsp, err := c.CreateBackup(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBackupResponse(rsp)
+}
+
+// ListBackupStatusesWithResponse List the statuses of backups
+//
+// The statuses a backup can have, with their indexes.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/backup/status (the `ListBackupStatuses` operationId).
+func (c *ClientWithResponses) ListBackupStatusesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListBackupStatusesResponse, error) {
+	rsp, err := c.ListBackupStatuses(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListBackupStatusesResponse(rsp)
+}
+
+// UploadBackupWithBodyWithResponse Upload a backup
+//
+// Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/backup/upload (the `UploadBackup` operationId).
+func (c *ClientWithResponses) UploadBackupWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadBackupResponse, error) {
+	rsp, err := c.UploadBackupWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUploadBackupResponse(rsp)
+}
+
+// DeleteBackupWithResponse Delete a backup
+//
+// Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /edge/backup/{backup_id} (the `DeleteBackup` operationId).
+func (c *ClientWithResponses) DeleteBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*DeleteBackupResponse, error) {
+	rsp, err := c.DeleteBackup(ctx, backupId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBackupResponse(rsp)
+}
+
+// GetBackupWithResponse Get a backup
+//
+// One backup's record. Unknown id is 404.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/backup/{backup_id} (the `GetBackup` operationId).
+func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
+	rsp, err := c.GetBackup(ctx, backupId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBackupResponse(rsp)
+}
+
+// DownloadBackupWithResponse Download a backup
+//
+// The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`, `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is 409.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/backup/{backup_id}/download (the `DownloadBackup` operationId).
+func (c *ClientWithResponses) DownloadBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*DownloadBackupResponse, error) {
+	rsp, err := c.DownloadBackup(ctx, backupId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDownloadBackupResponse(rsp)
+}
+
+// RestoreBackupWithResponse Restore a backup
+//
+// Checks the backup, answers, and restarts the gateway, which restores it before anything else starts: the backup's tables replace the gateway's in one transaction (all or nothing), its certificates replace the certificate store's files, and the gateway then runs on the restored state. The audit log, tasks and statistics stay the restoring gateway's own; sessions of replaced users end (log in again). A backup with readings restores them with the north positions they were taken with, so north services go on from where they were; a backup without readings keeps the gateway's readings and gives each restored north service or task that has no position here the position of the newest reading, so it sends what arrives from then on and nothing twice. Audited `BKRST` when requested and `BKRSC` once done (FAILURE with the reason when the load failed; the gateway then goes on with its state before the restore). Refused with 400: a backup taken with a newer schema version than this gateway's (or an older one: restore it on a gateway of its version, then upgrade), one taken from the other store kind (SQLite or PostgreSQL), or a file that is not a backup. Unknown id is 404; a backup that is not `COMPLETED` is 409.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /edge/backup/{backup_id}/restore (the `RestoreBackup` operationId).
+func (c *ClientWithResponses) RestoreBackupWithResponse(ctx context.Context, backupId BackupId, reqEditors ...RequestEditorFn) (*RestoreBackupResponse, error) {
+	rsp, err := c.RestoreBackup(ctx, backupId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreBackupResponse(rsp)
+}
+
 // ListCategoriesWithResponse List configuration categories
 //
 // Returns the key, description and display name of every configuration category, sorted by key. Categories form a tree (see `/edge/category/{name}/children`): `root=true` lists only the roots, the categories that are no other category's child (the seeded `General`, `Advanced` and `Utilities` among them); `root=false` lists only the categories that have a parent.
@@ -25633,6 +27116,610 @@ func ParseAuthenticateResponse(rsp *http.Response) (*AuthenticateResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers AuthenticateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListBackupsResponse parses an HTTP response from a ListBackupsWithResponse call
+func ParseListBackupsResponse(rsp *http.Response) (*ListBackupsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBackupsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListBackupsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBackupResponse parses an HTTP response from a CreateBackupWithResponse call
+func ParseCreateBackupResponse(rsp *http.Response) (*CreateBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupStarted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListBackupStatusesResponse parses an HTTP response from a ListBackupStatusesWithResponse call
+func ParseListBackupStatusesResponse(rsp *http.Response) (*ListBackupStatusesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListBackupStatusesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupStatusList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUploadBackupResponse parses an HTTP response from a UploadBackupWithResponse call
+func ParseUploadBackupResponse(rsp *http.Response) (*UploadBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UploadBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Backup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers UploadBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBackupResponse parses an HTTP response from a DeleteBackupWithResponse call
+func ParseDeleteBackupResponse(rsp *http.Response) (*DeleteBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupDone
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers DeleteBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBackupResponse parses an HTTP response from a GetBackupWithResponse call
+func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Backup
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDownloadBackupResponse parses an HTTP response from a DownloadBackupWithResponse call
+func ParseDownloadBackupResponse(rsp *http.Response) (*DownloadBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DownloadBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DownloadBackupResponse200Headers
+		if values := rsp.Header.Values("Content-Disposition"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Disposition", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentDisposition = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 503:
+		var headers DownloadBackupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRestoreBackupResponse parses an HTTP response from a RestoreBackupWithResponse call
+func ParseRestoreBackupResponse(rsp *http.Response) (*RestoreBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupDone
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers RestoreBackupResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

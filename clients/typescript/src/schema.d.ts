@@ -601,6 +601,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/edge/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List backups
+         * @description Returns the backups in `<data dir>/backup`, newest first, one page at a time (`limit` default 20), optionally only those of one `status` (case-insensitive; an unknown status is 400). A backup that was running when the gateway stopped is `INTERRUPTED`. Admin only: a backup holds the users' password hashes.
+         */
+        get: operations["listBackups"];
+        put?: never;
+        /**
+         * Create a backup
+         * @description Starts a backup in the background, as a task of the schedule `backup` (process `backup`), and answers its id with status `RUNNING`; list or get it to see it end. A backup is a gzip-compressed tar file: a manifest (file format, schema version, store kind, date, contents), the gateway's own export of its tables (configuration, users and roles, schedules, services, filters and pipelines, plugin data, asset tracking, the package repository and installed packages' records) as JSON lines, read in one consistent snapshot while readings go on arriving, the certificate store's files, and, when `BACKUP.includeReadings` is true, the buffered readings with the north services' positions in them. The same mechanism serves SQLite and PostgreSQL; no database program is needed. It ends audited `BKEXC` (SUCCESS with its size, or FAILURE with the reason); afterwards only the newest `BACKUP.retainCount` complete backups are kept. A backup already running is 409. Admin only.
+         */
+        post: operations["createBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/backup/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a backup
+         * @description Adds a backup file downloaded from this or another gateway (the body, `application/octet-stream`, at most 1 GiB and sent within the request time limit) as a new `COMPLETED` backup with its own id, dated when it was made; restore it with `PUT /edge/backup/{backup_id}/restore`, which checks its schema version and store kind. A body that is not a backup file of this gateway's format is 400; over the limit 413. Admin only.
+         */
+        post: operations["uploadBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/backup/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the statuses of backups
+         * @description The statuses a backup can have, with their indexes.
+         */
+        get: operations["listBackupStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/backup/{backup_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a backup
+         * @description One backup's record. Unknown id is 404.
+         */
+        get: operations["getBackup"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a backup
+         * @description Deletes the backup's file and record. Unknown id is 404; a backup still running is 409.
+         */
+        delete: operations["deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/backup/{backup_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a backup
+         * @description The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`, `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is 409.
+         */
+        get: operations["downloadBackup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/backup/{backup_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Restore a backup
+         * @description Checks the backup, answers, and restarts the gateway, which restores it before anything else starts: the backup's tables replace the gateway's in one transaction (all or nothing), its certificates replace the certificate store's files, and the gateway then runs on the restored state. The audit log, tasks and statistics stay the restoring gateway's own; sessions of replaced users end (log in again). A backup with readings restores them with the north positions they were taken with, so north services go on from where they were; a backup without readings keeps the gateway's readings and gives each restored north service or task that has no position here the position of the newest reading, so it sends what arrives from then on and nothing twice. Audited `BKRST` when requested and `BKRSC` once done (FAILURE with the reason when the load failed; the gateway then goes on with its state before the restore). Refused with 400: a backup taken with a newer schema version than this gateway's (or an older one: restore it on a gateway of its version, then upgrade), one taken from the other store kind (SQLite or PostgreSQL), or a file that is not a backup. Unknown id is 404; a backup that is not `COMPLETED` is 409.
+         */
+        put: operations["restoreBackup"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/edge/statistics": {
         parameters: {
             query?: never;
@@ -1936,6 +2073,73 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * @example {
+         *       "id": 3,
+         *       "date": "2024-05-01 10:15:42.123",
+         *       "status": "COMPLETED",
+         *       "size": 48213,
+         *       "readings": false
+         *     }
+         */
+        Backup: {
+            /**
+             * Format: int64
+             * @description The backup's id; ids are never reused.
+             */
+            id: number;
+            date: components["schemas"]["Timestamp"];
+            status: components["schemas"]["BackupStatus"];
+            /**
+             * Format: int64
+             * @description Bytes of the backup file; 0 until it is complete.
+             */
+            size: number;
+            /** @description Whether it holds the buffered readings (`BACKUP.includeReadings` when it was made). */
+            readings: boolean;
+            /** @description Why it failed; only for `FAILED`. */
+            reason?: string;
+        };
+        /**
+         * @description `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an error; `INTERRUPTED` the gateway stopped while it was running.
+         * @enum {string}
+         */
+        BackupStatus: "RUNNING" | "COMPLETED" | "FAILED" | "INTERRUPTED";
+        BackupList: {
+            backups: components["schemas"]["Backup"][];
+        };
+        /**
+         * @example {
+         *       "id": 4,
+         *       "status": "RUNNING",
+         *       "message": "Backup 4 started"
+         *     }
+         */
+        BackupStarted: {
+            /** Format: int64 */
+            id: number;
+            status: components["schemas"]["BackupStatus"];
+            message: string;
+        };
+        /**
+         * @example {
+         *       "id": 3,
+         *       "message": "Backup 3 deleted"
+         *     }
+         */
+        BackupDone: {
+            /** Format: int64 */
+            id: number;
+            message: string;
+        };
+        BackupStatusList: {
+            backupStatus: components["schemas"]["BackupStatusEntry"][];
+        };
+        BackupStatusEntry: {
+            /** @description The status's index (1 RUNNING, 2 COMPLETED, 3 FAILED, 4 INTERRUPTED). */
+            index: number;
+            name: components["schemas"]["BackupStatus"];
+        };
         /** @description The answer of a call with nothing else to return. */
         Message: {
             /**
@@ -1975,7 +2179,7 @@ export interface components {
          *     - `NHDWN` north destination unavailable
          *     - `NHAVL` north destination available
          *     - `UPEXC` update complete
-         *     - `BKEXC` backup complete
+         *     - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
          *     - `NTFDL` notification deleted
          *     - `NTFAD` notification added
          *     - `NTFSN` notification sent
@@ -1996,11 +2200,13 @@ export interface components {
          *     - `LOGFL` failed login
          *     - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
          *     - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
+         *     - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+         *     - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
          *     - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
          * @example CONCH
          * @enum {string}
          */
-        AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL" | "NHREJ" | "CTLWR" | "CTLOP";
+        AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL" | "NHREJ" | "CTLWR" | "CTLOP" | "BKRST" | "BKRSC";
         /**
          * @description The severity of an audit entry, always upper case in responses.
          * @example INFORMATION
@@ -3924,6 +4130,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The backup's id. */
+        BackupId: number;
         /** @description Maximum number of entries to return. */
         Limit: number;
         /** @description Number of entries to skip, for paging with `limit`. */
@@ -5057,6 +5265,242 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBackups: {
+        parameters: {
+            query?: {
+                /** @description Only backups of this status (`RUNNING`, `COMPLETED`, `FAILED`, `INTERRUPTED`), matched case-insensitively; any other value is 400. */
+                status?: string;
+                /** @description Maximum number of entries to return. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of entries to skip, for paging with `limit`. */
+                skip?: components["parameters"]["Skip"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of backups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup has started. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupStarted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The uploaded backup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Backup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBackupStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statuses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupStatusList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Backup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupDone"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup file. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="backup-<id>.tar.gz"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The backup's id. */
+                backup_id: components["parameters"]["BackupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restore is requested; the gateway restarts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "message": "Restoring backup 3; the gateway restarts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BackupDone"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

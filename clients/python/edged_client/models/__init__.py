@@ -19,6 +19,13 @@ from .audit_severity_level import AuditSeverityLevel
 from .audit_source import AuditSource
 from .available_packages import AvailablePackages
 from .available_plugins import AvailablePlugins
+from .backup import Backup
+from .backup_done import BackupDone
+from .backup_list import BackupList
+from .backup_started import BackupStarted
+from .backup_status import BackupStatus
+from .backup_status_entry import BackupStatusEntry
+from .backup_status_list import BackupStatusList
 from .category import Category
 from .category_children import CategoryChildren
 from .category_children_add import CategoryChildrenAdd
@@ -181,6 +188,13 @@ __all__ = (
     "AuditSource",
     "AvailablePackages",
     "AvailablePlugins",
+    "Backup",
+    "BackupDone",
+    "BackupList",
+    "BackupStarted",
+    "BackupStatus",
+    "BackupStatusEntry",
+    "BackupStatusList",
     "Category",
     "CategoryChildren",
     "CategoryChildrenAdd",

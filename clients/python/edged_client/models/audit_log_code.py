@@ -34,7 +34,7 @@ class AuditLogCode:
             - `NHDWN` north destination unavailable
             - `NHAVL` north destination available
             - `UPEXC` update complete
-            - `BKEXC` backup complete
+            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
             - `NTFDL` notification deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
@@ -57,6 +57,8 @@ class AuditLogCode:
             `reason`, `resent`)
             - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or
             `error`; FAILURE when refused or failed)
+            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
+            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
             - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`,
             `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.

@@ -4,6 +4,8 @@ from enum import StrEnum
 class AuditSource(StrEnum):
     ASTDP = "ASTDP"
     BKEXC = "BKEXC"
+    BKRSC = "BKRSC"
+    BKRST = "BKRST"
     CONAD = "CONAD"
     CONCH = "CONCH"
     CTLOP = "CTLOP"

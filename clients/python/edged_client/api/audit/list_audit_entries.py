@@ -101,7 +101,8 @@ def sync_detailed(
             - `NHDWN` north destination unavailable
             - `NHAVL` north destination available
             - `UPEXC` update complete
-            - `BKEXC` backup complete
+            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
+            `readings`)
             - `NTFDL` notification deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
@@ -124,6 +125,10 @@ def sync_detailed(
             `name`, `readings` ids, `reason`, `resent`)
             - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
             `values`, `results` or `error`; FAILURE when refused or failed)
+            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`,
+            `readings`)
+            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with
+            `reason` when it failed)
             - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
             `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
@@ -186,7 +191,8 @@ def sync(
             - `NHDWN` north destination unavailable
             - `NHAVL` north destination available
             - `UPEXC` update complete
-            - `BKEXC` backup complete
+            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
+            `readings`)
             - `NTFDL` notification deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
@@ -209,6 +215,10 @@ def sync(
             `name`, `readings` ids, `reason`, `resent`)
             - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
             `values`, `results` or `error`; FAILURE when refused or failed)
+            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`,
+            `readings`)
+            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with
+            `reason` when it failed)
             - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
             `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
@@ -266,7 +276,8 @@ async def asyncio_detailed(
             - `NHDWN` north destination unavailable
             - `NHAVL` north destination available
             - `UPEXC` update complete
-            - `BKEXC` backup complete
+            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
+            `readings`)
             - `NTFDL` notification deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
@@ -289,6 +300,10 @@ async def asyncio_detailed(
             `name`, `readings` ids, `reason`, `resent`)
             - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
             `values`, `results` or `error`; FAILURE when refused or failed)
+            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`,
+            `readings`)
+            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with
+            `reason` when it failed)
             - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
             `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.
@@ -349,7 +364,8 @@ async def asyncio(
             - `NHDWN` north destination unavailable
             - `NHAVL` north destination available
             - `UPEXC` update complete
-            - `BKEXC` backup complete
+            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
+            `readings`)
             - `NTFDL` notification deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
@@ -372,6 +388,10 @@ async def asyncio(
             `name`, `readings` ids, `reason`, `resent`)
             - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`,
             `values`, `results` or `error`; FAILURE when refused or failed)
+            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`,
+            `readings`)
+            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with
+            `reason` when it failed)
             - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`,
             `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
              Example: CONCH.

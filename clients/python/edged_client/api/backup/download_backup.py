@@ -1,0 +1,168 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import Client
+from ...types import Response
+
+
+def _get_kwargs(
+    backup_id: int,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/edge/backup/{backup_id}/download".format(
+            backup_id=quote(str(backup_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: Client, response: httpx.Response) -> None:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
+    raise errors.UnexpectedStatus(response.status_code, response.content)
+
+
+def _build_response(*, client: Client, response: httpx.Response) -> Response[None]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    backup_id: int,
+    *,
+    client: Client,
+) -> Response[None]:
+    """Download a backup
+
+     The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`,
+    `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented
+    exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is
+    409.
+
+    Args:
+        backup_id (int):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[None]
+    """
+
+    kwargs = _get_kwargs(
+        backup_id=backup_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    backup_id: int,
+    *,
+    client: Client,
+) -> None:
+    """Download a backup
+
+     The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`,
+    `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented
+    exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is
+    409.
+
+    Args:
+        backup_id (int):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        None
+    """
+
+    return sync_detailed(
+        backup_id=backup_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    backup_id: int,
+    *,
+    client: Client,
+) -> Response[None]:
+    """Download a backup
+
+     The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`,
+    `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented
+    exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is
+    409.
+
+    Args:
+        backup_id (int):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[None]
+    """
+
+    kwargs = _get_kwargs(
+        backup_id=backup_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    backup_id: int,
+    *,
+    client: Client,
+) -> None:
+    """Download a backup
+
+     The backup's file, `application/gzip` (a tar archive: `manifest.json`, `tables/<table>.jsonl`,
+    `certs/<file>`), with a `Content-Disposition` naming it `backup-<id>.tar.gz`; one of the documented
+    exceptions to JSON bodies (errors are JSON). Unknown id is 404; a backup that is not `COMPLETED` is
+    409.
+
+    Args:
+        backup_id (int):
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        None
+    """
+
+    return (
+        await asyncio_detailed(
+            backup_id=backup_id,
+            client=client,
+        )
+    ).parsed

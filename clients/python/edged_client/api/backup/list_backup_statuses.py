@@ -1,0 +1,135 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import Client
+from ...models.backup_status_list import BackupStatusList
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/edge/backup/status",
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: Client, response: httpx.Response) -> BackupStatusList:
+    if not 200 <= response.status_code <= 299:
+        raise errors.api_error(response)
+    if response.status_code == 200:
+        response_200 = BackupStatusList.from_dict(response.json())
+
+        return response_200
+
+    raise errors.UnexpectedStatus(response.status_code, response.content)
+
+
+def _build_response(*, client: Client, response: httpx.Response) -> Response[BackupStatusList]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: Client,
+) -> Response[BackupStatusList]:
+    """List the statuses of backups
+
+     The statuses a backup can have, with their indexes.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[BackupStatusList]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: Client,
+) -> BackupStatusList:
+    """List the statuses of backups
+
+     The statuses a backup can have, with their indexes.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        BackupStatusList
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: Client,
+) -> Response[BackupStatusList]:
+    """List the statuses of backups
+
+     The statuses a backup can have, with their indexes.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        Response[BackupStatusList]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: Client,
+) -> BackupStatusList:
+    """List the statuses of backups
+
+     The statuses a backup can have, with their indexes.
+
+    Raises:
+        errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
+            NotFoundError for 404, ...), carrying its message and request id.
+        httpx.TimeoutException: If the request takes longer than the client's timeout.
+
+    Returns:
+        BackupStatusList
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.backup import Backup
+
+
+T = TypeVar("T", bound="BackupList")
+
+
+@_attrs_define
+class BackupList:
+    """
+    Attributes:
+        backups (list[Backup]):
+    """
+
+    backups: list[Backup]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        backups = []
+        for backups_item_data in self.backups:
+            backups_item = backups_item_data.to_dict()
+            backups.append(backups_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "backups": backups,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.backup import Backup  # noqa: PLC0415
+
+        d = dict(src_dict)
+        backups = []
+        _backups = d.pop("backups")
+        for backups_item_data in _backups:
+            backups_item = Backup.from_dict(backups_item_data)
+
+            backups.append(backups_item)
+
+        _obj = cls(
+            backups=backups,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

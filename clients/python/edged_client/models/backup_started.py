@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.backup_status import BackupStatus
+
+T = TypeVar("T", bound="BackupStarted")
+
+
+@_attrs_define
+class BackupStarted:
+    """
+    Example:
+        {'id': 4, 'status': 'RUNNING', 'message': 'Backup 4 started'}
+
+    Attributes:
+        id (int):
+        status (BackupStatus): `RUNNING` being made; `COMPLETED` done (downloadable, restorable); `FAILED` ended with an
+            error; `INTERRUPTED` the gateway stopped while it was running.
+        message (str):
+    """
+
+    id: int
+    status: BackupStatus
+    message: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        status = self.status.value
+
+        message = self.message
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "status": status,
+                "message": message,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        status = BackupStatus(d.pop("status"))
+
+        message = d.pop("message")
+
+        _obj = cls(
+            id=id,
+            status=status,
+            message=message,
+        )
+
+        _obj.additional_properties = d
+        return _obj
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
