@@ -90,7 +90,16 @@ func (d *DB) countAttempt(ctx context.Context, c failureCount, key any, clientAd
 	t := stamp(at)
 	forgotten := t.Add(-p.ForgetAfter)
 	var res LoginAttempt
-	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+	err := d.onFullDisk(ctx, func(ctx context.Context) error {
+		return d.countAttemptTx(ctx, c, key, clientAddress, t, forgotten, p, check, &res)
+	})
+	return res, err
+}
+
+// countAttemptTx is countAttempt's transaction, writing its result to res.
+func (d *DB) countAttemptTx(ctx context.Context, c failureCount, key any, clientAddress string, t, forgotten time.Time, p LoginPolicy,
+	check func(tx *sqlx.Tx) error, res *LoginAttempt) error {
+	return d.inTx(ctx, func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, tx.Rebind(d.pruneLoginFailuresSQL(c)), forgotten); err != nil {
 			return translate(err)
 		}
@@ -115,7 +124,7 @@ func (d *DB) countAttempt(ctx context.Context, c failureCount, key any, clientAd
 			failures, until = 0, time.Time{}
 		}
 		if until.After(t) {
-			res = LoginAttempt{Refused: true, Failures: failures, LockedUntil: until}
+			*res = LoginAttempt{Refused: true, Failures: failures, LockedUntil: until}
 			return nil
 		}
 		failures++
@@ -123,12 +132,11 @@ func (d *DB) countAttempt(ctx context.Context, c failureCount, key any, clientAd
 		if dur := p.LockFor(failures); dur > 0 {
 			until = t.Add(dur)
 		}
-		res = LoginAttempt{Failures: failures, LockedUntil: until}
+		*res = LoginAttempt{Failures: failures, LockedUntil: until}
 		_, err := tx.ExecContext(ctx, tx.Rebind(fmt.Sprintf(`UPDATE %s SET failures = ?, locked_until = ?, last_attempt_at = ?
 			WHERE %s = ? AND client_address = ?`, c.table, c.key)), failures, nullTime(until), t, key, clientAddress)
 		return translate(err)
 	})
-	return res, err
 }
 
 // ClearLoginFailures forgets the failed logins of clientAddress on user
@@ -153,8 +161,10 @@ func (d *DB) ClearNameLoginFailures(ctx context.Context, name, clientAddress str
 // clearFailures deletes the record of key and clientAddress in c.
 func (d *DB) clearFailures(ctx context.Context, c failureCount, key any, clientAddress string) error {
 	q := d.w.Rebind(fmt.Sprintf("DELETE FROM %s WHERE %s = ? AND client_address = ?", c.table, c.key))
-	_, err := d.w.ExecContext(ctx, q, key, clientAddress)
-	return translate(err)
+	return d.onFullDisk(ctx, func(ctx context.Context) error {
+		_, err := d.w.ExecContext(ctx, q, key, clientAddress)
+		return translate(err)
+	})
 }
 
 // pruneLoginFailuresSQL removes the records last attempted before its

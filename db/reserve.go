@@ -188,6 +188,18 @@ func (d *DB) freeSpace(ctx context.Context, fn func(ctx context.Context) error) 
 	return err
 }
 
+// onFullDisk runs fn, a write of a context marked OnFullDisk (a login's
+// lockout accounting, a session), as freeSpace runs a deletion of
+// readings, so that on a full disk it may use the reserve: an operator
+// logging in to delete readings needs a few rows written first. Any other
+// context runs fn as it is.
+func (d *DB) onFullDisk(ctx context.Context, fn func(ctx context.Context) error) error {
+	if !isFreeing(ctx) {
+		return fn(ctx)
+	}
+	return d.freeSpace(ctx, fn)
+}
+
 // probeRoom is Probe's part for a database with a reserve: it makes the
 // reserve again when there is room, and while the write pool is marked
 // full it ends that state once there is room for ReserveSize bytes of

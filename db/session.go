@@ -36,8 +36,12 @@ func (d *DB) StartSession(ctx context.Context, s Session) error {
 	}
 	q := d.w.Rebind(`INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, client_address)
 		VALUES (?, ?, ?, ?, ?)`)
-	if _, err := d.w.ExecContext(ctx, q, s.TokenHash, s.UserID, created, seen, s.ClientAddress); err != nil {
-		return fmt.Errorf("db: start session of user %d: %w", s.UserID, translate(err))
+	err := d.onFullDisk(ctx, func(ctx context.Context) error {
+		_, err := d.w.ExecContext(ctx, q, s.TokenHash, s.UserID, created, seen, s.ClientAddress)
+		return translate(err)
+	})
+	if err != nil {
+		return fmt.Errorf("db: start session of user %d: %w", s.UserID, err)
 	}
 	return nil
 }
@@ -83,8 +87,12 @@ func (d *DB) SessionUser(ctx context.Context, tokenHash string) (Session, User, 
 func (d *DB) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {
 	q := d.w.Rebind("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ? AND last_seen_at < ?")
 	t := stamp(at)
-	if _, err := d.w.ExecContext(ctx, q, t, tokenHash, t); err != nil {
-		return fmt.Errorf("db: touch session: %w", translate(err))
+	err := d.onFullDisk(ctx, func(ctx context.Context) error {
+		_, err := d.w.ExecContext(ctx, q, t, tokenHash, t)
+		return translate(err)
+	})
+	if err != nil {
+		return fmt.Errorf("db: touch session: %w", err)
 	}
 	return nil
 }
