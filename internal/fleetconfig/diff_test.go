@@ -245,3 +245,27 @@ func TestEnvName(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestRefs(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Value
+		want Value
+	}{
+		{name: "a set secret becomes a reference", in: Value{Text: "s3cret", secret: true},
+			want: Value{Ref: &SecretRef{FromEnv: "EDGE_SECRET_SVC_PASSWORD"}}},
+		{name: "an empty secret stays empty", in: Value{Text: "", secret: true}, want: Value{Text: "", secret: true}},
+		{name: "a plain value stays", in: Plain("x"), want: Plain("x")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Values{"password": tc.in}
+			refs(v, "EDGE_SECRET", "svc")
+			got := v["password"]
+			if got.Text != tc.want.Text || (got.Ref == nil) != (tc.want.Ref == nil) ||
+				(got.Ref != nil && *got.Ref != *tc.want.Ref) {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

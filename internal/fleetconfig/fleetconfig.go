@@ -170,11 +170,13 @@ func (m *Manager) Export(ctx context.Context) (Document, error) {
 	return d, nil
 }
 
-// refs replaces each secret of v by a reference to the environment
-// variable prefix_owner_item.
+// refs replaces each secret of v that is set by a reference to the
+// environment variable prefix_owner_item. An empty secret (a password
+// item nobody set) stays empty: there is nothing to keep out of the
+// document, and a reference would ask every target for a variable.
 func refs(v Values, prefix, owner string) {
 	for item, x := range v {
-		if x.secret {
+		if x.secret && x.Text != "" {
 			v[item] = Value{Ref: &SecretRef{FromEnv: EnvName(prefix, owner, item)}}
 		}
 	}
