@@ -55,8 +55,8 @@ GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/pytho
 # are all handled.
 ROOTTOOLS := root-tools
 # What is in clients/python but not generated: the hand-written tests and
-# the leftovers of builds and test runs.
-PYKEEP    := -x tests -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
+# CHANGELOG, and the leftovers of builds and test runs.
+PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate console check-generated build run test test-all-databases test-unit \
         conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \

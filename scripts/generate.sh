@@ -31,7 +31,8 @@ mkdir -p "$out/clients/go/edgeclient"
 sed "s#^output:.*#output: $out/clients/go/edgeclient/client.gen.go#" clients/go/edgeclient/client.cfg.yaml > "$tmp/client.cfg.yaml"
 go tool oapi-codegen -config "$tmp/client.cfg.yaml" "$tmp/sdk.yaml"
 
-# openapi-python-client writes a whole project; clients/python/tests is ours.
+# openapi-python-client writes a whole project; clients/python/tests and
+# clients/python/CHANGELOG.md are ours.
 PATH="$root/$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate \
 	--path "$tmp/sdk-python.yaml" --config tools/python/openapi-python-client.yaml \
 	--custom-template-path tools/python/templates --meta pdm --overwrite \
@@ -39,7 +40,7 @@ PATH="$root/$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate \
 rm -rf "$tmp/python/.ruff_cache"
 cp LICENSE "$tmp/python/LICENSE"
 mkdir -p "$out/clients/python"
-find "$out/clients/python" -mindepth 1 -maxdepth 1 ! -name tests -exec rm -rf {} +
+find "$out/clients/python" -mindepth 1 -maxdepth 1 ! -name tests ! -name CHANGELOG.md -exec rm -rf {} +
 cp -a "$tmp/python/." "$out/clients/python/"
 
 mkdir -p "$out/$tsdir/src"

@@ -46,7 +46,7 @@ def test_sdist() -> None:
     (sdist,) = dist_dir().glob("edged_client-*.tar.gz")
     with tarfile.open(sdist) as t:
         names = {n.split("/", 1)[1] for n in t.getnames() if "/" in n}
-    assert {"LICENSE", "README.md", "pyproject.toml", "edged_client/py.typed", "edged_client/client.py"} <= names
+    assert {"LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "edged_client/py.typed", "edged_client/client.py"} <= names
 
 
 def test_wheel() -> None:
