@@ -11,10 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/edged/edged/internal/app"
 	"github.com/edged/edged/internal/fleetconfig"
@@ -26,31 +24,7 @@ const fleetAdminPassword = "Fleet-Admin-1x"
 // test ends and returns its base URL.
 func startGateway(t *testing.T) string {
 	t.Helper()
-	port := freePort(t)
-	var logs syncBuffer
-	ctx, stop := context.WithCancel(context.Background())
-	ended := make(chan error, 1)
-	go func() {
-		ended <- app.Run(ctx, app.Config{DataDir: t.TempDir(), Port: port, Version: "test", AdminPassword: fleetAdminPassword,
-			Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
-	}()
-	t.Cleanup(func() {
-		stop()
-		select {
-		case err := <-ended:
-			if err != nil {
-				t.Errorf("the gateway stopped with %v", err)
-			}
-		case <-time.After(2 * time.Minute):
-			t.Error("the gateway did not stop")
-		}
-		if t.Failed() {
-			t.Logf("gateway log:\n%s", logs.String())
-		}
-	})
-	url := "http://127.0.0.1:" + strconv.Itoa(port)
-	eventually(t, "the gateway answers ping", func() bool { return ping(t, url) != "" })
-	return url
+	return runGateway(t, app.Config{DataDir: t.TempDir(), Port: freePort(t), AdminPassword: fleetAdminPassword}, slog.LevelInfo)
 }
 
 // adminCall calls a gateway as admin and fails the test unless it answers

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,30 +42,7 @@ func TestFullDisk(t *testing.T) {
 	mnt := mountTmpfs(t, diskFullSize)
 	dataDir := filepath.Join(mnt, "data")
 	apiPort, southPort := freePort(t), freePort(t)
-	var logs syncBuffer
-	ctx, stop := context.WithCancel(context.Background())
-	ended := make(chan error, 1)
-	go func() {
-		ended <- app.Run(ctx, app.Config{DataDir: dataDir, Port: apiPort, Version: "test",
-			AdminPassword: "Disk-Full-Admin-1",
-			Logger:        slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
-	}()
-	t.Cleanup(func() {
-		stop()
-		select {
-		case err := <-ended:
-			if err != nil {
-				t.Errorf("the gateway stopped with %v", err)
-			}
-		case <-time.After(2 * time.Minute):
-			t.Error("the gateway did not stop")
-		}
-		if t.Failed() {
-			t.Logf("gateway log:\n%s", logs.String())
-		}
-	})
-	api := "http://127.0.0.1:" + strconv.Itoa(apiPort)
-	eventually(t, "the gateway answers ping", func() bool { return ping(t, api) != "" })
+	api := runGateway(t, app.Config{DataDir: dataDir, Port: apiPort, AdminPassword: "Disk-Full-Admin-1"}, slog.LevelInfo)
 	reserve := filepath.Join(dataDir, db.DefaultFile+"-reserve")
 	if fi, err := os.Stat(reserve); err != nil || fi.Size() != db.ReserveSize {
 		t.Fatalf("the disk reserve %s: %v, %v; want a file of %d bytes", reserve, fi, err, db.ReserveSize)

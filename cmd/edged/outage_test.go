@@ -45,30 +45,8 @@ func TestStorageOutageUnderIngest(t *testing.T) {
 func outageUnderIngest(t *testing.T, mode string) {
 	cluster := dbtest.NewCluster(t)
 	apiPort, southPort := freePort(t), freePort(t)
-	var logs syncBuffer
-	ctx, stop := context.WithCancel(context.Background())
-	ended := make(chan error, 1)
-	go func() {
-		ended <- app.Run(ctx, app.Config{DataDir: t.TempDir(), DB: cluster.DSN(), Port: apiPort, Version: "test",
-			AdminPassword: "Outage-Admin-1",
-			Logger:        slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	}()
-	t.Cleanup(func() {
-		stop()
-		select {
-		case err := <-ended:
-			if err != nil {
-				t.Errorf("the gateway stopped with %v", err)
-			}
-		case <-time.After(2 * time.Minute):
-			t.Error("the gateway did not stop")
-		}
-		if t.Failed() {
-			t.Logf("gateway log:\n%s", logs.String())
-		}
-	})
-	api := "http://127.0.0.1:" + strconv.Itoa(apiPort)
-	eventually(t, "the gateway answers ping", func() bool { return ping(t, api) != "" })
+	api := runGateway(t, app.Config{DataDir: t.TempDir(), DB: cluster.DSN(), Port: apiPort,
+		AdminPassword: "Outage-Admin-1"}, slog.LevelDebug)
 
 	status, body := call(t, http.MethodPost, api+"/edge/service", fmt.Sprintf(`{"name": "line", "type": "south",
 		"plugin": "http_south", "enabled": true, "config": {"port": {"value": "%d"}}}`, southPort))
@@ -376,6 +354,36 @@ func freePort(t *testing.T) int {
 }
 
 // syncBuffer is a bytes.Buffer safe for the gateway's concurrent logging.
+// runGateway runs the gateway of cfg (its Version and Logger set here,
+// logging at level) until the test ends, waits until it answers ping and
+// returns its base URL. A failed test shows the gateway's log.
+func runGateway(t *testing.T, cfg app.Config, level slog.Level) string {
+	t.Helper()
+	var logs syncBuffer
+	cfg.Version = "test"
+	cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: level}))
+	ctx, stop := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() { ended <- app.Run(ctx, cfg) }()
+	t.Cleanup(func() {
+		stop()
+		select {
+		case err := <-ended:
+			if err != nil {
+				t.Errorf("the gateway stopped with %v", err)
+			}
+		case <-time.After(2 * time.Minute):
+			t.Error("the gateway did not stop")
+		}
+		if t.Failed() {
+			t.Logf("gateway log:\n%s", logs.String())
+		}
+	})
+	url := "http://127.0.0.1:" + strconv.Itoa(cfg.Port)
+	eventually(t, "the gateway answers ping", func() bool { return ping(t, url) != "" })
+	return url
+}
+
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
