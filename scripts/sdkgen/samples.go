@@ -147,6 +147,7 @@ func newSample(doc *yaml.Node, o operation) (sample, error) {
 	s.code["curl"] = curlSample(o, pathParams, queryParams, body, secured)
 	if special, ok := layerSamples[opID]; ok {
 		s.code["Go"], s.code["Python"], s.code["TypeScript"] = special[0], special[1], special[2]
+		s.goImports = layerImports[opID]
 		return s, nil
 	}
 	goCode, imports, err := goSample(doc, opID, pathParams, queryParams, hasQuery, body, answersJSON(doc, o))
@@ -181,6 +182,37 @@ var layerSamples = map[string][3]string{
 		"client.logout()",
 		"await edge.logout();",
 	},
+	// A backup file is a gzip'd tar, not JSON, both ways.
+	"downloadBackup": {
+		"resp, err := c.DownloadBackupWithResponse(ctx, 1)\nif err != nil {\n\treturn err\n}\n" +
+			"if err := os.WriteFile(\"backup-1.tar.gz\", resp.Body, 0o600); err != nil {\n\treturn err\n}",
+		"from edged_client.api.backup import download_backup\n\n" +
+			"response = download_backup.sync_detailed(backup_id=1, client=client)\n" +
+			"with open(\"backup-1.tar.gz\", \"wb\") as f:\n    f.write(response.content)",
+		"const { data, response } = await edge.raw.GET(\"/edge/backup/{backup_id}/download\", {\n" +
+			"  params: { path: { backup_id: 1 } },\n  parseAs: \"blob\",\n});\n" +
+			"if (!response.ok || data === undefined) throw new Error(`download failed: ${response.status}`);\n" +
+			"console.log(data.size); // the backup file, a Blob: keep it, or upload it to another gateway",
+	},
+	"uploadBackup": {
+		"f, err := os.Open(\"backup-1.tar.gz\")\nif err != nil {\n\treturn err\n}\ndefer func() { _ = f.Close() }()\n" +
+			"resp, err := c.UploadBackupWithBodyWithResponse(ctx, \"application/octet-stream\", f)\nif err != nil {\n\treturn err\n}\n" +
+			"fmt.Println(resp.JSON200)",
+		"from edged_client.api.backup import upload_backup\nfrom edged_client.types import File\n\n" +
+			"with open(\"backup-1.tar.gz\", \"rb\") as f:\n    result = upload_backup.sync(client=client, body=File(payload=f))\nprint(result)",
+		"const file = new Blob([]); // the backup file's bytes, e.g. the Blob a download gave\n" +
+			"const { data, response } = await edge.raw.POST(\"/edge/backup/upload\", {\n" +
+			"  body: file as unknown as string,\n  bodySerializer: (body) => body as unknown as Blob,\n" +
+			"  headers: { \"Content-Type\": \"application/octet-stream\" },\n});\n" +
+			"if (!response.ok) throw new Error(`upload failed: ${response.status}`);\nconsole.log(data);",
+	},
+}
+
+// layerImports are the packages the Go samples of layerSamples use
+// besides edgeclient.
+var layerImports = map[string][]string{
+	"downloadBackup": {"os"},
+	"uploadBackup":   {"fmt", "os"},
 }
 
 type param struct {
