@@ -54,11 +54,19 @@ func valueOf(s *string) string {
 	return *s
 }
 
-// createBackup starts a backup at c and waits for it to complete.
+// createBackup starts a backup at c and waits for it to complete. The
+// task of the previous backup may still be ending after its record says
+// COMPLETED (the backup schedule is exclusive): a 409 then is retried
+// until it has ended.
 func createBackup(t testing.TB, c *edgeclient.ClientWithResponses) edgeclient.Backup {
 	t.Helper()
-	resp, err := c.CreateBackupWithResponse(t.Context())
-	must(t, err)
+	var resp *edgeclient.CreateBackupResponse
+	eventually(t, backupWait, "the backup schedule's previous task ending", func() bool {
+		var err error
+		resp, err = c.CreateBackupWithResponse(t.Context())
+		must(t, err)
+		return resp.StatusCode() != http.StatusConflict
+	})
 	wantStatus(t, "createBackup", resp.StatusCode(), resp.Body, http.StatusOK)
 	if resp.JSON200.Id < 1 || resp.JSON200.Message == "" {
 		t.Fatalf("createBackup answered %s", resp.Body)

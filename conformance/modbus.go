@@ -3,6 +3,7 @@ package conformance
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,16 +48,22 @@ func testModbusPipeline(t *testing.T) {
 	if !jsonEqual(t, got, want) {
 		t.Errorf("stored %v, want %v", got, want)
 	}
-	ev := trackingEvents(t, c, edgeclient.ListTrackingEventsParams{Asset: &asset, Service: &name})
-	kinds := map[string]bool{}
-	for _, e := range ev {
-		kinds[string(e.Event)+" "+e.Plugin] = true
-	}
-	for _, k := range []string{"Ingest modbus", "Filter scale", "Filter expression", "Filter delta"} {
-		if !kinds[k] {
-			t.Errorf("no %s tracking event for %s: %v", k, asset, kinds)
+	// Tracking events are recorded beside the readings, not with them:
+	// wait for all four rather than read them once.
+	wantKinds := []string{"Ingest modbus", "Filter scale", "Filter expression", "Filter delta"}
+	tracked := func() bool {
+		kinds := map[string]bool{}
+		for _, e := range trackingEvents(t, c, edgeclient.ListTrackingEventsParams{Asset: &asset, Service: &name}) {
+			kinds[string(e.Event)+" "+e.Plugin] = true
 		}
+		for _, k := range wantKinds {
+			if !kinds[k] {
+				return false
+			}
+		}
+		return true
 	}
+	eventually(t, 30*time.Second, "the tracking events "+strings.Join(wantKinds, ", ")+" of "+asset, tracked)
 	rec := southRecord(t, c, name)
 	if rec == nil || rec.Plugin.Name != "modbus" || southStatus(t, rec) != string(edgeclient.ServiceStatusRunning) {
 		t.Errorf("south record = %+v", rec)
