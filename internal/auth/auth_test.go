@@ -126,10 +126,10 @@ func expected(c caller, mandatory bool, op operation) int {
 		return 0 // the metrics are scraped on ping's terms
 	}
 	if slices.Contains(controlOnly, op.id) {
-		switch {
-		case c.role == user.RoleNone:
+		switch c.role {
+		case user.RoleNone:
 			return http.StatusUnauthorized // never anonymous, in either mode
-		case c.role == user.RoleAdmin || c.role == user.RoleControl:
+		case user.RoleAdmin, user.RoleControl:
 			return 0
 		}
 		return http.StatusForbidden
