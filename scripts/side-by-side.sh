@@ -20,6 +20,12 @@
 # group) and the script exits 130, 143 or 129.
 set -uo pipefail
 
+# wait -n -p (which step ended) is bash 5.1's.
+if [ "${BASH_VERSINFO[0]}" -lt 5 ] || { [ "${BASH_VERSINFO[0]}" = 5 ] && [ "${BASH_VERSINFO[1]}" -lt 1 ]; }; then
+  echo "$0: needs bash 5.1 or later (this is $BASH_VERSION)" >&2
+  exit 2
+fi
+
 jobs=4
 logdir=test-output/steps
 last=
@@ -137,7 +143,12 @@ while [ "$running" -gt 0 ]; do
   pid=
   wait -n -p pid
   rc=$?
-  [ -n "$pid" ] || continue
+  if [ -z "$pid" ]; then
+    # A trapped signal ends the wait early; 127 means no step is left,
+    # which the count says cannot be.
+    [ "$rc" != 127 ] || { echo "$0: no step is running, $running expected" >&2; break; }
+    continue
+  fi
   for name in "${names[@]}"; do
     [ "${state[$name]}" = running ] && [ "${pidof[$name]}" = "$pid" ] || continue
     running=$((running - 1))
