@@ -9,7 +9,13 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 LDFLAGS   := -X main.version=$(VERSION)
 BIN       := bin/edged
 DATA      ?= ./data
-LINT      := $(GO) tool -modfile=tools/go.mod golangci-lint
+# golangci-lint, pinned in tools/go.mod. No package registry reachable here
+# ships its prebuilt binary (PyPI, npm and Debian have none of v2), so it is
+# built once from the Go module proxy's source into tools/bin, under a name
+# that carries its version: a changed pin builds the new one, and nothing
+# else ever rebuilds it.
+LINTVERSION := $(shell awk '$$1 == "github.com/golangci/golangci-lint/v2" { print $$2 }' tools/go.mod)
+LINT      := tools/bin/golangci-lint-$(LINTVERSION)
 OAPI      := $(GO) tool oapi-codegen
 # Verbose test output without the "=== RUN" noise: results (sqlite and
 # postgres subtests included), logs and failures stay visible, so a run shows
@@ -58,7 +64,7 @@ ROOTTOOLS := root-tools
 # CHANGELOG, and the leftovers of builds and test runs.
 PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
-.PHONY: help generate console check-generated build run test test-all-databases test-unit \
+.PHONY: help generate console check-generated build run test test-all-databases test-go-all test-conformance-pg test-tools test-go-tools test-unit \
         conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz check-system root-tools bench-system
 
@@ -70,14 +76,18 @@ generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## reg
 	scripts/gen-proto.sh
 	@echo "generated from openapi.yaml and proto/"
 
+# The plugin contract's generator runs beside the others (scripts/generate.sh
+# runs the console's build beside the rest).
 check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page, the console or the plugin contract's code differ from what their sources generate
-	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	@tmp=$$(mktemp -d); proto=; trap '[ -z "$$proto" ] || { kill "$$proto" 2>/dev/null; wait "$$proto" || true; }; rm -rf "$$tmp"' EXIT; \
+	scripts/gen-proto.sh "$$tmp/proto" > "$$tmp/proto.log" 2>&1 & proto=$$!; \
 	scripts/generate.sh "$$tmp"; \
 	stale=0; \
 	for f in $(GENERATED); do \
 	  diff -r $(PYKEEP) "$$tmp/$$f" "$$f" > "$$tmp/diff" 2>&1 || { head -40 "$$tmp/diff"; echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
 	done; \
-	scripts/gen-proto.sh "$$tmp/proto"; \
+	rc=0; wait "$$proto" || rc=$$?; proto=; \
+	cat "$$tmp/proto.log"; test $$rc = 0 || { echo "scripts/gen-proto.sh failed (exit $$rc)"; exit 1; }; \
 	for f in pluginsdk/go/pluginpb/plugin.pb.go pluginsdk/go/pluginpb/plugin_grpc.pb.go \
 	  pluginsdk/python/edged_plugin/pb/plugin_pb2.py pluginsdk/python/edged_plugin/pb/plugin_pb2_grpc.py; do \
 	  cmp -s "$$f" "$$tmp/proto/$$f" || { echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
@@ -88,15 +98,51 @@ check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS)
 console: $(TSTOOLS) $(CONSOLETOOLS) ## rebuild the operator console (web/console) into internal/portal/console
 	node $(CONSOLEDIR)/build.mjs $(CONSOLEOUT)
 
-build: $(CONSOLEOUT)/console.js ## build bin/edged (pure Go, no cgo), the console first when its sources changed
+# make test sets CONSOLEDEP empty: see TESTJOBS.
+CONSOLEDEP ?= $(CONSOLEOUT)/console.js
+build: $(CONSOLEDEP) ## build bin/edged (pure Go, no cgo), the console first when its sources changed
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/edged
 
 run: build ## run the gateway on port 8081 with the embedded SQLite store in ./data
 	$(BIN) --data $(DATA)
 
-test: check-system check-generated lint $(SIMTOOLS) $(NATSSERVER) ## every test: unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer
-	scripts/with-postgres.sh $(MAKE) --no-print-directory test-all-databases
-	$(MAKE) --no-print-directory test-sdk-go test-plugins test-sdk-python test-sdk-typescript test-portal test-fuzz
+# make test runs its steps side by side (scripts/side-by-side.sh), each a
+# target below, at most TESTJOBS at once, each started as soon as the steps
+# it needs have passed: the tools first (the Python and npm ones, and the
+# Go-built ones, side by side), then the generated-code check, the lint and
+# every suite. The two slowest suites, go test ./... and conformance on
+# PostgreSQL, run side by side, each with a PostgreSQL cluster of its own.
+# Order matters only where steps share files: the TypeScript SDK's test
+# builds clients/typescript/dist, which check-generated's console build
+# also writes, so it runs after it; and nothing rebuilds the console in the
+# tree while other suites compile the gateway that embeds it (CONSOLEDEP=:
+# check-generated fails instead when the committed console is stale). Each
+# step's output is printed whole when it ends, go test ./...'s last, after
+# the summary of every step's outcome and time (also in
+# test-output/steps/). 4 fits 2 cores: most suites spend their time
+# waiting on a gateway, a browser or the network rather than computing.
+TESTJOBS ?= 4
+TESTSTEPS := test-tools test-go-tools \
+             test-go-all:test-tools,test-go-tools \
+             check-generated:test-tools \
+             lint:test-tools,test-go-tools \
+             test-conformance-pg:test-tools,test-go-tools \
+             test-sdk-python:test-tools \
+             test-sdk-typescript:test-tools,check-generated \
+             test-plugins:test-tools \
+             test-sdk-go test-portal \
+             test-fuzz:test-tools
+
+test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer (side by side; TESTJOBS=4)
+	CONSOLEDEP= MAKE='$(MAKE)' scripts/side-by-side.sh -j $(TESTJOBS) -last test-go-all $(TESTSTEPS)
+
+# The tools the steps of make test share, installed before any of them
+# runs: two steps building the same virtualenv or node_modules at once
+# would break it.
+test-tools: ## install the pinned Python and npm tools make test uses, side by side
+	$(MAKE) --no-print-directory -j4 --output-sync=target $(PYTOOLS) $(PLUGTOOLS) $(SIMTOOLS) $(TSTOOLS) $(CONSOLETOOLS) root-tools
+
+test-go-tools: $(LINT) $(NATSSERVER) ## build the pinned Go tools make test uses: golangci-lint and nats-server
 
 test-plugins: $(PLUGTOOLS) ## the plugin SDKs and their example plugins: Go (its own module) and Python (pytest)
 	@echo "== the Go plugin SDK (pluginsdk/go)"
@@ -104,12 +150,20 @@ test-plugins: $(PLUGTOOLS) ## the plugin SDKs and their example plugins: Go (its
 	@echo "== the Python plugin SDK (pluginsdk/python)"
 	cd pluginsdk/python && PYTHONPATH=. .venv/bin/python -m pytest -p no:cacheprovider -v tests
 
-test-all-databases: $(PLUGTOOLS)
-	@test -n "$${EDGE_TEST_PG:-}" || { echo "EDGE_TEST_PG is not set: run 'make test'"; exit 1; }
+# The suites that run on both stores use the PostgreSQL cluster named by
+# EDGE_TEST_PG, or start a throwaway one of their own
+# (scripts/with-postgres.sh).
+WITHPG = $(if $(EDGE_TEST_PG),,scripts/with-postgres.sh)
+
+test-all-databases: test-go-all test-conformance-pg ## test-go-all, then test-conformance-pg
+
+test-go-all: $(PLUGTOOLS) $(SIMTOOLS) $(NATSSERVER) ## go test ./...: unit tests, the storage suite on SQLite and PostgreSQL, conformance on SQLite
 	@echo "== unit tests and the storage suite (SQLite and PostgreSQL), conformance on SQLite"
-	EDGE_REQUIRE_SIMULATORS=1 CGO_ENABLED=0 $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
+	EDGE_REQUIRE_SIMULATORS=1 CGO_ENABLED=0 $(WITHPG) $(GO) test -count=1 -v ./... 2>&1 | $(TESTFILTER)
+
+test-conformance-pg: $(PLUGTOOLS) $(SIMTOOLS) $(NATSSERVER) ## the conformance suite on PostgreSQL
 	@echo "== conformance on PostgreSQL"
-	EDGE_REQUIRE_SIMULATORS=1 EDGE_CONFORMANCE_DB="$$EDGE_TEST_PG" CGO_ENABLED=0 $(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
+	EDGE_REQUIRE_SIMULATORS=1 CGO_ENABLED=0 $(WITHPG) bash -c 'EDGE_CONFORMANCE_DB="$$EDGE_TEST_PG" exec $(GO) test -count=1 -v ./conformance' 2>&1 | $(TESTFILTER)
 
 test-unit: ## unit tests, the storage suite and conformance on SQLite only (no PostgreSQL needed)
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
@@ -236,14 +290,26 @@ $(TSTOOLS): $(TSDIR)/package-lock.json
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
 
-lint: lint-spec ## go vet, gofmt, golangci-lint (the gateway and the Go SDK module) and the OpenAPI lint
+# golangci-lint runs once over the three modules (the gateway, the Go SDK
+# and the Go plugin SDK), as a Go workspace made for the run, so that the
+# packages they share are loaded and analysed once; go vet checks each
+# module on its own, with the versions its own go.mod selects.
+lint: lint-spec $(LINT) ## go vet, gofmt, golangci-lint (the gateway, the Go SDK and the Go plugin SDK, in one run) and the OpenAPI lint
 	$(GO) vet ./...
 	cd clients/go && $(GO) vet ./...
+	cd pluginsdk/go && $(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files --cached --others --exclude-standard '*.go')); \
 	if [ -n "$$out" ]; then echo "not gofmt-formatted:"; echo "$$out"; exit 1; fi
-	$(LINT) run ./...
-	cd clients/go && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
-	cd pluginsdk/go && $(GO) vet ./... && $(GO) tool -modfile=../../tools/go.mod golangci-lint run ./...
+	@work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
+	(cd "$$work" && GOWORK= $(GO) work init "$(CURDIR)" "$(CURDIR)/clients/go" "$(CURDIR)/pluginsdk/go"); \
+	echo "$(LINT) run ./... ./clients/go/... ./pluginsdk/go/..."; \
+	GOWORK="$$work/go.work" $(LINT) run ./... ./clients/go/... ./pluginsdk/go/...
+
+$(LINT): tools/go.mod tools/go.sum
+	mkdir -p tools/bin
+	rm -f tools/bin/golangci-lint-*
+	cd tools && $(GO) build -o ../$@ github.com/golangci/golangci-lint/v2/cmd/golangci-lint
+	$@ --version
 
 lint-spec: $(ROOTTOOLS) ## lint openapi.yaml with the pinned redocly CLI (offline)
 	npx --no-install redocly lint openapi.yaml
