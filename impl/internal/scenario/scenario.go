@@ -118,7 +118,8 @@ func (e *Env) Do(t testing.TB, method, url string, body any, c Caller, headers m
 		}
 		r = bytes.NewReader(j)
 	}
-	req := httptest.NewRequestWithContext(t.Context(), method, url, r)
+	// Not t.Context(): cleanups make calls too, after it ended.
+	req := httptest.NewRequestWithContext(context.Background(), method, url, r)
 	if r != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -448,4 +449,41 @@ func (e *Env) setupCall(ctx context.Context, method, url string, body any, c Cal
 		return fmt.Errorf("setup %s %s: %d %s", method, url, rec.Code, rec.Body.String())
 	}
 	return json.Unmarshal(rec.Body.Bytes(), out)
+}
+
+// Refused returns, for each caller, a scenario of the call that the
+// caller may not make: 401 for Anonymous (no token), 403 for a role.
+func Refused(method, url string, body any, callers ...Caller) []Scenario {
+	out := make([]Scenario, 0, len(callers))
+	for _, c := range callers {
+		s := Scenario{Method: method, URL: url, Body: body, As: c, ExpectedStatus: http.StatusForbidden,
+			Name: method + " " + url + " refused to " + string(c)}
+		if c == Anonymous {
+			s.ExpectedStatus, s.Name = http.StatusUnauthorized, method+" "+url+" refused anonymously"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Concat joins scenario lists into one table.
+func Concat(lists ...[]Scenario) []Scenario {
+	var out []Scenario
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// Decode returns an AfterTestFunc that decodes the answer
+// into a value of T and runs check on it.
+func Decode[T any](check func(t *testing.T, e *Env, v T)) func(t *testing.T, e *Env, res *httptest.ResponseRecorder) {
+	return func(t *testing.T, e *Env, res *httptest.ResponseRecorder) {
+		t.Helper()
+		var v T
+		if err := json.Unmarshal(res.Body.Bytes(), &v); err != nil {
+			t.Fatalf("decode %s: %v", res.Body.String(), err)
+		}
+		check(t, e, v)
+	}
 }
