@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,6 +40,25 @@ func rawValues(in map[string]gen.ControlValue) (map[string]json.RawMessage, erro
 			return nil, fault.Wrap(fault.Invalid, err, "value of %q is not a number, boolean or string", k)
 		}
 		out[k] = b
+	}
+	return out, nil
+}
+
+// scalars decodes raw values for the dispatcher's checks, numbers as
+// json.Number; nil stays nil.
+func scalars(raw map[string]json.RawMessage) (map[string]any, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	out := make(map[string]any, len(raw))
+	for k, r := range raw {
+		d := json.NewDecoder(bytes.NewReader(r))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			return nil, fault.Wrap(fault.Invalid, err, "value of %q is not a number, boolean or string", k)
+		}
+		out[k] = v
 	}
 	return out, nil
 }
@@ -85,18 +105,32 @@ func (s *Server) auditRefused(ctx context.Context, source string, details dispat
 // request that cannot reach it (none runs) is audited here, since no
 // dispatcher sees it.
 func (s *Server) dispatch(ctx context.Context, method string, req controlRequest) (gen.ControlResults, error) {
+	source := dispatch.AuditWrite
+	if method == "operation" {
+		source = dispatch.AuditOperation
+	}
+	details := dispatch.AuditDetails{Destination: req.Destination, Name: req.Name, Operation: req.Operation}
+	// A malformed request is refused as such whether or not a dispatcher
+	// runs, with the dispatcher's own checks.
+	checked := dispatch.Request{Destination: req.Destination, Name: req.Name, Operation: req.Operation}
+	var err error
+	if checked.Values, err = scalars(req.Values); err == nil {
+		checked.Parameters, err = scalars(req.Parameters)
+	}
+	if err == nil {
+		err = dispatch.Check(checked, method == "operation")
+	}
+	if err != nil {
+		s.auditRefused(ctx, source, details, err)
+		return gen.ControlResults{}, err
+	}
 	body, err := json.Marshal(req)
 	if err != nil {
 		return gen.ControlResults{}, fmt.Errorf("control request: %w", err)
 	}
 	out, err := s.services.Call(ctx, db.ServiceDispatcher, method, body)
 	if errors.Is(err, service.ErrNotRunning) {
-		source := dispatch.AuditWrite
-		if method == "operation" {
-			source = dispatch.AuditOperation
-		}
-		s.auditRefused(ctx, source, dispatch.AuditDetails{Destination: req.Destination, Name: req.Name,
-			Operation: req.Operation}, err)
+		s.auditRefused(ctx, source, details, err)
 	}
 	if err != nil {
 		return gen.ControlResults{}, err

@@ -342,6 +342,21 @@ func (d *Dispatcher) execute(ctx context.Context, timeout time.Duration, r Reque
 	return results, OutcomeFailed, first
 }
 
+// Check reports, as a fault.Invalid, what makes r malformed as a control
+// write (operation false) or operation: the checks Write and Operate make
+// before they look at any service. The API makes them before it hands a
+// request on, so a malformed request is answered as such (400) even while
+// no dispatcher service runs.
+func Check(r Request, operation bool) error {
+	if err := checkDestination(r); err != nil {
+		return err
+	}
+	if operation {
+		return checkOperation(r)
+	}
+	return checkWrite(r)
+}
+
 // checkDestination checks what every request has.
 func checkDestination(r Request) error {
 	switch r.Destination {
