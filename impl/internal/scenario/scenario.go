@@ -233,6 +233,9 @@ func (s Scenario) Test(t *testing.T, e *Env) {
 			t.Errorf("%s %s: body %s contains %q", s.Method, s.URL, body, unwanted)
 		}
 	}
+	if op, ok := contractStatus(httptest.NewRequest(s.Method, s.URL, nil), res.Code); !ok {
+		t.Errorf("%s %s: status %d is not among the answers openapi.yaml lists for %s", s.Method, s.URL, res.Code, op)
+	}
 	if res.Header().Get("X-Request-Id") == "" {
 		t.Errorf("%s %s: no X-Request-Id", s.Method, s.URL)
 	}
