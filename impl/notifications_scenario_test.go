@@ -30,7 +30,7 @@ func TestNotificationsScenarios(t *testing.T) {
 				Body: map[string]any{"name": name, "channel": "log", "notification_type": "toggled"}, ExpectedStatus: 400,
 				ExpectedContent: []string{"rule"}},
 			{Name: "create with a negative retrigger time", Method: "POST", URL: "/edge/notification",
-				Body: map[string]any{"name": name, "rule": "threshold", "channel": "log", "notification_type": "toggled", "retrigger_time": -1},
+				Body:           map[string]any{"name": name, "rule": "threshold", "channel": "log", "notification_type": "toggled", "retrigger_time": -1},
 				ExpectedStatus: 400},
 			{Name: "get an unknown instance", Method: "GET", URL: unknown, ExpectedStatus: 404},
 			{Name: "update an unknown instance", Method: "PUT", URL: unknown, Body: map[string]any{"description": "x"}, ExpectedStatus: 404},
