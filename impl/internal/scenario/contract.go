@@ -100,6 +100,40 @@ func (o operation) listed(status int) bool {
 		slices.Contains(o.statuses, strconv.Itoa(status/100)+"XX")
 }
 
+// covered are the operations scenarios called, by operationId.
+var (
+	coveredMu sync.Mutex
+	covered   = map[string]bool{}
+)
+
+// cover records that a scenario called the operation of r.
+func cover(r *http.Request) {
+	if o, ok := operationOf(r.Method, r.URL.EscapedPath()); ok {
+		coveredMu.Lock()
+		covered[o.id] = true
+		coveredMu.Unlock()
+	}
+}
+
+// uncovered returns the operations of the contract no scenario called,
+// sorted.
+func uncovered() []string {
+	ops, err := contract()
+	if err != nil {
+		return []string{err.Error()}
+	}
+	coveredMu.Lock()
+	defer coveredMu.Unlock()
+	var out []string
+	for _, o := range ops {
+		if !covered[o.id] {
+			out = append(out, o.id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // contractStatus returns the operation a request reaches and whether the
 // contract lists status among its answers; a status the router gives for
 // no operation (405, 404 of an unknown path) counts as listed.

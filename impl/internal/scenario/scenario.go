@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -233,7 +234,9 @@ func (s Scenario) Test(t *testing.T, e *Env) {
 			t.Errorf("%s %s: body %s contains %q", s.Method, s.URL, body, unwanted)
 		}
 	}
-	if op, ok := contractStatus(httptest.NewRequest(s.Method, s.URL, nil), res.Code); !ok {
+	probe := httptest.NewRequest(s.Method, s.URL, nil)
+	cover(probe)
+	if op, ok := contractStatus(probe, res.Code); !ok {
 		t.Errorf("%s %s: status %d is not among the answers openapi.yaml lists for %s", s.Method, s.URL, res.Code, op)
 	}
 	if res.Header().Get("X-Request-Id") == "" {
@@ -351,9 +354,18 @@ func shared(store string) (*Env, error) {
 }
 
 // Main runs the tests of m and then releases the shared gateways; call it
-// from TestMain: os.Exit(scenario.Main(m)).
+// from TestMain: os.Exit(scenario.Main(m)). When every test ran (no -run,
+// -skip or -short) and passed, it fails the run if an operation of
+// openapi.yaml was called by no scenario, so that every operation keeps
+// its scenarios.
 func Main(m *testing.M) int {
 	code := m.Run()
+	if code == 0 && wholeRun() {
+		if missing := uncovered(); len(missing) > 0 {
+			fmt.Fprintf(os.Stderr, "scenario: no scenario calls these operations of openapi.yaml: %s\n", strings.Join(missing, ", "))
+			code = 1
+		}
+	}
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
 	for i := len(releases) - 1; i >= 0; i-- {
@@ -361,6 +373,16 @@ func Main(m *testing.M) int {
 	}
 	releases = nil
 	return code
+}
+
+// wholeRun reports whether the test binary runs all its tests.
+func wholeRun() bool {
+	for _, name := range []string{"test.run", "test.skip"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() != "" {
+			return false
+		}
+	}
+	return !testing.Short()
 }
 
 // setupTimeout bounds assembling a gateway and logging its users in.
