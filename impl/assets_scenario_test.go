@@ -15,7 +15,7 @@ func TestAssetsScenarios(t *testing.T) {
 		e.InsertReadings(t, code,
 			map[string]any{"flow": 1.5, "state": "on"},
 			map[string]any{"flow": 2.5, "state": "off"},
-			map[string]any{"flow": 5, "state": "on"})
+			map[string]any{"flow": 5, "state": "on", `a"b`: 7, "a.b": 8, "$.c[0]": 9})
 		a := "/edge/asset/" + url.PathEscape(code) // the slash travels as %2F, the percent as %25
 		unknown := "/edge/asset/" + url.PathEscape(e.Unique("none"))
 		scenario.Run(t, e, scenario.Concat([]scn{
@@ -40,6 +40,11 @@ func TestAssetsScenarios(t *testing.T) {
 			{Name: "summary of an unknown asset", Method: "GET", URL: unknown + "/summary", ExpectedStatus: 404},
 			{Name: "key summary", Method: "GET", URL: a + "/flow/summary", ExpectedStatus: 200, ExpectedContent: []string{`"max":5`}},
 			{Name: "key summary without numbers", Method: "GET", URL: a + "/state/summary", ExpectedStatus: 404},
+			{Name: "a key with a quote", Method: "GET", URL: a + "/a%22b/summary", ExpectedStatus: 200, ExpectedContent: []string{`{"a\"b":{"average":7`}},
+			{Name: "a key with a dot", Method: "GET", URL: a + "/a.b", ExpectedStatus: 200, ExpectedContent: []string{`"a.b":8`}},
+			{Name: "a key like a JSON path", Method: "GET", URL: a + "/$.c%5B0%5D/series", ExpectedStatus: 200, ExpectedContent: []string{`"max":9`}},
+			{Name: "skip past every reading", Method: "GET", URL: a + "?skip=9223372036854775807", ExpectedStatus: 200, ExpectedContent: []string{`[]`}},
+			{Name: "the longest window", Method: "GET", URL: a + "?hours=9223372036854775807", ExpectedStatus: 200, ExpectedContent: []string{`"flow":1.5`}},
 			{Name: "series", Method: "GET", URL: a + "/flow/series?group=minutes", ExpectedStatus: 200, ExpectedContent: []string{`"average"`}},
 			{Name: "series with an unknown group", Method: "GET", URL: a + "/flow/series?group=days", ExpectedStatus: 400},
 			{Name: "purge an unknown asset", Method: "DELETE", URL: unknown, As: user, ExpectedStatus: 200, ExpectedContent: []string{`"purged":0`}},
