@@ -38,7 +38,7 @@ func TestContractStatus(t *testing.T) {
 		{"GET", "/edge/ping", 403, false},
 		{"DELETE", "/edge/task/x", 405, true}, // no operation: the router's answer
 	} {
-		if _, ok := contractStatus(httptest.NewRequest(tt.method, tt.path, nil), tt.status); ok != tt.want {
+		if _, ok := contractStatus(httptest.NewRequestWithContext(t.Context(), tt.method, tt.path, nil), tt.status); ok != tt.want {
 			t.Errorf("%s %s %d listed = %v, want %v", tt.method, tt.path, tt.status, ok, tt.want)
 		}
 	}

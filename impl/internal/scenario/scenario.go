@@ -234,7 +234,7 @@ func (s Scenario) Test(t *testing.T, e *Env) {
 			t.Errorf("%s %s: body %s contains %q", s.Method, s.URL, body, unwanted)
 		}
 	}
-	probe := httptest.NewRequest(s.Method, s.URL, nil)
+	probe := httptest.NewRequestWithContext(context.Background(), s.Method, s.URL, nil)
 	cover(probe)
 	if op, ok := contractStatus(probe, res.Code); !ok {
 		t.Errorf("%s %s: status %d is not among the answers openapi.yaml lists for %s", s.Method, s.URL, res.Code, op)
