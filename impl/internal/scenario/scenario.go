@@ -17,6 +17,7 @@ package scenario
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -105,6 +106,13 @@ func (e *Env) Unique(prefix string) string {
 // at all when nil; headers are added to the request.
 func (e *Env) Do(t testing.TB, method, url string, body any, c Caller, headers map[string]string) *httptest.ResponseRecorder {
 	t.Helper()
+	return e.do(t, method, url, body, c, headers, nil)
+}
+
+// do is Do over a connection in the TLS state tlsState (nil: plain HTTP).
+func (e *Env) do(t testing.TB, method, url string, body any, c Caller, headers map[string]string,
+	tlsState *tls.ConnectionState) *httptest.ResponseRecorder {
+	t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -131,6 +139,7 @@ func (e *Env) Do(t testing.TB, method, url string, body any, c Caller, headers m
 		req.Header.Set(k, v)
 	}
 	req.RemoteAddr = "192.0.2.1:4711"
+	req.TLS = tlsState
 	rec := httptest.NewRecorder()
 	e.Gateway.Handler().ServeHTTP(rec, req)
 	return rec
@@ -197,6 +206,9 @@ type Scenario struct {
 	// otherwise, not at all when nil.
 	Body    any
 	Headers map[string]string
+	// TLS, when set, is the state of the connection the call comes over
+	// (its client certificates, for a certificate login).
+	TLS *tls.ConnectionState
 	// As is the caller; Anonymous sends no token.
 	As Caller
 	// ExpectedStatus is the status the answer must have.
@@ -219,7 +231,7 @@ func (s Scenario) Test(t *testing.T, e *Env) {
 	if s.BeforeTestFunc != nil {
 		s.BeforeTestFunc(t, e)
 	}
-	res := e.Do(t, s.Method, s.URL, s.Body, s.As, s.Headers)
+	res := e.do(t, s.Method, s.URL, s.Body, s.As, s.Headers, s.TLS)
 	body := res.Body.String()
 	if res.Code != s.ExpectedStatus {
 		t.Fatalf("%s %s as %q: status %d, want %d; body %s%s", s.Method, s.URL, s.As, res.Code, s.ExpectedStatus, body, e.recentErrors())
