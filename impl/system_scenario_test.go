@@ -1,6 +1,8 @@
 package impl_test
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/edged/edged/impl/internal/scenario"
@@ -19,7 +21,18 @@ func TestSystemScenarios(t *testing.T) {
 				Headers: map[string]string{"Authorization": "not-a-token"}, ExpectedStatus: 200},
 			{Name: "invalid token elsewhere", Method: "GET", URL: "/edge/statistics",
 				Headers: map[string]string{"Authorization": "not-a-token"}, ExpectedStatus: 401},
-			{Name: "wrong method", Method: "POST", URL: "/edge/ping", ExpectedStatus: 405},
+			{Name: "wrong method", Method: "POST", URL: "/edge/ping", ExpectedStatus: 405,
+				AfterTestFunc: func(t *testing.T, _ *env, res *httptest.ResponseRecorder) {
+					if allow := res.Header().Get("Allow"); !strings.Contains(allow, "GET") {
+						t.Errorf("Allow %q", allow)
+					}
+				}},
+			{Name: "the client's request id is echoed", Method: "GET", URL: "/edge/ping", Headers: map[string]string{"X-Request-Id": "scenario-42"},
+				ExpectedStatus: 200, AfterTestFunc: func(t *testing.T, _ *env, res *httptest.ResponseRecorder) {
+					if id := res.Header().Get("X-Request-Id"); id != "scenario-42" {
+						t.Errorf("X-Request-Id %q", id)
+					}
+				}},
 		})
 	})
 }

@@ -221,6 +221,10 @@ type Scenario struct {
 	// AfterTestFunc after it, with the answer (to check its effect).
 	BeforeTestFunc func(t *testing.T, e *Env)
 	AfterTestFunc  func(t *testing.T, e *Env, res *httptest.ResponseRecorder)
+	// ContractGap, when set, says why openapi.yaml does not list
+	// ExpectedStatus for the operation yet: the runner then logs the gap
+	// instead of failing. Each one is a change the contract owes.
+	ContractGap string
 }
 
 // Test makes the scenario's call on e and checks the answer: its status,
@@ -248,7 +252,9 @@ func (s Scenario) Test(t *testing.T, e *Env) {
 	}
 	probe := httptest.NewRequestWithContext(context.Background(), s.Method, s.URL, nil)
 	cover(probe)
-	if op, ok := contractStatus(probe, res.Code); !ok {
+	if op, ok := contractStatus(probe, res.Code); !ok && s.ContractGap != "" {
+		t.Logf("contract gap: openapi.yaml does not list %d for %s: %s", res.Code, op, s.ContractGap)
+	} else if !ok {
 		t.Errorf("%s %s: status %d is not among the answers openapi.yaml lists for %s", s.Method, s.URL, res.Code, op)
 	}
 	if res.Header().Get("X-Request-Id") == "" {
