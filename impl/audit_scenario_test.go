@@ -30,7 +30,7 @@ func TestAuditScenarios(t *testing.T) {
 			{Name: "create with details not an object", Method: "POST", URL: "/edge/audit",
 				Body: map[string]any{"source": "LOGGN", "severity": "FAILURE", "details": "text"}, ExpectedStatus: 400},
 			{Name: "create with a body over 1 MiB", Method: "POST", URL: "/edge/audit",
-				Body: map[string]any{"source": "LOGGN", "severity": "INFORMATION", "details": map[string]any{"x": strings.Repeat("y", 1<<20)}},
+				Body:           map[string]any{"source": "LOGGN", "severity": "INFORMATION", "details": map[string]any{"x": strings.Repeat("y", 1<<20)}},
 				ExpectedStatus: 413},
 			{Name: "create as XML", Method: "POST", URL: "/edge/audit", Body: "<audit/>", Headers: map[string]string{"Content-Type": "application/xml"},
 				ExpectedStatus: 415, ContractGap: "every operation with a JSON body answers 415 for another media type (decisions §1); only setCategoryItems and addCategoryChildren list it"},
