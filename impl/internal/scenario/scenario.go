@@ -225,6 +225,10 @@ type Scenario struct {
 	// ExpectedStatus for the operation yet: the runner then logs the gap
 	// instead of failing. Each one is a change the contract owes.
 	ContractGap string
+
+	// generated marks a scenario Refused made: Run tells it from another
+	// of the same operation and caller by its request.
+	generated bool
 }
 
 // Test makes the scenario's call on e and checks the answer: its status,
@@ -281,6 +285,9 @@ func Run(t *testing.T, e *Env, scenarios []Scenario) {
 	t.Helper()
 	seen := map[string]bool{}
 	for _, s := range scenarios {
+		if s.generated && seen[s.Name] {
+			s.Name += " (" + s.Method + " " + s.URL + ")"
+		}
 		if s.Name == "" || seen[s.Name] {
 			t.Fatalf("scenario %q: every scenario needs a name of its own", s.Name)
 		}
@@ -498,15 +505,28 @@ func (e *Env) setupCall(ctx context.Context, method, url string, body any, c Cal
 // caller may not make: 401 for Anonymous (no token), 403 for a role.
 func Refused(method, url string, body any, callers ...Caller) []Scenario {
 	out := make([]Scenario, 0, len(callers))
+	op := method + " " + url
+	if o, ok := operationOf(method, escapedPath(url)); ok {
+		op = o.id
+	}
 	for _, c := range callers {
 		s := Scenario{Method: method, URL: url, Body: body, As: c, ExpectedStatus: http.StatusForbidden,
-			Name: method + " " + url + " refused to " + string(c)}
+			Name: op + " refused to " + string(c), generated: true}
 		if c == Anonymous {
-			s.ExpectedStatus, s.Name = http.StatusUnauthorized, method+" "+url+" refused anonymously"
+			s.ExpectedStatus, s.Name = http.StatusUnauthorized, op+" refused anonymously"
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// escapedPath returns the escaped path of url (a path with an optional
+// query).
+func escapedPath(url string) string {
+	if i := strings.IndexByte(url, '?'); i >= 0 {
+		return url[:i]
+	}
+	return url
 }
 
 // Concat joins scenario lists into one table.
