@@ -1,4 +1,4 @@
-package pkgrepo
+package pkgindex
 
 import (
 	"archive/tar"
