@@ -62,7 +62,8 @@ func Pack(files []File) ([]byte, error) {
 // Publish adds version p of a package to the repository in dir, with one
 // archive per OS/arch in archives (keyed "os/arch"), and signs the index
 // anew with key, valid for DefaultValidity. A version already there is
-// replaced. dir is the publisher's own directory, so its index is read
+// replaced for the platforms of archives; its artifacts for other
+// platforms stay. dir is the publisher's own directory, so its index is read
 // without verification.
 func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte) error {
 	return PublishFor(dir, key, p, archives, DefaultValidity)
@@ -75,6 +76,19 @@ func PublishFor(dir string, key ed25519.PrivateKey, p Package, archives map[stri
 		return err
 	}
 	p.Artifacts = nil
+	// The artifacts an earlier publication of this version has for
+	// platforms archives does not cover stay: each platform's build may be
+	// published on its own.
+	for _, q := range ix.Packages {
+		if q.Name != p.Name || q.Version != p.Version {
+			continue
+		}
+		for _, a := range q.Artifacts {
+			if _, replaced := archives[a.OS+"/"+a.Arch]; !replaced {
+				p.Artifacts = append(p.Artifacts, a)
+			}
+		}
+	}
 	for _, osArch := range slices.Sorted(maps.Keys(archives)) {
 		goos, goarch, ok := strings.Cut(osArch, "/")
 		if !ok {
@@ -91,6 +105,9 @@ func PublishFor(dir string, key ed25519.PrivateKey, p Package, archives map[stri
 		sum := sha256.Sum256(data)
 		p.Artifacts = append(p.Artifacts, Artifact{OS: goos, Arch: goarch, Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
 	}
+	sort.Slice(p.Artifacts, func(i, j int) bool {
+		return p.Artifacts[i].OS+"/"+p.Artifacts[i].Arch < p.Artifacts[j].OS+"/"+p.Artifacts[j].Arch
+	})
 	ix.Packages = slices.DeleteFunc(ix.Packages, func(q Package) bool { return q.Name == p.Name && q.Version == p.Version })
 	ix.Packages = append(ix.Packages, p)
 	sort.SliceStable(ix.Packages, func(i, j int) bool {
