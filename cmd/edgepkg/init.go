@@ -66,7 +66,12 @@ func scaffold(dir, lang, kind, name string, out io.Writer) error {
 				return nil
 			}
 			rel := strings.TrimSuffix(strings.TrimPrefix(p, root+"/"), ".tmpl")
-			tmpl, err := template.ParseFS(scaffolds, p)
+			src, err := fs.ReadFile(scaffolds, p)
+			if err != nil {
+				return err
+			}
+			// [[ ]]: Go composite literals hold {{ }}.
+			tmpl, err := template.New(p).Delims("[[", "]]").Parse(string(src))
 			if err != nil {
 				return err
 			}
