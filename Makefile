@@ -266,20 +266,24 @@ $(CONSOLETOOLS): $(CONSOLEDIR)/package-lock.json $(TSTOOLS)
 	touch $@
 
 # The plugin contract's generator (protoc from grpcio-tools) and the Python
-# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt.
+# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt, and
+# the Python plugin SDK itself, installed from this tree (editable) as a
+# plugin author installs its wheel; pip check holds the pins to the
+# requirement ranges of its pyproject.toml.
 plugin-tools: $(PLUGTOOLS) ## install the plugin contract's generator and the Python plugin SDK's packages (pinned)
 
-$(PLUGTOOLS): pluginsdk/python/requirements.txt
+$(PLUGTOOLS): pluginsdk/python/requirements.txt pluginsdk/python/pyproject.toml
 	rm -rf $(PLUGVENV)
 	$(PYTHON) -m venv $(PLUGVENV)
 	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r pluginsdk/python/requirements.txt
+	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps --no-build-isolation --no-index -e pluginsdk/python
 	$(PLUGVENV)/bin/python -m pip check --disable-pip-version-check
 	touch $@
 
 # KEY is an ed25519 key file (go run ./cmd/edgepkg keygen -out KEYFILE);
 # never commit one. The plugins and services of this tree are plugin
 # directories like any author's: edgepkg builds each (the Python one with
-# the plugin SDK's Python and the SDK of this tree) and publishes them.
+# the plugin SDK's Python, which has this tree's SDK) and publishes them.
 REPO_DIR ?= repository
 PACKAGE_DIRS := pluginsdk/go/examples/csvsouth pluginsdk/go/examples/filenorth pluginsdk/go/examples/scalefilter \
                 pluginsdk/python/examples/waveform cmd/edged-notification cmd/edged-dispatcher
@@ -290,7 +294,7 @@ packages: $(PLUGTOOLS) ## build this repository's plugins and services into the 
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) build -o "$$tmp/edgepkg" ./cmd/edgepkg; \
 	for d in $(PACKAGE_DIRS); do \
-	  PYTHONPATH="$(CURDIR)/pluginsdk/python" "$$tmp/edgepkg" build -python "$(CURDIR)/$(PLUGVENV)/bin/python" \
+	  "$$tmp/edgepkg" build -python "$(CURDIR)/$(PLUGVENV)/bin/python" \
 	    -version "$(PKGVERSION)" -out "$$tmp/dist" "$$d" > /dev/null; \
 	done; \
 	"$$tmp/edgepkg" publish -key "$(KEY)" -repo "$(REPO_DIR)" "$$tmp"/dist/*.tar.gz
