@@ -290,7 +290,7 @@ func buildPython(ctx context.Context, dir, stage string, o buildOptions) (pkgind
 	if err := writeStaged(stage, "requirements.txt", requirements(own, sdkReqs), 0o644); err != nil {
 		return pkgindex.Manifest{}, err
 	}
-	err = filepath.WalkDir(sdkPath, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(sdkPath, func(path string, d fs.DirEntry, err error) error { //nolint:gosec // the SDK the author's Python imports
 		if err != nil {
 			return err
 		}
@@ -420,8 +420,8 @@ var sdkName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*`)
 // writeStaged writes b as rel under stage.
 func writeStaged(stage, rel string, b []byte, mode os.FileMode) error {
 	path := filepath.Join(stage, rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil { //nolint:gosec // rel is relative, from a walk of the author's own files or our templates
 		return err
 	}
-	return os.WriteFile(path, b, mode)
+	return os.WriteFile(path, b, mode) //nolint:gosec // as above
 }

@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		if args[0] == "publish" {
 			return publish(*repo, key, *valid, pos, out)
 		}
-		if _, err := os.Stat(filepath.Join(*repo, pkgindex.IndexFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(*repo, pkgindex.IndexFile)); err != nil { //nolint:gosec // the repository the publisher named
 			return fmt.Errorf("sign: %s is not a repository: %w", *repo, err)
 		}
 		if err := pkgindex.Resign(*repo, key, *valid); err != nil {

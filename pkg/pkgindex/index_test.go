@@ -2,6 +2,7 @@ package pkgindex
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,10 +92,10 @@ func TestPublishedIndexVerifies(t *testing.T) {
 		t.Errorf("artifact file: %v", err)
 	}
 	other, _ := key(t)
-	if _, err := Verify(index, sig, []ed25519.PublicKey{other}); err != ErrBadSignature {
+	if _, err := Verify(index, sig, []ed25519.PublicKey{other}); !errors.Is(err, ErrBadSignature) {
 		t.Errorf("Verify under another key = %v, want ErrBadSignature", err)
 	}
-	if _, err := Verify([]byte(strings.Replace(string(index), "1.1.0", "1.2.0", 1)), sig, []ed25519.PublicKey{pub}); err != ErrBadSignature {
+	if _, err := Verify([]byte(strings.Replace(string(index), "1.1.0", "1.2.0", 1)), sig, []ed25519.PublicKey{pub}); !errors.Is(err, ErrBadSignature) {
 		t.Errorf("Verify of a changed index = %v, want ErrBadSignature", err)
 	}
 }
