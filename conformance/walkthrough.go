@@ -3,6 +3,7 @@ package conformance
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/edged/edged/clients/go/edgeclient"
 	"github.com/edged/edged/internal/simtest"
+	"github.com/edged/edged/pkg/pkgindex"
 )
 
 // walkthroughDoc is the page whose commands TestPluginWalkthrough runs.
@@ -195,6 +197,7 @@ func testPluginWalkthrough(t *testing.T) {
 	if ids := runPhase("author"); len(ids) != 0 {
 		t.Fatalf("the author's phase started tasks %v", ids)
 	}
+	indexVersion(t, work, 1)
 	awaitTasks("the install", 2, runPhase("install"))
 	if !installed("1.0.0")() {
 		t.Fatal("counter and pycounter 1.0.0 are not both installed")
@@ -227,6 +230,7 @@ func testPluginWalkthrough(t *testing.T) {
 	}
 
 	awaitTasks("the update", 1, runPhase("update"))
+	indexVersion(t, work, 2)
 	if !installed("1.1.0")() {
 		t.Fatal("counter and pycounter 1.1.0 are not both installed after the update")
 	}
@@ -255,4 +259,17 @@ func countsUp(readings []map[string]any) bool {
 		return false
 	}
 	return slices.IsSorted(counts) && counts[0] < counts[len(counts)-1]
+}
+
+// indexVersion checks the walkthrough's repository in work: its index at
+// version want (one publication, one version), expiring 30 days on.
+func indexVersion(t *testing.T, work string, want int64) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(work, "repo", pkgindex.IndexFile))
+	must(t, err)
+	var ix pkgindex.Index
+	must(t, json.Unmarshal(b, &ix))
+	if d := time.Until(ix.Expires); ix.Version != want || d < pkgindex.DefaultValidity-time.Hour || d > pkgindex.DefaultValidity {
+		t.Errorf("the repository's index: version %d, expiring in %v; want version %d, expiring in %v", ix.Version, d, want, pkgindex.DefaultValidity)
+	}
 }

@@ -240,15 +240,23 @@ func publish(dir string, key ed25519.PrivateKey, valid time.Duration, archives [
 	if err := os.MkdirAll(dir, 0o755); err != nil { //nolint:gosec // a repository is public, served as it is
 		return err
 	}
+	releases := make([]pkgindex.Release, 0, len(order))
 	for _, id := range order {
 		v := versions[id]
-		if err := pkgindex.PublishFor(dir, key, v.manifest.Package(), v.archives, valid); err != nil {
+		releases = append(releases, pkgindex.Release{Package: v.manifest.Package(), Archives: v.archives})
+	}
+	ix, err := pkgindex.PublishAll(dir, key, releases, valid)
+	if err != nil {
+		return err
+	}
+	for _, id := range order {
+		v := versions[id]
+		if _, err := fmt.Fprintf(out, "published %s %s (%s)\n", v.manifest.Name, v.manifest.Version, strings.Join(v.manifest.Platforms, ", ")); err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(out, "published %s %s (%s) into %s\n", v.manifest.Name, v.manifest.Version,
-			strings.Join(v.manifest.Platforms, ", "), filepath.Clean(dir)); err != nil {
-			return err
-		}
+	}
+	if _, err := fmt.Fprintf(out, "signed %s: index version %d, expires %s\n", filepath.Clean(dir), ix.Version, ix.Expires.Format(time.RFC3339)); err != nil {
+		return err
 	}
 	return nil
 }

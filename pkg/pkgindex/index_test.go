@@ -99,3 +99,34 @@ func TestPublishedIndexVerifies(t *testing.T) {
 		t.Errorf("Verify of a changed index = %v, want ErrBadSignature", err)
 	}
 }
+
+// TestPublishAllIsOnePublication publishes two packages at once: the index
+// is signed once, one version up, and lists both.
+func TestPublishAllIsOnePublication(t *testing.T) {
+	pub, priv := key(t)
+	dir := t.TempDir()
+	archive, err := Pack([]File{{Name: "plugin", Data: []byte("x"), Exec: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	releases := []Release{
+		{Package{Name: "b", Version: "1.0.0", Type: TypePlugin}, map[string][]byte{"linux/amd64": archive}},
+		{Package{Name: "a", Version: "2.0.0", Type: TypePlugin}, map[string][]byte{"linux/amd64": archive, "darwin/arm64": archive}},
+	}
+	for want := int64(1); want <= 2; want++ {
+		ix, err := PublishAll(dir, priv, releases, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		index, _ := os.ReadFile(filepath.Join(dir, IndexFile))
+		sig, _ := os.ReadFile(filepath.Join(dir, SignatureFile))
+		signed, err := Verify(index, sig, []ed25519.PublicKey{pub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.Version != want || signed.Version != want || !signed.Expires.Equal(ix.Expires) || len(signed.Packages) != 2 ||
+			signed.Packages[0].Name != "a" || len(signed.Packages[0].Artifacts) != 2 {
+			t.Errorf("publication %d: returned version %d, signed %+v", want, ix.Version, signed)
+		}
+	}
+}
