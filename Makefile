@@ -65,7 +65,7 @@ ROOTTOOLS := root-tools
 PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate console check-generated build run test test-all-databases test-go-all test-conformance-pg test-tools test-go-tools test-unit \
-        conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
+        conformance lint lint-spec packages plugin-sdk-dist test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
         test-fuzz check-system root-tools bench-system
 
 help: ## list the targets
@@ -266,22 +266,46 @@ $(CONSOLETOOLS): $(CONSOLEDIR)/package-lock.json $(TSTOOLS)
 	touch $@
 
 # The plugin contract's generator (protoc from grpcio-tools) and the Python
-# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt.
+# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt, and
+# the Python plugin SDK itself, installed from this tree (editable) as a
+# plugin author installs its wheel; pip check holds the pins to the
+# requirement ranges of its pyproject.toml.
 plugin-tools: $(PLUGTOOLS) ## install the plugin contract's generator and the Python plugin SDK's packages (pinned)
 
-$(PLUGTOOLS): pluginsdk/python/requirements.txt
+$(PLUGTOOLS): pluginsdk/python/requirements.txt pluginsdk/python/pyproject.toml
 	rm -rf $(PLUGVENV)
 	$(PYTHON) -m venv $(PLUGVENV)
 	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r pluginsdk/python/requirements.txt
+	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps --no-build-isolation --no-index -e pluginsdk/python
 	$(PLUGVENV)/bin/python -m pip check --disable-pip-version-check
 	touch $@
 
 # KEY is an ed25519 key file (go run ./cmd/edgepkg keygen -out KEYFILE);
-# never commit one.
+# never commit one. The plugins and services of this tree are plugin
+# directories like any author's: edgepkg builds each (the Python one with
+# the plugin SDK's Python, which has this tree's SDK) and publishes them.
 REPO_DIR ?= repository
-packages: ## build this repository's plugins into the signed package repository REPO_DIR with KEY
+PACKAGE_DIRS := pluginsdk/go/examples/csvsouth pluginsdk/go/examples/filenorth pluginsdk/go/examples/scalefilter \
+                pluginsdk/python/examples/waveform cmd/edged-notification cmd/edged-dispatcher
+# The packages' version: VERSION when given, else 1.0.0 (not git describe's).
+PKGVERSION = $(if $(filter command line environment override,$(origin VERSION)),$(VERSION),1.0.0)
+packages: $(PLUGTOOLS) ## build this repository's plugins and services into the signed package repository REPO_DIR with KEY
 	@test -n "$(KEY)" || { echo "usage: make packages KEY=KEYFILE [REPO_DIR=dir] [VERSION=x.y.z]"; exit 2; }
-	$(GO) run ./cmd/edgepkg build -key "$(KEY)" -out "$(REPO_DIR)" -version "$(or $(VERSION),1.0.0)"
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o "$$tmp/edgepkg" ./cmd/edgepkg; \
+	for d in $(PACKAGE_DIRS); do \
+	  "$$tmp/edgepkg" build -python "$(CURDIR)/$(PLUGVENV)/bin/python" \
+	    -version "$(PKGVERSION)" -out "$$tmp/dist" "$$d" > /dev/null; \
+	done; \
+	"$$tmp/edgepkg" publish -key "$(KEY)" -repo "$(REPO_DIR)" "$$tmp"/dist/*.tar.gz
+
+# The plugin SDKs as a release ships them, into PLUGIN_SDK_OUT: the Go
+# plugin SDK's module folder (edged-pluginsdk-go-V.tar.gz, used with
+# `go mod edit -replace`) and the Python plugin SDK's wheel
+# (edged_plugin-V-py3-none-any.whl). make release calls it.
+PLUGIN_SDK_OUT ?= dist/pluginsdk
+plugin-sdk-dist: $(PLUGTOOLS) ## the Go plugin SDK's module folder (tar.gz) and the Python plugin SDK's wheel, into PLUGIN_SDK_OUT (VERSION)
+	scripts/plugin-sdk-dist.sh "$(PLUGIN_SDK_OUT)" "$(VERSION)" "$(PLUGVENV)/bin/python"
 
 $(TSTOOLS): $(TSDIR)/package-lock.json
 	cd $(TSDIR) && npm ci --no-audit --no-fund

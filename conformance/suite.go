@@ -125,6 +125,7 @@ var suite = []suiteTest{
 	{"TestPackageRepository", Strict, testPackageRepository},
 	{"TestPackageTrust", Strict, testPackageTrust},
 	{"TestPackageUnpackMemory", Strict, testPackageUnpackMemory},
+	{"TestPluginWalkthrough", Strict, testPluginWalkthrough},
 	// Notification and dispatcher services (packages of the repository)
 	{"TestNotificationsAndControl", Strict, testNotificationsAndControl},
 	{"TestControlRefusalsAudited", Strict, testControlRefusalsAudited},

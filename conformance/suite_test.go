@@ -81,6 +81,7 @@ func TestPluginDataErrors(t *testing.T)                      { runSuiteTest(t) }
 func TestDeprecateTrackingEvent(t *testing.T)                { runSuiteTest(t) }
 func TestPackages(t *testing.T)                              { runSuiteTest(t) }
 func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }
+func TestPluginWalkthrough(t *testing.T)                     { runSuiteTest(t) }
 func TestPackageTrust(t *testing.T)                          { runSuiteTest(t) }
 func TestPackageUnpackMemory(t *testing.T)                   { runSuiteTest(t) }
 func TestNotificationsAndControl(t *testing.T)               { runSuiteTest(t) }

@@ -15,15 +15,19 @@ A plugin is a class, its executable a script that calls :func:`serve`::
 
 The gateway starts the script, handshakes over HashiCorp go-plugin's
 protocol (gRPC, application protocol version 1) and calls the contract in
-proto/edged/plugin/v1. A south plugin either implements ``poll()``, called
-every ``interval()`` seconds, or overrides ``run(emit, stopped)`` to push
-readings as they come.
+proto/edged/plugin/v1. A south plugin (SouthPlugin) either implements
+``poll()``, called every ``interval()`` seconds, or overrides
+``run(emit, stopped)`` to push readings as they come; a north plugin
+(NorthPlugin) implements ``send(readings)``, a filter (FilterPlugin)
+``ingest(readings)``.
 """
 
 from .plugin import (
     MAX_MESSAGE_BYTES,
     BatchTooLarge,
+    FilterPlugin,
     Item,
+    NorthPlugin,
     Reading,
     Restart,
     SouthPlugin,
@@ -31,4 +35,15 @@ from .plugin import (
     server,
 )
 
-__all__ = ["MAX_MESSAGE_BYTES", "BatchTooLarge", "Item", "Reading", "Restart", "SouthPlugin", "serve", "server"]
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "BatchTooLarge",
+    "FilterPlugin",
+    "Item",
+    "NorthPlugin",
+    "Reading",
+    "Restart",
+    "SouthPlugin",
+    "serve",
+    "server",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import sys
@@ -9,7 +10,7 @@ import threading
 from concurrent import futures
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional, Union
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -64,11 +65,22 @@ class Reading:
         ts = self.timestamp or datetime.now(timezone.utc)
         if not self.asset:
             raise ValueError("a reading needs an asset code")
+        if ts.tzinfo is None:
+            ts = ts.astimezone()  # a naive time is local time
+        # Exact to the microsecond: whole seconds and microseconds as integers.
+        ns = calendar.timegm(ts.utctimetuple()) * 1_000_000_000 + ts.microsecond * 1_000
         return plugin_pb2.Reading(
             asset=self.asset,
-            timestamp_unix_nano=int(ts.timestamp() * 1_000_000_000),
+            timestamp_unix_nano=ns,
             values_json=json.dumps(self.values).encode(),
         )
+
+    @classmethod
+    def from_pb(cls, r: plugin_pb2.Reading) -> "Reading":
+        """The reading the gateway sent (its time to the microsecond, in UTC)."""
+        seconds, ns = divmod(r.timestamp_unix_nano, 1_000_000_000)
+        ts = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=ns // 1_000)
+        return cls(r.asset, json.loads(r.values_json), ts)
 
 
 class Restart(Exception):
@@ -84,6 +96,7 @@ class SouthPlugin:
     """Base class of a south plugin. Set name, version, description, items
     (and persists, with state()), then implement poll() or run()."""
 
+    kind = "south"
     name = ""
     version = ""
     description = ""
@@ -123,11 +136,88 @@ class SouthPlugin:
             stopped.wait(self.interval())
 
 
-def _describe(p: SouthPlugin) -> plugin_pb2.Description:
+class NorthPlugin:
+    """Base class of a north plugin: a destination. Set name, version,
+    description, items (and persists, with state()), then implement send()."""
+
+    kind = "north"
+    name = ""
+    version = ""
+    description = ""
+    items: dict[str, Item] = {}
+    persists = False
+
+    def __init__(self) -> None:
+        self.service = ""
+        self.config: dict[str, str] = {}
+
+    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
+        """Takes the configuration and the persisted state; raise to fail the start."""
+        self.service, self.config = service, dict(config)
+
+    def reconfigure(self, config: dict[str, str]) -> None:
+        """Applies a changed configuration; raise Restart for a new instance,
+        another exception keeps the old configuration."""
+        self.config = dict(config)
+
+    def state(self) -> dict:
+        """The state to persist when persists is true."""
+        return {}
+
+    def send(self, readings: list[Reading]) -> int:
+        """Delivers readings in order and returns how many of them, from the
+        first, the destination accepted for good; the gateway sends the
+        rest again. An exception accepts none, its message the reason."""
+        raise NotImplementedError("implement send()")
+
+
+class FilterPlugin:
+    """Base class of a filter plugin: a step of a filter pipeline. Set name,
+    version, description, items (and persists, with state()), then
+    implement ingest()."""
+
+    kind = "filter"
+    name = ""
+    version = ""
+    description = ""
+    items: dict[str, Item] = {}
+    persists = False
+
+    def __init__(self) -> None:
+        self.service = ""
+        self.config: dict[str, str] = {}
+
+    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
+        """Takes the configuration and the persisted state; raise to fail the start."""
+        self.service, self.config = service, dict(config)
+
+    def reconfigure(self, config: dict[str, str]) -> None:
+        """Applies a changed configuration; raise Restart for a new instance,
+        another exception keeps the old configuration."""
+        self.config = dict(config)
+
+    def state(self) -> dict:
+        """The state to persist when persists is true."""
+        return {}
+
+    def ingest(self, readings: list[Reading]) -> list[Reading]:
+        """Returns the readings that go on in place of readings. An exception
+        lets the batch pass unfiltered, its message logged by the gateway."""
+        raise NotImplementedError("implement ingest()")
+
+
+AnyPlugin = Union[SouthPlugin, NorthPlugin, FilterPlugin]
+
+
+def _kind(p: AnyPlugin) -> str:
+    return getattr(p, "kind", "south")
+
+
+def _describe(p: AnyPlugin) -> plugin_pb2.Description:
     return plugin_pb2.Description(
         name=p.name,
         version=p.version,
-        kind="south",
+        kind=_kind(p),
         description=p.description,
         persists=p.persists,
         items={n: it.to_pb(n) for n, it in p.items.items()},
@@ -135,17 +225,18 @@ def _describe(p: SouthPlugin) -> plugin_pb2.Description:
 
 
 class _PluginServicer(plugin_pb2_grpc.PluginServicer):
-    def __init__(self, p: SouthPlugin) -> None:
+    def __init__(self, p: AnyPlugin) -> None:
         self.p = p
 
     def Describe(self, request, context):
         return _describe(self.p)
 
 
-class _SouthServicer(plugin_pb2_grpc.SouthServicer):
-    def __init__(self, p: SouthPlugin) -> None:
+class _Common:
+    """Start, Reconfigure and State, the calls every kind serves alike."""
+
+    def __init__(self, p: AnyPlugin) -> None:
         self.p = p
-        self.lock = threading.Lock()
 
     def Start(self, request, context):
         state = json.loads(request.state) if request.state else None
@@ -155,6 +246,22 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(e))
         return plugin_pb2.StartReply()
 
+    def Reconfigure(self, request, context):
+        try:
+            self.p.reconfigure(dict(request.config))
+        except Restart:
+            return plugin_pb2.ReconfigureReply(restart=True)
+        except Exception as e:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        return plugin_pb2.ReconfigureReply()
+
+    def State(self, request, context):
+        if not self.p.persists:
+            return plugin_pb2.StateReply()
+        return plugin_pb2.StateReply(state=json.dumps(self.p.state()).encode())
+
+
+class _SouthServicer(_Common, plugin_pb2_grpc.SouthServicer):
     def Run(self, request, context):
         stopped = threading.Event()
         batches: list[list[plugin_pb2.Reading]] = []
@@ -199,20 +306,6 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
         if failure and context.is_active():
             context.abort(grpc.StatusCode.ABORTED, str(failure[0]))
 
-    def Reconfigure(self, request, context):
-        try:
-            self.p.reconfigure(dict(request.config))
-        except Restart:
-            return plugin_pb2.ReconfigureReply(restart=True)
-        except Exception as e:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
-        return plugin_pb2.ReconfigureReply()
-
-    def State(self, request, context):
-        if not self.p.persists:
-            return plugin_pb2.StateReply()
-        return plugin_pb2.StateReply(state=json.dumps(self.p.state()).encode())
-
     def Write(self, request, context):
         write = getattr(self.p, "write", None)
         if write is None:
@@ -224,7 +317,33 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
         return plugin_pb2.WriteReply()
 
 
-def server(p: SouthPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, int, threading.Event]:
+class _NorthServicer(_Common, plugin_pb2_grpc.NorthServicer):
+    def Send(self, request, context):
+        readings = [Reading.from_pb(r) for r in request.readings]
+        try:
+            accepted = int(self.p.send(readings))
+        except Exception as e:  # none accepted; the gateway sends them again
+            return plugin_pb2.SendReply(accepted=0, error=str(e) or type(e).__name__)
+        return plugin_pb2.SendReply(accepted=max(0, min(accepted, len(readings))))
+
+
+class _FilterServicer(_Common, plugin_pb2_grpc.FilterServicer):
+    def Ingest(self, request, context):
+        try:
+            out = [r.to_pb() for r in self.p.ingest([Reading.from_pb(r) for r in request.readings])]
+        except Exception as e:
+            context.abort(grpc.StatusCode.ABORTED, str(e) or type(e).__name__)
+        reply = plugin_pb2.IngestReply(readings=out)
+        if reply.ByteSize() > MAX_MESSAGE_BYTES:
+            context.abort(
+                grpc.StatusCode.ABORTED,
+                f"{len(out)} readings are {reply.ByteSize()} bytes, more than the {MAX_MESSAGE_BYTES} "
+                "a plugin may send at once",
+            )
+        return reply
+
+
+def server(p: AnyPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, int, threading.Event]:
     """Returns a started gRPC server serving p, its port and an event set
     when the gateway asks the plugin to shut down (go-plugin's controller).
     serve() uses it; tests call it directly."""
@@ -232,7 +351,15 @@ def server(p: SouthPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, i
         raise ValueError("a plugin needs a name and a version")
     srv = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     plugin_pb2_grpc.add_PluginServicer_to_server(_PluginServicer(p), srv)
-    plugin_pb2_grpc.add_SouthServicer_to_server(_SouthServicer(p), srv)
+    kind = _kind(p)
+    if kind == "north":
+        plugin_pb2_grpc.add_NorthServicer_to_server(_NorthServicer(p), srv)
+    elif kind == "filter":
+        plugin_pb2_grpc.add_FilterServicer_to_server(_FilterServicer(p), srv)
+    elif kind == "south":
+        plugin_pb2_grpc.add_SouthServicer_to_server(_SouthServicer(p), srv)
+    else:
+        raise ValueError(f"a plugin of kind {kind!r} is not served by this SDK")
     hs = health.HealthServicer()
     hs.set("plugin", health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(hs, srv)
@@ -261,7 +388,7 @@ def server(p: SouthPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, i
     return srv, port, shutdown
 
 
-def serve(p: SouthPlugin) -> None:
+def serve(p: AnyPlugin) -> None:
     """Serves p to the gateway that started this process, until the gateway
     is done with it. Exits with a message when not started by a gateway."""
     if os.environ.get(MAGIC_COOKIE_KEY) != MAGIC_COOKIE_VALUE:
