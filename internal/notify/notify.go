@@ -426,7 +426,8 @@ func (e *Engine) Statistics(ctx context.Context, at time.Time, counters map[stri
 }
 
 // Run runs the timers of the instances ("not seen within", windows
-// emptying, retriggering) until ctx ends, then returns nil. Run once.
+// emptying, retriggering) until ctx ends or the engine is closed, then
+// returns nil. Run once.
 func (e *Engine) Run(ctx context.Context) error {
 	for {
 		now := e.clock.Now()
@@ -439,6 +440,11 @@ func (e *Engine) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+			if t != nil {
+				t.Stop()
+			}
+			return nil
+		case <-e.ctx.Done(): // Close
 			if t != nil {
 				t.Stop()
 			}
@@ -475,8 +481,8 @@ func (e *Engine) poke() {
 	}
 }
 
-// Close stops every channel; notifications still queued are dropped. The
-// engine takes no instances after it.
+// Close stops every channel and ends Run; notifications still queued are
+// dropped. The engine takes no instances after it.
 func (e *Engine) Close() {
 	e.mu.Lock()
 	e.closed = true
