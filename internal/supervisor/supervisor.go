@@ -333,7 +333,7 @@ func (s *Supervisor) supervise(ctx context.Context) {
 			s.giveUp(ctx, fmt.Sprintf("%d restarts in a row failed (max_attempts): the service stays failed until it is disabled and enabled again", attempt))
 			return
 		}
-		delay := s.o.Backoff.Delay(attempt)
+		delay := s.o.Backoff.Jittered(attempt)
 		attempt++
 		if !s.wait(ctx, delay) {
 			return
