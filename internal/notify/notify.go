@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Audit sources and severities the engine writes.
@@ -80,31 +81,15 @@ type Write struct {
 	Values      map[string]any `json:"values"`
 }
 
-// Instance is a notification instance: a rule, a notification type and
-// its delivery channels.
-type Instance struct {
-	Name        string
-	Description string
-	Rule        string            // a rule plugin's name
-	RuleConfig  map[string]string // the rule's items
-	// Channels are where notifications go: the first is the instance's
-	// delivery, more may be added. Names are unique within an instance.
-	Channels []Channel
-	// Type is TypeOneShot, TypeRetriggered or TypeToggled.
-	Type    string
-	Enabled bool
-	// RetriggerTime is the least time between two sends of a retriggered
-	// notification; it must be positive for that type. On the wire
-	// (MarshalJSON) it is in seconds.
-	RetriggerTime time.Duration
-}
+// Instance is a notification instance: a rule, a notification type
+// (TypeOneShot, TypeRetriggered or TypeToggled) and its delivery channels,
+// the first of which is the instance's own delivery; channel names are
+// unique within an instance. RetriggerTime must be positive for a
+// retriggered notification. It is the plugin contract's type.
+type Instance = edgeplugin.NotificationInstance
 
 // Channel is a delivery channel of an instance.
-type Channel struct {
-	Name   string            `json:"name"`
-	Plugin string            `json:"plugin"`
-	Config map[string]string `json:"config"`
-}
+type Channel = edgeplugin.NotificationChannel
 
 // Event is what a channel delivers: one send of a notification.
 type Event struct {

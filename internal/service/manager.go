@@ -156,7 +156,7 @@ type Manager struct {
 	hosted  map[string]*hosted // started notification and dispatcher services
 	base    context.Context    // parent of every runner; set by Start
 	closed  bool               // Shutdown was called
-	started func(ctx context.Context, typ string, call Caller) error
+	started func(ctx context.Context, typ string, inst plugin.Service) error
 }
 
 // New returns a Manager; call Start to start the enabled services.

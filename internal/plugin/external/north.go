@@ -26,9 +26,12 @@ func (n *north) Send(ctx context.Context, readings []plugin.Reading) (int, error
 	return n.proc.Send(ctx, toSDK(readings))
 }
 
-// Reconfigure hands the plugin its new configuration.
+// Reconfigure hands the plugin its new configuration; a plugin that does
+// not answer within callWait fails it.
 func (n *north) Reconfigure(cfg plugin.Config) error {
-	return reconfigureError(n.proc.Reconfigure(context.Background(), edgeplugin.Config(cfg)))
+	ctx, cancel := context.WithTimeout(context.Background(), callWait)
+	defer cancel()
+	return reconfigureError(n.proc.Reconfigure(ctx, edgeplugin.Config(cfg)))
 }
 
 // Close kills the process.

@@ -1,0 +1,31 @@
+// Command hangnorth is a north plugin the tests of package external run
+// in its own process: it accepts every reading, and its Reconfigure never
+// returns when item "hang" is set, as a plugin stuck on its destination.
+package main
+
+import (
+	"context"
+
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
+)
+
+type north struct{}
+
+func (north) Start(context.Context, edgeplugin.Start) error { return nil }
+
+func (north) Send(_ context.Context, rs []edgeplugin.Reading) (int, error) { return len(rs), nil }
+
+func (north) Reconfigure(cfg edgeplugin.Config) error {
+	if cfg["hang"] != "" {
+		select {}
+	}
+	return nil
+}
+
+func main() {
+	edgeplugin.Serve(edgeplugin.Plugin{
+		Info: edgeplugin.Info{Name: "hang_north", Version: "0.1.0", Kind: edgeplugin.KindNorth,
+			Description: "a north plugin whose Reconfigure can hang"},
+		North: north{},
+	})
+}
