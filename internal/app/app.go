@@ -287,23 +287,21 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return fmt.Errorf("serve HTTP: %w", err)
 	}
 	log.Info("edged stopping")
-	stopInStages(ctx, log,
-		stage{name: "API requests", budget: httpStopBudget, run: func(ctx context.Context) {
+	stopInStages(ctx, log, stopStages(
+		func(ctx context.Context) {
 			if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Warn("HTTP shutdown", "error", err)
 			}
-		}},
-		stage{name: "tasks", budget: tasksStopBudget, run: jobs.stop},
-		stage{name: "package installs", budget: tasksStopBudget, run: pkgs.Stop},
-		stage{name: "services", budget: servicesStopBudget, run: svc.stop},
-		stage{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
+		},
+		jobs.stop, pkgs.Stop, svc.stop,
+		func(ctx context.Context) {
 			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{
 				"uptimeSeconds": int64(time.Since(started).Seconds()),
 			}); err != nil {
 				log.Error("audit FSTOP", "error", err)
 			}
-		}},
-	)
+		},
+	))
 	return nil
 }
 

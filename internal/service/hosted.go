@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/auditcode"
@@ -238,7 +237,7 @@ func (m *Manager) stopHosted(ctx context.Context, name string) bool {
 	if !h.sup.Stop(ctx, m.o.Clock.NewTimer(m.o.StopGrace)) {
 		m.log.Warn("service process did not stop in time", "service", name)
 	}
-	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DrainWait)
 	defer cancel()
 	if err := h.buf.Close(drainCtx); err != nil {
 		m.log.Error("ingest buffer not drained", "service", name, "error", err)

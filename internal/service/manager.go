@@ -104,8 +104,8 @@ type Options struct {
 	CorePort int
 	// Backoff of restarts after failures; zero fields take DefaultBackoff's.
 	Backoff Backoff
-	// StopGrace bounds how long a plugin may take to stop (default 15 s);
-	// beyond it the service is reported unresponsive.
+	// StopGrace bounds how long a plugin may take to stop (default
+	// DefaultStopGrace); beyond it the service is reported unresponsive.
 	StopGrace time.Duration
 	// StartWait bounds how long starting a service waits for its plugin
 	// to come up (default 10 s).
@@ -159,6 +159,14 @@ type Manager struct {
 	started func(ctx context.Context, typ string, inst plugin.Service) error
 }
 
+// The time a service's stop takes at most: its plugin's stop grace, then
+// the write of its ingest buffer to storage. The gateway's stop budget
+// (internal/app) is built on them.
+const (
+	DefaultStopGrace = 15 * time.Second
+	DrainWait        = 30 * time.Second
+)
+
 // New returns a Manager; call Start to start the enabled services.
 func New(o Options) *Manager {
 	if o.Logger == nil {
@@ -169,7 +177,7 @@ func New(o Options) *Manager {
 	}
 	o.Backoff = o.Backoff.WithDefaults()
 	if o.StopGrace <= 0 {
-		o.StopGrace = 15 * time.Second
+		o.StopGrace = DefaultStopGrace
 	}
 	if o.StartWait <= 0 {
 		o.StartWait = 10 * time.Second
@@ -396,7 +404,7 @@ func (m *Manager) stop(ctx context.Context, name string) {
 
 // finish drains a stopped runner's buffer and unregisters it.
 func (m *Manager) finish(ctx context.Context, r *runner) {
-	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DrainWait)
 	defer cancel()
 	if err := r.buf.Close(drainCtx); err != nil {
 		m.log.Error("ingest buffer not drained", "service", r.name, "error", err)
