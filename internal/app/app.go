@@ -17,6 +17,7 @@ import (
 	"github.com/edged/edged/impl"
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/auth"
 	"github.com/edged/edged/internal/backup"
 	"github.com/edged/edged/internal/certstore"
@@ -260,7 +261,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	srv := newServer(handler, log, apiTimeouts)
-	if err := auditLog.Record(ctx, "START", audit.Information, map[string]any{
+	if err := auditLog.Record(ctx, auditcode.Start, audit.Information, map[string]any{
 		"version": cfg.Version, "safeMode": cfg.SafeMode, "storage": string(store.Dialect()),
 	}); err != nil {
 		log.Error("audit START", "error", err)
@@ -295,7 +296,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		},
 		jobs.stop, pkgs.Stop, svc.stop,
 		func(ctx context.Context) {
-			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{
+			if err := auditLog.Record(ctx, auditcode.Shutdown, audit.Information, map[string]any{
 				"uptimeSeconds": int64(time.Since(started).Seconds()),
 			}); err != nil {
 				log.Error("audit FSTOP", "error", err)

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -35,11 +36,9 @@ const (
 // Audit codes and severities the dispatcher records with (they are in the
 // gateway's audit code table).
 const (
-	AuditWrite     = "CTLWR" // control write
-	AuditOperation = "CTLOP" // control operation
+	AuditWrite     = auditcode.ControlWrite     // control write
+	AuditOperation = auditcode.ControlOperation // control operation
 
-	SeverityInformation = "INFORMATION"
-	SeverityFailure     = "FAILURE"
 )
 
 // Defaults of Options.
@@ -242,9 +241,9 @@ func (d *Dispatcher) do(ctx context.Context, r Request, a action) ([]Result, err
 		Operation: r.Operation, Parameters: r.Parameters}
 	results, outcome, err := d.execute(ctx, timeout, r, a)
 	details.Outcome, details.Results = outcome, results
-	sev := SeverityInformation
+	sev := auditcode.Information
 	if err != nil {
-		sev, details.Error = SeverityFailure, message(err)
+		sev, details.Error = auditcode.Failure, message(err)
 	}
 	// The request is done whatever happens to its audit entry, and the
 	// caller may be gone: record it on a context of its own.

@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
@@ -43,9 +44,8 @@ const (
 	itemRetrigger     = "retrigger_time"
 	itemPlugin        = "plugin" // of an extra channel's category
 	channelSeparator  = "_channel_"
-	auditAdded        = "NTFAD"
-	auditDeleted      = "NTFDL"
-	severityInfo      = "INFORMATION"
+	auditAdded        = auditcode.NotificationAdded
+	auditDeleted      = auditcode.NotificationDeleted
 	defaultRetrigger  = "60"
 	serviceTypeNotify = db.ServiceNotification
 )
@@ -859,7 +859,7 @@ func (m *Manager) DeleteChannel(ctx context.Context, name, channel string) error
 // audit writes an entry; a failure is logged, since what it records has
 // happened.
 func (m *Manager) audit(ctx context.Context, source string, details any) {
-	if err := m.o.Audit.Record(context.WithoutCancel(ctx), source, severityInfo, details); err != nil {
+	if err := m.o.Audit.Record(context.WithoutCancel(ctx), source, auditcode.Information, details); err != nil {
 		m.log.Error("audit entry not written", "source", source, "error", err)
 	}
 }

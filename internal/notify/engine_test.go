@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 )
 
@@ -213,7 +214,7 @@ func TestNotificationTypes(t *testing.T) {
 			for _, a := range h.auditLog() {
 				if a.source == AuditCleared {
 					cleared++
-					if a.details["name"] != "hot" || a.severity != SeverityInformation {
+					if a.details["name"] != "hot" || a.severity != auditcode.Information {
 						t.Errorf("NTFCL entry %+v", a)
 					}
 				}

@@ -26,17 +26,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Audit sources and severities the engine writes.
 const (
-	AuditSent    = "NTFSN" // a notification was sent (or failed to be) on a channel
-	AuditCleared = "NTFCL" // a toggled notification's rule became false
+	AuditSent    = auditcode.NotificationSent    // a notification was sent (or failed to be) on a channel
+	AuditCleared = auditcode.NotificationCleared // a toggled notification's rule became false
 
-	SeverityInformation = "INFORMATION"
-	SeverityFailure     = "FAILURE"
 )
 
 // Notification types.

@@ -26,8 +26,8 @@ var hostedProcess = map[string]string{
 
 // Audit codes of the hosted services' starts and stops.
 var hostedAudit = map[string][2]string{
-	db.ServiceNotification: {"NTFST", "NTFSD"},
-	db.ServiceDispatcher:   {"DSPST", "DSPSD"},
+	db.ServiceNotification: {auditcode.NotificationStarted, auditcode.NotificationStopped},
+	db.ServiceDispatcher:   {auditcode.DispatcherStarted, auditcode.DispatcherStopped},
 }
 
 // isHosted reports whether s is a notification or dispatcher service.
@@ -128,7 +128,7 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	// The start is audited before the service is reported running, so a
 	// client that sees it running finds its start entry too.
 	codes := hostedAudit[h.typ]
-	m.audit(ctx, codes[0], severityInfo, map[string]any{"name": h.name, "plugin": h.def.Name})
+	m.audit(ctx, codes[0], auditcode.Information, map[string]any{"name": h.name, "plugin": h.def.Name})
 	up()
 	select {
 	case err = <-ended:
@@ -137,7 +137,7 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 		if runErr := <-ended; runErr != nil {
 			m.log.Warn("service process reported an error while stopping", "service", h.name, "error", runErr)
 		}
-		m.audit(context.WithoutCancel(ctx), codes[1], severityInfo, map[string]any{"name": h.name, "restart": true})
+		m.audit(context.WithoutCancel(ctx), codes[1], auditcode.Information, map[string]any{"name": h.name, "restart": true})
 		return supervisor.ErrRestart
 	case <-ctx.Done():
 		stop()
@@ -147,10 +147,10 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 		}
 		err = nil
 	}
-	severity := severityInfo
+	severity := auditcode.Information
 	details := map[string]any{"name": h.name}
 	if err != nil {
-		severity, details["error"] = severityFailure, err.Error()
+		severity, details["error"] = auditcode.Failure, err.Error()
 	}
 	m.audit(context.WithoutCancel(ctx), codes[1], severity, details)
 	return err
@@ -209,14 +209,14 @@ func (m *Manager) startHosted(ctx context.Context, s db.Service) error {
 	def, ok := m.o.Plugins.Lookup(s.Plugin)
 	if !ok || def.NewService == nil {
 		err := fmt.Errorf("the %s service package %q is not installed", s.Type, s.Plugin)
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		m.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": s.Name, "error": err.Error()})
 		return err
 	}
 	h := newHosted(m, s, def)
 	m.mu.Lock()
 	m.hosted[s.Name] = h
 	m.mu.Unlock()
-	m.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": s.Name, "plugin": s.Plugin})
+	m.audit(ctx, auditRegistered, auditcode.Information, map[string]any{"name": s.Name, "plugin": s.Plugin})
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
 	h.sup.Start(base)
 	h.unsubscribe = m.o.Config.Subscribe(s.Name, h.onConfig)
@@ -245,7 +245,7 @@ func (m *Manager) stopHosted(ctx context.Context, name string) bool {
 	m.mu.Lock()
 	delete(m.hosted, name)
 	m.mu.Unlock()
-	m.audit(ctx, auditUnregistered, severityInfo, map[string]any{"name": name})
+	m.audit(ctx, auditUnregistered, auditcode.Information, map[string]any{"name": name})
 	m.log.Info("service stopped", "service", name)
 	return true
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/backoff"
 
 	"github.com/edged/edged/db"
@@ -71,14 +72,12 @@ type Auditor interface {
 
 // Audit sources and severities the runtime writes.
 const (
-	auditRegistered   = "SRVRG"
-	auditUnregistered = "SRVUN"
-	auditFailed       = "SRVFL"
-	auditSchedAdded   = "SCHAD"
-	auditSchedChanged = "SCHCH"
-	auditDeprecated   = "ASTDP"
-	severityInfo      = "INFORMATION"
-	severityFailure   = "FAILURE"
+	auditRegistered   = auditcode.ServiceRegistered
+	auditUnregistered = auditcode.ServiceUnregistered
+	auditFailed       = auditcode.ServiceFailed
+	auditSchedAdded   = auditcode.ScheduleAdded
+	auditSchedChanged = auditcode.ScheduleChanged
+	auditDeprecated   = auditcode.AssetDeprecated
 )
 
 // Backoff is the restart backoff of services.
@@ -339,19 +338,19 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	def, ok := m.o.Plugins.Lookup(s.Plugin)
 	if !ok {
 		err := fmt.Errorf("plugin %q is not installed", s.Plugin)
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		m.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": s.Name, "error": err.Error()})
 		return err
 	}
 	_, limits, err := m.serviceConfig(ctx, s.Name)
 	if err != nil {
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		m.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": s.Name, "error": err.Error()})
 		return err
 	}
 	r := newRunner(m, s.Name, def, limits)
 	m.mu.Lock()
 	m.runners[s.Name] = r
 	m.mu.Unlock()
-	m.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": s.Name, "plugin": s.Plugin})
+	m.audit(ctx, auditRegistered, auditcode.Information, map[string]any{"name": s.Name, "plugin": s.Plugin})
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
 	r.start(base)
 	r.unsubscribe = m.o.Config.Subscribe(s.Name, r.onConfig)
@@ -414,7 +413,7 @@ func (m *Manager) finish(ctx context.Context, r *runner) {
 		delete(m.runners, r.name)
 	}
 	m.mu.Unlock()
-	m.audit(ctx, auditUnregistered, severityInfo, map[string]any{"name": r.name})
+	m.audit(ctx, auditUnregistered, auditcode.Information, map[string]any{"name": r.name})
 	m.log.Info("service stopped", "service", r.name)
 }
 

@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -49,7 +50,7 @@ func (s *svc) Start(ctx context.Context, st edgeplugin.Start, host edgeplugin.Ho
 	go func() {
 		<-ctx.Done()
 		details, _ := json.Marshal(map[string]any{"service": st.Service, "count": state.Count})
-		_ = host.Audit(context.Background(), edgeplugin.AuditEntry{Source: "CTLWR", Severity: "INFORMATION", Details: details})
+		_ = host.Audit(context.Background(), edgeplugin.AuditEntry{Source: auditcode.ControlWrite, Severity: auditcode.Information, Details: details})
 	}()
 	return nil
 }
