@@ -63,8 +63,8 @@ func newService() *service {
 // timers: its instances come again with the next SetInstances.
 func (s *service) Start(_ context.Context, _ edgeplugin.Start, host edgeplugin.Host) error {
 	e := notify.New(notify.Options{Host: gateway{servicemain.Gateway{Host: host}}, Logger: servicemain.Logger()})
-	// The timers run beyond Start's call, until Close.
-	go func() { _ = e.Run(context.Background()) }()
+	// The timers run beyond Start's call, until Close ends Run.
+	go func() { _ = e.Run(context.Background()) }() //nolint:gosec // not the call's context: Close ends it
 	if old, had := s.engine.Swap(e); had {
 		old.Close()
 	}

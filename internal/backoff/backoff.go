@@ -56,7 +56,7 @@ const Jitter = 0.2
 // Jittered returns Delay(attempt) less a random part of up to Jitter of
 // it.
 func (p Policy) Jittered(attempt int) time.Duration {
-	return jitter(p.Delay(attempt), rand.Float64())
+	return jitter(p.Delay(attempt), rand.Float64()) //nolint:gosec // spreading restarts needs no unpredictability
 }
 
 // jitter takes the fraction r·Jitter (r in [0, 1)) off d.

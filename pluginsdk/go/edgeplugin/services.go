@@ -402,8 +402,3 @@ func fromUnixNano(n int64) time.Time {
 	}
 	return time.Unix(0, n).UTC()
 }
-
-// errNoKind is a call of a service kind's method on a plugin of another.
-func errNoKind(call, kind string) error {
-	return fmt.Errorf("edgeplugin: %s on a plugin of kind %q", call, kind)
-}
