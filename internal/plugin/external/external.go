@@ -40,6 +40,10 @@ const stopWait = 5 * time.Second
 // configuration. A variable so that tests of a hung plugin wait less.
 var callWait = 30 * time.Second
 
+// sendWait bounds a north plugin's Send whose caller set no deadline; a
+// variable for the tests, as callWait.
+var sendWait = 2 * time.Minute
+
 // Options are what LoadWith needs besides the executable.
 type Options struct {
 	// Log receives what plugin processes write to stderr.

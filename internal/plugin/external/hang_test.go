@@ -1,6 +1,8 @@
 package external
 
 import (
+	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -14,7 +16,8 @@ import (
 
 // TestHungNorthReconfigure: a north plugin that never answers a changed
 // configuration fails the change after callWait, instead of holding the
-// configuration write that made it.
+// configuration write that made it; one that never answers a block fails
+// the Send after sendWait.
 func TestHungNorthReconfigure(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "hangnorth")
 	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./testdata/hangnorth")
@@ -45,5 +48,25 @@ func TestHungNorthReconfigure(t *testing.T) {
 	}
 	if err := n.Reconfigure(plugin.Config{}); err != nil {
 		t.Errorf("Reconfigure after the hung one = %v", err)
+	}
+
+	// A Send the plugin never answers fails after sendWait.
+	defer func(w time.Duration) { sendWait = w }(sendWait)
+	sendWait = 500 * time.Millisecond
+	sent := make(chan error, 1)
+	go func() {
+		_, err := n.Send(context.Background(), []plugin.Reading{{Asset: "hang", Timestamp: time.Now().UTC(), Values: json.RawMessage(`{"v":1}`)}})
+		sent <- err
+	}()
+	select {
+	case err := <-sent:
+		if err == nil {
+			t.Error("Send to a hung plugin = nil, want an error")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Send to a hung plugin did not return in 20 s")
+	}
+	if k, err := n.Send(t.Context(), []plugin.Reading{{Asset: "a", Timestamp: time.Now().UTC(), Values: json.RawMessage(`{"v":1}`)}}); k != 1 || err != nil {
+		t.Errorf("Send after the hung one = %d, %v", k, err)
 	}
 }

@@ -21,8 +21,16 @@ func newNorth(ctx context.Context, l *launcher, env plugin.Env, cfg plugin.Confi
 	return &north{proc: p}, nil
 }
 
-// Send hands the block to the plugin and returns how many it accepted.
+// Send hands the block to the plugin and returns how many it accepted. A
+// caller's ctx without a deadline gets sendWait: a plugin stuck on its
+// destination fails the block, which the north runtime sends again,
+// instead of holding the service until it stops.
 func (n *north) Send(ctx context.Context, readings []plugin.Reading) (int, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sendWait)
+		defer cancel()
+	}
 	return n.proc.Send(ctx, toSDK(readings))
 }
 

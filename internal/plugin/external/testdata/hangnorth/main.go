@@ -1,5 +1,6 @@
 // Command hangnorth is a north plugin the tests of package external run
-// in its own process: it accepts every reading, and its Reconfigure never
+// in its own process: it accepts every reading, except that a Send whose
+// first reading's asset is "hang" never returns, and its Reconfigure never
 // returns when item "hang" is set, as a plugin stuck on its destination.
 package main
 
@@ -13,7 +14,12 @@ type north struct{}
 
 func (north) Start(context.Context, edgeplugin.Start) error { return nil }
 
-func (north) Send(_ context.Context, rs []edgeplugin.Reading) (int, error) { return len(rs), nil }
+func (north) Send(_ context.Context, rs []edgeplugin.Reading) (int, error) {
+	if len(rs) > 0 && rs[0].Asset == "hang" {
+		select {}
+	}
+	return len(rs), nil
+}
 
 func (north) Reconfigure(cfg edgeplugin.Config) error {
 	if cfg["hang"] != "" {
