@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -19,13 +20,29 @@ import (
 // decodes them into any, duplicate names and invalid UTF-8 refused; null
 // is no values.
 func DecodeValues(b []byte) (map[string]any, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(b))
-	values, err := decodeValues(dec)
-	if err := end(dec, err); err != nil {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.r.Reset(b)
+	d.dec.Reset(&d.r)
+	values, err := decodeValues(d.dec)
+	if err := end(d.dec, err); err != nil {
 		return nil, err
 	}
 	return values, nil
 }
+
+// decoder is a tokenizer with its reader, kept for reuse: making one for
+// each reading's values cost more than decoding them.
+type decoder struct {
+	r   bytes.Reader
+	dec *jsontext.Decoder
+}
+
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{}
+	d.dec = jsontext.NewDecoder(&d.r)
+	return d
+}}
 
 // end returns err, or an error if anything follows the document.
 func end(dec *jsontext.Decoder, err error) error {
