@@ -17,6 +17,7 @@ import (
 	"github.com/edged/edged/impl"
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/auth"
 	"github.com/edged/edged/internal/backup"
 	"github.com/edged/edged/internal/certstore"
@@ -105,7 +106,7 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return err
 	}
 	srv := newServer(g.handler, log, apiTimeouts)
-	if err := g.audit.Record(ctx, "START", audit.Information, map[string]any{
+	if err := g.audit.Record(ctx, auditcode.Start, audit.Information, map[string]any{
 		"version": cfg.Version, "safeMode": cfg.SafeMode, "storage": string(g.store.Dialect()),
 	}); err != nil {
 		log.Error("audit START", "error", err)
@@ -128,11 +129,11 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 		return fmt.Errorf("serve HTTP: %w", err)
 	}
 	log.Info("edged stopping")
-	stopInStages(ctx, log, append([]stage{{name: "API requests", budget: httpStopBudget, run: func(ctx context.Context) {
+	stopInStages(ctx, log, g.stopStages(func(ctx context.Context) {
 		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Warn("HTTP shutdown", "error", err)
 		}
-	}}}, g.stopStages()...)...)
+	}))
 	return nil
 }
 
@@ -362,24 +363,18 @@ func (g *Gateway) Start(ctx context.Context) {
 // package installs ended, services drained) and audits FSTOP. The API
 // still answers; Close releases the rest.
 func (g *Gateway) Stop(ctx context.Context) {
-	stopInStages(ctx, g.log, g.stopStages()...)
+	stopInStages(ctx, g.log, g.stopStages(func(context.Context) {}))
 }
 
-// stopStages are the stages of a clean stop after the API stopped taking
-// requests.
-func (g *Gateway) stopStages() []stage {
-	return []stage{
-		{name: "tasks", budget: tasksStopBudget, run: g.jobs.stop},
-		{name: "package installs", budget: tasksStopBudget, run: g.pkgs.Stop},
-		{name: "services", budget: servicesStopBudget, run: g.svc.stop},
-		{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
-			if err := g.audit.Record(ctx, "FSTOP", audit.Information, map[string]any{
-				"uptimeSeconds": int64(time.Since(g.started).Seconds()),
-			}); err != nil {
-				g.log.Error("audit FSTOP", "error", err)
-			}
-		}},
-	}
+// stopStages are the stages of a clean stop, the API's (stopAPI) first.
+func (g *Gateway) stopStages(stopAPI func(context.Context)) []stage {
+	return stopStages(stopAPI, g.jobs.stop, g.pkgs.Stop, g.svc.stop, func(ctx context.Context) {
+		if err := g.audit.Record(ctx, auditcode.Shutdown, audit.Information, map[string]any{
+			"uptimeSeconds": int64(time.Since(g.started).Seconds()),
+		}); err != nil {
+			g.log.Error("audit FSTOP", "error", err)
+		}
+	})
 }
 
 // Close releases what New opened, storage last. Call it after Stop (or

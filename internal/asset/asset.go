@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/stats"
 )
@@ -265,7 +266,7 @@ func (s *Service) recordPurge(ctx context.Context, n int64, details map[string]a
 	} else {
 		s.log.ErrorContext(ctx, "purge: count retained readings", "error", err)
 	}
-	if err := s.audit.Record(ctx, "PURGE", "INFORMATION", details); err != nil {
+	if err := s.audit.Record(ctx, auditcode.Purge, auditcode.Information, details); err != nil {
 		s.log.ErrorContext(ctx, "purge: audit", "error", err, "removed", n)
 	}
 	if n > 0 {

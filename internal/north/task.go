@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/plugin"
@@ -204,7 +205,7 @@ func (rt *Runtime) RunTask(ctx context.Context, task string) error {
 	if err != nil {
 		return err
 	}
-	rt.audit(ctx, auditTaskComplete, severityInfo, map[string]any{"name": task, "sent": sent})
+	rt.audit(ctx, auditTaskComplete, auditcode.Information, map[string]any{"name": task, "sent": sent})
 	return nil
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/durable"
@@ -51,10 +52,10 @@ const (
 	TaskInstall = "package install"
 	TaskUpdate  = "package update"
 
-	auditInstalled = "PKGIN"
-	auditUpdated   = "PKGUP"
-	auditRemoved   = "PKGRM"
-	auditUpdateEnd = "UPEXC"
+	auditInstalled = auditcode.PackageInstalled
+	auditUpdated   = auditcode.PackageUpdated
+	auditRemoved   = auditcode.PackageRemoved
+	auditUpdateEnd = auditcode.UpdateComplete
 )
 
 // Limits of what a package may be.
@@ -348,7 +349,7 @@ func (m *Manager) index(ctx context.Context, repo pkgrepo.Repo, lg *interactionL
 		lg.printf("refused: %s", pkgrepo.Detail(err))
 		if isRefusal(err) {
 			details["error"] = err.Error()
-			m.record(ctx, source, "FAILURE", details)
+			m.record(ctx, source, auditcode.Failure, details)
 		}
 		return nil, repoFault(err)
 	}
@@ -519,9 +520,9 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string, allowD
 		}
 		err := m.installVersion(bg, repo, p, lg, false)
 		if err == nil {
-			m.record(bg, auditInstalled, "INFORMATION", map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})
+			m.record(bg, auditInstalled, auditcode.Information, map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})
 		} else {
-			m.record(bg, auditInstalled, "FAILURE", map[string]any{"name": p.Name, "version": p.Version, "error": err.Error()})
+			m.record(bg, auditInstalled, auditcode.Failure, map[string]any{"name": p.Name, "version": p.Version, "error": err.Error()})
 		}
 		m.finishTask(bg, id, err)
 	}()
@@ -667,7 +668,7 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 	if err := durable.SyncDir(m.o.Dir); err != nil { // else a power cut could bring it back
 		return err
 	}
-	m.record(ctx, auditRemoved, "INFORMATION", map[string]any{"name": name, "version": p.Version})
+	m.record(ctx, auditRemoved, auditcode.Information, map[string]any{"name": name, "version": p.Version})
 	return nil
 }
 

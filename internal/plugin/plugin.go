@@ -1,11 +1,20 @@
-// Package plugin defines what a south plugin is: its configuration items,
-// a constructor from the current configuration, a Run loop that delivers
-// readings to a Sink, live reconfiguration and optional persisted state.
-// The service runtime (internal/service) supervises plugins; the ingest
-// buffer (internal/ingest) is the Sink.
+// Package plugin defines what the gateway's runtimes run: a Definition
+// (name, version, kind, configuration items, whether it persists) and the
+// instance of each kind it constructs from the current configuration —
+// South (a Run loop delivering readings to a Sink; optionally Writer and
+// Operator for control), North (Send), Filter (filter.go), and the
+// notification and dispatcher Service (service.go) — with live
+// reconfiguration and optional persisted state (Persister). The service
+// runtime (internal/service) supervises south and service instances, the
+// north runtime (internal/north) north ones, the filter pipelines
+// (internal/filter) filters; the ingest buffer (internal/ingest) is the
+// Sink.
 //
-// A new plugin is one file: a Definition (name, version, items, New) and a
-// type implementing South, registered in internal/plugin/builtin.
+// The built-in south and north plugins are registered in
+// internal/plugin/builtin, the built-in filters in internal/filter/builtin;
+// a plugin in its own process (any language, from a package) gets the same
+// Definition from internal/plugin/external, so the runtimes do not tell
+// the two apart.
 package plugin
 
 import (

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/filter"
@@ -146,7 +147,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 		}
 		return Created{}, err
 	}
-	m.audit(ctx, auditSchedAdded, severityInfo, map[string]any{"schedule": sched.Name, "id": sched.ID,
+	m.audit(ctx, auditSchedAdded, auditcode.Information, map[string]any{"schedule": sched.Name, "id": sched.ID,
 		"type": sched.Type, "enabled": sched.Enabled})
 	m.schedulesChanged()
 	m.log.Info("service created", "service", req.Name, "plugin", def.Name, "enabled", req.Enabled)
@@ -449,7 +450,7 @@ func (m *Manager) SetScheduleEnabled(ctx context.Context, sel ScheduleSelector, 
 		return db.Schedule{}, fmt.Errorf("service: %w", err)
 	}
 	if changed {
-		m.audit(ctx, auditSchedChanged, severityInfo, map[string]any{"schedule": s.Name, "id": s.ID, "enabled": enabled})
+		m.audit(ctx, auditSchedChanged, auditcode.Information, map[string]any{"schedule": s.Name, "id": s.ID, "enabled": enabled})
 		m.log.Info("schedule changed", "schedule", s.Name, "enabled", enabled)
 		m.schedulesChanged()
 	}
@@ -496,7 +497,7 @@ func (m *Manager) DeprecateTrackingEvent(ctx context.Context, service, asset, ev
 		return fmt.Errorf("service: %w", err)
 	}
 	m.o.Tracker.Forget(service, asset, event)
-	m.audit(ctx, auditDeprecated, severityInfo, map[string]any{"asset": asset, "event": event, "service": service,
+	m.audit(ctx, auditDeprecated, auditcode.Information, map[string]any{"asset": asset, "event": event, "service": service,
 		"deprecatedTimestamp": at.UTC().Format("2006-01-02 15:04:05.000000")})
 	return nil
 }

@@ -9,7 +9,11 @@
 // with an error, and the runtime restarts the instance, a new process,
 // with the service's backoff. A service process calls the gateway back
 // through the ServiceHost of its environment; errors both ways are mapped
-// between the SDK's codes and the gateway's faults in fault.go.
+// between the SDK's codes and the gateway's faults by package faultcode.
+// Every call into a plugin process carries a deadline: its caller's, or
+// callWait for the calls that have none (describing, starting,
+// reconfiguring), so a hung plugin fails the call instead of holding what
+// waits on it (a configuration write, a service's start).
 package external
 
 import (
@@ -30,6 +34,15 @@ import (
 // stopWait bounds the calls made to a plugin while its instance ends
 // (State), so a hung plugin cannot hold a service's stop.
 const stopWait = 5 * time.Second
+
+// callWait bounds a call into a plugin process that has no deadline of
+// its caller's: describing and starting it, handing it a changed
+// configuration. A variable so that tests of a hung plugin wait less.
+var callWait = 30 * time.Second
+
+// sendWait bounds a north plugin's Send whose caller set no deadline; a
+// variable for the tests, as callWait.
+var sendWait = 2 * time.Minute
 
 // Options are what LoadWith needs besides the executable.
 type Options struct {
@@ -99,10 +112,7 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 			if err != nil {
 				return nil, err
 			}
-			if info.Persists {
-				return &persistingService{s}, nil
-			}
-			return s, nil
+			return s.instance(info.Persists), nil
 		}
 	}
 	return def, nil
@@ -136,6 +146,8 @@ type launcher struct {
 // process starts a process of the executable with the environment the
 // allow-list gives it, logging its stderr to log.
 func (l *launcher) process(ctx context.Context, log *slog.Logger) (*edgeplugin.Process, error) {
+	ctx, cancel := context.WithTimeout(ctx, callWait)
+	defer cancel()
 	if err := checkDigest(l.path, l.digest); err != nil {
 		return nil, err
 	}
@@ -171,7 +183,9 @@ func (l *launcher) start(ctx context.Context, service string, cfg plugin.Config,
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Start(ctx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
+	startCtx, cancel := context.WithTimeout(ctx, callWait)
+	defer cancel()
+	if err := p.Start(startCtx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
 		p.Kill()
 		return nil, err
 	}

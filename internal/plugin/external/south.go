@@ -126,7 +126,7 @@ func (s *south) Reconfigure(cfg plugin.Config) error {
 	if p == nil {
 		return nil // the next start takes it
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
+	ctx, cancel := context.WithTimeout(context.Background(), callWait)
 	defer cancel()
 	return reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg)))
 }

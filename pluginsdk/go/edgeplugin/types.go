@@ -1,14 +1,16 @@
 // Package edgeplugin is the Go SDK for plugins of the edged gateway that
 // run in their own process. A plugin is a main package that calls Serve
 // with its Info and an implementation of South, North or Filter, or a
-// constructor of a Service (a notification or dispatcher service); the
-// gateway starts the executable, handshakes over HashiCorp go-plugin (gRPC)
-// and calls it through the contract in proto/edged/plugin/v1. A Service
-// also calls the gateway back through the Host it is started with.
+// constructor of a Notification or Dispatcher service; the
+// gateway starts the executable, handshakes over HashiCorp go-plugin (gRPC,
+// application protocol ProtocolVersion) and calls it through the contract
+// in proto/edged/plugin/v1. A service also calls the gateway back through
+// the Host it is started with.
 //
 // The package also holds the gateway's side of the contract (Client,
 // Launch), which the gateway and the test harness in package plugintest
-// use, so both ends speak through the same code.
+// use, so both ends speak through the same code. Package plugintest is
+// the test harness; this package does not import package testing.
 package edgeplugin
 
 import (
@@ -27,8 +29,9 @@ const (
 	KindSouth  = "south"
 	KindNorth  = "north"
 	KindFilter = "filter"
-	// KindNotification and KindDispatcher are services (Service): the
-	// gateway calls them with JSON requests and they call it back (Host).
+	// KindNotification and KindDispatcher are services (Notification,
+	// Dispatcher): the gateway calls their typed methods and they call it
+	// back (Host).
 	KindNotification = "notification"
 	KindDispatcher   = "dispatcher"
 )
@@ -157,37 +160,6 @@ type Filter interface {
 	// Ingest returns the readings that go on in place of readings.
 	Ingest(ctx context.Context, readings []Reading) ([]Reading, error)
 	Reconfigure(cfg Config) error
-}
-
-// Host is the gateway as a service process sees it. Call runs method of
-// the gateway with a JSON request body (nil for none) and returns its JSON
-// answer; an error has a Code (CodeOf) and the gateway's message. A call
-// whose ctx ends fails with CodeUnavailable. Host is safe for concurrent
-// use, from Service.Start on, for as long as the process runs.
-type Host interface {
-	Call(ctx context.Context, method string, body []byte) ([]byte, error)
-}
-
-// Service is a notification or dispatcher service inside its process.
-// The gateway calls Start once, first; Call, Reconfigure and State may
-// then come concurrently, so an implementation guards its own state.
-type Service interface {
-	// Start takes the configuration, the state persisted by the previous
-	// run (nil when none) and the Host to call the gateway through, which
-	// the service may keep and use from any goroutine. An error fails the
-	// service's start.
-	Start(ctx context.Context, s Start, host Host) error
-	// Call runs method with a JSON request body (nil for none) and
-	// returns a JSON answer (nil for none). An error made by Errorf
-	// reaches the gateway with its code and message; any other error is
-	// CodeInternal. A method the service does not have is CodeUnsupported.
-	Call(ctx context.Context, method string, body []byte) ([]byte, error)
-	// Reconfigure applies a changed configuration; ErrRestart asks for a
-	// new process with it, another error keeps the old configuration.
-	Reconfigure(ctx context.Context, cfg Config) error
-	// State returns the state to persist, a JSON document (nil for none);
-	// the gateway asks when the service stops if Info.Persists.
-	State(ctx context.Context) (json.RawMessage, error)
 }
 
 // Persister is implemented by plugins that keep state between runs.

@@ -24,7 +24,18 @@ MAGIC_COOKIE_VALUE = "4c0e1d6c9a3b4f5e8d7a2b1c0f9e8d7c"
 # readings); the gateway refuses a larger one (edgeplugin.MaxMessageBytes).
 MAX_MESSAGE_BYTES = 4 << 20
 CORE_PROTOCOL_VERSION = 1
-APP_PROTOCOL_VERSION = 1
+# The application protocol versions this SDK speaks (proto/edged/plugin/v1
+# says what each holds): a south plugin's calls are the same in both.
+APP_PROTOCOL_VERSIONS = (1, 2)
+
+
+def app_protocol_version(offered: str) -> int:
+    """The version to answer the gateway with: the highest of those it
+    offers (PLUGIN_PROTOCOL_VERSIONS, comma-separated) that this SDK
+    speaks; 1 when it offers none (a gateway that predates versions)."""
+    versions = {int(v) for v in offered.split(",") if v.strip().isdigit()}
+    common = versions & set(APP_PROTOCOL_VERSIONS)
+    return max(common) if common else 1
 
 
 @dataclass
@@ -399,7 +410,8 @@ def serve(p: AnyPlugin) -> None:
         sys.exit(1)
     srv, port, shutdown = server(p)
     # The handshake line go-plugin reads from stdout.
-    print(f"{CORE_PROTOCOL_VERSION}|{APP_PROTOCOL_VERSION}|tcp|127.0.0.1:{port}|grpc", flush=True)
+    version = app_protocol_version(os.environ.get("PLUGIN_PROTOCOL_VERSIONS", ""))
+    print(f"{CORE_PROTOCOL_VERSION}|{version}|tcp|127.0.0.1:{port}|grpc", flush=True)
     try:
         shutdown.wait()
     except KeyboardInterrupt:
