@@ -10,7 +10,6 @@ package packages
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,13 +36,14 @@ import (
 	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/external"
+	"github.com/edged/edged/pkg/pkgindex"
 )
 
 // Items of the Installation category this package reads.
 const (
 	ItemRepositoryURL     = "repositoryURL"
 	ItemRepositoryVersion = "repositoryVersion"
-	ItemTrustedKeys       = "trustedKeys"
+	ItemTrustedKeys       = configmgr.ItemTrustedKeys
 	ItemMaxUpdate         = "maxUpdate"
 )
 
@@ -315,13 +315,9 @@ func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 	if err != nil {
 		return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "the configured repository URL %q is not valid", raw)
 	}
-	var keys []ed25519.PublicKey
-	for _, k := range strings.FieldsFunc(cat.Items[ItemTrustedKeys].Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
-		key, err := pkgrepo.ParseKey(k)
-		if err != nil {
-			return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "Installation.%s: %v", ItemTrustedKeys, err)
-		}
-		keys = append(keys, key)
+	keys, err := pkgindex.ParseKeys(cat.Items[ItemTrustedKeys].Value)
+	if err != nil {
+		return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "Installation.%s: %v", ItemTrustedKeys, err)
 	}
 	if len(keys) == 0 {
 		return pkgrepo.Repo{}, "", fault.New(fault.Invalid,

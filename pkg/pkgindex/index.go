@@ -113,6 +113,21 @@ func ParseKey(s string) (ed25519.PublicKey, error) {
 	return ed25519.PublicKey(b), nil
 }
 
+// ParseKeys parses a list of trusted public keys separated by commas,
+// spaces or line breaks (the form of Installation.trustedKeys); an empty
+// list gives none.
+func ParseKeys(list string) ([]ed25519.PublicKey, error) {
+	var keys []ed25519.PublicKey
+	for _, k := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		key, err := ParseKey(k)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, key)
+	}
+	return keys, nil
+}
+
 // Sign returns the detached signature file's content for index.
 func Sign(key ed25519.PrivateKey, index []byte) []byte {
 	return []byte(base64.StdEncoding.EncodeToString(ed25519.Sign(key, index)) + "\n")
