@@ -228,6 +228,22 @@ func testPackages(t *testing.T) {
 		t.Errorf("installed packages = %+v", list.JSON200.Packages)
 	}
 
+	// The catalogue lists the installed plugin with the items its
+	// services get.
+	if p := cataloguePlugin(listPlugins(t, admin, &edgeclient.ListInstalledPluginsParams{Config: ptr(true)}), "csv_south"); p == nil {
+		t.Error("the installed plugin csv_south is not in the catalogue")
+	} else {
+		if p.Origin != edgeclient.PluginOriginPackage || p.Type != edgeclient.PluginTypeSouth || p.Version != "1.0.0" {
+			t.Errorf("catalogue entry of csv_south = %+v", p)
+		}
+		probe := unique("pkg-csv-form")
+		createSouth(t, admin, southDef{name: probe, plugin: "csv_south"})
+		sameItems(t, "csv_south", p.Config, getCategory(t, probe))
+		del, err := admin.DeleteServiceWithResponse(ctx, probe)
+		must(t, err)
+		wantStatus(t, "deleteService "+probe, del.StatusCode(), del.Body, http.StatusOK)
+	}
+
 	// A south service runs the installed plugin like a built-in one.
 	csv := filepath.Join(t.TempDir(), "data.csv")
 	must(t, os.WriteFile(csv, []byte("temperature\n20\n21\n"), 0o644))
@@ -298,4 +314,7 @@ func testPackages(t *testing.T) {
 	rm, err = admin.RemovePackageWithResponse(ctx, "csv_south")
 	must(t, err)
 	checkError(t, rm.StatusCode(), rm.Body, http.StatusNotFound)
+	if p := cataloguePlugin(listPlugins(t, admin, nil), "csv_south"); p != nil {
+		t.Errorf("the removed plugin csv_south is still in the catalogue: %+v", p)
+	}
 }
