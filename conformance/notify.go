@@ -238,6 +238,16 @@ func testNotificationsAndControl(t *testing.T) {
 	if r := createHosted(t, admin, notifier, "notification"); r.StatusCode() != http.StatusOK {
 		t.Fatalf("create notification service: status %d; body %s", r.StatusCode(), truncate(r.Body))
 	}
+	// The catalogue lists both service packages' plugins with the items
+	// their services got.
+	for name, typ := range map[string]edgeclient.PluginType{dispatcher: edgeclient.PluginTypeDispatcher, notifier: edgeclient.PluginTypeNotification} {
+		got := listPlugins(t, admin, &edgeclient.ListInstalledPluginsParams{Type: &typ, Config: ptr(true)})
+		if len(got) != 1 || got[0].Origin != edgeclient.PluginOriginPackage {
+			t.Errorf("catalogue of %s plugins = %+v, want the package's", typ, got)
+			continue
+		}
+		sameItems(t, string(typ), got[0].Config, getCategory(t, name))
+	}
 	for name, typ := range map[string]string{dispatcher: "Dispatcher", notifier: "Notification"} {
 		eventually(t, time.Minute, name+" running", func() bool {
 			rec := serviceRecord(t, admin, name)

@@ -17,13 +17,19 @@ The gateway starts the script, handshakes over HashiCorp go-plugin's
 protocol (gRPC, application protocol version 1) and calls the contract in
 proto/edged/plugin/v1. A south plugin either implements ``poll()``, called
 every ``interval()`` seconds, or overrides ``run(emit, stopped)`` to push
-readings as they come.
+readings as they come. A plugin that controls its device overrides
+``write(asset, values)`` (setpoints) and ``operate(operation, parameters)``,
+raising :class:`NotWritable`, :class:`NoOperation` or :class:`BadParameters`
+to refuse a call.
 """
 
 from .plugin import (
     MAX_MESSAGE_BYTES,
+    BadParameters,
     BatchTooLarge,
     Item,
+    NoOperation,
+    NotWritable,
     Reading,
     Restart,
     SouthPlugin,
@@ -31,4 +37,16 @@ from .plugin import (
     server,
 )
 
-__all__ = ["MAX_MESSAGE_BYTES", "BatchTooLarge", "Item", "Reading", "Restart", "SouthPlugin", "serve", "server"]
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "BadParameters",
+    "BatchTooLarge",
+    "Item",
+    "NoOperation",
+    "NotWritable",
+    "Reading",
+    "Restart",
+    "SouthPlugin",
+    "serve",
+    "server",
+]
