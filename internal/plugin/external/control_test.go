@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -79,12 +80,26 @@ func control(t *testing.T, sink *plugintest.Sink) map[string]any {
 }
 
 // TestSouthControl writes setpoints to and runs operations on a south
-// plugin in its own process, as the dispatcher does to a built-in one:
-// values reach it as the contract's strings, with the asset; its refusals
-// are the caller's mistakes (400), its device's failures 502.
+// plugin in its own process, written with the Go SDK and with the Python
+// SDK, as the dispatcher does to a built-in one: values reach it as the
+// contract's strings, with the asset; its refusals are the caller's
+// mistakes (400), its device's failures 502.
 func TestSouthControl(t *testing.T) {
-	def := buildProbe(t)
-	inst, sink := runSouth(t, def, plugin.Config{"mode": "env"})
+	t.Run("go", func(t *testing.T) { checkSouthControl(t, buildProbe(t), plugin.Config{"mode": "env"}) })
+	t.Run("python", func(t *testing.T) {
+		if sdkPython(t) == "" {
+			t.Skip("the plugin SDK's Python is not installed: run make plugin-tools")
+		}
+		def, err := Load(t.Context(), "testdata/pyprobe/plugin", slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSouthControl(t, def, plugin.Config{})
+	})
+}
+
+func checkSouthControl(t *testing.T, def plugin.Definition, cfg plugin.Config) {
+	inst, sink := runSouth(t, def, cfg)
 	w, ok := plugin.AsWriter(inst)
 	if !ok {
 		t.Fatal("an external plugin that writes is no Writer")
@@ -131,27 +146,72 @@ func TestSouthControl(t *testing.T) {
 	}
 }
 
-// TestSouthWithoutControl: a plugin that neither writes nor operates is
-// not offered control calls.
-func TestSouthWithoutControl(t *testing.T) {
+// TestSouthControlOffered: a plugin is offered only the control calls it
+// said it serves: the CSV example operates but does not write, the Python
+// waveform example does neither.
+func TestSouthControlOffered(t *testing.T) {
 	bin, err := BuildExample(t.Context(), "../../..", "csvsouth", "1.0.0", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	def, err := Load(t.Context(), bin, slog.New(slog.DiscardHandler))
+	csv, err := Load(t.Context(), bin, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, err := def.New(plugin.Env{Service: "csv"}, plugin.Config{})
+	defs := []struct {
+		def              plugin.Definition
+		writes, operates bool
+	}{{csv, false, true}}
+	if py := sdkPython(t); py != "" {
+		wave, err := Load(t.Context(), "../../../pluginsdk/python/examples/waveform/plugin", slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs = append(defs, struct {
+			def              plugin.Definition
+			writes, operates bool
+		}{wave, false, false})
+	}
+	for _, tc := range defs {
+		t.Run(tc.def.Name, func(t *testing.T) {
+			inst, err := tc.def.New(plugin.Env{Service: "s"}, plugin.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := plugin.AsWriter(inst); ok != tc.writes {
+				t.Errorf("a Writer: %v, want %v", ok, tc.writes)
+			}
+			if _, ok := plugin.AsOperator(inst); ok != tc.operates {
+				t.Errorf("an Operator: %v, want %v", ok, tc.operates)
+			}
+		})
+	}
+}
+
+// sdkPython sets the environment a Python plugin of the SDK runs in (the
+// SDK's virtualenv, make plugin-tools, and the SDK on PYTHONPATH) and
+// returns that Python; without it the test is skipped ("" returned) or,
+// under CI, fails.
+func sdkPython(t *testing.T) string {
+	t.Helper()
+	py, err := filepath.Abs("../../../pluginsdk/python/.venv/bin/python")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := plugin.AsWriter(inst); ok {
-		t.Error("the CSV plugin counts as a Writer")
+	if _, err := os.Stat(py); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the plugin SDK's Python is not installed (make plugin-tools): %v", err)
+		}
+		t.Log("the plugin SDK's Python is not installed: run make plugin-tools")
+		return ""
 	}
-	if _, ok := plugin.AsOperator(inst); ok {
-		t.Error("the CSV plugin counts as an Operator")
+	sdk, err := filepath.Abs("../../../pluginsdk/python")
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Setenv("EDGED_PLUGIN_PYTHON", py)
+	t.Setenv("PYTHONPATH", sdk)
+	return py
 }
 
 func mustJSON(t *testing.T, v any) string {
