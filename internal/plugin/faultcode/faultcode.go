@@ -51,7 +51,11 @@ func Kind(err error) *fault.Kind {
 	if err == nil {
 		return nil
 	}
-	code := edgeplugin.CodeOf(err)
+	return KindOf(edgeplugin.CodeOf(err))
+}
+
+// KindOf returns the fault kind of code; nil for CodeInternal.
+func KindOf(code edgeplugin.Code) *fault.Kind {
 	for _, r := range table {
 		if r.code == code {
 			return r.kind

@@ -223,7 +223,11 @@ type Description struct {
 	Description string           `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
 	Items       map[string]*Item `protobuf:"bytes,5,rep,name=items,proto3" json:"items,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// persists is true when the plugin keeps state between runs (State).
-	Persists      bool `protobuf:"varint,6,opt,name=persists,proto3" json:"persists,omitempty"`
+	Persists bool `protobuf:"varint,6,opt,name=persists,proto3" json:"persists,omitempty"`
+	// writes and operates are true when a south plugin serves Write and
+	// Operate: the gateway sends control calls only to a plugin that does.
+	Writes        bool `protobuf:"varint,7,opt,name=writes,proto3" json:"writes,omitempty"`
+	Operates      bool `protobuf:"varint,8,opt,name=operates,proto3" json:"operates,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -296,6 +300,20 @@ func (x *Description) GetItems() map[string]*Item {
 func (x *Description) GetPersists() bool {
 	if x != nil {
 		return x.Persists
+	}
+	return false
+}
+
+func (x *Description) GetWrites() bool {
+	if x != nil {
+		return x.Writes
+	}
+	return false
+}
+
+func (x *Description) GetOperates() bool {
+	if x != nil {
+		return x.Operates
 	}
 	return false
 }
@@ -788,8 +806,13 @@ func (x *StateReply) GetState() []byte {
 }
 
 type WriteRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Values        map[string]string      `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// values are the datapoints to set by name, each a string: a string
+	// value as it is, a number or boolean as JSON (21.5, true).
+	Values map[string]string `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// asset is the asset whose datapoints these are; empty: whichever asset
+	// has them.
+	Asset         string `protobuf:"bytes,2,opt,name=asset,proto3" json:"asset,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -831,6 +854,13 @@ func (x *WriteRequest) GetValues() map[string]string {
 	return nil
 }
 
+func (x *WriteRequest) GetAsset() string {
+	if x != nil {
+		return x.Asset
+	}
+	return ""
+}
+
 type WriteReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -867,6 +897,95 @@ func (*WriteReply) Descriptor() ([]byte, []int) {
 	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
 }
 
+type OperateRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Operation string                 `protobuf:"bytes,1,opt,name=operation,proto3" json:"operation,omitempty"`
+	// parameters are the operation's by name, strings as in WriteRequest.
+	Parameters    map[string]string `protobuf:"bytes,2,rep,name=parameters,proto3" json:"parameters,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OperateRequest) Reset() {
+	*x = OperateRequest{}
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OperateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OperateRequest) ProtoMessage() {}
+
+func (x *OperateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OperateRequest.ProtoReflect.Descriptor instead.
+func (*OperateRequest) Descriptor() ([]byte, []int) {
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *OperateRequest) GetOperation() string {
+	if x != nil {
+		return x.Operation
+	}
+	return ""
+}
+
+func (x *OperateRequest) GetParameters() map[string]string {
+	if x != nil {
+		return x.Parameters
+	}
+	return nil
+}
+
+type OperateReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OperateReply) Reset() {
+	*x = OperateReply{}
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OperateReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OperateReply) ProtoMessage() {}
+
+func (x *OperateReply) ProtoReflect() protoreflect.Message {
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OperateReply.ProtoReflect.Descriptor instead.
+func (*OperateReply) Descriptor() ([]byte, []int) {
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
+}
+
 type SendRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Readings      []*Reading             `protobuf:"bytes,1,rep,name=readings,proto3" json:"readings,omitempty"`
@@ -876,7 +995,7 @@ type SendRequest struct {
 
 func (x *SendRequest) Reset() {
 	*x = SendRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[15]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -888,7 +1007,7 @@ func (x *SendRequest) String() string {
 func (*SendRequest) ProtoMessage() {}
 
 func (x *SendRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[15]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -901,7 +1020,7 @@ func (x *SendRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
 func (*SendRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SendRequest) GetReadings() []*Reading {
@@ -923,7 +1042,7 @@ type SendReply struct {
 
 func (x *SendReply) Reset() {
 	*x = SendReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[16]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -935,7 +1054,7 @@ func (x *SendReply) String() string {
 func (*SendReply) ProtoMessage() {}
 
 func (x *SendReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[16]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -948,7 +1067,7 @@ func (x *SendReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendReply.ProtoReflect.Descriptor instead.
 func (*SendReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SendReply) GetAccepted() int64 {
@@ -974,7 +1093,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -986,7 +1105,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -999,7 +1118,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *IngestRequest) GetReadings() []*Reading {
@@ -1018,7 +1137,7 @@ type IngestReply struct {
 
 func (x *IngestReply) Reset() {
 	*x = IngestReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1030,7 +1149,7 @@ func (x *IngestReply) String() string {
 func (*IngestReply) ProtoMessage() {}
 
 func (x *IngestReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1043,7 +1162,7 @@ func (x *IngestReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestReply.ProtoReflect.Descriptor instead.
 func (*IngestReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *IngestReply) GetReadings() []*Reading {
@@ -1062,7 +1181,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1074,7 +1193,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1087,7 +1206,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 type PluginsRequest struct {
@@ -1098,7 +1217,7 @@ type PluginsRequest struct {
 
 func (x *PluginsRequest) Reset() {
 	*x = PluginsRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1110,7 +1229,7 @@ func (x *PluginsRequest) String() string {
 func (*PluginsRequest) ProtoMessage() {}
 
 func (x *PluginsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1123,7 +1242,7 @@ func (x *PluginsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PluginsRequest.ProtoReflect.Descriptor instead.
 func (*PluginsRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 // NotificationPlugin is a rule or delivery plugin of the notification
@@ -1141,7 +1260,7 @@ type NotificationPlugin struct {
 
 func (x *NotificationPlugin) Reset() {
 	*x = NotificationPlugin{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[21]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1153,7 +1272,7 @@ func (x *NotificationPlugin) String() string {
 func (*NotificationPlugin) ProtoMessage() {}
 
 func (x *NotificationPlugin) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[21]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1166,7 +1285,7 @@ func (x *NotificationPlugin) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NotificationPlugin.ProtoReflect.Descriptor instead.
 func (*NotificationPlugin) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *NotificationPlugin) GetName() string {
@@ -1207,7 +1326,7 @@ type PluginsReply struct {
 
 func (x *PluginsReply) Reset() {
 	*x = PluginsReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[22]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1219,7 +1338,7 @@ func (x *PluginsReply) String() string {
 func (*PluginsReply) ProtoMessage() {}
 
 func (x *PluginsReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[22]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1232,7 +1351,7 @@ func (x *PluginsReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PluginsReply.ProtoReflect.Descriptor instead.
 func (*PluginsReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *PluginsReply) GetRules() []*NotificationPlugin {
@@ -1272,7 +1391,7 @@ type NotificationInstance struct {
 
 func (x *NotificationInstance) Reset() {
 	*x = NotificationInstance{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[23]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1284,7 +1403,7 @@ func (x *NotificationInstance) String() string {
 func (*NotificationInstance) ProtoMessage() {}
 
 func (x *NotificationInstance) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[23]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1297,7 +1416,7 @@ func (x *NotificationInstance) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NotificationInstance.ProtoReflect.Descriptor instead.
 func (*NotificationInstance) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{23}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *NotificationInstance) GetName() string {
@@ -1369,7 +1488,7 @@ type NotificationChannel struct {
 
 func (x *NotificationChannel) Reset() {
 	*x = NotificationChannel{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[24]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1500,7 @@ func (x *NotificationChannel) String() string {
 func (*NotificationChannel) ProtoMessage() {}
 
 func (x *NotificationChannel) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[24]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1513,7 @@ func (x *NotificationChannel) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NotificationChannel.ProtoReflect.Descriptor instead.
 func (*NotificationChannel) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{24}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *NotificationChannel) GetName() string {
@@ -1427,7 +1546,7 @@ type SetInstancesRequest struct {
 
 func (x *SetInstancesRequest) Reset() {
 	*x = SetInstancesRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[25]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +1558,7 @@ func (x *SetInstancesRequest) String() string {
 func (*SetInstancesRequest) ProtoMessage() {}
 
 func (x *SetInstancesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[25]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +1571,7 @@ func (x *SetInstancesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetInstancesRequest.ProtoReflect.Descriptor instead.
 func (*SetInstancesRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{25}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SetInstancesRequest) GetInstances() []*NotificationInstance {
@@ -1471,7 +1590,7 @@ type ReadingsRequest struct {
 
 func (x *ReadingsRequest) Reset() {
 	*x = ReadingsRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[26]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1602,7 @@ func (x *ReadingsRequest) String() string {
 func (*ReadingsRequest) ProtoMessage() {}
 
 func (x *ReadingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[26]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1615,7 @@ func (x *ReadingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadingsRequest.ProtoReflect.Descriptor instead.
 func (*ReadingsRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{26}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ReadingsRequest) GetReadings() []*Reading {
@@ -1516,7 +1635,7 @@ type AuditedRequest struct {
 
 func (x *AuditedRequest) Reset() {
 	*x = AuditedRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[27]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1528,7 +1647,7 @@ func (x *AuditedRequest) String() string {
 func (*AuditedRequest) ProtoMessage() {}
 
 func (x *AuditedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[27]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1541,7 +1660,7 @@ func (x *AuditedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditedRequest.ProtoReflect.Descriptor instead.
 func (*AuditedRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{27}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *AuditedRequest) GetCode() string {
@@ -1569,7 +1688,7 @@ type StatisticsRequest struct {
 
 func (x *StatisticsRequest) Reset() {
 	*x = StatisticsRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[28]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1581,7 +1700,7 @@ func (x *StatisticsRequest) String() string {
 func (*StatisticsRequest) ProtoMessage() {}
 
 func (x *StatisticsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[28]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1594,7 +1713,7 @@ func (x *StatisticsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatisticsRequest.ProtoReflect.Descriptor instead.
 func (*StatisticsRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{28}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StatisticsRequest) GetTimestampUnixNano() int64 {
@@ -1626,7 +1745,7 @@ type Value struct {
 
 func (x *Value) Reset() {
 	*x = Value{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[29]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1638,7 +1757,7 @@ func (x *Value) String() string {
 func (*Value) ProtoMessage() {}
 
 func (x *Value) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[29]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1651,7 +1770,7 @@ func (x *Value) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Value.ProtoReflect.Descriptor instead.
 func (*Value) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{29}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Value) GetKind() isValue_Kind {
@@ -1733,7 +1852,7 @@ type ControlRequest struct {
 
 func (x *ControlRequest) Reset() {
 	*x = ControlRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[30]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1745,7 +1864,7 @@ func (x *ControlRequest) String() string {
 func (*ControlRequest) ProtoMessage() {}
 
 func (x *ControlRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[30]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1758,7 +1877,7 @@ func (x *ControlRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ControlRequest.ProtoReflect.Descriptor instead.
 func (*ControlRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{30}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ControlRequest) GetDestination() string {
@@ -1816,7 +1935,7 @@ type ControlResult struct {
 
 func (x *ControlResult) Reset() {
 	*x = ControlResult{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[31]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1828,7 +1947,7 @@ func (x *ControlResult) String() string {
 func (*ControlResult) ProtoMessage() {}
 
 func (x *ControlResult) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[31]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1841,7 +1960,7 @@ func (x *ControlResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ControlResult.ProtoReflect.Descriptor instead.
 func (*ControlResult) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{31}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ControlResult) GetService() string {
@@ -1874,7 +1993,7 @@ type ControlReply struct {
 
 func (x *ControlReply) Reset() {
 	*x = ControlReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[32]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1886,7 +2005,7 @@ func (x *ControlReply) String() string {
 func (*ControlReply) ProtoMessage() {}
 
 func (x *ControlReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[32]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1899,7 +2018,7 @@ func (x *ControlReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ControlReply.ProtoReflect.Descriptor instead.
 func (*ControlReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{32}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ControlReply) GetResults() []*ControlResult {
@@ -1923,7 +2042,7 @@ type AuditEntry struct {
 
 func (x *AuditEntry) Reset() {
 	*x = AuditEntry{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[33]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +2054,7 @@ func (x *AuditEntry) String() string {
 func (*AuditEntry) ProtoMessage() {}
 
 func (x *AuditEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[33]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +2067,7 @@ func (x *AuditEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AuditEntry.ProtoReflect.Descriptor instead.
 func (*AuditEntry) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{33}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *AuditEntry) GetSource() string {
@@ -1981,7 +2100,7 @@ type HostIngestRequest struct {
 
 func (x *HostIngestRequest) Reset() {
 	*x = HostIngestRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[34]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1993,7 +2112,7 @@ func (x *HostIngestRequest) String() string {
 func (*HostIngestRequest) ProtoMessage() {}
 
 func (x *HostIngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[34]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2006,7 +2125,7 @@ func (x *HostIngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HostIngestRequest.ProtoReflect.Descriptor instead.
 func (*HostIngestRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{34}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *HostIngestRequest) GetReadings() []*Reading {
@@ -2024,7 +2143,7 @@ type ServicesRequest struct {
 
 func (x *ServicesRequest) Reset() {
 	*x = ServicesRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[35]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2036,7 +2155,7 @@ func (x *ServicesRequest) String() string {
 func (*ServicesRequest) ProtoMessage() {}
 
 func (x *ServicesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[35]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2049,7 +2168,7 @@ func (x *ServicesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServicesRequest.ProtoReflect.Descriptor instead.
 func (*ServicesRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{35}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{37}
 }
 
 // ControlTarget is a south service as the dispatcher sees it.
@@ -2071,7 +2190,7 @@ type ControlTarget struct {
 
 func (x *ControlTarget) Reset() {
 	*x = ControlTarget{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[36]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2083,7 +2202,7 @@ func (x *ControlTarget) String() string {
 func (*ControlTarget) ProtoMessage() {}
 
 func (x *ControlTarget) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[36]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2096,7 +2215,7 @@ func (x *ControlTarget) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ControlTarget.ProtoReflect.Descriptor instead.
 func (*ControlTarget) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{36}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ControlTarget) GetName() string {
@@ -2150,7 +2269,7 @@ type ServicesReply struct {
 
 func (x *ServicesReply) Reset() {
 	*x = ServicesReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[37]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2162,7 +2281,7 @@ func (x *ServicesReply) String() string {
 func (*ServicesReply) ProtoMessage() {}
 
 func (x *ServicesReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[37]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2175,7 +2294,7 @@ func (x *ServicesReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServicesReply.ProtoReflect.Descriptor instead.
 func (*ServicesReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{37}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ServicesReply) GetServices() []*ControlTarget {
@@ -2197,7 +2316,7 @@ type HostWriteRequest struct {
 
 func (x *HostWriteRequest) Reset() {
 	*x = HostWriteRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[38]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2209,7 +2328,7 @@ func (x *HostWriteRequest) String() string {
 func (*HostWriteRequest) ProtoMessage() {}
 
 func (x *HostWriteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[38]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2222,7 +2341,7 @@ func (x *HostWriteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HostWriteRequest.ProtoReflect.Descriptor instead.
 func (*HostWriteRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{38}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *HostWriteRequest) GetService() string {
@@ -2257,7 +2376,7 @@ type HostOperateRequest struct {
 
 func (x *HostOperateRequest) Reset() {
 	*x = HostOperateRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[39]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2269,7 +2388,7 @@ func (x *HostOperateRequest) String() string {
 func (*HostOperateRequest) ProtoMessage() {}
 
 func (x *HostOperateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[39]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2282,7 +2401,7 @@ func (x *HostOperateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HostOperateRequest.ProtoReflect.Descriptor instead.
 func (*HostOperateRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{39}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *HostOperateRequest) GetService() string {
@@ -2325,14 +2444,16 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\breadonly\x18\n" +
 	" \x01(\tR\breadonly\x12\x1c\n" +
 	"\tmandatory\x18\v \x01(\tR\tmandatory\x12\x1a\n" +
-	"\bvalidity\x18\f \x01(\tR\bvalidity\"\x9d\x02\n" +
+	"\bvalidity\x18\f \x01(\tR\bvalidity\"\xd1\x02\n" +
 	"\vDescription\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x12\n" +
 	"\x04kind\x18\x03 \x01(\tR\x04kind\x12 \n" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12=\n" +
 	"\x05items\x18\x05 \x03(\v2'.edged.plugin.v1.Description.ItemsEntryR\x05items\x12\x1a\n" +
-	"\bpersists\x18\x06 \x01(\bR\bpersists\x1aO\n" +
+	"\bpersists\x18\x06 \x01(\bR\bpersists\x12\x16\n" +
+	"\x06writes\x18\a \x01(\bR\x06writes\x12\x1a\n" +
+	"\boperates\x18\b \x01(\bR\boperates\x1aO\n" +
 	"\n" +
 	"ItemsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12+\n" +
@@ -2373,14 +2494,24 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\fStateRequest\"\"\n" +
 	"\n" +
 	"StateReply\x12\x14\n" +
-	"\x05state\x18\x01 \x01(\fR\x05state\"\x8c\x01\n" +
+	"\x05state\x18\x01 \x01(\fR\x05state\"\xa2\x01\n" +
 	"\fWriteRequest\x12A\n" +
-	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x1a9\n" +
+	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x12\x14\n" +
+	"\x05asset\x18\x02 \x01(\tR\x05asset\x1a9\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"WriteReply\"C\n" +
+	"WriteReply\"\xbe\x01\n" +
+	"\x0eOperateRequest\x12\x1c\n" +
+	"\toperation\x18\x01 \x01(\tR\toperation\x12O\n" +
+	"\n" +
+	"parameters\x18\x02 \x03(\v2/.edged.plugin.v1.OperateRequest.ParametersEntryR\n" +
+	"parameters\x1a=\n" +
+	"\x0fParametersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x0e\n" +
+	"\fOperateReply\"C\n" +
 	"\vSendRequest\x124\n" +
 	"\breadings\x18\x01 \x03(\v2\x18.edged.plugin.v1.ReadingR\breadings\"=\n" +
 	"\tSendReply\x12\x1a\n" +
@@ -2499,13 +2630,14 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.edged.plugin.v1.ValueR\x05value:\x028\x012T\n" +
 	"\x06Plugin\x12J\n" +
-	"\bDescribe\x12 .edged.plugin.v1.DescribeRequest\x1a\x1c.edged.plugin.v1.Description2\xeb\x02\n" +
+	"\bDescribe\x12 .edged.plugin.v1.DescribeRequest\x1a\x1c.edged.plugin.v1.Description2\xb6\x03\n" +
 	"\x05South\x12C\n" +
 	"\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12<\n" +
 	"\x03Run\x12\x1b.edged.plugin.v1.RunRequest\x1a\x16.edged.plugin.v1.Batch0\x01\x12U\n" +
 	"\vReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12C\n" +
 	"\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply\x12C\n" +
-	"\x05Write\x12\x1d.edged.plugin.v1.WriteRequest\x1a\x1b.edged.plugin.v1.WriteReply2\xaa\x02\n" +
+	"\x05Write\x12\x1d.edged.plugin.v1.WriteRequest\x1a\x1b.edged.plugin.v1.WriteReply\x12I\n" +
+	"\aOperate\x12\x1f.edged.plugin.v1.OperateRequest\x1a\x1d.edged.plugin.v1.OperateReply2\xaa\x02\n" +
 	"\x05North\x12C\n" +
 	"\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12@\n" +
 	"\x04Send\x12\x1c.edged.plugin.v1.SendRequest\x1a\x1a.edged.plugin.v1.SendReply\x12U\n" +
@@ -2554,7 +2686,7 @@ func file_edged_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_edged_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_edged_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
+var file_edged_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_edged_plugin_v1_plugin_proto_goTypes = []any{
 	(*DescribeRequest)(nil),      // 0: edged.plugin.v1.DescribeRequest
 	(*Item)(nil),                 // 1: edged.plugin.v1.Item
@@ -2571,150 +2703,156 @@ var file_edged_plugin_v1_plugin_proto_goTypes = []any{
 	(*StateReply)(nil),           // 12: edged.plugin.v1.StateReply
 	(*WriteRequest)(nil),         // 13: edged.plugin.v1.WriteRequest
 	(*WriteReply)(nil),           // 14: edged.plugin.v1.WriteReply
-	(*SendRequest)(nil),          // 15: edged.plugin.v1.SendRequest
-	(*SendReply)(nil),            // 16: edged.plugin.v1.SendReply
-	(*IngestRequest)(nil),        // 17: edged.plugin.v1.IngestRequest
-	(*IngestReply)(nil),          // 18: edged.plugin.v1.IngestReply
-	(*Ack)(nil),                  // 19: edged.plugin.v1.Ack
-	(*PluginsRequest)(nil),       // 20: edged.plugin.v1.PluginsRequest
-	(*NotificationPlugin)(nil),   // 21: edged.plugin.v1.NotificationPlugin
-	(*PluginsReply)(nil),         // 22: edged.plugin.v1.PluginsReply
-	(*NotificationInstance)(nil), // 23: edged.plugin.v1.NotificationInstance
-	(*NotificationChannel)(nil),  // 24: edged.plugin.v1.NotificationChannel
-	(*SetInstancesRequest)(nil),  // 25: edged.plugin.v1.SetInstancesRequest
-	(*ReadingsRequest)(nil),      // 26: edged.plugin.v1.ReadingsRequest
-	(*AuditedRequest)(nil),       // 27: edged.plugin.v1.AuditedRequest
-	(*StatisticsRequest)(nil),    // 28: edged.plugin.v1.StatisticsRequest
-	(*Value)(nil),                // 29: edged.plugin.v1.Value
-	(*ControlRequest)(nil),       // 30: edged.plugin.v1.ControlRequest
-	(*ControlResult)(nil),        // 31: edged.plugin.v1.ControlResult
-	(*ControlReply)(nil),         // 32: edged.plugin.v1.ControlReply
-	(*AuditEntry)(nil),           // 33: edged.plugin.v1.AuditEntry
-	(*HostIngestRequest)(nil),    // 34: edged.plugin.v1.HostIngestRequest
-	(*ServicesRequest)(nil),      // 35: edged.plugin.v1.ServicesRequest
-	(*ControlTarget)(nil),        // 36: edged.plugin.v1.ControlTarget
-	(*ServicesReply)(nil),        // 37: edged.plugin.v1.ServicesReply
-	(*HostWriteRequest)(nil),     // 38: edged.plugin.v1.HostWriteRequest
-	(*HostOperateRequest)(nil),   // 39: edged.plugin.v1.HostOperateRequest
-	nil,                          // 40: edged.plugin.v1.Description.ItemsEntry
-	nil,                          // 41: edged.plugin.v1.StartRequest.ConfigEntry
-	nil,                          // 42: edged.plugin.v1.ServiceStartRequest.ConfigEntry
-	nil,                          // 43: edged.plugin.v1.ReconfigureRequest.ConfigEntry
-	nil,                          // 44: edged.plugin.v1.WriteRequest.ValuesEntry
-	nil,                          // 45: edged.plugin.v1.NotificationPlugin.ItemsEntry
-	nil,                          // 46: edged.plugin.v1.NotificationInstance.RuleConfigEntry
-	nil,                          // 47: edged.plugin.v1.NotificationChannel.ConfigEntry
-	nil,                          // 48: edged.plugin.v1.StatisticsRequest.CountersEntry
-	nil,                          // 49: edged.plugin.v1.ControlRequest.ValuesEntry
-	nil,                          // 50: edged.plugin.v1.ControlRequest.ParametersEntry
-	nil,                          // 51: edged.plugin.v1.HostWriteRequest.ValuesEntry
-	nil,                          // 52: edged.plugin.v1.HostOperateRequest.ParametersEntry
+	(*OperateRequest)(nil),       // 15: edged.plugin.v1.OperateRequest
+	(*OperateReply)(nil),         // 16: edged.plugin.v1.OperateReply
+	(*SendRequest)(nil),          // 17: edged.plugin.v1.SendRequest
+	(*SendReply)(nil),            // 18: edged.plugin.v1.SendReply
+	(*IngestRequest)(nil),        // 19: edged.plugin.v1.IngestRequest
+	(*IngestReply)(nil),          // 20: edged.plugin.v1.IngestReply
+	(*Ack)(nil),                  // 21: edged.plugin.v1.Ack
+	(*PluginsRequest)(nil),       // 22: edged.plugin.v1.PluginsRequest
+	(*NotificationPlugin)(nil),   // 23: edged.plugin.v1.NotificationPlugin
+	(*PluginsReply)(nil),         // 24: edged.plugin.v1.PluginsReply
+	(*NotificationInstance)(nil), // 25: edged.plugin.v1.NotificationInstance
+	(*NotificationChannel)(nil),  // 26: edged.plugin.v1.NotificationChannel
+	(*SetInstancesRequest)(nil),  // 27: edged.plugin.v1.SetInstancesRequest
+	(*ReadingsRequest)(nil),      // 28: edged.plugin.v1.ReadingsRequest
+	(*AuditedRequest)(nil),       // 29: edged.plugin.v1.AuditedRequest
+	(*StatisticsRequest)(nil),    // 30: edged.plugin.v1.StatisticsRequest
+	(*Value)(nil),                // 31: edged.plugin.v1.Value
+	(*ControlRequest)(nil),       // 32: edged.plugin.v1.ControlRequest
+	(*ControlResult)(nil),        // 33: edged.plugin.v1.ControlResult
+	(*ControlReply)(nil),         // 34: edged.plugin.v1.ControlReply
+	(*AuditEntry)(nil),           // 35: edged.plugin.v1.AuditEntry
+	(*HostIngestRequest)(nil),    // 36: edged.plugin.v1.HostIngestRequest
+	(*ServicesRequest)(nil),      // 37: edged.plugin.v1.ServicesRequest
+	(*ControlTarget)(nil),        // 38: edged.plugin.v1.ControlTarget
+	(*ServicesReply)(nil),        // 39: edged.plugin.v1.ServicesReply
+	(*HostWriteRequest)(nil),     // 40: edged.plugin.v1.HostWriteRequest
+	(*HostOperateRequest)(nil),   // 41: edged.plugin.v1.HostOperateRequest
+	nil,                          // 42: edged.plugin.v1.Description.ItemsEntry
+	nil,                          // 43: edged.plugin.v1.StartRequest.ConfigEntry
+	nil,                          // 44: edged.plugin.v1.ServiceStartRequest.ConfigEntry
+	nil,                          // 45: edged.plugin.v1.ReconfigureRequest.ConfigEntry
+	nil,                          // 46: edged.plugin.v1.WriteRequest.ValuesEntry
+	nil,                          // 47: edged.plugin.v1.OperateRequest.ParametersEntry
+	nil,                          // 48: edged.plugin.v1.NotificationPlugin.ItemsEntry
+	nil,                          // 49: edged.plugin.v1.NotificationInstance.RuleConfigEntry
+	nil,                          // 50: edged.plugin.v1.NotificationChannel.ConfigEntry
+	nil,                          // 51: edged.plugin.v1.StatisticsRequest.CountersEntry
+	nil,                          // 52: edged.plugin.v1.ControlRequest.ValuesEntry
+	nil,                          // 53: edged.plugin.v1.ControlRequest.ParametersEntry
+	nil,                          // 54: edged.plugin.v1.HostWriteRequest.ValuesEntry
+	nil,                          // 55: edged.plugin.v1.HostOperateRequest.ParametersEntry
 }
 var file_edged_plugin_v1_plugin_proto_depIdxs = []int32{
-	40, // 0: edged.plugin.v1.Description.items:type_name -> edged.plugin.v1.Description.ItemsEntry
-	41, // 1: edged.plugin.v1.StartRequest.config:type_name -> edged.plugin.v1.StartRequest.ConfigEntry
-	42, // 2: edged.plugin.v1.ServiceStartRequest.config:type_name -> edged.plugin.v1.ServiceStartRequest.ConfigEntry
+	42, // 0: edged.plugin.v1.Description.items:type_name -> edged.plugin.v1.Description.ItemsEntry
+	43, // 1: edged.plugin.v1.StartRequest.config:type_name -> edged.plugin.v1.StartRequest.ConfigEntry
+	44, // 2: edged.plugin.v1.ServiceStartRequest.config:type_name -> edged.plugin.v1.ServiceStartRequest.ConfigEntry
 	3,  // 3: edged.plugin.v1.Batch.readings:type_name -> edged.plugin.v1.Reading
-	43, // 4: edged.plugin.v1.ReconfigureRequest.config:type_name -> edged.plugin.v1.ReconfigureRequest.ConfigEntry
-	44, // 5: edged.plugin.v1.WriteRequest.values:type_name -> edged.plugin.v1.WriteRequest.ValuesEntry
-	3,  // 6: edged.plugin.v1.SendRequest.readings:type_name -> edged.plugin.v1.Reading
-	3,  // 7: edged.plugin.v1.IngestRequest.readings:type_name -> edged.plugin.v1.Reading
-	3,  // 8: edged.plugin.v1.IngestReply.readings:type_name -> edged.plugin.v1.Reading
-	45, // 9: edged.plugin.v1.NotificationPlugin.items:type_name -> edged.plugin.v1.NotificationPlugin.ItemsEntry
-	21, // 10: edged.plugin.v1.PluginsReply.rules:type_name -> edged.plugin.v1.NotificationPlugin
-	21, // 11: edged.plugin.v1.PluginsReply.deliveries:type_name -> edged.plugin.v1.NotificationPlugin
-	46, // 12: edged.plugin.v1.NotificationInstance.rule_config:type_name -> edged.plugin.v1.NotificationInstance.RuleConfigEntry
-	24, // 13: edged.plugin.v1.NotificationInstance.channels:type_name -> edged.plugin.v1.NotificationChannel
-	47, // 14: edged.plugin.v1.NotificationChannel.config:type_name -> edged.plugin.v1.NotificationChannel.ConfigEntry
-	23, // 15: edged.plugin.v1.SetInstancesRequest.instances:type_name -> edged.plugin.v1.NotificationInstance
-	3,  // 16: edged.plugin.v1.ReadingsRequest.readings:type_name -> edged.plugin.v1.Reading
-	48, // 17: edged.plugin.v1.StatisticsRequest.counters:type_name -> edged.plugin.v1.StatisticsRequest.CountersEntry
-	49, // 18: edged.plugin.v1.ControlRequest.values:type_name -> edged.plugin.v1.ControlRequest.ValuesEntry
-	50, // 19: edged.plugin.v1.ControlRequest.parameters:type_name -> edged.plugin.v1.ControlRequest.ParametersEntry
-	31, // 20: edged.plugin.v1.ControlReply.results:type_name -> edged.plugin.v1.ControlResult
-	3,  // 21: edged.plugin.v1.HostIngestRequest.readings:type_name -> edged.plugin.v1.Reading
-	36, // 22: edged.plugin.v1.ServicesReply.services:type_name -> edged.plugin.v1.ControlTarget
-	51, // 23: edged.plugin.v1.HostWriteRequest.values:type_name -> edged.plugin.v1.HostWriteRequest.ValuesEntry
-	52, // 24: edged.plugin.v1.HostOperateRequest.parameters:type_name -> edged.plugin.v1.HostOperateRequest.ParametersEntry
-	1,  // 25: edged.plugin.v1.Description.ItemsEntry.value:type_name -> edged.plugin.v1.Item
-	1,  // 26: edged.plugin.v1.NotificationPlugin.ItemsEntry.value:type_name -> edged.plugin.v1.Item
-	29, // 27: edged.plugin.v1.ControlRequest.ValuesEntry.value:type_name -> edged.plugin.v1.Value
-	29, // 28: edged.plugin.v1.ControlRequest.ParametersEntry.value:type_name -> edged.plugin.v1.Value
-	29, // 29: edged.plugin.v1.HostWriteRequest.ValuesEntry.value:type_name -> edged.plugin.v1.Value
-	29, // 30: edged.plugin.v1.HostOperateRequest.ParametersEntry.value:type_name -> edged.plugin.v1.Value
-	0,  // 31: edged.plugin.v1.Plugin.Describe:input_type -> edged.plugin.v1.DescribeRequest
-	4,  // 32: edged.plugin.v1.South.Start:input_type -> edged.plugin.v1.StartRequest
-	7,  // 33: edged.plugin.v1.South.Run:input_type -> edged.plugin.v1.RunRequest
-	9,  // 34: edged.plugin.v1.South.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	11, // 35: edged.plugin.v1.South.State:input_type -> edged.plugin.v1.StateRequest
-	13, // 36: edged.plugin.v1.South.Write:input_type -> edged.plugin.v1.WriteRequest
-	4,  // 37: edged.plugin.v1.North.Start:input_type -> edged.plugin.v1.StartRequest
-	15, // 38: edged.plugin.v1.North.Send:input_type -> edged.plugin.v1.SendRequest
-	9,  // 39: edged.plugin.v1.North.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	11, // 40: edged.plugin.v1.North.State:input_type -> edged.plugin.v1.StateRequest
-	4,  // 41: edged.plugin.v1.Filter.Start:input_type -> edged.plugin.v1.StartRequest
-	17, // 42: edged.plugin.v1.Filter.Ingest:input_type -> edged.plugin.v1.IngestRequest
-	9,  // 43: edged.plugin.v1.Filter.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	11, // 44: edged.plugin.v1.Filter.State:input_type -> edged.plugin.v1.StateRequest
-	6,  // 45: edged.plugin.v1.Notification.Start:input_type -> edged.plugin.v1.ServiceStartRequest
-	20, // 46: edged.plugin.v1.Notification.Plugins:input_type -> edged.plugin.v1.PluginsRequest
-	23, // 47: edged.plugin.v1.Notification.Validate:input_type -> edged.plugin.v1.NotificationInstance
-	25, // 48: edged.plugin.v1.Notification.SetInstances:input_type -> edged.plugin.v1.SetInstancesRequest
-	26, // 49: edged.plugin.v1.Notification.Readings:input_type -> edged.plugin.v1.ReadingsRequest
-	27, // 50: edged.plugin.v1.Notification.Audited:input_type -> edged.plugin.v1.AuditedRequest
-	28, // 51: edged.plugin.v1.Notification.Statistics:input_type -> edged.plugin.v1.StatisticsRequest
-	9,  // 52: edged.plugin.v1.Notification.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	11, // 53: edged.plugin.v1.Notification.State:input_type -> edged.plugin.v1.StateRequest
-	6,  // 54: edged.plugin.v1.Dispatcher.Start:input_type -> edged.plugin.v1.ServiceStartRequest
-	30, // 55: edged.plugin.v1.Dispatcher.Write:input_type -> edged.plugin.v1.ControlRequest
-	30, // 56: edged.plugin.v1.Dispatcher.Operate:input_type -> edged.plugin.v1.ControlRequest
-	9,  // 57: edged.plugin.v1.Dispatcher.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	11, // 58: edged.plugin.v1.Dispatcher.State:input_type -> edged.plugin.v1.StateRequest
-	33, // 59: edged.plugin.v1.Host.Audit:input_type -> edged.plugin.v1.AuditEntry
-	34, // 60: edged.plugin.v1.Host.Ingest:input_type -> edged.plugin.v1.HostIngestRequest
-	30, // 61: edged.plugin.v1.Host.Dispatch:input_type -> edged.plugin.v1.ControlRequest
-	35, // 62: edged.plugin.v1.Host.Services:input_type -> edged.plugin.v1.ServicesRequest
-	38, // 63: edged.plugin.v1.Host.Write:input_type -> edged.plugin.v1.HostWriteRequest
-	39, // 64: edged.plugin.v1.Host.Operate:input_type -> edged.plugin.v1.HostOperateRequest
-	2,  // 65: edged.plugin.v1.Plugin.Describe:output_type -> edged.plugin.v1.Description
-	5,  // 66: edged.plugin.v1.South.Start:output_type -> edged.plugin.v1.StartReply
-	8,  // 67: edged.plugin.v1.South.Run:output_type -> edged.plugin.v1.Batch
-	10, // 68: edged.plugin.v1.South.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	12, // 69: edged.plugin.v1.South.State:output_type -> edged.plugin.v1.StateReply
-	14, // 70: edged.plugin.v1.South.Write:output_type -> edged.plugin.v1.WriteReply
-	5,  // 71: edged.plugin.v1.North.Start:output_type -> edged.plugin.v1.StartReply
-	16, // 72: edged.plugin.v1.North.Send:output_type -> edged.plugin.v1.SendReply
-	10, // 73: edged.plugin.v1.North.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	12, // 74: edged.plugin.v1.North.State:output_type -> edged.plugin.v1.StateReply
-	5,  // 75: edged.plugin.v1.Filter.Start:output_type -> edged.plugin.v1.StartReply
-	18, // 76: edged.plugin.v1.Filter.Ingest:output_type -> edged.plugin.v1.IngestReply
-	10, // 77: edged.plugin.v1.Filter.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	12, // 78: edged.plugin.v1.Filter.State:output_type -> edged.plugin.v1.StateReply
-	5,  // 79: edged.plugin.v1.Notification.Start:output_type -> edged.plugin.v1.StartReply
-	22, // 80: edged.plugin.v1.Notification.Plugins:output_type -> edged.plugin.v1.PluginsReply
-	19, // 81: edged.plugin.v1.Notification.Validate:output_type -> edged.plugin.v1.Ack
-	19, // 82: edged.plugin.v1.Notification.SetInstances:output_type -> edged.plugin.v1.Ack
-	19, // 83: edged.plugin.v1.Notification.Readings:output_type -> edged.plugin.v1.Ack
-	19, // 84: edged.plugin.v1.Notification.Audited:output_type -> edged.plugin.v1.Ack
-	19, // 85: edged.plugin.v1.Notification.Statistics:output_type -> edged.plugin.v1.Ack
-	10, // 86: edged.plugin.v1.Notification.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	12, // 87: edged.plugin.v1.Notification.State:output_type -> edged.plugin.v1.StateReply
-	5,  // 88: edged.plugin.v1.Dispatcher.Start:output_type -> edged.plugin.v1.StartReply
-	32, // 89: edged.plugin.v1.Dispatcher.Write:output_type -> edged.plugin.v1.ControlReply
-	32, // 90: edged.plugin.v1.Dispatcher.Operate:output_type -> edged.plugin.v1.ControlReply
-	10, // 91: edged.plugin.v1.Dispatcher.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	12, // 92: edged.plugin.v1.Dispatcher.State:output_type -> edged.plugin.v1.StateReply
-	19, // 93: edged.plugin.v1.Host.Audit:output_type -> edged.plugin.v1.Ack
-	19, // 94: edged.plugin.v1.Host.Ingest:output_type -> edged.plugin.v1.Ack
-	32, // 95: edged.plugin.v1.Host.Dispatch:output_type -> edged.plugin.v1.ControlReply
-	37, // 96: edged.plugin.v1.Host.Services:output_type -> edged.plugin.v1.ServicesReply
-	19, // 97: edged.plugin.v1.Host.Write:output_type -> edged.plugin.v1.Ack
-	19, // 98: edged.plugin.v1.Host.Operate:output_type -> edged.plugin.v1.Ack
-	65, // [65:99] is the sub-list for method output_type
-	31, // [31:65] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	45, // 4: edged.plugin.v1.ReconfigureRequest.config:type_name -> edged.plugin.v1.ReconfigureRequest.ConfigEntry
+	46, // 5: edged.plugin.v1.WriteRequest.values:type_name -> edged.plugin.v1.WriteRequest.ValuesEntry
+	47, // 6: edged.plugin.v1.OperateRequest.parameters:type_name -> edged.plugin.v1.OperateRequest.ParametersEntry
+	3,  // 7: edged.plugin.v1.SendRequest.readings:type_name -> edged.plugin.v1.Reading
+	3,  // 8: edged.plugin.v1.IngestRequest.readings:type_name -> edged.plugin.v1.Reading
+	3,  // 9: edged.plugin.v1.IngestReply.readings:type_name -> edged.plugin.v1.Reading
+	48, // 10: edged.plugin.v1.NotificationPlugin.items:type_name -> edged.plugin.v1.NotificationPlugin.ItemsEntry
+	23, // 11: edged.plugin.v1.PluginsReply.rules:type_name -> edged.plugin.v1.NotificationPlugin
+	23, // 12: edged.plugin.v1.PluginsReply.deliveries:type_name -> edged.plugin.v1.NotificationPlugin
+	49, // 13: edged.plugin.v1.NotificationInstance.rule_config:type_name -> edged.plugin.v1.NotificationInstance.RuleConfigEntry
+	26, // 14: edged.plugin.v1.NotificationInstance.channels:type_name -> edged.plugin.v1.NotificationChannel
+	50, // 15: edged.plugin.v1.NotificationChannel.config:type_name -> edged.plugin.v1.NotificationChannel.ConfigEntry
+	25, // 16: edged.plugin.v1.SetInstancesRequest.instances:type_name -> edged.plugin.v1.NotificationInstance
+	3,  // 17: edged.plugin.v1.ReadingsRequest.readings:type_name -> edged.plugin.v1.Reading
+	51, // 18: edged.plugin.v1.StatisticsRequest.counters:type_name -> edged.plugin.v1.StatisticsRequest.CountersEntry
+	52, // 19: edged.plugin.v1.ControlRequest.values:type_name -> edged.plugin.v1.ControlRequest.ValuesEntry
+	53, // 20: edged.plugin.v1.ControlRequest.parameters:type_name -> edged.plugin.v1.ControlRequest.ParametersEntry
+	33, // 21: edged.plugin.v1.ControlReply.results:type_name -> edged.plugin.v1.ControlResult
+	3,  // 22: edged.plugin.v1.HostIngestRequest.readings:type_name -> edged.plugin.v1.Reading
+	38, // 23: edged.plugin.v1.ServicesReply.services:type_name -> edged.plugin.v1.ControlTarget
+	54, // 24: edged.plugin.v1.HostWriteRequest.values:type_name -> edged.plugin.v1.HostWriteRequest.ValuesEntry
+	55, // 25: edged.plugin.v1.HostOperateRequest.parameters:type_name -> edged.plugin.v1.HostOperateRequest.ParametersEntry
+	1,  // 26: edged.plugin.v1.Description.ItemsEntry.value:type_name -> edged.plugin.v1.Item
+	1,  // 27: edged.plugin.v1.NotificationPlugin.ItemsEntry.value:type_name -> edged.plugin.v1.Item
+	31, // 28: edged.plugin.v1.ControlRequest.ValuesEntry.value:type_name -> edged.plugin.v1.Value
+	31, // 29: edged.plugin.v1.ControlRequest.ParametersEntry.value:type_name -> edged.plugin.v1.Value
+	31, // 30: edged.plugin.v1.HostWriteRequest.ValuesEntry.value:type_name -> edged.plugin.v1.Value
+	31, // 31: edged.plugin.v1.HostOperateRequest.ParametersEntry.value:type_name -> edged.plugin.v1.Value
+	0,  // 32: edged.plugin.v1.Plugin.Describe:input_type -> edged.plugin.v1.DescribeRequest
+	4,  // 33: edged.plugin.v1.South.Start:input_type -> edged.plugin.v1.StartRequest
+	7,  // 34: edged.plugin.v1.South.Run:input_type -> edged.plugin.v1.RunRequest
+	9,  // 35: edged.plugin.v1.South.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	11, // 36: edged.plugin.v1.South.State:input_type -> edged.plugin.v1.StateRequest
+	13, // 37: edged.plugin.v1.South.Write:input_type -> edged.plugin.v1.WriteRequest
+	15, // 38: edged.plugin.v1.South.Operate:input_type -> edged.plugin.v1.OperateRequest
+	4,  // 39: edged.plugin.v1.North.Start:input_type -> edged.plugin.v1.StartRequest
+	17, // 40: edged.plugin.v1.North.Send:input_type -> edged.plugin.v1.SendRequest
+	9,  // 41: edged.plugin.v1.North.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	11, // 42: edged.plugin.v1.North.State:input_type -> edged.plugin.v1.StateRequest
+	4,  // 43: edged.plugin.v1.Filter.Start:input_type -> edged.plugin.v1.StartRequest
+	19, // 44: edged.plugin.v1.Filter.Ingest:input_type -> edged.plugin.v1.IngestRequest
+	9,  // 45: edged.plugin.v1.Filter.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	11, // 46: edged.plugin.v1.Filter.State:input_type -> edged.plugin.v1.StateRequest
+	6,  // 47: edged.plugin.v1.Notification.Start:input_type -> edged.plugin.v1.ServiceStartRequest
+	22, // 48: edged.plugin.v1.Notification.Plugins:input_type -> edged.plugin.v1.PluginsRequest
+	25, // 49: edged.plugin.v1.Notification.Validate:input_type -> edged.plugin.v1.NotificationInstance
+	27, // 50: edged.plugin.v1.Notification.SetInstances:input_type -> edged.plugin.v1.SetInstancesRequest
+	28, // 51: edged.plugin.v1.Notification.Readings:input_type -> edged.plugin.v1.ReadingsRequest
+	29, // 52: edged.plugin.v1.Notification.Audited:input_type -> edged.plugin.v1.AuditedRequest
+	30, // 53: edged.plugin.v1.Notification.Statistics:input_type -> edged.plugin.v1.StatisticsRequest
+	9,  // 54: edged.plugin.v1.Notification.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	11, // 55: edged.plugin.v1.Notification.State:input_type -> edged.plugin.v1.StateRequest
+	6,  // 56: edged.plugin.v1.Dispatcher.Start:input_type -> edged.plugin.v1.ServiceStartRequest
+	32, // 57: edged.plugin.v1.Dispatcher.Write:input_type -> edged.plugin.v1.ControlRequest
+	32, // 58: edged.plugin.v1.Dispatcher.Operate:input_type -> edged.plugin.v1.ControlRequest
+	9,  // 59: edged.plugin.v1.Dispatcher.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	11, // 60: edged.plugin.v1.Dispatcher.State:input_type -> edged.plugin.v1.StateRequest
+	35, // 61: edged.plugin.v1.Host.Audit:input_type -> edged.plugin.v1.AuditEntry
+	36, // 62: edged.plugin.v1.Host.Ingest:input_type -> edged.plugin.v1.HostIngestRequest
+	32, // 63: edged.plugin.v1.Host.Dispatch:input_type -> edged.plugin.v1.ControlRequest
+	37, // 64: edged.plugin.v1.Host.Services:input_type -> edged.plugin.v1.ServicesRequest
+	40, // 65: edged.plugin.v1.Host.Write:input_type -> edged.plugin.v1.HostWriteRequest
+	41, // 66: edged.plugin.v1.Host.Operate:input_type -> edged.plugin.v1.HostOperateRequest
+	2,  // 67: edged.plugin.v1.Plugin.Describe:output_type -> edged.plugin.v1.Description
+	5,  // 68: edged.plugin.v1.South.Start:output_type -> edged.plugin.v1.StartReply
+	8,  // 69: edged.plugin.v1.South.Run:output_type -> edged.plugin.v1.Batch
+	10, // 70: edged.plugin.v1.South.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	12, // 71: edged.plugin.v1.South.State:output_type -> edged.plugin.v1.StateReply
+	14, // 72: edged.plugin.v1.South.Write:output_type -> edged.plugin.v1.WriteReply
+	16, // 73: edged.plugin.v1.South.Operate:output_type -> edged.plugin.v1.OperateReply
+	5,  // 74: edged.plugin.v1.North.Start:output_type -> edged.plugin.v1.StartReply
+	18, // 75: edged.plugin.v1.North.Send:output_type -> edged.plugin.v1.SendReply
+	10, // 76: edged.plugin.v1.North.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	12, // 77: edged.plugin.v1.North.State:output_type -> edged.plugin.v1.StateReply
+	5,  // 78: edged.plugin.v1.Filter.Start:output_type -> edged.plugin.v1.StartReply
+	20, // 79: edged.plugin.v1.Filter.Ingest:output_type -> edged.plugin.v1.IngestReply
+	10, // 80: edged.plugin.v1.Filter.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	12, // 81: edged.plugin.v1.Filter.State:output_type -> edged.plugin.v1.StateReply
+	5,  // 82: edged.plugin.v1.Notification.Start:output_type -> edged.plugin.v1.StartReply
+	24, // 83: edged.plugin.v1.Notification.Plugins:output_type -> edged.plugin.v1.PluginsReply
+	21, // 84: edged.plugin.v1.Notification.Validate:output_type -> edged.plugin.v1.Ack
+	21, // 85: edged.plugin.v1.Notification.SetInstances:output_type -> edged.plugin.v1.Ack
+	21, // 86: edged.plugin.v1.Notification.Readings:output_type -> edged.plugin.v1.Ack
+	21, // 87: edged.plugin.v1.Notification.Audited:output_type -> edged.plugin.v1.Ack
+	21, // 88: edged.plugin.v1.Notification.Statistics:output_type -> edged.plugin.v1.Ack
+	10, // 89: edged.plugin.v1.Notification.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	12, // 90: edged.plugin.v1.Notification.State:output_type -> edged.plugin.v1.StateReply
+	5,  // 91: edged.plugin.v1.Dispatcher.Start:output_type -> edged.plugin.v1.StartReply
+	34, // 92: edged.plugin.v1.Dispatcher.Write:output_type -> edged.plugin.v1.ControlReply
+	34, // 93: edged.plugin.v1.Dispatcher.Operate:output_type -> edged.plugin.v1.ControlReply
+	10, // 94: edged.plugin.v1.Dispatcher.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	12, // 95: edged.plugin.v1.Dispatcher.State:output_type -> edged.plugin.v1.StateReply
+	21, // 96: edged.plugin.v1.Host.Audit:output_type -> edged.plugin.v1.Ack
+	21, // 97: edged.plugin.v1.Host.Ingest:output_type -> edged.plugin.v1.Ack
+	34, // 98: edged.plugin.v1.Host.Dispatch:output_type -> edged.plugin.v1.ControlReply
+	39, // 99: edged.plugin.v1.Host.Services:output_type -> edged.plugin.v1.ServicesReply
+	21, // 100: edged.plugin.v1.Host.Write:output_type -> edged.plugin.v1.Ack
+	21, // 101: edged.plugin.v1.Host.Operate:output_type -> edged.plugin.v1.Ack
+	67, // [67:102] is the sub-list for method output_type
+	32, // [32:67] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_edged_plugin_v1_plugin_proto_init() }
@@ -2722,7 +2860,7 @@ func file_edged_plugin_v1_plugin_proto_init() {
 	if File_edged_plugin_v1_plugin_proto != nil {
 		return
 	}
-	file_edged_plugin_v1_plugin_proto_msgTypes[29].OneofWrappers = []any{
+	file_edged_plugin_v1_plugin_proto_msgTypes[31].OneofWrappers = []any{
 		(*Value_Number)(nil),
 		(*Value_Text)(nil),
 		(*Value_Boolean)(nil),
@@ -2733,7 +2871,7 @@ func file_edged_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_edged_plugin_v1_plugin_proto_rawDesc), len(file_edged_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   53,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   7,
 		},

@@ -19,15 +19,21 @@ proto/edged/plugin/v1. A south plugin (SouthPlugin) either implements
 ``poll()``, called every ``interval()`` seconds, or overrides
 ``run(emit, stopped)`` to push readings as they come; a north plugin
 (NorthPlugin) implements ``send(readings)``, a filter (FilterPlugin)
-``ingest(readings)``.
+``ingest(readings)``. A south plugin that controls its device overrides
+``write(asset, values)`` (setpoints) and ``operate(operation, parameters)``,
+raising :class:`NotWritable`, :class:`NoOperation` or :class:`BadParameters`
+to refuse a call.
 """
 
 from .plugin import (
     MAX_MESSAGE_BYTES,
+    BadParameters,
     BatchTooLarge,
     FilterPlugin,
     Item,
     NorthPlugin,
+    NoOperation,
+    NotWritable,
     Reading,
     Restart,
     SouthPlugin,
@@ -37,10 +43,13 @@ from .plugin import (
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "BadParameters",
     "BatchTooLarge",
     "FilterPlugin",
     "Item",
     "NorthPlugin",
+    "NoOperation",
+    "NotWritable",
     "Reading",
     "Restart",
     "SouthPlugin",
