@@ -66,7 +66,7 @@ PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_c
 
 .PHONY: help generate console check-generated build run test test-all-databases test-go-all test-conformance-pg test-tools test-go-tools test-unit \
         conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
-        test-fuzz check-system root-tools bench-system
+        test-fuzz check-system root-tools bench-system test-compat release
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -131,7 +131,8 @@ TESTSTEPS := test-tools test-go-tools \
              test-sdk-typescript:test-tools,check-generated \
              test-plugins:test-tools \
              test-sdk-go test-portal \
-             test-fuzz:test-tools
+             test-fuzz:test-tools \
+             test-compat
 
 test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer (side by side; TESTJOBS=4)
 	CONSOLEDEP= MAKE='$(MAKE)' scripts/side-by-side.sh -j $(TESTJOBS) -last test-go-all $(TESTSTEPS)
@@ -289,6 +290,17 @@ $(TSTOOLS): $(TSDIR)/package-lock.json
 
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
+
+# The breaking-change check: openapi.yaml against the last released
+# contract, committed as RELEASED (make release refreshes it), with oasdiff
+# (pinned in tools/apicompat/go.mod, used as a library: see
+# docs/compatibility.md). A break passes only under a higher major version.
+RELEASED ?= api/released/openapi.yaml
+
+test-compat: ## the breaking-change check (oasdiff): openapi.yaml against the released contract RELEASED, and the check's own tests
+	@echo "== the breaking-change check (tools/apicompat)"
+	cd tools/apicompat && CGO_ENABLED=0 $(GO) test -count=1 ./...
+	cd tools/apicompat && CGO_ENABLED=0 $(GO) run . -released "$(abspath $(RELEASED))" -contract "$(CURDIR)/openapi.yaml"
 
 # golangci-lint runs once over the three modules (the gateway, the Go SDK
 # and the Go plugin SDK), as a Go workspace made for the run, so that the
