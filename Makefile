@@ -66,7 +66,7 @@ PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_c
 
 .PHONY: help generate console check-generated build run test test-all-databases test-go-all test-conformance-pg test-tools test-go-tools test-unit \
         conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
-        test-fuzz check-system root-tools bench-system test-compat release
+        test-fuzz check-system root-tools bench-system test-compat release test-release
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -132,7 +132,7 @@ TESTSTEPS := test-tools test-go-tools \
              test-plugins:test-tools \
              test-sdk-go test-portal \
              test-fuzz:test-tools \
-             test-compat
+             test-compat test-release:test-tools
 
 test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer (side by side; TESTJOBS=4)
 	CONSOLEDEP= MAKE='$(MAKE)' scripts/side-by-side.sh -j $(TESTJOBS) -last test-go-all $(TESTSTEPS)
@@ -301,6 +301,21 @@ test-compat: ## the breaking-change check (oasdiff): openapi.yaml against the re
 	@echo "== the breaking-change check (tools/apicompat)"
 	cd tools/apicompat && CGO_ENABLED=0 $(GO) test -count=1 ./...
 	cd tools/apicompat && CGO_ENABLED=0 $(GO) run . -released "$(abspath $(RELEASED))" -contract "$(CURDIR)/openapi.yaml"
+
+# make release VERSION=x.y.z KEY=KEYFILE: the artefacts users install, into
+# RELEASE_DIR with their SHA256SUMS (scripts/release.sh lists them), after
+# checking that VERSION is the contract's and every SDK's version; then
+# RELEASED becomes this contract (commit it). KEY signs the package
+# repository (go run ./cmd/edgepkg keygen -out KEYFILE; never commit one).
+RELEASE_DIR ?= dist/release-$(VERSION)
+
+release: $(PYTOOLS) $(TSTOOLS) ## the release's artefacts (SDKs, plugin SDKs, signed package repository, SHA256SUMS) into dist/release-VERSION; refreshes RELEASED
+	@test -n "$(KEY)" || { echo "usage: make release VERSION=x.y.z KEY=KEYFILE [RELEASE_DIR=dir]"; exit 2; }
+	scripts/release.sh "$(VERSION)" "$(RELEASE_DIR)" "$(KEY)" "$(RELEASED)"
+
+test-release: $(PYTOOLS) $(TSTOOLS) ## make release into a temporary folder, then each SDK installed from it in a fresh project by its README's install lines
+	@echo "== the release: made, then installed as the READMEs say"
+	scripts/test-release.sh
 
 # golangci-lint runs once over the three modules (the gateway, the Go SDK
 # and the Go plugin SDK), as a Go workspace made for the run, so that the
