@@ -227,8 +227,9 @@ func postReadings(t *testing.T, port int, body []byte) {
 // ---- cases that need no readings ----
 
 // TestAssetsUnknown checks what every read of an asset without readings
-// answers: empty lists for readings, values and series, 404 for summary and
-// timespan, {purged: 0} for a purge.
+// answers: 404 naming the asset for each read of that one asset (readings,
+// values, series, summaries, timespan), {purged: 0} for a purge, and no
+// entry in the lists of every asset.
 func testAssetsUnknown(t *testing.T) {
 	code := unique("conf-none")
 	c := api(t)
@@ -244,24 +245,15 @@ func testAssetsUnknown(t *testing.T) {
 		t.Fatalf("listAssetTimespans: no JSON array: %s", truncate(spans.Body))
 	}
 
-	empty := []struct{ name, path string }{
+	notFound := []struct{ name, path string }{
 		{name: "readings", path: assetPath(code)},
 		{name: "readings in a window", path: assetPath(code) + "?seconds=60"},
 		{name: "values", path: assetPath(code, "value")},
+		{name: "values in a window", path: assetPath(code, "value") + "?minutes=5&previous=1"},
 		{name: "series", path: assetPath(code, "value", "series")},
 		{name: "series by hour", path: assetPath(code, "value", "series") + "?group=hours&limit=5"},
-	}
-	for _, e := range empty {
-		t.Run(e.name, func(t *testing.T) {
-			var got []any
-			getJSON(t, e.path, &got)
-			if got == nil || len(got) != 0 {
-				t.Errorf("GET %s = %v, want []", e.path, got)
-			}
-		})
-	}
-	notFound := []struct{ name, path string }{
-		{name: "summary", path: assetPath(code, "value", "summary")},
+		{name: "summary of a key", path: assetPath(code, "value", "summary")},
+		{name: "summary", path: assetPath(code, "summary")},
 		{name: "timespan", path: assetPath(code, "timespan")},
 	}
 	for _, e := range notFound {
@@ -449,6 +441,23 @@ func testAssetReadingsData(t *testing.T) {
 			}
 			if got := readingValues(t, *resp.JSON200); !slices.Equal(got, c.want) {
 				t.Errorf("values = %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	// A known asset whose window or key matches nothing: [] (an unknown
+	// asset is 404: testAssetsUnknown).
+	for _, e := range []struct{ name, path string }{
+		{name: "values of an unknown key", path: assetPath(code, "no-such-key")},
+		{name: "values in a window too recent", path: assetPath(code, "value") + "?minutes=5"},
+		{name: "series of an unknown key", path: assetPath(code, "no-such-key", "series")},
+		{name: "series in a window too old", path: assetPath(code, "value", "series") + "?minutes=10&previous=30"},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			var got []any
+			getJSON(t, e.path, &got)
+			if got == nil || len(got) != 0 {
+				t.Errorf("GET %s = %v, want []", e.path, got)
 			}
 		})
 	}

@@ -4095,7 +4095,7 @@ type ClientInterface interface {
 
 	// GetAssetReadings Get an asset's readings
 	//
-	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4116,14 +4116,14 @@ type ClientInterface interface {
 
 	// GetAssetReadingValues Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 	GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetAssetReadingSeries Get a time series of one reading key
 	//
-	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
 	GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5316,7 +5316,7 @@ func (c *RawClient) PurgeAssetReadings(ctx context.Context, code AssetCode, reqE
 
 // GetAssetReadings Get an asset's readings
 //
-// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 func (c *RawClient) GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5367,7 +5367,7 @@ func (c *RawClient) GetAssetTimespan(ctx context.Context, code AssetCode, reqEdi
 
 // GetAssetReadingValues Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5384,7 +5384,7 @@ func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, r
 
 // GetAssetReadingSeries Get a time series of one reading key
 //
-// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
 func (c *RawClient) GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12523,7 +12523,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingsWithResponse Get an asset's readings
 	//
-	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12550,7 +12550,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingValuesWithResponse Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12559,7 +12559,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingSeriesWithResponse Get a time series of one reading key
 	//
-	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14472,6 +14472,8 @@ type GetAssetReadingsResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14498,6 +14500,11 @@ func (r GetAssetReadingsResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingsResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -14735,6 +14742,8 @@ type GetAssetReadingValuesResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14761,6 +14770,11 @@ func (r GetAssetReadingValuesResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingValuesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingValuesResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -14818,6 +14832,8 @@ type GetAssetReadingSeriesResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14844,6 +14860,11 @@ func (r GetAssetReadingSeriesResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingSeriesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingSeriesResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -23665,7 +23686,7 @@ func (c *ClientWithResponses) PurgeAssetReadingsWithResponse(ctx context.Context
 
 // GetAssetReadingsWithResponse Get an asset's readings
 //
-// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23710,7 +23731,7 @@ func (c *ClientWithResponses) GetAssetTimespanWithResponse(ctx context.Context, 
 
 // GetAssetReadingValuesWithResponse Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23725,7 +23746,7 @@ func (c *ClientWithResponses) GetAssetReadingValuesWithResponse(ctx context.Cont
 
 // GetAssetReadingSeriesWithResponse Get a time series of one reading key
 //
-// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26326,6 +26347,13 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26562,6 +26590,13 @@ func ParseGetAssetReadingValuesResponse(rsp *http.Response) (*GetAssetReadingVal
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26635,6 +26670,13 @@ func ParseGetAssetReadingSeriesResponse(rsp *http.Response) (*GetAssetReadingSer
 			return nil, err
 		}
 		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError

@@ -108,7 +108,8 @@ def sync_detailed(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):
@@ -167,7 +168,8 @@ def sync(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):
@@ -221,7 +223,8 @@ async def asyncio_detailed(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):
@@ -278,7 +281,8 @@ async def asyncio(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):

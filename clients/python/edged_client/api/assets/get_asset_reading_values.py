@@ -98,9 +98,10 @@ def sync_detailed(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):
@@ -156,9 +157,10 @@ def sync(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):
@@ -209,9 +211,10 @@ async def asyncio_detailed(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):
@@ -265,9 +268,10 @@ async def asyncio(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):

@@ -94,8 +94,8 @@ def sync_detailed(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
@@ -147,8 +147,8 @@ def sync(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
@@ -195,8 +195,8 @@ async def asyncio_detailed(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
@@ -246,8 +246,8 @@ async def asyncio(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
