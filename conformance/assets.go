@@ -335,9 +335,12 @@ func testAssetQueryRules(t *testing.T) {
 		}
 	})
 	t.Run("valid combinations", func(t *testing.T) {
+		// Accepted: the asset, which has no readings, is what is refused.
 		for _, q := range []string{"limit=1", "limit=10000&skip=5", "seconds=30&previous=120", "minutes=1&previous=0", "hours=2"} {
-			var got []any
-			getJSON(t, assetPath(code)+"?"+q, &got)
+			r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code) + "?" + q})
+			if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, code) {
+				t.Errorf("?%s: message %q does not name the asset", q, msg)
+			}
 		}
 	})
 }
@@ -360,7 +363,9 @@ func testAssetPathDecoding(t *testing.T) {
 				t.Errorf("timespan of %s: message %q does not name the decoded code %q", c.escaped, msg, c.code)
 			}
 			r = doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/asset/" + c.escaped})
-			wantStatus(t, "readings of "+c.escaped, r.status, r.body, http.StatusOK)
+			if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, `"`+c.code+`"`) {
+				t.Errorf("readings of %s: message %q does not name the decoded code %q", c.escaped, msg, c.code)
+			}
 			r = doRaw(t, rawRequest{method: http.MethodDelete, path: "/edge/asset/" + c.escaped})
 			wantStatus(t, "purge of "+c.escaped, r.status, r.body, http.StatusOK)
 			if !jsonEqual(t, json.RawMessage(r.body), map[string]any{"purged": 0}) {
@@ -587,12 +592,10 @@ func testAssetPurgeData(t *testing.T) {
 	if c := assetCount(t, kept); c != 5 {
 		t.Errorf("%s count = %d after purging another asset, want 5", kept, c)
 	}
-	var rs []any
-	getJSON(t, assetPath(gone), &rs)
-	if len(rs) != 0 {
-		t.Errorf("readings of %s after its purge = %d, want none", gone, len(rs))
-	}
-	r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone, "timespan")})
+	// A purged asset is unknown: 404 for its readings and its time span.
+	r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone)})
+	checkError(t, r.status, r.body, http.StatusNotFound)
+	r = doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone, "timespan")})
 	checkError(t, r.status, r.body, http.StatusNotFound)
 	if d := newestPurgeAudit(t, gone); d == nil || d["rowsRemoved"] != float64(12) {
 		t.Errorf("PURGE audit of %s = %v, want rowsRemoved 12", gone, d)
