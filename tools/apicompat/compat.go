@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -46,21 +45,23 @@ type Result struct {
 // announces its breaks with a new major version.
 func (r Result) OK() bool { return len(r.Breaks) == 0 || r.MajorBumped }
 
-// Print writes the result for a person reading make test's output.
-func (r Result) Print(w io.Writer, releasedPath, contractPath string) {
-	fmt.Fprintf(w, "%s (%s) against the released %s (%s): ", contractPath, r.Version, releasedPath, r.ReleasedVersion)
+// Report renders the result for a person reading make test's output.
+func (r Result) Report(releasedPath, contractPath string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s) against the released %s (%s): ", contractPath, r.Version, releasedPath, r.ReleasedVersion)
 	switch {
 	case len(r.Breaks) == 0:
-		fmt.Fprintln(w, "no breaking change")
-		return
+		b.WriteString("no breaking change\n")
+		return b.String()
 	case r.MajorBumped:
-		fmt.Fprintf(w, "%d breaking changes, announced by the major version %s (list them in clients/*/CHANGELOG.md with how to migrate):\n", len(r.Breaks), r.Version)
+		fmt.Fprintf(&b, "%d breaking changes, announced by the major version %s (list them in clients/*/CHANGELOG.md with how to migrate):\n", len(r.Breaks), r.Version)
 	default:
-		fmt.Fprintf(w, "%d breaking changes the version does not announce: raise info.version's major above %s, or undo them:\n", len(r.Breaks), r.ReleasedVersion)
+		fmt.Fprintf(&b, "%d breaking changes the version does not announce: raise info.version's major above %s, or undo them:\n", len(r.Breaks), r.ReleasedVersion)
 	}
-	for _, b := range r.Breaks {
-		fmt.Fprintln(w, "  -", b)
+	for _, br := range r.Breaks {
+		b.WriteString("  - " + br + "\n")
 	}
+	return b.String()
 }
 
 // Compare loads both contracts and lists the changes from released to

@@ -25,22 +25,22 @@ func main() {
 }
 
 func run(w io.Writer, releasedPath, contractPath string) int {
-	released, err := os.ReadFile(releasedPath)
+	released, err := os.ReadFile(releasedPath) //nolint:gosec // the contract named on the command line
 	if err != nil {
-		fmt.Fprintln(w, err)
+		_, _ = fmt.Fprintln(w, err)
 		return 2
 	}
-	contract, err := os.ReadFile(contractPath)
+	contract, err := os.ReadFile(contractPath) //nolint:gosec // the contract named on the command line
 	if err != nil {
-		fmt.Fprintln(w, err)
+		_, _ = fmt.Fprintln(w, err)
 		return 2
 	}
 	r, err := Compare(released, contract)
 	if err != nil {
-		fmt.Fprintln(w, err)
+		_, _ = fmt.Fprintln(w, err)
 		return 2
 	}
-	r.Print(w, releasedPath, contractPath)
+	_, _ = io.WriteString(w, r.Report(releasedPath, contractPath))
 	if !r.OK() {
 		return 1
 	}
