@@ -18,8 +18,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export EDGE_RELEASE="$work/release"
 
-echo "-- make release VERSION=$version into $EDGE_RELEASE"
 go run ./cmd/edgepkg keygen -out "$work/key" > /dev/null
+echo "-- make release refuses a VERSION that is not the contract's and the SDKs'"
+wrong="$((major + 1)).0.0"
+if make --no-print-directory release VERSION="$wrong" KEY="$work/key" RELEASE_DIR="$work/wrong" RELEASED="$work/wrong.yaml" > "$work/wrong.log" 2>&1; then
+	cat "$work/wrong.log"; echo "make release VERSION=$wrong succeeded"; exit 1
+fi
+grep -q "info.version is $version" "$work/wrong.log" || { cat "$work/wrong.log"; echo "make release VERSION=$wrong did not say why it refused"; exit 1; }
+[ ! -e "$work/wrong" ] && [ ! -e "$work/wrong.yaml" ] || { echo "a refused release wrote files"; exit 1; }
+tail -n 1 "$work/wrong.log"
+
+echo "-- make release VERSION=$version into $EDGE_RELEASE"
 make --no-print-directory release VERSION="$version" KEY="$work/key" RELEASE_DIR="$EDGE_RELEASE" RELEASED="$work/released.yaml" > "$work/release.log" 2>&1 ||
 	{ cat "$work/release.log"; exit 1; }
 tail -n 12 "$work/release.log"
