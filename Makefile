@@ -134,7 +134,7 @@ TESTSTEPS := test-tools test-go-tools \
              test-fuzz:test-tools \
              test-compat test-release:test-tools
 
-test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer (side by side; TESTJOBS=4)
+test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer, the breaking-change check, the release installed as the READMEs say (side by side; TESTJOBS=4)
 	CONSOLEDEP= MAKE='$(MAKE)' scripts/side-by-side.sh -j $(TESTJOBS) -last test-go-all $(TESTSTEPS)
 
 # The tools the steps of make test share, installed before any of them
