@@ -52,7 +52,7 @@ CONSOLEOUT   := internal/portal/console
 CONSOLETOOLS := $(CONSOLEDIR)/node_modules/.package-lock.json
 CONSOLESRC   := $(wildcard $(CONSOLEDIR)/src/* $(TSDIR)/src/*.ts) $(CONSOLEDIR)/index.html $(CONSOLEDIR)/build.mjs $(CONSOLEDIR)/package-lock.json
 # What scripts/generate.sh writes from openapi.yaml.
-GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/python \
+GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/go/edgeclient/client.convenience.gen.go clients/python \
              $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC) $(CONSOLEOUT)
 # The root npm packages (the redocly CLI: spec lint and docs page), installed
 # by `npm ci` whenever node_modules does not hold exactly what
@@ -66,7 +66,7 @@ PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_c
 
 .PHONY: help generate console check-generated build run test test-all-databases test-go-all test-conformance-pg test-tools test-go-tools test-unit \
         conformance lint lint-spec packages plugin-sdk-dist test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
-        test-fuzz check-system root-tools bench-system
+        test-fuzz check-system root-tools bench-system test-compat release test-release
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -131,9 +131,10 @@ TESTSTEPS := test-tools test-go-tools \
              test-sdk-typescript:test-tools,check-generated \
              test-plugins:test-tools \
              test-sdk-go test-portal \
-             test-fuzz:test-tools
+             test-fuzz:test-tools \
+             test-compat test-release:test-tools
 
-test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer (side by side; TESTJOBS=4)
+test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer, the breaking-change check, the release installed as the READMEs say (side by side; TESTJOBS=4)
 	CONSOLEDEP= MAKE='$(MAKE)' scripts/side-by-side.sh -j $(TESTJOBS) -last test-go-all $(TESTSTEPS)
 
 # The tools the steps of make test share, installed before any of them
@@ -314,6 +315,32 @@ $(TSTOOLS): $(TSDIR)/package-lock.json
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
 
+# The breaking-change check: openapi.yaml against the last released
+# contract, committed as RELEASED (make release refreshes it), with oasdiff
+# (pinned in tools/apicompat/go.mod, used as a library: see
+# docs/compatibility.md). A break passes only under a higher major version.
+RELEASED ?= api/released/openapi.yaml
+
+test-compat: ## the breaking-change check (oasdiff): openapi.yaml against the released contract RELEASED, and the check's own tests
+	@echo "== the breaking-change check (tools/apicompat)"
+	cd tools/apicompat && CGO_ENABLED=0 $(GO) test -count=1 ./...
+	cd tools/apicompat && CGO_ENABLED=0 $(GO) run . -released "$(abspath $(RELEASED))" -contract "$(CURDIR)/openapi.yaml"
+
+# make release VERSION=x.y.z KEY=KEYFILE: the artefacts users install, into
+# RELEASE_DIR with their SHA256SUMS (scripts/release.sh lists them), after
+# checking that VERSION is the contract's and every SDK's version; then
+# RELEASED becomes this contract (commit it). KEY signs the package
+# repository (go run ./cmd/edgepkg keygen -out KEYFILE; never commit one).
+RELEASE_DIR ?= dist/release-$(VERSION)
+
+release: $(PYTOOLS) $(TSTOOLS) ## the release's artefacts (SDKs, plugin SDKs, signed package repository, SHA256SUMS) into dist/release-VERSION; refreshes RELEASED
+	@test -n "$(KEY)" || { echo "usage: make release VERSION=x.y.z KEY=KEYFILE [RELEASE_DIR=dir]"; exit 2; }
+	scripts/release.sh "$(VERSION)" "$(RELEASE_DIR)" "$(KEY)" "$(RELEASED)"
+
+test-release: $(PYTOOLS) $(TSTOOLS) ## make release into a temporary folder, then each SDK installed from it in a fresh project by its README's install lines
+	@echo "== the release: made, then installed as the READMEs say"
+	scripts/test-release.sh
+
 # golangci-lint runs once over the three modules (the gateway, the Go SDK
 # and the Go plugin SDK), as a Go workspace made for the run, so that the
 # packages they share are loaded and analysed once; go vet checks each
@@ -328,6 +355,10 @@ lint: lint-spec $(LINT) ## go vet, gofmt, golangci-lint (the gateway, the Go SDK
 	(cd "$$work" && GOWORK= $(GO) work init "$(CURDIR)" "$(CURDIR)/clients/go" "$(CURDIR)/pluginsdk/go"); \
 	echo "$(LINT) run ./... ./clients/go/... ./pluginsdk/go/..."; \
 	GOWORK="$$work/go.work" $(LINT) run ./... ./clients/go/... ./pluginsdk/go/...
+	@# The breaking-change check is a module of its own whose oasdiff pin
+	@# raises shared dependencies (kin-openapi), so it is vetted and linted
+	@# on its own rather than in the workspace.
+	cd tools/apicompat && $(GO) vet ./... && ../../$(LINT) run --config ../../.golangci.yml ./...
 
 $(LINT): tools/go.mod tools/go.sum
 	mkdir -p tools/bin

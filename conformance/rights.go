@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // rightsKind is who may make a call of the rights table (decisions §2).

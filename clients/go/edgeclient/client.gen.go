@@ -4189,7 +4189,7 @@ type ClientInterface interface {
 
 	// GetAssetReadings Get an asset's readings
 	//
-	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4210,14 +4210,14 @@ type ClientInterface interface {
 
 	// GetAssetReadingValues Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 	GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetAssetReadingSeries Get a time series of one reading key
 	//
-	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
 	GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5417,7 +5417,7 @@ func (c *RawClient) PurgeAssetReadings(ctx context.Context, code AssetCode, reqE
 
 // GetAssetReadings Get an asset's readings
 //
-// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 func (c *RawClient) GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5468,7 +5468,7 @@ func (c *RawClient) GetAssetTimespan(ctx context.Context, code AssetCode, reqEdi
 
 // GetAssetReadingValues Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5485,7 +5485,7 @@ func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, r
 
 // GetAssetReadingSeries Get a time series of one reading key
 //
-// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
 func (c *RawClient) GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12707,7 +12707,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingsWithResponse Get an asset's readings
 	//
-	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12734,7 +12734,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingValuesWithResponse Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12743,7 +12743,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingSeriesWithResponse Get a time series of one reading key
 	//
-	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14665,6 +14665,8 @@ type GetAssetReadingsResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14691,6 +14693,11 @@ func (r GetAssetReadingsResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingsResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -14928,6 +14935,8 @@ type GetAssetReadingValuesResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14954,6 +14963,11 @@ func (r GetAssetReadingValuesResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingValuesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingValuesResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -15011,6 +15025,8 @@ type GetAssetReadingSeriesResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -15037,6 +15053,11 @@ func (r GetAssetReadingSeriesResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingSeriesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingSeriesResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -23941,7 +23962,7 @@ func (c *ClientWithResponses) PurgeAssetReadingsWithResponse(ctx context.Context
 
 // GetAssetReadingsWithResponse Get an asset's readings
 //
-// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23986,7 +24007,7 @@ func (c *ClientWithResponses) GetAssetTimespanWithResponse(ctx context.Context, 
 
 // GetAssetReadingValuesWithResponse Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24001,7 +24022,7 @@ func (c *ClientWithResponses) GetAssetReadingValuesWithResponse(ctx context.Cont
 
 // GetAssetReadingSeriesWithResponse Get a time series of one reading key
 //
-// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26617,6 +26638,13 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26853,6 +26881,13 @@ func ParseGetAssetReadingValuesResponse(rsp *http.Response) (*GetAssetReadingVal
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26926,6 +26961,13 @@ func ParseGetAssetReadingSeriesResponse(rsp *http.Response) (*GetAssetReadingSer
 			return nil, err
 		}
 		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError

@@ -857,7 +857,7 @@ export interface paths {
         };
         /**
          * Get an asset's readings
-         * @description Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+         * @description Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
          */
         get: operations["getAssetReadings"];
         put?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * Get the values of one reading key
-         * @description Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+         * @description Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
          */
         get: operations["getAssetReadingValues"];
         put?: never;
@@ -961,7 +961,7 @@ export interface paths {
         };
         /**
          * Get a time series of one reading key
-         * @description Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+         * @description Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
          */
         get: operations["getAssetReadingSeries"];
         put?: never;
@@ -5782,6 +5782,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5926,6 +5927,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6014,6 +6016,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..models.installed_plugin_origin import InstalledPluginOrigin
 from ..models.plugin_type import PluginType
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.category import Category
@@ -42,6 +43,10 @@ class InstalledPlugin:
     origin: InstalledPluginOrigin
     config: Category | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
