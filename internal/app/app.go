@@ -50,7 +50,12 @@ type Config struct {
 	Durability    db.Durability
 	AdminPassword string
 	Version       string
-	Logger        *slog.Logger
+	// DeleteTaskReadings is the number of readings above which a deletion
+	// of readings (DELETE /edge/asset, /edge/asset/{code}) runs as a
+	// background task and the call answers 202 at once (0:
+	// asset.DefaultTaskThreshold).
+	DeleteTaskReadings int64
+	Logger             *slog.Logger
 	// LogLevel is the level Logger filters with; it follows
 	// LOGGING.logLevel (nil: the level is not adjustable).
 	LogLevel *slog.LevelVar
@@ -153,6 +158,7 @@ type Gateway struct {
 	jobs    *tasks
 	pkgs    *packages.Manager
 	handler http.Handler
+	assets  *asset.Service
 	// closers release what New opened, run last to first by Close.
 	closers []func()
 }
@@ -293,6 +299,9 @@ func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, 
 		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
 	g.pkgs = pkgs
 	pkgs.Load(ctx) // before services start, so those of installed plugins find them
+	assets := asset.New(counted, auditLog, clock.Real{}, log)
+	assets.EnableTasks(store, cfg.DeleteTaskReadings)
+	g.assets = assets
 	api := impl.New(impl.Deps{
 		Packages:      pkgs,
 		Store:         store,
@@ -304,7 +313,7 @@ func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, 
 		Config:        config,
 		Audit:         auditLog,
 		Users:         users,
-		Assets:        asset.New(counted, auditLog, clock.Real{}, log),
+		Assets:        assets,
 		Services:      svc.m,
 		North:         svc.north,
 		Filters:       svc.filters,
@@ -371,6 +380,11 @@ func (g *Gateway) stopStages() []stage {
 	return []stage{
 		{name: "tasks", budget: tasksStopBudget, run: g.jobs.stop},
 		{name: "package installs", budget: tasksStopBudget, run: g.pkgs.Stop},
+		{name: "readings deletions", budget: tasksStopBudget, run: func(ctx context.Context) {
+			if g.assets != nil {
+				g.assets.Stop(ctx)
+			}
+		}},
 		{name: "services", budget: servicesStopBudget, run: g.svc.stop},
 		{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
 			if err := g.audit.Record(ctx, "FSTOP", audit.Information, map[string]any{

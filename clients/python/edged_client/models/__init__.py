@@ -120,6 +120,7 @@ from .pipeline import Pipeline
 from .pipeline_request import PipelineRequest
 from .plugin_data import PluginData
 from .plugin_info import PluginInfo
+from .purge_started import PurgeStarted
 from .purged import Purged
 from .reading import Reading
 from .reading_reading import ReadingReading
@@ -290,6 +291,7 @@ __all__ = (
     "PluginData",
     "PluginInfo",
     "Purged",
+    "PurgeStarted",
     "Reading",
     "ReadingReading",
     "ReadingSummary",
