@@ -118,8 +118,12 @@ const PurgeBlock = 10000
 const (
 	purgeFirstStep  = 2000                  // readings in a run's first step
 	purgeMinStep    = 500                   // the fewest readings a step aims at
-	purgeStepTarget = 10 * time.Millisecond // what a step should take
-	purgeYield      = 3
+	purgeStepTarget = 10 * time.Millisecond // what a step should take on SQLite
+	// On PostgreSQL a step holds no lock an insert of another asset waits
+	// for, and its fixed cost (half a dozen statements) is larger: a 10 ms
+	// step shrank to the fewest readings and deleted four times slower.
+	purgeStepTargetPostgres = 40 * time.Millisecond
+	purgeYield              = 3
 )
 
 // PurgeReadings applies p to the buffered readings: first the age limit,
@@ -305,7 +309,11 @@ func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, e
 // inserts started before the step.
 func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) error {
 	if took > 0 {
-		next := int(float64(r.step) * float64(purgeStepTarget) / float64(took))
+		target := purgeStepTarget
+		if r.d.dialect == Postgres {
+			target = purgeStepTargetPostgres
+		}
+		next := int(float64(r.step) * float64(target) / float64(took))
 		r.step = max(min(next, 2*r.step, r.maxStep), min(purgeMinStep, r.maxStep))
 	}
 	return r.d.yield(ctx, took, inserts)
