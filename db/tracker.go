@@ -172,9 +172,7 @@ func trackAssets(ctx context.Context, tx *sqlx.Tx, events []TrackingEvent, plan 
 		var res sql.Result
 		var err error
 		if plan != nil && len(chunk) == len(events) {
-			ts := tx.StmtContext(ctx, plan)
-			res, err = ts.ExecContext(ctx, args...)
-			_ = ts.Close()
+			res, err = execStmtInTx(ctx, tx, plan, args)
 		} else {
 			res, err = tx.ExecContext(ctx, tx.Rebind(trackSQL(len(chunk))), args...)
 		}
@@ -186,6 +184,13 @@ func trackAssets(ctx context.Context, tx *sqlx.Tx, events []TrackingEvent, plan 
 		}
 	}
 	return changed, nil
+}
+
+// execStmtInTx runs the prepared s within tx and returns its result.
+func execStmtInTx(ctx context.Context, tx *sqlx.Tx, s *sql.Stmt, args []any) (sql.Result, error) {
+	ts := tx.StmtContext(ctx, s)
+	defer func() { _ = ts.Close() }()
+	return ts.ExecContext(ctx, args...)
 }
 
 // trackSQL is the upsert of n tracking events.
