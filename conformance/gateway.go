@@ -71,7 +71,8 @@ func startGateway(bin, dataDir, dbURL string) (*gateway, error) {
 	// The child process holds its own descriptor; ours is not needed.
 	defer func() { _ = logFile.Close() }()
 	cmd := exec.Command(bin, "--data", dataDir, "--port", strconv.Itoa(port), "--db", dbURL, "--log-level", "debug")
-	cmd.Env = append(os.Environ(), "EDGE_ADMIN_PASSWORD="+adminPassword)
+	cmd.Env = append(os.Environ(), "EDGE_ADMIN_PASSWORD="+adminPassword,
+		"EDGE_DELETE_TASK_READINGS="+strconv.Itoa(deleteTaskReadings))
 	if py, ok := pluginPython(); ok && os.Getenv(pluginPythonEnv) == "" {
 		// Python plugins installed from packages run on the plugin
 		// SDK's Python (make plugin-tools), as an operator would set it.

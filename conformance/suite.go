@@ -96,6 +96,8 @@ var suite = []suiteTest{
 	{"TestAssetSummary", Strict, testAssetSummary},
 	{"TestAssetPurgeData", Strict, testAssetPurgeData},
 	{"TestAssetPurgeAllShape", Seed, testAssetPurgeAllShape},
+	{"TestAssetDeleteCallerGone", Strict, testAssetDeleteCallerGone},
+	{"TestAssetDeleteAsTask", Strict, testAssetDeleteAsTask},
 	// Ingest through http_south, and north
 	{"TestHTTPSouthRefusals", Strict, testHTTPSouthRefusals},
 	{"TestHTTPSouthTimestampForms", Strict, testHTTPSouthTimestampForms},

@@ -57,6 +57,8 @@ func TestAssetReadingsData(t *testing.T)                     { runSuiteTest(t) }
 func TestAssetSummary(t *testing.T)                          { runSuiteTest(t) }
 func TestAssetPurgeData(t *testing.T)                        { runSuiteTest(t) }
 func TestAssetPurgeAllShape(t *testing.T)                    { runSuiteTest(t) }
+func TestAssetDeleteCallerGone(t *testing.T)                 { runSuiteTest(t) }
+func TestAssetDeleteAsTask(t *testing.T)                     { runSuiteTest(t) }
 func TestHTTPSouthRefusals(t *testing.T)                     { runSuiteTest(t) }
 func TestHTTPSouthTimestampForms(t *testing.T)               { runSuiteTest(t) }
 func TestHTTPSouthReconfigure(t *testing.T)                  { runSuiteTest(t) }

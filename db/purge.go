@@ -118,8 +118,12 @@ const PurgeBlock = 10000
 const (
 	purgeFirstStep  = 2000                  // readings in a run's first step
 	purgeMinStep    = 500                   // the fewest readings a step aims at
-	purgeStepTarget = 10 * time.Millisecond // what a step should take
-	purgeYield      = 3
+	purgeStepTarget = 10 * time.Millisecond // what a step should take on SQLite
+	// On PostgreSQL a step holds no lock an insert of another asset waits
+	// for, and its fixed cost (half a dozen statements) is larger: a 10 ms
+	// step shrank to the fewest readings and deleted four times slower.
+	purgeStepTargetPostgres = 40 * time.Millisecond
+	purgeYield              = 3
 )
 
 // PurgeReadings applies p to the buffered readings: first the age limit,
@@ -198,10 +202,18 @@ func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
 	return removed, err
 }
 
+// farFuture is after every sensor time: a partition rule before it takes
+// every reading.
+var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
 func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
 	r, err := d.newPurgeRun(ctx, RetainNone, block)
 	if err != nil {
 		return 0, fmt.Errorf("db: purge all readings: %w", err)
+	}
+	// Past days go whole on PostgreSQL (a partition holds all its assets).
+	if err := r.dropPartitions(ctx, partitionRule{before: farFuture}); err != nil {
+		return r.res.Removed, fmt.Errorf("db: purge all readings: %w", err)
 	}
 	var codes []string
 	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
@@ -297,7 +309,11 @@ func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, e
 // inserts started before the step.
 func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) error {
 	if took > 0 {
-		next := int(float64(r.step) * float64(purgeStepTarget) / float64(took))
+		target := purgeStepTarget
+		if r.d.dialect == Postgres {
+			target = purgeStepTargetPostgres
+		}
+		next := int(float64(r.step) * float64(target) / float64(took))
 		r.step = max(min(next, 2*r.step, r.maxStep), min(purgeMinStep, r.maxStep))
 	}
 	return r.d.yield(ctx, took, inserts)
@@ -327,9 +343,16 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // asset removes code's readings (with a non-zero before, only those with a
 // sensor time before it) that the run may remove, oldest sensor time
-// first. Steps end on a minute boundary where they can, so most minutes
-// are emptied by one step and their rollups simply dropped.
-func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) error {
+// first. Steps delete ranges of readings and end on a minute boundary
+// where they can, so most minutes are emptied by one step and their
+// rollups dropped by range (rebuildRollups finds no reading left in them,
+// or only those that arrived during the run). A minute holding more
+// readings than a step is emptied over several steps: it is listed in
+// rollup_rebuilds meanwhile and its rollups rebuilt once, when the step
+// that empties it commits, rather than by every step (which would read
+// the readings left in it again and again). Should the run stop before,
+// the minute is rebuilt on the way out, or at the next Open.
+func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) (err error) {
 	cond, condArgs := r.filters()
 	// base leaves out the age limit: a step's own bound on user_ts is below
 	// it, and SQLite ranges its index scan on one upper bound only, which
@@ -339,10 +362,37 @@ func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) err
 	if !before.IsZero() {
 		where, args = where+` AND user_ts < ?`, slices.Concat(args, []any{before})
 	}
+	const minute = int64(time.Minute / time.Microsecond)
+	pending, hasPending := int64(0), false // the minute being emptied over several steps
+	defer func() {
+		if !hasPending {
+			return
+		}
+		// Rebuild it whatever stopped the run, even the caller going away.
+		bg := context.WithoutCancel(ctx)
+		rerr := r.d.inTx(bg, func(tx *sqlx.Tx) error {
+			return rebuildRollups(bg, tx, []minuteRange{{asset: code, from: pending, to: pending + minute}})
+		})
+		if rerr != nil && err == nil {
+			err = rerr
+		}
+	}()
 	return r.run(ctx, func(tx *sqlx.Tx) (bool, error) {
 		counts, err := r.lockAssets(ctx, tx, []string{code})
 		if err != nil || counts[code] == 0 {
 			return false, err
+		}
+		var first dbTime
+		q := tx.Rebind(`SELECT user_ts FROM readings WHERE ` + where + ` ORDER BY user_ts, id LIMIT 1`)
+		switch err := tx.GetContext(ctx, &first, q, args...); {
+		case errors.Is(err, sql.ErrNoRows):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("select readings: %w", translate(err))
+		}
+		from := minuteOf(first.Time)
+		if hasPending {
+			from = min(from, pending)
 		}
 		// The step's last reading: step readings in, or none when fewer
 		// are left, and then this is the last step.
@@ -350,34 +400,86 @@ func (r *purgeRun) asset(ctx context.Context, code string, before time.Time) err
 			UserTS dbTime `db:"user_ts"`
 			ID     int64  `db:"id"`
 		}
-		q := tx.Rebind(`SELECT user_ts, id FROM readings WHERE ` + where + ` ORDER BY user_ts, id LIMIT 1 OFFSET ?`)
+		q = tx.Rebind(`SELECT user_ts, id FROM readings WHERE ` + where + ` ORDER BY user_ts, id LIMIT 1 OFFSET ?`)
 		err = tx.GetContext(ctx, &last, q, slices.Concat(args, []any{r.step - 1})...)
-		bound, boundArgs, more := "", []any(nil), true
+		del, delArgs, more := where, args, true
+		var to int64 // the minutes [from, to) are emptied by this step
+		partial := false
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			more = false
+			var newest dbTime
+			if err := tx.GetContext(ctx, &newest, tx.Rebind(`SELECT MAX(user_ts) FROM readings WHERE `+where), args...); err != nil {
+				return false, fmt.Errorf("select readings: %w", translate(err))
+			}
+			to = max(minuteOf(newest.Time)+minute, from+minute)
 		case err != nil:
 			return false, fmt.Errorf("select readings: %w", translate(err))
 		default:
-			var first dbTime
-			q := tx.Rebind(`SELECT user_ts FROM readings WHERE ` + where + ` ORDER BY user_ts, id LIMIT 1`)
-			if err := tx.GetContext(ctx, &first, q, args...); err != nil {
-				return false, fmt.Errorf("select readings: %w", translate(err))
-			}
 			if m := minuteOf(last.UserTS.Time); m > minuteOf(first.Time) {
-				bound, boundArgs = ` AND user_ts < ?`, []any{time.UnixMicro(m).UTC()}
+				del, delArgs = base+` AND user_ts < ?`, slices.Concat(baseArgs, []any{time.UnixMicro(m).UTC()})
+				to = m
 			} else {
-				bound = ` AND user_ts <= ? AND (user_ts < ? OR id <= ?)`
-				boundArgs = []any{last.UserTS.Time, last.UserTS.Time, last.ID}
+				del = base + ` AND user_ts <= ? AND (user_ts < ? OR id <= ?)`
+				delArgs = slices.Concat(baseArgs, []any{last.UserTS.Time, last.UserTS.Time, last.ID})
+				to, partial = m, true
 			}
 		}
-		del, delArgs := where, args
-		if more {
-			del, delArgs = base+bound, slices.Concat(baseArgs, boundArgs)
+		n, err := r.deleteRange(ctx, tx, code, counts[code], del, delArgs)
+		if err != nil {
+			return false, err
 		}
-		n, err := r.deleteReadings(ctx, tx, counts, del, delArgs)
-		return more && n > 0, err
+		if to > from {
+			if err := rebuildRollups(ctx, tx, []minuteRange{{asset: code, from: from, to: to}}); err != nil {
+				return false, err
+			}
+		}
+		if partial {
+			q := tx.Rebind(`INSERT INTO rollup_rebuilds (asset_code, minute) VALUES (?, ?) ON CONFLICT DO NOTHING`)
+			if _, err := tx.ExecContext(ctx, q, code, time.UnixMicro(to).UTC()); err != nil {
+				return false, fmt.Errorf("list a minute to rebuild: %w", translate(err))
+			}
+		}
+		// Should this transaction not commit, the minute listed by an
+		// earlier one stays listed in rollup_rebuilds for the next Open.
+		pending, hasPending = to, partial
+		return more && n > 0, nil
 	})
+}
+
+// deleteRange deletes code's readings matching where (SQL of this package
+// with its args), none of another asset, takes them off the asset's count
+// and time span (its locked row held count) and counts them, and the
+// unsent ones among them, into the run's result. It returns how many it
+// deleted. Unlike deleteReadings it does not read the rows back: the
+// caller knows the minutes they were in.
+func (r *purgeRun) deleteRange(ctx context.Context, tx *sqlx.Tx, code string, count int64, where string, args []any) (int64, error) {
+	var unsent int64 = -1
+	if r.sentAll.ok {
+		q := tx.Rebind(`SELECT COUNT(*) FROM readings WHERE ` + where + ` AND (ts > ? OR (ts = ? AND id > ?))`)
+		if err := tx.GetContext(ctx, &unsent, q, slices.Concat(args, []any{r.sentAll.ts, r.sentAll.ts, r.sentAll.id})...); err != nil {
+			return 0, fmt.Errorf("count unsent readings: %w", translate(err))
+		}
+	}
+	res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM readings WHERE `+where), args...)
+	if err != nil {
+		return 0, fmt.Errorf("delete readings: %w", translate(err))
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("delete readings: %w", translate(err))
+	}
+	if unsent < 0 {
+		unsent = n // nothing was sent anywhere
+	}
+	if n > 0 {
+		if err := takeOff(ctx, tx, code, n, count); err != nil {
+			return 0, err
+		}
+	}
+	r.res.Removed += n
+	r.res.UnsentRemoved += unsent
+	return n, nil
 }
 
 // byAge removes, asset by asset, the readings sensor-stamped before cutoff.

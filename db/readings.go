@@ -112,7 +112,7 @@ type assetDelta struct {
 //
 // It is safe to call concurrently: counts stay exact.
 func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
-	return d.insertReadings(ctx, rs, false)
+	return d.insertReadings(ctx, rs, false, nil)
 }
 
 // InsertReadingsDeferred is InsertReadings returning as soon as the
@@ -124,10 +124,22 @@ func (d *DB) InsertReadings(ctx context.Context, rs []Reading) error {
 // process. A writer that acknowledges only after wait can write its next
 // batch while the previous one syncs (ingest.DeferredStore).
 func (d *DB) InsertReadingsDeferred(ctx context.Context, rs []Reading) (wait func(context.Context) error, err error) {
+	return d.InsertReadingsTracked(ctx, rs, nil)
+}
+
+// InsertReadingsTracked is InsertReadingsDeferred that also records the
+// asset tracking events track in the same transaction, as TrackAsset
+// would one by one: a new event is stored, a deprecated one has its
+// deprecation cleared, a live one is left alone. The writer of a south
+// service passes the first sightings of its batch here, so an asset seen
+// for the first time costs a row in the batch's transaction rather than a
+// transaction (and, at durability Power, a sync) of its own. Events with
+// a zero TS are stamped now; an invalid event kind fails the whole insert.
+func (d *DB) InsertReadingsTracked(ctx context.Context, rs []Reading, track []TrackingEvent) (wait func(context.Context) error, err error) {
 	if d.logs == nil {
-		return nil, d.insertReadings(ctx, rs, false)
+		return nil, d.insertReadings(ctx, rs, false, track)
 	}
-	if err := d.insertReadings(ctx, rs, true); err != nil {
+	if err := d.insertReadings(ctx, rs, true, track); err != nil {
 		return nil, err
 	}
 	n := d.logs.commit()
@@ -135,10 +147,15 @@ func (d *DB) InsertReadingsDeferred(ctx context.Context, rs []Reading) (wait fun
 }
 
 // insertReadings is InsertReadings; relaxed commits without syncing the
-// log (see logSync).
-func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool) error {
+// log (see logSync); track are asset tracking events recorded in the same
+// transaction (see InsertReadingsTracked).
+func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool, track []TrackingEvent) error {
 	if len(rs) == 0 {
-		return nil
+		if len(track) == 0 {
+			return nil
+		}
+		_, err := d.TrackAssets(ctx, track)
+		return err
 	}
 	defer d.ingest.begin()()
 	stamp := now()
@@ -195,8 +212,12 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool) err
 	rollups := rollupsOf(rows)
 
 	var plan, countsPlan, rollupPlan []*sql.Stmt
+	var trackStmt *sql.Stmt
 	if d.dialect == SQLite {
 		var err error
+		if trackStmt, err = d.trackPlan(ctx, len(track)); err != nil {
+			return fmt.Errorf("db: insert readings: %w", err)
+		}
 		if plan, err = d.sqliteInsertPlan(ctx, len(rows)); err != nil {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
@@ -230,6 +251,9 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool) err
 			return err
 		}
 		if err := upsertAssetCounts(ctx, tx, sorted, countsPlan); err != nil {
+			return err
+		}
+		if err := trackAssetsInTx(ctx, tx, track, trackStmt); err != nil {
 			return err
 		}
 		return addRollups(ctx, tx, rollups, rollupPlan)
@@ -269,7 +293,7 @@ func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta, p
 // maxPreparedAssetCounts bounds the upserts kept prepared: one statement
 // per asset count up to it (a batch usually holds a few assets); larger
 // batches are prepared by the driver each time.
-const maxPreparedAssetCounts = 64
+const maxPreparedAssetCounts = 128
 
 // assetCountsPlan returns SQLite's prepared upserts of n assets' counts, a
 // statement per chunk as upsertAssetCounts runs them, or nil above

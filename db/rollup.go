@@ -243,7 +243,9 @@ func minuteRanges(minutes map[string][]int64) []minuteRange {
 
 // rebuildRollups replaces, in tx, the rollup rows of every minute in
 // ranges with the aggregate of the readings stored in it, so they are
-// exact whatever was deleted or added.
+// exact whatever was deleted or added, and takes the minutes off
+// rollup_rebuilds. Its cost follows the readings left in the ranges: a
+// range a purge emptied is dropped by range whatever it spans.
 func rebuildRollups(ctx context.Context, tx *sqlx.Tx, ranges []minuteRange) error {
 	var s rollupSet
 	for _, r := range ranges {
@@ -262,6 +264,10 @@ func rebuildRollups(ctx context.Context, tx *sqlx.Tx, ranges []minuteRange) erro
 			return fmt.Errorf("rebuild rollups: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM reading_rollups
+			WHERE asset_code = ? AND minute >= ? AND minute < ?`), r.asset, from, to); err != nil {
+			return fmt.Errorf("rebuild rollups: %w", translate(err))
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM rollup_rebuilds
 			WHERE asset_code = ? AND minute >= ? AND minute < ?`), r.asset, from, to); err != nil {
 			return fmt.Errorf("rebuild rollups: %w", translate(err))
 		}

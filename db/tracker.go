@@ -1,9 +1,12 @@
 package db
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -102,6 +105,114 @@ func (d *DB) TrackAsset(ctx context.Context, e TrackingEvent) (TrackOutcome, err
 		return TrackKnown, fmt.Errorf("db: track asset %q: %w", e.Asset, err)
 	}
 	return out, nil
+}
+
+// trackRowsPerStatement bounds the events one INSERT of trackAssetsInTx
+// holds (six parameters each).
+const trackRowsPerStatement = 100
+
+// TrackAssets records many sightings in one transaction, each as
+// TrackAsset does (new: stored; deprecated: its deprecation cleared; live:
+// left alone), and returns how many rows it created or changed. Events
+// with a zero TS are stamped now.
+func (d *DB) TrackAssets(ctx context.Context, events []TrackingEvent) (int64, error) {
+	if len(events) == 0 {
+		return 0, nil
+	}
+	var n int64
+	err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		n, err = trackAssets(ctx, tx, events, nil)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("db: track assets: %w", err)
+	}
+	return n, nil
+}
+
+// trackAssetsInTx is TrackAssets within tx, for a writer recording the
+// first sightings of a batch in the batch's transaction.
+func trackAssetsInTx(ctx context.Context, tx *sqlx.Tx, events []TrackingEvent, plan *sql.Stmt) error {
+	if len(events) == 0 {
+		return nil
+	}
+	if _, err := trackAssets(ctx, tx, events, plan); err != nil {
+		return fmt.Errorf("asset tracking: %w", err)
+	}
+	return nil
+}
+
+// trackAssets upserts events in (asset, event, service, plugin) order, so
+// that concurrent writers lock the rows in the same order, in multi-row
+// statements: a conflict with a deprecated row clears the deprecation and
+// leaves its first-tracked time and edge; a conflict with a live row
+// changes nothing. plan, when not nil, is the statement of len(events)
+// rows prepared before the transaction (see trackPlan).
+func trackAssets(ctx context.Context, tx *sqlx.Tx, events []TrackingEvent, plan *sql.Stmt) (int64, error) {
+	sorted := slices.Clone(events)
+	slices.SortFunc(sorted, func(a, b TrackingEvent) int {
+		return cmp.Or(cmp.Compare(a.Asset, b.Asset), cmp.Compare(a.Event, b.Event),
+			cmp.Compare(a.Service, b.Service), cmp.Compare(a.Plugin, b.Plugin))
+	})
+	sorted = slices.CompactFunc(sorted, func(a, b TrackingEvent) bool {
+		return a.Asset == b.Asset && a.Event == b.Event && a.Service == b.Service && a.Plugin == b.Plugin
+	})
+	stamp := now()
+	var changed int64
+	for chunk := range slices.Chunk(sorted, trackRowsPerStatement) {
+		args := make([]any, 0, 6*len(chunk))
+		for _, e := range chunk {
+			ts := e.TS
+			if ts.IsZero() {
+				ts = stamp
+			}
+			args = append(args, e.Asset, e.Event, e.Service, e.Plugin, e.Edge, ts.UTC())
+		}
+		var res sql.Result
+		var err error
+		if plan != nil && len(chunk) == len(events) {
+			res, err = execStmtInTx(ctx, tx, plan, args)
+		} else {
+			res, err = tx.ExecContext(ctx, tx.Rebind(trackSQL(len(chunk))), args...)
+		}
+		if err != nil {
+			return 0, translate(err)
+		}
+		if n, err := res.RowsAffected(); err == nil {
+			changed += n
+		}
+	}
+	return changed, nil
+}
+
+// execStmtInTx runs the prepared s within tx and returns its result.
+func execStmtInTx(ctx context.Context, tx *sqlx.Tx, s *sql.Stmt, args []any) (sql.Result, error) {
+	ts := tx.StmtContext(ctx, s)
+	defer func() { _ = ts.Close() }()
+	return ts.ExecContext(ctx, args...)
+}
+
+// trackSQL is the upsert of n tracking events.
+func trackSQL(n int) string {
+	return `INSERT INTO asset_tracker (asset, event, service, plugin, edge, ts) VALUES ` +
+		repeatJoin("(?, ?, ?, ?, ?, ?)", n) + `
+		ON CONFLICT (asset, event, service, plugin) DO UPDATE SET deprecated_ts = NULL
+		WHERE asset_tracker.deprecated_ts IS NOT NULL`
+}
+
+// trackPlan returns SQLite's prepared upsert of n tracking events (one
+// statement), or nil when n is 0 or above trackRowsPerStatement. It must
+// run outside a write transaction.
+func (d *DB) trackPlan(ctx context.Context, n int) (*sql.Stmt, error) {
+	if n == 0 || n > trackRowsPerStatement {
+		return nil, nil
+	}
+	s, err := d.prepared.get(ctx, d.w, trackSQL(n)) //nolint:sqlclosecheck // cached, closed with the DB
+	if err != nil {
+		return nil, fmt.Errorf("asset tracking: %w", err)
+	}
+	return s, nil
 }
 
 // ListTrackingEvents returns the events matching f in the order they were

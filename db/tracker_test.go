@@ -221,3 +221,90 @@ func TestPluginData(t *testing.T) {
 		}
 	})
 }
+
+// TestInsertReadingsTracked checks that first sightings recorded with a
+// batch of readings behave as TrackAsset one by one (new stored, deprecated
+// cleared with its first time and edge kept, live left alone), commit with
+// the readings, and are not stored when the readings are not.
+func TestInsertReadingsTracked(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := t.Context()
+		first := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+		ev := func(asset string, ts time.Time, edge string) db.TrackingEvent {
+			return db.TrackingEvent{Asset: asset, Event: db.EventIngest, Service: "s", Plugin: "p", Edge: edge, TS: ts}
+		}
+		if _, err := d.TrackAsset(ctx, ev("live", first, "old")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.TrackAsset(ctx, ev("gone", first, "old")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.DeprecateTrackingEvent(ctx, "s", "gone", db.EventIngest); err != nil {
+			t.Fatal(err)
+		}
+		later := first.Add(time.Hour)
+		var rs []db.Reading
+		var track []db.TrackingEvent
+		for _, a := range []string{"new-b", "live", "gone", "new-a"} {
+			rs = append(rs, db.Reading{AssetCode: a, Reading: json.RawMessage(`{"v":1}`), UserTS: later})
+			track = append(track, ev(a, later, "new"))
+		}
+		wait, err := d.InsertReadingsTracked(ctx, rs, track)
+		if err != nil {
+			t.Fatalf("InsertReadingsTracked: %v", err)
+		}
+		if wait != nil {
+			if err := wait(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := d.ListTrackingEvents(ctx, db.TrackingFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]db.TrackingEvent{}
+		for _, e := range list {
+			got[e.Asset] = e
+		}
+		cases := []struct {
+			name, asset, edge string
+			ts                time.Time
+		}{
+			{name: "new asset stored", asset: "new-a", edge: "new", ts: later},
+			{name: "second new asset stored", asset: "new-b", edge: "new", ts: later},
+			{name: "live event left alone", asset: "live", edge: "old", ts: first},
+			{name: "deprecated event cleared, first sighting kept", asset: "gone", edge: "old", ts: first},
+		}
+		if len(list) != len(cases) {
+			t.Fatalf("ListTrackingEvents = %+v, want %d events", list, len(cases))
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				e, ok := got[c.asset]
+				if !ok {
+					t.Fatalf("no event for %q", c.asset)
+				}
+				if e.Edge != c.edge || !e.TS.Equal(c.ts) || !e.DeprecatedTS.IsZero() {
+					t.Errorf("event = %+v, want edge %q, time %v, not deprecated", e, c.edge, c.ts)
+				}
+			})
+		}
+		t.Run("a failed insert stores no sighting", func(t *testing.T) {
+			bad := []db.Reading{{AssetCode: "never", Reading: json.RawMessage(`{}`)}, {AssetCode: ""}}
+			if _, err := d.InsertReadingsTracked(ctx, bad, []db.TrackingEvent{ev("never", later, "x")}); err == nil {
+				t.Fatal("InsertReadingsTracked with an empty asset code succeeded")
+			}
+			bad = []db.Reading{{AssetCode: "never", Reading: json.RawMessage(`{}`)}}
+			invalid := []db.TrackingEvent{ev("never", later, "x"), {Asset: "never", Event: "Bogus", Service: "s", Plugin: "p"}}
+			if _, err := d.InsertReadingsTracked(ctx, bad, invalid); err == nil {
+				t.Fatal("InsertReadingsTracked with an invalid event kind succeeded")
+			}
+			if l, err := d.ListTrackingEvents(ctx, db.TrackingFilter{Asset: "never"}); err != nil || len(l) != 0 {
+				t.Errorf("events of a failed insert = %+v, %v; want none", l, err)
+			}
+			if _, err := d.AssetTimespan(ctx, "never"); !errors.Is(err, db.ErrNotFound) {
+				t.Errorf("readings of a failed insert: timespan error %v, want not found", err)
+			}
+		})
+	})
+}

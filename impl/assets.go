@@ -8,6 +8,7 @@ import (
 
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/asset"
+	"github.com/google/uuid"
 )
 
 // ListAssets lists every asset with buffered readings and its count, sorted
@@ -135,22 +136,48 @@ func (s *Server) GetAssetReadingSeries(ctx context.Context, req gen.GetAssetRead
 	return out, nil
 }
 
-// PurgeAllReadings removes the buffered readings of every asset.
+// PurgeAllReadings removes the buffered readings of every asset: 200 with
+// the count, or 202 with the task that removes them when there are many.
 func (s *Server) PurgeAllReadings(ctx context.Context, _ gen.PurgeAllReadingsRequestObject) (gen.PurgeAllReadingsResponseObject, error) {
-	n, err := s.assets.PurgeAll(ctx)
+	d, err := s.assets.DeleteAll(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return gen.PurgeAllReadings200JSONResponse{Purged: int(n)}, nil
+	if d.TaskID != "" {
+		started, err := purgeStarted(d)
+		if err != nil {
+			return nil, err
+		}
+		return gen.PurgeAllReadings202JSONResponse(started), nil
+	}
+	return gen.PurgeAllReadings200JSONResponse{Purged: int(d.Removed)}, nil
 }
 
-// PurgeAssetReadings removes the buffered readings of one asset.
+// PurgeAssetReadings removes the buffered readings of one asset, as
+// PurgeAllReadings answers.
 func (s *Server) PurgeAssetReadings(ctx context.Context, req gen.PurgeAssetReadingsRequestObject) (gen.PurgeAssetReadingsResponseObject, error) {
-	n, err := s.assets.Purge(ctx, req.Code)
+	d, err := s.assets.Delete(ctx, req.Code)
 	if err != nil {
 		return nil, err
 	}
-	return gen.PurgeAssetReadings200JSONResponse{Purged: int(n)}, nil
+	if d.TaskID != "" {
+		started, err := purgeStarted(d)
+		if err != nil {
+			return nil, err
+		}
+		return gen.PurgeAssetReadings202JSONResponse(started), nil
+	}
+	return gen.PurgeAssetReadings200JSONResponse{Purged: int(d.Removed)}, nil
+}
+
+// purgeStarted is the wire form of a deletion running as a task.
+func purgeStarted(d asset.Deleted) (gen.PurgeStarted, error) {
+	id, err := uuid.Parse(d.TaskID)
+	if err != nil {
+		return gen.PurgeStarted{}, fmt.Errorf("deletion task id %q: %w", d.TaskID, err)
+	}
+	return gen.PurgeStarted{Id: id, Link: "/edge/task/" + d.TaskID, Pending: int(d.Pending),
+		Message: fmt.Sprintf("Deleting %d readings in the background", d.Pending)}, nil
 }
 
 // readingTime formats a reading's time for the wire.

@@ -136,9 +136,13 @@ type ingestLoad struct {
 	URL     string
 	Senders int
 	Batch   int
-	Assets  int           // distinct assets; batch i goes to asset i mod Assets
-	Prefix  string        // asset name prefix
-	Step    time.Duration // sensor time between readings (default 1 ms)
+	Assets  int // distinct assets; batch i goes to asset i mod Assets
+	// PerReading spreads every batch over Assets instead: reading k of
+	// batch i goes to asset (i·Batch+k) mod Assets, so a batch of 100
+	// names 100 assets.
+	PerReading bool
+	Prefix     string        // asset name prefix
+	Step       time.Duration // sensor time between readings (default 1 ms)
 	// First is the number of the first batch, so that consecutive runs
 	// against one gateway write new sensor times; Last, when set, is the
 	// batch number the senders stop at.
@@ -162,7 +166,11 @@ func (l ingestLoad) start(ctx context.Context) *load {
 				if l.Last > 0 && i >= l.Last {
 					return
 				}
-				body = batchBody(body[:0], l.Prefix, i, l.Batch, l.Assets, t0, l.Step)
+				if l.PerReading {
+					body = spreadBody(body[:0], l.Prefix, i, l.Batch, l.Assets, t0, l.Step)
+				} else {
+					body = batchBody(body[:0], l.Prefix, i, l.Batch, l.Assets, t0, l.Step)
+				}
 				began := time.Now()
 				status, msg, err := post(ctx, client, l.URL, body)
 				ended := time.Now()
@@ -209,6 +217,30 @@ func batchBody(buf []byte, prefix string, i int64, n, assets int, t0 time.Time, 
 		buf = append(buf, "}}"...)
 	}
 	return append(buf, ']')
+}
+
+// spreadBody is batchBody with every reading of its own asset: reading k
+// of batch i goes to asset (i·n+k) mod assets.
+func spreadBody(buf []byte, prefix string, i int64, n, assets int, t0 time.Time, step time.Duration) []byte {
+	buf = batchBody(buf, prefix, i, n, 1, t0, step)
+	// batchBody named every reading prefix+"0": rename each in turn.
+	one := []byte(`"asset":"` + prefix + `0"`)
+	var out []byte
+	k := int64(0)
+	for {
+		j := bytes.Index(buf, one)
+		if j < 0 {
+			break
+		}
+		out = append(out, buf[:j]...)
+		out = append(out, `"asset":"`...)
+		out = append(out, prefix...)
+		out = strconv.AppendInt(out, (i*int64(n)+k)%int64(max(assets, 1)), 10)
+		out = append(out, '"')
+		buf = buf[j+len(one):]
+		k++
+	}
+	return append(out, buf...)
 }
 
 // post sends body and returns the status and the answer's text.

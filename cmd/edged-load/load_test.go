@@ -108,3 +108,20 @@ func TestMatchArrivals(t *testing.T) {
 		})
 	}
 }
+
+func TestSpreadBody(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	body := spreadBody(nil, "p-", 2, 3, 7, t0, time.Millisecond)
+	var got []struct {
+		Asset string `json:"asset"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	want := []string{"p-6", "p-0", "p-1"} // readings 6, 7, 8 of 7 assets
+	for i, w := range want {
+		if got[i].Asset != w {
+			t.Errorf("reading %d asset %q, want %q", i, got[i].Asset, w)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,7 +43,7 @@ func runSystem(ctx context.Context, args []string) error {
 	fs.IntVar(&o.small, "small", 10_000, "readings of the small asset browse is compared with")
 	fs.StringVar(&o.postgres, "postgres", os.Getenv("EDGE_TEST_PG"), "PostgreSQL DSN to create throwaway databases with (default $EDGE_TEST_PG; empty skips the PostgreSQL rows)")
 	fs.StringVar(&o.work, "work", "", "working directory (default a new temporary directory, removed at the end)")
-	only := fs.String("only", "ingest,pipeline,notify,postgres,large", "sections to run: ingest (SQLite ingest and ping), pipeline (ingest with and without a filter pipeline), notify (ingest with 100 notification rules and without, webhook latency), postgres, large (summary, browse, purge)")
+	only := fs.String("only", "ingest,firstseen,pipeline,notify,postgres,large", "sections to run: ingest (SQLite ingest and ping), firstseen (10 000 never-seen assets against known ones, SQLite and PostgreSQL), pipeline (ingest with and without a filter pipeline), notify (ingest with 100 notification rules and without, webhook latency), postgres, large (summary, browse, deleting the large asset and all readings, on SQLite and PostgreSQL)")
 	short := fs.Bool("short", false, "a shorter run: 3 s windows, 1 s warm-up, a large asset of 200 000 readings")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -64,7 +65,7 @@ func runSystem(ctx context.Context, args []string) error {
 	sections := map[string]bool{}
 	for _, name := range strings.Split(*only, ",") {
 		switch name {
-		case "ingest", "pipeline", "notify", "postgres", "large":
+		case "ingest", "firstseen", "pipeline", "notify", "postgres", "large":
 			sections[name] = true
 		default:
 			return fmt.Errorf("system: unknown section %q in -only", name)
@@ -97,6 +98,11 @@ func runSystem(ctx context.Context, args []string) error {
 				return err
 			}
 		}
+		if sections["firstseen"] {
+			if err := s.firstSeen(ctx, rep); err != nil {
+				return err
+			}
+		}
 		if sections["pipeline"] {
 			if err := s.pipelineIngest(ctx, rep); err != nil {
 				return err
@@ -114,7 +120,12 @@ func runSystem(ctx context.Context, args []string) error {
 		}
 	}
 	if sections["large"] {
-		return s.large(ctx)
+		if err := s.large(ctx); err != nil {
+			return err
+		}
+		if o.postgres != "" {
+			return s.largePostgres(ctx)
+		}
 	}
 	return nil
 }
@@ -441,8 +452,11 @@ func (s *system) large(ctx context.Context) error {
 		return err
 	}
 	for rep := range s.o.reps {
-		if rep > 0 { // the previous repetition purged it
+		if rep > 0 { // the previous repetition deleted them
 			if err := seed("big-", s.o.big, 1000); err != nil {
+				return err
+			}
+			if err := seed("small-", s.o.small, 20); err != nil {
 				return err
 			}
 		}
@@ -467,35 +481,214 @@ func (s *system) large(ctx context.Context) error {
 		if err := s.purge(ctx, gw, url, rep); err != nil {
 			return err
 		}
+		if err := s.deleteAll(ctx, gw, url, rep, ""); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// purge measures 4 × 100 ingest for a window, then purges the large asset
-// while the ingest goes on: the rate during the purge over the rate
-// before, and the slowest request during it.
+// purge measures 4 × 100 ingest for a window, then deletes the large
+// asset while the ingest goes on: the time to the answer and to the end
+// of the deletion (its task's, when it runs as one), the rate during it
+// over the rate before, and the slowest request during it.
 func (s *system) purge(ctx context.Context, gw *gateway, url string, rep int) error {
-	ld := ingestLoad{URL: url, Senders: 4, Batch: 100, Assets: 10, Prefix: "purge-", First: int64(rep) << 32}.start(ctx)
+	return s.deletion(ctx, gw, url, rep, "purge", "/edge/asset/big-0")
+}
+
+// deletion measures DELETE path as purge describes, under keys starting
+// with key.
+func (s *system) deletion(ctx context.Context, gw *gateway, url string, rep int, key, path string) error {
+	ld := ingestLoad{URL: url, Senders: 4, Batch: 100, Assets: 10, Prefix: key + "-", First: int64(rep) << 32}.start(ctx)
 	sleep(ctx, s.o.warmup)
 	from := time.Now()
 	sleep(ctx, s.o.duration)
 	purgeStart := time.Now()
-	status, msg, err := request(ctx, http.MethodDelete, gw.url+"/edge/asset/big-0")
+	status, msg, err := request(ctx, http.MethodDelete, gw.url+path)
+	answered := time.Now()
+	var count struct {
+		Purged  *float64 `json:"purged"`
+		Pending *float64 `json:"pending"`
+	}
+	if err == nil && json.Unmarshal([]byte(msg), &count) == nil {
+		switch {
+		case count.Purged != nil:
+			s.add(key+"-readings", *count.Purged)
+		case count.Pending != nil:
+			s.add(key+"-readings", *count.Pending)
+		}
+	}
+	if err == nil && status == http.StatusAccepted {
+		err = awaitTask(ctx, gw.url, msg)
+	} else if err == nil && status != http.StatusOK {
+		err = failed("DELETE "+path, status, msg, nil)
+	}
 	purgeEnd := time.Now()
-	sleep(ctx, time.Second) // requests in flight when the purge ended
+	sleep(ctx, time.Second) // requests in flight when the deletion ended
 	if lerr := ld.stop(); lerr != nil {
 		return lerr
 	}
-	if err != nil || status != http.StatusOK {
-		return failed("purge", status, msg, err)
+	if err != nil {
+		return fmt.Errorf("DELETE %s: %w", path, err)
 	}
 	before := ld.rec.between(from, purgeStart)
 	during := ld.rec.between(purgeStart, purgeEnd)
 	slowest := ld.rec.between(purgeStart, purgeEnd.Add(time.Second)).MaxMs
-	s.add("purge-seconds", purgeEnd.Sub(purgeStart).Seconds())
-	s.add("purge-ratio", during.Rate/before.Rate)
-	s.add("purge-max-ms", slowest)
+	s.add(key+"-answer-seconds", answered.Sub(purgeStart).Seconds())
+	s.add(key+"-seconds", purgeEnd.Sub(purgeStart).Seconds())
+	s.add(key+"-ratio", during.Rate/before.Rate)
+	s.add(key+"-max-ms", slowest)
 	return nil
+}
+
+// awaitTask waits for the task a 202 answer (body) names to end, and
+// fails unless it ends Complete with exit code 0.
+func awaitTask(ctx context.Context, base, body string) error {
+	var started struct {
+		Link string `json:"link"`
+	}
+	if err := json.Unmarshal([]byte(body), &started); err != nil || started.Link == "" {
+		return fmt.Errorf("202 without a task link: %s", body)
+	}
+	for {
+		status, msg, err := request(ctx, http.MethodGet, base+started.Link)
+		if err != nil || status != http.StatusOK {
+			return failed("GET "+started.Link, status, msg, err)
+		}
+		var tk struct {
+			State    string `json:"state"`
+			ExitCode *int   `json:"exitCode"`
+			Reason   string `json:"reason"`
+		}
+		if err := json.Unmarshal([]byte(msg), &tk); err != nil {
+			return fmt.Errorf("task: %w: %s", err, msg)
+		}
+		if tk.State != "Running" {
+			if tk.State != "Complete" || tk.ExitCode == nil || *tk.ExitCode != 0 {
+				return fmt.Errorf("deletion task ended %s: %s", tk.State, msg)
+			}
+			return nil
+		}
+		sleep(ctx, 50*time.Millisecond) // polling the task, as a client would
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// deleteAll stores s.o.big readings over ten assets and deletes all
+// readings while 4 × 100 ingest goes on (see deletion).
+func (s *system) deleteAll(ctx context.Context, gw *gateway, url string, rep int, suffix string) error {
+	fmt.Fprintf(os.Stderr, "edged-load: storing %d readings of all-0…9%s\n", s.o.big, suffix)
+	ld := ingestLoad{URL: url, Senders: 4, Batch: 1000, Assets: 10, Prefix: "all-", Last: int64(s.o.big / 1000),
+		Step: 100 * time.Millisecond}.start(ctx)
+	ld.wg.Wait()
+	if err := ld.stop(); err != nil {
+		return err
+	}
+	return s.deletion(ctx, gw, url, rep, "deleteall"+suffix, "/edge/asset")
+}
+
+// firstSeen measures, on a fresh gateway on SQLite (and one on
+// PostgreSQL), 4 senders × 100 readings naming 10 000 assets never seen
+// before, every reading of a request its own asset, and then the same
+// requests again, the assets now known: the first rate over the second.
+func (s *system) firstSeen(ctx context.Context, rep int) error {
+	stores := []struct{ suffix, dsn string }{{"", ""}}
+	if s.o.postgres != "" {
+		dsn, err := s.createDatabase(ctx, fmt.Sprintf("bench_fs_%d_%s", rep, randomHex(4)))
+		if err != nil {
+			return err
+		}
+		stores = append(stores, struct{ suffix, dsn string }{"-pg", dsn})
+	}
+	for _, st := range stores {
+		gw, err := startGateway(ctx, s.o.edged, filepath.Join(s.o.work, fmt.Sprintf("firstseen%s-%d", st.suffix, rep)), st.dsn, nil)
+		if err != nil {
+			return err
+		}
+		url, err := gw.httpSouth(ctx, "load")
+		if err != nil {
+			gw.stop()
+			return err
+		}
+		const assets, batch = 10_000, 100
+		pass := func(first int64) (float64, error) {
+			began := time.Now()
+			prefix := "seen-"
+			if first == 0 {
+				prefix = "warm-"
+			}
+			ld := ingestLoad{URL: url, Senders: 4, Batch: batch, Assets: assets, PerReading: true, Prefix: prefix,
+				First: first, Last: first + assets/batch}.start(ctx)
+			ld.wg.Wait()
+			took := time.Since(began)
+			if err := ld.stop(); err != nil {
+				return 0, err
+			}
+			return assets / took.Seconds(), nil
+		}
+		// A first pass over other new assets warms the gateway up (its
+		// connections, prepared statements, buffers), so that the two
+		// measured passes differ only in whether the assets are known.
+		_, err = pass(0)
+		var fresh, known float64
+		if err == nil {
+			fresh, err = pass(2 * assets / batch)
+		}
+		if err == nil {
+			known, err = pass(3 * assets / batch) // the same names, later sensor times
+		}
+		gw.stop()
+		if err != nil {
+			return fmt.Errorf("first-seen assets%s: %w", st.suffix, err)
+		}
+		s.add("firstseen"+st.suffix, fresh)
+		s.add("known"+st.suffix, known)
+		s.add("firstseen/known"+st.suffix, fresh/known)
+	}
+	return nil
+}
+
+// largePostgres measures the deletions of large() on a gateway on a fresh
+// PostgreSQL database: the large asset, then all readings.
+func (s *system) largePostgres(ctx context.Context) error {
+	for rep := range s.o.reps {
+		dsn, err := s.createDatabase(ctx, fmt.Sprintf("bench_large_%d_%s", rep, randomHex(4)))
+		if err != nil {
+			return err
+		}
+		gw, err := startGateway(ctx, s.o.edged, filepath.Join(s.o.work, fmt.Sprintf("large-pg-%d", rep)), dsn, nil)
+		if err != nil {
+			return err
+		}
+		err = s.largeDeletes(ctx, gw, rep, "-pg")
+		gw.stop()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// largeDeletes stores the large asset on gw, deletes it, then deletes all
+// readings after storing as many again (see deletion).
+func (s *system) largeDeletes(ctx context.Context, gw *gateway, rep int, suffix string) error {
+	url, err := gw.httpSouth(ctx, "load")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "edged-load: storing %d readings of big-0%s\n", s.o.big, suffix)
+	ld := ingestLoad{URL: url, Senders: 4, Batch: 1000, Assets: 1, Prefix: "big-", Last: int64(s.o.big / 1000),
+		Step: 100 * time.Millisecond}.start(ctx)
+	ld.wg.Wait()
+	if err := ld.stop(); err != nil {
+		return err
+	}
+	if err := s.deletion(ctx, gw, url, rep, "purge"+suffix, "/edge/asset/big-0"); err != nil {
+		return err
+	}
+	return s.deleteAll(ctx, gw, url, rep, suffix)
 }
 
 // request sends a request without a body and returns the status and text.
@@ -591,9 +784,32 @@ func (s *system) table() string {
 		line{what: "ingest 4 × 100, PostgreSQL (stored readings/s)", key: "pg", format: "%.0f"},
 		line{what: "raw COPY, same rows, 100 per transaction (rows/s)", key: "pg-raw", format: "%.0f"},
 		line{what: "PostgreSQL ingest ÷ raw COPY", key: "pg/raw", format: "%.2f", target: "≥ 0.85", met: func(m float64) bool { return m >= 0.85 }},
-		line{what: fmt.Sprintf("purge of a %d-reading asset (s)", s.o.big), key: "purge-seconds", format: "%.2f"},
-		line{what: "ingest rate during the purge ÷ before", key: "purge-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
-		line{what: "slowest ingest request during the purge (ms)", key: "purge-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+		line{what: "4 × 100, every reading a never-seen asset, 10 000 assets, SQLite (stored readings/s)", key: "firstseen", format: "%.0f"},
+		line{what: "the same requests, assets known, SQLite (stored readings/s)", key: "known", format: "%.0f"},
+		line{what: "first-seen assets ÷ known, SQLite", key: "firstseen/known", format: "%.2f", target: "≥ 0.5", met: func(m float64) bool { return m >= 0.5 }},
+		line{what: "4 × 100, every reading a never-seen asset, 10 000 assets, PostgreSQL (stored readings/s)", key: "firstseen-pg", format: "%.0f"},
+		line{what: "the same requests, assets known, PostgreSQL (stored readings/s)", key: "known-pg", format: "%.0f"},
+		line{what: "first-seen assets ÷ known, PostgreSQL", key: "firstseen/known-pg", format: "%.2f", target: "≥ 0.5", met: func(m float64) bool { return m >= 0.5 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, SQLite: answered (s)", s.o.big), key: "purge-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, SQLite: finished (s)", s.o.big), key: "purge-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: "readings it deleted (the answer's count, or the task's pending), SQLite", key: "purge-readings", format: "%.0f"},
+		line{what: "ingest rate during it ÷ before, SQLite", key: "purge-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "slowest ingest request during it (ms), SQLite", key: "purge-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, SQLite: answered (s)", s.o.big), key: "deleteall-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, SQLite: finished (s)", s.o.big), key: "deleteall-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: "readings it deleted (the answer's count, or the task's pending), SQLite", key: "deleteall-readings", format: "%.0f"},
+		line{what: "ingest rate during it ÷ before, SQLite", key: "deleteall-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "slowest ingest request during it (ms), SQLite", key: "deleteall-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, PostgreSQL: answered (s)", s.o.big), key: "purge-pg-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, PostgreSQL: finished (s)", s.o.big), key: "purge-pg-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: "readings it deleted (the answer's count, or the task's pending), PostgreSQL", key: "purge-pg-readings", format: "%.0f"},
+		line{what: "ingest rate during it ÷ before, PostgreSQL", key: "purge-pg-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "slowest ingest request during it (ms), PostgreSQL", key: "purge-pg-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, PostgreSQL: answered (s)", s.o.big), key: "deleteall-pg-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, PostgreSQL: finished (s)", s.o.big), key: "deleteall-pg-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
+		line{what: "readings it deleted (the answer's count, or the task's pending), PostgreSQL", key: "deleteall-pg-readings", format: "%.0f"},
+		line{what: "ingest rate during it ÷ before, PostgreSQL", key: "deleteall-pg-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "slowest ingest request during it (ms), PostgreSQL", key: "deleteall-pg-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
 		line{what: "GET /edge/ping, 32 connections (req/s)", key: "ping", format: "%.0f"},
 		line{what: "bare net/http handler, same load (req/s)", key: "bare", format: "%.0f"},
 		line{what: "ping ÷ bare net/http", key: "ping/bare", format: "%.2f", target: "≥ 0.5", met: func(m float64) bool { return m >= 0.5 }},

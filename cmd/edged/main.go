@@ -83,7 +83,13 @@ func parseFlags(args []string) (app.Config, slog.Level, error) {
 	if err != nil {
 		return app.Config{}, 0, err
 	}
+	deleteTask, err := envInt("EDGE_DELETE_TASK_READINGS")
+	if err != nil {
+		return app.Config{}, 0, err
+	}
 	cfg := app.Config{Version: version, AdminPassword: os.Getenv("EDGE_ADMIN_PASSWORD")}
+	fs.Int64Var(&cfg.DeleteTaskReadings, "delete-task-readings", int64(deleteTask),
+		"readings above which a deletion of readings runs as a background task, answered 202 at once; 0: 100000 (EDGE_DELETE_TASK_READINGS)")
 	fs.StringVar(&cfg.DataDir, "data", envOr("EDGE_DATA", "./data"), "data directory (EDGE_DATA)")
 	fs.IntVar(&cfg.Port, "port", port, "HTTP port for this run, overriding rest_api.httpPort (EDGE_PORT)")
 	fs.StringVar(&cfg.DB, "db", os.Getenv("EDGE_DB"), "storage URL: empty for the embedded SQLite file, postgres://… for PostgreSQL (EDGE_DB)")

@@ -52,7 +52,12 @@ type Config struct {
 	Durability    db.Durability
 	AdminPassword string
 	Version       string
-	Logger        *slog.Logger
+	// DeleteTaskReadings is the number of readings above which a deletion
+	// of readings (DELETE /edge/asset, /edge/asset/{code}) runs as a
+	// background task and the call answers 202 at once (0:
+	// asset.DefaultTaskThreshold).
+	DeleteTaskReadings int64
+	Logger             *slog.Logger
 	// LogLevel is the level Logger filters with; it follows
 	// LOGGING.logLevel (nil: the level is not adjustable).
 	LogLevel *slog.LevelVar
@@ -155,6 +160,7 @@ type Gateway struct {
 	jobs    *tasks
 	pkgs    *packages.Manager
 	handler http.Handler
+	assets  *asset.Service
 	// closers release what New opened, run last to first by Close.
 	closers []func()
 }
@@ -295,6 +301,9 @@ func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, 
 		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Tasks: svc.north, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
 	g.pkgs = pkgs
 	pkgs.Load(ctx) // before services start, so those of installed plugins find them
+	assets := asset.New(counted, auditLog, clock.Real{}, log)
+	assets.EnableTasks(store, cfg.DeleteTaskReadings)
+	g.assets = assets
 	api := impl.New(impl.Deps{
 		Packages:      pkgs,
 		Catalogue:     catalogue.New(svc.plugins, svc.filters),
@@ -307,7 +316,7 @@ func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, 
 		Config:        config,
 		Audit:         auditLog,
 		Users:         users,
-		Assets:        asset.New(counted, auditLog, clock.Real{}, log),
+		Assets:        assets,
 		Services:      svc.m,
 		North:         svc.north,
 		Filters:       svc.filters,
@@ -369,8 +378,16 @@ func (g *Gateway) Stop(ctx context.Context) {
 }
 
 // stopStages are the stages of a clean stop, the API's (stopAPI) first.
+// Readings deletions running as tasks end with the scheduler's tasks, in
+// the tasks' stage and budget.
 func (g *Gateway) stopStages(stopAPI func(context.Context)) []stage {
-	return stopStages(stopAPI, g.jobs.stop, g.pkgs.Stop, g.svc.stop, func(ctx context.Context) {
+	tasks := func(ctx context.Context) {
+		g.jobs.stop(ctx)
+		if g.assets != nil {
+			g.assets.Stop(ctx)
+		}
+	}
+	return stopStages(stopAPI, tasks, g.pkgs.Stop, g.svc.stop, func(ctx context.Context) {
 		if err := g.audit.Record(ctx, auditcode.Shutdown, audit.Information, map[string]any{
 			"uptimeSeconds": int64(time.Since(g.started).Seconds()),
 		}); err != nil {

@@ -11,7 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"sync"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/auditcode"
@@ -65,12 +69,42 @@ type Query struct {
 	Previous *int
 }
 
+// TaskStore records the tasks large deletions run as; *db.DB implements
+// it.
+type TaskStore interface {
+	InsertTask(ctx context.Context, t db.Task) error
+	FinishTask(ctx context.Context, id, state string, end time.Time, exitCode *int, reason string) (bool, error)
+}
+
+// TaskDelete names the task (and its process) a deletion too large to
+// answer at once runs as.
+const TaskDelete = "purge readings"
+
+// DefaultTaskThreshold is the number of readings above which a deletion
+// runs as a task (EnableTasks): a deletion of this size takes about a
+// second on a loaded two-core machine, well within an HTTP answer.
+const DefaultTaskThreshold = 100_000
+
+// Deleted is what a deletion did: removed readings, or, when it runs as a
+// task, the task's id and the readings it is to remove.
+type Deleted struct {
+	Removed int64
+	TaskID  string // set: the deletion runs in the background
+	Pending int64  // with TaskID: the readings buffered when it started
+}
+
 // Service answers the asset operations. It is safe for concurrent use.
 type Service struct {
 	store Store
 	audit Auditor
 	clock Clock
 	log   *slog.Logger
+
+	tasks     TaskStore // nil: every deletion runs in the call
+	threshold int64
+	bg        context.Context // deletions running as tasks; cancelled by Stop
+	stop      context.CancelFunc
+	wg        sync.WaitGroup
 }
 
 // New returns a Service over store that audits purges with audit and
@@ -79,7 +113,31 @@ func New(store Store, audit Auditor, clock Clock, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{store: store, audit: audit, clock: clock, log: log}
+	bg, stop := context.WithCancel(context.Background())
+	return &Service{store: store, audit: audit, clock: clock, log: log, bg: bg, stop: stop}
+}
+
+// EnableTasks makes deletions of more than threshold readings (0:
+// DefaultTaskThreshold) run in the background as tasks recorded in tasks,
+// the call answering at once. Call it before serving.
+func (s *Service) EnableTasks(tasks TaskStore, threshold int64) {
+	if threshold <= 0 {
+		threshold = DefaultTaskThreshold
+	}
+	s.tasks, s.threshold = tasks, threshold
+}
+
+// Stop cancels the deletions running as tasks and waits for them, or for
+// ctx. A cancelled deletion keeps the steps it committed (counts and
+// rollups exact) and its task ends Cancelled.
+func (s *Service) Stop(ctx context.Context) {
+	s.stop()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // Assets returns every asset with buffered readings and its count, sorted by
@@ -253,8 +311,14 @@ func (s *Service) Timespans(ctx context.Context) ([]db.Timespan, error) {
 // Purge irreversibly removes code's buffered readings and returns how many
 // it removed (0 for an unknown asset). It writes a PURGE audit entry and
 // adds the count to the PURGED statistic, also when the purge failed part
-// way (the blocks removed stay removed).
+// way (the blocks removed stay removed). The caller going away does not
+// stop it: it runs to its end (see Delete).
 func (s *Service) Purge(ctx context.Context, code string) (int64, error) {
+	return s.purge(context.WithoutCancel(ctx), code)
+}
+
+// purge is Purge, stopped when ctx ends.
+func (s *Service) purge(ctx context.Context, code string) (int64, error) {
 	n, err := s.store.PurgeAssetReadings(ctx, code)
 	s.recordPurge(ctx, n, map[string]any{"asset": code})
 	if err != nil {
@@ -266,12 +330,100 @@ func (s *Service) Purge(ctx context.Context, code string) (int64, error) {
 // PurgeAll irreversibly removes the buffered readings of every asset and
 // returns how many it removed, auditing and counting as Purge does.
 func (s *Service) PurgeAll(ctx context.Context) (int64, error) {
+	return s.purgeAll(context.WithoutCancel(ctx))
+}
+
+// purgeAll is PurgeAll, stopped when ctx ends.
+func (s *Service) purgeAll(ctx context.Context) (int64, error) {
 	n, err := s.store.PurgeAllReadings(ctx)
 	s.recordPurge(ctx, n, map[string]any{})
 	if err != nil {
 		return n, fmt.Errorf("purge all readings: %w", err)
 	}
 	return n, nil
+}
+
+// Delete removes code's buffered readings as Purge does, in the call when
+// the asset holds at most the task threshold (see EnableTasks), else as a
+// task: the task is recorded Running and its id returned at once, and it
+// ends Complete (exit code 0, or 1 with the reason) or, when the gateway
+// stops first, Cancelled.
+func (s *Service) Delete(ctx context.Context, code string) (Deleted, error) {
+	ctx = context.WithoutCancel(ctx) // begun, it runs whether the caller waits or not
+	n, err := s.buffered(ctx, code)
+	if err != nil {
+		return Deleted{}, err
+	}
+	if !s.large(n) {
+		removed, err := s.Purge(ctx, code)
+		return Deleted{Removed: removed}, err
+	}
+	return s.start(ctx, n, func(ctx context.Context) (int64, error) { return s.purge(ctx, code) })
+}
+
+// DeleteAll removes every buffered reading as PurgeAll does, in the call
+// or as a task as Delete decides by the readings buffered.
+func (s *Service) DeleteAll(ctx context.Context) (Deleted, error) {
+	ctx = context.WithoutCancel(ctx) // begun, it runs whether the caller waits or not
+	n, err := s.buffered(ctx, "")
+	if err != nil {
+		return Deleted{}, err
+	}
+	if !s.large(n) {
+		removed, err := s.PurgeAll(ctx)
+		return Deleted{Removed: removed}, err
+	}
+	return s.start(ctx, n, s.purgeAll)
+}
+
+// buffered returns the readings code holds, or all assets when code is
+// empty, from the per-asset counts.
+func (s *Service) buffered(ctx context.Context, code string) (int64, error) {
+	if s.tasks == nil {
+		return 0, nil
+	}
+	as, err := s.store.ListAssets(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count buffered readings: %w", err)
+	}
+	var n int64
+	for _, a := range as {
+		if code == "" || a.AssetCode == code {
+			n += a.Count
+		}
+	}
+	return n, nil
+}
+
+func (s *Service) large(n int64) bool { return s.tasks != nil && n > s.threshold }
+
+// start records a task and runs del in the background, detached from the
+// caller and cancelled by Stop.
+func (s *Service) start(ctx context.Context, n int64, del func(ctx context.Context) (int64, error)) (Deleted, error) {
+	id := uuid.NewString()
+	err := s.tasks.InsertTask(ctx, db.Task{ID: id, Name: TaskDelete, ProcessName: TaskDelete, State: db.TaskRunning,
+		StartTime: s.clock.Now().UTC(), PID: os.Getpid()})
+	if err != nil {
+		return Deleted{}, fmt.Errorf("record the deletion task: %w", err)
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		removed, err := del(s.bg)
+		state, code, reason := db.TaskComplete, new(int), ""
+		switch {
+		case err != nil && s.bg.Err() != nil:
+			state, code, reason = db.TaskCancelled, nil, fmt.Sprintf("the gateway stopped after %d readings were removed", removed)
+		case err != nil:
+			*code, reason = 1, err.Error()
+			s.log.Error("deleting readings failed", "task", id, "removed", removed, "error", err)
+		}
+		ctx := context.WithoutCancel(s.bg)
+		if _, err := s.tasks.FinishTask(ctx, id, state, s.clock.Now().UTC(), code, reason); err != nil {
+			s.log.Error("deletion task end not recorded", "task", id, "error", err)
+		}
+	}()
+	return Deleted{TaskID: id, Pending: n}, nil
 }
 
 // recordPurge writes the PURGE audit entry (details plus rowsRemoved and

@@ -48,6 +48,15 @@ type DeferredStore interface {
 	InsertReadingsDeferred(ctx context.Context, readings []db.Reading) (wait func(context.Context) error, err error)
 }
 
+// TrackedStore is a DeferredStore that also records asset tracking
+// events in the transaction of the readings: the writer hands it the
+// first sightings of its batch (Tracker.Unseen), so an asset new to the
+// process costs a row in the batch's commit instead of a commit of its
+// own. *db.DB implements it.
+type TrackedStore interface {
+	InsertReadingsTracked(ctx context.Context, readings []db.Reading, track []db.TrackingEvent) (wait func(context.Context) error, err error)
+}
+
 // maxUnsynced bounds the committed groups of a buffer waiting for their
 // sync: beyond it the writer waits too.
 const maxUnsynced = 8
@@ -140,9 +149,13 @@ type Buffer struct {
 	lingerWant  int
 
 	// Owned by the writer goroutine: reused from one write to the next.
-	rows     []db.Reading
-	perAsset map[string]int64
-	assets   []string
+	rows []db.Reading
+	// distinct and distinctList are the writer's scratch for the assets of
+	// a batch (store); perAsset and assets are the acknowledger's.
+	distinct     map[string]struct{}
+	distinctList []string
+	perAsset     map[string]int64
+	assets       []string
 }
 
 // entry is one Put or Submit call.
@@ -530,8 +543,14 @@ func (b *Buffer) store(ctx context.Context, entries []*entry) (wait func(context
 			b.rows = append(b.rows, db.Reading{AssetCode: r.Asset, Reading: r.Values, UserTS: r.Timestamp, TS: stored})
 		}
 	}
+	track := b.firstSightings(ctx)
 	began := time.Now() // the real clock: the observer measures storage, not the plugin's time
-	if d, ok := b.o.Store.(DeferredStore); ok {
+	if t, ok := b.o.Store.(TrackedStore); ok && b.o.Tracker != nil {
+		wait, err = t.InsertReadingsTracked(ctx, b.rows, track)
+		if err == nil {
+			b.o.Tracker.Seen(track)
+		}
+	} else if d, ok := b.o.Store.(DeferredStore); ok {
 		wait, err = d.InsertReadingsDeferred(ctx, b.rows)
 	} else {
 		err = b.o.Store.InsertReadings(ctx, b.rows)
@@ -541,6 +560,37 @@ func (b *Buffer) store(ctx context.Context, entries []*entry) (wait func(context
 	}
 	clear(b.rows) // drop the references to the readings' values
 	return wait, err
+}
+
+// firstSightings returns the tracking events of the assets in b.rows that
+// the tracker has not recorded yet, for a TrackedStore to store with the
+// readings. Should they not be had, none are returned: the
+// acknowledgement tracks the assets one by one (Tracker.Track), as for any
+// other store.
+func (b *Buffer) firstSightings(ctx context.Context) []db.TrackingEvent {
+	if b.o.Tracker == nil {
+		return nil
+	}
+	if _, ok := b.o.Store.(TrackedStore); !ok {
+		return nil
+	}
+	if b.distinct == nil {
+		b.distinct = map[string]struct{}{}
+	}
+	clear(b.distinct)
+	b.distinctList = b.distinctList[:0]
+	for _, r := range b.rows {
+		if _, ok := b.distinct[r.AssetCode]; !ok {
+			b.distinct[r.AssetCode] = struct{}{}
+			b.distinctList = append(b.distinctList, r.AssetCode)
+		}
+	}
+	track, err := b.o.Tracker.Unseen(ctx, db.EventIngest, b.o.Service, b.o.Plugin, b.distinctList)
+	if err != nil {
+		b.log.Warn("first sightings not recorded with the readings; tracked after them", "service", b.o.Service, "error", err)
+		return nil
+	}
+	return track
 }
 
 // finish counts, tracks and acknowledges entries after their write ended

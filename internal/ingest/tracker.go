@@ -63,6 +63,45 @@ func (t *Tracker) Track(ctx context.Context, event, service, plugin, asset strin
 	return nil
 }
 
+// Unseen returns the tracking events of assets (event, service, plugin)
+// that this process has not recorded yet, stamped now with the instance
+// name, for a writer to store in its batch's transaction (see
+// TrackedStore); Seen marks them recorded once that commits. assets must
+// be distinct. An error reading the instance name is returned.
+func (t *Tracker) Unseen(ctx context.Context, event, service, plugin string, assets []string) ([]db.TrackingEvent, error) {
+	var out []db.TrackingEvent
+	t.mu.Lock()
+	for _, a := range assets {
+		k := trackKey{asset: a, event: event, service: service, plugin: plugin}
+		if !t.seen[k] {
+			out = append(out, db.TrackingEvent{Asset: a, Event: event, Service: service, Plugin: plugin})
+		}
+	}
+	t.mu.Unlock()
+	if len(out) == 0 {
+		return nil, nil
+	}
+	edge, err := t.edge(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: instance name for asset tracking: %w", err)
+	}
+	ts := t.clock.Now().UTC()
+	for i := range out {
+		out[i].Edge, out[i].TS = edge, ts
+	}
+	return out, nil
+}
+
+// Seen marks events recorded in storage, so that Track does not write
+// them again.
+func (t *Tracker) Seen(events []db.TrackingEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, e := range events {
+		t.seen[trackKey{asset: e.Asset, event: e.Event, service: e.Service, plugin: e.Plugin}] = true
+	}
+}
+
 // Forget makes the next sighting of asset's event in service (any plugin)
 // write to storage again: after a deprecation, so that a later sighting
 // clears it.

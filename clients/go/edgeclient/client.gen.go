@@ -2373,6 +2373,27 @@ type PortOrEmpty struct {
 // PortOrEmpty0 defines model for PortOrEmpty.0.
 type PortOrEmpty0 = int
 
+// PurgeStarted defines model for PurgeStarted.
+type PurgeStarted struct {
+	// Id The id of the background deletion task.
+	//
+	// Example: 3f6c2a1e-7b8d-4c9e-a0f1-2b3c4d5e6f70
+	Id openapi_types.UUID `json:"id"`
+
+	// Link The path of the task's status (`GET /edge/task/{id}`).
+	//
+	// Example: /edge/task/3f6c2a1e-7b8d-4c9e-a0f1-2b3c4d5e6f70
+	Link string `json:"link"`
+
+	// Message Example: Deleting 1000000 readings in the background
+	Message string `json:"message"`
+
+	// Pending The readings buffered (of the asset, or in all) when the deletion started.
+	//
+	// Example: 1000000
+	Pending int `json:"pending"`
+}
+
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
@@ -4161,7 +4182,7 @@ type ClientInterface interface {
 
 	// PurgeAllReadings Purge all buffered readings
 	//
-	// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+	// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task threshold (100,000 buffered readings by default) it answers 200 with the count once they are removed; above it, it answers 202 at once and removes them in a background task named `purge readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason; Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the caller going away does not stop a deletion half way.
 	//
 	// Corresponds with DELETE /edge/asset (the `PurgeAllReadings` operationId).
 	PurgeAllReadings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4182,7 +4203,7 @@ type ClientInterface interface {
 
 	// PurgeAssetReadings Purge an asset's buffered readings
 	//
-	// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+	// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset holding more readings than the gateway's task threshold (100,000 by default) is emptied in a background task as `DELETE /edge/asset` describes, answered 202 at once.
 	//
 	// Corresponds with DELETE /edge/asset/{code} (the `PurgeAssetReadings` operationId).
 	PurgeAssetReadings(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5349,7 +5370,7 @@ func (c *RawClient) DeleteUserById(ctx context.Context, userId UserId, reqEditor
 
 // PurgeAllReadings Purge all buffered readings
 //
-// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task threshold (100,000 buffered readings by default) it answers 200 with the count once they are removed; above it, it answers 202 at once and removes them in a background task named `purge readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason; Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the caller going away does not stop a deletion half way.
 //
 // Corresponds with DELETE /edge/asset (the `PurgeAllReadings` operationId).
 func (c *RawClient) PurgeAllReadings(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5400,7 +5421,7 @@ func (c *RawClient) ListAssetTimespans(ctx context.Context, reqEditors ...Reques
 
 // PurgeAssetReadings Purge an asset's buffered readings
 //
-// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset holding more readings than the gateway's task threshold (100,000 by default) is emptied in a background task as `DELETE /edge/asset` describes, answered 202 at once.
 //
 // Corresponds with DELETE /edge/asset/{code} (the `PurgeAssetReadings` operationId).
 func (c *RawClient) PurgeAssetReadings(ctx context.Context, code AssetCode, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -12671,7 +12692,7 @@ type ClientWithResponsesInterface interface {
 
 	// PurgeAllReadingsWithResponse Purge all buffered readings
 	//
-	// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+	// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task threshold (100,000 buffered readings by default) it answers 200 with the count once they are removed; above it, it answers 202 at once and removes them in a background task named `purge readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason; Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the caller going away does not stop a deletion half way.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12698,7 +12719,7 @@ type ClientWithResponsesInterface interface {
 
 	// PurgeAssetReadingsWithResponse Purge an asset's buffered readings
 	//
-	// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+	// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset holding more readings than the gateway's task threshold (100,000 by default) is emptied in a background task as `DELETE /edge/asset` describes, answered 202 at once.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14348,6 +14369,8 @@ type PurgeAllReadingsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Purged
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *PurgeStarted
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
@@ -14363,6 +14386,11 @@ type PurgeAllReadingsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PurgeAllReadingsResponse) GetJSON200() *Purged {
 	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PurgeAllReadingsResponse) GetJSON202() *PurgeStarted {
+	return r.JSON202
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -14576,6 +14604,8 @@ type PurgeAssetReadingsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Purged
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *PurgeStarted
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *BadRequest
 	// JSON401 the response for an HTTP 401 `application/json` response
@@ -14593,6 +14623,11 @@ type PurgeAssetReadingsResponse struct {
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r PurgeAssetReadingsResponse) GetJSON200() *Purged {
 	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PurgeAssetReadingsResponse) GetJSON202() *PurgeStarted {
+	return r.JSON202
 }
 
 // GetJSON400 returns the response for an HTTP 400 `application/json` response
@@ -23902,7 +23937,7 @@ func (c *ClientWithResponses) DeleteUserByIdWithResponse(ctx context.Context, us
 
 // PurgeAllReadingsWithResponse Purge all buffered readings
 //
-// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+// Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task threshold (100,000 buffered readings by default) it answers 200 with the count once they are removed; above it, it answers 202 at once and removes them in a background task named `purge readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason; Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the caller going away does not stop a deletion half way.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23947,7 +23982,7 @@ func (c *ClientWithResponses) ListAssetTimespansWithResponse(ctx context.Context
 
 // PurgeAssetReadingsWithResponse Purge an asset's buffered readings
 //
-// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+// Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset holding more readings than the gateway's task threshold (100,000 by default) is emptied in a background task as `DELETE /edge/asset` describes, answered 202 at once.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26342,6 +26377,13 @@ func ParsePurgeAllReadingsResponse(rsp *http.Response) (*PurgeAllReadingsRespons
 		}
 		response.JSON200 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest PurgeStarted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Unauthorized
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26542,6 +26584,13 @@ func ParsePurgeAssetReadingsResponse(rsp *http.Response) (*PurgeAssetReadingsRes
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest PurgeStarted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest

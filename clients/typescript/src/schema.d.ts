@@ -814,7 +814,7 @@ export interface paths {
         post?: never;
         /**
          * Purge all buffered readings
-         * @description Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+         * @description Irreversibly removes the buffered readings of every asset stored when the call starts (readings arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task threshold (100,000 buffered readings by default) it answers 200 with the count once they are removed; above it, it answers 202 at once and removes them in a background task named `purge readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason; Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the caller going away does not stop a deletion half way.
          */
         delete: operations["purgeAllReadings"];
         options?: never;
@@ -864,7 +864,7 @@ export interface paths {
         post?: never;
         /**
          * Purge an asset's buffered readings
-         * @description Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+         * @description Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset holding more readings than the gateway's task threshold (100,000 by default) is emptied in a background task as `DELETE /edge/asset` describes, answered 202 at once.
          */
         delete: operations["purgeAssetReadings"];
         options?: never;
@@ -2999,6 +2999,26 @@ export interface components {
              * @example 1200
              */
             purged: number;
+        };
+        PurgeStarted: {
+            /** @example Deleting 1000000 readings in the background */
+            message: string;
+            /**
+             * Format: uuid
+             * @description The id of the background deletion task.
+             * @example 3f6c2a1e-7b8d-4c9e-a0f1-2b3c4d5e6f70
+             */
+            id: string;
+            /**
+             * @description The path of the task's status (`GET /edge/task/{id}`).
+             * @example /edge/task/3f6c2a1e-7b8d-4c9e-a0f1-2b3c4d5e6f70
+             */
+            link: string;
+            /**
+             * @description The readings buffered (of the asset, or in all) when the deletion started.
+             * @example 1000000
+             */
+            pending: number;
         };
         /**
          * @description The state of a service. `running`: its plugin started (a plugin process completed its handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start), its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
@@ -5712,6 +5732,15 @@ export interface operations {
                     "application/json": components["schemas"]["Purged"];
                 };
             };
+            /** @description The deletion runs as a background task. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurgeStarted"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -5809,6 +5838,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Purged"];
+                };
+            };
+            /** @description The deletion runs as a background task. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurgeStarted"];
                 };
             };
             400: components["responses"]["BadRequest"];

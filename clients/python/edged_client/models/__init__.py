@@ -124,6 +124,7 @@ from .pipeline_request import PipelineRequest
 from .plugin_data import PluginData
 from .plugin_info import PluginInfo
 from .plugin_type import PluginType
+from .purge_started import PurgeStarted
 from .purged import Purged
 from .reading import Reading
 from .reading_reading import ReadingReading
@@ -298,6 +299,7 @@ __all__ = (
     "PluginInfo",
     "PluginType",
     "Purged",
+    "PurgeStarted",
     "Reading",
     "ReadingReading",
     "ReadingSummary",

@@ -50,7 +50,12 @@ def sync_detailed(
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
     arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry
-    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task
+    threshold (100,000 buffered readings by default) it answers 200 with the count once they are
+    removed; above it, it answers 202 at once and removes them in a background task named `purge
+    readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason;
+    Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the
+    caller going away does not stop a deletion half way.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -78,7 +83,12 @@ def sync(
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
     arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry
-    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task
+    threshold (100,000 buffered readings by default) it answers 200 with the count once they are
+    removed; above it, it answers 202 at once and removes them in a background task named `purge
+    readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason;
+    Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the
+    caller going away does not stop a deletion half way.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -102,7 +112,12 @@ async def asyncio_detailed(
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
     arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry
-    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task
+    threshold (100,000 buffered readings by default) it answers 200 with the count once they are
+    removed; above it, it answers 202 at once and removes them in a background task named `purge
+    readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason;
+    Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the
+    caller going away does not stop a deletion half way.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -128,7 +143,12 @@ async def asyncio(
 
      Irreversibly removes the buffered readings of every asset stored when the call starts (readings
     arriving meanwhile may stay), in blocks so ingest goes on; writes a PURGE audit entry
-    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic.
+    (`rowsRemoved`, `rowsRetained`) and adds the count to the PURGED statistic. Up to the gateway's task
+    threshold (100,000 buffered readings by default) it answers 200 with the count once they are
+    removed; above it, it answers 202 at once and removes them in a background task named `purge
+    readings` (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason;
+    Cancelled when the gateway stops first, the readings removed so far staying removed). Either way the
+    caller going away does not stop a deletion half way.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

@@ -56,7 +56,9 @@ def sync_detailed(
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
     ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the
-    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset
+    holding more readings than the gateway's task threshold (100,000 by default) is emptied in a
+    background task as `DELETE /edge/asset` describes, answered 202 at once.
 
     Args:
         code (str):
@@ -90,7 +92,9 @@ def sync(
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
     ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the
-    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset
+    holding more readings than the gateway's task threshold (100,000 by default) is emptied in a
+    background task as `DELETE /edge/asset` describes, answered 202 at once.
 
     Args:
         code (str):
@@ -119,7 +123,9 @@ async def asyncio_detailed(
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
     ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the
-    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset
+    holding more readings than the gateway's task threshold (100,000 by default) is emptied in a
+    background task as `DELETE /edge/asset` describes, answered 202 at once.
 
     Args:
         code (str):
@@ -151,7 +157,9 @@ async def asyncio(
 
      Irreversibly removes the buffered readings of one asset stored when the call starts, in blocks so
     ingest goes on; writes a PURGE audit entry (`asset`, `rowsRemoved`, `rowsRetained`) and adds the
-    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too).
+    count to the PURGED statistic. An unknown asset gives `{"purged": 0}` (and is audited too). An asset
+    holding more readings than the gateway's task threshold (100,000 by default) is emptied in a
+    background task as `DELETE /edge/asset` describes, answered 202 at once.
 
     Args:
         code (str):
