@@ -353,8 +353,9 @@ func testCertificateLogin(t *testing.T) {
 				}
 			}
 		}
+		// A body that is no certificate is a wrong credential: 401.
 		status, body := postAt(t, plain, gw.url, "/edge/authenticate", "text/plain", []byte("not PEM"))
-		checkError(t, status, body, http.StatusBadRequest)
+		checkError(t, status, body, http.StatusUnauthorized)
 		status, body = postAt(t, plain, gw.url, "/edge/authenticate", "", nil)
 		checkError(t, status, body, http.StatusUnauthorized)
 	})

@@ -114,16 +114,16 @@ func testPackages(t *testing.T) {
 	asAdmin := map[string]string{"authorization": adminTok}
 	ctx := t.Context()
 
-	// No repository configured: 400 saying how to configure one.
+	// No repository configured: 409 (the gateway's state) saying how to configure one.
 	setInstallation(t, admin, "repositoryURL", "")
 	avail, err := admin.ListAvailablePackagesWithResponse(ctx)
 	must(t, err)
-	if msg := checkError(t, avail.StatusCode(), avail.Body, http.StatusBadRequest); !strings.Contains(msg, "/edge/repository") {
+	if msg := checkError(t, avail.StatusCode(), avail.Body, http.StatusConflict); !strings.Contains(msg, "/edge/repository") {
 		t.Errorf("message %q does not say how to configure a repository", msg)
 	}
 	upd, err := admin.UpdatePackagesWithResponse(ctx, nil)
 	must(t, err)
-	checkError(t, upd.StatusCode(), upd.Body, http.StatusBadRequest)
+	checkError(t, upd.StatusCode(), upd.Body, http.StatusConflict)
 
 	// Bad repository requests.
 	for _, tc := range []struct{ name, body string }{

@@ -94,12 +94,12 @@ func testRights(t *testing.T) {
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},
-		{op: "installPlugin", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+		{op: "installPlugin", kind: codeCall, allowed: http.StatusConflict, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			r, err := c.InstallPluginWithResponse(t.Context(), installReq)
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},
-		{op: "createService?action=install", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+		{op: "createService?action=install", kind: codeCall, allowed: http.StatusConflict, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			var body edgeclient.ServiceRequest
 			must(t, body.FromPackageInstallRequest(installReq))
 			action := edgeclient.Install
@@ -109,14 +109,14 @@ func testRights(t *testing.T) {
 		}},
 		// The body decides: an install body without the action installs
 		// too, so it is as admin-only.
-		{op: "createService (install body, no action)", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+		{op: "createService (install body, no action)", kind: codeCall, allowed: http.StatusConflict, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			var body edgeclient.ServiceRequest
 			must(t, body.FromPackageInstallRequest(installReq))
 			r, err := c.CreateServiceWithResponse(t.Context(), nil, body)
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},
-		{op: "updatePackages", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+		{op: "updatePackages", kind: codeCall, allowed: http.StatusConflict, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			r, err := c.UpdatePackagesWithResponse(t.Context(), nil)
 			must(t, err)
 			return r.StatusCode(), r.Body
@@ -152,12 +152,12 @@ func testRights(t *testing.T) {
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},
-		{op: "listAvailablePackages", kind: readCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+		{op: "listAvailablePackages", kind: readCall, allowed: http.StatusConflict, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			r, err := c.ListAvailablePackagesWithResponse(t.Context())
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},
-		{op: "listAvailablePlugins", kind: readCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+		{op: "listAvailablePlugins", kind: readCall, allowed: http.StatusConflict, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			r, err := c.ListAvailablePluginsWithResponse(t.Context())
 			must(t, err)
 			return r.StatusCode(), r.Body

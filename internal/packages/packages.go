@@ -298,8 +298,9 @@ func (m *Manager) pluginEnvironment(ctx context.Context) (string, error) {
 	return m.o.Config.Value(ctx, CategoryInstallation, configmgr.ItemPluginEnvironment)
 }
 
-// repo returns the configured repository and version, or an Invalid fault
-// saying how to configure one.
+// repo returns the configured repository and version, or a Conflict fault
+// saying how to configure one: what is missing is the gateway's state (its
+// Installation category), not the request.
 func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 	cat, err := m.o.Config.Category(ctx, CategoryInstallation)
 	if err != nil {
@@ -307,23 +308,23 @@ func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 	}
 	raw := cat.Items[ItemRepositoryURL].Value
 	if raw == "" {
-		return pkgrepo.Repo{}, "", fault.New(fault.Invalid,
+		return pkgrepo.Repo{}, "", fault.New(fault.Conflict,
 			"no package repository is configured: POST /edge/repository {\"url\": \"https://…\"} first")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "the configured repository URL %q is not valid", raw)
+		return pkgrepo.Repo{}, "", fault.New(fault.Conflict, "the configured repository URL %q is not valid", raw)
 	}
 	var keys []ed25519.PublicKey
 	for _, k := range strings.FieldsFunc(cat.Items[ItemTrustedKeys].Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
 		key, err := pkgrepo.ParseKey(k)
 		if err != nil {
-			return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "Installation.%s: %v", ItemTrustedKeys, err)
+			return pkgrepo.Repo{}, "", fault.New(fault.Conflict, "Installation.%s: %v", ItemTrustedKeys, err)
 		}
 		keys = append(keys, key)
 	}
 	if len(keys) == 0 {
-		return pkgrepo.Repo{}, "", fault.New(fault.Invalid,
+		return pkgrepo.Repo{}, "", fault.New(fault.Conflict,
 			"no trusted repository key is configured: set Installation.%s to the repository's public key", ItemTrustedKeys)
 	}
 	return pkgrepo.Repo{URL: u, Keys: keys, Client: m.o.Client}, cat.Items[ItemRepositoryVersion].Value, nil

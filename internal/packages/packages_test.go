@@ -128,7 +128,7 @@ func TestInstallUpdateRemove(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	_, _, err := f.m.Available(ctx, pkgrepo.TypePlugin)
-	wantKind(t, "Available without a repository", err, fault.Invalid)
+	wantKind(t, "Available without a repository", err, fault.Conflict)
 	wantKind(t, "SetRepository of ftp", f.m.SetRepository(ctx, "ftp://x/y", ""), fault.Invalid)
 	wantKind(t, "SetRepository of a URL with a user", f.m.SetRepository(ctx, "https://u:p@x/y", ""), fault.Invalid)
 	if err := f.m.SetRepository(ctx, f.url, "latest"); err != nil {

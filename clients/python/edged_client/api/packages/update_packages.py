@@ -64,7 +64,7 @@ def sync_detailed(
     version (the repository offering only a lower one leaves it as it is, said in the log) unless `POST
     /edge/repository` pinned a version and this call sets `allowDowngrade`: then the package moves down
     to the pinned version, audited PKGUP WARNING with `"downgrade": true`. At most
-    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository
+    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 409 when no repository
     or trusted key is configured; 502, with no task started, when the repository is unreachable, times
     out or answers an error status, or its index is unsigned, not signed by a trusted key, expired, or
     older than one accepted before (a rollback); a refused index is audited UPEXC FAILURE. Admins only,
@@ -107,7 +107,7 @@ def sync(
     version (the repository offering only a lower one leaves it as it is, said in the log) unless `POST
     /edge/repository` pinned a version and this call sets `allowDowngrade`: then the package moves down
     to the pinned version, audited PKGUP WARNING with `"downgrade": true`. At most
-    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository
+    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 409 when no repository
     or trusted key is configured; 502, with no task started, when the repository is unreachable, times
     out or answers an error status, or its index is unsigned, not signed by a trusted key, expired, or
     older than one accepted before (a rollback); a refused index is audited UPEXC FAILURE. Admins only,
@@ -145,7 +145,7 @@ async def asyncio_detailed(
     version (the repository offering only a lower one leaves it as it is, said in the log) unless `POST
     /edge/repository` pinned a version and this call sets `allowDowngrade`: then the package moves down
     to the pinned version, audited PKGUP WARNING with `"downgrade": true`. At most
-    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository
+    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 409 when no repository
     or trusted key is configured; 502, with no task started, when the repository is unreachable, times
     out or answers an error status, or its index is unsigned, not signed by a trusted key, expired, or
     older than one accepted before (a rollback); a refused index is audited UPEXC FAILURE. Admins only,
@@ -186,7 +186,7 @@ async def asyncio(
     version (the repository offering only a lower one leaves it as it is, said in the log) unless `POST
     /edge/repository` pinned a version and this call sets `allowDowngrade`: then the package moves down
     to the pinned version, audited PKGUP WARNING with `"downgrade": true`. At most
-    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 400 when no repository
+    `Installation.maxUpdate` updates start per 24 hours and one at a time (429). 409 when no repository
     or trusted key is configured; 502, with no task started, when the repository is unreachable, times
     out or answers an error status, or its index is unsigned, not signed by a trusted key, expired, or
     older than one accepted before (a rollback); a refused index is audited UPEXC FAILURE. Admins only,

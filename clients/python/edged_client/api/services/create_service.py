@@ -93,7 +93,7 @@ def sync_detailed(
     as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
     (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
     repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
-    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    Install errors: 409 no repository or trusted key configured; 404 no such service package (or
     version) in the repository; 409 already installed; 429 the same install running; 502 repository
     unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
     key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
@@ -165,7 +165,7 @@ def sync(
     as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
     (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
     repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
-    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    Install errors: 409 no repository or trusted key configured; 404 no such service package (or
     version) in the repository; 409 already installed; 429 the same install running; 502 repository
     unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
     key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
@@ -232,7 +232,7 @@ async def asyncio_detailed(
     as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
     (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
     repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
-    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    Install errors: 409 no repository or trusted key configured; 404 no such service package (or
     version) in the repository; 409 already installed; 429 the same install running; 502 repository
     unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
     key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
@@ -302,7 +302,7 @@ async def asyncio(
     as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
     (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
     repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
-    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    Install errors: 409 no repository or trusted key configured; 404 no such service package (or
     version) in the repository; 409 already installed; 429 the same install running; 502 repository
     unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
     key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An

@@ -48,11 +48,12 @@ def sync_detailed(
      Asks the configured package repository which service packages can be installed: those of its
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
-    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    repository interaction, served by `GET /edge/package/log/{name}`. 409 when no repository or trusted
+    key is configured, or the configured ones are not valid (a conflict with the gateway's state; the
+    message says how to configure them); 502 when the repository is unreachable, times out or answers an
+    error status, or its index is unsigned, not signed by a key of `Installation.trustedKeys`, expired,
+    or older than one the gateway accepted from that repository before (a rollback; a refused index is
+    audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -81,11 +82,12 @@ def sync(
      Asks the configured package repository which service packages can be installed: those of its
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
-    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    repository interaction, served by `GET /edge/package/log/{name}`. 409 when no repository or trusted
+    key is configured, or the configured ones are not valid (a conflict with the gateway's state; the
+    message says how to configure them); 502 when the repository is unreachable, times out or answers an
+    error status, or its index is unsigned, not signed by a key of `Installation.trustedKeys`, expired,
+    or older than one the gateway accepted from that repository before (a rollback; a refused index is
+    audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -110,11 +112,12 @@ async def asyncio_detailed(
      Asks the configured package repository which service packages can be installed: those of its
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
-    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    repository interaction, served by `GET /edge/package/log/{name}`. 409 when no repository or trusted
+    key is configured, or the configured ones are not valid (a conflict with the gateway's state; the
+    message says how to configure them); 502 when the repository is unreachable, times out or answers an
+    error status, or its index is unsigned, not signed by a key of `Installation.trustedKeys`, expired,
+    or older than one the gateway accepted from that repository before (a rollback; a refused index is
+    audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -141,11 +144,12 @@ async def asyncio(
      Asks the configured package repository which service packages can be installed: those of its
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
-    repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    repository interaction, served by `GET /edge/package/log/{name}`. 409 when no repository or trusted
+    key is configured, or the configured ones are not valid (a conflict with the gateway's state; the
+    message says how to configure them); 502 when the repository is unreachable, times out or answers an
+    error status, or its index is unsigned, not signed by a key of `Installation.trustedKeys`, expired,
+    or older than one the gateway accepted from that repository before (a rollback; a refused index is
+    audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
