@@ -353,8 +353,12 @@ func testCertificateLogin(t *testing.T) {
 				}
 			}
 		}
-		// A body that is no certificate is a wrong credential: 401.
+		// A body without the PEM header breaks the contract's pattern: 400;
+		// one with it that holds no certificate is a wrong credential: 401.
 		status, body := postAt(t, plain, gw.url, "/edge/authenticate", "text/plain", []byte("not PEM"))
+		checkError(t, status, body, http.StatusBadRequest)
+		status, body = postAt(t, plain, gw.url, "/edge/authenticate", "text/plain",
+			[]byte("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n"))
 		checkError(t, status, body, http.StatusUnauthorized)
 		status, body = postAt(t, plain, gw.url, "/edge/authenticate", "", nil)
 		checkError(t, status, body, http.StatusUnauthorized)

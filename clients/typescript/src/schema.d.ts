@@ -1729,7 +1729,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a client certificate
-         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not a PEM certificate is 401 too (a wrong credential). The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
+         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body without the PEM header (`-----BEGIN CERTIFICATE-----`) is 400, one with it that holds no certificate 401 (a wrong credential). The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
          */
         post: operations["authenticate"];
         delete?: never;
@@ -3811,7 +3811,7 @@ export interface components {
             password: string;
         };
         /**
-         * @description A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
+         * @description A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401). It starts with its PEM header, so a `text/plain` body is never taken for JSON.
          * @example -----BEGIN CERTIFICATE-----
          *     MIIBszCCAVmgAwIBAgIUX...
          *     -----END CERTIFICATE-----

@@ -14,7 +14,8 @@ class CertificateLogin:
 
     Attributes:
         certificate (str): A PEM-encoded client certificate: the one the connection presents in its TLS handshake
-            (anything else is 401). Example: -----BEGIN CERTIFICATE-----
+            (anything else is 401). It starts with its PEM header, so a `text/plain` body is never taken for JSON. Example:
+            -----BEGIN CERTIFICATE-----
             MIIBszCCAVmgAwIBAgIUX...
             -----END CERTIFICATE-----
             .

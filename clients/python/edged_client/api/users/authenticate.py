@@ -67,9 +67,10 @@ def sync_detailed(
     client presents may complete the chain); its subject common name is the user name. Anything else is
     401 with a message saying why (no TLS client certificate, a body other than it, no such authority,
     not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a
-    body that is not a PEM certificate is 401 too (a wrong credential). The PEM comes as JSON
-    (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the
-    specification's form, as the `text/plain` body itself; both mean the same.
+    body without the PEM header (`-----BEGIN CERTIFICATE-----`) is 400, one with it that holds no
+    certificate 401 (a wrong credential). The PEM comes as JSON (`{"certificate": "-----BEGIN
+    CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the
+    `text/plain` body itself; both mean the same.
 
     Args:
         body (CertificateLogin | Unset): The JSON form of a certificate body (`POST
@@ -112,9 +113,10 @@ def sync(
     client presents may complete the chain); its subject common name is the user name. Anything else is
     401 with a message saying why (no TLS client certificate, a body other than it, no such authority,
     not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a
-    body that is not a PEM certificate is 401 too (a wrong credential). The PEM comes as JSON
-    (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the
-    specification's form, as the `text/plain` body itself; both mean the same.
+    body without the PEM header (`-----BEGIN CERTIFICATE-----`) is 400, one with it that holds no
+    certificate 401 (a wrong credential). The PEM comes as JSON (`{"certificate": "-----BEGIN
+    CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the
+    `text/plain` body itself; both mean the same.
 
     Args:
         body (CertificateLogin | Unset): The JSON form of a certificate body (`POST
@@ -152,9 +154,10 @@ async def asyncio_detailed(
     client presents may complete the chain); its subject common name is the user name. Anything else is
     401 with a message saying why (no TLS client certificate, a body other than it, no such authority,
     not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a
-    body that is not a PEM certificate is 401 too (a wrong credential). The PEM comes as JSON
-    (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the
-    specification's form, as the `text/plain` body itself; both mean the same.
+    body without the PEM header (`-----BEGIN CERTIFICATE-----`) is 400, one with it that holds no
+    certificate 401 (a wrong credential). The PEM comes as JSON (`{"certificate": "-----BEGIN
+    CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the
+    `text/plain` body itself; both mean the same.
 
     Args:
         body (CertificateLogin | Unset): The JSON form of a certificate body (`POST
@@ -195,9 +198,10 @@ async def asyncio(
     client presents may complete the chain); its subject common name is the user name. Anything else is
     401 with a message saying why (no TLS client certificate, a body other than it, no such authority,
     not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a
-    body that is not a PEM certificate is 401 too (a wrong credential). The PEM comes as JSON
-    (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the
-    specification's form, as the `text/plain` body itself; both mean the same.
+    body without the PEM header (`-----BEGIN CERTIFICATE-----`) is 400, one with it that holds no
+    certificate 401 (a wrong credential). The PEM comes as JSON (`{"certificate": "-----BEGIN
+    CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the
+    `text/plain` body itself; both mean the same.
 
     Args:
         body (CertificateLogin | Unset): The JSON form of a certificate body (`POST
