@@ -63,7 +63,7 @@ func assetCount(t testing.TB, code string) int {
 	t.Helper()
 	for _, a := range listAssets(t) {
 		if a.AssetCode == code {
-			return a.Count
+			return int(a.Count)
 		}
 	}
 	return -1
@@ -78,7 +78,7 @@ func purgeAsset(t testing.TB, code string) int {
 	if resp.JSON200 == nil {
 		t.Fatalf("purgeAssetReadings %s: no JSON body: %s", code, truncate(resp.Body))
 	}
-	return resp.JSON200.Purged
+	return int(resp.JSON200.Purged)
 }
 
 // newestPurgeAudit returns the details of the newest PURGE entry whose
@@ -94,7 +94,7 @@ func newestPurgeAudit(t testing.TB, code string) map[string]any {
 }
 
 // dataPurged is ping's dataPurged: the PURGED statistic.
-func dataPurged(t testing.TB) int {
+func dataPurged(t testing.TB) int64 {
 	t.Helper()
 	resp, err := api(t).PingWithResponse(t.Context())
 	must(t, err)
@@ -777,7 +777,7 @@ func testAssetSummary(t *testing.T) {
 // purgeAll purges every asset through the SDK and returns how many
 // readings went: from the answer, or, when the deletion runs as a task,
 // the readings pending when it began, once its task is complete.
-func purgeAll(t *testing.T) int {
+func purgeAll(t *testing.T) int64 {
 	t.Helper()
 	c := api(t)
 	before := taskIDs(t, c, "purge readings")

@@ -353,8 +353,13 @@ func testCertificateLogin(t *testing.T) {
 				}
 			}
 		}
+		// A body without the PEM header breaks the contract's pattern: 400;
+		// one with it that holds no certificate is a wrong credential: 401.
 		status, body := postAt(t, plain, gw.url, "/edge/authenticate", "text/plain", []byte("not PEM"))
 		checkError(t, status, body, http.StatusBadRequest)
+		status, body = postAt(t, plain, gw.url, "/edge/authenticate", "text/plain",
+			[]byte("-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n"))
+		checkError(t, status, body, http.StatusUnauthorized)
 		status, body = postAt(t, plain, gw.url, "/edge/authenticate", "", nil)
 		checkError(t, status, body, http.StatusUnauthorized)
 	})
@@ -396,7 +401,11 @@ func testCertificateLogin(t *testing.T) {
 			status, body = postAt(t, tlsClient(deviceCert.tls), hgw.url, path, "text/plain", deviceCert.pem)
 			wantLogin(t, path+" over TLS with the same certificate as PEM body", status, body, device, false)
 		}
-		status, body := postAt(t, tlsClient(adminCert.tls), hgw.url, "/edge/authenticate", "", nil)
+		// The JSON form of the PEM body, which generated clients send.
+		status, body := postAt(t, tlsClient(deviceCert.tls), hgw.url, "/edge/authenticate", "application/json",
+			[]byte(`{"certificate":`+strconv.Quote(string(deviceCert.pem))+`}`))
+		wantLogin(t, "/edge/authenticate over TLS with the same certificate as JSON", status, body, device, false)
+		status, body = postAt(t, tlsClient(adminCert.tls), hgw.url, "/edge/authenticate", "", nil)
 		wantLogin(t, "admin certificate over TLS", status, body, 1, true)
 		// Passwords work over HTTPS as well.
 		status, body = postAt(t, tlsClient(), hgw.url, "/edge/login", "application/json",
@@ -412,6 +421,9 @@ func testCertificateLogin(t *testing.T) {
 			status, body = postAt(t, tlsClient(), hgw.url, path, "text/plain", adminCert.pem)
 			checkError(t, status, body, http.StatusUnauthorized)
 		}
+		status, body := postAt(t, tlsClient(deviceCert.tls), hgw.url, "/edge/authenticate", "application/json",
+			[]byte(`{"certificate":`+strconv.Quote(string(adminCert.pem))+`}`))
+		checkError(t, status, body, http.StatusUnauthorized)
 	})
 	t.Run("HTTPS with refused certificates", func(t *testing.T) {
 		tests := []struct {

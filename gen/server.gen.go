@@ -419,24 +419,6 @@ func (e FleetChangeKind) Valid() bool {
 	}
 }
 
-// Defines values for InstalledPackageType.
-const (
-	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
-	InstalledPackageTypeService InstalledPackageType = "service"
-)
-
-// Valid indicates whether the value is a known member of the InstalledPackageType enum.
-func (e InstalledPackageType) Valid() bool {
-	switch e {
-	case InstalledPackageTypePlugin:
-		return true
-	case InstalledPackageTypeService:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for InstalledPluginOrigin.
 const (
 	PluginOriginBuiltin InstalledPluginOrigin = "builtin"
@@ -491,24 +473,6 @@ func (e NorthServiceType) Valid() bool {
 	case NorthServiceTypeService:
 		return true
 	case NorthServiceTypeTask:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for NorthTaskCreateRequestEnabled1.
-const (
-	NorthTaskCreateRequestEnabled1False NorthTaskCreateRequestEnabled1 = "false"
-	NorthTaskCreateRequestEnabled1True  NorthTaskCreateRequestEnabled1 = "true"
-)
-
-// Valid indicates whether the value is a known member of the NorthTaskCreateRequestEnabled1 enum.
-func (e NorthTaskCreateRequestEnabled1) Valid() bool {
-	switch e {
-	case NorthTaskCreateRequestEnabled1False:
-		return true
-	case NorthTaskCreateRequestEnabled1True:
 		return true
 	default:
 		return false
@@ -641,24 +605,6 @@ func (e ScheduleType) Valid() bool {
 	}
 }
 
-// Defines values for ServiceCreateRequestEnabled1.
-const (
-	ServiceCreateRequestEnabled1False ServiceCreateRequestEnabled1 = "false"
-	ServiceCreateRequestEnabled1True  ServiceCreateRequestEnabled1 = "true"
-)
-
-// Valid indicates whether the value is a known member of the ServiceCreateRequestEnabled1 enum.
-func (e ServiceCreateRequestEnabled1) Valid() bool {
-	switch e {
-	case ServiceCreateRequestEnabled1False:
-		return true
-	case ServiceCreateRequestEnabled1True:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for ServiceStatus.
 const (
 	ServiceStatusFailed       ServiceStatus = "failed"
@@ -677,6 +623,33 @@ func (e ServiceStatus) Valid() bool {
 	case ServiceStatusShutdown:
 		return true
 	case ServiceStatusUnresponsive:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ServiceStatusOrEmpty.
+const (
+	ServiceStatusOrEmptyEmpty        ServiceStatusOrEmpty = ""
+	ServiceStatusOrEmptyFailed       ServiceStatusOrEmpty = "failed"
+	ServiceStatusOrEmptyRunning      ServiceStatusOrEmpty = "running"
+	ServiceStatusOrEmptyShutdown     ServiceStatusOrEmpty = "shutdown"
+	ServiceStatusOrEmptyUnresponsive ServiceStatusOrEmpty = "unresponsive"
+)
+
+// Valid indicates whether the value is a known member of the ServiceStatusOrEmpty enum.
+func (e ServiceStatusOrEmpty) Valid() bool {
+	switch e {
+	case ServiceStatusOrEmptyEmpty:
+		return true
+	case ServiceStatusOrEmptyFailed:
+		return true
+	case ServiceStatusOrEmptyRunning:
+		return true
+	case ServiceStatusOrEmptyShutdown:
+		return true
+	case ServiceStatusOrEmptyUnresponsive:
 		return true
 	default:
 		return false
@@ -846,7 +819,7 @@ type AssetCount struct {
 	// Count Number of buffered readings.
 	//
 	// Example: 1200
-	Count int `json:"count"`
+	Count int64 `json:"count"`
 }
 
 // AssetTimespan defines model for AssetTimespan.
@@ -892,52 +865,10 @@ type AuditEntry struct {
 	// Example: INFORMATION
 	Severity AuditSeverity `json:"severity"`
 
-	// Source The source code of an audit entry:
-	// - `PURGE` data purging process (each purge run)
-	// - `LOGGN` logging process
-	// - `STRMN` streaming process
-	// - `SYPRG` system purge
-	// - `START` system startup
-	// - `FSTOP` system shutdown
-	// - `CONCH` configuration change
-	// - `CONAD` configuration addition
-	// - `SCHCH` schedule change (enable and disable included)
-	// - `SCHAD` schedule addition
-	// - `SRVRG` service registered (started)
-	// - `SRVUN` service unregistered (stopped)
-	// - `SRVFL` service failed
-	// - `NHCOM` north process complete
-	// - `NHDWN` north destination unavailable
-	// - `NHAVL` north destination available
-	// - `UPEXC` update complete
-	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
-	// - `NTFAD` notification added
-	// - `NTFSN` notification sent
-	// - `NTFCL` notification cleared
-	// - `NTFST` notification server startup
-	// - `NTFSD` notification server shutdown
-	// - `PKGIN` package installation
-	// - `PKGUP` package updated
-	// - `PKGRM` package purged
-	// - `DSPST` dispatcher startup
-	// - `DSPSD` dispatcher shutdown
-	// - `ESSRT` external service startup
-	// - `ESSTP` external service shutdown
-	// - `USRAD` user added
-	// - `USRCH` user changed
-	// - `USRDL` user deleted
-	// - `ASTDP` asset tracking event deprecated
-	// - `LOGFL` failed login
-	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
-	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
-	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
-	//
+	// Source An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
 	//
 	// Example: CONCH
-	Source AuditSource `json:"source"`
+	Source AuditSourceCode `json:"source"`
 
 	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
@@ -957,7 +888,10 @@ type AuditEntryCreate struct {
 	// Example: warning
 	Severity string `json:"severity"`
 
-	// Source The source code of an audit entry:
+	// Source The source code of an audit entry, as a request names it (`POST
+	// /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+	// 400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+	// gateway may report codes not listed here. The codes this gateway knows:
 	// - `PURGE` data purging process (each purge run)
 	// - `LOGGN` logging process
 	// - `STRMN` streaming process
@@ -1012,57 +946,15 @@ type AuditList struct {
 	// TotalCount Number of entries matching the filters, across all pages.
 	//
 	// Example: 1
-	TotalCount int `json:"totalCount"`
+	TotalCount int64 `json:"totalCount"`
 }
 
 // AuditLogCode An audit source code and what it stands for.
 type AuditLogCode struct {
-	// Code The source code of an audit entry:
-	// - `PURGE` data purging process (each purge run)
-	// - `LOGGN` logging process
-	// - `STRMN` streaming process
-	// - `SYPRG` system purge
-	// - `START` system startup
-	// - `FSTOP` system shutdown
-	// - `CONCH` configuration change
-	// - `CONAD` configuration addition
-	// - `SCHCH` schedule change (enable and disable included)
-	// - `SCHAD` schedule addition
-	// - `SRVRG` service registered (started)
-	// - `SRVUN` service unregistered (stopped)
-	// - `SRVFL` service failed
-	// - `NHCOM` north process complete
-	// - `NHDWN` north destination unavailable
-	// - `NHAVL` north destination available
-	// - `UPEXC` update complete
-	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
-	// - `NTFAD` notification added
-	// - `NTFSN` notification sent
-	// - `NTFCL` notification cleared
-	// - `NTFST` notification server startup
-	// - `NTFSD` notification server shutdown
-	// - `PKGIN` package installation
-	// - `PKGUP` package updated
-	// - `PKGRM` package purged
-	// - `DSPST` dispatcher startup
-	// - `DSPSD` dispatcher shutdown
-	// - `ESSRT` external service startup
-	// - `ESSTP` external service shutdown
-	// - `USRAD` user added
-	// - `USRCH` user changed
-	// - `USRDL` user deleted
-	// - `ASTDP` asset tracking event deprecated
-	// - `LOGFL` failed login
-	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
-	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
-	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
-	//
+	// Code An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
 	//
 	// Example: CONCH
-	Code AuditSource `json:"code"`
+	Code AuditSourceCode `json:"code"`
 
 	// Description Example: Configuration change
 	Description string `json:"description"`
@@ -1096,7 +988,10 @@ type AuditSeverityLevel struct {
 	Name AuditSeverity `json:"name"`
 }
 
-// AuditSource The source code of an audit entry:
+// AuditSource The source code of an audit entry, as a request names it (`POST
+// /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+// 400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+// gateway may report codes not listed here. The codes this gateway knows:
 // - `PURGE` data purging process (each purge run)
 // - `LOGGN` logging process
 // - `STRMN` streaming process
@@ -1141,6 +1036,11 @@ type AuditSeverityLevel struct {
 //
 // Example: CONCH
 type AuditSource string
+
+// AuditSourceCode An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
+//
+// Example: CONCH
+type AuditSourceCode = string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
@@ -1254,15 +1154,12 @@ type CategoryCreate struct {
 	// Example: Pump station settings
 	Description *string `json:"description,omitempty"`
 
-	// DisplayName Label for display; defaults to the key.
+	// DisplayName Label for display; defaults to the key. The gateway also accepts it spelled `display_name` (the other spelling of the gateway this API follows); giving both with different values is 400.
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
-	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
-	DisplayNameAlias *string `json:"display_name,omitempty"`
-
-	// Items Item definitions keyed by item name.
+	// Items Item definitions keyed by item name. An item name is 1 to 255 characters without control characters, and not `children` or `parent`, which are reserved (their paths are the category tree's): 400 otherwise.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
 	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
@@ -1270,7 +1167,7 @@ type CategoryCreate struct {
 	// Example: pump
 	Key string `json:"key"`
 
-	// Value Item definitions keyed by item name (the alternative spelling of `items`).
+	// Value Item definitions keyed by item name (the alternative spelling of `items`, under the same rules for names).
 	Value *map[string]ConfigItemDefinition `json:"value,omitempty"`
 }
 
@@ -1330,6 +1227,16 @@ type CategorySummary struct {
 // Example: {"age":"48","size":"500000"}
 type CategoryValues map[string]string
 
+// CertificateLogin The JSON form of a certificate body (`POST /edge/authenticate`).
+type CertificateLogin struct {
+	// Certificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401). It starts with its PEM header, so a `text/plain` body is never taken for JSON.
+	//
+	// Example: -----BEGIN CERTIFICATE-----
+	// MIIBszCCAVmgAwIBAgIUX...
+	// -----END CERTIFICATE-----
+	Certificate PemCertificate `json:"certificate"`
+}
+
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
 	// Default The default value.
@@ -1382,10 +1289,10 @@ type ConfigItem struct {
 	// Example: false
 	Readonly *ConfigItemReadonly `json:"readonly,omitempty"`
 
-	// Type The item's type, which drives validation and display. `JSON` values are serialized JSON; `password` values read back as `****`.
+	// Type The item's type (the values of `ConfigItemType` today). An open set in responses: a newer gateway or plugin may report a type not listed there, which a client should show as a string item.
 	//
 	// Example: integer
-	Type ConfigItemType `json:"type"`
+	Type string `json:"type"`
 
 	// Validity Condition over other items of the category under which this item is relevant.
 	//
@@ -1549,11 +1456,6 @@ type ControlWriteRequest struct {
 	Values map[string]ControlValue `json:"values"`
 }
 
-// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
-//
-// Example:
-type EmptyString = string
-
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1634,9 +1536,9 @@ type FleetChangeKind string
 type FleetChanges struct {
 	Changes []FleetChange `json:"changes"`
 	Summary struct {
-		Change int `json:"change"`
-		Create int `json:"create"`
-		Remove int `json:"remove"`
+		Change int64 `json:"change"`
+		Create int64 `json:"create"`
+		Remove int64 `json:"remove"`
 	} `json:"summary"`
 }
 
@@ -1784,8 +1686,8 @@ type HistoryEntry struct {
 	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
-	HistoryTs            Timestamp      `json:"history_ts"`
-	AdditionalProperties map[string]int `json:"-"`
+	HistoryTs            Timestamp        `json:"history_ts"`
+	AdditionalProperties map[string]int64 `json:"-"`
 }
 
 // InstalledPackage defines model for InstalledPackage.
@@ -1798,15 +1700,16 @@ type InstalledPackage struct {
 	Kind *string `json:"kind,omitempty"`
 
 	// Name Example: csv_south
-	Name string               `json:"name"`
-	Type InstalledPackageType `json:"type"`
+	Name string `json:"name"`
+
+	// Type `service` or `plugin` today; an open set (a newer gateway may install other kinds of package), so a client must accept other values.
+	//
+	// Example: plugin
+	Type string `json:"type"`
 
 	// Version Example: 1.0.0
 	Version string `json:"version"`
 }
-
-// InstalledPackageType defines model for InstalledPackage.Type.
-type InstalledPackageType string
 
 // InstalledPackages defines model for InstalledPackages.
 type InstalledPackages struct {
@@ -1897,7 +1800,7 @@ type LogList struct {
 	// Count Number of lines matching the filters, across all pages.
 	//
 	// Example: 1
-	Count int        `json:"count"`
+	Count int64      `json:"count"`
 	Logs  []LogEntry `json:"logs"`
 }
 
@@ -1978,7 +1881,7 @@ type NorthService struct {
 	// Sent Readings sent since start (the statistic named after it).
 	//
 	// Example: 15000
-	Sent int `json:"sent"`
+	Sent int64 `json:"sent"`
 
 	// Status The state of a service. `running`: its plugin started (a plugin process completed its handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start), its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
@@ -2003,10 +1906,10 @@ type NorthTaskCreateRequest struct {
 	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
 	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
-	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+	// Enabled Whether the task's schedule is enabled. The gateway also accepts the strings "true" and "false" here, as the specification allows.
 	//
 	// Example: true
-	Enabled NorthTaskCreateRequest_Enabled `json:"enabled"`
+	Enabled bool `json:"enabled"`
 
 	// Name The task name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the task's category, schedule and statistic.
 	//
@@ -2022,19 +1925,6 @@ type NorthTaskCreateRequest struct {
 	//
 	// Example: 30
 	Repeat int64 `json:"repeat"`
-}
-
-// NorthTaskCreateRequestEnabled0 defines model for NorthTaskCreateRequest.Enabled.0.
-type NorthTaskCreateRequestEnabled0 = bool
-
-// NorthTaskCreateRequestEnabled1 defines model for NorthTaskCreateRequest.Enabled.1.
-type NorthTaskCreateRequestEnabled1 string
-
-// NorthTaskCreateRequest_Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
-//
-// Example: true
-type NorthTaskCreateRequest_Enabled struct {
-	union json.RawMessage
 }
 
 // Notification A notification instance.
@@ -2222,13 +2112,8 @@ type NotificationUpdate struct {
 	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
 }
 
-// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
-type OptionalPortOrEmpty struct {
-	union json.RawMessage
-}
-
-// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
-type OptionalPortOrEmpty0 = int
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
+type OptionalPortOrEmpty = interface{}
 
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
@@ -2238,7 +2123,7 @@ type OwnUserUpdate struct {
 	RealName string `json:"real_name"`
 }
 
-// PackageInstallRequest A service package to install from the configured repository (`?action=install`).
+// PackageInstallRequest A service package to install from the configured repository (`?action=install` in the specification's spelling, optional).
 type PackageInstallRequest struct {
 	// AllowDowngrade Install the package again although it is installed, to move it down to the release `POST /edge/repository` pinned (`version`, when given, must be that release): 409 when no release is pinned or it is not lower than the installed version. The move is audited PKGUP WARNING with `"downgrade": true`, and the services using the plugin restart.
 	//
@@ -2290,7 +2175,7 @@ type PasswordChange struct {
 	NewPassword string `json:"new_password"`
 }
 
-// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
+// PemCertificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401). It starts with its PEM header, so a `text/plain` body is never taken for JSON.
 //
 // Example: -----BEGIN CERTIFICATE-----
 // MIIBszCCAVmgAwIBAgIUX...
@@ -2315,17 +2200,17 @@ type Ping struct {
 	// DataPurged Readings purged since start (the PURGED statistic).
 	//
 	// Example: 0
-	DataPurged int `json:"dataPurged"`
+	DataPurged int64 `json:"dataPurged"`
 
 	// DataRead Readings received since start (the READINGS statistic).
 	//
 	// Example: 15220
-	DataRead int `json:"dataRead"`
+	DataRead int64 `json:"dataRead"`
 
 	// DataSent Readings sent by all north services and tasks together.
 	//
 	// Example: 15000
-	DataSent int `json:"dataSent"`
+	DataSent int64 `json:"dataSent"`
 
 	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
@@ -2418,15 +2303,10 @@ type PluginInfo struct {
 // Example: south
 type PluginType string
 
-// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
 //
 // Example: 8081
-type PortOrEmpty struct {
-	union json.RawMessage
-}
-
-// PortOrEmpty0 defines model for PortOrEmpty.0.
-type PortOrEmpty0 = int
+type PortOrEmpty = interface{}
 
 // PurgeStarted defines model for PurgeStarted.
 type PurgeStarted struct {
@@ -2446,7 +2326,7 @@ type PurgeStarted struct {
 	// Pending The readings buffered (of the asset, or in all) when the deletion started.
 	//
 	// Example: 1000000
-	Pending int `json:"pending"`
+	Pending int64 `json:"pending"`
 }
 
 // Purged defines model for Purged.
@@ -2454,7 +2334,7 @@ type Purged struct {
 	// Purged Number of readings removed.
 	//
 	// Example: 1200
-	Purged int `json:"purged"`
+	Purged int64 `json:"purged"`
 }
 
 // Reading defines model for Reading.
@@ -2640,10 +2520,10 @@ type ServiceCreateRequest struct {
 	// Example: {"dataPointsPerSec":{"value":"10"}}
 	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
-	// Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
+	// Enabled Whether to start the service now and at every start. The gateway also accepts the strings "true" and "false" here, as the specification allows.
 	//
 	// Example: true
-	Enabled ServiceCreateRequest_Enabled `json:"enabled"`
+	Enabled bool `json:"enabled"`
 
 	// Name The service name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the service's category and schedule.
 	//
@@ -2659,19 +2539,6 @@ type ServiceCreateRequest struct {
 	//
 	// Example: south
 	Type string `json:"type"`
-}
-
-// ServiceCreateRequestEnabled0 defines model for ServiceCreateRequest.Enabled.0.
-type ServiceCreateRequestEnabled0 = bool
-
-// ServiceCreateRequestEnabled1 defines model for ServiceCreateRequest.Enabled.1.
-type ServiceCreateRequestEnabled1 string
-
-// ServiceCreateRequest_Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
-//
-// Example: true
-type ServiceCreateRequest_Enabled struct {
-	union json.RawMessage
 }
 
 // ServiceCreated defines model for ServiceCreated.
@@ -2744,7 +2611,7 @@ type ServiceRecord struct {
 	Type string `json:"type"`
 }
 
-// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and nothing but its four fields); a body is never both.
 type ServiceRequest struct {
 	union json.RawMessage
 }
@@ -2754,17 +2621,15 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
-// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+// ServiceStatusOrEmpty The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
 //
 // Example: running
-type ServiceStatusOrEmpty struct {
-	union json.RawMessage
-}
+type ServiceStatusOrEmpty string
 
 // SetAsideCount defines model for SetAsideCount.
 type SetAsideCount struct {
 	// Count How many set-aside readings the call concerned.
-	Count   int    `json:"count"`
+	Count   int64  `json:"count"`
 	Message string `json:"message"`
 }
 
@@ -2775,7 +2640,7 @@ type SetAsideList struct {
 	// Total How many readings this north service or task has set aside, all pages together.
 	//
 	// Example: 1
-	Total int `json:"total"`
+	Total int64 `json:"total"`
 }
 
 // SetAsideReading A reading the destination of a north service or task refused for good, set aside.
@@ -2836,7 +2701,7 @@ type SouthAsset struct {
 	// Count Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
 	//
 	// Example: 1200
-	Count int `json:"count"`
+	Count int64 `json:"count"`
 }
 
 // SouthList defines model for SouthList.
@@ -2854,7 +2719,7 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
 	//
 	// Example: 8081
 	ManagementPort PortOrEmpty `json:"management_port"`
@@ -2873,10 +2738,10 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
 	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of the service; "" when it is disabled.
+	// Status The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
 	//
 	// Example: running
 	Status ServiceStatusOrEmpty `json:"status"`
@@ -2897,7 +2762,7 @@ type Statistic struct {
 	// Value The count.
 	//
 	// Example: 15220
-	Value int `json:"value"`
+	Value int64 `json:"value"`
 }
 
 // StatisticsHistory defines model for StatisticsHistory.
@@ -3251,7 +3116,7 @@ type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3272,7 +3137,7 @@ type GetAssetReadingValuesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3293,7 +3158,7 @@ type GetAssetReadingSeriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3320,7 +3185,7 @@ type ListAuditEntriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Source Only entries with this source code.
@@ -3338,7 +3203,7 @@ type ListBackupsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3365,7 +3230,7 @@ type ListSetAsideReadingsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3386,7 +3251,7 @@ type ListServicesParams struct {
 
 // CreateServiceParams defines parameters for CreateService.
 type CreateServiceParams struct {
-	// Action `install` installs a service package from the configured repository instead of creating a service.
+	// Action `install`, the specification's mark of an install. Optional: the body decides (a PackageInstallRequest installs, a ServiceCreateRequest creates); a request carrying `action` needs the admin role, as an install does.
 	Action *CreateServiceParamsAction `form:"action,omitempty" json:"action,omitempty"`
 }
 
@@ -3413,7 +3278,7 @@ type ListLogEntriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Source Only the lines of this service (its name), or `core` for the gateway's own.
@@ -3440,7 +3305,7 @@ type ListTasksParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3455,7 +3320,7 @@ type ListLatestTasksParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3497,6 +3362,9 @@ type AdminUpdateUserByIdJSONRequestBody = AdminUserUpdate
 
 // CreateAuditEntryJSONRequestBody defines body for CreateAuditEntry for application/json ContentType.
 type CreateAuditEntryJSONRequestBody = AuditEntryCreate
+
+// AuthenticateJSONRequestBody defines body for Authenticate for application/json ContentType.
+type AuthenticateJSONRequestBody = CertificateLogin
 
 // AuthenticateTextRequestBody defines body for Authenticate for text/plain ContentType.
 type AuthenticateTextRequestBody = PemCertificate
@@ -3578,7 +3446,7 @@ type ChangePasswordJSONRequestBody = PasswordChange
 
 // Getter for additional properties for HistoryEntry. Returns the specified
 // element and whether it was found
-func (a HistoryEntry) Get(fieldName string) (value int, found bool) {
+func (a HistoryEntry) Get(fieldName string) (value int64, found bool) {
 	if a.AdditionalProperties != nil {
 		value, found = a.AdditionalProperties[fieldName]
 	}
@@ -3586,9 +3454,9 @@ func (a HistoryEntry) Get(fieldName string) (value int, found bool) {
 }
 
 // Setter for additional properties for HistoryEntry
-func (a *HistoryEntry) Set(fieldName string, value int) {
+func (a *HistoryEntry) Set(fieldName string, value int64) {
 	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]int)
+		a.AdditionalProperties = make(map[string]int64)
 	}
 	a.AdditionalProperties[fieldName] = value
 }
@@ -3610,9 +3478,9 @@ func (a *HistoryEntry) UnmarshalJSON(b []byte) error {
 	}
 
 	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]int)
+		a.AdditionalProperties = make(map[string]int64)
 		for fieldName, fieldBuf := range object {
-			var fieldVal int
+			var fieldVal int64
 			err := json.Unmarshal(fieldBuf, &fieldVal)
 			if err != nil {
 				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
@@ -3858,254 +3726,6 @@ func (t *FleetValue) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsNorthTaskCreateRequestEnabled0 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled0
-func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled0() (NorthTaskCreateRequestEnabled0, error) {
-	var body NorthTaskCreateRequestEnabled0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromNorthTaskCreateRequestEnabled0 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled0
-func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeNorthTaskCreateRequestEnabled0 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled0
-func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsNorthTaskCreateRequestEnabled1 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled1
-func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled1() (NorthTaskCreateRequestEnabled1, error) {
-	var body NorthTaskCreateRequestEnabled1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromNorthTaskCreateRequestEnabled1 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled1
-func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeNorthTaskCreateRequestEnabled1 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled1
-func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t NorthTaskCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
-func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
-	var body OptionalPortOrEmpty0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
-func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
-func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
-func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
-	var body EmptyString
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
-func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
-func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
-func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
-	var body PortOrEmpty0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
-func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
-func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
-func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
-	var body EmptyString
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
-func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
-func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
-func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
-	var body ServiceCreateRequestEnabled0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceCreateRequestEnabled0 overwrites any union data inside the ServiceCreateRequest_Enabled as the provided ServiceCreateRequestEnabled0
-func (t *ServiceCreateRequest_Enabled) FromServiceCreateRequestEnabled0(v ServiceCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceCreateRequestEnabled0 performs a merge with any union data inside the ServiceCreateRequest_Enabled, using the provided ServiceCreateRequestEnabled0
-func (t *ServiceCreateRequest_Enabled) MergeServiceCreateRequestEnabled0(v ServiceCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsServiceCreateRequestEnabled1 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled1
-func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled1() (ServiceCreateRequestEnabled1, error) {
-	var body ServiceCreateRequestEnabled1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceCreateRequestEnabled1 overwrites any union data inside the ServiceCreateRequest_Enabled as the provided ServiceCreateRequestEnabled1
-func (t *ServiceCreateRequest_Enabled) FromServiceCreateRequestEnabled1(v ServiceCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceCreateRequestEnabled1 performs a merge with any union data inside the ServiceCreateRequest_Enabled, using the provided ServiceCreateRequestEnabled1
-func (t *ServiceCreateRequest_Enabled) MergeServiceCreateRequestEnabled1(v ServiceCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t ServiceCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *ServiceCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // AsServiceCreateRequest returns the union data inside the ServiceRequest as a ServiceCreateRequest
 func (t ServiceRequest) AsServiceCreateRequest() (ServiceCreateRequest, error) {
 	var body ServiceCreateRequest
@@ -4164,68 +3784,6 @@ func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
-func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
-	var body ServiceStatus
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
-func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
-func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
-func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
-	var body EmptyString
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
-func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
-func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -10841,7 +10399,8 @@ func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesRespo
 }
 
 type AuthenticateRequestObject struct {
-	Body *AuthenticateTextRequestBody
+	JSONBody *AuthenticateJSONRequestBody
+	TextBody *AuthenticateTextRequestBody
 }
 
 type AuthenticateResponseObject interface {
@@ -21575,14 +21134,28 @@ func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Requ
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
 
-	data, err := io.ReadAll(r.Body)
-	if err != nil {
-		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't read body: %w", err))
-		return
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+
+		var body AuthenticateJSONRequestBody
+		if err := runtime.BindJSONBody(r, &body); err != nil {
+			if !errors.Is(err, io.EOF) {
+				sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+				return
+			}
+		} else {
+			request.JSONBody = &body
+		}
 	}
-	if len(data) > 0 {
-		body := AuthenticateTextRequestBody(data)
-		request.Body = &body
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain") {
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't read body: %w", err))
+			return
+		}
+		if len(data) > 0 {
+			body := AuthenticateTextRequestBody(data)
+			request.TextBody = &body
+		}
 	}
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
@@ -24108,756 +23681,791 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchtJki74KmF5ZkxgnwQI8CKpSGs7xiKpKk5LFA8vVdNd1FEGkAEghokMTEYkIbRGZvNrzfbv2r7C",
-	"nt/7DPso8yRr4R4RGXnDhaKqumeqzdpYQmbG1cPdwy+ffw5GYjYXKUuVDI4+B3Oa0RlTLIN/nUjJ1KmI",
-	"mf5HzOQo43PFRRocBbdTRqh+TEYiZiGZs2zEUtVlqf53TDoR3R1GhEsiWaoIlSSi/7j3Zhjt9MiJIjMh",
-	"Fdk7PCSjKc3oSHcYEjVlJOEzrgh7ZNmS8HTCpCJzqqaEzucJZ5IoIUiHpmSq1PyjFLmakoz9a67fm4ok",
-	"5umEUJKIdMIyGJkewUG/T1I60890FyxhM5aqnZBIYXqSSmQsthOiKRky/QWLyZRlrEeuGdVNS/vigush",
-	"lfoZLglNiUhilpEJVWxBl4RmekJSsVg/1v8FKyoJTWOSsZl4xCfzPJuwkyRx3ejneqjwgCgqH3pBGLBP",
-	"dDZPWHAUSJ7mUvA4CAOud0MvURAGesjBUaDHE4SBXheesTg4UlnOwkCOpmxG9VbO6Ke3LJ2oaXC0d3gY",
-	"BjOe2n8PwkAt59CHyng6Cb58CYPv6eghn1/EzWQwhKcvJOFxr3lA+MZHGG/7qMYim1EVHAU8VS8PAhgW",
-	"n+Uzf1A8VWzCMhjVKVVsIrLlJXTSNLKReYM8sGV5ATMm1Uc6583jhT/PuYCnU5qmLGkfacwSDpQ4wjdf",
-	"SKC/2rmqkMFMtlAAtvJxm4kM+v31E3nDE8Wy9nmM4TnhqVQ0HbENpzGiCRs0zwQbfP6J/Chy5HHlOVwz",
-	"lWcpnL3MHkYxRs5EpSKXZKo/7JHzT6Mkj5kkkWQjkcYyCkk042muGPwn8LEIDnIkH/g8Ip2Dfn/HHZB/",
-	"zVm2LKYJrQalCa0m/gvFZu3bwBWbwcoDp+I4IXsayouvGemVyFTz8uuGVq/7mnV+q9ehPsh39JOeHUnz",
-	"2ZBleolZqjJk8CSDTWhbKljZ0lLFbEzzRAVHe3rjsWUgA0MIq9bxHW7ZUyjB7HYLLcCOPoESTKvb0MKl",
-	"yNS0nRiADsSYUJLqF4lk2SMfMSIy84OWL1tJ8BIBKdEdJSJvkUXQw/Mf30uh+JiPqJ7mipl7b23Jk8Qj",
-	"y6aMqrZZFQ0//+SuknzCV0xrDs/dhI6AKO2uwm6PRUYoQfXIbTN+hmpWM5823+HDmsbBmtcCm91gFdbN",
-	"OmOPXOQNR/FmysdKwrgVB56WxmJBeKoEaklUKlwE84SlsX6dSzKj6ZLkKdc610SExLBC/Ys+Ek3MWy+Y",
-	"O70ihaOzmPLRVB8FOz04w0SoKcsWXLKdnmvqj/v9+7zf33s5N/P542CvH5EJf2SS7PeJeU23GlNFyWIq",
-	"JCMpW2gVVjPBpe5nsOe9mcQ98jNXU5ErEtlmI9IRGSqi/R1C7dSnVJJUkHw+ZxkZijyNQc3NCgWWzuYs",
-	"JjLhk6lKloROGY0tZzOK6wtJRokYPYACy1PgbnEbw7IDauZY/UaOZRTdP7FlfbdPtLZmB2TH/YL80837",
-	"SyKG/8JGahtd2DTwVZR5M5qyOE9YmwIszXOjABdD2xu8esmGL193X+3397uDAXvVfT0av+rSl/3+Sxrv",
-	"x0Pabx62bXJjnTnP4c2GwSMVPUXAGQL0BZyn4TxVwJlWtxFwN8jb2jmiz/yeLsnaeZxp//lZ/Q1TJ5LH",
-	"7KJph86RGyCzkEx1qX7V7dYxydicUWV4oLm4Aw+X+lpLkx45GcKUZ4ym0tx1RcpK0/5lsBcO9j/oX+YJ",
-	"3PVxUk17BzRWzFZrh3LrqxvoaBf4qVHSzCs0y+hSvyDVEnZEt6v/ffPA5/X1uWxSHjUFhrAIczrRV35g",
-	"kYZIW2lSt9+oUvoaZDMvu6XyoY0zaM2qxhVejl/RPfpy0H0d94fdg9HL/e538XeseziMX9FX4z3WH7Vc",
-	"hr6aGeix6lP0P2H6tSG/T5MljFniqoEI1X23rZs5D8UQilmC6SJYfwL0kG4UVRuMCYQ3BxmmWEhmVGku",
-	"SUZUsi5PJUslV/yRJUvSiUZCj0OxyLwmSXRqf9o5JpQ80iRnRE2p0owhFbhX0LSxGbUSi36nZda228bV",
-	"v5Msa6OUXGp1rEwpe41EoN9cJxZW8tMv+ks5F6nEe8/3NP4B5b7+10ikiqVwZQObGyq5u/8i9VC9qX4O",
-	"ZkxKOoG9pqMHOtGcaS4kVyJbkoyNc8niIyNf3O88jdknXHFFJJ+kaAGjRGU5GMoeGHIAN5d/yNg4OAr+",
-	"225hqdzFp3L3PMuEmVKDmlwf1ZjyhMVaw1tQacd4rMcyBVZBJRhgJizuEd2EmSKcAUkEkCLKSynSkKSa",
-	"o8IvKVMLkT28kEQsUsL0sEgHiGsikC9V1iERk50jEqnmcXJJ8jRjdDSlw4RpIdvyotaHYyJyteIdM00z",
-	"ArSVwvHWhJxLcqn13IxEK3YxImORJGJhNisleWr2TmQkT+3e6d+oyjMW6nfYpzmoyrjlnaiRErS+al6M",
-	"dghcPzKRJEM6emj7hEtjZlVTmoKGTkcjNgcrKxuLjGm5DlbL+Bqn+1S6BpbkiVY0Ts9yqciQ6SmaQ0WG",
-	"TC0YS8kAtCAQas9ExHbD4C6TaA6Pi87TR5rw+Bh2tUym+hcxHrMUrOFjzpI49CYhMpLlCcMlyuVXH/qR",
-	"fDSGeC7JkOk+4VqZJCx+pkWQYMkS2YPugiZaAVqSLE9Tnk5CQzSab+P+GCX2AgeBl39nCYY7HNVyQ6tP",
-	"Wr9KKFx2v4TBqUjHCR89mVxOfNOKuxSgH0Hrlm7o7BOXSj4zhYzM6J3sZmSUZ5lW/1CqdeIcJ2L1ZDuc",
-	"mM0zpn/Xd0UzA7e6IBY1sza/7NilUplI/mfOcvYmT5KnLpnt7j6YJ6PBfQD8YPBST0a3bycnyYJyxdPJ",
-	"EdFbRieUp7hxz0VhZhx2SfQw9ArGXM5Bf8heSBL9q54uajNR6xDL4gTUb8P+Y6b76JFroDs6VkZ4TPgj",
-	"Sz1TqL13BWGgL+fGGQdfdU/0Vw0mEmMrwEbRXOHz+xldapaF9x+9eiVFY/B0XeJLGLwR2ZDHMUufSgSg",
-	"4tF4xlNQgySMds4yze1Q4xNzlkFDz7TdI82dMuAmuZqyVMGxiMkwV4QrqUUQI7GW3JryqRZ9OBD9IRyA",
-	"i1SxLKUJdvPEidtGgPxYZvUGx/NjcjAejPaGr9h3tB8fsMPDnWdYgBMCdxtrCzM2n2NDooryRBrDjzMs",
-	"atknJiRPY0OyVoF8IQsJFcPCXAr1RuRp/NQ1uRQFs0bWaXx1z7T1NI4zJiW2K/Js5G008GWYxRVdJoLG",
-	"t0K8pfoe88TJGP2DDAVw/RFjsSSD/sHrw1cvyXCp2HMLgXJH5B3/HqZjDCh3KX2kPNE65ZMZthKZlvqg",
-	"obrWjn1KArnKQV+GwyQWafiN2LbtcURTuE9oUjW+riQhqViQIRvRXDIYSPPYtZ7OwBY7pNKRO5ck1qo8",
-	"6LdOEw+tUABNZJwniX5B3ypAMpLL+kXCqhnImSOPi0eFge2ajQSGPABHEjOq+IiIdMTcoGkqF5o3wiIe",
-	"k7nuZsZoupjypHi61+8bg8eU0USLqQwtt18jSKiZgmbLMh9p4iqJj8OvEh+3Qryj6dIcFflk5Ws0ErmW",
-	"biBHuCSJGD2wGCxByLoTDtIPz7+ZIFrQ9Gt4M0zEhKfS7hlPyUtnh38u0VMeRjFQkTvVldq5bDDG9WoE",
-	"ea+mLHOMD5k7yLXxmI3U0+gjTxVPcLBmJpo63Ckv0cfL/lcRyF2qhbTI+F/Zk6XKndSCdgaa+ZxKuRBZ",
-	"TGIBywAGomfY3dOMxVqVoInU3SjxwFJY6xmXUh/X4toGTPkulfl8LjLF4ncs5vQWJv+0+XmXAAUa53Ku",
-	"lWr/+0+z5D5wlhfb87HWCWNS6+j5xdILWR6dHgnjQJrg20lFBpd5RWHdJP7aoWDBDolin9TuPKE8Bevu",
-	"zFr39X3EDRaj1kYjJuU7pqaiwdj2I6hyxuCmaVYrNpqjRjRdRqTjqENkZMQy4+dlOyGJ5ou49EKaLPXP",
-	"+q2IdLyX3aMkpnP/k9GUwVkfoh3p7dnJFYl5xkZg3hDjQvWJ9LPoWPPbqdGKNSmNMmQFaPXnGRnzTCpk",
-	"CaENG+MZKrBos5Hmp6KfSSbyudRtaLmGH6MrJNXn8JeApssgDOaLOAgDPa0gDPRMgg++GRtfqlg5w+BE",
-	"81993O7mMVVApjSOuV59mlxlWpNXnMngaEwTyWpnCIQmGMwoTPtYDzNhVCogDrBm9MgtfbDRfMjvcb6Z",
-	"mMFvEfwYGaOqM+bOeOoPYBAGc++fnwMKhPNx5ihnFd2XqKxK/L5J+JJPporIKR8rc48RWdPCZYyagK3S",
-	"51dUkferPhPoJWwOgGALXJrOABcqJHuwKiHZJ4+cLUJyAKpPF/9xaG+1YCJHDcZ60/HIvNBXWim5SGWJ",
-	"x+97kTeHa6NuzE/ozm2gmp+5mqKl/Gm04w443iCGSxIZs3nURFBkyCSPmSRcPRNt7f1OW78JbYXOPdLu",
-	"ZVHC9F51tqwh2kKF+cX18qGJljFqOkcRXiGDTSOqW2Mcaps0sj21OUeH+XjMMrjwouO4bPvZ66/3cfpT",
-	"L6Zg+25dhFs+Y3JO0/o6YLzLunNgwkSgGUVnYAIQSfykLyuzMM2EdiRr5wDO+JYN/Th61h39zRfHm1S4",
-	"2UrlMVduhaoOXGbimuztRr9MVEZ5otekvJ7GANXO+vH6UO7iTcZYF6yFXpQQwXeGLuz/kaXq2FpC2Wyu",
-	"ypGwnwOrfFXiwxWbleNkU7b4iSa5XoLX/dd7uEbeL4OgScRBTAZXy7XMXy/PjX1ZfwhWqs0+w1d1925z",
-	"13zXTgVFE24M3ixCt1WrCeIUNNYtRflJ6t9IujEb81RrvUA5QExlixMkVdj4QBjzb0BZ0ecvEZgbUpGC",
-	"lR+XMiTGlyDnbOSiRl9ItNWhy46rCikWN7urfDYn+2Su79h5xggdCrBxZUxORRKvJbXK9f3u9PT85iYk",
-	"b04u3t5dn4fk55Pry4vLH/R15+Lyzfvrdye3F+8vIVKSpksIrji2aS8YVah/6pGTdIm2LpZIP2KiYHEL",
-	"mqUYelfjcE8g6QpxPokg33KpmgIO53SCEdKOvjiToQ3KhCtWnZ7g5VIU1Nq5IIf8Uo93UkLR5HSdILdR",
-	"TmCwsMSHwboyJHSUCSkJTRKYj6x6eLYQ8d5wQjPP9jUVk2Z9Rp9hWE9jZYcsKX1DXUDMDXgltfY3Fll9",
-	"ca1A3YLjtSrJpyId80meGU8wqH6N8Tn+Ehjh5ze6bglkiwZQXQRZn25SLOLm1GRXvkZPlanYxlvHb4QN",
-	"XzMD91bj+G88nrP5HOxXb9kjSzaZietm3WyWbZGi+BSOe+pLlJDQZEGX0uNymgm6UCnfQGLYaBAGho8G",
-	"YWAYaRAGHh8tm0z8B02mk/qKrDhVdiL6SHElMTimvjXwc6sgIH0nCsigEAZ7oS8MyEGJlxw0Xbvs5XIL",
-	"zaayuThQ01L77jrJ0bC3HqOpbe/Rfdol0dXd9Q/nEUbez/MMAkTnmdDXbdIBaximXGZ5ugMfvH3/ww+X",
-	"EUnExH8XHt3cXr+7jIhUGcPk0tLDP19d/xARuZSKzbBR89HJ9a37XSqaqXwOT97c3L6/Kp5McxWLRQqP",
-	"Tt9fnv4IEQc1Rmafn5xVn1slB7s9/VG34IJSzPW7w1JwgWkairmE/7bx/jv2Q920+7Dc6vVPMEkbM8Im",
-	"XCq4anZgZq6R65/uLov38rT8ppjPvTffvC3eRI8HPLn88fT9u8imspgts+GW5o2zny/tG/rOwlNcCc/Z",
-	"Z148+elt04vl1+6uzv/5NCI5WKTKXX3/J3iEea3uEenYo7SYslSLOBz/sXWrH5GIx1FIIsn/yjDRBEMJ",
-	"9W/2dh7hSlzevjmDQXopTDHT3cT2ud6Y0nMax8XTm8vKU8lSZR+eVpseJYxm3se3tY/BLeoTrH7trOU1",
-	"n3qv/vTDxWXkIhO5F5dln99dFc9xvWP76Ppd8QiOET45u7nSYyzic0pD00/Pyk/9EZ3f3OhDyD554Rcc",
-	"fK1FE+c3N7dXTe/4Dd3dXOtNALNSsfh3N9f6sMGvxgtsf9dbCr/7W3lyc3t2FRlTgcroCAyQcKvwYrMs",
-	"O9Lnw/cEGpK+Pv+nJpK2wZ8uxUNfUCZCYOQgpqjrbjG1oFMQqmbDJbIkPJZhmWA1RRlyPb19+/N1ERS1",
-	"yLiCW4rIJ9NKJJXfCwbi6Na8Qet/2u4hTFua7vJEmfwsiJSJjknpwNm5Gpe85Snf/+lak4q+0ovMZEKa",
-	"k2v8UyyuBjAAJUh/pHhwjf/lRDWcWN3PaXM/lkOExnGDlOb5bq2jrOAg4MQ3i13hJ27FtbywK+5CpJ5j",
-	"1V1j+h8FJsTTt8HTnUAEB2EAkjUIAxCj+q+WmPDvk+tbrVlpeRiEAQg//Htypp9rUYZ/8d9aCOHfu0v8",
-	"++ZtEAYgMODv2c+X8PfkJ/07sPUgDICH6981o8W/0B6wTvx7an6/uTV/9XNgZ/j37gr/Xut+gCOZv/o9",
-	"YDL491a/B7wC/8L4gRsEYQCnH9fDjPv6/J/0fPWJwr+wDkDG5u9pWa+0S1TXKK1Au0IOKusGzISnDw2X",
-	"TpMzDNlgYlKk43mx2IpldAQU14l+OL8luyyesF3Dq3cTMdn9rOnpSzXNau/lYLC33x0cdPcH3f5hd9B1",
-	"creXiGZ7ATJf2TxQyI+yYkWrMJZXm7GUr8K/lLJ39R3PnRG9qu7uUhvEyquJG2GIK9qowLrdgJTZv9fN",
-	"mBej32AvTLJyy1a44PGvWHo7nhUrjwAmlegJdE8He/29Az3z/oAM+keDw6ODvd5gbz8IAx6D78myeWer",
-	"1NpbcHTwem+wHwaYRAGH8N3V2/Pb8zNYo7Lp0VhAN7TDYs9roFaOITEQQnkgCyVjmunq5a0l49Vva8WU",
-	"qr38PGUQksERTwctlzUPEulE35+c/unuqmduC9dOS7CiakElmdGYAb2ZEQyFSBhNzQhMPEu1/6WvOEPK",
-	"jVZZIi1izs+iXiN7gA2pNvX9UjGX0moE8Zgn7Jj0TfgSh7wKK5w3XDu74au3EynuBt+tXXVjzXZMFhm+",
-	"YibhbU07HZ+JlFVo2ZBqYTbGN8m+VTTrRIk0tsGEXaOf19jMYFr27fbhWytseTi4QXJj85E50uuYg222",
-	"fTg3eFNtWNCDhgU9IOZmG3hH//ruEkw/32KNn4/gHKWt36Ib12X5SEVmppFJ9NEH/JhEjvVFJBapvkaI",
-	"RZoIGmPMLGrE+r93jt1BJiyNHZKWSZk7JtHF5e359fXdFTRWcvGgmYBgvKthMCYnxTfN2b0IPYaMZjr4",
-	"D699b/7FYvvzb3H5tljUblGtV7l8IW3O24CY4YRkj7jxhGSf4IBCckC8Efm8ckvb2urtX2da879edTwL",
-	"utjijPqLudlxNd00jfTU+Wjb3Hirh4TOgAvFZkFjxCLMC+9u1h0ckge2xCgih6tUcdd5WSTcSjWTQB6I",
-	"OY4xqDk5ry7IKU0SclL+GjXShBpgs6D2GFuUer1mNI2pVgHdzzTR6yaymGXBUXBYEJQ+IDaLJgwejbva",
-	"ffQlLFzcpfGDQ7s6dv0aBOlB5iX58fb2St9EUwY6qCQN04B3jAfdDm+vTu/F0NCT/mUFEZxOeRJnLG0+",
-	"jA9sWdnJF5KMzCchkRD/2uB68hr1NFU/nVB/Y0I6QWK7WAFzC/gKZdb1/mGDeZ/E28bI+eviYYIZ7ASq",
-	"FB1NCS2WaePlmeezeWnaW0HkwWMLCfEsK+SiDqq+Xhdhq4SJpiUiIzOWgWlSiR7R4yAQcsCRmGd0qZVE",
-	"cAdFMMEIY7mNeSoinaHQYizzUpFpGuuPhjzVeixFfCWeEngT3eU7PfI+xUxpLpWWpw9sCXF1yIWgvThm",
-	"cVi8gU8eGJubsF6b44l4BigdTcCvmwJkvKBZNTT+It1KKpTNTlW0GgxTOe/5bA7SDY28SoGKGgYPbAlY",
-	"DxAkYg7uZzjL2SNNyoxk0G9gI0mCCcP4gV6gAh+mCbmgGtNR8vlWrxLG2Oa23DpIKtfQ1tnVqLTE0ar9",
-	"vaVDlsBlxbx2TMzkXUxqDYfS73lFhy52s8E5m4CBWvFHiDDB9RRjEnljjY7JhD/qB0B9oHPFHO50lnKk",
-	"F8JRHkUYfOpORNegT5wVrZ4knEJWjDvzXyeQzxy91kVz7Uw2i+QaP3hgLX7gPOX/mjMfaspSyTEZ6O2q",
-	"gtOmwplayz8rMkxo+kA6cFddTLnSG0FHzJ3y0o6bs7Ile3RH6zddYkyVa6U4ZI07DRtRYeF6V9Zz7za0",
-	"LYxFcocajei0ysybAsD+lplFI5XU2nwCPW/W8DMR2Cqluk5PISagAD/iSpZlWUUefRuZUmibg36TrtlA",
-	"uOX+bAOryLn5RlWoXhvfp2yDN/lsRje4TXldrBrfFc1YU+QZgujAjpTU6GMSpXmSRAYuMhOiITxu7hql",
-	"SfJ+HBz9suXcPoSB7gWTlTE2c/XmmB5XzdQ2vkovrKDlAmz3N2Mm1+c3t+Tk6uK5+Qfk07Q1/NVMxLvx",
-	"rLYI1s/Lqt2BEOqVikR9jcoOCLaw2owYF1d5kbKVl/ljZEOoQXNJKMEOSEeyjNOE/5XFGP+LBA//qb/e",
-	"qZoBwFJ48Npac4+Cw77FAqonn9XXoWCjTQRaiu7R3ffIOSSNU6UyPswVA/yKyJgHIn8qockLRmh5Y4eX",
-	"JWzPKn0bFtuMVo4IEnU+ba0Fqzeq1ib7pNppeSNbw7OeHt9UUWs4MWpaG6Q1PkeOaegINquyTE1NF9ac",
-	"Wuv3gWaB9wH6V/TRRHLVd1PQQf2UBmMK1V8EYQCGgLLD2DxpGIBJs6ovWAa1GKhBAcPOEVQ6n7GMjxom",
-	"+fLwcP8waL7sN3dzM6NJsnU/jQTnjGTNlyaveWmCBSPPQhbVu2k3tm1q6nF2r+qQzKWKwOPQBxbzGBAt",
-	"TnPFhQvmKKWV8uAo+F+/9Lvfffjv/9CSBhjrW8rm5GWANYY2YjAuRZecXF1sRm/4U9i2QJtql5Ahj8oq",
-	"jxtDfE9FipKDiEeWIUBzIQhKIhnBbCxUEpcoDwAfLGGPNK3ADGOk5I9Kzckf/0jucUr3wUpdugH9wddw",
-	"XcRxIXCcaJHgfiUVARQW4AX4kt5R8G0Cqu0f/vCHP0Q7x8gJcCstFhWA36pNeHVFhJeVXXh3pc7bdNds",
-	"EyLWPIXaZU2+QQ6KvdeZCKljuCggcZogLQvVhULpa0RZaMhhyEbCIunBGGnSJOsG/WeXdBtcXZ5HxF3Y",
-	"69TzSrhfW6R9Ywm2/7Lf/3sXYL+xdBr8rUqnvztZtDWfXs2fLdxMs7nmhQSUFssR4wzqF8BkTaw5pgwA",
-	"ZyGRFk6RpUaMKS4JrmMSWcnlXmuQXf5+2WCh0DPWjBMBJTmcabrs1NQ9BWFwcfV4gH9eBmFwd/3W99eV",
-	"9JKi5Ro14EL9tNos1py8Ci4cpFC8MDZc3WpSaoXS0KYsbHU7tanKq6lopWBXmUjOioDhxuCxjOF8fWhM",
-	"wEA+IpHxjkZoRkbMWBuqiaHHOyGJIAzevGPiOyrvYl04KPUGIfPmW4hIHmaCxiMqdQuId9/cBsQmKkFi",
-	"Qbgqgd9YH26IafBBGLg2G9mGWZj3NmTawxxeSTQ1e5K/rmt4UHUnvCCRdmxTTR16RsdFFZM8TZiUxE2w",
-	"xr0TnkJlrjXuiQKfs5R5ec1wAdd8XS46+EQDtF4SPK01s9CVwz4GJ8Z//B//V6OFGcAstADsr7UD+7vl",
-	"z37FwbmGuPkWAIn6xr3Ru5UaAve6QwRC/HmRcaXQR19bU2ZxSavwbcoKUbgR+GlWpAP6tiMGCL48Lorc",
-	"FMCK+n2501sRqV2pBZCM1l80vNiJ1WvYEDedFQ82M6SX9mSdGd22vmJkPzVz7xNbZkBgRoxeMpEyYw53",
-	"cYGxyIeJdz9GW13wJfxcj5yt6XEfilH8rPv4T8V/DOVs4h39RszjjCo6FzxVq5mHZAreCo72Br3DTey9",
-	"K1mKmVETxZ3rO9ENzr1xvfH2b+2+BRY0CsDEBJLIqVhIg45pYLBMtJRJBI3txpV3pOy77jfsxnkz64H4",
-	"dRGDawElM8Id2wTrukrkBcXWIWWm+YxiTiNLsfKPRUQosO/B9FEefju88Dr+tCpqFstiott60/NXA2Uu",
-	"l2Qr4pPqC2OKYqJa+RX+kgvftuFuJV5ROGCmYbvn1umiFtgQwD8lgmiba0SWJxWv1+cAfguOgl8+3wex",
-	"PWD3wRG5DxSbzf9wH4RgYhspkemf+72B/kGMx5LBe92D/pcPjdgn7XyoUuzuqD2kgyQYhA8wnhmi+2JM",
-	"xzGhiRQOtUV6YQgmDX/OMoklfyHJHERq40FyVU9X14zy787/6/7+U7/fvb//tNe/v//0avyh8z+OvF8H",
-	"Y/z1Dw1v7vyPf2hP5llZzBVfaRj8BtV9/ANkigWZHtuP0YXZpyZxWjkk9aNRB7lz6/z0uZeOhb5QyObV",
-	"qPUAwJ0rpaI0BQDnfM60sm3svn6Hfqiq740Q8TCXg6+INS1viB3t+o1pjmcwQDQb62CVzV43WNt84/AS",
-	"xtT6yPAWxluBVbAHWow1JzDbFFqCAHinIn2wR97bokBo2THlvgH2l6YUKglFXlRVRDqY2uuNwtTO8wP2",
-	"dkjCFGBgLa0BnHqhq15eREJHD/KYSMbiIiqKGysM+4QovxBiI3IISpg1Wsjt+J6qRMEW1EPMaltVsY6v",
-	"s2nXnm9GWnowJprAEwkbsSfsoJ3KED6oUSVBI+QRgaKeCbNoYRazF3QdqPkONWsK9FFrvOxE8G9w3LPe",
-	"pEcidDpB5rllEJCDLbAoFIy1RyfwDyTjnt7wSNPDKGNKgprn+YYaYKxG7t5uDCA43iAMHFQSDrtu/QiD",
-	"T139VfeRAro2pCTAMp1Aq6e2Jf8326j327Vp/0sYwAo07vw4E7PGBw8cq0248VtGEHq2HDy+QVhN/jWV",
-	"0k05tzgHPq4Z4Taz/RNP49OiV/fbjeve/fTGjsP9clkeUNGgG1nRXjFE99sdjHWl4oN0aGv8dqhXZJ5L",
-	"EvkrsmseRc23eyXWnyNDUGZfViQdeeepRUaODKIvXEvmCYVyDBSxAZcAUed8Ehb4GoHzh0uCw2jKX3Ad",
-	"bs5LDNE2+ExkEVHW1I+3XF5C18hlJzSl5sJZaHhWDe5bf0xbrpp2CYrRr9yeFHGotoNvZJ9URknMEg5X",
-	"PUNWtgy5J0AboN/srebrWbyv4321cqp7PBOjfGbjGrdRMrzKyiV1oyMZI17GPj7dRcEd7fTISUoQAl+z",
-	"dJvMgWULQL041kcDoVhApHB0W6MEUpm+8utLvr6a6APZsN7bx6GW9a2GU7G1LqgbNKyxoTmfYLZstMRd",
-	"m86vYalbNus4cVOTHljFFi0aWdHQoLtFbN4aSIWGph717bQ1IsMQN0HD5AtJzOvHaC4u4HFoLMmgCjC5",
-	"hl/ZrlvPltn/r7WbFNHk/kH7O+Mz9QCaLZP8KtE1JqCmFMaNUTN2z1GcSNKhUGg3unp/43iS+aBJffSC",
-	"a9ZFwmyt6xdxKKvDSlYFgawK3VgVcvGEqImVAQ2t0QZNxmwXULCalkww1rrw6jof3Nqf7UO81Q9alifs",
-	"BUYWVwV+Td5ZMxnqB+Yt2aymGcWjjnhvvtpeh0ubQEb1fHHUp09hCeuo3NzhvGceDEorP4EaapMJy255",
-	"k1p/U5SIrPqMwLja3GaesCdNcZPIGJ/AMDammfNleH8p7l2toSplQbsdzerruDFnF5qXWKQOyFKSDqAJ",
-	"hpjKJRUfyf/49/+9c+wMcy+8d7GSjrlimBdeyOJ+Xqffp+x684LZltqXCK761wzSOUfbrpSN2UCDAcHA",
-	"R6h2ItDuOaOjKU9NqfSMSZE8mtBIKzuOCftERypZeiV60K5d8YCtK8Cjuz1PHxtRb1n6yDORzjB6NuMQ",
-	"wDEVSWzdPjiBsmH2/OyH848356fX57cfL99f3/44+Hh1cnPz8/vrs6brre7/DU/aLM9N/enr9JinNCEp",
-	"WyQcFfA4Q0jT8mB2szzdNXaZXUBqbHaKt+2yc6xvxbut99Vxa2PSrlxDCgsm7LMtEadFWBeqWTnObS3j",
-	"xh71TIqVd17aAKlkgULLJTEfmFiiomqxbAGcatfczERW+gGs0DOJRdJNv7BCHNt7msiMCxYuarhCm6sT",
-	"rYpkwYbLowS3bojQn2FZVJvgXwsAafH8d9ZHExreYzQM5yFYy4vg3rEtier7Tc8PEOSSIIIk2NYdToOt",
-	"E3Rs7NoYUyGhPqVhfnDXRe8ywKxCQhRWbGoyfZYLxX1FSaZ6DZdWcrOBiBufD1vAqVVPzkQzy4LqTKkB",
-	"D/RsDHpldsGGXGZQj5wtNqUM6LOVDNrCYVLrFDYhjZg/6jYPqr4ZvopsyJbLdHIHK/yjMZCawoXLclhN",
-	"dX02unyXRSgE1fgc6mu8Ii2BJZBvbzzvG6IZ/MilvvM4XKo1bn/PqthmWy2CMZwaROIcXPqQNSmSxFqd",
-	"TMLAEYmmOIyPSkZamki0O5mY8JglipI5AjKbFquwF58RBPYM4keuz0/OLi5/uAmOBodhULTdCM142OtD",
-	"RL4rn3Q0OKyhgvhtPLX4jddGE5UbNCAWG2DVuv13HYOwXouGlGsU0PoF0vG5OyDqgjyqaBaIoBm2c6Hi",
-	"1QJwc0UEfD0Utmav8O6rhUnJi/rv9Xv9TXmJbSHc9EZbXf2GiMC592SjO2JtR9fCjtoeVo+wJcbgxG5z",
-	"kQpAEzHJn6xP+ebY1lIoJ0RqFXVBHzXzTZkF9DTnlc1DQrGs9Wg5SphhDfsv+/BQriKxhgKBWvK4MAfN",
-	"rI1ZGJ+ogtSHy82Lo4mMNy7oMOeJ4qkJgndK7mwOoa08NQg85jYYOkz5sXHFcrtjePmh9oVSSgL2AekE",
-	"SCSbOQmRCN7DyL93bfi/WqL7sOFtG791OShffQRtXp87ieV0ErPoG1C6rOBoOrDgX3xChjjQIm/Nonl4",
-	"+96OgGxg8qesQKOFhBNToiqNwb1agdCDb8xcrVkx2Ds8DEqmRJsjZOHpBg1gSBYvxI21Eki0di4ei69e",
-	"XWrjvrKKtx1RP/DNis153E1j/NJwMfxKTmAAobx52qPpnRM7MiNxHKEa6gQ9q8K4CzLakm/jWm2KFr2S",
-	"lm88F055eO1I5C7EMPFiZ0GKV0GvTUl/LKsH6wLivR6c8LzI5K0zTkesOYf08isDJCvRpI2BVrwKiSIe",
-	"WTZlkOb1m0ZGvhWTFRUtwdRTszAmYtJwzVQq27LsoKYl3cMLadIGHcSHJB1Tvnuc6PmnLMY0JqVYDNCO",
-	"5fxvheY9MOek1aB1kyQSFGgatnhDEAZ5lpiyl0e7u6NE5HHPfNobidnRy5ev93clS6XIuoZ3NAZ8JbaO",
-	"1apD/FZMXAUwL+q7IIqmoj4Zo6MpHSbsmGRMZcu1tQbbUxOUWW+ATBmKXMHVNBqJjEUuRr5sSIZgzTLl",
-	"KtGFdWpUrf16nDULl0NMT8QEIsHubk9DMuNJwk3+dxW2vxW0fo3LyKvpiTvj1fa0Kx8akm1iGG6nGjTa",
-	"REws1ULbIUlEuYKiVaRiNswnkNk5FkHoVYpEivywYRlJPZg1JR3tmNaWc1xbRhmjc5+/9mIYJGKyubxz",
-	"bGkt+Jep3witt2wlT5+WrXBna6uDWm9NWk0gYIWxq7JDisyEVOTVHhlanP672zfd16QzHGXLudJExGdc",
-	"7RyTRKSTUrF176awP8qY6l7pfvqAxuuSqjyEXk+OvNpbm02US5a132pcWXnSGVHJujzVTJAr/sgqZxTM",
-	"jlvGyLu+yxnLbXvXklIIHddHnwFArMmgh3lMDXZGUei+NIUS6ppnS29k0W+RdfGUyByMpVp7XDZHET60",
-	"YTab+u8EXgm1ZJMsjS0mW0RzNRUZ/6uBOJgyGrOsvOp/mX33+OfZm+WfZ29ejv75p4PRP/80YD9cPo5m",
-	"cfKX/X+axj9/6v9l781y9MOnw3jvjfzLD68bI/dXlZCHAhytZ3x9KEzBaHO85MKChGbjmvb7XVsqFIBB",
-	"pHKBPIpifib4eizyC9TnVULLyDxLt8iyAhQ7LZTiquYQ3JgiaHpj5pmYZEzKr0qgutTyvTmvYOtwKmir",
-	"NZxqG+0YW/I80A0Ea11S6B7NUwkBjpmXaq7VByofVvqIm31eyu+g8HltdEbb6Ldor9xO0KfxwfBwvNcd",
-	"jPdH3QN2MO5+Nz487O7RwfAV+260HwPejeOved5soMnYXGvvbSELZMjUgrEU18rEg+rl0mt0TFJ95UQb",
-	"TmkVbSIjfKUvJTzNRS6TsuVov18+hy0Akm3nEiZkd8XNpJ0yCpdsPWKmiQLICfx9IUmElSLA1RUZhILI",
-	"oHcDIDgb5TbY0ztjmChiSxBGbi3d+3KTjKh8jjVLV+dErTc/XWjtzYuh3OxgepGTshF21NYSIhj1ylNb",
-	"mdH4ep1bAfM3Ef/Xgjg4hnzY7/fXKV6bVVYx22xra7T5Yb3KScgGZJH5h7nP+t9m9rFjCXVbu35SgevT",
-	"vzzRZQtr7JcZsuvfSta3VD7UUlmbCVwPzEtUJT+bNCOTjBJ5Rt4XskBD19dRfcs8JrR4FTPlhxmjD1a/",
-	"dl+CWwySRo0WCAfBwzYzOTarjOdP8d+ZrfexYDZMoi0NXa5AHdWDX5c8S070ffchBYkLcZyZM4CCjzzC",
-	"7iKHG1RVlD/jdd7BzLh7PUtVRpPm23zTdX4jmWWYXIPo0jtuhJSdhMkgdhhPIivQ9RokXc3P60MjbIj1",
-	"9CEMPnVl/NDFfW4K0lrp2QCyf3IOcWhxdulM6N98D4kXnnbQ/26nR07K1jSzsgWabVGYOY0L1thql/ib",
-	"zTU2dZ0LuziscT3VVtPtR2suXXOR20YTCdHtA9D/+4PD/Zf9fp90KFkyWvG2ah2jVtHLRRzbb7e6D1QT",
-	"cTdUQcoRvRsF7a4MtG2KIjfhvGVnpWfT1SzJNFHeqAUbToV4aKIDP363pYKk7qU5hUhuF061XWjvCidq",
-	"S1zv6gDPRqt23YVaDZ3dOtS2IV7Ydf3Sp9dWpBkXNeyxjWnG5FQkzVr+xrHExZo2U33Z02jCg73m/Vjh",
-	"ym42LJ3bl+qSeGS37jSdth2Jkw0S2lYdNS9DvSEgpzkN3Q859fI2IfO30W/y0bz1Uc4aHfbbhxO0C8Ji",
-	"QKjRtDMHMmQ0q3mEaqXUgpZBF6LDQ+SdUZ4E26FOhH52sFmJDcmhKCn1HJmQTw3zKA2sUEvlpnUCSw6/",
-	"NTK5wv0reMhm9Z8XAaRh3VuqZ2ybA9J0wNcXY9uUY/g78XQ8np8KNNcNLhBPweBZPYsnUXhLdlAJvshH",
-	"2bPM1dMQLKF5iEYl7yNNaDaTvUSMaHL0uv+6vwsf1tbvnVBa22YzAOTLM0boUDwy8rpP/r//97SIWfCE",
-	"sT/4j3Z1UkbkVCgrjsqiUP/0sRLKEhwFM903MpWYW9zavN/fZ1jrlxp4sMAbXqnYYVAvb/btdbM1GnTD",
-	"xjyVObXGpK3dtPKdpQlxrHQpNQE4TW71kwLbzNEpl+SBzRVEiqdCEaZ3xNoS2jW7bXhsA419hYL3UfFK",
-	"3JTW8FbfcNQCHSmGt0SuMRZHJYWlrii6m83rlwctFrW6ElmnVv2kUY74R2vdfa588p5GiRtmpdX3bJ0M",
-	"aJZTT0tdX521Xp1CqYt1w2wPSIUtElkbYymxeQ/R7BsGqzq2aXKYMfRPt0czVzsaDW+bRT+vvNJUo58N",
-	"Tdjl+C2CnzfWUb3gy2oYuhn9U0ivLaQutAB+z9hmFXMVOmhc/eYVaIYz/1EsiBgrliJsveH5yAoBeqPI",
-	"iinB4OiuSqjQvk5QME/w3U4mJiXKu4sVb9dIpjpouZppOIHhBRBuMpitN8YKmo15zWZs8Q7qzj4BwcCH",
-	"JG1XMSGLpUi9S5l0xWzXZZt62tVvpgZtpds0aCPfRrN4Ji3gVxLnNfJ7b2ozXYlMvc8AL7ehorHIlBVt",
-	"RUa3VplPri6MH3phIvOmFDM5Q3If+FUoHCC9dIplORXNLRuUwtrON70mb82HAYYw6veL9E6ybMPzVsXP",
-	"psmKGsMpWxD9SoO95ooqgtD3Ilsr8opumriGyYEwQdgrfI922W0KhxI28BqN+MqzpgHA71xIrkS2JJ3o",
-	"fyAu2B/NB42IeEkiFmdikU4yGpc17UZmZQaMbj8zJLiDE5qoKZQj4Qod+SY6HAKbZvqSwxWBOBqTnZKx",
-	"hFHJSugrxfAjMudpCkCBRmuIQiTGCX9kaUhmuYRqKCZVH9raOSIH/e9sMSjXA5e2MQCHsqBSiViAD496",
-	"mKcQz2467BFNDzh0SWgec8VicvWnH+6uyM8n15cXlz+gWhbdB7FdwvvgiGgajxxQW+H0ymXZ2QtwzDQr",
-	"5/GbZa/zP8uomgtR+BtS4Br4Ur1Y27L89n7fKuXJ9lY/J5XI/nWA5qtgmsxDj+zR8JpQxaSB9xczrqqQ",
-	"sU4v3cZkZ1Z4BYyfObZvxaSuyEDMbPMsEjGBEE8IzTWGrLvbU6JlEGb2QqZJJXVir7/3sjsYdPf2bwcH",
-	"R/uDo/5hb7DX/wvocVOl5vJod9dm5rl4dZFN4CzFuzyN2afev0jYhMbGXvf/QuAtvc58zFl8RA7cxpq1",
-	"l9uV/atfRPZeDgZ7+93BQXd/0O0fdgdd+kg5yINeIiabXh5wfZt3BaNHC7zSLcSBqVL38e8yfDdli2ca",
-	"OLBTSRWXYwTL8iAKrBvhhSRzkfDR0hREGo9ZVkihhEpF9l2ANHj1qwXh0/1FF/PPn3Mdqpbs6o5W1qmR",
-	"hNjsVNMEsK3GKLer83ddlo4EIA9jov6o+OII0fhTZgWyzTExcIUQ2caVJLdvb8iUprGc0gcGMBVe5CqQ",
-	"zaCyZl39v+/Pf7i4JKfn17cXby5OT27P4df79N3Fxffyr6enJz/NJieLi+9PJhd3/9zr9e5TeOH88qzh",
-	"o/U8+coAu6eq9bI9d6+scW2bJLSK/oly2zQCxo9q4hhP2VdkgnnDa9zvxooSb7VqYUMPDV4oBJpU058a",
-	"FKlcTVmqjNSzWvmqwPTIVpbulb/FOElbc9UUhzJa2c5G4bB6Na/ybNIUuuQCDgERKq6HHCJaQRFeU+5y",
-	"bZih7lv3saLnjI0Yf2zq28IjtPU+ONzb22gENxsEWw6XkMNSil7FnVdUPkiixASivLYPtZwyrQzX+4/A",
-	"BI2BryYvEuBfUicPSefk6gLi2g02UcpYrFVWE/Z+2N83Kuc1U9myezJWLMNqYEX8pb7BYZWjY2QrEdW3",
-	"VRdy61/l8tSUJOGPzOCzlkJAoyPgWjgj9LphRaTQBS37iWqxYKhbm/rVNms5xJwvgFQSmZ18aPTxmEN8",
-	"o/55DukPfMZ27NgnGWNp1CMXyiCTSbd2cErtxgnkr2KRHhH4xtxLBNKYW20swldVzTM2Eo8sM1qk0Zih",
-	"mSAMYPnA/lQxfdkXaqxpKqS6bNWc9dPGgACtt3X7jfUb+PwkjjMmZZuOaRq9uHo8gOldXD2+JNR+U2Gu",
-	"g+/2eoOXr3uD3h7EubPX/aOjwXaKnqRj9k7EbBWPg7NtrddRt6u/6c5EzCLSgWDOkchsOJ8hiaIOgbSx",
-	"5JWEwNYbkvnubGVR2rLb0HtIOrZoX8+vV7BTtQFo5VhLbMihPAjJMOcYtfL9ihphl2srtZg8KzcGrPNX",
-	"gXiLJ4z8gCKoMZFnrlYhKBqG61dUsBvUERkqcOZKWgV023/ZP+ztrbGFrbzJFRml9nrdeF9bkzKGE/TE",
-	"jMfvS4IvbJPI5S1pJBrv/JYPnmPtHvWHK8F+rzzAtYr+tBUUW2jTwgAcQf8XFHus6ky2/Av7NM8G6FFQ",
-	"dNtz3VTVzhZg2bSwnQc1t2pZnla/rX3p3nyzZVujMM/opwt8deBZtltU05UrA9ryGVW0oTgxVbTAezEa",
-	"bjm0twG0uLGpk3SJxVMNOJlZJheIIxapQcauhLRoJnGjdw3QNwf9g70vtepuusf2uUEmTd0N1G5nwuk2",
-	"hM+tQM5ZyYpMi1/Bhyr+zPbJNnvqThDwSoz9KAGbG1OByWgr5lHGy1iHj7UCqkcP8cZ8VPxyabovfnHV",
-	"PPyXSkMqHpx5g9NrsdY5gbfmDDQ0A/ZPbAHQk6sLsDzoW0KhsOXgHOMxc9/uHG/msnBr9br/erCpB+Nr",
-	"PRYglm5QtNapvy2Bkcf24qnV1kkmcsSdZqCwuLSqoob7+OVojw5Y99Xwddw9GH3HurQ/HnT3hvujg/iQ",
-	"vRy/2iivMeHpQ5vVF6vh+6kvcFMgHQ91UT/Z/czjL1UNxnu84VjrrLYpIfsM1iSdkEEf/lfgJRnOVqxf",
-	"Y8gtFlFsCeexTQ3z8VjfEUjHh2fCW0yqL5M7Be25TTLqVPkWiYNcfY9szaOGLYMdKgbeyIGcCaAiPltM",
-	"AwX8Q1Zc1aGGU3nwe1uO3PTXNERzI28qcusebIckY6GdqGdncCZKTPqqVjN18Ir93uHrV6+bvKwlRJNV",
-	"595MqB1r0QclsZNcsTI3RcmdJ+X04ectLnkA9zHrvgQwLLt6D2wZVlJOw1J0vtn+kBieiV6MR5YZKBJ9",
-	"FYdy9XxkkwU7wu/NAs1YK5sYg/X0gS13Wvfnc2B60FvV7w/2QO+ygATBUXfQ6CKv7UmN8p0vBu6pMz7K",
-	"hIGiCUn05z//+c/dd++6Z2fkxx+P3r07urnpjeF/EekgJyWR29YohApkrrNoMzCbg8OXPl/2qcRLVLu/",
-	"jz8ffOnqP3v2D8E/R6U/9/c9/R8vvzTmppkFWVPv/3MjlKobmbOhYC6r4YimCj54oj1Sgnxgt/c+YemP",
-	"6pCp1TNZOoGr1rAWVvwtTm7zebVe1KehzPgeVc+JrwTJm8oFmwzXchvfU8nI3fXbYjNsO/W8wtW+w5KO",
-	"kPGtNWzreVfCGO2OSYQu24o929n0FIZeMFlBtcevtkWWyZLmTTLg0SvRa72gzCQhrt69NPC/C0AoAIR8",
-	"VFRnaHuoW+ziUmt7XmDROt2y5TYEkCkhoLKE5JGzRQiOk67+T62EmOTc8gJCfb91C8Zd8br1gLR6EZvj",
-	"fzOxTaAkbMba0EhosmkY7VAlJ0WisPU5mX9nPRLd3J5c395dRQhcAPD2mRiB00dZX4S9ZeyEJLq9eHd+",
-	"FhHL5MFwSRaMPcR0SaKYLiNQAGPKEwNDl+ZJor+8uLw9v/7p5G1kACUjTHCNiJEteBIAoguuMxZZOnuk",
-	"iccdS6Y6iWElVKFdu7jqeOnnBh8gdGUDNGmYspvoAvCbxYRgLMGpNXnpAWFH5nhqPq4X7vbi5vbi9KZn",
-	"Rxnpab47ubzTkwR7rhuQbZ4ryZKxGTzhinRSQayTA/wFOz1yrbcC/B1j+BXMx9WB6lucPn22XMOI5pOp",
-	"Ivn8WC8HOLqjm9Mfz8/u3p5f92b000eDNfIRbMiRcevolTbLZ9YSftJ9DtlSgFCjvrOCknHGGJGJUL1i",
-	"DwGcBAlCD6ivZ45hOEsSC/SBAFw7OYOrJ+ikKbE0gSnfpYR22C2AeFDGdQF4hgABb2jV7XsHPfRasY5C",
-	"rAOAB76pahVtuHT/bAgYIk6BxN1gQjIgnXcijelyRzPwV6Rzk8O/PMQapOjYBJ9avvZqy6i/LVGB9Coc",
-	"e0XHDRKdMVnLjXyj7NMoySV/XOm2AFIGoNg8rfIQMqNLMmRQc/OREQDu13RwZAjJkbGs0PE8Y49cWAR5",
-	"fW3mSUImwqB6yAc+n38rvKO9wauXbPjydffVfn+/OxiwV93Xo/GrLn3Z77+k8X48pBvZBVZAxSHMgxsB",
-	"5shSL9zUZ1FVDbCxaDyQd+NtHRl2u0/FcvQa9WzYQRuYwoXlzjx1TLxqffVy0dc6ipu9NVoF1VTXej69",
-	"3nEJZzxOuWaGd7enNXd9Ec28/913a0fUBveTtiymsVoaqRqEAQw2CAPL6YIwQAlRNlN6jzdXTfyNdzkk",
-	"ZrPMaobA7/xzvrqSi1UjWvDYtq6Y2V4ss+opcU2vGtYN06JYbFtnBgNwCggmMlya4igZpNXG5TJW1p63",
-	"EE+rZWW7+fibMSY3gnYOVWJNcHMv2FNYshfrF3Zqvga2wSWkfR8d+lbTZUnmCcTnOxUAixlZtcENfSWg",
-	"oYdYaGfqg1OSAmildfUu1mxfHQvy+TawZYFOkgVdSgipJsLBbW4gJVuO20XsA4Stgmm8YRlnsgUW+90a",
-	"+5c+VcN89MDUsW8cshWL8Z5hTfvwXkNImTV2eXvb7x0ebgRxAoax0ocvN/uugjzR723W37exkBpQWfop",
-	"CN1ytOxVFbusJdjCwy+z+1QGIylqx6ZssR7X8nFFZ6XyTwiJB/Re8TiudzdiJ6smvg7CzkVdFvh1BY6a",
-	"JLYzjM4SuZoa0LlSbFznoN8HE6nIFYGoYVpgtRmnKoSwHvyOjsdkPeEKaw52/PmEJEKv0q3N1o1CEs3o",
-	"pxuWxm+pYuloqW/ZvzmkHoTWCJ4qecWyGzby8fUG/afi5wnDCUvSVyysjcNV68rUfw4wPV/D+NXx9ApC",
-	"dIBL/mfNCs/fKoZeS1UZU0SsgXvttAaPrAnt+bpKlHBbs8UomyuZeavY+eVGfvjlvfjwy13+4Zdb9eGX",
-	"H6cf/u2XyxR/vM4aftQ/XPAPv7wZ49/T0YdfTmjxu37nMv3wb7+cxfiD7uJqXrykP/hx+uGXcwY97PzD",
-	"lvCrK69XvnzaIvDBk70l00EMxlbQ3VOXCKlKkRLu11p0xHOhPjdHR7wpDSo0GXlFtIQ/rqdHTWw4h/qY",
-	"xWSzIdsamlDsvHBEJWJSGqvxHe0mYrL7WX9TG3Q17Wu/a/rpurp8zelfLSEehpSwlpOR8tvZqHzu20ZH",
-	"7VmNhiNuhvvuTBZ85bl4JhR409o1G4ks/joY+HJTTcgpbMKlgjAYa7UjJxC6P/dKQXVswBWsMwb3Y6Qx",
-	"T4mkY0ZmImY7kKsQmSh1Y1SfZ0KJkUgiiOYKiY2I/jgXmYrQBG0BYHPpIYQfa8XJeuTM21wSam6QpUiy",
-	"htsWDqJhyvigGlGmJbeW2DGphhACdNdUyEavYGWE3zIcriHWbasIt4ZUzuYzAEsJe9YwHfPE1X40Cs/J",
-	"1UXdKd1si6Wyyc3883RZ3RJNZg5gPrSpd8YEj3nfkZ/wEkHhI0yViTCDD2ryAO+DaHgtmWdzZdJpMDyk",
-	"U6q6WJiaqZ/IAtf7zH5ncv8iiP+LQoJBW9icS53EmjvKM18vMqEYKskxyzLjpaPkaqmmIi3uRNE7oaXj",
-	"pVBvRJ7G53oO+tIAHiwcgZ/AE5LFFBxzG6buwNSa85VC1MWp8qutI4JEceKXTJGO72i1L2hOljD9ip51",
-	"kRVpdsAsl3sdi3rUSs37K8bS2GyTvnvSos3j8i0SF5QANI5++4g0LOERuRSaTVmbYUxeTLL56MWKNI9V",
-	"Z7oNfyMkfKw1RD2r9R6zZ4Xxh7DfoZ5wSCDg1/z3qchYSG5sSo4f5huSM0+3BfmJVdsK+IQHnlaMhEU/",
-	"W6qWlinX+WZlyT0W5NZopXhrsZRoNWEoYnC8+MAUprPoiFDSZHOBpcAspwrohj6vTWAfZfCUTUwPJRvP",
-	"ugDkZoARCEUuE0ezpmRzXmkh5B1nPfIPu0sgqnHE4nRDBqE73Vp2+8fbHWv3xGdWEhLKe56YPzKs3MEb",
-	"YkIhOE8r/N2+agdpcQ9jdLoqSRYiezhay7xEpsc/cUnc8NAw2FJqZMdEety8u7y97smEsflHFyxhnXY7",
-	"lilr3inEgwUNACQS8+kc4hb4jIlcC4xKgZgXm7Fu0oFkRyW8sisQPgBILBDewhUZ0RS4a56uSU0F7CQW",
-	"k1Vz3FmV09nzhK235DZXFffKJaDhcdIzEOMx6QyIJGB+BpOgIAMy4+kOydNEE5sZjfn4o+kGJP6Mprle",
-	"fS3r8a0Z/fTRSHYZufABuKiTTCzMgByAC8AiSaWVSLNxeap4UiVDF8NhTXEl8BVcf82cDB0HYeDTKhid",
-	"eA1crfiuJnJKx7g1u6J0mj354+dKlCdSZt3FALZiVk7ybJkmccPUidZiT22Fwo0KF/4oFlpNXhLJVJeC",
-	"FuzOABYcTxKteY6YZjQGL22FF9y7f2563cORNYscnFJLzJwZ5xZ3PWzuulaH1GXwKaGaoAfcKnlrA1pz",
-	"Q/km4IOSKQKrGRbVHlvS4rdKCMDxhcXcVy2blyJQv4pSF5Du80Ov0FZ1WqbkK9z8J0LEYTHJhishwh2v",
-	"yAl5IR1OZ1wxF2h1/mB33lwtrj2Eh6UKgFZ4jHFdcIextuDYZrlwVUnJaCjTUSfrr02qsM4sWfENjAUU",
-	"nR0MeodNbgDzdZtzuWicu+KH6BNx3GnhEyPp0AKNa7gk0eWP1+f/VLE+HfT3BoNNF0WKVlB4R1QvpM2P",
-	"HueSVmJsEZ2BxeCP+p7GxOhbR+TzveUR98ERuQ9YAjos6R8h5mNxFi2eGcW8TFy+++BL851YE0VrBFtx",
-	"3Z3R7AGLJg8Zol4UkmmDdHo8ges4kufKfU4/MI8Dn3ZCcxzDxhQat4/esN06rWIvGGBjQr+3iLD5GSr0",
-	"NckbU8YTFvrY3UUjHsuouCUgwiJqUqbiZNUwXhYJ9So8K003pXzkxozk+oroS9qJZXkbc8I2/rcqO7dF",
-	"jDt8Fj+9jvB0AhklR6S9Il7xdkdOES8Z4Cf0AtOkcJNhW9gQVPTV3+x8XXqbrT2Ma/ShbWWfy9Sr23qW",
-	"gp+llppCBsCR5tl4nabrjLyRC7syim9E4LBU7Lph3TBbNeuGvt0XCz+aopFa80BDsKnfK+ds5IFzT8VC",
-	"Pq8111eNmy6Zmxt7gSTkinNjVDA3EEPqpbJPa6kBz2yDHthga15pMvCytLez/j6hjuaTLMZb7UybQblK",
-	"s2uCzxvjl7cpTls1Da5aoyY036cZ/dzXzfa1rzKsOcL2S29WV7WR5Vjm3cRvgI+yLCR0KEWSK+bjgzWk",
-	"NaxC+YFyzkg80Cj+rYR/1wDJmqjlgTVcqr+/e/Pm/Pr8LCRnFzenJ9dn+j8ROC10IGYhubu8Ob+8hb+X",
-	"9qnvYm27pHQyH6hsJ/TLAcTMe2z5BQCARVCBZVRi21iUpXsB70WV6ZtxNib3tUe1wUpui8pWIUK9qFXw",
-	"/xUxbpZq5I9cKlNTrKItGfvT+vqH+n7FmSSd5nymysTWqVlOG2lg8mawtsfQpDdiwtfGHN60gmGo6+S9",
-	"W4bSyFav6TVVTbD8mf25LVhuTdmnIjK0wt1ZRuYs4wLuejOe5opJPBa6S/0jnlXIR8fnUJ2GK3Ql2IHj",
-	"uBumVu+v0BkhGXn+xCF4N153do4+BwMsSnMYHB1+13vdoFpXUxph4I2bUsrWryvhjfHAmAf/hIjgwZPi",
-	"gbubfFa1km0YxXtLZUNczfuUeTXC0SfhKksbZ0OPRCyNbzEdT2uP7BNXp4AzR6HIUtkR3IyUZFrY6rpr",
-	"+6kPu1/kQlqPCASvs5jFIRk424YxKXcivMBGRNKlJIvpcue4PO5SoViY5Vhz/VOajlgCujfMHHKUsnyu",
-	"9C+Q8ljNCKqzsTZjFHTHY9IB50Jqk6HTSVcupWIzNzMe7xwTmWeP/JG1JOQFL8ev6B59Oei+jvvD7sHo",
-	"5X73u/g71j0cxq/oq/Ee648GX5eD5koVY4ytFbOlxCXjzDaxKJW734qUs7YlWrEkFcxYkwp75OWhehEb",
-	"9iXzeUikMOYBmJUJVffyEe0HU3st0rOdV9IzDvYO9po2fOMMuiGbcoPzUI+nW5E/tzpmA6ZUOMEWVJKR",
-	"JeNjwrTiSsCrvODVoMmW3JFMbX10wSuy9gsqH27gxc3z0rBhf1iedWreEhAGhejtGmweJ+mWzYYVVvNz",
-	"nuvUNYbk6UF7Q/DTjTbL61uVf6MbbzaawAHa2GICUmWd5oRNtg3jRjWCgkfXxqt6TKJT4+2OSAeDUIb2",
-	"wO8cl5h0R00zqJNhYrn04xLP7ujjYNxu9Xx6G2iXpyN9wUyWpcpN185bZ8ej/9ORVRh4PZUdjd77tb3f",
-	"AjknSfha5JwIC2vUoXPAXC396b6QBeCMRAPgzdmfJJnTTALfnBGeYj0RnpGEppOcTsA9ThXrwsD0bEjn",
-	"B0EiFk8YIrf3QFMIbSBVpN9W+BOg4cEESXRGFdsQv+cbgPfsN4P33GZ09MDTyfljI8b1rZZv7r441380",
-	"+0aSK6CftapQYA9+U2NvzOYZG1HF4hV05DKM2SNoPFSS4ru6rzoVqiYW/DD67YGSWlIQNM20RKh72oWT",
-	"8K7QJsRSjKbWeaX0plUNVOvQfJnd4ZXczScHW+Vqg8QJnj6KpArttnIfZZup2A+t3mjibXbE5/MdWVcR",
-	"LmHowdLChnp2K/+wNlFqo0iorXldNBiTCxprAGu+bFDfCUmEiJoR6dSOKYJ+6nfOJxga3XGY9c1Go5IY",
-	"wM6DMHCYndhMJQXfvtXKY1rEr366ufgt8au1chjablp0rPX1PAiaObTVoNF+N9xjB6MB7R7GL8fdA/aK",
-	"dl8Pvxt1+/GA7Y336cHwcPR8+JneMJ6eELLhkDdLCKkyNhzhi2fOBDnoYrtbpX+YgEa7aOYKt0VCRovi",
-	"fSdZ1mSOziXLTNSwKRwDgkffyVzIYoPsBA34HVNTEa87GSf+u6uKw95M+ViZm2ZT5Tm4XiSXNX/N6np1",
-	"IYBrtUZliISRzoAYzLE9gzq2b3DHDgrksZAcWh9Ned+3QjzTzV/UEdPWflOftdi0Qp/p0mvHLUlY3khv",
-	"gdfjo2mCemp1ebaAdW6jq48zR1iuTF9A06oxHUO94PxKlgFgkT60PD0mEU2XRuAASYvMr2KkBc58ASnI",
-	"+leMmUxiOreofTwDNJKljc31j0dJAuGg5gu9drqpIAx0O2UBhC81KIxPPgfPUAvriNAiG5eIXIGJ5uTm",
-	"9OKCKPrAJNkjSpADbAbsNGO2QNxcuJCMi3paNJFiu6JaCSSiNpXO+hblw0qlMLfjGw7qxZDhXvg3wkSa",
-	"zYP7es9eHpCEKUyyjvmEK31J7Wlq/4ik3o2ObX51xiY0iyG2WIwheddkVZc2xaNFPxf6pPsX2v1rv/td",
-	"72P3w+f98OXBl3/YiB1Ze9KqUmWavzQrZrqFze0iIPjW6WPY5Icmn4Zkozzjanmj2zOaoXhg6UneVPsI",
-	"LwnSFHN8YCmiMvs5FokADAK9Ed6vXhkPfT8f0gx0XipJ9D2jGcsI+j2hUfR3GgNDpD+FnyMyZTTGunwY",
-	"I89iAORICU04lcd4txwKNQV/gckcC7EJkfG/mspcC55KxLbAR0V9kT+2FOwi1GLiemlJuAB0pGSRAxbp",
-	"pY7gyGh9i0+mBn/QIVqnml3HPKWa//qYJSEmNoBqor9YTKkyiI8SLuuAHyEROVRa+ARjtDwqpb0Wel5Y",
-	"pAUblUsPAADBqUkVjkx2iVkchyrQUVkOAH26153QSiEbZxAWogmaFAnTvFfCcbRF0aJdj1cuMg681oaC",
-	"2H/bWHozNEy7g5JZdo15aqzoM/CcH/QHbhsgAu/AFtSiyKzAPaAFZirUDpLRiqUhHZ9SDYhG2JQ4VCvF",
-	"a1c1tEvq8JTbVhUcWZqRdgGzo0Bh1APvkVP7nl50U5xRkw0eM7esoS+D9FEr9wZNDxGtACJr8gyuTA6A",
-	"wpwPodjIHCI1FZLZYXIGmC7g3tbHHs+dtZQfBaXzVLBEOud/Ypr7fNHfYX2QMv/4wx8AmPgPf4AzrDc2",
-	"zjUjpQnRD0CSuOp85Ma/aruwP4R/v0/91MYi3SWhS5aZyGOJonyuSRQx/hvgcHRT6MsZi2xBsxg/yudS",
-	"ZYzONPVwCVinsG2QNV2ybh5hGDNCfIT3aeVQO9TaoihdWEb8MKUVw6IygZvafVpEAITGbqfMVTy0NO1Y",
-	"AlZSA+4se/fpfepVbDJaDMseoVenf+nTKEXCQkLJMBMLfZ5NYUxQhXDu4X1KFfkFD4P54kOn9M8dXN2r",
-	"TGj1luWSzJjK+AgQeb2Lpvk1ggH+t/9GfuYZRIc9ai4sUnmfdsk5nIihiJch5vLqzR8lOThducTY6k5E",
-	"5/PEMO7df5EijXaOTQHPZHmfEsI+aSEBqM/UFFf21GTdPkcVskF+0TTWTayQYWgh0w1fnb8jin1SpBPp",
-	"P7vzhPJUMwc1ZboRuxC6p/pCkI63ZtAMqoQ7jpcM6eghn+uWxjxh1Xbw6e5n/PuRx192NTdNBI2jyiJN",
-	"/srn0U7T3Ewj+bzpMzFSTHXxPEQ7Pb1DJ04eQp4ll6BVp5qTwOYYK68k0alIFUtV93Y5ZxHhEnqu7Rwm",
-	"nEnjKw+Jv5BwRCsffeouFouuXqhuniWmomtUrJgeFLgXpBtSRwtUaGiUZwnpmtfLRA/BWugGh/rO0BBm",
-	"hdv0PPRamIkc9PtRaAgN36Plsds0VIPMWCLAokKkbsukvsNYEWCOZ0Ba3ic9cpIapyqIUX1MwTWCGBi6",
-	"GQd1biUiNGh3KToYHEawg9/jvOURAfzdrsj4hKdmTCClkkQs/Lob+AYKeUiHhxUo6p/i++/xrYh0RmI2",
-	"o13J5jQzSNa9SQ++sdD10xl3qPUjMUMqiP4QmeksjRc5JJ4uFuLAYPlTkbIdvSZyAUxZoC6I43YTyrIl",
-	"idBM0z1F3aN7ol/q4lgj3RTk/X2aayEY/XPXZH50L2w8hl+o8xiqILBxAmCtnej91e3F+8ubCBYc5mfa",
-	"xU8rPdum0SgR7eD61sdtCGyvfxCZlOTGKWAz0uirc6qmL4Dz6h93Qmii8bsfQaTL5jG+o5+6JxMWHdvB",
-	"ATtFsrPDQyCGg/5+1COnRksFrGyCnjySalZmuARQ3A06lj00j2iv349qdBoaXJiC6Wu9SJOlXWALFAe1",
-	"RZW+nC9tbdWomqvT6/Xugy8R4v4jxpBm4mMOElO3ZsSd1jgljBpGe45yR5+EWpt4VxEpZuMwU/fRJrGJ",
-	"8dgke8Eo8TYDYzCM1x9+D3kImdFEczMMpeDpI00gj2qeK9IZ0hhWJySLTOhml3MGWzvjUoJ2yFkShw4d",
-	"jqX5zAIWilx1xbib6Q0iGNkFGvg44SNIQvvXnGWwvfqYzpjWbnaO9aAGkWvfG9IoY7B+NMEriNbPj5EO",
-	"4Bh5MrLI1DakDe8dRG6cGZMiz0YMfj+MzOyQeIHgUkKJwSWkako6SCkpiYCG7X3wGFwtn1iMb0k2geQs",
-	"5OB4ijCcOdIXicho9EYt27WPNOcBN9KcppFlbkbwa71r13toLcgo8wySiF0+MCZp+axbaOkMj85hhCv9",
-	"XeR2pLhJmvrnmPZ7jMJmsB+V5a7QoxiQd/x70ikiuyzvjz51Z/RTV7/ZBTtXRCBbwVTYdVXjQSiQPJX5",
-	"fC4yLPuCnRgZo3tHD7wvTvQFayRM1ABkR5VkPZbQqctxENpGYkPne98hrqQ5hyaonSQC8BDhkjc2wo2O",
-	"IKbT5AuZ2CPQ2KShjgqnhmehL0J1M/Ar6t7WhIoXbT2eQ30cKZmwNOcpIyB0SGfCUiiDZPhASGKmKE9c",
-	"ZTLQrDPTODYziIi/J4izYe5kY7y4Koxw566cqlMzdEtQkxaxC1QRpCbSSsVbE2rIR1Psdz/ykv91O6X8",
-	"f33FGuoxaCUxJDGXD2SMtS6o1i2K4Tpx5i/pEcn0v0hCFcuAUQLQOZCSPCrsJC+kOZ0mJ5JmGX9EUuEp",
-	"GfSJdMraYioS2JbMonCgtuI0fvPRfp/IYyBew+ttsiWGV8JLupk9MuMuwM4MQvOIBzZXXZroYXil/Xmc",
-	"oPqEn3FJRomQLAZN5cQSJW4UGI4NzoN+SdrUFtNYr7i8GEwABvoHxztXRbEouBd20tXnL+EMlfPyu1wS",
-	"NpoKzVPp6CEs4upsHQKgT4BMBWQTGOAEdv9fc6EY4cptFsbhgGS7uz01AJyyMdDHCedxhqaPIyL5J90q",
-	"Wl5JJ2ov46R1m8LyhftducICY5lmjK1tzzQGV+3QBF9a/DC8H+u2phhnD1O9ggLPRyQC2oycxQHszGTQ",
-	"60FOJekYvZLs9XdCEskHPo+8F3Wr//F//j/Ee7G/0yMmdsGqy4jYQW0QVRqLBViXGI2hGDTEUkWojplQ",
-	"dZQ4U5FnkFFq7I4A42pKTGjpMBKzIYcYMn15wJYlchLdmOkKOR/OcxengKq0a8ozW+I3oZFBfbwNnLiQ",
-	"IOkXZDe4o3AdyIZcZTRbosMlJJTIhMqpp6RdpDgqEMNQQwXMTCwbaeo2LB+ajxn+dwFfP2JHhjgiuju0",
-	"F0VMdpZlQUz/ce/NMLLmkOiw/49R7Z3D/j/umYvOrdZDUV5PRRLjmb28e+v5hzp3/x3ya0n0j5r5A4QI",
-	"uvgz1I9w5+61Kmde0GJw58i+5wl/il8UP1lO5DgrqDZwv7HgtxAOXwjWDtrn0QZol3cHsxuRGED79i6g",
-	"IiWMg3qu6Z+RzpWQapKxm//51iLDPDA2h+9SMDLsWPvLSckAXthy79OTNSb+Dhh/IdDAF6VGzt2+vTF8",
-	"7T71nZMrPQOkU3xWcmkC/o/+EcXtfVq16SMz3dCzcFzyKnjuhPvU8yfg1ajBd9DsZwAAReMbYWks71OR",
-	"aiYscn1nBYWluCzHXBqxcREn7E6y7AY/jWwqCwomy3Tu05eaPYm0qrHAb2D0xn+jgyFFw7wtXwp7jf6O",
-	"4rpe2veI/JFEGzs/7tNn8H7cp8a5gY6Prdwd5rJmRnGflh0EIGiMTQAvMp63oOwpMfwbNZH7tMVq7/k6",
-	"Eq4VlIovxKky5uTgS+jfsNfhwnhvADKrPmTe4Bu5T5ucI8eGrFy3YpF2bTk7RwZ4HYbpKyHu0w4UokIz",
-	"E05ACb1/RKQ71hs2o2lMtQS11c4Ac0dvj+Guc55Oovu0g8ksEVzsrgCSimN5By1DfS7h/lk+527FK+Ts",
-	"NhZvm0hkHZgFGHrcPRSKZc0B7d74iOxec3M0NSnoFTTGOZEaH8dY5Bnuu7Xh8kkKKJ2qR95p+hm1mTPu",
-	"U6eiFvLUbEqP6JOMGgCXZMaozHF0Vn+lRF+ObNzYfWqAweBw/hu5Bi87j3fIv5FrPDn/dp/+W7fbhf/r",
-	"V8ABQToD/QpsD5oR4BlsaGev8sgZJlsonrQSfKO3r3DyPQd1u0EkYnJM0CBAk7pAwQlCecTOvpsg+eH8",
-	"1s6v5jghHV8b+I9//9/GGu/NoNx7KuygLLn4wwmxYKQdD4R44AmEoRXlGzsHenx6ZNX+w9IJcv8q1Ff9",
-	"0vHqfuzydQ51L1rCAb9Fx0v72uqPtTQfWXRk/R8s0xxa01yBO6cPs88496OqF+mFrAUOyqVMxCQCCW3L",
-	"ASOh+qMyjFGkydJBQDjUfGtyDo2aRlORLmcil0c4Cmi3qJeJZjQv6KTM441Q6N2nUGB7xFIJoSTGd3ky",
-	"p6Mp6+71+kGIBVhdJdXFYtGj8BhqqJpv5e7bi9Pzy5tz+OZLkcQKrkzyH//+fxOIAT+jitpAcHJydRF4",
-	"1VWDvV4fPxZzltI5D46C/V6/t48hJ1OIuzAUo9duNzfxjHPRhG95auyj1Bx72EcjfC2UngnvMZmI7r6I",
-	"XiVLJOTu5vrkzDgwAbSqR05g88CF3Dno7+8c227wYCb6jOnbuf4xBHxIgGoZUcm6PJUslVzxR6Y3GmpQ",
-	"fAf2ckvT5XogGDJVlKpwOvJFHBwFaAa+w9KnhvN+L+KlqQOiTGB91Zlka1lhZYd1wTMmyO9LOWZGizKE",
-	"aIJbPOzPXr//rD1jn82o+Rg/+CUMDrDTprbc4Ha/p3GBKBoc9AfrP7lLrWLLYvxof/1Hb0Q25HHMUvzi",
-	"u/VfnBq7Jnww2KCLK7pMBI1vhXhLswnkQRxusgSQEpXSBMz2+NUGvRmwjbvCQIZBUbZeuzlp5gQEYaDo",
-	"RAZHv0D4lgw+fAmDed50QI0GYTDt7JOQYASosXGHnsDTSrIoat26A4fgaPqf+jAf2wgXoy0B9LF9/4Us",
-	"vP/kZ++En/647oRbizx0e9A/OCaqOKXIzaFb5wuM4McIP2g7v/AORvx/w0MMs9HtY09akb2I/5bOM4YI",
-	"xX8fZ/pg/RcWXvvv9UzfmUA4Izw9vEIRL3caDvmXsCabdz+bI/llFy7ZJli1+C+fCM7g9+KgOuh49PHb",
-	"QxvWRPPZ23UHt3YW9XQGO9boM2RoA2AxBiPXT3r91OIH5sAWTsFWzNjiFTgF+ux9eNJJ85A5XO4I7AHZ",
-	"c7MoJScbGKj1p/Odaa7tgOo+MFkRevnPdkh/y8OGtN8uQCtnyx0rUH7zlgRWg/rnp1+hCdzKSf9EH7n7",
-	"/FaSeFNRe2xPLAja30y4fr+EhJevOK/fXDL/LpN/l8kbyeQt2MQG0tdnGNHZ+dvz23OyVpxHR0YYbCe1",
-	"QWZvJKefRUB//aH/XUj/LqQrQpp05FRkChybq7XhAmGi+eRdZBkDE9gwWWKChDlOdXutGBurLjp1wYsZ",
-	"F7gpYLo0BR4K4ESIKeEQMkZT9EjMAFyFLnegYuMwEaMHSaSwuQMTwSRgwzotGxAdfS2bdKJMLOQ1DBeS",
-	"KPGfivKUxRg9TWgcywKZ0hrBER2yCEnokbu5feZBoVD5AEEPUCiWdAb9ftjv9xsWZbgsfHBcOcvsnqnf",
-	"6w0A6oE4jzsudXxM6FA8MsJVWP58j1DziUsGYtLisBDq59g7MK6YRAAU5UYXteS4HxEDXxNi1Q0LSYND",
-	"Zp+4wb/sg594ULjOAFvpmDicm2bUHInIi6ErfWuwP2HGkMZJASpwqenC/LzTI+foHdetFBZwMoEKMlT/",
-	"6qzgUOqEOtcpmdJkrL+r82FYj5MksQikwTfUZa50X3GrxRDiOvUhqq4IcMm9/t7zDsTiN7QMx60dYtzJ",
-	"Okn1fkVO/FsyVlgtgj7Uyun2OOsZe2SJpi0wKE5YI6i6yrNUlpgkVtapcQ1bf8n63IFDhERiZOdwWYH/",
-	"KdN0wqU6sbDAX0XNG2WvQldYJaaew9pIW4hZ7E8HJ/Jfg57eguPS7o+lH7NhVdHsIpZ1x6uoKvTSEFeR",
-	"FjLdAsrLFpgVScyMQ9Wg45ovtqa6WzPiX5H6bJdt2Lw1KgQkU9AUXGLhfynyszRA9KpVFLcNiPKzJoEv",
-	"z6c2ipStVxq/RhuExgs98DnUQq+SPw59Aoir0ed7VCri++CI9L9EpAPMvCiUo4TAMBj8TCuQoP+KrFQr",
-	"i6ab6py+hikh24pjpdO6Fli/PsPCGKvakMFN2FTQ8XTMNr1Jf/y75vRUzelv9dr7N6BsmcPxQj6XzuUo",
-	"w4d+x9DfCSMdG19exJHbMPIdjIT1g8K9YPCWSHBjZPJCt/MUch4m+uiftseDf20w+EG/D6wFgXtNY4Yx",
-	"/fIhOi7wKO3ndX4MzRxAhI+HbMBoXOLUdZYwYarKELYzar3V020tVOi9ePPA5xu9h9u0yavvcBs3efVH",
-	"vcmbvHhl9uqpZrotNaHWMoTNbKpQCMvVEH63yD0XL/uBKZ+TNTAwp19te1TMnStmWKuzrpvtumFsfm2w",
-	"l80HtizX/cL8IUUSRiXEX2uRC5l0JkFV8zaDBxUSAxKFyhTWGMAcx8YrNGYYFkao0iQ+m7fcdCK08egx",
-	"62E8sOUxZlhYdlYaGCa9JGysIAOxE33+EqFqmQqY5ZRq3ZHt9MgtpIWlopr4IRsUPWSQPXJSWjFjYHMD",
-	"LZwDJtfeYopGqyYaYXKcaUV3NWUZa2e2plBF8DUE9A0VN8OT7ChbWBHOFqKLH9gSr5re0v7Ok56PJ+FO",
-	"cMmaz7xlVxvfATe2TzSYHRyDedFkfqhyCu/KZA97RWVpPyXWPvC3ekzKg2w5Je6+/vt5+GYy2q3x5gfA",
-	"se71otZXtCp2OOdCAcHliowUp/M/6V3FVX6zr+g1eDA+sEJym8zKKM2TJDJrxE2KUc524F5jhTSwskz/",
-	"8ivcggCXTvfoF09oEP1cgt+qwxVZiDyJyUgkCY9Z4QS05ab1FLzG0CjVFkBUuXOZelVfweXW32pMVwAS",
-	"F/5+p/tV7nSwr5te7FD1/f1a9y1FhuPUsoFVP0F27EqWGejYRhHyQybyOepQlRtOvXuswzLMRw9Mueco",
-	"BUjHJHdpFg8cMYXUhIlu3rCazOhrK+9zc8Bn1D2U6eyYpCLtNlzCMD0z7lUEhTGym8EeF34Jw7Sz3GDl",
-	"lSIFwCmAiZ0dC7qD3QBYs39j+1WFwTr2fIOb/Dt7/hXYc1irFAs0RiT/a1GKDvbDIaTC1b8ASIVDEfiR",
-	"bwXSu1GqPJj14hejZQVhACqWB9ns4KZ/FdmB1PZEl2jT4f5diDzzvcNcN2CfnkuObGb2W2OtG28oadrN",
-	"eqX7/XqpsIX5zVw+dPfNRr9wrTmgYpX61fjx34qlbenZ2TzB+rut7VvZ2rY62HnM1drzW4Q3aN5RNizo",
-	"3sBUQB2PaTAa7PRIpISiCYRuRbbQMuo2KAhmVI2mNskFC2Hpe4VQ5F9yaREpJqx0RiOEg0Qbg9StcbWM",
-	"Wi+wEDWk53KOU/kVnIZVsZe4wuD2Ms4lwVm4UKcm/QBfCTYNjYdZ3uA3XzYfh1lB0rm5Oz09v7kJyZuT",
-	"i7d31+ch+fnk+vLi8ge90heXb95fvzu5vXh/eVzL4t9pnYFpvDSHoqTGmPIkzxrqw31bW6heJ6iq0cDD",
-	"TpCwxbh8AH4PqFgTbegvls99gNeA+7ERo+Kacomwh95+dmM25imL/RCr43KMt7541s2bENtlSiRbsuYp",
-	"yedzyKWRZUbinUAof+C+WAk04XjJ8ltlqrsOfhvQCW+CbTIeQ+hgXxDjCFyKbi/+1kX832Hm20kcwyEp",
-	"DkTDIStL+N1ETEamXP0G0eL+aSj3hBC+NCtt9oxRTN8wObQiiwsQw8gTRRFBwkJENTlnI0TrQ4RawJI0",
-	"OSDlYESxSFcI87diovXjbxoTWO6o7SwUyyb/ywX4IpH4S7CeKp1KsIk7F1DYzBfmClvWS61zg2eEpzH7",
-	"FNp7JcRrQjaPISnpVyohuWQWh2rmNB/Sd7oPGRTaz17oaz/kYGcFXd64sX5zyvS6aqNN98Z/Vcr0d2MF",
-	"XRaYg+1oWreVujDGkiV4qmxIM6SJyQYQ1B45KX2biAlAgkPur4tEv317Q6Y0jeWUPhQWRDorAVEbGFEW",
-	"E65I58fb26sbi75cB0S10IXzDKLj50Ja6FGTkzHP+KMe0ANbAkytP0guyTwfJnwEUPX6yjdjGUuWPsKq",
-	"KaGCzZuCBeixdNjvQ2bLcxjPwNX5O5wcVWZ2tXEfI8g4HF/9OtZ7MGi49RJrzWiwpAOA8kSvUYGPa2w3",
-	"Axyl/7rFCUfkyFQsTA0Rhzhfh8AdMiL5JC3sHH575hyppYfQVMJVPS1evqQzLBYkJC4QgHRySSKEpYWK",
-	"VzHPEJl2V3cjd/GRbhx/7mEdzw7XZ2vGYk5tYrqZgaEdaTH5MeMSXphSnu7YyDDEFR6J2UykiHbBZRlv",
-	"CirMeNU1cE0tIZqUbyIxv3IxXZJOKlq2KbT1c3C7IS2Bq5CkwtRmsMuIdoFivf2XMPM+KlVOjVx9U93E",
-	"O/ebxZzcKeXkv33/w5u3x6VaPqbUjt6OVngNn3Wsug4UBQ62SAVgM49ENJP/lmr/W82prpnMk8Z78Vsx",
-	"mUDOx6+r3D9RVT/Y2wB17laIdzRdmjHK30h2mcqawdEvH0qSDIr4trP2VSn3WKZrIwULXwVh1Mxq8IUo",
-	"fJoFsARZD9IO0XWNpT/COugR6VQtSqV4G1MtHQ/hjhamOCo8pov/n71/X24bOf8G8VvpUv1+ZTILUwfL",
-	"SYas1FsaWfZ4Y8v66pD5ZuNZo0W0SLwC0QwakMy4pmr/2gvYi9gLe69kq59DdwMEKMoWbc+MqlIZiwQb",
-	"fXz6OX4+0ogCi8nbi8HnCtJb4tfH50enpxcn50cv4hB9Y0j1M9U8gH4HPOknHpFyKs0UI3nLmt+POInL",
-	"nsUWBxxPOCujjgn+9OLYaptWXh2+e3vy5sh2MxKxVUjxX2H/+xH6TlshNcPr02Uykfxq9dJBHzp8dK4z",
-	"baS2D+083aTbD1fpbr8frdCjx2+1ln3pNj3LIZzgFc6+M4TmcKeNdUhXuxZhMRsUErL+S6RIIiZJJHqM",
-	"7s6f0EXOyBVWh0kTlJx0utzhGiGosy7ERJVWgy61MEoJsCiTQLJA6t/kP+n8qZ2iQhmjElHKAhQzKzBm",
-	"Mk+vrEDsgaqGZIwR+TqYpyciooXr1I4NKWBpLxuCmq45PIBbrihZOy/t3BvMQAm4Qj2NJ+Ale/LQgDI0",
-	"4mgKYmSnc5Wluf0YaUQBjHqZKrSdHRjzAxEBHOizkE/0iSjUWBeJ6TvyRHoH5K2AcAXTxaQGKAhNLudm",
-	"qkuBICwukDvRwOFFMC3RkiINc/jEIK0lrHWEgj7+8eDw7xcnA1LuTx3mCKHMRx31wC4jsk7y+kTAiIEJ",
-	"FLfmDK0EsFJmajyVeWpmTI969l9vUmJK9jwagBHuyJPmhZ4UcoZUYArZT0rEiONa3fjHvx/992HsfRDO",
-	"w2bS/ygwetgl4bqNICj9EfJF3MoiMXy5Kr6neW4KqD12ETjS+fkWknZzqnkZ7HyGbuYrFdGZw/uyyzNO",
-	"53/jIvyO6li+yqXBsm4HAvV94h1/F7jFl7x0S7K8oVRuk67QpVtieMA+ogJBP5a5mMobFS3561arVGfU",
-	"0lfZU2VlupSDcFTfuyut3R/m1sQrOOusNjL9djvFDpIkWGa4CZlV2HPCpgZdNzV3LJLHoGOnm0Y4svbF",
-	"TJtS7IpX6Y9EOuV43Egaoj+odAxzfVQjcnUb6tLcSydg7YWb0r2cMBcxmBMzmagRUHYg4wdVIJxcrGBT",
-	"pqcd5fN4qsbXqI3UlQIfqQS9AERv0+dQn1K2FbyugOoGqfUjzJICHgc7fLG/+2y1vMZlDeT1OlHMcGHq",
-	"xwt7szXcugTKnhZD4asGMGlcnZietDtxhh9jlRtA6bS9WXWrRFtNztGt4e7OX579ZX/3r3v7S1IoOGbr",
-	"AmjjL0hppKxzq6wOxAU5FVKqedkf+dNmyjTLmppPB7Lm19J2Xuhc3aHqpL9buMvflDbl8DG7takODJF3",
-	"ebBjOzdqa7rp19qGq7fgY1Jna/b1qo1wvyRE/CEA8q6QjtusfK3Uz2uysaF9Tf6TzmPRk+DrkMV4mt6o",
-	"ITC+gbdjYLdOHIkYXRMUgoI/KAZlH8jsE2GMyr6ISBX7Efu0HQ/0i9Sw4R0zQ3pasnvnKTaRJvSCUhaD",
-	"yX/iEXgXyEmU6HE1w6goEnOBDV9qx5aZKiN6ynO1Ay/n6rsgVMdCLbLzVqCp/5wDaWf9M1SqzgvBzrft",
-	"IdEa2wZbJnt5d8SyLOV4aqdyBI3kcqb+9n5r1Uq834prnuOlfj7eSN/uRqI9+S1EEdlDYDt+bvudvElg",
-	"Wnk9jxMwCGaduBZN6GBls4y6ZQ0zcamurBUma6Fs/OmwrkWSJ7ZQ80wihnJgjJGnsyxkbpD/WvRkllmj",
-	"l1Ii+ghgEzg1622t9nbWAlqQKQe4b5rNX0rHtCa+QoclZr9ketLOgQ3Ix8GP7dhrfuiRw61HzDvoaUKO",
-	"Z5UnopdheFJOZJqHETmQ7QFIns/InTXdrt7ZCpDUt6pQwJ2OQU9IOqn7Z8lRDF6FW2ApdT8M5PYSdMe1",
-	"UnPTWLIaDC6Wairpd0dSfzNkriA2oizBsZhr133BPfGfcHXTEsqpgJykPDHIY4ts98ZReuSCvAO0bUR5",
-	"m47VQBx4X/Hp2TkBDJHRTlTZ8NVhjHjdid2OvQ63sY+RgmS4kmmmktHyHiPYy8AfbfcXn5lg5wHP+VVl",
-	"FMVc9nd2goiqX1H0yKii6Q4hIMqaf6OHFbU6g6TSXA1DZ4ydJNdXCpW4gAv0vZpPCpmoPsapsQuON0UH",
-	"DNjXqd3M5MnXReDI71MVGNiPba6Zh9UeaHhfos0HnAtpsjV8FgXUC6funFP/ntVXnCXm+jwMdxunbsWM",
-	"36vtb320Wr+hjnBKy7RWEICZf9fKLblWiyhkU0JO/9TMM7kgEiWGBa5FOAN+YQ8Mfa0WA3HoWILBAyqk",
-	"KAulRM8oxaBn/NvtT/YNv26Pp2mWFCqP+0MRF1qXfyuLSsUQBw6iZvYbQq72VMR4iq29kGsSG9z8EyOg",
-	"ZXRjGwjuifiVylUhwfw5SG5kPlYJMR1flGkGiaixkDONBW+z/oi6dCUzs9ynZkem8kYBRk+h8rI9bOIn",
-	"6K5klBimYdiYAb66eJgwvyMRYweHrX0j2Y7dGgl5aVReDoXMMttHJ5UgINuafmLf3GZCXGqdKUCr2mRa",
-	"CE3ZYlXsx4/2MStkdVZI60Gu518fho+syBbx9MVuN2J+LGATwK1OkUROOJOG4SJvi7SEbGxx+O64SV38",
-	"Lge0jo9WGaYy8zCOBLTsxUQlQ4gg4dusEJBJopLI/xC/seol9WNcFfYMUM4VZjm4HqY5KoepYVqxiEgY",
-	"bCtWT8A0YaubW43Ky1FSSXkWBuKtKibQgbzUAad6FBKq66LJ2k7M20AvZRzt1G6TETsS+zvPEP8SJB7k",
-	"mAC9s50NnCxZiiS9urLWAKhVzhUDuX2Q5raAvDSoq6sKSO6xPTZza/L04tOjs/MPByevASGd+i/sHycu",
-	"O5eCWxGjU80LXaox6LtZeq1QjYVY4OXCdk7nT4n5fn9nd3t/51m/K0+BT/yG6ve4+W9TvVd/e3JHCZ/b",
-	"U49RsA3lVugCpUkgxlbIwiVFi9SYNWv4rCxpXuEBEgN8jen7fM4YKwNStqwCCAUsf/rTn/4Ut4YbgrNz",
-	"P68O//DY3vlf5UK/4zIHz42VvY+xi4cGnWnO8OrLv83Dd8b13R4Zxv5FdyXck2EBUs/tbPG//u//By4q",
-	"UgRkBqV/UqA/ug81PYFnbkgnx6VJQ/UPJIRIoFYLkj6apsUn+9ZfY0xITK8g6RqMXXSG9PZ3djicwZ13",
-	"7rzLwt61gD5mr9bYnj97ccb4GN59QOQBnZUzLJKHL2sKeibH18a+a78fOb8R5JUj7s07e4nfpgb5pQJk",
-	"HLoBlp2XEWpNdTp426RVqkqVA3oTdATVMZw65L9NvMMy2ASAUZkrir3kukyvUpUg70dN07mdApUuj62O",
-	"292YfgTqdhT2NU0IbS6vDOVKYfk0KwhtyoHx0u017dovFnGb0y4IiPMbaRd3yVbMTOXSsnyiHtlzqTBp",
-	"9/k64zHVfA6uj7cqSeW5tYe/NdSQonJamZEY1lehaUY8Pp+h2zgXzVpOJfS6BO6HejfSfNl/0XAjiV78",
-	"r19itIVEpuRVHc/RN8Ug/LlXnBIRO4dSAMIL2lMDfb/jtuA4lJWnU1LJvHWIpZm21cqQ2xn0tVXOnsUh",
-	"z9+39pI0luZRsXpokJ0l9yOu+grl6ssusHbHzFuA0oMIFxyJ4DByp1zKqs5VU+WKaiCw5CjGc5xlGCel",
-	"VgbiAPIR0JPjzzTFVrhSQdLOC97pyPxdTfqRHE99E1NpXGYxljKC44Z1F/AqU5xvvBhnygyXOgBNUE4z",
-	"/pwq3LFz0BP3C2IToWCVzMfgdGcgwR9EL1F2oCKlAktKOK4RqXmBgq/zgnP7E/zr17hdkkV+WkDmwcPd",
-	"GIYySVolywY9JfSagyT5Zu4SHmmHbAu3aH2Tq9+ME2XjYaw/nFKE4mnp4vsSJYjP8upEZ/tadI3Dq32h",
-	"hT/zqGbMQFan9u4otC5H4lKX01BiL7ubeaujT3wmkZwhkMltEgYFS1NCY7x8STp3yx5kVawdyi80w6JP",
-	"7afZHd5w7Ra1iNUWUHJ+OD06eMGF03NZTn3gakz9q4urMJI1kx/fqHxSTreGe8+fA3Iz/737dUEP7yvo",
-	"Olb/UaV7wHRxEB6ysQU/R3igQrCW/USazjpWky6YDgVtJStA7mUq4bu+raEU+KxPcJa+f881dbTjhAbK",
-	"pl2dxyO5Qff1nLfMvY8k7uI7j6RVyjlqI4MQ70XziOki8Azvr9znr0s126gvAOYA3tKxRW1PH/flg+/L",
-	"Wm5Fiqu8Gdv/brwWu/zeT9AWw/kHRVKCQA7mC1NJsh3AEyOsEoT4HWVZpJeV/UEzdLJ+tCQSLr078oTt",
-	"y+GM+JPXXW0bkdBZ8g+MGeXqFv71a0wgImpcKEBNM9dBhCPnSIbpjnf0pPvjiREEdy1ydaMKUeXANApx",
-	"D9vRfnsso5bVAXGNelrH58Q2NmXPwx4kKqmvbMffKZMo6eZ3KZt+i/kRZx0y7QklcX3+pbuNv19hQLvw",
-	"cvhCTH8oNbjoKKUMXXoa6fOA3gmNNao/SLkaIFcrpQ3l9KOwcNJhIA46RNmIG3t4SVCoZVnwFW+Kb6yU",
-	"BHFJmIhHJeVBE8nvr6b4owxfbAPnWjfeiA89sIM/BNulNuaZzCmZmuDJZYn45JGzPR20rjsdRkiSCXmS",
-	"3qRJJTOggTOiZzRWB9GhtPKhMvb7Ghb1EA9+JM4Of7L/AbBUBCzBKiJ6rgFXFg5mJhM1EIATiPmVKh9T",
-	"ugYlXwyRlY4VIxgCV7+iduUazrVrN8A5zXU9GfbAnjgFCIrIM8d4jlhJ5tpODSKaqMShSGWLpQq6IEsE",
-	"EuOp5FZfCbsokYj3d3ZiSCaF7uDSWLXIoEbVk2624CvyHECZiHcokh7Vr0G+waui2nRS71JoYEHTztOH",
-	"k2VlT5pXQRFWoaxctosH9h+lyaV2ySFnJVtYqYyZpA4pcuSzghvAkZTzAhof5cisxmaBDuIx2ZCa9jJT",
-	"qnxBC/u1FTV4+SEuUHcgOTgOj0GV355u95Zy812l11RnydLVwLLlHtcD4iOulyhSexd5tLk/Ej0vTrr1",
-	"4tqhiPvDljaa9TiXKoNKHg0w1DgnjLtI8W5HdUEpiph/N/L5gKFHs9QaPK219/g+g7UI0lABjjnxS2Jp",
-	"bICrRgiP9b5b0Uc9C8AgPesW4jvmY/407HutdWuDRyJRWQp5k7Zd9bEsJBzaXGWmDdYyAKjkEDvWEocN",
-	"60yZgTgjY9tLTVxzlSA/OcvjUHEHuR5UADSFt22rUO46LbVQ+U1a6HyG1RpFiuXd6LZ2KuJM9OJP77fs",
-	"xXCU37zfGor3W0cvXh19ODs6PD06/4BwCO9+Pj46RUQE+uT1+dFb/OD91q9Wa29t5OTg7Oznd6cv6EcX",
-	"Z9yK/VF/II5gfgGuFNjCOIPJdhJqictbTXNjmmQB4cIXSqh/VzJbfetgQ8G1s0nxX797WuR/q5j4o3BY",
-	"HCEGbP0UUWZsfWnrQuweYtQqY91K9qGezSXzaDkR6crInQzNE6pYDHUup185HvqZvFYNmiBkVp6xMj+L",
-	"XBGSK9wijdLqYoaoL1zez6UhjdRKw5nM5UQlVqdsPkh8B5FQNypnFoo0TDUui6qcgtC1KuR1mifDZQjd",
-	"qC4NIyfqYApQkPUQd0bEIIHifv32k8bJPe4j5m2jZJrpG6sVBtWtYDaw0AxkIT07YvzDIIbnSjMxOxO8",
-	"DCj6aIYG4h8++3uMa8xp9GnB+eBQV9uLz6FIFpwMWC8rqegfRAxVZvZZXHNeuZnq26CABCwIngQegNHZ",
-	"DbhJ0K3qBbOV7263WYXB7gOIjxi0Gzw20IgA8T2KRiDekYojLbhTmFAF5khsD0FCxwjgcGdQk6ztahOe",
-	"BspFbS+QGeSeqf5AHGRGYyeGLunL9TUm8IE4cin6spGgHwnJJQYlFkVQmQB8k6tbtBZ9KR7fXVGIg2+v",
-	"yEjINl2DtiSl5DPIc1ijV5cnPdxJkBlib88E+GQQzgNewbDbrRrIVN6o1feJlTCPRkxNINalqRONj6V3",
-	"D+9atmIIEVactd+hVNBC4GKteYOWhc623XbvvkdPqxxgaEGrdM/jRer9oyx3EoWa/KWaplb66yqAvqk7",
-	"rhigMknNHEggCn5wJBJlyjTnmwquW8i5LdLJtLTSBpw/vcPzN+9O+qi+EywalQcLGiF6aFCGvzs5FBcH",
-	"LFYAfUjmwZAkVmlnGSuiyMDjaJ4uC31rMF1YVHmi8LqN8SlzQmkiuU4YITqYHlLKTdAuYC7NrZwsJrCK",
-	"ZkR9M06EBn693ludXFaG3UUd5J446nduWTcWIqu9xh3orx4us91Aup9OEeYXuJD5oyNmk1xEtCD/ValK",
-	"vayy7EtE6N5aS/QKL/UH9P9XeV0qhCLLi6q6kLWDbhOvIHy6RSsE8BJZSuDfA5OeK0UfUJoORByIU0BQ",
-	"iOmrmIFf0FkdWykV9yMRA6UGfcst11zaqdUKSkPcG/jDCFW0Oh0HVH7Gl4WWyVga2yaWqjZbral86OUf",
-	"UbtsI1VGJf2BeOEnDEyKULLi70NoNJDW6AZBASrGOiWjp1ATa19Y24juBiu8Td/ZeVWeslvC9o4bHQhm",
-	"27JLZpV7HsVS/AGaAoQ0meE9RpERUOTRzEIDhfZMjC4kYquFUhIIgjLPZ4hnMRKtyBdpTuXADa6/mU6U",
-	"c8nQtRC5Ql+dK+MIBsHAZHKPw/M3P596y9n2SlGMgtFGEALECF2VYz1TQ2Lyx5YDsLVwd8pbGFuuMe36",
-	"UiY8AP8Wu5JoLuQizZHTENH2cx02RrsJIPNriHHUIRFTZ2JnwuI1au0j4vmzFh9oEfFAgBwyQ0jI4fe6",
-	"GaOFoDV/YpyvEsM8GBPq4UXvKAQNJoL27Zrte04wD80HxwbzIbU/a1q4oyNKPYIym/rQg61nmn3jk0PT",
-	"MxL7ez/gvJyqslg8PQAnoYPS8yP6t5XgAY+Yf98TI2L4FjPAY54WV8g0Es939gLpJcgtEbB/ui1XEHCf",
-	"Tx+qzxt5ObChJwYhGt18cNxsb2cHxyBLkSlJxVBOsBS6ZIUM4p9+lLw50hzyE6wSEXfqVJDVtFl9Cl7x",
-	"XetSdD0ByiWFSB81qkeNaqVGBbtaGFWylvMZChW6iNbEj2nEgqKlsAOmQTAiKElv79rkYBRqJBxnwuhf",
-	"Wg7EMbvzPr3fIufq+62h+Ncvv8btJc4v8aGNRiTgFa9pyKvqm5uRsj8cqXZzAoKdxwu1Dpwb47dgK5j5",
-	"zrFJv6Po5muFhQwDdWk5rCuw4P+OhBScWidi/C72ECyxyu1AY9Fj7Dh7S4wE4ByC81UFmrDORZVT8kaf",
-	"iKPZvXup7EVo6mVuwff6qnZ3Ns5GoCj4Q4fhTHwfq8lUOUxgdJSzQ5gLENCsmQa15tFljt3GqIfTx2Kc",
-	"9g/sEK8psZzuA/7zYeiHxoRp9mhfFkpe40sMx2ULiFuwOylYw2AbkdJXGSV6gMcHNIsufuOczXbTpuj4",
-	"nsnsShd27e0LIMbBOHE13GTbe8Q/q/HI0u7yYL1o4gA8MIDIeX86/Nm+/YIkpSde7+87orwfqzQrn6Z5",
-	"fU+boYjNWGYKIe/I7Iv9qK1993FePM1kPgkmw0Q8AQiYA+g7tY5ZqzNRWSlte4m+zQ3UL8ZsjBr7r5kq",
-	"pbWX4y5QPDzAm3LWQ+MoAb6RllYX82uKeCADo530qK39dkH4ZHNhW2+uhs60/Ymko0PgW4d4amkHsbLk",
-	"kXJYXQI89bS0J9pgtBauvoV3P1mDl23MgmzSXKEti/CisnmVpGUY23ORP/cUSPN+F6lVIAW+BH/cA49j",
-	"gwIk3y6zVK2PMv6WGrrHcX1kwvqOmLDWOXbR3bl8nYcq0BchD2PUcWRa6yW/ZLNv8NJ5rEl46MLJ9Xbh",
-	"/apg8JdU17J0c5AE/0Dl+SR818pbbRpZLrfPO01ZltdyqoALpajykQB4M6Yz5fokvEyukFej4URtPR0n",
-	"3OkNng/3jq5Sd/r+8Ug89JHwu6mRFfwgh4M6sbo+2BXhuf0MngAM1YEzP6TgoSK8pdMBrgCI3OAxAFMS",
-	"KvUgdRZVobp/C6ldEGFLzucqT4gTQiYJURUF8JWE6a5zBQV7zegb2+I+B5LN8mHQy7QkGiIMc4V5z6AG",
-	"QtExBpKw1sXFjFBLhMNd0xMBS8clgiWFns85FEXPYfvQaZxTN8+QwBHEljAkSUT5ogeZM2kJjRpOLpvY",
-	"URjK4sNcQQSFRy6nrqbpa7yme2np2rqlHE1M0IToD3+CjRNkGy04kmKaRogUEjsxzghMPjFu2bipIDzB",
-	"fTJyMwo8WCLG1GuaRcy+fopNqCQWY13ltEWdK6i2X3nWe5g4U9+wF8dnR8fnUJQ+AAcFBlpyr8WknNwC",
-	"NE+jFQIa4j1NLaGlxjuQ2SvJPw5g19fcToZPGG/44JYxpZKJZwIjh9JWO5sHnqganwf52LaG4F6LOvg9",
-	"Ht7twNPxjVwO695uQtpjUD4WpX8fRem6EOpjqcAJe79r0qmBmZ6kKxIDjz665FDM+wU/pDViXMlKDxhK",
-	"XVQa051rPIGkFp6/OQsDxL2fzs9PzlD+zaqykpl9oh9Rbp9hD6u+Big3B0kBzsvd4NqxPeJgckMoucJW",
-	"KW4LnU9qycqJr4N/8+7Vyze1OvgA0oNGJJOkUMaMkJFlbg9mrejSdur91j91VfiPrUpLz77fGoVVQcCD",
-	"/5c9AZTi7BiGW8chUMl8oXP1xAzF5bhYzJGez4OB/mWvPxAvMbQOq8jp8hWwy85V4YdfHwLG388PT8Rc",
-	"2Qd4YPF/P32pi1tZJCqx/4KknHSSwyVHETVZllZn8QWr9cpTTtaHsp+xzllETyoFgQoana5Kq15g4VoF",
-	"HEygxjy3vzFqXJXpjeIVZ3Ir6nxqRKbB3Q/Jk7i35BjagfXfFbOU6fV2n9s/XOszXSj+RkxFz6VKxEGu",
-	"RNwfUQIOvRL7TZTrSCcJqko1HitjrqoM51+MMyWpTJp++cTg+EZ+LHaNrnQx0VB6vLcvpoEK53+WQfID",
-	"TvbAIysMrGx8C6mlMRIX0yGLOUs/LOetQ8vzAzVuz97+zm4/snIdohiSK9JiCYP7MKN39eBlAOxwm8Qj",
-	"EWeJnMdUUkIUmxDBchxb+Nr+QByG74MtSuEayuMN6+KDbCYVD4UUJ0dviTghLtXHcnueSShaSY1dczUv",
-	"udIZE3v13MMlOlFDpX0gf5akU3NyTwp9kyaqMEHELf70fmvOn0MY+P2WHbkVhu+3IvF+y87G+61ffo37",
-	"nAekcZgmmIuB+Bn2Gk4diqUkLdS41AGxHCrNzgcbv3lxcGLnvyqyGLRPsBmg9AGEMUx4rl3pg+0YoVxi",
-	"pQaE8ZrrmRrqRy2AhgUpvlNDVwCJCrAsxlMmz4ztx6zFYqo0fPSjNNZAMSK+TPPkxXFMB+7S3rZebPOk",
-	"jIjSLXOZQCDd5kV6k2ZqgpaCiCeFruanOlMmJhZU7tkTI+BLI3o58G/aHY0xRKynMdV4yieUIrthqQiM",
-	"rtecH56cXAcyGyOb+jaPxMXZ6cGL/giFYibtAcZXGFVilT8MydezYBexlL93cXZ6+BOyg+L9CllPnMYY",
-	"bAoXWrT3GW2ZoLLUnelazZO9iehsZXosMzqlcBGAlCy1FfL+B1ae6qq0ffCvDlEN7G1k7AbpVXlhh2wV",
-	"kgjKgE2mb5EzGM5XcO3bH5ZFZYA/rF7TY3cGZ4jBWX5OyY8IWAHZmo6UrFGhi4OpC+OfKT0y5lMZo1Dw",
-	"o/FTAChdHPjk7EySYD2U+8Gs4XYauQRMOryQnsdtW1kEswMCNxSMVM7LJCu7LdEMVMA2Y1W8sW17kyLa",
-	"8iL0HraBmgUSnGjSN2aJUJeNNcJajJE3ejIBAfl1TZBNZn+da/1W5gvONv5iu+JzYl9WWNp7pr6pK298",
-	"NFRTkAEq6Q+XThg9Q+cp17ejO47wWObrB9lorO1GKol410m+1HJ9O2x0wpS6oNzT2iBJahLTq8wyb9fw",
-	"JQgURMvTxZc9CZjgi7oEHYn2nGG0R6aLWiVqbbp6rYIroGitycRAfNYF1S2BaDvmm5rqK4wa6zwxVk5N",
-	"lUzAKfNpK3ikzTsKP6HmaDSigFfM5AL1ZJXUAKuf7azEok7zdFbNQuTpNC/VRMHagx2sxlWRlout4b9+",
-	"qSWAweADk/fCLBu8Gn28ra7eo5ySnNj+JG0SzFAkcQxYyuHIjoIHrMFEqeQhVXqr2LfdeLjwNUlGe0d5",
-	"wyRbPEgA27f9h0kk1BOB69O5kWaqLNKxWStS5s8z/YoDYieFthqnqoywdzOgZBA1/5UuZrIUPSaf3xns",
-	"DPadeyT4oVHFjQLsPzMu5BwY6MkHXKixSm/AHMea+d5cFfUSo34kktSMwej33vnLxRIGC3p9qgIQDOp+",
-	"+ETNyynpl7NZWoJCnI8hDlB/24hcz5mciJ6v39GlWABrU172I999w0wnANdm0oRSDo3yxaD2FXV3thXY",
-	"0lx7F3plPH2368fByWtf1nC5CEtE84R+FoXRj4SS2MzIXR9cjwqiWzmyfrpZ3N4aiENwyhTkDRAmhVzI",
-	"wAiZF9oeWQypIHUvgDTUPPpjaoXxxlnpD+81ChiYgXhRFVhOzF3SVWn/4+tiMIRh74y9nR0PbEEh3JS5",
-	"NkGQUSMD8fNUo1SHvSaudJbpWyPieZpP4qFVjJ0kzJFrHG+iwMq2vzixj4PFV1RUEELWNinbIq5XNv1t",
-	"JvNE2muMaqmCZjAXViIjIr1fI8shG5Z82bDDA2ewdoqs5PdvtpILXjwYFyqx/ZCZaWcafUuS4E5h3qV+",
-	"N9kVWtUbkhyfL4E/R56uuGqDuZu5CWBpebYwpZqF4hLO6JrJ/fXzjOmy9hN7rJcz/RsRtKb86NUjafWE",
-	"bEBhBgkR4piAMR72gY5WZdBHIUv2BRRVXqYzJXqxmVZlom/zmPZ7khp79jH0aDv+BH4cU1SWHwNnMjg8",
-	"NWkPVhZMwNMJ29y3e6nKW6WC5017JcKx7TndcButR4AXrSpDqM0hKcfSXP+xyhG6JiE8LbxYzfOy/Qn+",
-	"Q8k5RpVwCa5K8DylLILaxeGuT6+7ElVqYsCblkN5XJrE9lKeK1kyAQcGZkHnIEpFtIg8gMLM3RtpOYIG",
-	"0VuP9Kn21U/x1b5Ggeh1Wm9t+CHFHAbigKr/pvpWzKw4h6I0B0MUEHy0N9ZFQYCzd6bKA9u1U+rZ1v2T",
-	"R7CB14n5XMjgQJeH631ruBcFWv1e1wTqp+NMV8n981S5z6CSdB1c96rafD+mNj102qmbZ9mxgd3JbZcW",
-	"qxNSgSnAqungB4+W00MCyAC2c9u7wT5MKwcmWifk55AlbhAvX4wmoFyMIwIhE8DWTLQ1g929yrBPapwm",
-	"nGJDSSzSLL1uKOJpWc4/wG9jdLFLHgpLNi5wDgeFeq5KILqqC7G/t4ew6aJn/9p9Rn/JTOeqb3XU/6nG",
-	"JblC7MUOF7IUhb6FdC3mP1mq+IpYexXP+hFpF1OZ3XAMmUfkLA6rN2ThikBGOPRjBIoreqI56N3LNQ0m",
-	"Es8/fozE/s5fI7G/94P91679v2f2//Yj8b/+r/+3jwpvWaQcq7mU42t9dYWqFOZFwRwyGDJMIaUxcX/8",
-	"oqZGXFtjxIfYQKcCW9BHKFwqfz9yQWiycpfymCBwhklMLI9iqiYjPIL4+KfTo/89SI/ibqXJQJwpCB/w",
-	"2YGYCmruJxfndgbcVbkNuHpJHHH33I3lKCvDx+MvuFOs6vXFN8qbdJaW60DVn12n883C1PNYuhS8d0BG",
-	"OlGegq2pbeCKursb09xl8Zgju4mK1y+/Su63U0H5byaVr1Ba6SSC4/WzX9SRn/tWFtf3UXlR2TXxsipr",
-	"LxH4KkDv1AUDcpZaXCrySlmhU4fHdxsdkSwLiJc+qELcD9N660+j+wIGEaTm5OpjKS4zPb52uflloeTM",
-	"p8PiK0r/dFHBNc3idulGhaQLgzcMqIU+xt0yNBdzbrsMIE0zMNVHxDHmotpe3QARb0q5qImXXItM5xNV",
-	"0HR7fx0kKUMzMoNchEJJA5WrhMCsbt0VA/ui/wWSH3d2i+y/X0w3MAXSxB6N3b1o99kv99bsz1SGeS+f",
-	"H6v9UqvkNs2y+lHZlIESnLXm6XzMUv0eslRrmtpdVxPtlbs8Ix7ieG2HYoBv340Z4pXNKkO/o0OPr2n7",
-	"7Jhg4dcwBTgWgMD6SyD1NTSnOtJIDb15Nd7IcfjoZr18/kWrnX0tc/zHQx5pn4ZgS9cXbi0UkrYmh9Ys",
-	"tduUTGl1I7NKYjpkQyE0WJRDYNqztLRPwUVoL/SQGMjFvjCIFDlAOkTJQItfluMpZhwwAIg/JYTtDA9S",
-	"RIXtcuhsWaSTCYSw5His0UFQahGHQ/xQLuYKILkLtYLYgqB6ok6SexHXpjoeLlufhH7Ic/oEtIvSzlo/",
-	"ErHtcccvgplnHBeEqI15Ljp+6Kaq8eNRDUcFHABXFHhsRVJpAUlZQkKJOJ/Tq4zLUmgJLgVTR+8CTFkf",
-	"ygSmShfNka/ANql18w6EE4QyobCwBq3dzQdGWHK9Uvqevzx4EQAhdoGOhFtpQ9l64Svw8H/tMqDaIO8j",
-	"5h/RR34v6COty7vi9mrVyrbxiK+VGrOsajE+NvuVVgivJszbMqGfS8lLC3bRmoE4tTJsKOJyWihjL5I4",
-	"ErGuSn0FWeoATyRL+YGmK83ScmE/dFdjPBAvsL9Apxffqsup1teAX/TvEuok1EymmYM2gl8TPF48IFgU",
-	"IObtlk6ilyJrZrcKOZfjaznhmhaiegOodEANC8vx+3frkSc4819Lm+TXdRUd4teDryocfkPQJd7113WE",
-	"7n1uMRFljVNb24z2V/YQACLrVJdxqPo5c4rh5yDhB/RGcOpg8Y7nOrWP2tsEcnpGIoY4htUZVeLb5dRW",
-	"eBrQhCJXF+egx/xPP5TpTMUjEZd6MsnChkLddKmD+BB7+qx+YOXQ8fnLwzeRQ63Aoq+7z9a5naSvdbLw",
-	"ZR3nCpbre7fL1jCuSprR+23xTzVT416AWR1ehAAyi00oYPmscc2NkNtTzw1bahB3Y2X++PzlizehGro2",
-	"OhB2fEk9fZik4uOaJn6jiqmS5YNjY3WrlL9ThKzvAvDqvppedM9bgZu8F9DVl+/jDVs6j1vxofF97r8P",
-	"7xs/9L9fHUYkmixC71GZS44D/kAlOa8OUjMArQbCSFZ5iIEBg4R97OiHkPLNcC0l+SxqQaq6H0j0MDfB",
-	"tumwbm3TrNq5D9EflHCt+m1qFDFY6Mv/qcb2TkJ3ErbLvjGGTIG3DsShL8WW5E0i11GWXisyKGoUCVGN",
-	"28BDIxcu/dZDPq52vRyEwh65N8hVZG92pqDGlHhImGE9cFlyVPPk6/toLuClvx0fjQRwp1zfitQ8Oml+",
-	"g04a3HAP5qRp0YS3WcysZQQGbvNmBMBEXCrPpJYNxmL34z75LiBDA1RmQAajmFwrFmA3sFTT6Dqk3nwt",
-	"VYLetypMxhP0qEg8sCekfiza9uTGlYrWON5BAlAstLmbnRpShBqqSMJzgd4HcnByXI1+bQbi9bK30zSi",
-	"XxSBCnpK3N/U2oelEFXU5AbwJ3xQo0kCRBbN6O4YLBp1KgYNtxSCQjvT2FEvQhhIfQSeZmRI6lYelk6+",
-	"TJKWg/g1IjX4pm8fsOEhr5Y7mGacJI9xmt+kCnCQtMfbdUP8PagysP2JJcba7jIn77iHjieFxBPGrwMN",
-	"wgoNfthjJpADSPT2d3aG3qJBE+rk4pzEiyrrwrM/WqU3BCzU6/jTQlnyMG41alEYNMzyr+JlCwXAo19t",
-	"Y361rov+yzxrbvFaI52fv9sbLrcv2uqburIed+lDu9zutTe/VDG+u5aFtkGzmIBi22uZovSsERQxD9PS",
-	"CwWYGkDHFdaUk5PO/VRm6bWKnOXZalye0MObPCGveQjuZR3nw4+Vx/CHyrZcHn6wj93cBQoPPbad6cn2",
-	"J6fK3Lm3Mj2xtzSk6drhyLEnxw/2Xm2fSQbMpgy8OEvza/TkZnoSAzoFjy3ikSA5CDl5sKikVbK3b8+J",
-	"4t35Rk+WC88AAHsuy6nHv4b/3IHDhAywIRKTQ6nYZPFZMJJutK8I1gRwqQFoplTzwaPg76A8VzKB1Eje",
-	"o3YC1zwvn+5U+0PUgaVjids6d0TcAVbHSJz8/dXp2/bAd1oytbFrss4nxcIcaoUCjp1eYBHwM0gmReTI",
-	"8Hts/lJB6qrrsy7oBCYDcZDMIA8tzxarCbeH7RzdzOiNv/Oc3m0VRHb+aA2+37PbasxQr8XY3HxArCcq",
-	"DHswy4X3ka85G/y+HBHrwET+WJnFtxciUEPNzBDhIb9LlNhtd9dlW82RTT+RpQzArqZKZgQvlgIQU+kw",
-	"ngn5aiCOlUqMB5/6NpBTSzBTzMOPuM4C08s8JHAACjdDslgozYcHPGxXAbjJZZHOAVR9DnlDVHIqM6Np",
-	"sF2QlhBcwdHhRMYCKkmXZBAs0UY5JrqxrRgGzXZ+/nURrr7wbHSAY0FcXVgrK1dmNTCWz5XuiB+YGkI6",
-	"XWj/A7XQv9FBjBkXsG7UDPmgQuiXCnAv5fh6grsqLF+mXLQREfVOlSt6PdRW6peYZcxvGMtcXCqv5TqA",
-	"I0gckB6pFBi9zsC37+HyinQyLc1QyHWvWDhQ61+xLfubZgKTjr+kOBeBGeHWZmXK38vuFlz/9iN5SWbf",
-	"N2KAof2NYYzkDouTqjYRq/AxjrBJdOgvvfb31lqWVyh/H05TeM0WbUMg3aUmwMPbvtUulcEKxVdHDZno",
-	"f0fisOnh6cHJjKgK2cqhOvE1xiGLKidRmRYQliBwzv4I0fJRjLX7hw64B1+hlGLpXR2H1isDSx4vQquu",
-	"W4Xf+YH+jZ2E0FXVtgjrnQinb3eeiPPwai5lpieV4uQC+hxARljVsvd3UeURXtRAfhDrIp2keYwfpXnf",
-	"WsMNh6p01ph/nD7phwX1kMIH1aH1ynpGM8ZyFTcApkbBsAaRHELqgxtTAdn19ASSirTXezmbv6cLVotq",
-	"5zxaJlrtI6qXmKiSUX9JFSnLIr2skCJYFzMAtTWiZ8fnQL8iQYjlkZjJj/iPDIzvCLkeAWN5nsnFMcwG",
-	"GA1pubCPk4WBqKWoB2mYEi4ohuSKWBAmo3ujYwHhqjYxA4D5oVAf5bjMFgiqFkhJDr2SPycWZqpvDVFZ",
-	"0pRRDWfAxo3T7+gvaPopfIsTTjDELpPVykxHHc4AqkMR4wMxAj/jUGu/s93qB+qcK/JD5HuAms7Smd1G",
-	"Mf557ur3cK5m8uOZypM3CD8dhzSdrrEYS+PoyyZXoYih+pzfA/5fqD7R4GwE7kZ95dxXgVcWdjyWRQ/E",
-	"QeOY1z1MjJyDC4CwWFQJ0nqr+IiAu1VWkia+y7NGGWVqoOtdTIjgHlpbX4WGz+1Pfv01ar77dT7OqkSF",
-	"h/dJa2FmV1/w0c9gZdx4OOY+5Yq/t9vzQQsWeWs6m5GMyVD63AECE9henZazp+1ditAIQGO8XPC5jAIt",
-	"KYjC9GJafYR98b+/OH1DIsd/9g+82mLAP8xLa6A79Ef3XuRImypg9UgGAmm9ZpUhyj8xLcu5lRH2v0Zc",
-	"nL5xshcZSHI0P4FBEVAtOfu/PxIx3a5E7yVLZcq47ulCdIdCZUoagJqYpzkK86CT6CMzjlsN2b1sM9dq",
-	"ARKlPi/08N/VwhCMI1Z1Wj06UR9RrSZfPlMnEnIEQJTatiU6J4D3jjlWWFdxTG90LckSJqYXPlOomZpd",
-	"KuLfm6aTKUBiwPtZ6ZgDPa8b5sXpG0BUm6c5ud4witHm38QUq0zfqsI1Z7dPaVR2NcTxAvokbk/cP/8D",
-	"HIYv9G0+KWSiUK1B0Dn3CvY81p6MI8DVjFyog1+ZGtvbXCUBWib4dqCAI+Hfi97J319dnIifD06PXx+/",
-	"ikT8fst9+X5rCC7QuP81QxxGlaehv2QTeZn+BQ/uRVkZ+gj2lGfxe7DwR/1g+hd8746X3yIMBk9ux7Vx",
-	"h7FWKPCJdZILMZy5x2MGmWQluvFsfGOr1AjG/Re9l2fn707QGCjU0zRPy1RmqaFwKxZtOQd67tsht8XQ",
-	"hQZYJ7cqpcqZn07PVa4SLnM/Oz84Pbf77LZIy9IecYzKCBobxS/+owod+fsbmeARaCotHI+CeUI4FIm4",
-	"yuTECGOFOVsG9FDBFV49DPUKI68UyBxicTw4eY1RDcc86GCpZnqm8pKZEYCUFcio/OyBto3dq8MCEepa",
-	"nW8Bl2dvZ8dndzBVF0WcMAvE/YYjT54BCnhHmJ4rQkZCqg7UeVnoLHbUUuv7u3WuvKx1JYggaU2/FZAS",
-	"9uHDSbpTmsNg6A8i37jdqTTiUk2q/I+SwcQDD1SYlVEiPi1rAh7y4/ZSt/YYa6JwvC9O/Am1+9Ud46Ui",
-	"rdXQMWfcyCa9nPySrpqqgyzzo/lD5b+ZYPrdxnGfteydbeKk6byfXuD3piaffYgv5o8+EMVqEXwE5CHs",
-	"egI0fcixtHqrITPM3gGjGlW9ewciYwRbjhmaCPO3RFoyOS60Mf4uQhR9umMG4mfmcz87/Onwp5DPfSBw",
-	"bMiIxdw8wfuRo9AMxAW5c/irYQeDCDbB8/0jePY2pNbySxDYlwkwv2JskN8PFEhdaqqby9S4CX6E4P32",
-	"Oi0danvueIUoxRnc+8na0gOP2QrmzG8mO0AWBMJjtSSAjmIWjVNPP18QYAuPcqBVDrBkfhQD31wM4PH8",
-	"cinwKTi1d+fPAyScZ9ULqpOSTjj9iXKa5f0ZueiHr5MNk6NwB+84BI+1Sw9du2T81viMDfuZKvAXqbKk",
-	"pWK+OV845G5xmiyaaXcpsRfu9Kynln735+dRpfy+VMPPPFWfoxpuUsW785zUtbbf0TH5nWpc35XmtO4h",
-	"SbZLaa6749MhwwNzMQ2D9ySOFrycyhIQbiGrAtK2HOGTJ3rAnBhrzQC/eFoaDKcWVS7KaaGrCeZg1SgY",
-	"ESw6MaInmetxrIsEY6X2Rcc/Hb5763j5PHZdNbsEHsG89Fi4lChu+gPxuqRwvnG55E88/AMxCNax71zb",
-	"nGWEwDKGWCY4a8gnEtmf9R20xOvj86PTfxy88ecBuWytqYde0Rg/iClKYETv7PCngxc8uH4kLnU5bVBE",
-	"j0I7EWeoyl26PIcz8o5XcFFHeatrvxuIN5gnX2fEAZBYkHVuMojD0y2uo73ME2EAk9AOHnm9BASqAEai",
-	"Dqu8TOFlR4jUYCNqgKDNo8b4IybmrO21FNn6YZ1TgyElNPR9whnRdeJIFnMlYjt9ceSVoDzxvrhwh3r3",
-	"NcFaK7f3mLaxnvlLKW0DJDFO61eN3WDJQIBYMFCbe6UL3J3EkM9UGE2Mo4jSF92qNjCPMJbv8yt9moOs",
-	"nbI6NlIIg9TkvnDuz8BQg3e0819EFOBSxY1KRC8+SiZKHOpCxZHAP84w+Bf3u5ktinJ6bgXVF9REUNLW",
-	"8NNWVWT2PzA9W8OtaVnOh9vbY3sxy2z45z//9dm2UbnRxVPaSyBtaUdwGSOnpRGfmL2fqUpmyxPBQn/t",
-	"smwNn+2sHYxyw0Xpu8lEgdRO8o5M9i+fX+093b16Nn66r/avnv5w9fz50z25e/kX9cP4WbK7sxXVMJcd",
-	"L5/jU6PEqK3lmbkHrdo6BR7w2kcyj98NmQdvpTuy6UjqrAWHMNaFEj3SEmoCB2U8/IGoji7zIJMLVbB4",
-	"YonEP3ASCnURuEa5WNwqM5zNTUQgkRfClf3+sirdJdLn5GmZZZRrR5i4iN9gXzgQPANU6QHEczwy0L+w",
-	"sAl+MUW4NMgPiDM9ltlUmzKOrGpW6rHOkJo6dmkNByevnxgx15gPEc9kLidqpvLyg/0sHmFlJ0SzuP2Y",
-	"XkAZhdxyLN5vvd8C3hDoLzYg8oqQIgwYBSLmXIeYy01xbSJfEkq+hQjetkYnh36h8SvTzMhmUhakuBuI",
-	"Yy1mwAtGRHYcUl7NYee24jr5zC5KzQnNmIIPr1WJGEujnqa5vVvSMr1R2UL0znRVToHRJRIgVunfdotG",
-	"vA/tVx6zJhIvUjOHNgsk0147Z9pJ/i3/XivZvxmIBk3vKjRSntTHrOXVsfZleWQ6aZRbbb2fuYAC63ap",
-	"fgVwNIGzrHY90wQPaxaUd4s4I8pKgWZGh+i12DB9FhgFZouCwcZaeA8tlFrmVYS0yAWTuw2DXDNSEiNv",
-	"pnkBkxosboE0biIidizzniCurqfn6rauq48E2mUeFgQNgbPTf5y+8qwtjvsYxoXJYm5ugBVGLFuZUacl",
-	"aeeM82RcoRBJ9TSfWCOM2QFb6k96mI8Ge4UZce2NU8jcEGLQpNDV3LiqIbG7s7MzrFPZUtadlcpG65xS",
-	"6uBju0RGXBWKy6mgvufflaqsacSQJlZ3u6zMot9eENObpVmWsvkbcvdKMdeY8IzGzEwuxK1MofLFTG3f",
-	"ZDiY2ihGIcWrUZAtbn+LhhZuL/t3f4QQjhR8hUm3lxXd5abG9+UdfZggXa93Fz25odTlUYtlCDOvi6W0",
-	"PphjzuvrN450a133sLZzA2QTe4NbJTIsvgq0nBBc6kYV6VXKQQSqqTDpJAeS7UR9jESV26bJxA6E1xIE",
-	"QISZ46D3o8yIGyVL8Qh+gsmRhGHBzg/npCD3TppEDHVVanGls0zf2l3ZC7wC9tHtT2nyazwUp6zSgQeF",
-	"cQao/u4jeJQSJXZA5dsNylWl0Tnt8ExzMWCjilWc/P3V6+NAhojey4PXby5Oj5y/6kqmACrEDJZYEQYf",
-	"uvR8SEDqDwRXNGP1L7oKcl0r7Shc1cS1CjPB0frPtTDVeLq09j3tKgr6vD6+VQJLzuwBW9SAkPZ+8Km+",
-	"3Fk6OyPxfGevVu3ic2cjgJpOBKSVFrSsnA1hx0Z6Jcw5FBdACUWV4waLkMQeNxt4LIIxR666QxdhYYcV",
-	"hM7rRLdCTxLNO+3ZcKFw5Wi1+p4polaQkYZgfwGXWEc9RamhusMuOyQGlxoFPVRTuIKYnlGq/eBSMrL6",
-	"qMZVCQ5h//bUWM16CkPhdrGNJ8Zq0OmVvTyAC5/5NkrWqCELlJKLUfQOHRUs1KcrdimRWRI1ayuNqAxy",
-	"tMLeFUYuQH5q0Ts7/cfLN312fQ3vxPCmW4xSnq08CNhQcEOoWf+78GYJR2VWx88lnyKp8FCuy1npTaHr",
-	"1q/XgiXgvo3BuWnqHMUk+v2LYhSIEOTF+cF9jlLKTokVAKxvWCuQU/bBwnTcdWCqgpcfqruwehnvaxzz",
-	"AqxWl2oPGUrV3Hba+ICBMi60zH5TK/L11ZXTnhawWYIyInF8/vLsfNv+/wu7Di/OTs7Ot+3/vwh+RJn+",
-	"oE3qOXDghA7sUDtFDczjsjk/fyDH29SwXq6b+lZ/dF/POFwoGCOx93OaV7oyVlMw8oYJjb/AZy56shRW",
-	"ZOBFCEe2kGYKq5eCLgFuBbuZgyiAuU7nGBz5bId7hxeX7Ie7LOnY6U8OGEguHYzV+gf8Ukkog17WlLqs",
-	"ZVTf6vZyXs2s9UQ92fqlwzr+DJc0mNI4MWAuL7vGakXhWxH7qz91eKJNmqvQC23SvDIa06aozwj682vk",
-	"xlN7cQCIwvc+7OMGjlM/7MpKoKF8iQfoXk6B7xpmiDdk4IiGq6F8hCB6hCC6txecd5MHM1mWeev5x9cC",
-	"Jro2TdnZUn5OxQ31Trg6eKd7DL37msBT0PALyqqtZV7DSIXrbyoRp1EWZXolxyUVjnn8lydGvDvDy78Y",
-	"T9NSjcuqUBHDjOTq1l6tXHbMVWe5qmHR+QHFpEgP2PzzuiPBJ8PLa7eIg1LGQsKl8PEyXHOMLDRMnN1t",
-	"e9XqZOtKrZELI6b6to9GkqcArlXZLhlMpm4wmTvMJWiiy2KyPbyjhp7sqKjFkLqjMD4YR2Bp6SyzCuBI",
-	"rG913YFv9RWA0JdfdjfCVQhtJYXdi2zpuX2oOrbhI+7VRnGvmsJuTZF7N/JVGJy8Tq3G72saQ9ydOgBW",
-	"JNRgMuAYWSRCaLhhvS17rB2cJWOXyDypm+34aAsk/0pEnyAEtnkEG/eyOwkFePpgDv6grAK1OVhzt37i",
-	"WO2dkOlnS2niPdxnAHOVGnGVVWYKMZXQgra3jeK8Wfvt2ek/Lo5dBhv5exHHJORbioKcKvLwA8wyJ8/F",
-	"TTK4p6/BBI+9nToSvoPe2vbmvDRGlf5x6Osicm/Ar8tCjq8pI8/auFZ9uVZziEMnal6oMYSOpqk9mIuB",
-	"AFodtDDrmXIAfRyOtGnNOy8Zd2gprw8UHaiAuaolS1DCGcFBwic9P3vBjNbfGPlXkXtqjOGvxGM5Q2Te",
-	"rHZtddBf9WtoY0Fgor0QAH7Z6RW4K78Zf+eYDR8KRuCMI3Zp7gcHJXfGXFVZtngw0JTQhHxku9oci7z3",
-	"oNxfPG6TGFvrZkeDgm5c723ku7fHdLNBWjMEIAHfz/TxLNMLQfRhXu9sXi6ELAq5YLPC7kytTK1a7a7T",
-	"BtRAJJPzshOlb/Onbk0Ev6WudmHa4YNW/v424O1+e7S1DQXSeyaWNmxwxl6oG5XZLbjOIUME2U/4X6Z2",
-	"tO2tSejidA+ndaDqYDRlPDvPvLwqlJm2cjYHThg2uQuKbNFp9MwuoVIEOfNwuB2kz62usgRTItBPD3rM",
-	"RKZ5v+sexG3+AifxwdC/6tMRAE6H19uD3Wjwkt/xdXZvp+d3cf91HI6Os7oG0yMsc4C869uFo0YlPR4d",
-	"rP3IRHg02UAt1E2qK3+G+m23W0Ssy7YH0arq7C89TfeBmYW3rL6daMofb6aHLrW+797+Am3nbpJI3A53",
-	"cK1bG0oZL4+Dc1RqkWnpTlGuPtK1FXHSTQ2/GmNvA7qVFFvLlIdDLOVMNJaWxC+G11vbgRytuBRbwTIb",
-	"h+zh0USa52tzKJmr70lKeXz4e9Ia3Y/X5G+yggXO8b0lkNeE6Zq7FxCn/RGmYSICZ7YYcq0EYzpI8FzR",
-	"YTS+CqKU5hpdWWOZjxXmFKGvRyUiPuQP44hyF0UcRnHsm+HF8SjwQhmo7uTcpbqryfRr4Jt67pJi0oI8",
-	"dM6BCAm8dQTQ1DGePFl2KMpcAOJoWFFfAwQNmMbGmTYUcUQ9A8uV1ceU83SoSGVnII4pyXKsZzPbEqTN",
-	"ZdqUj7CdLPV52z6gw40n9KGBO13DfzjkTjvyWhCWlmwFdiekBq0J3BnmJXnaFHCemyj0boXgGKWyh8jD",
-	"GnJEwUOsUVoTERf263Vn0XIJWLPsLArr0iD3EU92DIUiWKhGxQpmrsY+HxM4Lmo19BjE9qXSLEV7vvwk",
-	"KCm322vRQvbUVVJm5+9rBNXgRStLq8KV/IMhk9aGfpdv2AWM1jwixAwqevLS6KwqFeFdwHVRIyG6VnSH",
-	"X6UfMTPEIGf0XBWNcJIV0BDocWEto3LbGj+O4Sv/NWaocsgNMmMwhEYtNqJoQFAdTkvH9vWT8YV7F1Jt",
-	"79zE/Dq7ASiREZzhnUi7rn+Nef5j7e9wldze9h+27u5timmuFe2IgX8o5oKyscpLjomCRpYqsD6xAmtv",
-	"px9xxhZptJBBPtWZA35OVFZK8DC7ugOKiuobVcD+HessU1ipBlkxNzIDNxHGSPjtqUHRj4Main/9QmRQ",
-	"8KkJWokJTQBxmuwbUJckoJSz84Pz12fnrw/PBvy6AJiFSyBQgQOjXc0EbHlff9QfuclwceT45OL01dGH",
-	"06ODF4NClTLN7cKYn7D7sUjkwrRjDrpB0bP3jt+8sWu2YUCopU523D4ti+nU9MZGeqz9XekHCxIapm5j",
-	"rH3oC0pBbz3xL3WBJxUzE/yZBCAEINBSRaoT0ZuleVUq0xdFICRs21axp3IBe8Xgc1RkWM3Y/OEVJylg",
-	"SjmbU2FIGvDuxPi6mJoxIklv0oQSM/m73o6zb6jZ/kD8qMup8EcBjmPIhb3THwkzl2M4qUA9jPFc+1w6",
-	"yTUzAkkHSUojn6Q3KhflLZDT4TiRpdgFb4GeDXnX6hkSbjZXAY26lTq1C3VH9cShns3kU6PsQ2Vtwaxq",
-	"0VX6YOp3ehdhv4cPsLLr9fGrs4irDEiLuBNMILqrwzipYD7TEtNVIcm1cKNAXExU0TUaamLNoexGz6Pd",
-	"5zCvpT2hW8Ot//Nfu09/+OVfO09/+OVPvSj4o/+n/9/WVwZIqK1+ZxTczp2J7BoT1XXtnILz6HJBc/sY",
-	"hdiY9IVluFv2LkymJ2spWVmaU4jb5VNT1ognM9eTCaRw17QrsAnAnwb15OnMmtqksXmlzJrQ1+k87lO9",
-	"fgzyi4qVCT5PX1EvAMaElTVKWmG6A2thzyGXlIjaQB3E3431jAq2ZmrmgPVAmj/f2dnBpyJXYLgv3qY/",
-	"9keUU67hO1dioGSRpQj7ZwJMB1cOlukJFqTGmZ4YmO5kkGkAgPCxyyQtAJ3cz2ahS6T1SzPiNBtPa9NO",
-	"KiJ6+OI37169en38yrb8Ms3UWfofBVAR8lLfKLEjetwe1CrYkcl8YccVLf32EGa83gFQEylBjztgxxNs",
-	"CVnWWnqjbhR5PaAP1vQhKrjMfmVcEcaVPTYDcQDt2IcBcKCW4Olc2rQybvbthfYRz1Hg9yaPKq9G30H4",
-	"+BQouDGlVct1VYwV1ev7Og97GeK4oCokHutCxQPxkjbZWM8u01wN3e8jEWc44h5ML/zhR9+3+9oa3DEU",
-	"QeoCMyqpHB+wjmPRo+pXOxfcmq5KB7VkL+1ISGfnAB2APSxYZnElCqv8R3y6gCgQVRlf8gCsWfBD7A0m",
-	"dnIPrJ2yv7MTE8cdVl+jKxcdsIQcgYWZMtf5YsYlouBOsLsdpw0nGH1ldskqgwUgiUgUiIlh07krJqq0",
-	"r38W2yGMZZapoolAAVzD9qFdOD9UNdriU273FLzRkyPU3z/XTrk75np2nc63lrWKd4irxaeFi3tq2xy4",
-	"fCNyoBcqdi7w2r7sVJlgJ3agK1Et5j1VoUanQXakhja33cR2b3f1B55amyD3DYmMNbqB94sIzhFhW6Uz",
-	"eyL/+c9//vPp27dPX7wQP/00fPt2eHZGeJq5FldUtwI1Qlg4/sz++88iSSdpaSCwfXF+KKo8szIE4Tio",
-	"CCkX+uoK8rUrq/4ZEf9vO3vDnR2kpzx9eSiePXv2g+jFezt7+093nj/d2T3f3RnuPh/u7/0fcScoFhyd",
-	"jnXzLYndneGO/d9gZ2dn6/6LR7NG9U1uwlwkn0TDFYuGrt6CqFijt7sre7tJDdVupS7iK1RBrAbBkurR",
-	"ku/UJc9rosdqiKsiNozbvFqFlOaa8EBSnZvP0hHrgIWo9+EJxUuHYP4UIRN3g90tQ/BBDJnx95Ys45Cq",
-	"HAaSoouuqDAWSvXVDlQsnlfFRMXkvPvzzo4wUZvLbw3nXiSwMWFg3mORyDRb2HmCU2ZFFsFS5IzLxNDO",
-	"kTh//fYI4CneHhxfBFjP/REFzRuYjn7NSZWy+qfVuJCABIPh8TxNQCPKU4yYu3g+uhTPDn86enHx5uh0",
-	"MJMfPzDKdfLBPvdBTtSHRC4MuhZR/24MkHC1MaXWq94dNZbn9u33vtTtr47lTP0XiLg1Lnf7A2tCrf+L",
-	"e+oNm5SLtvN3C0ZYx0eheEcCOm03loa4/RrCcBvJxNcyq8OYhROP4J10KGNNg9qlbQCalTN/88QuJVR/",
-	"eRR5sB3QfHMPzucgPQtTDsnWBhn3Nz6qMbOvsLP1ial1k5/z/e1QumEWHg/olx3Qc/BQ2JkM9gfDHtkl",
-	"fjyyd9eMrJzAO4/zp3XJu+pKzj0ovAhR/v5nZNOcKtCxFfDnjx7ch84jX3tHbmP6ZGfapq+ZJrxJdo+B",
-	"nqxK45gslCh1mHgJoGKx+piWhxrgADkP0ydsMv8E5XwShHnO6YV44zh/nBHSXLvkyjn0AGNV1dx+uLvD",
-	"6u7IJzyV8hqs13yCJd4uRdT3QuaLW7loP2cjVstbsqcIH0mWQuUUsUtLo7IrbyW77FR0LQHAiUoAcAza",
-	"/6EFWwx+8F0fZbfGd1Ma8JOPlVPfkpwAVkHIWvL0SulQyPH1WoonPKkShhYgZ5A9YQWCF96qQqGayM+2",
-	"mt9gLGtKUsYPyfKmFDRMZLZHPm8a3bbZ1aD354SAcAS9XAv6ngbEjlZIResE2rNfdntOGbXuc7ynjW5c",
-	"p3nS1Qt4dG2HaW1Kzm1f7ugCr3Sa11zPnV5JV6T+2f7kjYoxGv4qfbmBm/GoIa/WkFvBRgIpc1D7fknc",
-	"dNVSQ7Pbn+A/9BE0vf0J/uNRX1rVl7eyIHA4eDrEO+mB9hL7T87TmYI0HauHTFPCNRU6cwDt0hg9Tom0",
-	"wsoiiqLKXBycnb84qTMiQmUUtW5vf0BG9UqCg0HDiUv9EYPCas+oCD0fkjZC1XC+18N2NcI9UDvoW19a",
-	"MdgCBAa9H+tERWKuCmvbP1W5/TsRvVhuX0JcEDjrIP/9/7/38hKDGa1CEmTJXALVVCheYZ1XZsDM5EcW",
-	"JnvPn99b3J4T/BTla+Ze2td743fdyt7cV/Y+IOILHjSeU9r4mM4UwnRRxTzvowcrBsT3pSG20KP2903r",
-	"5mkZAJyyRUivJaOreUJpla1y9qVCXc0BrpsG6t8TwzwJYOFxTmVI6Yi+eoxmLGPPE6QgOTF7uiD4y75D",
-	"zLQCOqBZaCVYwGHES+wIX0iMYPqjJjS8zOll/vaABE3GzxUnf391cRKCQc5VwaONxMXJ0X8fMjSowgyX",
-	"AIYfUyjsjIE9LCk3hqei14Bc1FdXyDiAeNv0tDWSM0V8llY6g8c2EkamjrYi05M+R7NX45AK6V6Pk5Ma",
-	"SMNAL0GTHWCI0xzg9tP6tzAFULNRCJt5cSJ+Pjg9fn38irzP77cSbtwaA1YexwNxQElYdeDPmfx4QRsB",
-	"18gQyLpdgr19MdUV+cKBRsFHE/f3fuh/FiAqIJ9GLo8gRFKOvgkgahuFRLQmhwQhm/ZXQpviBiZoU8oI",
-	"2gB1zLLmgysagKWuNPYOgC9lpgGh3kGZLh+paE003lHQ9fr2BbZeKLAwzH7SaVDWzkrNhqI49tYQigqd",
-	"XnOpdaZkvmGrCQ/NGe7brvsf5x+3+FSa3wpg+O8YlhuXDXJal8FSg9vfnZnw3jeqWLNI0D4KIgQFcppg",
-	"jqH92O7rGC7tS11O+0wTqXwOrs7VcMm1A1l/zrUTNpUal5gBtQxQ5S6NgopY+1hQ7FDl6b8rVX9uIE6k",
-	"MbeADAmZpHCfolZiL+djXQpJuVt0GcWJLOXTm1TdxiB5RG9/51mfwTaB9cS4RMN7Fax3JCVc2NGv5ayy",
-	"3YNBU1A3Bfbl0MTaaxc0YHL5s+/YD9K8/PM+OmjSWTULLSiqVViZMtboC+TV9JoJNA0bEMevi668MVr6",
-	"rQ6T78/739KdZJdqlSsJNvKjA2m1A6mi/c7iCPc/oBy1RqaU52vJHKis234eZ+JSZTqfwKUODFiEbdFI",
-	"DbZXVa7ht6CC9AfiZ/LuiIuz08Ofas6dDq3j3W1ue70h+CBqHcX5hhGETt2kshWzEcxYv3YQLkIKru9d",
-	"Vfgt8lNjZe9CV8hf5ea95bzV7v5te9WtFQq6Sm8UpuJz/j/c8nBLtl9wp/bhTQJG2BesEsvY2z8UqS5N",
-	"+eo1/2T//0Oa/Lo9Jy2pOz/ASmEJfLL8LCXVgxuIy6vGVVGoHLSdEalK1gxG285orMRBHkPXDDGzFGqe",
-	"ybECD8htoa0CR425JyGWvkv1JlCwCgybRCuZ6Uma890wzlJwRRO/eO/Nu1cv30D0kT/KNDjhqSiG6l9s",
-	"q87s3t/7AfRMoCcNrEF4UQxmsesalPr/ZU9cLqCgsTFTl4WSbo5i/jh2gOfAGJ6lY3AuqH9XMrO3GFUe",
-	"uKqzZ221uHAJponrtPoox2W2wJnpmEermAKaB+VOQP5ClgE4M3gQSpVlVEyWJgYx+ey6cLnNVBMBHN+q",
-	"s8oAqjq0B11COD4AfSLZII7gF+ApArgnU7vIwzjLOjcxXiKs3t874mFPhEui2AAEIPULBfKmYQB5YREx",
-	"SuWtlznsY5jqvQe7192W+g1d6/eOAmySAexc67cyX9A0mG90eahxVaTlYmv4r19atAkJu8bKKH/YOi8W",
-	"f6dkeqLxKmm9UU7Vjb52gQAHFeflAYYMlpWMFvHXhR0PPbBdPCOJ82Vi4oHidg0JiEeSK6/slD3E6Tzo",
-	"krNQqQqZbI/pmA+ndR3lydLVhuem7bDUz9ynLdj9BwBl969f7F4D1rZWR5BntwVXs3EVT3NdlFvRVlVk",
-	"W8OtaVnOh9vbmR7LbKpNOfzrzl93YRdTX1pD/HDdlgWQ1zJd/uViqYz/ciGCzQ7gHOS9ObAtbLWBZbRw",
-	"EqfKBKiZAKoVCQTLS/i1dTJj/LLgOnfk6VQmZGEHaLvcKkL6it3wQQdrHWnp6JGvOdNXrgIqIP8Nehym",
-	"fAavwCy79sQDbtAKU/63Gfk69uBj0atz6vQdEwARBNdq1YP3n3G7LX14k96oHCq1HBwoshpB22EjWLfX",
-	"tpKAEGdCYLiIJoShcKBJWdYmPkCUWG70xyXiIwcLR7E0PGipVa2N8jsnnSlh5rK+BwHPseUtJ1UBBS/t",
-	"NEuwtxyklyylo45goohLVd5a3Qoxp2dK5sj9mCBO7gzsjRyq532Q2BFJOiTaoKseYXe5t2cBaVq0koeb",
-	"30UuavT8A015gxYuXA5HV7b04uPwVdBaPvb0MLWO0AuGorD7TagbmVWgduq8zrCMNUYLxPFlkFrPtm7P",
-	"aa4ymq1EZemNKgJm7LJIJ4SbQ/0PO2naBQ7AEbjErUQ41cBEfvacoFmeT44HEBCBuFTT1B69BvZkKFrs",
-	"K1s6g3AQwVzyuCkBdp7Olav3x/YxAbZofxPBS7S86eca9ynjKEa++hW2Zl6SAA1PGH6Ce755mnymSLtY",
-	"W2ZhjZpU8CZyIXjHoyazcFSeiXJZbFmDO3J3awgTQa4d1wpesS0iRo6vq7nbxr52tXbDUMuRGKuCNpjb",
-	"PS6XmXf1iAGkHX9ZoawyyEfUSlVdhKIZO7H16y+//n8BAAD//w==",
+	"7P3rchs5tieKvwoiZ+8w1ZOkSd1sS9ExoZLkKu22ZY0uVbvb8jhBJkjmVhJgJ5Ci2W5HzKf/A/zjPMN8",
+	"PhHn0/k6j7Kf5ATWApDIGy+yqqt7oiu6g1ZekLgsrLWwLr/1NRiJ2VxwxpUMjr4Gc5rRGVMsg79OpGTq",
+	"VMRM/xEzOcqSuUoED46C2ykjVN8mIxGzkMxZNmJcdRnXf8ekE9GXw4gkkkjGFaGSRPRfd98Oo50eOVFk",
+	"JqQiuwcHZDSlGR3pD4ZETRlJk1miCHtk2ZIkfMKkInOqpoTO52nCJFFCkA7lZKrU/LMUuZqSjP05189N",
+	"RRonfEIoSQWfsAx6pnuw3+8TTmf6nv4ES9mMcbUTEinMl6QSGYvtgCgnQ6bfYDGZsoz1yDWjumlpH1wk",
+	"ukul7wyXhHIi0phlZEIVW9AloZkekFQs1rf1v2BGJaE8JhmbiUe8M8+zCTtJU/cZfV93FW4QReVDLwgD",
+	"9oXO5ikLjgKZ8FyKJA7CINGroacoCAPd5eAo0P0JwkDPS5KxODhSWc7CQI6mbEb1Us7ol3eMT9Q0ONo9",
+	"OAiDWcLt34MwUMs5fENlCZ8E376FwQ909JDPL+JmMhjC3ReSJHGvuUP4xGfob3uvxiKbURUcBQlXh/sB",
+	"dCuZ5TO/UwlXbMIy6NUpVWwisuUlfKSpZyPzBHlgy/IEZkyqz3SeNPcXfp5zAk+nlHOWtvc0ZmkClDjC",
+	"J19IoL/avqqQwUy2UAC28nmbgQz6/fUDeZukimXt4xjDfZJwqSgfsQ2HMaIpGzSPBBt8/oH8JHLkceUx",
+	"XDOVZxz2XmY3oxgjZ6JSkUsy1S/2yPmXUZrHTJJIspHgsYxCEs0SnisG/wQ+FsFGjuRDMo9IZ7/f33Eb",
+	"5M85y5bFMKHVoDIgJP7dwf6r/dd7h/uv1u6IC8Vm7WuTKDaD5QD2leAo7RYpr4jmrlciU81rohtavRhr",
+	"Jv+dnpx6J9/jkAnPZ0OW6XlnXGXI9UkGK9M2fzDdpfmL2ZjmqQqOdjU12Mkc9PuGOlbN43tcx6eQhyGB",
+	"FgKBZX4CeZhWv5tALkWmpu0UAsQhxoQSrh8kkmWPyYgRkZkLWhJtJetLVKVEd5SKvEVqwReef6NfCpWM",
+	"kxHVw1wxcu+pLbmXeGTZlFHVNqqi4ecf3FWaT5IVw5rDfTegI6BUu6qw2mOREUpQkXLLjK+hQtbM0c17",
+	"eLOmm7DmucBmN5iFdaPO2GMi8ob9eTNNxkpCv1UCjI7HYkESrgTqU1QqnARzh/FYP55IMqN8SXKeaO1s",
+	"IkJi+KO+ordEE5vXE+a2tOCwdRbTZDTVW8EODzY2EWrKskUi2U7PNfX7vf593u/vHs7NeH4/2O1HZJI8",
+	"Mkn2+sQ8pluNqaJkMRWSEc4WWtnVnHGpvzPY9Z5M4x75JVFTkSsS2WYj0hEZqqz9HULt0KdUEi5IPp+z",
+	"jAxFzmNQiLNC1aWzOYuJTJPJVKVLQqeMxpbdGRX3hSSjVIweQNVNOLC8uI2L2Q5twcb6jWzM6Ml/YMs6",
+	"CZxoZc/20g7mBfm3mw+XRAz/g43UNqq0aeC7yPVmNGVxnrI2/Vma+0Z/Lrq2O3h1yIaHr7uv9vp73cGA",
+	"veq+Ho1fdelhv39I4714SPvN3bZNbqxy5zk82dB5JK2niEJDlb4o9BSkp4pC0+p3i8Ib5ILtvNNnk0+X",
+	"ee3c0LT//ELhhqkTmcTsomnZzpFvIFuRTHWpftQt4THJ2JxRZbilMQYAt5f6qEzTHjkZwpBnjHJpzs+C",
+	"s9KwPw52w8HeJ31lnoL9AAfVtKBAeMVotXIptz4Ogop3ga8aHc88QrOMLvUDUi1hRXS7+u+bh2Ren5/L",
+	"Jt1Tk2UIkzCnk4RPkJkayj0mff1MQXrI8YdsKXjcTsb66436qq+ubsETb6l8aOMwWm2rcZfD8Su6Sw8H",
+	"3ddxf9jdHx3udd/Eb1j3YBi/oq/Gu6w/ajmTfTdT0X3VG++/w5zUuvyBp0vos8SJBvmsv902mWYLFV0o",
+	"RgkWlGD9ptFdulFUbdAn0AwSEJCKhWRGlea2ZEQl6yZcMi4TlTyydEk60UjofigWmcckiU7tpZ1jQskj",
+	"TXNG1JQqzUu4wLWCpo3pqpWC9DMto7afDUK9dIpl+v3/0fl4nX36eJd/+njJ8f8XCf7+OPn014+no08f",
+	"P4hPH9/PPn28mn/6+C799PGcffp4q+AXHzih+Ib+t76pH7IPnsWf/uqaNG/BJ+1ndav2+ln8aedfGqnj",
+	"TrKsjZJzqXXRMiXvNhKpfnKd+NtebnzTzcm54BKPhz/Q+EfUhPRfI8EV43CyBXslqv0v/0Pq/nvr8zWY",
+	"MSnpBAiUjh7oRHPguZCJEtmSZGycSxYfGeHqric8Zl+QTBSRyYSj9ZASleVgZHxgyOncAP8lY+PgKPgv",
+	"Lwsr70u8K1+eZ5kwQ2o4ONR7NaZJymKt8y6otH081n2ZAkukEoxXExb3iG7CDBE2riQC9g8qC1LwkHAt",
+	"OeAKZ2ohsocXkogFJ0x3i3RgR0wE8t/KPKRisnNEItXcz0SSnGeMjqZ0mDKtYbQ8qE8IMRG5WvGMGabp",
+	"AdqZgSfp3ZdLcqk1/4xEK1YxImORpmJhFouTnJu1ExnJuV07fY2qPGOhfoZ9mcPhAZe8EzVSgtbgzYPR",
+	"DoEDWSbSdEhHD22vJNKYqNWUcjiz0NGIzcFCzcYiY1p/AYtvfI3DfSpdAx/1VAg07M9yqciQ6SGaTUWG",
+	"TC0Y42QAKiAI72ciYrtgcLpLtVjCSU/4I02T+BhWtUym+ooYjxkHT8I4YWkceoMQGcnylOEU5fK7N/1I",
+	"PhonRiLJkOlvwkE7TVn8TJMgweAnsgf9CZpqRW9JspzzhE9CQzRa2OD6GA3+AjuB5hBnRYdTLdXCTquJ",
+	"Wo9MKRz/v4XBqeDjNBk9mVxOfGOTOxGhD0br0K7r7EsilXxmChmZ3juFg5FRnmVazUVR3IlzHIg9D9ju",
+	"xGyeMX1dn57NCNzsgizXzNpdoeZUVDY4iYzEiZyDhpDZZnbsvKpMpP89Zzl7m6fpU+fX9u0+mKejwX0A",
+	"zGNwqEeu27czIcmCJirhkyOi15dOaMJxlZ+LHE0/7PzpbujpLsb/QpLoz3q4qK9FrV0syx44kxhZETP9",
+	"jR65BiKlY2UkzSR5ZNwzL9sTahAGU0Zj4/WEt7on+q0GC5MxtWCjaO3xhcOMLjV/w0Ohnr2SqjJYY0dY",
+	"oXh8C4O3Ihsmccz4U4kAlFgazxIOipSE3s5Zplkj6rRizjJo6JmWe6RZWQasJ1dTxhXsoZgMc0USJbW8",
+	"YiTWYl5vE6rlJHZEvwgb4IJr9ZWm+JknDtw2AuTHMqtkOAERk/3xYLQ7fMXe0H68zw4Odp5hAk4IHOms",
+	"KdGYzI4NiSqapNLYzZxdVgtKMSE5jw3JWm3zhSzEWQwTcynUW5Hz+KlzcikKzo581jhFn2npaRxnTEps",
+	"V+TZyFtoYOIwiiu6TAWNb4V4R/VJ7YmDMcoKGQoQESPGYkkG/f3XB68OyXCp2HNLjPKHyPvkBxiOsSrd",
+	"cfpIk1QroE9m2EpkWkUAdda1duxTEgjhBJRr2ExiwcNfiW3bL44oh8OHJlXjP0xTwsWCDNmI5pJBR5r7",
+	"rpV6BqbsIZWO3BNJYq33gzLs1PbQCgVQW8Z5muoH9BEk4ZOdHrmsnzqsToKcOfK4eFSYIq/ZSGBsCXAk",
+	"MaMqGRHBR8x1mnK50LwRJvGYzPVnZozyxTRJi7u7/b6xAk0ZTbWYytDw/T2ChJohaLYs85EmrpL4OPgu",
+	"8XErxHvKl2aryCdraqORyLV0AzmSSJKK0QOLwTyGrDtNQPrh/jcDRLOifgyPkamYJFzaNUs4OXRujOcS",
+	"PeVuFB0VudNzqR3LBn1cr0aQD0rrb5bxIXMHuTYes5F6Gn3kXCUpdtaMRFOH2+Ul+jjsfxeB3HEtpEWW",
+	"/IU9WarcSS1oZ6DGz6mUC5HFJBYwDWACe4bVPc1YrFUJmkr9GSUeGIe5niVS6u1anPGAKd9xmc/nIlMs",
+	"fs/ihN7C4J82Pu/EoEDjXM61Uu2//2WW3gfOTGO/fKx1wpjUPvT8YumFLPdO94QlQJrgBeMig5O/ojBv",
+	"Eq92KJj1Q6LYF/VyntKEg8l7Zl0e+jziOovhgaMRk/I9U1PRYK77CVQ5Y7LTNKsVG81RI8qXEek46hAZ",
+	"GbHMHIfYTkii+SIuPcDTpb6sn4pIx3vY3UpjOvdfGU0Z7PUhGp3enZ1ckTjJ2AhsIWJcqD6Rvhcda347",
+	"NVqxJqVRhqwAXSFJRsZJJhWyhNDG5yUZKrBo4JHmUvGdSSbyudRtaLmGL6N/iOt9+DGgfBmEwXwRB2Gg",
+	"hxWEgR5J8Mk31ONDFTtpGJxo/qu32908pgrIlMZxomefpleZ1uRVwmRwNKapZLU9BEITrGsUhn2su5ky",
+	"KhUQB5g+euSWPtiwSeT3ON5MzOBaBBcjY5Z15upZwv0ODMJg7v35NaBAOJ9njnJW0X2JyqrE7xu9L5PJ",
+	"VBE5TcbKnGNE1jRxGaMmMq70+hVV5MOq1wT6U5vjR9gCp6YzwIkKyS7MSkj2yGPCFiHZB9Wni38c2FMt",
+	"OAFQg7HBCLhlXugjrZSJ4LLE4/c899DBWi+nuYSO7waq+SVRU7S1P4123AbHE8RwSSJjeI+aCIoMmUxi",
+	"Jkminom2dv9JW78JbYXOwdLup1HCfL3qrnmKv77Qaz66T39qInCMWc9RrldoY9N49tYQkdrKjeyX2tzI",
+	"w3w8ZhmcgtHFXjYI7fb74QpXd3/tXBRjsp1pnZXbZMbknPL6xGBQ0brdYsJuoBlFZ2AoEGn8pDcrozDN",
+	"hLYna8cAcQwtK/x59KxL/JtPjjeocLOZyuNEuRmqOrKZCR6zZyD9MFEZTVI9J+X5NGaqdgGBh4zyJ95m",
+	"jHXBpuhFXRF8ZuiyMB4ZV8fWXspmc1WOQf4aWBWtEq6v2KwcoczZ4mea5noKXvdf7+IceVcGQZMghHCW",
+	"RC3Xigg9PTf2Yf0i2LI2ew0ehc2pu+AWeM277ZRQNOH64Y0kdMu1mihOQbfdUuifcP/s0o3ZOOFaPwbq",
+	"AYIq26Ygz8UGYkKffwPqir5+i8AwwQUHfwBOZUiM10HO2ci5YV5ItOqhJzBRFXIszoBX+WxO9shcn8bz",
+	"jBE6FGANy5icijReS26Vg/7d6en5zU1I3p5cvLu7Pg/JLyfXlxeXP+qD0cXl2w/X709uLz5cQkgq5UsI",
+	"NDm2mUgYvqkv9cgJX6JVjKXSjx4p2NyCZhzDGUthITcS4zNOR0Vgh752Iz/99ePbMUZ9XCQY6aEfvM5M",
+	"SMgvC7ypL9QCSuwfuoUPAh96P8MXbhU+rK9f8sZQkCdstdqGedImeZdI1RRYOqcTDI93NJ8wGdqIXDgg",
+	"1mkcHi4Ftq0dC3Lub/UQNiUUTU/XaRw2cA3MLXZDYKS2DAkdZUJKQtMUxiOr/qnv0UW8/oVm4O2TLCbN",
+	"mphmNDDBxmkA2XX6wL2AICnwyGpldiyy+mxbyb8la27V+08FHyeTPDOecNBmG4OW/GkwktpvdN00yBZ1",
+	"pToRsj7ktJjIzUnMzn6NyCpDsY239t9IxmTNCNxTjf2/8Zjj5mOwb71jjyzdZCTuM+tGs2yLCMa7wAO4",
+	"L/pCQtMFXUqPHWtu7ULFfJuP4fdBGBiGH4SB4fhBGHgMv2wF8m80WYPqM7JiZ9mB6G2VKInBQfWlgcut",
+	"Eov0ncwig0Jq7Ya+1CL7JQaz7x3+9lfzFhvJt5V6Vll0HIBpqX3VnZhpWHOPCTUtuwSnDRpfreJAOtHV",
+	"h5vbe/6SxRP2El6I0KMVYXuRTasRYxL9eH5L/CePMUjsgYNbjGtJfs8hJJ5cW4IiI5plS2QJEHxeYWoR",
+	"RJGJOeNaETsiFKRUds+tejYD9+FcZMo0woWyucqY8ww+FLgFXh37ou6WPLrnXRJd3V3/eB5hcso8zyAy",
+	"ep6JEZOSdMDiifnLWc534IV3H3788TIiqZj4z8Ktm9vr95cRkSpjmKlduvnHq+sfIyKXUrEZNmpeOrm+",
+	"ddelopnK53Dn7c3th6vizjRXsVhwuHX64fL0J4gqqXF2e//krHrfqqf42dOfdAsuSsmYWDqMg5tTb6o4",
+	"kfBvmxKzY1/UTbsXy61e/wyDtEFEbKJXAzKIYGSukeuf7y6L53JeflLM596Tb98VT6JXC+5c/nT64X1k",
+	"s73MktmgYfPE2S+X9gl94kw4zoTn0DUPnvz8runB8mN3V+f/fhqRHKyO5U/98Ae4hUni7hbpWN6ymDKu",
+	"dxX2/9iGThyRKImjkEQy+QvDXCyMLdXXrLElwpm4vH17Bp30gq5ipj8T2/t6YUr3aRwXd28uK3cl48re",
+	"PK02PUoZzbyXb2svg+vbJ1j92FnLYz71Xv3hx4vLyIWqJl6gnr1/d1Xcx/mO7a3r98Ut2EZ45+zmSvfR",
+	"j0HzuqbvnpXv+j06v7nRm5B98UJsEvCnF02c39zcXjU94zd0d3OtFwFMh8Xk391c680GV42n317XSwrX",
+	"/aU8ubk9u4qMoUdldARGZjgPesF6lh3p/eF7ew1JX5//WxNJ22hgl/Ckj5YTITCUFPEe9Gcxp6ZTEKqW",
+	"DCWyJEkswzLBaooy5Hp6++6X6yLwbZElCs6XIp9MK9Fy/lcw2Eq35nVa/2k/D8kG0nwuT5VJYYRoqOiY",
+	"lDacHasJu7A85Yc/XGtSyRicPzFZ2OxcIwZZXA1SAUqQfk9x4xof24lq2LH6O6fN37EcIjTOOaQ0zz9v",
+	"5XHBQSBQw0x2hZ+4Gdfyws64C4N7jll3jek/CoCVpy+Dp0yCCA7CACRrEAYgRvWvlpjw98n1rVY1tTwM",
+	"wgCEH/6enOn7WpThL/6thRD+3l3i79t3QRiAwIDfs18u4ffkZ30d2HoQBsDD9XXNaPEX2gPWib+n5vrN",
+	"rfnV94Gd4e/dFf5e6+8ARzK/+jlgMvh7q58DXoG/0H/gBkEYwO7H+TD9vj7/Nz1evaPwF+YByNj8npYV",
+	"bTtFLSp2cW7c8OQqK7tB61xaSzyyKcO+7haB8x6ULhHTZQiBkp4m1yOXWo+zzUnNKM0LqHGhHy7hNbXy",
+	"ZSom+sEIcW+ojY+BiHxMAtAXATJHFZF6Wt0jGYXoAcgZ0FRo8shBBYdIKoKzFGK0CyeaPA3RhyYwiCqT",
+	"+tEjp6i1ZoyMk0eGZ6YunJlSpvTWKBut7IJ4JquPJ90/ffp68K3RanRiFY8rlHSy7iZIE/7QYEIx8AeQ",
+	"wyomRRKxl0ShWEZHwBk63gwbmarn+OVXvQTfqnmgu4eDwe5ed7Df3Rt0+wfdQdfpR71UTBqtXygkZXNH",
+	"IYHTin+talqZavpSnsSPJSCCIAwKXqap3x26a51YeaZ2PQxxRhtPWG41IPv/H3Ux5kXvN1gLg7vQshQu",
+	"6+M7pt72Z8XMI2pTJZIJQ0WC3f7uvh55f0AG/aPBwdH+bm+wuxeEQRKDH9iKY+cN0Fp2cLT/enewFwaY",
+	"/QR78/3Vu/Pb8zOYo7Jx3/gYNvR04JfX4EsdQ+YyhNVB+ljGtHDU01szW9bNCcWQql/5ZcqAwSUIIoYc",
+	"u+a4JZ3oh5PTP9xd9cyp7tppc1alWFBJZjRmQG+mB0MhUka56YGJLat+f+kfcCBXTnPNSKsC52dRr5E9",
+	"wIJUm/phqZhLxDcK0zhJ2THpm1DCBBKirBK14dzZBV+9nEhxN/hszRYTa7ZjclbxETMIb2na6fhMcFah",
+	"ZUOqhWMGnyR79kBQJ0qksQ0G7Br9usbYC8OyT7d33/oUyt3BBZIb2z3Nll7HHGyz7d25QYtCw4TuN0zo",
+	"PjEWiMDb+td3l2Cz/DXm+PkIzlHa+iW6cZ8sb6nIjDQyGXp6gx+TyLG+iMRak+vog2wqaIzx63hy0f/e",
+	"OXYbmTAeO/hAk+t6TKKLy9vz6+u7K2is5ERFcw7B2HPDYEwymW9TtmsRegwZ7cvwD699b/zFZPvjbwms",
+	"aDEF3+LxS+XyhbTJqgNiuhOSXeL6E5I9gh0KyT7xegS8stEoPHiqUXg1WayzCftvr9q2Bb1ssXf9Sd5s",
+	"G5vPNPX01EVItDnQV3cJvVsXis2CxqhiGBeevW0wRkge2BIj/RyeXMVR7mV6JVbaGWyLQMyxj0EtvODq",
+	"gpzSNCUn5bdRU02pQXkMarexRanna0Z5TLVq6C7TVM+byGKWBUfBQcGFvANKEAaPJljEvfQtLAJMSv2H",
+	"cJJq3/VjEEiLp6ifbm+vyEhwzkA3laRhGPCMiV+x3dutM8miaxjH8m0FEZxOkzTOGG/epA9sWVlJfdI0",
+	"r+gTYWbyEyr+VK9RT4P184PhZIZh1yDJXaSOOR18h5Lrvv5pg3GfxNvGsfrz4mEhGtAXqpQ+UNNimjae",
+	"nnk+m5eGvRVeKNy2WDbPMkMu3qca0eCi4JUwEe9EZGTGMjAtK9Ejuh8Egn0SJOYZXWrlEfybEQwwwnwL",
+	"Y16MSGcotHjLPGwBymP90jDhWr+lCCGXcAJPYqDKTo984Ah9kEil5ewDW0LsK3IhaC+OWRwWT+CdB8bm",
+	"JvTeJm0jqgpKTROU74YAWWloFg+NA1S3woWy6eaKVkPRKvs9n81B6qGRXilQXcPggS0BcQbCs8zG/Qp7",
+	"OXukaZmRDPoNbCRNEQEAX9ATVKBdNUGRVKOpSkEM1SOGMZa6JbcOrsrxtHV0NSotcbTq997RIUvhEGMe",
+	"OyZm8C5u/IEt0cvo4JJTaZkouFHlnKUpi0lkmoDA6gjTCAFQD5+AjJ8SKh16LLVIMZkZO8dkkjzqB4Hi",
+	"QP+KEzjfWWqRjQFT/mTU5iAMvnRpmlDAgvkY+L0MPn3ztv/3yeYzR7p1KV3bng3SmZxwD/s1kWQAeFUl",
+	"8G2YEpErZwH3cbkp4hWQyHKbyGCe6NmLQpu8mEG2MsseWQxrlGQA3Y1bt0R6KmPshdw5IiVoRO+UW/Cw",
+	"B9YSjJHz5M8588H+bPPHTQMMCReNg9MDG6aUP5AOnLsX00QxIud0xBxnKpGE2d+rWbpvq/wf9/df+v3u",
+	"/f2Xwfj+/sursf7nm/Gn33l3dvvuDu1/an+l0eDpWM1vSme4L2kKLj6VPLLS7jSiIvRS2wGZJMtThn40",
+	"iJ7YaSCCisjTFLFe2rVhLWLUpKNEdBrRqvBrClX9e2aujRRaa/MJe2mzhp+JAFcdQur0FmJSHfDyRMmy",
+	"7K/I719HBhfa+aDfpJs3EG75e7aBVeTcfAItVNWNz5+2wZt8NqMbnD69T6zq3xVIgRb4YbhXPnYck4jn",
+	"aRoZBOFMiIag2blrlKbph3Fw9HHLsX0KA/0VBGDAKPLVi2O+uGqktvFVenQFVR0iqn41ZnJ9fnOrtZzn",
+	"5h+QI9jW8HczEe+EuNqyWt8vq1YHEj5Walv1OSo7ctjCaoJiXJg+BGcrjR/HyIbwxOH5QklHsiyhafIX",
+	"FmOmAhI8/FO/vVM1m4DFdf+1tYofBQd9C4ZWT6itz0ORFf1OTBL+hLOw7eXM7FgvzxoSIzCs0TmVCzwf",
+	"9K9VOFTx9jrOdMVmXu/rjMi710gBhQBp2pqlOD498T1yDhAgVKksGeZ6dLkikTEkRRWHNoTVY0UW48mR",
+	"JaDr6s42wqW5yAfiAdUllLUrrSbRWpvsi2rfxRtZpZ6Vb/hGrVrDqVGO24o+4H2kPLODYLEq09TUdGH3",
+	"q7V+H2jmfx+gh04zJdyoM7pEzd9PPTPGdP1GEAawTcqhIeZOQweM9bo+YRmUMKIGABI/jhUW8hnLklHD",
+	"IA8PDvYOgmazUPNnbmY0Tbf+TiPBOXNqYzC/37w08dCRZ0uN6p9pN8tuahR0FtJql86QCAncDn1MSY/1",
+	"0mI3V4IAKiEl/e6bT//1X1qSumN9NtycvAxM0tDGBselOLKTq4vN6A0vhW0T1Fbk5YVE4I+O6xCsVVQw",
+	"ytvlnEUYYrQD9gEbX1TKWnBh486uIjIb2uDFj1P8mhdArk/0zNkFbKSRnIo8jfXPwl+VBsosFOymo0YS",
+	"N2ZonAqO0o6IR5YZA5ET4yWFCs+gFrwvkSjNAd4yZY+UV0oEYFz3T0rNye9/T+5xWe6DlSehBjwi/3zi",
+	"EkYKdcEpBhKCEEhFfQgLOB18SFMlePgh/v93v/vd76KdY+RmSI4WHREw6tUm8qYieMtHFXh25YmlyZLQ",
+	"JgitMRY1jZqMhlxHeyo38ZzHcMzDDWZCSi14JArW7xHHllqHbCQsECz0kaZN8nrQf3ZpvcHB83nE9IU9",
+	"DD+vlP5bi+VfWQrvHfb7/+hC+DeWsIO/VwnbKk83s1MBftjfVBZtzadX8+fbTdQHyxHjDAoSwWBNZgwm",
+	"OAFnIZEWTpGlRsyAKAmuYxJZyeUea5Bd/nrZkLnQ0wTGqYAaW873Unbh6y8FYXBx9biPP4dBGNxdv/O9",
+	"05821DFwon5ebdRsBkkAhyVSKB73G46fNSm1QmloUxa2si1YWIzVVLRSsKtMpGdFekNjCGXGcLw+WDNA",
+	"+B+RyMQCGOcdQp7bgGVMlNgJSQRJO+YZE+VUeRZLwkKVV0jwMe+CP2qYCRqPqNQtYFma5jYgQlcJEguS",
+	"qBIcm41YCBFyJQgD12Yj2zAT88EmeHiQ+SuJpmYN9Od1DQ+qroQXEtWOtq2pQ4/ouChLlvOUSUncAGvc",
+	"O004FOVcE6tQIEaXEuevGU7gmrfL9Yaf6D7QU4K7tWbUu3LQ/eCi+s//3/+/0T8AwElaAPbXWvH91fJH",
+	"v2LjXEOWTwtYUX3h3urV4obAvc9hBjFeXmSJUhiRUptTZpGyq4CiygpROBH4SaGkA/q2IwYIQT4uXLMF",
+	"1K9+vuSlq+UrVOrvpKP1Bw0vUmj1HDZkD2TFjc3cIKU1WecEsa2v6NnPzdz7xJb2EZi/p6dMcGacGS46",
+	"Nhb5MPXO+GhvDL6FX+vx4zU97lPRi1/0N/6P4j+GctYwkMe1Zv+nM48zquhcJFytZh6SKXgqONod9A42",
+	"sdavZClmRE0Ud968syFJQsTgd0HBh/j21pBT1zi8yOs6Otg0n1FMcGYc699ZEJmiMgpYFsrr1Y4nv277",
+	"rwrNxoLT6NPflLxrKPzlEqZFsFt9Yky5adTavsOZdOGbDpzS7xVRBV4Vtru1napnkWwB7Vli1QSjpUPs",
+	"RIUY4VpwFHz8eh/Eln7vgyNyHyg2m//uPgjBgjVSItOX+72BviDGY8ngue5+/9unRgir9m1eKQ571B5r",
+	"Q1LM9ADc5gzh3DHY5hjDvyyGhvRiNAxIyZxlEu2LgDgBEsswmJZ64qsrJzbH6JQjcTr/7egJ8Ts7/+1f",
+	"2nPIVhZOx0cahrNBCTt/S5mKeOaL7Rvrwqxck/yqbJv6ZqnjnLqZf/rYSxtFa/CyeTZqXwDs5pViSJoS",
+	"uvNkzrR2awyt/gf9SGjfhSHiYS4H3xHKXF4Q29v1C9Mc/mHQvDZWeiqLva6ztvnG7qWMqfWJBy2suIK6",
+	"Yre4GGveYJYpdOA4WQkPo0c+2CJyaEox3gZAfqecQuW5yAtSi0gHM/+9XphCs579NNohKVMAbri0Fmfq",
+	"xSp6YaUpHT3IYyIZi4sgssSYPdgXBHp3oZRq2nTY9/r3VK0FlqAesVdbqoo5ep0RuXZ/M9LSnTHBF56Q",
+	"2Ig94QfaqQzh1hqVFLT6HREoi50yCwNpYdtB+5mJRxZDjbMCgNpaCzsR/A3eftab9EiEXh4AprAMAiAa",
+	"BBYRhL726AT+QDLu6QWPND2MMqak82wZZ0wDFuDIHZSNxQH7G4SBg5bDbtfNDWHwpavf6j5SKLAAIccw",
+	"TSfQ6qltyb9mG/WuXZv2v4UBzEDjyo8zMWu88ZBgwSHXf8sIQs94gts3CKs553qMnKWmZmmcAx/XjHCb",
+	"0f4h4fFp8VV37cZ93l16a/vhrlyWO1Q06HpWtFd00V27g76uVIWQDm2V/A7ib3OWvoD48sifkZfmVtR8",
+	"nFZi/T4yBGXWZUVOm7efWmTkyIC6g79inlKoyEMR9HUJ2KPOCWBrH2DtlOGSYDea0mPcBzfnJYZoG5wU",
+	"sgjAa/rOhlmnI5cNs1HOOOyWTR6uRi2t39ktx0E7a8WAV64oR6i/7aB82ReVURKzNIHzoqFE46zyZW4D",
+	"wqY9Gn2/VPDVwu/WZ/UXz8Qon9nI0W30EiPhsXSKp6F0JGM+lArefYmyPsLYCSycoqWATS/CYjegkRzr",
+	"3YTgTgbLDzQKFFoqy9UUbPf6fKP3cMN8bx/pW1bRGjbS1uqjbtBw04bmfILZstESQ27a8oYLb9msY95N",
+	"TXqwKlu0aMRLQ4Pu4LF5ayBIGpp61Efc1qgJQ9wEWdELSczjx2WExozRWJJBFdi3sejCGiZm+9O64QxR",
+	"fK9Fpgji93ffPxjzqUe+bBl/WwmLMZEwpeh5DHexhIAyRpIOhar0fniufaFJDfWiYtaFsGx9ZigCSFbH",
+	"g6yK3lgVc7EqVuIJ4Q4rIxFawwRWRqWtpiUTRbUuqr3OHLd2RPtIkvWNluUpe4FhzVUtoCYErQEOlQbz",
+	"lGxW94w2Uq+TYt7aXhfkTeDOerzY69OnsIR1VG7Ogt49D8WnlZ9AOc7JhGW3SdPx4KaoNlx19oDZtrnN",
+	"PGVPGuImIS0+gWFQSzPny/AcVJzfWmNMytJ3O5r9wFklj/cF1DR1eLmSdAC0NMQMOqmSkfzP//m/do6d",
+	"ge+F9yym/pqjinnghSzO+XX6fcqqN0+Ybal9isBkcM0gA3m07UzZYAs0PBCMWITCWQLtpzM6miacWdg9",
+	"KdJHE9NoZccxYV/oSKVLr9obWswrrqt1tdz0Z8/5YyMaIuOPSSb4DMNeswQiL6Yija1DCQdQNvCen/14",
+	"/vnm/PT6/Pbz5Yfr258Gn69Obm5++XB91nRM1t9/m6RtFuym7+lj+TjhNCWcLdIEtfI4Q+TkcmdeZjl/",
+	"aew7LwEQttmb3bbKziO+Fe+2blPHrY1pvHI2KSyhsM622qgWYV0ojOg4t7WwG7vWMylW3n5pw1OTBdh1",
+	"Iol5wQQBFdXyZQteWrvmZgay0p9ghZ7J55Ju+IU149ge3kRmIqfh9IYztLk60apItkXqQ0BSiAjDYVlU",
+	"m6hdizNrC77srA8DNLzHaBjO07CWF8FhZFsS1Yeenh/Zl0iCQLVgo3dwIrbk3LGxj2MwBKLmG+YHB2D0",
+	"WwOaM2RjYfG/JhNquebod1T3qxf6aiU3G0G48f6wtQBb9eRMNLMsKPTHDfalZ3jQM/MSbNFlBvWYsMWm",
+	"lAHfbCWDtjgWbt3NJhYR03bd4kEBUcNXkQ3ZfA8nd4ZsLDKGRkVqauAuy/Ew1fnZ6EReFqEQDeNzqO/x",
+	"rrREhAAMgvHpN+Ng1eb2p0TqM4+DVWvr0gbGyDajbRH34fQiEucQPQDZqyJNrW3KhP4fkWiK/fqsZKTF",
+	"i0TrlInujlmqKJkjELxp8YFVUXEAfPoMindcn5+cXVz+eBMcDQ7CoGi7EWr0oNeH2HpXdO9ocFBDs/Hb",
+	"eGq5NK+NJrI3KFYsNkDBdcPyOo5h3SENqe8osfUDpOOze0DyBgFVUTUQETZsZ0vFowWA7Ma5YUUELkC3",
+	"QO9MBtixDzCtdaNyzteMLi22rQlk14MCoWrwbVcgSuMLuGOq4V1GPtUP04URzMsl6PV7/U0ZnW0h3PS4",
+	"XaWEhjjDuXdnowNsjbrWQvraL6zuYUsgxYkluSLBgKZikj9Z2fMNyK31sU6I1Przgj5qycCZBcs1vIPN",
+	"Q0LJOE9TMlqOUmbY1N5hH27KVeTeUAhXi0UXy6EliTFk4x1VbLvhcvPyniJLGid0mCepSrgJrXca+GwO",
+	"AbMJNyhWZpuErq7G2PibE7tieDKj9oFSogN+A5IUkEg284QiEXyAnv/g2vCvWqL7tKEpAN91mS3fvQVt",
+	"tqDbieUkFTPpG1C6rGDUOiDujz4hQ3RpkQ1nEV68dW9HFzelQqasQHqGNBZTYJHH4EOuwFDCO2as1uYZ",
+	"7B4cBCU7p808shCPgwYMMYsh4/paiZZaOxZP3FTPVbV+X1mua3vUD3ybZ3OGe1MfvzWcWr+TE+DG98dp",
+	"t6a3T2zPjPRzhGqoE5TACuMuyGhLvo1ztSkS+0pavvGcTuXutaP8u8hKYCJ2WUH4VsLTAGkYfMx2XkDV",
+	"qEdgPC/qf+uI+Yg1Z6ZefmdcaCWItjGaLKlqGuKRZVMGyWN/ZwGh78RkRZVmsEzVDKKpmDScipXKtiyj",
+	"q6lLf+GFNEqag0ORpDPJRD6XZJzqGeEsxnQppVgMgKnlPHOF1kiwPvFqcLxJRgkK5BFb0iYIgzxLTSnn",
+	"o5cvR6nI4555tTcSs6PDw9d7LyXjUmRdw00a49xSW+5w1bZ+JyauUKQX/l6QSVOps4zR0ZQOU3ZMMqay",
+	"JXLDFXVq21MglJlvgJcZilzBSToaiYxFpkRK1e4NMaplWlaiC/PUqPj79aVrBjlXnyAVEwiAu7s9Dcks",
+	"SdPE5JlXi2S0lohY4+HyalTjyni1qu3Mh4Zkm1iIW6kGHTcVE0u10HZIUlGuvmtVq5gN8wlkkI5FEHqV",
+	"j5EiPzWXRW7aouvKAds+rS0FPFpXuReDkv8GdXvDIBWTzUWi41NrMeNM7V9ovWVtE/60PI47abP4tOZv",
+	"TXJN2HGFsa6yZIrMhFTk1S4Z2jIZd7dvu69JZzjKlnOlqSqZJWrnmKSCT1jWiAkr90YZU90r/Z0+gF67",
+	"ufeAsD1R82p3bRpTLlnWfvDJ3dA7IypZN+GaKyYqeWSVTQtm0y1zBdy3y6nSbWvXkssIH673PgMcZpO6",
+	"D+OYGtAOeAPsnaUhlMD6PF9AI89+h7ws4UTmYOzVCuayOZryoQ0aXTIpodSbfiTUok4yHlsov4jmaiqy",
+	"5C8GW2HKaMyy8qz/afbm8Y+zt8s/zt4ejv795/3Rv/88YD9ePo5mcfqnvX+bxr986f9p9+1y9OOXg3j3",
+	"rfzTj68bMxjaKuDoeYP6NxvF9Kyqn9CSeYXftrMUmtVsIoL3bZljAE3B5QI5GcVsUXBgWRwaqEqvhJak",
+	"eca3SEoDREQtuuKqfhHcmAKSerXmmZhkTMrvyje71FpAc9LF1oFj0FZr4Ng2WjW25LnVG6jY+tnQ55tz",
+	"CaGcmZf4rpUMKh9WOr6bHXnK/0DhyNto47YRddFeuZ2gT+P94cF4tzsY7426+2x/3H0zPjjo7tLB8BV7",
+	"M9qLAX3HMd08bzbsZGyutf62OAwyZGrBGMe5MpGverr0HB0Tro+qaPspzaKFxYC39GEm4bnIZVq2OO31",
+	"N9icLQilbZsVRmmXyg2vnVwK53M9NqiJLMgJ/L6QJMKSLuDUiwyIQmTg9AGhn41yG+vqbTxMrbE1XSM3",
+	"we55uUkOWT7HItCrs8jW27IutOLnhZButlu9wFHZiGtri34RDPpNuC11a7zazl+CObAIMG1xJhzrPujr",
+	"4+eWOttmNZHMutvqN20OAa/mGTILWaRTYr62/ttMR+wYRx0qQ9+pwCTqK0/0VsOk+wXC7IK00vktlQ+1",
+	"/OBmitcd87J/yS8mU8vk80SeCfmFLOoV6KOtPrEeE1o8itn9w4zRB6uruzfBI4jI5qhAWgh9i8dm0pRW",
+	"meaf4ro0S+/j12yYmVzqulyBc6s7vy4jmZwU9esxhDVz5lUID3D+J4t1VNWxv6JpwEHjOBsB4yqjabNl",
+	"oMk0sJFkM1yvScC116fAzZ4BK3AgVXqZHT4gQRREo+7KORt5xcWhLMV6+RkGX7rm313zNXxypaME6PzJ",
+	"mdihhXKmM6Gv+Q4XLxRvv/9mp0dOysY5M5UFYHJR657HBXNsNWr8A2Vsm+L5heEdZr2esKxJ97O1x645",
+	"Bm6jsoToV4JaF3uDg73Dfr9POpQsGa24lvcaRY3VTuy7Wx0cqunMG6ol5XjmjUKWV4YZN8XQm2DmsjfU",
+	"MxprrmSaKC/Ugg2nQjw00YEfvdxS/lV/pTmrSm4XTLZdYPMKL21LVPPq8NZGs3ndR1sNHN460LghWtp9",
+	"+tCn11aAHBcz7TGSacbkVKTNx4GNI6mLOW2m+rIr0wRHe837kdKV1WyYOrcu1SnxyG7dbjpt2xInG+T4",
+	"rdpqXp5/Q/RRczK/H3DrZb9C/nSjY+azeeqznDVGBGwfr9AuGosOoVLTzhzIkNGs5nKq1TsMWjpdiA4P",
+	"SHhGkzTYDrsj9HOszUxsSA5F3bfnSA59ahxJqWOFZio3LeZZ8iiukckV7l+BcTaz/7w4Kg3z3lKyZdsM",
+	"mKYNvr5i4qYcw1+Jp+Mc/VyA0G5whngKttHqUTyJwltyo0qwUD44oGWunoZgCc1Diio5M2lKs5nspWJE",
+	"06PX/df9l/Bibf7eC6X1bzYDHME8Y4QOxSMjr/vkf//fp0VQhCeM/c5/trPDGZFToaw4KotCfelzJVYm",
+	"OApm+tvIVOLEwu3m/f4ew0Ld1KCaBV73ShVJg3oNwl9fN1ujQTcszFOZU2vQ29pFK59i+uHKBDMX4dPk",
+	"pT8hcSIxacLRaSLJA5sriJPnQhGmV8SaE9o1u214bAONfYeC91kllcAsreGtPuGoBbphDG+JXGMsjkoK",
+	"S11RdCeb14f7pWNNf4USWadWfadRjvhba915rrzznkaJG+bk1ddsnQxollNPy+ZfnchfHULpE+u62R7x",
+	"CksksjbGUmLzHlLcrxgN69imyeDG2ELdHs1c4Xe0vW0W6r3ySGN3pjXKGpqw09GIWfwrR1dvrKN60Z3V",
+	"mHvT+6eQXlvMXmiBEZ+xzSpULHygcfabZ6AZhf0nsSBirBhHtH3D85EVAhpJkRNUAhPSnyqBWfs6QcE8",
+	"wck7mZiEMO8sVjxdI5lqp+VqpuEEhhehuElntl4YK2g25jWbscU7KA79BPwGyKKVKw7YoGJCyk6ReMiZ",
+	"dBWn1+XaetrVb6YGbaXbNGgjv45m8UxawN9InNfI74Mpi3UlMvUhO5/Nm4pKQEE3I9qKfHatMp9cXRiH",
+	"9cIE+k0p5rGG5D7wi2c4HH3pFEuouw6YREkGgHpYRcBkgg16PahHFpqynaF15mAAqDnIRforUYuvY5x8",
+	"YRI9KTg7JGXU5qPDx6B+FGYgCYxfwOjwCeNawwYJPxIxw/A3LRIBWs3cZrGrMMUgsxTaBBm7c1wJq7w5",
+	"+4MpjpUo7C1VJOcGbOZLV8YPXeyknv8iP9FRE07GVm78NcmMsNo3DtFbU8OC30mWbciHqnDoNP28IoWG",
+	"LYh+pMGOdUUVwUoGIlurChSfaeKmJvnERL8/FbbZ0qpNrFHC5aGB50N5JkhAm54LmSiRLUkn+m8ISfd7",
+	"80Jko7lKlPlCuhLVIbGV6ZpgG9NULM7Egk8yGpcPMo1dN+NGx6rpPJg4CE3VFIrUJApjJ0x0P0SdzfQZ",
+	"MlEE4plMdlHGUkYlK0H7FAONyDzhHNAsjVIG1dgZJ5PkkfEQU/GGDgcC2oKy629siTD3hUTaxgCOzMKY",
+	"pWIBXlLqAfNCPoL5IO5r7LokNI8TvR+v/vDj3RX55eT68uLyR9R6o/sgtlN4HxwRvVcihyZYeBlzWXan",
+	"A4o4zcogEWba6+LFyoHm8iT+ghSgGb7SVMxtWT3yrm+Vsma/Vt9ulcyMdTD3q4DBzE1vgyDbS6li0hR9",
+	"ELNEVXGNndq/jUXUzPAKrEmz+9+JSV1PhAjn5lGkYgLxtxBIbeyEd7enRIt4TBuHTKFK6stuf/ewOxh0",
+	"d/duB/tHe4Oj/kFvsNv/E6jJU6Xm8ujlS5tZ6bILRDaBvRS/THjMvvT+Q8IiNDb2uv8nAk/peU7GCYuP",
+	"yL5bWDP3cruClvVz3u7hYLC71x3sd/cG3f5Bd9CljzQBudJLxWTTsxnOb/OqYGhvAaq7hVQxtQs//0PG",
+	"VnO2eKaOAzuVVCVyjEhsHv6F9dK8kGQu0mS0NGWyxmOWFfIqpVKRPRe9DmEU/UoMN99bdBHc4Dnnoeoo",
+	"qK5oZZ4aSahcp7nBIHN1/r7LuFbVnE7mVW8+wiISnFnRbTOCDEAmBBMmSpLbdzdkSnksp/SBAQaKF0EM",
+	"ZDPY6ZELZctAOpycq/P3JkDbpKRHin1RL+cpTXiENTK0XNPaJVH0gWF2r9YXy0vQ1f/9cP7jxSU5Pb++",
+	"vXh7cXpyew5X7/n7i4sf5F9OT09+nk1OFhc/nEwu7v691+vdc3jg/PKs4aVgRSzLiq81SZsrUweBq1Yb",
+	"ytw9siZiwSQvVo4VqC+YRsCmVU04TDj7jgxCr3uNdKbbqFdx1CqNjTI1yLgQUVRNkmtQ4Ipa5Yng9rC1",
+	"KlshslXqe+V3MSTW6oqmVJnRBnc2CofWs3mVZ5OmoDQXWwowZ3E9uhQRN4o4qvInt48o1Z3RH13RlYyN",
+	"WPLY1BmL+dHWncHB7u7TunSzQeTtcAmHwVIoM9KGovJBEiUmEOH3DHG3U6b19gZMDXBGYFi0ScEFGCTu",
+	"RDfpnFxdQCqEOWpyxmI4emKmxEF/z2jH10xly+7JWLEMy9kVwbj6LI9luo6RA0Z0NmSZC8j2D/U5N0V/",
+	"kkdmwItL8cDREfBJHBH6X7GkV+ji3P0MyFgwPAYYOA+bIB9iMiFAi4nMDj40R4c4gWBXfXkOB69kpk/i",
+	"2PdJxhiPgHsjQp90cwcb266kQFEgFvyIwDvmCCWQCt1sYxXJ6ikiYyPxyDKj8BrlHpoJwgCmDyyRFSOo",
+	"faDGzaZCqstWJV/fbQwN0Spmt99YDyWZn8RxxqRsU4dNoxdXj/swvIurx0NC7TsVfjx4s9sbHL7uDXq7",
+	"kBrBXvePjgbb6aSSjtl7EbNVbBF2v/VjRN2ufqc7EzGLSAcie0cis6GehiSKuh7SZhpUMk1bD3PmvbOV",
+	"VZXLDmTvJulYzJueX/9jp2r10Hq8Vi4gOXc/JMM8wfilH1YUubtcWwvJ5Ou5PmChygrUYTxh5EeUWo0J",
+	"YXO1CknUsGS/QoldoI7IUNc0p+cqsOHeYf+gt7vGKrry0FnY1KwloPFouSb1EAfoCSJPAJRkZdgmxMtL",
+	"0kg03v4tbzzH2j3qD1eCXl95wIMVlWsrSMLQGqQAh0P/C6qVVtUsW06JfZlnA/QtKbrtvm4qy2gLGm1a",
+	"mdGDXFw1LU8rQNg+dW9/tWlbc2ac0S8X+OjA83G0aLMrZwYU7DOqaEN1bapoAS1klOJykHcDeHdjUyd8",
+	"6Zm93TS5kCyx4AY2vhLcpJnEjV41QKEd9Pd3v9XKE+ovto8N8qzqDsF2kxgOtyGQcgVI00pWZFr8Dj5U",
+	"8Wy3D7bZZ3uCOG9i7MeL2ESpCiJLW3GcMjTLOli4FahQuos35qXiyqX5fHHFVcfxHyp1qbhx5nVOz8Va",
+	"NxUe8DPQ0EwlDGIr2J5cXYCRRJ8jCoUtBzdpEjP37s7xczmvSCd63X89iHZ+Y+/VUKjpZo6rI7/Wvshg",
+	"IrZ0ZjkS0kN/qm/ru31ZIL5vUAWpc4m23OAktmd6rd5PMpEjTj2DJXG5iG6T7I0PR7t0wLqvhq/j7v7o",
+	"DevS/njQ3R3ujfbjA3Y4frVRynCa8Ic2Q76a2j7ZfDE4UZGOh9Kq77z8msTfqpqed3vDvtZFUhMAwhnM",
+	"CZ+QQR/+KyDMjAQo5q8xSB3LubYEwNmmhvl4rM9SpOMjpuFpD1LZdoo96hbJqJ3l4zd2cssDeCtmAawh",
+	"LFkxkkbW7cwtFb2jxQxTALJkhRUEismVR7P7vUMxHWjqszF2NNW7dje2A3uyeGzUs+k4uzTmUlYLGzt8",
+	"1n7v4PWr102RCyXQoVWswQyoHazVxw2yg1wxMzdFMbAnpcri6y1hLoC/ZeZ9CQh2dvYe2DKspHaHpYwX",
+	"s/whMWwVXVePLDNoQYmShOczliUjm4PbEf7XLBaUNXGKMZjMH9hyp3V9vgbmC3qp+v3BLmiwFr8/OOoO",
+	"GsNOamtS2wrOAQcn/lkyyoRBiwpJ9Mc//vGP3ffvu2dn5Kefjt6/P7q56Y3hv4h0cF+QyC0rCtjIfSza",
+	"DG9q/+DQ59w+lXgm9Pv7+Ov+t67+2bU/BH+OSj/39z39j8NvjfmeZkIcFHYLZTViMbueOWsUpogbnpnh",
+	"0QgCFTxSgjR7t/Y+YemX6pjL1T1Z2oGr5rAWqv9r7Nzm/Wpd508LBPHd6F6MhxIkbyptbhLHy238QCUj",
+	"d9fvisWw7dRzdVc7jEtaRJZsfVax4RZKGPPnMYnQT19xJjjrqMKwHSYrdTLwrW2xnrK0eZEMHP1K+Gsv",
+	"0DlNtcaLmX/S4IcvAAkEam6gyj9DK07d9hmXWtv1gvXWqZ8t50rAKwoBJykkjwlbhOC16up/ajXFpMCX",
+	"JxAqj66bsMSV1VyPIq0nsTmmPhPbBB/DYqwNN4Ymm7rRjhN0UqTjW4ef+Tvrkejm9uT69u4qQjwQKJiR",
+	"iRF43JT1+9jz2k5IotuL9+dnEbFMHkzAZMHYQ0yXJIrpEoMFY5qkBimS52mq37y4vD2//vnkXWROShEm",
+	"jUfEyBbcCYCiBwdDC02fPdLU444lo6fEWCKq0ENQHBo9VAcDuxG6QiSaNExBYHSm+M1ikj0WB9a6vvSQ",
+	"9COzPeH4eHN7cntxc3txetOzvdRHzej9yeWdHiRYxl2HbPOJkiwdWxd2okiHC2LdReB52emRa70UcK4b",
+	"w1UwxFc7qs/DevfZAjAjmk+miuTzYz0dEN0Q3Zz+dH529+78ujejXz4bTJ/PYI2PjMdMz7SZPjOXcEl/",
+	"c8iWAoQa9d0+lIwzxohMheoVawggQEgQukN9PXKMvVqSWKA3CQpAkDM4xINOyomlCYRRKMFGwGoBcooy",
+	"TiCAHIWiEoZW3bp3MCxDK9ZRiJVFcMM31cGjDeaLXwwBQxQ3kLjrTEgGpPNe8JgudzQDf0U6Nzn85cFF",
+	"IUXHJqDb8rUtkZ/CLSG59CwcWwui1iAQLNIY/+VGjmn2ZZTmMnlc6QACUgZ055xXeQhUChgyqAb8yAiU",
+	"AtF0cGQIyZGxrNDxPGOPibAlKPTBOklTMhEGLEc+JPP5rwU2tjt4dciGh6+7r/b6e93BgL3qvh6NX3Xp",
+	"Yb9/SOO9eEg3shysAG9EMBXXA8w7p14It8+iqhqgl7bk1U7Q5N14nkeG3e6dshy9Rj0bfqANoOTCcueE",
+	"OyZetWN7+A5r0dEa/fDNzjCtl2pSbN20XpdwXmdJzBPNIe9uT6sBFF7awN6bN2t71AatxVtm2BiFjagN",
+	"wgA6G4SBZX9BGKDYKFuBvdub6ys+NbhkLbOCZjZDYIL+5l9dMMrqFi0IiVtX620v1Ft1RLmmV3Xrhmn5",
+	"LLYtZ4UhUQXcGRkuTQ2mDPLX43K1PGsGXIinlcyzn/n8m3Er14N2tlXiV3CcL3hWWDLH6wd2aq4ctsHJ",
+	"pH0dHdJd0wlK5ikkwji9AGumWV3CdX0lxKiHIWpH6mPIkgLRqHX2LtYsXx2y9fkWsGWCTtIFXUoIrifC",
+	"oeJuIDpbtttF7IPxrQJOvWFZwmQLnP37NUYxvauG+eiBqWPfYmSrpePhw3oE4LmGID9rAfPWtt87ONgI",
+	"SwisZaUXDzd7rwLx0u9t9r1fx2xqsJ/plyB009GyVlWcwJZYFg8r0K5TGfWnKFHN2WI90uzjio+Vqswh",
+	"/CTQe8Whu96bix9ZNfB1cJEuDrbAiiwwCyWxH8PgN5GrqQF4LMUidvb7fbCbilwRiB+nBS6i8VlDMPP+",
+	"P5EomaxnNmJp044/npBE6Iy6tWnxUUiiGf1yw3j8jirGR0t99P7N4SshckkkXMkrlt2wkY9lOeg/FatS",
+	"GE5Ykr5iYQ0frgZgpv5BgSt9leJvjl1ZUJ6DMvNfa9Zw/nHwKltKRJnqhA0MbKc1PGdN8NT31byFA5st",
+	"e9tcItGb187HG/np4wfx6eNd/unjrfr08afpp79+vOR48TpruKgvXCSfPr4d4+/p6NPHE1pc189c8k9/",
+	"/XgW4wX9iat58ZB+4afpp4/nDL6w8y9boh2vPGH5ImqLkAlP/JZMCjEYYUF95y5/VpViLNzVWlzFc0Gx",
+	"N8dVvC11KjTpmUWchd+vp8dbbDiGep/FZLMu22q9WpB4DqpUTEp9NT6ll6mYvPyq36l1upoDuNc13+m6",
+	"gp/NuYAtwSGGlLAwmxH029mufH7cRkftKa6GR25WjMFZLZKV++KZSjOY1q7ZSGTx99VmKDfVhFLEJolU",
+	"EEBjrXnkBJIj5l5dt44NaYN5xvQJjOVOOJF0zMhMxGwHskEikwdgjO3zTCgxEmkEYWIhsTHnn+ciUxGa",
+	"pi38ci49hP5jrTtZT515OpGEmkNkKVav4cCFnWgYMt6oxuxpWa5leEyqQZoAkzcVstFbWOnhrxlw2BA2",
+	"t1VwXENeb/MegKmENWsYjrnjCrkaFejk6qLurG620VLZ5H7+ZbqsLokmM1fgIbR5mMY0jyAAkZ9ShNWD",
+	"MRkpwnROKKcFvA/yDbRkns2VSVjCsJFOqYRqYYKmfqoQnPAz+55JBI0gcjAKCUZ3YXMujxbLZSnPrL3I",
+	"hGKoJ8csy4z3jpKrpZoKXhyLovdCS8dLod6KnMfnegz63ACeLeyBnyIVksUUHHYbJkfB0JozwkwEKsVz",
+	"h5kSRGspdvySKdLxHbD2Ac3JUqYf0aMuUmTNCpjpco9jpZ1q7kfgzxjjsVkmffykRZvH5YMkTigBGCr9",
+	"9BFpmMIjcik0m7Jmw5i8mGTz0YsViTSr9nQb1k1IkrHWEEsetqcAszxvRQ0Iuh7qyQgJhFubf58KfZq6",
+	"sQlRfpB1SM48vRdkKxZjLHA2HhJesSEW39lS7bQMu85TK8vhsSc3RytFX4shRasQkHQtxiUEE1uL/IhQ",
+	"0mSS0cSPgk5/0uZDNqLKFI+iEmogRayFY5jjRhuLPDP4XDvHhFZSwYdCTfUcFzHRm9g2SkakdZHRzZA4",
+	"UK62TF7NephNc6aFCuH49pHPSlwCWI3fFrwDMkAd79DT5TMPxzTcHZ8VSsAu6HlKxJERFA6oFBNCwWVb",
+	"kR72UdtJi2Aao6tXSbIQ2cPRWtYoMt3/icMLgJuGfZdSWzsmvuTm/eXtdU+mjM0/uxAN6xXcsSxfc2Yh",
+	"Hiw+BYDemFfnEC2RzJjIgcTKR+UXmwkG0oFkVSW8okoQtACgPxBUkygyohx4d87XpBYDChqLyaox7qzK",
+	"ye15otybcptrjGvlEghR+OoRiPGYdAZEErBvg81RkAGZJXyH5DzVxGZ6Y17+bD4D+sSM8lzPvtYk8KkZ",
+	"/fLZ6A0yckELYAYgmViYDjmsIAA4k0qrqGbhcq6StEqGLnLE2vpKOD84/5q9GToOwsCnVX2qhcYrOEDu",
+	"vZpAK23j1uyY0m72tbGmZG2T8dGQrOKA3rwRr05gKeXJeF5MawpMIXIktO0nfJTmcTl/eotJC4PN5m1V",
+	"Xso2InnbtJQbpk607n9qS7JuVKn1J7HQh4slkUx1KZwd3N4GVV2fiUd6S2sGWkIn3gxpwDvGb3pqxq42",
+	"S2ccY0tIoun4FkdmbO66VonZpZoqoZpgNdy0eZMFh4+GKnTA8CVTBKY3LOrdtgA6fF8CBnY4LCZj1Tx6",
+	"KRn1Iz51CQC+JPCqClbHaapgg0VlIkQcFqNuOGojZPuKLJ0X0mENxxUzjD4m7b+cN5fGbA+ZYlwBmlES",
+	"YxwdnA2t1T22eUeJquTENCxInc6/N4nF+gllxe0yFlCHezDoHTR5WMzbbX77ovHElX9Fd5NjtwufOkmH",
+	"FpB3wyWJLn+6Pv+3ilVvv787GGw6KVK0FrZwRPVC2sz+cS5pJaYZcUVYDK6+H2hMjKZ5RL7eW6ZxHxyR",
+	"+4CloP+T/hHqxcXmtKCBJh8Rp+8++NZsa9BE0RoxWJgRZjR7wDryQ4YALoVM3gAIAnfgOhblecmf08We",
+	"xIFPO6HZjmFjypJbR6/bbp5WsReMXTKh9lsEL/0C5UibJJIpZAwTfezO+FESS4zMNtV5OQuNDmnK61Yd",
+	"DmUZ0c5vG01ipUz6xlz6+ozoA+6JZXkbc8I2/rcqr7xF0DuoIT/hkSR8Ahk8R6S90mfxdEdOEfMdgFP0",
+	"BNO0cEhiW9gQ1DTX7+w8c36hLceOk/apbaqfy6au23qWcsellprCM8Bj6RnTndLvtOnIhbiZM0BEYPdU",
+	"DOhh3QJetZ+HvoEdK9ya6rhaN0GLe6PiLafGU/58ZnM/I77pvL25VR1IQq7YSEZJcx0xtF+qZbeWGnAT",
+	"N2iKDUb9ldYTD3BgOzP7EwoGP8k0v9XKtFnuqzS7Jvq/MYB8m9LcVRvsqjlqgih/mgXVvd1srPwuK6Uj",
+	"bL+kcHVWG1mO5eZN/Ab4KMtCQodSpLliPhheQ17JKsAqKGaPxAON4m8l/r6GvtdELQ+swb7ww93bt+fX",
+	"52chObu4OT25PtP/RNjA0CH2heTu8ub88hZ+L+1d35fddmrpZD4I307o1ziJmXfb8guw3UZQVmpUYttY",
+	"aap7Ac9FleGbfjZmV7ZHEMJMfjcEYYUq9SxXS5ysCDC0ZCR/SqQylRMr+pSxza2v8qpPYAmTpNOcYVYZ",
+	"6QYF55sdINjfhmM7jsB2IzRZqJiXt7EcMK1gYPA6rcDNTalnqyf6mqqmiiSZvdwWvrim4l0Rq1uRASwj",
+	"c5YlAo6Is4TnikncPPqT+iLuaIANwPtQmCtR6L2xHcd+Nwyt/r1C1YSc8fkTu+AdlN0OO/oaDLAe10Fw",
+	"dPCm97pBI69mnkLHGxelBKpQ190bI7QRruAJMdqDJ0Vodzd5rWpt2zCu+pbKhjCnD5wR9oWN8sIkVNTV",
+	"N96ZHokYj28xa1LrmOxLok4BWJFCfbmyX74ZGsy0sNUp2X6n3u1+kbJqXUiQTsBiFodk4EwixgbfifDc",
+	"GxFJl5Ispsud43K/SzWyYZRjLRtOKR+xFDR0GDmkkmX5XOkrkJnamqPVyOe67urrJo7XZu6CniUx6YDj",
+	"htv0dj7pyqVUbOYmIYl3jonMs8fkkbWkWAaH41d0lx4Ouq/j/rC7Pzrc676J37DuwTB+RV+Nd1l/NPi+",
+	"rEJX4h0DpK3cLmWdmTAEE0VUOV2uSCJsm6IVU1KBYDbJzUdeZrEXa2MfMq8DVDcaIGBUJs/AyzC1L0zt",
+	"OUuPdl7Jrdnf3d99UlrhxkmTQzZNDLRHPVRyRcrk6nAcGHPhgVxQSUZ2Sxwb3w8EBSySajxsS2ZQprZm",
+	"A+CSWvsGlQ838ODmWYfYsN8tz0A2b4n10x9ybGHzEFg3bTZitJp99VzbsjHaUnfa64KfTLZZ1uaq7Crd",
+	"eLOZBnbYxjYakFDrtDBssq0bN6oR/D+6Ni7tYxKdmlCDiHQwvmhoOcLOcYnhd9Q0g3o4JkxP3y7x/47e",
+	"DsZ5WIdQsDGUOR/pI226LBXAu3Y+R9sf/U9HVmHgfansrfSer639FmBJaZqsBUuKMFOjjpYEFnNZQfxz",
+	"tyXaIAEBcE4zCYx1RhKOdYOSjKSUT3I6gdgEqlgXOgZggZ0fBYlYPGEIPtgDrSO0MXKRflrhJYCShAGS",
+	"6IwqtiFk06+A17TXjNd0m9HRQ8In54+NiPG3WgC6E+pc/2j2jSRX4KZrtaMA7vxV7c0xm2dsRBWLV9CR",
+	"yx9nj6A9UUmK93xDkyvTVBMLfobE9thYLdklmmZakg889cOpAK5eMQSyjKbWf6b0olVNYuugsJld4ZXc",
+	"zScHWyxwg5yYhD+KtArvt3IdZZtx2o+a32jgbZbL53NfWW8VTmHoYTrDgnqWMn+zNlFqo0iozXldNBgj",
+	"D5qHoHJD2YS/E5II4Wgj0qltU0TM1c+cTzDqveMqQDSbqUpiAD8ehIEDvMVmKgAL9qlWHtMifvXdzcVv",
+	"iV+tlcPQdtOkY2nA54FVzaGtBo32zXCX7Y8GtHsQH467++wV7b4evhl1+/GA7Y736P7wYPR8oKpeN56e",
+	"67NhlzfL9akyNuzhi2dO8tnvYrtbZfaYaFI7aeaMt0WuTYvifSdZ1mQAzyXLTEC4KRBVBM/aeNEG2Qka",
+	"8HumpiJetzNO/GdX1di+mSZjZY6iTYUq4XiRXtY8RKvLW4aAp9YaGCJSRjoDYmDmdg3Q3J6BmtsvwOZC",
+	"cmC9QuV13wrkTjd/0Q6St7l5VzdUnwqxaZVP0w+vHTdPYXl1vVlfj5OnqQyjp7euCcrZAia/jdg+zxy1",
+	"uRqdAeVVEz7GpMGmliwD4Cq9kxN+TCLKl0YKAZ2LzC9hpqXQfAFZ5/oqRrGmMZ1b9MYkAwCapY2W9vdM",
+	"SSxhp+YLPXe6qSAMdDtlqYQPNWiRT94cz1AI74jQIh+biFyBYefk5vTiAoqqSbJLlCD72AxYd8ZsgYDK",
+	"cEoZF8X0IDN9q4p6KSQeN9XN+zVqB5bK6W7HTBy6jyHD3fDvhLM0GxX39Jod7pOUKUyzj5NJovTJtaep",
+	"/TOSejc6thn2GZvQLIZobzGGZG2TV19aFI8W/Wz4k+6faPcv/e6b3ufup6974eH+t3/ZiB1ZI9OqOoWa",
+	"vzRra7qFzY0lIA3XKWnY5Kcmp4lkozxL1PJGt2fURfHA+EneVE0MTw7SVHKF2oSZmJXyZlIBsBN6Ibyr",
+	"XmEcfWgf0gwUYSpJ9AOjGcsIul+hUXS7GqtDpF+Fy5Epmwjpn5C1wGLAYOGEpgmVx3jghAIGun2TKRhi",
+	"EyJL/mLK4y0SLhHOBG8VFXt+31I1j1CLjeyloeEE0JEt7gisQU91BFtGK2HJZGpwKB2yOdfsOk441fzX",
+	"h6kJMdUE9BX9xmJKlUH+lHCCB8gQiQiy0gJ+GEvmUSnNuVD+wiIN3OhhugOAFE9Nanhk8n3M5DhciY7K",
+	"cgBq1F/dCa0UsuEOYSGaoEmRMgzQ19vRViaMXnq8cpElwGttRIr92wbqm65hmiUUobNznHBje5+BA3+/",
+	"P3DLAJGB+7ZEHUVmBU4FLTC5UDtIRiumhnR8SjW4KWFTMli1YveOndXQTqnD1W6bVfCUaUbaBZiWAo1T",
+	"d7xHzuloWqAWv5AkshvU+awwuIZiIH+VGk00FHOxwZagzdQlCteIRF+/RWTIQCxGbsdHOz1yaruq190U",
+	"h9WUizvdrWzoi0G928sDhtENESADYozyDI5yDgXFbFGh2MjsYzUVktmZShggCYELX3Me3PrWgn8UlLZ0",
+	"wZXpPPkD0wzwm34Pi/6UWdjvfgcY2b/7HbARTVtxrnk5TYm+AcLMVekkN74JwEVEYiWCe+5n0xY5UCld",
+	"sswEZUvUJuZ6xbAgRQMIk24KnVBjkS1oFuNL+VyqjNGZJuBEAuwuUA4k6pesrkcY4Y04M+E9r/AVB6Bc",
+	"lJ4My7AzpsRqWJTRcEO750WUQ2jsicqYCEK7rRxXwvKIICBk757f8xrED5CnLLyXiHwtRcpCQskwEwvN",
+	"UkzNGdDGcOzhPaeKfMT9aN741Cn9uYOze5UJrWGzXJIZU1kyAnBo7wBsrkbQwf/yX8gvSQZxco9aEAgu",
+	"73mXnMOmHIp4GWL6uHTpRqGmHAg770R0Pk+N7Hj5H1Jwmw6lyf+eE8K+aDkFAOTUFHf3NHXdfoJabIMI",
+	"pTzWTawQo2i50w1fnb8nin1RpONXE94BwtSN2InQX6pPBOl4cwbNoFa649jZkI4e8rluaZykrNoO3n35",
+	"FX8/J/G3l5qhp4LGUWWSJn9J5tFO09hMI/m86TUxUkx1cT9EOz29QidOJNtEWayWTM3iGOuzJNGp4Ipx",
+	"1b1dzllEEglfrq0cZiFKEw8Qlssy6y1aeelLd7FYdPVEdfMsNRWlo2LGdKfA7SFdlzpapkNDozxLSdc8",
+	"XiZ6CFtD/z3Ul4eGEIjA5myiN8UMZL/fj0JDaPhcU0npAg+0RIBF2VfdlkFbwPpU0jhpNGl5r/TICTfO",
+	"XpDkepuCywZhV3QzTn5ZoQwN2lWK9gcHEazgDzhueUQACrorsmSScNMnEJRpKhZ+CRh8wiYCkgQ+59VB",
+	"xuc/4FMR6YzEbEa7ks1pZkDVe5MevGOrKExniSugMBIzpILod5EZztJ4t0PiqYOhQRjTDXHB2Y6eE7kA",
+	"pixQHcV+uwFl2ZJEaD7qnqL60z3RD3Wxr5FuCpJBv8y1EIz+vWuSYroXNubEr757DAU52DgFiOBO9OHq",
+	"9uLD5U0EEw7jM+3iq5Uv26bRLhLt4PzW+20IbLe/H5lqqo1DwGakUZnnVE1fAOfVF3dCaKLxvZ9ApMvm",
+	"Pr6nX7onExYd284BO0Wys91D7I/9/l7UI6dGUQbYdoIeRsI1KzNcAijuBh3eHoBMtNvvRzU6DQ0UUcH0",
+	"tV6kydJOsE3eh4LBSmjlzBZMjqppTL1e7z74FmEJCoS10kx8nIDE1K0ZcaeVXgm9ht6eo9zRO6HWJh6X",
+	"BMdEJWaKudr8PjEemzw46CUeqKAPhvH63e8hDyEzmmpuhiEeCX+kKaSYzXNFOkMaw+yEZJEJ3exyzmBp",
+	"Z4mUoB0mLI1Dh0nIeD6zMJkiV10x7mZ6gQhGr8EhYJwmI8jP+3POMlhevU1nTGs3O8e6U4PIte91aZQx",
+	"mD+a4ilIK6/HSAewjTwZWaTvG9KG5/Yj18+MSZFnIwbXDyIzOiReIDhOKDFomFRNSQcphZMIaNgeSY/B",
+	"BfSFxfiUZBPIW0MOjrsIA7sjrZdH5lBh1LKX9pbmPODemlMeWeZmBL/Wu156N61lG2WeAa+x0wf2LC2f",
+	"dQstH8OtcxDhTL+J3IoUh9lRnmUwDEUVO0ZhM9iLynJX6F4MyPvkB9IpQtIs74++dGf0S1c/2QVTW0Qg",
+	"b8OUzUZjHXRhcKBXRebzuciwAhF+xMgY/XWMDPDFiT7jjYSJZoDEsZKsx2pOdTkOQttIbPj47htEMzX7",
+	"0IT3k1QACiecM8dGuNERxK2aVCoTEwUamzTUUeHUcC/0RahuBq6i7m2tuHjW1/050NsRSjDmCWcEhA7p",
+	"QEXGZEQMHwhJzBRNUldGDzTrzDSOzQwi4q8JwreYM9kYz84KY/0TVyPZqRm6JSg0jYAWqoiuE7xSxtoc",
+	"TZPRFL+7F3mIELqdEiiEPmINdR+0khiSOJEPZIxlV6jWLYruOnHmT+kRyfRfJKWKZcAoAV4fSEkeFaaa",
+	"F9LsTpMuSrMseURSSTgZ9Il0ytpiKlJYFvNqaLQVp/Gbl/b6RB4D8Rpeb/NQMYQUHtLN7JJZ4iIDTSc0",
+	"j3hgc9Wlqe7GSHCOuZQkiVNUn/C1RJJRKiSLQVM5sUSJCwW2awP+oR+SNsnHNNYrDi8G84CB/pHgmaui",
+	"WBTcCz/S1fsvTRgq5+VnE0nYaCo0T6Wjh7CI97MlMVzF0B4A5kAHJ7D6f86FYiRRbrEwPggk293tqcN3",
+	"aApAcsJ5nKH15YjI5ItuFY2/pBO1VxTTuk1hfMP1rhxhgbFMM8bWtmcag6N2aKJGLWQdno91W1PMJYCh",
+	"XkHV9iMSAW1GzuLgKr9CuinpGL2S7PZ3QhLJh2QeeQ/qVvu9XuFRK17o7/SIia2wajPCuVAb5MVjsQBD",
+	"F6MxVHqHWK8I1TITlo+SZyryDJJujcUIQIRN1RMtJUZiNkwgxk0fIrBliRxFN2Y+hRwQx/sSh4IqtWvK",
+	"s1nhO6GRRX08FZy4kCVrTijwHc2xIBsmKqPZEn0/IaFEplROPWXtgmOvQBxDWR8wN7FspKncsH5oHuve",
+	"xl7xhBE7MkQS0ZdDe2DEfHBZFsj0X3ffDiNrFokO+v8a1Z456P/rrjnw3Gp9FOX2VKQx7t3Lu3eeq6pz",
+	"918hBZlE/6qFAODLYAhChnoSrty9VunMA1oc7hzZ5zwlgOIbxSXLkRyHBRUHzjkWugVC/wsB20FXAdoC",
+	"7fTuYL4nEgNo4d5BVHDCElDT9T5gpHMlpJpk7Oa/v7OwQQ+MzeE9DsaGHWuH+bFSclii+QjsxXQE2v4i",
+	"S5TyqhhLJUYPRRVjSTpizjidJ1137YW85/9GHyms9rXm1/acjfjLaspmO0bQ2Ttw5sCCxTC+I716tXqb",
+	"oPMeFbWjCkOXgbG2SGlyzlLAIOqgtl84DaM4kfOULsF/h4dOe+lSX9nxAdeM/oPUaPMqI5c7TH3cbBJZ",
+	"3Gzc3Q442xiFTKFoaEvBSUdzca0YOaHoC/gCgRq70om+dMHpwiwvqUFpGzPNWwA0a8P80Z2+D6hF768X",
+	"vr4PQPOAfoItVh/9EQBjbVZ0ORNaUzaKjXIe9g6c3aQwalSS+QM3fhWRKYk1ta1BrVJVu1Ow65BEPE9T",
+	"O+3ejGO8UFJUDQC+CVZvgy9vdph5D+bvFFMwZUgACEaGRCZ/MawxiQ1E5Yhy0CPJ7v/+f/73/4snRjTh",
+	"HRHIJ4xAfTcICga9D6XQFKoYRMY9G5EhS8UC28EjM6ZZU0UmGYgSp1dI0kGzMx6hkGWHDbUXrO4unb0Y",
+	"/9yBjhpyAbhtODfako1wirGaCWxQUEktJn5JZ3U7zlASjTVPBw3xuL6qwK80IRUlUCWe8lAC+ccYqv8n",
+	"+HImcgky1sRizOgDa3aygINFf+E+4AKPp5qKo6/fop0Gl4vDEXWenmPYizDnYBHAA7v1N8JZlnTMscI/",
+	"7Ybl6Cdznij6Yw79KIrqlugaBGLJ2ozWe33YcvZM3WYn+nof+Geb4Ihcnb//Zg3hpdPX1fl7ZDFoXIRN",
+	"7fOEFzK0pj1UVKxkOCl5aQuH4z0/WeOH7oCHEkLk/MOWOQndvrsx9HXP/Qiale5r0ileK8XdoPeNK0MW",
+	"97zqeEZ1e0P393HJ9e35vO+55/RGHtfg4G52hgOqs3HgM65JS3CtpotcheZIW5hT40Sag8VFnLI7ybIb",
+	"fDWyCZ14dLHq6D0/1Aqs4FUahGvgmcW/0QvO0Xtsq7HDWqNTvjDoltY9Ir8n0cYe+nv+DC76e2488Oid",
+	"38onb8x5phf3vOzFhqOIsRqjqctzaZfd+UazR7F8z1tcy55DXu+hmsPeyXWzc/AhdMJbg2nh3jWo3dVA",
+	"p6TBgX/Pmzz4x4as3GfFgndt7V1HBmgwheErIe55B6pmoiMCB6CEXj8i+I4N2ZhRHmvFbmlLs4InXC+P",
+	"0bvnCZ9E97yDKZ0RmP6uAMkywbJT+pTlcwn3Z4Xj2RmvkLNbWLRHIpF1YBTgCnCWSqjsOYcqPM49j4NN",
+	"zNacgcy858Z9I7jxggMWLKy79fIlEw7Q4apH3mv6GbUZvO+5M2IUJy2zKD2idzKeDRNJZozKHHtnLRyU",
+	"KMZdxPM9N3iisDn/Sq4hFCyJd8hfyTXunL/e8792u134v34EXNSkM9CPwPKgoRnuwYJ2diu3nOuqheJJ",
+	"K8E3hqQUkSjPQd2uE6mYHBM0GdO0LlBwgFDLubPnBkh+PL+146u51knHPyf+5//8X1ZRLEZQ/joXtlOW",
+	"XPzuhFjd2vYH4hBxB0LXilrTnX3dP92z6vfD0g5yfxUGDv3Q8erv2OnrHOivaAkH/BZd8+1zq1/W0nxk",
+	"SzagqqU5tKa5Aq5Wb2afce5F1TiDF7IW8i6XMhWTCCT02HBpJFS/V4YxCp4uHVySK+5jnZKhOcA7pfAI",
+	"ewHtFsW90dHiRUaWebwRCr17HoRBmowYlxDvaKJbTuZ0NGXd3V4/CLFavCv7vlgsehRuQ8F38658+e7i",
+	"9Pzy5hze+VZAOUCwC/nP//l/EcheOqOK2hQmcnJ1EXil4IPdXh9fNmfo4CjY6/V7exgXOYXgQEMxeu5e",
+	"5iYSfy6agLVPjQeNmm0P62iEr0XgNTGoJrbJWRQx7sASCbm7uT45MyEugPjYIyeweBBk1Nnv7wFetqfp",
+	"pXqPLTWXzSULAVYacM5GVLJuwiXjMlHJI9MLDbWx3oBH1dJ0uU4ZxvUWJbTc2eAiDo4CdBTeYZ12w3l/",
+	"EPHS1CdTJiWsGm5ga2wioOy6CE8Tif6tHNhpSlW585huabfff9Yv4zebS/lgkPu3MNjHjza15Tr38gca",
+	"F0DkwX5/sP6VO24VWxbjS3vrX3orsmESx4zjG2/Wv3FqPF/wwmCDT1zRZSpofCvEO5pNIIPvYJMpgGRe",
+	"TlNw7OJbG3zNAFPdFS4UjNxFIBO308wOCMJA0YkMjj5CjLEMPn0Lg3netEGNBlGx9YQE0xSMFzT0BJ5W",
+	"kkVRmN9tOEQW1X/qzXxswzCNtgT1GOzzL2QRH0Z+8Xb46U/rdrj12cJn9/v7x0QVuxS5OXzWRYtEcDHC",
+	"F9r2LzyDuWq/4iaG0ej28Utakb2I/572M8axxv8Ye3p//Ru25sc/6p6+M9HaRnh6YL8iXu40bPJvYU02",
+	"v/xqtuS3l3DINhkVxb98IjiD68VGdfVs0HpmN21YE81n79Zt3Npe1MMZ7Fh3wJChDYDFmDFT3+n1XYsv",
+	"mA1bhI20YrIXj8Au0Hvv05N2modP5bIeYQ3IrhtFCVbDQCau353vTXNtG1R/A9Ps4Sv/p23S33KzIe23",
+	"C9DK3nLbCpTfvAV6wUDm+onD6By1ctLf0UfuPL+VJN5U1B7bHQuC9jcTrj8sISvzO/brry6Z/ymT/ymT",
+	"N5LJW7CJDaSvzzCis/N357fnZK04j46MMNhOaoPM3khOP4uA/v5N/08h/U8hXRHSpCOnIlMQ8rJaGy6w",
+	"kZp33kWWMTCBDdMlZvGZ7VS314qxsepiuA/Et8QF4heYLk1dqAJkGKIOEwgqphw9EjOABaPLHSgjPUzF",
+	"6EFiAAJkl00ERGMcF1o2oB/7WjbpRJlYyGvoLmT645+KJpzFmF9DaBzLAsXZGsERSbkIWuuRu7m954F4",
+	"UfkAYXFQwJ50Bv1+2O/3GyZluCx8cIlyltndft8LJIYOQBkxF4uFUx0fEzoUj4wkKiy/vkuoecVlrDJp",
+	"EcQI9dFhHM5kTCKAOHS9i1rQWY6IAV4LsViXBVPDLrMvicGK7oOfeFC4zgAV8Jg4hLZmvDeJ+MOhK8lv",
+	"cLJhxIA1QAEwd6npwlze6ZFzjJvSrRQWcDKBwnNUX3VWcKiQRp3rlExpOtbv1fkwzMdJmlq07uBX1GWu",
+	"9LfiVoshRP7rTVSdEeCSu/3d5+2IRR5q6Y6bO0R6lXWS6v0NOfFvwFhNtAlIYy/l/+Onb+FXLXcLzgvT",
+	"SdDJWtn+Hus9Y48s1cQHFscJayxZovKMyxIXxYp9NbZi6zpapzywkJBITA4YLivIdmWiTxOpTizG/neR",
+	"+0YYDPAprNJWR2JoJD4sAOAPBwfyT4IDgnsHrk+7gJbAzIpWhbvLitE9W0V2oZdtv4r2kG0XMJa2br5I",
+	"Y2ZcsgZl3ryxNVnemh7/DcnTfrIN475GpoAIDrqGS17/J3369GmJhOhpreiGG1DtV00j355PMxWcrddL",
+	"v0fhhMYLVfM5NM8T7k6S2PUJ4JVHX+9Rb4nvgyPS/xaRDoiDopCdEgIjbfA1raOCii2yUrVLyjdVa30l",
+	"VkIAcoIYGnVFs35Ch4kxhrshg8O2qXDnqbFtqpl++Z/K2VOVs7/Xk/U/gj5nds8L+VxqnSMdvwgLJqZM",
+	"GOnYLKgi28kmO5ni6X7Kkpeq1JKnZAxdXmJRziEzb6J5w2l7ttL3pirt9/vAezBNwTRmONfHT9FxgeZs",
+	"X68zbGhmH6KMPAggRuMSK6/zjAlTVY6xnWHtnR5uazFi78Gbh2S+0XO4TJs8+h6XcZNHf9KLvMmDV2at",
+	"nmoq3FKXai0s3MzHCpWyXJfon1bBvxmz+5H9f+y9+3LbSJY3+CoZit0w2QtTsix3d5HR8YVKll3almWN",
+	"Ll3TW+U1UkSKxAhEspGgZLanIuavfYB9iHmweZIv8lwyEyBAUdbFdjUnpss2CWYm8nLyXH+/MhR1DRLO",
+	"aWh3PUtk9yVq47cPjdrdphvG6pYJG7xXal5l9sQy2FJkShpIEhdQK5MOGWfBCj9CVowE1fOgOoZ0QFiq",
+	"32jGY6G895RVXuIzPeVeJ0ZHlB2zHcaVmg+wQJDlXWVgWLOZqcsSCumhDgaV01zDW44lFJ91e+IMqptz",
+	"Xa9bNA2qIkrQntitzBh5Ad1AfQSD6koYsjte9qIx1nhTK7arsSpUuzQmTqmN+2ygR1T9SGjxKFtkFb4t",
+	"pEBfqTlas8HUroXWEwotXKrUqGahwPJsZTNzZR9Jg+vDSaBnTS6QuigJrDKWBjWlp/0YsY/iWz1H1UG2",
+	"HCPnElgfmK93y7tFWP2EOOF/+2Ud6nI1Z6GLFFFBM9GE+eP7OzWHHBksP2Ln4IpCff7uJ2gBKpDGOUpd",
+	"1W4XTCe+5kHWFfaTJzC0oB7W9hiyGzUoD6mB8FwnLcWNnmWJGOosSxPlY53gLnuG6EZBY+gYa8uTqpl1",
+	"RE55DzF4u+FEXQFaarQ2G5/EbIR1XdV2ROV5bTl+1TslwAdYlOVfcLlsGlUQznvjHfO20LMpamE1I2qx",
+	"e2RSu5gNr1TpvsdrQnSoyM3eASAycyjRGNnmSRYVpPEtNRmngGRse6huxIHIdf68wc7DMtWkV7tJKBJA",
+	"gx344AlJ9WJGqLKVjAmIXGCBa4fh6bAbYFYIjcInvS1uk9+nuMhr+f0E8jtaYJeHPQYoKY5tFtbDYYmD",
+	"d8FDicOh2AgzAD0tC2ldASeK/4TUsI1oA3SwgF/BcUM8yeWCu+0LA7tNh3t9yzy15UIGCyzkQ100q7ke",
+	"b/EYXq54FbW7FisuhNuvjTu4AMl8sd03Ox6jWz0ONc/Ykwnsb8XbNw98fcHNu/b3fTV/351O/ixJy1sP",
+	"uM/isMKl6ruwvYE3Qjoh1OCX6PZEDOBjkONGuhxn8eFVMpHlcMzlQkiGSYhe/zEzjO0xUpVDHCNuGLox",
+	"jG0NaE7abGTInrLvso+v8gShz/rFmc3dPJK9n5oQ/axNw8BHNlYtMoC3PMXf/Lb6OGgGRef0fG9v//Q0",
+	"Em92Dw7PT/Yj8fPuydHB0Vs70wdHb96fvNs9O3h/NFjAQ+i2vgE1XnkHz6B1KdNsVqgaqe8vp+bDL+ez",
+	"D7/sDfF/++oDfHZqPvznL28uP/yyKz/8cpB++OUwwwdPCnjoP3/5+Qa/tB8c5fiQ/fPt6MN/un/YFt5r",
+	"fOjdBH9wVuLD9vOj/EO3ibHrUX3Edu2A2KtB8O7iYdOX1UO5zmW5b6poOJuhyAQBCYHdRoiSE5kaxEUO",
+	"Fvx5oi7TXCVh+tugmuKPkIh1ty/k3RHSJZ/FNBez6RRKqUxV+gViA/iR3C+W4ow4ATh/LKAC18HXwRwJ",
+	"XrBNc8H0RlgXhLiCYK1bi29dcfl+Ch9XP4W7SQKnyJ+YhlNY1Vs2Mz2ym/9W/QXVjPC4VHtCEgBZVHbD",
+	"REks72GEziLx8MdxcMHGBITbX0SofWYY0rSsFfmge3+JinKoR9YseNSEzmpHbYclgGZdp2/X07cX4Wtv",
+	"37ZOE1olkg4wfvQLMu2r6jiHjdJCpHmiPkVsb0M2LpSD0Z4zIRmamBnFQGYTp/CJLafyiRde6duOQqVP",
+	"7HSXbNxTN9ZH37pBV22b1z2x3rotWzdcriUb16NatuO11RGByUeo07zkjHYoRDQNMLs9sVv5baZHQEsC",
+	"1eWuEOHs8FSMZZ6Ysbzyvlk5qZBhEFCtSkRais5PZ2fHp8wAsQi5y+CY0wKKI6baMLgt1exMi/TaDuhK",
+	"zQEiPxxkasR0dpGlQwCatqbwRBUqm4cYvkTjhs0zfjIEix3/zIViijCKuRzvv8OXkyW93cK4B0h0Aufb",
+	"Po6cU4TEv8g024w3LDoAqyzsHHlsfnJ6vegtQDwzVwlik+b6hnjMHOvNIsjyhRImHeXeQRS2RwetnAcY",
+	"YBXk3j3/MIDZRwR2DjDQaQYrECPwMbBuJmmB2MebthuziV/ZxvHjHtKZd1J7+CYqSSVDH9Ab0N4xzAuE",
+	"Nb3wwFimeZfT+pDTYKgnE4K2J0Bqj2gGLHcBwxfOKW9EAhUQBit4b8Zz0cl1yzJFzOFHIP5jmUO1c66J",
+	"H4qnEf0lfr7DhxDbIa4QyMeO5t028c59xqim3Qrqw+H7t28OBzyWME3DLgcxK3fi5/b/ftx/e3Ak9vZP",
+	"zg7eHOztnu3DpwifubO1hX4j0rVwnyOdRV4lF7Qz1pHEqeVZu4iRF3gFQzjxRizxXzeWjOh//uu/f934",
+	"DfaVLD3/TJVIUejCqYF1/e5SFxMH9blImpiWRmWXA4LqVVROZM90A9RNKGQfxzYLztOhFbtwefhB36EE",
+	"R02Ctuz1+5gmHYz1RJlZ1ugUOdSjEdRaPa3h9oVm2M72CoCSZ1q/k/mcxmi+ulZRVSH0yB6H1jt1GZoG",
+	"crSupPrio6AFNMt4fCCOvswlXeEpAjUDgbMpNuVYPzp1F2clx8xTclBCAQ0bhdqNNKJAnIhmnIepgpSu",
+	"+ODobP/k5Pz4bP91HALr9KlubTYN+H4AKv6ZB5sdSzPG4PSiTv4jTuKiq7vBI8wTzmYCvVsnPjk/snaA",
+	"vSj23r87Pty3w4xEbE0F/Fs4/m6EzvxGtNxQb3HZe+SuanQbwxhanMZuMA0u2gfPaHhMny+u0u1OX1qh",
+	"tbu3FeMHzJsLt+lZDuEEL3HkniLqjjttrLy7mtEIi0ihgJcND2LEFDFJItFh4gb+hDQoBqWxymOaoOSk",
+	"0+UO1wDx2nUhRqoEtUgLo5QAWz8JJAuku47+mU6f2ykqlDEqEaUsQCO2AmMi8/TSCsQO6MhI4xORm4oJ",
+	"byJi17pK7bsloGbSXjaEIl/xVQGxcFGyWVTauTeYVBUQxXsOd4BC98zxAV98xOE9hL9PpypLc6D2AQ55",
+	"wJlf5IkPwf0LNdUmLXUxx5xYBPcH7lQkk38mCjXURWK6TjWkPiAVC4Qr2IwmNcA/bXI5NWNdCsRXcqkH",
+	"Iw0EroTAFC1YMDCHVg1MMyzbTiIU9PGPu3t/PT/ukVV14uCEiEAiaqnDd1nAVYb/ZwLeGGjgcWtOUAcG",
+	"83CihmOZp2bC3Pin/3aYloh75MnTAP7fMWdOCz0q5AR5YBVS3pUI/8g18vGPf93/973Ye4ecc9Sk/1Rg",
+	"bbKzyA0b8Y26A6SCuZFFYvhyVXxP89wUUPPvQsJkbPEtJO3mVNMy2PmMys5XKgKvh/dlW9SDzv+ji/Bb",
+	"qtL5KpcG4RQcvtu3CWX+TUCSX/DSLcjymlK5SbpCm2555hjUVCDohzIXY3mtogVP6nKV6pRaepI9Vc5M",
+	"m3IQvtW37uT8Qk+lWzSvAa2yHWZTa3q1uyt3kyTYB3BVJvomtz9SCcPUpibkT2TVvcOOvUjE4fLqYanK",
+	"56YslJzEkTVAJtqU4oV4m/5IVKSO5ZfEJXrqSsc/3EU9I1c3obLNo3QS2N7IKV3chNSSor0xkYkaAF0P",
+	"sv1QWc7xOTtcaXo+45+ABkpPx+wNHY7V8ArVlarW4MPUoDiAbNbJHK2dlAhWKlPKxoRXJlAfIb1/gIl/",
+	"wOFiX1/svHi5XKDjsgYCfRU3Sbgw1fOHo9nob1wAXVeDJfGk0Wt6r1Y8X9qdOMPrQPUjIPTa0Sy7dqKN",
+	"OiP9Rv/F1p9e/mnnxZ+3dxakUHDMVgXPx1+QVkmVFlab7Ylz8jqkVAi2M/CnzZRpltVVoxZU3adSh17r",
+	"XN2iC6W/W6jb70rdcti47epWC3bP+zzYsa0btTGD+qm24fItuM5Tru0FLChYthHuljaLPwQw7iXScZOV",
+	"r6UKfEU21rSv0T/TaSw6EpwhshiO02vVB7ZHcIf07NaJIxGj74KCg/APig7aBzL7RBg9tB0RoWo3Yqd3",
+	"vIe78/nr1LBlHotcTojQnPw/z7GJNKEOSln0Rv8kel7yIiV6OJtgvBpJ+cDIL7XjUE+VER1l1wmNYmBr",
+	"X34XhOpYqEW23go09V9yIO2sf4FK1Xoh2Pm2I8SAIgygYbIXd0csy1IOx3YqB9BILifqL79uLFuJXzfi",
+	"imt5YZzrG+nr3Ui0J7+GKCJ7CGzHL22/lTMNTCuv53FqDFEsEM+qCT2wbJbRsKxhJi7UpbXCZCXJAH/a",
+	"r2qR5Kot1DSTiJ8eGGPkCi0LmRuJ+TMdmWXW6KVklS7iQgVez2pby92hlYgXZEECIKNm85dyca2Jr9Cj",
+	"iXlJmR5F4Gw3ZHIygSigngc/tu9ecVQPHGcFglHCSBPyTKs8AeJzAOYcyTQPQ3Yg2wP0Sp+OPan7Zb03",
+	"FuDob1ShRCmvFEZFIR2o6sAlTzJ4FW6Aodj9MJDbC4A3V0pNTW3JKgjXWJ6spN8dSbVnyClC0FJZgucx",
+	"1274gkfiP+GCvQV8YgHZYnliMFcCfOLKODqfXJB3gLaNKG/SoeqJXe9MPjk9I9wuMtoVkr/CV3sxYvUn",
+	"djt2WvzKPogKkuFSpplKBot7jPBoA4d1CRT1eGaCndftiRN1OTOKgjI7W1tByNWvKHpkVFF3hxBCbMW/",
+	"0cEqcp1BwnCu+qEzxk6SGyvFUlxEBsY+m44KmaguBrJxCI4zCd1Q3gEjOuTq10Xg6e9SYSPYj02umYfV",
+	"Huj17qPNB3wrabLRfxkFtCsn7pzT+F5WV5wl5uocLLcbp27FjN+rzb2urdavqCOc0DKtFCVg1u+Vkk+u",
+	"1DwKmdRAUCWpmWZyTgRqjNddCYEG3OIe0v1KzXtizzGEgwdUSFEWSomOUYqxBPm3m59tD79tDsdplhQq",
+	"j7t9ERdal38pi5mKIVAchNXsN4Q572nI8RRbeyHXJDa4+WdGQMvoxjYQ/RPxW0h+A/NnN7mW+VAlxHJ+",
+	"XqYZpAjHQk40lmhOugMa0qXMzOKY6gMZy2sFwFWFysvmuIqfoNuyVWKYhn5tBvjq4teE+R2IGAfYbxwb",
+	"yXYc1kDIC6Pysi9kltkxOqkEEdvG/BTbc5MJcaF1pgDj7THzRmjK5suCQ/5t12kj90ybbzzp1dT5vfCR",
+	"JfkmntvcbVdMbQbADrj2KRbJKWvSMEzrTZGWkEgv9t4f1XnN3+cAYfPJassErRAGmlIjJqoYqaQPISbs",
+	"zUoJmSQqifwP8Rurf9I4hrPCHhLK2sI8CTfCNEftMTXMORgRAYttxSoSmOFtlXercnlBSzorz0JPvFPF",
+	"CAaQl9qng1ux5PKSod77ALM+JLpeiJYfuOeM46R7UafLj8TO1kvEnQWRCFkqwP1uZwMnS5YiSS8vrbkA",
+	"epfz1UB2ICTKzSGzDaouZwWkB9kRm6m1iTrxyf7p2cfd4wPgNqDxC/uPY5dY7fKgCdNtWuhSDUEhztIr",
+	"hXouBAsv5nZwOn+OFJr2pTZ3tl522zIdWCQ8VgYxNf91ajurvSe3FHi6PbUOkz25vKT0DV2guAnk3BJh",
+	"uaCqkSK0YoWnFTZ1JSCAJ4GvsTSDDyIDyEBWmFUhoTjpD3/4wx/ixoBFcLju5hfiHx5ZreFJVIJb1AHw",
+	"/VjhvI5+PDlUU30JlqsPTU7EU8YP8HhK9l9028JNG1afddzWF//z//3/cNWRKiEzKAyVAl3eXSjoCpx/",
+	"fTpaLlUbSr8g50QCc2OQV1K3Xj7bXn+LMSkyvYTEb7Cn0d/S2dna4ogJD955DC8KO48A6mcv59geUHv1",
+	"xvgY3p5A4gODlRMEYYAvKzZAJodXxva1042cawpy2xEt6r1VA25Sg+x0AZ4U3SGL/tEI9a69nyol5KkB",
+	"taxUOYCiwUBQocOpQ3rtxPtEg00A2LC5ovBOrsv0MlUJcv5UdKWbMTB187tVEfdr048Q+z3xMxZvVXQp",
+	"NOu8OpUrhdX3rGI0qRfGi78D2rX3loGPp58QAO5X0k9uE76YHct1hflIrcm5qTjqxatV3sfMplPwrrxT",
+	"SSrPrMn9zQN0KSq2lhnJaX0ZWn9E8vUF2pFzE63k2ELPT+ACqQ4jzRd9KDVXlujEv3yI0dwSmZKXVRxV",
+	"3xTza+Re9UpE7JxaATo26F81Yo2W64RjYVbgjkmp8wYoFu7aVmeGXN95Y7Fl4HCa7/H8fW1PTW1p1qrZ",
+	"k8NALfhIcVssUc/udwU2O4feAYQlhOHgzASnlQfl8mp1rupKW1RBZyZvNh70LMNgLrXSE7uQNIHeJH/o",
+	"KQDE9RaStmbQJ91bAaTBvhyOfRNjaVz6MxZkgvOItR9wfVMwcjgfZsr0FwYATVDiNf6cABJwcDAS9wti",
+	"EqKImsyHEBlgAM8fRCdR9kVFSmWilBVdoWH0Ege785J18zP87be4WdRFflpAKMLD7dihMkkaRc8jemuo",
+	"m90k+WouG37TFuEXbtHqJlffjSPn0WNta7VqATcM5NfC1XkfNYoP+/J0bdst+u+ha18u4oUCKioTEOap",
+	"vVwKrUvCgghE+qJPnM8COu4nEnlXAqHdJIJQ8tRFOEb9F8R3u3BC0tbKqb2npRd9bj7u7nSHazevxN02",
+	"gPH348n+7muuD5/KcuzDb0MaX1WehfG4ifx0qPKR3T7br14B5jr/+8XTAnveVRK2rP5aKXw66YLH3B2g",
+	"e7iwN1GlWMlEI11pFcNMF0yFhOaYlTB3ssawr69riwWO9WOcpW/fvU4DbTnCgbpqV2d9Zr+mj33Ke+rO",
+	"Zxa3+a1n1ur9HHuSQST7vH4GdRG4r3eWHoSDUk0e1R8BcwC9tOxhO9L1xn36jVvJMUlxGzyO/+F25Bu7",
+	"P7yvoikS9TeKBwXhKEysptpt+wLPjLB6FiKhlGWRXszsD+oBoNVjPpFwefARo9M1BWXiz149tm1EQmfJ",
+	"3zDylasb+NtvMcGxqGGhAPjPXAVxmpzjMaY9atOR7h/PjCAke5Gra1WIWQ5MxxC9sQPtNkdkKtktEJ2p",
+	"prd8SYTmsXwKsAeJiO6JfQm3Ci1KPvpdCq/fZZ7IaYvQe0bZbl9+bW/i75cY8S6KHnaIaSClBj8i5d6h",
+	"31EjOyeQw6HBSJUcKddV5GqpOKLqCJQmTnz0xG6LrBtwYw8vKgq1KCye8Cr5ympNEH6FiVirOU944k/s",
+	"jN9V0fFnHb7YBErHdmgXH0DhMEWIOE1tTDOZU946wbvKEmH+I2f/Onxpd3wMg72meZJep8lMZsAyaUTH",
+	"aCzEolNrBcjM2O8riO19lAyRON37yf4BiMGIDYMFW/RcDToufJmJTFRPAGYjZqqqfEhpK5SE0kfSS1at",
+	"4BW40Bj1M9dwrl27Adhvrqtpxbv2SCpAs0QaS8bWxKI913ZqEDxGJQ7RK5svFCsG2TJQg0DVzfpS2EWJ",
+	"RLyztRVDWi4MB5fGKlYGdbKOdLMFX5H3AipyvNeTNLFuBX4Puooq00mjS6GBOU07Tx9OlhVOaT4L6t0K",
+	"ZQW3XTwwMSmfMLVLDrk72dyKbczJdaidA59fXQPxpNwf0BkpV2g5DA4MEI/JIyl6bzKlyte0sE+t6kHn",
+	"e7hA7fHy4DisQ0PfH9jOO6pycEV1Y50lC1cDy5Y7XA+IVblaPkylL3K783gkOnecdOvElUMRd/sNbdRL",
+	"ny5UBkVTGrDYcU4YA5Oi9g5RnFI1MQ9x4PMiQ69qqTV4eyv9+DGDvQnSUAGYP9HXYhVygHFHaJvVsVvR",
+	"RyMLgDk9JR9ibeZD/jQce6V1a8VHIlFZCvmjtl31qSwkHNpcZaYJYjQAC+VEASzbDhvWmTI9cUrmupea",
+	"uOYq6UM9F8vjULMHuR7UUtSFt22rUO46LbVQ+XVa6HyCdS9FipX06Dp3OuQEYeftxbCfXyPk/P7rt/sf",
+	"T/f3TvbPPiLyxPufj/ZPEHyCPjk423+HHyAEfXMjx7unpz+/P3lNPzo/5Vbsj7o9sQ/zC9CxQCXIiVp2",
+	"kFC2Xd5omhtTZ8wIF75QQv1jJrPltw42FFw7jyn+q3dPg/xvFBO9fxGk433E462eIsoQri5tVYjdQYxa",
+	"Zaxdyd7Tk6lkvjonIl3FvpOheULFoaHO5fSrtBQ3epYlECevsW0hcfuElflJ5Mq5XAkcaZRWFzPE/+Ky",
+	"ly4MaaRWGk5kLkcqsTpl/UEi/YiEulY5U7GkYcp1WczKMQhdq0JepXnSX4QzjqrSMHKiDqYABVkHIX5E",
+	"DBIo7lZvP2mc3OMxYv46SqaJvrZaYVBIDGYDC81AFtKzA4aaDOKIrgoWk1DBDYGij2aoJ/7ms+CHuMZc",
+	"TpAWnBcPJcyd+AzqkcELgaXJkvAVQMRQEWyXxTXn15uxvgkqbcCC4EngFzA6uwY/CjpmvWC28t3tNqsw",
+	"2H0AIRiDdoOHYRo4Hg8GLAnEO/LRpAUPCtPCwByJ7SFI6BgBNPEEyr+1XW2CLkG5qO0FMoEMOtXtid3M",
+	"aBxE36WuubHGhPMQR65UQdYKFSIhudSixOIQKpeAb3J1g9aiL2rkuysKOQnsFRkJ2aRr0Jak0gQG3A6r",
+	"HavypIM7CdJX7O2ZAKkSIqdAFwyB3qiBjOW1Wn6fWAmzNmIqArEqTZ1oXBcxPvgNemrFEILZOGu/Ramg",
+	"hcDFWvEGLQudbbrt3n6PnsxyQPwFrdI9jxepd6Cy3EkUavIXapxa6a9nAcpQ1XHFWKBJaqZAyFHwgwOR",
+	"KFOmOd9UcN1C5nCRjsallTbg/OnsnR2+P+6i+k4IdFRoLegN0UODMvz98Z4432WxAkBPMg9eSWK9e5ax",
+	"Ioo0VI7r7KLQNwaTnsUsTxRetzE+ZY4pVSXXCaN1B9NDSrkJ2gV4q6mVk8UIVtEMaGzGidDAr9d5p5OL",
+	"mWF3UQuJLr71e7esjxZkq3TjDvSTB9zsMJB6qVWE+QUuZL52xDwmLxQtyL/N1Ey9mWXZfUTo9kpL9BYv",
+	"9QfE7JnlVakQiiwvqqpC1r50k3gF4dMuWiHCl8hSAgklmPRcMfuA0rQn4kCcAhZFTF/FjLGDzurYSqm4",
+	"G4kY6E3oW2654tJOrVZQGuJBwR9GqKJVqVGgAja+KLRMhtLYNrFkt95qReVDL/+A2mUbaWZU0u2J137C",
+	"wKQIJSv+PkShA2mNbhAUoGKoUzJ6CjWy9oW1jehusMLbdJ2dN8tTdkvY0XGjPcHMZ3bJrHLPb7EQf4Cm",
+	"AIxOZniPUWQEFHk0s9BAoT0TowuJSJ+hIAaipMyGGyKDDEQjhkiaU1l0jfByohPlXDJ0LUSu4FnnyjiW",
+	"TTAwmWhl7+zw5xNvOdtRKYpRMG4LgqkYoWflUE9UHyaBWw5w7cLdKW/g3XKNueEXMuEX8L3YlURzIRdp",
+	"jsSeSGyQ67Ax2k3ATlAB56MBiZgGEzsTFq9Rax8R2aW1+ECLiHsC5JDpQ0oP9+tmjBaC1vyZcb5KDPNg",
+	"TKiDF73j0TSYjNq1a7bj+dk8CiIcG8zJ1P6saeGOjij1AIqFqq8ebD1THxufHJqegdjZ/gHn5USVxfz5",
+	"LjgJHWqhf6N/WAkecLr5/p4ZEcO3mKYe87S4cqyBeLW1HUgvQW6JgALXbbmCMBJ9AlJ13sjLgQ09M4iG",
+	"6eaD42bbW1v4DrIUmZJU0uUES6FLVsgg/unfkjdHmkMCg1Ui4ladCvKiHlefgi6+aV2KricAFKUQ6Vqj",
+	"WmtUSzUq2NXCqJK1nC9QqNBFtCLQTi0WFC2EHTANgsFXSXp71yYHo1Aj4TgTRv/SsieO2J33+dcNcq7+",
+	"utEXv3z4LW6u5H6DDz1qRAK6OKBXXlbGXY+Urann64RO9RkKtiav5CrIeQx0g61g9j0HL/2Wo6uxEaIz",
+	"jOSlZb+q4YKDPBJScHKeiPG72GPVxCq3MxGLDsP02WtkIABzEryzKlCVdS5mOWV3EIe18/9eKKKyDov1",
+	"gu/1ZeVyrR2eQJPwpxLjndgf69FUIE24f5TUQ9gTEPGs2A6V5tGnjsPGsIhT2GKc9o/sMa9ouZwPBA72",
+	"fuioxpxsdnlfFEpeYSeGA7cFBDbY3xSsYbCNSCucGSU6AH0InJguwOO80XZXp+gZn8jsUhd27W0HEARh",
+	"SL4KhrUdPULNVUh/aXd54GS0gQCqGfD6vMMd/tm8/YIspmfeMOg6VsMfZ2lWPk/z6p42fRGbocwUoguS",
+	"XRj7t7YG4Kdp8TyT+SiYDBPxBCCyEMAUVQZmzdJEZaW07SX6JjdQhRmztWrs3yaqlNagjtvwB/EAP5Y3",
+	"HxpHCfCV1LjqPbDiHQDEbLST1urc7xjvUNZXvvFqq2ldm59JfDqww1VYwha2GKtbHlKIFS4Av09Le+QN",
+	"xnvhbpx7B5Y1mdlKLciqzRVawwj1Kut3TVqG0UEXO3RPgbjvtjGQBWLiPmDxHiUeGxQgGl8wpdjqkPDv",
+	"qKE7nOc1bdlXA4C/SwU38Zqtci6j29MFW09doHFCqseg5Uw1Vn3e5zQ84rW1rot48vLP1bbp3Up18JdU",
+	"fLNw99Ad8JFgCkh8r5Q7W7fjXH6hd9zybVDJ6wLqm2KWDwQgyTF7LRdR4XV0iTQqNUdu4/E55kE/4gFy",
+	"fbSV/NP36zPz5GfGb7da6vKDnB4a5fIyaFdK6DY8eCMwnggRh5CSiUoJF44PuCMgvITnBMxZqDeE/F7U",
+	"tqpOOKT6QTAzOZ2qPCGOEJkkRF0VYI0ShL/OFZQd1kOE7A/wiZrsGugHo0xLoqXCWFyYnA2aJtRWY7QL",
+	"C3JcYAsVUTj9FVUUUIlctlpS6OmU42X0HLYPg8Y5dfMMWSZBAAzjpuJidnlpZxDSe9ISGjWcATeyb2Eo",
+	"1RATGpEDALm92pqmr/Gi76Sla+uGEkkxixRCVPwJNk7oeLTgSJJqanFcyD7FYCgwO8W4ZeO6ivEM98nA",
+	"zSjwookY88NpFjFF/Dk2oZJYDPUspy3q3FGV/cqz3sHsnuqGPT863T86g9r7HjhJMBqUez0o5QwcoP0a",
+	"LJHgEJSq6xkNpeyBUF9KBrMLu77i+jJ8wnjDB9eQKZVMPDMcObU2mtld8ERV+F3Iz7fRBxdf1ML38vCu",
+	"D56Or+T2WPX6E9Ieg3Jde/+d1N7rQqhPpQJP8d3uUadIZnqULklv3P/kUlwxexmcpdZOcoU3HaC0dbF1",
+	"TNquEEuSYnl2eBqGuTs/nZ0dn6KAnMzKmczsE92IMhQNu4HtLNirg6E5wMP6IriX7Ig4JF6TWq48V4qb",
+	"QuejSsp14sv9D9+/fXNYKfcPoE3ojWSSFMqYATL0TO3JrZSO2kH9uvF3PSv8x1Yppmd/3RiEtU3a3l5/",
+	"2hbAQc/ea7iWHJaXzOc6V89MX1wMi/kU+Rw9MOuftrs98QYTBGAVOel/BnTEU1X416++AmYRnO0di6my",
+	"D/CLxf/+/I0ubmSRqMT+DVKL0lEOtyDFBWVZWqXGl91W62e55ACKl4Y6Zxk+mimIptDb6Vlp9Q8sv5sB",
+	"aRfoOa/sb+whKNNrxSvObGg0+NSITENMAlJAcW/JIbQD6/9CTFLmY3zxyv7DtT7RheJvxFh0XMJHHGR8",
+	"xN0BpRFRlzhu4uhH/lHQZWbDoTLmcpbh/IthpiQVe9Mvnxl8v4F/F7tGl7oYaSig3t4R40DH8z/LIIUD",
+	"J7vnASR6Vni+gwTZGJmu6ZDFXGsQFiVXiQL4gQoZbGdn60U3soIfQi2S6+piCS/3cUJ9daAzwK+4SeKB",
+	"iLNETmMqjCFOVgizOVI27LbbE3thf7BFKaZE2chhdX+Qk6XivpDieP8d0WDEpfpUbk4zmeYxFUZO1dCV",
+	"7DxDZr6BGAEVnj0CXD9iWMVgUm4qE58Z1d65KxiCH0HFDO214/13EOexMzQtuV4c06P11CNjOlFHBZIg",
+	"/xakY31xjwt9nSaqMEFYMv7868aUP4dg+q8bduatMP51IxK/btjV+HXjw29xl7OpNE6zCdaiJ36GvY5L",
+	"h2IxSQs1LHXAhIhavfNDx4evd4/t+s+KLAb1GIwaKCCBywAWPNeugMQOjABNsd4FYp31/ZQaGkclyohl",
+	"PX5QfVdGihq6LIZjZnuN7cesZmPCOXz0ozTWgjIivkjz5PVRTAf+wqoD/trgSRkQB2Hm8qlAuk6L9DrN",
+	"1AhNGRGPCj2bnuhMmZhoe3lkz4yAL43o5EAYa08UBlqxKsnMhmOWEBT+Dgtu4O069fnhycl1cGdg+Fff",
+	"5JE4Pz3Zfd0doFDOpBUg2IVRJWIlwCv5qiAcIgIidM5PT/Z+QjpbvN8hd4yTQYNN4eKv9j6lLRPU5zqZ",
+	"Uqkcszchne1MD2VGUgIuIpDSpbaXjP+Bled6Vtox+K5DbAh7Gxq7QTqzvLCvbDWmCIqpTaZvkOQazleg",
+	"dtgflsXMAJ9dtTLK7gzOs4Oz/IpSSBH2A3JeHUlerc4ZX6Z6GfxMSaYxn8oYhYJ/Gz8FgJbG0WHOcSUJ",
+	"2sF7J5g13E4Dl8ZKhxeSHLltK4tgdkDgh4KZiqKZsudFQ0QHFcDHMXsObdve5ok2vAi/g/GiJsENQrz+",
+	"j2Yq0ZCNtRIbrKVDPRqBgHxaG+kxc+jOtH4n8znnbN/b8PmS+J8VlvaeqW7qmbeOaqoxyACVdPsLJ4ye",
+	"ofOU65vBLUd4KPPVA430rs1WNIl4N0i+1HJ9068NwpS6oAzeykuS1CRqYpll3q7iSxAIrRaniy97EjDB",
+	"F1UJOhDNmddoD43nlXreynR1GgVXwClckYmB+KwKqhvCS3c8ShXVWxg11HlirJwaK5mA1+jzRvBIk/sW",
+	"fkLN0duIArqYyDnq6SqpYJO/3FoKO57m6WQ2CUHG07xUIwVrXzPUq1ly8PKByX1uFg1ujU7oRl/0fk6Z",
+	"YGz/kjYJZjCSiga0+nBkB8ED1mCjhPyQ279R7NthPFwInySjvaO8YZTNHySI79v+V8GHsPsI16d1I01U",
+	"WaRDs1Ksz59n+hWH9I4LbTVONTPC3s2ANWKQDdiaPLIUHSp8F1u9rd6Oc88EPzSquFYAsWiGhZyqvndS",
+	"F2qo0mtwByDyQGeqimqhVjcSSWqG4HTw4YOL+QKSDXqdZgXgQFQDBYmalmPSLyeTtASFOB9CoKLa24B8",
+	"45kciY6vgtKlmAPFV152Iz98w6w3AHpn0oTyMsGgpJJa20XV324FtjRX3sc/M55v3o1j9/jAF4dczMNC",
+	"2zyhn0VheCahTD8zcNcHV/WC6FagOgY3i9tbPbEHTqGCvBHCpJAwGhgh00LbI4sxH6SSBqiLSshhSK0w",
+	"cjwr/eG9RhEN0xOvZwUWZfOQ9Ky0f/jqIoyx2Dtje2vLw4NQEDplalcQZNRIT/w81ijVYa+JS51l+saI",
+	"eJrmo7hvFWMnCXMkx8ebKLCy7S+O7eNg8RUzKqsha5uUbRFX68P+MpF5Iu01RhVpQTOYMCyRX5P618iZ",
+	"yYYlXzbscMEZrJwiK/l9z1ZyQce9YaESOw6ZmWZi23ckCW4V5m3qd51Io1G9Icnx5RL4S+Tp3XziwXRO",
+	"3JywAD2dm1JNQgkKx3bFqonqEcc0Y/uJPemLJRS1qF9dpHSq0b9qIjsAZIPQCAFiwD4Px0CnbWbQbSFL",
+	"dg8Us7xMJ0p0YjOelYm+yWM6AklqrDjAcKkd+DP4cUyRZH4M/Nvgg9WkUFjxMALnK+x83+6FKm+UCp43",
+	"zSUeR3bkdOk9aqEHdLSsvqMyh6QvS3O1rvOo1Hm0zVJ4nHg16wdq8zP8QSlJRpVwcS5LjD2h1IjKZeOu",
+	"XK/vEllvYsADl0NhYprE9iKfKlky/QpGm0FPIc5OtKI8dMXE3TVpOYAGMcKABL626+fYtS/+IPalxpse",
+	"fkhxkp7YpbrLsb4RE3sFQDmgA4AK6F2aG2vjl8DZO1Xlrh3aCY1s4+4ZMdjAQWK+FM050P9BJdjob0eB",
+	"JbDdNoH6+TDTs+Tu+b08ZlBj2k6266oy3+uEridP13ULIVt2uDvazeJkeSIv0EBY3R+c69FiUkyA5sDG",
+	"c/Mw2DFqBcVI64ScJ7LEHeQFkNGEYYzBUSD0AkShkba2tbuZGZFLDdOEE4sodUeahe76Ih6X5fQj/DZG",
+	"v73kV2HRx7Xn4Uuh8qwSCBnrQuxsbyPkvejYf714Sf+Smc5V1yq+/6GGJflXrGoAV7oUhb6BJDVmv1mo",
+	"tYtYJRYvuxHpJ2OZXXNgnN/ImTFW88jCFYFUexjHALRhdG9zJL+Ta3qZSLz69CkSO1t/jsTO9g/2by/s",
+	"f17a/+xE4n/+67+7qEWXRcoBoAs5vNKXl6iMYTYYzCHjVMMUUvIWj8cvamrElbVwfNwOtDIwMH3Yw9VI",
+	"dCMXWSfTeSF7C6JxmLrFAiumOj6CioiPfjrZ/7+DpDAeVpr0xKmCmASfHQjUoDlwfH5mZ8DdpZsAeZjE",
+	"EQ/PXWmOEzV8PL7HpWOVt3tfOYfpJC1XoRk4vUqnj0sxwO/SpiK+B7bbkfIUfnV1BFfUXe5YHiCLderw",
+	"VylGvv9dc7etDPZFPRl/idpLRxXcvV/cUUva8jtZXN1FaUZ12cSLyrC9ZeCrAHlVFwymWmpxocgXZqVS",
+	"ldrAnQREIS0gSvugKnU3zHauPo1OE3iJICEpV59KcZHp4ZWraSgLJSc+Sxi7KP3TxQzucZbHC1cupHoY",
+	"vIJAsfSR9YZXc5HuptsCslcDb8CAKOhcLN3rI3AHmFLOK/In1yLT+UgVNN3eSwi529CMzCADolDSQFEx",
+	"oWerG3cHwb7o3uNqwJ3dcDncLZIcGBNpYo/Gi+3oxcsPd7YNTlWG2TZfHiG+r11zk2ZZ9ag8lokTnLX6",
+	"6Vwn734XybsVXe+2u4s2023OF49fvbJTMyAvaAeE8erqLEPfp6MGqNgL7Ptg6VgzJjhEgawJCwwEFaiu",
+	"KoxMBZp7OZjMUfjo43oafUfLHY4Nc7x2Ny5ocs3zFOz56squBDHT1GTfWr52H5O1rq5lNpOYxllTKQ1W",
+	"OxGU+iQt7VNwlVqVIKSFcjE7DH5FDo4QIVDQqSDL4RgzJRjdxR8jQvaGBykSxKY/DLYs0tEIQm9yONTo",
+	"gyi1iMNX/FjOpwoA2Qu1hNaEgJoiR0q+gFYTV6Y67i8auIR9yXP6DPST0s5aNxKxHXHLL4KZZ5AeBCiO",
+	"eS5afuimqvbjQQUkB3wMlxQwbYTJaUDAWYC5iTgP1Sudi2JqAQsHU15vQ8NZHacGpkoX9TdfAlxTGeYt",
+	"8DWIU0PhbA16v5sPDAPleql4Pnuz+zqAwWxDlAm30iNlGYZd4OF/6vqqykve5R5YQ8v8y0DLNK7/kuut",
+	"Ua/bRBmwUs7PorLG8Ons21oi3eoogIt8jy7XMC3YTWx64sQKub6Iy3GhjL1p4kjEelbqS0i/B3AqWcqP",
+	"NJ9plpZz+6G7O+OeeI3jBbbF+EZdjLW+AvSqf5RQgKImMs0csBX8mtAT4x5h3gDzc7v4Ep0UWVfbldCp",
+	"HF7JERcLERMgIOkDZlyIlNC9XRM9xpl/Kn2Uu2sr98Sve08qPX5PuDTe/dh2xu58sDEFZ4VjXdmt9lf2",
+	"lACi71iXcag8OouN0Qkh1Qk0T3AsYdmSJ9O1j9r7CLKZBiKGYIvVOlXi2+WkXngasKQiV5HokOn8Tz+W",
+	"6UTFAxGXejTKwoZC7XZhgPgQexuthmEF1dHZm73DyCGOYLnd7YfvzE7SUx097Kzl4MFyfeum30PYbyVN",
+	"+d3OwOeKNXMnPLUWT0aAqMZWGtDIVsgMB0geq6eGjUGIHrK9cHT25vVhqOmujA2FA1/QgB8m3/qoouxf",
+	"q2KsZPng0GntWuvvFEDt+8BDu6syGd3xXuEm74SDdv+N/sjW1nqvPjm609036l3DpP73y6OlxORG2E0q",
+	"c1mEQHGpJCcgQooKYBVBtMzqJzGQtNB1ETuGLGQlNFyoSo6VSiyu6qwSHczRsG06tGXbNGuP7kN0WiUM",
+	"RHCTGkUkK/riP9TQ3mro88J22YHHgDnQa0/s+Tp7SS4v8m9l6ZUio6bC4hFV6Dc8OHfhEpk9puhy/9Bu",
+	"eF0gPQz5s6xuwCzpWG8AiUOsai6Kltk0eXpH0jl0+v04kiRAe+X6RqRm7Un6PXqScEc+mCepQdneZDm0",
+	"kiEaOP/rcQwTMVABE7PWWLfdj7vkYIFMFdDKATiOQo+NWJLtuGN1w2+PRvNUygj1tywayBO0VkWe2l1T",
+	"PTdNm/bR1ZLGcOVuAkg9tPvrg+pTpB4qesKDgy4SctNy+JB+bXriYNFna2pBPgq0BSMlgntq7eNCJC6q",
+	"81t4EdCrcIEBYI9mhgKMiQ1aVYua7wxxy5157vhFIdqlPgEZOdKAtasfC6JBJknDSX2KgBT29PXjUvzK",
+	"ywUTJmwnyToc9ftUInaT5rwDXZOPD6pObH5mkbKyT88JRB6hIwMi+YVx/EAHsVKFH/aYF+SlEp2dra2+",
+	"N5rQSjs+PyP5o8qqdO0OlmkeARf7Kk6/UNg8jO+PWhQGbb/8SVyBoYRYO/++nvOvTVW4n/vPrW5jxPfL",
+	"j0PNL3ivs/BYl956Gz+5X/BOm/e+uvfthUe0T+qFHZQEsJI5TM8aQakFYYlAoQBVBVjrQggB8iS6n8os",
+	"vVKRs34bDdxjevgxj9ABv4LrrOUA+Xfld1gntoZG5+L8BBvdTW6gU9Fjm5kebX522tKtmy/TI6sIQMq0",
+	"fV+JEMsB2CU0W9mIkkHfKdkxztL8Cv3RmR7FAGDCLx/xmyBuKnmisAKo8W5o3r8jxdv3UI8WywgBxH0q",
+	"y7HHcIc/boHqQqrlEKzLAZk8Zilh8CbtgHARrAlgqwMWUammvfXV8YVH6kTJBNJUeRPbGV7xQH2+1fQI",
+	"USgWzi3u+9xR4gfgLgNx/Ne3J++aMwTSkknGXZNVXja+DqDyK6Ci6gRWCT+DpGxEUw6/x+YvFKQRuzHr",
+	"go5o0hO7yQRS/vJsvpz6vt/Mls/c+vg7z67fVA9m54/W4Ns93I0GFY1aDM31R8QLozK/B7OeeB/5CsLe",
+	"78tbsgrU6I8zM//ayHp4zB39SXjIbxMldtvddhvPpmU6UZFIZCkDwLSxkhlB1KUA5lU6nHBCT+uJI6US",
+	"4wHMvg5s2QJUWU/sE2PRaIaFMMoEsNIBsOAEWZkBiQEe8NBvBWBvl0U6BWKAKSRYUQGxzIyml22DRYUQ",
+	"Eb4dTmQsoC54QQbBEj0qkUo7PhpD6dnBT58WJe3pstnHanglrOmWK7McXM1nqrfEPUwFe5/uuP+Fmutf",
+	"6GzGDDdZtZT6fHYh6E0V1hdyeDXCjRbWp1Me34BIssfKVTXvaXsRlJjjzT0MZS4ulNeMHQYWpExID4AL",
+	"VHenEJPwKIxFOhqXpi/kqrcunLHVb92GLU8zgSnf96m+RrxPuMhZv/JXtbsYV78QSYSSLfmVmI9oy2P4",
+	"JbnFjKWqW4TAXMc/HhN0/L6awPZKy/IWRfLDKQ8HbAXXBNJtmgM8vOlbbdMirFB8u1+Tif53JA7rbqMO",
+	"nMyIqsitHKqSzmP8tJjlJCrTAqIlhPnaHSAJA4qxZqfTLo/gCQpZFvpqObReP1hwoxEIetVQ/MYP9Pdx",
+	"Er7M/9W0SqsdGaejtx6Zs/DuLmWmRzPFWRP0OcDMsHpmL/hilkd4kwPpRqyLdJTmMX6U5l1rQdfcuNJZ",
+	"cP5x+qQbIiZAdiNU91ahExhFG4uF3AswJQ9GW4j9E3I63DsVULpATxDzUWM5nvMTdHTBelNFEESLFMVd",
+	"BH4TI1Uy2jTpKmVZpBczZN/WxQTAlI3o2PdzuHCRIKT8SEzkJ/xLBgZ7hCSogO09zeT8CGYDDI20nNvH",
+	"ySpBaFxUlDRMCReEQ9ZILAjX0/Xo2Ge46FBMgNigL9QnOSyzOeLuBWKUQ8bkA4qFGesbQxyvNGVUgxsw",
+	"4eP0O9oVmn4KO+OEE/y1S/K1QtXR9jNKb1/E+ECMgOP4qpXf2WF1A33P1WAi4wJAnGfpxG6jGP955sor",
+	"ca4m8tOpypNDhD2PQ/5a11iMlYv0ZZ3EU8SAHsD9gFMZSns0eDCB1FRfOpdX4OqFHY9l7T2xWzvmVa8U",
+	"YyfhAiByGpXZNF47Pg7hrp2lbKLv86xW5ZoaGHobRSi4lFZWaKHhM/uT336L6n0f5MNslqjw8D5rrJtt",
+	"Gws++gV0pY8eBLpLNenv7Xp92npS3rvO6iRzNBRPt8AABdZbq+3tCa8X4kICED0v5nxwo0DPCmI/nZi2",
+	"BwL/+N+fnxySTPKf/Q3vvhgwNPPSmvgOQdT1i+SBYwV0M0lPIN/cZGaIC1OMy3JqhYj904jzk0MnnJEa",
+	"J0cDFqhFARmVKye6AxHT9Uu8c7JUpoyr7jOE7yhUpqQBLJFpmqO0DwaJjjfjSP+Qds42c6XmIHKq80IP",
+	"/1XNDUGBYtGt1cQT9QkVcwoQMKcoQYMAzK1tW6J7AwghmfyHlRlHQUj3lixhYjrhM4WaqMmFImLKcToa",
+	"A+YJ9M9ayRSIrd1rnp8cAujeNM3Jn4ehkSanKeaOZfpGFa45u31Ko7LLPr4vIJji9sT987/AC/la3+Sj",
+	"QiYK9R7EJXRdsDuz8mQcATZr5OIn3GVq7GhzlQSIq+AdguKXhH8vOsd/fXt+LH7ePTk6OHobifjXDffl",
+	"rxt98KvG3aeMmxhVnoQel8fISPUdPLgfZmk8JdhTnl7ywWIq1YPpO/jWXTffT2Kpd/zy5LZcG7dYc4UC",
+	"r1or6xVj5ntMb5BJVqIbTxM5tFqPYPYJ0Xlzevb+GK2FQj1P87RMZZYaiuFiwZvzyue+HXJ89F28gZV2",
+	"q3OqnIkT9VTlKmEUgtOz3ZMzu89uirQs7RHHUI+gd6OgyD9VoSN/f8NXhCSWFo7NwzwjHJFEXGZyZISx",
+	"wpxNB3qo4Oq4DsaPhZGXCmQO0YvuHh9gqMRRYjrcsYmeqLxkfg5gKwaWND97oI7j8Kq4T4S7V2X9wOXZ",
+	"3tryOSXMIUdhLMw9cb/hcJanJgNCHOaNi5AqkyordV4WOosd59nqHnOdKy9rXfkmSFrTbcQshX34cJLu",
+	"hOYwePUHkW/c7lgacaFGs/xfhfmMXzxQYZbGmfi0rAh5yY/bS90abKyJwvE+P/Yn1O5Xd4wX6teWQ/+c",
+	"ciOP6SflTtrKzXazzL/NOi0vNLVMsD5uZ7nPGjbXJlEntV5gr/F7UxHgPooY80cfiRy4CD4CCht2XgFl",
+	"A+SGWsXWkJ1mL4mBd1c9M74PBC4J9iRzixFudImEenJYaGP8ZYVUDXQJ9cTPRYqYmad7P+39FIBbznsC",
+	"3w253JhCKugf2TVNT5yTQ4i/6rfw2GATPN8/gm/wkfRe7gTBoZm69QnDj9w/MHW16bFuLlPjJngN4/wd",
+	"VFPRqbcHk5eQcrchgpCsLF7wHC4hhf1qwgWERSBdlosKGCgm9zgF98slBbawFhSNgoJF91pOfPtyAs/v",
+	"/cXE5+BY314YAKCAnj4yKNxKWkkdRsopr3dnlqMfHiSPzOHDA7zllKzLup68rMv4vfMFO/oLtex7acuk",
+	"CGMiPV9Z5PJxyjKairfpyefueK2m+X7zB2yttX5n2ucXHrsv0T4fU4u89SBVFcPf0Tn6nSp135dytuop",
+	"SjZLaa7ao+whEQmTjvWDfhLHul+OZQkwypA8AtlpjtnM85Fg6o+1qIC+Py0NBoWLWS7KcaFnI0w1q5CR",
+	"ImR5YkRHMuvpUBcJRnxtR0c/7b1/5xgqPXrhbHIBjJp56QGXKWHedHvioKSkBONy6p95dA7i0qyiH7q2",
+	"OZkKgYEMkaFwcpTPl7I/6zrkj4Ojs/2Tv+0e+gODtM/W3ETfbowfxBTrMKJzuvfT7mt+uW4kLnQ5rtGt",
+	"D0JbFWdolruyAQ7K5C1dcL1LeaMrv+uJQ6wXqDI7AdAwCEM3GcRm6xbXEcDmiTCASmlfHgnsBITbAOWj",
+	"it29yFVn3xA58AbUAAHsR7X3j5iitrLXUqChKWGdU4OBMXQ2+Lw6Iq7FN5lPlYjt9MWRV6PyxDsMwx3q",
+	"nfCEna7c3mMC02oGNGXu9ZDvO63eRXaDJT0BcsNAXfOlLnB3otPSMbbUMaoiytJ0q1rDrMKMBJ9G6pM1",
+	"ZOWUVbGtQhirOkWL89EGtiD00UzTElGYThXXKhGdeD8ZKbGnCxVHAv9xiiHMuNtOwFKU4zMrqO5RG0K5",
+	"af3PG7Mis3/A9Gz0N8ZlOe1vbg7tzS2z/h//+OeXm0blRhfPaS+BOKYdwRWenH1HxHn2AqdqoQ1PiQzj",
+	"tcuy0X+5tXJIzb0uSt/HTHdI7SRvyWTn4tXl9vMXly+Hz3fUzuXzHy5fvXq+LV9c/En9MHyZvNjaiCq4",
+	"3Y6A0hEHUnrXxuLM3IE/cJVCF+h2zTnzr8M5w3vtlqRBEksrYU0MdaFEh9SIikTCSwD+gbieLsEik3NV",
+	"sPxikcU/cCIMlRW4Z7nQ3mo7nNVOfDWRl9Iz+/3FrHS3TJeTyGWWUUohwSYjOIbtsCd4BqgkBhgW+c1A",
+	"QcMKMPjFGPHwIA0izvRQZmNtyjiyuluphzpDFvfYZW/sHh88M2KqMe0jnshcjtRE5eVH+1k8wKpYiMlx",
+	"+zF1QImT3HIsft34dQPobWC82IDIZwTDYcCsEDGndMRcqotrE/lyWnJfRNDbCoPs+4XGr0w9M525g5DL",
+	"sSeOtJgAvx0xNnLkfDlZo9uKq+R1u2A8J3ZjKQJ0qxIxlEY9T3N7+aRleq2yueic6lk5BuKhSIDcpb/b",
+	"LRrxPrRfecSgSLxOzRTaLJB3fuXccXc1bPh+rej/agglNL3L8Gh5UtfZ2/dMKVgUWKaVcbzRWrSrAbip",
+	"Rs4N1rAgXmuWQcqrFUyVS55WQXRSzBLCAo6uM8sqymZjMa7/KaZOx11fVy3rTFgDtPNuNFk8+loVmZxi",
+	"JpqZqmEAxTpV0IRP5Y0X67oxSWExmRnNQfw2NU6co0iCCZKZFZyJGqaJAqD+xmkJrVPvk3IGqu2knvMj",
+	"Og32YZdlbYH5xGAMs4XTwbmo5OZFyK1eML9jP8hGJAU88iawl82pwfooSPQnNnOZz+sckVUbKFc3VTto",
+	"INDm9Wg0aGSdnvzt5K2nXXIE6vBeuIhuboDWSSxa8FGrlW7njDOpXK0ZXYhpPrLrwQShDSVMHcxYhFPE",
+	"tNr2si5kbgjJalTo2dS4wjPxYmtrq1/lw6a8THuhGa1zSrqEj+0SGXFZKK7Ig+P1j5maqcQj6Vi9+GJm",
+	"5t3mmqrOJM2ylF0LIQG4FFONKfFoKE7kXNzIFIqnzNiOTYYvU3mLQUgDbRTUE9jfohGL28v+uztA9FIK",
+	"rsOk23ue1CBTYfRzXtZdfwQ7LUKAsu7nPgsU0+5hqPEdoAzumAg/aLDQYZV0sZAkCuvBWaLdfmUHB8A6",
+	"VgmyinpYxxcoiiH42bUq0suUQz1UfWPSUQ6M/Yn6FIlZbpsmN0Yg3hfgJiKsMQDbCmVHXKt+i1F4Yhot",
+	"Qaiwg8k5gsiFliYRQ7GVWlzqLNM3dnd2As+LfXTzc5r8FvfFCWvF4KViTAsq5fwEXrtEiS1Y5hdBabQ0",
+	"OqednmmuK61VTIvjv749OApkiei82T04PD/Zdz7BS5kCphWT2WJxIXzoth5konV7gqvnsdIc3TG5rhQB",
+	"Fa6+5kqFNQPoYcm1MLPheGHtO9rVnnR5fXyrBCie2YM2r+Bwbf/gk8J5sHSGBuLV1nalLspnWUcAx54I",
+	"SEAuaFk568W+G6nmMOdQhgLFNrMcN1gEHiTabOAVCt45cnVAughLgKxAdJ49uh06VhxfQsEW9hAsFK4c",
+	"rVY3lARB6U4aolUGpIAtlTelhjogu+yQQl5qFPhQd+NKpzpGqWZRQ2nr6pMazkpwuvveU2M1kTG8CreL",
+	"bTwz1ghJL61sstuVqZplyUYJ5AtTGjqK4L5jhQYsBMVuO7LsonqZrhEzg3TNsHetDgZyVIvO6cnf3hx2",
+	"2b3YvxXnnm4zSo638iDgHMINoSbdb8JjKBwnYRVCmvy2ZAVB5TfXL9SFrlu/TgNuhfs2BgeyqdKVk1j3",
+	"HcUoECEUj/OD+xyllJ0SKwBY77CGNGuOYKQ7Ekqw9iGS0rETioXweG/3ad6ydFh6ycu8SfbUUm3FHHwD",
+	"rm4DktVmU/texsdtlHE5Auy+treCvrx0itYc9lNQkyaOzt6cnm3a/762S/X69Pj0bNP+93XwIyobAcVT",
+	"T4GMKowjhIosKmseOdCFWwJR36SxdXJdV826g7sGKODOwVCVvZ7TfKZnxioKRl4z/fk9QheiI0thpQre",
+	"lbB6hTRjWOAUVAlw3tj9HgRjzFU6xRjVF8c9WpzpZGnc5q+IvZlT1q0jEGfFFZXD0IM98X7RziELp1Vz",
+	"c8Za1GYakg0EJPms3g1lUYBwYxWPkB1AQbFqF2hnqNN47dFaoG2OEGyn6grJZxNr99LPNz60OD6+IBwB",
+	"XhJ8MfCELHo9K7gHGxHHKj63RCFMmqswAmHSfGY0ZuXRmBH46rfIvU+l4wAUiPWRhVUXMkmMqFnB3XBw",
+	"S+G38gVesDt5gL5p8C2+U4KwBFxi5RqYaw3M9fAxEd5uHuJn0de1WrRkJTyvK1M3QxswF6hgpzoIB/7g",
+	"1Ki+D2YQpBDasAGWgCxUFW0YrumxRMRTWZTppRyWVC3pUZGeGfH+FJWUYjhOSzUsZ4WKGHwnVzf26uBa",
+	"ey61zFUFwtG/UEw2QY8tWa8GE1I5dB7Wb3vUcqyeXcg2WERGj5F0itn+283ISnG4ky3BkgDnHE8dqvYV",
+	"LR5csmN9Yy2eYVgJbRV5ayd6OvNKSfqCzWiqNqO5xWKEJtqMRvtmtwBOkCkZNdiSt6BIBO8RGJs6y6yC",
+	"i+rEaobnLXByT0BmsNjZ7YByIZKcFHYPs7Hr9q9q2b5rmLmvCzNXl6IryvLbgebCGPhVak0eXyEcwlxV",
+	"8eYioXqjHodiIxFCNfarbdlz7+BlGQlI5knVtYGPNvBuLAXQCiKtjw8Y5Tq7lTWEpw/mYF2j3EwdUpmk",
+	"FbfzZ84ZuJX24HShIqKDGxFg51IjLrOZGUOAKvQxgK+EM8Dtt6cnfzs/cqmW5DRH2KCQty0Kkv8oXAJQ",
+	"6ZzlGddZJ58fgJMi9pb8QPgBen+Ed3hIY1TpH4exziPXA35dFnJ4RamjeYm3/5WaQj5EoqaFGkIcbpza",
+	"kzvvCWDfwmBFNaUT4MvDN637O5yrkQe0kIAKKhZUg11WknYoM5LwW+GTjp+9YEarPUa+K/LxDTGWmHg8",
+	"dsgQMcv9gy00et0K+l8QuWmueYFftvpNbsvUx985CtWHQu045fBnmvuXg/pUYy5nWTZ/MIyi0Lpds+Z9",
+	"Pda8wB90d/m5SXJuJd0AbR26s73Dlm/vDjNjBwn6EO4FQE7TxcNOHYJsxAz1ybScC1kUcs4Wj926WplK",
+	"aedtxxEYxEho52UrrObjH8sVITcXhtoGQokPWgH9feBR/g4Ztms6qveqLOzo4BC+Vtcqs3t0lVOImNCf",
+	"8U8mmbXtrUjr5LQXp7eg8mE0Jfe76Ie8LJQZN/LPBw4kNvsLCjDScfX8TqFaBeUhcPodBteNnmUJZqhg",
+	"LAQ0oZFM827bTYrn4DVO4oPB9VWnI8CYDy/IB7sToZPf8YV4Z4/u93GDtpyelsO8Aucs7IMAbNu3C2eR",
+	"yts83l/zmYrw7LKRXKjrVM/8Ies23Y8RMcjbEUTLwBDue9zugiwNvSy/32jK13fbkyMb3HXz30Ohup2u",
+	"FveLU79aQJ5LXSjjJXpw0EotMi3dMcvVJ7r4Is6eqmDaY2iyR/eaYoudEqrUJ8jtYMLCtCSeQrwgm07s",
+	"YMm12oiPWzuFDw//Uz+AjweMu/ympRzWh79preG/vmh/n+VecNDvLKK8sk0X5Z3Aee2PMOEWUXmzeZ8L",
+	"ixhjRYJ7jU6r8SVDpTRX6G8bynyoMHsMHVIqEfEefxhHlKUq4jBYZXuGjuNB4CozUCvNWWpVf5jpVgB5",
+	"9dTlNqUFuRGdlxNStquowKnjUXq26PWUuQAU4hDAogISHFAaDjNtKCCLmgoW/6tPKadbUUXXVk8cUTrt",
+	"UE8mtiVIkMy0KddQvnwt8LZ9QK8gT+hDg/m6hv/l0Hztm1dizbRkS/B8IdlqRTDfMNPLcy2Bh99EoYct",
+	"xKIplT1EHsmUwx4eNJESxYghtVst0owW6yXrNZpRWMQJWa54smMoDcKqTipPqVVOjfWNqSBSYKzeAw+w",
+	"FO34gqMAoMFur3kDhVxb/aWdv6cIDUJHS+sQw5VcRwKraMWVubnNge3CXiueIeIoFh15YXQ2KxXBy8B9",
+	"UqE2u1J0yV+mnzCzxiC9/VQVtaCYleAQrnLBOaNy2xo/jkE4/zVmInPgEDKLMBBILdZigcClH05Ly/72",
+	"k3HPzQ0p1bfucu7O7hDKHQWPfSs8txtfbZ7XB6ByAMJldJvff9i4/TcpdLtSzCYG2rOYixCHKi859As6",
+	"XarAwMWqve2tbsQpcaQTQ7XBWGcOTj5RWSnBDe5qVCj4q6F4NldiqLNMYXUjpA9dywxcVRjp4d5Tg5cH",
+	"vlRf/PKBOOjgUxO0EhO6BwKr2R5QGyXgotOz3bOD07ODvdMedxcAJXG5DKqA4BdQEwFnwteqdQduMly4",
+	"PD4+P3m7//Fkf/d1r1ClTHO7MOYnHH4sEjk3zTCj7qXo2TtHoQ7tmj0ygtvCIFvur4bFdIp+bSOtS+3v",
+	"54sLEjvGbuesLBUKqhtoFAlvdIFHGTM0/KEFYBIg9lNFqhPRmaT5rFSmK4pAiti2re1AhSX2ksLnqGJ1",
+	"NmELi7cEiQlTysmUSojSgO4rxu5iasaIJL1OE0qN5e86W86Eoma7PfGjLsfCnxU4ryGv/1Z3IMxUDuEo",
+	"A2c6hq3tc+ko10xEJh1MMb35KL1WuShvgDQT3xPp1V2MGmgjkQ+yminiZnMZ+LBbqRO7ULfU2ezpyUQ+",
+	"N8o+VFYWzConbfUqpqoVhJ6+ZjgPK9wOjt6eRlwaQnrIreAe0W0DxkkFC52WmO4SSd6LawXyZKSKtreh",
+	"JlZ8lRfRq+jFK5jX0h7hjf7G//vLi+c/fPhl6/kPH/7QiYJ/dP/wf2w8MWBJZfVbg/127kxk15g4+ivn",
+	"FPxTF3Oa23Wo5OuJZ1in24Xz3GR6tJKalqU5RfJd6jplzzj/XqZHI8iWr+hnYHaATw+QCdKJNfdJ5/Nq",
+	"nTXjr9Jp3CWUiBgEHBXxESCmvqRRAO4Qq3uUvMMsK9bKn0JWLhFIgkKJvxvqicJE+4maOKhMEPevtra2",
+	"8KnIlbPuiHfpj90Bpe9r+M5VgShZZCkCeZoAScSBH2R6hOXPcaZHBqY76WUaYEd8BDZJC+A88LNZ6BLp",
+	"RtOMuBZrUC2kZKKXMT58//btwdFb2/KbNFOn6T8VAJTIC32txJbocHtQTmLfTOZz+17Rwm/3YMarAwBF",
+	"kzIZeQD2fYItIctKS4fqWpHnBcZgrSuiqMzsV77Y49Keq57YhXbswwBdUcmEdW51Whk3+/bG+4QHLfC9",
+	"k1eXV6PrMLd8KhhcqdIq9npWDBWhQ/hSHHtb4ntB4U481IWKe+INbbKhnlykueq730cizvCNOzC98A//",
+	"9l27r61NH0M9rS4w9ZTAHwD/PBYdqrW2c8Gt6VnpsNHsrR4J6SwlIBmxhwUrWi5FYc2HiE8XEJiiruOr",
+	"S4DND36Io8EMWB6BtXR2trZi4t7EWn90J6MTmDBIsMZX5jqfT7jaGDwWdrfjtOEEo7/OLtnMYK1NIhIF",
+	"YqJfdzCLkSpt9y9j+wpDmWWqqGOZAEm6fegFnB8qQG7wazc7Iw71aB8tgC+1dG4PDJ9epdONRbXjPQLh",
+	"8Wnh+qvKNgcS8oic+IWKnRu+si9bdSrYiS1waFRhe0ddqTZokB2poc1tN7Hd223jgadWZvY+JJGxwjDw",
+	"fhHBOSIwunRiT+Tf//73vz9/9+7569fip5/67971T08JITfX4pJKhKAcC2EKXtq//1Ek6SgtDUTfz8/2",
+	"xCzPrAxB8Beq98qFvryExPaZ1Q+NiP+vre3+1hbS5p682RMvX778QXTi7a3tnedbr55vvTh7sdV/8aq/",
+	"s/3/xK0odnB0WtbNtyRebPW37P/3tra2Nu6+eDRrVErmJsylG5BouGTR0DZaEBUrjPbF0tE+pgprt1Ib",
+	"IR+qIFaDYEm19gW0Ro7OKqLHaojLokaMxL5chZTmitBnUp2bL9IRqwijqPfhCcVLh3A5FWGNt6NTLmJm",
+	"QhybATMXTGfK6d6yFzS8SIpOvmKG8ViqkXdQdvF0VoxUTO6/P25tCRM1OQ1XcA9GAhsTBuY9FolMs7md",
+	"JzhlVmQRwknOCF8M1h6Js4N3+4B08m736DxAb+8OKHBfA2H1a06qlNU/rcaFrEUYkI+naQIaUZ5i1N7l",
+	"FKBT8nTvp/3X54f7J72J/PSRceuTj/a5j3KkPiZybtA5ifp37QUJKR8zh73q3VLOemZ7v/Olbn91JCfq",
+	"30DErXC52x9YE2r1X9xRb3hMuWgHf7tghHVcC8X7JuLTfmRxifuzJi03M2udr1bSEoZFnPwE/6YDvatb",
+	"3C63BMDVnH2cJ3atoY7OE0eAcYH2nXtwOgXxWpiyT8Y4CMG/8FmOmbKJ3bXPTGWY/Jwfb4tWDrOwPsH3",
+	"O8Fn4MKwMxnsD0bhsku8PtMPUFyzdIZvPe+fV+UMrKpJd2AOJJaJux+ixyZigoEtoURYO4mfPJ9+5S27",
+	"iVmirdmpvn6dAFTZAwequCqNo79RotRhfilA4MXqU1ruacC35HRTn5fKpDWU2kq0BjlnUeKd5Vx+Rkhz",
+	"5XJIpzACjJfNpvbDF1usUQ98Xlcpr8BAzkdYbu8yYf0oZD6/kfPmgzhgzb8hSYygbmQpVE5Rw7Q0Krv0",
+	"hrhLwkXvFcDVqATg8aD9HxqQ8OAH3/RZd2t8Ow8KP7muQfumGU1gmYSsJJEvFR+FHF6tpNvCkyphHAhy",
+	"SNkjWCAW540qFGqi/GyjCwAMdk3J2vghWf+UaYcJ3VYm5HXD3za7nCnjjOAq9mGUK/Fl0Auxsxcy7loh",
+	"HO2X7d5bxkP8Eg9ubRhXaZ60jQIeXdlpW5mSMzuWW4bAK53mFfd3q2fUAQZ8sU/7UeUcvf4ylbwGcrJW",
+	"wu+phDdCxwRiaLfy/YI8aqtrh2Y3P8Mf9BE0vfkZ/vAYPo0K0DtZEMggPB2i13RA/4n9J2fpREGykdVk",
+	"xinh+AqdOe4CaYwepkSFA0wcRNSai93Ts9fHVaZWqDGj1q3+AEjAXs1wsHg4cak/g1Dk7pleYeR90meo",
+	"rtCPut+siLgHKpJg4761lw3AcDD6oU5UJKaqGKq8fK5y++9EdGK5eQHBS6DKhEKB/3P7zQVGXBqlKAib",
+	"qQSGu1D+wjovzeOZyE8sbbZfvbqzPD4jtDFKS839dVAdjd91S0dzV+H8gPg9eNB4TmnjY1JWiMpG6AW8",
+	"jx6srBL7S0OkqLX++G1jGNA6AQpqgxRfSYjPpglljzYK4jcKtT1HUmBqMJHPDHOLgBHJqaMh1SxGHDAm",
+	"s8jXQBiU5Gnt6IJwVrsOmtVK8ICapJGUBF8jXmAUuSeZiOkO6nQKMqfO/PUCeaiM5CyO//r2/DhED52q",
+	"gt82EufH+/++xxi0CvN0AuoKTASxMwYmt6QMH56KTg2jU19eIksHAtDT09YOzxTx7FrxDW7lSBiZOqqX",
+	"TI+6HJNfDngrpOseJyc1yOCFF3GNUaOP0xxwXdD6N7BrULNRiLN6fix+3j05Ojh6Sy7yXzcSbtyaE1Zg",
+	"xz2xS6lkVaTYifx0ThsB18gQ64Bdgu0dMdYzctgD9YiPie5s/9D9IuRdgMqNXDZEiOkdfRUE3SbalWhF",
+	"3hWCwu0uxcLFDUxYuJTX9AhUSouqEa5ogK671FzcBY6hiQbKBod9u3ikohVhnwfB0KvbF1jEodDEMGNQ",
+	"q0laOSsVK4yi8Rt9KM90is+F1pmS+SPbXXhoTnHftikIOP+4xcfSfC/Q9b8/gHinAeCyQWbuInhucPu7",
+	"MxPe+0YVK1ZT2kdBhKBAThPMlLQf230dw6V9octxl9lplc8k1rnqLziHIHfROYfCplLj0kugZAPwAqRB",
+	"7g77WFDTMcvTf8xU9bmeOJbG3AAQKOTDwn2KWom9nI90KSRloNFlFCeylM+vU3UTg+QRnZ2tl13GViUm",
+	"EU6XvFPpf0tqxbl9+5XcXXZ48NIUeU6BFT60wbabBQ3YZP7sOx6ONC//uIMunnQym4QmFpVkLE18q40F",
+	"soM69TSgmpGI76+Ltuw3WvqNFpvwjztf0yFll2qZMwo28toF1SqhwMM0o/3O4gj3PwBKNQa/lCcwyhyG",
+	"sNt+HrHjQmU6H8Gl3pEVqscwwdleVbmG34IK0u2Jn8n9I85PT/Z+qnh/WrSO9ze5HfUjITVR6yjOHxms",
+	"6cRNKlsxjwIR7NcOIlJIW/etqwrfD5CSDyJhhfNcz5DQzc17w3mr3P2b9qpbKZh0mV4rLCjgKga45eGW",
+	"bL7gTuzDjwm9YTtYJpZxtP9KMragKV++5p/tfz+myW+bU9KS2lMQrBSWwMXMz1JpALiBuEiMaQZ1rgak",
+	"KlkzGG07o7GeCLk/XTNEAVSoaSaHCjwgN4W2Chw15p6EcP0LqpqBulxgpSUq1kyP0pzvhmGWgq8aC2RE",
+	"5/D92zeHEL/kjzINXnoq7aEqHtuqM7t3tn8APRPoegNrEDqKwSx2QwPIgz9ti4s51G3WZuqiUNLNUcwf",
+	"xw7f/pkRU52lQ3AuqH/MZGZvMaqfcLVzL5tKjuESTBM3aPVJDstsjjPTMo9WMQXYE0rPCDnYwYNQqixj",
+	"fvLEIPyhXRcuGhprYkTkW3UyMwCiD+3BkBD5ENn2UDaIffgFeIoAOMtULvIwELPKTYyXCKv3dw6J2BPh",
+	"8jQeAW2RxoUC+bERF3lhEXtL5Y2XOexjmOrtB7vX3Zb6jq71O4cJHpOL7kzrdzKf0zSYrx5l+NCgTUjY",
+	"NVZG+cPWerH4OyXTI41XSeONcqKu9ZULBDjQPS8PMGSwqGQ0iL82JgAYgR3iKUmc+4mJBwrs1SQgHkmu",
+	"H7NT9hCnc7dNzkK9LSTLrVNCH07r2s+ThasNz03TYVke2bNnUBXXzY4gzwgNrmbj6ramuig3oo1ZkW30",
+	"N8ZlOe1vbmZ6KLOxNmX/z1t/fgG7mMbSmAMA121ZAJszoXuKi/kCGMHFXASbHTBIyHuza1vYaMIEaeDx",
+	"TpUJ8EcBfSwSCDuYcLdVAnD8suBqfWSMVUYUapQaLFIDkMDcKkL6kt3wwQArA2kY6L6vnNOXro4rYMMO",
+	"RhxmlQZdYJ5ec2YCN2iFKf/dDHw1fvCx6FQplLqOtoEYsysV90H/p9xuwxgO02uVQ72ZA1ZFEitoO2wE",
+	"qw+bVhKg9EyIoBfRhDDiDzQpy8rEB7gYi43+uMBz5fDzKJaGBy21qrVRfuekEyXMVFb3ICBjNvRyPCug",
+	"KqeZVQv2loM2k6V0PB/M6nGhyhurWyG890TJHElGE0QcnoC9kQMGgA8SO8ZSh+kbDNVjFS+O9jQg0YuW",
+	"ctdzX+SiRs8/UPvXaALD5XD0dQsdH4VdQWv50JP9VAZCHfRFYfebUNcym4HaqfMq5TgWQs0REZnhfiMX",
+	"XLfnNFcZzVaisvRaFQFVfFmkI4IHovGHgzTNAgdAFVxmVyKcamAiP3tO0CzOJ8cDCE5BXKhxao9eDcUz",
+	"FC22y4bBIKhFMJf83pRCO02nyqEWYPuYQls090QgGQ09/Vwh2WXAycjX8MLWzEsSoOEJw09wz9dPk88U",
+	"aRZri3S/kU9icATuHIJ3tHkyC9/KU5cuii1rcEfubg3BLsi141rBK7ZBxMjh1WzqtrGvwK3cMNRyJIaq",
+	"oA3mdo/LhuZdPWAobkdXVyirDPIRtVJVF6FoxkFs/Pbht/8dAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -20,7 +20,7 @@ func (s *Server) ListAssets(ctx context.Context, _ gen.ListAssetsRequestObject) 
 	}
 	out := make(gen.ListAssets200JSONResponse, 0, len(as))
 	for _, a := range as {
-		out = append(out, gen.AssetCount{AssetCode: a.AssetCode, Count: int(a.Count)})
+		out = append(out, gen.AssetCount{AssetCode: a.AssetCode, Count: a.Count})
 	}
 	return out, nil
 }
@@ -150,7 +150,7 @@ func (s *Server) PurgeAllReadings(ctx context.Context, _ gen.PurgeAllReadingsReq
 		}
 		return gen.PurgeAllReadings202JSONResponse(started), nil
 	}
-	return gen.PurgeAllReadings200JSONResponse{Purged: int(d.Removed)}, nil
+	return gen.PurgeAllReadings200JSONResponse{Purged: d.Removed}, nil
 }
 
 // PurgeAssetReadings removes the buffered readings of one asset, as
@@ -167,7 +167,7 @@ func (s *Server) PurgeAssetReadings(ctx context.Context, req gen.PurgeAssetReadi
 		}
 		return gen.PurgeAssetReadings202JSONResponse(started), nil
 	}
-	return gen.PurgeAssetReadings200JSONResponse{Purged: int(d.Removed)}, nil
+	return gen.PurgeAssetReadings200JSONResponse{Purged: d.Removed}, nil
 }
 
 // purgeStarted is the wire form of a deletion running as a task.
@@ -176,7 +176,7 @@ func purgeStarted(d asset.Deleted) (gen.PurgeStarted, error) {
 	if err != nil {
 		return gen.PurgeStarted{}, fmt.Errorf("deletion task id %q: %w", d.TaskID, err)
 	}
-	return gen.PurgeStarted{Id: id, Link: "/edge/task/" + d.TaskID, Pending: int(d.Pending),
+	return gen.PurgeStarted{Id: id, Link: "/edge/task/" + d.TaskID, Pending: d.Pending,
 		Message: fmt.Sprintf("Deleting %d readings in the background", d.Pending)}, nil
 }
 

@@ -308,7 +308,7 @@ func (m *Manager) pluginEnvironment(ctx context.Context) (string, error) {
 }
 
 // repo returns the configured repository and version, or an Invalid fault
-// saying how to configure one.
+// (400, as the design decisions fix it) saying how to configure one.
 func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 	cat, err := m.o.Config.Category(ctx, CategoryInstallation)
 	if err != nil {

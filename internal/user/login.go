@@ -265,11 +265,14 @@ func (s *Service) LoginPassword(ctx context.Context, username, password, clientA
 }
 
 // ParseCertificate returns the first certificate of a PEM body. Anything
-// else is a fault of kind Invalid.
+// else is a fault of kind Unauthorized: a certificate body is a credential,
+// and one that is no certificate is a wrong one, as any body but the
+// connection's own certificate is (the contract cannot state "a parsable
+// X.509 certificate", so a schema-valid body is never told 400 for it).
 func ParseCertificate(pemText string) (*x509.Certificate, error) {
 	certs, err := certstore.ParsePEM([]byte(pemText))
 	if err != nil {
-		return nil, fault.Wrap(fault.Invalid, err, "the request body is not a PEM certificate: %v", err)
+		return nil, fault.Wrap(fault.Unauthorized, err, "the request body is not a PEM certificate: %v", err)
 	}
 	return certs[0], nil
 }

@@ -889,7 +889,7 @@ func TestLoginCertificate(t *testing.T) {
 	wantFault(t, err, fault.Unauthorized, "only with a client certificate")
 
 	_, err = ParseCertificate("not pem")
-	wantFault(t, err, fault.Invalid, "not a PEM certificate")
+	wantFault(t, err, fault.Unauthorized, "not a PEM certificate")
 }
 
 // ---- settings from configuration ----

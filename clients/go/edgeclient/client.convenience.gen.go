@@ -175,6 +175,13 @@ func (c *Client) AuthenticateWithBodyWithResponse(ctx context.Context, contentTy
 	return checked(rsp, err, ParseAuthenticateResponse)
 }
 
+// AuthenticateWithResponse calls Authenticate and parses its answer. An answer outside 2xx
+// returns the parsed response beside its *APIError (see Check).
+func (c *Client) AuthenticateWithResponse(ctx context.Context, body AuthenticateJSONRequestBody, reqEditors ...RequestEditorFn) (*AuthenticateResponse, error) {
+	rsp, err := c.Raw.Authenticate(ctx, body, reqEditors...)
+	return checked(rsp, err, ParseAuthenticateResponse)
+}
+
 // AuthenticateWithTextBodyWithResponse calls AuthenticateWithTextBody and parses its answer. An answer outside 2xx
 // returns the parsed response beside its *APIError (see Check).
 func (c *Client) AuthenticateWithTextBodyWithResponse(ctx context.Context, body AuthenticateTextRequestBody, reqEditors ...RequestEditorFn) (*AuthenticateResponse, error) {

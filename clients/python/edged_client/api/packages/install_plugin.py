@@ -66,7 +66,7 @@ def sync_detailed(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -102,7 +102,7 @@ def sync(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -133,7 +133,7 @@ async def asyncio_detailed(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -167,7 +167,7 @@ async def asyncio(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

@@ -52,10 +52,10 @@ def sync_detailed(
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
     repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    key is configured, or the configured ones are not valid (the message says how to configure them);
+    502 when the repository is unreachable, times out or answers an error status, or its index is
+    unsigned, not signed by a key of `Installation.trustedKeys`, expired, or older than one the gateway
+    accepted from that repository before (a rollback; a refused index is audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -85,10 +85,10 @@ def sync(
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
     repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    key is configured, or the configured ones are not valid (the message says how to configure them);
+    502 when the repository is unreachable, times out or answers an error status, or its index is
+    unsigned, not signed by a key of `Installation.trustedKeys`, expired, or older than one the gateway
+    accepted from that repository before (a rollback; a refused index is audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -114,10 +114,10 @@ async def asyncio_detailed(
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
     repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    key is configured, or the configured ones are not valid (the message says how to configure them);
+    502 when the repository is unreachable, times out or answers an error status, or its index is
+    unsigned, not signed by a key of `Installation.trustedKeys`, expired, or older than one the gateway
+    accepted from that repository before (a rollback; a refused index is audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -145,10 +145,10 @@ async def asyncio(
     verified index that are not installed and have an artifact for this gateway's OS and architecture,
     at the newest version or the one `POST /edge/repository` pinned. `link` names the log of this
     repository interaction, served by `GET /edge/package/log/{name}`. 400 when no repository or trusted
-    key is configured (the message says how); 502 when the repository is unreachable, times out or
-    answers an error status, or its index is unsigned, not signed by a key of
-    `Installation.trustedKeys`, expired, or older than one the gateway accepted from that repository
-    before (a rollback; a refused index is audited PKGIN FAILURE).
+    key is configured, or the configured ones are not valid (the message says how to configure them);
+    502 when the repository is unreachable, times out or answers an error status, or its index is
+    unsigned, not signed by a key of `Installation.trustedKeys`, expired, or older than one the gateway
+    accepted from that repository before (a rollback; a refused index is audited PKGIN FAILURE).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
